@@ -1,0 +1,131 @@
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+
+/**
+ * What a group holds (spec R2).
+ * - `system`: a stored `SystemMessage`.
+ * - `user`: one `HumanMessage`.
+ * - `assistant`: an AI message without tool calls.
+ * - `tool_call`: an AI message with `tool_calls` and the ToolMessages that answer every call.
+ * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
+ *   it, an AI message whose calls lack results, a second result for the same call.
+ */
+export type GroupKind = "system" | "user" | "assistant" | "tool_call" | "orphan";
+
+/** One unit that is kept or dropped whole. */
+export interface MessageGroup {
+  kind: GroupKind;
+  /** The messages of the group, in thread order. */
+  messages: BaseMessage[];
+  /** Index of the group's first message in the list it was split from. */
+  start: number;
+  /** Index after the group's last message (exclusive). */
+  end: number;
+}
+
+/** The message type as `getType()` reports it, without depending on class identity. */
+export function messageType(message: BaseMessage): string {
+  const m = message as BaseMessage & { _getType?: () => string; type?: string };
+  if (typeof m.getType === "function") return m.getType();
+  if (typeof m._getType === "function") return m._getType();
+  return String(m.type ?? "");
+}
+
+/** Tool calls of an AI message (empty for any other message). */
+export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
+  if (messageType(message) !== "ai") return [];
+  return (message as AIMessage).tool_calls ?? [];
+}
+
+/** `true` for a `HumanMessage`. */
+export function isUserMessage(message: BaseMessage): boolean {
+  return messageType(message) === "human";
+}
+
+/**
+ * Splits a message list into groups (spec R2, R4).
+ *
+ * Results are paired with their call by position, not by a global id lookup: an AI message with
+ * `tool_calls` takes the ToolMessages that directly follow it and answer one of its still-open
+ * calls. A `tool_call_id` may therefore repeat later in the thread (the tau-bench airline data
+ * does) without confusing the pairing. Anything that cannot be sent as-is becomes an `orphan`
+ * group, so that a view built from non-orphan groups is always valid for the provider.
+ *
+ * Cost: O(n) in the number of messages. The input is never mutated.
+ */
+export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] {
+  const groups: MessageGroup[] = [];
+  let i = 0;
+  while (i < messages.length) {
+    const message = messages[i] as BaseMessage;
+    const type = messageType(message);
+    if (type === "ai") {
+      const calls = toolCallsOf(message);
+      if (calls.length === 0) {
+        groups.push({ kind: "assistant", messages: [message], start: i, end: i + 1 });
+        i += 1;
+        continue;
+      }
+      const open = new Set(calls.map((call) => call.id ?? ""));
+      const answered: BaseMessage[] = [];
+      const strays: number[] = [];
+      let j = i + 1;
+      while (j < messages.length && messageType(messages[j] as BaseMessage) === "tool") {
+        const id = (messages[j] as ToolMessage).tool_call_id;
+        if (open.delete(id)) answered.push(messages[j] as BaseMessage);
+        else strays.push(j);
+        j += 1;
+      }
+      if (open.size === 0 && strays.length === 0) {
+        groups.push({ kind: "tool_call", messages: [message, ...answered], start: i, end: j });
+      } else if (open.size === 0) {
+        // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
+        // call and its answers together, and report the strays as orphans of their own.
+        const members = messages.slice(i, j).filter((_, k) => !strays.includes(i + k));
+        groups.push({ kind: "tool_call", messages: members, start: i, end: j });
+        for (const s of strays) groups.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
+      } else {
+        groups.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
+      }
+      i = j;
+      continue;
+    }
+    const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
+    groups.push({ kind, messages: [message], start: i, end: i + 1 });
+    i += 1;
+  }
+  return groups;
+}
+
+/** Flattens groups back into a message list, leaving out orphans (spec R4). */
+export function flattenGroups(groups: readonly MessageGroup[]): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (const group of groups) if (group.kind !== "orphan") out.push(...group.messages);
+  return out;
+}
+
+/**
+ * Returns a new list without orphans (spec R4): no ToolMessage whose call is not directly before
+ * it, no AI message whose `tool_calls` lack a result. The input is not mutated.
+ */
+export function dropOrphans(messages: readonly BaseMessage[]): BaseMessage[] {
+  return flattenGroups(groupMessages(messages));
+}
+
+/**
+ * Index (into `groups`) of the first group that must stay in every view: the newest user turn and
+ * everything after it, which is the tool loop of the run in progress (spec R2). When the list holds
+ * no user message, the newest non-orphan group is protected. Returns `groups.length` for an empty
+ * or all-orphan list.
+ */
+export function protectedTailStart(groups: readonly MessageGroup[]): number {
+  for (let g = groups.length - 1; g >= 0; g -= 1) if ((groups[g] as MessageGroup).kind === "user") return g;
+  for (let g = groups.length - 1; g >= 0; g -= 1) if ((groups[g] as MessageGroup).kind !== "orphan") return g;
+  return groups.length;
+}
+
+/** Checks a list against R4; returns a description of each orphan found (empty when valid). */
+export function findOrphans(messages: readonly BaseMessage[]): string[] {
+  return groupMessages(messages)
+    .filter((group) => group.kind === "orphan")
+    .map((group) => `orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
+}

@@ -1,0 +1,64 @@
+export { envBoolean, envChoice, envPositiveInt } from "./env.js";
+export { parseOptions, ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
+export {
+  dropOrphans,
+  findOrphans,
+  flattenGroups,
+  type GroupKind,
+  groupMessages,
+  isUserMessage,
+  type MessageGroup,
+  messageType,
+  protectedTailStart,
+  toolCallsOf,
+} from "./groups.js";
+export { threadwiseMessageId } from "./ids.js";
+export { formatMultiturnLine, type MultiturnFields, resolveLogger, silentLogger, type ThreadwiseLogger } from "./logger.js";
+export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
+export {
+  addContextBlocks,
+  appendToSystemMessage,
+  CONTEXT_MESSAGE_ID_PREFIX,
+  type ContextBlock,
+  contextBlocksOf,
+  contextMessage,
+  isContextMessage,
+  type PlacementRequest,
+  PROMPT_CONTEXT_MODE_ENV,
+  PROMPT_CONTEXT_MODES,
+  type PromptContextMode,
+  renderContextBlocks,
+  resolvePromptContextMode,
+  STABLE_TAIL_HEADER,
+  sortContextBlocks,
+  systemText,
+  viewMessages,
+  viewSystemMessage,
+  withSystemSuffix,
+  withViewMessages,
+} from "./placement.js";
+export {
+  BINARY_BLOCK_TOKENS,
+  createTokenCounter,
+  DEFAULT_ENCODING,
+  IMAGE_BLOCK_TOKENS,
+  MESSAGE_OVERHEAD_TOKENS,
+  messageText,
+  type TokenCounter,
+  type TokenCounterOptions,
+} from "./token-counter.js";
+export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  mergeSummarySlot,
+  readSummarySlot,
+  SUMMARY_SLOT_KEY,
+  type SummaryRecord,
+  type SummarySlot,
+  type SummarySlotUpdate,
+  summaryRecordSchema,
+  summarySlotSchema,
+  summarySlotState,
+  summarySlotUpdateSchema,
+  type WorkMemoryEntry,
+  workMemoryEntrySchema,
+} from "./summary-slot.js";

@@ -1,0 +1,47 @@
+/**
+ * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,
+ * winston). Fields are plain JSON-safe values and never hold message text, DSNs or key material.
+ */
+export interface ThreadwiseLogger {
+  info(message: string, fields?: Record<string, unknown>): void;
+  warn(message: string, fields?: Record<string, unknown>): void;
+}
+
+/** A logger that writes nothing. */
+export const silentLogger: ThreadwiseLogger = { info() {}, warn() {} };
+
+const consoleLogger: ThreadwiseLogger = {
+  info: (message) => console.info(message),
+  warn: (message, fields) => console.warn(fields ? `${message} ${JSON.stringify(fields)}` : message),
+};
+
+/**
+ * The logger to use: the given one, or the default. The default is silent for info lines unless
+ * env `THREADWISE_LOG` is `info` or `debug`, and prints warnings unless `THREADWISE_LOG` is
+ * `silent` or `off`. Pass `false` for fully silent.
+ */
+export function resolveLogger(logger?: ThreadwiseLogger | false): ThreadwiseLogger {
+  if (logger === false) return silentLogger;
+  if (logger) return logger;
+  const level = (process.env.THREADWISE_LOG ?? "warn").toLowerCase();
+  if (level === "silent" || level === "off") return silentLogger;
+  if (level === "info" || level === "debug") return consoleLogger;
+  return { info() {}, warn: consoleLogger.warn };
+}
+
+/** Fields of the multiturn line (spec R6). */
+export interface MultiturnFields {
+  /** Messages in the stored thread. */
+  threadMessages: number;
+  /** The configured window, in messages (or the token cap where no window applies). */
+  window: number | string;
+  /** Messages in the view sent to the model. */
+  sentToLlm: number;
+  /** Whether the thread holds an earlier AI message. */
+  hasPrior: boolean;
+}
+
+/** Formats the R6 line: `multiturn: thread_msgs=<stored> window=<w> sent_to_llm=<n> has_prior=<bool>`. */
+export function formatMultiturnLine(fields: MultiturnFields): string {
+  return `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
+}

@@ -1,0 +1,52 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { messageType } from "./groups.js";
+import { formatMultiturnLine, type ThreadwiseLogger } from "./logger.js";
+
+const TRACE = Symbol.for("threadwise.multiturn");
+
+interface MultiturnTrace {
+  window: number | string;
+  sentToLlm: number;
+}
+
+/** `true` when the list holds an AI message: the thread has an earlier answer (R6, R7). */
+export function hasPriorAnswer(messages: readonly BaseMessage[]): boolean {
+  return messages.some((m) => messageType(m) === "ai");
+}
+
+/**
+ * Runs `next` with a request that carries the multiturn trace, and writes the R6 line once per
+ * model call through `logger`.
+ *
+ * Several view-shaping middlewares can sit in one stack (windowTrim outside tokenCap); only the
+ * outermost writes, and it writes the view size the innermost chose, once the inner chain has
+ * run. Each middleware reports its view with `window` and `sentToLlm`.
+ */
+export async function withMultiturnLog<R extends object, T>(
+  request: R & { state?: { messages?: BaseMessage[] } },
+  fields: MultiturnTrace,
+  logger: ThreadwiseLogger,
+  next: (request: R) => Promise<T>,
+): Promise<T> {
+  const existing = (request as Record<symbol, MultiturnTrace | undefined>)[TRACE];
+  if (existing) {
+    existing.window = fields.window;
+    existing.sentToLlm = fields.sentToLlm;
+    return next(request);
+  }
+  const trace: MultiturnTrace = { ...fields };
+  const stored = request.state?.messages ?? [];
+  try {
+    return await next({ ...request, [TRACE]: trace });
+  } finally {
+    logger.info(
+      formatMultiturnLine({
+        threadMessages: stored.length,
+        window: trace.window,
+        sentToLlm: trace.sentToLlm,
+        hasPrior: hasPriorAnswer(stored),
+      }),
+      { thread_msgs: stored.length, window: trace.window, sent_to_llm: trace.sentToLlm },
+    );
+  }
+}

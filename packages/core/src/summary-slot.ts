@@ -1,0 +1,89 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+
+/**
+ * The thread's summary slot: one checkpointed value shared by `summarize` (the summary) and
+ * `workMemory` (the work-memory envelope). Private state (the key starts with `_`), so it is not
+ * part of the agent's input or output, and is written only through the reducer below.
+ */
+export const SUMMARY_SLOT_KEY = "_threadwise_summary";
+
+/** The cached summary of what left the window (spec R12). */
+export const summaryRecordSchema = z.object({
+  /** The summary text. */
+  text: z.string(),
+  /** Id of the newest message the summary covers; `null` when none has an id. */
+  coveredThroughId: z.string().nullable(),
+  /** How many non-system messages, from the start of the thread, the summary covers. */
+  coveredCount: z.number().int().nonnegative(),
+  /** ISO-8601 time of the last update. */
+  updatedAt: z.string(),
+});
+export type SummaryRecord = z.infer<typeof summaryRecordSchema>;
+
+/** One work-memory entry (spec R18). */
+export const workMemoryEntrySchema = z.object({
+  /** Stable key: the id of the response it was condensed from. Merging is by this key. */
+  id: z.string(),
+  /** Condensed text. */
+  text: z.string(),
+  /** ISO-8601 time it was stored. */
+  createdAt: z.string(),
+});
+export type WorkMemoryEntry = z.infer<typeof workMemoryEntrySchema>;
+
+/** Value of the slot. Each part is optional; a producer writes only its own part. */
+export const summarySlotSchema = z.object({
+  summary: summaryRecordSchema.optional(),
+  workMemory: z.object({ entries: z.array(workMemoryEntrySchema) }).optional(),
+});
+export type SummarySlot = z.infer<typeof summarySlotSchema>;
+
+/**
+ * An update to the slot: `summary` replaces the summary (upsert, R12); `workMemory.entries` are
+ * merged by `id` (an entry with a known id replaces it in place, new ids are appended), and
+ * `workMemory.keepIds`, when given, lists the ids to keep afterwards (the bound the producer
+ * enforces). Idempotent: applying the same update twice gives the same value, so parallel writes
+ * in one step cannot conflict.
+ */
+export const summarySlotUpdateSchema = z.object({
+  summary: summaryRecordSchema.optional(),
+  workMemory: z.object({ entries: z.array(workMemoryEntrySchema), keepIds: z.array(z.string()).optional() }).optional(),
+});
+export type SummarySlotUpdate = z.infer<typeof summarySlotUpdateSchema>;
+
+/** The reducer of the slot; see {@link SummarySlotUpdate}. Never mutates its inputs. */
+export function mergeSummarySlot(current: SummarySlot | undefined, update: SummarySlotUpdate | undefined): SummarySlot {
+  const base: SummarySlot = current ?? {};
+  if (!update) return base;
+  const next: SummarySlot = { ...base };
+  if (update.summary) next.summary = update.summary;
+  if (update.workMemory) {
+    const entries = [...(base.workMemory?.entries ?? [])];
+    for (const entry of update.workMemory.entries) {
+      const at = entries.findIndex((e) => e.id === entry.id);
+      if (at === -1) entries.push(entry);
+      else entries[at] = entry;
+    }
+    const keep = update.workMemory.keepIds ? new Set(update.workMemory.keepIds) : undefined;
+    next.workMemory = { entries: keep ? entries.filter((e) => keep.has(e.id)) : entries };
+  }
+  return next;
+}
+
+/**
+ * State schema holding the slot. Every middleware that reads or writes the slot declares this same
+ * object as (part of) its `stateSchema`; LangChain keeps the first declaration of a key.
+ */
+export const summarySlotState = new StateSchema({
+  [SUMMARY_SLOT_KEY]: new ReducedValue(summarySlotSchema.default(() => ({})), {
+    inputSchema: summarySlotUpdateSchema,
+    reducer: mergeSummarySlot,
+  }),
+});
+
+/** Reads the slot from agent state (`request.state`, hook state); `{}` when absent. */
+export function readSummarySlot(state: unknown): SummarySlot {
+  const value = (state as Record<string, unknown> | undefined)?.[SUMMARY_SLOT_KEY];
+  return (value as SummarySlot | undefined) ?? {};
+}

@@ -1,0 +1,208 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
+import { encodingForModel, getEncoding, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { messageType, toolCallsOf } from "./groups.js";
+
+/** Encoding used when neither an encoding nor a known model name is given (spec R3). */
+export const DEFAULT_ENCODING: TiktokenEncoding = "o200k_base";
+/** Fixed cost of one image block, in tokens: OpenAI's price of a 512x512 high-detail tile plus base (170 + 85). */
+export const IMAGE_BLOCK_TOKENS = 255;
+/** Fixed cost of a file, audio or other binary block, in tokens (its bytes are never tokenized). */
+export const BINARY_BLOCK_TOKENS = 255;
+/** Per-message framing overhead, in tokens, as in OpenAI's chat format (role and separators). */
+export const MESSAGE_OVERHEAD_TOKENS = 3;
+/** Upper bound on cached per-message counts; older entries are evicted first. */
+export const TOKEN_CACHE_ENTRIES = 100_000;
+
+/** Counts tokens of the parts of a model request. Every count is in tokens. */
+export interface TokenCounter {
+  /** Name of the encoding, or `"custom"` for a user-supplied function. */
+  readonly encoding: string;
+  /** Tokens of a plain string. */
+  countText(text: string): number;
+  /** Tokens of one message: text, content blocks, tool-call names and arguments, framing. Cached. */
+  countMessage(message: BaseMessage): number;
+  /** Sum of `countMessage` over a list. */
+  countMessages(messages: readonly BaseMessage[]): number;
+  /** Tokens of tool schemas as sent to the model (JSON of name, description and parameters). */
+  countTools(tools: readonly unknown[]): number;
+}
+
+/** Options of {@link createTokenCounter}. */
+export interface TokenCounterOptions {
+  /** Model name; picks the encoding js-tiktoken knows for it (`gpt-4o` -> `o200k_base`). */
+  model?: string;
+  /** Encoding name; wins over `model`. @default "o200k_base" */
+  encoding?: TiktokenEncoding;
+  /** Replace the tokenizer: a function from text to token count. */
+  countText?: (text: string) => number;
+}
+
+const encoders = new Map<string, Tiktoken>();
+
+function encoderFor(options: TokenCounterOptions): { name: string; encoder: Tiktoken } {
+  let name: string = options.encoding ?? DEFAULT_ENCODING;
+  if (!options.encoding && options.model) {
+    try {
+      const byModel = encodingForModel(options.model.replace(/^openai:/, "") as TiktokenModel);
+      // js-tiktoken exposes no name on the encoder; look the model up once and reuse by name.
+      name = `model:${options.model}`;
+      encoders.set(name, byModel);
+    } catch {
+      name = DEFAULT_ENCODING;
+    }
+  }
+  let encoder = encoders.get(name);
+  if (!encoder) {
+    encoder = getEncoding(name as TiktokenEncoding);
+    encoders.set(name, encoder);
+  }
+  return { name, encoder };
+}
+
+/** The text a message carries, joined over its text blocks; other blocks are skipped. */
+export function messageText(message: BaseMessage): string {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === "string") return content;
+  if (!Array.isArray(content)) return "";
+  const parts: string[] = [];
+  for (const block of content) {
+    if (typeof block === "string") parts.push(block);
+    else if (block && typeof block === "object" && typeof (block as { text?: unknown }).text === "string") {
+      parts.push((block as { text: string }).text);
+    }
+  }
+  return parts.join("\n");
+}
+
+function contentTokens(content: unknown, countText: (text: string) => number): number {
+  if (typeof content === "string") return countText(content);
+  if (!Array.isArray(content)) return content == null ? 0 : countText(safeJson(content));
+  let total = 0;
+  for (const block of content) {
+    if (typeof block === "string") {
+      total += countText(block);
+      continue;
+    }
+    if (!block || typeof block !== "object") continue;
+    const b = block as Record<string, unknown>;
+    const type = String(b.type ?? "");
+    if (typeof b.text === "string") total += countText(b.text);
+    else if (type === "image_url" || type === "image") total += IMAGE_BLOCK_TOKENS;
+    else if (type === "file" || type === "audio" || type === "input_audio" || type === "video") total += BINARY_BLOCK_TOKENS;
+    else if (typeof b.reasoning === "string") total += countText(b.reasoning);
+    else if (typeof b.thinking === "string") total += countText(b.thinking);
+    else if (type === "tool_use" || type === "tool_call") total += countText(safeJson(b.input ?? b.args ?? ""));
+    // Unknown block types: count their JSON without binary-looking fields, never throw.
+    else total += countText(safeJson(stripBinary(b)));
+  }
+  return total;
+}
+
+function stripBinary(block: Record<string, unknown>): Record<string, unknown> {
+  const out: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(block)) {
+    if (typeof value === "string" && value.length > 1024) continue;
+    out[key] = value;
+  }
+  return out;
+}
+
+function safeJson(value: unknown): string {
+  try {
+    return JSON.stringify(value) ?? "";
+  } catch {
+    return "";
+  }
+}
+
+/**
+ * Key under which a message's count is cached. Checkpointers hand back new message objects every
+ * turn, so an object-identity cache would recount the whole thread each call; the id plus a cheap
+ * shape fingerprint survives that while still catching an edited message with the same id.
+ */
+function cacheKey(message: BaseMessage): string | undefined {
+  const id = message.id;
+  if (!id) return undefined;
+  const content = (message as { content?: unknown }).content;
+  const size =
+    typeof content === "string" ? content.length : Array.isArray(content) ? content.length * 7919 + messageText(message).length : 0;
+  return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}`;
+}
+
+/**
+ * Creates a token counter over js-tiktoken (spec R3).
+ *
+ * Per-message counts are cached twice: by object (a `WeakMap`) and by message id plus a shape
+ * fingerprint (a bounded map), so counting the same thread again on the next turn costs
+ * O(new messages). Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks
+ * {@link BINARY_BLOCK_TOKENS}; unknown block types are counted by their JSON and never throw.
+ *
+ * @example
+ * const counter = createTokenCounter({ model: "gpt-4o-mini" });
+ * counter.countMessages([new HumanMessage("안녕하세요")]); // tokens incl. framing
+ */
+export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+  let name: string;
+  let countText: (text: string) => number;
+  if (options.countText) {
+    name = "custom";
+    countText = options.countText;
+  } else {
+    const resolved = encoderFor(options);
+    name = resolved.name.startsWith("model:") ? `${options.model}` : resolved.name;
+    const encoder = resolved.encoder;
+    countText = (text) => (text.length === 0 ? 0 : encoder.encode(text, "all").length);
+  }
+  const byObject = new WeakMap<object, number>();
+  const byKey = new Map<string, number>();
+
+  const countMessage = (message: BaseMessage): number => {
+    const cached = byObject.get(message);
+    if (cached !== undefined) return cached;
+    const key = cacheKey(message);
+    if (key !== undefined) {
+      const hit = byKey.get(key);
+      if (hit !== undefined) {
+        byObject.set(message, hit);
+        return hit;
+      }
+    }
+    let total = MESSAGE_OVERHEAD_TOKENS + contentTokens((message as { content?: unknown }).content, countText);
+    for (const call of toolCallsOf(message)) total += countText(call.name ?? "") + countText(safeJson(call.args ?? {}));
+    if (message.name) total += countText(message.name);
+    byObject.set(message, total);
+    if (key !== undefined) {
+      if (byKey.size >= TOKEN_CACHE_ENTRIES) byKey.delete(byKey.keys().next().value as string);
+      byKey.set(key, total);
+    }
+    return total;
+  };
+
+  return {
+    encoding: name,
+    countText,
+    countMessage,
+    countMessages(messages) {
+      let total = 0;
+      for (const message of messages) total += countMessage(message);
+      return total;
+    },
+    countTools(tools) {
+      let total = 0;
+      for (const tool of tools) total += countText(safeJson(toolSchema(tool)));
+      return total;
+    },
+  };
+}
+
+/** The part of a tool that is sent to the model, as LangChain converts it for OpenAI. */
+function toolSchema(tool: unknown): unknown {
+  if (!tool || typeof tool !== "object") return tool;
+  try {
+    return convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]);
+  } catch {
+    const t = tool as { name?: unknown; description?: unknown };
+    return { name: t.name, description: t.description };
+  }
+}

@@ -1,0 +1,115 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+
+/**
+ * How old groups leave the view.
+ * - `sliding`: drop just enough of the oldest groups to fit. The view's first message moves on
+ *   almost every turn, so no prompt prefix survives from one call to the next.
+ * - `chunked`: when over the limit, drop down to the low watermark at once. The cut points are a
+ *   step function of the thread's length (no stored state, the same in every replica), so the
+ *   view's start moves once per chunk and the prefix is reusable in between. Costs more tokens
+ *   per call on average (the view oscillates between the low watermark and the limit).
+ */
+export type EvictionMode = "sliding" | "chunked";
+
+/** Accepted values of {@link EvictionMode}. */
+export const EVICTION_MODES: readonly EvictionMode[] = ["sliding", "chunked"];
+
+/** Options of {@link selectView}. Costs and limits are in one unit: messages or tokens. */
+export interface SelectViewOptions {
+  /** Cost of one group (e.g. its message count, or its tokens). */
+  cost: (group: MessageGroup) => number;
+  /** Most total cost the view may have, `fixedCost` included. */
+  limit: number;
+  /** Cost always paid besides the messages (system prompt, tool schemas). @default 0 */
+  fixedCost?: number;
+  /** @default "sliding" */
+  eviction?: EvictionMode;
+  /** With `chunked`: the total to cut back to when over `limit`. @default half of `limit` */
+  lowWatermark?: number;
+  /** `"human"`: the view starts on a user message (for providers that require it). @default "any" */
+  startOn?: "human" | "any";
+}
+
+/** What {@link selectView} decided. */
+export interface ViewSelection {
+  /** The view: kept stored system messages, then the kept groups, in thread order. No orphans. */
+  messages: BaseMessage[];
+  /** All groups of the input. */
+  groups: MessageGroup[];
+  /** Groups kept, in order. */
+  kept: MessageGroup[];
+  /** Non-orphan groups dropped from the view. */
+  droppedGroups: number;
+  /** Orphan groups left out (spec R4). */
+  orphanGroups: number;
+  /** Total cost of the view including `fixedCost`. */
+  cost: number;
+  /** `true` when the groups that must stay are alone over the limit. */
+  overLimit: boolean;
+}
+
+/**
+ * Chooses which whole groups of a thread go into the view (spec R2, R3, R4).
+ *
+ * Rules, in order: orphans never go in; stored system messages always do; the newest user turn
+ * and the tool loop after it (the run in progress) always do, even over the limit (`overLimit`
+ * then says so); older groups are dropped oldest first, as one contiguous prefix, so the view is
+ * always a suffix of the thread. The input is not mutated; the result is a new array.
+ */
+export function selectView(messages: readonly BaseMessage[], options: SelectViewOptions): ViewSelection {
+  const groups = groupMessages(messages);
+  const fixed = options.fixedCost ?? 0;
+  const systems = groups.filter((g) => g.kind === "system");
+  const candidates = groups.filter((g) => g.kind !== "system" && g.kind !== "orphan");
+  const orphanGroups = groups.length - systems.length - candidates.length;
+  const protectedFrom = protectedTailStart(candidates);
+  const costs = candidates.map(options.cost);
+  const systemCost = systems.reduce((sum, g) => sum + options.cost(g), 0);
+  const budget = options.limit - fixed - systemCost;
+
+  let first: number;
+  if ((options.eviction ?? "sliding") === "chunked") {
+    first = chunkedStart(costs, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+  } else {
+    first = candidates.length;
+    let total = 0;
+    for (let g = candidates.length - 1; g >= 0; g -= 1) {
+      const next = total + (costs[g] as number);
+      if (g < protectedFrom && next > budget) break;
+      total = next;
+      first = g;
+    }
+  }
+  first = Math.min(first, protectedFrom);
+  if (options.startOn === "human") {
+    while (first < protectedFrom && (candidates[first] as MessageGroup).kind !== "user") first += 1;
+  }
+  const kept = candidates.slice(first);
+  const keptSet = new Set<MessageGroup>([...systems, ...kept]);
+  const ordered = groups.filter((g) => keptSet.has(g));
+  const out: BaseMessage[] = [];
+  for (const group of ordered) out.push(...group.messages);
+  let cost = fixed + systemCost;
+  for (let g = first; g < candidates.length; g += 1) cost += costs[g] as number;
+  return { messages: out, groups, kept, droppedGroups: first, orphanGroups, cost, overLimit: cost > options.limit };
+}
+
+/**
+ * Start index for chunked eviction: evict a prefix whose cost is the smallest multiple of the
+ * step (`limit - lowWatermark`) that brings the rest under `budget`. Depends only on the groups'
+ * costs, which do not change as the thread grows, so the start stays put between steps.
+ */
+function chunkedStart(costs: number[], budget: number, lowWatermark: number, limit: number): number {
+  const total = costs.reduce((a, b) => a + b, 0);
+  if (total <= budget) return 0;
+  const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
+  const mustEvict = total - budget;
+  const evict = Math.ceil(mustEvict / step) * step;
+  let acc = 0;
+  for (let g = 0; g < costs.length; g += 1) {
+    if (acc >= evict) return g;
+    acc += costs[g] as number;
+  }
+  return costs.length;
+}
