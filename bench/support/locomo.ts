@@ -1,0 +1,139 @@
+/**
+ * Loader for the LoCoMo conversations in `../shared/data/locomo/locomo-dev.json` (CC BY-NC 4.0,
+ * Maharana et al., ACL 2024). Used by benchmarks only; nothing here ships in a package.
+ *
+ * Quirks handled (see the data README): sessions are read from `session_N` keys only; evidence
+ * strings may be malformed (`"D8:6; D9:17"`, `"D"`, `"D:11:26"`, space-joined lists) or use
+ * leading zeros (`D30:05`); ids that resolve to no turn are counted, not fatal.
+ */
+import { readFileSync } from "node:fs";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+
+/** Path of the shared data file, from the repository root. */
+export const LOCOMO_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data/locomo/locomo-dev.json");
+
+export interface LocomoTurn {
+  /** Turn id as in the data, normalized: `D<session>:<turn>` without leading zeros. */
+  diaId: string;
+  speaker: string;
+  /** The turn's text; an image turn gets `[image: <blip_caption>]` appended. */
+  text: string;
+  session: number;
+  /** The session's date line, e.g. `1:56 pm on 8 May, 2023`. */
+  dateTime: string;
+}
+
+export interface LocomoQa {
+  question: string;
+  answer: unknown;
+  /** Normalized evidence turn ids that resolve to a turn of the conversation. */
+  evidence: string[];
+  /** 1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial. */
+  category: number;
+}
+
+export interface LocomoConversation {
+  sampleId: string;
+  speakerA: string;
+  speakerB: string;
+  turns: LocomoTurn[];
+  qa: LocomoQa[];
+  /** Evidence strings that could not be parsed or did not resolve to a turn. */
+  unresolvedEvidence: number;
+}
+
+/** One replayed exchange: the first speaker's merged turns as the user, the second's as the answer. */
+export interface ReplayExchange {
+  user: string;
+  userTurnIds: string[];
+  assistant: string;
+  assistantTurnIds: string[];
+}
+
+/** Normalizes a turn id (`D30:05` -> `D30:5`); `undefined` when it is not `D<n>:<n>`. */
+export function normalizeDiaId(raw: string): string | undefined {
+  const m = /^D(\d+):(\d+)$/.exec(raw.trim());
+  return m ? `D${Number(m[1])}:${Number(m[2])}` : undefined;
+}
+
+/** Splits one evidence string into turn ids; tolerant of `;`, `,` and spaces between ids. */
+export function parseEvidence(raw: unknown): string[] {
+  if (typeof raw !== "string") return [];
+  const ids: string[] = [];
+  for (const m of raw.matchAll(/D\s*(\d+)\s*:\s*(\d+)/g)) ids.push(`D${Number(m[1])}:${Number(m[2])}`);
+  return ids;
+}
+
+/** Loads every conversation of the file. */
+export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
+  const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;
+  return raw.map((sample) => {
+    const conv = sample.conversation as Record<string, unknown>;
+    const turns: LocomoTurn[] = [];
+    const sessionKeys = Object.keys(conv)
+      .filter((k) => /^session_\d+$/.test(k))
+      .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+    for (const key of sessionKeys) {
+      const session = Number(key.slice(8));
+      const dateTime = String(conv[`${key}_date_time`] ?? "");
+      for (const turn of conv[key] as Array<Record<string, unknown>>) {
+        const diaId = normalizeDiaId(String(turn.dia_id ?? "")) ?? String(turn.dia_id);
+        let text = String(turn.text ?? "");
+        if (turn.blip_caption) text += ` [image: ${String(turn.blip_caption)}]`;
+        turns.push({ diaId, speaker: String(turn.speaker), text, session, dateTime });
+      }
+    }
+    const known = new Set(turns.map((t) => t.diaId));
+    let unresolvedEvidence = 0;
+    const qa = (sample.qa as Array<Record<string, unknown>>).map((item) => {
+      const evidence: string[] = [];
+      for (const e of (item.evidence as unknown[]) ?? []) {
+        const ids = parseEvidence(e);
+        if (ids.length === 0) unresolvedEvidence += 1;
+        for (const id of ids) {
+          if (known.has(id)) evidence.push(id);
+          else unresolvedEvidence += 1;
+        }
+      }
+      return { question: String(item.question), answer: item.answer ?? item.adversarial_answer, evidence, category: Number(item.category) };
+    });
+    return {
+      sampleId: String(sample.sample_id),
+      speakerA: String(conv.speaker_a),
+      speakerB: String(conv.speaker_b),
+      turns,
+      qa,
+      unresolvedEvidence,
+    };
+  });
+}
+
+/**
+ * Replays a conversation as chat exchanges: the first speaker's turns are the user's, the second
+ * speaker's turns the model's answers; consecutive turns of one speaker are merged (newline-joined).
+ * A conversation that starts with the second speaker or ends with the first gets an empty side.
+ */
+export function replayExchanges(conversation: LocomoConversation): ReplayExchange[] {
+  const out: ReplayExchange[] = [];
+  let current: ReplayExchange | undefined;
+  for (const turn of conversation.turns) {
+    const isUser = turn.speaker === conversation.speakerA;
+    if (isUser) {
+      if (!current || current.assistantTurnIds.length > 0) {
+        current = { user: "", userTurnIds: [], assistant: "", assistantTurnIds: [] };
+        out.push(current);
+      }
+      current.user = current.user ? `${current.user}\n${turn.text}` : turn.text;
+      current.userTurnIds.push(turn.diaId);
+    } else {
+      if (!current) {
+        current = { user: "", userTurnIds: [], assistant: "", assistantTurnIds: [] };
+        out.push(current);
+      }
+      current.assistant = current.assistant ? `${current.assistant}\n${turn.text}` : turn.text;
+      current.assistantTurnIds.push(turn.diaId);
+    }
+  }
+  return out;
+}
