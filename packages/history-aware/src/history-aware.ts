@@ -1,0 +1,114 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import {
+  isContextMessage,
+  messageType,
+  parseOptions,
+  resolveLogger,
+  systemText,
+  type ThreadwiseLogger,
+  viewSystemMessage,
+  withSystemSuffix,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+
+/** The note appended by default (spec R7): one short English sentence. */
+export const DEFAULT_HISTORY_NOTE =
+  "This conversation continues from earlier turns: take the previous messages into account when you answer.";
+
+/** Options of {@link historyAware}. */
+export const historyAwareOptionsSchema = z.object({
+  /**
+   * Text appended to the end of the system prompt from the second turn on, after a blank line.
+   * Keep it short and constant: it becomes part of the cached system prefix.
+   * @default {@link DEFAULT_HISTORY_NOTE}
+   */
+  note: z.string().trim().min(1, "must be a non-empty string").optional(),
+  /**
+   * Where the `history_aware:` info line goes (one per model call that gets the note). `false`
+   * for none.
+   * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
+   */
+  logger: z
+    .custom<ThreadwiseLogger | false>(
+      (value) =>
+        value === false ||
+        (typeof value === "object" &&
+          value !== null &&
+          typeof (value as ThreadwiseLogger).info === "function" &&
+          typeof (value as ThreadwiseLogger).warn === "function"),
+      "must be an object with info() and warn(), or false",
+    )
+    .optional(),
+});
+
+/** Options of {@link historyAware}, as accepted by the factory. */
+export type HistoryAwareOptions = z.input<typeof historyAwareOptionsSchema>;
+
+/**
+ * `true` when the thread holds an AI message before its newest real user message, that is, an
+ * answer from an earlier turn. AI messages of the run in progress (a tool loop after the newest
+ * user message) do not count, so the system prompt does not change in the middle of turn 1.
+ * The input is not mutated.
+ */
+export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
+  let newestUser = -1;
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as BaseMessage;
+    if (messageType(message) === "human" && !isContextMessage(message)) {
+      newestUser = i;
+      break;
+    }
+  }
+  for (let i = 0; i < newestUser; i += 1) if (messageType(messages[i] as BaseMessage) === "ai") return true;
+  return false;
+}
+
+/**
+ * Tells the model that the conversation has history (spec R7): from the second turn, when the
+ * agent has a non-empty system prompt and the stored thread holds an AI answer from an earlier
+ * turn, `note` is appended to the end of the system prompt (after a blank line, before any
+ * context block placed in `legacy_system` mode) through core's `withSystemSuffix`.
+ *
+ * - The note is constant, so in `stable_tail` mode the system prefix changes exactly once (turn 1
+ *   to turn 2) and is byte-identical afterwards: provider prompt caches keep hitting (R8).
+ * - A system prompt given as content blocks keeps every block as it was (`cache_control`
+ *   markers included); the note is one text block more.
+ * - No system prompt: nothing is added (the agent sends none, and the note alone is no prompt).
+ * - Nothing is written into the stored thread; the request is a new object.
+ *
+ * Use it for conversational agents. Leave it out of classifiers, JSON-only and one-shot agents,
+ * where an extra instruction only costs tokens.
+ *
+ * @param options `note` (text, non-empty), `logger`.
+ * @returns A LangChain middleware named `threadwise/history-aware`.
+ * @throws ThreadwiseConfigError when `note` is empty or `logger` is not a logger.
+ *
+ * @example
+ * ```ts
+ * import { createAgent } from "langchain";
+ * import { MemorySaver } from "@langchain/langgraph";
+ * import { historyAware } from "@threadwise/history-aware";
+ *
+ * const agent = createAgent({
+ *   model: "openai:gpt-4o-mini",
+ *   systemPrompt: "You are a travel assistant.",
+ *   checkpointer: new MemorySaver(),
+ *   middleware: [historyAware()],
+ * });
+ * ```
+ */
+export function historyAware(options: HistoryAwareOptions = {}) {
+  const parsed = parseOptions("historyAware", historyAwareOptionsSchema, options);
+  const note = parsed.note ?? DEFAULT_HISTORY_NOTE;
+  const logger = resolveLogger(parsed.logger);
+  return createMiddleware({
+    name: "threadwise/history-aware",
+    wrapModelCall: (request, handler) => {
+      const stored = (request.state?.messages as BaseMessage[] | undefined) ?? request.messages;
+      if (systemText(viewSystemMessage(request)).trim() === "" || !hasEarlierTurn(stored)) return handler(request);
+      logger.info(`history_aware: note_chars=${note.length}`, { note_chars: note.length });
+      return handler(withSystemSuffix(request, note));
+    },
+  });
+}
