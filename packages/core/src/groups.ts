@@ -65,14 +65,21 @@ export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] 
         i += 1;
         continue;
       }
-      const open = new Set(calls.map((call) => call.id ?? ""));
+      // Open calls counted per id: one AI message may (wrongly, but it happens) repeat an id, and
+      // each repeat needs its own result.
+      const open = new Map<string, number>();
+      for (const call of calls) open.set(call.id ?? "", (open.get(call.id ?? "") ?? 0) + 1);
       const answered: BaseMessage[] = [];
       const strays: number[] = [];
       let j = i + 1;
       while (j < messages.length && messageType(messages[j] as BaseMessage) === "tool") {
-        const id = (messages[j] as ToolMessage).tool_call_id;
-        if (open.delete(id)) answered.push(messages[j] as BaseMessage);
-        else strays.push(j);
+        const id = (messages[j] as ToolMessage).tool_call_id ?? "";
+        const left = open.get(id);
+        if (left !== undefined) {
+          if (left <= 1) open.delete(id);
+          else open.set(id, left - 1);
+          answered.push(messages[j] as BaseMessage);
+        } else strays.push(j);
         j += 1;
       }
       if (open.size === 0 && strays.length === 0) {
@@ -80,7 +87,8 @@ export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] 
       } else if (open.size === 0) {
         // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
         // call and its answers together, and report the strays as orphans of their own.
-        const members = messages.slice(i, j).filter((_, k) => !strays.includes(i + k));
+        const strayAt = new Set(strays);
+        const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
         groups.push({ kind: "tool_call", messages: members, start: i, end: j });
         for (const s of strays) groups.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
       } else {

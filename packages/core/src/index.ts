@@ -62,3 +62,4 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
+export { resolveEncoding } from "./token-counter.js";

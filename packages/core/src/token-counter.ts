@@ -1,6 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
-import { encodingForModel, getEncoding, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { messageType, toolCallsOf } from "./groups.js";
 
 /** Encoding used when neither an encoding nor a known model name is given (spec R3). */
@@ -40,21 +40,27 @@ export interface TokenCounterOptions {
 
 const encoders = new Map<string, Tiktoken>();
 
-function encoderFor(options: TokenCounterOptions): { name: string; encoder: Tiktoken } {
-  let name: string = options.encoding ?? DEFAULT_ENCODING;
-  if (!options.encoding && options.model) {
-    try {
-      const byModel = encodingForModel(options.model.replace(/^openai:/, "") as TiktokenModel);
-      // js-tiktoken exposes no name on the encoder; look the model up once and reuse by name.
-      name = `model:${options.model}`;
-      encoders.set(name, byModel);
-    } catch {
-      name = DEFAULT_ENCODING;
-    }
+/**
+ * The encoding to use: `encoding` when given, else the one js-tiktoken knows for `model` (a
+ * provider prefix such as `openai:` is ignored), else {@link DEFAULT_ENCODING} (spec R3).
+ * Never throws: an unknown model name gives the default.
+ */
+export function resolveEncoding(model?: string, encoding?: string): TiktokenEncoding {
+  if (encoding) return encoding as TiktokenEncoding;
+  if (!model) return DEFAULT_ENCODING;
+  try {
+    return getEncodingNameForModel(model.replace(/^[a-z-]+[:/]/i, "") as TiktokenModel);
+  } catch {
+    return DEFAULT_ENCODING;
   }
+}
+
+/** One encoder per encoding name for the whole process: building one parses its rank table (slow). */
+function encoderFor(options: TokenCounterOptions): { name: string; encoder: Tiktoken } {
+  const name = resolveEncoding(options.model, options.encoding);
   let encoder = encoders.get(name);
   if (!encoder) {
-    encoder = getEncoding(name as TiktokenEncoding);
+    encoder = getEncoding(name);
     encoders.set(name, encoder);
   }
   return { name, encoder };
@@ -99,11 +105,18 @@ function contentTokens(content: unknown, countText: (text: string) => number): n
   return total;
 }
 
-function stripBinary(block: Record<string, unknown>): Record<string, unknown> {
+/** Longest string of an unknown block that is tokenized; longer ones are taken for binary (base64). */
+const MAX_UNKNOWN_STRING_CHARACTERS = 1024;
+
+/** A copy of an unknown block without long strings at any depth (base64 payloads hide in `source.data`). */
+function stripBinary(value: unknown, depth = 0): unknown {
+  if (typeof value === "string") return value.length > MAX_UNKNOWN_STRING_CHARACTERS ? undefined : value;
+  if (!value || typeof value !== "object" || depth > 8) return typeof value === "object" && value ? undefined : value;
+  if (Array.isArray(value)) return value.map((item) => stripBinary(item, depth + 1));
   const out: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(block)) {
-    if (typeof value === "string" && value.length > 1024) continue;
-    out[key] = value;
+  for (const [key, item] of Object.entries(value as Record<string, unknown>)) {
+    const kept = stripBinary(item, depth + 1);
+    if (kept !== undefined) out[key] = kept;
   }
   return out;
 }
@@ -125,8 +138,17 @@ function cacheKey(message: BaseMessage): string | undefined {
   const id = message.id;
   if (!id) return undefined;
   const content = (message as { content?: unknown }).content;
-  const size =
-    typeof content === "string" ? content.length : Array.isArray(content) ? content.length * 7919 + messageText(message).length : 0;
+  let size = 0;
+  if (typeof content === "string") size = content.length;
+  else if (Array.isArray(content)) {
+    // Sum of lengths, not a joined string: building the text would cost O(characters) per message
+    // on every call, which is what the cache is there to avoid.
+    size = content.length * 7919;
+    for (const block of content) {
+      if (typeof block === "string") size += block.length;
+      else if (block && typeof (block as { text?: unknown }).text === "string") size += (block as { text: string }).text.length;
+    }
+  }
   return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}`;
 }
 
@@ -150,12 +172,14 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     countText = options.countText;
   } else {
     const resolved = encoderFor(options);
-    name = resolved.name.startsWith("model:") ? `${options.model}` : resolved.name;
+    name = resolved.name;
     const encoder = resolved.encoder;
     countText = (text) => (text.length === 0 ? 0 : encoder.encode(text, "all").length);
   }
   const byObject = new WeakMap<object, number>();
   const byKey = new Map<string, number>();
+  // Tool objects are the same on every call of one agent; their schemas are converted once.
+  const byTool = new WeakMap<object, number>();
 
   const countMessage = (message: BaseMessage): number => {
     const cached = byObject.get(message);
@@ -190,7 +214,16 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     },
     countTools(tools) {
       let total = 0;
-      for (const tool of tools) total += countText(safeJson(toolSchema(tool)));
+      for (const tool of tools) {
+        if (tool && typeof tool === "object") {
+          let cost = byTool.get(tool);
+          if (cost === undefined) {
+            cost = countText(safeJson(toolSchema(tool)));
+            byTool.set(tool, cost);
+          }
+          total += cost;
+        } else total += countText(safeJson(tool));
+      }
       return total;
     },
   };

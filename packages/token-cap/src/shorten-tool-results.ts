@@ -1,0 +1,100 @@
+import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { messageText, messageType, type TokenCounter } from "@threadwise/core";
+
+/**
+ * The marker that ends a shortened tool result: `[threadwise: truncated N tokens]`, where `N` is
+ * the number of content tokens removed.
+ */
+export function truncationMarker(removedTokens: number): string {
+  return `[threadwise: truncated ${removedTokens} tokens]`;
+}
+
+/** What {@link shortenToolResults} did. */
+export interface ShortenResult {
+  /** The messages, with shortened tool results replaced by new ToolMessage objects. */
+  messages: BaseMessage[];
+  /** Tokens saved, in tokens (as counted by the counter). */
+  savedTokens: number;
+  /** How many tool results were shortened. */
+  shortened: number;
+}
+
+/**
+ * Shortens ToolMessages among `messages[from..]`, oldest first, until `excessTokens` tokens are
+ * saved or no tool result is left to shorten (spec R3 over-cap rule).
+ *
+ * Each shortened result keeps the head of its text and ends with {@link truncationMarker}; it
+ * is a new `ToolMessage` with the same `id`, `tool_call_id`, `name`, `status` and `artifact`,
+ * so the call/result pairing (R4) holds and the original object is never mutated. A result is
+ * cut just enough to cover what is still over; one that cannot save enough becomes the marker
+ * alone and the next result is cut. Non-text blocks of a shortened result (images, files) are
+ * dropped with the rest. Deterministic: the same input gives the same output.
+ */
+export function shortenToolResults(
+  messages: readonly BaseMessage[],
+  from: number,
+  excessTokens: number,
+  counter: TokenCounter,
+): ShortenResult {
+  const out = [...messages];
+  let left = excessTokens;
+  let shortened = 0;
+  for (let i = from; i < out.length && left > 0; i += 1) {
+    const message = out[i] as BaseMessage;
+    if (messageType(message) !== "tool") continue;
+    const original = message as ToolMessage;
+    const total = counter.countMessage(original);
+    // Framing and name cost the same before and after; what can shrink is the content.
+    const frame = counter.countMessage(rebuild(original, "", false));
+    const contentTokens = total - frame;
+    const text = messageText(original);
+    const target = Math.max(0, contentTokens - left);
+    const head = longestHead(text, contentTokens, target, counter);
+    if (head === undefined) continue;
+    const replacement = rebuild(original, head.content);
+    const saved = total - (frame + counter.countText(head.content));
+    if (saved <= 0) continue;
+    out[i] = replacement;
+    left -= saved;
+    shortened += 1;
+  }
+  return { messages: out, savedTokens: excessTokens - left, shortened };
+}
+
+/**
+ * The longest head of `text` such that head + marker costs at most `target` tokens; the marker
+ * alone when none fits. `undefined` when shortening would not save anything.
+ */
+function longestHead(text: string, contentTokens: number, target: number, counter: TokenCounter): { content: string } | undefined {
+  const compose = (length: number): string => {
+    const head = text.slice(0, length);
+    const removed = contentTokens - counter.countText(head);
+    return head === "" ? truncationMarker(removed) : `${head}\n${truncationMarker(removed)}`;
+  };
+  const markerOnly = compose(0);
+  if (counter.countText(markerOnly) >= contentTokens) return undefined;
+  // Binary search over the head length, in characters: O(log n) tokenizations, only on this
+  // rare over-cap path.
+  let lo = 0;
+  let hi = text.length;
+  while (lo < hi) {
+    const mid = Math.ceil((lo + hi) / 2);
+    if (counter.countText(compose(mid)) <= target) lo = mid;
+    else hi = mid - 1;
+  }
+  return { content: lo === 0 ? markerOnly : compose(lo) };
+}
+
+function rebuild(original: ToolMessage, content: string, keepId = true): ToolMessage {
+  return new ToolMessage({
+    content,
+    // Without an id the probe used to measure framing stays out of the counter's id cache.
+    id: keepId ? original.id : undefined,
+    tool_call_id: original.tool_call_id,
+    name: original.name,
+    status: original.status,
+    artifact: original.artifact,
+    additional_kwargs: original.additional_kwargs,
+    response_metadata: original.response_metadata,
+  });
+}

@@ -1,0 +1,259 @@
+import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
+import {
+  createTokenCounter,
+  EVICTION_MODES,
+  envPositiveInt,
+  isContextMessage,
+  type MessageGroup,
+  parseOptions,
+  protectedTailStart,
+  resolveEncoding,
+  resolveLogger,
+  selectView,
+  systemText,
+  ThreadwiseConfigError,
+  type ThreadwiseLogger,
+  type TokenCounter,
+  viewMessages,
+  withMultiturnLog,
+  withViewMessages,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { shortenToolResults } from "./shorten-tool-results.js";
+import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
+
+/** Env variable read for `maxTokens` when the option is not given (spec R3). */
+export const MAX_TOKENS_ENV = "MAX_HISTORY_TOKENS";
+
+const ENCODINGS = ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base"] as const;
+
+/** Options of {@link tokenCap}. */
+export const tokenCapOptionsSchema = z.object({
+  /**
+   * Most tokens one model call may carry: the system prompt as rendered (context blocks
+   * included), the tool schemas, and the view's messages with their tool-call arguments (spec R3).
+   * Unit: tokens. Env twin: `MAX_HISTORY_TOKENS` (the option wins). Required when the env is unset.
+   */
+  maxTokens: z.number().int().positive().optional(),
+  /**
+   * Model name that picks the encoding (`gpt-4o-mini` -> `o200k_base`, `gpt-4` -> `cl100k_base`).
+   * @default the name of the model of each request, else `o200k_base`
+   */
+  model: z.string().min(1).optional(),
+  /** js-tiktoken encoding name; wins over `model`. @default from `model`, else `"o200k_base"` */
+  encoding: z.enum(ENCODINGS).optional(),
+  /**
+   * Your own counter (e.g. core's `createTokenCounter({ countText })` for another tokenizer);
+   * `model` and `encoding` are then ignored. Keep one instance: its per-message cache is what
+   * makes a call cost O(new messages).
+   * @default a js-tiktoken counter created once per middleware and encoding
+   */
+  tokenCounter: z
+    .custom<TokenCounter>(
+      (v) => typeof (v as TokenCounter)?.countMessage === "function" && typeof (v as TokenCounter)?.countText === "function",
+      {
+        message: "expected a TokenCounter (countText, countMessage, countMessages, countTools)",
+      },
+    )
+    .optional(),
+  /**
+   * How old groups leave the view.
+   * - `"sliding"`: drop just enough old groups to fit under `maxTokens`; the view's first message
+   *   moves nearly every turn, so no prompt prefix is reused.
+   * - `"chunked"`: when over `maxTokens`, cut back to `lowWatermark` tokens at once; the cut points
+   *   are a step function of the thread, so the first message stays put for about
+   *   `maxTokens - lowWatermark` tokens of conversation and the provider's prompt cache hits in
+   *   between, at the price of sending between `lowWatermark` and `maxTokens` tokens.
+   * @default "sliding"
+   */
+  eviction: z.enum(EVICTION_MODES as ["sliding", "chunked"]).default("sliding"),
+  /**
+   * With `eviction: "chunked"`: the total to cut back to when over `maxTokens`, fixed parts
+   * (system prompt, tools) included. Must be below `maxTokens`. Unit: tokens.
+   * @default half of `maxTokens`, rounded down
+   */
+  lowWatermark: z.number().int().nonnegative().optional(),
+  /**
+   * What happens when the groups that must stay (the newest user turn and the tool loop of the run
+   * in progress), with the system prompt and tools, are alone over `maxTokens`:
+   * - `"truncate"`: shorten tool results inside that tail, oldest first, each ending with
+   *   `[threadwise: truncated N tokens]`; if still over, send anyway and log a warning.
+   * - `"throw"`: change nothing and throw `ThreadwiseTokenBudgetError` before the model call.
+   * @default "truncate"
+   */
+  overflow: z.enum(["truncate", "throw"]).default("truncate"),
+  /**
+   * Where the multiturn line (R6) and the over-cap warning go; `false` for nowhere.
+   * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
+   */
+  logger: z.union([z.literal(false), z.custom<ThreadwiseLogger>((v) => typeof (v as ThreadwiseLogger)?.info === "function")]).optional(),
+});
+
+/** Options of {@link tokenCap}, as accepted (before defaults). */
+export type TokenCapOptions = z.input<typeof tokenCapOptionsSchema>;
+
+/** Inputs of {@link capMessages}. */
+export interface CapSettings {
+  /** The cap, in tokens. */
+  maxTokens: number;
+  /** Tokens always paid besides the view's messages (system prompt, tools, placed context). @default 0 */
+  fixedTokens?: number;
+  counter: TokenCounter;
+  eviction?: "sliding" | "chunked";
+  /** In tokens. @default half of `maxTokens` */
+  lowWatermark?: number;
+  /** @default "truncate" */
+  overflow?: "truncate" | "throw";
+}
+
+/** What {@link capMessages} decided. */
+export interface CapResult {
+  /** The view: whole groups, no orphans, shortened tool results where the over-cap rule applied. */
+  messages: BaseMessage[];
+  /** Tokens of the view including `fixedTokens`. */
+  tokens: number;
+  /** Non-orphan groups left out. */
+  droppedGroups: number;
+  /** Tool results shortened by the over-cap rule. */
+  shortenedToolResults: number;
+  /** `true` when the view is still over `maxTokens` (sent anyway, with a warning). */
+  overLimit: boolean;
+}
+
+/**
+ * Chooses the view of a message list under a token cap (spec R3, R4): whole groups, oldest
+ * dropped first, then the over-cap rule. Pure and synchronous; the input is not mutated.
+ *
+ * @throws ThreadwiseTokenBudgetError with `overflow: "throw"` when the must-keep groups alone are over.
+ */
+export function capMessages(messages: readonly BaseMessage[], settings: CapSettings): CapResult {
+  const { counter, maxTokens } = settings;
+  const fixedTokens = settings.fixedTokens ?? 0;
+  const groupTokens = (group: MessageGroup) => counter.countMessages(group.messages);
+  const selection = selectView(messages, {
+    cost: groupTokens,
+    limit: maxTokens,
+    fixedCost: fixedTokens,
+    eviction: settings.eviction,
+    lowWatermark: settings.lowWatermark,
+  });
+  const base = {
+    messages: selection.messages,
+    tokens: selection.cost,
+    droppedGroups: selection.droppedGroups,
+    shortenedToolResults: 0,
+    overLimit: selection.overLimit,
+  };
+  if (!selection.overLimit) return base;
+  if (settings.overflow === "throw") throw new ThreadwiseTokenBudgetError(maxTokens, selection.cost);
+  // Over the cap with only the must-keep groups left: shorten tool results of that tail.
+  const tailStart = protectedTailStart(selection.kept);
+  const tailFirstMessage = (selection.kept[tailStart] as MessageGroup | undefined)?.messages[0];
+  const from = tailFirstMessage ? selection.messages.indexOf(tailFirstMessage) : selection.messages.length;
+  const shortened = shortenToolResults(selection.messages, from, selection.cost - maxTokens, counter);
+  const tokens = selection.cost - shortened.savedTokens;
+  return { ...base, messages: shortened.messages, tokens, shortenedToolResults: shortened.shortened, overLimit: tokens > maxTokens };
+}
+
+/** The name of a chat model object, where it exposes one (`model` or `modelName`). */
+function modelNameOf(model: unknown): string | undefined {
+  if (typeof model === "string") return model;
+  const m = model as { model?: unknown; modelName?: unknown } | null;
+  if (typeof m?.model === "string") return m.model;
+  if (typeof m?.modelName === "string") return m.modelName;
+  return undefined;
+}
+
+/**
+ * A token cap for `createAgent` (spec R3, R4, R6).
+ *
+ * Before each model call, counts with js-tiktoken the system prompt as rendered, the tool
+ * schemas, any placed context message and the thread's messages (text, content blocks, tool-call
+ * names and arguments; images a fixed cost), and sends the newest whole groups that fit under
+ * `maxTokens`. Same group rules as `windowTrim`: the newest user turn and the run's tool loop
+ * always go, orphans never do, the stored thread is never changed. When those must-keep groups
+ * are alone over the cap, the `overflow` rule applies (see the option).
+ *
+ * The counter is created once per middleware (per encoding) and caches per message by id, so a
+ * call on a checkpointed thread tokenizes only the messages it has not seen.
+ *
+ * Put it after middlewares that add context blocks (summary, facts) so their text is counted.
+ *
+ * @throws ThreadwiseConfigError at construction when `maxTokens` is missing (no option, no
+ *   `MAX_HISTORY_TOKENS`) or an option is invalid.
+ * @throws ThreadwiseTokenBudgetError from the model call with `overflow: "throw"` when the
+ *   must-keep groups alone are over the cap.
+ * @example
+ * import { createAgent } from "langchain";
+ * import { tokenCap } from "@threadwise/token-cap";
+ *
+ * const agent = createAgent({
+ *   model: "openai:gpt-4o-mini",
+ *   tools: [],
+ *   middleware: [tokenCap({ maxTokens: 8000 })],
+ * });
+ */
+export function tokenCap(options: TokenCapOptions = {}) {
+  const parsed = parseOptions("tokenCap", tokenCapOptionsSchema, options);
+  const maxTokens = parsed.maxTokens ?? envPositiveInt(MAX_TOKENS_ENV);
+  if (maxTokens === undefined) {
+    throw new ThreadwiseConfigError("tokenCap.maxTokens", `required: pass maxTokens or set ${MAX_TOKENS_ENV} (tokens)`);
+  }
+  const lowWatermark = parsed.lowWatermark ?? Math.floor(maxTokens / 2);
+  if (parsed.eviction === "chunked" && lowWatermark >= maxTokens) {
+    throw new ThreadwiseConfigError("tokenCap.lowWatermark", `must be below maxTokens (${maxTokens}), got ${lowWatermark}`);
+  }
+  const logger = resolveLogger(parsed.logger);
+  const fixedCounter =
+    parsed.tokenCounter ??
+    (parsed.model || parsed.encoding ? createTokenCounter({ model: parsed.model, encoding: parsed.encoding }) : undefined);
+  const byEncoding = new Map<string, TokenCounter>();
+  const counterFor = (model: unknown): TokenCounter => {
+    if (fixedCounter) return fixedCounter;
+    const encoding = resolveEncoding(modelNameOf(model));
+    let counter = byEncoding.get(encoding);
+    if (!counter) {
+      counter = createTokenCounter({ encoding });
+      byEncoding.set(encoding, counter);
+    }
+    return counter;
+  };
+  // The system prompt is a new object on most calls; its count is kept by text.
+  let lastSystem: { counter: TokenCounter; text: string; tokens: number } | undefined;
+  const systemTokens = (counter: TokenCounter, system: SystemMessage | undefined): number => {
+    const text = systemText(system);
+    if (text === "") return 0;
+    if (lastSystem?.text !== text || lastSystem.counter !== counter) {
+      lastSystem = { counter, text, tokens: counter.countMessage(system as SystemMessage) };
+    }
+    return lastSystem.tokens;
+  };
+
+  return createMiddleware({
+    name: "threadwise/token-cap",
+    wrapModelCall: (request, handler) => {
+      const counter = counterFor(request.model);
+      const placed = request.messages.filter(isContextMessage);
+      const fixedTokens =
+        systemTokens(counter, request.systemMessage) + counter.countTools(request.tools ?? []) + counter.countMessages(placed);
+      const result = capMessages(viewMessages(request), {
+        maxTokens,
+        fixedTokens,
+        counter,
+        eviction: parsed.eviction,
+        lowWatermark,
+        overflow: parsed.overflow,
+      });
+      if (result.overLimit) {
+        logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
+          max_tokens: maxTokens,
+          tokens: result.tokens,
+          shortened_tool_results: result.shortenedToolResults,
+        });
+      }
+      const next = withViewMessages(request, result.messages);
+      return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: result.messages.length }, logger, async (r) => handler(r));
+    },
+  });
+}

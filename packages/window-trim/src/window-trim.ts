@@ -1,0 +1,144 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import {
+  EVICTION_MODES,
+  envPositiveInt,
+  parseOptions,
+  resolveLogger,
+  selectView,
+  ThreadwiseConfigError,
+  type ThreadwiseLogger,
+  type ViewSelection,
+  viewMessages,
+  withMultiturnLog,
+  withViewMessages,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+
+/** Window size used when neither the option nor env `MEMORY_WINDOW_SIZE` is set, in messages. */
+export const DEFAULT_WINDOW_SIZE = 20;
+
+/** Env variable read for `maxMessages` when the option is not given (spec R2). */
+export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
+
+/** Options of {@link windowTrim}. */
+export const windowTrimOptionsSchema = z.object({
+  /**
+   * Most messages in the view, counted over whole groups (spec R2). Stored system messages count;
+   * the agent's own system prompt does not. The newest user turn and the tool loop of the run in
+   * progress are always sent, even when they alone are longer; the count sent can therefore
+   * differ from this number in both directions.
+   * Unit: messages. Env twin: `MEMORY_WINDOW_SIZE` (the option wins).
+   * @default 20
+   */
+  maxMessages: z.number().int().positive().optional(),
+  /**
+   * `"human"`: the view starts on a user message, for providers that reject a first message of
+   * another role (spec R4). `"any"`: the view may start on any group.
+   * @default "any"
+   */
+  startOn: z.enum(["human", "any"]).default("any"),
+  /**
+   * How old groups leave the view (spec issue 3, cache-stable eviction).
+   * - `"sliding"`: drop just enough old groups to fit; the view's first message moves nearly
+   *   every turn, so the provider's prompt cache never sees the same prefix twice.
+   * - `"chunked"`: when over `maxMessages`, drop down to `lowWatermark` at once; the cut points
+   *   are a step function of the thread, so the first message moves once per
+   *   `maxMessages - lowWatermark` messages and the prefix stays cacheable in between, at the
+   *   price of sending between `lowWatermark` and `maxMessages` messages.
+   * @default "sliding"
+   */
+  eviction: z.enum(EVICTION_MODES as ["sliding", "chunked"]).default("sliding"),
+  /**
+   * With `eviction: "chunked"`: the view size to cut back to when over `maxMessages`. Must be
+   * below `maxMessages`. Unit: messages.
+   * @default half of `maxMessages`, rounded down
+   */
+  lowWatermark: z.number().int().nonnegative().optional(),
+  /**
+   * Where the multiturn line (spec R6) goes: any object with `info` and `warn`, or `false` for
+   * none. @default silent for info unless env `THREADWISE_LOG=info`
+   */
+  logger: z.union([z.literal(false), z.custom<ThreadwiseLogger>((v) => typeof (v as ThreadwiseLogger)?.info === "function")]).optional(),
+});
+
+/** Options of {@link windowTrim}, as accepted (before defaults). */
+export type WindowTrimOptions = z.input<typeof windowTrimOptionsSchema>;
+
+/** Resolved settings of a {@link windowTrim} instance. */
+export interface WindowTrimSettings {
+  maxMessages: number;
+  startOn: "human" | "any";
+  eviction: "sliding" | "chunked";
+  lowWatermark: number;
+}
+
+/**
+ * Resolves and validates the options of {@link windowTrim}, env twin included.
+ * @throws ThreadwiseConfigError naming the option (`windowTrim.maxMessages`) or the variable
+ *   (`MEMORY_WINDOW_SIZE`) when a value is not usable, or when `lowWatermark >= maxMessages`.
+ */
+export function resolveWindowTrimOptions(options: WindowTrimOptions = {}, env: NodeJS.ProcessEnv = process.env): WindowTrimSettings {
+  const parsed = parseOptions("windowTrim", windowTrimOptionsSchema, options);
+  const maxMessages = parsed.maxMessages ?? envPositiveInt(WINDOW_SIZE_ENV, env) ?? DEFAULT_WINDOW_SIZE;
+  const lowWatermark = parsed.lowWatermark ?? Math.floor(maxMessages / 2);
+  if (parsed.eviction === "chunked" && lowWatermark >= maxMessages) {
+    throw new ThreadwiseConfigError("windowTrim.lowWatermark", `must be below maxMessages (${maxMessages}), got ${lowWatermark}`);
+  }
+  return { maxMessages, startOn: parsed.startOn, eviction: parsed.eviction, lowWatermark };
+}
+
+/**
+ * Chooses the view of a message list for a message window: whole groups, oldest dropped first.
+ * Pure; exported so tests and other middlewares can see the decision without an agent.
+ */
+export function selectWindow(messages: readonly BaseMessage[], settings: WindowTrimSettings): ViewSelection {
+  return selectView(messages, {
+    cost: (group) => group.messages.length,
+    limit: settings.maxMessages,
+    eviction: settings.eviction,
+    lowWatermark: settings.lowWatermark,
+    startOn: settings.startOn,
+  });
+}
+
+/**
+ * A message window for `createAgent` (spec R2, R4, R6).
+ *
+ * Before each model call, the thread's messages are split into groups (a user message; an AI
+ * message; an AI message with `tool_calls` plus the ToolMessages answering it) and the newest
+ * groups that fit in `maxMessages` are sent. The newest user turn and the tool loop of the run in
+ * progress always go, even over the limit; orphans (results without their call, calls without all
+ * results), stored ones included, never go; a stored `SystemMessage` is always kept. The view is a
+ * new array passed to the handler: the stored thread and message objects are never changed.
+ * Writes one multiturn line per model call through `logger`.
+ *
+ * Put it after middlewares that add context blocks so their blocks stay placed (the view is
+ * re-rendered with `withViewMessages`).
+ *
+ * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
+ * @example
+ * import { createAgent } from "langchain";
+ * import { MemorySaver } from "@langchain/langgraph";
+ * import { windowTrim } from "@threadwise/window-trim";
+ *
+ * const agent = createAgent({
+ *   model: "openai:gpt-4o-mini",
+ *   checkpointer: new MemorySaver(),
+ *   middleware: [windowTrim({ maxMessages: 20, startOn: "human" })],
+ * });
+ */
+export function windowTrim(options: WindowTrimOptions = {}) {
+  const settings = resolveWindowTrimOptions(options);
+  const logger = resolveLogger(options.logger);
+  return createMiddleware({
+    name: "threadwise/window-trim",
+    wrapModelCall: (request, handler) => {
+      const selection = selectWindow(viewMessages(request), settings);
+      const next = withViewMessages(request, selection.messages);
+      return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: selection.messages.length }, logger, async (r) =>
+        handler(r),
+      );
+    },
+  });
+}
