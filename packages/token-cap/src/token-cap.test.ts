@@ -1,0 +1,240 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { createTokenCounter, findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
+import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
+import { createAgent, tool } from "langchain";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { z } from "zod";
+import { shortenToolResults, truncationMarker } from "./shorten-tool-results.js";
+import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
+import { capMessages, tokenCap } from "./token-cap.js";
+
+// characterTokenCounter: ceil(characters / 4) per text, plus 3 framing tokens per message.
+const counter = () => characterTokenCounter();
+const human = (id: string, text: string) => new HumanMessage({ id, content: text });
+const ai = (id: string, text: string) => new AIMessage({ id, content: text });
+const call = (id: string, callIds: string[]) =>
+  new AIMessage({ id, content: "", tool_calls: callIds.map((c) => ({ id: c, name: "look", args: {}, type: "tool_call" as const })) });
+const result = (id: string, callId: string, text: string) => new ToolMessage({ id, content: text, tool_call_id: callId });
+const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
+
+function recordingLogger(): ThreadwiseLogger & { lines: string[]; warnings: Array<[string, unknown]> } {
+  const lines: string[] = [];
+  const warnings: Array<[string, unknown]> = [];
+  return { lines, warnings, info: (m) => lines.push(m), warn: (m, f) => warnings.push([m, f]) };
+}
+
+afterEach(() => vi.unstubAllEnvs());
+
+describe("tokenCap options", () => {
+  it("requires maxTokens or MAX_HISTORY_TOKENS, and names what is wrong", () => {
+    vi.stubEnv("MAX_HISTORY_TOKENS", "");
+    expect(() => tokenCap()).toThrow(ThreadwiseConfigError);
+    expect(() => tokenCap()).toThrow(/tokenCap\.maxTokens: required.*MAX_HISTORY_TOKENS/);
+    expect(() => tokenCap({ maxTokens: -1 })).toThrow(/tokenCap\.maxTokens/);
+    expect(() => tokenCap({ maxTokens: 100, eviction: "chunked", lowWatermark: 100 })).toThrow(/tokenCap\.lowWatermark/);
+    // biome-ignore lint/suspicious/noExplicitAny: invalid values on purpose
+    expect(() => tokenCap({ maxTokens: 100, overflow: "drop" as any })).toThrow(/tokenCap\.overflow/);
+    // biome-ignore lint/suspicious/noExplicitAny: invalid values on purpose
+    expect(() => tokenCap({ maxTokens: 100, tokenCounter: {} as any })).toThrow(/tokenCap\.tokenCounter/);
+    vi.stubEnv("MAX_HISTORY_TOKENS", "lots");
+    expect(() => tokenCap()).toThrow(/MAX_HISTORY_TOKENS/);
+    vi.stubEnv("MAX_HISTORY_TOKENS", "500");
+    expect(tokenCap().name).toBe("threadwise/token-cap");
+  });
+});
+
+describe("capMessages", () => {
+  // h1: 3 + 2 = 5, a1: 3 + 2 = 5, h2: 5, c1: 3 + ceil(4/4)=1 + ceil(2/4)=1 -> 5, t1: 3 + 10 = 13, h3: 5.
+  const thread = [
+    human("h1", "12345678"),
+    ai("a1", "12345678"),
+    human("h2", "12345678"),
+    call("c1", ["x"]),
+    result("t1", "x", "r".repeat(40)),
+    human("h3", "12345678"),
+  ];
+
+  it("drops the oldest whole groups until the rest fits, fixed tokens included", () => {
+    const c = counter();
+    expect(c.countMessages(thread)).toBe(38);
+    expect(ids(capMessages(thread, { maxTokens: 38, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 37, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
+    // 23 = h3 + the 18-token tool group: h2 no longer fits.
+    const capped = capMessages(thread, { maxTokens: 27, counter: c });
+    expect(ids(capped.messages)).toEqual(["c1", "t1", "h3"]);
+    expect(capped.tokens).toBe(23);
+    expect(capped.droppedGroups).toBe(3);
+    // 10 fixed tokens (system prompt, tools) push the tool group out.
+    expect(ids(capMessages(thread, { maxTokens: 27, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
+  });
+
+  it("over the cap with only the current tool loop left: shortens its tool results oldest first, with a marker", () => {
+    const c = counter();
+    const loop = [
+      ai("a0", "old answer"),
+      human("h1", "find it"),
+      call("c1", ["x"]),
+      result("t1", "x", "a".repeat(400)),
+      call("c2", ["y"]),
+      result("t2", "y", "b".repeat(400)),
+    ];
+    // h1 5, c1 5, t1 103, c2 5, t2 103 = 221 tokens of must-keep tail.
+    const capped = capMessages(loop, { maxTokens: 150, counter: c });
+    expect(capped.overLimit).toBe(false);
+    expect(capped.shortenedToolResults).toBe(1);
+    expect(ids(capped.messages)).toEqual(["h1", "c1", "t1", "c2", "t2"]);
+    const t1 = capped.messages[2] as ToolMessage;
+    expect(t1).not.toBe(loop[3]);
+    expect(t1.tool_call_id).toBe("x");
+    // 71 tokens over: t1's 100 content tokens may keep 29; 82 characters plus "\n" and the marker make 116 characters = 29 tokens.
+    expect(t1.content).toBe(`${"a".repeat(82)}\n${truncationMarker(79)}`);
+    expect(capped.messages[4]).toBe(loop[5]);
+    expect(capped.tokens).toBe(c.countMessages(capped.messages));
+    expect(capped.tokens).toBe(150);
+    expect((loop[3] as ToolMessage).content).toBe("a".repeat(400));
+  });
+
+  it("cuts a result to the marker alone and goes on to the next one when one is not enough", () => {
+    const c = counter();
+    const loop = [
+      human("h1", "go"),
+      call("c1", ["x"]),
+      result("t1", "x", "a".repeat(100)),
+      call("c2", ["y"]),
+      result("t2", "y", "b".repeat(400)),
+    ];
+    const capped = capMessages(loop, { maxTokens: 60, counter: c });
+    expect(capped.shortenedToolResults).toBe(2);
+    expect((capped.messages[2] as ToolMessage).content).toBe(truncationMarker(25));
+    expect(String((capped.messages[4] as ToolMessage).content)).toMatch(/^b+\n\[threadwise: truncated \d+ tokens\]$/);
+    expect(capped.tokens).toBeLessThanOrEqual(60);
+    expect(capped.tokens).toBe(c.countMessages(capped.messages));
+  });
+
+  it("never drops the newest user message; reports overLimit when nothing is left to shorten", () => {
+    const c = counter();
+    const big = [ai("a0", "x"), human("h1", "q".repeat(400))];
+    const capped = capMessages(big, { maxTokens: 50, counter: c });
+    expect(ids(capped.messages)).toEqual(["h1"]);
+    expect(capped.overLimit).toBe(true);
+    expect(capped.tokens).toBe(103);
+  });
+
+  it('overflow "throw" throws a typed error naming the cap and the count, before shortening anything', () => {
+    const c = counter();
+    const loop = [human("h1", "go"), call("c1", ["x"]), result("t1", "x", "a".repeat(400))];
+    let error: unknown;
+    try {
+      capMessages(loop, { maxTokens: 40, counter: c, overflow: "throw" });
+    } catch (e) {
+      error = e;
+    }
+    expect(ThreadwiseTokenBudgetError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 112 });
+    expect((error as Error).message).toContain("72 over the cap of 40");
+  });
+
+  it("shortenToolResults leaves everything before `from` alone", () => {
+    const c = counter();
+    const list = [result("t0", "z", "z".repeat(400)), human("h", "x"), result("t1", "x", "a".repeat(400))];
+    const out = shortenToolResults(list, 1, 50, c);
+    expect(out.messages[0]).toBe(list[0]);
+    expect(out.shortened).toBe(1);
+    expect(out.savedTokens).toBe(50);
+  });
+});
+
+describe("tokenCap through createAgent with MemorySaver", () => {
+  it("counts the system prompt and tool schemas, keeps whole groups, and logs the multiturn line", async () => {
+    const c = createTokenCounter({ encoding: "o200k_base" });
+    const lookup = tool(async () => "x", {
+      name: "lookup",
+      description: "Look up a booking by its id.",
+      schema: z.object({ id: z.string() }),
+    });
+    const systemPrompt = "You are a careful airline agent.";
+    const model = scriptedModel((_m, n) => `Answer number ${n + 1} with some words in it.`);
+    const logger = recordingLogger();
+    const fixed = c.countMessage(new SystemMessage(systemPrompt)) + c.countTools([lookup]);
+    const perTurn =
+      c.countMessage(new HumanMessage("Question one here?")) + c.countMessage(new AIMessage("Answer number 1 with some words in it."));
+    // Room for the fixed part, the newest question and about two earlier exchanges.
+    const maxTokens = fixed + perTurn * 3;
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      systemPrompt,
+      checkpointer: new MemorySaver(),
+      middleware: [tokenCap({ maxTokens, logger })],
+    });
+    const config = { configurable: { thread_id: "tc1" } };
+    const questions = ["Question one here?", "Question two here?", "Question six here?", "Question ten here?", "Question 100 here"];
+    for (const q of questions) await agent.invoke({ messages: [new HumanMessage(q)] }, config);
+    const last = model.calls.at(-1)?.messages ?? [];
+    expect(last[0]?.text).toBe(systemPrompt);
+    const sent = last.slice(1);
+    expect(sent.at(-1)?.content).toBe("Question 100 here");
+    expect(sent[0]?.getType()).toBe("human");
+    expect(sent.map((m) => m.content)).toEqual([
+      "Question six here?",
+      "Answer number 3 with some words in it.",
+      "Question ten here?",
+      "Answer number 4 with some words in it.",
+      "Question 100 here",
+    ]);
+    expect(fixed + c.countMessages(sent)).toBeLessThanOrEqual(maxTokens);
+    expect(logger.lines.at(-1)).toBe(`multiturn: thread_msgs=9 window=${maxTokens}tok sent_to_llm=5 has_prior=true`);
+    const state = await agent.graph.getState(config);
+    expect((state.values as { messages: BaseMessage[] }).messages).toHaveLength(10);
+  });
+
+  it("tokenizes only new messages on later calls of a checkpointed thread", async () => {
+    const texts: string[] = [];
+    const spy = createTokenCounter({ countText: (t) => (texts.push(t), Math.ceil(t.length / 4)) });
+    const model = scriptedModel((_m, n) => `reply ${n}`);
+    const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [tokenCap({ maxTokens: 10_000, tokenCounter: spy })] });
+    const config = { configurable: { thread_id: "tc2" } };
+    const perCall: number[] = [];
+    for (let turn = 0; turn < 6; turn += 1) {
+      const before = texts.length;
+      await agent.invoke({ messages: [new HumanMessage(`question ${turn}`)] }, config);
+      perCall.push(texts.length - before);
+    }
+    // Turn 1 tokenizes one text; each later turn only the two new messages: the previous reply
+    // (its content and its name, "model") and the new question. The thread grows to 11 messages.
+    expect(perCall).toEqual([1, 3, 3, 3, 3, 3]);
+    expect(model.calls[5]?.messages).toHaveLength(11);
+  });
+
+  it("keeps the tool loop of the run whole and shortens its results over the cap, warning when still over", async () => {
+    const fetchDoc = tool(async ({ n }: { n: number }) => `${"word ".repeat(300)}end ${n}`, {
+      name: "fetch_doc",
+      description: "Fetch a document",
+      schema: z.object({ n: z.number() }),
+    });
+    const model = scriptedModel((messages) => {
+      const results = messages.filter((m) => m.getType() === "tool").length;
+      if (results < 2)
+        return new AIMessage({ content: "", tool_calls: [{ id: `call_${results}`, name: "fetch_doc", args: { n: results } }] });
+      return "summary of both";
+    });
+    const logger = recordingLogger();
+    const agent = createAgent({
+      model,
+      tools: [fetchDoc],
+      checkpointer: new MemorySaver(),
+      middleware: [tokenCap({ maxTokens: 450, logger })],
+    });
+    const config = { configurable: { thread_id: "tc3" } };
+    const out = await agent.invoke({ messages: [new HumanMessage("read two documents")] }, config);
+    const third = model.calls[2]?.messages ?? [];
+    expect(third.map((m) => m.getType())).toEqual(["human", "ai", "tool", "ai", "tool"]);
+    expect(String(third[2]?.content)).toMatch(/\[threadwise: truncated \d+ tokens\]$/);
+    expect(String(third[4]?.content).endsWith("end 1")).toBe(true);
+    expect(findOrphans(third)).toEqual([]);
+    expect(logger.warnings).toEqual([]);
+    // Stored results are the originals.
+    expect(out.messages.filter((m) => m.getType() === "tool").map((m) => String(m.content).length)).toEqual([1505, 1505]);
+  });
+});
