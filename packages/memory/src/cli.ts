@@ -1,0 +1,180 @@
+import { SingleBar } from "cli-progress";
+import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { MEMORY_ENV, MIGRATION_DSN_ENV, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
+import { migrate } from "./pg-migrations.js";
+import { type PruneReport, prune, retention } from "./prune.js";
+import { dsnSecrets, redactConfig, redactSecrets } from "./redact.js";
+
+/** Where the CLI writes; defaults to the process streams. */
+export interface CliIo {
+  env?: NodeJS.ProcessEnv;
+  stdout?: (text: string) => void;
+  stderr?: (text: string) => void;
+  /** Show progress bars (default: when stderr is a TTY). */
+  progress?: boolean;
+}
+
+function positiveWhole(name: string, allowZero = false) {
+  return (value: string) => {
+    const n = Number(value);
+    if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new InvalidArgumentError(`${name} must be a whole number${allowZero ? " >= 0" : " > 0"}`);
+    return n;
+  };
+}
+
+function progressBar(io: CliIo, label: string): { update: (done: number, total: number) => void; stop: () => void } {
+  const show = io.progress ?? Boolean(process.stderr.isTTY);
+  if (!show) return { update() {}, stop() {} };
+  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} threads`, stream: process.stderr, hideCursor: true });
+  let started = false;
+  return {
+    update(done, total) {
+      if (!started) {
+        bar.start(total, 0);
+        started = true;
+      }
+      bar.update(done);
+    },
+    stop: () => started && bar.stop(),
+  };
+}
+
+function printReport(report: PruneReport, out: (text: string) => void, json: boolean): void {
+  if (json) {
+    out(`${JSON.stringify(report, null, 2)}\n`);
+    return;
+  }
+  const rows = report.dryRun
+    ? report.candidates.map((c) => `${c.threadId}\t${c.updatedAt.toISOString()}\t${c.checkpoints}\t${c.blobs}\t${c.writes}`)
+    : report.outcomes.map((o) => `${o.threadId}\t${o.status}\t${o.counts.checkpoints}\t${o.counts.blobs}\t${o.counts.writes}`);
+  out(`${report.dryRun ? "thread_id\tupdated_at" : "thread_id\tstatus"}\tcheckpoints\tblobs\twrites\n`);
+  for (const row of rows) out(`${row}\n`);
+  const { threads, checkpoints, blobs, writes } = report.totals;
+  out(
+    report.dryRun
+      ? `dry run: ${threads} thread(s) would be deleted (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes). Nothing was deleted; re-run with --apply to delete (irreversible).\n`
+      : `deleted ${threads} thread(s) (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes); ${report.outcomes.length - threads} skipped (written meanwhile or already deleted); tombstones written.\n`,
+  );
+}
+
+/**
+ * The `threadwise` command line (spec R21-R25): `migrate`, `prune`, `retention`, `config`,
+ * `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
+ * a DSN; every error is printed with DSN passwords replaced by `***`.
+ */
+export function createCli(io: CliIo = {}): Command {
+  const env = io.env ?? process.env;
+  const out = io.stdout ?? ((text: string) => void process.stdout.write(text));
+  const err = io.stderr ?? ((text: string) => void process.stderr.write(text));
+  const program = new Command("threadwise")
+    .description("Operations for threadwise memory: migrations, pruning, retention, keyrings, config.")
+    .configureOutput({ writeOut: out, writeErr: err })
+    .exitOverride();
+
+  program
+    .command("migrate")
+    .description(`Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}.`)
+    .option("--dsn <dsn>", `migration DSN (default: env ${MIGRATION_DSN_ENV})`)
+    .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)")
+    .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
+    .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[] }) => {
+      const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV];
+      if (!dsn) throw new Error(`give --dsn or set ${MIGRATION_DSN_ENV}`);
+      const result = await migrate({ dsn, schema: opts.schema ?? env[MEMORY_ENV.postgresSchema], grantTo: opts.grantTo });
+      out(
+        `${result.applied.length === 0 ? "schema already current" : `applied ${result.applied.join(", ")}`}; checkpoint v${result.checkpoint}, threadwise v${result.threadwise}\n`,
+      );
+    });
+
+  const target = (command: Command) =>
+    command
+      .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MEMORY_ENV.postgresDsn} when --sqlite is not given)`)
+      .option("--sqlite <path>", "SQLite memory file instead of PostgreSQL")
+      .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)")
+      .option("--json", "print the report as JSON");
+  type TargetOpts = { dsn?: string; sqlite?: string; schema?: string; json?: boolean };
+  const targetOf = (opts: TargetOpts) =>
+    opts.sqlite
+      ? { sqlitePath: opts.sqlite }
+      : {
+          dsn: opts.dsn ?? env[MEMORY_ENV.postgresDsn],
+          schema: opts.schema ?? env[MEMORY_ENV.postgresSchema],
+          poolMode: env[MEMORY_ENV.pgPoolMode] as "direct" | "session" | "transaction" | undefined,
+        };
+
+  target(
+    program
+      .command("prune")
+      .description("List threads to delete (dry run), or delete them with --apply. Deletion is irreversible and leaves tombstones.")
+      .option("--older-than-days <n>", "threads idle at least N days", positiveWhole("--older-than-days", true))
+      .option("--thread-id <id>", "one thread")
+      .option("--apply", "delete for real (default: dry run)"),
+  ).action(async (opts: TargetOpts & { olderThanDays?: number; threadId?: string; apply?: boolean }) => {
+    const bar = progressBar(io, "prune");
+    try {
+      const report = await prune({ ...targetOf(opts), olderThanDays: opts.olderThanDays, threadId: opts.threadId, apply: opts.apply, onProgress: bar.update });
+      bar.stop();
+      printReport(report, out, Boolean(opts.json));
+    } finally {
+      bar.stop();
+    }
+  });
+
+  target(
+    program
+      .command("retention")
+      .description(`Delete threads idle for N days (env ${MEMORY_ENV.retentionDays}), re-checking each under a lock. Irreversible.`)
+      .option("--days <n>", "idle days", positiveWhole("--days")),
+  ).action(async (opts: TargetOpts & { days?: number }) => {
+    const days = opts.days ?? Number(env[MEMORY_ENV.retentionDays]);
+    if (!(Number.isInteger(days) && days > 0)) throw new Error(`give --days N or set ${MEMORY_ENV.retentionDays} to a positive whole number`);
+    const bar = progressBar(io, "retention");
+    try {
+      const report = await retention({ ...targetOf(opts), days, onProgress: bar.update });
+      bar.stop();
+      printReport(report, out, Boolean(opts.json));
+    } finally {
+      bar.stop();
+    }
+  });
+
+  program
+    .command("config")
+    .description("Print the resolved memory config (code defaults + env), secrets redacted.")
+    .addOption(new Option("--backend <backend>", "override MEMORY_BACKEND (accepts in-memory)"))
+    .action((opts: { backend?: string }) => {
+      const input: MemoryConfigInput = {};
+      if (opts.backend) input.backend = opts.backend.replace(/-/g, "_") as MemoryConfigInput["backend"];
+      const config = resolveMemoryConfig(input, env);
+      out(`${JSON.stringify(redactConfig(config), null, 2)}\n`);
+    });
+
+  return program;
+}
+
+/** Every secret the CLI might see: DSNs from env and argv. */
+function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
+  const dsns = [env[MIGRATION_DSN_ENV], env[MEMORY_ENV.postgresDsn], ...argv.filter((arg) => /:\/\/|password=/i.test(arg))];
+  return dsns.flatMap((dsn) => dsnSecrets(dsn));
+}
+
+/**
+ * Runs the CLI on `argv` (without `node` and the script path) and returns the exit code; errors
+ * are printed redacted, never thrown.
+ */
+export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
+  const env = io.env ?? process.env;
+  const err = io.stderr ?? ((text: string) => void process.stderr.write(text));
+  const secrets = secretsOf(argv, env);
+  const safeErr = (text: string) => err(redactSecrets(text, secrets));
+  const program = createCli({ ...io, stderr: safeErr });
+  try {
+    await program.parseAsync([...argv], { from: "user" });
+    return 0;
+  } catch (error) {
+    if (error instanceof CommanderError) return error.exitCode;
+    const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
+    safeErr(`threadwise: ${message}\n`);
+    return 1;
+  }
+}

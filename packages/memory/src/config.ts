@@ -1,0 +1,259 @@
+import { existsSync, readFileSync } from "node:fs";
+import { join } from "node:path";
+import {
+  envBoolean,
+  envChoice,
+  envPositiveInt,
+  PROMPT_CONTEXT_MODE_ENV,
+  PROMPT_CONTEXT_MODES,
+  parseOptions,
+  ThreadwiseConfigError,
+} from "@threadwise/core";
+import { z } from "zod";
+
+/** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
+export const MEMORY_BACKENDS = ["off", "in_memory", "sqlite", "postgres"] as const;
+/** A {@link MEMORY_BACKENDS} value. */
+export type MemoryBackend = (typeof MEMORY_BACKENDS)[number];
+
+/** Connection profiles for PostgreSQL (spec R22); see `createMemoryPool`. */
+export const PG_POOL_MODES = ["direct", "session", "transaction"] as const;
+/** A {@link PG_POOL_MODES} value. */
+export type PgPoolMode = (typeof PG_POOL_MODES)[number];
+
+/** Fact extraction modes of `factRecall` (spec R15). */
+export const FACTS_MODES = ["off", "heuristic", "llm"] as const;
+
+/** Default connections per process (spec R22). */
+export const DEFAULT_PG_POOL_MAX = 5;
+
+/** Names of the env twins of every {@link MemoryConfig} field. */
+export const MEMORY_ENV = {
+  backend: "MEMORY_BACKEND",
+  project: "THREADWISE_PROJECT",
+  windowSize: "MEMORY_WINDOW_SIZE",
+  maxHistoryTokens: "MAX_HISTORY_TOKENS",
+  summarize: "MEMORY_SUMMARIZE",
+  summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
+  factsMode: "MEMORY_FACTS_MODE",
+  factRecallMaxItems: "MEMORY_FACT_RECALL_MAX_ITEMS",
+  promptContextMode: PROMPT_CONTEXT_MODE_ENV,
+  historyAware: "MEMORY_HISTORY_AWARE",
+  persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
+  workMemory: "MEMORY_WORK_MEMORY",
+  historySeedMaxMessages: "A2A_HISTORY_MAX_MESSAGES",
+  sqlitePath: "MEMORY_SQLITE_PATH",
+  postgresDsn: "POSTGRES_MEMORY_DSN",
+  postgresSchema: "MEMORY_PG_SCHEMA",
+  pgPoolMode: "MEMORY_PG_POOL_MODE",
+  pgPoolMax: "MEMORY_PG_POOL_MAX",
+  retentionDays: "MEMORY_RETENTION_DAYS",
+  strictMode: "MEMORY_STRICT_MODE",
+  keyringPath: "THREADWISE_MEMORY_KEYRING",
+  allowPlaintext: "MEMORY_ALLOW_PLAINTEXT",
+} as const;
+
+/** Env variable of the DSN `threadwise migrate` uses (a role with DDL rights, spec R21). */
+export const MIGRATION_DSN_ENV = "POSTGRES_MIGRATION_DSN";
+
+const positiveInt = z.number().int().positive();
+
+/**
+ * Everything `memoryStack` builds from (spec R20, R31). Every field is optional and has an env
+ * twin ({@link MEMORY_ENV}); a value given in code wins over env.
+ */
+export const memoryConfigSchema = z.strictObject({
+  /** Where threads are kept. `in_memory` is lost on restart; `off` adds no middleware and no checkpointer. @default "in_memory" */
+  backend: z.enum(MEMORY_BACKENDS, {
+    error: (issue) =>
+      issue.input === "in-memory"
+        ? `"in-memory" is not accepted here; write "in_memory"`
+        : `expected one of ${MEMORY_BACKENDS.join(" | ")}, got ${JSON.stringify(issue.input)}`,
+  }),
+  /** Project name; the default database (and SQLite file) is `<project>_memory`. @default the `name` in ./package.json, else "threadwise" */
+  project: z.string().regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only").optional(),
+  /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
+  windowSize: z.union([positiveInt, z.literal(false)]),
+  /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
+  maxHistoryTokens: positiveInt.optional(),
+  /** Summarize history that left the window (`summarize`). @default false */
+  summarize: z.boolean(),
+  /** Messages in the thread before the first summary (`summarize.threshold`). @default 40 */
+  summarizeThreshold: positiveInt,
+  /** Fact extraction mode (`factRecall.mode`); `off` adds no fact middleware. @default "off" */
+  factsMode: z.enum(FACTS_MODES),
+  /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
+  factRecallMaxItems: positiveInt,
+  /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
+  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]),
+  /** Note asking the model to use the earlier conversation (spec R7). @default true */
+  historyAware: z.boolean(),
+  /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */
+  persistTrimKeepGroups: positiveInt.optional(),
+  /** Work memory of completed responses (spec R18). @default false */
+  workMemory: z.boolean(),
+  /** Seed empty threads from A2A `metadata.history`, newest N messages (spec R19); unset means off. @default undefined */
+  historySeedMaxMessages: positiveInt.optional(),
+  /** SQLite file for `backend: "sqlite"`. @default "./<project>_memory.sqlite" */
+  sqlitePath: z.string().min(1).optional(),
+  /** PostgreSQL DSN of the runtime role (no DDL rights). A DSN without a database gets `<project>_memory`. @default "postgresql://localhost:5432/<project>_memory" */
+  postgresDsn: z.string().min(1).optional(),
+  /** PostgreSQL schema holding the tables. @default "public" */
+  postgresSchema: z.string().regex(/^[a-z_][a-z0-9_]*$/, "a lower-case SQL identifier"),
+  /** Pool profile (spec R22): `direct` server, PgBouncer `session` or `transaction` pooling. @default "direct" */
+  pgPoolMode: z.enum(PG_POOL_MODES),
+  /** Connections per process, at most. The minimum is always 0. @default 5 */
+  pgPoolMax: positiveInt,
+  /** Threads idle this many days may be deleted by `retention`; required in strict mode. @default undefined */
+  retentionDays: positiveInt.optional(),
+  /** Strict mode (spec R30): postgres, a keyring and `retentionDays` all required. @default false */
+  strictMode: z.boolean(),
+  /** Keyring file for encryption at rest (spec R26). @default undefined */
+  keyringPath: z.string().min(1).optional(),
+  /**
+   * Lets `backend: "postgres"` run without a keyring, storing plaintext (spec R30 requires a
+   * keyring for postgres otherwise). Refused in strict mode. For local development and tests only.
+   * @default false
+   */
+  allowPlaintext: z.boolean(),
+});
+
+/** A resolved memory configuration: {@link memoryConfigSchema}'s output with defaults applied. */
+export type MemoryConfig = z.output<typeof memoryConfigSchema>;
+/** What `memoryStack(config)` accepts: any subset of {@link MemoryConfig}. */
+export type MemoryConfigInput = Partial<z.input<typeof memoryConfigSchema>>;
+
+const DEFAULTS: Omit<MemoryConfig, "project"> = {
+  backend: "in_memory",
+  windowSize: 20,
+  summarize: false,
+  summarizeThreshold: 40,
+  factsMode: "off",
+  factRecallMaxItems: 3,
+  promptContextMode: "legacy_system",
+  historyAware: true,
+  workMemory: false,
+  postgresSchema: "public",
+  pgPoolMode: "direct",
+  pgPoolMax: DEFAULT_PG_POOL_MAX,
+  strictMode: false,
+  allowPlaintext: false,
+};
+
+function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[name];
+  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
+}
+
+/**
+ * Reads every {@link MEMORY_ENV} variable that is set and returns the config it describes
+ * (unset variables are left out, so defaults or code values apply). `MEMORY_WINDOW_SIZE=0`
+ * turns the window off.
+ *
+ * @throws ThreadwiseConfigError naming the variable when a value is malformed
+ *   (`MEMORY_BACKEND=in-memory` names `in_memory`).
+ * @example
+ * memoryConfigFromEnv({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: "/var/lib/app/memory.sqlite" })
+ */
+export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MemoryConfigInput {
+  const backendRaw = envString(MEMORY_ENV.backend, env);
+  if (backendRaw === "in-memory")
+    throw new ThreadwiseConfigError(MEMORY_ENV.backend, `"in-memory" is not accepted; write "in_memory"`);
+  const window = envString(MEMORY_ENV.windowSize, env);
+  const config: MemoryConfigInput = {
+    backend: envChoice(MEMORY_ENV.backend, MEMORY_BACKENDS, env),
+    project: envString(MEMORY_ENV.project, env),
+    windowSize: window === "0" ? false : envPositiveInt(MEMORY_ENV.windowSize, env),
+    maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
+    summarize: envBoolean(MEMORY_ENV.summarize, env),
+    summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
+    factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
+    factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
+    promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
+    historyAware: envBoolean(MEMORY_ENV.historyAware, env),
+    persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
+    workMemory: envBoolean(MEMORY_ENV.workMemory, env),
+    historySeedMaxMessages: envPositiveInt(MEMORY_ENV.historySeedMaxMessages, env),
+    sqlitePath: envString(MEMORY_ENV.sqlitePath, env),
+    postgresDsn: envString(MEMORY_ENV.postgresDsn, env),
+    postgresSchema: envString(MEMORY_ENV.postgresSchema, env),
+    pgPoolMode: envChoice(MEMORY_ENV.pgPoolMode, PG_POOL_MODES, env),
+    pgPoolMax: envPositiveInt(MEMORY_ENV.pgPoolMax, env),
+    retentionDays: envPositiveInt(MEMORY_ENV.retentionDays, env),
+    strictMode: envBoolean(MEMORY_ENV.strictMode, env),
+    keyringPath: envString(MEMORY_ENV.keyringPath, env),
+    allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
+  };
+  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
+}
+
+/** The project name: the `name` in `<cwd>/package.json` (scope and punctuation turned into `_`), else `threadwise`. */
+export function defaultProjectName(cwd: string = process.cwd()): string {
+  const file = join(cwd, "package.json");
+  if (existsSync(file)) {
+    try {
+      const name = (JSON.parse(readFileSync(file, "utf8")) as { name?: unknown }).name;
+      if (typeof name === "string" && name !== "") return name.replace(/^@/, "").replace(/[^A-Za-z0-9_]+/g, "_");
+    } catch {
+      // An unreadable package.json only costs the default name.
+    }
+  }
+  return "threadwise";
+}
+
+/**
+ * Resolves a config: `config` (code) over `env` over defaults, validated. Fills `project`,
+ * `sqlitePath` and `postgresDsn` defaults (`<project>_memory`).
+ *
+ * @throws ThreadwiseConfigError naming the field (`memory.backend`) or env variable.
+ */
+export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.ProcessEnv = process.env): MemoryConfig {
+  const merged = { ...DEFAULTS, ...memoryConfigFromEnv(env), ...stripUndefined(config) };
+  const parsed = parseOptions("memory", memoryConfigSchema, merged);
+  const project = parsed.project ?? defaultProjectName();
+  assertStrictMode(parsed);
+  return {
+    ...parsed,
+    project,
+    sqlitePath: parsed.sqlitePath ?? `./${project}_memory.sqlite`,
+    postgresDsn: withDefaultDatabase(parsed.postgresDsn ?? "postgresql://localhost:5432/", `${project}_memory`),
+  };
+}
+
+function stripUndefined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
+
+/** Returns `dsn` with `database` as its database when it names none. */
+export function withDefaultDatabase(dsn: string, database: string): string {
+  let url: URL;
+  try {
+    url = new URL(dsn);
+  } catch {
+    // Key/value DSNs (`host=... dbname=...`) are passed through untouched.
+    return dsn;
+  }
+  if (url.pathname === "" || url.pathname === "/") url.pathname = `/${database}`;
+  return url.toString();
+}
+
+/**
+ * Spec R30. Strict mode needs postgres, a keyring and a positive retention; outside strict mode
+ * postgres still needs a keyring unless `allowPlaintext` says otherwise.
+ * @throws ThreadwiseConfigError naming every missing requirement and its env variable.
+ */
+export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { project?: string }): void {
+  if (config.strictMode) {
+    const missing: string[] = [];
+    if (config.backend !== "postgres") missing.push(`backend "postgres" (${MEMORY_ENV.backend}=postgres, got ${JSON.stringify(config.backend)})`);
+    if (!config.keyringPath) missing.push(`a keyring (${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`)`);
+    if (!config.retentionDays) missing.push(`a positive retention (${MEMORY_ENV.retentionDays})`);
+    if (config.allowPlaintext) missing.push(`no plaintext (${MEMORY_ENV.allowPlaintext} must be unset)`);
+    if (missing.length > 0) throw new ThreadwiseConfigError(MEMORY_ENV.strictMode, `strict mode requires ${missing.join(", ")}`);
+  }
+  if (config.backend === "postgres" && !config.keyringPath && !config.allowPlaintext)
+    throw new ThreadwiseConfigError(
+      "memory.keyringPath",
+      `backend "postgres" requires a keyring (${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
+    );
+}

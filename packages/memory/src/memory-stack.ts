@@ -1,0 +1,66 @@
+import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { AgentMiddleware } from "langchain";
+import type pg from "pg";
+import { createCheckpointer } from "./backends.js";
+import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
+import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-stack.js";
+import type { ThreadwiseSaver } from "./threadwise-saver.js";
+
+/** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
+export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
+  /** Env to read the config's twins from. @default process.env */
+  env?: NodeJS.ProcessEnv;
+  /** Serializer for the checkpointer (overrides the keyring's encrypting serializer). */
+  serde?: SerializerProtocol;
+  /** An existing pool for postgres; `close()` leaves it open. */
+  pool?: pg.Pool;
+}
+
+/** What `createAgent` takes: spread it, `createAgent({ model, ...memoryStack() })`. */
+export interface MemoryStack {
+  /** The configured middlewares, in the documented order. Empty for `off`. */
+  middleware: AgentMiddleware[];
+  /** The wrapped checkpointer; absent for `off`. */
+  checkpointer?: ThreadwiseSaver;
+}
+
+const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger"]);
+
+/** Splits options into the config part and the code-only part. */
+function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
+  const config: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) if (!CODE_ONLY.has(key)) config[key] = value;
+  return { config: config as MemoryConfigInput, rest: options };
+}
+
+/**
+ * Builds the whole memory stack from code and env in one call (spec R20, R31): the middlewares
+ * the config turns on, in a fixed order (see `memoryMiddleware`), and the checkpointer of the
+ * chosen backend. Values in code win over env; unset ones come from env
+ * (`MEMORY_BACKEND`, `MEMORY_WINDOW_SIZE`, ...; see the README's table), then defaults.
+ *
+ * - `off`: no middleware and no checkpointer.
+ * - `in_memory` (default): MemorySaver; **lost on restart**.
+ * - `sqlite`: a SQLite file (`MEMORY_SQLITE_PATH`, default `./<project>_memory.sqlite`).
+ * - `postgres`: PostgreSQL (`POSTGRES_MEMORY_DSN`); the schema must have been created by
+ *   `threadwise migrate` (the runtime never runs DDL); the first use checks its version. Call
+ *   `await stack.checkpointer?.ready()` at start-up to fail fast.
+ *
+ * @throws ThreadwiseConfigError naming the field or env variable (e.g. `memory.backend` for
+ *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30).
+ * @example
+ * const agent = createAgent({ model, tools, ...memoryStack() });
+ * const agent2 = createAgent({ model, ...memoryStack({ backend: "sqlite", sqlitePath: "./memory.sqlite", summarize: true }) });
+ */
+export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
+  const { config: input, rest } = split(options);
+  const config = resolveMemoryConfig(input, rest.env ?? process.env);
+  return buildMemoryStack(config, rest);
+}
+
+/** {@link memoryStack} for an already resolved config. */
+export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
+  const middleware = memoryMiddleware(config, options);
+  const checkpointer = createCheckpointer(config, { serde: options.serde, pool: options.pool });
+  return checkpointer ? { middleware, checkpointer } : { middleware };
+}

@@ -1,0 +1,58 @@
+import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
+import { addContextBlocks, type PromptContextMode, type ThreadwiseLogger } from "@threadwise/core";
+import { historyAware } from "@threadwise/history-aware";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import { type AgentMiddleware, createMiddleware } from "langchain";
+import type { MemoryConfig } from "./config.js";
+
+/** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
+export interface MemoryMiddlewareOptions {
+  /** Models for internal calls; each middleware falls back to the agent's own model. */
+  models?: {
+    /** Summarizer model of `summarize`. */
+    summarize?: BaseChatModel;
+    /** Extractor model of `factRecall` in `llm` mode. */
+    facts?: BaseChatModel;
+    /** Condensation model of `workMemory`. */
+    workMemory?: BaseChatModel;
+  };
+  /** Logger handed to every middleware. @default the threadwise default logger */
+  logger?: ThreadwiseLogger | false;
+}
+
+/**
+ * Fixes the placement mode (spec R8) for every block any later middleware adds in this model
+ * call: core's placement keeps the first mode given explicitly for a request.
+ */
+export function placementMode(mode: PromptContextMode) {
+  return createMiddleware({
+    name: "threadwise/placement-mode",
+    wrapModelCall: (request, handler) => handler(addContextBlocks(request, [], { mode })),
+  });
+}
+
+/**
+ * The middleware list of a resolved config, in this fixed order (first = outermost in
+ * `wrapModelCall`):
+ *
+ * 1. `placementMode`: the configured R8 mode, for every block below.
+ * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
+ * 3. `summarize`, 4. `workMemory`, 5. `factRecall`: producers of context blocks; they see the whole
+ *    stored thread and add their blocks before the view is cut.
+ * 6. `historyAware` (default on): the R7 note at the end of the system prompt.
+ * 7. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
+ *    what it deletes.
+ * 8. `windowTrim` (unless `windowSize: false`): the window of recent groups.
+ * 9. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
+ *    system prompt, context blocks, tool schemas and the trimmed view exactly as sent.
+ */
+export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddlewareOptions = {}): AgentMiddleware[] {
+  if (config.backend === "off") return [];
+  const logger = options.logger;
+  const stack: AgentMiddleware[] = [placementMode(config.promptContextMode)];
+  if (config.historyAware) stack.push(historyAware({ logger }));
+  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
+  if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
+  return stack;
+}

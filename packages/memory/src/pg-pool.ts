@@ -1,0 +1,79 @@
+import pg from "pg";
+import { DEFAULT_PG_POOL_MAX, type PgPoolMode } from "./config.js";
+import { ThreadwiseConfigError } from "@threadwise/core";
+
+/** Options of {@link createMemoryPool}. */
+export interface MemoryPoolOptions {
+  /** Connection profile (spec R22). @default "direct" */
+  mode?: PgPoolMode;
+  /** Connections per process, at most. @default 5 */
+  max?: number;
+  /** Milliseconds an idle connection is kept before it is closed. @default 10000 (direct), 5000 (session), 10000 (transaction) */
+  idleTimeoutMillis?: number;
+  /** Milliseconds to wait for a connection. @default 10000 */
+  connectionTimeoutMillis?: number;
+}
+
+const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, transaction: 10_000 };
+
+/**
+ * Builds the `pg.Pool` the memory backend uses (spec R22): at most `max` connections (5), minimum
+ * 0 (idle connections close after `idleTimeoutMillis`, so an idle agent holds none), and the
+ * process may exit while connections are idle.
+ *
+ * Profiles:
+ * - `direct`: straight to PostgreSQL.
+ * - `session`: through PgBouncer in session mode; idle connections are given back sooner because
+ *   each one pins a server connection.
+ * - `transaction`: through PgBouncer in transaction mode. Server connections change between
+ *   transactions, so only unnamed statements are allowed (pg's default for parameterized
+ *   queries); a query carrying a `name` (a named prepared statement, reused across
+ *   transactions) is refused with a {@link ThreadwiseConfigError} before it is sent. threadwise
+ *   itself uses no session state (no `SET`, no session advisory locks).
+ *
+ * The DSN is never logged; pg's errors do not include it.
+ *
+ * @example
+ * const pool = createMemoryPool(process.env.POSTGRES_MEMORY_DSN!, { mode: "transaction" });
+ */
+export function createMemoryPool(dsn: string, options: MemoryPoolOptions = {}): pg.Pool {
+  const mode = options.mode ?? "direct";
+  const pool = new pg.Pool({
+    connectionString: dsn,
+    max: options.max ?? DEFAULT_PG_POOL_MAX,
+    min: 0,
+    idleTimeoutMillis: options.idleTimeoutMillis ?? IDLE_MS[mode],
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    allowExitOnIdle: true,
+    application_name: "threadwise",
+  });
+  if (mode === "transaction") guardUnnamedOnly(pool);
+  return pool;
+}
+
+function hasName(config: unknown): boolean {
+  return typeof config === "object" && config !== null && typeof (config as { name?: unknown }).name === "string";
+}
+
+function refuse(): never {
+  throw new ThreadwiseConfigError(
+    "MEMORY_PG_POOL_MODE",
+    "transaction mode (PgBouncer) does not allow named prepared statements; drop the query's `name`",
+  );
+}
+
+/** Makes every query of the pool and of its clients refuse a `name` (named prepared statement). */
+function guardUnnamedOnly(pool: pg.Pool): void {
+  const poolQuery = pool.query.bind(pool) as (...args: unknown[]) => unknown;
+  (pool as unknown as { query: unknown }).query = (...args: unknown[]) => {
+    if (hasName(args[0])) refuse();
+    return poolQuery(...args);
+  };
+  pool.on("connect", (client) => {
+    const clientQuery = client.query.bind(client) as (...args: unknown[]) => unknown;
+    (client as unknown as { query: unknown }).query = (...args: unknown[]) => {
+      if (hasName(args[0])) refuse();
+      return clientQuery(...args);
+    };
+  });
+}

@@ -1,0 +1,156 @@
+import type pg from "pg";
+import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
+
+/** Schema-qualified names of every table the memory schema holds. */
+export function pgTables(schema: string) {
+  const q = (table: string) => `"${schema}".${table}`;
+  return {
+    checkpoints: q("checkpoints"),
+    blobs: q("checkpoint_blobs"),
+    writes: q("checkpoint_writes"),
+    checkpointMigrations: q("checkpoint_migrations"),
+    threads: q("threadwise_threads"),
+    schemaVersion: q("threadwise_schema_version"),
+  };
+}
+
+/**
+ * {@link ThreadRegistry} on PostgreSQL: table `threadwise_threads` (one row per thread; a row
+ * with `deleted_at` set is a tombstone). Only unnamed statements and transaction-scoped locks are
+ * used, so it works through PgBouncer in transaction mode.
+ */
+export class PgThreadRegistry implements ThreadRegistry {
+  readonly kind = "postgres";
+  readonly #pool: pg.Pool;
+  readonly #t: ReturnType<typeof pgTables>;
+
+  constructor(pool: pg.Pool, schema = "public") {
+    this.#pool = pool;
+    this.#t = pgTables(schema);
+  }
+
+  async touch(threadId: string): Promise<void> {
+    // One statement: ON CONFLICT DO UPDATE waits for a concurrent delete holding the row lock and
+    // then re-reads the newest row, so a write can never slip past a tombstone.
+    const result = await this.#pool.query(
+      `INSERT INTO ${this.#t.threads} (thread_id) VALUES ($1)
+       ON CONFLICT (thread_id) DO UPDATE SET updated_at = now() WHERE ${this.#t.threads}.deleted_at IS NULL
+       RETURNING thread_id`,
+      [threadId],
+    );
+    if (result.rowCount === 0) {
+      const tomb = await this.tombstone(threadId);
+      throw new ThreadwiseThreadDeletedError(threadId, tomb?.deletedAt);
+    }
+  }
+
+  async listIdle(idleBefore: Date, limit = 10_000): Promise<ThreadInfo[]> {
+    await this.#adoptUnregistered();
+    const { rows } = await this.#pool.query<{ thread_id: string; updated_at: Date }>(
+      `SELECT thread_id, updated_at FROM ${this.#t.threads}
+       WHERE deleted_at IS NULL AND updated_at < $1 ORDER BY updated_at, thread_id LIMIT $2`,
+      [idleBefore, limit],
+    );
+    const counts = await this.#counts(rows.map((row) => row.thread_id));
+    return rows.map((row) => ({ threadId: row.thread_id, updatedAt: row.updated_at, ...(counts.get(row.thread_id) ?? NO_ROWS) }));
+  }
+
+  async describe(threadId: string): Promise<ThreadInfo | undefined> {
+    await this.#adoptUnregistered(threadId);
+    const { rows } = await this.#pool.query<{ updated_at: Date }>(
+      `SELECT updated_at FROM ${this.#t.threads} WHERE thread_id = $1 AND deleted_at IS NULL`,
+      [threadId],
+    );
+    const row = rows[0];
+    if (!row) return undefined;
+    return { threadId, updatedAt: row.updated_at, ...((await this.#counts([threadId])).get(threadId) ?? NO_ROWS) };
+  }
+
+  async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      await this.#adoptUnregistered(threadId, client);
+      const { rows } = await client.query<{ updated_at: Date; deleted_at: Date | null }>(
+        `SELECT updated_at, deleted_at FROM ${this.#t.threads} WHERE thread_id = $1 FOR UPDATE`,
+        [threadId],
+      );
+      const row = rows[0];
+      let status: ThreadDeleteOutcome["status"] | undefined;
+      if (!row) status = "not_found";
+      else if (row.deleted_at) status = "already_deleted";
+      else if (options.idleBefore && row.updated_at >= options.idleBefore) status = "updated";
+      if (status) {
+        await client.query("ROLLBACK");
+        return { threadId, status, counts: NO_ROWS };
+      }
+      const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
+      const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
+      const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
+      await client.query(`UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2 WHERE thread_id = $1`, [
+        threadId,
+        options.reason ?? "api",
+      ]);
+      await client.query("COMMIT");
+      return {
+        threadId,
+        status: "deleted",
+        counts: { checkpoints: checkpoints.rowCount ?? 0, blobs: blobs.rowCount ?? 0, writes: writes.rowCount ?? 0 },
+      };
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
+  }
+
+  async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
+    const { rows } = await this.#pool.query<{ deleted_at: Date; deleted_reason: string | null }>(
+      `SELECT deleted_at, deleted_reason FROM ${this.#t.threads} WHERE thread_id = $1 AND deleted_at IS NOT NULL`,
+      [threadId],
+    );
+    const row = rows[0];
+    return row ? { deletedAt: row.deleted_at, reason: row.deleted_reason ?? "api" } : undefined;
+  }
+
+  /**
+   * Registers threads that have checkpoints but no registry row (written before `migrate`, or by a
+   * saver without threadwise), dating them by their newest checkpoint's `ts`.
+   */
+  async #adoptUnregistered(threadId?: string, client: pg.Pool | pg.PoolClient = this.#pool): Promise<void> {
+    await client.query(
+      `INSERT INTO ${this.#t.threads} (thread_id, created_at, updated_at)
+       SELECT c.thread_id, min((c.checkpoint->>'ts')::timestamptz), max((c.checkpoint->>'ts')::timestamptz)
+       FROM ${this.#t.checkpoints} c
+       WHERE ($1::text IS NULL OR c.thread_id = $1)
+         AND NOT EXISTS (SELECT 1 FROM ${this.#t.threads} t WHERE t.thread_id = c.thread_id)
+       GROUP BY c.thread_id
+       ON CONFLICT (thread_id) DO NOTHING`,
+      [threadId ?? null],
+    );
+  }
+
+  async #counts(threadIds: string[]): Promise<Map<string, ThreadInfo>> {
+    const out = new Map<string, ThreadInfo>();
+    if (threadIds.length === 0) return out;
+    const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string }>(
+      `SELECT id AS thread_id,
+         (SELECT count(*) FROM ${this.#t.checkpoints} WHERE thread_id = id) AS checkpoints,
+         (SELECT count(*) FROM ${this.#t.blobs} WHERE thread_id = id) AS blobs,
+         (SELECT count(*) FROM ${this.#t.writes} WHERE thread_id = id) AS writes
+       FROM unnest($1::text[]) AS id`,
+      [threadIds],
+    );
+    for (const row of rows)
+      out.set(row.thread_id, {
+        threadId: row.thread_id,
+        updatedAt: new Date(0),
+        checkpoints: Number(row.checkpoints),
+        blobs: Number(row.blobs),
+        writes: Number(row.writes),
+      });
+    return out;
+  }
+}

@@ -1,0 +1,157 @@
+import Database from "better-sqlite3";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import type { PgPoolMode } from "./config.js";
+import { assertSchemaVersion } from "./pg-migrations.js";
+import { createMemoryPool } from "./pg-pool.js";
+import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
+import type { ThreadDeleteOutcome, ThreadInfo, ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
+
+const DAY_MS = 86_400_000;
+
+/** Which store an operation works on: a PostgreSQL DSN, or a SQLite file, or a registry you already hold. */
+export interface OpsTarget {
+  /** PostgreSQL DSN (runtime role is enough: operations run no DDL). */
+  dsn?: string;
+  /** PostgreSQL schema. @default "public" */
+  schema?: string;
+  /** Pool profile for `dsn`. @default "direct" */
+  poolMode?: PgPoolMode;
+  /** SQLite file. */
+  sqlitePath?: string;
+  /** A registry to use as is (e.g. `memoryStack().checkpointer.registry`). */
+  registry?: ThreadRegistry;
+}
+
+/**
+ * Opens the registry of a target; PostgreSQL targets are checked for the expected schema version
+ * first. `close()` releases what was opened here.
+ * @throws ThreadwiseConfigError when the target names no store; ThreadwiseSchemaVersionError.
+ */
+export async function openRegistry(target: OpsTarget): Promise<{ registry: ThreadRegistry; close: () => Promise<void> }> {
+  if (target.registry) return { registry: target.registry, close: async () => {} };
+  if (target.dsn) {
+    const pool = createMemoryPool(target.dsn, { mode: target.poolMode, max: 2 });
+    try {
+      await assertSchemaVersion(pool, target.schema ?? "public");
+    } catch (error) {
+      await pool.end();
+      throw error;
+    }
+    return { registry: new PgThreadRegistry(pool, target.schema ?? "public"), close: () => pool.end() };
+  }
+  if (target.sqlitePath) {
+    const db = new Database(target.sqlitePath, { fileMustExist: true });
+    return { registry: new SqliteThreadRegistry(db), close: async () => void db.close() };
+  }
+  throw new ThreadwiseConfigError("target", "give a PostgreSQL DSN (--dsn) or a SQLite file (--sqlite)");
+}
+
+/** Options of {@link prune}. Give `olderThanDays` or `threadId` (or both: that thread only if idle). */
+export interface PruneOptions extends OpsTarget {
+  /** Threads whose last write is at least this many days old, in days. */
+  olderThanDays?: number;
+  /** One thread to delete. */
+  threadId?: string;
+  /** Delete for real; otherwise a dry run that only lists. Deletion is irreversible. @default false */
+  apply?: boolean;
+  /** Most threads per run. @default 10000 */
+  limit?: number;
+  /** Clock, for tests. @default () => new Date() */
+  now?: () => Date;
+  /** Called after each thread is handled, with (done, total). */
+  onProgress?: (done: number, total: number) => void;
+  /** Why, kept on tombstones. @default "prune" */
+  reason?: string;
+}
+
+/** What {@link prune} and {@link retention} found and did. */
+export interface PruneReport {
+  /** `true` when nothing was deleted because `apply` was not set. */
+  dryRun: boolean;
+  /** The idle cutoff used, if any. */
+  idleBefore: Date | undefined;
+  /** Threads that matched, with their row counts at listing time. */
+  candidates: ThreadInfo[];
+  /** Per-thread outcome when applied (empty for a dry run). */
+  outcomes: ThreadDeleteOutcome[];
+  /** Sum of rows that would go (dry run) or went (applied). */
+  totals: ThreadRowCounts & { threads: number };
+}
+
+/**
+ * Lists, and with `apply` deletes, threads (spec R23, R24): each deletion removes checkpoints,
+ * blobs and pending writes (and so the summary, facts and work memory in checkpointed state) and
+ * leaves a tombstone. Each candidate is re-checked under its row lock: a thread written after
+ * the listing survives (outcome `updated`). Dry run unless `apply`.
+ *
+ * @throws ThreadwiseConfigError when neither `olderThanDays` nor `threadId` is given.
+ * @example
+ * const report = await prune({ dsn, olderThanDays: 30 });            // dry run
+ * await prune({ dsn, olderThanDays: 30, apply: true });              // irreversible
+ */
+export async function prune(options: PruneOptions): Promise<PruneReport> {
+  if (options.olderThanDays === undefined && options.threadId === undefined)
+    throw new ThreadwiseConfigError("prune", "give --older-than-days N or --thread-id X");
+  if (options.olderThanDays !== undefined && !(Number.isInteger(options.olderThanDays) && options.olderThanDays >= 0))
+    throw new ThreadwiseConfigError("prune.olderThanDays", "expected a whole number of days >= 0");
+  const { registry, close } = await openRegistry(options);
+  try {
+    const now = (options.now ?? (() => new Date()))();
+    const idleBefore = options.olderThanDays === undefined ? undefined : new Date(now.getTime() - options.olderThanDays * DAY_MS);
+    let candidates: ThreadInfo[];
+    if (options.threadId !== undefined) {
+      const info = await registry.describe(options.threadId);
+      candidates = info && (!idleBefore || info.updatedAt < idleBefore) ? [info] : [];
+    } else {
+      candidates = await registry.listIdle(idleBefore as Date, options.limit);
+    }
+    const outcomes: ThreadDeleteOutcome[] = [];
+    if (options.apply) {
+      for (const [index, candidate] of candidates.entries()) {
+        outcomes.push(await registry.deleteThread(candidate.threadId, { idleBefore, reason: options.reason ?? "prune" }));
+        options.onProgress?.(index + 1, candidates.length);
+      }
+    }
+    const counted = options.apply ? outcomes.filter((o) => o.status === "deleted").map((o) => o.counts) : candidates;
+    return {
+      dryRun: !options.apply,
+      idleBefore,
+      candidates,
+      outcomes,
+      totals: {
+        threads: counted.length,
+        checkpoints: counted.reduce((sum, c) => sum + c.checkpoints, 0),
+        blobs: counted.reduce((sum, c) => sum + c.blobs, 0),
+        writes: counted.reduce((sum, c) => sum + c.writes, 0),
+      },
+    };
+  } finally {
+    await close();
+  }
+}
+
+/** Options of {@link retention}. */
+export interface RetentionOptions extends OpsTarget {
+  /** Threads idle at least this many days are deleted, in days (env `MEMORY_RETENTION_DAYS`). */
+  days: number;
+  /** Clock, for tests. */
+  now?: () => Date;
+  /** Most threads per run. @default 10000 */
+  limit?: number;
+  /** Called after each thread, with (done, total). */
+  onProgress?: (done: number, total: number) => void;
+}
+
+/**
+ * Deletes threads idle for `days` days (spec R23): `prune` with `apply`, for a scheduled worker.
+ * Each candidate is re-checked under its row lock, so one written meanwhile survives.
+ *
+ * @throws ThreadwiseConfigError when `days` is not a positive integer.
+ * @example
+ * setInterval(() => retention({ dsn: process.env.POSTGRES_MEMORY_DSN!, days: 30 }), 3_600_000);
+ */
+export async function retention(options: RetentionOptions): Promise<PruneReport> {
+  if (!(Number.isInteger(options.days) && options.days > 0)) throw new ThreadwiseConfigError("retention.days", "expected a positive whole number of days");
+  return prune({ ...options, olderThanDays: options.days, apply: true, reason: "retention" });
+}

@@ -1,0 +1,114 @@
+import type Database from "better-sqlite3";
+import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
+
+/** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
+export const SQLITE_SCHEMA_VERSION = 1;
+
+/**
+ * {@link ThreadRegistry} in the same SQLite file as SqliteSaver's `checkpoints` and `writes`
+ * tables. Deletes run in `BEGIN IMMEDIATE` transactions, which take SQLite's write lock before
+ * the re-check, so a concurrent write from another process is either before (the thread survives)
+ * or after (it meets the tombstone). Times are milliseconds since the epoch.
+ */
+export class SqliteThreadRegistry implements ThreadRegistry {
+  readonly kind = "sqlite";
+  readonly #db: Database.Database;
+  readonly #now: () => number;
+
+  /** Creates threadwise's tables (and SqliteSaver's, so deletes work before the first write) if missing. */
+  constructor(db: Database.Database, options: { now?: () => number } = {}) {
+    this.#db = db;
+    this.#now = options.now ?? Date.now;
+    db.pragma("journal_mode = WAL");
+    db.pragma("busy_timeout = 5000");
+    db.exec(`
+CREATE TABLE IF NOT EXISTS checkpoints (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
+  parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, metadata BLOB,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
+CREATE TABLE IF NOT EXISTS writes (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
+  task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, value BLOB,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx));
+CREATE TABLE IF NOT EXISTS threadwise_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL);
+CREATE TABLE IF NOT EXISTS threadwise_threads (
+  thread_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
+  deleted_at INTEGER, deleted_reason TEXT);
+CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (updated_at) WHERE deleted_at IS NULL;`);
+    db.prepare(
+      "INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?) ON CONFLICT (component) DO NOTHING",
+    ).run(SQLITE_SCHEMA_VERSION, this.#now());
+  }
+
+  async touch(threadId: string): Promise<void> {
+    const now = this.#now();
+    const row = this.#db
+      .prepare(
+        `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
+         ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
+         RETURNING thread_id`,
+      )
+      .get(threadId, now, now);
+    if (row === undefined) throw new ThreadwiseThreadDeletedError(threadId, (await this.tombstone(threadId))?.deletedAt);
+  }
+
+  async listIdle(idleBefore: Date, limit = 10_000): Promise<ThreadInfo[]> {
+    this.#adoptUnregistered();
+    const rows = this.#db
+      .prepare("SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT ?")
+      .all(idleBefore.getTime(), limit) as Array<{ thread_id: string; updated_at: number }>;
+    return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
+  }
+
+  async describe(threadId: string): Promise<ThreadInfo | undefined> {
+    this.#adoptUnregistered(threadId);
+    const row = this.#db.prepare("SELECT updated_at FROM threadwise_threads WHERE thread_id = ? AND deleted_at IS NULL").get(threadId) as
+      | { updated_at: number }
+      | undefined;
+    return row ? { threadId, updatedAt: new Date(row.updated_at), ...this.#counts(threadId) } : undefined;
+  }
+
+  async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {
+    const run = this.#db.transaction((): ThreadDeleteOutcome => {
+      this.#adoptUnregistered(threadId);
+      const row = this.#db.prepare("SELECT updated_at, deleted_at FROM threadwise_threads WHERE thread_id = ?").get(threadId) as
+        | { updated_at: number; deleted_at: number | null }
+        | undefined;
+      if (!row) return { threadId, status: "not_found", counts: NO_ROWS };
+      if (row.deleted_at !== null) return { threadId, status: "already_deleted", counts: NO_ROWS };
+      if (options.idleBefore && row.updated_at >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
+      const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
+      const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
+      this.#db
+        .prepare("UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ? WHERE thread_id = ?")
+        .run(this.#now(), options.reason ?? "api", threadId);
+      return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
+    });
+    return run.immediate();
+  }
+
+  async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
+    const row = this.#db
+      .prepare("SELECT deleted_at, deleted_reason FROM threadwise_threads WHERE thread_id = ? AND deleted_at IS NOT NULL")
+      .get(threadId) as { deleted_at: number; deleted_reason: string | null } | undefined;
+    return row ? { deletedAt: new Date(row.deleted_at), reason: row.deleted_reason ?? "api" } : undefined;
+  }
+
+  /** Registers threads that have checkpoints but no row, dated now (SQLite checkpoints carry no queryable time). */
+  #adoptUnregistered(threadId?: string): void {
+    const now = this.#now();
+    this.#db
+      .prepare(
+        `INSERT OR IGNORE INTO threadwise_threads (thread_id, created_at, updated_at)
+         SELECT DISTINCT thread_id, ?, ? FROM checkpoints WHERE (? IS NULL OR thread_id = ?)`,
+      )
+      .run(now, now, threadId ?? null, threadId ?? null);
+  }
+
+  #counts(threadId: string) {
+    const checkpoints = (this.#db.prepare("SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?").get(threadId) as { n: number }).n;
+    const writes = (this.#db.prepare("SELECT count(*) AS n FROM writes WHERE thread_id = ?").get(threadId) as { n: number }).n;
+    return { checkpoints, blobs: 0, writes };
+  }
+}
