@@ -1,0 +1,224 @@
+/**
+ * threadwise demo (`pnpm demo`): real airline support conversations from tau-bench, replayed
+ * through `createAgent` with `windowTrim` + `tokenCap` and a SQLite checkpointer file.
+ *
+ * Offline by default: a replay model answers with the recorded assistant messages and tool calls,
+ * and the tools return the recorded results. With `OPENAI_API_KEY` (or `OPENAI_BASE_URL`) set, a
+ * live `ChatOpenAI` (`OPENAI_MODEL`, default `gpt-4o-mini`) answers the same recorded user turns.
+ *
+ * Every model call prints the multiturn line (spec R6); at the end a table per run compares the
+ * stored thread with what the model received: messages, exact tokens (js-tiktoken, o200k_base,
+ * system prompt and tool schemas included), and orphans (spec R4) in what was sent.
+ *
+ *   pnpm demo                   # the three committed runs
+ *   pnpm demo -- --runs 0       # one run (index into the committed slice)
+ *   pnpm demo -- --max-messages 12 --max-tokens 5000
+ */
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { pathToFileURL } from "node:url";
+import { parseArgs } from "node:util";
+import type { BaseMessage } from "@langchain/core/messages";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { createTokenCounter, findOrphans, type ThreadwiseLogger, type TokenCounter } from "@threadwise/core";
+import { replayModel } from "@threadwise/core/testing";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import { createAgent, createMiddleware, HumanMessage } from "langchain";
+import { assistantSteps, loadAirlineRuns, type ReplayScript, replayScript, replayTools } from "./support/tau-replay.js";
+
+/** Options of {@link main}. */
+export interface DemoOptions {
+  /** Indices into the committed slice. @default every run */
+  runs?: number[];
+  /** `windowTrim.maxMessages`, in messages. @default 20 */
+  maxMessages?: number;
+  /** `tokenCap.maxTokens`, in tokens (system prompt and tool schemas included). @default 4000 */
+  maxTokens?: number;
+  /** SQLite checkpointer file. @default a new file under the OS temp dir */
+  sqlitePath?: string;
+  /** Drive a live OpenAI model instead of the replay. @default `true` when OPENAI_API_KEY or OPENAI_BASE_URL is set */
+  live?: boolean;
+  /** Where lines go. @default console.log */
+  print?: (line: string) => void;
+}
+
+/** What one replayed run measured. Token figures are sums over the run's model calls. */
+export interface RunReport {
+  threadId: string;
+  userTurns: number;
+  modelCalls: number;
+  /** Messages in the stored thread at the end of the run. */
+  storedMessages: number;
+  /** Messages the model received on the last call (system prompt not counted). */
+  sentMessagesLastCall: number;
+  /** Most messages the model received on one call. */
+  sentMessagesMax: number;
+  /** Tokens the calls would have cost with the full stored history. */
+  fullHistoryTokens: number;
+  /** Tokens the calls actually sent. */
+  sentTokens: number;
+  /** Most tokens one call sent (compare with `tokenCap.maxTokens`). */
+  sentTokensMaxCall: number;
+  /** Orphans (R4) found in what the model received, over all calls. Must be 0. */
+  orphansInViews: number;
+  /** Tool calls that reuse an earlier tool_call_id of the run. */
+  repeatedToolCallIds: number;
+}
+
+interface CallRecord {
+  stored: number;
+  sent: number;
+  fullTokens: number;
+  sentTokens: number;
+  orphans: string[];
+}
+
+/**
+ * Innermost middleware: measures each model call against the stored thread. What it sees is
+ * exactly what the model receives (the agent prepends the system message when its text is not
+ * empty).
+ */
+function callRecorder(counter: TokenCounter, records: CallRecord[]) {
+  return createMiddleware({
+    name: "demo/call-recorder",
+    wrapModelCall: (request, handler) => {
+      const system = request.systemMessage.text === "" ? [] : [request.systemMessage];
+      const stored = (request.state.messages ?? []) as BaseMessage[];
+      const fixed = counter.countMessages(system) + counter.countTools(request.tools ?? []);
+      const sent = [...system, ...request.messages];
+      records.push({
+        stored: stored.length,
+        sent: request.messages.length,
+        fullTokens: fixed + counter.countMessages(stored),
+        sentTokens: fixed + counter.countMessages(request.messages),
+        orphans: findOrphans(sent),
+      });
+      return handler(request);
+    },
+  });
+}
+
+async function liveModel() {
+  const { ChatOpenAI } = await import("@langchain/openai");
+  return new ChatOpenAI({ model: process.env.OPENAI_MODEL ?? "gpt-4o-mini", temperature: 0 });
+}
+
+async function replayRun(
+  script: ReplayScript,
+  settings: Required<Pick<DemoOptions, "maxMessages" | "maxTokens" | "sqlitePath" | "live">>,
+  print: (line: string) => void,
+): Promise<RunReport> {
+  const counter = createTokenCounter({ encoding: "o200k_base" });
+  const records: CallRecord[] = [];
+  const logger: ThreadwiseLogger = { info: (line) => print(`  ${line}`), warn: (line) => print(`  warn: ${line}`) };
+  const replay = settings.live ? undefined : replayModel(assistantSteps(script));
+  const model = replay ?? (await liveModel());
+  const checkpointer = SqliteSaver.fromConnString(settings.sqlitePath);
+  const agent = createAgent({
+    model,
+    tools: replayTools(script),
+    systemPrompt: script.systemPrompt,
+    checkpointer,
+    middleware: [
+      windowTrim({ maxMessages: settings.maxMessages, logger }),
+      tokenCap({ maxTokens: settings.maxTokens, model: "gpt-4o", logger }),
+      callRecorder(counter, records),
+    ],
+  });
+  const config = { configurable: { thread_id: script.threadId }, recursionLimit: 50 };
+  print(`\n${script.threadId}: ${script.turns.length} user turns, ${script.repeatedToolCallIds} repeated tool_call_id(s)`);
+  for (const turn of script.turns) {
+    const result = await agent.invoke({ messages: [new HumanMessage(turn.user)] }, config);
+    if (settings.live) print(`  assistant: ${String(result.messages.at(-1)?.content ?? "").slice(0, 160)}`);
+  }
+  // What the model itself recorded, when it can: the replay model's `.calls`.
+  const received = replay ? replay.calls.map((call) => call.messages) : undefined;
+  const orphans = received ? received.flatMap((messages) => findOrphans(messages)) : records.flatMap((r) => r.orphans);
+  const state = await agent.graph.getState(config);
+  const stored = (state.values as { messages: BaseMessage[] }).messages;
+  return {
+    threadId: script.threadId,
+    userTurns: script.turns.length,
+    modelCalls: records.length,
+    storedMessages: stored.length,
+    sentMessagesLastCall: records.at(-1)?.sent ?? 0,
+    sentMessagesMax: Math.max(0, ...records.map((r) => r.sent)),
+    fullHistoryTokens: records.reduce((sum, r) => sum + r.fullTokens, 0),
+    sentTokens: records.reduce((sum, r) => sum + r.sentTokens, 0),
+    sentTokensMaxCall: Math.max(0, ...records.map((r) => r.sentTokens)),
+    orphansInViews: orphans.length,
+    repeatedToolCallIds: script.repeatedToolCallIds,
+  };
+}
+
+/** Formats the reports as a markdown table. */
+export function formatReportTable(reports: readonly RunReport[]): string {
+  const n = (value: number) => value.toLocaleString("en-US");
+  const rows = reports.map((r) =>
+    [
+      r.threadId,
+      r.userTurns,
+      r.modelCalls,
+      r.storedMessages,
+      `${r.sentMessagesLastCall} / ${r.sentMessagesMax}`,
+      n(r.fullHistoryTokens),
+      n(r.sentTokens),
+      n(r.sentTokensMaxCall),
+      `${Math.round((100 * (r.fullHistoryTokens - r.sentTokens)) / Math.max(1, r.fullHistoryTokens))}%`,
+      r.orphansInViews,
+    ].join(" | "),
+  );
+  return [
+    "| run | user turns | model calls | messages stored | sent (last / max call) | tokens full history | tokens sent | most tokens in one call | saved | orphans in views |",
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...rows.map((row) => `| ${row} |`),
+  ].join("\n");
+}
+
+/**
+ * Replays the chosen runs and returns one report per run; prints the multiturn lines and the
+ * table through `options.print`.
+ */
+export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
+  const print = options.print ?? ((line: string) => console.log(line));
+  const all = loadAirlineRuns();
+  const indices = options.runs ?? all.map((_, i) => i);
+  const live = options.live ?? Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
+  const settings = {
+    maxMessages: options.maxMessages ?? 20,
+    maxTokens: options.maxTokens ?? 4000,
+    sqlitePath: options.sqlitePath ?? join(mkdtempSync(join(tmpdir(), "threadwise-demo-")), "threads.sqlite"),
+    live,
+  };
+  print(
+    `threadwise demo: ${indices.length} tau-bench airline run(s), ${live ? "LIVE model" : "offline replay"}, ` +
+      `windowTrim(maxMessages=${settings.maxMessages}) + tokenCap(maxTokens=${settings.maxTokens}), SQLite ${settings.sqlitePath}`,
+  );
+  const reports: RunReport[] = [];
+  for (const index of indices) {
+    const run = all[index];
+    if (!run) throw new Error(`no run ${index} in the slice (0..${all.length - 1})`);
+    reports.push(await replayRun(replayScript(run), settings, print));
+  }
+  print(`\n${formatReportTable(reports)}`);
+  print(
+    "\nTokens: js-tiktoken o200k_base, summed over each run's model calls, system prompt and tool schemas included;" +
+      ' "full history" is what each call would have sent without windowTrim and tokenCap.',
+  );
+  return reports;
+}
+
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  const { values } = parseArgs({
+    options: { runs: { type: "string" }, "max-messages": { type: "string" }, "max-tokens": { type: "string" } },
+    allowPositionals: true,
+  });
+  const reports = await main({
+    runs: values.runs?.split(",").map(Number),
+    maxMessages: values["max-messages"] ? Number(values["max-messages"]) : undefined,
+    maxTokens: values["max-tokens"] ? Number(values["max-tokens"]) : undefined,
+  });
+  if (reports.some((r) => r.orphansInViews > 0)) process.exitCode = 1;
+}

@@ -1,0 +1,62 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { afterAll, describe, expect, it } from "vitest";
+import { main } from "../examples/demo.js";
+import { assistantSteps, loadAirlineRuns, replayScript } from "../examples/support/tau-replay.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tw-demo-test-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("the demo replays recorded airline runs", () => {
+  it("the committed slice cuts into turns with repeated tool_call_ids and no dangling tool call", () => {
+    const scripts = loadAirlineRuns().map(replayScript);
+    expect(scripts.map((s) => s.threadId)).toEqual(["tau-airline-task0-trial0", "tau-airline-task3-trial0", "tau-airline-task31-trial0"]);
+    expect(scripts.map((s) => s.repeatedToolCallIds)).toEqual([2, 2, 1]);
+    // The closing "###STOP###" user line has no recorded answer and is left out.
+    expect(scripts.map((s) => s.unansweredUserTurns)).toEqual([1, 1, 1]);
+    expect(scripts[0]?.turns[0]?.user).toBe("Hi! I'm looking to book a flight from New York to Seattle on May 20th.");
+  });
+
+  it("run 0 (task 0): every recorded step is replayed, 0 orphans in what the model received, fewer messages and tokens sent than stored", async () => {
+    const lines: string[] = [];
+    const reports = await main({ runs: [0], live: false, sqlitePath: join(dir, "run0.sqlite"), print: (line) => lines.push(line) });
+    expect(reports).toHaveLength(1);
+    const report = reports[0]!;
+    const steps = assistantSteps(replayScript(loadAirlineRuns()[0]!)).length;
+    expect(report.modelCalls).toBe(steps);
+    expect(report.modelCalls).toBe(15);
+    expect(report.userTurns).toBe(7);
+    expect(report.repeatedToolCallIds).toBe(2);
+    // 7 user turns, 15 assistant steps, 8 tool results.
+    expect(report.storedMessages).toBe(30);
+    expect(report.orphansInViews).toBe(0);
+    expect(report.sentMessagesMax).toBeLessThanOrEqual(20);
+    expect(report.sentMessagesLastCall).toBeLessThan(report.storedMessages);
+    expect(report.sentTokens).toBeLessThan(report.fullHistoryTokens);
+    expect(report.sentTokensMaxCall).toBeLessThanOrEqual(4000);
+    // One R6 line per model call, the first one before any answer.
+    const multiturn = lines.filter((line) => line.trim().startsWith("multiturn: "));
+    expect(multiturn).toHaveLength(15);
+    expect(multiturn[0]?.trim()).toBe("multiturn: thread_msgs=1 window=4000tok sent_to_llm=1 has_prior=false");
+    expect(lines.join("\n")).toContain("\n| tau-airline-task0-trial0 | 7 | 15 | 30 | ");
+  });
+
+  it("run 1 (task 3) under a tight window and cap still sends no orphan", async () => {
+    const reports = await main({
+      runs: [1],
+      live: false,
+      maxMessages: 6,
+      maxTokens: 3000,
+      sqlitePath: join(dir, "run1.sqlite"),
+      print: () => {},
+    });
+    const report = reports[0]!;
+    expect(report.modelCalls).toBe(30);
+    expect(report.orphansInViews).toBe(0);
+    // The newest user turn and its tool loop always go (R2): one turn of task 3 alone holds 17 messages.
+    expect(report.sentMessagesMax).toBe(17);
+    expect(report.sentMessagesLastCall).toBeLessThan(report.storedMessages);
+    expect(report.sentTokens).toBeLessThan(report.fullHistoryTokens / 2);
+  });
+});
