@@ -1,0 +1,71 @@
+import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { messageText } from "@threadwise/core";
+
+/** Tags of the internal condensation call: hidden from `streamMode: "messages"`, visible in traces (R13, R18). */
+export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream", "threadwise:work-memory"];
+
+/** Answer the condensation prompt asks for when nothing is worth keeping; stored as nothing. */
+export const NOTHING_TO_KEEP = "NONE";
+
+/**
+ * The default instruction of the condensation call. `{maxCharacters}` is replaced by the limit.
+ */
+export const DEFAULT_CONDENSE_PROMPT = [
+  "You keep the work memory of an assistant. Condense the assistant response below into one short note",
+  "that someone continuing the task needs: results, decisions, names, numbers, dates, file and artifact references.",
+  "Leave out greetings, filler and anything the user still has to answer.",
+  "Write plain text in the language of the response, at most {maxCharacters} characters, with no preamble.",
+  `If nothing is worth keeping, answer exactly ${NOTHING_TO_KEEP}.`,
+].join(" ");
+
+/** Raised when the condensation call takes longer than `timeoutMs`. */
+class CondensationTimeout extends Error {}
+
+/** Options of {@link condenseResponse}. */
+export interface CondenseOptions {
+  /** Chat model to call (the option's, or the agent's). */
+  model: BaseLanguageModelInterface;
+  /** The instruction; `{maxCharacters}` is filled in. */
+  prompt: string;
+  /** Limit given to the model in the prompt. Unit: characters. */
+  maxCharacters: number;
+  /** Time allowed for the call, in milliseconds. */
+  timeoutMs: number;
+  /** The run's abort signal, so a cancelled run also cancels the call. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Condenses a projected response with one internal model call (spec R18). Returns the trimmed
+ * note, or `""` when the model answers with nothing or {@link NOTHING_TO_KEEP}.
+ *
+ * @throws whatever the model throws, and an error when `timeoutMs` passes first.
+ */
+export async function condenseResponse(projection: string, options: CondenseOptions): Promise<string> {
+  const instruction = options.prompt.replaceAll("{maxCharacters}", String(options.maxCharacters));
+  const timeout = new AbortController();
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
+  let timer: NodeJS.Timeout | undefined;
+  const expired = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      timeout.abort();
+      reject(new CondensationTimeout(`condensation timed out after ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+  });
+  try {
+    const answer = await Promise.race([
+      options.model.invoke([new SystemMessage(instruction), new HumanMessage(projection)], {
+        tags: INTERNAL_CALL_TAGS,
+        runName: "threadwise/work-memory:condense",
+        metadata: { threadwise_internal: "work_memory" },
+        signal,
+      }),
+      expired,
+    ]);
+    const text = (typeof answer === "string" ? answer : messageText(answer as never)).trim();
+    return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
+  } finally {
+    clearTimeout(timer);
+  }
+}

@@ -1,0 +1,259 @@
+import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import {
+  addContextBlocks,
+  messageType,
+  PROMPT_CONTEXT_MODES,
+  parseOptions,
+  readSummarySlot,
+  resolveLogger,
+  resolvePromptContextMode,
+  SUMMARY_SLOT_KEY,
+  type SummarySlotUpdate,
+  summarySlotState,
+  type ThreadwiseLogger,
+  threadwiseMessageId,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
+import { boundEnvelope, renderWorkMemory } from "./envelope.js";
+import { projectResponse } from "./response-projection.js";
+import { asksForInput, decideStore, type SkipReason } from "./store-decision.js";
+
+/** Name of the middleware, also the `producer` of its context block. */
+export const WORK_MEMORY_MIDDLEWARE_NAME = "threadwise/work-memory";
+
+/** Label of the context block: rendered `[Work memory]`. */
+export const WORK_MEMORY_LABEL = "Work memory";
+
+/** Options of {@link workMemory}. */
+export const workMemoryOptionsSchema = z.object({
+  /**
+   * Most entries in the envelope; the oldest leaves first. Unit: entries.
+   * @default 3
+   */
+  maxItems: z.number().int().positive().default(3),
+  /**
+   * Most characters over all entries, counted as Unicode code points (a Korean syllable or an
+   * emoji is one). A new entry longer than this alone is shortened to fit. Unit: characters.
+   * @default 2000
+   */
+  maxCharacters: z.number().int().positive().default(2000),
+  /**
+   * Chat model of the internal condensation call. Give a small, cheap model; without one the
+   * agent's own model is used (the one of the run's last model call, without tools bound).
+   * @default the agent's model
+   */
+  model: z
+    .custom<BaseLanguageModelInterface>(
+      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
+      "must be a chat model (an object with invoke())",
+    )
+    .optional(),
+  /**
+   * Time allowed for the condensation call; when it passes nothing is stored and the turn ends
+   * normally. Unit: milliseconds.
+   * @default 30000
+   */
+  timeoutMs: z.number().int().positive().default(30_000),
+  /**
+   * Where the envelope goes in the prompt (spec R8): `legacy_system` or `stable_tail`.
+   * @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`
+   */
+  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as ["legacy_system", "stable_tail"]).optional(),
+  /**
+   * Instruction of the condensation call; `{maxCharacters}` is replaced by the limit.
+   * @default {@link DEFAULT_CONDENSE_PROMPT}
+   */
+  prompt: z.string().trim().min(1, "must be a non-empty string").optional(),
+  /**
+   * Detector of an answer that asks the user for input (never stored), given the answer's text.
+   * @default {@link asksForInput}: the text ends with a question mark
+   */
+  asksForInput: z.custom<(text: string) => boolean>((value) => typeof value === "function", "must be a function").optional(),
+  /**
+   * Extra block check for output checks that mark nothing on the message: return `true` to treat
+   * the final answer as blocked (never stored).
+   * @default none
+   */
+  isBlocked: z.custom<(message: AIMessage) => boolean>((value) => typeof value === "function", "must be a function").optional(),
+  /**
+   * Where the `work_memory:` lines go (one per finished run: stored, or skipped with a reason).
+   * `false` for none. Lines never hold message text.
+   * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
+   */
+  logger: z
+    .custom<ThreadwiseLogger | false>(
+      (value) =>
+        value === false ||
+        (typeof (value as ThreadwiseLogger)?.info === "function" && typeof (value as ThreadwiseLogger)?.warn === "function"),
+      "must be an object with info() and warn(), or false",
+    )
+    .optional(),
+});
+
+/** Options of {@link workMemory}, as accepted (before defaults). */
+export type WorkMemoryOptions = z.input<typeof workMemoryOptionsSchema>;
+
+/** What the `wrapModelCall` of a run saw, kept until the run's `afterAgent`. */
+interface RunRecord {
+  model: BaseLanguageModelInterface;
+  response: BaseMessage;
+  structuredResponse: unknown;
+}
+
+/** Most threads with a run in progress remembered at once; older records are forgotten first. */
+const MAX_OPEN_RUNS = 10_000;
+
+function responseOf(result: unknown): { response: BaseMessage | undefined; structuredResponse: unknown } {
+  if (AIMessage.isInstance(result)) return { response: result, structuredResponse: undefined };
+  if (result && typeof result === "object" && "structuredResponse" in result && "messages" in result) {
+    const messages = (result as { messages: BaseMessage[] }).messages;
+    const response = [...messages].reverse().find((m) => messageType(m) === "ai");
+    return { response, structuredResponse: (result as { structuredResponse: unknown }).structuredResponse };
+  }
+  return { response: undefined, structuredResponse: undefined };
+}
+
+function messagesOfRun(messages: readonly BaseMessage[]): BaseMessage[] {
+  let start = messages.length;
+  while (start > 0 && messageType(messages[start - 1] as BaseMessage) !== "human") start -= 1;
+  return messages.slice(start);
+}
+
+/**
+ * Work memory for `createAgent` (spec R18): after a run that ends with a normally completed
+ * answer, the answer (text, structured output, file and artifact metadata; inline bytes and
+ * base64 never) is condensed by one internal model call into a short note, and the note is
+ * committed into the thread's summary slot (`_threadwise_summary.workMemory`, shared with
+ * `summarize`, whose summary is never touched) as a bounded envelope: at most `maxItems` entries
+ * and `maxCharacters` characters, oldest out first. Before every model call the envelope is placed
+ * as a `work_memory` context block through core's `addContextBlocks` (R8, R9).
+ *
+ * **When it commits.** In `afterAgent`, once per run, so tool steps (parallel tool calls
+ * included) never write the slot, and the one write is an idempotent merge by entry id with the
+ * ids to keep. LangChain runs after-hooks in reverse middleware order, and a hook that jumps to
+ * `end` skips the after-hooks of the middlewares before it: put `workMemory` **first** in
+ * `middleware` so its `afterAgent` runs after every other output check. A run that throws or is
+ * interrupted never reaches `afterAgent`, so it stores nothing. Otherwise the answer is stored only
+ * when all the rules of {@link decideStore} hold: the thread ends on the AI message the model
+ * returned in this run (a guardrail that replaced or rewrote it blocks storing), with no block
+ * marker, no incomplete `finish_reason`, no question to the user, and some content. A failed,
+ * timed-out or empty condensation stores nothing; the turn still ends normally.
+ *
+ * **Not used, no trace.** Without this middleware no state key, model call or trace field is
+ * added. The internal call is tagged `threadwise:internal` and `nostream`.
+ *
+ * Needs a `thread_id` (a run without one stores nothing). The condensation call uses the agent's
+ * model unless `model` is given.
+ *
+ * @throws ThreadwiseConfigError at construction when an option is invalid (e.g.
+ *   `workMemory.maxItems`).
+ * @example
+ * import { createAgent } from "langchain";
+ * import { MemorySaver } from "@langchain/langgraph";
+ * import { ChatOpenAI } from "@langchain/openai";
+ * import { workMemory } from "@threadwise/work-memory";
+ *
+ * const agent = createAgent({
+ *   model: new ChatOpenAI({ model: "gpt-4o" }),
+ *   checkpointer: new MemorySaver(),
+ *   middleware: [workMemory({ maxItems: 3, maxCharacters: 2000, model: new ChatOpenAI({ model: "gpt-4o-mini" }) })],
+ * });
+ */
+export function workMemory(options: WorkMemoryOptions = {}) {
+  const settings = parseOptions("workMemory", workMemoryOptionsSchema, options);
+  const mode = settings.promptContextMode === undefined ? undefined : resolvePromptContextMode(settings.promptContextMode);
+  const logger = resolveLogger(settings.logger);
+  const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
+  const detectQuestion = settings.asksForInput ?? asksForInput;
+  const runs = new Map<string, RunRecord>();
+
+  const skip = (reason: SkipReason, threadId?: string) => {
+    logger.info(`work_memory: skipped reason=${reason}`, threadId ? { thread_id: threadId } : undefined);
+    return undefined;
+  };
+
+  return createMiddleware({
+    name: WORK_MEMORY_MIDDLEWARE_NAME,
+    stateSchema: summarySlotState,
+    beforeAgent: (_state, runtime) => {
+      // A run that threw leaves its record behind; a new run must not judge by it.
+      const threadId = runtime.configurable?.thread_id;
+      if (typeof threadId === "string") runs.delete(threadId);
+      return undefined;
+    },
+    wrapModelCall: async (request, handler) => {
+      const entries = readSummarySlot(request.state).workMemory?.entries ?? [];
+      const text = renderWorkMemory(entries);
+      const placed =
+        text === ""
+          ? request
+          : addContextBlocks(request, [{ kind: "work_memory", producer: WORK_MEMORY_MIDDLEWARE_NAME, label: WORK_MEMORY_LABEL, text }], {
+              mode,
+            });
+      const result = await handler(placed);
+      const threadId = request.runtime.configurable?.thread_id;
+      if (typeof threadId === "string") {
+        const { response, structuredResponse } = responseOf(result);
+        runs.delete(threadId);
+        if (response) {
+          runs.set(threadId, { model: request.model as unknown as BaseLanguageModelInterface, response, structuredResponse });
+          if (runs.size > MAX_OPEN_RUNS) runs.delete(runs.keys().next().value as string);
+        }
+      }
+      return result;
+    },
+    afterAgent: async (state, runtime) => {
+      const threadId = runtime.configurable?.thread_id;
+      if (typeof threadId !== "string") return skip("no_thread");
+      const run = runs.get(threadId);
+      runs.delete(threadId);
+      const messages = state.messages as BaseMessage[];
+      const last = messages.at(-1);
+      const decision = decideStore({
+        last,
+        modelResponse: run?.response,
+        hasStructuredResponse: run?.structuredResponse !== undefined,
+        isBlocked: settings.isBlocked,
+        asksForInput: detectQuestion,
+      });
+      if (!decision.store) return skip(decision.reason, threadId);
+      const final = last as BaseMessage;
+      const run_ = run as RunRecord;
+      const projection = projectResponse({
+        message: final,
+        structuredResponse: run_.structuredResponse,
+        toolMessages: messagesOfRun(messages).filter((m) => messageType(m) === "tool"),
+      });
+      if (projection === "") return skip("empty", threadId);
+      let note: string;
+      try {
+        note = await condenseResponse(projection, {
+          model: settings.model ?? run_.model,
+          prompt,
+          maxCharacters: settings.maxCharacters,
+          timeoutMs: settings.timeoutMs,
+          signal: runtime.signal,
+        });
+      } catch (error) {
+        logger.warn("work_memory: condensation failed; nothing stored", {
+          thread_id: threadId,
+          error: error instanceof Error ? error.name : typeof error,
+        });
+        return undefined;
+      }
+      if (note === "") return skip("condensation_empty", threadId);
+      const current = readSummarySlot(state).workMemory?.entries ?? [];
+      const bounded = boundEnvelope(
+        current,
+        { id: final.id ?? threadwiseMessageId("work-memory"), text: note, createdAt: new Date().toISOString() },
+        settings,
+      );
+      logger.info(`work_memory: stored entries=${bounded.entries.length} characters=${bounded.characters}`, { thread_id: threadId });
+      const update: SummarySlotUpdate = { workMemory: { entries: [bounded.entry], keepIds: bounded.keepIds } };
+      return { [SUMMARY_SLOT_KEY]: update } as never;
+    },
+  });
+}
