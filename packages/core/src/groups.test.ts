@@ -1,0 +1,119 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { dropOrphans, findOrphans, groupMessages, isUserMessage, messageType, protectedTailStart, toolCallsOf } from "./groups.js";
+
+const human = (id: string) => new HumanMessage({ id, content: id });
+const ai = (id: string) => new AIMessage({ id, content: id });
+const call = (id: string, callIds: string[]) =>
+  new AIMessage({ id, content: "", tool_calls: callIds.map((c) => ({ id: c, name: "f", args: {}, type: "tool_call" as const })) });
+const result = (id: string, callId: string) => new ToolMessage({ id, content: `r-${callId}`, tool_call_id: callId });
+const shape = (messages: BaseMessage[]) =>
+  groupMessages(messages).map((g) => `${g.kind}:${g.messages.map((m) => m.id).join(",")}@${g.start}-${g.end}`);
+
+describe("groupMessages", () => {
+  it("splits user, assistant, system and tool-call groups", () => {
+    expect(shape([new SystemMessage({ id: "s", content: "sys" }), human("h"), ai("a"), call("c", ["x"]), result("t", "x")])).toEqual([
+      "system:s@0-1",
+      "user:h@1-2",
+      "assistant:a@2-3",
+      "tool_call:c,t@3-5",
+    ]);
+  });
+
+  it("keeps parallel calls with all their results, in any order", () => {
+    expect(shape([call("c", ["x", "y", "z"]), result("tz", "z"), result("tx", "x"), result("ty", "y"), human("h")])).toEqual([
+      "tool_call:c,tz,tx,ty@0-4",
+      "user:h@4-5",
+    ]);
+  });
+
+  it("pairs a repeated tool_call_id by position (tau-bench reuses ids within a run)", () => {
+    expect(shape([call("c1", ["call_1"]), result("t1", "call_1"), ai("a"), call("c2", ["call_1"]), result("t2", "call_1")])).toEqual([
+      "tool_call:c1,t1@0-2",
+      "assistant:a@2-3",
+      "tool_call:c2,t2@3-5",
+    ]);
+  });
+
+  it("marks stored orphans: a result without its call, and a call without all results", () => {
+    expect(shape([result("t0", "gone"), human("h"), call("c", ["x", "y"]), result("tx", "x"), human("h2")])).toEqual([
+      "orphan:t0@0-1",
+      "user:h@1-2",
+      "orphan:c,tx@2-4",
+      "user:h2@4-5",
+    ]);
+  });
+
+  it("keeps a complete call and reports a duplicate or foreign result as its own orphan", () => {
+    expect(shape([call("c", ["x"]), result("t1", "x"), result("t2", "x"), result("t3", "other")])).toEqual([
+      "tool_call:c,t1@0-4",
+      "orphan:t2@2-3",
+      "orphan:t3@3-4",
+    ]);
+  });
+
+  it("an AI message with calls and no results at all is an orphan", () => {
+    expect(shape([human("h"), call("c", ["x"])])).toEqual(["user:h@0-1", "orphan:c@1-2"]);
+    expect(shape([call("c", ["x"]), human("h"), result("t", "x")])).toEqual(["orphan:c@0-1", "user:h@1-2", "orphan:t@2-3"]);
+  });
+
+  it("needs one result per call when one AI message repeats an id", () => {
+    expect(shape([call("c", ["x", "x"]), result("t1", "x")])).toEqual(["orphan:c,t1@0-2"]);
+    expect(shape([call("c", ["x", "x"]), result("t1", "x"), result("t2", "x")])).toEqual(["tool_call:c,t1,t2@0-3"]);
+  });
+
+  it("results answering two different AI messages: each call takes only what directly follows it", () => {
+    // Two calls back to back, then both results: the first call has no result right after it.
+    expect(shape([human("h"), call("c1", ["a"]), call("c2", ["b"]), result("ta", "a"), result("tb", "b")])).toEqual([
+      "user:h@0-1",
+      "orphan:c1@1-2",
+      "tool_call:c2,tb@2-5",
+      "orphan:ta@3-4",
+    ]);
+  });
+
+  it("groups messages that have no ids (made by a hook)", () => {
+    const made = [
+      new AIMessage({ content: "", tool_calls: [{ id: "k", name: "f", args: {} }] }),
+      new ToolMessage({ content: "v", tool_call_id: "k" }),
+    ];
+    const groups = groupMessages([new HumanMessage("q"), ...made]);
+    expect(groups.map((g) => g.kind)).toEqual(["user", "tool_call"]);
+    expect(groups[1]?.messages[0]).toBe(made[0]);
+    expect(groups[1]?.messages[1]).toBe(made[1]);
+  });
+
+  it("does not mutate its input", () => {
+    const list = [call("c", ["x"]), result("t1", "x"), result("t2", "x")];
+    const before = JSON.stringify(list);
+    groupMessages(list);
+    dropOrphans(list);
+    expect(JSON.stringify(list)).toBe(before);
+    expect(list).toHaveLength(3);
+  });
+});
+
+describe("orphans and helpers", () => {
+  it("dropOrphans leaves a provider-valid list, findOrphans describes what it removed", () => {
+    const list = [result("t0", "gone"), human("h"), call("c", ["x"]), result("t", "x"), call("open", ["y"])];
+    expect(dropOrphans(list).map((m) => m.id)).toEqual(["h", "c", "t"]);
+    expect(findOrphans(list)).toEqual(["orphan at 0..0: tool", "orphan at 4..4: ai"]);
+    expect(findOrphans(dropOrphans(list))).toEqual([]);
+  });
+
+  it("protectedTailStart is the newest user group, else the newest non-orphan group", () => {
+    const groups = groupMessages([human("h1"), ai("a"), human("h2"), call("c", ["x"]), result("t", "x")]);
+    expect(protectedTailStart(groups)).toBe(2);
+    expect(protectedTailStart(groupMessages([ai("a"), call("c", ["x"]), result("t", "x"), result("t2", "zz")]))).toBe(1);
+    expect(protectedTailStart(groupMessages([result("t", "zz")]))).toBe(1);
+    expect(protectedTailStart([])).toBe(0);
+  });
+
+  it("messageType, toolCallsOf and isUserMessage read plain message objects", () => {
+    expect(messageType(human("h"))).toBe("human");
+    expect(toolCallsOf(call("c", ["x"])).map((c) => c.id)).toEqual(["x"]);
+    expect(toolCallsOf(human("h"))).toEqual([]);
+    expect(isUserMessage(human("h"))).toBe(true);
+    expect(isUserMessage(ai("a"))).toBe(false);
+  });
+});
