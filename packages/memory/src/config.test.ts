@@ -1,0 +1,183 @@
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { describe, expect, it } from "vitest";
+import { memoryStack } from "./memory-stack.js";
+import { MEMORY_ENV, memoryConfigFromEnv, resolveMemoryConfig } from "./config.js";
+
+function configError(fn: () => unknown): ThreadwiseConfigError {
+  try {
+    fn();
+  } catch (error) {
+    if (ThreadwiseConfigError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ThreadwiseConfigError");
+}
+
+describe("resolveMemoryConfig", () => {
+  it("has documented defaults with no code and no env", () => {
+    const config = resolveMemoryConfig({ project: "shop" }, {});
+    expect(config).toMatchObject({
+      backend: "in_memory",
+      windowSize: 20,
+      summarize: false,
+      summarizeThreshold: 40,
+      factsMode: "off",
+      factRecallMaxItems: 3,
+      promptContextMode: "legacy_system",
+      historyAware: true,
+      workMemory: false,
+      postgresSchema: "public",
+      pgPoolMode: "direct",
+      pgPoolMax: 5,
+      strictMode: false,
+      sqlitePath: "./shop_memory.sqlite",
+      postgresDsn: "postgresql://localhost:5432/shop_memory",
+    });
+    expect([config.maxHistoryTokens, config.persistTrimKeepGroups, config.historySeedMaxMessages, config.retentionDays]).toEqual([
+      undefined,
+      undefined,
+      undefined,
+      undefined,
+    ]);
+  });
+
+  it("names the default database <project>_memory, project from ./package.json when not given", () => {
+    // The repository root's package.json is named "threadwise".
+    const config = resolveMemoryConfig({}, {});
+    expect(config.project).toBe("threadwise");
+    expect(config.postgresDsn).toBe("postgresql://localhost:5432/threadwise_memory");
+    // A DSN without a database gets the default name; one with a database keeps it.
+    expect(resolveMemoryConfig({ project: "a", postgresDsn: "postgresql://u@db:6432" }, {}).postgresDsn).toBe(
+      "postgresql://u@db:6432/a_memory",
+    );
+    expect(resolveMemoryConfig({ project: "a", postgresDsn: "postgresql://u@db/other" }, {}).postgresDsn).toBe("postgresql://u@db/other");
+  });
+
+  it.each([
+    ["off", "off"],
+    ["in_memory", "in_memory"],
+    ["sqlite", "sqlite"],
+    ["postgres", "postgres"],
+  ] as const)("selects backend %s from MEMORY_BACKEND", (value, expected) => {
+    const env = { MEMORY_BACKEND: value, MEMORY_ALLOW_PLAINTEXT: "true" };
+    expect(resolveMemoryConfig({}, env).backend).toBe(expected);
+  });
+
+  it("reads every env twin", () => {
+    const env = {
+      MEMORY_BACKEND: "sqlite",
+      THREADWISE_PROJECT: "crm",
+      MEMORY_WINDOW_SIZE: "12",
+      MAX_HISTORY_TOKENS: "8000",
+      MEMORY_SUMMARIZE: "true",
+      MEMORY_SUMMARIZE_THRESHOLD: "30",
+      MEMORY_FACTS_MODE: "heuristic",
+      MEMORY_FACT_RECALL_MAX_ITEMS: "5",
+      THREADWISE_PROMPT_CONTEXT_MODE: "stable_tail",
+      MEMORY_HISTORY_AWARE: "false",
+      MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
+      MEMORY_WORK_MEMORY: "yes",
+      A2A_HISTORY_MAX_MESSAGES: "25",
+      MEMORY_SQLITE_PATH: "/tmp/x.sqlite",
+      POSTGRES_MEMORY_DSN: "postgresql://u:p@h/db",
+      MEMORY_PG_SCHEMA: "mem",
+      MEMORY_PG_POOL_MODE: "transaction",
+      MEMORY_PG_POOL_MAX: "3",
+      MEMORY_RETENTION_DAYS: "90",
+      MEMORY_STRICT_MODE: "false",
+      THREADWISE_MEMORY_KEYRING: "/etc/tw/keyring.json",
+      MEMORY_ALLOW_PLAINTEXT: "false",
+    };
+    // One variable per field: the table in the README lists the same names.
+    expect(Object.values(MEMORY_ENV).sort()).toEqual(Object.keys(env).sort());
+    expect(resolveMemoryConfig({}, env)).toEqual({
+      backend: "sqlite",
+      project: "crm",
+      windowSize: 12,
+      maxHistoryTokens: 8000,
+      summarize: true,
+      summarizeThreshold: 30,
+      factsMode: "heuristic",
+      factRecallMaxItems: 5,
+      promptContextMode: "stable_tail",
+      historyAware: false,
+      persistTrimKeepGroups: 40,
+      workMemory: true,
+      historySeedMaxMessages: 25,
+      sqlitePath: "/tmp/x.sqlite",
+      postgresDsn: "postgresql://u:p@h/db",
+      postgresSchema: "mem",
+      pgPoolMode: "transaction",
+      pgPoolMax: 3,
+      retentionDays: 90,
+      strictMode: false,
+      keyringPath: "/etc/tw/keyring.json",
+      allowPlaintext: false,
+    });
+  });
+
+  it("lets code win over env, and MEMORY_WINDOW_SIZE=0 turn the window off", () => {
+    expect(resolveMemoryConfig({ backend: "off" }, { MEMORY_BACKEND: "sqlite" }).backend).toBe("off");
+    expect(resolveMemoryConfig({}, { MEMORY_WINDOW_SIZE: "0" }).windowSize).toBe(false);
+  });
+
+  it("memoryConfigFromEnv leaves unset variables out", () => {
+    expect(memoryConfigFromEnv({ MEMORY_WINDOW_SIZE: "7", OTHER: "x" })).toEqual({ windowSize: 7 });
+  });
+});
+
+describe("validation errors", () => {
+  it('rejects "in-memory" in code and names in_memory', () => {
+    const error = configError(() => resolveMemoryConfig({ backend: "in-memory" as never }, {}));
+    expect(error.option).toBe("memory.backend");
+    expect(error.message).toContain('"in_memory"');
+  });
+
+  it('rejects MEMORY_BACKEND=in-memory and names in_memory', () => {
+    const error = configError(() => resolveMemoryConfig({}, { MEMORY_BACKEND: "in-memory" }));
+    expect(error.option).toBe("MEMORY_BACKEND");
+    expect(error.message).toContain('"in_memory"');
+  });
+
+  it("names the variable or field and the accepted values", () => {
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_BACKEND: "redis" })).message).toContain("off | in_memory | sqlite | postgres");
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_WINDOW_SIZE: "-3" })).option).toBe("MEMORY_WINDOW_SIZE");
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_PG_POOL_MODE: "statement" })).message).toContain("direct | session | transaction");
+    expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
+    expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
+    expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory");
+  });
+
+  it("postgres needs a keyring unless plaintext is allowed explicitly (R30)", () => {
+    const error = configError(() => resolveMemoryConfig({ backend: "postgres" }, {}));
+    expect(error.message).toContain("THREADWISE_MEMORY_KEYRING");
+    expect(error.message).toContain("threadwise keyring create");
+    expect(resolveMemoryConfig({ backend: "postgres", allowPlaintext: true }, {}).backend).toBe("postgres");
+    expect(resolveMemoryConfig({ backend: "postgres", keyringPath: "/k.json" }, {}).backend).toBe("postgres");
+  });
+
+  it("strict mode names every missing requirement (R30)", () => {
+    const error = configError(() => resolveMemoryConfig({}, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "sqlite" }));
+    expect(error.option).toBe("MEMORY_STRICT_MODE");
+    expect(error.message).toContain("MEMORY_BACKEND=postgres");
+    expect(error.message).toContain("THREADWISE_MEMORY_KEYRING");
+    expect(error.message).toContain("MEMORY_RETENTION_DAYS");
+    const partial = configError(() =>
+      resolveMemoryConfig({}, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", THREADWISE_MEMORY_KEYRING: "/k.json" }),
+    );
+    expect(partial.message).toContain("MEMORY_RETENTION_DAYS");
+    expect(partial.message).not.toContain("MEMORY_BACKEND=postgres");
+    const ok = resolveMemoryConfig(
+      {},
+      { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", THREADWISE_MEMORY_KEYRING: "/k.json", MEMORY_RETENTION_DAYS: "30" },
+    );
+    expect(ok.strictMode).toBe(true);
+    expect(configError(() => resolveMemoryConfig({ allowPlaintext: true }, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", MEMORY_RETENTION_DAYS: "3" })).message).toContain(
+      "MEMORY_ALLOW_PLAINTEXT",
+    );
+  });
+
+  it("memoryStack throws the same errors at construction", () => {
+    expect(() => memoryStack({ backend: "in-memory" as never, env: {} })).toThrow(/in_memory/);
+  });
+});

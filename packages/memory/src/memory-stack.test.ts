@@ -1,0 +1,127 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createAgent } from "langchain";
+import { afterAll, describe, expect, it } from "vitest";
+import { memoryStack } from "./memory-stack.js";
+import { prune } from "./prune.js";
+import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+import { ThreadwiseSaver } from "./threadwise-saver.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tw-memory-stack-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const text = (m: BaseMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+
+/** A model answering `echo:<newest user text>`; `.calls` shows what it saw. */
+function echo() {
+  return scriptedModel((messages) => `echo:${text(messages.filter((m) => m.getType() === "human").at(-1) as BaseMessage)}`);
+}
+
+async function say(agent: ReturnType<typeof createAgent>, thread: string, words: string) {
+  return agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: thread } });
+}
+
+describe("memoryStack backends", () => {
+  it("off: no middleware, no checkpointer, every call is a fresh thread", async () => {
+    const stack = memoryStack({ env: { MEMORY_BACKEND: "off" } });
+    expect(stack.middleware).toEqual([]);
+    expect("checkpointer" in stack).toBe(false);
+    const model = echo();
+    const agent = createAgent({ model, ...stack });
+    await say(agent, "t", "one");
+    await say(agent, "t", "two");
+    expect(model.calls[1]?.messages.map(text)).toEqual(["two"]);
+  });
+
+  it("in_memory: the thread persists across turns in this process; middleware order is fixed", async () => {
+    const stack = memoryStack({ env: { MEMORY_BACKEND: "in_memory", MEMORY_WINDOW_SIZE: "3" } });
+    expect(stack.checkpointer).toBeInstanceOf(ThreadwiseSaver);
+    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/history-aware", "threadwise/window-trim"]);
+    const model = echo();
+    const agent = createAgent({ model, systemPrompt: "You are terse.", ...stack });
+    for (const w of ["a", "b", "c", "d"]) await say(agent, "t1", w);
+    // System prompt with the R7 note, then a window of 3 messages.
+    const [system, ...rest] = model.calls[3]?.messages ?? [];
+    expect(system?.getType()).toBe("system");
+    expect(text(system as BaseMessage)).toContain("This conversation continues from earlier turns");
+    expect(rest.map(text)).toEqual(["c", "echo:c", "d"]);
+    const state = await agent.graph.getState({ configurable: { thread_id: "t1" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["a", "echo:a", "b", "echo:b", "c", "echo:c", "d", "echo:d"]);
+  });
+
+  it("adds tokenCap innermost when MAX_HISTORY_TOKENS is set", () => {
+    const stack = memoryStack({ env: { MAX_HISTORY_TOKENS: "2000", MEMORY_HISTORY_AWARE: "false", MEMORY_WINDOW_SIZE: "0" } });
+    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/token-cap"]);
+  });
+
+  it("sqlite: a second stack on the same file continues the thread (restart)", async () => {
+    const sqlitePath = join(dir, "restart.sqlite");
+    const first = memoryStack({ backend: "sqlite", sqlitePath, env: {} });
+    await say(createAgent({ model: echo(), ...first }), "t", "remember kiwi");
+    await first.checkpointer?.close();
+    const second = memoryStack({ env: { MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: sqlitePath } });
+    const model = echo();
+    await say(createAgent({ model, ...second }), "t", "what fruit?");
+    expect(model.calls[0]?.messages.map(text)).toEqual(["remember kiwi", "echo:remember kiwi", "what fruit?"]);
+    await second.checkpointer?.close();
+  });
+
+  it.each(["in_memory", "sqlite"] as const)("%s: deleting a thread leaves a tombstone; reusing the id fails with a named error", async (backend) => {
+    const stack = memoryStack({ backend, sqlitePath: join(dir, "tomb.sqlite"), env: {} });
+    const agent = createAgent({ model: echo(), ...stack });
+    await say(agent, "gone", "hello");
+    await say(agent, "kept", "hello");
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    const outcome = await saver.deleteThreadWithOutcome("gone");
+    expect(outcome.status).toBe("deleted");
+    expect(outcome.counts.checkpoints).toBeGreaterThan(0);
+    expect(await saver.getTuple({ configurable: { thread_id: "gone" } })).toBeUndefined();
+    expect((await saver.registry.tombstone("gone"))?.reason).toBe("api");
+    const error = await say(agent, "gone", "again").catch((e: unknown) => e);
+    expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseThreadDeletedError).threadId).toBe("gone");
+    // Other threads are untouched and still writable.
+    await say(agent, "kept", "again");
+    const kept = await agent.graph.getState({ configurable: { thread_id: "kept" } });
+    expect((kept.values as { messages: BaseMessage[] }).messages).toHaveLength(4);
+    expect((await saver.deleteThreadWithOutcome("gone")).status).toBe("already_deleted");
+    await saver.close();
+  });
+});
+
+describe("prune on SQLite", () => {
+  it("dry run lists with counts and deletes nothing; --apply deletes and tombstones", async () => {
+    const sqlitePath = join(dir, "prune.sqlite");
+    const stack = memoryStack({ backend: "sqlite", sqlitePath, env: {} });
+    const agent = createAgent({ model: echo(), ...stack });
+    for (const id of ["old-1", "old-2", "new-1"]) await say(agent, id, "hi");
+    await stack.checkpointer?.close();
+    const future = () => new Date(Date.now() + 10 * 86_400_000);
+    // All three are 10 "days" idle in the future; ask for one of them by id first.
+    const one = await prune({ sqlitePath, threadId: "old-1", now: future });
+    expect(one.dryRun).toBe(true);
+    expect(one.candidates.map((c) => c.threadId)).toEqual(["old-1"]);
+    const dry = await prune({ sqlitePath, olderThanDays: 5, now: future });
+    expect(dry.candidates.map((c) => c.threadId).sort()).toEqual(["new-1", "old-1", "old-2"]);
+    expect(dry.totals.threads).toBe(3);
+    expect(dry.totals.checkpoints).toBe(dry.candidates.reduce((s, c) => s + c.checkpoints, 0));
+    expect(dry.totals.checkpoints).toBeGreaterThan(0);
+    expect(dry.outcomes).toEqual([]);
+    // Nothing went: a second dry run sees the same rows.
+    expect((await prune({ sqlitePath, olderThanDays: 5, now: future })).totals).toEqual(dry.totals);
+    // Not idle long enough: nothing matches.
+    expect((await prune({ sqlitePath, olderThanDays: 30, now: future })).candidates).toEqual([]);
+    const applied = await prune({ sqlitePath, threadId: "old-1", apply: true });
+    expect(applied.outcomes.map((o) => o.status)).toEqual(["deleted"]);
+    expect(applied.totals.checkpoints).toBe(dry.candidates.find((c) => c.threadId === "old-1")?.checkpoints);
+    const after = await prune({ sqlitePath, olderThanDays: 5, now: future });
+    expect(after.candidates.map((c) => c.threadId).sort()).toEqual(["new-1", "old-2"]);
+    const reopened = memoryStack({ backend: "sqlite", sqlitePath, env: {} });
+    const error = await say(createAgent({ model: echo(), ...reopened }), "old-1", "back?").catch((e: unknown) => e);
+    expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
+    await reopened.checkpointer?.close();
+  });
+});
