@@ -1,0 +1,53 @@
+import type { CandidateFact } from "./fact-store.js";
+import { extractEnglish } from "./rules-english.js";
+import { extractKorean } from "./rules-korean.js";
+
+/** Languages the rules know. */
+export type FactLanguage = "en" | "ko";
+
+/** Options of {@link extractFactsHeuristic}. */
+export interface HeuristicExtractOptions {
+  /**
+   * Language of the message; detected when unset: Korean when at least 30% of its letters are
+   * Hangul syllables, else English.
+   */
+  language?: FactLanguage;
+  /**
+   * Read a leading `Name: ` as the speaker and store the facts under that name instead of `user`
+   * (for replaying multi-party transcripts such as LoCoMo). @default false
+   */
+  speakerPrefix?: boolean;
+}
+
+/** Detects the language of a message: Korean when at least 30% of its letters are Hangul. */
+export function detectLanguage(text: string): FactLanguage {
+  const hangul = text.match(/[\uac00-\ud7a3]/g)?.length ?? 0;
+  const letters = text.match(/\p{L}/gu)?.length ?? 0;
+  return letters > 0 && hangul / letters >= 0.3 ? "ko" : "en";
+}
+
+const SPEAKER = /^\s*([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?|[\uac00-\ud7a3]{1,8}):\s+/;
+
+/**
+ * Extracts durable facts from one user message with rules and no model (spec R15 `heuristic`).
+ * Returns candidates in the order stated; an empty array when the message states no fact
+ * (questions, hypotheticals, talk about other people). Pure and synchronous.
+ *
+ * @example
+ * extractFactsHeuristic("I moved to Busan last month.");
+ * // [{ subject: "user", attribute: "residence", value: "Busan", text: "User moved to Busan and lives there", ... }]
+ */
+export function extractFactsHeuristic(text: string, options: HeuristicExtractOptions = {}): CandidateFact[] {
+  let body = text;
+  let speaker: string | undefined;
+  if (options.speakerPrefix) {
+    const m = SPEAKER.exec(text);
+    if (m) {
+      speaker = m[1] as string;
+      body = text.slice(m[0].length);
+    }
+  }
+  const language = options.language ?? detectLanguage(body);
+  if (language === "ko") return extractKorean(body, { id: speaker ?? "user", label: speaker ?? "사용자" });
+  return extractEnglish(body, { id: speaker ?? "user", label: speaker ?? "User" });
+}

@@ -1,0 +1,136 @@
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { messageText, ThreadwiseError } from "@threadwise/core";
+import { z } from "zod";
+import { detectLanguage } from "./extract-heuristic.js";
+import type { CandidateFact } from "./fact-store.js";
+
+/** Attributes that hold lists: their value is part of the fact's key. */
+export const LIST_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "likes",
+  "dislikes",
+  "favorite",
+  "plan",
+  "event",
+  "hobby",
+  "pet",
+  "family",
+  "belonging",
+  "health",
+  "constraint",
+]);
+
+/** The JSON an extraction model must answer with. */
+export const llmFactsSchema = z.object({
+  facts: z.array(
+    z.object({
+      /** `user`, or `user's <relation>` for a relative the user talks about. */
+      subject: z.string().min(1),
+      /** One of the attributes in the prompt, or a short snake_case word. */
+      attribute: z.string().min(1),
+      value: z.string().min(1),
+      /** One self-contained sentence in the message's language. */
+      text: z.string().min(1),
+    }),
+  ),
+});
+export type LlmFacts = z.infer<typeof llmFactsSchema>;
+
+/** The model an extraction needs: anything with a chat model's `invoke`. */
+export interface FactExtractionModel {
+  invoke(input: unknown, options?: Record<string, unknown>): Promise<unknown>;
+}
+
+/** The LLM extraction failed (threw, timed out, answered bad JSON or JSON off the schema). */
+export class FactExtractionError extends ThreadwiseError {
+  /** `model_error`, `timeout`, `bad_json` or `schema_mismatch`. */
+  readonly reason: string;
+  constructor(reason: "model_error" | "timeout" | "bad_json" | "schema_mismatch", message: string, options?: { cause?: unknown }) {
+    super("THREADWISE_FACT_EXTRACTION_FAILED", `fact extraction ${reason}: ${message}`, options);
+    this.reason = reason;
+  }
+  static override isInstance(error: unknown): error is FactExtractionError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_FACT_EXTRACTION_FAILED";
+  }
+}
+
+/** Tags of the internal extraction call: not streamed to the user, visible in traces (R13 style). */
+export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream", "threadwise:fact-recall"];
+
+const PROMPT = `You extract durable facts about the user from one message the user wrote.
+Answer with JSON only, no prose: {"facts":[{"subject":"user","attribute":"residence","value":"Busan","text":"The user lives in Busan."}]}
+- attribute is one of: name, age, residence, hometown, work, study, school, marital, family, pet, likes, dislikes, favorite, plan, event, hobby, belonging, health, constraint.
+- Only facts the user states about themselves, or about a relative (subject "user's sister").
+- Not questions, hypotheticals, wishes, or what other people did.
+- text is one short sentence in the language of the message.
+- {"facts":[]} when there is none.`;
+
+function stripFences(text: string): string {
+  const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
+  return (fenced ? fenced[1] : text)?.trim() ?? "";
+}
+
+/**
+ * Extracts facts from one user message with a chat model (spec R15 `llm`). The call carries
+ * {@link INTERNAL_CALL_TAGS} and is aborted after `timeoutMs`.
+ *
+ * @returns candidates in the order the model gave them.
+ * @throws FactExtractionError on any failure; the middleware catches it and uses the rules.
+ */
+export async function extractFactsWithModel(
+  model: FactExtractionModel,
+  text: string,
+  options: { timeoutMs: number; language?: "en" | "ko" },
+): Promise<CandidateFact[]> {
+  const language = options.language ?? detectLanguage(text);
+  const controller = new AbortController();
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new FactExtractionError("timeout", `no answer within ${options.timeoutMs} ms`));
+    }, options.timeoutMs);
+  });
+  let answer: unknown;
+  try {
+    answer = await Promise.race([
+      model.invoke([new SystemMessage(PROMPT), new HumanMessage(text)], {
+        tags: INTERNAL_CALL_TAGS,
+        signal: controller.signal,
+        runName: "threadwise-fact-extraction",
+      }),
+      timeout,
+    ]);
+  } catch (error) {
+    if (FactExtractionError.isInstance(error)) throw error;
+    throw new FactExtractionError("model_error", error instanceof Error ? error.message : String(error), { cause: error });
+  } finally {
+    clearTimeout(timer);
+  }
+  const raw = stripFences(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
+  let json: unknown;
+  try {
+    json = JSON.parse(raw);
+  } catch (error) {
+    throw new FactExtractionError("bad_json", `answer is not JSON (${raw.length} characters)`, { cause: error });
+  }
+  const parsed = llmFactsSchema.safeParse(json);
+  if (!parsed.success) {
+    const issue = parsed.error.issues[0];
+    throw new FactExtractionError("schema_mismatch", `${issue?.path.join(".") || "answer"}: ${issue?.message ?? "invalid"}`, {
+      cause: parsed.error,
+    });
+  }
+  return parsed.data.facts.map((fact) => {
+    const attribute = fact.attribute.trim().toLowerCase();
+    const preference = attribute === "likes" || attribute === "dislikes";
+    return {
+      subject: fact.subject.trim().toLowerCase() === "the user" ? "user" : fact.subject.trim(),
+      attribute,
+      value: fact.value.trim(),
+      text: fact.text.trim(),
+      language,
+      multi: LIST_ATTRIBUTES.has(attribute),
+      ...(preference ? { keyAttribute: "preference" } : {}),
+    };
+  });
+}

@@ -1,0 +1,207 @@
+import { AIMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import {
+  addContextBlocks,
+  envChoice,
+  envPositiveInt,
+  PROMPT_CONTEXT_MODES,
+  type PromptContextMode,
+  parseOptions,
+  resolveLogger,
+  type ThreadwiseLogger,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
+import { type CandidateFact, FACTS_STATE_KEY, type Fact, type FactSlot, factSlotState, readFactSlot } from "./fact-store.js";
+import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
+import { renderFacts } from "./recall.js";
+
+/** Extraction modes (spec R15). */
+export const FACT_MODES = ["off", "heuristic", "llm"] as const;
+export type FactMode = (typeof FACT_MODES)[number];
+
+/** Env twin of `mode`. */
+export const FACTS_MODE_ENV = "MEMORY_FACTS_MODE";
+/** Env twin of `maxItems`. */
+export const FACT_RECALL_MAX_ITEMS_ENV = "MEMORY_FACT_RECALL_MAX_ITEMS";
+
+export const DEFAULT_MAX_ITEMS = 3;
+export const DEFAULT_MAX_FACTS = 200;
+export const DEFAULT_TIMEOUT_MS = 15_000;
+export const DEFAULT_MIN_SCORE = 0.5;
+export const DEFAULT_FACTS_LABEL = "Known facts about the user";
+
+const modelSchema = z.custom<FactExtractionModel>(
+  (value) => typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function",
+  { message: "expected a chat model (an object with invoke())" },
+);
+const loggerSchema = z.union([
+  z.literal(false),
+  z.custom<ThreadwiseLogger>(
+    (value) => typeof value === "object" && value !== null && typeof (value as ThreadwiseLogger).warn === "function",
+    { message: "expected a logger with info() and warn()" },
+  ),
+]);
+
+/** Options of {@link factRecall}. */
+export const factRecallOptionsSchema = z
+  .object({
+    /**
+     * `heuristic`: rules, no model. `llm`: `model` (or the agent's model) extracts, with the rules
+     * as fallback on any failure. `off`: nothing is extracted or placed, no state is written.
+     * Env twin `MEMORY_FACTS_MODE`. @default "heuristic"
+     */
+    mode: z.enum(FACT_MODES).optional(),
+    /** Most facts placed per model call (facts). Env twin `MEMORY_FACT_RECALL_MAX_ITEMS`. @default 3 */
+    maxItems: z.number().int().positive().optional(),
+    /**
+     * Chat model for `llm` mode. Unset: the agent's own model extracts, inside the model call
+     * (then the write goes out as a `Command`). @default undefined
+     */
+    model: modelSchema.optional(),
+    /** Rule language; unset detects per message (Korean when >= 30% of letters are Hangul). @default undefined */
+    language: z.enum(["en", "ko"]).optional(),
+    /** Most facts stored per thread (facts); fewest-used, then least recently active, go first. @default 200 */
+    maxFacts: z.number().int().positive().optional(),
+    /** Time limit of one LLM extraction call (milliseconds); past it the rules are used. @default 15000 */
+    timeoutMs: z.number().int().positive().optional(),
+    /**
+     * Least BM25+ score a fact needs to be placed (unitless; a fact sharing one distinctive word
+     * with the message scores above 1 in a typical thread). @default 0.5
+     */
+    minScore: z.number().nonnegative().optional(),
+    /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
+    promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
+    /** Heading of the placed block. @default "Known facts about the user" */
+    label: z.string().min(1).optional(),
+    /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
+    logger: loggerSchema.optional(),
+  })
+  .strict();
+export type FactRecallOptions = z.input<typeof factRecallOptionsSchema>;
+
+/** The configuration after options, env and defaults are applied. */
+export interface ResolvedFactRecallConfig {
+  mode: FactMode;
+  maxItems: number;
+  maxFacts: number;
+  timeoutMs: number;
+  minScore: number;
+  label: string;
+  language: "en" | "ko" | undefined;
+  promptContextMode: PromptContextMode | undefined;
+}
+
+/**
+ * Resolves options against env and defaults.
+ * @throws ThreadwiseConfigError naming the option or env variable that is invalid.
+ */
+export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedFactRecallConfig {
+  const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
+  return {
+    mode: parsed.mode ?? envChoice(FACTS_MODE_ENV, FACT_MODES, env) ?? "heuristic",
+    maxItems: parsed.maxItems ?? envPositiveInt(FACT_RECALL_MAX_ITEMS_ENV, env) ?? DEFAULT_MAX_ITEMS,
+    maxFacts: parsed.maxFacts ?? DEFAULT_MAX_FACTS,
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_TIMEOUT_MS,
+    minScore: parsed.minScore ?? DEFAULT_MIN_SCORE,
+    label: parsed.label ?? DEFAULT_FACTS_LABEL,
+    language: parsed.language,
+    promptContextMode: parsed.promptContextMode,
+  };
+}
+
+/**
+ * Durable facts about the user, extracted from user messages and recalled when they matter
+ * (spec R15-R17).
+ *
+ * How it works:
+ * - `beforeModel`, once per new user message (a cursor in state skips the later model calls of a
+ *   tool loop): extract facts (rules, or the model with the rules as fallback), upsert them into
+ *   the thread's private state `_threadwise_facts` (same subject and attribute supersedes,
+ *   duplicates merge, at most `maxFacts`), then rank them against the newest user message with
+ *   BM25+ and keep the top `maxItems` keys.
+ * - `wrapModelCall`: place those facts as a `facts` context block through core placement (R8/R9).
+ *   Nothing is placed when no fact is relevant. The stored thread and messages are never changed.
+ * - `llm` mode without `model`: the agent's model extracts inside `wrapModelCall`, and the write
+ *   goes out as a `Command`. With a native structured `responseFormat` that write cannot be
+ *   attached: pass `model` in that case.
+ *
+ * Facts are thread-scoped: they live in the thread's checkpointed state, so they persist exactly
+ * as far as the checkpointer does and never show up in another thread (R16).
+ *
+ * @throws ThreadwiseConfigError at construction on an invalid option or env value.
+ * @example
+ * const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [factRecall({ maxItems: 5 })] });
+ * await agent.invoke({ messages: [{ role: "user", content: "I moved to Busan." }] }, { configurable: { thread_id: "t1" } });
+ */
+export function factRecall(options: FactRecallOptions = {}) {
+  const config = resolveFactRecallConfig(options);
+  const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
+  const logger = resolveLogger(parsed.logger);
+  const ownModel = parsed.model;
+
+  const heuristic = (text: string): { facts: CandidateFact[]; origin: Fact["origin"] } => ({
+    facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
+    origin: "heuristic",
+  });
+  const extractorFor = (model: FactExtractionModel | undefined) => async (text: string) => {
+    if (config.mode !== "llm" || !model) return heuristic(text);
+    try {
+      const facts = await extractFactsWithModel(model, text, {
+        timeoutMs: config.timeoutMs,
+        ...(config.language ? { language: config.language } : {}),
+      });
+      return { facts, origin: "llm" as const };
+    } catch (error) {
+      const reason = (error as { reason?: string }).reason ?? "model_error";
+      logger.warn("fact-recall: LLM extraction failed, used the rules for this message", { reason });
+      return heuristic(text);
+    }
+  };
+  const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
+  const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
+    facts.length === 0
+      ? request
+      : addContextBlocks(
+          request,
+          [{ kind: "facts", producer: "threadwise/fact-recall", label: config.label, text: renderFacts(facts) }],
+          config.promptContextMode ? { mode: config.promptContextMode } : {},
+        );
+  const recalledOf = (slot: FactSlot): Fact[] => {
+    const byKey = new Map(slot.facts.map((fact) => [fact.key, fact]));
+    return slot.recalled.map((key) => byKey.get(key)).filter((fact): fact is Fact => fact !== undefined);
+  };
+
+  return createMiddleware({
+    name: "threadwise/fact-recall",
+    stateSchema: factSlotState,
+    beforeModel: async (state) => {
+      if (config.mode === "off" || (config.mode === "llm" && !ownModel)) return undefined;
+      const slot = readFactSlot(state);
+      const pending = pendingUserMessages(state.messages ?? [], slot.cursor);
+      if (pending.length === 0) return undefined;
+      const { update } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(ownModel) });
+      return { [FACTS_STATE_KEY]: update };
+    },
+    wrapModelCall: async (request, handler) => {
+      if (config.mode === "off") return handler(request);
+      const slot = readFactSlot(request.state);
+      if (config.mode === "llm" && !ownModel) {
+        const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
+        if (pending.length > 0) {
+          const agentModel = request.model as unknown as FactExtractionModel;
+          const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(agentModel) });
+          const response = await handler(place(request, recalled));
+          if (!AIMessage.isInstance(response)) {
+            logger.warn("fact-recall: could not attach the fact write to a structured response; pass `model` to factRecall", {});
+            return response;
+          }
+          return new Command({ update: { [FACTS_STATE_KEY]: update } });
+        }
+      }
+      return handler(place(request, recalledOf(slot)));
+    },
+  });
+}

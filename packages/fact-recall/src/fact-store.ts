@@ -1,0 +1,223 @@
+import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { z } from "zod";
+
+/**
+ * Thread-scoped fact storage (spec R15-R17): one private, checkpointed state value per thread, so
+ * facts live exactly where the checkpointer keeps the thread and never cross threads (R16).
+ */
+export const FACTS_STATE_KEY = "_threadwise_facts";
+
+/** One durable fact about the user, or about a person the user named (`user's sister`). */
+export const factSchema = z.object({
+  /** Identity used for upserts: `subject|attribute` for one-valued attributes, `subject|attribute|value` for lists. */
+  key: z.string(),
+  /** Whom the fact is about: `user`, `user's sister`, or a speaker name. */
+  subject: z.string(),
+  /** What it is about: `name`, `residence`, `work`, `likes`, `plan`, ... (see the README). */
+  attribute: z.string(),
+  /** The value, as written by the user (`Busan`, `a golden retriever named Max`). */
+  value: z.string(),
+  /** One self-contained sentence, in the language of the source: what recall indexes and places. */
+  text: z.string(),
+  /** Language of the source message. */
+  language: z.enum(["en", "ko"]),
+  /** Id of the user message the fact was last stated in; `null` when the message had no id. */
+  sourceMessageId: z.string().nullable(),
+  /** How the fact was extracted. */
+  origin: z.enum(["heuristic", "llm"]),
+  /** Value this fact replaced (`Seoul` after a move to Busan), if any. */
+  previousValue: z.string().optional(),
+  /** User-message count (the thread's fact clock) when the fact was first stored. */
+  createdTurn: z.number().int().nonnegative(),
+  /** User-message count when it was last stated or replaced. */
+  updatedTurn: z.number().int().nonnegative(),
+  /** User-message count when it was last recalled; 0 when never. */
+  lastUsedTurn: z.number().int().nonnegative(),
+  /** How many user turns recalled it. */
+  uses: z.number().int().nonnegative(),
+  /** How many times it was stated (exact duplicates merge into one fact). */
+  mentions: z.number().int().positive(),
+});
+export type Fact = z.infer<typeof factSchema>;
+
+/** The thread's fact slot. */
+export const factSlotSchema = z.object({
+  facts: z.array(factSchema),
+  /** Id of the newest user message already read for facts; `null` before the first. */
+  cursor: z.string().nullable(),
+  /** User messages read so far: the clock of `createdTurn`, `updatedTurn`, `lastUsedTurn`. */
+  turn: z.number().int().nonnegative(),
+  /** Keys recalled for the newest user message, placed on every model call of that turn. */
+  recalled: z.array(z.string()),
+});
+export type FactSlot = z.infer<typeof factSlotSchema>;
+
+/**
+ * An update to the slot: `facts`, when given, replaces the whole list (a full slot is a valid
+ * update); then `remove` drops facts by key, and `upsert` replaces facts with a known key in place
+ * and appends new ones; `cursor`, `turn`, `recalled` replace their values when given.
+ * Idempotent: applying one update twice gives the same slot, so a retried step cannot duplicate.
+ *
+ * A full slot must parse as an update: LangChain hands hooks the private state parsed with this
+ * input schema, and writes it back through the reducer when a hook returns the whole state.
+ */
+export const factSlotUpdateSchema = z.object({
+  facts: z.array(factSchema).optional(),
+  upsert: z.array(factSchema).optional(),
+  remove: z.array(z.string()).optional(),
+  cursor: z.string().nullable().optional(),
+  turn: z.number().int().nonnegative().optional(),
+  recalled: z.array(z.string()).optional(),
+});
+export type FactSlotUpdate = z.infer<typeof factSlotUpdateSchema>;
+
+/** An empty slot. */
+export function emptyFactSlot(): FactSlot {
+  return { facts: [], cursor: null, turn: 0, recalled: [] };
+}
+
+/** The reducer of the slot; see {@link FactSlotUpdate}. Never mutates its inputs. */
+export function mergeFactSlot(current: FactSlot | undefined, update: FactSlotUpdate | undefined): FactSlot {
+  const base = current ?? emptyFactSlot();
+  if (!update) return base;
+  const removed = new Set(update.remove ?? []);
+  const facts = (update.facts ?? base.facts).filter((fact) => !removed.has(fact.key));
+  for (const fact of update.upsert ?? []) {
+    const at = facts.findIndex((f) => f.key === fact.key);
+    if (at === -1) facts.push(fact);
+    else facts[at] = fact;
+  }
+  return {
+    facts,
+    cursor: update.cursor === undefined ? base.cursor : update.cursor,
+    turn: update.turn ?? base.turn,
+    recalled: update.recalled ?? base.recalled,
+  };
+}
+
+/**
+ * State schema holding the slot (private: the key starts with `_`, so it is checkpointed but not
+ * part of the agent's input or output; read it with `agent.graph.getState(config)`).
+ */
+export const factSlotState = new StateSchema({
+  [FACTS_STATE_KEY]: new ReducedValue(
+    factSlotSchema.default(() => emptyFactSlot()),
+    {
+      inputSchema: factSlotUpdateSchema,
+      reducer: mergeFactSlot,
+    },
+  ),
+});
+
+/** Reads the slot from agent state; an empty slot when absent. */
+export function readFactSlot(state: unknown): FactSlot {
+  const value = (state as Record<string, unknown> | undefined)?.[FACTS_STATE_KEY];
+  return (value as FactSlot | undefined) ?? emptyFactSlot();
+}
+
+/** A fact as an extractor produces it, before it gets a key and counters. */
+export interface CandidateFact {
+  subject: string;
+  attribute: string;
+  value: string;
+  text: string;
+  language: "en" | "ko";
+  /** `true` when the attribute holds a list (likes, plans, pets): the value is part of the key. */
+  multi: boolean;
+  /** Attribute part of the key when it differs (`likes` and `dislikes` share `preference`). */
+  keyAttribute?: string;
+  /** Value part of the key of a list attribute when it differs from `value` (the liked object). */
+  keyValue?: string;
+}
+
+/** Lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
+export function normalizeValue(value: string): string {
+  return value
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\s]+/g, " ")
+    .replace(/^[\s"'“”‘’]+|[\s.,!?;:"'“”‘’]+$/g, "")
+    .trim();
+}
+
+/** The upsert key of a candidate: subject and attribute, plus the value for list attributes. */
+export function factKey(candidate: Pick<CandidateFact, "subject" | "attribute" | "value" | "multi" | "keyAttribute" | "keyValue">): string {
+  const head = `${normalizeValue(candidate.subject)}|${candidate.keyAttribute ?? candidate.attribute}`;
+  return candidate.multi ? `${head}|${normalizeValue(candidate.keyValue ?? candidate.value)}` : head;
+}
+
+/** What one ingestion changes. */
+export interface IngestOptions {
+  sourceMessageId: string | null;
+  /** The thread's user-message count after this message. */
+  turn: number;
+  origin: Fact["origin"];
+  /** Most facts kept; see {@link planFactWrite}. */
+  maxFacts: number;
+}
+
+/**
+ * Turns candidates from one user message into a slot update:
+ * - a candidate whose key is new is stored;
+ * - the same key with the same value is an exact duplicate: merged (one fact, `mentions` + 1);
+ * - the same key with another value supersedes the stored fact (`previousValue` keeps the old
+ *   value), e.g. `residence` Seoul -> Busan;
+ * - preferences share one key per object across `likes` and `dislikes` (see the extractors), so
+ *   "I don't like coffee anymore" replaces "I like coffee".
+ * Then the bound: while more than `maxFacts` facts would be stored, the fact with the fewest uses
+ * goes first, ties broken by the oldest last activity (latest of updated and used turn), then by
+ * storage order; facts written by this message are never evicted by it.
+ */
+export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact[], options: IngestOptions): FactSlotUpdate {
+  const byKey = new Map(slot.facts.map((fact) => [fact.key, fact]));
+  const upserts = new Map<string, Fact>();
+  for (const candidate of candidates) {
+    const key = factKey(candidate);
+    const existing = upserts.get(key) ?? byKey.get(key);
+    if (existing && normalizeValue(existing.value) === normalizeValue(candidate.value) && existing.attribute === candidate.attribute) {
+      upserts.set(key, {
+        ...existing,
+        text: candidate.text,
+        sourceMessageId: options.sourceMessageId ?? existing.sourceMessageId,
+        updatedTurn: options.turn,
+        mentions: upserts.has(key) ? existing.mentions : existing.mentions + 1,
+      });
+      continue;
+    }
+    upserts.set(key, {
+      key,
+      subject: candidate.subject,
+      attribute: candidate.attribute,
+      value: candidate.value,
+      text: candidate.text,
+      language: candidate.language,
+      sourceMessageId: options.sourceMessageId,
+      origin: options.origin,
+      ...(existing ? { previousValue: existing.value } : {}),
+      createdTurn: options.turn,
+      updatedTurn: options.turn,
+      lastUsedTurn: existing?.lastUsedTurn ?? 0,
+      uses: existing?.uses ?? 0,
+      mentions: 1,
+    });
+  }
+  const newKeys = [...upserts.keys()].filter((key) => !byKey.has(key));
+  const excess = slot.facts.length + newKeys.length - options.maxFacts;
+  const remove: string[] = [];
+  if (excess > 0) {
+    const order = new Map(slot.facts.map((fact, index) => [fact.key, index]));
+    const evictable = slot.facts
+      .filter((fact) => !upserts.has(fact.key))
+      .sort(
+        (a, b) =>
+          a.uses - b.uses ||
+          Math.max(a.updatedTurn, a.lastUsedTurn) - Math.max(b.updatedTurn, b.lastUsedTurn) ||
+          (order.get(a.key) ?? 0) - (order.get(b.key) ?? 0),
+      );
+    for (const fact of evictable.slice(0, excess)) remove.push(fact.key);
+    // More new facts than the bound in one message: keep the last ones stated.
+    const overflow = excess - remove.length;
+    if (overflow > 0) for (const key of newKeys.slice(0, overflow)) upserts.delete(key);
+  }
+  return { upsert: [...upserts.values()], ...(remove.length > 0 ? { remove } : {}) };
+}

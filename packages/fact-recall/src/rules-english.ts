@@ -1,0 +1,405 @@
+import type { CandidateFact } from "./fact-store.js";
+
+/**
+ * English extraction rules (spec R15). A message is cut into clauses; a clause yields a fact when
+ * its subject is the speaker (`I`, `we` for shared activities) or a named relative (`my sister`,
+ * stored as a fact about that person), and its predicate matches one rule below. Questions,
+ * hypotheticals (`if`, `would`, `maybe`, `wish`) and clauses about anyone else yield nothing.
+ */
+
+const ADV =
+  "(?:(?:just|recently|finally|also|really|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
+const VAL = "([^,;:!?]+)";
+const REL =
+  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
+const PET = "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet";
+const JOB =
+  "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor";
+const EVENT_VERBS =
+  "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
+const NOT_ACTIVITY = new Set(
+  "going feeling thinking wondering hoping trying looking doing saying talking getting glad sure happy sorry so really not".split(" "),
+);
+const FILLER_VALUES =
+  /^(?:it|that|this|those|these|you|your|how|when|what|the way|to hear|hearing|seeing|them|him|her|everything|all of|so much|a lot)\b/i;
+
+const CONTRACTIONS: Array<[RegExp, string]> = [
+  [/[’‘]/g, "'"],
+  [/\bI'm\b/gi, "I am"],
+  [/\bI've\b/gi, "I have"],
+  [/\bI'll\b/gi, "I will"],
+  [/\bI'd\b/gi, "I would"],
+  [/\bwe're\b/gi, "we are"],
+  [/\bwe've\b/gi, "we have"],
+  [/\bwe'll\b/gi, "we will"],
+  [/\bcan't\b/gi, "cannot"],
+  [/\bwon't\b/gi, "will not"],
+  [/\b(\w+)n't\b/gi, "$1 not"],
+  [/\bgonna\b/gi, "going to"],
+];
+
+interface Rule {
+  attribute: string;
+  re: RegExp;
+  /** Builds value, key parts and text from the match; `undefined` rejects it. */
+  build: (m: RegExpMatchArray, s: Subject) => Omit<CandidateFact, "subject" | "attribute" | "language"> | undefined;
+  /** Allowed for a `we` subject (shared activities). */
+  we?: boolean;
+}
+
+interface Subject {
+  /** Stored subject: `user`, `user's sister`, a speaker name. */
+  id: string;
+  /** How the text names it: `User`, `User's sister`, `Caroline`. */
+  label: string;
+  we: boolean;
+  /** The predicate as written (after the subject), for generic texts. */
+  predicate: string;
+}
+
+const TIME_TAIL =
+  /\s+(?:(?:last|next|this|a few|a couple of|two|three|several|\d+)\s+(?:week|weekend|month|year|summer|winter|spring|fall|days?|weeks|months|years|nights?)s?\b|yesterday|today|tomorrow|recently|ago)\b.*$/i;
+
+/** A place or name value: the words before any time phrase (`Busan last month` -> `Busan`). */
+function place(value: string): string {
+  return cut(value.replace(TIME_TAIL, ""), 5);
+}
+
+function cut(value: string, maxWords = 8): string {
+  const trimmed = value
+    .replace(
+      /\s+(?:now|since|for now|because|but|so|these days|at the moment|right now|anymore|already|too|as well|though|lol|haha)\b.*$/i,
+      "",
+    )
+    .replace(/\s+and\s+(?:it|that|i|we|they|he|she)\b.*$/i, "")
+    .trim();
+  return trimmed
+    .split(/\s+/)
+    .slice(0, maxWords)
+    .join(" ")
+    .replace(/[.\s]+$/, "");
+}
+
+/** The predicate with the speaker's forms rewritten for a third-person text. */
+function sentence(s: Subject): string {
+  const p = s.predicate
+    .replace(/^am\b/i, "is")
+    .replace(/^have\b/i, "has")
+    .replace(/^(love|like|enjoy|adore|hate|dislike|play|live|work|want|need|go|study|plan|hope|own)\b/i, "$1s")
+    .replace(/^do not\b/i, "does not")
+    .replace(/\bmy\b/gi, `${s.label}'s`)
+    .replace(/\bmyself\b/gi, "themself")
+    .replace(/[.\s]+$/, "");
+  return s.we ? `${s.label} and others: we ${s.predicate.replace(/[.\s]+$/, "")}` : `${s.label} ${p}`;
+}
+
+const single = (value: string, text: string) => ({ value, text, multi: false });
+const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
+
+const RULES: Rule[] = [
+  {
+    attribute: "name",
+    re: /^(?:am called|go by) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/,
+    build: (m, s) => single(m[1] as string, `${s.label}'s name is ${m[1]}`),
+  },
+  {
+    attribute: "age",
+    re: new RegExp(
+      `^${ADV}(?:am|turned|just turned) (\\d{1,3})(?: years? old)?\\b(?! (?:minutes|hours|days|weeks|months|times|percent|%))`,
+      "i",
+    ),
+    build: (m, s) => single(m[1] as string, `${s.label} is ${m[1]} years old`),
+  },
+  {
+    attribute: "residence",
+    re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = place(m[1] as string);
+      return single(v, `${s.label} moved to ${v} and lives there`);
+    },
+  },
+  {
+    attribute: "residence",
+    re: new RegExp(`^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) in ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = place(m[1] as string);
+      return single(v, `${s.label} lives in ${v}`);
+    },
+  },
+  {
+    attribute: "hometown",
+    re: new RegExp(`^${ADV}(?:have |had )?moved (?:here |away |over )?from ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 5);
+      return single(v, `${s.label} moved from ${v}, their home country or town`);
+    },
+  },
+  {
+    attribute: "hometown",
+    re: new RegExp(`^${ADV}(?:am (?:originally )?from|grew up in|was born in) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 5);
+      return single(v, `${s.label} is from ${v} (hometown)`);
+    },
+  },
+  {
+    attribute: "work",
+    re: new RegExp(`^${ADV}(?:quit|left|lost) my job\\b|^${ADV}(?:got fired|got laid off|am unemployed|am between jobs)`, "i"),
+    build: (_m, s) => single("no job", `${s.label} no longer has a job (${s.predicate.replace(/[.\s]+$/, "")})`),
+  },
+  {
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job) (as an?|as|at|for|in) ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = `${(m[1] as string).toLowerCase()} ${cut(m[2] as string, 6)}`;
+      return single(v, `${s.label} works ${v} (job)`);
+    },
+  },
+  {
+    attribute: "work",
+    re: new RegExp(`^${ADV}am (?:now )?(?:an?|the) ((?:[\\w-]+ ){0,2}(?:${JOB}))s?\\b`, "i"),
+    build: (m, s) => single(m[1] as string, `${s.label} is a ${m[1]} (job)`),
+  },
+  { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
+  {
+    attribute: "study",
+    re: new RegExp(`^${ADV}(?:study|am studying|major in|am majoring in|majored in|studied) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return single(v, `${s.label} studies ${v} (school)`);
+    },
+  },
+  {
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}(?:go to|attend|am attending|graduated from|am enrolled (?:at|in)|am a student at) ([^,;:!?]*(?:university|college|school|academy|institute|uni)\\b[^,;:!?]*)`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return single(v, `${s.label} goes to ${v} (school)`);
+    },
+  },
+  {
+    attribute: "marital",
+    re: /^am (?:now )?(married|single|divorced|engaged|widowed|separated)\b/i,
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} (relationship status)`),
+  },
+  {
+    attribute: "pet",
+    re: new RegExp(
+      `^${ADV}(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (${PET})s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      "i",
+    ),
+    build: (m, s) =>
+      list(
+        m[2] ? `${m[1]} named ${m[2]}` : (m[1] as string),
+        `${s.label} has a pet ${m[1]}${m[2] ? ` named ${m[2]}` : ""}`,
+        (m[2] ?? m[1]) as string,
+      ),
+    we: true,
+  },
+  {
+    attribute: "family",
+    re: new RegExp(
+      `^${ADV}(?:have|have got) (an?|one|two|three|four|five|\\d+) (sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b`,
+      "i",
+    ),
+    build: (m, s) => list(`${m[1]} ${m[2]}`, `${s.label} has ${m[1]} ${m[2]} (family)`, (m[2] as string).replace(/s$/, "")),
+  },
+  {
+    attribute: "health",
+    re: new RegExp(`^${ADV}am allergic to ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 5);
+      return list(`allergic to ${v}`, `${s.label} is allergic to ${v} (health)`);
+    },
+  },
+  {
+    attribute: "health",
+    re: /^(?:am|have been) (vegetarian|vegan|pescatarian|lactose intolerant|pregnant|diabetic|gluten[- ]free|sober|deaf|blind|colou?rblind|in recovery)\b/i,
+    build: (m, s) => list(m[1] as string, `${s.label} is ${m[1]} (health, diet)`),
+  },
+  {
+    attribute: "health",
+    re: new RegExp(
+      `^${ADV}(?:have|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (asthma|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      "i",
+    ),
+    build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
+  },
+  {
+    attribute: "health",
+    re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted) my ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 4);
+      return list(`injured ${v}`, `${s.label} injured their ${v} (health)`);
+    },
+  },
+  {
+    attribute: "constraint",
+    re: new RegExp(`^${ADV}(?:cannot|can not|do not|must not|should not|am not allowed to|never) (eat|drink|have|fly|drive) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = `${m[1]} ${cut(m[2] as string, 5)}`;
+      return list(`cannot ${v}`, `${s.label} cannot ${v} (health, diet constraint)`);
+    },
+  },
+  {
+    attribute: "dislikes",
+    re: new RegExp(
+      `^${ADV}(?:hate|dislike|cannot stand|do not like|do not enjoy|am not a fan of|am not into|do not really like) ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return FILLER_VALUES.test(v) ? undefined : { ...list(v, `${s.label} dislikes ${v}`), keyAttribute: "preference" };
+    },
+    we: true,
+  },
+  {
+    attribute: "likes",
+    re: new RegExp(
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am into|am (?:a )?(?:big |huge )?fan of|am passionate about|am obsessed with|am crazy about|am keen on|am interested in) ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 8);
+      return FILLER_VALUES.test(v) || v.length < 2
+        ? undefined
+        : { ...list(v, `${sentence(s)} (likes)`), keyValue: v, keyAttribute: "preference" };
+    },
+    we: true,
+  },
+  {
+    attribute: "belonging",
+    re: new RegExp(`^${ADV}(?:bought|purchased|own|got (?:a|an|my|some) new|have (?:a|an) new|got myself) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return list(v, `${sentence(s)} (belongings)`);
+    },
+    we: true,
+  },
+  {
+    attribute: "plan",
+    re: new RegExp(
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 10);
+      return v.length < 3 ? undefined : list(v, `${sentence(s)} (plans)`);
+    },
+    we: true,
+  },
+  {
+    attribute: "hobby",
+    re: new RegExp(`^${ADV}(?:play|plays|have been playing|play the) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 5);
+      return list(v, `${sentence(s)} (hobby)`);
+    },
+    we: true,
+  },
+  {
+    attribute: "hobby",
+    re: /^(?:have been|am|have started) (\w+ing)\b/i,
+    build: (m, s) =>
+      NOT_ACTIVITY.has((m[1] as string).toLowerCase()) ? undefined : list((m[1] as string).toLowerCase(), `${sentence(s)} (activity)`),
+    we: true,
+  },
+  {
+    attribute: "event",
+    re: new RegExp(`^${ADV}(?:have |had )?(${EVENT_VERBS}) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = `${m[1]} ${cut(m[2] as string, 10)}`;
+      return list(v, `${sentence(s)} (event)`);
+    },
+    we: true,
+  },
+];
+
+const FAMILY_CLAUSE = new RegExp(`\\bmy (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+const PET_NAME_CLAUSE = new RegExp(`\\bmy (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
+const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
+const LEAD =
+  /^(?:(?:oh|well|so|and|but|also|actually|yeah|yes|yep|btw|by the way|anyway|honestly|plus|guess what|good news|fun fact|hey|hi|ok|okay|lol|haha|wow|thanks|yesterday|today|tonight|recently|lately|now|then|last\s+\w+|this\s+\w+|next\s+\w+|a few \w+ ago|\w+ \w+ ago|on \w+|in \w+)[,!:]?\s+)*/i;
+const HYPOTHETICAL =
+  /\b(?:if|unless|suppose|supposing|imagine|wish|wished|hypothetically|would|could|might|maybe|perhaps|someday|whether|pretend|dream of|dreamed of|dreamt of)\b/i;
+const QUESTION_START =
+  /^(?:what|where|when|who|whom|why|how|which|do|does|did|is|are|was|were|can|could|would|should|will|have|has|shall|may|any|anything)\b/i;
+
+/** Splits a message into sentences, then clauses that may each carry a subject. */
+export function englishClauses(text: string): string[] {
+  let t = text;
+  for (const [re, to] of CONTRACTIONS) t = t.replace(re, to);
+  const out: string[] = [];
+  for (const sentence of t.split(/(?<=[.!?])\s+|\n+/)) {
+    const s = sentence.trim();
+    if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
+    for (const clause of s.split(/\s*;\s*|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|since)\s+(?=(?:i|my|we)\b)/i)) {
+      if (clause.trim() !== "") out.push(clause.trim());
+    }
+  }
+  return out;
+}
+
+/**
+ * Facts stated in one English message. `speaker` names the subject (`user` by default; a speaker
+ * name when replaying a multi-party transcript); `label` is how texts name it.
+ */
+export function extractEnglish(text: string, speaker: { id: string; label: string }): CandidateFact[] {
+  const facts: CandidateFact[] = [];
+  const push = (subject: string, attribute: string, built: Omit<CandidateFact, "subject" | "attribute" | "language">) =>
+    facts.push({ subject, attribute, language: "en", ...built });
+  for (const clause of englishClauses(text)) {
+    if (HYPOTHETICAL.test(clause)) continue;
+    const name = NAME_CLAUSE.exec(clause);
+    if (name) push(speaker.id, "name", single(name[1] as string, `${speaker.label}'s name is ${name[1]}`));
+    const family = FAMILY_CLAUSE.exec(clause);
+    if (family) {
+      const rel = (family[1] as string).toLowerCase();
+      push(speaker.id, "family", list(`${rel} named ${family[2]}`, `${speaker.label}'s ${rel} is named ${family[2]} (family)`, rel));
+    }
+    const pet = PET_NAME_CLAUSE.exec(clause);
+    if (pet)
+      push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
+    const favorite = FAVORITE_CLAUSE.exec(clause);
+    if (favorite) {
+      const thing = (favorite[1] as string).trim().toLowerCase();
+      const value = cut(favorite[2] as string, 6);
+      push(speaker.id, "favorite", list(`${thing}: ${value}`, `${speaker.label}'s favorite ${thing} is ${value} (likes)`, thing));
+    }
+    if (name || family || pet || favorite) continue;
+    const body = clause.replace(LEAD, "");
+    let subject: Subject | undefined;
+    const rel = new RegExp(`^my (${REL})\\s+(.*)$`, "i").exec(body);
+    const first = /^(I|we)\s+(.*)$/i.exec(body);
+    if (first) {
+      const we = (first[1] as string).toLowerCase() === "we";
+      subject = { id: speaker.id, label: speaker.label, we, predicate: first[2] as string };
+    } else if (rel) {
+      const r = (rel[1] as string).toLowerCase();
+      // Third-person verbs back to the base form the rules expect ("lives" -> "live" matches both).
+      const predicate = (rel[2] as string)
+        .replace(/^is\b/i, "am")
+        .replace(/^has\b/i, "have")
+        .replace(/^does not\b/i, "do not");
+      subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
+    }
+    if (!subject) continue;
+    for (const rule of RULES) {
+      if (subject.we && !rule.we) continue;
+      const m = subject.predicate.match(rule.re);
+      if (!m) continue;
+      const built = rule.build(m, subject);
+      if (!built) continue;
+      push(subject.id, rule.attribute, built);
+      break;
+    }
+  }
+  return facts;
+}

@@ -1,0 +1,335 @@
+import type { CandidateFact } from "./fact-store.js";
+
+/**
+ * Korean extraction rules (spec R15), written for Korean grammar rather than translated: the
+ * subject is often dropped (a sentence without one is the speaker's), topic and subject particles
+ * (`은/는/이/가`) mark who a sentence is about, case particles (`을/를/에/에서/으로`) mark the value,
+ * and both polite (`-아요/-어요/-습니다`) and plain (`-다/-아/-어`) endings are accepted.
+ * A sentence led by `저는/제가/나는/내가/전/난` is the speaker's; one led by a relative (`제 동생은`,
+ * `남편이`) is stored as a fact about that person; one led by anyone else (`그는`, `친구가`) is not
+ * stored. Questions (`?`, `뭐/어디/언제`, `-나요/-까요`) and hypotheticals (`만약`, `-다면/-으면`,
+ * `-고 싶다`) yield nothing.
+ */
+
+const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|이지만|다|이거든요|거든요|요)";
+const REL =
+  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|친구|남자친구|여자친구|룸메이트|사촌";
+const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
+const JOB =
+  "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프";
+
+const OTHERS =
+  /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|동료(?:는|가)|사장님(?:은|이))\s*/;
+const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
+const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도)\s+/;
+const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도)\\s+`);
+const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
+
+interface Speaker {
+  id: string;
+  label: string;
+}
+
+/** `은` after a final consonant, `는` otherwise (Latin labels take `는`). */
+function topic(label: string): string {
+  const last = label.charCodeAt(label.length - 1);
+  const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
+  return `${label}${batchim ? "은" : "는"}`;
+}
+
+/** Picks the particle form by the final consonant of `word`: `josa("커피", "을", "를")` -> `커피를`. */
+function josa(word: string, withBatchim: string, without: string): string {
+  const last = word.charCodeAt(word.length - 1);
+  const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
+  return `${word}${batchim ? withBatchim : without}`;
+}
+
+function clean(value: string): string {
+  return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
+}
+
+type Built = Omit<CandidateFact, "subject" | "attribute" | "language">;
+const single = (value: string, text: string): Built => ({ value, text, multi: false });
+const list = (value: string, text: string, keyValue?: string): Built => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
+
+interface Rule {
+  attribute: string;
+  re: RegExp;
+  build: (m: RegExpMatchArray, l: string, body: string) => Built | undefined;
+  /** Allowed for a relative as subject (not only the speaker). */
+  relative?: boolean;
+}
+
+const RULES: Rule[] = [
+  {
+    attribute: "name",
+    re: new RegExp(`^(?:(?:제|내)\\s*)?이름은\\s*([가-힣A-Za-z]+?)${COPULA}`),
+    build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
+  },
+  {
+    attribute: "name",
+    re: /^([가-힣]{2,4}?)(?:이)?라고\s*(?:합니다|해요|해|불러)/,
+    build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
+  },
+  {
+    attribute: "age",
+    re: /(\d{1,3})\s*살(?:이에요|이야|입니다|이다|이고|예요|에요|이\s*됐|이\s*되었|이거든요)/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`),
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: /(?:회사|직장|일)(?:을|를)?\s*(?:그만뒀|그만두었|관뒀|그만\s*뒀)|퇴사(?:했|를\s*했|해서)/,
+    build: (_m, l) => single("퇴사", `${topic(l)} 회사를 그만두었다 (직업 없음, 퇴사)`),
+  },
+  {
+    attribute: "plan",
+    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게)/,
+    build: (m, l) =>
+      list(
+        `${josa(clean(m[1] as string), "으로", "로")} 이사 예정`,
+        `${topic(l)} ${josa(clean(m[1] as string), "으로", "로")} 이사할 계획이다 (계획)`,
+      ),
+  },
+  {
+    attribute: "residence",
+    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:했|왔|갔|와서|가서)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "residence",
+    re: /(\S+?)(?:에서|에)\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며)/,
+    build: (m, l, body) => {
+      if (/안\s*살|살지\s*않/.test(body)) return undefined;
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "hometown",
+    re: new RegExp(`고향(?:은|이)\\s*(\\S+?)${COPULA}`),
+    build: (m, l) => single(clean(m[1] as string), `${l}의 고향은 ${clean(m[1] as string)}`),
+    relative: true,
+  },
+  {
+    attribute: "hometown",
+    re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐)/,
+    build: (m, l) => {
+      const v = clean((m[1] ?? m[2]) as string);
+      return single(v, `${topic(l)} ${v} 출신 (고향)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: /(\S+?)(?:으로|로)\s*(?:이직|취직|입사)(?:했|해|하게)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: /(\S+?)에서\s*(?:일해|일하고|일합니다|근무|일한다|일하는)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "school",
+    re: /(\S*(?:대학교|대학|고등학교|중학교|학교|대학원|학원))\s*(?:에\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: /(\S+?)에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "study",
+    re: /(\S+?)(?:을|를)\s*전공/,
+    build: (m, l) => single(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 전공한다 (학교, 전공)`),
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: new RegExp(`^(?:직업은\\s*)?(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|로\\s*일|으로\\s*일)`),
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
+    relative: true,
+  },
+  {
+    attribute: "marital",
+    re: /결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
+    build: (m, l) => {
+      const v = m[1] ?? "기혼";
+      return single(v, `${topic(l)} ${v} (결혼, 관계)`);
+    },
+  },
+  {
+    attribute: "family",
+    re: new RegExp(`(${REL})\\s*이름은\\s*(\\S+?)${COPULA}`),
+    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 ${m[1]} 이름은 ${m[2]} (가족)`, m[1]),
+  },
+  {
+    attribute: "family",
+    re: new RegExp(`(${REL})(?:이|가)\\s*(?:(\\S+(?:\\s*명)?)\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
+    build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
+  },
+  {
+    attribute: "pet",
+    re: new RegExp(`(${PET})\\s*이름은\\s*(\\S+?)${COPULA}`),
+    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
+  },
+  {
+    attribute: "pet",
+    re: new RegExp(
+      `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} 반려동물 ${m[1]}${m[2] ? ` ${m[2]}` : ""}를 키운다`, m[1]),
+  },
+  {
+    attribute: "health",
+    re: /(\S+?)\s*알레르기(?:가|도)?\s*(?:있|가\s*있)/,
+    build: (m, l) => list(`${clean(m[1] as string)} 알레르기`, `${topic(l)} ${clean(m[1] as string)} 알레르기가 있다 (건강)`),
+    relative: true,
+  },
+  {
+    attribute: "health",
+    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)/,
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강, 식단)`),
+    relative: true,
+  },
+  {
+    attribute: "constraint",
+    re: /(\S+?)(?:을|를|은|는)\s*(?:못\s*먹|안\s*먹|먹으면\s*안|못\s*마셔|안\s*마셔|못\s*마십)/,
+    build: (m, l) =>
+      list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
+    relative: true,
+  },
+  {
+    attribute: "health",
+    re: /(\S+?)(?:을|를|이|가)\s*(?:다쳤|부러졌|삐었)/,
+    build: (m, l) => list(`${clean(m[1] as string)} 부상`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 다쳤다 (건강)`),
+    relative: true,
+  },
+  {
+    attribute: "favorite",
+    re: new RegExp(`(?:제일|가장)\\s*좋아하는\\s*(\\S+?)(?:은|는)\\s*(\\S+?)${COPULA}`),
+    build: (m, l) =>
+      list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
+  },
+  {
+    attribute: "dislikes",
+    re: /(\S+?)(?:을|를|이|가|은|는)?\s*(?:더\s*이상\s*|이제\s*)?(?:정말\s*|진짜\s*|너무\s*|좀\s*)?(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\s*좋아해|안\s*좋아합니다|별로\s*안\s*좋아)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    attribute: "likes",
+    re: /(\S+?)(?:을|를|이|가)?\s*(?:정말\s*|진짜\s*|너무\s*|엄청\s*|제일\s*|가장\s*|무척\s*|되게\s*|아주\s*)?(?:좋아해|좋아합니다|좋아한다|좋아하고|사랑해|즐겨)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    attribute: "belonging",
+    re: /(\S+?)(?:을|를)\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
+    build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
+  },
+  {
+    attribute: "belonging",
+    re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
+    build: (m, l) => list(`차 ${m[1]}`, `${l}의 차는 ${m[1]} (소유물)`, "차"),
+  },
+  {
+    attribute: "plan",
+    re: /(.+?)\s*(?:할|갈|볼|올|떠날|만날|시작할|받을|보러\s*갈)\s*(?:예정|계획)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    attribute: "plan",
+    re: /(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고\s*(?:해요|합니다|해|한다|요|하고|하는)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    attribute: "plan",
+    re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    attribute: "event",
+    re: /(\S+?)(?:에)\s*(?:갔어|갔다|갔었|다녀왔|갔습니다|놀러\s*갔)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`),
+  },
+  {
+    attribute: "event",
+    re: /(\S+?)(?:을|를)\s*(?:시작했|배우기\s*시작했|끝냈|마쳤|졸업했)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`),
+  },
+];
+
+/** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
+export function koreanSentences(text: string): string[] {
+  return text
+    .split(/(?<=[.!?。…~])\s+|\n+|(?<=(?:요|다|죠|니다))\s+(?=[가-힣A-Za-z])/)
+    .map((s) => s.trim())
+    .filter((s) => s !== "");
+}
+
+/**
+ * Facts stated in one Korean message. `speaker.id` is the stored subject (`user`), `speaker.label`
+ * how texts name it (`사용자`).
+ */
+export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
+  const facts: CandidateFact[] = [];
+  for (const sentence of koreanSentences(text)) {
+    if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
+    let body = sentence.replace(LEAD, "");
+    if (OTHERS.test(body)) continue;
+    let subject = speaker;
+    let isRelative = false;
+    const rel = RELATIVE.exec(body);
+    // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
+    const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
+    if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
+      const r = rel[1] as string;
+      subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` };
+      isRelative = true;
+      body = body.slice(rel[0].length);
+    } else {
+      body = body.replace(FIRST_PERSON, "");
+    }
+    for (const rule of RULES) {
+      if (isRelative && !rule.relative) continue;
+      const m = body.match(rule.re);
+      if (!m) continue;
+      const built = rule.build(m, subject.label, body);
+      if (!built || built.value.trim() === "") continue;
+      facts.push({ subject: subject.id, attribute: rule.attribute, language: "ko", ...built });
+      break;
+    }
+  }
+  return facts;
+}
