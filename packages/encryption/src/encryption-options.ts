@@ -1,0 +1,60 @@
+import { parseOptions } from "@threadwise/core";
+import { z } from "zod";
+import { isKeyring, type Keyring, loadKeyring } from "./keyring.js";
+import { RecordCipher } from "./record-cipher.js";
+
+/** Env variable naming the tenant data keys are derived for (R27). */
+export const TENANT_ENV = "THREADWISE_MEMORY_TENANT_ID";
+/** Env variable naming the principal bound into every record (R27). */
+export const PRINCIPAL_ID_ENV = "THREADWISE_MEMORY_PRINCIPAL_ID";
+/** Tenant, principal and agent id used when none is configured. */
+export const DEFAULT_IDENTITY = "default";
+
+/** Options shared by {@link encryptCheckpointer}, {@link encryptedSerializer} and {@link reencrypt}. */
+export const encryptionOptionsSchema = z.object({
+  /**
+   * The keyring: a file path or a loaded {@link Keyring}. Loaded and validated at construction;
+   * a bad or missing keyring throws (never a plaintext fallback, R26).
+   * @default env `THREADWISE_MEMORY_KEYRING`
+   */
+  keyring: z
+    .union([z.string().min(1), z.custom<Keyring>((value) => isKeyring(value), "expected a file path or a Keyring from loadKeyring()")])
+    .optional(),
+  /**
+   * Agent id the data keys are derived for. Data written under one agent id is refused under
+   * another (`ThreadwiseAgentMismatchError`, R29).
+   * @default "default"
+   */
+  agentId: z.string().min(1).default(DEFAULT_IDENTITY),
+  /**
+   * Tenant id the data keys are derived for.
+   * @default env `THREADWISE_MEMORY_TENANT_ID`, else "default"
+   */
+  tenantId: z.string().min(1).optional(),
+  /**
+   * Principal bound into the AAD of every record.
+   * @default env `THREADWISE_MEMORY_PRINCIPAL_ID`, else "default"
+   */
+  principalId: z.string().min(1).optional(),
+});
+
+/** Options accepted by {@link encryptCheckpointer} and friends; see {@link encryptionOptionsSchema}. */
+export type EncryptionOptions = z.input<typeof encryptionOptionsSchema>;
+
+/**
+ * Validates options, loads the keyring and builds the {@link RecordCipher}.
+ * @throws ThreadwiseConfigError naming the bad option; ThreadwiseKeyringError for a bad keyring.
+ */
+export function resolveCipher(scope: string, options: EncryptionOptions | undefined, env: NodeJS.ProcessEnv = process.env): RecordCipher {
+  const parsed = parseOptions(scope, encryptionOptionsSchema, options);
+  const keyring = isKeyring(parsed.keyring) ? parsed.keyring : loadKeyring(parsed.keyring as string | undefined, env);
+  return new RecordCipher(keyring, {
+    agentId: parsed.agentId,
+    tenantId: parsed.tenantId ?? nonEmpty(env[TENANT_ENV]) ?? DEFAULT_IDENTITY,
+    principalId: parsed.principalId ?? nonEmpty(env[PRINCIPAL_ID_ENV]) ?? DEFAULT_IDENTITY,
+  });
+}
+
+function nonEmpty(value: string | undefined): string | undefined {
+  return value === undefined || value.trim() === "" ? undefined : value.trim();
+}

@@ -1,0 +1,121 @@
+import { ThreadwiseError } from "@threadwise/core";
+
+/** Why a keyring file was refused (R26). Each reason has its own stable error code. */
+export type KeyringProblem =
+  | "missing-path"
+  | "not-found"
+  | "symlink"
+  | "not-a-file"
+  | "permissions"
+  | "invalid-json"
+  | "unknown-version"
+  | "bad-shape"
+  | "missing-active-kid"
+  | "bad-key"
+  | "exists";
+
+const KEYRING_CODES: Record<KeyringProblem, string> = {
+  "missing-path": "THREADWISE_KEYRING_MISSING_PATH",
+  "not-found": "THREADWISE_KEYRING_NOT_FOUND",
+  symlink: "THREADWISE_KEYRING_SYMLINK",
+  "not-a-file": "THREADWISE_KEYRING_NOT_A_FILE",
+  permissions: "THREADWISE_KEYRING_PERMISSIONS",
+  "invalid-json": "THREADWISE_KEYRING_INVALID_JSON",
+  "unknown-version": "THREADWISE_KEYRING_UNKNOWN_VERSION",
+  "bad-shape": "THREADWISE_KEYRING_BAD_SHAPE",
+  "missing-active-kid": "THREADWISE_KEYRING_MISSING_ACTIVE_KID",
+  "bad-key": "THREADWISE_KEYRING_BAD_KEY",
+  exists: "THREADWISE_KEYRING_EXISTS",
+};
+
+/**
+ * A keyring file cannot be used (R26). `problem` says why and `path` which file; the message never
+ * contains key material. Start-up must fail on it: there is no plaintext or in-memory fallback.
+ */
+export class ThreadwiseKeyringError extends ThreadwiseError {
+  readonly problem: KeyringProblem;
+  readonly path: string | undefined;
+  constructor(problem: KeyringProblem, path: string | undefined, message: string, options?: { cause?: unknown }) {
+    super(KEYRING_CODES[problem], `keyring ${path ?? "(no path)"}: ${message}`, options);
+    this.problem = problem;
+    this.path = path;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseKeyringError {
+    return ThreadwiseError.isInstance(error) && error.code.startsWith("THREADWISE_KEYRING_");
+  }
+}
+
+/** Why a stored record could not be opened. */
+export type DecryptionProblem = "authentication-failed" | "unknown-kid" | "malformed" | "plaintext-record" | "unsupported-codec";
+
+/**
+ * A stored record failed to decrypt: flipped bits, the wrong key, a record moved to another thread
+ * or record id, a kid missing from the keyring, or a plaintext value where ciphertext was expected.
+ * Names the thread and record, never the key. Reads fail whole: nothing is silently dropped (R27).
+ */
+export class ThreadwiseDecryptionError extends ThreadwiseError {
+  readonly problem: DecryptionProblem;
+  readonly threadId: string;
+  readonly recordId: string;
+  readonly kid: string | undefined;
+  constructor(
+    problem: DecryptionProblem,
+    where: { threadId: string; recordId: string; kid?: string },
+    message: string,
+    options?: { cause?: unknown },
+  ) {
+    super("THREADWISE_DECRYPTION_FAILED", `record ${where.recordId} of thread ${JSON.stringify(where.threadId)}: ${message}`, options);
+    this.problem = problem;
+    this.threadId = where.threadId;
+    this.recordId = where.recordId;
+    this.kid = where.kid;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseDecryptionError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_DECRYPTION_FAILED";
+  }
+}
+
+/**
+ * Encrypted data was written for another agent id than the one reading it (R29). Changing the agent
+ * id of encrypted data is refused: the data keys are derived per agent.
+ */
+export class ThreadwiseAgentMismatchError extends ThreadwiseError {
+  readonly threadId: string;
+  readonly recordId: string;
+  constructor(where: { threadId: string; recordId: string }, message: string) {
+    super("THREADWISE_AGENT_MISMATCH", `record ${where.recordId} of thread ${JSON.stringify(where.threadId)}: ${message}`);
+    this.threadId = where.threadId;
+    this.recordId = where.recordId;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseAgentMismatchError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_AGENT_MISMATCH";
+  }
+}
+
+/** One requirement of strict mode (R30) that is not met. */
+export type StrictModeRequirement = "postgres" | "keyring" | "retention";
+
+/**
+ * `MEMORY_STRICT_MODE=true` (or an explicit postgres backend) is set but a requirement is missing.
+ * `missing` names every one, the message says how to fix each (R30).
+ */
+export class ThreadwiseStrictModeError extends ThreadwiseError {
+  readonly missing: readonly StrictModeRequirement[];
+  constructor(missing: readonly StrictModeRequirement[], message: string) {
+    super("THREADWISE_STRICT_MODE", message);
+    this.missing = missing;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseStrictModeError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_STRICT_MODE";
+  }
+}
+
+/** `reencrypt` was given a saver whose storage it does not know how to rewrite. */
+export class ThreadwiseReencryptError extends ThreadwiseError {
+  constructor(message: string, options?: { cause?: unknown }) {
+    super("THREADWISE_REENCRYPT_UNSUPPORTED", message, options);
+  }
+  static override isInstance(error: unknown): error is ThreadwiseReencryptError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_REENCRYPT_UNSUPPORTED";
+  }
+}

@@ -1,0 +1,48 @@
+export { EncryptedCheckpointSaver, encryptCheckpointer } from "./encrypted-checkpointer.js";
+export { EncryptedSerializer, encryptedSerializer, SERIALIZER_SCOPE } from "./encrypted-serializer.js";
+export {
+  DEFAULT_IDENTITY,
+  type EncryptionOptions,
+  encryptionOptionsSchema,
+  PRINCIPAL_ID_ENV,
+  resolveCipher,
+  TENANT_ENV,
+} from "./encryption-options.js";
+export {
+  type DecryptionProblem,
+  type KeyringProblem,
+  type StrictModeRequirement,
+  ThreadwiseAgentMismatchError,
+  ThreadwiseDecryptionError,
+  ThreadwiseKeyringError,
+  ThreadwiseReencryptError,
+  ThreadwiseStrictModeError,
+} from "./errors.js";
+export { addToNearestGitignore } from "./gitignore.js";
+export {
+  createKeyring,
+  isKeyring,
+  KEYRING_ENV,
+  KEYRING_VERSION,
+  Keyring,
+  type KeyringFile,
+  type KeyringWriteResult,
+  KID_PATTERN,
+  loadKeyring,
+  parseKeyring,
+  ROOT_KEY_BYTES,
+  retireKey,
+  rotateKeyring,
+} from "./keyring.js";
+export {
+  CODEC_VERSION,
+  isSealed,
+  RecordCipher,
+  type RecordCipherIdentity,
+  type RecordLocation,
+  type RecordPurpose,
+  SEALED_PREFIX,
+  sealedKid,
+} from "./record-cipher.js";
+export { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
+export { SEALED_METADATA_KEY } from "./sealed-metadata.js";
