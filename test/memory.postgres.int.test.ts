@@ -1,0 +1,293 @@
+/**
+ * @threadwise/memory on PostgreSQL: migrations, the runtime role without DDL rights, schema-version
+ * refusal, prune and retention (with a concurrent update), tombstones (spec R20-R25).
+ */
+import { randomUUID } from "node:crypto";
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { scriptedModel } from "@threadwise/core/testing";
+import {
+  EXPECTED_SCHEMA,
+  memoryStack,
+  migrate,
+  prune,
+  retention,
+  ThreadwiseSchemaVersionError,
+  ThreadwiseThreadDeletedError,
+  type ThreadwiseSaver,
+} from "@threadwise/memory";
+import { createAgent } from "langchain";
+import pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessRealPostgres, withCredentials } from "./fixtures/memory-postgres.js";
+import { freshDatabase, testPoolMax } from "./support/postgres.js";
+
+const text = (m: BaseMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
+const echo = () => scriptedModel((messages) => `echo:${text(messages.filter((m) => m.getType() === "human").at(-1) as BaseMessage)}`);
+
+async function say(agent: ReturnType<typeof createAgent>, thread: string, words: string) {
+  return agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: thread } });
+}
+
+async function rowsOf(url: string, schema: string, threadId: string) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    const count = async (table: string) =>
+      Number((await client.query(`SELECT count(*) AS n FROM "${schema}".${table} WHERE thread_id = $1`, [threadId])).rows[0].n);
+    return { checkpoints: await count("checkpoints"), blobs: await count("checkpoint_blobs"), writes: await count("checkpoint_writes") };
+  } finally {
+    await client.end();
+  }
+}
+
+async function sql(url: string, query: string, values: unknown[] = []) {
+  const client = new pg.Client({ connectionString: url });
+  await client.connect();
+  try {
+    return (await client.query(query, values)).rows;
+  } finally {
+    await client.end();
+  }
+}
+
+describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  const stacks: ThreadwiseSaver[] = [];
+  const open = (extra: Parameters<typeof memoryStack>[0] = {}) => {
+    const stack = memoryStack({
+      backend: "postgres",
+      postgresDsn: db.url,
+      postgresSchema: db.schema,
+      pgPoolMax: testPoolMax(),
+      allowPlaintext: true,
+      env: {},
+      ...extra,
+    });
+    if (stack.checkpointer) stacks.push(stack.checkpointer);
+    return stack;
+  };
+
+  beforeAll(async () => {
+    db = await freshDatabase("twmem");
+  });
+  afterAll(async () => {
+    for (const saver of stacks) await saver.close().catch(() => undefined);
+    await db.drop();
+  });
+
+  it("refuses to start on an empty database, naming the missing tables and the fix", async () => {
+    const stack = open();
+    const error = await stack.checkpointer?.ready().catch((e: unknown) => e);
+    expect(ThreadwiseSchemaVersionError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseSchemaVersionError).found).toBeNull();
+    expect((error as Error).message).toContain("checkpoints");
+    expect((error as Error).message).toContain("threadwise migrate");
+    // An agent on it fails the same way on its first call, and creates nothing.
+    const agentError = await say(createAgent({ model: echo(), ...stack }), "t", "hi").catch((e: unknown) => e);
+    expect(ThreadwiseSchemaVersionError.isInstance(agentError)).toBe(true);
+    const tables = await sql(db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [db.schema]);
+    expect(tables).toEqual([]);
+  });
+
+  it("migrate creates every table at the expected versions, and is idempotent", async () => {
+    const first = await migrate({ dsn: db.url, schema: db.schema });
+    expect(first.applied).toEqual(["checkpoint:0", "checkpoint:1", "checkpoint:2", "checkpoint:3", "checkpoint:4", "threadwise:1"]);
+    expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
+    const second = await migrate({ dsn: db.url, schema: db.schema });
+    expect(second.applied).toEqual([]);
+    const tables = (await sql(db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [db.schema])).map(
+      (r) => r.table_name,
+    );
+    expect(tables.sort()).toEqual(
+      ["checkpoint_blobs", "checkpoint_migrations", "checkpoint_writes", "checkpoints", "threadwise_schema_version", "threadwise_threads"].sort(),
+    );
+  });
+
+  it("runs several turns once migrated", async () => {
+    const stack = open();
+    await stack.checkpointer?.ready();
+    const agent = createAgent({ model: echo(), ...stack });
+    await say(agent, "alive", "one");
+    await say(agent, "alive", "two");
+    const state = await agent.graph.getState({ configurable: { thread_id: "alive" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["one", "echo:one", "two", "echo:two"]);
+    const registered = await sql(db.url, `SELECT thread_id, deleted_at FROM "${db.schema}".threadwise_threads WHERE thread_id = 'alive'`);
+    expect(registered).toEqual([{ thread_id: "alive", deleted_at: null }]);
+  });
+
+  it("refuses a schema whose recorded version differs (newer threadwise, or a missing PostgresSaver step)", async () => {
+    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = 99 WHERE component = 'threadwise'`);
+    const error = await open().checkpointer?.ready().catch((e: unknown) => e);
+    expect(ThreadwiseSchemaVersionError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ component: "threadwise", expected: EXPECTED_SCHEMA.threadwise, found: 99, code: "THREADWISE_SCHEMA_VERSION" });
+    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [EXPECTED_SCHEMA.threadwise]);
+    await sql(db.url, `DELETE FROM "${db.schema}".checkpoint_migrations WHERE v = 4`);
+    const older = await open().checkpointer?.ready().catch((e: unknown) => e);
+    expect(older).toMatchObject({ component: "checkpoint", expected: 4, found: 3 });
+    await sql(db.url, `INSERT INTO "${db.schema}".checkpoint_migrations (v) VALUES (4)`);
+    await expect(open().checkpointer?.ready()).resolves.toBeUndefined();
+  });
+
+  it("prune: dry run lists threads with row counts and deletes nothing; --apply deletes and tombstones", async () => {
+    const stack = open();
+    const agent = createAgent({ model: echo(), ...stack });
+    for (const id of ["p-old-1", "p-old-2", "p-new"]) await say(agent, id, "hi");
+    await sql(db.url, `UPDATE "${db.schema}".threadwise_threads SET updated_at = now() - interval '40 days' WHERE thread_id LIKE 'p-old-%'`);
+    const target = { dsn: db.url, schema: db.schema };
+    const dry = await prune({ ...target, olderThanDays: 30 });
+    expect(dry.dryRun).toBe(true);
+    expect(dry.candidates.map((c) => c.threadId)).toEqual(["p-old-1", "p-old-2"]);
+    const before = await rowsOf(db.url, db.schema, "p-old-1");
+    expect(before.checkpoints).toBeGreaterThan(0);
+    expect(before.blobs).toBeGreaterThan(0);
+    expect(dry.candidates[0]).toMatchObject(before);
+    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual(before);
+
+    const applied = await prune({ ...target, olderThanDays: 30, apply: true });
+    expect(applied.outcomes.map((o) => [o.threadId, o.status])).toEqual([
+      ["p-old-1", "deleted"],
+      ["p-old-2", "deleted"],
+    ]);
+    expect(applied.outcomes[0]?.counts).toEqual(before);
+    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect((await rowsOf(db.url, db.schema, "p-new")).checkpoints).toBeGreaterThan(0);
+    const tombs = await sql(db.url, `SELECT thread_id, deleted_reason FROM "${db.schema}".threadwise_threads WHERE deleted_at IS NOT NULL ORDER BY 1`);
+    expect(tombs).toEqual([
+      { thread_id: "p-old-1", deleted_reason: "prune" },
+      { thread_id: "p-old-2", deleted_reason: "prune" },
+    ]);
+    // By id: dry run, then apply.
+    expect((await prune({ ...target, threadId: "p-new" })).candidates.map((c) => c.threadId)).toEqual(["p-new"]);
+    expect((await rowsOf(db.url, db.schema, "p-new")).checkpoints).toBeGreaterThan(0);
+    expect((await prune({ ...target, threadId: "p-new", apply: true })).totals.threads).toBe(1);
+  });
+
+  it("a deleted thread id cannot be created again, by this process or a new one (tombstone)", async () => {
+    const agent = createAgent({ model: echo(), ...open() });
+    const error = await say(agent, "p-old-1", "I'm back").catch((e: unknown) => e);
+    expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("p-old-1");
+    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    // deleteThread through the checkpointer: same result.
+    const stack = open();
+    await say(createAgent({ model: echo(), ...stack }), "via-api", "x");
+    await stack.checkpointer?.deleteThread("via-api");
+    expect(await rowsOf(db.url, db.schema, "via-api")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    const again = await say(createAgent({ model: echo(), ...open() }), "via-api", "y").catch((e: unknown) => e);
+    expect((again as { code?: string }).code).toBe("THREADWISE_THREAD_DELETED");
+  });
+
+  it("registers threads written before the threadwise tables existed (plain PostgresSaver data)", async () => {
+    const saver = new PostgresSaver(new pg.Pool({ connectionString: db.url, max: 1 }), undefined, { schema: db.schema });
+    const agent = createAgent({ model: echo(), checkpointer: saver });
+    await say(agent, "legacy", "old data");
+    await saver.end();
+    const dry = await prune({ dsn: db.url, schema: db.schema, olderThanDays: 0, now: () => new Date(Date.now() + 60_000) });
+    expect(dry.candidates.map((c) => c.threadId)).toContain("legacy");
+  });
+});
+
+describe.skipIf(skipUnlessRealPostgres("memory runtime role / retention race"))("memory on a real PostgreSQL server", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  const role = `tw_rt_${randomUUID().replace(/-/g, "").slice(0, 10)}`;
+  const password = `pw_${randomUUID().replace(/-/g, "")}`;
+  let runtimeUrl: string;
+  const savers: ThreadwiseSaver[] = [];
+
+  beforeAll(async () => {
+    db = await freshDatabase("twrole");
+    await sql(db.url, `CREATE ROLE ${role} LOGIN PASSWORD '${password}' NOCREATEDB NOCREATEROLE`);
+    runtimeUrl = withCredentials(db.url, role, password);
+    await migrate({ dsn: db.url, grantTo: role });
+  });
+  afterAll(async () => {
+    for (const saver of savers) await saver.close().catch(() => undefined);
+    await db.drop();
+    await sql(db.url.replace(/\/[^/?]+(\?|$)/, "/postgres$1"), `DROP ROLE IF EXISTS ${role}`);
+  });
+
+  const open = () => {
+    const stack = memoryStack({ backend: "postgres", postgresDsn: runtimeUrl, allowPlaintext: true, env: {} });
+    if (stack.checkpointer) savers.push(stack.checkpointer);
+    return stack;
+  };
+
+  it("migrate (DDL role) then run with a runtime role that has no DDL rights", async () => {
+    const stack = open();
+    await stack.checkpointer?.ready();
+    const agent = createAgent({ model: echo(), ...stack });
+    await say(agent, "r1", "one");
+    await say(agent, "r1", "two");
+    const state = await agent.graph.getState({ configurable: { thread_id: "r1" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["one", "echo:one", "two", "echo:two"]);
+    // The role really cannot run DDL: PostgresSaver.setup() and a CREATE TABLE are refused.
+    const saver = PostgresSaver.fromConnString(runtimeUrl);
+    await expect(saver.setup()).rejects.toMatchObject({ code: "42501" });
+    await saver.end();
+    await expect(sql(runtimeUrl, "CREATE TABLE public.sneaky (x int)")).rejects.toMatchObject({ code: "42501" });
+    // Ops work with the runtime role too (no DDL needed).
+    expect((await prune({ dsn: runtimeUrl, threadId: "r1" })).candidates).toHaveLength(1);
+  });
+
+  it("a runtime role on an unmigrated schema is refused before any DDL", async () => {
+    const stack = memoryStack({ backend: "postgres", postgresDsn: runtimeUrl, postgresSchema: "not_there", allowPlaintext: true, env: {} });
+    if (stack.checkpointer) savers.push(stack.checkpointer);
+    await expect(stack.checkpointer?.ready()).rejects.toMatchObject({ code: "THREADWISE_SCHEMA_VERSION", found: null });
+  });
+
+  it("retention re-checks each candidate under its row lock: a thread updated meanwhile survives", async () => {
+    const agent = createAgent({ model: echo(), ...open() });
+    await say(agent, "idle-updated", "hi");
+    await say(agent, "idle-stale", "hi");
+    await sql(db.url, `UPDATE threadwise_threads SET updated_at = now() - interval '40 days' WHERE thread_id LIKE 'idle-%'`);
+
+    // Another replica writes to "idle-updated" and holds its row lock while retention runs.
+    const writer = new pg.Client({ connectionString: runtimeUrl });
+    await writer.connect();
+    await writer.query("BEGIN");
+    await writer.query("UPDATE threadwise_threads SET updated_at = now() WHERE thread_id = 'idle-updated'");
+    const running = retention({ dsn: runtimeUrl, days: 30 });
+    // Wait until retention has listed both candidates and is blocked on the locked row.
+    for (let i = 0; i < 200; i += 1) {
+      const waiting = await sql(
+        db.url,
+        "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = current_database() AND application_name = 'threadwise' AND wait_event_type = 'Lock'",
+      );
+      if (waiting[0].n > 0) break;
+      await new Promise((resolve) => setTimeout(resolve, 50));
+    }
+    await writer.query("COMMIT");
+    await writer.end();
+    const report = await running;
+    const byId = Object.fromEntries(report.outcomes.map((o) => [o.threadId, o.status]));
+    expect(byId).toEqual({ "idle-updated": "updated", "idle-stale": "deleted" });
+    expect(report.candidates.map((c) => c.threadId).sort()).toEqual(["idle-stale", "idle-updated"]);
+    expect((await rowsOf(db.url, "public", "idle-updated")).checkpoints).toBeGreaterThan(0);
+    expect(await rowsOf(db.url, "public", "idle-stale")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    // The survivor keeps working; the deleted one is a tombstone.
+    await say(agent, "idle-updated", "still here");
+    const error = await say(agent, "idle-stale", "hello?").catch((e: unknown) => e);
+    expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
+  });
+
+  it("a write racing a deletion either lands before it or meets the tombstone, never resurrects the thread", async () => {
+    const agent = createAgent({ model: echo(), ...open() });
+    await say(agent, "race", "hi");
+    const locker = new pg.Client({ connectionString: db.url });
+    await locker.connect();
+    await locker.query("BEGIN");
+    await locker.query("SELECT 1 FROM threadwise_threads WHERE thread_id = 'race' FOR UPDATE");
+    // The write blocks on the lock, like one racing retention; then the deletion commits.
+    const write = say(agent, "race", "racing").catch((e: unknown) => e);
+    await new Promise((resolve) => setTimeout(resolve, 300));
+    await locker.query("DELETE FROM checkpoint_writes WHERE thread_id = 'race'");
+    await locker.query("DELETE FROM checkpoint_blobs WHERE thread_id = 'race'");
+    await locker.query("DELETE FROM checkpoints WHERE thread_id = 'race'");
+    await locker.query("UPDATE threadwise_threads SET deleted_at = now(), deleted_reason = 'test' WHERE thread_id = 'race'");
+    await locker.query("COMMIT");
+    await locker.end();
+    expect(ThreadwiseThreadDeletedError.isInstance(await write)).toBe(true);
+    expect(await rowsOf(db.url, "public", "race")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+  });
+});
