@@ -48,7 +48,9 @@ const sqlite = {
     sqliteCount += 1;
     return encryptCheckpointer(SqliteSaver.fromConnString(join(dir, `validation-${sqliteCount}.db`)), options);
   },
-  destroyCheckpointer: (saver: EncryptedCheckpointSaver<SqliteSaver>) => saver.inner.db.close(),
+  destroyCheckpointer: (saver: EncryptedCheckpointSaver<SqliteSaver>) => {
+    saver.inner.db.close();
+  },
   afterAll: () => rmSync(dir, { recursive: true, force: true }),
 };
 vitest.describe("threadwise encryptCheckpointer(SqliteSaver)", () => {
@@ -61,6 +63,7 @@ vitest.describe("threadwise encryptCheckpointer(SqliteSaver)", () => {
 let database: Awaited<ReturnType<typeof freshDatabase>> | undefined;
 let pool: pg.Pool | undefined;
 let schemaCount = 0;
+const schemas = new Map<EncryptedCheckpointSaver<PostgresSaver>, string>();
 const postgres = {
   checkpointerName: "@langchain/langgraph-checkpoint-postgres",
   beforeAll: async () => {
@@ -84,7 +87,7 @@ const postgres = {
     return saver;
   },
   destroyCheckpointer: async (saver: EncryptedCheckpointSaver<PostgresSaver>) => {
-    await pool?.query(`DROP SCHEMA IF EXISTS "${saver.inner.options.schema}" CASCADE`);
+    await pool?.query(`DROP SCHEMA IF EXISTS "${schemas.get(saver)}" CASCADE`);
   },
 };
 vitest.describe("threadwise encryptCheckpointer(PostgresSaver)", () => {
