@@ -10,7 +10,7 @@ import { tokenize } from "./tokenizer.js";
 export const ATTRIBUTE_KEYWORDS: Readonly<Record<string, string>> = {
   name: "name called 이름",
   age: "age old years birthday 나이 살",
-  residence: "live home city residence moved address where 사는 곳 거주 집 이사 동네",
+  residence: "live home city residence moved address where 사는 곳 살 산다 거주 집 이사 동네",
   hometown: "from hometown home country born grew origin 고향 출신",
   work: "job work career occupation employer company profession 직업 직장 회사 일",
   study: "study major school university college 전공 공부 학교",

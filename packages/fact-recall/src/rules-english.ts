@@ -215,7 +215,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}am allergic to ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 5);
-      return list(`allergic to ${v}`, `${s.label} is allergic to ${v} (health)`);
+      return list(`allergic to ${v}`, `${s.label} is allergic to ${v} (health, allergy)`);
     },
   },
   {
@@ -296,9 +296,9 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: new RegExp(`^${ADV}(?:play|plays|have been playing|play the) ${VAL}`, "i"),
+    re: new RegExp(`^${ADV}(?:play|plays|have been playing)(?: the)? ${VAL}`, "i"),
     build: (m, s) => {
-      const v = cut(m[1] as string, 5);
+      const v = cut(m[1] as string, 8);
       return list(v, `${sentence(s)} (hobby)`);
     },
     we: true,
@@ -321,8 +321,8 @@ const RULES: Rule[] = [
   },
 ];
 
-const FAMILY_CLAUSE = new RegExp(`\\bmy (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
-const PET_NAME_CLAUSE = new RegExp(`\\bmy (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
 const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 const LEAD =
@@ -331,6 +331,20 @@ const HYPOTHETICAL =
   /\b(?:if|unless|suppose|supposing|imagine|wish|wished|hypothetically|would|could|might|maybe|perhaps|someday|whether|pretend|dream of|dreamed of|dreamt of)\b/i;
 const QUESTION_START =
   /^(?:what|where|when|who|whom|why|how|which|do|does|did|is|are|was|were|can|could|would|should|will|have|has|shall|may|any|anything)\b/i;
+
+// Reactions and small talk about the conversation itself, not facts about the speaker.
+const REACTION =
+  /^(?:am|was|have been|feel|felt|think|thought|guess|bet|hope|agree|know|knew|understand|appreciate|mean|meant|can not wait|cannot wait|would|wish|see|totally|love (?:that|it|this|how|your|the way|hearing|seeing)|like (?:that|it|this|your)|really (?:appreciate|like|love|hope|think)|do not know|am not sure|remember when|hear you|get it|got it)\b/i;
+
+/**
+ * A first-person clause no rule matched that still says something about the speaker: not a
+ * reaction (`I'm so happy for you`, `I think so`), and with at least three content words.
+ */
+function isStatement(predicate: string): boolean {
+  if (REACTION.test(predicate)) return false;
+  const words = predicate.match(/[A-Za-z]{3,}/g) ?? [];
+  return words.filter((w) => !/^(?:the|and|for|you|your|that|this|with|was|are|but|not|have|has|had|been|too|its|all|just|really|very|so|it's)$/i.test(w)).length >= 3;
+}
 
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
@@ -391,6 +405,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
     }
     if (!subject) continue;
+    let matched = false;
     for (const rule of RULES) {
       if (subject.we && !rule.we) continue;
       const m = subject.predicate.match(rule.re);
@@ -398,7 +413,12 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const built = rule.build(m, subject);
       if (!built) continue;
       push(subject.id, rule.attribute, built);
+      matched = true;
       break;
+    }
+    if (!matched && isStatement(subject.predicate)) {
+      const value = subject.predicate.replace(/[.!\s]+$/, "");
+      push(subject.id, "statement", list(value, sentence(subject)));
     }
   }
   return facts;

@@ -64,7 +64,7 @@ interface Rule {
 const RULES: Rule[] = [
   {
     attribute: "name",
-    re: new RegExp(`^(?:(?:제|내)\\s*)?이름은\\s*([가-힣A-Za-z]+?)${COPULA}`),
+    re: new RegExp(`(?:^|(?:제|내)\\s*)이름은\\s*([가-힣A-Za-z]+?)${COPULA}`),
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
@@ -155,10 +155,19 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S+?)에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청))에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "hobby",
+    re: /(\S+?)에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
     relative: true,
   },
@@ -207,7 +216,7 @@ const RULES: Rule[] = [
   {
     attribute: "health",
     re: /(\S+?)\s*알레르기(?:가|도)?\s*(?:있|가\s*있)/,
-    build: (m, l) => list(`${clean(m[1] as string)} 알레르기`, `${topic(l)} ${clean(m[1] as string)} 알레르기가 있다 (건강)`),
+    build: (m, l) => list(`${clean(m[1] as string)} 알레르기`, `${topic(l)} ${clean(m[1] as string)} 알레르기가 있다 (건강, 알레르기)`),
     relative: true,
   },
   {

@@ -97,12 +97,18 @@ const KO_SUFFIXES = [
 const HANGUL = /^[\uac00-\ud7a3]+$/;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
 
-/** Strips one trailing particle or ending; a one-syllable suffix only when two syllables remain. */
+// Polite endings that never end a noun: they may leave a one-syllable verb stem (`살죠` -> `살`).
+const VERBAL_ENDINGS = new Set(["요", "죠"]);
+
+/**
+ * Strips one trailing particle or ending; a one-syllable suffix only when two syllables remain
+ * (so `바다` keeps its `다`), except the polite endings `요` and `죠`.
+ */
 export function stripKoreanSuffix(word: string): string {
   for (const suffix of KO_SUFFIXES) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, word.length - suffix.length);
-    if (stem.length >= (suffix.length === 1 ? 2 : 1)) return stem;
+    if (stem.length >= (suffix.length === 1 && !VERBAL_ENDINGS.has(suffix) ? 2 : 1)) return stem;
   }
   return word;
 }
