@@ -1,8 +1,9 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import { type BaseCheckpointSaver, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { type EncryptionOptions, encryptCheckpointer } from "@threadwise/encryption";
 import Database from "better-sqlite3";
 import type pg from "pg";
 import type { MemoryConfig } from "./config.js";
@@ -19,6 +20,19 @@ export interface CheckpointerOptions {
   serde?: SerializerProtocol;
   /** An existing pool for PostgreSQL (not ended by `close()`); one is made from the DSN otherwise. */
   pool?: pg.Pool;
+  /** Identity the data keys are derived for (`agentId`, `tenantId`, `principalId`); the keyring comes from the config. */
+  encryption?: Omit<EncryptionOptions, "keyring">;
+  /** Env for the encryption identity twins (`THREADWISE_MEMORY_TENANT_ID`, ...). @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/**
+ * Wraps `saver` in `@threadwise/encryption`'s encrypting checkpointer when the config names a
+ * keyring (spec R26-R28); loads and checks the keyring now, failing closed.
+ */
+function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options: CheckpointerOptions): BaseCheckpointSaver {
+  if (!config.keyringPath) return saver;
+  return encryptCheckpointer(saver, { ...options.encryption, keyring: config.keyringPath }, options.env ?? process.env);
 }
 
 /**
@@ -26,6 +40,7 @@ export interface CheckpointerOptions {
  * - `off`: `undefined` (no persistence at all; every call is a fresh thread).
  * - `in_memory`: MemorySaver. Lost when the process exits.
  * - `sqlite`: SqliteSaver on `sqlitePath` (directories created), WAL mode.
+ * - any backend with `keyringPath`: records encrypted at rest (`@threadwise/encryption`).
  * - `postgres`: PostgresSaver on a pool from {@link createMemoryPool}. Never runs DDL: the first
  *   use checks the schema version and refuses with `ThreadwiseSchemaVersionError` (spec R21).
  */
@@ -35,21 +50,21 @@ export function createCheckpointer(config: MemoryConfig, options: CheckpointerOp
       return undefined;
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
-      return new ThreadwiseSaver(saver, new MemoryThreadRegistry(saver));
+      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver));
     }
     case "sqlite": {
       const path = config.sqlitePath === ":memory:" ? ":memory:" : resolve(config.sqlitePath as string);
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
       const db = new Database(path);
       const registry = new SqliteThreadRegistry(db);
-      const saver = new SqliteSaver(db, options.serde);
+      const saver = maybeEncrypt(new SqliteSaver(db, options.serde), config, options);
       return new ThreadwiseSaver(saver, registry, { close: async () => void db.close() });
     }
     case "postgres": {
       const pool =
         options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
       const schema = config.postgresSchema;
-      const saver = new PostgresSaver(pool, options.serde, { schema });
+      const saver = maybeEncrypt(new PostgresSaver(pool, options.serde, { schema }), config, options);
       return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema), {
         ready: () => assertSchemaVersion(pool, schema),
         close: options.pool ? undefined : () => pool.end(),

@@ -1,4 +1,5 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
+import { ThreadwiseStrictModeError } from "@threadwise/encryption";
 import { describe, expect, it } from "vitest";
 import { memoryStack } from "./memory-stack.js";
 import { MEMORY_ENV, memoryConfigFromEnv, resolveMemoryConfig } from "./config.js";
@@ -11,6 +12,16 @@ function configError(fn: () => unknown): ThreadwiseConfigError {
     throw error;
   }
   throw new Error("expected a ThreadwiseConfigError");
+}
+
+function strictError(fn: () => unknown): ThreadwiseStrictModeError {
+  try {
+    fn();
+  } catch (error) {
+    if (ThreadwiseStrictModeError.isInstance(error)) return error;
+    throw error;
+  }
+  throw new Error("expected a ThreadwiseStrictModeError");
 }
 
 describe("resolveMemoryConfig", () => {
@@ -149,7 +160,8 @@ describe("validation errors", () => {
   });
 
   it("postgres needs a keyring unless plaintext is allowed explicitly (R30)", () => {
-    const error = configError(() => resolveMemoryConfig({ backend: "postgres" }, {}));
+    const error = strictError(() => resolveMemoryConfig({ backend: "postgres" }, {}));
+    expect(error.missing).toEqual(["keyring"]);
     expect(error.message).toContain("THREADWISE_MEMORY_KEYRING");
     expect(error.message).toContain("threadwise keyring create");
     expect(resolveMemoryConfig({ backend: "postgres", allowPlaintext: true }, {}).backend).toBe("postgres");
@@ -157,24 +169,26 @@ describe("validation errors", () => {
   });
 
   it("strict mode names every missing requirement (R30)", () => {
-    const error = configError(() => resolveMemoryConfig({}, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "sqlite" }));
-    expect(error.option).toBe("MEMORY_STRICT_MODE");
+    const error = strictError(() => resolveMemoryConfig({}, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "sqlite" }));
+    expect(error.missing).toEqual(["postgres", "keyring", "retention"]);
     expect(error.message).toContain("MEMORY_BACKEND=postgres");
     expect(error.message).toContain("THREADWISE_MEMORY_KEYRING");
     expect(error.message).toContain("MEMORY_RETENTION_DAYS");
-    const partial = configError(() =>
+    const partial = strictError(() =>
       resolveMemoryConfig({}, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", THREADWISE_MEMORY_KEYRING: "/k.json" }),
     );
-    expect(partial.message).toContain("MEMORY_RETENTION_DAYS");
+    expect(partial.missing).toEqual(["retention"]);
     expect(partial.message).not.toContain("MEMORY_BACKEND=postgres");
     const ok = resolveMemoryConfig(
       {},
       { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", THREADWISE_MEMORY_KEYRING: "/k.json", MEMORY_RETENTION_DAYS: "30" },
     );
     expect(ok.strictMode).toBe(true);
-    expect(configError(() => resolveMemoryConfig({ allowPlaintext: true }, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", MEMORY_RETENTION_DAYS: "3" })).message).toContain(
-      "MEMORY_ALLOW_PLAINTEXT",
+    const plaintext = strictError(() =>
+      resolveMemoryConfig({ allowPlaintext: true }, { MEMORY_STRICT_MODE: "true", MEMORY_BACKEND: "postgres", MEMORY_RETENTION_DAYS: "3" }),
     );
+    expect(plaintext.missing).toEqual(["keyring"]);
+    expect(plaintext.message).toContain("MEMORY_ALLOW_PLAINTEXT");
   });
 
   it("memoryStack throws the same errors at construction", () => {

@@ -9,6 +9,7 @@ import {
   parseOptions,
   ThreadwiseConfigError,
 } from "@threadwise/core";
+import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
 import { z } from "zod";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
@@ -240,20 +241,34 @@ export function withDefaultDatabase(dsn: string, database: string): string {
 /**
  * Spec R30. Strict mode needs postgres, a keyring and a positive retention; outside strict mode
  * postgres still needs a keyring unless `allowPlaintext` says otherwise.
- * @throws ThreadwiseConfigError naming every missing requirement and its env variable.
+ * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) with `missing` listing every unmet
+ *   requirement; the message names each env variable and the fix.
  */
 export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { project?: string }): void {
   if (config.strictMode) {
-    const missing: string[] = [];
-    if (config.backend !== "postgres") missing.push(`backend "postgres" (${MEMORY_ENV.backend}=postgres, got ${JSON.stringify(config.backend)})`);
-    if (!config.keyringPath) missing.push(`a keyring (${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`)`);
-    if (!config.retentionDays) missing.push(`a positive retention (${MEMORY_ENV.retentionDays})`);
-    if (config.allowPlaintext) missing.push(`no plaintext (${MEMORY_ENV.allowPlaintext} must be unset)`);
-    if (missing.length > 0) throw new ThreadwiseConfigError(MEMORY_ENV.strictMode, `strict mode requires ${missing.join(", ")}`);
+    const missing: StrictModeRequirement[] = [];
+    const fixes: string[] = [];
+    if (config.backend !== "postgres") {
+      missing.push("postgres");
+      fixes.push(`backend "postgres" (${MEMORY_ENV.backend}=postgres, got ${JSON.stringify(config.backend)})`);
+    }
+    if (!config.keyringPath || config.allowPlaintext) {
+      missing.push("keyring");
+      fixes.push(
+        config.allowPlaintext
+          ? `encryption (${MEMORY_ENV.allowPlaintext} must be unset)`
+          : `a keyring (${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`)`,
+      );
+    }
+    if (!config.retentionDays) {
+      missing.push("retention");
+      fixes.push(`a positive retention (${MEMORY_ENV.retentionDays})`);
+    }
+    if (missing.length > 0) throw new ThreadwiseStrictModeError(missing, `${MEMORY_ENV.strictMode}=true requires ${fixes.join(", ")}`);
   }
   if (config.backend === "postgres" && !config.keyringPath && !config.allowPlaintext)
-    throw new ThreadwiseConfigError(
-      "memory.keyringPath",
+    throw new ThreadwiseStrictModeError(
+      ["keyring"],
       `backend "postgres" requires a keyring (${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
     );
 }

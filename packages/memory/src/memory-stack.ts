@@ -1,4 +1,5 @@
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { EncryptionOptions } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { createCheckpointer } from "./backends.js";
@@ -14,6 +15,8 @@ export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareO
   serde?: SerializerProtocol;
   /** An existing pool for postgres; `close()` leaves it open. */
   pool?: pg.Pool;
+  /** Encryption identity (`agentId`, `tenantId`, `principalId`) when a keyring is configured. */
+  encryption?: Omit<EncryptionOptions, "keyring">;
 }
 
 /** What `createAgent` takes: spread it, `createAgent({ model, ...memoryStack() })`. */
@@ -24,7 +27,7 @@ export interface MemoryStack {
   checkpointer?: ThreadwiseSaver;
 }
 
-const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger"]);
+const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger", "encryption"]);
 
 /** Splits options into the config part and the code-only part. */
 function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
@@ -61,6 +64,11 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
 /** {@link memoryStack} for an already resolved config. */
 export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
   const middleware = memoryMiddleware(config, options);
-  const checkpointer = createCheckpointer(config, { serde: options.serde, pool: options.pool });
+  const checkpointer = createCheckpointer(config, {
+    serde: options.serde,
+    pool: options.pool,
+    encryption: options.encryption,
+    env: options.env,
+  });
   return checkpointer ? { middleware, checkpointer } : { middleware };
 }

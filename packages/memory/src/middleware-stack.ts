@@ -1,8 +1,11 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { addContextBlocks, type PromptContextMode, type ThreadwiseLogger } from "@threadwise/core";
+import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
+import { historySeed } from "@threadwise/history-seed";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
+import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import type { MemoryConfig } from "./config.js";
 
@@ -50,7 +53,14 @@ export function placementMode(mode: PromptContextMode) {
 export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddlewareOptions = {}): AgentMiddleware[] {
   if (config.backend === "off") return [];
   const logger = options.logger;
-  const stack: AgentMiddleware[] = [placementMode(config.promptContextMode)];
+  const mode = config.promptContextMode;
+  const stack: AgentMiddleware[] = [placementMode(mode)];
+  if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger }));
+  if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger }));
+  if (config.factsMode !== "off")
+    stack.push(
+      factRecall({ mode: config.factsMode, maxItems: config.factRecallMaxItems, model: options.models?.facts, promptContextMode: mode, logger }),
+    );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
