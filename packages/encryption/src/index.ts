@@ -45,4 +45,5 @@ export {
   sealedKid,
 } from "./record-cipher.js";
 export { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
+export { type ReencryptOptions, type ReencryptProgress, type ReencryptResult, reencrypt } from "./reencrypt.js";
 export { SEALED_METADATA_KEY } from "./sealed-metadata.js";
