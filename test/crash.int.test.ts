@@ -1,0 +1,95 @@
+/**
+ * Crash and restart: an agent process is killed with SIGKILL in the middle of a turn (the model
+ * hangs), restarted on the same store, and every committed turn and the facts are intact; the
+ * thread then continues. SQLite and PostgreSQL.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { migrate } from "@threadwise/memory";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { AgentWorker } from "./fixtures/memory-worker-process.js";
+import { freshDatabase, testPoolMax } from "./support/postgres.js";
+
+const COMMITTED = ["My name is Ada", "I live in Busan", "I work at Acme"];
+const FACTS_KEY = "_threadwise_facts";
+
+interface FactSlot {
+  facts: Array<{ key: string; value: string }>;
+}
+
+async function crashAndRestart(env: NodeJS.ProcessEnv) {
+  const first = new AgentWorker(env);
+  for (const text of COMMITTED) await first.turn("crashy", text);
+  const before = await first.inspect("crashy");
+  first.send("crashy", "slow: tell me a long story");
+  expect((await first.next()).event).toBe("model-started");
+  await first.kill();
+  expect(first.child.signalCode).toBe("SIGKILL");
+
+  const second = new AgentWorker(env);
+  try {
+    const after = await second.inspect("crashy");
+    const next = await second.turn("crashy", "where do I live?");
+    return { before, after, next };
+  } finally {
+    await second.stop();
+  }
+}
+
+function expectIntact(result: Awaited<ReturnType<typeof crashAndRestart>>) {
+  const { before, after, next } = result;
+  const committed = before.messages ?? [];
+  expect(committed).toHaveLength(COMMITTED.length * 2);
+  // Every committed turn is there, byte for byte, in order.
+  expect(after.messages?.slice(0, committed.length)).toEqual(committed);
+  // What the killed turn left is at most its user message: never a partial answer.
+  expect(after.messages?.slice(committed.length)).toEqual(
+    after.messages?.length === committed.length ? [] : [["human", "slow: tell me a long story"]],
+  );
+  // Facts committed before the crash are intact.
+  const factsBefore = (before.state?.[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  expect(factsBefore).toEqual(
+    expect.arrayContaining([
+      ["user|name", "Ada"],
+      ["user|residence", "Busan"],
+    ]),
+  );
+  const factsAfter = (after.state?.[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  expect(factsAfter).toEqual(expect.arrayContaining(factsBefore));
+  // The thread continues: the new answer saw every committed user message.
+  const answer = next.messages?.at(-1)?.[1] ?? "";
+  for (const text of COMMITTED) expect(answer).toContain(text);
+  expect(next.messages?.slice(0, committed.length)).toEqual(committed);
+}
+
+describe("SIGKILL in the middle of a turn, then restart", () => {
+  const dir = mkdtempSync(join(tmpdir(), "tw-crash-"));
+  afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+  it("SQLite: committed turns and facts intact; the thread continues", async () => {
+    expectIntact(await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), MEMORY_FACTS_MODE: "heuristic" }));
+  });
+
+  describe("PostgreSQL", () => {
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    beforeAll(async () => {
+      db = await freshDatabase("twcrash");
+      await migrate({ dsn: db.url, schema: db.schema });
+    });
+    afterAll(async () => db.drop());
+
+    it("committed turns and facts intact; the thread continues", async () => {
+      expectIntact(
+        await crashAndRestart({
+          MEMORY_BACKEND: "postgres",
+          POSTGRES_MEMORY_DSN: db.url,
+          MEMORY_PG_SCHEMA: db.schema,
+          MEMORY_PG_POOL_MAX: String(testPoolMax()),
+          MEMORY_ALLOW_PLAINTEXT: "true",
+          MEMORY_FACTS_MODE: "heuristic",
+        }),
+      );
+    });
+  });
+});
