@@ -26,7 +26,8 @@ export interface ShortenResult {
  * Each shortened result keeps the head of its text and ends with {@link truncationMarker}; it
  * is a new `ToolMessage` with the same `id`, `tool_call_id`, `name`, `status` and `artifact`,
  * so the call/result pairing (R4) holds and the original object is never mutated. A result is
- * cut just enough to cover what is still over; one that cannot save enough becomes the marker
+ * cut to about what covers the tokens still over (its head length estimated from its own
+ * characters per token, then shrunk until it fits); one that cannot save enough becomes the marker
  * alone and the next result is cut. Non-text blocks of a shortened result (images, files) are
  * dropped with the rest. Deterministic: the same input gives the same output.
  */
@@ -62,8 +63,8 @@ export function shortenToolResults(
 }
 
 /**
- * The longest head of `text` such that head + marker costs at most `target` tokens; the marker
- * alone when none fits. `undefined` when shortening would not save anything.
+ * A head of `text` such that head + marker costs at most `target` tokens (close to the longest
+ * such head); the marker alone when none fits. `undefined` when shortening would not save anything.
  */
 function longestHead(text: string, contentTokens: number, target: number, counter: TokenCounter): { content: string } | undefined {
   const compose = (length: number): string => {
@@ -72,17 +73,21 @@ function longestHead(text: string, contentTokens: number, target: number, counte
     return head === "" ? truncationMarker(removed) : `${head}\n${truncationMarker(removed)}`;
   };
   const markerOnly = compose(0);
-  if (counter.countText(markerOnly) >= contentTokens) return undefined;
-  // Binary search over the head length, in characters: O(log n) tokenizations, only on this
-  // rare over-cap path.
-  let lo = 0;
-  let hi = text.length;
-  while (lo < hi) {
-    const mid = Math.ceil((lo + hi) / 2);
-    if (counter.countText(compose(mid)) <= target) lo = mid;
-    else hi = mid - 1;
+  const markerTokens = counter.countText(markerOnly);
+  if (markerTokens >= contentTokens) return undefined;
+  // Nothing but the marker fits: skip the search (the common case when far over the cap).
+  if (markerTokens >= target || text === "") return { content: markerOnly };
+  // Head length from this text's characters per token, then shrunk by the measured overshoot
+  // until it fits: usually one or two tokenizations, only on this rare over-cap path.
+  const perToken = text.length / Math.max(1, contentTokens);
+  let length = Math.min(text.length, Math.max(0, Math.floor((target - markerTokens) * perToken)));
+  for (let attempt = 0; attempt < 16 && length > 0; attempt += 1) {
+    const content = compose(length);
+    const over = counter.countText(content) - target;
+    if (over <= 0) return { content };
+    length = Math.max(0, Math.floor(length - (over + 1) * perToken));
   }
-  return { content: lo === 0 ? markerOnly : compose(lo) };
+  return { content: markerOnly };
 }
 
 function rebuild(original: ToolMessage, content: string, keepId = true): ToolMessage {

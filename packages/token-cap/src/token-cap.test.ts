@@ -87,8 +87,9 @@ describe("capMessages", () => {
     const t1 = capped.messages[2] as ToolMessage;
     expect(t1).not.toBe(loop[3]);
     expect(t1.tool_call_id).toBe("x");
-    // 71 tokens over: t1's 100 content tokens may keep 29; 82 characters plus "\n" and the marker make 116 characters = 29 tokens.
-    expect(t1.content).toBe(`${"a".repeat(82)}\n${truncationMarker(79)}`);
+    // 71 tokens over: t1's 100 content tokens may keep 29. At 4 characters per token, the marker
+    // alone costs 9, so the head gets (29 - 9) * 4 = 80 characters: 80 + "\n" + 33 = 114 characters = 29 tokens.
+    expect(t1.content).toBe(`${"a".repeat(80)}\n${truncationMarker(80)}`);
     expect(capped.messages[4]).toBe(loop[5]);
     expect(capped.tokens).toBe(c.countMessages(capped.messages));
     expect(capped.tokens).toBe(150);
