@@ -108,7 +108,9 @@ export function isUnseededEmptyThread(messages: readonly BaseMessage[]): boolean
  *
  * @throws ThreadwiseConfigError at construction when an option or `A2A_HISTORY_MAX_MESSAGES` is invalid.
  * @throws HistorySeedError from `invoke` when the history breaks a rejecting rule (see
- *   {@link parseSeedHistory}); nothing is written then.
+ *   {@link parseSeedHistory}). No seed is written then; the call's own user message is already
+ *   checkpointed by LangGraph before any hook runs, so the thread still counts as empty and a
+ *   retry with valid history seeds before it.
  * @example
  * import { createAgent } from "langchain";
  * import { MemorySaver } from "@langchain/langgraph";
