@@ -30,7 +30,7 @@ export const FACT_RECALL_MAX_ITEMS_ENV = "MEMORY_FACT_RECALL_MAX_ITEMS";
 export const DEFAULT_MAX_ITEMS = 3;
 export const DEFAULT_MAX_FACTS = 200;
 export const DEFAULT_TIMEOUT_MS = 15_000;
-export const DEFAULT_MIN_SCORE = 0.5;
+export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
 
 const modelSchema = z.custom<FactExtractionModel>(
@@ -68,8 +68,11 @@ export const factRecallOptionsSchema = z
     /** Time limit of one LLM extraction call (milliseconds); past it the rules are used. @default 15000 */
     timeoutMs: z.number().int().positive().optional(),
     /**
-     * Least BM25+ score a fact needs to be placed (unitless; a fact sharing one distinctive word
-     * with the message scores above 1 in a typical thread). @default 0.5
+     * Least BM25+ score a fact needs to be placed (unitless). At 0 a fact is relevant when it
+     * shares one content word (after stop words, particles and endings are dropped) with the
+     * newest user message; raise it to place only stronger matches. Scores grow with the number
+     * of stored facts (rarer words weigh more), so a fixed threshold means less in a small thread.
+     * @default 0
      */
     minScore: z.number().nonnegative().optional(),
     /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */

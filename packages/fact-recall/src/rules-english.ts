@@ -343,7 +343,11 @@ const REACTION =
 function isStatement(predicate: string): boolean {
   if (REACTION.test(predicate)) return false;
   const words = predicate.match(/[A-Za-z]{3,}/g) ?? [];
-  return words.filter((w) => !/^(?:the|and|for|you|your|that|this|with|was|are|but|not|have|has|had|been|too|its|all|just|really|very|so|it's)$/i.test(w)).length >= 3;
+  return (
+    words.filter(
+      (w) => !/^(?:the|and|for|you|your|that|this|with|was|are|but|not|have|has|had|been|too|its|all|just|really|very|so|it's)$/i.test(w),
+    ).length >= 3
+  );
 }
 
 /** Splits a message into sentences, then clauses that may each carry a subject. */

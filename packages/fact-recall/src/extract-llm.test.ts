@@ -1,0 +1,122 @@
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { MemorySaver } from "@langchain/langgraph";
+import { systemText } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+import { extractFactsWithModel, FactExtractionError, INTERNAL_CALL_TAGS } from "./extract-llm.js";
+import { factRecall } from "./fact-recall.js";
+import { FACTS_STATE_KEY, type FactSlot } from "./fact-store.js";
+
+const GOOD =
+  '```json\n{"facts":[{"subject":"user","attribute":"residence","value":"Busan","text":"The user lives in Busan."},{"subject":"user","attribute":"likes","value":"jazz","text":"The user likes jazz."}]}\n```';
+
+function recordingLogger() {
+  const warnings: Array<{ message: string; fields?: Record<string, unknown> }> = [];
+  return {
+    warnings,
+    logger: { info() {}, warn: (message: string, fields?: Record<string, unknown>) => warnings.push({ message, fields }) },
+  };
+}
+
+describe("extractFactsWithModel", () => {
+  it("parses fenced JSON into candidates, tagged as an internal call", async () => {
+    const model = fakeModel().respond(new AIMessage(GOOD));
+    let seen: Record<string, unknown> | undefined;
+    const spy = {
+      invoke: (input: unknown, options?: Record<string, unknown>) => ((seen = options), model.invoke(input as never, options)),
+    };
+    const facts = await extractFactsWithModel(spy, "I moved to Busan and I like jazz.", { timeoutMs: 1000 });
+    expect(facts).toEqual([
+      { subject: "user", attribute: "residence", value: "Busan", text: "The user lives in Busan.", language: "en", multi: false },
+      {
+        subject: "user",
+        attribute: "likes",
+        value: "jazz",
+        text: "The user likes jazz.",
+        language: "en",
+        multi: true,
+        keyAttribute: "preference",
+      },
+    ]);
+    expect(seen).toMatchObject({ tags: INTERNAL_CALL_TAGS });
+    expect(INTERNAL_CALL_TAGS).toEqual(expect.arrayContaining(["threadwise:internal", "nostream"]));
+    expect((model.calls[0]?.messages as BaseMessage[]).at(-1)?.content).toBe("I moved to Busan and I like jazz.");
+  });
+
+  it.each([
+    ["bad_json", () => fakeModel().respond(new AIMessage("Sure! The user lives in Busan."))],
+    ["schema_mismatch", () => fakeModel().respond(new AIMessage('{"facts":[{"subject":"user","value":"Busan"}]}'))],
+    ["model_error", () => fakeModel().respond(new Error("rate limited"))],
+    ["timeout", () => ({ invoke: () => new Promise(() => {}) })],
+  ])("throws FactExtractionError(%s)", async (reason, make) => {
+    const error = await extractFactsWithModel(make(), "I live in Busan.", { timeoutMs: 50 }).catch((e: unknown) => e);
+    expect(FactExtractionError.isInstance(error)).toBe(true);
+    expect((error as FactExtractionError).reason).toBe(reason);
+  });
+});
+
+describe("factRecall llm mode", () => {
+  async function run(extractor: ReturnType<typeof fakeModel>) {
+    const { warnings, logger } = recordingLogger();
+    const model = scriptedModel(() => "ok");
+    const agent = createAgent({
+      model,
+      systemPrompt: "S",
+      checkpointer: new MemorySaver(),
+      middleware: [factRecall({ mode: "llm", model: extractor, logger, promptContextMode: "legacy_system" })],
+    });
+    const config = { configurable: { thread_id: "llm" } };
+    await agent.invoke({ messages: [new HumanMessage("I moved to Busan and I like jazz.")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("Where do I live?")] }, config);
+    const slot = (await agent.graph.getState(config)).values[FACTS_STATE_KEY] as FactSlot;
+    return { warnings, slot, system: systemText(model.calls[1]?.messages[0] as never) };
+  }
+
+  it("stores the model's facts when it answers good JSON", async () => {
+    const { warnings, slot, system } = await run(fakeModel().respond(new AIMessage(GOOD)).respond(new AIMessage('{"facts":[]}')));
+    expect(warnings).toEqual([]);
+    expect(slot.facts.map((f) => [f.attribute, f.value, f.origin])).toEqual([
+      ["residence", "Busan", "llm"],
+      ["likes", "jazz", "llm"],
+    ]);
+    expect(system).toContain("- The user lives in Busan.");
+  });
+
+  it.each([
+    ["bad_json", new AIMessage("not json at all")],
+    ["model_error", new Error("boom")],
+  ])("falls back to the rules with a warning on %s", async (reason, answer) => {
+    const { warnings, slot, system } = await run(fakeModel().respond(answer).respond(new AIMessage('{"facts":[]}')));
+    expect(warnings).toEqual([{ message: "fact-recall: LLM extraction failed, used the rules for this message", fields: { reason } }]);
+    expect(slot.facts.map((f) => [f.attribute, f.value, f.origin])).toEqual([
+      ["residence", "Busan", "heuristic"],
+      ["likes", "jazz", "heuristic"],
+    ]);
+    expect(system).toContain("- User moved to Busan and lives there");
+  });
+
+  it("uses the agent's own model when no model is given, and writes through a Command", async () => {
+    const model = scriptedModel((messages) =>
+      systemText(messages[0] as never).startsWith("You extract durable facts")
+        ? '{"facts":[{"subject":"user","attribute":"work","value":"nurse","text":"The user works as a nurse."}]}'
+        : "ok",
+    );
+    const agent = createAgent({
+      model,
+      systemPrompt: "S",
+      checkpointer: new MemorySaver(),
+      middleware: [factRecall({ mode: "llm", promptContextMode: "legacy_system" })],
+    });
+    const config = { configurable: { thread_id: "own" } };
+    await agent.invoke({ messages: [new HumanMessage("I'm a nurse.")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("What is my job?")] }, config);
+    const slot = (await agent.graph.getState(config)).values[FACTS_STATE_KEY] as FactSlot;
+    expect(slot.facts.map((f) => [f.attribute, f.value, f.origin])).toEqual([["work", "nurse", "llm"]]);
+    const answers = model.calls.filter((c) => !systemText(c.messages[0] as never).startsWith("You extract"));
+    expect(answers).toHaveLength(2);
+    expect(systemText(answers[1]?.messages[0] as never)).toContain("- The user works as a nurse.");
+    expect(model.calls.filter((c) => systemText(c.messages[0] as never).startsWith("You extract"))).toHaveLength(2);
+  });
+});

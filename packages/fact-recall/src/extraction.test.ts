@@ -1,0 +1,122 @@
+import { describe, expect, it } from "vitest";
+import { detectLanguage, extractFactsHeuristic } from "./extract-heuristic.js";
+import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fact-store.js";
+import { englishExpectedUserFacts, englishSessions } from "./fixtures/english-chat.js";
+import { koreanExpectedUserFacts, koreanSessions } from "./fixtures/korean-chat.js";
+
+function replay(sessions: string[][]): FactSlot {
+  let slot = emptyFactSlot();
+  let turn = 0;
+  for (const message of sessions.flat()) {
+    turn += 1;
+    const plan = planFactWrite(slot, extractFactsHeuristic(message), {
+      sourceMessageId: `m${turn}`,
+      turn,
+      origin: "heuristic",
+      maxFacts: 200,
+    });
+    slot = mergeFactSlot(slot, { ...plan, turn });
+  }
+  return slot;
+}
+
+const userFacts = (slot: FactSlot) => slot.facts.filter((f) => f.subject === "user").map((f) => [f.attribute, f.value]);
+
+describe("heuristic extraction, English fixture", () => {
+  const slot = replay(englishSessions);
+
+  it("finds the 20 stated user facts over three sessions, with superseded values gone", () => {
+    expect(englishExpectedUserFacts.length).toBeGreaterThanOrEqual(20);
+    expect(userFacts(slot)).toEqual(expect.arrayContaining(englishExpectedUserFacts));
+    expect(userFacts(slot)).toHaveLength(englishExpectedUserFacts.length);
+  });
+
+  it("replaces Seoul by Busan and keeps the old value as previousValue", () => {
+    const residence = slot.facts.find((f) => f.key === "user|residence");
+    expect(residence).toMatchObject({
+      value: "Busan",
+      previousValue: "Seoul",
+      sourceMessageId: "m18",
+      text: "User moved to Busan and lives there",
+    });
+  });
+
+  it("turns 'I love jazz' into a dislike after the correction (one preference key)", () => {
+    const jazz = slot.facts.filter((f) => f.value === "jazz music");
+    expect(jazz).toEqual([
+      expect.objectContaining({ attribute: "dislikes", previousValue: "jazz music", key: "user|preference|jazz music" }),
+    ]);
+  });
+
+  it("stores what the user says about a relative as a fact about that person", () => {
+    expect(slot.facts.find((f) => f.subject === "user's sister")).toMatchObject({
+      attribute: "residence",
+      value: "Daegu",
+      text: "User's sister lives in Daegu",
+    });
+  });
+
+  it("stores nothing from questions, hypotheticals or other people", () => {
+    for (const text of [
+      "What's a good place for lunch?",
+      "If I won the lottery I would buy a boat.",
+      "He lives in Tokyo.",
+      "Do you live in Seoul?",
+      "Maybe I'll move to Paris.",
+    ]) {
+      expect(extractFactsHeuristic(text), text).toEqual([]);
+    }
+  });
+
+  it("reads a speaker prefix as the subject when asked", () => {
+    const [fact] = extractFactsHeuristic("Caroline: I went to a LGBTQ support group yesterday.", { speakerPrefix: true });
+    expect(fact).toMatchObject({ subject: "Caroline", attribute: "event", value: "went to a LGBTQ support group yesterday" });
+    expect(extractFactsHeuristic("Caroline: I went to a LGBTQ support group yesterday.").some((f) => f.subject === "Caroline")).toBe(false);
+  });
+});
+
+describe("heuristic extraction, Korean fixture", () => {
+  const slot = replay(koreanSessions);
+
+  it("finds the 21 stated user facts over three sessions", () => {
+    expect(koreanExpectedUserFacts.length).toBeGreaterThanOrEqual(20);
+    expect(userFacts(slot)).toEqual(expect.arrayContaining(koreanExpectedUserFacts));
+    expect(userFacts(slot)).toHaveLength(koreanExpectedUserFacts.length);
+  });
+
+  it("moves the user from 서울 to 부산 (이사했어요 supersedes 살아요)", () => {
+    expect(slot.facts.find((f) => f.key === "user|residence")).toMatchObject({ value: "부산", previousValue: "서울", language: "ko" });
+  });
+
+  it("handles particles glued to nouns and both polite and plain endings", () => {
+    expect(extractFactsHeuristic("저는 부산에서 살아요.")[0]).toMatchObject({ attribute: "residence", value: "부산" });
+    expect(extractFactsHeuristic("나는 부산에 산다.")[0]).toMatchObject({ attribute: "residence", value: "부산" });
+    expect(extractFactsHeuristic("요가를 좋아한다.")[0]).toMatchObject({
+      attribute: "likes",
+      value: "요가",
+      text: "사용자는 요가를 좋아한다 (좋아함)",
+    });
+    expect(extractFactsHeuristic("제가 커피를 좋아합니다.")[0]).toMatchObject({
+      attribute: "likes",
+      value: "커피",
+      text: "사용자는 커피를 좋아한다 (좋아함)",
+    });
+  });
+
+  it("stores a relative's fact under that relative, and drops other people", () => {
+    expect(slot.facts.find((f) => f.subject === "user's 동생")).toMatchObject({ attribute: "residence", value: "대구" });
+    expect(extractFactsHeuristic("그는 의사예요.")).toEqual([]);
+    expect(extractFactsHeuristic("민수씨는 서울에 살아요.")).toEqual([]);
+  });
+
+  it("stores nothing from questions or hypotheticals", () => {
+    for (const text of ["점심 뭐 먹을까요?", "어디 사세요?", "만약 부자가 되면 집을 살 거예요.", "부산에 살고 싶어요.", "서울에 사나요"]) {
+      expect(extractFactsHeuristic(text), text).toEqual([]);
+    }
+  });
+
+  it("detects the language per message", () => {
+    expect(detectLanguage("저는 서울에 살아요")).toBe("ko");
+    expect(detectLanguage("I live in 서울")).toBe("en");
+  });
+});
