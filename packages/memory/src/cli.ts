@@ -1,7 +1,7 @@
 import { SingleBar } from "cli-progress";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
 import { MEMORY_ENV, MIGRATION_DSN_ENV, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
-import { keyringCommands } from "./keyring-commands.js";
+import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
 import { type PruneReport, prune, retention } from "./prune.js";
 import { dsnSecrets, redactConfig, redactSecrets } from "./redact.js";
@@ -150,7 +150,7 @@ export function createCli(io: CliIo = {}): Command {
       out(`${JSON.stringify(redactConfig(config), null, 2)}\n`);
     });
 
-  program.addCommand(keyringCommands({ env, stdout: out }));
+  addKeyringCommands(program, { env, stdout: out });
   return program;
 }
 

@@ -1,18 +1,19 @@
 import { createKeyring, KEYRING_ENV, rotateKeyring } from "@threadwise/encryption";
-import { Command } from "commander";
+import type { Command } from "commander";
 
 /** Default path of a development keyring when neither an argument nor env names one. */
 export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
 
 /**
- * `threadwise keyring ...` (spec R26, R29), wiring `@threadwise/encryption`: `create` writes a
+ * Adds `threadwise keyring ...` to `program` (spec R26, R29), wiring `@threadwise/encryption`: `create` writes a
  * development keyring (mode 0600, listed in `.gitignore`); `rotate` adds a new active key and
  * keeps the old one for reads. Key material is never printed: only the path and the kid.
  */
-export function keyringCommands(io: { env?: NodeJS.ProcessEnv; stdout?: (text: string) => void } = {}): Command {
+export function addKeyringCommands(program: Command, io: { env?: NodeJS.ProcessEnv; stdout?: (text: string) => void } = {}): Command {
   const env = io.env ?? process.env;
   const out = io.stdout ?? ((text: string) => void process.stdout.write(text));
-  const keyring = new Command("keyring").description("Create or rotate the keyring used for encryption at rest.");
+  // Made with program.command() so output and exit handling are inherited.
+  const keyring = program.command("keyring").description("Create or rotate the keyring used for encryption at rest.");
   const pathOf = (path?: string) => path ?? env[KEYRING_ENV] ?? DEFAULT_KEYRING_PATH;
   keyring
     .command("create")
