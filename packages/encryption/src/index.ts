@@ -47,3 +47,12 @@ export {
 export { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
 export { type ReencryptOptions, type ReencryptProgress, type ReencryptResult, reencrypt } from "./reencrypt.js";
 export { SEALED_METADATA_KEY } from "./sealed-metadata.js";
+export {
+  assertStrictMode,
+  BACKEND_ENV,
+  checkStrictMode,
+  RETENTION_DAYS_ENV,
+  STRICT_MODE_ENV,
+  type StrictModeInput,
+  type StrictModeReport,
+} from "./strict-mode.js";

@@ -118,7 +118,7 @@ export class RecordCipher {
     if (!header.fingerprint.equals(this.#fingerprint))
       throw new ThreadwiseAgentMismatchError(
         location,
-        `sealed for another agent id than ${JSON.stringify(this.identity.agentId)}; changing the agent id of encrypted data is refused`,
+        `sealed for another agent id (or tenant) than ${JSON.stringify(this.identity.agentId)} (tenant ${JSON.stringify(this.identity.tenantId)}); changing the agent id of encrypted data is refused`,
       );
     const { body } = header;
     if (body.length < TAG_BYTES) throw new ThreadwiseDecryptionError("malformed", where, "record is truncated");
