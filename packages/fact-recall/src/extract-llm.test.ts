@@ -25,7 +25,10 @@ describe("extractFactsWithModel", () => {
     const model = fakeModel().respond(new AIMessage(GOOD));
     let seen: Record<string, unknown> | undefined;
     const spy = {
-      invoke: (input: unknown, options?: Record<string, unknown>) => ((seen = options), model.invoke(input as never, options)),
+      invoke: (input: unknown, options?: Record<string, unknown>) => {
+        seen = options;
+        return model.invoke(input as never, options);
+      },
     };
     const facts = await extractFactsWithModel(spy, "I moved to Busan and I like jazz.", { timeoutMs: 1000 });
     expect(facts).toEqual([
@@ -42,7 +45,7 @@ describe("extractFactsWithModel", () => {
     ]);
     expect(seen).toMatchObject({ tags: INTERNAL_CALL_TAGS });
     expect(INTERNAL_CALL_TAGS).toEqual(expect.arrayContaining(["threadwise:internal", "nostream"]));
-    expect((model.calls[0]?.messages as BaseMessage[]).at(-1)?.content).toBe("I moved to Busan and I like jazz.");
+    expect((model.calls[0]?.messages as BaseMessage[] | undefined)?.at(-1)?.content).toBe("I moved to Busan and I like jazz.");
   });
 
   it.each([
