@@ -1,0 +1,185 @@
+/**
+ * Property tests over random threads (spec R2, R3, R4): parallel tool calls, repeated
+ * tool_call_ids, stored orphans (strays, duplicates, calls without results), system messages and
+ * messages without ids. For any thread and any settings of windowTrim and tokenCap: no orphan in
+ * the view, the newest user message and the run's tool loop in it, stored system messages kept,
+ * the view a subsequence of the thread, and the stored thread unchanged. fast-check prints the
+ * seed and the shrunk thread of a failure.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { findOrphans, groupMessages, protectedTailStart } from "@threadwise/core";
+import { characterTokenCounter } from "@threadwise/core/testing";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+
+type Step =
+  | { kind: "user"; text: string }
+  | { kind: "assistant"; text: string }
+  | { kind: "system" }
+  | { kind: "tools"; calls: string[]; order: number[]; missing: number; duplicate: boolean; stray: boolean; result: string }
+  | { kind: "stray" }
+  | { kind: "dangling"; call: string };
+
+// A small id pool, so tool_call_ids repeat across (and inside) rounds as in the tau-bench data.
+const callId = fc.constantFrom("call_1", "call_2", "call_3", "call_4");
+const text = fc.string({ maxLength: 60 });
+const step: fc.Arbitrary<Step> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), text }) },
+  { weight: 3, arbitrary: fc.record({ kind: fc.constant("assistant" as const), text }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("system" as const) }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("tools" as const),
+      calls: fc.uniqueArray(callId, { minLength: 1, maxLength: 4 }),
+      order: fc.array(fc.nat(), { minLength: 4, maxLength: 4 }),
+      // 0: complete; n > 0: the n-th result is missing (a stored call without all results).
+      missing: fc.oneof({ weight: 5, arbitrary: fc.constant(0) }, { weight: 1, arbitrary: fc.integer({ min: 1, max: 4 }) }),
+      duplicate: fc.boolean(),
+      stray: fc.boolean(),
+      result: fc.string({ maxLength: 200 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("stray" as const) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("dangling" as const), call: callId }) },
+);
+
+/** Builds a thread; `withIds` false leaves every third message without an id (made by a hook). */
+function buildThread(steps: Step[], withIds: boolean): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  let n = 0;
+  const id = () => {
+    n += 1;
+    return withIds || n % 3 !== 0 ? `m${n}` : undefined;
+  };
+  for (const s of steps) {
+    if (s.kind === "user") out.push(new HumanMessage({ id: id(), content: `u:${s.text}` }));
+    else if (s.kind === "assistant") out.push(new AIMessage({ id: id(), content: `a:${s.text}` }));
+    else if (s.kind === "system") out.push(new SystemMessage({ id: id(), content: "system rules" }));
+    else if (s.kind === "stray") out.push(new ToolMessage({ id: id(), content: "stray", tool_call_id: "call_9" }));
+    else if (s.kind === "dangling") {
+      out.push(new AIMessage({ id: id(), content: "", tool_calls: [{ id: s.call, name: "f", args: {}, type: "tool_call" }] }));
+    } else {
+      out.push(
+        new AIMessage({
+          id: id(),
+          content: "",
+          tool_calls: s.calls.map((c) => ({ id: c, name: "f", args: { c }, type: "tool_call" as const })),
+        }),
+      );
+      const results = s.calls.filter((_, i) => i + 1 !== s.missing);
+      const ordered = results.map((c, i) => ({ c, k: s.order[i] ?? 0 })).sort((a, b) => a.k - b.k);
+      for (const { c } of ordered) out.push(new ToolMessage({ id: id(), content: `r:${s.result}`, tool_call_id: c }));
+      if (s.duplicate && results[0]) out.push(new ToolMessage({ id: id(), content: "again", tool_call_id: results[0] }));
+      if (s.stray) out.push(new ToolMessage({ id: id(), content: "other", tool_call_id: "call_8" }));
+    }
+  }
+  return out;
+}
+
+const settings = fc.record({
+  maxMessages: fc.integer({ min: 1, max: 30 }),
+  maxTokens: fc.integer({ min: 5, max: 600 }),
+  startOn: fc.constantFrom("human" as const, "any" as const),
+  eviction: fc.constantFrom("sliding" as const, "chunked" as const),
+  withIds: fc.boolean(),
+});
+
+async function viewOf(middleware: ReturnType<typeof windowTrim>, messages: BaseMessage[]): Promise<BaseMessage[]> {
+  let seen: BaseMessage[] = [];
+  const request = { messages, systemMessage: new SystemMessage(""), state: { messages }, tools: [], model: {} };
+  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
+    seen = r.messages;
+    return new AIMessage("ok");
+  });
+  return seen;
+}
+
+/** Messages that must be in every view: stored system messages, the newest user turn and what follows it. */
+function mustKeep(thread: BaseMessage[]): BaseMessage[] {
+  const groups = groupMessages(thread);
+  const candidates = groups.filter((g) => g.kind !== "system" && g.kind !== "orphan");
+  const tail = candidates.slice(protectedTailStart(candidates)).flatMap((g) => g.messages);
+  const kept = new Set([...groups.filter((g) => g.kind === "system").flatMap((g) => g.messages), ...tail]);
+  return thread.filter((m) => kept.has(m));
+}
+
+/** `true` when `view` is `thread` with some messages left out (a shortened tool result matches its original by position). */
+function isSubsequence(view: BaseMessage[], thread: BaseMessage[]): boolean {
+  let j = 0;
+  for (const m of view) {
+    while (
+      j < thread.length &&
+      thread[j] !== m &&
+      !(m.getType() === "tool" && thread[j]?.getType() === "tool" && thread[j]?.id === m.id && m.id !== undefined)
+    )
+      j += 1;
+    if (j === thread.length) return false;
+    j += 1;
+  }
+  return true;
+}
+
+describe("random threads through windowTrim and tokenCap", () => {
+  it("hold every invariant for any thread and settings", async () => {
+    const counter = characterTokenCounter();
+    let cutViews = 0;
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), settings, async (steps, s) => {
+        const thread = buildThread(steps, s.withIds);
+        const snapshot = JSON.stringify(thread);
+        const copy = [...thread];
+        const keep = mustKeep(thread);
+        const middlewares = [
+          windowTrim({ maxMessages: s.maxMessages, startOn: s.startOn, eviction: s.eviction, logger: false }),
+          tokenCap({ maxTokens: s.maxTokens, eviction: s.eviction, tokenCounter: counter, logger: false }),
+        ];
+        for (const middleware of middlewares) {
+          const view = await viewOf(middleware, thread);
+          expect(findOrphans(view)).toEqual([]);
+          for (const m of keep) {
+            // tokenCap may shorten a kept tool result: same id and call id, new object.
+            expect(view.some((v) => v === m || (m.getType() === "tool" && v.id === m.id && v.id !== undefined))).toBe(true);
+          }
+          expect(isSubsequence(view, thread)).toBe(true);
+          if (view.length < thread.length) cutViews += 1;
+        }
+        expect(thread).toEqual(copy);
+        expect(JSON.stringify(thread)).toBe(snapshot);
+      }),
+      { numRuns: 400 },
+    );
+    // The generator does produce threads that get cut, so the properties are not vacuous.
+    expect(cutViews).toBeGreaterThan(200);
+  });
+
+  it("windowTrim never sends more than maxMessages unless the must-keep messages alone are more", async () => {
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), settings, async (steps, s) => {
+        const thread = buildThread(steps, true);
+        const view = await viewOf(windowTrim({ maxMessages: s.maxMessages, eviction: s.eviction, logger: false }), thread);
+        expect(view.length).toBeLessThanOrEqual(Math.max(s.maxMessages, mustKeep(thread).length));
+      }),
+      { numRuns: 300 },
+    );
+  });
+
+  it("tokenCap stays under maxTokens unless the must-keep messages alone are over", async () => {
+    const counter = characterTokenCounter();
+    await fc.assert(
+      fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), settings, async (steps, s) => {
+        const thread = buildThread(steps, true);
+        const view = await viewOf(tokenCap({ maxTokens: s.maxTokens, eviction: s.eviction, tokenCounter: counter, logger: false }), thread);
+        const tokens = counter.countMessages(view);
+        if (tokens > s.maxTokens) {
+          // Over: the view is exactly the must-keep messages, shortened where possible.
+          expect(view.map((m) => m.id)).toEqual(mustKeep(thread).map((m) => m.id));
+        }
+      }),
+      { numRuns: 300 },
+    );
+  });
+});
