@@ -50,7 +50,10 @@ describe("loadKeyring refuses bad keyrings (R26)", () => {
     },
     {
       name: "a directory",
-      setup: () => (mkdirSync(join(dir, "adir")), join(dir, "adir")),
+      setup: () => {
+        mkdirSync(join(dir, "adir"));
+        return join(dir, "adir");
+      },
       problem: "not-a-file",
       code: "THREADWISE_KEYRING_NOT_A_FILE",
       says: /regular file/,

@@ -81,7 +81,7 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
           if (checkpoint || metadata)
             updates.push([checkpoint ?? row.checkpoint, metadata ?? row.metadata, row.rid, row.checkpoint, row.metadata]);
         }
-        if (!run.dryRun) db.transaction(() => updates.forEach((args) => updateCheckpoint.run(...args)))();
+        if (!run.dryRun) applyAll(db, updateCheckpoint, updates);
         checkpoints.add(rows.length, updates.length);
       }
       const writes = new Counter("writes", total("writes"), run);
@@ -116,11 +116,17 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
           );
           if (next) updates.push([next, row.rid, row.value]);
         }
-        if (!run.dryRun) db.transaction(() => updates.forEach((args) => updateWrite.run(...args)))();
+        if (!run.dryRun) applyAll(db, updateWrite, updates);
         writes.add(rows.length, updates.length);
       }
     },
   };
+}
+
+function applyAll(db: SqliteDatabase, statement: SqliteStatement, updates: unknown[][]): void {
+  db.transaction(() => {
+    for (const args of updates) statement.run(...args);
+  })();
 }
 
 interface PgClient {
