@@ -79,6 +79,6 @@ describe.each(cases)("factRecall on $name", ({ open }) => {
     expect(systemText(second.model.calls[1]?.messages[0] as never)).toBe("S");
     const other = (await second.agent.graph.getState({ configurable: { thread_id: "facts-2" } })).values[FACTS_STATE_KEY] as FactSlot;
     expect(other.facts).toEqual([]);
-    expect((second.model.calls[1]?.messages as BaseMessage[]).map((m) => m.getType())).toEqual(["system", "human"]);
+    expect(((second.model.calls[1]?.messages ?? []) as BaseMessage[]).map((m) => m.getType())).toEqual(["system", "human"]);
   });
 });
