@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
-import { MemorySaver } from "@langchain/langgraph";
+import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { readSummarySlot, SUMMARY_SLOT_KEY, summarySlotState, systemText, ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, modelRetryMiddleware } from "langchain";
@@ -327,6 +327,28 @@ describe("workMemory never stores", () => {
     expect(r.error).toBeUndefined();
     expect(r.slot.workMemory).toBeUndefined();
     expect(r.log).toContain("WARN work_memory: condensation failed; nothing stored");
+  });
+
+  it("a run interrupted to wait on the user; the answer is stored once the run is resumed and completes", async () => {
+    const approval = createMiddleware({
+      name: "approval",
+      afterModel: () => {
+        const decision = interrupt("approve?") as string;
+        return decision === "yes" ? undefined : { messages: [new AIMessage("Cancelled.")] };
+      },
+    });
+    const memory = condenser();
+    const agent = createAgent({
+      model: scriptedModel(() => "Transfer of 100 EUR prepared."),
+      checkpointer: new MemorySaver(),
+      middleware: [workMemory({ model: memory, logger: false }), approval],
+    });
+    const paused = await agent.invoke(turn("Send 100 EUR"), thread("wm-interrupt"));
+    expect((paused as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(1);
+    expect((await slotOf(agent, "wm-interrupt")).workMemory).toBeUndefined();
+    expect(memory.calls).toHaveLength(0);
+    await agent.invoke(new Command({ resume: "yes" }) as never, thread("wm-interrupt"));
+    expect((await slotOf(agent, "wm-interrupt")).workMemory?.entries.map((e) => e.text)).toEqual(["note:Transfer of 100 EUR prepared."]);
   });
 
   it("keeps what was stored before when a later answer is not stored", async () => {
