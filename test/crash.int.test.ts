@@ -48,14 +48,14 @@ function expectIntact(result: Awaited<ReturnType<typeof crashAndRestart>>) {
     after.messages?.length === committed.length ? [] : [["human", "slow: tell me a long story"]],
   );
   // Facts committed before the crash are intact.
-  const factsBefore = (before.state?.[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  const factsBefore = ((before.state ?? {})[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
   expect(factsBefore).toEqual(
     expect.arrayContaining([
       ["user|name", "Ada"],
       ["user|residence", "Busan"],
     ]),
   );
-  const factsAfter = (after.state?.[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  const factsAfter = ((after.state ?? {})[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
   expect(factsAfter).toEqual(expect.arrayContaining(factsBefore));
   // The thread continues: the new answer saw every committed user message.
   const answer = next.messages?.at(-1)?.[1] ?? "";
@@ -68,7 +68,9 @@ describe("SIGKILL in the middle of a turn, then restart", () => {
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
   it("SQLite: committed turns and facts intact; the thread continues", async () => {
-    expectIntact(await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), MEMORY_FACTS_MODE: "heuristic" }));
+    expectIntact(
+      await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), MEMORY_FACTS_MODE: "heuristic" }),
+    );
   });
 
   describe("PostgreSQL", () => {

@@ -40,7 +40,9 @@ describe.skipIf(bouncer === undefined)("memory through PgBouncer (transaction mo
     const threads = ["b1", "b2", "b3"];
     for (const turn of [1, 2, 3])
       await Promise.all(
-        threads.map((thread) => agent.invoke({ messages: [new HumanMessage(`${thread}-${turn}`)] }, { configurable: { thread_id: thread } })),
+        threads.map((thread) =>
+          agent.invoke({ messages: [new HumanMessage(`${thread}-${turn}`)] }, { configurable: { thread_id: thread } }),
+        ),
       );
     for (const thread of threads) {
       const state = await agent.graph.getState({ configurable: { thread_id: thread } });

@@ -12,9 +12,9 @@ import {
   migrate,
   prune,
   retention,
+  type ThreadwiseSaver,
   ThreadwiseSchemaVersionError,
   ThreadwiseThreadDeletedError,
-  type ThreadwiseSaver,
 } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import pg from "pg";
@@ -100,7 +100,14 @@ describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => 
       (r) => r.table_name,
     );
     expect(tables.sort()).toEqual(
-      ["checkpoint_blobs", "checkpoint_migrations", "checkpoint_writes", "checkpoints", "threadwise_schema_version", "threadwise_threads"].sort(),
+      [
+        "checkpoint_blobs",
+        "checkpoint_migrations",
+        "checkpoint_writes",
+        "checkpoints",
+        "threadwise_schema_version",
+        "threadwise_threads",
+      ].sort(),
     );
   });
 
@@ -118,12 +125,23 @@ describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => 
 
   it("refuses a schema whose recorded version differs (newer threadwise, or a missing PostgresSaver step)", async () => {
     await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = 99 WHERE component = 'threadwise'`);
-    const error = await open().checkpointer?.ready().catch((e: unknown) => e);
+    const error = await open()
+      .checkpointer?.ready()
+      .catch((e: unknown) => e);
     expect(ThreadwiseSchemaVersionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ component: "threadwise", expected: EXPECTED_SCHEMA.threadwise, found: 99, code: "THREADWISE_SCHEMA_VERSION" });
-    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [EXPECTED_SCHEMA.threadwise]);
+    expect(error).toMatchObject({
+      component: "threadwise",
+      expected: EXPECTED_SCHEMA.threadwise,
+      found: 99,
+      code: "THREADWISE_SCHEMA_VERSION",
+    });
+    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [
+      EXPECTED_SCHEMA.threadwise,
+    ]);
     await sql(db.url, `DELETE FROM "${db.schema}".checkpoint_migrations WHERE v = 4`);
-    const older = await open().checkpointer?.ready().catch((e: unknown) => e);
+    const older = await open()
+      .checkpointer?.ready()
+      .catch((e: unknown) => e);
     expect(older).toMatchObject({ component: "checkpoint", expected: 4, found: 3 });
     await sql(db.url, `INSERT INTO "${db.schema}".checkpoint_migrations (v) VALUES (4)`);
     await expect(open().checkpointer?.ready()).resolves.toBeUndefined();
@@ -133,7 +151,10 @@ describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => 
     const stack = open();
     const agent = createAgent({ model: echo(), ...stack });
     for (const id of ["p-old-1", "p-old-2", "p-new"]) await say(agent, id, "hi");
-    await sql(db.url, `UPDATE "${db.schema}".threadwise_threads SET updated_at = now() - interval '40 days' WHERE thread_id LIKE 'p-old-%'`);
+    await sql(
+      db.url,
+      `UPDATE "${db.schema}".threadwise_threads SET updated_at = now() - interval '40 days' WHERE thread_id LIKE 'p-old-%'`,
+    );
     const target = { dsn: db.url, schema: db.schema };
     const dry = await prune({ ...target, olderThanDays: 30 });
     expect(dry.dryRun).toBe(true);
@@ -152,7 +173,10 @@ describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => 
     expect(applied.outcomes[0]?.counts).toEqual(before);
     expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
     expect((await rowsOf(db.url, db.schema, "p-new")).checkpoints).toBeGreaterThan(0);
-    const tombs = await sql(db.url, `SELECT thread_id, deleted_reason FROM "${db.schema}".threadwise_threads WHERE deleted_at IS NOT NULL ORDER BY 1`);
+    const tombs = await sql(
+      db.url,
+      `SELECT thread_id, deleted_reason FROM "${db.schema}".threadwise_threads WHERE deleted_at IS NOT NULL ORDER BY 1`,
+    );
     expect(tombs).toEqual([
       { thread_id: "p-old-1", deleted_reason: "prune" },
       { thread_id: "p-old-2", deleted_reason: "prune" },

@@ -25,7 +25,16 @@ const SECRET_ENV = {
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { env, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: false });
+  const code = await runCli(argv, {
+    env,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    progress: false,
+  });
   return { code, stdout, stderr, all: stdout + stderr };
 }
 
@@ -34,7 +43,14 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 describe("no secrets out (R25)", () => {
   it("--help of every command shows no DSN or password, even with DSNs in env", async () => {
-    for (const argv of [["--help"], ["migrate", "--help"], ["prune", "--help"], ["retention", "--help"], ["config", "--help"], ["keyring", "--help"]]) {
+    for (const argv of [
+      ["--help"],
+      ["migrate", "--help"],
+      ["prune", "--help"],
+      ["retention", "--help"],
+      ["config", "--help"],
+      ["keyring", "--help"],
+    ]) {
       const out = await cli(argv, SECRET_ENV);
       expect(out.code).toBe(0);
       expect(out.all).toContain("Usage: threadwise");
@@ -66,7 +82,11 @@ describe("no secrets out (R25)", () => {
   });
 
   it("errors from a failing connection are printed without the password", async () => {
-    for (const argv of [["migrate"], ["prune", "--older-than-days", "1"], ["migrate", "--dsn", `postgresql://x:${SECRET}@127.0.0.1:notaport/db`]]) {
+    for (const argv of [
+      ["migrate"],
+      ["prune", "--older-than-days", "1"],
+      ["migrate", "--dsn", `postgresql://x:${SECRET}@127.0.0.1:notaport/db`],
+    ]) {
       const out = await cli(argv, SECRET_ENV);
       expect(out.code).toBe(1);
       expect(out.stderr).toMatch(/^threadwise: /);
@@ -139,6 +159,48 @@ describe("keyring create", () => {
   });
 });
 
+describe("encryption through memoryStack, and keyring rotate + reencrypt", () => {
+  it("stores ciphertext with a keyring; after rotate + reencrypt every record is on the new kid and the thread reads", async () => {
+    const keyringPath = join(dir, "enc", "keyring.json");
+    const sqlitePath = join(dir, "enc.sqlite");
+    expect((await cli(["keyring", "create", keyringPath, "--kid", "old"])).code).toBe(0);
+    const sentinel = `sentinel-${randomUUID()}`;
+    const stack = memoryStack({ backend: "sqlite", sqlitePath, keyringPath, env: {} });
+    const agent = createAgent({ model: scriptedModel(() => `noted ${sentinel}`), ...stack });
+    await agent.invoke({ messages: [new HumanMessage(`remember ${sentinel}`)] }, { configurable: { thread_id: "enc" } });
+    await stack.checkpointer?.close();
+    const bytes = () =>
+      Buffer.concat([
+        readFileSync(sqlitePath),
+        ...["-wal"].map((x) => {
+          try {
+            return readFileSync(sqlitePath + x);
+          } catch {
+            return Buffer.alloc(0);
+          }
+        }),
+      ]);
+    expect(bytes().includes(sentinel)).toBe(false);
+
+    expect((await cli(["keyring", "rotate", keyringPath, "--kid", "new"])).stdout).toContain("active kid new");
+    const dry = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath, "--dry-run"]);
+    expect(dry.code).toBe(0);
+    expect(dry.stdout).toMatch(/dry run: would re-seal [1-9]\d* of \d+ rows to kid new \(records by kid before: old: \d+/);
+    const applied = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath]);
+    expect(applied.stdout).toMatch(/re-sealed [1-9]\d* of \d+ rows to kid new/);
+    const again = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath, "--dry-run"]);
+    expect(again.stdout).toMatch(/would re-seal 0 of/);
+    for (const out of [dry, applied, again]) expect(out.all).not.toContain(JSON.parse(readFileSync(keyringPath, "utf8")).keys.new);
+
+    const reopened = memoryStack({ backend: "sqlite", sqlitePath, keyringPath, env: {} });
+    const state = await createAgent({ model: scriptedModel(() => "x"), ...reopened }).graph.getState({
+      configurable: { thread_id: "enc" },
+    });
+    expect(JSON.stringify(state.values)).toContain(sentinel);
+    await reopened.checkpointer?.close();
+  });
+});
+
 describe.skipIf(skipUnlessRealPostgres("threadwise migrate/prune CLI with a password"))("CLI on PostgreSQL", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   const role = `tw_cli_${randomUUID().replace(/-/g, "").slice(0, 8)}`;
@@ -167,7 +229,10 @@ describe.skipIf(skipUnlessRealPostgres("threadwise migrate/prune CLI with a pass
     expect(migrated.stdout).toContain("applied checkpoint:0");
     expect((await cli(["migrate", "--dsn", dsn])).stdout).toContain("schema already current");
     const stack = memoryStack({ backend: "postgres", postgresDsn: dsn, allowPlaintext: true, env: {} });
-    await createAgent({ model: scriptedModel(() => "ok"), ...stack }).invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "pg-1" } });
+    await createAgent({ model: scriptedModel(() => "ok"), ...stack }).invoke(
+      { messages: [new HumanMessage("hi")] },
+      { configurable: { thread_id: "pg-1" } },
+    );
     await stack.checkpointer?.close();
     const dry = await cli(["prune", "--dsn", dsn, "--thread-id", "pg-1"]);
     expect(dry.stdout).toMatch(/^pg-1\t\S+\t\d+\t\d+\t\d+$/m);

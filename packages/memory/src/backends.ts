@@ -61,8 +61,7 @@ export function createCheckpointer(config: MemoryConfig, options: CheckpointerOp
       return new ThreadwiseSaver(saver, registry, { close: async () => void db.close() });
     }
     case "postgres": {
-      const pool =
-        options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
+      const pool = options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
       const schema = config.postgresSchema;
       const saver = maybeEncrypt(new PostgresSaver(pool, options.serde, { schema }), config, options);
       return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema), {

@@ -1,8 +1,8 @@
-import { SingleBar } from "cli-progress";
 import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
-import { MEMORY_ENV, MIGRATION_DSN_ENV, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
+import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, resolveMemoryConfig } from "./config.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
+import { progressBar } from "./progress-bar.js";
 import { type PruneReport, prune, retention } from "./prune.js";
 import { dsnSecrets, redactConfig, redactSecrets } from "./redact.js";
 
@@ -18,25 +18,9 @@ export interface CliIo {
 function positiveWhole(name: string, allowZero = false) {
   return (value: string) => {
     const n = Number(value);
-    if (!Number.isInteger(n) || n < (allowZero ? 0 : 1)) throw new InvalidArgumentError(`${name} must be a whole number${allowZero ? " >= 0" : " > 0"}`);
+    if (!Number.isInteger(n) || n < (allowZero ? 0 : 1))
+      throw new InvalidArgumentError(`${name} must be a whole number${allowZero ? " >= 0" : " > 0"}`);
     return n;
-  };
-}
-
-function progressBar(io: CliIo, label: string): { update: (done: number, total: number) => void; stop: () => void } {
-  const show = io.progress ?? Boolean(process.stderr.isTTY);
-  if (!show) return { update() {}, stop() {} };
-  const bar = new SingleBar({ format: `${label} [{bar}] {value}/{total} threads`, stream: process.stderr, hideCursor: true });
-  let started = false;
-  return {
-    update(done, total) {
-      if (!started) {
-        bar.start(total, 0);
-        started = true;
-      }
-      bar.update(done);
-    },
-    stop: () => started && bar.stop(),
   };
 }
 
@@ -74,7 +58,9 @@ export function createCli(io: CliIo = {}): Command {
 
   program
     .command("migrate")
-    .description(`Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}.`)
+    .description(
+      `Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}.`,
+    )
     .option("--dsn <dsn>", `migration DSN (default: env ${MIGRATION_DSN_ENV})`)
     .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)")
     .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
@@ -113,7 +99,13 @@ export function createCli(io: CliIo = {}): Command {
   ).action(async (opts: TargetOpts & { olderThanDays?: number; threadId?: string; apply?: boolean }) => {
     const bar = progressBar(io, "prune");
     try {
-      const report = await prune({ ...targetOf(opts), olderThanDays: opts.olderThanDays, threadId: opts.threadId, apply: opts.apply, onProgress: bar.update });
+      const report = await prune({
+        ...targetOf(opts),
+        olderThanDays: opts.olderThanDays,
+        threadId: opts.threadId,
+        apply: opts.apply,
+        onProgress: bar.update,
+      });
       bar.stop();
       printReport(report, out, Boolean(opts.json));
     } finally {
@@ -128,7 +120,8 @@ export function createCli(io: CliIo = {}): Command {
       .option("--days <n>", "idle days", positiveWhole("--days")),
   ).action(async (opts: TargetOpts & { days?: number }) => {
     const days = opts.days ?? Number(env[MEMORY_ENV.retentionDays]);
-    if (!(Number.isInteger(days) && days > 0)) throw new Error(`give --days N or set ${MEMORY_ENV.retentionDays} to a positive whole number`);
+    if (!(Number.isInteger(days) && days > 0))
+      throw new Error(`give --days N or set ${MEMORY_ENV.retentionDays} to a positive whole number`);
     const bar = progressBar(io, "retention");
     try {
       const report = await retention({ ...targetOf(opts), days, onProgress: bar.update });
@@ -150,7 +143,7 @@ export function createCli(io: CliIo = {}): Command {
       out(`${JSON.stringify(redactConfig(config), null, 2)}\n`);
     });
 
-  addKeyringCommands(program, { env, stdout: out });
+  addKeyringCommands(program, { ...io, env, stdout: out });
   return program;
 }
 

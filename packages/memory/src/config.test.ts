@@ -1,8 +1,8 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { ThreadwiseStrictModeError } from "@threadwise/encryption";
 import { describe, expect, it } from "vitest";
-import { memoryStack } from "./memory-stack.js";
 import { MEMORY_ENV, memoryConfigFromEnv, resolveMemoryConfig } from "./config.js";
+import { memoryStack } from "./memory-stack.js";
 
 function configError(fn: () => unknown): ThreadwiseConfigError {
   try {
@@ -144,16 +144,20 @@ describe("validation errors", () => {
     expect(error.message).toContain('"in_memory"');
   });
 
-  it('rejects MEMORY_BACKEND=in-memory and names in_memory', () => {
+  it("rejects MEMORY_BACKEND=in-memory and names in_memory", () => {
     const error = configError(() => resolveMemoryConfig({}, { MEMORY_BACKEND: "in-memory" }));
     expect(error.option).toBe("MEMORY_BACKEND");
     expect(error.message).toContain('"in_memory"');
   });
 
   it("names the variable or field and the accepted values", () => {
-    expect(configError(() => resolveMemoryConfig({}, { MEMORY_BACKEND: "redis" })).message).toContain("off | in_memory | sqlite | postgres");
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_BACKEND: "redis" })).message).toContain(
+      "off | in_memory | sqlite | postgres",
+    );
     expect(configError(() => resolveMemoryConfig({}, { MEMORY_WINDOW_SIZE: "-3" })).option).toBe("MEMORY_WINDOW_SIZE");
-    expect(configError(() => resolveMemoryConfig({}, { MEMORY_PG_POOL_MODE: "statement" })).message).toContain("direct | session | transaction");
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_PG_POOL_MODE: "statement" })).message).toContain(
+      "direct | session | transaction",
+    );
     expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
     expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
     expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory");

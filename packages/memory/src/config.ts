@@ -72,7 +72,10 @@ export const memoryConfigSchema = z.strictObject({
         : `expected one of ${MEMORY_BACKENDS.join(" | ")}, got ${JSON.stringify(issue.input)}`,
   }),
   /** Project name; the default database (and SQLite file) is `<project>_memory`. @default the `name` in ./package.json, else "threadwise" */
-  project: z.string().regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only").optional(),
+  project: z
+    .string()
+    .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
+    .optional(),
   /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
   windowSize: z.union([positiveInt, z.literal(false)]),
   /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
@@ -158,8 +161,7 @@ function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
  */
 export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MemoryConfigInput {
   const backendRaw = envString(MEMORY_ENV.backend, env);
-  if (backendRaw === "in-memory")
-    throw new ThreadwiseConfigError(MEMORY_ENV.backend, `"in-memory" is not accepted; write "in_memory"`);
+  if (backendRaw === "in-memory") throw new ThreadwiseConfigError(MEMORY_ENV.backend, `"in-memory" is not accepted; write "in_memory"`);
   const window = envString(MEMORY_ENV.windowSize, env);
   const config: MemoryConfigInput = {
     backend: envChoice(MEMORY_ENV.backend, MEMORY_BACKENDS, env),

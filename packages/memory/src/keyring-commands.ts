@@ -1,5 +1,13 @@
-import { createKeyring, KEYRING_ENV, rotateKeyring } from "@threadwise/encryption";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { createKeyring, encryptCheckpointer, KEYRING_ENV, reencrypt, rotateKeyring } from "@threadwise/encryption";
+import Database from "better-sqlite3";
 import type { Command } from "commander";
+import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
+import { assertSchemaVersion } from "./pg-migrations.js";
+import { createMemoryPool } from "./pg-pool.js";
+import { progressBar } from "./progress-bar.js";
 
 /** Default path of a development keyring when neither an argument nor env names one. */
 export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
@@ -7,9 +15,13 @@ export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
 /**
  * Adds `threadwise keyring ...` to `program` (spec R26, R29), wiring `@threadwise/encryption`: `create` writes a
  * development keyring (mode 0600, listed in `.gitignore`); `rotate` adds a new active key and
- * keeps the old one for reads. Key material is never printed: only the path and the kid.
+ * keeps the old one for reads; `reencrypt` moves every stored record to the active kid (after
+ * which `retireKey` may drop the old one). Key material is never printed: only paths and kids.
  */
-export function addKeyringCommands(program: Command, io: { env?: NodeJS.ProcessEnv; stdout?: (text: string) => void } = {}): Command {
+export function addKeyringCommands(
+  program: Command,
+  io: { env?: NodeJS.ProcessEnv; stdout?: (text: string) => void; progress?: boolean } = {},
+): Command {
   const env = io.env ?? process.env;
   const out = io.stdout ?? ((text: string) => void process.stdout.write(text));
   // Made with program.command() so output and exit handling are inherited.
@@ -17,12 +29,16 @@ export function addKeyringCommands(program: Command, io: { env?: NodeJS.ProcessE
   const pathOf = (path?: string) => path ?? env[KEYRING_ENV] ?? DEFAULT_KEYRING_PATH;
   keyring
     .command("create")
-    .description(`Write a new development keyring (mode 0600, added to .gitignore); never overwrites. Path default: env ${KEYRING_ENV}, else ${DEFAULT_KEYRING_PATH}.`)
+    .description(
+      `Write a new development keyring (mode 0600, added to .gitignore); never overwrites. Path default: env ${KEYRING_ENV}, else ${DEFAULT_KEYRING_PATH}.`,
+    )
     .argument("[path]", "keyring file")
     .option("--kid <kid>", "id of the new key")
     .action((path: string | undefined, opts: { kid?: string }) => {
       const result = createKeyring(pathOf(path), { kid: opts.kid });
-      out(`created keyring ${result.path} (active kid ${result.kid}, mode 0600${result.gitignore ? `, listed in ${result.gitignore}` : ""})\nexport ${KEYRING_ENV}=${result.path}\n`);
+      out(
+        `created keyring ${result.path} (active kid ${result.kid}, mode 0600${result.gitignore ? `, listed in ${result.gitignore}` : ""})\nexport ${KEYRING_ENV}=${result.path}\n`,
+      );
     });
   keyring
     .command("rotate")
@@ -33,5 +49,71 @@ export function addKeyringCommands(program: Command, io: { env?: NodeJS.ProcessE
       const result = rotateKeyring(pathOf(path), { kid: opts.kid });
       out(`rotated keyring ${result.path}: active kid ${result.kid}\n`);
     });
+  keyring
+    .command("reencrypt")
+    .description(
+      `Re-seal every stored record with the keyring's active kid, in batches (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite).`,
+    )
+    .option("--keyring <path>", `keyring file (default: env ${KEYRING_ENV})`)
+    .option("--dsn <dsn>", "PostgreSQL DSN")
+    .option("--sqlite <path>", "SQLite memory file instead of PostgreSQL")
+    .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)")
+    .option("--agent-id <id>", "agent id the data keys are derived for", "default")
+    .option("--batch-size <n>", "rows per transaction", (v) => Number.parseInt(v, 10), 100)
+    .option("--dry-run", "count records per kid without writing")
+    .action(
+      async (opts: {
+        keyring?: string;
+        dsn?: string;
+        sqlite?: string;
+        schema?: string;
+        agentId: string;
+        batchSize: number;
+        dryRun?: boolean;
+      }) => {
+        const keyringPath = opts.keyring ?? env[KEYRING_ENV];
+        if (!keyringPath) throw new Error(`give --keyring or set ${KEYRING_ENV}`);
+        let inner: BaseCheckpointSaver;
+        let close: () => Promise<void>;
+        if (opts.sqlite) {
+          const db = new Database(opts.sqlite, { fileMustExist: true });
+          inner = new SqliteSaver(db);
+          close = async () => void db.close();
+        } else {
+          const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV] ?? env[MEMORY_ENV.postgresDsn];
+          if (!dsn) throw new Error(`give --dsn, --sqlite, or set ${MIGRATION_DSN_ENV}`);
+          const schema = opts.schema ?? env[MEMORY_ENV.postgresSchema] ?? "public";
+          const pool = createMemoryPool(dsn, { max: 2 });
+          close = () => pool.end();
+          try {
+            await assertSchemaVersion(pool, schema);
+          } catch (error) {
+            await close();
+            throw error;
+          }
+          inner = new PostgresSaver(pool, undefined, { schema });
+        }
+        const bar = progressBar(io, "reencrypt", "rows");
+        try {
+          const saver = encryptCheckpointer(inner, { keyring: keyringPath, agentId: opts.agentId }, env);
+          const result = await reencrypt({
+            saver,
+            batchSize: opts.batchSize,
+            dryRun: Boolean(opts.dryRun),
+            onProgress: (p) => bar.update(p.scanned, p.total),
+          });
+          bar.stop();
+          const kids = Object.entries(result.recordsByKid)
+            .map(([kid, n]) => `${kid}: ${n}`)
+            .join(", ");
+          out(
+            `${opts.dryRun ? "dry run: would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} rows to kid ${result.activeKid} (records by kid before: ${kids || "none"})\n`,
+          );
+        } finally {
+          bar.stop();
+          await close();
+        }
+      },
+    );
   return keyring;
 }

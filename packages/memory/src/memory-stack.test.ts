@@ -39,7 +39,11 @@ describe("memoryStack backends", () => {
   it("in_memory: the thread persists across turns in this process; middleware order is fixed", async () => {
     const stack = memoryStack({ env: { MEMORY_BACKEND: "in_memory", MEMORY_WINDOW_SIZE: "3" } });
     expect(stack.checkpointer).toBeInstanceOf(ThreadwiseSaver);
-    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/history-aware", "threadwise/window-trim"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/placement-mode",
+      "threadwise/history-aware",
+      "threadwise/window-trim",
+    ]);
     const model = echo();
     const agent = createAgent({ model, systemPrompt: "You are terse.", ...stack });
     for (const w of ["a", "b", "c", "d"]) await say(agent, "t1", w);
@@ -49,7 +53,16 @@ describe("memoryStack backends", () => {
     expect(text(system as BaseMessage)).toContain("This conversation continues from earlier turns");
     expect(rest.map(text)).toEqual(["c", "echo:c", "d"]);
     const state = await agent.graph.getState({ configurable: { thread_id: "t1" } });
-    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["a", "echo:a", "b", "echo:b", "c", "echo:c", "d", "echo:d"]);
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual([
+      "a",
+      "echo:a",
+      "b",
+      "echo:b",
+      "c",
+      "echo:c",
+      "d",
+      "echo:d",
+    ]);
   });
 
   it("adds tokenCap innermost when MAX_HISTORY_TOKENS is set", () => {
@@ -69,27 +82,30 @@ describe("memoryStack backends", () => {
     await second.checkpointer?.close();
   });
 
-  it.each(["in_memory", "sqlite"] as const)("%s: deleting a thread leaves a tombstone; reusing the id fails with a named error", async (backend) => {
-    const stack = memoryStack({ backend, sqlitePath: join(dir, "tomb.sqlite"), env: {} });
-    const agent = createAgent({ model: echo(), ...stack });
-    await say(agent, "gone", "hello");
-    await say(agent, "kept", "hello");
-    const saver = stack.checkpointer as ThreadwiseSaver;
-    const outcome = await saver.deleteThreadWithOutcome("gone");
-    expect(outcome.status).toBe("deleted");
-    expect(outcome.counts.checkpoints).toBeGreaterThan(0);
-    expect(await saver.getTuple({ configurable: { thread_id: "gone" } })).toBeUndefined();
-    expect((await saver.registry.tombstone("gone"))?.reason).toBe("api");
-    const error = await say(agent, "gone", "again").catch((e: unknown) => e);
-    expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
-    expect((error as ThreadwiseThreadDeletedError).threadId).toBe("gone");
-    // Other threads are untouched and still writable.
-    await say(agent, "kept", "again");
-    const kept = await agent.graph.getState({ configurable: { thread_id: "kept" } });
-    expect((kept.values as { messages: BaseMessage[] }).messages).toHaveLength(4);
-    expect((await saver.deleteThreadWithOutcome("gone")).status).toBe("already_deleted");
-    await saver.close();
-  });
+  it.each(["in_memory", "sqlite"] as const)(
+    "%s: deleting a thread leaves a tombstone; reusing the id fails with a named error",
+    async (backend) => {
+      const stack = memoryStack({ backend, sqlitePath: join(dir, "tomb.sqlite"), env: {} });
+      const agent = createAgent({ model: echo(), ...stack });
+      await say(agent, "gone", "hello");
+      await say(agent, "kept", "hello");
+      const saver = stack.checkpointer as ThreadwiseSaver;
+      const outcome = await saver.deleteThreadWithOutcome("gone");
+      expect(outcome.status).toBe("deleted");
+      expect(outcome.counts.checkpoints).toBeGreaterThan(0);
+      expect(await saver.getTuple({ configurable: { thread_id: "gone" } })).toBeUndefined();
+      expect((await saver.registry.tombstone("gone"))?.reason).toBe("api");
+      const error = await say(agent, "gone", "again").catch((e: unknown) => e);
+      expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
+      expect((error as ThreadwiseThreadDeletedError).threadId).toBe("gone");
+      // Other threads are untouched and still writable.
+      await say(agent, "kept", "again");
+      const kept = await agent.graph.getState({ configurable: { thread_id: "kept" } });
+      expect((kept.values as { messages: BaseMessage[] }).messages).toHaveLength(4);
+      expect((await saver.deleteThreadWithOutcome("gone")).status).toBe("already_deleted");
+      await saver.close();
+    },
+  );
 });
 
 describe("prune on SQLite", () => {

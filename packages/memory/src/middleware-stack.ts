@@ -59,7 +59,13 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
   if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger }));
   if (config.factsMode !== "off")
     stack.push(
-      factRecall({ mode: config.factsMode, maxItems: config.factRecallMaxItems, model: options.models?.facts, promptContextMode: mode, logger }),
+      factRecall({
+        mode: config.factsMode,
+        maxItems: config.factRecallMaxItems,
+        model: options.models?.facts,
+        promptContextMode: mode,
+        logger,
+      }),
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));

@@ -126,9 +126,7 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
     );
     for (const role of grantees) {
       await client.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${role}"`);
-      await client.query(
-        `GRANT SELECT, INSERT, UPDATE, DELETE ON ${Object.values(t).join(", ")} TO "${role}"`,
-      );
+      await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${Object.values(t).join(", ")} TO "${role}"`);
     }
     await client.query("COMMIT");
     const versions = await readVersions(client, schema);
@@ -190,5 +188,10 @@ export async function assertSchemaVersion(pool: pg.Pool | pg.Client, schema = "p
       missingTables.length > 0 ? `missing tables: ${missingTables.join(", ")}` : "threadwise migrations differ",
     );
   if (missingTables.length > 0)
-    throw new ThreadwiseSchemaVersionError("threadwise", EXPECTED_SCHEMA.threadwise, threadwise, `missing tables: ${missingTables.join(", ")}`);
+    throw new ThreadwiseSchemaVersionError(
+      "threadwise",
+      EXPECTED_SCHEMA.threadwise,
+      threadwise,
+      `missing tables: ${missingTables.join(", ")}`,
+    );
 }

@@ -1,6 +1,6 @@
+import { ThreadwiseConfigError } from "@threadwise/core";
 import pg from "pg";
 import { DEFAULT_PG_POOL_MAX, type PgPoolMode } from "./config.js";
-import { ThreadwiseConfigError } from "@threadwise/core";
 
 /** Options of {@link createMemoryPool}. */
 export interface MemoryPoolOptions {

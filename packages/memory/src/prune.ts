@@ -1,5 +1,5 @@
-import Database from "better-sqlite3";
 import { ThreadwiseConfigError } from "@threadwise/core";
+import Database from "better-sqlite3";
 import type { PgPoolMode } from "./config.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
@@ -152,6 +152,7 @@ export interface RetentionOptions extends OpsTarget {
  * setInterval(() => retention({ dsn: process.env.POSTGRES_MEMORY_DSN!, days: 30 }), 3_600_000);
  */
 export async function retention(options: RetentionOptions): Promise<PruneReport> {
-  if (!(Number.isInteger(options.days) && options.days > 0)) throw new ThreadwiseConfigError("retention.days", "expected a positive whole number of days");
+  if (!(Number.isInteger(options.days) && options.days > 0))
+    throw new ThreadwiseConfigError("retention.days", "expected a positive whole number of days");
   return prune({ ...options, olderThanDays: options.days, apply: true, reason: "retention" });
 }

@@ -18,11 +18,16 @@ describe("redactDsn (R25)", () => {
   it("finds secrets to scrub from free text, encoded and decoded", () => {
     expect(dsnSecrets("postgresql://app:p%40ss@db/app")).toEqual(["p%40ss", "p@ss"]);
     const text = 'connect failed for "postgresql://app:p@ss@db/app" (p%40ss)';
-    expect(redactSecrets(text, dsnSecrets("postgresql://app:p%40ss@db/app"))).toBe('connect failed for "postgresql://app:***@db/app" (***)');
+    expect(redactSecrets(text, dsnSecrets("postgresql://app:p%40ss@db/app"))).toBe(
+      'connect failed for "postgresql://app:***@db/app" (***)',
+    );
   });
 
   it("redactConfig shows no DSN password and no key material", () => {
-    const config = resolveMemoryConfig({ backend: "postgres", postgresDsn: "postgresql://app:TOPSECRET@db/app", keyringPath: "/k.json" }, {});
+    const config = resolveMemoryConfig(
+      { backend: "postgres", postgresDsn: "postgresql://app:TOPSECRET@db/app", keyringPath: "/k.json" },
+      {},
+    );
     const dump = JSON.stringify(redactConfig({ ...config, apiKey: "sk-123", nested: { url: "postgresql://u:TOPSECRET@h/d" } }));
     expect(dump).not.toContain("TOPSECRET");
     expect(dump).not.toContain("sk-123");

@@ -62,7 +62,10 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
     if (typeof value === "string" && /dsn|url/i.test(key)) out[key] = redactDsn(value);
     else if (/password|secret|apikey|api_key|token$/i.test(key) && value !== undefined) out[key] = REDACTED;
     else if (value !== null && typeof value === "object" && !Array.isArray(value))
-      out[key] = Object.getPrototypeOf(value) === Object.prototype ? redactConfig(value as Record<string, unknown>) : `[${value.constructor?.name ?? "object"}]`;
+      out[key] =
+        Object.getPrototypeOf(value) === Object.prototype
+          ? redactConfig(value as Record<string, unknown>)
+          : `[${value.constructor?.name ?? "object"}]`;
     else if (typeof value === "function") out[key] = "[function]";
     else out[key] = value;
   }

@@ -56,7 +56,9 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   async listIdle(idleBefore: Date, limit = 10_000): Promise<ThreadInfo[]> {
     this.#adoptUnregistered();
     const rows = this.#db
-      .prepare("SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT ?")
+      .prepare(
+        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT ?",
+      )
       .all(idleBefore.getTime(), limit) as Array<{ thread_id: string; updated_at: number }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
   }

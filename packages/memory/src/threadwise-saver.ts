@@ -65,7 +65,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     yield* this.inner.list(config, options);
   }
 
-  async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions): Promise<RunnableConfig> {
+  async put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+  ): Promise<RunnableConfig> {
     await this.ready();
     await this.#touch(config);
     return this.inner.put(config, checkpoint, metadata, newVersions);
