@@ -18,6 +18,11 @@ interface FactSlot {
   facts: Array<{ key: string; value: string }>;
 }
 
+function factsOf(reply: { state?: Record<string, unknown> }): string[][] {
+  const slot = reply.state ? (reply.state[FACTS_KEY] as FactSlot | undefined) : undefined;
+  return (slot?.facts ?? []).map((f) => [f.key, f.value]);
+}
+
 async function crashAndRestart(env: NodeJS.ProcessEnv) {
   const first = new AgentWorker(env);
   for (const text of COMMITTED) await first.turn("crashy", text);
@@ -48,14 +53,14 @@ function expectIntact(result: Awaited<ReturnType<typeof crashAndRestart>>) {
     after.messages?.length === committed.length ? [] : [["human", "slow: tell me a long story"]],
   );
   // Facts committed before the crash are intact.
-  const factsBefore = ((before.state ?? {})[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  const factsBefore = factsOf(before);
   expect(factsBefore).toEqual(
     expect.arrayContaining([
       ["user|name", "Ada"],
       ["user|residence", "Busan"],
     ]),
   );
-  const factsAfter = ((after.state ?? {})[FACTS_KEY] as FactSlot).facts.map((f) => [f.key, f.value]);
+  const factsAfter = factsOf(after);
   expect(factsAfter).toEqual(expect.arrayContaining(factsBefore));
   // The thread continues: the new answer saw every committed user message.
   const answer = next.messages?.at(-1)?.[1] ?? "";
