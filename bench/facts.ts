@@ -87,10 +87,10 @@ function run(maxFacts: number): { tallies: Map<string, Tally>; stats: ConvStats[
     });
     turnIndex.addAll(conv.turns.map((t) => ({ id: t.diaId, text: `${t.speaker}: ${t.text}` })));
     const recent = conv.turns.map((t) => t.diaId).reverse();
+    const sources = new Set(slot.facts.map((f) => f.sourceMessageId));
     for (const item of conv.qa) {
       if (item.evidence.length === 0) continue;
       const evidence = new Set(item.evidence);
-      const sources = new Set(slot.facts.map((f) => f.sourceMessageId));
       if (maxFacts === DEFAULT_MAX_FACTS) {
         for (const cat of CATEGORIES.filter((c) => c.ids.includes(item.category))) {
           const c = coverage.get(cat.name) ?? { items: 0, covered: 0 };
@@ -153,7 +153,21 @@ const out: string[] = [
   "",
   "| category | items | covered |",
   "|---|---:|---:|",
-  ...[...coverage].map(([name, c]) => `| ${name} | ${c.items} | ${pct(c.covered, c.items)} |`),
+  ...CATEGORIES.map((cat) => coverage.get(cat.name) ?? { items: 0, covered: 0 }).map(
+    (c, i) => `| ${CATEGORIES[i]?.name} | ${c.items} | ${pct(c.covered, c.items)} |`,
+  ),
+  "",
+  "### Reading",
+  "",
+  "Facts lose to BM25 over raw turns on categories 1+4 at every k. The ceiling table says why: the rules turn only",
+  "about a third of the turns into facts (first-person statements matching a rule, or a first-person clause with",
+  "three content words), so for 43% of the 1+4 items no evidence turn left a fact behind, and no ranking can",
+  "recover those; BM25 over turns indexes every turn. LoCoMo evidence is often a turn with no first-person",
+  'subject ("Researching adoption agencies", "The transgender stories were so inspiring!") or an image caption.',
+  "Inside the covered items facts hit@3 reaches about 55%. The default bound (200 facts) costs another 2-3 points on",
+  "the longer conversations (the unbounded table). Merged duplicates point at the newest statement, which may not be",
+  "the evidence turn. Adversarial items (5) have evidence too and are reported apart; recent turns barely ever hit",
+  "because the evidence of most questions is far back in the conversation.",
   "",
   "### Extraction",
   "",
