@@ -81,6 +81,21 @@ describe("workMemory in an agent", () => {
     expect((await slotOf(agent, "wm-1")).workMemory?.entries).toHaveLength(2);
   });
 
+  it("does not stream the internal condensation call to the user", async () => {
+    const agent = createAgent({
+      model: scriptedModel(() => "Ticket T-9 opened."),
+      checkpointer: new MemorySaver(),
+      middleware: [workMemory({ model: condenser(), logger: false })],
+    });
+    const streamed: string[] = [];
+    for await (const [chunk] of await agent.stream(turn("open a ticket"), { ...thread("wm-stream"), streamMode: "messages" })) {
+      streamed.push(String((chunk as BaseMessage).content));
+    }
+    expect(streamed.join("")).toContain("Ticket T-9 opened.");
+    expect(streamed.join("")).not.toContain("note:");
+    expect((await slotOf(agent, "wm-stream")).workMemory?.entries.map((e) => e.text)).toEqual(["note:Ticket T-9 opened."]);
+  });
+
   it("places the envelope after the newest user message in stable_tail mode", async () => {
     const model = scriptedModel(() => "Done: seat 12A.");
     const agent = createAgent({
