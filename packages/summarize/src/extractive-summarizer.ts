@@ -1,0 +1,184 @@
+import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
+import type { BaseMessage } from "@langchain/core/messages";
+import { messageText, messageType } from "@threadwise/core";
+
+/** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
+export const EXTRACTIVE_SUMMARY_LABEL = "(offline extractive summary: sentences picked from the conversation, not written by a model)";
+
+/** Options of {@link extractiveSummarizer}. */
+export interface ExtractiveSummarizerOptions {
+  /** Most sentences in a summary. @default 8 */
+  maxSentences?: number;
+  /** Most characters in a summary, label excluded. @default 1200 */
+  maxCharacters?: number;
+}
+
+// Function words that say nothing about the topic; English and Korean.
+const STOPWORDS = new Set(
+  (
+    "a an the and or but if then so to of in on at by for with from as is are was were be been being am do does did have has had " +
+    "i you he she it we they me him her us them my your his its our their this that these those there here what which who whom " +
+    "not no yes just very really too also can could would should will shall may might must oh ok okay hey hi hello thanks thank " +
+    "user assistant tool called about into over than more most some any all each other such only own same how when where why " +
+    "그 이 저 것 수 등 더 또 및 좀 잘 네 예 아니 그리고 그래서 하지만 그런데 정말 너무 진짜 제 저는 나는 우리 그냥"
+  ).split(" "),
+);
+
+// Common Korean particles and endings, longest first: "서울에서" and "서울은" count as one term "서울".
+const KOREAN_SUFFIXES = [
+  "에서는",
+  "으로는",
+  "에게서",
+  "이에요",
+  "입니다",
+  "에서",
+  "으로",
+  "에게",
+  "까지",
+  "부터",
+  "하고",
+  "이랑",
+  "처럼",
+  "보다",
+  "은",
+  "는",
+  "이",
+  "가",
+  "을",
+  "를",
+  "에",
+  "의",
+  "도",
+  "로",
+  "와",
+  "과",
+  "랑",
+  "요",
+];
+const HANGUL = /[\uac00-\ud7a3]/;
+
+const words = new Intl.Segmenter("und", { granularity: "word" });
+const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
+
+/** Terms of a sentence: lower-cased word-like segments (ICU word boundaries), Korean particles stripped, stopwords dropped. */
+export function sentenceTerms(text: string): string[] {
+  const out: string[] = [];
+  for (const segment of words.segment(text)) {
+    if (!segment.isWordLike) continue;
+    let term = segment.segment.toLowerCase();
+    if (HANGUL.test(term)) {
+      for (const suffix of KOREAN_SUFFIXES) {
+        if (term.length > suffix.length + 1 && term.endsWith(suffix)) {
+          term = term.slice(0, -suffix.length);
+          break;
+        }
+      }
+    } else if (term.length < 3) continue;
+    if (!STOPWORDS.has(term)) out.push(term);
+  }
+  return out;
+}
+
+interface Candidate {
+  text: string;
+  order: number;
+  terms: string[];
+}
+
+function section(text: string, tag: string): string | undefined {
+  const m = new RegExp(`<${tag}>\\n?([\\s\\S]*?)\\n?</${tag}>`).exec(text);
+  return m ? m[1] : undefined;
+}
+
+/** Splits the input into candidate sentences, each keeping its speaker prefix (`User:`). */
+function candidatesOf(input: string): Candidate[] {
+  const previous = section(input, "previous_summary");
+  const fresh = section(input, "new_messages") ?? (previous === undefined ? input : "");
+  const lines: string[] = [];
+  for (const line of (previous ?? "").split("\n")) {
+    const t = line.replace(/^- /, "").trim();
+    if (t !== "" && t !== EXTRACTIVE_SUMMARY_LABEL) lines.push(t);
+  }
+  for (const line of fresh.split("\n")) {
+    const m = /^(User|Assistant|Tool [^:]*|System):\s*(.*)$/.exec(line.trim());
+    const speaker = m ? `${m[1]}: ` : "";
+    const body = m ? (m[2] as string) : line.trim();
+    for (const s of sentences.segment(body)) {
+      const t = s.segment.trim();
+      if (t !== "") lines.push(`${speaker}${t}`);
+    }
+  }
+  return lines.map((text, order) => ({ text, order, terms: sentenceTerms(text) }));
+}
+
+/**
+ * Picks the sentences that best cover the text's frequent terms: each sentence scores the sum of its
+ * distinct terms' frequencies over the whole input, divided by the square root of its length in
+ * terms (so long sentences do not win by size alone); the best go in, in their original order,
+ * within `maxSentences` and `maxCharacters`. Deterministic; ties go to the earlier sentence.
+ */
+export function extractiveSummary(input: string, options: ExtractiveSummarizerOptions = {}): string {
+  const maxSentences = options.maxSentences ?? 8;
+  const maxCharacters = options.maxCharacters ?? 1200;
+  const candidates = candidatesOf(input).filter((c) => c.terms.length > 0);
+  if (candidates.length === 0) return "";
+  const frequency = new Map<string, number>();
+  for (const c of candidates) for (const term of c.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
+  const score = (c: Candidate) => {
+    let sum = 0;
+    for (const term of new Set(c.terms)) sum += frequency.get(term) ?? 0;
+    return sum / Math.sqrt(c.terms.length);
+  };
+  const ranked = candidates.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || a.c.order - b.c.order);
+  const picked: Candidate[] = [];
+  let characters = 0;
+  for (const { c } of ranked) {
+    if (picked.length >= maxSentences) break;
+    const text = c.text.length > 300 ? `${Array.from(c.text).slice(0, 300).join("")}...` : c.text;
+    if (characters + text.length > maxCharacters) continue;
+    characters += text.length;
+    picked.push({ ...c, text });
+  }
+  picked.sort((a, b) => a.order - b.order);
+  return [EXTRACTIVE_SUMMARY_LABEL, ...picked.map((c) => `- ${c.text}`)].join("\n");
+}
+
+/**
+ * A deterministic, offline summarizer for demos, tests and benchmarks when no LLM is reachable.
+ * It is a chat model (`SimpleChatModel`), so it plugs into `summarize({ model })`; its answer is
+ * labelled {@link EXTRACTIVE_SUMMARY_LABEL}. It extracts, it does not write: sentences come from the
+ * previous summary and the new messages, ranked by term frequency ({@link extractiveSummary}).
+ * Sentence and word boundaries come from ICU (`Intl.Segmenter`), so Korean works as well as English.
+ */
+export class ExtractiveSummarizer extends SimpleChatModel {
+  readonly maxSentences: number;
+  readonly maxCharacters: number;
+
+  constructor(options: ExtractiveSummarizerOptions = {}) {
+    super({});
+    this.maxSentences = options.maxSentences ?? 8;
+    this.maxCharacters = options.maxCharacters ?? 1200;
+  }
+
+  _llmType(): string {
+    return "threadwise-extractive";
+  }
+
+  async _call(messages: BaseMessage[]): Promise<string> {
+    const input = messages
+      .filter((m) => messageType(m) !== "system")
+      .map(messageText)
+      .join("\n");
+    return extractiveSummary(input, { maxSentences: this.maxSentences, maxCharacters: this.maxCharacters });
+  }
+}
+
+/**
+ * Creates an {@link ExtractiveSummarizer}.
+ *
+ * @example
+ * const agent = createAgent({ model, middleware: [summarize({ model: extractiveSummarizer() })] });
+ */
+export function extractiveSummarizer(options: ExtractiveSummarizerOptions = {}): ExtractiveSummarizer {
+  return new ExtractiveSummarizer(options);
+}

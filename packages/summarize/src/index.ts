@@ -1,0 +1,34 @@
+export {
+  EXTRACTIVE_SUMMARY_LABEL,
+  ExtractiveSummarizer,
+  type ExtractiveSummarizerOptions,
+  extractiveSummarizer,
+  extractiveSummary,
+  sentenceTerms,
+} from "./extractive-summarizer.js";
+export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, summarize } from "./summarize.js";
+export {
+  DEFAULT_MAX_INPUT_TOKENS,
+  DEFAULT_THRESHOLD,
+  DEFAULT_TIMEOUT_MS,
+  DEFAULT_WINDOW_SIZE,
+  MAX_INPUT_TOKENS_ENV,
+  type ResolvedSummarizeOptions,
+  resolveSummarizeOptions,
+  type SummarizeOptions,
+  type SummarizerModel,
+  summarizeOptionsSchema,
+  THRESHOLD_ENV,
+  TIMEOUT_MS_ENV,
+  WINDOW_SIZE_ENV,
+} from "./summarize-options.js";
+export {
+  boundedTokenCount,
+  buildSummarizerInput,
+  DEFAULT_SUMMARY_PROMPT,
+  SHORTENED_MARKER,
+  type SummarizerInput,
+  shortenToTokens,
+  transcriptLine,
+} from "./summarizer-input.js";
+export { planSummary, type SummaryPlan, summaryPeriod, uncoveredStartOf } from "./summary-plan.js";

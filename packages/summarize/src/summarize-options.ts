@@ -1,0 +1,109 @@
+import { envPositiveInt, PROMPT_CONTEXT_MODES, parseOptions, type ThreadwiseLogger } from "@threadwise/core";
+import { z } from "zod";
+
+/** Default window, in messages (spec R10). */
+export const DEFAULT_WINDOW_SIZE = 20;
+/** Default thread length, in messages, at which the first summary is made (spec R10). */
+export const DEFAULT_THRESHOLD = 40;
+/** Default bound on one summarizer call's input, in tokens (spec R11). */
+export const DEFAULT_MAX_INPUT_TOKENS = 8000;
+/** Default time one summarizer call may take, in milliseconds (spec R13). */
+export const DEFAULT_TIMEOUT_MS = 60_000;
+
+/** Env twin of `windowSize`: the same variable windowTrim reads, so both see one window. */
+export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
+/** Env twin of `threshold`. */
+export const THRESHOLD_ENV = "MEMORY_SUMMARIZE_THRESHOLD";
+/** Env twin of `maxInputTokens`. */
+export const MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MAX_INPUT_TOKENS";
+/** Env twin of `timeoutMs`. */
+export const TIMEOUT_MS_ENV = "MEMORY_SUMMARIZE_TIMEOUT_MS";
+
+/** What `summarize` needs from a summarizer: a chat model or any runnable taking a message list. */
+export interface SummarizerModel {
+  invoke(input: unknown, options?: unknown): Promise<unknown>;
+  withConfig?(config: Record<string, unknown>): SummarizerModel;
+}
+
+const isModel = (value: unknown): boolean =>
+  typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function";
+
+const isLogger = (value: unknown): boolean =>
+  value === false ||
+  (typeof value === "object" &&
+    value !== null &&
+    typeof (value as { info?: unknown }).info === "function" &&
+    typeof (value as { warn?: unknown }).warn === "function");
+
+/** Options of {@link summarize}. Validated at construction; errors name the option (`summarize.threshold`). */
+export const summarizeOptionsSchema = z.object({
+  /**
+   * The model that writes the summary: a chat model, or any runnable whose `invoke` takes a message
+   * list and returns a message or a string. Unset: the agent's own model (`request.model`).
+   * @default the agent's model
+   */
+  model: z.custom<SummarizerModel>(isModel, { message: "expected a chat model or runnable with invoke()" }).optional(),
+  /**
+   * The window, in messages: the newest groups holding at most this many messages (the newest user
+   * turn always stays). What leaves it is what gets summarized. Env `MEMORY_WINDOW_SIZE`.
+   * @default 20
+   */
+  windowSize: z.number().int().positive().default(DEFAULT_WINDOW_SIZE),
+  /**
+   * Thread length, in messages, at which the first summary is made. Afterwards a new summary is made
+   * each time `threshold - windowSize` more messages have left the window; when
+   * `threshold <= windowSize` that period is `windowSize`. Env `MEMORY_SUMMARIZE_THRESHOLD`.
+   * @default 40
+   */
+  threshold: z.number().int().positive().default(DEFAULT_THRESHOLD),
+  /**
+   * Instructions sent as the summarizer's system message. The previous summary and the newly
+   * evicted messages follow in one user message.
+   * @default {@link DEFAULT_SUMMARY_PROMPT}
+   */
+  prompt: z.string().trim().min(1).optional(),
+  /**
+   * Most tokens one summarizer call may receive (instructions, previous summary and new messages,
+   * counted with js-tiktoken `o200k_base`). Over it, the longest new messages are shortened with a
+   * marker; the previous summary is kept. Env `MEMORY_SUMMARIZE_MAX_INPUT_TOKENS`.
+   * @default 8000
+   */
+  maxInputTokens: z.number().int().min(256).default(DEFAULT_MAX_INPUT_TOKENS),
+  /**
+   * Most time one summarizer call may take, in milliseconds; after it the call is abandoned and the
+   * previous summary kept. Env `MEMORY_SUMMARIZE_TIMEOUT_MS`.
+   * @default 60000
+   */
+  timeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+  /**
+   * Where the summary goes (spec R8, R14). Unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else
+   * `legacy_system`.
+   */
+  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]).optional(),
+  /**
+   * Where the R6 line and the failure warnings go; `false` for silence.
+   * @default core's default logger (warnings to the console)
+   */
+  logger: z.custom<ThreadwiseLogger | false>(isLogger, { message: "expected a logger with info() and warn(), or false" }).optional(),
+});
+
+/** Options of {@link summarize}, as given. */
+export type SummarizeOptions = z.input<typeof summarizeOptionsSchema>;
+/** Options of {@link summarize}, with defaults applied. */
+export type ResolvedSummarizeOptions = z.output<typeof summarizeOptionsSchema>;
+
+/**
+ * Validates options, filling unset ones from env twins, then defaults.
+ * @throws ThreadwiseConfigError naming the option (`summarize.windowSize`) or the env variable.
+ */
+export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedSummarizeOptions {
+  const fromEnv = {
+    windowSize: envPositiveInt(WINDOW_SIZE_ENV, env),
+    threshold: envPositiveInt(THRESHOLD_ENV, env),
+    maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
+    timeoutMs: envPositiveInt(TIMEOUT_MS_ENV, env),
+  };
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
+  const merged = { ...Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)), ...given };
+  return parseOptions("summarize", summarizeOptionsSchema, merged);
+}

@@ -1,0 +1,180 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import {
+  addContextBlocks,
+  createTokenCounter,
+  isUserMessage,
+  messageText,
+  messageType,
+  readSummarySlot,
+  resolveLogger,
+  SUMMARY_SLOT_KEY,
+  type SummaryRecord,
+  summarySlotState,
+  viewMessages,
+  withMultiturnLog,
+  withViewMessages,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
+import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
+import { planSummary } from "./summary-plan.js";
+
+/** Name of the middleware, also the `runName` of its summarizer calls. */
+export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
+/** Label of the summary block (spec R14). */
+export const SUMMARY_BLOCK_LABEL = "Previous conversation summary";
+/**
+ * Tags of every internal summarizer call: `nostream` keeps it out of `streamMode: "messages"`
+ * (LangGraph skips runs with it), `threadwise:internal` makes it easy to find in traces (R13).
+ */
+export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream"] as const;
+
+/** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
+const FAILURE_MEMORY_ENTRIES = 10_000;
+
+class SummarizerFailure extends Error {}
+
+async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number): Promise<string> {
+  const tagged =
+    typeof model.withConfig === "function"
+      ? model.withConfig({
+          tags: [...INTERNAL_CALL_TAGS],
+          runName: SUMMARIZE_MIDDLEWARE_NAME,
+          metadata: { threadwise_internal: "summarize" },
+        })
+      : model;
+  const controller = new AbortController();
+  let timer: NodeJS.Timeout | undefined;
+  const timeout = new Promise<never>((_, reject) => {
+    timer = setTimeout(() => {
+      controller.abort();
+      reject(new SummarizerFailure(`timed out after ${timeoutMs} ms`));
+    }, timeoutMs);
+  });
+  try {
+    const answer = await Promise.race([tagged.invoke(messages, { signal: controller.signal }), timeout]);
+    const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
+    return text.trim();
+  } finally {
+    clearTimeout(timer);
+  }
+}
+
+/**
+ * Summarizes the history that left the window, incrementally, and places the summary in the prompt
+ * (spec R10-R14).
+ *
+ * How it works, on every model call (`wrapModelCall`):
+ * 1. Reads the cached summary from the thread's summary slot (`_threadwise_summary.summary`, one
+ *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt }`).
+ * 2. Finds the window (`windowSize` messages, whole groups, via core's `selectView`) and the
+ *    messages that left it since the summary was made (found by message id, so persistTrim's
+ *    deletions do not shift it).
+ * 3. When due (first once the thread holds `threshold` messages; then every `threshold - windowSize`
+ *    messages that leave the window, or every `windowSize` when `threshold <= windowSize`), calls the
+ *    summarizer once with only the previous summary and the newly evicted messages, bounded by
+ *    `maxInputTokens`. The call is tagged {@link INTERNAL_CALL_TAGS} and never streams.
+ * 4. The view is every message the summary does not cover: the window plus fewer than one period of
+ *    messages that left it since, with stored head `SystemMessage`s kept. The summary plus the view
+ *    is always the whole thread; nothing is dropped without being summarized.
+ * 5. The summary goes in through core's `addContextBlocks` (`[Previous conversation summary]` at the
+ *    end of the system prompt in `legacy_system`, runtime context after the newest user message in
+ *    `stable_tail`); the stored thread is never changed.
+ * 6. A new summary is persisted by returning a `Command` that updates the slot's `summary` part only
+ *    (the work-memory part is left to its owner).
+ *
+ * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
+ * or none, log one warning, and let the turn go on; the view then falls back to the plain window.
+ * The next attempt is made on the next user turn, not on every model call of the same turn.
+ *
+ * Use it instead of `windowTrim` (it does its own windowing). If both are stacked, the smaller view
+ * wins and messages between windowTrim's window and the summary's coverage are in neither.
+ *
+ * @throws ThreadwiseConfigError at construction when an option is invalid (`summarize.threshold:
+ *   Too small: expected number to be >0`), or an env twin is.
+ * @example
+ * const agent = createAgent({
+ *   model: "openai:gpt-4o-mini",
+ *   checkpointer: new MemorySaver(),
+ *   middleware: [summarize({ windowSize: 20, threshold: 40 })],
+ * });
+ */
+export function summarize(options: SummarizeOptions = {}) {
+  const opts = resolveSummarizeOptions(options);
+  const logger = resolveLogger(opts.logger);
+  const counter = createTokenCounter();
+  const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
+  // Thread id -> id of the user message whose turn already saw a failed attempt.
+  const failedTurns = new Map<string, string>();
+
+  return createMiddleware({
+    name: SUMMARIZE_MIDDLEWARE_NAME,
+    stateSchema: summarySlotState,
+    wrapModelCall: async (request, handler) => {
+      const stored: BaseMessage[] = request.state.messages ?? [];
+      const previous = readSummarySlot(request.state).summary;
+      const plan = planSummary(stored, previous, opts);
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      const turnId = [...stored].reverse().find(isUserMessage)?.id ?? "";
+
+      let record: SummaryRecord | undefined = previous;
+      let update: SummaryRecord | undefined;
+      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
+        const input = buildSummarizerInput({
+          previousSummary: previous?.text,
+          span: plan.pending,
+          prompt,
+          maxInputTokens: opts.maxInputTokens,
+          counter,
+        });
+        const started = Date.now();
+        try {
+          const text = await callSummarizer((opts.model ?? request.model) as SummarizerModel, input.messages, opts.timeoutMs);
+          if (text === "") throw new SummarizerFailure("empty answer");
+          const last = plan.pending[plan.pending.length - 1] as BaseMessage;
+          update = {
+            text,
+            coveredThroughId: last.id ?? null,
+            coveredCount: (previous?.coveredCount ?? 0) + plan.pending.length,
+            updatedAt: new Date().toISOString(),
+          };
+          record = update;
+          failedTurns.delete(threadId);
+        } catch (error) {
+          if (threadId !== "") {
+            if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
+            failedTurns.set(threadId, turnId);
+          }
+          logger.warn("summarize: summarizer failed; keeping the previous summary", {
+            reason: error instanceof SummarizerFailure ? error.message : error instanceof Error ? error.name : "error",
+            has_previous: previous !== undefined,
+            pending_messages: plan.pending.length,
+            elapsed_ms: Date.now() - started,
+          });
+        }
+      }
+
+      // Due (made or failed): the view is the window. Otherwise: everything the summary does not cover.
+      const cut = plan.due ? plan.windowStart : plan.uncoveredStart;
+      const covered = stored.slice(0, cut).filter((m) => messageType(m) !== "system");
+      const coveredIds = new Set(covered.map((m) => m.id).filter((id): id is string => typeof id === "string"));
+      const coveredObjects = new Set<BaseMessage>(covered);
+      const view = viewMessages(request).filter((m) => !coveredObjects.has(m) && !(typeof m.id === "string" && coveredIds.has(m.id)));
+
+      let next = withViewMessages(request, view);
+      if (record && record.text.trim() !== "") {
+        next = addContextBlocks(
+          next,
+          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: record.text }],
+          { mode: opts.promptContextMode },
+        );
+      }
+      const response = await withMultiturnLog(next, { window: opts.windowSize, sentToLlm: view.length }, logger, async (r: typeof next) =>
+        handler(r),
+      );
+      if (!update) return response;
+      return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
+    },
+  });
+}

@@ -1,0 +1,90 @@
+import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { createTokenCounter, messageText } from "@threadwise/core";
+import { describe, expect, it } from "vitest";
+import { boundedTokenCount, buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, shortenToTokens, transcriptLine } from "./summarizer-input.js";
+
+const counter = createTokenCounter();
+
+describe("transcriptLine", () => {
+  it("renders users, assistants, tool calls and tool results", () => {
+    expect(transcriptLine(new HumanMessage("hi"))).toBe("User: hi");
+    expect(transcriptLine(new AIMessage("hello"))).toBe("Assistant: hello");
+    const call = new AIMessage({ content: "", tool_calls: [{ id: "t", name: "lookup", args: { q: 1 }, type: "tool_call" }] });
+    expect(transcriptLine(call)).toBe('Assistant called lookup({"q":1})');
+    expect(transcriptLine(new ToolMessage({ content: "42", tool_call_id: "t", name: "lookup" }))).toBe("Tool lookup: 42");
+  });
+});
+
+describe("buildSummarizerInput", () => {
+  it("sends exactly the previous summary and the new span", () => {
+    const input = buildSummarizerInput({
+      previousSummary: "The user is Mina from Busan.",
+      span: [new HumanMessage("I adopted a cat."), new AIMessage("Lovely! What is its name?")],
+      prompt: DEFAULT_SUMMARY_PROMPT,
+      maxInputTokens: 8000,
+      counter,
+    });
+    expect(input.messages).toHaveLength(2);
+    expect(messageText(input.messages[0]!)).toBe(DEFAULT_SUMMARY_PROMPT);
+    expect(messageText(input.messages[1]!)).toBe(
+      "<previous_summary>\nThe user is Mina from Busan.\n</previous_summary>\n\n<new_messages>\nUser: I adopted a cat.\nAssistant: Lovely! What is its name?\n</new_messages>",
+    );
+    expect(input.shortened).toBe(0);
+  });
+
+  it("omits the previous-summary section on the first summary", () => {
+    const input = buildSummarizerInput({
+      previousSummary: undefined,
+      span: [new HumanMessage("a")],
+      prompt: "p",
+      maxInputTokens: 1000,
+      counter,
+    });
+    expect(messageText(input.messages[1]!)).toBe("<new_messages>\nUser: a\n</new_messages>");
+  });
+
+  it("shortens a 30,000-character line without newlines with a marker, keeps the previous summary, stays in bounds, fast", () => {
+    const huge = "x".repeat(30_000);
+    const started = Date.now();
+    const input = buildSummarizerInput({
+      previousSummary: "PREVIOUS SUMMARY KEPT",
+      span: [new HumanMessage("short one"), new HumanMessage(huge), new AIMessage("short two")],
+      prompt: DEFAULT_SUMMARY_PROMPT,
+      maxInputTokens: 1000,
+      counter,
+    });
+    const text = messageText(input.messages[1]!);
+    expect(text).toContain("<previous_summary>\nPREVIOUS SUMMARY KEPT\n</previous_summary>");
+    expect(text).toContain("User: short one\n");
+    expect(text).toContain("Assistant: short two\n");
+    expect(text).toMatch(/\[\.\.\. \d+ characters left out: summarizer input limit\]/);
+    expect(input.shortened).toBe(1);
+    expect(input.tokens).toBeLessThanOrEqual(1000);
+    expect(input.tokens).toBeGreaterThan(600); // the budget is used, not thrown away
+    // Guard against js-tiktoken's quadratic time on one long word (30k chars took minutes).
+    expect(Date.now() - started).toBeLessThan(20_000);
+  });
+
+  it("shortens Korean text on code points", () => {
+    const korean = "안녕하세요 저는 서울에 살아요 ".repeat(400);
+    const short = shortenToTokens(counter, korean, 50);
+    expect(boundedTokenCount(counter, short)).toBeLessThanOrEqual(50);
+    expect(short.startsWith("안녕하세요 저는")).toBe(true);
+    expect(short).not.toContain("\uFFFD");
+  });
+
+  it("leaves out whole lines with a marker when even a short cap per line does not fit", () => {
+    const span = Array.from({ length: 200 }, (_, i) => new HumanMessage(`message number ${i} with a few more words in it`));
+    const input = buildSummarizerInput({ previousSummary: "S", span, prompt: "p", maxInputTokens: 300, counter });
+    const text = messageText(input.messages[1]!);
+    expect(text).toMatch(/\[\.\.\. \d+ more messages left out: summarizer input limit\]/);
+    expect(text).toContain("User: message number 0 ");
+    expect(input.tokens).toBeLessThanOrEqual(300);
+  });
+
+  it("counts long unbroken text in bounded pieces, at or above the exact count", () => {
+    const text = "The quick brown fox jumps over the lazy dog. ".repeat(40);
+    expect(boundedTokenCount(counter, text)).toBeGreaterThanOrEqual(counter.countText(text));
+    expect(boundedTokenCount(counter, text)).toBeLessThanOrEqual(counter.countText(text) + 10);
+  });
+});

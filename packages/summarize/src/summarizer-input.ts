@@ -1,0 +1,192 @@
+import { type BaseMessage, HumanMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { MESSAGE_OVERHEAD_TOKENS, messageText, messageType, type TokenCounter, toolCallsOf } from "@threadwise/core";
+
+/** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
+export const DEFAULT_SUMMARY_PROMPT = [
+  "You keep a running summary of a conversation between a user and an assistant.",
+  "Update the previous summary (if any) with the new messages. Keep facts about the user, names, dates,",
+  "decisions, open tasks and tool results that still matter; drop small talk. Write in the conversation's",
+  "language, as short plain sentences. Reply with the updated summary only.",
+].join("\n");
+
+/** Marker put where a message was shortened to fit `maxInputTokens`. `{n}` is the characters left out. */
+export const SHORTENED_MARKER = " [... {n} characters left out: summarizer input limit]";
+
+/** Words (runs without whitespace) longer than this are counted in pieces. */
+const LONG_WORD_CHARACTERS = 128;
+/** Size of the pieces a long word is counted in. */
+const WORD_PIECE_CHARACTERS = 64;
+/** A line longer than this many characters per token of the budget is cut without being counted. */
+const MAX_CHARACTERS_PER_TOKEN = 8;
+/** The previous summary is kept whole unless it alone is over this share of `maxInputTokens`. */
+const MAX_SUMMARY_SHARE = 0.5;
+/** No line is cut below this many tokens; past that, whole lines are left out with a marker. */
+const MIN_LINE_TOKENS = 24;
+
+const LONG_WORD = new RegExp(`\\S{${LONG_WORD_CHARACTERS},}`, "g");
+
+/**
+ * Tokens of `text` with core's counter, except that words (runs without whitespace) of 128+
+ * characters are counted in 64-character pieces: js-tiktoken's BPE is quadratic in the length of
+ * one word (a 30,000-character line without spaces takes minutes), pieces make it linear. Pieces
+ * never merge across a cut, so the result is at or just above the exact count: a safe bound.
+ */
+export function boundedTokenCount(counter: TokenCounter, text: string): number {
+  let total = 0;
+  let last = 0;
+  for (const match of text.matchAll(LONG_WORD)) {
+    const at = match.index ?? 0;
+    if (at > last) total += counter.countText(text.slice(last, at));
+    const word = match[0];
+    for (let i = 0; i < word.length; i += WORD_PIECE_CHARACTERS) total += counter.countText(word.slice(i, i + WORD_PIECE_CHARACTERS));
+    last = at + word.length;
+  }
+  if (last < text.length) total += counter.countText(last === 0 ? text : text.slice(last));
+  return total;
+}
+
+/** One message as a transcript line: `User: ...`, `Assistant: ...`, `Assistant called tool(args)`, `Tool name: ...`. */
+export function transcriptLine(message: BaseMessage): string {
+  const type = messageType(message);
+  const text = messageText(message).trim();
+  if (type === "human") return `User: ${text}`;
+  if (type === "tool") return `Tool ${(message as ToolMessage).name ?? "result"}: ${text}`;
+  if (type === "system") return `System: ${text}`;
+  const calls = toolCallsOf(message).map((call) => `${call.name}(${JSON.stringify(call.args ?? {})})`);
+  const parts: string[] = [];
+  if (text !== "") parts.push(`Assistant: ${text}`);
+  if (calls.length > 0) parts.push(`Assistant called ${calls.join(", ")}`);
+  return parts.length > 0 ? parts.join("\n") : "Assistant: (no text)";
+}
+
+/** Pieces of `text` in order: whitespace plus one word, long words split into 64-code-point pieces. */
+function* pieces(text: string): Generator<string> {
+  for (const match of text.matchAll(/\s*\S+|\s+$/g)) {
+    const piece = match[0];
+    if (piece.length < LONG_WORD_CHARACTERS) {
+      yield piece;
+      continue;
+    }
+    const points = Array.from(piece);
+    for (let i = 0; i < points.length; i += WORD_PIECE_CHARACTERS) yield points.slice(i, i + WORD_PIECE_CHARACTERS).join("");
+  }
+}
+
+/**
+ * Cuts `text` to at most `maxTokens` tokens, marker included, keeping its start; cuts between
+ * words, or inside a long word on code points (never inside a Korean syllable or an emoji). One
+ * pass over the kept prefix: each word is counted once.
+ */
+export function shortenToTokens(counter: TokenCounter, text: string, maxTokens: number): string {
+  const longest = Math.max(1, maxTokens) * MAX_CHARACTERS_PER_TOKEN;
+  if (text.length <= longest && boundedTokenCount(counter, text) <= maxTokens) return text;
+  const markerFor = (kept: number) => SHORTENED_MARKER.replace("{n}", String(text.length - kept));
+  const room = maxTokens - counter.countText(markerFor(0));
+  let used = 0;
+  let kept = 0;
+  for (const piece of pieces(text)) {
+    const cost = counter.countText(piece);
+    if (used + cost > room) break;
+    used += cost;
+    kept += piece.length;
+  }
+  return text.slice(0, kept) + markerFor(kept);
+}
+
+/** The largest per-line cap `c` with `sum(min(t_i, c)) <= budget`, or `undefined` when none is at least `floor`. */
+function waterLevel(tokens: readonly number[], budget: number, floor: number): number | undefined {
+  const sorted = [...tokens].sort((a, b) => a - b);
+  let used = 0;
+  for (let i = 0; i < sorted.length; i += 1) {
+    const rest = sorted.length - i;
+    const cap = Math.floor((budget - used) / rest);
+    if (cap < (sorted[i] as number)) return cap >= floor ? cap : undefined;
+    used += sorted[i] as number;
+  }
+  return Number.POSITIVE_INFINITY;
+}
+
+/** What one summarizer call receives. */
+export interface SummarizerInput {
+  /** `[SystemMessage(prompt), HumanMessage(previous summary + new messages)]`. */
+  messages: BaseMessage[];
+  /** Tokens of the input, framing included (upper bound, see {@link boundedTokenCount}). */
+  tokens: number;
+  /** Lines that were shortened or left out to fit `maxInputTokens`. */
+  shortened: number;
+}
+
+/**
+ * Builds the input of one incremental summarizer call (spec R11): the instructions, then one user
+ * message holding the previous summary (when there is one) and the newly evicted messages as a
+ * transcript, nothing else:
+ *
+ * ```text
+ * <previous_summary>
+ * ...
+ * </previous_summary>
+ *
+ * <new_messages>
+ * User: ...
+ * Assistant: ...
+ * </new_messages>
+ * ```
+ *
+ * Bounded by `maxInputTokens`: when over, the longest lines are cut to a common cap with
+ * {@link SHORTENED_MARKER} (so one huge message cannot crowd out the rest); if even a small cap per
+ * line does not fit, the newest lines are left out with a marker. The previous summary is never
+ * dropped; it is shortened only when it alone takes more than half the budget.
+ */
+export function buildSummarizerInput(args: {
+  previousSummary: string | undefined;
+  span: readonly BaseMessage[];
+  prompt: string;
+  maxInputTokens: number;
+  counter: TokenCounter;
+}): SummarizerInput {
+  const { counter, maxInputTokens } = args;
+  const count = (text: string) => boundedTokenCount(counter, text);
+  let previous = args.previousSummary?.trim() || undefined;
+  if (previous !== undefined && count(previous) > maxInputTokens * MAX_SUMMARY_SHARE) {
+    previous = shortenToTokens(counter, previous, Math.floor(maxInputTokens * MAX_SUMMARY_SHARE));
+  }
+  const head = previous === undefined ? "" : `<previous_summary>\n${previous}\n</previous_summary>\n\n`;
+  const fixed = count(args.prompt) + count(`${head}<new_messages>\n\n</new_messages>`) + 2 * MESSAGE_OVERHEAD_TOKENS;
+  const budget = Math.max(0, maxInputTokens - fixed);
+
+  let lines = args.span.map(transcriptLine);
+  const changed = lines.map(() => false);
+  // A line far over the budget is not counted at all (it will be cut): counting is the costly part.
+  const lineTokens = lines.map((line) => (line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(line) + 1));
+  const total = lineTokens.reduce((a, b) => a + b, 0);
+  if (total > budget) {
+    const level = waterLevel(lineTokens, budget, MIN_LINE_TOKENS);
+    if (level !== undefined) {
+      lines = lines.map((line, i) => {
+        if ((lineTokens[i] as number) <= level) return line;
+        changed[i] = true;
+        return shortenToTokens(counter, line, level - 1);
+      });
+    } else {
+      // Too many lines for even a short cap each: keep the oldest that fit at the floor, mark the rest.
+      const kept: string[] = [];
+      let used = count("[... 00000 more messages left out: summarizer input limit]") + 1;
+      for (const [i, line] of lines.entries()) {
+        const short = shortenToTokens(counter, line, MIN_LINE_TOKENS - 1);
+        const cost = count(short) + 1;
+        if (used + cost > budget) break;
+        used += cost;
+        if (short !== line) changed[i] = true;
+        kept.push(short);
+      }
+      for (let i = kept.length; i < lines.length; i += 1) changed[i] = true;
+      kept.push(`[... ${lines.length - kept.length} more messages left out: summarizer input limit]`);
+      lines = kept;
+    }
+  }
+  const shortened = changed.filter(Boolean).length;
+  const user = `${head}<new_messages>\n${lines.join("\n")}\n</new_messages>`;
+  const messages = [new SystemMessage(args.prompt), new HumanMessage(user)];
+  const tokens = count(args.prompt) + count(user) + 2 * MESSAGE_OVERHEAD_TOKENS;
+  return { messages, tokens, shortened };
+}
