@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "@threadwise/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { AgentWorker } from "./fixtures/memory-worker-process.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
@@ -78,7 +79,8 @@ describe("SIGKILL in the middle of a turn, then restart", () => {
     );
   });
 
-  describe("PostgreSQL", () => {
+  // Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
+  describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("PostgreSQL", () => {
     let db: Awaited<ReturnType<typeof freshDatabase>>;
     beforeAll(async () => {
       db = await freshDatabase("twcrash");

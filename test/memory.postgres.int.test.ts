@@ -51,7 +51,7 @@ async function sql(url: string, query: string, values: unknown[] = []) {
   }
 }
 
-describe("memory on PostgreSQL: migrations, versions, prune, tombstones", () => {
+describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on PostgreSQL: migrations, versions, prune, tombstones", () => {
   let db: Awaited<ReturnType<typeof freshDatabase>>;
   const stacks: ThreadwiseSaver[] = [];
   const open = (extra: Parameters<typeof memoryStack>[0] = {}) => {

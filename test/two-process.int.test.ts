@@ -8,6 +8,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { migrate } from "@threadwise/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { AgentWorker } from "./fixtures/memory-worker-process.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
@@ -53,7 +54,8 @@ describe("two processes alternating turns on one thread", () => {
     expectSameThread(two, one);
   });
 
-  describe("PostgreSQL", () => {
+  // Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
+  describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("PostgreSQL", () => {
     let db: Awaited<ReturnType<typeof freshDatabase>>;
     beforeAll(async () => {
       db = await freshDatabase("twtwo");
