@@ -78,27 +78,27 @@ describe("SIGKILL in the middle of a turn, then restart", () => {
       await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), MEMORY_FACTS_MODE: "heuristic" }),
     );
   });
+});
 
-  // Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
-  describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("PostgreSQL", () => {
-    let db: Awaited<ReturnType<typeof freshDatabase>>;
-    beforeAll(async () => {
-      db = await freshDatabase("twcrash");
-      await migrate({ dsn: db.url, schema: db.schema });
-    });
-    afterAll(async () => db.drop());
+// Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
+describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("SIGKILL in the middle of a turn, then restart: PostgreSQL", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    db = await freshDatabase("twcrash");
+    await migrate({ dsn: db.url, schema: db.schema });
+  });
+  afterAll(async () => db.drop());
 
-    it("committed turns and facts intact; the thread continues", async () => {
-      expectIntact(
-        await crashAndRestart({
-          MEMORY_BACKEND: "postgres",
-          POSTGRES_MEMORY_DSN: db.url,
-          MEMORY_PG_SCHEMA: db.schema,
-          MEMORY_PG_POOL_MAX: String(testPoolMax()),
-          MEMORY_ALLOW_PLAINTEXT: "true",
-          MEMORY_FACTS_MODE: "heuristic",
-        }),
-      );
-    });
+  it("committed turns and facts intact; the thread continues", async () => {
+    expectIntact(
+      await crashAndRestart({
+        MEMORY_BACKEND: "postgres",
+        POSTGRES_MEMORY_DSN: db.url,
+        MEMORY_PG_SCHEMA: db.schema,
+        MEMORY_PG_POOL_MAX: String(testPoolMax()),
+        MEMORY_ALLOW_PLAINTEXT: "true",
+        MEMORY_FACTS_MODE: "heuristic",
+      }),
+    );
   });
 });

@@ -53,26 +53,26 @@ describe("two processes alternating turns on one thread", () => {
     const [two, one] = [await alternate(env, "shared"), await single(env, "solo")];
     expectSameThread(two, one);
   });
+});
 
-  // Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
-  describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("PostgreSQL", () => {
-    let db: Awaited<ReturnType<typeof freshDatabase>>;
-    beforeAll(async () => {
-      db = await freshDatabase("twtwo");
-      await migrate({ dsn: db.url, schema: db.schema });
-    });
-    afterAll(async () => db.drop());
+// Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
+describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("two processes alternating turns on one thread: PostgreSQL", () => {
+  let db: Awaited<ReturnType<typeof freshDatabase>>;
+  beforeAll(async () => {
+    db = await freshDatabase("twtwo");
+    await migrate({ dsn: db.url, schema: db.schema });
+  });
+  afterAll(async () => db.drop());
 
-    it("same final state as a single process", async () => {
-      const env = {
-        MEMORY_BACKEND: "postgres",
-        POSTGRES_MEMORY_DSN: db.url,
-        MEMORY_PG_SCHEMA: db.schema,
-        MEMORY_PG_POOL_MAX: String(testPoolMax()),
-        MEMORY_ALLOW_PLAINTEXT: "true",
-      };
-      const [two, one] = [await alternate(env, "shared"), await single(env, "solo")];
-      expectSameThread(two, one);
-    });
+  it("same final state as a single process", async () => {
+    const env = {
+      MEMORY_BACKEND: "postgres",
+      POSTGRES_MEMORY_DSN: db.url,
+      MEMORY_PG_SCHEMA: db.schema,
+      MEMORY_PG_POOL_MAX: String(testPoolMax()),
+      MEMORY_ALLOW_PLAINTEXT: "true",
+    };
+    const [two, one] = [await alternate(env, "shared"), await single(env, "solo")];
+    expectSameThread(two, one);
   });
 });
