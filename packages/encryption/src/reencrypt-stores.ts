@@ -52,6 +52,10 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
   return {
     async run(run) {
       const { resealer } = run;
+      // A file the saver never set up has no tables: nothing to rewrite.
+      const exists = (table: string) =>
+        db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = ?").get(table) !== undefined;
+      if (!exists("checkpoints") || !exists("writes")) return;
       const total = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const checkpoints = new Counter("checkpoints", total("checkpoints"), run);
       const updateCheckpoint = db.prepare(

@@ -77,7 +77,7 @@ export async function reencrypt(options: ReencryptOptions): Promise<ReencryptRes
   const { batchSize, dryRun } = parseOptions("reencrypt", reencryptOptionsSchema, rest);
   if (!(saver instanceof EncryptedCheckpointSaver))
     throw new ThreadwiseReencryptError("reencrypt: `saver` must come from encryptCheckpointer()");
-  await saver.setup();
+  // No `setup()`: on PostgreSQL it runs DDL, which only the migration command may do (R21).
   const inner = saver.inner as unknown as Record<string, unknown>;
   const resealer = new Resealer(saver.serializer.cipher, saver.serializer.inner);
   const store = sqliteStore(inner) ?? postgresStore(inner) ?? memoryStore(inner);
