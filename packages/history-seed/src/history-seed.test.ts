@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import { MemorySaver } from "@langchain/langgraph";
 import { ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
+import fc from "fast-check";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { historySeed, isUnseededEmptyThread, resolveHistorySeedOptions } from "./history-seed.js";
@@ -130,6 +131,31 @@ describe("parseSeedHistory", () => {
     expect(caught(() => parseSeedHistory([{ role: "user", parts: [] }], strict)).reason).toBe("empty_message");
   });
 
+  it("never yields more than maxMessages, nor anything but user and AI text messages (property)", () => {
+    const part = fc.oneof(
+      fc.record({ kind: fc.constantFrom("text", "file", "data", "tool"), text: fc.string({ maxLength: 30 }) }),
+      fc.record({ text: fc.string({ maxLength: 120 }) }),
+      fc.record({ url: fc.webUrl(), text: fc.string({ maxLength: 5 }) }),
+    );
+    const item = fc.record({
+      role: fc.constantFrom("user", "agent", "system", "tool", "ROLE_USER", "assistant", ""),
+      parts: fc.array(part, { maxLength: 3 }),
+    });
+    fc.assert(
+      fc.property(fc.array(item, { maxLength: 40 }), fc.integer({ min: 1, max: 10 }), (items, maxMessages) => {
+        const { messages } = parseSeedHistory(items, { ...rules, maxMessages });
+        expect(messages.length).toBeLessThanOrEqual(maxMessages);
+        for (const m of messages) {
+          expect(["human", "ai"]).toContain(m.getType());
+          expect(typeof m.content).toBe("string");
+          expect(m.id).toMatch(/^tw-seed-/);
+          if (m.getType() === "ai") expect((m as AIMessage).tool_calls ?? []).toEqual([]);
+        }
+      }),
+      { seed: 19, numRuns: 200 },
+    );
+  });
+
   it("reads text parts by A2A shape", () => {
     expect(textOfPart({ kind: "text", text: "a" })).toBe("a");
     expect(textOfPart({ type: "text", text: "b" })).toBe("b");
@@ -216,7 +242,8 @@ describe("historySeed in an agent", () => {
     const error = await agent
       .invoke({ messages: [new HumanMessage("hi")] }, { ...config, context: { seedHistory: tooMany } })
       .catch((e) => e);
-    expect(HistorySeedError.isInstance(error) || HistorySeedError.isInstance((error as { cause?: unknown }).cause)).toBe(true);
+    expect(HistorySeedError.isInstance(error)).toBe(true);
+    expect(error).toMatchObject({ reason: "too_many_items", limit: 5, actual: 6 });
     expect(String((error as Error).message)).toContain("too_many_items");
     expect(model.calls).toHaveLength(0);
   });
