@@ -2,6 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { isContextMessage } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
@@ -106,6 +107,84 @@ describe("memoryStack backends", () => {
       await saver.close();
     },
   );
+});
+
+describe("the whole stack", () => {
+  it("every middleware on, in the documented order; summary and facts placed by mode; tokenCap innermost", async () => {
+    const env = {
+      MEMORY_BACKEND: "sqlite",
+      MEMORY_SQLITE_PATH: join(dir, "full.sqlite"),
+      MEMORY_WINDOW_SIZE: "4",
+      MEMORY_SUMMARIZE: "true",
+      MEMORY_SUMMARIZE_THRESHOLD: "6",
+      MEMORY_FACTS_MODE: "heuristic",
+      MEMORY_WORK_MEMORY: "true",
+      A2A_HISTORY_MAX_MESSAGES: "10",
+      MAX_HISTORY_TOKENS: "4000",
+    };
+    const stack = memoryStack({ env });
+    expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/placement-mode",
+      "threadwise/history-seed",
+      "threadwise/summarize",
+      "threadwise/work-memory",
+      "threadwise/fact-recall",
+      "threadwise/history-aware",
+      "threadwise/window-trim",
+      "threadwise/token-cap",
+    ]);
+    const model = scriptedModel((messages) => {
+      const newest = messages.filter((m) => m.getType() === "human").at(-1);
+      return `noted: ${newest ? text(newest).slice(0, 40) : "?"}`;
+    });
+    const agent = createAgent({ model, systemPrompt: "You are a helpful assistant.", ...stack });
+    const words = [
+      "My name is Ada.",
+      "I live in Busan.",
+      "I like green tea.",
+      "What's new?",
+      "Tell me more.",
+      "And then?",
+      "Where do I live?",
+    ];
+    for (const w of words) await say(agent, "full", w);
+    const last = model.calls.at(-1)?.messages ?? [];
+    const system = text(last[0] as BaseMessage);
+    // legacy_system: facts (and the summary, once made) are labelled blocks in the system prompt.
+    expect(system).toContain("You are a helpful assistant.");
+    expect(system).toContain("Busan");
+    expect(system).toContain("[Previous conversation summary]");
+    // The window: the newest user message is last, and only a few earlier messages are sent.
+    expect(text(last.at(-1) as BaseMessage)).toBe("Where do I live?");
+    expect(last.length).toBeLessThanOrEqual(1 + 4);
+    const state = await agent.graph.getState({ configurable: { thread_id: "full" } });
+    // Nothing was deleted from the stored thread.
+    expect((state.values as { messages: BaseMessage[] }).messages.filter((m) => m.getType() === "human").map(text)).toEqual(words);
+    await stack.checkpointer?.close();
+  });
+
+  it("stable_tail: memory goes after the newest user message, never into the stored thread", async () => {
+    const stack = memoryStack({ env: { MEMORY_FACTS_MODE: "heuristic", THREADWISE_PROMPT_CONTEXT_MODE: "stable_tail" } });
+    // Echoes the newest real user message (the context message is a human message too).
+    const model = scriptedModel(
+      (messages) => `echo:${text(messages.filter((m) => m.getType() === "human" && !isContextMessage(m)).at(-1) as BaseMessage)}`,
+    );
+    const agent = createAgent({ model, systemPrompt: "Sys.", ...stack });
+    await say(agent, "st", "I live in Busan.");
+    await say(agent, "st", "Where do I live?");
+    const last = model.calls.at(-1)?.messages ?? [];
+    expect(text(last[0] as BaseMessage)).not.toContain("Busan");
+    expect(isContextMessage(last.at(-1) as BaseMessage)).toBe(true);
+    expect(text(last.at(-1) as BaseMessage)).toContain("User lives in Busan");
+    expect(text(last.at(-2) as BaseMessage)).toBe("Where do I live?");
+    const state = await agent.graph.getState({ configurable: { thread_id: "st" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual([
+      "I live in Busan.",
+      "echo:I live in Busan.",
+      "Where do I live?",
+      "echo:Where do I live?",
+    ]);
+  });
 });
 
 describe("prune on SQLite", () => {

@@ -3,6 +3,7 @@ import { addContextBlocks, type PromptContextMode, type ThreadwiseLogger } from 
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
+import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
@@ -56,6 +57,17 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
   const mode = config.promptContextMode;
   const stack: AgentMiddleware[] = [placementMode(mode)];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger }));
+  if (config.summarize)
+    stack.push(
+      summarize({
+        model: options.models?.summarize,
+        // The summary covers exactly what leaves the view's window.
+        windowSize: config.windowSize === false ? undefined : config.windowSize,
+        threshold: config.summarizeThreshold,
+        promptContextMode: mode,
+        logger,
+      }),
+    );
   if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger }));
   if (config.factsMode !== "off")
     stack.push(
