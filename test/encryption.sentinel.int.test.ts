@@ -12,7 +12,8 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { scriptedModel } from "@threadwise/core/testing";
-import { encryptCheckpointer } from "@threadwise/encryption";
+import { encryptCheckpointer, encryptedSerializer } from "@threadwise/encryption";
+import Database from "better-sqlite3";
 import { createAgent, createMiddleware, tool } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -131,6 +132,16 @@ describe("sentinel scan: SqliteSaver", () => {
     expect(scanSqliteFiles(file)).toBe(0);
     saver.inner.db.close();
     expect(scanSqliteFiles(file)).toBe(0);
+  });
+});
+
+describe("sentinel scan: encryptedSerializer alone", () => {
+  it("finds 0 occurrences in the SQLite files when the saver only gets the serializer", async () => {
+    const file = join(dir, "serializer.db");
+    const saver = new SqliteSaver(new Database(file), encryptedSerializer({ keyring, agentId: "sentinel" }));
+    expectConversationReadable(await converse(saver));
+    expect(scanSqliteFiles(file)).toBe(0);
+    saver.db.close();
   });
 });
 

@@ -7,7 +7,7 @@ import { join } from "node:path";
 import { MemorySaver } from "@langchain/langgraph-checkpoint";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { type EncryptedCheckpointSaver, encryptCheckpointer } from "@threadwise/encryption";
+import { type EncryptedCheckpointSaver, encryptCheckpointer, encryptedSerializer } from "@threadwise/encryption";
 import pg from "pg";
 import * as vitest from "vitest";
 import { tempDir, testKeyring } from "../packages/encryption/src/test-support.js";
@@ -38,6 +38,16 @@ const memory = {
 vitest.describe("threadwise encryptCheckpointer(MemorySaver)", () => {
   validate(memory);
   deltaChannelHistoryTests(memory);
+});
+
+// The serializer alone, for savers that only take a serializer: MemorySaver filters metadata after
+// deserializing, so it passes the whole suite too.
+const memoryWithSerializer = {
+  checkpointerName: "MemorySaver",
+  createCheckpointer: () => new MemorySaver(encryptedSerializer(options)),
+};
+vitest.describe("threadwise encryptedSerializer in MemorySaver", () => {
+  validate(memoryWithSerializer);
 });
 
 const dir = tempDir();
