@@ -1,0 +1,9 @@
+export {
+  KEEP_GROUPS_ENV,
+  messagesToDelete,
+  type PersistTrimOptions,
+  persistTrim,
+  persistTrimOptionsSchema,
+  type ResolvedPersistTrimOptions,
+  resolvePersistTrimOptions,
+} from "./persist-trim.js";

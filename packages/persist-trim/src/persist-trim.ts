@@ -1,0 +1,127 @@
+import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import {
+  envPositiveInt,
+  groupMessages,
+  type MessageGroup,
+  parseOptions,
+  protectedTailStart,
+  readSummarySlot,
+  resolveLogger,
+  summarySlotState,
+  type ThreadwiseLogger,
+} from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { z } from "zod";
+
+/** Env twin of `keepGroups`. */
+export const KEEP_GROUPS_ENV = "MEMORY_PERSIST_TRIM_KEEP_GROUPS";
+
+const isLogger = (value: unknown): boolean =>
+  value === false ||
+  (typeof value === "object" &&
+    value !== null &&
+    typeof (value as { info?: unknown }).info === "function" &&
+    typeof (value as { warn?: unknown }).warn === "function");
+
+/** Options of {@link persistTrim}. */
+export const persistTrimOptionsSchema = z.object({
+  /**
+   * Groups to keep in the stored thread, newest first (a group is a user message, an assistant
+   * message, or a tool call with its results). Stored `SystemMessage`s are kept and not counted.
+   * Required: pass it or set env `MEMORY_PERSIST_TRIM_KEEP_GROUPS`.
+   */
+  keepGroups: z.number({ message: "required: a positive integer (or set MEMORY_PERSIST_TRIM_KEEP_GROUPS)" }).int().positive(),
+  /**
+   * When the thread has a summary (from `summarize`), never delete a message the summary does not
+   * cover yet, even past `keepGroups`: what is deleted is always in the summary.
+   * @default true
+   */
+  keepUnsummarized: z.boolean().default(true),
+  /** Where the info line about deletions goes; `false` for silence. @default core's default logger */
+  logger: z.custom<ThreadwiseLogger | false>(isLogger, { message: "expected a logger with info() and warn(), or false" }).optional(),
+});
+
+/** Options of {@link persistTrim}, as given. */
+export type PersistTrimOptions = z.input<typeof persistTrimOptionsSchema>;
+/** Options of {@link persistTrim}, with defaults applied. */
+export type ResolvedPersistTrimOptions = z.output<typeof persistTrimOptionsSchema>;
+
+/**
+ * Validates options, filling `keepGroups` from env `MEMORY_PERSIST_TRIM_KEEP_GROUPS` when absent.
+ * @throws ThreadwiseConfigError naming `persistTrim.keepGroups` (or the env variable) when it is
+ *   missing or not a positive integer.
+ */
+export function resolvePersistTrimOptions(
+  options: Partial<PersistTrimOptions> = {},
+  env: NodeJS.ProcessEnv = process.env,
+): ResolvedPersistTrimOptions {
+  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
+  const keepGroups = envPositiveInt(KEEP_GROUPS_ENV, env);
+  return parseOptions("persistTrim", persistTrimOptionsSchema, keepGroups === undefined ? given : { keepGroups, ...given });
+}
+
+/**
+ * Ids of the stored messages to delete (spec R5): every message of the non-system groups older
+ * than the newest `keepGroups`, never the run's newest user turn and what follows it, never a
+ * stored `SystemMessage`. With `coveredThroughId` (a summary's boundary): nothing after that
+ * message; `null` means "the boundary is no longer stored", so nothing at all. Whole groups only, so
+ * the thread left behind has no orphan tool results. Pure; returns ids in thread order.
+ */
+export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: number, coveredThroughId?: string | null): string[] {
+  const groups = groupMessages(messages).filter((group) => group.kind !== "system");
+  const protectedFrom = protectedTailStart(groups);
+  let end = Math.min(Math.max(0, groups.length - keepGroups), protectedFrom);
+  if (coveredThroughId !== undefined) {
+    const at = coveredThroughId === null ? -1 : messages.findIndex((m) => m.id === coveredThroughId);
+    // Only groups that end at or before the boundary are fully summarized.
+    let summarized = 0;
+    while (summarized < groups.length && at >= 0 && (groups[summarized] as MessageGroup).end - 1 <= at) summarized += 1;
+    end = Math.min(end, summarized);
+  }
+  const ids: string[] = [];
+  for (const group of groups.slice(0, end)) for (const m of group.messages) if (typeof m.id === "string") ids.push(m.id);
+  return ids;
+}
+
+/**
+ * Deletes older groups from the stored thread after each completed run (spec R5): the one
+ * destructive operation of threadwise. IRREVERSIBLE: the deleted messages are gone from the
+ * checkpointer's newest state for good (older checkpoints may still hold them until pruned).
+ *
+ * Runs in `afterAgent` (not after a run that was interrupted or failed), and returns a
+ * `RemoveMessage` per deleted message id, so the `messages` reducer removes them. Keeps the newest
+ * `keepGroups` groups, stored `SystemMessage`s, and the run's newest user turn. With
+ * `keepUnsummarized` (default) and a summary in the thread's summary slot, it never deletes past
+ * the summary's `coveredThroughId`, so the summary (which lives in its own state key and is never
+ * touched) still covers everything deleted, and its boundary still points at the right message
+ * or, once that message itself is deleted, at the start of the remaining thread.
+ *
+ * With `summarize`, pick `keepGroups >= threshold` so nothing is deleted before the first summary.
+ *
+ * @throws ThreadwiseConfigError at construction when `keepGroups` is missing or invalid.
+ * @example
+ * const agent = createAgent({
+ *   model,
+ *   checkpointer,
+ *   middleware: [summarize(), persistTrim({ keepGroups: 60 })],
+ * });
+ */
+export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
+  const opts = resolvePersistTrimOptions(options);
+  const logger = resolveLogger(opts.logger);
+  return createMiddleware({
+    name: "threadwise/persist-trim",
+    stateSchema: summarySlotState,
+    afterAgent: (state) => {
+      const messages: BaseMessage[] = state.messages ?? [];
+      const summary = opts.keepUnsummarized ? readSummarySlot(state).summary : undefined;
+      const ids = messagesToDelete(messages, opts.keepGroups, summary ? summary.coveredThroughId : undefined);
+      if (ids.length === 0) return undefined;
+      logger.info(`persist_trim: deleted=${ids.length} kept=${messages.length - ids.length}`, {
+        deleted: ids.length,
+        kept: messages.length - ids.length,
+      });
+      return { messages: ids.map((id) => new RemoveMessage({ id })) };
+    },
+  });
+}
