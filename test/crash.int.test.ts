@@ -1,6 +1,6 @@
 /**
  * Crash and restart: an agent process is killed with SIGKILL in the middle of a turn (the model
- * hangs), restarted on the same store, and every committed turn and the facts are intact; the
+ * hangs), restarted on the same store, and every committed turn, the summary and the facts are intact; the
  * thread then continues. SQLite and PostgreSQL.
  */
 import { mkdtempSync, rmSync } from "node:fs";
@@ -12,8 +12,11 @@ import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { AgentWorker } from "./fixtures/memory-worker-process.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
-const COMMITTED = ["My name is Ada", "I live in Busan", "I work at Acme"];
+const COMMITTED = ["My name is Ada", "I live in Busan", "I work at Acme", "I have a cat named Miso"];
 const FACTS_KEY = "_threadwise_facts";
+const SUMMARY_KEY = "_threadwise_summary";
+/** Window 2, first summary at 6 messages: the committed turns already have a summary. */
+const STACK_ENV = { MEMORY_FACTS_MODE: "heuristic", MEMORY_SUMMARIZE: "true", MEMORY_WINDOW_SIZE: "2", MEMORY_SUMMARIZE_THRESHOLD: "6" };
 
 interface FactSlot {
   facts: Array<{ key: string; value: string }>;
@@ -63,20 +66,22 @@ function expectIntact(result: Awaited<ReturnType<typeof crashAndRestart>>) {
   );
   const factsAfter = factsOf(after);
   expect(factsAfter).toEqual(expect.arrayContaining(factsBefore));
-  // The thread continues: the new answer saw every committed user message.
-  const answer = next.messages?.at(-1)?.[1] ?? "";
-  for (const text of COMMITTED) expect(answer).toContain(text);
+  // The summary made before the crash is intact.
+  const summaryBefore = (before.state ?? {})[SUMMARY_KEY] as { summary?: { text: string; coveredThroughId: string | null } } | undefined;
+  expect(summaryBefore?.summary?.text.length ?? 0).toBeGreaterThan(0);
+  expect((after.state ?? {})[SUMMARY_KEY]).toEqual(summaryBefore);
+  // The thread continues: the new turn is answered and stored after every committed turn.
   expect(next.messages?.slice(0, committed.length)).toEqual(committed);
+  expect(next.messages?.at(-2)).toEqual(["human", "where do I live?"]);
+  expect(next.messages?.at(-1)?.[1]).toMatch(/^answer to "where do I live\?"/);
 }
 
 describe("SIGKILL in the middle of a turn, then restart", () => {
   const dir = mkdtempSync(join(tmpdir(), "tw-crash-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("SQLite: committed turns and facts intact; the thread continues", async () => {
-    expectIntact(
-      await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), MEMORY_FACTS_MODE: "heuristic" }),
-    );
+  it("SQLite: committed turns, summary and facts intact; the thread continues", async () => {
+    expectIntact(await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), ...STACK_ENV }));
   });
 });
 
@@ -89,7 +94,7 @@ describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("SIGKILL 
   });
   afterAll(async () => db.drop());
 
-  it("committed turns and facts intact; the thread continues", async () => {
+  it("committed turns, summary and facts intact; the thread continues", async () => {
     expectIntact(
       await crashAndRestart({
         MEMORY_BACKEND: "postgres",
@@ -97,7 +102,7 @@ describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("SIGKILL 
         MEMORY_PG_SCHEMA: db.schema,
         MEMORY_PG_POOL_MAX: String(testPoolMax()),
         MEMORY_ALLOW_PLAINTEXT: "true",
-        MEMORY_FACTS_MODE: "heuristic",
+        ...STACK_ENV,
       }),
     );
   });
