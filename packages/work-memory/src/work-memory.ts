@@ -220,18 +220,19 @@ export function workMemory(options: WorkMemoryOptions = {}) {
         asksForInput: detectQuestion,
       });
       if (!decision.store) return skip(decision.reason, threadId);
+      // decideStore stores only with a model response of this run and a final AI message.
+      const { model, structuredResponse } = run as RunRecord;
       const final = last as BaseMessage;
-      const run_ = run as RunRecord;
       const projection = projectResponse({
         message: final,
-        structuredResponse: run_.structuredResponse,
+        structuredResponse,
         toolMessages: messagesOfRun(messages).filter((m) => messageType(m) === "tool"),
       });
       if (projection === "") return skip("empty", threadId);
       let note: string;
       try {
         note = await condenseResponse(projection, {
-          model: settings.model ?? run_.model,
+          model: settings.model ?? model,
           prompt,
           maxCharacters: settings.maxCharacters,
           timeoutMs: settings.timeoutMs,
