@@ -22,8 +22,12 @@ interface FactSlot {
   facts: Array<{ key: string; value: string }>;
 }
 
+function stateKey(reply: { state?: Record<string, unknown> }, key: string): unknown {
+  return reply.state ? reply.state[key] : undefined;
+}
+
 function factsOf(reply: { state?: Record<string, unknown> }): string[][] {
-  const slot = reply.state ? (reply.state[FACTS_KEY] as FactSlot | undefined) : undefined;
+  const slot = stateKey(reply, FACTS_KEY) as FactSlot | undefined;
   return (slot?.facts ?? []).map((f) => [f.key, f.value]);
 }
 
@@ -67,9 +71,9 @@ function expectIntact(result: Awaited<ReturnType<typeof crashAndRestart>>) {
   const factsAfter = factsOf(after);
   expect(factsAfter).toEqual(expect.arrayContaining(factsBefore));
   // The summary made before the crash is intact.
-  const summaryBefore = (before.state ?? {})[SUMMARY_KEY] as { summary?: { text: string; coveredThroughId: string | null } } | undefined;
+  const summaryBefore = stateKey(before, SUMMARY_KEY) as { summary?: { text: string; coveredThroughId: string | null } } | undefined;
   expect(summaryBefore?.summary?.text.length ?? 0).toBeGreaterThan(0);
-  expect((after.state ?? {})[SUMMARY_KEY]).toEqual(summaryBefore);
+  expect(stateKey(after, SUMMARY_KEY)).toEqual(summaryBefore);
   // The thread continues: the new turn is answered and stored after every committed turn.
   expect(next.messages?.slice(0, committed.length)).toEqual(committed);
   expect(next.messages?.at(-2)).toEqual(["human", "where do I live?"]);

@@ -121,6 +121,7 @@ describe("the whole stack", () => {
       MEMORY_WORK_MEMORY: "true",
       A2A_HISTORY_MAX_MESSAGES: "10",
       MAX_HISTORY_TOKENS: "4000",
+      MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
     };
     const stack = memoryStack({ env });
     expect(stack.middleware.map((m) => m.name)).toEqual([
@@ -130,6 +131,7 @@ describe("the whole stack", () => {
       "threadwise/work-memory",
       "threadwise/fact-recall",
       "threadwise/history-aware",
+      "threadwise/persist-trim",
       "threadwise/window-trim",
       "threadwise/token-cap",
     ]);
@@ -184,6 +186,16 @@ describe("the whole stack", () => {
       "Where do I live?",
       "echo:Where do I live?",
     ]);
+  });
+});
+
+describe("persistTrim through the stack", () => {
+  it("deletes older groups from the stored thread only when configured (irreversible)", async () => {
+    const model = echo();
+    const agent = createAgent({ model, ...memoryStack({ env: { MEMORY_PERSIST_TRIM_KEEP_GROUPS: "4" } }) });
+    for (const w of ["a", "b", "c", "d"]) await say(agent, "trim", w);
+    const state = await agent.graph.getState({ configurable: { thread_id: "trim" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["c", "echo:c", "d", "echo:d"]);
   });
 });
 

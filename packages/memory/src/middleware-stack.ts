@@ -3,6 +3,7 @@ import { addContextBlocks, type PromptContextMode, type ThreadwiseLogger } from 
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
+import { persistTrim } from "@threadwise/persist-trim";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -80,6 +81,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
       }),
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
+  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;
