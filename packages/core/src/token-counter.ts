@@ -155,9 +155,9 @@ function cacheKey(message: BaseMessage): string | undefined {
 /**
  * Creates a token counter over js-tiktoken (spec R3).
  *
- * Per-message counts are cached twice: by object (a `WeakMap`) and by message id plus a shape
- * fingerprint (a bounded map), so counting the same thread again on the next turn costs
- * O(new messages). Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks
+ * Per-message counts are cached by message id plus a shape fingerprint (a bounded map), or by
+ * object (a `WeakMap`) for messages without an id, so counting the same thread again on the next
+ * turn tokenizes only the new messages; the rest is one map lookup per message. Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks
  * {@link BINARY_BLOCK_TOKENS}; unknown block types are counted by their JSON and never throw.
  *
  * @example
@@ -182,21 +182,21 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const byTool = new WeakMap<object, number>();
 
   const countMessage = (message: BaseMessage): number => {
-    const cached = byObject.get(message);
-    if (cached !== undefined) return cached;
+    // Messages with an id are cached by key only: a checkpointer hands back fresh objects every
+    // turn, and remembering each of them in a WeakMap would cost more (GC) than the key lookup.
     const key = cacheKey(message);
     if (key !== undefined) {
       const hit = byKey.get(key);
-      if (hit !== undefined) {
-        byObject.set(message, hit);
-        return hit;
-      }
+      if (hit !== undefined) return hit;
+    } else {
+      const cached = byObject.get(message);
+      if (cached !== undefined) return cached;
     }
     let total = MESSAGE_OVERHEAD_TOKENS + contentTokens((message as { content?: unknown }).content, countText);
     for (const call of toolCallsOf(message)) total += countText(call.name ?? "") + countText(safeJson(call.args ?? {}));
     if (message.name) total += countText(message.name);
-    byObject.set(message, total);
-    if (key !== undefined) {
+    if (key === undefined) byObject.set(message, total);
+    else {
       if (byKey.size >= TOKEN_CACHE_ENTRIES) byKey.delete(byKey.keys().next().value as string);
       byKey.set(key, total);
     }

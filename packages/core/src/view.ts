@@ -64,18 +64,29 @@ export function selectView(messages: readonly BaseMessage[], options: SelectView
   const candidates = groups.filter((g) => g.kind !== "system" && g.kind !== "orphan");
   const orphanGroups = groups.length - systems.length - candidates.length;
   const protectedFrom = protectedTailStart(candidates);
-  const costs = candidates.map(options.cost);
+  // Costs are computed on demand: the sliding walk stops at the first group that does not fit,
+  // so a long thread costs O(view), not O(thread), in cost lookups.
+  const costs: Array<number | undefined> = new Array(candidates.length);
+  const costOf = (g: number): number => {
+    let cost = costs[g];
+    if (cost === undefined) {
+      cost = options.cost(candidates[g] as MessageGroup);
+      costs[g] = cost;
+    }
+    return cost;
+  };
   const systemCost = systems.reduce((sum, g) => sum + options.cost(g), 0);
   const budget = options.limit - fixed - systemCost;
 
   let first: number;
   if ((options.eviction ?? "sliding") === "chunked") {
-    first = chunkedStart(costs, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+    const all = candidates.map((_, g) => costOf(g));
+    first = chunkedStart(all, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
   } else {
     first = candidates.length;
     let total = 0;
     for (let g = candidates.length - 1; g >= 0; g -= 1) {
-      const next = total + (costs[g] as number);
+      const next = total + costOf(g);
       if (g < protectedFrom && next > budget) break;
       total = next;
       first = g;
@@ -91,7 +102,7 @@ export function selectView(messages: readonly BaseMessage[], options: SelectView
   const out: BaseMessage[] = [];
   for (const group of ordered) out.push(...group.messages);
   let cost = fixed + systemCost;
-  for (let g = first; g < candidates.length; g += 1) cost += costs[g] as number;
+  for (let g = first; g < candidates.length; g += 1) cost += costOf(g);
   return { messages: out, groups, kept, droppedGroups: first, orphanGroups, cost, overLimit: cost > options.limit };
 }
 

@@ -1,0 +1,188 @@
+/**
+ * Per-call time of tokenCap's wrapModelCall on long threads of real text, steady state, next to
+ * an exact full recount (spec R3: a call must cost O(new messages), not O(thread)).
+ *
+ * Threads: the tau-bench airline runs (tool calls and results, OpenAI format) followed by LoCoMo
+ * conversations (user/assistant exchanges), replayed again under new ids past their ~7,800
+ * messages, cut at 1,000 and 10,000 messages. Each call sees the
+ * same thread plus 2 new messages (the previous answer and a new question), as fresh message
+ * objects with the same ids, the way a checkpointer hands the thread back on every turn.
+ *
+ *   pnpm tsx bench/token-cap.ts            # 1k and 10k messages
+ *   pnpm tsx bench/token-cap.ts --calls 30 # more steady-state calls per median
+ */
+import { readFileSync } from "node:fs";
+import { cpus } from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { createTokenCounter } from "@threadwise/core";
+import { capMessages, tokenCap } from "@threadwise/token-cap";
+import { loadLocomo, replayExchanges } from "./support/locomo.js";
+
+const TAU_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/data/tau-bench-airline/airline-dev.json");
+const MAX_TOKENS = 8000;
+const argCalls = process.argv.indexOf("--calls");
+const CALLS = argCalls > 0 ? Number(process.argv[argCalls + 1]) : 15;
+const FULL_RUNS = 5;
+
+interface Spec {
+  type: "human" | "ai" | "tool";
+  id: string;
+  content: string;
+  toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+  toolCallId?: string;
+  name?: string;
+}
+
+/** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
+function corpus(size: number): { system: string; specs: Spec[] } {
+  const raw = JSON.parse(readFileSync(TAU_PATH, "utf8")) as Array<{ traj: Array<Record<string, unknown>> }>;
+  const system = String(raw[0]?.traj[0]?.content ?? "");
+  const specs: Spec[] = [];
+  for (const [r, run] of raw.entries()) {
+    for (const [i, m] of run.traj.entries()) {
+      const id = `tau-${r}-${i}`;
+      const content = String(m.content ?? "");
+      if (m.role === "user") specs.push({ type: "human", id, content });
+      else if (m.role === "tool") specs.push({ type: "tool", id, content, toolCallId: String(m.tool_call_id), name: String(m.name) });
+      else if (m.role === "assistant") {
+        const calls = (m.tool_calls as Array<{ id: string; function: { name: string; arguments: string } }> | undefined) ?? [];
+        specs.push({
+          type: "ai",
+          id,
+          content,
+          toolCalls: calls.map((c) => ({ id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || "{}") })),
+        });
+      }
+    }
+  }
+  for (const conversation of loadLocomo()) {
+    for (const [e, exchange] of replayExchanges(conversation).entries()) {
+      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
+      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
+    }
+  }
+  // The two sets hold about 7,800 messages; longer threads replay them again under new ids.
+  const need = size + 2 * (CALLS + FULL_RUNS + 2) + 50;
+  const once = specs.length;
+  for (let pass = 2; specs.length < need; pass += 1) {
+    for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
+  }
+  // Cut on a user message so the thread ends where a model call would happen.
+  let end = size;
+  while (specs[end - 1]?.type !== "human") end += 1;
+  return { system, specs: specs.slice(0, end + 2 * (CALLS + FULL_RUNS + 2)) };
+}
+
+/** Fresh message objects, as a checkpointer deserializes them on every turn. */
+function materialize(specs: readonly Spec[]): BaseMessage[] {
+  return specs.map((s) => {
+    if (s.type === "human") return new HumanMessage({ id: s.id, content: s.content });
+    if (s.type === "tool") return new ToolMessage({ id: s.id, content: s.content, tool_call_id: s.toolCallId ?? "", name: s.name });
+    return new AIMessage({
+      id: s.id,
+      content: s.content,
+      tool_calls: (s.toolCalls ?? []).map((c) => ({ ...c, type: "tool_call" as const })),
+    });
+  });
+}
+
+const median = (xs: number[]) => {
+  const s = [...xs].sort((a, b) => a - b);
+  const mid = Math.floor(s.length / 2);
+  return s.length % 2 ? (s[mid] as number) : ((s[mid - 1] as number) + (s[mid] as number)) / 2;
+};
+
+async function bench(size: number, eviction: "sliding" | "chunked") {
+  const { system, specs } = corpus(size);
+  const systemMessage = new SystemMessage(system);
+  const middleware = tokenCap({ maxTokens: MAX_TOKENS, eviction, logger: false });
+  const wrap = middleware.wrapModelCall as unknown as (
+    request: unknown,
+    handler: (r: { messages: BaseMessage[] }) => Promise<AIMessage>,
+  ) => Promise<unknown>;
+  let sent = 0;
+  const handler = async (r: { messages: BaseMessage[] }) => {
+    sent = r.messages.length;
+    return new AIMessage("ok");
+  };
+  const call = async (length: number) => {
+    // Building the objects is the checkpointer's work, outside the timed region.
+    const messages = materialize(specs.slice(0, length));
+    const request = { messages, systemMessage, state: { messages }, tools: [], model: { model: "gpt-4o" } };
+    const t0 = performance.now();
+    await wrap(request, handler);
+    return { ms: performance.now() - t0, messages };
+  };
+  let length = specs.findIndex((_, i) => i >= size - 1 && specs[i]?.type === "human") + 1;
+  const cold = await call(length);
+  const steady: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    length += 2;
+    steady.push((await call(length)).ms);
+  }
+  // Exact full recount: a fresh js-tiktoken counter tokenizes the whole thread every call.
+  const full: number[] = [];
+  const fullSelect: number[] = [];
+  let check = { cached: 0, fresh: 0 };
+  for (let i = 0; i < FULL_RUNS; i += 1) {
+    length += 2;
+    const messages = materialize(specs.slice(0, length));
+    const t0 = performance.now();
+    const counter = createTokenCounter({ encoding: "o200k_base" });
+    counter.countMessages(messages);
+    full.push(performance.now() - t0);
+    const t1 = performance.now();
+    const freshCounter = createTokenCounter({ encoding: "o200k_base" });
+    const fixedTokens = freshCounter.countMessage(systemMessage);
+    const fresh = capMessages(messages, { maxTokens: MAX_TOKENS, counter: freshCounter, eviction, fixedTokens });
+    fullSelect.push(performance.now() - t1);
+    const cachedRun = await call(length);
+    check = { cached: sent, fresh: fresh.messages.length };
+    steady.push(cachedRun.ms);
+  }
+  return { size: length, eviction, cold: cold.ms, steady: median(steady), full: median(full), fullSelect: median(fullSelect), sent, check };
+}
+
+async function main() {
+  console.log(
+    `machine: ${cpus()[0]?.model ?? "unknown cpu"} x${cpus().length}, node ${process.version}, ${process.platform}/${process.arch}`,
+  );
+  console.log(
+    `tokenCap({ maxTokens: ${MAX_TOKENS} }), o200k_base; steady = median of ${CALLS + FULL_RUNS} calls, full recount = median of ${FULL_RUNS}\n`,
+  );
+  const rows: string[][] = [
+    [
+      "thread msgs",
+      "eviction",
+      "first call ms",
+      "steady call ms",
+      "full recount ms",
+      "recount+select ms",
+      "speed-up",
+      "sent",
+      "view match",
+    ],
+  ];
+  for (const size of [1000, 10000]) {
+    for (const eviction of ["sliding", "chunked"] as const) {
+      const r = await bench(size, eviction);
+      rows.push([
+        String(r.size),
+        r.eviction,
+        r.cold.toFixed(1),
+        r.steady.toFixed(2),
+        r.full.toFixed(1),
+        r.fullSelect.toFixed(1),
+        `${(r.fullSelect / r.steady).toFixed(0)}x`,
+        String(r.sent),
+        r.check.cached === r.check.fresh ? "yes" : `no (${r.check.cached} vs ${r.check.fresh})`,
+      ]);
+    }
+  }
+  const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? "").length))) ?? [];
+  for (const row of rows) console.log(row.map((cell, c) => cell.padStart(widths[c] ?? 0)).join("  "));
+}
+
+await main();
