@@ -155,6 +155,10 @@ export function summarize(options: SummarizeOptions = {}) {
         }
       }
 
+      // A thread's first call writes a record that covers nothing, so persistTrim (keepUnsummarized)
+      // knows summarize is in use and deletes nothing before the first summary exists.
+      if (!previous && !update) update = { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
+
       // Due (made or failed): the view is the window. Otherwise: everything the summary does not cover.
       const cut = plan.due ? plan.windowStart : plan.uncoveredStart;
       const covered = stored.slice(0, cut).filter((m) => messageType(m) !== "system");

@@ -73,6 +73,8 @@ export function planSummary(
   const uncoveredStart = Math.min(uncoveredStartOf(messages, summary), windowStart);
   const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
   const threadMessages = messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
-  const due = summary ? pending.length >= period : threadMessages >= options.threshold && pending.length > 0;
+  // A record covering nothing is the marker summarize writes on a thread's first call (see summarize.ts).
+  const hasSummary = summary !== undefined && summary.coveredCount > 0;
+  const due = hasSummary ? pending.length >= period : threadMessages >= options.threshold && pending.length > 0;
   return { period, uncoveredStart, windowStart, pending, due, threadMessages };
 }
