@@ -12,6 +12,12 @@ import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 
+/** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
+function lastIndexOfType(messages: readonly BaseMessage[], type: string): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.getType() === type) return i;
+  return -1;
+}
+
 const human = (id: string) => new HumanMessage({ id, content: `user ${id}` });
 const ai = (id: string) => new AIMessage({ id, content: `assistant ${id}` });
 const call = (id: string, callIds: string[]) =>
@@ -113,7 +119,7 @@ describe("a hook-created pair of messages without ids", () => {
   const injector = createMiddleware({
     name: "user/inject-lookup",
     wrapModelCall: (request, handler) => {
-      const at = request.messages.findLastIndex((m) => m.getType() === "human");
+      const at = lastIndexOfType(request.messages, "human");
       const pair = [
         new AIMessage({ content: "", tool_calls: [{ id: "inj", name: "seat_map", args: { seat: "1A" } }] }),
         new ToolMessage({ content: "seat 1A is free", tool_call_id: "inj" }),

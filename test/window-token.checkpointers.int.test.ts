@@ -19,6 +19,12 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod";
 import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
 
+/** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
+function lastIndexOfType(messages: readonly BaseMessage[], type: string): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.getType() === type) return i;
+  return -1;
+}
+
 interface SaverCase {
   name: string;
   /** A saver for the thread; called twice to check that a fresh agent on the same storage continues. */
@@ -68,7 +74,7 @@ const lookup = tool(async ({ code }: { code: string }) => `Reservation ${code}: 
 /** Turn n asks about reservation n; every odd turn the model looks it up first (ids repeat: call_1 every time). */
 function airlineModel() {
   return scriptedModel((messages) => {
-    const lastHuman = messages.findLastIndex((m) => m.getType() === "human");
+    const lastHuman = lastIndexOfType(messages, "human");
     const question = String(messages[lastHuman]?.content);
     const turn = Number(/#(\d+)/.exec(question)?.[1] ?? 0);
     const hasResult = messages.slice(lastHuman).some((m) => m.getType() === "tool");

@@ -7,6 +7,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { resolveWindowTrimOptions, selectWindow, windowTrim } from "./window-trim.js";
 
+/** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
+function lastIndexOfType(messages: readonly BaseMessage[], type: string): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (messages[i]?.getType() === type) return i;
+  return -1;
+}
+
 const human = (id: string, text = id) => new HumanMessage({ id, content: text });
 const ai = (id: string, text = id) => new AIMessage({ id, content: text });
 const call = (id: string, callIds: string[]) =>
@@ -180,7 +186,7 @@ describe("windowTrim through createAgent with MemorySaver", () => {
     // Every turn: two tool rounds (the second with parallel calls), then an answer. Ids repeat every turn.
     const model = scriptedModel((messages) => {
       const last = messages.at(-1);
-      const rounds = messages.slice(messages.findLastIndex((m) => m.getType() === "human")).filter((m) => m.getType() === "ai").length;
+      const rounds = messages.slice(lastIndexOfType(messages, "human")).filter((m) => m.getType() === "ai").length;
       if (rounds === 0) return new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "lookup", args: { q: "a" } }] });
       if (rounds === 1)
         return new AIMessage({
