@@ -3,9 +3,13 @@
  * refusal, prune and retention (with a concurrent update), tombstones (spec R20-R25).
  */
 import { randomUUID } from "node:crypto";
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { scriptedModel } from "@threadwise/core/testing";
+import { createKeyring } from "@threadwise/encryption";
 import {
   EXPECTED_SCHEMA,
   memoryStack,
@@ -200,6 +204,41 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     expect(await rowsOf(db.url, db.schema, "via-api")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
     const again = await say(createAgent({ model: echo(), ...open() }), "via-api", "y").catch((e: unknown) => e);
     expect((again as { code?: string }).code).toBe("THREADWISE_THREAD_DELETED");
+  });
+
+  it("with a keyring the tables hold no plaintext; deletion and tombstones work the same", async () => {
+    const dir = mkdtempSync(join(tmpdir(), "tw-pg-keyring-"));
+    try {
+      const keyringPath = join(dir, "keyring.json");
+      createKeyring(keyringPath);
+      const sentinel = `sentinel-${randomUUID()}`;
+      const stack = open({ keyringPath, allowPlaintext: false });
+      const agent = createAgent({ model: echo(), ...stack });
+      await say(agent, "sealed", `my code word is ${sentinel}`);
+      const state = await agent.graph.getState({ configurable: { thread_id: "sealed" } });
+      expect(JSON.stringify(state.values)).toContain(sentinel);
+      const dump = await sql(
+        db.url,
+        `SELECT (SELECT coalesce(string_agg(checkpoint::text || metadata::text, ''), '') FROM "${db.schema}".checkpoints) ||
+                (SELECT coalesce(string_agg(encode(coalesce(blob, ''::bytea), 'escape'), ''), '') FROM "${db.schema}".checkpoint_blobs) ||
+                (SELECT coalesce(string_agg(encode(blob, 'escape'), ''), '') FROM "${db.schema}".checkpoint_writes) AS all_text`,
+      );
+      expect(String(dump[0].all_text).length).toBeGreaterThan(0);
+      expect(String(dump[0].all_text)).not.toContain(sentinel);
+      // Control: the same scan finds a sentinel written without a keyring.
+      const plain = `plain-${randomUUID()}`;
+      await say(createAgent({ model: echo(), ...open() }), "plain", plain);
+      const blobs = await sql(
+        db.url,
+        `SELECT string_agg(encode(coalesce(blob, ''::bytea), 'escape'), '') AS t FROM "${db.schema}".checkpoint_blobs`,
+      );
+      expect(String(blobs[0].t)).toContain(plain);
+      expect((await stack.checkpointer?.deleteThreadWithOutcome("sealed"))?.status).toBe("deleted");
+      expect(await rowsOf(db.url, db.schema, "sealed")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+      expect(ThreadwiseThreadDeletedError.isInstance(await say(agent, "sealed", "again").catch((e: unknown) => e))).toBe(true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 
   it("registers threads written before the threadwise tables existed (plain PostgresSaver data)", async () => {
