@@ -27,7 +27,7 @@ const SMOKE: Record<string, string> = {
   summarize: "[pkg.summarize()]",
   "persist-trim": "[pkg.persistTrim({ keepGroups: 4 })]",
   "fact-recall": "[pkg.factRecall()]",
-  "work-memory": "[]",
+  "work-memory": "[pkg.workMemory({ logger: false })]",
   "history-seed": "[pkg.historySeed()]",
   encryption: "[]",
   memory: "pkg.memoryStack({ backend: 'in_memory' }).middleware",
