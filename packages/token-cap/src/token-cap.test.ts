@@ -146,6 +146,37 @@ describe("capMessages", () => {
   });
 });
 
+describe("tokenCap encoding", () => {
+  // 20 tokens in o200k_base, 33 in cl100k_base.
+  const korean = "안녕하세요, 부산으로 이사했어요. 다음 주 예약을 바꾸고 싶습니다.";
+  const thread = [human("old", korean), ai("old-answer", korean), human("now", korean)];
+
+  async function sentWith(options: Parameters<typeof tokenCap>[0], model: unknown) {
+    let seen: BaseMessage[] = [];
+    const request = { messages: thread, systemMessage: new SystemMessage(""), state: { messages: thread }, tools: [], model };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    await (tokenCap(options).wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
+      seen = r.messages;
+      return new AIMessage("ok");
+    });
+    return ids(seen);
+  }
+
+  it("follows the request's model name, the model option, or the encoding option", async () => {
+    // 3 messages x (20 + 3) = 69 tokens in o200k_base; x (33 + 3) = 108 in cl100k_base.
+    expect(await sentWith({ maxTokens: 70, logger: false }, { model: "gpt-4o" })).toEqual(["old", "old-answer", "now"]);
+    expect(await sentWith({ maxTokens: 70, logger: false }, {})).toEqual(["old", "old-answer", "now"]);
+    expect(await sentWith({ maxTokens: 70, logger: false }, { model: "gpt-4" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 70, logger: false }, { modelName: "gpt-3.5-turbo" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 70, model: "gpt-4", logger: false }, { model: "gpt-4o" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 70, encoding: "o200k_base", model: "gpt-4", logger: false }, { model: "gpt-4" })).toEqual([
+      "old",
+      "old-answer",
+      "now",
+    ]);
+  });
+});
+
 describe("tokenCap through createAgent with MemorySaver", () => {
   it("counts the system prompt and tool schemas, keeps whole groups, and logs the multiturn line", async () => {
     const c = createTokenCounter({ encoding: "o200k_base" });
