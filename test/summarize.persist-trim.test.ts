@@ -42,7 +42,7 @@ async function run(keepGroups: number | undefined, turns: number) {
     const summary = readSummarySlot(state.values).summary;
     const covered = summary?.coveredCount ?? 0;
     if (covered > 0 && !stored.some((m) => m.id === summary?.coveredThroughId)) boundaryDeleted += 1;
-    const seen = (model.calls[k - 1]?.messages as BaseMessage[]).filter((m) => m.getType() !== "system").map((m) => m.id);
+    const seen = (model.calls[k - 1]?.messages ?? []).filter((m) => m.getType() !== "system").map((m) => m.id);
     checks.push(() => {
       // Whatever was deleted is covered by the summary.
       expect(2 * k - stored.length).toBeLessThanOrEqual(covered);
