@@ -1,5 +1,17 @@
 import { randomBytes } from "node:crypto";
-import { closeSync, fsyncSync, lstatSync, mkdirSync, openSync, readFileSync, renameSync, unlinkSync, writeSync } from "node:fs";
+import {
+  closeSync,
+  constants,
+  fstatSync,
+  fsyncSync,
+  lstatSync,
+  mkdirSync,
+  openSync,
+  readFileSync,
+  renameSync,
+  unlinkSync,
+  writeSync,
+} from "node:fs";
 import { dirname, resolve } from "node:path";
 import { inspect } from "node:util";
 import { ThreadwiseKeyringError } from "./errors.js";
@@ -162,13 +174,28 @@ export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env)
   }
   if (stat.isSymbolicLink()) throw new ThreadwiseKeyringError("symlink", file, "is a symbolic link; point the setting at the real file");
   if (!stat.isFile()) throw new ThreadwiseKeyringError("not-a-file", file, "is not a regular file");
-  if (process.platform !== "win32" && (stat.mode & 0o077) !== 0)
-    throw new ThreadwiseKeyringError(
-      "permissions",
-      file,
-      `grants access to group or others (mode ${(stat.mode & 0o777).toString(8)}); run \`chmod 600 ${file}\``,
-    );
-  return parseKeyring(readFileSync(file, "utf8"), file);
+  // Check and read the same open file (O_NOFOLLOW), so a swap after the lstat cannot slip through.
+  let fd: number;
+  try {
+    fd = openSync(file, constants.O_RDONLY | (constants.O_NOFOLLOW ?? 0));
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "ELOOP") throw new ThreadwiseKeyringError("symlink", file, "is a symbolic link; point the setting at the real file");
+    throw new ThreadwiseKeyringError("not-found", file, `cannot be read (${code ?? "error"})`);
+  }
+  try {
+    const opened = fstatSync(fd);
+    if (!opened.isFile()) throw new ThreadwiseKeyringError("not-a-file", file, "is not a regular file");
+    if (process.platform !== "win32" && (opened.mode & 0o077) !== 0)
+      throw new ThreadwiseKeyringError(
+        "permissions",
+        file,
+        `grants access to group or others (mode ${(opened.mode & 0o777).toString(8)}); run \`chmod 600 ${file}\``,
+      );
+    return parseKeyring(readFileSync(fd, "utf8"), file);
+  } finally {
+    closeSync(fd);
+  }
 }
 
 /** Result of {@link createKeyring} and {@link rotateKeyring}. */
