@@ -1,0 +1,273 @@
+/**
+ * Stack-wide invariants (issue 9; spec R2-R4, R7-R9, R12, R15, R18): random threads run through
+ * every non-destructive middleware at once (windowTrim, tokenCap, historyAware, summarize with a
+ * fake summarizer, factRecall heuristic, workMemory with a fake condenser), in random orders, over
+ * several checkpointed turns (MemorySaver), in both placement modes. On every model call:
+ * - no orphan in what the model received (core `findOrphans`);
+ * - the newest user message and the run's tool loop are in it (the user message unchanged);
+ * - the tokens sent are within `maxTokens`, unless token-cap's documented over-cap rule applies
+ *   (only the newest user turn and its tool loop left, tool results shortened with the marker);
+ * - the stored thread is never changed (before/after every turn, and during every model call).
+ * And two fresh agents given the same case send byte-identical prompts.
+ *
+ * Seeded: set STACK_PROPERTY_SEED to replay; fast-check prints the seed and the shrunk case of a
+ * failure. STACK_PROPERTY_RUNS sets the runs per placement mode.
+ */
+import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import {
+  createTokenCounter,
+  findOrphans,
+  groupMessages,
+  isContextMessage,
+  messageText,
+  messageType,
+  type PromptContextMode,
+  systemText,
+} from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { factRecall } from "@threadwise/fact-recall";
+import { historyAware } from "@threadwise/history-aware";
+import { summarize } from "@threadwise/summarize";
+import { tokenCap, truncationMarker } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import { workMemory } from "@threadwise/work-memory";
+import fc from "fast-check";
+import { type AgentMiddleware, createAgent, tool } from "langchain";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { mutationGuard, renderPrompt, requestRecorder, type SpiedCall, snapshotJson } from "./support/stack-spy.js";
+import { lookupResult, modelScript, seedMessages, type ThreadCase, threadCaseArb, userMessage } from "./support/stack-threads.js";
+
+const SEED = Number(process.env.STACK_PROPERTY_SEED ?? 20240917);
+const RUNS = Number(process.env.STACK_PROPERTY_RUNS ?? 30);
+const SYSTEM_PROMPT = "You are a helpful travel assistant. 친절한 여행 도우미입니다.";
+
+const NAMES = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "tokenCap"] as const;
+type Name = (typeof NAMES)[number];
+/** memoryStack's order (packages/memory/src/middleware-stack.ts). */
+const CANONICAL: Name[] = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "tokenCap"];
+
+interface StackConfig {
+  order: Name[];
+  maxMessages: number;
+  maxTokens: number;
+  windowEviction: "sliding" | "chunked";
+  tokenEviction: "sliding" | "chunked";
+  windowSize: number;
+  threshold: number;
+  maxItems: number;
+}
+
+const configArb: fc.Arbitrary<StackConfig> = fc.record({
+  order: fc.oneof(
+    { weight: 1, arbitrary: fc.constant(CANONICAL) },
+    { weight: 3, arbitrary: fc.shuffledSubarray([...NAMES], { minLength: NAMES.length, maxLength: NAMES.length }) },
+  ),
+  maxMessages: fc.integer({ min: 2, max: 12 }),
+  maxTokens: fc.integer({ min: 150, max: 2500 }),
+  windowEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+  tokenEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+  windowSize: fc.integer({ min: 2, max: 8 }),
+  threshold: fc.integer({ min: 3, max: 16 }),
+  maxItems: fc.integer({ min: 1, max: 3 }),
+});
+
+const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
+  name: "lookup",
+  description: "Looks up seats and bookings.",
+  schema: z.object({ q: z.string() }),
+});
+
+/** The fake summarizer: its answer depends only on its input, so two agents agree. */
+function fakeSummarizer() {
+  return scriptedModel((messages: BaseMessage[]) => {
+    const input = messageText(messages[messages.length - 1] as BaseMessage);
+    return `Summary of ${input.split("\n").length} lines: ${input.slice(-40).replace(/\s+/g, " ")}`;
+  });
+}
+
+/** The fake work-memory condenser. */
+function fakeCondenser() {
+  return scriptedModel((messages: BaseMessage[]) => `Note: ${messageText(messages[messages.length - 1] as BaseMessage).slice(0, 40)}`);
+}
+
+function buildMiddleware(name: Name, config: StackConfig, mode: PromptContextMode): AgentMiddleware {
+  switch (name) {
+    case "summarize":
+      return summarize({
+        model: fakeSummarizer(),
+        windowSize: config.windowSize,
+        threshold: config.threshold,
+        promptContextMode: mode,
+        logger: false,
+      });
+    case "workMemory":
+      return workMemory({ model: fakeCondenser(), maxItems: 2, maxCharacters: 200, promptContextMode: mode, logger: false });
+    case "factRecall":
+      return factRecall({ mode: "heuristic", maxItems: config.maxItems, promptContextMode: mode, logger: false });
+    case "historyAware":
+      return historyAware({ logger: false });
+    case "windowTrim":
+      return windowTrim({ maxMessages: config.maxMessages, eviction: config.windowEviction, logger: false });
+    case "tokenCap":
+      return tokenCap({ maxTokens: config.maxTokens, encoding: "o200k_base", eviction: config.tokenEviction, logger: false });
+  }
+}
+
+interface CaseRun {
+  /** What the model received, call by call (system prompt first when non-empty). */
+  received: BaseMessage[][];
+  spied: SpiedCall[];
+  violations: string[];
+}
+
+/** Runs a case on a fresh agent and MemorySaver; stored-thread checks go to `violations`. */
+async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMode): Promise<CaseRun> {
+  const script = modelScript(c.turns);
+  const model = scriptedModel((_messages, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }));
+  const violations: string[] = [];
+  const spied: SpiedCall[] = [];
+  const agent = createAgent({
+    model,
+    tools: [lookup],
+    systemPrompt: SYSTEM_PROMPT,
+    checkpointer: new MemorySaver(),
+    middleware: [mutationGuard(violations), ...config.order.map((name) => buildMiddleware(name, config, mode)), requestRecorder(spied)],
+  });
+  const run = { configurable: { thread_id: "prop" } };
+  const seed = seedMessages(c.seed);
+  for (let t = 0; t < c.turns.length; t += 1) {
+    const input = t === 0 ? [...seed, userMessage(c.turns[0] as never, 0)] : [userMessage(c.turns[t] as never, t)];
+    const before = ((await agent.graph.getState(run)).values as { messages?: BaseMessage[] }).messages ?? [];
+    await agent.invoke({ messages: input }, run);
+    const after = ((await agent.graph.getState(run)).values as { messages: BaseMessage[] }).messages;
+    // The stored thread only grows: what was there is unchanged, then this turn's input as given.
+    const kept = snapshotJson(after.slice(0, before.length));
+    if (kept !== snapshotJson(before)) violations.push(`turn ${t}: stored messages changed`);
+    const added = snapshotJson(after.slice(before.length, before.length + input.length));
+    if (added !== snapshotJson(input)) violations.push(`turn ${t}: the turn's input was not stored as given`);
+    const last = after[after.length - 1] as BaseMessage;
+    if (last.id !== `a${t}-final`) violations.push(`turn ${t}: the thread does not end on the turn's answer (${last.id})`);
+  }
+  return { received: model.calls.map((call) => call.messages as BaseMessage[]), spied, violations };
+}
+
+const counter = createTokenCounter({ encoding: "o200k_base" });
+const MARKER = /\[threadwise: truncated \d+ tokens\]$/;
+
+/** Checks every model call of a run; returns a description of each broken invariant. */
+function checkCalls(run: CaseRun, config: StackConfig): string[] {
+  const problems: string[] = [...run.violations];
+  if (run.received.length !== run.spied.length) problems.push(`model calls ${run.received.length} != recorded ${run.spied.length}`);
+  const order = config.order;
+  const tokenCapInnermost = NAMES.filter((n) => n !== "tokenCap" && n !== "windowTrim").every(
+    (n) => order.indexOf(n) < order.indexOf("tokenCap"),
+  );
+  run.spied.forEach((call, i) => {
+    const received = run.received[i] ?? [];
+    const where = `call ${i}`;
+    // R4: no orphan anywhere in the input.
+    const orphans = findOrphans(received);
+    if (orphans.length > 0) problems.push(`${where}: orphans ${orphans.join("; ")}`);
+    // R2: the newest user message and the run's tool loop are in view, the user message unchanged.
+    const stored = call.stored;
+    let newestUser = -1;
+    for (let k = stored.length - 1; k >= 0; k -= 1) {
+      if (messageType(stored[k] as BaseMessage) === "human") {
+        newestUser = k;
+        break;
+      }
+    }
+    const tail = groupMessages(stored)
+      .filter((g) => g.start >= newestUser && g.kind !== "orphan")
+      .flatMap((g) => g.messages);
+    const receivedIds = new Set(received.map((m) => m.id));
+    for (const m of tail)
+      if (!receivedIds.has(m.id)) problems.push(`${where}: ${messageType(m)} ${m.id} of the current turn is not in view`);
+    const user = stored[newestUser];
+    const sentUser = received.find((m) => m.id === user?.id);
+    if (user && sentUser && snapshotJson([sentUser]) !== snapshotJson([user]))
+      problems.push(`${where}: the newest user message was changed`);
+    // R3: tokens within the cap, or the over-cap rule.
+    const view = call.messages.filter((m) => !isContextMessage(m));
+    const systemTokens = systemText(call.systemMessage) === "" ? 0 : counter.countMessage(call.systemMessage);
+    const total = tokenCapInnermost
+      ? systemTokens + counter.countTools(call.tools) + counter.countMessages(call.messages)
+      : counter.countTools(call.tools) + counter.countMessages(view.filter((m) => messageType(m) !== "system"));
+    if (total > config.maxTokens) {
+      const tailIds = new Set(tail.map((m) => m.id));
+      const older = view.filter((m) => messageType(m) !== "system" && !tailIds.has(m.id));
+      if (older.length > 0)
+        problems.push(`${where}: ${total} tokens > cap ${config.maxTokens} with ${older.length} older messages still in view`);
+      for (const m of view) {
+        if (messageType(m) !== "tool") continue;
+        const text = messageText(m);
+        const tokens = counter.countText(text);
+        if (!MARKER.test(text) && tokens > counter.countText(truncationMarker(tokens))) {
+          problems.push(
+            `${where}: over the cap (${total} > ${config.maxTokens}) with an unshortened tool result ${m.id} (${tokens} tokens)`,
+          );
+        }
+      }
+    }
+  });
+  return problems;
+}
+
+function describeConfig(config: StackConfig): string {
+  return JSON.stringify(config);
+}
+
+async function property(mode: PromptContextMode, seed: number) {
+  const stats = { cases: 0, calls: 0, overCap: 0, summaries: 0, withFacts: 0, withWorkMemory: 0, withNote: 0 };
+  console.log(`[stack.property] mode=${mode} seed=${seed} runs=${RUNS} (replay: STACK_PROPERTY_SEED=${seed})`);
+  await fc.assert(
+    fc.asyncProperty(threadCaseArb, configArb, async (c, config) => {
+      const first = await runCase(c, config, mode);
+      const problems = checkCalls(first, config);
+      // Determinism: a second fresh agent, same case and config, sends byte-identical prompts.
+      const second = await runCase(c, config, mode);
+      const a = first.received.map(renderPrompt);
+      const b = second.received.map(renderPrompt);
+      if (a.length !== b.length) problems.push(`call count differs between two fresh agents: ${a.length} vs ${b.length}`);
+      a.forEach((text, i) => {
+        if (text !== b[i]) problems.push(`call ${i}: prompt differs between two fresh agents`);
+      });
+      stats.cases += 1;
+      stats.calls += first.received.length;
+      for (const call of first.received) {
+        const all = call.map((m) => messageText(m)).join("\n");
+        if (all.includes("[Previous conversation summary]")) stats.summaries += 1;
+        if (all.includes("[Known facts about the user]")) stats.withFacts += 1;
+        if (all.includes("[Work memory]")) stats.withWorkMemory += 1;
+        if (all.includes("take the previous messages into account")) stats.withNote += 1;
+        if (call.some((m) => messageType(m) === "tool" && MARKER.test(messageText(m)))) stats.overCap += 1;
+      }
+      if (problems.length > 0) throw new Error(`${problems.slice(0, 8).join("\n")}\nconfig: ${describeConfig(config)}`);
+    }),
+    { seed, numRuns: RUNS, endOnFailure: true },
+  );
+  console.log(`[stack.property] mode=${mode} seed=${seed}`, JSON.stringify(stats));
+  return stats;
+}
+
+describe("the whole stack over random threads", () => {
+  it("legacy_system: no orphans, current turn in view, within the cap, stored thread unchanged, deterministic", async () => {
+    const stats = await property("legacy_system", SEED);
+    // The cases exercise the blocks the invariants are about.
+    expect(stats.cases).toBe(RUNS);
+    expect(stats.summaries).toBeGreaterThan(0);
+    expect(stats.withFacts).toBeGreaterThan(0);
+    expect(stats.withWorkMemory).toBeGreaterThan(0);
+    expect(stats.withNote).toBeGreaterThan(0);
+  }, 300_000);
+
+  it("stable_tail: the same invariants", async () => {
+    const stats = await property("stable_tail", SEED + 1);
+    expect(stats.cases).toBe(RUNS);
+    expect(stats.summaries).toBeGreaterThan(0);
+    expect(stats.withFacts).toBeGreaterThan(0);
+  }, 300_000);
+});
