@@ -1,4 +1,4 @@
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { resolveLogger, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
 import pg from "pg";
 import { DEFAULT_PG_POOL_MAX, type PgPoolMode } from "./config.js";
 
@@ -12,6 +12,8 @@ export interface MemoryPoolOptions {
   idleTimeoutMillis?: number;
   /** Milliseconds to wait for a connection. @default 10000 */
   connectionTimeoutMillis?: number;
+  /** Where a dropped idle connection is reported (a warning without DSN). @default the threadwise default logger */
+  logger?: ThreadwiseLogger | false;
 }
 
 const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, transaction: 10_000 };
@@ -31,7 +33,8 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
  *   transactions) is refused with a {@link ThreadwiseConfigError} before it is sent. threadwise
  *   itself uses no session state (no `SET`, no session advisory locks).
  *
- * The DSN is never logged; pg's errors do not include it.
+ * An idle connection closed by the server (restart, PgBouncer, network) is dropped with a warning
+ * instead of crashing the process. The DSN is never logged; pg's errors do not include it.
  *
  * @example
  * const pool = createMemoryPool(process.env.POSTGRES_MEMORY_DSN!, { mode: "transaction" });
@@ -46,6 +49,12 @@ export function createMemoryPool(dsn: string, options: MemoryPoolOptions = {}): 
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     allowExitOnIdle: true,
     application_name: "threadwise",
+  });
+  // An idle connection closed by the server, PgBouncer or the network emits `error` on the pool;
+  // unhandled, that would crash the process. The pool drops the client and opens a new one later.
+  const logger = resolveLogger(options.logger);
+  pool.on("error", (error: Error & { code?: string }) => {
+    logger.warn("threadwise memory: an idle PostgreSQL connection was closed; it will be replaced", { code: error.code ?? "unknown" });
   });
   if (mode === "transaction") guardUnnamedOnly(pool);
   return pool;
