@@ -1,4 +1,5 @@
 import { emptyCheckpoint, MemorySaver, uuid6 } from "@langchain/langgraph-checkpoint";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { describe, expect, it } from "vitest";
 import { type EncryptedCheckpointSaver, encryptCheckpointer } from "./encrypted-checkpointer.js";
 import { ThreadwiseKeyringError } from "./errors.js";
@@ -39,8 +40,11 @@ describe("encryptCheckpointer", () => {
     expect(opened?.pendingWrites).toEqual([["task-1", "messages", ["secret write"]]]);
   });
 
-  it("filters on sealed metadata after decryption and applies the limit afterwards", async () => {
-    const saver = encryptCheckpointer(new MemorySaver(), { keyring });
+  it.each([
+    ["MemorySaver", () => new MemorySaver()],
+    ["SqliteSaver", () => SqliteSaver.fromConnString(":memory:")],
+  ] as const)("filters on sealed metadata after decryption and applies the limit afterwards (%s)", async (_name, make) => {
+    const saver = encryptCheckpointer(make() as MemorySaver, { keyring });
     for (let step = 0; step < 6; step += 1) await putOne(saver, "t", step, { topic: step % 2 === 0 ? "even" : "odd" });
     const list = async (filter: Record<string, unknown>, limit?: number) => {
       const steps: number[] = [];
