@@ -11,6 +11,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
 import {
+  createMemoryPool,
   EXPECTED_SCHEMA,
   memoryStack,
   migrate,
@@ -291,6 +292,22 @@ describe.skipIf(skipUnlessRealPostgres("memory runtime role / retention race"))(
     await expect(sql(runtimeUrl, "CREATE TABLE public.sneaky (x int)")).rejects.toMatchObject({ code: "42501" });
     // Ops work with the runtime role too (no DDL needed).
     expect((await prune({ dsn: runtimeUrl, threadId: "r1" })).candidates).toHaveLength(1);
+  });
+
+  it("an idle connection killed by the server is dropped with a warning, not a crash; the next query reconnects", async () => {
+    const warnings: string[] = [];
+    const pool = createMemoryPool(runtimeUrl, { logger: { info() {}, warn: (m) => void warnings.push(m) } });
+    try {
+      await pool.query("SELECT 1");
+      expect(pool.idleCount).toBe(1);
+      await sql(db.url, "SELECT pg_terminate_backend(pid) FROM pg_stat_activity WHERE usename = $1 AND state = 'idle'", [role]);
+      for (let i = 0; i < 50 && warnings.length === 0; i += 1) await new Promise((resolve) => setTimeout(resolve, 20));
+      expect(warnings).toEqual(["threadwise memory: an idle PostgreSQL connection was closed; it will be replaced"]);
+      expect(warnings.join()).not.toContain(password);
+      expect((await pool.query("SELECT 2 AS n")).rows).toEqual([{ n: 2 }]);
+    } finally {
+      await pool.end();
+    }
   });
 
   it("a runtime role on an unmigrated schema is refused before any DDL", async () => {
