@@ -1,3 +1,4 @@
+import { inspect } from "node:util";
 import { emptyCheckpoint, MemorySaver, uuid6 } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { describe, expect, it } from "vitest";
@@ -5,7 +6,7 @@ import { type EncryptedCheckpointSaver, encryptCheckpointer } from "./encrypted-
 import { ThreadwiseKeyringError } from "./errors.js";
 import { isSealed } from "./record-cipher.js";
 import { SEALED_METADATA_KEY } from "./sealed-metadata.js";
-import { testKeyring } from "./test-support.js";
+import { testKey, testKeyring } from "./test-support.js";
 
 const keyring = testKeyring(["k1"]);
 
@@ -68,6 +69,17 @@ describe("encryptCheckpointer", () => {
     expect(() => encryptCheckpointer(saver as never, { keyring })).toThrow(/already encrypted/);
     expect(() => encryptCheckpointer(new MemorySaver(), {}, {})).toThrow(ThreadwiseKeyringError);
     expect(() => encryptCheckpointer(new MemorySaver(), { keyring, agentId: "" })).toThrow(/encryptCheckpointer.agentId/);
+  });
+
+  it("holds no root key: neither JSON nor a deep inspect of the saver shows key material (R25, R27)", () => {
+    const saver = encryptCheckpointer(new MemorySaver(), { keyring });
+    const rootKey = Buffer.from(testKey("k1"), "base64");
+    const shown = `${JSON.stringify(saver)} ${JSON.stringify(saver.serializer.cipher)} ${inspect(saver, { depth: 20, showHidden: true })}`;
+    expect(shown).not.toContain(testKey("k1"));
+    expect(shown).not.toContain(rootKey.toString("hex"));
+    expect(shown).not.toContain(rootKey.toString("hex").replace(/(..)(?!$)/g, "$1 ")); // how inspect prints a Buffer
+    expect(shown).not.toMatch(/<Buffer/);
+    expect(shown).toContain("k1");
   });
 
   it("derives identity from env twins and delegates versions and deletion", async () => {
