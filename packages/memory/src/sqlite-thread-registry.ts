@@ -1,3 +1,4 @@
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type Database from "better-sqlite3";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
@@ -16,21 +17,18 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #db: Database.Database;
   readonly #now: () => number;
 
-  /** Creates threadwise's tables (and SqliteSaver's, so deletes work before the first write) if missing. */
+  /**
+   * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
+   * work before the first write and the saver's schema stays the saver's).
+   */
   constructor(db: Database.Database, options: { now?: () => number } = {}) {
     this.#db = db;
     this.#now = options.now ?? Date.now;
+    // setup() is protected in the typings but idempotent and safe to call early.
+    (new SqliteSaver(db) as unknown as { setup(): void }).setup();
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
     db.exec(`
-CREATE TABLE IF NOT EXISTS checkpoints (
-  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
-  parent_checkpoint_id TEXT, type TEXT, checkpoint BLOB, metadata BLOB,
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
-CREATE TABLE IF NOT EXISTS writes (
-  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
-  task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, value BLOB,
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx));
 CREATE TABLE IF NOT EXISTS threadwise_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS threadwise_threads (
   thread_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
