@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { createTokenCounter, findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
+import { addContextBlocks, createTokenCounter, findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
@@ -174,6 +174,36 @@ describe("tokenCap encoding", () => {
       "old-answer",
       "now",
     ]);
+  });
+});
+
+describe("tokenCap counts placed context", () => {
+  const thread = [human("h1", "a".repeat(40)), ai("a1", "b".repeat(40)), human("h2", "c".repeat(40))];
+  const block = { kind: "facts", producer: "test", label: "Facts", text: "f".repeat(80) };
+
+  async function run(request: { messages: BaseMessage[]; systemMessage: SystemMessage }) {
+    let seen: BaseMessage[] = [];
+    const full = { ...request, state: { messages: thread }, tools: [], model: {} };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    await (tokenCap({ maxTokens: 45, tokenCounter: characterTokenCounter(), logger: false }).wrapModelCall as any)(
+      full,
+      async (r: { messages: BaseMessage[] }) => {
+        seen = r.messages;
+        return new AIMessage("ok");
+      },
+    );
+    return seen;
+  }
+
+  it("a stable_tail context message and a legacy_system block take room from the history", async () => {
+    // Each message: 3 + 10 = 13 tokens; 3 fit under 45.
+    expect(ids(await run({ messages: thread, systemMessage: new SystemMessage("") }))).toEqual(["h1", "a1", "h2"]);
+    // The context message costs 3 + ceil((header + block) / 4) tokens: only h2 is left, the block stays after it.
+    const tail = addContextBlocks({ messages: thread, systemMessage: new SystemMessage("") }, [block], { mode: "stable_tail" });
+    const sent = await run(tail);
+    expect(sent.map((m) => (m.id?.startsWith("tw-context-") ? "context" : m.id))).toEqual(["h2", "context"]);
+    const legacy = addContextBlocks({ messages: thread, systemMessage: new SystemMessage("") }, [block], { mode: "legacy_system" });
+    expect(ids(await run(legacy))).toEqual(["h2"]);
   });
 });
 

@@ -156,6 +156,20 @@ export function capMessages(messages: readonly BaseMessage[], settings: CapSetti
   return { ...base, messages: shortened.messages, tokens, shortenedToolResults: shortened.shortened, overLimit: tokens > maxTokens };
 }
 
+/**
+ * stable_tail context messages in the request (placed right after the newest real user message):
+ * scanned from the end, so a long thread costs nothing here.
+ */
+function placedContext(messages: readonly BaseMessage[]): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as BaseMessage;
+    if (isContextMessage(message)) out.push(message);
+    else if (message.getType() === "human") break;
+  }
+  return out;
+}
+
 /** The name of a chat model object, where it exposes one (`model` or `modelName`). */
 function modelNameOf(model: unknown): string | undefined {
   if (typeof model === "string") return model;
@@ -234,7 +248,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
     name: "threadwise/token-cap",
     wrapModelCall: (request, handler) => {
       const counter = counterFor(request.model);
-      const placed = request.messages.filter(isContextMessage);
+      const placed = placedContext(request.messages);
       const fixedTokens =
         systemTokens(counter, request.systemMessage) + counter.countTools(request.tools ?? []) + counter.countMessages(placed);
       const result = capMessages(viewMessages(request), {
