@@ -116,7 +116,13 @@ export function summarize(options: SummarizeOptions = {}) {
       const previous = readSummarySlot(request.state).summary;
       const plan = planSummary(stored, previous, opts);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      const turnId = [...stored].reverse().find(isUserMessage)?.id ?? "";
+      let turnId = "";
+      for (let i = stored.length - 1; i >= 0; i -= 1) {
+        if (isUserMessage(stored[i] as BaseMessage)) {
+          turnId = (stored[i] as BaseMessage).id ?? "";
+          break;
+        }
+      }
 
       let record: SummaryRecord | undefined = previous;
       let update: SummaryRecord | undefined;
@@ -161,10 +167,20 @@ export function summarize(options: SummarizeOptions = {}) {
 
       // Due (made or failed): the view is the window. Otherwise: everything the summary does not cover.
       const cut = plan.due ? plan.windowStart : plan.uncoveredStart;
-      const covered = stored.slice(0, cut).filter((m) => messageType(m) !== "system");
-      const coveredIds = new Set(covered.map((m) => m.id).filter((id): id is string => typeof id === "string"));
-      const coveredObjects = new Set<BaseMessage>(covered);
-      const view = viewMessages(request).filter((m) => !coveredObjects.has(m) && !(typeof m.id === "string" && coveredIds.has(m.id)));
+      const incoming = viewMessages(request);
+      let view: BaseMessage[];
+      if (incoming === stored) {
+        // The usual case (nothing outer changed the view): a suffix plus the covered part's system
+        // messages, without building id sets over the whole thread on every call.
+        view = [];
+        for (let i = 0; i < cut; i += 1) if (messageType(stored[i] as BaseMessage) === "system") view.push(stored[i] as BaseMessage);
+        for (let i = cut; i < stored.length; i += 1) view.push(stored[i] as BaseMessage);
+      } else {
+        const covered = stored.slice(0, cut).filter((m) => messageType(m) !== "system");
+        const coveredIds = new Set(covered.map((m) => m.id).filter((id): id is string => typeof id === "string"));
+        const coveredObjects = new Set<BaseMessage>(covered);
+        view = incoming.filter((m) => !coveredObjects.has(m) && !(typeof m.id === "string" && coveredIds.has(m.id)));
+      }
 
       let next = withViewMessages(request, view);
       if (record && record.text.trim() !== "") {

@@ -3,10 +3,9 @@ import { MESSAGE_OVERHEAD_TOKENS, messageText, messageType, type TokenCounter, t
 
 /** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
 export const DEFAULT_SUMMARY_PROMPT = [
-  "You keep a running summary of a conversation between a user and an assistant.",
-  "Update the previous summary (if any) with the new messages. Keep facts about the user, names, dates,",
-  "decisions, open tasks and tool results that still matter; drop small talk. Write in the conversation's",
-  "language, as short plain sentences. Reply with the updated summary only.",
+  "Update the running summary of this conversation with the new messages.",
+  "Keep facts about the user, names, dates, decisions, open tasks and tool results that still matter.",
+  "Write short plain sentences in the conversation's language, at most 150 words. Reply with the summary only.",
 ].join("\n");
 
 /** Marker put where a message was shortened to fit `maxInputTokens`. `{n}` is the characters left out. */
