@@ -13,8 +13,7 @@
  * Seeded: set STACK_PROPERTY_SEED to replay; fast-check prints the seed and the shrunk case of a
  * failure. STACK_PROPERTY_RUNS sets the runs per placement mode.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, SystemMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import {
   createTokenCounter,
@@ -28,20 +27,20 @@ import {
 } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
-import { historyAware } from "@threadwise/history-aware";
+import { DEFAULT_HISTORY_NOTE, historyAware } from "@threadwise/history-aware";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap, truncationMarker } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import fc from "fast-check";
-import { type AgentMiddleware, createAgent, tool } from "langchain";
+import { type AgentMiddleware, createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
 import { mutationGuard, renderPrompt, requestRecorder, type SpiedCall, snapshotJson } from "./support/stack-spy.js";
 import { lookupResult, modelScript, seedMessages, type ThreadCase, threadCaseArb, userMessage } from "./support/stack-threads.js";
 
 const SEED = Number(process.env.STACK_PROPERTY_SEED ?? 20240917);
-const RUNS = Number(process.env.STACK_PROPERTY_RUNS ?? 30);
+const RUNS = Number(process.env.STACK_PROPERTY_RUNS ?? 24);
 const SYSTEM_PROMPT = "You are a helpful travel assistant. 친절한 여행 도우미입니다.";
 
 const NAMES = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "tokenCap"] as const;
@@ -124,7 +123,7 @@ interface CaseRun {
 }
 
 /** Runs a case on a fresh agent and MemorySaver; stored-thread checks go to `violations`. */
-async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMode): Promise<CaseRun> {
+async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMode, extra: AgentMiddleware[] = []): Promise<CaseRun> {
   const script = modelScript(c.turns);
   const model = scriptedModel((_messages, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }));
   const violations: string[] = [];
@@ -134,7 +133,12 @@ async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMo
     tools: [lookup],
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: new MemorySaver(),
-    middleware: [mutationGuard(violations), ...config.order.map((name) => buildMiddleware(name, config, mode)), requestRecorder(spied)],
+    middleware: [
+      mutationGuard(violations),
+      ...config.order.map((name) => buildMiddleware(name, config, mode)),
+      ...extra,
+      requestRecorder(spied),
+    ],
   });
   const run = { configurable: { thread_id: "prop" } };
   const seed = seedMessages(c.seed);
@@ -158,7 +162,7 @@ const counter = createTokenCounter({ encoding: "o200k_base" });
 const MARKER = /\[threadwise: truncated \d+ tokens\]$/;
 
 /** Checks every model call of a run; returns a description of each broken invariant. */
-function checkCalls(run: CaseRun, config: StackConfig): string[] {
+function checkCalls(run: CaseRun, config: StackConfig, mode: PromptContextMode): string[] {
   const problems: string[] = [...run.violations];
   if (run.received.length !== run.spied.length) problems.push(`model calls ${run.received.length} != recorded ${run.spied.length}`);
   const order = config.order;
@@ -171,6 +175,12 @@ function checkCalls(run: CaseRun, config: StackConfig): string[] {
     // R4: no orphan anywhere in the input.
     const orphans = findOrphans(received);
     if (orphans.length > 0) problems.push(`${where}: orphans ${orphans.join("; ")}`);
+    // R8: in stable_tail the system prompt is the operator's, plus the R7 note from turn 2 on.
+    if (mode === "stable_tail") {
+      const sent = systemText(received[0] as never);
+      if (sent !== SYSTEM_PROMPT && sent !== `${SYSTEM_PROMPT}\n\n${DEFAULT_HISTORY_NOTE}`)
+        problems.push(`${where}: stable_tail system prompt changed`);
+    }
     // R2: the newest user message and the run's tool loop are in view, the user message unchanged.
     const stored = call.stored;
     let newestUser = -1;
@@ -226,7 +236,7 @@ async function property(mode: PromptContextMode, seed: number) {
   await fc.assert(
     fc.asyncProperty(threadCaseArb, configArb, async (c, config) => {
       const first = await runCase(c, config, mode);
-      const problems = checkCalls(first, config);
+      const problems = checkCalls(first, config, mode);
       // Determinism: a second fresh agent, same case and config, sends byte-identical prompts.
       const second = await runCase(c, config, mode);
       const a = first.received.map(renderPrompt);
@@ -270,4 +280,55 @@ describe("the whole stack over random threads", () => {
     expect(stats.summaries).toBeGreaterThan(0);
     expect(stats.withFacts).toBeGreaterThan(0);
   }, 300_000);
+
+  it("the checks catch a middleware that breaks an invariant", async () => {
+    const c: ThreadCase = {
+      seed: [
+        { kind: "user", content: { text: "I live in Seoul.", blocks: false, image: false } },
+        { kind: "assistant", content: { text: "Noted.", blocks: false, image: false } },
+      ],
+      turns: [
+        {
+          user: { text: "Check seat 12A.", blocks: false, image: false },
+          rounds: [{ calls: ["call_1", "call_2"], queries: ["short", "short", "short"] }],
+          answer: "Free.",
+        },
+        { user: { text: "저는 부산에 살아요.", blocks: false, image: false }, rounds: [], answer: "알겠어요." },
+      ],
+    };
+    const config: StackConfig = { ...fc.sample(configArb, { seed: 1, numRuns: 1 })[0], order: CANONICAL, maxTokens: 5000 } as StackConfig;
+    // Clean run: no problem.
+    expect(checkCalls(await runCase(c, config, "stable_tail"), config, "stable_tail")).toEqual([]);
+    // Drops the newest tool result from the view: an orphan call, and the tool loop not in view.
+    const dropsResult = createMiddleware({
+      name: "test/drops-result",
+      wrapModelCall: (request, handler) => {
+        const at = request.messages.map((m) => messageType(m)).lastIndexOf("tool");
+        return handler(at === -1 ? request : { ...request, messages: request.messages.filter((_, k) => k !== at) });
+      },
+    });
+    const broken = checkCalls(await runCase(c, config, "stable_tail", [dropsResult]), config, "stable_tail");
+    expect(broken.some((p) => p.includes("orphans"))).toBe(true);
+    expect(broken.some((p) => p.includes("of the current turn is not in view"))).toBe(true);
+    // Rewrites a stored message in place: caught during the call and across the turn.
+    const mutates = createMiddleware({
+      name: "test/mutates",
+      wrapModelCall: (request, handler) => {
+        const first = request.state.messages[0] as BaseMessage | undefined;
+        if (first) first.content = `${String(first.content)}!`;
+        return handler(request);
+      },
+    });
+    const mutated = checkCalls(await runCase(c, config, "stable_tail", [mutates]), config, "stable_tail");
+    expect(mutated.some((p) => p.includes("mutated during a model call"))).toBe(true);
+    expect(mutated.some((p) => p.includes("stored messages changed"))).toBe(true);
+    // Puts text into the system prompt in stable_tail mode.
+    const system = createMiddleware({
+      name: "test/system",
+      wrapModelCall: (request, handler) =>
+        handler({ ...request, systemMessage: new SystemMessage(`${systemText(request.systemMessage)} extra`) }),
+    });
+    const changed = checkCalls(await runCase(c, config, "stable_tail", [system]), config, "stable_tail");
+    expect(changed.some((p) => p.includes("stable_tail system prompt changed"))).toBe(true);
+  }, 120_000);
 });
