@@ -51,6 +51,57 @@ export function commonPrefixLength(a: string, b: string): number {
 }
 
 /**
+ * Token accounting of serialized inputs, per message: a call's tokens are the sum of the
+ * o200k_base tokens of each message's JSON text (the `[`, `,` and `]` between messages are not
+ * counted). Counts are cached by the message's JSON, so a long replay costs O(new messages).
+ */
+export class WireTokenizer {
+  private readonly cache = new Map<string, number>();
+
+  /** Tokens of one serialized message. */
+  messageTokens(json: string): number {
+    let n = this.cache.get(json);
+    if (n === undefined) {
+      n = countO200k(json);
+      this.cache.set(json, n);
+    }
+    return n;
+  }
+
+  /** Tokens of a call's input: the sum over its serialized messages. */
+  inputTokens(messages: readonly string[]): number {
+    let total = 0;
+    for (const json of messages) total += this.messageTokens(json);
+    return total;
+  }
+
+  /**
+   * Tokens `current` shares at its start with `previous`: the whole messages they share, plus
+   * the tokens of the common prefix text of the first message that differs.
+   */
+  cacheableTokens(previous: readonly string[], current: readonly string[]): number {
+    let total = 0;
+    const n = Math.min(previous.length, current.length);
+    for (let i = 0; i < n; i += 1) {
+      const a = previous[i] as string;
+      const b = current[i] as string;
+      if (a === b) {
+        total += this.messageTokens(b);
+        continue;
+      }
+      const shared = commonPrefixLength(a, b);
+      return total + (shared > 0 ? countO200k(b.slice(0, shared)) : 0);
+    }
+    return total;
+  }
+}
+
+/** The serialized messages of one call, one JSON text per message (see {@link serializeInput}). */
+export function serializeMessages(messages: readonly BaseMessage[], model = WIRE_MODEL): string[] {
+  return toOpenAIMessages(messages, model).map((m) => JSON.stringify(m));
+}
+
+/**
  * Tokens two serialized inputs share at their start: the o200k_base tokens of their longest
  * common prefix text. Tokenizing the shared text can differ from the provider's token boundary
  * by a token at the cut; the bench reports means over hundreds of calls, where that is noise.
