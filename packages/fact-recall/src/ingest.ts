@@ -23,6 +23,18 @@ function cursorOf(message: BaseMessage, index: number): string {
  * persistent trim), only the newest user message, unless it is the cursor itself.
  */
 export function pendingUserMessages(messages: readonly BaseMessage[], cursor: string | null): PendingMessage[] {
+  // Usual case: the cursor is the id of a recent user message. Walking back to it costs O(new
+  // messages) instead of listing every user message of a long thread on each model call.
+  if (cursor !== null && !cursor.startsWith("index:")) {
+    const newer: BaseMessage[] = [];
+    for (let i = messages.length - 1; i >= 0; i -= 1) {
+      const m = messages[i] as BaseMessage;
+      if (messageType(m) !== "human" || isContextMessage(m)) continue;
+      if (typeof m.id !== "string" || m.id === "") break; // positional cursors: take the full path below
+      if (m.id === cursor) return newer.reverse().map((message) => ({ message, cursor: message.id as string }));
+      newer.push(m);
+    }
+  }
   const users = messages.filter((m) => messageType(m) === "human" && !isContextMessage(m));
   const pending = users.map((message, index) => ({ message, cursor: cursorOf(message, index) }));
   if (pending.length === 0) return [];
