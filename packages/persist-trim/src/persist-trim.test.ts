@@ -16,7 +16,9 @@ describe("persistTrim options", () => {
   it("requires keepGroups, from the option or MEMORY_PERSIST_TRIM_KEEP_GROUPS; errors name it", () => {
     expect(() => resolvePersistTrimOptions({}, {})).toThrow(ThreadwiseConfigError);
     expect(() => resolvePersistTrimOptions({}, {})).toThrow(/persistTrim\.keepGroups/);
-    expect(() => resolvePersistTrimOptions({ keepGroups: 0 }, {})).toThrow(/persistTrim\.keepGroups/);
+    expect(() => resolvePersistTrimOptions({}, {})).toThrow(/required/);
+    expect(() => resolvePersistTrimOptions({ keepGroups: 0 }, {})).toThrow("persistTrim.keepGroups: expected a positive integer");
+    expect(() => resolvePersistTrimOptions({ keepGroups: 2.5 }, {})).toThrow("persistTrim.keepGroups: expected a positive integer");
     expect(() => resolvePersistTrimOptions({}, { MEMORY_PERSIST_TRIM_KEEP_GROUPS: "x" })).toThrow(/MEMORY_PERSIST_TRIM_KEEP_GROUPS/);
     expect(resolvePersistTrimOptions({}, { MEMORY_PERSIST_TRIM_KEEP_GROUPS: "8" })).toMatchObject({
       keepGroups: 8,

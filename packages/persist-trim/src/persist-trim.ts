@@ -30,7 +30,15 @@ export const persistTrimOptionsSchema = z.object({
    * message, or a tool call with its results). Stored `SystemMessage`s are kept and not counted.
    * Required: pass it or set env `MEMORY_PERSIST_TRIM_KEEP_GROUPS`.
    */
-  keepGroups: z.number({ message: "required: a positive integer (or set MEMORY_PERSIST_TRIM_KEEP_GROUPS)" }).int().positive(),
+  keepGroups: z
+    .number({
+      error: (issue) =>
+        issue.input === undefined
+          ? `required: a positive integer (or set ${KEEP_GROUPS_ENV})`
+          : `expected a positive integer, got ${JSON.stringify(issue.input)}`,
+    })
+    .int({ error: "expected a positive integer" })
+    .positive({ error: "expected a positive integer" }),
   /**
    * When the thread has a summary (from `summarize`), never delete a message the summary does not
    * cover yet, even past `keepGroups`: what is deleted is always in the summary.
