@@ -4,7 +4,7 @@
  * the old kid is retired and every checkpoint of every thread still reads. Changing the agent id
  * is refused.
  */
-import { rmSync } from "node:fs";
+import { existsSync, readFileSync, rmSync } from "node:fs";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
@@ -167,5 +167,59 @@ describe("retiring a kid before reencrypt", () => {
     expect((error as ThreadwiseDecryptionError).problem).toBe("unknown-kid");
     expect((error as ThreadwiseDecryptionError).kid).toBe("old");
     await expect(reencrypt({ saver })).rejects.toBeInstanceOf(ThreadwiseDecryptionError);
+  });
+});
+
+describe("migrating a plaintext store with reencrypt({ encryptPlaintext: true })", () => {
+  const SENTINEL = `PLAINTEXT-SENTINEL-${Date.now()}`;
+  const hits = (text: string) => text.split(SENTINEL).length - 1;
+
+  it("SqliteSaver: refuses plaintext by default, encrypts it on request, reads back the same thread", async () => {
+    const file = join(dir, "legacy.db");
+    const plain = SqliteSaver.fromConnString(file);
+    await say(plain, "legacy", `my secret is ${SENTINEL}`);
+    await say(plain, "legacy", "and more");
+    const before = await history(plain, "legacy");
+    plain.db.close();
+    const keyringPath = join(dir, "legacy", "keyring.json");
+    createKeyring(keyringPath, { kid: "k1" });
+    const saver = encryptCheckpointer(SqliteSaver.fromConnString(file), { keyring: keyringPath, agentId: "support" });
+
+    const refused = await saver.getTuple({ configurable: { thread_id: "legacy" } }).catch((e: unknown) => e);
+    expect((refused as ThreadwiseDecryptionError).problem).toBe("plaintext-record");
+    await expect(reencrypt({ saver })).rejects.toMatchObject({ problem: "plaintext-record" });
+    const survey = await reencrypt({ saver, dryRun: true, encryptPlaintext: true });
+    expect(Object.keys(survey.recordsByKid)).toEqual(["(plaintext)"]);
+
+    const result = await reencrypt({ saver, encryptPlaintext: true, batchSize: 2 });
+    expect(result.rewritten).toBe(survey.rewritten);
+    expect(await history(saver, "legacy")).toEqual(before);
+    await say(saver, "legacy", "continues encrypted");
+    expect((await history(saver, "legacy"))[0]?.at(-2)).toBe("continues encrypted");
+    // Freed pages and the WAL keep old plaintext until SQLite reclaims them: checkpoint and VACUUM.
+    saver.inner.db.exec("VACUUM");
+    saver.inner.db.pragma("wal_checkpoint(TRUNCATE)");
+    const bytes = ["", "-wal"].map((suffix) => (existsSync(file + suffix) ? readFileSync(file + suffix).toString("latin1") : "")).join("");
+    expect(hits(bytes)).toBe(0);
+    saver.inner.db.close();
+  });
+
+  it("PostgresSaver and MemorySaver: every record ends sealed and the threads read", async () => {
+    pgRun += 1;
+    const keyringPath = join(dir, "legacy-pg", "keyring.json");
+    createKeyring(keyringPath, { kid: "k1" });
+    const fresh = new MemorySaver();
+    const postgres = backends.find((b) => b.name === "PostgresSaver") as Backend;
+    for (const backend of [postgres, { name: "MemorySaver", open: async () => fresh }]) {
+      const plain = await backend.open();
+      await say(plain, `legacy-${backend.name}`, `my secret is ${SENTINEL}`);
+      const before = await history(plain, `legacy-${backend.name}`);
+      const saver = encryptCheckpointer(await backend.open(), { keyring: keyringPath, agentId: "support" });
+      await reencrypt({ saver, encryptPlaintext: true });
+      const again = await reencrypt({ saver, dryRun: true });
+      expect(again.rewritten).toBe(0);
+      expect(Object.keys(again.recordsByKid)).toEqual(["k1"]);
+      expect(await history(saver, `legacy-${backend.name}`)).toEqual(before);
+    }
   });
 });

@@ -2,7 +2,8 @@
  * Storage adapters of `reencrypt`: how each known saver lays out its rows, and how to rewrite
  * them in batches without overwriting concurrent changes (compare-and-set on the old bytes).
  */
-import type { ReencryptProgress, Resealer } from "./reencrypt.js";
+import { ThreadwiseReencryptError } from "./errors.js";
+import type { ReencryptProgress, Resealer, Rewritten } from "./reencrypt.js";
 
 /** @internal */
 export interface StoreRun {
@@ -59,7 +60,7 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
       const total = (table: string) => (db.prepare(`SELECT count(*) AS n FROM ${table}`).get() as { n: number }).n;
       const checkpoints = new Counter("checkpoints", total("checkpoints"), run);
       const updateCheckpoint = db.prepare(
-        "UPDATE checkpoints SET checkpoint = ?, metadata = ? WHERE rowid = ? AND checkpoint = ? AND metadata = ?",
+        "UPDATE checkpoints SET type = ?, checkpoint = ?, metadata = ? WHERE rowid = ? AND checkpoint = ? AND metadata = ?",
       );
       for (let after = 0; ; ) {
         const rows = db
@@ -82,14 +83,15 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
           const type = row.type ?? "json";
           const checkpoint = await resealer.checkpoint(type, row.checkpoint, row.thread_id, row.checkpoint_ns);
           const metadata = await resealer.metadataBytes(type, row.metadata, row.thread_id, row.checkpoint_ns, row.checkpoint_id);
-          if (checkpoint || metadata)
-            updates.push([checkpoint ?? row.checkpoint, metadata ?? row.metadata, row.rid, row.checkpoint, row.metadata]);
+          if (!checkpoint && !metadata) continue;
+          const stored = sameType(type, checkpoint, metadata);
+          updates.push([stored, checkpoint?.[1] ?? row.checkpoint, metadata?.[1] ?? row.metadata, row.rid, row.checkpoint, row.metadata]);
         }
         if (!run.dryRun) applyAll(db, updateCheckpoint, updates);
         checkpoints.add(rows.length, updates.length);
       }
       const writes = new Counter("writes", total("writes"), run);
-      const updateWrite = db.prepare("UPDATE writes SET value = ? WHERE rowid = ? AND value = ?");
+      const updateWrite = db.prepare("UPDATE writes SET type = ?, value = ? WHERE rowid = ? AND value = ?");
       for (let after = 0; ; ) {
         const rows = db
           .prepare(
@@ -118,13 +120,23 @@ export function sqliteStore(inner: Record<string, unknown>): ReencryptStore | un
             row.task_id,
             row.channel,
           );
-          if (next) updates.push([next, row.rid, row.value]);
+          if (next) updates.push([next[0], next[1], row.rid, row.value]);
         }
         if (!run.dryRun) applyAll(db, updateWrite, updates);
         writes.add(rows.length, updates.length);
       }
     },
   };
+}
+
+// SqliteSaver keeps one serializer type for a checkpoint and its metadata.
+function sameType(stored: string, checkpoint: Rewritten | undefined, metadata: Rewritten | undefined): string {
+  const types = new Set([checkpoint?.[0] ?? stored, metadata?.[0] ?? stored]);
+  if (types.size !== 1)
+    throw new ThreadwiseReencryptError(
+      `reencrypt: checkpoint and metadata would get different serializer types (${[...types].join(", ")})`,
+    );
+  return [...types][0] as string;
 }
 
 function applyAll(db: SqliteDatabase, statement: SqliteStatement, updates: unknown[][]): void {
@@ -207,8 +219,8 @@ export function postgresStore(inner: Record<string, unknown>): ReencryptStore | 
         );
         if (!next) return undefined;
         return [
-          `UPDATE ${table("checkpoint_blobs")} SET blob = $1 WHERE thread_id = $2 AND checkpoint_ns = $3 AND channel = $4 AND version = $5 AND blob = $6`,
-          [Buffer.from(next), row.thread_id, row.checkpoint_ns, row.channel, row.version, row.blob],
+          `UPDATE ${table("checkpoint_blobs")} SET type = $7, blob = $1 WHERE thread_id = $2 AND checkpoint_ns = $3 AND channel = $4 AND version = $5 AND blob = $6`,
+          [Buffer.from(next[1]), row.thread_id, row.checkpoint_ns, row.channel, row.version, row.blob, next[0]],
         ];
       });
       await sweep(
@@ -228,14 +240,14 @@ export function postgresStore(inner: Record<string, unknown>): ReencryptStore | 
           );
           if (!next) return undefined;
           return [
-            `UPDATE ${table("checkpoint_writes")} SET blob = $1 WHERE thread_id = $2 AND checkpoint_ns = $3 AND checkpoint_id = $4 AND task_id = $5 AND idx = $6 AND blob = $7`,
-            [Buffer.from(next), row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.task_id, row.idx, row.blob],
+            `UPDATE ${table("checkpoint_writes")} SET type = $8, blob = $1 WHERE thread_id = $2 AND checkpoint_ns = $3 AND checkpoint_id = $4 AND task_id = $5 AND idx = $6 AND blob = $7`,
+            [Buffer.from(next[1]), row.thread_id, row.checkpoint_ns, row.checkpoint_id, row.task_id, row.idx, row.blob, next[0]],
           ];
         },
       );
       await sweep(run, "checkpoints", ["thread_id", "checkpoint_ns", "checkpoint_id"], "metadata", async (row) => {
         const metadata = row.metadata as Record<string, unknown>;
-        const next = resealer.metadataObject(metadata, text(row.thread_id), text(row.checkpoint_ns), text(row.checkpoint_id));
+        const next = await resealer.metadataObject(metadata, text(row.thread_id), text(row.checkpoint_ns), text(row.checkpoint_id));
         if (!next) return undefined;
         return [
           `UPDATE ${table("checkpoints")} SET metadata = $1::jsonb WHERE thread_id = $2 AND checkpoint_ns = $3 AND checkpoint_id = $4 AND metadata = $5::jsonb`,
@@ -269,7 +281,7 @@ export function memoryStore(inner: Record<string, unknown>): ReencryptStore | un
           const metadata = await resealer.metadataBytes("json", entry[1], threadId, ns, id);
           if (!checkpoint && !metadata) continue;
           rewritten += 1;
-          if (!run.dryRun && byId[id] === entry) byId[id] = [checkpoint ?? entry[0], metadata ?? entry[1], entry[2]];
+          if (!run.dryRun && byId[id] === entry) byId[id] = [checkpoint?.[1] ?? entry[0], metadata?.[1] ?? entry[1], entry[2]];
         }
         checkpointCounter.add(batch.length, rewritten);
       }
@@ -290,7 +302,7 @@ export function memoryStore(inner: Record<string, unknown>): ReencryptStore | un
           const next = await resealer.pendingWrite("json", entry[2], threadId, ns ?? "", checkpointId, entry[0], entry[1]);
           if (!next) continue;
           rewritten += 1;
-          if (!run.dryRun && byInner[innerKey] === entry) byInner[innerKey] = [entry[0], entry[1], next, entry[3]];
+          if (!run.dryRun && byInner[innerKey] === entry) byInner[innerKey] = [entry[0], entry[1], next[1], entry[3]];
         }
         writeCounter.add(batch.length, rewritten);
       }

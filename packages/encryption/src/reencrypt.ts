@@ -1,12 +1,16 @@
-import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { CheckpointMetadata, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { parseOptions } from "@threadwise/core";
 import { z } from "zod";
 import { EncryptedCheckpointSaver } from "./encrypted-checkpointer.js";
+import type { EncryptedSerializer } from "./encrypted-serializer.js";
 import { ThreadwiseReencryptError } from "./errors.js";
-import { type RecordCipher, sealedKid } from "./record-cipher.js";
+import { isSealed, type RecordCipher, type RecordPurpose, sealedKid } from "./record-cipher.js";
 import { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
 import { memoryStore, postgresStore, sqliteStore } from "./reencrypt-stores.js";
-import { SEALED_METADATA_KEY } from "./sealed-metadata.js";
+import { SEALED_METADATA_KEY, sealMetadata } from "./sealed-metadata.js";
+
+/** Key of {@link ReencryptResult.recordsByKid} counting records stored in plaintext. */
+export const PLAINTEXT = "(plaintext)";
 
 /** Progress after each batch of {@link reencrypt}. */
 export interface ReencryptProgress {
@@ -28,7 +32,7 @@ export interface ReencryptResult {
   scanned: number;
   /** Rows rewritten (would be, with `dryRun`), over all tables. */
   rewritten: number;
-  /** Sealed records per kid as found before rewriting. */
+  /** Sealed records per kid as found before rewriting; plaintext records count under `(plaintext)`. */
   recordsByKid: Record<string, number>;
 }
 
@@ -43,6 +47,13 @@ const reencryptOptionsSchema = z.object({
    * @default false
    */
   dryRun: z.boolean().default(false),
+  /**
+   * Also encrypt records stored in plaintext (a store written before encryption was turned on),
+   * instead of failing on them with `plaintext-record`. A one-time migration; reads never accept
+   * plaintext.
+   * @default false
+   */
+  encryptPlaintext: z.boolean().default(false),
 });
 
 /** Options of {@link reencrypt}. */
@@ -74,12 +85,12 @@ export type ReencryptOptions = z.input<typeof reencryptOptionsSchema> & {
  */
 export async function reencrypt(options: ReencryptOptions): Promise<ReencryptResult> {
   const { saver, onProgress, ...rest } = options;
-  const { batchSize, dryRun } = parseOptions("reencrypt", reencryptOptionsSchema, rest);
+  const { batchSize, dryRun, encryptPlaintext } = parseOptions("reencrypt", reencryptOptionsSchema, rest);
   if (!(saver instanceof EncryptedCheckpointSaver))
     throw new ThreadwiseReencryptError("reencrypt: `saver` must come from encryptCheckpointer()");
   // No `setup()`: on PostgreSQL it runs DDL, which only the migration command may do (R21).
   const inner = saver.inner as unknown as Record<string, unknown>;
-  const resealer = new Resealer(saver.serializer.cipher, saver.serializer.inner);
+  const resealer = new Resealer(saver.serializer, encryptPlaintext);
   const store = sqliteStore(inner) ?? postgresStore(inner) ?? memoryStore(inner);
   if (store === undefined)
     throw new ThreadwiseReencryptError(
@@ -90,23 +101,34 @@ export async function reencrypt(options: ReencryptOptions): Promise<ReencryptRes
   return { activeKid: resealer.cipher.activeKid, ...totals, recordsByKid: resealer.recordsByKid };
 }
 
+/** Bytes to store back and the serializer type they were written with. */
+export type Rewritten = [type: string, bytes: Uint8Array];
+
 /**
  * Re-seals stored values at their locations and counts kids. Values arrive as the inner saver
  * stored them (serialized by its own serializer), and leave serialized the same way.
  * @internal
  */
 export class Resealer {
-  readonly cipher: RecordCipher;
-  readonly serde: SerializerProtocol;
+  readonly serializer: EncryptedSerializer;
+  readonly encryptPlaintext: boolean;
   readonly recordsByKid: Record<string, number> = {};
 
-  constructor(cipher: RecordCipher, serde: SerializerProtocol) {
-    this.cipher = cipher;
-    this.serde = serde;
+  constructor(serializer: EncryptedSerializer, encryptPlaintext: boolean) {
+    this.serializer = serializer;
+    this.encryptPlaintext = encryptPlaintext;
+  }
+
+  get cipher(): RecordCipher {
+    return this.serializer.cipher;
+  }
+
+  private get serde(): SerializerProtocol {
+    return this.serializer.inner;
   }
 
   /** A whole stored checkpoint (SqliteSaver, MemorySaver): its channel values. Returns new bytes or `undefined`. */
-  async checkpoint(type: string, bytes: Uint8Array, threadId: string, checkpointNs: string): Promise<Uint8Array | undefined> {
+  async checkpoint(type: string, bytes: Uint8Array, threadId: string, checkpointNs: string): Promise<Rewritten | undefined> {
     const checkpoint = (await this.serde.loadsTyped(type, bytes)) as {
       channel_values?: Record<string, unknown>;
       channel_versions?: Record<string, unknown>;
@@ -114,23 +136,26 @@ export class Resealer {
     let changed = false;
     const values: Record<string, unknown> = {};
     for (const [channel, value] of Object.entries(checkpoint.channel_values ?? {})) {
-      const next = this.reseal(
-        value,
-        "channel-value",
-        threadId,
-        channelValueRecordId(checkpointNs, channel, checkpoint.channel_versions?.[channel]),
-      );
+      const recordId = channelValueRecordId(checkpointNs, channel, checkpoint.channel_versions?.[channel]);
+      const next = await this.reseal(value, "channel-value", threadId, recordId);
       changed ||= next !== undefined;
       values[channel] = next ?? value;
     }
-    return changed ? this.dump({ ...checkpoint, channel_values: values }, type) : undefined;
+    return changed ? this.serde.dumpsTyped({ ...checkpoint, channel_values: values }) : undefined;
   }
 
   /** One channel value stored alone (PostgresSaver blob). */
-  async channelValue(type: string, bytes: Uint8Array, threadId: string, checkpointNs: string, channel: string, version: string) {
+  async channelValue(
+    type: string,
+    bytes: Uint8Array,
+    threadId: string,
+    checkpointNs: string,
+    channel: string,
+    version: string,
+  ): Promise<Rewritten | undefined> {
     const value = await this.serde.loadsTyped(type, bytes);
-    const next = this.reseal(value, "channel-value", threadId, channelValueRecordId(checkpointNs, channel, version));
-    return next === undefined ? undefined : this.dump(next, type);
+    const next = await this.reseal(value, "channel-value", threadId, channelValueRecordId(checkpointNs, channel, version));
+    return next === undefined ? undefined : this.serde.dumpsTyped(next);
   }
 
   /** One pending write. */
@@ -142,45 +167,51 @@ export class Resealer {
     checkpointId: string,
     taskId: string,
     channel: string,
-  ) {
+  ): Promise<Rewritten | undefined> {
     const value = await this.serde.loadsTyped(type, bytes);
-    const next = this.reseal(value, "pending-write", threadId, pendingWriteRecordId(checkpointNs, checkpointId, taskId, channel));
-    return next === undefined ? undefined : this.dump(next, type);
+    const next = await this.reseal(value, "pending-write", threadId, pendingWriteRecordId(checkpointNs, checkpointId, taskId, channel));
+    return next === undefined ? undefined : this.serde.dumpsTyped(next);
   }
 
   /** Metadata as a parsed object (PostgresSaver `jsonb`); returns the new object or `undefined`. */
-  metadataObject(
+  async metadataObject(
     metadata: Record<string, unknown>,
     threadId: string,
     checkpointNs: string,
     checkpointId: string,
-  ): Record<string, unknown> | undefined {
-    const next = this.reseal(metadata[SEALED_METADATA_KEY], "metadata", threadId, metadataRecordId(checkpointNs, checkpointId));
+  ): Promise<Record<string, unknown> | undefined> {
+    const where = { threadId, checkpointNs, checkpointId };
+    if (!(SEALED_METADATA_KEY in metadata) && this.encryptPlaintext) {
+      this.count(PLAINTEXT);
+      return (await sealMetadata(this.serializer, metadata as unknown as CheckpointMetadata, where)) as unknown as Record<string, unknown>;
+    }
+    const next = await this.reseal(metadata[SEALED_METADATA_KEY], "metadata", threadId, metadataRecordId(checkpointNs, checkpointId));
     return next === undefined ? undefined : { ...metadata, [SEALED_METADATA_KEY]: next };
   }
 
   /** Metadata serialized by the inner serializer (SqliteSaver, MemorySaver). */
-  async metadataBytes(type: string, bytes: Uint8Array, threadId: string, checkpointNs: string, checkpointId: string) {
+  async metadataBytes(
+    type: string,
+    bytes: Uint8Array,
+    threadId: string,
+    checkpointNs: string,
+    checkpointId: string,
+  ): Promise<Rewritten | undefined> {
     const metadata = (await this.serde.loadsTyped(type, bytes)) as Record<string, unknown>;
-    const next = this.metadataObject(metadata, threadId, checkpointNs, checkpointId);
-    return next === undefined ? undefined : this.dump(next, type);
+    const next = await this.metadataObject(metadata, threadId, checkpointNs, checkpointId);
+    return next === undefined ? undefined : this.serde.dumpsTyped(next);
   }
 
-  private reseal(
-    value: unknown,
-    purpose: "channel-value" | "pending-write" | "metadata",
-    threadId: string,
-    recordId: string,
-  ): string | undefined {
-    const kid = sealedKid(value) ?? "(not sealed)";
-    this.recordsByKid[kid] = (this.recordsByKid[kid] ?? 0) + 1;
+  private async reseal(value: unknown, purpose: RecordPurpose, threadId: string, recordId: string): Promise<string | undefined> {
+    if (!isSealed(value) && this.encryptPlaintext) {
+      this.count(PLAINTEXT);
+      return this.serializer.sealTyped(value, purpose, { threadId, recordId });
+    }
+    this.count(sealedKid(value) ?? PLAINTEXT);
     return this.cipher.reseal(value, purpose, { threadId, recordId });
   }
 
-  private async dump(value: unknown, expectedType: string): Promise<Uint8Array> {
-    const [type, bytes] = await this.serde.dumpsTyped(value);
-    if (type !== expectedType)
-      throw new ThreadwiseReencryptError(`reencrypt: serializer changed the stored type from ${expectedType} to ${type}`);
-    return bytes;
+  private count(kid: string): void {
+    this.recordsByKid[kid] = (this.recordsByKid[kid] ?? 0) + 1;
   }
 }
