@@ -102,7 +102,14 @@ function callRecorder(counter: TokenCounter, records: CallRecord[]) {
 
 async function liveModel() {
   const { ChatOpenAI } = await import("@langchain/openai");
-  return new ChatOpenAI({ model: process.env.OPENAI_MODEL ?? "gpt-4o-mini", temperature: 0 });
+  const baseURL = process.env.OPENAI_BASE_URL;
+  return new ChatOpenAI({
+    model: process.env.OPENAI_MODEL ?? "gpt-4o-mini",
+    temperature: 0,
+    // An OpenAI-compatible server (OPENAI_BASE_URL) may need no key; the client still wants one.
+    apiKey: process.env.OPENAI_API_KEY ?? "no-key",
+    ...(baseURL ? { configuration: { baseURL } } : {}),
+  });
 }
 
 async function replayRun(
