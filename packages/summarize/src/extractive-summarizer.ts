@@ -24,26 +24,20 @@ const STOPWORDS = new Set(
   ).split(" "),
 );
 
-// Common Korean particles and endings, longest first: "서울에서" and "서울은" count as one term "서울".
+// Common Korean particles and a polite ending, longest first: one is stripped from a word's end.
 const KOREAN_SUFFIXES = [
   "에서는",
-  "으로는",
   "에게서",
-  "이에요",
-  "입니다",
   "에서",
-  "으로",
   "에게",
+  "으로",
   "까지",
   "부터",
-  "하고",
   "이랑",
   "처럼",
   "보다",
   "은",
   "는",
-  "이",
-  "가",
   "을",
   "를",
   "에",
@@ -52,7 +46,6 @@ const KOREAN_SUFFIXES = [
   "로",
   "와",
   "과",
-  "랑",
   "요",
 ];
 const HANGUL = /[\uac00-\ud7a3]/;
@@ -60,21 +53,32 @@ const HANGUL = /[\uac00-\ud7a3]/;
 const words = new Intl.Segmenter("und", { granularity: "word" });
 const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
 
-/** Terms of a sentence: lower-cased word-like segments (ICU word boundaries), Korean particles stripped, stopwords dropped. */
+/**
+ * Terms of a sentence: lower-cased word-like segments (ICU word boundaries), stopwords and short
+ * Latin words dropped. A Korean word loses one trailing particle (서울에서 -> 서울) and, when longer
+ * than two syllables, becomes its syllable bigrams (고양이 -> 고양, 양이), the usual dictionary-free
+ * way to match Korean words across endings (나비예 and 나비 share 나비).
+ */
 export function sentenceTerms(text: string): string[] {
   const out: string[] = [];
   for (const segment of words.segment(text)) {
     if (!segment.isWordLike) continue;
-    let term = segment.segment.toLowerCase();
-    if (HANGUL.test(term)) {
-      for (const suffix of KOREAN_SUFFIXES) {
-        if (term.length > suffix.length + 1 && term.endsWith(suffix)) {
-          term = term.slice(0, -suffix.length);
-          break;
-        }
+    const word = segment.segment.toLowerCase();
+    if (STOPWORDS.has(word)) continue;
+    if (!HANGUL.test(word)) {
+      if (word.length >= 3) out.push(word);
+      continue;
+    }
+    let stem = word;
+    for (const suffix of KOREAN_SUFFIXES) {
+      if (stem.length > suffix.length && stem.endsWith(suffix)) {
+        stem = stem.slice(0, -suffix.length);
+        break;
       }
-    } else if (term.length < 3) continue;
-    if (!STOPWORDS.has(term)) out.push(term);
+    }
+    const syllables = Array.from(stem);
+    if (syllables.length <= 2) out.push(stem);
+    else for (let i = 0; i + 1 < syllables.length; i += 1) out.push(`${syllables[i]}${syllables[i + 1]}`);
   }
   return out;
 }
