@@ -45,7 +45,7 @@ export {
   sealedKid,
 } from "./record-cipher.js";
 export { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
-export { type ReencryptOptions, type ReencryptProgress, type ReencryptResult, reencrypt } from "./reencrypt.js";
+export { PLAINTEXT_RECORDS_KEY, type ReencryptOptions, type ReencryptProgress, type ReencryptResult, reencrypt } from "./reencrypt.js";
 export { SEALED_METADATA_KEY } from "./sealed-metadata.js";
 export {
   assertStrictMode,

@@ -10,7 +10,7 @@ import { memoryStore, postgresStore, sqliteStore } from "./reencrypt-stores.js";
 import { SEALED_METADATA_KEY, sealMetadata } from "./sealed-metadata.js";
 
 /** Key of {@link ReencryptResult.recordsByKid} counting records stored in plaintext. */
-export const PLAINTEXT = "(plaintext)";
+export const PLAINTEXT_RECORDS_KEY = "(plaintext)";
 
 /** Progress after each batch of {@link reencrypt}. */
 export interface ReencryptProgress {
@@ -182,7 +182,7 @@ export class Resealer {
   ): Promise<Record<string, unknown> | undefined> {
     const where = { threadId, checkpointNs, checkpointId };
     if (!(SEALED_METADATA_KEY in metadata) && this.encryptPlaintext) {
-      this.count(PLAINTEXT);
+      this.count(PLAINTEXT_RECORDS_KEY);
       return (await sealMetadata(this.serializer, metadata as unknown as CheckpointMetadata, where)) as unknown as Record<string, unknown>;
     }
     const next = await this.reseal(metadata[SEALED_METADATA_KEY], "metadata", threadId, metadataRecordId(checkpointNs, checkpointId));
@@ -204,10 +204,10 @@ export class Resealer {
 
   private async reseal(value: unknown, purpose: RecordPurpose, threadId: string, recordId: string): Promise<string | undefined> {
     if (!isSealed(value) && this.encryptPlaintext) {
-      this.count(PLAINTEXT);
+      this.count(PLAINTEXT_RECORDS_KEY);
       return this.serializer.sealTyped(value, purpose, { threadId, recordId });
     }
-    this.count(sealedKid(value) ?? PLAINTEXT);
+    this.count(sealedKid(value) ?? PLAINTEXT_RECORDS_KEY);
     return this.cipher.reseal(value, purpose, { threadId, recordId });
   }
 
