@@ -65,7 +65,7 @@ export function loadConversationSlice(path = LOCOMO_SLICE_PATH): ConversationSli
     for (const turn of conv[`session_${session}`] as RawTurn[]) {
       const text = turn.blip_caption ? `${turn.text} [shares a photo: ${turn.blip_caption}]` : turn.text;
       if (turn.speaker === user) {
-        if (!current || current.assistant !== "") {
+        if (current?.assistant !== "") {
           current = { user: "", assistant: "", session, date };
           exchanges.push(current);
         }
