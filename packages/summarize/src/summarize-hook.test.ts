@@ -1,0 +1,136 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createAgent, tool } from "langchain";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import { summarize } from "./summarize.js";
+
+/** Calls the hook alone; returns what the handler saw and what the hook returned. */
+async function runHook(middleware: ReturnType<typeof summarize>, messages: BaseMessage[], slot: object = {}) {
+  let seen: { messages: BaseMessage[]; system: string } | undefined;
+  const request = {
+    messages,
+    systemMessage: new SystemMessage("sys"),
+    systemPrompt: "sys",
+    state: { messages, [SUMMARY_SLOT_KEY]: slot },
+    tools: [],
+    model: scriptedModel(() => "AGENT-MODEL-SUMMARY"),
+    runtime: { configurable: { thread_id: "hook" } },
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+  const result = await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[]; systemMessage: SystemMessage }) => {
+    seen = { messages: r.messages, system: messageText(r.systemMessage) };
+    return new AIMessage("ok");
+  });
+  return { seen: seen as { messages: BaseMessage[]; system: string }, result };
+}
+
+const thread = (turns: number) =>
+  Array.from({ length: turns }, (_, i) => [
+    new HumanMessage({ id: `u${i + 1}`, content: `u${i + 1}` }),
+    new AIMessage({ id: `a${i + 1}`, content: `a${i + 1}` }),
+  ]).flat();
+
+describe("summarize hook alone", () => {
+  it("below threshold: passes every message through, returns the model's message and no state update beyond the marker", async () => {
+    const messages = [...thread(2), new HumanMessage({ id: "u3", content: "u3" })];
+    const marker = { summary: { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: "t" } };
+    const { seen, result } = await runHook(summarize({ windowSize: 2, threshold: 6, logger: false }), messages, marker);
+    expect(seen.messages.map((m) => m.id)).toEqual(["u1", "a1", "u2", "a2", "u3"]);
+    expect(seen.system).toBe("sys");
+    expect(result).toBeInstanceOf(AIMessage);
+  });
+
+  it("when due: summarizes with the request's model and returns a Command upserting only the summary part", async () => {
+    const messages = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
+    const { seen, result } = await runHook(summarize({ windowSize: 2, threshold: 6, logger: false }), messages);
+    expect(seen.system).toBe("sys\n\n[Previous conversation summary]\nAGENT-MODEL-SUMMARY");
+    expect(seen.messages.map((m) => m.id)).toEqual(["a3", "u4"]);
+    expect(result).toBeInstanceOf(Command);
+    const update = (result as Command).update as Record<string, { summary: object; workMemory?: unknown }>;
+    expect(Object.keys(update)).toEqual([SUMMARY_SLOT_KEY]);
+    expect(update[SUMMARY_SLOT_KEY]).toEqual({
+      summary: { text: "AGENT-MODEL-SUMMARY", coveredThroughId: "u3", coveredCount: 5, updatedAt: expect.any(String) },
+    });
+  });
+
+  it("never mutates the request's messages", async () => {
+    const messages = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
+    const copy = [...messages];
+    const texts = messages.map((m) => messageText(m));
+    await runHook(summarize({ windowSize: 2, threshold: 6, logger: false }), messages);
+    expect(messages).toEqual(copy);
+    expect(messages.map((m) => messageText(m))).toEqual(texts);
+  });
+});
+
+describe("summarize in an agent with tools", () => {
+  it("keeps tool calls and results together in the view and in the summarized spans", async () => {
+    const lookup = tool(async ({ code }: { code: string }) => `booking ${code}: confirmed`, {
+      name: "lookup",
+      description: "Look up a booking.",
+      schema: z.object({ code: z.string() }),
+    });
+    let callId = 0;
+    const model = scriptedModel((messages) => {
+      const last = messages.at(-1) as BaseMessage;
+      if (last.getType() === "human") {
+        callId += 1;
+        return new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_${callId}`, name: "lookup", args: { code: `B${callId}` }, type: "tool_call" }],
+        });
+      }
+      return `done ${messageText(last)}`;
+    });
+    const summarizer = scriptedModel((_m, call) => `S${call + 1}`);
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 5, threshold: 12, logger: false })],
+    });
+    const config = { configurable: { thread_id: "tools" } };
+    for (let k = 1; k <= 12; k += 1) await agent.invoke({ messages: [new HumanMessage(`question ${k}`)] }, config);
+    expect(summarizer.calls.length).toBeGreaterThanOrEqual(3);
+    for (const call of model.calls)
+      expect(findOrphans((call.messages as BaseMessage[]).filter((m) => m.getType() !== "system"))).toEqual([]);
+    for (const call of summarizer.calls) {
+      const lines = messageText(call.messages[1] as BaseMessage).split("\n");
+      const calls = lines.filter((l) => l.startsWith("Assistant called lookup")).length;
+      const results = lines.filter((l) => l.startsWith("Tool lookup:")).length;
+      expect(results).toBe(calls);
+    }
+    const state = await agent.graph.getState(config);
+    expect(state.values.messages).toHaveLength(48);
+    const summary = readSummarySlot(state.values).summary;
+    const at = (state.values.messages as BaseMessage[]).findIndex((m) => m.id === summary?.coveredThroughId);
+    expect(at + 1).toBe(summary?.coveredCount);
+    // The boundary sits between groups: never between a tool call and its result.
+    expect((state.values.messages as BaseMessage[])[at + 1]?.getType()).not.toBe("tool");
+    expect(findOrphans((state.values.messages as BaseMessage[]).slice(0, at + 1))).toEqual([]);
+  });
+
+  it("bounds the summarizer input when one stored message is huge, keeping the previous summary", async () => {
+    const summarizer = scriptedModel((_m, call) => `SUMMARY-${call + 1}`);
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 4, maxInputTokens: 600, logger: false })],
+    });
+    const config = { configurable: { thread_id: "huge" } };
+    const texts = ["hello", "y".repeat(30_000), "third", "fourth", "fifth", "sixth"];
+    for (const text of texts) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    const second = summarizer.calls.find((c) => messageText(c.messages[1] as BaseMessage).includes("yyyy"));
+    const input = messageText(second?.messages[1] as BaseMessage);
+    expect(input.length).toBeLessThan(5_000);
+    expect(input).toMatch(/\[\.\.\. \d+ characters left out: summarizer input limit\]/);
+    const withPrevious = summarizer.calls.filter((c) =>
+      messageText(c.messages[1] as BaseMessage).startsWith("<previous_summary>\nSUMMARY-"),
+    );
+    expect(withPrevious.length).toBe(summarizer.calls.length - 1);
+    expect((await agent.graph.getState(config)).values.messages).toHaveLength(12);
+  });
+});
