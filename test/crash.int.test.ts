@@ -12,6 +12,8 @@ import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { AgentWorker } from "./fixtures/memory-worker-process.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
+/** Each worker process starts tsx and the whole stack: seconds each on a busy machine. */
+const PROCESS_TEST_TIMEOUT_MS = 240_000;
 const COMMITTED = ["My name is Ada", "I live in Busan", "I work at Acme", "I have a cat named Miso"];
 const FACTS_KEY = "_threadwise_facts";
 const SUMMARY_KEY = "_threadwise_summary";
@@ -84,9 +86,13 @@ describe("SIGKILL in the middle of a turn, then restart", () => {
   const dir = mkdtempSync(join(tmpdir(), "tw-crash-"));
   afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-  it("SQLite: committed turns, summary and facts intact; the thread continues", async () => {
-    expectIntact(await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), ...STACK_ENV }));
-  });
+  it(
+    "SQLite: committed turns, summary and facts intact; the thread continues",
+    async () => {
+      expectIntact(await crashAndRestart({ MEMORY_BACKEND: "sqlite", MEMORY_SQLITE_PATH: join(dir, "crash.sqlite"), ...STACK_ENV }));
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
 
 // Two processes each hold a pooled connection: PGlite (one connection at a time) cannot serve that.
@@ -98,16 +104,20 @@ describe.skipIf(skipUnlessRealPostgres("PostgreSQL across processes"))("SIGKILL 
   });
   afterAll(async () => db.drop());
 
-  it("committed turns, summary and facts intact; the thread continues", async () => {
-    expectIntact(
-      await crashAndRestart({
-        MEMORY_BACKEND: "postgres",
-        POSTGRES_MEMORY_DSN: db.url,
-        MEMORY_PG_SCHEMA: db.schema,
-        MEMORY_PG_POOL_MAX: String(testPoolMax()),
-        MEMORY_ALLOW_PLAINTEXT: "true",
-        ...STACK_ENV,
-      }),
-    );
-  });
+  it(
+    "committed turns, summary and facts intact; the thread continues",
+    async () => {
+      expectIntact(
+        await crashAndRestart({
+          MEMORY_BACKEND: "postgres",
+          POSTGRES_MEMORY_DSN: db.url,
+          MEMORY_PG_SCHEMA: db.schema,
+          MEMORY_PG_POOL_MAX: String(testPoolMax()),
+          MEMORY_ALLOW_PLAINTEXT: "true",
+          ...STACK_ENV,
+        }),
+      );
+    },
+    PROCESS_TEST_TIMEOUT_MS,
+  );
 });
