@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { join } from "node:path";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { ThreadwiseStrictModeError } from "@threadwise/encryption";
 import { describe, expect, it } from "vitest";
@@ -125,6 +127,11 @@ describe("resolveMemoryConfig", () => {
       keyringPath: "/etc/tw/keyring.json",
       allowPlaintext: false,
     });
+  });
+
+  it("the README's table documents every env twin", () => {
+    const readme = readFileSync(join(import.meta.dirname, "../README.md"), "utf8");
+    for (const name of [...Object.values(MEMORY_ENV), "POSTGRES_MIGRATION_DSN"]) expect(readme).toContain(`| \`${name}\``);
   });
 
   it("lets code win over env, and MEMORY_WINDOW_SIZE=0 turn the window off", () => {
