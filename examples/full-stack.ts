@@ -25,7 +25,7 @@ import { createKeyring } from "@threadwise/encryption";
 import { FACTS_STATE_KEY, type Fact } from "@threadwise/fact-recall";
 import { memoryStack } from "@threadwise/memory";
 import { extractiveSummarizer } from "@threadwise/summarize";
-import { createAgent, HumanMessage, SystemMessage } from "langchain";
+import { type AgentMiddleware, createAgent, HumanMessage, SystemMessage } from "langchain";
 import { exampleModel, type ModelInput, modelInputRecorder, ONESHOT, preview } from "./support/live-model.js";
 import { loadConversationSlice, replayConversation } from "./support/locomo-slice.js";
 
@@ -67,7 +67,7 @@ const agent = createAgent({
   model,
   systemPrompt: SYSTEM_PROMPT,
   checkpointer: stack.checkpointer,
-  middleware: [...stack.middleware, recorder.middleware],
+  middleware: [...stack.middleware, recorder.middleware as AgentMiddleware],
 });
 
 console.log(`memoryStack, all features; ${live ? "live model" : "offline replay"}; encrypted SQLite ${sqlitePath}`);
