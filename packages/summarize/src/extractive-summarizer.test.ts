@@ -24,14 +24,15 @@ describe("extractiveSummary", () => {
     "</new_messages>",
   ].join("\n");
 
-  it("keeps the label, picks sentences about the frequent terms, in their original order, deterministically", () => {
+  it("keeps the label, picks frequent-term sentences without repeating itself, in original order, deterministically", () => {
     const summary = extractiveSummary(input, { maxSentences: 3 });
     expect(summary).toBe(
       [
         EXTRACTIVE_SUMMARY_LABEL,
         "- User: My cat Nabi is three years old.",
         "- User: I took Nabi the cat to the vet today.",
-        "- User: The vet said the cat is healthy.",
+        // "The vet said the cat is healthy." repeats vet and cat, whose weights were squared.
+        "- Assistant: Did the vet say anything else?",
       ].join("\n"),
     );
     expect(extractiveSummary(input, { maxSentences: 3 })).toBe(summary);
@@ -42,8 +43,8 @@ describe("extractiveSummary", () => {
       "<new_messages>\nUser: 저는 민지예요. 부산에 살아요. 고양이를 키워요.\nUser: 고양이 이름은 나비예요. 나비는 세 살이에요.\n</new_messages>";
     const summary = extractiveSummary(korean, { maxSentences: 2 });
     expect(summary.split("\n")).toHaveLength(3);
-    expect(summary).toContain("- User: 고양이를 키워요.");
     expect(summary).toContain("- User: 고양이 이름은 나비예요.");
+    expect(summary).toContain("- User: 나비는 세 살이에요.");
   });
 
   it("respects maxCharacters and answers empty for empty input", () => {

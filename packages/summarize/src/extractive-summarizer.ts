@@ -116,32 +116,45 @@ function candidatesOf(input: string): Candidate[] {
 }
 
 /**
- * Picks the sentences that best cover the text's frequent terms: each sentence scores the sum of its
- * distinct terms' frequencies over the whole input, divided by the square root of its length in
- * terms (so long sentences do not win by size alone); the best go in, in their original order,
- * within `maxSentences` and `maxCharacters`. Deterministic; ties go to the earlier sentence.
+ * Picks sentences in the manner of SumBasic (Nenkova and Vanderwende, 2005): a term's weight is its
+ * share of all terms in the input; a sentence scores the summed weight of its distinct terms divided
+ * by the square root of their number (SumBasic's plain mean favours two-word sentences); the best
+ * sentence is taken, then the weights of its terms are squared, so the next pick favours what is
+ * not said yet (a conversation full of "[shares a photo ...]" does not become a list of photos). Picks stop
+ * at `maxSentences` or `maxCharacters`; the picked sentences are output in their original order.
+ * Deterministic; ties go to the earlier sentence.
  */
 export function extractiveSummary(input: string, options: ExtractiveSummarizerOptions = {}): string {
   const maxSentences = options.maxSentences ?? 8;
   const maxCharacters = options.maxCharacters ?? 1200;
   const candidates = candidatesOf(input).filter((c) => c.terms.length > 0);
   if (candidates.length === 0) return "";
-  const frequency = new Map<string, number>();
-  for (const c of candidates) for (const term of c.terms) frequency.set(term, (frequency.get(term) ?? 0) + 1);
-  const score = (c: Candidate) => {
-    let sum = 0;
-    for (const term of new Set(c.terms)) sum += frequency.get(term) ?? 0;
-    return sum / Math.sqrt(c.terms.length);
+  const weight = new Map<string, number>();
+  let total = 0;
+  for (const c of candidates)
+    for (const term of c.terms) {
+      weight.set(term, (weight.get(term) ?? 0) + 1);
+      total += 1;
+    }
+  for (const [term, count] of weight) weight.set(term, count / total);
+  const distinct = candidates.map((c) => [...new Set(c.terms)]);
+  const score = (i: number) => {
+    const terms = distinct[i] as string[];
+    return terms.reduce((sum, term) => sum + (weight.get(term) ?? 0), 0) / Math.sqrt(terms.length);
   };
-  const ranked = candidates.map((c) => ({ c, s: score(c) })).sort((a, b) => b.s - a.s || a.c.order - b.c.order);
   const picked: Candidate[] = [];
+  const used = new Set<number>();
   let characters = 0;
-  for (const { c } of ranked) {
-    if (picked.length >= maxSentences) break;
+  while (picked.length < maxSentences && used.size < candidates.length) {
+    let best = -1;
+    for (let i = 0; i < candidates.length; i += 1) if (!used.has(i) && (best === -1 || score(i) > score(best))) best = i;
+    used.add(best);
+    const c = candidates[best] as Candidate;
     const text = c.text.length > 300 ? `${Array.from(c.text).slice(0, 300).join("")}...` : c.text;
     if (characters + text.length > maxCharacters) continue;
     characters += text.length;
     picked.push({ ...c, text });
+    for (const term of distinct[best] as string[]) weight.set(term, (weight.get(term) ?? 0) ** 2);
   }
   picked.sort((a, b) => a.order - b.order);
   return [EXTRACTIVE_SUMMARY_LABEL, ...picked.map((c) => `- ${c.text}`)].join("\n");
@@ -151,7 +164,7 @@ export function extractiveSummary(input: string, options: ExtractiveSummarizerOp
  * A deterministic, offline summarizer for demos, tests and benchmarks when no LLM is reachable.
  * It is a chat model (`SimpleChatModel`), so it plugs into `summarize({ model })`; its answer is
  * labelled {@link EXTRACTIVE_SUMMARY_LABEL}. It extracts, it does not write: sentences come from the
- * previous summary and the new messages, ranked by term frequency ({@link extractiveSummary}).
+ * previous summary and the new messages, picked by SumBasic ({@link extractiveSummary}).
  * Sentence and word boundaries come from ICU (`Intl.Segmenter`), so Korean works as well as English.
  */
 export class ExtractiveSummarizer extends SimpleChatModel {
