@@ -205,6 +205,12 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     expect(await rowsOf(db.url, db.schema, "via-api")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
     const again = await say(createAgent({ model: echo(), ...open() }), "via-api", "y").catch((e: unknown) => e);
     expect((again as { code?: string }).code).toBe("THREADWISE_THREAD_DELETED");
+    // The scope is the database and schema: another schema may use the same thread id.
+    await migrate({ dsn: db.url, schema: "scope_b" });
+    const other = open({ postgresSchema: "scope_b" });
+    await say(createAgent({ model: echo(), ...other }), "via-api", "fresh start");
+    const fresh = await createAgent({ model: echo(), ...other }).graph.getState({ configurable: { thread_id: "via-api" } });
+    expect((fresh.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["fresh start", "echo:fresh start"]);
   });
 
   it("with a keyring the tables hold no plaintext; deletion and tombstones work the same", async () => {
