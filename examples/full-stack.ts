@@ -63,11 +63,12 @@ const stack = memoryStack({
   logger: { info: (line) => log.push(line), warn: (line) => log.push(`warn: ${line}`) },
 });
 const recorder = modelInputRecorder();
+if (!stack.checkpointer) throw new Error("memoryStack returned no checkpointer for the sqlite backend");
 const agent = createAgent({
   model,
   systemPrompt: SYSTEM_PROMPT,
   checkpointer: stack.checkpointer,
-  middleware: [...stack.middleware, recorder.middleware as AgentMiddleware],
+  middleware: [...stack.middleware, recorder.middleware] as AgentMiddleware[],
 });
 
 console.log(`memoryStack, all features; ${live ? "live model" : "offline replay"}; encrypted SQLite ${sqlitePath}`);
