@@ -92,6 +92,12 @@ function materialize(specs: readonly Spec[]): BaseMessage[] {
   });
 }
 
+/** Process CPU time (user + system) since `start`, in ms: less disturbed than wall time on a busy machine. */
+const cpuMsSince = (start: NodeJS.CpuUsage) => {
+  const d = process.cpuUsage(start);
+  return (d.user + d.system) / 1000;
+};
+
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);
   const mid = Math.floor(s.length / 2);
@@ -118,18 +124,23 @@ async function bench(size: number, eviction: "sliding" | "chunked") {
     // With --expose-gc, collect the checkpointer's garbage before the timed region.
     (globalThis as { gc?: () => void }).gc?.();
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     await wrap(request, handler);
-    return { ms: performance.now() - t0, messages };
+    return { ms: performance.now() - t0, cpuMs: cpuMsSince(c0), messages };
   };
   let length = specs.findIndex((_, i) => i >= size - 1 && specs[i]?.type === "human") + 1;
   const cold = await call(length);
   const steady: number[] = [];
+  const steadyCpu: number[] = [];
   for (let i = 0; i < CALLS; i += 1) {
     length += 2;
-    steady.push((await call(length)).ms);
+    const run = await call(length);
+    steady.push(run.ms);
+    steadyCpu.push(run.cpuMs);
   }
   // Exact full recount: a fresh js-tiktoken counter tokenizes the whole thread every call.
   const full: number[] = [];
+  const fullCpu: number[] = [];
   const fullSelect: number[] = [];
   let check = { cached: 0, fresh: 0 };
   for (let i = 0; i < FULL_RUNS; i += 1) {
@@ -138,22 +149,38 @@ async function bench(size: number, eviction: "sliding" | "chunked") {
     (globalThis as { gc?: () => void }).gc?.();
     // What a cap without a cache pays: every message and the system prompt tokenized, then the selection.
     const t0 = performance.now();
+    const c0 = process.cpuUsage();
     const freshCounter = createTokenCounter({ encoding: "o200k_base" });
     const fixedTokens = freshCounter.countMessage(systemMessage);
     freshCounter.countMessages(messages);
     full.push(performance.now() - t0);
+    fullCpu.push(cpuMsSince(c0));
     const fresh = capMessages(messages, { maxTokens: MAX_TOKENS, counter: freshCounter, eviction, fixedTokens });
     fullSelect.push(performance.now() - t0);
     const cachedRun = await call(length);
     check = { cached: sent, fresh: fresh.messages.length };
     steady.push(cachedRun.ms);
+    steadyCpu.push(cachedRun.cpuMs);
   }
-  return { size: length, eviction, cold: cold.ms, steady: median(steady), full: median(full), fullSelect: median(fullSelect), sent, check };
+  return {
+    size: length,
+    eviction,
+    cold: cold.ms,
+    steady: median(steady),
+    steadyCpu: median(steadyCpu),
+    full: median(full),
+    fullCpu: median(fullCpu),
+    fullSelect: median(fullSelect),
+    sent,
+    check,
+  };
 }
 
 async function main() {
   console.log(
-    `machine: ${cpus()[0]?.model ?? "unknown cpu"} x${cpus().length}, node ${process.version}, ${process.platform}/${process.arch}`,
+    `machine: ${cpus()[0]?.model ?? "unknown cpu"} x${cpus().length}, node ${process.version}, ${process.platform}/${process.arch}, load average ${loadavg()
+      .map((l) => l.toFixed(1))
+      .join(" ")}`,
   );
   console.log(
     `tokenCap({ maxTokens: ${MAX_TOKENS} }), o200k_base; steady = median of ${CALLS + FULL_RUNS} calls, full recount = median of ${FULL_RUNS}\n`,
@@ -164,7 +191,9 @@ async function main() {
       "eviction",
       "first call ms",
       "steady call ms",
+      "steady cpu ms",
       "full recount ms",
+      "recount cpu ms",
       "recount+select ms",
       "recount+select / steady",
       "sent",
@@ -186,7 +215,9 @@ async function main() {
         r.eviction,
         r.cold.toFixed(1),
         r.steady.toFixed(2),
+        r.steadyCpu.toFixed(2),
         r.full.toFixed(1),
+        r.fullCpu.toFixed(1),
         r.fullSelect.toFixed(1),
         `${(r.fullSelect / r.steady).toFixed(0)}x`,
         String(r.sent),

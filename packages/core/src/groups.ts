@@ -55,53 +55,81 @@ export function isUserMessage(message: BaseMessage): boolean {
 export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] {
   const groups: MessageGroup[] = [];
   let i = 0;
-  while (i < messages.length) {
-    const message = messages[i] as BaseMessage;
-    const type = messageType(message);
-    if (type === "ai") {
-      const calls = toolCallsOf(message);
-      if (calls.length === 0) {
-        groups.push({ kind: "assistant", messages: [message], start: i, end: i + 1 });
-        i += 1;
-        continue;
-      }
-      // Open calls counted per id: one AI message may (wrongly, but it happens) repeat an id, and
-      // each repeat needs its own result.
-      const open = new Map<string, number>();
-      for (const call of calls) open.set(call.id ?? "", (open.get(call.id ?? "") ?? 0) + 1);
-      const answered: BaseMessage[] = [];
-      const strays: number[] = [];
-      let j = i + 1;
-      while (j < messages.length && messageType(messages[j] as BaseMessage) === "tool") {
-        const id = (messages[j] as ToolMessage).tool_call_id ?? "";
-        const left = open.get(id);
-        if (left !== undefined) {
-          if (left <= 1) open.delete(id);
-          else open.set(id, left - 1);
-          answered.push(messages[j] as BaseMessage);
-        } else strays.push(j);
-        j += 1;
-      }
-      if (open.size === 0 && strays.length === 0) {
-        groups.push({ kind: "tool_call", messages: [message, ...answered], start: i, end: j });
-      } else if (open.size === 0) {
-        // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
-        // call and its answers together, and report the strays as orphans of their own.
-        const strayAt = new Set(strays);
-        const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
-        groups.push({ kind: "tool_call", messages: members, start: i, end: j });
-        for (const s of strays) groups.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
-      } else {
-        groups.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
-      }
-      i = j;
-      continue;
-    }
-    const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
-    groups.push({ kind, messages: [message], start: i, end: i + 1 });
-    i += 1;
-  }
+  while (i < messages.length) i = groupUnit(messages, i, messages.length, groups);
   return groups;
+}
+
+/**
+ * Groups the unit that starts at `i` (one message; or an AI message with `tool_calls` and the run
+ * of ToolMessages after it, read up to `stop`), appends them to `out` and returns the unit's end.
+ */
+function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[]): number {
+  const message = messages[i] as BaseMessage;
+  const type = messageType(message);
+  if (type === "ai") {
+    const calls = toolCallsOf(message);
+    if (calls.length === 0) {
+      out.push({ kind: "assistant", messages: [message], start: i, end: i + 1 });
+      return i + 1;
+    }
+    // Open calls counted per id: one AI message may (wrongly, but it happens) repeat an id, and
+    // each repeat needs its own result.
+    const open = new Map<string, number>();
+    for (const call of calls) open.set(call.id ?? "", (open.get(call.id ?? "") ?? 0) + 1);
+    const answered: BaseMessage[] = [];
+    const strays: number[] = [];
+    let j = i + 1;
+    while (j < stop && messageType(messages[j] as BaseMessage) === "tool") {
+      const id = (messages[j] as ToolMessage).tool_call_id ?? "";
+      const left = open.get(id);
+      if (left !== undefined) {
+        if (left <= 1) open.delete(id);
+        else open.set(id, left - 1);
+        answered.push(messages[j] as BaseMessage);
+      } else strays.push(j);
+      j += 1;
+    }
+    if (open.size === 0 && strays.length === 0) {
+      out.push({ kind: "tool_call", messages: [message, ...answered], start: i, end: j });
+    } else if (open.size === 0) {
+      // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
+      // call and its answers together, and report the strays as orphans of their own.
+      const strayAt = new Set(strays);
+      const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
+      out.push({ kind: "tool_call", messages: members, start: i, end: j });
+      for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
+    } else {
+      out.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
+    }
+    return j;
+  }
+  const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
+  out.push({ kind, messages: [message], start: i, end: i + 1 });
+  return i + 1;
+}
+
+/**
+ * The groups of the unit that ends right before `end`, in thread order, and where that unit
+ * starts: what {@link groupMessages} gives for that span, found from the end. A run of
+ * ToolMessages belongs to the AI message with `tool_calls` right before the run (it takes the
+ * whole run), or else is one orphan per message. Lets a caller walk a long thread backwards and
+ * stop early. Requires `0 < end <= messages.length` and `end` at a unit boundary.
+ */
+export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
+  const out: MessageGroup[] = [];
+  const last = end - 1;
+  if (messageType(messages[last] as BaseMessage) !== "tool") {
+    groupUnit(messages, last, end, out);
+    return { start: last, groups: out };
+  }
+  let s = last;
+  while (s > 0 && messageType(messages[s - 1] as BaseMessage) === "tool") s -= 1;
+  if (s > 0 && toolCallsOf(messages[s - 1] as BaseMessage).length > 0) {
+    groupUnit(messages, s - 1, end, out);
+    return { start: s - 1, groups: out };
+  }
+  for (let k = s; k < end; k += 1) out.push({ kind: "orphan", messages: [messages[k] as BaseMessage], start: k, end: k + 1 });
+  return { start: s, groups: out };
 }
 
 /** Flattens groups back into a message list, leaving out orphans (spec R4). */

@@ -88,7 +88,12 @@ describe("createTokenCounter with js-tiktoken", () => {
   it("counts tool schemas as OpenAI would receive them, once per tool object", () => {
     const lookup = tool(async () => "x", { name: "lookup", description: "Find a booking", schema: z.object({ id: z.string() }) });
     const calls: string[] = [];
-    const spy = createTokenCounter({ countText: (t) => (calls.push(t), t.length) });
+    const spy = createTokenCounter({
+      countText: (t) => {
+        calls.push(t);
+        return t.length;
+      },
+    });
     const first = spy.countTools([lookup]);
     expect(calls).toHaveLength(1);
     expect(JSON.parse(calls[0] as string)).toMatchObject({ type: "function", function: { name: "lookup", description: "Find a booking" } });
@@ -106,7 +111,12 @@ describe("createTokenCounter with js-tiktoken", () => {
 describe("caching", () => {
   it("counts a message once per object and once per id across fresh objects (a checkpointer's copies)", () => {
     const texts: string[] = [];
-    const counter = createTokenCounter({ countText: (t) => (texts.push(t), t.length) });
+    const counter = createTokenCounter({
+      countText: (t) => {
+        texts.push(t);
+        return t.length;
+      },
+    });
     const original = new HumanMessage({ id: "m1", content: "hello" });
     expect(counter.countMessage(original)).toBe(5 + MESSAGE_OVERHEAD_TOKENS);
     counter.countMessage(original);
@@ -124,7 +134,12 @@ describe("caching", () => {
 
   it("a counting thread of 2,000 messages recounted with fresh objects tokenizes nothing new", () => {
     const texts: string[] = [];
-    const counter = createTokenCounter({ countText: (t) => (texts.push(t), 1) });
+    const counter = createTokenCounter({
+      countText: (t) => {
+        texts.push(t);
+        return 1;
+      },
+    });
     const make = () =>
       Array.from({ length: 2000 }, (_, i) => new HumanMessage({ id: `m${i}`, content: [{ type: "text", text: `message ${i}` }] }));
     expect(counter.countMessages(make())).toBe(2000 * (1 + MESSAGE_OVERHEAD_TOKENS));

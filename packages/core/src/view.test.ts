@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { findOrphans } from "./groups.js";
+import { findOrphans, groupMessages, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
@@ -116,3 +117,90 @@ describe("selectView, chunked", () => {
     expect(sizes.every((s) => s > 6 && s <= 12)).toBe(true);
   });
 });
+
+/** The whole-thread sliding selection as first written: the reference the backward walk must match. */
+function referenceSliding(messages: BaseMessage[], limit: number, fixedCost: number, startOn: "human" | "any") {
+  const groups = groupMessages(messages);
+  const systems = groups.filter((g) => g.kind === "system");
+  const candidates = groups.filter((g) => g.kind !== "system" && g.kind !== "orphan");
+  const protectedFrom = protectedTailStart(candidates);
+  const costs = candidates.map((g) => g.messages.length * 2 + 1);
+  const budget = limit - fixedCost - systems.reduce((sum, g) => sum + g.messages.length * 2 + 1, 0);
+  let first = candidates.length;
+  let total = 0;
+  for (let g = candidates.length - 1; g >= 0; g -= 1) {
+    const next = total + (costs[g] as number);
+    if (g < protectedFrom && next > budget) break;
+    total = next;
+    first = g;
+  }
+  first = Math.min(first, protectedFrom);
+  if (startOn === "human") while (first < protectedFrom && candidates[first]?.kind !== "user") first += 1;
+  const keptSet = new Set([...systems, ...candidates.slice(first)]);
+  return {
+    ids: groups.filter((g) => keptSet.has(g)).flatMap((g) => g.messages.map((m) => m.id)),
+    droppedGroups: first,
+    orphanGroups: groups.length - systems.length - candidates.length,
+    groups: groups.length,
+  };
+}
+
+describe("selectView, sliding from the end", () => {
+  const arbitraryThread = fc.array(fc.constantFrom("h", "a", "s", "c1", "c2", "c12", "t1", "t2", "t3"), { maxLength: 40 }).map((codes) =>
+    codes.map((code, i) => {
+      const id = `m${i}`;
+      if (code === "h") return new HumanMessage({ id, content: id });
+      if (code === "a") return new AIMessage({ id, content: id });
+      if (code === "s") return new SystemMessage({ id, content: id });
+      if (code.startsWith("c"))
+        return call(
+          id,
+          [...code.slice(1)].map((d) => `k${d}`),
+        );
+      return result(id, `k${code.slice(1)}`);
+    }),
+  );
+
+  it("chooses exactly what the whole-thread walk chooses, for any thread", () => {
+    fc.assert(
+      fc.property(
+        arbitraryThread,
+        fc.integer({ min: 0, max: 60 }),
+        fc.integer({ min: 0, max: 10 }),
+        fc.constantFrom("human" as const, "any" as const),
+        (thread, limit, fixedCost, startOn) => {
+          const selection = selectView(thread, { cost: (g) => g.messages.length * 2 + 1, limit, fixedCost, startOn });
+          const reference = referenceSliding(thread, limit, fixedCost, startOn);
+          expect(ids(selection.messages)).toEqual(reference.ids);
+          expect(selection.droppedGroups).toBe(reference.droppedGroups);
+          expect(selection.orphanGroups).toBe(reference.orphanGroups);
+          expect(selection.groups).toHaveLength(reference.groups);
+          expect(selection.cost).toBe(fixedCost + costOfView(selection.messages, thread));
+        },
+      ),
+      { numRuns: 1000 },
+    );
+  });
+
+  it("visits only the groups it keeps plus one: cost lookups do not grow with the thread", () => {
+    const looked: number[] = [];
+    for (const turns of [100, 10_000]) {
+      let calls = 0;
+      const cost = (g: { messages: unknown[] }) => {
+        calls += 1;
+        return g.messages.length;
+      };
+      selectView(chat(turns), { cost, limit: 20 });
+      looked.push(calls);
+    }
+    expect(looked).toEqual([21, 21]);
+  });
+});
+
+/** Cost of a view under `messages.length * 2 + 1` per group, from the groups of the thread it came from. */
+function costOfView(view: BaseMessage[], thread: BaseMessage[]): number {
+  const inView = new Set(view);
+  return groupMessages(thread)
+    .filter((g) => g.kind !== "orphan" && g.messages.every((m) => inView.has(m)))
+    .reduce((sum, g) => sum + g.messages.length * 2 + 1, 0);
+}

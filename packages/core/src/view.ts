@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+import { groupMessages, groupsEndingAt, type MessageGroup, messageType, protectedTailStart } from "./groups.js";
 
 /**
  * How old groups leave the view.
@@ -58,6 +58,92 @@ export interface ViewSelection {
  * always a suffix of the thread. The input is not mutated; the result is a new array.
  */
 export function selectView(messages: readonly BaseMessage[], options: SelectViewOptions): ViewSelection {
+  if ((options.eviction ?? "sliding") === "sliding") {
+    const fromEnd = selectSlidingFromEnd(messages, options);
+    if (fromEnd) return fromEnd;
+  }
+  return selectWholeThread(messages, options);
+}
+
+/**
+ * Sliding selection that walks the thread backwards, grouping only the units it visits and
+ * stopping at the first group that does not fit: O(view) groups and cost lookups, plus one type
+ * check per message to find stored system messages. `groups`, `droppedGroups` and `orphanGroups`
+ * are computed on first read. Returns `undefined` when the thread has no user message (the
+ * protected tail is then the newest group alone; the whole-thread path decides).
+ */
+function selectSlidingFromEnd(messages: readonly BaseMessage[], options: SelectViewOptions): ViewSelection | undefined {
+  const fixed = options.fixedCost ?? 0;
+  const systems: MessageGroup[] = [];
+  for (let i = 0; i < messages.length; i += 1) {
+    const message = messages[i] as BaseMessage;
+    if (messageType(message) === "system") systems.push({ kind: "system", messages: [message], start: i, end: i + 1 });
+  }
+  let systemCost = 0;
+  for (const group of systems) systemCost += options.cost(group);
+  const budget = options.limit - fixed - systemCost;
+  const keptReversed: MessageGroup[] = [];
+  const costsReversed: number[] = [];
+  let total = 0;
+  let protectedReached = false;
+  let end = messages.length;
+  walk: while (end > 0) {
+    const unit = groupsEndingAt(messages, end);
+    for (let k = unit.groups.length - 1; k >= 0; k -= 1) {
+      const group = unit.groups[k] as MessageGroup;
+      if (group.kind === "system" || group.kind === "orphan") continue;
+      const cost = options.cost(group);
+      if (protectedReached && total + cost > budget) break walk;
+      total += cost;
+      keptReversed.push(group);
+      costsReversed.push(cost);
+      if (group.kind === "user") protectedReached = true;
+    }
+    end = unit.start;
+  }
+  if (!protectedReached) return undefined;
+  let kept = keptReversed.reverse();
+  const costs = costsReversed.reverse();
+  let protectedFrom = kept.length - 1;
+  while (protectedFrom > 0 && (kept[protectedFrom] as MessageGroup).kind !== "user") protectedFrom -= 1;
+  let first = 0;
+  if (options.startOn === "human") {
+    while (first < protectedFrom && (kept[first] as MessageGroup).kind !== "user") first += 1;
+  }
+  kept = kept.slice(first);
+  let cost = fixed + systemCost;
+  for (let g = first; g < costs.length; g += 1) cost += costs[g] as number;
+  const out: BaseMessage[] = [];
+  let s = 0;
+  for (const group of kept) {
+    while (s < systems.length && (systems[s] as MessageGroup).start < group.start) out.push(...(systems[s++] as MessageGroup).messages);
+    out.push(...group.messages);
+  }
+  while (s < systems.length) out.push(...(systems[s++] as MessageGroup).messages);
+  let all: MessageGroup[] | undefined;
+  const groups = () => {
+    all ??= groupMessages(messages);
+    return all;
+  };
+  return {
+    messages: out,
+    kept,
+    cost,
+    overLimit: cost > options.limit,
+    get groups() {
+      return groups();
+    },
+    get droppedGroups() {
+      return groups().filter((g) => g.kind !== "system" && g.kind !== "orphan").length - kept.length;
+    },
+    get orphanGroups() {
+      return groups().filter((g) => g.kind === "orphan").length;
+    },
+  };
+}
+
+/** Selection over the whole grouped thread: chunked eviction, and threads without a user message. */
+function selectWholeThread(messages: readonly BaseMessage[], options: SelectViewOptions): ViewSelection {
   const groups = groupMessages(messages);
   const fixed = options.fixedCost ?? 0;
   const systems = groups.filter((g) => g.kind === "system");

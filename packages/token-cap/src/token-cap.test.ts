@@ -253,7 +253,12 @@ describe("tokenCap through createAgent with MemorySaver", () => {
 
   it("tokenizes only new messages on later calls of a checkpointed thread", async () => {
     const texts: string[] = [];
-    const spy = createTokenCounter({ countText: (t) => (texts.push(t), Math.ceil(t.length / 4)) });
+    const spy = createTokenCounter({
+      countText: (t) => {
+        texts.push(t);
+        return Math.ceil(t.length / 4);
+      },
+    });
     const model = scriptedModel((_m, n) => `reply ${n}`);
     const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [tokenCap({ maxTokens: 10_000, tokenCounter: spy })] });
     const config = { configurable: { thread_id: "tc2" } };
