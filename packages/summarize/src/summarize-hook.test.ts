@@ -134,3 +134,35 @@ describe("summarize in an agent with tools", () => {
     expect((await agent.graph.getState(config)).values.messages).toHaveLength(12);
   });
 });
+
+describe("summarize with structured output", () => {
+  it("keeps the agent's structuredResponse on the calls where it writes the summary slot", async () => {
+    const answer = z.object({ reply: z.string() }).meta({ title: "Answer", description: "The answer." });
+    let turn = 0;
+    const model = scriptedModel(() => {
+      turn += 1;
+      return new AIMessage({
+        content: "",
+        tool_calls: [{ id: `s${turn}`, name: "Answer", args: { reply: `r${turn}` }, type: "tool_call" }],
+      });
+    });
+    const summarizer = scriptedModel((_m, call) => `S${call + 1}`);
+    const agent = createAgent({
+      model,
+      responseFormat: answer,
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, logger: false })],
+    });
+    const config = { configurable: { thread_id: "structured" } };
+    const replies: unknown[] = [];
+    for (let k = 1; k <= 5; k += 1) {
+      const result = await agent.invoke({ messages: [new HumanMessage(`q${k}`)] }, config);
+      replies.push((result as { structuredResponse?: { reply: string } }).structuredResponse?.reply);
+    }
+    // Turn 1 writes the marker, turn 3 the first summary: both must keep the structured response.
+    expect(replies).toEqual(["r1", "r2", "r3", "r4", "r5"]);
+    expect(summarizer.calls.length).toBeGreaterThanOrEqual(1);
+    const slot = readSummarySlot((await agent.graph.getState(config)).values);
+    expect(slot.summary?.text).toBe(`S${summarizer.calls.length}`);
+  });
+});

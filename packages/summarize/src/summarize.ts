@@ -1,4 +1,4 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
@@ -82,7 +82,8 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    end of the system prompt in `legacy_system`, runtime context after the newest user message in
  *    `stable_tail`); the stored thread is never changed.
  * 6. A new summary is persisted by returning a `Command` that updates the slot's `summary` part only
- *    (the work-memory part is left to its owner).
+ *    (the work-memory part is left to its owner). When the response is a structured response
+ *    (`responseFormat`), which a `Command` would hide, the same update is written from `afterModel`.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then falls back to the plain window.
@@ -107,6 +108,8 @@ export function summarize(options: SummarizeOptions = {}) {
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
   // Thread id -> id of the user message whose turn already saw a failed attempt.
   const failedTurns = new Map<string, string>();
+  // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
+  const deferred = new Map<string, SummaryRecord>();
 
   return createMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
@@ -194,7 +197,18 @@ export function summarize(options: SummarizeOptions = {}) {
         handler(r),
       );
       if (!update) return response;
-      return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
+      if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
+      // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
+      // leave it as it is and write the update from afterModel, in the same step's run.
+      if (threadId !== "") deferred.set(threadId, update);
+      return response;
+    },
+    afterModel: (_state, runtime) => {
+      const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      const update = deferred.get(threadId);
+      if (!update) return undefined;
+      deferred.delete(threadId);
+      return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
     },
   });
 }
