@@ -68,7 +68,7 @@ function replay(turns: number): Array<{ user: string; assistant: string }> {
 interface Outcomes {
   summary: { updated: number; kept: number; notDue: number };
   facts: { llm: number; rulesFallback: number };
-  workMemory: { stored: number; nothing: number };
+  workMemory: { stored: number; keptAfterFault: number; notCalled: number };
 }
 
 interface BackendReport {
@@ -138,7 +138,7 @@ async function replayWithFaults(
   const outcomes: Outcomes = {
     summary: { updated: 0, kept: 0, notDue: 0 },
     facts: { llm: 0, rulesFallback: 0 },
-    workMemory: { stored: 0, nothing: 0 },
+    workMemory: { stored: 0, keptAfterFault: 0, notCalled: 0 },
   };
   let previousSummary = "";
   let previousFacts = new Map<string, Fact>();
@@ -225,7 +225,8 @@ async function replayWithFaults(
       outcomes.workMemory.stored += 1;
       expect(slot.workMemory?.entries.at(-1)?.id).toBe(`a${t}`);
     } else {
-      outcomes.workMemory.nothing += 1;
+      if (condenseCalls[0] === undefined) outcomes.workMemory.notCalled += 1;
+      else outcomes.workMemory.keptAfterFault += 1;
       expect(entries, `turn ${t}: a ${condenseCalls[0]?.kind ?? "skipped"} condensation changed the envelope`).toBe(previousEntries);
     }
     previousEntries = entries;
@@ -274,7 +275,8 @@ function renderReport(r: BackendReport): string {
     `| facts from the model | ${r.outcomes.facts.llm} |`,
     `| facts from the rules after a fault | ${r.outcomes.facts.rulesFallback} |`,
     `| work memory stored | ${r.outcomes.workMemory.stored} |`,
-    `| work memory unchanged (fault or skip) | ${r.outcomes.workMemory.nothing} |`,
+    `| work memory kept after a fault | ${r.outcomes.workMemory.keptAfterFault} |`,
+    `| turns with no condensation (answer skipped, e.g. a question) | ${r.outcomes.workMemory.notCalled} |`,
     `| turns completed | ${r.turns} |`,
     `| stored messages at the end (expected ${2 * r.turns}) | ${r.storedMessages} |`,
     `| facts stored at the end | ${r.facts} |`,

@@ -28,6 +28,7 @@ import {
 import { scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { DEFAULT_HISTORY_NOTE, historyAware } from "@threadwise/history-aware";
+import { memoryStack } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap, truncationMarker } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -59,21 +60,26 @@ interface StackConfig {
   windowSize: number;
   threshold: number;
   maxItems: number;
+  /** Build the stack with `memoryStack()` (its order, its in_memory checkpointer) instead of by hand. */
+  viaMemoryStack: boolean;
 }
 
-const configArb: fc.Arbitrary<StackConfig> = fc.record({
-  order: fc.oneof(
-    { weight: 1, arbitrary: fc.constant(CANONICAL) },
-    { weight: 3, arbitrary: fc.shuffledSubarray([...NAMES], { minLength: NAMES.length, maxLength: NAMES.length }) },
-  ),
-  maxMessages: fc.integer({ min: 2, max: 12 }),
-  maxTokens: fc.integer({ min: 150, max: 2500 }),
-  windowEviction: fc.constantFrom("sliding" as const, "chunked" as const),
-  tokenEviction: fc.constantFrom("sliding" as const, "chunked" as const),
-  windowSize: fc.integer({ min: 2, max: 8 }),
-  threshold: fc.integer({ min: 3, max: 16 }),
-  maxItems: fc.integer({ min: 1, max: 3 }),
-});
+const configArb: fc.Arbitrary<StackConfig> = fc
+  .record({
+    order: fc.oneof(
+      { weight: 1, arbitrary: fc.constant(CANONICAL) },
+      { weight: 3, arbitrary: fc.shuffledSubarray([...NAMES], { minLength: NAMES.length, maxLength: NAMES.length }) },
+    ),
+    maxMessages: fc.integer({ min: 2, max: 12 }),
+    maxTokens: fc.integer({ min: 150, max: 2500 }),
+    windowEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+    tokenEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+    windowSize: fc.integer({ min: 2, max: 8 }),
+    threshold: fc.integer({ min: 3, max: 16 }),
+    maxItems: fc.integer({ min: 1, max: 3 }),
+    viaMemoryStack: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  })
+  .map((config) => (config.viaMemoryStack ? { ...config, order: CANONICAL, windowSize: config.maxMessages } : config));
 
 const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
   name: "lookup",
@@ -130,14 +136,30 @@ async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMo
   const model = scriptedModel((_messages, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }));
   const violations: string[] = [];
   const spied: SpiedCall[] = [];
+  const stack = config.viaMemoryStack
+    ? memoryStack({
+        env: {},
+        backend: "in_memory",
+        windowSize: config.maxMessages,
+        maxHistoryTokens: config.maxTokens,
+        summarize: true,
+        summarizeThreshold: config.threshold,
+        factsMode: "heuristic",
+        factRecallMaxItems: config.maxItems,
+        workMemory: true,
+        promptContextMode: mode,
+        models: { summarize: fakeSummarizer() as never, workMemory: fakeCondenser() as never },
+        logger: false,
+      })
+    : undefined;
   const agent = createAgent({
     model,
     tools: [lookup],
     systemPrompt: SYSTEM_PROMPT,
-    checkpointer: new MemorySaver(),
+    checkpointer: stack?.checkpointer ?? new MemorySaver(),
     middleware: [
       mutationGuard(violations),
-      ...config.order.map((name) => buildMiddleware(name, config, mode)),
+      ...(stack ? stack.middleware : config.order.map((name) => buildMiddleware(name, config, mode))),
       ...extra,
       requestRecorder(spied),
     ],
@@ -234,7 +256,7 @@ function describeConfig(config: StackConfig): string {
 }
 
 async function property(mode: PromptContextMode, seed: number) {
-  const stats = { cases: 0, calls: 0, overCap: 0, summaries: 0, withFacts: 0, withWorkMemory: 0, withNote: 0 };
+  const stats = { cases: 0, viaMemoryStack: 0, calls: 0, overCap: 0, summaries: 0, withFacts: 0, withWorkMemory: 0, withNote: 0 };
   console.log(`[stack.property] mode=${mode} seed=${seed} runs=${RUNS} (replay: STACK_PROPERTY_SEED=${seed})`);
   await fc.assert(
     fc.asyncProperty(threadCaseArb, configArb, async (c, config) => {
@@ -249,6 +271,7 @@ async function property(mode: PromptContextMode, seed: number) {
         if (text !== b[i]) problems.push(`call ${i}: prompt differs between two fresh agents`);
       });
       stats.cases += 1;
+      if (config.viaMemoryStack) stats.viaMemoryStack += 1;
       stats.calls += first.received.length;
       for (const call of first.received) {
         const all = call.map((m) => messageText(m)).join("\n");
@@ -269,6 +292,7 @@ async function property(mode: PromptContextMode, seed: number) {
 describe("the whole stack over random threads", () => {
   it("legacy_system: no orphans, current turn in view, within the cap, stored thread unchanged, deterministic", async () => {
     const stats = await property("legacy_system", SEED);
+    expect(stats.viaMemoryStack).toBeGreaterThan(0);
     // The cases exercise the blocks the invariants are about.
     expect(stats.cases).toBe(RUNS);
     expect(stats.summaries).toBeGreaterThan(0);
