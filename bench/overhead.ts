@@ -5,7 +5,7 @@
  *
  *   pnpm tsx bench/overhead.ts                 # 100, 1k, 10k messages; writes bench/results/overhead.{md,json}
  *   pnpm tsx bench/overhead.ts --runs 7 --calls 30
- *   pnpm tsx bench/overhead.ts --profile       # also writes a CPU profile of the 10k threadwise run
+ *   pnpm tsx bench/overhead.ts --profile       # also a CPU profile of the 10k threadwise timed calls (OS temp dir)
  *
  * Method (printed with the results):
  * - Thread: real text, the LoCoMo conversations replayed as user/assistant exchanges (the first
@@ -41,7 +41,8 @@
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { Session } from "node:inspector/promises";
-import { dirname, resolve } from "node:path";
+import { tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
@@ -471,7 +472,7 @@ async function main() {
       const row = await measure(config, size, specs, profiling ? startProfile : undefined);
       if (profiling && profile) {
         const { profile: data } = await profile.post("Profiler.stop");
-        const path = resolve(here, "results/overhead-threadwise-10k.cpuprofile");
+        const path = join(tmpdir(), "threadwise-overhead-10k.cpuprofile");
         writeFileSync(path, JSON.stringify(data));
         console.log(`profile: ${path}`);
         profile.disconnect();
