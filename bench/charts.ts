@@ -239,7 +239,7 @@ async function summarizeChart(): Promise<ChartResult> {
 async function factsChart(): Promise<ChartResult> {
   const text = read("facts.md");
   const table = text ? parseMarkdownTables(text)[0] : undefined;
-  if (!table || !table.headers[2]?.toLowerCase().startsWith("facts hit@")) {
+  if (!table?.headers[2]?.toLowerCase().startsWith("facts hit@")) {
     return { files: [], summary: ["facts: no hit@k table in bench/results/facts.md (run bench/facts.ts)"] };
   }
   // Columns: category, items, then three methods x (hit@3, hit@5, hit@10).
