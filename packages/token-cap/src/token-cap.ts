@@ -113,8 +113,8 @@ export interface CapResult {
   messages: BaseMessage[];
   /** Tokens of the view including `fixedTokens`. */
   tokens: number;
-  /** Non-orphan groups left out. */
-  droppedGroups: number;
+  /** Non-orphan groups left out (computed on first read: it needs the whole thread grouped). */
+  readonly droppedGroups: number;
   /** Tool results shortened by the over-cap rule. */
   shortenedToolResults: number;
   /** `true` when the view is still over `maxTokens` (sent anyway, with a warning). */
@@ -138,22 +138,24 @@ export function capMessages(messages: readonly BaseMessage[], settings: CapSetti
     eviction: settings.eviction,
     lowWatermark: settings.lowWatermark,
   });
-  const base = {
-    messages: selection.messages,
-    tokens: selection.cost,
-    droppedGroups: selection.droppedGroups,
-    shortenedToolResults: 0,
-    overLimit: selection.overLimit,
-  };
-  if (!selection.overLimit) return base;
+  // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
+  const result = (messages: BaseMessage[], tokens: number, shortenedToolResults: number): CapResult => ({
+    messages,
+    tokens,
+    get droppedGroups() {
+      return selection.droppedGroups;
+    },
+    shortenedToolResults,
+    overLimit: tokens > maxTokens,
+  });
+  if (!selection.overLimit) return result(selection.messages, selection.cost, 0);
   if (settings.overflow === "throw") throw new ThreadwiseTokenBudgetError(maxTokens, selection.cost);
   // Over the cap with only the must-keep groups left: shorten tool results of that tail.
   const tailStart = protectedTailStart(selection.kept);
   const tailFirstMessage = (selection.kept[tailStart] as MessageGroup | undefined)?.messages[0];
   const from = tailFirstMessage ? selection.messages.indexOf(tailFirstMessage) : selection.messages.length;
   const shortened = shortenToolResults(selection.messages, from, selection.cost - maxTokens, counter);
-  const tokens = selection.cost - shortened.savedTokens;
-  return { ...base, messages: shortened.messages, tokens, shortenedToolResults: shortened.shortened, overLimit: tokens > maxTokens };
+  return result(shortened.messages, selection.cost - shortened.savedTokens, shortened.shortened);
 }
 
 /**
