@@ -5,10 +5,11 @@ import { groupMessages, groupsEndingAt, type MessageGroup, messageType, protecte
  * How old groups leave the view.
  * - `sliding`: drop just enough of the oldest groups to fit. The view's first message moves on
  *   almost every turn, so no prompt prefix survives from one call to the next.
- * - `chunked`: when over the limit, drop down to the low watermark at once. The cut points are a
- *   step function of the thread's length (no stored state, the same in every replica), so the
- *   view's start moves once per chunk and the prefix is reusable in between. Costs more tokens
- *   per call on average (the view oscillates between the low watermark and the limit).
+ * - `chunked`: when over the limit, drop older groups in steps of `limit - lowWatermark`. The
+ *   cut points are a step function of the thread's cost measured from its first group (no stored
+ *   state, the same in every replica), so the view's start moves once per step and the prefix is
+ *   reusable in between. The view's cost stays above the low watermark and within the limit;
+ *   selection looks up every group's cost (linear in the thread), where sliding stops at the view.
  */
 export type EvictionMode = "sliding" | "chunked";
 
@@ -35,7 +36,7 @@ export interface SelectViewOptions {
 export interface ViewSelection {
   /** The view: kept stored system messages, then the kept groups, in thread order. No orphans. */
   messages: BaseMessage[];
-  /** All groups of the input. */
+  /** All groups of the input (with `sliding`, computed on first read). */
   groups: MessageGroup[];
   /** Groups kept, in order. */
   kept: MessageGroup[];
@@ -56,6 +57,11 @@ export interface ViewSelection {
  * and the tool loop after it (the run in progress) always do, even over the limit (`overLimit`
  * then says so); older groups are dropped oldest first, as one contiguous prefix, so the view is
  * always a suffix of the thread. The input is not mutated; the result is a new array.
+ *
+ * Cost: `sliding` groups the thread from its end and stops at the first group that does not fit
+ * (O(view) groups and `cost` calls, plus one type check per message for stored system messages);
+ * `groups`, `droppedGroups` and `orphanGroups` then group the whole thread on first read.
+ * `chunked` groups the whole thread and calls `cost` for every group.
  */
 export function selectView(messages: readonly BaseMessage[], options: SelectViewOptions): ViewSelection {
   if ((options.eviction ?? "sliding") === "sliding") {
