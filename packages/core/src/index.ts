@@ -39,7 +39,10 @@ export {
 } from "./placement.js";
 export {
   BINARY_BLOCK_TOKENS,
+  boundedEncodeLength,
   createTokenCounter,
+  LONG_RUN_CHARACTERS,
+  LONG_RUN_EXACT_CHARACTERS,
   DEFAULT_ENCODING,
   IMAGE_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,

@@ -152,6 +152,45 @@ function cacheKey(message: BaseMessage): string | undefined {
   return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}`;
 }
 
+/** Runs of non-space characters longer than this are counted in pieces (see {@link boundedEncodeLength}). */
+export const LONG_RUN_CHARACTERS = 64;
+/** Characters of one long run that are counted exactly; the rest of the run is estimated. */
+export const LONG_RUN_EXACT_CHARACTERS = 2048;
+const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARACTERS + 1},}`, "gu");
+const LONG_RUN_PIECE = 32;
+
+/**
+ * Token count of `text` in time linear in its length. BPE merging in js-tiktoken is quadratic in
+ * the length of one pre-tokenized word, so a 30,000-character line without spaces (base64, a
+ * minified file, Korean text without spaces) takes seconds to minutes. Ordinary text is counted
+ * exactly. A run of more than {@link LONG_RUN_CHARACTERS} non-space characters is counted in
+ * 32-character pieces (at most one token per piece above the exact count); past its first
+ * {@link LONG_RUN_EXACT_CHARACTERS} characters the rest of the run is estimated from the
+ * tokens-per-character of that exact part, plus 10%. Both err high, which is the safe side for a
+ * budget.
+ */
+export function boundedEncodeLength(text: string, encodeLength: (text: string) => number): number {
+  if (text.length <= LONG_RUN_CHARACTERS) return text.length === 0 ? 0 : encodeLength(text);
+  LONG_RUN.lastIndex = 0;
+  if (!LONG_RUN.test(text)) return encodeLength(text);
+  let total = 0;
+  let last = 0;
+  LONG_RUN.lastIndex = 0;
+  for (const match of text.matchAll(LONG_RUN)) {
+    const at = match.index ?? 0;
+    if (at > last) total += encodeLength(text.slice(last, at));
+    const run = Array.from(match[0]);
+    const exact = Math.min(run.length, LONG_RUN_EXACT_CHARACTERS);
+    let runTokens = 0;
+    for (let i = 0; i < exact; i += LONG_RUN_PIECE) runTokens += encodeLength(run.slice(i, Math.min(i + LONG_RUN_PIECE, exact)).join(""));
+    if (run.length > exact) runTokens += Math.ceil(((run.length - exact) * runTokens * 1.1) / exact);
+    total += runTokens;
+    last = at + match[0].length;
+  }
+  if (last < text.length) total += encodeLength(text.slice(last));
+  return total;
+}
+
 /**
  * Creates a token counter over js-tiktoken (spec R3).
  *
@@ -174,7 +213,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     const resolved = encoderFor(options);
     name = resolved.name;
     const encoder = resolved.encoder;
-    countText = (text) => (text.length === 0 ? 0 : encoder.encode(text, "all").length);
+    countText = (text) => boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
   }
   const byObject = new WeakMap<object, number>();
   const byKey = new Map<string, number>();
