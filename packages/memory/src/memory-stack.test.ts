@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { isContextMessage } from "@threadwise/core";
+import { isContextMessage, readSummarySlot } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
@@ -132,7 +132,6 @@ describe("the whole stack", () => {
       "threadwise/fact-recall",
       "threadwise/history-aware",
       "threadwise/persist-trim",
-      "threadwise/window-trim",
       "threadwise/token-cap",
     ]);
     const model = scriptedModel((messages) => {
@@ -230,5 +229,30 @@ describe("prune on SQLite", () => {
     const error = await say(createAgent({ model: echo(), ...reopened }), "old-1", "back?").catch((e: unknown) => e);
     expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
     await reopened.checkpointer?.close();
+  });
+});
+
+// Regression: windowTrim after summarize with the same window hid the messages that had left the
+// window but were not yet summarized (in neither the view nor the summary).
+describe("memoryStack with summarize", () => {
+  it("every stored message is either in the view or covered by the summary", async () => {
+    const stack = memoryStack({ backend: "in_memory", summarize: true, windowSize: 4, summarizeThreshold: 8, historyAware: false, env: {} });
+    expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/window-trim");
+    const model = echo();
+    const agent = createAgent({ model, ...stack });
+    const config = { configurable: { thread_id: "sum" } };
+    let summaries = 0;
+    for (let turn = 1; turn <= 12; turn += 1) {
+      await say(agent, "sum", `word ${turn}`);
+      const state = await agent.graph.getState(config);
+      const stored = (state.values as { messages: BaseMessage[] }).messages;
+      const covered = readSummarySlot(state.values).summary?.coveredCount ?? 0;
+      const lastCall = model.calls.filter((c) => !c.messages.some((m) => text(m).startsWith("Summarize"))).at(-1);
+      const seen = (lastCall?.messages ?? []).filter((m) => m.getType() !== "system" && !isContextMessage(m)).map(text);
+      // The view starts right after what the summary covers and runs to the newest user message.
+      expect(seen).toEqual(stored.slice(covered, -1).map(text));
+      if (covered > 0) summaries += 1;
+    }
+    expect(summaries).toBeGreaterThan(0);
   });
 });

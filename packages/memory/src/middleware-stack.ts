@@ -48,7 +48,9 @@ export function placementMode(mode: PromptContextMode) {
  * 6. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 7. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
  *    what it deletes.
- * 8. `windowTrim` (unless `windowSize: false`): the window of recent groups.
+ * 8. `windowTrim` (unless `windowSize: false`, or `summarize` is on): the window of recent groups.
+ *    With `summarize` on, summarize shapes the view itself (the window plus what left it since the
+ *    last summary); a second window would hide messages that are in neither the view nor the summary.
  * 9. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
  *    system prompt, context blocks, tool schemas and the trimmed view exactly as sent.
  */
@@ -82,7 +84,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
-  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
+  if (config.windowSize !== false && !config.summarize) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;
 }
