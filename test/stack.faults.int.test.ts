@@ -141,6 +141,7 @@ async function replayWithFaults(
     workMemory: { stored: 0, keptAfterFault: 0, notCalled: 0 },
   };
   let previousSummary = "";
+  let previousCovered = 0;
   let previousFacts = new Map<string, Fact>();
   let previousEntries = "[]";
   let summaryUpdates = 0;
@@ -165,8 +166,12 @@ async function replayWithFaults(
     const ids = state.messages.map((m) => m.id);
     expect(ids.length, `turn ${t}: stored count`).toBe(2 * (t + 1));
     expect(ids.slice(-2)).toEqual([`u${t}`, `a${t}`]);
-    if (t % 25 === 0 || t === exchanges.length - 1)
+    if (t % 25 === 0 || t === exchanges.length - 1) {
       expect(ids).toEqual(Array.from({ length: 2 * (t + 1) }, (_, k) => (k % 2 === 0 ? `u${k / 2}` : `a${(k - 1) / 2}`)));
+      // And their texts, unchanged.
+      const texts = state.messages.map((m) => messageText(m));
+      expect(texts).toEqual(exchanges.slice(0, t + 1).flatMap((e) => [e.user, e.assistant]));
+    }
     stored = ids.length;
 
     // What the model received this turn: never fault text.
@@ -197,6 +202,10 @@ async function replayWithFaults(
     if (previousSummary !== "") expect(summary, `turn ${t}: summary emptied`).not.toBe("");
     if (summary !== "") expect(prompt.includes(`[Previous conversation summary]\n${summary}`), `turn ${t}: summary not placed`).toBe(true);
     previousSummary = summary;
+    // The covered span only grows.
+    const covered = slot.summary?.coveredCount ?? 0;
+    expect(covered, `turn ${t}: summary coverage shrank`).toBeGreaterThanOrEqual(previousCovered);
+    previousCovered = covered;
 
     // Facts: none dropped; a failed extraction leaves no `llm` fact for this message, the rules fill in.
     const factSlot = readFactSlot(state);
