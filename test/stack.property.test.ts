@@ -1,17 +1,24 @@
 /**
  * Stack-wide invariants (issue 9; spec R2-R4, R7-R9, R12, R15, R18): random threads run through
  * every non-destructive middleware at once (windowTrim, tokenCap, historyAware, summarize with a
- * fake summarizer, factRecall heuristic, workMemory with a fake condenser), in random orders, over
- * several checkpointed turns (MemorySaver), in both placement modes. On every model call:
+ * fake summarizer, factRecall heuristic, workMemory with a fake condenser), in random orders or as
+ * `memoryStack()` builds them, over several checkpointed turns (MemorySaver; the random thread is
+ * the first turn's input), in both placement modes. On every model call:
  * - no orphan in what the model received (core `findOrphans`);
  * - the newest user message and the run's tool loop are in it (the user message unchanged);
  * - the tokens sent are within `maxTokens`, unless token-cap's documented over-cap rule applies
- *   (only the newest user turn and its tool loop left, tool results shortened with the marker);
+ *   (only the newest user turn and its tool loop left, tool results shortened with the marker).
+ *   When tokenCap is innermost among the block producers, everything sent is counted (system
+ *   prompt as rendered, tools, context message, view); otherwise only the tools and the view's
+ *   messages, since blocks added inside tokenCap are by design not in its budget (see its README);
+ * - in stable_tail, the system prompt is the operator's, plus the R7 note from turn 2 on;
  * - the stored thread is never changed (before/after every turn, and during every model call).
- * And two fresh agents given the same case send byte-identical prompts.
+ * And two fresh agents given the same case send byte-identical prompts (ToolMessage ids aside:
+ * LangGraph draws them at random and no provider receives them).
  *
- * Seeded: set STACK_PROPERTY_SEED to replay; fast-check prints the seed and the shrunk case of a
- * failure. STACK_PROPERTY_RUNS sets the runs per placement mode.
+ * Seeded: set STACK_PROPERTY_SEED to replay (STACK_PROPERTY_PATH for one reported case);
+ * fast-check prints the seed and the shrunk case of a failure. STACK_PROPERTY_RUNS sets the runs
+ * per placement mode.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
