@@ -367,14 +367,14 @@ describe("the whole stack over random threads", () => {
   }, 120_000);
 });
 
-describe("known bug: tokenCap's per-message count cache is keyed by message id and length, not content", () => {
+describe("regression: tokenCap's per-message count cache is shared by every thread", () => {
   // Found by this property test (seed 777, legacy_system, run 113): the test's own shared counter
   // mis-counted a view whose messages reused ids (u0, s1, ...) of an earlier case with other text
   // of the same length. tokenCap keeps one counter per middleware instance, shared by every thread
   // the agent serves, so two threads with user-chosen ids (A2A messageIds, `msg-1`, ...) collide the
-  // same way: the second thread's message is counted with the first one's tokens and the view can
-  // go over `maxTokens`. `it.fails` until core's cache key includes the content (or the thread).
-  it.fails("counts a message of another thread with the same id and length by its own text", async () => {
+  // same way: the second thread's message was counted with the first one's tokens and the view
+  // went over `maxTokens`. Fixed: core's cache key includes the start and end of the text.
+  it("counts a message of another thread with the same id and length by its own text", async () => {
     const cap = tokenCap({ maxTokens: 120, encoding: "o200k_base", logger: false });
     const english = "hello ".repeat(50); // 300 characters, about 50 tokens
     const korean = "가나다라마바사아자차".repeat(30); // 300 characters, hundreds of tokens
@@ -395,7 +395,7 @@ describe("known bug: tokenCap's per-message count cache is keyed by message id a
     };
     // Thread A: everything fits.
     expect(await viewOf(thread(english))).toEqual(["msg-1", "msg-2", "msg-3"]);
-    // Thread B, same ids and lengths, far over the cap: msg-1 must go. Today it stays (counted as A's).
+    // Thread B, same ids and lengths, far over the cap: msg-1 must go.
     const fresh = createTokenCounter({ encoding: "o200k_base" });
     expect(fresh.countMessages(thread(korean))).toBeGreaterThan(120);
     expect(await viewOf(thread(korean))).toEqual(["msg-2", "msg-3"]);

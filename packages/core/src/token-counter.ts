@@ -139,8 +139,11 @@ function cacheKey(message: BaseMessage): string | undefined {
   if (!id) return undefined;
   const content = (message as { content?: unknown }).content;
   let size = 0;
-  if (typeof content === "string") size = content.length;
-  else if (Array.isArray(content)) {
+  let sample = "";
+  if (typeof content === "string") {
+    size = content.length;
+    sample = content.length <= 32 ? content : content.slice(0, 16) + content.slice(-16);
+  } else if (Array.isArray(content)) {
     // Sum of lengths, not a joined string: building the text would cost O(characters) per message
     // on every call, which is what the cache is there to avoid.
     size = content.length * 7919;
@@ -148,8 +151,15 @@ function cacheKey(message: BaseMessage): string | undefined {
       if (typeof block === "string") size += block.length;
       else if (block && typeof (block as { text?: unknown }).text === "string") size += (block as { text: string }).text.length;
     }
+    const first = content[0] as { text?: unknown } | string | undefined;
+    const last = content[content.length - 1] as { text?: unknown } | string | undefined;
+    const textOf = (b: typeof first) => (typeof b === "string" ? b : typeof b?.text === "string" ? b.text : "");
+    sample = textOf(first).slice(0, 16) + textOf(last).slice(-16);
   }
-  return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}`;
+  // Ids are only unique within a thread (apps may use "msg-1" everywhere), and one counter serves
+  // every thread: the start and end of the text guard against a same-id, same-length message of
+  // another thread without hashing the whole text.
+  return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}|${sample}`;
 }
 
 /** Runs of non-space characters longer than this are counted in pieces (see {@link boundedEncodeLength}). */
