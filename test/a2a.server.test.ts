@@ -102,8 +102,9 @@ describe("A2A server (message/send over JSON-RPC)", () => {
 
   it("sends only the window to the model while the thread keeps growing", async () => {
     for (let i = 0; i < 5; i += 1) await send(`turn ${i}`, { contextId: "ctx-window" });
-    // windowMessages = 6: the model gets the newest 6 messages; the stored thread holds all 10.
-    expect(lastCallTexts()).toEqual(["seen 3", "turn 2", "seen 5", "turn 3", "seen 6", "turn 4"]);
+    // windowMessages = 6 (chunked eviction down to 3): the model gets the newest 6 messages; the
+    // stored thread holds all 10. The turn before, right after a cut, saw only 4 ("seen 4").
+    expect(lastCallTexts()).toEqual(["seen 3", "turn 2", "seen 5", "turn 3", "seen 4", "turn 4"]);
   });
 
   it("also speaks A2A 1.0 SendMessage on the same endpoint", async () => {

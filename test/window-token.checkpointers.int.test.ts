@@ -107,7 +107,7 @@ describe.each(cases)("windowTrim + tokenCap on $name", ({ name, open }) => {
         tools: [lookup],
         systemPrompt: "You are an airline support agent.",
         checkpointer,
-        middleware: [windowTrim({ maxMessages: 5, logger }), tokenCap({ maxTokens: 400, logger: false })],
+        middleware: [windowTrim({ eviction: "sliding", maxMessages: 5, logger }), tokenCap({ maxTokens: 400, logger: false })],
       });
     let agent = build(await open());
     for (let turn = 1; turn <= 3; turn += 1) await agent.invoke({ messages: [new HumanMessage(`Question #${turn}?`)] }, config);
@@ -156,7 +156,7 @@ describe.each(cases)("windowTrim + tokenCap on $name", ({ name, open }) => {
       model,
       tools: [lookup],
       checkpointer: await open(),
-      middleware: [windowTrim({ maxMessages: 50 }), tokenCap({ maxTokens: 120, logger: false })],
+      middleware: [windowTrim({ eviction: "sliding", maxMessages: 50 }), tokenCap({ maxTokens: 120, logger: false })],
     });
     for (let turn = 2; turn <= 6; turn += 2) await agent.invoke({ messages: [new HumanMessage(`Question #${turn}?`)] }, config);
     const counter = createTokenCounter();

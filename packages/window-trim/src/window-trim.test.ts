@@ -43,8 +43,8 @@ async function runHook(middleware: ReturnType<typeof windowTrim>, messages: Base
 }
 
 describe("windowTrim options", () => {
-  it("defaults to 20 messages, sliding, any start", () => {
-    expect(resolveWindowTrimOptions({}, {})).toEqual({ maxMessages: 20, startOn: "any", eviction: "sliding", lowWatermark: 10 });
+  it("defaults to 20 messages, chunked eviction down to 10, any start", () => {
+    expect(resolveWindowTrimOptions({}, {})).toEqual({ maxMessages: 20, startOn: "any", eviction: "chunked", lowWatermark: 10 });
   });
 
   it("reads MEMORY_WINDOW_SIZE when the option is absent; the option wins", () => {
@@ -77,16 +77,16 @@ describe("windowTrim hook", () => {
       human("h3"),
     ];
     // 4 messages: h3 (1) + a2 (1) leaves 2, too few for the 3-message tool group, so the cut is after it.
-    expect(ids(await runHook(windowTrim({ maxMessages: 4 }), thread))).toEqual(["a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ maxMessages: 5 }), thread))).toEqual(["c1", "t1", "t2", "a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ maxMessages: 6 }), thread))).toEqual(["h2", "c1", "t1", "t2", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5 }), thread))).toEqual(["c1", "t1", "t2", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 6 }), thread))).toEqual(["h2", "c1", "t1", "t2", "a2", "h3"]);
   });
 
   it("startOn human drops leading groups until a user message", async () => {
     const thread = [human("h1"), ai("a1"), human("h2"), call("c1", ["x"]), result("t1", "x"), ai("a2"), human("h3")];
-    expect(ids(await runHook(windowTrim({ maxMessages: 4 }), thread))).toEqual(["c1", "t1", "a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ maxMessages: 4, startOn: "human" }), thread))).toEqual(["h3"]);
-    expect(ids(await runHook(windowTrim({ maxMessages: 5, startOn: "human" }), thread))).toEqual(["h2", "c1", "t1", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["c1", "t1", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4, startOn: "human" }), thread))).toEqual(["h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5, startOn: "human" }), thread))).toEqual(["h2", "c1", "t1", "a2", "h3"]);
   });
 
   it("keeps a stored system message at the head and leaves out stored orphans", async () => {
@@ -99,9 +99,9 @@ describe("windowTrim hook", () => {
       ai("a2"),
       human("h3"),
     ];
-    const view = await runHook(windowTrim({ maxMessages: 3 }), thread);
+    const view = await runHook(windowTrim({ eviction: "sliding", maxMessages: 3 }), thread);
     expect(ids(view)).toEqual(["s0", "a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ maxMessages: 100 }), thread))).toEqual(["s0", "h1", "h2", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 100 }), thread))).toEqual(["s0", "h1", "h2", "a2", "h3"]);
     expect(findOrphans(view)).toEqual([]);
   });
 
@@ -116,14 +116,14 @@ describe("windowTrim hook", () => {
       result("t2", "y"),
       result("t3", "z"),
     ];
-    expect(ids(await runHook(windowTrim({ maxMessages: 2 }), thread))).toEqual(["h2", "c1", "t1", "c2", "t2", "t3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 2 }), thread))).toEqual(["h2", "c1", "t1", "c2", "t2", "t3"]);
   });
 
   it("never mutates the request's messages", async () => {
     const thread = [human("h1"), ai("a1"), human("h2")];
     const before = JSON.stringify(thread);
     const copy = [...thread];
-    await runHook(windowTrim({ maxMessages: 1 }), thread);
+    await runHook(windowTrim({ eviction: "sliding", maxMessages: 1 }), thread);
     expect(thread).toEqual(copy);
     expect(JSON.stringify(thread)).toBe(before);
   });
@@ -158,7 +158,7 @@ describe("windowTrim through createAgent with MemorySaver", () => {
   it("sends the window, logs one multiturn line per call, and keeps the stored thread whole", async () => {
     const model = scriptedModel((_messages, n) => `answer ${n + 1}`);
     const logger = recordingLogger();
-    const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [windowTrim({ maxMessages: 3, logger })] });
+    const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [windowTrim({ eviction: "sliding", maxMessages: 3, logger })] });
     const config = { configurable: { thread_id: "w1" } };
     for (const text of ["one", "two", "three", "four"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
     expect(model.calls.map((c) => c.messages.map((m) => m.content))).toEqual([
@@ -198,7 +198,7 @@ describe("windowTrim through createAgent with MemorySaver", () => {
         });
       return `done after ${String(last?.content)}`;
     });
-    const agent = createAgent({ model, tools: [lookup], checkpointer: new MemorySaver(), middleware: [windowTrim({ maxMessages: 2 })] });
+    const agent = createAgent({ model, tools: [lookup], checkpointer: new MemorySaver(), middleware: [windowTrim({ eviction: "sliding", maxMessages: 2 })] });
     const config = { configurable: { thread_id: "w2" } };
     await agent.invoke({ messages: [new HumanMessage("first")] }, config);
     await agent.invoke({ messages: [new HumanMessage("second")] }, config);
