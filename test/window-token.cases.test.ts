@@ -98,7 +98,8 @@ describe("a run of ToolMessages answering two different AI messages, cut between
   it("no window size and no cap yields an orphan", async () => {
     const counter = characterTokenCounter();
     for (const thread of [malformed, wellFormed]) {
-      for (let n = 1; n <= 8; n += 1) expect(findOrphans(await viewOf(windowTrim({ eviction: "sliding", maxMessages: n, logger: false }), thread))).toEqual([]);
+      for (let n = 1; n <= 8; n += 1)
+        expect(findOrphans(await viewOf(windowTrim({ eviction: "sliding", maxMessages: n, logger: false }), thread))).toEqual([]);
       for (let cap = 5; cap <= 80; cap += 5) {
         expect(findOrphans(await viewOf(tokenCap({ maxTokens: cap, tokenCounter: counter, logger: false }), thread))).toEqual([]);
       }
@@ -107,10 +108,26 @@ describe("a run of ToolMessages answering two different AI messages, cut between
 
   it("the cut between the two results keeps the later pair and drops the first whole", async () => {
     // Window 4: h2, a1, and the c2/ty pair; c1/tx is cut off.
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), wellFormed))).toEqual(["c2", "ty", "a1", "h2"]);
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), wellFormed))).toEqual([
+      "c2",
+      "ty",
+      "a1",
+      "h2",
+    ]);
     // In the malformed run, c1 has no result right after it and tx is a stray: only c2/ty can ever be sent.
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), malformed))).toEqual(["c2", "ty", "a1", "h2"]);
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 50, logger: false }), malformed))).toEqual(["h1", "c2", "ty", "a1", "h2"]);
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), malformed))).toEqual([
+      "c2",
+      "ty",
+      "a1",
+      "h2",
+    ]);
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 50, logger: false }), malformed))).toEqual([
+      "h1",
+      "c2",
+      "ty",
+      "a1",
+      "h2",
+    ]);
   });
 });
 
@@ -134,7 +151,11 @@ describe("a hook-created pair of messages without ids", () => {
       model,
       tools: [seatMap],
       checkpointer: new MemorySaver(),
-      middleware: [injector, windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), tokenCap({ maxTokens: 5000, logger: false })],
+      middleware: [
+        injector,
+        windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }),
+        tokenCap({ maxTokens: 5000, logger: false }),
+      ],
     });
     const config = { configurable: { thread_id: "hook" } };
     for (const q of ["one", "two", "three"]) await agent.invoke({ messages: [new HumanMessage(q)] }, config);
@@ -181,7 +202,13 @@ describe("the current run's tool loop alone over the budget", () => {
   ];
 
   it("windowTrim sends the whole loop even when the window is smaller", async () => {
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 2, logger: false }), loop))).toEqual(["now", "c1", "t1", "c2", "t2"]);
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 2, logger: false }), loop))).toEqual([
+      "now",
+      "c1",
+      "t1",
+      "c2",
+      "t2",
+    ]);
   });
 
   it("tokenCap keeps the loop, shortens the older result first, and never drops the question", async () => {

@@ -38,20 +38,6 @@ export {
   withViewMessages,
 } from "./placement.js";
 export {
-  BINARY_BLOCK_TOKENS,
-  boundedEncodeLength,
-  createTokenCounter,
-  LONG_RUN_CHARACTERS,
-  LONG_RUN_EXACT_CHARACTERS,
-  DEFAULT_ENCODING,
-  IMAGE_BLOCK_TOKENS,
-  MESSAGE_OVERHEAD_TOKENS,
-  messageText,
-  type TokenCounter,
-  type TokenCounterOptions,
-} from "./token-counter.js";
-export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
-export {
   mergeSummarySlot,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
@@ -65,4 +51,18 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
-export { resolveEncoding } from "./token-counter.js";
+export {
+  BINARY_BLOCK_TOKENS,
+  boundedEncodeLength,
+  createTokenCounter,
+  DEFAULT_ENCODING,
+  IMAGE_BLOCK_TOKENS,
+  LONG_RUN_CHARACTERS,
+  LONG_RUN_EXACT_CHARACTERS,
+  MESSAGE_OVERHEAD_TOKENS,
+  messageText,
+  resolveEncoding,
+  type TokenCounter,
+  type TokenCounterOptions,
+} from "./token-counter.js";
+export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";

@@ -76,10 +76,13 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
  * object as (part of) its `stateSchema`; LangChain keeps the first declaration of a key.
  */
 export const summarySlotState = new StateSchema({
-  [SUMMARY_SLOT_KEY]: new ReducedValue(summarySlotSchema.default(() => ({})), {
-    inputSchema: summarySlotUpdateSchema,
-    reducer: mergeSummarySlot,
-  }),
+  [SUMMARY_SLOT_KEY]: new ReducedValue(
+    summarySlotSchema.default(() => ({})),
+    {
+      inputSchema: summarySlotUpdateSchema,
+      reducer: mergeSummarySlot,
+    },
+  ),
 });
 
 /** Reads the slot from agent state (`request.state`, hook state); `{}` when absent. */
