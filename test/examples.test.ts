@@ -25,7 +25,12 @@ describe("examples run offline", () => {
       const env: NodeJS.ProcessEnv = { ...process.env, EXAMPLE_ONESHOT: "1" };
       delete env.OPENAI_API_KEY;
       delete env.OPENAI_BASE_URL;
-      const { stdout } = await run(resolve(root, "node_modules/.bin/tsx"), [resolve(root, "examples", file)], { cwd: root, env, timeout: 170_000, maxBuffer: 64 * 1024 * 1024 });
+      const { stdout } = await run(resolve(root, "node_modules/.bin/tsx"), [resolve(root, "examples", file)], {
+        cwd: root,
+        env,
+        timeout: 170_000,
+        maxBuffer: 64 * 1024 * 1024,
+      });
       expect(stdout.trim().length).toBeGreaterThan(0);
     });
   }

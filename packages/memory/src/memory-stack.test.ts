@@ -236,7 +236,14 @@ describe("prune on SQLite", () => {
 // window but were not yet summarized (in neither the view nor the summary).
 describe("memoryStack with summarize", () => {
   it("every stored message is either in the view or covered by the summary", async () => {
-    const stack = memoryStack({ backend: "in_memory", summarize: true, windowSize: 4, summarizeThreshold: 8, historyAware: false, env: {} });
+    const stack = memoryStack({
+      backend: "in_memory",
+      summarize: true,
+      windowSize: 4,
+      summarizeThreshold: 8,
+      historyAware: false,
+      env: {},
+    });
     expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/window-trim");
     const model = echo();
     const agent = createAgent({ model, ...stack });

@@ -86,7 +86,13 @@ describe("windowTrim hook", () => {
     const thread = [human("h1"), ai("a1"), human("h2"), call("c1", ["x"]), result("t1", "x"), ai("a2"), human("h3")];
     expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["c1", "t1", "a2", "h3"]);
     expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4, startOn: "human" }), thread))).toEqual(["h3"]);
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5, startOn: "human" }), thread))).toEqual(["h2", "c1", "t1", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5, startOn: "human" }), thread))).toEqual([
+      "h2",
+      "c1",
+      "t1",
+      "a2",
+      "h3",
+    ]);
   });
 
   it("keeps a stored system message at the head and leaves out stored orphans", async () => {
@@ -158,7 +164,11 @@ describe("windowTrim through createAgent with MemorySaver", () => {
   it("sends the window, logs one multiturn line per call, and keeps the stored thread whole", async () => {
     const model = scriptedModel((_messages, n) => `answer ${n + 1}`);
     const logger = recordingLogger();
-    const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [windowTrim({ eviction: "sliding", maxMessages: 3, logger })] });
+    const agent = createAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      middleware: [windowTrim({ eviction: "sliding", maxMessages: 3, logger })],
+    });
     const config = { configurable: { thread_id: "w1" } };
     for (const text of ["one", "two", "three", "four"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
     expect(model.calls.map((c) => c.messages.map((m) => m.content))).toEqual([
@@ -198,7 +208,12 @@ describe("windowTrim through createAgent with MemorySaver", () => {
         });
       return `done after ${String(last?.content)}`;
     });
-    const agent = createAgent({ model, tools: [lookup], checkpointer: new MemorySaver(), middleware: [windowTrim({ eviction: "sliding", maxMessages: 2 })] });
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      checkpointer: new MemorySaver(),
+      middleware: [windowTrim({ eviction: "sliding", maxMessages: 2 })],
+    });
     const config = { configurable: { thread_id: "w2" } };
     await agent.invoke({ messages: [new HumanMessage("first")] }, config);
     await agent.invoke({ messages: [new HumanMessage("second")] }, config);
