@@ -41,6 +41,26 @@ export interface FactIndex {
   search(query: string, k: number, minScore?: number): RankedFact[];
 }
 
+/** Most tokenized field values remembered for index building; the oldest entry goes first. */
+const TOKEN_MEMO_ENTRIES = 10_000;
+const tokenMemo = new Map<string, string[]>();
+
+/**
+ * `tokenize` with a bounded memo, for the indexed fields only. The index is rebuilt from the stored
+ * facts on every new user message, and a fact's text and keywords rarely change, so tokenizing them
+ * again was most of that cost (measured by `bench/overhead.ts`). `tokenize` is pure and MiniSearch
+ * does not modify the returned arrays. Queries are tokenized without the memo.
+ */
+function memoTokenize(text: string): string[] {
+  let tokens = tokenMemo.get(text);
+  if (tokens === undefined) {
+    tokens = tokenize(text);
+    if (tokenMemo.size >= TOKEN_MEMO_ENTRIES) tokenMemo.delete(tokenMemo.keys().next().value as string);
+    tokenMemo.set(text, tokens);
+  }
+  return tokens;
+}
+
 /**
  * Indexes facts with MiniSearch (BM25+) and the threadwise tokenizer (Korean particles stripped,
  * Hangul bigrams, light English stemming). The fact's text is indexed with weight 1, the subject
@@ -49,9 +69,9 @@ export interface FactIndex {
 export function createFactIndex(facts: readonly Fact[]): FactIndex {
   const index = new MiniSearch<{ id: number; text: string; keywords: string }>({
     fields: ["text", "keywords"],
-    tokenize,
+    tokenize: memoTokenize,
     processTerm: (term) => term,
-    searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
+    searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false, tokenize },
   });
   index.addAll(
     facts.map((fact, id) => ({
