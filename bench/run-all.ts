@@ -3,7 +3,7 @@
  * and prints a summary. Each benchmark writes its own `bench/results/<name>.md`; one that only
  * prints (no results file touched during its run) gets its output saved there by this script.
  *
- *   pnpm bench                          # everything (about 15-20 minutes on 2 cores)
+ *   pnpm bench                          # everything (about 30 minutes on a busy 2-core machine)
  *   pnpm bench -- --only overhead,facts # some benchmarks, then the charts
  *   pnpm bench -- --skip placement      # all but some
  *   pnpm bench -- --charts-only         # redraw the charts from existing results
