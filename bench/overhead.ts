@@ -351,7 +351,10 @@ function langchainStack(counter: "exact" | "approximate"): Stack {
 }
 
 const CONFIGS_ALL: Array<{ key: string; make: () => Stack }> = [
-  { key: "baseline", make: () => ({ name: "baseline: no middleware (the harness and the model stub alone)", middleware: [], channels: {}, lastSent: 0 }) },
+  {
+    key: "baseline",
+    make: () => ({ name: "baseline: no middleware (the harness and the model stub alone)", middleware: [], channels: {}, lastSent: 0 }),
+  },
   { key: "threadwise-legacy_system", make: () => threadwiseStack("legacy_system") },
   { key: "threadwise-stable_tail", make: () => threadwiseStack("stable_tail") },
   { key: "langchain-exact", make: () => langchainStack("exact") },

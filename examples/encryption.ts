@@ -26,7 +26,7 @@ import { replayModel } from "@threadwise/core/testing";
 import { createKeyring, encryptCheckpointer } from "@threadwise/encryption";
 import { createAgent, HumanMessage } from "langchain";
 import { exampleModel } from "./support/live-model.js";
-import { assistantSteps, loadAirlineRuns, replayScript, replayTools } from "./support/tau-replay.js";
+import { loadAirlineRuns, replayScript, replayTools } from "./support/tau-replay.js";
 
 const script = replayScript(loadAirlineRuns()[0] as Parameters<typeof replayScript>[0]);
 const turns = script.turns.slice(0, 4);
