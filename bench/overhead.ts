@@ -634,6 +634,9 @@ async function main() {
   }
   console.log(`\n${findings.map((f) => `- ${f}`).join("\n")}`);
 
+  const presetOrder = threadwiseStack("legacy_system")
+    .middleware.map((m) => `\`${m.name}\``)
+    .join(", ");
   const doc = [
     "# Per-call overhead of the memory middlewares versus thread length",
     "",
@@ -672,7 +675,8 @@ async function main() {
     "- **What is timed**: the hooks `createAgent` runs around one model call, in its order: every `beforeModel` (state update applied through the channel's reducer), the `wrapModelCall` chain (first middleware outermost, with the agent's system-message normalization between layers), a model that answers at once, the `Command` updates applied, every `afterModel` in reverse. Not timed: checkpointer, graph runtime, the model.",
     `- **Runs**: ${RUNS} runs per configuration and size, each with new middleware instances; ${WARMUP} warm-up calls (first token count of the thread, fact backfill, first summary) then up to ${CALLS} timed calls; a run stops early after ${BUDGET_MS / 1000} s (at least 3 timed calls), and a configuration whose first run took longer than that gets 2 runs. Median and p90 over every timed call.`,
     "- **Clock**: a full GC runs before each timed call and the bench waits 25 ms for its sweeper threads (outside the timing); the time reported is the process's CPU time (user + system, `process.cpuUsage()`) during the call, because this machine is shared and wall-clock time there includes waiting for a core. Wall-clock medians are in the first table for comparison. Per-hook times are CPU time too, measured around each hook.",
-    `- **threadwise**: \`memoryMiddleware\` from \`@threadwise/memory\`, the preset's order: placement mode, \`summarize\` (window ${WINDOW}, threshold 40; the summarizer is a stub answering a fixed 600-character text, so building its input is timed and the model is not; a summary is due every 10th call), \`factRecall\` (heuristic), \`historyAware\`, \`windowTrim\` (${WINDOW} messages), \`tokenCap\` (${MAX_TOKENS} tokens, o200k_base).`,
+    `- **threadwise**: \`memoryMiddleware\` from \`@threadwise/memory\` for the config window ${WINDOW} messages, \`maxHistoryTokens\` ${MAX_TOKENS} (o200k_base), summaries on (threshold 40), facts heuristic; the preset built, outermost first: ${presetOrder}. The summarizer is a stub answering a fixed 600-character text, so building its input is timed and the model is not; a summary is due every 10th call.`,
+    "- **baseline**: the same harness with no middleware: what the measurement itself costs.",
     `- **LangChain**: \`summarizationMiddleware\` (trigger 4,000,000 tokens, never reached in the bench, so it counts the thread and decides, as it does on every call before it fires; keep ${WINDOW} messages) plus a middleware applying \`trimMessages\` (last ${MAX_TOKENS} tokens, start on human, end on human or tool). Exact counter: js-tiktoken o200k_base per message, memoized per message object (each fresh message tokenized once per call, shared by both middlewares: the most favourable way to give LangChain an exact count). Approximate: LangChain's \`countTokensApproximately\`.`,
     "",
   ].join("\n");
