@@ -13,6 +13,12 @@ export const BINARY_BLOCK_TOKENS = 255;
 export const MESSAGE_OVERHEAD_TOKENS = 3;
 /** Upper bound on cached per-message counts; older entries are evicted first. */
 export const TOKEN_CACHE_ENTRIES = 100_000;
+/** Texts at least this long (characters) have their count remembered by value; shorter ones are cheap to encode. */
+const TEXT_MEMO_MIN_CHARACTERS = 256;
+/** Texts longer than this (characters) are not remembered by value, to bound the memo's memory. */
+const TEXT_MEMO_MAX_CHARACTERS = 65_536;
+/** Most texts remembered by value per counter; the oldest goes first. */
+const TEXT_MEMO_ENTRIES = 128;
 
 /** Counts tokens of the parts of a model request. Every count is in tokens. */
 export interface TokenCounter {
@@ -223,7 +229,21 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     const resolved = encoderFor(options);
     name = resolved.name;
     const encoder = resolved.encoder;
-    countText = (text) => boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
+    const encodeText = (text: string) => boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
+    // System prompts and their context blocks come back as new objects without an id on every model
+    // call, so the message cache misses them; their text repeats, so long texts are remembered by
+    // value (bounded: entries and length). Exact: the same text always has the same count.
+    const byText = new Map<string, number>();
+    countText = (text) => {
+      if (text.length < TEXT_MEMO_MIN_CHARACTERS || text.length > TEXT_MEMO_MAX_CHARACTERS) return encodeText(text);
+      let count = byText.get(text);
+      if (count === undefined) {
+        count = encodeText(text);
+        if (byText.size >= TEXT_MEMO_ENTRIES) byText.delete(byText.keys().next().value as string);
+        byText.set(text, count);
+      }
+      return count;
+    };
   }
   const byObject = new WeakMap<object, number>();
   const byKey = new Map<string, number>();
