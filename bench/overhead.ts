@@ -680,6 +680,11 @@ async function main() {
     `- **LangChain**: \`summarizationMiddleware\` (trigger 4,000,000 tokens, never reached in the bench, so it counts the thread and decides, as it does on every call before it fires; keep ${WINDOW} messages) plus a middleware applying \`trimMessages\` (last ${MAX_TOKENS} tokens, start on human, end on human or tool). Exact counter: js-tiktoken o200k_base per message, memoized per message object (each fresh message tokenized once per call, shared by both middlewares: the most favourable way to give LangChain an exact count). Approximate: LangChain's \`countTokensApproximately\`.`,
     "",
   ].join("\n");
+  // Only a run of every configuration and size replaces the committed results.
+  if (args.only || args.sizes !== "100,1000,10000") {
+    console.log("\n--only or --sizes given: bench/results/overhead.{md,json} left as they were");
+    return;
+  }
   mkdirSync(dirname(RESULTS_MD), { recursive: true });
   writeFileSync(RESULTS_MD, doc);
   writeFileSync(
