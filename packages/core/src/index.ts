@@ -13,7 +13,15 @@ export {
   toolCallsOf,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
-export { formatMultiturnLine, type MultiturnFields, resolveLogger, silentLogger, type ThreadwiseLogger } from "./logger.js";
+export {
+  formatMultiturnLine,
+  isLoggerOption,
+  loggerOptionSchema,
+  type MultiturnFields,
+  resolveLogger,
+  silentLogger,
+  type ThreadwiseLogger,
+} from "./logger.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   addContextBlocks,

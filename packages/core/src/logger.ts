@@ -1,3 +1,5 @@
+import { z } from "zod";
+
 /**
  * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,
  * winston). Fields are plain JSON-safe values and never hold message text, DSNs or key material.
@@ -45,3 +47,22 @@ export interface MultiturnFields {
 export function formatMultiturnLine(fields: MultiturnFields): string {
   return `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
 }
+
+/** `true` for `false` or an object with `info()` and `warn()` functions: what a `logger` option accepts. */
+export function isLoggerOption(value: unknown): value is ThreadwiseLogger | false {
+  return (
+    value === false ||
+    (typeof value === "object" &&
+      value !== null &&
+      typeof (value as { info?: unknown }).info === "function" &&
+      typeof (value as { warn?: unknown }).warn === "function")
+  );
+}
+
+/**
+ * The zod schema of every middleware's `logger` option: any `{ info, warn }` object, or `false`
+ * for none. Optional; the error names the option through `parseOptions`.
+ */
+export const loggerOptionSchema = z
+  .custom<ThreadwiseLogger | false>(isLoggerOption, { message: "expected a logger with info() and warn(), or false" })
+  .optional();

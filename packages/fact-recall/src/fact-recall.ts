@@ -4,11 +4,11 @@ import {
   addContextBlocks,
   envChoice,
   envPositiveInt,
+  loggerOptionSchema,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseOptions,
   resolveLogger,
-  type ThreadwiseLogger,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -37,13 +37,7 @@ const modelSchema = z.custom<FactExtractionModel>(
   (value) => typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function",
   { message: "expected a chat model (an object with invoke())" },
 );
-const loggerSchema = z.union([
-  z.literal(false),
-  z.custom<ThreadwiseLogger>(
-    (value) => typeof value === "object" && value !== null && typeof (value as ThreadwiseLogger).warn === "function",
-    { message: "expected a logger with info() and warn()" },
-  ),
-]);
+const loggerSchema = loggerOptionSchema.unwrap();
 
 /** Options of {@link factRecall}. */
 export const factRecallOptionsSchema = z

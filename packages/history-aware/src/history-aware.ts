@@ -1,11 +1,11 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   isContextMessage,
+  loggerOptionSchema,
   messageType,
   parseOptions,
   resolveLogger,
   systemText,
-  type ThreadwiseLogger,
   viewSystemMessage,
   withSystemSuffix,
 } from "@threadwise/core";
@@ -29,17 +29,7 @@ export const historyAwareOptionsSchema = z.object({
    * for none.
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
-  logger: z
-    .custom<ThreadwiseLogger | false>(
-      (value) =>
-        value === false ||
-        (typeof value === "object" &&
-          value !== null &&
-          typeof (value as ThreadwiseLogger).info === "function" &&
-          typeof (value as ThreadwiseLogger).warn === "function"),
-      "must be an object with info() and warn(), or false",
-    )
-    .optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link historyAware}, as accepted by the factory. */

@@ -1,6 +1,6 @@
 import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import { envPositiveInt, messageType, parseOptions, resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
+import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { parseSeedHistory, type SeedHistoryRules } from "./parse-seed-history.js";
@@ -51,14 +51,7 @@ export const historySeedOptionsSchema = z.object({
    * `false` for none.
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
-  logger: z
-    .custom<ThreadwiseLogger | false>(
-      (value) =>
-        value === false ||
-        (typeof (value as ThreadwiseLogger)?.info === "function" && typeof (value as ThreadwiseLogger)?.warn === "function"),
-      "must be an object with info() and warn(), or false",
-    )
-    .optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link historySeed}, as accepted (before defaults). */

@@ -2,26 +2,19 @@ import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import {
   envPositiveInt,
   groupMessages,
+  loggerOptionSchema,
   type MessageGroup,
   parseOptions,
   protectedTailStart,
   readSummarySlot,
   resolveLogger,
   summarySlotState,
-  type ThreadwiseLogger,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 
 /** Env twin of `keepGroups`. */
 export const KEEP_GROUPS_ENV = "MEMORY_PERSIST_TRIM_KEEP_GROUPS";
-
-const isLogger = (value: unknown): boolean =>
-  value === false ||
-  (typeof value === "object" &&
-    value !== null &&
-    typeof (value as { info?: unknown }).info === "function" &&
-    typeof (value as { warn?: unknown }).warn === "function");
 
 /** Options of {@link persistTrim}. */
 export const persistTrimOptionsSchema = z.object({
@@ -46,7 +39,7 @@ export const persistTrimOptionsSchema = z.object({
    */
   keepUnsummarized: z.boolean().default(true),
   /** Where the info line about deletions goes; `false` for silence. @default core's default logger */
-  logger: z.custom<ThreadwiseLogger | false>(isLogger, { message: "expected a logger with info() and warn(), or false" }).optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link persistTrim}, as given. */

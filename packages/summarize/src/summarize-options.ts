@@ -1,4 +1,4 @@
-import { envPositiveInt, PROMPT_CONTEXT_MODES, parseOptions, type ThreadwiseLogger } from "@threadwise/core";
+import { envPositiveInt, loggerOptionSchema, PROMPT_CONTEXT_MODES, parseOptions } from "@threadwise/core";
 import { z } from "zod";
 
 /** Default window, in messages (spec R10). */
@@ -27,13 +27,6 @@ export interface SummarizerModel {
 
 const isModel = (value: unknown): boolean =>
   typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function";
-
-const isLogger = (value: unknown): boolean =>
-  value === false ||
-  (typeof value === "object" &&
-    value !== null &&
-    typeof (value as { info?: unknown }).info === "function" &&
-    typeof (value as { warn?: unknown }).warn === "function");
 
 /** Options of {@link summarize}. Validated at construction; errors name the option (`summarize.threshold`). */
 export const summarizeOptionsSchema = z.object({
@@ -84,7 +77,7 @@ export const summarizeOptionsSchema = z.object({
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)
    */
-  logger: z.custom<ThreadwiseLogger | false>(isLogger, { message: "expected a logger with info() and warn(), or false" }).optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link summarize}, as given. */

@@ -4,6 +4,7 @@ import {
   EVICTION_MODES,
   envPositiveInt,
   isContextMessage,
+  loggerOptionSchema,
   type MessageGroup,
   parseOptions,
   protectedTailStart,
@@ -12,7 +13,6 @@ import {
   selectView,
   systemText,
   ThreadwiseConfigError,
-  type ThreadwiseLogger,
   type TokenCounter,
   viewMessages,
   withMultiturnLog,
@@ -87,7 +87,7 @@ export const tokenCapOptionsSchema = z.object({
    * Where the multiturn line (R6) and the over-cap warning go; `false` for nowhere.
    * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
    */
-  logger: z.union([z.literal(false), z.custom<ThreadwiseLogger>((v) => typeof (v as ThreadwiseLogger)?.info === "function")]).optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link tokenCap}, as accepted (before defaults). */

@@ -2,11 +2,11 @@ import type { BaseMessage } from "@langchain/core/messages";
 import {
   EVICTION_MODES,
   envPositiveInt,
+  loggerOptionSchema,
   parseOptions,
   resolveLogger,
   selectView,
   ThreadwiseConfigError,
-  type ThreadwiseLogger,
   type ViewSelection,
   viewMessages,
   withMultiturnLog,
@@ -62,7 +62,7 @@ export const windowTrimOptionsSchema = z.object({
    * Where the multiturn line (spec R6) goes: any object with `info` and `warn`, or `false` for
    * none. @default silent for info unless env `THREADWISE_LOG=info`
    */
-  logger: z.union([z.literal(false), z.custom<ThreadwiseLogger>((v) => typeof (v as ThreadwiseLogger)?.info === "function")]).optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link windowTrim}, as accepted (before defaults). */

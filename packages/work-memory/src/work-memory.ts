@@ -2,6 +2,7 @@ import type { BaseLanguageModelInterface } from "@langchain/core/language_models
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   addContextBlocks,
+  loggerOptionSchema,
   messageType,
   PROMPT_CONTEXT_MODES,
   parseOptions,
@@ -11,7 +12,6 @@ import {
   SUMMARY_SLOT_KEY,
   type SummarySlotUpdate,
   summarySlotState,
-  type ThreadwiseLogger,
   threadwiseMessageId,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
@@ -83,14 +83,7 @@ export const workMemoryOptionsSchema = z.object({
    * `false` for none. Lines never hold message text.
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
-  logger: z
-    .custom<ThreadwiseLogger | false>(
-      (value) =>
-        value === false ||
-        (typeof (value as ThreadwiseLogger)?.info === "function" && typeof (value as ThreadwiseLogger)?.warn === "function"),
-      "must be an object with info() and warn(), or false",
-    )
-    .optional(),
+  logger: loggerOptionSchema,
 });
 
 /** Options of {@link workMemory}, as accepted (before defaults). */
