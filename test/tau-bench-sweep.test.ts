@@ -12,6 +12,7 @@ import { createTokenCounter, findOrphans, groupMessages, protectedTailStart } fr
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { beforeAll, describe, expect, it } from "vitest";
+import { viewOf } from "./support/hook.js";
 
 const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/data/tau-bench-airline/airline-dev.json");
 
@@ -42,20 +43,6 @@ function toLangChain(run: number, traj: OpenAIMessage[]): BaseMessage[] {
       })),
     });
   });
-}
-
-type Middleware = ReturnType<typeof windowTrim>;
-
-/** Runs a middleware's wrapModelCall alone; returns the messages the model would get. */
-async function viewOf(middleware: Middleware, messages: BaseMessage[]): Promise<BaseMessage[]> {
-  let seen: BaseMessage[] = [];
-  const request = { messages, systemMessage: new SystemMessage(""), state: { messages }, tools: [], model: {} };
-  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
-    seen = r.messages;
-    return new AIMessage("ok");
-  });
-  return seen;
 }
 
 let runs: BaseMessage[][] = [];

@@ -2,7 +2,7 @@
  * The named hard cases of issue 2 for windowTrim and tokenCap (spec R2, R3, R4), through the
  * hooks alone and through createAgent with a checkpointer.
  */
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createTokenCounter, findOrphans } from "@threadwise/core";
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
@@ -11,6 +11,7 @@ import { windowTrim } from "@threadwise/window-trim";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod";
+import { viewOf } from "./support/hook.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
 function lastIndexOfType(messages: readonly BaseMessage[], type: string): number {
@@ -28,18 +29,6 @@ const call = (id: string, callIds: string[]) =>
   });
 const result = (id: string, callId: string) => new ToolMessage({ id, content: `seat ${callId} is free`, tool_call_id: callId });
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
-
-type Middleware = ReturnType<typeof windowTrim>;
-async function viewOf(middleware: Middleware, messages: BaseMessage[]): Promise<BaseMessage[]> {
-  let seen: BaseMessage[] = [];
-  const request = { messages, systemMessage: new SystemMessage(""), state: { messages }, tools: [], model: {} };
-  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
-    seen = r.messages;
-    return new AIMessage("ok");
-  });
-  return seen;
-}
 
 const seatMap = tool(async ({ seat }: { seat: string }) => `seat ${seat} is free`, {
   name: "seat_map",
