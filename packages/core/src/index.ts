@@ -1,3 +1,17 @@
+export {
+  type AssembledView,
+  assembleView,
+  EMPTY_DECISIONS,
+  START_ON_VALUES,
+  type StartOn,
+  type SummaryCoverage,
+  tailContextOf,
+  type ViewCut,
+  type ViewDecisions,
+  type ViewReplacement,
+  type ViewReport,
+  withoutTailContext,
+} from "./assemble-view.js";
 export { envBoolean, envChoice, envPositiveInt } from "./env.js";
 export { parseOptions, ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
 export {
@@ -24,14 +38,11 @@ export {
 } from "./logger.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
-  addContextBlocks,
   appendToSystemMessage,
   CONTEXT_MESSAGE_ID_PREFIX,
   type ContextBlock,
-  contextBlocksOf,
   contextMessage,
   isContextMessage,
-  type PlacementRequest,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
@@ -40,10 +51,6 @@ export {
   STABLE_TAIL_HEADER,
   sortContextBlocks,
   systemText,
-  viewMessages,
-  viewSystemMessage,
-  withSystemSuffix,
-  withViewMessages,
 } from "./placement.js";
 export {
   mergeSummarySlot,
@@ -74,3 +81,18 @@ export {
   type TokenCounterOptions,
 } from "./token-counter.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  addContextBlocks,
+  contextBlocksOf,
+  type PlacementRequest,
+  threadMessages,
+  type ViewDecision,
+  viewDecisionsOf,
+  viewMessages,
+  viewReport,
+  viewStartOn,
+  viewSystemMessage,
+  withSystemSuffix,
+  withViewDecisions,
+  withViewMessages,
+} from "./view-request.js";
