@@ -11,6 +11,7 @@ import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
@@ -50,7 +51,9 @@ export function createCheckpointer(config: MemoryConfig, options: CheckpointerOp
       return undefined;
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
-      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver));
+      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
+        turnLeaseMs: config.turnLeaseMs,
+      });
     }
     case "sqlite": {
       const path = config.sqlitePath === ":memory:" ? ":memory:" : resolve(config.sqlitePath as string);
@@ -58,14 +61,17 @@ export function createCheckpointer(config: MemoryConfig, options: CheckpointerOp
       const db = new Database(path);
       const registry = new SqliteThreadRegistry(db);
       const saver = maybeEncrypt(new SqliteSaver(db, options.serde), config, options);
-      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close() });
+      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close(), turnLeaseMs: config.turnLeaseMs });
     }
     case "postgres": {
       const pool = options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
       const schema = config.postgresSchema;
-      const saver = maybeEncrypt(new PostgresSaver(pool, options.serde, { schema }), config, options);
-      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema), {
+      // The saver's statements join the registry's write transaction (tombstone check, compare-and-set).
+      const scope = new PgTransactionScope();
+      const saver = maybeEncrypt(new PostgresSaver(scope.pool(pool), options.serde, { schema }), config, options);
+      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
+        turnLeaseMs: config.turnLeaseMs,
         close: options.pool ? undefined : () => pool.end(),
       });
     }
