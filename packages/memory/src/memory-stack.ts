@@ -27,7 +27,7 @@ export interface MemoryStack {
   checkpointer?: ThreadwiseSaver;
 }
 
-const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger", "encryption"]);
+const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger", "encryption", "structuredResponse"]);
 
 /** Splits options into the config part and the code-only part. */
 function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
