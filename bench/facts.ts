@@ -12,6 +12,7 @@
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tokenize } from "@threadwise/core";
 import {
   createFactIndex,
   DEFAULT_MAX_FACTS,
@@ -20,7 +21,6 @@ import {
   type FactSlot,
   mergeFactSlot,
   planFactWrite,
-  tokenize,
 } from "@threadwise/fact-recall";
 import MiniSearch from "minisearch";
 import { benchArgs, printJson } from "./support/cli.js";
