@@ -6,14 +6,14 @@
  * alone and the full threadwise stack in each placement mode.
  *
  *   pnpm tsx bench/step.ts                       # memory, sqlite, postgres x 100, 1k, 10k; writes bench/results/step.{md,json}
- *   pnpm tsx bench/step.ts --json                # also prints the rows as JSON on stdout (last line)
+ *   pnpm tsx bench/step.ts --json                # the rows as one JSON document on stdout (tables to stderr; results files untouched)
  *   pnpm tsx bench/step.ts --sizes 1000 --steps 5 --runs 1 --savers memory,sqlite --only floor,stack
  *   pnpm tsx bench/step.ts --postgres-url postgresql://postgres:postgres@127.0.0.1:5432/postgres
  *
  * Options: `--sizes` stored messages per thread (comma list), `--steps` timed steps per run,
  * `--runs` runs, `--savers` (memory, sqlite, postgres), `--only` configuration keys or prefixes
  * (comma list; see CONFIGS), `--postgres-url` (else THREADWISE_TEST_POSTGRES_URL, else an embedded
- * PGlite server in this process), `--json`. Runs with `--only`, `--sizes`, `--savers`, `--steps`
+ * PGlite server in this process), `--data <locomo file>`, `--json`. Runs with `--only`, `--sizes`, `--savers`, `--steps`
  * or `--runs` other than the defaults print their figures and leave the results files alone.
  *
  * Method (printed with the results):
@@ -40,7 +40,6 @@ import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -59,7 +58,8 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware, summarizationMiddleware } from "langchain";
 import pg from "pg";
-import { locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -70,18 +70,15 @@ setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
 
 const DEFAULTS = { sizes: "100,1000,10000", steps: "10", runs: "2", savers: "memory,sqlite,postgres" };
-const { values: args } = parseArgs({
-  options: {
-    sizes: { type: "string", default: DEFAULTS.sizes },
-    steps: { type: "string", default: DEFAULTS.steps },
-    runs: { type: "string", default: DEFAULTS.runs },
-    savers: { type: "string", default: DEFAULTS.savers },
-    only: { type: "string" },
-    "postgres-url": { type: "string" },
-    json: { type: "boolean", default: false },
-  },
-  allowPositionals: true,
+const cli = benchArgs(LOCOMO_PATH, {
+  sizes: { type: "string", default: DEFAULTS.sizes },
+  steps: { type: "string", default: DEFAULTS.steps },
+  runs: { type: "string", default: DEFAULTS.runs },
+  savers: { type: "string", default: DEFAULTS.savers },
+  only: { type: "string" },
+  "postgres-url": { type: "string" },
 });
+const args = cli.values;
 const SIZES = String(args.sizes).split(",").map(Number);
 const STEPS = Number(args.steps);
 const RUNS = Number(args.runs);
@@ -439,7 +436,7 @@ function fmtBytes(n: number): string {
 }
 
 async function main() {
-  const specs = locomoThread(Math.max(...SIZES) + 2 * (WARMUP + RUNS * STEPS) + 8);
+  const specs = locomoThread(Math.max(...SIZES) + 2 * (WARMUP + RUNS * STEPS) + 8, cli.data);
   const machine = machineLine();
   const loadStart = loadavg()[0] ?? 0;
   console.log(`machine: ${machine}; load average ${loadStart.toFixed(1)}`);
@@ -532,7 +529,7 @@ async function main() {
     args.steps === DEFAULTS.steps &&
     args.runs === DEFAULTS.runs &&
     args.savers === DEFAULTS.savers;
-  if (defaults) {
+  if (defaults && cli.writesResults) {
     mkdirSync(dirname(RESULTS_MD), { recursive: true });
     writeFileSync(RESULTS_MD, doc);
     writeFileSync(
@@ -541,7 +538,7 @@ async function main() {
     );
     console.log(`\nwrote ${RESULTS_MD} and ${RESULTS_JSON}`);
   } else console.log("\nnon-default options: bench/results/step.{md,json} left as they were");
-  if (args.json) console.log(JSON.stringify({ machine, loadStart, loadEnd, savers: labels, rows }));
+  if (cli.json) printJson({ bench: "step", data: cli.data, machine, loadStart, loadEnd, runs: RUNS, steps: STEPS, savers: labels, rows });
 }
 
 await main();

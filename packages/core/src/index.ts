@@ -60,6 +60,15 @@ export {
   workMemoryEntrySchema,
 } from "./summary-slot.js";
 export {
+  ENGLISH_STOPWORDS,
+  isStopword,
+  KOREAN_STOPWORDS,
+  KOREAN_SUFFIXES,
+  stemEnglish,
+  stripKoreanSuffix,
+  tokenize,
+} from "./text-analysis.js";
+export {
   BINARY_BLOCK_TOKENS,
   boundedEncodeLength,
   createTokenCounter,
