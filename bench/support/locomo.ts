@@ -1,5 +1,5 @@
 /**
- * Loader for the LoCoMo conversations in `../shared/data/locomo/locomo-dev.json` (CC BY-NC 4.0,
+ * Loader for the LoCoMo conversations in `data/locomo/locomo-dev.json` (CC BY-NC 4.0,
  * Maharana et al., ACL 2024). Used by benchmarks only; nothing here ships in a package.
  *
  * Quirks handled (see the data README): sessions are read from `session_N` keys only; evidence
@@ -7,11 +7,9 @@
  * leading zeros (`D30:05`); ids that resolve to no turn are counted, not fatal.
  */
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { LOCOMO_PATH } from "../../data/paths.js";
 
-/** Path of the shared data file, from the repository root. */
-export const LOCOMO_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data/locomo/locomo-dev.json");
+export { LOCOMO_PATH };
 
 export interface LocomoTurn {
   /** Turn id as in the data, normalized: `D<session>:<turn>` without leading zeros. */

@@ -71,6 +71,15 @@ export {
   workMemoryEntrySchema,
 } from "./summary-slot.js";
 export {
+  ENGLISH_STOPWORDS,
+  isStopword,
+  KOREAN_STOPWORDS,
+  KOREAN_SUFFIXES,
+  stemEnglish,
+  stripKoreanSuffix,
+  tokenize,
+} from "./text-analysis.js";
+export {
   envTimerMs,
   MAX_TIMER_MS,
   ThreadwiseTimeoutError,

@@ -4,7 +4,6 @@ export {
   type ExtractiveSummarizerOptions,
   extractiveSummarizer,
   extractiveSummary,
-  sentenceTerms,
 } from "./extractive-summarizer.js";
 export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";
 export {
