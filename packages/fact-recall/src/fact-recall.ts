@@ -9,6 +9,7 @@ import {
   type PromptContextMode,
   parseOptions,
   resolveLogger,
+  timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -69,8 +70,11 @@ export const factRecallOptionsSchema = z
     language: z.enum(["en", "ko"]).optional(),
     /** Most facts stored per thread (facts); fewest-used, then least recently active, go first. @default 200 */
     maxFacts: z.number().int().positive().optional(),
-    /** Time limit of one LLM extraction call (milliseconds); past it the rules are used. @default 15000 */
-    timeoutMs: z.number().int().positive().optional(),
+    /**
+     * Time limit of one LLM extraction call, in milliseconds, 1..2,147,483,647 (Node's timer
+     * limit); past it the rules are used. @default 15000
+     */
+    timeoutMs: timerMsSchema.optional(),
     /**
      * Least BM25+ score a fact needs to be placed (unitless). At 0 a fact is relevant when it
      * shares one content word (after stop words, particles and endings are dropped) with the
@@ -159,11 +163,12 @@ export function factRecall(options: FactRecallOptions = {}) {
     facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
     origin: "heuristic",
   });
-  const extractorFor = (model: FactExtractionModel | undefined) => async (text: string) => {
+  const extractorFor = (model: FactExtractionModel | undefined, signal?: AbortSignal) => async (text: string) => {
     if (config.mode !== "llm" || !model) return heuristic(text);
     try {
       const facts = await extractFactsWithModel(model, text, {
         timeoutMs: config.timeoutMs,
+        signal,
         ...(config.language ? { language: config.language } : {}),
       });
       return { facts, origin: "llm" as const };
@@ -203,7 +208,10 @@ export function factRecall(options: FactRecallOptions = {}) {
       const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
       if (pending.length === 0) return handler(place(request, recalledOf(slot)));
       const model = ownModel ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
-      const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(model) });
+      const { update, recalled } = await ingestUserMessages(slot, pending, {
+        ...settings,
+        extract: extractorFor(model, request.runtime?.signal),
+      });
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
