@@ -9,6 +9,7 @@ import {
   type PromptContextMode,
   parseOptions,
   resolveLogger,
+  timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -59,8 +60,11 @@ export const factRecallOptionsSchema = z
     language: z.enum(["en", "ko"]).optional(),
     /** Most facts stored per thread (facts); fewest-used, then least recently active, go first. @default 200 */
     maxFacts: z.number().int().positive().optional(),
-    /** Time limit of one LLM extraction call (milliseconds); past it the rules are used. @default 15000 */
-    timeoutMs: z.number().int().positive().optional(),
+    /**
+     * Time limit of one LLM extraction call, in milliseconds, 1..2,147,483,647 (Node's timer
+     * limit); past it the rules are used. @default 15000
+     */
+    timeoutMs: timerMsSchema.optional(),
     /**
      * Least BM25+ score a fact needs to be placed (unitless). At 0 a fact is relevant when it
      * shares one content word (after stop words, particles and endings are dropped) with the
@@ -143,11 +147,12 @@ export function factRecall(options: FactRecallOptions = {}) {
     facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
     origin: "heuristic",
   });
-  const extractorFor = (model: FactExtractionModel | undefined) => async (text: string) => {
+  const extractorFor = (model: FactExtractionModel | undefined, signal?: AbortSignal) => async (text: string) => {
     if (config.mode !== "llm" || !model) return heuristic(text);
     try {
       const facts = await extractFactsWithModel(model, text, {
         timeoutMs: config.timeoutMs,
+        signal,
         ...(config.language ? { language: config.language } : {}),
       });
       return { facts, origin: "llm" as const };
@@ -174,12 +179,12 @@ export function factRecall(options: FactRecallOptions = {}) {
   return createMiddleware({
     name: "threadwise/fact-recall",
     stateSchema: factSlotState,
-    beforeModel: async (state) => {
+    beforeModel: async (state, runtime) => {
       if (config.mode === "off" || (config.mode === "llm" && !ownModel)) return undefined;
       const slot = readFactSlot(state);
       const pending = pendingUserMessages(state.messages ?? [], slot.cursor);
       if (pending.length === 0) return undefined;
-      const { update } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(ownModel) });
+      const { update } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(ownModel, runtime?.signal) });
       return { [FACTS_STATE_KEY]: update };
     },
     wrapModelCall: async (request, handler) => {
@@ -189,7 +194,10 @@ export function factRecall(options: FactRecallOptions = {}) {
         const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
         if (pending.length > 0) {
           const agentModel = request.model as unknown as FactExtractionModel;
-          const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(agentModel) });
+          const { update, recalled } = await ingestUserMessages(slot, pending, {
+            ...settings,
+            extract: extractorFor(agentModel, request.runtime?.signal),
+          });
           const response = await handler(place(request, recalled));
           if (!AIMessage.isInstance(response)) {
             logger.warn("fact-recall: could not attach the fact write to a structured response; pass `model` to factRecall", {});

@@ -3,6 +3,9 @@ import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
   createTokenCounter,
+  type InternalCallId,
+  internalCallConfig,
+  invokeInternal,
   isUserMessage,
   messageText,
   messageType,
@@ -11,6 +14,7 @@ import {
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
   summarySlotState,
+  ThreadwiseTimeoutError,
   viewMessages,
   withMultiturnLog,
   withViewMessages,
@@ -20,45 +24,27 @@ import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } 
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
 import { planSummary } from "./summary-plan.js";
 
-/** Name of the middleware, also the `runName` of its summarizer calls. */
+/** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
 /** Label of the summary block (spec R14). */
 export const SUMMARY_BLOCK_LABEL = "Previous conversation summary";
+/** Who the summarizer call is: its run name is `threadwise/summarize:summary` (core's `internalCallName`). */
+export const SUMMARY_CALL: InternalCallId = { middleware: "summarize", purpose: "summary" };
 /**
  * Tags of every internal summarizer call: `nostream` keeps it out of `streamMode: "messages"`
  * (LangGraph skips runs with it), `threadwise:internal` makes it easy to find in traces (R13).
  */
-export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream"] as const;
+export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(SUMMARY_CALL).tags;
 
 /** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
 const FAILURE_MEMORY_ENTRIES = 10_000;
 
 class SummarizerFailure extends Error {}
 
-async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number): Promise<string> {
-  const tagged =
-    typeof model.withConfig === "function"
-      ? model.withConfig({
-          tags: [...INTERNAL_CALL_TAGS],
-          runName: SUMMARIZE_MIDDLEWARE_NAME,
-          metadata: { threadwise_internal: "summarize" },
-        })
-      : model;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new SummarizerFailure(`timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  try {
-    const answer = await Promise.race([tagged.invoke(messages, { signal: controller.signal }), timeout]);
-    const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
-    return text.trim();
-  } finally {
-    clearTimeout(timer);
-  }
+async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
+  const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
+  return text.trim();
 }
 
 /**
@@ -139,7 +125,12 @@ export function summarize(options: SummarizeOptions = {}) {
         });
         const started = Date.now();
         try {
-          const text = await callSummarizer((opts.model ?? request.model) as SummarizerModel, input.messages, opts.timeoutMs);
+          const text = await callSummarizer(
+            (opts.model ?? request.model) as SummarizerModel,
+            input.messages,
+            opts.timeoutMs,
+            request.runtime?.signal,
+          );
           if (text === "") throw new SummarizerFailure("empty answer");
           const last = plan.pending[plan.pending.length - 1] as BaseMessage;
           update = {
@@ -156,7 +147,12 @@ export function summarize(options: SummarizeOptions = {}) {
             failedTurns.set(threadId, turnId);
           }
           logger.warn("summarize: summarizer failed; keeping the previous summary", {
-            reason: error instanceof SummarizerFailure ? error.message : error instanceof Error ? error.name : "error",
+            reason:
+              error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
+                ? error.message
+                : error instanceof Error
+                  ? error.name
+                  : "error",
             has_previous: previous !== undefined,
             pending_messages: plan.pending.length,
             elapsed_ms: Date.now() - started,
