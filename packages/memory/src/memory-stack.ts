@@ -56,6 +56,7 @@ const codeOnlyOptionsSchema = z.strictObject({
   models: z.strictObject({ summarize: chatModel, facts: chatModel, workMemory: chatModel }).optional(),
   logger: loggerOptionSchema,
   encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
+  structuredResponse: z.boolean().optional(),
 });
 const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
 

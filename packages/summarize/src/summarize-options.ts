@@ -75,6 +75,15 @@ export const summarizeOptionsSchema = z.strictObject({
    */
   promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]).optional(),
   /**
+   * Set `true` when the agent has a `responseFormat`. A new summary normally rides on the model
+   * call's `Command`, which a structured response cannot carry; with this set it is written from an
+   * `afterModel` hook instead (one more graph node and checkpoint write per model call). Unset with
+   * a structured response, the summary is not stored that turn (a warning is logged) and is made
+   * again on a later model call that returns a plain message.
+   * @default false
+   */
+  structuredResponse: z.boolean().default(false),
+  /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)
    */

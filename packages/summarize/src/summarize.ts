@@ -68,8 +68,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    end of the system prompt in `legacy_system`, runtime context after the newest user message in
  *    `stable_tail`); the stored thread is never changed.
  * 6. A new summary is persisted by returning a `Command` that updates the slot's `summary` part only
- *    (the work-memory part is left to its owner). When the response is a structured response
- *    (`responseFormat`), which a `Command` would hide, the same update is written from `afterModel`.
+ *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
+ *    checkpoint write of its own. A structured response (`responseFormat`) cannot carry a
+ *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then falls back to the plain window.
@@ -96,6 +97,8 @@ export function summarize(options: SummarizeOptions = {}) {
   const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
   const deferred = new Map<string, SummaryRecord>();
+  // Threads already warned that a structured response dropped a summary (one warning each).
+  const warnedThreads = new Set<string>();
 
   return createMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
@@ -196,15 +199,25 @@ export function summarize(options: SummarizeOptions = {}) {
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
       // leave it as it is and write the update from afterModel, in the same step's run.
-      if (threadId !== "") deferred.set(threadId, update);
+      if (opts.structuredResponse && threadId !== "") deferred.set(threadId, update);
+      else if (!warnedThreads.has(threadId)) {
+        if (warnedThreads.size >= FAILURE_MEMORY_ENTRIES) warnedThreads.clear();
+        warnedThreads.add(threadId);
+        logger.warn("summarize: could not attach the summary to a structured response; pass `structuredResponse: true`", {});
+      }
       return response;
     },
-    afterModel: (_state, runtime) => {
-      const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      const update = deferred.get(threadId);
-      if (!update) return undefined;
-      deferred.delete(threadId);
-      return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
-    },
+    // Only with a `responseFormat`: every hook is a graph node, so a superstep and a checkpoint write.
+    ...(opts.structuredResponse
+      ? {
+          afterModel: (_state: unknown, runtime: { configurable?: unknown } | undefined) => {
+            const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+            const update = deferred.get(threadId);
+            if (!update) return undefined;
+            deferred.delete(threadId);
+            return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
+          },
+        }
+      : {}),
   });
 }
