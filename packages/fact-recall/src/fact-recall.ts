@@ -16,7 +16,7 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { type CandidateFact, FACTS_STATE_KEY, type Fact, type FactSlot, factSlotState, readFactSlot } from "./fact-store.js";
 import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
-import { renderFacts } from "./recall.js";
+import { FactIndexCache, renderFacts } from "./fact-index.js";
 
 /** Extraction modes (spec R15). */
 export const FACT_MODES = ["off", "heuristic", "llm"] as const;
@@ -158,6 +158,10 @@ export function factRecall(options: FactRecallOptions = {}) {
     }
   };
   const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
+  // One incremental index per thread (issue 16): synced with the slot, re-indexing only changed facts.
+  const indexes = new FactIndexCache();
+  const threadOf = (runtime: unknown) =>
+    String((runtime as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id ?? "");
   const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
     facts.length === 0
       ? request
@@ -174,12 +178,13 @@ export function factRecall(options: FactRecallOptions = {}) {
   return createMiddleware({
     name: "threadwise/fact-recall",
     stateSchema: factSlotState,
-    beforeModel: async (state) => {
+    beforeModel: async (state, runtime) => {
       if (config.mode === "off" || (config.mode === "llm" && !ownModel)) return undefined;
       const slot = readFactSlot(state);
       const pending = pendingUserMessages(state.messages ?? [], slot.cursor);
       if (pending.length === 0) return undefined;
-      const { update } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(ownModel) });
+      const index = indexes.for(threadOf(runtime), slot.facts);
+      const { update } = await ingestUserMessages(slot, pending, { ...settings, index, extract: extractorFor(ownModel) });
       return { [FACTS_STATE_KEY]: update };
     },
     wrapModelCall: async (request, handler) => {
@@ -189,7 +194,8 @@ export function factRecall(options: FactRecallOptions = {}) {
         const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
         if (pending.length > 0) {
           const agentModel = request.model as unknown as FactExtractionModel;
-          const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(agentModel) });
+          const index = indexes.for(threadOf(request.runtime), slot.facts);
+          const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, index, extract: extractorFor(agentModel) });
           const response = await handler(place(request, recalled));
           if (!AIMessage.isInstance(response)) {
             logger.warn("fact-recall: could not attach the fact write to a structured response; pass `model` to factRecall", {});

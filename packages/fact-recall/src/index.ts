@@ -43,4 +43,12 @@ export {
   readFactSlot,
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";
-export { ATTRIBUTE_KEYWORDS, createFactIndex, type FactIndex, type RankedFact, recallFacts, renderFacts } from "./recall.js";
+export {
+  ATTRIBUTE_KEYWORDS,
+  createFactIndex,
+  type FactIndex,
+  FactIndexCache,
+  type RankedFact,
+  recallFacts,
+  renderFacts,
+} from "./fact-index.js";

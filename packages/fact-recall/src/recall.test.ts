@@ -3,7 +3,7 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fact-store.js";
 import { englishFollowUps, englishSessions } from "./fixtures/english-chat.js";
 import { koreanFollowUps, koreanSessions } from "./fixtures/korean-chat.js";
-import { recallFacts, renderFacts } from "./recall.js";
+import { recallFacts, renderFacts } from "./fact-index.js";
 
 function replay(sessions: string[][]): FactSlot {
   let slot = emptyFactSlot();
