@@ -14,9 +14,9 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
+import { FactIndexCache, renderFacts } from "./fact-index.js";
 import { type CandidateFact, FACTS_STATE_KEY, type Fact, type FactSlot, factSlotState, readFactSlot } from "./fact-store.js";
 import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
-import { FactIndexCache, renderFacts } from "./fact-index.js";
 
 /** Extraction modes (spec R15). */
 export const FACT_MODES = ["off", "heuristic", "llm"] as const;

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isContextMessage, messageText, messageType } from "@threadwise/core";
-import { type CandidateFact, type Fact, type FactSlot, type FactSlotUpdate, mergeFactSlot, planFactWrite } from "./fact-store.js";
 import { type FactIndex, type RankedFact, recallFacts } from "./fact-index.js";
+import { type CandidateFact, type Fact, type FactSlot, type FactSlotUpdate, mergeFactSlot, planFactWrite } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history). */
 export const MAX_BACKFILL_MESSAGES = 50;
