@@ -1,5 +1,6 @@
 export { detectLanguage, extractFactsHeuristic, type FactLanguage, type HeuristicExtractOptions } from "./extract-heuristic.js";
 export {
+  EXTRACT_CALL,
   extractFactsWithModel,
   FactExtractionError,
   type FactExtractionModel,
