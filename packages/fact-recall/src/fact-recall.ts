@@ -15,6 +15,7 @@ import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
+import { FactIndexCache, renderFacts } from "./fact-index.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -24,7 +25,6 @@ import {
   factSlotState,
   readFactSlot,
 } from "./fact-store.js";
-import { FactIndexCache, renderFacts } from "./fact-index.js";
 import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
 
 /** Extraction modes (spec R15). */
