@@ -1,5 +1,5 @@
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type Database from "better-sqlite3";
+import { loadSqliteSaver } from "./optional-peers.js";
 import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
@@ -44,7 +44,7 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     this.#now = options.now ?? Date.now;
     this.#queue = serialQueueOf(db);
     // setup() is protected in the typings but idempotent and safe to call early.
-    (new SqliteSaver(db) as unknown as { setup(): void }).setup();
+    (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
     db.exec(`
