@@ -56,7 +56,7 @@ import { mergeFactSlot } from "@threadwise/fact-recall";
 import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { type AgentMiddleware, countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, loadLocomo, replayExchanges } from "./support/locomo.js";
+import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -104,28 +104,10 @@ const SUMMARY_TEXT =
 // ---------------------------------------------------------------------------------------------
 // Thread of real text
 
-interface Spec {
-  type: "human" | "ai";
-  id: string;
-  content: string;
-}
+type Spec = ThreadMessageSpec;
 
 /** LoCoMo exchanges as alternating user/assistant specs, at least `need` of them. */
-function corpus(need: number): Spec[] {
-  const specs: Spec[] = [];
-  for (const conversation of loadLocomo(cli.data)) {
-    for (const [e, exchange] of replayExchanges(conversation).entries()) {
-      if (exchange.user === "" || exchange.assistant === "") continue;
-      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
-      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
-    }
-  }
-  const once = specs.length;
-  for (let pass = 2; specs.length < need; pass += 1) {
-    for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
-  }
-  return specs;
-}
+const corpus = (need: number): Spec[] => locomoThread(need, cli.data);
 
 /** Fresh message objects, as a checkpointer deserializes them on every turn. */
 function materialize(specs: readonly Spec[]): BaseMessage[] {

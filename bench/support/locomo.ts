@@ -135,3 +135,31 @@ export function replayExchanges(conversation: LocomoConversation): ReplayExchang
   }
   return out;
 }
+
+/** One message of a replayed LoCoMo thread: its role, a stable id and its text. */
+export interface ThreadMessageSpec {
+  type: "human" | "ai";
+  id: string;
+  content: string;
+}
+
+/**
+ * The LoCoMo conversations as one long alternating user/assistant thread of at least `need`
+ * messages (empty exchanges skipped), repeated under new ids (`<id>#<pass>`) past their ~4,000
+ * messages. Used by the benchmarks that need real text at a given thread length.
+ */
+export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpec[] {
+  const specs: ThreadMessageSpec[] = [];
+  for (const conversation of loadLocomo(path)) {
+    for (const [e, exchange] of replayExchanges(conversation).entries()) {
+      if (exchange.user === "" || exchange.assistant === "") continue;
+      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
+      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
+    }
+  }
+  const once = specs.length;
+  for (let pass = 2; specs.length < need; pass += 1) {
+    for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
+  }
+  return specs;
+}

@@ -5,7 +5,7 @@ export {
   extractiveSummarizer,
   extractiveSummary,
 } from "./extractive-summarizer.js";
-export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, summarize } from "./summarize.js";
+export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";
 export {
   DEFAULT_MAX_INPUT_TOKENS,
   DEFAULT_THRESHOLD,

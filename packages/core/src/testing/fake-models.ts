@@ -28,8 +28,18 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
 }
 
 /**
- * A model whose every answer is computed from what it received, for tests that run any number of
- * turns: `echoModel((messages) => "ok")`. Records calls like `fakeModel()`.
+ * A model whose every answer is computed from what it received, for tests and offline examples
+ * that run any number of turns. `answer` gets the messages of the model call (the view the
+ * middlewares built, system message first) and the 0-based call number, and returns the answer's
+ * text, a whole `AIMessage` (e.g. with `tool_calls`), or an `Error` to throw. Records calls like
+ * `fakeModel()` (`.calls`).
+ *
+ * @example
+ * ```ts
+ * import { scriptedModel } from "@threadwise/core/testing";
+ *
+ * const model = scriptedModel((messages, call) => `answer ${call + 1} after ${messages.length} messages`);
+ * ```
  */
 export function scriptedModel(answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error): FakeBuiltModel {
   const model = fakeModel();
