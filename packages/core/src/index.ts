@@ -102,3 +102,11 @@ export {
   type TokenCounterOptions,
 } from "./token-counter.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  type GroupSpan,
+  type IndexReuse,
+  type ThreadIndex,
+  VIEW_MEMO_THREADS,
+  ViewMemo,
+  type ViewMemoOptions,
+} from "./view-memo.js";
