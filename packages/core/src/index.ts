@@ -112,3 +112,11 @@ export {
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  type GroupSpan,
+  type IndexReuse,
+  type ThreadIndex,
+  VIEW_MEMO_THREADS,
+  ViewMemo,
+  type ViewMemoOptions,
+} from "./view-memo.js";
