@@ -12,8 +12,8 @@ export {
   type ViewReport,
   withoutTailContext,
 } from "./assemble-view.js";
-export { envBoolean, envChoice, envPositiveInt } from "./env.js";
-export { parseOptions, ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
+export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
+export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,
   findOrphans,
@@ -27,6 +27,17 @@ export {
   toolCallsOf,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
+export {
+  INTERNAL_CALL_METADATA_KEY,
+  INTERNAL_CALL_TAGS,
+  type InternalCallConfig,
+  type InternalCallId,
+  type InternalCallModel,
+  type InvokeInternalOptions,
+  internalCallConfig,
+  internalCallName,
+  invokeInternal,
+} from "./internal-call.js";
 export {
   formatMultiturnLine,
   isLoggerOption,
@@ -67,8 +78,26 @@ export {
   workMemoryEntrySchema,
 } from "./summary-slot.js";
 export {
+  ENGLISH_STOPWORDS,
+  isStopword,
+  KOREAN_STOPWORDS,
+  KOREAN_SUFFIXES,
+  stemEnglish,
+  stripKoreanSuffix,
+  tokenize,
+} from "./text-analysis.js";
+export {
+  envTimerMs,
+  MAX_TIMER_MS,
+  ThreadwiseTimeoutError,
+  timerMsSchema,
+  type WithTimeoutOptions,
+  withTimeout,
+} from "./timeout.js";
+export {
   BINARY_BLOCK_TOKENS,
   boundedEncodeLength,
+  contentText,
   createTokenCounter,
   DEFAULT_ENCODING,
   IMAGE_BLOCK_TOKENS,
@@ -76,11 +105,28 @@ export {
   LONG_RUN_EXACT_CHARACTERS,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
+  NAME_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  requestOverheadTokens,
   resolveEncoding,
+  SYSTEM_WITH_TOOLS_TOKENS,
+  TOKEN_CACHE_ENTRIES,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  TOOLS_OVERHEAD_TOKENS,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenSegments,
 } from "./token-counter.js";
+export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  type GroupSpan,
+  type IndexReuse,
+  type ThreadIndex,
+  VIEW_MEMO_THREADS,
+  ViewMemo,
+  type ViewMemoOptions,
+} from "./view-memo.js";
 export {
   addContextBlocks,
   contextBlocksOf,

@@ -1,5 +1,6 @@
 export { detectLanguage, extractFactsHeuristic, type FactLanguage, type HeuristicExtractOptions } from "./extract-heuristic.js";
 export {
+  EXTRACT_CALL,
   extractFactsWithModel,
   FactExtractionError,
   type FactExtractionModel,
@@ -8,6 +9,15 @@ export {
   type LlmFacts,
   llmFactsSchema,
 } from "./extract-llm.js";
+export {
+  ATTRIBUTE_KEYWORDS,
+  createFactIndex,
+  type FactIndex,
+  FactIndexCache,
+  type RankedFact,
+  recallFacts,
+  renderFacts,
+} from "./fact-index.js";
 export {
   DEFAULT_FACTS_LABEL,
   DEFAULT_MAX_FACTS,
@@ -43,5 +53,3 @@ export {
   readFactSlot,
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";
-export { ATTRIBUTE_KEYWORDS, createFactIndex, type FactIndex, type RankedFact, recallFacts, renderFacts } from "./recall.js";
-export { stemEnglish, stripKoreanSuffix, tokenize } from "./tokenizer.js";

@@ -46,6 +46,7 @@ describe("resolveMemoryConfig", () => {
       sqlitePath: "./shop_memory.sqlite",
       postgresDsn: "postgresql://localhost:5432/shop_memory",
     });
+    expect(config.recallMaxTokens).toBeUndefined();
     expect([config.maxHistoryTokens, config.persistTrimKeepGroups, config.historySeedMaxMessages, config.retentionDays]).toEqual([
       undefined,
       undefined,
@@ -87,6 +88,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_SUMMARIZE_THRESHOLD: "30",
       MEMORY_FACTS_MODE: "heuristic",
       MEMORY_FACT_RECALL_MAX_ITEMS: "5",
+      MEMORY_RECALL_MAX_TOKENS: "250",
       THREADWISE_PROMPT_CONTEXT_MODE: "stable_tail",
       MEMORY_HISTORY_AWARE: "false",
       MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
@@ -101,6 +103,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_STRICT_MODE: "false",
       THREADWISE_MEMORY_KEYRING: "/etc/tw/keyring.json",
       MEMORY_ALLOW_PLAINTEXT: "false",
+      MEMORY_TURN_LEASE_MS: "15000",
     };
     // One variable per field: the table in the README lists the same names.
     expect(Object.values(MEMORY_ENV).sort()).toEqual(Object.keys(env).sort());
@@ -114,6 +117,7 @@ describe("resolveMemoryConfig", () => {
       summarizeThreshold: 30,
       factsMode: "heuristic",
       factRecallMaxItems: 5,
+      recallMaxTokens: 250,
       promptContextMode: "stable_tail",
       historyAware: false,
       persistTrimKeepGroups: 40,
@@ -128,6 +132,7 @@ describe("resolveMemoryConfig", () => {
       strictMode: false,
       keyringPath: "/etc/tw/keyring.json",
       allowPlaintext: false,
+      turnLeaseMs: 15000,
     });
   });
 
@@ -169,7 +174,7 @@ describe("validation errors", () => {
     );
     expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
     expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
-    expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory");
+    expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory.colour");
   });
 
   it("postgres needs a keyring unless plaintext is allowed explicitly (R30)", () => {

@@ -4,6 +4,7 @@ import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
 import { persistTrim } from "@threadwise/persist-trim";
+import { recall } from "@threadwise/recall";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -24,6 +25,13 @@ export interface MemoryMiddlewareOptions {
   };
   /** Logger handed to every middleware. @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
+  /**
+   * Set `true` when the agent has a `responseFormat`: `summarize` and `factRecall` then write
+   * their state from an `afterModel` hook, since a structured response cannot carry their
+   * `Command` (one more graph node and checkpoint write per model call each).
+   * @default false
+   */
+  structuredResponse?: boolean;
 }
 
 /**
@@ -55,7 +63,9 @@ export function placementMode(mode: PromptContextMode, options: { startOn?: Star
  * 7. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 8. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
  *    what it deletes.
- * 9. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
+ * 9. `recall` (when `recallMaxTokens` is set): after the window and the summary, so it sees their
+ *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
+ * 10. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
  *    system prompt, context blocks, tool schemas and the view exactly as sent. It may drop
  *    messages the summary does not cover yet; the multiturn line counts them
  *    (`unsummarized_dropped`).
@@ -78,6 +88,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
         windowSize: config.windowSize === false ? undefined : config.windowSize,
         threshold: config.summarizeThreshold,
         promptContextMode: mode,
+        structuredResponse: options.structuredResponse,
         logger,
       }),
     );
@@ -89,11 +100,14 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
         maxItems: config.factRecallMaxItems,
         model: options.models?.facts,
         promptContextMode: mode,
+        structuredResponse: options.structuredResponse,
         logger,
       }),
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
+  if (config.recallMaxTokens !== undefined)
+    stack.push(recall({ maxTokens: config.recallMaxTokens, facts: config.factsMode !== "off", promptContextMode: mode, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;
 }

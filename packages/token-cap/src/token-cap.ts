@@ -7,6 +7,7 @@ import {
   type MessageGroup,
   parseOptions,
   protectedTailStart,
+  requestOverheadTokens,
   resolveEncoding,
   resolveLogger,
   selectView,
@@ -32,7 +33,7 @@ export const MAX_TOKENS_ENV = "MAX_HISTORY_TOKENS";
 const ENCODINGS = ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base"] as const;
 
 /** Options of {@link tokenCap}. */
-export const tokenCapOptionsSchema = z.object({
+export const tokenCapOptionsSchema = z.strictObject({
   /**
    * Most tokens one model call may carry: the system prompt as rendered (context blocks
    * included), the tool schemas, and the view's messages with their tool-call arguments (spec R3).
@@ -262,10 +263,14 @@ export function tokenCap(options: TokenCapOptions = {}) {
         parsed.startOn ? [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }] : [],
       );
       const tailContext = viewReport(ruled).tailContext;
+      const system = systemTokens(counter, ruled.systemMessage);
+      const tools = ruled.tools ?? [];
+      // Reply priming and the system-with-tools correction: what the provider counts once per request.
       const fixedTokens =
-        systemTokens(counter, ruled.systemMessage) +
-        counter.countTools(ruled.tools ?? []) +
-        (tailContext === "" ? 0 : counter.countText(tailContext));
+        system +
+        counter.countTools(tools) +
+        (tailContext === "" ? 0 : counter.countText(tailContext)) +
+        requestOverheadTokens({ system: system > 0, tools: tools.length > 0 });
       const result = capMessages(viewMessages(ruled), {
         maxTokens,
         fixedTokens,

@@ -27,7 +27,7 @@ export const DEFAULT_WINDOW_SIZE = 20;
 export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
 
 /** Options of {@link windowTrim}. */
-export const windowTrimOptionsSchema = z.object({
+export const windowTrimOptionsSchema = z.strictObject({
   /**
    * Most messages in the view, counted over whole groups (spec R2). Stored system messages do not
    * count (core merges them into the one system message), nor does the agent's system prompt. The newest user turn and the tool loop of the run in
