@@ -100,5 +100,6 @@ export {
   resolveEncoding,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenCounterOptionsSchema,
 } from "./token-counter.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
