@@ -95,7 +95,9 @@ const RULES: Rule[] = [
   },
   {
     attribute: "age",
-    re: new RegExp(`(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)[.!~…]*$`),
+    re: new RegExp(
+      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)[.!~…]*$`,
+    ),
     build: (m, l, body) => (/나이|살|세/.test(body) ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`) : undefined),
     relative: true,
   },
@@ -403,7 +405,10 @@ const RULES: Rule[] = [
  * (Korean drops the subject).
  */
 function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
-  const words = before.trim().split(/\s+/).filter((w) => w !== "");
+  const words = before
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "");
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;

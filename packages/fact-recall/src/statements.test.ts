@@ -5,7 +5,12 @@ import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fa
 function replay(messages: string[]): FactSlot {
   let slot = emptyFactSlot();
   messages.forEach((message, i) => {
-    const plan = planFactWrite(slot, extractFactsHeuristic(message), { sourceMessageId: `m${i}`, turn: i + 1, origin: "heuristic", maxFacts: 200 });
+    const plan = planFactWrite(slot, extractFactsHeuristic(message), {
+      sourceMessageId: `m${i}`,
+      turn: i + 1,
+      origin: "heuristic",
+      maxFacts: 200,
+    });
     slot = mergeFactSlot(slot, { ...plan, turn: i + 1 });
   });
   return slot;
@@ -27,7 +32,13 @@ describe("third-party statements are not facts about the user (issue 15)", () =>
     ["그녀는 서울에 살아요.", []],
     ["제 고양이가 참치를 좋아해요.", []],
     // The user's own clause next to a friend's.
-    ["친구는 부산에 사는데 저는 서울에 살아요.", [["user's 친구", "residence", "부산"], ["user", "residence", "서울"]]],
+    [
+      "친구는 부산에 사는데 저는 서울에 살아요.",
+      [
+        ["user's 친구", "residence", "부산"],
+        ["user", "residence", "서울"],
+      ],
+    ],
     // Time words and objects carrying 은/는 are not subjects.
     ["요즘은 커피가 싫어요.", [["user", "dislikes", "커피"]]],
     ["저는 커피는 싫어요.", [["user", "dislikes", "커피"]]],
