@@ -1,7 +1,14 @@
 import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
-import { envPositiveInt, loggerOptionSchema, PROMPT_CONTEXT_MODES, type PromptContextMode, parseOptions } from "@threadwise/core";
+import {
+  envPositiveInt,
+  loggerOptionSchema,
+  PROMPT_CONTEXT_MODES,
+  type PromptContextMode,
+  parseOptions,
+  timerMsSchema,
+} from "@threadwise/core";
 import { z } from "zod";
 
 /** Env twin of `maxTokens`; also what turns recall on in `memoryStack`. */
@@ -86,8 +93,11 @@ export const recallOptionsSchema = z
     vectorStore: vectorStoreSchema.optional(),
     /** Store-specific filter that scopes a `vectorStore` search to one thread. @default none (other threads' hits are dropped) */
     vectorStoreFilter: fn<(threadId: string) => unknown>("expected a function (threadId) => filter").optional(),
-    /** Time limit of one embeddings or vector-store call (milliseconds); past it BM25 alone ranks. @default 5000 */
-    timeoutMs: z.number().int().positive().optional(),
+    /**
+     * Time limit of one embeddings or vector-store call, in milliseconds, 1..2,147,483,647 (Node's
+     * timer limit); past it BM25 alone ranks. @default 5000
+     */
+    timeoutMs: timerMsSchema.optional(),
     /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
     promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
     /** Heading of the block. @default "Recalled from earlier in this conversation" */

@@ -11,6 +11,7 @@ import {
   type ThreadwiseLogger,
   tokenize,
   viewMessages,
+  withTimeout,
 } from "@threadwise/core";
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
 import { createMiddleware } from "langchain";
@@ -102,18 +103,9 @@ export function recallForQuery(
   });
 }
 
-async function withTimeout<T>(work: Promise<T>, ms: number): Promise<T> {
-  let timer: NodeJS.Timeout | undefined;
-  try {
-    return await Promise.race([
-      work,
-      new Promise<never>((_, reject) => {
-        timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms`)), ms);
-      }),
-    ]);
-  } finally {
-    clearTimeout(timer);
-  }
+/** One embedding or vector-store call, bounded by core's timeout (these APIs take no abort signal). */
+function bounded<T>(work: () => Promise<T>, timeoutMs: number, purpose: string): Promise<T> {
+  return withTimeout(() => work(), { timeoutMs, label: `threadwise/recall:${purpose}` });
 }
 
 function cosine(a: readonly number[], b: readonly number[]): number {
@@ -145,15 +137,18 @@ async function embeddingRanking(
   const fresh = state.index.entries().filter((entry) => entry.seq >= state.embeddedThrough);
   if (fresh.length > 0) {
     if (options.vectorStore) {
-      await withTimeout(
-        options.vectorStore.addDocuments(
-          fresh.map((entry) => ({ pageContent: entry.text, metadata: { thread_id: threadId, message_id: entry.id } })),
-          { ids: fresh.map((entry) => `${threadId}:${entry.id}`) },
-        ),
+      const store = options.vectorStore;
+      await bounded(
+        () =>
+          store.addDocuments(
+            fresh.map((entry) => ({ pageContent: entry.text, metadata: { thread_id: threadId, message_id: entry.id } })),
+            { ids: fresh.map((entry) => `${threadId}:${entry.id}`) },
+          ),
         options.timeoutMs,
+        "index",
       );
     } else {
-      const vectors = await withTimeout(embeddings.embedDocuments(fresh.map((entry) => entry.text)), options.timeoutMs);
+      const vectors = await bounded(() => embeddings.embedDocuments(fresh.map((entry) => entry.text)), options.timeoutMs, "embed");
       fresh.forEach((entry, i) => {
         const vector = vectors[i];
         if (vector) state.vectors.set(entry.id, vector);
@@ -168,14 +163,15 @@ async function embeddingRanking(
   if (options.vectorStore) {
     const k = options.depth * 2;
     const filter = options.vectorStoreFilter?.(threadId);
-    const docs = await withTimeout(options.vectorStore.similaritySearch(query, k, filter as never), options.timeoutMs);
+    const store = options.vectorStore;
+    const docs = await bounded(() => store.similaritySearch(query, k, filter as never), options.timeoutMs, "search");
     return docs
       .filter((doc) => doc.metadata?.thread_id === threadId)
       .map((doc) => String(doc.metadata?.message_id ?? ""))
       .filter((id) => id !== "");
   }
   if (state.query?.id !== queryId)
-    state.query = { id: queryId, vector: await withTimeout(embeddings.embedQuery(query), options.timeoutMs) };
+    state.query = { id: queryId, vector: await bounded(() => embeddings.embedQuery(query), options.timeoutMs, "embed-query") };
   const vector = state.query.vector;
   return [...state.vectors.entries()]
     .map(([id, v]) => ({ id, score: cosine(vector, v) }))
