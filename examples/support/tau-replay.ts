@@ -9,7 +9,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import type { RecordedAssistantTurn } from "@threadwise/core/testing";
 import { tool } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** The committed slice of the airline runs (MIT, see `examples/data/tau-bench-airline/SOURCE.txt`). */
 export const AIRLINE_SLICE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../data/tau-bench-airline/airline-slice.json");

@@ -1,7 +1,7 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { characterTokenCounter } from "./testing/index.js";
 import {
   BINARY_BLOCK_TOKENS,
