@@ -78,6 +78,7 @@ const SMOKE: Record<string, string> = {
   summarize: "[pkg.summarize()]",
   "persist-trim": "[pkg.persistTrim({ keepGroups: 4 })]",
   "fact-recall": "[pkg.factRecall()]",
+  recall: "[pkg.recall()]",
   "work-memory": "[pkg.workMemory({ logger: false })]",
   "history-seed": "[pkg.historySeed()]",
   encryption: "[]",

@@ -10,6 +10,15 @@ export {
   llmFactsSchema,
 } from "./extract-llm.js";
 export {
+  ATTRIBUTE_KEYWORDS,
+  createFactIndex,
+  type FactIndex,
+  FactIndexCache,
+  type RankedFact,
+  recallFacts,
+  renderFacts,
+} from "./fact-index.js";
+export {
   DEFAULT_FACTS_LABEL,
   DEFAULT_MAX_FACTS,
   DEFAULT_MAX_ITEMS,
@@ -44,4 +53,3 @@ export {
   readFactSlot,
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";
-export { ATTRIBUTE_KEYWORDS, createFactIndex, type FactIndex, type RankedFact, recallFacts, renderFacts } from "./recall.js";

@@ -46,6 +46,7 @@ describe("resolveMemoryConfig", () => {
       sqlitePath: "./shop_memory.sqlite",
       postgresDsn: "postgresql://localhost:5432/shop_memory",
     });
+    expect(config.recallMaxTokens).toBeUndefined();
     expect([config.maxHistoryTokens, config.persistTrimKeepGroups, config.historySeedMaxMessages, config.retentionDays]).toEqual([
       undefined,
       undefined,
@@ -86,6 +87,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_SUMMARIZE_THRESHOLD: "30",
       MEMORY_FACTS_MODE: "heuristic",
       MEMORY_FACT_RECALL_MAX_ITEMS: "5",
+      MEMORY_RECALL_MAX_TOKENS: "250",
       THREADWISE_PROMPT_CONTEXT_MODE: "stable_tail",
       MEMORY_HISTORY_AWARE: "false",
       MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
@@ -112,6 +114,7 @@ describe("resolveMemoryConfig", () => {
       summarizeThreshold: 30,
       factsMode: "heuristic",
       factRecallMaxItems: 5,
+      recallMaxTokens: 250,
       promptContextMode: "stable_tail",
       historyAware: false,
       persistTrimKeepGroups: 40,

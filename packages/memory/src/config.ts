@@ -39,6 +39,7 @@ export const MEMORY_ENV = {
   summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
   factsMode: "MEMORY_FACTS_MODE",
   factRecallMaxItems: "MEMORY_FACT_RECALL_MAX_ITEMS",
+  recallMaxTokens: "MEMORY_RECALL_MAX_TOKENS",
   promptContextMode: PROMPT_CONTEXT_MODE_ENV,
   historyAware: "MEMORY_HISTORY_AWARE",
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
@@ -89,6 +90,11 @@ export const memoryConfigSchema = z.strictObject({
   factsMode: z.enum(FACTS_MODES),
   /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
   factRecallMaxItems: positiveInt,
+  /**
+   * Token budget of the `recall` block (`recall.maxTokens`, spec R35): messages that left the view
+   * and facts, searched for the newest user message. Unset means no recall middleware. @default undefined
+   */
+  recallMaxTokens: z.number().int().min(16).optional(),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]),
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
@@ -173,6 +179,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
     factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
+    recallMaxTokens: envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),

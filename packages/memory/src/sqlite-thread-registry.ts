@@ -1,5 +1,5 @@
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type Database from "better-sqlite3";
+import { loadSqliteSaver } from "./optional-peers.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
 
@@ -25,7 +25,7 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     this.#db = db;
     this.#now = options.now ?? Date.now;
     // setup() is protected in the typings but idempotent and safe to call early.
-    (new SqliteSaver(db) as unknown as { setup(): void }).setup();
+    (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
     db.exec(`
