@@ -1,4 +1,4 @@
-export { envBoolean, envChoice, envPositiveInt } from "./env.js";
+export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,

@@ -7,7 +7,7 @@ import {
   ThreadwiseError,
   ThreadwiseTimeoutError,
 } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { detectLanguage } from "./extract-heuristic.js";
 import type { CandidateFact } from "./fact-store.js";
 

@@ -102,6 +102,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_STRICT_MODE: "false",
       THREADWISE_MEMORY_KEYRING: "/etc/tw/keyring.json",
       MEMORY_ALLOW_PLAINTEXT: "false",
+      MEMORY_TURN_LEASE_MS: "15000",
     };
     // One variable per field: the table in the README lists the same names.
     expect(Object.values(MEMORY_ENV).sort()).toEqual(Object.keys(env).sort());
@@ -129,6 +130,7 @@ describe("resolveMemoryConfig", () => {
       strictMode: false,
       keyringPath: "/etc/tw/keyring.json",
       allowPlaintext: false,
+      turnLeaseMs: 15000,
     });
   });
 

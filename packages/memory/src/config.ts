@@ -7,10 +7,11 @@ import {
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   parseOptions,
+  parseWholeNumber,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
@@ -54,6 +55,7 @@ export const MEMORY_ENV = {
   strictMode: "MEMORY_STRICT_MODE",
   keyringPath: "THREADWISE_MEMORY_KEYRING",
   allowPlaintext: "MEMORY_ALLOW_PLAINTEXT",
+  turnLeaseMs: "MEMORY_TURN_LEASE_MS",
 } as const;
 
 /** Env variable of the DSN `threadwise migrate` uses (a role with DDL rights, spec R21). */
@@ -127,6 +129,13 @@ export const memoryConfigSchema = z.strictObject({
    * @default false
    */
   allowPlaintext: z.boolean(),
+  /**
+   * Concurrent turns of one thread (spec R34): how long a run that stopped making progress keeps a
+   * new turn out, in milliseconds (0: no lease; only the compare-and-set on the parent checkpoint).
+   * Set it above your longest model or tool call. See `ThreadwiseSaverOptions.turnLeaseMs`.
+   * @default 60000
+   */
+  turnLeaseMs: z.number().int().min(0).max(2_147_483_647),
 });
 
 /** A resolved memory configuration: {@link memoryConfigSchema}'s output with defaults applied. */
@@ -149,7 +158,13 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   pgPoolMax: DEFAULT_PG_POOL_MAX,
   strictMode: false,
   allowPlaintext: false,
+  turnLeaseMs: 60_000,
 };
+
+function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
+  const raw = envString(name, env);
+  return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
+}
 
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const raw = env[name];
@@ -194,6 +209,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
     keyringPath: envString(MEMORY_ENV.keyringPath, env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
+    turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };
   const set = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
   return withRedactedView(set, () => redactConfig(set));

@@ -24,6 +24,8 @@ function threadwiseMigrations(schema: string): string[] {
      CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON ${t.threads} (updated_at) WHERE deleted_at IS NULL;
      CREATE INDEX IF NOT EXISTS checkpoint_writes_thread ON ${t.writes} (thread_id);
      CREATE INDEX IF NOT EXISTS checkpoint_blobs_thread ON ${t.blobs} (thread_id)`,
+    // 2: the turn lease of concurrent writers (spec R34; see ARCHITECTURE.md).
+    `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS turn_open_at TIMESTAMPTZ`,
   ];
 }
 
