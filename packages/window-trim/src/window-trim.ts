@@ -15,7 +15,7 @@ import {
   withViewDecisions,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Name of the middleware, also the producer of its view decisions. */
 export const WINDOW_TRIM_NAME = "threadwise/window-trim";
