@@ -1,7 +1,7 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
 import type pg from "pg";
 import { loadPg, loadPostgresSaver } from "./optional-peers.js";
-import { pgTables } from "./pg-thread-registry.js";
+import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 
 /**
@@ -95,7 +95,7 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const schema = options.schema ?? "public";
-  if (!IDENT.test(schema)) throw new ThreadwiseConfigError("migrate.schema", "not a plain SQL identifier");
+  assertSchemaName(schema, "migrate.schema");
   const grantees = [options.grantTo ?? []].flat();
   for (const role of grantees)
     if (!IDENT.test(role)) throw new ThreadwiseConfigError("migrate.grantTo", `${JSON.stringify(role)} is not a plain role name`);
