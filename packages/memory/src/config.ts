@@ -11,7 +11,7 @@ import {
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */

@@ -1,5 +1,5 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 
 const turnRetrySchema = z

@@ -1,5 +1,5 @@
 import { envPositiveInt, envTimerMs, loggerOptionSchema, PROMPT_CONTEXT_MODES, parseOptions, timerMsSchema } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Default window, in messages (spec R10). */
 export const DEFAULT_WINDOW_SIZE = 20;

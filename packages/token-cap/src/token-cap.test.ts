@@ -4,7 +4,7 @@ import { addContextBlocks, createTokenCounter, findOrphans, ThreadwiseConfigErro
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { shortenToolResults, truncationMarker } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 import { capMessages, tokenCap } from "./token-cap.js";
