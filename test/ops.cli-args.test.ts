@@ -21,7 +21,16 @@ const DEAD_DSN = "postgresql://app:pw@127.0.0.1:1/app_memory";
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
   let stderr = "";
   let stdout = "";
-  const code = await runCli(argv, { env, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: false });
+  const code = await runCli(argv, {
+    env,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    progress: false,
+  });
   return { code, stderr, stdout };
 }
 
