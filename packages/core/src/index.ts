@@ -108,6 +108,7 @@ export {
   TOOLS_OVERHEAD_TOKENS,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenCounterOptionsSchema,
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
