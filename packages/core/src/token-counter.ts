@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { renderToolDefinitions } from "./tool-definitions.js";

@@ -1,6 +1,6 @@
 import { parseOptions } from "@threadwise/core";
 import type pg from "pg";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { loadPg, loadPostgresSaver } from "./optional-peers.js";
 import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";

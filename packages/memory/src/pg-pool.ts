@@ -7,7 +7,7 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import type pg from "pg";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { DEFAULT_PG_POOL_MAX, PG_POOL_MODES, type PgPoolMode } from "./config.js";
 import { loadPg } from "./optional-peers.js";
 

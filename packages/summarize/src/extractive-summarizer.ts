@@ -1,7 +1,7 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageText, messageType, parseOptions, tokenize } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
 export const EXTRACTIVE_SUMMARY_LABEL = "(offline extractive summary: sentences picked from the conversation, not written by a model)";
