@@ -2,7 +2,7 @@ import { parseOptions } from "@threadwise/core";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { loadPg, loadPostgresSaver } from "./optional-peers.js";
-import { pgTables } from "./pg-thread-registry.js";
+import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 
 /**
@@ -106,6 +106,7 @@ export const migrateOptionsSchema = z.strictObject({
 export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
   const options = parseOptions("migrate", migrateOptionsSchema, given);
   const schema = options.schema ?? "public";
+  assertSchemaName(schema, "migrate.schema");
   const grantees = [options.grantTo ?? []].flat();
   const { Client, Pool } = loadPg();
   const PostgresSaver = loadPostgresSaver();
