@@ -25,7 +25,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, {
   name: "lookup",
@@ -37,6 +37,8 @@ const book = tool(async ({ seat }: { seat: string }) => `booked ${seat}`, {
   description: "Books a seat.",
   schema: z.object({ seat: z.string() }),
 });
+
+const TOOLS = [lookup, book];
 
 /**
  * The agent's model: on turns divisible by 3 it first calls two tools in parallel, then answers.
@@ -111,15 +113,16 @@ function sendable(messages: readonly BaseMessage[]): BaseMessage[] {
     .flatMap((g) => g.messages);
 }
 
-async function runTurns(middleware: AgentMiddleware[], turns: number, threadId: string) {
+async function runTurns(stack: readonly AgentMiddleware[], turns: number, threadId: string) {
   const model = agentModel();
   const calls: CallRecord[] = [];
   const agent = createAgent({
     model,
-    tools: [lookup, book],
+    tools: TOOLS,
     systemPrompt: "You are a booking assistant.",
     checkpointer: new MemorySaver(),
-    middleware: [...middleware, recorder(calls)],
+    // One element type for the list: the stacks under test mix middleware with and without state.
+    middleware: [...stack, recorder(calls)] as unknown as Array<ReturnType<typeof windowTrim>>,
   });
   const config = { configurable: { thread_id: threadId } };
   // A stored SystemMessage at the head, as users do instead of systemPrompt.
@@ -187,7 +190,7 @@ describe("one stack-wide startOn (R33)", () => {
     const model = agentModel();
     const agent = createAgent({
       model,
-      tools: [lookup, book],
+      tools: TOOLS,
       checkpointer: new MemorySaver(),
       middleware: [
         windowTrim({ maxMessages: 12, eviction: "sliding", startOn: "human", logger: false }),
@@ -213,7 +216,7 @@ describe("LangChain's humanInTheLoopMiddleware in the same list", () => {
     const model = agentModel();
     const agent = createAgent({
       model,
-      tools: [lookup, book],
+      tools: TOOLS,
       checkpointer: new MemorySaver(),
       middleware: [
         windowTrim({ maxMessages: 8, startOn: "human", logger: false }),
