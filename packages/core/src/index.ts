@@ -1,3 +1,12 @@
+export {
+  type BreakpointRequest,
+  type CacheBreakpointOptions,
+  type CacheTtl,
+  cacheBreakpointsFor,
+  isAnthropicModel,
+  MAX_CACHE_BREAKPOINTS,
+  withCacheBreakpoints,
+} from "./cache-breakpoints.js";
 export { envBoolean, envChoice, envPositiveInt } from "./env.js";
 export { parseOptions, ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
 export {
@@ -30,15 +39,18 @@ export {
   type ContextBlock,
   contextBlocksOf,
   contextMessage,
+  HEAD_BLOCK_KINDS,
   isContextMessage,
   type PlacementRequest,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
+  promptContextModeSchema,
   renderContextBlocks,
   resolvePromptContextMode,
   STABLE_TAIL_HEADER,
   sortContextBlocks,
+  systemContextBlocksOf,
   systemText,
   viewMessages,
   viewSystemMessage,

@@ -1,19 +1,31 @@
 import { createHash } from "node:crypto";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { z } from "zod";
 import { envChoice } from "./env.js";
 import { ThreadwiseConfigError } from "./errors.js";
 import { messageType } from "./groups.js";
 
 /**
- * Where context blocks go in the prompt (spec R8).
+ * Where context blocks go in the prompt (spec R8, R36).
  * - `legacy_system`: labelled blocks at the end of the system prompt.
  * - `stable_tail`: the blocks in one message right after the newest real user message; the system
  *   prompt stays byte-identical so the provider's prompt cache keeps hitting.
+ * - `cache_aware`: by block kind. Blocks that change rarely ({@link HEAD_BLOCK_KINDS}: the summary
+ *   changes once per period, work memory once per completed task) go at the end of the system
+ *   prompt, where the cache survives them between changes; blocks that change with each user
+ *   message (facts, knowledge, recall, anything else) go in the stable_tail context message, so
+ *   they never invalidate the prefix.
  */
-export type PromptContextMode = "legacy_system" | "stable_tail";
+export type PromptContextMode = "legacy_system" | "stable_tail" | "cache_aware";
 
 /** Accepted values of {@link PromptContextMode}. */
-export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_system", "stable_tail"];
+export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_system", "stable_tail", "cache_aware"];
+
+/** Zod schema of a {@link PromptContextMode} option, for the options schemas of the middlewares. */
+export const promptContextModeSchema = z.enum(["legacy_system", "stable_tail", "cache_aware"]);
+
+/** Block kinds `cache_aware` places at the head (after the system prompt): they change rarely. */
+export const HEAD_BLOCK_KINDS: readonly string[] = ["summary", "work_memory"];
 
 /** Env variable that sets the placement mode when no option does. */
 export const PROMPT_CONTEXT_MODE_ENV = "THREADWISE_PROMPT_CONTEXT_MODE";
@@ -169,11 +181,12 @@ function render<R extends PlacementRequest>(
   let renderedMessages = messages;
   let renderedSystem = system;
   if (text !== "") {
-    if (effective === "legacy_system") {
-      renderedSystem = appendToSystemMessage(system, text);
-    } else {
-      renderedMessages = insertAfterNewestUserMessage(messages, contextMessage(`${STABLE_TAIL_HEADER}\n\n${text}`));
-    }
+    const head = effective === "legacy_system" ? blocks : effective === "cache_aware" ? blocks.filter(isHeadBlock) : [];
+    const tail = effective === "legacy_system" ? [] : effective === "cache_aware" ? blocks.filter((b) => !isHeadBlock(b)) : blocks;
+    const headText = renderContextBlocks(head);
+    const tailText = renderContextBlocks(tail);
+    if (headText !== "") renderedSystem = appendToSystemMessage(system, headText);
+    if (tailText !== "") renderedMessages = insertAfterNewestUserMessage(messages, contextMessage(`${STABLE_TAIL_HEADER}\n\n${tailText}`));
   }
   const state: PlacementState = {
     baseMessages: messages,
@@ -232,6 +245,17 @@ export function addContextBlocks<R extends PlacementRequest>(
 /** Blocks added to this request so far. */
 export function contextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
   return stateOf(request)?.blocks ?? [];
+}
+
+const isHeadBlock = (block: ContextBlock) => HEAD_BLOCK_KINDS.includes(block.kind);
+
+/** Blocks of this request rendered into the system prompt (by its mode), in rendering order. */
+export function systemContextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
+  const state = stateOf(request);
+  if (!state) return [];
+  const mode = state.mode ?? resolvePromptContextMode();
+  const blocks = sortContextBlocks(state.blocks).filter((b) => b.text.trim() !== "");
+  return mode === "legacy_system" ? blocks : mode === "cache_aware" ? blocks.filter(isHeadBlock) : [];
 }
 
 /**

@@ -1,4 +1,4 @@
-import { envPositiveInt, loggerOptionSchema, PROMPT_CONTEXT_MODES, parseOptions } from "@threadwise/core";
+import { envPositiveInt, loggerOptionSchema, parseOptions, promptContextModeSchema } from "@threadwise/core";
 import { z } from "zod";
 
 /** Default window, in messages (spec R10). */
@@ -72,7 +72,7 @@ export const summarizeOptionsSchema = z.object({
    * Where the summary goes (spec R8, R14). Unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else
    * `legacy_system`.
    */
-  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]).optional(),
+  promptContextMode: promptContextModeSchema.optional(),
   /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)
