@@ -11,12 +11,25 @@ const alias = [
     .map((name) => ({ find: new RegExp(`^@threadwise/${name}$`), replacement: resolve(packagesDir, name, "src/index.ts") })),
 ];
 
+/** Every test file of the repository. */
+const ALL = ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"];
+/**
+ * The slow suite (`pnpm test:slow`): packaging, multi-process and crash tests, and any file over
+ * ~30 s on an idle 2-core machine. Name such files `*.slow.test.ts`; nothing else goes here.
+ */
+const SLOW = ["**/*.slow.test.ts"];
+
 export default defineConfig({
   resolve: { alias },
   test: {
-    include: ["packages/*/src/**/*.test.ts", "test/**/*.test.ts", "examples/**/*.test.ts"],
     testTimeout: 60_000,
     hookTimeout: 120_000,
     globalSetup: ["./test/global-setup.ts"],
+    // `pnpm test` runs the fast project, `pnpm test:slow` the slow one; `pnpm vitest run <file>`
+    // runs a file in whichever project holds it.
+    projects: [
+      { extends: true, test: { name: "fast", include: ALL, exclude: [...SLOW, "**/node_modules/**"] } },
+      { extends: true, test: { name: "slow", include: SLOW, exclude: ["**/node_modules/**"] } },
+    ],
   },
 });

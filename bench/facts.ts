@@ -6,11 +6,13 @@
  * turns (same library, tokenizer and k) and the k most recent turns.
  *
  * Run: pnpm tsx bench/facts.ts            (prints Markdown, writes bench/results/facts.md)
+ *      pnpm tsx bench/facts.ts --data <file> --json   (another LoCoMo file; figures as JSON, no file written)
  * Runs on the extraction and recall functions directly, not through an agent.
  */
 import { writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { tokenize } from "@threadwise/core";
 import {
   createFactIndex,
   DEFAULT_MAX_FACTS,
@@ -19,10 +21,12 @@ import {
   type FactSlot,
   mergeFactSlot,
   planFactWrite,
-  tokenize,
 } from "@threadwise/fact-recall";
 import MiniSearch from "minisearch";
-import { type LocomoConversation, loadLocomo } from "./support/locomo.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo } from "./support/locomo.js";
+
+const args = benchArgs(LOCOMO_PATH);
 
 const KS = [3, 5, 10] as const;
 const CATEGORIES: Array<{ name: string; ids: number[] }> = [
@@ -75,7 +79,7 @@ function replay(conv: LocomoConversation, maxFacts: number): { slot: FactSlot; e
 function run(maxFacts: number): { tallies: Map<string, Tally>; stats: ConvStats[] } {
   const tallies = new Map(CATEGORIES.map((c) => [c.name, newTally()]));
   const stats: ConvStats[] = [];
-  for (const conv of loadLocomo()) {
+  for (const conv of loadLocomo(args.data)) {
     const { slot, extracted, extractMs } = replay(conv, maxFacts);
     stats.push({ sampleId: conv.sampleId, turns: conv.turns.length, extracted, stored: slot.facts.length, extractMs });
     const factIndex = createFactIndex(slot.facts);
@@ -138,10 +142,24 @@ function table(title: string, tallies: Map<string, Tally>): string {
 const started = performance.now();
 const bounded = run(DEFAULT_MAX_FACTS);
 const unbounded = run(100_000);
+const dataLabel = args.data === LOCOMO_PATH ? "data/locomo/locomo-dev.json" : args.data;
+if (args.json) {
+  const tallyJson = (tallies: Map<string, Tally>) => Object.fromEntries([...tallies].map(([name, t]) => [name, t]));
+  printJson({
+    bench: "facts",
+    data: dataLabel,
+    maxFacts: DEFAULT_MAX_FACTS,
+    bounded: { tallies: tallyJson(bounded.tallies), stats: bounded.stats },
+    unbounded: { tallies: tallyJson(unbounded.tallies), stats: unbounded.stats },
+    coverage: Object.fromEntries(coverage),
+    seconds: (performance.now() - started) / 1000,
+  });
+  process.exit(0);
+}
 const out: string[] = [
   "# Fact recall on LoCoMo (heuristic extraction)",
   "",
-  `Data: \`../shared/data/locomo/locomo-dev.json\` (${bounded.stats.length} conversations; CC BY-NC 4.0, Maharana et al. 2024). Hit@k in %: a hit when one of the top-k results comes from a turn in the item's evidence. Items without resolvable evidence are skipped. Command: \`pnpm tsx bench/facts.ts\`.`,
+  `Data: \`${dataLabel}\` (${bounded.stats.length} conversations; CC BY-NC 4.0, Maharana et al. 2024). Hit@k in %: a hit when one of the top-k results comes from a turn in the item's evidence. Items without resolvable evidence are skipped. Command: \`pnpm tsx bench/facts.ts\`.`,
   "",
   table(`Facts bounded at maxFacts = ${DEFAULT_MAX_FACTS} (the default)`, bounded.tallies),
   "",
@@ -183,4 +201,4 @@ const out: string[] = [
 const text = out.join("\n");
 console.log(text);
 const here = dirname(fileURLToPath(import.meta.url));
-writeFileSync(resolve(here, "results/facts.md"), `${text}\n`);
+if (args.writesResults) writeFileSync(resolve(here, "results/facts.md"), `${text}\n`);

@@ -5,6 +5,7 @@
  *
  *   pnpm tsx bench/overhead.ts                 # 100, 1k, 10k messages; writes bench/results/overhead.{md,json}
  *   pnpm tsx bench/overhead.ts --runs 7 --calls 30
+ *   pnpm tsx bench/overhead.ts --data <locomo.json> --json   # another LoCoMo file; figures as JSON on stdout
  *   pnpm tsx bench/overhead.ts --no-profile    # skip the profiled pass (by default one extra, untimed run of the
  *                                              # threadwise stack at the largest size is profiled; the .cpuprofile
  *                                              # goes to the OS temp dir, a per-function table into overhead.md)
@@ -46,7 +47,6 @@ import { Session } from "node:inspector/promises";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, trimMessages } from "@langchain/core/messages";
@@ -55,7 +55,8 @@ import { createTokenCounter, mergeSummarySlot, type PromptContextMode } from "@t
 import { mergeFactSlot } from "@threadwise/fact-recall";
 import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { type AgentMiddleware, countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
-import { loadLocomo, replayExchanges } from "./support/locomo.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -67,17 +68,15 @@ const collectGarbage = runInNewContext("gc") as () => void;
 const RESULTS_MD = resolve(here, "results/overhead.md");
 const RESULTS_JSON = resolve(here, "results/overhead.json");
 
-const { values: args } = parseArgs({
-  options: {
-    runs: { type: "string", default: "5" },
-    calls: { type: "string", default: "20" },
-    sizes: { type: "string", default: "100,1000,10000" },
-    "no-profile": { type: "boolean", default: false },
-    budget: { type: "string", default: "15000" },
-    only: { type: "string" },
-  },
-  allowPositionals: true,
+const cli = benchArgs(LOCOMO_PATH, {
+  runs: { type: "string", default: "5" },
+  calls: { type: "string", default: "20" },
+  sizes: { type: "string", default: "100,1000,10000" },
+  "no-profile": { type: "boolean", default: false },
+  budget: { type: "string", default: "15000" },
+  only: { type: "string" },
 });
+const args = cli.values;
 const RUNS = Number(args.runs);
 const CALLS = Number(args.calls);
 const SIZES = String(args.sizes).split(",").map(Number);
@@ -105,28 +104,10 @@ const SUMMARY_TEXT =
 // ---------------------------------------------------------------------------------------------
 // Thread of real text
 
-interface Spec {
-  type: "human" | "ai";
-  id: string;
-  content: string;
-}
+type Spec = ThreadMessageSpec;
 
 /** LoCoMo exchanges as alternating user/assistant specs, at least `need` of them. */
-function corpus(need: number): Spec[] {
-  const specs: Spec[] = [];
-  for (const conversation of loadLocomo()) {
-    for (const [e, exchange] of replayExchanges(conversation).entries()) {
-      if (exchange.user === "" || exchange.assistant === "") continue;
-      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
-      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
-    }
-  }
-  const once = specs.length;
-  for (let pass = 2; specs.length < need; pass += 1) {
-    for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
-  }
-  return specs;
-}
+const corpus = (need: number): Spec[] => locomoThread(need, cli.data);
 
 /** Fresh message objects, as a checkpointer deserializes them on every turn. */
 function materialize(specs: readonly Spec[]): BaseMessage[] {
@@ -670,7 +651,9 @@ async function main() {
       : []),
     "## Method",
     "",
-    "- **Thread**: real text, the LoCoMo conversations (`../shared/data/locomo/locomo-dev.json`, CC BY-NC 4.0, Maharana et al. 2024) replayed as user/assistant exchanges, repeated under new ids past their length, cut on a user message at each size.",
+    "- **Thread**: real text, the LoCoMo conversations (`" +
+      (cli.data === LOCOMO_PATH ? "data/locomo/locomo-dev.json" : cli.data) +
+      "`, CC BY-NC 4.0, Maharana et al. 2024) replayed as user/assistant exchanges, repeated under new ids past their length, cut on a user message at each size.",
     "- **Steady state**: each call sees the same thread plus 2 new messages (the previous answer and a new question), as fresh message objects with the same ids, the way a checkpointer hands the thread back every turn. Building the objects is the checkpointer's work and is not timed.",
     "- **What is timed**: the hooks `createAgent` runs around one model call, in its order: every `beforeModel` (state update applied through the channel's reducer), the `wrapModelCall` chain (first middleware outermost, with the agent's system-message normalization between layers), a model that answers at once, the `Command` updates applied, every `afterModel` in reverse. Not timed: checkpointer, graph runtime, the model.",
     `- **Runs**: ${RUNS} runs per configuration and size, each with new middleware instances; ${WARMUP} warm-up calls (first token count of the thread, fact backfill, first summary) then up to ${CALLS} timed calls; a run stops early after ${BUDGET_MS / 1000} s (at least 3 timed calls), and a configuration whose first run took longer than that gets 2 runs. Median and p90 over every timed call.`,
@@ -680,17 +663,23 @@ async function main() {
     `- **LangChain**: \`summarizationMiddleware\` (trigger 4,000,000 tokens, never reached in the bench, so it counts the thread and decides, as it does on every call before it fires; keep ${WINDOW} messages) plus a middleware applying \`trimMessages\` (last ${MAX_TOKENS} tokens, start on human, end on human or tool). Exact counter: js-tiktoken o200k_base per message, memoized per message object (each fresh message tokenized once per call, shared by both middlewares: the most favourable way to give LangChain an exact count). Approximate: LangChain's \`countTokensApproximately\`.`,
     "",
   ].join("\n");
-  // Only a run of every configuration and size replaces the committed results.
-  if (args.only || args.sizes !== "100,1000,10000") {
-    console.log("\n--only or --sizes given: bench/results/overhead.{md,json} left as they were");
+  const figures = {
+    machine,
+    runs: RUNS,
+    calls: CALLS,
+    warmup: WARMUP,
+    rows,
+    growth: Object.fromEntries([...byConfig.keys()].map((k) => [k, ratio(k) ?? null])),
+  };
+  if (cli.json) printJson({ bench: "overhead", data: cli.data, ...figures });
+  // Only a run of every configuration and size on the committed data replaces the committed results.
+  if (args.only || args.sizes !== "100,1000,10000" || !cli.writesResults) {
+    console.log("\n--only, --sizes, --data or --json given: bench/results/overhead.{md,json} left as they were");
     return;
   }
   mkdirSync(dirname(RESULTS_MD), { recursive: true });
   writeFileSync(RESULTS_MD, doc);
-  writeFileSync(
-    RESULTS_JSON,
-    `${JSON.stringify({ machine, runs: RUNS, calls: CALLS, warmup: WARMUP, rows, growth: Object.fromEntries([...byConfig.keys()].map((k) => [k, ratio(k) ?? null])) }, null, 2)}\n`,
-  );
+  writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
   console.log(`\nwrote ${RESULTS_MD} and ${RESULTS_JSON}`);
 }
 

@@ -2,7 +2,8 @@
  * Prompt-cache friendliness of placement and eviction (issue 3), measured on LoCoMo.
  *
  *   pnpm tsx bench/placement.ts            # conv-26, writes bench/results/placement.md
- *   pnpm tsx bench/placement.ts --all      # every conversation of ../shared/data/locomo
+ *   pnpm tsx bench/placement.ts --all      # every conversation of data/locomo/locomo-dev.json
+ *   pnpm tsx bench/placement.ts --data <locomo.json> --json   # another LoCoMo file; figures as JSON on stdout
  *
  * A conversation is replayed through `createAgent` (MemorySaver): the first speaker's merged turns
  * are the user messages, a scripted model answers with the second speaker's merged turns. Every
@@ -27,7 +28,6 @@
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { parseArgs } from "node:util";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { addContextBlocks, isContextMessage, type PromptContextMode, viewMessages } from "@threadwise/core";
@@ -37,7 +37,8 @@ import { historyAware } from "@threadwise/history-aware";
 import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { selectWindow, windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware, summarizationMiddleware } from "langchain";
-import { type LocomoConversation, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
 import { serializeInput, serializeMessages, startsWithPrevious, WireTokenizer } from "./support/openai-wire.js";
 
 const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "results/placement.md");
@@ -335,11 +336,13 @@ export function findings(results: readonly BenchResult[]): string[] {
 }
 
 async function main(): Promise<void> {
-  const { values } = parseArgs({
-    options: { all: { type: "boolean", default: false }, only: { type: "string" }, concurrency: { type: "string" } },
-    allowPositionals: true,
+  const cli = benchArgs(LOCOMO_PATH, {
+    all: { type: "boolean", default: false },
+    only: { type: "string" },
+    concurrency: { type: "string" },
   });
-  const conversations = loadLocomo().filter((c) => values.all || c.sampleId === "conv-26");
+  const values = cli.values;
+  const conversations = loadLocomo(cli.data).filter((c) => values.all || c.sampleId === "conv-26");
   const configs = configurations().filter((c) => !values.only || c.name.includes(values.only));
   const results: BenchResult[] = [];
   const started = Date.now();
@@ -401,9 +404,10 @@ async function main(): Promise<void> {
     `- The rows named by a window alone (full history, sliding, chunked) and the stand-in stacks add a \`facts\` block that changes every turn (the turn number), placed by the row's mode; the *plain* rows and the anchor have no context block; the *threadwise stack* rows carry what \`summarize\` and \`factRecall\` place. The anchor row is LangChain's \`summarizationMiddleware\` (trigger 40 messages, keep 20) with a deterministic extractive fake summarizer (first 12 words of each summarized user line, at most 1,200 characters); issue 3 quotes ${pct(ANCHOR_REFERENCE.reuse)} reuse and ${int(ANCHOR_REFERENCE.tokensPerCall)} tokens/call for it on conv-26 (and ${pct(ANCHOR_REFERENCE.slidingReuse)} for a plain 20-message window), measured with a real summarizer and its own token count, so our token figures are comparable in size, not equal.`,
     "- *summary stand-in*: a block with an extractive summary of the messages outside a `windowTrim` window (same placement path), to combine summaries with any eviction; its text changes whenever the window moves. The *threadwise stack* rows use the real `summarize` (which does its own windowing: the view is the messages its summary does not cover, 20 to 40 of them) with its offline `extractiveSummarizer`, and the real `factRecall` in heuristic mode.",
   ].join("\n");
-  console.log(table);
-  if (values.only) {
-    console.error("\n--only given: bench/results/placement.md left as it was");
+  if (cli.json) printJson({ bench: "placement", data: cli.data, scope, results });
+  else console.log(table);
+  if (values.only || !cli.writesResults) {
+    console.error("\n--only, --data or --json given: bench/results/placement.md left as it was");
     return;
   }
   mkdirSync(dirname(RESULTS_PATH), { recursive: true });

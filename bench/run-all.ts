@@ -28,6 +28,7 @@ export const BENCHMARKS = [
   { name: "summarize", measures: "summarizer input vs evicted tokens, threadwise vs LangChain (LoCoMo)" },
   { name: "facts", measures: "fact recall hit@k by question category vs BM25 over turns (LoCoMo)" },
   { name: "overhead", measures: "full-stack per-call overhead vs thread length, next to LangChain" },
+  { name: "step", measures: "whole createAgent step: CPU, checkpoint writes and bytes per invoke, by saver and middleware" },
 ] as const;
 
 const { values } = parseArgs({

@@ -2,6 +2,7 @@
  * Cost of keeping a summary of what left the window (issue 4), measured on LoCoMo conv-26.
  *
  *   pnpm tsx bench/summarize.ts            # writes bench/results/summarize.md
+ *   pnpm tsx bench/summarize.ts --data <locomo.json> --json   # its conv-26 (or first conversation); JSON on stdout
  *
  * The conversation is replayed through `createAgent` (MemorySaver): the first speaker's merged
  * turns are the user messages, a scripted model answers with the second speaker's merged turns.
@@ -25,7 +26,8 @@ import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageType, readSummarySl
 import { scriptedModel } from "@threadwise/core/testing";
 import { summarize } from "@threadwise/summarize";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
-import { loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
 
 const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "results/summarize.md");
 /** Reference figures of LangChain's middleware on conv-26, from issue 4. */
@@ -151,8 +153,10 @@ function formatTable(results: RunResult[]): string {
 
 async function main() {
   const started = Date.now();
-  const conversation = loadLocomo().find((c) => c.sampleId === "conv-26");
-  if (!conversation) throw new Error("conv-26 not found in locomo-dev.json");
+  const cli = benchArgs(LOCOMO_PATH);
+  const conversations = loadLocomo(cli.data);
+  const conversation = conversations.find((c) => c.sampleId === "conv-26") ?? conversations[0];
+  if (!conversation) throw new Error(`no conversation in ${cli.data}`);
   const exchanges = replayExchanges(conversation).filter((e) => e.user !== "");
   const system = `You are ${conversation.speakerB}, chatting with your friend ${conversation.speakerA}. Answer as ${conversation.speakerB} would.`;
   const results: RunResult[] = [];
@@ -192,7 +196,13 @@ async function main() {
     "- *fake summary*: what the recording fake answers, the same rule for both stacks. `extractive` is the placement bench's rule (issue 3): `Earlier: ` and the first 12 words of each user line of the input, at most 1,200 characters, so the summary does not grow with the thread.",
     "- *agent model input tokens / call*: the agent model's mean input (system prompt, summary, view), to show both stacks give the model a comparable view.",
   ].join("\n");
-  console.log(table);
+  if (cli.json)
+    printJson({ bench: "summarize", data: cli.data, conversation: conversation.sampleId, exchanges: exchanges.length, results });
+  else console.log(table);
+  if (!cli.writesResults) {
+    console.error("\n--data or --json given: bench/results/summarize.md left as it was");
+    return;
+  }
   mkdirSync(dirname(RESULTS_PATH), { recursive: true });
   writeFileSync(RESULTS_PATH, `${doc}\n`);
   console.error(`\nwrote ${RESULTS_PATH}`);

@@ -11,23 +11,28 @@
  *   pnpm tsx --expose-gc bench/token-cap.ts            # 1k and 10k messages
  *   pnpm tsx --expose-gc bench/token-cap.ts --calls 30 # more steady-state calls per median
  *   pnpm tsx --expose-gc bench/token-cap.ts --sizes 1000,10000,50000
+ *   pnpm tsx --expose-gc bench/token-cap.ts --data <airline.json> --locomo <locomo.json> --json
+ *                                                      # other data files; figures as JSON on stdout
  *
  * `--expose-gc` lets the bench collect the garbage of building each thread (the checkpointer's
  * work) before the timed region; without it the figures include those collections.
  */
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter } from "@threadwise/core";
 import { capMessages, tokenCap } from "@threadwise/token-cap";
-import { loadLocomo, replayExchanges } from "./support/locomo.js";
+import { TAU_AIRLINE_PATH } from "../data/paths.js";
+import { benchArgs, printJson } from "./support/cli.js";
+import { LOCOMO_PATH, loadLocomo, replayExchanges } from "./support/locomo.js";
 
-const TAU_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/data/tau-bench-airline/airline-dev.json");
+const cli = benchArgs(TAU_AIRLINE_PATH, {
+  locomo: { type: "string", default: LOCOMO_PATH },
+  calls: { type: "string", default: "15" },
+  sizes: { type: "string", default: "1000,10000" },
+});
 const MAX_TOKENS = 8000;
-const argCalls = process.argv.indexOf("--calls");
-const CALLS = argCalls > 0 ? Number(process.argv[argCalls + 1]) : 15;
+const CALLS = Number(cli.values.calls);
 const FULL_RUNS = 5;
 
 interface Spec {
@@ -41,7 +46,7 @@ interface Spec {
 
 /** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
 function corpus(size: number): { system: string; specs: Spec[] } {
-  const raw = JSON.parse(readFileSync(TAU_PATH, "utf8")) as Array<{ traj: Array<Record<string, unknown>> }>;
+  const raw = JSON.parse(readFileSync(cli.data, "utf8")) as Array<{ traj: Array<Record<string, unknown>> }>;
   const system = String(raw[0]?.traj[0]?.content ?? "");
   const specs: Spec[] = [];
   for (const [r, run] of raw.entries()) {
@@ -61,7 +66,7 @@ function corpus(size: number): { system: string; specs: Spec[] } {
       }
     }
   }
-  for (const conversation of loadLocomo()) {
+  for (const conversation of loadLocomo(String(cli.values.locomo))) {
     for (const [e, exchange] of replayExchanges(conversation).entries()) {
       specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
       specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
@@ -200,16 +205,12 @@ async function main() {
       "view match",
     ],
   ];
-  const argSizes = process.argv.indexOf("--sizes");
-  const sizes =
-    argSizes > 0
-      ? String(process.argv[argSizes + 1])
-          .split(",")
-          .map(Number)
-      : [1000, 10000];
+  const sizes = String(cli.values.sizes).split(",").map(Number);
+  const figures: Array<Awaited<ReturnType<typeof bench>>> = [];
   for (const size of sizes) {
     for (const eviction of ["sliding", "chunked"] as const) {
       const r = await bench(size, eviction);
+      figures.push(r);
       rows.push([
         String(r.size),
         r.eviction,
@@ -227,6 +228,8 @@ async function main() {
   }
   const widths = rows[0]?.map((_, c) => Math.max(...rows.map((row) => (row[c] ?? "").length))) ?? [];
   for (const row of rows) console.log(row.map((cell, c) => cell.padStart(widths[c] ?? 0)).join("  "));
+  if (cli.json)
+    printJson({ bench: "token-cap", data: cli.data, locomo: cli.values.locomo, maxTokens: MAX_TOKENS, calls: CALLS, results: figures });
 }
 
 await main();

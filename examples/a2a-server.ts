@@ -2,7 +2,8 @@
  * An A2A agent server whose memory is keyed by the A2A `contextId` (spec R1, R19), on the official
  * `@a2a-js/sdk` (protocol 1.0, with the 0.3 compatibility layer on, so `message/send` works).
  *
- *   pnpm tsx examples/a2a-server.ts            # serves on http://127.0.0.1:41241 (env PORT)
+ *   pnpm tsx examples/a2a-server.ts            # serves on http://127.0.0.1:41241 (env PORT), prints a
+ *                                              # curl line to talk to it; Ctrl+C stops it
  *   EXAMPLE_ONESHOT=1 pnpm tsx examples/a2a-server.ts   # starts, talks to itself, prints, exits
  *
  * Offline by default: a scripted model answers with how many earlier messages it saw, so the
@@ -236,7 +237,26 @@ async function main(): Promise<void> {
   const oneShot = process.env.EXAMPLE_ONESHOT === "1";
   const server = await startA2aServer({ port: oneShot ? 0 : undefined });
   console.log(`A2A server on ${server.url} (${process.env.OPENAI_API_KEY ? "live model" : "offline scripted model"})`);
-  if (!oneShot) return;
+  if (!oneShot) {
+    const body = JSON.stringify({
+      jsonrpc: "2.0",
+      id: 1,
+      method: "message/send",
+      params: {
+        message: { kind: "message", messageId: "m1", role: "user", parts: [{ kind: "text", text: "My name is Mina." }], contextId: "trip" },
+      },
+    });
+    console.log("Talk to it (send again with the same contextId and the answer counts the earlier messages):");
+    console.log(`  curl -s ${server.url} -H 'content-type: application/json' -d '${body}'`);
+    console.log(`Agent card: curl -s ${server.url}/${AGENT_CARD_PATH}`);
+    console.log("Stop it with Ctrl+C.");
+    const stop = () => {
+      void server.close().then(() => process.exit(0));
+    };
+    process.once("SIGINT", stop);
+    process.once("SIGTERM", stop);
+    return;
+  }
   const say = (r: Record<string, unknown>) => {
     const result = r.result as { contextId?: string; parts?: Array<{ text?: string }> } | undefined;
     return result ? `[${result.contextId}] ${result.parts?.[0]?.text}` : `error ${JSON.stringify(r.error)}`;

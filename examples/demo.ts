@@ -14,8 +14,6 @@
  *   pnpm demo -- --runs 0       # one run (index into the committed slice)
  *   pnpm demo -- --max-messages 12 --max-tokens 5000
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
@@ -27,6 +25,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent, createMiddleware, HumanMessage } from "langchain";
 import { assistantSteps, loadAirlineRuns, type ReplayScript, replayScript, replayTools } from "./support/tau-replay.js";
+import { exampleTempDir } from "./support/temp-dir.js";
 
 /** Options of {@link main}. */
 export interface DemoOptions {
@@ -196,7 +195,7 @@ export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
   const settings = {
     maxMessages: options.maxMessages ?? 20,
     maxTokens: options.maxTokens ?? 4000,
-    sqlitePath: options.sqlitePath ?? join(mkdtempSync(join(tmpdir(), "threadwise-demo-")), "threads.sqlite"),
+    sqlitePath: options.sqlitePath ?? join(exampleTempDir("demo"), "threads.sqlite"),
     live,
   };
   print(
@@ -218,7 +217,10 @@ export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  // `pnpm demo -- --runs 0` passes the `--` on; drop it so the options after it are read.
+  const argv = process.argv.slice(2);
   const { values } = parseArgs({
+    args: argv[0] === "--" ? argv.slice(1) : argv,
     options: { runs: { type: "string" }, "max-messages": { type: "string" }, "max-tokens": { type: "string" } },
     allowPositionals: true,
   });

@@ -15,8 +15,7 @@
  *
  *   pnpm tsx examples/encryption.ts
  */
-import { existsSync, mkdtempSync, readFileSync, statSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync, statSync } from "node:fs";
 import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
@@ -27,11 +26,12 @@ import { createKeyring, encryptCheckpointer } from "@threadwise/encryption";
 import { createAgent, HumanMessage } from "langchain";
 import { exampleModel } from "./support/live-model.js";
 import { loadAirlineRuns, replayScript, replayTools } from "./support/tau-replay.js";
+import { exampleTempDir } from "./support/temp-dir.js";
 
 const script = replayScript(loadAirlineRuns()[0] as Parameters<typeof replayScript>[0]);
 const turns = script.turns.slice(0, 4);
 const SECRETS = ["mia_li_3668", "975 Sunset Drive"];
-const dir = mkdtempSync(join(tmpdir(), "threadwise-encryption-"));
+const dir = exampleTempDir("encryption");
 const keyring = createKeyring(join(dir, "keyring.json"));
 console.log(
   `keyring ${keyring.path}: kid ${keyring.kid}, mode ${(statSync(keyring.path).mode & 0o777).toString(8)}, listed in ${keyring.gitignore}\n`,

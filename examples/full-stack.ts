@@ -16,8 +16,7 @@
  *
  *   pnpm tsx examples/full-stack.ts
  */
-import { existsSync, mkdtempSync, readFileSync } from "node:fs";
-import { tmpdir } from "node:os";
+import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { createTokenCounter, isContextMessage, messageText, readSummarySlot, STABLE_TAIL_HEADER } from "@threadwise/core";
@@ -28,10 +27,11 @@ import { extractiveSummarizer } from "@threadwise/summarize";
 import { type AgentMiddleware, createAgent, HumanMessage, SystemMessage } from "langchain";
 import { exampleModel, type ModelInput, modelInputRecorder, ONESHOT, preview } from "./support/live-model.js";
 import { loadConversationSlice, replayConversation } from "./support/locomo-slice.js";
+import { exampleTempDir } from "./support/temp-dir.js";
 
 const slice = loadConversationSlice();
 const SYSTEM_PROMPT = `You are ${slice.assistant}, a close friend of ${slice.user}. Answer warmly, in two or three sentences.`;
-const dir = mkdtempSync(join(tmpdir(), "threadwise-full-stack-"));
+const dir = exampleTempDir("full-stack");
 const keyring = createKeyring(join(dir, "keyring.json"));
 const sqlitePath = join(dir, "companion_memory.sqlite");
 

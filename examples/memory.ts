@@ -14,8 +14,6 @@
  *
  *   pnpm tsx examples/memory.ts
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { memoryStack } from "@threadwise/memory";
@@ -23,9 +21,10 @@ import { extractiveSummarizer } from "@threadwise/summarize";
 import { createAgent, HumanMessage } from "langchain";
 import { exampleModel, ONESHOT } from "./support/live-model.js";
 import { loadConversationSlice, replayConversation } from "./support/locomo-slice.js";
+import { exampleTempDir } from "./support/temp-dir.js";
 
 const slice = loadConversationSlice();
-const dir = mkdtempSync(join(tmpdir(), "threadwise-memory-"));
+const dir = exampleTempDir("memory");
 // What a deployment's .env would hold; nothing below names a backend or a size in code.
 const env: NodeJS.ProcessEnv = {
   MEMORY_BACKEND: "sqlite",

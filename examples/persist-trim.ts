@@ -13,8 +13,6 @@
  *
  *   pnpm tsx examples/persist-trim.ts
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
 import { join } from "node:path";
 import type { BaseMessage } from "@langchain/core/messages";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -24,10 +22,11 @@ import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { createAgent, HumanMessage } from "langchain";
 import { exampleModel, preview } from "./support/live-model.js";
 import { loadConversationSlice, replayConversation } from "./support/locomo-slice.js";
+import { exampleTempDir } from "./support/temp-dir.js";
 
 const slice = loadConversationSlice();
 const { model, live } = await exampleModel(() => replayConversation(slice.exchanges, () => "(no recorded answer)"));
-const sqlitePath = join(mkdtempSync(join(tmpdir(), "threadwise-persist-trim-")), "threads.sqlite");
+const sqlitePath = join(exampleTempDir("persist-trim"), "threads.sqlite");
 const agent = createAgent({
   model,
   systemPrompt: `You are ${slice.assistant}, a close friend of ${slice.user}.`,

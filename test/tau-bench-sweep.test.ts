@@ -5,16 +5,13 @@
  * run's tool loop are always in it (R2), and the stored list is never changed.
  */
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, findOrphans, groupMessages, protectedTailStart } from "@threadwise/core";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { beforeAll, describe, expect, it } from "vitest";
+import { TAU_AIRLINE_PATH as DATA } from "../data/paths.js";
 import { viewOf } from "./support/hook.js";
-
-const DATA = resolve(dirname(fileURLToPath(import.meta.url)), "../../shared/data/tau-bench-airline/airline-dev.json");
 
 interface OpenAIMessage {
   role: "system" | "user" | "assistant" | "tool";

@@ -146,7 +146,7 @@ describe.each(cases)("windowTrim + tokenCap on $name", ({ name, open }) => {
     expect(stored).toHaveLength(16);
     expect(stored.filter((m) => m instanceof ToolMessage || m.getType() === "tool")).toHaveLength(3);
     expect(logger.lines).toHaveLength(8);
-    expect(logger.lines[7]).toBe("multiturn: thread_msgs=15 window=400tok sent_to_llm=5 has_prior=true");
+    expect(logger.lines[7]).toBe("multiturn: thread_msgs=15 window=5+400tok sent_to_llm=5 has_prior=true");
   });
 
   it("a tight token cap keeps fewer whole groups than the window, on the same thread shape", async () => {

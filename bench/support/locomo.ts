@@ -1,5 +1,5 @@
 /**
- * Loader for the LoCoMo conversations in `../shared/data/locomo/locomo-dev.json` (CC BY-NC 4.0,
+ * Loader for the LoCoMo conversations in `data/locomo/locomo-dev.json` (CC BY-NC 4.0,
  * Maharana et al., ACL 2024). Used by benchmarks only; nothing here ships in a package.
  *
  * Quirks handled (see the data README): sessions are read from `session_N` keys only; evidence
@@ -7,11 +7,9 @@
  * leading zeros (`D30:05`); ids that resolve to no turn are counted, not fatal.
  */
 import { readFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { LOCOMO_PATH } from "../../data/paths.js";
 
-/** Path of the shared data file, from the repository root. */
-export const LOCOMO_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../../../shared/data/locomo/locomo-dev.json");
+export { LOCOMO_PATH };
 
 export interface LocomoTurn {
   /** Turn id as in the data, normalized: `D<session>:<turn>` without leading zeros. */
@@ -136,4 +134,32 @@ export function replayExchanges(conversation: LocomoConversation): ReplayExchang
     }
   }
   return out;
+}
+
+/** One message of a replayed LoCoMo thread: its role, a stable id and its text. */
+export interface ThreadMessageSpec {
+  type: "human" | "ai";
+  id: string;
+  content: string;
+}
+
+/**
+ * The LoCoMo conversations as one long alternating user/assistant thread of at least `need`
+ * messages (empty exchanges skipped), repeated under new ids (`<id>#<pass>`) past their ~4,000
+ * messages. Used by the benchmarks that need real text at a given thread length.
+ */
+export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpec[] {
+  const specs: ThreadMessageSpec[] = [];
+  for (const conversation of loadLocomo(path)) {
+    for (const [e, exchange] of replayExchanges(conversation).entries()) {
+      if (exchange.user === "" || exchange.assistant === "") continue;
+      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
+      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
+    }
+  }
+  const once = specs.length;
+  for (let pass = 2; specs.length < need; pass += 1) {
+    for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
+  }
+  return specs;
 }

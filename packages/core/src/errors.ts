@@ -31,15 +31,110 @@ export class ThreadwiseConfigError extends ThreadwiseError {
 }
 
 /**
+ * An options object holds a key the factory does not know (a misspelling such as `maxMessage`).
+ * `option` is the key's full name (`windowTrim.maxMessage`), `key` the key alone, `suggestion`
+ * the closest accepted key when one is close (`maxMessages`), and `accepted` every accepted key.
+ * Its `code` is `THREADWISE_INVALID_OPTION`, like every {@link ThreadwiseConfigError}.
+ */
+export class ThreadwiseUnknownOptionError extends ThreadwiseConfigError {
+  readonly key: string;
+  readonly suggestion: string | undefined;
+  readonly accepted: readonly string[];
+  constructor(option: string, key: string, accepted: readonly string[], options?: { cause?: unknown }) {
+    const suggestion = closestKey(key, accepted);
+    const hint = suggestion ? `did you mean "${suggestion}"? ` : "";
+    super(option, `unknown option "${key}"; ${hint}accepted: ${accepted.join(", ") || "none"}`, options);
+    this.key = key;
+    this.suggestion = suggestion;
+    this.accepted = accepted;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseUnknownOptionError {
+    return ThreadwiseConfigError.isInstance(error) && typeof (error as { key?: unknown }).key === "string";
+  }
+}
+
+/** Levenshtein distance, bounded: options are short words, so a plain two-row table is enough. */
+function editDistance(a: string, b: string): number {
+  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
+  for (let i = 1; i <= a.length; i += 1) {
+    const current = [i];
+    for (let j = 1; j <= b.length; j += 1) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      current[j] = Math.min((previous[j] as number) + 1, (current[j - 1] as number) + 1, (previous[j - 1] as number) + cost);
+    }
+    previous = current;
+  }
+  return previous[b.length] as number;
+}
+
+/**
+ * The accepted key closest to `key`: same letters ignoring case, `_` and `-`, or within an edit
+ * distance of a third of its length (at least 2). `undefined` when none is that close.
+ */
+export function closestKey(key: string, accepted: readonly string[]): string | undefined {
+  const fold = (text: string) => text.toLowerCase().replace(/[-_]/g, "");
+  let best: string | undefined;
+  let bestDistance = Number.POSITIVE_INFINITY;
+  for (const candidate of accepted) {
+    const distance = fold(candidate) === fold(key) ? 0 : editDistance(key.toLowerCase(), candidate.toLowerCase());
+    if (distance < bestDistance) {
+      best = candidate;
+      bestDistance = distance;
+    }
+  }
+  return best !== undefined && bestDistance <= Math.max(2, Math.floor(key.length / 3)) ? best : undefined;
+}
+
+interface ZodDefLike {
+  type?: string;
+  shape?: Record<string, unknown>;
+  innerType?: unknown;
+  in?: unknown;
+  options?: unknown[];
+}
+
+/** The object keys a schema accepts at `path` (through optional, default, pipe and union wrappers). */
+function acceptedKeysAt(schema: unknown, path: readonly PropertyKey[]): string[] {
+  let current: unknown = schema;
+  for (let depth = 0; depth <= path.length; depth += 1) {
+    // Unwrap to the object schema.
+    for (let guard = 0; guard < 16; guard += 1) {
+      const def = (current as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def;
+      if (!def) return [];
+      if (def.type === "object") break;
+      if (def.type === "union" && Array.isArray(def.options)) {
+        current = def.options.find((option) => (option as { _zod?: { def?: ZodDefLike } })._zod?.def?.type === "object");
+      } else current = def.innerType ?? def.in;
+    }
+    const shape = (current as { _zod?: { def?: ZodDefLike } } | undefined)?._zod?.def?.shape;
+    if (!shape) return [];
+    if (depth === path.length) return Object.keys(shape);
+    current = shape[String(path[depth])];
+  }
+  return [];
+}
+
+/**
  * Parses options with a zod schema and throws {@link ThreadwiseConfigError} naming the first bad
- * field as `<scope>.<field>`. Returns the parsed value with defaults applied.
+ * field as `<scope>.<field>`. Returns the parsed value with defaults applied. With a strict
+ * object schema (`z.strictObject`, as every threadwise factory uses), a key the schema does not
+ * know throws {@link ThreadwiseUnknownOptionError} naming the key and the closest accepted key.
  *
- * @throws ThreadwiseConfigError when the value does not match the schema.
+ * @throws ThreadwiseUnknownOptionError for an unknown key (checked first: a misspelt key usually
+ *   also leaves a required field missing, and the misspelling is the real cause).
+ * @throws ThreadwiseConfigError when a value does not match the schema.
  */
 export function parseOptions<S extends z.ZodType>(scope: string, schema: S, value: unknown): z.output<S> {
   const result = schema.safeParse(value ?? {});
   if (result.success) return result.data;
-  const issue = result.error.issues[0];
+  const issues = result.error.issues;
+  const unknown = issues.find((issue) => issue.code === "unrecognized_keys");
+  if (unknown && unknown.code === "unrecognized_keys") {
+    const key = unknown.keys[0] as string;
+    const option = [scope, ...unknown.path.map(String), key].join(".");
+    throw new ThreadwiseUnknownOptionError(option, key, acceptedKeysAt(schema, unknown.path), { cause: result.error });
+  }
+  const issue = issues[0];
   const field = issue && issue.path.length > 0 ? `${scope}.${issue.path.join(".")}` : scope;
   throw new ThreadwiseConfigError(field, issue?.message ?? "invalid value", { cause: result.error });
 }

@@ -8,7 +8,7 @@ export {
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
 export { envBoolean, envChoice, envPositiveInt } from "./env.js";
-export { parseOptions, ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
+export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,
   findOrphans,
@@ -22,6 +22,17 @@ export {
   toolCallsOf,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
+export {
+  INTERNAL_CALL_METADATA_KEY,
+  INTERNAL_CALL_TAGS,
+  type InternalCallConfig,
+  type InternalCallId,
+  type InternalCallModel,
+  type InvokeInternalOptions,
+  internalCallConfig,
+  internalCallName,
+  invokeInternal,
+} from "./internal-call.js";
 export {
   formatMultiturnLine,
   isLoggerOption,
@@ -71,6 +82,23 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
+export {
+  ENGLISH_STOPWORDS,
+  isStopword,
+  KOREAN_STOPWORDS,
+  KOREAN_SUFFIXES,
+  stemEnglish,
+  stripKoreanSuffix,
+  tokenize,
+} from "./text-analysis.js";
+export {
+  envTimerMs,
+  MAX_TIMER_MS,
+  ThreadwiseTimeoutError,
+  timerMsSchema,
+  type WithTimeoutOptions,
+  withTimeout,
+} from "./timeout.js";
 export {
   BINARY_BLOCK_TOKENS,
   boundedEncodeLength,

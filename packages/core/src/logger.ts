@@ -35,7 +35,10 @@ export function resolveLogger(logger?: ThreadwiseLogger | false): ThreadwiseLogg
 export interface MultiturnFields {
   /** Messages in the stored thread. */
   threadMessages: number;
-  /** The configured window, in messages (or the token cap where no window applies). */
+  /**
+   * The configured window: a count of messages (`20`), a token cap (`4000tok`), or both joined
+   * outermost first when several middlewares shape the view (`20+4000tok`).
+   */
   window: number | string;
   /** Messages in the view sent to the model. */
   sentToLlm: number;

@@ -20,7 +20,9 @@ export function hasPriorAnswer(messages: readonly BaseMessage[]): boolean {
  *
  * Several view-shaping middlewares can sit in one stack (windowTrim outside tokenCap); only the
  * outermost writes, and it writes the view size the innermost chose, once the inner chain has
- * run. Each middleware reports its view with `window` and `sentToLlm`.
+ * run. Each middleware reports its view with `window` and `sentToLlm`; the windows of a stack are
+ * joined outermost first with `+`, so `windowTrim({ maxMessages: 20 })` outside
+ * `tokenCap({ maxTokens: 4000 })` logs `window=20+4000tok` (20 messages, then 4,000 tokens).
  */
 export async function withMultiturnLog<R extends object, T>(
   request: R & { state?: { messages?: BaseMessage[] } },
@@ -30,7 +32,7 @@ export async function withMultiturnLog<R extends object, T>(
 ): Promise<T> {
   const existing = (request as Record<symbol, MultiturnTrace | undefined>)[TRACE];
   if (existing) {
-    existing.window = fields.window;
+    existing.window = `${existing.window}+${fields.window}`;
     existing.sentToLlm = fields.sentToLlm;
     return next(request);
   }

@@ -11,7 +11,7 @@ export const PRINCIPAL_ID_ENV = "THREADWISE_MEMORY_PRINCIPAL_ID";
 export const DEFAULT_IDENTITY = "default";
 
 /** Options shared by {@link encryptCheckpointer}, {@link encryptedSerializer} and {@link reencrypt}. */
-export const encryptionOptionsSchema = z.object({
+export const encryptionOptionsSchema = z.strictObject({
   /**
    * The keyring: a file path or a loaded {@link Keyring}. Loaded and validated at construction;
    * a bad or missing keyring throws (never a plaintext fallback, R26).

@@ -36,7 +36,7 @@ export interface ReencryptResult {
   recordsByKid: Record<string, number>;
 }
 
-const reencryptOptionsSchema = z.object({
+const reencryptOptionsSchema = z.strictObject({
   /**
    * Rows read and rewritten per transaction.
    * @default 100

@@ -43,7 +43,12 @@ describe("extractFactsWithModel", () => {
         keyAttribute: "preference",
       },
     ]);
-    expect(seen).toMatchObject({ tags: INTERNAL_CALL_TAGS });
+    expect(seen).toMatchObject({
+      tags: INTERNAL_CALL_TAGS,
+      runName: "threadwise/fact-recall:extract",
+      metadata: { threadwise_internal: "threadwise/fact-recall:extract" },
+    });
+    expect(seen?.signal).toBeInstanceOf(AbortSignal);
     expect(INTERNAL_CALL_TAGS).toEqual(expect.arrayContaining(["threadwise:internal", "nostream"]));
     expect((model.calls[0]?.messages as BaseMessage[] | undefined)?.at(-1)?.content).toBe("I moved to Busan and I like jazz.");
   });

@@ -1,5 +1,12 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { messageText, ThreadwiseError } from "@threadwise/core";
+import {
+  type InternalCallId,
+  internalCallConfig,
+  invokeInternal,
+  messageText,
+  ThreadwiseError,
+  ThreadwiseTimeoutError,
+} from "@threadwise/core";
 import { z } from "zod";
 import { detectLanguage } from "./extract-heuristic.js";
 import type { CandidateFact } from "./fact-store.js";
@@ -53,8 +60,11 @@ export class FactExtractionError extends ThreadwiseError {
   }
 }
 
+/** Who the extraction call is: its run name is `threadwise/fact-recall:extract` (core's `internalCallName`). */
+export const EXTRACT_CALL: InternalCallId = { middleware: "fact-recall", purpose: "extract" };
+
 /** Tags of the internal extraction call: not streamed to the user, visible in traces (R13 style). */
-export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream", "threadwise:fact-recall"];
+export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(EXTRACT_CALL).tags;
 
 const PROMPT = `You extract durable facts about the user from one message the user wrote.
 Answer with JSON only, no prose: {"facts":[{"subject":"user","attribute":"residence","value":"Busan","text":"The user lives in Busan."}]}
@@ -71,7 +81,8 @@ function stripFences(text: string): string {
 
 /**
  * Extracts facts from one user message with a chat model (spec R15 `llm`). The call carries
- * {@link INTERNAL_CALL_TAGS} and is aborted after `timeoutMs`.
+ * core's internal-call config (run name `threadwise/fact-recall:extract`, {@link INTERNAL_CALL_TAGS},
+ * metadata `threadwise_internal`) and is aborted after `timeoutMs` or when `signal` aborts.
  *
  * @returns candidates in the order the model gave them.
  * @throws FactExtractionError on any failure; the middleware catches it and uses the rules.
@@ -79,32 +90,20 @@ function stripFences(text: string): string {
 export async function extractFactsWithModel(
   model: FactExtractionModel,
   text: string,
-  options: { timeoutMs: number; language?: "en" | "ko" },
+  options: { timeoutMs: number; language?: "en" | "ko"; signal?: AbortSignal },
 ): Promise<CandidateFact[]> {
   const language = options.language ?? detectLanguage(text);
-  const controller = new AbortController();
-  let timer: ReturnType<typeof setTimeout> | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new FactExtractionError("timeout", `no answer within ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
-  });
   let answer: unknown;
   try {
-    answer = await Promise.race([
-      model.invoke([new SystemMessage(PROMPT), new HumanMessage(text)], {
-        tags: INTERNAL_CALL_TAGS,
-        signal: controller.signal,
-        runName: "threadwise-fact-extraction",
-      }),
-      timeout,
-    ]);
+    answer = await invokeInternal(model, [new SystemMessage(PROMPT), new HumanMessage(text)], {
+      ...EXTRACT_CALL,
+      timeoutMs: options.timeoutMs,
+      signal: options.signal,
+    });
   } catch (error) {
-    if (FactExtractionError.isInstance(error)) throw error;
+    if (ThreadwiseTimeoutError.isInstance(error))
+      throw new FactExtractionError("timeout", `no answer within ${options.timeoutMs} ms`, { cause: error });
     throw new FactExtractionError("model_error", error instanceof Error ? error.message : String(error), { cause: error });
-  } finally {
-    clearTimeout(timer);
   }
   const raw = stripFences(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
   let json: unknown;

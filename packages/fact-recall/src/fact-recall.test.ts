@@ -146,6 +146,55 @@ describe("factRecall through createAgent", () => {
   });
 });
 
+describe("factRecall graph footprint (issue 16)", () => {
+  it("registers no node of its own unless structuredResponse is set", () => {
+    const plain = factRecall({ logger: false });
+    expect(plain.beforeModel).toBeUndefined();
+    expect(plain.afterModel).toBeUndefined();
+    expect(factRecall({ structuredResponse: true, logger: false }).afterModel).toBeDefined();
+  });
+
+  it("stores the facts of a turn that ends in a structured response when structuredResponse is set", async () => {
+    const answer = z.object({ reply: z.string() }).meta({ title: "Answer", description: "The answer." });
+    let turn = 0;
+    const model = scriptedModel(() => {
+      turn += 1;
+      return new AIMessage({
+        content: "",
+        tool_calls: [{ id: `a${turn}`, name: "Answer", args: { reply: `r${turn}` }, type: "tool_call" }],
+      });
+    });
+    const agent = createAgent({
+      model,
+      responseFormat: answer,
+      checkpointer: new MemorySaver(),
+      middleware: [factRecall({ structuredResponse: true, logger: false })],
+    });
+    const result = await agent.invoke({ messages: [new HumanMessage("I live in Seoul.")] }, { configurable: { thread_id: "structured" } });
+    expect((result as { structuredResponse?: { reply: string } }).structuredResponse?.reply).toBe("r1");
+    expect((await slotOf(agent, "structured"))?.facts.map((f) => f.value)).toContain("Seoul");
+  });
+
+  it("keeps the structured response and warns once when structuredResponse is unset", async () => {
+    const answer = z.object({ reply: z.string() }).meta({ title: "Answer", description: "The answer." });
+    const warnings: string[] = [];
+    const model = scriptedModel(
+      () => new AIMessage({ content: "", tool_calls: [{ id: "a", name: "Answer", args: { reply: "r" }, type: "tool_call" }] }),
+    );
+    const agent = createAgent({
+      model,
+      responseFormat: answer,
+      checkpointer: new MemorySaver(),
+      middleware: [factRecall({ logger: { info: () => {}, warn: (m: string) => warnings.push(m) } })],
+    });
+    for (const content of ["I live in Seoul.", "I have a dog named Coco."]) {
+      const result = await agent.invoke({ messages: [new HumanMessage(content)] }, { configurable: { thread_id: "unset" } });
+      expect((result as { structuredResponse?: { reply: string } }).structuredResponse?.reply).toBe("r");
+    }
+    expect(warnings).toEqual(["fact-recall: could not attach the fact write to a structured response; pass `structuredResponse: true`"]);
+  });
+});
+
 describe("factRecall options", () => {
   it("reads env twins and defaults", () => {
     expect(resolveFactRecallConfig({}, {})).toMatchObject({ mode: "heuristic", maxItems: 3, maxFacts: 200 });

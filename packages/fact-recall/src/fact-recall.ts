@@ -9,12 +9,21 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
-import { type CandidateFact, FACTS_STATE_KEY, type Fact, type FactSlot, factSlotState, readFactSlot } from "./fact-store.js";
+import {
+  type CandidateFact,
+  FACTS_STATE_KEY,
+  type Fact,
+  type FactSlot,
+  type FactSlotUpdate,
+  factSlotState,
+  readFactSlot,
+} from "./fact-store.js";
 import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
 import { renderFacts } from "./recall.js";
 
@@ -32,6 +41,8 @@ export const DEFAULT_MAX_FACTS = 200;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
+/** Bound on the thread ids remembered for the one-warning-per-thread rule. */
+const WARNED_THREADS_BOUND = 10_000;
 
 const modelSchema = z.custom<FactExtractionModel>(
   (value) => typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function",
@@ -59,8 +70,11 @@ export const factRecallOptionsSchema = z
     language: z.enum(["en", "ko"]).optional(),
     /** Most facts stored per thread (facts); fewest-used, then least recently active, go first. @default 200 */
     maxFacts: z.number().int().positive().optional(),
-    /** Time limit of one LLM extraction call (milliseconds); past it the rules are used. @default 15000 */
-    timeoutMs: z.number().int().positive().optional(),
+    /**
+     * Time limit of one LLM extraction call, in milliseconds, 1..2,147,483,647 (Node's timer
+     * limit); past it the rules are used. @default 15000
+     */
+    timeoutMs: timerMsSchema.optional(),
     /**
      * Least BM25+ score a fact needs to be placed (unitless). At 0 a fact is relevant when it
      * shares one content word (after stop words, particles and endings are dropped) with the
@@ -73,6 +87,14 @@ export const factRecallOptionsSchema = z
     promptContextMode: promptContextModeSchema.optional(),
     /** Heading of the placed block. @default "Known facts about the user" */
     label: z.string().min(1).optional(),
+    /**
+     * Set `true` when the agent has a `responseFormat`. A fact write normally rides on the model
+     * call's `Command`, which a structured response cannot carry; with this set the write is made
+     * from an `afterModel` hook instead (one more graph node and checkpoint write per model call).
+     * Unset with a structured response, the turn's facts are not stored (a warning is logged) and
+     * are read again on the next model call that returns a plain message. @default false
+     */
+    structuredResponse: z.boolean().optional(),
     /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
     logger: loggerSchema.optional(),
   })
@@ -113,17 +135,15 @@ export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: No
  * Durable facts about the user, extracted from user messages and recalled when they matter
  * (spec R15-R17).
  *
- * How it works:
- * - `beforeModel`, once per new user message (a cursor in state skips the later model calls of a
- *   tool loop): extract facts (rules, or the model with the rules as fallback), upsert them into
- *   the thread's private state `_threadwise_facts` (same subject and attribute supersedes,
- *   duplicates merge, at most `maxFacts`), then rank them against the newest user message with
- *   BM25+ and keep the top `maxItems` keys.
- * - `wrapModelCall`: place those facts as a `facts` context block through core placement (R8/R9).
- *   Nothing is placed when no fact is relevant. The stored thread and messages are never changed.
- * - `llm` mode without `model`: the agent's model extracts inside `wrapModelCall`, and the write
- *   goes out as a `Command`. With a native structured `responseFormat` that write cannot be
- *   attached: pass `model` in that case.
+ * How it works, in `wrapModelCall` (no graph node of its own):
+ * - Once per new user message (a cursor in state skips the later model calls of a tool loop):
+ *   extract facts (rules, or a model with the rules as fallback: `model`, else in `llm` mode the
+ *   agent's model), upsert them into the thread's private state `_threadwise_facts` (same subject
+ *   and attribute supersedes, duplicates merge, at most `maxFacts`), then rank them against the
+ *   newest user message with BM25+ and keep the top `maxItems` keys. The write goes out as the
+ *   model call's `Command`; with a structured `responseFormat` pass `structuredResponse: true`.
+ * - Place those facts as a `facts` context block through core placement (R8/R9). Nothing is
+ *   placed when no fact is relevant. The stored thread and messages are never changed.
  *
  * Facts are thread-scoped: they live in the thread's checkpointed state, so they persist exactly
  * as far as the checkpointer does and never show up in another thread (R16).
@@ -143,11 +163,12 @@ export function factRecall(options: FactRecallOptions = {}) {
     facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
     origin: "heuristic",
   });
-  const extractorFor = (model: FactExtractionModel | undefined) => async (text: string) => {
+  const extractorFor = (model: FactExtractionModel | undefined, signal?: AbortSignal) => async (text: string) => {
     if (config.mode !== "llm" || !model) return heuristic(text);
     try {
       const facts = await extractFactsWithModel(model, text, {
         timeoutMs: config.timeoutMs,
+        signal,
         ...(config.language ? { language: config.language } : {}),
       });
       return { facts, origin: "llm" as const };
@@ -171,34 +192,48 @@ export function factRecall(options: FactRecallOptions = {}) {
     return slot.recalled.map((key) => byKey.get(key)).filter((fact): fact is Fact => fact !== undefined);
   };
 
+  // Thread id -> fact update to write in afterModel (only with `structuredResponse`).
+  const deferred = new Map<string, FactSlotUpdate>();
+  const warnedThreads = new Set<string>();
+
   return createMiddleware({
     name: "threadwise/fact-recall",
     stateSchema: factSlotState,
-    beforeModel: async (state) => {
-      if (config.mode === "off" || (config.mode === "llm" && !ownModel)) return undefined;
-      const slot = readFactSlot(state);
-      const pending = pendingUserMessages(state.messages ?? [], slot.cursor);
-      if (pending.length === 0) return undefined;
-      const { update } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(ownModel) });
-      return { [FACTS_STATE_KEY]: update };
-    },
+    // Extraction runs inside the model call, so the write rides on the model node's `Command`: a
+    // `beforeModel` hook would be one more graph node, and LangChain's middleware node returns the
+    // whole state with any update, so every message would be written to the checkpoint again.
     wrapModelCall: async (request, handler) => {
       if (config.mode === "off") return handler(request);
       const slot = readFactSlot(request.state);
-      if (config.mode === "llm" && !ownModel) {
-        const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
-        if (pending.length > 0) {
-          const agentModel = request.model as unknown as FactExtractionModel;
-          const { update, recalled } = await ingestUserMessages(slot, pending, { ...settings, extract: extractorFor(agentModel) });
-          const response = await handler(place(request, recalled));
-          if (!AIMessage.isInstance(response)) {
-            logger.warn("fact-recall: could not attach the fact write to a structured response; pass `model` to factRecall", {});
-            return response;
-          }
-          return new Command({ update: { [FACTS_STATE_KEY]: update } });
-        }
+      const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
+      if (pending.length === 0) return handler(place(request, recalledOf(slot)));
+      const model = ownModel ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
+      const { update, recalled } = await ingestUserMessages(slot, pending, {
+        ...settings,
+        extract: extractorFor(model, request.runtime?.signal),
+      });
+      const response = await handler(place(request, recalled));
+      if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      if (parsed.structuredResponse && threadId !== "") deferred.set(threadId, update);
+      else if (!warnedThreads.has(threadId)) {
+        if (warnedThreads.size >= WARNED_THREADS_BOUND) warnedThreads.clear();
+        warnedThreads.add(threadId);
+        logger.warn("fact-recall: could not attach the fact write to a structured response; pass `structuredResponse: true`", {});
       }
-      return handler(place(request, recalledOf(slot)));
+      return response;
     },
+    // Only with a `responseFormat`: a structured response cannot carry the `Command`.
+    ...(parsed.structuredResponse
+      ? {
+          afterModel: (_state: unknown, runtime: { configurable?: unknown } | undefined) => {
+            const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+            const update = deferred.get(threadId);
+            if (!update) return undefined;
+            deferred.delete(threadId);
+            return { [FACTS_STATE_KEY]: update } as never;
+          },
+        }
+      : {}),
   });
 }

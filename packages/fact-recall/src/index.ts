@@ -1,5 +1,6 @@
 export { detectLanguage, extractFactsHeuristic, type FactLanguage, type HeuristicExtractOptions } from "./extract-heuristic.js";
 export {
+  EXTRACT_CALL,
   extractFactsWithModel,
   FactExtractionError,
   type FactExtractionModel,
@@ -44,4 +45,3 @@ export {
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";
 export { ATTRIBUTE_KEYWORDS, createFactIndex, type FactIndex, type RankedFact, recallFacts, renderFacts } from "./recall.js";
-export { stemEnglish, stripKoreanSuffix, tokenize } from "./tokenizer.js";

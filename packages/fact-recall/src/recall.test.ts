@@ -4,7 +4,6 @@ import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fa
 import { englishFollowUps, englishSessions } from "./fixtures/english-chat.js";
 import { koreanFollowUps, koreanSessions } from "./fixtures/korean-chat.js";
 import { recallFacts, renderFacts } from "./recall.js";
-import { stemEnglish, stripKoreanSuffix, tokenize } from "./tokenizer.js";
 
 function replay(sessions: string[][]): FactSlot {
   let slot = emptyFactSlot();
@@ -16,22 +15,6 @@ function replay(sessions: string[][]): FactSlot {
   });
   return slot;
 }
-
-describe("tokenizer", () => {
-  it("strips Korean particles and endings and adds bigrams for long stems", () => {
-    expect(tokenize("부산으로 이사했어요")).toEqual(["부산", "이사"]);
-    expect(tokenize("개발자로 일해요")).toEqual(["개발자", "개발", "발자", "일"]);
-    expect(stripKoreanSuffix("바다")).toBe("바다");
-    expect(stripKoreanSuffix("살죠")).toBe("살");
-  });
-
-  it("stems English lightly and drops function words", () => {
-    expect(["live", "lives", "lived", "living"].map(stemEnglish)).toEqual(["liv", "liv", "liv", "liv"]);
-    expect(tokenize("Where do I live? Busan's nice")).toEqual(["liv", "busan", "nic"]);
-    expect(tokenize("how are you doing today 뭐 해요?")).toEqual(["today"]);
-    expect(tokenize("what is it")).toEqual([]);
-  });
-});
 
 describe("recall", () => {
   it.each(englishFollowUps)("English follow-up %s recalls %s first", (question, value) => {

@@ -1,6 +1,6 @@
+import { tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 import type { Fact } from "./fact-store.js";
-import { tokenize } from "./tokenizer.js";
 
 /**
  * Words added to a fact's index entry by attribute, in English and Korean, so that a question

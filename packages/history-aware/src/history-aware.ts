@@ -17,7 +17,7 @@ export const DEFAULT_HISTORY_NOTE =
   "This conversation continues from earlier turns: take the previous messages into account when you answer.";
 
 /** Options of {@link historyAware}. */
-export const historyAwareOptionsSchema = z.object({
+export const historyAwareOptionsSchema = z.strictObject({
   /**
    * Text appended to the end of the system prompt from the second turn on, after a blank line.
    * Keep it short and constant: it becomes part of the cached system prefix.

@@ -227,6 +227,43 @@ describe("historySeed in an agent", () => {
     expect(stored.filter((m) => m.id?.startsWith("tw-seed-"))).toHaveLength(3);
   });
 
+  // Issue 14: the seeding turn streamed a RemoveMessage and the seeded outside history through
+  // streamMode "messages" as new output, so a chat UI showed old history as the agent's reply.
+  it("streams only the new answer in streamMode messages: no seeded message, no RemoveMessage", async () => {
+    const { agent } = build({ maxMessages: 3 });
+    const config = { configurable: { thread_id: "seed-stream" } };
+    const stream = await agent.stream(
+      { messages: [new HumanMessage("When is my flight?")] },
+      { ...config, context: { seedHistory: history }, streamMode: "messages" },
+    );
+    const streamed: { type: string; id: string | undefined; text: string; node: unknown }[] = [];
+    for await (const [chunk, meta] of stream) {
+      const message = chunk as BaseMessage;
+      streamed.push({
+        type: message.getType(),
+        id: message.id,
+        text: message.text,
+        node: (meta as { langgraph_node?: unknown }).langgraph_node,
+      });
+    }
+    expect(streamed.filter((m) => m.type === "remove")).toEqual([]);
+    expect(streamed.filter((m) => m.id?.startsWith("tw-seed-"))).toEqual([]);
+    expect(streamed.map((m) => m.text).join("")).toBe("saw 4");
+    expect(streamed.every((m) => m.node === "model_request")).toBe(true);
+    // The seed is in the stored thread all the same.
+    const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+    expect(stored.map((m) => [m.getType(), m.text])).toEqual([
+      ["ai", "Nice to meet you, Mina."],
+      ["human", "I fly to Busan on Friday."],
+      ["ai", "Noted."],
+      ["human", "When is my flight?"],
+      ["ai", "saw 4"],
+    ]);
+    expect(stored.slice(0, 3).every((m) => m.id?.startsWith("tw-seed-"))).toBe(true);
+    expect(AIMessage.isInstance(stored[0])).toBe(true);
+    expect(HumanMessage.isInstance(stored[1])).toBe(true);
+  });
+
   it("does nothing without outside history, and never seeds a thread that has answers", async () => {
     const { model, agent } = build();
     const config = { configurable: { thread_id: "seed-2" } };

@@ -1,4 +1,4 @@
-import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import type { BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger } from "@threadwise/core";
 import { createMiddleware } from "langchain";
@@ -21,7 +21,7 @@ export const SEED_HISTORY_CONTEXT_KEY = "seedHistory";
 export const SEED_MESSAGE_ID_PREFIX = "tw-seed-";
 
 /** Options of {@link historySeed}. */
-export const historySeedOptionsSchema = z.object({
+export const historySeedOptionsSchema = z.strictObject({
   /**
    * Newest valid outside messages seeded; older ones are left out. Unit: messages.
    * Env twin: `A2A_HISTORY_MAX_MESSAGES` (the option wins).
@@ -86,6 +86,18 @@ export function isUnseededEmptyThread(messages: readonly BaseMessage[]): boolean
 }
 
 /**
+ * A seeded message as a plain message-like object (`{ type, content, id }`). The `messages`
+ * reducer turns it into the same `HumanMessage` / `AIMessage` (same id) in the stored thread, but
+ * LangGraph's `streamMode: "messages"` emits only `BaseMessage` instances that a node returns, so
+ * the seed (old history) and the remove-all marker are not streamed as if they were the agent's
+ * new output. The thread's existing messages are returned as they are: they were the node's
+ * input, which that stream mode never re-emits.
+ */
+function asMessageLike(message: BaseMessage): { type: string; content: BaseMessage["content"]; id: string | undefined } {
+  return { type: messageType(message), content: message.content, id: message.id };
+}
+
+/**
  * Seeds an empty thread from outside history (spec R19), e.g. the A2A `metadata.history` a
  * workflow host sends with the first message of a new `contextId`.
  *
@@ -97,7 +109,8 @@ export function isUnseededEmptyThread(messages: readonly BaseMessage[]): boolean
  * into the thread before the new user message (`user` → `HumanMessage`, `agent` → `AIMessage`,
  * ids `tw-seed-…`, text only). On every later call the stored thread wins and `seedHistory` is
  * ignored without being read. Nothing from outside can become a system message, a tool call or a
- * tool result.
+ * tool result. The seeding turn streams only the agent's answer in `streamMode: "messages"`: the
+ * seeded history is written to state without being emitted as new output.
  *
  * @throws ThreadwiseConfigError at construction when an option or `A2A_HISTORY_MAX_MESSAGES` is invalid.
  * @throws HistorySeedError from `invoke` when the history breaks a rejecting rule (see
@@ -141,8 +154,13 @@ export function historySeed(options: HistorySeedOptions = {}) {
       let head = 0;
       while (head < messages.length && messageType(messages[head] as BaseMessage) === "system") head += 1;
       return {
-        messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages.slice(0, head), ...seed, ...messages.slice(head)],
-      };
+        messages: [
+          { type: "remove", id: REMOVE_ALL_MESSAGES },
+          ...messages.slice(0, head),
+          ...seed.map(asMessageLike),
+          ...messages.slice(head),
+        ],
+      } as never;
     },
   });
 }

@@ -11,6 +11,7 @@ import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { redactDsn, withRedactedView } from "./redact.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
@@ -45,6 +46,29 @@ function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options:
  *   use checks the schema version and refuses with `ThreadwiseSchemaVersionError` (spec R21).
  */
 export function createCheckpointer(config: MemoryConfig, options: CheckpointerOptions = {}): ThreadwiseSaver | undefined {
+  const saver = buildCheckpointer(config, options);
+  // The saver holds the pool (its DSN) and, when encrypted, the keyring: print a description instead.
+  return saver && withRedactedView(saver, () => describeCheckpointer(config, saver));
+}
+
+/** What a checkpointer prints as: its backend and classes, the DSN redacted, never keys. */
+function describeCheckpointer(config: MemoryConfig, saver: ThreadwiseSaver): Record<string, unknown> {
+  const encrypted = config.keyringPath !== undefined;
+  const inner = encrypted ? (saver.inner as { inner?: object }).inner : saver.inner;
+  return {
+    checkpointer: "ThreadwiseSaver",
+    backend: config.backend,
+    saver: inner?.constructor?.name ?? "unknown",
+    encrypted,
+    ...(config.backend === "sqlite" ? { sqlitePath: config.sqlitePath } : {}),
+    ...(config.backend === "postgres"
+      ? { postgresDsn: redactDsn(config.postgresDsn as string), postgresSchema: config.postgresSchema }
+      : {}),
+    ...(encrypted ? { keyringPath: config.keyringPath } : {}),
+  };
+}
+
+function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): ThreadwiseSaver | undefined {
   switch (config.backend) {
     case "off":
       return undefined;

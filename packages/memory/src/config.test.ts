@@ -167,7 +167,7 @@ describe("validation errors", () => {
     );
     expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
     expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
-    expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory");
+    expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory.colour");
   });
 
   it("postgres needs a keyring unless plaintext is allowed explicitly (R30)", () => {

@@ -12,6 +12,7 @@ import {
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
 import { z } from "zod";
+import { redactConfig, withRedactedView } from "./redact.js";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
 export const MEMORY_BACKENDS = ["off", "in_memory", "sqlite", "postgres"] as const;
@@ -153,7 +154,7 @@ function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
 /**
  * Reads every {@link MEMORY_ENV} variable that is set and returns the config it describes
  * (unset variables are left out, so defaults or code values apply). `MEMORY_WINDOW_SIZE=0`
- * turns the window off.
+ * turns the window off. Prints redacted, like {@link resolveMemoryConfig}'s result.
  *
  * @throws ThreadwiseConfigError naming the variable when a value is malformed
  *   (`MEMORY_BACKEND=in-memory` names `in_memory`).
@@ -188,7 +189,8 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     keyringPath: envString(MEMORY_ENV.keyringPath, env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
   };
-  return Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
+  const set = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
+  return withRedactedView(set, () => redactConfig(set));
 }
 
 /** The project name: the `name` in `<cwd>/package.json` (scope and punctuation turned into `_`), else `threadwise`. */
@@ -207,7 +209,9 @@ export function defaultProjectName(cwd: string = process.cwd()): string {
 
 /**
  * Resolves a config: `config` (code) over `env` over defaults, validated. Fills `project`,
- * `sqlitePath` and `postgresDsn` defaults (`<project>_memory`).
+ * `sqlitePath` and `postgresDsn` defaults (`<project>_memory`). The result prints redacted:
+ * its `toJSON` and `util.inspect.custom` mask the DSN password (the fields themselves hold the
+ * real values, for the driver).
  *
  * @throws ThreadwiseConfigError naming the field (`memory.backend`) or env variable.
  */
@@ -216,12 +220,14 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   const parsed = parseOptions("memory", memoryConfigSchema, merged);
   const project = parsed.project ?? defaultProjectName();
   assertStrictMode(parsed);
-  return {
+  const resolved: MemoryConfig = {
     ...parsed,
     project,
     sqlitePath: parsed.sqlitePath ?? `./${project}_memory.sqlite`,
     postgresDsn: withDefaultDatabase(parsed.postgresDsn ?? "postgresql://localhost:5432/", `${project}_memory`),
   };
+  // JSON.stringify and console.log of the config show `postgresql://app:***@db/...` (spec R25).
+  return withRedactedView(resolved, () => redactConfig(resolved));
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

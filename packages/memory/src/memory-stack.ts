@@ -1,10 +1,13 @@
 import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import type { EncryptionOptions } from "@threadwise/encryption";
+import { loggerOptionSchema, parseOptions } from "@threadwise/core";
+import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
+import { z } from "zod";
 import { createCheckpointer } from "./backends.js";
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-stack.js";
+import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
@@ -27,12 +30,49 @@ export interface MemoryStack {
   checkpointer?: ThreadwiseSaver;
 }
 
-const CODE_ONLY = new Set(["env", "serde", "pool", "models", "logger", "encryption"]);
+const isObject = (value: unknown): boolean => typeof value === "object" && value !== null;
+const chatModel = z
+  .custom((value) => isObject(value) && typeof (value as { invoke?: unknown }).invoke === "function", {
+    message: "expected a chat model (an object with invoke())",
+  })
+  .optional();
 
-/** Splits options into the config part and the code-only part. */
+/**
+ * The code-only part of {@link MemoryStackOptions}, strict like every options schema: a misspelt
+ * key (`models.summary`) throws `ThreadwiseUnknownOptionError` naming it.
+ */
+const codeOnlyOptionsSchema = z.strictObject({
+  env: z.custom((value) => isObject(value), { message: "expected an env object such as process.env" }).optional(),
+  serde: z
+    .custom((value) => isObject(value) && typeof (value as { dumpsTyped?: unknown }).dumpsTyped === "function", {
+      message: "expected a SerializerProtocol (dumpsTyped, loadsTyped)",
+    })
+    .optional(),
+  pool: z
+    .custom((value) => isObject(value) && typeof (value as { connect?: unknown }).connect === "function", {
+      message: "expected a pg.Pool",
+    })
+    .optional(),
+  models: z.strictObject({ summarize: chatModel, facts: chatModel, workMemory: chatModel }).optional(),
+  logger: loggerOptionSchema,
+  encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
+  structuredResponse: z.boolean().optional(),
+});
+const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
+
+/**
+ * Splits options into the config part and the code-only part, and checks the code-only part.
+ * @throws ThreadwiseConfigError naming `memory.<key>` for a bad code-only value or unknown key.
+ */
 function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
   const config: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) if (!CODE_ONLY.has(key)) config[key] = value;
+  const codeOnly: Record<string, unknown> = {};
+  for (const [key, value] of Object.entries(options)) {
+    if (value === undefined) continue;
+    if (CODE_ONLY.has(key)) codeOnly[key] = value;
+    else config[key] = value;
+  }
+  parseOptions("memory", codeOnlyOptionsSchema, codeOnly);
   return { config: config as MemoryConfigInput, rest: options };
 }
 
@@ -61,7 +101,12 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   return buildMemoryStack(config, rest);
 }
 
-/** {@link memoryStack} for an already resolved config. */
+/**
+ * {@link memoryStack} for an already resolved config. The stack prints redacted: `toJSON` and
+ * `util.inspect.custom` (both non-enumerable, so spreading it into `createAgent` is unchanged)
+ * show the middleware names, the redacted config and a description of the checkpointer, never
+ * the DSN password or key material.
+ */
 export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
   const middleware = memoryMiddleware(config, options);
   const checkpointer = createCheckpointer(config, {
@@ -70,5 +115,10 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     encryption: options.encryption,
     env: options.env,
   });
-  return checkpointer ? { middleware, checkpointer } : { middleware };
+  const stack: MemoryStack = checkpointer ? { middleware, checkpointer } : { middleware };
+  return withRedactedView(stack, () => ({
+    middleware: middleware.map((m) => m.name),
+    checkpointer: checkpointer?.toJSON(),
+    config: redactConfig(config),
+  }));
 }

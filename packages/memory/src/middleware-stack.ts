@@ -31,6 +31,13 @@ export interface MemoryMiddlewareOptions {
   };
   /** Logger handed to every middleware. @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
+  /**
+   * Set `true` when the agent has a `responseFormat`: `summarize` and `factRecall` then write
+   * their state from an `afterModel` hook, since a structured response cannot carry their
+   * `Command` (one more graph node and checkpoint write per model call each).
+   * @default false
+   */
+  structuredResponse?: boolean;
 }
 
 /**
@@ -102,6 +109,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
         windowSize: config.windowSize === false ? undefined : config.windowSize,
         threshold: config.summarizeThreshold,
         promptContextMode: mode,
+        structuredResponse: options.structuredResponse,
         logger,
       }),
     );
@@ -113,6 +121,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
         maxItems: config.factRecallMaxItems,
         model: options.models?.facts,
         promptContextMode: mode,
+        structuredResponse: options.structuredResponse,
         logger,
       }),
     );

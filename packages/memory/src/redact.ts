@@ -71,3 +71,23 @@ export function redactConfig(config: Record<string, unknown>): Record<string, un
   }
   return out;
 }
+
+/** Node's `util.inspect.custom` (a registered symbol, so no `node:util` import is needed). */
+const INSPECT_CUSTOM = Symbol.for("nodejs.util.inspect.custom");
+
+/**
+ * Makes `target` print as `view()` in `JSON.stringify` (`toJSON`) and `util.inspect` /
+ * `console.log` (`util.inspect.custom`), so a DSN password or key material it holds never shows.
+ * Both are non-enumerable: spreading `target` (`createAgent({ ...memoryStack() })`) or walking
+ * its keys does not see them. Returns `target`.
+ */
+export function withRedactedView<T extends object>(target: T, view: () => unknown): T {
+  Object.defineProperty(target, "toJSON", { value: view, enumerable: false, configurable: true, writable: true });
+  Object.defineProperty(target, INSPECT_CUSTOM, {
+    value: (_depth: number, options: object, inspect: (value: unknown, options: object) => string) => inspect(view(), options),
+    enumerable: false,
+    configurable: true,
+    writable: true,
+  });
+  return target;
+}

@@ -17,7 +17,7 @@ import { z } from "zod";
 export const KEEP_GROUPS_ENV = "MEMORY_PERSIST_TRIM_KEEP_GROUPS";
 
 /** Options of {@link persistTrim}. */
-export const persistTrimOptionsSchema = z.object({
+export const persistTrimOptionsSchema = z.strictObject({
   /**
    * Groups to keep in the stored thread, newest first (a group is a user message, an assistant
    * message, or a tool call with its results). Stored `SystemMessage`s are kept and not counted.

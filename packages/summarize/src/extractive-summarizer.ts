@@ -1,6 +1,6 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageText, messageType } from "@threadwise/core";
+import { messageText, messageType, tokenize } from "@threadwise/core";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
 export const EXTRACTIVE_SUMMARY_LABEL = "(offline extractive summary: sentences picked from the conversation, not written by a model)";
@@ -13,75 +13,7 @@ export interface ExtractiveSummarizerOptions {
   maxCharacters?: number;
 }
 
-// Function words that say nothing about the topic; English and Korean.
-const STOPWORDS = new Set(
-  (
-    "a an the and or but if then so to of in on at by for with from as is are was were be been being am do does did have has had " +
-    "i you he she it we they me him her us them my your his its our their this that these those there here what which who whom " +
-    "not no yes just very really too also can could would should will shall may might must oh ok okay hey hi hello thanks thank " +
-    "user assistant tool called about into over than more most some any all each other such only own same how when where why " +
-    "그 이 저 것 수 등 더 또 및 좀 잘 네 예 아니 그리고 그래서 하지만 그런데 정말 너무 진짜 제 저는 나는 우리 그냥"
-  ).split(" "),
-);
-
-// Common Korean particles and a polite ending, longest first: one is stripped from a word's end.
-const KOREAN_SUFFIXES = [
-  "에서는",
-  "에게서",
-  "에서",
-  "에게",
-  "으로",
-  "까지",
-  "부터",
-  "이랑",
-  "처럼",
-  "보다",
-  "은",
-  "는",
-  "을",
-  "를",
-  "에",
-  "의",
-  "도",
-  "로",
-  "와",
-  "과",
-  "요",
-];
-const HANGUL = /[\uac00-\ud7a3]/;
-
-const words = new Intl.Segmenter("und", { granularity: "word" });
 const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
-
-/**
- * Terms of a sentence: lower-cased word-like segments (ICU word boundaries), stopwords and short
- * Latin words dropped. A Korean word loses one trailing particle (서울에서 -> 서울) and, when longer
- * than two syllables, becomes its syllable bigrams (고양이 -> 고양, 양이), the usual dictionary-free
- * way to match Korean words across endings (나비예 and 나비 share 나비).
- */
-export function sentenceTerms(text: string): string[] {
-  const out: string[] = [];
-  for (const segment of words.segment(text)) {
-    if (!segment.isWordLike) continue;
-    const word = segment.segment.toLowerCase();
-    if (STOPWORDS.has(word)) continue;
-    if (!HANGUL.test(word)) {
-      if (word.length >= 3) out.push(word);
-      continue;
-    }
-    let stem = word;
-    for (const suffix of KOREAN_SUFFIXES) {
-      if (stem.length > suffix.length && stem.endsWith(suffix)) {
-        stem = stem.slice(0, -suffix.length);
-        break;
-      }
-    }
-    const syllables = Array.from(stem);
-    if (syllables.length <= 2) out.push(stem);
-    else for (let i = 0; i + 1 < syllables.length; i += 1) out.push(`${syllables[i]}${syllables[i + 1]}`);
-  }
-  return out;
-}
 
 interface Candidate {
   text: string;
@@ -112,10 +44,13 @@ function candidatesOf(input: string): Candidate[] {
       if (t !== "") lines.push(`${speaker}${t}`);
     }
   }
-  return lines.map((text, order) => ({ text, order, terms: sentenceTerms(text) }));
+  return lines.map((text, order) => ({ text, order, terms: tokenize(text) }));
 }
 
 /**
+ * Terms come from core's `tokenize` (stop words of both languages dropped, English stemmed, Korean
+ * particles stripped, long Korean stems also as syllable bigrams).
+ *
  * Picks sentences in the manner of SumBasic (Nenkova and Vanderwende, 2005): a term's weight is its
  * share of all terms in the input; a sentence scores the summed weight of its distinct terms divided
  * by the square root of their number (SumBasic's plain mean favours two-word sentences); the best

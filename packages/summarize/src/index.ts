@@ -4,9 +4,8 @@ export {
   type ExtractiveSummarizerOptions,
   extractiveSummarizer,
   extractiveSummary,
-  sentenceTerms,
 } from "./extractive-summarizer.js";
-export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, summarize } from "./summarize.js";
+export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";
 export {
   DEFAULT_MAX_INPUT_TOKENS,
   DEFAULT_THRESHOLD,

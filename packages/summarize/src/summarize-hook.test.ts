@@ -151,7 +151,7 @@ describe("summarize with structured output", () => {
       model,
       responseFormat: answer,
       checkpointer: new MemorySaver(),
-      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, logger: false })],
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, structuredResponse: true, logger: false })],
     });
     const config = { configurable: { thread_id: "structured" } };
     const replies: unknown[] = [];
@@ -164,5 +164,39 @@ describe("summarize with structured output", () => {
     expect(summarizer.calls.length).toBeGreaterThanOrEqual(1);
     const slot = readSummarySlot((await agent.graph.getState(config)).values);
     expect(slot.summary?.text).toBe(`S${summarizer.calls.length}`);
+  });
+});
+
+describe("summarize graph footprint (issue 16)", () => {
+  it("registers an afterModel hook only with structuredResponse", () => {
+    expect(summarize({ logger: false }).afterModel).toBeUndefined();
+    expect(summarize({ logger: false }).beforeModel).toBeUndefined();
+    expect(summarize({ structuredResponse: true, logger: false }).afterModel).toBeDefined();
+  });
+
+  it("keeps the structured response and warns once per thread when structuredResponse is unset", async () => {
+    const answer = z.object({ reply: z.string() }).meta({ title: "Answer", description: "The answer." });
+    const model = scriptedModel(
+      () => new AIMessage({ content: "", tool_calls: [{ id: "s", name: "Answer", args: { reply: "r" }, type: "tool_call" }] }),
+    );
+    const warnings: string[] = [];
+    const agent = createAgent({
+      model,
+      responseFormat: answer,
+      checkpointer: new MemorySaver(),
+      middleware: [
+        summarize({
+          model: scriptedModel(() => "S"),
+          windowSize: 2,
+          threshold: 6,
+          logger: { info: () => {}, warn: (m: string) => warnings.push(m) },
+        }),
+      ],
+    });
+    for (let k = 1; k <= 4; k += 1) {
+      const result = await agent.invoke({ messages: [new HumanMessage(`q${k}`)] }, { configurable: { thread_id: "unset" } });
+      expect((result as { structuredResponse?: { reply: string } }).structuredResponse?.reply).toBe("r");
+    }
+    expect(warnings).toEqual(["summarize: could not attach the summary to a structured response; pass `structuredResponse: true`"]);
   });
 });

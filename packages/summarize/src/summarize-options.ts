@@ -1,4 +1,4 @@
-import { envPositiveInt, loggerOptionSchema, parseOptions, promptContextModeSchema } from "@threadwise/core";
+import { envPositiveInt, envTimerMs, loggerOptionSchema, parseOptions, promptContextModeSchema, timerMsSchema } from "@threadwise/core";
 import { z } from "zod";
 
 /** Default window, in messages (spec R10). */
@@ -29,7 +29,7 @@ const isModel = (value: unknown): boolean =>
   typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function";
 
 /** Options of {@link summarize}. Validated at construction; errors name the option (`summarize.threshold`). */
-export const summarizeOptionsSchema = z.object({
+export const summarizeOptionsSchema = z.strictObject({
   /**
    * The model that writes the summary: a chat model, or any runnable whose `invoke` takes a message
    * list and returns a message or a string. Unset: the agent's own model (`request.model`).
@@ -63,16 +63,26 @@ export const summarizeOptionsSchema = z.object({
    */
   maxInputTokens: z.number().int().min(256).default(DEFAULT_MAX_INPUT_TOKENS),
   /**
-   * Most time one summarizer call may take, in milliseconds; after it the call is abandoned and the
-   * previous summary kept. Env `MEMORY_SUMMARIZE_TIMEOUT_MS`.
+   * Most time one summarizer call may take, in milliseconds, 1..2,147,483,647 (Node's timer limit;
+   * a larger value would overflow and fire after 1 ms, so it is refused); after it the call is
+   * aborted and the previous summary kept. Env `MEMORY_SUMMARIZE_TIMEOUT_MS`.
    * @default 60000
    */
-  timeoutMs: z.number().int().positive().default(DEFAULT_TIMEOUT_MS),
+  timeoutMs: timerMsSchema.default(DEFAULT_TIMEOUT_MS),
   /**
    * Where the summary goes (spec R8, R14). Unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else
    * `legacy_system`.
    */
   promptContextMode: promptContextModeSchema.optional(),
+  /**
+   * Set `true` when the agent has a `responseFormat`. A new summary normally rides on the model
+   * call's `Command`, which a structured response cannot carry; with this set it is written from an
+   * `afterModel` hook instead (one more graph node and checkpoint write per model call). Unset with
+   * a structured response, the summary is not stored that turn (a warning is logged) and is made
+   * again on a later model call that returns a plain message.
+   * @default false
+   */
+  structuredResponse: z.boolean().default(false),
   /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)
@@ -94,7 +104,7 @@ export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: Nod
     windowSize: envPositiveInt(WINDOW_SIZE_ENV, env),
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
-    timeoutMs: envPositiveInt(TIMEOUT_MS_ENV, env),
+    timeoutMs: envTimerMs(TIMEOUT_MS_ENV, env),
   };
   const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
   const merged = { ...Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)), ...given };

@@ -140,8 +140,15 @@ describe("summarize in an agent", () => {
     });
     const config = { configurable: { thread_id: "t-stream" } };
     const streamed: string[] = [];
+    const runs: { tags: string[]; metadata: Record<string, unknown>; runName: unknown }[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart: (...args: unknown[]) =>
+          void runs.push({ tags: (args[5] as string[]) ?? [], metadata: (args[6] as Record<string, unknown>) ?? {}, runName: args[7] }),
+      },
+    ];
     for (let k = 1; k <= 4; k += 1) {
-      const stream = await agent.stream({ messages: [new HumanMessage(`u${k}`)] }, { ...config, streamMode: "messages" });
+      const stream = await agent.stream({ messages: [new HumanMessage(`u${k}`)] }, { ...config, streamMode: "messages", callbacks });
       for await (const [chunk] of stream) streamed.push(messageText(chunk as BaseMessage));
     }
     const summarizerCalls = model.calls.filter((c) => isSummarizerCall(c.messages as BaseMessage[]));
@@ -149,6 +156,13 @@ describe("summarize in an agent", () => {
     const text = streamed.join("|");
     expect(text).toContain("answer-");
     expect(text).not.toContain("SUMMARY-");
+    const internal = runs.filter((run) => run.tags.includes("threadwise:internal"));
+    expect(internal.length).toBe(summarizerCalls.length);
+    expect(internal[0]).toMatchObject({
+      runName: "threadwise/summarize:summary",
+      metadata: { threadwise_internal: "threadwise/summarize:summary" },
+      tags: expect.arrayContaining(["nostream", "threadwise:summarize"]),
+    });
     const slot = readSummarySlot((await agent.graph.getState(config)).values);
     expect(slot.summary?.text).toMatch(/^SUMMARY-\d+$/);
   });
@@ -280,7 +294,7 @@ describe("summarizer failures", () => {
       expect(logger.warnings).toHaveLength(1);
       expect(logger.warnings[0]?.message).toMatch(/summarizer failed/);
       expect(logger.warnings[0]?.fields).toMatchObject({
-        reason: failure === "throw" ? "Error" : failure === "hang" ? "timed out after 50 ms" : "empty answer",
+        reason: failure === "throw" ? "Error" : failure === "hang" ? "threadwise/summarize:summary timed out after 50 ms" : "empty answer",
       });
       expect(JSON.stringify(logger.warnings[0]?.fields)).not.toContain("secret-ish");
       const seen = model.calls[5]?.messages as BaseMessage[];

@@ -3,6 +3,9 @@ import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
   createTokenCounter,
+  type InternalCallId,
+  internalCallConfig,
+  invokeInternal,
   isUserMessage,
   messageText,
   messageType,
@@ -11,6 +14,7 @@ import {
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
   summarySlotState,
+  ThreadwiseTimeoutError,
   viewMessages,
   withMultiturnLog,
   withViewMessages,
@@ -20,45 +24,27 @@ import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } 
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
 import { planSummary } from "./summary-plan.js";
 
-/** Name of the middleware, also the `runName` of its summarizer calls. */
+/** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
 /** Label of the summary block (spec R14). */
 export const SUMMARY_BLOCK_LABEL = "Previous conversation summary";
+/** Who the summarizer call is: its run name is `threadwise/summarize:summary` (core's `internalCallName`). */
+export const SUMMARY_CALL: InternalCallId = { middleware: "summarize", purpose: "summary" };
 /**
  * Tags of every internal summarizer call: `nostream` keeps it out of `streamMode: "messages"`
  * (LangGraph skips runs with it), `threadwise:internal` makes it easy to find in traces (R13).
  */
-export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream"] as const;
+export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(SUMMARY_CALL).tags;
 
 /** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
 const FAILURE_MEMORY_ENTRIES = 10_000;
 
 class SummarizerFailure extends Error {}
 
-async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number): Promise<string> {
-  const tagged =
-    typeof model.withConfig === "function"
-      ? model.withConfig({
-          tags: [...INTERNAL_CALL_TAGS],
-          runName: SUMMARIZE_MIDDLEWARE_NAME,
-          metadata: { threadwise_internal: "summarize" },
-        })
-      : model;
-  const controller = new AbortController();
-  let timer: NodeJS.Timeout | undefined;
-  const timeout = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      controller.abort();
-      reject(new SummarizerFailure(`timed out after ${timeoutMs} ms`));
-    }, timeoutMs);
-  });
-  try {
-    const answer = await Promise.race([tagged.invoke(messages, { signal: controller.signal }), timeout]);
-    const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
-    return text.trim();
-  } finally {
-    clearTimeout(timer);
-  }
+async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
+  const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
+  const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
+  return text.trim();
 }
 
 /**
@@ -82,8 +68,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    end of the system prompt in `legacy_system`, runtime context after the newest user message in
  *    `stable_tail`); the stored thread is never changed.
  * 6. A new summary is persisted by returning a `Command` that updates the slot's `summary` part only
- *    (the work-memory part is left to its owner). When the response is a structured response
- *    (`responseFormat`), which a `Command` would hide, the same update is written from `afterModel`.
+ *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
+ *    checkpoint write of its own. A structured response (`responseFormat`) cannot carry a
+ *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then falls back to the plain window.
@@ -110,6 +97,8 @@ export function summarize(options: SummarizeOptions = {}) {
   const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
   const deferred = new Map<string, SummaryRecord>();
+  // Threads already warned that a structured response dropped a summary (one warning each).
+  const warnedThreads = new Set<string>();
 
   return createMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
@@ -139,7 +128,12 @@ export function summarize(options: SummarizeOptions = {}) {
         });
         const started = Date.now();
         try {
-          const text = await callSummarizer((opts.model ?? request.model) as SummarizerModel, input.messages, opts.timeoutMs);
+          const text = await callSummarizer(
+            (opts.model ?? request.model) as SummarizerModel,
+            input.messages,
+            opts.timeoutMs,
+            request.runtime?.signal,
+          );
           if (text === "") throw new SummarizerFailure("empty answer");
           const last = plan.pending[plan.pending.length - 1] as BaseMessage;
           update = {
@@ -156,7 +150,12 @@ export function summarize(options: SummarizeOptions = {}) {
             failedTurns.set(threadId, turnId);
           }
           logger.warn("summarize: summarizer failed; keeping the previous summary", {
-            reason: error instanceof SummarizerFailure ? error.message : error instanceof Error ? error.name : "error",
+            reason:
+              error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
+                ? error.message
+                : error instanceof Error
+                  ? error.name
+                  : "error",
             has_previous: previous !== undefined,
             pending_messages: plan.pending.length,
             elapsed_ms: Date.now() - started,
@@ -200,15 +199,25 @@ export function summarize(options: SummarizeOptions = {}) {
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
       // leave it as it is and write the update from afterModel, in the same step's run.
-      if (threadId !== "") deferred.set(threadId, update);
+      if (opts.structuredResponse && threadId !== "") deferred.set(threadId, update);
+      else if (!warnedThreads.has(threadId)) {
+        if (warnedThreads.size >= FAILURE_MEMORY_ENTRIES) warnedThreads.clear();
+        warnedThreads.add(threadId);
+        logger.warn("summarize: could not attach the summary to a structured response; pass `structuredResponse: true`", {});
+      }
       return response;
     },
-    afterModel: (_state, runtime) => {
-      const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      const update = deferred.get(threadId);
-      if (!update) return undefined;
-      deferred.delete(threadId);
-      return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
-    },
+    // Only with a `responseFormat`: every hook is a graph node, so a superstep and a checkpoint write.
+    ...(opts.structuredResponse
+      ? {
+          afterModel: (_state: unknown, runtime: { configurable?: unknown } | undefined) => {
+            const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+            const update = deferred.get(threadId);
+            if (!update) return undefined;
+            deferred.delete(threadId);
+            return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
+          },
+        }
+      : {}),
   });
 }

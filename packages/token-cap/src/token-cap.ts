@@ -29,7 +29,7 @@ export const MAX_TOKENS_ENV = "MAX_HISTORY_TOKENS";
 const ENCODINGS = ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base"] as const;
 
 /** Options of {@link tokenCap}. */
-export const tokenCapOptionsSchema = z.object({
+export const tokenCapOptionsSchema = z.strictObject({
   /**
    * Most tokens one model call may carry: the system prompt as rendered (context blocks
    * included), the tool schemas, and the view's messages with their tool-call arguments (spec R3).

@@ -22,7 +22,7 @@ export const DEFAULT_WINDOW_SIZE = 20;
 export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
 
 /** Options of {@link windowTrim}. */
-export const windowTrimOptionsSchema = z.object({
+export const windowTrimOptionsSchema = z.strictObject({
   /**
    * Most messages in the view, counted over whole groups (spec R2). Stored system messages count;
    * the agent's own system prompt does not. The newest user turn and the tool loop of the run in

@@ -1,9 +1,12 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { messageText } from "@threadwise/core";
+import { type InternalCallId, internalCallConfig, invokeInternal, messageText } from "@threadwise/core";
+
+/** Who the condensation call is: its run name is `threadwise/work-memory:condense` (core's `internalCallName`). */
+export const CONDENSE_CALL: InternalCallId = { middleware: "work-memory", purpose: "condense" };
 
 /** Tags of the internal condensation call: hidden from `streamMode: "messages"`, visible in traces (R13, R18). */
-export const INTERNAL_CALL_TAGS = ["threadwise:internal", "nostream", "threadwise:work-memory"];
+export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(CONDENSE_CALL).tags;
 
 /** Answer the condensation prompt asks for when nothing is worth keeping; stored as nothing. */
 export const NOTHING_TO_KEEP = "NONE";
@@ -18,9 +21,6 @@ export const DEFAULT_CONDENSE_PROMPT = [
   "Write plain text in the language of the response, at most {maxCharacters} characters, with no preamble.",
   `If nothing is worth keeping, answer exactly ${NOTHING_TO_KEEP}.`,
 ].join(" ");
-
-/** Raised when the condensation call takes longer than `timeoutMs`. */
-class CondensationTimeout extends Error {}
 
 /** Options of {@link condenseResponse}. */
 export interface CondenseOptions {
@@ -40,32 +40,15 @@ export interface CondenseOptions {
  * Condenses a projected response with one internal model call (spec R18). Returns the trimmed
  * note, or `""` when the model answers with nothing or {@link NOTHING_TO_KEEP}.
  *
- * @throws whatever the model throws, and an error when `timeoutMs` passes first.
+ * @throws whatever the model throws; core's `ThreadwiseTimeoutError` when `timeoutMs` passes first.
  */
 export async function condenseResponse(projection: string, options: CondenseOptions): Promise<string> {
   const instruction = options.prompt.replaceAll("{maxCharacters}", String(options.maxCharacters));
-  const timeout = new AbortController();
-  const signal = options.signal ? AbortSignal.any([options.signal, timeout.signal]) : timeout.signal;
-  let timer: NodeJS.Timeout | undefined;
-  const expired = new Promise<never>((_, reject) => {
-    timer = setTimeout(() => {
-      timeout.abort();
-      reject(new CondensationTimeout(`condensation timed out after ${options.timeoutMs} ms`));
-    }, options.timeoutMs);
+  const answer = await invokeInternal(options.model, [new SystemMessage(instruction), new HumanMessage(projection)], {
+    ...CONDENSE_CALL,
+    timeoutMs: options.timeoutMs,
+    signal: options.signal,
   });
-  try {
-    const answer = await Promise.race([
-      options.model.invoke([new SystemMessage(instruction), new HumanMessage(projection)], {
-        tags: INTERNAL_CALL_TAGS,
-        runName: "threadwise/work-memory:condense",
-        metadata: { threadwise_internal: "work_memory" },
-        signal,
-      }),
-      expired,
-    ]);
-    const text = (typeof answer === "string" ? answer : messageText(answer as never)).trim();
-    return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
-  } finally {
-    clearTimeout(timer);
-  }
+  const text = (typeof answer === "string" ? answer : messageText(answer as never)).trim();
+  return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
 }

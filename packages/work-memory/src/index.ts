@@ -1,4 +1,5 @@
 export {
+  CONDENSE_CALL,
   type CondenseOptions,
   condenseResponse,
   DEFAULT_CONDENSE_PROMPT,

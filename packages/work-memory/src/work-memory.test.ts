@@ -56,7 +56,15 @@ describe("workMemory in an agent", () => {
       middleware: [workMemory({ model: memory, logger: log.logger })],
     });
     const tags: string[][] = [];
-    const callbacks = [{ handleChatModelStart: (...args: unknown[]) => void tags.push((args[5] as string[]) ?? []) }];
+    const named: { metadata: unknown; runName: unknown }[] = [];
+    const callbacks = [
+      {
+        handleChatModelStart: (...args: unknown[]) => {
+          tags.push((args[5] as string[]) ?? []);
+          named.push({ metadata: args[6], runName: args[7] });
+        },
+      },
+    ];
     await agent.invoke(turn("Book me a flight"), { ...thread("wm-1"), callbacks });
     const slot = await slotOf(agent, "wm-1");
     expect(slot.workMemory?.entries.map((e) => e.text)).toEqual(["note:Booked flight 1 to Busan."]);
@@ -64,6 +72,10 @@ describe("workMemory in an agent", () => {
     expect(memory.calls).toHaveLength(1);
     expect(String(memory.calls[0]?.messages[1]?.content)).toBe("Response text:\nBooked flight 1 to Busan.");
     expect(tags.some((t) => t.includes("threadwise:internal") && t.includes("nostream"))).toBe(true);
+    expect(named).toContainEqual({
+      metadata: expect.objectContaining({ threadwise_internal: "threadwise/work-memory:condense" }),
+      runName: "threadwise/work-memory:condense",
+    });
     expect(log.out).toContain("work_memory: stored entries=1 characters=30");
 
     await agent.invoke(turn("And a hotel"), thread("wm-1"));

@@ -13,6 +13,7 @@ import {
   type SummarySlotUpdate,
   summarySlotState,
   threadwiseMessageId,
+  timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { z } from "zod";
@@ -28,7 +29,7 @@ export const WORK_MEMORY_MIDDLEWARE_NAME = "threadwise/work-memory";
 export const WORK_MEMORY_LABEL = "Work memory";
 
 /** Options of {@link workMemory}. */
-export const workMemoryOptionsSchema = z.object({
+export const workMemoryOptionsSchema = z.strictObject({
   /**
    * Most entries in the envelope; the oldest leaves first. Unit: entries.
    * @default 3
@@ -52,11 +53,11 @@ export const workMemoryOptionsSchema = z.object({
     )
     .optional(),
   /**
-   * Time allowed for the condensation call; when it passes nothing is stored and the turn ends
-   * normally. Unit: milliseconds.
+   * Time allowed for the condensation call; when it passes the call is aborted, nothing is stored
+   * and the turn ends normally. Unit: milliseconds, 1..2,147,483,647 (Node's timer limit).
    * @default 30000
    */
-  timeoutMs: z.number().int().positive().default(30_000),
+  timeoutMs: timerMsSchema.default(30_000),
   /**
    * Where the envelope goes in the prompt (spec R8): `legacy_system` or `stable_tail`.
    * @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`

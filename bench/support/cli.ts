@@ -1,0 +1,45 @@
+/**
+ * The options every benchmark takes: `--data <file>` (the data file to read; the committed copy
+ * under `data/` by default) and `--json` (print the measured figures as one JSON document on
+ * stdout; everything else the benchmark prints goes to stderr then, and results files are left as
+ * they were). A run on another `--data` file leaves the committed results alone too.
+ */
+import { resolve } from "node:path";
+import { type ParseArgsConfig, parseArgs } from "node:util";
+
+type Options = NonNullable<ParseArgsConfig["options"]>;
+
+const COMMON = { data: { type: "string" }, json: { type: "boolean", default: false } } as const;
+
+/** What {@link benchArgs} returns; `values` is typed from the options given. */
+export interface BenchArgs<T extends Options> {
+  /** Absolute path of the data file to read. */
+  data: string;
+  /** `--json` was given: stdout is for the JSON document only. */
+  json: boolean;
+  /** The run may replace the committed `bench/results/` files (default data, no `--json`). */
+  writesResults: boolean;
+  values: ReturnType<typeof parseArgs<{ options: T & typeof COMMON; allowPositionals: true }>>["values"];
+}
+
+/**
+ * Parses the command line with the common options plus `extra`.
+ *
+ * @param defaultData - path read when `--data` is not given
+ * @param extra - the benchmark's own options, as for `node:util` `parseArgs`
+ * @returns `data` (an absolute path), `json`, and `values` (every option, the common ones included)
+ */
+export function benchArgs<T extends Options = Record<never, never>>(defaultData: string, extra?: T): BenchArgs<T> {
+  const { values } = parseArgs({ options: { ...extra, ...COMMON } as T & typeof COMMON, allowPositionals: true });
+  const common = values as { data?: string; json?: boolean };
+  const data = resolve(common.data ?? defaultData);
+  const json = common.json === true;
+  // Keep stdout for the JSON document: the benchmark's own progress and tables go to stderr.
+  if (json) console.log = console.error;
+  return { data, json, values, writesResults: !json && data === resolve(defaultData) };
+}
+
+/** Prints `figures` as indented JSON on stdout (the `--json` output). */
+export function printJson(figures: unknown): void {
+  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+}

@@ -1,0 +1,61 @@
+/** Fake chat models and a deterministic token counter for offline tests. */
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
+import { createTokenCounter, type TokenCounter } from "../token-counter.js";
+
+/** One recorded assistant turn: text and, optionally, tool calls with their ids. */
+export interface RecordedAssistantTurn {
+  content: string;
+  toolCalls?: Array<{ id: string; name: string; args: Record<string, unknown> }>;
+}
+
+/**
+ * A chat model that answers with recorded assistant turns, in order: `fakeModel()` with the
+ * queue filled. Its `.calls` shows exactly what each call received. Throws when the recording is
+ * used up, like `fakeModel()`.
+ */
+export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltModel {
+  const model = fakeModel();
+  for (const turn of turns) {
+    model.respond(
+      new AIMessage({
+        content: turn.content,
+        tool_calls: (turn.toolCalls ?? []).map((call) => ({ id: call.id, name: call.name, args: call.args, type: "tool_call" as const })),
+      }),
+    );
+  }
+  return model;
+}
+
+/**
+ * A model whose every answer is computed from what it received, for tests and offline examples
+ * that run any number of turns. `answer` gets the messages of the model call (the view the
+ * middlewares built, system message first) and the 0-based call number, and returns the answer's
+ * text, a whole `AIMessage` (e.g. with `tool_calls`), or an `Error` to throw. Records calls like
+ * `fakeModel()` (`.calls`).
+ *
+ * @example
+ * ```ts
+ * import { scriptedModel } from "@threadwise/core/testing";
+ *
+ * const model = scriptedModel((messages, call) => `answer ${call + 1} after ${messages.length} messages`);
+ * ```
+ */
+export function scriptedModel(answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error): FakeBuiltModel {
+  const model = fakeModel();
+  let call = 0;
+  const factory = (messages: BaseMessage[]) => {
+    const result = answer(messages, call);
+    call += 1;
+    // Queue the next answer before returning, so the model never runs dry.
+    model.respond(factory);
+    return typeof result === "string" ? new AIMessage(result) : result;
+  };
+  model.respond(factory);
+  return model;
+}
+
+/** A token counter with one token per 4 characters (rounded up) and no framing: easy to reason about in tests. */
+export function characterTokenCounter(): TokenCounter {
+  return createTokenCounter({ countText: (text) => Math.ceil(text.length / 4) });
+}

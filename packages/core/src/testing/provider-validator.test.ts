@@ -1,0 +1,244 @@
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { createAgent, createMiddleware, tool } from "langchain";
+import { describe, expect, it } from "vitest";
+import { z } from "zod";
+import {
+  assertProviderRequest,
+  type Provider,
+  ProviderRequestError,
+  type ProviderRule,
+  providerProbe,
+  strictModel,
+  validateProviderRequest,
+  withProviderCheck,
+} from "./index.js";
+
+const call = (id: string, name = "lookup") => ({ id, name, args: { q: id }, type: "tool_call" as const });
+const ai = (ids: string[], content = "") => new AIMessage({ content, tool_calls: ids.map((id) => call(id)) });
+const result = (id: string, content = "ok") => new ToolMessage({ content, tool_call_id: id, name: "lookup" });
+
+/** `provider:rule@index` of each violation, for compact assertions. */
+function refusals(messages: BaseMessage[], providers?: Provider[]): string[] {
+  return validateProviderRequest(messages, providers ? { providers } : {}).map((v) => `${v.provider}:${v.rule}@${v.index}`);
+}
+
+function rulesOf(messages: BaseMessage[], provider: Provider): ProviderRule[] {
+  return validateProviderRequest(messages, { providers: [provider] }).map((v) => v.rule);
+}
+
+describe("validateProviderRequest", () => {
+  it("accepts an ordinary agent request with parallel calls answered in any order", () => {
+    const messages = [
+      new SystemMessage("Be brief."),
+      new HumanMessage("Check 12A and 12B."),
+      ai(["call_a", "call_b"]),
+      result("call_b"),
+      result("call_a"),
+      new AIMessage("Both free."),
+      new HumanMessage({
+        content: [
+          { type: "text", text: "좋아요" },
+          { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+        ],
+      }),
+    ];
+    expect(refusals(messages)).toEqual([]);
+  });
+
+  it("refuses a tool result without its call, for every provider, naming the index", () => {
+    const messages = [new HumanMessage("hi"), result("call_x"), new AIMessage("ok")];
+    expect(refusals(messages)).toEqual([
+      "openai:tool_result_without_call@1",
+      "anthropic:tool_result_without_call@1",
+      "gemini:tool_result_without_call@1",
+      "bedrock:tool_result_without_call@1",
+      // Bedrock also sees two user messages in a row (the result is sent with role user).
+      "bedrock:consecutive_roles@1",
+    ]);
+  });
+
+  it("refuses a result answering a call of an older AI message (a cut inside two runs)", () => {
+    const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), ai(["c2"]), result("c1"), result("c2")];
+    expect(rulesOf(messages, "openai")).toEqual(["tool_result_without_call"]);
+  });
+
+  it("refuses a call left without a result (rejected or interrupted), at the AI message", () => {
+    const messages = [new HumanMessage("hi"), ai(["c1", "c2"]), result("c1"), new HumanMessage("next")];
+    expect(refusals(messages, ["openai"])).toEqual(["openai:unanswered_tool_call@1"]);
+    // At the very end of the request too.
+    expect(refusals([new HumanMessage("hi"), ai(["c1"])], ["anthropic"])).toEqual(["anthropic:unanswered_tool_call@1"]);
+    // A system message between the call and its result breaks the pairing.
+    expect(rulesOf([new HumanMessage("hi"), ai(["c1"]), new SystemMessage("x"), result("c1")], "openai")).toEqual([
+      "unanswered_tool_call",
+      "tool_result_without_call",
+    ]);
+  });
+
+  it("refuses a second result for one call", () => {
+    const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), result("c1", "again")];
+    expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);
+  });
+
+  it("takes repeated call ids across rounds, as in the tau-bench data", () => {
+    const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), ai(["c1"]), result("c1"), new AIMessage("done")];
+    expect(refusals(messages)).toEqual([]);
+  });
+
+  it("system messages: OpenAI takes any number anywhere; the others one, leading", () => {
+    const two = [new SystemMessage("a"), new SystemMessage("b"), new HumanMessage("hi")];
+    expect(rulesOf(two, "openai")).toEqual([]);
+    expect(rulesOf(two, "anthropic")).toEqual(["system_count", "system_position"]);
+    const middle = [new HumanMessage("hi"), new AIMessage("yo"), new SystemMessage("rule"), new HumanMessage("again")];
+    expect(rulesOf(middle, "openai")).toEqual([]);
+    for (const p of ["anthropic", "gemini", "bedrock"] as const) expect(rulesOf(middle, p)).toContain("system_position");
+  });
+
+  it("the first non-system message must be the user's, except for OpenAI", () => {
+    const messages = [new SystemMessage("s"), new AIMessage("Hello!"), new HumanMessage("hi")];
+    expect(rulesOf(messages, "openai")).toEqual([]);
+    expect(refusals(messages, ["anthropic", "gemini", "bedrock"])).toEqual([
+      "anthropic:first_message_role@1",
+      "gemini:first_message_role@1",
+      "bedrock:first_message_role@1",
+    ]);
+  });
+
+  it("alternation: Bedrock refuses two user messages in a row (also after tool results), Anthropic and OpenAI take them", () => {
+    const users = [new HumanMessage("a"), new HumanMessage("b")];
+    expect(rulesOf(users, "bedrock")).toEqual(["consecutive_roles"]);
+    expect(rulesOf(users, "anthropic")).toEqual([]);
+    expect(rulesOf(users, "openai")).toEqual([]);
+    expect(rulesOf(users, "gemini")).toEqual([]);
+    const afterResults = [new HumanMessage("a"), ai(["c1", "c2"]), result("c1"), result("c2"), new HumanMessage("b")];
+    expect(refusals(afterResults, ["bedrock"])).toEqual(["bedrock:consecutive_roles@4"]);
+  });
+
+  it("Gemini: a model turn with function calls must follow a user turn or function results", () => {
+    const messages = [new HumanMessage("a"), new AIMessage("Let me look."), ai(["c1"]), result("c1")];
+    expect(rulesOf(messages, "gemini")).toEqual(["consecutive_roles"]);
+    expect(rulesOf(messages, "anthropic")).toEqual([]);
+    expect(rulesOf(messages, "bedrock")).toEqual(["consecutive_roles"]);
+  });
+
+  it("empty content: refused by Anthropic, Gemini and Bedrock; a final empty AI message only by Gemini and Bedrock", () => {
+    const emptyUser = [new HumanMessage(""), new AIMessage("ok")];
+    expect(refusals(emptyUser, ["openai", "anthropic", "gemini", "bedrock"])).toEqual([
+      "anthropic:empty_content@0",
+      "gemini:empty_content@0",
+      "bedrock:empty_content@0",
+    ]);
+    const emptyAi = [new HumanMessage("a"), new AIMessage(""), new HumanMessage("b")];
+    expect(rulesOf(emptyAi, "anthropic")).toEqual(["empty_content"]);
+    expect(rulesOf([new HumanMessage("a"), new AIMessage("   ")], "anthropic")).toEqual([]);
+    expect(rulesOf([new HumanMessage("a"), new AIMessage("   ")], "gemini")).toEqual(["empty_content"]);
+    // An AI message with calls only is fine; a blank text block next to an image is not (Anthropic).
+    expect(refusals([new HumanMessage("a"), ai(["c1"]), result("c1", "")])).toEqual([]);
+    const blank = new HumanMessage({
+      content: [
+        { type: "text", text: " " },
+        { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } },
+      ],
+    });
+    expect(rulesOf([blank], "anthropic")).toEqual(["empty_content"]);
+    expect(rulesOf([blank], "bedrock")).toEqual([]);
+  });
+
+  it("tool call ids: missing for all but Gemini; Anthropic and Bedrock patterns; repeats within one message", () => {
+    const noId = new AIMessage({ content: "", tool_calls: [{ name: "lookup", args: {}, type: "tool_call" }] });
+    expect(rulesOf([new HumanMessage("a"), noId, new ToolMessage({ content: "x", tool_call_id: "" })], "openai")).toEqual(["tool_call_id"]);
+    expect(rulesOf([new HumanMessage("a"), noId, new ToolMessage({ content: "x", tool_call_id: "" })], "gemini")).toEqual([]);
+    const dotted = [new HumanMessage("a"), ai(["call.1"]), result("call.1")];
+    expect(rulesOf(dotted, "anthropic")).toEqual(["tool_call_id"]);
+    expect(rulesOf(dotted, "openai")).toEqual([]);
+    const long = "x".repeat(65);
+    expect(rulesOf([new HumanMessage("a"), ai([long]), result(long)], "bedrock")).toEqual(["tool_call_id"]);
+    const twice = [new HumanMessage("a"), ai(["c1", "c1"]), result("c1"), result("c1")];
+    expect(rulesOf(twice, "anthropic")).toEqual(["tool_call_id"]);
+    expect(rulesOf(twice, "openai")).toEqual([]);
+  });
+
+  it("refuses a request with no message but system messages, and unknown message types", () => {
+    expect(refusals([new SystemMessage("s")])).toEqual(["anthropic:empty_request@0", "gemini:empty_request@0", "bedrock:empty_request@0"]);
+    expect(refusals([])).toContain("openai:empty_request@0");
+    const remove = new RemoveMessage({ id: "x" });
+    expect(rulesOf([new HumanMessage("a"), remove], "openai")).toEqual(["unsupported_message"]);
+  });
+
+  it("assertProviderRequest throws a typed error naming provider, rule and index", () => {
+    let caught: unknown;
+    try {
+      assertProviderRequest([new HumanMessage("hi"), result("zz")], { providers: ["anthropic"] });
+    } catch (error) {
+      caught = error;
+    }
+    expect(ProviderRequestError.isInstance(caught)).toBe(true);
+    const error = caught as ProviderRequestError;
+    expect([error.code, error.provider, error.rule, error.index]).toEqual([
+      "THREADWISE_PROVIDER_REJECTED",
+      "anthropic",
+      "tool_result_without_call",
+      1,
+    ]);
+    expect(error.message).toContain("anthropic would refuse the request: tool_result_without_call at message 1");
+  });
+
+  it("never changes its input", () => {
+    const messages = [new HumanMessage("hi"), result("zz"), ai(["c1"])];
+    const before = JSON.stringify(messages);
+    validateProviderRequest(messages);
+    expect(JSON.stringify(messages)).toBe(before);
+  });
+});
+
+describe("strict doubles in an agent", () => {
+  const lookup = tool(async ({ q }: { q: string }) => `found ${q}`, {
+    name: "lookup",
+    description: "Looks up.",
+    schema: z.object({ q: z.string() }),
+  });
+
+  it("strictModel answers valid requests and logs them", async () => {
+    let n = 0;
+    const model = strictModel({
+      answer: () => (n++ === 0 ? new AIMessage({ content: "", tool_calls: [call("c1"), call("c2")] }) : "Done."),
+    });
+    const agent = createAgent({ model, tools: [lookup], systemPrompt: "Be brief." });
+    const out = await agent.invoke({ messages: [new HumanMessage("Check two seats.")] });
+    expect(out.messages.at(-1)?.content).toBe("Done.");
+    expect([model.providerLog.requests, model.providerLog.rejections]).toEqual([2, 0]);
+  });
+
+  it("a middleware that leaves an orphan makes the model call fail with ProviderRequestError", async () => {
+    const dropsFirstResult = createMiddleware({
+      name: "test/drops-first-result",
+      wrapModelCall: (request, handler) => {
+        const at = request.messages.findIndex((m) => m.getType() === "tool");
+        return handler(at === -1 ? request : { ...request, messages: request.messages.filter((_, k) => k !== at) });
+      },
+    });
+    const model = withProviderCheck(
+      fakeModel()
+        .respondWithTools([
+          { name: "lookup", args: { q: "a" }, id: "c1" },
+          { name: "lookup", args: { q: "b" }, id: "c2" },
+        ])
+        .respond(new AIMessage("never")),
+    );
+    const agent = createAgent({ model, tools: [lookup], middleware: [dropsFirstResult] });
+    const error = await agent.invoke({ messages: [new HumanMessage("go")] }).catch((e: unknown) => e);
+    // LangChain wraps it in a MiddlewareError; `find` walks the cause chain.
+    expect(ProviderRequestError.find(error)?.rule).toBe("unanswered_tool_call");
+    expect(model.providerLog.rejected.map((r) => r.request)).toEqual([1]);
+  });
+
+  it("providerProbe records refusals of any model without failing the call (onViolation: record)", async () => {
+    const probe = providerProbe({ onViolation: "record" });
+    const model = fakeModel().respond(new AIMessage("hi"));
+    const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", middleware: [probe] });
+    await agent.invoke({ messages: [new SystemMessage("stored rule"), new HumanMessage("hello")] });
+    expect(probe.log.requests).toBe(1);
+    expect(probe.log.rejectionsByProvider()).toEqual({ openai: 0, anthropic: 1, gemini: 1, bedrock: 1 });
+    expect(probe.log.rejected[0]?.violations.map((v) => `${v.provider}:${v.rule}@${v.index}`)).toContain("gemini:system_count@1");
+  });
+});

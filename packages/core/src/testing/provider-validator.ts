@@ -1,0 +1,398 @@
+/**
+ * A strict check of a chat request against the rules of four providers: what the real APIs
+ * refuse, and what LangChain's converters throw on or silently rewrite, for the message list a
+ * chat model receives (`[systemMessage, ...request.messages]` as `createAgent` sends it).
+ *
+ * Sources, per rule, are in {@link PROVIDER_RULES}. Converters read: `@langchain/openai` 1.5
+ * (`convertMessagesToCompletionsMessageParams`), `@langchain/anthropic` 1.5
+ * (`_convertMessagesToAnthropicPayload`, `utils/message_inputs`), `@langchain/google-genai` 2.3
+ * (`convertBaseMessagesToContent`, `utils/common`), `@langchain/aws` 1.4
+ * (`convertToConverseMessages`, `utils/message_inputs`).
+ */
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { ThreadwiseError } from "../errors.js";
+import { messageType, toolCallsOf } from "../groups.js";
+
+/** The provider APIs the validator knows. */
+export type Provider = "openai" | "anthropic" | "gemini" | "bedrock";
+
+/** Every provider, in the order checks run and violations are reported. */
+export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", "bedrock"];
+
+/**
+ * What a request broke. Each rule, with the providers that enforce it and the source:
+ *
+ * - `unsupported_message`: a message type the converter cannot send (`remove`, `generic`, ...).
+ *   All four: the Anthropic and Bedrock converters throw `Message type ... is not supported`;
+ *   the OpenAI and Google converters have no role for it.
+ * - `empty_request`: no message besides system messages. Anthropic (`messages: at least one
+ *   message is required`), Gemini (`contents is not specified`), Bedrock (`messages` required);
+ *   OpenAI only when the list is empty altogether.
+ * - `tool_result_without_call`: a ToolMessage whose `tool_call_id` is not an open call of the AI
+ *   message right before its run of results. OpenAI (`messages with role 'tool' must be a
+ *   response to a preceding message with 'tool_calls'`), Anthropic (`unexpected tool_use_id found
+ *   in tool_result blocks ... Each tool_result block must have a corresponding tool_use block in
+ *   the previous message`), Gemini (`function response turn comes immediately after a function
+ *   call turn`), Bedrock (`toolResult blocks ... exceeds the number of toolUse blocks of previous
+ *   turn`).
+ * - `duplicate_tool_result`: a second result for one call. Anthropic and Bedrock (result count
+ *   must match the `tool_use`/`toolUse` blocks), Gemini (`the number of function response parts
+ *   is equal to the number of function call parts`); OpenAI accepts it but the model sees two
+ *   answers: refused here as spec R4 does.
+ * - `unanswered_tool_call`: an AI message whose calls are not all answered before the next
+ *   non-tool message (or the end). OpenAI (`An assistant message with 'tool_calls' must be
+ *   followed by tool messages responding to each 'tool_call_id'`), Anthropic (`tool_use ids were
+ *   found without tool_result blocks immediately after`), Gemini (response parts count), Bedrock
+ *   (`Expected toolResult blocks at messages.N.content for the following Ids`).
+ * - `system_count`: more than one system message. Anthropic, Gemini and Bedrock take one system
+ *   prompt (`system`, `systemInstruction`, `system`); the Anthropic converter joins leading ones
+ *   and the Bedrock one hoists every system message to the top, changing what the prompt says.
+ *   OpenAI accepts any number.
+ * - `system_position`: a system message after the first message. Anthropic (the converter sends
+ *   it as `role: "system"` inside `messages`, which the API has no role for), Gemini (converter:
+ *   `System message should be the first one`), Bedrock (converter moves it to the top). OpenAI
+ *   accepts it.
+ * - `first_message_role`: the first non-system message is not a user message. Anthropic
+ *   (`first message must use the "user" role`), Gemini (`function call turn comes immediately
+ *   after a user turn`), Bedrock (`A conversation must start with a user message`).
+ * - `consecutive_roles`: Bedrock (`A conversation must alternate between user and assistant
+ *   roles`; the converter merges only runs of tool results, so a user message after tool
+ *   results, two user messages or two AI messages are refused). Gemini: a model turn with
+ *   function calls must come right after a user turn or a function-response turn (`Please ensure
+ *   that function call turn comes immediately after a user turn or after a function response
+ *   turn`). Anthropic combines consecutive turns of one role and OpenAI accepts them.
+ * - `empty_content`: a user, AI or system message with no content the provider accepts.
+ *   Anthropic (`all messages must have non-empty content except for the optional final assistant
+ *   message`, `text content blocks must contain non-whitespace text`), Gemini (`contents.parts
+ *   must not be empty`, an AI message with `""` and no calls converts to no parts; `empty text
+ *   parameter`), Bedrock (converter: `Invalid message content: empty string`; API: `The content
+ *   field in the Message object ... is empty`). OpenAI accepts empty strings.
+ * - `tool_call_id`: a tool call without a usable id. OpenAI (`tool_calls[].id` required),
+ *   Anthropic (converter: `Anthropic requires all tool calls to have an "id"`; API: id pattern
+ *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within a message), Bedrock (`toolUseId`:
+ *   1-64 characters of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
+ */
+export type ProviderRule =
+  | "unsupported_message"
+  | "empty_request"
+  | "tool_result_without_call"
+  | "duplicate_tool_result"
+  | "unanswered_tool_call"
+  | "system_count"
+  | "system_position"
+  | "first_message_role"
+  | "consecutive_roles"
+  | "empty_content"
+  | "tool_call_id";
+
+/** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
+export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
+  unsupported_message: PROVIDERS,
+  empty_request: PROVIDERS,
+  tool_result_without_call: PROVIDERS,
+  duplicate_tool_result: PROVIDERS,
+  unanswered_tool_call: PROVIDERS,
+  system_count: ["anthropic", "gemini", "bedrock"],
+  system_position: ["anthropic", "gemini", "bedrock"],
+  first_message_role: ["anthropic", "gemini", "bedrock"],
+  consecutive_roles: ["gemini", "bedrock"],
+  empty_content: ["anthropic", "gemini", "bedrock"],
+  tool_call_id: ["openai", "anthropic", "bedrock"],
+};
+
+/** One refusal: which provider, which rule, at which message of the request. */
+export interface ProviderViolation {
+  provider: Provider;
+  rule: ProviderRule;
+  /** Index into the request as the model receives it (system message included). */
+  index: number;
+  /** What is wrong, naming the message (type and id). */
+  message: string;
+}
+
+/** Options of {@link validateProviderRequest}. */
+export interface ProviderCheckOptions {
+  /** Providers whose rules apply. @default every one of {@link PROVIDERS} */
+  providers?: readonly Provider[];
+}
+
+/**
+ * A request a provider would refuse. `provider`, `rule` and `index` are those of the first
+ * violation; `violations` holds all of them.
+ */
+export class ProviderRequestError extends ThreadwiseError {
+  readonly provider: Provider;
+  readonly rule: ProviderRule;
+  readonly index: number;
+  readonly violations: readonly ProviderViolation[];
+  constructor(violations: readonly ProviderViolation[]) {
+    const first = violations[0] as ProviderViolation;
+    const more = violations.length > 1 ? ` (+${violations.length - 1} more)` : "";
+    super(
+      "THREADWISE_PROVIDER_REJECTED",
+      `${first.provider} would refuse the request: ${first.rule} at message ${first.index}: ${first.message}${more}`,
+    );
+    this.provider = first.provider;
+    this.rule = first.rule;
+    this.index = first.index;
+    this.violations = violations;
+  }
+  /** `true` for a {@link ProviderRequestError}, also across duplicate copies of the package. */
+  static override isInstance(error: unknown): error is ProviderRequestError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_PROVIDER_REJECTED";
+  }
+  /**
+   * The {@link ProviderRequestError} in `error` or its `cause` chain (LangChain wraps errors
+   * thrown inside a middleware's model call in a `MiddlewareError`), else `undefined`.
+   */
+  static find(error: unknown): ProviderRequestError | undefined {
+    let current: unknown = error;
+    for (let depth = 0; current && depth < 8; depth += 1) {
+      if (ProviderRequestError.isInstance(current)) return current;
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
+}
+
+const KNOWN_TYPES = new Set(["system", "human", "ai", "tool"]);
+const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
+const BEDROCK_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** A rule broken at one index, before it is spread over the providers that enforce it. */
+interface Finding {
+  rule: ProviderRule;
+  index: number;
+  message: string;
+  /** Limits the finding to these providers (for rules whose detail differs by provider). */
+  only?: readonly Provider[];
+}
+
+function describe(message: BaseMessage, index: number): string {
+  return `${messageType(message)} message${message.id ? ` ${message.id}` : ""} (index ${index})`;
+}
+
+/** Whether a message carries content a provider can send: non-blank text or a non-text block. */
+function hasContent(message: BaseMessage): boolean {
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === "string") return content.trim() !== "";
+  if (!Array.isArray(content)) return false;
+  return content.some((block) => {
+    if (typeof block === "string") return block.trim() !== "";
+    if (!block || typeof block !== "object") return false;
+    const b = block as { type?: unknown; text?: unknown };
+    if (b.type === "text" || (b.type === undefined && typeof b.text === "string")) return String(b.text ?? "").trim() !== "";
+    return true;
+  });
+}
+
+/** `true` when a content array holds a text block that is blank (refused even next to other blocks). */
+function hasBlankTextBlock(message: BaseMessage): boolean {
+  const content = (message as { content?: unknown }).content;
+  if (!Array.isArray(content)) return false;
+  return content.some((block) => {
+    if (!block || typeof block !== "object") return false;
+    const b = block as { type?: unknown; text?: unknown };
+    return b.type === "text" && String(b.text ?? "").trim() === "";
+  });
+}
+
+/** Rules about tool calls and their results (the pairing every provider enforces). */
+function toolFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  let open: Map<string, number> | undefined;
+  let answered = new Set<string>();
+  let openAt = -1;
+  const closeOpen = () => {
+    if (open && open.size > 0) {
+      const ids = [...open.keys()].map((id) => JSON.stringify(id)).join(", ");
+      out.push({
+        rule: "unanswered_tool_call",
+        index: openAt,
+        message: `${describe(messages[openAt] as BaseMessage, openAt)} has tool calls without a result right after it: ${ids}`,
+      });
+    }
+    open = undefined;
+    answered = new Set();
+  };
+  messages.forEach((message, index) => {
+    const type = messageType(message);
+    if (type === "tool") {
+      const id = (message as ToolMessage).tool_call_id ?? "";
+      const left = open?.get(id);
+      if (open && left !== undefined) {
+        if (left <= 1) open.delete(id);
+        else open.set(id, left - 1);
+        answered.add(id);
+      } else if (open && answered.has(id)) {
+        out.push({
+          rule: "duplicate_tool_result",
+          index,
+          message: `${describe(message, index)} is a second result for call ${JSON.stringify(id)}`,
+        });
+      } else {
+        const where = open ? "is not a call of the AI message before its run of results" : "follows no AI message with tool calls";
+        out.push({
+          rule: "tool_result_without_call",
+          index,
+          message: `${describe(message, index)}: tool_call_id ${JSON.stringify(id)} ${where}`,
+        });
+      }
+      return;
+    }
+    closeOpen();
+    const calls = toolCallsOf(message);
+    if (calls.length === 0) return;
+    open = new Map();
+    openAt = index;
+    const seen = new Set<string>();
+    for (const call of calls) {
+      const id = call.id ?? "";
+      open.set(id, (open.get(id) ?? 0) + 1);
+      if (id === "") out.push({ rule: "tool_call_id", index, message: `${describe(message, index)}: tool call ${call.name} has no id` });
+      else {
+        if (!ANTHROPIC_ID.test(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["anthropic"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} is not [a-zA-Z0-9_-]+`,
+          });
+        if (!BEDROCK_ID.test(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["bedrock"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} is not 1-64 of [a-zA-Z0-9_-]`,
+          });
+        if (seen.has(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["anthropic"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} repeats in one message`,
+          });
+      }
+      seen.add(id);
+    }
+  });
+  closeOpen();
+  return out;
+}
+
+/** Rules about system messages, the first message, alternation and empty content. */
+function roleFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  let systems = 0;
+  let firstNonSystem = -1;
+  messages.forEach((message, index) => {
+    const type = messageType(message);
+    if (!KNOWN_TYPES.has(type))
+      out.push({ rule: "unsupported_message", index, message: `${describe(message, index)} has no provider role` });
+    if (type === "system") {
+      systems += 1;
+      if (systems === 2) out.push({ rule: "system_count", index, message: `${describe(message, index)} is a second system message` });
+      if (index > 0) out.push({ rule: "system_position", index, message: `${describe(message, index)} is not the first message` });
+    } else if (firstNonSystem === -1) firstNonSystem = index;
+    if (type === "tool") return;
+    const last = index === messages.length - 1;
+    const callsOnly = toolCallsOf(message).length > 0;
+    if (!hasContent(message) && !callsOnly) {
+      // Anthropic lets the request end on an empty assistant message (a prefill).
+      const only: Provider[] | undefined = type === "ai" && last ? ["gemini", "bedrock"] : undefined;
+      out.push({
+        rule: "empty_content",
+        index,
+        message: `${describe(message, index)} has no non-blank content`,
+        ...(only ? { only } : {}),
+      });
+    } else if (hasBlankTextBlock(message)) {
+      out.push({
+        rule: "empty_content",
+        index,
+        only: ["anthropic", "gemini"],
+        message: `${describe(message, index)} holds a blank text block`,
+      });
+    }
+  });
+  const nonSystem = messages.length - systems;
+  if (nonSystem === 0) {
+    out.push({
+      rule: "empty_request",
+      index: 0,
+      message: "no message besides system messages",
+      ...(messages.length > 0 ? { only: ["anthropic", "gemini", "bedrock"] } : {}),
+    });
+  } else if (messageType(messages[firstNonSystem] as BaseMessage) !== "human") {
+    out.push({
+      rule: "first_message_role",
+      index: firstNonSystem,
+      message: `${describe(messages[firstNonSystem] as BaseMessage, firstNonSystem)} comes first; a user message must`,
+    });
+  }
+  // Alternation, on the wire roles: Bedrock merges runs of tool results into one user message.
+  let previous: { role: "user" | "assistant"; toolResults: boolean; calls: boolean } | undefined;
+  messages.forEach((message, index) => {
+    const type = messageType(message);
+    if (type === "system" || !KNOWN_TYPES.has(type)) return;
+    const current = {
+      role: type === "ai" ? ("assistant" as const) : ("user" as const),
+      toolResults: type === "tool",
+      calls: toolCallsOf(message).length > 0,
+    };
+    if (previous) {
+      const merged = previous.toolResults && current.toolResults;
+      if (!merged && previous.role === current.role) {
+        out.push({
+          rule: "consecutive_roles",
+          index,
+          only: ["bedrock"],
+          message: `${describe(message, index)} is a second ${current.role} message in a row`,
+        });
+      }
+      if (current.calls && previous.role === "assistant") {
+        out.push({
+          rule: "consecutive_roles",
+          index,
+          only: ["gemini"],
+          message: `${describe(message, index)} calls tools right after another model turn`,
+        });
+      }
+    }
+    previous = current;
+  });
+  return out;
+}
+
+/**
+ * Checks a request, as the chat model receives it, against the rules of each provider in
+ * `options.providers` (all four by default). Returns every violation, ordered by provider, then
+ * by message index; an empty array means every provider checked would accept the request.
+ * Never throws; the input is not changed.
+ *
+ * @param messages The model input: the system message first when there is one, then the view.
+ * @example
+ * validateProviderRequest([new SystemMessage("Be brief."), new HumanMessage("hi")]); // []
+ */
+export function validateProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): ProviderViolation[] {
+  const providers = options.providers ?? PROVIDERS;
+  const findings = [...toolFindings(messages), ...roleFindings(messages)];
+  const out: ProviderViolation[] = [];
+  for (const provider of PROVIDERS) {
+    if (!providers.includes(provider)) continue;
+    const mine = findings
+      .filter((f) => PROVIDER_RULES[f.rule].includes(provider) && (f.only === undefined || f.only.includes(provider)))
+      .sort((a, b) => a.index - b.index);
+    for (const f of mine) out.push({ provider, rule: f.rule, index: f.index, message: f.message });
+  }
+  return out;
+}
+
+/**
+ * Like {@link validateProviderRequest}, but throws on the first refusal.
+ * @throws ProviderRequestError naming the provider, the rule and the message index.
+ */
+export function assertProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): void {
+  const violations = validateProviderRequest(messages, options);
+  if (violations.length > 0) throw new ProviderRequestError(violations);
+}

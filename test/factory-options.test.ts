@@ -1,0 +1,127 @@
+/**
+ * Every factory refuses what it cannot use, at construction, with a typed error that names the
+ * option (issue 13):
+ * - a misspelt or unknown key (`maxMessage`) throws `ThreadwiseUnknownOptionError` naming the key
+ *   and, when one is close, the accepted key it was probably meant to be;
+ * - every `timeoutMs` and its env twin accept 1..2,147,483,647 ms (Node's timer limit) and refuse
+ *   0 and 2^31 (which used to overflow the timer and fire after 1 ms) naming the limit.
+ */
+import { MemorySaver } from "@langchain/langgraph";
+import { MAX_TIMER_MS, ThreadwiseConfigError, ThreadwiseUnknownOptionError } from "@threadwise/core";
+import { encryptCheckpointer, encryptedSerializer, reencrypt } from "@threadwise/encryption";
+import { factRecall } from "@threadwise/fact-recall";
+import { historyAware } from "@threadwise/history-aware";
+import { historySeed } from "@threadwise/history-seed";
+import { memoryStack } from "@threadwise/memory";
+import { persistTrim } from "@threadwise/persist-trim";
+import { resolveSummarizeOptions, summarize } from "@threadwise/summarize";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import { workMemory } from "@threadwise/work-memory";
+import { describe, expect, it } from "vitest";
+
+function thrown(run: () => unknown): unknown {
+  try {
+    run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the factory to throw");
+}
+
+async function rejected(run: () => Promise<unknown>): Promise<unknown> {
+  try {
+    await run();
+  } catch (error) {
+    return error;
+  }
+  throw new Error("expected the factory to reject");
+}
+
+// factory, the misspelt options, the full option name, and the suggested key.
+const misspelt: [string, () => unknown, string, string | undefined][] = [
+  ["windowTrim", () => windowTrim({ maxMessage: 20 } as never), "windowTrim.maxMessage", "maxMessages"],
+  ["tokenCap", () => tokenCap({ maxTokens: 100, maxToken: 100 } as never), "tokenCap.maxToken", "maxTokens"],
+  ["summarize", () => summarize({ windowSize: 4, treshold: 10 } as never), "summarize.treshold", "threshold"],
+  ["factRecall", () => factRecall({ maxItem: 3 } as never), "factRecall.maxItem", "maxItems"],
+  ["historyAware", () => historyAware({ notes: "x" } as never), "historyAware.notes", "note"],
+  ["workMemory", () => workMemory({ timeout_ms: 100 } as never), "workMemory.timeout_ms", "timeoutMs"],
+  ["historySeed", () => historySeed({ maxMessage: 5 } as never), "historySeed.maxMessage", "maxMessages"],
+  ["persistTrim", () => persistTrim({ keepGroups: 3, keepGroup: 3 } as never), "persistTrim.keepGroup", "keepGroups"],
+  ["memoryStack (config)", () => memoryStack({ windowSise: 5, env: {} } as never), "memory.windowSise", "windowSize"],
+  ["memoryStack (models)", () => memoryStack({ models: { sumarize: {} }, env: {} } as never), "memory.models.sumarize", "summarize"],
+  [
+    "memoryStack (encryption)",
+    () => memoryStack({ encryption: { agentID: "a" }, env: {} } as never),
+    "memory.encryption.agentID",
+    "agentId",
+  ],
+  [
+    "encryptCheckpointer",
+    () => encryptCheckpointer(new MemorySaver(), { agentID: "a" } as never, {}),
+    "encryptCheckpointer.agentID",
+    "agentId",
+  ],
+  ["encryptedSerializer", () => encryptedSerializer({ tenant: "t" } as never, {}), "encryptedSerializer.tenant", "tenantId"],
+  ["windowTrim (far off)", () => windowTrim({ colour: "red" } as never), "windowTrim.colour", undefined],
+];
+
+describe("unknown option keys throw ThreadwiseUnknownOptionError naming the key", () => {
+  it.each(misspelt)("%s", (_name, make, option, suggestion) => {
+    const error = thrown(make);
+    expect(ThreadwiseUnknownOptionError.isInstance(error)).toBe(true);
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    const typed = error as ThreadwiseUnknownOptionError;
+    expect(typed.code).toBe("THREADWISE_INVALID_OPTION");
+    expect(typed.option).toBe(option);
+    expect(typed.key).toBe(option.split(".").at(-1));
+    expect(typed.suggestion).toBe(suggestion);
+    if (suggestion) expect(typed.message).toContain(`did you mean "${suggestion}"?`);
+    expect(typed.accepted.length).toBeGreaterThan(0);
+  });
+
+  it("reencrypt", async () => {
+    const error = await rejected(() => reencrypt({ saver: {} as never, batchSise: 10 } as never));
+    expect(error).toMatchObject({ option: "reencrypt.batchSise", key: "batchSise", suggestion: "batchSize" });
+  });
+
+  it("the accepted keys are listed in the message", () => {
+    const error = thrown(() => windowTrim({ maxMessage: 20 } as never)) as Error;
+    expect(error.message).toBe(
+      'windowTrim.maxMessage: unknown option "maxMessage"; did you mean "maxMessages"? accepted: maxMessages, startOn, eviction, lowWatermark, logger',
+    );
+  });
+});
+
+// Factories with a timer option: construct with a value, throwing or not.
+const timers: [string, (timeoutMs: number) => unknown, string][] = [
+  ["summarize", (timeoutMs) => summarize({ timeoutMs, logger: false }), "summarize.timeoutMs"],
+  ["factRecall", (timeoutMs) => factRecall({ mode: "llm", timeoutMs, logger: false }), "factRecall.timeoutMs"],
+  ["workMemory", (timeoutMs) => workMemory({ timeoutMs, logger: false }), "workMemory.timeoutMs"],
+];
+
+describe("timer options are validated to Node's range (1..2147483647 ms)", () => {
+  it.each(timers)("%s accepts 1 and 2147483647", (_name, make) => {
+    expect(make(1)).toBeTruthy();
+    expect(make(MAX_TIMER_MS)).toBeTruthy();
+  });
+
+  it.each(
+    timers.flatMap(([name, make, option]) => [0, -1, 1.5, MAX_TIMER_MS + 1, 2 ** 32].map((value) => [name, value, make, option] as const)),
+  )("%s refuses %d", (_name, value, make, option) => {
+    const error = thrown(() => make(value));
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseConfigError).option).toBe(option);
+    expect((error as Error).message).toContain("2147483647");
+  });
+
+  it("MEMORY_SUMMARIZE_TIMEOUT_MS: 2147483647 is read, 2147483648 and 0 refused naming the variable", () => {
+    expect(resolveSummarizeOptions({}, { MEMORY_SUMMARIZE_TIMEOUT_MS: "2147483647" }).timeoutMs).toBe(MAX_TIMER_MS);
+    expect(resolveSummarizeOptions({}, { MEMORY_SUMMARIZE_TIMEOUT_MS: "1" }).timeoutMs).toBe(1);
+    for (const raw of ["2147483648", "0", "1e3"]) {
+      const error = thrown(() => resolveSummarizeOptions({}, { MEMORY_SUMMARIZE_TIMEOUT_MS: raw }));
+      expect((error as ThreadwiseConfigError).option).toBe("MEMORY_SUMMARIZE_TIMEOUT_MS");
+      expect((error as Error).message).toContain("2147483647");
+    }
+  });
+});
