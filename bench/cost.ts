@@ -39,7 +39,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { type PromptContextMode, STABLE_TAIL_HEADER } from "@threadwise/core";
 import { factRecall } from "@threadwise/fact-recall";
-import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
+import { cacheBreakpoints, memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, anthropicPromptCachingMiddleware, createAgent, summarizationMiddleware, tool } from "langchain";
@@ -49,6 +49,7 @@ import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
 import { loadLocomo, replayExchanges } from "./support/locomo.js";
 import { machineLine } from "./support/machine.js";
+import { countO200k } from "./support/openai-wire.js";
 import { personaPrompt } from "./support/persona-prompt.js";
 import { captureModel, lastMessageText, type ScriptedAnswer, WireLog, type WireProvider } from "./support/wire-capture.js";
 
@@ -200,8 +201,8 @@ interface CostConfig {
   id: string;
   label: string;
   mode?: PromptContextMode;
-  /** The configuration places its own Anthropic breakpoints (no anthropicPromptCachingMiddleware). */
-  ownBreakpoints?: boolean;
+  /** Anthropic runs add threadwise's `cacheBreakpoints()` (innermost; it takes over LangChain's automatic breakpoint). */
+  breakpoints?: boolean;
   build(ctx: BuildContext): AgentMiddleware[];
 }
 
@@ -226,23 +227,31 @@ function configurations(): CostConfig[] {
       build: (ctx) => [asMiddleware(summarizationMiddleware({ model: ctx.summarizer, trigger: { messages: 40 }, keep: { messages: 20 } }))],
     },
   ];
-  for (const mode of ["legacy_system", "stable_tail"] as PromptContextMode[]) {
+  const variants: Array<{ mode: PromptContextMode; tuned: boolean }> = [
+    { mode: "legacy_system", tuned: false },
+    { mode: "stable_tail", tuned: false },
+    // Issue 17's changes: summary at the head, facts in the tail, Anthropic breakpoints, summary prepared after the answer.
+    { mode: "cache_aware", tuned: true },
+  ];
+  for (const { mode, tuned } of variants) {
+    const suffix = tuned ? " + cacheBreakpoints, background summary" : "";
+    const summary = (ctx: BuildContext) =>
+      asMiddleware(
+        summarize({ model: ctx.summarizer, windowSize: 20, threshold: 40, promptContextMode: mode, background: tuned, logger: false }),
+      );
     out.push({
       id: `tw-summary:${mode}`,
-      label: "threadwise summarize (window 20, threshold 40)",
+      label: `threadwise summarize (window 20, threshold 40)${suffix}`,
       mode,
-      build: (ctx) => [
-        asMiddleware(summarize({ model: ctx.summarizer, windowSize: 20, threshold: 40, promptContextMode: mode, logger: false })),
-      ],
+      breakpoints: tuned,
+      build: (ctx) => [summary(ctx)],
     });
     out.push({
       id: `tw-summary-facts:${mode}`,
-      label: "threadwise summarize + factRecall (heuristic)",
+      label: `threadwise summarize + factRecall (heuristic)${suffix}`,
       mode,
-      build: (ctx) => [
-        asMiddleware(summarize({ model: ctx.summarizer, windowSize: 20, threshold: 40, promptContextMode: mode, logger: false })),
-        asMiddleware(factRecall({ mode: "heuristic", promptContextMode: mode, logger: false })),
-      ],
+      breakpoints: tuned,
+      build: (ctx) => [summary(ctx), asMiddleware(factRecall({ mode: "heuristic", promptContextMode: mode, logger: false }))],
     });
   }
   out.push({
@@ -300,8 +309,12 @@ async function runReplay(replay: Replay, config: CostConfig, provider: WireProvi
   let turnIndex = 0;
   for (const thread of replay.threads) {
     const middleware = config.build({ provider, summarizer });
-    if (provider === "anthropic" && !config.ownBreakpoints)
-      middleware.push(asMiddleware(anthropicPromptCachingMiddleware({ unsupportedModelBehavior: "ignore" })));
+    if (provider === "anthropic") {
+      // LangChain's caching middleware on every Anthropic run, outermost; threadwise's breakpoints,
+      // where a row uses them, innermost, where they take its top-level cache_control over.
+      middleware.unshift(asMiddleware(anthropicPromptCachingMiddleware({ unsupportedModelBehavior: "ignore" })));
+      if (config.breakpoints) middleware.push(asMiddleware(cacheBreakpoints()));
+    }
     const agent = createAgent({
       model: main,
       tools: toolsFor(replay, thread),
@@ -363,6 +376,8 @@ interface ViewFigures {
   meanMessages: number;
   /** Share of main calls 2..N of a thread whose input without the tail context starts with the previous one's. */
   reuseWithoutTail: number;
+  /** Mean o200k_base tokens of the stable_tail context message per main call (0 without one). */
+  tailTokens: number;
 }
 
 /** View sizes and prefix reuse from the chat-completions requests of a run. */
@@ -373,11 +388,13 @@ function viewFigures(log: WireLog): ViewFigures {
   let reused = 0;
   let pairs = 0;
   let previous: { thread: string; text: string } | undefined;
+  let tail = 0;
   for (const request of main) {
     const messages = (request.body.messages as Array<{ role: string; content: unknown }>) ?? [];
     const conversation = messages.filter((m) => m.role !== "system" && m.role !== "developer" && !isMemoryMessage(m)).length;
     max = Math.max(max, conversation);
     sum += conversation;
+    for (const m of messages) if (isTailContext(m)) tail += countO200k(JSON.stringify(m));
     const text = JSON.stringify([request.body.tools ?? [], ...messages.filter((m) => !isTailContext(m))]);
     if (previous && previous.thread === request.thread) {
       pairs += 1;
@@ -385,7 +402,8 @@ function viewFigures(log: WireLog): ViewFigures {
     }
     previous = { thread: request.thread, text };
   }
-  return { maxMessages: max, meanMessages: sum / Math.max(1, main.length), reuseWithoutTail: reused / Math.max(1, pairs) };
+  const calls = Math.max(1, main.length);
+  return { maxMessages: max, meanMessages: sum / calls, reuseWithoutTail: reused / Math.max(1, pairs), tailTokens: tail / calls };
 }
 
 const percentile = (values: number[], p: number) => {
@@ -440,7 +458,7 @@ interface ConfigResult {
   gemini: ProviderFigures;
   anthropic: ProviderFigures;
   /** Wait before the main request, ms: all turns, and turns on which a summarizer call was made. */
-  wait: { p50: number; p95: number; dueTurns: number; dueP50: number; dueP95: number };
+  wait: { p50: number; p95: number; otherP50: number; dueTurns: number; dueP50: number; dueP95: number };
 }
 
 async function measureConfig(replay: Replay, config: CostConfig): Promise<ConfigResult> {
@@ -448,6 +466,7 @@ async function measureConfig(replay: Replay, config: CostConfig): Promise<Config
   const [openaiRun, anthropicRun] = await Promise.all([runReplay(replay, config, "openai"), runReplay(replay, config, "anthropic")]);
   const waits = openaiRun.timings.map((t) => t.waitMs);
   const due = openaiRun.timings.filter((t) => t.internalInTurn > 0).map((t) => t.waitMs);
+  const other = openaiRun.timings.filter((t) => t.internalInTurn === 0).map((t) => t.waitMs);
   return {
     id: config.id,
     label: config.label,
@@ -460,6 +479,7 @@ async function measureConfig(replay: Replay, config: CostConfig): Promise<Config
     wait: {
       p50: percentile(waits, 50),
       p95: percentile(waits, 95),
+      otherP50: percentile(other, 50),
       dueTurns: due.length,
       dueP50: percentile(due, 50),
       dueP95: percentile(due, 95),
@@ -474,6 +494,32 @@ const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString("e
 const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)}` : "—");
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
+/** The issue's targets, as measured figures next to their thresholds (no verdict words). */
+function targets(results: readonly ConfigResult[]): string[] {
+  const find = (id: string) => results.find((r) => r.id === id);
+  const anchor = find("langchain");
+  const lines: string[] = [];
+  for (const mode of ["legacy_system", "stable_tail", "cache_aware"]) {
+    const summary = find(`tw-summary:${mode}`);
+    const facts = find(`tw-summary-facts:${mode}`);
+    if (!anchor || !summary) continue;
+    const ratio = (p: "openai" | "anthropic" | "gemini") => (summary[p].costPerCall / anchor[p].costPerCall).toFixed(2);
+    const parts = [
+      `summary + window / LangChain cost per call: OpenAI ${ratio("openai")}x, Anthropic ${ratio("anthropic")}x, Gemini ${ratio("gemini")}x (target <= 0.80x; messages in view max ${summary.view.maxMessages} vs ${anchor.view.maxMessages})`,
+      `prefix reuse without tail ${pct(summary.view.reuseWithoutTail)} (target >= 95%)`,
+      `wait on turns with a summarizer call p50 ${ms(summary.wait.dueP50)} ms vs ${ms(summary.wait.otherP50)} ms on other turns (LangChain ${ms(anchor.wait.dueP50)} vs ${ms(anchor.wait.otherP50)}; target +0 ms)`,
+    ];
+    if (facts) {
+      const added = (p: "openai" | "anthropic") => facts[p].costPerCall - summary[p].costPerCall;
+      parts.push(
+        `facts add ${int(added("openai"))} (OpenAI) / ${int(added("anthropic"))} (Anthropic) cost per call for a tail context of ${int(facts.view.tailTokens - summary.view.tailTokens)} tokens per call (target <= ${int(1.1 * (facts.view.tailTokens - summary.view.tailTokens))})`,
+      );
+    }
+    lines.push(`- \`${mode}\`: ${parts.join("; ")}.`);
+  }
+  return lines;
+}
+
 function table(results: readonly ConfigResult[]): string {
   const anchor = results.find((r) => r.id === "langchain");
   const ratio = (r: ConfigResult, p: "openai" | "anthropic" | "gemini") =>
@@ -485,6 +531,7 @@ function table(results: readonly ConfigResult[]): string {
       r.mainCalls,
       `${int(r.view.meanMessages)} / ${r.view.maxMessages}`,
       pct(r.view.reuseWithoutTail),
+      int(r.view.tailTokens),
       int(r.openai.tokensPerCall),
       int(r.openai.cachedPerCall),
       `${int(r.openai.costPerCall)} (${int(r.openai.internalCostPerCall)})`,
@@ -495,12 +542,12 @@ function table(results: readonly ConfigResult[]): string {
       ratio(r, "anthropic"),
       int(r.gemini.costPerCall),
       `${ms(r.wait.p50)} / ${ms(r.wait.p95)}`,
-      `${r.wait.dueTurns}: ${ms(r.wait.dueP50)} / ${ms(r.wait.dueP95)}`,
+      `${r.wait.dueTurns}: ${ms(r.wait.dueP50)} / ${ms(r.wait.dueP95)} (others ${ms(r.wait.otherP50)})`,
     ].join(" | "),
   );
   return [
-    "| configuration | placement | main calls | messages in view, mean / max | prefix reuse without tail | OpenAI: tokens / call | OpenAI: cached / call | OpenAI: cost / call (internal calls) | vs LangChain | Anthropic: tokens / call | Anthropic: cached / call | Anthropic: cost / call (internal calls) | vs LangChain | Gemini: cost / call | wait before answer, p50 / p95 ms | turns with a summarizer call: p50 / p95 ms |",
-    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    "| configuration | placement | main calls | messages in view, mean / max | prefix reuse without tail | tail context tokens / call | OpenAI: tokens / call | OpenAI: cached / call | OpenAI: cost / call (internal calls) | vs LangChain | Anthropic: tokens / call | Anthropic: cached / call | Anthropic: cost / call (internal calls) | vs LangChain | Gemini: cost / call | wait before answer, p50 / p95 ms | turns with a summarizer call: count: p50 / p95 ms (other turns' p50) |",
+    "|---|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...rows.map((row) => `| ${row} |`),
   ].join("\n");
 }
@@ -583,14 +630,23 @@ async function main(): Promise<void> {
     "",
     `Command: \`pnpm tsx bench/cost.ts\` (offline, deterministic figures except the wait columns; ${((Date.now() - started) / 1000).toFixed(0)} s on ${machineLine()}). Summarizer calls take ${SUMMARIZER_MS} ms.`,
     "",
-    ...all.flatMap(({ replay, description, results }) => [`## ${replay} (${description})`, "", table(results), ""]),
+    ...all.flatMap(({ replay, description, results }) => [
+      `## ${replay} (${description})`,
+      "",
+      table(results),
+      "",
+      "Targets of issue 17 (measured):",
+      ...targets(results),
+      "",
+    ]),
     "How to read it:",
     "- *cost / call*: simulated input cost of the main calls plus every internal call (summarizer), per main call, in units of one uncached input token: OpenAI (gpt-4o) uncached + 0.5 x cached; Anthropic (Sonnet) uncached + 0.1 x cache reads + 1.25 x cache writes; Gemini 2.5 uncached + 0.1 x cached. Rules and sources: bench/README.md. Tokens are o200k_base for every provider.",
     "- *tokens / call*, *cached / call*: input tokens and cache-served tokens per main call, internal calls included.",
     "- *prefix reuse without tail*: share of main calls (2..N of a thread) whose chat-completions input, stable_tail context message removed, starts with the whole previous input (bench/placement.ts's measure).",
     "- *messages in view*: conversation messages of a main call (system prompt, summaries and context messages not counted).",
     "- *wait before answer*: wall time from the user's message to the main model request of the turn; the provider's own time to first token comes on top. Turns with a summarizer call: the turns on which the summarizer was called, before or after the answer.",
-    "- The Anthropic runs carry LangChain's anthropicPromptCachingMiddleware (one automatic breakpoint on the last block) unless a row places its own breakpoints.",
+    "- Every Anthropic run carries LangChain's anthropicPromptCachingMiddleware (one automatic breakpoint on the last block); rows with *cacheBreakpoints* add threadwise's `cacheBreakpoints()` innermost, which takes that breakpoint over and places its own (system prompt, summary, newest user message, newest tool result of a loop).",
+    "- *background summary*: `summarize({ background: true })`: the summarizer runs after the answer of a due call, the next call adopts it.",
   ].join("\n");
   console.log(doc);
   if (!cli.writesResults || cli.values.only || cli.values.runs) {

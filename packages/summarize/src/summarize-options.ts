@@ -84,6 +84,16 @@ export const summarizeOptionsSchema = z.strictObject({
    */
   structuredResponse: z.boolean().default(false),
   /**
+   * Prepare summaries off the user's path (spec R36): on a due call the model answers at once with
+   * the current summary and a view of everything it does not cover (at most `threshold` messages
+   * plus the turn in progress), and the summarizer runs after the answer; the next model call of
+   * the thread adopts the new summary and moves the window's cut with it, in one step. Nothing is
+   * stored until it is adopted, so a crash only means the next call prepares it again. Without it,
+   * the summarizer runs before the model call of a due turn and the user waits for it.
+   * @default false
+   */
+  background: z.boolean().default(false),
+  /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)
    */

@@ -22,6 +22,7 @@ import {
 import { createMiddleware } from "langchain";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
+import { SummaryJobs } from "./summary-jobs.js";
 import { planSummary } from "./summary-plan.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
@@ -99,6 +100,40 @@ export function summarize(options: SummarizeOptions = {}) {
   const deferred = new Map<string, SummaryRecord>();
   // Threads already warned that a structured response dropped a summary (one warning each).
   const warnedThreads = new Set<string>();
+  // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
+  const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+
+  /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
+  const makeSummary = async (
+    model: SummarizerModel,
+    base: SummaryRecord | undefined,
+    span: readonly BaseMessage[],
+    signal?: AbortSignal,
+  ): Promise<SummaryRecord> => {
+    const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
+    const text = await callSummarizer(model, input.messages, opts.timeoutMs, signal);
+    if (text === "") throw new SummarizerFailure("empty answer");
+    const last = span[span.length - 1] as BaseMessage;
+    return {
+      text,
+      coveredThroughId: last.id ?? null,
+      coveredCount: (base?.coveredCount ?? 0) + span.length,
+      updatedAt: new Date().toISOString(),
+    };
+  };
+
+  const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs?: number) =>
+    logger.warn("summarize: summarizer failed; keeping the previous summary", {
+      reason:
+        error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
+          ? error.message
+          : error instanceof Error
+            ? error.name
+            : "error",
+      has_previous: base !== undefined,
+      pending_messages: pending,
+      ...(elapsedMs === undefined ? {} : { elapsed_ms: elapsedMs }),
+    });
 
   return createMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
@@ -106,7 +141,6 @@ export function summarize(options: SummarizeOptions = {}) {
     wrapModelCall: async (request, handler) => {
       const stored: BaseMessage[] = request.state.messages ?? [];
       const previous = readSummarySlot(request.state).summary;
-      const plan = planSummary(stored, previous, opts);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
@@ -115,51 +149,44 @@ export function summarize(options: SummarizeOptions = {}) {
           break;
         }
       }
+      const model = (opts.model ?? request.model) as SummarizerModel;
+      const remember = (id: string) => {
+        if (threadId === "") return;
+        if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
+        failedTurns.set(threadId, id);
+      };
 
       let record: SummaryRecord | undefined = previous;
       let update: SummaryRecord | undefined;
-      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
-        const input = buildSummarizerInput({
-          previousSummary: previous?.text,
-          span: plan.pending,
-          prompt,
-          maxInputTokens: opts.maxInputTokens,
-          counter,
-        });
-        const started = Date.now();
-        try {
-          const text = await callSummarizer(
-            (opts.model ?? request.model) as SummarizerModel,
-            input.messages,
-            opts.timeoutMs,
-            request.runtime?.signal,
-          );
-          if (text === "") throw new SummarizerFailure("empty answer");
-          const last = plan.pending[plan.pending.length - 1] as BaseMessage;
-          update = {
-            text,
-            coveredThroughId: last.id ?? null,
-            coveredCount: (previous?.coveredCount ?? 0) + plan.pending.length,
-            updatedAt: new Date().toISOString(),
-          };
-          record = update;
+      const background = opts.background && threadId !== "";
+      if (background) {
+        // A summary prepared after an earlier answer is adopted now: the summary and the window's
+        // cut move together, in this call, and the update rides on this call's Command.
+        const settled = jobs.take(threadId, previous);
+        if (settled?.result) {
+          record = settled.result;
+          update = settled.result;
           failedTurns.delete(threadId);
-        } catch (error) {
-          if (threadId !== "") {
-            if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
-            failedTurns.set(threadId, turnId);
+        } else if (settled) remember(settled.turnId);
+      }
+      const plan = planSummary(stored, record, opts);
+
+      let prepareAfterAnswer = false;
+      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
+        if (background) {
+          // Not now: the user does not wait for the summarizer. The view stays what the current
+          // summary does not cover; the next summary is prepared once this call has answered.
+          prepareAfterAnswer = !jobs.has(threadId);
+        } else {
+          const started = Date.now();
+          try {
+            update = await makeSummary(model, record, plan.pending, request.runtime?.signal);
+            record = update;
+            failedTurns.delete(threadId);
+          } catch (error) {
+            remember(turnId);
+            warnFailure(error, record, plan.pending.length, Date.now() - started);
           }
-          logger.warn("summarize: summarizer failed; keeping the previous summary", {
-            reason:
-              error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
-                ? error.message
-                : error instanceof Error
-                  ? error.name
-                  : "error",
-            has_previous: previous !== undefined,
-            pending_messages: plan.pending.length,
-            elapsed_ms: Date.now() - started,
-          });
         }
       }
 
@@ -167,8 +194,9 @@ export function summarize(options: SummarizeOptions = {}) {
       // knows summarize is in use and deletes nothing before the first summary exists.
       if (!previous && !update) update = { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
 
-      // Due (made or failed): the view is the window. Otherwise: everything the summary does not cover.
-      const cut = plan.due ? plan.windowStart : plan.uncoveredStart;
+      // Due and summarized now (made or failed): the view is the window. Otherwise (not due, or the
+      // summary is prepared in the background): everything the summary does not cover.
+      const cut = plan.due && !background ? plan.windowStart : plan.uncoveredStart;
       const incoming = viewMessages(request);
       let view: BaseMessage[];
       if (incoming === stored) {
@@ -195,6 +223,19 @@ export function summarize(options: SummarizeOptions = {}) {
       const response = await withMultiturnLog(next, { window: opts.windowSize, sentToLlm: view.length }, logger, async (r: typeof next) =>
         handler(r),
       );
+      if (prepareAfterAnswer) {
+        const base = record;
+        const span = plan.pending;
+        const started = Date.now();
+        jobs.start(threadId, base, turnId, async () => {
+          try {
+            return await makeSummary(model, base, span);
+          } catch (error) {
+            warnFailure(error, base, span.length, Date.now() - started);
+            throw error;
+          }
+        });
+      }
       if (!update) return response;
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
