@@ -14,6 +14,7 @@ import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
 import { memoryStack } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
+import { recall } from "@threadwise/recall";
 import { resolveSummarizeOptions, summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -48,6 +49,7 @@ const misspelt: [string, () => unknown, string, string | undefined][] = [
   ["workMemory", () => workMemory({ timeout_ms: 100 } as never), "workMemory.timeout_ms", "timeoutMs"],
   ["historySeed", () => historySeed({ maxMessage: 5 } as never), "historySeed.maxMessage", "maxMessages"],
   ["persistTrim", () => persistTrim({ keepGroups: 3, keepGroup: 3 } as never), "persistTrim.keepGroup", "keepGroups"],
+  ["recall", () => recall({ maxItem: 3 } as never), "recall.maxItem", "maxItems"],
   ["memoryStack (config)", () => memoryStack({ windowSise: 5, env: {} } as never), "memory.windowSise", "windowSize"],
   ["memoryStack (models)", () => memoryStack({ models: { sumarize: {} }, env: {} } as never), "memory.models.sumarize", "summarize"],
   [
@@ -98,6 +100,7 @@ const timers: [string, (timeoutMs: number) => unknown, string][] = [
   ["summarize", (timeoutMs) => summarize({ timeoutMs, logger: false }), "summarize.timeoutMs"],
   ["factRecall", (timeoutMs) => factRecall({ mode: "llm", timeoutMs, logger: false }), "factRecall.timeoutMs"],
   ["workMemory", (timeoutMs) => workMemory({ timeoutMs, logger: false }), "workMemory.timeoutMs"],
+  ["recall", (timeoutMs) => recall({ timeoutMs, logger: false }), "recall.timeoutMs"],
 ];
 
 describe("timer options are validated to Node's range (1..2147483647 ms)", () => {

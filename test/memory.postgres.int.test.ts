@@ -97,7 +97,15 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
 
   it("migrate creates every table at the expected versions, and is idempotent", async () => {
     const first = await migrate({ dsn: db.url, schema: db.schema });
-    expect(first.applied).toEqual(["checkpoint:0", "checkpoint:1", "checkpoint:2", "checkpoint:3", "checkpoint:4", "threadwise:1"]);
+    expect(first.applied).toEqual([
+      "checkpoint:0",
+      "checkpoint:1",
+      "checkpoint:2",
+      "checkpoint:3",
+      "checkpoint:4",
+      "threadwise:1",
+      "threadwise:2",
+    ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
     expect(second.applied).toEqual([]);
@@ -128,28 +136,75 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     expect(registered).toEqual([{ thread_id: "alive", deleted_at: null }]);
   });
 
-  it("refuses a schema whose recorded version differs (newer threadwise, or a missing PostgresSaver step)", async () => {
-    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = 99 WHERE component = 'threadwise'`);
-    const error = await open()
+  it("checks versions tolerantly: newer (additive) schemas run, older or breaking ones are refused", async () => {
+    const schema = `"${db.schema}"`;
+    // An additive upstream migration (a newer PostgresSaver's setup(): a new column, v 5).
+    await sql(db.url, `ALTER TABLE ${schema}.checkpoints ADD COLUMN IF NOT EXISTS upstream_extra TEXT`);
+    await sql(db.url, `INSERT INTO ${schema}.checkpoint_migrations (v) VALUES (5)`);
+    // A newer threadwise's additive migration.
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = 99 WHERE component = 'threadwise'`);
+    const stack = open();
+    await expect(stack.checkpointer?.ready()).resolves.toBeUndefined();
+    const agent = createAgent({ model: echo(), ...stack });
+    await say(agent, "newer-schema", "hi");
+    expect((await agent.graph.getState({ configurable: { thread_id: "newer-schema" } })).values.messages.map(text)).toEqual([
+      "hi",
+      "echo:hi",
+    ]);
+
+    // A newer threadwise that made a breaking change is refused.
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = 99 WHERE component = 'threadwise_compatible_from'`);
+    const breaking = await open()
       .checkpointer?.ready()
       .catch((e: unknown) => e);
-    expect(ThreadwiseSchemaVersionError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({
+    expect(ThreadwiseSchemaVersionError.isInstance(breaking)).toBe(true);
+    expect(breaking).toMatchObject({
       component: "threadwise",
       expected: EXPECTED_SCHEMA.threadwise,
       found: 99,
       code: "THREADWISE_SCHEMA_VERSION",
     });
-    await sql(db.url, `UPDATE "${db.schema}".threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [
+    expect((breaking as Error).message).toContain("from version 99");
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = 1 WHERE component = 'threadwise_compatible_from'`);
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [
       EXPECTED_SCHEMA.threadwise,
     ]);
-    await sql(db.url, `DELETE FROM "${db.schema}".checkpoint_migrations WHERE v = 4`);
+
+    // Older than this release needs: a missing PostgresSaver step, or pending threadwise migrations.
+    await sql(db.url, `DELETE FROM ${schema}.checkpoint_migrations WHERE v >= 4`);
     const older = await open()
       .checkpointer?.ready()
       .catch((e: unknown) => e);
     expect(older).toMatchObject({ component: "checkpoint", expected: 4, found: 3 });
-    await sql(db.url, `INSERT INTO "${db.schema}".checkpoint_migrations (v) VALUES (4)`);
+    await sql(db.url, `INSERT INTO ${schema}.checkpoint_migrations (v) VALUES (4), (5)`);
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = 0 WHERE component = 'threadwise'`);
+    const pending = await open()
+      .checkpointer?.ready()
+      .catch((e: unknown) => e);
+    expect(pending).toMatchObject({ component: "threadwise", expected: EXPECTED_SCHEMA.threadwise, found: 0 });
+    await sql(db.url, `UPDATE ${schema}.threadwise_schema_version SET version = $1 WHERE component = 'threadwise'`, [
+      EXPECTED_SCHEMA.threadwise,
+    ]);
     await expect(open().checkpointer?.ready()).resolves.toBeUndefined();
+  });
+
+  it("migrate leaves PostgresSaver's tables to PostgresSaver.setup(): on a schema it set up, only threadwise's steps run", async () => {
+    const schema = `tw_setup_${randomUUID().slice(0, 8)}`;
+    const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    try {
+      await new PostgresSaver(pool, undefined, { schema }).setup();
+    } finally {
+      await pool.end();
+    }
+    const result = await migrate({ dsn: db.url, schema });
+    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
+    const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);
+    expect(versions).toEqual([
+      { component: "threadwise", version: EXPECTED_SCHEMA.threadwise },
+      { component: "threadwise_compatible_from", version: 1 },
+    ]);
+    expect((await migrate({ dsn: db.url, schema })).applied).toEqual([]);
+    await sql(db.url, `DROP SCHEMA "${schema}" CASCADE`);
   });
 
   it("prune: dry run lists threads with row counts and deletes nothing; --apply deletes and tombstones", async () => {

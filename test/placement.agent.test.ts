@@ -19,7 +19,7 @@ import {
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { serializeInput, toOpenAIMessages } from "../bench/support/openai-wire.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-placement-agent-"));

@@ -43,7 +43,7 @@ import { workMemory } from "@threadwise/work-memory";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { mutationGuard, renderPrompt, requestRecorder, type SpiedCall, snapshotJson } from "./support/stack-spy.js";
 import { lookupResult, modelScript, seedMessages, type ThreadCase, threadCaseArb, userMessage } from "./support/stack-threads.js";
 

@@ -4,48 +4,18 @@
  * tokenCap build a view; no view may hold an orphan (spec R4), the newest user message and the
  * run's tool loop are always in it (R2), and the stored list is never changed.
  */
-import { readFileSync } from "node:fs";
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, findOrphans, groupMessages, protectedTailStart } from "@threadwise/core";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { beforeAll, describe, expect, it } from "vitest";
-import { TAU_AIRLINE_PATH as DATA } from "../data/paths.js";
+import { TAU_AIRLINE_PATH } from "../data/paths.js";
+import { loadAirlineRuns, runMessages } from "../examples/support/tau-replay.js";
 import { viewOf } from "./support/hook.js";
-
-interface OpenAIMessage {
-  role: "system" | "user" | "assistant" | "tool";
-  content: string | null;
-  name?: string;
-  tool_call_id?: string;
-  tool_calls?: Array<{ id: string; type: "function"; function: { name: string; arguments: string } }>;
-}
-
-/** Converts one run to LangChain messages with stable ids (`<run>-<index>`). */
-function toLangChain(run: number, traj: OpenAIMessage[]): BaseMessage[] {
-  return traj.map((m, i) => {
-    const id = `r${run}-${i}`;
-    const content = m.content ?? "";
-    if (m.role === "system") return new SystemMessage({ id, content });
-    if (m.role === "user") return new HumanMessage({ id, content });
-    if (m.role === "tool") return new ToolMessage({ id, content, tool_call_id: m.tool_call_id ?? "", name: m.name });
-    return new AIMessage({
-      id,
-      content,
-      tool_calls: (m.tool_calls ?? []).map((c) => ({
-        id: c.id,
-        name: c.function.name,
-        args: JSON.parse(c.function.arguments || "{}"),
-        type: "tool_call" as const,
-      })),
-    });
-  });
-}
 
 let runs: BaseMessage[][] = [];
 beforeAll(() => {
-  const raw = JSON.parse(readFileSync(DATA, "utf8")) as Array<{ traj: OpenAIMessage[] }>;
-  runs = raw.map((run, i) => toLangChain(i, run.traj));
+  runs = loadAirlineRuns(TAU_AIRLINE_PATH).map(runMessages);
 });
 
 describe("tau-bench airline sweep", () => {

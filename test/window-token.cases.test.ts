@@ -4,13 +4,13 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { createTokenCounter, findOrphans } from "@threadwise/core";
+import { createTokenCounter, findOrphans, requestOverheadTokens } from "@threadwise/core";
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { viewOf } from "./support/hook.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
@@ -216,7 +216,8 @@ describe("the current run's tool loop alone over the budget", () => {
       {
         code: "THREADWISE_TOKEN_BUDGET_EXCEEDED",
         maxTokens: 700,
-        tokens: counter.countMessages(loop.slice(2)),
+        // The view plus what the request adds once (reply priming; no system prompt, no tools here).
+        tokens: counter.countMessages(loop.slice(2)) + requestOverheadTokens({ system: false, tools: false }),
       },
     );
   });
@@ -229,6 +230,8 @@ describe("the current run's tool loop alone over the budget", () => {
     expect(ids(view)).toEqual(["now", "c1", "t1", "c2", "t2"]);
     expect(warnings).toHaveLength(1);
     expect(warnings[0]?.[1]).toMatchObject({ max_tokens: 20, shortened_tool_results: 2 });
-    expect(warnings[0]?.[1]).toMatchObject({ tokens: counter.countMessages(view) });
+    expect(warnings[0]?.[1]).toMatchObject({
+      tokens: counter.countMessages(view) + requestOverheadTokens({ system: false, tools: false }),
+    });
   });
 });

@@ -7,9 +7,10 @@
 import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { RecordedAssistantTurn } from "@threadwise/core/testing";
 import { tool } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** The committed slice of the airline runs (MIT, see `examples/data/tau-bench-airline/SOURCE.txt`). */
 export const AIRLINE_SLICE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../data/tau-bench-airline/airline-slice.json");
@@ -57,6 +58,30 @@ export interface ReplayScript {
 /** Loads recorded runs (default: the committed slice). */
 export function loadAirlineRuns(path = AIRLINE_SLICE_PATH): RecordedRun[] {
   return JSON.parse(readFileSync(path, "utf8")) as RecordedRun[];
+}
+
+/**
+ * One run as the LangChain messages of a stored thread, ids `r<run>-<index>`: system, user, AI
+ * messages (recorded `tool_calls` with their ids; `null` content as `""`) and ToolMessages.
+ */
+export function runMessages(run: Pick<RecordedRun, "traj">, index: number): BaseMessage[] {
+  return run.traj.map((m, i) => {
+    const id = `r${index}-${i}`;
+    const content = m.content ?? "";
+    if (m.role === "system") return new SystemMessage({ id, content });
+    if (m.role === "user") return new HumanMessage({ id, content });
+    if (m.role === "tool") return new ToolMessage({ id, content, tool_call_id: m.tool_call_id ?? "", name: m.name });
+    return new AIMessage({
+      id,
+      content,
+      tool_calls: (m.tool_calls ?? []).map((c) => ({
+        id: c.id,
+        name: c.function.name,
+        args: JSON.parse(c.function.arguments || "{}") as Record<string, unknown>,
+        type: "tool_call" as const,
+      })),
+    });
+  });
 }
 
 /**

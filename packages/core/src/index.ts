@@ -7,7 +7,7 @@ export {
   MAX_CACHE_BREAKPOINTS,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
-export { envBoolean, envChoice, envPositiveInt } from "./env.js";
+export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,
@@ -102,6 +102,7 @@ export {
 export {
   BINARY_BLOCK_TOKENS,
   boundedEncodeLength,
+  contentText,
   createTokenCounter,
   DEFAULT_ENCODING,
   IMAGE_BLOCK_TOKENS,
@@ -109,8 +110,25 @@ export {
   LONG_RUN_EXACT_CHARACTERS,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
+  NAME_OVERHEAD_TOKENS,
+  REPLY_PRIMING_TOKENS,
+  requestOverheadTokens,
   resolveEncoding,
+  SYSTEM_WITH_TOOLS_TOKENS,
+  TOKEN_CACHE_ENTRIES,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  TOOLS_OVERHEAD_TOKENS,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenSegments,
 } from "./token-counter.js";
+export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  type GroupSpan,
+  type IndexReuse,
+  type ThreadIndex,
+  VIEW_MEMO_THREADS,
+  ViewMemo,
+  type ViewMemoOptions,
+} from "./view-memo.js";

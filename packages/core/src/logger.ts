@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { envChoice } from "./env.js";
 import { ThreadwiseConfigError } from "./errors.js";
 import { messageType } from "./groups.js";
+import { contentText } from "./token-counter.js";
 
 /**
  * Where context blocks go in the prompt (spec R8, R36).
@@ -106,13 +107,9 @@ export function isContextMessage(message: BaseMessage): boolean {
   return typeof message.id === "string" && message.id.startsWith(CONTEXT_MESSAGE_ID_PREFIX);
 }
 
-/** Text of a system message, joined over its text blocks. */
+/** Text of a system message: its text blocks joined with `""`, as core's `contentText` reads any message. */
 export function systemText(message: SystemMessage | undefined): string {
-  if (!message) return "";
-  const content = message.content as unknown;
-  if (typeof content === "string") return content;
-  if (!Array.isArray(content)) return "";
-  return content.map((block) => (typeof block === "string" ? block : typeof block?.text === "string" ? block.text : "")).join("");
+  return message ? contentText(message.content) : "";
 }
 
 /**

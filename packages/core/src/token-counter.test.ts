@@ -1,7 +1,9 @@
 import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
+import { getEncoding } from "js-tiktoken";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { characterTokenCounter } from "./testing/index.js";
 import {
   BINARY_BLOCK_TOKENS,
@@ -10,8 +12,13 @@ import {
   IMAGE_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
+  NAME_OVERHEAD_TOKENS,
   resolveEncoding,
+  TOOL_CALL_OVERHEAD_TOKENS,
+  TOOLS_OVERHEAD_TOKENS,
+  tokenSegments,
 } from "./token-counter.js";
+import { renderToolDefinitions } from "./tool-definitions.js";
 
 describe("resolveEncoding", () => {
   it("takes the encoding, else the model's, else o200k_base", () => {
@@ -45,9 +52,18 @@ describe("createTokenCounter with js-tiktoken", () => {
     expect(counter.countMessage(blocks)).toBe(4 + MESSAGE_OVERHEAD_TOKENS);
     const withCall = new AIMessage({ content: "", tool_calls: [{ id: "1", name: "get_weather", args: { city: "Seoul" } }] });
     const args = counter.countText(JSON.stringify({ city: "Seoul" }));
-    expect(counter.countMessage(withCall)).toBe(MESSAGE_OVERHEAD_TOKENS + counter.countText("get_weather") + args);
+    expect(counter.countMessage(withCall)).toBe(
+      MESSAGE_OVERHEAD_TOKENS + counter.countText("get_weather") + args + TOOL_CALL_OVERHEAD_TOKENS,
+    );
+    // A ToolMessage sends its name and its tool_call_id too (both are fields of the wire message).
     const named = new ToolMessage({ content: "sunny", tool_call_id: "1", name: "get_weather" });
-    expect(counter.countMessage(named)).toBe(MESSAGE_OVERHEAD_TOKENS + counter.countText("sunny") + counter.countText("get_weather"));
+    expect(counter.countMessage(named)).toBe(
+      MESSAGE_OVERHEAD_TOKENS +
+        counter.countText("sunny") +
+        counter.countText("get_weather") +
+        NAME_OVERHEAD_TOKENS +
+        counter.countText("1"),
+    );
   });
 
   it("charges a fixed cost for images and binary blocks, whatever their size", () => {
@@ -85,22 +101,36 @@ describe("createTokenCounter with js-tiktoken", () => {
     expect(() => counter.countMessage(new HumanMessage({ content: [circular] as never }))).not.toThrow();
   });
 
-  it("counts tool schemas as OpenAI would receive them, once per tool object", () => {
-    const lookup = tool(async () => "x", { name: "lookup", description: "Find a booking", schema: z.object({ id: z.string() }) });
-    const calls: string[] = [];
+  it("counts tool schemas as OpenAI renders them (TypeScript definitions), each tool rendered once", () => {
+    const lookup = tool(async () => "x", {
+      name: "lookup",
+      description: "Find a booking",
+      schema: z.object({ id: z.string().describe("Booking id"), cabin: z.enum(["economy", "business"]).optional() }),
+    });
+    expect(renderToolDefinitions([lookup])).toBe(
+      [
+        "namespace functions {",
+        "",
+        "// Find a booking",
+        "type lookup = (_: {",
+        "// Booking id",
+        "id: string,",
+        'cabin?: "economy" | "business",',
+        "}) => any;",
+        "",
+        "} // namespace functions",
+      ].join("\n"),
+    );
+    const texts: string[] = [];
     const spy = createTokenCounter({
       countText: (t) => {
-        calls.push(t);
+        texts.push(t);
         return t.length;
       },
     });
-    const first = spy.countTools([lookup]);
-    expect(calls).toHaveLength(1);
-    expect(JSON.parse(calls[0] as string)).toMatchObject({ type: "function", function: { name: "lookup", description: "Find a booking" } });
-    expect(first).toBe((calls[0] as string).length);
-    expect(spy.countTools([lookup, lookup])).toBe(first * 2);
-    expect(calls).toHaveLength(1);
-    expect(counter.countTools([lookup])).toBeGreaterThan(10);
+    expect(spy.countTools([lookup])).toBe(renderToolDefinitions([lookup]).length + TOOLS_OVERHEAD_TOKENS);
+    expect(spy.countTools([])).toBe(0);
+    expect(counter.countTools([lookup])).toBe(counter.countText(renderToolDefinitions([lookup])) + TOOLS_OVERHEAD_TOKENS);
   });
 
   it("the system prompt counts like any message", () => {
@@ -122,14 +152,12 @@ describe("caching", () => {
     counter.countMessage(original);
     counter.countMessage(new HumanMessage({ id: "m1", content: "hello" }));
     expect(texts).toEqual(["hello"]);
-    // Same id, different length: recounted.
+    // Same id, other text: recounted.
     expect(counter.countMessage(new HumanMessage({ id: "m1", content: "hello there" }))).toBe(11 + MESSAGE_OVERHEAD_TOKENS);
-    // No id: cached by object only.
-    const anonymous = new HumanMessage("abc");
-    counter.countMessage(anonymous);
-    counter.countMessage(anonymous);
-    counter.countMessage(new HumanMessage("abc"));
-    expect(texts).toEqual(["hello", "hello there", "abc", "abc"]);
+    // The key is what is counted, not the id: an equal message without id or with another id is a hit.
+    counter.countMessage(new HumanMessage("hello"));
+    counter.countMessage(new HumanMessage({ id: "other", content: "hello" }));
+    expect(texts).toEqual(["hello", "hello there"]);
   });
 
   it("a counting thread of 2,000 messages recounted with fresh objects tokenizes nothing new", () => {
@@ -162,6 +190,104 @@ describe("caching", () => {
           ],
         }),
       ),
-    ).toBe("a\nb");
+    ).toBe("ab");
+  });
+});
+
+describe("regressions of issue 12", () => {
+  const counter = createTokenCounter({ encoding: "o200k_base" });
+  const o200k = getEncoding("o200k_base");
+
+  it("one counter serving two threads counts tool-call arguments of a same-id, same-length message", () => {
+    const call = (args: Record<string, unknown>) =>
+      new AIMessage({ id: "msg-2", content: "Booking now.", tool_calls: [{ id: "call_1", name: "book", args, type: "tool_call" }] });
+    const small = counter.countMessage(call({ note: "x" }));
+    const big = counter.countMessage(call({ note: "x".repeat(6000), passengers: Array.from({ length: 50 }, (_, i) => `p${i}`) }));
+    expect(small).toBeLessThan(40);
+    expect(big).toBeGreaterThan(small + 700);
+  });
+
+  it("counts an Anthropic AI message's tool call once (tool_use block and tool_calls are the same call)", () => {
+    const args = { city: "Tampere", days: 3 };
+    const openai = new AIMessage({ content: "Checking.", tool_calls: [{ id: "toolu_1", name: "forecast", args, type: "tool_call" }] });
+    const anthropic = new AIMessage({
+      content: [
+        { type: "text", text: "Checking." },
+        { type: "tool_use", id: "toolu_1", name: "forecast", input: args },
+      ],
+      tool_calls: [{ id: "toolu_1", name: "forecast", args, type: "tool_call" }],
+    });
+    expect(counter.countMessage(anthropic)).toBe(counter.countMessage(openai));
+    // A tool_use block without a matching tool_calls entry is still sent, and counted.
+    const blockOnly = new AIMessage({ content: [{ type: "tool_use", id: "toolu_2", name: "forecast", input: args }] });
+    expect(counter.countMessage(blockOnly)).toBe(
+      MESSAGE_OVERHEAD_TOKENS + counter.countText("forecast") + counter.countText(JSON.stringify(args)) + TOOL_CALL_OVERHEAD_TOKENS,
+    );
+  });
+
+  it("joins text blocks with nothing between them, as LangChain's .text does", () => {
+    const message = new AIMessage({
+      content: [
+        { type: "text", text: "Tam" },
+        { type: "text", text: "pere" },
+      ],
+    });
+    expect(messageText(message)).toBe(message.text);
+    expect(messageText(message)).toBe("Tampere");
+  });
+
+  it("a changed facts block costs the tokens of its own lines only; the count stays exact", () => {
+    const policy = Array.from(
+      { length: 60 },
+      (_, i) => `Rule ${i}: passengers may change flights in basic economy only within 24 hours.`,
+    ).join("\n");
+    const prompt = (facts: string[]) => `${policy}\n\n[Known facts about the user]\n${facts.map((f) => `- ${f}`).join("\n")}`;
+    const fresh = createTokenCounter({ encoding: "o200k_base" });
+    const first = prompt(["I live in Seoul.", "저는 간호사예요."]);
+    expect(fresh.countText(first)).toBe(o200k.encode(first, "all").length);
+    const before = fresh.encodedCharacters ?? 0;
+    const second = prompt(["I live in Busan.", "저는 간호사예요."]);
+    expect(fresh.countText(second)).toBe(o200k.encode(second, "all").length);
+    const encodedAgain = (fresh.encodedCharacters ?? 0) - before;
+    expect(encodedAgain).toBeLessThan(400);
+    expect(second.length).toBeGreaterThan(4000);
+  });
+});
+
+describe("counting long texts in line segments", () => {
+  const pieces = [
+    "\n",
+    "\n\n",
+    "\n/",
+    "/",
+    " ",
+    "  ",
+    "\t",
+    ".",
+    ",",
+    "- ",
+    "[Known facts]",
+    "Seoul",
+    "서울에 살아요",
+    "12A",
+    '{"a": 1}',
+    "http://x.io/a",
+    "é",
+    "\r\n",
+  ];
+  const textArb = fc
+    .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 12 })), { minLength: 40, maxLength: 200 })
+    .map((p) => p.join(""));
+
+  it.each(["o200k_base", "cl100k_base"] as const)("is exact: the segments of any text add up to its count (%s)", (encoding) => {
+    const encoder = getEncoding(encoding);
+    const counter = createTokenCounter({ encoding });
+    fc.assert(
+      fc.property(textArb, (text) => {
+        expect(tokenSegments(text).join("")).toBe(text);
+        expect(counter.countText(text)).toBe(encoder.encode(text, "all").length);
+      }),
+      { seed: 12, numRuns: 300 },
+    );
   });
 });

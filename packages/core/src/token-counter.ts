@@ -1,7 +1,8 @@
+import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { convertToOpenAITool } from "@langchain/core/utils/function_calling";
 import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { messageType, toolCallsOf } from "./groups.js";
+import { renderToolDefinitions } from "./tool-definitions.js";
 
 /** Encoding used when neither an encoding nor a known model name is given (spec R3). */
 export const DEFAULT_ENCODING: TiktokenEncoding = "o200k_base";
@@ -9,16 +10,35 @@ export const DEFAULT_ENCODING: TiktokenEncoding = "o200k_base";
 export const IMAGE_BLOCK_TOKENS = 255;
 /** Fixed cost of a file, audio or other binary block, in tokens (its bytes are never tokenized). */
 export const BINARY_BLOCK_TOKENS = 255;
-/** Per-message framing overhead, in tokens, as in OpenAI's chat format (role and separators). */
-export const MESSAGE_OVERHEAD_TOKENS = 3;
+/**
+ * Per-message framing, in tokens: the 3 of OpenAI's chat format (`<|start|>`, the separator,
+ * `<|end|>`; cookbook `num_tokens_from_messages`, `tokens_per_message = 3`) plus the role, one
+ * token for each of `system`, `user`, `assistant` and `tool`.
+ */
+export const MESSAGE_OVERHEAD_TOKENS = 4;
+/** Extra tokens of a message that has a `name` (cookbook `tokens_per_name = 1`), beside the name's own tokens. */
+export const NAME_OVERHEAD_TOKENS = 1;
+/** Framing of one tool call in an AI message, beside its name and arguments (as `openai-chat-tokens` counts a function call). */
+export const TOOL_CALL_OVERHEAD_TOKENS = 3;
+/** Tokens every request adds to prime the reply (`<|start|>assistant<|message|>`; cookbook: "every reply is primed"). */
+export const REPLY_PRIMING_TOKENS = 3;
+/** Framing of the tool definitions block, beside its text (measured by `openai-chat-tokens` against the API). */
+export const TOOLS_OVERHEAD_TOKENS = 9;
+/**
+ * Correction when both a system message and tools are sent: the tool block reuses the system
+ * turn (-4) and the system text gets a trailing newline (+1, as `openai-chat-tokens` found).
+ */
+export const SYSTEM_WITH_TOOLS_TOKENS = -3;
 /** Upper bound on cached per-message counts; older entries are evicted first. */
 export const TOKEN_CACHE_ENTRIES = 100_000;
-/** Texts at least this long (characters) have their count remembered by value; shorter ones are cheap to encode. */
-const TEXT_MEMO_MIN_CHARACTERS = 256;
-/** Texts longer than this (characters) are not remembered by value, to bound the memo's memory. */
-const TEXT_MEMO_MAX_CHARACTERS = 65_536;
-/** Most texts remembered by value per counter; the oldest goes first. */
-const TEXT_MEMO_ENTRIES = 128;
+/** Texts at least this long (characters) are counted line by line, each line remembered by value. */
+const SEGMENT_MIN_CHARACTERS = 256;
+/** Consecutive lines are counted together until a segment holds at least this many characters. */
+const SEGMENT_TARGET_CHARACTERS = 128;
+/** Segments longer than this (characters) are not remembered, to bound the memo's memory. */
+const SEGMENT_MEMO_MAX_CHARACTERS = 65_536;
+/** Most segments remembered by value per counter; the oldest goes first. */
+const SEGMENT_MEMO_ENTRIES = 16_384;
 
 /** Counts tokens of the parts of a model request. Every count is in tokens. */
 export interface TokenCounter {
@@ -30,8 +50,10 @@ export interface TokenCounter {
   countMessage(message: BaseMessage): number;
   /** Sum of `countMessage` over a list. */
   countMessages(messages: readonly BaseMessage[]): number;
-  /** Tokens of tool schemas as sent to the model (JSON of name, description and parameters). */
+  /** Tokens of tool schemas as the model sees them (OpenAI's TypeScript rendering), framing included. */
   countTools(tools: readonly unknown[]): number;
+  /** Characters handed to the tokenizer so far (what the caches missed); for tests and benches. */
+  readonly encodedCharacters?: number;
 }
 
 /** Options of {@link createTokenCounter}. */
@@ -72,43 +94,91 @@ function encoderFor(options: TokenCounterOptions): { name: string; encoder: Tikt
   return { name, encoder };
 }
 
-/** The text a message carries, joined over its text blocks; other blocks are skipped. */
-export function messageText(message: BaseMessage): string {
-  const content = (message as { content?: unknown }).content;
+/**
+ * The text of message content, as LangChain's `BaseMessage.text` reads it: a string as is; of an
+ * array, the `text` of its text blocks (and plain strings) joined with `""`. Other blocks
+ * (images, tool calls, reasoning) are skipped. The one place threadwise turns blocks into text.
+ */
+export function contentText(content: unknown): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
-  const parts: string[] = [];
+  let out = "";
   for (const block of content) {
-    if (typeof block === "string") parts.push(block);
-    else if (block && typeof block === "object" && typeof (block as { text?: unknown }).text === "string") {
-      parts.push((block as { text: string }).text);
+    if (typeof block === "string") out += block;
+    else if (block && typeof block === "object") {
+      const b = block as { type?: unknown; text?: unknown };
+      if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) out += b.text;
     }
   }
-  return parts.join("\n");
+  return out;
 }
 
-function contentTokens(content: unknown, countText: (text: string) => number): number {
-  if (typeof content === "string") return countText(content);
-  if (!Array.isArray(content)) return content == null ? 0 : countText(safeJson(content));
-  let total = 0;
-  for (const block of content) {
-    if (typeof block === "string") {
-      total += countText(block);
-      continue;
+/** The text a message carries: {@link contentText} of its content (`"a"`, `"b"` blocks read `"ab"`). */
+export function messageText(message: BaseMessage): string {
+  return contentText((message as { content?: unknown }).content);
+}
+
+/**
+ * Tokens a request adds beside its messages and tools: {@link REPLY_PRIMING_TOKENS}, plus
+ * {@link SYSTEM_WITH_TOOLS_TOKENS} when it sends both a system message and tools.
+ */
+export function requestOverheadTokens(request: { system: boolean; tools: boolean }): number {
+  return REPLY_PRIMING_TOKENS + (request.system && request.tools ? SYSTEM_WITH_TOOLS_TOKENS : 0);
+}
+
+/** What one message sends, as texts to tokenize plus fixed costs. */
+interface MessageParts {
+  texts: string[];
+  fixed: number;
+}
+
+/**
+ * The parts of a message a provider's converter sends, each once: text blocks, fixed costs for
+ * images and binary blocks, reasoning text, each tool call's name and arguments (a `tool_use` /
+ * `tool_call` content block that repeats a `tool_calls` entry, as Anthropic AI messages carry
+ * them, is the same call: the Anthropic converter sends it once and the OpenAI one drops the
+ * block), the `name`, and a ToolMessage's `tool_call_id`.
+ */
+function messageParts(message: BaseMessage): MessageParts {
+  const texts: string[] = [];
+  let fixed = MESSAGE_OVERHEAD_TOKENS;
+  const calls = toolCallsOf(message);
+  const content = (message as { content?: unknown }).content;
+  if (typeof content === "string") texts.push(content);
+  else if (Array.isArray(content)) {
+    const callIds = new Set(calls.map((call) => call.id));
+    for (const block of content) {
+      if (typeof block === "string") {
+        texts.push(block);
+        continue;
+      }
+      if (!block || typeof block !== "object") continue;
+      const b = block as Record<string, unknown>;
+      const type = String(b.type ?? "");
+      if (typeof b.text === "string") texts.push(b.text);
+      else if (type === "image_url" || type === "image") fixed += IMAGE_BLOCK_TOKENS;
+      else if (type === "file" || type === "audio" || type === "input_audio" || type === "video") fixed += BINARY_BLOCK_TOKENS;
+      else if (typeof b.reasoning === "string") texts.push(b.reasoning);
+      else if (typeof b.thinking === "string") texts.push(b.thinking);
+      else if (type === "tool_use" || type === "tool_call") {
+        if (typeof b.id === "string" && callIds.has(b.id)) continue;
+        texts.push(String(b.name ?? ""), safeJson(b.input ?? b.args ?? {}));
+        fixed += TOOL_CALL_OVERHEAD_TOKENS;
+      }
+      // Unknown block types: count their JSON without binary-looking fields, never throw.
+      else texts.push(safeJson(stripBinary(b)));
     }
-    if (!block || typeof block !== "object") continue;
-    const b = block as Record<string, unknown>;
-    const type = String(b.type ?? "");
-    if (typeof b.text === "string") total += countText(b.text);
-    else if (type === "image_url" || type === "image") total += IMAGE_BLOCK_TOKENS;
-    else if (type === "file" || type === "audio" || type === "input_audio" || type === "video") total += BINARY_BLOCK_TOKENS;
-    else if (typeof b.reasoning === "string") total += countText(b.reasoning);
-    else if (typeof b.thinking === "string") total += countText(b.thinking);
-    else if (type === "tool_use" || type === "tool_call") total += countText(safeJson(b.input ?? b.args ?? ""));
-    // Unknown block types: count their JSON without binary-looking fields, never throw.
-    else total += countText(safeJson(stripBinary(b)));
+  } else if (content != null) texts.push(safeJson(content));
+  for (const call of calls) {
+    texts.push(call.name ?? "", safeJson(call.args ?? {}));
+    fixed += TOOL_CALL_OVERHEAD_TOKENS;
   }
-  return total;
+  if (message.name) {
+    texts.push(message.name);
+    fixed += NAME_OVERHEAD_TOKENS;
+  }
+  if (messageType(message) === "tool") texts.push(String((message as { tool_call_id?: unknown }).tool_call_id ?? ""));
+  return { texts, fixed };
 }
 
 /** Longest string of an unknown block that is tokenized; longer ones are taken for binary (base64). */
@@ -136,50 +206,58 @@ function safeJson(value: unknown): string {
 }
 
 /**
- * Key under which a message's count is cached. Checkpointers hand back new message objects every
- * turn, so an object-identity cache would recount the whole thread each call; the id plus a cheap
- * shape fingerprint survives that while still catching an edited message with the same id.
+ * Key under which a message's count is cached: a digest of everything that is counted (type,
+ * every text part in order, fixed costs), never of the id. One counter serves every thread, and
+ * ids are only unique within one (apps use `msg-1` everywhere); a key of id and shape once let a
+ * message with 6,000 characters of tool-call arguments take the 9-token count of another
+ * thread's message (issue 12). Hashing is linear in the text but far cheaper than tokenizing.
  */
-function cacheKey(message: BaseMessage): string | undefined {
-  const id = message.id;
-  if (!id) return undefined;
-  const content = (message as { content?: unknown }).content;
-  let size = 0;
-  let sample = "";
-  if (typeof content === "string") {
-    size = content.length;
-    sample = content.length <= 32 ? content : content.slice(0, 16) + content.slice(-16);
-  } else if (Array.isArray(content)) {
-    // Sum of lengths, not a joined string: building the text would cost O(characters) per message
-    // on every call, which is what the cache is there to avoid.
-    size = content.length * 7919;
-    for (const block of content) {
-      if (typeof block === "string") size += block.length;
-      else if (block && typeof (block as { text?: unknown }).text === "string") size += (block as { text: string }).text.length;
-    }
-    const first = content[0] as { text?: unknown } | string | undefined;
-    const last = content[content.length - 1] as { text?: unknown } | string | undefined;
-    const textOf = (b: typeof first) => (typeof b === "string" ? b : typeof b?.text === "string" ? b.text : "");
-    sample = textOf(first).slice(0, 16) + textOf(last).slice(-16);
-  }
-  // Ids are only unique within a thread (apps may use "msg-1" everywhere), and one counter serves
-  // every thread: the start and end of the text guard against a same-id, same-length message of
-  // another thread without hashing the whole text.
-  return `${messageType(message)}|${id}|${size}|${toolCallsOf(message).length}|${sample}`;
+function cacheKey(message: BaseMessage, parts: MessageParts): string {
+  const hash = createHash("sha1").update(messageType(message)).update("\u0000").update(String(parts.fixed));
+  for (const text of parts.texts) hash.update("\u0000").update(text);
+  return hash.digest("base64");
 }
 
-/** Runs of non-space characters longer than this are counted in pieces (see {@link boundedEncodeLength}). */
+/**
+ * Where `text` may be cut without changing its token count: after a newline that is followed by
+ * a character other than whitespace and `/`. The pre-tokenizers of cl100k_base, o200k_base and
+ * the older GPT encodings never put such a newline and the next character in one piece (only
+ * o200k's punctuation rule takes `\n/` along), and BPE never merges across pieces, so the counts
+ * of the segments add up to the count of the whole text, exactly. Consecutive lines are kept
+ * together up to {@link SEGMENT_TARGET_CHARACTERS}.
+ */
+const UNCUTTABLE_AFTER_NEWLINE = /[\s/]/u;
+
+export function tokenSegments(text: string): string[] {
+  const out: string[] = [];
+  let start = 0;
+  let at = text.indexOf("\n");
+  while (at !== -1 && at + 1 < text.length) {
+    if (at + 1 - start >= SEGMENT_TARGET_CHARACTERS && !UNCUTTABLE_AFTER_NEWLINE.test(text[at + 1] as string)) {
+      out.push(text.slice(start, at + 1));
+      start = at + 1;
+    }
+    at = text.indexOf("\n", at + 1);
+  }
+  out.push(text.slice(start));
+  return out;
+}
+
+/** Runs of letters (or of punctuation) longer than this are counted in pieces (see {@link boundedEncodeLength}). */
 export const LONG_RUN_CHARACTERS = 64;
 /** Characters of one long run that are counted exactly; the rest of the run is estimated. */
 export const LONG_RUN_EXACT_CHARACTERS = 2048;
-const LONG_RUN = new RegExp(`\\S{${LONG_RUN_CHARACTERS + 1},}`, "gu");
+// Only runs the pre-tokenizer keeps as one piece are slow: letters (with marks), or punctuation.
+// JSON, URLs and base64 alternate classes and split into short pieces, so they stay exact.
+const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${LONG_RUN_CHARACTERS + 1},}|[^\\s\\p{L}\\p{M}\\p{N}]{${LONG_RUN_CHARACTERS + 1},}`, "gu");
 const LONG_RUN_PIECE = 32;
 
 /**
  * Token count of `text` in time linear in its length. BPE merging in js-tiktoken is quadratic in
- * the length of one pre-tokenized word, so a 30,000-character line without spaces (base64, a
- * minified file, Korean text without spaces) takes seconds to minutes. Ordinary text is counted
- * exactly. A run of more than {@link LONG_RUN_CHARACTERS} non-space characters is counted in
+ * the length of one pre-tokenized word, so a 30,000-character word (a run of letters, Korean text
+ * without spaces, a line of `=`) takes seconds to minutes. Ordinary text, JSON and base64 (their
+ * classes alternate, so their pieces stay short) are counted exactly. A run of more than
+ * {@link LONG_RUN_CHARACTERS} letters, or of punctuation, is counted in
  * 32-character pieces (at most one token per piece above the exact count); past its first
  * {@link LONG_RUN_EXACT_CHARACTERS} characters the rest of the run is estimated from the
  * tokens-per-character of that exact part, plus 10%. Both err high, which is the safe side for a
@@ -208,72 +286,88 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
 }
 
 /**
- * Creates a token counter over js-tiktoken (spec R3).
+ * Creates a token counter over js-tiktoken (spec R3), counting what OpenAI's chat format sends
+ * (cookbook `num_tokens_from_messages`): per message {@link MESSAGE_OVERHEAD_TOKENS} plus its
+ * parts, each once (text blocks joined as LangChain's `.text` does, tool calls by name and
+ * arguments plus {@link TOOL_CALL_OVERHEAD_TOKENS}, the name plus {@link NAME_OVERHEAD_TOKENS},
+ * a ToolMessage's `tool_call_id`); tools as OpenAI renders them in the prompt (TypeScript
+ * definitions, {@link renderToolDefinitions}) plus {@link TOOLS_OVERHEAD_TOKENS}. What a request
+ * adds once (reply priming) is {@link requestOverheadTokens}. On the tau-bench airline dev set
+ * this is within 1% of the provider-style count (`bench/token-count.ts`).
  *
- * Per-message counts are cached by message id plus a shape fingerprint (a bounded map), or by
- * object (a `WeakMap`) for messages without an id, so counting the same thread again on the next
- * turn tokenizes only the new messages; the rest is one map lookup per message. Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks
- * {@link BINARY_BLOCK_TOKENS}; unknown block types are counted by their JSON and never throw.
+ * Caching, all exact: per-message counts by a digest of everything counted (a bounded map), and
+ * by object (a `WeakMap`), so counting the same thread again on the next turn, even as fresh
+ * objects from a checkpointer, tokenizes only the new messages. Long texts (a system prompt with
+ * its context blocks, the stable_tail context message) are counted in line segments remembered by
+ * value ({@link tokenSegments}), so a changed facts block costs the tokens of its own lines only.
+ * Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks {@link BINARY_BLOCK_TOKENS};
+ * unknown block types are counted by their JSON and never throw.
  *
  * @example
  * const counter = createTokenCounter({ model: "gpt-4o-mini" });
  * counter.countMessages([new HumanMessage("안녕하세요")]); // tokens incl. framing
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+  let encoded = 0;
   let name: string;
   let countText: (text: string) => number;
   if (options.countText) {
     name = "custom";
-    countText = options.countText;
+    const custom = options.countText;
+    countText = (text) => {
+      encoded += text.length;
+      return custom(text);
+    };
   } else {
     const resolved = encoderFor(options);
     name = resolved.name;
     const encoder = resolved.encoder;
-    const encodeText = (text: string) => boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
-    // System prompts and their context blocks come back as new objects without an id on every model
-    // call, so the message cache misses them; their text repeats, so long texts are remembered by
-    // value (bounded: entries and length). Exact: the same text always has the same count.
-    const byText = new Map<string, number>();
-    countText = (text) => {
-      if (text.length < TEXT_MEMO_MIN_CHARACTERS || text.length > TEXT_MEMO_MAX_CHARACTERS) return encodeText(text);
-      let count = byText.get(text);
+    const encodeText = (text: string) => {
+      encoded += text.length;
+      return boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
+    };
+    const bySegment = new Map<string, number>();
+    const countSegment = (segment: string): number => {
+      if (segment.length > SEGMENT_MEMO_MAX_CHARACTERS) return encodeText(segment);
+      let count = bySegment.get(segment);
       if (count === undefined) {
-        count = encodeText(text);
-        if (byText.size >= TEXT_MEMO_ENTRIES) byText.delete(byText.keys().next().value as string);
-        byText.set(text, count);
+        count = encodeText(segment);
+        if (bySegment.size >= SEGMENT_MEMO_ENTRIES) bySegment.delete(bySegment.keys().next().value as string);
+        bySegment.set(segment, count);
       }
       return count;
+    };
+    countText = (text) => {
+      if (text.length < SEGMENT_MIN_CHARACTERS) return encodeText(text);
+      let total = 0;
+      for (const segment of tokenSegments(text)) total += countSegment(segment);
+      return total;
     };
   }
   const byObject = new WeakMap<object, number>();
   const byKey = new Map<string, number>();
-  // Tool objects are the same on every call of one agent; their schemas are converted once.
-  const byTool = new WeakMap<object, number>();
 
   const countMessage = (message: BaseMessage): number => {
-    // Messages with an id are cached by key only: a checkpointer hands back fresh objects every
-    // turn, and remembering each of them in a WeakMap would cost more (GC) than the key lookup.
-    const key = cacheKey(message);
-    if (key !== undefined) {
-      const hit = byKey.get(key);
-      if (hit !== undefined) return hit;
-    } else {
-      const cached = byObject.get(message);
-      if (cached !== undefined) return cached;
-    }
-    let total = MESSAGE_OVERHEAD_TOKENS + contentTokens((message as { content?: unknown }).content, countText);
-    for (const call of toolCallsOf(message)) total += countText(call.name ?? "") + countText(safeJson(call.args ?? {}));
-    if (message.name) total += countText(message.name);
-    if (key === undefined) byObject.set(message, total);
-    else {
+    const seen = byObject.get(message);
+    if (seen !== undefined) return seen;
+    const parts = messageParts(message);
+    const key = cacheKey(message, parts);
+    let total = byKey.get(key);
+    if (total === undefined) {
+      total = parts.fixed;
+      for (const text of parts.texts) total += countText(text);
       if (byKey.size >= TOKEN_CACHE_ENTRIES) byKey.delete(byKey.keys().next().value as string);
       byKey.set(key, total);
     }
+    byObject.set(message, total);
     return total;
   };
 
   return {
     encoding: name,
+    get encodedCharacters() {
+      return encoded;
+    },
     countText,
     countMessage,
     countMessages(messages) {
@@ -282,29 +376,10 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       return total;
     },
     countTools(tools) {
-      let total = 0;
-      for (const tool of tools) {
-        if (tool && typeof tool === "object") {
-          let cost = byTool.get(tool);
-          if (cost === undefined) {
-            cost = countText(safeJson(toolSchema(tool)));
-            byTool.set(tool, cost);
-          }
-          total += cost;
-        } else total += countText(safeJson(tool));
-      }
-      return total;
+      if (tools.length === 0) return 0;
+      // Rendered once per tool object; the text's lines are remembered by value, so an unchanged
+      // list costs no tokenizing.
+      return TOOLS_OVERHEAD_TOKENS + countText(renderToolDefinitions(tools));
     },
   };
-}
-
-/** The part of a tool that is sent to the model, as LangChain converts it for OpenAI. */
-function toolSchema(tool: unknown): unknown {
-  if (!tool || typeof tool !== "object") return tool;
-  try {
-    return convertToOpenAITool(tool as Parameters<typeof convertToOpenAITool>[0]);
-  } catch {
-    const t = tool as { name?: unknown; description?: unknown };
-    return { name: t.name, description: t.description };
-  }
 }

@@ -6,7 +6,7 @@ import { isContextMessage, systemText, ThreadwiseConfigError } from "@threadwise
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { factRecall, resolveFactRecallConfig } from "./fact-recall.js";
 import { FACTS_STATE_KEY, type FactSlot } from "./fact-store.js";
 import { englishSessions } from "./fixtures/english-chat.js";

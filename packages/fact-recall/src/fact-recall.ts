@@ -12,9 +12,10 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
+import { FactIndexCache, renderFacts } from "./fact-index.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -25,7 +26,6 @@ import {
   readFactSlot,
 } from "./fact-store.js";
 import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
-import { renderFacts } from "./recall.js";
 
 /** Extraction modes (spec R15). */
 export const FACT_MODES = ["off", "heuristic", "llm"] as const;
@@ -179,6 +179,8 @@ export function factRecall(options: FactRecallOptions = {}) {
     }
   };
   const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
+  // One incremental index per thread (issue 16): synced with the slot, re-indexing only changed facts.
+  const indexes = new FactIndexCache();
   const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
     facts.length === 0
       ? request
@@ -208,13 +210,14 @@ export function factRecall(options: FactRecallOptions = {}) {
       const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
       if (pending.length === 0) return handler(place(request, recalledOf(slot)));
       const model = ownModel ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const { update, recalled } = await ingestUserMessages(slot, pending, {
         ...settings,
+        index: indexes.for(threadId, slot.facts),
         extract: extractorFor(model, request.runtime?.signal),
       });
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
-      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       if (parsed.structuredResponse && threadId !== "") deferred.set(threadId, update);
       else if (!warnedThreads.has(threadId)) {
         if (warnedThreads.size >= WARNED_THREADS_BOUND) warnedThreads.clear();

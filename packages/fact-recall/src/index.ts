@@ -8,7 +8,17 @@ export {
   LIST_ATTRIBUTES,
   type LlmFacts,
   llmFactsSchema,
+  parseFactsAnswer,
 } from "./extract-llm.js";
+export {
+  ATTRIBUTE_KEYWORDS,
+  createFactIndex,
+  type FactIndex,
+  FactIndexCache,
+  type RankedFact,
+  recallFacts,
+  renderFacts,
+} from "./fact-index.js";
 export {
   DEFAULT_FACTS_LABEL,
   DEFAULT_MAX_FACTS,
@@ -44,4 +54,3 @@ export {
   readFactSlot,
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";
-export { ATTRIBUTE_KEYWORDS, createFactIndex, type FactIndex, type RankedFact, recallFacts, renderFacts } from "./recall.js";

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import { type FactIndex, type RankedFact, recallFacts } from "./fact-index.js";
 import { type CandidateFact, type Fact, type FactSlot, type FactSlotUpdate, mergeFactSlot, planFactWrite } from "./fact-store.js";
-import { recallFacts } from "./recall.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history). */
 export const MAX_BACKFILL_MESSAGES = 50;
@@ -52,6 +52,8 @@ export interface IngestSettings {
   maxFacts: number;
   maxItems: number;
   minScore: number;
+  /** The thread's incremental fact index; synced with the slot before the search. Unset: a throwaway index. */
+  index?: FactIndex;
 }
 
 /** The result of reading new user messages: the slot update, and the facts recalled for the newest. */
@@ -88,7 +90,12 @@ export async function ingestUserMessages(
   const newest = pending[pending.length - 1];
   let recalled: Fact[] = [];
   if (newest) {
-    const ranked = recallFacts(current.facts, messageText(newest.message), { maxItems: settings.maxItems, minScore: settings.minScore });
+    const query = messageText(newest.message);
+    let ranked: RankedFact[];
+    if (settings.index) {
+      settings.index.sync(current.facts);
+      ranked = settings.index.search(query, settings.maxItems, settings.minScore);
+    } else ranked = recallFacts(current.facts, query, { maxItems: settings.maxItems, minScore: settings.minScore });
     recalled = ranked.map(({ fact }) => ({ ...fact, uses: fact.uses + 1, lastUsedTurn: current.turn }));
     current = mergeFactSlot(current, { upsert: recalled, recalled: recalled.map((f) => f.key) });
   }

@@ -1,9 +1,9 @@
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { recallFacts, renderFacts } from "./fact-index.js";
 import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fact-store.js";
 import { englishFollowUps, englishSessions } from "./fixtures/english-chat.js";
 import { koreanFollowUps, koreanSessions } from "./fixtures/korean-chat.js";
-import { recallFacts, renderFacts } from "./recall.js";
 
 function replay(sessions: string[][]): FactSlot {
   let slot = emptyFactSlot();

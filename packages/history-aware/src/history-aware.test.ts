@@ -9,7 +9,7 @@ import { addContextBlocks, contextMessage, isContextMessage, ThreadwiseConfigErr
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { DEFAULT_HISTORY_NOTE, hasEarlierTurn, historyAware } from "./index.js";
 
 const NOTE = DEFAULT_HISTORY_NOTE;

@@ -1,16 +1,15 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
-import { type BaseCheckpointSaver, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { type EncryptionOptions, encryptCheckpointer } from "@threadwise/encryption";
-import Database from "better-sqlite3";
 import type pg from "pg";
 import type { MemoryConfig } from "./config.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
+import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { redactDsn, withRedactedView } from "./redact.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -44,6 +43,12 @@ function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options:
  * - any backend with `keyringPath`: records encrypted at rest (`@threadwise/encryption`).
  * - `postgres`: PostgresSaver on a pool from {@link createMemoryPool}. Never runs DDL: the first
  *   use checks the schema version and refuses with `ThreadwiseSchemaVersionError` (spec R21).
+ *
+ * The savers and drivers are optional peer dependencies, loaded only for the chosen backend:
+ * `sqlite` needs `better-sqlite3` and `@langchain/langgraph-checkpoint-sqlite`, `postgres` needs
+ * `pg` and `@langchain/langgraph-checkpoint-postgres`.
+ *
+ * @throws ThreadwiseMissingPeerError naming the package to install when one is missing.
  */
 export function createCheckpointer(config: MemoryConfig, options: CheckpointerOptions = {}): ThreadwiseSaver | undefined {
   const saver = buildCheckpointer(config, options);
@@ -74,22 +79,35 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       return undefined;
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
-      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver));
+      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
+        turnLeaseMs: config.turnLeaseMs,
+      });
     }
     case "sqlite": {
       const path = config.sqlitePath === ":memory:" ? ":memory:" : resolve(config.sqlitePath as string);
       if (path !== ":memory:") mkdirSync(dirname(path), { recursive: true });
+      const Database = loadBetterSqlite3();
+      const SqliteSaver = loadSqliteSaver();
       const db = new Database(path);
       const registry = new SqliteThreadRegistry(db);
-      const saver = maybeEncrypt(new SqliteSaver(db, options.serde), config, options);
-      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close() });
+      // This package's serializer, not the one the peer would bring: one @langchain/core for messages.
+      const saver = maybeEncrypt(new SqliteSaver(db, options.serde ?? new JsonPlusSerializer()), config, options);
+      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close(), turnLeaseMs: config.turnLeaseMs });
     }
     case "postgres": {
+      const PostgresSaver = loadPostgresSaver();
       const pool = options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
       const schema = config.postgresSchema;
-      const saver = maybeEncrypt(new PostgresSaver(pool, options.serde, { schema }), config, options);
-      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema), {
+      // The saver's statements join the registry's write transaction (tombstone check, compare-and-set).
+      const scope = new PgTransactionScope();
+      const saver = maybeEncrypt(
+        new PostgresSaver(scope.pool(pool), options.serde ?? new JsonPlusSerializer(), { schema }),
+        config,
+        options,
+      );
+      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
+        turnLeaseMs: config.turnLeaseMs,
         close: options.pool ? undefined : () => pool.end(),
       });
     }

@@ -46,6 +46,7 @@ describe("resolveMemoryConfig", () => {
       sqlitePath: "./shop_memory.sqlite",
       postgresDsn: "postgresql://localhost:5432/shop_memory",
     });
+    expect(config.recallMaxTokens).toBeUndefined();
     expect([config.maxHistoryTokens, config.persistTrimKeepGroups, config.historySeedMaxMessages, config.retentionDays]).toEqual([
       undefined,
       undefined,
@@ -86,6 +87,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_SUMMARIZE_THRESHOLD: "30",
       MEMORY_FACTS_MODE: "heuristic",
       MEMORY_FACT_RECALL_MAX_ITEMS: "5",
+      MEMORY_RECALL_MAX_TOKENS: "250",
       THREADWISE_PROMPT_CONTEXT_MODE: "stable_tail",
       MEMORY_HISTORY_AWARE: "false",
       MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
@@ -100,6 +102,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_STRICT_MODE: "false",
       THREADWISE_MEMORY_KEYRING: "/etc/tw/keyring.json",
       MEMORY_ALLOW_PLAINTEXT: "false",
+      MEMORY_TURN_LEASE_MS: "15000",
     };
     // One variable per field: the table in the README lists the same names.
     expect(Object.values(MEMORY_ENV).sort()).toEqual(Object.keys(env).sort());
@@ -112,6 +115,7 @@ describe("resolveMemoryConfig", () => {
       summarizeThreshold: 30,
       factsMode: "heuristic",
       factRecallMaxItems: 5,
+      recallMaxTokens: 250,
       promptContextMode: "stable_tail",
       historyAware: false,
       persistTrimKeepGroups: 40,
@@ -126,6 +130,7 @@ describe("resolveMemoryConfig", () => {
       strictMode: false,
       keyringPath: "/etc/tw/keyring.json",
       allowPlaintext: false,
+      turnLeaseMs: 15000,
     });
   });
 

@@ -7,11 +7,12 @@ import {
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   parseOptions,
+  parseWholeNumber,
   promptContextModeSchema,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
@@ -40,6 +41,7 @@ export const MEMORY_ENV = {
   summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
   factsMode: "MEMORY_FACTS_MODE",
   factRecallMaxItems: "MEMORY_FACT_RECALL_MAX_ITEMS",
+  recallMaxTokens: "MEMORY_RECALL_MAX_TOKENS",
   promptContextMode: PROMPT_CONTEXT_MODE_ENV,
   historyAware: "MEMORY_HISTORY_AWARE",
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
@@ -54,6 +56,7 @@ export const MEMORY_ENV = {
   strictMode: "MEMORY_STRICT_MODE",
   keyringPath: "THREADWISE_MEMORY_KEYRING",
   allowPlaintext: "MEMORY_ALLOW_PLAINTEXT",
+  turnLeaseMs: "MEMORY_TURN_LEASE_MS",
 } as const;
 
 /** Env variable of the DSN `threadwise migrate` uses (a role with DDL rights, spec R21). */
@@ -90,6 +93,11 @@ export const memoryConfigSchema = z.strictObject({
   factsMode: z.enum(FACTS_MODES),
   /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
   factRecallMaxItems: positiveInt,
+  /**
+   * Token budget of the `recall` block (`recall.maxTokens`, spec R35): messages that left the view
+   * and facts, searched for the newest user message. Unset means no recall middleware. @default undefined
+   */
+  recallMaxTokens: z.number().int().min(16).optional(),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
@@ -122,6 +130,13 @@ export const memoryConfigSchema = z.strictObject({
    * @default false
    */
   allowPlaintext: z.boolean(),
+  /**
+   * Concurrent turns of one thread (spec R34): how long a run that stopped making progress keeps a
+   * new turn out, in milliseconds (0: no lease; only the compare-and-set on the parent checkpoint).
+   * Set it above your longest model or tool call. See `ThreadwiseSaverOptions.turnLeaseMs`.
+   * @default 60000
+   */
+  turnLeaseMs: z.number().int().min(0).max(2_147_483_647),
 });
 
 /** A resolved memory configuration: {@link memoryConfigSchema}'s output with defaults applied. */
@@ -144,7 +159,13 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   pgPoolMax: DEFAULT_PG_POOL_MAX,
   strictMode: false,
   allowPlaintext: false,
+  turnLeaseMs: 60_000,
 };
+
+function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
+  const raw = envString(name, env);
+  return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
+}
 
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const raw = env[name];
@@ -174,6 +195,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
     factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
+    recallMaxTokens: envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
@@ -188,6 +210,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
     keyringPath: envString(MEMORY_ENV.keyringPath, env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
+    turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };
   const set = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
   return withRedactedView(set, () => redactConfig(set));

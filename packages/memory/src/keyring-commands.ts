@@ -1,10 +1,8 @@
-import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import { type BaseCheckpointSaver, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { createKeyring, encryptCheckpointer, KEYRING_ENV, reencrypt, rotateKeyring } from "@threadwise/encryption";
-import Database from "better-sqlite3";
 import type { Command } from "commander";
 import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
+import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { progressBar } from "./progress-bar.js";
@@ -76,13 +74,15 @@ export function addKeyringCommands(
         let inner: BaseCheckpointSaver;
         let close: () => Promise<void>;
         if (opts.sqlite) {
-          const db = new Database(opts.sqlite, { fileMustExist: true });
-          inner = new SqliteSaver(db);
+          const SqliteSaver = loadSqliteSaver();
+          const db = new (loadBetterSqlite3())(opts.sqlite, { fileMustExist: true });
+          inner = new SqliteSaver(db, new JsonPlusSerializer());
           close = async () => void db.close();
         } else {
           const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV] ?? env[MEMORY_ENV.postgresDsn];
           if (!dsn) throw new Error(`give --dsn, --sqlite, or set ${MIGRATION_DSN_ENV}`);
           const schema = opts.schema ?? env[MEMORY_ENV.postgresSchema] ?? "public";
+          const PostgresSaver = loadPostgresSaver();
           const pool = createMemoryPool(dsn, { max: 2 });
           close = () => pool.end();
           try {
@@ -91,7 +91,7 @@ export function addKeyringCommands(
             await close();
             throw error;
           }
-          inner = new PostgresSaver(pool, undefined, { schema });
+          inner = new PostgresSaver(pool, new JsonPlusSerializer(), { schema });
         }
         const bar = progressBar(io, "reencrypt", "rows");
         try {

@@ -122,6 +122,7 @@ describe("the whole stack", () => {
       A2A_HISTORY_MAX_MESSAGES: "10",
       MAX_HISTORY_TOKENS: "4000",
       MEMORY_PERSIST_TRIM_KEEP_GROUPS: "40",
+      MEMORY_RECALL_MAX_TOKENS: "300",
     };
     const stack = memoryStack({ env });
     expect(stack.middleware.map((m) => m.name)).toEqual([
@@ -132,6 +133,7 @@ describe("the whole stack", () => {
       "threadwise/fact-recall",
       "threadwise/history-aware",
       "threadwise/persist-trim",
+      "threadwise/recall",
       "threadwise/token-cap",
     ]);
     const model = scriptedModel((messages) => {

@@ -11,6 +11,7 @@ import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
 import { persistTrim } from "@threadwise/persist-trim";
+import { recall } from "@threadwise/recall";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -92,7 +93,9 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 8. `windowTrim` (unless `windowSize: false`, or `summarize` is on): the window of recent groups.
  *    With `summarize` on, summarize shapes the view itself (the window plus what left it since the
  *    last summary); a second window would hide messages that are in neither the view nor the summary.
- * 9. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
+ * 9. `recall` (when `recallMaxTokens` is set): after the window and the summary, so it sees their
+ *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
+ * 10. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
  *    system prompt, context blocks, tool schemas and the trimmed view exactly as sent.
  */
 export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddlewareOptions = {}): AgentMiddleware[] {
@@ -128,6 +131,8 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
   if (config.windowSize !== false && !config.summarize) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
+  if (config.recallMaxTokens !== undefined)
+    stack.push(recall({ maxTokens: config.recallMaxTokens, facts: config.factsMode !== "off", promptContextMode: mode, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;
 }

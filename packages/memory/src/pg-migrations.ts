@@ -1,34 +1,17 @@
-import pg from "pg";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import type pg from "pg";
+import { loadPg, loadPostgresSaver } from "./optional-peers.js";
 import { pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 
 /**
- * PostgresSaver's own migrations (`@langchain/langgraph-checkpoint-postgres` 1.0.x, 5 steps),
- * restated so `migrate` can run them in one transaction. Their position is the version recorded
- * in `checkpoint_migrations`, exactly as `PostgresSaver.setup()` records it, so either tool sees
- * the other's work as done.
+ * threadwise's own migrations, in order; position + 1 is the version recorded for component
+ * `threadwise` in `threadwise_schema_version`. PostgresSaver's tables are not here: `migrate`
+ * lets `PostgresSaver.setup()` create and migrate them. Policy: a migration only adds (tables,
+ * columns with defaults, indexes), so a runtime of an older release keeps working on a newer
+ * schema during a rolling deploy; one that does not must be listed in
+ * {@link BREAKING_THREADWISE_VERSIONS}.
  */
-function checkpointMigrations(schema: string): string[] {
-  const t = pgTables(schema);
-  return [
-    `CREATE TABLE IF NOT EXISTS ${t.checkpointMigrations} (v INTEGER PRIMARY KEY)`,
-    `CREATE TABLE IF NOT EXISTS ${t.checkpoints} (
-      thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
-      parent_checkpoint_id TEXT, type TEXT, checkpoint JSONB NOT NULL, metadata JSONB NOT NULL DEFAULT '{}',
-      PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id))`,
-    `CREATE TABLE IF NOT EXISTS ${t.blobs} (
-      thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', channel TEXT NOT NULL,
-      version TEXT NOT NULL, type TEXT NOT NULL, blob BYTEA,
-      PRIMARY KEY (thread_id, checkpoint_ns, channel, version))`,
-    `CREATE TABLE IF NOT EXISTS ${t.writes} (
-      thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL DEFAULT '', checkpoint_id TEXT NOT NULL,
-      task_id TEXT NOT NULL, idx INTEGER NOT NULL, channel TEXT NOT NULL, type TEXT, blob BYTEA NOT NULL,
-      PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id, task_id, idx))`,
-    `ALTER TABLE ${t.blobs} ALTER COLUMN blob DROP NOT NULL`,
-  ];
-}
-
-/** threadwise's own migrations; position + 1 is the version recorded in `threadwise_schema_version`. */
 function threadwiseMigrations(schema: string): string[] {
   const t = pgTables(schema);
   return [
@@ -41,14 +24,30 @@ function threadwiseMigrations(schema: string): string[] {
      CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON ${t.threads} (updated_at) WHERE deleted_at IS NULL;
      CREATE INDEX IF NOT EXISTS checkpoint_writes_thread ON ${t.writes} (thread_id);
      CREATE INDEX IF NOT EXISTS checkpoint_blobs_thread ON ${t.blobs} (thread_id)`,
+    // 2: the turn lease of concurrent writers (spec R34; see ARCHITECTURE.md).
+    `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS turn_open_at TIMESTAMPTZ`,
   ];
 }
 
-/** Schema versions this release runs against (spec R21). */
+/**
+ * Versions of threadwise migrations that are not additive: a runtime expecting an older version
+ * cannot run on a schema at or past one of them. Recorded by `migrate` as component
+ * `threadwise_compatible_from` (the highest such version, else 1).
+ */
+export const BREAKING_THREADWISE_VERSIONS: readonly number[] = [];
+
+/**
+ * Schema versions this release runs against (spec R21), each the lowest accepted: a schema at a
+ * higher version passes the check, so an additive upstream migration (a new PostgresSaver
+ * release's `setup()`) or a newer threadwise's additive one never stops the runtime.
+ */
 export const EXPECTED_SCHEMA = {
-  /** Highest `v` in PostgresSaver's `checkpoint_migrations`. */
-  checkpoint: checkpointMigrations("public").length - 1,
-  /** `version` of component `threadwise` in `threadwise_schema_version`. */
+  /**
+   * Lowest `max(v)` in PostgresSaver's `checkpoint_migrations`: the version
+   * `@langchain/langgraph-checkpoint-postgres` 1.0.x records after `setup()` (its five steps, v 0-4).
+   */
+  checkpoint: 4,
+  /** `version` of component `threadwise` in `threadwise_schema_version`: this release's own migrations. */
   threadwise: threadwiseMigrations("public").length,
 } as const;
 
@@ -76,49 +75,66 @@ export interface MigrateResult {
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
 /**
- * Runs every pending migration (spec R21) in one transaction under a transaction-scoped advisory
- * lock, so two concurrent `migrate` runs do not interleave; registers threads written before
- * threadwise's tables existed; grants the runtime role DML rights when `grantTo` is given. The
- * runtime never calls this.
+ * Brings the schema up to date (spec R21), for a role with DDL rights; the runtime never calls it.
  *
+ * 1. Takes a session advisory lock (`threadwise.migrate`), so concurrent runs take turns.
+ * 2. `PostgresSaver.setup()` creates the schema and PostgresSaver's tables and runs its own
+ *    migrations, recorded in its `checkpoint_migrations` table. threadwise does not restate that
+ *    DDL, so a newer `@langchain/langgraph-checkpoint-postgres` migrates its tables itself.
+ * 3. In one transaction: threadwise's own pending migrations (the versioned list above, recorded
+ *    in `threadwise_schema_version`), registration of threads written before threadwise's tables
+ *    existed, and, with `grantTo`, the runtime role's DML rights.
+ *
+ * @returns the steps applied now (`checkpoint:<v>` for PostgresSaver's, `threadwise:<v>` for
+ *   threadwise's) and the versions reached.
+ * @throws ThreadwiseConfigError for a schema or role that is not a plain SQL identifier.
  * @throws Error from PostgreSQL when the role lacks DDL rights (message without the DSN).
+ * @throws ThreadwiseMissingPeerError when `pg` or `@langchain/langgraph-checkpoint-postgres` is not installed.
  * @example
  * await migrate({ dsn: process.env.POSTGRES_MIGRATION_DSN!, grantTo: "app_runtime" });
  */
 export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   const schema = options.schema ?? "public";
-  if (!IDENT.test(schema)) throw new Error(`schema: not a plain SQL identifier`);
+  if (!IDENT.test(schema)) throw new ThreadwiseConfigError("migrate.schema", "not a plain SQL identifier");
   const grantees = [options.grantTo ?? []].flat();
-  for (const role of grantees) if (!IDENT.test(role)) throw new Error(`grantTo: ${JSON.stringify(role)} is not a plain role name`);
+  for (const role of grantees)
+    if (!IDENT.test(role)) throw new ThreadwiseConfigError("migrate.grantTo", `${JSON.stringify(role)} is not a plain role name`);
+  const { Client, Pool } = loadPg();
+  const PostgresSaver = loadPostgresSaver();
   const t = pgTables(schema);
-  const client = new pg.Client({ connectionString: options.dsn, application_name: "threadwise-migrate" });
+  const client = new Client({ connectionString: options.dsn, application_name: "threadwise-migrate" });
   await client.connect();
   const applied: string[] = [];
   try {
-    await client.query("BEGIN");
-    await client.query("SELECT pg_advisory_xact_lock(hashtext('threadwise.migrate'))");
-    await client.query(`CREATE SCHEMA IF NOT EXISTS "${schema}"`);
-    const checkpointSteps = checkpointMigrations(schema);
-    const currentCheckpoint = (await readVersions(client, schema)).checkpoint ?? -1;
-    for (let v = currentCheckpoint + 1; v < checkpointSteps.length; v += 1) {
-      await client.query(checkpointSteps[v] as string);
-      await client.query(`INSERT INTO ${t.checkpointMigrations} (v) VALUES ($1)`, [v]);
-      applied.push(`checkpoint:${v}`);
+    await client.query("SELECT pg_advisory_lock(hashtext('threadwise.migrate'))");
+    const before = (await readVersions(client, schema)).checkpoint ?? -1;
+    const pool = new Pool({ connectionString: options.dsn, max: 1, application_name: "threadwise-migrate" });
+    try {
+      await new PostgresSaver(pool, undefined, { schema }).setup();
+    } finally {
+      await pool.end();
     }
+    const after = (await readVersions(client, schema)).checkpoint ?? -1;
+    for (let v = before + 1; v <= after; v += 1) applied.push(`checkpoint:${v}`);
+
+    await client.query("BEGIN");
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${t.schemaVersion} (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
     );
     const ownSteps = threadwiseMigrations(schema);
     const currentOwn = (await readVersions(client, schema)).threadwise ?? 0;
+    const record = (component: string, version: number) =>
+      client.query(
+        `INSERT INTO ${t.schemaVersion} (component, version) VALUES ($1, $2)
+         ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`,
+        [component, version],
+      );
     for (let v = currentOwn + 1; v <= ownSteps.length; v += 1) {
       await client.query(ownSteps[v - 1] as string);
-      await client.query(
-        `INSERT INTO ${t.schemaVersion} (component, version) VALUES ('threadwise', $1)
-         ON CONFLICT (component) DO UPDATE SET version = EXCLUDED.version, applied_at = now()`,
-        [v],
-      );
+      await record("threadwise", v);
       applied.push(`threadwise:${v}`);
     }
+    if (currentOwn < ownSteps.length) await record(COMPATIBLE_FROM, compatibleFrom(Math.max(currentOwn, ownSteps.length)));
     await client.query(
       `INSERT INTO ${t.threads} (thread_id, created_at, updated_at)
        SELECT thread_id, min((checkpoint->>'ts')::timestamptz), max((checkpoint->>'ts')::timestamptz)
@@ -139,11 +155,19 @@ export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
   }
 }
 
+/** Component of `threadwise_schema_version` holding the lowest version a runtime may expect. */
+const COMPATIBLE_FROM = "threadwise_compatible_from";
+
+/** The lowest runtime version that can run on a schema at `version`: the newest breaking step at or below it, else 1. */
+function compatibleFrom(version: number): number {
+  return Math.max(1, ...BREAKING_THREADWISE_VERSIONS.filter((v) => v <= version));
+}
+
 /** Recorded versions; `null` where the version table is missing. */
 export async function readVersions(
   client: pg.Client | pg.Pool | pg.PoolClient,
   schema = "public",
-): Promise<{ checkpoint: number | null; threadwise: number | null; missingTables: string[] }> {
+): Promise<{ checkpoint: number | null; threadwise: number | null; threadwiseCompatibleFrom: number | null; missingTables: string[] }> {
   const t = pgTables(schema);
   const names = Object.values(t);
   const { rows } = await client.query<{ name: string; present: boolean }>(
@@ -153,45 +177,55 @@ export async function readVersions(
   const missingTables = rows.filter((row) => !row.present).map((row) => row.name);
   let checkpoint: number | null = null;
   let threadwise: number | null = null;
+  let threadwiseCompatibleFrom: number | null = null;
   if (!missingTables.includes(t.checkpointMigrations)) {
     const result = await client.query<{ v: number | null }>(`SELECT max(v) AS v FROM ${t.checkpointMigrations}`);
     checkpoint = result.rows[0]?.v ?? null;
   }
   if (!missingTables.includes(t.schemaVersion)) {
-    const result = await client.query<{ version: number }>(`SELECT version FROM ${t.schemaVersion} WHERE component = 'threadwise'`);
-    threadwise = result.rows[0]?.version ?? null;
+    const result = await client.query<{ component: string; version: number }>(
+      `SELECT component, version FROM ${t.schemaVersion} WHERE component IN ('threadwise', '${COMPATIBLE_FROM}')`,
+    );
+    threadwise = result.rows.find((row) => row.component === "threadwise")?.version ?? null;
+    threadwiseCompatibleFrom = result.rows.find((row) => row.component === COMPATIBLE_FROM)?.version ?? null;
   }
-  return { checkpoint, threadwise, missingTables };
+  return { checkpoint, threadwise, threadwiseCompatibleFrom, missingTables };
 }
 
 /**
- * Checks, without any DDL, that the schema holds every table at the versions this release
- * expects (spec R21). Runs before the first read or write of a PostgreSQL memory backend.
+ * Checks, without any DDL, that the schema holds every table this release uses at a version it
+ * can run on (spec R21). Runs before the first read or write of a PostgreSQL memory backend.
+ * Tolerant of newer schemas: PostgresSaver's version must be at least
+ * {@link EXPECTED_SCHEMA}`.checkpoint` (an additive upstream migration passes), threadwise's at
+ * least {@link EXPECTED_SCHEMA}`.threadwise`, unless a newer threadwise recorded a breaking
+ * migration past this release (`threadwise_compatible_from`).
  *
  * @throws ThreadwiseSchemaVersionError naming the component, the expected and found versions,
  *   and the missing tables.
  */
 export async function assertSchemaVersion(pool: pg.Pool | pg.Client, schema = "public"): Promise<void> {
-  const { checkpoint, threadwise, missingTables } = await readVersions(pool, schema);
-  if (checkpoint !== EXPECTED_SCHEMA.checkpoint)
+  const { checkpoint, threadwise, threadwiseCompatibleFrom, missingTables } = await readVersions(pool, schema);
+  const missing = missingTables.length > 0 ? `missing tables: ${missingTables.join(", ")}` : undefined;
+  if (checkpoint === null || checkpoint < EXPECTED_SCHEMA.checkpoint)
     throw new ThreadwiseSchemaVersionError(
       "checkpoint",
       EXPECTED_SCHEMA.checkpoint,
       checkpoint,
-      missingTables.length > 0 ? `missing tables: ${missingTables.join(", ")}` : "PostgresSaver migrations differ",
+      missing ?? "PostgresSaver's migrations are behind; `threadwise migrate` runs its setup()",
     );
-  if (threadwise !== EXPECTED_SCHEMA.threadwise)
+  if (threadwise === null || threadwise < EXPECTED_SCHEMA.threadwise)
     throw new ThreadwiseSchemaVersionError(
       "threadwise",
       EXPECTED_SCHEMA.threadwise,
       threadwise,
-      missingTables.length > 0 ? `missing tables: ${missingTables.join(", ")}` : "threadwise migrations differ",
+      missing ?? "threadwise migrations are pending",
     );
-  if (missingTables.length > 0)
+  if (threadwiseCompatibleFrom !== null && threadwiseCompatibleFrom > EXPECTED_SCHEMA.threadwise)
     throw new ThreadwiseSchemaVersionError(
       "threadwise",
       EXPECTED_SCHEMA.threadwise,
       threadwise,
-      `missing tables: ${missingTables.join(", ")}`,
+      `a newer threadwise made a breaking change (runtimes from version ${threadwiseCompatibleFrom} only); upgrade this one`,
     );
+  if (missing) throw new ThreadwiseSchemaVersionError("threadwise", EXPECTED_SCHEMA.threadwise, threadwise, missing);
 }

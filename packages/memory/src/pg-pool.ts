@@ -1,6 +1,7 @@
 import { resolveLogger, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
-import pg from "pg";
+import type pg from "pg";
 import { DEFAULT_PG_POOL_MAX, type PgPoolMode } from "./config.js";
+import { loadPg } from "./optional-peers.js";
 
 /** Options of {@link createMemoryPool}. */
 export interface MemoryPoolOptions {
@@ -41,7 +42,7 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
  */
 export function createMemoryPool(dsn: string, options: MemoryPoolOptions = {}): pg.Pool {
   const mode = options.mode ?? "direct";
-  const pool = new pg.Pool({
+  const pool = new (loadPg().Pool)({
     connectionString: dsn,
     max: options.max ?? DEFAULT_PG_POOL_MAX,
     min: 0,

@@ -1,6 +1,6 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
-import Database from "better-sqlite3";
 import type { PgPoolMode } from "./config.js";
+import { loadBetterSqlite3 } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { PgThreadRegistry } from "./pg-thread-registry.js";
@@ -41,7 +41,7 @@ export async function openRegistry(target: OpsTarget): Promise<{ registry: Threa
     return { registry: new PgThreadRegistry(pool, target.schema ?? "public"), close: () => pool.end() };
   }
   if (target.sqlitePath) {
-    const db = new Database(target.sqlitePath, { fileMustExist: true });
+    const db = new (loadBetterSqlite3())(target.sqlitePath, { fileMustExist: true });
     return { registry: new SqliteThreadRegistry(db), close: async () => void db.close() };
   }
   throw new ThreadwiseConfigError("target", "give a PostgreSQL DSN (--dsn) or a SQLite file (--sqlite)");

@@ -1,5 +1,5 @@
 import { envPositiveInt, envTimerMs, loggerOptionSchema, parseOptions, promptContextModeSchema, timerMsSchema } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Default window, in messages (spec R10). */
 export const DEFAULT_WINDOW_SIZE = 20;
@@ -85,11 +85,13 @@ export const summarizeOptionsSchema = z.strictObject({
   structuredResponse: z.boolean().default(false),
   /**
    * Prepare summaries off the user's path (spec R36): on a due call the model answers at once with
-   * the current summary and a view of everything it does not cover (at most `threshold` messages
-   * plus the turn in progress), and the summarizer runs after the answer; the next model call of
-   * the thread adopts the new summary and moves the window's cut with it, in one step. Nothing is
-   * stored until it is adopted, so a crash only means the next call prepares it again. Without it,
-   * the summarizer runs before the model call of a due turn and the user waits for it.
+   * the current summary and a view of everything it does not cover, and the summarizer runs after
+   * the answer; the next model call of the thread adopts the new summary and moves the window's
+   * cut with it, in one step. A summary is due 2 messages earlier than without it (one exchange
+   * ahead) and covers the same period, so no view holds more than `threshold` messages plus the
+   * run in progress. Nothing is stored until it is adopted, so a crash or
+   * another process only means the summary is prepared again. Without it, the summarizer runs
+   * before the model call of a due turn and the user waits for it.
    * @default false
    */
   background: z.boolean().default(false),

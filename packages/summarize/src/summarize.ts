@@ -40,6 +40,14 @@ export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(SUMMARY_
 /** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
 const FAILURE_MEMORY_ENTRIES = 10_000;
 
+/**
+ * With `background: true` a summary is due this many messages early (one user message and its
+ * answer) and covers the same period: the due call still sees everything not yet summarized,
+ * and the next call adopts the summary, so no view holds more than `threshold` messages plus the
+ * run in progress.
+ */
+export const BACKGROUND_LEAD_MESSAGES = 2;
+
 class SummarizerFailure extends Error {}
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
@@ -102,6 +110,10 @@ export function summarize(options: SummarizeOptions = {}) {
   const warnedThreads = new Set<string>();
   // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
   const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+  const backgroundPlan = {
+    windowSize: Math.max(1, opts.windowSize - BACKGROUND_LEAD_MESSAGES),
+    threshold: Math.max(1, opts.threshold - BACKGROUND_LEAD_MESSAGES),
+  };
 
   /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
   const makeSummary = async (
@@ -169,7 +181,11 @@ export function summarize(options: SummarizeOptions = {}) {
           failedTurns.delete(threadId);
         } else if (settled) remember(settled.turnId);
       }
-      const plan = planSummary(stored, record, opts);
+      // In the background the summary is prepared one exchange early, over a window that many
+      // messages shorter: the due call's view (everything not yet covered) stays within `threshold`
+      // messages, the summary still covers a whole period, and once the next exchange is in, what
+      // it does not cover is the window again.
+      const plan = planSummary(stored, record, background ? backgroundPlan : opts);
 
       let prepareAfterAnswer = false;
       if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {

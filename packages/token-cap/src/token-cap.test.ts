@@ -4,12 +4,13 @@ import { addContextBlocks, createTokenCounter, findOrphans, ThreadwiseConfigErro
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { shortenToolResults, truncationMarker } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 import { capMessages, tokenCap } from "./token-cap.js";
 
-// characterTokenCounter: ceil(characters / 4) per text, plus 3 framing tokens per message.
+// characterTokenCounter: ceil(characters / 4) per text, plus 4 framing tokens per message, 3 per
+// tool call, and a ToolMessage's tool_call_id. capMessages gets no request overhead (tokenCap adds it).
 const counter = () => characterTokenCounter();
 const human = (id: string, text: string) => new HumanMessage({ id, content: text });
 const ai = (id: string, text: string) => new AIMessage({ id, content: text });
@@ -45,7 +46,7 @@ describe("tokenCap options", () => {
 });
 
 describe("capMessages", () => {
-  // h1: 3 + 2 = 5, a1: 3 + 2 = 5, h2: 5, c1: 3 + ceil(4/4)=1 + ceil(2/4)=1 -> 5, t1: 3 + 10 = 13, h3: 5.
+  // h1: 4 + 2 = 6, a1: 6, h2: 6, c1: 4 + ceil(4/4)=1 + ceil(2/4)=1 + 3 -> 9, t1: 4 + 10 + 1 = 15, h3: 6.
   const thread = [
     human("h1", "12345678"),
     ai("a1", "12345678"),
@@ -57,16 +58,16 @@ describe("capMessages", () => {
 
   it("drops the oldest whole groups until the rest fits, fixed tokens included", () => {
     const c = counter();
-    expect(c.countMessages(thread)).toBe(38);
-    expect(ids(capMessages(thread, { maxTokens: 38, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
-    expect(ids(capMessages(thread, { maxTokens: 37, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
-    // 23 = h3 + the 18-token tool group: h2 no longer fits.
-    const capped = capMessages(thread, { maxTokens: 27, counter: c });
+    expect(c.countMessages(thread)).toBe(48);
+    expect(ids(capMessages(thread, { maxTokens: 48, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 47, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
+    // 30 = h3 + the 24-token tool group: h2 no longer fits.
+    const capped = capMessages(thread, { maxTokens: 35, counter: c });
     expect(ids(capped.messages)).toEqual(["c1", "t1", "h3"]);
-    expect(capped.tokens).toBe(23);
+    expect(capped.tokens).toBe(30);
     expect(capped.droppedGroups).toBe(3);
     // 10 fixed tokens (system prompt, tools) push the tool group out.
-    expect(ids(capMessages(thread, { maxTokens: 27, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 35, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
   });
 
   it("over the cap with only the current tool loop left: shortens its tool results oldest first, with a marker", () => {
@@ -79,7 +80,7 @@ describe("capMessages", () => {
       call("c2", ["y"]),
       result("t2", "y", "b".repeat(400)),
     ];
-    // h1 5, c1 5, t1 103, c2 5, t2 103 = 221 tokens of must-keep tail.
+    // h1 6, c1 9, t1 105, c2 9, t2 105 = 234 tokens of must-keep tail.
     const capped = capMessages(loop, { maxTokens: 150, counter: c });
     expect(capped.overLimit).toBe(false);
     expect(capped.shortenedToolResults).toBe(1);
@@ -87,9 +88,9 @@ describe("capMessages", () => {
     const t1 = capped.messages[2] as ToolMessage;
     expect(t1).not.toBe(loop[3]);
     expect(t1.tool_call_id).toBe("x");
-    // 71 tokens over: t1's 100 content tokens may keep 29. At 4 characters per token, the marker
-    // alone costs 9, so the head gets (29 - 9) * 4 = 80 characters: 80 + "\n" + 33 = 114 characters = 29 tokens.
-    expect(t1.content).toBe(`${"a".repeat(80)}\n${truncationMarker(80)}`);
+    // 84 tokens over: t1's 100 content tokens may keep 16. At 4 characters per token, the marker
+    // alone costs 9, so the head gets (16 - 9) * 4 = 28 characters: 28 + "\n" + 33 = 62 characters = 16 tokens.
+    expect(t1.content).toBe(`${"a".repeat(28)}\n${truncationMarker(93)}`);
     expect(capped.messages[4]).toBe(loop[5]);
     expect(capped.tokens).toBe(c.countMessages(capped.messages));
     expect(capped.tokens).toBe(150);
@@ -119,7 +120,7 @@ describe("capMessages", () => {
     const capped = capMessages(big, { maxTokens: 50, counter: c });
     expect(ids(capped.messages)).toEqual(["h1"]);
     expect(capped.overLimit).toBe(true);
-    expect(capped.tokens).toBe(103);
+    expect(capped.tokens).toBe(104);
   });
 
   it('overflow "throw" throws a typed error naming the cap and the count, before shortening anything', () => {
@@ -132,8 +133,8 @@ describe("capMessages", () => {
       error = e;
     }
     expect(ThreadwiseTokenBudgetError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 112 });
-    expect((error as Error).message).toContain("72 over the cap of 40");
+    expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 119 });
+    expect((error as Error).message).toContain("79 over the cap of 40");
   });
 
   it("shortenToolResults leaves everything before `from` alone", () => {
@@ -163,13 +164,13 @@ describe("tokenCap encoding", () => {
   }
 
   it("follows the request's model name, the model option, or the encoding option", async () => {
-    // 3 messages x (20 + 3) = 69 tokens in o200k_base; x (33 + 3) = 108 in cl100k_base.
-    expect(await sentWith({ maxTokens: 70, logger: false }, { model: "gpt-4o" })).toEqual(["old", "old-answer", "now"]);
-    expect(await sentWith({ maxTokens: 70, logger: false }, {})).toEqual(["old", "old-answer", "now"]);
-    expect(await sentWith({ maxTokens: 70, logger: false }, { model: "gpt-4" })).toEqual(["now"]);
-    expect(await sentWith({ maxTokens: 70, logger: false }, { modelName: "gpt-3.5-turbo" })).toEqual(["now"]);
-    expect(await sentWith({ maxTokens: 70, model: "gpt-4", logger: false }, { model: "gpt-4o" })).toEqual(["now"]);
-    expect(await sentWith({ maxTokens: 70, encoding: "o200k_base", model: "gpt-4", logger: false }, { model: "gpt-4" })).toEqual([
+    // 3 messages x (20 + 4) + 3 of reply priming = 75 tokens in o200k_base; x (33 + 4) + 3 = 114 in cl100k_base (two: 77).
+    expect(await sentWith({ maxTokens: 76, logger: false }, { model: "gpt-4o" })).toEqual(["old", "old-answer", "now"]);
+    expect(await sentWith({ maxTokens: 76, logger: false }, {})).toEqual(["old", "old-answer", "now"]);
+    expect(await sentWith({ maxTokens: 76, logger: false }, { model: "gpt-4" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 76, logger: false }, { modelName: "gpt-3.5-turbo" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 76, model: "gpt-4", logger: false }, { model: "gpt-4o" })).toEqual(["now"]);
+    expect(await sentWith({ maxTokens: 76, encoding: "o200k_base", model: "gpt-4", logger: false }, { model: "gpt-4" })).toEqual([
       "old",
       "old-answer",
       "now",

@@ -8,6 +8,7 @@ import {
   type MessageGroup,
   parseOptions,
   protectedTailStart,
+  requestOverheadTokens,
   resolveEncoding,
   resolveLogger,
   selectView,
@@ -19,7 +20,7 @@ import {
   withViewMessages,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { shortenToolResults } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 
@@ -251,8 +252,14 @@ export function tokenCap(options: TokenCapOptions = {}) {
     wrapModelCall: (request, handler) => {
       const counter = counterFor(request.model);
       const placed = placedContext(request.messages);
+      const system = systemTokens(counter, request.systemMessage);
+      const tools = request.tools ?? [];
+      // Reply priming and the system-with-tools correction: what the provider counts once per request.
       const fixedTokens =
-        systemTokens(counter, request.systemMessage) + counter.countTools(request.tools ?? []) + counter.countMessages(placed);
+        system +
+        counter.countTools(tools) +
+        counter.countMessages(placed) +
+        requestOverheadTokens({ system: system > 0, tools: tools.length > 0 });
       const result = capMessages(viewMessages(request), {
         maxTokens,
         fixedTokens,

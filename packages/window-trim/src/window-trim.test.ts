@@ -4,7 +4,7 @@ import { findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@thre
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { resolveWindowTrimOptions, selectWindow, windowTrim } from "./window-trim.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */

@@ -13,7 +13,7 @@ import {
   withViewMessages,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Window size used when neither the option nor env `MEMORY_WINDOW_SIZE` is set, in messages. */
 export const DEFAULT_WINDOW_SIZE = 20;

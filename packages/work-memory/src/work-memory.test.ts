@@ -6,7 +6,7 @@ import { readSummarySlot, SUMMARY_SLOT_KEY, summarySlotState, systemText, Thread
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, modelRetryMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { countCharacters } from "./envelope.js";
 import { workMemory } from "./work-memory.js";
 

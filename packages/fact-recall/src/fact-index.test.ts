@@ -1,0 +1,64 @@
+import { describe, expect, it } from "vitest";
+import { createFactIndex, FactIndexCache } from "./fact-index.js";
+import type { Fact } from "./fact-store.js";
+
+function fact(key: string, text: string, attribute = "residence"): Fact {
+  return {
+    key,
+    subject: "user",
+    attribute,
+    value: text,
+    text,
+    language: "en",
+    sourceMessageId: `m-${key}`,
+    origin: "heuristic",
+    createdTurn: 1,
+    updatedTurn: 1,
+    lastUsedTurn: 0,
+    uses: 0,
+    mentions: 1,
+  };
+}
+
+describe("incremental fact index (issue 16)", () => {
+  it("re-indexes only added and changed facts and discards removed ones", () => {
+    const seoul = fact("user|residence", "User lives in Seoul");
+    const cat = fact("user|pet|cat", "User has a cat named Nabi", "pet");
+    const index = createFactIndex([seoul, cat]);
+    expect(index.size).toBe(2);
+    expect(index.search("where do I live", 3).map((r) => r.fact.text)).toEqual(["User lives in Seoul"]);
+
+    // A use changes counters only: nothing is tokenized again, the new object is returned.
+    const used = { ...seoul, uses: 1 };
+    expect(index.sync([used, cat])).toEqual({ indexed: 0, discarded: 0 });
+    expect(index.search("where do I live", 3)[0]?.fact).toBe(used);
+
+    // A move replaces the residence fact (same key, new text); the cat is discarded.
+    const busan = { ...seoul, value: "Busan", text: "User moved to Busan and lives there", previousValue: "Seoul" };
+    expect(index.sync([busan])).toEqual({ indexed: 1, discarded: 1 });
+    expect(index.search("Seoul", 3)).toEqual([]);
+    expect(index.search("busan", 3).map((r) => r.fact.key)).toEqual(["user|residence"]);
+    expect(index.search("cat Nabi", 3)).toEqual([]);
+    expect(index.size).toBe(1);
+  });
+
+  it("answers the same as an index built from scratch", () => {
+    const facts = [fact("a", "User works as a nurse in Incheon", "work"), fact("b", "User likes hiking on weekends", "likes")];
+    const incremental = createFactIndex();
+    incremental.sync(facts.slice(0, 1));
+    incremental.sync(facts);
+    for (const query of ["what's my job", "hiking", "주말에 뭐 해요", "Incheon nurse hiking"]) {
+      expect(incremental.search(query, 3)).toEqual(createFactIndex(facts).search(query, 3));
+    }
+  });
+
+  it("keeps one index per thread, least recently used evicted past the bound", () => {
+    const cache = new FactIndexCache(2);
+    const a = cache.for("a", [fact("x", "User lives in Seoul")]);
+    expect(cache.for("a", [])).toBe(a);
+    expect(a.size).toBe(0);
+    cache.for("b", []);
+    cache.for("c", []);
+    expect(cache.for("a", [])).not.toBe(a);
+  });
+});

@@ -1,0 +1,172 @@
+import { tokenize } from "@threadwise/core";
+import MiniSearch from "minisearch";
+import type { Fact } from "./fact-store.js";
+
+/**
+ * Words added to a fact's index entry by attribute, in English and Korean, so that a question
+ * names the kind of fact ("what's my job?", "직업이 뭐였죠?") and finds it without repeating the
+ * value ("nurse").
+ */
+export const ATTRIBUTE_KEYWORDS: Readonly<Record<string, string>> = {
+  name: "name called 이름",
+  age: "age old years birthday 나이 살",
+  residence: "live home city residence moved address where 사는 곳 살 산다 거주 집 이사 동네",
+  hometown: "from hometown home country born grew origin 고향 출신",
+  work: "job work career occupation employer company profession 직업 직장 회사 일",
+  study: "study major school university college 전공 공부 학교",
+  school: "school university college student study 학교 대학 학생",
+  marital: "married relationship status single spouse 결혼 관계",
+  family: "family relatives kids children spouse 가족",
+  pet: "pet pets animal 반려동물 애완동물",
+  likes: "like favorite enjoy interest 좋아하는 관심",
+  favorite: "favorite like 좋아하는",
+  dislikes: "dislike hate avoid 싫어하는",
+  plan: "plan future upcoming schedule 계획 예정 일정",
+  event: "did event activity experience 경험 활동",
+  hobby: "hobby activity pastime 취미 활동",
+  belonging: "own belongings bought 소유 물건",
+  health: "health medical allergy condition diet 건강 알레르기 식단",
+  constraint: "diet cannot restriction avoid 제약 식단",
+};
+
+/** A recalled fact with its BM25+ score (higher is more relevant). */
+export interface RankedFact {
+  fact: Fact;
+  score: number;
+}
+
+/** A full-text index over a thread's facts, kept in step with the fact slot. */
+export interface FactIndex {
+  /**
+   * Brings the index in line with `facts` (the slot's current list): facts whose key is new are
+   * added, facts whose indexed text or keywords changed are replaced, facts whose key is gone are
+   * discarded; the others are only re-pointed at the new objects (counters change on every use).
+   * Costs one key lookup per fact, and tokenization only for added or changed facts. Returns how
+   * many facts were (re)indexed and discarded.
+   */
+  sync(facts: readonly Fact[]): { indexed: number; discarded: number };
+  /** The `k` facts most relevant to `query` with a score of at least `minScore`, best first. */
+  search(query: string, k: number, minScore?: number): RankedFact[];
+  /** Number of facts indexed. */
+  readonly size: number;
+}
+
+function keywordsOf(fact: Fact): string {
+  return `${fact.subject} ${ATTRIBUTE_KEYWORDS[fact.attribute] ?? fact.attribute}`;
+}
+
+/**
+ * Creates an incremental fact index (issue 16): MiniSearch (BM25+) with core's `tokenize` (Korean
+ * particles stripped, Hangul bigrams, light English stemming). A fact's text has weight 1, its
+ * subject and attribute keywords ({@link ATTRIBUTE_KEYWORDS}) weight 0.5. Keep one per thread and
+ * call {@link FactIndex.sync} with the slot's facts before searching: a slot change (add, replace,
+ * discard) re-indexes only what changed, so a user message no longer rebuilds the index.
+ *
+ * @example
+ * const index = createFactIndex(slot.facts);
+ * index.search("Where do I live now?", 3); // [{ fact: { attribute: "residence", ... }, score: 2.1 }]
+ */
+export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
+  const mini = new MiniSearch<{ id: string; text: string; keywords: string }>({
+    fields: ["text", "keywords"],
+    tokenize,
+    processTerm: (term) => term,
+    searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
+  });
+  // key -> the fact object last synced and the indexed signature (text + keywords).
+  const byKey = new Map<string, { fact: Fact; signature: string }>();
+  let lastSynced: readonly Fact[] | undefined;
+
+  const index: FactIndex = {
+    get size() {
+      return byKey.size;
+    },
+    sync(facts) {
+      if (facts === lastSynced) return { indexed: 0, discarded: 0 };
+      let indexed = 0;
+      let discarded = 0;
+      const seen = new Set<string>();
+      for (const fact of facts) {
+        seen.add(fact.key);
+        const keywords = keywordsOf(fact);
+        const signature = `${fact.text}\u0000${keywords}`;
+        const entry = byKey.get(fact.key);
+        if (entry && entry.signature === signature) {
+          entry.fact = fact;
+          continue;
+        }
+        const doc = { id: fact.key, text: fact.text, keywords };
+        if (entry) mini.replace(doc);
+        else mini.add(doc);
+        byKey.set(fact.key, { fact, signature });
+        indexed += 1;
+      }
+      if (seen.size !== byKey.size) {
+        for (const key of [...byKey.keys()]) {
+          if (seen.has(key)) continue;
+          mini.discard(key);
+          byKey.delete(key);
+          discarded += 1;
+        }
+      }
+      lastSynced = facts;
+      return { indexed, discarded };
+    },
+    search(query, k, minScore = 0) {
+      if (k <= 0 || byKey.size === 0) return [];
+      const terms = tokenize(query);
+      if (terms.length === 0) return [];
+      const out: RankedFact[] = [];
+      for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
+        if (hit.score < minScore) break;
+        const entry = byKey.get(hit.id as string);
+        if (entry) out.push({ fact: entry.fact, score: hit.score });
+        if (out.length >= k) break;
+      }
+      return out;
+    },
+  };
+  index.sync(initial);
+  return index;
+}
+
+/**
+ * Ranks `facts` against `query` (the newest user message) and returns at most `maxItems`, best
+ * first (spec R17). Empty when the query shares no indexed term with any fact, or no score
+ * reaches `minScore`: then nothing is placed. Builds a throwaway index: for repeated queries on a
+ * thread keep a {@link createFactIndex} and `sync` it.
+ *
+ * @example
+ * recallFacts(slot.facts, "Where do I live now?", { maxItems: 3 }); // [{ fact: { attribute: "residence", ... }, score: 2.1 }]
+ */
+export function recallFacts(facts: readonly Fact[], query: string, options: { maxItems: number; minScore?: number }): RankedFact[] {
+  return createFactIndex(facts).search(query, options.maxItems, options.minScore);
+}
+
+/** Renders facts as the text of a `facts` context block: one `- <text>` line each. */
+export function renderFacts(facts: readonly Fact[]): string {
+  return facts.map((fact) => `- ${fact.text}`).join("\n");
+}
+
+/**
+ * One {@link FactIndex} per thread, least recently used thread evicted first. The bound is
+ * `maxThreads` indexes of at most `maxFacts` facts each.
+ */
+export class FactIndexCache {
+  readonly #indexes = new Map<string, FactIndex>();
+  constructor(readonly maxThreads: number = 256) {}
+
+  /** The thread's index, synced with `facts`; a thread without an id gets a throwaway index. */
+  for(threadId: string, facts: readonly Fact[]): FactIndex {
+    if (threadId === "") return createFactIndex(facts);
+    let index = this.#indexes.get(threadId);
+    if (index) this.#indexes.delete(threadId);
+    else {
+      index = createFactIndex();
+      if (this.#indexes.size >= this.maxThreads) this.#indexes.delete(this.#indexes.keys().next().value as string);
+    }
+    this.#indexes.set(threadId, index);
+    index.sync(facts);
+    return index;
+  }
+}

@@ -1,0 +1,84 @@
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { tokenize } from "@threadwise/core";
+import { describe, expect, it } from "vitest";
+import { MessageIndex, timestampOf } from "./message-index.js";
+
+const user = (id: string, content: string) => new HumanMessage({ id, content });
+const ai = (id: string, content: string) => new AIMessage({ id, content });
+const thread = (n: number): BaseMessage[] =>
+  Array.from({ length: n }, (_, i) => (i % 2 === 0 ? user(`m${i}`, `user line ${i} apple${i}`) : ai(`m${i}`, `answer ${i}`)));
+const ids = (index: MessageIndex) => index.entries().map((e) => e.id);
+const found = (index: MessageIndex, query: string) => index.search(tokenize(query), 5).map((r) => r.entry.id);
+
+describe("MessageIndex.sync", () => {
+  it("indexes only the new messages when the thread grows", () => {
+    const index = new MessageIndex({ maxMessages: 100 });
+    const messages = thread(6);
+    expect(index.sync(messages.slice(0, 4))).toEqual({ added: 4, discarded: 0, rebuilt: false });
+    expect(index.sync(messages)).toEqual({ added: 2, discarded: 0, rebuilt: false });
+    expect(index.sync(messages)).toEqual({ added: 0, discarded: 0, rebuilt: false });
+    expect(found(index, "apple4")).toEqual(["m4"]);
+  });
+
+  it("keeps at most maxMessages, the oldest leaving first", () => {
+    const index = new MessageIndex({ maxMessages: 3 });
+    const messages = thread(4);
+    index.sync(messages.slice(0, 3));
+    expect(index.sync(messages)).toEqual({ added: 1, discarded: 1, rebuilt: false });
+    expect(ids(index)).toEqual(["m1", "m2", "m3"]);
+    expect(found(index, "apple0")).toEqual([]);
+    // A long thread read for the first time (a restart): only the newest maxMessages are indexed.
+    const fresh = new MessageIndex({ maxMessages: 3 });
+    expect(fresh.sync(thread(10)).added).toBe(3);
+    expect(ids(fresh)).toEqual(["m7", "m8", "m9"]);
+  });
+
+  it("drops the entries of messages deleted from the head (persistTrim) and renumbers positions", () => {
+    const index = new MessageIndex({ maxMessages: 100 });
+    const messages = thread(6);
+    index.sync(messages);
+    const trimmed = [...messages.slice(2), user("m6", "user line 6 apple6")];
+    expect(index.sync(trimmed)).toEqual({ added: 1, discarded: 2, rebuilt: false });
+    expect(index.entries().map((e) => [e.id, e.position])).toEqual([
+      ["m2", 1],
+      ["m3", 2],
+      ["m4", 3],
+      ["m5", 4],
+      ["m6", 5],
+    ]);
+    expect(found(index, "apple0")).toEqual([]);
+  });
+
+  it("rebuilds when a message in the middle was removed or the thread went back in time", () => {
+    const index = new MessageIndex({ maxMessages: 100 });
+    const messages = thread(6);
+    index.sync(messages);
+    const removed = messages.filter((m) => m.id !== "m2");
+    expect(index.sync(removed)).toEqual({ added: 5, discarded: 0, rebuilt: true });
+    expect(found(index, "apple2")).toEqual([]);
+    // Time travel: an older checkpoint, then a different continuation.
+    const older = [...messages.slice(0, 3), user("x", "another path")];
+    expect(index.sync(older)).toEqual({ added: 4, discarded: 0, rebuilt: true });
+    expect(found(index, "apple4")).toEqual([]);
+    expect(found(index, "another path")).toEqual(["x"]);
+  });
+
+  it("skips tool results and AI messages without text", () => {
+    const index = new MessageIndex({ maxMessages: 100 });
+    const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "t1", name: "search", args: {} }] });
+    index.sync([user("u", "find flights"), call, new ToolMessage({ id: "r", content: "BA123", tool_call_id: "t1" })]);
+    expect(ids(index)).toEqual(["u"]);
+  });
+});
+
+describe("timestampOf", () => {
+  it("reads additional_kwargs.timestamp, then response_metadata.timestamp; strings as written, numbers as ISO", () => {
+    expect(timestampOf(new HumanMessage({ content: "x", additional_kwargs: { timestamp: "1:56 pm on 8 May, 2023" } }))).toBe(
+      "1:56 pm on 8 May, 2023",
+    );
+    expect(timestampOf(new AIMessage({ content: "x", response_metadata: { timestamp: Date.UTC(2026, 2, 2, 9, 15) } }))).toBe(
+      "2026-03-02T09:15Z",
+    );
+    expect(timestampOf(new HumanMessage("x"))).toBeUndefined();
+  });
+});

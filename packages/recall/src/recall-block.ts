@@ -1,0 +1,310 @@
+import { tokenize } from "@threadwise/core";
+import type { Fact, FactIndex } from "@threadwise/fact-recall";
+import type { MessageIndex, RecallEntry } from "./message-index.js";
+
+/** Constant of reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): 1 / (k + rank). */
+export const RRF_K = 60;
+
+/** One recalled item: a message that left the view, or a fact (pointing at the message it came from). */
+export type RecallItem =
+  | { kind: "message"; entry: RecallEntry; score: number }
+  | { kind: "fact"; fact: Fact; source: RecallEntry | undefined; score: number };
+
+/** What {@link rankRecall} ranks. */
+export interface RankInput {
+  /** The thread's message index, synced. */
+  messages: MessageIndex;
+  /** The thread's fact index, synced; unset when facts are not used. */
+  facts?: FactIndex;
+  /** Terms of the newest user message (core `tokenize`). */
+  terms: readonly string[];
+  /** `true` for the id of a message that is in the view: never recalled, nor its facts. */
+  inView: (messageId: string) => boolean;
+  /** `true` for a fact that must not be recalled (already placed by factRecall). */
+  skipFact?: (fact: Fact) => boolean;
+  /** Ids of messages ranked by another retriever (embeddings), best first; fused with BM25. */
+  extraRanking?: readonly string[];
+  /** How many results each ranking contributes (items). */
+  depth: number;
+}
+
+/**
+ * One ranked list across messages and facts (spec R35): BM25+ over the messages, BM25+ over the
+ * facts, and optionally an embedding ranking of the messages, fused by reciprocal rank fusion
+ * (score = sum over rankings of 1 / ({@link RRF_K} + rank)). Messages in the view, and facts
+ * taken from them, are left out. Best first; ties keep BM25 order.
+ */
+export function rankRecall(input: RankInput): RecallItem[] {
+  const scores = new Map<string, { item: RecallItem; score: number }>();
+  const add = (key: string, rank: number, make: () => RecallItem) => {
+    const entry = scores.get(key);
+    const share = 1 / (RRF_K + rank);
+    if (entry) entry.score += share;
+    else scores.set(key, { item: make(), score: share });
+  };
+  const skip = (entry: RecallEntry) => input.inView(entry.id);
+  input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
+    add(`m:${entry.seq}`, rank + 1, () => ({ kind: "message", entry, score }));
+  });
+  if (input.extraRanking) {
+    let rank = 0;
+    for (const id of input.extraRanking) {
+      const entry = input.messages.byMessageId(id);
+      if (!entry || skip(entry)) continue;
+      rank += 1;
+      add(`m:${entry.seq}`, rank, () => ({ kind: "message", entry, score: 0 }));
+      if (rank >= input.depth) break;
+    }
+  }
+  if (input.facts && input.facts.size > 0) {
+    let rank = 0;
+    for (const { fact, score } of input.facts.search(input.terms.join(" "), input.depth * 2)) {
+      if (fact.sourceMessageId !== null && input.inView(fact.sourceMessageId)) continue;
+      if (input.skipFact?.(fact)) continue;
+      rank += 1;
+      const source = fact.sourceMessageId === null ? undefined : input.messages.byMessageId(fact.sourceMessageId);
+      add(`f:${fact.key}`, rank, () => ({ kind: "fact", fact, source, score }));
+      if (rank >= input.depth) break;
+    }
+  }
+  return [...scores.values()].sort((a, b) => b.score - a.score).map(({ item, score }) => ({ ...item, score }));
+}
+
+/** Options of {@link renderRecall}. */
+export interface RenderOptions {
+  /** Most tokens of the whole block, its `[label]` line included (tokens). */
+  maxTokens: number;
+  /** Messages shown on each side of a recalled message, when the budget allows (messages). */
+  neighbours: number;
+  /** Most tokens of one recalled message's line; longer ones are cut to their best part (tokens). */
+  maxMessageTokens: number;
+  /** Most tokens of one neighbour's line (tokens). */
+  maxNeighbourTokens: number;
+  /** Most items (messages or facts) placed. */
+  maxItems: number;
+  /** Heading of the block. */
+  label: string;
+  /** Token counter of the block's text. */
+  countText: (text: string) => number;
+  /** `true` for a message in the view (a neighbour in the view is not repeated). */
+  inView: (messageId: string) => boolean;
+  /** Terms of the newest user message: pick the best part of a long message. */
+  terms: readonly string[];
+}
+
+/** The rendered block and what it holds. */
+export interface RenderedRecall {
+  /** The block's text (without the label); empty when nothing fits or nothing was found. */
+  text: string;
+  /** Tokens of `[label]\ntext`; 0 when empty. */
+  tokens: number;
+  /** Ids of the messages in the block (recalled ones and their neighbours), in thread order. */
+  messageIds: string[];
+  /** Keys of the facts in the block. */
+  factKeys: string[];
+  /** Items placed, best first. */
+  items: RecallItem[];
+}
+
+const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
+
+/** A user message's `name` (a speaker in a multi-party thread), else the role. AI messages carry the agent's name, so they are `assistant`. */
+function speakerOf(entry: RecallEntry): string {
+  return entry.role === "user" ? (entry.name ?? "user") : "assistant";
+}
+
+/** A message's text measured once: its tokens, and its sentences with their tokens and terms. */
+interface Measured {
+  tokens: number;
+  sentences?: Array<{ text: string; tokens: number; terms: Set<string> }>;
+}
+// Keyed by entry object: dropped with the entry when the index lets it go.
+const measures = new WeakMap<RecallEntry, Measured>();
+
+function measure(entry: RecallEntry, countText: (text: string) => number): Measured {
+  let m = measures.get(entry);
+  if (!m) {
+    m = { tokens: countText(entry.text) };
+    measures.set(entry, m);
+  }
+  return m;
+}
+
+/**
+ * The part of a message that fits in `maxTokens` (estimated from per-sentence counts made once
+ * per message): whole when it fits; else the sentence sharing most terms with the query, widened
+ * by the following and preceding sentences while it fits, marked with `…` where text was left
+ * out; a single sentence that does not fit is cut at a word.
+ */
+export function excerpt(entry: RecallEntry, terms: ReadonlySet<string>, maxTokens: number, countText: (text: string) => number): string {
+  const m = measure(entry, countText);
+  if (m.tokens <= maxTokens) return entry.text;
+  m.sentences ??= [...sentences.segment(entry.text)]
+    .map((s) => s.segment.trim())
+    .filter((t) => t !== "")
+    .map((t) => ({ text: t, tokens: countText(t), terms: new Set(tokenize(t)) }));
+  const parts = m.sentences;
+  if (parts.length === 0) return entry.text;
+  let best = 0;
+  let bestScore = -1;
+  parts.forEach((part, i) => {
+    let score = 0;
+    for (const t of part.terms) if (terms.has(t)) score += 1;
+    if (score > bestScore) {
+      best = i;
+      bestScore = score;
+    }
+  });
+  let from = best;
+  let to = best + 1;
+  // Each `…` marker is about one token; a space between sentences is part of the next token.
+  let used = (parts[best] as { tokens: number }).tokens + 2;
+  for (let grew = true; grew; ) {
+    grew = false;
+    const next = parts[to];
+    if (next && used + next.tokens <= maxTokens) {
+      used += next.tokens;
+      to += 1;
+      grew = true;
+    }
+    const previous = parts[from - 1];
+    if (previous && used + previous.tokens <= maxTokens) {
+      used += previous.tokens;
+      from -= 1;
+      grew = true;
+    }
+  }
+  const lead = from > 0 ? "…" : "";
+  const tail = to < parts.length ? "…" : "";
+  if (used <= maxTokens)
+    return `${lead}${parts
+      .slice(from, to)
+      .map((p) => p.text)
+      .join(" ")}${tail}`;
+  // One sentence over the cap: keep whole words from its start, in proportion to its tokens.
+  const sentence = parts[best] as { text: string; tokens: number };
+  const words = sentence.text.split(/\s+/);
+  const keep = Math.max(1, Math.floor((words.length * (maxTokens - 2)) / Math.max(1, sentence.tokens)));
+  return `${lead}${words.slice(0, keep).join(" ")}…`;
+}
+
+function messageLine(entry: RecallEntry, body: string, when: string | undefined): string {
+  return `#${entry.position} ${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
+}
+
+function factLine(fact: Fact, source: RecallEntry | undefined): string {
+  if (!source) return `- fact: ${fact.text}`;
+  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${fact.text}`;
+}
+
+/**
+ * Renders ranked items as the recall block, best first until the budget is spent (spec R35):
+ * a fact is one line pointing at the message it came from (left out when that message is placed
+ * too); a message is one line `#<position> <speaker> (<timestamp>): <text>` with up to
+ * `neighbours` messages on each side when they fit (else the message alone, else its best part
+ * when at least 16 tokens are left). Facts come first, then messages in thread order, so a
+ * recalled exchange reads as it happened; a timestamp is written when it differs from the line
+ * before. The whole block, label included, stays within `maxTokens` (checked on the final text).
+ */
+export function renderRecall(items: readonly RecallItem[], index: MessageIndex, options: RenderOptions): RenderedRecall {
+  const terms = new Set(options.terms);
+  const header = `[${options.label}]\n`;
+  const count = options.countText;
+  // Line cost is estimated as head + body tokens + 1 for the newline (the final text is counted
+  // exactly below); the position `#<n> ` is about two tokens (o200k and cl100k keep up to three
+  // digits in one). A timestamp is paid once per distinct value: lines in thread order repeat it
+  // only where it changes.
+  const line = (entry: RecallEntry, cap: number): { entry: RecallEntry; body: string; tokens: number } => {
+    const headTokens = 2 + count(`${speakerOf(entry)}: `);
+    const body = excerpt(entry, terms, Math.max(8, cap - headTokens), count);
+    const bodyTokens = body === entry.text ? measure(entry, count).tokens : Math.min(cap - headTokens, count(body));
+    return { entry, body, tokens: headTokens + bodyTokens + 1 };
+  };
+  const times = new Set<string>();
+  const timeCost = (lines: ReadonlyArray<{ entry: RecallEntry }>) => {
+    const fresh = new Set<string>();
+    for (const { entry } of lines) if (entry.timestamp && !times.has(entry.timestamp)) fresh.add(entry.timestamp);
+    let sum = 0;
+    for (const t of fresh) sum += count(` (${t})`);
+    return sum;
+  };
+  let used = count(header);
+  const placed = new Map<number, { entry: RecallEntry; body: string }>();
+  // Placement units in rank order (a fact, or a message with its neighbours), to undo the last.
+  const units: Array<{ item: RecallItem; seqs: number[]; fact?: { fact: Fact; line: string } }> = [];
+  const budgetLeft = () => options.maxTokens - used;
+  const place = (item: RecallItem, lines: Array<{ entry: RecallEntry; body: string; tokens: number }>) => {
+    const cost = lines.reduce((sum, l) => sum + l.tokens, 0) + timeCost(lines);
+    if (cost > budgetLeft()) return false;
+    used += cost;
+    for (const l of lines) {
+      placed.set(l.entry.seq, l);
+      if (l.entry.timestamp) times.add(l.entry.timestamp);
+    }
+    units.push({ item, seqs: lines.map((l) => l.entry.seq) });
+    return true;
+  };
+
+  for (const item of items) {
+    if (units.length >= options.maxItems || budgetLeft() < 8) break;
+    if (item.kind === "fact") {
+      if (item.source && placed.has(item.source.seq)) continue;
+      const text = factLine(item.fact, item.source);
+      const c = count(text) + 1;
+      if (c > budgetLeft()) continue;
+      used += c;
+      units.push({ item, seqs: [], fact: { fact: item.fact, line: text } });
+      continue;
+    }
+    const { entry } = item;
+    if (placed.has(entry.seq)) continue;
+    const core = line(entry, options.maxMessageTokens);
+    const around: Array<{ entry: RecallEntry; body: string; tokens: number }> = [];
+    for (let d = 1; d <= options.neighbours; d += 1) {
+      for (const seq of [entry.seq - d, entry.seq + d]) {
+        const n = index.entry(seq);
+        if (!n || placed.has(seq) || options.inView(n.id)) continue;
+        around.push(line(n, options.maxNeighbourTokens));
+      }
+    }
+    if (place(item, [core, ...around]) || place(item, [core])) continue;
+    if (budgetLeft() >= 16) place(item, [line(entry, budgetLeft() - 2 - timeCost([core]))]);
+  }
+
+  const build = () => {
+    // Facts whose source message is placed too say the same thing twice: left out.
+    const factLines = units
+      .filter((u) => u.fact && !(u.fact.fact.sourceMessageId && placedIds.has(u.fact.fact.sourceMessageId)))
+      .map((u) => (u.fact as { line: string }).line);
+    const lines: string[] = [];
+    let previous: string | undefined;
+    for (const seq of [...placed.keys()].sort((a, b) => a - b)) {
+      const { entry, body } = placed.get(seq) as { entry: RecallEntry; body: string };
+      lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined));
+      previous = entry.timestamp;
+    }
+    return [...factLines, ...lines].join("\n");
+  };
+  let placedIds = new Set([...placed.values()].map((p) => p.entry.id));
+  let text = build();
+  // Estimated line costs do not add up exactly to the joined text's: undo the last units until it fits.
+  let tokens = text === "" ? 0 : count(header + text);
+  while (text !== "" && tokens > options.maxTokens) {
+    const unit = units.pop();
+    if (!unit) break;
+    for (const seq of unit.seqs) placed.delete(seq);
+    placedIds = new Set([...placed.values()].map((p) => p.entry.id));
+    text = build();
+    tokens = text === "" ? 0 : count(header + text);
+  }
+  const messageIds = [...placed.keys()].sort((a, b) => a - b).map((seq) => (placed.get(seq) as { entry: RecallEntry }).entry.id);
+  const factUnits = units.filter((u) => u.fact && !(u.fact.fact.sourceMessageId && placedIds.has(u.fact.fact.sourceMessageId)));
+  const factKeys = new Set(factUnits.map((u) => (u.fact as { fact: Fact }).fact.key));
+  return {
+    text,
+    tokens,
+    messageIds,
+    factKeys: [...factKeys],
+    items: units.filter((u) => !u.fact || factKeys.has(u.fact.fact.key)).map((u) => u.item),
+  };
+}

@@ -1,0 +1,162 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { BaseMessage } from "@langchain/core/messages";
+import type { VectorStoreInterface } from "@langchain/core/vectorstores";
+import {
+  envPositiveInt,
+  loggerOptionSchema,
+  PROMPT_CONTEXT_MODES,
+  type PromptContextMode,
+  parseOptions,
+  timerMsSchema,
+} from "@threadwise/core";
+import { z } from "zod/v4";
+
+/** Env twin of `maxTokens`; also what turns recall on in `memoryStack`. */
+export const RECALL_MAX_TOKENS_ENV = "MEMORY_RECALL_MAX_TOKENS";
+
+/** Default budget of the recall block, label included (tokens). */
+export const DEFAULT_RECALL_MAX_TOKENS = 300;
+/** Default neighbours shown on each side of a recalled message (messages). */
+export const DEFAULT_NEIGHBOURS = 1;
+/** Default cap of one recalled message's line (tokens). */
+export const DEFAULT_MAX_MESSAGE_TOKENS = 80;
+/** Default cap of one neighbour's line (tokens). */
+export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 40;
+/** Default most items placed (messages and facts). */
+export const DEFAULT_RECALL_MAX_ITEMS = 12;
+/** Default most messages indexed per thread (messages). */
+export const DEFAULT_MAX_INDEXED_MESSAGES = 5000;
+/** Default most threads whose index is held in the process. */
+export const DEFAULT_MAX_THREADS = 64;
+/** Default results each ranking contributes to the fusion (items). */
+export const DEFAULT_DEPTH = 30;
+/** Default time limit of one embeddings or vector-store call (milliseconds). */
+export const DEFAULT_EMBEDDING_TIMEOUT_MS = 5000;
+/** Default heading of the block. */
+export const DEFAULT_RECALL_LABEL = "Recalled from earlier in this conversation";
+
+const embeddingsSchema = z.custom<EmbeddingsInterface>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { embedQuery?: unknown }).embedQuery === "function" &&
+    typeof (value as { embedDocuments?: unknown }).embedDocuments === "function",
+  { message: "expected a LangChain Embeddings (an object with embedQuery() and embedDocuments())" },
+);
+const vectorStoreSchema = z.custom<VectorStoreInterface>(
+  (value) =>
+    typeof value === "object" &&
+    value !== null &&
+    typeof (value as { addDocuments?: unknown }).addDocuments === "function" &&
+    typeof (value as { similaritySearch?: unknown }).similaritySearch === "function",
+  { message: "expected a LangChain VectorStore (an object with addDocuments() and similaritySearch())" },
+);
+const fn = <T>(message: string) => z.custom<T>((value) => typeof value === "function", { message });
+
+/** Options of {@link recall}. */
+export const recallOptionsSchema = z
+  .object({
+    /** Most tokens of the recall block, its label line included (tokens). Env twin `MEMORY_RECALL_MAX_TOKENS`. @default 300 */
+    maxTokens: z.number().int().min(16).optional(),
+    /** Most items (messages and facts) in the block. @default 12 */
+    maxItems: z.number().int().positive().optional(),
+    /** Messages shown on each side of a recalled message when the budget allows (messages, 0-3). @default 1 */
+    neighbours: z.number().int().min(0).max(3).optional(),
+    /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 80 */
+    maxMessageTokens: z.number().int().min(8).optional(),
+    /** Most tokens of one neighbour (tokens). @default 40 */
+    maxNeighbourTokens: z.number().int().min(8).optional(),
+    /** Recall facts from factRecall's slot (`_threadwise_facts`) as well, when it is there. @default true */
+    facts: z.boolean().optional(),
+    /**
+     * Most messages indexed per thread (messages): the oldest leave the index first. Memory per
+     * thread is about this many messages' text plus their postings. @default 5000
+     */
+    maxIndexedMessages: z.number().int().positive().optional(),
+    /** Most threads whose index is held in this process; the least recently used goes first. @default 64 */
+    maxThreads: z.number().int().positive().optional(),
+    /** Results each ranking (messages, facts, embeddings) contributes to the fusion (items). @default 30 */
+    depth: z.number().int().positive().optional(),
+    /** Reads when a message was said; default: `additional_kwargs.timestamp`, else `response_metadata.timestamp`. */
+    timestampOf: fn<(message: BaseMessage) => string | undefined>("expected a function (message) => string | undefined").optional(),
+    /**
+     * Any LangChain `Embeddings`: adds a semantic ranking of the messages, fused with BM25. New
+     * messages are embedded once; the vectors are held in the process (re-embedded after a
+     * restart), or in `vectorStore` when given. @default undefined (lexical only, offline)
+     */
+    embeddings: embeddingsSchema.optional(),
+    /**
+     * Any LangChain `VectorStore`, for vectors kept elsewhere: recall adds each new message with id
+     * `<thread_id>:<message id>` and metadata `{ thread_id, message_id }` and searches it. Outside
+     * threadwise's checkpointed state, so outside its encryption. @default undefined
+     */
+    vectorStore: vectorStoreSchema.optional(),
+    /** Store-specific filter that scopes a `vectorStore` search to one thread. @default none (other threads' hits are dropped) */
+    vectorStoreFilter: fn<(threadId: string) => unknown>("expected a function (threadId) => filter").optional(),
+    /**
+     * Time limit of one embeddings or vector-store call, in milliseconds, 1..2,147,483,647 (Node's
+     * timer limit); past it BM25 alone ranks. @default 5000
+     */
+    timeoutMs: timerMsSchema.optional(),
+    /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
+    promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
+    /** Heading of the block. @default "Recalled from earlier in this conversation" */
+    label: z.string().min(1).optional(),
+    /** Token counter of the block (text to tokens); default core's js-tiktoken counter (`o200k_base`). */
+    countText: fn<(text: string) => number>("expected a function (text) => number").optional(),
+    /** Where warnings go (embedding failures); `false` for none. @default core's resolveLogger() */
+    logger: loggerOptionSchema,
+  })
+  .strict();
+export type RecallOptions = z.input<typeof recallOptionsSchema>;
+
+/** Settings after options, env and defaults. */
+export interface ResolvedRecallOptions {
+  maxTokens: number;
+  maxItems: number;
+  neighbours: number;
+  maxMessageTokens: number;
+  maxNeighbourTokens: number;
+  facts: boolean;
+  maxIndexedMessages: number;
+  maxThreads: number;
+  depth: number;
+  timeoutMs: number;
+  label: string;
+  promptContextMode: PromptContextMode | undefined;
+  timestampOf: ((message: BaseMessage) => string | undefined) | undefined;
+  embeddings: EmbeddingsInterface | undefined;
+  vectorStore: VectorStoreInterface | undefined;
+  vectorStoreFilter: ((threadId: string) => unknown) | undefined;
+  countText: ((text: string) => number) | undefined;
+  logger: z.output<typeof loggerOptionSchema>;
+}
+
+/**
+ * Resolves options against env and defaults.
+ * @throws ThreadwiseConfigError naming the option (`recall.maxTokens`) or env variable
+ *   (`MEMORY_RECALL_MAX_TOKENS`) that is invalid.
+ */
+export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedRecallOptions {
+  const parsed = parseOptions("recall", recallOptionsSchema, options);
+  return {
+    maxTokens: parsed.maxTokens ?? envPositiveInt(RECALL_MAX_TOKENS_ENV, env) ?? DEFAULT_RECALL_MAX_TOKENS,
+    maxItems: parsed.maxItems ?? DEFAULT_RECALL_MAX_ITEMS,
+    neighbours: parsed.neighbours ?? DEFAULT_NEIGHBOURS,
+    maxMessageTokens: parsed.maxMessageTokens ?? DEFAULT_MAX_MESSAGE_TOKENS,
+    maxNeighbourTokens: parsed.maxNeighbourTokens ?? DEFAULT_MAX_NEIGHBOUR_TOKENS,
+    facts: parsed.facts ?? true,
+    maxIndexedMessages: parsed.maxIndexedMessages ?? DEFAULT_MAX_INDEXED_MESSAGES,
+    maxThreads: parsed.maxThreads ?? DEFAULT_MAX_THREADS,
+    depth: parsed.depth ?? DEFAULT_DEPTH,
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
+    label: parsed.label ?? DEFAULT_RECALL_LABEL,
+    promptContextMode: parsed.promptContextMode,
+    timestampOf: parsed.timestampOf,
+    embeddings: parsed.embeddings,
+    vectorStore: parsed.vectorStore,
+    vectorStoreFilter: parsed.vectorStoreFilter,
+    countText: parsed.countText,
+    logger: parsed.logger,
+  };
+}

@@ -1,0 +1,183 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { createTokenCounter, systemText, ThreadwiseConfigError } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { factRecall } from "@threadwise/fact-recall";
+import { windowTrim } from "@threadwise/window-trim";
+import { type AgentMiddleware, createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+import { recall } from "./recall.js";
+import { RECALL_MAX_TOKENS_ENV, resolveRecallOptions } from "./recall-options.js";
+
+const LABEL = "[Recalled from earlier in this conversation]";
+const counter = createTokenCounter();
+
+function recallBlockOf(system: BaseMessage | undefined): string {
+  const text = systemText(system as SystemMessage);
+  const at = text.indexOf(LABEL);
+  return at === -1 ? "" : text.slice(at);
+}
+
+async function conversation(turns: string[], middleware: AgentMiddleware[]) {
+  const model = scriptedModel(() => "ok");
+  const agent = createAgent({ model, systemPrompt: "S", checkpointer: new MemorySaver(), middleware });
+  const config = { configurable: { thread_id: `t-${Math.random()}` } };
+  for (const content of turns) await agent.invoke({ messages: [new HumanMessage(content)] }, config);
+  return { model, agent, config };
+}
+
+describe("recall in an agent", () => {
+  it("places an evicted message that matches the newest user message, never one in the view", async () => {
+    const turns = [
+      "My sister Hana is getting married in Jeju next spring.",
+      "I need to buy a new laptop for work.",
+      "The weather has been cold all week.",
+      "I started learning the guitar.",
+      "Where is Hana's wedding again?",
+    ];
+    const { model } = await conversation(turns, [windowTrim({ maxMessages: 4 }), recall({ promptContextMode: "legacy_system" })]);
+    const block = recallBlockOf(model.calls[4]?.messages[0]);
+    expect(block).toContain("#1 user: My sister Hana is getting married in Jeju next spring.");
+    // Its neighbour (the answer) came along; nothing from the view (the last 4 messages) is repeated.
+    expect(block).toContain("#2 assistant: ok");
+    expect(block).not.toContain("guitar");
+    expect(block).not.toContain("Where is Hana");
+    expect(counter.countText(block)).toBeLessThanOrEqual(300);
+  });
+
+  it("places nothing when the whole thread is in the view, or nothing matches", async () => {
+    const { model } = await conversation(["I live in Busan.", "Where do I live?"], [recall()]);
+    expect(systemText(model.calls[1]?.messages[0] as SystemMessage)).toBe("S");
+    const other = await conversation(
+      ["I live in Busan.", "a", "b", "c", "How are you?"],
+      [windowTrim({ maxMessages: 2 }), recall({ promptContextMode: "legacy_system" })],
+    );
+    expect(recallBlockOf(other.model.calls[4]?.messages[0])).toBe("");
+  });
+
+  it("matches Korean across particles and endings (부산으로 / 부산에서)", async () => {
+    const turns = ["작년에 부산으로 이사했어요.", "요즘 회사 일이 많아요.", "주말에는 등산을 가요.", "부산에서 맛집 좀 추천해 줄래요?"];
+    const { model } = await conversation(turns, [windowTrim({ maxMessages: 3 }), recall({ promptContextMode: "legacy_system" })]);
+    const block = recallBlockOf(model.calls[3]?.messages[0]);
+    expect(block).toContain("#1 user: 작년에 부산으로 이사했어요.");
+    expect(block).not.toContain("등산");
+  });
+
+  it("writes a message's timestamp from additional_kwargs.timestamp", async () => {
+    const model = scriptedModel(() => "ok");
+    const agent = createAgent({
+      model,
+      systemPrompt: "S",
+      checkpointer: new MemorySaver(),
+      middleware: [windowTrim({ maxMessages: 2 }), recall({ promptContextMode: "legacy_system" })],
+    });
+    const config = { configurable: { thread_id: "ts" } };
+    await agent.invoke(
+      {
+        messages: [
+          new HumanMessage({ content: "I adopted a puppy named Bori.", additional_kwargs: { timestamp: "2026-03-02T09:15:00Z" } }),
+        ],
+      },
+      config,
+    );
+    await agent.invoke({ messages: [new HumanMessage("Nothing new today.")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("When did I adopt Bori?")] }, config);
+    expect(recallBlockOf(model.calls[2]?.messages[0])).toContain("#1 user (2026-03-02T09:15:00Z): I adopted a puppy named Bori.");
+  });
+
+  it("goes after the newest user message with stable_tail, leaving the system prompt alone", async () => {
+    const turns = ["My cat is called Mochi.", "x", "y", "What is my cat called?"];
+    const { model } = await conversation(turns, [windowTrim({ maxMessages: 2 }), recall({ promptContextMode: "stable_tail" })]);
+    const messages = model.calls[3]?.messages as BaseMessage[];
+    expect(systemText(messages[0] as SystemMessage)).toBe("S");
+    const last = messages[messages.length - 1] as BaseMessage;
+    expect(String(last.content)).toContain(`${LABEL}\n#1 user: My cat is called Mochi.`);
+    expect(String(messages[messages.length - 2]?.content)).toBe("What is my cat called?");
+  });
+
+  it("ranks facts with the messages; a fact factRecall already placed is not repeated", async () => {
+    const turns = ["I work as a nurse in Incheon.", "Lovely weather.", "Any plans?", "Not really.", "What's my job?"];
+    const { model } = await conversation(turns, [
+      factRecall({ promptContextMode: "legacy_system" }),
+      windowTrim({ maxMessages: 2 }),
+      recall({ promptContextMode: "legacy_system" }),
+    ]);
+    const system = systemText(model.calls[4]?.messages[0] as SystemMessage);
+    expect(system).toContain("[Known facts about the user]\n- User works as a nurse");
+    // Only the fact matches "job"; factRecall placed it, so recall does not say it twice.
+    expect(system.match(/User works as a nurse/g)).toHaveLength(1);
+    expect(recallBlockOf(model.calls[4]?.messages[0])).toBe("");
+  });
+
+  it("recalls a fact pointing at its message when factRecall does not place it", async () => {
+    const turns = ["I work as a nurse in Incheon.", "Lovely weather.", "Any plans?", "Not really.", "What's my job?"];
+    const { model } = await conversation(turns, [
+      factRecall({ promptContextMode: "legacy_system", minScore: 1000 }),
+      windowTrim({ maxMessages: 2 }),
+      recall({ promptContextMode: "legacy_system", maxTokens: 30 }),
+    ]);
+    // 30 tokens: the fact line (about 15) fits, its source message with a neighbour does not.
+    expect(recallBlockOf(model.calls[4]?.messages[0])).toBe(`${LABEL}\n- fact (from #1): User works as a nurse in Incheon (job)`);
+  });
+});
+
+describe("recall options", () => {
+  it("validates options and the env twin, naming them", () => {
+    expect(() => resolveRecallOptions({ maxTokens: 3 })).toThrow(ThreadwiseConfigError);
+    expect(() => resolveRecallOptions({ maxTokens: 3 })).toThrow(/recall\.maxTokens/);
+    expect(() => resolveRecallOptions({ bogus: 1 } as never)).toThrow(/recall/);
+    expect(() => resolveRecallOptions({}, { [RECALL_MAX_TOKENS_ENV]: "lots" })).toThrow(/MEMORY_RECALL_MAX_TOKENS/);
+    expect(resolveRecallOptions({}, { [RECALL_MAX_TOKENS_ENV]: "500" }).maxTokens).toBe(500);
+    expect(resolveRecallOptions({ maxTokens: 200 }, { [RECALL_MAX_TOKENS_ENV]: "500" }).maxTokens).toBe(200);
+    expect(resolveRecallOptions({}, {}).maxTokens).toBe(300);
+  });
+});
+
+describe("recall with embeddings", () => {
+  it("fuses an embedding ranking with BM25 and falls back to BM25 when the embeddings fail", async () => {
+    // A toy embedding: one dimension per topic word, so "pet" questions find the puppy message
+    // although they share no word with it.
+    const topics = ["puppy|dog|pet", "laptop|computer", "rain|weather"];
+    const embed = (text: string) => topics.map((t) => (new RegExp(t, "i").test(text) ? 1 : 0));
+    const embeddings = {
+      embedQuery: async (text: string) => embed(text),
+      embedDocuments: async (texts: string[]) => texts.map(embed),
+    };
+    const turns = ["We got a puppy last week.", "My laptop broke.", "It rained again.", "Tell me about my pet."];
+    const { model } = await conversation(turns, [
+      windowTrim({ maxMessages: 2 }),
+      recall({ promptContextMode: "legacy_system", embeddings: embeddings as never, neighbours: 0 }),
+    ]);
+    expect(recallBlockOf(model.calls[3]?.messages[0])).toBe(`${LABEL}\n#1 user: We got a puppy last week.`);
+
+    const failing = {
+      embedQuery: async () => Promise.reject(new Error("down")),
+      embedDocuments: async () => Promise.reject(new Error("down")),
+    };
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (message: string) => warnings.push(message) };
+    const second = await conversation(
+      ["We got a puppy last week.", "My laptop broke.", "It rained again.", "Is the puppy well?"],
+      [windowTrim({ maxMessages: 2 }), recall({ promptContextMode: "legacy_system", embeddings: failing as never, neighbours: 0, logger })],
+    );
+    expect(recallBlockOf(second.model.calls[3]?.messages[0])).toBe(`${LABEL}\n#1 user: We got a puppy last week.`);
+    expect(warnings[0]).toMatch(/embedding ranking failed/);
+  });
+});
+
+describe("message index hooks on a thread of messages", () => {
+  it("indexes AI text, skips system and tool messages", async () => {
+    const { MessageIndex } = await import("./message-index.js");
+    const index = new MessageIndex({ maxMessages: 10 });
+    const stored = [
+      new SystemMessage("s"),
+      new HumanMessage({ content: "hello Busan", id: "u1" }),
+      new AIMessage({ content: "Busan is nice", id: "a1" }),
+    ];
+    expect(index.sync(stored)).toEqual({ added: 2, discarded: 0, rebuilt: false });
+    expect(index.entries().map((e) => [e.id, e.position, e.role])).toEqual([
+      ["u1", 2, "user"],
+      ["a1", 3, "assistant"],
+    ]);
+  });
+});

@@ -1,0 +1,335 @@
+import type { EmbeddingsInterface } from "@langchain/core/embeddings";
+import type { BaseMessage } from "@langchain/core/messages";
+import {
+  addContextBlocks,
+  contextBlocksOf,
+  createTokenCounter,
+  isContextMessage,
+  messageText,
+  messageType,
+  resolveLogger,
+  type ThreadwiseLogger,
+  tokenize,
+  viewMessages,
+  withTimeout,
+} from "@threadwise/core";
+import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
+import { createMiddleware } from "langchain";
+import { MessageIndex, type RecallEntry } from "./message-index.js";
+import { type RenderedRecall, rankRecall, renderRecall } from "./recall-block.js";
+import { type RecallOptions, type ResolvedRecallOptions, resolveRecallOptions } from "./recall-options.js";
+
+/** Name of the middleware, and the `producer` of its block. */
+export const RECALL_MIDDLEWARE_NAME = "threadwise/recall";
+/**
+ * Kind of the recall block. It changes with every user message, so it is not one of the kinds
+ * placed where a prompt cache survives (summary, work memory): it sorts after them, in the tail.
+ */
+export const RECALL_BLOCK_KIND = "recall";
+
+/** Everything recall keeps for one thread in the process (none of it is persisted). */
+export interface ThreadRecallState {
+  index: MessageIndex;
+  facts: FactIndex;
+  /** Message id -> embedding, for the in-process embedding ranking. */
+  vectors: Map<string, number[]>;
+  /** Entries with `seq` below this were embedded (or added to the vector store). */
+  embeddedThrough: number;
+  /** The query's embedding, for the model calls of one user turn. */
+  query?: { id: string; vector: number[] };
+}
+
+/** Creates the per-thread recall state. */
+export function createThreadRecallState(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">): ThreadRecallState {
+  return {
+    index: new MessageIndex({
+      maxMessages: options.maxIndexedMessages,
+      ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
+    }),
+    facts: createFactIndex(),
+    vectors: new Map(),
+    embeddedThrough: 0,
+  };
+}
+
+/** Inputs of {@link recallForQuery}. */
+export interface RecallQuery {
+  /** The newest user message's text. */
+  query: string;
+  /** Ids of the messages in the view (never recalled). */
+  inView: ReadonlySet<string>;
+  /** Facts to search (factRecall's slot), or none. */
+  facts?: readonly Fact[];
+  /** Facts not to recall (already placed by factRecall). */
+  skipFact?: (fact: Fact) => boolean;
+  /** Message ids ranked by embeddings, best first. */
+  extraRanking?: readonly string[];
+}
+
+/**
+ * Ranks and renders the recall block for one query on a synced thread state: the pure part of
+ * {@link recall}, shared with `bench/recall.ts`. The message index must have been synced with the
+ * stored thread; the fact index is synced here with `query.facts`.
+ */
+export function recallForQuery(
+  state: ThreadRecallState,
+  query: RecallQuery,
+  options: ResolvedRecallOptions,
+  countText: (text: string) => number,
+): RenderedRecall {
+  const terms = tokenize(query.query);
+  if (query.facts) state.facts.sync(query.facts);
+  const inView = (id: string) => query.inView.has(id);
+  if (terms.length === 0 && !query.extraRanking?.length) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [] };
+  const items = rankRecall({
+    messages: state.index,
+    ...(query.facts ? { facts: state.facts } : {}),
+    terms,
+    inView,
+    ...(query.skipFact ? { skipFact: query.skipFact } : {}),
+    ...(query.extraRanking ? { extraRanking: query.extraRanking } : {}),
+    depth: options.depth,
+  });
+  return renderRecall(items, state.index, {
+    maxTokens: options.maxTokens,
+    neighbours: options.neighbours,
+    maxMessageTokens: options.maxMessageTokens,
+    maxNeighbourTokens: options.maxNeighbourTokens,
+    maxItems: options.maxItems,
+    label: options.label,
+    countText,
+    inView,
+    terms,
+  });
+}
+
+/** One embedding or vector-store call, bounded by core's timeout (these APIs take no abort signal). */
+function bounded<T>(work: () => Promise<T>, timeoutMs: number, purpose: string): Promise<T> {
+  return withTimeout(() => work(), { timeoutMs, label: `threadwise/recall:${purpose}` });
+}
+
+function cosine(a: readonly number[], b: readonly number[]): number {
+  let dot = 0;
+  let na = 0;
+  let nb = 0;
+  for (let i = 0; i < a.length; i += 1) {
+    const x = a[i] as number;
+    const y = b[i] as number;
+    dot += x * y;
+    na += x * x;
+    nb += y * y;
+  }
+  return na === 0 || nb === 0 ? 0 : dot / Math.sqrt(na * nb);
+}
+
+/**
+ * Embedding ranking of the thread's messages (ids, best first): embeds messages indexed since the
+ * last call (once each), then ranks by cosine similarity in the process, or asks `vectorStore`.
+ */
+async function embeddingRanking(
+  state: ThreadRecallState,
+  threadId: string,
+  queryId: string,
+  query: string,
+  options: ResolvedRecallOptions,
+): Promise<string[]> {
+  const embeddings = options.embeddings as EmbeddingsInterface;
+  const fresh = state.index.entries().filter((entry) => entry.seq >= state.embeddedThrough);
+  if (fresh.length > 0) {
+    if (options.vectorStore) {
+      const store = options.vectorStore;
+      await bounded(
+        () =>
+          store.addDocuments(
+            fresh.map((entry) => ({ pageContent: entry.text, metadata: { thread_id: threadId, message_id: entry.id } })),
+            { ids: fresh.map((entry) => `${threadId}:${entry.id}`) },
+          ),
+        options.timeoutMs,
+        "index",
+      );
+    } else {
+      const vectors = await bounded(() => embeddings.embedDocuments(fresh.map((entry) => entry.text)), options.timeoutMs, "embed");
+      fresh.forEach((entry, i) => {
+        const vector = vectors[i];
+        if (vector) state.vectors.set(entry.id, vector);
+      });
+      // Bound: vectors of messages that left the index go too.
+      if (state.vectors.size > state.index.size) {
+        for (const id of state.vectors.keys()) if (!state.index.byMessageId(id)) state.vectors.delete(id);
+      }
+    }
+    state.embeddedThrough = (fresh[fresh.length - 1] as RecallEntry).seq + 1;
+  }
+  if (options.vectorStore) {
+    const k = options.depth * 2;
+    const filter = options.vectorStoreFilter?.(threadId);
+    const store = options.vectorStore;
+    const docs = await bounded(() => store.similaritySearch(query, k, filter as never), options.timeoutMs, "search");
+    return docs
+      .filter((doc) => doc.metadata?.thread_id === threadId)
+      .map((doc) => String(doc.metadata?.message_id ?? ""))
+      .filter((id) => id !== "");
+  }
+  if (state.query?.id !== queryId)
+    state.query = { id: queryId, vector: await bounded(() => embeddings.embedQuery(query), options.timeoutMs, "embed-query") };
+  const vector = state.query.vector;
+  return [...state.vectors.entries()]
+    .map(([id, v]) => ({ id, score: cosine(vector, v) }))
+    .filter((r) => r.score > 0)
+    .sort((a, b) => b.score - a.score)
+    .slice(0, options.depth)
+    .map((r) => r.id);
+}
+
+/** Most texts whose token count {@link memoizeCount} remembers; the oldest goes first. */
+export const TOKEN_MEMO_ENTRIES = 20_000;
+
+/**
+ * Remembers token counts of short texts by value (line heads, fact lines, sentences), so a
+ * recall call encodes only what it has not seen: the block is rebuilt on every user message from
+ * mostly the same lines. Texts over 2,000 characters are counted each time (bounded memory).
+ */
+export function memoizeCount(countText: (text: string) => number): (text: string) => number {
+  const memo = new Map<string, number>();
+  return (text) => {
+    if (text.length > 2000) return countText(text);
+    let n = memo.get(text);
+    if (n === undefined) {
+      n = countText(text);
+      if (memo.size >= TOKEN_MEMO_ENTRIES) memo.delete(memo.keys().next().value as string);
+      memo.set(text, n);
+    }
+    return n;
+  };
+}
+
+function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as BaseMessage;
+    if (messageType(message) === "human" && !isContextMessage(message)) return message;
+  }
+  return undefined;
+}
+
+/**
+ * Recall of what left the view (spec R35): before each model call, the thread's own messages that
+ * are no longer in the view (evicted by the window or covered by the summary; user and assistant
+ * alike) and the facts of factRecall are searched together for the newest user message, and the
+ * best are placed as one `recall` context block within `maxTokens`.
+ *
+ * How it works, all in `wrapModelCall` (no graph node, no state written):
+ * - Index: one incremental BM25+ index per thread in the process (MiniSearch with core's
+ *   Korean-aware tokenizer). New messages are tokenized and indexed once (O(new)); at most
+ *   `maxIndexedMessages` per thread and `maxThreads` threads are held. Nothing is persisted: after
+ *   a restart, or when the stored thread changed under it (persistTrim, `RemoveMessage`, time
+ *   travel, another process), the index is rebuilt from the stored thread, which the checkpointer
+ *   (and its encryption) already holds.
+ * - The view: the request's messages as handed to this middleware (`viewMessages(request)`);
+ *   their ids are never recalled, nor facts taken from them. Put `recall` after `windowTrim` /
+ *   `summarize` in the middleware list so it sees their view (memoryStack does).
+ * - Ranking: BM25+ over the messages (text, with a user message's speaker `name`), BM25+ over the
+ *   facts of `_threadwise_facts` when factRecall is used (facts it already placed are skipped),
+ *   and, with `embeddings`, a cosine ranking, fused by reciprocal rank fusion into one list.
+ * - Rendering: `#<position> <speaker> (<timestamp>): <text>` per message, with `neighbours`
+ *   messages on each side when they fit, long messages cut to their best sentences; a fact is one
+ *   line pointing at the message it came from. Positions are 1-based in the stored thread; the
+ *   timestamp is read by `timestampOf` (default `additional_kwargs.timestamp` or
+ *   `response_metadata.timestamp`). The whole block stays within `maxTokens`.
+ * - Placement: through core's `addContextBlocks` (R8): kind `recall`, after the summary and facts
+ *   blocks; with `stable_tail` after the newest user message, so the cached prefix is unchanged.
+ *   Nothing is placed when nothing matches.
+ * - Failures of `embeddings` or `vectorStore` (throw, timeout) log a warning and fall back to the
+ *   lexical ranking; the model call goes on.
+ *
+ * @throws ThreadwiseConfigError at construction on an invalid option or `MEMORY_RECALL_MAX_TOKENS`.
+ * @example
+ * const agent = createAgent({
+ *   model,
+ *   checkpointer: new MemorySaver(),
+ *   middleware: [factRecall(), windowTrim({ maxMessages: 20 }), recall({ maxTokens: 300 })],
+ * });
+ */
+export function recall(options: RecallOptions = {}) {
+  const config = resolveRecallOptions(options);
+  const logger: ThreadwiseLogger = resolveLogger(config.logger);
+  const countText = memoizeCount(
+    config.countText ??
+      (
+        (counter) => (text: string) =>
+          counter.countText(text)
+      )(createTokenCounter()),
+  );
+  const threads = new Map<string, ThreadRecallState>();
+  const stateFor = (threadId: string): ThreadRecallState => {
+    if (threadId === "") return createThreadRecallState(config);
+    let state = threads.get(threadId);
+    if (state) threads.delete(threadId);
+    else {
+      state = createThreadRecallState(config);
+      if (threads.size >= config.maxThreads) threads.delete(threads.keys().next().value as string);
+    }
+    threads.set(threadId, state);
+    return state;
+  };
+
+  return createMiddleware({
+    name: RECALL_MIDDLEWARE_NAME,
+    // Declared to read factRecall's private slot (a hook sees only the private keys its schema
+    // names); recall itself never writes it.
+    ...(config.facts ? { stateSchema: factSlotState } : {}),
+    wrapModelCall: async (request, handler) => {
+      const stored: BaseMessage[] = request.state.messages ?? [];
+      const view = viewMessages(request);
+      const newest = newestUserMessage(view);
+      if (!newest) return handler(request);
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      const state = stateFor(threadId);
+      state.index.sync(stored);
+      const inView = new Set<string>();
+      for (const message of view) if (typeof message.id === "string") inView.add(message.id);
+      const query = messageText(newest);
+
+      let facts: readonly Fact[] | undefined;
+      let skipFact: ((fact: Fact) => boolean) | undefined;
+      if (config.facts) {
+        const slot = readFactSlot(request.state);
+        if (slot.facts.length > 0) {
+          facts = slot.facts;
+          const placed = new Set(slot.recalled);
+          const blocks = contextBlocksOf(request).map((block) => block.text);
+          skipFact = (fact) => placed.has(fact.key) || blocks.some((text) => text.includes(fact.text));
+        }
+      }
+      let extraRanking: string[] | undefined;
+      if (config.embeddings) {
+        try {
+          extraRanking = await embeddingRanking(state, threadId, newest.id ?? query, query, config);
+        } catch (error) {
+          logger.warn("recall: embedding ranking failed; ranked lexically", {
+            reason: error instanceof Error ? error.message : "error",
+          });
+        }
+      }
+      const rendered = recallForQuery(
+        state,
+        {
+          query,
+          inView,
+          ...(facts ? { facts } : {}),
+          ...(skipFact ? { skipFact } : {}),
+          ...(extraRanking ? { extraRanking } : {}),
+        },
+        config,
+        countText,
+      );
+      if (rendered.text === "") return handler(request);
+      return handler(
+        addContextBlocks(
+          request,
+          [{ kind: RECALL_BLOCK_KIND, producer: RECALL_MIDDLEWARE_NAME, label: config.label, text: rendered.text }],
+          config.promptContextMode ? { mode: config.promptContextMode } : {},
+        ),
+      );
+    },
+  });
+}
