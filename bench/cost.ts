@@ -354,20 +354,38 @@ async function runReplay(replay: Replay, config: CostConfig, provider: WireProvi
 // ---------------------------------------------------------------------------------------------
 // Measures
 
-/** `true` for a message the memory middlewares rendered (stable_tail context), not part of the stored thread. */
-function isTailContext(message: { role?: string; content?: unknown }): boolean {
-  const content = message.content;
-  const text =
-    typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "";
-  return text.startsWith(STABLE_TAIL_HEADER);
+type WireMessage = { role?: string; content?: unknown };
+
+const textOf = (content: unknown) =>
+  typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "";
+
+/**
+ * The stable_tail context a message carries: a whole context message (its text), or the trailing
+ * text block core puts on the newest user message; `undefined` when none.
+ */
+function tailContextIn(message: WireMessage): string | undefined {
+  if (typeof message.content === "string") return message.content.startsWith(STABLE_TAIL_HEADER) ? message.content : undefined;
+  if (!Array.isArray(message.content)) return undefined;
+  const last = message.content.at(-1) as { text?: string } | undefined;
+  const text = String(last?.text ?? "");
+  return text.trimStart().startsWith(STABLE_TAIL_HEADER) ? text : undefined;
 }
 
-/** `true` for a summary message (LangChain's, stored) or a context message: not a conversation message. */
-function isMemoryMessage(message: { role?: string; content?: unknown }): boolean {
-  const content = message.content;
-  const text =
-    typeof content === "string" ? content : Array.isArray(content) ? content.map((p) => (p as { text?: string }).text ?? "").join("") : "";
-  return isTailContext(message) || text.startsWith(LANGCHAIN_SUMMARY_PREFIX);
+/** The message without its stable_tail context (as stored); `undefined` for a whole context message. */
+function withoutTail(message: WireMessage): WireMessage | undefined {
+  const tail = tailContextIn(message);
+  if (tail === undefined) return message;
+  if (!Array.isArray(message.content) || message.content.length < 2) return undefined;
+  const rest = message.content.slice(0, -1) as Array<Record<string, unknown>>;
+  const only = rest.length === 1 ? rest[0] : undefined;
+  const plain = only?.type === "text" && Object.keys(only).length === 2 ? String(only.text ?? "") : undefined;
+  return { ...message, content: plain ?? rest };
+}
+
+/** `true` for a summary message (LangChain's, stored) or a whole context message: not a conversation message. */
+function isMemoryMessage(message: WireMessage): boolean {
+  const text = textOf(message.content);
+  return text.startsWith(STABLE_TAIL_HEADER) || text.startsWith(LANGCHAIN_SUMMARY_PREFIX);
 }
 
 interface ViewFigures {
@@ -394,8 +412,14 @@ function viewFigures(log: WireLog): ViewFigures {
     const conversation = messages.filter((m) => m.role !== "system" && m.role !== "developer" && !isMemoryMessage(m)).length;
     max = Math.max(max, conversation);
     sum += conversation;
-    for (const m of messages) if (isTailContext(m)) tail += countO200k(JSON.stringify(m));
-    const text = JSON.stringify([request.body.tools ?? [], ...messages.filter((m) => !isTailContext(m))]);
+    const stored: WireMessage[] = [];
+    for (const m of messages) {
+      const context = tailContextIn(m);
+      if (context !== undefined) tail += countO200k(context);
+      const kept = withoutTail(m);
+      if (kept) stored.push(kept);
+    }
+    const text = JSON.stringify([request.body.tools ?? [], ...stored]);
     if (previous && previous.thread === request.thread) {
       pairs += 1;
       if (text.startsWith(previous.text.slice(0, -1))) reused += 1;

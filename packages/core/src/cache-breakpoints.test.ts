@@ -1,14 +1,15 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
+import { tailContextOf } from "./assemble-view.js";
 import { cacheBreakpointsFor, isAnthropicModel, MAX_CACHE_BREAKPOINTS, withCacheBreakpoints } from "./cache-breakpoints.js";
-import { addContextBlocks, isContextMessage } from "./placement.js";
+import { addContextBlocks } from "./view-request.js";
 
 type Block = Record<string, unknown>;
 const blocks = (content: unknown): Block[] =>
   typeof content === "string" ? [{ type: "text", text: content }] : ((content as Block[] | undefined) ?? []);
 const marked = (content: unknown) => blocks(content).filter((b) => b.cache_control !== undefined);
 const marks = (request: { systemMessage: SystemMessage; messages: BaseMessage[] }) =>
-  marked(request.systemMessage.content).length + request.messages.reduce((n, m) => n + marked(m.content).length, 0);
+  marked(request.systemMessage.content).length + request.messages.reduce((n: number, m: BaseMessage) => n + marked(m.content).length, 0);
 
 const operator = new SystemMessage({ content: [{ type: "text", text: "You are a helpful airline agent." }] });
 const thread = [
@@ -20,23 +21,24 @@ const facts = { kind: "facts", producer: "test", label: "Facts about the user", 
 const summary = { kind: "summary", producer: "test", label: "Previous conversation summary", text: "They talked about flights." };
 
 describe("withCacheBreakpoints", () => {
-  it("marks the operator's system prompt and the newest user message, never the stable_tail context", () => {
+  it("marks the operator's system prompt and the newest user message's own text, never the stable_tail context", () => {
     const request = addContextBlocks({ systemMessage: operator, messages: thread }, [facts], { mode: "stable_tail" });
     const out = withCacheBreakpoints(request);
     expect(marked(out.systemMessage.content)).toHaveLength(1);
     expect(marked(out.systemMessage.content)[0]?.text).toBe("You are a helpful airline agent.");
-    const context = out.messages.find((m) => isContextMessage(m)) as BaseMessage;
-    expect(marked(context.content)).toHaveLength(0);
-    const u2 = out.messages.find((m) => m.id === "u2") as BaseMessage;
-    expect(marked(u2.content)).toEqual([{ type: "text", text: "May 20", cache_control: { type: "ephemeral" } }]);
+    const u2 = out.messages.find((m: BaseMessage) => m.id === "u2") as BaseMessage;
+    expect(tailContextOf(u2)).toContain("lives in Seoul");
+    const [own, context] = blocks(u2.content);
+    expect(own).toEqual({ type: "text", text: "May 20", cache_control: { type: "ephemeral" } });
+    expect(context?.cache_control).toBeUndefined();
     expect(marks(out)).toBe(2);
   });
 
   it("leaves every input object as it was (marked messages are copies with the same id)", () => {
     const request = { systemMessage: operator, messages: [...thread] };
-    const before = JSON.stringify([operator.content, thread.map((m) => m.content)]);
+    const before = JSON.stringify([operator.content, thread.map((m: BaseMessage) => m.content)]);
     const out = withCacheBreakpoints(request);
-    expect(JSON.stringify([operator.content, thread.map((m) => m.content)])).toBe(before);
+    expect(JSON.stringify([operator.content, thread.map((m: BaseMessage) => m.content)])).toBe(before);
     expect(out.messages[2]).not.toBe(thread[2]);
     expect(out.messages[2]?.id).toBe("u2");
     expect(out.messages[0]).toBe(thread[0]);
@@ -64,9 +66,9 @@ describe("withCacheBreakpoints", () => {
     ];
     const request = addContextBlocks({ systemMessage: operator, messages: loop }, [facts], { mode: "stable_tail" });
     const out = withCacheBreakpoints(request, { ttl: "1h" });
-    const ids = out.messages.filter((m) => marked(m.content).length > 0).map((m) => m.id);
+    const ids = out.messages.filter((m: BaseMessage) => marked(m.content).length > 0).map((m: BaseMessage) => m.id);
     expect(ids).toEqual(["u2", "t1"]);
-    const tool = out.messages.find((m) => m.id === "t1") as ToolMessage;
+    const tool = out.messages.find((m: BaseMessage) => m.id === "t1") as ToolMessage;
     expect(tool.tool_call_id).toBe("c1");
     expect(marked(tool.content)[0]?.cache_control).toEqual({ type: "ephemeral", ttl: "1h" });
     expect(marks(out)).toBe(3);

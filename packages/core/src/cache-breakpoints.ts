@@ -1,6 +1,8 @@
 import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { tailContextOf } from "./assemble-view.js";
 import { messageType } from "./groups.js";
-import { isContextMessage, type PlacementRequest, viewSystemMessage } from "./placement.js";
+import { type ContextBlock, isContextMessage, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
+import { type PlacementRequest, viewDecisionsOf, viewSystemMessage } from "./view-request.js";
 
 /** Lifetime of an Anthropic cache entry: 5 minutes (writes 1.25x) or 1 hour (writes 2x). */
 export type CacheTtl = "5m" | "1h";
@@ -38,11 +40,16 @@ function markAt(blocks: readonly Block[], index: number, ttl: CacheTtl): Block[]
   return blocks.map((block, i) => (i === index ? { ...block, cache_control: marker(ttl) } : block));
 }
 
-/** A copy of a user or tool message whose last content block carries the breakpoint; `undefined` when it has no block to mark. */
-function markMessage(message: BaseMessage, ttl: CacheTtl): BaseMessage | undefined {
+/**
+ * A copy of a user or tool message with the breakpoint on its last content block, or, with
+ * `beforeTail`, on the block before the stable_tail context block placed at its end; `undefined`
+ * when there is no such block.
+ */
+function markMessage(message: BaseMessage, ttl: CacheTtl, beforeTail = false): BaseMessage | undefined {
   const blocks = blocksOf(message.content);
-  if (blocks.length === 0) return undefined;
-  const content = markAt(blocks, blocks.length - 1, ttl) as never;
+  const at = blocks.length - (beforeTail ? 2 : 1);
+  if (at < 0) return undefined;
+  const content = markAt(blocks, at, ttl) as never;
   const type = messageType(message);
   if (type === "human")
     return new HumanMessage({ content, id: message.id, name: message.name, additional_kwargs: message.additional_kwargs });
@@ -67,13 +74,13 @@ function markMessage(message: BaseMessage, ttl: CacheTtl): BaseMessage | undefin
  * 1. the end of the operator's system prompt (its own blocks, before any rendered context), so
  *    tools and the system prompt stay cached when a summary or the window changes;
  * 2. with `markSystemContext`, the end of the context blocks rendered into the system prompt;
- * 3. the newest stored message before the stable_tail context message (the newest user message):
- *    the next turn's request starts with everything up to it, and reads it back through the
- *    provider's 20-block lookback;
- * 4. when the model is called again inside a tool loop, the newest tool result after the context
- *    message, so the loop's next call reads the loop so far.
+ * 3. the newest user message's own content, before the stable_tail context block placed at its
+ *    end (or the newest user or tool message when nothing is in the tail): the next turn's request
+ *    starts with everything up to it, and reads it back through the provider's 20-block lookback;
+ * 4. when the model is called again inside a tool loop, the newest tool result after the tail,
+ *    so the loop's next call reads the loop so far.
  *
- * Never on a context message: it is not stored and is not a prefix of any later request. At most
+ * Never on the stable_tail context: it is not stored and is not a prefix of any later request. At most
  * {@link MAX_CACHE_BREAKPOINTS}; blocks that already carry `cache_control` count against the limit
  * and are kept. The request is a new object; no message object is changed (marked messages are
  * copies with the same id). The marks only mean something to Anthropic models; other providers
@@ -100,27 +107,35 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
     budget -= 1;
   }
 
-  // Messages: the newest stored message before the tail, then the newest tool result after it.
+  // Messages: the newest stored content before the tail, then the newest tool result after it.
+  // The tail is a text block at the end of the newest user message (or, without a user message,
+  // a context message of its own).
   const messages = [...request.messages];
-  const contextAt = messages.findIndex((m) => isContextMessage(m));
-  const beforeTail = contextAt === -1 ? messages.length : contextAt;
-  const targets: number[] = [];
-  for (let i = beforeTail - 1; i >= 0; i -= 1) {
-    const type = messageType(messages[i] as BaseMessage);
-    if (type === "human" || type === "tool") {
-      targets.push(i);
+  let tailAt = -1;
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    if (tailContextOf(messages[i] as BaseMessage) !== undefined) {
+      tailAt = i;
       break;
     }
-    if (type === "ai") continue;
   }
-  if (contextAt !== -1) {
-    const last = messages.length - 1;
-    if (last > contextAt && messageType(messages[last] as BaseMessage) === "tool") targets.push(last);
+  const targets: Array<{ index: number; beforeTail: boolean }> = [];
+  if (tailAt !== -1 && !isContextMessage(messages[tailAt] as BaseMessage)) targets.push({ index: tailAt, beforeTail: true });
+  else {
+    for (let i = (tailAt === -1 ? messages.length : tailAt) - 1; i >= 0; i -= 1) {
+      const type = messageType(messages[i] as BaseMessage);
+      if (type === "human" || type === "tool") {
+        targets.push({ index: i, beforeTail: false });
+        break;
+      }
+    }
   }
+  const last = messages.length - 1;
+  if (tailAt !== -1 && last > tailAt && messageType(messages[last] as BaseMessage) === "tool")
+    targets.push({ index: last, beforeTail: false });
   let messagesChanged = false;
-  for (const index of targets) {
+  for (const { index, beforeTail } of targets) {
     if (budget <= 0) break;
-    const marked = markMessage(messages[index] as BaseMessage, ttl);
+    const marked = markMessage(messages[index] as BaseMessage, ttl, beforeTail);
     if (!marked) continue;
     messages[index] = marked;
     messagesChanged = true;
@@ -174,6 +189,13 @@ function countMarks(request: PlacementRequest): number {
 
 /** Kinds of context blocks that change rarely (once per summary period), worth a breakpoint after them. */
 const RARELY_CHANGING_KINDS = new Set(["summary", "work_memory"]);
+
+/** Blocks of this request rendered into the system prompt (by its placement mode), in rendering order. */
+export function systemContextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
+  const decisions = viewDecisionsOf(request);
+  const blocks = sortContextBlocks(decisions.blocks).filter((b) => b.text.trim() !== "");
+  return placeContextBlocks(blocks, decisions.mode ?? resolvePromptContextMode()).head;
+}
 
 /** `true` for a LangChain model that talks to Anthropic (`ChatAnthropic`, or `initChatModel` with provider anthropic). */
 export function isAnthropicModel(model: unknown): boolean {

@@ -1,10 +1,25 @@
 export {
+  type AssembledView,
+  assembleView,
+  EMPTY_DECISIONS,
+  START_ON_VALUES,
+  type StartOn,
+  type SummaryCoverage,
+  tailContextOf,
+  type ViewCut,
+  type ViewDecisions,
+  type ViewReplacement,
+  type ViewReport,
+  withoutTailContext,
+} from "./assemble-view.js";
+export {
   type BreakpointRequest,
   type CacheBreakpointOptions,
   type CacheTtl,
   cacheBreakpointsFor,
   isAnthropicModel,
   MAX_CACHE_BREAKPOINTS,
+  systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
@@ -44,15 +59,12 @@ export {
 } from "./logger.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
-  addContextBlocks,
   appendToSystemMessage,
   CONTEXT_MESSAGE_ID_PREFIX,
   type ContextBlock,
-  contextBlocksOf,
   contextMessage,
   HEAD_BLOCK_KINDS,
   isContextMessage,
-  type PlacementRequest,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
@@ -61,12 +73,7 @@ export {
   resolvePromptContextMode,
   STABLE_TAIL_HEADER,
   sortContextBlocks,
-  systemContextBlocksOf,
   systemText,
-  viewMessages,
-  viewSystemMessage,
-  withSystemSuffix,
-  withViewMessages,
 } from "./placement.js";
 export {
   mergeSummarySlot,
@@ -120,6 +127,7 @@ export {
   TOOLS_OVERHEAD_TOKENS,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenCounterOptionsSchema,
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
@@ -132,3 +140,18 @@ export {
   ViewMemo,
   type ViewMemoOptions,
 } from "./view-memo.js";
+export {
+  addContextBlocks,
+  contextBlocksOf,
+  type PlacementRequest,
+  threadMessages,
+  type ViewDecision,
+  viewDecisionsOf,
+  viewMessages,
+  viewReport,
+  viewStartOn,
+  viewSystemMessage,
+  withSystemSuffix,
+  withViewDecisions,
+  withViewMessages,
+} from "./view-request.js";

@@ -3,19 +3,18 @@ import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/m
 import { z } from "zod/v4";
 import { envChoice } from "./env.js";
 import { ThreadwiseConfigError } from "./errors.js";
-import { messageType } from "./groups.js";
 import { contentText } from "./token-counter.js";
 
 /**
  * Where context blocks go in the prompt (spec R8, R36).
  * - `legacy_system`: labelled blocks at the end of the system prompt.
- * - `stable_tail`: the blocks in one message right after the newest real user message; the system
- *   prompt stays byte-identical so the provider's prompt cache keeps hitting.
+ * - `stable_tail`: the blocks at the end of the newest real user message, in the request only; the
+ *   system prompt stays byte-identical so the provider's prompt cache keeps hitting.
  * - `cache_aware`: by block kind. Blocks that change rarely ({@link HEAD_BLOCK_KINDS}: the summary
  *   changes once per period, work memory once per completed task) go at the end of the system
  *   prompt, where the cache survives them between changes; blocks that change with each user
- *   message (facts, knowledge, recall, anything else) go in the stable_tail context message, so
- *   they never invalidate the prefix.
+ *   message (facts, knowledge, recall, anything else) go in the stable_tail context, so they never
+ *   invalidate the cached prefix.
  */
 export type PromptContextMode = "legacy_system" | "stable_tail" | "cache_aware";
 
@@ -25,8 +24,22 @@ export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_syste
 /** Zod schema of a {@link PromptContextMode} option, for the options schemas of the middlewares. */
 export const promptContextModeSchema = z.enum(["legacy_system", "stable_tail", "cache_aware"]);
 
-/** Block kinds `cache_aware` places at the head (after the system prompt): they change rarely. */
+/** Block kinds `cache_aware` places at the head (end of the system prompt): they change rarely. */
 export const HEAD_BLOCK_KINDS: readonly string[] = ["summary", "work_memory"];
+
+/**
+ * Splits blocks by where `mode` places them: `head` at the end of the system prompt, `tail` in the
+ * stable_tail context. `legacy_system` puts all in the head, `stable_tail` all in the tail,
+ * `cache_aware` the {@link HEAD_BLOCK_KINDS} in the head and the rest in the tail.
+ */
+export function placeContextBlocks(
+  blocks: readonly ContextBlock[],
+  mode: PromptContextMode,
+): { head: ContextBlock[]; tail: ContextBlock[] } {
+  if (mode === "legacy_system") return { head: [...blocks], tail: [] };
+  if (mode === "stable_tail") return { head: [], tail: [...blocks] };
+  return { head: blocks.filter((b) => HEAD_BLOCK_KINDS.includes(b.kind)), tail: blocks.filter((b) => !HEAD_BLOCK_KINDS.includes(b.kind)) };
+}
 
 /** Env variable that sets the placement mode when no option does. */
 export const PROMPT_CONTEXT_MODE_ENV = "THREADWISE_PROMPT_CONTEXT_MODE";
@@ -130,161 +143,8 @@ export function appendToSystemMessage(message: SystemMessage | undefined, text: 
   return new SystemMessage({ ...fields, content: base === "" ? text : `${base}\n\n${text}` });
 }
 
-/** What a model request looks like to placement: LangChain's `ModelRequest` fits. */
-export interface PlacementRequest {
-  messages: BaseMessage[];
-  systemMessage: SystemMessage;
-}
-
-const PLACEMENT = Symbol.for("threadwise.placement");
-
-interface PlacementState {
-  /** Messages and system message before any block was rendered. */
-  baseMessages: BaseMessage[];
-  baseSystem: SystemMessage;
-  blocks: ContextBlock[];
-  mode: PromptContextMode | undefined;
-  /** What the last render produced, to notice a change made by a middleware that is not ours. */
-  renderedMessages: BaseMessage[];
-  renderedSystemText: string;
-}
-
-function stateOf(request: PlacementRequest): PlacementState | undefined {
-  return (request as unknown as Record<symbol, PlacementState | undefined>)[PLACEMENT];
-}
-
-/**
- * The base of the request: messages and system message without rendered context. A change made
- * after the last render by a middleware that is not threadwise's is kept (rendered context is
- * stripped from it).
- */
-function baseOf(request: PlacementRequest): { messages: BaseMessage[]; system: SystemMessage; state: PlacementState | undefined } {
-  const state = stateOf(request);
-  if (!state) return { messages: request.messages, system: request.systemMessage, state };
-  const messages = request.messages === state.renderedMessages ? state.baseMessages : request.messages.filter((m) => !isContextMessage(m));
-  const system = systemText(request.systemMessage) === state.renderedSystemText ? state.baseSystem : request.systemMessage;
-  return { messages, system, state };
-}
-
-function render<R extends PlacementRequest>(
-  request: R,
-  messages: BaseMessage[],
-  system: SystemMessage,
-  blocks: ContextBlock[],
-  mode: PromptContextMode | undefined,
-): R {
-  const effective = mode ?? resolvePromptContextMode();
-  const text = renderContextBlocks(blocks);
-  let renderedMessages = messages;
-  let renderedSystem = system;
-  if (text !== "") {
-    const head = effective === "legacy_system" ? blocks : effective === "cache_aware" ? blocks.filter(isHeadBlock) : [];
-    const tail = effective === "legacy_system" ? [] : effective === "cache_aware" ? blocks.filter((b) => !isHeadBlock(b)) : blocks;
-    const headText = renderContextBlocks(head);
-    const tailText = renderContextBlocks(tail);
-    if (headText !== "") renderedSystem = appendToSystemMessage(system, headText);
-    if (tailText !== "") renderedMessages = insertAfterNewestUserMessage(messages, contextMessage(`${STABLE_TAIL_HEADER}\n\n${tailText}`));
-  }
-  const state: PlacementState = {
-    baseMessages: messages,
-    baseSystem: system,
-    blocks,
-    mode,
-    renderedMessages,
-    renderedSystemText: systemText(renderedSystem),
-  };
-  return { ...request, messages: renderedMessages, systemMessage: renderedSystem, [PLACEMENT]: state };
-}
-
 /** A stable_tail context message; its id is derived from its text so equal inputs give equal bytes. */
 export function contextMessage(text: string): HumanMessage {
   const digest = createHash("sha256").update(text).digest("hex").slice(0, 24);
   return new HumanMessage({ content: text, id: `${CONTEXT_MESSAGE_ID_PREFIX}${digest}` });
-}
-
-function insertAfterNewestUserMessage(messages: BaseMessage[], context: BaseMessage): BaseMessage[] {
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    const message = messages[i] as BaseMessage;
-    if (messageType(message) === "human" && !isContextMessage(message))
-      return [...messages.slice(0, i + 1), context, ...messages.slice(i + 1)];
-  }
-  return [...messages, context];
-}
-
-/**
- * Adds context blocks to a model request and returns the new request, rendered by mode (spec R8,
- * R9). Call it from `wrapModelCall` and pass the result to the handler:
- *
- * ```ts
- * wrapModelCall: (request, handler) =>
- *   handler(addContextBlocks(request, [{ kind: "knowledge", producer: "my-rag", label: "Retrieved documents", text }]))
- * ```
- *
- * Every block added in one model call, by any middleware, is rendered together in one
- * deterministic order ({@link sortContextBlocks}), so adding order and middleware order do not
- * change the bytes. Nothing is written into the stored thread: the request is a new object and no
- * message object is mutated. The mode is the first one given explicitly for the request, else
- * env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`.
- *
- * @throws ThreadwiseConfigError when `options.mode` is not a known mode.
- */
-export function addContextBlocks<R extends PlacementRequest>(
-  request: R,
-  blocks: readonly ContextBlock[],
-  options: { mode?: PromptContextMode } = {},
-): R {
-  const mode = options.mode === undefined ? undefined : resolvePromptContextMode(options.mode);
-  const base = baseOf(request);
-  const all = [...(base.state?.blocks ?? []), ...blocks.filter((block) => block.text.trim() !== "")];
-  return render(request, base.messages, base.system, all, base.state?.mode ?? mode);
-}
-
-/** Blocks added to this request so far. */
-export function contextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
-  return stateOf(request)?.blocks ?? [];
-}
-
-const isHeadBlock = (block: ContextBlock) => HEAD_BLOCK_KINDS.includes(block.kind);
-
-/** Blocks of this request rendered into the system prompt (by its mode), in rendering order. */
-export function systemContextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
-  const state = stateOf(request);
-  if (!state) return [];
-  const mode = state.mode ?? resolvePromptContextMode();
-  const blocks = sortContextBlocks(state.blocks).filter((b) => b.text.trim() !== "");
-  return mode === "legacy_system" ? blocks : mode === "cache_aware" ? blocks.filter(isHeadBlock) : [];
-}
-
-/**
- * The request's messages without rendered context: what windowing and token capping work on.
- * Equal to `request.messages` when no block was added.
- */
-export function viewMessages(request: PlacementRequest): BaseMessage[] {
-  return baseOf(request).messages;
-}
-
-/** The request's system message without rendered context blocks. */
-export function viewSystemMessage(request: PlacementRequest): SystemMessage {
-  return baseOf(request).system;
-}
-
-/**
- * Replaces the view's messages (e.g. after trimming) and re-renders any context blocks already
- * added, so a block placed by an outer middleware stays after the newest user message.
- */
-export function withViewMessages<R extends PlacementRequest>(request: R, messages: BaseMessage[]): R {
-  const base = baseOf(request);
-  if (!base.state) return { ...request, messages };
-  return render(request, messages, base.system, base.state.blocks, base.state.mode);
-}
-
-/**
- * Appends `text` to the end of the system prompt (before any rendered context block), e.g. the
- * history note of R7. Keeps content blocks and cache markers as they are.
- */
-export function withSystemSuffix<R extends PlacementRequest>(request: R, text: string): R {
-  const base = baseOf(request);
-  const system = appendToSystemMessage(base.system, text);
-  if (!base.state) return { ...request, systemMessage: system };
-  return render(request, base.messages, system, base.state.blocks, base.state.mode);
 }
