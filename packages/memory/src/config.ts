@@ -175,6 +175,17 @@ function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): numb
   return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
 }
 
+/** A set but blank keyring path is refused: read as "unset" it would silently store plaintext (R26). */
+function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[MEMORY_ENV.keyringPath];
+  if (raw !== undefined && raw.trim() === "")
+    throw new ThreadwiseConfigError(
+      MEMORY_ENV.keyringPath,
+      "is set but blank; give the keyring file's path, or unset it to store plaintext",
+    );
+  return raw;
+}
+
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
@@ -217,7 +228,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     pgPoolMax: envPositiveInt(MEMORY_ENV.pgPoolMax, env),
     retentionDays: envPositiveInt(MEMORY_ENV.retentionDays, env),
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
-    keyringPath: envString(MEMORY_ENV.keyringPath, env),
+    keyringPath: envKeyringPath(env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
     turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };

@@ -36,6 +36,7 @@ export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";
 export { dsnSecrets, REDACTED, redactConfig, redactDsn, redactSecrets } from "./redact.js";
 export { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
+export { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";
