@@ -134,7 +134,9 @@ export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   type GroupSpan,
+  type IndexedViewOptions,
   type IndexReuse,
+  selectIndexedView,
   type ThreadIndex,
   VIEW_MEMO_THREADS,
   ViewMemo,
