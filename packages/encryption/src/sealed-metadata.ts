@@ -33,7 +33,7 @@ export function checkpointManifest(id: string, parent: unknown, versions: Record
   return {
     id,
     parent: typeof parent === "string" && parent !== "" ? parent : null,
-    versions: Object.fromEntries(sorted.map((channel) => [channel, String((versions ?? {})[channel])])),
+    versions: Object.fromEntries(sorted.map((channel) => [channel, String(versions?.[channel])])),
   };
 }
 
