@@ -308,7 +308,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     const agent = createAgent({ model: echo(), checkpointer: saver });
     await say(agent, "legacy", "old data");
     await saver.end();
-    const dry = await prune({ dsn: db.url, schema: db.schema, olderThanDays: 0, now: () => new Date(Date.now() + 60_000) });
+    const dry = await prune({ dsn: db.url, schema: db.schema, olderThanDays: 1, now: () => new Date(Date.now() + 86_400_000 + 60_000) });
     expect(dry.candidates.map((c) => c.threadId)).toContain("legacy");
   });
 });

@@ -35,6 +35,7 @@ export const MEMORY_ENV = {
   backend: "MEMORY_BACKEND",
   project: "THREADWISE_PROJECT",
   windowSize: "MEMORY_WINDOW_SIZE",
+  startOn: "MEMORY_START_ON",
   maxHistoryTokens: "MAX_HISTORY_TOKENS",
   summarize: "MEMORY_SUMMARIZE",
   summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
@@ -82,6 +83,12 @@ export const memoryConfigSchema = z.strictObject({
     .optional(),
   /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
   windowSize: z.union([positiveInt, z.literal(false)]),
+  /**
+   * Where every view starts (spec R4, R33), for the whole stack: `human` starts on a user message,
+   * which Bedrock Converse, Gemini and Anthropic require; `any` keeps a few more messages when the
+   * provider accepts any first role (OpenAI). @default "human"
+   */
+  startOn: z.enum(["human", "any"]),
   /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
   maxHistoryTokens: positiveInt.optional(),
   /** Summarize history that left the window (`summarize`). @default false */
@@ -146,6 +153,7 @@ export type MemoryConfigInput = Partial<z.input<typeof memoryConfigSchema>>;
 const DEFAULTS: Omit<MemoryConfig, "project"> = {
   backend: "in_memory",
   windowSize: 20,
+  startOn: "human",
   summarize: false,
   summarizeThreshold: 40,
   factsMode: "off",
@@ -164,6 +172,17 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
 function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
   const raw = envString(name, env);
   return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
+}
+
+/** A set but blank keyring path is refused: read as "unset" it would silently store plaintext (R26). */
+function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[MEMORY_ENV.keyringPath];
+  if (raw !== undefined && raw.trim() === "")
+    throw new ThreadwiseConfigError(
+      MEMORY_ENV.keyringPath,
+      "is set but blank; give the keyring file's path, or unset it to store plaintext",
+    );
+  return raw;
 }
 
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
@@ -189,6 +208,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     backend: envChoice(MEMORY_ENV.backend, MEMORY_BACKENDS, env),
     project: envString(MEMORY_ENV.project, env),
     windowSize: window === "0" ? false : envPositiveInt(MEMORY_ENV.windowSize, env),
+    startOn: envChoice(MEMORY_ENV.startOn, ["human", "any"] as const, env),
     maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
     summarize: envBoolean(MEMORY_ENV.summarize, env),
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
@@ -207,7 +227,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     pgPoolMax: envPositiveInt(MEMORY_ENV.pgPoolMax, env),
     retentionDays: envPositiveInt(MEMORY_ENV.retentionDays, env),
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
-    keyringPath: envString(MEMORY_ENV.keyringPath, env),
+    keyringPath: envKeyringPath(env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
     turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };

@@ -1,3 +1,4 @@
+import { ThreadwiseConfigError } from "@threadwise/core";
 import type pg from "pg";
 import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
@@ -13,8 +14,29 @@ import {
   type WritesTarget,
 } from "./thread-registry.js";
 
-/** Schema-qualified names of every table the memory schema holds. */
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * Checks a PostgreSQL schema name before it is put into any SQL: a plain identifier (letters,
+ * digits, `_`, not starting with a digit, at most 63 characters, PostgreSQL's limit). Every
+ * statement threadwise builds quotes it, but only a name that passes this reaches one.
+ * @throws ThreadwiseConfigError naming `option`.
+ */
+export function assertSchemaName(schema: string, option = "schema"): string {
+  if (typeof schema !== "string" || !SCHEMA_NAME.test(schema))
+    throw new ThreadwiseConfigError(
+      option,
+      `${JSON.stringify(schema)} is not a plain SQL identifier (letters, digits and _, not starting with a digit, at most 63)`,
+    );
+  return schema;
+}
+
+/**
+ * Schema-qualified names of every table the memory schema holds.
+ * @throws ThreadwiseConfigError when `schema` is not a plain identifier ({@link assertSchemaName}).
+ */
 export function pgTables(schema: string) {
+  assertSchemaName(schema);
   const q = (table: string) => `"${schema}".${table}`;
   return {
     checkpoints: q("checkpoints"),

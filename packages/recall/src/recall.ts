@@ -39,11 +39,15 @@ export interface ThreadRecallState {
   query?: { id: string; vector: number[] };
 }
 
-/** Creates the per-thread recall state. */
-export function createThreadRecallState(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">): ThreadRecallState {
+/** Creates the per-thread recall state; `countText` counts each message's tokens once, at indexing. */
+export function createThreadRecallState(
+  options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">,
+  countText?: (text: string) => number,
+): ThreadRecallState {
   return {
     index: new MessageIndex({
       maxMessages: options.maxIndexedMessages,
+      ...(countText ? { countText } : {}),
       ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
     }),
     facts: createFactIndex(),
@@ -227,7 +231,7 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  * - The view: the request's messages as handed to this middleware (`viewMessages(request)`);
  *   their ids are never recalled, nor facts taken from them. Put `recall` after `windowTrim` /
  *   `summarize` in the middleware list so it sees their view (memoryStack does).
- * - Ranking: BM25+ over the messages (text, and the speaker `name` at half weight), BM25+ over the
+ * - Ranking: BM25+ over the messages (text, with a user message's speaker `name`), BM25+ over the
  *   facts of `_threadwise_facts` when factRecall is used (facts it already placed are skipped),
  *   and, with `embeddings`, a cosine ranking, fused by reciprocal rank fusion into one list.
  * - Rendering: `#<position> <speaker> (<timestamp>): <text>` per message, with `neighbours`
@@ -261,11 +265,11 @@ export function recall(options: RecallOptions = {}) {
   );
   const threads = new Map<string, ThreadRecallState>();
   const stateFor = (threadId: string): ThreadRecallState => {
-    if (threadId === "") return createThreadRecallState(config);
+    if (threadId === "") return createThreadRecallState(config, countText);
     let state = threads.get(threadId);
     if (state) threads.delete(threadId);
     else {
-      state = createThreadRecallState(config);
+      state = createThreadRecallState(config, countText);
       if (threads.size >= config.maxThreads) threads.delete(threads.keys().next().value as string);
     }
     threads.set(threadId, state);
