@@ -4,6 +4,8 @@ import { ThreadwiseError } from "@threadwise/core";
 export type KeyringProblem =
   | "missing-path"
   | "not-found"
+  | "unreadable"
+  | "owner"
   | "symlink"
   | "not-a-file"
   | "permissions"
@@ -17,6 +19,8 @@ export type KeyringProblem =
 const KEYRING_CODES: Record<KeyringProblem, string> = {
   "missing-path": "THREADWISE_KEYRING_MISSING_PATH",
   "not-found": "THREADWISE_KEYRING_NOT_FOUND",
+  unreadable: "THREADWISE_KEYRING_UNREADABLE",
+  owner: "THREADWISE_KEYRING_OWNER",
   symlink: "THREADWISE_KEYRING_SYMLINK",
   "not-a-file": "THREADWISE_KEYRING_NOT_A_FILE",
   permissions: "THREADWISE_KEYRING_PERMISSIONS",
