@@ -29,7 +29,15 @@ export {
   placementMode,
 } from "./middleware-stack.js";
 export { BACKEND_PEERS, type PeerBackend, ThreadwiseMissingPeerError } from "./optional-peers.js";
-export { assertSchemaVersion, EXPECTED_SCHEMA, type MigrateOptions, type MigrateResult, migrate, migrateOptionsSchema, readVersions } from "./pg-migrations.js";
+export {
+  assertSchemaVersion,
+  EXPECTED_SCHEMA,
+  type MigrateOptions,
+  type MigrateResult,
+  migrate,
+  migrateOptionsSchema,
+  readVersions,
+} from "./pg-migrations.js";
 export { createMemoryPool, type MemoryPoolOptions, memoryPoolOptionsSchema } from "./pg-pool.js";
 export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
 export { PgTransactionScope } from "./pg-transaction-scope.js";
