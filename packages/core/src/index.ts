@@ -125,6 +125,7 @@ export {
   type IndexedViewOptions,
   type IndexReuse,
   selectIndexedView,
+  sharedViewMemo,
   type ThreadIndex,
   VIEW_MEMO_THREADS,
   ViewMemo,

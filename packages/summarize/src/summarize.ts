@@ -12,6 +12,7 @@ import {
   resolveLogger,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
+  sharedViewMemo,
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
@@ -117,13 +118,15 @@ export function summarize(options: SummarizeOptions = {}) {
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
       const windowSize = decided.windowFrom === undefined ? opts.windowSize : (decided.windowLimit ?? opts.windowSize);
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const plan = planSummary(stored, previous, {
         windowSize,
         threshold: opts.threshold,
         windowStart: decided.windowFrom,
         startOn: viewStartOn(ruled),
+        // Positions and counts from core's per-thread index: O(new messages), not O(thread).
+        index: threadId === "" ? undefined : sharedViewMemo().index(threadId, stored),
       });
-      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
         if (isUserMessage(stored[i] as BaseMessage)) {
