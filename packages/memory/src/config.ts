@@ -8,6 +8,7 @@ import {
   PROMPT_CONTEXT_MODES,
   parseOptions,
   parseWholeNumber,
+  promptContextModeSchema,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
@@ -105,7 +106,7 @@ export const memoryConfigSchema = z.strictObject({
    */
   recallMaxTokens: z.number().int().min(16).optional(),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
-  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]),
+  promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
   historyAware: z.boolean(),
   /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */

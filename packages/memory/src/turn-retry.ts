@@ -1,4 +1,4 @@
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions } from "@threadwise/core";
 import { z } from "zod/v4";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 
@@ -53,11 +53,7 @@ export function concurrentTurnErrorOf(error: unknown): ThreadwiseConcurrentTurnE
  * const result = await withTurnRetry(() => agent.invoke({ messages: [msg] }, { configurable: { thread_id } }));
  */
 export async function withTurnRetry<T>(run: () => Promise<T>, options: TurnRetryOptions = {}): Promise<T> {
-  const parsed = turnRetrySchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ThreadwiseConfigError(`withTurnRetry.${issue?.path.join(".") || "options"}`, issue?.message ?? "invalid");
-  }
+  parseOptions("withTurnRetry", turnRetrySchema, options);
   const maxAttempts = options.maxAttempts ?? 8;
   const base = options.baseDelayMs ?? 50;
   const cap = options.maxDelayMs ?? 5000;
