@@ -7,8 +7,9 @@ const turnRetrySchema = z
     maxAttempts: z.number().int().min(1).max(1000).optional(),
     baseDelayMs: z.number().int().min(0).max(2_147_483_647).optional(),
     maxDelayMs: z.number().int().min(0).max(2_147_483_647).optional(),
-    random: z.function().optional(),
-    sleep: z.function().optional(),
+    // z.custom, not z.function(): zod 3.25's zod/v4 has no schema for functions (packages accept zod ^3.25.76).
+    random: z.custom<() => number>((value) => typeof value === "function", "expected a function").optional(),
+    sleep: z.custom<(ms: number) => Promise<void>>((value) => typeof value === "function", "expected a function").optional(),
   })
   .strict();
 
