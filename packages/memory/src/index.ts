@@ -29,8 +29,16 @@ export {
   placementMode,
 } from "./middleware-stack.js";
 export { BACKEND_PEERS, type PeerBackend, ThreadwiseMissingPeerError } from "./optional-peers.js";
-export { assertSchemaVersion, EXPECTED_SCHEMA, type MigrateOptions, type MigrateResult, migrate, readVersions } from "./pg-migrations.js";
-export { createMemoryPool, type MemoryPoolOptions } from "./pg-pool.js";
+export {
+  assertSchemaVersion,
+  EXPECTED_SCHEMA,
+  type MigrateOptions,
+  type MigrateResult,
+  migrate,
+  migrateOptionsSchema,
+  readVersions,
+} from "./pg-migrations.js";
+export { createMemoryPool, type MemoryPoolOptions, memoryPoolOptionsSchema } from "./pg-pool.js";
 export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
 export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";
