@@ -38,7 +38,7 @@ function boot(saver: BaseCheckpointSaver, prefix: string) {
   const agent = createAgent({
     model,
     checkpointer: saver,
-    middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, logger: false })],
+    middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, startOn: "any", logger: false })],
   });
   const turn = (thread: string, k: number) =>
     agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, { configurable: { thread_id: thread } });

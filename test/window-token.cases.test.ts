@@ -42,7 +42,7 @@ describe("an AI message with 10 parallel calls, the cut landing inside its resul
 
   it("windowTrim drops the 11-message group whole or keeps it whole", async () => {
     for (let n = 1; n <= 14; n += 1) {
-      const view = await viewOf(windowTrim({ eviction: "sliding", maxMessages: n, logger: false }), thread);
+      const view = await viewOf(windowTrim({ eviction: "sliding", maxMessages: n, logger: false, startOn: "any" }), thread);
       expect(findOrphans(view)).toEqual([]);
       expect(ids(view)).toEqual(
         n < 13 ? (n === 1 ? ["h2"] : ["a1", "h2"]) : n === 13 ? ["c", ...tenIds.map((s) => `t-${s}`), "a1", "h2"] : ids(thread),
@@ -54,7 +54,7 @@ describe("an AI message with 10 parallel calls, the cut landing inside its resul
     const counter = characterTokenCounter();
     const keep = [thread[12], thread[13]] as BaseMessage[];
     const cap = counter.countMessages(keep) + counter.countMessages(thread.slice(2, 7));
-    const view = await viewOf(tokenCap({ maxTokens: cap, tokenCounter: counter, logger: false }), thread);
+    const view = await viewOf(tokenCap({ maxTokens: cap, tokenCounter: counter, logger: false, startOn: "any" }), thread);
     expect(ids(view)).toEqual(["a1", "h2"]);
   });
 
@@ -67,7 +67,10 @@ describe("an AI message with 10 parallel calls, the cut landing inside its resul
       model,
       tools: [seatMap],
       checkpointer: new MemorySaver(),
-      middleware: [windowTrim({ eviction: "sliding", maxMessages: 8, logger: false }), tokenCap({ maxTokens: 2000, logger: false })],
+      middleware: [
+        windowTrim({ eviction: "sliding", maxMessages: 8, logger: false, startOn: "any" }),
+        tokenCap({ maxTokens: 2000, logger: false }),
+      ],
     });
     const config = { configurable: { thread_id: "ten" } };
     await agent.invoke({ messages: [new HumanMessage("check ten seats")] }, config);
@@ -97,14 +100,14 @@ describe("a run of ToolMessages answering two different AI messages, cut between
 
   it("the cut between the two results keeps the later pair and drops the first whole", async () => {
     // Window 4: h2, a1, and the c2/ty pair; c1/tx is cut off.
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), wellFormed))).toEqual([
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false, startOn: "any" }), wellFormed))).toEqual([
       "c2",
       "ty",
       "a1",
       "h2",
     ]);
     // In the malformed run, c1 has no result right after it and tx is a stray: only c2/ty can ever be sent.
-    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }), malformed))).toEqual([
+    expect(ids(await viewOf(windowTrim({ eviction: "sliding", maxMessages: 4, logger: false, startOn: "any" }), malformed))).toEqual([
       "c2",
       "ty",
       "a1",
@@ -142,7 +145,7 @@ describe("a hook-created pair of messages without ids", () => {
       checkpointer: new MemorySaver(),
       middleware: [
         injector,
-        windowTrim({ eviction: "sliding", maxMessages: 4, logger: false }),
+        windowTrim({ eviction: "sliding", maxMessages: 4, logger: false, startOn: "any" }),
         tokenCap({ maxTokens: 5000, logger: false }),
       ],
     });
@@ -171,12 +174,12 @@ describe("a hook-created pair of messages without ids", () => {
       new AIMessage({ content: "", tool_calls: [{ id: "k", name: "f", args: {} }] }),
       new ToolMessage({ content: "v", tool_call_id: "k" }),
     ];
-    const view = await viewOf(tokenCap({ maxTokens: 1000, tokenCounter: counter, logger: false }), [...pair, human("q")]);
+    const view = await viewOf(tokenCap({ maxTokens: 1000, tokenCounter: counter, logger: false, startOn: "any" }), [...pair, human("q")]);
     expect(view[0]).toBe(pair[0]);
     expect(view[1]).toBe(pair[1]);
     // Without ids the cache is by object: the same objects are not tokenized again.
     const before = texts.length;
-    await viewOf(tokenCap({ maxTokens: 1000, tokenCounter: counter, logger: false }), [...pair, human("q")]);
+    await viewOf(tokenCap({ maxTokens: 1000, tokenCounter: counter, logger: false, startOn: "any" }), [...pair, human("q")]);
     expect(texts.length).toBe(before);
   });
 });

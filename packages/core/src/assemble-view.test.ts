@@ -37,7 +37,10 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
     const view = assembleView(
       thread,
       noSystem,
-      decide({ cuts: [{ producer: "t", reason: "window", firstKept: thread[2] as BaseMessage }] }),
+      decide({
+        cuts: [{ producer: "t", reason: "window", firstKept: thread[2] as BaseMessage }],
+        startOn: { value: "any", producer: "t" },
+      }),
     );
     expect(ids(view.messages)).toEqual(["c1", "t1", "a1", "h2"]);
     expect(findOrphans(view.messages)).toEqual([]);
@@ -115,8 +118,10 @@ describe("assembleView: cuts, coverage and one stack-wide startOn", () => {
   it("a cap cut that drops the user group a startOn window began on still starts on a user message", () => {
     const window = { producer: "w", reason: "window" as const, firstKept: thread[2] as BaseMessage, limit: 7 };
     const cap = { producer: "c", reason: "cap" as const, firstKept: thread[3] as BaseMessage };
-    const anyStart = assembleView(thread, noSystem, decide({ cuts: [window, cap] }));
+    const anyStart = assembleView(thread, noSystem, decide({ cuts: [window, cap], startOn: { value: "any", producer: "w" } }));
     expect(ids(anyStart.messages)[0]).toBe("c2");
+    // No startOn stated: the default is "human".
+    expect(ids(assembleView(thread, noSystem, decide({ cuts: [window, cap] })).messages)).toEqual(["h3", "a3", "h4"]);
     const human = assembleView(thread, noSystem, decide({ cuts: [window, cap], startOn: { value: "human", producer: "w" } }));
     expect(ids(human.messages)).toEqual(["h3", "a3", "h4"]);
   });
@@ -135,9 +140,13 @@ describe("assembleView: cuts, coverage and one stack-wide startOn", () => {
     expect(covered.report.unsummarizedDropped).toBe(0);
     expect(covered.report.windowFrom).toBe(6);
     const cap = { producer: "c", reason: "cap" as const, firstKept: thread[5] as BaseMessage };
-    const capped = assembleView(thread, noSystem, decide({ cuts: [window, cap], coverage }));
+    const capped = assembleView(thread, noSystem, decide({ cuts: [window, cap], coverage, startOn: { value: "any", producer: "w" } }));
     expect(ids(capped.messages)).toEqual(["a2", "h3", "a3", "h4"]);
     expect(capped.report.unsummarizedDropped).toBe(3);
+    // With the default "human" the cap's start moves on to h3; a2 is counted too, never hidden.
+    const cappedHuman = assembleView(thread, noSystem, decide({ cuts: [window, cap], coverage }));
+    expect(ids(cappedHuman.messages)).toEqual(["h3", "a3", "h4"]);
+    expect(cappedHuman.report.unsummarizedDropped).toBe(4);
   });
 
   it("the first startOn stated wins; the request carries it to every later cut", () => {

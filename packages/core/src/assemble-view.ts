@@ -23,6 +23,13 @@ export type StartOn = "human" | "any";
 export const START_ON_VALUES: readonly StartOn[] = ["human", "any"];
 
 /**
+ * The start rule when no middleware states one: `"human"`, so that a view cut by a window, a cap
+ * or a summary starts on a user message, which Anthropic, Gemini and Bedrock Converse require.
+ * `startOn: "any"` on the first view-shaping middleware opts out.
+ */
+export const DEFAULT_START_ON: StartOn = "human";
+
+/**
  * A window or cap boundary: the messages before `firstKept` left the view. `firstKept` is a
  * message of the view the producer saw (`viewMessages(request)`); `null` when that view was empty
  * (the cut is then a no-op). Cuts only ever drop a prefix, so several cuts intersect: the view
@@ -62,7 +69,7 @@ export interface ViewReplacement {
  * pure function of (thread, system message, decisions), see {@link assembleView}.
  */
 export interface ViewDecisions {
-  /** The stack-wide start rule; the first middleware that sets one explicitly wins. */
+  /** The stack-wide start rule; the first middleware that sets one explicitly wins. @default {@link DEFAULT_START_ON} (`"human"`) */
   startOn?: { value: StartOn; producer: string };
   cuts: readonly ViewCut[];
   /** The summary's coverage; at most one summary per stack. */
@@ -167,7 +174,7 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
     const index = indexInThread(thread, originals.get(message) ?? message);
     return index === undefined ? undefined : groupAtOrAfter(candidates, index);
   };
-  const startOn: StartOn = decisions.startOn?.value ?? "any";
+  const startOn: StartOn = decisions.startOn?.value ?? DEFAULT_START_ON;
   const toUser = (g: number): number => {
     let at = g;
     if (startOn === "human") while (at < protectedFrom && (candidates[at] as MessageGroup).kind !== "user") at += 1;

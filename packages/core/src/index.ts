@@ -2,6 +2,7 @@ export {
   type AssembledView,
   assembleView,
   EMPTY_DECISIONS,
+  DEFAULT_START_ON,
   START_ON_VALUES,
   type StartOn,
   type SummaryCoverage,

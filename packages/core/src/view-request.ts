@@ -2,6 +2,7 @@ import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import {
   type AssembledView,
   assembleView,
+  DEFAULT_START_ON,
   EMPTY_DECISIONS,
   type StartOn,
   type ViewCut,
@@ -150,9 +151,9 @@ export function viewReport(request: PlacementRequest): ViewReport {
   return assembledOf(request).report;
 }
 
-/** The stack-wide start rule decided so far (`"any"` when none was set). */
+/** The stack-wide start rule decided so far ({@link DEFAULT_START_ON}, `"human"`, when none was set). */
 export function viewStartOn(request: PlacementRequest): StartOn {
-  return inputsOf(request).decisions.startOn?.value ?? "any";
+  return inputsOf(request).decisions.startOn?.value ?? DEFAULT_START_ON;
 }
 
 /** Decisions stated so far for this request. */

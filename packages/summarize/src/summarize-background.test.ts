@@ -66,7 +66,7 @@ describe("summarize({ background: true })", () => {
     const agent = createAgent({
       model,
       checkpointer,
-      middleware: [summarize({ model: summarizer.model, windowSize: 4, threshold: 8, background: true, logger: false })],
+      middleware: [summarize({ model: summarizer.model, windowSize: 4, threshold: 8, background: true, startOn: "any", logger: false })],
     });
     const config = { configurable: { thread_id: "bg" } };
     for (let k = 1; k <= 3; k += 1) await agent.invoke(turn(k), config);

@@ -45,7 +45,7 @@ describe("summarize hook alone", () => {
 
   it("when due: summarizes with the request's model and returns a Command upserting only the summary part", async () => {
     const messages = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
-    const { seen, result } = await runHook(summarize({ windowSize: 2, threshold: 6, logger: false }), messages);
+    const { seen, result } = await runHook(summarize({ windowSize: 2, threshold: 6, startOn: "any", logger: false }), messages);
     expect(seen.system).toBe("sys\n\n[Previous conversation summary]\nAGENT-MODEL-SUMMARY");
     expect(seen.messages.map((m) => m.id)).toEqual(["a3", "u4"]);
     expect(result).toBeInstanceOf(Command);

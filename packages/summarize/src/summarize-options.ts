@@ -79,7 +79,7 @@ export const summarizeOptionsSchema = z.strictObject({
   /**
    * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
    * view-shaping middleware that sets it sets it for all, and summarize's own window honours the
-   * stack's rule either way. @default the stack's rule, else "any"
+   * stack's rule either way. @default the stack's rule, else "human"
    */
   startOn: z.enum(["human", "any"]).optional(),
   /**

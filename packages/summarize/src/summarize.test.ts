@@ -85,30 +85,32 @@ describe("summarize in an agent", () => {
       .flatMap((d, i) => (d > 0 ? [i + 1] : []));
     expect(firstCallTurns).toEqual([21, 31, 41]);
 
-    // Turn 21: the model sees the summary and exactly the window of 20 messages.
+    // Turn 21: the model sees the summary and the window of 20 messages, started on a user message
+    // (the default startOn "human" moves it past a11): 19 messages.
     const turn21 = model.calls[20]?.messages as BaseMessage[];
     expect(messageText(turn21[0] as BaseMessage)).toBe("[Previous conversation summary]\nS1");
     expect(turn21.slice(1).map((m) => messageText(m))).toEqual([
-      ...Array.from({ length: 10 }, (_, i) => [`a${i + 11}`, `u${i + 12}`]).flat(),
+      ...Array.from({ length: 10 }, (_, i) => [`u${i + 12}`, `a${i + 12}`])
+        .flat()
+        .slice(0, 19),
     ]);
-    // Turn 30: no new summary; the view is everything not covered (40 messages... window 20 + 19 pending).
+    // Turn 30: no new summary; the view is everything not covered (59 messages, 22 covered).
     const turn30 = model.calls[29]?.messages as BaseMessage[];
-    expect(turn30.length - 1).toBe(59 - 21);
-    expect(messageText(turn30[1] as BaseMessage)).toBe("a11");
+    expect(turn30.length - 1).toBe(59 - 22);
+    expect(messageText(turn30[1] as BaseMessage)).toBe("u12");
 
     // Incremental: the second call sends exactly S1 and the 20 messages evicted since.
     const second = summarizer.calls[1]?.messages as BaseMessage[];
-    const span = [
-      "Assistant: a11",
-      ...Array.from({ length: 9 }, (_, i) => [`User: u${i + 12}`, `Assistant: a${i + 12}`]).flat(),
-      "User: u21",
-    ];
+    const span = Array.from({ length: 10 }, (_, i) => [`User: u${i + 12}`, `Assistant: a${i + 12}`]).flat();
     expect(messageText(second[1] as BaseMessage)).toBe(
       `<previous_summary>\nS1\n</previous_summary>\n\n<new_messages>\n${span.join("\n")}\n</new_messages>`,
     );
 
     const slot = readSummarySlot((await agent.graph.getState({ configurable: { thread_id: "t-default" } })).values);
-    expect(slot.summary).toMatchObject({ text: "S3", coveredThroughId: "u31", coveredCount: 61 });
+    // The window starts on u32, so the summary covers through a31 (AI messages carry generated ids).
+    expect(slot.summary).toMatchObject({ text: "S3", coveredCount: 62 });
+    const stored = (await agent.graph.getState({ configurable: { thread_id: "t-default" } })).values.messages as BaseMessage[];
+    expect(messageText(stored.find((m) => m.id === slot.summary?.coveredThroughId) as BaseMessage)).toBe("a31");
     // History is never deleted.
     expect((await agent.graph.getState({ configurable: { thread_id: "t-default" } })).values.messages).toHaveLength(84);
   });
@@ -118,7 +120,7 @@ describe("summarize in an agent", () => {
     const agent = createAgent({
       model: agentModel(),
       checkpointer: new MemorySaver(),
-      middleware: [summarize({ model: summarizer, windowSize: 4, threshold: 3, logger: false })],
+      middleware: [summarize({ model: summarizer, windowSize: 4, threshold: 3, startOn: "any", logger: false })],
     });
     const turnsWithCall: number[] = [];
     for (let k = 1; k <= 12; k += 1) {
@@ -283,7 +285,7 @@ describe("summarizer failures", () => {
       const agent = createAgent({
         model,
         checkpointer: new MemorySaver(),
-        middleware: [summarize({ model: runnable, windowSize: 2, threshold: 6, timeoutMs: 50, logger })],
+        middleware: [summarize({ model: runnable, windowSize: 2, threshold: 6, timeoutMs: 50, startOn: "any", logger })],
       });
       const config = { configurable: { thread_id: `t-${failure}` } };
       await runTurns(agent, `t-${failure}`, 1, 4); // turn 4 (7 messages): first summary GOOD-1 through u3

@@ -10,11 +10,13 @@ import {
   requestOverheadTokens,
   resolveEncoding,
   resolveLogger,
+  type StartOn,
   selectView,
   systemText,
   ThreadwiseConfigError,
   type TokenCounter,
   viewMessages,
+  viewStartOn,
   viewReport,
   withMultiturnLog,
   withViewDecisions,
@@ -91,7 +93,7 @@ export const tokenCapOptionsSchema = z.strictObject({
    * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
    * view-shaping middleware that sets it sets it for all; tokenCap honours the stack's rule
    * whether or not it is set here, so a cut never leaves a view that starts on another role.
-   * @default the stack's rule, else "any"
+   * @default the stack's rule, else "human"
    */
   startOn: z.enum(["human", "any"]).optional(),
   /**
@@ -116,6 +118,8 @@ export interface CapSettings {
   lowWatermark?: number;
   /** @default "truncate" */
   overflow?: "truncate" | "throw";
+  /** Where a cut view may start (tokenCap passes the stack's rule, `viewStartOn`). @default "any" (core `selectView`'s) */
+  startOn?: StartOn;
 }
 
 /** What {@link capMessages} decided. */
@@ -152,6 +156,7 @@ export function capMessages(messages: readonly BaseMessage[], settings: CapSetti
     fixedCost: fixedTokens,
     eviction: settings.eviction,
     lowWatermark: settings.lowWatermark,
+    startOn: settings.startOn,
   });
   // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
   const result = (messages: BaseMessage[], tokens: number, shortenedToolResults: number): CapResult => ({
@@ -278,6 +283,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
         eviction: parsed.eviction,
         lowWatermark,
         overflow: parsed.overflow,
+        startOn: viewStartOn(ruled),
       });
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {

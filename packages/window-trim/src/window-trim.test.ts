@@ -78,15 +78,35 @@ describe("windowTrim hook", () => {
       human("h3"),
     ];
     // 4 messages: h3 (1) + a2 (1) leaves 2, too few for the 3-message tool group, so the cut is after it.
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5 }), thread))).toEqual(["c1", "t1", "t2", "a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 6 }), thread))).toEqual(["h2", "c1", "t1", "t2", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4, startOn: "any" }), thread))).toEqual(["a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5, startOn: "any" }), thread))).toEqual([
+      "c1",
+      "t1",
+      "t2",
+      "a2",
+      "h3",
+    ]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 6, startOn: "any" }), thread))).toEqual([
+      "h2",
+      "c1",
+      "t1",
+      "t2",
+      "a2",
+      "h3",
+    ]);
   });
 
   it("startOn human drops leading groups until a user message", async () => {
     const thread = [human("h1"), ai("a1"), human("h2"), call("c1", ["x"]), result("t1", "x"), ai("a2"), human("h3")];
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["c1", "t1", "a2", "h3"]);
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4, startOn: "any" }), thread))).toEqual([
+      "c1",
+      "t1",
+      "a2",
+      "h3",
+    ]);
     expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4, startOn: "human" }), thread))).toEqual(["h3"]);
+    // No startOn stated: core's default is "human".
+    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 4 }), thread))).toEqual(["h3"]);
     expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 5, startOn: "human" }), thread))).toEqual([
       "h2",
       "c1",

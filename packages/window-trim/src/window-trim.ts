@@ -42,8 +42,8 @@ export const windowTrimOptionsSchema = z.strictObject({
    * another role (spec R4; Bedrock Converse, Gemini). `"any"`: the view may start on any group.
    * Stack-wide (spec R33): the first view-shaping middleware that sets it (or `memoryStack`) sets
    * it for every later cut too, tokenCap's and summarize's included. Unset: the stack's rule, else
-   * `"any"`.
-   * @default the stack's rule, else "any"
+   * `"human"` (core's `DEFAULT_START_ON`).
+   * @default the stack's rule, else "human"
    */
   startOn: z.enum(["human", "any"]).optional(),
   /**
