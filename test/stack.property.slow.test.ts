@@ -399,7 +399,7 @@ describe("regression: tokenCap's per-message count cache is shared by every thre
   // same way: the second thread's message was counted with the first one's tokens and the view
   // went over `maxTokens`. Fixed: core's cache key includes the start and end of the text.
   it("counts a message of another thread with the same id and length by its own text", async () => {
-    const cap = tokenCap({ maxTokens: 120, encoding: "o200k_base", logger: false });
+    const cap = tokenCap({ maxTokens: 120, encoding: "o200k_base", startOn: "any", logger: false });
     const english = "hello ".repeat(50); // 300 characters, about 50 tokens
     const korean = "가나다라마바사아자차".repeat(30); // 300 characters, hundreds of tokens
     const thread = (text: string) => [
