@@ -2,6 +2,18 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
 import { createTokenCounter, type TokenCounter } from "../token-counter.js";
+import { type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
+
+/** Options of the fake models: the provider check of {@link withProviderCheck}, on by default. */
+export interface FakeModelOptions extends StrictModelOptions {
+  /** `false`: accept any request, as `fakeModel()` does (refusals are still recorded in `providerLog`). @default true */
+  strict?: boolean;
+}
+
+function checked(model: FakeBuiltModel, options: FakeModelOptions): StrictFakeModel {
+  const { strict, ...check } = options;
+  return withProviderCheck(model, strict === false ? { ...check, onViolation: "record" } : check);
+}
 
 /** One recorded assistant turn: text and, optionally, tool calls with their ids. */
 export interface RecordedAssistantTurn {
@@ -12,9 +24,10 @@ export interface RecordedAssistantTurn {
 /**
  * A chat model that answers with recorded assistant turns, in order: `fakeModel()` with the
  * queue filled. Its `.calls` shows exactly what each call received. Throws when the recording is
- * used up, like `fakeModel()`.
+ * used up, like `fakeModel()`. Strict by default: a request OpenAI, Anthropic, Gemini or Bedrock
+ * would refuse fails the call with `ProviderRequestError` (see {@link withProviderCheck}).
  */
-export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltModel {
+export function replayModel(turns: readonly RecordedAssistantTurn[], options: FakeModelOptions = {}): StrictFakeModel {
   const model = fakeModel();
   for (const turn of turns) {
     model.respond(
@@ -24,7 +37,7 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
       }),
     );
   }
-  return model;
+  return checked(model, options);
 }
 
 /**
@@ -32,7 +45,8 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
  * that run any number of turns. `answer` gets the messages of the model call (the view the
  * middlewares built, system message first) and the 0-based call number, and returns the answer's
  * text, a whole `AIMessage` (e.g. with `tool_calls`), or an `Error` to throw. Records calls like
- * `fakeModel()` (`.calls`).
+ * `fakeModel()` (`.calls`). Strict by default, like {@link replayModel}: `{ strict: false }` accepts
+ * any request.
  *
  * @example
  * ```ts
@@ -41,7 +55,10 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
  * const model = scriptedModel((messages, call) => `answer ${call + 1} after ${messages.length} messages`);
  * ```
  */
-export function scriptedModel(answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error): FakeBuiltModel {
+export function scriptedModel(
+  answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error,
+  options: FakeModelOptions = {},
+): StrictFakeModel {
   const model = fakeModel();
   let call = 0;
   const factory = (messages: BaseMessage[]) => {
@@ -52,10 +69,24 @@ export function scriptedModel(answer: (messages: BaseMessage[], call: number) =>
     return typeof result === "string" ? new AIMessage(result) : result;
   };
   model.respond(factory);
-  return model;
+  return checked(model, options);
 }
 
-/** A token counter with one token per 4 characters (rounded up) and no framing: easy to reason about in tests. */
+/**
+ * A fake chat model that refuses what providers refuse and answers with `answer(messages, call)`
+ * (default `"ok"`): {@link scriptedModel}, strict.
+ *
+ * @example
+ * const model = strictModel({ answer: () => "Noted." });
+ */
+export function strictModel(
+  options: StrictModelOptions & { answer?: (messages: BaseMessage[], call: number) => string | AIMessage | Error } = {},
+): StrictFakeModel {
+  const { answer, ...check } = options;
+  return scriptedModel(answer ?? (() => "ok"), check);
+}
+
+/** A token counter with one token per 4 characters (rounded up) plus core's framing constants: easy to reason about in tests. */
 export function characterTokenCounter(): TokenCounter {
   return createTokenCounter({ countText: (text) => Math.ceil(text.length / 4) });
 }
