@@ -30,7 +30,7 @@ import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { addContextBlocks, isContextMessage, type PromptContextMode, viewMessages } from "@threadwise/core";
+import { addContextBlocks, isContextMessage, type PromptContextMode, viewMessages, withoutTailContext } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
@@ -193,7 +193,7 @@ export function measure(inputs: BaseMessage[][]): Omit<BenchResult, "config" | "
   const tokenizer = new WireTokenizer();
   const perMessage = inputs.map((messages) => serializeMessages(messages));
   const full = inputs.map((messages) => serializeInput(messages));
-  const withoutTail = inputs.map((messages) => serializeInput(messages.filter((m) => !isContextMessage(m))));
+  const withoutTail = inputs.map((messages) => serializeInput(messages.filter((m) => !isContextMessage(m)).map(withoutTailContext)));
   let strict = 0;
   let loose = 0;
   let cacheable = 0;

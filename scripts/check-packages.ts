@@ -3,20 +3,71 @@
  *   1. build it (tsdown, ESM + CJS + types) and run publint and @arethetypeswrong/cli on it;
  *   2. `pnpm pack` it (workspace ranges become real versions);
  *   3. install the tarball alone into a fresh temporary project, with only its declared
- *      dependencies (its @threadwise dependencies from their own tarballs) and the peer
- *      dependencies a user installs (langchain, @langchain/core, @langchain/langgraph);
+ *      dependencies (its @threadwise dependencies from their own tarballs) and its required peer
+ *      dependencies, once per peer set: `floor` (the lowest version each declared range allows,
+ *      zod included) and `latest` (the registry's `latest` tag of each);
  *   4. import it from ESM and from CJS, and run a one-turn agent with its middleware.
+ * Then {@link checkQuickStart}: an app with only `@threadwise/window-trim` and
+ * `@threadwise/summarize` (and `@threadwise/core`) from tarballs and the peers of a set runs the
+ * README's quick start with node and must print the README's output.
  *
- * Usage: `pnpm tsx scripts/check-packages.ts [name ...]` (default: all packages).
- * Needs the npm registry for the peer dependencies. Exits non-zero on the first failure.
+ * Usage: `pnpm tsx scripts/check-packages.ts [--peers floor|latest|both] [name ...]`
+ * (default: both sets, all packages). Needs the npm registry. Exits non-zero on the first failure.
  */
 import { execFileSync } from "node:child_process";
 import { mkdirSync, mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
+import { parseArgs } from "node:util";
+import { readmeBlock } from "./readme-block.js";
 
 const root = resolve(import.meta.dirname, "..");
-const PEERS = ["langchain@1.5.14", "@langchain/core@1.4.0", "@langchain/langgraph@1.7.3"];
+
+/** `floor`: the lowest version every declared range allows; `latest`: the registry's newest. */
+export type PeerSet = "floor" | "latest";
+export const PEER_SETS: readonly PeerSet[] = ["floor", "latest"];
+
+interface Manifest {
+  dependencies?: Record<string, string>;
+  peerDependencies?: Record<string, string>;
+  peerDependenciesMeta?: Record<string, { optional?: boolean }>;
+}
+
+const manifest = (name: string): Manifest => JSON.parse(readFileSync(join(root, "packages", name, "package.json"), "utf8"));
+
+/** The lowest version a range allows: the first `x.y.z` in it (`^3.25.76 || ^4` gives 3.25.76). */
+export function rangeFloor(range: string): string {
+  const match = /(\d+)\.(\d+)(?:\.(\d+))?/.exec(range);
+  if (!match) throw new Error(`no version in range ${JSON.stringify(range)}`);
+  return `${match[1]}.${match[2]}.${match[3] ?? 0}`;
+}
+
+/**
+ * The packages an app installs beside the tarballs of `names` for one peer set: every required
+ * (not optional) peer dependency of them, and zod, which LangChain and threadwise share.
+ */
+export function peerSpecs(names: readonly string[], set: PeerSet): string[] {
+  const ranges = new Map<string, string>();
+  for (const name of names) {
+    const m = manifest(name);
+    for (const [peer, range] of Object.entries(m.peerDependencies ?? {})) {
+      if (m.peerDependenciesMeta?.[peer]?.optional) continue;
+      const known = ranges.get(peer);
+      // Several packages may declare one peer: the floor is the highest of their floors.
+      if (!known || compareVersions(rangeFloor(range), rangeFloor(known)) > 0) ranges.set(peer, range);
+    }
+    const zod = m.dependencies?.zod;
+    if (zod && !ranges.has("zod")) ranges.set("zod", zod);
+  }
+  return [...ranges].map(([peer, range]) => `${peer}@${set === "floor" ? rangeFloor(range) : "latest"}`);
+}
+
+function compareVersions(a: string, b: string): number {
+  const pa = a.split(".").map(Number);
+  const pb = b.split(".").map(Number);
+  for (let i = 0; i < 3; i += 1) if ((pa[i] ?? 0) !== (pb[i] ?? 0)) return (pa[i] ?? 0) - (pb[i] ?? 0);
+  return 0;
+}
 
 /** How to build a one-turn agent's middleware from each package, as code run in ESM and CJS. */
 const SMOKE: Record<string, string> = {
@@ -27,6 +78,7 @@ const SMOKE: Record<string, string> = {
   summarize: "[pkg.summarize()]",
   "persist-trim": "[pkg.persistTrim({ keepGroups: 4 })]",
   "fact-recall": "[pkg.factRecall()]",
+  recall: "[pkg.recall()]",
   "work-memory": "[pkg.workMemory({ logger: false })]",
   "history-seed": "[pkg.historySeed()]",
   encryption: "[]",
@@ -42,7 +94,7 @@ function run(cmd: string, args: string[], cwd: string): string {
   });
 }
 
-function packageNames(): string[] {
+export function packageNames(): string[] {
   return readdirSync(join(root, "packages")).filter((name) => SMOKE[name] !== undefined);
 }
 
@@ -58,7 +110,7 @@ function workspaceDeps(name: string): string[] {
   return [...all];
 }
 
-function smokeScript(name: string, kind: "esm" | "cjs"): string {
+export function smokeScript(name: string, kind: "esm" | "cjs"): string {
   const header =
     kind === "esm"
       ? `import * as pkg from "@threadwise/${name}";\nimport { createAgent, createMiddleware } from "langchain";\nimport { AIMessage, HumanMessage } from "@langchain/core/messages";\nimport { fakeModel } from "@langchain/core/testing";\nimport { MemorySaver } from "@langchain/langgraph";\n`
@@ -76,14 +128,13 @@ function smokeScript(name: string, kind: "esm" | "cjs"): string {
 `;
 }
 
-export function checkPackages(names: string[] = packageNames()): string[] {
-  const lines: string[] = [];
+/** Builds, lints and packs packages into one folder; returns the tarball of each. */
+function packer() {
   const packDir = mkdtempSync(join(tmpdir(), "tw-pack-"));
-  const built = new Set<string>();
   const tarballs = new Map<string, string>();
-  const buildAndPack = (name: string) => {
-    if (built.has(name)) return;
-    built.add(name);
+  const pack = (name: string): string => {
+    const known = tarballs.get(name);
+    if (known) return known;
     const dir = join(root, "packages", name);
     run("pnpm", ["exec", "tsdown", "--log-level", "warn"], dir);
     run("pnpm", ["exec", "publint", "--strict"], dir);
@@ -91,35 +142,91 @@ export function checkPackages(names: string[] = packageNames()): string[] {
     run("pnpm", ["pack", "--pack-destination", packDir], dir);
     const tarball = readdirSync(packDir).find((f) => !before.has(f));
     if (!tarball) throw new Error(`pnpm pack wrote nothing for ${name}`);
-    tarballs.set(name, join(packDir, tarball));
-    run("pnpm", ["exec", "attw", "--profile", "node16", "--format", "table-flipped", join(packDir, tarball)], root);
+    const path = join(packDir, tarball);
+    run("pnpm", ["exec", "attw", "--profile", "node16", "--format", "table-flipped", path], root);
+    tarballs.set(name, path);
+    return path;
   };
+  return { pack, dispose: () => rmSync(packDir, { recursive: true, force: true }) };
+}
+
+/** A fresh project with the tarballs of `names` (and their @threadwise dependencies) and the peers of `set`. */
+function installApp(names: readonly string[], set: PeerSet, pack: (name: string) => string): { project: string; peers: string[] } {
+  const all = [...new Set(names.flatMap((name) => [name, ...workspaceDeps(name)]))];
+  const local = all.map(pack);
+  const peers = peerSpecs(all, set);
+  const project = mkdtempSync(join(tmpdir(), `tw-use-${names.join("+")}-${set}-`));
+  writeFileSync(join(project, "package.json"), JSON.stringify({ name: "tw-smoke", private: true, version: "0.0.0" }));
+  // No --legacy-peer-deps and no --force: a peer range that excludes the set fails here (ERESOLVE).
+  run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...local, ...peers], project);
+  return { project, peers };
+}
+
+/** Versions npm actually installed, e.g. `langchain@1.4.0`. */
+function installed(project: string, specs: readonly string[]): string {
+  return specs
+    .map((spec) => spec.slice(0, spec.lastIndexOf("@")))
+    .map((name) => `${name}@${JSON.parse(readFileSync(join(project, "node_modules", name, "package.json"), "utf8")).version}`)
+    .join(" ");
+}
+
+export function checkPackages(names: string[] = packageNames(), sets: readonly PeerSet[] = PEER_SETS): string[] {
+  const lines: string[] = [];
+  const { pack, dispose } = packer();
   try {
     for (const name of names) {
-      for (const dep of workspaceDeps(name)) buildAndPack(dep);
-      buildAndPack(name);
-      const project = mkdtempSync(join(tmpdir(), `tw-use-${name}-`));
-      writeFileSync(join(project, "package.json"), JSON.stringify({ name: "tw-smoke", private: true, version: "0.0.0" }));
-      const local = [name, ...workspaceDeps(name)].map((n) => tarballs.get(n) as string);
-      run("npm", ["install", "--no-audit", "--no-fund", "--loglevel=error", ...local, ...PEERS], project);
-      mkdirSync(join(project, "src"), { recursive: true });
-      writeFileSync(join(project, "src", "smoke.mjs"), smokeScript(name, "esm"));
-      writeFileSync(join(project, "src", "smoke.cjs"), smokeScript(name, "cjs"));
-      const esm = run("node", ["src/smoke.mjs"], project).trim();
-      const cjs = run("node", ["src/smoke.cjs"], project).trim();
-      lines.push(`@threadwise/${name}: publint ok, attw ok, ${esm}; ${cjs}`);
+      for (const set of sets) {
+        const { project, peers } = installApp([name], set, pack);
+        mkdirSync(join(project, "src"), { recursive: true });
+        writeFileSync(join(project, "src", "smoke.mjs"), smokeScript(name, "esm"));
+        writeFileSync(join(project, "src", "smoke.cjs"), smokeScript(name, "cjs"));
+        const esm = run("node", ["src/smoke.mjs"], project).trim();
+        const cjs = run("node", ["src/smoke.cjs"], project).trim();
+        lines.push(`@threadwise/${name} [${set}: ${installed(project, peers)}]: publint ok, attw ok, ${esm}; ${cjs}`);
+        rmSync(project, { recursive: true, force: true });
+      }
+    }
+  } finally {
+    dispose();
+  }
+  return lines;
+}
+
+/**
+ * The issue's "done when": an app outside the repository installs the packed
+ * `@threadwise/window-trim` and `@threadwise/summarize` with the peers of `set`, saves the
+ * README's quick start as `quick-start.mjs`, runs it with node (offline: the model is
+ * `scriptedModel`), and must print exactly the README's output block.
+ *
+ * @returns one line per set, naming the versions installed
+ * @throws Error when the install fails or the output differs
+ */
+export function checkQuickStart(sets: readonly PeerSet[] = PEER_SETS): string[] {
+  const code = readmeBlock("quick-start:");
+  const expected = readmeBlock("quick-start output").trim();
+  const lines: string[] = [];
+  const { pack, dispose } = packer();
+  try {
+    for (const set of sets) {
+      const { project, peers } = installApp(["window-trim", "summarize"], set, pack);
+      writeFileSync(join(project, "quick-start.mjs"), code);
+      const printed = run("node", ["quick-start.mjs"], project).trim();
+      if (printed !== expected) throw new Error(`README quick start printed\n${printed}\ninstead of\n${expected}`);
+      lines.push(`README quick start [${set}: ${installed(project, peers)}]: output as in the README`);
       rmSync(project, { recursive: true, force: true });
     }
   } finally {
-    rmSync(packDir, { recursive: true, force: true });
+    dispose();
   }
   return lines;
 }
 
 if (import.meta.url === `file://${process.argv[1]}`) {
-  const names = process.argv.slice(2);
+  const { values, positionals } = parseArgs({ options: { peers: { type: "string", default: "both" } }, allowPositionals: true });
+  const sets = values.peers === "both" ? PEER_SETS : [values.peers as PeerSet];
   try {
-    for (const line of checkPackages(names.length ? names : undefined)) console.log(line);
+    for (const line of checkPackages(positionals.length ? positionals : undefined, sets)) console.log(line);
+    for (const line of checkQuickStart(sets)) console.log(line);
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };
     console.error(e.message, e.stdout ?? "", e.stderr ?? "");

@@ -18,7 +18,14 @@ const COMMITTED = ["My name is Ada", "I live in Busan", "I work at Acme", "I hav
 const FACTS_KEY = "_threadwise_facts";
 const SUMMARY_KEY = "_threadwise_summary";
 /** Window 2, first summary at 6 messages: the committed turns already have a summary. */
-const STACK_ENV = { MEMORY_FACTS_MODE: "heuristic", MEMORY_SUMMARIZE: "true", MEMORY_WINDOW_SIZE: "2", MEMORY_SUMMARIZE_THRESHOLD: "6" };
+// A turn killed mid-run keeps new turns out for MEMORY_TURN_LEASE_MS (spec R34); the restarted worker retries past it.
+const STACK_ENV = {
+  MEMORY_FACTS_MODE: "heuristic",
+  MEMORY_SUMMARIZE: "true",
+  MEMORY_WINDOW_SIZE: "2",
+  MEMORY_SUMMARIZE_THRESHOLD: "6",
+  MEMORY_TURN_LEASE_MS: "2000",
+};
 
 interface FactSlot {
   facts: Array<{ key: string; value: string }>;

@@ -17,7 +17,7 @@ import { memoryStack } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { tempDir, testKeyring } from "../packages/encryption/src/test-support.js";
 import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
 

@@ -17,7 +17,7 @@ import Database from "better-sqlite3";
 import { createAgent, createMiddleware, tool } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { tempDir, testKeyring } from "../packages/encryption/src/test-support.js";
 import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
 

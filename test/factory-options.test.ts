@@ -7,15 +7,15 @@
  *   0 and 2^31 (which used to overflow the timer and fire after 1 ms) naming the limit.
  */
 import { MemorySaver } from "@langchain/langgraph";
-import { MAX_TIMER_MS, ThreadwiseConfigError, ThreadwiseUnknownOptionError } from "@threadwise/core";
+import { createTokenCounter, MAX_TIMER_MS, ThreadwiseConfigError, ThreadwiseUnknownOptionError } from "@threadwise/core";
 import { encryptCheckpointer, encryptedSerializer, reencrypt } from "@threadwise/encryption";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
-import { memoryStack } from "@threadwise/memory";
+import { createMemoryPool, memoryStack, migrate } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
 import { recall } from "@threadwise/recall";
-import { resolveSummarizeOptions, summarize } from "@threadwise/summarize";
+import { extractiveSummarizer, resolveSummarizeOptions, summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
@@ -65,6 +65,14 @@ const misspelt: [string, () => unknown, string, string | undefined][] = [
     "agentId",
   ],
   ["encryptedSerializer", () => encryptedSerializer({ tenant: "t" } as never, {}), "encryptedSerializer.tenant", "tenantId"],
+  ["createTokenCounter", () => createTokenCounter({ encodig: "o200k_base" } as never), "createTokenCounter.encodig", "encoding"],
+  ["extractiveSummarizer", () => extractiveSummarizer({ maxSentence: 3 } as never), "extractiveSummarizer.maxSentence", "maxSentences"],
+  [
+    "createMemoryPool",
+    () => createMemoryPool("postgresql://127.0.0.1:1/x", { idleTimeoutMilis: 5 } as never),
+    "createMemoryPool.idleTimeoutMilis",
+    "idleTimeoutMillis",
+  ],
   ["windowTrim (far off)", () => windowTrim({ colour: "red" } as never), "windowTrim.colour", undefined],
 ];
 
@@ -80,6 +88,11 @@ describe("unknown option keys throw ThreadwiseUnknownOptionError naming the key"
     expect(typed.suggestion).toBe(suggestion);
     if (suggestion) expect(typed.message).toContain(`did you mean "${suggestion}"?`);
     expect(typed.accepted.length).toBeGreaterThan(0);
+  });
+
+  it("migrate", async () => {
+    const error = await rejected(() => migrate({ dsn: "postgresql://127.0.0.1:1/x", shema: "s" } as never));
+    expect(error).toMatchObject({ option: "migrate.shema", key: "shema", suggestion: "schema" });
   });
 
   it("reencrypt", async () => {
@@ -101,6 +114,16 @@ const timers: [string, (timeoutMs: number) => unknown, string][] = [
   ["factRecall", (timeoutMs) => factRecall({ mode: "llm", timeoutMs, logger: false }), "factRecall.timeoutMs"],
   ["workMemory", (timeoutMs) => workMemory({ timeoutMs, logger: false }), "workMemory.timeoutMs"],
   ["recall", (timeoutMs) => recall({ timeoutMs, logger: false }), "recall.timeoutMs"],
+  [
+    "createMemoryPool (idleTimeoutMillis)",
+    (timeoutMs) => createMemoryPool("postgresql://127.0.0.1:1/x", { idleTimeoutMillis: timeoutMs }),
+    "createMemoryPool.idleTimeoutMillis",
+  ],
+  [
+    "createMemoryPool (connectionTimeoutMillis)",
+    (timeoutMs) => createMemoryPool("postgresql://127.0.0.1:1/x", { connectionTimeoutMillis: timeoutMs }),
+    "createMemoryPool.connectionTimeoutMillis",
+  ],
 ];
 
 describe("timer options are validated to Node's range (1..2147483647 ms)", () => {

@@ -2,8 +2,9 @@
  * Property tests over random threads (spec R2, R3, R4): parallel tool calls, repeated
  * tool_call_ids, stored orphans (strays, duplicates, calls without results), system messages and
  * messages without ids. For any thread and any settings of windowTrim and tokenCap: no orphan in
- * the view, the newest user message and the run's tool loop in it, stored system messages kept,
- * the view a subsequence of the thread, and the stored thread unchanged. fast-check prints the
+ * the view, the newest user message and the run's tool loop in it, stored system messages merged
+ * into the one leading system message, alternating roles, the view a subsequence of the thread,
+ * and the stored thread unchanged. fast-check prints the
  * seed and the shrunk thread of a failure.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
@@ -13,6 +14,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { decidedViewOf } from "./support/hook.js";
 
 type Step =
   | { kind: "user"; text: string }
@@ -87,25 +89,26 @@ const settings = fc.record({
   withIds: fc.boolean(),
 });
 
-async function viewOf(middleware: ReturnType<typeof windowTrim>, messages: BaseMessage[]): Promise<BaseMessage[]> {
-  let seen: BaseMessage[] = [];
-  const request = { messages, systemMessage: new SystemMessage(""), state: { messages }, tools: [], model: {} };
-  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
-    seen = r.messages;
-    return new AIMessage("ok");
-  });
-  return seen;
+/** The roles the model gets break no provider's rule: one leading system message, then alternating turns. */
+function rolesProblem(sent: BaseMessage[]): string | undefined {
+  const types = sent.map((m) => m.getType());
+  if (types.lastIndexOf("system") > 0) return `system message not leading: ${types.join(",")}`;
+  for (let i = 1; i < types.length; i += 1) {
+    if (types[i] === "human" && types[i - 1] === "human") return `two user turns in a row: ${types.join(",")}`;
+    if (types[i] === "ai" && types[i - 1] === "ai") return `two assistant turns in a row: ${types.join(",")}`;
+  }
+  return undefined;
 }
 
-/** Messages that must be in every view: stored system messages, the newest user turn and what follows it. */
+/** Messages that must be in every view: the newest user turn and what follows it (stored system messages go into the system message). */
 function mustKeep(thread: BaseMessage[]): BaseMessage[] {
   const groups = groupMessages(thread);
   const candidates = groups.filter((g) => g.kind !== "system" && g.kind !== "orphan");
-  const tail = candidates.slice(protectedTailStart(candidates)).flatMap((g) => g.messages);
-  const kept = new Set([...groups.filter((g) => g.kind === "system").flatMap((g) => g.messages), ...tail]);
+  const kept = new Set(candidates.slice(protectedTailStart(candidates)).flatMap((g) => g.messages));
   return thread.filter((m) => kept.has(m));
 }
+
+const storedSystemTexts = (thread: BaseMessage[]) => thread.filter((m) => m.getType() === "system").map((m) => String(m.content));
 
 /** `true` when `view` is `thread` with some messages left out (a shortened tool result matches its original by position). */
 function isSubsequence(view: BaseMessage[], thread: BaseMessage[]): boolean {
@@ -138,8 +141,11 @@ describe("random threads through windowTrim and tokenCap", () => {
           tokenCap({ maxTokens: s.maxTokens, eviction: s.eviction, tokenCounter: counter, logger: false }),
         ];
         for (const middleware of middlewares) {
-          const view = await viewOf(middleware, thread);
-          expect(findOrphans(view)).toEqual([]);
+          const decided = await decidedViewOf(middleware, thread);
+          const view = decided.view;
+          expect(findOrphans(decided.sent)).toEqual([]);
+          expect(rolesProblem(decided.sent)).toBeUndefined();
+          for (const text of storedSystemTexts(thread)) expect(decided.system.text).toContain(text);
           for (const m of keep) {
             // tokenCap may shorten a kept tool result: same id and call id, new object.
             expect(view.some((v) => v === m || (m.getType() === "tool" && v.id === m.id && v.id !== undefined))).toBe(true);
@@ -160,7 +166,7 @@ describe("random threads through windowTrim and tokenCap", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), settings, async (steps, s) => {
         const thread = buildThread(steps, true);
-        const view = await viewOf(windowTrim({ maxMessages: s.maxMessages, eviction: s.eviction, logger: false }), thread);
+        const { view } = await decidedViewOf(windowTrim({ maxMessages: s.maxMessages, eviction: s.eviction, logger: false }), thread);
         expect(view.length).toBeLessThanOrEqual(Math.max(s.maxMessages, mustKeep(thread).length));
       }),
       { numRuns: 300 },
@@ -172,8 +178,11 @@ describe("random threads through windowTrim and tokenCap", () => {
     await fc.assert(
       fc.asyncProperty(fc.array(step, { minLength: 1, maxLength: 40 }), settings, async (steps, s) => {
         const thread = buildThread(steps, true);
-        const view = await viewOf(tokenCap({ maxTokens: s.maxTokens, eviction: s.eviction, tokenCounter: counter, logger: false }), thread);
-        const tokens = counter.countMessages(view);
+        const { view, system } = await decidedViewOf(
+          tokenCap({ maxTokens: s.maxTokens, eviction: s.eviction, tokenCounter: counter, logger: false }),
+          thread,
+        );
+        const tokens = counter.countMessages(view) + (system.text === "" ? 0 : counter.countMessage(system));
         if (tokens > s.maxTokens) {
           // Over: the view is exactly the must-keep messages, shortened where possible.
           expect(view.map((m) => m.id)).toEqual(mustKeep(thread).map((m) => m.id));

@@ -97,7 +97,15 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
 
   it("migrate creates every table at the expected versions, and is idempotent", async () => {
     const first = await migrate({ dsn: db.url, schema: db.schema });
-    expect(first.applied).toEqual(["checkpoint:0", "checkpoint:1", "checkpoint:2", "checkpoint:3", "checkpoint:4", "threadwise:1"]);
+    expect(first.applied).toEqual([
+      "checkpoint:0",
+      "checkpoint:1",
+      "checkpoint:2",
+      "checkpoint:3",
+      "checkpoint:4",
+      "threadwise:1",
+      "threadwise:2",
+    ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
     expect(second.applied).toEqual([]);
@@ -189,7 +197,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       await pool.end();
     }
     const result = await migrate({ dsn: db.url, schema });
-    expect(result).toEqual({ applied: ["threadwise:1"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
+    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
     const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);
     expect(versions).toEqual([
       { component: "threadwise", version: EXPECTED_SCHEMA.threadwise },
@@ -300,7 +308,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     const agent = createAgent({ model: echo(), checkpointer: saver });
     await say(agent, "legacy", "old data");
     await saver.end();
-    const dry = await prune({ dsn: db.url, schema: db.schema, olderThanDays: 0, now: () => new Date(Date.now() + 60_000) });
+    const dry = await prune({ dsn: db.url, schema: db.schema, olderThanDays: 1, now: () => new Date(Date.now() + 86_400_000 + 60_000) });
     expect(dry.candidates.map((c) => c.threadId)).toContain("legacy");
   });
 });

@@ -96,7 +96,7 @@ describe("no secrets out (R25)", () => {
 
   it("a config error names the variable, not its secret neighbours", async () => {
     const out = await cli(["config"], { ...SECRET_ENV, MEMORY_BACKEND: "in-memory" });
-    expect(out.code).toBe(1);
+    expect(out.code).toBe(2); // a bad value, refused before anything ran
     expect(out.stderr).toContain("MEMORY_BACKEND");
     expect(out.stderr).toContain("in_memory");
     expect(out.all).not.toContain(SECRET);

@@ -19,7 +19,7 @@ import {
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { serializeInput, toOpenAIMessages } from "../bench/support/openai-wire.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-placement-agent-"));
@@ -99,8 +99,19 @@ function expectedWire(mode: PromptContextMode, system: SystemKind, turn: number)
     const systemContent = base ? [...base, { type: "text", text: `\n\n${rendered(turn)}` }] : rendered(turn);
     return [{ role: "system", content: systemContent }, ...history, user];
   }
+  // stable_tail: one more text block on the newest user message (one user turn, not two in a row).
   const head = base ? [{ role: "system", content: base }] : [];
-  return [...head, ...history, user, { role: "user", content: `${STABLE_TAIL_HEADER}\n\n${rendered(turn)}` }];
+  return [
+    ...head,
+    ...history,
+    {
+      role: "user",
+      content: [
+        { type: "text", text: `q${turn}` },
+        { type: "text", text: `\n\n${STABLE_TAIL_HEADER}\n\n${rendered(turn)}` },
+      ],
+    },
+  ];
 }
 
 const TURNS = 4;
@@ -170,7 +181,7 @@ describe("a user's block gets the same placement as threadwise's", () => {
     expect(wires[0]?.[2]).toBe(JSON.stringify(expectedWire(mode, "string", 3)));
   });
 
-  it("stable_tail during a tool loop: the context stays right after the newest user message, before the tool call", async () => {
+  it("stable_tail during a tool loop: the context stays on the newest user message, before the tool call", async () => {
     const lookup = tool(async ({ code }) => `fare for ${code}: 120 USD`, {
       name: "lookup_fare",
       description: "Fare of a flight.",
@@ -193,14 +204,18 @@ describe("a user's block gets the same placement as threadwise's", () => {
     await agent.invoke({ messages: [new HumanMessage("q2")] }, config);
     // Calls: turn 1 -> 0; turn 2 -> 1 (tool call), 2 (after the result).
     expect(model.calls).toHaveLength(3);
-    const context = { role: "user", content: `${STABLE_TAIL_HEADER}\n\n${rendered(2)}` };
     expect(serializeInput(model.calls[2]?.messages ?? [])).toBe(
       JSON.stringify([
         { role: "system", content: [{ type: "text", text: "You are a travel agent." }] },
         { role: "user", content: "q1" },
         { role: "assistant", content: "answer 1", name: "model" },
-        { role: "user", content: "q2" },
-        context,
+        {
+          role: "user",
+          content: [
+            { type: "text", text: "q2" },
+            { type: "text", text: `\n\n${STABLE_TAIL_HEADER}\n\n${rendered(2)}` },
+          ],
+        },
         {
           role: "assistant",
           content: "",

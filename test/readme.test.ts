@@ -7,7 +7,7 @@
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { describe, expect, it, vi } from "vitest";
-import { readmeBlock } from "./support/readme.js";
+import { readmeBlock } from "../scripts/readme-block.js";
 
 const here = import.meta.dirname;
 

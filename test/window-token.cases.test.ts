@@ -10,7 +10,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { viewOf } from "./support/hook.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
@@ -151,7 +151,9 @@ describe("a hook-created pair of messages without ids", () => {
     const shapes = model.calls.map((c) => c.messages.map((m) => `${m.getType()}:${m.id === undefined ? "no-id" : "id"}`));
     expect(shapes[0]).toEqual(["ai:no-id", "tool:no-id", "human:id"]);
     // Turn 3 sees [one, answer 1, two, answer 2, pair, three]; a window of 4 holds three, the pair, answer 2.
-    expect(model.calls[2]?.messages.map((m) => m.content)).toEqual(["answer 2", "", "seat 1A is free", "three"]);
+    // answer 2 and the injected call are two assistant turns in a row: core sends them as one.
+    expect(model.calls[2]?.messages.map((m) => m.content)).toEqual(["answer 2", "seat 1A is free", "three"]);
+    expect((model.calls[2]?.messages[0] as AIMessage | undefined)?.tool_calls?.map((c) => c.id)).toEqual(["inj"]);
     for (const c of model.calls) expect(findOrphans(c.messages)).toEqual([]);
     const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
     expect(stored.map((m) => m.content)).toEqual(["one", "answer 1", "two", "answer 2", "three", "answer 3"]);

@@ -16,7 +16,7 @@ import { windowTrim } from "@threadwise/window-trim";
 import { createAgent, tool } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */

@@ -71,7 +71,9 @@ describe("workMemory + historySeed + windowTrim on SQLite", () => {
     expect(stored.map((m) => m.text)).toEqual([
       "I am Mina",
       "book seat 12A",
-      "Done: book seat 12A.",
+      // The seed ends on a user message: with the first question that is two user turns in a
+      // row, which the model gets as one message (alternating roles).
+      "Done: I am Mina\n\nbook seat 12A.",
       "book hotel in Busan",
       "Done: book hotel in Busan.",
       "book a taxi",

@@ -10,7 +10,7 @@ import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { RecordedAssistantTurn } from "@threadwise/core/testing";
 import { tool } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** The committed slice of the airline runs (MIT, see `examples/data/tau-bench-airline/SOURCE.txt`). */
 export const AIRLINE_SLICE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../data/tau-bench-airline/airline-slice.json");

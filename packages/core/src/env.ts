@@ -1,16 +1,40 @@
 import { ThreadwiseConfigError } from "./errors.js";
 
+const DECIMAL = /^[0-9]+$/;
+
 /**
- * Reads a positive integer from env `name`. Returns `undefined` when unset or empty.
+ * Parses a whole number written in plain decimal digits (an env value or CLI argument). `Number()`
+ * is not used on its own because it reads `""` as 0 and accepts `0x10`, `1e3`, `0b1` and `" 7 "`.
+ *
+ * @param name the option or variable, named in the error (`--older-than-days`, `MEMORY_WINDOW_SIZE`).
+ * @param range inclusive bounds. @default { min: 0, max: Number.MAX_SAFE_INTEGER }
+ * @throws ThreadwiseConfigError naming `name` for anything but digits, or a value out of range.
+ * @example
+ * parseWholeNumber("30", "--older-than-days", { min: 1 }); // 30
+ * parseWholeNumber("1e3", "--older-than-days");              // throws
+ */
+export function parseWholeNumber(raw: string, name: string, range: { min?: number; max?: number } = {}): number {
+  const min = range.min ?? 0;
+  const max = range.max ?? Number.MAX_SAFE_INTEGER;
+  if (!DECIMAL.test(raw)) throw new ThreadwiseConfigError(name, `expected a whole number in decimal digits, got ${JSON.stringify(raw)}`);
+  const value = Number(raw);
+  if (!Number.isSafeInteger(value) || value < min || value > max)
+    throw new ThreadwiseConfigError(name, `expected a whole number from ${min} to ${max}, got ${raw}`);
+  return value;
+}
+
+/**
+ * Reads a positive integer (decimal digits, see {@link parseWholeNumber}) from env `name`.
+ * Returns `undefined` when unset or empty.
  * @throws ThreadwiseConfigError naming the variable when set to anything but a positive integer.
  */
 export function envPositiveInt(name: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
   const raw = env[name];
   if (raw === undefined || raw.trim() === "") return undefined;
-  const value = Number(raw.trim());
-  if (!Number.isInteger(value) || value <= 0)
-    throw new ThreadwiseConfigError(name, `expected a positive integer, got ${JSON.stringify(raw)}`);
-  return value;
+  const value = raw.trim();
+  if (!DECIMAL.test(value) || !(Number.isSafeInteger(Number(value)) && Number(value) > 0))
+    throw new ThreadwiseConfigError(name, `expected a positive integer (decimal digits), got ${JSON.stringify(raw)}`);
+  return Number(value);
 }
 
 /**

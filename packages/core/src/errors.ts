@@ -1,4 +1,4 @@
-import type { z } from "zod";
+import type { z } from "zod/v4";
 
 /** Base class of every error threadwise throws. `code` is stable across releases. */
 export class ThreadwiseError extends Error {

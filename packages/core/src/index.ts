@@ -1,4 +1,18 @@
-export { envBoolean, envChoice, envPositiveInt } from "./env.js";
+export {
+  type AssembledView,
+  assembleView,
+  EMPTY_DECISIONS,
+  START_ON_VALUES,
+  type StartOn,
+  type SummaryCoverage,
+  tailContextOf,
+  type ViewCut,
+  type ViewDecisions,
+  type ViewReplacement,
+  type ViewReport,
+  withoutTailContext,
+} from "./assemble-view.js";
+export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,
@@ -35,14 +49,11 @@ export {
 } from "./logger.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
-  addContextBlocks,
   appendToSystemMessage,
   CONTEXT_MESSAGE_ID_PREFIX,
   type ContextBlock,
-  contextBlocksOf,
   contextMessage,
   isContextMessage,
-  type PlacementRequest,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
@@ -51,10 +62,6 @@ export {
   STABLE_TAIL_HEADER,
   sortContextBlocks,
   systemText,
-  viewMessages,
-  viewSystemMessage,
-  withSystemSuffix,
-  withViewMessages,
 } from "./placement.js";
 export {
   mergeSummarySlot,
@@ -108,7 +115,31 @@ export {
   TOOLS_OVERHEAD_TOKENS,
   type TokenCounter,
   type TokenCounterOptions,
+  tokenCounterOptionsSchema,
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
+export {
+  type GroupSpan,
+  type IndexReuse,
+  type ThreadIndex,
+  VIEW_MEMO_THREADS,
+  ViewMemo,
+  type ViewMemoOptions,
+} from "./view-memo.js";
+export {
+  addContextBlocks,
+  contextBlocksOf,
+  type PlacementRequest,
+  threadMessages,
+  type ViewDecision,
+  viewDecisionsOf,
+  viewMessages,
+  viewReport,
+  viewStartOn,
+  viewSystemMessage,
+  withSystemSuffix,
+  withViewDecisions,
+  withViewMessages,
+} from "./view-request.js";

@@ -1,4 +1,4 @@
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,
@@ -44,11 +44,21 @@ export interface MultiturnFields {
   sentToLlm: number;
   /** Whether the thread holds an earlier AI message. */
   hasPrior: boolean;
+  /**
+   * Messages neither in the view nor covered by the summary (dropped by a hard cap past the
+   * summary's coverage, spec R33). Only when summarize is in the stack; then the line ends with
+   * `unsummarized_dropped=<n>`.
+   */
+  unsummarizedDropped?: number;
 }
 
-/** Formats the R6 line: `multiturn: thread_msgs=<stored> window=<w> sent_to_llm=<n> has_prior=<bool>`. */
+/**
+ * Formats the R6 line: `multiturn: thread_msgs=<stored> window=<w> sent_to_llm=<n> has_prior=<bool>`,
+ * plus ` unsummarized_dropped=<n>` when summarize is in the stack.
+ */
 export function formatMultiturnLine(fields: MultiturnFields): string {
-  return `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
+  const line = `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
+  return fields.unsummarizedDropped === undefined ? line : `${line} unsummarized_dropped=${fields.unsummarizedDropped}`;
 }
 
 /** `true` for `false` or an object with `info()` and `warn()` functions: what a `logger` option accepts. */

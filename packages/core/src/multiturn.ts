@@ -1,12 +1,21 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageType } from "./groups.js";
 import { formatMultiturnLine, type ThreadwiseLogger } from "./logger.js";
+import { type PlacementRequest, viewReport } from "./view-request.js";
 
 const TRACE = Symbol.for("threadwise.multiturn");
 
 interface MultiturnTrace {
   window: number | string;
   sentToLlm: number;
+  unsummarizedDropped?: number;
+}
+
+/** The unsummarized drops of the request's view, when it is a model request with a view. */
+function unsummarizedOf(request: object): number | undefined {
+  const r = request as Partial<PlacementRequest>;
+  if (!Array.isArray(r.messages) || !r.systemMessage) return undefined;
+  return viewReport(r as PlacementRequest).unsummarizedDropped;
 }
 
 /** `true` when the list holds an AI message: the thread has an earlier answer (R6, R7). */
@@ -22,7 +31,8 @@ export function hasPriorAnswer(messages: readonly BaseMessage[]): boolean {
  * outermost writes, and it writes the view size the innermost chose, once the inner chain has
  * run. Each middleware reports its view with `window` and `sentToLlm`; the windows of a stack are
  * joined outermost first with `+`, so `windowTrim({ maxMessages: 20 })` outside
- * `tokenCap({ maxTokens: 4000 })` logs `window=20+4000tok` (20 messages, then 4,000 tokens).
+ * `tokenCap({ maxTokens: 4000 })` logs `window=20+4000tok` (20 messages, then 4,000 tokens). The
+ * unsummarized drops (R33) are read from the innermost request's view.
  */
 export async function withMultiturnLog<R extends object, T>(
   request: R & { state?: { messages?: BaseMessage[] } },
@@ -34,9 +44,10 @@ export async function withMultiturnLog<R extends object, T>(
   if (existing) {
     existing.window = `${existing.window}+${fields.window}`;
     existing.sentToLlm = fields.sentToLlm;
+    existing.unsummarizedDropped = unsummarizedOf(request);
     return next(request);
   }
-  const trace: MultiturnTrace = { ...fields };
+  const trace: MultiturnTrace = { ...fields, unsummarizedDropped: unsummarizedOf(request) };
   const stored = request.state?.messages ?? [];
   try {
     return await next({ ...request, [TRACE]: trace });
@@ -47,8 +58,14 @@ export async function withMultiturnLog<R extends object, T>(
         window: trace.window,
         sentToLlm: trace.sentToLlm,
         hasPrior: hasPriorAnswer(stored),
+        unsummarizedDropped: trace.unsummarizedDropped,
       }),
-      { thread_msgs: stored.length, window: trace.window, sent_to_llm: trace.sentToLlm },
+      {
+        thread_msgs: stored.length,
+        window: trace.window,
+        sent_to_llm: trace.sentToLlm,
+        ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
+      },
     );
   }
 }

@@ -2,7 +2,6 @@ import { createHash } from "node:crypto";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { envChoice } from "./env.js";
 import { ThreadwiseConfigError } from "./errors.js";
-import { messageType } from "./groups.js";
 import { contentText } from "./token-counter.js";
 
 /**
@@ -118,149 +117,8 @@ export function appendToSystemMessage(message: SystemMessage | undefined, text: 
   return new SystemMessage({ ...fields, content: base === "" ? text : `${base}\n\n${text}` });
 }
 
-/** What a model request looks like to placement: LangChain's `ModelRequest` fits. */
-export interface PlacementRequest {
-  messages: BaseMessage[];
-  systemMessage: SystemMessage;
-}
-
-const PLACEMENT = Symbol.for("threadwise.placement");
-
-interface PlacementState {
-  /** Messages and system message before any block was rendered. */
-  baseMessages: BaseMessage[];
-  baseSystem: SystemMessage;
-  blocks: ContextBlock[];
-  mode: PromptContextMode | undefined;
-  /** What the last render produced, to notice a change made by a middleware that is not ours. */
-  renderedMessages: BaseMessage[];
-  renderedSystemText: string;
-}
-
-function stateOf(request: PlacementRequest): PlacementState | undefined {
-  return (request as unknown as Record<symbol, PlacementState | undefined>)[PLACEMENT];
-}
-
-/**
- * The base of the request: messages and system message without rendered context. A change made
- * after the last render by a middleware that is not threadwise's is kept (rendered context is
- * stripped from it).
- */
-function baseOf(request: PlacementRequest): { messages: BaseMessage[]; system: SystemMessage; state: PlacementState | undefined } {
-  const state = stateOf(request);
-  if (!state) return { messages: request.messages, system: request.systemMessage, state };
-  const messages = request.messages === state.renderedMessages ? state.baseMessages : request.messages.filter((m) => !isContextMessage(m));
-  const system = systemText(request.systemMessage) === state.renderedSystemText ? state.baseSystem : request.systemMessage;
-  return { messages, system, state };
-}
-
-function render<R extends PlacementRequest>(
-  request: R,
-  messages: BaseMessage[],
-  system: SystemMessage,
-  blocks: ContextBlock[],
-  mode: PromptContextMode | undefined,
-): R {
-  const effective = mode ?? resolvePromptContextMode();
-  const text = renderContextBlocks(blocks);
-  let renderedMessages = messages;
-  let renderedSystem = system;
-  if (text !== "") {
-    if (effective === "legacy_system") {
-      renderedSystem = appendToSystemMessage(system, text);
-    } else {
-      renderedMessages = insertAfterNewestUserMessage(messages, contextMessage(`${STABLE_TAIL_HEADER}\n\n${text}`));
-    }
-  }
-  const state: PlacementState = {
-    baseMessages: messages,
-    baseSystem: system,
-    blocks,
-    mode,
-    renderedMessages,
-    renderedSystemText: systemText(renderedSystem),
-  };
-  return { ...request, messages: renderedMessages, systemMessage: renderedSystem, [PLACEMENT]: state };
-}
-
 /** A stable_tail context message; its id is derived from its text so equal inputs give equal bytes. */
 export function contextMessage(text: string): HumanMessage {
   const digest = createHash("sha256").update(text).digest("hex").slice(0, 24);
   return new HumanMessage({ content: text, id: `${CONTEXT_MESSAGE_ID_PREFIX}${digest}` });
-}
-
-function insertAfterNewestUserMessage(messages: BaseMessage[], context: BaseMessage): BaseMessage[] {
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    const message = messages[i] as BaseMessage;
-    if (messageType(message) === "human" && !isContextMessage(message))
-      return [...messages.slice(0, i + 1), context, ...messages.slice(i + 1)];
-  }
-  return [...messages, context];
-}
-
-/**
- * Adds context blocks to a model request and returns the new request, rendered by mode (spec R8,
- * R9). Call it from `wrapModelCall` and pass the result to the handler:
- *
- * ```ts
- * wrapModelCall: (request, handler) =>
- *   handler(addContextBlocks(request, [{ kind: "knowledge", producer: "my-rag", label: "Retrieved documents", text }]))
- * ```
- *
- * Every block added in one model call, by any middleware, is rendered together in one
- * deterministic order ({@link sortContextBlocks}), so adding order and middleware order do not
- * change the bytes. Nothing is written into the stored thread: the request is a new object and no
- * message object is mutated. The mode is the first one given explicitly for the request, else
- * env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`.
- *
- * @throws ThreadwiseConfigError when `options.mode` is not a known mode.
- */
-export function addContextBlocks<R extends PlacementRequest>(
-  request: R,
-  blocks: readonly ContextBlock[],
-  options: { mode?: PromptContextMode } = {},
-): R {
-  const mode = options.mode === undefined ? undefined : resolvePromptContextMode(options.mode);
-  const base = baseOf(request);
-  const all = [...(base.state?.blocks ?? []), ...blocks.filter((block) => block.text.trim() !== "")];
-  return render(request, base.messages, base.system, all, base.state?.mode ?? mode);
-}
-
-/** Blocks added to this request so far. */
-export function contextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
-  return stateOf(request)?.blocks ?? [];
-}
-
-/**
- * The request's messages without rendered context: what windowing and token capping work on.
- * Equal to `request.messages` when no block was added.
- */
-export function viewMessages(request: PlacementRequest): BaseMessage[] {
-  return baseOf(request).messages;
-}
-
-/** The request's system message without rendered context blocks. */
-export function viewSystemMessage(request: PlacementRequest): SystemMessage {
-  return baseOf(request).system;
-}
-
-/**
- * Replaces the view's messages (e.g. after trimming) and re-renders any context blocks already
- * added, so a block placed by an outer middleware stays after the newest user message.
- */
-export function withViewMessages<R extends PlacementRequest>(request: R, messages: BaseMessage[]): R {
-  const base = baseOf(request);
-  if (!base.state) return { ...request, messages };
-  return render(request, messages, base.system, base.state.blocks, base.state.mode);
-}
-
-/**
- * Appends `text` to the end of the system prompt (before any rendered context block), e.g. the
- * history note of R7. Keeps content blocks and cache markers as they are.
- */
-export function withSystemSuffix<R extends PlacementRequest>(request: R, text: string): R {
-  const base = baseOf(request);
-  const system = appendToSystemMessage(base.system, text);
-  if (!base.state) return { ...request, systemMessage: system };
-  return render(request, base.messages, system, base.state.blocks, base.state.mode);
 }

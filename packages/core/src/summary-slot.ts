@@ -1,5 +1,5 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * The thread's summary slot: one checkpointed value shared by `summarize` (the summary) and

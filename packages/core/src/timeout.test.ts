@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { ThreadwiseConfigError } from "./errors.js";
 import { INTERNAL_CALL_METADATA_KEY, internalCallConfig, internalCallName, invokeInternal } from "./internal-call.js";
 import { envTimerMs, MAX_TIMER_MS, ThreadwiseTimeoutError, timerMsSchema, withTimeout } from "./timeout.js";

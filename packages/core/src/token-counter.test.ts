@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { getEncoding } from "js-tiktoken";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { characterTokenCounter } from "./testing/index.js";
 import {
   BINARY_BLOCK_TOKENS,

@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { z } from "zod/v4";
+import { parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
 
@@ -65,6 +67,13 @@ export interface TokenCounterOptions {
   /** Replace the tokenizer: a function from text to token count. */
   countText?: (text: string) => number;
 }
+
+/** {@link TokenCounterOptions} as a strict schema: a misspelt key (`encodig`) is refused by name. */
+export const tokenCounterOptionsSchema = z.strictObject({
+  model: z.string().min(1).optional(),
+  encoding: z.string().min(1).optional(),
+  countText: z.custom<(text: string) => number>((value) => typeof value === "function", "expected a function (text) => number").optional(),
+});
 
 const encoders = new Map<string, Tiktoken>();
 
@@ -306,8 +315,10 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  * @example
  * const counter = createTokenCounter({ model: "gpt-4o-mini" });
  * counter.countMessages([new HumanMessage("안녕하세요")]); // tokens incl. framing
+ * @throws ThreadwiseConfigError naming the option (`createTokenCounter.encodig`) when an option is unknown or invalid.
  */
 export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
+  parseOptions("createTokenCounter", tokenCounterOptionsSchema, options);
   let encoded = 0;
   let name: string;
   let countText: (text: string) => number;

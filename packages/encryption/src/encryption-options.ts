@@ -1,5 +1,5 @@
 import { parseOptions } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { isKeyring, type Keyring, loadKeyring } from "./keyring.js";
 import { RecordCipher } from "./record-cipher.js";
 

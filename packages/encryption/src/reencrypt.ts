@@ -1,6 +1,6 @@
 import type { CheckpointMetadata, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { parseOptions } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { EncryptedCheckpointSaver } from "./encrypted-checkpointer.js";
 import type { EncryptedSerializer } from "./encrypted-serializer.js";
 import { ThreadwiseReencryptError } from "./errors.js";

@@ -58,7 +58,7 @@ describe("strict mode (R30)", () => {
     const report = checkStrictMode({ env: { ...all, THREADWISE_MEMORY_KEYRING: badKeyringPath, MEMORY_RETENTION_DAYS: "-3" } });
     expect(report.missing).toEqual(["keyring", "retention"]);
     expect(report.problems[0]).toMatch(/grants access to group or others/);
-    expect(report.problems[1]).toMatch(/expected a positive integer, got "-3"/);
+    expect(report.problems[1]).toMatch(/expected a positive integer \(decimal digits\), got "-3"/);
     expect(checkStrictMode({ env: { ...all, MEMORY_RETENTION_DAYS: "0" } }).missing).toEqual(["retention"]);
   });
 

@@ -5,7 +5,7 @@ import { systemText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { extractFactsWithModel, FactExtractionError, INTERNAL_CALL_TAGS } from "./extract-llm.js";
+import { extractFactsWithModel, FactExtractionError, INTERNAL_CALL_TAGS, llmFactsSchema, parseFactsAnswer } from "./extract-llm.js";
 import { factRecall } from "./fact-recall.js";
 import { FACTS_STATE_KEY, type FactSlot } from "./fact-store.js";
 
@@ -126,5 +126,70 @@ describe("factRecall llm mode", () => {
     expect(answers).toHaveLength(2);
     expect(systemText(answers[1]?.messages[0] as never)).toContain("- The user works as a nurse.");
     expect(model.calls.filter((c) => systemText(c.messages[0] as never).startsWith("You extract"))).toHaveLength(2);
+  });
+});
+
+describe("LLM answers: structured output when offered, a tolerant parser otherwise (issue 15)", () => {
+  const facts = { facts: [{ subject: "user", attribute: "residence", value: "Busan", text: "The user lives in Busan." }] };
+
+  it("uses withStructuredOutput with the facts schema when the model has it", async () => {
+    const asked: unknown[] = [];
+    const model = {
+      invoke: async () => {
+        throw new Error("the text path must not be used");
+      },
+      withStructuredOutput: (schema: unknown, config: unknown) => {
+        asked.push(schema, config);
+        return { invoke: async () => facts };
+      },
+    };
+    const out = await extractFactsWithModel(model, "I moved to Busan.", { timeoutMs: 1000 });
+    expect(out.map((f) => [f.attribute, f.value])).toEqual([["residence", "Busan"]]);
+    expect(asked[0]).toBe(llmFactsSchema);
+    expect(asked[1]).toEqual({ name: "extract_facts" });
+  });
+
+  it("falls back to the text prompt when structured output cannot be built or fails, and remembers it", async () => {
+    let structuredCalls = 0;
+    const model = {
+      invoke: async () => new AIMessage(JSON.stringify(facts)),
+      withStructuredOutput: () => ({
+        invoke: async () => {
+          structuredCalls += 1;
+          throw new Error("bindTools is not implemented");
+        },
+      }),
+    };
+    for (let i = 0; i < 2; i += 1) {
+      const out = await extractFactsWithModel(model, "I moved to Busan.", { timeoutMs: 1000 });
+      expect(out.map((f) => f.value)).toEqual(["Busan"]);
+    }
+    expect(structuredCalls).toBe(1);
+    const throwing = {
+      invoke: async () => new AIMessage(JSON.stringify(facts)),
+      withStructuredOutput: () => {
+        throw new Error("no");
+      },
+    };
+    expect((await extractFactsWithModel(throwing, "x", { timeoutMs: 1000 })).map((f) => f.value)).toEqual(["Busan"]);
+  });
+
+  it.each([
+    ["a <think> block", `<think>The user says they moved. {"not": "this"}</think>\n${JSON.stringify(facts)}`],
+    ["an unclosed reasoning preamble", `Let me think about it...</think>${JSON.stringify(facts)}`],
+    ["prose around the JSON", `Sure! Here are the facts:\n${JSON.stringify(facts)}\nLet me know if you need more.`],
+    ["a fenced block after prose", `Here you go:\n\`\`\`json\n${JSON.stringify(facts)}\n\`\`\``],
+    ["a bare list", `[${JSON.stringify(facts.facts[0])}]`],
+    [
+      "braces inside strings",
+      `Note {this}: {"facts":[{"subject":"user","attribute":"residence","value":"Busan","text":"The user lives in Busan {city}."}]}`,
+    ],
+  ])("parses %s", (_name, answer) => {
+    const parsed = llmFactsSchema.parse(parseFactsAnswer(answer));
+    expect(parsed.facts[0]?.value).toBe("Busan");
+  });
+
+  it("says bad_json when there is no JSON at all", () => {
+    expect(() => parseFactsAnswer("<think>hmm</think> I could not find any facts.")).toThrow(FactExtractionError);
   });
 });

@@ -7,7 +7,7 @@ import {
   ThreadwiseError,
   ThreadwiseTimeoutError,
 } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { detectLanguage } from "./extract-heuristic.js";
 import type { CandidateFact } from "./fact-store.js";
 
@@ -74,15 +74,83 @@ Answer with JSON only, no prose: {"facts":[{"subject":"user","attribute":"reside
 - text is one short sentence in the language of the message.
 - {"facts":[]} when there is none.`;
 
-function stripFences(text: string): string {
+/**
+ * Finds the facts JSON in a model's text answer, tolerantly: `<think>…</think>` blocks (and an
+ * unclosed `<think>` before the JSON) are dropped, code fences are opened, and prose around the
+ * JSON is skipped: the first balanced `{…}` (or `[…]`, read as the facts list) that parses wins.
+ *
+ * @returns the parsed JSON value.
+ * @throws FactExtractionError (`bad_json`) when no JSON value is found.
+ */
+export function parseFactsAnswer(answer: string): unknown {
+  let text = answer.replace(/<think>[\s\S]*?<\/think>/gi, "").replace(/^[\s\S]*<\/think>/i, "");
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
-  return (fenced ? fenced[1] : text)?.trim() ?? "";
+  if (fenced) text = fenced[1] as string;
+  text = text.trim();
+  try {
+    const value = JSON.parse(text);
+    return Array.isArray(value) ? { facts: value } : value;
+  } catch {
+    // Prose around the JSON: try each balanced candidate in order.
+  }
+  for (let start = 0; start < text.length; start += 1) {
+    const open = text[start];
+    if (open !== "{" && open !== "[") continue;
+    const close = open === "{" ? "}" : "]";
+    let depth = 0;
+    let inString = false;
+    for (let i = start; i < text.length; i += 1) {
+      const c = text[i];
+      if (inString) {
+        if (c === "\\") i += 1;
+        else if (c === '"') inString = false;
+        continue;
+      }
+      if (c === '"') inString = true;
+      else if (c === open) depth += 1;
+      else if (c === close && --depth === 0) {
+        try {
+          const value = JSON.parse(text.slice(start, i + 1));
+          return Array.isArray(value) ? { facts: value } : value;
+        } catch {
+          break;
+        }
+      }
+    }
+  }
+  throw new FactExtractionError("bad_json", `answer holds no JSON (${answer.length} characters)`);
+}
+
+/** Models whose `withStructuredOutput` failed once: they get the text prompt and the tolerant parser. */
+const noStructuredOutput = new WeakSet<object>();
+
+/** The structured-output runnable of `model`, when it has one that can be built. */
+function structuredOf(model: FactExtractionModel): FactExtractionModel | undefined {
+  const withStructuredOutput = (model as { withStructuredOutput?: unknown }).withStructuredOutput;
+  if (typeof withStructuredOutput !== "function" || noStructuredOutput.has(model)) return undefined;
+  try {
+    return withStructuredOutput.call(model, llmFactsSchema, { name: "extract_facts" }) as FactExtractionModel;
+  } catch {
+    noStructuredOutput.add(model);
+    return undefined;
+  }
+}
+
+function failure(error: unknown, timeoutMs: number): FactExtractionError {
+  if (ThreadwiseTimeoutError.isInstance(error))
+    return new FactExtractionError("timeout", `no answer within ${timeoutMs} ms`, { cause: error });
+  return new FactExtractionError("model_error", error instanceof Error ? error.message : String(error), { cause: error });
 }
 
 /**
- * Extracts facts from one user message with a chat model (spec R15 `llm`). The call carries
- * core's internal-call config (run name `threadwise/fact-recall:extract`, {@link INTERNAL_CALL_TAGS},
- * metadata `threadwise_internal`) and is aborted after `timeoutMs` or when `signal` aborts.
+ * Extracts facts from one user message with a chat model (spec R15 `llm`). When the model offers
+ * `withStructuredOutput` (tool calling or a JSON mode), the answer is asked for in the shape of
+ * {@link llmFactsSchema} directly; otherwise (or when that fails once for this model, e.g. a model
+ * without tool calling) the model gets a text prompt and its answer goes through
+ * {@link parseFactsAnswer}, which accepts `<think>` blocks, code fences and prose around the JSON.
+ * The call carries core's internal-call config (run name `threadwise/fact-recall:extract`,
+ * {@link INTERNAL_CALL_TAGS}, metadata `threadwise_internal`) and is aborted after `timeoutMs` or
+ * when `signal` aborts.
  *
  * @returns candidates in the order the model gave them.
  * @throws FactExtractionError on any failure; the middleware catches it and uses the rules.
@@ -93,24 +161,27 @@ export async function extractFactsWithModel(
   options: { timeoutMs: number; language?: "en" | "ko"; signal?: AbortSignal },
 ): Promise<CandidateFact[]> {
   const language = options.language ?? detectLanguage(text);
-  let answer: unknown;
-  try {
-    answer = await invokeInternal(model, [new SystemMessage(PROMPT), new HumanMessage(text)], {
-      ...EXTRACT_CALL,
-      timeoutMs: options.timeoutMs,
-      signal: options.signal,
-    });
-  } catch (error) {
-    if (ThreadwiseTimeoutError.isInstance(error))
-      throw new FactExtractionError("timeout", `no answer within ${options.timeoutMs} ms`, { cause: error });
-    throw new FactExtractionError("model_error", error instanceof Error ? error.message : String(error), { cause: error });
-  }
-  const raw = stripFences(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
+  const messages = [new SystemMessage(PROMPT), new HumanMessage(text)];
+  const call = { ...EXTRACT_CALL, timeoutMs: options.timeoutMs, signal: options.signal };
   let json: unknown;
-  try {
-    json = JSON.parse(raw);
-  } catch (error) {
-    throw new FactExtractionError("bad_json", `answer is not JSON (${raw.length} characters)`, { cause: error });
+  const structured = structuredOf(model);
+  if (structured) {
+    try {
+      json = await invokeInternal(structured, messages, call);
+    } catch (error) {
+      if (ThreadwiseTimeoutError.isInstance(error) || options.signal?.aborted) throw failure(error, options.timeoutMs);
+      // Built but not usable (no tool calling behind it): text from now on, for this model.
+      noStructuredOutput.add(model);
+    }
+  }
+  if (json === undefined) {
+    let answer: unknown;
+    try {
+      answer = await invokeInternal(model, messages, call);
+    } catch (error) {
+      throw failure(error, options.timeoutMs);
+    }
+    json = parseFactsAnswer(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
   }
   const parsed = llmFactsSchema.safeParse(json);
   if (!parsed.success) {

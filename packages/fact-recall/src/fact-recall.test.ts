@@ -2,11 +2,11 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
-import { isContextMessage, systemText, ThreadwiseConfigError } from "@threadwise/core";
+import { isContextMessage, systemText, ThreadwiseConfigError, tailContextOf, withoutTailContext } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { factRecall, resolveFactRecallConfig } from "./fact-recall.js";
 import { FACTS_STATE_KEY, type FactSlot } from "./fact-store.js";
 import { englishSessions } from "./fixtures/english-chat.js";
@@ -103,13 +103,13 @@ describe("factRecall through createAgent", () => {
     await chat(agent, "st", ["I live in Seoul.", "Where do I live?", "I moved to Busan.", "Where do I live now?"]);
     const calls = model.calls.map((c) => c.messages as BaseMessage[]);
     expect(new Set(calls.map(systemOf))).toEqual(new Set(["Stable prompt."]));
-    const contexts = calls.map((m) => m.filter(isContextMessage).map(text));
+    const contexts = calls.map((m) => m.map(tailContextOf).filter((c) => c !== undefined));
     expect(contexts[1]?.[0]).toContain("- User lives in Seoul");
     expect(contexts[3]?.[0]).toContain("- User moved to Busan and lives there");
-    // The context follows the newest user message and is never stored.
+    // The context is one more block on the newest user message, and is never stored.
     const last = calls[3] as BaseMessage[];
-    expect(text(last[last.length - 1] as BaseMessage)).toContain("[Known facts about the user]");
-    expect(text(last[last.length - 2] as BaseMessage)).toBe("Where do I live now?");
+    expect(tailContextOf(last[last.length - 1] as BaseMessage)).toContain("[Known facts about the user]");
+    expect(withoutTailContext(last[last.length - 1] as BaseMessage).content).toBe("Where do I live now?");
     const state = await agent.graph.getState({ configurable: { thread_id: "st" } });
     expect((state.values.messages as BaseMessage[]).some(isContextMessage)).toBe(false);
   });

@@ -12,7 +12,7 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { FactIndexCache, renderFacts } from "./fact-index.js";

@@ -1,5 +1,5 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /**
  * Thread-scoped fact storage (spec R15-R17): one private, checkpointed state value per thread, so

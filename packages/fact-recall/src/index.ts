@@ -8,6 +8,7 @@ export {
   LIST_ATTRIBUTES,
   type LlmFacts,
   llmFactsSchema,
+  parseFactsAnswer,
 } from "./extract-llm.js";
 export {
   ATTRIBUTE_KEYWORDS,

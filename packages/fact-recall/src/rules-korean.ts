@@ -12,17 +12,31 @@ import type { CandidateFact } from "./fact-store.js";
  */
 
 const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|이지만|다|이거든요|거든요|요)";
+/**
+ * People the user names by relation: family, friends and colleagues. What the user says about them
+ * is stored as a fact about that person (`user's 동생`), never about the user (as in English).
+ */
 const REL =
-  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|친구|남자친구|여자친구|룸메이트|사촌";
+  "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
+  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
+  "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
+  "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
 const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프";
 
-const OTHERS =
-  /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|동료(?:는|가)|사장님(?:은|이))\s*/;
+const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\s*/;
 const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도)\s+/;
-const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도)\\s+`);
+const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+`);
+const REL_WORD = new RegExp(`^(?:${REL})$`);
+/** Words that mark the speaker as subject, without or with their particle. */
+const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
+/** Verbs and adjectives modifying a noun (`판교에 있는 회사`, `좋은 사람`): they end like particles but are not subjects. */
+const ADNOMINAL = /(?:[있없하되사가오보먹치알쓰타]는|[같많좋작높낮넓깊적]은|던|ㄴ)$/;
+/** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
+const SETTING =
+  /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
 const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
@@ -44,6 +58,13 @@ function josa(word: string, withBatchim: string, without: string): string {
   const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
   return `${word}${batchim ? withBatchim : without}`;
 }
+
+/** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
+function modifierForm(word: string): boolean {
+  return /(?:한|운|은|던|적인|쁜|픈|른|진|는)$/.test(word);
+}
+
+const KOREAN_AGE = "(?:열|스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
 
 function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
@@ -71,6 +92,47 @@ const RULES: Rule[] = [
     attribute: "name",
     re: /^([가-힣]{2,4}?)(?:이)?라고\s*(?:합니다|해요|해|불러)/,
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
+  },
+  {
+    attribute: "age",
+    re: new RegExp(
+      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)[.!~…]*$`,
+    ),
+    build: (m, l, body) => (/나이|살|세/.test(body) ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`) : undefined),
+    relative: true,
+  },
+  {
+    attribute: "birthday",
+    re: new RegExp(`생일(?:은|이)\\s*(.+?)${COPULA}[.!~…]*$`),
+    build: (m, l) => single(clean(m[1] as string), `${l}의 생일은 ${clean(m[1] as string)} (생일, 나이)`),
+    relative: true,
+  },
+  {
+    attribute: "work",
+    re: new RegExp(`(?:^|(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
+    relative: true,
+  },
+  {
+    attribute: "residence",
+    re: new RegExp(`사는\\s*(?:곳|데|동네)(?:은|는|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
+    build: (m, l) => single(clean(m[1] as string), `${topic(l)} ${clean(m[1] as string)}에 산다 (사는 곳)`),
+    relative: true,
+  },
+  {
+    attribute: "hobby",
+    re: new RegExp(`취미(?:는|가)\\s*(.+?)${COPULA}[.!~…]*$`),
+    build: (m, l) => list(clean(m[1] as string), `${l}의 취미는 ${clean(m[1] as string)} (취미)`),
+    relative: true,
+  },
+  {
+    attribute: "hometown",
+    re: /^(\S+?)\s*사람(?:이에요|입니다|이야|이다|이거든요)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} 사람 (고향, 출신)`);
+    },
+    relative: true,
   },
   {
     attribute: "age",
@@ -103,7 +165,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "residence",
-    re: /(\S+?)(?:에서|에)\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며)/,
+    re: /(\S+?)(?:에서|에)\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔)/,
     build: (m, l, body) => {
       if (/안\s*살|살지\s*않/.test(body)) return undefined;
       const v = clean(m[1] as string);
@@ -184,6 +246,21 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    attribute: "work",
+    re: /(\S+?)(?:으로|로)\s*(?:일해|일하고|일합니다|일한다|근무)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} (직업)`);
+    },
+    relative: true,
+  },
+  {
+    attribute: "study",
+    re: /(\S+?)(?:을|를)\s*(?:공부하고|공부해요|공부합니다|공부한다|공부\s*중)/,
+    build: (m, l) => single(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 공부한다 (공부, 전공)`),
+    relative: true,
+  },
+  {
     attribute: "marital",
     re: /결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
     build: (m, l) => {
@@ -227,7 +304,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "constraint",
-    re: /(\S+?)(?:을|를|은|는)\s*(?:못\s*먹|안\s*먹|먹으면\s*안|못\s*마셔|안\s*마셔|못\s*마십)/,
+    re: /(\S+?)(?:을|를|은|는)\s*(?:잘\s*)?(?:못\s*먹|안\s*먹|먹으면\s*안|못\s*마셔|안\s*마셔|못\s*마십)/,
     build: (m, l) =>
       list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
     relative: true,
@@ -261,6 +338,26 @@ const RULES: Rule[] = [
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
     },
     relative: true,
+  },
+  {
+    attribute: "hobby",
+    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를)\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
+  },
+  {
+    attribute: "likes",
+    re: /(\S+?)(?:\s*팬(?:이에요|입니다|이야|이다)|에\s*관심이\s*(?:많|있))/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함, 관심)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    attribute: "belonging",
+    re: /(\S+?)(?:을|를)\s*(?:가지고\s*있|갖고\s*있)/,
+    build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 가지고 있다 (소유물)`),
   },
   {
     attribute: "belonging",
@@ -299,10 +396,44 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * Who a clause is about, from the words before the rule's value: the first word carrying a topic
+ * or subject particle (`은/는/이/가/도/께서`) that does not set a time or place. The speaker's own
+ * words (`저는`, `제가`, `우리는`) give the speaker; a relation (`동생이`, `제 친구는`, `회사 동료가`,
+ * also `동생 민지는`) gives that person; anyone else (a name `민지는`, `그 사람이`, `고양이가`) means
+ * the clause is not a fact about the speaker or a relation: `undefined`. No such word: the speaker
+ * (Korean drops the subject).
+ */
+function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
+  const words = before
+    .trim()
+    .split(/\s+/)
+    .filter((w) => w !== "");
+  for (let i = 0; i < words.length; i += 1) {
+    const word = (words[i] as string).replace(/[,.!~…]+$/, "");
+    if (FIRST_PERSON_WORD.test(word)) return speaker;
+    const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word)) continue;
+    const stem = m[1] as string;
+    const particle = m[2] as string;
+    const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
+    const joined = i > 0 ? `${words[i - 1]} ${stem}` : stem;
+    if (REL_WORD.test(joined)) return relationOf(joined.replace(/\s+/g, " "));
+    if (REL_WORD.test(stem)) return relationOf(stem);
+    // `동생 민지는`: a name after a relation is that relative.
+    const previous = (words[i - 1] ?? "").replace(/^(?:제|내|저희|우리)$/, "");
+    if (previous !== "" && REL_WORD.test(previous)) return relationOf(previous);
+    // `이` and `도` also end plain words (`같이`, `많이`, `오늘도`): only a longer word counts as a subject there.
+    if ((particle === "이" || particle === "도") && word.length < 3) continue;
+    return undefined;
+  }
+  return speaker;
+}
+
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
 export function koreanSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。…~])\s+|\n+|(?<=(?:요|다|죠|니다))\s+(?=[가-힣A-Za-z])/)
+    .split(/(?<=[.!?。…~])\s+|\n+|(?<=(?:요|[^마바]다|죠|니다))\s+(?=[가-힣A-Za-z])|,\s+|(?<=(?:는데|은데|지만|는데요))\s+/)
     .map((s) => s.trim())
     .filter((s) => s !== "");
 }
@@ -331,12 +462,19 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       body = body.replace(FIRST_PERSON, "");
     }
     for (const rule of RULES) {
-      if (isRelative && !rule.relative) continue;
       const m = body.match(rule.re);
       if (!m) continue;
-      const built = rule.build(m, subject.label, body);
+      // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
+      let who = subject;
+      if (!isRelative) {
+        const found = subjectOf(body.slice(0, m.index ?? 0), subject);
+        if (!found) break;
+        who = found;
+      }
+      if ((isRelative || who !== subject) && !rule.relative) continue;
+      const built = rule.build(m, who.label, body);
       if (!built || built.value.trim() === "") continue;
-      facts.push({ subject: subject.id, attribute: rule.attribute, language: "ko", ...built });
+      facts.push({ subject: who.id, attribute: rule.attribute, language: "ko", ...built });
       break;
     }
   }

@@ -10,7 +10,7 @@ import {
   withSystemSuffix,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** The note appended by default (spec R7): one short English sentence. */
 export const DEFAULT_HISTORY_NOTE =

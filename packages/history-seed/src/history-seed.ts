@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { parseSeedHistory, type SeedHistoryRules } from "./parse-seed-history.js";
 
 /** Name of the middleware. */

@@ -9,6 +9,7 @@ import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optiona
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { redactDsn, withRedactedView } from "./redact.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -78,7 +79,9 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       return undefined;
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
-      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver));
+      return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
+        turnLeaseMs: config.turnLeaseMs,
+      });
     }
     case "sqlite": {
       const path = config.sqlitePath === ":memory:" ? ":memory:" : resolve(config.sqlitePath as string);
@@ -89,15 +92,22 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       const registry = new SqliteThreadRegistry(db);
       // This package's serializer, not the one the peer would bring: one @langchain/core for messages.
       const saver = maybeEncrypt(new SqliteSaver(db, options.serde ?? new JsonPlusSerializer()), config, options);
-      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close() });
+      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close(), turnLeaseMs: config.turnLeaseMs });
     }
     case "postgres": {
       const PostgresSaver = loadPostgresSaver();
       const pool = options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
       const schema = config.postgresSchema;
-      const saver = maybeEncrypt(new PostgresSaver(pool, options.serde ?? new JsonPlusSerializer(), { schema }), config, options);
-      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema), {
+      // The saver's statements join the registry's write transaction (tombstone check, compare-and-set).
+      const scope = new PgTransactionScope();
+      const saver = maybeEncrypt(
+        new PostgresSaver(scope.pool(pool), options.serde ?? new JsonPlusSerializer(), { schema }),
+        config,
+        options,
+      );
+      return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
+        turnLeaseMs: config.turnLeaseMs,
         close: options.pool ? undefined : () => pool.end(),
       });
     }

@@ -1,10 +1,16 @@
-import { Command, CommanderError, InvalidArgumentError, Option } from "commander";
+import { parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
+import { Command, CommanderError, Option } from "commander";
 import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, resolveMemoryConfig } from "./config.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
+import { assertSchemaName } from "./pg-thread-registry.js";
 import { progressBar } from "./progress-bar.js";
 import { type PruneReport, prune, retention } from "./prune.js";
 import { dsnSecrets, redactConfig, redactSecrets } from "./redact.js";
+import { normalizeThreadId } from "./thread-id.js";
+
+/** Exit code of a command line the CLI refuses before doing anything (a bad flag value). */
+export const CLI_USAGE_EXIT_CODE = 2;
 
 /** Where the CLI writes; defaults to the process streams. */
 export interface CliIo {
@@ -15,13 +21,19 @@ export interface CliIo {
   progress?: boolean;
 }
 
-function positiveWhole(name: string, allowZero = false) {
-  return (value: string) => {
-    const n = Number(value);
-    if (!Number.isInteger(n) || n < (allowZero ? 0 : 1))
-      throw new InvalidArgumentError(`${name} must be a whole number${allowZero ? " >= 0" : " > 0"}`);
-    return n;
-  };
+/** A flag taking a whole number >= 1 in decimal digits (`""`, `0x10`, `1e3`, `-1`, `0` refused). */
+function positiveWhole(flag: string) {
+  return (value: string) => parseWholeNumber(value, flag, { min: 1, max: 1_000_000 });
+}
+
+/** `--schema`: a plain SQL identifier, checked before any connection is opened. */
+function schemaName(flag: string) {
+  return (value: string) => assertSchemaName(value, flag);
+}
+
+/** `--thread-id`: the one thread-id rule of every backend. */
+function threadIdFlag(value: string): string {
+  return normalizeThreadId(value);
 }
 
 function printReport(report: PruneReport, out: (text: string) => void, json: boolean): void {
@@ -62,7 +74,7 @@ export function createCli(io: CliIo = {}): Command {
       `Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}.`,
     )
     .option("--dsn <dsn>", `migration DSN (default: env ${MIGRATION_DSN_ENV})`)
-    .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)")
+    .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
     .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
     .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[] }) => {
       const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV];
@@ -77,7 +89,7 @@ export function createCli(io: CliIo = {}): Command {
     command
       .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MEMORY_ENV.postgresDsn} when --sqlite is not given)`)
       .option("--sqlite <path>", "SQLite memory file instead of PostgreSQL")
-      .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)")
+      .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
       .option("--json", "print the report as JSON");
   type TargetOpts = { dsn?: string; sqlite?: string; schema?: string; json?: boolean };
   const targetOf = (opts: TargetOpts) =>
@@ -93,8 +105,8 @@ export function createCli(io: CliIo = {}): Command {
     program
       .command("prune")
       .description("List threads to delete (dry run), or delete them with --apply. Deletion is irreversible and leaves tombstones.")
-      .option("--older-than-days <n>", "threads idle at least N days", positiveWhole("--older-than-days", true))
-      .option("--thread-id <id>", "one thread")
+      .option("--older-than-days <n>", "threads idle at least N days (a whole number >= 1)", positiveWhole("--older-than-days"))
+      .option("--thread-id <id>", "one thread", threadIdFlag)
       .option("--apply", "delete for real (default: dry run)"),
   ).action(async (opts: TargetOpts & { olderThanDays?: number; threadId?: string; apply?: boolean }) => {
     const bar = progressBar(io, "prune");
@@ -117,11 +129,12 @@ export function createCli(io: CliIo = {}): Command {
     program
       .command("retention")
       .description(`Delete threads idle for N days (env ${MEMORY_ENV.retentionDays}), re-checking each under a lock. Irreversible.`)
-      .option("--days <n>", "idle days", positiveWhole("--days")),
+      .option("--days <n>", "idle days (a whole number >= 1)", positiveWhole("--days")),
   ).action(async (opts: TargetOpts & { days?: number }) => {
-    const days = opts.days ?? Number(env[MEMORY_ENV.retentionDays]);
-    if (!(Number.isInteger(days) && days > 0))
-      throw new Error(`give --days N or set ${MEMORY_ENV.retentionDays} to a positive whole number`);
+    const fromEnv = env[MEMORY_ENV.retentionDays];
+    if (opts.days === undefined && fromEnv === undefined)
+      throw new ThreadwiseConfigError("--days", `give --days N or set ${MEMORY_ENV.retentionDays}`);
+    const days = opts.days ?? parseWholeNumber(fromEnv as string, MEMORY_ENV.retentionDays, { min: 1, max: 1_000_000 });
     const bar = progressBar(io, "retention");
     try {
       const report = await retention({ ...targetOf(opts), days, onProgress: bar.update });
@@ -155,7 +168,10 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
 
 /**
  * Runs the CLI on `argv` (without `node` and the script path) and returns the exit code; errors
- * are printed redacted, never thrown.
+ * are printed redacted, never thrown, as `threadwise: <code>: <message>` for threadwise errors.
+ * Exit codes: 0 done; {@link CLI_USAGE_EXIT_CODE} (2) a flag value refused before anything ran
+ * (`THREADWISE_INVALID_OPTION`, `THREADWISE_INVALID_THREAD_ID`); commander's own code (1) for an
+ * unknown flag or a missing value; 1 for any failure while running.
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const env = io.env ?? process.env;
@@ -168,6 +184,10 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     return 0;
   } catch (error) {
     if (error instanceof CommanderError) return error.exitCode;
+    if (ThreadwiseError.isInstance(error)) {
+      safeErr(`threadwise: ${error.code}: ${error.message}\n`);
+      return error.code === "THREADWISE_INVALID_OPTION" || error.code === "THREADWISE_INVALID_THREAD_ID" ? CLI_USAGE_EXIT_CODE : 1;
+    }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     safeErr(`threadwise: ${message}\n`);
     return 1;

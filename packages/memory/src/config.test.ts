@@ -82,6 +82,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_BACKEND: "sqlite",
       THREADWISE_PROJECT: "crm",
       MEMORY_WINDOW_SIZE: "12",
+      MEMORY_START_ON: "any",
       MAX_HISTORY_TOKENS: "8000",
       MEMORY_SUMMARIZE: "true",
       MEMORY_SUMMARIZE_THRESHOLD: "30",
@@ -102,6 +103,7 @@ describe("resolveMemoryConfig", () => {
       MEMORY_STRICT_MODE: "false",
       THREADWISE_MEMORY_KEYRING: "/etc/tw/keyring.json",
       MEMORY_ALLOW_PLAINTEXT: "false",
+      MEMORY_TURN_LEASE_MS: "15000",
     };
     // One variable per field: the table in the README lists the same names.
     expect(Object.values(MEMORY_ENV).sort()).toEqual(Object.keys(env).sort());
@@ -109,6 +111,7 @@ describe("resolveMemoryConfig", () => {
       backend: "sqlite",
       project: "crm",
       windowSize: 12,
+      startOn: "any",
       maxHistoryTokens: 8000,
       summarize: true,
       summarizeThreshold: 30,
@@ -129,6 +132,7 @@ describe("resolveMemoryConfig", () => {
       strictMode: false,
       keyringPath: "/etc/tw/keyring.json",
       allowPlaintext: false,
+      turnLeaseMs: 15000,
     });
   });
 

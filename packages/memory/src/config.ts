@@ -7,10 +7,11 @@ import {
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   parseOptions,
+  parseWholeNumber,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
 /** Where threads are kept (spec R20). `in_memory` is lost when the process exits. */
@@ -34,6 +35,7 @@ export const MEMORY_ENV = {
   backend: "MEMORY_BACKEND",
   project: "THREADWISE_PROJECT",
   windowSize: "MEMORY_WINDOW_SIZE",
+  startOn: "MEMORY_START_ON",
   maxHistoryTokens: "MAX_HISTORY_TOKENS",
   summarize: "MEMORY_SUMMARIZE",
   summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
@@ -54,6 +56,7 @@ export const MEMORY_ENV = {
   strictMode: "MEMORY_STRICT_MODE",
   keyringPath: "THREADWISE_MEMORY_KEYRING",
   allowPlaintext: "MEMORY_ALLOW_PLAINTEXT",
+  turnLeaseMs: "MEMORY_TURN_LEASE_MS",
 } as const;
 
 /** Env variable of the DSN `threadwise migrate` uses (a role with DDL rights, spec R21). */
@@ -80,6 +83,12 @@ export const memoryConfigSchema = z.strictObject({
     .optional(),
   /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
   windowSize: z.union([positiveInt, z.literal(false)]),
+  /**
+   * Where every view starts (spec R4, R33), for the whole stack: `human` starts on a user message,
+   * which Bedrock Converse, Gemini and Anthropic require; `any` keeps a few more messages when the
+   * provider accepts any first role (OpenAI). @default "human"
+   */
+  startOn: z.enum(["human", "any"]),
   /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
   maxHistoryTokens: positiveInt.optional(),
   /** Summarize history that left the window (`summarize`). @default false */
@@ -127,6 +136,13 @@ export const memoryConfigSchema = z.strictObject({
    * @default false
    */
   allowPlaintext: z.boolean(),
+  /**
+   * Concurrent turns of one thread (spec R34): how long a run that stopped making progress keeps a
+   * new turn out, in milliseconds (0: no lease; only the compare-and-set on the parent checkpoint).
+   * Set it above your longest model or tool call. See `ThreadwiseSaverOptions.turnLeaseMs`.
+   * @default 60000
+   */
+  turnLeaseMs: z.number().int().min(0).max(2_147_483_647),
 });
 
 /** A resolved memory configuration: {@link memoryConfigSchema}'s output with defaults applied. */
@@ -137,6 +153,7 @@ export type MemoryConfigInput = Partial<z.input<typeof memoryConfigSchema>>;
 const DEFAULTS: Omit<MemoryConfig, "project"> = {
   backend: "in_memory",
   windowSize: 20,
+  startOn: "human",
   summarize: false,
   summarizeThreshold: 40,
   factsMode: "off",
@@ -149,7 +166,13 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   pgPoolMax: DEFAULT_PG_POOL_MAX,
   strictMode: false,
   allowPlaintext: false,
+  turnLeaseMs: 60_000,
 };
+
+function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
+  const raw = envString(name, env);
+  return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
+}
 
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const raw = env[name];
@@ -174,6 +197,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     backend: envChoice(MEMORY_ENV.backend, MEMORY_BACKENDS, env),
     project: envString(MEMORY_ENV.project, env),
     windowSize: window === "0" ? false : envPositiveInt(MEMORY_ENV.windowSize, env),
+    startOn: envChoice(MEMORY_ENV.startOn, ["human", "any"] as const, env),
     maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
     summarize: envBoolean(MEMORY_ENV.summarize, env),
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
@@ -194,6 +218,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
     keyringPath: envString(MEMORY_ENV.keyringPath, env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
+    turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };
   const set = Object.fromEntries(Object.entries(config).filter(([, value]) => value !== undefined)) as MemoryConfigInput;
   return withRedactedView(set, () => redactConfig(set));

@@ -1,5 +1,6 @@
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
-export { type CliIo, createCli, runCli } from "./cli.js";
+export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
+export { type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 export {
   assertStrictMode,
   DEFAULT_PG_POOL_MAX,
@@ -24,13 +25,17 @@ export { type MemoryMiddlewareOptions, memoryMiddleware, placementMode } from ".
 export { BACKEND_PEERS, type PeerBackend, ThreadwiseMissingPeerError } from "./optional-peers.js";
 export { assertSchemaVersion, EXPECTED_SCHEMA, type MigrateOptions, type MigrateResult, migrate, readVersions } from "./pg-migrations.js";
 export { createMemoryPool, type MemoryPoolOptions } from "./pg-pool.js";
-export { PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
+export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
+export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";
 export { dsnSecrets, REDACTED, redactConfig, redactDsn, redactSecrets } from "./redact.js";
 export { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";
 export {
+  assertCommit,
+  type CheckpointCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
@@ -38,4 +43,5 @@ export {
   type ThreadRegistry,
   type ThreadRowCounts,
 } from "./thread-registry.js";
-export { ThreadwiseSaver, type ThreadwiseSaverOptions } from "./threadwise-saver.js";
+export { DEFAULT_TURN_LEASE_MS, ThreadwiseSaver, type ThreadwiseSaverOptions } from "./threadwise-saver.js";
+export { concurrentTurnErrorOf, type TurnRetryOptions, withTurnRetry } from "./turn-retry.js";

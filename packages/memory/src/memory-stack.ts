@@ -3,7 +3,7 @@ import { loggerOptionSchema, parseOptions } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-stack.js";

@@ -1,5 +1,5 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { addContextBlocks, type PromptContextMode, type ThreadwiseLogger } from "@threadwise/core";
+import { addContextBlocks, type PromptContextMode, type StartOn, type ThreadwiseLogger, withViewDecisions } from "@threadwise/core";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -36,12 +36,17 @@ export interface MemoryMiddlewareOptions {
 
 /**
  * Fixes the placement mode (spec R8) for every block any later middleware adds in this model
- * call: core's placement keeps the first mode given explicitly for a request.
+ * call (core's placement keeps the first mode given explicitly for a request) and, when given,
+ * the stack-wide `startOn` (spec R33; core keeps the first one stated).
  */
-export function placementMode(mode: PromptContextMode) {
+export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn } = {}) {
+  const name = "threadwise/placement-mode";
   return createMiddleware({
-    name: "threadwise/placement-mode",
-    wrapModelCall: (request, handler) => handler(addContextBlocks(request, [], { mode })),
+    name,
+    wrapModelCall: (request, handler) => {
+      const placed = addContextBlocks(request, [], { mode });
+      return handler(options.startOn ? withViewDecisions(placed, [{ kind: "startOn", producer: name, startOn: options.startOn }]) : placed);
+    },
   });
 }
 
@@ -49,32 +54,37 @@ export function placementMode(mode: PromptContextMode) {
  * The middleware list of a resolved config, in this fixed order (first = outermost in
  * `wrapModelCall`):
  *
- * 1. `placementMode`: the configured R8 mode, for every block below.
+ * 1. `placementMode`: the configured R8 mode for every block below, and the stack-wide `startOn`.
  * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
- * 3. `summarize`, 4. `workMemory`, 5. `factRecall`: producers of context blocks; they see the whole
- *    stored thread and add their blocks before the view is cut.
- * 6. `historyAware` (default on): the R7 note at the end of the system prompt.
- * 7. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
+ * 3. `windowTrim` (unless `windowSize: false`): the window of recent groups. Before summarize, so
+ *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
+ * 4. `summarize`, 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
+ *    the view is the window plus what left it since the last summary; the summary covers the rest.
+ * 7. `historyAware` (default on): the R7 note at the end of the system prompt.
+ * 8. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
  *    what it deletes.
- * 8. `windowTrim` (unless `windowSize: false`, or `summarize` is on): the window of recent groups.
- *    With `summarize` on, summarize shapes the view itself (the window plus what left it since the
- *    last summary); a second window would hide messages that are in neither the view nor the summary.
  * 9. `recall` (when `recallMaxTokens` is set): after the window and the summary, so it sees their
  *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
  * 10. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
- *    system prompt, context blocks, tool schemas and the trimmed view exactly as sent.
+ *    system prompt, context blocks, tool schemas and the view exactly as sent. It may drop
+ *    messages the summary does not cover yet; the multiturn line counts them
+ *    (`unsummarized_dropped`).
+ *
+ * Core assembles the request from the decisions of all of them (`assembleView`), so every view
+ * holds no orphan, one leading system message and starts by `startOn`.
  */
 export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddlewareOptions = {}): AgentMiddleware[] {
   if (config.backend === "off") return [];
   const logger = options.logger;
   const mode = config.promptContextMode;
-  const stack: AgentMiddleware[] = [placementMode(mode)];
+  const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger }));
+  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.summarize)
     stack.push(
       summarize({
         model: options.models?.summarize,
-        // The summary covers exactly what leaves the view's window.
+        // With a window (windowTrim above) the summary covers what it leaves out; without, summarize's own.
         windowSize: config.windowSize === false ? undefined : config.windowSize,
         threshold: config.summarizeThreshold,
         promptContextMode: mode,
@@ -96,7 +106,6 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
-  if (config.windowSize !== false && !config.summarize) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.recallMaxTokens !== undefined)
     stack.push(recall({ maxTokens: config.recallMaxTokens, facts: config.factsMode !== "off", promptContextMode: mode, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));

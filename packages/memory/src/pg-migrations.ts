@@ -1,7 +1,8 @@
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions } from "@threadwise/core";
 import type pg from "pg";
+import { z } from "zod/v4";
 import { loadPg, loadPostgresSaver } from "./optional-peers.js";
-import { pgTables } from "./pg-thread-registry.js";
+import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 
 /**
@@ -24,6 +25,8 @@ function threadwiseMigrations(schema: string): string[] {
      CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON ${t.threads} (updated_at) WHERE deleted_at IS NULL;
      CREATE INDEX IF NOT EXISTS checkpoint_writes_thread ON ${t.writes} (thread_id);
      CREATE INDEX IF NOT EXISTS checkpoint_blobs_thread ON ${t.blobs} (thread_id)`,
+    // 2: the turn lease of concurrent writers (spec R34; see ARCHITECTURE.md).
+    `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS turn_open_at TIMESTAMPTZ`,
   ];
 }
 
@@ -72,6 +75,15 @@ export interface MigrateResult {
 
 const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
 
+/** {@link MigrateOptions} as a strict schema: unknown keys and names that are not plain SQL identifiers are refused. */
+export const migrateOptionsSchema = z.strictObject({
+  dsn: z.string().min(1, "required: a PostgreSQL DSN of a role with DDL rights"),
+  schema: z.string().regex(IDENT, "not a plain SQL identifier").optional(),
+  grantTo: z
+    .union([z.string().regex(IDENT, "not a plain role name"), z.array(z.string().regex(IDENT, "not a plain role name"))])
+    .optional(),
+});
+
 /**
  * Brings the schema up to date (spec R21), for a role with DDL rights; the runtime never calls it.
  *
@@ -91,12 +103,11 @@ const IDENT = /^[A-Za-z_][A-Za-z0-9_]*$/;
  * @example
  * await migrate({ dsn: process.env.POSTGRES_MIGRATION_DSN!, grantTo: "app_runtime" });
  */
-export async function migrate(options: MigrateOptions): Promise<MigrateResult> {
+export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
+  const options = parseOptions("migrate", migrateOptionsSchema, given);
   const schema = options.schema ?? "public";
-  if (!IDENT.test(schema)) throw new ThreadwiseConfigError("migrate.schema", "not a plain SQL identifier");
+  assertSchemaName(schema, "migrate.schema");
   const grantees = [options.grantTo ?? []].flat();
-  for (const role of grantees)
-    if (!IDENT.test(role)) throw new ThreadwiseConfigError("migrate.grantTo", `${JSON.stringify(role)} is not a plain role name`);
   const { Client, Pool } = loadPg();
   const PostgresSaver = loadPostgresSaver();
   const t = pgTables(schema);

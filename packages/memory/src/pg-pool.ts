@@ -1,6 +1,14 @@
-import { resolveLogger, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
+import {
+  loggerOptionSchema,
+  parseOptions,
+  resolveLogger,
+  ThreadwiseConfigError,
+  type ThreadwiseLogger,
+  timerMsSchema,
+} from "@threadwise/core";
 import type pg from "pg";
-import { DEFAULT_PG_POOL_MAX, type PgPoolMode } from "./config.js";
+import { z } from "zod/v4";
+import { DEFAULT_PG_POOL_MAX, PG_POOL_MODES, type PgPoolMode } from "./config.js";
 import { loadPg } from "./optional-peers.js";
 
 /** Options of {@link createMemoryPool}. */
@@ -16,6 +24,15 @@ export interface MemoryPoolOptions {
   /** Where a dropped idle connection is reported (a warning without DSN). @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
 }
+
+/** {@link MemoryPoolOptions} as a strict schema; the timers are limited to Node's range (1..2147483647 ms). */
+export const memoryPoolOptionsSchema = z.strictObject({
+  mode: z.enum(PG_POOL_MODES).optional(),
+  max: z.number().int().positive().optional(),
+  idleTimeoutMillis: timerMsSchema.optional(),
+  connectionTimeoutMillis: timerMsSchema.optional(),
+  logger: loggerOptionSchema,
+});
 
 const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, transaction: 10_000 };
 
@@ -39,8 +56,12 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
  *
  * @example
  * const pool = createMemoryPool(process.env.POSTGRES_MEMORY_DSN!, { mode: "transaction" });
+ * @throws ThreadwiseConfigError naming the option (`createMemoryPool.idleTimeoutMillis`) when an
+ *   option is unknown or out of range.
+ * @throws ThreadwiseMissingPeerError when `pg` is not installed.
  */
-export function createMemoryPool(dsn: string, options: MemoryPoolOptions = {}): pg.Pool {
+export function createMemoryPool(dsn: string, given: MemoryPoolOptions = {}): pg.Pool {
+  const options = parseOptions("createMemoryPool", memoryPoolOptionsSchema, given);
   const mode = options.mode ?? "direct";
   const pool = new (loadPg().Pool)({
     connectionString: dsn,

@@ -1,9 +1,42 @@
+import { ThreadwiseConfigError } from "@threadwise/core";
 import type pg from "pg";
+import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
-import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
+import { normalizeThreadId } from "./thread-id.js";
+import {
+  assertCommit,
+  type CheckpointCommit,
+  NO_ROWS,
+  type ThreadDeleteOptions,
+  type ThreadDeleteOutcome,
+  type ThreadInfo,
+  type ThreadRegistry,
+  type WritesTarget,
+} from "./thread-registry.js";
 
-/** Schema-qualified names of every table the memory schema holds. */
+const SCHEMA_NAME = /^[A-Za-z_][A-Za-z0-9_]{0,62}$/;
+
+/**
+ * Checks a PostgreSQL schema name before it is put into any SQL: a plain identifier (letters,
+ * digits, `_`, not starting with a digit, at most 63 characters, PostgreSQL's limit). Every
+ * statement threadwise builds quotes it, but only a name that passes this reaches one.
+ * @throws ThreadwiseConfigError naming `option`.
+ */
+export function assertSchemaName(schema: string, option = "schema"): string {
+  if (typeof schema !== "string" || !SCHEMA_NAME.test(schema))
+    throw new ThreadwiseConfigError(
+      option,
+      `${JSON.stringify(schema)} is not a plain SQL identifier (letters, digits and _, not starting with a digit, at most 63)`,
+    );
+  return schema;
+}
+
+/**
+ * Schema-qualified names of every table the memory schema holds.
+ * @throws ThreadwiseConfigError when `schema` is not a plain identifier ({@link assertSchemaName}).
+ */
 export function pgTables(schema: string) {
+  assertSchemaName(schema);
   const q = (table: string) => `"${schema}".${table}`;
   return {
     checkpoints: q("checkpoints"),
@@ -19,18 +52,95 @@ export function pgTables(schema: string) {
  * {@link ThreadRegistry} on PostgreSQL: table `threadwise_threads` (one row per thread; a row
  * with `deleted_at` set is a tombstone). Only unnamed statements and transaction-scoped locks are
  * used, so it works through PgBouncer in transaction mode.
+ *
+ * Writes (spec R24, R34): {@link PgThreadRegistry.commitCheckpoint} and
+ * {@link PgThreadRegistry.commitWrites} open one transaction, lock the thread's row with the
+ * `INSERT ... ON CONFLICT DO UPDATE` of `touch` (which also finds a tombstone), run the checks,
+ * then the wrapped saver's own statements through {@link PgTransactionScope} on the same
+ * connection, and commit. A deletion takes the same row lock, so it waits for an in-flight write
+ * and the write after it meets the tombstone.
  */
 export class PgThreadRegistry implements ThreadRegistry {
   readonly kind = "postgres";
   readonly #pool: pg.Pool;
   readonly #t: ReturnType<typeof pgTables>;
 
-  constructor(pool: pg.Pool, schema = "public") {
+  /** Routes the wrapped saver's statements into the registry's write transaction. */
+  readonly scope: PgTransactionScope;
+
+  /**
+   * @param pool the real pool (the wrapped PostgresSaver gets `scope.pool(pool)`).
+   * @param scope shared with the saver; a new one when omitted.
+   */
+  constructor(pool: pg.Pool, schema = "public", scope: PgTransactionScope = new PgTransactionScope()) {
     this.#pool = pool;
     this.#t = pgTables(schema);
+    this.scope = scope;
+  }
+
+  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
+    return this.#inTransaction(threadId, async (client, openForMs) => {
+      let head: string | undefined;
+      if (commit.checkpointNs === "") {
+        const { rows } = await client.query<{ checkpoint_id: string }>(
+          `SELECT checkpoint_id FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1`,
+          [threadId],
+        );
+        head = rows[0]?.checkpoint_id;
+      }
+      assertCommit(threadId, commit, head, openForMs);
+      const result = await this.scope.run(client, write);
+      if (commit.checkpointNs === "")
+        await client.query(`UPDATE ${this.#t.threads} SET turn_open_at = CASE WHEN $2 THEN now() END WHERE thread_id = $1`, [
+          threadId,
+          commit.leavesTurnOpen,
+        ]);
+      return result;
+    });
+  }
+
+  async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
+    return this.#inTransaction(threadId, async (client) => {
+      const { rowCount } = await client.query(
+        `SELECT 1 FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+        [threadId, target.checkpointNs, target.checkpointId],
+      );
+      if (!rowCount) return false;
+      await this.scope.run(client, write);
+      if (target.endsTurn) await client.query(`UPDATE ${this.#t.threads} SET turn_open_at = NULL WHERE thread_id = $1`, [threadId]);
+      return true;
+    });
+  }
+
+  /** BEGIN, lock the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
+  async #inTransaction<T>(threadId: string, task: (client: pg.PoolClient, openForMs: number | undefined) => Promise<T>): Promise<T> {
+    const id = normalizeThreadId(threadId);
+    const client = await this.#pool.connect();
+    try {
+      await client.query("BEGIN");
+      const { rows } = await client.query<{ open_ms: number | null }>(
+        `INSERT INTO ${this.#t.threads} (thread_id) VALUES ($1)
+         ON CONFLICT (thread_id) DO UPDATE SET updated_at = now() WHERE ${this.#t.threads}.deleted_at IS NULL
+         RETURNING (extract(epoch FROM clock_timestamp() - turn_open_at) * 1000)::float8 AS open_ms`,
+        [id],
+      );
+      if (rows.length === 0) {
+        await client.query("ROLLBACK");
+        throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+      }
+      const result = await task(client, rows[0]?.open_ms ?? undefined);
+      await client.query("COMMIT");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK").catch(() => undefined);
+      throw error;
+    } finally {
+      client.release();
+    }
   }
 
   async touch(threadId: string): Promise<void> {
+    threadId = normalizeThreadId(threadId);
     // One statement: ON CONFLICT DO UPDATE waits for a concurrent delete holding the row lock and
     // then re-reads the newest row, so a write can never slip past a tombstone.
     const result = await this.#pool.query(
@@ -57,6 +167,7 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async describe(threadId: string): Promise<ThreadInfo | undefined> {
+    threadId = normalizeThreadId(threadId);
     await this.#adoptUnregistered(threadId);
     const { rows } = await this.#pool.query<{ updated_at: Date }>(
       `SELECT updated_at FROM ${this.#t.threads} WHERE thread_id = $1 AND deleted_at IS NULL`,
@@ -68,6 +179,7 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {
+    threadId = normalizeThreadId(threadId);
     const client = await this.#pool.connect();
     try {
       await client.query("BEGIN");
@@ -88,10 +200,10 @@ export class PgThreadRegistry implements ThreadRegistry {
       const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
-      await client.query(`UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2 WHERE thread_id = $1`, [
-        threadId,
-        options.reason ?? "api",
-      ]);
+      await client.query(
+        `UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2, turn_open_at = NULL WHERE thread_id = $1`,
+        [threadId, options.reason ?? "api"],
+      );
       await client.query("COMMIT");
       return {
         threadId,
@@ -107,6 +219,7 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
+    threadId = normalizeThreadId(threadId);
     const { rows } = await this.#pool.query<{ deleted_at: Date; deleted_reason: string | null }>(
       `SELECT deleted_at, deleted_reason FROM ${this.#t.threads} WHERE thread_id = $1 AND deleted_at IS NOT NULL`,
       [threadId],

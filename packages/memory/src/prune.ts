@@ -3,8 +3,9 @@ import type { PgPoolMode } from "./config.js";
 import { loadBetterSqlite3 } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
-import { PgThreadRegistry } from "./pg-thread-registry.js";
+import { assertSchemaName, PgThreadRegistry } from "./pg-thread-registry.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
+import { normalizeThreadId } from "./thread-id.js";
 import type { ThreadDeleteOutcome, ThreadInfo, ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
 
 const DAY_MS = 86_400_000;
@@ -49,7 +50,7 @@ export async function openRegistry(target: OpsTarget): Promise<{ registry: Threa
 
 /** Options of {@link prune}. Give `olderThanDays` or `threadId` (or both: that thread only if idle). */
 export interface PruneOptions extends OpsTarget {
-  /** Threads whose last write is at least this many days old, in days. */
+  /** Threads whose last write is at least this many days old, in days (a whole number >= 1). */
   olderThanDays?: number;
   /** One thread to delete. */
   threadId?: string;
@@ -85,7 +86,9 @@ export interface PruneReport {
  * leaves a tombstone. Each candidate is re-checked under its row lock: a thread written after
  * the listing survives (outcome `updated`). Dry run unless `apply`.
  *
- * @throws ThreadwiseConfigError when neither `olderThanDays` nor `threadId` is given.
+ * @throws ThreadwiseConfigError when neither `olderThanDays` nor `threadId` is given, when
+ *   `olderThanDays` is not a whole number >= 1, or `schema` is not a plain identifier;
+ *   ThreadwiseThreadIdError for a `threadId` no backend can store. All before any connection.
  * @example
  * const report = await prune({ dsn, olderThanDays: 30 });            // dry run
  * await prune({ dsn, olderThanDays: 30, apply: true });              // irreversible
@@ -93,8 +96,11 @@ export interface PruneReport {
 export async function prune(options: PruneOptions): Promise<PruneReport> {
   if (options.olderThanDays === undefined && options.threadId === undefined)
     throw new ThreadwiseConfigError("prune", "give --older-than-days N or --thread-id X");
-  if (options.olderThanDays !== undefined && !(Number.isInteger(options.olderThanDays) && options.olderThanDays >= 0))
-    throw new ThreadwiseConfigError("prune.olderThanDays", "expected a whole number of days >= 0");
+  // 0 would mean "idle since now": every thread. Refused, so an empty or mistyped value never deletes all.
+  if (options.olderThanDays !== undefined && !(Number.isSafeInteger(options.olderThanDays) && options.olderThanDays >= 1))
+    throw new ThreadwiseConfigError("prune.olderThanDays", `expected a whole number of days >= 1, got ${String(options.olderThanDays)}`);
+  if (options.threadId !== undefined) normalizeThreadId(options.threadId);
+  if (options.schema !== undefined) assertSchemaName(options.schema, "prune.schema");
   const { registry, close } = await openRegistry(options);
   try {
     const now = (options.now ?? (() => new Date()))();

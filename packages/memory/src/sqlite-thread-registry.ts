@@ -1,21 +1,39 @@
 import type Database from "better-sqlite3";
 import { loadSqliteSaver } from "./optional-peers.js";
+import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
-import { NO_ROWS, type ThreadDeleteOptions, type ThreadDeleteOutcome, type ThreadInfo, type ThreadRegistry } from "./thread-registry.js";
+import { normalizeThreadId } from "./thread-id.js";
+import {
+  assertCommit,
+  type CheckpointCommit,
+  NO_ROWS,
+  type ThreadDeleteOptions,
+  type ThreadDeleteOutcome,
+  type ThreadInfo,
+  type ThreadRegistry,
+  type WritesTarget,
+} from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 1;
+export const SQLITE_SCHEMA_VERSION = 2;
 
 /**
  * {@link ThreadRegistry} in the same SQLite file as SqliteSaver's `checkpoints` and `writes`
  * tables. Deletes run in `BEGIN IMMEDIATE` transactions, which take SQLite's write lock before
  * the re-check, so a concurrent write from another process is either before (the thread survives)
  * or after (it meets the tombstone). Times are milliseconds since the epoch.
+ *
+ * Writes (spec R24, R34): {@link SqliteThreadRegistry.commitCheckpoint} and
+ * {@link SqliteThreadRegistry.commitWrites} run `BEGIN IMMEDIATE` (the file's write lock, so
+ * other processes wait), the tombstone check and compare-and-set, the wrapped SqliteSaver's own
+ * statements (its nested transactions become savepoints), and `COMMIT`. Transactions on one
+ * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s.
  */
 export class SqliteThreadRegistry implements ThreadRegistry {
   readonly kind = "sqlite";
   readonly #db: Database.Database;
   readonly #now: () => number;
+  readonly #queue: SerialQueue;
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -24,6 +42,7 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   constructor(db: Database.Database, options: { now?: () => number } = {}) {
     this.#db = db;
     this.#now = options.now ?? Date.now;
+    this.#queue = serialQueueOf(db);
     // setup() is protected in the typings but idempotent and safe to call early.
     (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
     db.pragma("journal_mode = WAL");
@@ -34,12 +53,77 @@ CREATE TABLE IF NOT EXISTS threadwise_threads (
   thread_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
   deleted_at INTEGER, deleted_reason TEXT);
 CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (updated_at) WHERE deleted_at IS NULL;`);
+    // Version 2: the turn lease (spec R34). Files of version 1 gain the column in place.
+    const columns = db.prepare("PRAGMA table_info(threadwise_threads)").all() as Array<{ name: string }>;
+    if (!columns.some((column) => column.name === "turn_open_at"))
+      db.exec("ALTER TABLE threadwise_threads ADD COLUMN turn_open_at INTEGER");
     db.prepare(
-      "INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?) ON CONFLICT (component) DO NOTHING",
+      `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
+       ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
     ).run(SQLITE_SCHEMA_VERSION, this.#now());
   }
 
+  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
+    return this.#inTransaction(threadId, async (id, openForMs) => {
+      const head =
+        commit.checkpointNs === ""
+          ? (
+              this.#db
+                .prepare(
+                  "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
+                )
+                .get(id) as { checkpoint_id: string } | undefined
+            )?.checkpoint_id
+          : undefined;
+      assertCommit(id, commit, head, openForMs);
+      const result = await write();
+      if (commit.checkpointNs === "")
+        this.#db
+          .prepare("UPDATE threadwise_threads SET turn_open_at = ? WHERE thread_id = ?")
+          .run(commit.leavesTurnOpen ? this.#now() : null, id);
+      return result;
+    });
+  }
+
+  async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
+    return this.#inTransaction(threadId, async (id) => {
+      const stored = this.#db
+        .prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?")
+        .get(id, target.checkpointNs, target.checkpointId);
+      if (stored === undefined) return false;
+      await write();
+      if (target.endsTurn) this.#db.prepare("UPDATE threadwise_threads SET turn_open_at = NULL WHERE thread_id = ?").run(id);
+      return true;
+    });
+  }
+
+  /** BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
+  #inTransaction<T>(threadId: string, task: (id: string, openForMs: number | undefined) => Promise<T>): Promise<T> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(async () => {
+      this.#db.exec("BEGIN IMMEDIATE");
+      try {
+        const now = this.#now();
+        const row = this.#db
+          .prepare(
+            `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
+             ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
+             RETURNING turn_open_at`,
+          )
+          .get(id, now, now) as { turn_open_at: number | null } | undefined;
+        if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+        const result = await task(id, row.turn_open_at === null ? undefined : now - row.turn_open_at);
+        this.#db.exec("COMMIT");
+        return result;
+      } catch (error) {
+        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        throw error;
+      }
+    });
+  }
+
   async touch(threadId: string): Promise<void> {
+    threadId = normalizeThreadId(threadId);
     const now = this.#now();
     const row = this.#db
       .prepare(
@@ -62,6 +146,7 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   }
 
   async describe(threadId: string): Promise<ThreadInfo | undefined> {
+    threadId = normalizeThreadId(threadId);
     this.#adoptUnregistered(threadId);
     const row = this.#db.prepare("SELECT updated_at FROM threadwise_threads WHERE thread_id = ? AND deleted_at IS NULL").get(threadId) as
       | { updated_at: number }
@@ -70,6 +155,7 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   }
 
   async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {
+    threadId = normalizeThreadId(threadId);
     const run = this.#db.transaction((): ThreadDeleteOutcome => {
       this.#adoptUnregistered(threadId);
       const row = this.#db.prepare("SELECT updated_at, deleted_at FROM threadwise_threads WHERE thread_id = ?").get(threadId) as
@@ -81,14 +167,16 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
       const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
       this.#db
-        .prepare("UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ? WHERE thread_id = ?")
+        .prepare("UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL WHERE thread_id = ?")
         .run(this.#now(), options.reason ?? "api", threadId);
       return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
     });
-    return run.immediate();
+    // Queued with this handle's write transactions, which span awaits (see commitCheckpoint).
+    return this.#queue.run(() => run.immediate());
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
+    threadId = normalizeThreadId(threadId);
     const row = this.#db
       .prepare("SELECT deleted_at, deleted_reason FROM threadwise_threads WHERE thread_id = ? AND deleted_at IS NOT NULL")
       .get(threadId) as { deleted_at: number; deleted_reason: string | null } | undefined;

@@ -11,7 +11,7 @@ import {
   summarySlotState,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Env twin of `keepGroups`. */
 export const KEEP_GROUPS_ENV = "MEMORY_PERSIST_TRIM_KEEP_GROUPS";

@@ -74,8 +74,8 @@ function roleOf(message: BaseMessage): "user" | "assistant" | undefined {
 
 /**
  * The incremental full-text index of one thread's messages (spec R35): MiniSearch (BM25+) with
- * core's Korean-aware `tokenize`, over each user and assistant message's text (weight 1) and its
- * speaker `name` (weight 0.5). System, tool and rendered context messages are not indexed.
+ * core's Korean-aware `tokenize`, over each user and assistant message's text, a user message's
+ * speaker `name` (multi-party threads) included. System, tool and rendered context messages are not indexed.
  *
  * {@link MessageIndex.sync} is called with the stored thread before each search. When the thread
  * extends what was indexed (the usual case: new messages appended), only the new messages are
@@ -102,11 +102,12 @@ export class MessageIndex {
   }
 
   static #newMini() {
-    return new MiniSearch<{ id: number; text: string; name: string }>({
-      fields: ["text", "name"],
-      tokenize: (text, field) => (field === "text" ? text.split("\u0000") : tokenize(text)),
+    // Documents arrive tokenized (terms joined by NUL), so each message is tokenized once.
+    return new MiniSearch<{ id: number; text: string }>({
+      fields: ["text"],
+      tokenize: (text) => text.split("\u0000"),
       processTerm: (term) => (term === "" ? null : term),
-      searchOptions: { boost: { text: 1, name: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
+      searchOptions: { combineWith: "OR", prefix: false, fuzzy: false },
     });
   }
 
@@ -217,7 +218,8 @@ export class MessageIndex {
       this.#entries.push(entry);
       this.#bySeq.set(entry.seq, entry);
       this.#byId.set(id, entry);
-      this.#mini.add({ id: entry.seq, text: terms.join("\u0000"), name: name ?? "" });
+      // The speaker's name is indexed with the text, as `Name: text` would be.
+      this.#mini.add({ id: entry.seq, text: (name ? [...tokenize(name), ...terms] : terms).join("\u0000") });
       added += 1;
     }
     return added;

@@ -288,19 +288,21 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   let placedIds = new Set([...placed.values()].map((p) => p.entry.id));
   let text = build();
   // Estimated line costs do not add up exactly to the joined text's: undo the last units until it fits.
-  while (text !== "" && count(header + text) > options.maxTokens) {
+  let tokens = text === "" ? 0 : count(header + text);
+  while (text !== "" && tokens > options.maxTokens) {
     const unit = units.pop();
     if (!unit) break;
     for (const seq of unit.seqs) placed.delete(seq);
     placedIds = new Set([...placed.values()].map((p) => p.entry.id));
     text = build();
+    tokens = text === "" ? 0 : count(header + text);
   }
   const messageIds = [...placed.keys()].sort((a, b) => a - b).map((seq) => (placed.get(seq) as { entry: RecallEntry }).entry.id);
   const factUnits = units.filter((u) => u.fact && !(u.fact.fact.sourceMessageId && placedIds.has(u.fact.fact.sourceMessageId)));
   const factKeys = new Set(factUnits.map((u) => (u.fact as { fact: Fact }).fact.key));
   return {
     text,
-    tokens: text === "" ? 0 : count(header + text),
+    tokens,
     messageIds,
     factKeys: [...factKeys],
     items: units.filter((u) => !u.fact || factKeys.has(u.fact.fact.key)).map((u) => u.item),

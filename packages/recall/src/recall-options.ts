@@ -9,7 +9,7 @@ import {
   parseOptions,
   timerMsSchema,
 } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Env twin of `maxTokens`; also what turns recall on in `memoryStack`. */
 export const RECALL_MAX_TOKENS_ENV = "MEMORY_RECALL_MAX_TOKENS";

@@ -227,7 +227,7 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  * - The view: the request's messages as handed to this middleware (`viewMessages(request)`);
  *   their ids are never recalled, nor facts taken from them. Put `recall` after `windowTrim` /
  *   `summarize` in the middleware list so it sees their view (memoryStack does).
- * - Ranking: BM25+ over the messages (text, and the speaker `name` at half weight), BM25+ over the
+ * - Ranking: BM25+ over the messages (text, with a user message's speaker `name`), BM25+ over the
  *   facts of `_threadwise_facts` when factRecall is used (facts it already placed are skipped),
  *   and, with `embeddings`, a cosine ranking, fused by reciprocal rank fusion into one list.
  * - Rendering: `#<position> <speaker> (<timestamp>): <text>` per message, with `neighbours`

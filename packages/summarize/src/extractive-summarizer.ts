@@ -1,9 +1,16 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageText, messageType, tokenize } from "@threadwise/core";
+import { messageText, messageType, parseOptions, tokenize } from "@threadwise/core";
+import { z } from "zod/v4";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
 export const EXTRACTIVE_SUMMARY_LABEL = "(offline extractive summary: sentences picked from the conversation, not written by a model)";
+
+/** {@link ExtractiveSummarizerOptions} as a strict schema: unknown keys are refused by name. */
+export const extractiveSummarizerOptionsSchema = z.strictObject({
+  maxSentences: z.number().int().positive().optional(),
+  maxCharacters: z.number().int().positive().optional(),
+});
 
 /** Options of {@link extractiveSummarizer}. */
 export interface ExtractiveSummarizerOptions {
@@ -108,8 +115,9 @@ export class ExtractiveSummarizer extends SimpleChatModel {
 
   constructor(options: ExtractiveSummarizerOptions = {}) {
     super({});
-    this.maxSentences = options.maxSentences ?? 8;
-    this.maxCharacters = options.maxCharacters ?? 1200;
+    const parsed = parseOptions("extractiveSummarizer", extractiveSummarizerOptionsSchema, options);
+    this.maxSentences = parsed.maxSentences ?? 8;
+    this.maxCharacters = parsed.maxCharacters ?? 1200;
   }
 
   _llmType(): string {

@@ -3,6 +3,7 @@ export {
   ExtractiveSummarizer,
   type ExtractiveSummarizerOptions,
   extractiveSummarizer,
+  extractiveSummarizerOptionsSchema,
   extractiveSummary,
 } from "./extractive-summarizer.js";
 export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";

@@ -4,7 +4,7 @@ import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY } from "@th
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { summarize } from "./summarize.js";
 
 /** Calls the hook alone; returns what the handler saw and what the hook returned. */

@@ -1,5 +1,5 @@
 import { envPositiveInt, envTimerMs, loggerOptionSchema, PROMPT_CONTEXT_MODES, parseOptions, timerMsSchema } from "@threadwise/core";
-import { z } from "zod";
+import { z } from "zod/v4";
 
 /** Default window, in messages (spec R10). */
 export const DEFAULT_WINDOW_SIZE = 20;
@@ -38,7 +38,9 @@ export const summarizeOptionsSchema = z.strictObject({
   model: z.custom<SummarizerModel>(isModel, { message: "expected a chat model or runnable with invoke()" }).optional(),
   /**
    * The window, in messages: the newest groups holding at most this many messages (the newest user
-   * turn always stays). What leaves it is what gets summarized. Env `MEMORY_WINDOW_SIZE`.
+   * turn always stays). What leaves it is what gets summarized. Used when no window middleware
+   * sits before summarize; with `[windowTrim(), summarize()]` windowTrim's window (and its
+   * `maxMessages` as the size) is the one summarized. Env `MEMORY_WINDOW_SIZE`.
    * @default 20
    */
   windowSize: z.number().int().positive().default(DEFAULT_WINDOW_SIZE),
@@ -74,6 +76,12 @@ export const summarizeOptionsSchema = z.strictObject({
    * `legacy_system`.
    */
   promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]).optional(),
+  /**
+   * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
+   * view-shaping middleware that sets it sets it for all, and summarize's own window honours the
+   * stack's rule either way. @default the stack's rule, else "any"
+   */
+  startOn: z.enum(["human", "any"]).optional(),
   /**
    * Set `true` when the agent has a `responseFormat`. A new summary normally rides on the model
    * call's `Command`, which a structured response cannot carry; with this set it is written from an

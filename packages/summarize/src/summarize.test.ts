@@ -167,7 +167,7 @@ describe("summarize in an agent", () => {
     expect(slot.summary?.text).toMatch(/^SUMMARY-\d+$/);
   });
 
-  it("places the summary as stable_tail context after the newest user message, never in the stored thread", async () => {
+  it("places the summary as stable_tail context on the newest user message, never in the stored thread", async () => {
     const model = agentModel();
     const agent = createAgent({
       model,
@@ -180,15 +180,18 @@ describe("summarize in an agent", () => {
     await runTurns(agent, "t-tail", 1, 3);
     const seen = model.calls[2]?.messages as BaseMessage[];
     expect(messageText(seen[0] as BaseMessage)).toBe("You are helpful.");
-    const context = seen.at(-1) as BaseMessage;
-    expect(seen.at(-2)?.id).toBe("u3");
-    expect(messageText(context)).toBe(`${STABLE_TAIL_HEADER}\n\n[Previous conversation summary]\nS1`);
+    // One more text block on the newest user message, in the request only (no second user turn).
+    expect(seen.at(-1)?.id).toBe("u3");
+    expect(seen.at(-1)?.content).toEqual([
+      { type: "text", text: "u3" },
+      { type: "text", text: `\n\n${STABLE_TAIL_HEADER}\n\n[Previous conversation summary]\nS1` },
+    ]);
     const stored = (await agent.graph.getState({ configurable: { thread_id: "t-tail" } })).values.messages as BaseMessage[];
     expect(stored.map((m) => m.id)).toEqual(["u1", expect.any(String), "u2", expect.any(String), "u3", expect.any(String)]);
     expect(stored.some((m) => messageText(m).includes("Previous conversation summary"))).toBe(false);
   });
 
-  it("keeps a stored head SystemMessage in every view and never summarizes it", async () => {
+  it("merges a stored head SystemMessage into the one leading system message and never summarizes it", async () => {
     const model = agentModel();
     const summarizer = countingSummarizer();
     const agent = createAgent({
@@ -205,7 +208,10 @@ describe("summarize in an agent", () => {
     for (const call of summarizer.calls) expect(messageText(call.messages[1] as BaseMessage)).not.toContain("stored rules");
     expect(summarizer.calls.length).toBeGreaterThanOrEqual(2);
     const last = model.calls.at(-1)?.messages as BaseMessage[];
-    expect(last.filter((m) => m.id === "sys")).toHaveLength(1);
+    const systems = last.filter((m) => m.getType() === "system");
+    expect(systems).toHaveLength(1);
+    expect(last[0]).toBe(systems[0]);
+    expect(messageText(systems[0] as BaseMessage)).toMatch(/^stored rules\n\n\[Previous conversation summary\]\nS\d+$/);
   });
 
   it("leaves the work-memory part of the slot alone", async () => {
@@ -300,8 +306,9 @@ describe("summarizer failures", () => {
       const seen = model.calls[5]?.messages as BaseMessage[];
       expect(messageText(seen[0] as BaseMessage)).toBe("[Previous conversation summary]\nGOOD-1");
       expect(seen.map((m) => messageText(m)).join(" ")).not.toMatch(/error|exploded|timed out/i);
-      // The failed turn sees the plain window (a5, u6), not the growing uncovered span.
-      expect(seen.slice(1).map((m) => messageText(m))).toEqual(["a5", "u6"]);
+      // The failed turn keeps every message the summary does not cover (spec R33): none is in
+      // neither the summary nor the view.
+      expect(seen.slice(1).map((m) => messageText(m))).toEqual(["a3", "u4", "a4", "u5", "a5", "u6"]);
       // The next user turn tries again and succeeds, still incremental from GOOD-1.
       await runTurns(agent, `t-${failure}`, 7, 7);
       expect(calls).toHaveLength(3);

@@ -8,16 +8,17 @@ import {
   invokeInternal,
   isUserMessage,
   messageText,
-  messageType,
   readSummarySlot,
   resolveLogger,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
   summarySlotState,
   ThreadwiseTimeoutError,
-  viewMessages,
+  threadMessages,
+  viewReport,
+  viewStartOn,
   withMultiturnLog,
-  withViewMessages,
+  withViewDecisions,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
@@ -54,18 +55,21 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * How it works, on every model call (`wrapModelCall`):
  * 1. Reads the cached summary from the thread's summary slot (`_threadwise_summary.summary`, one
  *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt }`).
- * 2. Finds the window (`windowSize` messages, whole groups, via core's `selectView`) and the
- *    messages that left it since the summary was made (found by message id, so persistTrim's
- *    deletions do not shift it).
+ * 2. Finds the window: the one a window middleware before it decided (`[windowTrim(), summarize()]`:
+ *    windowTrim's, read from core's view decisions), else its own (`windowSize` messages, whole
+ *    groups, via core's `selectView`), and the messages that left it since the summary was made
+ *    (found by message id, so persistTrim's deletions do not shift it).
  * 3. When due (first once the thread holds `threshold` messages; then every `threshold - windowSize`
  *    messages that leave the window, or every `windowSize` when `threshold <= windowSize`), calls the
  *    summarizer once with only the previous summary and the newly evicted messages, bounded by
  *    `maxInputTokens`. The call is tagged {@link INTERNAL_CALL_TAGS} and never streams.
- * 4. The view is every message the summary does not cover: the window plus fewer than one period of
- *    messages that left it since, with stored head `SystemMessage`s kept. The summary plus the view
- *    is always the whole thread; nothing is dropped without being summarized.
+ * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
+ *    message the summary does not cover: the window plus fewer than one period of messages that
+ *    left it since. The summary plus the view is always the whole thread, in either order with
+ *    windowTrim; only a hard cap (tokenCap) can drop uncovered messages, and the multiturn line
+ *    then says how many (`unsummarized_dropped`).
  * 5. The summary goes in through core's `addContextBlocks` (`[Previous conversation summary]` at the
- *    end of the system prompt in `legacy_system`, runtime context after the newest user message in
+ *    end of the system prompt in `legacy_system`, runtime context on the newest user message in
  *    `stable_tail`); the stored thread is never changed.
  * 6. A new summary is persisted by returning a `Command` that updates the slot's `summary` part only
  *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
@@ -73,11 +77,12 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
- * or none, log one warning, and let the turn go on; the view then falls back to the plain window.
+ * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
  * The next attempt is made on the next user turn, not on every model call of the same turn.
  *
- * Use it instead of `windowTrim` (it does its own windowing). If both are stacked, the smaller view
- * wins and messages between windowTrim's window and the summary's coverage are in neither.
+ * Stack it after windowTrim, `[windowTrim(), summarize()]`: windowTrim's window is then the one
+ * summarized. Alone, summarize keeps its own window. In `[summarize(), windowTrim()]` order
+ * summarize cannot see the window before the call, so its own `windowSize` is the window.
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (`summarize.threshold:
  *   Too small: expected number to be >0`), or an env twin is.
@@ -85,7 +90,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * const agent = createAgent({
  *   model: "openai:gpt-4o-mini",
  *   checkpointer: new MemorySaver(),
- *   middleware: [summarize({ windowSize: 20, threshold: 40 })],
+ *   middleware: [windowTrim({ maxMessages: 20 }), summarize({ threshold: 40 })],
  * });
  */
 export function summarize(options: SummarizeOptions = {}) {
@@ -104,9 +109,20 @@ export function summarize(options: SummarizeOptions = {}) {
     name: SUMMARIZE_MIDDLEWARE_NAME,
     stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {
-      const stored: BaseMessage[] = request.state.messages ?? [];
+      const ruled = opts.startOn
+        ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
+        : request;
+      // The thread as the stack received it; the window is an outer window middleware's, else our own.
+      const stored: BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
-      const plan = planSummary(stored, previous, opts);
+      const decided = viewReport(ruled);
+      const windowSize = decided.windowFrom === undefined ? opts.windowSize : (decided.windowLimit ?? opts.windowSize);
+      const plan = planSummary(stored, previous, {
+        windowSize,
+        threshold: opts.threshold,
+        windowStart: decided.windowFrom,
+        startOn: viewStartOn(ruled),
+      });
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
@@ -167,24 +183,12 @@ export function summarize(options: SummarizeOptions = {}) {
       // knows summarize is in use and deletes nothing before the first summary exists.
       if (!previous && !update) update = { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
 
-      // Due (made or failed): the view is the window. Otherwise: everything the summary does not cover.
-      const cut = plan.due ? plan.windowStart : plan.uncoveredStart;
-      const incoming = viewMessages(request);
-      let view: BaseMessage[];
-      if (incoming === stored) {
-        // The usual case (nothing outer changed the view): a suffix plus the covered part's system
-        // messages, without building id sets over the whole thread on every call.
-        view = [];
-        for (let i = 0; i < cut; i += 1) if (messageType(stored[i] as BaseMessage) === "system") view.push(stored[i] as BaseMessage);
-        for (let i = cut; i < stored.length; i += 1) view.push(stored[i] as BaseMessage);
-      } else {
-        const covered = stored.slice(0, cut).filter((m) => messageType(m) !== "system");
-        const coveredIds = new Set(covered.map((m) => m.id).filter((id): id is string => typeof id === "string"));
-        const coveredObjects = new Set<BaseMessage>(covered);
-        view = incoming.filter((m) => !coveredObjects.has(m) && !(typeof m.id === "string" && coveredIds.has(m.id)));
-      }
-
-      let next = withViewMessages(request, view);
+      // The view is everything the summary does not cover: core keeps it from the first uncovered
+      // message on (a cap may still drop some, counted as unsummarized drops).
+      const coveredUpTo = update && update.text !== "" ? plan.windowStart : plan.uncoveredStart;
+      let next = withViewDecisions(ruled, [
+        { kind: "coverage", producer: SUMMARIZE_MIDDLEWARE_NAME, firstUncovered: stored[coveredUpTo] ?? null },
+      ]);
       if (record && record.text.trim() !== "") {
         next = addContextBlocks(
           next,
@@ -192,8 +196,11 @@ export function summarize(options: SummarizeOptions = {}) {
           { mode: opts.promptContextMode },
         );
       }
-      const response = await withMultiturnLog(next, { window: opts.windowSize, sentToLlm: view.length }, logger, async (r: typeof next) =>
-        handler(r),
+      const response = await withMultiturnLog(
+        next,
+        { window: windowSize, sentToLlm: next.messages.length },
+        logger,
+        async (r: typeof next) => handler(r),
       );
       if (!update) return response;
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageType, type SummaryRecord, selectView } from "@threadwise/core";
+import { messageType, type StartOn, type SummaryRecord, selectView } from "@threadwise/core";
 
 /**
  * Messages that must leave the window, after the first summary, before the next one is made
@@ -54,8 +54,9 @@ export function uncoveredStartOf(messages: readonly BaseMessage[], summary: Summ
  * Decides, from the stored thread and the cached summary, whether a summarizer call is due and
  * which span it covers (spec R10, R11).
  *
- * The window is chosen with core's `selectView` on message counts (whole groups, the newest user
- * turn always kept). Due when:
+ * The window is the one a window middleware decided (`windowStart`, e.g. windowTrim's, as core's
+ * `viewReport(request).windowFrom` gives it), else chosen here with core's `selectView` on message
+ * counts (whole groups, the newest user turn always kept, `startOn` honoured). Due when:
  * - there is no summary yet, the thread holds at least `threshold` non-system messages, and at
  *   least one message has left the window; or
  * - there is a summary and at least `period` messages have left the window since it was made.
@@ -65,11 +66,21 @@ export function uncoveredStartOf(messages: readonly BaseMessage[], summary: Summ
 export function planSummary(
   messages: readonly BaseMessage[],
   summary: SummaryRecord | undefined,
-  options: { windowSize: number; threshold: number },
+  options: {
+    /** The window, in messages (sets the period). */
+    windowSize: number;
+    threshold: number;
+    /** Index of the window's first message when another middleware decided the window. */
+    windowStart?: number;
+    /** Start rule of the stack. @default "any" */
+    startOn?: StartOn;
+  },
 ): SummaryPlan {
   const period = summaryPeriod(options.windowSize, options.threshold);
-  const selection = selectView(messages, { cost: (group) => group.messages.length, limit: options.windowSize });
-  const windowStart = selection.kept[0]?.start ?? messages.length;
+  const windowStart =
+    options.windowStart ??
+    selectView(messages, { cost: (group) => group.messages.length, limit: options.windowSize, startOn: options.startOn }).kept[0]?.start ??
+    messages.length;
   const uncoveredStart = Math.min(uncoveredStartOf(messages, summary), windowStart);
   const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
   const threadMessages = messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);

@@ -1,10 +1,18 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { addContextBlocks, createTokenCounter, findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
+import {
+  addContextBlocks,
+  createTokenCounter,
+  findOrphans,
+  messageText,
+  STABLE_TAIL_HEADER,
+  ThreadwiseConfigError,
+  type ThreadwiseLogger,
+} from "@threadwise/core";
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { shortenToolResults, truncationMarker } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 import { capMessages, tokenCap } from "./token-cap.js";
@@ -196,13 +204,14 @@ describe("tokenCap counts placed context", () => {
     return seen;
   }
 
-  it("a stable_tail context message and a legacy_system block take room from the history", async () => {
+  it("a stable_tail context block and a legacy_system block take room from the history", async () => {
     // Each message: 3 + 10 = 13 tokens; 3 fit under 45.
     expect(ids(await run({ messages: thread, systemMessage: new SystemMessage("") }))).toEqual(["h1", "a1", "h2"]);
-    // The context message costs 3 + ceil((header + block) / 4) tokens: only h2 is left, the block stays after it.
+    // The context block on h2 costs ceil((header + block) / 4) tokens: only h2 is left, and it carries the block.
     const tail = addContextBlocks({ messages: thread, systemMessage: new SystemMessage("") }, [block], { mode: "stable_tail" });
     const sent = await run(tail);
-    expect(sent.map((m) => (m.id?.startsWith("tw-context-") ? "context" : m.id))).toEqual(["h2", "context"]);
+    expect(ids(sent)).toEqual(["h2"]);
+    expect(messageText(sent[0] as BaseMessage)).toContain(STABLE_TAIL_HEADER);
     const legacy = addContextBlocks({ messages: thread, systemMessage: new SystemMessage("") }, [block], { mode: "legacy_system" });
     expect(ids(await run(legacy))).toEqual(["h2"]);
   });

@@ -3,7 +3,6 @@ import {
   createTokenCounter,
   EVICTION_MODES,
   envPositiveInt,
-  isContextMessage,
   loggerOptionSchema,
   type MessageGroup,
   parseOptions,
@@ -16,13 +15,17 @@ import {
   ThreadwiseConfigError,
   type TokenCounter,
   viewMessages,
+  viewReport,
   withMultiturnLog,
-  withViewMessages,
+  withViewDecisions,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { shortenToolResults } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
+
+/** Name of the middleware, also the producer of its view decisions. */
+export const TOKEN_CAP_NAME = "threadwise/token-cap";
 
 /** Env variable read for `maxTokens` when the option is not given (spec R3). */
 export const MAX_TOKENS_ENV = "MAX_HISTORY_TOKENS";
@@ -85,6 +88,13 @@ export const tokenCapOptionsSchema = z.strictObject({
    */
   overflow: z.enum(["truncate", "throw"]).default("truncate"),
   /**
+   * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
+   * view-shaping middleware that sets it sets it for all; tokenCap honours the stack's rule
+   * whether or not it is set here, so a cut never leaves a view that starts on another role.
+   * @default the stack's rule, else "any"
+   */
+  startOn: z.enum(["human", "any"]).optional(),
+  /**
    * Where the multiturn line (R6) and the over-cap warning go; `false` for nowhere.
    * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
    */
@@ -112,6 +122,10 @@ export interface CapSettings {
 export interface CapResult {
   /** The view: whole groups, no orphans, shortened tool results where the over-cap rule applied. */
   messages: BaseMessage[];
+  /** First message kept (of the input); `null` when nothing is. The cut core applies. */
+  firstKept: BaseMessage | null;
+  /** Tool results shown shortened: the input's message and its replacement (same id). */
+  replacements: Array<{ original: BaseMessage; replacement: BaseMessage }>;
   /** Tokens of the view including `fixedTokens`. */
   tokens: number;
   /** Non-orphan groups left out (computed on first read: it needs the whole thread grouped). */
@@ -142,6 +156,11 @@ export function capMessages(messages: readonly BaseMessage[], settings: CapSetti
   // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
   const result = (messages: BaseMessage[], tokens: number, shortenedToolResults: number): CapResult => ({
     messages,
+    firstKept: selection.messages[0] ?? null,
+    replacements: messages.flatMap((m, i) => {
+      const original = selection.messages[i] as BaseMessage;
+      return m === original ? [] : [{ original, replacement: m }];
+    }),
     tokens,
     get droppedGroups() {
       return selection.droppedGroups;
@@ -157,20 +176,6 @@ export function capMessages(messages: readonly BaseMessage[], settings: CapSetti
   const from = tailFirstMessage ? selection.messages.indexOf(tailFirstMessage) : selection.messages.length;
   const shortened = shortenToolResults(selection.messages, from, selection.cost - maxTokens, counter);
   return result(shortened.messages, selection.cost - shortened.savedTokens, shortened.shortened);
-}
-
-/**
- * stable_tail context messages in the request (placed right after the newest real user message):
- * scanned from the end, so a long thread costs nothing here.
- */
-function placedContext(messages: readonly BaseMessage[]): BaseMessage[] {
-  const out: BaseMessage[] = [];
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    const message = messages[i] as BaseMessage;
-    if (isContextMessage(message)) out.push(message);
-    else if (message.getType() === "human") break;
-  }
-  return out;
 }
 
 /** The name of a chat model object, where it exposes one (`model` or `modelName`). */
@@ -248,19 +253,25 @@ export function tokenCap(options: TokenCapOptions = {}) {
   };
 
   return createMiddleware({
-    name: "threadwise/token-cap",
+    name: TOKEN_CAP_NAME,
     wrapModelCall: (request, handler) => {
       const counter = counterFor(request.model);
-      const placed = placedContext(request.messages);
-      const system = systemTokens(counter, request.systemMessage);
-      const tools = request.tools ?? [];
+      // Assembled once before counting, so the system message counted is the one sent (stored
+      // system messages merged in, legacy_system blocks rendered).
+      const ruled = withViewDecisions(
+        request,
+        parsed.startOn ? [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }] : [],
+      );
+      const tailContext = viewReport(ruled).tailContext;
+      const system = systemTokens(counter, ruled.systemMessage);
+      const tools = ruled.tools ?? [];
       // Reply priming and the system-with-tools correction: what the provider counts once per request.
       const fixedTokens =
         system +
         counter.countTools(tools) +
-        counter.countMessages(placed) +
+        (tailContext === "" ? 0 : counter.countText(tailContext)) +
         requestOverheadTokens({ system: system > 0, tools: tools.length > 0 });
-      const result = capMessages(viewMessages(request), {
+      const result = capMessages(viewMessages(ruled), {
         maxTokens,
         fixedTokens,
         counter,
@@ -275,8 +286,11 @@ export function tokenCap(options: TokenCapOptions = {}) {
           shortened_tool_results: result.shortenedToolResults,
         });
       }
-      const next = withViewMessages(request, result.messages);
-      return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: result.messages.length }, logger, async (r) => handler(r));
+      const next = withViewDecisions(ruled, [
+        { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
+        ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
+      ]);
+      return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });
 }

@@ -4,7 +4,7 @@ import { findOrphans, ThreadwiseConfigError, type ThreadwiseLogger } from "@thre
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { resolveWindowTrimOptions, selectWindow, windowTrim } from "./window-trim.js";
 
 /** Index of the newest message of `type` (-1 when none); lib is ES2022, so no findLastIndex. */
@@ -31,20 +31,21 @@ function recordingLogger(): ThreadwiseLogger & { lines: string[]; warnings: stri
 }
 
 /** Calls the middleware's hook alone with a minimal request; returns what the handler received. */
-async function runHook(middleware: ReturnType<typeof windowTrim>, messages: BaseMessage[]) {
+async function runHook(middleware: ReturnType<typeof windowTrim>, messages: BaseMessage[], system?: (s: SystemMessage) => void) {
   let seen: BaseMessage[] = [];
   const request = { messages, systemMessage: new SystemMessage("sys"), state: { messages }, tools: [], model: {} };
   // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
+  await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[]; systemMessage: SystemMessage }) => {
     seen = r.messages;
+    system?.(r.systemMessage);
     return new AIMessage("ok");
   });
   return seen;
 }
 
 describe("windowTrim options", () => {
-  it("defaults to 20 messages, chunked eviction down to 10, any start", () => {
-    expect(resolveWindowTrimOptions({}, {})).toEqual({ maxMessages: 20, startOn: "any", eviction: "chunked", lowWatermark: 10 });
+  it("defaults to 20 messages, chunked eviction down to 10, the stack's start rule", () => {
+    expect(resolveWindowTrimOptions({}, {})).toEqual({ maxMessages: 20, startOn: undefined, eviction: "chunked", lowWatermark: 10 });
   });
 
   it("reads MEMORY_WINDOW_SIZE when the option is absent; the option wins", () => {
@@ -95,7 +96,7 @@ describe("windowTrim hook", () => {
     ]);
   });
 
-  it("keeps a stored system message at the head and leaves out stored orphans", async () => {
+  it("merges a stored system message into the one leading system message and leaves out stored orphans", async () => {
     const thread = [
       new SystemMessage({ id: "s0", content: "stored system" }),
       result("stray", "nobody"),
@@ -105,9 +106,17 @@ describe("windowTrim hook", () => {
       ai("a2"),
       human("h3"),
     ];
-    const view = await runHook(windowTrim({ eviction: "sliding", maxMessages: 3 }), thread);
-    expect(ids(view)).toEqual(["s0", "a2", "h3"]);
-    expect(ids(await runHook(windowTrim({ eviction: "sliding", maxMessages: 100 }), thread))).toEqual(["s0", "h1", "h2", "a2", "h3"]);
+    let system = "";
+    const view = await runHook(windowTrim({ eviction: "sliding", maxMessages: 3 }), thread, (s) => {
+      system = s.text;
+    });
+    // The stored system message is not a message of the view any more: it leads, merged.
+    expect(system).toBe("sys\n\nstored system");
+    expect(ids(view)).toEqual(["h2", "a2", "h3"]);
+    // Without the open call in between, h1 and h2 are two user turns in a row: one user message.
+    const wide = await runHook(windowTrim({ eviction: "sliding", maxMessages: 100 }), thread);
+    expect(ids(wide)).toEqual(["h2", "a2", "h3"]);
+    expect(wide[0]?.content).toBe("h1\n\nh2");
     expect(findOrphans(view)).toEqual([]);
   });
 

@@ -5,15 +5,20 @@ import {
   loggerOptionSchema,
   parseOptions,
   resolveLogger,
+  type StartOn,
   selectView,
   ThreadwiseConfigError,
   type ViewSelection,
   viewMessages,
+  viewStartOn,
   withMultiturnLog,
-  withViewMessages,
+  withViewDecisions,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
+
+/** Name of the middleware, also the producer of its view decisions. */
+export const WINDOW_TRIM_NAME = "threadwise/window-trim";
 
 /** Window size used when neither the option nor env `MEMORY_WINDOW_SIZE` is set, in messages. */
 export const DEFAULT_WINDOW_SIZE = 20;
@@ -24,8 +29,8 @@ export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
 /** Options of {@link windowTrim}. */
 export const windowTrimOptionsSchema = z.strictObject({
   /**
-   * Most messages in the view, counted over whole groups (spec R2). Stored system messages count;
-   * the agent's own system prompt does not. The newest user turn and the tool loop of the run in
+   * Most messages in the view, counted over whole groups (spec R2). Stored system messages do not
+   * count (core merges them into the one system message), nor does the agent's system prompt. The newest user turn and the tool loop of the run in
    * progress are always sent, even when they alone are longer; the count sent can therefore
    * differ from this number in both directions.
    * Unit: messages. Env twin: `MEMORY_WINDOW_SIZE` (the option wins).
@@ -34,10 +39,13 @@ export const windowTrimOptionsSchema = z.strictObject({
   maxMessages: z.number().int().positive().optional(),
   /**
    * `"human"`: the view starts on a user message, for providers that reject a first message of
-   * another role (spec R4). `"any"`: the view may start on any group.
-   * @default "any"
+   * another role (spec R4; Bedrock Converse, Gemini). `"any"`: the view may start on any group.
+   * Stack-wide (spec R33): the first view-shaping middleware that sets it (or `memoryStack`) sets
+   * it for every later cut too, tokenCap's and summarize's included. Unset: the stack's rule, else
+   * `"any"`.
+   * @default the stack's rule, else "any"
    */
-  startOn: z.enum(["human", "any"]).default("any"),
+  startOn: z.enum(["human", "any"]).optional(),
   /**
    * How old groups leave the view (spec issue 3, cache-stable eviction).
    * - `"sliding"`: drop just enough old groups to fit; the view's first message moves nearly
@@ -71,7 +79,8 @@ export type WindowTrimOptions = z.input<typeof windowTrimOptionsSchema>;
 /** Resolved settings of a {@link windowTrim} instance. */
 export interface WindowTrimSettings {
   maxMessages: number;
-  startOn: "human" | "any";
+  /** `undefined`: not set here; the stack's rule applies. */
+  startOn: StartOn | undefined;
   eviction: "sliding" | "chunked";
   lowWatermark: number;
 }
@@ -112,12 +121,13 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  * message; an AI message with `tool_calls` plus the ToolMessages answering it) and the newest
  * groups that fit in `maxMessages` are sent. The newest user turn and the tool loop of the run in
  * progress always go, even over the limit; orphans (results without their call, calls without all
- * results), stored ones included, never go; a stored `SystemMessage` is always kept. The view is a
- * new array passed to the handler: the stored thread and message objects are never changed.
- * Writes one multiturn line per model call through `logger`.
- *
- * Put it after middlewares that add context blocks so their blocks stay placed (the view is
- * re-rendered with `withViewMessages`).
+ * results), stored ones included, never go; a stored `SystemMessage` is merged into the leading
+ * system message. windowTrim states its window as a decision (core `withViewDecisions`); core
+ * assembles the request, so the order among threadwise middlewares does not matter. With
+ * `summarize` in the stack the window is what summarize summarizes: put windowTrim first
+ * (`[windowTrim(), summarize()]`) and the view is the window plus what left it since the last
+ * summary, the summary covering everything before. The stored thread and message objects are
+ * never changed. Writes one multiturn line per model call through `logger`.
  *
  * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
  * @example
@@ -135,13 +145,22 @@ export function windowTrim(options: WindowTrimOptions = {}) {
   const settings = resolveWindowTrimOptions(options);
   const logger = resolveLogger(options.logger);
   return createMiddleware({
-    name: "threadwise/window-trim",
+    name: WINDOW_TRIM_NAME,
     wrapModelCall: (request, handler) => {
-      const selection = selectWindow(viewMessages(request), settings);
-      const next = withViewMessages(request, selection.messages);
-      return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: selection.messages.length }, logger, async (r) =>
-        handler(r),
-      );
+      const ruled = settings.startOn
+        ? withViewDecisions(request, [{ kind: "startOn", producer: WINDOW_TRIM_NAME, startOn: settings.startOn }])
+        : request;
+      const selection = selectWindow(viewMessages(ruled), { ...settings, startOn: viewStartOn(ruled) });
+      const next = withViewDecisions(ruled, [
+        {
+          kind: "cut",
+          producer: WINDOW_TRIM_NAME,
+          reason: "window",
+          firstKept: selection.messages[0] ?? null,
+          limit: settings.maxMessages,
+        },
+      ]);
+      return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });
 }

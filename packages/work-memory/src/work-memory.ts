@@ -16,7 +16,7 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
 import { boundEnvelope, renderWorkMemory } from "./envelope.js";
 import { projectResponse } from "./response-projection.js";

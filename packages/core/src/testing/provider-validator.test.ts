@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 import { fakeModel } from "@langchain/core/testing";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import {
   assertProviderRequest,
   type Provider,

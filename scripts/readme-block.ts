@@ -3,7 +3,7 @@ import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** Path of the root README. */
-export const README_PATH = resolve(import.meta.dirname, "../../README.md");
+export const README_PATH = resolve(import.meta.dirname, "../README.md");
 
 /**
  * The body of the first fenced code block after the line containing `marker` (an HTML comment

@@ -1,0 +1,195 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { assembleView, EMPTY_DECISIONS, tailContextOf, type ViewDecisions, withoutTailContext } from "./assemble-view.js";
+import { findOrphans } from "./groups.js";
+import { STABLE_TAIL_HEADER } from "./placement.js";
+import { viewMessages, viewReport, withViewDecisions } from "./view-request.js";
+
+const human = (id: string, text = id) => new HumanMessage({ id, content: text });
+const ai = (id: string, text = id) => new AIMessage({ id, content: text });
+const call = (id: string, callIds: string[]) =>
+  new AIMessage({
+    id,
+    content: "",
+    tool_calls: callIds.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
+  });
+const result = (id: string, callId: string) => new ToolMessage({ id, content: `result ${callId}`, tool_call_id: callId, name: "lookup" });
+const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
+const decide = (d: Partial<ViewDecisions>): ViewDecisions => ({ ...EMPTY_DECISIONS, ...d });
+const noSystem = new SystemMessage("");
+
+/** Roles as a provider with strict alternation sees them. */
+function roles(messages: readonly BaseMessage[]): string {
+  return messages.map((m) => m.getType()).join(",");
+}
+
+describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
+  it("leaves out a stored result whose call is gone", () => {
+    const thread = [result("t0", "gone"), human("h1"), ai("a1"), human("h2")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "a1", "h2"]);
+    expect(view.report.orphanGroups).toBe(1);
+  });
+
+  it("never splits a call from its results when a cut lands between them", () => {
+    const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), ai("a1"), human("h2")];
+    // A cut whose first kept message is the result keeps the whole group, never half of it.
+    const view = assembleView(
+      thread,
+      noSystem,
+      decide({ cuts: [{ producer: "t", reason: "window", firstKept: thread[2] as BaseMessage }] }),
+    );
+    expect(ids(view.messages)).toEqual(["c1", "t1", "a1", "h2"]);
+    expect(findOrphans(view.messages)).toEqual([]);
+  });
+
+  it("leaves out parallel calls of which one was rejected or interrupted (no result ever came)", () => {
+    const thread = [human("h1"), call("c1", ["ok", "rejected"]), result("t1", "ok"), human("h2"), ai("a2"), human("h3")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    // The half-answered call goes with its one result; h1 and h2 are then two user turns in a row.
+    expect(ids(view.messages)).toEqual(["h2", "a2", "h3"]);
+    expect(view.messages[0]?.content).toBe("h1\n\nh2");
+    expect(findOrphans(view.messages)).toEqual([]);
+  });
+
+  it("leaves out a run of results answering two different AI messages, keeping the call with its own", () => {
+    // c2's results run on into one answering c1's id: that stray goes, c2 and its result stay.
+    const thread = [
+      human("h1"),
+      call("c1", ["x"]),
+      result("t1", "x"),
+      call("c2", ["y"]),
+      result("t2", "y"),
+      result("t1b", "x"),
+      human("h2"),
+    ];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "c2", "t2", "h2"]);
+    expect(findOrphans(view.messages)).toEqual([]);
+  });
+
+  it("leaves out a duplicated result", () => {
+    const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), result("t1-again", "x"), ai("a1"), human("h2")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "a1", "h2"]);
+  });
+});
+
+describe("assembleView: one leading system message", () => {
+  it("merges a stored head SystemMessage and a mid-thread one with the system prompt and the legacy_system block", () => {
+    const thread = [
+      new SystemMessage({ id: "s0", content: "Stored rules." }),
+      human("h1"),
+      ai("a1"),
+      new SystemMessage("Later rule."),
+      human("h2"),
+    ];
+    const view = assembleView(
+      thread,
+      new SystemMessage("Operator prompt."),
+      decide({
+        blocks: [{ kind: "summary", producer: "p", label: "Previous conversation summary", text: "S" }],
+        mode: "legacy_system",
+        systemSuffixes: ["NOTE"],
+      }),
+    );
+    expect(view.systemMessage.text).toBe("Operator prompt.\n\nStored rules.\n\nLater rule.\n\nNOTE\n\n[Previous conversation summary]\nS");
+    expect(view.system.text).toBe("Operator prompt.\n\nStored rules.\n\nLater rule.\n\nNOTE");
+    expect(view.messages.some((m) => m.getType() === "system")).toBe(false);
+    expect(view.report.mergedSystemMessages).toBe(2);
+  });
+
+  it("keeps system content blocks and their cache markers", () => {
+    const system = new SystemMessage({ content: [{ type: "text", text: "Operator.", cache_control: { type: "ephemeral" } }] });
+    const view = assembleView([new SystemMessage("Stored."), human("h1")], system, EMPTY_DECISIONS);
+    expect(view.systemMessage.content).toEqual([
+      { type: "text", text: "Operator.", cache_control: { type: "ephemeral" } },
+      { type: "text", text: "\n\nStored." },
+    ]);
+  });
+});
+
+describe("assembleView: cuts, coverage and one stack-wide startOn", () => {
+  const thread = [human("h1"), ai("a1"), human("h2"), call("c2", ["x"]), result("t2", "x"), ai("a2"), human("h3"), ai("a3"), human("h4")];
+
+  it("a cap cut that drops the user group a startOn window began on still starts on a user message", () => {
+    const window = { producer: "w", reason: "window" as const, firstKept: thread[2] as BaseMessage, limit: 7 };
+    const cap = { producer: "c", reason: "cap" as const, firstKept: thread[3] as BaseMessage };
+    const anyStart = assembleView(thread, noSystem, decide({ cuts: [window, cap] }));
+    expect(ids(anyStart.messages)[0]).toBe("c2");
+    const human = assembleView(thread, noSystem, decide({ cuts: [window, cap], startOn: { value: "human", producer: "w" } }));
+    expect(ids(human.messages)).toEqual(["h3", "a3", "h4"]);
+  });
+
+  it("never cuts into the newest user turn and the run in progress", () => {
+    const running = [...thread, call("c4", ["y"]), result("t4", "y")];
+    const cap = { producer: "c", reason: "cap" as const, firstKept: running[10] as BaseMessage };
+    expect(ids(assembleView(running, noSystem, decide({ cuts: [cap] })).messages)).toEqual(["h4", "c4", "t4"]);
+  });
+
+  it("with a coverage the view is everything not covered; a cap past it is counted as unsummarized", () => {
+    const window = { producer: "w", reason: "window" as const, firstKept: thread[6] as BaseMessage, limit: 3 };
+    const coverage = { producer: "s", firstUncovered: thread[2] as BaseMessage };
+    const covered = assembleView(thread, noSystem, decide({ cuts: [window], coverage }));
+    expect(ids(covered.messages)).toEqual(["h2", "c2", "t2", "a2", "h3", "a3", "h4"]);
+    expect(covered.report.unsummarizedDropped).toBe(0);
+    expect(covered.report.windowFrom).toBe(6);
+    const cap = { producer: "c", reason: "cap" as const, firstKept: thread[5] as BaseMessage };
+    const capped = assembleView(thread, noSystem, decide({ cuts: [window, cap], coverage }));
+    expect(ids(capped.messages)).toEqual(["a2", "h3", "a3", "h4"]);
+    expect(capped.report.unsummarizedDropped).toBe(3);
+  });
+
+  it("the first startOn stated wins; the request carries it to every later cut", () => {
+    const request = { messages: thread, systemMessage: noSystem };
+    const first = withViewDecisions(request, [{ kind: "startOn", producer: "a", startOn: "human" }]);
+    const second = withViewDecisions(first, [
+      { kind: "startOn", producer: "b", startOn: "any" },
+      { kind: "cut", producer: "cap", reason: "cap", firstKept: thread[7] as BaseMessage },
+    ]);
+    expect(viewReport(second).startOn).toBe("human");
+    expect(ids(second.messages)).toEqual(["h4"]);
+    expect(ids(viewMessages(second))).toEqual(["h4"]);
+  });
+});
+
+describe("assembleView: roles every provider accepts", () => {
+  it("merges a plain AI message into the AI message after it and leaves out an empty one", () => {
+    const thread = [human("h1"), ai("a1", "Let me check."), call("c1", ["x"]), result("t1", "x"), ai("empty", ""), ai("a2"), human("h2")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(roles(view.messages)).toBe("human,ai,tool,ai,human");
+    expect(view.messages[1]?.id).toBe("c1");
+    expect(view.messages[1]?.content).toBe("Let me check.");
+    expect((view.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["x"]);
+  });
+
+  it("puts the stable_tail context on the newest user message as one more block, in the request only", () => {
+    const thread = [human("h1"), ai("a1"), human("h2"), call("c2", ["x"]), result("t2", "x")];
+    const view = assembleView(
+      thread,
+      new SystemMessage("Operator."),
+      decide({ blocks: [{ kind: "facts", producer: "f", label: "Facts", text: "F" }], mode: "stable_tail" }),
+    );
+    expect(view.systemMessage.text).toBe("Operator.");
+    expect(roles(view.messages)).toBe("human,ai,human,ai,tool");
+    const user = view.messages[2] as BaseMessage;
+    expect(user.id).toBe("h2");
+    expect(user.content).toEqual([
+      { type: "text", text: "h2" },
+      { type: "text", text: `\n\n${STABLE_TAIL_HEADER}\n\n[Facts]\nF` },
+    ]);
+    expect(tailContextOf(user)).toBe(`${STABLE_TAIL_HEADER}\n\n[Facts]\nF`);
+    expect(withoutTailContext(user).content).toBe("h2");
+    expect(view.report.tailContext).toBe(`\n\n${STABLE_TAIL_HEADER}\n\n[Facts]\nF`);
+    // The stored message object is untouched.
+    expect(thread[2]?.content).toBe("h2");
+  });
+
+  it("is a pure function of its inputs", () => {
+    const thread = [new SystemMessage("S"), human("h1"), call("c1", ["x"]), human("h2")];
+    const snapshot = JSON.stringify(thread);
+    const d = decide({ startOn: { value: "human", producer: "t" } });
+    expect(JSON.stringify(assembleView(thread, noSystem, d).messages)).toBe(JSON.stringify(assembleView(thread, noSystem, d).messages));
+    expect(JSON.stringify(thread)).toBe(snapshot);
+  });
+});

@@ -1,0 +1,366 @@
+import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage } from "@langchain/core/messages";
+import { groupMessages, type MessageGroup, messageType, protectedTailStart, toolCallsOf } from "./groups.js";
+import {
+  appendToSystemMessage,
+  type ContextBlock,
+  contextMessage,
+  isContextMessage,
+  type PromptContextMode,
+  renderContextBlocks,
+  resolvePromptContextMode,
+  STABLE_TAIL_HEADER,
+  systemText,
+} from "./placement.js";
+
+/**
+ * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
+ * another first role (Bedrock Converse, Gemini, Anthropic). `"any"`: on any group.
+ */
+export type StartOn = "human" | "any";
+
+/** Accepted values of {@link StartOn}. */
+export const START_ON_VALUES: readonly StartOn[] = ["human", "any"];
+
+/**
+ * A window or cap boundary: the messages before `firstKept` left the view. `firstKept` is a
+ * message of the view the producer saw (`viewMessages(request)`); `null` when that view was empty
+ * (the cut is then a no-op). Cuts only ever drop a prefix, so several cuts intersect: the view
+ * starts at the latest of them.
+ */
+export interface ViewCut {
+  /** Middleware that decided it (`threadwise/window-trim`). */
+  producer: string;
+  /**
+   * `window`: what the window left out; with a summary in the stack these messages are the ones
+   * summarize covers, and the view keeps whatever the summary does not cover yet.
+   * `cap`: a hard limit (tokens); it drops even messages the summary does not cover (counted in
+   * {@link ViewReport.unsummarizedDropped}).
+   */
+  reason: "window" | "cap";
+  firstKept: BaseMessage | null;
+  /** The window's size, in messages, when `reason` is `window` (summarize's period uses it). */
+  limit?: number;
+}
+
+/** What the summary covers: every message before `firstUncovered` (`null`: nothing yet). */
+export interface SummaryCoverage {
+  producer: string;
+  /** A message of the thread (`baseMessages(request)`); `null` when the summary covers nothing. */
+  firstUncovered: BaseMessage | null;
+}
+
+/** A message shown in the view in another form (a shortened tool result); same id, same role. */
+export interface ViewReplacement {
+  producer: string;
+  original: BaseMessage;
+  replacement: BaseMessage;
+}
+
+/**
+ * Everything the middlewares of one model call decided about the view. Plain data: the view is a
+ * pure function of (thread, system message, decisions), see {@link assembleView}.
+ */
+export interface ViewDecisions {
+  /** The stack-wide start rule; the first middleware that sets one explicitly wins. */
+  startOn?: { value: StartOn; producer: string };
+  cuts: readonly ViewCut[];
+  /** The summary's coverage; at most one summary per stack. */
+  coverage?: SummaryCoverage;
+  replacements: readonly ViewReplacement[];
+  /** Context blocks (spec R8, R9), rendered in {@link sortContextBlocks} order. */
+  blocks: readonly ContextBlock[];
+  /** Placement mode: the first one given explicitly, else env, else `legacy_system`. */
+  mode?: PromptContextMode;
+  /** Text appended to the system prompt before any block (the R7 note). */
+  systemSuffixes: readonly string[];
+}
+
+/** Decisions of a request nothing has decided about yet. */
+export const EMPTY_DECISIONS: ViewDecisions = { cuts: [], replacements: [], blocks: [], systemSuffixes: [] };
+
+/** Figures of one assembled view, for the multiturn line and benches. */
+export interface ViewReport {
+  /** Messages of the thread the view was made from. */
+  threadMessages: number;
+  /** Messages handed to the model (the system message not counted). */
+  sentMessages: number;
+  /** Index (into the thread) of the first message kept; the thread's length when none is. */
+  keptFrom: number;
+  /** Non-orphan, non-system groups before `keptFrom`. */
+  droppedGroups: number;
+  /** Orphan groups of the whole thread, never sent (spec R4). */
+  orphanGroups: number;
+  /** Stored `SystemMessage`s merged into the one leading system message. */
+  mergedSystemMessages: number;
+  /**
+   * Messages neither in the view nor covered by the summary: dropped by a `cap` cut (tokenCap) or
+   * by the start rule past the summary's coverage. `undefined` when no summary is in the stack.
+   */
+  unsummarizedDropped: number | undefined;
+  /** Index (into the thread) where the window starts after the start rule; `undefined` without a window cut. */
+  windowFrom: number | undefined;
+  /** The smallest window limit stated, in messages. */
+  windowLimit: number | undefined;
+  /** The start rule applied. */
+  startOn: StartOn;
+  /** The stable_tail context text put on the newest user message ("" when none). */
+  tailContext: string;
+}
+
+/** The view of one model call: what goes to the model, and what middlewares compute on. */
+export interface AssembledView {
+  /** The messages handed to the model: no system message, no orphan, roles alternating. */
+  messages: BaseMessage[];
+  /** The one system message: system prompt, stored system messages, suffixes, legacy_system blocks. */
+  systemMessage: SystemMessage;
+  /** The kept messages before role merging and context rendering (replacements applied): `viewMessages`. */
+  view: BaseMessage[];
+  /** The system message without context blocks: `viewSystemMessage`. */
+  system: SystemMessage;
+  report: ViewReport;
+}
+
+/**
+ * Turns what the middlewares decided into the request handed to the model (spec R2-R4, R8, R33).
+ * The one place in threadwise that builds a final message list. Pure: the same inputs give the
+ * same output; nothing is mutated; changed messages are new objects with the same id.
+ *
+ * Steps:
+ * 1. Group the thread (core `groupMessages`). Orphans never go in: stored ones, calls a cut or a
+ *    rejection left without results, duplicated results.
+ * 2. Start: with a summary coverage, the first uncovered group (the view is what the summary
+ *    does not cover; window cuts only told summarize what to cover); without, the latest window
+ *    cut. Then the latest `cap` cut, never past the protected tail (the newest user message and
+ *    the run in progress), then forward to a user group when `startOn` is `"human"`.
+ * 3. Replacements (shortened tool results) are applied.
+ * 4. Roles: runs of user messages (left by an unanswered turn or a dropped orphan) become one user
+ *    message with all their content blocks; a plain AI message followed by another AI message
+ *    becomes one AI message; an AI message with no content and no tool calls is left out. Every
+ *    provider then sees alternating turns (Bedrock Converse and Gemini require it).
+ * 5. One system message leads: the system prompt, then the stored `SystemMessage`s in thread
+ *    order, then the suffixes (R7), then in `legacy_system` the context blocks (R8).
+ * 6. In `stable_tail` the context blocks become one extra text block at the end of the newest user
+ *    message, in the request only (a separate message would make two user turns in a row).
+ */
+export function assembleView(thread: readonly BaseMessage[], systemMessage: SystemMessage, decisions: ViewDecisions): AssembledView {
+  const groups = groupMessages(thread);
+  const systems: BaseMessage[] = [];
+  const candidates: MessageGroup[] = [];
+  let orphanGroups = 0;
+  for (const group of groups) {
+    if (group.kind === "system") systems.push(...group.messages);
+    else if (group.kind === "orphan") orphanGroups += 1;
+    else candidates.push(group);
+  }
+  const protectedFrom = protectedTailStart(candidates);
+  const originals = new Map<BaseMessage, BaseMessage>();
+  const replacementOf = new Map<BaseMessage, BaseMessage>();
+  for (const r of decisions.replacements) {
+    originals.set(r.replacement, r.original);
+    replacementOf.set(r.original, r.replacement);
+  }
+  const locate = (message: BaseMessage | null): number | undefined => {
+    if (message === null) return undefined;
+    const index = indexInThread(thread, originals.get(message) ?? message);
+    return index === undefined ? undefined : groupAtOrAfter(candidates, index);
+  };
+  const startOn: StartOn = decisions.startOn?.value ?? "any";
+  const toUser = (g: number): number => {
+    let at = g;
+    if (startOn === "human") while (at < protectedFrom && (candidates[at] as MessageGroup).kind !== "user") at += 1;
+    return at;
+  };
+
+  let windowStart: number | undefined;
+  let windowLimit: number | undefined;
+  let capStart = 0;
+  for (const cut of decisions.cuts) {
+    const g = locate(cut.firstKept);
+    if (g === undefined) continue;
+    if (cut.reason === "cap") capStart = Math.max(capStart, g);
+    else {
+      windowStart = Math.max(windowStart ?? 0, g);
+      if (cut.limit !== undefined) windowLimit = Math.min(windowLimit ?? cut.limit, cut.limit);
+    }
+  }
+  const coverStart = decisions.coverage ? (locate(decisions.coverage.firstUncovered) ?? 0) : undefined;
+  let start = coverStart ?? windowStart ?? 0;
+  start = toUser(Math.min(Math.max(start, capStart), protectedFrom));
+  let unsummarizedDropped: number | undefined;
+  if (coverStart !== undefined) {
+    unsummarizedDropped = 0;
+    for (let g = coverStart; g < start; g += 1) unsummarizedDropped += (candidates[g] as MessageGroup).messages.length;
+  }
+
+  const view: BaseMessage[] = [];
+  for (let g = start; g < candidates.length; g += 1) {
+    for (const message of (candidates[g] as MessageGroup).messages) view.push(replacementOf.get(message) ?? message);
+  }
+  const messages = alternateRoles(view);
+
+  let system = systemMessage;
+  for (const stored of systems) system = appendToSystemMessage(system, systemText(stored as SystemMessage));
+  for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
+  const blockText = renderContextBlocks(decisions.blocks);
+  const mode = decisions.mode ?? resolvePromptContextMode();
+  let rendered = system;
+  let tailContext = "";
+  if (blockText !== "") {
+    if (mode === "legacy_system") rendered = appendToSystemMessage(system, blockText);
+    else {
+      tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${blockText}`);
+    }
+  }
+  const windowFrom = windowStart === undefined ? undefined : startIndex(candidates, toUser(Math.min(windowStart, protectedFrom)), thread);
+  return {
+    messages,
+    systemMessage: rendered,
+    view,
+    system,
+    report: {
+      threadMessages: thread.length,
+      sentMessages: messages.length,
+      keptFrom: startIndex(candidates, start, thread),
+      droppedGroups: start,
+      orphanGroups,
+      mergedSystemMessages: systems.length,
+      unsummarizedDropped,
+      windowFrom,
+      windowLimit,
+      startOn,
+      tailContext,
+    },
+  };
+}
+
+function startIndex(candidates: readonly MessageGroup[], g: number, thread: readonly BaseMessage[]): number {
+  return (candidates[g] as MessageGroup | undefined)?.start ?? thread.length;
+}
+
+/** Index of `message` in the thread: by object from the end (views are near the end), else by id. */
+function indexInThread(thread: readonly BaseMessage[], message: BaseMessage): number | undefined {
+  const at = thread.lastIndexOf(message);
+  if (at !== -1) return at;
+  if (typeof message.id !== "string" || message.id === "") return undefined;
+  for (let i = thread.length - 1; i >= 0; i -= 1) if ((thread[i] as BaseMessage).id === message.id) return i;
+  return undefined;
+}
+
+/** The candidate group holding thread index `index`, else the first one after it. */
+function groupAtOrAfter(candidates: readonly MessageGroup[], index: number): number {
+  let lo = 0;
+  let hi = candidates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((candidates[mid] as MessageGroup).end <= index) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+type Block = Record<string, unknown>;
+
+function blocksOf(content: unknown): Block[] {
+  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as Block)));
+}
+
+function isEmptyContent(content: unknown): boolean {
+  return blocksOf(content).every((block) => block.type === "text" && String(block.text ?? "").trim() === "");
+}
+
+/**
+ * Merges what providers would see as two turns of one role in a row (step 4 of
+ * {@link assembleView}). The input holds whole groups, so an AI message with tool calls is always
+ * followed by its results.
+ */
+function alternateRoles(view: readonly BaseMessage[]): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (const message of view) {
+    const type = messageType(message);
+    if (type === "ai" && toolCallsOf(message).length === 0 && isEmptyContent(message.content)) continue;
+    const previous = out[out.length - 1];
+    const previousType = previous ? messageType(previous) : "";
+    if (previous && type === "human" && previousType === "human") {
+      out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
+    } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
+      out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
+    } else out.push(message);
+  }
+  return out;
+}
+
+function fieldsOf(message: BaseMessage) {
+  return { id: message.id, name: message.name, additional_kwargs: message.additional_kwargs, response_metadata: message.response_metadata };
+}
+
+/**
+ * Content of two messages as one: strings joined with a blank line; otherwise the blocks of both,
+ * the second's first text block starting with a blank line, so that a provider that concatenates
+ * text blocks does not glue two turns into one sentence.
+ */
+function joinContent(a: unknown, b: unknown): string | Block[] {
+  if (typeof a === "string" && typeof b === "string") return [a, b].filter((text) => text !== "").join("\n\n");
+  const first = blocksOf(a);
+  const second = blocksOf(b);
+  const head = second[0];
+  if (first.length > 0 && head?.type === "text") second[0] = { ...head, text: `\n\n${String(head.text ?? "")}` };
+  return [...first, ...second];
+}
+
+function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
+  return new AIMessage({
+    ...fieldsOf(second),
+    content: joinContent(first.content, second.content) as never,
+    tool_calls: second.tool_calls,
+    invalid_tool_calls: second.invalid_tool_calls,
+    usage_metadata: second.usage_metadata,
+  });
+}
+
+/**
+ * Puts the stable_tail context on the newest real user message as one more text block (in place
+ * on `messages`); returns the text as placed.
+ */
+function attachTailContext(messages: BaseMessage[], text: string): string {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as BaseMessage;
+    if (messageType(message) !== "human" || isContextMessage(message)) continue;
+    const content = joinContent(blocksOf(message.content), [{ type: "text", text }]) as Block[];
+    messages[i] = new HumanMessage({ ...fieldsOf(message), content: content as never });
+    return String(content[content.length - 1]?.text ?? text);
+  }
+  messages.push(contextMessage(text));
+  return text;
+}
+
+/**
+ * A user message without the stable_tail context block threadwise put on it (the same object when
+ * there is none). Used when a middleware that is not threadwise's changed a rendered request.
+ */
+export function withoutTailContext(message: BaseMessage): BaseMessage {
+  if (messageType(message) !== "human" || !Array.isArray(message.content)) return message;
+  const blocks = message.content as Block[];
+  const last = blocks[blocks.length - 1];
+  const text = last?.type === "text" ? String(last.text ?? "").trimStart() : "";
+  if (!text.startsWith(STABLE_TAIL_HEADER)) return message;
+  const rest = blocks.slice(0, -1);
+  // One plain text block left: the string it was made from (what the stored message holds).
+  const only = rest.length === 1 ? rest[0] : undefined;
+  const plain = only?.type === "text" && Object.keys(only).length === 2 ? String(only.text ?? "") : undefined;
+  return new HumanMessage({ ...fieldsOf(message), content: (plain ?? rest) as never });
+}
+
+/**
+ * The stable_tail context text threadwise put on a message of a request (the block that starts
+ * with {@link STABLE_TAIL_HEADER}, or a whole context message), `undefined` when it carries none.
+ * For tests and tools that inspect what the model received.
+ */
+export function tailContextOf(message: BaseMessage): string | undefined {
+  if (isContextMessage(message)) return typeof message.content === "string" ? message.content : undefined;
+  if (messageType(message) !== "human" || !Array.isArray(message.content)) return undefined;
+  const last = (message.content as Block[])[message.content.length - 1];
+  const text = last && last.type === "text" ? String(last.text ?? "").trimStart() : "";
+  return text.startsWith(STABLE_TAIL_HEADER) ? text : undefined;
+}

@@ -1,0 +1,206 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
+import { describe, expect, it } from "vitest";
+import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+import { selectView } from "./view.js";
+import { type ThreadIndex, ViewMemo } from "./view-memo.js";
+
+/** One unit appended to a thread. */
+type Unit =
+  | { kind: "user" | "assistant" | "system"; text: string }
+  | { kind: "tools"; calls: number; missing: boolean; stray: boolean; text: string }
+  | { kind: "orphan-tool"; text: string };
+
+const unitArb: fc.Arbitrary<Unit> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), text: fc.string({ maxLength: 30 }) }) },
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("assistant" as const), text: fc.string({ maxLength: 30 }) }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("system" as const), text: fc.string({ maxLength: 10 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("tools" as const),
+      calls: fc.integer({ min: 1, max: 3 }),
+      missing: fc.boolean(),
+      stray: fc.boolean(),
+      text: fc.string({ maxLength: 40 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("orphan-tool" as const), text: fc.string({ maxLength: 10 }) }) },
+);
+
+/** What happens to the stored thread between two model calls. */
+type Op =
+  | { op: "append"; units: Unit[] }
+  | { op: "delete"; at: number }
+  | { op: "persistTrim"; groups: number }
+  | { op: "removeAll"; keep: number }
+  | { op: "timeTravel"; back: number }
+  | { op: "otherProcess"; units: Unit[] };
+
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 6, arbitrary: fc.record({ op: fc.constant("append" as const), units: fc.array(unitArb, { minLength: 1, maxLength: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("delete" as const), at: fc.nat() }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("persistTrim" as const), groups: fc.integer({ min: 1, max: 4 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("removeAll" as const), keep: fc.nat({ max: 6 }) }) },
+  { weight: 1, arbitrary: fc.record({ op: fc.constant("timeTravel" as const), back: fc.integer({ min: 1, max: 5 }) }) },
+  {
+    weight: 2,
+    arbitrary: fc.record({ op: fc.constant("otherProcess" as const), units: fc.array(unitArb, { minLength: 1, maxLength: 3 }) }),
+  },
+);
+
+let nextId = 0;
+function materialize(unit: Unit): BaseMessage[] {
+  const id = () => `m${nextId++}`;
+  switch (unit.kind) {
+    case "user":
+      return [new HumanMessage({ id: id(), content: unit.text })];
+    case "assistant":
+      return [new AIMessage({ id: id(), content: unit.text })];
+    case "system":
+      return [new SystemMessage({ id: id(), content: unit.text })];
+    case "orphan-tool":
+      return [new ToolMessage({ id: id(), tool_call_id: `x${nextId}`, content: unit.text })];
+    case "tools": {
+      const calls = Array.from({ length: unit.calls }, (_, k) => ({
+        id: `c${nextId}-${k}`,
+        name: "t",
+        args: {},
+        type: "tool_call" as const,
+      }));
+      const out: BaseMessage[] = [new AIMessage({ id: id(), content: "", tool_calls: calls })];
+      for (const [k, call] of calls.entries()) {
+        if (unit.missing && k === calls.length - 1) continue;
+        out.push(new ToolMessage({ id: id(), tool_call_id: call.id, content: unit.text }));
+      }
+      if (unit.stray) out.push(new ToolMessage({ id: id(), tool_call_id: "nobody", content: "stray" }));
+      return out;
+    }
+  }
+}
+
+/** Fresh objects with the same ids and content, as a checkpointer hands the thread back. */
+function revive(messages: readonly BaseMessage[]): BaseMessage[] {
+  return messages.map((m) => {
+    const fields = { id: m.id, content: m.content } as const;
+    if (m.type === "human") return new HumanMessage(fields);
+    if (m.type === "system") return new SystemMessage(fields);
+    if (m.type === "tool") return new ToolMessage({ ...fields, tool_call_id: (m as ToolMessage).tool_call_id });
+    return new AIMessage({ ...fields, tool_calls: (m as AIMessage).tool_calls ?? [] });
+  });
+}
+
+const textCost = (group: MessageGroup) => group.messages.reduce((sum, m) => sum + 1 + String(m.content).length, 0);
+
+/** Every memoized figure against the from-scratch computation. */
+function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[]): void {
+  const groups = groupMessages(messages);
+  expect(index.length).toBe(messages.length);
+  expect(index.groups).toEqual(groups.map((g) => ({ kind: g.kind, start: g.start, end: g.end })));
+  for (let g = 0; g < groups.length; g += 1) expect(index.group(g).messages).toEqual((groups[g] as MessageGroup).messages);
+  const candidates = groups.flatMap((g, k) => (g.kind === "system" || g.kind === "orphan" ? [] : [k]));
+  expect(index.candidates).toEqual(candidates);
+  expect(index.protectedFrom).toBe(protectedTailStart(candidates.map((k) => groups[k] as MessageGroup)));
+  const counts = [0];
+  const costs = [0];
+  for (const k of candidates) {
+    counts.push((counts.at(-1) as number) + (groups[k] as MessageGroup).messages.length);
+    costs.push((costs.at(-1) as number) + textCost(groups[k] as MessageGroup));
+  }
+  expect(index.countPrefix).toEqual(counts);
+  expect(index.costPrefix("text", textCost)).toEqual(costs);
+  expect(index.systemPositions).toEqual(messages.flatMap((m, i) => (m.type === "system" ? [i] : [])));
+  for (const [i, m] of messages.entries()) expect(index.indexOf(m.id as string)).toBe(i);
+  expect(index.indexOf("no-such-id")).toBe(-1);
+  // Chunked cuts: the binary search gives the view selectView computes over the whole thread.
+  if (candidates.length > 0 && candidates.length === groups.filter((g) => g.kind !== "system" && g.kind !== "orphan").length) {
+    const systemCost = groups.filter((g) => g.kind === "system").reduce((sum, g) => sum + textCost(g), 0);
+    for (const limit of [20, 60, 200]) {
+      const lowWatermark = Math.floor(limit / 2);
+      const scratch = selectView(messages, { cost: textCost, limit, eviction: "chunked", lowWatermark });
+      const first = Math.min(
+        index.chunkedStart(index.costPrefix("text", textCost), limit - systemCost, lowWatermark, limit),
+        index.protectedFrom,
+      );
+      expect(candidates.length - first).toBe(scratch.kept.length);
+    }
+  }
+}
+
+function apply(op: Op, thread: BaseMessage[], history: BaseMessage[][]): BaseMessage[] {
+  switch (op.op) {
+    case "append":
+    case "otherProcess":
+      return [...thread, ...op.units.flatMap(materialize)];
+    case "delete":
+      return thread.length === 0 ? thread : thread.filter((_, i) => i !== op.at % thread.length);
+    case "persistTrim": {
+      const groups = groupMessages(thread);
+      const cut = groups[Math.min(op.groups, groups.length) - 1]?.end ?? 0;
+      return thread.slice(Math.max(cut, ...groups.filter((g) => g.start < cut).map((g) => g.end)));
+    }
+    case "removeAll":
+      return [...thread.slice(-op.keep), ...materialize({ kind: "user", text: "rewritten" })].reverse();
+    case "timeTravel":
+      return history[Math.max(0, history.length - op.back)] ?? [];
+  }
+}
+
+describe("ViewMemo", () => {
+  it("matches the from-scratch computation over random threads, deletions, persistTrim, RemoveMessage, time travel and two processes", () => {
+    fc.assert(
+      fc.property(fc.array(unitArb, { maxLength: 12 }), fc.array(opArb, { minLength: 1, maxLength: 25 }), (seed, ops) => {
+        // Two processes, each with its own memo, take turns on one thread (an `otherProcess` op is
+        // a model call made by the other one).
+        const memos = [new ViewMemo(), new ViewMemo()];
+        let current = 0;
+        let thread = seed.flatMap(materialize);
+        const history: BaseMessage[][] = [thread];
+        expectSameAsScratch((memos[current] as ViewMemo).index("t", revive(thread)), thread);
+        for (const op of ops) {
+          thread = apply(op, thread, history);
+          history.push(thread);
+          if (op.op === "otherProcess") current = 1 - current;
+          const messages = revive(thread);
+          expectSameAsScratch((memos[current] as ViewMemo).index("t", messages), messages);
+        }
+      }),
+      { numRuns: 150 },
+    );
+  });
+
+  it("says how it reused the previous index, and indexes only the new tail when the thread grew", () => {
+    const memo = new ViewMemo();
+    const thread = [...materialize({ kind: "user", text: "a" }), ...materialize({ kind: "assistant", text: "b" })];
+    expect(memo.index("t", thread).reuse).toBe("new");
+    const grown = [...thread, ...materialize({ kind: "user", text: "c" })];
+    const index = memo.index("t", revive(grown));
+    expect([index.reuse, index.newFrom]).toEqual(["extended", 2]);
+    let costed = 0;
+    index.costPrefix("n", (g) => {
+      costed += 1;
+      return g.messages.length;
+    });
+    memo.index("t", revive([...grown, ...materialize({ kind: "assistant", text: "d" })])).costPrefix("n", (g) => {
+      costed += 1;
+      return g.messages.length;
+    });
+    expect(costed).toBe(4); // 3 groups on the first call, only the new one on the second
+    expect(memo.index("t", revive(grown)).reuse).toBe("truncated");
+    expect(memo.index("t", revive(grown.slice(1))).reuse).toBe("rebuilt");
+  });
+
+  it("keeps at most maxThreads threads, least recently used out first, and reports its size", () => {
+    const memo = new ViewMemo({ maxThreads: 2 });
+    const thread = materialize({ kind: "user", text: "hello" });
+    memo.index("a", thread);
+    memo.index("b", thread);
+    memo.index("a", thread);
+    memo.index("c", thread);
+    expect(memo.size).toBe(2);
+    expect(memo.index("b", thread).reuse).toBe("new");
+    expect(memo.estimatedBytes).toBeGreaterThan(0);
+    expect(memo.index(undefined, thread).reuse).toBe("new");
+    expect(memo.size).toBe(2);
+  });
+});

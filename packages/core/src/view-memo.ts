@@ -1,0 +1,350 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { type GroupKind, groupMessages, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+
+/** Default bound on the threads a {@link ViewMemo} keeps, least recently used out first. */
+export const VIEW_MEMO_THREADS = 1_000;
+
+/** Where one group of a stored thread lies; its messages are read from the current array. */
+export interface GroupSpan {
+  kind: GroupKind;
+  /** Index of the group's first message. */
+  start: number;
+  /** Index after the group's last message (exclusive). */
+  end: number;
+}
+
+/** How a {@link ThreadIndex} came from the previous call on the same thread. */
+export type IndexReuse =
+  /** First call on the thread (or no thread id): indexed from scratch. */
+  | "new"
+  /** Same thread, same or more messages, the indexed part unchanged: only the new tail indexed. */
+  | "extended"
+  /** Same thread, fewer messages, the rest unchanged (time travel to an older checkpoint): cut back. */
+  | "truncated"
+  /** The indexed part changed (a deletion, persistTrim, `RemoveMessage`, a rewrite): indexed again. */
+  | "rebuilt";
+
+/**
+ * Positions and prefix sums of one stored thread, kept between model calls so a hook does O(new
+ * messages) work instead of O(thread). Built by {@link ViewMemo.index}; valid for the message array
+ * it was returned for, until the next call on that thread.
+ */
+export interface ThreadIndex {
+  /** Number of stored messages indexed. */
+  readonly length: number;
+  /** How this index came from the previous one. */
+  readonly reuse: IndexReuse;
+  /** Index of the first message not indexed by the previous call (`0` unless `reuse` is `extended`). */
+  readonly newFrom: number;
+  /** Index of the message with this id, `-1` when none. */
+  indexOf(id: string): number;
+  /** Indexes of the stored `SystemMessage`s, ascending. */
+  readonly systemPositions: readonly number[];
+  /** Every group of the thread (spec R2, R4), as spans; the same as `groupMessages` gives. */
+  readonly groups: readonly GroupSpan[];
+  /** Indexes into `groups` of the groups a view may hold (neither `system` nor `orphan`). */
+  readonly candidates: readonly number[];
+  /** Index into `candidates` of the first protected group (the newest user turn on, see `protectedTailStart`). */
+  readonly protectedFrom: number;
+  /** Prefix sums of the candidates' message counts: entry `g` is the messages of candidates `0..g-1`. */
+  readonly countPrefix: readonly number[];
+  /**
+   * Prefix sums of `cost` over the candidates (entry `g` = candidates `0..g-1`), cached under `key`:
+   * only candidates not costed by an earlier call on this thread are passed to `cost`. Use one key
+   * per cost function (e.g. `tokens:o200k_base`); a different function under the same key gives
+   * wrong sums.
+   */
+  costPrefix(key: string, cost: (group: MessageGroup) => number): readonly number[];
+  /** The group at `groups[g]` with its messages taken from the current array. */
+  group(g: number): MessageGroup;
+  /**
+   * Candidate index where chunked eviction starts the view (see `EvictionMode`): the smallest
+   * prefix, a multiple of `limit - lowWatermark` in cost, whose removal brings the rest within
+   * `budget`. A binary search over {@link ThreadIndex.costPrefix}.
+   */
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number;
+  /** Estimated bytes this index holds (ids, positions, groups, prefix sums). */
+  readonly estimatedBytes: number;
+}
+
+/** Options of {@link ViewMemo}. */
+export interface ViewMemoOptions {
+  /** Most threads kept; the least recently used is dropped beyond it. @default 1000 */
+  maxThreads?: number;
+}
+
+/** Stable identity of a stored message for validation: its id, or its type and text length. */
+function fingerprint(message: BaseMessage): string {
+  if (typeof message.id === "string" && message.id !== "") return message.id;
+  const content = message.content;
+  return `~${messageType(message)}:${typeof content === "string" ? content.length : JSON.stringify(content ?? "").length}`;
+}
+
+/**
+ * Positions checked to validate an index against a new array, besides the length: the last
+ * indexed message and those 1, 2, 4, ... before it, and the first (O(log n) checks). A deletion,
+ * a `RemoveMessage` or a persistTrim before the last indexed message shifts it, so the check at
+ * `length - 1` alone catches every deletion (ids are unique in a thread); the others catch a list
+ * rewritten under a `REMOVE_ALL` whose tail happens to reappear.
+ */
+function samplePositions(length: number): number[] {
+  const out: number[] = [];
+  for (let step = 0; length - 1 - step >= 0; step = step === 0 ? 1 : step * 2) out.push(length - 1 - step);
+  if (length > 0 && out.at(-1) !== 0) out.push(0);
+  return out;
+}
+
+class Index implements ThreadIndex {
+  ids: string[] = [];
+  idIndex = new Map<string, number>();
+  systemPositions: number[] = [];
+  groups: GroupSpan[] = [];
+  candidates: number[] = [];
+  countPrefix: number[] = [0];
+  costs = new Map<string, number[]>();
+  protectedFrom = 0;
+  reuse: IndexReuse = "new";
+  newFrom = 0;
+  /** Start of the last unit: groups before it are final, the last unit may still grow (tool results). */
+  stableEnd = 0;
+  messages: readonly BaseMessage[] = [];
+
+  get length(): number {
+    return this.ids.length;
+  }
+
+  indexOf(id: string): number {
+    return this.idIndex.get(id) ?? -1;
+  }
+
+  /** Whether the indexed part is unchanged in `messages` (checked at O(log n) positions). */
+  matches(messages: readonly BaseMessage[], upTo: number): boolean {
+    for (const p of samplePositions(upTo)) if (fingerprint(messages[p] as BaseMessage) !== this.ids[p]) return false;
+    return true;
+  }
+
+  /** Forgets everything from message `at` on (at a unit boundary or 0). */
+  truncate(at: number): void {
+    for (let i = at; i < this.ids.length; i += 1)
+      if (this.idIndex.get(this.ids[i] as string) === i) this.idIndex.delete(this.ids[i] as string);
+    this.ids.length = at;
+    while (this.systemPositions.length > 0 && (this.systemPositions.at(-1) as number) >= at) this.systemPositions.pop();
+    while (this.groups.length > 0 && (this.groups.at(-1) as GroupSpan).start >= at) this.groups.pop();
+    while (this.candidates.length > 0 && (this.candidates.at(-1) as number) >= this.groups.length) this.candidates.pop();
+    this.countPrefix.length = this.candidates.length + 1;
+    for (const prefix of this.costs.values()) if (prefix.length > this.candidates.length + 1) prefix.length = this.candidates.length + 1;
+    this.stableEnd = Math.min(this.stableEnd, at);
+  }
+
+  /** Indexes `messages[from..]`, `from` being a unit boundary with everything before it indexed. */
+  extend(messages: readonly BaseMessage[], from: number): void {
+    for (let i = from; i < messages.length; i += 1) {
+      const message = messages[i] as BaseMessage;
+      const id = fingerprint(message);
+      this.ids.push(id);
+      if (!id.startsWith("~")) this.idIndex.set(id, i);
+      if (messageType(message) === "system") this.systemPositions.push(i);
+    }
+    // Groups are made left to right, one unit at a time, so grouping the suffix from a unit
+    // boundary gives exactly the groups the whole thread has there.
+    const tail = groupMessages(messages.slice(from));
+    for (const g of tail) {
+      this.groups.push({ kind: g.kind, start: g.start + from, end: g.end + from });
+      if (g.kind !== "system" && g.kind !== "orphan") {
+        this.candidates.push(this.groups.length - 1);
+        this.countPrefix.push((this.countPrefix.at(-1) as number) + g.messages.length);
+      }
+    }
+    // The last unit can still grow (more tool results after an AI message with tool calls), so
+    // the next call regroups from its start.
+    // Only a unit that opens with an AI message with tool calls can change that way.
+    this.stableEnd = messages.length;
+    if (this.groups.length > 0) {
+      const start = unitStart(this.groups, this.groups.length - 1);
+      if (toolCallsOf(messages[start] as BaseMessage).length > 0) this.stableEnd = start;
+    }
+    this.protectedFrom = protectedCandidate(this.groups, this.candidates);
+  }
+
+  costPrefix(key: string, cost: (group: MessageGroup) => number): readonly number[] {
+    let prefix = this.costs.get(key);
+    if (!prefix) {
+      prefix = [0];
+      this.costs.set(key, prefix);
+    }
+    for (let c = prefix.length - 1; c < this.candidates.length; c += 1)
+      prefix.push((prefix[c] as number) + cost(this.group(this.candidates[c] as number)));
+    return prefix;
+  }
+
+  group(g: number): MessageGroup {
+    const span = this.groups[g] as GroupSpan;
+    if (span.kind === "tool_call" || span.kind === "orphan") {
+      // A tool_call group may leave out stray results that sit inside its span: regroup the span.
+      const regrouped = groupMessages(this.messages.slice(span.start, span.end)).find((x) => x.start === 0 && x.kind === span.kind);
+      if (regrouped) return { ...regrouped, start: span.start, end: span.end };
+    }
+    return { kind: span.kind, messages: this.messages.slice(span.start, span.end), start: span.start, end: span.end };
+  }
+
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number {
+    const n = prefix.length - 1;
+    const total = prefix[n] as number;
+    if (total <= budget) return 0;
+    const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
+    const evict = Math.ceil((total - budget) / step) * step;
+    // Smallest g with prefix[g] >= evict (prefix sums are non-decreasing): the linear scan of
+    // view.ts's chunkedStart, as a binary search.
+    let lo = 0;
+    let hi = n;
+    if ((prefix[n] as number) < evict) return n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((prefix[mid] as number) >= evict) hi = mid;
+      else lo = mid + 1;
+    }
+    return lo;
+  }
+
+  get estimatedBytes(): number {
+    // Per message: an array slot (8) and the id string (2 bytes per character + 16 header, as V8
+    // holds one-byte strings at 1 byte but ids are often flattened cons strings), a Map entry (~40);
+    // per group: a span object (~40) and a candidate slot and count prefix slot (16); per cost key
+    // and candidate: 8.
+    let bytes = 0;
+    for (const id of this.ids) bytes += 8 + 16 + 2 * id.length + 40;
+    bytes += 8 * this.systemPositions.length + 56 * this.groups.length + 16 * this.candidates.length;
+    for (const prefix of this.costs.values()) bytes += 8 * prefix.length;
+    return bytes;
+  }
+}
+
+/** Start (message index) of the unit the group `g` belongs to: a tool_call span and the strays after it. */
+function unitStart(groups: readonly GroupSpan[], g: number): number {
+  let start = (groups[g] as GroupSpan).start;
+  // Strays of a complete call are pushed after their tool_call group but lie inside its span.
+  for (let k = g - 1; k >= 0; k -= 1) {
+    const span = groups[k] as GroupSpan;
+    if (span.end > start) start = Math.min(start, span.start);
+    else break;
+  }
+  return start;
+}
+
+function protectedCandidate(groups: readonly GroupSpan[], candidates: readonly number[]): number {
+  for (let c = candidates.length - 1; c >= 0; c -= 1) if ((groups[candidates[c] as number] as GroupSpan).kind === "user") return c;
+  return candidates.length === 0 ? 0 : candidates.length - 1;
+}
+
+/**
+ * Per-thread indexes of the stored thread (issue 16), shared by the middlewares of one process so
+ * each hook works on the messages that are new since the last call instead of the whole thread.
+ *
+ * Each call validates the kept index against the new array: same or greater length and the same
+ * message (by id, else type and text length) at the last indexed position and at O(log n) others.
+ * More messages extend it (O(new)); fewer with the rest unchanged (resuming from an older
+ * checkpoint) cut it back; anything else (a deletion, persistTrim, `RemoveMessage`, a rewrite)
+ * rebuilds it (O(n), once). A message edited in place under its own id and at an unchecked position
+ * is not detected: LangGraph's `messages` reducer only does that when a caller sends a message with
+ * an existing id.
+ *
+ * Bound: at most `maxThreads` threads (default {@link VIEW_MEMO_THREADS}), least recently used out
+ * first; per thread about 70 bytes per message plus 8 per group and cost key
+ * ({@link ThreadIndex.estimatedBytes}; measured by `bench/view-memo.ts`).
+ *
+ * @example
+ * const memo = new ViewMemo();
+ * const index = memo.index(threadId, request.state.messages);
+ * const tokens = index.costPrefix("tokens", (group) => counter.countMessages(group.messages));
+ */
+export class ViewMemo {
+  readonly #threads = new Map<string, Index>();
+  readonly #maxThreads: number;
+
+  constructor(options: ViewMemoOptions = {}) {
+    this.#maxThreads = Math.max(1, options.maxThreads ?? VIEW_MEMO_THREADS);
+  }
+
+  /** Threads currently held. */
+  get size(): number {
+    return this.#threads.size;
+  }
+
+  /** Estimated bytes held over all threads. */
+  get estimatedBytes(): number {
+    let bytes = 0;
+    for (const index of this.#threads.values()) bytes += index.estimatedBytes;
+    return bytes;
+  }
+
+  /** Forgets a thread (e.g. after it was deleted). */
+  forget(threadId: string): void {
+    this.#threads.delete(threadId);
+  }
+
+  /**
+   * The index of `messages`, the stored thread of `threadId`, reusing what the previous call on
+   * that thread indexed. Without a thread id the index is built from scratch and not kept.
+   */
+  index(threadId: string | undefined, messages: readonly BaseMessage[]): ThreadIndex {
+    if (threadId === undefined || threadId === "") return fresh(messages);
+    let index = this.#threads.get(threadId);
+    if (index) this.#threads.delete(threadId);
+    else index = new Index();
+    this.#threads.set(threadId, index); // most recently used last
+    if (this.#threads.size > this.#maxThreads) this.#threads.delete(this.#threads.keys().next().value as string);
+    update(index, messages);
+    return index;
+  }
+}
+
+function fresh(messages: readonly BaseMessage[]): ThreadIndex {
+  const index = new Index();
+  update(index, messages);
+  return index;
+}
+
+function update(index: Index, messages: readonly BaseMessage[]): void {
+  const known = index.length;
+  index.messages = messages;
+  if (known === 0) {
+    index.reuse = "new";
+    index.newFrom = 0;
+    index.extend(messages, 0);
+    return;
+  }
+  if (messages.length >= known && index.matches(messages, known)) {
+    index.reuse = "extended";
+    index.newFrom = known;
+    const from = index.stableEnd;
+    index.truncate(from);
+    index.extend(messages, from);
+    return;
+  }
+  if (messages.length < known && messages.length > 0 && index.matches(messages, messages.length)) {
+    index.reuse = "truncated";
+    index.newFrom = messages.length;
+    // Cut back to the start of the unit holding the new last message (it may have lost results),
+    // then regroup from there.
+    const from = unitBoundaryBefore(index.groups, messages.length - 1);
+    index.truncate(from);
+    index.extend(messages, from);
+    return;
+  }
+  index.reuse = "rebuilt";
+  index.newFrom = 0;
+  index.truncate(0);
+  index.costs.clear();
+  index.extend(messages, 0);
+}
+
+/** Largest unit start at or before `end` (so regrouping from it reproduces the whole-thread groups). */
+function unitBoundaryBefore(groups: readonly GroupSpan[], end: number): number {
+  let boundary = 0;
+  for (let g = 0; g < groups.length; g += 1) {
+    const start = unitStart(groups, g);
+    if (start <= end) boundary = start;
+    else break;
+  }
+  return boundary;
+}

@@ -1,0 +1,216 @@
+import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
+import {
+  type AssembledView,
+  assembleView,
+  EMPTY_DECISIONS,
+  type StartOn,
+  type ViewCut,
+  type ViewDecisions,
+  type ViewReport,
+  withoutTailContext,
+} from "./assemble-view.js";
+import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
+
+/** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
+export interface PlacementRequest {
+  messages: BaseMessage[];
+  systemMessage: SystemMessage;
+}
+
+/**
+ * One decision a middleware states about the view of a model call. Core applies and checks
+ * every decision in {@link assembleView}; no middleware builds the final list itself.
+ * - `cut`: the messages before `firstKept` leave the view (a window, or a hard cap).
+ * - `startOn`: the stack-wide start rule; the first explicit one wins.
+ * - `coverage`: the summary covers every message before `firstUncovered`.
+ * - `replace`: show `original` as `replacement` (same id and role, e.g. a shortened tool result).
+ */
+export type ViewDecision =
+  | ({ kind: "cut" } & ViewCut)
+  | { kind: "startOn"; producer: string; startOn: StartOn }
+  | { kind: "coverage"; producer: string; firstUncovered: BaseMessage | null }
+  | { kind: "replace"; producer: string; original: BaseMessage; replacement: BaseMessage };
+
+const VIEW = Symbol.for("threadwise.view");
+
+interface ViewState {
+  /** The thread as the stack received it (rendered context stripped). */
+  thread: BaseMessage[];
+  /** The system message as the stack received it. */
+  system: SystemMessage;
+  decisions: ViewDecisions;
+  assembled: AssembledView;
+}
+
+function stateOf(request: PlacementRequest): ViewState | undefined {
+  return (request as unknown as Record<symbol, ViewState | undefined>)[VIEW];
+}
+
+/**
+ * Thread, system message and decisions of the request. A change made after the last render by a
+ * middleware that is not threadwise's becomes the new thread or system message (with the
+ * stable_tail context taken off again); decisions are kept.
+ */
+function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: SystemMessage; decisions: ViewDecisions } {
+  const state = stateOf(request);
+  if (!state) return { thread: request.messages, system: request.systemMessage, decisions: EMPTY_DECISIONS };
+  const thread =
+    request.messages === state.assembled.messages
+      ? state.thread
+      : request.messages.filter((m) => !isContextMessage(m)).map((m) => withoutTailContext(m));
+  const system = systemText(request.systemMessage) === systemText(state.assembled.systemMessage) ? state.system : request.systemMessage;
+  return { thread, system, decisions: state.decisions };
+}
+
+function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], system: SystemMessage, decisions: ViewDecisions): R {
+  const assembled = assembleView(thread, system, decisions);
+  const state: ViewState = { thread, system, decisions, assembled };
+  return { ...request, messages: assembled.messages, systemMessage: assembled.systemMessage, [VIEW]: state };
+}
+
+function assembledOf(request: PlacementRequest): AssembledView {
+  const state = stateOf(request);
+  if (
+    state &&
+    state.assembled.messages === request.messages &&
+    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
+  )
+    return state.assembled;
+  const { thread, system, decisions } = inputsOf(request);
+  return assembleView(thread, system, decisions);
+}
+
+function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDecisions {
+  switch (decision.kind) {
+    case "cut": {
+      const { kind: _kind, ...cut } = decision;
+      return { ...decisions, cuts: [...decisions.cuts, cut] };
+    }
+    case "startOn":
+      if (decisions.startOn) return decisions;
+      return { ...decisions, startOn: { value: decision.startOn, producer: decision.producer } };
+    case "coverage":
+      return { ...decisions, coverage: { producer: decision.producer, firstUncovered: decision.firstUncovered } };
+    case "replace":
+      return {
+        ...decisions,
+        replacements: [
+          ...decisions.replacements,
+          { producer: decision.producer, original: decision.original, replacement: decision.replacement },
+        ],
+      };
+  }
+}
+
+/**
+ * States decisions about the view and returns the new request, assembled by core
+ * ({@link assembleView}): call it from `wrapModelCall` and pass the result to the handler.
+ *
+ * ```ts
+ * const selection = selectView(viewMessages(request), { cost: (g) => g.messages.length, limit: 10 });
+ * return handler(withViewDecisions(request, [{ kind: "cut", producer: "my/window", reason: "window", firstKept: selection.messages[0] ?? null, limit: 10 }]));
+ * ```
+ *
+ * Decisions accumulate over the middlewares of one model call, in any order; the request is
+ * re-assembled from the thread the stack received on every call, so the result depends only on
+ * the thread, the system message and the set of decisions. Nothing is mutated.
+ */
+export function withViewDecisions<R extends PlacementRequest>(request: R, decisions: readonly ViewDecision[]): R {
+  const inputs = inputsOf(request);
+  let next = inputs.decisions;
+  for (const decision of decisions) next = addDecision(next, decision);
+  return render(request, inputs.thread, inputs.system, next);
+}
+
+/**
+ * The view as decided so far: the kept messages in thread order, without orphans, stored system
+ * messages (merged into the system message) or rendered context, replacements applied. What a
+ * view-shaping middleware measures and cuts. Equal to the thread when nothing was decided and the
+ * thread holds no orphan or system message.
+ */
+export function viewMessages(request: PlacementRequest): BaseMessage[] {
+  return assembledOf(request).view;
+}
+
+/**
+ * The thread the stack received (`request.messages` before any threadwise decision, rendered
+ * context taken off): what a summary covers.
+ */
+export function threadMessages(request: PlacementRequest): BaseMessage[] {
+  return inputsOf(request).thread;
+}
+
+/** The system message without context blocks: system prompt, stored system messages and suffixes. */
+export function viewSystemMessage(request: PlacementRequest): SystemMessage {
+  return assembledOf(request).system;
+}
+
+/** Figures of the view as decided so far (drops, orphans, unsummarized drops, window start). */
+export function viewReport(request: PlacementRequest): ViewReport {
+  return assembledOf(request).report;
+}
+
+/** The stack-wide start rule decided so far (`"any"` when none was set). */
+export function viewStartOn(request: PlacementRequest): StartOn {
+  return inputsOf(request).decisions.startOn?.value ?? "any";
+}
+
+/** Decisions stated so far for this request. */
+export function viewDecisionsOf(request: PlacementRequest): ViewDecisions {
+  return inputsOf(request).decisions;
+}
+
+/**
+ * Adds context blocks to a model request and returns the new request, rendered by mode (spec R8,
+ * R9). Call it from `wrapModelCall` and pass the result to the handler:
+ *
+ * ```ts
+ * wrapModelCall: (request, handler) =>
+ *   handler(addContextBlocks(request, [{ kind: "knowledge", producer: "my-rag", label: "Retrieved documents", text }]))
+ * ```
+ *
+ * Every block added in one model call, by any middleware, is rendered together in one
+ * deterministic order ({@link sortContextBlocks}), so adding order and middleware order do not
+ * change the bytes. Nothing is written into the stored thread: the request is a new object and no
+ * message object is mutated. The mode is the first one given explicitly for the request, else
+ * env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`.
+ *
+ * @throws ThreadwiseConfigError when `options.mode` is not a known mode.
+ */
+export function addContextBlocks<R extends PlacementRequest>(
+  request: R,
+  blocks: readonly ContextBlock[],
+  options: { mode?: PromptContextMode } = {},
+): R {
+  const mode = options.mode === undefined ? undefined : resolvePromptContextMode(options.mode);
+  const inputs = inputsOf(request);
+  const decisions: ViewDecisions = {
+    ...inputs.decisions,
+    blocks: [...inputs.decisions.blocks, ...blocks.filter((block) => block.text.trim() !== "")],
+    mode: inputs.decisions.mode ?? mode,
+  };
+  return render(request, inputs.thread, inputs.system, decisions);
+}
+
+/** Blocks added to this request so far. */
+export function contextBlocksOf(request: PlacementRequest): readonly ContextBlock[] {
+  return stateOf(request)?.decisions.blocks ?? [];
+}
+
+/**
+ * Replaces the thread the view is made from (decisions are kept and re-applied). For code that
+ * computes a list itself; threadwise's middlewares state decisions with {@link withViewDecisions}.
+ */
+export function withViewMessages<R extends PlacementRequest>(request: R, messages: BaseMessage[]): R {
+  const inputs = inputsOf(request);
+  return render(request, messages, inputs.system, inputs.decisions);
+}
+
+/**
+ * Appends `text` to the end of the system prompt (before any rendered context block), e.g. the
+ * history note of R7. Keeps content blocks and cache markers as they are.
+ */
+export function withSystemSuffix<R extends PlacementRequest>(request: R, text: string): R {
+  const inputs = inputsOf(request);
+  return render(request, inputs.thread, inputs.system, { ...inputs.decisions, systemSuffixes: [...inputs.decisions.systemSuffixes, text] });
+}

@@ -1,0 +1,99 @@
+/**
+ * The CLI argument matrix (spec R23, issue 13): numbers are decimal digits only, day counts are
+ * >= 1 (an empty `--older-than-days` once read as 0 and deleted every thread), `--schema` is a
+ * plain identifier checked before any connection, `--thread-id` follows the one thread-id rule.
+ * Each refused case has its expected exit code and error code, and deletes nothing.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import { scriptedModel } from "@threadwise/core/testing";
+import { CLI_USAGE_EXIT_CODE, memoryStack, runCli } from "@threadwise/memory";
+import { createAgent } from "langchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+
+const dir = mkdtempSync(join(tmpdir(), "tw-cli-args-"));
+const sqlitePath = join(dir, "memory.sqlite");
+/** Nothing listens there: a case that reached a connection would fail with a connection error instead. */
+const DEAD_DSN = "postgresql://app:pw@127.0.0.1:1/app_memory";
+
+async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
+  let stderr = "";
+  let stdout = "";
+  const code = await runCli(argv, {
+    env,
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    progress: false,
+  });
+  return { code, stderr, stdout };
+}
+
+beforeAll(async () => {
+  const stack = memoryStack({ backend: "sqlite", sqlitePath, env: {} });
+  const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
+  await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "kept" } });
+  await stack.checkpointer?.close();
+});
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/** [argv, env, exit code, text the error must contain (the error code and the flag)] */
+type Case = [string[], NodeJS.ProcessEnv, number, string[]];
+const USAGE = CLI_USAGE_EXIT_CODE;
+const INVALID = "THREADWISE_INVALID_OPTION";
+const BAD_ID = "THREADWISE_INVALID_THREAD_ID";
+const prune = (...args: string[]) => ["prune", "--sqlite", sqlitePath, ...args];
+
+const CASES: Case[] = [
+  [prune("--older-than-days", "", "--apply"), {}, USAGE, [INVALID, "--older-than-days", '""']],
+  [prune("--older-than-days", "0", "--apply"), {}, USAGE, [INVALID, "--older-than-days", "from 1"]],
+  [prune("--older-than-days", "0x10", "--apply"), {}, USAGE, [INVALID, "--older-than-days", "decimal digits"]],
+  [prune("--older-than-days", "1e3", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--older-than-days", "7.5", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--older-than-days", " 7", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--older-than-days", "+7", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--older-than-days", "0b11", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--older-than-days", "99999999999999999999", "--apply"), {}, USAGE, [INVALID, "--older-than-days"]],
+  [prune("--thread-id", "", "--apply"), {}, USAGE, [BAD_ID, "non-empty"]],
+  [prune("--thread-id", "a\u0000b", "--apply"), {}, USAGE, [BAD_ID, "NUL"]],
+  [prune("--thread-id", "x\uD800", "--apply"), {}, USAGE, [BAD_ID, "surrogate"]],
+  [prune("--thread-id", "x".repeat(257), "--apply"), {}, USAGE, [BAD_ID, "256 bytes"]],
+  [["prune", "--dsn", DEAD_DSN, "--schema", "public; DROP TABLE checkpoints", "--older-than-days", "1"], {}, USAGE, [INVALID, "--schema"]],
+  [["prune", "--dsn", DEAD_DSN, "--schema", "1abc", "--older-than-days", "1"], {}, USAGE, [INVALID, "--schema"]],
+  [["prune", "--dsn", DEAD_DSN, "--schema", "", "--older-than-days", "1"], {}, USAGE, [INVALID, "--schema"]],
+  [["prune", "--dsn", DEAD_DSN, "--schema", "a".repeat(64), "--older-than-days", "1"], {}, USAGE, [INVALID, "--schema"]],
+  [["prune", "--dsn", DEAD_DSN, "--older-than-days", "1"], { MEMORY_PG_SCHEMA: 'x"; DROP' }, USAGE, [INVALID, "schema"]],
+  [["migrate", "--dsn", DEAD_DSN, "--schema", "bad-name"], {}, USAGE, [INVALID, "--schema"]],
+  [["retention", "--sqlite", sqlitePath, "--days", "0"], {}, USAGE, [INVALID, "--days"]],
+  [["retention", "--sqlite", sqlitePath, "--days", "1e3"], {}, USAGE, [INVALID, "--days"]],
+  [["retention", "--sqlite", sqlitePath, "--days", ""], {}, USAGE, [INVALID, "--days"]],
+  [["retention", "--sqlite", sqlitePath], { MEMORY_RETENTION_DAYS: "0x10" }, USAGE, [INVALID, "MEMORY_RETENTION_DAYS"]],
+  [["retention", "--sqlite", sqlitePath], { MEMORY_RETENTION_DAYS: "" }, USAGE, [INVALID, "MEMORY_RETENTION_DAYS"]],
+  [["retention", "--sqlite", sqlitePath], {}, USAGE, [INVALID, "--days"]],
+  [prune("--olderthan", "3"), {}, 1, ["unknown option"]],
+  [prune("--older-than-days"), {}, 1, ["argument missing"]],
+];
+
+describe("CLI argument matrix", () => {
+  it.each(CASES.map((c, i) => [i, ...c] as const))("case %i: %j refused with exit %i", async (_i, argv, env, exit, fragments) => {
+    const out = await cli([...argv], env);
+    expect(out.code).toBe(exit);
+    for (const fragment of fragments) expect(out.stderr).toContain(fragment);
+    // Refused before any connection: never a driver error.
+    expect(out.stderr).not.toMatch(/ECONNREFUSED|connect/);
+  });
+
+  it("deleted nothing, and valid values still work", async () => {
+    const dry = await cli(prune("--older-than-days", "30"));
+    expect(dry.code).toBe(0);
+    expect((await cli(prune("--thread-id", "kept"))).stdout).toContain("dry run: 1 thread(s)");
+    console.log(
+      `[cli matrix] ${CASES.length} refused argument cases, ${CASES.filter((c) => c[2] === USAGE).length} with exit ${USAGE}; thread "kept" survived`,
+    );
+  });
+});
