@@ -29,7 +29,7 @@ import {
   type ViewDecisions,
   viewDecisionsOf,
 } from "@threadwise/core";
-import { requestInput, scriptedModel, type StrictFakeModel } from "@threadwise/core/testing";
+import { requestInput, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -41,7 +41,7 @@ import { workMemory } from "@threadwise/work-memory";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import {
   lookupResult,
   modelScript,
@@ -215,7 +215,7 @@ function sentIn(m: BaseMessage, sent: readonly BaseMessage[]): boolean {
 }
 
 /** Coverage + view = thread, for each call where summarize is in the stack and no cap cut happened. */
-export function coverageProblems(run: CaseRun, config: StackConfig): string[] {
+function coverageProblems(run: CaseRun, config: StackConfig): string[] {
   if (!config.order.includes("summarize")) return [];
   const problems: string[] = [];
   run.seen.forEach((call, i) => {
@@ -279,7 +279,11 @@ describe("random stacks over random threads: every provider accepts every reques
         { kind: "assistant", content: { text: "Noted.", blocks: false, image: false } },
       ],
       turns: [
-        { user: { text: "Check seat 12A.", blocks: false, image: false }, rounds: [{ calls: ["call_1", "call_2"], queries: ["short", "short", "short"] }], answer: "Free." },
+        {
+          user: { text: "Check seat 12A.", blocks: false, image: false },
+          rounds: [{ calls: ["call_1", "call_2"], queries: ["short", "short", "short"] }],
+          answer: "Free.",
+        },
         { user: { text: "저는 부산에 살아요.", blocks: false, image: false }, rounds: [], answer: "알겠어요." },
         { user: { text: "Where do I live?", blocks: false, image: false }, rounds: [], answer: "Busan." },
         { user: { text: "Thanks.", blocks: false, image: false }, rounds: [], answer: "Bye." },
