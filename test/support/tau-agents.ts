@@ -4,7 +4,7 @@
  * agent's replay model and every model a middleware calls (summarizers, condensers). Used by the
  * sweeps of documented stacks (issue 12).
  */
-import { HumanMessage } from "@langchain/core/messages";
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { type ProviderRejection, replayModel, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
@@ -27,6 +27,7 @@ import {
   toolCallLimitMiddleware,
 } from "langchain";
 import { assistantSteps, type RecordedRun, replayScript, replayTools } from "../../examples/support/tau-replay.js";
+import { emptyKnownCounts, type KnownCounts, type KnownViewFailure, knownRefusal } from "./known-view-failures.js";
 
 /** A run cut after its last final answer (some runs end on a tool call, which a replay cannot answer). */
 export function answeredPart(run: RecordedRun): RecordedRun {
@@ -67,8 +68,10 @@ export interface SweepCount {
   turns: number;
   /** Requests checked: the agent's model calls plus every side-model call. */
   requests: number;
-  /** Refused requests, with where they happened. */
+  /** Refused requests of a kind not listed in `known-view-failures.ts`, with where they happened. */
   rejections: Array<ProviderRejection & { run: number; model: string }>;
+  /** Refused requests of a known, reported kind (`test/support/known-view-failures.ts`). */
+  known: KnownCounts;
 }
 
 /**
@@ -80,7 +83,7 @@ export async function sweep(
   runs: readonly RecordedRun[],
   stack: (side: SideModels) => { middleware: readonly AgentMiddleware[]; checkpointer?: unknown },
 ): Promise<SweepCount> {
-  const count: SweepCount = { runs: 0, turns: 0, requests: 0, rejections: [] };
+  const count: SweepCount = { runs: 0, turns: 0, requests: 0, rejections: [], known: emptyKnownCounts() };
   for (const [r, run] of runs.entries()) {
     const script = replayScript(answeredPart(run));
     if (script.turns.length === 0) continue;
@@ -106,7 +109,18 @@ export async function sweep(
       ["condenser", side.condenser],
     ] as const) {
       count.requests += m.providerLog.requests;
-      for (const rejection of m.providerLog.rejected) count.rejections.push({ ...rejection, run: r, model: name });
+      const inRun = new Set<KnownViewFailure>();
+      for (const rejection of m.providerLog.rejected) {
+        const sent = (m.calls[rejection.request]?.messages ?? []) as BaseMessage[];
+        const classes = rejection.violations.map((v) => knownRefusal(v, sent));
+        if (classes.every((k) => k !== undefined)) {
+          for (const k of new Set(classes)) {
+            count.known[k as KnownViewFailure].occurrences += 1;
+            inRun.add(k as KnownViewFailure);
+          }
+        } else count.rejections.push({ ...rejection, run: r, model: name });
+      }
+      for (const k of inRun) count.known[k].cases += 1;
     }
   }
   return count;
@@ -227,7 +241,7 @@ export const LANGCHAIN_STACKS: Record<string, Stack> = {
 
 /** Replays the runs through each stack of `stacks`; prints and returns the totals. */
 export async function sweepStacks(group: string, stacks: Record<string, Stack>, selected: readonly RecordedRun[]) {
-  const totals = { stacks: 0, turns: 0, requests: 0, rejections: 0 };
+  const totals = { stacks: 0, turns: 0, requests: 0, rejections: 0, knownRejections: 0 };
   const failures: string[] = [];
   for (const [name, stack] of Object.entries(stacks)) {
     const count = await sweep(selected, stack);
