@@ -31,7 +31,7 @@ import {
   type ViewDecisions,
   viewDecisionsOf,
 } from "@threadwise/core";
-import { type ProviderViolation, requestInput, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
+import { PROVIDERS, type ProviderViolation, requestInput, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -179,10 +179,17 @@ async function runCase(c: ProviderCase, config: StackConfig, extra: AgentMiddlew
   const script = modelScript(c.turns);
   const model = scriptedModel((_m, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }), {
     onViolation: "record",
+    providers: PROVIDERS,
   });
   const side = {
-    summarizer: scriptedModel((m) => `Summary: ${messageText(m[m.length - 1] as BaseMessage).slice(-40)}`, { onViolation: "record" }),
-    condenser: scriptedModel((m) => `Note: ${messageText(m[m.length - 1] as BaseMessage).slice(0, 40)}`, { onViolation: "record" }),
+    summarizer: scriptedModel((m) => `Summary: ${messageText(m[m.length - 1] as BaseMessage).slice(-40)}`, {
+      onViolation: "record",
+      providers: PROVIDERS,
+    }),
+    condenser: scriptedModel((m) => `Note: ${messageText(m[m.length - 1] as BaseMessage).slice(0, 40)}`, {
+      onViolation: "record",
+      providers: PROVIDERS,
+    }),
   };
   const seen: Seen[] = [];
   const probe = createMiddleware({

@@ -7,7 +7,7 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { type ProviderRejection, replayModel, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
+import { PROVIDERS, type ProviderRejection, replayModel, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -54,10 +54,11 @@ export function sideModels(): SideModels {
         `Summary: ${messageText(messages[messages.length - 1] as never)
           .slice(-60)
           .replace(/\s+/g, " ")}`,
-      { onViolation: "record" },
+      { onViolation: "record", providers: PROVIDERS },
     ),
     condenser: scriptedModel((messages) => `Note: ${messageText(messages[messages.length - 1] as never).slice(0, 40)}`, {
       onViolation: "record",
+      providers: PROVIDERS,
     }),
   };
 }
@@ -88,7 +89,7 @@ export async function sweep(
     const script = replayScript(answeredPart(run));
     if (script.turns.length === 0) continue;
     const side = sideModels();
-    const model = replayModel(assistantSteps(script), { onViolation: "record" });
+    const model = replayModel(assistantSteps(script), { onViolation: "record", providers: PROVIDERS });
     const built = stack(side);
     const agent = createAgent({
       model,

@@ -2,7 +2,17 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
 import { createTokenCounter, type TokenCounter } from "../token-counter.js";
+import { PROVIDERS, type Provider } from "./provider-validator.js";
 import { type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
+
+/**
+ * Providers whose rules {@link scriptedModel} and {@link replayModel} check when none are given:
+ * OpenAI's (orphans, unanswered calls, duplicated results, tool-call ids). The Anthropic, Gemini
+ * and Bedrock rules are checked by {@link strictModel}, and by the repository's stack property and
+ * tau-bench sweeps; they join this default once every view starts on a user message (issue 12:
+ * with `startOn` left at `"any"` a window can start on an AI message, which those three refuse).
+ */
+export const FAKE_MODEL_PROVIDERS: readonly Provider[] = ["openai"];
 
 /** Options of the fake models: the provider check of {@link withProviderCheck}, on by default. */
 export interface FakeModelOptions extends StrictModelOptions {
@@ -12,7 +22,8 @@ export interface FakeModelOptions extends StrictModelOptions {
 
 function checked(model: FakeBuiltModel, options: FakeModelOptions): StrictFakeModel {
   const { strict, ...check } = options;
-  return withProviderCheck(model, strict === false ? { ...check, onViolation: "record" } : check);
+  const providers = check.providers ?? FAKE_MODEL_PROVIDERS;
+  return withProviderCheck(model, strict === false ? { ...check, providers, onViolation: "record" } : { ...check, providers });
 }
 
 /** One recorded assistant turn: text and, optionally, tool calls with their ids. */
@@ -24,8 +35,9 @@ export interface RecordedAssistantTurn {
 /**
  * A chat model that answers with recorded assistant turns, in order: `fakeModel()` with the
  * queue filled. Its `.calls` shows exactly what each call received. Throws when the recording is
- * used up, like `fakeModel()`. Strict by default: a request OpenAI, Anthropic, Gemini or Bedrock
- * would refuse fails the call with `ProviderRequestError` (see {@link withProviderCheck}).
+ * used up, like `fakeModel()`. Strict by default: a request the providers of `options.providers`
+ * (default {@link FAKE_MODEL_PROVIDERS}) would refuse fails the call with `ProviderRequestError`
+ * (see {@link withProviderCheck}); `providerLog` counts requests and refusals.
  */
 export function replayModel(turns: readonly RecordedAssistantTurn[], options: FakeModelOptions = {}): StrictFakeModel {
   const model = fakeModel();
@@ -73,8 +85,9 @@ export function scriptedModel(
 }
 
 /**
- * A fake chat model that refuses what providers refuse and answers with `answer(messages, call)`
- * (default `"ok"`): {@link scriptedModel}, strict.
+ * A fake chat model that refuses what any of OpenAI, Anthropic, Gemini and Bedrock refuses (or
+ * the `providers` given) and answers with `answer(messages, call)` (default `"ok"`):
+ * {@link scriptedModel}, strict, every provider.
  *
  * @example
  * const model = strictModel({ answer: () => "Noted." });
@@ -83,7 +96,7 @@ export function strictModel(
   options: StrictModelOptions & { answer?: (messages: BaseMessage[], call: number) => string | AIMessage | Error } = {},
 ): StrictFakeModel {
   const { answer, ...check } = options;
-  return scriptedModel(answer ?? (() => "ok"), check);
+  return scriptedModel(answer ?? (() => "ok"), { ...check, providers: check.providers ?? PROVIDERS });
 }
 
 /** A token counter with one token per 4 characters (rounded up) plus core's framing constants: easy to reason about in tests. */

@@ -4,6 +4,7 @@
  */
 export {
   characterTokenCounter,
+  FAKE_MODEL_PROVIDERS,
   type FakeModelOptions,
   type RecordedAssistantTurn,
   replayModel,
