@@ -21,9 +21,8 @@
  * fed one message at a time), recall ms per call (rank + render, token counting included) at the
  * conversation's full length, CPU clock, median over the questions.
  *
- * Run: pnpm tsx bench/recall.ts [--data <file>] [--json] [--budget 300]
+ * Run: pnpm tsx bench/recall.ts [--data <file>] [--json] [--items] [--budget 300] [--option key=value]
  */
-import { existsSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
@@ -36,7 +35,7 @@ import {
   mergeFactSlot,
   planFactWrite,
 } from "@threadwise/fact-recall";
-import { createThreadRecallState, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
+import { createThreadRecallState, memoizeCount, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
 import MiniSearch from "minisearch";
 import { LOCOMO_PATH, type LocomoConversation, type LocomoTurn, loadLocomo } from "./support/locomo.js";
 
@@ -46,9 +45,18 @@ const flag = (name: string) => {
   return i === -1 ? undefined : args[i + 1];
 };
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const inRepo = resolve(root, "data/locomo/locomo-dev.json");
-const dataPath = flag("--data") ?? (existsSync(inRepo) ? inRepo : LOCOMO_PATH);
+const dataPath = resolve(flag("--data") ?? LOCOMO_PATH);
 const json = args.includes("--json");
+// `--items`: the JSON also lists every item with the block hit of each method (to read misses).
+const listItems = args.includes("--items");
+const itemRows: Array<{
+  sampleId: string;
+  category: number;
+  question: string;
+  evidence: string[];
+  blockHit: Record<string, boolean>;
+  recallBlock?: string[];
+}> = [];
 const budget = Number(flag("--budget") ?? 300);
 
 const METHODS = ["recall", "facts", "bm25_turns", "bm25_whitespace", "recent_turns"] as const;
@@ -75,7 +83,8 @@ const tallyOf = (group: string) => {
 };
 
 const counter = createTokenCounter();
-const countText = (text: string) => counter.countText(text);
+// As the middleware counts: js-tiktoken o200k_base behind recall's memo.
+const countText = memoizeCount((text: string) => counter.countText(text));
 // `--option key=value` (repeatable) sets any numeric or boolean recall option, for sweeps.
 const overrides: Record<string, number | boolean> = {};
 args.forEach((arg, i) => {
@@ -153,11 +162,11 @@ for (const conv of conversations) {
   unresolved += conv.unresolvedEvidence;
   const messages = messagesOf(conv);
   const slot = factsOf(conv);
-  const state = createThreadRecallState(options);
+  const state = createThreadRecallState(options, countText);
   // Incremental indexing, one message at a time, as a thread grows.
   const growing: BaseMessage[] = [];
   // Warm up js-tiktoken and MiniSearch on another state so the first conversation is not penalized.
-  createThreadRecallState(options).index.sync(messages.slice(0, 50));
+  createThreadRecallState(options, countText).index.sync(messages.slice(0, 50));
   const t0 = cpuMs();
   for (const message of messages) {
     growing.push(message);
@@ -226,6 +235,15 @@ for (const conv of conversations) {
     }
     results.recent_turns = { ranked: recent.map((r) => r.id), placed: recentBlock.ids, tokens: recentBlock.tokens };
 
+    if (listItems)
+      itemRows.push({
+        sampleId: conv.sampleId,
+        category: item.category,
+        question: item.question,
+        evidence: item.evidence,
+        blockHit: Object.fromEntries(METHODS.map((m) => [m, hit(results[m].placed)])),
+        recallBlock: results.recall.placed,
+      });
     for (const group of [`${item.category}`, item.category <= 4 ? "1-4" : "", "all"]) {
       if (group === "") continue;
       const t = tallyOf(group);
@@ -291,6 +309,7 @@ const result = {
     clock: "CPU (process.cpuUsage), median",
     node: process.version,
   },
+  ...(listItems ? { items: itemRows } : {}),
 };
 
 if (json) console.log(JSON.stringify(result, null, 2));

@@ -170,7 +170,15 @@ function installed(project: string, specs: readonly string[]): string {
     .join(" ");
 }
 
-export function checkPackages(names: string[] = packageNames(), sets: readonly PeerSet[] = PEER_SETS): string[] {
+/**
+ * Checks `names` under each peer set; returns one line per package and set (also given to `log`
+ * as soon as it is known).
+ */
+export function checkPackages(
+  names: string[] = packageNames(),
+  sets: readonly PeerSet[] = PEER_SETS,
+  log?: (line: string) => void,
+): string[] {
   const lines: string[] = [];
   const { pack, dispose } = packer();
   try {
@@ -183,6 +191,7 @@ export function checkPackages(names: string[] = packageNames(), sets: readonly P
         const esm = run("node", ["src/smoke.mjs"], project).trim();
         const cjs = run("node", ["src/smoke.cjs"], project).trim();
         lines.push(`@threadwise/${name} [${set}: ${installed(project, peers)}]: publint ok, attw ok, ${esm}; ${cjs}`);
+        log?.(lines.at(-1) as string);
         rmSync(project, { recursive: true, force: true });
       }
     }
@@ -225,7 +234,7 @@ if (import.meta.url === `file://${process.argv[1]}`) {
   const { values, positionals } = parseArgs({ options: { peers: { type: "string", default: "both" } }, allowPositionals: true });
   const sets = values.peers === "both" ? PEER_SETS : [values.peers as PeerSet];
   try {
-    for (const line of checkPackages(positionals.length ? positionals : undefined, sets)) console.log(line);
+    checkPackages(positionals.length ? positionals : undefined, sets, console.log);
     for (const line of checkQuickStart(sets)) console.log(line);
   } catch (error) {
     const e = error as { stdout?: string; stderr?: string; message: string };

@@ -6,6 +6,8 @@
  * - every `timeoutMs` and its env twin accept 1..2,147,483,647 ms (Node's timer limit) and refuse
  *   0 and 2^31 (which used to overflow the timer and fire after 1 ms) naming the limit.
  */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
+import { join, relative } from "node:path";
 import { MemorySaver } from "@langchain/langgraph";
 import { createTokenCounter, MAX_TIMER_MS, ThreadwiseConfigError, ThreadwiseUnknownOptionError } from "@threadwise/core";
 import { encryptCheckpointer, encryptedSerializer, reencrypt } from "@threadwise/encryption";
@@ -149,5 +151,43 @@ describe("timer options are validated to Node's range (1..2147483647 ms)", () =>
       expect((error as ThreadwiseConfigError).option).toBe("MEMORY_SUMMARIZE_TIMEOUT_MS");
       expect((error as Error).message).toContain("2147483647");
     }
+  });
+});
+
+// Guards for the next factory: every exported options schema is strict, and no package keeps its
+// own timer for an internal call (core's withTimeout is the one copy).
+describe("one way to validate options and to time out", () => {
+  const root = join(import.meta.dirname, "..");
+  const packages = readdirSync(join(root, "packages")).filter((name) => existsSync(join(root, "packages", name, "src", "index.ts")));
+
+  it.each(packages)("@threadwise/%s: every exported *OptionsSchema / *ConfigSchema is a strict object", async (name) => {
+    const exports = (await import(`@threadwise/${name}`)) as Record<string, unknown>;
+    for (const [key, value] of Object.entries(exports)) {
+      if (!/(Options|Config)Schema$/.test(key)) continue;
+      const def = (value as { _zod?: { def?: { type?: string; catchall?: { _zod?: { def?: { type?: string } } } } } })._zod?.def;
+      expect(def?.type, `${name}.${key}`).toBe("object");
+      expect(def?.catchall?._zod?.def?.type, `${name}.${key} must reject unknown keys`).toBe("never");
+    }
+  });
+
+  it("no source file but core/src/timeout.ts races a timer or arms an abort signal of its own", () => {
+    const offenders: string[] = [];
+    const walk = (dir: string) => {
+      for (const entry of readdirSync(dir, { withFileTypes: true })) {
+        const path = join(dir, entry.name);
+        if (entry.isDirectory()) {
+          if (entry.name !== "testing" && entry.name !== "fixtures") walk(path);
+        } else if (/\.ts$/.test(entry.name) && !/\.test(-d)?\.ts$/.test(entry.name)) {
+          const text = readFileSync(path, "utf8");
+          if (
+            /Promise\.race\(|AbortSignal\.timeout\(|new AbortController\(/.test(text) &&
+            !path.endsWith(join("core", "src", "timeout.ts"))
+          )
+            offenders.push(relative(root, path));
+        }
+      }
+    };
+    for (const name of packages) walk(join(root, "packages", name, "src"));
+    expect(offenders).toEqual([]);
   });
 });

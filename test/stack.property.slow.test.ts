@@ -1,7 +1,7 @@
 /**
  * Stack-wide invariants (issue 9; spec R2-R4, R7-R9, R12, R15, R18): random threads run through
  * every non-destructive middleware at once (windowTrim, tokenCap, historyAware, summarize with a
- * fake summarizer, factRecall heuristic, workMemory with a fake condenser), in random orders or as
+ * fake summarizer, factRecall heuristic, workMemory with a fake condenser, recall), in random orders or as
  * `memoryStack()` builds them, over several checkpointed turns (MemorySaver; the random thread is
  * the first turn's input), in both placement modes. On every model call:
  * - no orphan in what the model received (core `findOrphans`);
@@ -37,6 +37,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { DEFAULT_HISTORY_NOTE, historyAware } from "@threadwise/history-aware";
 import { memoryStack } from "@threadwise/memory";
+import { recall } from "@threadwise/recall";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap, truncationMarker } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -54,10 +55,10 @@ const RUNS = Number(process.env.STACK_PROPERTY_RUNS ?? 24);
 const PATH = process.env.STACK_PROPERTY_PATH;
 const SYSTEM_PROMPT = "You are a helpful travel assistant. 친절한 여행 도우미입니다.";
 
-const NAMES = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "tokenCap"] as const;
+const NAMES = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "recall", "tokenCap"] as const;
 type Name = (typeof NAMES)[number];
 /** memoryStack's order (packages/memory/src/middleware-stack.ts). */
-const CANONICAL: Name[] = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "tokenCap"];
+const CANONICAL: Name[] = ["summarize", "workMemory", "factRecall", "historyAware", "windowTrim", "recall", "tokenCap"];
 
 interface StackConfig {
   order: Name[];
@@ -126,6 +127,8 @@ function buildMiddleware(name: Name, config: StackConfig, mode: PromptContextMod
       return historyAware({ logger: false });
     case "windowTrim":
       return windowTrim({ maxMessages: config.maxMessages, eviction: config.windowEviction, logger: false });
+    case "recall":
+      return recall({ maxTokens: 200, promptContextMode: mode, logger: false });
     case "tokenCap":
       return tokenCap({ maxTokens: config.maxTokens, encoding: "o200k_base", eviction: config.tokenEviction, logger: false });
   }
@@ -154,6 +157,7 @@ async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMo
         summarizeThreshold: config.threshold,
         factsMode: "heuristic",
         factRecallMaxItems: config.maxItems,
+        recallMaxTokens: 200,
         workMemory: true,
         promptContextMode: mode,
         models: { summarize: fakeSummarizer() as never, workMemory: fakeCondenser() as never },
@@ -240,7 +244,8 @@ function checkCalls(run: CaseRun, config: StackConfig, mode: PromptContextMode):
     if (user && own && snapshotJson([own]) !== snapshotJson([user]) && !messageText(own).endsWith(messageText(user)))
       problems.push(`${where}: the newest user message was changed`);
     // R3: tokens within the cap, or the over-cap rule.
-    const view = call.messages.filter((m) => !isContextMessage(m));
+    // Without the stable_tail context (a block on the newest user message, or a message of its own).
+    const view = call.messages.filter((m) => !isContextMessage(m)).map(withoutTailContext);
     const systemTokens = systemText(call.systemMessage) === "" ? 0 : counter.countMessage(call.systemMessage);
     const total = tokenCapInnermost
       ? systemTokens + counter.countTools(call.tools) + counter.countMessages(call.messages)
@@ -270,7 +275,17 @@ function describeConfig(config: StackConfig): string {
 }
 
 async function property(mode: PromptContextMode, seed: number) {
-  const stats = { cases: 0, viaMemoryStack: 0, calls: 0, overCap: 0, summaries: 0, withFacts: 0, withWorkMemory: 0, withNote: 0 };
+  const stats = {
+    cases: 0,
+    viaMemoryStack: 0,
+    calls: 0,
+    overCap: 0,
+    summaries: 0,
+    withFacts: 0,
+    withRecall: 0,
+    withWorkMemory: 0,
+    withNote: 0,
+  };
   console.log(`[stack.property] mode=${mode} seed=${seed} runs=${RUNS} (replay: STACK_PROPERTY_SEED=${seed})`);
   await fc.assert(
     fc.asyncProperty(threadCaseArb, configArb, async (c, config) => {
@@ -291,6 +306,7 @@ async function property(mode: PromptContextMode, seed: number) {
         const all = call.map((m) => messageText(m)).join("\n");
         if (all.includes("[Previous conversation summary]")) stats.summaries += 1;
         if (all.includes("[Known facts about the user]")) stats.withFacts += 1;
+        if (all.includes("[Recalled from earlier in this conversation]")) stats.withRecall += 1;
         if (all.includes("[Work memory]")) stats.withWorkMemory += 1;
         if (all.includes("take the previous messages into account")) stats.withNote += 1;
         if (call.some((m) => messageType(m) === "tool" && MARKER.test(messageText(m)))) stats.overCap += 1;
@@ -311,6 +327,7 @@ describe("the whole stack over random threads", () => {
     expect(stats.cases).toBe(RUNS);
     expect(stats.summaries).toBeGreaterThan(0);
     expect(stats.withFacts).toBeGreaterThan(0);
+    expect(stats.withRecall).toBeGreaterThan(0);
     expect(stats.withWorkMemory).toBeGreaterThan(0);
     expect(stats.withNote).toBeGreaterThan(0);
   }, 300_000);

@@ -6,6 +6,7 @@ import {
   contextMessage,
   isContextMessage,
   type PromptContextMode,
+  placeContextBlocks,
   renderContextBlocks,
   resolvePromptContextMode,
   STABLE_TAIL_HEADER,
@@ -138,9 +139,11 @@ export interface AssembledView {
  *    becomes one AI message; an AI message with no content and no tool calls is left out. Every
  *    provider then sees alternating turns (Bedrock Converse and Gemini require it).
  * 5. One system message leads: the system prompt, then the stored `SystemMessage`s in thread
- *    order, then the suffixes (R7), then in `legacy_system` the context blocks (R8).
- * 6. In `stable_tail` the context blocks become one extra text block at the end of the newest user
- *    message, in the request only (a separate message would make two user turns in a row).
+ *    order, then the suffixes (R7), then the head context blocks (R8: all of them in
+ *    `legacy_system`, the summary and work memory in `cache_aware`).
+ * 6. The tail context blocks (all in `stable_tail`, the per-message kinds in `cache_aware`) become
+ *    one extra text block at the end of the newest user message, in the request only (a separate
+ *    message would make two user turns in a row).
  */
 export function assembleView(thread: readonly BaseMessage[], systemMessage: SystemMessage, decisions: ViewDecisions): AssembledView {
   const groups = groupMessages(thread);
@@ -201,16 +204,11 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
   let system = systemMessage;
   for (const stored of systems) system = appendToSystemMessage(system, systemText(stored as SystemMessage));
   for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
-  const blockText = renderContextBlocks(decisions.blocks);
-  const mode = decisions.mode ?? resolvePromptContextMode();
-  let rendered = system;
-  let tailContext = "";
-  if (blockText !== "") {
-    if (mode === "legacy_system") rendered = appendToSystemMessage(system, blockText);
-    else {
-      tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${blockText}`);
-    }
-  }
+  const placed = placeContextBlocks(decisions.blocks, decisions.mode ?? resolvePromptContextMode());
+  const headText = renderContextBlocks(placed.head);
+  const tailText = renderContextBlocks(placed.tail);
+  const rendered = headText === "" ? system : appendToSystemMessage(system, headText);
+  const tailContext = tailText === "" ? "" : attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
   const windowFrom = windowStart === undefined ? undefined : startIndex(candidates, toUser(Math.min(windowStart, protectedFrom)), thread);
   return {
     messages,

@@ -12,6 +12,16 @@ export {
   type ViewReport,
   withoutTailContext,
 } from "./assemble-view.js";
+export {
+  type BreakpointRequest,
+  type CacheBreakpointOptions,
+  type CacheTtl,
+  cacheBreakpointsFor,
+  isAnthropicModel,
+  MAX_CACHE_BREAKPOINTS,
+  systemContextBlocksOf,
+  withCacheBreakpoints,
+} from "./cache-breakpoints.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
@@ -53,10 +63,12 @@ export {
   CONTEXT_MESSAGE_ID_PREFIX,
   type ContextBlock,
   contextMessage,
+  HEAD_BLOCK_KINDS,
   isContextMessage,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
+  promptContextModeSchema,
   renderContextBlocks,
   resolvePromptContextMode,
   STABLE_TAIL_HEADER,
@@ -122,7 +134,10 @@ export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   type GroupSpan,
+  type IndexedViewOptions,
   type IndexReuse,
+  selectIndexedView,
+  sharedViewMemo,
   type ThreadIndex,
   VIEW_MEMO_THREADS,
   ViewMemo,

@@ -2,17 +2,12 @@ import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages
 import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
-import { isContextMessage, STABLE_TAIL_HEADER } from "./placement.js";
+import { systemContextBlocksOf } from "./cache-breakpoints.js";
+import { isContextMessage, type PromptContextMode, STABLE_TAIL_HEADER } from "./placement.js";
 import { scriptedModel } from "./testing/index.js";
 import { addContextBlocks, viewMessages, withSystemSuffix, withViewMessages } from "./view-request.js";
 
-function blockMiddleware(
-  name: string,
-  kind: string,
-  label: string,
-  text: (turn: number) => string,
-  mode?: "legacy_system" | "stable_tail",
-) {
+function blockMiddleware(name: string, kind: string, label: string, text: (turn: number) => string, mode?: PromptContextMode) {
   let turn = 0;
   return createMiddleware({
     name,
@@ -74,6 +69,58 @@ describe("placement through createAgent", () => {
     ]);
     expect(tail.some((m) => isContextMessage(m))).toBe(false);
     expect(state.messages.some((m) => isContextMessage(m))).toBe(false);
+  });
+});
+
+describe("cache_aware placement (spec R36)", () => {
+  it("puts the summary at the end of the system prompt and the facts after the newest user message; stores neither", async () => {
+    const model = scriptedModel(() => "ok");
+    const agent = createAgent({
+      model,
+      systemPrompt: "Operator prompt.",
+      checkpointer: new MemorySaver(),
+      middleware: [
+        // The summary changes once in three turns here, the facts on every turn.
+        blockMiddleware(
+          "threadwise/summarize",
+          "summary",
+          "Previous conversation summary",
+          (t) => `summary ${Math.ceil(t / 3)}`,
+          "cache_aware",
+        ),
+        blockMiddleware("threadwise/fact-recall", "facts", "Facts about the user", (t) => `fact ${t}`),
+      ],
+    });
+    const config = { configurable: { thread_id: "t3" } };
+    let state = await agent.invoke({ messages: [new HumanMessage("hi")] }, config);
+    state = await agent.invoke({ messages: [new HumanMessage("again")] }, config);
+    const [first, second] = model.calls;
+    expect((second?.messages[0] as SystemMessage | undefined)?.text).toBe("Operator prompt.\n\n[Previous conversation summary]\nsummary 1");
+    // Same summary: the system prompt is byte-identical from call to call.
+    expect(second?.messages[0]?.content).toEqual(first?.messages[0]?.content);
+    expect(second?.messages.slice(1).map((m) => m.content)).toEqual([
+      "hi",
+      "ok",
+      [
+        { type: "text", text: "again" },
+        { type: "text", text: `\n\n${STABLE_TAIL_HEADER}\n\n[Facts about the user]\nfact 2` },
+      ],
+    ]);
+    expect(state.messages.map((m) => m.content)).toEqual(["hi", "ok", "again", "ok"]);
+    expect(state.messages.some((m) => isContextMessage(m))).toBe(false);
+  });
+
+  it("with only per-message blocks it renders exactly what stable_tail renders", () => {
+    const base = { messages: [new HumanMessage({ content: "q", id: "h1" })], systemMessage: new SystemMessage("S") };
+    const facts = [{ kind: "facts", producer: "p", label: "F", text: "x" }];
+    const aware = addContextBlocks(base, facts, { mode: "cache_aware" });
+    const tail = addContextBlocks(base, facts, { mode: "stable_tail" });
+    expect(aware.systemMessage.content).toBe("S");
+    expect(aware.messages.map((m) => [m.id, m.content])).toEqual(tail.messages.map((m) => [m.id, m.content]));
+    expect(systemContextBlocksOf(aware)).toEqual([]);
+    const withSummary = addContextBlocks(aware, [{ kind: "summary", producer: "s", label: "Summary", text: "s" }]);
+    expect(systemContextBlocksOf(withSummary).map((b) => b.kind)).toEqual(["summary"]);
+    expect(withSummary.systemMessage.content).toBe("S\n\n[Summary]\ns");
   });
 });
 

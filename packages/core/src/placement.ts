@@ -1,19 +1,45 @@
 import { createHash } from "node:crypto";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { z } from "zod/v4";
 import { envChoice } from "./env.js";
 import { ThreadwiseConfigError } from "./errors.js";
 import { contentText } from "./token-counter.js";
 
 /**
- * Where context blocks go in the prompt (spec R8).
+ * Where context blocks go in the prompt (spec R8, R36).
  * - `legacy_system`: labelled blocks at the end of the system prompt.
- * - `stable_tail`: the blocks in one message right after the newest real user message; the system
- *   prompt stays byte-identical so the provider's prompt cache keeps hitting.
+ * - `stable_tail`: the blocks at the end of the newest real user message, in the request only; the
+ *   system prompt stays byte-identical so the provider's prompt cache keeps hitting.
+ * - `cache_aware`: by block kind. Blocks that change rarely ({@link HEAD_BLOCK_KINDS}: the summary
+ *   changes once per period, work memory once per completed task) go at the end of the system
+ *   prompt, where the cache survives them between changes; blocks that change with each user
+ *   message (facts, knowledge, recall, anything else) go in the stable_tail context, so they never
+ *   invalidate the cached prefix.
  */
-export type PromptContextMode = "legacy_system" | "stable_tail";
+export type PromptContextMode = "legacy_system" | "stable_tail" | "cache_aware";
 
 /** Accepted values of {@link PromptContextMode}. */
-export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_system", "stable_tail"];
+export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_system", "stable_tail", "cache_aware"];
+
+/** Zod schema of a {@link PromptContextMode} option, for the options schemas of the middlewares. */
+export const promptContextModeSchema = z.enum(["legacy_system", "stable_tail", "cache_aware"]);
+
+/** Block kinds `cache_aware` places at the head (end of the system prompt): they change rarely. */
+export const HEAD_BLOCK_KINDS: readonly string[] = ["summary", "work_memory"];
+
+/**
+ * Splits blocks by where `mode` places them: `head` at the end of the system prompt, `tail` in the
+ * stable_tail context. `legacy_system` puts all in the head, `stable_tail` all in the tail,
+ * `cache_aware` the {@link HEAD_BLOCK_KINDS} in the head and the rest in the tail.
+ */
+export function placeContextBlocks(
+  blocks: readonly ContextBlock[],
+  mode: PromptContextMode,
+): { head: ContextBlock[]; tail: ContextBlock[] } {
+  if (mode === "legacy_system") return { head: [...blocks], tail: [] };
+  if (mode === "stable_tail") return { head: [], tail: [...blocks] };
+  return { head: blocks.filter((b) => HEAD_BLOCK_KINDS.includes(b.kind)), tail: blocks.filter((b) => !HEAD_BLOCK_KINDS.includes(b.kind)) };
+}
 
 /** Env variable that sets the placement mode when no option does. */
 export const PROMPT_CONTEXT_MODE_ENV = "THREADWISE_PROMPT_CONTEXT_MODE";

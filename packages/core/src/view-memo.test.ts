@@ -3,7 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
-import { type ThreadIndex, ViewMemo } from "./view-memo.js";
+import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
 
 /** One unit appended to a thread. */
 type Unit =
@@ -112,6 +112,30 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
   expect(index.systemPositions).toEqual(messages.flatMap((m, i) => (m.type === "system" ? [i] : [])));
   for (const [i, m] of messages.entries()) expect(index.indexOf(m.id as string)).toBe(i);
   expect(index.indexOf("no-such-id")).toBe(-1);
+  // The indexed selection is selectView's, for both evictions, both startOn values and a fixed cost.
+  for (const eviction of ["sliding", "chunked"] as const) {
+    for (const startOn of ["any", "human"] as const) {
+      for (const [limit, fixedCost] of [
+        [5, 0],
+        [40, 3],
+        [150, 10],
+      ] as const) {
+        const options = { cost: textCost, limit, fixedCost, eviction, startOn };
+        const scratch = selectView(messages, options);
+        const memo = selectIndexedView(index, { ...options, costKey: "text" });
+        expect(memo.messages.map((m) => m.id)).toEqual(scratch.messages.map((m) => m.id));
+        expect(memo.kept.map((g) => [g.kind, g.start, g.end, g.messages.length])).toEqual(
+          scratch.kept.map((g) => [g.kind, g.start, g.end, g.messages.length]),
+        );
+        expect([memo.cost, memo.overLimit, memo.droppedGroups, memo.orphanGroups]).toEqual([
+          scratch.cost,
+          scratch.overLimit,
+          scratch.droppedGroups,
+          scratch.orphanGroups,
+        ]);
+      }
+    }
+  }
   // Chunked cuts: the binary search gives the view selectView computes over the whole thread.
   if (candidates.length > 0 && candidates.length === groups.filter((g) => g.kind !== "system" && g.kind !== "orphan").length) {
     const systemCost = groups.filter((g) => g.kind === "system").reduce((sum, g) => sum + textCost(g), 0);

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { type GroupKind, groupMessages, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+import type { SelectViewOptions, ViewSelection } from "./view.js";
 
 /** Default bound on the threads a {@link ViewMemo} keeps, least recently used out first. */
 export const VIEW_MEMO_THREADS = 1_000;
@@ -107,7 +108,16 @@ class Index implements ThreadIndex {
   newFrom = 0;
   /** Start of the last unit: groups before it are final, the last unit may still grow (tool results). */
   stableEnd = 0;
-  messages: readonly BaseMessage[] = [];
+  /** The array this index was last returned for; weak, so the memo never keeps a thread's messages alive. */
+  #messages: WeakRef<readonly BaseMessage[]> | undefined;
+
+  get messages(): readonly BaseMessage[] {
+    return this.#messages?.deref() ?? [];
+  }
+
+  set messages(messages: readonly BaseMessage[]) {
+    this.#messages = new WeakRef(messages);
+  }
 
   get length(): number {
     return this.ids.length;
@@ -347,4 +357,100 @@ function unitBoundaryBefore(groups: readonly GroupSpan[], end: number): number {
     else break;
   }
   return boundary;
+}
+
+/** Options of {@link selectIndexedView}: those of `selectView`, plus the key its costs are cached under. */
+export interface IndexedViewOptions extends SelectViewOptions {
+  /** Cache key of `cost` in the index (one per cost function, e.g. `messages` or `tokens:o200k_base`). */
+  costKey: string;
+}
+
+/**
+ * `selectView` over an indexed stored thread: the same selection (same view, cost, kept groups),
+ * from the index's prefix sums. O(log n) for the cut plus O(view) to build it, and `cost` is
+ * called only for groups the index has not costed before under `costKey` (and for stored system
+ * messages). `groups` is built on first read (O(n)).
+ */
+export function selectIndexedView(index: ThreadIndex, options: IndexedViewOptions): ViewSelection {
+  const prefix = index.costPrefix(options.costKey, options.cost);
+  const candidates = index.candidates;
+  const n = candidates.length;
+  const total = prefix[n] as number;
+  const fixed = options.fixedCost ?? 0;
+  const systems = index.systemPositions.map((p) => index.group(groupOfSystem(index, p)));
+  let systemCost = 0;
+  for (const group of systems) systemCost += options.cost(group);
+  const budget = options.limit - fixed - systemCost;
+  const protectedFrom = index.protectedFrom;
+  let first: number;
+  if ((options.eviction ?? "sliding") === "chunked") {
+    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+  } else {
+    // Smallest g whose suffix fits: prefix[g] >= total - budget (prefix sums never decrease).
+    const need = total - budget;
+    let lo = 0;
+    let hi = n;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((prefix[mid] as number) >= need) hi = mid;
+      else lo = mid + 1;
+    }
+    first = lo;
+  }
+  first = Math.min(first, protectedFrom);
+  if (options.startOn === "human") {
+    while (first < protectedFrom && (index.groups[candidates[first] as number] as GroupSpan).kind !== "user") first += 1;
+  }
+  const kept: MessageGroup[] = [];
+  for (let c = first; c < n; c += 1) kept.push(index.group(candidates[c] as number));
+  const messages: BaseMessage[] = [];
+  let s = 0;
+  for (const group of kept) {
+    while (s < systems.length && (systems[s] as MessageGroup).start < group.start)
+      messages.push(...(systems[s++] as MessageGroup).messages);
+    messages.push(...group.messages);
+  }
+  while (s < systems.length) messages.push(...(systems[s++] as MessageGroup).messages);
+  const cost = fixed + systemCost + total - (prefix[first] as number);
+  let all: MessageGroup[] | undefined;
+  return {
+    messages,
+    kept,
+    cost,
+    overLimit: cost > options.limit,
+    droppedGroups: first,
+    orphanGroups: index.groups.length - n - systems.length,
+    get groups() {
+      all ??= index.groups.map((_, g) => index.group(g));
+      return all;
+    },
+  };
+}
+
+/** Index into `groups` of the system group at message position `p` (binary search on starts). */
+function groupOfSystem(index: ThreadIndex, p: number): number {
+  const groups = index.groups;
+  let lo = 0;
+  let hi = groups.length - 1;
+  while (lo < hi) {
+    const mid = (lo + hi + 1) >> 1;
+    if ((groups[mid] as GroupSpan).start <= p) lo = mid;
+    else hi = mid - 1;
+  }
+  // Stray orphans inside a tool_call span break the order of starts only inside that span; a
+  // system message is never inside one, so the nearest start at or before `p` is its group.
+  while (lo > 0 && (groups[lo] as GroupSpan).start !== p) lo -= 1;
+  return lo;
+}
+
+let shared: ViewMemo | undefined;
+
+/**
+ * The process-wide {@link ViewMemo} the threadwise middlewares share (bound: {@link VIEW_MEMO_THREADS}
+ * threads). Index only a stored thread with it (e.g. `threadMessages(request)`), keyed by its
+ * `thread_id`, so every middleware of a step reuses the same index.
+ */
+export function sharedViewMemo(): ViewMemo {
+  shared ??= new ViewMemo();
+  return shared;
 }

@@ -4,6 +4,8 @@ import { ThreadwiseError } from "@threadwise/core";
 export type KeyringProblem =
   | "missing-path"
   | "not-found"
+  | "unreadable"
+  | "owner"
   | "symlink"
   | "not-a-file"
   | "permissions"
@@ -17,6 +19,8 @@ export type KeyringProblem =
 const KEYRING_CODES: Record<KeyringProblem, string> = {
   "missing-path": "THREADWISE_KEYRING_MISSING_PATH",
   "not-found": "THREADWISE_KEYRING_NOT_FOUND",
+  unreadable: "THREADWISE_KEYRING_UNREADABLE",
+  owner: "THREADWISE_KEYRING_OWNER",
   symlink: "THREADWISE_KEYRING_SYMLINK",
   "not-a-file": "THREADWISE_KEYRING_NOT_A_FILE",
   permissions: "THREADWISE_KEYRING_PERMISSIONS",
@@ -46,7 +50,16 @@ export class ThreadwiseKeyringError extends ThreadwiseError {
 }
 
 /** Why a stored record could not be opened. */
-export type DecryptionProblem = "authentication-failed" | "unknown-kid" | "malformed" | "plaintext-record" | "unsupported-codec";
+export type DecryptionProblem =
+  | "authentication-failed"
+  | "unknown-kid"
+  | "malformed"
+  | "plaintext-record"
+  | "unsupported-codec"
+  /** The row's checkpoint id is not the id inside the checkpoint it holds (a row copied over another). */
+  | "checkpoint-mismatch"
+  /** The checkpoint's parent or channel versions differ from those sealed when it was written (rollback, splice). */
+  | "checkpoint-altered";
 
 /**
  * A stored record failed to decrypt: flipped bits, the wrong key, a record moved to another thread

@@ -91,14 +91,14 @@ describe("loadKeyring refuses bad keyrings (R26)", () => {
       setup: () => writeKeyringFile(dir, { ...good, version: 2 }, 0o600, "v.json"),
       problem: "unknown-version",
       code: "THREADWISE_KEYRING_UNKNOWN_VERSION",
-      says: /unknown version 2/,
+      says: /"version" must be the number 1 \(got a number 2\)/,
     },
     {
       name: "no version",
       setup: () => writeKeyringFile(dir, { active_kid: "k2", keys: good.keys }, 0o600, "nv.json"),
       problem: "unknown-version",
       code: "THREADWISE_KEYRING_UNKNOWN_VERSION",
-      says: /unknown version undefined/,
+      says: /"version" must be the number 1 \(got a undefined\)/,
     },
     {
       name: "an array",
@@ -119,21 +119,21 @@ describe("loadKeyring refuses bad keyrings (R26)", () => {
       setup: () => writeKeyringFile(dir, { ...good, active_kid: "k9" }, 0o600, "a.json"),
       problem: "missing-active-kid",
       code: "THREADWISE_KEYRING_MISSING_ACTIVE_KID",
-      says: /"k9" is not among the keys \(k1, k2\)/,
+      says: /"active_kid" does not name one of the 2 key\(s\)/,
     },
     {
       name: "active kid missing",
       setup: () => writeKeyringFile(dir, { version: 1, keys: good.keys }, 0o600, "am.json"),
       problem: "missing-active-kid",
       code: "THREADWISE_KEYRING_MISSING_ACTIVE_KID",
-      says: /must name one of the keys/,
+      says: /"active_kid" must be a string naming one of the/,
     },
     {
       name: "31-byte key",
       setup: () => writeKeyringFile(dir, { ...good, keys: { ...good.keys, k2: Buffer.alloc(31, 7).toString("base64") } }, 0o600, "31.json"),
       problem: "bad-key",
       code: "THREADWISE_KEYRING_BAD_KEY",
-      says: /kid "k2" is 31 bytes; exactly 32/,
+      says: /value of key #2 in "keys" is 31 bytes; exactly 32/,
     },
     {
       name: "33-byte key",
@@ -161,7 +161,7 @@ describe("loadKeyring refuses bad keyrings (R26)", () => {
       setup: () => writeKeyringFile(dir, { version: 1, active_kid: "a b", keys: { "a b": secret } }, 0o600, "kid.json"),
       problem: "bad-shape",
       code: "THREADWISE_KEYRING_BAD_SHAPE",
-      says: /kid "a b"/,
+      says: /the kid of key #1 in "keys" does not match/,
     },
   ];
 

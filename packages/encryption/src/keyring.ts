@@ -26,6 +26,11 @@ export const ROOT_KEY_BYTES = 32;
 /** Accepted key ids: 1 to 64 characters of `A-Z a-z 0-9 . _ -`, starting with a letter or digit. */
 export const KID_PATTERN = /^[A-Za-z0-9][A-Za-z0-9._-]{0,63}$/;
 
+/** Top-level fields of a keyring file; any other is refused (a misspelt `activeKid` must not pass). */
+const KEYRING_FIELDS = new Set(["version", "active_kid", "keys"]);
+/** Field names printed in errors; anything else (possibly pasted key material) is not echoed. */
+const PRINTABLE_FIELD = /^[A-Za-z_]{1,32}$/;
+
 const BASE64 = /^(?:[A-Za-z0-9+/]{4})*(?:[A-Za-z0-9+/]{2}==|[A-Za-z0-9+/]{3}=)?$/;
 
 /** The on-disk shape: `{ "version": 1, "active_kid": "...", "keys": { "<kid>": "<base64 of 32 bytes>" } }`. */
@@ -102,43 +107,44 @@ export function parseKeyring(text: string, path?: string): Keyring {
   if (raw === null || typeof raw !== "object" || Array.isArray(raw))
     throw new ThreadwiseKeyringError("bad-shape", path, `must be a JSON object with "version", "active_kid" and "keys"`);
   const file = raw as Record<string, unknown>;
+  // No message below quotes a value from the file: any field may hold pasted key material (R25).
+  const unknown = Object.keys(file).filter((field) => !KEYRING_FIELDS.has(field));
+  if (unknown.length > 0)
+    throw new ThreadwiseKeyringError(
+      "bad-shape",
+      path,
+      `unknown field(s) ${unknown.map((f) => (PRINTABLE_FIELD.test(f) ? JSON.stringify(f) : "(not shown)")).join(", ")}; only "version", "active_kid" and "keys" are allowed`,
+    );
   if (file.version !== KEYRING_VERSION)
     throw new ThreadwiseKeyringError(
       "unknown-version",
       path,
-      `unknown version ${JSON.stringify(file.version)}; this release reads version ${KEYRING_VERSION}`,
+      `"version" must be the number ${KEYRING_VERSION} (got a ${typeof file.version}${typeof file.version === "number" ? ` ${Number.isSafeInteger(file.version) && Math.abs(file.version) < 1000 ? file.version : "out of range"}` : ""}); this release reads version ${KEYRING_VERSION}`,
     );
   const keys = file.keys;
   if (keys === null || typeof keys !== "object" || Array.isArray(keys) || Object.keys(keys).length === 0)
     throw new ThreadwiseKeyringError("bad-shape", path, `"keys" must be an object with at least one "<kid>": "<base64 key>" entry`);
   const parsed = new Map<string, Buffer>();
-  for (const [kid, value] of Object.entries(keys as Record<string, unknown>)) {
-    if (!KID_PATTERN.test(kid))
-      throw new ThreadwiseKeyringError("bad-shape", path, `kid ${JSON.stringify(kid)} does not match ${KID_PATTERN}`);
+  for (const [index, [kid, value]] of Object.entries(keys as Record<string, unknown>).entries()) {
+    // Kids are named by position: a kid could itself be key material pasted in the wrong place.
+    const which = `key #${index + 1} in "keys"`;
+    if (!KID_PATTERN.test(kid)) throw new ThreadwiseKeyringError("bad-shape", path, `the kid of ${which} does not match ${KID_PATTERN}`);
     if (typeof value !== "string" || !BASE64.test(value))
-      throw new ThreadwiseKeyringError("bad-key", path, `key of kid ${JSON.stringify(kid)} is not standard base64`);
+      throw new ThreadwiseKeyringError("bad-key", path, `the value of ${which} is not standard base64`);
     const bytes = Buffer.from(value, "base64");
     if (bytes.length !== ROOT_KEY_BYTES)
       throw new ThreadwiseKeyringError(
         "bad-key",
         path,
-        `key of kid ${JSON.stringify(kid)} is ${bytes.length} bytes; exactly ${ROOT_KEY_BYTES} are required`,
+        `the value of ${which} is ${bytes.length} bytes; exactly ${ROOT_KEY_BYTES} are required`,
       );
     parsed.set(kid, bytes);
   }
   const active = file.active_kid;
   if (typeof active !== "string" || active === "")
-    throw new ThreadwiseKeyringError(
-      "missing-active-kid",
-      path,
-      `"active_kid" must name one of the keys (${[...parsed.keys()].join(", ")})`,
-    );
+    throw new ThreadwiseKeyringError("missing-active-kid", path, `"active_kid" must be a string naming one of the ${parsed.size} key(s)`);
   if (!parsed.has(active))
-    throw new ThreadwiseKeyringError(
-      "missing-active-kid",
-      path,
-      `active kid ${JSON.stringify(active)} is not among the keys (${[...parsed.keys()].join(", ")})`,
-    );
+    throw new ThreadwiseKeyringError("missing-active-kid", path, `"active_kid" does not name one of the ${parsed.size} key(s) in "keys"`);
   return new Keyring(path, active, parsed);
 }
 
@@ -147,7 +153,8 @@ export function parseKeyring(text: string, path?: string): Keyring {
  * Fail-closed: any problem throws; there is never a fallback to plaintext or an in-memory key.
  *
  * @param path Keyring file path; default env `THREADWISE_MEMORY_KEYRING`.
- * @throws ThreadwiseKeyringError `missing-path` (no path and no env), `not-found`, `symlink`,
+ * @throws ThreadwiseKeyringError `missing-path` (no path and no env, or a blank path), `not-found`,
+ *   `unreadable` (EACCES/EPERM), `owner` (not owned by the process's user), `symlink`,
  *   `not-a-file`, `permissions` (any group or other permission bit set: run `chmod 600 <path>`),
  *   and every problem of {@link parseKeyring}.
  * @example
@@ -155,21 +162,32 @@ export function parseKeyring(text: string, path?: string): Keyring {
  */
 export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env): Keyring {
   const given = path ?? env[KEYRING_ENV];
-  if (given === undefined || given.trim() === "")
+  if (given === undefined)
     throw new ThreadwiseKeyringError(
       "missing-path",
       undefined,
       `no keyring path given and ${KEYRING_ENV} is unset; create one with \`threadwise keyring create <path>\``,
     );
-  const file = resolve(given.trim());
+  // A blank path is a mistake, never "no keyring": refusing it keeps encryption from silently going away.
+  if (given.trim() === "")
+    throw new ThreadwiseKeyringError(
+      "missing-path",
+      undefined,
+      `the keyring path${path === undefined ? ` (${KEYRING_ENV})` : ""} is blank`,
+    );
+  if (given !== given.trim())
+    throw new ThreadwiseKeyringError("missing-path", undefined, "the keyring path has leading or trailing spaces");
+  const file = resolve(given);
   let stat: ReturnType<typeof lstatSync>;
   try {
     stat = lstatSync(file);
   } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === "EACCES" || code === "EPERM") throw unreadable(file, code);
     throw new ThreadwiseKeyringError(
       "not-found",
       file,
-      `cannot be read (${(error as NodeJS.ErrnoException).code ?? "error"}); create one with \`threadwise keyring create ${given}\``,
+      `cannot be read (${code ?? "error"}); create one with \`threadwise keyring create ${given}\``,
     );
   }
   if (stat.isSymbolicLink()) throw new ThreadwiseKeyringError("symlink", file, "is a symbolic link; point the setting at the real file");
@@ -181,11 +199,20 @@ export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env)
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
     if (code === "ELOOP") throw new ThreadwiseKeyringError("symlink", file, "is a symbolic link; point the setting at the real file");
+    if (code === "EACCES" || code === "EPERM") throw unreadable(file, code);
     throw new ThreadwiseKeyringError("not-found", file, `cannot be read (${code ?? "error"})`);
   }
   try {
     const opened = fstatSync(fd);
     if (!opened.isFile()) throw new ThreadwiseKeyringError("not-a-file", file, "is not a regular file");
+    // The owner could replace the keys: it must be the user this process runs as (R26).
+    const uid = process.getuid?.();
+    if (uid !== undefined && opened.uid !== uid)
+      throw new ThreadwiseKeyringError(
+        "owner",
+        file,
+        `is owned by uid ${opened.uid}, not by the user this process runs as (uid ${uid}); run \`chown $(id -u) ${file}\``,
+      );
     if (process.platform !== "win32" && (opened.mode & 0o077) !== 0)
       throw new ThreadwiseKeyringError(
         "permissions",
@@ -310,4 +337,12 @@ function writeSecretFile(file: string, content: KeyringFile, mode: "wx" | "repla
     unlinkSync(temp);
     throw error;
   }
+}
+
+function unreadable(file: string, code: string): ThreadwiseKeyringError {
+  return new ThreadwiseKeyringError(
+    "unreadable",
+    file,
+    `exists but this process may not read it (${code}); check its owner and mode (0600)`,
+  );
 }

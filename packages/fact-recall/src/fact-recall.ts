@@ -5,9 +5,9 @@ import {
   envChoice,
   envPositiveInt,
   loggerOptionSchema,
-  PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseOptions,
+  promptContextModeSchema,
   resolveLogger,
   timerMsSchema,
 } from "@threadwise/core";
@@ -84,7 +84,7 @@ export const factRecallOptionsSchema = z
      */
     minScore: z.number().nonnegative().optional(),
     /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
-    promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
+    promptContextMode: promptContextModeSchema.optional(),
     /** Heading of the placed block. @default "Known facts about the user" */
     label: z.string().min(1).optional(),
     /**

@@ -81,6 +81,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       const saver = new MemorySaver(options.serde);
       return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
         turnLeaseMs: config.turnLeaseMs,
+        plaintext: !config.keyringPath && !options.serde,
       });
     }
     case "sqlite": {
@@ -92,7 +93,11 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       const registry = new SqliteThreadRegistry(db);
       // This package's serializer, not the one the peer would bring: one @langchain/core for messages.
       const saver = maybeEncrypt(new SqliteSaver(db, options.serde ?? new JsonPlusSerializer()), config, options);
-      return new ThreadwiseSaver(saver, registry, { close: async () => void db.close(), turnLeaseMs: config.turnLeaseMs });
+      return new ThreadwiseSaver(saver, registry, {
+        close: async () => void db.close(),
+        turnLeaseMs: config.turnLeaseMs,
+        plaintext: !config.keyringPath && !options.serde,
+      });
     }
     case "postgres": {
       const PostgresSaver = loadPostgresSaver();
@@ -108,6 +113,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
         turnLeaseMs: config.turnLeaseMs,
+        plaintext: !config.keyringPath && !options.serde,
         close: options.pool ? undefined : () => pool.end(),
       });
     }

@@ -8,6 +8,7 @@ import {
   PROMPT_CONTEXT_MODES,
   parseOptions,
   parseWholeNumber,
+  promptContextModeSchema,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
@@ -105,7 +106,7 @@ export const memoryConfigSchema = z.strictObject({
    */
   recallMaxTokens: z.number().int().min(16).optional(),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
-  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]),
+  promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
   historyAware: z.boolean(),
   /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */
@@ -174,6 +175,17 @@ function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): numb
   return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
 }
 
+/** A set but blank keyring path is refused: read as "unset" it would silently store plaintext (R26). */
+function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
+  const raw = env[MEMORY_ENV.keyringPath];
+  if (raw !== undefined && raw.trim() === "")
+    throw new ThreadwiseConfigError(
+      MEMORY_ENV.keyringPath,
+      "is set but blank; give the keyring file's path, or unset it to store plaintext",
+    );
+  return raw;
+}
+
 function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
   const raw = env[name];
   return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
@@ -216,7 +228,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     pgPoolMax: envPositiveInt(MEMORY_ENV.pgPoolMax, env),
     retentionDays: envPositiveInt(MEMORY_ENV.retentionDays, env),
     strictMode: envBoolean(MEMORY_ENV.strictMode, env),
-    keyringPath: envString(MEMORY_ENV.keyringPath, env),
+    keyringPath: envKeyringPath(env),
     allowPlaintext: envBoolean(MEMORY_ENV.allowPlaintext, env),
     turnLeaseMs: envWholeNumber(MEMORY_ENV.turnLeaseMs, env, 2_147_483_647),
   };

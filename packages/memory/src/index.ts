@@ -21,15 +21,30 @@ export {
 } from "./config.js";
 export { buildMemoryStack, type MemoryStack, type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 export { MemoryThreadRegistry } from "./memory-thread-registry.js";
-export { type MemoryMiddlewareOptions, memoryMiddleware, placementMode } from "./middleware-stack.js";
+export {
+  type CacheBreakpointsOptions,
+  cacheBreakpoints,
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
+  placementMode,
+} from "./middleware-stack.js";
 export { BACKEND_PEERS, type PeerBackend, ThreadwiseMissingPeerError } from "./optional-peers.js";
-export { assertSchemaVersion, EXPECTED_SCHEMA, type MigrateOptions, type MigrateResult, migrate, readVersions } from "./pg-migrations.js";
-export { createMemoryPool, type MemoryPoolOptions } from "./pg-pool.js";
+export {
+  assertSchemaVersion,
+  EXPECTED_SCHEMA,
+  type MigrateOptions,
+  type MigrateResult,
+  migrate,
+  migrateOptionsSchema,
+  readVersions,
+} from "./pg-migrations.js";
+export { createMemoryPool, type MemoryPoolOptions, memoryPoolOptionsSchema } from "./pg-pool.js";
 export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
 export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";
 export { dsnSecrets, REDACTED, redactConfig, redactDsn, redactSecrets } from "./redact.js";
 export { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
+export { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";

@@ -1,5 +1,14 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { addContextBlocks, type PromptContextMode, type StartOn, type ThreadwiseLogger, withViewDecisions } from "@threadwise/core";
+import {
+  addContextBlocks,
+  type CacheTtl,
+  cacheBreakpointsFor,
+  type PromptContextMode,
+  type StartOn,
+  systemContextBlocksOf,
+  type ThreadwiseLogger,
+  withViewDecisions,
+} from "@threadwise/core";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -47,6 +56,33 @@ export function placementMode(mode: PromptContextMode, options: { startOn?: Star
       const placed = addContextBlocks(request, [], { mode });
       return handler(options.startOn ? withViewDecisions(placed, [{ kind: "startOn", producer: name, startOn: options.startOn }]) : placed);
     },
+  });
+}
+
+/** Options of {@link cacheBreakpoints}. */
+export interface CacheBreakpointsOptions {
+  /** Lifetime of the cache entries: `"5m"` (writes 1.25x) or `"1h"` (writes 2x). @default the TTL of anthropicPromptCachingMiddleware when it ran first, else "5m" */
+  ttl?: CacheTtl;
+  /** Mark requests of any model, not only Anthropic ones (e.g. a proxy that accepts Anthropic's `cache_control`). @default false */
+  anyModel?: boolean;
+}
+
+/**
+ * Anthropic prompt-cache breakpoints where the next request can read them (spec R36): the end of
+ * the operator's system prompt, the end of a summary placed after it, the newest user message
+ * before the stable_tail context, and the newest tool result of a tool loop; never the context
+ * message, which is not stored. Put it last in the middleware list (innermost), so it sees the
+ * final view. Used with LangChain's `anthropicPromptCachingMiddleware` (before it in the list),
+ * it takes over that middleware's top-level `cache_control` and its TTL, so the request keeps
+ * within Anthropic's 4 breakpoints. Requests for other models are left as they are.
+ *
+ * @example
+ * createAgent({ model: "anthropic:claude-sonnet-4-5", middleware: [summarize(), factRecall(), cacheBreakpoints()] });
+ */
+export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
+  return createMiddleware({
+    name: "threadwise/cache-breakpoints",
+    wrapModelCall: (request, handler) => handler(cacheBreakpointsFor(request, systemContextBlocksOf(request), options)),
   });
 }
 

@@ -28,6 +28,11 @@ export const SQLITE_SCHEMA_VERSION = 2;
  * other processes wait), the tombstone check and compare-and-set, the wrapped SqliteSaver's own
  * statements (its nested transactions become savepoints), and `COMMIT`. Transactions on one
  * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s.
+ *
+ * Deletion leaves nothing readable in the file (R24): `secure_delete` zeroes deleted rows and
+ * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
+ * that held the text are gone too (unless another connection is reading at that moment; the next
+ * deletion or checkpoint catches up).
  */
 export class SqliteThreadRegistry implements ThreadRegistry {
   readonly kind = "sqlite";
@@ -47,6 +52,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
     db.pragma("journal_mode = WAL");
     db.pragma("busy_timeout = 5000");
+    // Deleted rows are overwritten with zeros instead of staying readable in free pages (R24).
+    db.pragma("secure_delete = ON");
     db.exec(`
 CREATE TABLE IF NOT EXISTS threadwise_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS threadwise_threads (
@@ -172,7 +179,11 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
       return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
     });
     // Queued with this handle's write transactions, which span awaits (see commitCheckpoint).
-    return this.#queue.run(() => run.immediate());
+    const outcome = await this.#queue.run(() => run.immediate());
+    // The deleted text also sits in older WAL frames: copy the WAL into the file and truncate it.
+    // Best effort: a reader elsewhere can hold frames back, which the next deletion retries.
+    if (outcome.status === "deleted") await this.#queue.run(() => this.#db.pragma("wal_checkpoint(TRUNCATE)"));
+    return outcome;
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

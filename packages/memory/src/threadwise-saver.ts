@@ -11,6 +11,8 @@ import {
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
 import { ThreadwiseConfigError } from "@threadwise/core";
+import { isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
+import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import type { CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
 
@@ -44,6 +46,20 @@ export interface ThreadwiseSaverOptions {
    * @default 60000
    */
   turnLeaseMs?: number;
+  /**
+   * The wrapped saver stores plaintext (no keyring). Reads then refuse a checkpoint holding sealed
+   * records with `ThreadwiseSealedStoreError` (fail-closed, R26) instead of handing ciphertext
+   * strings to the agent. `createCheckpointer` sets it when no keyring is configured.
+   * @default false
+   */
+  plaintext?: boolean;
+}
+
+/** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
+function holdsSealed(tuple: CheckpointTuple): boolean {
+  if (Object.values(tuple.checkpoint.channel_values ?? {}).some(isSealed)) return true;
+  if (tuple.metadata && SEALED_METADATA_KEY in (tuple.metadata as object)) return true;
+  return (tuple.pendingWrites ?? []).some(([, , value]) => isSealed(value));
 }
 
 /** `true` while a checkpoint still has tasks to run: LangGraph's trigger channels (`__start__`, `branch:to:<node>`) hold a value only then. */
@@ -111,13 +127,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     threadIdOf(config);
     await this.ready();
-    return this.inner.getTuple(config);
+    return this.#refuseSealed(await this.inner.getTuple(config));
   }
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     if (config.configurable?.thread_id !== undefined) threadIdOf(config);
     await this.ready();
-    yield* this.inner.list(config, options);
+    for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
+  }
+
+  #refuseSealed(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
+    if (tuple && this.#options.plaintext && holdsSealed(tuple))
+      throw new ThreadwiseSealedStoreError(String(tuple.config.configurable?.thread_id ?? ""));
+    return tuple;
   }
 
   async put(

@@ -1,4 +1,4 @@
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions } from "@threadwise/core";
 import { z } from "zod/v4";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 
@@ -7,8 +7,9 @@ const turnRetrySchema = z
     maxAttempts: z.number().int().min(1).max(1000).optional(),
     baseDelayMs: z.number().int().min(0).max(2_147_483_647).optional(),
     maxDelayMs: z.number().int().min(0).max(2_147_483_647).optional(),
-    random: z.function().optional(),
-    sleep: z.function().optional(),
+    // z.custom, not z.function(): zod 3.25's zod/v4 has no schema for functions (packages accept zod ^3.25.76).
+    random: z.custom<() => number>((value) => typeof value === "function", "expected a function").optional(),
+    sleep: z.custom<(ms: number) => Promise<void>>((value) => typeof value === "function", "expected a function").optional(),
   })
   .strict();
 
@@ -53,11 +54,7 @@ export function concurrentTurnErrorOf(error: unknown): ThreadwiseConcurrentTurnE
  * const result = await withTurnRetry(() => agent.invoke({ messages: [msg] }, { configurable: { thread_id } }));
  */
 export async function withTurnRetry<T>(run: () => Promise<T>, options: TurnRetryOptions = {}): Promise<T> {
-  const parsed = turnRetrySchema.safeParse(options);
-  if (!parsed.success) {
-    const issue = parsed.error.issues[0];
-    throw new ThreadwiseConfigError(`withTurnRetry.${issue?.path.join(".") || "options"}`, issue?.message ?? "invalid");
-  }
+  parseOptions("withTurnRetry", turnRetrySchema, options);
   const maxAttempts = options.maxAttempts ?? 8;
   const base = options.baseDelayMs ?? 50;
   const cap = options.maxDelayMs ?? 5000;

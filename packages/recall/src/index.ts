@@ -12,6 +12,7 @@ export {
 } from "./recall.js";
 export {
   excerpt,
+  FACT_WEIGHT,
   type RankInput,
   type RecallItem,
   type RenderedRecall,

@@ -20,6 +20,8 @@ export interface RecallEntry {
   readonly timestamp?: string;
   /** The message's terms (core `tokenize`), computed once at indexing. */
   readonly terms: readonly string[];
+  /** Tokens of `text`, counted once at indexing when the index has a token counter. */
+  readonly tokens?: number;
 }
 
 /** Options of {@link MessageIndex}. */
@@ -28,6 +30,8 @@ export interface MessageIndexOptions {
   maxMessages: number;
   /** Reads a message's timestamp; see {@link timestampOf}. */
   timestampOf?: (message: BaseMessage) => string | undefined;
+  /** Counts a message's tokens once at indexing, so rendering a recalled message costs no encoding. */
+  countText?: (text: string) => number;
 }
 
 /** What one {@link MessageIndex.sync} did. */
@@ -212,6 +216,7 @@ export class MessageIndex {
         role,
         text,
         terms,
+        ...(this.#options.countText ? { tokens: this.#options.countText(text) } : {}),
         ...(name ? { name } : {}),
         ...(timestamp ? { timestamp } : {}),
       };

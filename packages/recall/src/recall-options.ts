@@ -17,11 +17,11 @@ export const RECALL_MAX_TOKENS_ENV = "MEMORY_RECALL_MAX_TOKENS";
 /** Default budget of the recall block, label included (tokens). */
 export const DEFAULT_RECALL_MAX_TOKENS = 300;
 /** Default neighbours shown on each side of a recalled message (messages). */
-export const DEFAULT_NEIGHBOURS = 1;
+export const DEFAULT_NEIGHBOURS = 2;
 /** Default cap of one recalled message's line (tokens). */
-export const DEFAULT_MAX_MESSAGE_TOKENS = 80;
+export const DEFAULT_MAX_MESSAGE_TOKENS = 60;
 /** Default cap of one neighbour's line (tokens). */
-export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 40;
+export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 25;
 /** Default most items placed (messages and facts). */
 export const DEFAULT_RECALL_MAX_ITEMS = 12;
 /** Default most messages indexed per thread (messages). */
@@ -60,11 +60,11 @@ export const recallOptionsSchema = z
     maxTokens: z.number().int().min(16).optional(),
     /** Most items (messages and facts) in the block. @default 12 */
     maxItems: z.number().int().positive().optional(),
-    /** Messages shown on each side of a recalled message when the budget allows (messages, 0-3). @default 1 */
+    /** Messages shown on each side of a recalled message when the budget allows (messages, 0-3). @default 2 */
     neighbours: z.number().int().min(0).max(3).optional(),
-    /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 80 */
+    /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 60 */
     maxMessageTokens: z.number().int().min(8).optional(),
-    /** Most tokens of one neighbour (tokens). @default 40 */
+    /** Most tokens of one neighbour, cut like a long message (tokens). @default 25 */
     maxNeighbourTokens: z.number().int().min(8).optional(),
     /** Recall facts from factRecall's slot (`_threadwise_facts`) as well, when it is there. @default true */
     facts: z.boolean().optional(),

@@ -39,11 +39,15 @@ export interface ThreadRecallState {
   query?: { id: string; vector: number[] };
 }
 
-/** Creates the per-thread recall state. */
-export function createThreadRecallState(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">): ThreadRecallState {
+/** Creates the per-thread recall state; `countText` counts each message's tokens once, at indexing. */
+export function createThreadRecallState(
+  options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">,
+  countText?: (text: string) => number,
+): ThreadRecallState {
   return {
     index: new MessageIndex({
       maxMessages: options.maxIndexedMessages,
+      ...(countText ? { countText } : {}),
       ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
     }),
     facts: createFactIndex(),
@@ -261,11 +265,11 @@ export function recall(options: RecallOptions = {}) {
   );
   const threads = new Map<string, ThreadRecallState>();
   const stateFor = (threadId: string): ThreadRecallState => {
-    if (threadId === "") return createThreadRecallState(config);
+    if (threadId === "") return createThreadRecallState(config, countText);
     let state = threads.get(threadId);
     if (state) threads.delete(threadId);
     else {
-      state = createThreadRecallState(config);
+      state = createThreadRecallState(config, countText);
       if (threads.size >= config.maxThreads) threads.delete(threads.keys().next().value as string);
     }
     threads.set(threadId, state);

@@ -1,4 +1,4 @@
-import { envPositiveInt, envTimerMs, loggerOptionSchema, PROMPT_CONTEXT_MODES, parseOptions, timerMsSchema } from "@threadwise/core";
+import { envPositiveInt, envTimerMs, loggerOptionSchema, parseOptions, promptContextModeSchema, timerMsSchema } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /** Default window, in messages (spec R10). */
@@ -75,7 +75,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * Where the summary goes (spec R8, R14). Unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else
    * `legacy_system`.
    */
-  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as unknown as ["legacy_system", "stable_tail"]).optional(),
+  promptContextMode: promptContextModeSchema.optional(),
   /**
    * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
    * view-shaping middleware that sets it sets it for all, and summarize's own window honours the
@@ -91,6 +91,18 @@ export const summarizeOptionsSchema = z.strictObject({
    * @default false
    */
   structuredResponse: z.boolean().default(false),
+  /**
+   * Prepare summaries off the user's path (spec R36): on a due call the model answers at once with
+   * the current summary and a view of everything it does not cover, and the summarizer runs after
+   * the answer; the next model call of the thread adopts the new summary and moves the window's
+   * cut with it, in one step. A summary is due 2 messages earlier than without it (one exchange
+   * ahead) and covers the same period, so no view holds more than `threshold` messages plus the
+   * run in progress. Nothing is stored until it is adopted, so a crash or
+   * another process only means the summary is prepared again. Without it, the summarizer runs
+   * before the model call of a due turn and the user waits for it.
+   * @default false
+   */
+  background: z.boolean().default(false),
   /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)

@@ -12,6 +12,7 @@ import {
   resolveLogger,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
+  sharedViewMemo,
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
@@ -23,6 +24,7 @@ import {
 import { createMiddleware } from "langchain";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
+import { SummaryJobs } from "./summary-jobs.js";
 import { planSummary } from "./summary-plan.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
@@ -39,6 +41,14 @@ export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(SUMMARY_
 
 /** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
 const FAILURE_MEMORY_ENTRIES = 10_000;
+
+/**
+ * With `background: true` a summary is due this many messages early (one user message and its
+ * answer) and covers the same period: the due call still sees everything not yet summarized,
+ * and the next call adopts the summary, so no view holds more than `threshold` messages plus the
+ * run in progress.
+ */
+export const BACKGROUND_LEAD_MESSAGES = 2;
 
 class SummarizerFailure extends Error {}
 
@@ -104,6 +114,40 @@ export function summarize(options: SummarizeOptions = {}) {
   const deferred = new Map<string, SummaryRecord>();
   // Threads already warned that a structured response dropped a summary (one warning each).
   const warnedThreads = new Set<string>();
+  // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
+  const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+
+  /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
+  const makeSummary = async (
+    model: SummarizerModel,
+    base: SummaryRecord | undefined,
+    span: readonly BaseMessage[],
+    signal?: AbortSignal,
+  ): Promise<SummaryRecord> => {
+    const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
+    const text = await callSummarizer(model, input.messages, opts.timeoutMs, signal);
+    if (text === "") throw new SummarizerFailure("empty answer");
+    const last = span[span.length - 1] as BaseMessage;
+    return {
+      text,
+      coveredThroughId: last.id ?? null,
+      coveredCount: (base?.coveredCount ?? 0) + span.length,
+      updatedAt: new Date().toISOString(),
+    };
+  };
+
+  const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
+    logger.warn("summarize: summarizer failed; keeping the previous summary", {
+      reason:
+        error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
+          ? error.message
+          : error instanceof Error
+            ? error.name
+            : "error",
+      has_previous: base !== undefined,
+      pending_messages: pending,
+      elapsed_ms: elapsedMs,
+    });
 
   return createMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
@@ -117,12 +161,6 @@ export function summarize(options: SummarizeOptions = {}) {
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
       const windowSize = decided.windowFrom === undefined ? opts.windowSize : (decided.windowLimit ?? opts.windowSize);
-      const plan = planSummary(stored, previous, {
-        windowSize,
-        threshold: opts.threshold,
-        windowStart: decided.windowFrom,
-        startOn: viewStartOn(ruled),
-      });
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
@@ -131,51 +169,58 @@ export function summarize(options: SummarizeOptions = {}) {
           break;
         }
       }
+      const model = (opts.model ?? request.model) as SummarizerModel;
+      const remember = (id: string) => {
+        if (threadId === "") return;
+        if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
+        failedTurns.set(threadId, id);
+      };
 
       let record: SummaryRecord | undefined = previous;
       let update: SummaryRecord | undefined;
-      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
-        const input = buildSummarizerInput({
-          previousSummary: previous?.text,
-          span: plan.pending,
-          prompt,
-          maxInputTokens: opts.maxInputTokens,
-          counter,
-        });
-        const started = Date.now();
-        try {
-          const text = await callSummarizer(
-            (opts.model ?? request.model) as SummarizerModel,
-            input.messages,
-            opts.timeoutMs,
-            request.runtime?.signal,
-          );
-          if (text === "") throw new SummarizerFailure("empty answer");
-          const last = plan.pending[plan.pending.length - 1] as BaseMessage;
-          update = {
-            text,
-            coveredThroughId: last.id ?? null,
-            coveredCount: (previous?.coveredCount ?? 0) + plan.pending.length,
-            updatedAt: new Date().toISOString(),
-          };
-          record = update;
+      const background = opts.background && threadId !== "";
+      if (background) {
+        // A summary prepared after an earlier answer is adopted now: the summary and the view's
+        // start move together, in this call, and the update rides on this call's Command.
+        const settled = jobs.take(threadId, previous);
+        if (settled?.result) {
+          record = settled.result;
+          update = settled.result;
           failedTurns.delete(threadId);
-        } catch (error) {
-          if (threadId !== "") {
-            if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
-            failedTurns.set(threadId, turnId);
+        } else if (settled) remember(settled.turnId);
+      }
+      // In the background the summary is prepared one exchange early, over an own window that many
+      // messages shorter: the due call's view (everything not yet covered) stays within
+      // `threshold` messages, the summary still covers a whole period, and once the next exchange
+      // is in, what it does not cover is the window again.
+      const lead = background && decided.windowFrom === undefined ? BACKGROUND_LEAD_MESSAGES : 0;
+      const plan = planSummary(stored, record, {
+        windowSize: Math.max(1, windowSize - lead),
+        threshold: Math.max(1, opts.threshold - lead),
+        windowStart: decided.windowFrom,
+        startOn: viewStartOn(ruled),
+        // Positions and counts from core's per-thread index: O(new messages), not O(thread).
+        index: threadId === "" ? undefined : sharedViewMemo().index(threadId, stored),
+      });
+
+      let madeNow = false;
+      let prepareAfterAnswer = false;
+      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
+        if (background) {
+          // Not now: the user does not wait for the summarizer. The view stays what the current
+          // summary does not cover; the next summary is prepared once this call has answered.
+          prepareAfterAnswer = !jobs.has(threadId);
+        } else {
+          const started = Date.now();
+          try {
+            update = await makeSummary(model, record, plan.pending, request.runtime?.signal);
+            record = update;
+            madeNow = true;
+            failedTurns.delete(threadId);
+          } catch (error) {
+            remember(turnId);
+            warnFailure(error, record, plan.pending.length, Date.now() - started);
           }
-          logger.warn("summarize: summarizer failed; keeping the previous summary", {
-            reason:
-              error instanceof SummarizerFailure || ThreadwiseTimeoutError.isInstance(error)
-                ? error.message
-                : error instanceof Error
-                  ? error.name
-                  : "error",
-            has_previous: previous !== undefined,
-            pending_messages: plan.pending.length,
-            elapsed_ms: Date.now() - started,
-          });
         }
       }
 
@@ -185,7 +230,7 @@ export function summarize(options: SummarizeOptions = {}) {
 
       // The view is everything the summary does not cover: core keeps it from the first uncovered
       // message on (a cap may still drop some, counted as unsummarized drops).
-      const coveredUpTo = update && update.text !== "" ? plan.windowStart : plan.uncoveredStart;
+      const coveredUpTo = madeNow ? plan.windowStart : plan.uncoveredStart;
       let next = withViewDecisions(ruled, [
         { kind: "coverage", producer: SUMMARIZE_MIDDLEWARE_NAME, firstUncovered: stored[coveredUpTo] ?? null },
       ]);
@@ -202,6 +247,19 @@ export function summarize(options: SummarizeOptions = {}) {
         logger,
         async (r: typeof next) => handler(r),
       );
+      if (prepareAfterAnswer) {
+        const base = record;
+        const span = plan.pending;
+        const started = Date.now();
+        jobs.start(threadId, base, turnId, async () => {
+          try {
+            return await makeSummary(model, base, span);
+          } catch (error) {
+            warnFailure(error, base, span.length, Date.now() - started);
+            throw error;
+          }
+        });
+      }
       if (!update) return response;
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:

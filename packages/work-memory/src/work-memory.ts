@@ -4,8 +4,8 @@ import {
   addContextBlocks,
   loggerOptionSchema,
   messageType,
-  PROMPT_CONTEXT_MODES,
   parseOptions,
+  promptContextModeSchema,
   readSummarySlot,
   resolveLogger,
   resolvePromptContextMode,
@@ -62,7 +62,7 @@ export const workMemoryOptionsSchema = z.strictObject({
    * Where the envelope goes in the prompt (spec R8): `legacy_system` or `stable_tail`.
    * @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`
    */
-  promptContextMode: z.enum(PROMPT_CONTEXT_MODES as ["legacy_system", "stable_tail"]).optional(),
+  promptContextMode: promptContextModeSchema.optional(),
   /**
    * Instruction of the condensation call; `{maxCharacters}` is replaced by the limit.
    * @default {@link DEFAULT_CONDENSE_PROMPT}

@@ -1,0 +1,20 @@
+import { ThreadwiseError } from "@threadwise/core";
+
+/**
+ * A store holding encrypted records was opened without a keyring (spec R26, fail-closed): reading
+ * on would hand ciphertext strings to the agent and append plaintext rows next to sealed ones.
+ * Configure the keyring the store was written with (`THREADWISE_MEMORY_KEYRING`).
+ */
+export class ThreadwiseSealedStoreError extends ThreadwiseError {
+  readonly threadId: string;
+  constructor(threadId: string) {
+    super(
+      "THREADWISE_KEYRING_REQUIRED",
+      `thread ${JSON.stringify(threadId)} holds encrypted records but no keyring is configured; set THREADWISE_MEMORY_KEYRING to the keyring they were written with (refusing to read ciphertext or write plaintext beside it)`,
+    );
+    this.threadId = threadId;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseSealedStoreError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_KEYRING_REQUIRED";
+  }
+}

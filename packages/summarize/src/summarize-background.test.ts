@@ -1,0 +1,183 @@
+/**
+ * `summarize({ background: true })`: the summarizer runs after the answer of a due call, and the
+ * next model call adopts the summary (spec R36 with R10-R13 kept).
+ */
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { fakeModel } from "@langchain/core/testing";
+import { MemorySaver } from "@langchain/langgraph";
+import { messageText, readSummarySlot, type ThreadwiseLogger } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+import { summarize } from "./summarize.js";
+
+/** A summarizer whose answers wait until `release()`; records the order of events. */
+function gatedSummarizer(events: string[]) {
+  let open: () => void = () => {};
+  let gate = new Promise<void>((resolve) => {
+    open = resolve;
+  });
+  let calls = 0;
+  const model = {
+    invoke: async () => {
+      calls += 1;
+      const n = calls;
+      events.push(`summarizer ${n} called`);
+      await gate;
+      events.push(`summarizer ${n} answered`);
+      return new AIMessage(`S${n}`);
+    },
+  };
+  return {
+    model,
+    calls: () => calls,
+    release: () => {
+      open();
+      gate = new Promise<void>((resolve) => {
+        open = resolve;
+      });
+    },
+  };
+}
+
+function agentModel(events: string[]) {
+  return scriptedModel((messages) => {
+    const last = [...messages].reverse().find((m) => m.getType() === "human" && !String(m.id ?? "").startsWith("tw-context-"));
+    events.push(`model answered ${String(last?.id)}`);
+    return `a${String(last?.id ?? "?").slice(1)}`;
+  });
+}
+
+const turn = (k: number) => ({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] });
+const conversation = (messages: BaseMessage[]) => messages.filter((m) => m.getType() !== "system");
+/** The thread's summary slot as checkpointed (private state is not in `invoke`'s output). */
+async function slotOf(agent: unknown, config: unknown) {
+  const state = await (agent as { getState(c: unknown): Promise<{ values: unknown }> }).getState(config);
+  return readSummarySlot(state.values);
+}
+const tick = () => new Promise((resolve) => setTimeout(resolve, 0));
+
+describe("summarize({ background: true })", () => {
+  it("answers a due call without waiting; the next call adopts the summary and moves the window with it", async () => {
+    const events: string[] = [];
+    const summarizer = gatedSummarizer(events);
+    const model = agentModel(events);
+    const checkpointer = new MemorySaver();
+    const agent = createAgent({
+      model,
+      checkpointer,
+      middleware: [summarize({ model: summarizer.model, windowSize: 4, threshold: 8, background: true, logger: false })],
+    });
+    const config = { configurable: { thread_id: "bg" } };
+    for (let k = 1; k <= 3; k += 1) await agent.invoke(turn(k), config);
+    expect(summarizer.calls()).toBe(0);
+    // Turn 4: the thread holds 7 messages, one exchange short of 8 -> due in the background. The
+    // model answers before the summarizer is even called.
+    await agent.invoke(turn(4), config);
+    expect(events.slice(-2)).toEqual(["model answered u4", "summarizer 1 called"]);
+    const due = model.calls.at(-1)?.messages ?? [];
+    // Nothing summarized yet: the view is the whole uncovered thread (7 messages, within threshold 8).
+    expect(conversation(due).map((m) => m.id)).toEqual([
+      "u1",
+      expect.any(String),
+      "u2",
+      expect.any(String),
+      "u3",
+      expect.any(String),
+      "u4",
+    ]);
+    expect((await slotOf(agent, config)).summary?.text ?? "").toBe("");
+    summarizer.release();
+    await tick();
+    expect(events.at(-1)).toBe("summarizer 1 answered");
+    // Turn 5 adopts S1 and writes it: S1 covers everything before the last exchange of turn 4
+    // (u1 .. u3), and the view, cut in the same step, is the 4-message window again.
+    await agent.invoke(turn(5), config);
+    const next = model.calls.at(-1)?.messages ?? [];
+    expect(messageText(next[0] as BaseMessage)).toContain("S1");
+    expect(conversation(next).map((m) => m.content)).toEqual(["a3", "u4", "a4", "u5"]);
+    expect((await slotOf(agent, config)).summary).toMatchObject({ text: "S1", coveredThroughId: "u3", coveredCount: 5 });
+    expect(summarizer.calls()).toBe(1);
+  });
+
+  it("keeps nothing it has not adopted: a new process prepares the summary again and loses no message", async () => {
+    const events: string[] = [];
+    const summarizer = gatedSummarizer(events);
+    const checkpointer = new MemorySaver();
+    const build = () =>
+      createAgent({
+        model: agentModel(events),
+        checkpointer,
+        middleware: [summarize({ model: summarizer.model, windowSize: 4, threshold: 8, background: true, logger: false })],
+      });
+    const config = { configurable: { thread_id: "crash" } };
+    const first = build();
+    for (let k = 1; k <= 4; k += 1) await first.invoke(turn(k), config);
+    expect(summarizer.calls()).toBe(1);
+    // "Crash": the process that prepared S1 is gone before adopting it; a fresh middleware takes over.
+    summarizer.release();
+    const second = build();
+    const state = await second.invoke(turn(5), config);
+    expect((await slotOf(second, config)).summary?.text ?? "").toBe("");
+    expect(summarizer.calls()).toBe(2);
+    // Every message is still in the stored thread and nothing is covered by a summary it never stored.
+    expect(
+      conversation(state.messages)
+        .map((m) => m.id)
+        .filter((id) => String(id).startsWith("u")),
+    ).toEqual(["u1", "u2", "u3", "u4", "u5"]);
+  });
+
+  it("a failed background summary keeps the previous one, logs a warning, and is retried on a later turn", async () => {
+    const warnings: string[] = [];
+    const logger: ThreadwiseLogger = { info: () => {}, warn: (message) => warnings.push(message) };
+    const summarizer = fakeModel().respond(new Error("boom")).respond(new AIMessage("S2"));
+    const agent = createAgent({
+      model: agentModel([]),
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 4, threshold: 8, background: true, logger })],
+    });
+    const config = { configurable: { thread_id: "fail" } };
+    for (let k = 1; k <= 4; k += 1) await agent.invoke(turn(k), config);
+    await tick();
+    await agent.invoke(turn(5), config);
+    expect(warnings).toEqual(["summarize: summarizer failed; keeping the previous summary"]);
+    expect((await slotOf(agent, config)).summary?.text ?? "").toBe("");
+    // Turn 6 saw the failure of turn 5's job and started the next attempt after its answer.
+    await tick();
+    await agent.invoke(turn(6), config);
+    expect((await slotOf(agent, config)).summary?.text).toBe("S2");
+    expect(summarizer.calls).toHaveLength(2);
+  });
+
+  it("over a long thread no view holds more than threshold messages, and view plus summary is always the whole thread", async () => {
+    const model = agentModel([]);
+    const summarizer = scriptedModel((messages) => {
+      // The summary lists the ids it covers, so coverage can be checked against the views.
+      const text = messageText(messages.at(-1) as BaseMessage);
+      const previous = /<previous_summary>\n([\s\S]*?)\n<\/previous_summary>/.exec(text)?.[1] ?? "";
+      const ids = [...text.matchAll(/User: (u\d+)/g)].map((m) => m[1]);
+      return [previous, ...ids].filter(Boolean).join(" ");
+    });
+    const agent = createAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 6, threshold: 12, background: true, logger: false })],
+    });
+    const config = { configurable: { thread_id: "long" } };
+    for (let k = 1; k <= 30; k += 1) {
+      await agent.invoke(turn(k), config);
+      await tick();
+    }
+    expect(summarizer.calls.length).toBeGreaterThanOrEqual(3);
+    for (const [i, call] of model.calls.entries()) {
+      const view = conversation(call.messages);
+      expect(view.length).toBeLessThanOrEqual(12);
+      const summary = call.messages[0]?.getType() === "system" ? messageText(call.messages[0] as BaseMessage) : "";
+      const seen = new Set([...summary.matchAll(/\bu(\d+)\b/g)].map((m) => `u${m[1]}`));
+      for (const m of view) if (m.getType() === "human") seen.add(String(m.id));
+      // Every user message of the thread so far is in the summary or in the view.
+      expect([...seen].sort()).toEqual(Array.from({ length: i + 1 }, (_, k) => `u${k + 1}`).sort());
+    }
+  });
+});

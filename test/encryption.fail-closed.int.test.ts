@@ -1,0 +1,56 @@
+/**
+ * Fail-closed (spec R26, issue 13): a SQLite file written with a keyring, opened by memoryStack
+ * without one, refuses the first read with `ThreadwiseSealedStoreError` (`THREADWISE_KEYRING_REQUIRED`)
+ * instead of running on ciphertext strings and appending plaintext rows. A blank keyring path in
+ * env is an error, not "no encryption".
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createKeyring } from "@threadwise/encryption";
+import { memoryStack, ThreadwiseSealedStoreError } from "@threadwise/memory";
+import Database from "better-sqlite3";
+import { createAgent } from "langchain";
+import { afterAll, describe, expect, it } from "vitest";
+
+const dir = mkdtempSync(join(tmpdir(), "tw-fail-closed-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+describe("an encrypted store opened without a keyring", () => {
+  it("refuses to read it and writes nothing", async () => {
+    const file = join(dir, "sealed.sqlite");
+    const keyring = join(dir, "keyring.json");
+    createKeyring(keyring);
+    const sealed = memoryStack({ backend: "sqlite", sqlitePath: file, keyringPath: keyring, env: {} });
+    const say = (stack: typeof sealed, words: string) =>
+      createAgent({ model: scriptedModel(() => "ok"), ...stack }).invoke(
+        { messages: [new HumanMessage(words)] },
+        { configurable: { thread_id: "t" } },
+      );
+    await say(sealed, "my secret");
+    await sealed.checkpointer?.close();
+    const rows = () => {
+      const db = new Database(file, { readonly: true });
+      try {
+        return (db.prepare("SELECT (SELECT count(*) FROM checkpoints) + (SELECT count(*) FROM writes) AS n").get() as { n: number }).n;
+      } finally {
+        db.close();
+      }
+    };
+    const before = rows();
+    const plain = memoryStack({ backend: "sqlite", sqlitePath: file, env: {} });
+    const error = await say(plain, "hello").catch((e: unknown) => e);
+    await plain.checkpointer?.close();
+    expect(ThreadwiseSealedStoreError.isInstance(error)).toBe(true);
+    expect((error as Error).message).toContain("THREADWISE_MEMORY_KEYRING");
+    expect(rows()).toBe(before);
+  });
+
+  it("a blank THREADWISE_MEMORY_KEYRING is refused, not read as unset", () => {
+    expect(() => memoryStack({ backend: "sqlite", sqlitePath: join(dir, "x.sqlite"), env: { THREADWISE_MEMORY_KEYRING: "   " } })).toThrow(
+      /THREADWISE_MEMORY_KEYRING: is set but blank/,
+    );
+  });
+});
