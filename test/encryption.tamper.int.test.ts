@@ -125,7 +125,8 @@ describe("SqliteSaver rows", () => {
     };
     db.prepare("UPDATE checkpoints SET checkpoint = ?, metadata = ? WHERE rowid = ?").run(a.checkpoint, a.metadata, b.rowid);
     const error = await failure(saver.getTuple({ configurable: { thread_id: "b" } }));
-    expect((error as ThreadwiseDecryptionError).problem).toBe("authentication-failed");
+    // The row of b now holds a's checkpoint id: refused before any record is opened.
+    expect((error as ThreadwiseDecryptionError).problem).toBe("checkpoint-mismatch");
     expect(error.threadId).toBe("b");
     // Thread a is untouched and still reads.
     expect((await saver.getTuple({ configurable: { thread_id: "a" } }))?.checkpoint.channel_values.messages).toHaveLength(2);

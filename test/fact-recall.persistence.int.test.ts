@@ -3,51 +3,17 @@
  * PostgresSaver schema recalls what an earlier agent process stored, and a second thread on the
  * same storage sees none of it.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { systemText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { FACTS_STATE_KEY, type FactSlot, factRecall } from "@threadwise/fact-recall";
 import { createAgent } from "langchain";
-import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
+import { reopenableSavers } from "./support/reopenable-savers.js";
 
-const cleanups: Array<() => Promise<void> | void> = [];
-afterAll(async () => {
-  for (const cleanup of cleanups.reverse()) await cleanup();
-});
-
-const sqliteDir = mkdtempSync(join(tmpdir(), "tw-facts-"));
-cleanups.push(() => rmSync(sqliteDir, { recursive: true, force: true }));
-let postgres: { pool: pg.Pool; schema: string } | undefined;
-
-const cases: Array<{ name: string; open: () => Promise<BaseCheckpointSaver> }> = [
-  { name: "SqliteSaver", open: async () => SqliteSaver.fromConnString(join(sqliteDir, "facts.db")) },
-  {
-    name: "PostgresSaver",
-    open: async () => {
-      if (!postgres) {
-        const database = await freshDatabase("twfacts");
-        const pool = new pg.Pool({ connectionString: database.url, max: testPoolMax() });
-        postgres = { pool, schema: database.schema };
-        cleanups.push(async () => {
-          if (isPglite()) await pool.query(`DROP SCHEMA IF EXISTS "${database.schema}" CASCADE`);
-          await pool.end();
-          if (!isPglite()) await database.drop();
-        });
-      }
-      const saver = new PostgresSaver(postgres.pool, undefined, { schema: postgres.schema });
-      await saver.setup();
-      return saver;
-    },
-  },
-];
+const { cases, cleanup } = reopenableSavers("twfacts");
+afterAll(cleanup);
 
 function newAgent(checkpointer: BaseCheckpointSaver) {
   const model = scriptedModel(() => "ok");

@@ -13,9 +13,10 @@ import {
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { EncryptedSerializer } from "./encrypted-serializer.js";
 import { type EncryptionOptions, resolveCipher } from "./encryption-options.js";
+import { ThreadwiseDecryptionError } from "./errors.js";
 import type { RecordCipher } from "./record-cipher.js";
-import { channelValueRecordId, pendingWriteRecordId } from "./record-ids.js";
-import { metadataMatches, openMetadata, sealMetadata, splitMetadataFilter } from "./sealed-metadata.js";
+import { channelValueRecordId, metadataRecordId, pendingWriteRecordId } from "./record-ids.js";
+import { checkpointManifest, metadataMatches, openMetadata, sealMetadata, splitMetadataFilter } from "./sealed-metadata.js";
 
 /**
  * A checkpointer that stores ciphertext in any LangGraph saver (R27, R28). It delegates to the
@@ -94,7 +95,8 @@ export class EncryptedCheckpointSaver<S extends BaseCheckpointSaver = BaseCheckp
         recordId: channelValueRecordId(checkpointNs, channel, checkpoint.channel_versions?.[channel]),
       });
     }
-    const sealedMetadata = await sealMetadata(this.serializer, metadata, { threadId, checkpointNs, checkpointId: checkpoint.id });
+    const manifest = checkpointManifest(checkpoint.id, config.configurable?.checkpoint_id, checkpoint.channel_versions);
+    const sealedMetadata = await sealMetadata(this.serializer, metadata, { threadId, checkpointNs, checkpointId: checkpoint.id }, manifest);
     return this.inner.put(config, { ...checkpoint, channel_values: channelValues }, sealedMetadata, newVersions);
   }
 
@@ -130,6 +132,14 @@ export class EncryptedCheckpointSaver<S extends BaseCheckpointSaver = BaseCheckp
     const threadId = String(stored.config.configurable?.thread_id ?? "");
     const checkpointNs = String(stored.config.configurable?.checkpoint_ns ?? "");
     const checkpointId = stored.checkpoint.id;
+    // The row is keyed by its checkpoint id; the checkpoint it holds must be that one (a row copied over another is not).
+    const rowId = stored.config.configurable?.checkpoint_id;
+    if (typeof rowId === "string" && rowId !== checkpointId)
+      throw new ThreadwiseDecryptionError(
+        "checkpoint-mismatch",
+        { threadId, recordId: metadataRecordId(checkpointNs, rowId) },
+        `row ${rowId} holds checkpoint ${checkpointId}; refusing to read another checkpoint's history`,
+      );
     // Checkpoints older than format 4 get their pending sends from the parent's writes: the inner
     // saver copies those (still sealed, without their task ids) into TASKS; rebuild them decrypted.
     const migrated =
@@ -160,7 +170,12 @@ export class EncryptedCheckpointSaver<S extends BaseCheckpointSaver = BaseCheckp
     const tuple: CheckpointTuple = {
       ...stored,
       checkpoint: { ...stored.checkpoint, channel_values: channelValues },
-      metadata: await openMetadata(this.serializer, stored.metadata, { threadId, checkpointNs, checkpointId }),
+      metadata: await openMetadata(
+        this.serializer,
+        stored.metadata,
+        { threadId, checkpointNs, checkpointId },
+        checkpointManifest(checkpointId, stored.parentConfig?.configurable?.checkpoint_id, stored.checkpoint.channel_versions),
+      ),
     };
     if (stored.pendingWrites !== undefined) tuple.pendingWrites = pendingWrites;
     return tuple;

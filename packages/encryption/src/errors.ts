@@ -50,7 +50,16 @@ export class ThreadwiseKeyringError extends ThreadwiseError {
 }
 
 /** Why a stored record could not be opened. */
-export type DecryptionProblem = "authentication-failed" | "unknown-kid" | "malformed" | "plaintext-record" | "unsupported-codec";
+export type DecryptionProblem =
+  | "authentication-failed"
+  | "unknown-kid"
+  | "malformed"
+  | "plaintext-record"
+  | "unsupported-codec"
+  /** The row's checkpoint id is not the id inside the checkpoint it holds (a row copied over another). */
+  | "checkpoint-mismatch"
+  /** The checkpoint's parent or channel versions differ from those sealed when it was written (rollback, splice). */
+  | "checkpoint-altered";
 
 /**
  * A stored record failed to decrypt: flipped bits, the wrong key, a record moved to another thread

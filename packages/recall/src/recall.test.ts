@@ -166,6 +166,35 @@ describe("recall with embeddings", () => {
   });
 });
 
+describe("recall with a vector store", () => {
+  it("adds each new message once with thread-scoped ids and metadata, and fuses the store's ranking", async () => {
+    const added: Array<{ id: string; metadata: Record<string, unknown> }> = [];
+    const docs: Array<{ pageContent: string; metadata: Record<string, unknown> }> = [];
+    const store = {
+      addDocuments: async (batch: typeof docs, options: { ids: string[] }) => {
+        batch.forEach((doc, i) => {
+          added.push({ id: options.ids[i] as string, metadata: doc.metadata });
+          docs.push(doc);
+        });
+      },
+      // "Semantic": the pet question finds the puppy message without a shared word.
+      similaritySearch: async (query: string) => (/pet/.test(query) ? docs.filter((d) => /puppy/.test(d.pageContent)) : []),
+    };
+    const embeddings = { embedQuery: async () => [1], embedDocuments: async (texts: string[]) => texts.map(() => [1]) };
+    const turns = ["We got a puppy last week.", "My laptop broke.", "It rained again.", "Tell me about my pet."];
+    const { model } = await conversation(turns, [
+      windowTrim({ maxMessages: 2 }),
+      recall({ promptContextMode: "legacy_system", embeddings: embeddings as never, vectorStore: store as never, neighbours: 0 }),
+    ]);
+    expect(recallBlockOf(model.calls[3]?.messages[0])).toBe(`${LABEL}\n#1 user: We got a puppy last week.`);
+    // Every message indexed so far went to the store exactly once, under `<thread>:<message id>`.
+    const ids = added.map((a) => a.id);
+    expect(new Set(ids).size).toBe(ids.length);
+    expect(ids.length).toBe(7);
+    expect(added.every((a) => a.id === `${a.metadata.thread_id}:${a.metadata.message_id}`)).toBe(true);
+  });
+});
+
 describe("message index hooks on a thread of messages", () => {
   it("indexes AI text, skips system and tool messages", async () => {
     const { MessageIndex } = await import("./message-index.js");
