@@ -4,9 +4,10 @@
  *   pnpm tsx bench/cost.ts                      # LoCoMo conv-26 + tau-bench airline dev, writes bench/results/cost.{md,json,svg}
  *   pnpm tsx bench/cost.ts --json               # the same figures as JSON on stdout (results files left alone)
  *   pnpm tsx bench/cost.ts --data <file>        # one file, LoCoMo or tau-bench format (detected)
- *   pnpm tsx bench/cost.ts --only langchain     # configurations whose id contains the text
+ *   pnpm tsx bench/cost.ts --only langchain,tw- # configurations whose id contains one of the texts
  *   pnpm tsx bench/cost.ts --runs 30            # the first 30 tau-bench runs (default: all)
  *   pnpm tsx bench/cost.ts --summarizer-ms 1000 # how long a summarizer call takes (default 1000)
+ *   pnpm tsx bench/cost.ts --render a.json,b.json  # results files from earlier --json runs (e.g. one per replay, run side by side)
  *
  * Each configuration replays through `createAgent` (MemorySaver) twice: once with a `ChatOpenAI`
  * (gpt-4o) and once with a `ChatAnthropic` (claude-sonnet-4-5) as the agent's model and as the
@@ -65,6 +66,7 @@ const parseCli = () =>
     runs: { type: "string" },
     conversation: { type: "string", default: "conv-26" },
     "summarizer-ms": { type: "string", default: "1000" },
+    render: { type: "string" },
   });
 let cli: ReturnType<typeof parseCli>;
 /** How long one summarizer call takes, ms (`--summarizer-ms`). */
@@ -611,18 +613,45 @@ async function chart(all: Array<{ replay: string; results: ConfigResult[] }>): P
   } as never);
 }
 
+interface CostFigures {
+  machine: string;
+  summarizerMs: number;
+  replays: Array<{ replay: string; description: string; results: ConfigResult[] }>;
+}
+
 async function main(): Promise<void> {
   cli = parseCli();
   SUMMARIZER_MS = Number(cli.values["summarizer-ms"]);
+  if (cli.values.render) {
+    // Figures of earlier `--json` runs (e.g. one per replay, run side by side), drawn as results files.
+    const parts = String(cli.values.render)
+      .split(",")
+      .map((file) => JSON.parse(readFileSync(file, "utf8")) as CostFigures);
+    const first = parts[0] as CostFigures;
+    // Runs of one replay (different configurations) become one table, in configuration order.
+    const order = configurations().map((c) => c.id);
+    const replays: CostFigures["replays"] = [];
+    for (const part of parts.flatMap((p) => p.replays)) {
+      const same = replays.find((r) => r.replay === part.replay);
+      if (same) same.results.push(...part.results);
+      else replays.push({ ...part, results: [...part.results] });
+    }
+    for (const r of replays) r.results.sort((a, b) => order.indexOf(a.id) - order.indexOf(b.id));
+    const figures: CostFigures = { machine: first.machine, summarizerMs: first.summarizerMs, replays };
+    await writeResults(figures, `assembled with \`--render\` from ${parts.length} \`--json\` runs`);
+    return;
+  }
   const replays = cli.values.data
     ? [replayOf(cli.data)]
     : [
         locomoReplay(LOCOMO_PATH, String(cli.values.conversation)),
         tauReplay(TAU_AIRLINE_PATH, cli.values.runs ? Number(cli.values.runs) : undefined),
       ];
-  const configs = configurations().filter((c) => !cli.values.only || c.id.includes(String(cli.values.only)));
+  // `--only a,b`: configurations whose id contains one of the texts.
+  const only = cli.values.only ? String(cli.values.only).split(",") : undefined;
+  const configs = configurations().filter((c) => !only || only.some((text) => c.id.includes(text)));
   const started = Date.now();
-  const all: Array<{ replay: string; description: string; results: ConfigResult[] }> = [];
+  const all: CostFigures["replays"] = [];
   for (const replay of replays) {
     const results: ConfigResult[] = [];
     for (const config of configs) {
@@ -631,13 +660,29 @@ async function main(): Promise<void> {
     }
     all.push({ replay: replay.name, description: replay.description, results });
   }
-  const figures = {
-    machine: machineLine(),
-    summarizerMs: SUMMARIZER_MS,
-    replays: all.map(({ replay, description, results }) => ({
-      replay,
-      description,
-      results: results.map(({ openai, anthropic, gemini, ...rest }) => ({
+  const figures: CostFigures = { machine: machineLine(), summarizerMs: SUMMARIZER_MS, replays: all };
+  if (cli.json) {
+    printJson(figures);
+    return;
+  }
+  if (!cli.writesResults || cli.values.only) {
+    console.log(documentOf(figures, `${((Date.now() - started) / 1000).toFixed(0)} s`));
+    console.error("\npartial run or other data: bench/results/cost.* left as they were");
+    return;
+  }
+  await writeResults(figures, `${((Date.now() - started) / 1000).toFixed(0)} s`);
+}
+
+/** Writes bench/results/cost.{md,json} and the chart. */
+async function writeResults(figures: CostFigures, how: string): Promise<void> {
+  const doc = documentOf(figures, how);
+  console.log(doc);
+  writeFileSync(RESULTS_MD, `${doc}\n`);
+  const compact = {
+    ...figures,
+    replays: figures.replays.map((r) => ({
+      ...r,
+      results: r.results.map(({ openai, anthropic, gemini, ...rest }) => ({
         ...rest,
         openai: { ...openai, series: undefined },
         anthropic: { ...anthropic, series: undefined },
@@ -645,14 +690,19 @@ async function main(): Promise<void> {
       })),
     })),
   };
-  if (cli.json) {
-    printJson(figures);
-    return;
-  }
-  const doc = [
+  writeFileSync(RESULTS_JSON, `${JSON.stringify(compact, null, 2)}\n`);
+  await chart(figures.replays);
+  console.error(`wrote ${RESULTS_MD}, ${RESULTS_JSON}, ${RESULTS_SVG}`);
+}
+
+/** The results document. */
+function documentOf(figures: CostFigures, how: string): string {
+  const all = figures.replays;
+  const SUMMARIZER = figures.summarizerMs;
+  return [
     "# Prompt cost per call under the providers' cache rules",
     "",
-    `Command: \`pnpm tsx bench/cost.ts\` (offline, deterministic figures except the wait columns; ${((Date.now() - started) / 1000).toFixed(0)} s on ${machineLine()}). Summarizer calls take ${SUMMARIZER_MS} ms.`,
+    `Command: \`pnpm tsx bench/cost.ts\` (offline, deterministic figures except the wait columns; ${how} on ${figures.machine}). Summarizer calls take ${SUMMARIZER} ms.`,
     "",
     ...all.flatMap(({ replay, description, results }) => [
       `## ${replay} (${description})`,
@@ -672,15 +722,6 @@ async function main(): Promise<void> {
     "- Every Anthropic run carries LangChain's anthropicPromptCachingMiddleware (one automatic breakpoint on the last block); rows with *cacheBreakpoints* add threadwise's `cacheBreakpoints()` innermost, which takes that breakpoint over and places its own (system prompt, summary, newest user message, newest tool result of a loop).",
     "- *background summary*: `summarize({ background: true })`: the summarizer runs after the answer of a due call, the next call adopts it.",
   ].join("\n");
-  console.log(doc);
-  if (!cli.writesResults || cli.values.only || cli.values.runs) {
-    console.error("\npartial run or other data: bench/results/cost.* left as they were");
-    return;
-  }
-  writeFileSync(RESULTS_MD, `${doc}\n`);
-  writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
-  await chart(all);
-  console.error(`wrote ${RESULTS_MD}, ${RESULTS_JSON}, ${RESULTS_SVG}`);
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) await main();

@@ -244,7 +244,8 @@ function checkCalls(run: CaseRun, config: StackConfig, mode: PromptContextMode):
     if (user && own && snapshotJson([own]) !== snapshotJson([user]) && !messageText(own).endsWith(messageText(user)))
       problems.push(`${where}: the newest user message was changed`);
     // R3: tokens within the cap, or the over-cap rule.
-    const view = call.messages.filter((m) => !isContextMessage(m));
+    // Without the stable_tail context (a block on the newest user message, or a message of its own).
+    const view = call.messages.filter((m) => !isContextMessage(m)).map(withoutTailContext);
     const systemTokens = systemText(call.systemMessage) === "" ? 0 : counter.countMessage(call.systemMessage);
     const total = tokenCapInnermost
       ? systemTokens + counter.countTools(call.tools) + counter.countMessages(call.messages)

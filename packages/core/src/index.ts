@@ -137,6 +137,7 @@ export {
   type IndexedViewOptions,
   type IndexReuse,
   selectIndexedView,
+  sharedViewMemo,
   type ThreadIndex,
   VIEW_MEMO_THREADS,
   ViewMemo,

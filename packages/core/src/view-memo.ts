@@ -442,3 +442,15 @@ function groupOfSystem(index: ThreadIndex, p: number): number {
   while (lo > 0 && (groups[lo] as GroupSpan).start !== p) lo -= 1;
   return lo;
 }
+
+let shared: ViewMemo | undefined;
+
+/**
+ * The process-wide {@link ViewMemo} the threadwise middlewares share (bound: {@link VIEW_MEMO_THREADS}
+ * threads). Index only a stored thread with it (e.g. `threadMessages(request)`), keyed by its
+ * `thread_id`, so every middleware of a step reuses the same index.
+ */
+export function sharedViewMemo(): ViewMemo {
+  shared ??= new ViewMemo();
+  return shared;
+}

@@ -12,6 +12,7 @@ import {
   resolveLogger,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
+  sharedViewMemo,
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
@@ -198,6 +199,8 @@ export function summarize(options: SummarizeOptions = {}) {
         threshold: Math.max(1, opts.threshold - lead),
         windowStart: decided.windowFrom,
         startOn: viewStartOn(ruled),
+        // Positions and counts from core's per-thread index: O(new messages), not O(thread).
+        index: threadId === "" ? undefined : sharedViewMemo().index(threadId, stored),
       });
 
       let madeNow = false;

@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { ViewMemo } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { planSummary, summaryPeriod, uncoveredStartOf } from "./summary-plan.js";
 
@@ -86,5 +87,26 @@ describe("planSummary", () => {
     const trimmedPast = full.slice(21); // removed through u11
     expect(uncoveredStartOf(trimmedPast, record("u11", 21))).toBe(0);
     expect(uncoveredStartOf(full, record(null, 4))).toBe(4);
+  });
+});
+
+describe("planSummary with core's thread index (issue 16)", () => {
+  it("plans exactly as from scratch while the thread grows, loses messages (persistTrim) and a covered id", () => {
+    const memo = new ViewMemo();
+    const strip = (plan: ReturnType<typeof planSummary>) => ({ ...plan, pending: plan.pending.map((m) => m.id) });
+    let messages = thread(30);
+    const summaries = [undefined, record("a5", 10), record("u12", 23), record("gone", 3), record(null, 7)];
+    for (let step = 0; step < 12; step += 1) {
+      if (step === 4) messages = messages.slice(6); // persistTrim deleted the oldest groups
+      if (step === 8) messages = [new SystemMessage({ id: "s", content: "S" }), ...messages.filter((m) => m.id !== "a20")];
+      messages = [...messages, new AIMessage({ id: `x${step}`, content: "x" }), new HumanMessage({ id: `y${step}`, content: "y" })];
+      const index = memo.index("t", messages);
+      for (const summary of summaries) {
+        for (const startOn of ["any", "human"] as const) {
+          const options = { windowSize: 6, threshold: 12, startOn };
+          expect(strip(planSummary(messages, summary, { ...options, index }))).toEqual(strip(planSummary(messages, summary, options)));
+        }
+      }
+    }
   });
 });

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageType, type StartOn, type SummaryRecord, selectView } from "@threadwise/core";
+import { messageType, type StartOn, type SummaryRecord, selectIndexedView, selectView, type ThreadIndex } from "@threadwise/core";
 
 /**
  * Messages that must leave the window, after the first summary, before the next one is made
@@ -61,7 +61,7 @@ export function uncoveredStartOf(messages: readonly BaseMessage[], summary: Summ
  *   least one message has left the window; or
  * - there is a summary and at least `period` messages have left the window since it was made.
  *
- * Pure and O(n) in the thread length.
+ * Pure; O(n) in the thread length, or O(log n + pending + window) with `index`.
  */
 export function planSummary(
   messages: readonly BaseMessage[],
@@ -74,16 +74,31 @@ export function planSummary(
     windowStart?: number;
     /** Start rule of the stack. @default "any" */
     startOn?: StartOn;
+    /**
+     * core's index of `messages` (`ViewMemo.index`), to find the window, the coverage boundary and
+     * the message count from its prefix sums instead of scanning the thread. @default undefined
+     */
+    index?: ThreadIndex;
   },
 ): SummaryPlan {
   const period = summaryPeriod(options.windowSize, options.threshold);
+  const { index } = options;
+  const windowOptions = {
+    cost: (group: { messages: readonly unknown[] }) => group.messages.length,
+    limit: options.windowSize,
+    startOn: options.startOn,
+  };
   const windowStart =
     options.windowStart ??
-    selectView(messages, { cost: (group) => group.messages.length, limit: options.windowSize, startOn: options.startOn }).kept[0]?.start ??
+    (index ? selectIndexedView(index, { ...windowOptions, costKey: "messages" }) : selectView(messages, windowOptions)).kept[0]?.start ??
     messages.length;
-  const uncoveredStart = Math.min(uncoveredStartOf(messages, summary), windowStart);
+  const covered =
+    index && summary?.coveredThroughId != null
+      ? index.indexOf(summary.coveredThroughId) + 1 // -1 + 1: the id was deleted, nothing stored is covered
+      : uncoveredStartOf(messages, summary);
+  const uncoveredStart = Math.min(covered, windowStart);
   const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
-  const threadMessages = messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
+  const threadMessages = index ? index.length - index.systemPositions.length : messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
   // A record covering nothing is the marker summarize writes on a thread's first call (see summarize.ts).
   const hasSummary = summary !== undefined && summary.coveredCount > 0;
   const due = hasSummary ? pending.length >= period : threadMessages >= options.threshold && pending.length > 0;
