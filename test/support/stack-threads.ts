@@ -75,12 +75,14 @@ export type SeedStep =
       result: string;
     }
   | { kind: "stray" }
-  | { kind: "dangling"; call: string };
+  | { kind: "dangling"; call: string }
+  /** A call a human rejected (humanInTheLoop): its result is an error ToolMessage. */
+  | { kind: "rejected"; calls: string[] };
 
 /** A small id pool, so tool_call_ids repeat across rounds, as in the tau-bench airline data. */
 const callIdArb = fc.constantFrom("call_1", "call_2", "call_3", "call_4");
 
-const seedStepArb: fc.Arbitrary<SeedStep> = fc.oneof(
+export const seedStepArb: fc.Arbitrary<SeedStep> = fc.oneof(
   { weight: 4, arbitrary: fc.record({ kind: fc.constant("user" as const), content: contentArb }) },
   { weight: 3, arbitrary: fc.record({ kind: fc.constant("assistant" as const), content: contentArb }) },
   {
@@ -111,7 +113,7 @@ export interface TurnSpec {
   answer: string;
 }
 
-const turnArb: fc.Arbitrary<TurnSpec> = fc.record({
+export const turnArb: fc.Arbitrary<TurnSpec> = fc.record({
   user: contentArb,
   rounds: fc.array(
     fc.record({
@@ -155,7 +157,18 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
     else if (s.kind === "assistant") out.push(new AIMessage({ id: id(), content: content({ ...s.content, image: false }) as never }));
     else if (s.kind === "system") out.push(new SystemMessage({ id: id(), content: s.text }));
     else if (s.kind === "stray") out.push(new ToolMessage({ id: id(), content: "stray result", tool_call_id: "call_9" }));
-    else if (s.kind === "dangling") {
+    else if (s.kind === "rejected") {
+      out.push(
+        new AIMessage({
+          id: id(),
+          content: "",
+          tool_calls: s.calls.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
+        }),
+      );
+      for (const c of s.calls) {
+        out.push(new ToolMessage({ id: id(), content: "The user rejected this call.", tool_call_id: c, name: "lookup", status: "error" }));
+      }
+    } else if (s.kind === "dangling") {
       out.push(new AIMessage({ id: id(), content: "", tool_calls: [{ id: s.call, name: "lookup", args: { q: "x" }, type: "tool_call" }] }));
     } else {
       out.push(

@@ -2,6 +2,29 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
 import { createTokenCounter, type TokenCounter } from "../token-counter.js";
+import { PROVIDERS, type Provider } from "./provider-validator.js";
+import { type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
+
+/**
+ * Providers whose rules {@link scriptedModel} and {@link replayModel} check when none are given:
+ * OpenAI's (orphans, unanswered calls, duplicated results, tool-call ids). The Anthropic, Gemini
+ * and Bedrock rules are checked by {@link strictModel}, and by the repository's stack property and
+ * tau-bench sweeps; they join this default once every view starts on a user message (issue 12:
+ * with `startOn` left at `"any"` a window can start on an AI message, which those three refuse).
+ */
+export const FAKE_MODEL_PROVIDERS: readonly Provider[] = ["openai"];
+
+/** Options of the fake models: the provider check of {@link withProviderCheck}, on by default. */
+export interface FakeModelOptions extends StrictModelOptions {
+  /** `false`: accept any request, as `fakeModel()` does (refusals are still recorded in `providerLog`). @default true */
+  strict?: boolean;
+}
+
+function checked(model: FakeBuiltModel, options: FakeModelOptions): StrictFakeModel {
+  const { strict, ...check } = options;
+  const providers = check.providers ?? FAKE_MODEL_PROVIDERS;
+  return withProviderCheck(model, strict === false ? { ...check, providers, onViolation: "record" } : { ...check, providers });
+}
 
 /** One recorded assistant turn: text and, optionally, tool calls with their ids. */
 export interface RecordedAssistantTurn {
@@ -12,9 +35,11 @@ export interface RecordedAssistantTurn {
 /**
  * A chat model that answers with recorded assistant turns, in order: `fakeModel()` with the
  * queue filled. Its `.calls` shows exactly what each call received. Throws when the recording is
- * used up, like `fakeModel()`.
+ * used up, like `fakeModel()`. Strict by default: a request the providers of `options.providers`
+ * (default {@link FAKE_MODEL_PROVIDERS}) would refuse fails the call with `ProviderRequestError`
+ * (see {@link withProviderCheck}); `providerLog` counts requests and refusals.
  */
-export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltModel {
+export function replayModel(turns: readonly RecordedAssistantTurn[], options: FakeModelOptions = {}): StrictFakeModel {
   const model = fakeModel();
   for (const turn of turns) {
     model.respond(
@@ -24,7 +49,7 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
       }),
     );
   }
-  return model;
+  return checked(model, options);
 }
 
 /**
@@ -32,7 +57,8 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
  * that run any number of turns. `answer` gets the messages of the model call (the view the
  * middlewares built, system message first) and the 0-based call number, and returns the answer's
  * text, a whole `AIMessage` (e.g. with `tool_calls`), or an `Error` to throw. Records calls like
- * `fakeModel()` (`.calls`).
+ * `fakeModel()` (`.calls`). Strict by default, like {@link replayModel}: `{ strict: false }` accepts
+ * any request.
  *
  * @example
  * ```ts
@@ -41,7 +67,10 @@ export function replayModel(turns: readonly RecordedAssistantTurn[]): FakeBuiltM
  * const model = scriptedModel((messages, call) => `answer ${call + 1} after ${messages.length} messages`);
  * ```
  */
-export function scriptedModel(answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error): FakeBuiltModel {
+export function scriptedModel(
+  answer: (messages: BaseMessage[], call: number) => string | AIMessage | Error,
+  options: FakeModelOptions = {},
+): StrictFakeModel {
   const model = fakeModel();
   let call = 0;
   const factory = (messages: BaseMessage[]) => {
@@ -52,10 +81,25 @@ export function scriptedModel(answer: (messages: BaseMessage[], call: number) =>
     return typeof result === "string" ? new AIMessage(result) : result;
   };
   model.respond(factory);
-  return model;
+  return checked(model, options);
 }
 
-/** A token counter with one token per 4 characters (rounded up) and no framing: easy to reason about in tests. */
+/**
+ * A fake chat model that refuses what any of OpenAI, Anthropic, Gemini and Bedrock refuses (or
+ * the `providers` given) and answers with `answer(messages, call)` (default `"ok"`):
+ * {@link scriptedModel}, strict, every provider.
+ *
+ * @example
+ * const model = strictModel({ answer: () => "Noted." });
+ */
+export function strictModel(
+  options: StrictModelOptions & { answer?: (messages: BaseMessage[], call: number) => string | AIMessage | Error } = {},
+): StrictFakeModel {
+  const { answer, ...check } = options;
+  return scriptedModel(answer ?? (() => "ok"), { ...check, providers: check.providers ?? PROVIDERS });
+}
+
+/** A token counter with one token per 4 characters (rounded up) plus core's framing constants: easy to reason about in tests. */
 export function characterTokenCounter(): TokenCounter {
   return createTokenCounter({ countText: (text) => Math.ceil(text.length / 4) });
 }

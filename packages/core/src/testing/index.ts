@@ -2,7 +2,15 @@
  * Test helpers shared by threadwise packages and by users testing their own agents:
  * `@threadwise/core/testing`. Offline and deterministic.
  */
-export { characterTokenCounter, type RecordedAssistantTurn, replayModel, scriptedModel } from "./fake-models.js";
+export {
+  characterTokenCounter,
+  FAKE_MODEL_PROVIDERS,
+  type FakeModelOptions,
+  type RecordedAssistantTurn,
+  replayModel,
+  scriptedModel,
+  strictModel,
+} from "./fake-models.js";
 export {
   assertProviderRequest,
   PROVIDER_RULES,
@@ -21,6 +29,5 @@ export {
   requestInput,
   type StrictFakeModel,
   type StrictModelOptions,
-  strictModel,
   withProviderCheck,
 } from "./strict-model.js";

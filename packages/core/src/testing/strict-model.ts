@@ -7,7 +7,6 @@
 import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import type { FakeBuiltModel } from "@langchain/core/testing";
 import { createMiddleware } from "langchain";
-import { scriptedModel } from "./fake-models.js";
 import {
   PROVIDERS,
   type Provider,
@@ -82,8 +81,8 @@ type QueueEntry =
 export type StrictFakeModel<M extends FakeBuiltModel = FakeBuiltModel> = M & { readonly providerLog: ProviderLog };
 
 /**
- * Makes a `fakeModel()` (from `@langchain/core/testing`, or {@link scriptedModel} /
- * `replayModel`) check every request it receives against the provider rules before answering:
+ * Makes a `fakeModel()` (from `@langchain/core/testing`; `scriptedModel` and
+ * `replayModel` already are) check every request it receives against the provider rules before answering:
  * a refused request fails the call with {@link ProviderRequestError} (or is recorded, with
  * `onViolation: "record"`). Works through `bindTools` (the bound copy shares the queue). Queued
  * `respondWithTools` entries answer with empty content. Returns the same model object.
@@ -130,20 +129,6 @@ export function withProviderCheck<M extends FakeBuiltModel>(model: M, options: S
     return model;
   }) as FakeBuiltModel["respondWithTools"];
   return Object.assign(model, { providerLog: log });
-}
-
-/**
- * A fake chat model that refuses what providers refuse and answers with `answer(messages, call)`
- * (default `"ok"`): {@link scriptedModel} under {@link withProviderCheck}.
- *
- * @example
- * const model = strictModel({ answer: () => "Noted." });
- */
-export function strictModel(
-  options: StrictModelOptions & { answer?: (messages: BaseMessage[], call: number) => string | AIMessage | Error } = {},
-): StrictFakeModel {
-  const { answer, ...check } = options;
-  return withProviderCheck(scriptedModel(answer ?? (() => "ok")), check);
 }
 
 /** The model input `createAgent` sends for a request: the system message unless its text is empty, then the messages. */
