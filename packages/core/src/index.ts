@@ -1,8 +1,8 @@
 export {
   type AssembledView,
   assembleView,
-  EMPTY_DECISIONS,
   DEFAULT_START_ON,
+  EMPTY_DECISIONS,
   START_ON_VALUES,
   type StartOn,
   type SummaryCoverage,

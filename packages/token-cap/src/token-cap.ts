@@ -16,8 +16,8 @@ import {
   ThreadwiseConfigError,
   type TokenCounter,
   viewMessages,
-  viewStartOn,
   viewReport,
+  viewStartOn,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
