@@ -81,10 +81,12 @@ describe("A2A server (message/send over JSON-RPC)", () => {
       { role: "agent", parts: [{ kind: "text", text: "h4" }] },
     ];
     const first = await send("When do I fly?", { contextId: "ctx-seed", history });
-    expect(first.result?.parts?.[0]?.text).toBe("seen 4");
-    expect(lastCallTexts()).toEqual(["h2", "h3", "h4", "When do I fly?"]);
+    // The seed (newest 3: h2, h3, h4) starts on an agent message; the default startOn "human"
+    // starts the view on h3, as Anthropic, Gemini and Bedrock require. h2 stays stored.
+    expect(first.result?.parts?.[0]?.text).toBe("seen 3");
+    expect(lastCallTexts()).toEqual(["h3", "h4", "When do I fly?"]);
     await send("Thanks", { contextId: "ctx-seed", history: [{ role: "user", parts: [{ kind: "text", text: "IGNORED" }] }] });
-    expect(lastCallTexts()).toEqual(["h2", "h3", "h4", "When do I fly?", "seen 4", "Thanks"]);
+    expect(lastCallTexts()).toEqual(["h3", "h4", "When do I fly?", "seen 3", "Thanks"]);
   });
 
   it("answers invalid outside history with a failed task naming the rule, and seeds nothing", async () => {
@@ -97,16 +99,18 @@ describe("A2A server (message/send over JSON-RPC)", () => {
     // No seed was written: a retry with valid history still seeds (before the stored, unanswered "hi").
     const retry = await send("hi again", { contextId: "ctx-bad", history: [{ role: "agent", parts: [{ kind: "text", text: "h" }] }] });
     // The stored, unanswered "hi" and "hi again" are two user messages in a row: the view merges
-    // them into one user turn (role alternation, core's assembleView), so the model sees 2 messages.
-    expect(retry.result?.parts?.[0]?.text).toBe("seen 2");
-    expect(lastCallTexts()).toEqual(["h", expect.stringMatching(/hi[\s\S]*hi again/)]);
+    // them into one user turn (role alternation, core's assembleView); the seeded agent message "h"
+    // before them is left out by the default startOn "human", so the model sees 1 message.
+    expect(retry.result?.parts?.[0]?.text).toBe("seen 1");
+    expect(lastCallTexts()).toEqual([expect.stringMatching(/hi[\s\S]*hi again/)]);
   });
 
   it("sends only the window to the model while the thread keeps growing", async () => {
     for (let i = 0; i < 5; i += 1) await send(`turn ${i}`, { contextId: "ctx-window" });
-    // windowMessages = 6 (chunked eviction down to 3): the model gets the newest 6 messages; the
-    // stored thread holds all 10. The turn before, right after a cut, saw only 4 ("seen 4").
-    expect(lastCallTexts()).toEqual(["seen 3", "turn 2", "seen 5", "turn 3", "seen 4", "turn 4"]);
+    // windowMessages = 6 (chunked eviction down to 3): the model gets the newest 6 messages at most,
+    // from a user message on (default startOn "human"): 5; the stored thread holds all 10. The turn
+    // before, right after a cut, saw only 3 ("seen 3").
+    expect(lastCallTexts()).toEqual(["turn 2", "seen 5", "turn 3", "seen 3", "turn 4"]);
   });
 
   it("also speaks A2A 1.0 SendMessage on the same endpoint", async () => {
