@@ -120,8 +120,9 @@ describe.each(cases)("windowTrim + tokenCap on $name", ({ name, open }) => {
     const views = model.calls.map((c) => contents(c.messages.slice(1)));
     expect(views[0]).toEqual(["Question #1?"]);
     expect(views[1]).toEqual(["Question #1?", "call:R1", "Reservation R1: 2 passengers, economy, JFK to SEA on May 20."]);
-    // Turn 3, first call: the window of 5 cannot hold turn 1's tool group with the rest, so it starts after it.
-    expect(views[3]).toEqual(["Answer to #1.", "Question #2?", "Answer to #2.", "Question #3?"]);
+    // Turn 3, first call: the window of 5 cannot hold turn 1's tool group with the rest, so it starts
+    // after it, on the next user message (default startOn "human": "Answer to #1." goes too).
+    expect(views[3]).toEqual(["Question #2?", "Answer to #2.", "Question #3?"]);
     // The last call (turn 5's answer): 5 messages at most, and the tool pair of the run is whole.
     expect(views[7]).toEqual([
       "Question #4?",
