@@ -131,6 +131,7 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
+export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   type GroupSpan,
@@ -145,7 +146,9 @@ export {
 } from "./view-memo.js";
 export {
   addContextBlocks,
+  assembledRequest,
   contextBlocksOf,
+  isAssembledRequest,
   type PlacementRequest,
   threadMessages,
   type ViewDecision,
