@@ -19,11 +19,7 @@ import type { ProviderViolation } from "@threadwise/core/testing";
 
 export type KnownViewFailure = "first-not-user" | "user-after-results" | "start-past-coverage";
 
-export const KNOWN_VIEW_FAILURES: readonly KnownViewFailure[] = [
-  "first-not-user",
-  "user-after-results",
-  "start-past-coverage",
-];
+export const KNOWN_VIEW_FAILURES: readonly KnownViewFailure[] = ["first-not-user", "user-after-results", "start-past-coverage"];
 
 /**
  * The known failure a refusal belongs to, else `undefined` (a new failure: the test fails).
