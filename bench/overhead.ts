@@ -195,9 +195,12 @@ async function modelCall(stack: Stack, messages: BaseMessage[], threadId: string
   const baseSystem = new SystemMessage({ content: [{ type: "text", text: SYSTEM_PROMPT }] });
   let current = baseSystem;
   const commands: Command[] = [];
+  // What AgentNode tracks: the newest AIMessage, handed to an outer layer whose inner layer returned a Command.
+  let lastAi: AIMessage | undefined;
   const base: Handler = async (request) => {
     stack.lastSent = request.messages.length;
-    return new AIMessage("ok");
+    lastAi = new AIMessage("ok");
+    return lastAi;
   };
   let handler = base;
   for (let i = stack.middleware.length - 1; i >= 0; i -= 1) {
@@ -219,11 +222,14 @@ async function modelCall(stack: Stack, messages: BaseMessage[], threadId: string
         const t0 = cpuNow();
         const out = await inner(next);
         innerMs += cpuNow() - t0;
-        return out;
+        // AgentNode normalizes an inner Command to the last AIMessage, so a middleware always sees
+        // an AIMessage from its handler (the Command is already collected and applied after the call).
+        return out instanceof Command && lastAi ? lastAi : out;
       };
       const t0 = cpuNow();
       const response = await wrap({ ...request, state: state(), runtime }, normalized);
       if (response instanceof Command) commands.push(response);
+      else if (AIMessage.isInstance(response)) lastAi = response;
       addSelf(stack, `${m.name} wrapModelCall`, cpuNow() - t0 - innerMs);
       return response;
     };
