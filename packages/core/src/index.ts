@@ -98,6 +98,7 @@ export {
   stripKoreanSuffix,
   tokenize,
 } from "./text-analysis.js";
+export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,
   MAX_TIMER_MS,
@@ -131,7 +132,6 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
-export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   type GroupSpan,

@@ -9,8 +9,8 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
-  timerMsSchema,
   threadwiseMiddleware,
+  timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";

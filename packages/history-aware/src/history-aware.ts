@@ -6,9 +6,9 @@ import {
   parseOptions,
   resolveLogger,
   systemText,
+  threadwiseMiddleware,
   viewSystemMessage,
   withSystemSuffix,
-  threadwiseMiddleware,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 

@@ -9,10 +9,10 @@ import {
   messageType,
   resolveLogger,
   type ThreadwiseLogger,
+  threadwiseMiddleware,
   tokenize,
   viewMessages,
   withTimeout,
-  threadwiseMiddleware,
 } from "@threadwise/core";
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
 import { MessageIndex, type RecallEntry } from "./message-index.js";

@@ -16,11 +16,11 @@ import {
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
+  threadwiseMiddleware,
   viewReport,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
-  threadwiseMiddleware,
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";

@@ -14,11 +14,11 @@ import {
   systemText,
   ThreadwiseConfigError,
   type TokenCounter,
+  threadwiseMiddleware,
   viewMessages,
   viewReport,
   withMultiturnLog,
   withViewDecisions,
-  threadwiseMiddleware,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { shortenToolResults } from "./shorten-tool-results.js";

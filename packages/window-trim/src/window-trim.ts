@@ -8,12 +8,12 @@ import {
   type StartOn,
   selectView,
   ThreadwiseConfigError,
+  threadwiseMiddleware,
   type ViewSelection,
   viewMessages,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
-  threadwiseMiddleware,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 

@@ -13,8 +13,8 @@ import {
   type SummarySlotUpdate,
   summarySlotState,
   threadwiseMessageId,
-  timerMsSchema,
   threadwiseMiddleware,
+  timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
