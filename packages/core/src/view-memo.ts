@@ -232,11 +232,13 @@ class Index implements ThreadIndex {
 /** Start (message index) of the unit the group `g` belongs to: a tool_call span and the strays after it. */
 function unitStart(groups: readonly GroupSpan[], g: number): number {
   let start = (groups[g] as GroupSpan).start;
-  // Strays of a complete call are pushed after their tool_call group but lie inside its span.
+  // Strays of a complete call are pushed after their tool_call group but lie inside its span, one
+  // orphan group each: walk back over them (a stray's neighbour does not overlap it) to the group
+  // whose span holds them.
   for (let k = g - 1; k >= 0; k -= 1) {
     const span = groups[k] as GroupSpan;
     if (span.end > start) start = Math.min(start, span.start);
-    else break;
+    else if (span.kind !== "orphan") break;
   }
   return start;
 }
