@@ -10,6 +10,11 @@
  *   role`), Gemini and Bedrock refuse it.
  * - `user-after-results`: tool results followed directly by a user message (a run that ended
  *   after its tools and before an answer); Bedrock Converse receives two user messages in a row.
+ *   The rule is right: `convertToConverseMessages` of @langchain/aws 1.4.5
+ *   (`dist/utils/message_inputs.js`) maps a ToolMessage to a `user` message holding a
+ *   `toolResult` and merges two consecutive user messages only when both hold a `toolResult`;
+ *   a HumanMessage after results stays a second `user` message, which Converse refuses (roles
+ *   must alternate).
  * - `start-past-coverage`: the view starts after the summary's first uncovered message, so
  *   messages between them are in neither the summary nor the view.
  */
