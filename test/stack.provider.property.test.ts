@@ -21,8 +21,8 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import {
-  EMPTY_DECISIONS,
   groupMessages,
+  isAssembledRequest,
   isContextMessage,
   messageText,
   messageType,
@@ -155,7 +155,7 @@ interface Seen {
   thread: BaseMessage[];
   decisions: ViewDecisions;
   sent: BaseMessage[];
-  /** Whether any threadwise middleware stated something, so that core assembled this request. */
+  /** Whether the request reached the model as core assembled it (every threadwise middleware hands on an assembled request). */
   assembled: boolean;
 }
 
@@ -198,7 +198,7 @@ async function runCase(c: ProviderCase, config: StackConfig, extra: AgentMiddlew
       const decisions = viewDecisionsOf(request);
       // The stored thread, not `threadMessages(request)`: a broken middleware may have rewritten the list.
       const thread = (request.state.messages as BaseMessage[]).filter((m) => messageType(m) !== "remove");
-      seen.push({ thread, decisions, sent: requestInput(request), assembled: decisions !== EMPTY_DECISIONS });
+      seen.push({ thread, decisions, sent: requestInput(request), assembled: isAssembledRequest(request) });
       return handler(request);
     },
   });
@@ -240,7 +240,7 @@ function describeRejection(r: Rejection): string {
 }
 
 function knownClassOf(r: Rejection): KnownViewFailure | undefined {
-  return knownRefusal(r.violation, r.sent, r.seen?.assembled);
+  return knownRefusal(r.violation, r.sent);
 }
 
 /** Whether `m` reached the model: by id, or inside a same-role message core merged it into. */
@@ -301,6 +301,9 @@ async function property(seed: number) {
           inCase.add(k);
         } else unknown.push(describeRejection(r));
       }
+      run.seen.forEach((call, i) => {
+        if (!call.assembled) unknown.push(`call ${i}: the request was not assembled by core`);
+      });
       for (const p of coverageProblems(run, config)) {
         if (p.startsWith("[start-past-coverage]")) {
           known["start-past-coverage"].occurrences += 1;

@@ -99,6 +99,7 @@ export {
   stripKoreanSuffix,
   tokenize,
 } from "./text-analysis.js";
+export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,
   MAX_TIMER_MS,
@@ -146,7 +147,9 @@ export {
 } from "./view-memo.js";
 export {
   addContextBlocks,
+  assembledRequest,
   contextBlocksOf,
+  isAssembledRequest,
   type PlacementRequest,
   threadMessages,
   type ViewDecision,

@@ -81,6 +81,31 @@ function assembledOf(request: PlacementRequest): AssembledView {
   return assembleView(thread, system, decisions);
 }
 
+/**
+ * The request as core assembles it ({@link assembleView}) from the decisions stated so far (none:
+ * the stored thread without orphans, with one leading system message and alternating roles).
+ * Idempotent and cheap on a request that is already assembled and unchanged since: it is
+ * returned as is, so every layer of a stack may call it and only the first one that meets an
+ * unassembled (or foreign-changed) request does the work. {@link threadwiseMiddleware} calls it
+ * on every request a threadwise middleware hands on.
+ */
+export function assembledRequest<R extends PlacementRequest>(request: R): R {
+  const state = stateOf(request);
+  if (
+    state &&
+    state.assembled.messages === request.messages &&
+    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
+  )
+    return request;
+  const { thread, system, decisions } = inputsOf(request);
+  return render(request, thread, system, decisions);
+}
+
+/** Whether core assembled this request and nothing changed it since (tests, probes). */
+export function isAssembledRequest(request: PlacementRequest): boolean {
+  return assembledRequest(request) === request;
+}
+
 function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDecisions {
   switch (decision.kind) {
     case "cut": {

@@ -9,9 +9,9 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
@@ -198,7 +198,7 @@ export function factRecall(options: FactRecallOptions = {}) {
   const deferred = new Map<string, FactSlotUpdate>();
   const warnedThreads = new Set<string>();
 
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: "threadwise/fact-recall",
     stateSchema: factSlotState,
     // Extraction runs inside the model call, so the write rides on the model node's `Command`: a

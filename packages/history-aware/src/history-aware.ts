@@ -6,10 +6,10 @@ import {
   parseOptions,
   resolveLogger,
   systemText,
+  threadwiseMiddleware,
   viewSystemMessage,
   withSystemSuffix,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 
 /** The note appended by default (spec R7): one short English sentence. */
@@ -92,7 +92,7 @@ export function historyAware(options: HistoryAwareOptions = {}) {
   const parsed = parseOptions("historyAware", historyAwareOptionsSchema, options);
   const note = parsed.note ?? DEFAULT_HISTORY_NOTE;
   const logger = resolveLogger(parsed.logger);
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: "threadwise/history-aware",
     wrapModelCall: (request, handler) => {
       const stored = (request.state?.messages as BaseMessage[] | undefined) ?? request.messages;

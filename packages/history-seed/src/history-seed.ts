@@ -1,7 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger } from "@threadwise/core";
-import { createMiddleware } from "langchain";
+import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger, threadwiseMiddleware } from "@threadwise/core";
 import { z } from "zod/v4";
 import { parseSeedHistory, type SeedHistoryRules } from "./parse-seed-history.js";
 
@@ -134,7 +133,7 @@ function asMessageLike(message: BaseMessage): { type: string; content: BaseMessa
 export function historySeed(options: HistorySeedOptions = {}) {
   const rules = resolveHistorySeedOptions(options);
   const logger = resolveLogger(options.logger);
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: HISTORY_SEED_MIDDLEWARE_NAME,
     contextSchema: z.object({ [SEED_HISTORY_CONTEXT_KEY]: z.unknown().optional() }),
     beforeAgent: (state, runtime) => {

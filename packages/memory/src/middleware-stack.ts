@@ -1,12 +1,14 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   addContextBlocks,
+  assembledRequest,
   type CacheTtl,
   cacheBreakpointsFor,
   type PromptContextMode,
   type StartOn,
   systemContextBlocksOf,
   type ThreadwiseLogger,
+  threadwiseMiddleware,
   withViewDecisions,
 } from "@threadwise/core";
 import { factRecall } from "@threadwise/fact-recall";
@@ -50,7 +52,7 @@ export interface MemoryMiddlewareOptions {
  */
 export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn } = {}) {
   const name = "threadwise/placement-mode";
-  return createMiddleware({
+  return threadwiseMiddleware({
     name,
     wrapModelCall: (request, handler) => {
       const placed = addContextBlocks(request, [], { mode });
@@ -80,9 +82,14 @@ export interface CacheBreakpointsOptions {
  * createAgent({ model: "anthropic:claude-sonnet-4-5", middleware: [summarize(), factRecall(), cacheBreakpoints()] });
  */
 export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
+  // createMiddleware, not threadwiseMiddleware: the marked request must reach the model as marked;
+  // it is assembled before marking instead.
   return createMiddleware({
     name: "threadwise/cache-breakpoints",
-    wrapModelCall: (request, handler) => handler(cacheBreakpointsFor(request, systemContextBlocksOf(request), options)),
+    wrapModelCall: (request, handler) => {
+      const assembled = assembledRequest(request);
+      return handler(cacheBreakpointsFor(assembled, systemContextBlocksOf(assembled), options));
+    },
   });
 }
 

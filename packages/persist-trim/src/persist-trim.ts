@@ -9,8 +9,8 @@ import {
   readSummarySlot,
   resolveLogger,
   summarySlotState,
+  threadwiseMiddleware,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 
 /** Env twin of `keepGroups`. */
@@ -110,7 +110,7 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
 export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
   const opts = resolvePersistTrimOptions(options);
   const logger = resolveLogger(opts.logger);
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: "threadwise/persist-trim",
     stateSchema: summarySlotState,
     afterAgent: (state) => {

@@ -9,12 +9,12 @@ import {
   messageType,
   resolveLogger,
   type ThreadwiseLogger,
+  threadwiseMiddleware,
   tokenize,
   viewMessages,
   withTimeout,
 } from "@threadwise/core";
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
-import { createMiddleware } from "langchain";
 import { MessageIndex, type RecallEntry } from "./message-index.js";
 import { type RenderedRecall, rankRecall, renderRecall } from "./recall-block.js";
 import { type RecallOptions, type ResolvedRecallOptions, resolveRecallOptions } from "./recall-options.js";
@@ -276,7 +276,7 @@ export function recall(options: RecallOptions = {}) {
     return state;
   };
 
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: RECALL_MIDDLEWARE_NAME,
     // Declared to read factRecall's private slot (a hook sees only the private keys its schema
     // names); recall itself never writes it.

@@ -16,12 +16,12 @@ import {
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
+  threadwiseMiddleware,
   viewReport,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
 import { SummaryJobs } from "./summary-jobs.js";
@@ -149,7 +149,7 @@ export function summarize(options: SummarizeOptions = {}) {
       elapsed_ms: elapsedMs,
     });
 
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
     stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {

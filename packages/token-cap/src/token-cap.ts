@@ -15,13 +15,13 @@ import {
   systemText,
   ThreadwiseConfigError,
   type TokenCounter,
+  threadwiseMiddleware,
   viewMessages,
   viewReport,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { shortenToolResults } from "./shorten-tool-results.js";
 import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
@@ -257,7 +257,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
     return lastSystem.tokens;
   };
 
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: TOKEN_CAP_NAME,
     wrapModelCall: (request, handler) => {
       const counter = counterFor(request.model);

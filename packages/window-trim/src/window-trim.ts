@@ -8,13 +8,13 @@ import {
   type StartOn,
   selectView,
   ThreadwiseConfigError,
+  threadwiseMiddleware,
   type ViewSelection,
   viewMessages,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 
 /** Name of the middleware, also the producer of its view decisions. */
@@ -144,7 +144,7 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
 export function windowTrim(options: WindowTrimOptions = {}) {
   const settings = resolveWindowTrimOptions(options);
   const logger = resolveLogger(options.logger);
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: WINDOW_TRIM_NAME,
     wrapModelCall: (request, handler) => {
       const ruled = settings.startOn

@@ -13,9 +13,9 @@ import {
   type SummarySlotUpdate,
   summarySlotState,
   threadwiseMessageId,
+  threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
-import { createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
 import { boundEnvelope, renderWorkMemory } from "./envelope.js";
@@ -169,7 +169,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
     return undefined;
   };
 
-  return createMiddleware({
+  return threadwiseMiddleware({
     name: WORK_MEMORY_MIDDLEWARE_NAME,
     stateSchema: summarySlotState,
     beforeAgent: (_state, runtime) => {
