@@ -204,8 +204,9 @@ describe("historySeed in an agent", () => {
     await agent.invoke({ messages: [new HumanMessage("When is my flight?")] }, { ...config, context: { seedHistory: history } });
     const first = (model.calls[0] as { messages: BaseMessage[] }).messages;
     expect(first.map((m) => [m.getType(), m.text])).toEqual([
+      // The seed's newest 3 start on an AI message; the default startOn "human" starts the view on
+      // the next user message (stored as seeded, below).
       ["system", "Be brief."],
-      ["ai", "Nice to meet you, Mina."],
       ["human", "I fly to Busan on Friday."],
       ["ai", "Noted."],
       ["human", "When is my flight?"],
@@ -220,9 +221,9 @@ describe("historySeed in an agent", () => {
       "I fly to Busan on Friday.",
       "Noted.",
       "When is my flight?",
-      "saw 4",
+      "saw 3",
       "Thanks",
-      "saw 6",
+      "saw 5",
     ]);
     expect(stored.filter((m) => m.id?.startsWith("tw-seed-"))).toHaveLength(3);
   });
@@ -248,7 +249,7 @@ describe("historySeed in an agent", () => {
     }
     expect(streamed.filter((m) => m.type === "remove")).toEqual([]);
     expect(streamed.filter((m) => m.id?.startsWith("tw-seed-"))).toEqual([]);
-    expect(streamed.map((m) => m.text).join("")).toBe("saw 4");
+    expect(streamed.map((m) => m.text).join("")).toBe("saw 3");
     expect(streamed.every((m) => m.node === "model_request")).toBe(true);
     // The seed is in the stored thread all the same.
     const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
@@ -257,7 +258,7 @@ describe("historySeed in an agent", () => {
       ["human", "I fly to Busan on Friday."],
       ["ai", "Noted."],
       ["human", "When is my flight?"],
-      ["ai", "saw 4"],
+      ["ai", "saw 3"],
     ]);
     expect(stored.slice(0, 3).every((m) => m.id?.startsWith("tw-seed-"))).toBe(true);
     expect(AIMessage.isInstance(stored[0])).toBe(true);
