@@ -127,8 +127,15 @@ class Index implements ThreadIndex {
     return this.idIndex.get(id) ?? -1;
   }
 
-  /** Whether the indexed part is unchanged in `messages` (checked at O(log n) positions). */
-  matches(messages: readonly BaseMessage[], upTo: number): boolean {
+  /**
+   * Whether the indexed part is unchanged in `messages` up to `upTo`: checked at O(log n)
+   * positions, or at every position with `every` (O(n) id comparisons).
+   */
+  matches(messages: readonly BaseMessage[], upTo: number, every = false): boolean {
+    if (every) {
+      for (let p = upTo - 1; p >= 0; p -= 1) if (fingerprint(messages[p] as BaseMessage) !== this.ids[p]) return false;
+      return true;
+    }
     for (const p of samplePositions(upTo)) if (fingerprint(messages[p] as BaseMessage) !== this.ids[p]) return false;
     return true;
   }
@@ -333,7 +340,10 @@ function update(index: Index, messages: readonly BaseMessage[]): void {
     index.extend(messages, from);
     return;
   }
-  if (messages.length < known && messages.length > 0 && index.matches(messages, messages.length)) {
+  // A shorter thread is a deletion or a resume from an older checkpoint, which may be another
+  // branch (a deletion made after it, or before it and not in it) whose messages differ at positions
+  // the sample skips: rare, so checked at every position.
+  if (messages.length < known && messages.length > 0 && index.matches(messages, messages.length, true)) {
     index.reuse = "truncated";
     index.newFrom = messages.length;
     // Cut back to the start of the unit holding the new last message (it may have lost results),
