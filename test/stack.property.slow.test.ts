@@ -144,7 +144,11 @@ interface CaseRun {
 /** Runs a case on a fresh agent and MemorySaver; stored-thread checks go to `violations`. */
 async function runCase(c: ThreadCase, config: StackConfig, mode: PromptContextMode, extra: AgentMiddleware[] = []): Promise<CaseRun> {
   const script = modelScript(c.turns);
-  const model = scriptedModel((_messages, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }));
+  // The self-check's deliberately broken middlewares must reach this test's own checks, so the
+  // model does not refuse them first (scriptedModel is strict by default).
+  const model = scriptedModel((_messages, call) => script[call]?.() ?? new AIMessage({ id: `extra-${call}`, content: "extra" }), {
+    strict: extra.length === 0,
+  });
   const violations: string[] = [];
   const spied: SpiedCall[] = [];
   const stack = config.viaMemoryStack

@@ -216,6 +216,24 @@ describe("ViewMemo", () => {
               { op: "append", units: [{ kind: "assistant", text: "" }] },
             ],
           ],
+          // Found with seed 3: a resume from another branch (a deletion made after it) of the same
+          // length at the sampled positions; a shorter thread is now checked at every position.
+          [
+            [
+              { kind: "orphan-tool", text: "" },
+              { kind: "assistant", text: "" },
+              { kind: "tools", calls: 3, missing: false, stray: false, text: "" },
+            ],
+            [
+              { op: "delete", at: 1694228383 },
+              { op: "append", units: [{ kind: "tools", calls: 1, missing: false, stray: false, text: "" }] },
+              { op: "timeTravel", back: 3 },
+              { op: "append", units: [{ kind: "assistant", text: "" }] },
+              { op: "delete", at: 862010935 },
+              { op: "timeTravel", back: 5 },
+              { op: "otherProcess", units: [{ kind: "assistant", text: "" }] },
+            ],
+          ],
         ],
       },
     );
