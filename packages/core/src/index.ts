@@ -76,6 +76,7 @@ export {
   sortContextBlocks,
   systemText,
 } from "./placement.js";
+export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   mergeSummarySlot,
   readSummarySlot,

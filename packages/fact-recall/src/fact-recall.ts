@@ -9,6 +9,7 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  StructuredResponseWrites,
   threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
@@ -42,7 +43,6 @@ export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
 /** Bound on the thread ids remembered for the one-warning-per-thread rule. */
-const WARNED_THREADS_BOUND = 10_000;
 
 const modelSchema = z.custom<FactExtractionModel>(
   (value) => typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function",
@@ -195,8 +195,12 @@ export function factRecall(options: FactRecallOptions = {}) {
   };
 
   // Thread id -> fact update to write in afterModel (only with `structuredResponse`).
-  const deferred = new Map<string, FactSlotUpdate>();
-  const warnedThreads = new Set<string>();
+  const writes = new StructuredResponseWrites<FactSlotUpdate>({
+    enabled: parsed.structuredResponse === true,
+    warning: "fact-recall: could not attach the fact write to a structured response; pass `structuredResponse: true`",
+    logger,
+    toState: (update) => ({ [FACTS_STATE_KEY]: update }),
+  });
 
   return threadwiseMiddleware({
     name: "threadwise/fact-recall",
@@ -218,25 +222,10 @@ export function factRecall(options: FactRecallOptions = {}) {
       });
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
-      if (parsed.structuredResponse && threadId !== "") deferred.set(threadId, update);
-      else if (!warnedThreads.has(threadId)) {
-        if (warnedThreads.size >= WARNED_THREADS_BOUND) warnedThreads.clear();
-        warnedThreads.add(threadId);
-        logger.warn("fact-recall: could not attach the fact write to a structured response; pass `structuredResponse: true`", {});
-      }
+      writes.defer(threadId, update);
       return response;
     },
     // Only with a `responseFormat`: a structured response cannot carry the `Command`.
-    ...(parsed.structuredResponse
-      ? {
-          afterModel: (_state: unknown, runtime: { configurable?: unknown } | undefined) => {
-            const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-            const update = deferred.get(threadId);
-            if (!update) return undefined;
-            deferred.delete(threadId);
-            return { [FACTS_STATE_KEY]: update } as never;
-          },
-        }
-      : {}),
+    ...writes.hooks(),
   });
 }

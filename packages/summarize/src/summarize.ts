@@ -10,6 +10,7 @@ import {
   messageText,
   readSummarySlot,
   resolveLogger,
+  StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
   sharedViewMemo,
@@ -111,11 +112,15 @@ export function summarize(options: SummarizeOptions = {}) {
   // Thread id -> id of the user message whose turn already saw a failed attempt.
   const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
-  const deferred = new Map<string, SummaryRecord>();
   // Threads already warned that a structured response dropped a summary (one warning each).
-  const warnedThreads = new Set<string>();
   // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
   const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+  const writes = new StructuredResponseWrites<SummaryRecord>({
+    enabled: opts.structuredResponse,
+    warning: "summarize: could not attach the summary to a structured response; pass `structuredResponse: true`",
+    logger,
+    toState: (summary) => ({ [SUMMARY_SLOT_KEY]: { summary } }),
+  });
 
   /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
   const makeSummary = async (
@@ -264,25 +269,10 @@ export function summarize(options: SummarizeOptions = {}) {
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
       // leave it as it is and write the update from afterModel, in the same step's run.
-      if (opts.structuredResponse && threadId !== "") deferred.set(threadId, update);
-      else if (!warnedThreads.has(threadId)) {
-        if (warnedThreads.size >= FAILURE_MEMORY_ENTRIES) warnedThreads.clear();
-        warnedThreads.add(threadId);
-        logger.warn("summarize: could not attach the summary to a structured response; pass `structuredResponse: true`", {});
-      }
+      writes.defer(threadId, update);
       return response;
     },
     // Only with a `responseFormat`: every hook is a graph node, so a superstep and a checkpoint write.
-    ...(opts.structuredResponse
-      ? {
-          afterModel: (_state: unknown, runtime: { configurable?: unknown } | undefined) => {
-            const threadId = String((runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-            const update = deferred.get(threadId);
-            if (!update) return undefined;
-            deferred.delete(threadId);
-            return { [SUMMARY_SLOT_KEY]: { summary: update } } as never;
-          },
-        }
-      : {}),
+    ...writes.hooks(),
   });
 }
