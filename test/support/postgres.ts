@@ -36,11 +36,22 @@ export async function freshDatabase(prefix = "tw"): Promise<{ url: string; schem
       return {
         url: base,
         schema: name,
+        // PGlite serves one connection at a time and may still be closing the suite's pool when
+        // the drop connects: retry a few times rather than fail the suite in its cleanup.
         drop: async () => {
-          const c = new pg.Client({ connectionString: base });
-          await c.connect();
-          await c.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
-          await c.end();
+          for (let attempt = 1; ; attempt++) {
+            const c = new pg.Client({ connectionString: base });
+            try {
+              await c.connect();
+              await c.query(`DROP SCHEMA IF EXISTS ${name} CASCADE`);
+              await c.end();
+              return;
+            } catch (error) {
+              await c.end().catch(() => {});
+              if (attempt >= 5) throw error;
+              await new Promise((resolve) => setTimeout(resolve, 200 * attempt));
+            }
+          }
         },
       };
     }
