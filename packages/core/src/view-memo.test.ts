@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
 import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
@@ -134,6 +135,30 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
           scratch.orphanGroups,
         ]);
       }
+    }
+  }
+  // Excluded positions: every message outside the candidate groups.
+  const inCandidate = new Set(candidates.flatMap((k) => (groups[k] as MessageGroup).messages));
+  expect(index.excluded).toEqual(messages.flatMap((m, i) => (inCandidate.has(m) ? [] : [i])));
+  // The assembled view on the memo's index (merge points, excluded positions kept incrementally)
+  // is the one assembled on a fresh index, and its messages are the plain role alternation of its
+  // view, for views starting at every candidate.
+  const shape = (list: readonly BaseMessage[]) => list.map((m) => [m.type, m.id, JSON.stringify(m.content)]);
+  const system = new SystemMessage("S");
+  for (const startOn of ["any", "human"] as const) {
+    for (const first of [undefined, ...candidates.map((k) => (groups[k] as MessageGroup).messages[0] as BaseMessage)]) {
+      const decisions: ViewDecisions = {
+        ...EMPTY_DECISIONS,
+        startOn: { value: startOn, producer: "test" },
+        cuts: first ? [{ producer: "test", reason: "window", firstKept: first }] : [],
+      };
+      const memo = assembleView(messages, system, decisions, index);
+      const scratch = assembleView(messages, system, decisions);
+      expect(shape(memo.view)).toEqual(shape(scratch.view));
+      expect(shape(memo.messages)).toEqual(shape(scratch.messages));
+      expect(shape(memo.messages)).toEqual(shape(alternateRoles(memo.view)));
+      expect(memo.report).toEqual(scratch.report);
+      expect(memo.systemMessage.content).toEqual(scratch.systemMessage.content);
     }
   }
   // Chunked cuts: the binary search gives the view selectView computes over the whole thread.

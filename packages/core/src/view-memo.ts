@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { type GroupKind, groupMessages, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+import { type GroupKind, groupMessages, isEmptyContent, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
 import type { SelectViewOptions, ViewSelection } from "./view.js";
 
 /** Default bound on the threads a {@link ViewMemo} keeps, least recently used out first. */
@@ -64,6 +64,22 @@ export interface ThreadIndex {
    * `budget`. A binary search over {@link ThreadIndex.costPrefix}.
    */
   chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number;
+  /**
+   * Message positions outside every candidate group, ascending: stored `SystemMessage`s, orphans,
+   * stray results inside a tool_call span. A view from a candidate on is the thread from there
+   * with these positions left out.
+   */
+  readonly excluded: readonly number[];
+  /**
+   * Positions, ascending, of candidate messages where core's role alternation (step 4 of
+   * `assembleView`) may do more than keep the message as it is: an AI message with neither content
+   * nor tool calls, a message right after one, a user message right after a user message, an AI
+   * message right after an AI message without tool calls (neighbours taken in the view of all
+   * candidates). Everywhere else a message is handed on unchanged.
+   */
+  readonly mergePoints: readonly number[];
+  /** Whether this index describes exactly `messages` (the array it was last built or validated for). */
+  isFor(messages: readonly BaseMessage[]): boolean;
   /** Estimated bytes this index holds (ids, positions, groups, prefix sums). */
   readonly estimatedBytes: number;
 }
@@ -103,6 +119,8 @@ class Index implements ThreadIndex {
   candidates: number[] = [];
   countPrefix: number[] = [0];
   costs = new Map<string, number[]>();
+  excluded: number[] = [];
+  mergePoints: number[] = [];
   protectedFrom = 0;
   reuse: IndexReuse = "new";
   newFrom = 0;
@@ -121,6 +139,10 @@ class Index implements ThreadIndex {
 
   get length(): number {
     return this.ids.length;
+  }
+
+  isFor(messages: readonly BaseMessage[]): boolean {
+    return this.#messages?.deref() === messages && messages.length === this.ids.length;
   }
 
   indexOf(id: string): number {
@@ -149,6 +171,8 @@ class Index implements ThreadIndex {
     while (this.groups.length > 0 && (this.groups.at(-1) as GroupSpan).start >= at) this.groups.pop();
     while (this.candidates.length > 0 && (this.candidates.at(-1) as number) >= this.groups.length) this.candidates.pop();
     this.countPrefix.length = this.candidates.length + 1;
+    while (this.excluded.length > 0 && (this.excluded.at(-1) as number) >= at) this.excluded.pop();
+    while (this.mergePoints.length > 0 && (this.mergePoints.at(-1) as number) >= at) this.mergePoints.pop();
     for (const prefix of this.costs.values()) if (prefix.length > this.candidates.length + 1) prefix.length = this.candidates.length + 1;
     this.stableEnd = Math.min(this.stableEnd, at);
   }
@@ -165,12 +189,21 @@ class Index implements ThreadIndex {
     // Groups are made left to right, one unit at a time, so grouping the suffix from a unit
     // boundary gives exactly the groups the whole thread has there.
     const tail = groupMessages(messages.slice(from));
+    // The candidate message right before `from` (the last one of the last candidate group left).
+    const last = this.candidates.length === 0 ? undefined : (this.groups[this.candidates.at(-1) as number] as GroupSpan);
+    let previous: RoleKind | undefined =
+      last === undefined ? undefined : last.kind === "tool_call" ? "other" : roleKind(messages[last.start] as BaseMessage);
     for (const g of tail) {
       this.groups.push({ kind: g.kind, start: g.start + from, end: g.end + from });
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         this.countPrefix.push((this.countPrefix.at(-1) as number) + g.messages.length);
-      }
+        for (let k = 0; k < g.messages.length; k += 1) {
+          const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "other";
+          if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + from + k);
+          previous = kind;
+        }
+      } else for (let p = g.start; p < g.end; p += 1) this.excluded.push(p + from);
     }
     // The last unit can still grow (more tool results after an AI message with tool calls), so
     // the next call regroups from its start.
@@ -231,9 +264,29 @@ class Index implements ThreadIndex {
     let bytes = 0;
     for (const id of this.ids) bytes += 8 + 16 + 2 * id.length + 40;
     bytes += 8 * this.systemPositions.length + 56 * this.groups.length + 16 * this.candidates.length;
+    bytes += 8 * (this.excluded.length + this.mergePoints.length);
     for (const prefix of this.costs.values()) bytes += 8 * prefix.length;
     return bytes;
   }
+}
+
+/** What role alternation needs to know of a candidate message. */
+type RoleKind = "human" | "plain-ai" | "empty-ai" | "calls-ai" | "other";
+
+function roleKind(message: BaseMessage): RoleKind {
+  const type = messageType(message);
+  if (type === "human") return "human";
+  if (type !== "ai") return "other";
+  if (toolCallsOf(message).length > 0) return "calls-ai";
+  return isEmptyContent(message.content) ? "empty-ai" : "plain-ai";
+}
+
+/** Whether alternation may merge or drop `next` after `previous` (see {@link ThreadIndex.mergePoints}). */
+function mayMerge(previous: RoleKind, next: RoleKind): boolean {
+  if (next === "empty-ai" || previous === "empty-ai") return true;
+  if (next === "human") return previous === "human";
+  if (next === "plain-ai" || next === "calls-ai") return previous === "plain-ai";
+  return false;
 }
 
 /** Start (message index) of the unit the group `g` belongs to: a tool_call span and the strays after it. */
@@ -315,6 +368,14 @@ export class ViewMemo {
     update(index, messages);
     return index;
   }
+}
+
+/**
+ * The index of `messages` built from scratch and kept nowhere (O(n)): what {@link ViewMemo.index}
+ * gives without a thread id.
+ */
+export function indexThread(messages: readonly BaseMessage[]): ThreadIndex {
+  return fresh(messages);
 }
 
 function fresh(messages: readonly BaseMessage[]): ThreadIndex {
