@@ -12,7 +12,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
-import { type GroupSpan, indexThread, type ThreadIndex } from "./view-memo.js";
+import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./view-memo.js";
 
 /**
  * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
@@ -325,19 +325,6 @@ function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, message:
   if (typeof message.id !== "string" || message.id === "") return undefined;
   for (let i = thread.length - 1; i >= 0; i -= 1) if ((thread[i] as BaseMessage).id === message.id) return i;
   return undefined;
-}
-
-/** The candidate holding thread index `index`, else the first one after it. */
-function candidateAtOrAfter(ix: ThreadIndex, index: number): number {
-  const { candidates, groups } = ix;
-  let lo = 0;
-  let hi = candidates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((groups[candidates[mid] as number] as GroupSpan).end <= index) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
 }
 
 /**

@@ -4,6 +4,7 @@ import { describe, expect, it } from "vitest";
 import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
+import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
 
 /** One unit appended to a thread. */
@@ -159,6 +160,36 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
       expect(shape(memo.messages)).toEqual(shape(alternateRoles(memo.view)));
       expect(memo.report).toEqual(scratch.report);
       expect(memo.systemMessage.content).toEqual(scratch.systemMessage.content);
+    }
+  }
+  // Through a request (the shared memo, keyed by the request's thread_id): windowTrim's and
+  // tokenCap's cut over the view decided so far is selectView's over that view.
+  const request = {
+    messages: messages as BaseMessage[],
+    systemMessage: system,
+    state: { messages },
+    runtime: { configurable: { thread_id: "view-memo-property" } },
+  };
+  for (const first of [undefined, ...candidates.slice(-3).map((k) => (groups[k] as MessageGroup).messages[0] as BaseMessage)]) {
+    const decided = withViewDecisions(request, first ? [{ kind: "cut", producer: "test", reason: "window", firstKept: first }] : []);
+    for (const eviction of ["sliding", "chunked"] as const) {
+      for (const startOn of ["any", "human"] as const) {
+        for (const limit of [5, 40, 150]) {
+          const options = { cost: textCost, limit, fixedCost: 2, eviction, startOn };
+          const scratch = selectView(viewMessages(decided), options);
+          const memo = selectViewOf(decided, { ...options, costKey: "text" });
+          expect(memo.messages.map((m) => m.id)).toEqual(scratch.messages.map((m) => m.id));
+          expect(memo.kept.map((g) => [g.kind, g.messages.map((m) => m.id)])).toEqual(
+            scratch.kept.map((g) => [g.kind, g.messages.map((m) => m.id)]),
+          );
+          expect([memo.cost, memo.overLimit, memo.droppedGroups, memo.orphanGroups]).toEqual([
+            scratch.cost,
+            scratch.overLimit,
+            scratch.droppedGroups,
+            scratch.orphanGroups,
+          ]);
+        }
+      }
     }
   }
   // Chunked cuts: the binary search gives the view selectView computes over the whole thread.

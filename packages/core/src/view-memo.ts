@@ -61,9 +61,10 @@ export interface ThreadIndex {
   /**
    * Candidate index where chunked eviction starts the view (see `EvictionMode`): the smallest
    * prefix, a multiple of `limit - lowWatermark` in cost, whose removal brings the rest within
-   * `budget`. A binary search over {@link ThreadIndex.costPrefix}.
+   * `budget`. A binary search over {@link ThreadIndex.costPrefix}. With `from`, the same over the
+   * candidates from `from` on (costs measured from there). @default from 0
    */
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number;
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from?: number): number;
   /**
    * Message positions outside every candidate group, ascending: stored `SystemMessage`s, orphans,
    * stray results inside a tool_call span. A view from a candidate on is the thread from there
@@ -237,15 +238,16 @@ class Index implements ThreadIndex {
     return { kind: span.kind, messages: this.messages.slice(span.start, span.end), start: span.start, end: span.end };
   }
 
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number {
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from = 0): number {
     const n = prefix.length - 1;
-    const total = prefix[n] as number;
-    if (total <= budget) return 0;
+    const base = prefix[from] as number;
+    const total = (prefix[n] as number) - base;
+    if (total <= budget) return from;
     const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
-    const evict = Math.ceil((total - budget) / step) * step;
+    const evict = base + Math.ceil((total - budget) / step) * step;
     // Smallest g with prefix[g] >= evict (prefix sums are non-decreasing): the linear scan of
     // view.ts's chunkedStart, as a binary search.
-    let lo = 0;
+    let lo = from;
     let hi = n;
     if ((prefix[n] as number) < evict) return n;
     while (lo < hi) {
@@ -445,23 +447,33 @@ export interface IndexedViewOptions extends SelectViewOptions {
  * messages). `groups` is built on first read (O(n)).
  */
 export function selectIndexedView(index: ThreadIndex, options: IndexedViewOptions): ViewSelection {
+  return selectCandidates(index, options, 0, true);
+}
+
+/**
+ * `selectView` over the candidates of `index` from candidate `from` on, with the thread's stored
+ * system messages in the view (`withSystems`, as `selectView` over the stored thread keeps them)
+ * or not (as over core's view, where they are merged into the system message). Equal to
+ * `selectView` of those messages: they regroup into exactly those candidates.
+ */
+export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions, from: number, withSystems: boolean): ViewSelection {
   const prefix = index.costPrefix(options.costKey, options.cost);
   const candidates = index.candidates;
   const n = candidates.length;
-  const total = prefix[n] as number;
   const fixed = options.fixedCost ?? 0;
-  const systems = index.systemPositions.map((p) => index.group(groupOfSystem(index, p)));
+  const systems = withSystems ? index.systemPositions.map((p) => index.group(groupOfSystem(index, p))) : [];
   let systemCost = 0;
   for (const group of systems) systemCost += options.cost(group);
   const budget = options.limit - fixed - systemCost;
-  const protectedFrom = index.protectedFrom;
+  // The newest user candidate, when it is in the view; else the view's newest candidate.
+  const protectedFrom = index.protectedFrom >= from ? index.protectedFrom : Math.max(from, n - 1);
   let first: number;
   if ((options.eviction ?? "sliding") === "chunked") {
-    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from);
   } else {
-    // Smallest g whose suffix fits: prefix[g] >= total - budget (prefix sums never decrease).
-    const need = total - budget;
-    let lo = 0;
+    // Smallest g whose suffix fits: prefix[g] >= prefix[n] - budget (prefix sums never decrease).
+    const need = (prefix[n] as number) - budget;
+    let lo = from;
     let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -481,23 +493,36 @@ export function selectIndexedView(index: ThreadIndex, options: IndexedViewOption
   for (const group of kept) {
     while (s < systems.length && (systems[s] as MessageGroup).start < group.start)
       messages.push(...(systems[s++] as MessageGroup).messages);
-    messages.push(...group.messages);
+    for (const message of group.messages) messages.push(message);
   }
   while (s < systems.length) messages.push(...(systems[s++] as MessageGroup).messages);
-  const cost = fixed + systemCost + total - (prefix[first] as number);
+  const cost = fixed + systemCost + (prefix[n] as number) - (prefix[first] as number);
   let all: MessageGroup[] | undefined;
   return {
     messages,
     kept,
     cost,
     overLimit: cost > options.limit,
-    droppedGroups: first,
-    orphanGroups: index.groups.length - n - systems.length,
+    droppedGroups: first - from,
+    orphanGroups: withSystems ? index.groups.length - n - systems.length : 0,
     get groups() {
-      all ??= index.groups.map((_, g) => index.group(g));
+      all ??= withSystems ? index.groups.map((_, g) => index.group(g)) : candidates.slice(from).map((g) => index.group(g));
       return all;
     },
   };
+}
+
+/** Index into `index.candidates` of the candidate holding thread index `at`, else of the first one after it. */
+export function candidateAtOrAfter(index: ThreadIndex, at: number): number {
+  const { candidates, groups } = index;
+  let lo = 0;
+  let hi = candidates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((groups[candidates[mid] as number] as GroupSpan).end <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index into `groups` of the system group at message position `p` (binary search on starts). */

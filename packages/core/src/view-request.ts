@@ -11,7 +11,15 @@ import {
   withoutTailContext,
 } from "./assemble-view.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
-import { indexThread, sharedViewMemo, type ThreadIndex } from "./view-memo.js";
+import { selectView, type ViewSelection } from "./view.js";
+import {
+  candidateAtOrAfter,
+  type IndexedViewOptions,
+  indexThread,
+  selectCandidates,
+  sharedViewMemo,
+  type ThreadIndex,
+} from "./view-memo.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
 export interface PlacementRequest {
@@ -187,6 +195,21 @@ export function viewMessages(request: PlacementRequest): BaseMessage[] {
  */
 export function threadMessages(request: PlacementRequest): BaseMessage[] {
   return inputsOf(request).thread;
+}
+
+/**
+ * What `selectView(viewMessages(request), options)` selects (same messages, groups, cost), computed
+ * on the thread's index: O(log n) for the cut plus O(view) to build it, and `options.cost` is
+ * called only for groups not costed before under `options.costKey` on this thread (spec R2, R3;
+ * issue 16). windowTrim and tokenCap cut with it. Falls back to `selectView` over the view when a
+ * decision replaced messages (their cost differs from the stored ones').
+ */
+export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
+  const assembled = assembledRequest(request);
+  const state = stateOf(assembled) as ViewState;
+  if (state.decisions.replacements.length > 0) return selectView(state.assembled.view, options);
+  const index = state.index.isFor(state.thread) ? state.index : indexOf(assembled, state.thread);
+  return selectCandidates(index, options, candidateAtOrAfter(index, state.assembled.report.keptFrom), false);
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */
