@@ -4,8 +4,8 @@ import { describe, expect, it } from "vitest";
 import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
-import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
+import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 
 /** One unit appended to a thread. */
 type Unit =
