@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage } from "@langchain/core/messages";
-import { groupMessages, type MessageGroup, messageType, protectedTailStart, toolCallsOf } from "./groups.js";
+import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf } from "./groups.js";
 import {
   appendToSystemMessage,
   type ContextBlock,
@@ -12,6 +12,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
+import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./view-memo.js";
 
 /**
  * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
@@ -152,17 +153,20 @@ export interface AssembledView {
  *    one extra text block at the end of the newest user message, in the request only (a separate
  *    message would make two user turns in a row).
  */
-export function assembleView(thread: readonly BaseMessage[], systemMessage: SystemMessage, decisions: ViewDecisions): AssembledView {
-  const groups = groupMessages(thread);
-  const systems: BaseMessage[] = [];
-  const candidates: MessageGroup[] = [];
-  let orphanGroups = 0;
-  for (const group of groups) {
-    if (group.kind === "system") systems.push(...group.messages);
-    else if (group.kind === "orphan") orphanGroups += 1;
-    else candidates.push(group);
-  }
-  const protectedFrom = protectedTailStart(candidates);
+export function assembleView(
+  thread: readonly BaseMessage[],
+  systemMessage: SystemMessage,
+  decisions: ViewDecisions,
+  index?: ThreadIndex,
+): AssembledView {
+  // Positions, groups and prefix sums of the thread: the caller's per-thread index when it has one
+  // for exactly this array (O(new messages) since the last call), else built here (O(n)).
+  const ix = index?.isFor(thread) ? index : indexThread(thread);
+  const spans = ix.groups;
+  const candidates = ix.candidates;
+  const n = candidates.length;
+  const kindOf = (c: number): GroupSpan["kind"] => (spans[candidates[c] as number] as GroupSpan).kind;
+  const protectedFrom = n === 0 ? 0 : ix.protectedFrom;
   const originals = new Map<BaseMessage, BaseMessage>();
   const replacementOf = new Map<BaseMessage, BaseMessage>();
   for (const r of decisions.replacements) {
@@ -171,13 +175,13 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
   }
   const locate = (message: BaseMessage | null): number | undefined => {
     if (message === null) return undefined;
-    const index = indexInThread(thread, originals.get(message) ?? message);
-    return index === undefined ? undefined : groupAtOrAfter(candidates, index);
+    const at = indexInThread(thread, ix, originals.get(message) ?? message);
+    return at === undefined ? undefined : candidateAtOrAfter(ix, at);
   };
   const startOn: StartOn = decisions.startOn?.value ?? DEFAULT_START_ON;
   const toUser = (g: number): number => {
     let at = g;
-    if (startOn === "human") while (at < protectedFrom && (candidates[at] as MessageGroup).kind !== "user") at += 1;
+    if (startOn === "human") while (at < protectedFrom && kindOf(at) !== "user") at += 1;
     return at;
   };
 
@@ -197,26 +201,31 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
   let start = coverStart ?? windowStart ?? 0;
   start = toUser(Math.min(Math.max(start, capStart), protectedFrom));
   let unsummarizedDropped: number | undefined;
-  if (coverStart !== undefined) {
-    unsummarizedDropped = 0;
-    for (let g = coverStart; g < start; g += 1) unsummarizedDropped += (candidates[g] as MessageGroup).messages.length;
-  }
+  if (coverStart !== undefined)
+    unsummarizedDropped = start > coverStart ? (ix.countPrefix[start] as number) - (ix.countPrefix[coverStart] as number) : 0;
 
-  const view: BaseMessage[] = [];
-  for (let g = start; g < candidates.length; g += 1) {
-    for (const message of (candidates[g] as MessageGroup).messages) view.push(replacementOf.get(message) ?? message);
-  }
-  const messages = alternateRoles(view);
+  const from = startIndex(ix, start, thread);
+  let view = viewFrom(thread, ix, from);
+  let messages: BaseMessage[];
+  if (replacementOf.size > 0) {
+    view = view.map((message) => replacementOf.get(message) ?? message);
+    messages = alternateRoles(view);
+  } else messages = alternateFrom(view, ix, from);
 
   let system = systemMessage;
-  for (const stored of systems) system = appendToSystemMessage(system, systemText(stored as SystemMessage));
+  for (const p of ix.systemPositions) system = appendToSystemMessage(system, systemText(thread[p] as SystemMessage));
   for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
   const placed = placeContextBlocks(decisions.blocks, decisions.mode ?? resolvePromptContextMode());
   const headText = renderContextBlocks(placed.head);
   const tailText = renderContextBlocks(placed.tail);
   const rendered = headText === "" ? system : appendToSystemMessage(system, headText);
-  const tailContext = tailText === "" ? "" : attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
-  const windowFrom = windowStart === undefined ? undefined : startIndex(candidates, toUser(Math.min(windowStart, protectedFrom)), thread);
+  let tailContext = "";
+  if (tailText !== "") {
+    // The tail block goes on a copy: `messages` may be the view or the stored thread itself.
+    if (messages === view || messages === thread) messages = messages.slice();
+    tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
+  }
+  const windowFrom = windowStart === undefined ? undefined : startIndex(ix, toUser(Math.min(windowStart, protectedFrom)), thread);
   return {
     messages,
     systemMessage: rendered,
@@ -225,10 +234,10 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
     report: {
       threadMessages: thread.length,
       sentMessages: messages.length,
-      keptFrom: startIndex(candidates, start, thread),
+      keptFrom: from,
       droppedGroups: start,
-      orphanGroups,
-      mergedSystemMessages: systems.length,
+      orphanGroups: spans.length - n - ix.systemPositions.length,
+      mergedSystemMessages: ix.systemPositions.length,
       unsummarizedDropped,
       windowFrom,
       windowLimit,
@@ -238,12 +247,79 @@ export function assembleView(thread: readonly BaseMessage[], systemMessage: Syst
   };
 }
 
-function startIndex(candidates: readonly MessageGroup[], g: number, thread: readonly BaseMessage[]): number {
-  return (candidates[g] as MessageGroup | undefined)?.start ?? thread.length;
+/** Thread index of candidate `c`'s first message; the thread's length past the last candidate. */
+function startIndex(ix: ThreadIndex, c: number, thread: readonly BaseMessage[]): number {
+  const g = ix.candidates[c];
+  return g === undefined ? thread.length : (ix.groups[g] as GroupSpan).start;
 }
 
-/** Index of `message` in the thread: by object from the end (views are near the end), else by id. */
-function indexInThread(thread: readonly BaseMessage[], message: BaseMessage): number | undefined {
+/** The candidate messages from thread index `from` on (a candidate's start): the thread less excluded positions. */
+function viewFrom(thread: readonly BaseMessage[], ix: ThreadIndex, from: number): BaseMessage[] {
+  const excluded = ix.excluded;
+  let e = firstAtOrAfter(excluded, from);
+  if (e === excluded.length) return from === 0 ? (thread as BaseMessage[]) : thread.slice(from);
+  const out: BaseMessage[] = [];
+  for (let i = from; i < thread.length; i += 1) {
+    if (i === excluded[e]) {
+      e += 1;
+      continue;
+    }
+    out.push(thread[i] as BaseMessage);
+  }
+  return out;
+}
+
+/**
+ * {@link alternateRoles} of the view that starts at thread index `from`, doing the role checks
+ * only where the index says alternation may change something ({@link ThreadIndex.mergePoints})
+ * and at the first message; every other message is handed on as it is. Returns `view` itself
+ * when nothing changes.
+ */
+function alternateFrom(view: BaseMessage[], ix: ThreadIndex, from: number): BaseMessage[] {
+  const points = ix.mergePoints;
+  let m = firstAtOrAfter(points, from + 1);
+  const first = view[0];
+  const firstDropped =
+    first !== undefined && messageType(first) === "ai" && toolCallsOf(first).length === 0 && isEmptyContent(first.content);
+  if (m === points.length && !firstDropped) return view;
+  // View position of a thread index: its distance from `from` less the excluded positions between.
+  const excluded = ix.excluded;
+  const e0 = firstAtOrAfter(excluded, from);
+  const viewPosition = (p: number) => p - from - (firstAtOrAfter(excluded, p) - e0);
+  const out: BaseMessage[] = [];
+  let k = 0;
+  if (first !== undefined) {
+    alternateStep(out, first);
+    k = 1;
+  }
+  for (; m < points.length; m += 1) {
+    const v = viewPosition(points[m] as number);
+    for (; k < v; k += 1) out.push(view[k] as BaseMessage);
+    alternateStep(out, view[v] as BaseMessage);
+    k = v + 1;
+  }
+  for (; k < view.length; k += 1) out.push(view[k] as BaseMessage);
+  return out;
+}
+
+/** Index of the first entry of an ascending list that is at least `value`. */
+function firstAtOrAfter(sorted: readonly number[], value: number): number {
+  let lo = 0;
+  let hi = sorted.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((sorted[mid] as number) < value) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
+}
+
+/** Index of `message` in the thread: by id through the index, else by object from the end (views are near the end). */
+function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, message: BaseMessage): number | undefined {
+  if (typeof message.id === "string" && message.id !== "") {
+    const at = ix.indexOf(message.id);
+    if (at !== -1 && thread[at] === message) return at;
+  }
   const at = thread.lastIndexOf(message);
   if (at !== -1) return at;
   if (typeof message.id !== "string" || message.id === "") return undefined;
@@ -251,49 +327,28 @@ function indexInThread(thread: readonly BaseMessage[], message: BaseMessage): nu
   return undefined;
 }
 
-/** The candidate group holding thread index `index`, else the first one after it. */
-function groupAtOrAfter(candidates: readonly MessageGroup[], index: number): number {
-  let lo = 0;
-  let hi = candidates.length;
-  while (lo < hi) {
-    const mid = (lo + hi) >> 1;
-    if ((candidates[mid] as MessageGroup).end <= index) lo = mid + 1;
-    else hi = mid;
-  }
-  return lo;
-}
-
-type Block = Record<string, unknown>;
-
-function blocksOf(content: unknown): Block[] {
-  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  if (!Array.isArray(content)) return [];
-  return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as Block)));
-}
-
-function isEmptyContent(content: unknown): boolean {
-  return blocksOf(content).every((block) => block.type === "text" && String(block.text ?? "").trim() === "");
-}
-
 /**
  * Merges what providers would see as two turns of one role in a row (step 4 of
  * {@link assembleView}). The input holds whole groups, so an AI message with tool calls is always
  * followed by its results.
  */
-function alternateRoles(view: readonly BaseMessage[]): BaseMessage[] {
+export function alternateRoles(view: readonly BaseMessage[]): BaseMessage[] {
   const out: BaseMessage[] = [];
-  for (const message of view) {
-    const type = messageType(message);
-    if (type === "ai" && toolCallsOf(message).length === 0 && isEmptyContent(message.content)) continue;
-    const previous = out[out.length - 1];
-    const previousType = previous ? messageType(previous) : "";
-    if (previous && type === "human" && previousType === "human") {
-      out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
-    } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
-      out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
-    } else out.push(message);
-  }
+  for (const message of view) alternateStep(out, message);
   return out;
+}
+
+/** One message of {@link alternateRoles}: dropped, merged into `out`'s last message, or appended. */
+function alternateStep(out: BaseMessage[], message: BaseMessage): void {
+  const type = messageType(message);
+  if (type === "ai" && toolCallsOf(message).length === 0 && isEmptyContent(message.content)) return;
+  const previous = out[out.length - 1];
+  const previousType = previous ? messageType(previous) : "";
+  if (previous && type === "human" && previousType === "human") {
+    out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
+  } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
+    out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
+  } else out.push(message);
 }
 
 function fieldsOf(message: BaseMessage) {

@@ -168,3 +168,19 @@ export function findOrphans(messages: readonly BaseMessage[]): string[] {
     .filter((group) => group.kind === "orphan")
     .map((group) => `orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
 }
+
+/** A content block as LangChain messages hold it. */
+export type ContentBlock = Record<string, unknown>;
+
+/** Content as a list of blocks: a string is one text block (none when empty). */
+export function blocksOf(content: unknown): ContentBlock[] {
+  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
+  if (!Array.isArray(content)) return [];
+  return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as ContentBlock)));
+}
+
+/** `true` when content holds no block other than blank text (spec R33: such an AI message is not sent). */
+export function isEmptyContent(content: unknown): boolean {
+  if (typeof content === "string") return content.trim() === "";
+  return blocksOf(content).every((block) => block.type === "text" && String(block.text ?? "").trim() === "");
+}

@@ -1,9 +1,11 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { selectView } from "./view.js";
 import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
+import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 
 /** One unit appended to a thread. */
 type Unit =
@@ -133,6 +135,60 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
           scratch.droppedGroups,
           scratch.orphanGroups,
         ]);
+      }
+    }
+  }
+  // Excluded positions: every message outside the candidate groups.
+  const inCandidate = new Set(candidates.flatMap((k) => (groups[k] as MessageGroup).messages));
+  expect(index.excluded).toEqual(messages.flatMap((m, i) => (inCandidate.has(m) ? [] : [i])));
+  // The assembled view on the memo's index (merge points, excluded positions kept incrementally)
+  // is the one assembled on a fresh index, and its messages are the plain role alternation of its
+  // view, for views starting at every candidate.
+  const shape = (list: readonly BaseMessage[]) => list.map((m) => [m.type, m.id, JSON.stringify(m.content)]);
+  const system = new SystemMessage("S");
+  for (const startOn of ["any", "human"] as const) {
+    for (const first of [undefined, ...candidates.map((k) => (groups[k] as MessageGroup).messages[0] as BaseMessage)]) {
+      const decisions: ViewDecisions = {
+        ...EMPTY_DECISIONS,
+        startOn: { value: startOn, producer: "test" },
+        cuts: first ? [{ producer: "test", reason: "window", firstKept: first }] : [],
+      };
+      const memo = assembleView(messages, system, decisions, index);
+      const scratch = assembleView(messages, system, decisions);
+      expect(shape(memo.view)).toEqual(shape(scratch.view));
+      expect(shape(memo.messages)).toEqual(shape(scratch.messages));
+      expect(shape(memo.messages)).toEqual(shape(alternateRoles(memo.view)));
+      expect(memo.report).toEqual(scratch.report);
+      expect(memo.systemMessage.content).toEqual(scratch.systemMessage.content);
+    }
+  }
+  // Through a request (the shared memo, keyed by the request's thread_id): windowTrim's and
+  // tokenCap's cut over the view decided so far is selectView's over that view.
+  const request = {
+    messages: messages as BaseMessage[],
+    systemMessage: system,
+    state: { messages },
+    runtime: { configurable: { thread_id: "view-memo-property" } },
+  };
+  for (const first of [undefined, ...candidates.slice(-3).map((k) => (groups[k] as MessageGroup).messages[0] as BaseMessage)]) {
+    const decided = withViewDecisions(request, first ? [{ kind: "cut", producer: "test", reason: "window", firstKept: first }] : []);
+    for (const eviction of ["sliding", "chunked"] as const) {
+      for (const startOn of ["any", "human"] as const) {
+        for (const limit of [5, 40, 150]) {
+          const options = { cost: textCost, limit, fixedCost: 2, eviction, startOn };
+          const scratch = selectView(viewMessages(decided), options);
+          const memo = selectViewOf(decided, { ...options, costKey: "text" });
+          expect(memo.messages.map((m) => m.id)).toEqual(scratch.messages.map((m) => m.id));
+          expect(memo.kept.map((g) => [g.kind, g.messages.map((m) => m.id)])).toEqual(
+            scratch.kept.map((g) => [g.kind, g.messages.map((m) => m.id)]),
+          );
+          expect([memo.cost, memo.overLimit, memo.droppedGroups, memo.orphanGroups]).toEqual([
+            scratch.cost,
+            scratch.overLimit,
+            scratch.droppedGroups,
+            scratch.orphanGroups,
+          ]);
+        }
       }
     }
   }

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { type GroupKind, groupMessages, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+import { type GroupKind, groupMessages, isEmptyContent, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
 import type { SelectViewOptions, ViewSelection } from "./view.js";
 
 /** Default bound on the threads a {@link ViewMemo} keeps, least recently used out first. */
@@ -61,9 +61,26 @@ export interface ThreadIndex {
   /**
    * Candidate index where chunked eviction starts the view (see `EvictionMode`): the smallest
    * prefix, a multiple of `limit - lowWatermark` in cost, whose removal brings the rest within
-   * `budget`. A binary search over {@link ThreadIndex.costPrefix}.
+   * `budget`. A binary search over {@link ThreadIndex.costPrefix}. With `from`, the same over the
+   * candidates from `from` on (costs measured from there). @default from 0
    */
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number;
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from?: number): number;
+  /**
+   * Message positions outside every candidate group, ascending: stored `SystemMessage`s, orphans,
+   * stray results inside a tool_call span. A view from a candidate on is the thread from there
+   * with these positions left out.
+   */
+  readonly excluded: readonly number[];
+  /**
+   * Positions, ascending, of candidate messages where core's role alternation (step 4 of
+   * `assembleView`) may do more than keep the message as it is: an AI message with neither content
+   * nor tool calls, a message right after one, a user message right after a user message, an AI
+   * message right after an AI message without tool calls (neighbours taken in the view of all
+   * candidates). Everywhere else a message is handed on unchanged.
+   */
+  readonly mergePoints: readonly number[];
+  /** Whether this index describes exactly `messages` (the array it was last built or validated for). */
+  isFor(messages: readonly BaseMessage[]): boolean;
   /** Estimated bytes this index holds (ids, positions, groups, prefix sums). */
   readonly estimatedBytes: number;
 }
@@ -103,6 +120,8 @@ class Index implements ThreadIndex {
   candidates: number[] = [];
   countPrefix: number[] = [0];
   costs = new Map<string, number[]>();
+  excluded: number[] = [];
+  mergePoints: number[] = [];
   protectedFrom = 0;
   reuse: IndexReuse = "new";
   newFrom = 0;
@@ -121,6 +140,10 @@ class Index implements ThreadIndex {
 
   get length(): number {
     return this.ids.length;
+  }
+
+  isFor(messages: readonly BaseMessage[]): boolean {
+    return this.#messages?.deref() === messages && messages.length === this.ids.length;
   }
 
   indexOf(id: string): number {
@@ -149,6 +172,8 @@ class Index implements ThreadIndex {
     while (this.groups.length > 0 && (this.groups.at(-1) as GroupSpan).start >= at) this.groups.pop();
     while (this.candidates.length > 0 && (this.candidates.at(-1) as number) >= this.groups.length) this.candidates.pop();
     this.countPrefix.length = this.candidates.length + 1;
+    while (this.excluded.length > 0 && (this.excluded.at(-1) as number) >= at) this.excluded.pop();
+    while (this.mergePoints.length > 0 && (this.mergePoints.at(-1) as number) >= at) this.mergePoints.pop();
     for (const prefix of this.costs.values()) if (prefix.length > this.candidates.length + 1) prefix.length = this.candidates.length + 1;
     this.stableEnd = Math.min(this.stableEnd, at);
   }
@@ -165,12 +190,21 @@ class Index implements ThreadIndex {
     // Groups are made left to right, one unit at a time, so grouping the suffix from a unit
     // boundary gives exactly the groups the whole thread has there.
     const tail = groupMessages(messages.slice(from));
+    // The candidate message right before `from` (the last one of the last candidate group left).
+    const last = this.candidates.length === 0 ? undefined : (this.groups[this.candidates.at(-1) as number] as GroupSpan);
+    let previous: RoleKind | undefined =
+      last === undefined ? undefined : last.kind === "tool_call" ? "other" : roleKind(messages[last.start] as BaseMessage);
     for (const g of tail) {
       this.groups.push({ kind: g.kind, start: g.start + from, end: g.end + from });
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         this.countPrefix.push((this.countPrefix.at(-1) as number) + g.messages.length);
-      }
+        for (let k = 0; k < g.messages.length; k += 1) {
+          const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "other";
+          if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + from + k);
+          previous = kind;
+        }
+      } else for (let p = g.start; p < g.end; p += 1) this.excluded.push(p + from);
     }
     // The last unit can still grow (more tool results after an AI message with tool calls), so
     // the next call regroups from its start.
@@ -204,15 +238,16 @@ class Index implements ThreadIndex {
     return { kind: span.kind, messages: this.messages.slice(span.start, span.end), start: span.start, end: span.end };
   }
 
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number): number {
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from = 0): number {
     const n = prefix.length - 1;
-    const total = prefix[n] as number;
-    if (total <= budget) return 0;
+    const base = prefix[from] as number;
+    const total = (prefix[n] as number) - base;
+    if (total <= budget) return from;
     const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
-    const evict = Math.ceil((total - budget) / step) * step;
+    const evict = base + Math.ceil((total - budget) / step) * step;
     // Smallest g with prefix[g] >= evict (prefix sums are non-decreasing): the linear scan of
     // view.ts's chunkedStart, as a binary search.
-    let lo = 0;
+    let lo = from;
     let hi = n;
     if ((prefix[n] as number) < evict) return n;
     while (lo < hi) {
@@ -231,9 +266,29 @@ class Index implements ThreadIndex {
     let bytes = 0;
     for (const id of this.ids) bytes += 8 + 16 + 2 * id.length + 40;
     bytes += 8 * this.systemPositions.length + 56 * this.groups.length + 16 * this.candidates.length;
+    bytes += 8 * (this.excluded.length + this.mergePoints.length);
     for (const prefix of this.costs.values()) bytes += 8 * prefix.length;
     return bytes;
   }
+}
+
+/** What role alternation needs to know of a candidate message. */
+type RoleKind = "human" | "plain-ai" | "empty-ai" | "calls-ai" | "other";
+
+function roleKind(message: BaseMessage): RoleKind {
+  const type = messageType(message);
+  if (type === "human") return "human";
+  if (type !== "ai") return "other";
+  if (toolCallsOf(message).length > 0) return "calls-ai";
+  return isEmptyContent(message.content) ? "empty-ai" : "plain-ai";
+}
+
+/** Whether alternation may merge or drop `next` after `previous` (see {@link ThreadIndex.mergePoints}). */
+function mayMerge(previous: RoleKind, next: RoleKind): boolean {
+  if (next === "empty-ai" || previous === "empty-ai") return true;
+  if (next === "human") return previous === "human";
+  if (next === "plain-ai" || next === "calls-ai") return previous === "plain-ai";
+  return false;
 }
 
 /** Start (message index) of the unit the group `g` belongs to: a tool_call span and the strays after it. */
@@ -317,6 +372,14 @@ export class ViewMemo {
   }
 }
 
+/**
+ * The index of `messages` built from scratch and kept nowhere (O(n)): what {@link ViewMemo.index}
+ * gives without a thread id.
+ */
+export function indexThread(messages: readonly BaseMessage[]): ThreadIndex {
+  return fresh(messages);
+}
+
 function fresh(messages: readonly BaseMessage[]): ThreadIndex {
   const index = new Index();
   update(index, messages);
@@ -384,23 +447,33 @@ export interface IndexedViewOptions extends SelectViewOptions {
  * messages). `groups` is built on first read (O(n)).
  */
 export function selectIndexedView(index: ThreadIndex, options: IndexedViewOptions): ViewSelection {
+  return selectCandidates(index, options, 0, true);
+}
+
+/**
+ * `selectView` over the candidates of `index` from candidate `from` on, with the thread's stored
+ * system messages in the view (`withSystems`, as `selectView` over the stored thread keeps them)
+ * or not (as over core's view, where they are merged into the system message). Equal to
+ * `selectView` of those messages: they regroup into exactly those candidates.
+ */
+export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions, from: number, withSystems: boolean): ViewSelection {
   const prefix = index.costPrefix(options.costKey, options.cost);
   const candidates = index.candidates;
   const n = candidates.length;
-  const total = prefix[n] as number;
   const fixed = options.fixedCost ?? 0;
-  const systems = index.systemPositions.map((p) => index.group(groupOfSystem(index, p)));
+  const systems = withSystems ? index.systemPositions.map((p) => index.group(groupOfSystem(index, p))) : [];
   let systemCost = 0;
   for (const group of systems) systemCost += options.cost(group);
   const budget = options.limit - fixed - systemCost;
-  const protectedFrom = index.protectedFrom;
+  // The newest user candidate, when it is in the view; else the view's newest candidate.
+  const protectedFrom = index.protectedFrom >= from ? index.protectedFrom : Math.max(from, n - 1);
   let first: number;
   if ((options.eviction ?? "sliding") === "chunked") {
-    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from);
   } else {
-    // Smallest g whose suffix fits: prefix[g] >= total - budget (prefix sums never decrease).
-    const need = total - budget;
-    let lo = 0;
+    // Smallest g whose suffix fits: prefix[g] >= prefix[n] - budget (prefix sums never decrease).
+    const need = (prefix[n] as number) - budget;
+    let lo = from;
     let hi = n;
     while (lo < hi) {
       const mid = (lo + hi) >> 1;
@@ -420,23 +493,36 @@ export function selectIndexedView(index: ThreadIndex, options: IndexedViewOption
   for (const group of kept) {
     while (s < systems.length && (systems[s] as MessageGroup).start < group.start)
       messages.push(...(systems[s++] as MessageGroup).messages);
-    messages.push(...group.messages);
+    for (const message of group.messages) messages.push(message);
   }
   while (s < systems.length) messages.push(...(systems[s++] as MessageGroup).messages);
-  const cost = fixed + systemCost + total - (prefix[first] as number);
+  const cost = fixed + systemCost + (prefix[n] as number) - (prefix[first] as number);
   let all: MessageGroup[] | undefined;
   return {
     messages,
     kept,
     cost,
     overLimit: cost > options.limit,
-    droppedGroups: first,
-    orphanGroups: index.groups.length - n - systems.length,
+    droppedGroups: first - from,
+    orphanGroups: withSystems ? index.groups.length - n - systems.length : 0,
     get groups() {
-      all ??= index.groups.map((_, g) => index.group(g));
+      all ??= withSystems ? index.groups.map((_, g) => index.group(g)) : candidates.slice(from).map((g) => index.group(g));
       return all;
     },
   };
+}
+
+/** Index into `index.candidates` of the candidate holding thread index `at`, else of the first one after it. */
+export function candidateAtOrAfter(index: ThreadIndex, at: number): number {
+  const { candidates, groups } = index;
+  let lo = 0;
+  let hi = candidates.length;
+  while (lo < hi) {
+    const mid = (lo + hi) >> 1;
+    if ((groups[candidates[mid] as number] as GroupSpan).end <= at) lo = mid + 1;
+    else hi = mid;
+  }
+  return lo;
 }
 
 /** Index into `groups` of the system group at message position `p` (binary search on starts). */

@@ -11,6 +11,15 @@ import {
   withoutTailContext,
 } from "./assemble-view.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
+import { selectView, type ViewSelection } from "./view.js";
+import {
+  candidateAtOrAfter,
+  type IndexedViewOptions,
+  indexThread,
+  selectCandidates,
+  sharedViewMemo,
+  type ThreadIndex,
+} from "./view-memo.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
 export interface PlacementRequest {
@@ -37,6 +46,8 @@ const VIEW = Symbol.for("threadwise.view");
 interface ViewState {
   /** The thread as the stack received it (rendered context stripped). */
   thread: BaseMessage[];
+  /** Positions and prefix sums of `thread` (the per-thread memo's when `thread` is the stored thread). */
+  index: ThreadIndex;
   /** The system message as the stack received it. */
   system: SystemMessage;
   decisions: ViewDecisions;
@@ -63,9 +74,29 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
   return { thread, system, decisions: state.decisions };
 }
 
+/**
+ * The index of `thread` for this request: the one already made for it in this model call, else
+ * the process-wide memo's entry for the request's `thread_id` when `thread` is the stored thread
+ * (O(new messages) since the thread's last call), else one built for this call (O(n), e.g. when
+ * a middleware that is not threadwise's changed the messages).
+ */
+function indexOf(request: PlacementRequest, thread: BaseMessage[]): ThreadIndex {
+  const known = stateOf(request)?.index;
+  if (known?.isFor(thread)) return known;
+  const { state, runtime } = request as PlacementRequest & {
+    state?: { messages?: unknown };
+    runtime?: { configurable?: { thread_id?: unknown } };
+  };
+  const threadId = runtime?.configurable?.thread_id;
+  if (state?.messages === thread && (typeof threadId === "string" || typeof threadId === "number") && threadId !== "")
+    return sharedViewMemo().index(String(threadId), thread);
+  return indexThread(thread);
+}
+
 function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], system: SystemMessage, decisions: ViewDecisions): R {
-  const assembled = assembleView(thread, system, decisions);
-  const state: ViewState = { thread, system, decisions, assembled };
+  const index = indexOf(request, thread);
+  const assembled = assembleView(thread, system, decisions, index);
+  const state: ViewState = { thread, index, system, decisions, assembled };
   return { ...request, messages: assembled.messages, systemMessage: assembled.systemMessage, [VIEW]: state };
 }
 
@@ -78,7 +109,7 @@ function assembledOf(request: PlacementRequest): AssembledView {
   )
     return state.assembled;
   const { thread, system, decisions } = inputsOf(request);
-  return assembleView(thread, system, decisions);
+  return assembleView(thread, system, decisions, indexOf(request, thread));
 }
 
 /**
@@ -164,6 +195,21 @@ export function viewMessages(request: PlacementRequest): BaseMessage[] {
  */
 export function threadMessages(request: PlacementRequest): BaseMessage[] {
   return inputsOf(request).thread;
+}
+
+/**
+ * What `selectView(viewMessages(request), options)` selects (same messages, groups, cost), computed
+ * on the thread's index: O(log n) for the cut plus O(view) to build it, and `options.cost` is
+ * called only for groups not costed before under `options.costKey` on this thread (spec R2, R3;
+ * issue 16). windowTrim and tokenCap cut with it. Falls back to `selectView` over the view when a
+ * decision replaced messages (their cost differs from the stored ones').
+ */
+export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
+  const assembled = assembledRequest(request);
+  const state = stateOf(assembled) as ViewState;
+  if (state.decisions.replacements.length > 0) return selectView(state.assembled.view, options);
+  const index = state.index.isFor(state.thread) ? state.index : indexOf(assembled, state.thread);
+  return selectCandidates(index, options, candidateAtOrAfter(index, state.assembled.report.keptFrom), false);
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */

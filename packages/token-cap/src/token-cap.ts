@@ -3,6 +3,7 @@ import {
   createTokenCounter,
   EVICTION_MODES,
   envPositiveInt,
+  type IndexedViewOptions,
   loggerOptionSchema,
   type MessageGroup,
   parseOptions,
@@ -12,11 +13,12 @@ import {
   resolveLogger,
   type StartOn,
   selectView,
+  selectViewOf,
   systemText,
   ThreadwiseConfigError,
   type TokenCounter,
   threadwiseMiddleware,
-  viewMessages,
+  type ViewSelection,
   viewReport,
   viewStartOn,
   withMultiturnLog,
@@ -147,17 +149,35 @@ export interface CapResult {
  * @throws ThreadwiseTokenBudgetError with `overflow: "throw"` when the must-keep groups alone are over.
  */
 export function capMessages(messages: readonly BaseMessage[], settings: CapSettings): CapResult {
-  const { counter, maxTokens } = settings;
-  const fixedTokens = settings.fixedTokens ?? 0;
-  const groupTokens = (group: MessageGroup) => counter.countMessages(group.messages);
-  const selection = selectView(messages, {
-    cost: groupTokens,
-    limit: maxTokens,
-    fixedCost: fixedTokens,
+  return capSelection(selectView(messages, capViewOptions(settings)), settings);
+}
+
+/** One cost key per counter: the index caches group costs per key. */
+const counterKeys = new WeakMap<TokenCounter, string>();
+let nextCounterKey = 0;
+
+/** The view selection options of a cap: each group costs its tokens, cached per counter. */
+function capViewOptions(settings: CapSettings): IndexedViewOptions {
+  const { counter } = settings;
+  let costKey = counterKeys.get(counter);
+  if (costKey === undefined) {
+    costKey = `${TOKEN_CAP_NAME}:tokens:${nextCounterKey++}`;
+    counterKeys.set(counter, costKey);
+  }
+  return {
+    cost: (group: MessageGroup) => counter.countMessages(group.messages),
+    costKey,
+    limit: settings.maxTokens,
+    fixedCost: settings.fixedTokens ?? 0,
     eviction: settings.eviction,
     lowWatermark: settings.lowWatermark,
     startOn: settings.startOn,
-  });
+  };
+}
+
+/** {@link capMessages} on a selection already made with {@link capViewOptions} (the over-cap rule applied). */
+function capSelection(selection: ViewSelection, settings: CapSettings): CapResult {
+  const { counter, maxTokens } = settings;
   // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
   const result = (messages: BaseMessage[], tokens: number, shortenedToolResults: number): CapResult => ({
     messages,
@@ -276,7 +296,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
         counter.countTools(tools) +
         (tailContext === "" ? 0 : counter.countText(tailContext)) +
         requestOverheadTokens({ system: system > 0, tools: tools.length > 0 });
-      const result = capMessages(viewMessages(ruled), {
+      const settings: CapSettings = {
         maxTokens,
         fixedTokens,
         counter,
@@ -284,7 +304,10 @@ export function tokenCap(options: TokenCapOptions = {}) {
         lowWatermark,
         overflow: parsed.overflow,
         startOn: viewStartOn(ruled),
-      });
+      };
+      // The cut over the view decided so far, on the thread's index: each group is counted once
+      // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
+      const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,

@@ -7,10 +7,10 @@ import {
   resolveLogger,
   type StartOn,
   selectView,
+  selectViewOf,
   ThreadwiseConfigError,
   threadwiseMiddleware,
   type ViewSelection,
-  viewMessages,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
@@ -150,7 +150,15 @@ export function windowTrim(options: WindowTrimOptions = {}) {
       const ruled = settings.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: WINDOW_TRIM_NAME, startOn: settings.startOn }])
         : request;
-      const selection = selectWindow(viewMessages(ruled), { ...settings, startOn: viewStartOn(ruled) });
+      // The window over the view decided so far, on the thread's index: O(log n), not O(thread).
+      const selection = selectViewOf(ruled, {
+        cost: (group) => group.messages.length,
+        costKey: "messages",
+        limit: settings.maxMessages,
+        eviction: settings.eviction,
+        lowWatermark: settings.lowWatermark,
+        startOn: viewStartOn(ruled),
+      });
       const next = withViewDecisions(ruled, [
         {
           kind: "cut",
