@@ -33,10 +33,8 @@ export const TOOLS_OVERHEAD_TOKENS = 9;
 export const SYSTEM_WITH_TOOLS_TOKENS = -3;
 /** Upper bound on cached per-message counts; older entries are evicted first. */
 export const TOKEN_CACHE_ENTRIES = 100_000;
-/** Texts at least this long (characters) are counted line by line, each line remembered by value. */
-const SEGMENT_MIN_CHARACTERS = 256;
 /** Consecutive lines are counted together until a segment holds at least this many characters. */
-const SEGMENT_TARGET_CHARACTERS = 128;
+const SEGMENT_TARGET_CHARACTERS = 32;
 /** Segments longer than this (characters) are not remembered, to bound the memo's memory. */
 const SEGMENT_MEMO_MAX_CHARACTERS = 65_536;
 /** Most segments remembered by value per counter; the oldest goes first. */
@@ -306,9 +304,11 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  *
  * Caching, all exact: per-message counts by a digest of everything counted (a bounded map), and
  * by object (a `WeakMap`), so counting the same thread again on the next turn, even as fresh
- * objects from a checkpointer, tokenizes only the new messages. Long texts (a system prompt with
- * its context blocks, the stable_tail context message) are counted in line segments remembered by
- * value ({@link tokenSegments}), so a changed facts block costs the tokens of its own lines only.
+ * objects from a checkpointer, tokenizes only the new messages. Every text (a system prompt's
+ * parts, its context blocks, the stable_tail context) is counted in line segments remembered by
+ * value ({@link tokenSegments}; at most 16,384 segments per counter, oldest out first), so a
+ * system message rebuilt on every call costs no tokenizing and a facts block that gained a line
+ * costs that line's tokens only.
  * Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks {@link BINARY_BLOCK_TOKENS};
  * unknown block types are counted by their JSON and never throw.
  *
@@ -348,8 +348,11 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       }
       return count;
     };
+    // Every text is counted in segments remembered by value: the parts of a system message
+    // (prompt, note, each context block) come back on every call inside a new message object, and
+    // a context block that gained a line costs that line only.
     countText = (text) => {
-      if (text.length < SEGMENT_MIN_CHARACTERS) return encodeText(text);
+      if (text.indexOf("\n") === -1) return countSegment(text);
       let total = 0;
       for (const segment of tokenSegments(text)) total += countSegment(segment);
       return total;
