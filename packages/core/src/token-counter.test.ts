@@ -254,6 +254,45 @@ describe("regressions of issue 12", () => {
   });
 });
 
+describe("issue 16: every text remembered by line", () => {
+  const o200k = getEncoding("o200k_base");
+  const prompt = "You are a warm, attentive companion who chats with the user about their life: family, work, hobbies, plans.";
+  const note = "This conversation continues from earlier turns: take the previous messages into account when you answer.";
+  const system = (facts: string) =>
+    new SystemMessage({
+      content: [
+        { type: "text", text: prompt },
+        { type: "text", text: `\n\n${note}` },
+        { type: "text", text: `\n\n[Known facts about the user]\n${facts}` },
+      ],
+    });
+
+  it("a new system message whose facts block changed tokenizes the new fact line only, and counts the same as a fresh counter", () => {
+    const counter = createTokenCounter({ encoding: "o200k_base" });
+    counter.countMessage(system("- User lives in Seoul\n- User works as a nurse"));
+    const before = counter.encodedCharacters ?? 0;
+    const facts = "- 사용자는 부산에 살아요\n- User lives in Seoul\n- User works as a nurse";
+    const second = system(facts);
+    const tokens = counter.countMessage(second);
+    // Segments end after their newline, so the new line is counted with it; the others are known.
+    expect((counter.encodedCharacters ?? 0) - before).toBe("- 사용자는 부산에 살아요\n".length);
+    expect(tokens).toBe(createTokenCounter({ encoding: "o200k_base" }).countMessage(system(facts)));
+    const exact = [prompt, `\n\n${note}`, `\n\n[Known facts about the user]\n${facts}`].reduce(
+      (n, t) => n + o200k.encode(t, "all").length,
+      0,
+    );
+    expect(tokens).toBe(exact + MESSAGE_OVERHEAD_TOKENS);
+  });
+
+  it("the same short text counted twice is tokenized once", () => {
+    const counter = createTokenCounter({ encoding: "o200k_base" });
+    expect(counter.countText(note)).toBe(o200k.encode(note, "all").length);
+    const before = counter.encodedCharacters ?? 0;
+    expect(counter.countText(note)).toBe(o200k.encode(note, "all").length);
+    expect(counter.encodedCharacters).toBe(before);
+  });
+});
+
 describe("counting long texts in line segments", () => {
   const pieces = [
     "\n",

@@ -33,8 +33,6 @@ export const TOOLS_OVERHEAD_TOKENS = 9;
 export const SYSTEM_WITH_TOOLS_TOKENS = -3;
 /** Upper bound on cached per-message counts; older entries are evicted first. */
 export const TOKEN_CACHE_ENTRIES = 100_000;
-/** Consecutive lines are counted together until a segment holds at least this many characters. */
-const SEGMENT_TARGET_CHARACTERS = 32;
 /** Segments longer than this (characters) are not remembered, to bound the memo's memory. */
 const SEGMENT_MEMO_MAX_CHARACTERS = 65_536;
 /** Most segments remembered by value per counter; the oldest goes first. */
@@ -230,8 +228,9 @@ function cacheKey(message: BaseMessage, parts: MessageParts): string {
  * a character other than whitespace and `/`. The pre-tokenizers of cl100k_base, o200k_base and
  * the older GPT encodings never put such a newline and the next character in one piece (only
  * o200k's punctuation rule takes `\n/` along), and BPE never merges across pieces, so the counts
- * of the segments add up to the count of the whole text, exactly. Consecutive lines are kept
- * together up to {@link SEGMENT_TARGET_CHARACTERS}.
+ * of the segments add up to the count of the whole text, exactly. Every such cut is made, so each
+ * line of a context block (a fact, its `[label]` heading) is a segment of its own and a block whose
+ * facts changed costs only its new lines (issue 16); a text without a newline is one segment.
  */
 const UNCUTTABLE_AFTER_NEWLINE = /[\s/]/u;
 
@@ -240,7 +239,7 @@ export function tokenSegments(text: string): string[] {
   let start = 0;
   let at = text.indexOf("\n");
   while (at !== -1 && at + 1 < text.length) {
-    if (at + 1 - start >= SEGMENT_TARGET_CHARACTERS && !UNCUTTABLE_AFTER_NEWLINE.test(text[at + 1] as string)) {
+    if (!UNCUTTABLE_AFTER_NEWLINE.test(text[at + 1] as string)) {
       out.push(text.slice(start, at + 1));
       start = at + 1;
     }
@@ -304,11 +303,11 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  *
  * Caching, all exact: per-message counts by a digest of everything counted (a bounded map), and
  * by object (a `WeakMap`), so counting the same thread again on the next turn, even as fresh
- * objects from a checkpointer, tokenizes only the new messages. Every text (a system prompt's
- * parts, its context blocks, the stable_tail context) is counted in line segments remembered by
- * value ({@link tokenSegments}; at most 16,384 segments per counter, oldest out first), so a
- * system message rebuilt on every call costs no tokenizing and a facts block that gained a line
- * costs that line's tokens only.
+ * objects from a checkpointer, tokenizes only the new messages. Texts are remembered by value in
+ * line segments ({@link tokenSegments}; a text without a newline is one segment): the system
+ * prompt, the history note and every line of a context block, whether they come as parts of a
+ * system message or in the stable_tail context message, so a changed facts block costs the tokens
+ * of its own new lines only.
  * Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks {@link BINARY_BLOCK_TOKENS};
  * unknown block types are counted by their JSON and never throw.
  *
@@ -348,11 +347,10 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       }
       return count;
     };
-    // Every text is counted in segments remembered by value: the parts of a system message
-    // (prompt, note, each context block) come back on every call inside a new message object, and
-    // a context block that gained a line costs that line only.
     countText = (text) => {
-      if (text.indexOf("\n") === -1) return countSegment(text);
+      // Every text is remembered by segment, short ones whole: the system prompt, the history
+      // note and the lines of a context block come back on every call, often as parts of a new
+      // system message.
       let total = 0;
       for (const segment of tokenSegments(text)) total += countSegment(segment);
       return total;
