@@ -195,11 +195,13 @@ export function userMessage(turn: TurnSpec, t: number): HumanMessage {
 
 /**
  * What the agent's model answers, in call order over all turns: per turn, one AI message per tool
- * round, then the final answer. Ids are `a<t>-<k>`, so two agents replaying the case agree.
+ * round, then the final answer. Ids are `a<t>-<k>`, so two agents replaying the case agree; `t`
+ * counts from `firstTurn` (a script made one turn at a time).
  */
-export function modelScript(turns: readonly TurnSpec[]): Array<() => AIMessage> {
+export function modelScript(turns: readonly TurnSpec[], firstTurn = 0): Array<() => AIMessage> {
   const script: Array<() => AIMessage> = [];
-  turns.forEach((turn, t) => {
+  turns.forEach((turn, i) => {
+    const t = firstTurn + i;
     turn.rounds.forEach((round, k) => {
       script.push(
         () =>
