@@ -1,3 +1,4 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createFactIndex, FactIndexCache } from "./fact-index.js";
 import type { Fact } from "./fact-store.js";
@@ -50,6 +51,59 @@ describe("incremental fact index (issue 16)", () => {
     for (const query of ["what's my job", "hiking", "주말에 뭐 해요", "Incheon nurse hiking"]) {
       expect(incremental.search(query, 3)).toEqual(createFactIndex(facts).search(query, 3));
     }
+  });
+
+  it("takes a checkpointer's copies (new objects, same fields) as unchanged, and a new subject as a change", () => {
+    const seoul = fact("user|residence", "User lives in Seoul");
+    const index = createFactIndex([seoul]);
+    expect(index.sync([structuredClone(seoul)])).toEqual({ indexed: 0, discarded: 0 });
+    const sister = { ...seoul, subject: "user's sister" };
+    expect(index.sync([sister])).toEqual({ indexed: 1, discarded: 0 });
+    expect(index.search("sister", 3)[0]?.fact).toBe(sister);
+  });
+
+  it("after any sequence of slot changes answers like an index built from scratch (English and Korean)", () => {
+    const texts = [
+      "User lives in Seoul",
+      "User moved to Busan and lives there",
+      "User works as a nurse in Incheon",
+      "User likes hiking on weekends",
+      "사용자는 부산에 살아요",
+      "사용자는 간호사로 일해요",
+      "사용자는 주말에 등산을 좋아해요",
+      "User has a cat named Nabi",
+    ];
+    const attributes = ["residence", "work", "likes", "pet"];
+    const op = fc.record({
+      key: fc.integer({ min: 0, max: 5 }),
+      text: fc.integer({ min: 0, max: texts.length - 1 }),
+      attribute: fc.integer({ min: 0, max: attributes.length - 1 }),
+      kind: fc.constantFrom("upsert", "remove", "use", "copy"),
+    });
+    fc.assert(
+      fc.property(fc.array(op, { minLength: 1, maxLength: 25 }), (ops) => {
+        const index = createFactIndex();
+        let facts: Fact[] = [];
+        for (const o of ops) {
+          const key = `k${o.key}`;
+          if (o.kind === "remove") facts = facts.filter((f) => f.key !== key);
+          else if (o.kind === "use") facts = facts.map((f) => (f.key === key ? { ...f, uses: f.uses + 1 } : f));
+          else if (o.kind === "copy") facts = structuredClone(facts);
+          else {
+            const next = fact(key, texts[o.text] as string, attributes[o.attribute]);
+            facts = facts.some((f) => f.key === key) ? facts.map((f) => (f.key === key ? next : f)) : [...facts, next];
+          }
+          index.sync(facts);
+          for (const query of ["where do I live", "부산에 살아요", "nurse hiking cat"]) {
+            const kept = index.search(query, 3);
+            const fresh = createFactIndex(facts).search(query, 3);
+            expect(kept.map((r) => r.fact.key)).toEqual(fresh.map((r) => r.fact.key));
+            for (const [i, r] of kept.entries()) expect(r.score).toBeCloseTo((fresh[i] as { score: number }).score, 9);
+          }
+        }
+      }),
+      { seed: 16, numRuns: 200 },
+    );
   });
 
   it("keeps one index per thread, least recently used evicted past the bound", () => {

@@ -39,13 +39,17 @@ export interface RankedFact {
 export interface FactIndex {
   /**
    * Brings the index in line with `facts` (the slot's current list): facts whose key is new are
-   * added, facts whose indexed text or keywords changed are replaced, facts whose key is gone are
-   * discarded; the others are only re-pointed at the new objects (counters change on every use).
-   * Costs one key lookup per fact, and tokenization only for added or changed facts. Returns how
-   * many facts were (re)indexed and discarded.
+   * added, facts whose indexed text, subject or attribute changed are replaced, facts whose key is
+   * gone are removed; the others are only re-pointed at the new objects (counters change on every
+   * use). Costs one key lookup and three string comparisons per fact, and tokenization only for
+   * added, changed or removed facts. Afterwards the index ranks exactly as one built from `facts`
+   * would. Returns how many facts were (re)indexed and discarded.
    */
   sync(facts: readonly Fact[]): { indexed: number; discarded: number };
-  /** The `k` facts most relevant to `query` with a score of at least `minScore`, best first. */
+  /**
+   * The `k` facts most relevant to `query` with a score of at least `minScore` (BM25+, unitless),
+   * best first; equal scores in the order of the list last synced.
+   */
   search(query: string, k: number, minScore?: number): RankedFact[];
   /** Number of facts indexed. */
   readonly size: number;
@@ -67,15 +71,17 @@ function keywordsOf(fact: Fact): string {
  * index.search("Where do I live now?", 3); // [{ fact: { attribute: "residence", ... }, score: 2.1 }]
  */
 export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
-  const mini = new MiniSearch<{ id: string; text: string; keywords: string }>({
+  const mini = new MiniSearch<FactDocument>({
     fields: ["text", "keywords"],
     tokenize,
     processTerm: (term) => term,
     searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
   });
-  // key -> the fact object last synced and the indexed signature (text + keywords).
-  const byKey = new Map<string, { fact: Fact; signature: string }>();
+  // key -> the fact object last synced (its text, subject and attribute are what is indexed), its
+  // position in the list last synced (the tie-break of equal scores) and the sync that last saw it.
+  const byKey = new Map<string, { fact: Fact; position: number; seen: number }>();
   let lastSynced: readonly Fact[] | undefined;
+  let syncs = 0;
 
   const index: FactIndex = {
     get size() {
@@ -83,28 +89,34 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     },
     sync(facts) {
       if (facts === lastSynced) return { indexed: 0, discarded: 0 };
+      syncs += 1;
       let indexed = 0;
       let discarded = 0;
-      const seen = new Set<string>();
-      for (const fact of facts) {
-        seen.add(fact.key);
-        const keywords = keywordsOf(fact);
-        const signature = `${fact.text}\u0000${keywords}`;
+      let distinct = 0;
+      for (const [position, fact] of facts.entries()) {
         const entry = byKey.get(fact.key);
-        if (entry && entry.signature === signature) {
+        if (entry && entry.seen !== syncs) distinct += 1;
+        // Unchanged when the indexed fields are: counters change on every use, and a checkpointer
+        // hands over new objects, so the fields are compared, not the object (no string is built).
+        if (entry && (entry.fact === fact || sameIndexedFields(entry.fact, fact))) {
           entry.fact = fact;
+          entry.position = position;
+          entry.seen = syncs;
           continue;
         }
-        const doc = { id: fact.key, text: fact.text, keywords };
-        if (entry) mini.replace(doc);
-        else mini.add(doc);
-        byKey.set(fact.key, { fact, signature });
+        // `remove` (not MiniSearch's lazy `discard`/`replace`): a discarded document still counts
+        // in its terms' document frequencies until a search cleans it up, so the first search
+        // after a change scored other facts wrongly, even below zero (dropped from the recall).
+        if (entry) mini.remove(documentOf(entry.fact));
+        else distinct += 1;
+        mini.add(documentOf(fact));
+        byKey.set(fact.key, { fact, position, seen: syncs });
         indexed += 1;
       }
-      if (seen.size !== byKey.size) {
-        for (const key of [...byKey.keys()]) {
-          if (seen.has(key)) continue;
-          mini.discard(key);
+      if (distinct !== byKey.size) {
+        for (const [key, entry] of [...byKey]) {
+          if (entry.seen === syncs) continue;
+          mini.remove(documentOf(entry.fact));
           byKey.delete(key);
           discarded += 1;
         }
@@ -116,18 +128,39 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       if (k <= 0 || byKey.size === 0) return [];
       const terms = tokenize(query);
       if (terms.length === 0) return [];
-      const out: RankedFact[] = [];
+      const hits: Array<RankedFact & { position: number }> = [];
       for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
         if (hit.score < minScore) break;
         const entry = byKey.get(hit.id as string);
-        if (entry) out.push({ fact: entry.fact, score: hit.score });
-        if (out.length >= k) break;
+        if (entry) hits.push({ fact: entry.fact, score: hit.score, position: entry.position });
       }
-      return out;
+      // Equal scores in the slot's order. An index kept up to date adds and removes documents in
+      // another order than one built from scratch, so its averages differ in the last bits: scores
+      // within 1e-9 (relative) are equal.
+      hits.sort((a, b) => (nearlyEqual(a.score, b.score) ? a.position - b.position : b.score - a.score));
+      return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
     },
   };
   index.sync(initial);
   return index;
+}
+
+interface FactDocument {
+  id: string;
+  text: string;
+  keywords: string;
+}
+
+function documentOf(fact: Fact): FactDocument {
+  return { id: fact.key, text: fact.text, keywords: keywordsOf(fact) };
+}
+
+function sameIndexedFields(a: Fact, b: Fact): boolean {
+  return a.text === b.text && a.subject === b.subject && a.attribute === b.attribute;
+}
+
+function nearlyEqual(a: number, b: number): boolean {
+  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 /**
