@@ -63,6 +63,33 @@ describe("MessageIndex.sync", () => {
     expect(found(index, "another path")).toEqual(["x"]);
   });
 
+  // Found by test/stack.memo-equivalence.test.ts (seed 4): persistTrim trimmed the head in the same
+  // run in which a RemoveMessage took a tool-call message out of the middle (or another process did
+  // one of the two). The prefix path counted every missing message as part of the head, so it
+  // discarded u2, which is still stored, and recall never found it again (a fresh index does).
+  it("a head trim together with a deletion in the middle: the index equals a fresh one", () => {
+    const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "t1", name: "lookup", args: {} }] });
+    const result = new ToolMessage({ id: "r", content: "ok", tool_call_id: "t1" });
+    const index = new MessageIndex({ maxMessages: 100 });
+    index.sync([user("u1", "I live in Seoul"), ai("a1", "Noted"), user("u2", "my dog Coco"), call, result]);
+    // persistTrim took u1 and a1; a RemoveMessage took the call (its result stays, an orphan).
+    const now = [user("u2", "my dog Coco"), result, ai("a3", "Cute"), user("u3", "what is my dog called")];
+    expect(index.sync(now).rebuilt).toBe(true);
+    const fresh = new MessageIndex({ maxMessages: 100 });
+    fresh.sync(now);
+    expect(index.entries().map((e) => [e.id, e.position])).toEqual(fresh.entries().map((e) => [e.id, e.position]));
+    expect(found(index, "Coco")).toEqual(["u2"]);
+    // A message deleted in the middle, the head trimmed too: it is never found again.
+    const again = new MessageIndex({ maxMessages: 100 });
+    const messages = thread(8);
+    again.sync(messages);
+    const cut = [...messages.slice(2, 5), ...messages.slice(6), user("m8", "user line 8 apple8")];
+    again.sync(cut);
+    expect(found(again, "apple6")).toEqual(["m6"]);
+    expect(found(again, "answer 5")).not.toContain("m5");
+    expect(again.entries().map((e) => [e.id, e.position])).toEqual(cut.map((m, i) => [m.id, i + 1]));
+  });
+
   it("skips tool results and AI messages without text", () => {
     const index = new MessageIndex({ maxMessages: 100 });
     const call = new AIMessage({ id: "c", content: "", tool_calls: [{ id: "t1", name: "search", args: {} }] });

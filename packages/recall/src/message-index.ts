@@ -257,25 +257,51 @@ export class MessageIndex {
   }
 
   /**
+   * Whether `stored[0..p]` is the synced thread without its first `deleted` messages, as far as
+   * the index can tell: every entry past them sits `deleted` positions earlier, no entry of them is
+   * still stored, and no indexable message is missing from the index (the bound drops the oldest
+   * first, so only messages older than every entry may be). Counting the missing messages alone
+   * is not enough: a head trim plus a deletion further on (persistTrim and a `RemoveMessage` in
+   * one run, or two processes) miss as many, and the head would then take still-stored messages
+   * with it. O(p + entries) id comparisons.
+   */
+  #isHeadTrim(stored: readonly BaseMessage[], p: number, deleted: number): boolean {
+    const kept = new Set<string>();
+    for (let i = this.#head; i < this.#entries.length; i += 1) {
+      const entry = this.#entries[i] as RecallEntry;
+      if (entry.position <= deleted) continue;
+      if (stored[entry.position - deleted - 1]?.id !== entry.id) return false;
+      kept.add(entry.id);
+    }
+    const oldest = this.#entries[this.#head];
+    const indexedFrom = oldest && oldest.position > deleted ? oldest.position - deleted - 1 : 0;
+    for (let i = 0; i <= p; i += 1) {
+      const message = stored[i] as BaseMessage;
+      const id = typeof message.id === "string" && message.id !== "" ? message.id : `position:${i + 1}`;
+      if (kept.has(id)) continue;
+      if (this.#byId.has(id) || (i >= indexedFrom && indexable(message))) return false;
+    }
+    return true;
+  }
+
+  /**
    * The oldest messages were deleted (persistTrim): the last synced message is still there, at a
    * smaller position. Discards entries of deleted messages, shifts positions, appends new ones.
-   * `undefined` when the change is anything else.
+   * `undefined` when the change is anything else (also a head trim together with a deletion
+   * further on, e.g. a `RemoveMessage` in the same run: see {@link MessageIndex.#isHeadTrim}).
    */
   #afterPrefixDeletion(stored: readonly BaseMessage[]): SyncResult | undefined {
     const n = this.#syncedLength;
     for (let p = Math.min(n, stored.length) - 1; p >= 0; p -= 1) {
       if (!same(stored[p], this.#last)) continue;
       const deleted = n - (p + 1);
-      if (deleted <= 0) return undefined;
+      if (deleted <= 0 || !this.#isHeadTrim(stored, p, deleted)) return undefined;
       let discarded = 0;
       while (this.size > 0 && (this.#entries[this.#head] as RecallEntry).position <= deleted) {
         this.#discardHead();
         discarded += 1;
       }
       for (let i = this.#head; i < this.#entries.length; i += 1) (this.#entries[i] as RecallEntry).position -= deleted;
-      // The first kept entry must be the same message at its new position, else something else changed.
-      const first = this.#entries[this.#head];
-      if (first && stored[first.position - 1]?.id !== first.id) return undefined;
       this.#syncedLength = p + 1;
       this.#first = stored[0];
       const added = this.#append(stored, p + 1);
@@ -283,6 +309,11 @@ export class MessageIndex {
     }
     return undefined;
   }
+}
+
+/** Whether recall indexes `message`: a user or assistant message with text. */
+function indexable(message: BaseMessage): boolean {
+  return roleOf(message) !== undefined && messageText(message).trim() !== "";
 }
 
 /** Same stored message: same id, or the same object when ids are missing. */
