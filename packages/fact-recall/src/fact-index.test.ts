@@ -106,6 +106,15 @@ describe("incremental fact index (issue 16)", () => {
     );
   });
 
+  it("a query word no fact holds changes no score (such words are left out of the search)", () => {
+    const facts = [fact("a", "User works as a nurse in Incheon", "work"), fact("b", "사용자는 주말에 등산을 좋아해요", "likes")];
+    const index = createFactIndex(facts);
+    const plain = index.search("nurse 등산", 3);
+    expect(plain.map((r) => r.fact.key)).toEqual(["a", "b"]);
+    expect(index.search("nurse zebra 등산 우주선", 3)).toEqual(plain);
+    expect(index.search("zebra 우주선", 3)).toEqual([]);
+  });
+
   it("keeps one index per thread, least recently used evicted past the bound", () => {
     const cache = new FactIndexCache(2);
     const a = cache.for("a", [fact("x", "User lives in Seoul")]);

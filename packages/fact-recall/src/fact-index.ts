@@ -71,9 +71,39 @@ function keywordsOf(fact: Fact): string {
  * index.search("Where do I live now?", 3); // [{ fact: { attribute: "residence", ... }, score: 2.1 }]
  */
 export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
+  // Documents in the index per term. A query term no fact holds adds nothing to any score, so it is
+  // left out of the search: MiniSearch costs per query term, and most words of a message are in no
+  // fact (identical ranking, fewer terms).
+  const vocabulary = new Map<string, number>();
+  // Terms of the field values being added or removed, so each value is tokenized once.
+  const tokenized = new Map<string, string[]>();
+  const termsOf = (value: string): string[] => tokenized.get(value) ?? tokenize(value);
+  const count = (doc: FactDocument, delta: 1 | -1): void => {
+    const terms = new Set<string>();
+    for (const value of [doc.text, doc.keywords]) {
+      const list = tokenize(value);
+      tokenized.set(value, list);
+      for (const term of list) terms.add(term);
+    }
+    for (const term of terms) {
+      const n = (vocabulary.get(term) ?? 0) + delta;
+      if (n > 0) vocabulary.set(term, n);
+      else vocabulary.delete(term);
+    }
+  };
+  const add = (doc: FactDocument): void => {
+    count(doc, 1);
+    mini.add(doc);
+    tokenized.clear();
+  };
+  const remove = (doc: FactDocument): void => {
+    count(doc, -1);
+    mini.remove(doc);
+    tokenized.clear();
+  };
   const mini = new MiniSearch<FactDocument>({
     fields: ["text", "keywords"],
-    tokenize,
+    tokenize: termsOf,
     processTerm: (term) => term,
     searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
   });
@@ -107,16 +137,16 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         // `remove` (not MiniSearch's lazy `discard`/`replace`): a discarded document still counts
         // in its terms' document frequencies until a search cleans it up, so the first search
         // after a change scored other facts wrongly, even below zero (dropped from the recall).
-        if (entry) mini.remove(documentOf(entry.fact));
+        if (entry) remove(documentOf(entry.fact));
         else distinct += 1;
-        mini.add(documentOf(fact));
+        add(documentOf(fact));
         byKey.set(fact.key, { fact, position, seen: syncs });
         indexed += 1;
       }
       if (distinct !== byKey.size) {
         for (const [key, entry] of [...byKey]) {
           if (entry.seen === syncs) continue;
-          mini.remove(documentOf(entry.fact));
+          remove(documentOf(entry.fact));
           byKey.delete(key);
           discarded += 1;
         }
@@ -126,7 +156,8 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     },
     search(query, k, minScore = 0) {
       if (k <= 0 || byKey.size === 0) return [];
-      const terms = tokenize(query);
+      // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
+      const terms = tokenize(query).filter((term) => vocabulary.has(term));
       if (terms.length === 0) return [];
       const hits: Array<RankedFact & { position: number }> = [];
       for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { createTokenCounter, messageText } from "@threadwise/core";
+import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { boundedTokenCount, buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, shortenToTokens, transcriptLine } from "./summarizer-input.js";
 
@@ -30,6 +30,27 @@ describe("buildSummarizerInput", () => {
       "<previous_summary>\nThe user is Mina from Busan.\n</previous_summary>\n\n<new_messages>\nUser: I adopted a cat.\nAssistant: Lovely! What is its name?\n</new_messages>",
     );
     expect(input.shortened).toBe(0);
+  });
+
+  it("tokenizes each transcript line once, and counts the input exactly (issue 16, English and Korean)", () => {
+    const span = Array.from({ length: 20 }, (_, i) =>
+      i % 2 === 0
+        ? new HumanMessage(`I moved to Busan last month and started a new job, day ${i}.`)
+        : new AIMessage(`부산 생활은 어때요? 새 직장은 마음에 드세요? (${i})`),
+    );
+    const fresh = createTokenCounter({ encoding: "o200k_base" });
+    const input = buildSummarizerInput({
+      previousSummary: "The user is Mina.",
+      span,
+      prompt: DEFAULT_SUMMARY_PROMPT,
+      maxInputTokens: 8000,
+      counter: fresh,
+    });
+    const user = messageText(input.messages[1]!);
+    // Once: the prompt, the frame, and every line; the whole transcript is not tokenized again.
+    expect(fresh.encodedCharacters).toBeLessThan(DEFAULT_SUMMARY_PROMPT.length + user.length + 64);
+    const exact = createTokenCounter({ encoding: "o200k_base" });
+    expect(input.tokens).toBe(exact.countText(DEFAULT_SUMMARY_PROMPT) + exact.countText(user) + 2 * MESSAGE_OVERHEAD_TOKENS);
   });
 
   it("omits the previous-summary section on the first summary", () => {

@@ -156,7 +156,10 @@ export function buildSummarizerInput(args: {
   let lines = args.span.map(transcriptLine);
   const changed = lines.map(() => false);
   // A line far over the budget is not counted at all (it will be cut): counting is the costly part.
-  const lineTokens = lines.map((line) => (line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(line) + 1));
+  // A line is counted with its newline, as it sits in the transcript: lines start with a word, so
+  // the count is its exact share of the whole, and counting the whole below finds every line's
+  // segments in the counter's memo instead of tokenizing the transcript twice (issue 16).
+  const lineTokens = lines.map((line) => (line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`)));
   const total = lineTokens.reduce((a, b) => a + b, 0);
   if (total > budget) {
     const level = waterLevel(lineTokens, budget, MIN_LINE_TOKENS);
@@ -172,7 +175,7 @@ export function buildSummarizerInput(args: {
       let used = count("[... 00000 more messages left out: summarizer input limit]") + 1;
       for (const [i, line] of lines.entries()) {
         const short = shortenToTokens(counter, line, MIN_LINE_TOKENS - 1);
-        const cost = count(short) + 1;
+        const cost = count(`${short}\n`);
         if (used + cost > budget) break;
         used += cost;
         if (short !== line) changed[i] = true;
