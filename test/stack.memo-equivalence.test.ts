@@ -25,7 +25,8 @@
  *
  * Replay: STACK_MEMO_SEED (seed), STACK_MEMO_RUNS (cases), STACK_MEMO_PATH (one reported case),
  * STACK_MEMO_SHRINK=1 (shrink a failure to a small case; slow), STACK_MEMO_EDITS=1 (add in-place
- * edits to the operations: they fail on the KNOWN FAILURE below).
+ * edits, a message sent again under its own id, to the operations: known to fail, on the KNOWN
+ * FAILURE below and on recall, whose index still ranks an edited message by its old words).
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { tokenCap } from "@threadwise/token-cap";
