@@ -486,21 +486,24 @@ export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions
   if (options.startOn === "human") {
     while (first < protectedFrom && (index.groups[candidates[first] as number] as GroupSpan).kind !== "user") first += 1;
   }
-  const kept: MessageGroup[] = [];
-  for (let c = first; c < n; c += 1) kept.push(index.group(candidates[c] as number));
-  const messages: BaseMessage[] = [];
-  let s = 0;
-  for (const group of kept) {
-    while (s < systems.length && (systems[s] as MessageGroup).start < group.start)
-      messages.push(...(systems[s++] as MessageGroup).messages);
-    for (const message of group.messages) messages.push(message);
-  }
-  while (s < systems.length) messages.push(...(systems[s++] as MessageGroup).messages);
   const cost = fixed + systemCost + (prefix[n] as number) - (prefix[first] as number);
+  // The kept groups and messages are built on first read (O(view)); the cut itself is O(log n).
+  let kept: MessageGroup[] | undefined;
+  let messages: BaseMessage[] | undefined;
   let all: MessageGroup[] | undefined;
+  const keptGroups = (): MessageGroup[] => {
+    kept ??= candidates.slice(first).map((g) => index.group(g));
+    return kept;
+  };
   return {
-    messages,
-    kept,
+    get messages() {
+      messages ??= keptMessages(keptGroups(), systems);
+      return messages;
+    },
+    get kept() {
+      return keptGroups();
+    },
+    firstKept: first < n ? (index.group(candidates[first] as number).messages[0] ?? null) : null,
     cost,
     overLimit: cost > options.limit,
     droppedGroups: first - from,
@@ -510,6 +513,19 @@ export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions
       return all;
     },
   };
+}
+
+/** The kept groups' messages in thread order, with the stored system messages among them where they lie. */
+function keptMessages(kept: readonly MessageGroup[], systems: readonly MessageGroup[]): BaseMessage[] {
+  const messages: BaseMessage[] = [];
+  let s = 0;
+  for (const group of kept) {
+    while (s < systems.length && (systems[s] as MessageGroup).start < group.start)
+      messages.push(...(systems[s++] as MessageGroup).messages);
+    for (const message of group.messages) messages.push(message);
+  }
+  while (s < systems.length) messages.push(...(systems[s++] as MessageGroup).messages);
+  return messages;
 }
 
 /** Index into `index.candidates` of the candidate holding thread index `at`, else of the first one after it. */

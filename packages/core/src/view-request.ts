@@ -165,7 +165,7 @@ function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDeci
  *
  * ```ts
  * const selection = selectView(viewMessages(request), { cost: (g) => g.messages.length, limit: 10 });
- * return handler(withViewDecisions(request, [{ kind: "cut", producer: "my/window", reason: "window", firstKept: selection.messages[0] ?? null, limit: 10 }]));
+ * return handler(withViewDecisions(request, [{ kind: "cut", producer: "my/window", reason: "window", firstKept: selection.firstKept, limit: 10 }]));
  * ```
  *
  * Decisions accumulate over the middlewares of one model call, in any order; the request is

@@ -40,6 +40,11 @@ export interface ViewSelection {
   groups: MessageGroup[];
   /** Groups kept, in order. */
   kept: MessageGroup[];
+  /**
+   * The first message of the first kept group (stored system messages aside), `null` when none is
+   * kept: the `firstKept` of a cut decision. Cheaper than `kept[0]` on a lazily built selection.
+   */
+  firstKept: BaseMessage | null;
   /** Non-orphan groups dropped from the view. */
   droppedGroups: number;
   /** Orphan groups left out (spec R4). */
@@ -134,6 +139,7 @@ function selectSlidingFromEnd(messages: readonly BaseMessage[], options: SelectV
   return {
     messages: out,
     kept,
+    firstKept: kept[0]?.messages[0] ?? null,
     cost,
     overLimit: cost > options.limit,
     get groups() {
@@ -195,7 +201,16 @@ function selectWholeThread(messages: readonly BaseMessage[], options: SelectView
   for (const group of ordered) out.push(...group.messages);
   let cost = fixed + systemCost;
   for (let g = first; g < candidates.length; g += 1) cost += costOf(g);
-  return { messages: out, groups, kept, droppedGroups: first, orphanGroups, cost, overLimit: cost > options.limit };
+  return {
+    messages: out,
+    groups,
+    kept,
+    firstKept: kept[0]?.messages[0] ?? null,
+    droppedGroups: first,
+    orphanGroups,
+    cost,
+    overLimit: cost > options.limit,
+  };
 }
 
 /**

@@ -145,6 +145,11 @@ export class MessageIndex {
       const trimmed = same(stored[0], this.#first) ? undefined : this.#afterPrefixDeletion(stored);
       if (trimmed) return trimmed;
     }
+    return this.rebuild(stored);
+  }
+
+  /** Indexes `stored` from scratch (the newest `maxMessages` indexable messages), as after a restart. */
+  rebuild(stored: readonly BaseMessage[]): SyncResult {
     const rebuilt = this.#syncedLength > 0;
     this.#reset();
     // Index only the newest maxMessages indexable messages of a long thread.
@@ -159,6 +164,23 @@ export class MessageIndex {
     this.#first = stored[0];
     this.#last = stored[stored.length - 1];
     return { added, discarded: 0, rebuilt };
+  }
+
+  /**
+   * Whether any of the messages `ids` changed in `stored` since it was indexed: not at its indexed
+   * position any more, or another text under the same id. {@link MessageIndex.sync} compares ids
+   * only (O(new)), so it misses a message edited in place: sent again under its own id, which
+   * LangGraph's messages reducer puts where the old one was (an edit, a redaction). Check what is
+   * about to be shown with this, and {@link MessageIndex.rebuild} when it returns `true`. O(ids).
+   */
+  changed(stored: readonly BaseMessage[], ids: readonly string[]): boolean {
+    for (const id of ids) {
+      const entry = this.#byId.get(id);
+      if (!entry) return true;
+      const message = stored[entry.position - 1];
+      if (message?.id !== id || messageText(message).trim() !== entry.text) return true;
+    }
+    return false;
   }
 
   /**

@@ -45,6 +45,28 @@ describe("recall in an agent", () => {
     expect(counter.countText(block)).toBeLessThanOrEqual(300);
   });
 
+  // Found by test/stack.memo-equivalence.test.ts (STACK_MEMO_EDITS=1): the index syncs by ids, so a
+  // message sent again under its own id (a redaction, an edit; the messages reducer replaces it in
+  // place) kept its old text in the index, and recall placed the text the user had redacted.
+  it("a message redacted in place under its own id: its old text is never placed again", async () => {
+    const model = scriptedModel(() => "ok");
+    const agent = createAgent({
+      model,
+      systemPrompt: "S",
+      checkpointer: new MemorySaver(),
+      middleware: [windowTrim({ maxMessages: 2, startOn: "any" }), recall({ promptContextMode: "legacy_system" })],
+    });
+    const config = { configurable: { thread_id: "redacted" } };
+    await agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "My passport number is X1234567." })] }, config);
+    await agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "What is my passport number?" })] }, config);
+    expect(recallBlockOf(model.calls[1]?.messages[0])).toContain("X1234567");
+    const redacted = new HumanMessage({ id: "u0", content: "My passport number is [redacted]." });
+    await agent.invoke({ messages: [redacted, new HumanMessage({ id: "u2", content: "Tell me my passport number." })] }, config);
+    const block = recallBlockOf(model.calls[2]?.messages[0]);
+    expect(block).toContain("#1 user: My passport number is [redacted].");
+    expect(block).not.toContain("X1234567");
+  });
+
   it("places nothing when the whole thread is in the view, or nothing matches", async () => {
     const { model } = await conversation(["I live in Busan.", "Where do I live?"], [recall()]);
     expect(systemText(model.calls[1]?.messages[0] as SystemMessage)).toBe("S");

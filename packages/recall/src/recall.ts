@@ -314,18 +314,20 @@ export function recall(options: RecallOptions = {}) {
           });
         }
       }
-      const rendered = recallForQuery(
-        state,
-        {
-          query,
-          inView,
-          ...(facts ? { facts } : {}),
-          ...(skipFact ? { skipFact } : {}),
-          ...(extraRanking ? { extraRanking } : {}),
-        },
-        config,
-        countText,
-      );
+      const recallQuery: RecallQuery = {
+        query,
+        inView,
+        ...(facts ? { facts } : {}),
+        ...(skipFact ? { skipFact } : {}),
+        ...(extraRanking ? { extraRanking } : {}),
+      };
+      let rendered = recallForQuery(state, recallQuery, config, countText);
+      // A message edited in place (a redaction sent under the message's own id) keeps its old text
+      // in the index, which sync cannot see by ids: never show it; rebuild once and search again.
+      if (state.index.changed(stored, rendered.messageIds)) {
+        state.index.rebuild(stored);
+        rendered = recallForQuery(state, recallQuery, config, countText);
+      }
       if (rendered.text === "") return handler(request);
       return handler(
         addContextBlocks(

@@ -1,5 +1,6 @@
 import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import {
+  assembledRequest,
   createTokenCounter,
   EVICTION_MODES,
   envPositiveInt,
@@ -179,13 +180,19 @@ function capViewOptions(settings: CapSettings): IndexedViewOptions {
 function capSelection(selection: ViewSelection, settings: CapSettings): CapResult {
   const { counter, maxTokens } = settings;
   // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
-  const result = (messages: BaseMessage[], tokens: number, shortenedToolResults: number): CapResult => ({
-    messages,
-    firstKept: selection.messages[0] ?? null,
-    replacements: messages.flatMap((m, i) => {
-      const original = selection.messages[i] as BaseMessage;
-      return m === original ? [] : [{ original, replacement: m }];
-    }),
+  const result = (messages: BaseMessage[] | undefined, tokens: number, shortenedToolResults: number): CapResult => ({
+    // Without shortened results the view is the selection's, built only when read.
+    get messages() {
+      return messages ?? selection.messages;
+    },
+    firstKept: selection.firstKept,
+    replacements:
+      messages === undefined
+        ? []
+        : messages.flatMap((m, i) => {
+            const original = selection.messages[i] as BaseMessage;
+            return m === original ? [] : [{ original, replacement: m }];
+          }),
     tokens,
     get droppedGroups() {
       return selection.droppedGroups;
@@ -193,7 +200,7 @@ function capSelection(selection: ViewSelection, settings: CapSettings): CapResul
     shortenedToolResults,
     overLimit: tokens > maxTokens,
   });
-  if (!selection.overLimit) return result(selection.messages, selection.cost, 0);
+  if (!selection.overLimit) return result(undefined, selection.cost, 0);
   if (settings.overflow === "throw") throw new ThreadwiseTokenBudgetError(maxTokens, selection.cost);
   // Over the cap with only the must-keep groups left: shorten tool results of that tail.
   const tailStart = protectedTailStart(selection.kept);
@@ -283,10 +290,9 @@ export function tokenCap(options: TokenCapOptions = {}) {
       const counter = counterFor(request.model);
       // Assembled once before counting, so the system message counted is the one sent (stored
       // system messages merged in, legacy_system blocks rendered).
-      const ruled = withViewDecisions(
-        request,
-        parsed.startOn ? [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }] : [],
-      );
+      const ruled = parsed.startOn
+        ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
+        : assembledRequest(request);
       const tailContext = viewReport(ruled).tailContext;
       const system = systemTokens(counter, ruled.systemMessage);
       const tools = ruled.tools ?? [];

@@ -164,7 +164,7 @@ export function windowTrim(options: WindowTrimOptions = {}) {
           kind: "cut",
           producer: WINDOW_TRIM_NAME,
           reason: "window",
-          firstKept: selection.messages[0] ?? null,
+          firstKept: selection.firstKept,
           limit: settings.maxMessages,
         },
       ]);
