@@ -10,6 +10,9 @@
  * - `remove`: `RemoveMessage`s of random stored messages, sent with the next user message;
  * - `cut`: a persistTrim-like rewrite (`REMOVE_ALL_MESSAGES`, then the stored suffix);
  * - `travel`: the turn resumes from an older checkpoint (`configurable.checkpoint_id`);
+ * - `replay`: any checkpoint of the history is resumed, mid-run ones too (`invoke(null)`: the
+ *   tool node after a tool-call answer, the model after tool results);
+ * - `elsewhere`: a turn on a second thread served by the same instances, under the same ids;
  * - each op runs in process A or B: two sets of middleware instances from two separately loaded
  *   copies of the threadwise modules (`vi.resetModules`, so each has its own shared view memo and
  *   module state), sharing one checkpointer and one thread, as two processes would.
@@ -74,6 +77,7 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
       "afterCut",
       "afterTravel",
       "otherThread",
+      "midRunReplays",
       "cutViews",
       "withSummary",
       "withFacts",

@@ -3,7 +3,8 @@
  * `[windowTrim(), summarize()]` and `[windowTrim(), tokenCap()]`, the memoryMiddleware preset),
  * built from one loaded copy of the threadwise modules per "process", and random cases: a random
  * stored thread (`stack-threads.ts`), then operations on it (turns, RemoveMessage, persistTrim-like
- * cuts, time travel, a turn on another thread, in-place edits), each by process A or B.
+ * cuts, time travel to a run's end or into a run, a turn on another thread, in-place edits), each by
+ * process A or B.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { messageText, type PromptContextMode, sharedViewMemo, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
@@ -152,7 +153,13 @@ export type Op =
   | { kind: "edit"; by: Process; turn: TurnSpec; pick: number; text: string }
   | { kind: "remove"; by: Process; turn: TurnSpec; picks: number[] }
   | { kind: "cut"; by: Process; turn: TurnSpec; keepFrom: number }
-  | { kind: "travel"; by: Process; turn: TurnSpec; back: number };
+  | { kind: "travel"; by: Process; turn: TurnSpec; back: number }
+  /**
+   * Resume any checkpoint of the thread's history (`pick` modulo its length), mid-run ones too: one
+   * with work pending (the tool node after a tool-call answer, the model after tool results) goes
+   * on from there (`invoke(null)`), one at the end of a run takes the turn's user message.
+   */
+  | { kind: "replay"; by: Process; turn: TurnSpec; pick: number };
 
 const processArb = fc.constantFrom<Process>("A", "B");
 const opArb = (edits: boolean): fc.Arbitrary<Op> =>
@@ -181,6 +188,7 @@ const opArb = (edits: boolean): fc.Arbitrary<Op> =>
       weight: 2,
       arbitrary: fc.record({ kind: fc.constant("travel" as const), by: processArb, turn: turnArb, back: fc.integer({ min: 1, max: 4 }) }),
     },
+    { weight: 1, arbitrary: fc.record({ kind: fc.constant("replay" as const), by: processArb, turn: turnArb, pick: fc.nat() }) },
     ...(edits
       ? [
           {

@@ -69,6 +69,9 @@ function difference(got: string, want: string): string {
 
 /** Outermost: reads the stored state (it declares both private slots) and the logs of the call; its afterModel reads the slots after. */
 function outerProbe(calls: Call[], logs: string[], where: () => string) {
+  // The call whose slots-after are not read yet: a run resumed from a checkpoint between a model
+  // call and its afterModel node runs that node again with no model call of its own.
+  let awaiting: Call | undefined;
   return createMiddleware({
     name: "test/memo-outer-probe",
     stateSchema: new StateSchema({ ...summarySlotState.fields, ...factSlotState.fields }),
@@ -85,14 +88,15 @@ function outerProbe(calls: Call[], logs: string[], where: () => string) {
         response: undefined,
       };
       calls.push(call);
+      awaiting = call;
       logs.length = 0;
       const response = await handler(request);
       call.outcome.logs = [...logs];
       return response;
     },
     afterModel: (state) => {
-      const call = calls.at(-1);
-      if (call) call.outcome.after = slotsJson(state);
+      if (awaiting) awaiting.outcome.after = slotsJson(state);
+      awaiting = undefined;
       return undefined;
     },
   });
@@ -188,6 +192,8 @@ export interface Coverage {
   afterRemove: number;
   afterCut: number;
   afterTravel: number;
+  /** Calls of a run resumed from a checkpoint inside a run (work pending). */
+  midRunReplays: number;
   /** Calls on the other thread (same instances, same message ids, other text). */
   otherThread: number;
   /** Calls whose view left messages out, that carried a summary, a facts block, a multiturn line. */
@@ -201,12 +207,13 @@ export function emptyCoverage(): Coverage {
   return {
     calls: 0,
     byStack: {},
-    ops: { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0 },
+    ops: { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0 },
     processB: 0,
     afterRemove: 0,
     afterCut: 0,
     afterTravel: 0,
     otherThread: 0,
+    midRunReplays: 0,
     cutViews: 0,
     withSummary: 0,
     withFacts: 0,
@@ -223,7 +230,8 @@ export function addCoverage(total: Coverage, run: CaseRun, config: StackConfig):
     if (call.where.endsWith("(B)")) total.processB += 1;
     if (call.where.includes(" remove ")) total.afterRemove += 1;
     if (call.where.includes(" cut ")) total.afterCut += 1;
-    if (call.where.includes(" travel ")) total.afterTravel += 1;
+    if (call.where.includes(" travel ") || call.where.includes(" replay ")) total.afterTravel += 1;
+    if (call.where.includes(" replay ") && call.where.includes("mid-run")) total.midRunReplays += 1;
     if (call.where.includes(" elsewhere ")) total.otherThread += 1;
     if ((JSON.parse(call.outcome.report) as { droppedGroups: number }).droppedGroups > 0) total.cutViews += 1;
     if (sent.includes("[Previous conversation summary]")) total.withSummary += 1;
@@ -276,7 +284,7 @@ export async function runCase(
       ] as AgentMiddleware[],
     });
   const agents = { A: agentOf(processes.A), B: agentOf(processes.B) };
-  const ops: CaseRun["ops"] = { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0 };
+  const ops: CaseRun["ops"] = { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0 };
   const heads: string[] = [];
   const run = { configurable: { thread_id: threadId } };
   const stored = async () => ((await agents.A.graph.getState(run)).values as { messages?: BaseMessage[] }).messages ?? [];
@@ -324,9 +332,22 @@ export async function runCase(
       const messages = await stored();
       const keep = messages.slice(Math.floor(messages.length * op.keepFrom));
       await invoke(op.by, op.turn, [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep]);
-    } else {
+    } else if (op.kind === "travel") {
       const target = heads[Math.max(0, heads.length - 1 - op.back)];
       await invoke(op.by, op.turn, [], target);
+    } else {
+      const history = [];
+      for await (const snapshot of agents.A.graph.getStateHistory(run)) history.push(snapshot);
+      const target = history[op.pick % history.length];
+      const checkpointId = target?.config.configurable?.checkpoint_id as string | undefined;
+      if (target && target.next.length > 0 && checkpointId) {
+        where = `${where} mid-run at ${target.next.join(",")}`;
+        script = modelScript([op.turn], turnNo);
+        turnNo += 1;
+        await agents[op.by].invoke(null, { configurable: { thread_id: threadId, checkpoint_id: checkpointId } });
+        const head = (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id;
+        if (typeof head === "string") heads.push(head);
+      } else await invoke(op.by, op.turn, [], checkpointId);
     }
   }
   const mismatches: string[] = [];
