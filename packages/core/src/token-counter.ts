@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { z } from "zod/v4";
+import { setBounded } from "./bounded-map.js";
 import { parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
@@ -33,6 +34,16 @@ export const TOOLS_OVERHEAD_TOKENS = 9;
 export const SYSTEM_WITH_TOOLS_TOKENS = -3;
 /** Upper bound on cached per-message counts; older entries are evicted first. */
 export const TOKEN_CACHE_ENTRIES = 100_000;
+/**
+ * A message's text (not a system message's) at least this long (characters) is counted in
+ * segments of at least {@link MESSAGE_SEGMENT_CHARACTERS}, each remembered by value; shorter ones
+ * are counted whole and not remembered. A message's count is cached whole, so its lines rarely
+ * come back: remembering every line would only churn the memo and tokenize in more, smaller
+ * pieces on a thread's first count.
+ */
+const MESSAGE_SEGMENT_MIN_CHARACTERS = 256;
+/** Consecutive lines of a message's text are counted together until a segment holds this many characters. */
+const MESSAGE_SEGMENT_CHARACTERS = 128;
 /** Segments longer than this (characters) are not remembered, to bound the memo's memory. */
 const SEGMENT_MEMO_MAX_CHARACTERS = 65_536;
 /** Most segments remembered by value per counter; the oldest goes first. */
@@ -86,6 +97,29 @@ export function resolveEncoding(model?: string, encoding?: string): TiktokenEnco
   } catch {
     return DEFAULT_ENCODING;
   }
+}
+
+/** Least time between two {@link keepPatternCompiled} look-ups of one encoder's pattern, in milliseconds. */
+const PATTERN_LOOKUP_MS = 10;
+const patternLookedUp = new WeakMap<Tiktoken, number>();
+
+/**
+ * Keeps the encoder's pre-tokenizer pattern compiled. js-tiktoken (1.0.21) builds it with
+ * `new RegExp(patStr, "ug")` on every `encode`; V8 shares the compiled code through its
+ * compilation cache, which drops an entry no look-up used for a few full GCs, and the next
+ * `encode` then compiles o200k's Unicode pattern again (about 5 ms). A model call whose counts all
+ * come from the caches encodes nothing, so after such calls the next new text paid that compile.
+ * Constructing the pattern (a cache look-up) at most every {@link PATTERN_LOOKUP_MS} while the
+ * counter is used keeps the entry. bench/overhead.ts at 10k messages: tokenCap's own time per
+ * call, p90 5.8 -> 0.8 ms, 9 of 40 calls over 2 ms -> none. A no-op when the encoder has no
+ * `patStr`.
+ */
+function keepPatternCompiled(encoder: Tiktoken): void {
+  const now = Date.now();
+  if (now - (patternLookedUp.get(encoder) ?? 0) < PATTERN_LOOKUP_MS) return;
+  patternLookedUp.set(encoder, now);
+  const pattern = (encoder as unknown as { patStr?: unknown }).patStr;
+  if (typeof pattern === "string") new RegExp(pattern, "ug");
 }
 
 /** One encoder per encoding name for the whole process: building one parses its rank table (slow). */
@@ -228,18 +262,20 @@ function cacheKey(message: BaseMessage, parts: MessageParts): string {
  * a character other than whitespace and `/`. The pre-tokenizers of cl100k_base, o200k_base and
  * the older GPT encodings never put such a newline and the next character in one piece (only
  * o200k's punctuation rule takes `\n/` along), and BPE never merges across pieces, so the counts
- * of the segments add up to the count of the whole text, exactly. Every such cut is made, so each
- * line of a context block (a fact, its `[label]` heading) is a segment of its own and a block whose
- * facts changed costs only its new lines (issue 16); a text without a newline is one segment.
+ * of the segments add up to the count of the whole text, exactly. By default every such cut is
+ * made, so each line of a context block (a fact, its `[label]` heading) is a segment of its own and
+ * a block whose facts changed costs only its new lines (issue 16); with `minCharacters`,
+ * consecutive lines are kept together until a segment holds that many characters. A text without
+ * a newline is one segment.
  */
 const UNCUTTABLE_AFTER_NEWLINE = /[\s/]/u;
 
-export function tokenSegments(text: string): string[] {
+export function tokenSegments(text: string, minCharacters = 0): string[] {
   const out: string[] = [];
   let start = 0;
   let at = text.indexOf("\n");
   while (at !== -1 && at + 1 < text.length) {
-    if (!UNCUTTABLE_AFTER_NEWLINE.test(text[at + 1] as string)) {
+    if (at + 1 - start >= minCharacters && !UNCUTTABLE_AFTER_NEWLINE.test(text[at + 1] as string)) {
       out.push(text.slice(start, at + 1));
       start = at + 1;
     }
@@ -303,11 +339,11 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  *
  * Caching, all exact: per-message counts by a digest of everything counted (a bounded map), and
  * by object (a `WeakMap`), so counting the same thread again on the next turn, even as fresh
- * objects from a checkpointer, tokenizes only the new messages. Texts are remembered by value in
- * line segments ({@link tokenSegments}; a text without a newline is one segment): the system
- * prompt, the history note and every line of a context block, whether they come as parts of a
- * system message or in the stable_tail context message, so a changed facts block costs the tokens
- * of its own new lines only.
+ * objects from a checkpointer, tokenizes only the new messages. `countText` and system messages
+ * remember their texts by value line by line ({@link tokenSegments}; a text without a newline is
+ * one segment): the system prompt, the history note and every line of a context block, as parts
+ * of a system message or in the stable_tail context, so a changed facts block costs the tokens of
+ * its own new lines only. Other messages' long texts are remembered in segments of 128+ characters.
  * Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks {@link BINARY_BLOCK_TOKENS};
  * unknown block types are counted by their JSON and never throw.
  *
@@ -321,6 +357,10 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   let encoded = 0;
   let name: string;
   let countText: (text: string) => number;
+  // How the text parts of a message other than a system message are counted (see MESSAGE_SEGMENT_MIN_CHARACTERS).
+  let countMessageText: (text: string) => number;
+  // Called on every count, cache hits included (see keepPatternCompiled).
+  let keepCompiled = (): void => {};
   if (options.countText) {
     name = "custom";
     const custom = options.countText;
@@ -328,10 +368,12 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       encoded += text.length;
       return custom(text);
     };
+    countMessageText = countText;
   } else {
     const resolved = encoderFor(options);
     name = resolved.name;
     const encoder = resolved.encoder;
+    keepCompiled = () => keepPatternCompiled(encoder);
     const encodeText = (text: string) => {
       encoded += text.length;
       return boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
@@ -342,17 +384,22 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       let count = bySegment.get(segment);
       if (count === undefined) {
         count = encodeText(segment);
-        if (bySegment.size >= SEGMENT_MEMO_ENTRIES) bySegment.delete(bySegment.keys().next().value as string);
-        bySegment.set(segment, count);
+        setBounded(bySegment, segment, count, SEGMENT_MEMO_ENTRIES);
       }
       return count;
     };
     countText = (text) => {
-      // Every text is remembered by segment, short ones whole: the system prompt, the history
-      // note and the lines of a context block come back on every call, often as parts of a new
-      // system message.
+      keepCompiled();
+      // Every line is remembered, short texts whole: the system prompt, the history note and the
+      // lines of a context block come back on every call, often in a new system message.
       let total = 0;
       for (const segment of tokenSegments(text)) total += countSegment(segment);
+      return total;
+    };
+    countMessageText = (text) => {
+      if (text.length < MESSAGE_SEGMENT_MIN_CHARACTERS) return encodeText(text);
+      let total = 0;
+      for (const segment of tokenSegments(text, MESSAGE_SEGMENT_CHARACTERS)) total += countSegment(segment);
       return total;
     };
   }
@@ -360,6 +407,7 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const byKey = new Map<string, number>();
 
   const countMessage = (message: BaseMessage): number => {
+    keepCompiled();
     const seen = byObject.get(message);
     if (seen !== undefined) return seen;
     const parts = messageParts(message);
@@ -367,9 +415,9 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     let total = byKey.get(key);
     if (total === undefined) {
       total = parts.fixed;
-      for (const text of parts.texts) total += countText(text);
-      if (byKey.size >= TOKEN_CACHE_ENTRIES) byKey.delete(byKey.keys().next().value as string);
-      byKey.set(key, total);
+      const count = messageType(message) === "system" ? countText : countMessageText;
+      for (const text of parts.texts) total += count(text);
+      setBounded(byKey, key, total, TOKEN_CACHE_ENTRIES);
     }
     byObject.set(message, total);
     return total;

@@ -220,8 +220,11 @@ export class FactIndexCache {
   readonly #indexes = new Map<string, FactIndex>();
   constructor(readonly maxThreads: number = 256) {}
 
-  /** The thread's index, synced with `facts`; a thread without an id gets a throwaway index. */
-  for(threadId: string, facts: readonly Fact[]): FactIndex {
+  /**
+   * The thread's index, synced with `facts` when given (leave them out when the caller syncs
+   * itself before searching); a thread without an id gets a throwaway index.
+   */
+  for(threadId: string, facts?: readonly Fact[]): FactIndex {
     if (threadId === "") return createFactIndex(facts);
     let index = this.#indexes.get(threadId);
     if (index) this.#indexes.delete(threadId);
@@ -230,7 +233,7 @@ export class FactIndexCache {
       if (this.#indexes.size >= this.maxThreads) this.#indexes.delete(this.#indexes.keys().next().value as string);
     }
     this.#indexes.set(threadId, index);
-    index.sync(facts);
+    if (facts) index.sync(facts);
     return index;
   }
 }

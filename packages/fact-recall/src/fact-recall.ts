@@ -217,7 +217,8 @@ export function factRecall(options: FactRecallOptions = {}) {
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const { update, recalled } = await ingestUserMessages(slot, pending, {
         ...settings,
-        index: indexes.for(threadId, slot.facts),
+        // Synced by ingestUserMessages with the facts after this message, right before the search.
+        index: indexes.for(threadId),
         extract: extractorFor(model, request.runtime?.signal),
       });
       const response = await handler(place(request, recalled));

@@ -321,6 +321,8 @@ const RULES: Rule[] = [
   },
 ];
 
+/** A clause about a named relative (`my sister lives in Busan`): the relative, then the predicate. */
+const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
@@ -394,7 +396,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
     if (name || family || pet || favorite) continue;
     const body = clause.replace(LEAD, "");
     let subject: Subject | undefined;
-    const rel = new RegExp(`^my (${REL})\\s+(.*)$`, "i").exec(body);
+    const rel = RELATIVE_SUBJECT.exec(body);
     const first = /^(I|we)\s+(.*)$/i.exec(body);
     if (first) {
       const we = (first[1] as string).toLowerCase() === "we";
