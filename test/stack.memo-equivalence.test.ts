@@ -22,9 +22,9 @@
  * thread id no cache has seen, deserialized copies of the stored messages, the same private state
  * (summary slot, fact slot). Compared: the request the model received (each message's type, id,
  * content, tool calls; the system message's content; the tool names), core's `viewReport`, the
- * info lines logged (the multiturn line), and the private state after the call (so the summary's
- * input and the facts ranking). They must be identical. A self-check plants three stale caches and
- * shows each is caught. The machinery is in `test/support/memo-cases.ts` and `memo-run.ts`.
+ * info and warning lines logged (the multiturn line among them), and the private state after the
+ * call (so the summary's input and the facts ranking). They must be identical. A self-check plants
+ * three stale caches and shows each is caught. The machinery is in `test/support/memo-cases.ts` and `memo-run.ts`.
  *
  * Replay: STACK_MEMO_SEED (seed), STACK_MEMO_RUNS (cases), STACK_MEMO_PATH (one reported case),
  * STACK_MEMO_SHRINK=1 (shrink a failure to a small case; slow), STACK_MEMO_EDITS=1 (add in-place

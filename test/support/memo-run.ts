@@ -2,7 +2,7 @@
  * How test/stack.memo-equivalence.test.ts runs a case (issue 16): processes A and B (two loaded
  * copies of the threadwise modules) share one MemorySaver and thread in a real `createAgent`;
  * probes record each model call (the stored thread and private slots it started from, the request
- * the model received, core's `viewReport`, the info lines logged, the slots after), and each call
+ * the model received, core's `viewReport`, the lines logged, the slots after), and each call
  * is then computed from scratch (fresh instances, an unseen thread id, deserialized messages, the
  * same slots) and compared field by field.
  */
@@ -173,7 +173,10 @@ async function fromScratch(call: Call, config: StackConfig, lib: Lib): Promise<O
 }
 
 function capture(logs: string[]): ThreadwiseLogger {
-  return { info: (message) => logs.push(message), warn: () => undefined };
+  return {
+    info: (message) => logs.push(message),
+    warn: (message, fields) => logs.push(`warn: ${message} ${JSON.stringify(fields ?? {})}`),
+  };
 }
 
 export interface CaseRun {
@@ -201,6 +204,8 @@ export interface Coverage {
   withSummary: number;
   withFacts: number;
   multiturnLines: number;
+  /** Warnings logged (compared like the info lines). */
+  warnings: number;
 }
 
 export function emptyCoverage(): Coverage {
@@ -218,6 +223,7 @@ export function emptyCoverage(): Coverage {
     withSummary: 0,
     withFacts: 0,
     multiturnLines: 0,
+    warnings: 0,
   };
 }
 
@@ -237,6 +243,7 @@ export function addCoverage(total: Coverage, run: CaseRun, config: StackConfig):
     if (sent.includes("[Previous conversation summary]")) total.withSummary += 1;
     if (sent.includes("[Known facts about the user]")) total.withFacts += 1;
     total.multiturnLines += call.outcome.logs.filter((line) => line.startsWith("multiturn:")).length;
+    total.warnings += call.outcome.logs.filter((line) => line.startsWith("warn:")).length;
   }
 }
 
