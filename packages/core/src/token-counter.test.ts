@@ -31,8 +31,23 @@ describe("resolveEncoding", () => {
   });
 });
 
-describe("createTokenCounter with js-tiktoken", () => {
+describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () => {
   const counter = createTokenCounter();
+
+  it("counts as tiktoken does, English, Korean, code and special-token strings as plain text", () => {
+    const reference = { o200k_base: getEncoding("o200k_base"), cl100k_base: getEncoding("cl100k_base") };
+    const texts = [
+      "My name is Mina and I live in Seoul.",
+      "제 이름은 민지예요. 저는 서울에 살고 간호사로 일해요.",
+      'function f(x) {\n  return { "a": [1, 2, 3] };\n}',
+      "hello <|endoftext|> world <|im_start|>user",
+      "😀 ñ é   spaced\t\ttabs",
+    ];
+    for (const [encoding, tiktoken] of Object.entries(reference)) {
+      const c = createTokenCounter({ encoding: encoding as "o200k_base" | "cl100k_base" });
+      for (const text of texts) expect([encoding, text, c.countText(text)]).toEqual([encoding, text, tiktoken.encode(text, [], []).length]);
+    }
+  });
 
   it("counts text with o200k_base and adds framing per message", () => {
     expect(counter.encoding).toBe("o200k_base");

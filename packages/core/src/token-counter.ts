@@ -1,6 +1,8 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { getEncoding, getEncodingNameForModel, type Tiktoken, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { GptEncoding } from "gpt-tokenizer/GptEncoding";
+import { resolveEncoding as bytePairRanks } from "gpt-tokenizer/resolveEncoding";
+import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
 import { parseOptions } from "./errors.js";
@@ -82,7 +84,13 @@ export const tokenCounterOptionsSchema = z.strictObject({
   countText: z.custom<(text: string) => number>((value) => typeof value === "function", "expected a function (text) => number").optional(),
 });
 
-const encoders = new Map<string, Tiktoken>();
+const encoders = new Map<string, GptEncoding>();
+
+/**
+ * Special-token strings (`<|endoftext|>`) in a text are counted as the plain text they are, as
+ * the chat API tokenizes what a message says.
+ */
+const PLAIN_TEXT = { allowedSpecial: new Set<string>(), disallowedSpecial: new Set<string>() };
 
 /**
  * The encoding to use: `encoding` when given, else the one js-tiktoken knows for `model` (a
@@ -99,35 +107,12 @@ export function resolveEncoding(model?: string, encoding?: string): TiktokenEnco
   }
 }
 
-/** Least time between two {@link keepPatternCompiled} look-ups of one encoder's pattern, in milliseconds. */
-const PATTERN_LOOKUP_MS = 10;
-const patternLookedUp = new WeakMap<Tiktoken, number>();
-
-/**
- * Keeps the encoder's pre-tokenizer pattern compiled. js-tiktoken (1.0.21) builds it with
- * `new RegExp(patStr, "ug")` on every `encode`; V8 shares the compiled code through its
- * compilation cache, which drops an entry no look-up used for a few full GCs, and the next
- * `encode` then compiles o200k's Unicode pattern again (about 5 ms). A model call whose counts all
- * come from the caches encodes nothing, so after such calls the next new text paid that compile.
- * Constructing the pattern (a cache look-up) at most every {@link PATTERN_LOOKUP_MS} while the
- * counter is used keeps the entry. bench/overhead.ts at 10k messages: tokenCap's own time per
- * call, p90 5.8 -> 0.8 ms, 9 of 40 calls over 2 ms -> none. A no-op when the encoder has no
- * `patStr`.
- */
-function keepPatternCompiled(encoder: Tiktoken): void {
-  const now = Date.now();
-  if (now - (patternLookedUp.get(encoder) ?? 0) < PATTERN_LOOKUP_MS) return;
-  patternLookedUp.set(encoder, now);
-  const pattern = (encoder as unknown as { patStr?: unknown }).patStr;
-  if (typeof pattern === "string") new RegExp(pattern, "ug");
-}
-
 /** One encoder per encoding name for the whole process: building one parses its rank table (slow). */
-function encoderFor(options: TokenCounterOptions): { name: string; encoder: Tiktoken } {
+function encoderFor(options: TokenCounterOptions): { name: string; encoder: GptEncoding } {
   const name = resolveEncoding(options.model, options.encoding);
   let encoder = encoders.get(name);
   if (!encoder) {
-    encoder = getEncoding(name);
+    encoder = GptEncoding.getEncodingApi(name, () => bytePairRanks(name));
     encoders.set(name, encoder);
   }
   return { name, encoder };
@@ -295,9 +280,9 @@ const LONG_RUN = new RegExp(`[\\p{L}\\p{M}]{${LONG_RUN_CHARACTERS + 1},}|[^\\s\\
 const LONG_RUN_PIECE = 32;
 
 /**
- * Token count of `text` in time linear in its length. BPE merging in js-tiktoken is quadratic in
- * the length of one pre-tokenized word, so a 30,000-character word (a run of letters, Korean text
- * without spaces, a line of `=`) takes seconds to minutes. Ordinary text, JSON and base64 (their
+ * Token count of `text` in time linear in its length. BPE merging (gpt-tokenizer's, as
+ * js-tiktoken's) is quadratic in the length of one pre-tokenized word, so a 30,000-character word
+ * (a run of letters, Korean text without spaces, a line of `=`) takes seconds to minutes. Ordinary text, JSON and base64 (their
  * classes alternate, so their pieces stay short) are counted exactly. A run of more than
  * {@link LONG_RUN_CHARACTERS} letters, or of punctuation, is counted in
  * 32-character pieces (at most one token per piece above the exact count); past its first
@@ -328,14 +313,18 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
 }
 
 /**
- * Creates a token counter over js-tiktoken (spec R3), counting what OpenAI's chat format sends
+ * Creates a token counter (spec R3) over gpt-tokenizer's BPE of OpenAI's encodings (the model's
+ * encoding as js-tiktoken maps it), counting what OpenAI's chat format sends
  * (cookbook `num_tokens_from_messages`): per message {@link MESSAGE_OVERHEAD_TOKENS} plus its
  * parts, each once (text blocks joined as LangChain's `.text` does, tool calls by name and
  * arguments plus {@link TOOL_CALL_OVERHEAD_TOKENS}, the name plus {@link NAME_OVERHEAD_TOKENS},
  * a ToolMessage's `tool_call_id`); tools as OpenAI renders them in the prompt (TypeScript
  * definitions, {@link renderToolDefinitions}) plus {@link TOOLS_OVERHEAD_TOKENS}. What a request
  * adds once (reply priming) is {@link requestOverheadTokens}. On the tau-bench airline dev set
- * this is within 1% of the provider-style count (`bench/token-count.ts`).
+ * this is within 1% of the provider-style count (`bench/token-count.ts`). Text is counted as
+ * tiktoken counts it, token for token, except that a special-token string in a message
+ * (`<|endoftext|>`) counts as the plain text it is, as the chat API reads a message (gpt-tokenizer
+ * is about 4x faster than js-tiktoken on LoCoMo text and builds its pattern once).
  *
  * Caching, all exact: per-message counts by a digest of everything counted (a bounded map), and
  * by object (a `WeakMap`), so counting the same thread again on the next turn, even as fresh
@@ -359,8 +348,6 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   let countText: (text: string) => number;
   // How the text parts of a message other than a system message are counted (see MESSAGE_SEGMENT_MIN_CHARACTERS).
   let countMessageText: (text: string) => number;
-  // Called on every count, cache hits included (see keepPatternCompiled).
-  let keepCompiled = (): void => {};
   if (options.countText) {
     name = "custom";
     const custom = options.countText;
@@ -373,10 +360,9 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     const resolved = encoderFor(options);
     name = resolved.name;
     const encoder = resolved.encoder;
-    keepCompiled = () => keepPatternCompiled(encoder);
     const encodeText = (text: string) => {
       encoded += text.length;
-      return boundedEncodeLength(text, (piece) => encoder.encode(piece, "all").length);
+      return boundedEncodeLength(text, (piece) => encoder.countTokens(piece, PLAIN_TEXT));
     };
     const bySegment = new Map<string, number>();
     const countSegment = (segment: string): number => {
@@ -389,7 +375,6 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
       return count;
     };
     countText = (text) => {
-      keepCompiled();
       // Every line is remembered, short texts whole: the system prompt, the history note and the
       // lines of a context block come back on every call, often in a new system message.
       let total = 0;
@@ -407,7 +392,6 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   const byKey = new Map<string, number>();
 
   const countMessage = (message: BaseMessage): number => {
-    keepCompiled();
     const seen = byObject.get(message);
     if (seen !== undefined) return seen;
     const parts = messageParts(message);
