@@ -9,6 +9,7 @@
  *   pnpm tsx bench/overhead.ts --runs 7 --calls 30
  *   pnpm tsx bench/overhead.ts --data <locomo.json> --json   # another LoCoMo file; figures as JSON on stdout
  *   pnpm tsx bench/overhead.ts --profile-config single-token-cap-sliding   # profile another configuration
+ *   pnpm tsx bench/overhead.ts --gc minor      # scavenge before each call instead of a full GC (also: none)
  *   pnpm tsx bench/overhead.ts --no-profile    # skip the profiled pass (by default one extra, untimed run of the
  *                                              # threadwise stack at the largest size is profiled; the .cpuprofile
  *                                              # goes to the OS temp dir, a per-function table into overhead.md)
@@ -69,7 +70,7 @@ const here = dirname(fileURLToPath(import.meta.url));
 // A full GC before each timed call (outside the timing): the garbage of deserializing a 10k-message
 // thread is the checkpointer's and would otherwise be collected inside whichever hook runs next.
 setFlagsFromString("--expose-gc");
-const collectGarbage = runInNewContext("gc") as () => void;
+const gcFunction = runInNewContext("gc") as (options?: { type: "major" | "minor" }) => void;
 const RESULTS_MD = resolve(here, "results/overhead.md");
 const RESULTS_JSON = resolve(here, "results/overhead.json");
 
@@ -78,12 +79,26 @@ const cli = benchArgs(LOCOMO_PATH, {
   calls: { type: "string", default: "20" },
   sizes: { type: "string", default: "1000,10000,50000" },
   "no-profile": { type: "boolean", default: false },
+  gc: { type: "string", default: "full" },
   budget: { type: "string", default: "15000" },
   only: { type: "string" },
   "profile-config": { type: "string", default: "threadwise-legacy_system" },
 });
 const args = cli.values;
 const RUNS = Number(args.runs);
+/**
+ * The collection before each timed call (outside the timing). `full` (default): a major GC, as
+ * every figure of this bench so far; V8 then ages compiled code and allocation feedback, so the
+ * first allocations and calls after it are slower than in a process that is not forced to
+ * collect. `minor`: a scavenge only (the checkpointer's garbage is young; compiled code is kept).
+ * `none`: no forced collection (GC during a call is billed to it).
+ */
+const GC_MODE = String(args.gc);
+if (!["full", "minor", "none"].includes(GC_MODE)) throw new Error(`--gc: expected full, minor or none, got ${GC_MODE}`);
+const collectGarbage = (): void => {
+  if (GC_MODE === "full") gcFunction();
+  else if (GC_MODE === "minor") gcFunction({ type: "minor" });
+};
 const CALLS = Number(args.calls);
 const SIZES = String(args.sizes).split(",").map(Number);
 const WARMUP = 3;
@@ -733,7 +748,7 @@ async function main() {
     "- **Steady state**: each call sees the same thread plus 2 new messages (the previous answer and a new question), as fresh message objects with the same ids, the way a checkpointer hands the thread back every turn. Building the objects is the checkpointer's work and is not timed.",
     "- **What is timed**: the hooks `createAgent` runs around one model call, in its order: every `beforeModel` (state update applied through the channel's reducer), the `wrapModelCall` chain (first middleware outermost, with the agent's system-message normalization between layers), a model that answers at once, the `Command` updates applied, every `afterModel` in reverse. Not timed: checkpointer, graph runtime, the model.",
     `- **Runs**: ${RUNS} runs per configuration and size, each with new middleware instances; ${WARMUP} warm-up calls (first token count of the thread, fact backfill, first summary) then up to ${CALLS} timed calls; a run stops early after ${BUDGET_MS / 1000} s (at least 3 timed calls), and a configuration whose first run took longer than that gets 2 runs. Median and p90 over every timed call.`,
-    "- **Clock**: a full GC runs before each timed call and the bench waits 25 ms for its sweeper threads (outside the timing); the time reported is the process's CPU time (user + system, `process.cpuUsage()`) during the call, because this machine is shared and wall-clock time there includes waiting for a core. Wall-clock medians are in the first table for comparison. Per-hook times are CPU time too, measured around each hook.",
+    `- **Clock**: ${GC_MODE === "full" ? "a full GC" : GC_MODE === "minor" ? "a scavenge (minor GC, `--gc minor`)" : "no forced GC (`--gc none`)"} runs before each timed call and the bench waits 25 ms for its sweeper threads (outside the timing); the time reported is the process's CPU time (user + system, \`process.cpuUsage()\`) during the call, because this machine is shared and wall-clock time there includes waiting for a core. Wall-clock medians are in the first table for comparison. Per-hook times are CPU time too, measured around each hook.`,
     `- **threadwise**: \`memoryMiddleware\` from \`@threadwise/memory\` for the config window ${WINDOW} messages, \`maxHistoryTokens\` ${MAX_TOKENS} (o200k_base), summaries on (threshold 40), facts heuristic; the preset built, outermost first: ${presetOrder}. The summarizer is a stub answering a fixed 600-character text, so building its input is timed and the model is not; a summary is due every 10th call.`,
     "- **baseline**: the same harness with no middleware: what the measurement itself costs.",
     "- **Hooks' own time**: per call, the sum of every hook's own CPU time (the handlers it calls subtracted), so the harness and the model stub are not in it; the targets are on its median.",
@@ -746,6 +761,7 @@ async function main() {
     runs: RUNS,
     calls: CALLS,
     warmup: WARMUP,
+    gc: GC_MODE,
     rows,
     growth: Object.fromEntries([...byConfig.keys()].map((k) => [k, ratio(k) ?? null])),
     /** Growth of the hooks' own median time, t(largest)/t(1k), per configuration. */
@@ -754,8 +770,8 @@ async function main() {
   };
   if (cli.json) printJson({ bench: "overhead", data: cli.data, ...figures });
   // Only a run of every configuration and size on the committed data replaces the committed results.
-  if (args.only || args.sizes !== "1000,10000,50000" || !cli.writesResults) {
-    console.log("\n--only, --sizes, --data or --json given: bench/results/overhead.{md,json} left as they were");
+  if (args.only || args.sizes !== "1000,10000,50000" || GC_MODE !== "full" || !cli.writesResults) {
+    console.log("\n--only, --sizes, --gc, --data or --json given: bench/results/overhead.{md,json} left as they were");
     return;
   }
   mkdirSync(dirname(RESULTS_MD), { recursive: true });
