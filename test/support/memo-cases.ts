@@ -3,8 +3,8 @@
  * `[windowTrim(), summarize()]` and `[windowTrim(), tokenCap()]`, the memoryMiddleware preset),
  * built from one loaded copy of the threadwise modules per "process", and random cases: a random
  * stored thread (`stack-threads.ts`), then operations on it (turns, RemoveMessage, persistTrim-like
- * cuts, time travel to a run's end or into a run, a turn on another thread, in-place edits), each by
- * process A or B.
+ * cuts, time travel to a run's end or into a run, a turn on another thread, in-place edits, a
+ * thread deleted and restarted under the same ids), each by process A or B.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { messageText, type PromptContextMode, sharedViewMemo, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
@@ -159,10 +159,15 @@ export type Op =
    * with work pending (the tool node after a tool-call answer, the model after tool results) goes
    * on from there (`invoke(null)`), one at the end of a run takes the turn's user message.
    */
-  | { kind: "replay"; by: Process; turn: TurnSpec; pick: number };
+  | { kind: "replay"; by: Process; turn: TurnSpec; pick: number }
+  /**
+   * The thread is deleted from the checkpointer and a new conversation starts under the same
+   * thread id: another stored part whose messages take the old thread's ids position by position.
+   */
+  | { kind: "restart"; by: Process; turn: TurnSpec; seed: SeedStep[] };
 
 const processArb = fc.constantFrom<Process>("A", "B");
-const opArb = (edits: boolean): fc.Arbitrary<Op> =>
+const opArb = (sameIds: boolean): fc.Arbitrary<Op> =>
   fc.oneof(
     { weight: 4, arbitrary: fc.record({ kind: fc.constant("turn" as const), by: processArb, turn: turnArb }) },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("elsewhere" as const), by: processArb, turn: turnArb }) },
@@ -189,11 +194,20 @@ const opArb = (edits: boolean): fc.Arbitrary<Op> =>
       arbitrary: fc.record({ kind: fc.constant("travel" as const), by: processArb, turn: turnArb, back: fc.integer({ min: 1, max: 4 }) }),
     },
     { weight: 1, arbitrary: fc.record({ kind: fc.constant("replay" as const), by: processArb, turn: turnArb, pick: fc.nat() }) },
-    ...(edits
+    ...(sameIds
       ? [
           {
             weight: 2,
             arbitrary: fc.record({ kind: fc.constant("edit" as const), by: processArb, turn: turnArb, pick: fc.nat(), text: textArb }),
+          },
+          {
+            weight: 1,
+            arbitrary: fc.record({
+              kind: fc.constant("restart" as const),
+              by: processArb,
+              turn: turnArb,
+              seed: fc.array(seedStepArb, { maxLength: 24 }),
+            }),
           },
         ]
       : []),
@@ -205,8 +219,11 @@ export interface MemoCase {
   ops: Op[];
 }
 
-/** A case: a stored part, the first turn, then 3 to 8 operations; `edits` adds in-place edits to the operations. */
-export const memoCaseArb = (edits = false): fc.Arbitrary<MemoCase> =>
+/**
+ * A case: a stored part, the first turn, then 3 to 8 operations. `sameIds` adds the operations
+ * that give a message id to other content (an in-place edit, a thread restarted under the old ids).
+ */
+export const memoCaseArb = (sameIds = false): fc.Arbitrary<MemoCase> =>
   fc.record({
     // Mostly short threads, sometimes long ones (the memo samples O(log n) positions to validate).
     seed: fc.oneof(
@@ -214,7 +231,7 @@ export const memoCaseArb = (edits = false): fc.Arbitrary<MemoCase> =>
       { weight: 1, arbitrary: fc.array(seedStepArb, { minLength: 40, maxLength: 90 }) },
     ),
     first: turnArb,
-    ops: fc.array(opArb(edits), { minLength: 3, maxLength: 8 }),
+    ops: fc.array(opArb(sameIds), { minLength: 3, maxLength: 8 }),
   });
 
 export const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {

@@ -197,6 +197,8 @@ export interface Coverage {
   afterTravel: number;
   /** Calls of a run resumed from a checkpoint inside a run (work pending). */
   midRunReplays: number;
+  /** Calls right after the thread was deleted and started again under the same thread and message ids. */
+  afterRestart: number;
   /** Calls on the other thread (same instances, same message ids, other text). */
   otherThread: number;
   /** Calls whose view left messages out, that carried a summary, a facts block, a multiturn line. */
@@ -212,13 +214,14 @@ export function emptyCoverage(): Coverage {
   return {
     calls: 0,
     byStack: {},
-    ops: { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0 },
+    ops: { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0, restart: 0 },
     processB: 0,
     afterRemove: 0,
     afterCut: 0,
     afterTravel: 0,
     otherThread: 0,
     midRunReplays: 0,
+    afterRestart: 0,
     cutViews: 0,
     withSummary: 0,
     withFacts: 0,
@@ -239,12 +242,19 @@ export function addCoverage(total: Coverage, run: CaseRun, config: StackConfig):
     if (call.where.includes(" travel ") || call.where.includes(" replay ")) total.afterTravel += 1;
     if (call.where.includes(" replay ") && call.where.includes("mid-run")) total.midRunReplays += 1;
     if (call.where.includes(" elsewhere ")) total.otherThread += 1;
+    if (call.where.includes(" restart ")) total.afterRestart += 1;
     if ((JSON.parse(call.outcome.report) as { droppedGroups: number }).droppedGroups > 0) total.cutViews += 1;
     if (sent.includes("[Previous conversation summary]")) total.withSummary += 1;
     if (sent.includes("[Known facts about the user]")) total.withFacts += 1;
     total.multiturnLines += call.outcome.logs.filter((line) => line.startsWith("multiturn:")).length;
     total.warnings += call.outcome.logs.filter((line) => line.startsWith("warn:")).length;
   }
+}
+
+/** The same message under another id (a new object; the original is not touched). */
+function renamed(message: BaseMessage, id: string): BaseMessage {
+  const Message = message.constructor as new (fields: Record<string, unknown>) => BaseMessage;
+  return new Message({ ...(message as unknown as { lc_kwargs: Record<string, unknown> }).lc_kwargs, id });
 }
 
 let threads = 0;
@@ -291,7 +301,7 @@ export async function runCase(
       ] as AgentMiddleware[],
     });
   const agents = { A: agentOf(processes.A), B: agentOf(processes.B) };
-  const ops: CaseRun["ops"] = { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0 };
+  const ops: CaseRun["ops"] = { turn: 0, elsewhere: 0, edit: 0, remove: 0, cut: 0, travel: 0, replay: 0, restart: 0 };
   const heads: string[] = [];
   const run = { configurable: { thread_id: threadId } };
   const stored = async () => ((await agents.A.graph.getState(run)).values as { messages?: BaseMessage[] }).messages ?? [];
@@ -339,6 +349,15 @@ export async function runCase(
       const messages = await stored();
       const keep = messages.slice(Math.floor(messages.length * op.keepFrom));
       await invoke(op.by, op.turn, [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep]);
+    } else if (op.kind === "restart") {
+      // The new stored part takes the old thread's ids position by position (as an A2A client
+      // numbering its messages `msg-1`, `msg-2`, ... would): same ids, other messages.
+      const old = await stored();
+      const fresh = seedMessages(op.seed).map((m, k) => renamed(m, old[k]?.id ?? `r${k}`));
+      await checkpointer.deleteThread(threadId);
+      heads.length = 0;
+      turnNo = 0;
+      await invoke(op.by, op.turn, fresh);
     } else if (op.kind === "travel") {
       const target = heads[Math.max(0, heads.length - 1 - op.back)];
       await invoke(op.by, op.turn, [], target);
