@@ -131,12 +131,14 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     expect(run.mismatches).toEqual([]);
   });
 
-  // KNOWN FAILURE, reported to the lead (issue 16): core's view memo validates a stored thread by
-  // message ids (packages/core/src/view-memo.ts, `ViewMemo.index` / `ThreadIndex.costPrefix`), so
-  // a message sent again under its own id with other text (an edit or a redaction; LangGraph's
-  // messages reducer replaces it in place) keeps the token cost of its old text, and tokenCap sends
-  // a view over `maxTokens`. Passes while the bug is there; when it fails, make it a plain `it`.
-  it.fails("KNOWN FAILURE: an older message edited in place: tokenCap cuts as from scratch", async () => {
+  // Regression (issue 16): the view memo validated a stored thread by message ids only, so a
+  // message sent again under its own id with other text (an edit or a redaction; LangGraph's
+  // messages reducer replaces it in place) kept the token cost of its old text, and tokenCap sent a
+  // view over `maxTokens`. The memo now checks each checked position's id and shape (type, tool
+  // call ids, content length and three characters; packages/core/src/view-memo.ts `shapeOf`). The
+  // first message is always checked; an edit at a position the O(log n) sample skips is still not
+  // seen (documented in `ViewMemo`).
+  it("regression: an older message edited in place: tokenCap cuts as from scratch", async () => {
     const sentIds = async (stack: AgentMiddleware[], messages: BaseMessage[], threadId: string) => {
       let ids: Array<string | undefined> = [];
       await runModelCall(
@@ -166,16 +168,16 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     expect(await sentIds([cap], before, threadId)).toEqual(["u0", "a0", "u1"]);
     const fresh = await sentIds([tokenCap({ maxTokens: 100, logger: false })], after, `${threadId}-fresh`);
     expect(fresh).toEqual(["u1", "a1", "u2"]);
-    // Memoized: u0 still costs what "hi" cost, so all five messages (about 345 tokens) are sent.
+    // Memoized, before the fix: u0 still cost what "hi" cost, so all five messages (about 345 tokens) were sent.
     expect(await sentIds([cap], after, threadId)).toEqual(fresh);
   });
 
-  // KNOWN FAILURE, reported to the lead (issue 16), same cause as the one above: a thread deleted
-  // and begun again under the same thread_id, whose messages reuse the old ids (client-chosen ids
-  // such as `m1`, `m2`; stack.property.slow's cases all use thread "prop" and ids `s1..`). The view
-  // memo's index still holds the old groups (m2 a plain answer, not a tool call), so the window
-  // starts on m3, a tool result without its call: every provider refuses the request (R4).
-  it.fails("KNOWN FAILURE: a thread restarted under the same thread id and message ids: the same window as from scratch", async () => {
+  // Regression (issue 16), same cause as the one above: a thread deleted and begun again under the
+  // same thread_id, whose messages reuse the old ids (client-chosen ids such as `m1`, `m2`;
+  // stack.property.slow's cases all use thread "prop" and ids `s1..`). The view memo's index kept
+  // the old groups (m2 a plain answer, not a tool call), so the window started on m3, a tool result
+  // without its call: every provider refuses the request (R4). The shape check rebuilds it.
+  it("regression: a thread restarted under the same thread id and message ids: the same window as from scratch", async () => {
     const sent = async (stack: AgentMiddleware[], messages: BaseMessage[], threadId: string) => {
       let ids: Array<string | undefined> = [];
       await runModelCall(
@@ -205,7 +207,7 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     await sent([window], before, threadId);
     const fresh = await sent([windowTrim({ maxMessages: 3, startOn: "any", logger: false })], after, `${threadId}-fresh`);
     expect(fresh).toEqual(["m4", "m5"]);
-    // Memoized: ["m3", "m4", "m5"], m3 an orphan tool result.
+    // Memoized, before the fix: ["m3", "m4", "m5"], m3 an orphan tool result.
     expect(await sent([window], after, threadId)).toEqual(fresh);
   });
 

@@ -159,6 +159,24 @@ export function assembleView(
   decisions: ViewDecisions,
   index?: ThreadIndex,
 ): AssembledView {
+  return assembleWith(thread, systemMessage, decisions, index, undefined);
+}
+
+/**
+ * {@link assembleView}, reusing the system part (steps 5 and 6's text) of `reuseSystemOf`: an
+ * assembly of the same thread array, system message object, system suffixes, blocks and mode
+ * (the caller checks; core's `render` does, when a decision changed only the messages). The
+ * system messages are then the same objects, so a layer that changed only the cut hands on the
+ * system message it received.
+ * @internal
+ */
+export function assembleWith(
+  thread: readonly BaseMessage[],
+  systemMessage: SystemMessage,
+  decisions: ViewDecisions,
+  index: ThreadIndex | undefined,
+  reuseSystemOf: AssembledView | undefined,
+): AssembledView {
   // Positions, groups and prefix sums of the thread: the caller's per-thread index when it has one
   // for exactly this array (O(new messages) since the last call), else built here (O(n)).
   const ix = index?.isFor(thread) ? index : indexThread(thread);
@@ -212,13 +230,7 @@ export function assembleView(
     messages = alternateRoles(view);
   } else messages = alternateFrom(view, ix, from);
 
-  let system = systemMessage;
-  for (const p of ix.systemPositions) system = appendToSystemMessage(system, systemText(thread[p] as SystemMessage));
-  for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
-  const placed = placeContextBlocks(decisions.blocks, decisions.mode ?? resolvePromptContextMode());
-  const headText = renderContextBlocks(placed.head);
-  const tailText = renderContextBlocks(placed.tail);
-  const rendered = headText === "" ? system : appendToSystemMessage(system, headText);
+  const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
   let tailContext = "";
   if (tailText !== "") {
     // The tail block goes on a copy: `messages` may be the view or the stored thread itself.
@@ -226,7 +238,7 @@ export function assembleView(
     tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
   }
   const windowFrom = windowStart === undefined ? undefined : startIndex(ix, toUser(Math.min(windowStart, protectedFrom)), thread);
-  return {
+  const assembled: AssembledView = {
     messages,
     systemMessage: rendered,
     view,
@@ -245,6 +257,37 @@ export function assembleView(
       tailContext,
     },
   };
+  systemParts.set(assembled, { system, rendered, tailText });
+  return assembled;
+}
+
+/** The system part of an assembly: the system message without and with head blocks, and the tail blocks' text. */
+interface SystemPart {
+  system: SystemMessage;
+  rendered: SystemMessage;
+  tailText: string;
+}
+
+const systemParts = new WeakMap<AssembledView, SystemPart>();
+
+function systemPartOf(previous: AssembledView): SystemPart {
+  return systemParts.get(previous) ?? { system: previous.system, rendered: previous.systemMessage, tailText: "" };
+}
+
+/** Step 5 of {@link assembleView}, and the text of the tail blocks for step 6. */
+function assembleSystem(
+  thread: readonly BaseMessage[],
+  ix: ThreadIndex,
+  systemMessage: SystemMessage,
+  decisions: ViewDecisions,
+): SystemPart {
+  let system = systemMessage;
+  for (const p of ix.systemPositions) system = appendToSystemMessage(system, systemText(thread[p] as SystemMessage));
+  for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
+  const placed = placeContextBlocks(decisions.blocks, decisions.mode ?? resolvePromptContextMode());
+  const headText = renderContextBlocks(placed.head);
+  const tailText = renderContextBlocks(placed.tail);
+  return { system, rendered: headText === "" ? system : appendToSystemMessage(system, headText), tailText };
 }
 
 /** Thread index of candidate `c`'s first message; the thread's length past the last candidate. */

@@ -99,6 +99,48 @@ function fingerprint(message: BaseMessage): string {
 }
 
 /**
+ * A 32-bit sketch of what grouping and costs read from a message, checked with its id: the type,
+ * the ids of its tool calls (or the call a result answers), and its content's length and first,
+ * middle and last characters. A thread begun again under the same `thread_id` and message ids, or
+ * a message sent again under its own id with other text, then fails validation at a checked
+ * position and the index is rebuilt.
+ */
+function shapeOf(message: BaseMessage): number {
+  let hash = 0x811c9dc5;
+  const mix = (value: number) => {
+    hash = Math.imul(hash ^ value, 0x01000193);
+  };
+  const text = (value: string) => {
+    mix(value.length);
+    for (let i = 0; i < value.length; i += 1) mix(value.charCodeAt(i));
+  };
+  text(messageType(message));
+  for (const call of toolCallsOf(message)) text(call.id ?? "");
+  const callId = (message as { tool_call_id?: unknown }).tool_call_id;
+  if (typeof callId === "string") text(callId);
+  const content = message.content as unknown;
+  const sketch = (value: string) => {
+    mix(value.length);
+    if (value.length > 0) {
+      mix(value.charCodeAt(0));
+      mix(value.charCodeAt(value.length >> 1));
+      mix(value.charCodeAt(value.length - 1));
+    }
+  };
+  if (typeof content === "string") sketch(content);
+  else if (Array.isArray(content)) {
+    mix(content.length);
+    for (const block of content) {
+      const b = block as { type?: unknown; text?: unknown } | string;
+      if (typeof b === "string") sketch(b);
+      else if (typeof b?.text === "string") sketch(b.text);
+      else mix(String(b?.type ?? "").length);
+    }
+  }
+  return hash >>> 0;
+}
+
+/**
  * Positions checked to validate an index against a new array, besides the length: the last
  * indexed message and those 1, 2, 4, ... before it, and the first (O(log n) checks). A deletion,
  * a `RemoveMessage` or a persistTrim before the last indexed message shifts it, so the check at
@@ -114,6 +156,8 @@ function samplePositions(length: number): number[] {
 
 class Index implements ThreadIndex {
   ids: string[] = [];
+  /** {@link shapeOf} of each indexed message. */
+  shapes: number[] = [];
   idIndex = new Map<string, number>();
   systemPositions: number[] = [];
   groups: GroupSpan[] = [];
@@ -156,11 +200,16 @@ class Index implements ThreadIndex {
    */
   matches(messages: readonly BaseMessage[], upTo: number, every = false): boolean {
     if (every) {
-      for (let p = upTo - 1; p >= 0; p -= 1) if (fingerprint(messages[p] as BaseMessage) !== this.ids[p]) return false;
+      for (let p = upTo - 1; p >= 0; p -= 1) if (!this.same(messages[p] as BaseMessage, p)) return false;
       return true;
     }
-    for (const p of samplePositions(upTo)) if (fingerprint(messages[p] as BaseMessage) !== this.ids[p]) return false;
+    for (const p of samplePositions(upTo)) if (!this.same(messages[p] as BaseMessage, p)) return false;
     return true;
+  }
+
+  /** Whether `message` is the one indexed at `p` (same id and shape). */
+  same(message: BaseMessage, p: number): boolean {
+    return fingerprint(message) === this.ids[p] && shapeOf(message) === this.shapes[p];
   }
 
   /** Forgets everything from message `at` on (at a unit boundary or 0). */
@@ -168,6 +217,7 @@ class Index implements ThreadIndex {
     for (let i = at; i < this.ids.length; i += 1)
       if (this.idIndex.get(this.ids[i] as string) === i) this.idIndex.delete(this.ids[i] as string);
     this.ids.length = at;
+    this.shapes.length = at;
     while (this.systemPositions.length > 0 && (this.systemPositions.at(-1) as number) >= at) this.systemPositions.pop();
     while (this.groups.length > 0 && (this.groups.at(-1) as GroupSpan).start >= at) this.groups.pop();
     while (this.candidates.length > 0 && (this.candidates.at(-1) as number) >= this.groups.length) this.candidates.pop();
@@ -184,6 +234,7 @@ class Index implements ThreadIndex {
       const message = messages[i] as BaseMessage;
       const id = fingerprint(message);
       this.ids.push(id);
+      this.shapes.push(shapeOf(message));
       if (!id.startsWith("~")) this.idIndex.set(id, i);
       if (messageType(message) === "system") this.systemPositions.push(i);
     }
@@ -264,7 +315,7 @@ class Index implements ThreadIndex {
     // per group: a span object (~40) and a candidate slot and count prefix slot (16); per cost key
     // and candidate: 8.
     let bytes = 0;
-    for (const id of this.ids) bytes += 8 + 16 + 2 * id.length + 40;
+    for (const id of this.ids) bytes += 8 + 16 + 2 * id.length + 40 + 8;
     bytes += 8 * this.systemPositions.length + 56 * this.groups.length + 16 * this.candidates.length;
     bytes += 8 * (this.excluded.length + this.mergePoints.length);
     for (const prefix of this.costs.values()) bytes += 8 * prefix.length;
@@ -315,12 +366,14 @@ function protectedCandidate(groups: readonly GroupSpan[], candidates: readonly n
  * each hook works on the messages that are new since the last call instead of the whole thread.
  *
  * Each call validates the kept index against the new array: same or greater length and the same
- * message (by id, else type and text length) at the last indexed position and at O(log n) others.
+ * message (by id, else type and text length, and by shape: type, tool call ids, content length and
+ * three characters) at the last indexed position, the first, and O(log n) others.
  * More messages extend it (O(new)); fewer with the rest unchanged (resuming from an older
  * checkpoint) cut it back; anything else (a deletion, persistTrim, `RemoveMessage`, a rewrite)
- * rebuilds it (O(n), once). A message edited in place under its own id and at an unchecked position
- * is not detected: LangGraph's `messages` reducer only does that when a caller sends a message with
- * an existing id.
+ * rebuilds it (O(n), once), as does a thread begun again under the same id with reused message
+ * ids. A message edited in place under its own id at an unchecked position is not detected
+ * (LangGraph's `messages` reducer does that only when a caller sends a message with an existing
+ * id); after such an edit, `forget(threadId)` makes the next call index the thread again.
  *
  * Bound: at most `maxThreads` threads (default {@link VIEW_MEMO_THREADS}), least recently used out
  * first; per thread about 70 bytes per message plus 8 per group and cost key

@@ -2,6 +2,7 @@ import type { BaseMessage, SystemMessage } from "@langchain/core/messages";
 import {
   type AssembledView,
   assembleView,
+  assembleWith,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
   type StartOn,
@@ -95,9 +96,25 @@ function indexOf(request: PlacementRequest, thread: BaseMessage[]): ThreadIndex 
 
 function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], system: SystemMessage, decisions: ViewDecisions): R {
   const index = indexOf(request, thread);
-  const assembled = assembleView(thread, system, decisions, index);
+  // A decision that leaves the system inputs as they were (a cut, a coverage, a start rule)
+  // keeps the system message of the last render: the same objects, not rebuilt.
+  const previous = stateOf(request);
+  const sameSystem =
+    previous !== undefined &&
+    previous.thread === thread &&
+    previous.system === system &&
+    previous.decisions.systemSuffixes === decisions.systemSuffixes &&
+    previous.decisions.blocks === decisions.blocks &&
+    previous.decisions.mode === decisions.mode;
+  const assembled = assembleWith(thread, system, decisions, index, sameSystem ? previous.assembled : undefined);
   const state: ViewState = { thread, index, system, decisions, assembled };
-  return { ...request, messages: assembled.messages, systemMessage: assembled.systemMessage, [VIEW]: state };
+  // Unchanged system inputs: hand on the system message the request came with (the agent's copy
+  // of the last one rendered), so the agent sees no change and does not copy it again.
+  const systemMessage =
+    sameSystem && systemText(request.systemMessage) === systemText(assembled.systemMessage)
+      ? request.systemMessage
+      : assembled.systemMessage;
+  return { ...request, messages: assembled.messages, systemMessage, [VIEW]: state };
 }
 
 function assembledOf(request: PlacementRequest): AssembledView {
