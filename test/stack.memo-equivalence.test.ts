@@ -25,14 +25,15 @@
  * content, tool calls; the system message's content; the tool names), core's `viewReport`, the
  * info and warning lines logged (the multiturn line among them), and the private state after the
  * call (so the summary's input and the facts ranking). They must be identical. A self-check plants
- * three stale caches and shows each is caught. The machinery is in `test/support/memo-cases.ts` and `memo-run.ts`.
+ * three stale caches and shows each is caught. The machinery is in `test/support/memo-cases.ts`
+ * and `memo-run.ts`.
  *
  * Replay: STACK_MEMO_SEED (seed), STACK_MEMO_RUNS (cases), STACK_MEMO_PATH (one reported case),
  * STACK_MEMO_SHRINK=1 (shrink a failure to a small case; slow), STACK_MEMO_SAME_IDS=1 (add the
  * operations that give a message id to other content: `edit`, a message sent again under its own
- * id, and `restart`, the thread deleted and begun again with the old ids; known to fail, see the
- * two KNOWN FAILUREs below, and on recall, whose index still ranks an edited message by its old
- * words).
+ * id, and `restart`, the thread deleted and begun again with the old ids; still known to fail:
+ * the view memo checks a message's shape only at the positions it samples, and recall's index
+ * ranks an edited message by its old words until it is placed).
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tokenCap } from "@threadwise/token-cap";
