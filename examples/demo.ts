@@ -210,7 +210,7 @@ export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
   }
   print(`\n${formatReportTable(reports)}`);
   print(
-    "\nTokens: js-tiktoken o200k_base, summed over each run's model calls, system prompt and tool schemas included;" +
+    "\nTokens: o200k_base (core's counter), summed over each run's model calls, system prompt and tool schemas included;" +
       ' "full history" is what each call would have sent without windowTrim and tokenCap.',
   );
   return reports;
