@@ -55,11 +55,12 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, trimMessages } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import { createTokenCounter, mergeSummarySlot, type PromptContextMode } from "@threadwise/core";
+import { mergeSummarySlot, type PromptContextMode } from "@threadwise/core";
 import { mergeFactSlot } from "@threadwise/fact-recall";
 import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
+import { getEncoding } from "js-tiktoken";
 import { type AgentMiddleware, countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
@@ -305,8 +306,12 @@ function threadwiseStack(mode: PromptContextMode): Stack {
   };
 }
 
-/** js-tiktoken o200k_base on raw text (core's `countText` has no cache; it is `encoder.encode(text).length`). */
-const encodeCount = createTokenCounter({ encoding: "o200k_base" }).countText;
+/**
+ * js-tiktoken o200k_base on raw text, as a LangChain user counts exactly (`encoder.encode(text).length`,
+ * no cache of its own; core's counter, which remembers texts, is not used for LangChain's rows).
+ */
+const tiktoken = getEncoding("o200k_base");
+const encodeCount = (text: string): number => tiktoken.encode(text, "all").length;
 
 function textOf(message: BaseMessage): string {
   return typeof message.content === "string" ? message.content : JSON.stringify(message.content);
