@@ -142,15 +142,16 @@ function shapeOf(message: BaseMessage): number {
 
 /**
  * Positions checked to validate an index against a new array, besides the length: the last
- * indexed message and those 1, 2, 4, ... before it, and the first (O(log n) checks). A deletion,
- * a `RemoveMessage` or a persistTrim before the last indexed message shifts it, so the check at
- * `length - 1` alone catches every deletion (ids are unique in a thread); the others catch a list
- * rewritten under a `REMOVE_ALL` whose tail happens to reappear.
+ * indexed message and those 1, 2, 4, ... before it, the first and those 1, 2, 4, ... after it
+ * (O(log n) checks). A deletion, a `RemoveMessage` or a persistTrim before the last indexed message
+ * shifts it, so the check at `length - 1` alone catches every deletion (ids are unique in a thread);
+ * the others, with each message's shape, catch a list rewritten under a `REMOVE_ALL` whose tail
+ * happens to reappear, and a thread begun again under the same thread id and message ids.
  */
 function samplePositions(length: number): number[] {
   const out: number[] = [];
   for (let step = 0; length - 1 - step >= 0; step = step === 0 ? 1 : step * 2) out.push(length - 1 - step);
-  if (length > 0 && out.at(-1) !== 0) out.push(0);
+  for (let p = 0; p < length - 1; p = p === 0 ? 1 : p * 2) out.push(p);
   return out;
 }
 
