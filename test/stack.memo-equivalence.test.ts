@@ -132,6 +132,20 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     expect(run.mismatches).toEqual([]);
   });
 
+  /** Ids of the messages one model call of `stack` sends for `messages` on `threadId`. */
+  const sentIds = async (stack: AgentMiddleware[], messages: BaseMessage[], threadId: string) => {
+    let ids: Array<string | undefined> = [];
+    await runModelCall(
+      stack,
+      { messages, channels: {}, systemMessage: new SystemMessage(""), tools: [], configurable: { thread_id: threadId } },
+      async (request) => {
+        ids = request.messages.map((m) => m.id);
+        return new AIMessage("ok");
+      },
+    );
+    return ids;
+  };
+
   // Regression (issue 16): the view memo validated a stored thread by message ids only, so a
   // message sent again under its own id with other text (an edit or a redaction; LangGraph's
   // messages reducer replaces it in place) kept the token cost of its old text, and tokenCap sent a
@@ -140,18 +154,6 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
   // first message is always checked; an edit at a position the O(log n) sample skips is still not
   // seen (documented in `ViewMemo`).
   it("regression: an older message edited in place: tokenCap cuts as from scratch", async () => {
-    const sentIds = async (stack: AgentMiddleware[], messages: BaseMessage[], threadId: string) => {
-      let ids: Array<string | undefined> = [];
-      await runModelCall(
-        stack,
-        { messages, channels: {}, systemMessage: new SystemMessage(""), tools: [], configurable: { thread_id: threadId } },
-        async (request) => {
-          ids = request.messages.map((m) => m.id);
-          return new AIMessage("ok");
-        },
-      );
-      return ids;
-    };
     const before = [
       new HumanMessage({ id: "u0", content: "hi" }),
       new AIMessage({ id: "a0", content: "hello" }),
@@ -179,18 +181,6 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
   // the old groups (m2 a plain answer, not a tool call), so the window started on m3, a tool result
   // without its call: every provider refuses the request (R4). The shape check rebuilds it.
   it("regression: a thread restarted under the same thread id and message ids: the same window as from scratch", async () => {
-    const sent = async (stack: AgentMiddleware[], messages: BaseMessage[], threadId: string) => {
-      let ids: Array<string | undefined> = [];
-      await runModelCall(
-        stack,
-        { messages, channels: {}, systemMessage: new SystemMessage(""), tools: [], configurable: { thread_id: threadId } },
-        async (request) => {
-          ids = request.messages.map((m) => m.id);
-          return new AIMessage("ok");
-        },
-      );
-      return ids;
-    };
     const before = [
       new HumanMessage({ id: "m1", content: "a" }),
       new AIMessage({ id: "m2", content: "b" }),
@@ -205,11 +195,11 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     ];
     const threadId = nextThreadId("memo-restart");
     const window = windowTrim({ maxMessages: 3, startOn: "any", logger: false });
-    await sent([window], before, threadId);
-    const fresh = await sent([windowTrim({ maxMessages: 3, startOn: "any", logger: false })], after, `${threadId}-fresh`);
+    await sentIds([window], before, threadId);
+    const fresh = await sentIds([windowTrim({ maxMessages: 3, startOn: "any", logger: false })], after, `${threadId}-fresh`);
     expect(fresh).toEqual(["m4", "m5"]);
     // Memoized, before the fix: ["m3", "m4", "m5"], m3 an orphan tool result.
-    expect(await sent([window], after, threadId)).toEqual(fresh);
+    expect(await sentIds([window], after, threadId)).toEqual(fresh);
   });
 
   describe("self-check: a planted stale cache is caught", () => {
