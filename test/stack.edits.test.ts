@@ -1,97 +1,102 @@
 /**
- * Memoized = from scratch, over the whole stack (issue 16, Correctness). The middlewares keep
- * per-thread state between model calls (core's shared view memo, fact-recall's fact index,
- * summarize's plan, tokenCap's token counts, ...); any of it can go stale. Random threads (see
- * `test/support/stack-threads.ts`: parallel calls answered in any order, orphans, stored system
- * messages, Korean and English, fact-bearing sentences) run through a real `createAgent` with a
- * MemorySaver (so every invoke reads fresh message objects, as a checkpointer deserializes them),
- * then a random sequence of operations, each ending in a turn of the agent:
- * - `turn`: a new user message (and the tool rounds and answer the model script asks for);
- * - `remove`: `RemoveMessage`s of random stored messages, sent with the next user message;
- * - `cut`: a persistTrim-like rewrite (`REMOVE_ALL_MESSAGES`, then the stored suffix);
- * - `travel`: the turn resumes from an older checkpoint (`configurable.checkpoint_id`);
- * - `replay`: any checkpoint of the history is resumed, mid-run ones too (`invoke(null)`: the
- *   tool node after a tool-call answer, the model after tool results);
- * - `elsewhere`: a turn on a second thread served by the same instances, under the same ids;
- * - with STACK_MEMO_SAME_IDS=1 only: `edit` and `restart`, see below.
- * - each op runs in process A or B: two sets of middleware instances from two separately loaded
- *   copies of the threadwise modules (`vi.resetModules`, so each has its own shared view memo and
- *   module state), sharing one checkpointer and one thread, as two processes would.
- * The preset also runs persistTrim (`persistTrimKeepGroups`), which deletes in `afterAgent`.
+ * Every model call = what a fresh process sends (issues 16 and 21, spec R37). The middlewares keep
+ * per-thread state between model calls (core's view index, token costs, fact-recall's fact index,
+ * recall's message index, summarize's plans and background jobs, ...); none of it may change a
+ * request. Random threads (see `test/support/stack-threads.ts`: parallel calls answered in any
+ * order, orphans, stored system messages, Korean and English, fact-bearing sentences) run through a
+ * real `createAgent` on a MemorySaver or a SqliteSaver (every invoke reads fresh message objects,
+ * as a checkpointer deserializes them), then random operations (`test/support/edit-cases.ts`),
+ * each ending in a turn of the agent:
+ * - `turn`; `elsewhere` (a turn on a second thread served by the same instances, under the same ids);
+ * - `edit`: a stored message at any position replaced by id (`updateState` on the thread's head,
+ *   or sent with the next input): text much longer, much shorter, the same length in another
+ *   script (English to Korean or emoji and back: other token counts), an AI message's tool calls
+ *   removed or its call renamed, its arguments changed, a tool result's text;
+ * - `edit-old`: the same by `updateState` on an older checkpoint, then the turn from there;
+ * - `remove` (`RemoveMessage`s), `rewrite` (`REMOVE_ALL_MESSAGES`, then a stored suffix);
+ * - `fork` (a turn from an older `checkpoint_id`), `replay` (any checkpoint resumed, mid-run ones
+ *   with `invoke(null)`);
+ * - `reimport`: the thread deleted and imported again under the same thread id and message ids,
+ *   with another structure;
+ * - `other-stack`: a turn by a second agent with another stack on the same thread;
+ * - `hitl`: humanInTheLoopMiddleware reviews a `book` call made in parallel with `lookup`; the
+ *   human approves, edits or rejects it (`Command({ resume })`).
+ * Each op runs in process A or B: two sets of middleware instances from two separately loaded
+ * copies of the threadwise modules (`vi.resetModules`), sharing one checkpointer and thread.
+ * Stacks: `[windowTrim(), summarize()]` in both orders (also with `background: true`),
+ * `[windowTrim(), tokenCap()]`, tokenCap alone, the memoryStack preset (`memoryMiddleware`) in each
+ * placement mode with factRecall, summarize, persistTrim and recall.
  *
- * For every model call, the same call is computed from scratch: fresh middleware instances, a
- * thread id no cache has seen, deserialized copies of the stored messages, the same private state
- * (summary slot, fact slot). Compared: the request the model received (each message's type, id,
- * content, tool calls; the system message's content; the tool names), core's `viewReport`, the
- * info and warning lines logged (the multiturn line among them), and the private state after the
- * call (so the summary's input and the facts ranking). They must be identical. A self-check plants
- * three stale caches and shows each is caught. The machinery is in `test/support/memo-cases.ts`
- * and `memo-run.ts`.
+ * For every model call, the same call is computed by a third copy of the modules (process R):
+ * fresh middleware instances, a thread id no cache has seen, deserialized copies of the stored
+ * messages, the same private state (summary slot, fact slot). Compared: the request (each
+ * message's type, id, content, tool calls, tool_call_id; the system message's content; the tool
+ * names), core's `viewReport`, the lines logged, the private state after the call. A call that
+ * adopts a background summary is compared with a fresh process that has it stored, and the summary
+ * must be what the summarizer makes of the stored messages as they are. Every request is checked by
+ * the strict provider validator (`@threadwise/core/testing`, all four providers). The run goes
+ * through every case and prints calls, differing calls and refused requests per operation, stack
+ * and saver. Self-checks plant stale caches and show each is caught.
  *
- * Replay: STACK_MEMO_SEED (seed), STACK_MEMO_RUNS (cases), STACK_MEMO_PATH (one reported case),
- * STACK_MEMO_SHRINK=1 (shrink a failure to a small case; slow), STACK_MEMO_SAME_IDS=1 (add the
- * operations that give a message id to other content: `edit`, a message sent again under its own
- * id, and `restart`, the thread deleted and begun again with the old ids; still known to fail:
- * the view memo checks a message's shape only at the positions it samples, and recall's index
- * ranks an edited message by its old words until it is placed).
+ * Replay: STACK_EDIT_SEED (seed), STACK_EDIT_RUNS (cases), STACK_EDIT_CASE (run only case n of
+ * the seed, as a failure names it). The longer run is test/stack.edits.slow.test.ts.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
-import fc from "fast-check";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { beforeAll, describe, expect, it } from "vitest";
-import { configArb, LIB_A, type Lib, loadSecondProcess, type MemoCase, memoCaseArb, type StackConfig } from "./support/memo-cases.js";
-import { addCoverage, emptyCoverage, nextThreadId, runCase } from "./support/memo-run.js";
+import { type EditCase, LIB_A, loadProcess, STACK_KINDS, type StackConfig } from "./support/edit-cases.js";
+import { formatTallies, nextThreadId, type Processes, runCase, runProperty } from "./support/edit-run.js";
 import { runModelCall } from "./support/model-call.js";
 import type { TurnSpec } from "./support/stack-threads.js";
 
-const SEED = Number(process.env.STACK_MEMO_SEED ?? 20261216);
-const RUNS = Number(process.env.STACK_MEMO_RUNS ?? 40);
-const PATH = process.env.STACK_MEMO_PATH;
-/** Shrink a failure to a small case (minutes) instead of reporting the first one found. */
-const SHRINK = process.env.STACK_MEMO_SHRINK === "1";
-const SAME_IDS = process.env.STACK_MEMO_SAME_IDS === "1";
-const caseArb = memoCaseArb(SAME_IDS);
-/** Processes A and B: two loaded copies of the threadwise modules. */
-let processes: Record<"A" | "B", Lib>;
+const SEED = Number(process.env.STACK_EDIT_SEED ?? 20261221);
+const RUNS = Number(process.env.STACK_EDIT_RUNS ?? 40);
+const ONLY = process.env.STACK_EDIT_CASE === undefined ? undefined : Number(process.env.STACK_EDIT_CASE);
+let processes: Processes;
 
-describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
+describe("every model call = a fresh process's, after edits, forks and restarts (R37)", () => {
   beforeAll(async () => {
-    processes = { A: LIB_A, B: await loadSecondProcess() };
-    expect(processes.B.sharedViewMemo()).not.toBe(processes.A.sharedViewMemo());
+    processes = { A: LIB_A, B: await loadProcess(), R: await loadProcess() };
+    expect(processes.B.windowTrim).not.toBe(processes.A.windowTrim);
+    expect(processes.R.windowTrim).not.toBe(processes.B.windowTrim);
   });
 
-  it("every model call of random threads with deletions, cuts, time travel and two processes", async () => {
-    const coverage = emptyCoverage();
-    console.log(`[stack.memo] seed=${SEED} runs=${RUNS} (replay: STACK_MEMO_SEED=${SEED})`);
-    await fc.assert(
-      fc.asyncProperty(caseArb, configArb, async (c, config) => {
-        const run = await runCase(c, config, processes);
-        addCoverage(coverage, run, config);
-        if (run.mismatches.length > 0) throw new Error(`${run.mismatches.slice(0, 4).join("\n")}\nconfig: ${JSON.stringify(config)}`);
-      }),
-      { seed: SEED, numRuns: RUNS, endOnFailure: !SHRINK, ...(PATH ? { path: PATH } : {}) },
-    );
-    console.log(`[stack.memo] seed=${SEED} runs=${RUNS} calls compared=${coverage.calls}`, JSON.stringify(coverage));
-    // The cases reach what the memos are about.
-    expect(coverage.calls).toBeGreaterThan(RUNS * 3);
-    for (const key of [
-      "processB",
-      "afterRemove",
-      "afterCut",
-      "afterTravel",
-      "otherThread",
-      "midRunReplays",
-      "cutViews",
-      "withSummary",
-      "withFacts",
-      "multiturnLines",
-    ] as const)
-      expect(coverage[key], key).toBeGreaterThan(0);
+  it("random operations, two processes, both savers: no request differs and none is refused", async () => {
+    const { tallies, failures } = await runProperty(processes, { seed: SEED, runs: RUNS, only: ONLY });
+    console.log(`[stack.edits] seed=${SEED} runs=${RUNS} (replay: STACK_EDIT_SEED=${SEED} STACK_EDIT_CASE=<n>)\n${formatTallies(tallies)}`);
+    const report = failures.map((f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${f.mismatches.join("\n")}`);
+    expect(report.slice(0, 3).join("\n\n")).toBe("");
+    if (ONLY !== undefined) return;
+    // The cases reach every operation, stack and saver.
+    expect(tallies.total.calls).toBeGreaterThan(RUNS * 5);
+    for (const [op, tally] of Object.entries(tallies.byOp)) expect(tally.calls, op).toBeGreaterThan(0);
+    for (const kind of STACK_KINDS)
+      expect(
+        Object.keys(tallies.byStack).some((name) => name.startsWith(kind === "preset" ? "memoryStack" : kind)),
+        kind,
+      ).toBe(true);
+    expect(Object.keys(tallies.bySaver).sort()).toEqual(["memory", "sqlite"]);
   }, 600_000);
 
-  // Found by this property (STACK_MEMO_SEED=4, shrunk): recall's message index in process A, after
+  /** A plain stack for the other agent of hand-written cases (no `other-stack` op in them). */
+  const PLAIN: StackConfig = {
+    kind: "window+cap",
+    mode: "legacy_system",
+    defaults: true,
+    maxMessages: 4,
+    windowEviction: "sliding",
+    maxTokens: 2000,
+    capEviction: "sliding",
+    thresholdOver: 2,
+    background: false,
+    maxItems: 1,
+    keepGroups: undefined,
+    recall: false,
+  };
+
+  // Found by this property (issue 16, STACK_MEMO_SEED=4, shrunk): recall's message index in process A, after
   // process B removed a tool-call message and the first message and persistTrim trimmed the head,
   // took the head trim for the whole deletion and dropped u2, still stored, from its index
   // (packages/recall/src/message-index.ts, MessageIndex sync's head-trim path).
@@ -100,14 +105,16 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
     const seoul = said("I live in Seoul.");
     const round = (calls: string[]) => ({ calls, queries: ["short", "short", "short"] });
     const turn = (calls: string[][]): TurnSpec => ({ user: seoul, rounds: calls.map(round), answer: "I live in Seoul." });
-    const c: MemoCase = {
+    const c: EditCase = {
+      saver: "memory",
+      otherConfig: PLAIN,
       seed: [
         { kind: "user", content: seoul },
         { kind: "dangling", call: "call_1" },
       ],
       first: turn([]),
       ops: [
-        { kind: "travel", by: "A", turn: turn([["call_2", "call_3", "call_1"]]), back: 1 },
+        { kind: "fork", by: "A", turn: turn([["call_2", "call_3", "call_1"]]), back: 1 },
         { kind: "turn", by: "A", turn: turn([["call_2", "call_1"]]) },
         { kind: "remove", by: "B", turn: turn([["call_1"]]), picks: [879261461, 0] },
         { kind: "turn", by: "A", turn: turn([["call_1"]]) },
@@ -122,6 +129,7 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
       maxTokens: 150,
       capEviction: "sliding",
       thresholdOver: 7,
+      background: false,
       maxItems: 1,
       keepGroups: 3,
       recall: true,
@@ -205,7 +213,9 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
   describe("self-check: a planted stale cache is caught", () => {
     const said = (text: string) => ({ text, blocks: false, image: false });
     const turn = (text: string, answer: string): TurnSpec => ({ user: said(text), rounds: [], answer });
-    const c: MemoCase = {
+    const c: EditCase = {
+      saver: "memory",
+      otherConfig: PLAIN,
       seed: [
         { kind: "user", content: said("My name is Mina.") },
         { kind: "assistant", content: said("Nice to meet you, Mina.") },
@@ -221,7 +231,7 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
         { kind: "turn", by: "A", turn: turn("저는 간호사예요.", "알겠어요.") },
         { kind: "remove", by: "A", turn: turn("제 이름은 민지예요.", "반가워요, 민지 님."), picks: [2, 3] },
         { kind: "turn", by: "B", turn: turn("I have a dog named Coco.", "Cute.") },
-        { kind: "travel", by: "A", turn: turn("I moved to Busan last month.", "Noted."), back: 2 },
+        { kind: "fork", by: "A", turn: turn("I moved to Busan last month.", "Noted."), back: 2 },
         { kind: "turn", by: "A", turn: turn("Where do I live?", "Busan.") },
       ],
     };
@@ -234,6 +244,7 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
       maxTokens: 2000,
       capEviction: "sliding",
       thresholdOver: 2,
+      background: false,
       maxItems: 3,
       keepGroups: undefined,
       recall: false,
@@ -267,27 +278,29 @@ describe("memoized stack = from-scratch stack, call by call (issue 16)", () => {
       expect(run.mismatches[0]).toMatch(/^call 3 \(op 1 remove \(A\)/);
     });
 
-    it("core's view memo trusting its index without validating it (both processes): the property fails", async () => {
-      // The memo's per-thread index class (private), reached through an index of each process's shared memo.
-      const restore = [processes.A, processes.B].map((lib) => {
-        const index = Object.getPrototypeOf(lib.sharedViewMemo().index(undefined, [])) as { matches: unknown };
-        const matches = index.matches;
-        expect(typeof matches).toBe("function");
-        index.matches = () => true;
-        return () => {
-          index.matches = matches;
-        };
-      });
-      try {
-        const out = await fc.check(
-          fc.asyncProperty(caseArb, configArb, async (c, config) => (await runCase(c, config, processes)).mismatches.length === 0),
-          { seed: SEED, numRuns: 10, endOnFailure: true },
-        );
-        expect(out.failed).toBe(true);
-      } finally {
-        for (const undo of restore) undo();
-      }
-    });
+    it("messages cached per thread by id (an edit under an existing id goes unseen): the property fails on in-place edits", async () => {
+      // Per process and thread, each message as first sent under its id; later views reuse it. As
+      // an index keyed by position or id alone would, it keeps a message's old content after
+      // `updateState` replaced it in place.
+      const byIdCache = () => {
+        const seen = new Map<string, BaseMessage>();
+        return createMiddleware({
+          name: "test/messages-by-id",
+          wrapModelCall: (request, handler) => {
+            const messages = request.messages.map((m) => {
+              const key = `${threadOf(request)}|${m.id}`;
+              const cached = seen.get(key) ?? m;
+              seen.set(key, cached);
+              return cached;
+            });
+            return handler({ ...request, messages });
+          },
+        });
+      };
+      const { tallies } = await runProperty(processes, { seed: SEED, runs: 8, plants: { inner: () => [byIdCache()] } });
+      expect(tallies.byOp.edit?.requestDiffers).toBeGreaterThan(0);
+      expect(tallies.laterAfterEdit.requestDiffers).toBeGreaterThan(0);
+    }, 120_000);
 
     it("a system message cached per thread until a stored system message changes: caught when a fact changes", async () => {
       const frozenSystem = () => {

@@ -1,0 +1,414 @@
+/**
+ * What test/stack.edits.test.ts runs (issues 16 and 21, spec R37): the stacks
+ * (`[windowTrim(), summarize()]` in both orders, with and without `background`,
+ * `[windowTrim(), tokenCap()]`, tokenCap alone, the memoryStack preset in each placement mode with
+ * factRecall and recall), built from one loaded copy of the threadwise modules per "process", and
+ * random cases: a random stored thread (`stack-threads.ts`) on a MemorySaver or a SqliteSaver,
+ * then operations on it, each by process A or B: turns, RemoveMessage, REMOVE_ALL_MESSAGES
+ * rewrites, messages replaced in place by id (text much longer, much shorter, same length with
+ * another script; tool calls removed or renamed; tool results), `updateState` on an older
+ * checkpoint, forks, replays, the thread deleted and imported again under the same ids, a turn by
+ * an agent with another stack, human-in-the-loop approve/edit/reject.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { messageText, type PromptContextMode, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
+import { summarize } from "@threadwise/summarize";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import fc from "fast-check";
+import { type AgentMiddleware, tool } from "langchain";
+import { vi } from "vitest";
+import { z } from "zod/v4";
+import { lookupResult, type SeedStep, seedStepArb, type TurnSpec, textArb, turnArb } from "./stack-threads.js";
+
+export const SYSTEM_PROMPT = "You are a helpful travel assistant. 친절한 여행 도우미입니다.";
+
+/** The factories of one "process": one loaded copy of the threadwise modules. */
+export interface Lib {
+  windowTrim: typeof windowTrim;
+  tokenCap: typeof tokenCap;
+  summarize: typeof summarize;
+  memoryMiddleware: typeof memoryMiddleware;
+  resolveMemoryConfig: typeof resolveMemoryConfig;
+}
+export const LIB_A: Lib = { windowTrim, tokenCap, summarize, memoryMiddleware, resolveMemoryConfig };
+
+/**
+ * Another copy of every threadwise module (its own module state and caches), as another process
+ * has: process B, and the from-scratch reference.
+ */
+export async function loadProcess(): Promise<Lib> {
+  vi.resetModules();
+  const [window, cap, sum, memory] = await Promise.all([
+    import("@threadwise/window-trim"),
+    import("@threadwise/token-cap"),
+    import("@threadwise/summarize"),
+    import("@threadwise/memory"),
+  ]);
+  return {
+    windowTrim: window.windowTrim,
+    tokenCap: cap.tokenCap,
+    summarize: sum.summarize,
+    memoryMiddleware: memory.memoryMiddleware,
+    resolveMemoryConfig: memory.resolveMemoryConfig,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Stacks
+
+export const STACK_KINDS = ["window+summarize", "summarize+window", "window+cap", "cap", "preset"] as const;
+export type StackKind = (typeof STACK_KINDS)[number];
+
+export interface StackConfig {
+  kind: StackKind;
+  mode: PromptContextMode;
+  /** The README's stacks as written (`[windowTrim(), summarize()]`, `[windowTrim(), tokenCap({ maxTokens })]`): default options. */
+  defaults: boolean;
+  maxMessages: number;
+  windowEviction: "sliding" | "chunked";
+  maxTokens: number;
+  capEviction: "sliding" | "chunked";
+  /** Extra messages over the window before a summary is due. */
+  thresholdOver: number;
+  /** summarize's `background` (summary prepared after the answer, adopted by the next call). */
+  background: boolean;
+  maxItems: number;
+  /** Preset only: persistTrim's kept groups (deletes from the store after each run), or none. */
+  keepGroups: number | undefined;
+  /** Preset only: the recall block. */
+  recall: boolean;
+}
+
+export const configArb: fc.Arbitrary<StackConfig> = fc.record({
+  kind: fc.constantFrom<StackKind>(...STACK_KINDS),
+  mode: fc.constantFrom<PromptContextMode>("legacy_system", "stable_tail", "cache_aware"),
+  defaults: fc.oneof({ weight: 4, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  maxMessages: fc.integer({ min: 2, max: 10 }),
+  windowEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+  maxTokens: fc.integer({ min: 150, max: 2500 }),
+  capEviction: fc.constantFrom("sliding" as const, "chunked" as const),
+  thresholdOver: fc.integer({ min: 1, max: 8 }),
+  background: fc.boolean(),
+  maxItems: fc.integer({ min: 1, max: 3 }),
+  keepGroups: fc.option(fc.integer({ min: 3, max: 12 }), { nil: undefined }),
+  recall: fc.boolean(),
+});
+
+/** A short name of a config, for the per-stack counts. */
+export function stackName(c: StackConfig): string {
+  if (c.kind === "preset") return `memoryStack(${c.mode}${c.recall ? ",recall" : ""})`;
+  if (c.kind === "window+summarize" || c.kind === "summarize+window") return `${c.kind}${c.background ? "(background)" : ""}`;
+  return c.kind;
+}
+
+/** The fake summarizer's answer: a function of its whole input, so a different input shows in the slot. */
+export function fakeSummary(messages: readonly BaseMessage[]): string {
+  const input = messages.map((m) => messageText(m)).join("\n");
+  let hash = 0;
+  for (let i = 0; i < input.length; i += 1) hash = (hash * 31 + input.charCodeAt(i)) | 0;
+  return `Summary of ${input.split("\n").length} lines (#${(hash >>> 0).toString(16)}): ${input.slice(-40).replace(/\s+/g, " ")}`;
+}
+
+export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger): AgentMiddleware[] {
+  const model = scriptedModel((messages: BaseMessage[]) => fakeSummary(messages), { strict: false });
+  const mode = c.mode;
+  if (c.kind === "preset") {
+    const config = lib.resolveMemoryConfig(
+      {
+        backend: "in_memory",
+        windowSize: c.maxMessages,
+        maxHistoryTokens: c.maxTokens,
+        summarize: true,
+        summarizeThreshold: c.maxMessages + c.thresholdOver,
+        factsMode: "heuristic",
+        factRecallMaxItems: c.maxItems,
+        promptContextMode: mode,
+        ...(c.keepGroups === undefined ? {} : { persistTrimKeepGroups: c.keepGroups }),
+        ...(c.recall ? { recallMaxTokens: 200 } : {}),
+      },
+      {},
+    );
+    return lib.memoryMiddleware(config, { models: { summarize: model as never }, logger });
+  }
+  const window = c.defaults
+    ? lib.windowTrim({ logger })
+    : lib.windowTrim({ maxMessages: c.maxMessages, eviction: c.windowEviction, logger });
+  const cap = c.defaults
+    ? lib.tokenCap({ maxTokens: c.maxTokens, logger })
+    : lib.tokenCap({ maxTokens: c.maxTokens, encoding: "o200k_base", eviction: c.capEviction, logger });
+  if (c.kind === "window+cap") return [window, cap] as AgentMiddleware[];
+  if (c.kind === "cap") return [cap] as AgentMiddleware[];
+  const summary = c.defaults
+    ? lib.summarize({ model, promptContextMode: mode, background: c.background, logger })
+    : lib.summarize({
+        model,
+        windowSize: c.maxMessages,
+        threshold: c.maxMessages + c.thresholdOver,
+        promptContextMode: mode,
+        background: c.background,
+        logger,
+      });
+  return (c.kind === "window+summarize" ? [window, summary] : [summary, window]) as AgentMiddleware[];
+}
+
+// ---------------------------------------------------------------------------------------------
+// Operations
+
+export type Process = "A" | "B";
+
+/**
+ * How a stored message is replaced under its own id: `longer` (its text many times over),
+ * `shorter` (a few characters), `script` (the same length in characters, in another script:
+ * English becomes Korean or emoji, Korean becomes English, so the token count changes a lot),
+ * `calls-removed` (an AI message's tool calls dropped, text instead), `call-renamed` (an AI
+ * message's first tool call under another id), `args` (the calls' arguments, as
+ * humanInTheLoop's `edit` decision does). A tool result gets `longer`, `shorter` or `script` of
+ * its text; a kind that does not apply to the message falls back to `longer`.
+ */
+export const EDIT_KINDS = ["longer", "shorter", "script", "calls-removed", "call-renamed", "args"] as const;
+export type EditKind = (typeof EDIT_KINDS)[number];
+
+export type Op =
+  | { kind: "turn"; by: Process; turn: TurnSpec }
+  /** A turn on another thread served by the same instances, its messages under the main thread's ids with other text. */
+  | { kind: "elsewhere"; by: Process; turn: TurnSpec }
+  /**
+   * A stored message replaced in place (see {@link pickIndex}): by `updateState` on the thread's
+   * head, or sent with the next turn's input (`viaInput`), as an editing UI would.
+   */
+  | { kind: "edit"; by: Process; turn: TurnSpec; pick: number; nearTail: boolean; edit: EditKind; text: string; viaInput: boolean }
+  /** `updateState` on an older checkpoint (`back` turns back) replacing one of its messages, then the turn from the checkpoint it made. */
+  | { kind: "edit-old"; by: Process; turn: TurnSpec; back: number; pick: number; nearTail: boolean; edit: EditKind; text: string }
+  | { kind: "remove"; by: Process; turn: TurnSpec; picks: number[] }
+  /** A persistTrim-like rewrite: `REMOVE_ALL_MESSAGES`, then the stored suffix from `keepFrom` (a fraction). */
+  | { kind: "rewrite"; by: Process; turn: TurnSpec; keepFrom: number }
+  /** The turn from an older checkpoint (`configurable.checkpoint_id`, `back` turns back): a fork. */
+  | { kind: "fork"; by: Process; turn: TurnSpec; back: number }
+  /**
+   * Resume any checkpoint of the thread's history (`pick` modulo its length), mid-run ones too: one
+   * with work pending (the tool node after a tool-call answer, the model after tool results) goes
+   * on from there (`invoke(null)`), one at the end of a run takes the turn's user message.
+   */
+  | { kind: "replay"; by: Process; turn: TurnSpec; pick: number }
+  /**
+   * The thread is deleted from the checkpointer and imported again under the same thread id:
+   * another stored part whose messages take the old thread's ids position by position.
+   */
+  | { kind: "reimport"; by: Process; turn: TurnSpec; seed: SeedStep[] }
+  /** A turn by a second agent on the same thread with another stack (the case's `otherConfig`). */
+  | { kind: "other-stack"; by: Process; turn: TurnSpec }
+  /**
+   * A turn whose model calls `lookup` and `book` in parallel; `book` waits for a human
+   * (humanInTheLoopMiddleware), who approves, edits or rejects it (`Command({ resume })`).
+   */
+  | { kind: "hitl"; by: Process; turn: TurnSpec; decision: "approve" | "edit" | "reject"; call: string };
+
+export type OpKind = Op["kind"];
+export const OP_KINDS: readonly OpKind[] = [
+  "turn",
+  "elsewhere",
+  "edit",
+  "edit-old",
+  "remove",
+  "rewrite",
+  "fork",
+  "replay",
+  "reimport",
+  "other-stack",
+  "hitl",
+];
+
+const processArb = fc.constantFrom<Process>("A", "B");
+const editKindArb = fc.constantFrom<EditKind>(...EDIT_KINDS);
+/** Edits land mostly among the newest messages, where the view is (an edit far back matters less often). */
+const nearTailArb = fc.oneof({ weight: 2, arbitrary: fc.constant(true) }, { weight: 1, arbitrary: fc.constant(false) });
+
+/** The position an edit replaces in a thread of `length` messages: any position, or one of the newest 12 (`nearTail`). */
+export function pickIndex(length: number, pick: number, nearTail: boolean): number {
+  if (length === 0) return 0;
+  return nearTail ? length - 1 - (pick % Math.min(length, 12)) : pick % length;
+}
+const opArb: fc.Arbitrary<Op> = fc.oneof(
+  { weight: 4, arbitrary: fc.record({ kind: fc.constant("turn" as const), by: processArb, turn: turnArb }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("elsewhere" as const), by: processArb, turn: turnArb }) },
+  {
+    weight: 4,
+    arbitrary: fc.record({
+      kind: fc.constant("edit" as const),
+      by: processArb,
+      turn: turnArb,
+      pick: fc.nat(),
+      nearTail: nearTailArb,
+      edit: editKindArb,
+      text: textArb,
+      viaInput: fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("edit-old" as const),
+      by: processArb,
+      turn: turnArb,
+      back: fc.integer({ min: 1, max: 4 }),
+      pick: fc.nat(),
+      nearTail: nearTailArb,
+      edit: editKindArb,
+      text: textArb,
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({
+      kind: fc.constant("remove" as const),
+      by: processArb,
+      turn: turnArb,
+      picks: fc.array(fc.nat(), { minLength: 1, maxLength: 3 }),
+    }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("rewrite" as const),
+      by: processArb,
+      turn: turnArb,
+      keepFrom: fc.double({ min: 0.1, max: 0.9, noNaN: true }),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("fork" as const), by: processArb, turn: turnArb, back: fc.integer({ min: 1, max: 4 }) }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("replay" as const), by: processArb, turn: turnArb, pick: fc.nat() }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("reimport" as const),
+      by: processArb,
+      turn: turnArb,
+      seed: fc.array(seedStepArb, { maxLength: 24 }),
+    }),
+  },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("other-stack" as const), by: processArb, turn: turnArb }) },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("hitl" as const),
+      by: processArb,
+      turn: turnArb,
+      decision: fc.constantFrom("approve" as const, "edit" as const, "reject" as const),
+      call: fc.constantFrom("call_1", "call_2", "call_3", "call_4"),
+    }),
+  },
+);
+
+export type SaverKind = "memory" | "sqlite";
+
+export interface EditCase {
+  saver: SaverKind;
+  seed: SeedStep[];
+  first: TurnSpec;
+  ops: Op[];
+  /** The stack of the second agent (`other-stack`). */
+  otherConfig: StackConfig;
+}
+
+/** A case: a saver, a stored part, the first turn, then 3 to 10 operations. */
+export const editCaseArb: fc.Arbitrary<EditCase> = fc.record({
+  saver: fc.constantFrom<SaverKind>("memory", "sqlite"),
+  // Mostly short threads, sometimes long ones (a per-thread cache that samples positions misses more).
+  seed: fc.oneof(
+    { weight: 5, arbitrary: fc.array(seedStepArb, { maxLength: 24 }) },
+    { weight: 1, arbitrary: fc.array(seedStepArb, { minLength: 40, maxLength: 90 }) },
+  ),
+  first: turnArb,
+  ops: fc.array(opArb, { minLength: 3, maxLength: 10 }),
+  otherConfig: configArb,
+});
+
+export const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
+  name: "lookup",
+  description: "Looks up seats and bookings.",
+  schema: z.object({ q: z.string() }),
+});
+
+/** The tool a human reviews (humanInTheLoopMiddleware's `interruptOn`). */
+export const book = tool(async ({ seat }: { seat: string }) => `booked ${seat}`, {
+  name: "book",
+  description: "Books a seat.",
+  schema: z.object({ seat: z.string() }),
+});
+
+/** A seed step with its texts reversed: same ids and lengths, other content. */
+export function mirrored(step: SeedStep): SeedStep {
+  const flip = (text: string) => [...text].reverse().join("");
+  if (step.kind === "user" || step.kind === "assistant") return { ...step, content: { ...step.content, text: flip(step.content.text) } };
+  if (step.kind === "system") return { ...step, text: flip(step.text) };
+  if (step.kind === "tools") return { ...step, result: flip(step.result) };
+  return step;
+}
+
+const HANGUL = "가나다라마바사아자차카타파하";
+const EMOJI = "😀🚀🌏🎉";
+
+/** Text of `length` UTF-16 units in another script than `text`: ASCII becomes Korean or emoji, anything else becomes English. */
+export function otherScript(text: string, salt: number): string {
+  const ascii = [...text].filter((ch) => ch.charCodeAt(0) < 128).length >= text.length / 2;
+  let out = "";
+  if (!ascii) {
+    const words = "seat window aisle booking";
+    while (out.length < text.length) out += words;
+    return out.slice(0, text.length);
+  }
+  if (salt % 2 === 0) {
+    for (let i = 0; out.length < text.length; i += 1) out += HANGUL[(i + salt) % HANGUL.length];
+    return out;
+  }
+  // Emoji are two UTF-16 units each; an odd length ends on one Hangul syllable.
+  for (let i = 0; out.length + 2 <= text.length; i += 1) out += [...EMOJI][(i + salt) % 4];
+  return out.length < text.length ? `${out}가` : out;
+}
+
+/** New text for `old` by `kind`: many times longer, a few characters, or the same length in another script. */
+function newText(old: string, kind: EditKind, text: string, salt: number): string {
+  if (kind === "shorter") return (old.trim() === "" ? text : old).slice(0, 1 + (salt % 4)) || "ok";
+  if (kind === "script" && old.length > 0) return otherScript(old, salt);
+  return Array.from({ length: 8 + (salt % 24) }, () => `${text} ${old}`).join(" ");
+}
+
+/**
+ * The same message under the same id with other content, as a client editing a message (or
+ * humanInTheLoop's `edit` decision for a tool call's arguments) sends it: the messages reducer
+ * replaces it in place. `text` is random text the edit may use; `salt` varies lengths and scripts.
+ */
+export function edited(message: BaseMessage, kind: EditKind, text: string, salt: number): BaseMessage {
+  const type = message.getType();
+  const id = message.id as string;
+  const old = messageText(message);
+  if (type === "ai") {
+    const calls = toolCallsOf(message);
+    if (calls.length > 0 && kind === "calls-removed") return new AIMessage({ id, content: text });
+    if (calls.length > 0 && kind === "call-renamed") {
+      const renamed = calls.map((c, i) => ({ ...c, id: i === 0 ? `call_edit${salt % 7}` : c.id, type: "tool_call" as const }));
+      return new AIMessage({ id, content: message.content, tool_calls: renamed });
+    }
+    if (calls.length > 0) {
+      const args = kind === "args" ? { q: "long" } : undefined;
+      return new AIMessage({
+        id,
+        content: kind === "args" ? message.content : newText(old, kind, text, salt),
+        tool_calls: calls.map((c) => ({ ...c, args: args ?? c.args, type: "tool_call" as const })),
+      });
+    }
+    return new AIMessage({ id, content: newText(old, kind, text, salt) });
+  }
+  if (type === "tool") {
+    const m = message as ToolMessage;
+    return new ToolMessage({ id, content: newText(old, kind, text, salt), tool_call_id: m.tool_call_id, name: m.name });
+  }
+  if (type === "system") return new SystemMessage({ id, content: newText(old, kind, text, salt) });
+  return new HumanMessage({ id, content: newText(old, kind, text, salt) });
+}
