@@ -541,9 +541,6 @@ export async function runCase(
       known: call.known.length > 0 && call.refused.length === 0 ? 1 : 0,
     });
   }
-    console.log(
-      `agents ${(tAgents - t0).toFixed(0)} ms, served ${(tServed - t0).toFixed(0)} ms, fresh ${(performance.now() - tServed).toFixed(0)} ms, calls ${calls.length}, saver ${c.saver}, ${stackName(config)}`,
-    );
   return { calls, results, mismatches };
 }
 
