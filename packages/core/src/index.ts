@@ -77,6 +77,7 @@ export {
   sortContextBlocks,
   systemText,
 } from "./placement.js";
+export { hideMemoryState } from "./private-state.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   mergeSummarySlot,
