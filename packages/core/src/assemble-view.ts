@@ -12,7 +12,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
-import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./view-memo.js";
+import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
 
 /**
  * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
@@ -177,8 +177,7 @@ export function assembleWith(
   index: ThreadIndex | undefined,
   reuseSystemOf: AssembledView | undefined,
 ): AssembledView {
-  // Positions, groups and prefix sums of the thread: the caller's per-thread index when it has one
-  // for exactly this array (O(new messages) since the last call), else built here (O(n)).
+  // Groups and positions of the thread: the caller's index when it has one for exactly this array.
   const ix = index?.isFor(thread) ? index : indexThread(thread);
   const spans = ix.groups;
   const candidates = ix.candidates;

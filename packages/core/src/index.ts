@@ -102,6 +102,14 @@ export {
   stripKoreanSuffix,
   tokenize,
 } from "./text-analysis.js";
+export {
+  type GroupSpan,
+  type IndexedViewOptions,
+  indexThread,
+  selectCandidates,
+  selectIndexedView,
+  type ThreadIndex,
+} from "./thread-index.js";
 export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,
@@ -137,19 +145,6 @@ export {
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
-export {
-  type GroupSpan,
-  type IndexedViewOptions,
-  type IndexReuse,
-  indexThread,
-  selectCandidates,
-  selectIndexedView,
-  sharedViewMemo,
-  type ThreadIndex,
-  VIEW_MEMO_THREADS,
-  ViewMemo,
-  type ViewMemoOptions,
-} from "./view-memo.js";
 export {
   addContextBlocks,
   assembledRequest,
