@@ -382,7 +382,10 @@ export async function runCase(
    * is one only the other agent has (two stacks on one thread), the client names a node of its
    * own graph: the outermost afterModel hook, after which a finished run ends.
    */
-  const updateState = async (agent: ReturnType<typeof agentOf>, at: typeof run, message: BaseMessage) => {
+  const updateState = async (agent: ReturnType<typeof agentOf>, where: { configurable: Record<string, unknown> }, message: BaseMessage) => {
+    // With `checkpoint_ns` left out, MemorySaver refuses the pending writes of some updates (a
+    // thread stopped mid-run): "Invalid configurable value for key checkpoint_ns".
+    const at = { configurable: { checkpoint_ns: "", ...where.configurable } };
     try {
       return await agent.graph.updateState(at, { messages: [message] });
     } catch (error) {
