@@ -36,31 +36,35 @@
  *   configurations x 22 steps of a 10k-message thread do not fill the memory.
  */
 import { randomUUID } from "node:crypto";
-import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from "node:fs";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import type { ChatResult } from "@langchain/core/outputs";
-import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
-import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import type { PromptContextMode } from "@threadwise/core";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
-import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware, summarizationMiddleware } from "langchain";
-import pg from "pg";
 import { benchArgs, printJson } from "./support/cli.js";
+import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
+import {
+  AnswerModel,
+  fullStack,
+  MAX_TOKENS,
+  memoryTarget,
+  postgresTarget,
+  SummaryModel,
+  sqliteTarget,
+  type Target,
+  WINDOW,
+} from "./support/step-savers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS_MD = resolve(here, "results/step.md");
@@ -84,57 +88,10 @@ const STEPS = Number(args.steps);
 const RUNS = Number(args.runs);
 const SAVERS = String(args.savers).split(",") as Array<"memory" | "sqlite" | "postgres">;
 const WARMUP = 2;
-const WINDOW = 20;
-const MAX_TOKENS = 8000;
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
-const SUMMARY_TEXT =
-  "The user talked about their week: a support group meeting, plans to look into counseling and adoption agencies, " +
-  "a painting finished at a pottery class, and a camping trip with their kids. Open threads: the adoption research.";
-
-function cpuNow(): number {
-  const usage = process.cpuUsage();
-  return (usage.user + usage.system) / 1000;
-}
 
 // ---------------------------------------------------------------------------------------------
 // Model and middleware configurations
-
-/** A chat model that answers "ok" at once and keeps nothing (fakeModel's `.calls` would hold every thread). */
-class AnswerModel extends BaseChatModel {
-  _llmType(): string {
-    return "bench-answer";
-  }
-  override bindTools(): this {
-    return this;
-  }
-  async _generate(): Promise<ChatResult> {
-    const message = new AIMessage({ id: `ai-${randomUUID()}`, content: "ok" });
-    return { generations: [{ text: "ok", message }] };
-  }
-}
-
-/** The summarizer stub: a fixed text at once (its input is built and timed, the model is not). */
-class SummaryModel extends AnswerModel {
-  override async _generate(): Promise<ChatResult> {
-    return { generations: [{ text: SUMMARY_TEXT, message: new AIMessage(SUMMARY_TEXT) }] };
-  }
-}
-
-function fullStack(mode: PromptContextMode): AgentMiddleware[] {
-  const config = resolveMemoryConfig(
-    {
-      backend: "in_memory",
-      windowSize: WINDOW,
-      maxHistoryTokens: MAX_TOKENS,
-      summarize: true,
-      summarizeThreshold: 40,
-      factsMode: "heuristic",
-      promptContextMode: mode,
-    },
-    {},
-  );
-  return memoryMiddleware(config, { models: { summarize: new SummaryModel({}) }, logger: false });
-}
 
 interface Config {
   key: string;
@@ -179,144 +136,6 @@ const CONFIGS_ALL: Config[] = [
 ];
 const ONLY = args.only ? String(args.only).split(",") : undefined;
 const CONFIGS = CONFIGS_ALL.filter((c) => !ONLY || ONLY.some((o) => c.key.startsWith(o)));
-
-// ---------------------------------------------------------------------------------------------
-// Savers, with write counting
-
-interface Counters {
-  puts: number;
-  putWrites: number;
-  bytes: number;
-  /** CPU ms spent by the counting itself, subtracted from the step. */
-  overheadMs: number;
-}
-
-interface Target {
-  kind: "memory" | "sqlite" | "postgres";
-  label: string;
-  saver: BaseCheckpointSaver;
-  counters: Counters;
-  /** Deletes every checkpoint of the thread but the newest (outside the timing). */
-  prune: (threadId: string) => Promise<void>;
-  close: () => Promise<void>;
-}
-
-function countWrites(saver: BaseCheckpointSaver): Counters {
-  const counters: Counters = { puts: 0, putWrites: 0, bytes: 0, overheadMs: 0 };
-  const put = saver.put.bind(saver);
-  const putWrites = saver.putWrites.bind(saver);
-  saver.put = (...a: Parameters<typeof put>) => {
-    counters.puts += 1;
-    return put(...a);
-  };
-  saver.putWrites = (...a: Parameters<typeof putWrites>) => {
-    counters.putWrites += 1;
-    return putWrites(...a);
-  };
-  const serde = saver.serde;
-  const dumps = serde.dumpsTyped.bind(serde);
-  serde.dumpsTyped = async (value: unknown) => {
-    const out = await dumps(value);
-    const t0 = cpuNow();
-    const data = out[1] as unknown;
-    counters.bytes += typeof data === "string" ? Buffer.byteLength(data) : ((data as Uint8Array | undefined)?.byteLength ?? 0);
-    counters.overheadMs += cpuNow() - t0;
-    return out;
-  };
-  return counters;
-}
-
-async function memoryTarget(): Promise<Target> {
-  const saver = new MemorySaver();
-  return {
-    kind: "memory",
-    label: "MemorySaver",
-    saver,
-    counters: countWrites(saver),
-    prune: async (threadId) => {
-      const namespaces = saver.storage[threadId] ?? {};
-      for (const [ns, checkpoints] of Object.entries(namespaces)) {
-        const ids = Object.keys(checkpoints).sort();
-        const newest = ids.at(-1);
-        for (const id of ids) if (id !== newest) delete checkpoints[id];
-        for (const key of Object.keys(saver.writes)) {
-          const [t, n, id] = JSON.parse(key) as string[];
-          if (t === threadId && n === ns && id !== newest) delete saver.writes[key];
-        }
-      }
-    },
-    close: async () => {},
-  };
-}
-
-async function sqliteTarget(): Promise<Target> {
-  const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
-  const saver = SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
-  const db = (saver as unknown as { db: import("better-sqlite3").Database }).db;
-  db.pragma("journal_mode = WAL");
-  return {
-    kind: "sqlite",
-    label: "SqliteSaver (file, WAL)",
-    saver,
-    counters: countWrites(saver),
-    prune: async (threadId) => {
-      const newest = db.prepare("SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ?").get(threadId) as { id: string };
-      db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
-      db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
-    },
-    close: async () => {
-      db.close();
-      rmSync(dir, { recursive: true, force: true });
-    },
-  };
-}
-
-async function postgresTarget(): Promise<Target> {
-  let url = args["postgres-url"] ?? process.env.THREADWISE_TEST_POSTGRES_URL;
-  let stopPglite: (() => Promise<void>) | undefined;
-  let label = "PostgresSaver (PostgreSQL server; its own CPU not counted)";
-  if (!url) {
-    const { PGlite } = await import("@electric-sql/pglite");
-    const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
-    const db = await PGlite.create();
-    const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1" });
-    await server.start();
-    url = `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`;
-    label = "PostgresSaver (embedded PGlite, in this process)";
-    stopPglite = async () => {
-      await server.stop();
-      await db.close();
-    };
-  }
-  const schema = `step_${randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
-  await pool.query(`CREATE SCHEMA ${schema}`);
-  const saver = new PostgresSaver(pool, undefined, { schema });
-  await saver.setup();
-  return {
-    kind: "postgres",
-    label,
-    saver,
-    counters: countWrites(saver),
-    prune: async (threadId) => {
-      const { rows } = await pool.query(`SELECT max(checkpoint_id) AS id FROM ${schema}.checkpoints WHERE thread_id = $1`, [threadId]);
-      const newest = rows[0]?.id as string;
-      await pool.query(`DELETE FROM ${schema}.checkpoints WHERE thread_id = $1 AND checkpoint_id <> $2`, [threadId, newest]);
-      await pool.query(`DELETE FROM ${schema}.checkpoint_writes WHERE thread_id = $1 AND checkpoint_id <> $2`, [threadId, newest]);
-      await pool.query(
-        `DELETE FROM ${schema}.checkpoint_blobs b WHERE b.thread_id = $1 AND NOT EXISTS (
-           SELECT 1 FROM ${schema}.checkpoints c WHERE c.thread_id = b.thread_id AND c.checkpoint_ns = b.checkpoint_ns
-             AND c.checkpoint -> 'channel_versions' ->> b.channel = b.version)`,
-        [threadId],
-      );
-    },
-    close: async () => {
-      await pool.query(`DROP SCHEMA ${schema} CASCADE`);
-      await pool.end();
-      await stopPglite?.();
-    },
-  };
-}
 
 // ---------------------------------------------------------------------------------------------
 // Measurement
@@ -446,7 +265,8 @@ async function main() {
   const rows: Row[] = [];
   const labels: Record<string, string> = {};
   for (const kind of SAVERS) {
-    const target = kind === "memory" ? await memoryTarget() : kind === "sqlite" ? await sqliteTarget() : await postgresTarget();
+    const target =
+      kind === "memory" ? await memoryTarget() : kind === "sqlite" ? await sqliteTarget() : await postgresTarget(args["postgres-url"]);
     labels[kind] = target.label;
     try {
       for (const size of SIZES) {
