@@ -1,0 +1,515 @@
+/**
+ * Cost per call when one process serves many threads, and on a process that has never seen the
+ * thread (issue 21, spec R37: "a call costs the same on a process that has never seen the thread
+ * as on one that has").
+ *
+ *   pnpm tsx bench/scale.ts                   # the default run (a few minutes on 2 cores); writes bench/results/scale.{md,json}
+ *   pnpm tsx bench/scale.ts --json            # the figures as one JSON document on stdout (tables to stderr; results files untouched)
+ *   pnpm tsx bench/scale.ts --step-threads 10,1000,2000,5000 --cold-sizes 1000,10000,50000 --cold-runs 5   # the full sizes
+ *   pnpm tsx bench/scale.ts --postgres-url postgresql://... # PostgreSQL too (else THREADWISE_TEST_POSTGRES_URL; without either it is not run)
+ *
+ * Options: `--threads` (threads served round-robin, hooks' own time; default 10,1000,2000,5000),
+ * `--size` (messages per round-robin thread, default 1000), `--calls` (timed calls per thread
+ * count, default 300), `--step-threads` (threads served round-robin, whole step on a MemorySaver;
+ * default 10,1000), `--step-calls` (timed steps per configuration and thread count, default 100),
+ * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
+ * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3), `--warm`
+ * (warm steps per process, default 5), `--postgres-url`, `--data <locomo file>`, `--json`.
+ *
+ * Method (printed with the results):
+ * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
+ *   round-robin threads each carry their own marker in every message, so no two threads share a
+ *   text (a content-keyed cache is not helped by another thread's copy).
+ * - Stack: the full threadwise stack of bench/step.ts (`memoryMiddleware`: window 20, summaries
+ *   with a stub summarizer, facts heuristic, historyAware, tokenCap 8000), legacy_system; the
+ *   floor is one pass-through `wrapModelCall` middleware, as in bench/step.ts.
+ * - Round-robin, hooks' own time: one set of middleware instances serves T threads in turn, each
+ *   call with fresh message objects (as a checkpointer deserializes them) and the thread 2
+ *   messages longer than at its previous call; the hooks run as `createAgent` runs them
+ *   (bench/support/hook-calls.ts, the harness of bench/overhead.ts). One untimed round over all T
+ *   threads (each thread's first call), then `--calls` timed calls continuing the round-robin.
+ *   A minor GC before each timed call, outside the timing. Heap per thread: `heapUsed` after a
+ *   full GC once the untimed round is over, minus before it, over T (it includes the bench's own
+ *   per-thread private channels, summary and facts, which a checkpointer would hold).
+ * - Round-robin, whole step: `createAgent(...).invoke` on a MemorySaver holding T seeded threads per
+ *   configuration (pruned to their newest checkpoint), the floor and the stack interleaved step by
+ *   step; one untimed round, then `--step-calls` timed steps each. CPU time of the process.
+ * - Cold against warm: each sample is a new process (this script with `--child`), which first
+ *   serves 3 steps on a thread of other text (so the code is compiled), then takes one step on the
+ *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
+ *   (warm, median); the floor and the stack each on a thread of their own, interleaved. The hooks'
+ *   own time is measured the same way in the same process on a third thread of its own text.
+ */
+import { spawnSync } from "node:child_process";
+import { randomUUID } from "node:crypto";
+import { mkdirSync, writeFileSync } from "node:fs";
+import { cpus, loadavg } from "node:os";
+import { dirname, resolve } from "node:path";
+import { fileURLToPath } from "node:url";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
+import { benchArgs, printJson } from "./support/cli.js";
+import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
+import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
+import { machineLine, median } from "./support/machine.js";
+import { AnswerModel, fullStack, memoryTarget, postgresTarget, sqliteTarget, type Target } from "./support/step-savers.js";
+
+const here = dirname(fileURLToPath(import.meta.url));
+const RESULTS_MD = resolve(here, "results/scale.md");
+const RESULTS_JSON = resolve(here, "results/scale.json");
+
+setFlagsFromString("--expose-gc");
+const gc = runInNewContext("gc") as (options?: { type: "major" | "minor" }) => void;
+
+const DEFAULTS = {
+  threads: "10,1000,2000,5000",
+  size: "1000",
+  calls: "300",
+  "step-threads": "10,1000",
+  "step-calls": "100",
+  "cold-sizes": "1000,10000,50000",
+  "cold-savers": "memory,sqlite",
+  "cold-runs": "3",
+  warm: "5",
+};
+const cli = benchArgs(LOCOMO_PATH, {
+  threads: { type: "string", default: DEFAULTS.threads },
+  size: { type: "string", default: DEFAULTS.size },
+  calls: { type: "string", default: DEFAULTS.calls },
+  "step-threads": { type: "string", default: DEFAULTS["step-threads"] },
+  "step-calls": { type: "string", default: DEFAULTS["step-calls"] },
+  "cold-sizes": { type: "string", default: DEFAULTS["cold-sizes"] },
+  "cold-savers": { type: "string", default: DEFAULTS["cold-savers"] },
+  "cold-runs": { type: "string", default: DEFAULTS["cold-runs"] },
+  warm: { type: "string", default: DEFAULTS.warm },
+  "postgres-url": { type: "string" },
+  child: { type: "string" },
+});
+const args = cli.values;
+const list = (value: unknown) => (String(value) === "" ? [] : String(value).split(",").map(Number));
+const THREADS = list(args.threads);
+const SIZE = Number(args.size);
+const CALLS = Number(args.calls);
+const STEP_THREADS = list(args["step-threads"]);
+const STEP_CALLS = Number(args["step-calls"]);
+const COLD_SIZES = list(args["cold-sizes"]);
+const COLD_RUNS = Number(args["cold-runs"]);
+const WARM = Number(args.warm);
+const POSTGRES_URL = args["postgres-url"] ?? process.env.THREADWISE_TEST_POSTGRES_URL;
+const COLD_SAVERS = [...String(args["cold-savers"]).split(","), ...(POSTGRES_URL ? ["postgres"] : [])] as Array<Target["kind"]>;
+/** Issue 21's targets. */
+const STEP_TARGET = 1.15;
+const THREADS_TARGET = 1.5;
+/** Whole-step targets apply at these sizes (issue 21: 1k and 10k messages). */
+const STEP_TARGET_SIZES = [1000, 10000];
+/** The largest thread the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite). */
+const COLD_STEP_MAX_OTHER = 10000;
+const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
+
+const floorMiddleware = (): AgentMiddleware[] => [
+  createMiddleware({ name: "bench/pass-through", wrapModelCall: (request, handler) => handler(request) }),
+];
+
+/** Fresh message objects for `specs`, each text with `marker` appended (threads do not share texts). */
+function materialize(specs: readonly ThreadMessageSpec[], prefix: string, marker: string): BaseMessage[] {
+  return specs.map((s) =>
+    s.type === "human"
+      ? new HumanMessage({ id: `${prefix}${s.id}`, content: `${s.content}${marker}` })
+      : new AIMessage({ id: `${prefix}${s.id}`, content: `${s.content}${marker}` }),
+  );
+}
+
+/** The first user message at or after `from`. */
+function userAt(specs: readonly ThreadMessageSpec[], from: number): number {
+  let k = from;
+  while (specs[k]?.type !== "human") k += 1;
+  return k;
+}
+
+const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
+const heapUsed = () => {
+  gc();
+  gc();
+  return process.memoryUsage().heapUsed;
+};
+
+// ---------------------------------------------------------------------------------------------
+// Round-robin, hooks' own time
+
+interface HooksRow {
+  threads: number;
+  size: number;
+  /** The hooks' own CPU ms per call (median, p90) and the whole call in the harness (median). */
+  ownMs: number;
+  ownP90Ms: number;
+  callMs: number;
+  calls: number;
+  /** Heap held per thread after every thread's first call, bytes. */
+  heapPerThread: number;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
+}
+
+async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpec[]): Promise<HooksRow> {
+  const stack: Stack = { name: "full stack", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+  const channels: Array<Record<string, unknown>> = Array.from({ length: threads }, () => ({}));
+  const lengths: number[] = Array.from({ length: threads }, () => userAt(specs, SIZE - 1) + 1);
+  const call = async (k: number, timed: boolean) => {
+    const messages = materialize(specs.slice(0, lengths[k]), `t${k}-`, ` ~${k}`);
+    stack.channels = channels[k] as Record<string, unknown>;
+    if (timed) gc({ type: "minor" });
+    const own0 = ownTotal(stack);
+    const c0 = cpuNow();
+    await modelCall(stack, messages, `rr-${threads}-${k}`, SYSTEM_PROMPT);
+    const cpu = cpuNow() - c0;
+    channels[k] = stack.channels;
+    lengths[k] = (lengths[k] as number) + 2;
+    return { own: ownTotal(stack) - own0, cpu };
+  };
+  const before = heapUsed();
+  for (let k = 0; k < threads; k += 1) await call(k, false);
+  const heapPerThread = (heapUsed() - before) / threads;
+  stack.selfMs = new Map();
+  const own: number[] = [];
+  const cpu: number[] = [];
+  for (let i = 0; i < CALLS; i += 1) {
+    const out = await call(i % threads, true);
+    own.push(out.own);
+    cpu.push(out.cpu);
+  }
+  return {
+    threads,
+    size: SIZE,
+    ownMs: median(own),
+    ownP90Ms: percentile(own, 0.9),
+    callMs: median(cpu),
+    calls: own.length,
+    heapPerThread,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Whole step
+
+interface Lane {
+  key: "floor" | "stack";
+  agent: ReturnType<typeof createAgent>;
+  threadId: string;
+  prefix: string;
+  marker: string;
+  next: number;
+}
+
+function laneOf(target: Target, key: Lane["key"], threadId: string, marker: string): Lane {
+  const agent = createAgent({
+    model: new AnswerModel({}),
+    tools: [],
+    systemPrompt: SYSTEM_PROMPT,
+    checkpointer: target.saver,
+    middleware: key === "floor" ? floorMiddleware() : fullStack("legacy_system"),
+  });
+  return { key, agent, threadId, prefix: `${threadId}-`, marker, next: 0 };
+}
+
+/** Seeds the lane's thread with `size` messages (one state update), pruned to that checkpoint. */
+async function seed(target: Target, lane: Lane, specs: readonly ThreadMessageSpec[], size: number): Promise<void> {
+  const end = userAt(specs, size - 1);
+  await lane.agent.graph.updateState(
+    { configurable: { thread_id: lane.threadId } },
+    { messages: materialize(specs.slice(0, end), lane.prefix, lane.marker) },
+    "model_request",
+  );
+  await target.prune(lane.threadId);
+  lane.next = end;
+}
+
+/** One step of the lane (a new user message in, "ok" out); CPU ms of the process. */
+async function step(target: Target, lane: Lane, specs: readonly ThreadMessageSpec[]): Promise<number> {
+  const k = userAt(specs, lane.next);
+  lane.next = k + 2;
+  const spec = specs[k] as ThreadMessageSpec;
+  const input = {
+    messages: [new HumanMessage({ id: `${lane.prefix}u${k}-${randomUUID().slice(0, 8)}`, content: `${spec.content}${lane.marker}` })],
+  };
+  gc({ type: "minor" });
+  const c = target.counters;
+  const overhead0 = c.overheadMs;
+  const c0 = cpuNow();
+  await lane.agent.invoke(input, { configurable: { thread_id: lane.threadId }, recursionLimit: 50 });
+  const cpu = cpuNow() - c0 - (c.overheadMs - overhead0);
+  await target.prune(lane.threadId);
+  return cpu;
+}
+
+interface StepRow {
+  saver: string;
+  threads: number;
+  size: number;
+  floorMs: number;
+  stackMs: number;
+  steps: number;
+}
+
+async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpec[]): Promise<StepRow> {
+  const target = await memoryTarget();
+  try {
+    const lanes: Lane[] = [];
+    for (let k = 0; k < threads; k += 1) {
+      for (const key of ["floor", "stack"] as const) {
+        const lane = laneOf(target, key, `rs-${threads}-${key}-${k}`, ` ~${key}${k}`);
+        await seed(target, lane, specs, SIZE);
+        lanes.push(lane);
+      }
+    }
+    for (const lane of lanes) await step(target, lane, specs);
+    const times: Record<Lane["key"], number[]> = { floor: [], stack: [] };
+    const timed = Math.min(lanes.length, 2 * STEP_CALLS);
+    for (let i = 0; i < timed; i += 1) {
+      const lane = lanes[i % lanes.length] as Lane;
+      times[lane.key].push(await step(target, lane, specs));
+    }
+    return { saver: "memory", threads, size: SIZE, floorMs: median(times.floor), stackMs: median(times.stack), steps: times.stack.length };
+  } finally {
+    await target.close();
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Cold against warm: one new process per sample
+
+interface ColdSample {
+  saver: string;
+  size: number;
+  /** Whole step CPU ms: the first step of this process on the thread, and the median of the next ones. */
+  floorCold?: number;
+  floorWarm?: number;
+  stackCold?: number;
+  stackWarm?: number;
+  /** The hooks' own CPU ms, first call and warm median. */
+  hooksCold: number;
+  hooksWarm: number;
+}
+
+/** In a new process: `--child <saver>:<size>`. Prints one JSON line. */
+async function child(spec: string): Promise<void> {
+  const [saver, sizeText] = spec.split(":") as [Target["kind"], string];
+  const size = Number(sizeText);
+  const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
+  const target = saver === "memory" ? await memoryTarget() : saver === "sqlite" ? await sqliteTarget() : await postgresTarget(POSTGRES_URL);
+  const runStep = saver === "memory" || size <= COLD_STEP_MAX_OTHER;
+  try {
+    // Compile the code first, on threads of other text (each message reversed).
+    const reversed = specs.slice(0, 200).map((s) => ({ ...s, content: [...s.content].reverse().join("") }));
+    const warmLanes = runStep ? [laneOf(target, "floor", "warm-floor", " ~w"), laneOf(target, "stack", "warm-stack", " ~w")] : [];
+    for (const lane of warmLanes) await seed(target, lane, reversed, 100);
+    for (let i = 0; i < 3; i += 1) for (const lane of warmLanes) await step(target, lane, reversed);
+    const warmStack: Stack = { name: "warm", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+    for (let i = 0; i < 3; i += 1)
+      await modelCall(warmStack, materialize(reversed.slice(0, 101 + 2 * i), "w-", ""), "warm-hooks", SYSTEM_PROMPT);
+
+    const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
+    if (runStep) {
+      const lanes = [laneOf(target, "floor", "cold-floor", " ~f"), laneOf(target, "stack", "cold-stack", " ~s")];
+      for (const lane of lanes) await seed(target, lane, specs, size);
+      const cold = [];
+      for (const lane of lanes) cold.push(await step(target, lane, specs));
+      const warm: number[][] = [[], []];
+      for (let i = 0; i < WARM; i += 1) for (const [j, lane] of lanes.entries()) warm[j]?.push(await step(target, lane, specs));
+      Object.assign(out, { floorCold: cold[0], stackCold: cold[1], floorWarm: median(warm[0] ?? []), stackWarm: median(warm[1] ?? []) });
+    }
+    // The hooks alone, on a thread of its own text, with new middleware instances.
+    const stack: Stack = { name: "hooks", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+    let length = userAt(specs, size - 1) + 1;
+    const own: number[] = [];
+    for (let i = 0; i <= WARM; i += 1) {
+      const messages = materialize(specs.slice(0, length), "h-", " ~h");
+      gc({ type: "minor" });
+      const own0 = ownTotal(stack);
+      stack.selfMs ??= new Map();
+      await modelCall(stack, messages, "cold-hooks", SYSTEM_PROMPT);
+      own.push(ownTotal(stack) - own0);
+      length += 2;
+    }
+    out.hooksCold = own[0] as number;
+    out.hooksWarm = median(own.slice(1));
+    process.stdout.write(`${JSON.stringify(out)}\n`);
+  } finally {
+    await target.close();
+  }
+}
+
+function coldSample(saver: string, size: number): ColdSample {
+  const argv = [
+    ...process.execArgv,
+    fileURLToPath(import.meta.url),
+    "--child",
+    `${saver}:${size}`,
+    "--warm",
+    String(WARM),
+    "--data",
+    cli.data,
+  ];
+  if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
+  const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 24 });
+  const line = result.stdout.trim().split("\n").at(-1) ?? "";
+  if (result.status !== 0 || !line.startsWith("{"))
+    throw new Error(`scale child ${saver}:${size} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
+  return JSON.parse(line) as ColdSample;
+}
+
+interface ColdRow {
+  saver: string;
+  size: number;
+  runs: number;
+  floorCold?: number;
+  floorWarm?: number;
+  stackCold?: number;
+  stackWarm?: number;
+  hooksCold: number;
+  hooksWarm: number;
+}
+
+// ---------------------------------------------------------------------------------------------
+
+async function main() {
+  const machine = machineLine();
+  const loadStart = loadavg()[0] ?? 0;
+  console.log(`machine: ${machine}; load average ${loadStart.toFixed(1)}`);
+  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_CALLS) + 16, cli.data);
+
+  const hooks: HooksRow[] = [];
+  for (const threads of THREADS) {
+    const row = await roundRobinHooks(threads, specs);
+    hooks.push(row);
+    console.log(
+      `round-robin hooks  ${String(threads).padStart(5)} threads x ${SIZE} msgs  own ${fmt(row.ownMs)} ms (p90 ${fmt(row.ownP90Ms)})  call ${fmt(row.callMs)} ms  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
+    );
+  }
+  const steps: StepRow[] = [];
+  for (const threads of STEP_THREADS) {
+    const row = await roundRobinSteps(threads, specs);
+    steps.push(row);
+    console.log(
+      `round-robin step   ${String(threads).padStart(5)} threads x ${SIZE} msgs  floor ${fmt(row.floorMs)} ms  stack ${fmt(row.stackMs)} ms  ${(row.stackMs / row.floorMs).toFixed(2)}x floor`,
+    );
+  }
+  const cold: ColdRow[] = [];
+  for (const size of COLD_SIZES) {
+    for (const saver of COLD_SAVERS) {
+      if (saver !== "memory" && size > COLD_STEP_MAX_OTHER) continue;
+      const samples = Array.from({ length: COLD_RUNS }, () => coldSample(saver, size));
+      const mid = (pick: (s: ColdSample) => number | undefined) => {
+        const values = samples.map(pick).filter((v): v is number => v !== undefined);
+        return values.length > 0 ? median(values) : undefined;
+      };
+      const row: ColdRow = {
+        saver,
+        size,
+        runs: samples.length,
+        floorCold: mid((s) => s.floorCold),
+        floorWarm: mid((s) => s.floorWarm),
+        stackCold: mid((s) => s.stackCold),
+        stackWarm: mid((s) => s.stackWarm),
+        hooksCold: mid((s) => s.hooksCold) as number,
+        hooksWarm: mid((s) => s.hooksWarm) as number,
+      };
+      cold.push(row);
+      console.log(
+        `cold/warm  ${saver.padEnd(8)} ${String(size).padStart(6)} msgs  hooks ${fmt(row.hooksCold)} / ${fmt(row.hooksWarm)} ms  floor ${row.floorCold === undefined ? "n/a" : `${fmt(row.floorCold)} / ${fmt(row.floorWarm as number)}`} ms  stack ${row.stackCold === undefined ? "n/a" : `${fmt(row.stackCold)} / ${fmt(row.stackWarm as number)}`} ms`,
+      );
+    }
+  }
+  const loadEnd = loadavg()[0] ?? 0;
+
+  const base = hooks.find((r) => r.threads === Math.min(...THREADS));
+  const hooksTable = [
+    `| threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x ${base?.threads ?? "?"} threads (target at 5,000: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread |`,
+    "|---:|---:|---:|---:|---:|---:|",
+    ...hooks.map(
+      (r) =>
+        `| ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? (r.ownMs / base.ownMs).toFixed(2) : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB |`,
+    ),
+  ];
+  const stepTable = [
+    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each |`,
+    "|---|---:|---:|---:|---:|---:|",
+    ...steps.map(
+      (r) =>
+        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} |`,
+    ),
+  ];
+  const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
+  const ms = (v?: number) => (v === undefined ? "n/a" : fmt(v));
+  const coldTable = [
+    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...cold.map(
+      (r) =>
+        `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs} |`,
+    ),
+  ];
+  console.log(`\n${hooksTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
+
+  const command = `pnpm tsx bench/scale.ts${process.argv
+    .slice(2)
+    .filter((a) => a !== "--json")
+    .map((a) => ` ${a}`)
+    .join("")}`;
+  const doc = [
+    "# Many threads in one process, and a process that has never seen the thread",
+    "",
+    `Command: \`${command}\`. Machine: ${machine}; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end on ${cpus().length} cores. Stack: the full threadwise stack of bench/step.ts (legacy_system); the floor: one pass-through \`wrapModelCall\` middleware.`,
+    "",
+    "## Threads served round-robin: the hooks' own time per call",
+    "",
+    hooksTable.join("\n"),
+    "",
+    "## Threads served round-robin: the whole step (MemorySaver)",
+    "",
+    stepTable.join("\n"),
+    "",
+    "## Cold (the first call of a process on a thread) against warm",
+    "",
+    coldTable.join("\n"),
+    "",
+    "## Method",
+    "",
+    "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
+    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T; it includes the bench's own per-thread summary and fact channels (a checkpointer's in an agent).`,
+    `- Round-robin, whole step: \`invoke\` of a \`createAgent\` agent (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
+    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over ${COLD_RUNS} processes. At 50k messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    "",
+  ].join("\n");
+  const figures = {
+    bench: "scale",
+    data: cli.data,
+    machine,
+    loadStart,
+    loadEnd,
+    size: SIZE,
+    calls: CALLS,
+    stepCalls: STEP_CALLS,
+    coldRuns: COLD_RUNS,
+    warm: WARM,
+    targets: { stepOverFloor: STEP_TARGET, hooks5000Over10: THREADS_TARGET },
+    hooks,
+    steps,
+    cold,
+  };
+  const defaults = Object.entries(DEFAULTS).every(([k, v]) => String(args[k as keyof typeof args]) === v);
+  if (defaults && cli.writesResults) {
+    mkdirSync(dirname(RESULTS_MD), { recursive: true });
+    writeFileSync(RESULTS_MD, doc);
+    writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
+    console.log(`\nwrote ${RESULTS_MD} and ${RESULTS_JSON}`);
+  } else console.log("\nnon-default options: bench/results/scale.{md,json} left as they were");
+  if (cli.json) printJson(figures);
+}
+
+if (args.child) await child(String(args.child));
+else await main();
