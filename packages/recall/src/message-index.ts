@@ -215,15 +215,17 @@ export class MessageIndex {
    */
   #unchanged(stored: readonly BaseMessage[], from: number, syncedFrom: number, count: number): boolean {
     const full = this.size >= this.#options.maxMessages;
+    // Entries are in position order: walk them beside the positions (no lookup by id).
+    let next = this.#head;
+    while (next < this.#entries.length && (this.#entries[next] as RecallEntry).position <= syncedFrom) next += 1;
     const oldest = full ? (this.#entries[this.#head] as RecallEntry).position : 0;
     for (let j = 0; j < count; j += 1) {
       const message = stored[from + j] as BaseMessage;
-      const key = keyOf(message, from + j);
       const at = syncedFrom + j + 1;
-      if (key !== this.#keys[at - 1]) return false;
-      const entry = this.#byId.get(key);
-      if (entry) {
-        if (entry.position !== at) return false;
+      if (keyOf(message, from + j) !== this.#keys[at - 1]) return false;
+      const entry = this.#entries[next];
+      if (entry?.position === at) {
+        next += 1;
         const fields = this.#fieldsOf(message);
         if (
           fields === undefined ||
