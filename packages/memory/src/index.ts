@@ -1,3 +1,4 @@
+export { hideMemoryState } from "@threadwise/core";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
 export { type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
