@@ -295,18 +295,24 @@ function startIndex(ix: ThreadIndex, c: number, thread: readonly BaseMessage[]):
   return g === undefined ? thread.length : (ix.groups[g] as GroupSpan).start;
 }
 
-/** The candidate messages from thread index `from` on (a candidate's start): the thread less excluded positions. */
+/**
+ * The candidate messages from thread index `from` on (a candidate's start): the thread less
+ * excluded positions, with the index's substitutes (partly answered calls) in place.
+ */
 function viewFrom(thread: readonly BaseMessage[], ix: ThreadIndex, from: number): BaseMessage[] {
   const excluded = ix.excluded;
   let e = firstAtOrAfter(excluded, from);
-  if (e === excluded.length) return from === 0 ? (thread as BaseMessage[]) : thread.slice(from);
+  const substitutes = ix.substitutes;
+  let substituted = false;
+  for (const at of substitutes.keys()) if (at >= from) substituted = true;
+  if (e === excluded.length && !substituted) return from === 0 ? (thread as BaseMessage[]) : thread.slice(from);
   const out: BaseMessage[] = [];
   for (let i = from; i < thread.length; i += 1) {
     if (i === excluded[e]) {
       e += 1;
       continue;
     }
-    out.push(thread[i] as BaseMessage);
+    out.push(substitutes.get(i) ?? (thread[i] as BaseMessage));
   }
   return out;
 }

@@ -37,6 +37,7 @@ export {
   messageType,
   protectedTailStart,
   toolCallsOf,
+  withoutCalls,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
 export {

@@ -63,6 +63,11 @@ export interface ThreadIndex {
    * candidates). Everywhere else a message is handed on unchanged.
    */
   readonly mergePoints: readonly number[];
+  /**
+   * Positions whose message a view sends as another object: a partly answered parallel call's AI
+   * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`).
+   */
+  readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */
   isFor(messages: readonly BaseMessage[]): boolean;
 }
@@ -78,6 +83,7 @@ class Index implements ThreadIndex {
   prefixes = new Map<string, number[]>();
   excluded: number[] = [];
   mergePoints: number[] = [];
+  substitutes = new Map<number, BaseMessage>();
   protectedFrom = 0;
   readonly #messages: readonly BaseMessage[];
 
@@ -88,6 +94,7 @@ class Index implements ThreadIndex {
     let previous: RoleKind | undefined;
     for (const g of groupMessages(messages)) {
       this.groups.push({ kind: g.kind, start: g.start, end: g.end });
+      if (g.unanswered) this.substitutes.set(g.start, g.messages[0] as BaseMessage);
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         this.countPrefix.push((this.countPrefix.at(-1) as number) + g.messages.length);
