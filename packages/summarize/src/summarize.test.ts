@@ -351,7 +351,7 @@ describe("summarize after a covered message is edited (R37)", () => {
     });
     const config = { configurable: { thread_id: "edit-covered" } };
     await runTurns(agent, "edit-covered", 1, 3);
-    const slot = async () => readSummarySlot((await agent.getState(config)).values).summary;
+    const slot = async () => readSummarySlot((await agent.graph.getState(config)).values).summary;
     expect((await slot())?.text).toBe("S(original)");
     // A covered message is redacted in place: the summary stays what it was.
     await agent.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "u1 redacted" })] });
