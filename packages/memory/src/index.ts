@@ -5,6 +5,7 @@ export { type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./conc
 export {
   assertStrictMode,
   DEFAULT_PG_POOL_MAX,
+  DEFAULT_RECALL_MAX_TOKENS,
   defaultProjectName,
   FACTS_MODES,
   MEMORY_BACKENDS,
