@@ -343,7 +343,9 @@ describe("summarizer failures", () => {
 
 describe("summarize after a covered message is edited (R37)", () => {
   it("keeps the summary (as a fresh process does); clearing the slot in the same updateState summarizes the stored messages again", async () => {
-    const summarizer = scriptedModel((messages) => `S(${messageText(messages.at(-1) as BaseMessage).includes("u1 redacted") ? "redacted" : "original"})`);
+    const summarizer = scriptedModel(
+      (messages) => `S(${messageText(messages.at(-1) as BaseMessage).includes("u1 redacted") ? "redacted" : "original"})`,
+    );
     const agent = createAgent({
       model: scriptedModel(() => "ok"),
       checkpointer: new MemorySaver(),
