@@ -7,10 +7,10 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { LIB_A, loadProcess } from "./support/edit-cases.js";
-import { formatTallies, type Processes, runProperty } from "./support/edit-run.js";
+import { type CaseRun, formatTallies, type Processes, runProperty } from "./support/edit-run.js";
 
 const SEED = Number(process.env.STACK_EDIT_SLOW_SEED ?? 20261222);
-const RUNS = Number(process.env.STACK_EDIT_SLOW_RUNS ?? 400);
+const RUNS = Number(process.env.STACK_EDIT_SLOW_RUNS ?? 60);
 const ONLY = process.env.STACK_EDIT_CASE === undefined ? undefined : Number(process.env.STACK_EDIT_CASE);
 let processes: Processes;
 
@@ -21,7 +21,20 @@ describe("every model call = a fresh process's, longer run (R37)", () => {
 
   it("random operations, two processes, both savers: no request differs and none is refused", async () => {
     const started = Date.now();
-    const { tallies, failures } = await runProperty(processes, { seed: SEED, runs: RUNS, only: ONLY });
+    let done = 0;
+    let calls = 0;
+    let differing = 0;
+    let refused = 0;
+    // A progress line every 20 cases: the cumulative figures of a run cut short stay readable.
+    const onCase = (index: number, run: CaseRun) => {
+      done += 1;
+      calls += run.results.length;
+      differing += run.results.filter((r) => r.differs.length > 0).length;
+      refused += run.results.filter((r) => r.refused > 0).length;
+      if (done % 20 === 0)
+        console.log(`[stack.edits.slow] seed=${SEED} cases 0..${index}: ${calls} calls, ${differing} differing, ${refused} refused`);
+    };
+    const { tallies, failures } = await runProperty(processes, { seed: SEED, runs: RUNS, only: ONLY, onCase });
     console.log(
       `[stack.edits.slow] seed=${SEED} runs=${RUNS} in ${Math.round((Date.now() - started) / 1000)} s (replay: STACK_EDIT_SLOW_SEED=${SEED} STACK_EDIT_CASE=<n>)\n${formatTallies(tallies)}`,
     );
