@@ -86,6 +86,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   warm: { type: "string", default: DEFAULTS.warm },
   "postgres-url": { type: "string" },
   child: { type: "string" },
+  channels: { type: "string" },
 });
 const args = cli.values;
 const list = (value: unknown) => (String(value) === "" ? [] : String(value).split(",").map(Number));
@@ -128,6 +129,23 @@ function userAt(specs: readonly ThreadMessageSpec[], from: number): number {
   return k;
 }
 
+/**
+ * The private channels (summary, facts) a thread holds after its previous call: one call of a
+ * full stack of its own (other instances, other process state) on the thread's first `end + 1`
+ * messages (`end`: a user message). A process serving the thread next finds them in the
+ * checkpoint, as a replica finds what another one wrote.
+ */
+async function preparedChannels(specs: readonly ThreadMessageSpec[], end: number, prefix: string, marker: string) {
+  const stack: Stack = { name: "prepare", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+  await modelCall(stack, materialize(specs.slice(0, end + 1), prefix, marker), `prepare-${prefix}`, SYSTEM_PROMPT);
+  return stack.channels;
+}
+
+/** `channels` of the thread with `from` prefix and marker, for the thread with `to`'s (same text otherwise). */
+function retarget(channels: Record<string, unknown>, from: [string, string], to: [string, string]): Record<string, unknown> {
+  return JSON.parse(JSON.stringify(channels).replaceAll(`"${from[0]}`, `"${to[0]}`).replaceAll(from[1], to[1])) as Record<string, unknown>;
+}
+
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const heapUsed = () => {
   gc();
@@ -157,10 +175,13 @@ function percentile(values: readonly number[], p: number): number {
 
 async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpec[]): Promise<HooksRow> {
   const stack: Stack = { name: "full stack", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
-  const channels: Array<Record<string, unknown>> = Array.from({ length: threads }, () => ({}));
-  const lengths: number[] = Array.from({ length: threads }, () => userAt(specs, SIZE - 1) + 1);
+  // Every thread starts where its previous call (served elsewhere) left it: its summary and facts stored.
+  const end = userAt(specs, SIZE - 1);
+  const template = await preparedChannels(specs, end, "t0-", " ⟨0⟩");
+  const channels = Array.from({ length: threads }, (_, k) => retarget(template, ["t0-", " ⟨0⟩"], [`t${k}-`, ` ⟨${k}⟩`]));
+  const lengths: number[] = Array.from({ length: threads }, () => userAt(specs, end + 2) + 1);
   const call = async (k: number, timed: boolean) => {
-    const messages = materialize(specs.slice(0, lengths[k]), `t${k}-`, ` ~${k}`);
+    const messages = materialize(specs.slice(0, lengths[k]), `t${k}-`, ` ⟨${k}⟩`);
     stack.channels = channels[k] as Record<string, unknown>;
     if (timed) gc({ type: "minor" });
     const own0 = ownTotal(stack);
@@ -216,16 +237,26 @@ function laneOf(target: Target, key: Lane["key"], threadId: string, marker: stri
   return { key, agent, threadId, prefix: `${threadId}-`, marker, next: 0 };
 }
 
-/** Seeds the lane's thread with `size` messages (one state update), pruned to that checkpoint. */
-async function seed(target: Target, lane: Lane, specs: readonly ThreadMessageSpec[], size: number): Promise<void> {
+/**
+ * Seeds the lane's thread (one state update, pruned to that checkpoint): about `size` messages,
+ * ending on an answer, and for the stack the private channels its previous call left
+ * ({@link preparedChannels}).
+ */
+async function seed(
+  target: Target,
+  lane: Lane,
+  specs: readonly ThreadMessageSpec[],
+  size: number,
+  channels: Record<string, unknown> = {},
+): Promise<void> {
   const end = userAt(specs, size - 1);
   await lane.agent.graph.updateState(
     { configurable: { thread_id: lane.threadId } },
-    { messages: materialize(specs.slice(0, end), lane.prefix, lane.marker) },
+    { messages: materialize(specs.slice(0, end + 2), lane.prefix, lane.marker), ...(lane.key === "stack" ? channels : {}) },
     "model_request",
   );
   await target.prune(lane.threadId);
-  lane.next = end;
+  lane.next = end + 2;
 }
 
 /** One step of the lane (a new user message in, "ok" out); CPU ms of the process. */
@@ -259,10 +290,12 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
   const target = await memoryTarget();
   try {
     const lanes: Lane[] = [];
+    const end = userAt(specs, SIZE - 1);
+    const template = await preparedChannels(specs, end, "s0-", " ⟨s0⟩");
     for (let k = 0; k < threads; k += 1) {
       for (const key of ["floor", "stack"] as const) {
-        const lane = laneOf(target, key, `rs-${threads}-${key}-${k}`, ` ~${key}${k}`);
-        await seed(target, lane, specs, SIZE);
+        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`);
+        await seed(target, lane, specs, SIZE, retarget(template, ["s0-", " ⟨s0⟩"], [`s${k}-`, ` ⟨s${k}⟩`]));
         lanes.push(lane);
       }
     }
@@ -295,11 +328,15 @@ interface ColdSample {
   hooksWarm: number;
 }
 
-/** In a new process: `--child <saver>:<size>`. Prints one JSON line. */
+/** The threads a cold sample measures: the floor's, the stack's and the hooks' (prefix, marker). */
+const COLD_THREADS = { floor: ["cf-", " ⟨f⟩"], stack: ["cs-", " ⟨s⟩"], hooks: ["ch-", " ⟨h⟩"] } as const;
+
+/** In a new process: `--child <saver>:<size>`, with the stack's and the hooks' prepared channels as JSON in `--channels`. Prints one JSON line. */
 async function child(spec: string): Promise<void> {
   const [saver, sizeText] = spec.split(":") as [Target["kind"], string];
   const size = Number(sizeText);
   const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
+  const prepared = JSON.parse(String(args.channels)) as { stack: Record<string, unknown>; hooks: Record<string, unknown> };
   const target = saver === "memory" ? await memoryTarget() : saver === "sqlite" ? await sqliteTarget() : await postgresTarget(POSTGRES_URL);
   const runStep = saver === "memory" || size <= COLD_STEP_MAX_OTHER;
   try {
@@ -314,8 +351,8 @@ async function child(spec: string): Promise<void> {
 
     const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
     if (runStep) {
-      const lanes = [laneOf(target, "floor", "cold-floor", " ~f"), laneOf(target, "stack", "cold-stack", " ~s")];
-      for (const lane of lanes) await seed(target, lane, specs, size);
+      const lanes = [laneOf(target, "floor", "cf", COLD_THREADS.floor[1]), laneOf(target, "stack", "cs", COLD_THREADS.stack[1])];
+      for (const lane of lanes) await seed(target, lane, specs, size, prepared.stack);
       const cold = [];
       for (const lane of lanes) cold.push(await step(target, lane, specs));
       const warm: number[][] = [[], []];
@@ -323,11 +360,11 @@ async function child(spec: string): Promise<void> {
       Object.assign(out, { floorCold: cold[0], stackCold: cold[1], floorWarm: median(warm[0] ?? []), stackWarm: median(warm[1] ?? []) });
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
-    const stack: Stack = { name: "hooks", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
-    let length = userAt(specs, size - 1) + 1;
+    const stack: Stack = { name: "hooks", middleware: fullStack("legacy_system"), channels: prepared.hooks, lastSent: 0 };
+    let length = userAt(specs, userAt(specs, size - 1) + 2) + 1;
     const own: number[] = [];
     for (let i = 0; i <= WARM; i += 1) {
-      const messages = materialize(specs.slice(0, length), "h-", " ~h");
+      const messages = materialize(specs.slice(0, length), ...COLD_THREADS.hooks);
       gc({ type: "minor" });
       const own0 = ownTotal(stack);
       stack.selfMs ??= new Map();
@@ -343,16 +380,11 @@ async function child(spec: string): Promise<void> {
   }
 }
 
-function coldSample(saver: string, size: number): ColdSample {
+function coldSample(saver: string, size: number, channels: string): ColdSample {
   const argv = [
     ...process.execArgv,
     fileURLToPath(import.meta.url),
-    "--child",
-    `${saver}:${size}`,
-    "--warm",
-    String(WARM),
-    "--data",
-    cli.data,
+    ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channels],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 24 });
@@ -400,9 +432,16 @@ async function main() {
   }
   const cold: ColdRow[] = [];
   for (const size of COLD_SIZES) {
+    // What the threads hold from their previous call, made here (another process than the samples').
+    const coldSpecs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
+    const end = userAt(coldSpecs, size - 1);
+    const channels = JSON.stringify({
+      stack: await preparedChannels(coldSpecs, end, ...COLD_THREADS.stack),
+      hooks: await preparedChannels(coldSpecs, end, ...COLD_THREADS.hooks),
+    });
     for (const saver of COLD_SAVERS) {
       if (saver !== "memory" && size > COLD_STEP_MAX_OTHER) continue;
-      const samples = Array.from({ length: COLD_RUNS }, () => coldSample(saver, size));
+      const samples = Array.from({ length: COLD_RUNS }, () => coldSample(saver, size, channels));
       const mid = (pick: (s: ColdSample) => number | undefined) => {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
