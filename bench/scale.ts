@@ -14,15 +14,18 @@
  * default 10,1000), `--step-calls` (timed steps per configuration and thread count, default 100),
  * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
  * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3), `--warm`
- * (warm steps per process, default 5), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
+ * (round-robin rows with recall, default 10,200), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
  *   round-robin threads each carry their own marker in every message, so no two threads share a
  *   text (a content-keyed cache is not helped by another thread's copy).
  * - Stack: the full threadwise stack of bench/step.ts (`memoryMiddleware`: window 20, summaries
- *   with a stub summarizer, facts heuristic, historyAware, tokenCap 8000), legacy_system; the
- *   floor is one pass-through `wrapModelCall` middleware, as in bench/step.ts.
+ *   with a stub summarizer, facts heuristic, historyAware, tokenCap 8000), legacy_system, without
+ *   recall (the stack the targets were set on) unless `--recall`; round-robin rows with recall
+ *   (memoryStack's default) at `--recall-threads` (default 10,200: past recall's 64-thread bound).
+ *   The floor is one pass-through `wrapModelCall` middleware, as in bench/step.ts.
  * - Round-robin, hooks' own time: one set of middleware instances serves T threads in turn, each
  *   call with fresh message objects (as a checkpointer deserializes them) and the thread 2
  *   messages longer than at its previous call; the hooks run as `createAgent` runs them
@@ -73,6 +76,7 @@ const DEFAULTS = {
   "cold-savers": "memory,sqlite",
   "cold-runs": "3",
   warm: "5",
+  "recall-threads": "10,200",
 };
 const cli = benchArgs(LOCOMO_PATH, {
   threads: { type: "string", default: DEFAULTS.threads },
@@ -84,6 +88,8 @@ const cli = benchArgs(LOCOMO_PATH, {
   "cold-savers": { type: "string", default: DEFAULTS["cold-savers"] },
   "cold-runs": { type: "string", default: DEFAULTS["cold-runs"] },
   warm: { type: "string", default: DEFAULTS.warm },
+  "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
+  recall: { type: "boolean", default: false },
   "postgres-url": { type: "string" },
   child: { type: "string" },
   channels: { type: "string" },
@@ -97,6 +103,9 @@ const STEP_THREADS = list(args["step-threads"]);
 const STEP_CALLS = Number(args["step-calls"]);
 const COLD_SIZES = list(args["cold-sizes"]);
 const COLD_RUNS = Number(args["cold-runs"]);
+/** `--recall`: every part with recall in the stack (memoryStack's default); by default only the `--recall-threads` round-robin rows. */
+const RECALL = args.recall === true;
+const RECALL_THREADS = list(args["recall-threads"]);
 const WARM = Number(args.warm);
 const POSTGRES_URL = args["postgres-url"] ?? process.env.THREADWISE_TEST_POSTGRES_URL;
 const COLD_SAVERS = [...String(args["cold-savers"]).split(","), ...(POSTGRES_URL ? ["postgres"] : [])] as Array<Target["kind"]>;
@@ -108,6 +117,9 @@ const STEP_TARGET_SIZES = [1000, 10000];
 /** The largest thread the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite). */
 const COLD_STEP_MAX_OTHER = 10000;
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
+
+/** The stack under test: the full stack of bench/step.ts, with or without recall (`--recall`). */
+const stackMiddleware = (recall = RECALL): AgentMiddleware[] => fullStack("legacy_system", { recall });
 
 const floorMiddleware = (): AgentMiddleware[] => [
   createMiddleware({ name: "bench/pass-through", wrapModelCall: (request, handler) => handler(request) }),
@@ -135,8 +147,8 @@ function userAt(specs: readonly ThreadMessageSpec[], from: number): number {
  * messages (`end`: a user message). A process serving the thread next finds them in the
  * checkpoint, as a replica finds what another one wrote.
  */
-async function preparedChannels(specs: readonly ThreadMessageSpec[], end: number, prefix: string, marker: string) {
-  const stack: Stack = { name: "prepare", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+async function preparedChannels(specs: readonly ThreadMessageSpec[], end: number, prefix: string, marker: string, recall = RECALL) {
+  const stack: Stack = { name: "prepare", middleware: stackMiddleware(recall), channels: {}, lastSent: 0 };
   await modelCall(stack, materialize(specs.slice(0, end + 1), prefix, marker), `prepare-${prefix}`, SYSTEM_PROMPT);
   return stack.channels;
 }
@@ -157,6 +169,8 @@ const heapUsed = () => {
 // Round-robin, hooks' own time
 
 interface HooksRow {
+  /** Recall in the stack. */
+  recall: boolean;
   threads: number;
   size: number;
   /** The hooks' own CPU ms per call (median, p90) and the whole call in the harness (median). */
@@ -173,11 +187,11 @@ function percentile(values: readonly number[], p: number): number {
   return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))] as number;
 }
 
-async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpec[]): Promise<HooksRow> {
-  const stack: Stack = { name: "full stack", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpec[], recall = RECALL): Promise<HooksRow> {
+  const stack: Stack = { name: "full stack", middleware: stackMiddleware(recall), channels: {}, lastSent: 0 };
   // Every thread starts where its previous call (served elsewhere) left it: its summary and facts stored.
   const end = userAt(specs, SIZE - 1);
-  const template = await preparedChannels(specs, end, "t0-", " ⟨0⟩");
+  const template = await preparedChannels(specs, end, "t0-", " ⟨0⟩", recall);
   const channels = Array.from({ length: threads }, (_, k) => retarget(template, ["t0-", " ⟨0⟩"], [`t${k}-`, ` ⟨${k}⟩`]));
   const lengths: number[] = Array.from({ length: threads }, () => userAt(specs, end + 2) + 1);
   const call = async (k: number, timed: boolean) => {
@@ -204,6 +218,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     cpu.push(out.cpu);
   }
   return {
+    recall,
     threads,
     size: SIZE,
     ownMs: median(own),
@@ -232,7 +247,7 @@ function laneOf(target: Target, key: Lane["key"], threadId: string, marker: stri
     tools: [],
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: target.saver,
-    middleware: key === "floor" ? floorMiddleware() : fullStack("legacy_system"),
+    middleware: key === "floor" ? floorMiddleware() : stackMiddleware(),
   });
   return { key, agent, threadId, prefix: `${threadId}-`, marker, next: 0 };
 }
@@ -345,7 +360,7 @@ async function child(spec: string): Promise<void> {
     const warmLanes = runStep ? [laneOf(target, "floor", "warm-floor", " ~w"), laneOf(target, "stack", "warm-stack", " ~w")] : [];
     for (const lane of warmLanes) await seed(target, lane, reversed, 100);
     for (let i = 0; i < 3; i += 1) for (const lane of warmLanes) await step(target, lane, reversed);
-    const warmStack: Stack = { name: "warm", middleware: fullStack("legacy_system"), channels: {}, lastSent: 0 };
+    const warmStack: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
     for (let i = 0; i < 3; i += 1)
       await modelCall(warmStack, materialize(reversed.slice(0, 101 + 2 * i), "w-", ""), "warm-hooks", SYSTEM_PROMPT);
 
@@ -360,7 +375,7 @@ async function child(spec: string): Promise<void> {
       Object.assign(out, { floorCold: cold[0], stackCold: cold[1], floorWarm: median(warm[0] ?? []), stackWarm: median(warm[1] ?? []) });
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
-    const stack: Stack = { name: "hooks", middleware: fullStack("legacy_system"), channels: prepared.hooks, lastSent: 0 };
+    const stack: Stack = { name: "hooks", middleware: stackMiddleware(), channels: prepared.hooks, lastSent: 0 };
     let length = userAt(specs, userAt(specs, size - 1) + 2) + 1;
     const own: number[] = [];
     for (let i = 0; i <= WARM; i += 1) {
@@ -387,6 +402,7 @@ function coldSample(saver: string, size: number, channels: string): ColdSample {
     ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channels],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
+  if (RECALL) argv.push("--recall");
   const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 24 });
   const line = result.stdout.trim().split("\n").at(-1) ?? "";
   if (result.status !== 0 || !line.startsWith("{"))
@@ -415,11 +431,12 @@ async function main() {
   const specs = locomoThread(SIZE + 2 * (CALLS + STEP_CALLS) + 16, cli.data);
 
   const hooks: HooksRow[] = [];
-  for (const threads of THREADS) {
-    const row = await roundRobinHooks(threads, specs);
+  const hookRuns = [...THREADS.map((t) => [t, RECALL] as const), ...(RECALL ? [] : RECALL_THREADS.map((t) => [t, true] as const))];
+  for (const [threads, recall] of hookRuns) {
+    const row = await roundRobinHooks(threads, specs, recall);
     hooks.push(row);
     console.log(
-      `round-robin hooks  ${String(threads).padStart(5)} threads x ${SIZE} msgs  own ${fmt(row.ownMs)} ms (p90 ${fmt(row.ownP90Ms)})  call ${fmt(row.callMs)} ms  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
+      `round-robin hooks${recall ? " +recall" : "        "}  ${String(threads).padStart(5)} threads x ${SIZE} msgs  own ${fmt(row.ownMs)} ms (p90 ${fmt(row.ownP90Ms)})  call ${fmt(row.callMs)} ms  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
     );
   }
   const steps: StepRow[] = [];
@@ -465,14 +482,16 @@ async function main() {
   }
   const loadEnd = loadavg()[0] ?? 0;
 
-  const base = hooks.find((r) => r.threads === Math.min(...THREADS));
+  // Each row against the row of the fewest threads with the same stack.
+  const baseOf = (r: HooksRow) =>
+    hooks.filter((b) => b.recall === r.recall).reduce<HooksRow | undefined>((a, b) => (a && a.threads <= b.threads ? a : b), undefined);
   const hooksTable = [
-    `| threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x ${base?.threads ?? "?"} threads (target at 5,000: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread |`,
-    "|---:|---:|---:|---:|---:|---:|",
-    ...hooks.map(
-      (r) =>
-        `| ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? (r.ownMs / base.ownMs).toFixed(2) : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB |`,
-    ),
+    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread |`,
+    "|---|---:|---:|---:|---:|---:|---:|",
+    ...hooks.map((r) => {
+      const base = baseOf(r);
+      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB |`;
+    }),
   ];
   const stepTable = [
     `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each |`,
@@ -502,7 +521,7 @@ async function main() {
   const doc = [
     "# Many threads in one process, and a process that has never seen the thread",
     "",
-    `Command: \`${command}\`. Machine: ${machine}; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end on ${cpus().length} cores. Stack: the full threadwise stack of bench/step.ts (legacy_system); the floor: one pass-through \`wrapModelCall\` middleware.`,
+    `Command: \`${command}\`. Machine: ${machine}; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end on ${cpus().length} cores. Stack: the full threadwise stack of bench/step.ts (legacy_system)${RECALL ? " with recall" : ", recall left out but for the rows that name it"}; the floor: one pass-through \`wrapModelCall\` middleware.`,
     "",
     "## Threads served round-robin: the hooks' own time per call",
     "",
@@ -540,7 +559,7 @@ async function main() {
     steps,
     cold,
   };
-  const defaults = Object.entries(DEFAULTS).every(([k, v]) => String(args[k as keyof typeof args]) === v);
+  const defaults = !RECALL && Object.entries(DEFAULTS).every(([k, v]) => String(args[k as keyof typeof args]) === v);
   if (defaults && cli.writesResults) {
     mkdirSync(dirname(RESULTS_MD), { recursive: true });
     writeFileSync(RESULTS_MD, doc);

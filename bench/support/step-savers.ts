@@ -48,7 +48,13 @@ export class SummaryModel extends AnswerModel {
   }
 }
 
-export function fullStack(mode: PromptContextMode): AgentMiddleware[] {
+/**
+ * The full stack of the whole-step benches: `memoryMiddleware` with window 20, summaries
+ * (threshold 40, stub summarizer), facts heuristic, historyAware, tokenCap 8000 tokens, and the
+ * preset's defaults for the rest (recall on since memoryStack's defaults keep what leaves the
+ * window). `recall: false` leaves recall out.
+ */
+export function fullStack(mode: PromptContextMode, options: { recall?: boolean } = {}): AgentMiddleware[] {
   const config = resolveMemoryConfig(
     {
       backend: "in_memory",
@@ -58,6 +64,7 @@ export function fullStack(mode: PromptContextMode): AgentMiddleware[] {
       summarizeThreshold: 40,
       factsMode: "heuristic",
       promptContextMode: mode,
+      ...(options.recall === false ? { recallMaxTokens: false as const } : {}),
     },
     {},
   );
