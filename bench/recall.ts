@@ -353,7 +353,8 @@ else {
     "Block hit on categories 1-4 by conversation (recall, BM25 turns, difference):",
     "",
     ...result.byConversation.map(
-      (c) => `- ${c.sampleId} (${c.items} items): ${c.blockHit.recall} vs ${c.blockHit.bm25_turns} (${c.recallMinusBm25 >= 0 ? "+" : ""}${c.recallMinusBm25})`,
+      (c) =>
+        `- ${c.sampleId} (${c.items} items): ${c.blockHit.recall} vs ${c.blockHit.bm25_turns} (${c.recallMinusBm25 >= 0 ? "+" : ""}${c.recallMinusBm25})`,
     ),
     "",
     `Indexing ${result.timing.indexMsPerMessage} ms per message; recall ${result.timing.recallMsPerCallMedian} ms per call (median over conversations; longest ${longest?.sampleId} with ${longest?.turns} turns: ${result.timing.longest?.recallMsPerCall} ms). CPU clock, Node ${process.version}.`,
