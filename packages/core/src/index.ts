@@ -60,6 +60,7 @@ export {
   silentLogger,
   type ThreadwiseLogger,
 } from "./logger.js";
+export { messageIdentity, sameMessage } from "./message-identity.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,

@@ -9,6 +9,7 @@ import {
   invokeInternal,
   isUserMessage,
   messageText,
+  messageType,
   readSummarySlot,
   resolveLogger,
   StructuredResponseWrites,
@@ -26,7 +27,7 @@ import {
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
 import { SummaryJobs } from "./summary-jobs.js";
-import { planSummary } from "./summary-plan.js";
+import { planSummary, uncoveredStartOf } from "./summary-plan.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
@@ -187,7 +188,9 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous);
+        const settled = jobs.take(threadId, previous, () =>
+          stored.slice(uncoveredStartOf(stored, previous)).filter((message) => messageType(message) !== "system"),
+        );
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
@@ -256,7 +259,7 @@ export function summarize(options: SummarizeOptions = {}) {
         const base = record;
         const span = plan.pending;
         const started = Date.now();
-        jobs.start(threadId, base, turnId, async () => {
+        jobs.start(threadId, base, span, turnId, async () => {
           try {
             return await makeSummary(model, base, span);
           } catch (error) {
