@@ -60,6 +60,7 @@ export {
   silentLogger,
   type ThreadwiseLogger,
 } from "./logger.js";
+export { messageIdentity, sameMessage } from "./message-identity.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,
@@ -97,8 +98,11 @@ export {
 export {
   ENGLISH_STOPWORDS,
   isStopword,
+  KOREAN_ENDINGS,
+  KOREAN_PARTICLES,
   KOREAN_STOPWORDS,
   KOREAN_SUFFIXES,
+  koreanStem,
   stemEnglish,
   stripKoreanSuffix,
   tokenize,

@@ -135,7 +135,11 @@ describe("summarize over an imported thread (backlog)", () => {
     for (; calls < 100 && coveredAt() < imported - windowSize; calls += 1) {
       // The user goes on talking after the import: one exchange per turn (a failed summary is
       // tried again on the next turn).
-      if (calls > 0) stored.push(new AIMessage({ id: `answer${calls}`, content: "ok" }), new HumanMessage({ id: `next${calls}`, content: `next ${calls}` }));
+      if (calls > 0)
+        stored.push(
+          new AIMessage({ id: `answer${calls}`, content: "ok" }),
+          new HumanMessage({ id: `next${calls}`, content: `next ${calls}` }),
+        );
       const { update, sent } = await modelCall(middleware, stored, summary, summarizer.model);
       if (update && update.text !== "") summary = update;
       coverage.push(coveredAt());

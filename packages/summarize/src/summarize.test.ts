@@ -340,3 +340,31 @@ describe("summarizer failures", () => {
     expect((model.calls[2]?.messages ?? []).some((m) => messageText(m).includes("summary"))).toBe(false);
   });
 });
+
+describe("summarize after a covered message is edited (R37)", () => {
+  it("keeps the summary (as a fresh process does); clearing the slot in the same updateState summarizes the stored messages again", async () => {
+    const summarizer = scriptedModel(
+      (messages) => `S(${messageText(messages.at(-1) as BaseMessage).includes("u1 redacted") ? "redacted" : "original"})`,
+    );
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 4, startOn: "any", logger: false })],
+    });
+    const config = { configurable: { thread_id: "edit-covered" } };
+    await runTurns(agent, "edit-covered", 1, 3);
+    const slot = async () => readSummarySlot((await agent.graph.getState(config)).values).summary;
+    expect((await slot())?.text).toBe("S(original)");
+    // A covered message is redacted in place: the summary stays what it was.
+    await agent.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "u1 redacted" })] });
+    await runTurns(agent, "edit-covered", 4, 4);
+    expect((await slot())?.text).not.toBe("S(redacted)");
+    // Redacted again, with the summary dropped in the same update: the next call summarizes what is stored.
+    await agent.updateState(config, {
+      messages: [new HumanMessage({ id: "u1", content: "u1 redacted" })],
+      [SUMMARY_SLOT_KEY]: { summary: { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() } },
+    } as never);
+    await runTurns(agent, "edit-covered", 5, 5);
+    expect((await slot())?.text).toBe("S(redacted)");
+  });
+});

@@ -28,7 +28,7 @@ import {
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
 import { SummaryJobs } from "./summary-jobs.js";
-import { planSummary, type SummaryPlan } from "./summary-plan.js";
+import { planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
@@ -231,7 +231,9 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous);
+        const settled = jobs.take(threadId, previous, () =>
+          stored.slice(uncoveredStartOf(stored, previous)).filter((message) => messageType(message) !== "system"),
+        );
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
@@ -310,7 +312,7 @@ export function summarize(options: SummarizeOptions = {}) {
         const base = record;
         const span = plan.pending;
         const started = Date.now();
-        jobs.start(threadId, base, turnId, async () => {
+        jobs.start(threadId, base, span, turnId, async () => {
           const made = await summarizeBacklog(model, base, span);
           if (made.error !== undefined) warnFailure(made.error, made.record ?? base, span.length, Date.now() - started);
           if (!made.record) throw made.error;
