@@ -110,8 +110,11 @@ export {
 export {
   ENGLISH_STOPWORDS,
   isStopword,
+  KOREAN_ENDINGS,
+  KOREAN_PARTICLES,
   KOREAN_STOPWORDS,
   KOREAN_SUFFIXES,
+  koreanStem,
   stemEnglish,
   stripKoreanSuffix,
   tokenize,
