@@ -24,6 +24,7 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
