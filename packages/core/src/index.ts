@@ -24,6 +24,18 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export {
+  ANTHROPIC_IMAGE_MAX_TOKENS,
+  anthropicImageTokens,
+  type BlockPricing,
+  imageSize,
+  MEDIA_BLOCK_TOKENS,
+  OPENAI_IMAGE_DEFAULT_TOKENS,
+  OPENAI_IMAGE_LOW_TOKENS,
+  openaiImageTokens,
+  PDF_PAGE_TOKENS,
+  pdfPages,
+} from "./content-block-tokens.js";
 export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
@@ -126,12 +138,10 @@ export {
   withTimeout,
 } from "./timeout.js";
 export {
-  BINARY_BLOCK_TOKENS,
   boundedEncodeLength,
   contentText,
   createTokenCounter,
   DEFAULT_ENCODING,
-  IMAGE_BLOCK_TOKENS,
   LONG_RUN_CHARACTERS,
   LONG_RUN_EXACT_CHARACTERS,
   MESSAGE_OVERHEAD_TOKENS,
