@@ -25,7 +25,13 @@ import {
 } from "@threadwise/core";
 import { type ProviderViolation, requestInput, scriptedModel, validateProviderRequest } from "@threadwise/core/testing";
 import { FACTS_STATE_KEY, factSlotState, mergeFactSlot, readFactSlot } from "@threadwise/fact-recall";
-import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, resolveSummarizeOptions, uncoveredStartOf } from "@threadwise/summarize";
+import {
+  buildSummarizerInput,
+  DEFAULT_SUMMARY_PROMPT,
+  resolveSummarizeOptions,
+  summarizerPasses,
+  uncoveredStartOf,
+} from "@threadwise/summarize";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware } from "langchain";
 import {
@@ -226,22 +232,26 @@ function adoptedSummary(call: Call): SummaryRecord | undefined {
  * What is wrong with an adopted background summary, or `undefined`: it must be what the
  * summarizer makes of the stored thread as it is now (the previous summary, then the stored
  * messages from the first uncovered one through the one it says it covers), as a fresh process
- * would make it. A summary prepared before an edit, a removal or a fork summarizes other messages.
+ * would make it (folded in passes when the span does not fit the summarizer's input). A summary
+ * prepared before an edit, a removal or a fork summarizes other messages.
  */
 function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | undefined {
   const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   const through = call.stored.map((m) => m.id).lastIndexOf(adopted.coveredThroughId ?? undefined);
   if (through < 0) return `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`;
   const span = call.stored.slice(uncoveredStartOf(call.stored, previous), through + 1).filter((m) => messageType(m) !== "system");
-  const input = buildSummarizerInput({
-    previousSummary: previous?.text,
-    span,
+  // Folded in passes that each fit the summarizer's input, as summarize does (spec R39).
+  const options = {
     prompt: DEFAULT_SUMMARY_PROMPT,
     maxInputTokens: resolveSummarizeOptions({}).maxInputTokens,
     counter: createTokenCounter(),
-  });
-  const text = fakeSummary(input.messages);
-  const count = (previous?.coveredCount ?? 0) + span.length;
+  };
+  let text = previous?.text;
+  let count = previous?.coveredCount ?? 0;
+  for (const pass of summarizerPasses({ span, ...options })) {
+    text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
+    count += pass.length;
+  }
   if (text !== adopted.text || count !== adopted.coveredCount)
     return `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${count} ${text}`;
   return undefined;
