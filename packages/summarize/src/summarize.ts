@@ -26,6 +26,7 @@ import {
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
+import { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
 import { planSummary, uncoveredStartOf } from "./summary-plan.js";
 
@@ -54,6 +55,13 @@ export const BACKGROUND_LEAD_MESSAGES = 2;
 
 class SummarizerFailure extends Error {}
 
+/** What one summarizer call builds on: the summary (or none), the span, the digests of what the summary covers. */
+interface SummaryStart {
+  base: SummaryRecord | undefined;
+  span: BaseMessage[];
+  coveredDigests: string;
+}
+
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
   const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
@@ -66,7 +74,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *
  * How it works, on every model call (`wrapModelCall`):
  * 1. Reads the cached summary from the thread's summary slot (`_threadwise_summary.summary`, one
- *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt }`).
+ *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt, coveredDigests }`).
  * 2. Finds the window: the one a window middleware before it decided (`[windowTrim(), summarize()]`:
  *    windowTrim's, read from core's view decisions), else its own (`windowSize` messages, whole
  *    groups, via core's `selectView`), and the messages that left it since the summary was made
@@ -87,6 +95,11 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
  *    checkpoint write of its own. A structured response (`responseFormat`) cannot carry a
  *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
+ *
+ * Edits (R37): a new summary is made on top of the previous one only while the messages it
+ * covers are still the ones it was made from (`coveredDigests`, checked once per period); after a
+ * covered message was edited in place or removed from the middle, it is made again from every
+ * stored message outside the window.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
@@ -126,8 +139,7 @@ export function summarize(options: SummarizeOptions = {}) {
   /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
   const makeSummary = async (
     model: SummarizerModel,
-    base: SummaryRecord | undefined,
-    span: readonly BaseMessage[],
+    { base, span, coveredDigests }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<SummaryRecord> => {
     const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
@@ -139,7 +151,36 @@ export function summarize(options: SummarizeOptions = {}) {
       coveredThroughId: last.id ?? null,
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
+      coveredDigests: coveredDigests + coveredDigestsOf(span),
     };
+  };
+
+  /**
+   * What a due summary builds on (R37): the current summary and the pending span when the
+   * messages it covers are still the ones it was made from; else (a covered message edited in
+   * place or removed from the middle) no summary, and every stored message outside the window:
+   * the summary is made again from what is stored, as a process that never saw the old one would.
+   */
+  const startOf = (
+    stored: readonly BaseMessage[],
+    record: SummaryRecord | undefined,
+    windowStart: number,
+    pending: BaseMessage[],
+  ): SummaryStart => {
+    const covered = coveredMessages(stored, record);
+    if (coverageIntact(record, covered)) {
+      const kept = record?.coveredDigests;
+      return {
+        base: record,
+        span: pending,
+        coveredDigests:
+          kept === undefined ? coveredDigestsOf(covered) : kept.slice(kept.length - covered.length * COVERED_DIGEST_CHARACTERS),
+      };
+    }
+    logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
+      covered_messages: covered.length,
+    });
+    return { base: undefined, span: stored.slice(0, windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
   };
 
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
@@ -188,8 +229,8 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous, () =>
-          stored.slice(uncoveredStartOf(stored, previous)).filter((message) => messageType(message) !== "system"),
+        const settled = jobs.take(threadId, previous, (base) =>
+          stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system"),
         );
         if (settled?.result) {
           record = settled.result;
@@ -221,7 +262,7 @@ export function summarize(options: SummarizeOptions = {}) {
         } else {
           const started = Date.now();
           try {
-            update = await makeSummary(model, record, plan.pending, request.runtime?.signal);
+            update = await makeSummary(model, startOf(stored, record, plan.windowStart, plan.pending), request.runtime?.signal);
             record = update;
             madeNow = true;
             failedTurns.delete(threadId);
@@ -256,14 +297,14 @@ export function summarize(options: SummarizeOptions = {}) {
         async (r: typeof next) => handler(r),
       );
       if (prepareAfterAnswer) {
-        const base = record;
-        const span = plan.pending;
+        const original = record;
+        const start = startOf(stored, original, plan.windowStart, plan.pending);
         const started = Date.now();
-        jobs.start(threadId, base, span, turnId, async () => {
+        jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           try {
-            return await makeSummary(model, base, span);
+            return await makeSummary(model, start);
           } catch (error) {
-            warnFailure(error, base, span.length, Date.now() - started);
+            warnFailure(error, start.base, start.span.length, Date.now() - started);
             throw error;
           }
         });
