@@ -29,6 +29,7 @@ export const BENCHMARKS = [
   { name: "facts", measures: "fact recall hit@k by question category vs BM25 over turns (LoCoMo)" },
   { name: "overhead", measures: "full-stack per-call overhead vs thread length, next to LangChain" },
   { name: "step", measures: "whole createAgent step: CPU, checkpoint writes and bytes per invoke, by saver and middleware" },
+  { name: "scale", measures: "hooks' time and whole step with threads served round-robin; cold against warm in new processes" },
 ] as const;
 
 const { values } = parseArgs({

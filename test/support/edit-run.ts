@@ -34,6 +34,8 @@ import {
 } from "@threadwise/summarize";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware } from "langchain";
+// summarize's own rule for "the covered messages are still the ones the summary was made from" (not exported).
+import { coverageIntact, coveredMessages } from "../../packages/summarize/src/summary-coverage.js";
 import {
   book,
   buildStack,
@@ -239,15 +241,18 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
   const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   const through = call.stored.map((m) => m.id).lastIndexOf(adopted.coveredThroughId ?? undefined);
   if (through < 0) return `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`;
-  const span = call.stored.slice(uncoveredStartOf(call.stored, previous), through + 1).filter((m) => messageType(m) !== "system");
+  // A summary whose covered messages changed since it was made is made again from the start (R37).
+  const intact = coverageIntact(previous, coveredMessages(call.stored, previous));
+  const base = intact ? previous : undefined;
+  const span = call.stored.slice(uncoveredStartOf(call.stored, base), through + 1).filter((m) => messageType(m) !== "system");
   // Folded in passes that each fit the summarizer's input, as summarize does (spec R39).
   const options = {
     prompt: DEFAULT_SUMMARY_PROMPT,
     maxInputTokens: resolveSummarizeOptions({}).maxInputTokens,
     counter: createTokenCounter(),
   };
-  let text = previous?.text;
-  let count = previous?.coveredCount ?? 0;
+  let text = base?.text;
+  let count = base?.coveredCount ?? 0;
   for (const pass of summarizerPasses({ span, ...options })) {
     text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
     count += pass.length;
