@@ -36,6 +36,7 @@ export {
   PDF_PAGE_TOKENS,
   pdfPages,
 } from "./content-block-tokens.js";
+export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {

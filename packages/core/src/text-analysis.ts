@@ -12,9 +12,12 @@
  *   bigrams too, so a compound (`개발자로` -> `개발자`, `개발`, `발자`) matches its parts: the usual
  *   dictionary-free way to match Korean words. Bigrams are made of stems only, never of endings
  *   (`하나요` gives nothing, not the numeral `하나`; `들었어` gives `들`, not `었어`).
+ * - A month is one term however it is written (`June`, `in May`, `5월` -> `month:5`; see
+ *   `date-terms.ts`), so questions about a time meet the messages said then.
  * - Function words of both languages (`the`, `what`, `뭐`, `어디`) are dropped: a query made only
  *   of them matches nothing, which is how recall places nothing when nothing is relevant.
  */
+import { englishMonth, monthTerm } from "./date-terms.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
 export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
@@ -234,26 +237,43 @@ export function stemEnglish(word: string): string {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.normalize("NFC").toLowerCase().matchAll(WORD)) {
-    const raw = match[0].replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
-    if (raw === "") continue;
-    if (HANGUL.test(raw)) {
-      if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && KOREAN_SUFFIXES.includes(raw))) continue;
-      const stem = koreanStem(raw);
-      if (stem === "") continue;
-      out.push(stem);
-      if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
-      continue;
-    }
-    // Mixed scripts (`Busan에`): split into Hangul and non-Hangul runs and handle each.
-    if (/[\uac00-\ud7a3]/.test(raw)) {
-      for (const part of raw.match(/[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g) ?? []) out.push(...tokenize(part));
-      continue;
-    }
-    if (ENGLISH_STOPWORDS.has(raw)) continue;
-    const stem = stemEnglish(raw);
-    if (stem.length === 0 || ENGLISH_STOPWORDS.has(stem)) continue;
-    out.push(stem);
-  }
+  const words = Array.from(text.normalize("NFC").matchAll(WORD), (match) => match[0]);
+  words.forEach((word, i) => {
+    // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
+    const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
+    if (month !== undefined) out.push(monthTerm(month));
+    else termsOfWord(word.toLowerCase(), out);
+  });
   return out;
+}
+
+function termsOfWord(word: string, out: string[]): void {
+  const raw = word.replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
+  if (raw === "") return;
+  if (HANGUL.test(raw)) {
+    if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && KOREAN_SUFFIXES.includes(raw))) return;
+    const stem = koreanStem(raw);
+    if (stem === "") return;
+    out.push(stem);
+    if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
+    return;
+  }
+  // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
+  // year (the unit dropped); otherwise Hangul and non-Hangul runs are handled apart.
+  if (/[\uac00-\ud7a3]/.test(raw)) {
+    const dated = /^(\d{1,4})(월|년|일)(.*)$/u.exec(raw);
+    if (dated) {
+      const n = Number(dated[1]);
+      if (dated[2] === "월" && n >= 1 && n <= 12) out.push(monthTerm(n));
+      else out.push(dated[1] as string);
+      if (dated[3]) termsOfWord(dated[3], out);
+      return;
+    }
+    for (const part of raw.match(/[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g) ?? []) termsOfWord(part, out);
+    return;
+  }
+  if (ENGLISH_STOPWORDS.has(raw)) return;
+  const stem = stemEnglish(raw);
+  if (stem.length === 0 || ENGLISH_STOPWORDS.has(stem)) return;
+  out.push(stem);
 }

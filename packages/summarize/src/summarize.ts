@@ -27,6 +27,7 @@ import {
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
+import { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
 import { planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
 
@@ -55,6 +56,13 @@ export const BACKGROUND_LEAD_MESSAGES = 2;
 
 class SummarizerFailure extends Error {}
 
+/** What a due summary builds on: the summary (or none), the span, the digests of what the summary covers. */
+interface SummaryStart {
+  base: SummaryRecord | undefined;
+  span: BaseMessage[];
+  coveredDigests: string;
+}
+
 /**
  * Index in `stored` of the first message the summary `record` does not cover, once passes made it
  * on this call: after its `coveredThroughId` when that is in the pending span, else the window's
@@ -79,7 +87,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *
  * How it works, on every model call (`wrapModelCall`):
  * 1. Reads the cached summary from the thread's summary slot (`_threadwise_summary.summary`, one
- *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt }`).
+ *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt, coveredDigests }`).
  * 2. Finds the window: the one a window middleware before it decided (`[windowTrim(), summarize()]`:
  *    windowTrim's, read from core's view decisions), else its own (`windowSize` messages, whole
  *    groups, via core's `selectView`), and the messages that left it since the summary was made
@@ -104,6 +112,11 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
  *    checkpoint write of its own. A structured response (`responseFormat`) cannot carry a
  *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
+ *
+ * Edits (R37): a new summary is made on top of the previous one only while the messages it
+ * covers are still the ones it was made from (`coveredDigests`, checked once per period); after a
+ * covered message was edited in place or removed from the middle, it is made again from every
+ * stored message outside the window.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
@@ -140,11 +153,15 @@ export function summarize(options: SummarizeOptions = {}) {
     toState: (summary) => ({ [SUMMARY_SLOT_KEY]: { summary } }),
   });
 
-  /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
+  /**
+   * One summarizer call over `span` on top of `base`: the new record, or a throw on failure or
+   * empty answer. `coveredDigests`: the digests of what `base` covers, still stored.
+   */
   const makeSummary = async (
     model: SummarizerModel,
     base: SummaryRecord | undefined,
     span: readonly BaseMessage[],
+    coveredDigests: string,
     signal?: AbortSignal,
   ): Promise<SummaryRecord> => {
     const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
@@ -156,7 +173,32 @@ export function summarize(options: SummarizeOptions = {}) {
       coveredThroughId: last.id ?? null,
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
+      coveredDigests: coveredDigests + coveredDigestsOf(span),
     };
+  };
+
+  /**
+   * What a due summary builds on (R37): the current summary and the pending span when the
+   * messages it covers are still the ones it was made from; else (a covered message edited in
+   * place or removed from the middle) no summary, and every stored message outside the window:
+   * the summary is made again from what is stored, as a process that never saw the old one would.
+   * O(covered content), on due calls only.
+   */
+  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan): SummaryStart => {
+    const covered = coveredMessages(stored, record);
+    if (coverageIntact(record, covered)) {
+      const kept = record?.coveredDigests;
+      return {
+        base: record,
+        span: plan.pending,
+        coveredDigests:
+          kept === undefined ? coveredDigestsOf(covered) : kept.slice(kept.length - covered.length * COVERED_DIGEST_CHARACTERS),
+      };
+    }
+    logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
+      covered_messages: covered.length,
+    });
+    return { base: undefined, span: stored.slice(0, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
   };
 
   /**
@@ -167,16 +209,17 @@ export function summarize(options: SummarizeOptions = {}) {
    */
   const summarizeBacklog = async (
     model: SummarizerModel,
-    base: SummaryRecord | undefined,
-    span: readonly BaseMessage[],
+    { base, span, coveredDigests }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
     const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter }).slice(0, opts.maxPassesPerCall);
     let record = base;
+    let digests = coveredDigests;
     let done = 0;
     for (const pass of passes) {
       try {
-        record = await makeSummary(model, record, pass, signal);
+        record = await makeSummary(model, record, pass, digests, signal);
+        digests = record.coveredDigests ?? "";
       } catch (error) {
         return { record: done > 0 ? record : undefined, passes: done, error };
       }
@@ -231,8 +274,8 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous, () =>
-          stored.slice(uncoveredStartOf(stored, previous)).filter((message) => messageType(message) !== "system"),
+        const settled = jobs.take(threadId, previous, (base) =>
+          stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system"),
         );
         if (settled?.result) {
           record = settled.result;
@@ -263,7 +306,7 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          const made = await summarizeBacklog(model, record, plan.pending, request.runtime?.signal);
+          const made = await summarizeBacklog(model, startOf(stored, record, plan), request.runtime?.signal);
           if (made.record) {
             update = made.record;
             record = update;
@@ -309,12 +352,12 @@ export function summarize(options: SummarizeOptions = {}) {
         async (r: typeof next) => handler(r),
       );
       if (prepareAfterAnswer) {
-        const base = record;
-        const span = plan.pending;
+        const original = record;
+        const start = startOf(stored, original, plan);
         const started = Date.now();
-        jobs.start(threadId, base, span, turnId, async () => {
-          const made = await summarizeBacklog(model, base, span);
-          if (made.error !== undefined) warnFailure(made.error, made.record ?? base, span.length, Date.now() - started);
+        jobs.start(threadId, original, start.base, start.span, turnId, async () => {
+          const made = await summarizeBacklog(model, start);
+          if (made.error !== undefined) warnFailure(made.error, made.record ?? start.base, start.span.length, Date.now() - started);
           if (!made.record) throw made.error;
           return made.record;
         });

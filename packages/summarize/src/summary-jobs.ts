@@ -3,7 +3,9 @@ import { type SummaryRecord, sameMessage } from "@threadwise/core";
 
 /** A summary being prepared after an answer, for one thread (`summarize({ background: true })`). */
 interface SummaryJob {
-  /** The summary the job builds on (`undefined`: none). */
+  /** The summary the thread held when the job started. */
+  original: SummaryRecord | undefined;
+  /** The summary the job builds on: `original`, or `undefined` when it summarizes the stored messages again. */
   base: SummaryRecord | undefined;
   /** The messages it summarizes, as the stored thread held them when it started. */
   span: readonly BaseMessage[];
@@ -32,7 +34,8 @@ function sameRecord(a: SummaryRecord | undefined, b: SummaryRecord | undefined):
   return (
     (a?.coveredThroughId ?? null) === (b?.coveredThroughId ?? null) &&
     (a?.coveredCount ?? 0) === (b?.coveredCount ?? 0) &&
-    (a?.text ?? "") === (b?.text ?? "")
+    (a?.text ?? "") === (b?.text ?? "") &&
+    a?.coveredDigests === b?.coveredDigests
   );
 }
 
@@ -61,18 +64,20 @@ export class SummaryJobs {
   }
 
   /**
-   * Starts preparing a summary of `span` (the messages that left the window, not yet covered) on
-   * top of `base` for the thread; `run` makes it (and may throw).
+   * Starts preparing a summary of `span` on top of `base` for the thread, which holds `original`
+   * (`base` is `original`, or `undefined` when the summary is made again from the stored
+   * messages); `run` makes it (and may throw).
    */
   start(
     threadId: string,
+    original: SummaryRecord | undefined,
     base: SummaryRecord | undefined,
     span: readonly BaseMessage[],
     turnId: string,
     run: () => Promise<SummaryRecord>,
   ): void {
     if (this.jobs.size >= this.maxThreads) this.jobs.delete(this.jobs.keys().next().value as string);
-    const job: SummaryJob = { base, span, turnId, settled: false, done: Promise.resolve() };
+    const job: SummaryJob = { original, base, span, turnId, settled: false, done: Promise.resolve() };
     job.done = run().then(
       (result) => {
         job.result = result;
@@ -93,17 +98,21 @@ export class SummaryJobs {
 
   /**
    * Removes and returns the thread's settled job when it was made from the thread as it is now:
-   * built on `base` (the summary the thread holds now), its span the first messages of
-   * `uncovered()` (the stored messages after what `base` covers, system messages left out) with
-   * the same ids and content. Any other settled job is dropped and `undefined` returned; so is nothing when the
+   * started while the thread held `current` (the summary it holds now), its span the first
+   * messages of `uncovered(base)` (the stored messages after what the job's base covers, system
+   * messages left out) with the same ids and content. Any other settled job is dropped and `undefined` returned; so is nothing when the
    * job is still running. O(span) comparisons.
    */
-  take(threadId: string, base: SummaryRecord | undefined, uncovered: () => readonly BaseMessage[]): SettledSummaryJob | undefined {
+  take(
+    threadId: string,
+    current: SummaryRecord | undefined,
+    uncovered: (base: SummaryRecord | undefined) => readonly BaseMessage[],
+  ): SettledSummaryJob | undefined {
     const job = this.jobs.get(threadId);
     if (!job?.settled) return undefined;
     this.jobs.delete(threadId);
-    if (!sameRecord(job.base, base)) return undefined;
-    const pending = uncovered();
+    if (!sameRecord(job.original, current)) return undefined;
+    const pending = uncovered(job.base);
     if (pending.length < job.span.length) return undefined;
     for (let i = 0; i < job.span.length; i += 1) if (!sameMessage(job.span[i], pending[i])) return undefined;
     return { result: job.result, error: job.error, turnId: job.turnId, base: job.base, span: job.span };
