@@ -41,6 +41,7 @@ describe("memoryStack backends", () => {
     const stack = memoryStack({ env: { MEMORY_BACKEND: "in_memory", MEMORY_WINDOW_SIZE: "3" } });
     expect(stack.checkpointer).toBeInstanceOf(ThreadwiseSaver);
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
       "threadwise/history-aware",
@@ -68,7 +69,7 @@ describe("memoryStack backends", () => {
 
   it("adds tokenCap innermost when MAX_HISTORY_TOKENS is set", () => {
     const stack = memoryStack({ env: { MAX_HISTORY_TOKENS: "2000", MEMORY_HISTORY_AWARE: "false", MEMORY_WINDOW_SIZE: "0" } });
-    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/token-cap"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/turn-admission", "threadwise/placement-mode", "threadwise/token-cap"]);
   });
 
   it("sqlite: a second stack on the same file continues the thread (restart)", async () => {
@@ -126,6 +127,7 @@ describe("the whole stack", () => {
     };
     const stack = memoryStack({ env });
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/history-seed",
       "threadwise/window-trim",
@@ -247,7 +249,12 @@ describe("memoryStack with summarize", () => {
       historyAware: false,
       env: {},
     });
-    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/window-trim", "threadwise/summarize"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
+      "threadwise/placement-mode",
+      "threadwise/window-trim",
+      "threadwise/summarize",
+    ]);
     const model = echo();
     const agent = createAgent({ model, ...stack });
     const config = { configurable: { thread_id: "sum" } };

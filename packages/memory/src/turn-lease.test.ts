@@ -14,8 +14,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LEASE_MS = 2000;
 
-function commit(parentId: string | undefined, checkpointId: string, startsTurn: boolean, leavesTurnOpen: boolean): CheckpointCommit {
-  return { checkpointNs: "", parentId, checkpointId, startsTurn, leavesTurnOpen, turnLeaseMs: LEASE_MS };
+function commit(parentId: string | undefined, checkpointId: string, startsRun: boolean, leavesTurnOpen: boolean): CheckpointCommit {
+  return { checkpointNs: "", parentId, checkpointId, startsRun, branch: false, leavesTurnOpen, turnLeaseMs: LEASE_MS };
 }
 
 /**
