@@ -75,8 +75,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       if (commit.checkpointNs === "") {
         row.headId = commit.checkpointId;
         row.headVersion = (row.headVersion ?? 0) + 1;
-        if (commit.operationId !== undefined && commit.startsRun)
-          (row.operations ??= new Map()).set(commit.operationId, commit.checkpointId);
+        if (commit.operationId !== undefined && commit.startsRun) {
+          row.operations ??= new Map();
+          row.operations.set(commit.operationId, commit.checkpointId);
+        }
         if (commit.leavesTurnOpen) {
           if (commit.startsRun || !leased) row.leaseStartedAt = this.#now();
           row.leaseUntil = this.#now() + commit.turnLeaseMs;
