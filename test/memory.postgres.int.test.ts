@@ -105,6 +105,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "checkpoint:4",
       "threadwise:1",
       "threadwise:2",
+      "threadwise:3",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -118,6 +119,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "checkpoint_migrations",
         "checkpoint_writes",
         "checkpoints",
+        "threadwise_operations",
         "threadwise_schema_version",
         "threadwise_threads",
       ].sort(),
@@ -197,7 +199,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       await pool.end();
     }
     const result = await migrate({ dsn: db.url, schema });
-    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
+    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2", "threadwise:3"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
     const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);
     expect(versions).toEqual([
       { component: "threadwise", version: EXPECTED_SCHEMA.threadwise },
