@@ -1,5 +1,5 @@
-/** The fenced code blocks of the root README, found by the HTML comment marker before them. */
-import { readFileSync } from "node:fs";
+/** The fenced code blocks of the READMEs: the root one found by the HTML comment marker before it, and every ```ts block. */
+import { existsSync, readdirSync, readFileSync } from "node:fs";
 import { resolve } from "node:path";
 
 /** Path of the root README. */
@@ -17,4 +17,52 @@ export function readmeBlock(marker: string, readme = readFileSync(README_PATH, "
   const match = /```[a-z]*\n([\s\S]*?)```/.exec(readme.slice(at));
   if (!match?.[1]) throw new Error(`README.md has no code block after <!-- ${marker} -->`);
   return match[1];
+}
+
+/** One fenced ```ts block of a README, with the marker comment (if any) on the lines before it. */
+export interface ReadmeCodeBlock {
+  /** README path relative to the repository root (`packages/summarize/README.md`). */
+  readme: string;
+  /** 1-based line of the opening fence. */
+  line: number;
+  /** The code, without its fences. */
+  code: string;
+  /**
+   * The reason given by a `<!-- readme-test: fragment: <reason> -->` comment right before the block:
+   * a block that is a fragment by design and is not run on its own.
+   */
+  fragment?: string;
+}
+
+/** Every README.md of the repository: the root one and one per package. */
+export function readmePaths(root = resolve(import.meta.dirname, "..")): string[] {
+  const packages = readdirSync(resolve(root, "packages"))
+    .filter((name) => existsSync(resolve(root, "packages", name, "README.md")))
+    .sort()
+    .map((name) => `packages/${name}/README.md`);
+  return ["README.md", ...packages];
+}
+
+/**
+ * The ```ts blocks of one README (other languages are not code a user runs: shell, text, JSON).
+ * A block is a fragment when the last non-blank line before its fence is
+ * `<!-- readme-test: fragment: <reason> -->`.
+ */
+export function readmeCodeBlocks(readme: string, root = resolve(import.meta.dirname, "..")): ReadmeCodeBlock[] {
+  const lines = readFileSync(resolve(root, readme), "utf8").split("\n");
+  const blocks: ReadmeCodeBlock[] = [];
+  for (let i = 0; i < lines.length; i += 1) {
+    const fence = /^```(\w*)\s*$/.exec(lines[i] ?? "");
+    if (!fence) continue;
+    const end = lines.findIndex((text, j) => j > i && text.startsWith("```"));
+    if (end < 0) throw new Error(`${readme}:${i + 1}: unclosed code block`);
+    if (fence[1] === "ts") {
+      let before = i - 1;
+      while (before >= 0 && (lines[before] ?? "").trim() === "") before -= 1;
+      const marker = /^<!-- readme-test: fragment: (.+?) -->$/.exec((lines[before] ?? "").trim());
+      blocks.push({ readme, line: i + 1, code: lines.slice(i + 1, end).join("\n"), ...(marker ? { fragment: marker[1] } : {}) });
+    }
+    i = end;
+  }
+  return blocks;
 }

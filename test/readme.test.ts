@@ -36,6 +36,7 @@ describe("README quick start", () => {
     const imports = [...readmeBlock("quick-start:").matchAll(/from "([^"]+)"/g)].map((m) => m[1]);
     expect(imports).toEqual([
       "@langchain/langgraph",
+      "@threadwise/core",
       "@threadwise/core/testing",
       "@threadwise/summarize",
       "@threadwise/window-trim",

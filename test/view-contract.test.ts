@@ -239,11 +239,15 @@ describe("LangChain's humanInTheLoopMiddleware in the same list", () => {
     return { calls, model, stored };
   }
 
-  it("reject: the call left without a result (the auto-approved parallel call) never reaches the model", async () => {
+  it("reject: the call left without a result (the auto-approved parallel call) never reaches the model; the rejection does (R37)", async () => {
     const { calls, model, stored } = await hitlRun("reject");
-    // The stored thread holds the orphan: an AI message with two calls and only the rejection.
+    // The stored thread holds an AI message with two calls and only the rejection's result.
     expect(findOrphans(stored).length).toBeGreaterThan(0);
     for (const call of calls) expect(findOrphans(call.sent)).toEqual([]);
+    // What was answered stays in view: every later call sees the rejection and the call it answers.
+    const after = calls.slice(calls.findIndex((call) => call.sent.some((m) => messageText(m) === "No booking today.")));
+    expect(after.length).toBeGreaterThan(1);
+    for (const call of after) expect(call.sent.some((m) => messageText(m) === "No booking today.")).toBe(true);
     expect(model.providerLog.rejections).toBe(0);
     expect(model.providerLog.requests).toBe(calls.length);
   });

@@ -7,7 +7,7 @@
  * thread deleted and restarted under the same ids), each by process A or B.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { messageText, type PromptContextMode, sharedViewMemo, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
+import { messageText, type PromptContextMode, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
@@ -28,14 +28,13 @@ export interface Lib {
   summarize: typeof summarize;
   memoryMiddleware: typeof memoryMiddleware;
   resolveMemoryConfig: typeof resolveMemoryConfig;
-  sharedViewMemo: typeof sharedViewMemo;
 }
-export const LIB_A: Lib = { windowTrim, tokenCap, summarize, memoryMiddleware, resolveMemoryConfig, sharedViewMemo };
+export const LIB_A: Lib = { windowTrim, tokenCap, summarize, memoryMiddleware, resolveMemoryConfig };
 
-/** A second copy of every threadwise module (its own shared view memo and module state): process B. */
+/** A second copy of every threadwise module (its own module state): process B. */
 export async function loadSecondProcess(): Promise<Lib> {
   vi.resetModules();
-  const [core, window, cap, sum, memory] = await Promise.all([
+  const [, window, cap, sum, memory] = await Promise.all([
     import("@threadwise/core"),
     import("@threadwise/window-trim"),
     import("@threadwise/token-cap"),
@@ -48,7 +47,6 @@ export async function loadSecondProcess(): Promise<Lib> {
     summarize: sum.summarize,
     memoryMiddleware: memory.memoryMiddleware,
     resolveMemoryConfig: memory.resolveMemoryConfig,
-    sharedViewMemo: core.sharedViewMemo,
   };
 }
 

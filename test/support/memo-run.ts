@@ -160,7 +160,6 @@ async function fromScratch(call: Call, config: StackConfig, lib: Lib): Promise<O
       return call.response ?? new AIMessage({ id: "missing", content: "" });
     },
   );
-  lib.sharedViewMemo().forget(threadId);
   let summary = readSummarySlot(channels);
   let facts = readFactSlot(channels);
   for (const command of commands) {

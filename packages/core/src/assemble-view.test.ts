@@ -46,13 +46,17 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
     expect(findOrphans(view.messages)).toEqual([]);
   });
 
-  it("leaves out parallel calls of which one was rejected or interrupted (no result ever came)", () => {
+  it("keeps what a partly answered parallel call answered; the call left without a result is not sent (R37)", () => {
     const thread = [human("h1"), call("c1", ["ok", "rejected"]), result("t1", "ok"), human("h2"), ai("a2"), human("h3")];
     const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
-    // The half-answered call goes with its one result; h1 and h2 are then two user turns in a row.
-    expect(ids(view.messages)).toEqual(["h2", "a2", "h3"]);
-    expect(view.messages[0]?.content).toBe("h1\n\nh2");
+    // "Which seat did I get?" is asked with the result that holds the seat.
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "h2", "a2", "h3"]);
+    expect((view.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["ok"]);
+    expect((thread[1] as AIMessage).tool_calls).toHaveLength(2); // the stored message is unchanged
     expect(findOrphans(view.messages)).toEqual([]);
+    // An AI message none of whose calls was answered still goes whole.
+    const none = [human("h1"), call("c1", ["a", "b"]), human("h2")];
+    expect(ids(assembleView(none, noSystem, EMPTY_DECISIONS).messages)).toEqual(["h2"]); // h1 and h2 merged
   });
 
   it("leaves out a run of results answering two different AI messages, keeping the call with its own", () => {

@@ -12,7 +12,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
-import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./view-memo.js";
+import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
 
 /**
  * Where a view may start (spec R4, R33). `"human"`: on a user message, for providers that reject
@@ -177,8 +177,7 @@ export function assembleWith(
   index: ThreadIndex | undefined,
   reuseSystemOf: AssembledView | undefined,
 ): AssembledView {
-  // Positions, groups and prefix sums of the thread: the caller's per-thread index when it has one
-  // for exactly this array (O(new messages) since the last call), else built here (O(n)).
+  // Groups and positions of the thread: the caller's index when it has one for exactly this array.
   const ix = index?.isFor(thread) ? index : indexThread(thread);
   const spans = ix.groups;
   const candidates = ix.candidates;
@@ -296,18 +295,24 @@ function startIndex(ix: ThreadIndex, c: number, thread: readonly BaseMessage[]):
   return g === undefined ? thread.length : (ix.groups[g] as GroupSpan).start;
 }
 
-/** The candidate messages from thread index `from` on (a candidate's start): the thread less excluded positions. */
+/**
+ * The candidate messages from thread index `from` on (a candidate's start): the thread less
+ * excluded positions, with the index's substitutes (partly answered calls) in place.
+ */
 function viewFrom(thread: readonly BaseMessage[], ix: ThreadIndex, from: number): BaseMessage[] {
   const excluded = ix.excluded;
   let e = firstAtOrAfter(excluded, from);
-  if (e === excluded.length) return from === 0 ? (thread as BaseMessage[]) : thread.slice(from);
+  const substitutes = ix.substitutes;
+  let substituted = false;
+  for (const at of substitutes.keys()) if (at >= from) substituted = true;
+  if (e === excluded.length && !substituted) return from === 0 ? (thread as BaseMessage[]) : thread.slice(from);
   const out: BaseMessage[] = [];
   for (let i = from; i < thread.length; i += 1) {
     if (i === excluded[e]) {
       e += 1;
       continue;
     }
-    out.push(thread[i] as BaseMessage);
+    out.push(substitutes.get(i) ?? (thread[i] as BaseMessage));
   }
   return out;
 }

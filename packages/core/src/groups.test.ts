@@ -36,12 +36,49 @@ describe("groupMessages", () => {
   });
 
   it("marks stored orphans: a result without its call, and a call without all results", () => {
-    expect(shape([result("t0", "gone"), human("h"), call("c", ["x", "y"]), result("tx", "x"), human("h2")])).toEqual([
+    expect(shape([result("t0", "gone"), human("h"), call("c", ["x", "y"]), human("h2")])).toEqual([
       "orphan:t0@0-1",
       "user:h@1-2",
-      "orphan:c,tx@2-4",
-      "user:h2@4-5",
+      "orphan:c@2-3",
+      "user:h2@3-4",
     ]);
+  });
+
+  it("keeps what a partly answered parallel call answered: its AI message without the unanswered calls (R37)", () => {
+    const stored = new AIMessage({
+      id: "c",
+      content: [
+        { type: "text", text: "Booking and looking up." },
+        { type: "tool_use", id: "x", name: "f", input: {} },
+        { type: "tool_use", id: "y", name: "f", input: {} },
+      ],
+      tool_calls: [
+        { id: "x", name: "f", args: {}, type: "tool_call" },
+        { id: "y", name: "f", args: {}, type: "tool_call" },
+      ],
+      additional_kwargs: {
+        tool_calls: ["x", "y"].map((id) => ({ id, type: "function" as const, function: { name: "f", arguments: "{}" } })),
+      },
+    });
+    const messages = [human("h"), stored, result("ty", "y"), result("t0", "gone"), human("h2")];
+    const groups = groupMessages(messages);
+    expect(shape(messages)).toEqual(["user:h@0-1", "tool_call:c,ty@1-4", "orphan:t0@3-4", "user:h2@4-5"]);
+    const sent = groups[1]?.messages[0] as AIMessage;
+    expect(groups[1]?.unanswered).toEqual(["x"]);
+    expect(sent).not.toBe(stored);
+    expect(sent.id).toBe("c");
+    expect(sent.tool_calls?.map((c) => c.id)).toEqual(["y"]);
+    expect(sent.content).toEqual([
+      { type: "text", text: "Booking and looking up." },
+      { type: "tool_use", id: "y", name: "f", input: {} },
+    ]);
+    expect(sent.additional_kwargs.tool_calls?.map((c) => c.id)).toEqual(["y"]);
+    // The stored message is untouched, and every grouping of it shares one copy.
+    expect(stored.tool_calls).toHaveLength(2);
+    expect(groupMessages(messages)[1]?.messages[0]).toBe(sent);
+    // As stored, the list cannot be sent; the view's list can.
+    expect(findOrphans(messages)).toEqual(["unanswered call at 1: x", "orphan at 3..3: tool"]);
+    expect(findOrphans(dropOrphans(messages))).toEqual([]);
   });
 
   it("keeps a complete call and reports a duplicate or foreign result as its own orphan", () => {

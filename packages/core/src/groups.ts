@@ -1,13 +1,16 @@
-import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 
 /**
  * What a group holds (spec R2).
  * - `system`: a stored `SystemMessage`.
  * - `user`: one `HumanMessage`.
  * - `assistant`: an AI message without tool calls.
- * - `tool_call`: an AI message with `tool_calls` and the ToolMessages that answer every call.
+ * - `tool_call`: an AI message with `tool_calls` and the ToolMessages that answer every call. When
+ *   some calls of a parallel call were answered and others never were (rejected in a
+ *   human-in-the-loop review, interrupted), the group holds the answered results and, in place of
+ *   the stored AI message, a copy of it without the unanswered calls ({@link MessageGroup.unanswered}).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
- *   it, an AI message whose calls lack results, a second result for the same call.
+ *   it, an AI message none of whose calls has a result, a second result for the same call.
  */
 export type GroupKind = "system" | "user" | "assistant" | "tool_call" | "orphan";
 
@@ -20,6 +23,12 @@ export interface MessageGroup {
   start: number;
   /** Index after the group's last message (exclusive). */
   end: number;
+  /**
+   * Ids of the calls of a `tool_call` group's AI message that have no result in the thread: its
+   * `messages[0]` is then a copy of the stored AI message without them (same id; see
+   * {@link withoutCalls}), so what was answered is kept (R37). Absent when every call is answered.
+   */
+  unanswered?: string[];
 }
 
 /** The message type as `getType()` reports it, without depending on class identity. */
@@ -94,12 +103,18 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     }
     if (open.size === 0 && strays.length === 0) {
       out.push({ kind: "tool_call", messages: [message, ...answered], start: i, end: j });
-    } else if (open.size === 0) {
+    } else if (open.size === 0 || (answered.length > 0 && partlyAnswerable(calls, open))) {
       // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
-      // call and its answers together, and report the strays as orphans of their own.
+      // call and its answers together, and report the strays as orphans of their own. A partly
+      // answered parallel call keeps its answers too, its AI message without the unanswered calls.
       const strayAt = new Set(strays);
       const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
-      out.push({ kind: "tool_call", messages: members, start: i, end: j });
+      const group: MessageGroup = { kind: "tool_call", messages: members, start: i, end: j };
+      if (open.size > 0) {
+        group.unanswered = [...open.keys()];
+        members[0] = withoutCalls(message, group.unanswered);
+      }
+      out.push(group);
       for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
     } else {
       out.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
@@ -109,6 +124,63 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
   const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
   out.push({ kind, messages: [message], start: i, end: i + 1 });
   return i + 1;
+}
+
+/**
+ * Whether the calls left `open` can be taken out of the AI message by id: none of them shares its
+ * id with an answered call (an AI message that repeats an id is sent whole or not at all).
+ */
+function partlyAnswerable(calls: NonNullable<AIMessage["tool_calls"]>, open: ReadonlyMap<string, number>): boolean {
+  for (const [id, left] of open) if (calls.filter((call) => (call.id ?? "") === id).length !== left) return false;
+  return true;
+}
+
+/** Copies made by {@link withoutCalls}, per stored message and left-out ids, so every hook of a call shares one object. */
+const callsLeftOut = new WeakMap<BaseMessage, Map<string, AIMessage>>();
+
+/**
+ * A copy of the AI message `message` without the tool calls whose ids are in `ids`: its
+ * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`)
+ * and their content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id,
+ * text and metadata kept. What a view sends for a parallel call that was partly answered (R37):
+ * every provider refuses an unanswered call, and dropping the whole call would drop its answers.
+ * The same object for the same message and ids. The stored message is not changed.
+ */
+export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMessage {
+  const key = ids.join("\u0000");
+  let byIds = callsLeftOut.get(message);
+  const known = byIds?.get(key);
+  if (known) return known;
+  const left = new Set(ids);
+  const ai = message as AIMessage;
+  const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
+  if (Array.isArray(kwargs.tool_calls)) {
+    kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
+    if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
+  }
+  const content = Array.isArray(ai.content)
+    ? (ai.content as Array<Record<string, unknown> | string>).filter(
+        (block) =>
+          typeof block === "string" ||
+          !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
+      )
+    : ai.content;
+  const copy = new AIMessage({
+    id: ai.id,
+    name: ai.name,
+    content: content as never,
+    tool_calls: (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? "")),
+    invalid_tool_calls: ai.invalid_tool_calls,
+    additional_kwargs: kwargs,
+    response_metadata: ai.response_metadata,
+    ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
+  });
+  if (!byIds) {
+    byIds = new Map();
+    callsLeftOut.set(message, byIds);
+  }
+  byIds.set(key, copy);
+  return copy;
 }
 
 /**
@@ -162,11 +234,18 @@ export function protectedTailStart(groups: readonly MessageGroup[]): number {
   return groups.length;
 }
 
-/** Checks a list against R4; returns a description of each orphan found (empty when valid). */
+/**
+ * Checks a list against R4 as it is, to be sent; returns a description of each orphan found
+ * (empty when valid). A partly answered parallel call is one: as stored it cannot be sent.
+ */
 export function findOrphans(messages: readonly BaseMessage[]): string[] {
   return groupMessages(messages)
-    .filter((group) => group.kind === "orphan")
-    .map((group) => `orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
+    .filter((group) => group.kind === "orphan" || group.unanswered !== undefined)
+    .map((group) =>
+      group.kind === "orphan"
+        ? `orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`
+        : `unanswered call at ${group.start}: ${(group.unanswered ?? []).join(",")}`,
+    );
 }
 
 /** A content block as LangChain messages hold it. */

@@ -37,6 +37,7 @@ export {
   messageType,
   protectedTailStart,
   toolCallsOf,
+  withoutCalls,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
 export {
@@ -77,6 +78,7 @@ export {
   sortContextBlocks,
   systemText,
 } from "./placement.js";
+export { hideMemoryState } from "./private-state.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   mergeSummarySlot,
@@ -101,6 +103,14 @@ export {
   stripKoreanSuffix,
   tokenize,
 } from "./text-analysis.js";
+export {
+  type GroupSpan,
+  type IndexedViewOptions,
+  indexThread,
+  selectCandidates,
+  selectIndexedView,
+  type ThreadIndex,
+} from "./thread-index.js";
 export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,
@@ -136,19 +146,6 @@ export {
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
-export {
-  type GroupSpan,
-  type IndexedViewOptions,
-  type IndexReuse,
-  indexThread,
-  selectCandidates,
-  selectIndexedView,
-  sharedViewMemo,
-  type ThreadIndex,
-  VIEW_MEMO_THREADS,
-  ViewMemo,
-  type ViewMemoOptions,
-} from "./view-memo.js";
 export {
   addContextBlocks,
   assembledRequest,

@@ -12,15 +12,8 @@ import {
   withoutTailContext,
 } from "./assemble-view.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
+import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
-import {
-  candidateAtOrAfter,
-  type IndexedViewOptions,
-  indexThread,
-  selectCandidates,
-  sharedViewMemo,
-  type ThreadIndex,
-} from "./view-memo.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
 export interface PlacementRequest {
@@ -47,7 +40,7 @@ const VIEW = Symbol.for("threadwise.view");
 interface ViewState {
   /** The thread as the stack received it (rendered context stripped). */
   thread: BaseMessage[];
-  /** Positions and prefix sums of `thread` (the per-thread memo's when `thread` is the stored thread). */
+  /** Groups and positions of `thread` ({@link indexThread}). */
   index: ThreadIndex;
   /** The system message as the stack received it. */
   system: SystemMessage;
@@ -75,23 +68,10 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
   return { thread, system, decisions: state.decisions };
 }
 
-/**
- * The index of `thread` for this request: the one already made for it in this model call, else
- * the process-wide memo's entry for the request's `thread_id` when `thread` is the stored thread
- * (O(new messages) since the thread's last call), else one built for this call (O(n), e.g. when
- * a middleware that is not threadwise's changed the messages).
- */
+/** The index of `thread` for this request: the one already made for it in this model call, else {@link indexThread}'s. */
 function indexOf(request: PlacementRequest, thread: BaseMessage[]): ThreadIndex {
   const known = stateOf(request)?.index;
-  if (known?.isFor(thread)) return known;
-  const { state, runtime } = request as PlacementRequest & {
-    state?: { messages?: unknown };
-    runtime?: { configurable?: { thread_id?: unknown } };
-  };
-  const threadId = runtime?.configurable?.thread_id;
-  if (state?.messages === thread && (typeof threadId === "string" || typeof threadId === "number") && threadId !== "")
-    return sharedViewMemo().index(String(threadId), thread);
-  return indexThread(thread);
+  return known?.isFor(thread) ? known : indexThread(thread);
 }
 
 function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], system: SystemMessage, decisions: ViewDecisions): R {

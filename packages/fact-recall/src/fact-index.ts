@@ -43,7 +43,10 @@ export interface FactIndex {
    * gone are removed; the others are only re-pointed at the new objects (counters change on every
    * use). Costs one key lookup and three string comparisons per fact, and tokenization only for
    * added, changed or removed facts. Afterwards the index ranks exactly as one built from `facts`
-   * would. Returns how many facts were (re)indexed and discarded.
+   * would (spec R37): the same facts in the same order with bit-identical scores, whatever list
+   * was synced before (edits, removals, reorders, another checkpoint's facts after a fork). The
+   * same array as the last call is taken as unchanged (the slot's reducer never mutates a list).
+   * Returns how many facts were (re)indexed and discarded.
    */
   sync(facts: readonly Fact[]): { indexed: number; discarded: number };
   /**
@@ -78,38 +81,78 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
   // Terms of the field values being added or removed, so each value is tokenized once.
   const tokenized = new Map<string, string[]>();
   const termsOf = (value: string): string[] => tokenized.get(value) ?? tokenize(value);
-  const count = (doc: FactDocument, delta: 1 | -1): void => {
+  /** Counts `doc`'s terms in (or out of) the vocabulary; returns its field lengths as MiniSearch counts them (distinct terms). */
+  const count = (doc: FactDocument, delta: 1 | -1): FieldLengths => {
     const terms = new Set<string>();
+    const lengths: number[] = [];
     for (const value of [doc.text, doc.keywords]) {
       const list = tokenize(value);
       tokenized.set(value, list);
-      for (const term of list) terms.add(term);
+      const distinct = new Set(list);
+      lengths.push(distinct.size);
+      for (const term of distinct) terms.add(term);
     }
     for (const term of terms) {
       const n = (vocabulary.get(term) ?? 0) + delta;
       if (n > 0) vocabulary.set(term, n);
       else vocabulary.delete(term);
     }
+    return lengths as unknown as FieldLengths;
   };
-  const add = (doc: FactDocument): void => {
-    count(doc, 1);
+  const add = (doc: FactDocument): FieldLengths => {
+    const lengths = count(doc, 1);
     mini.add(doc);
     tokenized.clear();
+    return lengths;
   };
   const remove = (doc: FactDocument): void => {
     count(doc, -1);
     mini.remove(doc);
     tokenized.clear();
   };
-  const mini = new MiniSearch<FactDocument>({
-    fields: ["text", "keywords"],
-    tokenize: termsOf,
-    processTerm: (term) => term,
-    searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
-  });
+  const newMini = () =>
+    new MiniSearch<FactDocument>({
+      fields: ["text", "keywords"],
+      tokenize: termsOf,
+      processTerm: (term) => term,
+      searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
+    });
+  let mini = newMini();
   // key -> the fact object last synced (its text, subject and attribute are what is indexed), its
-  // position in the list last synced (the tie-break of equal scores) and the sync that last saw it.
-  const byKey = new Map<string, { fact: Fact; position: number; seen: number }>();
+  // position in the list last synced (the tie-break of equal scores), the sync that last saw it
+  // and its field lengths.
+  const byKey = new Map<string, { fact: Fact; position: number; seen: number; lengths: FieldLengths }>();
+  /**
+   * MiniSearch keeps each field's mean length (a BM25 input) as a running mean over adds and
+   * removes, so an index kept in step drifts from one built from the same facts in the last bits
+   * (about 1e-15 relative): scores differ, and a `minScore` cut or a near tie could too. Sets the
+   * means a fresh index computes (the same running mean, over the facts in slot order): O(facts)
+   * additions, no tokenizing. If a MiniSearch version keeps them elsewhere, the engine is rebuilt
+   * from `facts` instead (exact, tokenizes every fact).
+   */
+  const settle = (facts: readonly Fact[]): void => {
+    const means = [0, 0];
+    const visited = new Set<string>();
+    for (const fact of facts) {
+      if (visited.has(fact.key)) continue;
+      visited.add(fact.key);
+      const lengths = (byKey.get(fact.key) as { lengths: FieldLengths }).lengths;
+      const n = visited.size - 1;
+      for (const field of [0, 1] as const) means[field] = ((means[field] as number) * n + lengths[field]) / (n + 1);
+    }
+    const internals = mini as unknown as { _avgFieldLength?: unknown };
+    if (Array.isArray(internals._avgFieldLength) && internals._avgFieldLength.length === 2) {
+      internals._avgFieldLength[0] = means[0];
+      internals._avgFieldLength[1] = means[1];
+      return;
+    }
+    mini = newMini();
+    vocabulary.clear();
+    for (const key of visited) {
+      const entry = byKey.get(key) as { fact: Fact; lengths: FieldLengths };
+      entry.lengths = add(documentOf(entry.fact));
+    }
+  };
   let lastSynced: readonly Fact[] | undefined;
   let syncs = 0;
 
@@ -139,8 +182,7 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         // after a change scored other facts wrongly, even below zero (dropped from the recall).
         if (entry) remove(documentOf(entry.fact));
         else distinct += 1;
-        add(documentOf(fact));
-        byKey.set(fact.key, { fact, position, seen: syncs });
+        byKey.set(fact.key, { fact, position, seen: syncs, lengths: add(documentOf(fact)) });
         indexed += 1;
       }
       if (distinct !== byKey.size) {
@@ -151,6 +193,7 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
           discarded += 1;
         }
       }
+      if (indexed > 0 || discarded > 0) settle(facts);
       lastSynced = facts;
       return { indexed, discarded };
     },
@@ -165,16 +208,18 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         const entry = byKey.get(hit.id as string);
         if (entry) hits.push({ fact: entry.fact, score: hit.score, position: entry.position });
       }
-      // Equal scores in the slot's order. An index kept up to date adds and removes documents in
-      // another order than one built from scratch, so its averages differ in the last bits: scores
-      // within 1e-9 (relative) are equal.
-      hits.sort((a, b) => (nearlyEqual(a.score, b.score) ? a.position - b.position : b.score - a.score));
+      // Equal scores in the slot's order (the scores are bit-identical to a fresh index's, see
+      // `settle`; MiniSearch returns ties in the order documents were added, which differs).
+      hits.sort((a, b) => b.score - a.score || a.position - b.position);
       return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
     },
   };
   index.sync(initial);
   return index;
 }
+
+/** A document's length per field (text, keywords), in distinct terms. */
+type FieldLengths = readonly [number, number];
 
 interface FactDocument {
   id: string;
@@ -188,10 +233,6 @@ function documentOf(fact: Fact): FactDocument {
 
 function sameIndexedFields(a: Fact, b: Fact): boolean {
   return a.text === b.text && a.subject === b.subject && a.attribute === b.attribute;
-}
-
-function nearlyEqual(a: number, b: number): boolean {
-  return Math.abs(a - b) <= 1e-9 * Math.max(Math.abs(a), Math.abs(b));
 }
 
 /**

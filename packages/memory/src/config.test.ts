@@ -32,8 +32,9 @@ describe("resolveMemoryConfig", () => {
     expect(config).toMatchObject({
       backend: "in_memory",
       windowSize: 20,
-      summarize: false,
+      summarize: true,
       summarizeThreshold: 40,
+      recallMaxTokens: 300,
       factsMode: "off",
       factRecallMaxItems: 3,
       promptContextMode: "legacy_system",
@@ -46,13 +47,21 @@ describe("resolveMemoryConfig", () => {
       sqlitePath: "./shop_memory.sqlite",
       postgresDsn: "postgresql://localhost:5432/shop_memory",
     });
-    expect(config.recallMaxTokens).toBeUndefined();
     expect([config.maxHistoryTokens, config.persistTrimKeepGroups, config.historySeedMaxMessages, config.retentionDays]).toEqual([
       undefined,
       undefined,
       undefined,
       undefined,
     ]);
+  });
+
+  it("turns the preset's summary and recall off through their env twins (MEMORY_RECALL_MAX_TOKENS=0 is off)", () => {
+    const config = resolveMemoryConfig({ project: "shop" }, { MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" });
+    expect([config.summarize, config.recallMaxTokens]).toEqual([false, false]);
+    expect(resolveMemoryConfig({ project: "shop" }, { MEMORY_RECALL_MAX_TOKENS: "250" }).recallMaxTokens).toBe(250);
+    expect(resolveMemoryConfig({ project: "shop", recallMaxTokens: false }, { MEMORY_RECALL_MAX_TOKENS: "250" }).recallMaxTokens).toBe(
+      false,
+    );
   });
 
   it("names the default database <project>_memory, project from ./package.json when not given", () => {

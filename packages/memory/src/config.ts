@@ -30,6 +30,8 @@ export const FACTS_MODES = ["off", "heuristic", "llm"] as const;
 
 /** Default connections per process (spec R22). */
 export const DEFAULT_PG_POOL_MAX = 5;
+/** Token budget of the preset's `recall` block when none is configured (`recallMaxTokens`). */
+export const DEFAULT_RECALL_MAX_TOKENS = 300;
 
 /** Names of the env twins of every {@link MemoryConfig} field. */
 export const MEMORY_ENV = {
@@ -92,7 +94,12 @@ export const memoryConfigSchema = z.strictObject({
   startOn: z.enum(["human", "any"]),
   /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
   maxHistoryTokens: positiveInt.optional(),
-  /** Summarize history that left the window (`summarize`). @default false */
+  /**
+   * Summarize history that left the window (`summarize`, with the agent's own model unless
+   * `models.summarize` is given): one summarizer call each time `summarizeThreshold - windowSize`
+   * more messages have left the window. On by default so that what leaves the window is kept;
+   * `false` for agents whose turns stand alone (classifiers, one-shot tools). @default true
+   */
   summarize: z.boolean(),
   /** Messages in the thread before the first summary (`summarize.threshold`). @default 40 */
   summarizeThreshold: positiveInt,
@@ -102,9 +109,11 @@ export const memoryConfigSchema = z.strictObject({
   factRecallMaxItems: positiveInt,
   /**
    * Token budget of the `recall` block (`recall.maxTokens`, spec R35): messages that left the view
-   * and facts, searched for the newest user message. Unset means no recall middleware. @default undefined
+   * and facts, searched offline (BM25, no model call) for the newest user message, so exact
+   * details a summary shortens (names, dates, numbers) come back when asked about. `false` for no
+   * recall middleware (env `MEMORY_RECALL_MAX_TOKENS=0`). @default 300
    */
-  recallMaxTokens: z.number().int().min(16).optional(),
+  recallMaxTokens: z.union([z.number().int().min(16), z.literal(false)]),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
@@ -155,8 +164,9 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   backend: "in_memory",
   windowSize: 20,
   startOn: "human",
-  summarize: false,
+  summarize: true,
   summarizeThreshold: 40,
+  recallMaxTokens: DEFAULT_RECALL_MAX_TOKENS,
   factsMode: "off",
   factRecallMaxItems: 3,
   promptContextMode: "legacy_system",
@@ -215,7 +225,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
     factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
-    recallMaxTokens: envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
+    recallMaxTokens: envString(MEMORY_ENV.recallMaxTokens, env) === "0" ? false : envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),

@@ -1,9 +1,11 @@
+export { hideMemoryState } from "@threadwise/core";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
 export { type ConcurrentTurnDetails, type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 export {
   assertStrictMode,
   DEFAULT_PG_POOL_MAX,
+  DEFAULT_RECALL_MAX_TOKENS,
   defaultProjectName,
   FACTS_MODES,
   MEMORY_BACKENDS,

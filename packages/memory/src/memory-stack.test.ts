@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { isContextMessage, messageText, readSummarySlot, tailContextOf, withoutTailContext } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
+import { DEFAULT_SUMMARY_PROMPT } from "@threadwise/summarize";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { memoryStack } from "./memory-stack.js";
@@ -38,7 +39,10 @@ describe("memoryStack backends", () => {
   });
 
   it("in_memory: the thread persists across turns in this process; middleware order is fixed", async () => {
-    const stack = memoryStack({ env: { MEMORY_BACKEND: "in_memory", MEMORY_WINDOW_SIZE: "3" } });
+    // The env twins turn the preset's summary and recall off: the window alone shapes the view.
+    const stack = memoryStack({
+      env: { MEMORY_BACKEND: "in_memory", MEMORY_WINDOW_SIZE: "3", MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" },
+    });
     expect(stack.checkpointer).toBeInstanceOf(ThreadwiseSaver);
     expect(stack.middleware.map((m) => m.name)).toEqual([
       "threadwise/turn-admission",
@@ -68,7 +72,15 @@ describe("memoryStack backends", () => {
   });
 
   it("adds tokenCap innermost when MAX_HISTORY_TOKENS is set", () => {
-    const stack = memoryStack({ env: { MAX_HISTORY_TOKENS: "2000", MEMORY_HISTORY_AWARE: "false", MEMORY_WINDOW_SIZE: "0" } });
+    const stack = memoryStack({
+      env: {
+        MAX_HISTORY_TOKENS: "2000",
+        MEMORY_HISTORY_AWARE: "false",
+        MEMORY_WINDOW_SIZE: "0",
+        MEMORY_SUMMARIZE: "false",
+        MEMORY_RECALL_MAX_TOKENS: "0",
+      },
+    });
     expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/turn-admission", "threadwise/placement-mode", "threadwise/token-cap"]);
   });
 
@@ -195,7 +207,8 @@ describe("the whole stack", () => {
 describe("persistTrim through the stack", () => {
   it("deletes older groups from the stored thread only when configured (irreversible)", async () => {
     const model = echo();
-    const agent = createAgent({ model, ...memoryStack({ env: { MEMORY_PERSIST_TRIM_KEEP_GROUPS: "4" } }) });
+    // Without summarize: with it (the preset's default) persistTrim keeps what is not summarized yet.
+    const agent = createAgent({ model, ...memoryStack({ env: { MEMORY_PERSIST_TRIM_KEEP_GROUPS: "4", MEMORY_SUMMARIZE: "false" } }) });
     for (const w of ["a", "b", "c", "d"]) await say(agent, "trim", w);
     const state = await agent.graph.getState({ configurable: { thread_id: "trim" } });
     expect((state.values as { messages: BaseMessage[] }).messages.map(text)).toEqual(["c", "echo:c", "d", "echo:d"]);
@@ -247,6 +260,7 @@ describe("memoryStack with summarize", () => {
       windowSize: 4,
       summarizeThreshold: 8,
       historyAware: false,
+      recallMaxTokens: false,
       env: {},
     });
     expect(stack.middleware.map((m) => m.name)).toEqual([
@@ -271,5 +285,43 @@ describe("memoryStack with summarize", () => {
       if (covered > 0) summaries += 1;
     }
     expect(summaries).toBeGreaterThan(0);
+  });
+});
+
+// Issue 24: with no options the preset built only placement, windowTrim and historyAware, so past
+// 20 messages older turns were neither sent, nor summarized, nor recallable.
+describe("memoryStack() with no options keeps what leaves the window", () => {
+  it("summarizes with the agent's own model and recalls an old detail the window dropped", async () => {
+    const stack = memoryStack({ env: {} });
+    expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/placement-mode",
+      "threadwise/window-trim",
+      "threadwise/summarize",
+      "threadwise/history-aware",
+      "threadwise/recall",
+    ]);
+    const summarizerCalls: number[] = [];
+    const model = scriptedModel((messages, call) => {
+      if (messageText(messages[0] as BaseMessage).startsWith(DEFAULT_SUMMARY_PROMPT)) {
+        summarizerCalls.push(call);
+        return "The user, Mina, chatted about her week.";
+      }
+      return `echo:${text(messages.filter((m) => m.getType() === "human").at(-1) as BaseMessage)}`;
+    });
+    const agent = createAgent({ model, systemPrompt: "You are terse.", ...stack });
+    await say(agent, "preset", "My locker code is 4417.");
+    for (let turn = 1; turn < 24; turn += 1) await say(agent, "preset", `small talk ${turn}`);
+    await say(agent, "preset", "What is my locker code?");
+    // One summary of what left the window, by the agent's own model (48 messages, threshold 40).
+    expect(summarizerCalls.length).toBeGreaterThanOrEqual(1);
+    const last = model.calls.at(-1)?.messages ?? [];
+    const sent = last.slice(1).map(text);
+    expect(sent.length).toBeLessThanOrEqual(21);
+    expect(sent).not.toContain("My locker code is 4417.");
+    const system = text(last[0] as BaseMessage);
+    expect(system).toContain("The user, Mina, chatted about her week.");
+    // Recall brings back the exact detail the summary does not hold.
+    expect(system).toContain("[Recalled from earlier in this conversation]");
+    expect(system).toContain("4417");
   });
 });

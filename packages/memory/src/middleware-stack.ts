@@ -101,12 +101,12 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
  * 3. `windowTrim` (unless `windowSize: false`): the window of recent groups. Before summarize, so
  *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
- * 4. `summarize`, 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
+ * 4. `summarize` (default on), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
  *    the view is the window plus what left it since the last summary; the summary covers the rest.
  * 7. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 8. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
  *    what it deletes.
- * 9. `recall` (when `recallMaxTokens` is set): after the window and the summary, so it sees their
+ * 9. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
  *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
  * 10. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
  *    system prompt, context blocks, tool schemas and the view exactly as sent. It may drop
@@ -149,7 +149,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
-  if (config.recallMaxTokens !== undefined)
+  if (config.recallMaxTokens !== false)
     stack.push(recall({ maxTokens: config.recallMaxTokens, facts: config.factsMode !== "off", promptContextMode: mode, logger }));
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;

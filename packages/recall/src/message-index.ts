@@ -81,12 +81,18 @@ function roleOf(message: BaseMessage): "user" | "assistant" | undefined {
  * core's Korean-aware `tokenize`, over each user and assistant message's text, a user message's
  * speaker `name` (multi-party threads) included. System, tool and rendered context messages are not indexed.
  *
- * {@link MessageIndex.sync} is called with the stored thread before each search. When the thread
- * extends what was indexed (the usual case: new messages appended), only the new messages are
- * tokenized and added: O(new). When the oldest messages were deleted (persistTrim), their entries
- * are discarded: O(deleted). Any other change (a message removed in the middle, time travel to an
- * older checkpoint, another process's unrelated history) rebuilds the index from the stored
- * thread, as after a restart. At most `maxMessages` messages are kept, the oldest dropped first.
+ * {@link MessageIndex.sync} is called with the stored thread before each search and is exact
+ * (spec R37): afterwards the index equals {@link MessageIndex.rebuild} of the stored thread in a
+ * fresh index (same entries, positions, neighbours, search results and scores), whatever happened
+ * to the thread. It compares every stored position with what was indexed there (the id; for an
+ * indexed message its role, text, speaker name and timestamp; for any other, that it is still not
+ * indexable): O(n) id and string comparisons, no tokenizing. When the thread extends what was
+ * indexed (the usual case: new messages appended), only the new messages are tokenized and added:
+ * O(new). When the oldest messages were deleted (persistTrim) and the rest is unchanged, their
+ * entries are discarded: O(deleted). Any other difference (a message edited in place under its own
+ * id, one removed in the middle, time travel to an older checkpoint, a thread imported again under
+ * the same ids, another process's write) rebuilds the index from the stored thread, as after a
+ * restart. At most `maxMessages` messages are kept: the newest indexable ones.
  */
 export class MessageIndex {
   readonly #options: MessageIndexOptions;
@@ -95,11 +101,11 @@ export class MessageIndex {
   #head = 0;
   #bySeq = new Map<number, RecallEntry>();
   #byId = new Map<string, RecallEntry>();
+  /** Sequence number -> the entry's document length in MiniSearch (distinct tokens). */
+  #lengths = new Map<number, number>();
   #nextSeq = 0;
-  /** Stored messages seen by the last sync, and the first and last of them. */
-  #syncedLength = 0;
-  #first: BaseMessage | undefined;
-  #last: BaseMessage | undefined;
+  /** The key ({@link keyOf}) of every stored message seen by the last sync, by position. */
+  #keys: string[] = [];
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -137,50 +143,30 @@ export class MessageIndex {
 
   /** Brings the index in line with the stored thread; see the class comment. */
   sync(stored: readonly BaseMessage[]): SyncResult {
-    if (this.#syncedLength > 0) {
-      const n = this.#syncedLength;
-      if (stored.length >= n && same(stored[n - 1], this.#last) && same(stored[0], this.#first)) {
+    const n = this.#keys.length;
+    if (n > 0) {
+      if (stored.length >= n && this.#unchanged(stored, 0, 0, n)) {
         return { added: this.#append(stored, n), discarded: this.#bound(), rebuilt: false };
       }
-      const trimmed = same(stored[0], this.#first) ? undefined : this.#afterPrefixDeletion(stored);
+      const trimmed = this.#afterHeadTrim(stored);
       if (trimmed) return trimmed;
     }
     return this.rebuild(stored);
   }
 
-  /** Indexes `stored` from scratch (the newest `maxMessages` indexable messages), as after a restart. */
+  /** Indexes `stored` from scratch (its newest `maxMessages` indexable messages), as after a restart. */
   rebuild(stored: readonly BaseMessage[]): SyncResult {
-    const rebuilt = this.#syncedLength > 0;
+    const rebuilt = this.#keys.length > 0;
     this.#reset();
-    // Index only the newest maxMessages indexable messages of a long thread.
     let start = stored.length;
     let count = 0;
     while (start > 0 && count < this.#options.maxMessages) {
       start -= 1;
-      if (roleOf(stored[start] as BaseMessage) !== undefined) count += 1;
+      if (this.#fieldsOf(stored[start] as BaseMessage) !== undefined) count += 1;
     }
-    const added = this.#appendFrom(stored, start);
-    this.#syncedLength = stored.length;
-    this.#first = stored[0];
-    this.#last = stored[stored.length - 1];
+    this.#keys = stored.slice(0, start).map(keyOf);
+    const added = this.#append(stored, start);
     return { added, discarded: 0, rebuilt };
-  }
-
-  /**
-   * Whether any of the messages `ids` changed in `stored` since it was indexed: not at its indexed
-   * position any more, or another text under the same id. {@link MessageIndex.sync} compares ids
-   * only (O(new)), so it misses a message edited in place: sent again under its own id, which
-   * LangGraph's messages reducer puts where the old one was (an edit, a redaction). Check what is
-   * about to be shown with this, and {@link MessageIndex.rebuild} when it returns `true`. O(ids).
-   */
-  changed(stored: readonly BaseMessage[], ids: readonly string[]): boolean {
-    for (const id of ids) {
-      const entry = this.#byId.get(id);
-      if (!entry) return true;
-      const message = stored[entry.position - 1];
-      if (message?.id !== id || messageText(message).trim() !== entry.text) return true;
-    }
-    return false;
   }
 
   /**
@@ -205,32 +191,68 @@ export class MessageIndex {
     this.#head = 0;
     this.#bySeq.clear();
     this.#byId.clear();
-    this.#syncedLength = 0;
-    this.#first = undefined;
-    this.#last = undefined;
+    this.#lengths.clear();
+    this.#keys = [];
   }
 
+  /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
+  #fieldsOf(message: BaseMessage): IndexedFields | undefined {
+    const role = roleOf(message);
+    if (role === undefined) return undefined;
+    const text = messageText(message).trim();
+    if (text === "") return undefined;
+    // AI messages carry the agent's name (createAgent sets it), not a speaker's.
+    const name = role === "user" && typeof message.name === "string" && message.name !== "" ? message.name : undefined;
+    const timestamp = (this.#options.timestampOf ?? timestampOf)(message);
+    return { role, text, name, timestamp };
+  }
+
+  /**
+   * Whether `stored[from + j]` is what was indexed at synced position `syncedFrom + j` (0-based),
+   * for every `j < count`: same key; for an entry, the same position and fields; for any other
+   * message, still not indexable, unless the index is full and the message is older than every
+   * entry (a fresh index would not reach it either).
+   */
+  #unchanged(stored: readonly BaseMessage[], from: number, syncedFrom: number, count: number): boolean {
+    const full = this.size >= this.#options.maxMessages;
+    // Entries are in position order: walk them beside the positions (no lookup by id).
+    let next = this.#head;
+    while (next < this.#entries.length && (this.#entries[next] as RecallEntry).position <= syncedFrom) next += 1;
+    const oldest = full ? (this.#entries[this.#head] as RecallEntry).position : 0;
+    for (let j = 0; j < count; j += 1) {
+      const message = stored[from + j] as BaseMessage;
+      const at = syncedFrom + j + 1;
+      if (keyOf(message, from + j) !== this.#keys[at - 1]) return false;
+      const entry = this.#entries[next];
+      if (entry?.position === at) {
+        next += 1;
+        const fields = this.#fieldsOf(message);
+        if (
+          fields === undefined ||
+          fields.role !== entry.role ||
+          fields.text !== entry.text ||
+          fields.name !== entry.name ||
+          fields.timestamp !== entry.timestamp
+        ) {
+          return false;
+        }
+      } else if (at >= oldest && this.#fieldsOf(message) !== undefined) return false;
+    }
+    return true;
+  }
+
+  /** Indexes the indexable messages of `stored` from position `from` (0-based) on; records the keys. */
   #append(stored: readonly BaseMessage[], from: number): number {
-    const added = this.#appendFrom(stored, from);
-    this.#syncedLength = stored.length;
-    this.#last = stored[stored.length - 1];
-    return added;
-  }
-
-  #appendFrom(stored: readonly BaseMessage[], from: number): number {
     let added = 0;
     for (let i = from; i < stored.length; i += 1) {
       const message = stored[i] as BaseMessage;
-      const role = roleOf(message);
-      if (role === undefined) continue;
-      const text = messageText(message).trim();
-      if (text === "") continue;
-      const id = typeof message.id === "string" && message.id !== "" ? message.id : `position:${i + 1}`;
-      if (this.#byId.has(id)) continue;
+      const key = keyOf(message, i);
+      this.#keys.push(key);
+      const fields = this.#fieldsOf(message);
+      if (fields === undefined || this.#byId.has(key)) continue;
+      const { role, text, name, timestamp } = fields;
+      const id = key;
       const terms = tokenize(text);
-      // AI messages carry the agent's name (createAgent sets it), not a speaker's.
-      const name = role === "user" && typeof message.name === "string" && message.name !== "" ? message.name : undefined;
-      const timestamp = (this.#options.timestampOf ?? timestampOf)(message);
       const entry: RecallEntry = {
         seq: this.#nextSeq++,
         id,
@@ -246,27 +268,62 @@ export class MessageIndex {
       this.#bySeq.set(entry.seq, entry);
       this.#byId.set(id, entry);
       // The speaker's name is indexed with the text, as `Name: text` would be.
-      this.#mini.add({ id: entry.seq, text: (name ? [...tokenize(name), ...terms] : terms).join("\u0000") });
+      const document = (name ? [...tokenize(name), ...terms] : terms).join("\u0000");
+      this.#mini.add({ id: entry.seq, text: document });
+      // The document's length as MiniSearch counts it (distinct tokens), for #settleAverage.
+      this.#lengths.set(entry.seq, new Set(document.split("\u0000")).size);
       added += 1;
     }
     return added;
   }
 
-  /** Drops the oldest entries past the bound. */
-  #bound(): number {
+  /** Drops the oldest entries past the bound; `settle` when entries were discarded before. */
+  #bound(settle = false): number {
     let discarded = 0;
     while (this.size > this.#options.maxMessages) {
       this.#discardHead();
       discarded += 1;
     }
     this.#compact();
+    if (discarded > 0 || settle) this.#settleAverage();
     return discarded;
+  }
+
+  /**
+   * MiniSearch keeps the average document length (a BM25 input) as a running mean, updated on each
+   * add and discard, so after discards it differs from a fresh index's in the last bits (about
+   * 1e-15 relative), enough to swap two nearly tied results. Sets it to the value a fresh index
+   * of the same entries computes (the same running mean, over the entries oldest first): O(entries)
+   * additions, no tokenizing. Term statistics need nothing: discarded documents are the oldest, so
+   * MiniSearch meets their postings first and leaves them out of the document frequency before it
+   * scores any kept document. If a MiniSearch version keeps the mean elsewhere, the engine is
+   * rebuilt from the entries' terms instead (exact, O(terms)).
+   */
+  #settleAverage(): void {
+    const internals = this.#mini as unknown as { _avgFieldLength?: unknown };
+    let average = 0;
+    let count = 0;
+    for (let i = this.#head; i < this.#entries.length; i += 1) {
+      const length = this.#lengths.get((this.#entries[i] as RecallEntry).seq) as number;
+      average = (average * count + length) / (count + 1);
+      count += 1;
+    }
+    if (Array.isArray(internals._avgFieldLength) && internals._avgFieldLength.length === 1) {
+      internals._avgFieldLength[0] = average;
+      return;
+    }
+    this.#mini = MessageIndex.#newMini();
+    for (let i = this.#head; i < this.#entries.length; i += 1) {
+      const entry = this.#entries[i] as RecallEntry;
+      this.#mini.add({ id: entry.seq, text: (entry.name ? [...tokenize(entry.name), ...entry.terms] : entry.terms).join("\u0000") });
+    }
   }
 
   #discardHead(): void {
     const entry = this.#entries[this.#head] as RecallEntry;
     this.#head += 1;
     this.#mini.discard(entry.seq);
+    this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);
     this.#byId.delete(entry.id);
   }
@@ -279,68 +336,37 @@ export class MessageIndex {
   }
 
   /**
-   * Whether `stored[0..p]` is the synced thread without its first `deleted` messages, as far as
-   * the index can tell: every entry past them sits `deleted` positions earlier, no entry of them is
-   * still stored, and no indexable message is missing from the index (the bound drops the oldest
-   * first, so only messages older than every entry may be). Counting the missing messages alone
-   * is not enough: a head trim plus a deletion further on (persistTrim and a `RemoveMessage` in
-   * one run, or two processes) miss as many, and the head would then take still-stored messages
-   * with it. O(p + entries) id comparisons.
+   * The oldest `deleted` messages were deleted (persistTrim) and the rest is unchanged, new
+   * messages possibly appended: discards the entries of deleted messages, shifts positions,
+   * appends the new ones. `undefined` when the change is anything else (also a head trim together
+   * with any other change, e.g. a `RemoveMessage` in the same run). O(n) comparisons.
    */
-  #isHeadTrim(stored: readonly BaseMessage[], p: number, deleted: number): boolean {
-    const kept = new Set<string>();
-    for (let i = this.#head; i < this.#entries.length; i += 1) {
-      const entry = this.#entries[i] as RecallEntry;
-      if (entry.position <= deleted) continue;
-      if (stored[entry.position - deleted - 1]?.id !== entry.id) return false;
-      kept.add(entry.id);
+  #afterHeadTrim(stored: readonly BaseMessage[]): SyncResult | undefined {
+    if (stored.length === 0) return undefined;
+    const deleted = this.#keys.indexOf(keyOf(stored[0] as BaseMessage, 0));
+    const kept = this.#keys.length - deleted;
+    if (deleted <= 0 || stored.length < kept || !this.#unchanged(stored, 0, deleted, kept)) return undefined;
+    let discarded = 0;
+    while (this.size > 0 && (this.#entries[this.#head] as RecallEntry).position <= deleted) {
+      this.#discardHead();
+      discarded += 1;
     }
-    const oldest = this.#entries[this.#head];
-    const indexedFrom = oldest && oldest.position > deleted ? oldest.position - deleted - 1 : 0;
-    for (let i = 0; i <= p; i += 1) {
-      const message = stored[i] as BaseMessage;
-      const id = typeof message.id === "string" && message.id !== "" ? message.id : `position:${i + 1}`;
-      if (kept.has(id)) continue;
-      if (this.#byId.has(id) || (i >= indexedFrom && indexable(message))) return false;
-    }
-    return true;
-  }
-
-  /**
-   * The oldest messages were deleted (persistTrim): the last synced message is still there, at a
-   * smaller position. Discards entries of deleted messages, shifts positions, appends new ones.
-   * `undefined` when the change is anything else (also a head trim together with a deletion
-   * further on, e.g. a `RemoveMessage` in the same run: see {@link MessageIndex.#isHeadTrim}).
-   */
-  #afterPrefixDeletion(stored: readonly BaseMessage[]): SyncResult | undefined {
-    const n = this.#syncedLength;
-    for (let p = Math.min(n, stored.length) - 1; p >= 0; p -= 1) {
-      if (!same(stored[p], this.#last)) continue;
-      const deleted = n - (p + 1);
-      if (deleted <= 0 || !this.#isHeadTrim(stored, p, deleted)) return undefined;
-      let discarded = 0;
-      while (this.size > 0 && (this.#entries[this.#head] as RecallEntry).position <= deleted) {
-        this.#discardHead();
-        discarded += 1;
-      }
-      for (let i = this.#head; i < this.#entries.length; i += 1) (this.#entries[i] as RecallEntry).position -= deleted;
-      this.#syncedLength = p + 1;
-      this.#first = stored[0];
-      const added = this.#append(stored, p + 1);
-      return { added, discarded: discarded + this.#bound(), rebuilt: false };
-    }
-    return undefined;
+    for (let i = this.#head; i < this.#entries.length; i += 1) (this.#entries[i] as RecallEntry).position -= deleted;
+    this.#keys = this.#keys.slice(deleted);
+    const added = this.#append(stored, kept);
+    return { added, discarded: discarded + this.#bound(discarded > 0), rebuilt: false };
   }
 }
 
-/** Whether recall indexes `message`: a user or assistant message with text. */
-function indexable(message: BaseMessage): boolean {
-  return roleOf(message) !== undefined && messageText(message).trim() !== "";
+/** The fields of an entry that come from its message (the rest: terms, tokens, seq, position). */
+interface IndexedFields {
+  role: "user" | "assistant";
+  text: string;
+  name: string | undefined;
+  timestamp: string | undefined;
 }
 
-/** Same stored message: same id, or the same object when ids are missing. */
-function same(a: BaseMessage | undefined, b: BaseMessage | undefined): boolean {
-  if (a === undefined || b === undefined) return false;
-  if (a === b) return true;
-  return typeof a.id === "string" && a.id !== "" && a.id === b.id;
+/** A stored message's key in the index: its id, or its 1-based position when it has none. */
+function keyOf(message: BaseMessage, index: number): string {
+  return typeof message.id === "string" && message.id !== "" ? message.id : `position:${index + 1}`;
 }

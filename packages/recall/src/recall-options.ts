@@ -81,13 +81,15 @@ export const recallOptionsSchema = z
     timestampOf: fn<(message: BaseMessage) => string | undefined>("expected a function (message) => string | undefined").optional(),
     /**
      * Any LangChain `Embeddings`: adds a semantic ranking of the messages, fused with BM25. New
-     * messages are embedded once; the vectors are held in the process (re-embedded after a
-     * restart), or in `vectorStore` when given. @default undefined (lexical only, offline)
+     * texts are embedded once; the vectors are held in the process by text (re-embedded after a
+     * restart; a message edited in place is embedded again), or in `vectorStore` when given. @default undefined (lexical only, offline)
      */
     embeddings: embeddingsSchema.optional(),
     /**
      * Any LangChain `VectorStore`, for vectors kept elsewhere: recall adds each new message with id
-     * `<thread_id>:<message id>` and metadata `{ thread_id, message_id }` and searches it. Outside
+     * `<thread_id>:<message id>` and metadata `{ thread_id, message_id }` and searches it; after
+     * the thread changed other than by appends (an edit in place, a removal, time travel), the
+     * indexed messages are added again under the same ids, which the store replaces. Outside
      * threadwise's checkpointed state, so outside its encryption. @default undefined
      */
     vectorStore: vectorStoreSchema.optional(),

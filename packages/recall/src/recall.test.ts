@@ -233,3 +233,43 @@ describe("message index hooks on a thread of messages", () => {
     ]);
   });
 });
+
+describe("recall after the stored thread is edited (R37)", () => {
+  // The index synced by ids (first and last message) and kept embeddings by message id, so a
+  // message edited in place under its own id was searched and ranked by its old text: the block
+  // differed from the one a fresh process places for the same stored state.
+  it("places what a fresh process places after a message is edited in place, with embeddings", async () => {
+    // One dimension per topic: seats, tea, anything else.
+    const embed = (t: string) => (/seat|sit/i.test(t) ? [1, 0, 0] : /tea/i.test(t) ? [0, 1, 0] : [0, 0, 1]);
+    const embeddings = { embedDocuments: async (texts: string[]) => texts.map(embed), embedQuery: async (t: string) => embed(t) };
+    const stack = () => [
+      windowTrim({ maxMessages: 2, startOn: "any" }),
+      recall({ promptContextMode: "legacy_system", embeddings: embeddings as never, neighbours: 0 }),
+    ];
+    const checkpointer = new MemorySaver();
+    const warm = scriptedModel(() => "ok");
+    const agent = createAgent({ model: warm, systemPrompt: "S", checkpointer, middleware: stack() });
+    const config = { configurable: { thread_id: "edited" } };
+    for (const [id, content] of [
+      ["u0", "I like green tea."],
+      ["u1", "The dog barked all night."],
+      ["u2", "Any plans for the weekend?"],
+    ] as const) {
+      await agent.invoke({ messages: [new HumanMessage({ id, content })] }, config);
+    }
+    // The evicted u0 is corrected in place; the next question matches only its new text.
+    await agent.updateState(config, { messages: [new HumanMessage({ id: "u0", content: "My seat is 14C, by the window." })] });
+    const before = (await checkpointer.getTuple(config))?.config ?? config;
+    const turn = { messages: [new HumanMessage({ id: "u3", content: "Where do I sit on the plane?" })] };
+    await agent.invoke(turn, config);
+    const fresh = scriptedModel(() => "ok");
+    const freshAgent = createAgent({ model: fresh, systemPrompt: "S", checkpointer, middleware: stack() });
+    await freshAgent.invoke(turn, before);
+    const sent = (model: typeof warm) => {
+      const call = model.calls[model.calls.length - 1];
+      return { system: recallBlockOf(call?.messages[0]), messages: call?.messages.slice(1).map((m) => [m.getType(), m.content]) };
+    };
+    expect(sent(fresh).system).toContain("#1 user: My seat is 14C, by the window.");
+    expect(sent(warm)).toEqual(sent(fresh));
+  });
+});

@@ -31,12 +31,15 @@ export const RECALL_BLOCK_KIND = "recall";
 export interface ThreadRecallState {
   index: MessageIndex;
   facts: FactIndex;
-  /** Message id -> embedding, for the in-process embedding ranking. */
+  /**
+   * Message text -> its embedding, for the in-process embedding ranking. Keyed by content, never
+   * by message id: a message edited in place under its own id is embedded again (R37).
+   */
   vectors: Map<string, number[]>;
-  /** Entries with `seq` below this were embedded (or added to the vector store). */
+  /** Entries with `seq` below this were added to `vectorStore` (a rebuilt index adds its entries again). */
   embeddedThrough: number;
-  /** The query's embedding, for the model calls of one user turn. */
-  query?: { id: string; vector: number[] };
+  /** The query's embedding, by the query's text, for the model calls of one user turn. */
+  query?: { text: string; vector: number[] };
 }
 
 /** Creates the per-thread recall state; `countText` counts each message's tokens once, at indexing. */
@@ -127,21 +130,25 @@ function cosine(a: readonly number[], b: readonly number[]): number {
 }
 
 /**
- * Embedding ranking of the thread's messages (ids, best first): embeds messages indexed since the
- * last call (once each), then ranks by cosine similarity in the process, or asks `vectorStore`.
+ * Embedding ranking of the thread's messages (ids, best first). In the process: embeds each
+ * indexed text that has no vector yet (once per distinct text; an edited message is a new text),
+ * then ranks the indexed messages by cosine similarity, ties in thread order, so the ranking
+ * depends only on the index, never on what was embedded before (R37). With `vectorStore`: adds the
+ * entries indexed since the last call (all of them after a rebuild, so an edited message's
+ * document is replaced under its id) and asks the store.
  */
 async function embeddingRanking(
   state: ThreadRecallState,
   threadId: string,
-  queryId: string,
   query: string,
   options: ResolvedRecallOptions,
 ): Promise<string[]> {
   const embeddings = options.embeddings as EmbeddingsInterface;
-  const fresh = state.index.entries().filter((entry) => entry.seq >= state.embeddedThrough);
-  if (fresh.length > 0) {
-    if (options.vectorStore) {
-      const store = options.vectorStore;
+  const entries = state.index.entries();
+  if (options.vectorStore) {
+    const store = options.vectorStore;
+    const fresh = entries.filter((entry) => entry.seq >= state.embeddedThrough);
+    if (fresh.length > 0) {
       await bounded(
         () =>
           store.addDocuments(
@@ -151,35 +158,40 @@ async function embeddingRanking(
         options.timeoutMs,
         "index",
       );
-    } else {
-      const vectors = await bounded(() => embeddings.embedDocuments(fresh.map((entry) => entry.text)), options.timeoutMs, "embed");
-      fresh.forEach((entry, i) => {
-        const vector = vectors[i];
-        if (vector) state.vectors.set(entry.id, vector);
-      });
-      // Bound: vectors of messages that left the index go too.
-      if (state.vectors.size > state.index.size) {
-        for (const id of state.vectors.keys()) if (!state.index.byMessageId(id)) state.vectors.delete(id);
-      }
+      state.embeddedThrough = (fresh[fresh.length - 1] as RecallEntry).seq + 1;
     }
-    state.embeddedThrough = (fresh[fresh.length - 1] as RecallEntry).seq + 1;
-  }
-  if (options.vectorStore) {
     const k = options.depth * 2;
     const filter = options.vectorStoreFilter?.(threadId);
-    const store = options.vectorStore;
     const docs = await bounded(() => store.similaritySearch(query, k, filter as never), options.timeoutMs, "search");
     return docs
       .filter((doc) => doc.metadata?.thread_id === threadId)
       .map((doc) => String(doc.metadata?.message_id ?? ""))
       .filter((id) => id !== "");
   }
-  if (state.query?.id !== queryId)
-    state.query = { id: queryId, vector: await bounded(() => embeddings.embedQuery(query), options.timeoutMs, "embed-query") };
+  const missing = [...new Set(entries.filter((entry) => !state.vectors.has(entry.text)).map((entry) => entry.text))];
+  if (missing.length > 0) {
+    const vectors = await bounded(() => embeddings.embedDocuments(missing), options.timeoutMs, "embed");
+    missing.forEach((text, i) => {
+      const vector = vectors[i];
+      if (vector) state.vectors.set(text, vector);
+    });
+    // Bound: vectors of texts no longer indexed go.
+    if (state.vectors.size > entries.length) {
+      const indexed = new Set(entries.map((entry) => entry.text));
+      for (const text of state.vectors.keys()) if (!indexed.has(text)) state.vectors.delete(text);
+    }
+  }
+  if (state.query?.text !== query)
+    state.query = { text: query, vector: await bounded(() => embeddings.embedQuery(query), options.timeoutMs, "embed-query") };
   const vector = state.query.vector;
-  return [...state.vectors.entries()]
-    .map(([id, v]) => ({ id, score: cosine(vector, v) }))
-    .filter((r) => r.score > 0)
+  const ranked: Array<{ id: string; score: number }> = [];
+  for (const entry of entries) {
+    const v = state.vectors.get(entry.text);
+    const score = v ? cosine(vector, v) : 0;
+    if (score > 0) ranked.push({ id: entry.id, score });
+  }
+  // Stable sort: equal scores keep thread order.
+  return ranked
     .sort((a, b) => b.score - a.score)
     .slice(0, options.depth)
     .map((r) => r.id);
@@ -224,10 +236,14 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  * How it works, all in `wrapModelCall` (no graph node, no state written):
  * - Index: one incremental BM25+ index per thread in the process (MiniSearch with core's
  *   Korean-aware tokenizer). New messages are tokenized and indexed once (O(new)); at most
- *   `maxIndexedMessages` per thread and `maxThreads` threads are held. Nothing is persisted: after
- *   a restart, or when the stored thread changed under it (persistTrim, `RemoveMessage`, time
- *   travel, another process), the index is rebuilt from the stored thread, which the checkpointer
- *   (and its encryption) already holds.
+ *   `maxIndexedMessages` per thread and `maxThreads` threads are held. Nothing is persisted, and
+ *   nothing held changes a request (R37): each call compares the index with the stored thread at
+ *   every position (ids and texts, O(n) comparisons, no tokenizing) and, when the thread changed
+ *   other than by appends or a head trim (a message edited in place under its own id,
+ *   `RemoveMessage`, time travel, a thread imported again under the same ids, another process),
+ *   rebuilds it from the stored thread, which the checkpointer (and its encryption) already
+ *   holds. The block is the one a fresh process places. Embeddings are kept by text, so an
+ *   edited message is embedded again and unchanged ones are not.
  * - The view: the request's messages as handed to this middleware (`viewMessages(request)`);
  *   their ids are never recalled, nor facts taken from them. Put `recall` after `windowTrim` /
  *   `summarize` in the middleware list so it sees their view (memoryStack does).
@@ -307,7 +323,7 @@ export function recall(options: RecallOptions = {}) {
       let extraRanking: string[] | undefined;
       if (config.embeddings) {
         try {
-          extraRanking = await embeddingRanking(state, threadId, newest.id ?? query, query, config);
+          extraRanking = await embeddingRanking(state, threadId, query, config);
         } catch (error) {
           logger.warn("recall: embedding ranking failed; ranked lexically", {
             reason: error instanceof Error ? error.message : "error",
@@ -321,13 +337,7 @@ export function recall(options: RecallOptions = {}) {
         ...(skipFact ? { skipFact } : {}),
         ...(extraRanking ? { extraRanking } : {}),
       };
-      let rendered = recallForQuery(state, recallQuery, config, countText);
-      // A message edited in place (a redaction sent under the message's own id) keeps its old text
-      // in the index, which sync cannot see by ids: never show it; rebuild once and search again.
-      if (state.index.changed(stored, rendered.messageIds)) {
-        state.index.rebuild(stored);
-        rendered = recallForQuery(state, recallQuery, config, countText);
-      }
+      const rendered = recallForQuery(state, recallQuery, config, countText);
       if (rendered.text === "") return handler(request);
       return handler(
         addContextBlocks(

@@ -4,6 +4,7 @@ import {
   addContextBlocks,
   createTokenCounter,
   type InternalCallId,
+  indexThread,
   internalCallConfig,
   invokeInternal,
   isUserMessage,
@@ -13,7 +14,6 @@ import {
   StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
-  sharedViewMemo,
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
@@ -204,8 +204,8 @@ export function summarize(options: SummarizeOptions = {}) {
         threshold: Math.max(1, opts.threshold - lead),
         windowStart: decided.windowFrom,
         startOn: viewStartOn(ruled),
-        // Positions and counts from core's per-thread index: O(new messages), not O(thread).
-        index: threadId === "" ? undefined : sharedViewMemo().index(threadId, stored),
+        // Positions and counts from core's index of this array (shared with the call's other hooks).
+        index: indexThread(stored),
       });
 
       let madeNow = false;

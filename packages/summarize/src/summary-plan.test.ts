@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { ViewMemo } from "@threadwise/core";
+import { indexThread } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { planSummary, summaryPeriod, uncoveredStartOf } from "./summary-plan.js";
 
@@ -92,7 +92,6 @@ describe("planSummary", () => {
 
 describe("planSummary with core's thread index (issue 16)", () => {
   it("plans exactly as from scratch while the thread grows, loses messages (persistTrim) and a covered id", () => {
-    const memo = new ViewMemo();
     const strip = (plan: ReturnType<typeof planSummary>) => ({ ...plan, pending: plan.pending.map((m) => m.id) });
     let messages = thread(30);
     const summaries = [undefined, record("a5", 10), record("u12", 23), record("gone", 3), record(null, 7)];
@@ -100,7 +99,7 @@ describe("planSummary with core's thread index (issue 16)", () => {
       if (step === 4) messages = messages.slice(6); // persistTrim deleted the oldest groups
       if (step === 8) messages = [new SystemMessage({ id: "s", content: "S" }), ...messages.filter((m) => m.id !== "a20")];
       messages = [...messages, new AIMessage({ id: `x${step}`, content: "x" }), new HumanMessage({ id: `y${step}`, content: "y" })];
-      const index = memo.index("t", messages);
+      const index = indexThread(messages);
       for (const summary of summaries) {
         for (const startOn of ["any", "human"] as const) {
           const options = { windowSize: 6, threshold: 12, startOn };

@@ -75,7 +75,7 @@ export function planSummary(
     /** Start rule of the stack. @default "any" */
     startOn?: StartOn;
     /**
-     * core's index of `messages` (`ViewMemo.index`), to find the window, the coverage boundary and
+     * core's index of `messages` (`indexThread`), to find the window, the coverage boundary and
      * the message count from its prefix sums instead of scanning the thread. @default undefined
      */
     index?: ThreadIndex;

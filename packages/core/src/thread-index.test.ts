@@ -3,8 +3,8 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+import { indexThread, selectIndexedView, type ThreadIndex } from "./thread-index.js";
 import { selectView } from "./view.js";
-import { selectIndexedView, type ThreadIndex, ViewMemo } from "./view-memo.js";
 import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 
 /** One unit appended to a thread. */
@@ -94,7 +94,7 @@ function revive(messages: readonly BaseMessage[]): BaseMessage[] {
 
 const textCost = (group: MessageGroup) => group.messages.reduce((sum, m) => sum + 1 + String(m.content).length, 0);
 
-/** Every memoized figure against the from-scratch computation. */
+/** Every figure read from the index against the computation over the messages themselves. */
 function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[]): void {
   const groups = groupMessages(messages);
   expect(index.length).toBe(messages.length);
@@ -140,8 +140,8 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
   }
   // Excluded positions: every message outside the candidate groups.
   const inCandidate = new Set(candidates.flatMap((k) => (groups[k] as MessageGroup).messages));
-  expect(index.excluded).toEqual(messages.flatMap((m, i) => (inCandidate.has(m) ? [] : [i])));
-  // The assembled view on the memo's index (merge points, excluded positions kept incrementally)
+  expect(index.excluded).toEqual(messages.flatMap((m, i) => (inCandidate.has(index.substitutes.get(i) ?? m) ? [] : [i])));
+  // The assembled view on the index (merge points, excluded positions)
   // is the one assembled on a fresh index, and its messages are the plain role alternation of its
   // view, for views starting at every candidate.
   const shape = (list: readonly BaseMessage[]) => list.map((m) => [m.type, m.id, JSON.stringify(m.content)]);
@@ -162,13 +162,13 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
       expect(memo.systemMessage.content).toEqual(scratch.systemMessage.content);
     }
   }
-  // Through a request (the shared memo, keyed by the request's thread_id): windowTrim's and
+  // Through a request: windowTrim's and
   // tokenCap's cut over the view decided so far is selectView's over that view.
   const request = {
     messages: messages as BaseMessage[],
     systemMessage: system,
     state: { messages },
-    runtime: { configurable: { thread_id: "view-memo-property" } },
+    runtime: { configurable: { thread_id: "thread-index-property" } },
   };
   for (const first of [undefined, ...candidates.slice(-3).map((k) => (groups[k] as MessageGroup).messages[0] as BaseMessage)]) {
     const decided = withViewDecisions(request, first ? [{ kind: "cut", producer: "test", reason: "window", firstKept: first }] : []);
@@ -226,107 +226,60 @@ function apply(op: Op, thread: BaseMessage[], history: BaseMessage[][]): BaseMes
   }
 }
 
-describe("ViewMemo", () => {
+describe("indexThread", () => {
   it("matches the from-scratch computation over random threads, deletions, persistTrim, RemoveMessage, time travel and two processes", () => {
     fc.assert(
       fc.property(fc.array(unitArb, { maxLength: 12 }), fc.array(opArb, { minLength: 1, maxLength: 25 }), (seed, ops) => {
-        // Two processes, each with its own memo, take turns on one thread (an `otherProcess` op is
-        // a model call made by the other one).
-        const memos = [new ViewMemo(), new ViewMemo()];
-        let current = 0;
         let thread = seed.flatMap(materialize);
         const history: BaseMessage[][] = [thread];
-        expectSameAsScratch((memos[current] as ViewMemo).index("t", revive(thread)), thread);
+        const first = revive(thread);
+        expectSameAsScratch(indexThread(first), first);
         for (const op of ops) {
           thread = apply(op, thread, history);
           history.push(thread);
-          if (op.op === "otherProcess") current = 1 - current;
           const messages = revive(thread);
-          expectSameAsScratch((memos[current] as ViewMemo).index("t", messages), messages);
+          expectSameAsScratch(indexThread(messages), messages);
         }
       }),
       {
         numRuns: Number(process.env.FC_RUNS ?? 150),
         ...(process.env.FC_SEED ? { seed: Number(process.env.FC_SEED) } : {}),
-        // Found with seed -365792271: strays after a complete tool call, then one more stray on the
-        // next call (the memo regrouped from the last stray, not from the tool call holding it).
-        examples: [
-          [
-            [],
-            [
-              {
-                op: "append",
-                units: [
-                  { kind: "tools", calls: 1, missing: false, stray: false, text: "" },
-                  { kind: "orphan-tool", text: "" },
-                  { kind: "orphan-tool", text: "" },
-                ],
-              },
-              {
-                op: "append",
-                units: [
-                  { kind: "orphan-tool", text: "" },
-                  { kind: "assistant", text: "" },
-                ],
-              },
-              { op: "append", units: [{ kind: "assistant", text: "" }] },
-            ],
-          ],
-          // Found with seed 3: a resume from another branch (a deletion made after it) of the same
-          // length at the sampled positions; a shorter thread is now checked at every position.
-          [
-            [
-              { kind: "orphan-tool", text: "" },
-              { kind: "assistant", text: "" },
-              { kind: "tools", calls: 3, missing: false, stray: false, text: "" },
-            ],
-            [
-              { op: "delete", at: 1694228383 },
-              { op: "append", units: [{ kind: "tools", calls: 1, missing: false, stray: false, text: "" }] },
-              { op: "timeTravel", back: 3 },
-              { op: "append", units: [{ kind: "assistant", text: "" }] },
-              { op: "delete", at: 862010935 },
-              { op: "timeTravel", back: 5 },
-              { op: "otherProcess", units: [{ kind: "assistant", text: "" }] },
-            ],
-          ],
-        ],
       },
     );
   });
 
-  it("says how it reused the previous index, and indexes only the new tail when the thread grew", () => {
-    const memo = new ViewMemo();
-    const thread = [...materialize({ kind: "user", text: "a" }), ...materialize({ kind: "assistant", text: "b" })];
-    expect(memo.index("t", thread).reuse).toBe("new");
-    const grown = [...thread, ...materialize({ kind: "user", text: "c" })];
-    const index = memo.index("t", revive(grown));
-    expect([index.reuse, index.newFrom]).toEqual(["extended", 2]);
-    let costed = 0;
-    index.costPrefix("n", (g) => {
-      costed += 1;
-      return g.messages.length;
-    });
-    memo.index("t", revive([...grown, ...materialize({ kind: "assistant", text: "d" })])).costPrefix("n", (g) => {
-      costed += 1;
-      return g.messages.length;
-    });
-    expect(costed).toBe(4); // 3 groups on the first call, only the new one on the second
-    expect(memo.index("t", revive(grown)).reuse).toBe("truncated");
-    expect(memo.index("t", revive(grown.slice(1))).reuse).toBe("rebuilt");
+  it("is one index per array: the same array gives the same index, an edited copy its own", () => {
+    const thread = [
+      ...materialize({ kind: "user", text: "a" }),
+      ...materialize({ kind: "tools", calls: 2, missing: false, stray: false, text: "b" }),
+    ];
+    const index = indexThread(thread);
+    expect(indexThread(thread)).toBe(index);
+    // An edit by id replaces the message in a new array (LangGraph's reducer): the index of the
+    // new array is computed from it alone, whatever the old array's index held.
+    const edited = thread.map((m, i) => (i === 1 ? new AIMessage({ id: m.id, content: "no calls now" }) : m));
+    const other = indexThread(edited);
+    expect(other).not.toBe(index);
+    expect(other.groups.map((g) => g.kind)).toEqual(groupMessages(edited).map((g) => g.kind));
+    expect(index.isFor(edited)).toBe(false);
   });
 
-  it("keeps at most maxThreads threads, least recently used out first, and reports its size", () => {
-    const memo = new ViewMemo({ maxThreads: 2 });
-    const thread = materialize({ kind: "user", text: "hello" });
-    memo.index("a", thread);
-    memo.index("b", thread);
-    memo.index("a", thread);
-    memo.index("c", thread);
-    expect(memo.size).toBe(2);
-    expect(memo.index("b", thread).reuse).toBe("new");
-    expect(memo.estimatedBytes).toBeGreaterThan(0);
-    expect(memo.index(undefined, thread).reuse).toBe("new");
-    expect(memo.size).toBe(2);
+  it("costs only the view with sliding eviction (O(view) on any thread), every group with chunked", () => {
+    const thread = revive(
+      Array.from({ length: 200 }, (_, k) => materialize({ kind: k % 2 === 0 ? "user" : "assistant", text: `message ${k}` })).flat(),
+    );
+    let costed = 0;
+    const cost = (g: MessageGroup) => {
+      costed += 1;
+      return g.messages.length;
+    };
+    const sliding = selectIndexedView(indexThread(thread), { cost, costKey: "n", limit: 10 });
+    expect(sliding.kept).toHaveLength(10);
+    expect(costed).toBe(11); // the 10 groups of the view and the first one left out
+    costed = 0;
+    selectIndexedView(indexThread(thread), { cost, costKey: "n", limit: 10 });
+    expect(costed).toBe(0); // the same array: the costs are in its index
+    selectIndexedView(indexThread(thread), { cost, costKey: "n", limit: 10, eviction: "chunked", lowWatermark: 5 });
+    expect(costed).toBe(200 - 11);
   });
 });

@@ -1,0 +1,63 @@
+import { ThreadwiseConfigError } from "./errors.js";
+
+/** The part of a compiled LangGraph graph (`Pregel`) that decides what its streams carry. */
+interface StreamChannels {
+  outputChannels: string | string[];
+  streamChannels?: string | string[];
+}
+
+const isChannelList = (value: unknown): value is string | string[] =>
+  typeof value === "string" || (Array.isArray(value) && value.every((key) => typeof key === "string"));
+
+function compiledGraph(target: unknown): StreamChannels | undefined {
+  for (const candidate of [(target as { graph?: unknown } | null)?.graph, target]) {
+    if (typeof candidate === "object" && candidate !== null && isChannelList((candidate as StreamChannels).outputChannels)) {
+      return candidate as StreamChannels;
+    }
+  }
+  return undefined;
+}
+
+/**
+ * Keeps threadwise's private thread state (`_threadwise_summary`, `_threadwise_facts`: summary
+ * text, facts, work memory) and every other private state field (a key starting with `_`) out of
+ * what the agent hands to its callers (spec R41), and returns the same agent.
+ *
+ * Why it is needed: `createAgent` already leaves `_`-prefixed fields out of its output schema, so
+ * `invoke` returns only `messages` (and `structuredResponse` and public fields of your own
+ * `stateSchema`). LangGraph's streams, though, read every state channel by default: the chunks of
+ * `streamMode: "values"`, `"updates"`, `"checkpoints"` and `"debug"` and `getState().values`
+ * hold the summary and the facts (LangGraph's docs: "private channels are not redacted when
+ * streaming"). This sets the compiled graph's stream channels to its output channels, so those
+ * read what `invoke` returns. The middlewares still read and write their state inside the graph,
+ * and the checkpointer still stores it, so a new agent on the same checkpointer (a restart)
+ * continues the thread with its summary and facts.
+ *
+ * What it cannot hide: `streamMode: "tasks"` and the task events of `"debug"` carry each node's
+ * input, and the nodes of memory middlewares read the memory state; `streamEvents` carries node
+ * inputs and outputs the same way. These are tracing streams: do not forward them to clients.
+ * `"messages"` and `"custom"` carry no state. The checkpointer holds the state (read it with
+ * `checkpointer.getTuple(config)`; encryption at rest is `@threadwise/encryption`).
+ *
+ * Instead of this, a single call can pass LangGraph's `outputKeys` (`agent.stream(input, { ...config,
+ * outputKeys: ["messages"] })`), which covers `"values"` and `"updates"` only.
+ *
+ * @param agent - what `createAgent` returned (or a compiled LangGraph graph); changed in place.
+ * @returns the same agent.
+ * @throws ThreadwiseConfigError (`hideMemoryState.agent`) when `agent` is neither an agent from
+ *   `createAgent` nor a compiled graph.
+ * @example
+ * const agent = hideMemoryState(createAgent({ model, tools: [], checkpointer, middleware: [windowTrim(), summarize()] }));
+ */
+export function hideMemoryState<Agent>(agent: Agent): Agent {
+  const graph = compiledGraph(agent);
+  if (!graph) {
+    throw new ThreadwiseConfigError(
+      "hideMemoryState.agent",
+      "expected the agent createAgent returned (or a compiled LangGraph graph); it has no graph with outputChannels",
+    );
+  }
+  const output = graph.outputChannels;
+  graph.streamChannels = Array.isArray(output) ? [...output] : output;
+  return agent;
+}
