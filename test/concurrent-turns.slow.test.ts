@@ -26,7 +26,8 @@ const TURNS_PER_WORKER = 4;
 /** Starting 8 tsx processes and 32 turns each round, on a 2-core machine. */
 const TIMEOUT_MS = 600_000;
 /** No window: each answer lists every user message the model saw, so the test can check it. */
-const STACK_ENV = { MEMORY_WINDOW_SIZE: "0" };
+// The preset's summary and recall are off: each turn is one model call, and the answers list every user message.
+const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" };
 /** Model latency per turn, in milliseconds, so turns of different processes overlap. */
 const MODEL_DELAY_MS = 30;
 

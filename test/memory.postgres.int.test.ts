@@ -199,7 +199,11 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       await pool.end();
     }
     const result = await migrate({ dsn: db.url, schema });
-    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2", "threadwise:3"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
+    expect(result).toEqual({
+      applied: ["threadwise:1", "threadwise:2", "threadwise:3"],
+      checkpoint: 4,
+      threadwise: EXPECTED_SCHEMA.threadwise,
+    });
     const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);
     expect(versions).toEqual([
       { component: "threadwise", version: EXPECTED_SCHEMA.threadwise },

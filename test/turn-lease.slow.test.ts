@@ -27,9 +27,12 @@ import { freshDatabase } from "./support/postgres.js";
 
 /** Starting several tsx processes per backend on a 2-core machine. */
 const TIMEOUT_MS = 300_000;
-const STACK_ENV = { MEMORY_WINDOW_SIZE: "0" };
+// The preset's summary and recall are off: each turn is one model call, and the answers list every user message.
+const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" };
 /** Default lease of the stack (DEFAULT_TURN_LEASE_MS). */
 const DEFAULT_LEASE_MS = 10_000;
+/** Several tsx processes starting at once on 2 cores. */
+const STARTUP_MS = 180_000;
 const SKEWS_MS = [20_000, -20_000, 3_600_000, -3_600_000];
 
 type Chain = Array<{ id: string; parent: string | null }>;
@@ -45,7 +48,7 @@ function stranded(chain: Chain, head: string | null): number {
 async function crashBlocksFor(backend: string, env: NodeJS.ProcessEnv) {
   const [victim, next] = [new AgentWorker(env), new AgentWorker(env)];
   try {
-    await Promise.all([victim.inspect("warmup-a"), next.inspect("warmup-b")]);
+    await Promise.all([victim.inspect("warmup-a", STARTUP_MS), next.inspect("warmup-b", STARTUP_MS)]);
     const thread = `${backend}-crash`;
     await victim.turn(thread, "first turn");
     victim.send(thread, "slow: a long story", { noRetry: true });
@@ -80,7 +83,7 @@ async function skewedWriters(
   const correct = new AgentWorker(env);
   const skewed = SKEWS_MS.map((ms) => new AgentWorker({ ...env, THREADWISE_TEST_CLOCK_SKEW_MS: String(ms) }));
   try {
-    await Promise.all([correct, ...skewed].map((w, i) => w.inspect(`warmup-${i}`)));
+    await Promise.all([correct, ...skewed].map((w, i) => w.inspect(`warmup-${i}`, STARTUP_MS)));
     for (const [i, worker] of skewed.entries()) {
       const skew = SKEWS_MS[i] as number;
       const thread = `${backend}-skew-${skew}`;
