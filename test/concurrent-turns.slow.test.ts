@@ -28,6 +28,8 @@ const TIMEOUT_MS = 600_000;
 /** No window: each answer lists every user message the model saw, so the test can check it. */
 // The preset's summary and recall are off: each turn is one model call, and the answers list every user message.
 const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" };
+/** Eight tsx processes starting at once: minutes on a busy 2-core machine. */
+const STARTUP_MS = 300_000;
 /** Model latency per turn, in milliseconds, so turns of different processes overlap. */
 const MODEL_DELAY_MS = 30;
 
@@ -128,7 +130,7 @@ async function runBackend(backend: string, env: NodeJS.ProcessEnv, rowsOf: (thre
   const workers = Array.from({ length: Math.max(...WORKERS) }, () => new AgentWorker(env));
   try {
     // Every worker is up (tsx started, stack built) before the race begins.
-    await Promise.all(workers.map((worker, i) => worker.inspect(`${backend}-warmup-${i}`)));
+    await Promise.all(workers.map((worker, i) => worker.inspect(`${backend}-warmup-${i}`, STARTUP_MS)));
     for (const n of WORKERS) {
       const thread = `${backend}-race-${n}`;
       const { tally } = await race(workers.slice(0, n), thread, true);
@@ -148,9 +150,12 @@ async function runBackend(backend: string, env: NodeJS.ProcessEnv, rowsOf: (thre
     const store = expectOrphanFree(await rowsOf(thread));
     report(backend, n, "withTurnRetry", tally, store);
     expect(tally).toMatchObject({ committed: tally.sent, refused: 0, lost: 0, partial: 0, duplicated: 0, modelCalls: tally.sent });
-  } finally {
-    await Promise.all(workers.map((worker) => worker.stop()));
+  } catch (error) {
+    // The failure itself, not a worker that could not stop because of it.
+    await Promise.allSettled(workers.map((worker) => worker.kill()));
+    throw error;
   }
+  await Promise.all(workers.map((worker) => worker.stop()));
 }
 
 describe("N processes x M turns on one thread: SQLite", () => {

@@ -32,7 +32,7 @@ const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false", MEMORY_R
 /** Default lease of the stack (DEFAULT_TURN_LEASE_MS). */
 const DEFAULT_LEASE_MS = 10_000;
 /** Several tsx processes starting at once on 2 cores. */
-const STARTUP_MS = 180_000;
+const STARTUP_MS = 300_000;
 const SKEWS_MS = [20_000, -20_000, 3_600_000, -3_600_000];
 
 type Chain = Array<{ id: string; parent: string | null }>;
