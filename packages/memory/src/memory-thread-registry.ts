@@ -159,6 +159,11 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     });
   }
 
+  /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */
+  async holdsSealedRecords(): Promise<boolean> {
+    return false;
+  }
+
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
     threadId = normalizeThreadId(threadId);
     const row = this.#rows.get(threadId);

@@ -1,4 +1,5 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
+import { SEALED_METADATA_KEY } from "@threadwise/encryption";
 import type pg from "pg";
 import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
@@ -290,6 +291,11 @@ export class PgThreadRegistry implements ThreadRegistry {
     } finally {
       client.release();
     }
+  }
+
+  async holdsSealedRecords(): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(`SELECT 1 FROM ${this.#t.checkpoints} WHERE metadata ? $1 LIMIT 1`, [SEALED_METADATA_KEY]);
+    return (rowCount ?? 0) > 0;
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

@@ -1,3 +1,4 @@
+import { SEALED_METADATA_KEY } from "@threadwise/encryption";
 import type Database from "better-sqlite3";
 import { loadSqliteSaver } from "./optional-peers.js";
 import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
@@ -264,6 +265,13 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
     // Best effort: a reader elsewhere can hold frames back, which the next deletion retries.
     if (outcome.status === "deleted") await this.#queue.run(() => this.#db.pragma("wal_checkpoint(TRUNCATE)"));
     return outcome;
+  }
+
+  async holdsSealedRecords(): Promise<boolean> {
+    return (
+      this.#db.prepare(`SELECT 1 FROM checkpoints WHERE instr(CAST(metadata AS TEXT), '"${SEALED_METADATA_KEY}"') > 0 LIMIT 1`).get() !==
+      undefined
+    );
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

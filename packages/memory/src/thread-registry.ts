@@ -188,6 +188,12 @@ export interface ThreadRegistry {
    * holding the thread's lock.
    */
   deleteThread(threadId: string, options?: ThreadDeleteOptions): Promise<ThreadDeleteOutcome>;
+  /**
+   * Whether any checkpoint in the store holds records sealed by `@threadwise/encryption` (its
+   * metadata carries the sealed copy): a plaintext saver on such a store refuses every write
+   * (spec R26, R38). Scans the checkpoints table; `ThreadwiseSaver` asks once.
+   */
+  holdsSealedRecords(): Promise<boolean>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }

@@ -70,7 +70,9 @@ export interface ThreadwiseSaverOptions {
   /**
    * The wrapped saver stores plaintext (no keyring). Reads then refuse a checkpoint holding sealed
    * records with `ThreadwiseSealedStoreError` (fail-closed, R26) instead of handing ciphertext
-   * strings to the agent. `createCheckpointer` sets it when no keyring is configured.
+   * strings to the agent, and on a store holding sealed records every write is refused, new
+   * threads included (R38; the store is scanned once, at the first write). `createCheckpointer`
+   * sets it when no keyring is configured.
    * @default false
    */
   plaintext?: boolean;
@@ -129,6 +131,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #options: ThreadwiseSaverOptions;
   readonly #turnLeaseMs: number;
   #ready: Promise<void> | undefined;
+  /** Plaintext savers: whether the store holds sealed records, asked once (spec R26: fail closed). */
+  #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
   /** Checkpoints this saver stored recently. */
@@ -204,6 +208,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
   }
 
+  /**
+   * A plaintext saver on a store holding sealed records writes nothing, new threads included.
+   * @throws ThreadwiseSealedStoreError (`scope: "store"`)
+   */
+  async #refuseWriteOnSealedStore(threadId: string): Promise<void> {
+    if (!this.#options.plaintext) return;
+    this.#sealedStore ??= this.registry.holdsSealedRecords();
+    if (await this.#sealedStore) throw new ThreadwiseSealedStoreError(threadId, "store");
+  }
+
   #refuseSealed(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
     if (tuple && this.#options.plaintext && holdsSealed(tuple))
       throw new ThreadwiseSealedStoreError(String(tuple.config.configurable?.thread_id ?? ""));
@@ -247,6 +261,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async #put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
     const threadId = threadIdOf(config);
     await this.ready();
+    await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
@@ -337,6 +352,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const threadId = threadIdOf(config);
     await this.ready();
+    await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
