@@ -280,6 +280,9 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       const keyringPath = join(dir, "keyring.json");
       createKeyring(keyringPath);
       const sentinel = `sentinel-${randomUUID()}`;
+      // Written first: a plaintext saver refuses every write once the store holds sealed records (R38).
+      const plain = `plain-${randomUUID()}`;
+      await say(createAgent({ model: echo(), ...open() }), "plain", plain);
       const stack = open({ keyringPath, allowPlaintext: false });
       const agent = createAgent({ model: echo(), ...stack });
       await say(agent, "sealed", `my code word is ${sentinel}`);
@@ -293,9 +296,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       );
       expect(String(dump[0].all_text).length).toBeGreaterThan(0);
       expect(String(dump[0].all_text)).not.toContain(sentinel);
-      // Control: the same scan finds a sentinel written without a keyring.
-      const plain = `plain-${randomUUID()}`;
-      await say(createAgent({ model: echo(), ...open() }), "plain", plain);
+      // Control: the same scan finds the sentinel written (before the sealed rows) without a keyring.
       const blobs = await sql(
         db.url,
         `SELECT string_agg(encode(coalesce(blob, ''::bytea), 'escape'), '') AS t FROM "${db.schema}".checkpoint_blobs`,

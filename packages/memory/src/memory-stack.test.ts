@@ -294,6 +294,7 @@ describe("memoryStack() with no options keeps what leaves the window", () => {
   it("summarizes with the agent's own model and recalls an old detail the window dropped", async () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
       "threadwise/summarize",
