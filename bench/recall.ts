@@ -21,7 +21,8 @@
  * fed one message at a time), recall ms per call (rank + render, token counting included) at the
  * conversation's full length, CPU clock, median over the questions.
  *
- * Run: pnpm tsx bench/recall.ts [--data <file>] [--json] [--items] [--budget 300] [--option key=value]
+ * Run: pnpm tsx bench/recall.ts [--data <file>] [--samples dev|heldout|<id,...>] [--json] [--items] [--budget 300]
+ *      [--option key=value]
  */
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
@@ -37,7 +38,7 @@ import {
 } from "@threadwise/fact-recall";
 import { createThreadRecallState, memoizeCount, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
 import MiniSearch from "minisearch";
-import { LOCOMO_PATH, type LocomoConversation, type LocomoTurn, loadLocomo } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, type LocomoTurn, loadLocomo, selectSamples } from "./support/locomo.js";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -153,8 +154,11 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-const conversations = loadLocomo(dataPath);
+const samples = flag("--samples");
+const conversations = selectSamples(loadLocomo(dataPath), samples);
 const perConversation: Array<{ sampleId: string; turns: number; indexMsPerMessage: number; recallMsPerCall: number }> = [];
+/** Block hits on categories 1-4 per conversation and method: the margin by conversation. */
+const blockByConversation = new Map<string, { items: number } & Record<Method, number>>();
 let unresolved = 0;
 let skipped = 0;
 
@@ -244,6 +248,15 @@ for (const conv of conversations) {
         blockHit: Object.fromEntries(METHODS.map((m) => [m, hit(results[m].placed)])),
         recallBlock: results.recall.placed,
       });
+    if (item.category <= 4) {
+      let c = blockByConversation.get(conv.sampleId);
+      if (!c) {
+        c = { items: 0, ...(Object.fromEntries(METHODS.map((m) => [m, 0])) as Record<Method, number>) };
+        blockByConversation.set(conv.sampleId, c);
+      }
+      c.items += 1;
+      for (const method of METHODS) if (hit(results[method].placed)) c[method] += 1;
+    }
     for (const group of [`${item.category}`, item.category <= 4 ? "1-4" : "", "all"]) {
       if (group === "") continue;
       const t = tallyOf(group);
@@ -290,8 +303,16 @@ const table = groups.map((group) => {
 const longest = [...perConversation].sort((a, b) => b.turns - a.turns)[0];
 const result = {
   data: dataPath.startsWith(root) ? dataPath.slice(root.length + 1) : dataPath,
+  samples: samples ?? "all",
   budgetTokens: budget,
+  options: overrides,
   conversations: conversations.length,
+  byConversation: [...blockByConversation].map(([sampleId, c]) => ({
+    sampleId,
+    items: c.items,
+    blockHit: Object.fromEntries(METHODS.map((m) => [m, pct(c[m], c.items)])),
+    recallMinusBm25: Math.round(10 * (pct(c.recall, c.items) - pct(c.bm25_turns, c.items))) / 10,
+  })),
   itemsSkippedWithoutEvidence: skipped,
   unresolvedEvidence: unresolved,
   categories: table,
@@ -315,7 +336,7 @@ const result = {
 if (json) console.log(JSON.stringify(result, null, 2));
 else {
   const lines = [
-    `# Recall on ${result.data} (${result.conversations} conversations, block of ${budget} tokens)`,
+    `# Recall on ${result.data}${samples ? ` [${samples}]` : ""} (${result.conversations} conversations, block of ${budget} tokens)`,
     "",
     "Hit in %: hit@3 / hit@5 of the ranked list, and hit within the placed block; mean tokens of the block.",
     "",
@@ -327,6 +348,13 @@ else {
           const x = row.methods[m] as { hit3: number; hit5: number; blockHit: number; meanBlockTokens: number };
           return `${x.hit3} / ${x.hit5} / **${x.blockHit}** / ${x.meanBlockTokens}`;
         }).join(" | ")} |`,
+    ),
+    "",
+    "Block hit on categories 1-4 by conversation (recall, BM25 turns, difference):",
+    "",
+    ...result.byConversation.map(
+      (c) =>
+        `- ${c.sampleId} (${c.items} items): ${c.blockHit.recall} vs ${c.blockHit.bm25_turns} (${c.recallMinusBm25 >= 0 ? "+" : ""}${c.recallMinusBm25})`,
     ),
     "",
     `Indexing ${result.timing.indexMsPerMessage} ms per message; recall ${result.timing.recallMsPerCallMedian} ms per call (median over conversations; longest ${longest?.sampleId} with ${longest?.turns} turns: ${result.timing.longest?.recallMsPerCall} ms). CPU clock, Node ${process.version}.`,

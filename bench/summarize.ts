@@ -16,15 +16,32 @@
  * summarizer calls; summarizer input tokens (o200k_base, every message sent, instructions included);
  * evicted tokens (tokens of the conversation messages the summaries cover, each counted once);
  * their ratio; the messages left in the stored thread; the agent model's mean input per call.
+ *
+ * Imported threads (issue 23, spec R39): a thread that arrives with `--imported` messages at once
+ * (default 2,000 and 20,000: the conversation's exchanges repeated under new ids), then one new
+ * exchange per turn. summarize's hook runs alone (no checkpointer: the figure is the summarizer's
+ * work, not the saver's) until the summary covers everything that left the window. Figures:
+ * messages that left the window, messages covered, messages never in a summarizer input whole
+ * (must be 0), passes and their input sizes (tokens, every one within `maxInputTokens`), model calls
+ * to catch up (`maxPassesPerCall` passes each), input / evicted tokens, wall time with a stub.
+ *
+ *   pnpm tsx bench/summarize.ts --imported 2000,20000 --max-input-tokens 8000 --json
  */
 import { mkdirSync, writeFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
-import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageType, readSummarySlot } from "@threadwise/core";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import {
+  createTokenCounter,
+  MESSAGE_OVERHEAD_TOKENS,
+  messageType,
+  readSummarySlot,
+  SUMMARY_SLOT_KEY,
+  type SummaryRecord,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { summarize } from "@threadwise/summarize";
+import { summarize, transcriptLine } from "@threadwise/summarize";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
@@ -135,6 +152,120 @@ async function replay(
   };
 }
 
+/** What catching up on one imported thread took. */
+interface ImportedResult {
+  importedMessages: number;
+  maxInputTokens: number;
+  maxPassesPerCall: number;
+  /** Messages of the import that left the window (must all be covered at the end). */
+  evictedMessages: number;
+  coveredMessages: number;
+  /** Evicted messages whose transcript line never reached a summarizer input whole. */
+  uncoveredMessages: number;
+  passes: number;
+  passInputTokensMax: number;
+  passInputTokensMean: number;
+  modelCallsToCatchUp: number;
+  inputTokens: number;
+  evictedTokens: number;
+  wallMs: number;
+}
+
+/**
+ * One imported thread of `size` messages (the exchanges repeated under new ids), then one new
+ * exchange per model call, through summarize's hook alone, until the summary covers the import.
+ */
+async function importedBacklog(
+  exchanges: ReplayExchange[],
+  size: number,
+  maxInputTokens: number,
+  maxPassesPerCall: number,
+): Promise<ImportedResult> {
+  const stored: BaseMessage[] = [];
+  for (let k = 0; stored.length < size; k += 1) {
+    const exchange = exchanges[k % exchanges.length] as ReplayExchange;
+    stored.push(
+      new HumanMessage({ id: `u${k}`, content: exchange.user }),
+      new AIMessage({ id: `a${k}`, content: exchange.assistant || "(no answer)" }),
+    );
+  }
+  stored.length = size;
+  const windowSize = 20;
+  const inputs: number[] = [];
+  const bodies: string[] = [];
+  const summarizer = {
+    async invoke(input: BaseMessage[]) {
+      inputs.push(counter.countMessages(input));
+      const text = String(input[1]?.content ?? "");
+      const body = text.slice(text.indexOf("<new_messages>\n") + "<new_messages>\n".length, text.lastIndexOf("\n</new_messages>"));
+      bodies.push(body);
+      return new AIMessage(`Earlier: ${firstWords(body, 150)}`);
+    },
+  };
+  const middleware = summarize({ model: summarizer, windowSize, threshold: 40, maxInputTokens, maxPassesPerCall, logger: false });
+  let summary: SummaryRecord | undefined;
+  const coveredAt = () => (summary ? stored.findIndex((m) => m.id === summary?.coveredThroughId) + 1 : 0);
+  const started = Date.now();
+  let calls = 0;
+  for (; coveredAt() < size - windowSize && calls < 10_000; calls += 1) {
+    if (calls > 0)
+      stored.push(new AIMessage({ id: `next-a${calls}`, content: "ok" }), new HumanMessage({ id: `next-u${calls}`, content: "and then?" }));
+    const request = {
+      messages: stored,
+      systemMessage: new SystemMessage("You are a friend."),
+      state: { messages: stored, [SUMMARY_SLOT_KEY]: summary ? { summary } : {} },
+      tools: [],
+      model: summarizer,
+      runtime: { configurable: { thread_id: `imported-${size}` } },
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook alone, without an agent runtime
+    const result = await (middleware.wrapModelCall as any)(request, async () => new AIMessage("ok"));
+    const update =
+      result instanceof Command ? (result.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary : undefined;
+    if (update && update.text !== "") summary = update;
+  }
+  const wallMs = Date.now() - started;
+  const covered = coveredAt();
+  const evicted = stored.slice(0, size - windowSize);
+  // Each evicted message's transcript line, found whole and in order in the inputs sent.
+  const sent = bodies.join("\n");
+  let uncovered = 0;
+  let at = 0;
+  for (const message of evicted) {
+    const line = transcriptLine(message);
+    const found = sent.indexOf(line, at);
+    if (found === -1) uncovered += 1;
+    else at = found + line.length;
+  }
+  return {
+    importedMessages: size,
+    maxInputTokens,
+    maxPassesPerCall,
+    evictedMessages: evicted.length,
+    coveredMessages: covered,
+    uncoveredMessages: uncovered,
+    passes: inputs.length,
+    passInputTokensMax: Math.max(0, ...inputs),
+    passInputTokensMean: inputs.length === 0 ? 0 : Math.round(inputs.reduce((a, b) => a + b, 0) / inputs.length),
+    modelCallsToCatchUp: calls,
+    inputTokens: inputs.reduce((a, b) => a + b, 0),
+    evictedTokens: counter.countMessages(stored.slice(0, covered)),
+    wallMs,
+  };
+}
+
+function formatImported(results: ImportedResult[]): string {
+  const rows = [
+    "| imported messages | maxInputTokens | left the window | covered | never in an input (target 0) | passes | pass input tokens, max / mean | model calls to catch up | input / evicted tokens | wall time (stub) |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+  ];
+  for (const r of results)
+    rows.push(
+      `| ${int(r.importedMessages)} | ${int(r.maxInputTokens)} | ${int(r.evictedMessages)} | ${int(r.coveredMessages)} | ${r.uncoveredMessages} | ${r.passes} | ${int(r.passInputTokensMax)} / ${int(r.passInputTokensMean)} | ${r.modelCallsToCatchUp} | ${(r.inputTokens / Math.max(1, r.evictedTokens)).toFixed(2)}x | ${(r.wallMs / 1000).toFixed(1)} s |`,
+    );
+  return rows.join("\n");
+}
+
 const int = (n: number) => n.toLocaleString("en-US");
 const ratio = (r: RunResult) => r.inputTokens / r.evictedTokens;
 
@@ -153,7 +284,11 @@ function formatTable(results: RunResult[]): string {
 
 async function main() {
   const started = Date.now();
-  const cli = benchArgs(LOCOMO_PATH);
+  const cli = benchArgs(LOCOMO_PATH, {
+    imported: { type: "string", default: "2000,20000" },
+    "max-input-tokens": { type: "string", default: "8000" },
+    "max-passes": { type: "string", default: "3" },
+  });
   const conversations = loadLocomo(cli.data);
   const conversation = conversations.find((c) => c.sampleId === "conv-26") ?? conversations[0];
   if (!conversation) throw new Error(`no conversation in ${cli.data}`);
@@ -166,6 +301,14 @@ async function main() {
       results.push(result);
       console.error(`${stack} summary=${shape}: ${result.calls} calls, ratio ${ratio(result).toFixed(2)}x`);
     }
+  }
+  const imported: ImportedResult[] = [];
+  for (const size of String(cli.values.imported).split(",").filter(Boolean).map(Number)) {
+    const result = await importedBacklog(exchanges, size, Number(cli.values["max-input-tokens"]), Number(cli.values["max-passes"]));
+    imported.push(result);
+    console.error(
+      `imported ${size}: ${result.passes} passes, ${result.uncoveredMessages} never in an input, ${result.modelCallsToCatchUp} calls`,
+    );
   }
   const main = results.filter((r) => r.summary === "extractive");
   const table = formatTable(main);
@@ -190,6 +333,10 @@ async function main() {
     "",
     sensitivity,
     "",
+    `Imported threads (issue 23): a thread that arrives whole, then one new exchange per turn, through summarize's hook alone (\`--imported\`, \`--max-input-tokens\`, \`--max-passes\`); the summarizer stub answers the first 150 words of its input.`,
+    "",
+    formatImported(imported),
+    "",
     "How to read it:",
     "- *summarizer input tokens*: o200k_base tokens of everything sent to the summarizer over the replay, framing included (LangChain sends one prompt string, counted as one user message).",
     "- *evicted tokens*: tokens of the conversation messages the summaries cover, each counted once (threadwise: the first `coveredCount` messages; LangChain: the messages it removed from the thread).",
@@ -197,8 +344,8 @@ async function main() {
     "- *agent model input tokens / call*: the agent model's mean input (system prompt, summary, view), to show both stacks give the model a comparable view.",
   ].join("\n");
   if (cli.json)
-    printJson({ bench: "summarize", data: cli.data, conversation: conversation.sampleId, exchanges: exchanges.length, results });
-  else console.log(table);
+    printJson({ bench: "summarize", data: cli.data, conversation: conversation.sampleId, exchanges: exchanges.length, results, imported });
+  else console.log(`${table}\n\n${formatImported(imported)}`);
   if (!cli.writesResults) {
     console.error("\n--data or --json given: bench/results/summarize.md left as it was");
     return;

@@ -63,6 +63,31 @@ export function parseEvidence(raw: unknown): string[] {
   return ids;
 }
 
+/**
+ * The split of `data/locomo/locomo-dev.json` used when tuning recall (issue 25), fixed before any
+ * tuning: defaults are chosen on `dev` and reported on `heldout` too. Conversations of other files
+ * belong to neither and are selected by id.
+ */
+export const LOCOMO_SPLITS: Readonly<Record<"dev" | "heldout", readonly string[]>> = {
+  dev: ["conv-26", "conv-41", "conv-43"],
+  heldout: ["conv-30", "conv-42", "conv-44", "conv-47"],
+};
+
+/**
+ * The conversations named by `samples` (a bench's `--samples` flag): `dev`, `heldout` (see
+ * {@link LOCOMO_SPLITS}) or comma-separated sample ids; every conversation when unset.
+ *
+ * @throws Error when a named sample id is not in `conversations`
+ */
+export function selectSamples(conversations: LocomoConversation[], samples: string | undefined): LocomoConversation[] {
+  if (samples === undefined || samples === "" || samples === "all") return conversations;
+  const ids = samples === "dev" || samples === "heldout" ? LOCOMO_SPLITS[samples] : samples.split(",").map((s) => s.trim());
+  const known = new Set(conversations.map((c) => c.sampleId));
+  const missing = ids.filter((id) => !known.has(id));
+  if (missing.length > 0) throw new Error(`--samples: no conversation ${missing.join(", ")} in the data file`);
+  return conversations.filter((c) => ids.includes(c.sampleId));
+}
+
 /** Loads every conversation of the file. */
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;

@@ -24,6 +24,19 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export {
+  ANTHROPIC_IMAGE_MAX_TOKENS,
+  anthropicImageTokens,
+  type BlockPricing,
+  imageSize,
+  MEDIA_BLOCK_TOKENS,
+  OPENAI_IMAGE_DEFAULT_TOKENS,
+  OPENAI_IMAGE_LOW_TOKENS,
+  openaiImageTokens,
+  PDF_PAGE_TOKENS,
+  pdfPages,
+} from "./content-block-tokens.js";
+export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
 export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
@@ -60,6 +73,7 @@ export {
   silentLogger,
   type ThreadwiseLogger,
 } from "./logger.js";
+export { messageIdentity, sameMessage } from "./message-identity.js";
 export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,
@@ -97,8 +111,11 @@ export {
 export {
   ENGLISH_STOPWORDS,
   isStopword,
+  KOREAN_ENDINGS,
+  KOREAN_PARTICLES,
   KOREAN_STOPWORDS,
   KOREAN_SUFFIXES,
+  koreanStem,
   stemEnglish,
   stripKoreanSuffix,
   tokenize,
@@ -121,12 +138,10 @@ export {
   withTimeout,
 } from "./timeout.js";
 export {
-  BINARY_BLOCK_TOKENS,
   boundedEncodeLength,
   contentText,
   createTokenCounter,
   DEFAULT_ENCODING,
-  IMAGE_BLOCK_TOKENS,
   LONG_RUN_CHARACTERS,
   LONG_RUN_EXACT_CHARACTERS,
   MESSAGE_OVERHEAD_TOKENS,

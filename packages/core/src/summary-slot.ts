@@ -18,6 +18,12 @@ export const summaryRecordSchema = z.object({
   coveredCount: z.number().int().nonnegative(),
   /** ISO-8601 time of the last update. */
   updatedAt: z.string(),
+  /**
+   * What the summary was made from, to tell an edit of a covered message (R37): one digest per
+   * covered message still stored when the record was written, oldest first, 8 base64 characters
+   * each (summarize's `coveredDigestOf`). Absent on records written before it existed.
+   */
+  coveredDigests: z.string().optional(),
 });
 export type SummaryRecord = z.infer<typeof summaryRecordSchema>;
 

@@ -1,5 +1,5 @@
 import { describe, expect, it } from "vitest";
-import { isStopword, stemEnglish, stripKoreanSuffix, tokenize } from "./text-analysis.js";
+import { isStopword, koreanStem, stemEnglish, stripKoreanSuffix, tokenize } from "./text-analysis.js";
 
 describe("tokenizer", () => {
   it("strips Korean particles and endings and adds bigrams for long stems", () => {
@@ -14,6 +14,67 @@ describe("tokenizer", () => {
     expect(tokenize("Where do I live? Busan's nice")).toEqual(["liv", "busan", "nic"]);
     expect(tokenize("how are you doing today 뭐 해요?")).toEqual(["today"]);
     expect(tokenize("what is it")).toEqual([]);
+  });
+});
+
+describe("Korean stems (issue 25)", () => {
+  // One verb in the endings a chat uses, polite and casual, present, past, question, connective.
+  it.each([
+    ["이사해요", "이사"],
+    ["이사하나요", "이사"],
+    ["이사합니다", "이사"],
+    ["이사했습니다", "이사"],
+    ["이사했어요", "이사"],
+    ["이사했어", "이사"],
+    ["이사했는데", "이사"],
+    ["이사하셨어요", "이사"],
+    ["이사했었나요", "이사"],
+    ["이사할까요", "이사"],
+    ["운동하나요", "운동"],
+    ["확인하셨대요", "확인"],
+    ["살았었는데", "살"],
+    ["먹었어요", "먹"],
+    ["다녀요", "다녀"],
+    ["다니려고요", "다니"],
+    ["잡혔대", "잡히"],
+    ["끝냈어", "끝내"],
+  ])("%s -> %s", (word, stem) => {
+    expect(koreanStem(word)).toBe(stem);
+  });
+
+  // One noun with each common particle: every form meets the bare noun.
+  it.each(["은", "는", "이", "가", "을", "를", "에", "에서", "으로", "로", "도", "만", "에서는", "이랑", "까지"])(
+    "서울/학교/고양이 + %s meet the bare noun",
+    (particle) => {
+      for (const noun of ["서울", "학교", "고양이", "제주도"]) {
+        // A particle is written after the noun's form that takes it; a wrong pairing is not Korean.
+        if (["은", "이", "을", "으로"].includes(particle) && !/[울]$/.test(noun)) continue;
+        if (["는", "가", "를", "로"].includes(particle) && /[울]$/.test(noun)) continue;
+        expect(tokenize(`${noun}${particle}`)[0]).toBe(tokenize(noun)[0]);
+      }
+    },
+  );
+
+  it("keeps one-syllable nouns with their particle apart from verb endings", () => {
+    expect(tokenize("집에 밥을 차를")).toEqual(["집", "밥", "차"]);
+    expect(tokenize("팀장님이요 선생님께서")).toEqual(["팀장", "선생"]);
+    // Nouns that end like a particle keep it when nothing else is left.
+    expect(["바다", "하나", "사과", "누나", "영어", "아이"].map(koreanStem)).toEqual(["바다", "하나", "사과", "누나", "영어", "아이"]);
+  });
+
+  it("gives no term for an ending alone: -하나요 is not the numeral 하나 (regression, issue 25)", () => {
+    expect(tokenize("어떻게 하나요?")).toEqual([]);
+    expect(tokenize("사과 하나만 주세요")).toEqual(["사과", "하나"]);
+    // The question finds the numeral's turn only through what they share.
+    const question = new Set(tokenize("요즘 무슨 운동을 하나요?"));
+    expect(tokenize("사과 하나 샀어요").filter((t) => question.has(t))).toEqual([]);
+  });
+
+  it("makes bigrams of stems, never of endings", () => {
+    expect(tokenize("들었어요")).toEqual(["들"]);
+    expect(tokenize("꼼꼼하시더라")).toEqual(["꼼꼼"]);
+    expect(tokenize("고기국수를 먹었는데")).toEqual(["고기국수", "고기", "기국", "국수", "먹"]);
+    expect(tokenize("있어요 없어요 했어요 같아요 봤어요")).toEqual([]);
   });
 });
 

@@ -5,14 +5,19 @@
  *
  * - Latin words are lowercased, contractions and possessives dropped (`Busan's` -> `busan`), and
  *   stemmed lightly (`lives`, `lived`, `living` -> `liv`), so question and statement forms meet.
- * - Hangul writes a noun and its particle as one word (`부산으로`, `고양이를`). Each Hangul word
- *   loses one trailing particle or verb ending (longest match first), and the remaining stem is
- *   kept whole and, when it has three or more syllables, as syllable bigrams too, so a compound
- *   (`개발자로` -> `개발자`, `개발`, `발자`) matches its parts: the usual dictionary-free way to
- *   match Korean words across endings.
+ * - Hangul writes a noun and its particle as one word (`부산으로`, `고양이를`), a verb and its
+ *   endings too (`이사했어요`, `운동하나요`). Each Hangul word is reduced to its stem by
+ *   {@link koreanStem} (particles, endings, the tense and honorific fused into syllables, light
+ *   verbs), and the stem is kept whole and, when it has three or more syllables, as syllable
+ *   bigrams too, so a compound (`개발자로` -> `개발자`, `개발`, `발자`) matches its parts: the usual
+ *   dictionary-free way to match Korean words. Bigrams are made of stems only, never of endings
+ *   (`하나요` gives nothing, not the numeral `하나`; `들었어` gives `들`, not `었어`).
+ * - A month is one term however it is written (`June`, `in May`, `5월` -> `month:5`; see
+ *   `date-terms.ts`), so questions about a time meet the messages said then.
  * - Function words of both languages (`the`, `what`, `뭐`, `어디`) are dropped: a query made only
  *   of them matches nothing, which is how recall places nothing when nothing is relevant.
  */
+import { englishMonth, monthTerm } from "./date-terms.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
 export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
@@ -30,7 +35,8 @@ export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
 export const KOREAN_STOPWORDS: ReadonlySet<string> = new Set(
   (
     "뭐 무엇 무슨 어디 언제 누구 왜 어떻게 어떤 얼마 몇 저 제 나 내 저는 나는 제가 내가 전 난 그 이 " +
-    "그리고 그래서 하지만 그런데 근데 네 예 아니 요즘 정말 진짜 너무 좀 잘 또 및 등 그냥 혹시 우리 것 거 수 때 더 안 못"
+    "그리고 그래서 하지만 그런데 근데 네 예 아니 요즘 정말 진짜 너무 좀 잘 또 및 등 그냥 혹시 우리 것 거 수 때 더 안 못 " +
+    "뭐야 뭘 뭔 누가 어디서 얼마나 아 오 와 응 음 참 하하"
   ).split(" "),
 );
 
@@ -39,90 +45,171 @@ export function isStopword(word: string): boolean {
   return ENGLISH_STOPWORDS.has(word) || KOREAN_STOPWORDS.has(word);
 }
 
-// Longest first: a trailing particle or ending is removed once from each Hangul word.
-/** Korean particles and verb endings, longest first: {@link stripKoreanSuffix} removes one. */
-export const KOREAN_SUFFIXES: readonly string[] = [
-  "하고있어요",
-  "고있어요",
-  "고있습니다",
-  "했었어요",
-  "했습니다",
-  "합니다",
-  "했어요",
-  "했는데",
-  "이었어요",
-  "였어요",
-  "이에요",
-  "입니다",
-  "에서는",
-  "에서도",
-  "에게서",
-  "으로는",
-  "으로도",
-  "이라고",
-  "이라서",
-  "인데요",
-  "거든요",
-  "해요",
-  "했다",
-  "한다",
-  "하는",
-  "하고",
-  "해서",
-  "어요",
-  "아요",
-  "예요",
-  "이야",
-  "에서",
-  "에게",
-  "한테",
-  "으로",
-  "부터",
-  "까지",
-  "처럼",
-  "보다",
-  "이랑",
-  "라고",
-  "인데",
-  "니다",
-  "죠",
-  "요",
-  "다",
-  "은",
-  "는",
-  "이",
-  "가",
-  "을",
-  "를",
-  "에",
-  "의",
-  "도",
-  "만",
-  "로",
-  "와",
-  "과",
-  "랑",
-  "야",
-  "고",
-];
+/**
+ * Korean particles (조사), compound ones included, longest first. A noun carries them glued
+ * (`서울에서는`, `고양이를`); {@link koreanStem} removes them.
+ */
+export const KOREAN_PARTICLES: readonly string[] = byLength(
+  (
+    "에서는 에서도 에서만 에서의 에게서 에게는 에게도 한테서 한테는 으로는 으로도 으로만 으로서 으로써 이라고 이라서 " +
+    "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
+    "이나 이랑 라고 라는 라도 에는 에도 에만 로는 로도 로만 로서 와는 과는 와도 과도 하고 이며 이요 마다 만큼 짜리 " +
+    "은 는 이 가 을 를 에 의 도 만 로 와 과 랑 께 나 요 쯤 씩 들"
+  ).split(" "),
+);
+
+/**
+ * Korean verb and adjective endings (어미) as they end a word: final and connective endings, the
+ * copula's forms, and the light verb 하다 fused with them (`합니다`, `해요`), longest first. What
+ * precedes them (tense `-었-`, honorific `-시-`, the light verb) is removed by {@link koreanStem}
+ * syllable by syllable, so the list needs no tensed forms.
+ */
+export const KOREAN_ENDINGS: readonly string[] = byLength(
+  (
+    "더라고요 더라구요 습니다 습니까 합니다 합니까 입니다 입니까 는데요 은데요 던데요 거든요 더라고 잖아요 려고요 으려고 " +
+    "으려면 으니까 니까요 인가요 인데요 이에요 이예요 다고요 는다고 어요 아요 해요 세요 셔요 예요 에요 지요 네요 나요 " +
+    "까요 군요 고요 구요 대요 래요 는데 은데 인데 던데 지만 거든 더라 구나 니까 어서 아서 해서 려고 려면 으면 면서 " +
+    "다가 도록 는지 은지 인지 을까 인가 기로 냐고 다고 다면 잖아 이야 이다 이라 이고 이면 이지만 이니까 이어서 여서 " +
+    "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 서 면 음 던 한 할 된 될 냐 든 군"
+  ).split(" "),
+);
+
+function byLength(words: string[]): string[] {
+  return [...new Set(words)].sort((a, b) => b.length - a.length);
+}
+
+/** Particles and endings together, longest first (the list {@link stripKoreanSuffix} reads). */
+export const KOREAN_SUFFIXES: readonly string[] = byLength([...KOREAN_PARTICLES, ...KOREAN_ENDINGS]);
+
+const PARTICLE_SET = new Set(KOREAN_PARTICLES);
+
+/**
+ * Stems that carry no topic (light and auxiliary verbs, bound nouns, determiners), dropped after
+ * {@link koreanStem}: `하나요` -> `하`, `있어요` -> `있`, `가세요` -> `가`.
+ */
+const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻".split(" "));
+
+// Endings that hold the light verb 하다 already (`일해요` -> `일`): no second `하` is taken off.
+const LIGHT_VERB_ENDINGS = new Set(["해", "해요", "해서", "합니다", "합니까", "한", "할"]);
 
 const HANGUL = /^[\uac00-\ud7a3]+$/;
 const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+
+// Hangul syllable arithmetic: code = 0xAC00 + (initial * 21 + medial) * 28 + final.
+const SYLLABLE_BASE = 0xac00;
+const FINAL_SS = 20; // ㅆ as a final consonant: the past tense fused into a syllable (했, 봤, 셨)
+const INITIAL_NG = 11; // ㅇ
+const INITIAL_H = 18; // ㅎ
+const MEDIAL = { a: 0, ae: 1, eo: 4, e: 5, yeo: 6, wa: 9, wae: 10, oe: 11, wo: 14, i: 20 } as const;
+
+function jamo(syllable: string): { initial: number; medial: number; final: number } {
+  const code = syllable.charCodeAt(0) - SYLLABLE_BASE;
+  return { initial: Math.floor(code / 588), medial: Math.floor((code % 588) / 28), final: code % 28 };
+}
+
+function syllable(initial: number, medial: number, final = 0): string {
+  return String.fromCharCode(SYLLABLE_BASE + (initial * 21 + medial) * 28 + final);
+}
+
+/**
+ * The syllable left when the past tense (final ㅆ) is taken off `s`: `""` for the bare tense
+ * markers 았/었/였 and the conjecture 겠, the verb's own syllable for fused forms (했 -> 하,
+ * 봤 -> 보, 줬 -> 주, 됐 -> 되, 셨 -> 시, 걸렸 -> 걸리), `undefined` when `s` is not one (있 is a stem).
+ */
+function withoutPast(s: string): string | undefined {
+  const { initial, medial, final } = jamo(s);
+  if (final !== FINAL_SS) return undefined;
+  if (initial === INITIAL_NG && (medial === MEDIAL.a || medial === MEDIAL.eo || medial === MEDIAL.yeo)) return "";
+  if (initial === INITIAL_NG && medial === MEDIAL.i) return undefined; // 있
+  if (s === "겠") return "";
+  const contracted: Record<number, number> = { [MEDIAL.wa]: 8, [MEDIAL.wo]: 13, [MEDIAL.wae]: MEDIAL.oe, [MEDIAL.yeo]: MEDIAL.i };
+  if (initial === INITIAL_H && medial === MEDIAL.ae) return syllable(initial, MEDIAL.a); // 했 -> 하
+  return syllable(initial, contracted[medial] ?? medial);
+}
 
 // Polite endings that never end a noun: they may leave a one-syllable verb stem (`살죠` -> `살`).
 const VERBAL_ENDINGS = new Set(["요", "죠"]);
 
 /**
- * Strips one trailing particle or ending; a one-syllable suffix only when two syllables remain
- * (so `바다` keeps its `다`), except the polite endings `요` and `죠`.
+ * Strips one trailing particle or ending (longest match first); a one-syllable suffix only when
+ * two syllables remain (so `바다` keeps its `다`, `하나` its `나`), or one syllable that ends in the
+ * past tense (`봤어` -> `봤`), or for the polite endings `요` and `죠` (`살죠` -> `살`).
  */
 export function stripKoreanSuffix(word: string): string {
+  return stripOnce(word)?.stem ?? word;
+}
+
+function hasFinalConsonant(s: string): boolean {
+  return jamo(s).final !== 0;
+}
+
+/**
+ * Whether a one-syllable suffix may leave a one-syllable stem: the polite `요`/`죠`; any ending
+ * after a past-tense syllable (`봤어`); `에` and `는` after anything (`집에`, `있는`); `을/은/이/과`
+ * after a final consonant and `를/가/와/로` after none, as the particles alternate (`밥을`, `차를`,
+ * but not `사과`); `다/네/던` after a final consonant, where only a verb takes them (`있다`).
+ */
+function oneSyllableStem(suffix: string, stem: string): boolean {
+  if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "는") return true;
+  if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
+  if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
+  return false;
+}
+
+function stripOnce(word: string): { stem: string; suffix: string; particle: boolean } | undefined {
   for (const suffix of KOREAN_SUFFIXES) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, word.length - suffix.length);
-    if (stem.length >= (suffix.length === 1 && !VERBAL_ENDINGS.has(suffix) ? 2 : 1)) return stem;
+    if (stem.length === 0) continue;
+    if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
+    return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !KOREAN_ENDINGS.includes(suffix) };
   }
-  return word;
+  return undefined;
+}
+
+/**
+ * The stem of one Hangul word, without its particles and endings; `""` when nothing is left
+ * that carries a topic. Dictionary-free, in this order:
+ * 1. up to two particles or endings (longest match first, see {@link stripKoreanSuffix}):
+ *    `고양이를` -> `고양이` -> `고양`, as the bare `고양이` gives `고양`, so every form of a noun
+ *    meets;
+ * 2. after an ending: the past tense and conjecture fused into the last syllables
+ *    (`이사했` -> `이사하`, `살았었` -> `살`, `점이었` -> `점`), then the honorific `시`
+ *    (`분석하시` -> `분석하`) and the light verbs `하`/`되` (`이사하` -> `이사`, `운동하나요` -> `운동`);
+ * 3. the honorific suffix `님` (`팀장님이` -> `팀장`).
+ * Stems that carry no topic (`하`, `있`, `되`, `같`, ...) give `""`.
+ *
+ * @example
+ * koreanStem("이사했어요"); // "이사"
+ * koreanStem("하나요"); // "" (a question ending, not the numeral 하나)
+ * koreanStem("서울에서는"); // "서울"
+ */
+export function koreanStem(word: string): string {
+  let stem = word;
+  let verbal = false;
+  let lightVerb = false;
+  for (let pass = 0; pass < 2; pass += 1) {
+    const next = stripOnce(stem);
+    if (!next) break;
+    stem = next.stem;
+    if (!next.particle) verbal = true;
+    if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
+  }
+  // A stem ending in the past tense is a verb's, whatever came off after it (`만났을` -> `만났`).
+  if (stem !== word && withoutPast(stem.slice(-1)) !== undefined) verbal = true;
+  if (verbal) {
+    let honorific = false;
+    for (let bare = withoutPast(stem.slice(-1)); bare !== undefined; bare = stem === "" ? undefined : withoutPast(stem.slice(-1))) {
+      if (stem.slice(-1) === "셨") honorific = true;
+      stem = stem.slice(0, -1) + bare;
+      // The copula before the tense (`점이었` -> `점이` -> `점`).
+      if (bare === "" && stem.length > 1 && stem.endsWith("이")) stem = stem.slice(0, -1);
+    }
+    if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) stem = stem.slice(0, -1);
+    if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
+  }
+  if (stem.length > 2 && stem.endsWith("님")) stem = stem.slice(0, -1);
+  return stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem;
 }
 
 /** Light English stemming: plural, `-ing`, `-ed`, and a final `e`, so `move`, `moved`, `moving` meet. */
@@ -150,26 +237,43 @@ export function stemEnglish(word: string): string {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  for (const match of text.normalize("NFC").toLowerCase().matchAll(WORD)) {
-    const raw = match[0].replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
-    if (raw === "") continue;
-    if (HANGUL.test(raw)) {
-      if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && KOREAN_SUFFIXES.includes(raw))) continue;
-      const stem = stripKoreanSuffix(raw);
-      if (KOREAN_STOPWORDS.has(stem)) continue;
-      out.push(stem);
-      if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
-      continue;
-    }
-    // Mixed scripts (`Busan에`): split into Hangul and non-Hangul runs and handle each.
-    if (/[\uac00-\ud7a3]/.test(raw)) {
-      for (const part of raw.match(/[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g) ?? []) out.push(...tokenize(part));
-      continue;
-    }
-    if (ENGLISH_STOPWORDS.has(raw)) continue;
-    const stem = stemEnglish(raw);
-    if (stem.length === 0 || ENGLISH_STOPWORDS.has(stem)) continue;
-    out.push(stem);
-  }
+  const words = Array.from(text.normalize("NFC").matchAll(WORD), (match) => match[0]);
+  words.forEach((word, i) => {
+    // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
+    const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
+    if (month !== undefined) out.push(monthTerm(month));
+    else termsOfWord(word.toLowerCase(), out);
+  });
   return out;
+}
+
+function termsOfWord(word: string, out: string[]): void {
+  const raw = word.replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
+  if (raw === "") return;
+  if (HANGUL.test(raw)) {
+    if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && KOREAN_SUFFIXES.includes(raw))) return;
+    const stem = koreanStem(raw);
+    if (stem === "") return;
+    out.push(stem);
+    if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
+    return;
+  }
+  // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
+  // year (the unit dropped); otherwise Hangul and non-Hangul runs are handled apart.
+  if (/[\uac00-\ud7a3]/.test(raw)) {
+    const dated = /^(\d{1,4})(월|년|일)(.*)$/u.exec(raw);
+    if (dated) {
+      const n = Number(dated[1]);
+      if (dated[2] === "월" && n >= 1 && n <= 12) out.push(monthTerm(n));
+      else out.push(dated[1] as string);
+      if (dated[3]) termsOfWord(dated[3], out);
+      return;
+    }
+    for (const part of raw.match(/[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g) ?? []) termsOfWord(part, out);
+    return;
+  }
+  if (ENGLISH_STOPWORDS.has(raw)) return;
+  const stem = stemEnglish(raw);
+  if (stem.length === 0 || ENGLISH_STOPWORDS.has(stem)) return;
+  out.push(stem);
 }

@@ -4,12 +4,11 @@ import { getEncoding } from "js-tiktoken";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+import { OPENAI_IMAGE_DEFAULT_TOKENS, PDF_PAGE_TOKENS } from "./content-block-tokens.js";
 import { characterTokenCounter } from "./testing/index.js";
 import {
-  BINARY_BLOCK_TOKENS,
   createTokenCounter,
   DEFAULT_ENCODING,
-  IMAGE_BLOCK_TOKENS,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
   NAME_OVERHEAD_TOKENS,
@@ -81,7 +80,7 @@ describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () =
     );
   });
 
-  it("charges a fixed cost for images and binary blocks, whatever their size", () => {
+  it("never tokenizes image or file bytes: an unreadable image costs OpenAI's default, a PDF without pages one page", () => {
     const image = (data: string) =>
       new HumanMessage({
         content: [
@@ -90,26 +89,19 @@ describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () =
         ],
       });
     const small = counter.countMessage(image("AAAA"));
-    expect(small).toBe(MESSAGE_OVERHEAD_TOKENS + counter.countText("look") + IMAGE_BLOCK_TOKENS);
+    expect(small).toBe(MESSAGE_OVERHEAD_TOKENS + counter.countText("look") + OPENAI_IMAGE_DEFAULT_TOKENS);
     expect(counter.countMessage(image("A".repeat(200_000)))).toBe(small);
     const file = new HumanMessage({ content: [{ type: "file", mimeType: "application/pdf", data: "JVBER".repeat(1000) }] as never });
-    expect(counter.countMessage(file)).toBe(MESSAGE_OVERHEAD_TOKENS + BINARY_BLOCK_TOKENS);
+    expect(counter.countMessage(file)).toBe(MESSAGE_OVERHEAD_TOKENS + PDF_PAGE_TOKENS);
   });
 
   it("never crashes on unknown block types and skips long binary-looking strings at any depth", () => {
     const odd = new HumanMessage({
-      content: [
-        { type: "document", source: { type: "base64", data: "Q".repeat(50_000) }, title: "report" },
-        { type: "mystery" },
-        null,
-        42,
-      ] as never,
+      content: [{ type: "mystery", source: { type: "base64", data: "Q".repeat(50_000) }, title: "report" }, null, 42] as never,
     });
     const tokens = counter.countMessage(odd);
     const expected =
-      MESSAGE_OVERHEAD_TOKENS +
-      counter.countText(JSON.stringify({ type: "document", source: { type: "base64" }, title: "report" })) +
-      counter.countText(JSON.stringify({ type: "mystery" }));
+      MESSAGE_OVERHEAD_TOKENS + counter.countText(JSON.stringify({ type: "mystery", source: { type: "base64" }, title: "report" }));
     expect(tokens).toBe(expected);
     const circular: Record<string, unknown> = { type: "loop" };
     circular.self = circular;

@@ -5,16 +5,13 @@ import { resolveEncoding as bytePairRanks } from "gpt-tokenizer/resolveEncoding"
 import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
+import { additionalReasoningTexts, type BlockPricing, blockPricingFor, contentBlockCost } from "./content-block-tokens.js";
 import { parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
 
 /** Encoding used when neither an encoding nor a known model name is given (spec R3). */
 export const DEFAULT_ENCODING: TiktokenEncoding = "o200k_base";
-/** Fixed cost of one image block, in tokens: OpenAI's price of a 512x512 high-detail tile plus base (170 + 85). */
-export const IMAGE_BLOCK_TOKENS = 255;
-/** Fixed cost of a file, audio or other binary block, in tokens (its bytes are never tokenized). */
-export const BINARY_BLOCK_TOKENS = 255;
 /**
  * Per-message framing, in tokens: the 3 of OpenAI's chat format (`<|start|>`, the separator,
  * `<|end|>`; cookbook `num_tokens_from_messages`, `tokens_per_message = 3`) plus the role, one
@@ -157,13 +154,13 @@ interface MessageParts {
 }
 
 /**
- * The parts of a message a provider's converter sends, each once: text blocks, fixed costs for
- * images and binary blocks, reasoning text, each tool call's name and arguments (a `tool_use` /
+ * The parts of a message a provider's converter sends, each once: text blocks, images, files,
+ * documents and reasoning by `contentBlockCost`, reasoning in `additional_kwargs`, each tool call's name and arguments (a `tool_use` /
  * `tool_call` content block that repeats a `tool_calls` entry, as Anthropic AI messages carry
  * them, is the same call: the Anthropic converter sends it once and the OpenAI one drops the
  * block), the `name`, and a ToolMessage's `tool_call_id`.
  */
-function messageParts(message: BaseMessage): MessageParts {
+function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts {
   const texts: string[] = [];
   let fixed = MESSAGE_OVERHEAD_TOKENS;
   const calls = toolCallsOf(message);
@@ -179,12 +176,15 @@ function messageParts(message: BaseMessage): MessageParts {
       if (!block || typeof block !== "object") continue;
       const b = block as Record<string, unknown>;
       const type = String(b.type ?? "");
-      if (typeof b.text === "string") texts.push(b.text);
-      else if (type === "image_url" || type === "image") fixed += IMAGE_BLOCK_TOKENS;
-      else if (type === "file" || type === "audio" || type === "input_audio" || type === "video") fixed += BINARY_BLOCK_TOKENS;
-      else if (typeof b.reasoning === "string") texts.push(b.reasoning);
-      else if (typeof b.thinking === "string") texts.push(b.thinking);
-      else if (type === "tool_use" || type === "tool_call") {
+      if (typeof b.text === "string") {
+        texts.push(b.text);
+        continue;
+      }
+      const cost = contentBlockCost(b, pricing);
+      if (cost) {
+        texts.push(...cost.texts);
+        fixed += cost.fixed;
+      } else if (type === "tool_use" || type === "tool_call") {
         if (typeof b.id === "string" && callIds.has(b.id)) continue;
         texts.push(String(b.name ?? ""), safeJson(b.input ?? b.args ?? {}));
         fixed += TOOL_CALL_OVERHEAD_TOKENS;
@@ -193,6 +193,7 @@ function messageParts(message: BaseMessage): MessageParts {
       else texts.push(safeJson(stripBinary(b)));
     }
   } else if (content != null) texts.push(safeJson(content));
+  texts.push(...additionalReasoningTexts((message as { additional_kwargs?: unknown }).additional_kwargs));
   for (const call of calls) {
     texts.push(call.name ?? "", safeJson(call.args ?? {}));
     fixed += TOOL_CALL_OVERHEAD_TOKENS;
@@ -333,8 +334,11 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  * one segment): the system prompt, the history note and every line of a context block, as parts
  * of a system message or in the stable_tail context, so a changed facts block costs the tokens of
  * its own new lines only. Other messages' long texts are remembered in segments of 128+ characters.
- * Images cost {@link IMAGE_BLOCK_TOKENS}; file and audio blocks {@link BINARY_BLOCK_TOKENS};
- * unknown block types are counted by their JSON and never throw.
+ * Content blocks cost what their provider charges (`content-block-tokens.ts`): images by their
+ * size (OpenAI's tiles; Anthropic's width x height / 750; standard blocks by the rule of the
+ * `model` option's provider, `claude*` Anthropic, else OpenAI), PDFs by their pages, text files
+ * and documents by their text, reasoning (`additional_kwargs.reasoning` too) by its text; audio
+ * and video a fixed cost. Unknown block types are counted by their JSON and never throw.
  *
  * @example
  * const counter = createTokenCounter({ model: "gpt-4o-mini" });
@@ -390,11 +394,12 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
   }
   const byObject = new WeakMap<object, number>();
   const byKey = new Map<string, number>();
+  const pricing = blockPricingFor(options.model);
 
   const countMessage = (message: BaseMessage): number => {
     const seen = byObject.get(message);
     if (seen !== undefined) return seen;
-    const parts = messageParts(message);
+    const parts = messageParts(message, pricing);
     const key = cacheKey(message, parts);
     let total = byKey.get(key);
     if (total === undefined) {

@@ -10,6 +10,22 @@ const thread = (n: number): BaseMessage[] =>
 const ids = (index: MessageIndex) => index.entries().map((e) => e.id);
 const found = (index: MessageIndex, query: string) => index.search(tokenize(query), 5).map((r) => r.entry.id);
 
+describe("MessageIndex dates (issue 25)", () => {
+  it("finds what was said in a month by the message's timestamp, and by a relative month in it", () => {
+    const at = (id: string, content: string, timestamp: string) => new HumanMessage({ id, content, additional_kwargs: { timestamp } });
+    const index = new MessageIndex({ maxMessages: 100 });
+    index.sync([
+      at("a", "We painted the fence", "1:56 pm on 8 May, 2023"),
+      at("b", "We painted the shed", "3:10 pm on 2 July, 2023"),
+      at("c", "I started pottery last month", "9:00 am on 3 July, 2023"),
+      at("d", "울타리를 칠했어요", "2023년 5월 20일 오후 2시"),
+    ]);
+    expect(found(index, "What did they paint in May 2023?")).toEqual(["a", "b", "d", "c"]);
+    expect(found(index, "What did I start in June?")[0]).toBe("c");
+    expect(found(index, "5월에 뭐 칠했어요?")[0]).toBe("d");
+  });
+});
+
 describe("MessageIndex.sync", () => {
   it("indexes only the new messages when the thread grows", () => {
     const index = new MessageIndex({ maxMessages: 100 });

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType, tokenize } from "@threadwise/core";
+import { isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /** One message of the thread, as recall indexed it. */
@@ -267,8 +267,7 @@ export class MessageIndex {
       this.#entries.push(entry);
       this.#bySeq.set(entry.seq, entry);
       this.#byId.set(id, entry);
-      // The speaker's name is indexed with the text, as `Name: text` would be.
-      const document = (name ? [...tokenize(name), ...terms] : terms).join("\u0000");
+      const document = documentTerms(entry).join("\u0000");
       this.#mini.add({ id: entry.seq, text: document });
       // The document's length as MiniSearch counts it (distinct tokens), for #settleAverage.
       this.#lengths.set(entry.seq, new Set(document.split("\u0000")).size);
@@ -315,7 +314,7 @@ export class MessageIndex {
     this.#mini = MessageIndex.#newMini();
     for (let i = this.#head; i < this.#entries.length; i += 1) {
       const entry = this.#entries[i] as RecallEntry;
-      this.#mini.add({ id: entry.seq, text: (entry.name ? [...tokenize(entry.name), ...entry.terms] : entry.terms).join("\u0000") });
+      this.#mini.add({ id: entry.seq, text: documentTerms(entry).join("\u0000") });
     }
   }
 
@@ -364,6 +363,16 @@ interface IndexedFields {
   text: string;
   name: string | undefined;
   timestamp: string | undefined;
+}
+
+/**
+ * What an entry is searched by: its speaker's name (indexed with the text, as `Name: text` would
+ * be), its text's terms, and the date terms of its timestamp (its month and year, and the months
+ * its relative words such as "last month" or "지난달" point to; core's `timestampTerms`), so a
+ * question about a time finds what was said then.
+ */
+function documentTerms(entry: RecallEntry): string[] {
+  return [...(entry.name ? tokenize(entry.name) : []), ...entry.terms, ...timestampTerms(entry.timestamp, entry.text)];
 }
 
 /** A stored message's key in the index: its id, or its 1-based position when it has none. */

@@ -9,10 +9,12 @@ export {
 export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";
 export {
   DEFAULT_MAX_INPUT_TOKENS,
+  DEFAULT_MAX_PASSES_PER_CALL,
   DEFAULT_THRESHOLD,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_WINDOW_SIZE,
   MAX_INPUT_TOKENS_ENV,
+  MAX_PASSES_ENV,
   type ResolvedSummarizeOptions,
   resolveSummarizeOptions,
   type SummarizeOptions,
@@ -29,6 +31,7 @@ export {
   SHORTENED_MARKER,
   type SummarizerInput,
   shortenToTokens,
+  summarizerPasses,
   transcriptLine,
 } from "./summarizer-input.js";
 export { planSummary, type SummaryPlan, summaryPeriod, uncoveredStartOf } from "./summary-plan.js";

@@ -181,3 +181,38 @@ describe("summarize({ background: true })", () => {
     }
   });
 });
+
+describe("summarize({ background: true }) after the thread is edited (R37)", () => {
+  // The job was adopted when the thread still held the summary it built on, by coverage alone: a
+  // message it summarized, edited in place before the next call, was then covered by a summary of
+  // its old text, and the request differed from a fresh process's (which has no job to adopt).
+  it("drops a prepared summary whose span was edited in place; the call is what a fresh process sends", async () => {
+    const summarizer = {
+      invoke: async (messages: BaseMessage[]) => new AIMessage(`summary of: ${messageText(messages.at(-1) as BaseMessage).slice(-40)}`),
+    };
+    const stack = () => [summarize({ model: summarizer, windowSize: 4, threshold: 8, background: true, startOn: "any", logger: false })];
+    const checkpointer = new MemorySaver();
+    const model = agentModel([]);
+    const agent = createAgent({ model, checkpointer, middleware: stack() });
+    const config = { configurable: { thread_id: "bg-edit" } };
+    for (let k = 1; k <= 4; k += 1) await agent.invoke(turn(k), config);
+    // Turn 4 was due: a summary of u1..a2 (or so) is being prepared; let it settle.
+    await tick();
+    await tick();
+    // The user corrects u1 in place (same id, other text) before the next turn.
+    await agent.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "u1 corrected" })] });
+    const before = (await checkpointer.getTuple(config))?.config ?? config;
+    await agent.invoke(turn(5), config);
+    const freshModel = agentModel([]);
+    const fresh = createAgent({ model: freshModel, checkpointer, middleware: stack() });
+    await fresh.invoke(turn(5), before);
+    const sent = (m: typeof model) => {
+      const call = m.calls.at(-1)?.messages ?? [];
+      return call.map((message) => [message.getType(), message.content]);
+    };
+    expect(sent(model)).toEqual(sent(freshModel));
+    // Nothing covers the old text of u1.
+    expect(JSON.stringify(sent(model))).not.toContain("summary of");
+    expect((await slotOf(agent, config)).summary?.text ?? "").toBe("");
+  });
+});

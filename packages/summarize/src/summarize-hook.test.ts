@@ -52,7 +52,14 @@ describe("summarize hook alone", () => {
     const update = (result as Command).update as Record<string, { summary: object; workMemory?: unknown }>;
     expect(Object.keys(update)).toEqual([SUMMARY_SLOT_KEY]);
     expect(update[SUMMARY_SLOT_KEY]).toEqual({
-      summary: { text: "AGENT-MODEL-SUMMARY", coveredThroughId: "u3", coveredCount: 5, updatedAt: expect.any(String) },
+      summary: {
+        text: "AGENT-MODEL-SUMMARY",
+        coveredThroughId: "u3",
+        coveredCount: 5,
+        updatedAt: expect.any(String),
+        // One 8-character digest per covered message (u1 a1 u2 a2 u3).
+        coveredDigests: expect.stringMatching(/^[A-Za-z0-9+/]{40}$/),
+      },
     });
   });
 

@@ -7,6 +7,8 @@ export const DEFAULT_WINDOW_SIZE = 20;
 export const DEFAULT_THRESHOLD = 40;
 /** Default bound on one summarizer call's input, in tokens (spec R11). */
 export const DEFAULT_MAX_INPUT_TOKENS = 8000;
+/** Default of `maxPassesPerCall`: summarizer calls one model call (or one background job) makes at most. */
+export const DEFAULT_MAX_PASSES_PER_CALL = 3;
 /** Default time one summarizer call may take, in milliseconds (spec R13). */
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
@@ -16,6 +18,8 @@ export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
 export const THRESHOLD_ENV = "MEMORY_SUMMARIZE_THRESHOLD";
 /** Env twin of `maxInputTokens`. */
 export const MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MAX_INPUT_TOKENS";
+/** Env twin of `maxPassesPerCall`. */
+export const MAX_PASSES_ENV = "MEMORY_SUMMARIZE_MAX_PASSES";
 /** Env twin of `timeoutMs`. */
 export const TIMEOUT_MS_ENV = "MEMORY_SUMMARIZE_TIMEOUT_MS";
 
@@ -59,11 +63,22 @@ export const summarizeOptionsSchema = z.strictObject({
   prompt: z.string().trim().min(1).optional(),
   /**
    * Most tokens one summarizer call may receive (instructions, previous summary and new messages,
-   * counted with js-tiktoken `o200k_base`). Over it, the longest new messages are shortened with a
-   * marker; the previous summary is kept. Env `MEMORY_SUMMARIZE_MAX_INPUT_TOKENS`.
+   * counted with js-tiktoken `o200k_base`). More messages than fit are summarized in several calls
+   * (passes), each folding its messages into the summary the previous one made (spec R39); only a
+   * single message longer than a pass holds is shortened, with a marker. Env
+   * `MEMORY_SUMMARIZE_MAX_INPUT_TOKENS`.
    * @default 8000
    */
   maxInputTokens: z.number().int().min(256).default(DEFAULT_MAX_INPUT_TOKENS),
+  /**
+   * Most summarizer calls (passes, see `maxInputTokens`) one model call makes, or one background
+   * job, 1..100. A larger backlog (a thread imported with thousands of messages, a summarizer that
+   * failed for a while) is caught up over the next model calls, this many passes each; until then
+   * the view holds the window and the multiturn line counts the messages neither summarized yet nor
+   * sent (`unsummarized_dropped`). Env `MEMORY_SUMMARIZE_MAX_PASSES`.
+   * @default 3
+   */
+  maxPassesPerCall: z.number().int().min(1).max(100).default(DEFAULT_MAX_PASSES_PER_CALL),
   /**
    * Most time one summarizer call may take, in milliseconds, 1..2,147,483,647 (Node's timer limit;
    * a larger value would overflow and fire after 1 ms, so it is refused); after it the call is
@@ -124,6 +139,7 @@ export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: Nod
     windowSize: envPositiveInt(WINDOW_SIZE_ENV, env),
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
+    maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),
     timeoutMs: envTimerMs(TIMEOUT_MS_ENV, env),
   };
   const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));

@@ -340,3 +340,36 @@ describe("summarizer failures", () => {
     expect((model.calls[2]?.messages ?? []).some((m) => messageText(m).includes("summary"))).toBe(false);
   });
 });
+
+describe("summarize after a covered message is edited (R37)", () => {
+  // A summary kept what a covered message said before it was edited in place (a redaction under
+  // the message's own id), for good: incremental summaries only add the newly evicted span.
+  it("the next due summary is made again from the stored messages; until then the summary stays, as in a fresh process", async () => {
+    const summarizer = scriptedModel((messages) => {
+      const input = messageText(messages.at(-1) as BaseMessage);
+      return `S(${input.includes("u1 redacted") ? "redacted" : input.includes("u1") ? "original" : "span"})`;
+    });
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 4, startOn: "any", logger: false })],
+    });
+    const config = { configurable: { thread_id: "edit-covered" } };
+    const slot = async () => readSummarySlot((await agent.graph.getState(config)).values).summary;
+    await runTurns(agent, "edit-covered", 1, 3);
+    expect((await slot())?.text).toBe("S(original)");
+    // Not yet due after the edit: the summary stays (it is stored state; a fresh process reads the same).
+    await agent.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "u1 redacted" })] });
+    expect((await slot())?.text).toBe("S(original)");
+    // Due on turn 4: u1 no longer says what the summary was made from, so it is made again from
+    // every stored message outside the window, not incrementally on top of the old text.
+    await runTurns(agent, "edit-covered", 4, 4);
+    expect((await slot())?.text).toBe("S(redacted)");
+    const input = messageText(summarizer.calls.at(-1)?.messages.at(-1) as BaseMessage);
+    expect(input).toContain("u1 redacted");
+    expect(input).not.toContain("S(original)");
+    // Unedited, the next period is incremental again (previous summary + the new span only).
+    await runTurns(agent, "edit-covered", 5, 5);
+    expect(messageText(summarizer.calls.at(-1)?.messages.at(-1) as BaseMessage)).not.toContain("u1 redacted");
+  });
+});

@@ -9,6 +9,7 @@ import {
   invokeInternal,
   isUserMessage,
   messageText,
+  messageType,
   readSummarySlot,
   resolveLogger,
   StructuredResponseWrites,
@@ -18,15 +19,17 @@ import {
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
+  type ViewDecision,
   viewReport,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
-import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT } from "./summarizer-input.js";
+import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
+import { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
-import { planSummary } from "./summary-plan.js";
+import { planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
@@ -53,6 +56,25 @@ export const BACKGROUND_LEAD_MESSAGES = 2;
 
 class SummarizerFailure extends Error {}
 
+/** What a due summary builds on: the summary (or none), the span, the digests of what the summary covers. */
+interface SummaryStart {
+  base: SummaryRecord | undefined;
+  span: BaseMessage[];
+  coveredDigests: string;
+}
+
+/**
+ * Index in `stored` of the first message the summary `record` does not cover, once passes made it
+ * on this call: after its `coveredThroughId` when that is in the pending span, else the window's
+ * start (a record without ids covered every pending message).
+ */
+function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: SummaryRecord | undefined): number {
+  const id = record?.coveredThroughId;
+  if (id != null)
+    for (let i = plan.windowStart - 1; i >= plan.uncoveredStart; i -= 1) if ((stored[i] as BaseMessage).id === id) return i + 1;
+  return plan.windowStart;
+}
+
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
   const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
@@ -65,15 +87,19 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *
  * How it works, on every model call (`wrapModelCall`):
  * 1. Reads the cached summary from the thread's summary slot (`_threadwise_summary.summary`, one
- *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt }`).
+ *    upserted value: `{ text, coveredThroughId, coveredCount, updatedAt, coveredDigests }`).
  * 2. Finds the window: the one a window middleware before it decided (`[windowTrim(), summarize()]`:
  *    windowTrim's, read from core's view decisions), else its own (`windowSize` messages, whole
  *    groups, via core's `selectView`), and the messages that left it since the summary was made
  *    (found by message id, so persistTrim's deletions do not shift it).
  * 3. When due (first once the thread holds `threshold` messages; then every `threshold - windowSize`
  *    messages that leave the window, or every `windowSize` when `threshold <= windowSize`), calls the
- *    summarizer once with only the previous summary and the newly evicted messages, bounded by
- *    `maxInputTokens`. The call is tagged {@link INTERNAL_CALL_TAGS} and never streams.
+ *    summarizer with only the previous summary and the newly evicted messages, bounded by
+ *    `maxInputTokens`: once, or for a backlog that does not fit (an imported thread), in passes
+ *    folded in order into the running summary, at most `maxPassesPerCall` per model call; the
+ *    rest is caught up on the next calls, and meanwhile the view keeps the window and the
+ *    multiturn line counts what is neither summarized yet nor sent (`unsummarized_dropped`, R39).
+ *    The calls are tagged {@link INTERNAL_CALL_TAGS} and never stream.
  * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
  *    message the summary does not cover: the window plus fewer than one period of messages that
  *    left it since. The summary plus the view is always the whole thread, in either order with
@@ -86,6 +112,11 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    (the work-memory part is left to its owner), so the middleware adds no graph node and no
  *    checkpoint write of its own. A structured response (`responseFormat`) cannot carry a
  *    `Command`: with `structuredResponse: true` the same update is written from an `afterModel` hook.
+ *
+ * Edits (R37): a new summary is made on top of the previous one only while the messages it
+ * covers are still the ones it was made from (`coveredDigests`, checked once per period); after a
+ * covered message was edited in place or removed from the middle, it is made again from every
+ * stored message outside the window.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
@@ -122,11 +153,15 @@ export function summarize(options: SummarizeOptions = {}) {
     toState: (summary) => ({ [SUMMARY_SLOT_KEY]: { summary } }),
   });
 
-  /** One summarizer call over `span` on top of `base`: the new record, or a throw on failure or empty answer. */
+  /**
+   * One summarizer call over `span` on top of `base`: the new record, or a throw on failure or
+   * empty answer. `coveredDigests`: the digests of what `base` covers, still stored.
+   */
   const makeSummary = async (
     model: SummarizerModel,
     base: SummaryRecord | undefined,
     span: readonly BaseMessage[],
+    coveredDigests: string,
     signal?: AbortSignal,
   ): Promise<SummaryRecord> => {
     const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
@@ -138,7 +173,59 @@ export function summarize(options: SummarizeOptions = {}) {
       coveredThroughId: last.id ?? null,
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
+      coveredDigests: coveredDigests + coveredDigestsOf(span),
     };
+  };
+
+  /**
+   * What a due summary builds on (R37): the current summary and the pending span when the
+   * messages it covers are still the ones it was made from; else (a covered message edited in
+   * place or removed from the middle) no summary, and every stored message outside the window:
+   * the summary is made again from what is stored, as a process that never saw the old one would.
+   * O(covered content), on due calls only.
+   */
+  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan): SummaryStart => {
+    const covered = coveredMessages(stored, record);
+    if (coverageIntact(record, covered)) {
+      const kept = record?.coveredDigests;
+      return {
+        base: record,
+        span: plan.pending,
+        coveredDigests:
+          kept === undefined ? coveredDigestsOf(covered) : kept.slice(kept.length - covered.length * COVERED_DIGEST_CHARACTERS),
+      };
+    }
+    logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
+      covered_messages: covered.length,
+    });
+    return { base: undefined, span: stored.slice(0, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+  };
+
+  /**
+   * Folds `span` into `base` in passes that each fit `maxInputTokens` (spec R39), at most
+   * `maxPassesPerCall` of them: the record after the last pass that succeeded (`undefined` when
+   * none did), and the error that stopped the passes, if any. A failed pass keeps what the passes
+   * before it covered.
+   */
+  const summarizeBacklog = async (
+    model: SummarizerModel,
+    { base, span, coveredDigests }: SummaryStart,
+    signal?: AbortSignal,
+  ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
+    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter }).slice(0, opts.maxPassesPerCall);
+    let record = base;
+    let digests = coveredDigests;
+    let done = 0;
+    for (const pass of passes) {
+      try {
+        record = await makeSummary(model, record, pass, digests, signal);
+        digests = record.coveredDigests ?? "";
+      } catch (error) {
+        return { record: done > 0 ? record : undefined, passes: done, error };
+      }
+      done += 1;
+    }
+    return { record: done > 0 ? record : undefined, passes: done };
   };
 
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
@@ -187,7 +274,9 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous);
+        const settled = jobs.take(threadId, previous, (base) =>
+          stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system"),
+        );
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
@@ -217,14 +306,16 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          try {
-            update = await makeSummary(model, record, plan.pending, request.runtime?.signal);
+          const made = await summarizeBacklog(model, startOf(stored, record, plan), request.runtime?.signal);
+          if (made.record) {
+            update = made.record;
             record = update;
             madeNow = true;
-            failedTurns.delete(threadId);
-          } catch (error) {
+          }
+          if (made.error === undefined) failedTurns.delete(threadId);
+          else {
             remember(turnId);
-            warnFailure(error, record, plan.pending.length, Date.now() - started);
+            warnFailure(made.error, record, plan.pending.length, Date.now() - started);
           }
         }
       }
@@ -235,10 +326,18 @@ export function summarize(options: SummarizeOptions = {}) {
 
       // The view is everything the summary does not cover: core keeps it from the first uncovered
       // message on (a cap may still drop some, counted as unsummarized drops).
-      const coveredUpTo = madeNow ? plan.windowStart : plan.uncoveredStart;
-      let next = withViewDecisions(ruled, [
+      const coveredUpTo = madeNow ? coveredEnd(stored, plan, record) : plan.uncoveredStart;
+      const decisions: ViewDecision[] = [
         { kind: "coverage", producer: SUMMARIZE_MIDDLEWARE_NAME, firstUncovered: stored[coveredUpTo] ?? null },
-      ]);
+      ];
+      // A backlog larger than the passes of one call could fold in (an imported thread, a
+      // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
+      // counts the rest as unsummarized_dropped until the next calls catch up (spec R39).
+      let behind = 0;
+      for (let i = coveredUpTo; i < plan.windowStart; i += 1) if (messageType(stored[i] as BaseMessage) !== "system") behind += 1;
+      if (behind > plan.period + BACKGROUND_LEAD_MESSAGES)
+        decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
+      let next = withViewDecisions(ruled, decisions);
       if (record && record.text.trim() !== "") {
         next = addContextBlocks(
           next,
@@ -253,16 +352,14 @@ export function summarize(options: SummarizeOptions = {}) {
         async (r: typeof next) => handler(r),
       );
       if (prepareAfterAnswer) {
-        const base = record;
-        const span = plan.pending;
+        const original = record;
+        const start = startOf(stored, original, plan);
         const started = Date.now();
-        jobs.start(threadId, base, turnId, async () => {
-          try {
-            return await makeSummary(model, base, span);
-          } catch (error) {
-            warnFailure(error, base, span.length, Date.now() - started);
-            throw error;
-          }
+        jobs.start(threadId, original, start.base, start.span, turnId, async () => {
+          const made = await summarizeBacklog(model, start);
+          if (made.error !== undefined) warnFailure(made.error, made.record ?? start.base, start.span.length, Date.now() - started);
+          if (!made.record) throw made.error;
+          return made.record;
         });
       }
       if (!update) return response;

@@ -192,3 +192,56 @@ export function buildSummarizerInput(args: {
   const tokens = count(args.prompt) + count(user) + 2 * MESSAGE_OVERHEAD_TOKENS;
   return { messages, tokens, shortened };
 }
+
+/** Tokens a pass leaves free beside its lines: counts of joined texts differ from the sums of their parts by a few. */
+const PASS_MARGIN_TOKENS = 16;
+
+/**
+ * Splits the messages a summary must cover into passes (spec R39), oldest first, each small enough
+ * that {@link buildSummarizerInput} takes every line of it whole: the lines of one pass (tokens,
+ * counted as the input counts them) fit in `maxInputTokens` less the instructions, the framing and
+ * the most a previous summary can take there (half the cap: a longer one is shortened). A message
+ * alone over that budget is a pass of its own (then shortened with {@link SHORTENED_MARKER}). A
+ * pass ends at a group's start when it can (a call and its results in one pass); only a call whose
+ * results alone are over the budget is split. Folding the passes in order into the running summary
+ * (each pass's summary the next one's previous summary) covers a backlog of any size.
+ *
+ * @returns the passes, as consecutive slices of `span` (`[]` for an empty span).
+ */
+export function summarizerPasses(args: {
+  span: readonly BaseMessage[];
+  prompt: string;
+  maxInputTokens: number;
+  counter: TokenCounter;
+}): BaseMessage[][] {
+  const { counter, maxInputTokens, span } = args;
+  const count = (text: string) => boundedTokenCount(counter, text);
+  const summaryShare = Math.floor(maxInputTokens * MAX_SUMMARY_SHARE);
+  const fixed =
+    count(args.prompt) +
+    count("<previous_summary>\n\n</previous_summary>\n\n<new_messages>\n\n</new_messages>") +
+    2 * MESSAGE_OVERHEAD_TOKENS;
+  const budget = Math.max(1, maxInputTokens - fixed - summaryShare - PASS_MARGIN_TOKENS);
+  const tokens = span.map((message) => {
+    const line = transcriptLine(message);
+    return line.length > budget * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`);
+  });
+  const passes: BaseMessage[][] = [];
+  let start = 0;
+  let used = 0;
+  for (let i = 0; i < span.length; i += 1) {
+    if (i > start && used + (tokens[i] as number) > budget) {
+      // End the pass before the group holding message i (its call) when that leaves the pass non-empty.
+      let end = i;
+      while (end > start && messageType(span[end] as BaseMessage) === "tool") end -= 1;
+      if (end === start || messageType(span[i] as BaseMessage) !== "tool") end = i;
+      passes.push(span.slice(start, end));
+      start = end;
+      used = 0;
+      for (let k = start; k < i; k += 1) used += tokens[k] as number;
+    }
+    used += tokens[i] as number;
+  }
+  if (start < span.length) passes.push(span.slice(start));
+  return passes;
+}

@@ -1,10 +1,14 @@
-import type { SummaryRecord } from "@threadwise/core";
+import type { BaseMessage } from "@langchain/core/messages";
+import { type SummaryRecord, sameMessage } from "@threadwise/core";
 
 /** A summary being prepared after an answer, for one thread (`summarize({ background: true })`). */
 interface SummaryJob {
-  /** `coveredThroughId` and `coveredCount` of the summary the job builds on (`null`/0: none). */
-  baseId: string | null;
-  baseCount: number;
+  /** The summary the thread held when the job started. */
+  original: SummaryRecord | undefined;
+  /** The summary the job builds on: `original`, or `undefined` when it summarizes the stored messages again. */
+  base: SummaryRecord | undefined;
+  /** The messages it summarizes, as the stored thread held them when it started. */
+  span: readonly BaseMessage[];
   /** Id of the user message of the turn that started the job. */
   turnId: string;
   /** Settles when the summarizer answered, failed or timed out; never rejects. */
@@ -14,11 +18,25 @@ interface SummaryJob {
   settled: boolean;
 }
 
-/** What {@link SummaryJobs.take} hands back: the new summary, or the failure and the turn it belongs to. */
+/** What {@link SummaryJobs.take} hands back: the new summary, or the failure, the turn and the span it belongs to. */
 export interface SettledSummaryJob {
   result?: SummaryRecord;
   error?: unknown;
   turnId: string;
+  /** The summary the job built on. */
+  base: SummaryRecord | undefined;
+  /** The messages it summarized. */
+  span: readonly BaseMessage[];
+}
+
+/** Same summary record: same coverage and text (a record another process wrote differs). */
+function sameRecord(a: SummaryRecord | undefined, b: SummaryRecord | undefined): boolean {
+  return (
+    (a?.coveredThroughId ?? null) === (b?.coveredThroughId ?? null) &&
+    (a?.coveredCount ?? 0) === (b?.coveredCount ?? 0) &&
+    (a?.text ?? "") === (b?.text ?? "") &&
+    a?.coveredDigests === b?.coveredDigests
+  );
 }
 
 /**
@@ -27,6 +45,13 @@ export interface SettledSummaryJob {
  * stored before that: a crash or a restart loses only the prepared text, and the next call finds
  * the summary due again and prepares it anew. Bounded: past `maxThreads` threads the oldest job is
  * forgotten (its thread prepares again when due).
+ *
+ * A job is adopted only for the thread it was made from (spec R37): the thread must still hold
+ * the same summary and, right after what that summary covers, the very messages the job
+ * summarized, unedited (same ids and content, {@link sameMessage}). After an edit in place, a
+ * `RemoveMessage`, a fork or replay from another checkpoint, or another process's summary, the
+ * job is dropped unused, so no summary covers content it never saw; the call then sees what a
+ * fresh process sees, and the summary is prepared again when due.
  */
 export class SummaryJobs {
   private readonly jobs = new Map<string, SummaryJob>();
@@ -38,16 +63,21 @@ export class SummaryJobs {
     return this.jobs.has(threadId);
   }
 
-  /** Starts preparing a summary on top of `base` for the thread; `run` makes it (and may throw). */
-  start(threadId: string, base: SummaryRecord | undefined, turnId: string, run: () => Promise<SummaryRecord>): void {
+  /**
+   * Starts preparing a summary of `span` on top of `base` for the thread, which holds `original`
+   * (`base` is `original`, or `undefined` when the summary is made again from the stored
+   * messages); `run` makes it (and may throw).
+   */
+  start(
+    threadId: string,
+    original: SummaryRecord | undefined,
+    base: SummaryRecord | undefined,
+    span: readonly BaseMessage[],
+    turnId: string,
+    run: () => Promise<SummaryRecord>,
+  ): void {
     if (this.jobs.size >= this.maxThreads) this.jobs.delete(this.jobs.keys().next().value as string);
-    const job: SummaryJob = {
-      baseId: base?.coveredThroughId ?? null,
-      baseCount: base?.coveredCount ?? 0,
-      turnId,
-      settled: false,
-      done: Promise.resolve(),
-    };
+    const job: SummaryJob = { original, base, span, turnId, settled: false, done: Promise.resolve() };
     job.done = run().then(
       (result) => {
         job.result = result;
@@ -67,15 +97,24 @@ export class SummaryJobs {
   }
 
   /**
-   * Removes and returns the thread's settled job when it was built on `base` (the summary the
-   * thread holds now). A job built on another summary (another process wrote one meanwhile) is
-   * dropped and `undefined` returned; so is nothing when the job is still running.
+   * Removes and returns the thread's settled job when it was made from the thread as it is now:
+   * started while the thread held `current` (the summary it holds now), its span the first
+   * messages of `uncovered(base)` (the stored messages after what the job's base covers, system
+   * messages left out) with the same ids and content. Any other settled job is dropped and `undefined` returned; so is nothing when the
+   * job is still running. O(span) comparisons.
    */
-  take(threadId: string, base: SummaryRecord | undefined): SettledSummaryJob | undefined {
+  take(
+    threadId: string,
+    current: SummaryRecord | undefined,
+    uncovered: (base: SummaryRecord | undefined) => readonly BaseMessage[],
+  ): SettledSummaryJob | undefined {
     const job = this.jobs.get(threadId);
     if (!job?.settled) return undefined;
     this.jobs.delete(threadId);
-    if (job.baseId !== (base?.coveredThroughId ?? null) || job.baseCount !== (base?.coveredCount ?? 0)) return undefined;
-    return { result: job.result, error: job.error, turnId: job.turnId };
+    if (!sameRecord(job.original, current)) return undefined;
+    const pending = uncovered(job.base);
+    if (pending.length < job.span.length) return undefined;
+    for (let i = 0; i < job.span.length; i += 1) if (!sameMessage(job.span[i], pending[i])) return undefined;
+    return { result: job.result, error: job.error, turnId: job.turnId, base: job.base, span: job.span };
   }
 }

@@ -1,0 +1,25 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import { messageType, toolCallsOf } from "./groups.js";
+
+/**
+ * Everything of a stored message that a provider or a summarizer is sent, as one string: type, id,
+ * `name`, content (text or blocks, in order), tool calls (id, name, arguments) and a ToolMessage's
+ * `tool_call_id`. Two messages with the same identity send the same thing; a message edited in
+ * place under its own id (LangGraph's `updateState` with a stored id) has another. O(content).
+ */
+export function messageIdentity(message: BaseMessage): string {
+  const calls = toolCallsOf(message).map((call) => [call.id ?? null, call.name, call.args ?? null]);
+  const callId = (message as { tool_call_id?: unknown }).tool_call_id ?? null;
+  return JSON.stringify([messageType(message), message.id ?? null, message.name ?? null, message.content, calls, callId]);
+}
+
+/**
+ * Whether `a` and `b` are the same stored message with the same content (see
+ * {@link messageIdentity}); `true` at once for the same object. Spec R37: a per-thread structure
+ * that kept a message checks it with this before it trusts what it derived from it.
+ */
+export function sameMessage(a: BaseMessage | undefined, b: BaseMessage | undefined): boolean {
+  if (a === b) return true;
+  if (a === undefined || b === undefined || a.id !== b.id) return false;
+  return messageIdentity(a) === messageIdentity(b);
+}

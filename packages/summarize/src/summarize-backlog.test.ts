@@ -1,0 +1,162 @@
+/**
+ * Backlogs larger than one summarizer input (spec R39, issue 23): a thread imported with hundreds or
+ * thousands of messages, or a summarizer that failed for a while. Every message that leaves the
+ * window is summarized exactly once, in passes that each fit `maxInputTokens`; none is left out.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import { createTokenCounter, messageText, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
+import { describe, expect, it } from "vitest";
+import { summarize } from "./summarize.js";
+import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, SHORTENED_MARKER, summarizerPasses, transcriptLine } from "./summarizer-input.js";
+
+const counter = createTokenCounter();
+
+/** A long imported thread: user and assistant turns with tool calls now and then, text of varied length. */
+function importedThread(messages: number): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  for (let i = 0; out.length < messages; i += 1) {
+    out.push(new HumanMessage({ id: `u${i}`, content: `Question ${i}: ${"where is my booking ".repeat(1 + (i % 7))}` }));
+    if (i % 5 === 3) {
+      out.push(
+        new AIMessage({ id: `c${i}`, content: "", tool_calls: [{ id: `call${i}`, name: "lookup", args: { i }, type: "tool_call" }] }),
+      );
+      out.push(new ToolMessage({ id: `t${i}`, tool_call_id: `call${i}`, content: `Seat ${i}A, flight KE${i}. `.repeat(1 + (i % 4)) }));
+    }
+    out.push(new AIMessage({ id: `a${i}`, content: `Answer ${i}: 서울에서 부산까지 ${i}번 항공편입니다. `.repeat(1 + (i % 3)) }));
+  }
+  return out.slice(0, messages);
+}
+
+describe("summarizerPasses", () => {
+  for (const size of [400, 2000]) {
+    for (const cap of [256, 2000, 8000]) {
+      it(`${size} messages under a ${cap}-token cap: consecutive passes, each input within the cap, no message left out`, () => {
+        const span = importedThread(size);
+        const passes = summarizerPasses({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: cap, counter });
+        expect(passes.flat()).toEqual(span);
+        // The longest summary a previous pass can hand on: half the cap (a longer one is shortened).
+        const previousSummary = "summary ".repeat(cap);
+        for (const pass of passes) {
+          const input = buildSummarizerInput({ previousSummary, span: pass, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: cap, counter });
+          expect(input.tokens).toBeLessThanOrEqual(cap);
+          const text = messageText(input.messages[1] as BaseMessage);
+          expect(text).not.toContain("more messages left out");
+          // A pass holds more than one message only when all of them fit whole.
+          if (pass.length > 1) expect(input.shortened).toBe(0);
+          // It ends right before a tool result only when it holds nothing but that call and its
+          // results (a call whose results alone are over a pass).
+          const after = span[span.indexOf(pass.at(-1) as BaseMessage) + 1];
+          if (after?.getType() === "tool") {
+            for (const m of pass) expect(m.getType() === "tool" || ((m as AIMessage).tool_calls?.length ?? 0) > 0).toBe(true);
+          }
+        }
+        expect(passes.length).toBeGreaterThan(size === 400 && cap === 8000 ? 0 : 1);
+      });
+    }
+  }
+
+  it("a message alone over a pass is a pass of its own, shortened with the marker", () => {
+    const span = [
+      new HumanMessage({ id: "u0", content: "hello" }),
+      new AIMessage({ id: "a0", content: "long ".repeat(5000) }),
+      new HumanMessage({ id: "u1", content: "bye" }),
+    ];
+    const passes = summarizerPasses({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 512, counter });
+    expect(passes.map((p) => p.map((m) => m.id))).toEqual([["u0"], ["a0"], ["u1"]]);
+    const input = buildSummarizerInput({
+      previousSummary: undefined,
+      span: passes[1] as BaseMessage[],
+      prompt: "p",
+      maxInputTokens: 512,
+      counter,
+    });
+    expect(messageText(input.messages[1] as BaseMessage)).toContain(SHORTENED_MARKER.split("{n}")[1]);
+  });
+});
+
+/** Runs the summarize hook over `stored` with `slot`, as one model call; returns the summary update, what was sent and the log. */
+async function modelCall(
+  middleware: ReturnType<typeof summarize>,
+  stored: BaseMessage[],
+  summary: SummaryRecord | undefined,
+  summarizer: object,
+) {
+  const lines: Array<Record<string, unknown>> = [];
+  let sent: BaseMessage[] = [];
+  const request = {
+    messages: stored,
+    systemMessage: new SystemMessage("sys"),
+    state: { messages: stored, [SUMMARY_SLOT_KEY]: summary ? { summary } : {} },
+    tools: [],
+    model: summarizer,
+    runtime: { configurable: { thread_id: "backlog" } },
+  };
+  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+  const result = await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
+    sent = r.messages;
+    return new AIMessage("ok");
+  });
+  const update =
+    result instanceof Command
+      ? ((result.update as Record<string, { summary: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary ?? undefined)
+      : undefined;
+  return { update, sent, lines };
+}
+
+/** A summarizer that records the new messages of each input and answers with a short summary; it fails on the calls listed. */
+function recordingSummarizer(failOn: readonly number[] = []) {
+  const inputs: string[][] = [];
+  let calls = 0;
+  const model = {
+    async invoke(messages: BaseMessage[]) {
+      calls += 1;
+      if (failOn.includes(calls)) throw new Error(`summarizer down (call ${calls})`);
+      const text = messageText(messages[1] as BaseMessage);
+      const body = text.slice(text.indexOf("<new_messages>\n") + "<new_messages>\n".length, text.indexOf("\n</new_messages>"));
+      inputs.push(body.split("\n"));
+      return new AIMessage(`summary after call ${calls}`);
+    },
+  };
+  return { model, inputs, calls: () => calls };
+}
+
+describe("summarize over an imported thread (backlog)", () => {
+  it("covers every evicted message exactly once over the next calls, the view bounded meanwhile, and keeps what passes made before a failed one", async () => {
+    const stored = importedThread(400);
+    const imported = stored.length;
+    const windowSize = 20;
+    const summarizer = recordingSummarizer([2]);
+    const middleware = summarize({ windowSize, threshold: 40, maxInputTokens: 1000, maxPassesPerCall: 3, logger: false });
+    let summary: SummaryRecord | undefined;
+    const coveredAt = () => (summary ? stored.findIndex((m) => m.id === summary?.coveredThroughId) + 1 : 0);
+    const coverage: number[] = [];
+    let calls = 0;
+    for (; calls < 100 && coveredAt() < imported - windowSize; calls += 1) {
+      // The user goes on talking after the import: one exchange per turn (a failed summary is
+      // tried again on the next turn).
+      if (calls > 0)
+        stored.push(
+          new AIMessage({ id: `answer${calls}`, content: "ok" }),
+          new HumanMessage({ id: `next${calls}`, content: `next ${calls}` }),
+        );
+      const { update, sent } = await modelCall(middleware, stored, summary, summarizer.model);
+      if (update && update.text !== "") summary = update;
+      coverage.push(coveredAt());
+      // Never the whole backlog in one request: the window, plus what the summary covers not yet
+      // only when that is less than a period.
+      expect(sent.length).toBeLessThanOrEqual(windowSize + 22);
+    }
+    // The first call's second pass failed: the first pass's coverage was kept, and the next call
+    // went on from there (the failure is retried on the next user turn).
+    expect(coverage[0]).toBeGreaterThan(0);
+    expect(summarizer.calls()).toBeLessThanOrEqual(3 * calls);
+    expect(calls).toBeGreaterThan(3);
+    // Every message that left the window was in exactly one summarizer input, whole, in order.
+    const covered = coveredAt();
+    expect(covered).toBeGreaterThanOrEqual(imported - windowSize);
+    expect(summary?.coveredCount).toBe(covered);
+    const expected = stored.slice(0, covered).map((m) => transcriptLine(m));
+    expect(summarizer.inputs.flat()).toEqual(expected);
+  });
+});
