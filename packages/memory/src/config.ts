@@ -147,10 +147,10 @@ export const memoryConfigSchema = z.strictObject({
    */
   allowPlaintext: z.boolean(),
   /**
-   * Concurrent turns of one thread (spec R34): how long a run that stopped making progress keeps a
-   * new turn out, in milliseconds (0: no lease; only the compare-and-set on the parent checkpoint).
-   * Set it above your longest model or tool call. See `ThreadwiseSaverOptions.turnLeaseMs`.
-   * @default 60000
+   * Concurrent turns of one thread (spec R34, R38): the turn lease in milliseconds, renewed by a
+   * heartbeat while the turn runs, so a writer killed mid-turn blocks its thread at most this long
+   * (0: no lease; only the compare-and-set on the head). See `ThreadwiseSaverOptions.turnLeaseMs`.
+   * @default 10000
    */
   turnLeaseMs: z.number().int().min(0).max(2_147_483_647),
 });
@@ -177,7 +177,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   pgPoolMax: DEFAULT_PG_POOL_MAX,
   strictMode: false,
   allowPlaintext: false,
-  turnLeaseMs: 60_000,
+  turnLeaseMs: 10_000,
 };
 
 function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
