@@ -303,8 +303,10 @@ export function withDefaultDatabase(dsn: string, database: string): string {
 /**
  * Spec R30. Strict mode needs postgres, a keyring and a positive retention; outside strict mode
  * postgres still needs a keyring unless `allowPlaintext` says otherwise.
- * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) with `missing` listing every unmet
- *   requirement; the message names each env variable and the fix.
+ * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) in strict mode, with `missing`
+ *   listing every unmet requirement; the message names each env variable and the fix.
+ * @throws ThreadwiseConfigError (`option` = `THREADWISE_MEMORY_KEYRING`) outside strict mode, for
+ *   postgres without a keyring and without `allowPlaintext`: a setting to give, not strict mode's.
  */
 export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { project?: string }): void {
   if (config.strictMode) {
@@ -329,8 +331,8 @@ export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { proje
     if (missing.length > 0) throw new ThreadwiseStrictModeError(missing, `${MEMORY_ENV.strictMode}=true requires ${fixes.join(", ")}`);
   }
   if (config.backend === "postgres" && !config.keyringPath && !config.allowPlaintext)
-    throw new ThreadwiseStrictModeError(
-      ["keyring"],
-      `backend "postgres" requires a keyring (${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
+    throw new ThreadwiseConfigError(
+      MEMORY_ENV.keyringPath,
+      `backend "postgres" requires a keyring (memory.keyringPath or ${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
     );
 }
