@@ -1,10 +1,14 @@
 /**
  * threadwise demo (`pnpm demo`): real airline support conversations from tau-bench, replayed
- * through `createAgent` with `windowTrim` + `tokenCap` and a SQLite checkpointer file.
+ * through `createAgent` with the recommended stack, `memoryStack()` on a SQLite file: a window
+ * (`windowTrim`), a summary of what leaves it (`summarize`), recall, and a token cap (`tokenCap`),
+ * the agent wrapped in `hideMemoryState`. When the cap must cut a long tool turn down to its
+ * newest messages, the summary and recall still carry the earlier conversation.
  *
  * Offline by default: a replay model answers with the recorded assistant messages and tool calls,
  * and the tools return the recorded results. With `OPENAI_API_KEY` (or `OPENAI_BASE_URL`) set, a
- * live `ChatOpenAI` (`OPENAI_MODEL`, default `gpt-4o-mini`) answers the same recorded user turns.
+ * live `ChatOpenAI` (`OPENAI_MODEL`, default `gpt-4o-mini`) answers the same recorded user turns
+ * and writes the summaries (offline, `extractiveSummarizer()` picks sentences instead).
  *
  * Every model call prints the multiturn line (spec R6); at the end a table per run compares the
  * stored thread with what the model received: messages, exact tokens (js-tiktoken, o200k_base,
@@ -18,12 +22,11 @@ import { join } from "node:path";
 import { pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import type { BaseMessage } from "@langchain/core/messages";
-import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { createTokenCounter, findOrphans, type ThreadwiseLogger, type TokenCounter } from "@threadwise/core";
 import { replayModel } from "@threadwise/core/testing";
-import { tokenCap } from "@threadwise/token-cap";
-import { windowTrim } from "@threadwise/window-trim";
-import { createAgent, createMiddleware, HumanMessage } from "langchain";
+import { hideMemoryState, memoryStack } from "@threadwise/memory";
+import { extractiveSummarizer } from "@threadwise/summarize";
+import { type AgentMiddleware, createAgent, createMiddleware, HumanMessage } from "langchain";
 import { assistantSteps, loadAirlineRuns, type ReplayScript, replayScript, replayTools } from "./support/tau-replay.js";
 import { exampleTempDir } from "./support/temp-dir.js";
 
@@ -33,7 +36,7 @@ export interface DemoOptions {
   runs?: number[];
   /** `windowTrim.maxMessages`, in messages. @default 20 */
   maxMessages?: number;
-  /** `tokenCap.maxTokens`, in tokens (system prompt and tool schemas included). @default 4000 */
+  /** `tokenCap.maxTokens`, in tokens (system prompt and tool schemas included). @default 8000 */
   maxTokens?: number;
   /** SQLite checkpointer file. @default a new file under the OS temp dir */
   sqlitePath?: string;
@@ -121,18 +124,21 @@ async function replayRun(
   const logger: ThreadwiseLogger = { info: (line) => print(`  ${line}`), warn: (line) => print(`  warn: ${line}`) };
   const replay = settings.live ? undefined : replayModel(assistantSteps(script));
   const model = replay ?? (await liveModel());
-  const checkpointer = SqliteSaver.fromConnString(settings.sqlitePath);
-  const agent = createAgent({
-    model,
-    tools: replayTools(script),
-    systemPrompt: script.systemPrompt,
-    checkpointer,
-    middleware: [
-      windowTrim({ maxMessages: settings.maxMessages, logger }),
-      tokenCap({ maxTokens: settings.maxTokens, model: "gpt-4o", logger }),
-      callRecorder(counter, records),
-    ],
+  // The recommended stack; env is not read, so the flags alone decide the sizes.
+  const stack = memoryStack({
+    backend: "sqlite",
+    sqlitePath: settings.sqlitePath,
+    windowSize: settings.maxMessages,
+    maxHistoryTokens: settings.maxTokens,
+    logger,
+    env: {},
+    // The replay model answers only the recorded turns: offline summaries are extractive.
+    ...(replay ? { models: { summarize: extractiveSummarizer() } } : {}),
   });
+  const middleware: AgentMiddleware[] = [...stack.middleware, callRecorder(counter, records)];
+  const agent = hideMemoryState(
+    createAgent({ model, tools: replayTools(script), systemPrompt: script.systemPrompt, ...stack, middleware }),
+  );
   const config = { configurable: { thread_id: script.threadId }, recursionLimit: 50 };
   print(`\n${script.threadId}: ${script.turns.length} user turns, ${script.repeatedToolCallIds} repeated tool_call_id(s)`);
   for (const turn of script.turns) {
@@ -194,13 +200,13 @@ export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
   const live = options.live ?? Boolean(process.env.OPENAI_API_KEY || process.env.OPENAI_BASE_URL);
   const settings = {
     maxMessages: options.maxMessages ?? 20,
-    maxTokens: options.maxTokens ?? 4000,
+    maxTokens: options.maxTokens ?? 8000,
     sqlitePath: options.sqlitePath ?? join(exampleTempDir("demo"), "threads.sqlite"),
     live,
   };
   print(
     `threadwise demo: ${indices.length} tau-bench airline run(s), ${live ? "LIVE model" : "offline replay"}, ` +
-      `windowTrim(maxMessages=${settings.maxMessages}) + tokenCap(maxTokens=${settings.maxTokens}), SQLite ${settings.sqlitePath}`,
+      `memoryStack({ windowSize: ${settings.maxMessages}, maxHistoryTokens: ${settings.maxTokens} }): window, summary, recall, token cap; SQLite ${settings.sqlitePath}`,
   );
   const reports: RunReport[] = [];
   for (const index of indices) {
@@ -211,7 +217,7 @@ export async function main(options: DemoOptions = {}): Promise<RunReport[]> {
   print(`\n${formatReportTable(reports)}`);
   print(
     "\nTokens: o200k_base (core's counter), summed over each run's model calls, system prompt and tool schemas included;" +
-      ' "full history" is what each call would have sent without windowTrim and tokenCap.',
+      ' "full history" is what each call would have sent with the whole stored thread and no memory.',
   );
   return reports;
 }

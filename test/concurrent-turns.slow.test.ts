@@ -4,9 +4,11 @@
  * PgBouncer in transaction mode. Every turn either commits or is refused with the typed, retryable
  * `ThreadwiseConcurrentTurnError`; none is lost silently; nothing of a refused turn is stored; the
  * stored thread is one orphan-free sequence in which every answer saw exactly the turns committed
- * before it. A second round runs the same race through `withTurnRetry`: every turn commits.
+ * before it; a refused turn makes no model call (spec R38: model calls = committed turns). A
+ * second round runs the same race through `withTurnRetry` with its defaults: every turn commits.
  *
- * Prints, per backend and N: turns sent / committed / refused / other errors / lost.
+ * Prints, per backend and N: turns sent / committed / refused / other errors / lost / duplicated,
+ * and the model calls used.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -24,7 +26,10 @@ const TURNS_PER_WORKER = 4;
 /** Starting 8 tsx processes and 32 turns each round, on a 2-core machine. */
 const TIMEOUT_MS = 600_000;
 /** No window: each answer lists every user message the model saw, so the test can check it. */
-const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_TURN_LEASE_MS: "60000" };
+// The preset's summary and recall are off: each turn is one model call, and the answers list every user message.
+const STACK_ENV = { MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false", MEMORY_RECALL_MAX_TOKENS: "0" };
+/** Eight tsx processes starting at once: minutes on a busy 2-core machine. */
+const STARTUP_MS = 300_000;
 /** Model latency per turn, in milliseconds, so turns of different processes overlap. */
 const MODEL_DELAY_MS = 30;
 
@@ -36,6 +41,10 @@ interface Tally {
   lost: number;
   /** Texts of refused turns found in the stored thread (a partial turn). */
   partial: number;
+  /** User texts stored more than once. */
+  duplicated: number;
+  /** Model calls of all turns, retries included. */
+  modelCalls: number;
 }
 
 /** Stored rows of the thread in the root namespace: checkpoint ids with parents, and the checkpoint ids writes point at. */
@@ -87,7 +96,8 @@ async function race(
   const refused = all.filter((r) => !r.reply.ok && r.reply.code === "THREADWISE_CONCURRENT_TURN").map((r) => r.text);
   const other = all.filter((r) => !r.reply.ok && r.reply.code !== "THREADWISE_CONCURRENT_TURN");
   const messages = (await (workers[0] as AgentWorker).inspect(thread)).messages ?? [];
-  const stored = new Set(expectValidSequence(messages));
+  const storedTexts = expectValidSequence(messages);
+  const stored = new Set(storedTexts);
   const tally: Tally = {
     sent: all.length,
     committed: committed.length,
@@ -95,6 +105,8 @@ async function race(
     other: other.length,
     lost: committed.filter((text) => !stored.has(text)).length,
     partial: refused.filter((text) => stored.has(text)).length,
+    duplicated: storedTexts.length - stored.size,
+    modelCalls: all.reduce((sum, r) => sum + (r.reply.modelCalls ?? 0), 0),
   };
   expect(other.map((r) => r.reply.error)).toEqual([]);
   expect(stored.size).toBe(committed.length);
@@ -109,7 +121,7 @@ function report(
   store: { checkpoints: number; forks: number; orphanWrites: number },
 ) {
   console.log(
-    `[concurrent turns] ${backend} N=${n} x M=${TURNS_PER_WORKER} (${mode}): sent ${tally.sent}, committed ${tally.committed}, refused ${tally.refused} (ThreadwiseConcurrentTurnError), other errors ${tally.other}, lost ${tally.lost}, partial ${tally.partial}; stored ${store.checkpoints} checkpoints, forks ${store.forks}, orphan writes ${store.orphanWrites}`,
+    `[concurrent turns] ${backend} N=${n} x M=${TURNS_PER_WORKER} (${mode}): sent ${tally.sent}, committed ${tally.committed}, refused ${tally.refused} (ThreadwiseConcurrentTurnError), other errors ${tally.other}, lost ${tally.lost}, duplicated ${tally.duplicated}, partial ${tally.partial}, model calls ${tally.modelCalls}; stored ${store.checkpoints} checkpoints, forks ${store.forks}, orphan writes ${store.orphanWrites}`,
   );
 }
 
@@ -118,7 +130,7 @@ async function runBackend(backend: string, env: NodeJS.ProcessEnv, rowsOf: (thre
   const workers = Array.from({ length: Math.max(...WORKERS) }, () => new AgentWorker(env));
   try {
     // Every worker is up (tsx started, stack built) before the race begins.
-    await Promise.all(workers.map((worker, i) => worker.inspect(`${backend}-warmup-${i}`)));
+    await Promise.all(workers.map((worker, i) => worker.inspect(`${backend}-warmup-${i}`, STARTUP_MS)));
     for (const n of WORKERS) {
       const thread = `${backend}-race-${n}`;
       const { tally } = await race(workers.slice(0, n), thread, true);
@@ -127,17 +139,23 @@ async function runBackend(backend: string, env: NodeJS.ProcessEnv, rowsOf: (thre
       expect(tally.committed + tally.refused).toBe(tally.sent);
       expect(tally.lost).toBe(0);
       expect(tally.partial).toBe(0);
+      expect(tally.duplicated).toBe(0);
       expect(tally.committed).toBeGreaterThanOrEqual(1);
+      // Refused turns were refused before their model call (turnAdmission).
+      expect(tally.modelCalls).toBe(tally.committed);
     }
     const n = Math.max(...WORKERS);
     const thread = `${backend}-retry-${n}`;
     const { tally } = await race(workers.slice(0, n), thread, false);
     const store = expectOrphanFree(await rowsOf(thread));
     report(backend, n, "withTurnRetry", tally, store);
-    expect(tally).toMatchObject({ committed: tally.sent, refused: 0, lost: 0, partial: 0 });
-  } finally {
-    await Promise.all(workers.map((worker) => worker.stop()));
+    expect(tally).toMatchObject({ committed: tally.sent, refused: 0, lost: 0, partial: 0, duplicated: 0, modelCalls: tally.sent });
+  } catch (error) {
+    // The failure itself, not a worker that could not stop because of it.
+    await Promise.allSettled(workers.map((worker) => worker.kill()));
+    throw error;
   }
+  await Promise.all(workers.map((worker) => worker.stop()));
 }
 
 describe("N processes x M turns on one thread: SQLite", () => {

@@ -18,7 +18,7 @@ describe("the demo replays recorded airline runs", () => {
     expect(scripts[0]?.turns[0]?.user).toBe("Hi! I'm looking to book a flight from New York to Seattle on May 20th.");
   });
 
-  it("run 0 (task 0): every recorded step is replayed, 0 orphans in what the model received, fewer messages and tokens sent than stored", async () => {
+  it("run 0 (task 0): every recorded step is replayed, 0 orphans; a thread under the summary threshold is sent whole within the cap", async () => {
     const lines: string[] = [];
     const reports = await main({ runs: [0], live: false, sqlitePath: join(dir, "run0.sqlite"), print: (line) => lines.push(line) });
     expect(reports).toHaveLength(1);
@@ -31,16 +31,43 @@ describe("the demo replays recorded airline runs", () => {
     // 7 user turns, 15 assistant steps, 8 tool results.
     expect(report.storedMessages).toBe(30);
     expect(report.orphansInViews).toBe(0);
-    expect(report.sentMessagesMax).toBeLessThanOrEqual(20);
-    expect(report.sentMessagesLastCall).toBeLessThan(report.storedMessages);
-    expect(report.sentTokens).toBeLessThan(report.fullHistoryTokens);
-    expect(report.sentTokensMaxCall).toBeLessThanOrEqual(4000);
-    // One R6 line per model call, the first one before any answer.
+    // 30 messages: below summarize's threshold (40), so what left the window is still sent, not dropped.
+    expect(report.sentMessagesMax).toBe(29);
+    expect(report.sentTokensMaxCall).toBeLessThanOrEqual(8000);
+    // One R6 line per model call, the first one before any answer; nothing dropped unsummarized.
     const multiturn = lines.filter((line) => line.trim().startsWith("multiturn: "));
     expect(multiturn).toHaveLength(15);
-    expect(multiturn[0]?.trim()).toMatch(/^multiturn: thread_msgs=1 window=\S+ sent_to_llm=1 has_prior=false$/);
-    expect(multiturn[14]?.trim()).toMatch(/^multiturn: thread_msgs=29 window=\S+ sent_to_llm=\d+ has_prior=true$/);
+    expect(multiturn[0]?.trim()).toMatch(/^multiturn: thread_msgs=1 window=\S+ sent_to_llm=1 has_prior=false unsummarized_dropped=0$/);
+    expect(multiturn[14]?.trim()).toMatch(/^multiturn: thread_msgs=29 window=\S+ sent_to_llm=\d+ has_prior=true unsummarized_dropped=0$/);
     expect(lines.join("\n")).toContain("\n| tau-airline-task0-trial0 | 7 | 15 | 30 | ");
+  });
+
+  // Issue 24: under windowTrim + tokenCap alone a turn of task 3 went out with sent_to_llm=1 and no
+  // summary held what the cap cut. The recommended stack summarizes what leaves the window.
+  it("run 1 (task 3) with the defaults: no call cut to the newest message, nothing dropped unsummarized, the summary takes over at 40 messages", async () => {
+    const lines: string[] = [];
+    const reports = await main({
+      runs: [1],
+      live: false,
+      sqlitePath: join(dir, "run1-defaults.sqlite"),
+      print: (line) => lines.push(line),
+    });
+    const report = reports[0]!;
+    expect(report.orphansInViews).toBe(0);
+    expect(report.sentTokensMaxCall).toBeLessThanOrEqual(8000);
+    const calls = lines
+      .filter((line) => line.trim().startsWith("multiturn: "))
+      .map((line) => ({
+        stored: Number(/thread_msgs=(\d+)/.exec(line)?.[1]),
+        sent: Number(/sent_to_llm=(\d+)/.exec(line)?.[1]),
+        dropped: Number(/unsummarized_dropped=(\d+)/.exec(line)?.[1]),
+      }));
+    expect(calls).toHaveLength(30);
+    expect(calls.slice(1).filter((c) => c.sent === 1)).toEqual([]);
+    expect(calls.filter((c) => c.dropped > 0)).toEqual([]);
+    // Past the threshold the summary covers what left the window, and the view shrinks.
+    expect(calls.filter((c) => c.stored > 40).every((c) => c.sent <= 23)).toBe(true);
+    expect(report.sentMessagesLastCall).toBeLessThan(report.storedMessages);
   });
 
   it("run 1 (task 3) under a tight window and cap still sends no orphan", async () => {

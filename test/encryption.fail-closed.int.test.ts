@@ -1,8 +1,9 @@
 /**
  * Fail-closed (spec R26, issue 13): a SQLite file written with a keyring, opened by memoryStack
  * without one, refuses the first read with `ThreadwiseSealedStoreError` (`THREADWISE_KEYRING_REQUIRED`)
- * instead of running on ciphertext strings and appending plaintext rows. A blank keyring path in
- * env is an error, not "no encryption".
+ * instead of running on ciphertext strings and appending plaintext rows, and refuses every write,
+ * a new thread's included (spec R38), on SQLite and PostgreSQL. A blank keyring path in env is an
+ * error, not "no encryption".
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -10,10 +11,13 @@ import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
-import { memoryStack, ThreadwiseSealedStoreError } from "@threadwise/memory";
+import { memoryStack, migrate, ThreadwiseSealedStoreError } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
+import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
+import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-fail-closed-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -46,7 +50,55 @@ describe("an encrypted store opened without a keyring", () => {
     expect(ThreadwiseSealedStoreError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain("THREADWISE_MEMORY_KEYRING");
     expect(rows()).toBe(before);
+    // A new thread is not written in plaintext beside the sealed rows either.
+    const fresh = memoryStack({ backend: "sqlite", sqlitePath: file, env: {} });
+    const refused = await createAgent({ model: scriptedModel(() => "ok"), ...fresh })
+      .invoke({ messages: [new HumanMessage("new thread")] }, { configurable: { thread_id: "new" } })
+      .catch((e: unknown) => e);
+    await fresh.checkpointer?.close();
+    expect(ThreadwiseSealedStoreError.isInstance(refused) && refused.scope).toBe("store");
+    expect(rows()).toBe(before);
   });
+
+  it.skipIf(skipUnlessRealPostgres("sealed PostgreSQL store without its keyring"))(
+    "PostgreSQL: a new thread is refused too, nothing written",
+    async () => {
+      const db = await freshDatabase("twsealed");
+      try {
+        await migrate({ dsn: db.url });
+        const keyring = join(dir, "pg-keyring.json");
+        createKeyring(keyring);
+        const say = (stack: ReturnType<typeof memoryStack>, thread: string) =>
+          createAgent({ model: scriptedModel(() => "ok"), ...stack }).invoke(
+            { messages: [new HumanMessage("my secret")] },
+            { configurable: { thread_id: thread } },
+          );
+        const sealed = memoryStack({ backend: "postgres", postgresDsn: db.url, keyringPath: keyring, env: {} });
+        await say(sealed, "t");
+        await sealed.checkpointer?.close();
+        const count = async () => {
+          const client = new pg.Client({ connectionString: db.url });
+          await client.connect();
+          try {
+            const { rows } = await client.query(
+              "SELECT (SELECT count(*) FROM checkpoints) + (SELECT count(*) FROM checkpoint_writes) + (SELECT count(*) FROM checkpoint_blobs) AS n",
+            );
+            return Number(rows[0].n);
+          } finally {
+            await client.end();
+          }
+        };
+        const before = await count();
+        const plain = memoryStack({ backend: "postgres", postgresDsn: db.url, allowPlaintext: true, env: {} });
+        const error = await say(plain, "new").catch((e: unknown) => e);
+        await plain.checkpointer?.close();
+        expect(ThreadwiseSealedStoreError.isInstance(error) && error.scope).toBe("store");
+        expect(await count()).toBe(before);
+      } finally {
+        await db.drop();
+      }
+    },
+  );
 
   it("a blank THREADWISE_MEMORY_KEYRING is refused, not read as unset", () => {
     expect(() => memoryStack({ backend: "sqlite", sqlitePath: join(dir, "x.sqlite"), env: { THREADWISE_MEMORY_KEYRING: "   " } })).toThrow(

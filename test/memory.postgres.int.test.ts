@@ -105,6 +105,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "checkpoint:4",
       "threadwise:1",
       "threadwise:2",
+      "threadwise:3",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -118,6 +119,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "checkpoint_migrations",
         "checkpoint_writes",
         "checkpoints",
+        "threadwise_operations",
         "threadwise_schema_version",
         "threadwise_threads",
       ].sort(),
@@ -197,7 +199,11 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       await pool.end();
     }
     const result = await migrate({ dsn: db.url, schema });
-    expect(result).toEqual({ applied: ["threadwise:1", "threadwise:2"], checkpoint: 4, threadwise: EXPECTED_SCHEMA.threadwise });
+    expect(result).toEqual({
+      applied: ["threadwise:1", "threadwise:2", "threadwise:3"],
+      checkpoint: 4,
+      threadwise: EXPECTED_SCHEMA.threadwise,
+    });
     const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);
     expect(versions).toEqual([
       { component: "threadwise", version: EXPECTED_SCHEMA.threadwise },
@@ -274,6 +280,9 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       const keyringPath = join(dir, "keyring.json");
       createKeyring(keyringPath);
       const sentinel = `sentinel-${randomUUID()}`;
+      // Written first: a plaintext saver refuses every write once the store holds sealed records (R38).
+      const plain = `plain-${randomUUID()}`;
+      await say(createAgent({ model: echo(), ...open() }), "plain", plain);
       const stack = open({ keyringPath, allowPlaintext: false });
       const agent = createAgent({ model: echo(), ...stack });
       await say(agent, "sealed", `my code word is ${sentinel}`);
@@ -287,9 +296,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       );
       expect(String(dump[0].all_text).length).toBeGreaterThan(0);
       expect(String(dump[0].all_text)).not.toContain(sentinel);
-      // Control: the same scan finds a sentinel written without a keyring.
-      const plain = `plain-${randomUUID()}`;
-      await say(createAgent({ model: echo(), ...open() }), "plain", plain);
+      // Control: the same scan finds the sentinel written (before the sealed rows) without a keyring.
       const blobs = await sql(
         db.url,
         `SELECT string_agg(encode(coalesce(blob, ''::bytea), 'escape'), '') AS t FROM "${db.schema}".checkpoint_blobs`,

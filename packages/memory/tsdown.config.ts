@@ -8,6 +8,7 @@ export default defineConfig([
     clean: true,
     platform: "node",
     target: "node20",
+    checks: { pluginTimings: false }, // see packages/core/tsdown.config.ts
   },
   {
     // The `threadwise` binary: ESM only (top-level await), keeps its shebang.
@@ -17,5 +18,6 @@ export default defineConfig([
     clean: false,
     platform: "node",
     target: "node20",
+    checks: { pluginTimings: false }, // see packages/core/tsdown.config.ts
   },
 ]);

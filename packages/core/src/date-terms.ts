@@ -78,6 +78,9 @@ export interface CalendarDate {
 const MONTH_NAME =
   "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
 
+const DAY_FIRST = new RegExp(`(\\d{1,2})\\s+${MONTH_NAME}\\.?,?\\s+(\\d{4})`, "i");
+const MONTH_FIRST = new RegExp(`${MONTH_NAME}\\.?\\s+(\\d{1,2}),?\\s+(\\d{4})`, "i");
+
 /**
  * Reads the date of a timestamp as recall keeps it (`timestampOf`): ISO 8601 (`2024-09-01T14:00:00+09:00`,
  * the date as written, no time-zone shift), Korean (`2024년 3월 4일 오후 7시 10분`), English
@@ -89,9 +92,9 @@ export function parseCalendarDate(text: string): CalendarDate | undefined {
   if (iso) return { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
   const korean = /(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/.exec(text);
   if (korean) return { year: Number(korean[1]), month: Number(korean[2]), ...(korean[3] ? { day: Number(korean[3]) } : {}) };
-  const dayFirst = new RegExp(`(\\d{1,2})\\s+${MONTH_NAME}\\.?,?\\s+(\\d{4})`, "i").exec(text);
+  const dayFirst = DAY_FIRST.exec(text);
   if (dayFirst) return { year: Number(dayFirst[3]), month: monthOf(dayFirst[2] as string), day: Number(dayFirst[1]) };
-  const monthFirst = new RegExp(`${MONTH_NAME}\\.?\\s+(\\d{1,2}),?\\s+(\\d{4})`, "i").exec(text);
+  const monthFirst = MONTH_FIRST.exec(text);
   if (monthFirst) return { year: Number(monthFirst[3]), month: monthOf(monthFirst[1] as string), day: Number(monthFirst[2]) };
   const parsed = Date.parse(text);
   if (Number.isNaN(parsed)) return undefined;

@@ -156,13 +156,24 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   return false;
 }
 
+// Suffixes by their last syllable, longest first: a word is compared with the few that can end it.
+const SUFFIXES_BY_LAST = new Map<string, string[]>();
+for (const suffix of KOREAN_SUFFIXES) {
+  const last = suffix.slice(-1);
+  const list = SUFFIXES_BY_LAST.get(last) ?? [];
+  list.push(suffix);
+  SUFFIXES_BY_LAST.set(last, list);
+}
+const ENDING_SET = new Set(KOREAN_ENDINGS);
+const SUFFIX_SET = new Set(KOREAN_SUFFIXES);
+
 function stripOnce(word: string): { stem: string; suffix: string; particle: boolean } | undefined {
-  for (const suffix of KOREAN_SUFFIXES) {
+  for (const suffix of SUFFIXES_BY_LAST.get(word.slice(-1)) ?? []) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, word.length - suffix.length);
     if (stem.length === 0) continue;
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
-    return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !KOREAN_ENDINGS.includes(suffix) };
+    return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
 }
@@ -251,7 +262,7 @@ function termsOfWord(word: string, out: string[]): void {
   const raw = word.replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
   if (raw === "") return;
   if (HANGUL.test(raw)) {
-    if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && KOREAN_SUFFIXES.includes(raw))) return;
+    if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
     const stem = koreanStem(raw);
     if (stem === "") return;
     out.push(stem);

@@ -74,7 +74,11 @@ describe("strict mode (R30)", () => {
     expect(checkStrictMode({ env: { MEMORY_BACKEND: "sqlite" } }).missing).toEqual([]);
     const report = checkStrictMode({ env: { MEMORY_BACKEND: "postgres" } });
     expect(report.missing).toEqual(["keyring"]);
-    expect(() => assertStrictMode({ env: { MEMORY_BACKEND: "postgres" } })).toThrow(/the postgres backend cannot start; missing keyring/);
+    // Issue 24: a config error naming the keyring setting, not strict mode's error while strict mode is off.
+    expect(() => assertStrictMode({ env: { MEMORY_BACKEND: "postgres" } })).toThrow(
+      expect.objectContaining({ name: "ThreadwiseConfigError", code: "THREADWISE_INVALID_OPTION", option: "THREADWISE_MEMORY_KEYRING" }),
+    );
+    expect(() => assertStrictMode({ env: { MEMORY_BACKEND: "postgres" } })).toThrow(/the postgres backend cannot start without a keyring/);
     expect(checkStrictMode({ env: { MEMORY_BACKEND: "postgres", THREADWISE_MEMORY_KEYRING: keyringPath } }).missing).toEqual([]);
   });
 

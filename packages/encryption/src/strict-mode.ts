@@ -1,4 +1,4 @@
-import { envBoolean, envPositiveInt, ThreadwiseError } from "@threadwise/core";
+import { envBoolean, envPositiveInt, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "./errors.js";
 import { isKeyring, KEYRING_ENV, type Keyring, loadKeyring } from "./keyring.js";
 
@@ -106,17 +106,22 @@ export function checkStrictMode(input: StrictModeInput = {}): StrictModeReport {
  * {@link checkStrictMode}, throwing when anything is missing. Call at start-up (the `memoryStack`
  * preset does), before opening any store.
  *
- * @throws ThreadwiseStrictModeError with `missing` naming every unmet requirement (R30).
+ * @throws ThreadwiseStrictModeError in strict mode, with `missing` naming every unmet requirement (R30).
+ * @throws ThreadwiseConfigError (`option` = `THREADWISE_MEMORY_KEYRING`) outside strict mode, when
+ *   the postgres backend has no keyring.
  * @example
  * assertStrictMode(); // reads MEMORY_STRICT_MODE, MEMORY_BACKEND, THREADWISE_MEMORY_KEYRING, MEMORY_RETENTION_DAYS
  */
 export function assertStrictMode(input: StrictModeInput = {}): StrictModeReport {
   const report = checkStrictMode(input);
+  if (report.missing.length > 0 && !report.strict) {
+    // Outside strict mode the one requirement is postgres's keyring: a setting to give, not strict mode's.
+    throw new ThreadwiseConfigError(KEYRING_ENV, `the postgres backend cannot start without a keyring:\n- ${report.problems.join("\n- ")}`);
+  }
   if (report.missing.length > 0) {
-    const head = report.strict ? `strict mode (${STRICT_MODE_ENV}=true) cannot start` : "the postgres backend cannot start";
     throw new ThreadwiseStrictModeError(
       report.missing,
-      `${head}; missing ${report.missing.join(", ")}:\n- ${report.problems.join("\n- ")}`,
+      `strict mode (${STRICT_MODE_ENV}=true) cannot start; missing ${report.missing.join(", ")}:\n- ${report.problems.join("\n- ")}`,
     );
   }
   return report;

@@ -120,3 +120,24 @@ describe("heuristic extraction, Korean fixture", () => {
     expect(detectLanguage("I live in 서울")).toBe("en");
   });
 });
+
+describe("Korean third persons, former jobs, dated moves (issue 25)", () => {
+  const facts = (text: string) => extractFactsHeuristic(text).map((f) => `${f.subject}|${f.attribute}|${f.value}`);
+
+  it("keeps a person introduced by name and title off the speaker, and 출신 with a job is no hometown", () => {
+    expect(facts("회사 동료 중에 최민재 대리라고, 클라이밍 강사 출신인 사람이 있어요.")).toEqual([]);
+    expect(facts("새로 오신 분이 박지훈 과장님이라고, 은행원 출신인데 엄청 꼼꼼해요.")).toEqual([]);
+    expect(facts("우리 팀에 한지우 씨라고 하는 분이 대구에 살아요.")).toEqual([]);
+    expect(facts("저는 간호사 출신이에요.")).toEqual([]);
+    expect(facts("저는 부산 출신이에요.")).toEqual(["user|hometown|부산"]);
+  });
+
+  it("reads a move with a date between the place and the verb as the residence", () => {
+    expect(facts("성수동으로 4월 28일에 이사했어요.")).toEqual(["user|residence|성수동"]);
+    expect(facts("대전으로 지난달에 이사했어.")).toEqual(["user|residence|대전"]);
+  });
+
+  it("keeps stacked particles off the noun", () => {
+    expect(facts("저는 등산도를 싫어해요.")).toEqual(["user|dislikes|등산"]);
+  });
+});

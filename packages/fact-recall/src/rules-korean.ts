@@ -26,6 +26,12 @@ const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프";
 
 const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\s*/;
+/**
+ * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
+ * 하는 분`): what follows in the sentence is about them, never the speaker (issue 25).
+ */
+const INTRODUCED =
+  /[가-힣]+\s*(?:씨|님|과장|대리|부장|차장|팀장|실장|사장|주임|이사|선배|후배|교수|선생|작가|기자|원장)(?:님)?(?:이)?라고\s*(?:,|하는|하시는|하던)/;
 const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도)\s+/;
 const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+`);
@@ -156,7 +162,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "residence",
-    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:했|왔|갔|와서|가서)/,
+    // A date may stand between the place and the verb (`성수동으로 4월 28일에 이사했어요`).
+    re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
@@ -182,8 +189,11 @@ const RULES: Rule[] = [
   {
     attribute: "hometown",
     re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐)/,
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean((m[1] ?? m[2]) as string);
+      // `강사 출신` is a former job, not a hometown; `… 출신인 사람/분` describes someone else.
+      if (m[1] && (new RegExp(`(?:${JOB}|강사|선수|배우|가수|은행원|군인|경찰)$`).test(v) || /출신인\s*(?:사람|분|친구|동료)/.test(body)))
+        return undefined;
       return single(v, `${topic(l)} ${v} 출신 (고향)`);
     },
     relative: true,
@@ -323,7 +333,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "dislikes",
-    re: /(\S+?)(?:을|를|이|가|은|는)?\s*(?:더\s*이상\s*|이제\s*)?(?:정말\s*|진짜\s*|너무\s*|좀\s*)?(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\s*좋아해|안\s*좋아합니다|별로\s*안\s*좋아)/,
+    // Stacked particles stay off the noun (`등산도를` -> 등산).
+    re: /(\S+?)(?:도(?=[을를]))?(?:을|를|이|가|은|는)?\s*(?:더\s*이상\s*|이제\s*)?(?:정말\s*|진짜\s*|너무\s*|좀\s*)?(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\s*좋아해|안\s*좋아합니다|별로\s*안\s*좋아)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
@@ -447,7 +458,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   for (const sentence of koreanSentences(text)) {
     if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
     let body = sentence.replace(LEAD, "");
-    if (OTHERS.test(body)) continue;
+    if (OTHERS.test(body) || INTRODUCED.test(body)) continue;
     let subject = speaker;
     let isRelative = false;
     const rel = RELATIVE.exec(body);

@@ -113,6 +113,8 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
         turnLeaseMs: config.turnLeaseMs,
+        // Blobs are keyed by channel version: forks must not share one (langgraphjs #1812).
+        uniqueChannelVersions: true,
         plaintext: !config.keyringPath && !options.serde,
         close: options.pool ? undefined : () => pool.end(),
       });

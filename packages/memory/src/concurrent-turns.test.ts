@@ -113,31 +113,67 @@ describe("normalizeThreadId", () => {
 });
 
 describe("withTurnRetry", () => {
-  it("retries only ThreadwiseConcurrentTurnError, with exponential back-off and jitter, up to maxAttempts", async () => {
+  const busy = new ThreadwiseConcurrentTurnError("t", "turn-in-progress", {
+    parentId: "a",
+    headId: "b",
+    retryAfterMs: 700,
+    leaseExpiresInMs: 9000,
+  });
+  const stale = new ThreadwiseConcurrentTurnError("t", "stale-parent", { parentId: "a", headId: "b" });
+
+  it("waits retryAfterMs (jittered) after turn-in-progress, exponential back-off after stale-parent, up to maxAttempts", async () => {
     const waits: number[] = [];
     let calls = 0;
-    const conflict = new ThreadwiseConcurrentTurnError("t", "turn-in-progress", { parentId: "a", headId: "b", retryAfterMs: 700 });
     const result = await withTurnRetry(
       async () => {
         calls += 1;
-        if (calls < 3) throw conflict;
+        if (calls < 4) throw calls === 2 ? stale : busy;
         return "done";
       },
-      { sleep: async (ms) => void waits.push(ms), random: () => 0.5, baseDelayMs: 100 },
+      { sleep: async (ms) => void waits.push(ms), random: () => 0.25, baseDelayMs: 100 },
     );
-    expect({ result, calls, waits }).toEqual({ result: "done", calls: 3, waits: [50, 100] });
+    // busy: 700 x (0.5 + 0.25); stale (attempt 2): 100 x 2 x 0.25; busy again: 525.
+    expect({ result, calls, waits }).toEqual({ result: "done", calls: 4, waits: [525, 50, 525] });
     await expect(withTurnRetry(async () => Promise.reject(new Error("boom")), { sleep: async () => {} })).rejects.toThrow("boom");
     let tries = 0;
     await expect(
       withTurnRetry(
         async () => {
           tries += 1;
-          throw conflict;
+          throw busy;
         },
         { maxAttempts: 4, sleep: async () => {} },
       ),
-    ).rejects.toBe(conflict);
+    ).rejects.toBe(busy);
     expect(tries).toBe(4);
     await expect(withTurnRetry(async () => 1, { maxAttempts: 0 })).rejects.toThrow("withTurnRetry.maxAttempts");
+  });
+
+  it("stops when the waits would pass maxTotalWaitMs, and never retries a duplicate operation", async () => {
+    const waits: number[] = [];
+    let tries = 0;
+    const failing = async () => {
+      tries += 1;
+      throw busy;
+    };
+    await expect(
+      withTurnRetry(failing, { maxTotalWaitMs: 1500, random: () => 0.5, sleep: async (ms) => void waits.push(ms) }),
+    ).rejects.toBe(busy);
+    expect({ tries, waits }).toEqual({ tries: 3, waits: [700, 700] });
+    const duplicate = new ThreadwiseConcurrentTurnError("t", "duplicate-operation", {
+      parentId: "a",
+      headId: "b",
+      operationId: "op",
+      storedCheckpointId: "c",
+    });
+    expect(duplicate.retryable).toBe(false);
+    tries = 0;
+    await expect(
+      withTurnRetry(async () => {
+        tries += 1;
+        throw duplicate;
+      }),
+    ).rejects.toBe(duplicate);
+    expect(tries).toBe(1);
   });
 });

@@ -186,9 +186,12 @@ describe("validation errors", () => {
     expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory.colour");
   });
 
-  it("postgres needs a keyring unless plaintext is allowed explicitly (R30)", () => {
-    const error = strictError(() => resolveMemoryConfig({ backend: "postgres" }, {}));
-    expect(error.missing).toEqual(["keyring"]);
+  // Issue 24: outside strict mode this threw ThreadwiseStrictModeError, sending people to a setting they had not set.
+  it("postgres needs a keyring unless plaintext is allowed explicitly (R30): a config error naming the keyring setting", () => {
+    const error = configError(() => resolveMemoryConfig({ backend: "postgres" }, {}));
+    expect(error.option).toBe("THREADWISE_MEMORY_KEYRING");
+    expect(error.code).toBe("THREADWISE_INVALID_OPTION");
+    expect(error.name).toBe("ThreadwiseConfigError");
     expect(error.message).toContain("THREADWISE_MEMORY_KEYRING");
     expect(error.message).toContain("threadwise keyring create");
     expect(resolveMemoryConfig({ backend: "postgres", allowPlaintext: true }, {}).backend).toBe("postgres");

@@ -147,10 +147,10 @@ export const memoryConfigSchema = z.strictObject({
    */
   allowPlaintext: z.boolean(),
   /**
-   * Concurrent turns of one thread (spec R34): how long a run that stopped making progress keeps a
-   * new turn out, in milliseconds (0: no lease; only the compare-and-set on the parent checkpoint).
-   * Set it above your longest model or tool call. See `ThreadwiseSaverOptions.turnLeaseMs`.
-   * @default 60000
+   * Concurrent turns of one thread (spec R34, R38): the turn lease in milliseconds, renewed by a
+   * heartbeat while the turn runs, so a writer killed mid-turn blocks its thread at most this long
+   * (0: no lease; only the compare-and-set on the head). See `ThreadwiseSaverOptions.turnLeaseMs`.
+   * @default 10000
    */
   turnLeaseMs: z.number().int().min(0).max(2_147_483_647),
 });
@@ -177,7 +177,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   pgPoolMax: DEFAULT_PG_POOL_MAX,
   strictMode: false,
   allowPlaintext: false,
-  turnLeaseMs: 60_000,
+  turnLeaseMs: 10_000,
 };
 
 function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
@@ -303,8 +303,10 @@ export function withDefaultDatabase(dsn: string, database: string): string {
 /**
  * Spec R30. Strict mode needs postgres, a keyring and a positive retention; outside strict mode
  * postgres still needs a keyring unless `allowPlaintext` says otherwise.
- * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) with `missing` listing every unmet
- *   requirement; the message names each env variable and the fix.
+ * @throws ThreadwiseStrictModeError (`@threadwise/encryption`) in strict mode, with `missing`
+ *   listing every unmet requirement; the message names each env variable and the fix.
+ * @throws ThreadwiseConfigError (`option` = `THREADWISE_MEMORY_KEYRING`) outside strict mode, for
+ *   postgres without a keyring and without `allowPlaintext`: a setting to give, not strict mode's.
  */
 export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { project?: string }): void {
   if (config.strictMode) {
@@ -329,8 +331,8 @@ export function assertStrictMode(config: Omit<MemoryConfig, "project"> & { proje
     if (missing.length > 0) throw new ThreadwiseStrictModeError(missing, `${MEMORY_ENV.strictMode}=true requires ${fixes.join(", ")}`);
   }
   if (config.backend === "postgres" && !config.keyringPath && !config.allowPlaintext)
-    throw new ThreadwiseStrictModeError(
-      ["keyring"],
-      `backend "postgres" requires a keyring (${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
+    throw new ThreadwiseConfigError(
+      MEMORY_ENV.keyringPath,
+      `backend "postgres" requires a keyring (memory.keyringPath or ${MEMORY_ENV.keyringPath}); create one with \`threadwise keyring create <path>\`, or set ${MEMORY_ENV.allowPlaintext}=true for local development`,
     );
 }

@@ -1,7 +1,7 @@
 export { hideMemoryState } from "@threadwise/core";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
-export { type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
+export { type ConcurrentTurnDetails, type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 export {
   assertStrictMode,
   DEFAULT_PG_POOL_MAX,
@@ -53,12 +53,15 @@ export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseT
 export {
   assertCommit,
   type CheckpointCommit,
+  type CommitState,
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
+  type ThreadHead,
   type ThreadInfo,
   type ThreadRegistry,
   type ThreadRowCounts,
 } from "./thread-registry.js";
-export { DEFAULT_TURN_LEASE_MS, ThreadwiseSaver, type ThreadwiseSaverOptions } from "./threadwise-saver.js";
+export { DEFAULT_TURN_LEASE_MS, OPERATION_ID_KEY, ThreadwiseSaver, type ThreadwiseSaverOptions } from "./threadwise-saver.js";
+export { turnAdmission } from "./turn-admission.js";
 export { concurrentTurnErrorOf, type TurnRetryOptions, withTurnRetry } from "./turn-retry.js";

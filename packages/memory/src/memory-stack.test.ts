@@ -45,6 +45,7 @@ describe("memoryStack backends", () => {
     });
     expect(stack.checkpointer).toBeInstanceOf(ThreadwiseSaver);
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
       "threadwise/history-aware",
@@ -80,7 +81,7 @@ describe("memoryStack backends", () => {
         MEMORY_RECALL_MAX_TOKENS: "0",
       },
     });
-    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/token-cap"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/turn-admission", "threadwise/placement-mode", "threadwise/token-cap"]);
   });
 
   it("sqlite: a second stack on the same file continues the thread (restart)", async () => {
@@ -138,6 +139,7 @@ describe("the whole stack", () => {
     };
     const stack = memoryStack({ env });
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/history-seed",
       "threadwise/window-trim",
@@ -261,7 +263,12 @@ describe("memoryStack with summarize", () => {
       recallMaxTokens: false,
       env: {},
     });
-    expect(stack.middleware.map((m) => m.name)).toEqual(["threadwise/placement-mode", "threadwise/window-trim", "threadwise/summarize"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
+      "threadwise/placement-mode",
+      "threadwise/window-trim",
+      "threadwise/summarize",
+    ]);
     const model = echo();
     const agent = createAgent({ model, ...stack });
     const config = { configurable: { thread_id: "sum" } };
@@ -287,6 +294,7 @@ describe("memoryStack() with no options keeps what leaves the window", () => {
   it("summarizes with the agent's own model and recalls an old detail the window dropped", async () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).toEqual([
+      "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
       "threadwise/summarize",

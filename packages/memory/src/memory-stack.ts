@@ -9,6 +9,7 @@ import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "
 import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-stack.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
+import { turnAdmission } from "./turn-admission.js";
 
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
 export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
@@ -82,6 +83,8 @@ function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: 
  * chosen backend. Values in code win over env; unset ones come from env
  * (`MEMORY_BACKEND`, `MEMORY_WINDOW_SIZE`, ...; see the README's table), then defaults.
  *
+ * - With a checkpointer, `turnAdmission` comes first: a turn refused because another turn of the
+ *   thread is running fails before its first model call (spec R38).
  * - `off`: no middleware and no checkpointer.
  * - `in_memory` (default): MemorySaver; **lost on restart**.
  * - `sqlite`: a SQLite file (`MEMORY_SQLITE_PATH`, default `./<project>_memory.sqlite`).
@@ -108,13 +111,14 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
  * the DSN password or key material.
  */
 export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
-  const middleware = memoryMiddleware(config, options);
   const checkpointer = createCheckpointer(config, {
     serde: options.serde,
     pool: options.pool,
     encryption: options.encryption,
     env: options.env,
   });
+  // First, so a refused turn stops before any other hook or model call runs (spec R38).
+  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options)];
   const stack: MemoryStack = checkpointer ? { middleware, checkpointer } : { middleware };
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),

@@ -8,6 +8,7 @@ import {
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
+  type ThreadHead,
   type ThreadInfo,
   type ThreadRegistry,
   type WritesTarget,
@@ -15,15 +16,24 @@ import {
 
 interface Row {
   updatedAt: number;
-  /** When the newest checkpoint of a run with tasks left was stored (the turn lease). */
-  turnOpenAt?: number;
+  /** The head (root namespace) and its version. */
+  headId?: string;
+  headVersion?: number;
+  /** When the turn lease ends, and when its run started (`now()` clock). */
+  leaseUntil?: number;
+  leaseStartedAt?: number;
+  /** Operation id -> first checkpoint of its run. */
+  operations?: Map<string, string>;
   deletedAt?: number;
   reason?: string;
 }
 
+/** Milliseconds on a clock no one can set: `Date.now` may be faked or stepped, the lease must not follow it. */
+const monotonicNow = () => performance.timeOrigin + performance.now();
+
 /**
  * {@link ThreadRegistry} for `in_memory`: lives in this process next to the MemorySaver, and is
- * lost with it on restart, like the threads themselves.
+ * lost with it on restart, like the threads themselves. Leases run on a monotonic clock.
  */
 export class MemoryThreadRegistry implements ThreadRegistry {
   readonly kind = "in_memory";
@@ -34,7 +44,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
 
   constructor(saver: MemorySaver, options: { now?: () => number } = {}) {
     this.#saver = saver;
-    this.#now = options.now ?? Date.now;
+    this.#now = options.now ?? monotonicNow;
   }
 
   async touch(threadId: string): Promise<void> {
@@ -53,12 +63,56 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       const row = this.#touch(id);
-      const ids = Object.keys(this.#saver.storage[id]?.[""] ?? {}).sort();
-      assertCommit(id, commit, ids.at(-1), row.turnOpenAt === undefined ? undefined : this.#now() - row.turnOpenAt);
+      const now = this.#now();
+      const leased = row.leaseUntil !== undefined && row.leaseUntil > now;
+      assertCommit(id, commit, {
+        headId: this.#headOf(id, row)?.checkpointId,
+        leaseRemainingMs: leased ? (row.leaseUntil as number) - now : undefined,
+        runningForMs: leased ? now - (row.leaseStartedAt ?? now) : undefined,
+        operationCheckpointId: commit.operationId === undefined ? undefined : row.operations?.get(commit.operationId),
+      });
       const result = await write();
-      if (commit.checkpointNs === "") row.turnOpenAt = commit.leavesTurnOpen ? this.#now() : undefined;
+      if (commit.checkpointNs === "") {
+        row.headId = commit.checkpointId;
+        row.headVersion = (row.headVersion ?? 0) + 1;
+        if (commit.operationId !== undefined && commit.startsRun) {
+          row.operations ??= new Map();
+          row.operations.set(commit.operationId, commit.checkpointId);
+        }
+        if (commit.leavesTurnOpen) {
+          if (commit.startsRun || !leased) row.leaseStartedAt = this.#now();
+          row.leaseUntil = this.#now() + commit.turnLeaseMs;
+        } else {
+          row.leaseUntil = undefined;
+          row.leaseStartedAt = undefined;
+        }
+      }
       return result;
     });
+  }
+
+  async head(threadId: string): Promise<ThreadHead | undefined> {
+    const id = normalizeThreadId(threadId);
+    return this.#headOf(id, this.#rows.get(id));
+  }
+
+  async renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(async () => {
+      const row = this.#rows.get(id);
+      if (!row || row.deletedAt !== undefined || row.headId !== checkpointId || row.leaseUntil === undefined) return false;
+      row.leaseUntil = this.#now() + turnLeaseMs;
+      return true;
+    });
+  }
+
+  /** The recorded head; for a thread stored without one, its newest checkpoint id (version 0). */
+  #headOf(threadId: string, row: Row | undefined): ThreadHead | undefined {
+    if (row?.headId !== undefined) return { checkpointId: row.headId, version: row.headVersion ?? 0 };
+    const newest = Object.keys(this.#saver.storage[threadId]?.[""] ?? {})
+      .sort()
+      .at(-1);
+    return newest === undefined ? undefined : { checkpointId: newest, version: 0 };
   }
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
@@ -67,7 +121,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       const row = this.#touch(id);
       if (this.#saver.storage[id]?.[target.checkpointNs]?.[target.checkpointId] === undefined) return false;
       await write();
-      if (target.endsTurn) row.turnOpenAt = undefined;
+      if (target.endsTurn && target.checkpointNs === "" && row.headId === target.checkpointId) {
+        row.leaseUntil = undefined;
+        row.leaseStartedAt = undefined;
+      }
       return true;
     });
   }
@@ -100,6 +157,11 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       this.#rows.set(threadId, { updatedAt: row.updatedAt, deletedAt: this.#now(), reason: options.reason ?? "api" });
       return { threadId, status: "deleted", counts };
     });
+  }
+
+  /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */
+  async holdsSealedRecords(): Promise<boolean> {
+    return false;
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

@@ -27,6 +27,17 @@ function threadwiseMigrations(schema: string): string[] {
      CREATE INDEX IF NOT EXISTS checkpoint_blobs_thread ON ${t.blobs} (thread_id)`,
     // 2: the turn lease of concurrent writers (spec R34; see ARCHITECTURE.md).
     `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS turn_open_at TIMESTAMPTZ`,
+    // 3: the head the database records, the heartbeat lease on the database's clock, operation ids (spec R38).
+    `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS head_id TEXT,
+       ADD COLUMN IF NOT EXISTS head_version BIGINT NOT NULL DEFAULT 0,
+       ADD COLUMN IF NOT EXISTS lease_until TIMESTAMPTZ,
+       ADD COLUMN IF NOT EXISTS lease_started_at TIMESTAMPTZ;
+     CREATE TABLE IF NOT EXISTS ${t.operations} (
+       thread_id TEXT NOT NULL,
+       operation_id TEXT NOT NULL,
+       checkpoint_id TEXT NOT NULL,
+       created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+       PRIMARY KEY (thread_id, operation_id))`,
   ];
 }
 

@@ -1,4 +1,5 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
+import { SEALED_METADATA_KEY } from "@threadwise/encryption";
 import type pg from "pg";
 import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
@@ -9,6 +10,7 @@ import {
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
+  type ThreadHead,
   type ThreadInfo,
   type ThreadRegistry,
   type WritesTarget,
@@ -44,8 +46,19 @@ export function pgTables(schema: string) {
     writes: q("checkpoint_writes"),
     checkpointMigrations: q("checkpoint_migrations"),
     threads: q("threadwise_threads"),
+    operations: q("threadwise_operations"),
     schemaVersion: q("threadwise_schema_version"),
   };
+}
+
+/** The registry columns a write reads under the row lock; times in milliseconds by `clock_timestamp()`. */
+interface ThreadRow {
+  head_id: string | null;
+  head_version: string | number;
+  /** Milliseconds the lease still runs (negative: expired; `null`: none). */
+  lease_ms: number | null;
+  /** Milliseconds since the leased run started. */
+  running_ms: number | null;
 }
 
 /**
@@ -59,6 +72,9 @@ export function pgTables(schema: string) {
  * then the wrapped saver's own statements through {@link PgTransactionScope} on the same
  * connection, and commit. A deletion takes the same row lock, so it waits for an in-flight write
  * and the write after it meets the tombstone.
+ *
+ * Heads and leases (spec R38): `head_id`/`head_version` move in the write's transaction, and
+ * every lease time is PostgreSQL's `clock_timestamp()`, never a writer's clock.
  */
 export class PgThreadRegistry implements ThreadRegistry {
   readonly kind = "postgres";
@@ -79,24 +95,75 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
-    return this.#inTransaction(threadId, async (client, openForMs) => {
-      let head: string | undefined;
-      if (commit.checkpointNs === "") {
+    return this.#inTransaction(threadId, async (client, row) => {
+      let operationCheckpointId: string | undefined;
+      if (commit.operationId !== undefined) {
         const { rows } = await client.query<{ checkpoint_id: string }>(
-          `SELECT checkpoint_id FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1`,
-          [threadId],
+          `SELECT checkpoint_id FROM ${this.#t.operations} WHERE thread_id = $1 AND operation_id = $2`,
+          [threadId, commit.operationId],
         );
-        head = rows[0]?.checkpoint_id;
+        operationCheckpointId = rows[0]?.checkpoint_id;
       }
-      assertCommit(threadId, commit, head, openForMs);
+      const leased = row.lease_ms !== null && row.lease_ms > 0;
+      assertCommit(threadId, commit, {
+        headId: commit.checkpointNs === "" ? (await this.#headOf(threadId, row, client))?.checkpointId : undefined,
+        leaseRemainingMs: leased ? (row.lease_ms as number) : undefined,
+        runningForMs: leased ? (row.running_ms ?? 0) : undefined,
+        operationCheckpointId,
+      });
       const result = await this.scope.run(client, write);
-      if (commit.checkpointNs === "")
-        await client.query(`UPDATE ${this.#t.threads} SET turn_open_at = CASE WHEN $2 THEN now() END WHERE thread_id = $1`, [
-          threadId,
-          commit.leavesTurnOpen,
-        ]);
+      if (commit.checkpointNs === "") {
+        await client.query(
+          `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1,
+             lease_until = CASE WHEN $3 THEN clock_timestamp() + make_interval(secs => $4::float8 / 1000) END,
+             lease_started_at = CASE WHEN $3 THEN CASE WHEN $5 THEN clock_timestamp() ELSE coalesce(lease_started_at, clock_timestamp()) END END,
+             turn_open_at = CASE WHEN $3 THEN clock_timestamp() END
+           WHERE thread_id = $1`,
+          [threadId, commit.checkpointId, commit.leavesTurnOpen, commit.turnLeaseMs, commit.startsRun || !leased],
+        );
+        if (commit.operationId !== undefined && commit.startsRun)
+          await client.query(`INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`, [
+            threadId,
+            commit.operationId,
+            commit.checkpointId,
+          ]);
+      }
       return result;
     });
+  }
+
+  async head(threadId: string): Promise<ThreadHead | undefined> {
+    const id = normalizeThreadId(threadId);
+    const { rows } = await this.#pool.query<Pick<ThreadRow, "head_id" | "head_version">>(
+      `SELECT head_id, head_version FROM ${this.#t.threads} WHERE thread_id = $1`,
+      [id],
+    );
+    return this.#headOf(id, rows[0], this.#pool);
+  }
+
+  async renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    const { rowCount } = await this.#pool.query(
+      `UPDATE ${this.#t.threads} SET lease_until = clock_timestamp() + make_interval(secs => $3::float8 / 1000), turn_open_at = clock_timestamp()
+       WHERE thread_id = $1 AND head_id = $2 AND lease_until IS NOT NULL AND deleted_at IS NULL`,
+      [id, checkpointId, turnLeaseMs],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
+  /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
+  async #headOf(
+    threadId: string,
+    row: Pick<ThreadRow, "head_id" | "head_version"> | undefined,
+    client: pg.Pool | pg.PoolClient,
+  ): Promise<ThreadHead | undefined> {
+    if (row?.head_id) return { checkpointId: row.head_id, version: Number(row.head_version) };
+    const { rows } = await client.query<{ id: string | null }>(
+      `SELECT max(checkpoint_id) AS id FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = ''`,
+      [threadId],
+    );
+    const newest = rows[0]?.id;
+    return newest ? { checkpointId: newest, version: 0 } : undefined;
   }
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
@@ -107,28 +174,35 @@ export class PgThreadRegistry implements ThreadRegistry {
       );
       if (!rowCount) return false;
       await this.scope.run(client, write);
-      if (target.endsTurn) await client.query(`UPDATE ${this.#t.threads} SET turn_open_at = NULL WHERE thread_id = $1`, [threadId]);
+      if (target.endsTurn && target.checkpointNs === "")
+        await client.query(
+          `UPDATE ${this.#t.threads} SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = $1 AND head_id = $2`,
+          [threadId, target.checkpointId],
+        );
       return true;
     });
   }
 
   /** BEGIN, lock the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
-  async #inTransaction<T>(threadId: string, task: (client: pg.PoolClient, openForMs: number | undefined) => Promise<T>): Promise<T> {
+  async #inTransaction<T>(threadId: string, task: (client: pg.PoolClient, row: ThreadRow) => Promise<T>): Promise<T> {
     const id = normalizeThreadId(threadId);
     const client = await this.#pool.connect();
     try {
       await client.query("BEGIN");
-      const { rows } = await client.query<{ open_ms: number | null }>(
+      const { rows } = await client.query<ThreadRow>(
         `INSERT INTO ${this.#t.threads} (thread_id) VALUES ($1)
          ON CONFLICT (thread_id) DO UPDATE SET updated_at = now() WHERE ${this.#t.threads}.deleted_at IS NULL
-         RETURNING (extract(epoch FROM clock_timestamp() - turn_open_at) * 1000)::float8 AS open_ms`,
+         RETURNING head_id, head_version,
+           (extract(epoch FROM lease_until - clock_timestamp()) * 1000)::float8 AS lease_ms,
+           (extract(epoch FROM clock_timestamp() - lease_started_at) * 1000)::float8 AS running_ms`,
         [id],
       );
-      if (rows.length === 0) {
+      const row = rows[0];
+      if (row === undefined) {
         await client.query("ROLLBACK");
         throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
       }
-      const result = await task(client, rows[0]?.open_ms ?? undefined);
+      const result = await task(client, row);
       await client.query("COMMIT");
       return result;
     } catch (error) {
@@ -198,10 +272,11 @@ export class PgThreadRegistry implements ThreadRegistry {
         return { threadId, status, counts: NO_ROWS };
       }
       const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
+      await client.query(`DELETE FROM ${this.#t.operations} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
       await client.query(
-        `UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2, turn_open_at = NULL WHERE thread_id = $1`,
+        `UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = $1`,
         [threadId, options.reason ?? "api"],
       );
       await client.query("COMMIT");
@@ -216,6 +291,11 @@ export class PgThreadRegistry implements ThreadRegistry {
     } finally {
       client.release();
     }
+  }
+
+  async holdsSealedRecords(): Promise<boolean> {
+    const { rowCount } = await this.#pool.query(`SELECT 1 FROM ${this.#t.checkpoints} WHERE metadata ? $1 LIMIT 1`, [SEALED_METADATA_KEY]);
+    return (rowCount ?? 0) > 0;
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

@@ -1,3 +1,4 @@
+import { SEALED_METADATA_KEY } from "@threadwise/encryption";
 import type Database from "better-sqlite3";
 import { loadSqliteSaver } from "./optional-peers.js";
 import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
@@ -9,13 +10,25 @@ import {
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
+  type ThreadHead,
   type ThreadInfo,
   type ThreadRegistry,
   type WritesTarget,
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 2;
+export const SQLITE_SCHEMA_VERSION = 3;
+
+/** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
+const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+
+/** The registry columns a write reads under the lock. */
+interface ThreadRow {
+  head_id: string | null;
+  head_version: number;
+  lease_until: number | null;
+  lease_started_at: number | null;
+}
 
 /**
  * {@link ThreadRegistry} in the same SQLite file as SqliteSaver's `checkpoints` and `writes`
@@ -33,6 +46,9 @@ export const SQLITE_SCHEMA_VERSION = 2;
  * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
  * that held the text are gone too (unless another connection is reading at that moment; the next
  * deletion or checkpoint catches up).
+ *
+ * Heads and leases (spec R38): `head_id`/`head_version` move in the write's transaction; lease
+ * times come from SQLite's clock (`julianday('now')`), never from a writer's `Date.now`.
  */
 export class SqliteThreadRegistry implements ThreadRegistry {
   readonly kind = "sqlite";
@@ -46,7 +62,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
    */
   constructor(db: Database.Database, options: { now?: () => number } = {}) {
     this.#db = db;
-    this.#now = options.now ?? Date.now;
+    const dbNow = db.prepare(`SELECT ${DB_NOW_MS} AS now`).pluck();
+    this.#now = options.now ?? (() => dbNow.get() as number);
     this.#queue = serialQueueOf(db);
     // setup() is protected in the typings but idempotent and safe to call early.
     (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
@@ -64,6 +81,17 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
     const columns = db.prepare("PRAGMA table_info(threadwise_threads)").all() as Array<{ name: string }>;
     if (!columns.some((column) => column.name === "turn_open_at"))
       db.exec("ALTER TABLE threadwise_threads ADD COLUMN turn_open_at INTEGER");
+    // Version 3: the head, the heartbeat lease and operation ids (spec R38); additive.
+    for (const [name, type] of [
+      ["head_id", "TEXT"],
+      ["head_version", "INTEGER NOT NULL DEFAULT 0"],
+      ["lease_until", "INTEGER"],
+      ["lease_started_at", "INTEGER"],
+    ])
+      if (!columns.some((column) => column.name === name)) db.exec(`ALTER TABLE threadwise_threads ADD COLUMN ${name} ${type}`);
+    db.exec(`CREATE TABLE IF NOT EXISTS threadwise_operations (
+  thread_id TEXT NOT NULL, operation_id TEXT NOT NULL, checkpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL,
+  PRIMARY KEY (thread_id, operation_id))`);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -71,25 +99,70 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
-    return this.#inTransaction(threadId, async (id, openForMs) => {
-      const head =
-        commit.checkpointNs === ""
-          ? (
-              this.#db
-                .prepare(
-                  "SELECT checkpoint_id FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = '' ORDER BY checkpoint_id DESC LIMIT 1",
-                )
-                .get(id) as { checkpoint_id: string } | undefined
-            )?.checkpoint_id
-          : undefined;
-      assertCommit(id, commit, head, openForMs);
+    return this.#inTransaction(threadId, async (id, row, now) => {
+      const leased = row.lease_until !== null && row.lease_until > now;
+      const operation =
+        commit.operationId === undefined
+          ? undefined
+          : (this.#db
+              .prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
+              .pluck()
+              .get(id, commit.operationId) as string | undefined);
+      assertCommit(id, commit, {
+        headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
+        leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
+        runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
+        operationCheckpointId: operation,
+      });
       const result = await write();
-      if (commit.checkpointNs === "")
+      if (commit.checkpointNs === "") {
+        const after = this.#now();
+        const open = commit.leavesTurnOpen;
+        const startedAt = !open ? null : commit.startsRun || !leased ? after : (row.lease_started_at ?? after);
         this.#db
-          .prepare("UPDATE threadwise_threads SET turn_open_at = ? WHERE thread_id = ?")
-          .run(commit.leavesTurnOpen ? this.#now() : null, id);
+          .prepare(
+            `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
+               turn_open_at = ? WHERE thread_id = ?`,
+          )
+          .run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
+        if (commit.operationId !== undefined && commit.startsRun)
+          this.#db
+            .prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)")
+            .run(id, commit.operationId, commit.checkpointId, after);
+      }
       return result;
     });
+  }
+
+  async head(threadId: string): Promise<ThreadHead | undefined> {
+    const id = normalizeThreadId(threadId);
+    const row = this.#db.prepare("SELECT head_id, head_version FROM threadwise_threads WHERE thread_id = ?").get(id) as
+      | Pick<ThreadRow, "head_id" | "head_version">
+      | undefined;
+    return this.#headOf(id, row);
+  }
+
+  async renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(
+      () =>
+        this.#db
+          .prepare(
+            `UPDATE threadwise_threads SET lease_until = ?, turn_open_at = ?
+             WHERE thread_id = ? AND head_id = ? AND lease_until IS NOT NULL AND deleted_at IS NULL`,
+          )
+          .run(this.#now() + turnLeaseMs, this.#now(), id, checkpointId).changes > 0,
+    );
+  }
+
+  /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
+  #headOf(threadId: string, row: Pick<ThreadRow, "head_id" | "head_version"> | undefined): ThreadHead | undefined {
+    if (row?.head_id) return { checkpointId: row.head_id, version: row.head_version };
+    const newest = this.#db
+      .prepare("SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+      .pluck()
+      .get(threadId) as string | null;
+    return newest === null ? undefined : { checkpointId: newest, version: 0 };
   }
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
@@ -99,13 +172,18 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
         .get(id, target.checkpointNs, target.checkpointId);
       if (stored === undefined) return false;
       await write();
-      if (target.endsTurn) this.#db.prepare("UPDATE threadwise_threads SET turn_open_at = NULL WHERE thread_id = ?").run(id);
+      if (target.endsTurn && target.checkpointNs === "")
+        this.#db
+          .prepare(
+            "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
+          )
+          .run(id, target.checkpointId);
       return true;
     });
   }
 
   /** BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
-  #inTransaction<T>(threadId: string, task: (id: string, openForMs: number | undefined) => Promise<T>): Promise<T> {
+  #inTransaction<T>(threadId: string, task: (id: string, row: ThreadRow, now: number) => Promise<T>): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       this.#db.exec("BEGIN IMMEDIATE");
@@ -115,11 +193,11 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
           .prepare(
             `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
              ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
-             RETURNING turn_open_at`,
+             RETURNING head_id, head_version, lease_until, lease_started_at`,
           )
-          .get(id, now, now) as { turn_open_at: number | null } | undefined;
+          .get(id, now, now) as ThreadRow | undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
-        const result = await task(id, row.turn_open_at === null ? undefined : now - row.turn_open_at);
+        const result = await task(id, row, now);
         this.#db.exec("COMMIT");
         return result;
       } catch (error) {
@@ -172,9 +250,12 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
       if (row.deleted_at !== null) return { threadId, status: "already_deleted", counts: NO_ROWS };
       if (options.idleBefore && row.updated_at >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
       const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
+      this.#db.prepare("DELETE FROM threadwise_operations WHERE thread_id = ?").run(threadId);
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
       this.#db
-        .prepare("UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL WHERE thread_id = ?")
+        .prepare(
+          "UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = ?",
+        )
         .run(this.#now(), options.reason ?? "api", threadId);
       return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
     });
@@ -184,6 +265,13 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
     // Best effort: a reader elsewhere can hold frames back, which the next deletion retries.
     if (outcome.status === "deleted") await this.#queue.run(() => this.#db.pragma("wal_checkpoint(TRUNCATE)"));
     return outcome;
+  }
+
+  async holdsSealedRecords(): Promise<boolean> {
+    return (
+      this.#db.prepare(`SELECT 1 FROM checkpoints WHERE instr(CAST(metadata AS TEXT), '"${SEALED_METADATA_KEY}"') > 0 LIMIT 1`).get() !==
+      undefined
+    );
   }
 
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {

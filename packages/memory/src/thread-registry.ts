@@ -41,22 +41,34 @@ export interface ThreadDeleteOptions {
 }
 
 /**
- * What {@link ThreadwiseSaver} asks of the registry before a checkpoint is stored (spec R34):
- * the compare-and-set on the thread's newest checkpoint, and the turn lease.
+ * What {@link ThreadwiseSaver} asks of the registry before a checkpoint is stored (spec R34, R38):
+ * the compare-and-set on the thread's head, the turn lease and the operation id.
  */
 export interface CheckpointCommit {
-  /** `checkpoint_ns` of the checkpoint; only the root namespace `""` is compared and leased. */
+  /** `checkpoint_ns` of the checkpoint; only the root namespace `""` has a head, a lease and operations. */
   checkpointNs: string;
   /** `configurable.checkpoint_id` of the put: the checkpoint this one follows (`undefined` on an empty thread). */
   parentId: string | undefined;
   /** Id of the checkpoint being stored. */
   checkpointId: string;
-  /** The checkpoint starts a run (LangGraph metadata `source: "input"`): a new turn. */
-  startsTurn: boolean;
-  /** The checkpoint still has tasks to run (the run is not over when it is stored). */
+  /**
+   * The checkpoint starts a run: LangGraph metadata `source` `"input"` (a new turn), `"fork"` (a
+   * replay or resume from an older checkpoint) or `"update"` (`updateState`). A run start is
+   * refused while another run holds the thread's lease.
+   */
+  startsRun: boolean;
+  /**
+   * The run starts from a checkpoint the caller chose (an explicit `configurable.checkpoint_id`,
+   * `updateState`, a replay): a branch. It is stored whatever the head is, and becomes the head.
+   * An implicit run start (`false`) is stored only on top of the head (`stale-parent` otherwise).
+   */
+  branch: boolean;
+  /** The checkpoint still has tasks to run (the run is not over when it is stored): the lease is taken or renewed. */
   leavesTurnOpen: boolean;
-  /** How long a run's open checkpoint keeps other turns out without progress, in milliseconds. */
+  /** Lease length in milliseconds: how long the run keeps other runs out without progress or heartbeat. */
   turnLeaseMs: number;
+  /** `configurable.operation_id` of a run start: stored at most once per thread (spec R38). */
+  operationId?: string;
 }
 
 /** The checkpoint pending writes belong to, for {@link ThreadRegistry.commitWrites}. */
@@ -67,22 +79,64 @@ export interface WritesTarget {
   endsTurn: boolean;
 }
 
+/** A thread's head as the registry records it: moved in the transaction of each root-namespace write. */
+export interface ThreadHead {
+  /** The thread's newest checkpoint (root namespace), whatever its id sorts as. */
+  checkpointId: string;
+  /** Counter raised by 1 on each move of the head; 0 for a head adopted from a store written before heads were recorded. */
+  version: number;
+}
+
+/** What the registry read under the thread's lock, for {@link assertCommit}. */
+export interface CommitState {
+  /** The head, `undefined` on an empty thread. */
+  headId: string | undefined;
+  /** Milliseconds the current lease still runs, by the database's clock; `undefined` when no lease is live. */
+  leaseRemainingMs: number | undefined;
+  /** Milliseconds since the leased run started, by the database's clock (`undefined` without a live lease). */
+  runningForMs: number | undefined;
+  /** The checkpoint an earlier run with the same operation id started with, when there is one. */
+  operationCheckpointId: string | undefined;
+}
+
+/** Shortest suggested wait in a `turn-in-progress` refusal, in milliseconds. */
+const MIN_RETRY_AFTER_MS = 100;
+
 /**
- * The compare-and-set both SQL registries and the in-memory one run under the thread's lock:
- * refuses a checkpoint whose parent is not the newest checkpoint (`headId`), and a new turn on top
- * of a run still in progress (open for `openForMs` < the lease).
+ * The checks both SQL registries and the in-memory one run under the thread's lock (spec R34, R38):
+ *
+ * - a run start carrying an operation id already stored: `duplicate-operation` (not retryable);
+ * - a run start while another run's lease is live: `turn-in-progress`, with `retryAfterMs` (about
+ *   as long as that run has run so far, at most until its lease ends) and `leaseExpiresInMs`;
+ * - an implicit run start whose parent is not the head: `stale-parent` (another turn committed);
+ * - a step of a run whose parent is no longer the head: `lease-lost` (the run went silent for
+ *   longer than its lease and another run took the thread).
+ *
+ * A branch (explicit checkpoint, `updateState`, replay) skips the head comparison: forks are allowed.
  * @throws ThreadwiseConcurrentTurnError
  */
-export function assertCommit(threadId: string, commit: CheckpointCommit, headId: string | undefined, openForMs: number | undefined): void {
+export function assertCommit(threadId: string, commit: CheckpointCommit, state: CommitState): void {
   if (commit.checkpointNs !== "") return;
-  if ((commit.parentId ?? undefined) !== headId)
-    throw new ThreadwiseConcurrentTurnError(threadId, "stale-parent", { parentId: commit.parentId, headId });
-  if (commit.startsTurn && openForMs !== undefined && openForMs < commit.turnLeaseMs)
-    throw new ThreadwiseConcurrentTurnError(threadId, "turn-in-progress", {
-      parentId: commit.parentId,
-      headId,
-      retryAfterMs: commit.turnLeaseMs - openForMs,
-    });
+  const ids = { parentId: commit.parentId, headId: state.headId };
+  if (commit.startsRun) {
+    if (commit.operationId !== undefined && state.operationCheckpointId !== undefined)
+      throw new ThreadwiseConcurrentTurnError(threadId, "duplicate-operation", {
+        ...ids,
+        operationId: commit.operationId,
+        storedCheckpointId: state.operationCheckpointId,
+      });
+    if (state.leaseRemainingMs !== undefined && state.leaseRemainingMs > 0)
+      throw new ThreadwiseConcurrentTurnError(threadId, "turn-in-progress", {
+        ...ids,
+        leaseExpiresInMs: state.leaseRemainingMs,
+        retryAfterMs: Math.min(state.leaseRemainingMs, Math.max(MIN_RETRY_AFTER_MS, state.runningForMs ?? 0)),
+      });
+    if (!commit.branch && (commit.parentId ?? undefined) !== state.headId)
+      throw new ThreadwiseConcurrentTurnError(threadId, "stale-parent", ids);
+    return;
+  }
+  if ((commit.parentId ?? undefined) !== state.headId)
+    throw new ThreadwiseConcurrentTurnError(threadId, "lease-lost", { ...ids, storedCheckpointId: commit.parentId });
 }
 
 /**
@@ -100,11 +154,22 @@ export interface ThreadRegistry {
   touch(threadId: string): Promise<void>;
   /**
    * Runs `write` (the wrapped saver's `put`) in one transaction with the tombstone check, the
-   * compare-and-set of {@link assertCommit} and the turn-lease update, holding the thread's lock
+   * checks of {@link assertCommit}, the move of the head and the turn-lease update, holding the thread's lock
    * (row lock on PostgreSQL, `BEGIN IMMEDIATE` on SQLite) only for the length of the write.
    * @throws ThreadwiseThreadDeletedError; ThreadwiseConcurrentTurnError (nothing stored).
    */
   commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T>;
+  /**
+   * The thread's head (root namespace), `undefined` for a thread without checkpoints. A thread
+   * stored before heads were recorded gets its newest checkpoint id as head (version 0).
+   */
+  head(threadId: string): Promise<ThreadHead | undefined>;
+  /**
+   * Heartbeat of a running turn: extends the lease to `turnLeaseMs` from now (database time) if
+   * `checkpointId` is still the head and the lease is still the run's. Returns `false` otherwise
+   * (the run ended, or lost the thread).
+   */
+  renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean>;
   /**
    * Runs `write` (the wrapped saver's `putWrites`) in one transaction with the tombstone check,
    * if checkpoint `checkpointId` is stored; `endsTurn` (an error or interrupt was written)
@@ -123,6 +188,12 @@ export interface ThreadRegistry {
    * holding the thread's lock.
    */
   deleteThread(threadId: string, options?: ThreadDeleteOptions): Promise<ThreadDeleteOutcome>;
+  /**
+   * Whether any checkpoint in the store holds records sealed by `@threadwise/encryption` (its
+   * metadata carries the sealed copy): a plaintext saver on such a store refuses every write
+   * (spec R26, R38). Scans the checkpoints table; `ThreadwiseSaver` asks once.
+   */
+  holdsSealedRecords(): Promise<boolean>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }

@@ -1,3 +1,4 @@
+import { randomInt } from "node:crypto";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -16,8 +17,16 @@ import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import type { CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
 
-/** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds. */
-export const DEFAULT_TURN_LEASE_MS = 60_000;
+/** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
+export const DEFAULT_TURN_LEASE_MS = 10_000;
+/** A running turn renews its lease this often, as a fraction of the lease (a heartbeat every 1/3 lease). */
+const HEARTBEAT_FRACTION = 1 / 3;
+/** A turn silent (no checkpoint, no write) for this long stops its heartbeat: a run abandoned without an error write cannot hold its thread forever. */
+const HEARTBEAT_MAX_SILENCE_MS = 30 * 60_000;
+/** `configurable` key of a caller's operation id (spec R38), e.g. an HTTP request id. */
+export const OPERATION_ID_KEY = "operation_id";
+/** Longest operation id, in UTF-8 bytes. */
+const MAX_OPERATION_ID_BYTES = 256;
 /** Checkpoint keys remembered per saver (stored or refused), so late pending writes find their fate. */
 const RECENT_MEMORY = 10_000;
 /** Writes one not-yet-stored checkpoint may collect before more are refused. */
@@ -37,22 +46,44 @@ export interface ThreadwiseSaverOptions {
   /** Releases the backend's resources (pool, file handle). */
   close?: () => Promise<void>;
   /**
-   * How long a run that stopped making progress (its newest checkpoint still has tasks: the model
-   * or a tool is running, or the process died) keeps a new turn of the same thread out, in
-   * milliseconds. Each checkpoint the run stores renews it; an error or interrupt ends it. Set it
-   * above your longest model or tool call: a run silent for longer can be overtaken, and then
-   * fails with `ThreadwiseConcurrentTurnError` itself. 0 turns the lease off (then only the
-   * compare-and-set on the parent checkpoint holds). See ARCHITECTURE.md (spec R34).
-   * @default 60000
+   * The turn lease, in milliseconds (spec R34, R38): while a run of a thread is in progress (its
+   * newest checkpoint still has tasks), other runs of that thread are refused with
+   * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
+   * the lease, and so does a heartbeat every third of it while the model or a tool runs, so a
+   * turn of minutes keeps it; an error, an interrupt or the end of the run releases it. A writer
+   * killed mid-turn stops renewing it: its thread takes a new turn at most this long after its
+   * last renewal. Times are the database's (PostgreSQL `clock_timestamp()`, SQLite
+   * `julianday('now')`) or, in memory, a monotonic clock. 0 turns the lease off (then only the
+   * compare-and-set on the head holds).
+   * @default 10000
    */
   turnLeaseMs?: number;
   /**
+   * Make every channel version unique (`n + 1` plus a random fraction below 0.1) instead of `n + 1`.
+   * PostgresSaver stores channel blobs under (thread, namespace, channel, version) with
+   * `ON CONFLICT DO NOTHING`, so two branches from one checkpoint would write the same key and
+   * the second branch would read the first one's value (langgraphjs #1812). `createCheckpointer`
+   * sets it for PostgreSQL.
+   * @default false
+   */
+  uniqueChannelVersions?: boolean;
+  /**
    * The wrapped saver stores plaintext (no keyring). Reads then refuse a checkpoint holding sealed
    * records with `ThreadwiseSealedStoreError` (fail-closed, R26) instead of handing ciphertext
-   * strings to the agent. `createCheckpointer` sets it when no keyring is configured.
+   * strings to the agent, and on a store holding sealed records every write is refused, new
+   * threads included (R38; the store is scanned once, at the first write). `createCheckpointer`
+   * sets it when no keyring is configured.
    * @default false
    */
   plaintext?: boolean;
+}
+
+/** What the saver knows about one run in this process (keyed by the run's abort signal). */
+interface RunRecord {
+  /** The run's first put: its admission (spec R38). */
+  first: Promise<unknown>;
+  /** A refusal of one of the run's puts: its later writes are refused with it. */
+  refused?: unknown;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -75,11 +106,18 @@ function hasPendingTasks(checkpoint: Checkpoint): boolean {
  *   refuses it with `ThreadwiseThreadDeletedError` (spec R24), so a deleted thread id is never
  *   created again, by this process or any other.
  * - `deleteThread` removes every row of the thread and leaves a tombstone.
- * - Concurrent turns (spec R34): each `put` commits only on top of the thread's newest checkpoint
- *   (compare-and-set in the same transaction as the wrapped saver's rows), and a new turn does not
- *   start on top of a run still in progress (turn lease); the loser gets a retryable
- *   `ThreadwiseConcurrentTurnError` with nothing stored (see `withTurnRetry`). Forking from an
- *   older checkpoint (time travel) is therefore refused too: a threadwise thread is one sequence.
+ * - The registry records each thread's head and moves it in the transaction of the write that
+ *   makes it (spec R38); `getTuple` without `checkpoint_id` reads the head, so no writer's clock
+ *   orders a thread.
+ * - Concurrent turns (spec R34, R38): a run starts only while no other run of the thread holds
+ *   its lease (`turn-in-progress`), and a turn that starts implicitly from the newest checkpoint
+ *   commits only on top of the head (`stale-parent`); the loser gets a
+ *   `ThreadwiseConcurrentTurnError` with nothing stored, before any model call when
+ *   `turnAdmission` (part of `memoryStack`) awaits {@link ThreadwiseSaver.admission}.
+ * - Time travel works as on LangGraph's savers: a run from a checkpoint the caller chose (an
+ *   explicit `checkpoint_id`, `updateState`, a replay) is a branch and becomes the head.
+ * - A run carrying `configurable.operation_id` is stored at most once per thread
+ *   (`duplicate-operation`, not retryable).
  * - Every thread id goes through `normalizeThreadId` (strings only, no NUL, well-formed, 256 bytes).
  * - Nothing about threads is cached in the process: replicas sharing a database see the same thing.
  *
@@ -93,6 +131,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #options: ThreadwiseSaverOptions;
   readonly #turnLeaseMs: number;
   #ready: Promise<void> | undefined;
+  /** Plaintext savers: whether the store holds sealed records, asked once (spec R26: fail closed). */
+  #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
   /** Checkpoints this saver stored recently. */
@@ -101,6 +141,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #refused = new Map<string, unknown>();
   /** Writes that arrived before the put of their checkpoint. */
   readonly #deferred = new Map<string, DeferredWrite[]>();
+  /** Runs of this process by the `signal` LangGraph passes with each of their puts and writes. */
+  readonly #runs = new WeakMap<AbortSignal, RunRecord>();
+  /** Heartbeats of turns this process runs, by thread id. */
+  readonly #heartbeats = new Map<string, { checkpointId: string; timer: NodeJS.Timeout; lastSeen: number }>();
 
   /** @throws ThreadwiseConfigError when `turnLeaseMs` is not a whole number in [0, 2147483647]. */
   constructor(inner: BaseCheckpointSaver, registry: ThreadRegistry, options: ThreadwiseSaverOptions = {}) {
@@ -124,16 +168,54 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return this.#ready;
   }
 
+  /**
+   * The checkpoint `configurable.checkpoint_id` names, or without one the thread's head as the
+   * registry records it (spec R38): the newest checkpoint is the one the last write made the
+   * head, not the one whose id sorts last (ids are time-based UUIDs from each writer's clock).
+   */
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    threadIdOf(config);
+    const threadId = threadIdOf(config);
     await this.ready();
+    const configurable = config.configurable ?? {};
+    if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
+      const head = await this.registry.head(threadId);
+      if (head)
+        return this.#refuseSealed(
+          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_id: head.checkpointId } }),
+        );
+    }
     return this.#refuseSealed(await this.inner.getTuple(config));
+  }
+
+  /**
+   * Resolves once the run that sent `signal` with its checkpoints (LangGraph's
+   * `configurable.__pregel_abort_signals.externalAbortSignal` inside a node) was admitted: its first
+   * checkpoint stored under the thread's lease. `turnAdmission`'s `beforeAgent` hook awaits it, so a
+   * refused turn fails before its first model call. Resolves at once for a run that sent nothing
+   * yet (durability `exit`) or is unknown.
+   * @throws ThreadwiseConcurrentTurnError (or any error of that first put) when the run was refused.
+   */
+  async admission(signal: AbortSignal | undefined): Promise<void> {
+    const run = signal ? this.#runs.get(signal) : undefined;
+    if (!run) return;
+    await run.first;
+    if (run.refused !== undefined) throw run.refused;
   }
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     if (config.configurable?.thread_id !== undefined) threadIdOf(config);
     await this.ready();
     for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
+  }
+
+  /**
+   * A plaintext saver on a store holding sealed records writes nothing, new threads included.
+   * @throws ThreadwiseSealedStoreError (`scope: "store"`)
+   */
+  async #refuseWriteOnSealedStore(threadId: string): Promise<void> {
+    if (!this.#options.plaintext) return;
+    this.#sealedStore ??= this.registry.holdsSealedRecords();
+    if (await this.#sealedStore) throw new ThreadwiseSealedStoreError(threadId, "store");
   }
 
   #refuseSealed(tuple: CheckpointTuple | undefined): CheckpointTuple | undefined {
@@ -148,17 +230,54 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
+    let settle!: (outcome: unknown) => void;
+    const settled = new Promise<unknown>((resolve) => {
+      settle = resolve;
+    });
+    // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
+    const run = this.#runOf(config, settled);
+    try {
+      const result = await this.#put(config, checkpoint, metadata, newVersions);
+      settle(undefined);
+      return result;
+    } catch (error) {
+      if (run && run.refused === undefined) run.refused = error;
+      settle(error);
+      throw error;
+    }
+  }
+
+  #runOf(config: RunnableConfig, settled: Promise<unknown>): RunRecord | undefined {
+    const signal = config.signal;
+    if (!signal || String(config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
+    let run = this.#runs.get(signal);
+    if (!run) {
+      run = { first: settled };
+      this.#runs.set(signal, run);
+    }
+    return run;
+  }
+
+  async #put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
     const threadId = threadIdOf(config);
     await this.ready();
+    await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
+    const source = metadata?.source;
+    const startsRun = source === "input" || source === "fork" || source === "update";
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId: config.configurable?.checkpoint_id || undefined,
       checkpointId: checkpoint.id,
-      startsTurn: metadata?.source === "input",
+      startsRun,
+      // LangGraph copies the caller's configurable into the run's metadata: a `checkpoint_id` there
+      // means the caller chose the checkpoint this run starts from (a fork or a replay).
+      branch:
+        source === "fork" || source === "update" || Boolean((config.metadata as { checkpoint_id?: unknown } | undefined)?.checkpoint_id),
       leavesTurnOpen: this.#turnLeaseMs > 0 && hasPendingTasks(checkpoint),
       turnLeaseMs: this.#turnLeaseMs,
+      operationId: startsRun ? operationIdOf(config) : undefined,
     };
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
@@ -173,6 +292,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const result = await stored;
       this.#remember(this.#committed, key);
       for (const write of deferred) write.resolve();
+      if (checkpointNs === "") this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined);
       return result;
     } catch (error) {
       this.#refused.set(key, error);
@@ -187,6 +307,42 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Keeps the lease of the turn this process runs on `threadId` (head `checkpointId`) alive while
+   * its model or tools run: renews it every third of the lease until the turn stores a checkpoint
+   * without tasks, an error or an interrupt (`checkpointId` undefined), or the head moves on.
+   */
+  #heartbeat(threadId: string, checkpointId: string | undefined): void {
+    const current = this.#heartbeats.get(threadId);
+    if (checkpointId === undefined) {
+      if (current) clearInterval(current.timer);
+      this.#heartbeats.delete(threadId);
+      return;
+    }
+    if (current) {
+      current.checkpointId = checkpointId;
+      current.lastSeen = performance.now();
+      return;
+    }
+    const beat = { checkpointId, lastSeen: performance.now(), timer: undefined as unknown as NodeJS.Timeout };
+    beat.timer = setInterval(
+      () => {
+        if (performance.now() - beat.lastSeen > HEARTBEAT_MAX_SILENCE_MS) return this.#heartbeat(threadId, undefined);
+        this.registry.renewLease(threadId, beat.checkpointId, this.#turnLeaseMs).then(
+          (renewed) => {
+            if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeat(threadId, undefined);
+          },
+          // A failed renewal (database unreachable) is retried at the next beat; the lease may lapse meanwhile.
+          () => undefined,
+        );
+      },
+      Math.max(20, Math.floor(this.#turnLeaseMs * HEARTBEAT_FRACTION)),
+    );
+    // A heartbeat never keeps the process alive on its own.
+    beat.timer.unref();
+    this.#heartbeats.set(threadId, beat);
+  }
+
+  /**
    * Stores pending writes in one transaction with the tombstone check (spec R24). In LangGraph's
    * default (`async`) durability a task's writes can be sent before the put of their checkpoint:
    * such writes wait in this process and commit in that put's transaction; if the put is refused
@@ -196,15 +352,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const threadId = threadIdOf(config);
     await this.ready();
+    await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
     const target = { checkpointNs, checkpointId, endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT) };
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
+    const refusedRun = config.signal ? this.#runs.get(config.signal)?.refused : undefined;
     for (;;) {
       await this.#inFlight.get(key)?.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
-      if (await this.registry.commitWrites(threadId, target, run)) return;
+      if (await this.registry.commitWrites(threadId, target, run)) {
+        if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
+        return;
+      }
+      // A run refused earlier never sends the put this write waits for.
+      if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
       // The checkpoint's put started or finished meanwhile: try again once it is done.
       if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
       return new Promise<void>((resolve, reject) => {
@@ -241,12 +404,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return this.registry.deleteThread(id, options);
   }
 
+  /**
+   * The next channel version. With `uniqueChannelVersions`: `floor(current) + 1` plus a random
+   * fraction of ten decimal digits below 0.1, so versions stay numbers (LangGraph compares them
+   * numerically, including the integer ones of older checkpoints) and two branches from one
+   * checkpoint get different blob keys (langgraphjs #1812).
+   */
   override getNextVersion(current: number | undefined): number {
-    return this.inner.getNextVersion(current);
+    if (!this.#options.uniqueChannelVersions) return this.inner.getNextVersion(current);
+    return Math.floor(typeof current === "number" ? current : 0) + 1 + randomInt(1, 1_000_000_000) / 1e10;
   }
 
   /** Ends the pool or closes the file. The saver is unusable afterwards. */
   async close(): Promise<void> {
+    for (const threadId of [...this.#heartbeats.keys()]) this.#heartbeat(threadId, undefined);
     await this.#options.close?.();
   }
 
@@ -258,6 +429,21 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {
   return JSON.stringify([threadId, checkpointNs, checkpointId]);
+}
+
+/**
+ * `configurable.operation_id` of a run, if any: a non-empty string of at most 256 UTF-8 bytes.
+ * @throws ThreadwiseConfigError naming `configurable.operation_id` for any other value.
+ */
+function operationIdOf(config: RunnableConfig): string | undefined {
+  const value: unknown = config.configurable?.[OPERATION_ID_KEY];
+  if (value === undefined || value === null) return undefined;
+  if (typeof value !== "string" || value.length === 0 || Buffer.byteLength(value, "utf8") > MAX_OPERATION_ID_BYTES)
+    throw new ThreadwiseConfigError(
+      `configurable.${OPERATION_ID_KEY}`,
+      `expected a non-empty string of at most ${MAX_OPERATION_ID_BYTES} UTF-8 bytes, got ${typeof value === "string" ? `${Buffer.byteLength(value, "utf8")} bytes` : typeof value}`,
+    );
+  return value;
 }
 
 /**

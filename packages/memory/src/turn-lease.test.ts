@@ -14,8 +14,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const LEASE_MS = 2000;
 
-function commit(parentId: string | undefined, checkpointId: string, startsTurn: boolean, leavesTurnOpen: boolean): CheckpointCommit {
-  return { checkpointNs: "", parentId, checkpointId, startsTurn, leavesTurnOpen, turnLeaseMs: LEASE_MS };
+function commit(parentId: string | undefined, checkpointId: string, startsRun: boolean, leavesTurnOpen: boolean): CheckpointCommit {
+  return { checkpointNs: "", parentId, checkpointId, startsRun, branch: false, leavesTurnOpen, turnLeaseMs: LEASE_MS };
 }
 
 /**
@@ -67,5 +67,33 @@ describe.each([
 
     clock += 500;
     await expect(registry.commitCheckpoint("t", commit("c1", "c2", true, true), async () => store("c2"))).resolves.toBeUndefined();
+  });
+
+  it("records the head whatever the ids sort as; forks are stored, stale implicit turns and lost leases are refused; a heartbeat extends the lease", async () => {
+    let clock = 1_000_000;
+    const { registry, store } = open(() => clock);
+    const put = (c: CheckpointCommit) => registry.commitCheckpoint("t", c, async () => store(c.checkpointId));
+    const reasonOf = async (c: CheckpointCommit) => ((await put(c).catch((e: unknown) => e)) as ThreadwiseConcurrentTurnError).reason;
+    // Ids from a writer whose clock is behind sort before the head: the head is still the last write.
+    await put(commit(undefined, "m-1", true, false));
+    await put(commit("m-1", "a-2", true, false));
+    expect(await registry.head("t")).toEqual({ checkpointId: "a-2", version: 2 });
+    // An implicit turn from an older checkpoint lost the race; a branch from it (fork, update, replay) is stored.
+    expect(await reasonOf(commit("m-1", "z-3", true, false))).toBe("stale-parent");
+    await put({ ...commit("m-1", "b-3", true, false), branch: true });
+    expect(await registry.head("t")).toEqual({ checkpointId: "b-3", version: 3 });
+    // A run whose step follows a checkpoint that is no longer the head lost its lease to another run.
+    await put(commit("b-3", "c-4", true, true));
+    expect(await reasonOf(commit("a-2", "c-5", false, true))).toBe("lease-lost");
+    // The heartbeat renews only the head's lease; past the original lease the run still holds it.
+    clock += LEASE_MS - 100;
+    expect(await registry.renewLease("t", "a-2", LEASE_MS)).toBe(false);
+    expect(await registry.renewLease("t", "c-4", LEASE_MS)).toBe(true);
+    clock += 500;
+    expect(await reasonOf(commit("c-4", "d-5", true, true))).toBe("turn-in-progress");
+    // An operation id is stored once.
+    clock += LEASE_MS;
+    await put({ ...commit("c-4", "e-6", true, false), operationId: "op" });
+    expect(await reasonOf({ ...commit("e-6", "f-7", true, false), operationId: "op" })).toBe("duplicate-operation");
   });
 });

@@ -18,10 +18,14 @@ export const RECALL_MAX_TOKENS_ENV = "MEMORY_RECALL_MAX_TOKENS";
 export const DEFAULT_RECALL_MAX_TOKENS = 300;
 /** Default neighbours shown on each side of a recalled message (messages). */
 export const DEFAULT_NEIGHBOURS = 2;
-/** Default cap of one recalled message's line (tokens). */
-export const DEFAULT_MAX_MESSAGE_TOKENS = 60;
-/** Default cap of one neighbour's line (tokens). */
-export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 25;
+/**
+ * Default cap of one recalled message's line (tokens). With {@link DEFAULT_MAX_NEIGHBOUR_TOKENS},
+ * chosen on the dev split of the LoCoMo file (bench/recall.ts `--samples dev`; issue 25): shorter
+ * lines fit more ranked messages in the block (60/25 placed 2-4 of them).
+ */
+export const DEFAULT_MAX_MESSAGE_TOKENS = 35;
+/** Default cap of one neighbour's line (tokens); see {@link DEFAULT_MAX_MESSAGE_TOKENS}. */
+export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 15;
 /** Default most items placed (messages and facts). */
 export const DEFAULT_RECALL_MAX_ITEMS = 12;
 /** Default most messages indexed per thread (messages). */
@@ -62,9 +66,9 @@ export const recallOptionsSchema = z
     maxItems: z.number().int().positive().optional(),
     /** Messages shown on each side of a recalled message when the budget allows (messages, 0-3). @default 2 */
     neighbours: z.number().int().min(0).max(3).optional(),
-    /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 60 */
+    /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 35 */
     maxMessageTokens: z.number().int().min(8).optional(),
-    /** Most tokens of one neighbour, cut like a long message (tokens). @default 25 */
+    /** Most tokens of one neighbour, cut like a long message (tokens). @default 15 */
     maxNeighbourTokens: z.number().int().min(8).optional(),
     /** Recall facts from factRecall's slot (`_threadwise_facts`) as well, when it is there. @default true */
     facts: z.boolean().optional(),
