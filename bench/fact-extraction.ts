@@ -36,7 +36,9 @@ type Labelled = z.infer<typeof labelledFile>["items"][number]["facts"][number];
 
 const parsed = labelledFile.safeParse(JSON.parse(readFileSync(args.data, "utf8")));
 if (!parsed.success) {
-  console.error(`--data ${args.data}: not a labelled fact file: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`);
+  console.error(
+    `--data ${args.data}: not a labelled fact file: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
+  );
   process.exit(2);
 }
 const items = parsed.data.items;
@@ -46,7 +48,11 @@ if (!Number.isInteger(repeat) || repeat < 1) {
   process.exit(2);
 }
 
-const squash = (value: string) => value.normalize("NFC").toLowerCase().replace(/[\s.,!?~'"“”‘’()-]+/g, "");
+const squash = (value: string) =>
+  value
+    .normalize("NFC")
+    .toLowerCase()
+    .replace(/[\s.,!?~'"“”‘’()-]+/g, "");
 const sameSubject = (a: string, b: string) => a.trim().toLowerCase().replace(/\s+/g, " ") === b.trim().toLowerCase().replace(/\s+/g, " ");
 
 function matches(gold: Labelled, predicted: CandidateFact): boolean {
