@@ -1,6 +1,6 @@
 import { tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
-import type { Fact } from "./fact-store.js";
+import { type Fact, factLine } from "./fact-store.js";
 
 /**
  * Words added to a fact's index entry by attribute, in English and Korean, so that a question
@@ -248,9 +248,9 @@ export function recallFacts(facts: readonly Fact[], query: string, options: { ma
   return createFactIndex(facts).search(query, options.maxItems, options.minScore);
 }
 
-/** Renders facts as the text of a `facts` context block: one `- <text>` line each. */
+/** Renders facts as the text of a `facts` context block: one `- <line>` each ({@link factLine}). */
 export function renderFacts(facts: readonly Fact[]): string {
-  return facts.map((fact) => `- ${fact.text}`).join("\n");
+  return facts.map((fact) => `- ${factLine(fact)}`).join("\n");
 }
 
 /**

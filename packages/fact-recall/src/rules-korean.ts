@@ -91,7 +91,7 @@ interface Rule {
 const RULES: Rule[] = [
   {
     attribute: "name",
-    re: new RegExp(`(?:^|(?:제|내)\\s*)이름은\\s*([가-힣A-Za-z]+?)${COPULA}`),
+    re: new RegExp(`(?:^|(?:제|내)\\s*)이름은\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`),
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
@@ -449,45 +449,135 @@ export function koreanSentences(text: string): string[] {
     .filter((s) => s !== "");
 }
 
+/** Words that mark a change: what follows holds no longer (`이제 … 않아요`, `더 이상 안 …`). */
+const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)(?=\s)/;
+/** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
+const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
+/** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
+const USED_TO =
+  /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
+const PAST = /(?:았|었|였|했|녔|웠|셨)/;
+
+/**
+ * The positive form of a sentence that says something holds no longer, for the rules to read:
+ * negations become affirmations (`살지 않아요` -> `살고 있어요`, `안 살아요` -> `살아요`, `교사가
+ * 아니에요` -> `교사예요`) and a past set by {@link USED_TO} becomes present (`살았는데` -> `살고
+ * 있어요`, `일했어요` -> `일하고 있어요`, `교사였어요` -> `교사예요`). `undefined` for any other sentence.
+ */
+function positiveOfEnded(sentence: string): string | undefined {
+  if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
+    return sentence
+      .replace(/(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)\s+/g, "")
+      .replace(/([가-힣]+?)지\s*않(?:았)?(?:아요|어요|습니다|아|는다|는데|고|다)?/g, "$1고 있어요")
+      .replace(/(^|\s)안\s+(?=[가-힣])/g, "$1")
+      .replace(/(\S+?)(?:이|가)\s*(?:아니(?:에요|예요|야|다|고|라서)|아닙니다)/g, (_m, noun: string) => josa(noun, "이에요", "예요"));
+  }
+  const past = USED_TO.exec(sentence);
+  if (past && PAST.test(sentence)) {
+    return sentence
+      .slice(past[0].length)
+      .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
+      .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
+      .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
+      .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
+      .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요");
+  }
+  return undefined;
+}
+
+/** Attributes a value of which can stop holding (a name, an age, a hometown or a past event cannot). */
+const ENDABLE = new Set([
+  "residence",
+  "work",
+  "school",
+  "study",
+  "marital",
+  "likes",
+  "dislikes",
+  "pet",
+  "belonging",
+  "health",
+  "constraint",
+  "hobby",
+  "plan",
+  "favorite",
+]);
+
+/**
+ * The first rule matching `body` said by `subject`: the candidate, or `undefined` when no rule
+ * matches or the clause names someone else as its subject.
+ */
+function matchKorean(body: string, subject: Speaker, isRelative: boolean): CandidateFact | undefined {
+  for (const rule of RULES) {
+    const m = body.match(rule.re);
+    if (!m) continue;
+    // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
+    let who = subject;
+    if (!isRelative) {
+      const found = subjectOf(body.slice(0, m.index ?? 0), subject);
+      if (!found) return undefined;
+      who = found;
+    }
+    if ((isRelative || who !== subject) && !rule.relative) continue;
+    const built = rule.build(m, who.label, body);
+    if (!built || built.value.trim() === "") continue;
+    return { subject: who.id, attribute: rule.attribute, language: "ko", ...built };
+  }
+  return undefined;
+}
+
+/** `저는 민지예요`: the speaker naming themself, a one-word sentence after `저는/나는/전/난`. */
+const SELF_NAME =
+  /^(?:저는|나는|전|난)\s+([가-힣]{2,3}?)(?:이에요|예요|입니다|이야|야|이고요|이라고\s*합니다|라고\s*합니다|이라고\s*해요|라고\s*해요)[.!~…]*$/;
+/** One-word answers to `저는 …예요` that are not names: roles, states, origins, faiths. */
+const NOT_A_NAME =
+  /^(?:막내|외동|장남|장녀|차남|차녀|초보|처음|혼자|반대|찬성|아직|다행|미혼|기혼|싱글|주부|백수|무교|기독교|불교|천주교|채식|비건|괜찮|여기|거기|집|회사|학교|휴가|퇴근|출근|오늘|내일|괜찮아|[가-힣]+(?:인|생|님|씨|적|파|형|족|층))$/;
+
+function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefined {
+  const m = SELF_NAME.exec(sentence.replace(LEAD, ""));
+  if (!m || NOT_A_NAME.test(m[1] as string) || new RegExp(`^(?:${JOB}|${REL}|${PET})$`).test(m[1] as string)) return undefined;
+  return { subject: speaker.id, attribute: "name", language: "ko", ...single(m[1] as string, `${speaker.label}의 이름은 ${m[1]}`) };
+}
+
 /**
  * Facts stated in one Korean message. `speaker.id` is the stored subject (`user`), `speaker.label`
- * how texts name it (`사용자`).
+ * how texts name it (`사용자`). A sentence saying a value holds no longer (`이제 서울에 살지 않아요`,
+ * `예전에는 삼성에서 일했는데`) gives that fact marked `ended`.
  */
 export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const facts: CandidateFact[] = [];
   for (const sentence of koreanSentences(text)) {
     if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
-    let body = sentence.replace(LEAD, "");
-    if (OTHERS.test(body) || INTRODUCED.test(body)) continue;
-    let subject = speaker;
-    let isRelative = false;
-    const rel = RELATIVE.exec(body);
-    // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-    const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
-    if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
-      const r = rel[1] as string;
-      subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` };
-      isRelative = true;
-      body = body.slice(rel[0].length);
-    } else {
-      body = body.replace(FIRST_PERSON, "");
+    const ended = positiveOfEnded(sentence);
+    const endedFact = ended === undefined ? undefined : factOf(ended, speaker);
+    // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
+    // `예전에는 커피를 좋아했어요` is a liking that ended.
+    if (endedFact && ENDABLE.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
+      facts.push({ ...endedFact, ended: true });
+      continue;
     }
-    for (const rule of RULES) {
-      const m = body.match(rule.re);
-      if (!m) continue;
-      // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
-      let who = subject;
-      if (!isRelative) {
-        const found = subjectOf(body.slice(0, m.index ?? 0), subject);
-        if (!found) break;
-        who = found;
-      }
-      if ((isRelative || who !== subject) && !rule.relative) continue;
-      const built = rule.build(m, who.label, body);
-      if (!built || built.value.trim() === "") continue;
-      facts.push({ subject: who.id, attribute: rule.attribute, language: "ko", ...built });
-      break;
-    }
+    const fact = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
+    if (fact) facts.push(fact);
   }
   return facts;
+}
+
+/** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
+function factOf(sentence: string, speaker: Speaker): CandidateFact | undefined {
+  let body = sentence.replace(LEAD, "");
+  if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
+  let subject = speaker;
+  let isRelative = false;
+  const rel = RELATIVE.exec(body);
+  // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
+  const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
+  if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
+    const r = rel[1] as string;
+    subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` };
+    isRelative = true;
+    body = body.slice(rel[0].length);
+  } else {
+    body = body.replace(FIRST_PERSON, "");
+  }
+  return matchKorean(body, subject, isRelative);
 }
