@@ -26,6 +26,7 @@ export {
 export { buildMemoryStack, type MemoryStack, type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 export { MemoryThreadRegistry } from "./memory-thread-registry.js";
 export {
+  alignedBatch,
   DEFAULT_ARCHIVE_BATCH_MESSAGES,
   DEFAULT_ARCHIVE_KEEP_GROUPS,
   MESSAGE_ARCHIVE_MIDDLEWARE_NAME,

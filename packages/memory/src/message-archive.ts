@@ -1,6 +1,15 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
-import { loggerOptionSchema, parseOptions, readSummarySlot, resolveLogger, summarySlotState, threadwiseMiddleware } from "@threadwise/core";
+import {
+  groupMessages,
+  isUserMessage,
+  loggerOptionSchema,
+  parseOptions,
+  readSummarySlot,
+  resolveLogger,
+  summarySlotState,
+  threadwiseMiddleware,
+} from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
 import { z } from "zod/v4";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -30,6 +39,15 @@ export const messageArchiveOptionsSchema = z.strictObject({
    * @default 20
    */
   batchMessages: z.number().int().positive().default(DEFAULT_ARCHIVE_BATCH_MESSAGES),
+  /**
+   * Archive a number of messages that is a multiple of this, in messages. A window with chunked
+   * eviction (`windowTrim`'s default) places its cut points at multiples of its step
+   * (`maxMessages - lowWatermark`) counted from the thread's first message; archiving multiples
+   * of that step keeps every cut point where it was, so views stay the ones of a thread that
+   * never archived. `memoryStack` sets it to windowTrim's step.
+   * @default 1
+   */
+  alignMessages: z.number().int().positive().default(1),
   /** Where the info line about archived messages goes; `false` for silence. @default core's default logger */
   logger: loggerOptionSchema,
 });
@@ -66,6 +84,25 @@ export function messagesToArchive(
   }
   const ids = new Set(messagesToDelete(messages, keepGroups, before));
   return messages.filter((message) => typeof message.id === "string" && ids.has(message.id));
+}
+
+/**
+ * The longest start of `leaving` (whole groups, from {@link messagesToArchive}) that ends right
+ * before a user message of `thread` and holds a multiple of `align` messages counted from its
+ * first user message; `[]` when there is none. So the hot part starts on a user message, as the
+ * thread does, and a window's chunked cut points (multiples of its step counted from the first
+ * user message when views start on one) stay where they were. Pure.
+ */
+export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly BaseMessage[], align: number): BaseMessage[] {
+  const groups = groupMessages(leaving);
+  const firstUser = groups.find((group) => group.kind === "user")?.start;
+  if (firstUser === undefined) return [];
+  let end = 0;
+  for (const group of groups) {
+    const next = thread[group.end];
+    if (next !== undefined && isUserMessage(next) && (group.end - firstUser) % align === 0) end = group.end;
+  }
+  return leaving.slice(0, end);
 }
 
 /**
@@ -116,7 +153,11 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
       if (typeof threadId !== "string" || threadId === "") return handler(request);
       const messages: BaseMessage[] = request.state.messages ?? [];
-      const leaving = messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups);
+      const leaving = alignedBatch(
+        messages,
+        messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
+        opts.alignMessages,
+      );
       if (leaving.length < opts.batchMessages) return handler(request);
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);

@@ -167,6 +167,8 @@ export function memoryMiddleware(
     stack.push(
       messageArchive(archive, {
         keepGroups: config.windowSize === false ? DEFAULT_ARCHIVE_KEEP_GROUPS : config.windowSize + ARCHIVE_MARGIN_GROUPS,
+        // windowTrim's chunked step (maxMessages - its default lowWatermark): cut points stay put.
+        alignMessages: config.windowSize === false ? 1 : config.windowSize - Math.floor(config.windowSize / 2),
         logger,
       }),
     );
