@@ -37,6 +37,8 @@ export const llmFactsSchema = z.object({
       value: z.string().min(1),
       /** One self-contained sentence in the message's language. */
       text: z.string().min(1),
+      /** `true` when the user says it held before and holds no longer ("I don't live in Seoul anymore"). */
+      ended: z.boolean().optional(),
     }),
   ),
 });
@@ -72,6 +74,7 @@ Answer with JSON only, no prose: {"facts":[{"subject":"user","attribute":"reside
 - Only facts the user states about themselves, or about a relative (subject "user's sister").
 - Not questions, hypotheticals, wishes, or what other people did.
 - text is one short sentence in the language of the message.
+- When the user says something holds no longer ("I don't live in Seoul anymore", "I used to work at Google", "이제 서울에 살지 않아요"), give the fact as it held, with "ended": true.
 - {"facts":[]} when there is none.`;
 
 /**
@@ -201,6 +204,7 @@ export async function extractFactsWithModel(
       language,
       multi: LIST_ATTRIBUTES.has(attribute),
       ...(preference ? { keyAttribute: "preference" } : {}),
+      ...(fact.ended ? { ended: true } : {}),
     };
   });
 }

@@ -1,6 +1,6 @@
 import { tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
-import type { Fact } from "./fact-store.js";
+import { type Fact, factLine } from "./fact-store.js";
 
 /**
  * Words added to a fact's index entry by attribute, in English and Korean, so that a question
@@ -9,8 +9,8 @@ import type { Fact } from "./fact-store.js";
  */
 export const ATTRIBUTE_KEYWORDS: Readonly<Record<string, string>> = {
   name: "name called 이름",
-  age: "age old years birthday 나이 살",
-  residence: "live home city residence moved address where 사는 곳 살 산다 거주 집 이사 동네",
+  age: "age old years birthday 나이 연령",
+  residence: "live home city residence moved address where 사는 곳 산다 거주 집 이사 동네",
   hometown: "from hometown home country born grew origin 고향 출신",
   work: "job work career occupation employer company profession 직업 직장 회사 일",
   study: "study major school university college 전공 공부 학교",
@@ -56,6 +56,20 @@ export interface FactIndex {
   search(query: string, k: number, minScore?: number): RankedFact[];
   /** Number of facts indexed. */
   readonly size: number;
+}
+
+/**
+ * Terms a question implies but does not write, added to its search terms. Korean `살` is both the
+ * age counter (`몇 살이에요?`) and the stem of 살다, to live (`어디에 살죠?`, `살고 있죠?`): which one
+ * a question means decides between the age and the residence fact, so neither keyword list holds
+ * `살`, and the question's form adds `나이` or `거주`.
+ */
+function impliedTerms(query: string): string[] {
+  const terms: string[] = [];
+  if (/몇\s*살|살\s*(?:이|이에요|이야|이죠|인가요|이지|먹었)|나이/.test(query)) terms.push("나이");
+  if (/(?:어디|어느|동네|사는\s*곳)[^?]*?(?:살|사[는세시나니냐]|삽|거주)|(?:^|\s)살(?:고|아|죠|았|지|던|면서|아요|고\s*있)/.test(query))
+    terms.push("거주");
+  return terms;
 }
 
 function keywordsOf(fact: Fact): string {
@@ -200,7 +214,7 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     search(query, k, minScore = 0) {
       if (k <= 0 || byKey.size === 0) return [];
       // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
-      const terms = tokenize(query).filter((term) => vocabulary.has(term));
+      const terms = [...tokenize(query), ...impliedTerms(query)].filter((term) => vocabulary.has(term));
       if (terms.length === 0) return [];
       const hits: Array<RankedFact & { position: number }> = [];
       for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
@@ -248,9 +262,9 @@ export function recallFacts(facts: readonly Fact[], query: string, options: { ma
   return createFactIndex(facts).search(query, options.maxItems, options.minScore);
 }
 
-/** Renders facts as the text of a `facts` context block: one `- <text>` line each. */
+/** Renders facts as the text of a `facts` context block: one `- <line>` each ({@link factLine}). */
 export function renderFacts(facts: readonly Fact[]): string {
-  return facts.map((fact) => `- ${fact.text}`).join("\n");
+  return facts.map((fact) => `- ${factLine(fact)}`).join("\n");
 }
 
 /**

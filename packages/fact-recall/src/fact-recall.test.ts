@@ -38,7 +38,9 @@ describe("factRecall through createAgent", () => {
     const last = model.calls.at(-1)?.messages as BaseMessage[];
     const system = systemOf(last);
     expect(system).toContain("You are a helpful assistant.\n\n[Known facts about the user]\n- User moved to Busan and lives there");
-    expect(system).not.toContain("Seoul");
+    // The old city is history, not a second residence: named as what held before.
+    expect(system).toContain("- User moved to Busan and lives there (before: Seoul)");
+    expect(system).not.toContain("lives in Seoul");
     expect(last.filter(isContextMessage)).toEqual([]);
     const slot = await slotOf(agent, "en");
     expect(slot?.facts.filter((f) => f.subject === "user")).toHaveLength(20);

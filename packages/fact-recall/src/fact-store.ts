@@ -27,6 +27,18 @@ export const factSchema = z.object({
   origin: z.enum(["heuristic", "llm"]),
   /** Value this fact replaced (`Seoul` after a move to Busan), if any. */
   previousValue: z.string().optional(),
+  /**
+   * Earlier values of this fact, oldest first (at most {@link MAX_FACT_HISTORY}): what was true
+   * when. `untilTurn` is the user-message count at which the value stopped holding (replaced, or
+   * said to hold no longer).
+   */
+  history: z.array(z.object({ value: z.string(), untilTurn: z.number().int().nonnegative() })).optional(),
+  /**
+   * Set when the user said the value holds no longer ("I don't live in Seoul anymore", "이제 서울에
+   * 살지 않아요", "I used to work at Google") and nothing replaced it yet: the user-message count at
+   * which it ended. The fact is kept, never erased; {@link factLine} says it is no longer true.
+   */
+  endedTurn: z.number().int().nonnegative().optional(),
   /** User-message count (the thread's fact clock) when the fact was first stored. */
   createdTurn: z.number().int().nonnegative(),
   /** User-message count when it was last stated or replaced. */
@@ -128,6 +140,35 @@ export interface CandidateFact {
   keyAttribute?: string;
   /** Value part of the key of a list attribute when it differs from `value` (the liked object). */
   keyValue?: string;
+  /**
+   * `true` when the message says the value held before and holds no longer (negation with
+   * "anymore"/"no longer"/"이제 ... 않아요", or "used to"/"예전에는 ...았는데"); `text` states the value
+   * as it held ("User lives in Seoul"), {@link factLine} adds that it holds no longer.
+   */
+  ended?: boolean;
+}
+
+/** Most earlier values a fact keeps in `history`. */
+export const MAX_FACT_HISTORY = 3;
+
+/**
+ * The line a model receives for a fact: its text, then whether it still holds and what held
+ * before, in the fact's language: `User lives in Seoul (no longer true)`, `User moved to Busan and
+ * lives there (before: Seoul)`, `사용자는 부산에 산다 (사는 곳) (이전: 서울)`, `... (지금은 아님)`.
+ * Indexes rank on `text` alone, so a fact's status never moves its rank.
+ */
+export function factLine(fact: Pick<Fact, "text" | "language" | "endedTurn" | "history">): string {
+  const ko = fact.language === "ko";
+  const ended = fact.endedTurn === undefined ? "" : ko ? " (지금은 아님)" : " (no longer true)";
+  const values = (fact.history ?? []).map((h) => h.value).join(", ");
+  const before = values === "" ? "" : ko ? ` (이전: ${values})` : ` (before: ${values})`;
+  return `${fact.text}${ended}${before}`;
+}
+
+/** `history` with `value` appended as ended at `turn`: deduplicated by value, newest last, bounded. */
+function withHistory(history: Fact["history"], value: string, turn: number): NonNullable<Fact["history"]> {
+  const kept = (history ?? []).filter((h) => normalizeValue(h.value) !== normalizeValue(value));
+  return [...kept, { value, untilTurn: turn }].slice(-MAX_FACT_HISTORY);
 }
 
 /** Lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
@@ -160,10 +201,16 @@ export interface IngestOptions {
  * Turns candidates from one user message into a slot update:
  * - a candidate whose key is new is stored;
  * - the same key with the same value is an exact duplicate: merged (one fact, `mentions` + 1);
- * - the same key with another value supersedes the stored fact (`previousValue` keeps the old
- *   value), e.g. `residence` Seoul -> Busan;
+ * - the same key with another value supersedes the stored fact: the old value goes to `history`
+ *   with the turn it ended (and stays in `previousValue`), and {@link factLine} names it, e.g.
+ *   `residence` Seoul -> Busan gives "User moved to Busan and lives there (before: Seoul)";
+ * - an `ended` candidate ("I don't live in Seoul anymore") ends the stored fact of the same value:
+ *   it is kept with `endedTurn` ({@link factLine}: "... (no longer true)"), so the model never
+ *   receives both "lives in Seoul" and "no longer lives in Seoul"; for another value it goes to
+ *   `history`; with no stored fact it is stored as ended ("I used to live in Seoul"); a later
+ *   statement of a value revives or supersedes it;
  * - preferences share one key per object across `likes` and `dislikes` (see the extractors), so
- *   "I don't like coffee anymore" replaces "I like coffee".
+ *   "I don't like coffee anymore" ends "I like coffee".
  * Then the bound: while more than `maxFacts` facts would be stored, the fact with the fewest uses
  * goes first, ties broken by the oldest last activity (latest of updated and used turn), then by
  * storage order; facts written by this message are never evicted by it.
@@ -174,7 +221,13 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
   for (const candidate of candidates) {
     const key = factKey(candidate);
     const existing = upserts.get(key) ?? byKey.get(key);
-    if (existing && normalizeValue(existing.value) === normalizeValue(candidate.value) && existing.attribute === candidate.attribute) {
+    const sameValue =
+      existing !== undefined &&
+      normalizeValue(existing.value) === normalizeValue(candidate.value) &&
+      existing.attribute === candidate.attribute;
+    const ended = candidate.ended === true;
+    if (existing && sameValue && (existing.endedTurn !== undefined) === ended) {
+      // Stated again as it is stored (holding, or ended): one fact, one more mention.
       upserts.set(key, {
         ...existing,
         text: candidate.text,
@@ -184,7 +237,16 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
       });
       continue;
     }
-    upserts.set(key, {
+    if (existing && ended && !sameValue && existing.endedTurn === undefined) {
+      // "I don't live in Seoul anymore" while Busan is stored: Seoul becomes history, Busan stays.
+      upserts.set(key, { ...existing, history: withHistory(existing.history, candidate.value, options.turn), updatedTurn: options.turn });
+      continue;
+    }
+    // New, revived (ended -> holding again), ended, or superseded by another value.
+    // Only another value is history: `likes coffee` -> `dislikes coffee` is the same object, re-judged.
+    const otherValue = existing !== undefined && normalizeValue(existing.value) !== normalizeValue(candidate.value);
+    const history = otherValue ? withHistory(existing.history, existing.value, existing.endedTurn ?? options.turn) : existing?.history;
+    const fact: Fact = {
       key,
       subject: candidate.subject,
       attribute: candidate.attribute,
@@ -193,13 +255,20 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
       language: candidate.language,
       sourceMessageId: options.sourceMessageId,
       origin: options.origin,
-      ...(existing ? { previousValue: existing.value } : {}),
-      createdTurn: options.turn,
+      ...(existing && !sameValue
+        ? { previousValue: existing.value }
+        : existing?.previousValue
+          ? { previousValue: existing.previousValue }
+          : {}),
+      ...(history && history.length > 0 ? { history } : {}),
+      ...(ended ? { endedTurn: options.turn } : {}),
+      createdTurn: existing && sameValue ? existing.createdTurn : options.turn,
       updatedTurn: options.turn,
       lastUsedTurn: existing?.lastUsedTurn ?? 0,
       uses: existing?.uses ?? 0,
-      mentions: 1,
-    });
+      mentions: existing && sameValue ? existing.mentions + 1 : 1,
+    };
+    upserts.set(key, fact);
   }
   const newKeys = [...upserts.keys()].filter((key) => !byKey.has(key));
   const excess = slot.facts.length + newKeys.length - options.maxFacts;

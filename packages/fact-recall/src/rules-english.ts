@@ -68,7 +68,7 @@ function place(value: string): string {
 function cut(value: string, maxWords = 8): string {
   const trimmed = value
     .replace(
-      /\s+(?:now|since|for now|because|but|so|these days|at the moment|right now|anymore|already|too|as well|though|lol|haha)\b.*$/i,
+      /\s+(?:now|since|for now|because|but|so|these days|at the moment|right now|anymore|already|again|too|as well|though|lol|haha)\b.*$/i,
       "",
     )
     .replace(/\s+and\s+(?:it|that|i|we|they|he|she)\b.*$/i, "")
@@ -93,6 +93,43 @@ function sentence(s: Subject): string {
   return s.we ? `${s.label} and others: we ${s.predicate.replace(/[.\s]+$/, "")}` : `${s.label} ${p}`;
 }
 
+/** Capitalized words after "I am" that describe the speaker rather than name them. */
+const NOT_A_NAME =
+  /^(?:OK|Okay|Fine|Sorry|Here|Back|Home|Done|Ready|Good|Great|Christian|Catholic|Protestant|Muslim|Jewish|Buddhist|Hindu|Atheist|Mormon|English|French|German|Dutch|Irish|Scottish|Welsh|British|Swiss|Greek|Thai|Polish|Danish|Swedish|Finnish|Turkish|Spanish|Jewish|Latino|Latina|Asian|African|European|Black|White|Gay|Lesbian|Bi|Trans|Queer|[A-Z][a-z]+(?:ese|ian|ean|can|ish|an|i))$/;
+
+/**
+ * Predicates that say a value held before and holds no longer, with the positive predicate the
+ * rules read: "do not live in Seoul anymore", "no longer work at Google", "am not a teacher any
+ * more", "used to live in Seoul". A plain "do not" without "anymore" is left to the rules
+ * (`dislikes`, `constraint`).
+ */
+const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
+  [/^((?:really|actually|even)\s+)?(?:do|does) not (.+?)\s+any ?more\b[,.!]?\s*(.*)$/i, (m) => `${m[2]} ${m[3]}`],
+  [/^(?:am|is|are) not (.+?)\s+any ?more\b[,.!]?\s*(.*)$/i, (m) => `am ${m[1]} ${m[2]}`],
+  [/^(?:am|is|are) no longer (.+)$/i, (m) => `am ${m[1]}`],
+  [/^(?:do not|does not)? ?no longer (.+)$/i, (m) => m[1] as string],
+  [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
+  [/^used to (.+)$/i, (m) => m[1] as string],
+];
+
+/** Attributes a value of which can stop holding (a name, an age, a hometown or a past event cannot). */
+const ENDABLE = new Set([
+  "residence",
+  "work",
+  "school",
+  "study",
+  "marital",
+  "likes",
+  "dislikes",
+  "pet",
+  "belonging",
+  "health",
+  "constraint",
+  "hobby",
+  "plan",
+  "favorite",
+]);
+
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
@@ -101,6 +138,13 @@ const RULES: Rule[] = [
     attribute: "name",
     re: /^(?:am called|go by) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/,
     build: (m, s) => single(m[1] as string, `${s.label}'s name is ${m[1]}`),
+  },
+  {
+    // "I'm Mina." / "I'm Mina, a nurse from Busan": a capitalized name alone after "am", not a
+    // nationality, faith or other capitalized word that describes rather than names.
+    attribute: "name",
+    re: /^am ([A-Z][a-z'-]+(?: [A-Z][a-z'-]+)?)(?=\s*(?:[,.!]|$|\s+(?:and|from|by the way)\b))/,
+    build: (m, s) => (NOT_A_NAME.test(m[1] as string) ? undefined : single(m[1] as string, `${s.label}'s name is ${m[1]}`)),
   },
   {
     attribute: "age",
@@ -352,6 +396,38 @@ function isStatement(predicate: string): boolean {
   );
 }
 
+/** The first rule matching a subject's predicate: its attribute and what it builds. */
+function matchRule(subject: Subject): { attribute: string; built: Omit<CandidateFact, "subject" | "attribute" | "language"> } | undefined {
+  for (const rule of RULES) {
+    if (subject.we && !rule.we) continue;
+    const m = subject.predicate.match(rule.re);
+    if (!m) continue;
+    const built = rule.build(m, subject);
+    if (built) return { attribute: rule.attribute, built };
+  }
+  return undefined;
+}
+
+/**
+ * A predicate in one of {@link ENDED_FORMS} whose positive form matches a rule of an attribute
+ * that can end: that fact, marked `ended` (its text states the value as it held). `undefined`
+ * otherwise (the clause then goes through the rules as written).
+ */
+function endedFact(subject: Subject): ReturnType<typeof matchRule> {
+  for (const [re, positive] of ENDED_FORMS) {
+    const m = subject.predicate.match(re);
+    if (!m) continue;
+    const predicate = positive(m).replace(/\s+/g, " ").trim();
+    const found = matchRule({ ...subject, predicate });
+    if (!found || !ENDABLE.has(found.attribute)) return undefined;
+    // "I don't like jazz anymore" is a dislike now (the `dislikes` rule, one preference key);
+    // "I used to like jazz" is a liking that ended.
+    if (found.attribute === "likes" && !/^used to\b/i.test(subject.predicate)) return undefined;
+    return { attribute: found.attribute, built: { ...found.built, ended: true } };
+  }
+  return undefined;
+}
+
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
   let t = text;
@@ -360,7 +436,9 @@ export function englishClauses(text: string): string[] {
   for (const sentence of t.split(/(?<=[.!?])\s+|\n+/)) {
     const s = sentence.trim();
     if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
-    for (const clause of s.split(/\s*;\s*|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|since)\s+(?=(?:i|my|we)\b)/i)) {
+    for (const clause of s.split(
+      /\s*;\s*|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|since|whereas|while)\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\s+)?(?:i|my|we)\b)/i,
+    )) {
       if (clause.trim() !== "") out.push(clause.trim());
     }
   }
@@ -411,6 +489,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
     }
     if (!subject) continue;
+    const ended = endedFact(subject);
+    if (ended) {
+      push(subject.id, ended.attribute, ended.built);
+      continue;
+    }
     let matched = false;
     for (const rule of RULES) {
       if (subject.we && !rule.we) continue;

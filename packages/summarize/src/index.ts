@@ -13,8 +13,10 @@ export {
   DEFAULT_THRESHOLD,
   DEFAULT_TIMEOUT_MS,
   DEFAULT_WINDOW_SIZE,
+  KEEP_ENV,
   MAX_INPUT_TOKENS_ENV,
   MAX_PASSES_ENV,
+  MODEL_MAX_INPUT_TOKENS_ENV,
   type ResolvedSummarizeOptions,
   resolveSummarizeOptions,
   type SummarizeOptions,
@@ -22,6 +24,7 @@ export {
   summarizeOptionsSchema,
   THRESHOLD_ENV,
   TIMEOUT_MS_ENV,
+  TRIGGER_ENV,
   WINDOW_SIZE_ENV,
 } from "./summarize-options.js";
 export {
@@ -34,4 +37,24 @@ export {
   summarizerPasses,
   transcriptLine,
 } from "./summarizer-input.js";
-export { planSummary, type SummaryPlan, summaryPeriod, uncoveredStartOf } from "./summary-plan.js";
+export {
+  behindByMoreThanPeriod,
+  type PlanTrigger,
+  planSummary,
+  reachesPeriod,
+  type SummaryPeriod,
+  type SummaryPlan,
+  summaryPeriod,
+  uncoveredStartOf,
+} from "./summary-plan.js";
+export {
+  profileMaxInputTokens,
+  type ResolvedKeep,
+  type ResolvedTrigger,
+  resolveKeep,
+  resolveTriggers,
+  type SummaryKeep,
+  type SummaryTrigger,
+  summaryKeepSchema,
+  summaryTriggerSchema,
+} from "./summary-trigger.js";

@@ -5,9 +5,11 @@ import {
   loggerOptionSchema,
   parseOptions,
   promptContextModeSchema,
+  ThreadwiseConfigError,
   timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
+import { type SummaryKeep, type SummaryTrigger, summaryKeepSchema, summaryTriggerSchema } from "./summary-trigger.js";
 
 /** Default window, in messages (spec R10). */
 export const DEFAULT_WINDOW_SIZE = 20;
@@ -30,6 +32,23 @@ export const MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MAX_INPUT_TOKENS";
 export const MAX_PASSES_ENV = "MEMORY_SUMMARIZE_MAX_PASSES";
 /** Env twin of `timeoutMs`. */
 export const TIMEOUT_MS_ENV = "MEMORY_SUMMARIZE_TIMEOUT_MS";
+/**
+ * Env twins of `trigger`: the variables set form one condition (all must be reached), as
+ * `trigger: { tokens, messages, fraction }` would.
+ */
+export const TRIGGER_ENV = {
+  tokens: "MEMORY_SUMMARIZE_TRIGGER_TOKENS",
+  messages: "MEMORY_SUMMARIZE_TRIGGER_MESSAGES",
+  fraction: "MEMORY_SUMMARIZE_TRIGGER_FRACTION",
+} as const;
+/** Env twins of `keep`: at most one may be set. */
+export const KEEP_ENV = {
+  tokens: "MEMORY_SUMMARIZE_KEEP_TOKENS",
+  messages: "MEMORY_SUMMARIZE_KEEP_MESSAGES",
+  fraction: "MEMORY_SUMMARIZE_KEEP_FRACTION",
+} as const;
+/** Env twin of `modelMaxInputTokens`. */
+export const MODEL_MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS";
 
 /** What `summarize` needs from a summarizer: a chat model or any runnable taking a message list. */
 export interface SummarizerModel {
@@ -63,6 +82,43 @@ export const summarizeOptionsSchema = z.strictObject({
    * @default 40
    */
   threshold: z.number().int().positive().default(DEFAULT_THRESHOLD),
+  /**
+   * When a summary is made, in the shape of LangChain's `summarizationMiddleware` `trigger`: one
+   * condition `{ tokens?, messages?, fraction? }` whose given fields must all be reached, or an
+   * array of conditions of which any one suffices. Measured over what the summary does not cover
+   * yet (its window included, the summary itself not): `messages` non-system messages, `tokens`
+   * their tokens (core's counter, js-tiktoken `o200k_base`), `fraction` a share of the agent
+   * model's context window in tokens (`floor(maxInputTokens * fraction)`, see
+   * `modelMaxInputTokens`). After the first summary the same rule holds for what left the window
+   * since: a new summary once `condition - window` more has left it (the window's size in the same
+   * unit; when the condition is not above the window, once a whole window's worth has).
+   * `threshold: 40` is `trigger: { messages: 40 }`; give one of them, not both. Env twins
+   * `MEMORY_SUMMARIZE_TRIGGER_TOKENS`, `_MESSAGES`, `_FRACTION` (one condition of the variables
+   * set); `trigger` and its env twins take the place of `threshold` and its env twin.
+   * @default { messages: 40 } (from `threshold`)
+   */
+  trigger: z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)]).optional(),
+  /**
+   * What stays out of the summary (the window summarize keeps when no window middleware sits
+   * before it), in the shape of LangChain's `summarizationMiddleware` `keep`: exactly one of
+   * `{ messages }`, `{ tokens }` or `{ fraction }` (of the agent model's context window, in
+   * tokens), as the newest whole groups within that size; the newest user turn always stays.
+   * `windowSize: 20` is `keep: { messages: 20 }`; give one of them, not both. With
+   * `[windowTrim(), summarize()]` windowTrim's window is kept and `keep` is not used. Env twins
+   * `MEMORY_SUMMARIZE_KEEP_TOKENS`, `_MESSAGES`, `_FRACTION` (at most one), which take the place of
+   * `windowSize` and `MEMORY_WINDOW_SIZE`.
+   * @default { messages: 20 } (from `windowSize`)
+   */
+  keep: summaryKeepSchema.optional(),
+  /**
+   * The agent model's context window, in tokens, for `fraction` in `trigger` or `keep`. Unset: the
+   * model's LangChain profile (`request.model.profile.maxInputTokens`, what `summarizationMiddleware`
+   * reads); when set, it is used instead of the profile. With neither, a model call with a
+   * `fraction` throws `ThreadwiseConfigError` naming `summarize.trigger` (or `summarize.keep`): there
+   * is no silent default. Env `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`.
+   * @default the model's profile
+   */
+  modelMaxInputTokens: z.number().int().positive().optional(),
   /**
    * Instructions sent as the summarizer's system message. The previous summary and the newly
    * evicted messages follow in one user message.
@@ -148,8 +204,40 @@ export const summarizeOptionsSchema = z.strictObject({
 
 /** Options of {@link summarize}, as given. */
 export type SummarizeOptions = z.input<typeof summarizeOptionsSchema>;
-/** Options of {@link summarize}, with defaults applied. */
-export type ResolvedSummarizeOptions = z.output<typeof summarizeOptionsSchema>;
+/**
+ * Options of {@link summarize}, with defaults applied: `trigger` as a list of conditions (any one
+ * suffices) and `keep` always set (from `threshold` and `windowSize` when not given).
+ */
+export type ResolvedSummarizeOptions = Omit<z.output<typeof summarizeOptionsSchema>, "trigger" | "keep"> & {
+  trigger: SummaryTrigger[];
+  keep: SummaryKeep;
+};
+
+/** A number in `(min, 1]` (or `[min, 1]` with `inclusive`) from env `name`; `undefined` when unset or empty. */
+function envFraction(name: string, env: NodeJS.ProcessEnv, inclusive: boolean): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  const value = raw.trim();
+  const number = Number(value);
+  if (!/^(0|1|0?\.[0-9]+|1\.0*)$/.test(value) || !(inclusive ? number >= 0 : number > 0) || number > 1)
+    throw new ThreadwiseConfigError(
+      name,
+      `expected a decimal number ${inclusive ? "from 0" : "above 0"} to 1 (e.g. 0.8), got ${JSON.stringify(raw)}`,
+    );
+  return number;
+}
+
+/** A whole number from 0 from env `name`; `undefined` when unset or empty. */
+function envWholeNumber(name: string, env: NodeJS.ProcessEnv): number | undefined {
+  const raw = env[name];
+  if (raw === undefined || raw.trim() === "") return undefined;
+  if (raw.trim() === "0") return 0;
+  return envPositiveInt(name, env);
+}
+
+function defined<T extends object>(value: T): Partial<T> {
+  return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
+}
 
 /**
  * Validates options, filling unset ones from env twins, then defaults.
@@ -157,13 +245,45 @@ export type ResolvedSummarizeOptions = z.output<typeof summarizeOptionsSchema>;
  */
 export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedSummarizeOptions {
   const fromEnv = {
+    modelMaxInputTokens: envPositiveInt(MODEL_MAX_INPUT_TOKENS_ENV, env),
     windowSize: envPositiveInt(WINDOW_SIZE_ENV, env),
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
     maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),
     timeoutMs: envTimerMs(TIMEOUT_MS_ENV, env),
   };
-  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
-  const merged = { ...Object.fromEntries(Object.entries(fromEnv).filter(([, value]) => value !== undefined)), ...given };
-  return parseOptions("summarize", summarizeOptionsSchema, merged);
+  const given = defined(options ?? {});
+  if (given.trigger !== undefined && given.threshold !== undefined)
+    throw new ThreadwiseConfigError(
+      "summarize.trigger",
+      `give \`trigger\` or \`threshold\`, not both (threshold: ${given.threshold} is trigger: { messages: ${given.threshold} })`,
+    );
+  if (given.keep !== undefined && given.windowSize !== undefined)
+    throw new ThreadwiseConfigError(
+      "summarize.keep",
+      `give \`keep\` or \`windowSize\`, not both (windowSize: ${given.windowSize} is keep: { messages: ${given.windowSize} })`,
+    );
+  const triggerEnv = defined({
+    tokens: envPositiveInt(TRIGGER_ENV.tokens, env),
+    messages: envPositiveInt(TRIGGER_ENV.messages, env),
+    fraction: envFraction(TRIGGER_ENV.fraction, env, false),
+  });
+  const keepEnv = defined({
+    tokens: envWholeNumber(KEEP_ENV.tokens, env),
+    messages: envWholeNumber(KEEP_ENV.messages, env),
+    fraction: envFraction(KEEP_ENV.fraction, env, true),
+  });
+  if (Object.keys(keepEnv).length > 1)
+    throw new ThreadwiseConfigError(Object.values(KEEP_ENV).join(", "), `set at most one, got ${Object.keys(keepEnv).join(" and ")}`);
+  const merged: Record<string, unknown> = { ...defined(fromEnv), ...given };
+  // `trigger` (option, else env) takes the place of `threshold`; `keep` that of `windowSize`.
+  if (given.trigger === undefined && given.threshold === undefined && Object.keys(triggerEnv).length > 0) merged.trigger = triggerEnv;
+  if (merged.trigger !== undefined) delete merged.threshold;
+  if (given.keep === undefined && given.windowSize === undefined && Object.keys(keepEnv).length > 0) merged.keep = keepEnv;
+  if (merged.keep !== undefined) delete merged.windowSize;
+  const parsed = parseOptions("summarize", summarizeOptionsSchema, merged);
+  const trigger =
+    parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
+  const keep = parsed.keep ?? { messages: parsed.windowSize };
+  return { ...parsed, trigger, keep };
 }

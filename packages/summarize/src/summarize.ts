@@ -30,7 +30,8 @@ import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } 
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
 import { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
-import { planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
+import { behindByMoreThanPeriod, planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
+import { profileMaxInputTokens, resolveKeep, resolveTriggers } from "./summary-trigger.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
@@ -93,8 +94,11 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    windowTrim's, read from core's view decisions), else its own (`windowSize` messages, whole
  *    groups, via core's `selectView`), and the messages that left it since the summary was made
  *    (found by message id, so persistTrim's deletions do not shift it).
- * 3. When due (first once the thread holds `threshold` messages; then every `threshold - windowSize`
- *    messages that leave the window, or every `windowSize` when `threshold <= windowSize`), calls the
+ * 3. When due (`trigger`, LangChain's shapes: by default first once the thread holds `threshold`
+ *    (40) messages, then every `threshold - windowSize` messages that leave the window, or every
+ *    `windowSize` when `threshold <= windowSize`; the same by tokens or a `fraction` of the agent
+ *    model's context window, read from `request.model.profile.maxInputTokens` or
+ *    `modelMaxInputTokens`), calls the
  *    summarizer with only the previous summary and the newly evicted messages, bounded by
  *    `maxInputTokens`: once, or for a backlog that does not fit (an imported thread), in passes
  *    folded in order into the running summary, at most `maxPassesPerCall` per model call; the
@@ -128,19 +132,24 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * summarize cannot see the window before the call, so its own `windowSize` is the window.
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (`summarize.threshold:
- *   Too small: expected number to be >0`), or an env twin is.
+ *   Too small: expected number to be >0`), or an env twin is; on a model call, when `trigger` or
+ *   `keep` has a `fraction` and neither `modelMaxInputTokens` nor the model's profile gives the
+ *   context window (`summarize.trigger: \`fraction\` needs the model's context window ...`).
  * @example
  * const agent = createAgent({
  *   model: "openai:gpt-4o-mini",
  *   checkpointer: new MemorySaver(),
  *   middleware: [windowTrim({ maxMessages: 20 }), summarize({ threshold: 40 })],
  * });
+ * // As LangChain's summarizationMiddleware is configured: by tokens or a share of the context window.
+ * summarize({ trigger: [{ fraction: 0.8 }, { messages: 200 }], keep: { tokens: 4000 } });
  */
 export function summarize(options: SummarizeOptions = {}) {
   const opts = resolveSummarizeOptions(options);
   const logger = resolveLogger(opts.logger);
   const counter = createTokenCounter();
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
+  const countTokens = (messages: readonly BaseMessage[]) => counter.countMessages(messages);
   // Thread id -> id of the user message whose turn already saw a failed attempt.
   const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
@@ -269,7 +278,6 @@ export function summarize(options: SummarizeOptions = {}) {
       let stored: readonly BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
-      const windowSize = decided.windowFrom === undefined ? opts.windowSize : (decided.windowLimit ?? opts.windowSize);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       // Archived messages before the stored ones (issue 27), read only when a summary reaches past the stored thread.
       let archivedCount = 0;
@@ -307,11 +315,20 @@ export function summarize(options: SummarizeOptions = {}) {
           failedTurns.delete(threadId);
         } else if (settled) remember(settled.turnId);
       }
+      // Trigger and keep in messages and tokens; `fraction` read against the agent model's
+      // context window (`modelMaxInputTokens`, else its profile), or a ThreadwiseConfigError.
+      const contextWindow = opts.modelMaxInputTokens ?? profileMaxInputTokens(request.model);
+      const triggers = resolveTriggers(opts.trigger, contextWindow);
+      const keep = resolveKeep(opts.keep, contextWindow);
+      // A window middleware before summarize decided the window: its size, whatever `keep` says.
+      const ownWindow = decided.windowFrom === undefined;
+      const keepTokens = ownWindow ? keep.tokens : undefined;
+      const windowSize = ownWindow ? (keep.messages ?? opts.windowSize) : (decided.windowLimit ?? opts.windowSize);
       // In the background the summary is prepared one exchange early, over an own window that many
       // messages shorter: the due call's view (everything not yet covered) stays within
       // `threshold` messages, the summary still covers a whole period, and once the next exchange
-      // is in, what it does not cover is the window again.
-      const lead = background && decided.windowFrom === undefined ? BACKGROUND_LEAD_MESSAGES : 0;
+      // is in, what it does not cover is the window again. (Token parts are not moved earlier.)
+      const lead = background && ownWindow ? BACKGROUND_LEAD_MESSAGES : 0;
       // A boundary that is archived (a summary made again in passes that stopped inside the archive):
       // the thread is the archived messages after it, then the stored ones; core keeps every stored one.
       if (opts.archived && record?.coveredThroughId != null && indexThread(stored).indexOf(record.coveredThroughId) === -1) {
@@ -322,8 +339,10 @@ export function summarize(options: SummarizeOptions = {}) {
         }
       }
       const plan = planSummary(stored, record, {
-        windowSize: Math.max(1, windowSize - lead),
-        threshold: Math.max(1, opts.threshold - lead),
+        windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
+        triggers: triggers.map((t) => (t.messages === undefined ? t : { ...t, messages: Math.max(1, t.messages - lead) })),
+        keepTokens,
+        countTokens,
         windowStart: decided.windowFrom === undefined ? undefined : decided.windowFrom + archivedCount,
         startOn: viewStartOn(ruled),
         // Positions and counts from core's index of this array (shared with the call's other hooks).
@@ -366,9 +385,8 @@ export function summarize(options: SummarizeOptions = {}) {
       // A backlog larger than the passes of one call could fold in (an imported thread, a
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
       // counts the rest as unsummarized_dropped until the next calls catch up (spec R39).
-      let behind = 0;
-      for (let i = coveredUpTo; i < plan.windowStart; i += 1) if (messageType(stored[i] as BaseMessage) !== "system") behind += 1;
-      if (behind > plan.period + BACKGROUND_LEAD_MESSAGES)
+      const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
+      if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
       let next = withViewDecisions(ruled, decisions);
       if (record && record.text.trim() !== "") {
@@ -380,7 +398,7 @@ export function summarize(options: SummarizeOptions = {}) {
       }
       const response = await withMultiturnLog(
         next,
-        { window: windowSize, sentToLlm: next.messages.length },
+        { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
         logger,
         async (r: typeof next) => handler(r),
       );

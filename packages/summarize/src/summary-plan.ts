@@ -1,5 +1,13 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageType, type StartOn, type SummaryRecord, selectIndexedView, selectView, type ThreadIndex } from "@threadwise/core";
+import {
+  type MessageGroup,
+  messageType,
+  type StartOn,
+  type SummaryRecord,
+  selectIndexedView,
+  selectView,
+  type ThreadIndex,
+} from "@threadwise/core";
 
 /**
  * Messages that must leave the window, after the first summary, before the next one is made
@@ -10,10 +18,26 @@ export function summaryPeriod(windowSize: number, threshold: number): number {
   return threshold > windowSize ? threshold - windowSize : windowSize;
 }
 
+/**
+ * How much of each trigger condition must leave the window between two summaries (spec R10,
+ * R39): per part, `summaryPeriod(window, condition)` in that part's unit (the window's size in
+ * messages or tokens). Plain numbers, one entry per condition of the trigger.
+ */
+export interface SummaryPeriod {
+  messages?: number;
+  tokens?: number;
+}
+
 /** What {@link planSummary} found in a stored thread. Indexes point into the list it was given. */
 export interface SummaryPlan {
-  /** Messages that must leave the window between two summaries. */
+  /**
+   * Messages that must leave the window between two summaries: the smallest message period of
+   * the trigger's conditions (`threshold - windowSize` with the defaults), 0 when no condition
+   * counts messages.
+   */
   period: number;
+  /** The period of each trigger condition, in the order given ({@link SummaryPeriod}). */
+  periods: SummaryPeriod[];
   /** First message the summary does not cover (0 when there is no summary). */
   uncoveredStart: number;
   /** First message of the window. */
@@ -24,6 +48,14 @@ export interface SummaryPlan {
   due: boolean;
   /** Non-system messages in the stored thread. */
   threadMessages: number;
+}
+
+/** One trigger condition as {@link planSummary} takes it: the parts given must all be reached. */
+export interface PlanTrigger {
+  /** Non-system messages the summary does not cover. */
+  messages?: number;
+  /** Their tokens (`countTokens`). */
+  tokens?: number;
 }
 
 const isSystem = (message: BaseMessage) => messageType(message) === "system";
@@ -50,26 +82,46 @@ export function uncoveredStartOf(messages: readonly BaseMessage[], summary: Summ
   return messages.length;
 }
 
+/** Cache key of summarize's token costs in core's thread index. */
+const TOKENS_COST_KEY = "threadwise/summarize:tokens";
+
 /**
  * Decides, from the stored thread and the cached summary, whether a summarizer call is due and
- * which span it covers (spec R10, R11).
+ * which span it covers (spec R10, R11, R39).
  *
  * The window is the one a window middleware decided (`windowStart`, e.g. windowTrim's, as core's
- * `viewReport(request).windowFrom` gives it), else chosen here with core's `selectView` on message
- * counts (whole groups, the newest user turn always kept, `startOn` honoured). Due when:
- * - there is no summary yet, the thread holds at least `threshold` non-system messages, and at
- *   least one message has left the window; or
- * - there is a summary and at least `period` messages have left the window since it was made.
+ * `viewReport(request).windowFrom` gives it), else chosen here with core's `selectView`: the newest
+ * whole groups within `keepTokens` tokens when given, else within `windowSize` messages (the
+ * newest user turn always kept, `startOn` honoured).
  *
- * Pure; O(n) in the thread length, or O(log n + pending + window) with `index`.
+ * `triggers` (any one condition suffices; within one, every part given must be reached; default
+ * `[{ messages: threshold }]`). Due when at least one message has left the window and:
+ * - there is no summary yet, and the thread reaches a condition (non-system messages, tokens); or
+ * - there is a summary, and what left the window since reaches a condition's period: per part
+ *   `summaryPeriod(window, value)`, the window measured in the part's unit (`windowSize` or
+ *   `keepTokens`, whichever sizes the window; in the other unit, the window as it is). With the
+ *   defaults: `threshold - windowSize` messages.
+ *
+ * Pure; O(n) in the thread length, or O(log n + pending + window) with `index` and message-only
+ * conditions. Token parts cost one `countTokens` over the pending span and the window (the whole
+ * thread before the first summary).
+ *
+ * @throws Error when a token part or `keepTokens` is given without `countTokens`.
  */
 export function planSummary(
   messages: readonly BaseMessage[],
   summary: SummaryRecord | undefined,
   options: {
-    /** The window, in messages (sets the period). */
+    /** The window, in messages (sets the period), when `keepTokens` is not given. */
     windowSize: number;
-    threshold: number;
+    /** Shorthand for `triggers: [{ messages: threshold }]`; one of the two is needed. */
+    threshold?: number;
+    /** Trigger conditions, any one suffices. @default [{ messages: threshold }] */
+    triggers?: readonly PlanTrigger[];
+    /** The window, in tokens (`countTokens`), instead of `windowSize`. @default undefined */
+    keepTokens?: number;
+    /** Tokens of a list of messages (core's `TokenCounter.countMessages`); needed for token parts. */
+    countTokens?: (messages: readonly BaseMessage[]) => number;
     /** Index of the window's first message when another middleware decided the window. */
     windowStart?: number;
     /** Start rule of the stack. @default "any" */
@@ -81,16 +133,22 @@ export function planSummary(
     index?: ThreadIndex;
   },
 ): SummaryPlan {
-  const period = summaryPeriod(options.windowSize, options.threshold);
-  const { index } = options;
-  const windowOptions = {
-    cost: (group: { messages: readonly unknown[] }) => group.messages.length,
-    limit: options.windowSize,
-    startOn: options.startOn,
-  };
+  const { index, keepTokens } = options;
+  const triggers = options.triggers ?? (options.threshold === undefined ? [] : [{ messages: options.threshold }]);
+  if (triggers.length === 0) throw new Error("planSummary: give `threshold` or `triggers`");
+  const tokenParts = keepTokens !== undefined || triggers.some((t) => t.tokens !== undefined);
+  if (tokenParts && !options.countTokens) throw new Error("planSummary: token parts need `countTokens`");
+  const countTokens = options.countTokens ?? (() => 0);
+  const windowOptions =
+    keepTokens === undefined
+      ? { cost: (group: { messages: readonly unknown[] }) => group.messages.length, limit: options.windowSize, costKey: "messages" }
+      : { cost: (group: MessageGroup) => countTokens(group.messages), limit: keepTokens, costKey: TOKENS_COST_KEY };
   const windowStart =
     options.windowStart ??
-    (index ? selectIndexedView(index, { ...windowOptions, costKey: "messages" }) : selectView(messages, windowOptions)).kept[0]?.start ??
+    (index
+      ? selectIndexedView(index, { ...windowOptions, startOn: options.startOn })
+      : selectView(messages, { cost: windowOptions.cost, limit: windowOptions.limit, startOn: options.startOn })
+    ).kept[0]?.start ??
     messages.length;
   const covered =
     index && summary?.coveredThroughId != null
@@ -99,8 +157,88 @@ export function planSummary(
   const uncoveredStart = Math.min(covered, windowStart);
   const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
   const threadMessages = index ? index.length - index.systemPositions.length : messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
+
+  // The window in each unit: its configured size (`windowSize` or `keepTokens`, the window
+  // middleware's limit when the caller passes it as `windowSize`), else its size as it is.
+  let windowMessages: number | undefined;
+  let windowTokens: number | undefined;
+  const windowList = () => messages.slice(windowStart).filter((m) => !isSystem(m));
+  const windowIn = (unit: "messages" | "tokens"): number => {
+    if (unit === "messages") {
+      if (keepTokens === undefined) return options.windowSize;
+      windowMessages ??= windowList().length;
+      return windowMessages;
+    }
+    if (keepTokens !== undefined) return keepTokens;
+    windowTokens ??= countTokens(windowList());
+    return windowTokens;
+  };
+  const periods: SummaryPeriod[] = triggers.map((t) => ({
+    ...(t.messages === undefined ? {} : { messages: summaryPeriod(windowIn("messages"), t.messages) }),
+    ...(t.tokens === undefined ? {} : { tokens: summaryPeriod(windowIn("tokens"), t.tokens) }),
+  }));
+  const messagePeriods = periods.flatMap((p) => (p.messages === undefined ? [] : [p.messages]));
+  const period = messagePeriods.length > 0 ? Math.min(...messagePeriods) : 0;
+
   // A record covering nothing is the marker summarize writes on a thread's first call (see summarize.ts).
   const hasSummary = summary !== undefined && summary.coveredCount > 0;
-  const due = hasSummary ? pending.length >= period : threadMessages >= options.threshold && pending.length > 0;
-  return { period, uncoveredStart, windowStart, pending, due, threadMessages };
+  let due = false;
+  if (pending.length > 0) {
+    if (hasSummary) due = reachesPeriod(periods, pending, countTokens);
+    else {
+      let threadTokens: number | undefined;
+      const tokensOfThread = () => {
+        threadTokens ??= countTokens(messages.filter((m) => !isSystem(m)));
+        return threadTokens;
+      };
+      due = triggers.some(
+        (t) => (t.messages === undefined || threadMessages >= t.messages) && (t.tokens === undefined || tokensOfThread() >= t.tokens),
+      );
+    }
+  }
+  return { period, periods, uncoveredStart, windowStart, pending, due, threadMessages };
+}
+
+/**
+ * `true` when `span` (messages out of the window, not summarized) reaches the period of one
+ * condition of `periods`: every part given, messages counted, tokens by `countTokens`.
+ */
+export function reachesPeriod(
+  periods: readonly SummaryPeriod[],
+  span: readonly BaseMessage[],
+  countTokens: (messages: readonly BaseMessage[]) => number,
+): boolean {
+  let tokens: number | undefined;
+  return periods.some((p) => {
+    if (p.messages !== undefined && span.length < p.messages) return false;
+    if (p.tokens !== undefined) {
+      tokens ??= countTokens(span);
+      if (tokens < p.tokens) return false;
+    }
+    return p.messages !== undefined || p.tokens !== undefined;
+  });
+}
+
+/**
+ * `true` when the summary is behind by more than a period (spec R39): `span` (non-system messages
+ * out of the window that no summary covers after this call) without its newest `slack` messages
+ * (one exchange arriving while the summary is made) still goes past the period of a condition.
+ * The view then keeps the window instead of sending the whole backlog.
+ */
+export function behindByMoreThanPeriod(
+  periods: readonly SummaryPeriod[],
+  span: readonly BaseMessage[],
+  slack: number,
+  countTokens: (messages: readonly BaseMessage[]) => number,
+): boolean {
+  const older = span.slice(0, Math.max(0, span.length - slack));
+  let tokens: number | undefined;
+  return periods.some((p) => {
+    if (p.messages !== undefined && older.length <= p.messages) return false;
+    if (p.tokens !== undefined) {
+      tokens ??= countTokens(older);
+      if (tokens <= p.tokens) return false;
+    }
+    return p.messages !== undefined || p.tokens !== undefined;
+  });
 }
