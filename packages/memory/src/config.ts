@@ -49,6 +49,8 @@ export const MEMORY_ENV = {
   historyAware: "MEMORY_HISTORY_AWARE",
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
   workMemory: "MEMORY_WORK_MEMORY",
+  userMemory: "MEMORY_USER_MEMORY",
+  userMemoryMaxTokens: "MEMORY_USER_MEMORY_MAX_TOKENS",
   historySeedMaxMessages: "A2A_HISTORY_MAX_MESSAGES",
   sqlitePath: "MEMORY_SQLITE_PATH",
   postgresDsn: "POSTGRES_MEMORY_DSN",
@@ -122,6 +124,15 @@ export const memoryConfigSchema = z.strictObject({
   persistTrimKeepGroups: positiveInt.optional(),
   /** Work memory of completed responses (spec R18). @default false */
   workMemory: z.boolean(),
+  /**
+   * Memory across a user's threads (`@threadwise/user-memory`, spec R40): runs that name
+   * `configurable.user_id` (or `context.user_id`) recall what the user's other threads learned.
+   * Opt-in; the stack then also returns a `store` (PostgresStore on `postgres`, else InMemoryStore).
+   * @default false
+   */
+  userMemory: z.boolean(),
+  /** Token budget of the user-memory block (`userMemory.maxTokens`), in tokens. @default 300 */
+  userMemoryMaxTokens: z.number().int().min(16),
   /** Seed empty threads from A2A `metadata.history`, newest N messages (spec R19); unset means off. @default undefined */
   historySeedMaxMessages: positiveInt.optional(),
   /** SQLite file for `backend: "sqlite"`. @default "./<project>_memory.sqlite" */
@@ -172,6 +183,8 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   promptContextMode: "legacy_system",
   historyAware: true,
   workMemory: false,
+  userMemory: false,
+  userMemoryMaxTokens: 300,
   postgresSchema: "public",
   pgPoolMode: "direct",
   pgPoolMax: DEFAULT_PG_POOL_MAX,
@@ -230,6 +243,8 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
     workMemory: envBoolean(MEMORY_ENV.workMemory, env),
+    userMemory: envBoolean(MEMORY_ENV.userMemory, env),
+    userMemoryMaxTokens: envPositiveInt(MEMORY_ENV.userMemoryMaxTokens, env),
     historySeedMaxMessages: envPositiveInt(MEMORY_ENV.historySeedMaxMessages, env),
     sqlitePath: envString(MEMORY_ENV.sqlitePath, env),
     postgresDsn: envString(MEMORY_ENV.postgresDsn, env),
