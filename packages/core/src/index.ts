@@ -1,3 +1,4 @@
+export { type ArchivedMessagesReader, withArchived } from "./archived-messages.js";
 export {
   type AssembledView,
   assembleView,
