@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
+  compactionBoundary,
   createTokenCounter,
   type InternalCallId,
   indexThread,
@@ -193,8 +194,9 @@ export function summarize(options: SummarizeOptions = {}) {
    * the summary is made again from what is stored, as a process that never saw the old one would.
    * O(covered content), on due calls only.
    */
-  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan): SummaryStart => {
-    const covered = coveredMessages(stored, record);
+  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan, from: number): SummaryStart => {
+    const covered =
+      from === 0 ? coveredMessages(stored, record) : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
       return {
@@ -207,7 +209,7 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
-    return { base: undefined, span: stored.slice(0, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+    return { base: undefined, span: stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
   };
 
   /**
@@ -261,6 +263,11 @@ export function summarize(options: SummarizeOptions = {}) {
       const stored: BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
+      // A provider compaction (core `compactionBoundary`) summarized everything before it: our
+      // summary covers only what follows it, and one that ends before it is not used.
+      const boundaryEnd = compactionBoundary(stored)?.end ?? 0;
+      const beyondBoundary = (r: SummaryRecord | undefined) =>
+        r && (boundaryEnd === 0 || uncoveredStartOf(stored, r) > boundaryEnd) ? r : undefined;
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
@@ -283,7 +290,9 @@ export function summarize(options: SummarizeOptions = {}) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
         const settled = jobs.take(threadId, previous, (base) =>
-          stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system"),
+          stored
+            .slice(Math.max(boundaryEnd, beyondBoundary(base) ? uncoveredStartOf(stored, base) : 0))
+            .filter((message) => messageType(message) !== "system"),
         );
         if (settled?.result) {
           record = settled.result;
@@ -305,7 +314,7 @@ export function summarize(options: SummarizeOptions = {}) {
       // `threshold` messages, the summary still covers a whole period, and once the next exchange
       // is in, what it does not cover is the window again. (Token parts are not moved earlier.)
       const lead = background && ownWindow ? BACKGROUND_LEAD_MESSAGES : 0;
-      const plan = planSummary(stored, record, {
+      const plan = planSummary(stored, beyondBoundary(record), {
         windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
         triggers: triggers.map((t) => (t.messages === undefined ? t : { ...t, messages: Math.max(1, t.messages - lead) })),
         keepTokens,
@@ -314,6 +323,7 @@ export function summarize(options: SummarizeOptions = {}) {
         startOn: viewStartOn(ruled),
         // Positions and counts from core's index of this array (shared with the call's other hooks).
         index: indexThread(stored),
+        from: boundaryEnd,
       });
 
       let madeNow = false;
@@ -325,7 +335,7 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          const made = await summarizeBacklog(model, startOf(stored, record, plan), request.runtime?.signal);
+          const made = await summarizeBacklog(model, startOf(stored, beyondBoundary(record), plan, boundaryEnd), request.runtime?.signal);
           if (made.record) {
             update = made.record;
             record = update;
@@ -356,10 +366,11 @@ export function summarize(options: SummarizeOptions = {}) {
       if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
       let next = withViewDecisions(ruled, decisions);
-      if (record && record.text.trim() !== "") {
+      const placed = beyondBoundary(record);
+      if (placed && placed.text.trim() !== "") {
         next = addContextBlocks(
           next,
-          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: record.text }],
+          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
           { mode: opts.promptContextMode },
         );
       }
@@ -371,7 +382,7 @@ export function summarize(options: SummarizeOptions = {}) {
       );
       if (prepareAfterAnswer) {
         const original = record;
-        const start = startOf(stored, original, plan);
+        const start = startOf(stored, beyondBoundary(original), plan, boundaryEnd);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);
