@@ -80,6 +80,7 @@ const SMOKE: Record<string, string> = {
   "fact-recall": "[pkg.factRecall()]",
   recall: "[pkg.recall()]",
   "work-memory": "[pkg.workMemory({ logger: false })]",
+  "user-memory": "[pkg.userMemory({ logger: false })]",
   "history-seed": "[pkg.historySeed()]",
   encryption: "[]",
   memory: "pkg.memoryStack({ backend: 'in_memory' }).middleware",

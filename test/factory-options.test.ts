@@ -19,6 +19,7 @@ import { persistTrim } from "@threadwise/persist-trim";
 import { recall } from "@threadwise/recall";
 import { extractiveSummarizer, resolveSummarizeOptions, summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
+import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { describe, expect, it } from "vitest";
@@ -52,6 +53,7 @@ const misspelt: [string, () => unknown, string, string | undefined][] = [
   ["historySeed", () => historySeed({ maxMessage: 5 } as never), "historySeed.maxMessage", "maxMessages"],
   ["persistTrim", () => persistTrim({ keepGroups: 3, keepGroup: 3 } as never), "persistTrim.keepGroup", "keepGroups"],
   ["recall", () => recall({ maxItem: 3 } as never), "recall.maxItem", "maxItems"],
+  ["userMemory", () => userMemory({ maxToken: 300 } as never), "userMemory.maxToken", "maxTokens"],
   ["memoryStack (config)", () => memoryStack({ windowSise: 5, env: {} } as never), "memory.windowSise", "windowSize"],
   ["memoryStack (models)", () => memoryStack({ models: { sumarize: {} }, env: {} } as never), "memory.models.sumarize", "summarize"],
   [

@@ -106,6 +106,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:1",
       "threadwise:2",
       "threadwise:3",
+      "threadwise:4",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -119,6 +120,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "checkpoint_migrations",
         "checkpoint_writes",
         "checkpoints",
+        "threadwise_archive",
         "threadwise_operations",
         "threadwise_schema_version",
         "threadwise_threads",

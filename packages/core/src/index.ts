@@ -1,3 +1,4 @@
+export { type ArchivedMessagesReader, withArchived } from "./archived-messages.js";
 export {
   type AssembledView,
   assembleView,
@@ -75,7 +76,7 @@ export {
   type ThreadwiseLogger,
 } from "./logger.js";
 export { messageIdentity, sameMessage } from "./message-identity.js";
-export { hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
+export { annotateMultiturn, hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,
   CONTEXT_MESSAGE_ID_PREFIX,
@@ -121,6 +122,14 @@ export {
   stripKoreanSuffix,
   tokenize,
 } from "./text-analysis.js";
+export {
+  MAX_THREAD_ID_BYTES,
+  normalizeThreadId,
+  normalizeUserId,
+  type ThreadIdLimit,
+  ThreadwiseThreadIdError,
+  ThreadwiseUserIdError,
+} from "./thread-id.js";
 export {
   type GroupSpan,
   type IndexedViewOptions,

@@ -50,15 +50,23 @@ export interface MultiturnFields {
    * `unsummarized_dropped=<n>`.
    */
   unsummarizedDropped?: number;
+  /**
+   * State of cross-thread user memory for this call (spec R40), when `userMemory` is in the stack:
+   * `on` (the user's memory was read), `no_user_id` (the run named no user: no cross-thread memory),
+   * `no_store` or `store_error` (the turn went on without it). Then the line ends with `user_memory=<v>`.
+   */
+  userMemory?: string;
 }
 
 /**
  * Formats the R6 line: `multiturn: thread_msgs=<stored> window=<w> sent_to_llm=<n> has_prior=<bool>`,
- * plus ` unsummarized_dropped=<n>` when summarize is in the stack.
+ * plus ` unsummarized_dropped=<n>` when summarize is in the stack and ` user_memory=<state>` when
+ * user memory is.
  */
 export function formatMultiturnLine(fields: MultiturnFields): string {
-  const line = `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
-  return fields.unsummarizedDropped === undefined ? line : `${line} unsummarized_dropped=${fields.unsummarizedDropped}`;
+  let line = `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
+  if (fields.unsummarizedDropped !== undefined) line += ` unsummarized_dropped=${fields.unsummarizedDropped}`;
+  return fields.userMemory === undefined ? line : `${line} user_memory=${fields.userMemory}`;
 }
 
 /** `true` for `false` or an object with `info()` and `warn()` functions: what a `logger` option accepts. */

@@ -9,6 +9,7 @@ interface MultiturnTrace {
   window: number | string;
   sentToLlm: number;
   unsummarizedDropped?: number;
+  userMemory?: string;
 }
 
 /** The unsummarized drops of the request's view, when it is a model request with a view. */
@@ -21,6 +22,18 @@ function unsummarizedOf(request: object): number | undefined {
 /** `true` when the list holds an AI message: the thread has an earlier answer (R6, R7). */
 export function hasPriorAnswer(messages: readonly BaseMessage[]): boolean {
   return messages.some((m) => messageType(m) === "ai");
+}
+
+/**
+ * Adds user memory's state (`on`, `no_user_id`, ...; see `MultiturnFields.userMemory`) to the
+ * multiturn line of this model call. Returns `false` when no view-shaping middleware outside the
+ * caller writes a line for the call (then the caller reports the state itself).
+ */
+export function annotateMultiturn(request: object, fields: { userMemory: string }): boolean {
+  const existing = (request as Record<symbol, MultiturnTrace | undefined>)[TRACE];
+  if (!existing) return false;
+  existing.userMemory = fields.userMemory;
+  return true;
 }
 
 /**
@@ -59,12 +72,14 @@ export async function withMultiturnLog<R extends object, T>(
         sentToLlm: trace.sentToLlm,
         hasPrior: hasPriorAnswer(stored),
         unsummarizedDropped: trace.unsummarizedDropped,
+        userMemory: trace.userMemory,
       }),
       {
         thread_msgs: stored.length,
         window: trace.window,
         sent_to_llm: trace.sentToLlm,
         ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
+        ...(trace.userMemory === undefined ? {} : { user_memory: trace.userMemory }),
       },
     );
   }

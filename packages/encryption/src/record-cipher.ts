@@ -7,9 +7,13 @@ export const CODEC_VERSION = 1;
 /** Every sealed record, as stored, starts with this text. */
 export const SEALED_PREFIX = "twe1:";
 
-/** What a data key is for; each purpose has its own HKDF-derived key (R27). */
-export type RecordPurpose = "channel-value" | "pending-write" | "metadata" | "serializer";
-const PURPOSES: readonly RecordPurpose[] = ["channel-value", "pending-write", "metadata", "serializer"];
+/**
+ * What a data key is for; each purpose has its own HKDF-derived key (R27). `user-memory` seals the
+ * store values of `@threadwise/user-memory` (R40). The position in this list is stored in every
+ * record's header, so new purposes are only ever appended.
+ */
+export type RecordPurpose = "channel-value" | "pending-write" | "metadata" | "serializer" | "user-memory";
+const PURPOSES: readonly RecordPurpose[] = ["channel-value", "pending-write", "metadata", "serializer", "user-memory"];
 
 /** Where a record lives. Both are bound into the AAD, so a record moved elsewhere fails to open. */
 export interface RecordLocation {

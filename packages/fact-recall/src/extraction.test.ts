@@ -78,7 +78,7 @@ describe("heuristic extraction, English fixture", () => {
 describe("heuristic extraction, Korean fixture", () => {
   const slot = replay(koreanSessions);
 
-  it("finds the 21 stated user facts over three sessions", () => {
+  it("finds the 22 stated user facts over three sessions", () => {
     expect(koreanExpectedUserFacts.length).toBeGreaterThanOrEqual(20);
     expect(userFacts(slot)).toEqual(expect.arrayContaining(koreanExpectedUserFacts));
     expect(userFacts(slot)).toHaveLength(koreanExpectedUserFacts.length);

@@ -33,8 +33,9 @@ const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s
 const INTRODUCED =
   /[가-힣]+\s*(?:씨|님|과장|대리|부장|차장|팀장|실장|사장|주임|이사|선배|후배|교수|선생|작가|기자|원장)(?:님)?(?:이)?라고\s*(?:,|하는|하시는|하던)/;
 const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
-const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도)\s+/;
-const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+`);
+/** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
+const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
+const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^(?:제|내|저희|우리)\\s+(${REL})\\s+`);
 const REL_WORD = new RegExp(`^(?:${REL})$`);
 /** Words that mark the speaker as subject, without or with their particle. */
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
@@ -63,6 +64,19 @@ function josa(word: string, withBatchim: string, without: string): string {
   const last = word.charCodeAt(word.length - 1);
   const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
   return `${word}${batchim ? withBatchim : without}`;
+}
+
+/** `홍대 근처`, `강남역 앞`: a word placing near another keeps that word (`근처` alone names no place). */
+function withPlaceWord(body: string, m: RegExpMatchArray): string {
+  const v = clean(m[1] as string);
+  if (!/^(?:근처|쪽|부근|앞|옆|주변|인근)$/.test(v)) return v;
+  const before =
+    body
+      .slice(0, m.index ?? 0)
+      .trim()
+      .split(/\s+/)
+      .at(-1) ?? "";
+  return before === "" ? v : `${clean(before)} ${v}`;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -102,9 +116,13 @@ const RULES: Rule[] = [
   {
     attribute: "age",
     re: new RegExp(
-      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)[.!~…]*$`,
+      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)(?:어요|어|습니다|다)?[.!~…]*$`,
     ),
-    build: (m, l, body) => (/나이|살|세/.test(body) ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`) : undefined),
+    // A digit alone is an age only with 나이/살/세; Korean tens (`스물다섯이야`, `서른이야`) are ages.
+    build: (m, l, body) =>
+      /나이|살|세/.test(body) || new RegExp(`^${KOREAN_AGE}$`).test(m[1] as string)
+        ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)
+        : undefined,
     relative: true,
   },
   {
@@ -150,6 +168,7 @@ const RULES: Rule[] = [
     attribute: "work",
     re: /(?:회사|직장|일)(?:을|를)?\s*(?:그만뒀|그만두었|관뒀|그만\s*뒀)|퇴사(?:했|를\s*했|해서)/,
     build: (_m, l) => single("퇴사", `${topic(l)} 회사를 그만두었다 (직업 없음, 퇴사)`),
+    relative: true,
   },
   {
     attribute: "plan",
@@ -172,10 +191,11 @@ const RULES: Rule[] = [
   },
   {
     attribute: "residence",
-    re: /(\S+?)(?:에서|에)\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔)/,
+    // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔)/,
     build: (m, l, body) => {
       if (/안\s*살|살지\s*않/.test(body)) return undefined;
-      const v = clean(m[1] as string);
+      const v = withPlaceWord(body, m);
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -218,7 +238,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "school",
-    re: /(\S*(?:대학교|대학|고등학교|중학교|학교|대학원|학원))\s*(?:에\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학)/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
@@ -227,7 +247,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청))에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
@@ -236,7 +256,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: /(\S+?)에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    // `요가 학원에 다녀요`, `수영을 다녀요`; not `강릉에 다녀왔어요` (a trip: an event).
+    re: /(\S+?)(?:에|을|를)\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
@@ -251,8 +272,9 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: new RegExp(`^(?:직업은\\s*)?(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|로\\s*일|으로\\s*일)`),
-    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
+    // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
+    re: new RegExp(`^(?:직업은\\s*)?((?:[가-힣]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|로\\s*일|으로\\s*일)`),
+    build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
   },
   {
@@ -277,6 +299,7 @@ const RULES: Rule[] = [
       const v = m[1] ?? "기혼";
       return single(v, `${topic(l)} ${v} (결혼, 관계)`);
     },
+    relative: true,
   },
   {
     attribute: "family",
@@ -372,7 +395,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "belonging",
-    re: /(\S+?)(?:을|를)\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
+    re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
     build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
   },
   {
@@ -394,6 +417,13 @@ const RULES: Rule[] = [
     attribute: "plan",
     re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정)/,
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    // `기타를 배우고 있어요`, `요가를 배우기 시작했어요`: an activity the speaker keeps up.
+    attribute: "hobby",
+    re: /(\S+?)(?:을|를)\s*(?:배우고|배워요|배웁니다|배우는\s*중|배우기\s*시작)/,
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
   },
   {
     attribute: "event",
@@ -466,16 +496,22 @@ const PAST = /(?:았|었|였|했|녔|웠|셨)/;
  */
 function positiveOfEnded(sentence: string): string | undefined {
   if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
-    return sentence
-      .replace(/(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)\s+/g, "")
-      .replace(/([가-힣]+?)지\s*않(?:았)?(?:아요|어요|습니다|아|는다|는데|고|다)?/g, "$1고 있어요")
-      .replace(/(^|\s)안\s+(?=[가-힣])/g, "$1")
-      .replace(/(\S+?)(?:이|가)\s*(?:아니(?:에요|예요|야|다|고|라서)|아닙니다)/g, (_m, noun: string) => josa(noun, "이에요", "예요"));
+    return (
+      sentence
+        .replace(/(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)\s+/g, "")
+        .replace(/([가-힣]+?)지\s*않(?:았)?(?:아요|어요|습니다|아|는다|는데|고|다)?/g, "$1고 있어요")
+        .replace(/(^|\s)안\s+(?=[가-힣])/g, "$1")
+        // `일 안 해요` -> `일 해요` -> `일해요`: a noun of a 하다 verb joins it again.
+        .replace(/(일|공부|운동|근무|연습)\s+(해|합니다|하고)/g, "$1$2")
+        .replace(/(\S+?)(?:이|가)\s*(?:아니(?:에요|예요|야|다|고|라서)|아닙니다)/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
+    );
   }
-  const past = USED_TO.exec(sentence);
+  // The speaker may come first: `저는 작년까지 대학원생이었어요`, `나 예전엔 편의점에서 일했어`.
+  const speakerFirst = FIRST_PERSON.exec(sentence)?.[0] ?? "";
+  const past = USED_TO.exec(sentence.slice(speakerFirst.length));
   if (past && PAST.test(sentence)) {
     return sentence
-      .slice(past[0].length)
+      .slice(speakerFirst.length + past[0].length)
       .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
       .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
       .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
@@ -562,9 +598,25 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   return facts;
 }
 
+/**
+ * Honorific endings used for parents and seniors, in the plain polite form the rules read:
+ * `일하세요/일하셔/일하십니다` -> `일해요/일해/일합니다`, `여든 살이세요` -> `여든 살이에요`,
+ * `좋아하세요` -> `좋아해요`, `다니세요` -> `다녀요`. `사세요/사셔` are read by the rules as they are.
+ */
+function plainForm(sentence: string): string {
+  return sentence
+    .replace(/하세요/g, "해요")
+    .replace(/하셔(?=[.!~…\s]|$)/g, "해")
+    .replace(/하십니다/g, "합니다")
+    .replace(/하셨어요/g, "했어요")
+    .replace(/다니세요/g, "다녀요")
+    .replace(/(?<=[가-힣])이세요/g, "이에요")
+    .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요");
+}
+
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
 function factOf(sentence: string, speaker: Speaker): CandidateFact | undefined {
-  let body = sentence.replace(LEAD, "");
+  let body = plainForm(sentence).replace(LEAD, "");
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   let subject = speaker;
   let isRelative = false;
@@ -572,7 +624,7 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact | undefined {
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
   const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
   if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
-    const r = rel[1] as string;
+    const r = (rel[1] ?? rel[2]) as string;
     subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` };
     isRelative = true;
     body = body.slice(rel[0].length);

@@ -48,6 +48,7 @@ export const MEMORY_ENV = {
   promptContextMode: PROMPT_CONTEXT_MODE_ENV,
   historyAware: "MEMORY_HISTORY_AWARE",
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
+  archive: "MEMORY_ARCHIVE",
   workMemory: "MEMORY_WORK_MEMORY",
   historySeedMaxMessages: "A2A_HISTORY_MAX_MESSAGES",
   sqlitePath: "MEMORY_SQLITE_PATH",
@@ -120,6 +121,15 @@ export const memoryConfigSchema = z.strictObject({
   historyAware: z.boolean(),
   /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */
   persistTrimKeepGroups: positiveInt.optional(),
+  /**
+   * Keep every message while the checkpoint holds only a bounded hot part (issue 27,
+   * `messageArchive`): summarized messages older than the window plus 20 groups move to an
+   * archive in the same backend, so each step's cost stops growing with the thread. Recall,
+   * summaries and `checkpointer.readThread()` read the archive. Edits by id of archived messages
+   * and forks from before the last archiving are refused (`ThreadwiseArchivedMessageError`).
+   * Off: the checkpoint keeps the whole thread, as before. @default false
+   */
+  archive: z.boolean(),
   /** Work memory of completed responses (spec R18). @default false */
   workMemory: z.boolean(),
   /** Seed empty threads from A2A `metadata.history`, newest N messages (spec R19); unset means off. @default undefined */
@@ -172,6 +182,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   promptContextMode: "legacy_system",
   historyAware: true,
   workMemory: false,
+  archive: false,
   postgresSchema: "public",
   pgPoolMode: "direct",
   pgPoolMax: DEFAULT_PG_POOL_MAX,
@@ -229,6 +240,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
+    archive: envBoolean(MEMORY_ENV.archive, env),
     workMemory: envBoolean(MEMORY_ENV.workMemory, env),
     historySeedMaxMessages: envPositiveInt(MEMORY_ENV.historySeedMaxMessages, env),
     sqlitePath: envString(MEMORY_ENV.sqlitePath, env),

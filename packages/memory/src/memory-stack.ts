@@ -118,7 +118,7 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     env: options.env,
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
-  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options)];
+  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
   const stack: MemoryStack = checkpointer ? { middleware, checkpointer } : { middleware };
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),

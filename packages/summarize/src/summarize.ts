@@ -23,6 +23,7 @@ import {
   type ViewDecision,
   viewReport,
   viewStartOn,
+  withArchived,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
@@ -213,6 +214,24 @@ export function summarize(options: SummarizeOptions = {}) {
   };
 
   /**
+   * {@link startOf}, and when the summary is made again from the start, the archived messages
+   * before the stored ones first (issue 27): the new summary covers the whole thread.
+   */
+  const startWithArchive = async (
+    stored: readonly BaseMessage[],
+    record: SummaryRecord | undefined,
+    plan: SummaryPlan,
+    from: number,
+    readArchived: () => Promise<readonly BaseMessage[]>,
+  ): Promise<SummaryStart> => {
+    const start = startOf(stored, record, plan, from);
+    // After a provider compaction the archive lies before it: the provider's summary holds it.
+    if (start.base !== undefined || !opts.archived || from > 0) return start;
+    const archived = (await readArchived()).filter((message) => messageType(message) !== "system");
+    return archived.length === 0 ? start : { ...start, span: [...archived, ...start.span] };
+  };
+
+  /**
    * Folds `span` into `base` in passes that each fit `maxInputTokens` (spec R39), at most
    * `maxPassesPerCall` of them: the record after the last pass that succeeded (`undefined` when
    * none did), and the error that stopped the passes, if any. A failed pass keeps what the passes
@@ -260,15 +279,24 @@ export function summarize(options: SummarizeOptions = {}) {
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
       // The thread as the stack received it; the window is an outer window middleware's, else our own.
-      const stored: BaseMessage[] = threadMessages(ruled);
+      let stored: readonly BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
-      // A provider compaction (core `compactionBoundary`) summarized everything before it: our
-      // summary covers only what follows it, and one that ends before it is not used.
-      const boundaryEnd = compactionBoundary(stored)?.end ?? 0;
-      const beyondBoundary = (r: SummaryRecord | undefined) =>
-        r && (boundaryEnd === 0 || uncoveredStartOf(stored, r) > boundaryEnd) ? r : undefined;
+      // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
+      // before it: our summary covers only what follows it, and one that ends before it is not used.
+      const boundaryEnd = () => compactionBoundary(stored)?.end ?? 0;
+      const beyondBoundary = (r: SummaryRecord | undefined) => {
+        const end = boundaryEnd();
+        return r && (end === 0 || uncoveredStartOf(stored, r) > end) ? r : undefined;
+      };
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      // Archived messages before the stored ones (issue 27), read only when a summary reaches past the stored thread.
+      let archivedCount = 0;
+      const readArchived = async (): Promise<readonly BaseMessage[]> => {
+        if (!opts.archived || threadId === "") return [];
+        const whole = withArchived(await opts.archived(threadId), stored);
+        return whole.slice(0, whole.length - stored.length);
+      };
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
         if (isUserMessage(stored[i] as BaseMessage)) {
@@ -291,7 +319,7 @@ export function summarize(options: SummarizeOptions = {}) {
         // start move together, in this call, and the update rides on this call's Command.
         const settled = jobs.take(threadId, previous, (base) =>
           stored
-            .slice(Math.max(boundaryEnd, beyondBoundary(base) ? uncoveredStartOf(stored, base) : 0))
+            .slice(Math.max(boundaryEnd(), beyondBoundary(base) ? uncoveredStartOf(stored, base) : 0))
             .filter((message) => messageType(message) !== "system"),
         );
         if (settled?.result) {
@@ -314,16 +342,25 @@ export function summarize(options: SummarizeOptions = {}) {
       // `threshold` messages, the summary still covers a whole period, and once the next exchange
       // is in, what it does not cover is the window again. (Token parts are not moved earlier.)
       const lead = background && ownWindow ? BACKGROUND_LEAD_MESSAGES : 0;
+      // A boundary that is archived (a summary made again in passes that stopped inside the archive):
+      // the thread is the archived messages after it, then the stored ones; core keeps every stored one.
+      if (opts.archived && record?.coveredThroughId != null && indexThread(stored).indexOf(record.coveredThroughId) === -1) {
+        const archived = await readArchived();
+        if (archived.some((message) => message.id === record?.coveredThroughId)) {
+          stored = [...archived, ...stored];
+          archivedCount = archived.length;
+        }
+      }
       const plan = planSummary(stored, beyondBoundary(record), {
         windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
         triggers: triggers.map((t) => (t.messages === undefined ? t : { ...t, messages: Math.max(1, t.messages - lead) })),
         keepTokens,
         countTokens,
-        windowStart: decided.windowFrom,
+        windowStart: decided.windowFrom === undefined ? undefined : decided.windowFrom + archivedCount,
         startOn: viewStartOn(ruled),
         // Positions and counts from core's index of this array (shared with the call's other hooks).
         index: indexThread(stored),
-        from: boundaryEnd,
+        from: boundaryEnd(),
       });
 
       let madeNow = false;
@@ -335,7 +372,11 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          const made = await summarizeBacklog(model, startOf(stored, beyondBoundary(record), plan, boundaryEnd), request.runtime?.signal);
+          const made = await summarizeBacklog(
+            model,
+            await startWithArchive(stored, beyondBoundary(record), plan, boundaryEnd(), readArchived),
+            request.runtime?.signal,
+          );
           if (made.record) {
             update = made.record;
             record = update;
@@ -382,7 +423,7 @@ export function summarize(options: SummarizeOptions = {}) {
       );
       if (prepareAfterAnswer) {
         const original = record;
-        const start = startOf(stored, beyondBoundary(original), plan, boundaryEnd);
+        const start = await startWithArchive(stored, beyondBoundary(original), plan, boundaryEnd(), readArchived);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);

@@ -1,0 +1,76 @@
+import { extractFactsHeuristic } from "@threadwise/fact-recall";
+import { describe, expect, it } from "vitest";
+import { itemBytes, planUserWrite, type UserItem, type WritePlanSettings } from "./user-items.js";
+import { namespaceLabel, userNamespace } from "./user-scope.js";
+
+const owner = { tenantId: "t", userId: "u" };
+const settings = (over: Partial<WritePlanSettings> = {}): WritePlanSettings => ({
+  maxItems: 1000,
+  maxBytes: 1_000_000,
+  keepMessages: true,
+  maxMessageCharacters: 2000,
+  extract: async (m) => ({ facts: extractFactsHeuristic(m.text), origin: "heuristic" }),
+  ...over,
+});
+const at = (i: number) => new Date(Date.UTC(2026, 0, 1, 0, i)).toISOString();
+
+/** Applies commits one after another, as the store would hold them. */
+async function replay(turns: Array<{ threadId: string; text: string; digest?: string }>, over: Partial<WritePlanSettings> = {}) {
+  const stored = new Map<string, UserItem>();
+  for (const [i, turn] of turns.entries()) {
+    const plan = await planUserWrite(
+      [...stored.values()],
+      { threadId: turn.threadId, messages: [{ id: `m${i}`, text: turn.text }], digest: turn.digest, now: at(i) },
+      owner,
+      settings(over),
+    );
+    for (const key of plan.deletes) stored.delete(key);
+    for (const item of plan.puts) stored.set(item.key, item);
+  }
+  return [...stored.values()];
+}
+
+describe("planUserWrite", () => {
+  it("keeps at most maxItems: the oldest messages leave first, facts last", async () => {
+    const turns = Array.from({ length: 30 }, (_, i) => ({ threadId: `t${i % 3}`, text: `note number ${i} about gardening` }));
+    const items = await replay([{ threadId: "t0", text: "I live in Seoul." }, ...turns], { maxItems: 10 });
+    expect(items).toHaveLength(10);
+    expect(items.filter((item) => item.kind === "fact").map((item) => item.fact?.value)).toEqual(["Seoul"]);
+    const kept = items.filter((item) => item.kind === "message").map((item) => item.text);
+    expect(kept).toEqual(Array.from({ length: 9 }, (_, i) => `note number ${21 + i} about gardening`));
+  });
+
+  it("keeps at most maxBytes", async () => {
+    const turns = Array.from({ length: 20 }, (_, i) => ({ threadId: "t", text: `${"x".repeat(200)} ${i}` }));
+    const items = await replay(turns, { maxBytes: 2000 });
+    expect(items.reduce((sum, item) => sum + itemBytes(item), 0)).toBeLessThanOrEqual(2000);
+    expect(items.length).toBeGreaterThan(0);
+    expect(items.at(-1)?.text.endsWith(" 19")).toBe(true);
+  });
+
+  it("a retried commit of the same message adds nothing; a digest is replaced in place", async () => {
+    const once = await replay([{ threadId: "t", text: "I moved to Busan.", digest: "first" }]);
+    const stored = new Map(once.map((item) => [item.key, item]));
+    const again = await planUserWrite(
+      once,
+      { threadId: "t", messages: [{ id: "m0", text: "I moved to Busan." }], digest: "second", now: at(5) },
+      owner,
+      settings(),
+    );
+    expect(again.deletes).toEqual([]);
+    expect(again.puts.map((item) => item.kind)).toEqual(["digest"]);
+    expect(again.puts[0]?.key).toBe([...stored.values()].find((item) => item.kind === "digest")?.key);
+  });
+});
+
+describe("namespaces", () => {
+  it("escape ids so no store's prefix search or label rule can join two users", () => {
+    expect(namespaceLabel("user-42")).toBe("user-42");
+    expect(namespaceLabel("a.b:c_d%e")).toBe("a~2Eb~3Ac~5Fd~25e");
+    expect(namespaceLabel("민수")).toBe("~EB~AF~BC~EC~88~98");
+    expect(new Set(["a:b", "a~3Ab", "a.b"].map(namespaceLabel)).size).toBe(3);
+    const u1 = userNamespace({ tenantId: "t", userId: "u1" }).join(":");
+    const u10 = userNamespace({ tenantId: "t", userId: "u10" }).join(":");
+    expect(u10.startsWith(u1)).toBe(false);
+  });
+});

@@ -1,0 +1,269 @@
+import { createHash } from "node:crypto";
+import { type CandidateFact, type Fact, factSchema, planFactWrite } from "@threadwise/fact-recall";
+import { z } from "zod/v4";
+
+/**
+ * What user memory keeps (spec R40): `fact`, a durable fact about the user (factRecall's rules or
+ * its LLM mode), `message`, one of the user's own messages (what cross-thread recall ranks, as
+ * Mastra's resource-scoped recall does), and `digest`, a short digest of one thread.
+ */
+export const USER_ITEM_KINDS = ["fact", "message", "digest"] as const;
+/** A {@link USER_ITEM_KINDS} value. */
+export type UserItemKind = (typeof USER_ITEM_KINDS)[number];
+
+/** Where something was said: the provenance every item carries. */
+export const provenanceSchema = z.object({
+  /** `thread_id` of the thread it was said in. */
+  threadId: z.string(),
+  /** Id of the user message it came from; `null` for a digest. */
+  messageId: z.string().nullable(),
+  /** When it was said: the message's timestamp as written (see recall's `timestampOf`), else the commit time (ISO 8601). */
+  at: z.string(),
+});
+/** See {@link provenanceSchema}. */
+export type Provenance = z.infer<typeof provenanceSchema>;
+
+/** A value a fact had before it was superseded, with where it was stated. */
+export const supersededValueSchema = provenanceSchema.extend({ value: z.string(), text: z.string() });
+/** See {@link supersededValueSchema}. */
+export type SupersededValue = z.infer<typeof supersededValueSchema>;
+
+/** Most superseded values kept per fact (the newest first). */
+export const MAX_SUPERSEDED_VALUES = 5;
+
+/** One stored item of a user's memory (the plaintext form; sealed when encryption is on). */
+export const userItemSchema = provenanceSchema.extend({
+  /** Format version. */
+  v: z.literal(1),
+  kind: z.enum(USER_ITEM_KINDS),
+  /** The store key (`f:`, `m:`, `d:` and a SHA-256 prefix). */
+  key: z.string(),
+  /** Owner, checked on every read: an item whose owner is not the scope read is refused. */
+  tenantId: z.string(),
+  userId: z.string(),
+  /** What is indexed and placed. */
+  text: z.string(),
+  /** A user message's `name` (a speaker of a multi-party thread), when set. */
+  name: z.string().optional(),
+  /** When this item was first stored (ISO 8601); eviction order. */
+  storedAt: z.string(),
+  /** Position among the items first stored by the same commit: orders a turn's messages. @default 0 */
+  order: z.number().int().nonnegative().optional(),
+  /** When this item was last written (ISO 8601). */
+  updatedAt: z.string(),
+  /** The fact (kind `fact`), in factRecall's shape; its turn counters count this user's turns. */
+  fact: factSchema.optional(),
+  /** Values the fact had before, newest first, at most {@link MAX_SUPERSEDED_VALUES}: superseded, not overwritten. */
+  superseded: z.array(supersededValueSchema).optional(),
+});
+/** See {@link userItemSchema}. */
+export type UserItem = z.infer<typeof userItemSchema>;
+
+const digestOf = (...parts: string[]) => createHash("sha256").update(parts.join("\u0000")).digest("hex").slice(0, 40);
+
+/** Store key of a fact: one per factRecall key (subject and attribute, plus value for lists). */
+export const factItemKey = (factKey: string) => `f:${digestOf(factKey)}`;
+/** Store key of a user message. */
+export const messageItemKey = (threadId: string, messageId: string) => `m:${digestOf(threadId, messageId)}`;
+/** Store key of a thread's digest. */
+export const digestItemKey = (threadId: string) => `d:${digestOf(threadId)}`;
+
+/** One user message of a committed turn. */
+export interface TurnMessage {
+  id: string;
+  text: string;
+  /** The message's `name`, when set. */
+  name?: string;
+  /** When it was said (the message's timestamp), else unset: the commit time is used. */
+  at?: string;
+}
+
+/** A committed turn, as {@link planUserWrite} reads it. */
+export interface CommittedTurn {
+  threadId: string;
+  /** The user messages of the turn, oldest first. */
+  messages: readonly TurnMessage[];
+  /** The thread's digest text now (its summary, or a digest of its user messages); unset keeps the stored one. */
+  digest?: string;
+  /** Commit time (ISO 8601). */
+  now: string;
+}
+
+/** Limits and switches of {@link planUserWrite}. */
+export interface WritePlanSettings {
+  /** Most items per user (items). */
+  maxItems: number;
+  /** Most bytes per user: the UTF-8 bytes of the items' JSON (bytes). */
+  maxBytes: number;
+  /** Keep the user's messages (`message` items). */
+  keepMessages: boolean;
+  /** Longest stored message text (characters); longer ones are cut. */
+  maxMessageCharacters: number;
+  /** Extracts candidate facts from one message (`undefined` when facts are off). */
+  extract?: (message: TurnMessage) => Promise<{ facts: CandidateFact[]; origin: Fact["origin"] }>;
+}
+
+/** What one committed turn changes in a user's memory. */
+export interface UserWritePlan {
+  puts: UserItem[];
+  /** Keys to delete (bound). */
+  deletes: string[];
+}
+
+/** Bytes an item takes, as {@link WritePlanSettings.maxBytes} counts it. */
+export function itemBytes(item: UserItem): number {
+  return Buffer.byteLength(JSON.stringify(item), "utf8");
+}
+
+const cut = (text: string, max: number) => {
+  const chars = [...text];
+  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
+};
+
+/**
+ * Plans the writes of one committed turn against the user's stored items (pure):
+ * - each user message not stored yet becomes a `message` item (when `keepMessages`), and is read
+ *   for facts; a message already stored is not read again (a retried commit adds nothing);
+ * - facts go through factRecall's `planFactWrite`: a new key is stored, the same value merges,
+ *   another value supersedes the stored fact, whose value and provenance move to `superseded`
+ *   (newest first, at most {@link MAX_SUPERSEDED_VALUES}), never overwritten without a trace;
+ * - the thread's digest is stored when given;
+ * - then the bound: while more than `maxItems` items or `maxBytes` bytes would be stored, the
+ *   oldest messages leave first, then the oldest digests, then the weakest facts (fewest uses,
+ *   then oldest activity, as factRecall evicts); items written by this turn leave last.
+ */
+export async function planUserWrite(
+  stored: readonly UserItem[],
+  turn: CommittedTurn,
+  owner: { tenantId: string; userId: string },
+  settings: WritePlanSettings,
+): Promise<UserWritePlan> {
+  const byKey = new Map(stored.map((item) => [item.key, item]));
+  const puts = new Map<string, UserItem>();
+  const base = { v: 1 as const, tenantId: owner.tenantId, userId: owner.userId };
+  let facts = stored.filter((item) => item.kind === "fact" && item.fact).map((item) => item.fact as Fact);
+  let clock = facts.reduce((max, fact) => Math.max(max, fact.updatedTurn, fact.lastUsedTurn), 0);
+  const factItems = new Map(stored.filter((item) => item.kind === "fact").map((item) => [item.fact?.key ?? "", item]));
+
+  const minute = turn.now.replace(/:\d\d(\.\d+)?Z$/, "Z");
+  for (const [order, message] of turn.messages.entries()) {
+    const key = messageItemKey(turn.threadId, message.id);
+    const known = byKey.has(key) || puts.has(key);
+    if (known) continue;
+    const at = message.at ?? minute;
+    if (settings.keepMessages && message.text.trim() !== "")
+      puts.set(key, {
+        ...base,
+        kind: "message",
+        key,
+        threadId: turn.threadId,
+        messageId: message.id,
+        at,
+        text: cut(message.text, settings.maxMessageCharacters),
+        ...(message.name ? { name: message.name } : {}),
+        storedAt: turn.now,
+        order,
+        updatedAt: turn.now,
+      });
+    if (!settings.extract || message.text.trim() === "") continue;
+    const { facts: candidates, origin } = await settings.extract(message);
+    if (candidates.length === 0) continue;
+    clock += 1;
+    const plan = planFactWrite({ facts, cursor: null, turn: clock, recalled: [] }, candidates, {
+      sourceMessageId: message.id,
+      turn: clock,
+      origin,
+      maxFacts: Number.MAX_SAFE_INTEGER,
+    });
+    for (const fact of plan.upsert ?? []) {
+      const previous = factItems.get(fact.key);
+      const changed = previous?.fact && previous.fact.value !== fact.value;
+      const superseded = changed
+        ? [
+            {
+              value: (previous.fact as Fact).value,
+              text: (previous.fact as Fact).text,
+              threadId: previous.threadId,
+              messageId: previous.messageId,
+              at: previous.at,
+            },
+            ...(previous.superseded ?? []),
+          ].slice(0, MAX_SUPERSEDED_VALUES)
+        : previous?.superseded;
+      const itemKey = factItemKey(fact.key);
+      const item: UserItem = {
+        ...base,
+        kind: "fact",
+        key: itemKey,
+        threadId: turn.threadId,
+        messageId: message.id,
+        at,
+        text: fact.text,
+        fact,
+        ...(superseded && superseded.length > 0 ? { superseded } : {}),
+        storedAt: previous?.storedAt ?? turn.now,
+        updatedAt: turn.now,
+      };
+      puts.set(itemKey, item);
+      factItems.set(fact.key, item);
+    }
+    const upserted = new Map((plan.upsert ?? []).map((fact) => [fact.key, fact]));
+    facts = [
+      ...facts.map((fact) => upserted.get(fact.key) ?? fact),
+      ...[...upserted.values()].filter((f) => !facts.some((g) => g.key === f.key)),
+    ];
+  }
+
+  if (turn.digest !== undefined && turn.digest.trim() !== "") {
+    const key = digestItemKey(turn.threadId);
+    const previous = byKey.get(key);
+    if (previous?.text !== turn.digest)
+      puts.set(key, {
+        ...base,
+        kind: "digest",
+        key,
+        threadId: turn.threadId,
+        messageId: null,
+        at: previous?.at ?? minute,
+        text: turn.digest,
+        storedAt: previous?.storedAt ?? turn.now,
+        updatedAt: turn.now,
+      });
+  }
+
+  // The bound, over what would be stored after the puts.
+  const after = new Map(byKey);
+  for (const [key, item] of puts) after.set(key, item);
+  let count = after.size;
+  let bytes = 0;
+  const sizes = new Map<string, number>();
+  for (const [key, item] of after) {
+    const size = itemBytes(item);
+    sizes.set(key, size);
+    bytes += size;
+  }
+  const deletes: string[] = [];
+  if (count > settings.maxItems || bytes > settings.maxBytes) {
+    const rank = (item: UserItem) => (item.kind === "message" ? 0 : item.kind === "digest" ? 1 : 2);
+    const order = [...after.values()].sort((a, b) => {
+      const fresh = Number(puts.has(a.key)) - Number(puts.has(b.key));
+      if (fresh !== 0) return fresh;
+      if (rank(a) !== rank(b)) return rank(a) - rank(b);
+      if (a.kind === "fact" && a.fact && b.fact) {
+        const byUse = a.fact.uses - b.fact.uses;
+        if (byUse !== 0) return byUse;
+        const activity = Math.max(a.fact.updatedTurn, a.fact.lastUsedTurn) - Math.max(b.fact.updatedTurn, b.fact.lastUsedTurn);
+        if (activity !== 0) return activity;
+      }
+      return a.storedAt < b.storedAt ? -1 : a.storedAt > b.storedAt ? 1 : a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+    });
+    for (const item of order) {
+      if (count <= settings.maxItems && bytes <= settings.maxBytes) break;
+      count -= 1;
+      bytes -= sizes.get(item.key) ?? 0;
+      if (puts.has(item.key)) puts.delete(item.key);
+      if (byKey.has(item.key)) deletes.push(item.key);
+    }
+  }
+  return { puts: [...puts.values()], deletes };
+}

@@ -1,0 +1,140 @@
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { createTokenCounter, withTimeout } from "@threadwise/core";
+import {
+  type CandidateFact,
+  extractFactsHeuristic,
+  extractFactsWithModel,
+  type Fact,
+  type FactExtractionModel,
+} from "@threadwise/fact-recall";
+import { memoizeCount, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
+import { UserItemCodec } from "./user-item-codec.js";
+import { type CommittedTurn, planUserWrite, type TurnMessage, type UserItem, type UserWritePlan } from "./user-items.js";
+import type { ResolvedUserMemoryOptions } from "./user-memory-options.js";
+import { renderUserRecall, UserRecallIndex } from "./user-recall.js";
+import type { UserScope } from "./user-scope.js";
+import { type EraseUserItemsResult, eraseUserItems, readUserItems, writeUserItems } from "./user-store.js";
+
+/** Users whose recall index a process keeps (least recently used first out). */
+export const MAX_CACHED_USERS = 64;
+/** Items read beyond `maxItems` (room for one turn's writes before the bound applies). */
+const READ_SLACK = 256;
+
+/** What {@link UserMemoryEngine.recall} found. */
+export interface UserRecall extends RenderedRecall {
+  /** Items stored for the user. */
+  stored: number;
+}
+
+/**
+ * User memory without the middleware (spec R40): read, rank and render a user's memory, commit a
+ * turn into it, erase it. `userMemory()` is this plus the hooks; benchmarks and operations use it
+ * directly. Every call names the store and the scope; nothing crosses from one scope to another.
+ */
+export class UserMemoryEngine {
+  readonly options: ResolvedUserMemoryOptions;
+  readonly codec: UserItemCodec;
+  readonly recallOptions: ResolvedRecallOptions;
+  readonly countText: (text: string) => number;
+  readonly #indexes = new Map<string, UserRecallIndex>();
+
+  constructor(options: ResolvedUserMemoryOptions) {
+    this.options = options;
+    this.codec = new UserItemCodec(
+      options.keyring ? { keyring: options.keyring, agentId: options.agentId, principalId: options.principalId } : undefined,
+    );
+    this.recallOptions = resolveRecallOptions({ maxTokens: options.maxTokens, label: options.label }, {});
+    const counter = createTokenCounter();
+    this.countText = memoizeCount((text) => counter.countText(text));
+  }
+
+  #bounded<T>(work: () => Promise<T>, label: string, signal?: AbortSignal): Promise<T> {
+    return withTimeout(() => work(), { timeoutMs: this.options.timeoutMs, label: `threadwise/user-memory:${label}`, signal });
+  }
+
+  #index(scope: UserScope): UserRecallIndex {
+    const key = JSON.stringify([scope.tenantId, scope.userId]);
+    let index = this.#indexes.get(key);
+    if (index) this.#indexes.delete(key);
+    else {
+      index = new UserRecallIndex(this.recallOptions, this.countText);
+      if (this.#indexes.size >= MAX_CACHED_USERS) this.#indexes.delete(this.#indexes.keys().next().value as string);
+    }
+    this.#indexes.set(key, index);
+    return index;
+  }
+
+  /**
+   * Every stored item of the user.
+   * @throws the store's errors, ThreadwiseTimeoutError past `timeoutMs`, and the codec's refusals.
+   */
+  read(store: BaseStore, scope: UserScope, signal?: AbortSignal): Promise<UserItem[]> {
+    return this.#bounded(() => readUserItems(store, scope, this.codec, this.options.maxItems + READ_SLACK), "read", signal);
+  }
+
+  /**
+   * The user's memory most relevant to `query` (the newest user message), rendered within
+   * `maxTokens`; items of `threadId` are left out. Empty `text` when nothing matches.
+   * @throws as {@link UserMemoryEngine.read}.
+   */
+  async recall(store: BaseStore, scope: UserScope, query: { text: string; threadId?: string }, signal?: AbortSignal): Promise<UserRecall> {
+    const items = await this.read(store, scope, signal);
+    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0 };
+    const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, this.recallOptions, this.countText);
+    return { ...rendered, stored: items.length };
+  }
+
+  /**
+   * Writes one committed turn into the user's memory (see `planUserWrite`): new messages, facts
+   * (superseded values kept), the thread's digest, then the bound. Idempotent per message id.
+   * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
+   */
+  async commit(
+    store: BaseStore,
+    scope: UserScope,
+    turn: CommittedTurn,
+    options: { model?: FactExtractionModel; signal?: AbortSignal } = {},
+  ): Promise<UserWritePlan> {
+    const stored = await this.read(store, scope, options.signal);
+    const plan = await planUserWrite(stored, turn, scope, {
+      maxItems: this.options.maxItems,
+      maxBytes: this.options.maxBytes,
+      keepMessages: this.options.keepMessages,
+      maxMessageCharacters: this.options.maxMessageCharacters,
+      ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.#extract(message, options) }),
+    });
+    await this.#bounded(() => writeUserItems(store, scope, this.codec, plan.puts, plan.deletes), "write", options.signal);
+    return plan;
+  }
+
+  async #extract(
+    message: TurnMessage,
+    options: { model?: FactExtractionModel; signal?: AbortSignal },
+  ): Promise<{ facts: CandidateFact[]; origin: Fact["origin"] }> {
+    // A named message (a speaker of a multi-party thread) states facts about that speaker.
+    const text = message.name ? `${message.name}: ${message.text}` : message.text;
+    const heuristic = () => ({
+      facts: extractFactsHeuristic(text, { speakerPrefix: message.name !== undefined }),
+      origin: "heuristic" as const,
+    });
+    const model = this.options.model ?? options.model;
+    if (this.options.factsMode !== "llm" || !model) return heuristic();
+    try {
+      return {
+        facts: await extractFactsWithModel(model, message.text, { timeoutMs: this.options.timeoutMs, signal: options.signal }),
+        origin: "llm",
+      };
+    } catch {
+      return heuristic();
+    }
+  }
+
+  /**
+   * Deletes every item of the user's memory.
+   * @returns the items deleted and the thread ids their provenance named.
+   */
+  erase(store: BaseStore, scope: UserScope): Promise<EraseUserItemsResult> {
+    this.#indexes.delete(JSON.stringify([scope.tenantId, scope.userId]));
+    return eraseUserItems(store, scope, this.codec);
+  }
+}

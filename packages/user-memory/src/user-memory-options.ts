@@ -1,0 +1,150 @@
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { envBoolean, envPositiveInt, loggerOptionSchema, parseOptions, promptContextModeSchema, timerMsSchema } from "@threadwise/core";
+import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
+import type { FactExtractionModel } from "@threadwise/fact-recall";
+import { z } from "zod/v4";
+import { DEFAULT_TENANT_ID, DEFAULT_TENANT_ID_KEY, DEFAULT_USER_ID_KEY } from "./user-scope.js";
+
+/** Env twin of `maxTokens`. */
+export const USER_MEMORY_MAX_TOKENS_ENV = "MEMORY_USER_MEMORY_MAX_TOKENS";
+/** Env twin of `maxItems`. */
+export const USER_MEMORY_MAX_ITEMS_ENV = "MEMORY_USER_MEMORY_MAX_ITEMS";
+/** Env twin of `keepMessages`. */
+export const USER_MEMORY_KEEP_MESSAGES_ENV = "MEMORY_USER_MEMORY_KEEP_MESSAGES";
+
+export const DEFAULT_USER_MEMORY_MAX_TOKENS = 300;
+export const DEFAULT_USER_MEMORY_MAX_ITEMS = 1000;
+export const DEFAULT_USER_MEMORY_MAX_BYTES = 1_000_000;
+export const DEFAULT_MAX_MESSAGE_CHARACTERS = 2000;
+export const DEFAULT_MAX_DIGEST_CHARACTERS = 400;
+export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+export const DEFAULT_USER_MEMORY_LABEL = "Memory from this user's other conversations";
+
+const isStore = (value: unknown) =>
+  typeof value === "object" &&
+  value !== null &&
+  typeof (value as { batch?: unknown }).batch === "function" &&
+  typeof (value as { search?: unknown }).search === "function";
+
+/** Options of {@link userMemory}. */
+export const userMemoryOptionsSchema = z.strictObject({
+  /**
+   * Token budget of the placed block, its `[label]` line included (tokens, o200k_base). Env twin
+   * `MEMORY_USER_MEMORY_MAX_TOKENS`. @default 300
+   */
+  maxTokens: z.number().int().min(16).optional(),
+  /** Most items kept per user (facts, messages and digests). Env twin `MEMORY_USER_MEMORY_MAX_ITEMS`. @default 1000 */
+  maxItems: z.number().int().positive().optional(),
+  /** Most bytes kept per user: UTF-8 bytes of the items' plaintext JSON (bytes). @default 1000000 */
+  maxBytes: z.number().int().positive().optional(),
+  /**
+   * Keep the user's own messages as `message` items, so a later thread recalls what was said (as
+   * Mastra's resource-scoped recall does); `false` keeps only facts and digests. Env twin
+   * `MEMORY_USER_MEMORY_KEEP_MESSAGES`. @default true
+   */
+  keepMessages: z.boolean().optional(),
+  /** Longest stored message (characters, code points); longer ones are cut. @default 2000 */
+  maxMessageCharacters: z.number().int().positive().optional(),
+  /** Longest thread digest (characters). `0` stores no digest. @default 400 */
+  maxDigestCharacters: z.number().int().nonnegative().optional(),
+  /**
+   * Fact extraction: `heuristic` (factRecall's rules), `llm` (`model`, else the agent's model,
+   * with the rules as fallback), `off`. @default "heuristic"
+   */
+  factsMode: z.enum(["off", "heuristic", "llm"]).optional(),
+  /** Chat model of `llm` fact extraction. @default the agent's model */
+  model: z
+    .custom<FactExtractionModel>(
+      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
+      "expected a chat model (an object with invoke())",
+    )
+    .optional(),
+  /**
+   * Key of the user id in the run's `context`, else `configurable`. A run without it has no
+   * cross-thread memory. @default "user_id"
+   */
+  userIdKey: z.string().min(1).optional(),
+  /** Key of the tenant id in the run's `context`, else `configurable`. @default "tenant_id" */
+  tenantIdKey: z.string().min(1).optional(),
+  /** Tenant of runs that name none. @default env `THREADWISE_MEMORY_TENANT_ID`, else "default" */
+  tenantId: z.string().min(1).optional(),
+  /**
+   * The store when the run has none (`createAgent({ store })` is read first, from the runtime).
+   * @default undefined
+   */
+  store: z.custom<BaseStore>(isStore, "expected a LangGraph BaseStore (InMemoryStore, PostgresStore, ...)").optional(),
+  /**
+   * Seal every stored value with this keyring (a file path or a loaded `Keyring`): AES-256-GCM
+   * bound to tenant, user and key. Unset: plaintext. @default undefined
+   */
+  keyring: z.union([z.string().min(1), z.custom<Keyring>((value) => isKeyring(value), "expected a file path or a Keyring")]).optional(),
+  /** Agent id of the sealing keys (as `@threadwise/encryption`). @default "default" */
+  agentId: z.string().min(1).optional(),
+  /** Principal bound into sealed values. @default env `THREADWISE_MEMORY_PRINCIPAL_ID`, else "default" */
+  principalId: z.string().min(1).optional(),
+  /** Time limit of one store read or write (milliseconds); past it the turn goes on without user memory. @default 5000 */
+  timeoutMs: timerMsSchema.optional(),
+  /** Placement mode (spec R8). @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system` */
+  promptContextMode: promptContextModeSchema.optional(),
+  /** Heading of the block. @default "Memory from this user's other conversations" */
+  label: z.string().min(1).optional(),
+  /** Where warnings go; `false` for none. @default core's resolveLogger() */
+  logger: loggerOptionSchema,
+});
+/** Options of {@link userMemory}, as accepted. */
+export type UserMemoryOptions = z.input<typeof userMemoryOptionsSchema>;
+
+/** {@link UserMemoryOptions} after env and defaults. */
+export interface ResolvedUserMemoryOptions {
+  maxTokens: number;
+  maxItems: number;
+  maxBytes: number;
+  keepMessages: boolean;
+  maxMessageCharacters: number;
+  maxDigestCharacters: number;
+  factsMode: "off" | "heuristic" | "llm";
+  model: FactExtractionModel | undefined;
+  userIdKey: string;
+  tenantIdKey: string;
+  tenantId: string;
+  store: BaseStore | undefined;
+  keyring: Keyring | undefined;
+  agentId: string;
+  principalId: string;
+  timeoutMs: number;
+  promptContextMode: z.output<typeof promptContextModeSchema> | undefined;
+  label: string;
+  logger: z.output<typeof loggerOptionSchema>;
+}
+
+const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim());
+
+/**
+ * Resolves options against env and defaults; loads the keyring when one is named.
+ * @throws ThreadwiseConfigError naming the option (`userMemory.maxTokens`) or env variable.
+ * @throws ThreadwiseKeyringError for a keyring that cannot be used (never a plaintext fallback).
+ */
+export function resolveUserMemoryOptions(options: UserMemoryOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedUserMemoryOptions {
+  const parsed = parseOptions("userMemory", userMemoryOptionsSchema, options);
+  return {
+    maxTokens: parsed.maxTokens ?? envPositiveInt(USER_MEMORY_MAX_TOKENS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_TOKENS,
+    maxItems: parsed.maxItems ?? envPositiveInt(USER_MEMORY_MAX_ITEMS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_ITEMS,
+    maxBytes: parsed.maxBytes ?? DEFAULT_USER_MEMORY_MAX_BYTES,
+    keepMessages: parsed.keepMessages ?? envBoolean(USER_MEMORY_KEEP_MESSAGES_ENV, env) ?? true,
+    maxMessageCharacters: parsed.maxMessageCharacters ?? DEFAULT_MAX_MESSAGE_CHARACTERS,
+    maxDigestCharacters: parsed.maxDigestCharacters ?? DEFAULT_MAX_DIGEST_CHARACTERS,
+    factsMode: parsed.factsMode ?? "heuristic",
+    model: parsed.model,
+    userIdKey: parsed.userIdKey ?? DEFAULT_USER_ID_KEY,
+    tenantIdKey: parsed.tenantIdKey ?? DEFAULT_TENANT_ID_KEY,
+    tenantId: parsed.tenantId ?? nonEmpty(env[TENANT_ENV]) ?? DEFAULT_TENANT_ID,
+    store: parsed.store,
+    keyring: parsed.keyring === undefined ? undefined : isKeyring(parsed.keyring) ? parsed.keyring : loadKeyring(parsed.keyring, env),
+    agentId: parsed.agentId ?? "default",
+    principalId: parsed.principalId ?? nonEmpty(env[PRINCIPAL_ID_ENV]) ?? "default",
+    timeoutMs: parsed.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
+    promptContextMode: parsed.promptContextMode,
+    label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,
+    logger: parsed.logger,
+  };
+}

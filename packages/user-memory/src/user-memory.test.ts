@@ -1,0 +1,126 @@
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
+import { systemText, type ThreadwiseLogger } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { windowTrim } from "@threadwise/window-trim";
+import { createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+import { UserItemCodec } from "./user-item-codec.js";
+import { userMemory } from "./user-memory.js";
+import { userNamespace } from "./user-scope.js";
+import { readUserItems } from "./user-store.js";
+
+const systemOf = (messages: BaseMessage[]) => (messages[0]?.getType() === "system" ? systemText(messages[0] as never) : "");
+const requestText = (messages: BaseMessage[]) =>
+  messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
+
+function capture(): ThreadwiseLogger & { infos: string[]; warns: string[] } {
+  const infos: string[] = [];
+  const warns: string[] = [];
+  return { infos, warns, info: (m) => void infos.push(m), warn: (m) => void warns.push(m) };
+}
+
+function agentWith(store: unknown, options: Parameters<typeof userMemory>[0] = {}, logger = capture()) {
+  const model = scriptedModel(() => "ok");
+  const agent = createAgent({
+    model,
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: new MemorySaver(),
+    ...(store ? { store: store as InMemoryStore } : {}),
+    middleware: [windowTrim({ maxMessages: 20, logger }), userMemory({ logger, ...options })],
+  });
+  return { agent, model, logger };
+}
+
+const say = (agent: ReturnType<typeof agentWith>["agent"], content: string, configurable: Record<string, unknown>) =>
+  agent.invoke({ messages: [new HumanMessage(content)] }, { configurable });
+
+describe("userMemory through createAgent", () => {
+  it("recalls what one English thread learned in the user's next thread, and nothing in another user's", async () => {
+    const store = new InMemoryStore();
+    const { agent, model, logger } = agentWith(store, { promptContextMode: "legacy_system" });
+    await say(agent, "I'm vegetarian, and I moved to Busan last month.", { thread_id: "t1", user_id: "u1" });
+    await say(agent, "Where do I live now?", { thread_id: "t2", user_id: "u1" });
+    const system = systemOf(model.calls.at(-1)?.messages as BaseMessage[]);
+    expect(system).toContain("[Memory from this user's other conversations]");
+    expect(system).toContain("Busan");
+    expect(logger.infos.at(-1)).toMatch(/user_memory=on$/);
+    await say(agent, "Where do I live now?", { thread_id: "t3", user_id: "u2" });
+    expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain("Busan");
+    // The thread that said it is not recalled into itself (only what thread t2 holds is).
+    await say(agent, "Where do I live now?", { thread_id: "t1", user_id: "u1" });
+    expect(systemOf(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain("vegetarian");
+  });
+
+  it("recalls a Korean fact across threads (stable_tail placement keeps the system prompt as is)", async () => {
+    const store = new InMemoryStore();
+    const { agent, model } = agentWith(store, { promptContextMode: "stable_tail" });
+    await say(agent, "저는 채식주의자이고 지난달에 부산으로 이사했어요.", { thread_id: "k1", user_id: "민수" });
+    await say(agent, "제가 지난달에 어디로 이사했는지 기억나요?", { thread_id: "k2", user_id: "민수" });
+    const messages = model.calls.at(-1)?.messages as BaseMessage[];
+    expect(systemOf(messages)).toBe("You are a helpful assistant.");
+    expect(requestText(messages)).toContain("부산");
+  });
+
+  it("keeps no cross-thread memory for a run without a user id, and says so in the multiturn line", async () => {
+    const store = new InMemoryStore();
+    const { agent, model, logger } = agentWith(store);
+    await say(agent, "I moved to Busan last month.", { thread_id: "a1" });
+    await say(agent, "Where do I live now?", { thread_id: "a2" });
+    expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain("Busan");
+    expect(logger.infos.at(-1)).toMatch(/user_memory=no_user_id$/);
+    expect(await store.listNamespaces({})).toEqual([]);
+  });
+
+  it("refuses a user id that breaks the thread-id rules, naming the field", async () => {
+    const { agent } = agentWith(new InMemoryStore());
+    const error = await say(agent, "hi", { thread_id: "x", user_id: 42 }).catch((e: unknown) => e);
+    // LangChain wraps a hook's error in MiddlewareErrors; ours is at the end of the causes.
+    let cause = error as { cause?: unknown; code?: unknown };
+    while (cause.code === undefined && cause.cause) cause = cause.cause as typeof cause;
+    expect(cause).toMatchObject({ code: "THREADWISE_INVALID_USER_ID", field: "configurable.user_id", limit: "type" });
+    expect((cause as Error).message).toMatch(/^configurable\.user_id: expected a string, got number/);
+  });
+
+  it("supersedes a changed fact without losing the old value or its provenance", async () => {
+    const store = new InMemoryStore();
+    const { agent } = agentWith(store, { keepMessages: false });
+    await say(agent, "I live in Seoul.", { thread_id: "s1", user_id: "u1" });
+    await say(agent, "I moved to Busan last month.", { thread_id: "s2", user_id: "u1" });
+    const items = await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100);
+    const residence = items.filter((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+    expect(residence).toHaveLength(1);
+    expect(residence[0]?.fact?.value).toBe("Busan");
+    expect(residence[0]?.threadId).toBe("s2");
+    expect(residence[0]?.superseded?.[0]).toMatchObject({ value: "Seoul", threadId: "s1" });
+    expect(residence[0]?.superseded?.[0]?.messageId).toEqual(expect.any(String));
+    expect(
+      items
+        .filter((item) => item.kind === "digest")
+        .map((item) => item.threadId)
+        .sort(),
+    ).toEqual(["s1", "s2"]);
+  });
+
+  it("goes on without user memory when the store throws, warning once", async () => {
+    const broken = new InMemoryStore();
+    broken.batch = async () => {
+      throw new Error("connection refused");
+    };
+    const { agent, model, logger } = agentWith(broken);
+    for (const thread of ["b1", "b2", "b3"]) await say(agent, "I moved to Busan.", { thread_id: thread, user_id: "u1" });
+    expect(model.calls).toHaveLength(3);
+    expect(logger.warns.filter((w) => w.startsWith("user_memory: store"))).toHaveLength(1);
+    expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
+  });
+
+  it("writes nothing for a run that fails before its answer", async () => {
+    const store = new InMemoryStore();
+    const model = scriptedModel(() => {
+      throw new Error("provider down");
+    });
+    const agent = createAgent({ model, checkpointer: new MemorySaver(), store, middleware: [userMemory({ logger: false })] });
+    await expect(say(agent as never, "I moved to Busan.", { thread_id: "f1", user_id: "u1" })).rejects.toThrow("provider down");
+    expect(await store.search(userNamespace({ tenantId: "default", userId: "u1" }))).toEqual([]);
+  });
+});

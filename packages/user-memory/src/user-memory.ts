@@ -1,0 +1,235 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import {
+  addContextBlocks,
+  annotateMultiturn,
+  isContextMessage,
+  messageText,
+  messageType,
+  normalizeThreadId,
+  readSummarySlot,
+  resolveLogger,
+  threadwiseMiddleware,
+} from "@threadwise/core";
+import type { FactExtractionModel } from "@threadwise/fact-recall";
+import { timestampOf } from "@threadwise/recall";
+import type { TurnMessage } from "./user-items.js";
+import { UserMemoryEngine } from "./user-memory-engine.js";
+import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
+import { resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
+
+/** Name of the middleware, and the `producer` of its block. */
+export const USER_MEMORY_MIDDLEWARE_NAME = "threadwise/user-memory";
+/** Kind of the block: not a head kind, so `cache_aware` places it in the stable tail, after the cached prefix. */
+export const USER_MEMORY_BLOCK_KIND = "user_memory";
+
+/** State of user memory for one model call, as the multiturn line shows it (`user_memory=<state>`). */
+export type UserMemoryCallState = "on" | "no_user_id" | "no_store" | "store_error";
+
+/** Threads whose turn block (and model, for `llm` facts) a process remembers at once. */
+const MAX_OPEN_TURNS = 10_000;
+
+function isUserMessage(message: BaseMessage): boolean {
+  return messageType(message) === "human" && !isContextMessage(message);
+}
+
+/** The newest user message of the stored thread. */
+function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | undefined {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (isUserMessage(messages[i] as BaseMessage)) return messages[i];
+  return undefined;
+}
+
+/** The user messages the run added: the newest run of consecutive user messages before the answer, oldest first. */
+export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage[] {
+  let end = messages.length - 1;
+  while (end >= 0 && !isUserMessage(messages[end] as BaseMessage)) end -= 1;
+  let start = end;
+  while (start > 0) {
+    const previous = messages[start - 1] as BaseMessage;
+    if (isUserMessage(previous) || isContextMessage(previous)) start -= 1;
+    else break;
+  }
+  return end < 0 ? [] : messages.slice(start, end + 1).filter(isUserMessage);
+}
+
+const cut = (text: string, max: number) => {
+  const chars = [...text.trim()];
+  return chars.length <= max ? chars.join("") : `${chars.slice(0, Math.max(1, max - 1)).join("")}…`;
+};
+
+/**
+ * Cross-thread memory of one user (spec R40), on LangGraph's `Store`: what one conversation
+ * learned, the next one knows. Opt-in; without it threads stay isolated (R16).
+ *
+ * **Scope.** The user is `context.user_id`, else `configurable.user_id` (LangGraph's convention;
+ * the key is `userIdKey`), under the tenant `context.tenant_id` / `configurable.tenant_id`, else
+ * `tenantId`. Ids pass core's `normalizeUserId` (the thread-id rules). A run that names no user
+ * gets no cross-thread memory (never a shared bucket) and the multiturn line says
+ * `user_memory=no_user_id`. Namespace: `["threadwise", "user-memory", "v1", <tenant>, <user>, "items"]`
+ * (labels escaped so no store's prefix search can reach another user).
+ *
+ * **Store.** `createAgent({ store })`, read from the runtime (`InMemoryStore` embedded,
+ * `PostgresStore` migrated by `threadwise migrate`), else the `store` option.
+ *
+ * **What is kept, and when.** In `afterAgent`, once the run has produced its answer and every
+ * after-hook inside this one passed (a run that throws or is interrupted writes nothing): the run's
+ * user messages (`message` items), the facts the rules (or the LLM) find in them, with provenance
+ * (thread id, message id, time; a changed value supersedes, the old one is kept in `superseded`),
+ * and the thread's digest (its summary when summarize made one; else, with `keepMessages: false`,
+ * its first user message).
+ * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
+ * digests, then the weakest facts.
+ *
+ * **Recall.** Before each model call, the user's items from other threads most relevant to the
+ * newest user message, ranked as `recall` ranks (BM25+ with core's Korean-aware tokenizer over
+ * messages and digests, fused with the facts), within `maxTokens`, placed as a `user_memory`
+ * block through core placement (`cache_aware`: in the stable tail, never in the cached prefix).
+ * Computed once per user message (a tool loop reuses it).
+ *
+ * **Failures.** A store that throws or exceeds `timeoutMs` on read or write: the turn goes on
+ * without user memory, a warning is logged once (until the store works again), and the multiturn
+ * line says `user_memory=store_error`. A sealed value that was tampered with or copied from
+ * another user is refused the same way (`THREADWISE_DECRYPTION_FAILED` in the warning).
+ *
+ * @throws ThreadwiseConfigError at construction on an invalid option or env value;
+ *   ThreadwiseKeyringError for an unusable keyring. In a run: ThreadwiseUserIdError for a user id
+ *   that breaks the thread-id rules.
+ * @example
+ * import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
+ * const agent = createAgent({ model, checkpointer: new MemorySaver(), store: new InMemoryStore(), middleware: [userMemory()] });
+ * await agent.invoke({ messages: [{ role: "user", content: "I moved to Busan." }] }, { configurable: { thread_id: "t1", user_id: "u1" } });
+ * // a new thread of the same user: the block holds "User moved to Busan ..."
+ * await agent.invoke({ messages: [{ role: "user", content: "Where do I live?" }] }, { configurable: { thread_id: "t2", user_id: "u1" } });
+ */
+export function userMemory(options: UserMemoryOptions = {}) {
+  const config = resolveUserMemoryOptions(options);
+  const engine = new UserMemoryEngine(config);
+  const logger = resolveLogger(config.logger);
+  const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
+  // The block of the newest user message per thread (tool loops reuse it), and the run's model.
+  const turns = new Map<string, { messageKey: string; text: string }>();
+  const models = new Map<string, FactExtractionModel>();
+  let failing = false;
+  let warnedNoStore = false;
+
+  const remember = <V>(map: Map<string, V>, key: string, value: V) => {
+    map.delete(key);
+    map.set(key, value);
+    if (map.size > MAX_OPEN_TURNS) map.delete(map.keys().next().value as string);
+  };
+  const storeFailed = (operation: "read" | "write", error: unknown) => {
+    if (!failing)
+      logger.warn(
+        `user_memory: store ${operation} failed; the turn goes on without user memory (warned once until the store works again)`,
+        {
+          error: error instanceof Error ? error.name : typeof error,
+          code: (error as { code?: unknown } | null)?.code ?? "unknown",
+        },
+      );
+    failing = true;
+  };
+  const storeOf = (runtime: { store?: BaseStore } | undefined): BaseStore | undefined => {
+    const store = runtime?.store ?? config.store;
+    if (!store && !warnedNoStore) {
+      warnedNoStore = true;
+      logger.warn("user_memory: no store; pass createAgent({ store }) or userMemory({ store }) (runs go on without user memory)");
+    }
+    return store;
+  };
+  const threadOf = (runtime: ScopeSource | undefined): string | undefined => {
+    const id = (runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+    return id === undefined || id === null ? undefined : normalizeThreadId(id);
+  };
+  const report = (request: object, state: "on" | "no_user_id" | "no_store" | "store_error", threadId?: string) => {
+    if (!annotateMultiturn(request, { userMemory: state }) && state !== "on")
+      logger.info(`user_memory: ${state}`, threadId ? { thread_id: threadId } : undefined);
+  };
+
+  return threadwiseMiddleware({
+    name: USER_MEMORY_MIDDLEWARE_NAME,
+    wrapModelCall: async (request, handler) => {
+      const runtime = request.runtime as (ScopeSource & { store?: BaseStore; signal?: AbortSignal }) | undefined;
+      const scope = resolveUserScope(runtime, scopeOptions);
+      const threadId = threadOf(runtime);
+      if (!scope) {
+        report(request, "no_user_id", threadId);
+        return handler(request);
+      }
+      const store = storeOf(runtime);
+      if (!store) {
+        report(request, "no_store", threadId);
+        return handler(request);
+      }
+      if (threadId && config.factsMode === "llm" && !config.model)
+        remember(models, threadId, request.model as unknown as FactExtractionModel);
+      const newest = newestUserMessage((request.state?.messages ?? []) as BaseMessage[]);
+      if (!newest) return handler(request);
+      const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? messageText(newest)}`;
+      const turnKey = threadId ?? "";
+      let text = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey)?.text : undefined;
+      if (text === undefined) {
+        try {
+          text = (await engine.recall(store, scope, { text: messageText(newest), threadId }, runtime?.signal)).text;
+          failing = false;
+          if (threadId) remember(turns, turnKey, { messageKey, text });
+        } catch (error) {
+          storeFailed("read", error);
+          report(request, "store_error", threadId);
+          return handler(request);
+        }
+      }
+      report(request, "on", threadId);
+      const placed =
+        text === ""
+          ? request
+          : addContextBlocks(
+              request,
+              [{ kind: USER_MEMORY_BLOCK_KIND, producer: USER_MEMORY_MIDDLEWARE_NAME, label: config.label, text }],
+              config.promptContextMode ? { mode: config.promptContextMode } : {},
+            );
+      return handler(placed);
+    },
+    afterAgent: async (state, runtime) => {
+      const source = runtime as unknown as ScopeSource & { store?: BaseStore; signal?: AbortSignal };
+      const scope = resolveUserScope(source, scopeOptions);
+      const threadId = threadOf(source);
+      if (!scope || threadId === undefined) return undefined;
+      const store = storeOf(source);
+      if (!store) return undefined;
+      const messages = (state.messages ?? []) as BaseMessage[];
+      // Only a run that ends on an answer commits (a guardrail that ended it elsewhere writes nothing).
+      const last = messages.at(-1);
+      if (!last || messageType(last) !== "ai") return undefined;
+      const turn: TurnMessage[] = userMessagesOfRun(messages)
+        .filter((m) => typeof m.id === "string" && m.id !== "")
+        .map((m) => ({
+          id: m.id as string,
+          text: messageText(m),
+          ...(typeof m.name === "string" && m.name !== "" ? { name: m.name } : {}),
+          ...(timestampOf(m) ? { at: timestampOf(m) } : {}),
+        }));
+      // The thread's summary when summarize made one; else, only when messages are not kept (they
+      // would say it twice), its first user message.
+      const summary = readSummarySlot(state).summary?.text;
+      const first = config.keepMessages ? undefined : messages.find(isUserMessage);
+      const digestSource = summary ?? (first ? messageText(first) : "");
+      const digest =
+        config.maxDigestCharacters === 0 || digestSource.trim() === "" ? undefined : cut(digestSource, config.maxDigestCharacters);
+      try {
+        await engine.commit(
+          store,
+          scope,
+          { threadId, messages: turn, digest, now: new Date().toISOString() },
+          { model: models.get(threadId), signal: source.signal },
+        );
+        failing = false;
+      } catch (error) {
+        storeFailed("write", error);
+      }
+      turns.delete(threadId);
+      return undefined;
+    },
+  });
+}
+
+export type { UserScope };

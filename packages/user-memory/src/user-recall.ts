@@ -1,0 +1,89 @@
+import { HumanMessage } from "@langchain/core/messages";
+import type { Fact } from "@threadwise/fact-recall";
+import {
+  createThreadRecallState,
+  type RenderedRecall,
+  type ResolvedRecallOptions,
+  recallForQuery,
+  type ThreadRecallState,
+} from "@threadwise/recall";
+import { messageItemKey, type UserItem } from "./user-items.js";
+
+/** Speaker shown for a thread digest in the block. */
+export const DIGEST_SPEAKER = "earlier conversation";
+
+/** The order items are indexed in: first stored first, a commit's messages in their order. */
+export function indexOrder(a: UserItem, b: UserItem): number {
+  if (a.storedAt !== b.storedAt) return a.storedAt < b.storedAt ? -1 : 1;
+  if (a.threadId !== b.threadId) return a.threadId < b.threadId ? -1 : 1;
+  const byOrder = (a.order ?? 0) - (b.order ?? 0);
+  if (byOrder !== 0) return byOrder;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
+interface CachedMessage {
+  updatedAt: string;
+  message: HumanMessage;
+}
+
+/**
+ * One user's recall state in the process: recall's message index over the user's `message` and
+ * `digest` items (as user messages with `name` and timestamp) and its fact index over the facts.
+ * Nothing here is persisted; it is rebuilt from the store's items.
+ */
+export class UserRecallIndex {
+  readonly state: ThreadRecallState;
+  readonly #messages = new Map<string, CachedMessage>();
+
+  constructor(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">, countText: (text: string) => number) {
+    this.state = createThreadRecallState(options, countText);
+  }
+
+  /** Syncs with `items` and returns the facts to search (their `sourceMessageId` is the message item's key). */
+  sync(items: readonly UserItem[]): { facts: Fact[] } {
+    const documents = items.filter((item) => item.kind !== "fact").sort(indexOrder);
+    const seen = new Set<string>();
+    const messages = documents.map((item) => {
+      seen.add(item.key);
+      const cached = this.#messages.get(item.key);
+      if (cached && cached.updatedAt === item.updatedAt) return cached.message;
+      const name = item.kind === "digest" ? DIGEST_SPEAKER : item.name;
+      const message = new HumanMessage({
+        id: item.key,
+        content: item.text,
+        ...(name ? { name } : {}),
+        additional_kwargs: { timestamp: item.at },
+      });
+      this.#messages.set(item.key, { updatedAt: item.updatedAt, message });
+      return message;
+    });
+    for (const key of [...this.#messages.keys()]) if (!seen.has(key)) this.#messages.delete(key);
+    this.state.index.sync(messages);
+    const facts = items
+      .filter((item) => item.kind === "fact" && item.fact)
+      .map((item) => ({
+        ...(item.fact as Fact),
+        sourceMessageId: item.messageId === null ? null : messageItemKey(item.threadId, item.messageId),
+      }));
+    return { facts };
+  }
+}
+
+/**
+ * Ranks and renders a user's memory for `query` as recall does (spec R35, R40): BM25+ with core's
+ * Korean-aware tokenizer over the messages and digests, BM25+ over the facts, fused, within
+ * `options.maxTokens`. Items of the thread asking (`threadId`) are left out: they are in that
+ * thread's own history.
+ */
+export function renderUserRecall(
+  index: UserRecallIndex,
+  items: readonly UserItem[],
+  query: string,
+  threadId: string | undefined,
+  options: ResolvedRecallOptions,
+  countText: (text: string) => number,
+): RenderedRecall {
+  const { facts } = index.sync(items);
+  const own = new Set(items.filter((item) => item.threadId === threadId && item.kind !== "fact").map((item) => item.key));
+  return recallForQuery(index.state, { query, inView: own, facts }, options, countText);
+}

@@ -1,0 +1,106 @@
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import type { UserItemCodec } from "./user-item-codec.js";
+import type { UserItem } from "./user-items.js";
+import { isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
+
+/** Items read per store search (a page). */
+const PAGE = 500;
+
+/**
+ * Every item of `scope`'s memory, read page by page from the user's namespace and decoded. A
+ * search result whose namespace is not exactly the user's is never used (defence against a store
+ * whose prefix search matches more than the prefix).
+ *
+ * @param limit Most items read (items); the bound of a user's memory, plus room for one turn.
+ * @throws the store's errors; ThreadwiseDecryptionError or ThreadwiseUserMemoryItemError for a
+ *   value that cannot be opened or belongs to someone else (the read fails whole).
+ */
+export async function readUserItems(store: BaseStore, scope: UserScope, codec: UserItemCodec, limit: number): Promise<UserItem[]> {
+  const namespace = userNamespace(scope);
+  const items: UserItem[] = [];
+  for (let offset = 0; offset < limit; offset += PAGE) {
+    const page = await store.search(namespace, { limit: Math.min(PAGE, limit - offset), offset });
+    for (const found of page) if (isUserNamespace(found.namespace, scope)) items.push(codec.decode(scope, found.key, found.value));
+    if (page.length < Math.min(PAGE, limit - offset)) break;
+  }
+  return items;
+}
+
+/**
+ * Writes `puts` and deletes `deletes` in `scope`'s namespace. Plain `put`/`delete` calls, issued
+ * together: inside a run LangGraph hands nodes an `AsyncBatchedStore`, which batches them itself
+ * (and has no `batch` method of its own).
+ */
+export async function writeUserItems(
+  store: BaseStore,
+  scope: UserScope,
+  codec: UserItemCodec,
+  puts: readonly UserItem[],
+  deletes: readonly string[],
+): Promise<void> {
+  const namespace = userNamespace(scope);
+  if (puts.length === 0 && deletes.length === 0) return;
+  await Promise.all([
+    ...puts.map((item) => store.put(namespace, item.key, codec.encode(scope, item) as unknown as Record<string, unknown>)),
+    ...deletes.map((key) => store.delete(namespace, key)),
+  ]);
+}
+
+/** What {@link eraseUserItems} removed. */
+export interface EraseUserItemsResult {
+  /** Items deleted. */
+  items: number;
+  /** Thread ids named by the deleted items' provenance (when they could be read), sorted. */
+  threadIds: string[];
+}
+
+/**
+ * Deletes every item of `scope`'s memory (spec R40). Thread ids are read from the items'
+ * provenance when `codec` can open them; an item that cannot be opened (another keyring) is
+ * deleted all the same and contributes no thread id.
+ */
+export async function eraseUserItems(store: BaseStore, scope: UserScope, codec: UserItemCodec): Promise<EraseUserItemsResult> {
+  const namespace = userNamespace(scope);
+  const threadIds = new Set<string>();
+  let items = 0;
+  for (;;) {
+    const page = (await store.search(namespace, { limit: PAGE })).filter((found) => isUserNamespace(found.namespace, scope));
+    if (page.length === 0) break;
+    for (const found of page) {
+      try {
+        threadIds.add(codec.decode(scope, found.key, found.value).threadId);
+      } catch {
+        // Unreadable here: still the user's (by namespace), so still erased.
+      }
+    }
+    await Promise.all(page.map((found) => store.delete(namespace, found.key)));
+    items += page.length;
+  }
+  return { items, threadIds: [...threadIds].sort() };
+}
+
+/**
+ * Deletes the user-memory items last written before `before`, in every user's namespace (or one
+ * tenant's), by the store's own `updatedAt` (readable without the keyring). Returns how many.
+ */
+export async function expireUserItems(store: BaseStore, before: Date, options: { tenantLabel?: string } = {}): Promise<number> {
+  const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
+  let deleted = 0;
+  for (let offset = 0; ; offset += PAGE) {
+    const namespaces = await store.listNamespaces({ prefix, limit: PAGE, offset });
+    for (const namespace of namespaces) {
+      if (namespace.length !== NAMESPACE_ROOT.length + 3 || namespace.some((label, i) => i < prefix.length && label !== prefix[i]))
+        continue;
+      for (let from = 0; ; from += PAGE) {
+        const page = await store.search(namespace, { limit: PAGE, offset: from });
+        const old = page.filter((found) => new Date(found.updatedAt) < before);
+        await Promise.all(old.map((found) => store.delete(namespace, found.key)));
+        deleted += old.length;
+        if (page.length < PAGE) break;
+        from -= old.length;
+      }
+    }
+    if (namespaces.length < PAGE) break;
+  }
+  return deleted;
+}
