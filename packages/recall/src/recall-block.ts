@@ -1,5 +1,5 @@
 import { tokenize } from "@threadwise/core";
-import type { Fact, FactIndex } from "@threadwise/fact-recall";
+import { type Fact, type FactIndex, factLine } from "@threadwise/fact-recall";
 import type { MessageIndex, RecallEntry } from "./message-index.js";
 
 /** Constant of reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): 1 / (k + rank). */
@@ -209,9 +209,10 @@ function messageLine(entry: RecallEntry, body: string, when: string | undefined)
   return `#${entry.position} ${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
 }
 
-function factLine(fact: Fact, source: RecallEntry | undefined): string {
-  if (!source) return `- fact: ${fact.text}`;
-  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${fact.text}`;
+/** A fact's line in the block: fact-recall's {@link factLine} (ended, earlier values), with where it was said. */
+function recallFactLine(fact: Fact, source: RecallEntry | undefined): string {
+  if (!source) return `- fact: ${factLine(fact)}`;
+  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${factLine(fact)}`;
 }
 
 /**
@@ -265,7 +266,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (units.length >= options.maxItems || budgetLeft() < 8) break;
     if (item.kind === "fact") {
       if (item.source && placed.has(item.source.seq)) continue;
-      const text = factLine(item.fact, item.source);
+      const text = recallFactLine(item.fact, item.source);
       const c = count(text) + 1;
       if (c > budgetLeft()) continue;
       used += c;

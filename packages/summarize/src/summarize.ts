@@ -242,7 +242,7 @@ export function summarize(options: SummarizeOptions = {}) {
     { base, span, coveredDigests }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
-    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter }).slice(0, opts.maxPassesPerCall);
+    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall });
     let record = base;
     let digests = coveredDigests;
     let done = 0;
@@ -317,11 +317,20 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous, (base) =>
-          stored
-            .slice(Math.max(boundaryEnd(), beyondBoundary(base) ? uncoveredStartOf(stored, base) : 0))
-            .filter((message) => messageType(message) !== "system"),
-        );
+        // A job built on a summary whose covered messages were edited or removed since is not
+        // adopted (R37): a fresh process makes that summary again from the stored messages.
+        const settled = jobs.take(threadId, previous, (base) => {
+          const from = boundaryEnd();
+          const kept = beyondBoundary(base);
+          const uncovered = kept ? uncoveredStartOf(stored, kept) : from;
+          const covered =
+            from === 0
+              ? coveredMessages(stored, base)
+              : stored.slice(from, uncovered).filter((message) => messageType(message) !== "system");
+          return coverageIntact(kept, covered)
+            ? stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system")
+            : undefined;
+        });
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
