@@ -202,7 +202,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["threadwise:1", "threadwise:2", "threadwise:3"],
+      applied: ["threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
       checkpoint: 4,
       threadwise: EXPECTED_SCHEMA.threadwise,
     });
