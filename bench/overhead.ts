@@ -48,9 +48,8 @@
  *   reported.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { Session } from "node:inspector/promises";
-import { cpus, loadavg, tmpdir } from "node:os";
-import { dirname, join, resolve } from "node:path";
+import { cpus, loadavg } from "node:os";
+import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -65,6 +64,7 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
+import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -338,9 +338,9 @@ async function measure(
       const own0 = ownTotal(stack);
       const c0 = cpuNow();
       const t0 = performance.now();
-      const h0 = process.hrtime.bigint();
+      const h0 = profileClockUs();
       await modelCall(stack, messages, threadId, SYSTEM_PROMPT);
-      if (windows && call >= WARMUP) windows.push([Number(h0 / 1000n), Number(process.hrtime.bigint() / 1000n)]);
+      if (windows && call >= WARMUP) windows.push([h0, profileClockUs()]);
       const ms = performance.now() - t0;
       const cpu = cpuNow() - c0;
       if (call >= WARMUP) {
@@ -386,58 +386,19 @@ async function profileThreadwise(specs: readonly Spec[]): Promise<string | undef
   const config = CONFIGS.find((c) => c.key === args["profile-config"]);
   if (!config) return undefined;
   const size = Math.max(...SIZES);
-  const session = new Session();
+  let profiling: Profiling | undefined;
   const start = async () => {
-    session.connect();
-    await session.post("Profiler.enable");
-    await session.post("Profiler.setSamplingInterval", { interval: 100 });
-    await session.post("Profiler.start");
+    profiling = await startProfile();
   };
   const windows: Array<[number, number]> = [];
   const row = await measure(config, size, specs, start, 1, windows);
-  const { profile } = await session.post("Profiler.stop");
-  session.disconnect();
-  const path = join(tmpdir(), `threadwise-overhead-${size}.cpuprofile`);
-  writeFileSync(path, JSON.stringify(profile));
+  const { profile, path } = await (profiling as Profiling).stop(`threadwise-overhead-${size}`);
   console.log(`\nprofile of ${row.calls} timed calls at ${size} messages: ${path}`);
   // Only samples taken while a timed call ran (profile and hrtime share the monotonic clock, in µs).
-  const self = new Map<number, number>();
-  const samples = profile.samples ?? [];
-  const deltas = profile.timeDeltas ?? [];
-  let at = profile.startTime;
-  let w = 0;
-  let inWindows = 0;
-  for (let i = 0; i < samples.length; i += 1) {
-    at += deltas[i] ?? 0;
-    while (w < windows.length && at > (windows[w] as [number, number])[1]) w += 1;
-    const window = windows[w];
-    if (!window || at < window[0]) continue;
-    const us = deltas[i + 1] ?? 0;
-    inWindows += us;
-    self.set(samples[i] as number, (self.get(samples[i] as number) ?? 0) + us);
-  }
+  const { table, sampledMs } = selfTimeTable(profile, row.calls, windows);
   const windowUs = windows.reduce((sum, [a, b]) => sum + (b - a), 0);
-  console.log(`profile samples inside the timed calls: ${(inWindows / 1000).toFixed(0)} ms of ${(windowUs / 1000).toFixed(0)} ms timed`);
-  const byFunction = new Map<string, number>();
-  for (const node of profile.nodes) {
-    const us = self.get(node.id) ?? 0;
-    const url = node.callFrame.url;
-    if (us === 0 || url.includes("/bench/")) continue;
-    let where: string;
-    if (url.includes("/packages/")) where = url.slice(url.indexOf("/packages/") + 1);
-    else if (url.includes("node_modules/")) {
-      const parts = url.slice(url.lastIndexOf("node_modules/") + 13).split("/");
-      where = (parts[0] ?? "").startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] ?? "");
-    } else where = url === "" ? "(native)" : (url.split("/").at(-1) ?? url);
-    const key = `\`${node.callFrame.functionName || "(anonymous)"}\` | ${where}`;
-    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
-  }
-  const top = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, 15);
-  return [
-    `| function | where | self ms / call |`,
-    "|---|---|---:|",
-    ...top.map(([key, us]) => `| ${key} | ${fmt(us / 1000 / Math.max(1, row.calls))} |`),
-  ].join("\n");
+  console.log(`profile samples inside the timed calls: ${sampledMs.toFixed(0)} ms of ${(windowUs / 1000).toFixed(0)} ms timed`);
+  return table;
 }
 
 function fmt(ms: number): string {

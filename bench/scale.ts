@@ -15,7 +15,9 @@
  * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
  * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3), `--warm`
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
- * (round-robin rows with recall, default 10,200), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * (round-robin rows with recall, default 10,200), `--profile` (V8's profiler on during each
+ * round-robin row's timed calls; prints the functions with the most self time and writes the
+ * profile to the OS temp dir), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
@@ -52,12 +54,26 @@ import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
 import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
+// The digests summarize keeps of what a summary covers (not part of its public API; the bench
+// rewrites a prepared thread's channels for another thread's text, see `retarget`).
+import { coveredDigestsOf, coveredMessages } from "../packages/summarize/src/summary-coverage.js";
 import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
-import { AnswerModel, fullStack, memoryTarget, postgresTarget, sqliteTarget, type Target } from "./support/step-savers.js";
+import { profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
+import {
+  AnswerModel,
+  fullStack,
+  memoryTarget,
+  postgresTarget,
+  SUMMARIZE_THRESHOLD,
+  sqliteTarget,
+  type Target,
+  WINDOW,
+} from "./support/step-savers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const RESULTS_MD = resolve(here, "results/scale.md");
@@ -90,6 +106,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   warm: { type: "string", default: DEFAULTS.warm },
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
   recall: { type: "boolean", default: false },
+  profile: { type: "boolean", default: false },
   "postgres-url": { type: "string" },
   child: { type: "string" },
   channels: { type: "string" },
@@ -106,6 +123,8 @@ const COLD_RUNS = Number(args["cold-runs"]);
 /** `--recall`: every part with recall in the stack (memoryStack's default); by default only the `--recall-threads` round-robin rows. */
 const RECALL = args.recall === true;
 const RECALL_THREADS = list(args["recall-threads"]);
+/** `--profile`: V8's sampling profiler on during each round-robin row's timed calls; the functions with the most self time are printed. */
+const PROFILE = args.profile === true;
 const WARM = Number(args.warm);
 const POSTGRES_URL = args["postgres-url"] ?? process.env.THREADWISE_TEST_POSTGRES_URL;
 const COLD_SAVERS = [...String(args["cold-savers"]).split(","), ...(POSTGRES_URL ? ["postgres"] : [])] as Array<Target["kind"]>;
@@ -142,21 +161,53 @@ function userAt(specs: readonly ThreadMessageSpec[], from: number): number {
 }
 
 /**
- * The private channels (summary, facts) a thread holds after its previous call: one call of a
- * full stack of its own (other instances, other process state) on the thread's first `end + 1`
- * messages (`end`: a user message). A process serving the thread next finds them in the
- * checkpoint, as a replica finds what another one wrote.
+ * The private channels (summary, facts) a thread holds after its previous call, in the steady
+ * state a long-served thread is in: calls of a full stack of its own (other instances, other
+ * process state) on the thread's first `end + 1` messages (`end`: a user message), repeated until
+ * the summary has caught up (a call folds at most `maxPassesPerCall` passes of backlog in, so one
+ * call on a 1k-message thread leaves most of it behind). A process serving the thread next finds
+ * them in the checkpoint, as a replica finds what another one wrote.
  */
 async function preparedChannels(specs: readonly ThreadMessageSpec[], end: number, prefix: string, marker: string, recall = RECALL) {
   const stack: Stack = { name: "prepare", middleware: stackMiddleware(recall), channels: {}, lastSent: 0 };
-  await modelCall(stack, materialize(specs.slice(0, end + 1), prefix, marker), `prepare-${prefix}`, SYSTEM_PROMPT);
+  const messages = materialize(specs.slice(0, end + 1), prefix, marker);
+  let covered = -1;
+  for (let i = 0; i < 100; i += 1) {
+    await modelCall(stack, messages, `prepare-${prefix}`, SYSTEM_PROMPT);
+    const now = (stack.channels[SUMMARY_SLOT_KEY] as { summary?: SummaryRecord } | undefined)?.summary?.coveredCount ?? 0;
+    if (now === covered) break;
+    covered = now;
+  }
   return stack.channels;
 }
 
-/** `channels` of the thread with `from` prefix and marker, for the thread with `to`'s (same text otherwise). */
-function retarget(channels: Record<string, unknown>, from: [string, string], to: [string, string]): Record<string, unknown> {
-  return JSON.parse(JSON.stringify(channels).replaceAll(`"${from[0]}`, `"${to[0]}`).replaceAll(from[1], to[1])) as Record<string, unknown>;
+/**
+ * `channels` of the thread with `from` prefix and marker, for the thread with `to`'s (same text
+ * otherwise, `messages`): ids and texts rewritten, and the summary's `coveredDigests` (digests of
+ * the covered messages' content, spec R37) made again from the new thread's messages, as a call
+ * on that thread would have written them. Left as they were, every call would find the covered
+ * messages changed and summarize the thread again from its start.
+ */
+function retarget(
+  channels: Record<string, unknown>,
+  from: [string, string],
+  to: [string, string],
+  messages: readonly BaseMessage[],
+): Record<string, unknown> {
+  const out = JSON.parse(JSON.stringify(channels).replaceAll(`"${from[0]}`, `"${to[0]}`).replaceAll(from[1], to[1])) as Record<
+    string,
+    unknown
+  >;
+  const summary = (out[SUMMARY_SLOT_KEY] as { summary?: SummaryRecord } | undefined)?.summary;
+  if (summary?.coveredDigests !== undefined) {
+    const covered = coveredMessages(messages, summary);
+    summary.coveredDigests = coveredDigestsOf(covered);
+  }
+  return out;
 }
+
+/** Calls of one thread (2 messages each) between two summaries of the full stack. */
+const PERIOD_CALLS = Math.max(1, (SUMMARIZE_THRESHOLD - WINDOW) / 2);
 
 const fmt = (ms: number) => (ms >= 100 ? ms.toFixed(0) : ms >= 10 ? ms.toFixed(1) : ms.toFixed(2));
 const heapUsed = () => {
@@ -176,10 +227,14 @@ interface HooksRow {
   /** The hooks' own CPU ms per call (median, p90) and the whole call in the harness (median). */
   ownMs: number;
   ownP90Ms: number;
+  /** The hooks' own CPU ms per call, mean (due summary calls included). */
+  ownMeanMs: number;
   callMs: number;
   calls: number;
   /** Heap held per thread after every thread's first call, bytes. */
   heapPerThread: number;
+  /** The hooks' own CPU ms per call, by middleware and hook (mean over the timed calls). */
+  byHook: Record<string, number>;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -192,8 +247,13 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
   // Every thread starts where its previous call (served elsewhere) left it: its summary and facts stored.
   const end = userAt(specs, SIZE - 1);
   const template = await preparedChannels(specs, end, "t0-", " ⟨0⟩", recall);
-  const channels = Array.from({ length: threads }, (_, k) => retarget(template, ["t0-", " ⟨0⟩"], [`t${k}-`, ` ⟨${k}⟩`]));
-  const lengths: number[] = Array.from({ length: threads }, () => userAt(specs, end + 2) + 1);
+  const channels = Array.from({ length: threads }, (_, k) =>
+    retarget(template, ["t0-", " ⟨0⟩"], [`t${k}-`, ` ⟨${k}⟩`], materialize(specs.slice(0, end + 1), `t${k}-`, ` ⟨${k}⟩`)),
+  );
+  // Threads in every phase of the summary period (a summary is made every PERIOD_CALLS calls of a
+  // thread): the first call of thread k comes k % PERIOD_CALLS exchanges later, so the timed
+  // calls sample due and other calls alike whether each thread is served once or many times.
+  const lengths: number[] = Array.from({ length: threads }, (_, k) => userAt(specs, end + 2 + 2 * (k % PERIOD_CALLS)) + 1);
   const call = async (k: number, timed: boolean) => {
     const messages = materialize(specs.slice(0, lengths[k]), `t${k}-`, ` ⟨${k}⟩`);
     stack.channels = channels[k] as Record<string, unknown>;
@@ -212,10 +272,19 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
   stack.selfMs = new Map();
   const own: number[] = [];
   const cpu: number[] = [];
+  const windows: Array<[number, number]> = [];
+  const profiling = PROFILE ? await startProfile() : undefined;
   for (let i = 0; i < CALLS; i += 1) {
+    const h0 = profileClockUs();
     const out = await call(i % threads, true);
+    windows.push([h0, profileClockUs()]);
     own.push(out.own);
     cpu.push(out.cpu);
+  }
+  if (profiling) {
+    const { profile, path } = await profiling.stop(`threadwise-scale-${threads}${recall ? "-recall" : ""}`);
+    const { table, sampledMs } = selfTimeTable(profile, CALLS, windows, 20);
+    console.log(`profile of ${CALLS} timed calls, ${threads} threads (${sampledMs.toFixed(0)} ms sampled): ${path}\n${table}`);
   }
   return {
     recall,
@@ -223,9 +292,11 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     size: SIZE,
     ownMs: median(own),
     ownP90Ms: percentile(own, 0.9),
+    ownMeanMs: own.reduce((a, b) => a + b, 0) / own.length,
     callMs: median(cpu),
     calls: own.length,
     heapPerThread,
+    byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
   };
 }
 
@@ -310,7 +381,13 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
     for (let k = 0; k < threads; k += 1) {
       for (const key of ["floor", "stack"] as const) {
         const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`);
-        await seed(target, lane, specs, SIZE, retarget(template, ["s0-", " ⟨s0⟩"], [`s${k}-`, ` ⟨s${k}⟩`]));
+        await seed(
+          target,
+          lane,
+          specs,
+          SIZE,
+          retarget(template, ["s0-", " ⟨s0⟩"], [`s${k}-`, ` ⟨s${k}⟩`], materialize(specs.slice(0, end + 1), `s${k}-`, ` ⟨s${k}⟩`)),
+        );
         lanes.push(lane);
       }
     }
@@ -428,7 +505,7 @@ async function main() {
   const machine = machineLine();
   const loadStart = loadavg()[0] ?? 0;
   console.log(`machine: ${machine}; load average ${loadStart.toFixed(1)}`);
-  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_CALLS) + 16, cli.data);
+  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_CALLS + PERIOD_CALLS) + 16, cli.data);
 
   const hooks: HooksRow[] = [];
   const hookRuns = [...THREADS.map((t) => [t, RECALL] as const), ...(RECALL ? [] : RECALL_THREADS.map((t) => [t, true] as const))];
@@ -436,7 +513,14 @@ async function main() {
     const row = await roundRobinHooks(threads, specs, recall);
     hooks.push(row);
     console.log(
-      `round-robin hooks${recall ? " +recall" : "        "}  ${String(threads).padStart(5)} threads x ${SIZE} msgs  own ${fmt(row.ownMs)} ms (p90 ${fmt(row.ownP90Ms)})  call ${fmt(row.callMs)} ms  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
+      `round-robin hooks${recall ? " +recall" : "        "}  ${String(threads).padStart(5)} threads x ${SIZE} msgs  own ${fmt(row.ownMs)} ms (p90 ${fmt(row.ownP90Ms)}, mean ${fmt(row.ownMeanMs)})  call ${fmt(row.callMs)} ms  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
+    );
+    console.log(
+      `  by hook (mean ms): ${Object.entries(row.byHook)
+        .filter(([, v]) => v >= 0.05)
+        .sort((a, b) => b[1] - a[1])
+        .map(([k, v]) => `${k} ${fmt(v)}`)
+        .join(", ")}`,
     );
   }
   const steps: StepRow[] = [];

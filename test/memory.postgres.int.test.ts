@@ -110,6 +110,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:1",
       "threadwise:2",
       "threadwise:3",
+      "threadwise:4",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -125,6 +126,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "checkpoints",
         "store",
         "store_migrations",
+        "threadwise_archive",
         "threadwise_operations",
         "threadwise_schema_version",
         "threadwise_threads",
@@ -206,7 +208,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3"],
+      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
       checkpoint: 4,
       store: 3,
       threadwise: EXPECTED_SCHEMA.threadwise,

@@ -100,14 +100,13 @@ describe("every model call = a fresh process's, after edits, forks and restarts 
     expect(Object.keys(tallies.bySaver).sort()).toEqual(["memory", "sqlite"]);
   }, 900_000);
 
-  // KNOWN FAILURE (R37, reported): a summary prepared in the background (`summarize({ background:
-  // true })`) and adopted by a later call differs from the summary of the stored messages as they
-  // are at that call: 3 calls of seed 20261221 (case 2 call 8 after an in-place edit, case 2 call
-  // 11 and case 25 call 5 after a RemoveMessage), on main at 38de13d. The requests are the same as
-  // a fresh process's given the adopted summary; what it summarizes is not. Cause not determined
-  // yet: summarize's job check (summary-jobs.ts) or this test's reconstruction of the summary
-  // (passes, coverage made again, `adoptedSummaryProblem` in test/support/edit-run.ts).
-  it.fails("KNOWN FAILURE: every adopted background summary is a summary of the stored messages now", async () => {
+  // Was a KNOWN FAILURE (seed 20261221: case 2 call 8 after an in-place edit of a covered message,
+  // case 2 call 11 and case 25 call 5 after a RemoveMessage of one): a job prepared in the
+  // background on top of the summary was adopted after a message that summary covers changed, so
+  // the adopted summary still held the old text, where a fresh process makes it again from the
+  // stored messages. Fixed in summarize: a job is adopted only while its base's covered messages
+  // are unchanged (`coverageIntact`, summarize.ts / summary-jobs.ts `take`).
+  it("every adopted background summary is a summary of the stored messages now", async () => {
     const { failures } = await once();
     expect(
       reportOf(failures, (m) => m.includes(ADOPTED))

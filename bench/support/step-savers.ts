@@ -23,6 +23,8 @@ import { cpuNow } from "./hook-calls.js";
 /** The full stack's window (messages) and token cap (tokens). */
 export const WINDOW = 20;
 export const MAX_TOKENS = 8000;
+/** The full stack's summary threshold, in messages: a summary every `SUMMARIZE_THRESHOLD - WINDOW` messages. */
+export const SUMMARIZE_THRESHOLD = 40;
 const SUMMARY_TEXT =
   "The user talked about their week: a support group meeting, plans to look into counseling and adoption agencies, " +
   "a painting finished at a pottery class, and a camping trip with their kids. Open threads: the adoption research.";
@@ -61,7 +63,7 @@ export function fullStack(mode: PromptContextMode, options: { recall?: boolean }
       windowSize: WINDOW,
       maxHistoryTokens: MAX_TOKENS,
       summarize: true,
-      summarizeThreshold: 40,
+      summarizeThreshold: SUMMARIZE_THRESHOLD,
       factsMode: "heuristic",
       promptContextMode: mode,
       ...(options.recall === false ? { recallMaxTokens: false as const } : {}),

@@ -78,6 +78,12 @@ export interface Call {
   outcome: Outcome;
   /** The summary slot after the call (a background summary adopted by this call shows here). */
   summaryAfter: unknown;
+  /**
+   * The summary slot right after the model node (read by the inner probe's afterModel, the first
+   * to run): what the call wrote, also when a human review interrupts the run before the outer
+   * probe's afterModel and the resumed run jumps past it (then `summaryAfter` is never read).
+   */
+  summaryAfterModel: unknown;
   /** What the strict provider validator refused in the request (all four providers), but for the known failures. */
   refused: ProviderViolation[];
   /** Refusals of a known failure of the view contract (`test/support/known-view-failures.ts`, issue 12). */
@@ -153,6 +159,7 @@ function outerProbe(calls: Call[], logs: string[], current: () => Current, confi
         tools: [...request.tools],
         outcome: { messages: "", system: "", tools: "", report: "", logs: [], after: "" },
         summaryAfter: undefined,
+        summaryAfterModel: undefined,
         refused: [],
         known: [],
         response: undefined,
@@ -188,12 +195,23 @@ function requestOutcome(request: {
   };
 }
 
-/** Innermost: what the model receives, checked by the strict provider validator. */
+/**
+ * Innermost: what the model receives, checked by the strict provider validator; its afterModel
+ * (the first to run after the model node) reads the summary slot the call wrote.
+ */
 function innerProbe(calls: Call[]) {
+  let awaiting: Call | undefined;
   return createMiddleware({
     name: "test/edit-inner-probe",
+    stateSchema: new StateSchema({ ...summarySlotState.fields, ...factSlotState.fields }),
+    afterModel: (state) => {
+      if (awaiting) awaiting.summaryAfterModel = structuredClone((state as Record<string, unknown>)[SUMMARY_SLOT_KEY]);
+      awaiting = undefined;
+      return undefined;
+    },
     wrapModelCall: async (request, handler) => {
       const call = calls.at(-1) as Call;
+      awaiting = call;
       Object.assign(call.outcome, requestOutcome(request));
       const sent = requestInput(request);
       for (const violation of validateProviderRequest(sent)) {
@@ -224,7 +242,8 @@ function adoptedSummary(call: Call): SummaryRecord | undefined {
   const background = call.config.background && (call.config.kind === "window+summarize" || call.config.kind === "summarize+window");
   if (!background) return undefined;
   const before = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
-  const after = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summaryAfter }).summary;
+  // The outer probe's reading, else (a review interrupted the run before it) the inner probe's.
+  const after = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.outcome.after === "" ? call.summaryAfterModel : call.summaryAfter }).summary;
   if (!after || after.text === "") return undefined;
   if (before && before.text === after.text && before.coveredThroughId === after.coveredThroughId) return undefined;
   return after;

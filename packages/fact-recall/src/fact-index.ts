@@ -72,6 +72,20 @@ function impliedTerms(query: string): string[] {
   return terms;
 }
 
+/**
+ * The parts of a compound question, each asking for its own fact: split at `and`/`or` before a
+ * second question (`where do I live and what is my job?`), and at Korean joins (`-이랑/-랑/-하고` after a noun, `-고` ending a verb before another clause:
+ * `어디 살고 무슨 일 하죠?`). One part when there is no join.
+ */
+export function questionParts(query: string): string[] {
+  return query
+    .split(
+      /\s*;\s*|,?\s+(?:and|or|also|plus)\s+(?=(?:what|where|when|who|whom|which|how|why|do|does|did|is|are|was|were|have|has|can)\b)|(?<=[가-힣](?:이랑|랑|하고))\s+|(?<=(?:^|\s)[가-힣]{1,3}(?<![하])고)\s+(?=[가-힣])|\s+그리고\s+/i,
+    )
+    .map((part) => part.trim())
+    .filter((part) => part !== "");
+}
+
 function keywordsOf(fact: Fact): string {
   return `${fact.subject} ${ATTRIBUTE_KEYWORDS[fact.attribute] ?? fact.attribute}`;
 }
@@ -213,19 +227,38 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     },
     search(query, k, minScore = 0) {
       if (k <= 0 || byKey.size === 0) return [];
-      // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
-      const terms = [...tokenize(query), ...impliedTerms(query)].filter((term) => vocabulary.has(term));
-      if (terms.length === 0) return [];
-      const hits: Array<RankedFact & { position: number }> = [];
-      for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
-        if (hit.score < minScore) break;
-        const entry = byKey.get(hit.id as string);
-        if (entry) hits.push({ fact: entry.fact, score: hit.score, position: entry.position });
+      const ranked = (part: string): RankedFact[] => {
+        // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
+        const terms = [...tokenize(part), ...impliedTerms(part)].filter((term) => vocabulary.has(term));
+        if (terms.length === 0) return [];
+        const hits: Array<RankedFact & { position: number }> = [];
+        for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
+          if (hit.score < minScore) break;
+          const entry = byKey.get(hit.id as string);
+          if (entry) hits.push({ fact: entry.fact, score: hit.score, position: entry.position });
+        }
+        // Equal scores in the slot's order (the scores are bit-identical to a fresh index's, see
+        // `settle`; MiniSearch returns ties in the order documents were added, which differs).
+        hits.sort((a, b) => b.score - a.score || a.position - b.position);
+        return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
+      };
+      const questions = questionParts(query);
+      if (questions.length < 2) return ranked(query);
+      const parts = questions.map(ranked).filter((hits) => hits.length > 0);
+      if (parts.length < 2) return ranked(query);
+      // A compound question ("where do I live and what is my job?"): each part's best facts in
+      // turn, so one part's high scores cannot crowd out the other's answer.
+      const out: RankedFact[] = [];
+      const seen = new Set<string>();
+      for (let rank = 0; out.length < k && parts.some((hits) => rank < hits.length); rank += 1) {
+        for (const hits of parts) {
+          const hit = hits[rank];
+          if (hit === undefined || seen.has(hit.fact.key) || out.length >= k) continue;
+          seen.add(hit.fact.key);
+          out.push(hit);
+        }
       }
-      // Equal scores in the slot's order (the scores are bit-identical to a fresh index's, see
-      // `settle`; MiniSearch returns ties in the order documents were added, which differs).
-      hits.sort((a, b) => b.score - a.score || a.position - b.position);
-      return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
+      return out;
     },
   };
   index.sync(initial);

@@ -1,6 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
-import { recallFacts, renderFacts } from "./fact-index.js";
+import { questionParts, recallFacts, renderFacts } from "./fact-index.js";
 import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fact-store.js";
 import { englishFollowUps, englishSessions } from "./fixtures/english-chat.js";
 import { koreanFollowUps, koreanSessions } from "./fixtures/korean-chat.js";
@@ -25,6 +25,27 @@ describe("recall", () => {
   it.each(koreanFollowUps)("Korean follow-up %s recalls %s first", (question, value) => {
     const slot = replay(koreanSessions);
     expect(recallFacts(slot.facts, question, { maxItems: 3, minScore: 0.5 })[0]?.fact.value).toBe(value);
+  });
+
+  // A compound question asks for two facts: each part's answer is placed, though one part's
+  // words score far higher than the other's (issue 25).
+  it.each([
+    ["고양이 이름이랑 제 알레르기가 뭐였죠?", koreanSessions, ["고양이 나비", "땅콩 알레르기"]],
+    ["제가 어디 살고 무슨 일 하죠?", koreanSessions, ["부산", "회사"]],
+    ["제가 사는 곳이랑 직업이 뭐였죠?", koreanSessions, ["부산", "회사"]],
+    ["Where do I live and what is my job?", englishSessions, ["Busan", "as a paramedic"]],
+  ] as const)("compound question %s places each part's fact", (question, sessions, values) => {
+    const slot = replay(sessions as unknown as string[][]);
+    const placed = recallFacts(slot.facts, question, { maxItems: 3 }).map((r) => r.fact.value);
+    for (const value of values) expect(placed).toContain(value);
+  });
+
+  it("splits a question only where a second question begins", () => {
+    expect(questionParts("What do Melanie and her kids like?")).toEqual(["What do Melanie and her kids like?"]);
+    expect(questionParts("Where do I live and what is my job?")).toEqual(["Where do I live", "what is my job?"]);
+    expect(questionParts("고양이 이름이랑 제 알레르기가 뭐였죠?")).toEqual(["고양이 이름이랑", "제 알레르기가 뭐였죠?"]);
+    expect(questionParts("제가 어디 살고 무슨 일 하죠?")).toEqual(["제가 어디 살고", "무슨 일 하죠?"]);
+    expect(questionParts("제가 몇 살이죠?")).toEqual(["제가 몇 살이죠?"]);
   });
 
   it("returns nothing for small talk that shares no word with any fact", () => {

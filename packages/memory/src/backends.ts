@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { type EncryptionOptions, encryptCheckpointer } from "@threadwise/encryption";
+import { DEFAULT_IDENTITY, type EncryptionOptions, encryptCheckpointer, TENANT_ENV } from "@threadwise/encryption";
 import type pg from "pg";
 import type { MemoryConfig } from "./config.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
@@ -73,7 +73,14 @@ function describeCheckpointer(config: MemoryConfig, saver: ThreadwiseSaver): Rec
   };
 }
 
+/** The tenant archived messages are keyed under: the encryption identity's (R27), else env, else "default". */
+function tenantOf(options: CheckpointerOptions): string {
+  const env = options.env ?? process.env;
+  return options.encryption?.tenantId ?? (env[TENANT_ENV]?.trim() || DEFAULT_IDENTITY);
+}
+
 function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): ThreadwiseSaver | undefined {
+  const tenantId = tenantOf(options);
   switch (config.backend) {
     case "off":
       return undefined;
@@ -82,6 +89,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
+        tenantId,
       });
     }
     case "sqlite": {
@@ -97,6 +105,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         close: async () => void db.close(),
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
+        tenantId,
       });
     }
     case "postgres": {
@@ -116,6 +125,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         // Blobs are keyed by channel version: forks must not share one (langgraphjs #1812).
         uniqueChannelVersions: true,
         plaintext: !config.keyringPath && !options.serde,
+        tenantId,
         close: options.pool ? undefined : () => pool.end(),
       });
     }

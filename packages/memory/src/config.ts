@@ -48,6 +48,7 @@ export const MEMORY_ENV = {
   promptContextMode: PROMPT_CONTEXT_MODE_ENV,
   historyAware: "MEMORY_HISTORY_AWARE",
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
+  archive: "MEMORY_ARCHIVE",
   workMemory: "MEMORY_WORK_MEMORY",
   userMemory: "MEMORY_USER_MEMORY",
   userMemoryMaxTokens: "MEMORY_USER_MEMORY_MAX_TOKENS",
@@ -122,6 +123,15 @@ export const memoryConfigSchema = z.strictObject({
   historyAware: z.boolean(),
   /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */
   persistTrimKeepGroups: positiveInt.optional(),
+  /**
+   * Keep every message while the checkpoint holds only a bounded hot part (issue 27,
+   * `messageArchive`): summarized messages older than the window plus 20 groups move to an
+   * archive in the same backend, so each step's cost stops growing with the thread. Recall,
+   * summaries and `checkpointer.readThread()` read the archive. Edits by id of archived messages
+   * and forks from before the last archiving are refused (`ThreadwiseArchivedMessageError`).
+   * Off: the checkpoint keeps the whole thread, as before. @default false
+   */
+  archive: z.boolean(),
   /** Work memory of completed responses (spec R18). @default false */
   workMemory: z.boolean(),
   /**
@@ -185,6 +195,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   workMemory: false,
   userMemory: false,
   userMemoryMaxTokens: 300,
+  archive: false,
   postgresSchema: "public",
   pgPoolMode: "direct",
   pgPoolMax: DEFAULT_PG_POOL_MAX,
@@ -242,6 +253,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
+    archive: envBoolean(MEMORY_ENV.archive, env),
     workMemory: envBoolean(MEMORY_ENV.workMemory, env),
     userMemory: envBoolean(MEMORY_ENV.userMemory, env),
     userMemoryMaxTokens: envPositiveInt(MEMORY_ENV.userMemoryMaxTokens, env),

@@ -1,4 +1,6 @@
 export { hideMemoryState } from "@threadwise/core";
+export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId } from "./archive-records.js";
+export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
 export { type ConcurrentTurnDetails, type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
@@ -31,6 +33,16 @@ export {
 export { buildMemoryStack, type MemoryStack, type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 export { MemoryThreadRegistry } from "./memory-thread-registry.js";
 export {
+  alignedBatch,
+  DEFAULT_ARCHIVE_BATCH_MESSAGES,
+  DEFAULT_ARCHIVE_KEEP_GROUPS,
+  MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
+  type MessageArchiveOptions,
+  messageArchive,
+  messageArchiveOptionsSchema,
+  messagesToArchive,
+} from "./message-archive.js";
+export {
   type CacheBreakpointsOptions,
   cacheBreakpoints,
   type MemoryMiddlewareOptions,
@@ -58,6 +70,7 @@ export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-reg
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";
 export {
+  type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
   type CommitState,
@@ -69,7 +82,12 @@ export {
   type ThreadRegistry,
   type ThreadRowCounts,
 } from "./thread-registry.js";
-export { DEFAULT_TURN_LEASE_MS, OPERATION_ID_KEY, ThreadwiseSaver, type ThreadwiseSaverOptions } from "./threadwise-saver.js";
+export {
+  DEFAULT_TURN_LEASE_MS,
+  OPERATION_ID_KEY,
+  ThreadwiseSaver,
+  type ThreadwiseSaverOptions,
+} from "./threadwise-saver.js";
 export { turnAdmission } from "./turn-admission.js";
 export { concurrentTurnErrorOf, type TurnRetryOptions, withTurnRetry } from "./turn-retry.js";
 export { createUserMemoryStore, postgresUserStore, storeTables } from "./user-memory-store.js";

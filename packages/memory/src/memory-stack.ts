@@ -132,7 +132,7 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     env: options.env,
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
-  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options)];
+  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
   const store =
     config.userMemory && config.backend !== "off" ? (options.store ?? createUserMemoryStore(config, { pool: options.pool })) : undefined;
   const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };

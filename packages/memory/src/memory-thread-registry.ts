@@ -3,6 +3,7 @@ import { SerialQueue } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
   NO_ROWS,
@@ -41,6 +42,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   readonly #saver: MemorySaver;
   readonly #now: () => number;
   readonly #queue = new SerialQueue();
+  /** Archived messages: thread id -> tenant id -> message id -> row (insertion order is `seq` order). */
+  readonly #archive = new Map<string, Map<string, Map<string, ArchiveRow>>>();
+  /** Newest archive stamp per thread (kept after deletion, so a reader's stamp is never reused). */
+  readonly #stamps = new Map<string, number>();
 
   constructor(saver: MemorySaver, options: { now?: () => number } = {}) {
     this.#saver = saver;
@@ -154,9 +159,41 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       if (options.idleBefore && row.updatedAt >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
       const counts = this.#counts(threadId);
       await this.#saver.deleteThread(threadId);
+      this.#archive.delete(threadId);
       this.#rows.set(threadId, { updatedAt: row.updatedAt, deletedAt: this.#now(), reason: options.reason ?? "api" });
       return { threadId, status: "deleted", counts };
     });
+  }
+
+  async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(async () => {
+      this.#touch(id);
+      const stamp = (this.#stamps.get(id) ?? 0) + 1;
+      this.#stamps.set(id, stamp);
+      const tenants = this.#archive.get(id) ?? new Map<string, Map<string, ArchiveRow>>();
+      this.#archive.set(id, tenants);
+      const archived = tenants.get(tenantId) ?? new Map<string, ArchiveRow>();
+      tenants.set(tenantId, archived);
+      // Rows are only added or rewritten in place: the last one holds the highest seq.
+      let seq = [...archived.values()].at(-1)?.seq ?? 0;
+      for (const { messageId, record } of rows) {
+        const current = archived.get(messageId);
+        if (current === undefined) seq += 1;
+        archived.set(messageId, { messageId, seq: current?.seq ?? seq, stamp, record });
+      }
+      return stamp;
+    });
+  }
+
+  async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
+    const id = normalizeThreadId(threadId);
+    const archived = this.#archive.get(id)?.get(tenantId);
+    if (!archived) return { stamp: 0, rows: [] };
+    const stamp = this.#stamps.get(id) ?? 0;
+    if (stamp <= afterStamp) return { stamp, rows: [] };
+    const rows = [...archived.values()].filter((row) => row.stamp > afterStamp).sort((a, b) => a.seq - b.seq);
+    return { stamp, rows: rows.map((row) => ({ ...row })) };
   }
 
   /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */

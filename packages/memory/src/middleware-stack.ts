@@ -24,6 +24,11 @@ import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import type { MemoryConfig } from "./config.js";
+import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
+import type { ThreadwiseSaver } from "./threadwise-saver.js";
+
+/** Groups `memoryStack` keeps hot beyond the window when `archive` is on (the margin of issue 27). */
+export const ARCHIVE_MARGIN_GROUPS = 20;
 
 /** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
 export interface MemoryMiddlewareOptions {
@@ -111,7 +116,9 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  *    the multiturn line carries `user_memory=<state>`.
  * 8. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 9. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
- *    what it deletes.
+ *    what it deletes. `messageArchive` (with `archive: true` and a checkpointer): moves what is
+ *    summarized and older than the window plus {@link ARCHIVE_MARGIN_GROUPS} groups to the archive;
+ *    summarize and recall then read the archive too.
  * 10. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
  *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
  * 11. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
@@ -122,8 +129,14 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * Core assembles the request from the decisions of all of them (`assembleView`), so every view
  * holds no orphan, one leading system message and starts by `startOn`.
  */
-export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddlewareOptions = {}): AgentMiddleware[] {
+export function memoryMiddleware(
+  config: MemoryConfig,
+  options: MemoryMiddlewareOptions = {},
+  checkpointer?: ThreadwiseSaver,
+): AgentMiddleware[] {
   if (config.backend === "off") return [];
+  const archive = config.archive && checkpointer ? checkpointer : undefined;
+  const archived = archive ? (threadId: string) => archive.archivedMessages(threadId) : undefined;
   const logger = options.logger;
   const mode = config.promptContextMode;
   const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
@@ -138,6 +151,7 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
         threshold: config.summarizeThreshold,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
+        ...(archived ? { archived } : {}),
         logger,
       }),
     );
@@ -167,8 +181,25 @@ export function memoryMiddleware(config: MemoryConfig, options: MemoryMiddleware
     );
   if (config.historyAware) stack.push(historyAware({ logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
+  if (archive)
+    stack.push(
+      messageArchive(archive, {
+        keepGroups: config.windowSize === false ? DEFAULT_ARCHIVE_KEEP_GROUPS : config.windowSize + ARCHIVE_MARGIN_GROUPS,
+        // windowTrim's chunked step (maxMessages - its default lowWatermark): cut points stay put.
+        alignMessages: config.windowSize === false ? 1 : config.windowSize - Math.floor(config.windowSize / 2),
+        logger,
+      }),
+    );
   if (config.recallMaxTokens !== false)
-    stack.push(recall({ maxTokens: config.recallMaxTokens, facts: config.factsMode !== "off", promptContextMode: mode, logger }));
+    stack.push(
+      recall({
+        maxTokens: config.recallMaxTokens,
+        facts: config.factsMode !== "off",
+        promptContextMode: mode,
+        ...(archived ? { archived } : {}),
+        logger,
+      }),
+    );
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
   return stack;
 }

@@ -39,6 +39,18 @@ function threadwiseMigrations(schema: string): string[] {
        checkpoint_id TEXT NOT NULL,
        created_at TIMESTAMPTZ NOT NULL DEFAULT now(),
        PRIMARY KEY (thread_id, operation_id))`,
+    // 4: archived messages (issue 27): what left a thread's hot checkpoint, by tenant, thread and message id.
+    `CREATE TABLE IF NOT EXISTS ${t.archive} (
+       tenant_id TEXT NOT NULL,
+       thread_id TEXT NOT NULL,
+       message_id TEXT NOT NULL,
+       seq BIGINT NOT NULL,
+       stamp BIGINT NOT NULL,
+       record TEXT NOT NULL,
+       archived_at TIMESTAMPTZ NOT NULL DEFAULT now(),
+       PRIMARY KEY (tenant_id, thread_id, message_id));
+     CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON ${t.archive} (tenant_id, thread_id, stamp);
+     CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON ${t.archive} (thread_id)`,
   ];
 }
 

@@ -5,6 +5,7 @@ import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
   NO_ROWS,
@@ -47,6 +48,7 @@ export function pgTables(schema: string) {
     checkpointMigrations: q("checkpoint_migrations"),
     threads: q("threadwise_threads"),
     operations: q("threadwise_operations"),
+    archive: q("threadwise_archive"),
     schemaVersion: q("threadwise_schema_version"),
   };
 }
@@ -273,6 +275,7 @@ export class PgThreadRegistry implements ThreadRegistry {
       }
       const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
       await client.query(`DELETE FROM ${this.#t.operations} WHERE thread_id = $1`, [threadId]);
+      await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
       await client.query(
@@ -291,6 +294,44 @@ export class PgThreadRegistry implements ThreadRegistry {
     } finally {
       client.release();
     }
+  }
+
+  async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
+    return this.#inTransaction(threadId, async (client) => {
+      const id = normalizeThreadId(threadId);
+      // The thread's row is locked (#inTransaction): archive writes of one thread take turns.
+      const { rows: top } = await client.query<{ seq: string; stamp: string }>(
+        `SELECT coalesce(max(seq), 0) AS seq, coalesce(max(stamp), 0) AS stamp FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
+        [tenantId, id],
+      );
+      const seq = Number(top[0]?.seq ?? 0);
+      const stamp = Number(top[0]?.stamp ?? 0) + 1;
+      await client.query(
+        `INSERT INTO ${this.#t.archive} (tenant_id, thread_id, message_id, seq, stamp, record)
+         SELECT $1, $2, m.id, $3::bigint + m.ord, $4, m.record FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS m(id, record, ord)
+         ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = EXCLUDED.record, stamp = EXCLUDED.stamp`,
+        [tenantId, id, seq, stamp, rows.map((row) => row.messageId), rows.map((row) => row.record)],
+      );
+      return stamp;
+    });
+  }
+
+  async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
+    const id = normalizeThreadId(threadId);
+    const { rows: top } = await this.#pool.query<{ stamp: string }>(
+      `SELECT coalesce(max(stamp), 0) AS stamp FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
+      [tenantId, id],
+    );
+    const stamp = Number(top[0]?.stamp ?? 0);
+    if (stamp <= afterStamp) return { stamp, rows: [] };
+    const { rows } = await this.#pool.query<{ message_id: string; seq: string; stamp: string; record: string }>(
+      `SELECT message_id, seq, stamp, record FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 AND stamp > $3 ORDER BY seq`,
+      [tenantId, id, afterStamp],
+    );
+    return {
+      stamp,
+      rows: rows.map((row) => ({ messageId: row.message_id, seq: Number(row.seq), stamp: Number(row.stamp), record: row.record })),
+    };
   }
 
   async holdsSealedRecords(): Promise<boolean> {

@@ -5,6 +5,7 @@ import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
   NO_ROWS,
@@ -17,7 +18,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 3;
+export const SQLITE_SCHEMA_VERSION = 4;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -92,6 +93,12 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
     db.exec(`CREATE TABLE IF NOT EXISTS threadwise_operations (
   thread_id TEXT NOT NULL, operation_id TEXT NOT NULL, checkpoint_id TEXT NOT NULL, created_at INTEGER NOT NULL,
   PRIMARY KEY (thread_id, operation_id))`);
+    // Version 4: archived messages (issue 27), keyed by tenant, thread and message id; additive.
+    db.exec(`CREATE TABLE IF NOT EXISTS threadwise_archive (
+  tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, stamp INTEGER NOT NULL,
+  record TEXT NOT NULL, archived_at INTEGER NOT NULL, PRIMARY KEY (tenant_id, thread_id, message_id));
+CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON threadwise_archive (tenant_id, thread_id, stamp);
+CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id)`);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -251,6 +258,7 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
       if (options.idleBefore && row.updated_at >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
       const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
       this.#db.prepare("DELETE FROM threadwise_operations WHERE thread_id = ?").run(threadId);
+      this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId);
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
       this.#db
         .prepare(
@@ -265,6 +273,39 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
     // Best effort: a reader elsewhere can hold frames back, which the next deletion retries.
     if (outcome.status === "deleted") await this.#queue.run(() => this.#db.pragma("wal_checkpoint(TRUNCATE)"));
     return outcome;
+  }
+
+  async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
+    return this.#inTransaction(threadId, async (id, _row, now) => {
+      const top = this.#db
+        .prepare(
+          "SELECT coalesce(max(seq), 0) AS seq, coalesce(max(stamp), 0) AS stamp FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?",
+        )
+        .get(tenantId, id) as { seq: number; stamp: number };
+      const stamp = top.stamp + 1;
+      const upsert = this.#db.prepare(
+        `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+         ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`,
+      );
+      for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, now);
+      return stamp;
+    });
+  }
+
+  async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
+    const id = normalizeThreadId(threadId);
+    const stamp = this.#db
+      .prepare("SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?")
+      .pluck()
+      .get(tenantId, id) as number;
+    if (stamp <= afterStamp) return { stamp, rows: [] };
+    const rows = this.#db
+      .prepare(
+        `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
+         WHERE tenant_id = ? AND thread_id = ? AND stamp > ? ORDER BY seq`,
+      )
+      .all(tenantId, id, afterStamp) as ArchiveRow[];
+    return { stamp, rows };
   }
 
   async holdsSealedRecords(): Promise<boolean> {

@@ -184,7 +184,7 @@ export interface ThreadRegistry {
   describe(threadId: string): Promise<ThreadInfo | undefined>;
   /**
    * Deletes every row of the thread (checkpoints, blobs, writes: with them its summary, facts and
-   * work memory, which live in checkpointed state) and leaves a tombstone, in one transaction
+   * work memory, which live in checkpointed state; its archived messages, every tenant) and leaves a tombstone, in one transaction
    * holding the thread's lock.
    */
   deleteThread(threadId: string, options?: ThreadDeleteOptions): Promise<ThreadDeleteOutcome>;
@@ -194,8 +194,35 @@ export interface ThreadRegistry {
    * (spec R26, R38). Scans the checkpoints table; `ThreadwiseSaver` asks once.
    */
   holdsSealedRecords(): Promise<boolean>;
+  /**
+   * Upserts `rows` (message id, encoded record) into the thread's archive under `tenantId`, in one
+   * transaction with the tombstone check (a deleted thread refuses it). A message id already
+   * archived keeps its position (`seq`) and takes the new record; new ids are appended in the
+   * order given. Idempotent: the same rows again change nothing but the stamp.
+   * @returns the stamp of this write.
+   * @throws ThreadwiseThreadDeletedError (nothing stored).
+   */
+  archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number>;
+  /**
+   * The thread's archive rows written after stamp `afterStamp` (0: all), ordered by `seq`, and
+   * the newest stamp of the thread (0 when it has no archive; lower than `afterStamp` after the
+   * thread was deleted).
+   */
+  readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
+}
+
+/** One archived message as the registry stores it (spec R5, R35; issue 27). */
+export interface ArchiveRow {
+  /** The message's id (`BaseMessage.id`). */
+  messageId: string;
+  /** Position in the thread's archive: grows with each archived message, kept when the row is written again. */
+  seq: number;
+  /** The archive write that last wrote the row: grows with each write, so a reader asks only for what is newer. */
+  stamp: number;
+  /** The serialized message (sealed when the saver encrypts), as {@link ThreadwiseSaver} encodes it. */
+  record: string;
 }
 
 /** A zeroed {@link ThreadRowCounts}. */

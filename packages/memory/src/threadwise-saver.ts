@@ -1,4 +1,5 @@
 import { randomInt } from "node:crypto";
+import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import {
   BaseCheckpointSaver,
@@ -11,8 +12,10 @@ import {
   INTERRUPT,
   type PendingWrite,
 } from "@langchain/langgraph-checkpoint";
-import { ThreadwiseConfigError } from "@threadwise/core";
-import { isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
+import { ThreadwiseConfigError, withArchived } from "@threadwise/core";
+import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
+import { ArchiveRecords } from "./archive-records.js";
+import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import type { CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
@@ -76,6 +79,13 @@ export interface ThreadwiseSaverOptions {
    * @default false
    */
   plaintext?: boolean;
+  /**
+   * Tenant the thread's archived messages are keyed under (and, when encrypted, sealed for):
+   * `createCheckpointer` passes the encryption identity's tenant (env
+   * `THREADWISE_MEMORY_TENANT_ID`).
+   * @default "default"
+   */
+  tenantId?: string;
 }
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
@@ -145,6 +155,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #runs = new WeakMap<AbortSignal, RunRecord>();
   /** Heartbeats of turns this process runs, by thread id. */
   readonly #heartbeats = new Map<string, { checkpointId: string; timer: NodeJS.Timeout; lastSeen: number }>();
+  /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
+  readonly #archive: ArchiveRecords;
 
   /** @throws ThreadwiseConfigError when `turnLeaseMs` is not a whole number in [0, 2147483647]. */
   constructor(inner: BaseCheckpointSaver, registry: ThreadRegistry, options: ThreadwiseSaverOptions = {}) {
@@ -156,6 +168,64 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (!Number.isInteger(lease) || lease < 0 || lease > 2_147_483_647)
       throw new ThreadwiseConfigError("turnLeaseMs", "expected a whole number of milliseconds in [0, 2147483647]");
     this.#turnLeaseMs = lease;
+    this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
+  }
+
+  /**
+   * Writes `messages` to the thread's archive (issue 27): an idempotent upsert keyed by tenant,
+   * thread and message id, in one transaction with the tombstone check. `messageArchive` calls
+   * it before it removes the same messages from the checkpoint, so a crash in between leaves a
+   * message in both places, never in neither; every reader dedupes by id, the hot copy winning.
+   * @throws TypeError for a message without a string id; ThreadwiseThreadDeletedError.
+   */
+  async archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
+    const id = normalizeThreadId(threadId);
+    await this.ready();
+    await this.#refuseWriteOnSealedStore(id);
+    await this.#archive.write(id, messages);
+  }
+
+  /**
+   * The thread's archived messages, oldest first (`[]` without an archive). Some may also still
+   * be in the hot checkpoint (a crash between the two writes): {@link readThread} dedupes them.
+   */
+  async archivedMessages(threadId: string): Promise<BaseMessage[]> {
+    const id = normalizeThreadId(threadId);
+    await this.ready();
+    return this.#archive.messages(id);
+  }
+
+  /**
+   * The whole thread, in order (issue 27): its archived messages, then the messages of the
+   * checkpoint `config` names (the head by default). A message in both (a crash between the
+   * archive write and the checkpoint write) appears once, where the checkpoint has it.
+   * Equals the `messages` of a run that never archived. `[]` for an unknown thread.
+   * @param config `{ configurable: { thread_id, checkpoint_id? } }`
+   */
+  async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
+    const threadId = threadIdOf(config);
+    const tuple = await this.getTuple(config);
+    const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    return withArchived(await this.archivedMessages(threadId), hot).slice();
+  }
+
+  /**
+   * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
+   * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
+   * only on threads that have an archive.
+   */
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint): Promise<void> {
+    const archived = await this.#archive.ids(threadId);
+    if (archived.length === 0) return;
+    const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
+    const inHot = new Set(hot.filter((id): id is string => typeof id === "string"));
+    const first = hot[0];
+    const at = first === undefined ? -1 : archived.indexOf(first);
+    const from = at === -1 ? archived.length : at;
+    const edited = archived.slice(0, from).filter((id) => inHot.has(id));
+    if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+    const foreign = archived.slice(from).filter((id) => !inHot.has(id));
+    if (foreign.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", foreign);
   }
 
   /**
@@ -279,6 +349,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
+    if (checkpointNs === "" && (commit.branch || source === "update")) await this.#refuseArchivedReach(threadId, checkpoint);
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);

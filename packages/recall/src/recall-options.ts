@@ -2,6 +2,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import {
+  type ArchivedMessagesReader,
   envPositiveInt,
   loggerOptionSchema,
   PROMPT_CONTEXT_MODES,
@@ -110,6 +111,14 @@ export const recallOptionsSchema = z
     label: z.string().min(1).optional(),
     /** Token counter of the block (text to tokens); default core's js-tiktoken counter (`o200k_base`). */
     countText: fn<(text: string) => number>("expected a function (text) => number").optional(),
+    /**
+     * Reads a thread's archived messages (issue 27), oldest first: messages that left the stored
+     * thread but are kept, e.g. `(threadId) => checkpointer.archivedMessages(threadId)` with
+     * `@threadwise/memory`'s archive. Recall then searches the archive and the stored thread as one
+     * thread (an archived message also still stored counts once, where it is stored), so blocks
+     * and positions are the ones of a thread that never archived. @default undefined (the stored thread only)
+     */
+    archived: fn<ArchivedMessagesReader>("expected a function (threadId) => Promise<BaseMessage[]>").optional(),
     /** Where warnings go (embedding failures); `false` for none. @default core's resolveLogger() */
     logger: loggerOptionSchema,
   })
@@ -135,6 +144,7 @@ export interface ResolvedRecallOptions {
   vectorStore: VectorStoreInterface | undefined;
   vectorStoreFilter: ((threadId: string) => unknown) | undefined;
   countText: ((text: string) => number) | undefined;
+  archived: ArchivedMessagesReader | undefined;
   logger: z.output<typeof loggerOptionSchema>;
 }
 
@@ -163,6 +173,7 @@ export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.Pr
     vectorStore: parsed.vectorStore,
     vectorStoreFilter: parsed.vectorStoreFilter,
     countText: parsed.countText,
+    archived: parsed.archived,
     logger: parsed.logger,
   };
 }

@@ -12,6 +12,7 @@ import {
   threadwiseMiddleware,
   tokenize,
   viewMessages,
+  withArchived,
   withTimeout,
 } from "@threadwise/core";
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
@@ -92,6 +93,7 @@ export function recallForQuery(
     messages: state.index,
     ...(query.facts ? { facts: state.facts } : {}),
     terms,
+    query: query.query,
     inView,
     ...(query.skipFact ? { skipFact: query.skipFact } : {}),
     ...(query.extraRanking ? { extraRanking: query.extraRanking } : {}),
@@ -298,11 +300,13 @@ export function recall(options: RecallOptions = {}) {
     // names); recall itself never writes it.
     ...(config.facts ? { stateSchema: factSlotState } : {}),
     wrapModelCall: async (request, handler) => {
-      const stored: BaseMessage[] = request.state.messages ?? [];
+      const hot: BaseMessage[] = request.state.messages ?? [];
       const view = viewMessages(request);
       const newest = newestUserMessage(view);
       if (!newest) return handler(request);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      // With an archive, the thread is the archived messages then the stored ones (issue 27).
+      const stored = config.archived && threadId !== "" ? withArchived(await config.archived(threadId), hot) : hot;
       const state = stateFor(threadId);
       state.index.sync(stored);
       const inView = new Set<string>();

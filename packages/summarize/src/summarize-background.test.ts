@@ -215,4 +215,46 @@ describe("summarize({ background: true }) after the thread is edited (R37)", () 
     expect(JSON.stringify(sent(model))).not.toContain("summary of");
     expect((await slotOf(agent, config)).summary?.text ?? "").toBe("");
   });
+
+  // Found by test/stack.edits.test.ts (seed 20261221, case 2 call 8 and call 11, case 25 call 5):
+  // a job built on the current summary was adopted after a message that summary covers was edited
+  // in place or removed; the adopted summary carried the old text on, where a fresh process finds
+  // the coverage changed and makes the summary again from the stored messages.
+  it("drops a prepared summary whose base covers a message edited since; the call is what a fresh process sends", async () => {
+    let summarized = 0;
+    const summarizer = {
+      invoke: async (messages: BaseMessage[]) => {
+        summarized += 1;
+        return new AIMessage(`summary ${summarized} of: ${messageText(messages.at(-1) as BaseMessage).slice(-60)}`);
+      },
+    };
+    const stack = () => [summarize({ model: summarizer, windowSize: 4, threshold: 8, background: true, startOn: "any", logger: false })];
+    const checkpointer = new MemorySaver();
+    const model = agentModel([]);
+    const agent = createAgent({ model, checkpointer, middleware: stack() });
+    const config = { configurable: { thread_id: "bg-base-edit" } };
+    const step = async (k: number) => {
+      await agent.invoke(turn(k), config);
+      await tick();
+      await tick();
+    };
+    // Turns until a first summary (covering u1) is adopted, then until the next job has run on top of it.
+    let k = 1;
+    while ((await slotOf(agent, config)).summary?.coveredCount === undefined || (await slotOf(agent, config)).summary?.text === "")
+      await step(k++);
+    const base = (await slotOf(agent, config)).summary;
+    const before = summarized;
+    while (summarized === before) await step(k++);
+    expect((await slotOf(agent, config)).summary).toEqual(base);
+    // The user corrects u1, which the stored summary covers, before the turn that would adopt the job.
+    await agent.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "u1 corrected" })] });
+    const at = (await checkpointer.getTuple(config))?.config ?? config;
+    await agent.invoke(turn(k), config);
+    const freshModel = agentModel([]);
+    const fresh = createAgent({ model: freshModel, checkpointer, middleware: stack() });
+    await fresh.invoke(turn(k), at);
+    const sent = (m: typeof model) => (m.calls.at(-1)?.messages ?? []).map((message) => [message.getType(), message.content]);
+    expect(sent(model)).toEqual(sent(freshModel));
+    expect(JSON.stringify(sent(model))).not.toContain(`summary ${summarized} of`);
+  });
 });

@@ -56,6 +56,22 @@ describe("summarizerPasses", () => {
     }
   }
 
+  it("maxPasses: the first passes of the whole split, counting only their lines and the next (O(passes), not O(backlog); issue 21)", () => {
+    const span = importedThread(2000);
+    const all = summarizerPasses({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 2000, counter: createTokenCounter() });
+    expect(all.length).toBeGreaterThan(6);
+    for (const maxPasses of [1, 3, all.length, all.length + 5]) {
+      // A fresh counter per split: what it tokenized is what this split read.
+      const fresh = createTokenCounter();
+      const first = summarizerPasses({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 2000, counter: fresh, maxPasses });
+      expect(first).toEqual(all.slice(0, maxPasses));
+      const read = first.flat().length + (first.flat().length < span.length ? 1 : 0);
+      const lines = span.slice(0, read).map((m) => transcriptLine(m).length + 1);
+      // Lines beyond the passes kept are never counted: what it tokenized is at most those lines plus the fixed texts.
+      expect(fresh.encodedCharacters).toBeLessThanOrEqual(lines.reduce((a, b) => a + b, 0) + 2 * DEFAULT_SUMMARY_PROMPT.length + 200);
+    }
+  });
+
   it("a message alone over a pass is a pass of its own, shortened with the marker", () => {
     const span = [
       new HumanMessage({ id: "u0", content: "hello" }),

@@ -1,4 +1,5 @@
 import {
+  type ArchivedMessagesReader,
   envPositiveInt,
   envTimerMs,
   loggerOptionSchema,
@@ -181,6 +182,19 @@ export const summarizeOptionsSchema = z.strictObject({
    * @default false
    */
   background: z.boolean().default(false),
+  /**
+   * Reads a thread's archived messages, oldest first (issue 27), e.g.
+   * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
+   * Read only when a summary must reach before the stored thread: made again from the start after
+   * a covered message was edited (R37), or caught up from a boundary that is archived; then
+   * summarize works on the archived messages followed by the stored ones, as on a thread that
+   * never archived. @default undefined (the stored thread only)
+   */
+  archived: z
+    .custom<ArchivedMessagesReader>((value) => typeof value === "function", {
+      message: "expected a function (threadId) => Promise<BaseMessage[]>",
+    })
+    .optional(),
   /**
    * Where the R6 line and the failure warnings go; `false` for silence.
    * @default core's default logger (warnings to the console)

@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
+  compactionBoundary,
   createTokenCounter,
   type InternalCallId,
   indexThread,
@@ -22,6 +23,7 @@ import {
   type ViewDecision,
   viewReport,
   viewStartOn,
+  withArchived,
   withMultiturnLog,
   withViewDecisions,
 } from "@threadwise/core";
@@ -193,8 +195,9 @@ export function summarize(options: SummarizeOptions = {}) {
    * the summary is made again from what is stored, as a process that never saw the old one would.
    * O(covered content), on due calls only.
    */
-  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan): SummaryStart => {
-    const covered = coveredMessages(stored, record);
+  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan, from: number): SummaryStart => {
+    const covered =
+      from === 0 ? coveredMessages(stored, record) : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
       return {
@@ -207,7 +210,25 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
-    return { base: undefined, span: stored.slice(0, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+    return { base: undefined, span: stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+  };
+
+  /**
+   * {@link startOf}, and when the summary is made again from the start, the archived messages
+   * before the stored ones first (issue 27): the new summary covers the whole thread.
+   */
+  const startWithArchive = async (
+    stored: readonly BaseMessage[],
+    record: SummaryRecord | undefined,
+    plan: SummaryPlan,
+    from: number,
+    readArchived: () => Promise<readonly BaseMessage[]>,
+  ): Promise<SummaryStart> => {
+    const start = startOf(stored, record, plan, from);
+    // After a provider compaction the archive lies before it: the provider's summary holds it.
+    if (start.base !== undefined || !opts.archived || from > 0) return start;
+    const archived = (await readArchived()).filter((message) => messageType(message) !== "system");
+    return archived.length === 0 ? start : { ...start, span: [...archived, ...start.span] };
   };
 
   /**
@@ -221,7 +242,7 @@ export function summarize(options: SummarizeOptions = {}) {
     { base, span, coveredDigests }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
-    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter }).slice(0, opts.maxPassesPerCall);
+    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall });
     let record = base;
     let digests = coveredDigests;
     let done = 0;
@@ -258,10 +279,24 @@ export function summarize(options: SummarizeOptions = {}) {
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
       // The thread as the stack received it; the window is an outer window middleware's, else our own.
-      const stored: BaseMessage[] = threadMessages(ruled);
+      let stored: readonly BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
+      // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
+      // before it: our summary covers only what follows it, and one that ends before it is not used.
+      const boundaryEnd = () => compactionBoundary(stored)?.end ?? 0;
+      const beyondBoundary = (r: SummaryRecord | undefined) => {
+        const end = boundaryEnd();
+        return r && (end === 0 || uncoveredStartOf(stored, r) > end) ? r : undefined;
+      };
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      // Archived messages before the stored ones (issue 27), read only when a summary reaches past the stored thread.
+      let archivedCount = 0;
+      const readArchived = async (): Promise<readonly BaseMessage[]> => {
+        if (!opts.archived || threadId === "") return [];
+        const whole = withArchived(await opts.archived(threadId), stored);
+        return whole.slice(0, whole.length - stored.length);
+      };
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
         if (isUserMessage(stored[i] as BaseMessage)) {
@@ -282,9 +317,20 @@ export function summarize(options: SummarizeOptions = {}) {
       if (background) {
         // A summary prepared after an earlier answer is adopted now: the summary and the view's
         // start move together, in this call, and the update rides on this call's Command.
-        const settled = jobs.take(threadId, previous, (base) =>
-          stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system"),
-        );
+        // A job built on a summary whose covered messages were edited or removed since is not
+        // adopted (R37): a fresh process makes that summary again from the stored messages.
+        const settled = jobs.take(threadId, previous, (base) => {
+          const from = boundaryEnd();
+          const kept = beyondBoundary(base);
+          const uncovered = kept ? uncoveredStartOf(stored, kept) : from;
+          const covered =
+            from === 0
+              ? coveredMessages(stored, base)
+              : stored.slice(from, uncovered).filter((message) => messageType(message) !== "system");
+          return coverageIntact(kept, covered)
+            ? stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system")
+            : undefined;
+        });
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
@@ -305,15 +351,25 @@ export function summarize(options: SummarizeOptions = {}) {
       // `threshold` messages, the summary still covers a whole period, and once the next exchange
       // is in, what it does not cover is the window again. (Token parts are not moved earlier.)
       const lead = background && ownWindow ? BACKGROUND_LEAD_MESSAGES : 0;
-      const plan = planSummary(stored, record, {
+      // A boundary that is archived (a summary made again in passes that stopped inside the archive):
+      // the thread is the archived messages after it, then the stored ones; core keeps every stored one.
+      if (opts.archived && record?.coveredThroughId != null && indexThread(stored).indexOf(record.coveredThroughId) === -1) {
+        const archived = await readArchived();
+        if (archived.some((message) => message.id === record?.coveredThroughId)) {
+          stored = [...archived, ...stored];
+          archivedCount = archived.length;
+        }
+      }
+      const plan = planSummary(stored, beyondBoundary(record), {
         windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
         triggers: triggers.map((t) => (t.messages === undefined ? t : { ...t, messages: Math.max(1, t.messages - lead) })),
         keepTokens,
         countTokens,
-        windowStart: decided.windowFrom,
+        windowStart: decided.windowFrom === undefined ? undefined : decided.windowFrom + archivedCount,
         startOn: viewStartOn(ruled),
         // Positions and counts from core's index of this array (shared with the call's other hooks).
         index: indexThread(stored),
+        from: boundaryEnd(),
       });
 
       let madeNow = false;
@@ -325,7 +381,11 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          const made = await summarizeBacklog(model, startOf(stored, record, plan), request.runtime?.signal);
+          const made = await summarizeBacklog(
+            model,
+            await startWithArchive(stored, beyondBoundary(record), plan, boundaryEnd(), readArchived),
+            request.runtime?.signal,
+          );
           if (made.record) {
             update = made.record;
             record = update;
@@ -356,10 +416,11 @@ export function summarize(options: SummarizeOptions = {}) {
       if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
       let next = withViewDecisions(ruled, decisions);
-      if (record && record.text.trim() !== "") {
+      const placed = beyondBoundary(record);
+      if (placed && placed.text.trim() !== "") {
         next = addContextBlocks(
           next,
-          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: record.text }],
+          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
           { mode: opts.promptContextMode },
         );
       }
@@ -371,7 +432,7 @@ export function summarize(options: SummarizeOptions = {}) {
       );
       if (prepareAfterAnswer) {
         const original = record;
-        const start = startOf(stored, original, plan);
+        const start = await startWithArchive(stored, beyondBoundary(original), plan, boundaryEnd(), readArchived);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);

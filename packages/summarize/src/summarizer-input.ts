@@ -213,6 +213,12 @@ export function summarizerPasses(args: {
   prompt: string;
   maxInputTokens: number;
   counter: TokenCounter;
+  /**
+   * Passes wanted (a call folds at most `maxPassesPerCall` in): the first `maxPasses` passes, the
+   * same as the first `maxPasses` of all of them, with only their lines and the next one counted,
+   * so a call over a large backlog costs O(its passes), not O(backlog) (issue 21). @default all
+   */
+  maxPasses?: number;
 }): BaseMessage[][] {
   const { counter, maxInputTokens, span } = args;
   const count = (text: string) => boundedTokenCount(counter, text);
@@ -222,14 +228,15 @@ export function summarizerPasses(args: {
     count("<previous_summary>\n\n</previous_summary>\n\n<new_messages>\n\n</new_messages>") +
     2 * MESSAGE_OVERHEAD_TOKENS;
   const budget = Math.max(1, maxInputTokens - fixed - summaryShare - PASS_MARGIN_TOKENS);
-  const tokens = span.map((message) => {
-    const line = transcriptLine(message);
-    return line.length > budget * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`);
-  });
+  const maxPasses = args.maxPasses ?? Number.POSITIVE_INFINITY;
+  // Counted as the passes are formed (each line once): lines past the last pass wanted are never read.
+  const tokens: number[] = [];
   const passes: BaseMessage[][] = [];
   let start = 0;
   let used = 0;
-  for (let i = 0; i < span.length; i += 1) {
+  for (let i = 0; i < span.length && passes.length < maxPasses; i += 1) {
+    const line = transcriptLine(span[i] as BaseMessage);
+    tokens.push(line.length > budget * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`));
     if (i > start && used + (tokens[i] as number) > budget) {
       // End the pass before the group holding message i (its call) when that leaves the pass non-empty.
       let end = i;
@@ -242,6 +249,6 @@ export function summarizerPasses(args: {
     }
     used += tokens[i] as number;
   }
-  if (start < span.length) passes.push(span.slice(start));
+  if (start < span.length && passes.length < maxPasses) passes.push(span.slice(start));
   return passes;
 }

@@ -98,22 +98,24 @@ export class SummaryJobs {
 
   /**
    * Removes and returns the thread's settled job when it was made from the thread as it is now:
-   * started while the thread held `current` (the summary it holds now), its span the first
-   * messages of `uncovered(base)` (the stored messages after what the job's base covers, system
-   * messages left out) with the same ids and content. Any other settled job is dropped and `undefined` returned; so is nothing when the
-   * job is still running. O(span) comparisons.
+   * started while the thread held `current` (the summary it holds now), its base's covered
+   * messages unchanged and its span the first messages of `uncovered(base)` (the stored messages
+   * after what the job's base covers, system messages left out; `undefined` when a message the
+   * base covers was edited or removed since) with the same ids and content. Any other settled job
+   * is dropped and `undefined` returned; so is nothing when the job is still running. O(span)
+   * comparisons plus what `uncovered` costs.
    */
   take(
     threadId: string,
     current: SummaryRecord | undefined,
-    uncovered: (base: SummaryRecord | undefined) => readonly BaseMessage[],
+    uncovered: (base: SummaryRecord | undefined) => readonly BaseMessage[] | undefined,
   ): SettledSummaryJob | undefined {
     const job = this.jobs.get(threadId);
     if (!job?.settled) return undefined;
     this.jobs.delete(threadId);
     if (!sameRecord(job.original, current)) return undefined;
     const pending = uncovered(job.base);
-    if (pending.length < job.span.length) return undefined;
+    if (pending === undefined || pending.length < job.span.length) return undefined;
     for (let i = 0; i < job.span.length; i += 1) if (!sameMessage(job.span[i], pending[i])) return undefined;
     return { result: job.result, error: job.error, turnId: job.turnId, base: job.base, span: job.span };
   }

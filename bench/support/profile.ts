@@ -1,0 +1,96 @@
+/**
+ * V8's sampling profiler around the timed part of a bench (bench/overhead.ts, bench/scale.ts):
+ * start it, run the calls, stop it, and read the functions with the most self time inside given
+ * time windows (the timed calls), as a markdown table in ms per call.
+ */
+import { writeFileSync } from "node:fs";
+import { Session } from "node:inspector/promises";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+
+/** A V8 CPU profile (the parts read here). */
+export interface CpuProfile {
+  nodes: Array<{ id: number; callFrame: { functionName: string; url: string } }>;
+  startTime: number;
+  samples?: number[];
+  timeDeltas?: number[];
+}
+
+/** A started profiler; `stop` writes the profile to the OS temp dir as `<name>.cpuprofile` and returns it with its path. */
+export interface Profiling {
+  stop(name: string): Promise<{ profile: CpuProfile; path: string }>;
+}
+
+/** Starts V8's sampling profiler on this process, sampling every `intervalUs` microseconds. */
+export async function startProfile(intervalUs = 100): Promise<Profiling> {
+  const session = new Session();
+  session.connect();
+  await session.post("Profiler.enable");
+  await session.post("Profiler.setSamplingInterval", { interval: intervalUs });
+  await session.post("Profiler.start");
+  return {
+    async stop(name) {
+      const { profile } = (await session.post("Profiler.stop")) as unknown as { profile: CpuProfile };
+      session.disconnect();
+      const path = join(tmpdir(), `${name}.cpuprofile`);
+      writeFileSync(path, JSON.stringify(profile));
+      return { profile, path };
+    },
+  };
+}
+
+/** Microseconds on the profile's clock (the monotonic clock `process.hrtime` reads). */
+export const profileClockUs = (): number => Number(process.hrtime.bigint() / 1000n);
+
+/**
+ * The `top` functions with the most self time in samples taken inside `windows` (pairs of
+ * {@link profileClockUs} readings, ascending; all samples when none are given), in ms per call
+ * over `calls`, bench files left out, as a markdown table; and the ms the samples cover.
+ */
+export function selfTimeTable(
+  profile: CpuProfile,
+  calls: number,
+  windows?: ReadonlyArray<readonly [number, number]>,
+  top = 15,
+): { table: string; sampledMs: number } {
+  const self = new Map<number, number>();
+  const samples = profile.samples ?? [];
+  const deltas = profile.timeDeltas ?? [];
+  let at = profile.startTime;
+  let w = 0;
+  let sampled = 0;
+  for (let i = 0; i < samples.length; i += 1) {
+    at += deltas[i] ?? 0;
+    if (windows) {
+      while (w < windows.length && at > (windows[w] as readonly [number, number])[1]) w += 1;
+      const window = windows[w];
+      if (!window || at < window[0]) continue;
+    }
+    const us = deltas[i + 1] ?? 0;
+    sampled += us;
+    self.set(samples[i] as number, (self.get(samples[i] as number) ?? 0) + us);
+  }
+  const byFunction = new Map<string, number>();
+  for (const node of profile.nodes) {
+    const us = self.get(node.id) ?? 0;
+    const url = node.callFrame.url;
+    if (us === 0 || url.includes("/bench/")) continue;
+    let where: string;
+    if (url.includes("/packages/")) where = url.slice(url.indexOf("/packages/") + 1);
+    else if (url.includes("node_modules/")) {
+      const parts = url.slice(url.lastIndexOf("node_modules/") + 13).split("/");
+      where = (parts[0] ?? "").startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] ?? "");
+    } else where = url === "" ? "(native)" : (url.split("/").at(-1) ?? url);
+    const key = `\`${node.callFrame.functionName || "(anonymous)"}\` | ${where}`;
+    byFunction.set(key, (byFunction.get(key) ?? 0) + us);
+  }
+  const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
+  const ms = (us: number) => {
+    const v = us / 1000 / Math.max(1, calls);
+    return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
+  };
+  return {
+    table: ["| function | where | self ms / call |", "|---|---|---:|", ...rows.map(([key, us]) => `| ${key} | ${ms(us)} |`)].join("\n"),
+    sampledMs: sampled / 1000,
+  };
+}

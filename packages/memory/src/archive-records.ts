@@ -1,0 +1,120 @@
+import type { BaseMessage } from "@langchain/core/messages";
+import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import { EncryptedCheckpointSaver, isSealed, type RecordLocation } from "@threadwise/encryption";
+import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
+import type { ArchiveRow, ThreadRegistry } from "./thread-registry.js";
+
+/** Threads whose archive this process keeps decoded; the least recently read goes first. */
+export const ARCHIVE_CACHE_THREADS = 64;
+
+/**
+ * Record id bound into the AAD of a sealed archived message (R27): its message id, so a record
+ * moved to another message, thread or tenant fails to open.
+ */
+export function archivedMessageRecordId(messageId: string): string {
+  return JSON.stringify(["archived-message", messageId]);
+}
+
+/** One thread's archive as last read: rows by message id, in `seq` order, decoded on first use. */
+interface CachedArchive {
+  stamp: number;
+  rows: Map<string, ArchiveRow & { message?: BaseMessage }>;
+  ordered: Array<ArchiveRow & { message?: BaseMessage }> | undefined;
+}
+
+/**
+ * Encodes, seals, stores and reads back archived messages for {@link ThreadwiseSaver} (issue 27).
+ *
+ * - Encoding: the wrapped saver's serializer (`JsonPlusSerializer`, the one checkpoints use). When
+ *   the saver encrypts (`encryptCheckpointer`), each message is sealed like a channel value, bound
+ *   to tenant (the cipher's identity), thread and message id.
+ * - Reads are incremental: each read asks the registry only for rows written after the stamp it
+ *   last saw (one indexed query when nothing changed), so replicas see each other's writes and a
+ *   deleted thread reads empty. Decoded messages are kept for {@link ARCHIVE_CACHE_THREADS} threads.
+ */
+export class ArchiveRecords {
+  readonly #registry: ThreadRegistry;
+  readonly #saver: BaseCheckpointSaver;
+  readonly #tenantId: string;
+  readonly #cache = new Map<string, CachedArchive>();
+
+  constructor(registry: ThreadRegistry, saver: BaseCheckpointSaver, tenantId: string) {
+    this.#registry = registry;
+    this.#saver = saver;
+    this.#tenantId = tenantId;
+  }
+
+  /** The tenant id rows are keyed (and, when encrypted, sealed) under. */
+  get tenantId(): string {
+    return this.#tenantId;
+  }
+
+  /**
+   * Upserts `messages` (each with a string id) into the thread's archive, in order.
+   * @throws TypeError for a message without an id; ThreadwiseThreadDeletedError for a deleted thread.
+   */
+  async write(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
+    if (messages.length === 0) return;
+    const rows: Array<{ messageId: string; record: string }> = [];
+    for (const message of messages) {
+      if (typeof message.id !== "string" || message.id === "") throw new TypeError("an archived message needs a string id");
+      rows.push({ messageId: message.id, record: await this.#encode(threadId, message) });
+    }
+    await this.#registry.archiveMessages(threadId, this.#tenantId, rows);
+  }
+
+  /** Ids of the thread's archived messages, in archive order (no decoding). */
+  async ids(threadId: string): Promise<string[]> {
+    return (await this.#rows(threadId)).map((row) => row.messageId);
+  }
+
+  /** The thread's archived messages, in archive order (decoded once per row and process). */
+  async messages(threadId: string): Promise<BaseMessage[]> {
+    const rows = await this.#rows(threadId);
+    const out: BaseMessage[] = [];
+    for (const row of rows) {
+      row.message ??= await this.#decode(threadId, row);
+      out.push(row.message);
+    }
+    return out;
+  }
+
+  async #rows(threadId: string): Promise<Array<ArchiveRow & { message?: BaseMessage }>> {
+    let cached = this.#cache.get(threadId);
+    if (cached) this.#cache.delete(threadId);
+    const read = await this.#registry.readArchive(threadId, this.#tenantId, cached?.stamp ?? 0);
+    // A stamp that went down means the thread was deleted (its rows and their stamps are gone).
+    if (!cached || read.stamp < cached.stamp) cached = { stamp: 0, rows: new Map(), ordered: undefined };
+    if (read.rows.length > 0) {
+      for (const row of read.rows) cached.rows.set(row.messageId, { ...row });
+      cached.ordered = undefined;
+    }
+    cached.stamp = read.stamp;
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    this.#cache.set(threadId, cached);
+    if (this.#cache.size > ARCHIVE_CACHE_THREADS) this.#cache.delete(this.#cache.keys().next().value as string);
+    return cached.ordered;
+  }
+
+  #location(threadId: string, messageId: string): RecordLocation {
+    return { threadId, recordId: archivedMessageRecordId(messageId) };
+  }
+
+  async #encode(threadId: string, message: BaseMessage): Promise<string> {
+    if (this.#saver instanceof EncryptedCheckpointSaver)
+      return this.#saver.serializer.sealTyped(message, "channel-value", this.#location(threadId, message.id as string));
+    const [type, bytes] = await this.#saver.serde.dumpsTyped(message);
+    return JSON.stringify([type, Buffer.from(bytes).toString("base64")]);
+  }
+
+  async #decode(threadId: string, row: ArchiveRow): Promise<BaseMessage> {
+    if (this.#saver instanceof EncryptedCheckpointSaver || isSealed(row.record)) {
+      if (!(this.#saver instanceof EncryptedCheckpointSaver))
+        // Same refusal as a plaintext saver meeting a sealed checkpoint (R26: fail closed).
+        throw new ThreadwiseSealedStoreError(threadId);
+      return (await this.#saver.serializer.openTyped(row.record, "channel-value", this.#location(threadId, row.messageId))) as BaseMessage;
+    }
+    const [type, base64] = JSON.parse(row.record) as [string, string];
+    return (await this.#saver.serde.loadsTyped(type, new Uint8Array(Buffer.from(base64, "base64")))) as BaseMessage;
+  }
+}

@@ -1,0 +1,41 @@
+import { ThreadwiseError } from "@threadwise/core";
+
+/**
+ * Why a write was refused for reaching into archived messages (spec R37, R38):
+ * - `archived-edit`: an `updateState` (or a fork's update) carries a message whose id is in the
+ *   thread's archive and not in its hot part. LangGraph's `messages` reducer would append it as a
+ *   new message at the end instead of replacing the archived one in place, so the thread would
+ *   change order silently; refused instead.
+ * - `archived-fork`: a fork, replay or `updateState` from an older checkpoint whose hot part is
+ *   older than messages archived since: the archive holds messages of the other branch that this
+ *   branch never had, so reading the branch back would mix the two; refused instead.
+ */
+export type ArchivedMessageReason = "archived-edit" | "archived-fork";
+
+/**
+ * A write reaching into archived messages, refused with nothing stored (`archive: true`). Not
+ * retryable: edit messages that are still in the hot part, or fork from a checkpoint at or after
+ * the last archiving (see the memory README, "Archive").
+ */
+export class ThreadwiseArchivedMessageError extends ThreadwiseError {
+  readonly threadId: string;
+  readonly reason: ArchivedMessageReason;
+  /** The archived message ids involved (at most 10). */
+  readonly messageIds: readonly string[];
+  readonly retryable = false;
+  constructor(threadId: string, reason: ArchivedMessageReason, messageIds: readonly string[]) {
+    const shown = messageIds.slice(0, 10);
+    super(
+      "THREADWISE_ARCHIVED_MESSAGE",
+      reason === "archived-edit"
+        ? `thread ${JSON.stringify(threadId)}: message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} are archived and cannot be edited by id; only messages still in the hot part can`
+        : `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates archived message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} of another branch; fork from a checkpoint at or after the last archiving`,
+    );
+    this.threadId = threadId;
+    this.reason = reason;
+    this.messageIds = shown;
+  }
+  static override isInstance(error: unknown): error is ThreadwiseArchivedMessageError {
+    return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_ARCHIVED_MESSAGE";
+  }
+}

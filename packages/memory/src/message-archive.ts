@@ -1,0 +1,173 @@
+import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
+import {
+  groupMessages,
+  isUserMessage,
+  loggerOptionSchema,
+  parseOptions,
+  readSummarySlot,
+  resolveLogger,
+  summarySlotState,
+  threadwiseMiddleware,
+} from "@threadwise/core";
+import { messagesToDelete } from "@threadwise/persist-trim";
+import { z } from "zod/v4";
+import type { ThreadwiseSaver } from "./threadwise-saver.js";
+
+/** Name of the middleware. */
+export const MESSAGE_ARCHIVE_MIDDLEWARE_NAME = "threadwise/message-archive";
+/** Default of {@link MessageArchiveOptions.keepGroups}: groups kept in the checkpoint besides what the summary does not cover. */
+export const DEFAULT_ARCHIVE_KEEP_GROUPS = 40;
+/** Default of {@link MessageArchiveOptions.batchMessages}. */
+export const DEFAULT_ARCHIVE_BATCH_MESSAGES = 20;
+
+/** Options of {@link messageArchive}. */
+export const messageArchiveOptionsSchema = z.strictObject({
+  /**
+   * Groups kept in the hot checkpoint, newest first (a group: a user message, an assistant
+   * message, or a tool call with its results), at least. Must hold the window: with
+   * `windowTrim({ maxMessages: n })`, `keepGroups >= n` (a group has at least one message), so
+   * no message a view can show ever leaves the checkpoint. `memoryStack` uses the window plus 20.
+   * @default 40
+   */
+  keepGroups: z.number().int().positive().default(DEFAULT_ARCHIVE_KEEP_GROUPS),
+  /**
+   * Messages that must be ready to leave before they are archived, at least: archiving in
+   * batches keeps the archive writes (one transaction each) to one per this many messages. The
+   * hot part then holds at most about `keepGroups` groups, the summary's uncovered messages and
+   * one batch.
+   * @default 20
+   */
+  batchMessages: z.number().int().positive().default(DEFAULT_ARCHIVE_BATCH_MESSAGES),
+  /**
+   * Archive a number of messages that is a multiple of this, in messages. A window with chunked
+   * eviction (`windowTrim`'s default) places its cut points at multiples of its step
+   * (`maxMessages - lowWatermark`) counted from the thread's first message; archiving multiples
+   * of that step keeps every cut point where it was, so views stay the ones of a thread that
+   * never archived. `memoryStack` sets it to windowTrim's step.
+   * @default 1
+   */
+  alignMessages: z.number().int().positive().default(1),
+  /** Where the info line about archived messages goes; `false` for silence. @default core's default logger */
+  logger: loggerOptionSchema,
+});
+
+/** Options of {@link messageArchive}, as given. */
+export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
+
+/**
+ * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): whole groups
+ * from the start of the thread, older than the newest `keepGroups`, never the run's newest user
+ * turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
+ * and, when the thread has a summary record (`summarize` in the stack), only groups that end
+ * before the message the summary covers through: what leaves is always summarized, and the
+ * summary's boundary stays in the hot part, so summarize finds its coverage there as before. A
+ * record that covers nothing (`coveredThroughId` null) lets nothing leave. Pure; thread order.
+ */
+export function messagesToArchive(
+  messages: readonly BaseMessage[],
+  summary: { coveredThroughId: string | null } | undefined,
+  keepGroups: number,
+): BaseMessage[] {
+  let before: string | undefined;
+  if (summary) {
+    if (summary.coveredThroughId === null) return [];
+    let at = -1;
+    for (let i = messages.length - 1; i >= 0; i -= 1)
+      if ((messages[i] as BaseMessage).id === summary.coveredThroughId) {
+        at = i;
+        break;
+      }
+    const previous = at > 0 ? (messages[at - 1] as BaseMessage).id : undefined;
+    if (typeof previous !== "string") return [];
+    before = previous;
+  }
+  const ids = new Set(messagesToDelete(messages, keepGroups, before));
+  return messages.filter((message) => typeof message.id === "string" && ids.has(message.id));
+}
+
+/**
+ * The longest start of `leaving` (whole groups, from {@link messagesToArchive}) that ends right
+ * before a user message of `thread` and holds a multiple of `align` messages counted from its
+ * first user message; `[]` when there is none. So the hot part starts on a user message, as the
+ * thread does, and a window's chunked cut points (multiples of its step counted from the first
+ * user message when views start on one) stay where they were. Pure.
+ */
+export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly BaseMessage[], align: number): BaseMessage[] {
+  const groups = groupMessages(leaving);
+  const firstUser = groups.find((group) => group.kind === "user")?.start;
+  if (firstUser === undefined) return [];
+  let end = 0;
+  for (const group of groups) {
+    const next = thread[group.end];
+    if (next !== undefined && isUserMessage(next) && (group.end - firstUser) % align === 0) end = group.end;
+  }
+  return leaving.slice(0, end);
+}
+
+/**
+ * Keeps every message while the checkpoint holds only a bounded hot part (issue 27; spec R5, R10,
+ * R35). LangGraph reads and writes a thread's whole `messages` channel at every step, so a
+ * thread's cost per step grows with its length; with this middleware it grows with the hot part
+ * only, and the rest is kept in the archive next to the checkpoints (same backend: a table in
+ * the SQLite file or PostgreSQL schema, in memory for `in_memory`).
+ *
+ * How it works, in `wrapModelCall` (no graph node, no extra checkpoint): when at least
+ * `batchMessages` messages may leave ({@link messagesToArchive}: summarized, older than the newest
+ * `keepGroups` groups, whole groups so a tool call never leaves without its results), it
+ * 1. writes them to the archive (`ThreadwiseSaver.archiveMessages`, an idempotent upsert by
+ *    tenant, thread and message id), and only then
+ * 2. removes them from the checkpoint with `RemoveMessage`, riding on the model call's own update
+ *    (a `Command` next to the answer), stored in the same checkpoint as the answer.
+ * A crash between the two leaves a message in both places, never in neither; the next call
+ * archives it again (same row) and removes it. Readers dedupe by id, the hot copy winning:
+ * `ThreadwiseSaver.readThread` (the whole thread, in order), recall and summarize (given
+ * `archived: (threadId) => saver.archivedMessages(threadId)`).
+ *
+ * Views: every message a view can hold stays hot (the window, what the summary does not cover),
+ * so requests are the ones a run without the archive sends. A structured response (which cannot
+ * carry the `Command`) leaves the messages in both places until the next call.
+ *
+ * Edits and forks (R37, R38): an `updateState` naming an archived message id, or a fork from a
+ * checkpoint older than messages archived since, is refused by the saver with
+ * `ThreadwiseArchivedMessageError` (nothing stored). Edits of hot messages and forks from
+ * checkpoints after the last archiving work as before.
+ *
+ * @param saver the `ThreadwiseSaver` of the agent (`memoryStack().checkpointer`).
+ * @throws ThreadwiseConfigError at construction for an invalid option (`messageArchive.keepGroups`).
+ * @example
+ * const { checkpointer } = memoryStack({ backend: "sqlite" });
+ * const agent = createAgent({
+ *   model,
+ *   checkpointer,
+ *   middleware: [windowTrim({ maxMessages: 20 }), summarize(), messageArchive(checkpointer!, { keepGroups: 40 })],
+ * });
+ */
+export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOptions = {}) {
+  const opts = parseOptions("messageArchive", messageArchiveOptionsSchema, options);
+  const logger = resolveLogger(opts.logger);
+  return threadwiseMiddleware({
+    name: MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
+    stateSchema: summarySlotState,
+    wrapModelCall: async (request, handler) => {
+      const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+      if (typeof threadId !== "string" || threadId === "") return handler(request);
+      const messages: BaseMessage[] = request.state.messages ?? [];
+      const leaving = alignedBatch(
+        messages,
+        messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
+        opts.alignMessages,
+      );
+      if (leaving.length < opts.batchMessages) return handler(request);
+      // Archive first: a crash after this leaves the messages in both places, never in neither.
+      await saver.archiveMessages(threadId, leaving);
+      const response = await handler(request);
+      if (!AIMessage.isInstance(response)) return response;
+      logger.info(`message_archive: archived=${leaving.length} hot=${messages.length - leaving.length}`, {
+        archived: leaving.length,
+        hot: messages.length - leaving.length,
+      });
+      return new Command({ update: { messages: leaving.map((message) => new RemoveMessage({ id: message.id as string })) } });
+    },
+  });
+}
