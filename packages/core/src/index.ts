@@ -25,6 +25,7 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export { type CompactionBoundary, compactionBoundary, isCompactionBlock, isCompactionMessage } from "./compaction.js";
 export {
   ANTHROPIC_IMAGE_MAX_TOKENS,
   anthropicImageTokens,

@@ -1,5 +1,5 @@
 import { tokenize } from "@threadwise/core";
-import type { Fact, FactIndex } from "@threadwise/fact-recall";
+import { type Fact, type FactIndex, factLine } from "@threadwise/fact-recall";
 import type { MessageIndex, RecallEntry } from "./message-index.js";
 
 /** Constant of reciprocal rank fusion (Cormack, Clarke and Büttcher, SIGIR 2009): 1 / (k + rank). */
@@ -27,6 +27,11 @@ export interface RankInput {
   facts?: FactIndex;
   /** Terms of the newest user message (core `tokenize`). */
   terms: readonly string[];
+  /**
+   * The newest user message as written: the fact index reads it as a question (a compound
+   * question's parts, the terms a question's form implies). Default: `terms` joined.
+   */
+  query?: string;
   /** `true` for the id of a message that is in the view: never recalled, nor its facts. */
   inView: (messageId: string) => boolean;
   /** `true` for a fact that must not be recalled (already placed by factRecall). */
@@ -68,7 +73,7 @@ export function rankRecall(input: RankInput): RecallItem[] {
   }
   if (input.facts && input.facts.size > 0) {
     let rank = 0;
-    for (const { fact, score } of input.facts.search(input.terms.join(" "), input.depth * 2)) {
+    for (const { fact, score } of input.facts.search(input.query ?? input.terms.join(" "), input.depth * 2)) {
       if (fact.sourceMessageId !== null && input.inView(fact.sourceMessageId)) continue;
       if (input.skipFact?.(fact)) continue;
       rank += 1;
@@ -209,9 +214,10 @@ function messageLine(entry: RecallEntry, body: string, when: string | undefined)
   return `#${entry.position} ${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
 }
 
-function factLine(fact: Fact, source: RecallEntry | undefined): string {
-  if (!source) return `- fact: ${fact.text}`;
-  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${fact.text}`;
+/** A fact's line in the block: fact-recall's {@link factLine} (ended, earlier values), with where it was said. */
+function recallFactLine(fact: Fact, source: RecallEntry | undefined): string {
+  if (!source) return `- fact: ${factLine(fact)}`;
+  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${factLine(fact)}`;
 }
 
 /**
@@ -265,7 +271,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (units.length >= options.maxItems || budgetLeft() < 8) break;
     if (item.kind === "fact") {
       if (item.source && placed.has(item.source.seq)) continue;
-      const text = factLine(item.fact, item.source);
+      const text = recallFactLine(item.fact, item.source);
       const c = count(text) + 1;
       if (c > budgetLeft()) continue;
       used += c;

@@ -142,6 +142,24 @@ describe("recall in an agent", () => {
     // 30 tokens: the fact line (about 15) fits, its source message with a neighbour does not.
     expect(recallBlockOf(model.calls[4]?.messages[0])).toBe(`${LABEL}\n- fact (from #1): User works as a nurse in Incheon (job)`);
   });
+
+  it("says when a recalled fact holds no longer, as factRecall does (one line format: factLine)", async () => {
+    const turns = [
+      "I work as a nurse in Incheon.",
+      "I don't work as a nurse in Incheon anymore.",
+      "Any plans?",
+      "Not really.",
+      "What's my job?",
+    ];
+    const { model } = await conversation(turns, [
+      factRecall({ promptContextMode: "legacy_system", minScore: 1000 }),
+      windowTrim({ maxMessages: 2 }),
+      recall({ promptContextMode: "legacy_system", maxTokens: 36 }),
+    ]);
+    expect(recallBlockOf(model.calls[4]?.messages[0])).toBe(
+      `${LABEL}\n- fact (from #3): User works as a nurse in Incheon (job) (no longer true)`,
+    );
+  });
 });
 
 describe("recall options", () => {
