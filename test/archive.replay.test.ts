@@ -10,8 +10,7 @@
 import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { tool } from "@langchain/core/tools";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
@@ -19,93 +18,10 @@ import { memoryStack, ThreadwiseArchivedMessageError, type ThreadwiseSaver } fro
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { z } from "zod/v4";
+import { lookup, replay, replayOnce, shape, THREAD, WINDOW } from "./support/archive-replay.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archive-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
-
-const TURNS = 48;
-const WINDOW = 6;
-const THREAD = "replay";
-
-/** What a request or a stored message is, without ids LangGraph generates (tool messages' ids differ per run). */
-function shape(message: BaseMessage) {
-  const tools = AIMessage.isInstance(message) ? (message.tool_calls ?? []).map((c) => [c.id, c.name, JSON.stringify(c.args)]) : [];
-  return [
-    message.getType(),
-    ToolMessage.isInstance(message) ? `tool:${message.tool_call_id}` : message.id,
-    messageText(message),
-    JSON.stringify(tools),
-  ].join("|");
-}
-
-const lookup = tool(async ({ key }: { key: string }) => `value of ${key}`, {
-  name: "lookup",
-  description: "Looks a key up.",
-  schema: z.object({ key: z.string() }),
-});
-
-/** Turn k's user message; every 7th turn asks for a tool call, some mention an early detail. */
-const userText = (k: number) => (k === 3 ? "my locker code is 4417" : k % 11 === 0 ? `what was my locker code? (turn ${k})` : `note ${k}`);
-
-interface Run {
-  requests: string[][];
-  systems: string[];
-  summaries: string[][];
-  thread: string[];
-  hot: number;
-  archived: number;
-  checkpointer: ThreadwiseSaver;
-}
-
-const runs = new Map<string, Promise<Run>>();
-/** {@link replay}, once per set of options that leaves the thread as it is (no closing, no edits). */
-function replayOnce(options: Parameters<typeof replay>[0]): Promise<Run> {
-  const key = JSON.stringify(options);
-  if (!runs.has(key)) runs.set(key, replay(options));
-  return runs.get(key) as Promise<Run>;
-}
-
-async function replay(options: { archive: boolean; backend: "in_memory" | "sqlite"; sqlitePath?: string; keyring?: string }): Promise<Run> {
-  const summarizer = scriptedModel((messages) => `summary of ${messages.map((m) => messageText(m)).join(" / ").length} characters`, {
-    strict: false,
-  });
-  const model = scriptedModel((messages, call) => {
-    const last = messages.at(-1) as BaseMessage;
-    if (HumanMessage.isInstance(last) && String(last.id).endsWith("7"))
-      return new AIMessage({
-        id: `call-${call}`,
-        content: "",
-        tool_calls: [{ id: `tc-${call}`, name: "lookup", args: { key: String(last.id) } }],
-      });
-    return new AIMessage({ id: `a-${call}`, content: `answer ${call}` });
-  });
-  const stack = memoryStack({
-    backend: options.backend,
-    sqlitePath: options.sqlitePath,
-    keyringPath: options.keyring,
-    windowSize: WINDOW,
-    summarizeThreshold: 2 * WINDOW,
-    archive: options.archive,
-    models: { summarize: summarizer },
-    logger: false,
-    env: {},
-  });
-  const agent = createAgent({ model, tools: [lookup], ...stack });
-  const config = { configurable: { thread_id: THREAD } };
-  for (let k = 1; k <= TURNS; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
-  const checkpointer = stack.checkpointer as ThreadwiseSaver;
-  const state = await agent.graph.getState(config);
-  return {
-    requests: model.calls.map((call) => call.messages.filter((m) => m.getType() !== "system").map(shape)),
-    systems: model.calls.map((call) => messageText(call.messages[0] as BaseMessage)),
-    summaries: summarizer.calls.map((call) => call.messages.map(shape)),
-    thread: (await checkpointer.readThread(config)).map(shape),
-    hot: (state.values.messages as BaseMessage[]).length,
-    archived: (await checkpointer.archivedMessages(THREAD)).length,
-    checkpointer,
-  };
-}
 
 describe("message archive: a whole replay", () => {
   it.each(["in_memory", "sqlite"] as const)("%s: keeps every message, bounds the checkpoint, sends the same requests", async (backend) => {
@@ -193,7 +109,7 @@ describe("message archive: a whole replay", () => {
     const keyring = join(dir, "keyring.json");
     createKeyring(keyring);
     const path = join(dir, "sealed.sqlite");
-    const run = await replay({ archive: true, backend: "sqlite", sqlitePath: path, keyring });
+    const run = await replay({ archive: true, backend: "sqlite", sqlitePath: path, keyringPath: keyring });
     const plain = await replayOnce({ archive: false, backend: "in_memory", sqlitePath: join(dir, "plain-in_memory.sqlite") });
     expect(run.archived).toBeGreaterThanOrEqual(20);
     expect(run.thread).toEqual(plain.thread);
