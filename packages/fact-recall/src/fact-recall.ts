@@ -223,7 +223,7 @@ export function factRecall(options: FactRecallOptions = {}) {
       });
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
-      writes.defer(threadId, update);
+      writes.defer(threadId, update, response);
       return response;
     },
     // Only with a `responseFormat`: a structured response cannot carry the `Command`.

@@ -1,8 +1,8 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { Command, MemorySaver } from "@langchain/langgraph";
+import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { createAgent, tool } from "langchain";
+import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { summarize } from "./summarize.js";
@@ -175,6 +175,55 @@ describe("summarize with structured output", () => {
     expect(summarizer.calls.length).toBeGreaterThanOrEqual(1);
     const slot = readSummarySlot((await agent.graph.getState(config)).values);
     expect(slot.summary?.text).toBe(`S${summarizer.calls.length}`);
+  });
+});
+
+describe("summarize with structured output, interrupted before its afterModel (R37, issue 21)", () => {
+  // The update of a structured-response call waits for summarize's afterModel. It was kept per
+  // thread id in process memory: a review that interrupted the run before that afterModel left it
+  // there, and the resumed run (or any later afterModel of the thread) wrote it in this process,
+  // where a process that never made it writes nothing.
+  it("a resumed run writes what a process that never made the update writes: nothing; the summary is made again later", async () => {
+    const answer = z.object({ reply: z.string() }).meta({ title: "Answer", description: "The answer." });
+    let turn = 0;
+    const model = scriptedModel(() => {
+      turn += 1;
+      return new AIMessage({
+        content: "",
+        tool_calls: [{ id: `s${turn}`, name: "Answer", args: { reply: `r${turn}` }, type: "tool_call" }],
+      });
+    });
+    const summarizer = scriptedModel((_m, call) => `S${call + 1}`);
+    const checkpointer = new MemorySaver();
+    let pauseAt = 0;
+    const review = createMiddleware({
+      name: "test/review",
+      afterModel: () => {
+        if (turn === pauseAt) interrupt("review the answer");
+        return undefined;
+      },
+    });
+    const agent = createAgent({
+      model,
+      responseFormat: answer,
+      checkpointer,
+      // review's afterModel runs before summarize's (afterModel hooks run last to first).
+      middleware: [summarize({ model: summarizer, windowSize: 2, threshold: 6, structuredResponse: true, logger: false }), review],
+    });
+    const config = { configurable: { thread_id: "structured-interrupt" } };
+    const slot = async () => readSummarySlot((await agent.graph.getState(config)).values).summary;
+    for (let k = 1; k <= 2; k += 1) await agent.invoke({ messages: [new HumanMessage(`q${k}`)] }, config);
+    // Turn 3 makes the first summary; the review interrupts before summarize's afterModel.
+    pauseAt = 3;
+    await agent.invoke({ messages: [new HumanMessage("q3")] }, config);
+    expect(summarizer.calls).toHaveLength(1);
+    const atInterrupt = await slot();
+    expect(atInterrupt?.text).toBe("");
+    await agent.invoke(new Command({ resume: "ok" }), config);
+    expect(await slot()).toEqual(atInterrupt);
+    // The next call finds the summary still due and makes it from the stored messages.
+    await agent.invoke({ messages: [new HumanMessage("q4")] }, config);
+    expect((await slot())?.text).toBe("S2");
   });
 });
 

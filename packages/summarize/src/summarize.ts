@@ -473,7 +473,7 @@ export function summarize(options: SummarizeOptions = {}) {
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
       // A structured response ({ structuredResponse, messages }) would be lost behind a Command:
       // leave it as it is and write the update from afterModel, in the same step's run.
-      writes.defer(threadId, update);
+      writes.defer(threadId, update, response);
       return response;
     },
     // Only with a `responseFormat`: every hook is a graph node, so a superstep and a checkpoint write.
