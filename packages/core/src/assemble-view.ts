@@ -52,11 +52,27 @@ export interface ViewCut {
   limit?: number;
 }
 
+/** Where the summary placed in a view came from (issue 23): the messages it covers and the passes that built it. */
+export interface SummaryProvenance {
+  /** Id of the oldest message it covers; `null` when unknown or without id. */
+  firstId: string | null;
+  /** Id of the newest message it covers; `null` when without id. */
+  lastId: string | null;
+  /** Non-system messages it covers. */
+  count: number;
+  /** Summarizer calls (passes) that built it. */
+  passes: number;
+  /** The passes of its latest update, oldest first. */
+  lastPasses: readonly { fromId: string | null; throughId: string | null; messages: number; inputTokens: number }[];
+}
+
 /** What the summary covers: every message before `firstUncovered` (`null`: nothing yet). */
 export interface SummaryCoverage {
   producer: string;
   /** A message of the thread (`baseMessages(request)`); `null` when the summary covers nothing. */
   firstUncovered: BaseMessage | null;
+  /** Where the summary in the prompt came from; `undefined` when none is placed. */
+  provenance?: SummaryProvenance;
 }
 
 /** A message shown in the view in another form (a shortened tool result); same id, same role. */
@@ -115,6 +131,8 @@ export interface ViewReport {
   startOn: StartOn;
   /** The stable_tail context text put on the newest user message ("" when none). */
   tailContext: string;
+  /** Provenance of the summary in the prompt (the coverage decision's), `undefined` when none is placed. */
+  summary: SummaryProvenance | undefined;
   /**
    * The provider compaction the view keeps (core `compactionBoundary`), `undefined` when the
    * thread holds none: `pinned` when the view starts after it and it is sent ahead of the view
@@ -283,6 +301,7 @@ export function assembleWith(
       startOn,
       tailContext,
       compaction,
+      summary: decisions.coverage?.provenance,
     },
   };
   systemParts.set(assembled, { system, rendered, tailText });

@@ -15,6 +15,8 @@ import {
   resolveLogger,
   StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
+  type SummaryPass,
+  type SummaryProvenance,
   type SummaryRecord,
   summarySlotState,
   ThreadwiseTimeoutError,
@@ -76,6 +78,18 @@ function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: S
   if (id != null)
     for (let i = plan.windowStart - 1; i >= plan.uncoveredStart; i -= 1) if ((stored[i] as BaseMessage).id === id) return i + 1;
   return plan.windowStart;
+}
+
+/** What `viewReport(request).summary` and the multiturn line show of a summary record; `undefined` for none or an empty one. */
+function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | undefined {
+  if (!record || record.text.trim() === "" || record.coveredCount === 0) return undefined;
+  return {
+    firstId: record.coveredFromId ?? null,
+    lastId: record.coveredThroughId,
+    count: record.coveredCount,
+    passes: record.passes ?? 0,
+    lastPasses: record.lastPasses ?? [],
+  };
 }
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
@@ -174,17 +188,25 @@ export function summarize(options: SummarizeOptions = {}) {
     span: readonly BaseMessage[],
     coveredDigests: string,
     signal?: AbortSignal,
+    earlierPasses: readonly SummaryPass[] = [],
   ): Promise<SummaryRecord> => {
     const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
     const text = await callSummarizer(model, input.messages, opts.timeoutMs, signal);
     if (text === "") throw new SummarizerFailure("empty answer");
+    const first = span[0] as BaseMessage;
     const last = span[span.length - 1] as BaseMessage;
+    const started = base !== undefined && base.coveredCount > 0;
+    const pass: SummaryPass = { fromId: first.id ?? null, throughId: last.id ?? null, messages: span.length, inputTokens: input.tokens };
     return {
       text,
       coveredThroughId: last.id ?? null,
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
       coveredDigests: coveredDigests + coveredDigestsOf(span),
+      // Provenance (issue 23): the first covered id stays the one of the summary's first pass.
+      coveredFromId: started ? (base.coveredFromId ?? null) : (first.id ?? null),
+      passes: (started ? (base.passes ?? 0) : 0) + 1,
+      lastPasses: [...earlierPasses, pass],
     };
   };
 
@@ -248,7 +270,8 @@ export function summarize(options: SummarizeOptions = {}) {
     let done = 0;
     for (const pass of passes) {
       try {
-        record = await makeSummary(model, record, pass, digests, signal);
+        // The passes of this update, so the record lists every one that built it this time.
+        record = await makeSummary(model, record, pass, digests, signal, done > 0 ? (record?.lastPasses ?? []) : []);
         digests = record.coveredDigests ?? "";
       } catch (error) {
         return { record: done > 0 ? record : undefined, passes: done, error };
@@ -407,7 +430,12 @@ export function summarize(options: SummarizeOptions = {}) {
       // message on (a cap may still drop some, counted as unsummarized drops).
       const coveredUpTo = madeNow ? coveredEnd(stored, plan, record) : plan.uncoveredStart;
       const decisions: ViewDecision[] = [
-        { kind: "coverage", producer: SUMMARIZE_MIDDLEWARE_NAME, firstUncovered: stored[coveredUpTo] ?? null },
+        {
+          kind: "coverage",
+          producer: SUMMARIZE_MIDDLEWARE_NAME,
+          firstUncovered: stored[coveredUpTo] ?? null,
+          provenance: provenanceOf(beyondBoundary(record)),
+        },
       ];
       // A backlog larger than the passes of one call could fold in (an imported thread, a
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
