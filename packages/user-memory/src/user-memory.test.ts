@@ -114,6 +114,16 @@ describe("userMemory through createAgent", () => {
     expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
   });
 
+  it("goes on without user memory when the store hangs, past timeoutMs", async () => {
+    const hanging = new InMemoryStore();
+    hanging.batch = () => new Promise(() => {});
+    const { agent, model, logger } = agentWith(hanging, { timeoutMs: 50 });
+    for (const thread of ["h1", "h2"]) await say(agent, "I moved to Busan.", { thread_id: thread, user_id: "u1" });
+    expect(model.calls).toHaveLength(2);
+    expect(logger.warns.filter((w) => w.startsWith("user_memory: store"))).toHaveLength(1);
+    expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
+  });
+
   it("writes nothing for a run that fails before its answer", async () => {
     const store = new InMemoryStore();
     const model = scriptedModel(() => {
