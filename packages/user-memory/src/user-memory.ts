@@ -9,6 +9,7 @@ import {
   normalizeThreadId,
   readSummarySlot,
   resolveLogger,
+  summarySlotState,
   threadwiseMiddleware,
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
@@ -147,6 +148,8 @@ export function userMemory(options: UserMemoryOptions = {}) {
 
   return threadwiseMiddleware({
     name: USER_MEMORY_MIDDLEWARE_NAME,
+    // Declared to read the thread's summary (summarize's slot) for the digest; never written here.
+    stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {
       const runtime = request.runtime as (ScopeSource & { store?: BaseStore; signal?: AbortSignal }) | undefined;
       const scope = resolveUserScope(runtime, scopeOptions);
