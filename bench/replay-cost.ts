@@ -27,7 +27,8 @@
  * Method: CPU is `process.cpuUsage()` (user + system) around each `invoke`, minus the bench's own
  * counting; bytes written are what the saver's serializer produced during the step (checkpoints,
  * metadata, channel blobs, pending writes, and archived records, which are encoded with the same
- * serializer). The whole replay sums every step of the conversation (one step = one exchange). A
+ * serializer). The whole replay sums every step of the conversation (one step = one exchange;
+ * the configurations take turns, one exchange each, so the machine's load falls on all alike). A
  * sized thread is seeded with one `updateState` of `size` LoCoMo messages, the newest 120 and the
  * stepped ones the same texts at every size (and, for threadwise, a
  * summary record covering all but the newest 30, as a thread that was summarized all along), then
@@ -207,19 +208,25 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
     : [...conversations].sort((a, b) => replayExchanges(b).length - replayExchanges(a).length)[0];
   if (!conversation) throw new Error(`no conversation ${String(cli.values.conversation)} in ${cli.data}`);
   const exchanges = replayExchanges(conversation).filter((e) => e.user !== "" && e.assistant !== "");
-  const rows: ReplayRow[] = [];
+  // Interleaved: one exchange of each configuration in turn (the order rotated every exchange), so
+  // the machine's load falls on every configuration alike. Each has its own saver.
+  const lanes = [];
   for (const config of CONFIGS) {
     const target = await openTarget(kind);
-    try {
-      const lane = laneOf(target, config);
-      let cpu = 0;
-      let bytes = 0;
-      for (const [i, exchange] of exchanges.entries()) {
-        const step = await timedStep(target, lane, exchange.user, exchange.assistant);
-        cpu += step.cpuMs;
-        bytes += step.bytes;
-        if (i % 50 === 49) await target.prune(lane.threadId);
+    lanes.push({ config, target, lane: laneOf(target, config), cpu: 0, bytes: 0 });
+  }
+  const rows: ReplayRow[] = [];
+  try {
+    for (const [i, exchange] of exchanges.entries()) {
+      for (let j = 0; j < lanes.length; j += 1) {
+        const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
+        const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
+        entry.cpu += step.cpuMs;
+        entry.bytes += step.bytes;
+        if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
+    }
+    for (const { config, target, lane, cpu, bytes } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -233,9 +240,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       console.error(
         `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step`,
       );
-    } finally {
-      await target.close();
     }
+  } finally {
+    for (const { target } of lanes) await target.close();
   }
   return rows;
 }
