@@ -37,8 +37,8 @@ import {
   planFactWrite,
 } from "@threadwise/fact-recall";
 import { createThreadRecallState, memoizeCount, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
-import MiniSearch from "minisearch";
-import { LOCOMO_PATH, type LocomoConversation, type LocomoTurn, loadLocomo, selectSamples } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
+import { turnIndex, turnPacker } from "./support/turn-block.js";
 
 const args = process.argv.slice(2);
 const flag = (name: string) => {
@@ -118,32 +118,7 @@ function factsOf(conv: LocomoConversation): FactSlot {
 }
 
 /** Whole lines in rank order while they fit in the budget (label line included). */
-function pack(lines: Array<{ id: string; text: string }>, label: string): { ids: string[]; tokens: number } {
-  const header = `[${label}]\n`;
-  let used = countText(header);
-  const ids: string[] = [];
-  const kept: string[] = [];
-  for (const line of lines) {
-    const c = countText(line.text) + 1;
-    if (used + c > budget) continue;
-    used += c;
-    ids.push(line.id);
-    kept.push(line.text);
-    if (budget - used < 8) break;
-  }
-  return { ids, tokens: kept.length === 0 ? 0 : countText(header + kept.join("\n")) };
-}
-
-function turnIndex(turns: readonly LocomoTurn[], tokenizer: (text: string) => string[]) {
-  const index = new MiniSearch<{ id: string; text: string }>({
-    fields: ["text"],
-    tokenize: tokenizer,
-    processTerm: (term) => term,
-    searchOptions: { combineWith: "OR", prefix: false, fuzzy: false },
-  });
-  index.addAll(turns.map((t) => ({ id: t.diaId, text: `${t.speaker}: ${t.text}` })));
-  return index;
-}
+const pack = turnPacker(budget, countText);
 
 const median = (xs: number[]) => {
   const s = [...xs].sort((a, b) => a - b);

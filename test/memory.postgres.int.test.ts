@@ -103,12 +103,16 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "checkpoint:2",
       "checkpoint:3",
       "checkpoint:4",
+      "store:0",
+      "store:1",
+      "store:2",
+      "store:3",
       "threadwise:1",
       "threadwise:2",
       "threadwise:3",
       "threadwise:4",
     ]);
-    expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, threadwise: EXPECTED_SCHEMA.threadwise });
+    expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
     expect(second.applied).toEqual([]);
     const tables = (await sql(db.url, "SELECT table_name FROM information_schema.tables WHERE table_schema = $1", [db.schema])).map(
@@ -120,6 +124,8 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "checkpoint_migrations",
         "checkpoint_writes",
         "checkpoints",
+        "store",
+        "store_migrations",
         "threadwise_archive",
         "threadwise_operations",
         "threadwise_schema_version",
@@ -202,8 +208,9 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
+      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
       checkpoint: 4,
+      store: 3,
       threadwise: EXPECTED_SCHEMA.threadwise,
     });
     const versions = await sql(db.url, `SELECT component, version FROM "${schema}".threadwise_schema_version ORDER BY component`);

@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage } from "@langchain/core/messages";
+import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
 import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf } from "./groups.js";
 import {
   appendToSystemMessage,
@@ -51,11 +52,27 @@ export interface ViewCut {
   limit?: number;
 }
 
+/** Where the summary placed in a view came from (issue 23): the messages it covers and the passes that built it. */
+export interface SummaryProvenance {
+  /** Id of the oldest message it covers; `null` when unknown or without id. */
+  firstId: string | null;
+  /** Id of the newest message it covers; `null` when without id. */
+  lastId: string | null;
+  /** Non-system messages it covers. */
+  count: number;
+  /** Summarizer calls (passes) that built it. */
+  passes: number;
+  /** The passes of its latest update, oldest first. */
+  lastPasses: readonly { fromId: string | null; throughId: string | null; messages: number; inputTokens: number }[];
+}
+
 /** What the summary covers: every message before `firstUncovered` (`null`: nothing yet). */
 export interface SummaryCoverage {
   producer: string;
   /** A message of the thread (`baseMessages(request)`); `null` when the summary covers nothing. */
   firstUncovered: BaseMessage | null;
+  /** Where the summary in the prompt came from; `undefined` when none is placed. */
+  provenance?: SummaryProvenance;
 }
 
 /** A message shown in the view in another form (a shortened tool result); same id, same role. */
@@ -114,6 +131,14 @@ export interface ViewReport {
   startOn: StartOn;
   /** The stable_tail context text put on the newest user message ("" when none). */
   tailContext: string;
+  /** Provenance of the summary in the prompt (the coverage decision's), `undefined` when none is placed. */
+  summary: SummaryProvenance | undefined;
+  /**
+   * The provider compaction the view keeps (core `compactionBoundary`), `undefined` when the
+   * thread holds none: `pinned` when the view starts after it and it is sent ahead of the view
+   * (with the user message of its turn), `false` when the view holds it anyway.
+   */
+  compaction: (CompactionBoundary & { pinned: boolean }) | undefined;
 }
 
 /** The view of one model call: what goes to the model, and what middlewares compute on. */
@@ -214,17 +239,38 @@ export function assembleWith(
       if (cut.limit !== undefined) windowLimit = Math.min(windowLimit ?? cut.limit, cut.limit);
     }
   }
-  const coverStart = decisions.coverage ? (locate(decisions.coverage.firstUncovered) ?? 0) : undefined;
+  let coverStart = decisions.coverage ? (locate(decisions.coverage.firstUncovered) ?? 0) : undefined;
   let start = coverStart ?? windowStart ?? 0;
   start = toUser(Math.min(Math.max(start, capStart), protectedFrom));
+
+  // A provider compaction (an Anthropic `compaction` block) is the provider's summary of what
+  // precedes it: nothing before its turn is sent, and it is never left out of a view. When the
+  // view starts after it, it goes ahead of the view with the user message of its turn (the first
+  // message must be a user one), and what lies between is the summary's to cover.
+  const boundary = compactionBoundary(thread);
+  let pinned: number[] = [];
+  let compaction: ViewReport["compaction"];
+  if (boundary) {
+    const g = candidateAtOrAfter(ix, boundary.at);
+    if (g < n && startIndex(ix, g, thread) === boundary.at) {
+      let turn = g;
+      if (startOn === "human") while (turn > 0 && kindOf(turn) !== "user") turn -= 1;
+      if (startOn === "human" && kindOf(turn) !== "user") turn = g;
+      if (start <= g) start = Math.max(start, turn);
+      else pinned = turn === g ? [g] : [turn, g];
+      if (coverStart !== undefined) coverStart = Math.max(coverStart, g + 1);
+      compaction = { ...boundary, pinned: pinned.length > 0 };
+    }
+  }
   let unsummarizedDropped: number | undefined;
   if (coverStart !== undefined)
     unsummarizedDropped = start > coverStart ? (ix.countPrefix[start] as number) - (ix.countPrefix[coverStart] as number) : 0;
 
   const from = startIndex(ix, start, thread);
   let view = viewFrom(thread, ix, from);
+  if (pinned.length > 0) view = [...pinned.flatMap((c) => candidateMessages(thread, ix, c)), ...view];
   let messages: BaseMessage[];
-  if (replacementOf.size > 0) {
+  if (replacementOf.size > 0 || pinned.length > 0) {
     view = view.map((message) => replacementOf.get(message) ?? message);
     messages = alternateRoles(view);
   } else messages = alternateFrom(view, ix, from);
@@ -246,7 +292,7 @@ export function assembleWith(
       threadMessages: thread.length,
       sentMessages: messages.length,
       keptFrom: from,
-      droppedGroups: start,
+      droppedGroups: start - pinned.length,
       orphanGroups: spans.length - n - ix.systemPositions.length,
       mergedSystemMessages: ix.systemPositions.length,
       unsummarizedDropped,
@@ -254,6 +300,8 @@ export function assembleWith(
       windowLimit,
       startOn,
       tailContext,
+      compaction,
+      summary: decisions.coverage?.provenance,
     },
   };
   systemParts.set(assembled, { system, rendered, tailText });
@@ -313,6 +361,22 @@ function viewFrom(thread: readonly BaseMessage[], ix: ThreadIndex, from: number)
       continue;
     }
     out.push(substitutes.get(i) ?? (thread[i] as BaseMessage));
+  }
+  return out;
+}
+
+/** The messages of candidate `c` as a view holds them (excluded positions left out, substitutes in place). */
+function candidateMessages(thread: readonly BaseMessage[], ix: ThreadIndex, c: number): BaseMessage[] {
+  const span = ix.groups[ix.candidates[c] as number] as GroupSpan;
+  const excluded = ix.excluded;
+  let e = firstAtOrAfter(excluded, span.start);
+  const out: BaseMessage[] = [];
+  for (let i = span.start; i < span.end; i += 1) {
+    if (i === excluded[e]) {
+      e += 1;
+      continue;
+    }
+    out.push(ix.substitutes.get(i) ?? (thread[i] as BaseMessage));
   }
   return out;
 }

@@ -147,6 +147,7 @@ function fileCost(data: string | undefined, mime: string | undefined): BlockCost
  * - LangChain standard blocks: `image` (`data`/`url`, v0 `source_type`), priced by `pricing`;
  *   `file` by pages or text; `audio`, `video`, `input_audio` a fixed {@link MEDIA_BLOCK_TOKENS}.
  * - Reasoning: `reasoning` (text, or a Responses `summary` list), Anthropic `thinking`.
+ * - Anthropic `compaction` (the provider's summary of what precedes it): its `content` text.
  */
 export function contentBlockCost(b: Record<string, unknown>, pricing: BlockPricing): BlockCost | undefined {
   const type = String(b.type ?? "");
@@ -184,6 +185,8 @@ export function contentBlockCost(b: Record<string, unknown>, pricing: BlockPrici
     if (Array.isArray(b.summary)) return { texts: b.summary.map((s) => str((s as { text?: unknown }).text) ?? ""), fixed: 0 };
     return { texts: [], fixed: 0 };
   }
+  // Anthropic's compaction block: the provider's summary, sent back as its text.
+  if (type === "compaction") return { texts: [str(b.content) ?? ""], fixed: 0 };
   if (typeof b.thinking === "string") return { texts: [b.thinking], fixed: 0 };
   if (typeof b.reasoning === "string") return { texts: [b.reasoning], fixed: 0 };
   return undefined;

@@ -7,6 +7,7 @@ export {
   START_ON_VALUES,
   type StartOn,
   type SummaryCoverage,
+  type SummaryProvenance,
   tailContextOf,
   type ViewCut,
   type ViewDecisions,
@@ -25,6 +26,7 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export { type CompactionBoundary, compactionBoundary, isCompactionBlock, isCompactionMessage } from "./compaction.js";
 export {
   ANTHROPIC_IMAGE_MAX_TOKENS,
   anthropicImageTokens,
@@ -99,9 +101,11 @@ export {
   mergeSummarySlot,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
+  type SummaryPass,
   type SummaryRecord,
   type SummarySlot,
   type SummarySlotUpdate,
+  summaryPassSchema,
   summaryRecordSchema,
   summarySlotSchema,
   summarySlotState,

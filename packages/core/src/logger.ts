@@ -56,17 +56,26 @@ export interface MultiturnFields {
    * `no_store` or `store_error` (the turn went on without it). Then the line ends with `user_memory=<v>`.
    */
   userMemory?: string;
+  /**
+   * Provenance of the summary in the prompt (issue 23): then the line ends with
+   * `summary_covers=<count> summary_from=<first id> summary_through=<last id> summary_passes=<n>`.
+   */
+  summary?: { firstId: string | null; lastId: string | null; count: number; passes: number };
 }
 
 /**
  * Formats the R6 line: `multiturn: thread_msgs=<stored> window=<w> sent_to_llm=<n> has_prior=<bool>`,
- * plus ` unsummarized_dropped=<n>` when summarize is in the stack and ` user_memory=<state>` when
- * user memory is.
+ * plus ` unsummarized_dropped=<n>` when summarize is in the stack, ` user_memory=<state>` when
+ * user memory is, and the summary's provenance (`summary_covers=...`) when a summary is placed.
  */
 export function formatMultiturnLine(fields: MultiturnFields): string {
   let line = `multiturn: thread_msgs=${fields.threadMessages} window=${fields.window} sent_to_llm=${fields.sentToLlm} has_prior=${fields.hasPrior}`;
   if (fields.unsummarizedDropped !== undefined) line += ` unsummarized_dropped=${fields.unsummarizedDropped}`;
-  return fields.userMemory === undefined ? line : `${line} user_memory=${fields.userMemory}`;
+  if (fields.userMemory !== undefined) line += ` user_memory=${fields.userMemory}`;
+  const summary = fields.summary;
+  if (summary)
+    line += ` summary_covers=${summary.count} summary_from=${summary.firstId ?? "-"} summary_through=${summary.lastId ?? "-"} summary_passes=${summary.passes}`;
+  return line;
 }
 
 /** `true` for `false` or an object with `info()` and `warn()` functions: what a `logger` option accepts. */

@@ -1,4 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import type { SummaryProvenance } from "./assemble-view.js";
 import { messageType } from "./groups.js";
 import { formatMultiturnLine, type ThreadwiseLogger } from "./logger.js";
 import { type PlacementRequest, viewReport } from "./view-request.js";
@@ -10,6 +11,14 @@ interface MultiturnTrace {
   sentToLlm: number;
   unsummarizedDropped?: number;
   userMemory?: string;
+  summary?: SummaryProvenance;
+}
+
+/** Provenance of the summary placed in the request's view, when there is one. */
+function summaryOf(request: object): SummaryProvenance | undefined {
+  const r = request as Partial<PlacementRequest>;
+  if (!Array.isArray(r.messages) || !r.systemMessage) return undefined;
+  return viewReport(r as PlacementRequest).summary;
 }
 
 /** The unsummarized drops of the request's view, when it is a model request with a view. */
@@ -58,9 +67,10 @@ export async function withMultiturnLog<R extends object, T>(
     existing.window = `${existing.window}+${fields.window}`;
     existing.sentToLlm = fields.sentToLlm;
     existing.unsummarizedDropped = unsummarizedOf(request);
+    existing.summary = summaryOf(request);
     return next(request);
   }
-  const trace: MultiturnTrace = { ...fields, unsummarizedDropped: unsummarizedOf(request) };
+  const trace: MultiturnTrace = { ...fields, unsummarizedDropped: unsummarizedOf(request), summary: summaryOf(request) };
   const stored = request.state?.messages ?? [];
   try {
     return await next({ ...request, [TRACE]: trace });
@@ -73,6 +83,7 @@ export async function withMultiturnLog<R extends object, T>(
         hasPrior: hasPriorAnswer(stored),
         unsummarizedDropped: trace.unsummarizedDropped,
         userMemory: trace.userMemory,
+        summary: trace.summary,
       }),
       {
         thread_msgs: stored.length,
@@ -80,6 +91,14 @@ export async function withMultiturnLog<R extends object, T>(
         sent_to_llm: trace.sentToLlm,
         ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
         ...(trace.userMemory === undefined ? {} : { user_memory: trace.userMemory }),
+        ...(trace.summary === undefined
+          ? {}
+          : {
+              summary_covers: trace.summary.count,
+              summary_from: trace.summary.firstId,
+              summary_through: trace.summary.lastId,
+              summary_passes: trace.summary.passes,
+            }),
       },
     );
   }

@@ -8,6 +8,19 @@ import { z } from "zod/v4";
  */
 export const SUMMARY_SLOT_KEY = "_threadwise_summary";
 
+/** One summarizer call (pass) that folded messages into the summary (spec R39). */
+export const summaryPassSchema = z.object({
+  /** Id of the first message of the pass; `null` when it has none. */
+  fromId: z.string().nullable(),
+  /** Id of the last message of the pass; `null` when it has none. */
+  throughId: z.string().nullable(),
+  /** Non-system messages in the pass. */
+  messages: z.number().int().nonnegative(),
+  /** Tokens of the summarizer's input (instructions, previous summary, messages), `o200k_base`. */
+  inputTokens: z.number().int().nonnegative(),
+});
+export type SummaryPass = z.infer<typeof summaryPassSchema>;
+
 /** The cached summary of what left the window (spec R12). */
 export const summaryRecordSchema = z.object({
   /** The summary text. */
@@ -24,6 +37,18 @@ export const summaryRecordSchema = z.object({
    * each (summarize's `coveredDigestOf`). Absent on records written before it existed.
    */
   coveredDigests: z.string().optional(),
+  /**
+   * Provenance (issue 23): id of the oldest message the summary covers; `null` when it had none.
+   * Absent on records written before it existed.
+   */
+  coveredFromId: z.string().nullable().optional(),
+  /** Summarizer calls (passes) that built the summary since it was first made (or made again after an edit). */
+  passes: z.number().int().nonnegative().optional(),
+  /**
+   * The passes of the latest update, oldest first (at most `maxPassesPerCall`): the ids of the
+   * first and last message each folded in, how many, and its input tokens (`o200k_base`).
+   */
+  lastPasses: z.array(summaryPassSchema).optional(),
 });
 export type SummaryRecord = z.infer<typeof summaryRecordSchema>;
 

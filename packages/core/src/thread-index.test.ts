@@ -135,6 +135,23 @@ function expectSameAsScratch(index: ThreadIndex, messages: readonly BaseMessage[
           scratch.droppedGroups,
           scratch.orphanGroups,
         ]);
+        // Upper bounds (issue 21) never change the selection: tight, loose, or loose on the fixed part.
+        {
+          const [slack, fixedSlack] = limit === 5 ? [0, 0] : limit === 40 ? [2, 0] : [0, 30];
+          const bounded = selectIndexedView(index, {
+            ...options,
+            costKey: "text-bounded",
+            bounds: { fixed: fixedCost + fixedSlack, group: (g) => textCost(g) + slack * g.messages.length },
+          });
+          expect([bounded.firstKept?.id, bounded.cost, bounded.overLimit, bounded.droppedGroups, bounded.orphanGroups]).toEqual([
+            memo.firstKept?.id,
+            memo.cost,
+            memo.overLimit,
+            memo.droppedGroups,
+            memo.orphanGroups,
+          ]);
+          expect(bounded.messages.map((m) => m.id)).toEqual(scratch.messages.map((m) => m.id));
+        }
       }
     }
   }
@@ -281,5 +298,36 @@ describe("indexThread", () => {
     expect(costed).toBe(0); // the same array: the costs are in its index
     selectIndexedView(indexThread(thread), { cost, costKey: "n", limit: 10, eviction: "chunked", lowWatermark: 5 });
     expect(costed).toBe(200 - 11);
+  });
+
+  it("with upper bounds that fit, keeps every candidate and computes no cost unless it is read (issue 21)", () => {
+    const thread = revive(
+      Array.from({ length: 40 }, (_, k) => materialize({ kind: k % 2 === 0 ? "user" : "assistant", text: `message ${k}` })).flat(),
+    );
+    let costed = 0;
+    let fixedRead = 0;
+    const cost = (g: MessageGroup) => {
+      costed += 1;
+      return g.messages.length;
+    };
+    const options = {
+      cost,
+      costKey: "n",
+      limit: 70,
+      get fixedCost() {
+        fixedRead += 1;
+        return 3;
+      },
+      bounds: { fixed: 5, group: (g: MessageGroup) => g.messages.length + 0.5 },
+    };
+    const fits = selectIndexedView(indexThread(thread), options);
+    expect([fits.firstKept?.id, fits.overLimit, fits.droppedGroups, costed, fixedRead]).toEqual([thread[0]?.id, false, 0, 0, 0]);
+    expect(fits.cost).toBe(43);
+    expect(costed).toBe(40);
+    // Bounds over the limit: the exact walk, as without bounds.
+    costed = 0;
+    const cut = selectIndexedView(indexThread(revive(thread)), { ...options, limit: 30 });
+    expect([cut.droppedGroups, cut.cost, cut.overLimit]).toEqual([13, 30, false]);
+    expect(costed).toBe(28);
   });
 });

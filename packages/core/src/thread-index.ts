@@ -226,6 +226,17 @@ export function indexThread(messages: readonly BaseMessage[]): ThreadIndex {
 export interface IndexedViewOptions extends SelectViewOptions {
   /** Cache key of `cost` in the index (one per cost function, e.g. `messages` or `tokens:o200k_base`). */
   costKey: string;
+  /**
+   * Upper bounds of the costs, for the common case where no cut is needed (issue 21, `sliding`
+   * eviction only): when `fixed` plus `group` of every candidate (and of the stored system
+   * messages in the view) is within `limit`, every candidate is kept without calling `cost`, and
+   * the selection's `cost` (with `fixedCost`, read then) is computed only when read. The view is
+   * the same as without bounds. `fixed` must be at least `fixedCost` and `group(g)` at least
+   * `cost(g)`, e.g. a token counter's `boundMessage` (UTF-8 bytes): O(characters), no tokenizer,
+   * nothing cached, so a process that never saw the thread pays what one that did pays.
+   * @default undefined (every kept group's cost is computed)
+   */
+  bounds?: { fixed: number; group: (group: MessageGroup) => number };
 }
 
 /**
@@ -249,38 +260,47 @@ export function selectIndexedView(index: ThreadIndex, options: IndexedViewOption
 export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions, from: number, withSystems: boolean): ViewSelection {
   const candidates = index.candidates;
   const n = candidates.length;
-  const fixed = options.fixedCost ?? 0;
   const systems = withSystems ? index.systemPositions.map((p) => index.group(groupOfSystem(index, p))) : [];
-  let systemCost = 0;
-  for (const group of systems) systemCost += options.cost(group);
-  const budget = options.limit - fixed - systemCost;
   // The newest user candidate, when it is in the view; else the view's newest candidate.
   const protectedFrom = index.protectedFrom >= from ? index.protectedFrom : Math.max(from, n - 1);
   const costOf = (c: number) => index.costOf(options.costKey, options.cost, c);
+  const sliding = (options.eviction ?? "sliding") !== "chunked";
+  // Everything fits by the upper bounds: no cut, and no cost is computed unless read.
+  let fitsByBounds = false;
+  if (sliding && options.bounds) {
+    const { fixed, group } = options.bounds;
+    let total = fixed;
+    for (const system of systems) total += group(system);
+    for (let c = n - 1; c >= from && total <= options.limit; c -= 1) total += group(index.group(candidates[c] as number));
+    fitsByBounds = total <= options.limit;
+  }
+  let fixed = 0;
+  let systemCost = 0;
   let first: number;
-  if ((options.eviction ?? "sliding") === "chunked") {
-    // Chunked cut points are multiples of a step counted from `from`: they need every cost.
-    const prefix = index.costPrefix(options.costKey, options.cost);
-    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from);
-  } else {
-    // The smallest g whose suffix fits, walked back from the newest candidate: only the groups of
-    // the view and the first one left out are costed (O(view), whatever the thread's length).
-    let suffix = 0;
-    first = n;
-    while (first > from) {
-      const next = suffix + costOf(first - 1);
-      if (next > budget) break;
-      suffix = next;
-      first -= 1;
-    }
+  if (fitsByBounds) first = from;
+  else {
+    fixed = options.fixedCost ?? 0;
+    for (const group of systems) systemCost += options.cost(group);
+    first = walkBack(index, options, from, options.limit - fixed - systemCost, costOf);
   }
   first = Math.min(first, protectedFrom);
   if (options.startOn === "human") {
     while (first < protectedFrom && (index.groups[candidates[first] as number] as GroupSpan).kind !== "user") first += 1;
   }
-  let kept = 0;
-  for (let c = first; c < n; c += 1) kept += costOf(c);
-  const cost = fixed + systemCost + kept;
+  let cost: number | undefined;
+  const costNow = (): number => {
+    if (cost === undefined) {
+      if (fitsByBounds) {
+        fixed = options.fixedCost ?? 0;
+        for (const group of systems) systemCost += options.cost(group);
+      }
+      let kept = 0;
+      for (let c = first; c < n; c += 1) kept += costOf(c);
+      cost = fixed + systemCost + kept;
+    }
+    return cost;
+  };
+  const overLimit = fitsByBounds ? false : costNow() > options.limit;
   // The kept groups and messages are built on first read (O(view)).
   let keptList: MessageGroup[] | undefined;
   let messages: BaseMessage[] | undefined;
@@ -298,8 +318,10 @@ export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions
       return keptGroups();
     },
     firstKept: first < n ? (index.group(candidates[first] as number).messages[0] ?? null) : null,
-    cost,
-    overLimit: cost > options.limit,
+    get cost() {
+      return costNow();
+    },
+    overLimit,
     droppedGroups: first - from,
     orphanGroups: withSystems ? index.groups.length - n - systems.length : 0,
     get groups() {
@@ -307,6 +329,33 @@ export function selectCandidates(index: ThreadIndex, options: IndexedViewOptions
       return all;
     },
   };
+}
+
+/**
+ * Candidate index where the view starts by `options.eviction` over the candidates from `from` on,
+ * within `budget` (the limit less the fixed and stored system costs), before the protected tail
+ * and `startOn` are applied.
+ */
+function walkBack(index: ThreadIndex, options: IndexedViewOptions, from: number, budget: number, costOf: (c: number) => number): number {
+  const n = index.candidates.length;
+  let first: number;
+  if ((options.eviction ?? "sliding") === "chunked") {
+    // Chunked cut points are multiples of a step counted from `from`: they need every cost.
+    const prefix = index.costPrefix(options.costKey, options.cost);
+    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from);
+  } else {
+    // The smallest g whose suffix fits, walked back from the newest candidate: only the groups of
+    // the view and the first one left out are costed (O(view), whatever the thread's length).
+    let suffix = 0;
+    first = n;
+    while (first > from) {
+      const next = suffix + costOf(first - 1);
+      if (next > budget) break;
+      suffix = next;
+      first -= 1;
+    }
+  }
+  return first;
 }
 
 /** The kept groups' messages in thread order, with the stored system messages among them where they lie. */

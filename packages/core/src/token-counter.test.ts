@@ -337,3 +337,44 @@ describe("counting long texts in line segments", () => {
     );
   });
 });
+
+describe("upper bounds without the tokenizer (issue 21)", () => {
+  const pieces = ["서울에 살아요", "😀", "a".repeat(100), "=".repeat(300), "é", "\n", " ", '{"seat":"12A"}', "word ", "漢字"];
+  const textArb = fc
+    .array(fc.oneof(fc.constantFrom(...pieces), fc.string({ maxLength: 20 }), fc.string({ unit: "grapheme", maxLength: 8 })), {
+      maxLength: 60,
+    })
+    .map((p) => p.join(""));
+
+  it.each(["o200k_base", "cl100k_base"] as const)("boundText and boundMessage are never below the count (%s)", (encoding) => {
+    const counter = createTokenCounter({ encoding });
+    fc.assert(
+      fc.property(textArb, textArb, (text, args) => {
+        expect(counter.boundText?.(text)).toBeGreaterThanOrEqual(counter.countText(text));
+        for (const message of [
+          new HumanMessage({ id: "u", content: text }),
+          new SystemMessage({ id: "s", content: text }),
+          new AIMessage({ id: "a", content: text, tool_calls: [{ id: "c1", name: "book", args: { note: args }, type: "tool_call" }] }),
+          new ToolMessage({ id: "t", tool_call_id: "c1", content: [{ type: "text", text }] }),
+        ]) {
+          // A fresh copy: the bound of a message never counted before reads no cache.
+          expect(createTokenCounter({ encoding }).boundMessage?.(message)).toBeGreaterThanOrEqual(counter.countMessage(message));
+        }
+      }),
+      { seed: 21, numRuns: 200 },
+    );
+  });
+
+  it("tokenizes nothing for a text up to 2,048 characters; a longer one is counted (its long runs are estimated)", () => {
+    const counter = createTokenCounter();
+    expect(counter.boundText?.("서울에 살아요")).toBe(Buffer.byteLength("서울에 살아요"));
+    expect(counter.encodedCharacters).toBe(0);
+    const long = "x".repeat(5000);
+    expect(counter.boundText?.(long)).toBe(counter.countText(long));
+  });
+
+  it("a counter with a custom countText has no bounds", () => {
+    const counter = createTokenCounter({ countText: (text) => text.length });
+    expect([counter.boundText, counter.boundMessage]).toEqual([undefined, undefined]);
+  });
+});

@@ -1,3 +1,4 @@
+import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { GptEncoding } from "gpt-tokenizer/GptEncoding";
@@ -62,6 +63,16 @@ export interface TokenCounter {
   countTools(tools: readonly unknown[]): number;
   /** Characters handed to the tokenizer so far (what the caches missed); for tests and benches. */
   readonly encodedCharacters?: number;
+  /**
+   * An upper bound on `countText(text)` read without the tokenizer (issue 21): the text's UTF-8
+   * bytes (a byte-level BPE token holds at least one byte), or the exact count for a text over
+   * {@link LONG_RUN_EXACT_CHARACTERS} characters (whose long runs are estimated, see
+   * {@link boundedEncodeLength}). O(characters), no cache, so a process that never counted the
+   * text gets it as cheaply as one that did. Absent on a counter with a custom `countText`.
+   */
+  boundText?(text: string): number;
+  /** An upper bound on `countMessage(message)`, its texts bounded as by {@link TokenCounter.boundText}. Absent with a custom `countText`. */
+  boundMessage?(message: BaseMessage): number;
 }
 
 /** Options of {@link createTokenCounter}. */
@@ -412,8 +423,27 @@ export function createTokenCounter(options: TokenCounterOptions = {}): TokenCoun
     return total;
   };
 
+  // Upper bounds (issue 21): UTF-8 bytes, which no byte-level BPE count exceeds (boundedEncodeLength
+  // counts pieces of a long run exactly, so their sum stays within the run's bytes; past
+  // LONG_RUN_EXACT_CHARACTERS it estimates, so longer texts are counted instead).
+  const bounds = options.countText
+    ? {}
+    : {
+        boundText: (text: string): number => (text.length > LONG_RUN_EXACT_CHARACTERS ? countText(text) : Buffer.byteLength(text, "utf8")),
+        boundMessage: (message: BaseMessage): number => {
+          const seen = byObject.get(message);
+          if (seen !== undefined) return seen;
+          const parts = messageParts(message, pricing);
+          const count = messageType(message) === "system" ? countText : countMessageText;
+          let total = parts.fixed;
+          for (const text of parts.texts) total += text.length > LONG_RUN_EXACT_CHARACTERS ? count(text) : Buffer.byteLength(text, "utf8");
+          return total;
+        },
+      };
+
   return {
     encoding: name,
+    ...bounds,
     get encodedCharacters() {
       return encoded;
     },

@@ -6,6 +6,7 @@ import {
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
   type StartOn,
+  type SummaryProvenance,
   type ViewCut,
   type ViewDecisions,
   type ViewReport,
@@ -32,7 +33,7 @@ export interface PlacementRequest {
 export type ViewDecision =
   | ({ kind: "cut" } & ViewCut)
   | { kind: "startOn"; producer: string; startOn: StartOn }
-  | { kind: "coverage"; producer: string; firstUncovered: BaseMessage | null }
+  | { kind: "coverage"; producer: string; firstUncovered: BaseMessage | null; provenance?: SummaryProvenance }
   | { kind: "replace"; producer: string; original: BaseMessage; replacement: BaseMessage };
 
 const VIEW = Symbol.for("threadwise.view");
@@ -144,7 +145,14 @@ function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDeci
       if (decisions.startOn) return decisions;
       return { ...decisions, startOn: { value: decision.startOn, producer: decision.producer } };
     case "coverage":
-      return { ...decisions, coverage: { producer: decision.producer, firstUncovered: decision.firstUncovered } };
+      return {
+        ...decisions,
+        coverage: {
+          producer: decision.producer,
+          firstUncovered: decision.firstUncovered,
+          ...(decision.provenance ? { provenance: decision.provenance } : {}),
+        },
+      };
     case "replace":
       return {
         ...decisions,

@@ -242,9 +242,9 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         hits.sort((a, b) => b.score - a.score || a.position - b.position);
         return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
       };
-      const parts = questionParts(query)
-        .map(ranked)
-        .filter((hits) => hits.length > 0);
+      const questions = questionParts(query);
+      if (questions.length < 2) return ranked(query);
+      const parts = questions.map(ranked).filter((hits) => hits.length > 0);
       if (parts.length < 2) return ranked(query);
       // A compound question ("where do I live and what is my job?"): each part's best facts in
       // turn, so one part's high scores cannot crowd out the other's answer.

@@ -1,6 +1,7 @@
 import { parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { Command, CommanderError, Option } from "commander";
 import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, resolveMemoryConfig } from "./config.js";
+import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
@@ -55,8 +56,8 @@ function printReport(report: PruneReport, out: (text: string) => void, json: boo
 }
 
 /**
- * The `threadwise` command line (spec R21-R25): `migrate`, `prune`, `retention`, `config`,
- * `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
+ * The `threadwise` command line (spec R21-R25, R40): `migrate`, `prune`, `retention`,
+ * `erase-user`, `user-memory-retention`, `config`, `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
  * a DSN; every error is printed with DSN passwords replaced by `***`.
  */
 export function createCli(io: CliIo = {}): Command {
@@ -81,7 +82,7 @@ export function createCli(io: CliIo = {}): Command {
       if (!dsn) throw new Error(`give --dsn or set ${MIGRATION_DSN_ENV}`);
       const result = await migrate({ dsn, schema: opts.schema ?? env[MEMORY_ENV.postgresSchema], grantTo: opts.grantTo });
       out(
-        `${result.applied.length === 0 ? "schema already current" : `applied ${result.applied.join(", ")}`}; checkpoint v${result.checkpoint}, threadwise v${result.threadwise}\n`,
+        `${result.applied.length === 0 ? "schema already current" : `applied ${result.applied.join(", ")}`}; checkpoint v${result.checkpoint}, store v${result.store}, threadwise v${result.threadwise}\n`,
       );
     });
 
@@ -145,6 +146,60 @@ export function createCli(io: CliIo = {}): Command {
     }
   });
 
+  target(
+    program
+      .command("erase-user")
+      .description(
+        "Erase one user's cross-thread memory (user-memory store items; PostgreSQL: its PostgresStore) and, with --threads, the user's threads. Dry run unless --apply. Irreversible.",
+      )
+      .requiredOption("--user-id <id>", "the user (the user_id runs named)")
+      .option("--tenant-id <id>", "the user's tenant (default: env THREADWISE_MEMORY_TENANT_ID, else default)")
+      .option("--threads", "also delete the threads the user's items name, and those given with --thread-id")
+      .option("--thread-id <id...>", "more threads of the user to delete with --threads", (value: string, previous: string[] = []) => [
+        ...previous,
+        threadIdFlag(value),
+      ])
+      .option("--keyring <path>", `keyring the items were sealed with (default: env ${MEMORY_ENV.keyringPath}), to read their thread ids`)
+      .option("--apply", "erase for real (default: dry run)"),
+  ).action(
+    async (
+      opts: TargetOpts & { userId: string; tenantId?: string; threads?: boolean; threadId?: string[]; keyring?: string; apply?: boolean },
+    ) => {
+      const keyring = opts.keyring ?? env[MEMORY_ENV.keyringPath];
+      const report = await eraseUser({
+        ...targetOf(opts),
+        userId: opts.userId,
+        tenantId: opts.tenantId ?? env.THREADWISE_MEMORY_TENANT_ID,
+        threads: opts.threads,
+        threadIds: opts.threadId,
+        ...(keyring ? { keyring } : {}),
+        apply: opts.apply,
+      });
+      if (opts.json) out(`${JSON.stringify(report, null, 2)}\n`);
+      else
+        out(
+          report.dryRun
+            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s). Nothing was erased; re-run with --apply (irreversible).\n`
+            : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)}); threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
+        );
+    },
+  );
+
+  target(
+    program
+      .command("user-memory-retention")
+      .description("Delete user-memory items last written N days ago or earlier (every user, or one tenant's). Irreversible.")
+      .requiredOption("--days <n>", "days (a whole number >= 1)", positiveWhole("--days"))
+      .option("--tenant-id <id>", "only this tenant's users"),
+  ).action(async (opts: TargetOpts & { days: number; tenantId?: string }) => {
+    const { deleted, before } = await userMemoryRetention({ ...targetOf(opts), days: opts.days, tenantId: opts.tenantId });
+    out(
+      opts.json
+        ? `${JSON.stringify({ deleted, before }, null, 2)}\n`
+        : `deleted ${deleted} user-memory item(s) last written before ${before.toISOString()}\n`,
+    );
+  });
+
   program
     .command("config")
     .description("Print the resolved memory config (code defaults + env), secrets redacted.")
@@ -170,7 +225,7 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
  * Runs the CLI on `argv` (without `node` and the script path) and returns the exit code; errors
  * are printed redacted, never thrown, as `threadwise: <code>: <message>` for threadwise errors.
  * Exit codes: 0 done; {@link CLI_USAGE_EXIT_CODE} (2) a flag value refused before anything ran
- * (`THREADWISE_INVALID_OPTION`, `THREADWISE_INVALID_THREAD_ID`); commander's own code (1) for an
+ * (`THREADWISE_INVALID_OPTION`, `THREADWISE_INVALID_THREAD_ID`, `THREADWISE_INVALID_USER_ID`); commander's own code (1) for an
  * unknown flag or a missing value; 1 for any failure while running.
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
@@ -186,7 +241,11 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     if (error instanceof CommanderError) return error.exitCode;
     if (ThreadwiseError.isInstance(error)) {
       safeErr(`threadwise: ${error.code}: ${error.message}\n`);
-      return error.code === "THREADWISE_INVALID_OPTION" || error.code === "THREADWISE_INVALID_THREAD_ID" ? CLI_USAGE_EXIT_CODE : 1;
+      return error.code === "THREADWISE_INVALID_OPTION" ||
+        error.code === "THREADWISE_INVALID_THREAD_ID" ||
+        error.code === "THREADWISE_INVALID_USER_ID"
+        ? CLI_USAGE_EXIT_CODE
+        : 1;
     }
     const message = error instanceof Error ? `${error.name}: ${error.message}` : String(error);
     safeErr(`threadwise: ${message}\n`);

@@ -50,6 +50,8 @@ export const MEMORY_ENV = {
   persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
   archive: "MEMORY_ARCHIVE",
   workMemory: "MEMORY_WORK_MEMORY",
+  userMemory: "MEMORY_USER_MEMORY",
+  userMemoryMaxTokens: "MEMORY_USER_MEMORY_MAX_TOKENS",
   historySeedMaxMessages: "A2A_HISTORY_MAX_MESSAGES",
   sqlitePath: "MEMORY_SQLITE_PATH",
   postgresDsn: "POSTGRES_MEMORY_DSN",
@@ -132,6 +134,15 @@ export const memoryConfigSchema = z.strictObject({
   archive: z.boolean(),
   /** Work memory of completed responses (spec R18). @default false */
   workMemory: z.boolean(),
+  /**
+   * Memory across a user's threads (`@threadwise/user-memory`, spec R40): runs that name
+   * `configurable.user_id` (or `context.user_id`) recall what the user's other threads learned.
+   * Opt-in; the stack then also returns a `store` (PostgresStore on `postgres`, else InMemoryStore).
+   * @default false
+   */
+  userMemory: z.boolean(),
+  /** Token budget of the user-memory block (`userMemory.maxTokens`), in tokens. @default 300 */
+  userMemoryMaxTokens: z.number().int().min(16),
   /** Seed empty threads from A2A `metadata.history`, newest N messages (spec R19); unset means off. @default undefined */
   historySeedMaxMessages: positiveInt.optional(),
   /** SQLite file for `backend: "sqlite"`. @default "./<project>_memory.sqlite" */
@@ -182,6 +193,8 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   promptContextMode: "legacy_system",
   historyAware: true,
   workMemory: false,
+  userMemory: false,
+  userMemoryMaxTokens: 300,
   archive: false,
   postgresSchema: "public",
   pgPoolMode: "direct",
@@ -242,6 +255,8 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
     archive: envBoolean(MEMORY_ENV.archive, env),
     workMemory: envBoolean(MEMORY_ENV.workMemory, env),
+    userMemory: envBoolean(MEMORY_ENV.userMemory, env),
+    userMemoryMaxTokens: envPositiveInt(MEMORY_ENV.userMemoryMaxTokens, env),
     historySeedMaxMessages: envPositiveInt(MEMORY_ENV.historySeedMaxMessages, env),
     sqlitePath: envString(MEMORY_ENV.sqlitePath, env),
     postgresDsn: envString(MEMORY_ENV.postgresDsn, env),

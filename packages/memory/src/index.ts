@@ -23,6 +23,13 @@ export {
   resolveMemoryConfig,
   withDefaultDatabase,
 } from "./config.js";
+export {
+  type EraseUserOptions,
+  type EraseUserReport,
+  eraseUser,
+  type UserMemoryRetentionOptions,
+  userMemoryRetention,
+} from "./erase-user.js";
 export { buildMemoryStack, type MemoryStack, type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 export { MemoryThreadRegistry } from "./memory-thread-registry.js";
 export {
@@ -83,3 +90,4 @@ export {
 } from "./threadwise-saver.js";
 export { turnAdmission } from "./turn-admission.js";
 export { concurrentTurnErrorOf, type TurnRetryOptions, withTurnRetry } from "./turn-retry.js";
+export { createUserMemoryStore, postgresUserStore, storeTables } from "./user-memory-store.js";

@@ -326,3 +326,33 @@ describe("memoryStack() with no options keeps what leaves the window", () => {
     expect(system).toContain("4417");
   });
 });
+
+describe("memoryStack({ userMemory })", () => {
+  it("MEMORY_USER_MEMORY=true adds userMemory inside the window and returns the store createAgent gets", async () => {
+    const infos: string[] = [];
+    const logger = { info: (m: string) => void infos.push(m), warn: () => {} };
+    const stack = memoryStack({ logger, env: { MEMORY_USER_MEMORY: "true", MEMORY_USER_MEMORY_MAX_TOKENS: "200" } });
+    const names = stack.middleware.map((m) => m.name);
+    expect(names.indexOf("threadwise/user-memory")).toBeGreaterThan(names.indexOf("threadwise/window-trim"));
+    expect(stack.store?.constructor.name).toBe("InMemoryStore");
+    expect(JSON.parse(JSON.stringify(stack)).store).toBe("InMemoryStore");
+    const model = scriptedModel(() => "noted");
+    const agent = createAgent({ model, ...stack });
+    await agent.invoke(
+      { messages: [new HumanMessage("I moved to Busan last month.")] },
+      { configurable: { thread_id: "um-1", user_id: "u1" } },
+    );
+    await agent.invoke({ messages: [new HumanMessage("Where do I live now?")] }, { configurable: { thread_id: "um-2", user_id: "u1" } });
+    expect(JSON.stringify(model.calls.at(-1)?.messages)).toContain("Busan");
+    expect(infos.at(-1)).toMatch(/user_memory=on$/);
+    await agent.invoke({ messages: [new HumanMessage("Where do I live now?")] }, { configurable: { thread_id: "um-3" } });
+    expect(JSON.stringify(model.calls.at(-1)?.messages)).not.toContain("Busan");
+    expect(infos.at(-1)).toMatch(/user_memory=no_user_id$/);
+  });
+
+  it("is off by default: no user-memory middleware and no store", () => {
+    const stack = memoryStack({ env: {} });
+    expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/user-memory");
+    expect(stack.store).toBeUndefined();
+  });
+});

@@ -1,4 +1,4 @@
-import type { SerializerProtocol } from "@langchain/langgraph-checkpoint";
+import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
 import { loggerOptionSchema, parseOptions } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
@@ -10,6 +10,7 @@ import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-sta
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 import { turnAdmission } from "./turn-admission.js";
+import { createUserMemoryStore } from "./user-memory-store.js";
 
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
 export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
@@ -21,6 +22,8 @@ export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareO
   pool?: pg.Pool;
   /** Encryption identity (`agentId`, `tenantId`, `principalId`) when a keyring is configured. */
   encryption?: Omit<EncryptionOptions, "keyring">;
+  /** The store of user memory (any LangGraph `BaseStore`); with `userMemory` on and none given, one is made (see {@link MemoryStack.store}). */
+  store?: BaseStore;
 }
 
 /** What `createAgent` takes: spread it, `createAgent({ model, ...memoryStack() })`. */
@@ -29,6 +32,12 @@ export interface MemoryStack {
   middleware: AgentMiddleware[];
   /** The wrapped checkpointer; absent for `off`. */
   checkpointer?: ThreadwiseSaver;
+  /**
+   * With `userMemory` on: the store `createAgent({ store })` gets, from which user memory reads
+   * (`store` when given, else PostgresStore on the memory database for `postgres`, tables from
+   * `threadwise migrate`; else an InMemoryStore, lost on restart).
+   */
+  store?: BaseStore;
 }
 
 const isObject = (value: unknown): boolean => typeof value === "object" && value !== null;
@@ -58,6 +67,11 @@ const codeOnlyOptionsSchema = z.strictObject({
   logger: loggerOptionSchema,
   encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
   structuredResponse: z.boolean().optional(),
+  store: z
+    .custom((value) => isObject(value) && typeof (value as { search?: unknown }).search === "function", {
+      message: "expected a LangGraph BaseStore",
+    })
+    .optional(),
 });
 const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
 
@@ -119,10 +133,13 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
   const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
-  const stack: MemoryStack = checkpointer ? { middleware, checkpointer } : { middleware };
+  const store =
+    config.userMemory && config.backend !== "off" ? (options.store ?? createUserMemoryStore(config, { pool: options.pool })) : undefined;
+  const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),
     checkpointer: checkpointer?.toJSON(),
+    ...(store ? { store: store.constructor?.name ?? "BaseStore" } : {}),
     config: redactConfig(config),
   }));
 }

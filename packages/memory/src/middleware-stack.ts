@@ -11,6 +11,7 @@ import {
   threadwiseMiddleware,
   withViewDecisions,
 } from "@threadwise/core";
+import type { EncryptionOptions } from "@threadwise/encryption";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -18,6 +19,7 @@ import { persistTrim } from "@threadwise/persist-trim";
 import { recall } from "@threadwise/recall";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
+import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
@@ -48,6 +50,8 @@ export interface MemoryMiddlewareOptions {
    * @default false
    */
   structuredResponse?: boolean;
+  /** Encryption identity (`agentId`, `tenantId`, `principalId`): user memory seals with it when a keyring is configured. */
+  encryption?: Omit<EncryptionOptions, "keyring">;
 }
 
 /**
@@ -108,14 +112,16 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
  * 4. `summarize` (default on), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
  *    the view is the window plus what left it since the last summary; the summary covers the rest.
- * 7. `historyAware` (default on): the R7 note at the end of the system prompt.
- * 8. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
+ * 7. `userMemory` (when on): the user's memory from other threads (R40); inside `windowTrim`, so
+ *    the multiturn line carries `user_memory=<state>`.
+ * 8. `historyAware` (default on): the R7 note at the end of the system prompt.
+ * 9. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
  *    what it deletes. `messageArchive` (with `archive: true` and a checkpointer): moves what is
  *    summarized and older than the window plus {@link ARCHIVE_MARGIN_GROUPS} groups to the archive;
  *    summarize and recall then read the archive too.
- * 9. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
+ * 10. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
  *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
- * 10. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
+ * 11. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
  *    system prompt, context blocks, tool schemas and the view exactly as sent. It may drop
  *    messages the summary does not cover yet; the multiturn line counts them
  *    (`unsummarized_dropped`).
@@ -159,6 +165,18 @@ export function memoryMiddleware(
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
         logger,
+      }),
+    );
+  if (config.userMemory)
+    stack.push(
+      userMemory({
+        maxTokens: config.userMemoryMaxTokens,
+        promptContextMode: mode,
+        logger,
+        ...(config.keyringPath ? { keyring: config.keyringPath } : {}),
+        ...(options.encryption?.agentId ? { agentId: options.encryption.agentId } : {}),
+        ...(options.encryption?.tenantId ? { tenantId: options.encryption.tenantId } : {}),
+        ...(options.encryption?.principalId ? { principalId: options.encryption.principalId } : {}),
       }),
     );
   if (config.historyAware) stack.push(historyAware({ logger }));

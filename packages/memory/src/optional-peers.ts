@@ -1,5 +1,6 @@
 import { createRequire } from "node:module";
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
+import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ThreadwiseError } from "@threadwise/core";
 import type BetterSqlite3 from "better-sqlite3";
@@ -81,4 +82,16 @@ export function loadPg(): typeof pg {
 /** `@langchain/langgraph-checkpoint-postgres`'s `PostgresSaver` (backend `postgres`). @throws ThreadwiseMissingPeerError */
 export function loadPostgresSaver(): typeof PostgresSaver {
   return loadPeer<{ PostgresSaver: typeof PostgresSaver }>("@langchain/langgraph-checkpoint-postgres", "postgres").PostgresSaver;
+}
+
+/** `@langchain/langgraph-checkpoint-postgres/store`'s `PostgresStore` (user memory on postgres). @throws ThreadwiseMissingPeerError */
+export function loadPostgresStore(): typeof PostgresStore {
+  try {
+    return loadPeer<{ PostgresStore: typeof PostgresStore }>("@langchain/langgraph-checkpoint-postgres/store", "postgres").PostgresStore;
+  } catch (error) {
+    // Missing under its subpath means the package is missing: name the package.
+    if (ThreadwiseMissingPeerError.isInstance(error))
+      throw new ThreadwiseMissingPeerError("@langchain/langgraph-checkpoint-postgres", "postgres", { cause: error });
+    throw error;
+  }
 }

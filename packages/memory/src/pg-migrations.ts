@@ -1,9 +1,10 @@
 import { parseOptions } from "@threadwise/core";
 import type pg from "pg";
 import { z } from "zod/v4";
-import { loadPg, loadPostgresSaver } from "./optional-peers.js";
+import { loadPg, loadPostgresSaver, loadPostgresStore } from "./optional-peers.js";
 import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
+import { storeTables } from "./user-memory-store.js";
 
 /**
  * threadwise's own migrations, in order; position + 1 is the version recorded for component
@@ -90,9 +91,11 @@ export interface MigrateOptions {
 
 /** What {@link migrate} did. */
 export interface MigrateResult {
-  /** Steps applied now, e.g. `checkpoint:0`, `threadwise:1`; empty when already current. */
+  /** Steps applied now, e.g. `checkpoint:0`, `store:0`, `threadwise:1`; empty when already current. */
   applied: string[];
   checkpoint: number;
+  /** PostgresStore's `max(v)` in `store_migrations` (user memory's tables, spec R40). */
+  store: number;
   threadwise: number;
 }
 
@@ -112,8 +115,10 @@ export const migrateOptionsSchema = z.strictObject({
  *
  * 1. Takes a session advisory lock (`threadwise.migrate`), so concurrent runs take turns.
  * 2. `PostgresSaver.setup()` creates the schema and PostgresSaver's tables and runs its own
- *    migrations, recorded in its `checkpoint_migrations` table. threadwise does not restate that
- *    DDL, so a newer `@langchain/langgraph-checkpoint-postgres` migrates its tables itself.
+ *    migrations, recorded in its `checkpoint_migrations` table; then `PostgresStore.setup()` does
+ *    the same for the store of user memory (`store`, recorded in `store_migrations`; no vector
+ *    index). threadwise does not restate that DDL, so a newer
+ *    `@langchain/langgraph-checkpoint-postgres` migrates its tables itself.
  * 3. In one transaction: threadwise's own pending migrations (the versioned list above, recorded
  *    in `threadwise_schema_version`), registration of threads written before threadwise's tables
  *    existed, and, with `grantTo`, the runtime role's DML rights.
@@ -148,6 +153,20 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
     }
     const after = (await readVersions(client, schema)).checkpoint ?? -1;
     for (let v = before + 1; v <= after; v += 1) applied.push(`checkpoint:${v}`);
+    const storeBefore = (await readVersions(client, schema)).store ?? -1;
+    const PostgresStore = loadPostgresStore();
+    const store = new PostgresStore({
+      connectionOptions: { connectionString: options.dsn, max: 1, application_name: "threadwise-migrate" },
+      schema,
+      ensureTables: false,
+    });
+    try {
+      await store.setup();
+    } finally {
+      await store.stop();
+    }
+    const storeAfter = (await readVersions(client, schema)).store ?? -1;
+    for (let v = storeBefore + 1; v <= storeAfter; v += 1) applied.push(`store:${v}`);
 
     await client.query("BEGIN");
     await client.query(
@@ -172,13 +191,16 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
        SELECT thread_id, min((checkpoint->>'ts')::timestamptz), max((checkpoint->>'ts')::timestamptz)
        FROM ${t.checkpoints} GROUP BY thread_id ON CONFLICT (thread_id) DO NOTHING`,
     );
+    const st = storeTables(schema);
     for (const role of grantees) {
       await client.query(`GRANT USAGE ON SCHEMA "${schema}" TO "${role}"`);
-      await client.query(`GRANT SELECT, INSERT, UPDATE, DELETE ON ${Object.values(t).join(", ")} TO "${role}"`);
+      await client.query(
+        `GRANT SELECT, INSERT, UPDATE, DELETE ON ${[...Object.values(t), st.store, st.storeMigrations].join(", ")} TO "${role}"`,
+      );
     }
     await client.query("COMMIT");
     const versions = await readVersions(client, schema);
-    return { applied, checkpoint: versions.checkpoint ?? -1, threadwise: versions.threadwise ?? 0 };
+    return { applied, checkpoint: versions.checkpoint ?? -1, store: versions.store ?? -1, threadwise: versions.threadwise ?? 0 };
   } catch (error) {
     await client.query("ROLLBACK").catch(() => undefined);
     throw error;
@@ -199,7 +221,14 @@ function compatibleFrom(version: number): number {
 export async function readVersions(
   client: pg.Client | pg.Pool | pg.PoolClient,
   schema = "public",
-): Promise<{ checkpoint: number | null; threadwise: number | null; threadwiseCompatibleFrom: number | null; missingTables: string[] }> {
+): Promise<{
+  checkpoint: number | null;
+  /** PostgresStore's version (`store_migrations`); `null` when its tables are missing (user memory needs them, nothing else does). */
+  store: number | null;
+  threadwise: number | null;
+  threadwiseCompatibleFrom: number | null;
+  missingTables: string[];
+}> {
   const t = pgTables(schema);
   const names = Object.values(t);
   const { rows } = await client.query<{ name: string; present: boolean }>(
@@ -221,7 +250,12 @@ export async function readVersions(
     threadwise = result.rows.find((row) => row.component === "threadwise")?.version ?? null;
     threadwiseCompatibleFrom = result.rows.find((row) => row.component === COMPATIBLE_FROM)?.version ?? null;
   }
-  return { checkpoint, threadwise, threadwiseCompatibleFrom, missingTables };
+  const st = storeTables(schema);
+  const storePresent = await client.query<{ present: boolean }>("SELECT to_regclass($1) IS NOT NULL AS present", [st.storeMigrations]);
+  let store: number | null = null;
+  if (storePresent.rows[0]?.present)
+    store = (await client.query<{ v: number | null }>(`SELECT max(v) AS v FROM ${st.storeMigrations}`)).rows[0]?.v ?? null;
+  return { checkpoint, store, threadwise, threadwiseCompatibleFrom, missingTables };
 }
 
 /**

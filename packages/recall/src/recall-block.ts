@@ -27,6 +27,11 @@ export interface RankInput {
   facts?: FactIndex;
   /** Terms of the newest user message (core `tokenize`). */
   terms: readonly string[];
+  /**
+   * The newest user message as written: the fact index reads it as a question (a compound
+   * question's parts, the terms a question's form implies). Default: `terms` joined.
+   */
+  query?: string;
   /** `true` for the id of a message that is in the view: never recalled, nor its facts. */
   inView: (messageId: string) => boolean;
   /** `true` for a fact that must not be recalled (already placed by factRecall). */
@@ -68,7 +73,7 @@ export function rankRecall(input: RankInput): RecallItem[] {
   }
   if (input.facts && input.facts.size > 0) {
     let rank = 0;
-    for (const { fact, score } of input.facts.search(input.terms.join(" "), input.depth * 2)) {
+    for (const { fact, score } of input.facts.search(input.query ?? input.terms.join(" "), input.depth * 2)) {
       if (fact.sourceMessageId !== null && input.inView(fact.sourceMessageId)) continue;
       if (input.skipFact?.(fact)) continue;
       rank += 1;

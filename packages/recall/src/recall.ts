@@ -93,6 +93,7 @@ export function recallForQuery(
     messages: state.index,
     ...(query.facts ? { facts: state.facts } : {}),
     terms,
+    query: query.query,
     inView,
     ...(query.skipFact ? { skipFact: query.skipFact } : {}),
     ...(query.extraRanking ? { extraRanking: query.extraRanking } : {}),

@@ -59,6 +59,10 @@ describe("summarize hook alone", () => {
         updatedAt: expect.any(String),
         // One 8-character digest per covered message (u1 a1 u2 a2 u3).
         coveredDigests: expect.stringMatching(/^[A-Za-z0-9+/]{40}$/),
+        // Provenance: first covered id, one pass of 5 messages.
+        coveredFromId: "u1",
+        passes: 1,
+        lastPasses: [{ fromId: "u1", throughId: "u3", messages: 5, inputTokens: expect.any(Number) }],
       },
     });
   });

@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
+  compactionBoundary,
   createTokenCounter,
   type InternalCallId,
   indexThread,
@@ -14,6 +15,8 @@ import {
   resolveLogger,
   StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
+  type SummaryPass,
+  type SummaryProvenance,
   type SummaryRecord,
   summarySlotState,
   ThreadwiseTimeoutError,
@@ -75,6 +78,18 @@ function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: S
   if (id != null)
     for (let i = plan.windowStart - 1; i >= plan.uncoveredStart; i -= 1) if ((stored[i] as BaseMessage).id === id) return i + 1;
   return plan.windowStart;
+}
+
+/** What `viewReport(request).summary` and the multiturn line show of a summary record; `undefined` for none or an empty one. */
+function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | undefined {
+  if (!record || record.text.trim() === "" || record.coveredCount === 0) return undefined;
+  return {
+    firstId: record.coveredFromId ?? null,
+    lastId: record.coveredThroughId,
+    count: record.coveredCount,
+    passes: record.passes ?? 0,
+    lastPasses: record.lastPasses ?? [],
+  };
 }
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
@@ -173,17 +188,25 @@ export function summarize(options: SummarizeOptions = {}) {
     span: readonly BaseMessage[],
     coveredDigests: string,
     signal?: AbortSignal,
+    earlierPasses: readonly SummaryPass[] = [],
   ): Promise<SummaryRecord> => {
     const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
     const text = await callSummarizer(model, input.messages, opts.timeoutMs, signal);
     if (text === "") throw new SummarizerFailure("empty answer");
+    const first = span[0] as BaseMessage;
     const last = span[span.length - 1] as BaseMessage;
+    const started = base !== undefined && base.coveredCount > 0;
+    const pass: SummaryPass = { fromId: first.id ?? null, throughId: last.id ?? null, messages: span.length, inputTokens: input.tokens };
     return {
       text,
       coveredThroughId: last.id ?? null,
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
       coveredDigests: coveredDigests + coveredDigestsOf(span),
+      // Provenance (issue 23): the first covered id stays the one of the summary's first pass.
+      coveredFromId: started ? (base.coveredFromId ?? null) : (first.id ?? null),
+      passes: (started ? (base.passes ?? 0) : 0) + 1,
+      lastPasses: [...earlierPasses, pass],
     };
   };
 
@@ -194,8 +217,9 @@ export function summarize(options: SummarizeOptions = {}) {
    * the summary is made again from what is stored, as a process that never saw the old one would.
    * O(covered content), on due calls only.
    */
-  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan): SummaryStart => {
-    const covered = coveredMessages(stored, record);
+  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan, from: number): SummaryStart => {
+    const covered =
+      from === 0 ? coveredMessages(stored, record) : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
       return {
@@ -208,7 +232,7 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
-    return { base: undefined, span: stored.slice(0, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+    return { base: undefined, span: stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
   };
 
   /**
@@ -219,10 +243,12 @@ export function summarize(options: SummarizeOptions = {}) {
     stored: readonly BaseMessage[],
     record: SummaryRecord | undefined,
     plan: SummaryPlan,
+    from: number,
     readArchived: () => Promise<readonly BaseMessage[]>,
   ): Promise<SummaryStart> => {
-    const start = startOf(stored, record, plan);
-    if (start.base !== undefined || !opts.archived) return start;
+    const start = startOf(stored, record, plan, from);
+    // After a provider compaction the archive lies before it: the provider's summary holds it.
+    if (start.base !== undefined || !opts.archived || from > 0) return start;
     const archived = (await readArchived()).filter((message) => messageType(message) !== "system");
     return archived.length === 0 ? start : { ...start, span: [...archived, ...start.span] };
   };
@@ -244,7 +270,8 @@ export function summarize(options: SummarizeOptions = {}) {
     let done = 0;
     for (const pass of passes) {
       try {
-        record = await makeSummary(model, record, pass, digests, signal);
+        // The passes of this update, so the record lists every one that built it this time.
+        record = await makeSummary(model, record, pass, digests, signal, done > 0 ? (record?.lastPasses ?? []) : []);
         digests = record.coveredDigests ?? "";
       } catch (error) {
         return { record: done > 0 ? record : undefined, passes: done, error };
@@ -278,6 +305,13 @@ export function summarize(options: SummarizeOptions = {}) {
       let stored: readonly BaseMessage[] = threadMessages(ruled);
       const previous = readSummarySlot(request.state).summary;
       const decided = viewReport(ruled);
+      // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
+      // before it: our summary covers only what follows it, and one that ends before it is not used.
+      const boundaryEnd = () => compactionBoundary(stored)?.end ?? 0;
+      const beyondBoundary = (r: SummaryRecord | undefined) => {
+        const end = boundaryEnd();
+        return r && (end === 0 || uncoveredStartOf(stored, r) > end) ? r : undefined;
+      };
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       // Archived messages before the stored ones (issue 27), read only when a summary reaches past the stored thread.
       let archivedCount = 0;
@@ -308,11 +342,18 @@ export function summarize(options: SummarizeOptions = {}) {
         // start move together, in this call, and the update rides on this call's Command.
         // A job built on a summary whose covered messages were edited or removed since is not
         // adopted (R37): a fresh process makes that summary again from the stored messages.
-        const settled = jobs.take(threadId, previous, (base) =>
-          coverageIntact(base, coveredMessages(stored, base))
-            ? stored.slice(uncoveredStartOf(stored, base)).filter((message) => messageType(message) !== "system")
-            : undefined,
-        );
+        const settled = jobs.take(threadId, previous, (base) => {
+          const from = boundaryEnd();
+          const kept = beyondBoundary(base);
+          const uncovered = kept ? uncoveredStartOf(stored, kept) : from;
+          const covered =
+            from === 0
+              ? coveredMessages(stored, base)
+              : stored.slice(from, uncovered).filter((message) => messageType(message) !== "system");
+          return coverageIntact(kept, covered)
+            ? stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system")
+            : undefined;
+        });
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
@@ -342,7 +383,7 @@ export function summarize(options: SummarizeOptions = {}) {
           archivedCount = archived.length;
         }
       }
-      const plan = planSummary(stored, record, {
+      const plan = planSummary(stored, beyondBoundary(record), {
         windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
         triggers: triggers.map((t) => (t.messages === undefined ? t : { ...t, messages: Math.max(1, t.messages - lead) })),
         keepTokens,
@@ -351,6 +392,7 @@ export function summarize(options: SummarizeOptions = {}) {
         startOn: viewStartOn(ruled),
         // Positions and counts from core's index of this array (shared with the call's other hooks).
         index: indexThread(stored),
+        from: boundaryEnd(),
       });
 
       let madeNow = false;
@@ -362,7 +404,11 @@ export function summarize(options: SummarizeOptions = {}) {
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
           const started = Date.now();
-          const made = await summarizeBacklog(model, await startWithArchive(stored, record, plan, readArchived), request.runtime?.signal);
+          const made = await summarizeBacklog(
+            model,
+            await startWithArchive(stored, beyondBoundary(record), plan, boundaryEnd(), readArchived),
+            request.runtime?.signal,
+          );
           if (made.record) {
             update = made.record;
             record = update;
@@ -384,7 +430,12 @@ export function summarize(options: SummarizeOptions = {}) {
       // message on (a cap may still drop some, counted as unsummarized drops).
       const coveredUpTo = madeNow ? coveredEnd(stored, plan, record) : plan.uncoveredStart;
       const decisions: ViewDecision[] = [
-        { kind: "coverage", producer: SUMMARIZE_MIDDLEWARE_NAME, firstUncovered: stored[coveredUpTo] ?? null },
+        {
+          kind: "coverage",
+          producer: SUMMARIZE_MIDDLEWARE_NAME,
+          firstUncovered: stored[coveredUpTo] ?? null,
+          provenance: provenanceOf(beyondBoundary(record)),
+        },
       ];
       // A backlog larger than the passes of one call could fold in (an imported thread, a
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
@@ -393,10 +444,11 @@ export function summarize(options: SummarizeOptions = {}) {
       if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
       let next = withViewDecisions(ruled, decisions);
-      if (record && record.text.trim() !== "") {
+      const placed = beyondBoundary(record);
+      if (placed && placed.text.trim() !== "") {
         next = addContextBlocks(
           next,
-          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: record.text }],
+          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
           { mode: opts.promptContextMode },
         );
       }
@@ -408,7 +460,7 @@ export function summarize(options: SummarizeOptions = {}) {
       );
       if (prepareAfterAnswer) {
         const original = record;
-        const start = await startWithArchive(stored, original, plan, readArchived);
+        const start = await startWithArchive(stored, beyondBoundary(original), plan, boundaryEnd(), readArchived);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);

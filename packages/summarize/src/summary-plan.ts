@@ -46,7 +46,7 @@ export interface SummaryPlan {
   pending: BaseMessage[];
   /** `true` when a summarizer call is due on this model call. */
   due: boolean;
-  /** Non-system messages in the stored thread. */
+  /** Non-system messages in the stored thread (from `from` on, after a provider compaction). */
   threadMessages: number;
 }
 
@@ -131,6 +131,12 @@ export function planSummary(
      * the message count from its prefix sums instead of scanning the thread. @default undefined
      */
     index?: ThreadIndex;
+    /**
+     * First message a summary may cover: after a provider compaction (core `compactionBoundary(...).end`),
+     * whose own summary holds everything before; messages before it are neither pending nor counted.
+     * @default 0
+     */
+    from?: number;
   },
 ): SummaryPlan {
   const { index, keepTokens } = options;
@@ -154,9 +160,15 @@ export function planSummary(
     index && summary?.coveredThroughId != null
       ? index.indexOf(summary.coveredThroughId) + 1 // -1 + 1: the id was deleted, nothing stored is covered
       : uncoveredStartOf(messages, summary);
-  const uncoveredStart = Math.min(covered, windowStart);
+  const floor = options.from ?? 0;
+  const uncoveredStart = Math.min(Math.max(covered, floor), windowStart);
   const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
-  const threadMessages = index ? index.length - index.systemPositions.length : messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
+  const threadMessages =
+    floor > 0
+      ? messages.slice(floor).reduce((n, m) => (isSystem(m) ? n : n + 1), 0)
+      : index
+        ? index.length - index.systemPositions.length
+        : messages.reduce((n, m) => (isSystem(m) ? n : n + 1), 0);
 
   // The window in each unit: its configured size (`windowSize` or `keepTokens`, the window
   // middleware's limit when the caller passes it as `windowSize`), else its size as it is.
@@ -188,7 +200,7 @@ export function planSummary(
     else {
       let threadTokens: number | undefined;
       const tokensOfThread = () => {
-        threadTokens ??= countTokens(messages.filter((m) => !isSystem(m)));
+        threadTokens ??= countTokens(messages.slice(floor).filter((m) => !isSystem(m)));
         return threadTokens;
       };
       due = triggers.some(

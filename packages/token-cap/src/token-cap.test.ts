@@ -284,6 +284,44 @@ describe("tokenCap through createAgent with MemorySaver", () => {
     expect(model.calls[5]?.messages).toHaveLength(11);
   });
 
+  // Issue 21: a replica that never saw the thread pays what one that did pays. A view that fits
+  // by its UTF-8 bytes (an upper bound of any byte-level BPE count) needs no cut and no count.
+  it("a thread that fits by its upper bounds is not tokenized, on a new process as on a warm one; the cut is the exact one", async () => {
+    const thread = Array.from({ length: 30 }, (_, k) =>
+      k % 2 === 0 ? human(`u${k}`, `서울 question ${k} about seat ${k}A`) : ai(`a${k}`, `answer ${k}: the seat is free`),
+    );
+    const sent = async (maxTokens: number) => {
+      const shared = createTokenCounter();
+      let messages: BaseMessage[] = [];
+      // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+      await (tokenCap({ maxTokens, tokenCounter: shared, logger: false }).wrapModelCall as any)(
+        { messages: thread, systemMessage: new SystemMessage("You are helpful."), tools: [], state: { messages: thread }, runtime: {} },
+        async (r: { messages: BaseMessage[] }) => {
+          messages = r.messages;
+          return new AIMessage("ok");
+        },
+      );
+      return { ids: ids(messages), encoded: shared.encodedCharacters };
+    };
+    const exact = createTokenCounter();
+    const tokens = exact.countMessages(thread) + exact.countText("You are helpful.") + 4 + 3;
+    const bytes = thread.reduce((n, m) => n + Buffer.byteLength(messageText(m)) + 4, 0);
+    // Fits by bytes: every message sent, nothing tokenized.
+    expect(await sent(bytes + 100)).toEqual({ ids: ids(thread), encoded: 0 });
+    // Fits exactly but not by bytes: counted, every message sent.
+    expect((await sent(tokens + 1)).ids).toEqual(ids(thread));
+    // Over the cap: the same cut as capMessages with the same counts.
+    const cut = await sent(Math.floor(tokens / 2));
+    const expected = capMessages(thread, {
+      maxTokens: Math.floor(tokens / 2),
+      fixedTokens: exact.countMessage(new SystemMessage("You are helpful.")) + 3,
+      counter: exact,
+      startOn: "human",
+    });
+    expect(cut.ids).toEqual(ids(expected.messages));
+    expect(cut.ids.length).toBeLessThan(thread.length);
+  });
+
   it("keeps the tool loop of the run whole and shortens its results over the cap, warning when still over", async () => {
     const fetchDoc = tool(async ({ n }: { n: number }) => `${"word ".repeat(300)}end ${n}`, {
       name: "fetch_doc",

@@ -115,6 +115,13 @@ export interface CapSettings {
   maxTokens: number;
   /** Tokens always paid besides the view's messages (system prompt, tools, placed context). @default 0 */
   fixedTokens?: number;
+  /**
+   * An upper bound on `fixedTokens` read without the tokenizer (the counter's `boundText`): when
+   * it plus the view's messages bounded by the counter's `boundMessage` is within `maxTokens`, no
+   * cut is needed and nothing is tokenized (`fixedTokens` and `tokens` are read only when asked;
+   * issue 21). Unit: tokens. @default undefined (every count exact)
+   */
+  fixedBound?: number;
   counter: TokenCounter;
   eviction?: "sliding" | "chunked";
   /** In tokens. @default half of `maxTokens` */
@@ -165,11 +172,27 @@ function capViewOptions(settings: CapSettings): IndexedViewOptions {
     costKey = `${TOKEN_CAP_NAME}:tokens:${nextCounterKey++}`;
     counterKeys.set(counter, costKey);
   }
+  const { boundMessage } = counter;
   return {
     cost: (group: MessageGroup) => counter.countMessages(group.messages),
     costKey,
     limit: settings.maxTokens,
-    fixedCost: settings.fixedTokens ?? 0,
+    // Read only when the exact cost is needed (`settings.fixedTokens` may be computed on read).
+    get fixedCost() {
+      return settings.fixedTokens ?? 0;
+    },
+    ...(boundMessage && settings.fixedBound !== undefined
+      ? {
+          bounds: {
+            fixed: settings.fixedBound,
+            group: (group: MessageGroup) => {
+              let total = 0;
+              for (const message of group.messages) total += boundMessage(message);
+              return total;
+            },
+          },
+        }
+      : {}),
     eviction: settings.eviction,
     lowWatermark: settings.lowWatermark,
     startOn: settings.startOn,
@@ -180,7 +203,7 @@ function capViewOptions(settings: CapSettings): IndexedViewOptions {
 function capSelection(selection: ViewSelection, settings: CapSettings): CapResult {
   const { counter, maxTokens } = settings;
   // `droppedGroups` is read from the selection only when asked: it needs the whole thread grouped.
-  const result = (messages: BaseMessage[] | undefined, tokens: number, shortenedToolResults: number): CapResult => ({
+  const result = (messages: BaseMessage[] | undefined, tokens: () => number, shortenedToolResults: number): CapResult => ({
     // Without shortened results the view is the selection's, built only when read.
     get messages() {
       return messages ?? selection.messages;
@@ -193,21 +216,24 @@ function capSelection(selection: ViewSelection, settings: CapSettings): CapResul
             const original = selection.messages[i] as BaseMessage;
             return m === original ? [] : [{ original, replacement: m }];
           }),
-    tokens,
+    // Counted on read: a view that fits by its upper bounds is not tokenized unless asked.
+    get tokens() {
+      return tokens();
+    },
     get droppedGroups() {
       return selection.droppedGroups;
     },
     shortenedToolResults,
-    overLimit: tokens > maxTokens,
+    overLimit: messages === undefined ? selection.overLimit : tokens() > maxTokens,
   });
-  if (!selection.overLimit) return result(undefined, selection.cost, 0);
+  if (!selection.overLimit) return result(undefined, () => selection.cost, 0);
   if (settings.overflow === "throw") throw new ThreadwiseTokenBudgetError(maxTokens, selection.cost);
   // Over the cap with only the must-keep groups left: shorten tool results of that tail.
   const tailStart = protectedTailStart(selection.kept);
   const tailFirstMessage = (selection.kept[tailStart] as MessageGroup | undefined)?.messages[0];
   const from = tailFirstMessage ? selection.messages.indexOf(tailFirstMessage) : selection.messages.length;
   const shortened = shortenToolResults(selection.messages, from, selection.cost - maxTokens, counter);
-  return result(shortened.messages, selection.cost - shortened.savedTokens, shortened.shortened);
+  return result(shortened.messages, () => selection.cost - shortened.savedTokens, shortened.shortened);
 }
 
 /** The name of a chat model object, where it exposes one (`model` or `modelName`). */
@@ -294,17 +320,34 @@ export function tokenCap(options: TokenCapOptions = {}) {
         ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
         : assembledRequest(request);
       const tailContext = viewReport(ruled).tailContext;
-      const system = systemTokens(counter, ruled.systemMessage);
       const tools = ruled.tools ?? [];
+      const toolTokens = counter.countTools(tools);
+      const systemSent = systemText(ruled.systemMessage) !== "";
       // Reply priming and the system-with-tools correction: what the provider counts once per request.
-      const fixedTokens =
-        system +
-        counter.countTools(tools) +
-        (tailContext === "" ? 0 : counter.countText(tailContext)) +
-        requestOverheadTokens({ system: system > 0, tools: tools.length > 0 });
+      const overhead = requestOverheadTokens({ system: systemSent, tools: tools.length > 0 });
+      // Exact, on read: a view that fits by its upper bounds never tokenizes the system prompt,
+      // whose text (summary, facts) is the thread's own and new to a process that never saw it.
+      let fixedTokens: number | undefined;
+      const exactFixed = () => {
+        fixedTokens ??=
+          systemTokens(counter, ruled.systemMessage) + toolTokens + (tailContext === "" ? 0 : counter.countText(tailContext)) + overhead;
+        return fixedTokens;
+      };
+      const bound = counter.boundText;
       const settings: CapSettings = {
         maxTokens,
-        fixedTokens,
+        get fixedTokens() {
+          return exactFixed();
+        },
+        ...(bound && counter.boundMessage
+          ? {
+              fixedBound:
+                (systemSent ? (counter.boundMessage(ruled.systemMessage as SystemMessage) ?? 0) : 0) +
+                toolTokens +
+                (tailContext === "" ? 0 : bound(tailContext)) +
+                overhead,
+            }
+          : {}),
         counter,
         eviction: parsed.eviction,
         lowWatermark,

@@ -1,0 +1,164 @@
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
+import { isKeyring, type Keyring, loadKeyring, TENANT_ENV } from "@threadwise/encryption";
+import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
+import { createMemoryPool } from "./pg-pool.js";
+import { assertSchemaName } from "./pg-thread-registry.js";
+import { type OpsTarget, openRegistry } from "./prune.js";
+import type { ThreadDeleteOutcome } from "./thread-registry.js";
+import { postgresUserStore } from "./user-memory-store.js";
+
+/** Options of {@link eraseUser}. */
+export interface EraseUserOptions extends OpsTarget {
+  /** The user whose memory goes (the `user_id` runs named); checked with core's `normalizeUserId`. */
+  userId: string;
+  /** The tenant of that user. @default env `THREADWISE_MEMORY_TENANT_ID`, else "default" */
+  tenantId?: string;
+  /**
+   * Also delete the user's threads: every thread the user's items name in their provenance, plus
+   * `threadIds`, through the thread registry (checkpoints, blobs, writes; tombstones written).
+   * @default false
+   */
+  threads?: boolean;
+  /** More threads of the user to delete with `threads` (ids your application keeps). */
+  threadIds?: string[];
+  /** The store of user memory; for a PostgreSQL target (`dsn`) its PostgresStore is used when unset. */
+  store?: BaseStore;
+  /** Keyring the items were sealed with, to read the thread ids from sealed provenance (a path or a `Keyring`). */
+  keyring?: string | Keyring;
+  /** Delete for real; otherwise a dry run that only counts. Irreversible. @default false */
+  apply?: boolean;
+}
+
+/** What {@link eraseUser} found and did. */
+export interface EraseUserReport {
+  dryRun: boolean;
+  tenantId: string;
+  userId: string;
+  /** User-memory items found (dry run) or deleted; 0 when no store was given (a SQLite target without `store`). */
+  items: number;
+  /** Whether a store of user memory was searched. */
+  storeSearched: boolean;
+  /** Threads named by the items' provenance and `threadIds`, sorted. */
+  threadIds: string[];
+  /** Per-thread outcome when threads were deleted. */
+  threads: ThreadDeleteOutcome[];
+}
+
+function codecOf(keyring: string | Keyring | undefined): UserItemCodec {
+  if (keyring === undefined) return new UserItemCodec();
+  const loaded = isKeyring(keyring) ? keyring : loadKeyring(keyring);
+  return new UserItemCodec({ keyring: loaded, agentId: "default", principalId: "default" });
+}
+
+async function openStore(options: EraseUserOptions): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
+  if (options.store) return { store: options.store, close: async () => {} };
+  // A SQLite target keeps threads only: user memory beside it lives in the application's own store.
+  if (!options.dsn && options.sqlitePath) return { store: undefined, close: async () => {} };
+  if (!options.dsn)
+    throw new ThreadwiseConfigError(
+      "eraseUser.store",
+      "give the store of user memory (`store`), or a PostgreSQL DSN (--dsn) for its PostgresStore",
+    );
+  const pool = createMemoryPool(options.dsn, { mode: options.poolMode, max: 2 });
+  return { store: postgresUserStore(pool, { schema: options.schema ?? "public", dsn: options.dsn, max: 2 }), close: () => pool.end() };
+}
+
+/**
+ * Erases one user's memory (spec R40): every user-memory item of the user under the tenant and,
+ * with `threads`, the user's threads (those the items' provenance names, plus `threadIds`) with
+ * their checkpoints, blobs and pending writes, leaving tombstones. A dry run unless `apply`.
+ * Thread ids in sealed items are read with `keyring`; without it only `threadIds` are known.
+ *
+ * @throws ThreadwiseUserIdError for a user or tenant id that breaks the thread-id rules;
+ *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError when no store can
+ *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`). All before
+ *   anything is deleted.
+ * @example
+ * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
+ */
+export async function eraseUser(options: EraseUserOptions): Promise<EraseUserReport> {
+  const scope: UserScope = {
+    userId: normalizeUserId(options.userId, "eraseUser.userId"),
+    tenantId: normalizeUserId(options.tenantId ?? (process.env[TENANT_ENV]?.trim() || "default"), "eraseUser.tenantId"),
+  };
+  for (const id of options.threadIds ?? []) normalizeThreadId(id);
+  if (options.schema !== undefined) assertSchemaName(options.schema, "eraseUser.schema");
+  if (options.threads && !options.dsn && !options.sqlitePath && !options.registry)
+    throw new ThreadwiseConfigError(
+      "eraseUser.threads",
+      "deleting threads needs the thread store: give a DSN, a SQLite file or a registry",
+    );
+  const codec = codecOf(options.keyring);
+  const { store, close } = await openStore(options);
+  try {
+    let items = 0;
+    let named: string[] = [];
+    if (!store) {
+      // nothing to search
+    } else if (options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
+    else {
+      const found = await store.search(userNamespace(scope), { limit: 100_000 });
+      items = found.length;
+      named = found.flatMap((f) => {
+        try {
+          return [codec.decode(scope, f.key, f.value).threadId];
+        } catch {
+          return [];
+        }
+      });
+    }
+    const threadIds = [...new Set([...named, ...(options.threadIds ?? [])])].sort();
+    const threads: ThreadDeleteOutcome[] = [];
+    if (options.threads && options.apply && threadIds.length > 0) {
+      const { registry, close: closeRegistry } = await openRegistry(options);
+      try {
+        for (const threadId of threadIds) threads.push(await registry.deleteThread(threadId, { reason: "erase-user" }));
+      } finally {
+        await closeRegistry();
+      }
+    }
+    return {
+      dryRun: !options.apply,
+      tenantId: scope.tenantId,
+      userId: scope.userId,
+      items,
+      storeSearched: store !== undefined,
+      threadIds,
+      threads,
+    };
+  } finally {
+    await close();
+  }
+}
+
+/** Options of {@link userMemoryRetention}. */
+export interface UserMemoryRetentionOptions extends Pick<OpsTarget, "dsn" | "schema" | "poolMode"> {
+  /** Items last written at least this many days ago are deleted (days, a whole number >= 1). */
+  days: number;
+  /** Only this tenant's users. @default every tenant */
+  tenantId?: string;
+  store?: BaseStore;
+  /** Clock, for tests. */
+  now?: () => Date;
+}
+
+/**
+ * Retention of user memory by age (spec R40): deletes every item last written `days` or more days
+ * ago, by the store's own `updatedAt` (no keyring needed). Returns how many.
+ * @throws ThreadwiseConfigError when `days` is not a whole number >= 1 or no store can be opened.
+ */
+export async function userMemoryRetention(options: UserMemoryRetentionOptions): Promise<{ deleted: number; before: Date }> {
+  if (!(Number.isSafeInteger(options.days) && options.days >= 1))
+    throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
+  const before = new Date((options.now ?? (() => new Date()))().getTime() - options.days * 86_400_000);
+  const { store, close } = await openStore({ ...options, userId: "-" });
+  if (!store) throw new ThreadwiseConfigError("userMemoryRetention.store", "give the store of user memory, or a PostgreSQL DSN");
+  try {
+    const tenantLabel =
+      options.tenantId === undefined ? undefined : namespaceLabel(normalizeUserId(options.tenantId, "userMemoryRetention.tenantId"));
+    return { deleted: await expireUserItems(store, before, tenantLabel ? { tenantLabel } : {}), before };
+  } finally {
+    await close();
+  }
+}

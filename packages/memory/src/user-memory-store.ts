@@ -1,0 +1,52 @@
+import { type BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
+import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import type pg from "pg";
+import type { MemoryConfig } from "./config.js";
+import { loadPostgresStore } from "./optional-peers.js";
+import { createMemoryPool } from "./pg-pool.js";
+
+/**
+ * Tables of PostgresStore in `schema` (created by `threadwise migrate` through its `setup()`);
+ * `store_vectors` only exists when a vector index was configured.
+ */
+export function storeTables(schema: string) {
+  const q = (table: string) => `"${schema}".${table}`;
+  return { store: q("store"), storeMigrations: q("store_migrations"), storeVectors: q("store_vectors") };
+}
+
+/**
+ * A PostgresStore on `pool` (a pool from `createMemoryPool`, so the store is pooled like the saver:
+ * the same connection profile, PgBouncer's transaction mode included), never creating tables
+ * (`ensureTables: false`: `threadwise migrate` does, spec R21). PostgresStore 1.0.x builds its own
+ * `pg.Pool` from `connectionOptions` and keeps it as `core.pool`; that pool (still unconnected)
+ * is ended and replaced with `pool`. If a later release keeps it elsewhere, the store keeps its
+ * own pool, built from the same DSN with the same `max`.
+ *
+ * @throws ThreadwiseMissingPeerError when `@langchain/langgraph-checkpoint-postgres` is not installed.
+ */
+export function postgresUserStore(pool: pg.Pool, options: { schema: string; dsn: string; max: number }): PostgresStore {
+  const PostgresStore = loadPostgresStore();
+  const store = new PostgresStore({
+    connectionOptions: { connectionString: options.dsn, max: options.max, min: 0, allowExitOnIdle: true, application_name: "threadwise" },
+    schema: options.schema,
+    ensureTables: false,
+  });
+  const core = (store as unknown as { core?: { pool?: pg.Pool } }).core;
+  if (core?.pool && typeof core.pool.end === "function") {
+    void core.pool.end().catch(() => undefined);
+    core.pool = pool;
+  }
+  return store;
+}
+
+/**
+ * The store of user memory for a resolved config (spec R40): PostgresStore on the memory database
+ * for `postgres` (tables from `threadwise migrate`), else an `InMemoryStore` (lost on restart:
+ * pass your own `store` for a durable one on other backends).
+ */
+export function createUserMemoryStore(config: MemoryConfig, options: { pool?: pg.Pool } = {}): BaseStore {
+  if (config.backend !== "postgres") return new InMemoryStore();
+  const dsn = config.postgresDsn as string;
+  const pool = options.pool ?? createMemoryPool(dsn, { mode: config.pgPoolMode, max: config.pgPoolMax });
+  return postgresUserStore(pool, { schema: config.postgresSchema, dsn, max: config.pgPoolMax });
+}
