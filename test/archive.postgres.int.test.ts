@@ -53,5 +53,6 @@ describe("message archive: PostgreSQL", () => {
       await client.end();
       await archived.checkpointer.close();
     }
-  });
+    // Two 48-turn replays, one on PostgreSQL: about 20 s in CI, longer on a loaded machine.
+  }, 180_000);
 });

@@ -45,6 +45,57 @@ describe("recall in an agent", () => {
     expect(counter.countText(block)).toBeLessThanOrEqual(300);
   });
 
+  // Issue 27: with an archive, the messages that left the stored thread are searched with it, at
+  // the positions they have in the whole thread, and a message in both places counts once.
+  it("searches archived messages (`archived`), positions as in the whole thread, a message in both counted once", async () => {
+    const archived = [
+      new HumanMessage({ id: "u1", content: "My sister Hana is getting married in Jeju next spring." }),
+      new AIMessage({ id: "a1", content: "ok" }),
+      new HumanMessage({ id: "u2", content: "I need to buy a new laptop for work." }),
+    ];
+    const asked: string[] = [];
+    const model = scriptedModel(() => "ok");
+    const agent = createAgent({
+      model,
+      systemPrompt: "S",
+      checkpointer: new MemorySaver(),
+      middleware: [
+        windowTrim({ maxMessages: 2 }),
+        recall({
+          promptContextMode: "legacy_system",
+          archived: async (threadId) => {
+            asked.push(threadId);
+            return archived;
+          },
+        }),
+      ],
+    });
+    const config = { configurable: { thread_id: "archived" } };
+    // The stored thread starts where the archive ends; u2 is in both places (a crash between the writes).
+    await agent.graph.updateState(
+      { configurable: { thread_id: "archived", checkpoint_ns: "" } },
+      {
+        messages: [
+          new HumanMessage({ id: "u2", content: "I need to buy a new laptop for work." }),
+          new AIMessage({ id: "a2", content: "ok" }),
+        ],
+      },
+      "model_request",
+    );
+    await agent.invoke({ messages: [new HumanMessage({ id: "u3", content: "The weather has been cold all week." })] }, config);
+    await agent.invoke({ messages: [new HumanMessage({ id: "u4", content: "Where is Hana's wedding again?" })] }, config);
+    const block = recallBlockOf(model.calls.at(-1)?.messages[0]);
+    expect(asked).toContain("archived");
+    expect(block).toContain("#1 user: My sister Hana is getting married in Jeju next spring.");
+    expect(block).toContain("#2 assistant: ok");
+    // Without the reader the archived wedding message is not found at all.
+    const plain = await conversation(
+      ["I need to buy a new laptop for work.", "The weather has been cold all week.", "Where is Hana's wedding again?"],
+      [windowTrim({ maxMessages: 2 }), recall({ promptContextMode: "legacy_system" })],
+    );
+    expect(recallBlockOf(plain.model.calls.at(-1)?.messages[0])).not.toContain("Jeju");
+  });
+
   // Found by test/stack.memo-equivalence.test.ts (STACK_MEMO_EDITS=1): the index syncs by ids, so a
   // message sent again under its own id (a redaction, an edit; the messages reducer replaces it in
   // place) kept its old text in the index, and recall placed the text the user had redacted.
