@@ -17,7 +17,8 @@
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
  * (round-robin rows with recall, default 10,200), `--profile` (V8's profiler on during each
  * round-robin row's timed calls; prints the functions with the most self time and writes the
- * profile to the OS temp dir), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * profile to the OS temp dir), `--write` (write bench/results/scale.{md,json} with other options
+ * too; the command is recorded in them), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
@@ -31,11 +32,15 @@
  * - Round-robin, hooks' own time: one set of middleware instances serves T threads in turn, each
  *   call with fresh message objects (as a checkpointer deserializes them) and the thread 2
  *   messages longer than at its previous call; the hooks run as `createAgent` runs them
- *   (bench/support/hook-calls.ts, the harness of bench/overhead.ts). One untimed round over all T
- *   threads (each thread's first call), then `--calls` timed calls continuing the round-robin.
- *   A minor GC before each timed call, outside the timing. Heap per thread: `heapUsed` after a
- *   full GC once the untimed round is over, minus before it, over T (it includes the bench's own
- *   per-thread private channels, summary and facts, which a checkpointer would hold).
+ *   (bench/support/hook-calls.ts, the harness of bench/overhead.ts). Every thread starts from the
+ *   private channels (summary, facts) a long-served thread holds: made by other instances over
+ *   calls until the summary caught up, then rewritten for each thread's text (its ids, texts and
+ *   the summary's digests of what it covers). The threads are spread over the summary period, so
+ *   the timed calls hold due calls in the same share whether a thread is served once or often.
+ *   One untimed round over all T threads (each thread's first call), then `--calls` timed calls
+ *   continuing the round-robin. A minor GC before each timed call. Heap per thread: `heapUsed`
+ *   after a full GC once the untimed round is over, minus before it, over T: what the process
+ *   keeps per thread besides the stored state (the channels existed before).
  * - Round-robin, whole step: `createAgent(...).invoke` on a MemorySaver holding T seeded threads per
  *   configuration (pruned to their newest checkpoint), the floor and the stack interleaved step by
  *   step; one untimed round, then `--step-calls` timed steps each. CPU time of the process.
@@ -107,6 +112,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
+  write: { type: "boolean", default: false },
   "postgres-url": { type: "string" },
   child: { type: "string" },
   channels: { type: "string" },
@@ -622,7 +628,7 @@ async function main() {
     "## Method",
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
-    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T; it includes the bench's own per-thread summary and fact channels (a checkpointer's in an agent).`,
+    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
     `- Round-robin, whole step: \`invoke\` of a \`createAgent\` agent (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
     `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over ${COLD_RUNS} processes. At 50k messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
@@ -644,7 +650,7 @@ async function main() {
     cold,
   };
   const defaults = !RECALL && Object.entries(DEFAULTS).every(([k, v]) => String(args[k as keyof typeof args]) === v);
-  if (defaults && cli.writesResults) {
+  if ((defaults || args.write === true) && cli.writesResults) {
     mkdirSync(dirname(RESULTS_MD), { recursive: true });
     writeFileSync(RESULTS_MD, doc);
     writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
