@@ -20,6 +20,11 @@ describe("dates as terms (issue 25)", () => {
     expect(tokenize("4월 15일부터 3박 4일")).toEqual(["month:4", "15", "3", "박", "4"]);
   });
 
+  it("reads no month in words that only look up an object's properties (constructor, toString)", () => {
+    expect(tokenize("the constructor toString valueOf hasOwnProperty")).not.toContainEqual(expect.stringMatching(/^month:/));
+    expect(tokenize("Constructor of the bridge")).not.toContainEqual(expect.stringMatching(/^month:/));
+  });
+
   it("reads the date of timestamps as recall keeps them", () => {
     expect(parseCalendarDate("1:56 pm on 8 May, 2023")).toEqual({ year: 2023, month: 5, day: 8 });
     expect(parseCalendarDate("2024년 3월 4일 오후 7시 10분")).toEqual({ year: 2024, month: 3, day: 4 });

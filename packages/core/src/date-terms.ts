@@ -33,6 +33,8 @@ const ABBREVIATIONS: Readonly<Record<string, number>> = {
   nov: 11,
   dec: 12,
 };
+/** The first three letters of every month name and abbreviation (all 3 to 9 letters long). */
+const MONTH_START = /^(?:jan|feb|mar|apr|may|jun|jul|aug|sep|oct|nov|dec)/i;
 /** Month names that are also common words (`may` the modal, `march` the verb, `august` the adjective). */
 const AMBIGUOUS = new Set(["may", "march", "august"]);
 /** Words after which a capitalized ambiguous month name is the month ("in May", "since March"). */
@@ -55,15 +57,17 @@ export function monthTerm(month: number): string {
  * @param next - the word after it, as written, or `undefined`
  */
 export function englishMonth(word: string, previous: string | undefined, next: string | undefined): number | undefined {
+  // Called for every English word of every text indexed: most words leave here, without a copy.
+  if (word.length < 3 || word.length > 9 || !MONTH_START.test(word)) return undefined;
   const lower = word.toLowerCase();
   const nearNumber = /^\d/.test(previous ?? "") || /^\d/.test(next ?? "");
-  const full = MONTHS[lower];
+  const full = Object.hasOwn(MONTHS, lower) ? MONTHS[lower] : undefined;
   if (full !== undefined) {
     if (!AMBIGUOUS.has(lower)) return full;
     const capitalized = word[0] !== lower[0];
     return capitalized && (nearNumber || BEFORE_MONTH.has((previous ?? "").toLowerCase())) ? full : undefined;
   }
-  const short = ABBREVIATIONS[lower];
+  const short = Object.hasOwn(ABBREVIATIONS, lower) ? ABBREVIATIONS[lower] : undefined;
   return short !== undefined && nearNumber ? short : undefined;
 }
 

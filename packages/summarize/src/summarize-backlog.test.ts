@@ -3,30 +3,14 @@
  * thousands of messages, or a summarizer that failed for a while. Every message that leaves the
  * window is summarized exactly once, in passes that each fit `maxInputTokens`; none is left out.
  */
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
-import { createTokenCounter, messageText, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { createTokenCounter, messageText, type SummaryRecord } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
+import { catchUp, importedThread, modelCall, recordingSummarizer } from "./fixtures/imported-thread.js";
 import { summarize } from "./summarize.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, SHORTENED_MARKER, summarizerPasses, transcriptLine } from "./summarizer-input.js";
 
 const counter = createTokenCounter();
-
-/** A long imported thread: user and assistant turns with tool calls now and then, text of varied length. */
-function importedThread(messages: number): BaseMessage[] {
-  const out: BaseMessage[] = [];
-  for (let i = 0; out.length < messages; i += 1) {
-    out.push(new HumanMessage({ id: `u${i}`, content: `Question ${i}: ${"where is my booking ".repeat(1 + (i % 7))}` }));
-    if (i % 5 === 3) {
-      out.push(
-        new AIMessage({ id: `c${i}`, content: "", tool_calls: [{ id: `call${i}`, name: "lookup", args: { i }, type: "tool_call" }] }),
-      );
-      out.push(new ToolMessage({ id: `t${i}`, tool_call_id: `call${i}`, content: `Seat ${i}A, flight KE${i}. `.repeat(1 + (i % 4)) }));
-    }
-    out.push(new AIMessage({ id: `a${i}`, content: `Answer ${i}: 서울에서 부산까지 ${i}번 항공편입니다. `.repeat(1 + (i % 3)) }));
-  }
-  return out.slice(0, messages);
-}
 
 describe("summarizerPasses", () => {
   for (const size of [400, 2000]) {
@@ -91,52 +75,6 @@ describe("summarizerPasses", () => {
   });
 });
 
-/** Runs the summarize hook over `stored` with `slot`, as one model call; returns the summary update, what was sent and the log. */
-async function modelCall(
-  middleware: ReturnType<typeof summarize>,
-  stored: BaseMessage[],
-  summary: SummaryRecord | undefined,
-  summarizer: object,
-) {
-  const lines: Array<Record<string, unknown>> = [];
-  let sent: BaseMessage[] = [];
-  const request = {
-    messages: stored,
-    systemMessage: new SystemMessage("sys"),
-    state: { messages: stored, [SUMMARY_SLOT_KEY]: summary ? { summary } : {} },
-    tools: [],
-    model: summarizer,
-    runtime: { configurable: { thread_id: "backlog" } },
-  };
-  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-  const result = await (middleware.wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
-    sent = r.messages;
-    return new AIMessage("ok");
-  });
-  const update =
-    result instanceof Command
-      ? ((result.update as Record<string, { summary: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary ?? undefined)
-      : undefined;
-  return { update, sent, lines };
-}
-
-/** A summarizer that records the new messages of each input and answers with a short summary; it fails on the calls listed. */
-function recordingSummarizer(failOn: readonly number[] = []) {
-  const inputs: string[][] = [];
-  let calls = 0;
-  const model = {
-    async invoke(messages: BaseMessage[]) {
-      calls += 1;
-      if (failOn.includes(calls)) throw new Error(`summarizer down (call ${calls})`);
-      const text = messageText(messages[1] as BaseMessage);
-      const body = text.slice(text.indexOf("<new_messages>\n") + "<new_messages>\n".length, text.indexOf("\n</new_messages>"));
-      inputs.push(body.split("\n"));
-      return new AIMessage(`summary after call ${calls}`);
-    },
-  };
-  return { model, inputs, calls: () => calls };
-}
-
 describe("summarize over an imported thread (backlog)", () => {
   it("covers every evicted message exactly once over the next calls, the view bounded meanwhile, and keeps what passes made before a failed one", async () => {
     const stored = importedThread(400);
@@ -174,5 +112,18 @@ describe("summarize over an imported thread (backlog)", () => {
     expect(summary?.coveredCount).toBe(covered);
     const expected = stored.slice(0, covered).map((m) => transcriptLine(m));
     expect(summarizer.inputs.flat()).toEqual(expected);
+  });
+});
+
+describe("summarize over an imported thread in the background (backlog)", () => {
+  it("400 messages, a 1,000-token cap: every evicted message in exactly one input, each pass within the cap, the view bounded", async () => {
+    const run = await catchUp({ size: 400, maxInputTokens: 1000, background: true, maxPassesPerCall: 3 });
+    expect(run.covered).toBeGreaterThanOrEqual(400 - 20);
+    expect(run.inputs.flat()).toEqual(run.stored.slice(0, run.covered).map((m) => transcriptLine(m)));
+    expect(run.summary?.passes).toBe(run.inputs.length);
+    expect(run.largestPass).toBeLessThanOrEqual(1000);
+    expect(run.largestView).toBeLessThanOrEqual(20 + 22);
+    // Three passes per job: the backlog takes several calls, none of which sends it whole.
+    expect(run.calls).toBeGreaterThan(3);
   });
 });

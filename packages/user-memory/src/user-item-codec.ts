@@ -29,6 +29,9 @@ export class ThreadwiseUserMemoryItemError extends ThreadwiseError {
   }
 }
 
+/** Decoded items a codec remembers (see `UserItemCodec`); the oldest go first. */
+const MAX_DECODED_ITEMS = 50_000;
+
 /** What the store holds per item: `{ v: 1, sealed }` with encryption, `{ v: 1, item }` without. */
 export type StoredUserValue = { v: 1; sealed: string } | { v: 1; item: UserItem };
 
@@ -53,6 +56,12 @@ export interface SealingIdentity {
 export class UserItemCodec {
   readonly #identity: SealingIdentity | undefined;
   readonly #ciphers = new Map<string, RecordCipher>();
+  /**
+   * Items already decoded, by scope and key, with the stored value they came from: the same sealed
+   * text (compared in full) or the same plaintext object is not opened and checked again. A value
+   * that differs in any byte is decoded from scratch, so tamper and copy checks still apply.
+   */
+  readonly #decoded = new Map<string, { value: unknown; item: UserItem }>();
 
   constructor(identity?: SealingIdentity) {
     this.#identity = identity;
@@ -92,6 +101,19 @@ export class UserItemCodec {
    */
   decode(scope: UserScope, key: string, value: unknown): UserItem {
     const stored = value as Partial<{ v: number; sealed: unknown; item: unknown }> | null;
+    const cacheKey = `${scope.tenantId}\u0000${scope.userId}\u0000${key}`;
+    const source = this.#identity ? stored?.sealed : stored?.item;
+    const cached = this.#decoded.get(cacheKey);
+    if (cached && source !== undefined && cached.value === source) return cached.item;
+    const item = this.#decodeFresh(scope, key, stored);
+    if (source !== undefined) {
+      if (this.#decoded.size >= MAX_DECODED_ITEMS) this.#decoded.delete(this.#decoded.keys().next().value as string);
+      this.#decoded.set(cacheKey, { value: source, item });
+    }
+    return item;
+  }
+
+  #decodeFresh(scope: UserScope, key: string, stored: Partial<{ v: number; sealed: unknown; item: unknown }> | null): UserItem {
     let raw: unknown;
     if (this.#identity) {
       const location = UserItemCodec.#location(scope, key);

@@ -114,6 +114,16 @@ describe("userMemory through createAgent", () => {
     expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
   });
 
+  it("goes on without user memory when the store hangs, past timeoutMs", async () => {
+    const hanging = new InMemoryStore();
+    hanging.batch = () => new Promise(() => {});
+    const { agent, model, logger } = agentWith(hanging, { timeoutMs: 50 });
+    for (const thread of ["h1", "h2"]) await say(agent, "I moved to Busan.", { thread_id: thread, user_id: "u1" });
+    expect(model.calls).toHaveLength(2);
+    expect(logger.warns.filter((w) => w.startsWith("user_memory: store"))).toHaveLength(1);
+    expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
+  });
+
   it("writes nothing for a run that fails before its answer", async () => {
     const store = new InMemoryStore();
     const model = scriptedModel(() => {
@@ -122,5 +132,42 @@ describe("userMemory through createAgent", () => {
     const agent = createAgent({ model, checkpointer: new MemorySaver(), store, middleware: [userMemory({ logger: false })] });
     await expect(say(agent as never, "I moved to Busan.", { thread_id: "f1", user_id: "u1" })).rejects.toThrow("provider down");
     expect(await store.search(userNamespace({ tenantId: "default", userId: "u1" }))).toEqual([]);
+  });
+});
+
+describe("userMemory with summarize", () => {
+  it("keeps the thread's summary as its digest, and recalls it in the user's next thread", async () => {
+    const { summarize } = await import("@threadwise/summarize");
+    const store = new InMemoryStore();
+    const model = scriptedModel((messages) =>
+      JSON.stringify(messages).includes("running summary")
+        ? "The user is planning a trip to Jeju island with a budget of 900 dollars."
+        : "ok",
+    );
+    const agent = createAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      store,
+      middleware: [
+        windowTrim({ maxMessages: 2, logger: false }),
+        summarize({ windowSize: 2, threshold: 4, logger: false }),
+        userMemory({ logger: false, keepMessages: false }),
+      ],
+    });
+    for (const text of [
+      "Let's plan my trip.",
+      "It is to Jeju island.",
+      "Budget is 900 dollars.",
+      "Hotels near the beach.",
+      "Two nights.",
+      "Thanks.",
+    ])
+      await say(agent as never, text, { thread_id: "trip", user_id: "u1" });
+    const items = await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100);
+    const digest = items.find((item) => item.kind === "digest");
+    expect(digest?.threadId).toBe("trip");
+    expect(digest?.text).toContain("Jeju island");
+    await say(agent as never, "What was my budget for the Jeju trip?", { thread_id: "later", user_id: "u1" });
+    expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).toContain("900 dollars");
   });
 });

@@ -9,6 +9,7 @@ import {
   normalizeThreadId,
   readSummarySlot,
   resolveLogger,
+  summarySlotState,
   threadwiseMiddleware,
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
@@ -86,7 +87,8 @@ const cut = (text: string, max: number) => {
  * block through core placement (`cache_aware`: in the stable tail, never in the cached prefix).
  * Computed once per user message (a tool loop reuses it).
  *
- * **Failures.** A store that throws or exceeds `timeoutMs` on read or write: the turn goes on
+ * **Failures.** A store that throws or exceeds `timeoutMs` (it is called directly, not through
+ * LangGraph's batching queue, which the run waits for) on read or write: the turn goes on
  * without user memory, a warning is logged once (until the store works again), and the multiturn
  * line says `user_memory=store_error`. A sealed value that was tampered with or copied from
  * another user is refused the same way (`THREADWISE_DECRYPTION_FAILED` in the warning).
@@ -129,7 +131,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
     failing = true;
   };
   const storeOf = (runtime: { store?: BaseStore } | undefined): BaseStore | undefined => {
-    const store = runtime?.store ?? config.store;
+    // LangGraph hands nodes its AsyncBatchedStore, and the run waits for that queue before it ends:
+    // a store that hangs would hang the turn past `timeoutMs`. The store it wraps is used instead.
+    const given = runtime?.store as (BaseStore & { lg_name?: unknown; store?: BaseStore }) | undefined;
+    const store = (given?.lg_name === "AsyncBatchedStore" && given.store ? given.store : given) ?? config.store;
     if (!store && !warnedNoStore) {
       warnedNoStore = true;
       logger.warn("user_memory: no store; pass createAgent({ store }) or userMemory({ store }) (runs go on without user memory)");
@@ -147,6 +152,8 @@ export function userMemory(options: UserMemoryOptions = {}) {
 
   return threadwiseMiddleware({
     name: USER_MEMORY_MIDDLEWARE_NAME,
+    // Declared to read the thread's summary (summarize's slot) for the digest; never written here.
+    stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {
       const runtime = request.runtime as (ScopeSource & { store?: BaseStore; signal?: AbortSignal }) | undefined;
       const scope = resolveUserScope(runtime, scopeOptions);

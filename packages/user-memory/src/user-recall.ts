@@ -34,6 +34,8 @@ interface CachedMessage {
 export class UserRecallIndex {
   readonly state: ThreadRecallState;
   readonly #messages = new Map<string, CachedMessage>();
+  /** The items last synced and the facts they gave: the codec hands back the same objects for unchanged values. */
+  #last: { items: readonly UserItem[]; facts: Fact[] } | undefined;
 
   constructor(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">, countText: (text: string) => number) {
     this.state = createThreadRecallState(options, countText);
@@ -41,6 +43,8 @@ export class UserRecallIndex {
 
   /** Syncs with `items` and returns the facts to search (their `sourceMessageId` is the message item's key). */
   sync(items: readonly UserItem[]): { facts: Fact[] } {
+    const last = this.#last;
+    if (last && last.items.length === items.length && last.items.every((item, i) => item === items[i])) return { facts: last.facts };
     const documents = items.filter((item) => item.kind !== "fact").sort(indexOrder);
     const seen = new Set<string>();
     const messages = documents.map((item) => {
@@ -65,6 +69,7 @@ export class UserRecallIndex {
         ...(item.fact as Fact),
         sourceMessageId: item.messageId === null ? null : messageItemKey(item.threadId, item.messageId),
       }));
+    this.#last = { items: [...items], facts };
     return { facts };
   }
 }
