@@ -148,6 +148,27 @@ export interface CandidateFact {
   ended?: boolean;
 }
 
+/**
+ * Attributes a value of which can stop holding (`ended` candidates): a name, an age, a hometown or
+ * a past event cannot. One list for the English and the Korean rules.
+ */
+export const ENDABLE_ATTRIBUTES: ReadonlySet<string> = new Set([
+  "residence",
+  "work",
+  "school",
+  "study",
+  "marital",
+  "likes",
+  "dislikes",
+  "pet",
+  "belonging",
+  "health",
+  "constraint",
+  "hobby",
+  "plan",
+  "favorite",
+]);
+
 /** Most earlier values a fact keeps in `history`. */
 export const MAX_FACT_HISTORY = 3;
 

@@ -1,4 +1,4 @@
-import type { CandidateFact } from "./fact-store.js";
+import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 
 /**
  * English extraction rules (spec R15). A message is cut into clauses; a clause yields a fact when
@@ -111,24 +111,6 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
 ];
-
-/** Attributes a value of which can stop holding (a name, an age, a hometown or a past event cannot). */
-const ENDABLE = new Set([
-  "residence",
-  "work",
-  "school",
-  "study",
-  "marital",
-  "likes",
-  "dislikes",
-  "pet",
-  "belonging",
-  "health",
-  "constraint",
-  "hobby",
-  "plan",
-  "favorite",
-]);
 
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
@@ -419,7 +401,7 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
     if (!m) continue;
     const predicate = positive(m).replace(/\s+/g, " ").trim();
     const found = matchRule({ ...subject, predicate });
-    if (!found || !ENDABLE.has(found.attribute)) return undefined;
+    if (!found || !ENDABLE_ATTRIBUTES.has(found.attribute)) return undefined;
     // "I don't like jazz anymore" is a dislike now (the `dislikes` rule, one preference key);
     // "I used to like jazz" is a liking that ended.
     if (found.attribute === "likes" && !/^used to\b/i.test(subject.predicate)) return undefined;

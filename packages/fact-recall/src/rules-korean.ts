@@ -1,4 +1,4 @@
-import type { CandidateFact } from "./fact-store.js";
+import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 
 /**
  * Korean extraction rules (spec R15), written for Korean grammar rather than translated: the
@@ -521,24 +521,6 @@ function positiveOfEnded(sentence: string): string | undefined {
   return undefined;
 }
 
-/** Attributes a value of which can stop holding (a name, an age, a hometown or a past event cannot). */
-const ENDABLE = new Set([
-  "residence",
-  "work",
-  "school",
-  "study",
-  "marital",
-  "likes",
-  "dislikes",
-  "pet",
-  "belonging",
-  "health",
-  "constraint",
-  "hobby",
-  "plan",
-  "favorite",
-]);
-
 /**
  * The first rule matching `body` said by `subject`: the candidate, or `undefined` when no rule
  * matches or the clause names someone else as its subject.
@@ -588,7 +570,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker);
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
     // `예전에는 커피를 좋아했어요` is a liking that ended.
-    if (endedFact && ENDABLE.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
+    if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
       facts.push({ ...endedFact, ended: true });
       continue;
     }
