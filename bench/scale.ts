@@ -13,12 +13,13 @@
  * count, default 300), `--step-threads` (threads served round-robin, whole step on a MemorySaver;
  * default 10,1000), `--step-calls` (timed steps per configuration and thread count, default 100),
  * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
- * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3), `--warm`
+ * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3; a list gives one per cold size), `--warm`
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
  * (round-robin rows with recall, default 10,200), `--profile` (V8's profiler on during each
  * round-robin row's timed calls; prints the functions with the most self time and writes the
  * profile to the OS temp dir), `--write` (write bench/results/scale.{md,json} with other options
- * too; the command is recorded in them), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * too; the command is recorded in them), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
+ * default 10000), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
@@ -52,9 +53,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { dirname, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -98,6 +99,7 @@ const DEFAULTS = {
   "cold-runs": "3",
   warm: "5",
   "recall-threads": "10,200",
+  "cold-step-max-other": "10000",
 };
 const cli = benchArgs(LOCOMO_PATH, {
   threads: { type: "string", default: DEFAULTS.threads },
@@ -110,6 +112,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "cold-runs": { type: "string", default: DEFAULTS["cold-runs"] },
   warm: { type: "string", default: DEFAULTS.warm },
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
+  "cold-step-max-other": { type: "string", default: DEFAULTS["cold-step-max-other"] },
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
@@ -125,7 +128,9 @@ const CALLS = Number(args.calls);
 const STEP_THREADS = list(args["step-threads"]);
 const STEP_CALLS = Number(args["step-calls"]);
 const COLD_SIZES = list(args["cold-sizes"]);
-const COLD_RUNS = Number(args["cold-runs"]);
+/** `--cold-runs`: processes per size and saver; a list gives one per `--cold-sizes` entry (the last repeated). */
+const COLD_RUNS = list(args["cold-runs"]);
+const coldRunsAt = (index: number) => COLD_RUNS[Math.min(index, COLD_RUNS.length - 1)] as number;
 /** `--recall`: every part with recall in the stack (memoryStack's default); by default only the `--recall-threads` round-robin rows. */
 const RECALL = args.recall === true;
 const RECALL_THREADS = list(args["recall-threads"]);
@@ -139,8 +144,8 @@ const STEP_TARGET = 1.15;
 const THREADS_TARGET = 1.5;
 /** Whole-step targets apply at these sizes (issue 21: 1k and 10k messages). */
 const STEP_TARGET_SIZES = [1000, 10000];
-/** The largest thread the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite). */
-const COLD_STEP_MAX_OTHER = 10000;
+/** `--cold-step-max-other`: the largest thread (messages) the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite); past it only the hooks' own time. */
+const COLD_STEP_MAX_OTHER = Number(args["cold-step-max-other"]);
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
 
 /** The stack under test: the full stack of bench/step.ts, with or without recall (`--recall`). */
@@ -429,12 +434,19 @@ interface ColdSample {
 /** The threads a cold sample measures: the floor's, the stack's and the hooks' (prefix, marker). */
 const COLD_THREADS = { floor: ["cf-", " ⟨f⟩"], stack: ["cs-", " ⟨s⟩"], hooks: ["ch-", " ⟨h⟩"] } as const;
 
-/** In a new process: `--child <saver>:<size>`, with the stack's and the hooks' prepared channels as JSON in `--channels`. Prints one JSON line. */
+/**
+ * In a new process: `--child <saver>:<size>`, with the stack's and the hooks' prepared channels as
+ * JSON in the file `--channels` (a file: at 10k messages the summary's digests are over the 128 KiB
+ * Linux allows one argument). Prints one JSON line.
+ */
 async function child(spec: string): Promise<void> {
   const [saver, sizeText] = spec.split(":") as [Target["kind"], string];
   const size = Number(sizeText);
   const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
-  const prepared = JSON.parse(String(args.channels)) as { stack: Record<string, unknown>; hooks: Record<string, unknown> };
+  const prepared = JSON.parse(readFileSync(String(args.channels), "utf8")) as {
+    stack: Record<string, unknown>;
+    hooks: Record<string, unknown>;
+  };
   const target = saver === "memory" ? await memoryTarget() : saver === "sqlite" ? await sqliteTarget() : await postgresTarget(POSTGRES_URL);
   const runStep = saver === "memory" || size <= COLD_STEP_MAX_OTHER;
   try {
@@ -478,18 +490,40 @@ async function child(spec: string): Promise<void> {
   }
 }
 
-function coldSample(saver: string, size: number, channels: string): ColdSample {
+/** The heap limit of a cold sample's process, MiB (a 50k-message thread's checkpoints and views are over Node's default). */
+const CHILD_HEAP_MB = 8192;
+/** A cold sample's process is stopped after this long, ms (a 50k-message SQLite or PostgreSQL seed takes minutes). */
+const CHILD_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * One cold sample in a new process (`--child`); `channelsFile` holds the prepared channels as JSON.
+ *
+ * @throws Error naming the sample and why its process failed: not started (`error`, e.g. E2BIG or
+ *   ENOBUFS), stopped by a signal (a timeout after {@link CHILD_TIMEOUT_MS} is SIGTERM), a non-zero
+ *   exit code, or no JSON line on stdout; with the tail of its stderr.
+ */
+function coldSample(saver: string, size: number, channelsFile: string): ColdSample {
   const argv = [
     ...process.execArgv,
+    `--max-old-space-size=${CHILD_HEAP_MB}`,
     fileURLToPath(import.meta.url),
-    ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channels],
+    ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
-  const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 24 });
-  const line = result.stdout.trim().split("\n").at(-1) ?? "";
-  if (result.status !== 0 || !line.startsWith("{"))
-    throw new Error(`scale child ${saver}:${size} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
+  const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 28, timeout: CHILD_TIMEOUT_MS });
+  const line = (result.stdout ?? "").trim().split("\n").at(-1) ?? "";
+  const why = result.error
+    ? `not run to the end: ${result.error.message}`
+    : result.signal
+      ? `stopped by ${result.signal}${result.signal === "SIGTERM" ? ` (timeout ${CHILD_TIMEOUT_MS / 60_000} min?)` : ""}`
+      : result.status !== 0
+        ? `exit code ${result.status}`
+        : !line.startsWith("{")
+          ? "no JSON line on stdout"
+          : undefined;
+  if (why !== undefined)
+    throw new Error(`scale: the cold sample ${saver}:${size} failed, ${why}; its stderr ends:\n${(result.stderr ?? "").slice(-3000)}`);
   return JSON.parse(line) as ColdSample;
 }
 
@@ -538,17 +572,21 @@ async function main() {
     );
   }
   const cold: ColdRow[] = [];
-  for (const size of COLD_SIZES) {
+  for (const [sizeIndex, size] of COLD_SIZES.entries()) {
     // What the threads hold from their previous call, made here (another process than the samples').
     const coldSpecs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
     const end = userAt(coldSpecs, size - 1);
-    const channels = JSON.stringify({
-      stack: await preparedChannels(coldSpecs, end, ...COLD_THREADS.stack),
-      hooks: await preparedChannels(coldSpecs, end, ...COLD_THREADS.hooks),
-    });
+    const channels = join(mkdtempSync(join(tmpdir(), "threadwise-scale-")), "channels.json");
+    writeFileSync(
+      channels,
+      JSON.stringify({
+        stack: await preparedChannels(coldSpecs, end, ...COLD_THREADS.stack),
+        hooks: await preparedChannels(coldSpecs, end, ...COLD_THREADS.hooks),
+      }),
+    );
     for (const saver of COLD_SAVERS) {
       if (saver !== "memory" && size > COLD_STEP_MAX_OTHER) continue;
-      const samples = Array.from({ length: COLD_RUNS }, () => coldSample(saver, size, channels));
+      const samples = Array.from({ length: coldRunsAt(sizeIndex) }, () => coldSample(saver, size, channels));
       const mid = (pick: (s: ColdSample) => number | undefined) => {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
@@ -630,7 +668,7 @@ async function main() {
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
     `- Round-robin, whole step: \`invoke\` of a \`createAgent\` agent (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over ${COLD_RUNS} processes. At 50k messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
@@ -643,6 +681,7 @@ async function main() {
     calls: CALLS,
     stepCalls: STEP_CALLS,
     coldRuns: COLD_RUNS,
+    coldStepMaxOther: COLD_STEP_MAX_OTHER,
     warm: WARM,
     targets: { stepOverFloor: STEP_TARGET, hooks5000Over10: THREADS_TARGET },
     hooks,
