@@ -246,6 +246,8 @@ interface HooksRow {
   heapPerThread: number;
   /** The hooks' own CPU ms per call, by middleware and hook (mean over the timed calls). */
   byHook: Record<string, number>;
+  /** Load average (1 min) when the row was done. */
+  load: number;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -308,6 +310,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     calls: own.length,
     heapPerThread,
     byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
+    load: loadavg()[0] ?? 0,
   };
 }
 
@@ -381,6 +384,8 @@ interface StepRow {
   floorMs: number;
   stackMs: number;
   steps: number;
+  /** Load average (1 min) when the row was done. */
+  load: number;
 }
 
 async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpec[]): Promise<StepRow> {
@@ -409,7 +414,15 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
       const lane = lanes[i % lanes.length] as Lane;
       times[lane.key].push(await step(target, lane, specs));
     }
-    return { saver: "memory", threads, size: SIZE, floorMs: median(times.floor), stackMs: median(times.stack), steps: times.stack.length };
+    return {
+      saver: "memory",
+      threads,
+      size: SIZE,
+      floorMs: median(times.floor),
+      stackMs: median(times.stack),
+      steps: times.stack.length,
+      load: loadavg()[0] ?? 0,
+    };
   } finally {
     await target.close();
   }
@@ -537,6 +550,10 @@ interface ColdRow {
   stackWarm?: number;
   hooksCold: number;
   hooksWarm: number;
+  /** Load average (1 min) when the row was done. */
+  load: number;
+  /** Why the row's processes failed (then the row has no figures). */
+  failed?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -586,7 +603,27 @@ async function main() {
     );
     for (const saver of COLD_SAVERS) {
       if (saver !== "memory" && size > COLD_STEP_MAX_OTHER) continue;
-      const samples = Array.from({ length: coldRunsAt(sizeIndex) }, () => coldSample(saver, size, channels));
+      const samples: ColdSample[] = [];
+      let failed: string | undefined;
+      try {
+        for (let i = 0; i < coldRunsAt(sizeIndex); i += 1) samples.push(coldSample(saver, size, channels));
+      } catch (error) {
+        // Keep the other rows: a 50k-message sample can run out of time or memory.
+        failed = (error as Error).message;
+        console.error(failed);
+      }
+      if (samples.length === 0) {
+        cold.push({
+          saver,
+          size,
+          runs: 0,
+          hooksCold: Number.NaN,
+          hooksWarm: Number.NaN,
+          load: loadavg()[0] ?? 0,
+          failed: failed?.split("\n")[0],
+        });
+        continue;
+      }
       const mid = (pick: (s: ColdSample) => number | undefined) => {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
@@ -601,6 +638,8 @@ async function main() {
         stackWarm: mid((s) => s.stackWarm),
         hooksCold: mid((s) => s.hooksCold) as number,
         hooksWarm: mid((s) => s.hooksWarm) as number,
+        load: loadavg()[0] ?? 0,
+        ...(failed === undefined ? {} : { failed: failed.split("\n")[0] }),
       };
       cold.push(row);
       console.log(
@@ -614,29 +653,30 @@ async function main() {
   const baseOf = (r: HooksRow) =>
     hooks.filter((b) => b.recall === r.recall).reduce<HooksRow | undefined>((a, b) => (a && a.threads <= b.threads ? a : b), undefined);
   const hooksTable = [
-    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread |`,
-    "|---|---:|---:|---:|---:|---:|---:|",
+    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...hooks.map((r) => {
       const base = baseOf(r);
-      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB |`;
+      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`;
     }),
   ];
   const stepTable = [
-    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each |`,
-    "|---|---:|---:|---:|---:|---:|",
+    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|",
     ...steps.map(
       (r) =>
-        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} |`,
+        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} | ${r.load.toFixed(1)} |`,
     ),
   ];
   const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
   const ms = (v?: number) => (v === undefined ? "n/a" : fmt(v));
   const coldTable = [
-    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...cold.map(
-      (r) =>
-        `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs} |`,
+    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...cold.map((r) =>
+      r.runs === 0
+        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | 0 | ${r.load.toFixed(1)} |`
+        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
     ),
   ];
   console.log(`\n${hooksTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
