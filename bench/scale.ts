@@ -17,7 +17,8 @@
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
  * (round-robin rows with recall, default 10,200), `--profile` (V8's profiler on during each
  * round-robin row's timed calls; prints the functions with the most self time and writes the
- * profile to the OS temp dir), `--write` (write bench/results/scale.{md,json} with other options
+ * profile to the OS temp dir; in each cold sample, the stack's cold steps against the floor's and its own
+ * warm ones, by function), `--write` (write bench/results/scale.{md,json} with other options
  * too; the command is recorded in them), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
  * default 10000), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
@@ -69,7 +70,7 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
-import { profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
+import { profileClockUs, selfTimeDiffTable, selfTimeTable, startProfile } from "./support/profile.js";
 import {
   AnswerModel,
   fullStack,
@@ -472,6 +473,7 @@ async function child(spec: string): Promise<void> {
     for (let i = 0; i < 3; i += 1)
       await modelCall(warmStack, materialize(reversed.slice(0, 101 + 2 * i), "w-", ""), "warm-hooks", SYSTEM_PROMPT);
 
+    if (PROFILE && runStep) await profileColdSteps(target, specs, size, prepared.stack);
     const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
     if (runStep) {
       const lanes = [laneOf(target, "floor", "cf", COLD_THREADS.floor[1]), laneOf(target, "stack", "cs", COLD_THREADS.stack[1])];
@@ -503,6 +505,62 @@ async function child(spec: string): Promise<void> {
   }
 }
 
+/** Threads per configuration a `--profile` cold sample profiles. */
+const PROFILE_THREADS = 6;
+
+/**
+ * `--profile` in a cold sample: V8's profiler over the first step of {@link PROFILE_THREADS} floor
+ * and stack threads of their own text (each cold: the first step of this process on it), then
+ * `--warm` steps each; prints to stderr (the sample's stdout is its JSON line) the self time the
+ * stack's cold steps spend over the floor's, and over the stack's warm steps, by function.
+ */
+async function profileColdSteps(target: Target, specs: readonly ThreadMessageSpec[], size: number, channels: Record<string, unknown>) {
+  const end = userAt(specs, size - 1);
+  const lanes: Lane[] = [];
+  for (let k = 0; k < PROFILE_THREADS; k += 1) {
+    for (const key of ["floor", "stack"] as const) {
+      const lane = laneOf(target, key, `p${key[0]}${k}`, ` ⟨p${key[0]}${k}⟩`);
+      const own = retarget(
+        channels,
+        [COLD_THREADS.stack[0], COLD_THREADS.stack[1]],
+        [lane.prefix, lane.marker],
+        materialize(specs.slice(0, end + 1), lane.prefix, lane.marker),
+      );
+      await seed(target, lane, specs, size, own);
+      lanes.push(lane);
+    }
+  }
+  const windows = {
+    cold: { floor: [] as Array<[number, number]>, stack: [] as Array<[number, number]> },
+    warm: { floor: [] as Array<[number, number]>, stack: [] as Array<[number, number]> },
+  };
+  const profiling = await startProfile();
+  for (let i = 0; i <= WARM; i += 1) {
+    // The cold steps, and the last warm ones (one step of each thread, as cold).
+    const phase = i === 0 ? "cold" : i === WARM ? "warm" : undefined;
+    for (const lane of lanes) {
+      const h0 = profileClockUs();
+      await step(target, lane, specs);
+      if (phase) windows[phase][lane.key].push([h0, profileClockUs()]);
+    }
+  }
+  const { profile, path } = await profiling.stop(`threadwise-scale-cold-${target.kind}-${size}`);
+  console.error(
+    [
+      `profile of cold steps, ${target.kind} ${size} msgs, ${PROFILE_THREADS} threads each (${path}): a = stack cold, b = floor cold`,
+      selfTimeDiffTable(profile, PROFILE_THREADS, windows.cold.stack, windows.cold.floor, 30),
+      `a = stack cold, b = stack warm (step ${WARM + 1} of each thread)`,
+      selfTimeDiffTable(
+        profile,
+        PROFILE_THREADS,
+        windows.cold.stack,
+        windows.warm.stack.filter((_, i) => i % WARM === 0),
+        20,
+      ),
+    ].join("\n"),
+  );
+}
+
 /** The heap limit of a cold sample's process, MiB (a 50k-message thread's checkpoints and views are over Node's default). */
 const CHILD_HEAP_MB = 8192;
 /** A cold sample's process is stopped after this long, ms (a 50k-message SQLite or PostgreSQL seed takes minutes). */
@@ -524,6 +582,7 @@ function coldSample(saver: string, size: number, channelsFile: string): ColdSamp
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
+  if (PROFILE) argv.push("--profile");
   const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 28, timeout: CHILD_TIMEOUT_MS });
   const line = (result.stdout ?? "").trim().split("\n").at(-1) ?? "";
   const why = result.error
@@ -537,6 +596,7 @@ function coldSample(saver: string, size: number, channelsFile: string): ColdSamp
           : undefined;
   if (why !== undefined)
     throw new Error(`scale: the cold sample ${saver}:${size} failed, ${why}; its stderr ends:\n${(result.stderr ?? "").slice(-3000)}`);
+  if (PROFILE) console.log(result.stderr.slice(result.stderr.indexOf("profile of cold steps")));
   return JSON.parse(line) as ColdSample;
 }
 
