@@ -19,7 +19,8 @@
  * round-robin row's timed calls; prints the functions with the most self time and writes the
  * profile to the OS temp dir; in each cold sample, the stack's cold steps against the floor's and its own
  * warm ones, by function), `--write` (write bench/results/scale.{md,json} with other options
- * too; the command is recorded in them), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
+ * too; the command is recorded in them), `--out <name>` (write bench/results/<name>.{md,json}
+ * instead), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
  * default 10000), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
@@ -43,7 +44,8 @@
  *   continuing the round-robin. A minor GC before each timed call. Heap per thread: `heapUsed`
  *   after a full GC once the untimed round is over, minus before it, over T: what the process
  *   keeps per thread besides the stored state (the channels existed before).
- * - Round-robin, whole step: `createAgent(...).invoke` on a MemorySaver holding T seeded threads per
+ * - Round-robin, whole step: `createAgent(...).invoke` of one agent per configuration (one set of
+ *   middleware instances, as a server has) on a MemorySaver holding T seeded threads per
  *   configuration (pruned to their newest checkpoint), the floor and the stack interleaved step by
  *   step; one untimed round, then `--step-calls` timed steps each. CPU time of the process.
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
@@ -83,8 +85,6 @@ import {
 } from "./support/step-savers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS_MD = resolve(here, "results/scale.md");
-const RESULTS_JSON = resolve(here, "results/scale.json");
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as (options?: { type: "major" | "minor" }) => void;
@@ -117,11 +117,17 @@ const cli = benchArgs(LOCOMO_PATH, {
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
+  out: { type: "string", default: "scale" },
   "postgres-url": { type: "string" },
   child: { type: "string" },
   channels: { type: "string" },
 });
 const args = cli.values;
+/** `--out <name>`: the results files are bench/results/<name>.{md,json} (default `scale`). */
+const OUT = String(args.out);
+if (!/^[a-z0-9-]+$/.test(OUT)) throw new Error(`scale: --out must be a file name of a-z, 0-9 and "-" (got ${JSON.stringify(OUT)})`);
+const RESULTS_MD = resolve(here, `results/${OUT}.md`);
+const RESULTS_JSON = resolve(here, `results/${OUT}.json`);
 const list = (value: unknown) => (String(value) === "" ? [] : String(value).split(",").map(Number));
 const THREADS = list(args.threads);
 const SIZE = Number(args.size);
@@ -327,14 +333,19 @@ interface Lane {
   next: number;
 }
 
-function laneOf(target: Target, key: Lane["key"], threadId: string, marker: string): Lane {
-  const agent = createAgent({
+/** The floor's or the stack's agent on `target`'s saver (new middleware instances). */
+function agentOf(target: Target, key: Lane["key"]): Lane["agent"] {
+  return createAgent({
     model: new AnswerModel({}),
     tools: [],
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: target.saver,
     middleware: key === "floor" ? floorMiddleware() : stackMiddleware(),
   });
+}
+
+/** A thread served by `agent` (by default an agent of its own). */
+function laneOf(target: Target, key: Lane["key"], threadId: string, marker: string, agent = agentOf(target, key)): Lane {
   return { key, agent, threadId, prefix: `${threadId}-`, marker, next: 0 };
 }
 
@@ -395,9 +406,11 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
     const lanes: Lane[] = [];
     const end = userAt(specs, SIZE - 1);
     const template = await preparedChannels(specs, end, "s0-", " ⟨s0⟩");
+    // One agent (one set of middleware instances) serves every thread, as in a server.
+    const agents = { floor: agentOf(target, "floor"), stack: agentOf(target, "stack") };
     for (let k = 0; k < threads; k += 1) {
       for (const key of ["floor", "stack"] as const) {
-        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`);
+        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`, agents[key]);
         await seed(
           target,
           lane,
@@ -767,7 +780,7 @@ async function main() {
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
-    `- Round-robin, whole step: \`invoke\` of a \`createAgent\` agent (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
+    `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
     `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
@@ -794,7 +807,7 @@ async function main() {
     writeFileSync(RESULTS_MD, doc);
     writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`\nwrote ${RESULTS_MD} and ${RESULTS_JSON}`);
-  } else console.log("\nnon-default options: bench/results/scale.{md,json} left as they were");
+  } else console.log(`\nnon-default options: bench/results/${OUT}.{md,json} left as they were`);
   if (cli.json) printJson(figures);
 }
 
