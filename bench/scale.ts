@@ -51,7 +51,8 @@
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
  *   serves 3 steps on a thread of other text (so the code is compiled), then takes one step on the
  *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
- *   (warm, median); the floor and the stack each on a thread of their own, interleaved. The hooks'
+ *   (warm, median); the floor and the stack each on a thread of their own, interleaved (which goes
+ *   first alternates between processes), a full GC before each step outside the timing. The hooks'
  *   own time is measured the same way in the same process on a third thread of its own text.
  */
 import { spawnSync } from "node:child_process";
@@ -371,15 +372,25 @@ async function seed(
   lane.next = end + 2;
 }
 
-/** One step of the lane (a new user message in, "ok" out); CPU ms of the process. */
-async function step(target: Target, lane: Lane, specs: readonly ThreadMessageSpec[]): Promise<number> {
+/**
+ * One step of the lane (a new user message in, "ok" out); CPU ms of the process. A minor GC
+ * before it, outside the timing, or with `gcBefore: "major"` a full one (the cold samples: a major
+ * GC owed to the seeding otherwise lands in whichever step comes next).
+ */
+async function step(
+  target: Target,
+  lane: Lane,
+  specs: readonly ThreadMessageSpec[],
+  gcBefore: "minor" | "major" = "minor",
+): Promise<number> {
   const k = userAt(specs, lane.next);
   lane.next = k + 2;
   const spec = specs[k] as ThreadMessageSpec;
   const input = {
     messages: [new HumanMessage({ id: `${lane.prefix}u${k}-${randomUUID().slice(0, 8)}`, content: `${spec.content}${lane.marker}` })],
   };
-  gc({ type: "minor" });
+  if (gcBefore === "major") gc();
+  else gc({ type: "minor" });
   const c = target.counters;
   const overhead0 = c.overheadMs;
   const c0 = cpuNow();
@@ -467,8 +478,9 @@ const COLD_THREADS = { floor: ["cf-", " ⟨f⟩"], stack: ["cs-", " ⟨s⟩"], h
  * Linux allows one argument). Prints one JSON line.
  */
 async function child(spec: string): Promise<void> {
-  const [saver, sizeText] = spec.split(":") as [Target["kind"], string];
+  const [saver, sizeText, sampleText] = spec.split(":") as [Target["kind"], string, string | undefined];
   const size = Number(sizeText);
+  const sample = Number(sampleText ?? 0);
   const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
   const prepared = JSON.parse(readFileSync(String(args.channels), "utf8")) as {
     stack: Record<string, unknown>;
@@ -489,13 +501,15 @@ async function child(spec: string): Promise<void> {
     if (PROFILE && runStep) await profileColdSteps(target, specs, size, prepared.stack);
     const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
     if (runStep) {
+      // Which goes first alternates between samples (`--child <saver>:<size>:<sample>`).
       const lanes = [laneOf(target, "floor", "cf", COLD_THREADS.floor[1]), laneOf(target, "stack", "cs", COLD_THREADS.stack[1])];
+      if (sample % 2 === 1) lanes.reverse();
       for (const lane of lanes) await seed(target, lane, specs, size, prepared.stack);
-      const cold = [];
-      for (const lane of lanes) cold.push(await step(target, lane, specs));
-      const warm: number[][] = [[], []];
-      for (let i = 0; i < WARM; i += 1) for (const [j, lane] of lanes.entries()) warm[j]?.push(await step(target, lane, specs));
-      Object.assign(out, { floorCold: cold[0], stackCold: cold[1], floorWarm: median(warm[0] ?? []), stackWarm: median(warm[1] ?? []) });
+      const cold = { floor: 0, stack: 0 };
+      for (const lane of lanes) cold[lane.key] = await step(target, lane, specs, "major");
+      const warm: Record<Lane["key"], number[]> = { floor: [], stack: [] };
+      for (let i = 0; i < WARM; i += 1) for (const lane of lanes) warm[lane.key].push(await step(target, lane, specs, "major"));
+      Object.assign(out, { floorCold: cold.floor, stackCold: cold.stack, floorWarm: median(warm.floor), stackWarm: median(warm.stack) });
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
     const stack: Stack = { name: "hooks", middleware: stackMiddleware(), channels: prepared.hooks, lastSent: 0 };
@@ -553,7 +567,7 @@ async function profileColdSteps(target: Target, specs: readonly ThreadMessageSpe
     const phase = i === 0 ? "cold" : i === WARM ? "warm" : undefined;
     for (const lane of lanes) {
       const h0 = profileClockUs();
-      await step(target, lane, specs);
+      await step(target, lane, specs, "major");
       if (phase) windows[phase][lane.key].push([h0, profileClockUs()]);
     }
   }
@@ -586,12 +600,12 @@ const CHILD_TIMEOUT_MS = 60 * 60_000;
  *   ENOBUFS), stopped by a signal (a timeout after {@link CHILD_TIMEOUT_MS} is SIGTERM), a non-zero
  *   exit code, or no JSON line on stdout; with the tail of its stderr.
  */
-function coldSample(saver: string, size: number, channelsFile: string): ColdSample {
+function coldSample(saver: string, size: number, channelsFile: string, sample: number): ColdSample {
   const argv = [
     ...process.execArgv,
     `--max-old-space-size=${CHILD_HEAP_MB}`,
     fileURLToPath(import.meta.url),
-    ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
+    ...["--child", `${saver}:${size}:${sample}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
@@ -679,7 +693,7 @@ async function main() {
       const samples: ColdSample[] = [];
       let failed: string | undefined;
       try {
-        for (let i = 0; i < coldRunsAt(sizeIndex); i += 1) samples.push(coldSample(saver, size, channels));
+        for (let i = 0; i < coldRunsAt(sizeIndex); i += 1) samples.push(coldSample(saver, size, channels, i));
       } catch (error) {
         // Keep the other rows: a 50k-message sample can run out of time or memory.
         failed = (error as Error).message;
@@ -781,7 +795,7 @@ async function main() {
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
