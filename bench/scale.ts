@@ -606,6 +606,7 @@ function coldSample(saver: string, size: number, channelsFile: string, sample: n
     `--max-old-space-size=${CHILD_HEAP_MB}`,
     fileURLToPath(import.meta.url),
     ...["--child", `${saver}:${size}:${sample}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
+    ...["--cold-step-max-other", String(COLD_STEP_MAX_OTHER)],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
