@@ -135,7 +135,7 @@ describe("userMemory through createAgent", () => {
   });
 });
 
-describe("userMemory with LLM facts (factsMode: \"llm\")", () => {
+describe('userMemory with LLM facts (factsMode: "llm")', () => {
   // A fact the heuristic rules do not read, so only the model's answer can have stored it.
   const CAR = '{"facts":[{"subject":"user","attribute":"car color","value":"blue","text":"The user drives a blue car."}]}';
   const isExtraction = (messages: BaseMessage[]) => systemOf(messages).includes("JSON");
