@@ -111,6 +111,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:2",
       "threadwise:3",
       "threadwise:4",
+      "threadwise:5",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -208,7 +209,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
+      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4", "threadwise:5"],
       checkpoint: 4,
       store: 3,
       threadwise: EXPECTED_SCHEMA.threadwise,

@@ -18,7 +18,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 4;
+export const SQLITE_SCHEMA_VERSION = 5;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -98,7 +98,9 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, stamp INTEGER NOT NULL,
   record TEXT NOT NULL, archived_at INTEGER NOT NULL, PRIMARY KEY (tenant_id, thread_id, message_id));
 CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON threadwise_archive (tenant_id, thread_id, stamp);
-CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id)`);
+CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id);
+-- Version 5: the next seq of an archive write is read from this index, not from every row of the thread.
+CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_id, thread_id, seq)`);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -277,11 +279,13 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
 
   async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
     return this.#inTransaction(threadId, async (id, _row, now) => {
+      // Two single-aggregate queries: SQLite answers each max() from its index only then (not from every row).
       const top = this.#db
         .prepare(
-          "SELECT coalesce(max(seq), 0) AS seq, coalesce(max(stamp), 0) AS stamp FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?",
+          `SELECT (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq,
+                  (SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp`,
         )
-        .get(tenantId, id) as { seq: number; stamp: number };
+        .get({ tenant: tenantId, thread: id }) as { seq: number; stamp: number };
       const stamp = top.stamp + 1;
       const upsert = this.#db.prepare(
         `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
