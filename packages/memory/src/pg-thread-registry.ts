@@ -85,6 +85,8 @@ export class PgThreadRegistry implements ThreadRegistry {
 
   /** Routes the wrapped saver's statements into the registry's write transaction. */
   readonly scope: PgTransactionScope;
+  /** The pool, or inside a write transaction its connection: archive reads there see (and wait for) what the transaction locked. */
+  readonly #reader: pg.Pool;
 
   /**
    * @param pool the real pool (the wrapped PostgresSaver gets `scope.pool(pool)`).
@@ -94,6 +96,7 @@ export class PgThreadRegistry implements ThreadRegistry {
     this.#pool = pool;
     this.#t = pgTables(schema);
     this.scope = scope;
+    this.#reader = scope.pool(pool);
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
@@ -318,13 +321,13 @@ export class PgThreadRegistry implements ThreadRegistry {
 
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
-    const { rows: top } = await this.#pool.query<{ stamp: string }>(
+    const { rows: top } = await this.#reader.query<{ stamp: string }>(
       `SELECT coalesce(max(stamp), 0) AS stamp FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
       [tenantId, id],
     );
     const stamp = Number(top[0]?.stamp ?? 0);
     if (stamp <= afterStamp) return { stamp, rows: [] };
-    const { rows } = await this.#pool.query<{ message_id: string; seq: string; stamp: string; record: string }>(
+    const { rows } = await this.#reader.query<{ message_id: string; seq: string; stamp: string; record: string }>(
       `SELECT message_id, seq, stamp, record FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 AND stamp > $3 ORDER BY seq`,
       [tenantId, id, afterStamp],
     );

@@ -212,7 +212,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
-   * only on threads that have an archive.
+   * only on threads that have an archive. Runs inside the registry's write transaction, so the
+   * archive it reads is the one the checkpoint commits against.
    */
   async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint): Promise<void> {
     const archived = await this.#archive.ids(threadId);
@@ -349,9 +350,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
-    if (checkpointNs === "" && (commit.branch || source === "update")) await this.#refuseArchivedReach(threadId, checkpoint);
+    const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
+      // Inside the registry's transaction, which an archive write of the thread waits for (the
+      // same lock): no archive write can slip in between this check and the checkpoint.
+      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint);
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
