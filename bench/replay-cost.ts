@@ -13,15 +13,17 @@
  * (sample id; default the one with the most exchanges), `--sizes` (stored messages, comma list;
  * default 1000,10000,50000; `0` or empty skips the sized part), `--steps` timed steps per size
  * (default 10), `--savers` (memory, sqlite, postgres; postgres only with a URL: `--postgres-url`
- * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps of the sized part:
- * a self-time table per configuration and size on stderr, the raw profile in the OS temp dir).
+ * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps: a self-time table
+ * per configuration (and size) on stderr, in ms per step; the raw profile in the OS temp dir).
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
  * - `langchain`: LangChain's `summarizationMiddleware` (trigger 40 messages, keep 20), which deletes
  *   what it summarized.
  * - `threadwise`: `[windowTrim(20), summarize()]` on `ThreadwiseSaver` (keeps the whole thread).
- * - `archive`: the same plus `messageArchive` (keepGroups 40, batches aligned to the window's step).
+ * - `archive`: the same plus `messageArchive` as `memoryStack` sets it (keepGroups: the window plus
+ *   `ARCHIVE_MARGIN_GROUPS`; batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`, aligned to the window's
+ *   step; `--archive-keep-groups`, `--archive-batch` to try others).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
  * LangChain and threadwise.
  *
@@ -57,7 +59,9 @@ import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { SUMMARY_SLOT_KEY } from "@threadwise/core";
 import {
+  ARCHIVE_MARGIN_GROUPS,
   assertSchemaVersion,
+  DEFAULT_ARCHIVE_BATCH_MESSAGES,
   MemoryThreadRegistry,
   messageArchive,
   migrate,
@@ -88,10 +92,16 @@ const cli = benchArgs(LOCOMO_PATH, {
   "postgres-url": { type: "string" },
   "no-replay": { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
+  "archive-keep-groups": { type: "string" },
+  "archive-batch": { type: "string" },
 });
 const WINDOW = 20;
 const TRIGGER = 40;
-const KEEP_GROUPS = 40;
+/** The archive's hot margin and batch: `memoryStack`'s (window plus ARCHIVE_MARGIN_GROUPS; DEFAULT_ARCHIVE_BATCH_MESSAGES) unless given. */
+const KEEP_GROUPS = String(cli.values["archive-keep-groups"] ?? WINDOW + ARCHIVE_MARGIN_GROUPS)
+  .split(",")
+  .map(Number);
+const BATCH_MESSAGES = Number(cli.values["archive-batch"] ?? DEFAULT_ARCHIVE_BATCH_MESSAGES);
 const WARMUP = 2;
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
 const WARMUP_ARCHIVE = 12;
@@ -109,15 +119,18 @@ const saverKinds = String(cli.values.savers)
   .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
 
 interface Config {
-  key: "none" | "langchain" | "threadwise" | "archive";
+  kind: "none" | "langchain" | "threadwise" | "archive";
+  /** The configuration's name in the tables: its kind, or `archive@keep<n>` when several margins are compared. */
+  key: string;
   name: string;
   threadwiseSaver: boolean;
   make: (saver: BaseCheckpointSaver) => AgentMiddleware[];
 }
 
 const ALL_CONFIGS: Config[] = [
-  { key: "none", name: "no middleware", threadwiseSaver: false, make: () => [] },
+  { kind: "none", key: "none", name: "no middleware", threadwiseSaver: false, make: () => [] },
   {
+    kind: "langchain",
     key: "langchain",
     name: `LangChain summarizationMiddleware (trigger ${TRIGGER}, keep ${WINDOW})`,
     threadwiseSaver: false,
@@ -130,27 +143,36 @@ const ALL_CONFIGS: Config[] = [
     ],
   },
   {
+    kind: "threadwise",
     key: "threadwise",
     name: `threadwise [windowTrim(${WINDOW}), summarize()], no archive`,
     threadwiseSaver: true,
     make: () => [windowTrim({ maxMessages: WINDOW, logger: false }), summarize({ model: extractiveSummarizer(), logger: false })],
   },
-  {
-    key: "archive",
-    name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${KEEP_GROUPS})]`,
-    threadwiseSaver: true,
-    make: (saver) => [
-      windowTrim({ maxMessages: WINDOW, logger: false }),
-      summarize({
-        model: extractiveSummarizer(),
-        archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
-        logger: false,
-      }),
-      messageArchive(saver as ThreadwiseSaver, { keepGroups: KEEP_GROUPS, alignMessages: WINDOW - WINDOW / 2, logger: false }),
-    ],
-  },
+  ...KEEP_GROUPS.map(
+    (keepGroups): Config => ({
+      kind: "archive",
+      key: KEEP_GROUPS.length > 1 ? `archive@keep${keepGroups}` : "archive",
+      name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${keepGroups}, batchMessages ${BATCH_MESSAGES})]`,
+      threadwiseSaver: true,
+      make: (saver) => [
+        windowTrim({ maxMessages: WINDOW, logger: false }),
+        summarize({
+          model: extractiveSummarizer(),
+          archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
+          logger: false,
+        }),
+        messageArchive(saver as ThreadwiseSaver, {
+          keepGroups,
+          batchMessages: BATCH_MESSAGES,
+          alignMessages: WINDOW - WINDOW / 2,
+          logger: false,
+        }),
+      ],
+    }),
+  ),
 ];
-const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.key));
+const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 
 /** The next recorded assistant text (or "ok"), set before each step. */
 let nextAnswer = "ok";
@@ -210,14 +232,23 @@ function laneOf(checkpointer: BaseCheckpointSaver, config: Config) {
 type Lane = ReturnType<typeof laneOf>;
 
 /** One timed step: CPU ms (counting overhead taken out) and bytes the serializer produced. */
-async function timedStep(target: Target, lane: Lane, text: string, answer: string): Promise<{ cpuMs: number; bytes: number }> {
+async function timedStep(
+  target: Target,
+  lane: Lane,
+  text: string,
+  answer: string,
+): Promise<{ cpuMs: number; bytes: number; puts: number; putWrites: number }> {
   nextAnswer = answer;
-  const bytes0 = target.counters.bytes;
-  const overhead0 = target.counters.overheadMs;
+  const { bytes: bytes0, overheadMs: overhead0, puts: puts0, putWrites: putWrites0 } = target.counters;
   const t0 = cpuNow();
   await lane.invoke(text);
   const cpuMs = cpuNow() - t0 - (target.counters.overheadMs - overhead0);
-  return { cpuMs, bytes: target.counters.bytes - bytes0 };
+  return {
+    cpuMs,
+    bytes: target.counters.bytes - bytes0,
+    puts: target.counters.puts - puts0,
+    putWrites: target.counters.putWrites - putWrites0,
+  };
 }
 
 interface ReplayRow {
@@ -227,6 +258,9 @@ interface ReplayRow {
   cpuSeconds: number;
   cpuMsPerStep: number;
   bytesPerStep: number;
+  /** Checkpoints (`put`) and pending-write batches (`putWrites`) the saver stored per step. */
+  putsPerStep: number;
+  putWritesPerStep: number;
   hotMessages: number;
 }
 
@@ -242,20 +276,42 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   const lanes = [];
   for (const config of CONFIGS) {
     const { target, checkpointer } = await openLane(kind, config);
-    lanes.push({ config, target, lane: laneOf(checkpointer, config), cpu: 0, bytes: 0 });
+    lanes.push({
+      config,
+      target,
+      lane: laneOf(checkpointer, config),
+      cpu: 0,
+      bytes: 0,
+      puts: 0,
+      putWrites: 0,
+      windows: [] as Array<[number, number]>,
+    });
   }
   const rows: ReplayRow[] = [];
   try {
+    const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     for (const [i, exchange] of exchanges.entries()) {
       for (let j = 0; j < lanes.length; j += 1) {
         const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
+        const h0 = profileClockUs();
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
+        entry.windows.push([h0, profileClockUs()]);
         entry.cpu += step.cpuMs;
         entry.bytes += step.bytes;
+        entry.puts += step.puts;
+        entry.putWrites += step.putWrites;
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
-    for (const { config, target, lane, cpu, bytes } of lanes) {
+    if (profiling) {
+      const { profile, path } = await profiling.stop(`replay-cost-replay-${kind}`);
+      console.error(`\nprofile of the whole replay on ${kind}: ${path}`);
+      for (const entry of lanes) {
+        const { table, sampledMs } = selfTimeTable(profile, exchanges.length, entry.windows, 25);
+        console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
+      }
+    }
+    for (const { config, target, lane, cpu, bytes, puts, putWrites } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -264,10 +320,12 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         cpuSeconds: cpu / 1000,
         cpuMsPerStep: cpu / exchanges.length,
         bytesPerStep: bytes / exchanges.length,
+        putsPerStep: puts / exchanges.length,
+        putWritesPerStep: putWrites / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, hot ${(state.values.messages as BaseMessage[]).length}`,
       );
     }
   } finally {
@@ -317,7 +375,7 @@ async function seedThread(lane: Lane, seed: readonly BaseMessage[]): Promise<voi
       },
     },
   };
-  const key = lane.config.key;
+  const key = lane.config.kind;
   if (key === "none") await lane.agent.graph.updateState(config, { messages: [...seed] }, "model_request");
   else if (key === "threadwise") await lane.agent.graph.updateState(config, { messages: [...seed], ...record }, "model_request");
   else if (key === "langchain") {
@@ -391,7 +449,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
       entry.bytes.push(step.bytes);
     };
     for (const entry of lanes) {
-      const warmup = entry.lane.config.key === "archive" ? WARMUP_ARCHIVE : WARMUP;
+      const warmup = entry.lane.config.kind === "archive" ? WARMUP_ARCHIVE : WARMUP;
       for (let i = 0; i < warmup; i += 1) await stepOf(entry, false);
     }
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
@@ -409,7 +467,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       const hot = (state.values.messages as BaseMessage[]).length;
       const kept =
-        lane.config.key === "archive"
+        lane.config.kind === "archive"
           ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
           : hot;
       rows.push({
@@ -441,23 +499,28 @@ for (const kind of saverKinds) {
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? a / b : undefined);
-const summary = saverKinds.map((kind) => {
-  const label = replayRows.find((r) => r.saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind))?.saver ?? kind;
-  const of = (config: string) => replayRows.find((r) => r.saver === label && r.config === config);
-  const at = (config: string, size: number) =>
-    sizedRows.find(
-      (r) => r.saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind) && r.config === config && r.size === size,
-    );
-  const small = sizes[0];
-  const large = sizes.at(-1);
-  return {
-    saver: kind,
-    replayArchiveOverLangchainCpu: ratio(of("archive")?.cpuSeconds, of("langchain")?.cpuSeconds),
-    replayThreadwiseOverLangchainCpu: ratio(of("threadwise")?.cpuSeconds, of("langchain")?.cpuSeconds),
-    archiveLargeOverSmallCpu: small && large ? ratio(at("archive", large)?.cpuMsPerStep, at("archive", small)?.cpuMsPerStep) : undefined,
-    archiveLargeOverSmallBytes: small && large ? ratio(at("archive", large)?.bytesPerStep, at("archive", small)?.bytesPerStep) : undefined,
-  };
-});
+const savedOn = (saver: string, kind: string) => saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind);
+/** Per saver and archive configuration: the targets' ratios (replay over LangChain; largest size over smallest). */
+const summary = saverKinds.flatMap((kind) =>
+  CONFIGS.filter((config) => config.kind === "archive").map((archive) => {
+    const of = (config: string) => replayRows.find((r) => savedOn(r.saver, kind) && r.config === config);
+    const at = (config: string, size: number) => sizedRows.find((r) => savedOn(r.saver, kind) && r.config === config && r.size === size);
+    const small = sizes.length > 0 ? Math.min(...sizes) : undefined;
+    const large = sizes.length > 0 ? Math.max(...sizes) : undefined;
+    return {
+      saver: kind,
+      config: archive.key,
+      replayArchiveOverLangchainCpu: ratio(of(archive.key)?.cpuSeconds, of("langchain")?.cpuSeconds),
+      replayThreadwiseOverLangchainCpu: ratio(of("threadwise")?.cpuSeconds, of("langchain")?.cpuSeconds),
+      archiveLargeOverSmallCpu:
+        small && large ? ratio(at(archive.key, large)?.cpuMsPerStep, at(archive.key, small)?.cpuMsPerStep) : undefined,
+      archiveLargeOverSmallBytes:
+        small && large ? ratio(at(archive.key, large)?.bytesPerStep, at(archive.key, small)?.bytesPerStep) : undefined,
+      langchainLargeOverSmallCpu:
+        small && large ? ratio(at("langchain", large)?.cpuMsPerStep, at("langchain", small)?.cpuMsPerStep) : undefined,
+    };
+  }),
+);
 
 const figures = {
   machine: machineLine(),
