@@ -78,3 +78,16 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect(await registry.readArchive("t", "default", 3)).toEqual({ stamp: 3, rows: [] });
   });
 });
+
+describe.each(savers)("archive rows in deletion reports (%s)", (_name, make) => {
+  it("describe and a deletion's outcome count the thread's archived messages; nothing is left after", async () => {
+    const { saver } = make();
+    await saver.archiveMessages("t", [human("a"), ai("b"), human("c")]);
+    await saver.archiveMessages("u", [human("x")]);
+    expect((await saver.registry.describe("t"))?.archived).toBe(3);
+    const outcome = await saver.deleteThreadWithOutcome("t");
+    expect(outcome).toMatchObject({ status: "deleted", counts: { archived: 3 } });
+    expect(await saver.archivedMessages("t")).toEqual([]);
+    expect((await saver.registry.describe("u"))?.archived).toBe(1);
+  });
+});

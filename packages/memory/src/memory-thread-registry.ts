@@ -233,6 +233,8 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     const writes = Object.entries(this.#saver.writes)
       .filter(([key]) => (JSON.parse(key) as unknown[])[0] === threadId)
       .reduce((sum, [, value]) => sum + Object.keys(value).length, 0);
-    return { checkpoints, blobs: 0, writes };
+    let archived = 0;
+    for (const thread of this.#archive.get(threadId)?.values() ?? []) archived += thread.rows.size;
+    return { checkpoints, blobs: 0, writes, archived };
   }
 }

@@ -278,7 +278,7 @@ export class PgThreadRegistry implements ThreadRegistry {
       }
       const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
       await client.query(`DELETE FROM ${this.#t.operations} WHERE thread_id = $1`, [threadId]);
-      await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
+      const archived = await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
       await client.query(
@@ -289,7 +289,12 @@ export class PgThreadRegistry implements ThreadRegistry {
       return {
         threadId,
         status: "deleted",
-        counts: { checkpoints: checkpoints.rowCount ?? 0, blobs: blobs.rowCount ?? 0, writes: writes.rowCount ?? 0 },
+        counts: {
+          checkpoints: checkpoints.rowCount ?? 0,
+          blobs: blobs.rowCount ?? 0,
+          writes: writes.rowCount ?? 0,
+          archived: archived.rowCount ?? 0,
+        },
       };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -372,11 +377,12 @@ export class PgThreadRegistry implements ThreadRegistry {
   async #counts(threadIds: string[]): Promise<Map<string, ThreadInfo>> {
     const out = new Map<string, ThreadInfo>();
     if (threadIds.length === 0) return out;
-    const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string }>(
+    const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string; archived: string }>(
       `SELECT id AS thread_id,
          (SELECT count(*) FROM ${this.#t.checkpoints} WHERE thread_id = id) AS checkpoints,
          (SELECT count(*) FROM ${this.#t.blobs} WHERE thread_id = id) AS blobs,
-         (SELECT count(*) FROM ${this.#t.writes} WHERE thread_id = id) AS writes
+         (SELECT count(*) FROM ${this.#t.writes} WHERE thread_id = id) AS writes,
+         (SELECT count(*) FROM ${this.#t.archive} WHERE thread_id = id) AS archived
        FROM unnest($1::text[]) AS id`,
       [threadIds],
     );
@@ -387,6 +393,7 @@ export class PgThreadRegistry implements ThreadRegistry {
         checkpoints: Number(row.checkpoints),
         blobs: Number(row.blobs),
         writes: Number(row.writes),
+        archived: Number(row.archived),
       });
     return out;
   }

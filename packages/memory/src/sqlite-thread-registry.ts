@@ -56,6 +56,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #db: Database.Database;
   readonly #now: () => number;
   readonly #queue: SerialQueue;
+  /** Statements of the per-step path (every put, write and head read), prepared once. */
+  readonly #statements = new Map<string, Database.Statement>();
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -107,14 +109,23 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     ).run(SQLITE_SCHEMA_VERSION, this.#now());
   }
 
+  /** `db.prepare(sql)`, once per SQL text. */
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
+  }
+
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
     return this.#inTransaction(threadId, async (id, row, now) => {
       const leased = row.lease_until !== null && row.lease_until > now;
       const operation =
         commit.operationId === undefined
           ? undefined
-          : (this.#db
-              .prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
+          : (this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
               .pluck()
               .get(id, commit.operationId) as string | undefined);
       assertCommit(id, commit, {
@@ -128,16 +139,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         const after = this.#now();
         const open = commit.leavesTurnOpen;
         const startedAt = !open ? null : commit.startsRun || !leased ? after : (row.lease_started_at ?? after);
-        this.#db
-          .prepare(
-            `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
+        this.#prepare(
+          `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
                turn_open_at = ? WHERE thread_id = ?`,
-          )
-          .run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
+        ).run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
         if (commit.operationId !== undefined && commit.startsRun)
-          this.#db
-            .prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)")
-            .run(id, commit.operationId, commit.checkpointId, after);
+          this.#prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)").run(
+            id,
+            commit.operationId,
+            commit.checkpointId,
+            after,
+          );
       }
       return result;
     });
@@ -145,7 +157,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
     const id = normalizeThreadId(threadId);
-    const row = this.#db.prepare("SELECT head_id, head_version FROM threadwise_threads WHERE thread_id = ?").get(id) as
+    const row = this.#prepare("SELECT head_id, head_version FROM threadwise_threads WHERE thread_id = ?").get(id) as
       | Pick<ThreadRow, "head_id" | "head_version">
       | undefined;
     return this.#headOf(id, row);
@@ -167,8 +179,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   #headOf(threadId: string, row: Pick<ThreadRow, "head_id" | "head_version"> | undefined): ThreadHead | undefined {
     if (row?.head_id) return { checkpointId: row.head_id, version: row.head_version };
-    const newest = this.#db
-      .prepare("SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+    const newest = this.#prepare("SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
       .pluck()
       .get(threadId) as string | null;
     return newest === null ? undefined : { checkpointId: newest, version: 0 };
@@ -176,17 +187,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     return this.#inTransaction(threadId, async (id) => {
-      const stored = this.#db
-        .prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?")
-        .get(id, target.checkpointNs, target.checkpointId);
+      const stored = this.#prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?").get(
+        id,
+        target.checkpointNs,
+        target.checkpointId,
+      );
       if (stored === undefined) return false;
       await write();
       if (target.endsTurn && target.checkpointNs === "")
-        this.#db
-          .prepare(
-            "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
-          )
-          .run(id, target.checkpointId);
+        this.#prepare(
+          "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
+        ).run(id, target.checkpointId);
       return true;
     });
   }
@@ -195,22 +206,20 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   #inTransaction<T>(threadId: string, task: (id: string, row: ThreadRow, now: number) => Promise<T>): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
-      this.#db.exec("BEGIN IMMEDIATE");
+      this.#prepare("BEGIN IMMEDIATE").run();
       try {
         const now = this.#now();
-        const row = this.#db
-          .prepare(
-            `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
+        const row = this.#prepare(
+          `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
              ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
              RETURNING head_id, head_version, lease_until, lease_started_at`,
-          )
-          .get(id, now, now) as ThreadRow | undefined;
+        ).get(id, now, now) as ThreadRow | undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
         const result = await task(id, row, now);
-        this.#db.exec("COMMIT");
+        this.#prepare("COMMIT").run();
         return result;
       } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        if (this.#db.inTransaction) this.#prepare("ROLLBACK").run();
         throw error;
       }
     });
@@ -260,14 +269,14 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       if (options.idleBefore && row.updated_at >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
       const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
       this.#db.prepare("DELETE FROM threadwise_operations WHERE thread_id = ?").run(threadId);
-      this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId);
+      const archived = this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId).changes;
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
       this.#db
         .prepare(
           "UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = ?",
         )
         .run(this.#now(), options.reason ?? "api", threadId);
-      return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
+      return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes, archived } };
     });
     // Queued with this handle's write transactions, which span awaits (see commitCheckpoint).
     const outcome = await this.#queue.run(() => run.immediate());
@@ -341,6 +350,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   #counts(threadId: string) {
     const checkpoints = (this.#db.prepare("SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?").get(threadId) as { n: number }).n;
     const writes = (this.#db.prepare("SELECT count(*) AS n FROM writes WHERE thread_id = ?").get(threadId) as { n: number }).n;
-    return { checkpoints, blobs: 0, writes };
+    const archived = (this.#db.prepare("SELECT count(*) AS n FROM threadwise_archive WHERE thread_id = ?").get(threadId) as { n: number })
+      .n;
+    return { checkpoints, blobs: 0, writes, archived };
   }
 }

@@ -11,6 +11,8 @@ export interface ThreadRowCounts {
   blobs: number;
   /** Pending writes. */
   writes: number;
+  /** Archived messages (issue 27), every tenant. */
+  archived: number;
 }
 
 /** One thread as the registry sees it. */
@@ -226,4 +228,4 @@ export interface ArchiveRow {
 }
 
 /** A zeroed {@link ThreadRowCounts}. */
-export const NO_ROWS: ThreadRowCounts = Object.freeze({ checkpoints: 0, blobs: 0, writes: 0 });
+export const NO_ROWS: ThreadRowCounts = Object.freeze({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
