@@ -136,9 +136,11 @@ export interface ViewReport {
   /**
    * The provider compaction the view keeps (core `compactionBoundary`), `undefined` when the
    * thread holds none: `pinned` when the view starts after it and it is sent ahead of the view
-   * (with the user message of its turn), `false` when the view holds it anyway.
+   * (with the user message of its turn), `false` when the view holds it anyway. `pinnedMessages`:
+   * how many messages at the front of `view` are sent that way (0 when not pinned), so a cap can
+   * count them as a fixed cost.
    */
-  compaction: (CompactionBoundary & { pinned: boolean }) | undefined;
+  compaction: (CompactionBoundary & { pinned: boolean; pinnedMessages: number }) | undefined;
 }
 
 /** The view of one model call: what goes to the model, and what middlewares compute on. */
@@ -259,7 +261,7 @@ export function assembleWith(
       if (start <= g) start = Math.max(start, turn);
       else pinned = turn === g ? [g] : [turn, g];
       if (coverStart !== undefined) coverStart = Math.max(coverStart, g + 1);
-      compaction = { ...boundary, pinned: pinned.length > 0 };
+      compaction = { ...boundary, pinned: pinned.length > 0, pinnedMessages: 0 };
     }
   }
   let unsummarizedDropped: number | undefined;
@@ -268,7 +270,11 @@ export function assembleWith(
 
   const from = startIndex(ix, start, thread);
   let view = viewFrom(thread, ix, from);
-  if (pinned.length > 0) view = [...pinned.flatMap((c) => candidateMessages(thread, ix, c)), ...view];
+  if (pinned.length > 0) {
+    const ahead = pinned.flatMap((c) => candidateMessages(thread, ix, c));
+    view = [...ahead, ...view];
+    if (compaction) compaction.pinnedMessages = ahead.length;
+  }
   let messages: BaseMessage[];
   if (replacementOf.size > 0 || pinned.length > 0) {
     view = view.map((message) => replacementOf.get(message) ?? message);

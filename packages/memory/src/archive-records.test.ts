@@ -76,6 +76,10 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect((await registry.readArchive("t", "default", 1)).rows.map((row) => row.messageId)).toEqual(["a", "c"]);
     expect((await registry.readArchive("t", "default", 2)).rows.map((row) => row.messageId)).toEqual(["a"]);
     expect(await registry.readArchive("t", "default", 3)).toEqual({ stamp: 3, rows: [] });
+    // Membership by key, in the order asked, this tenant and thread only.
+    expect(await registry.archivedAmong("t", "default", ["c", "zz", "a"])).toEqual(["c", "a"]);
+    expect(await registry.archivedAmong("t", "other-tenant", ["a"])).toEqual([]);
+    expect(await registry.archivedAmong("u", "default", ["a"])).toEqual([]);
   });
 });
 

@@ -2,10 +2,11 @@ import { ThreadwiseError } from "@threadwise/core";
 
 /**
  * Why a write was refused for reaching into archived messages (spec R37, R38):
- * - `archived-edit`: an `updateState` (or a fork's update) carries a message whose id is in the
- *   thread's archive and not in its hot part. LangGraph's `messages` reducer would append it as a
- *   new message at the end instead of replacing the archived one in place, so the thread would
- *   change order silently; refused instead.
+ * - `archived-edit`: an `updateState` (or a fork's update), or a run's input, carries a message
+ *   (or a `RemoveMessage`) whose id is in the thread's archive and not in its hot part. LangGraph's
+ *   `messages` reducer would append it as a new message at the end instead of replacing the
+ *   archived one in place, so the thread would change order silently (a removal would fail in the
+ *   reducer); refused instead.
  * - `archived-fork`: a fork, replay or `updateState` from an older checkpoint whose hot part is
  *   older than messages archived since: the archive holds messages of the other branch that this
  *   branch never had, so reading the branch back would mix the two; refused instead.

@@ -197,6 +197,11 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     });
   }
 
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    const archived = this.#archive.get(normalizeThreadId(threadId))?.get(tenantId);
+    return archived ? messageIds.filter((id) => archived.rows.has(id)) : [];
+  }
+
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
     const archived = this.#archive.get(id)?.get(tenantId);

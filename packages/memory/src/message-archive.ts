@@ -98,9 +98,14 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
   const groups = groupMessages(leaving);
   const firstUser = groups.find((group) => group.kind === "user")?.start;
   if (firstUser === undefined) return [];
+  // Positions in `thread` by id: `leaving` need not start at the thread's first message (a stored
+  // system message before it stays hot), so a group's end in `leaving` is not its end in `thread`.
+  const position = new Map<string, number>();
+  for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
   let end = 0;
   for (const group of groups) {
-    const next = thread[group.end];
+    const at = position.get((leaving[group.end - 1] as BaseMessage).id as string);
+    const next = at === undefined ? undefined : thread[at + 1];
     if (next !== undefined && isUserMessage(next) && (group.end - firstUser) % align === 0) end = group.end;
   }
   return leaving.slice(0, end);
@@ -129,7 +134,7 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
  * so requests are the ones a run without the archive sends. A structured response (which cannot
  * carry the `Command`) leaves the messages in both places until the next call.
  *
- * Edits and forks (R37, R38): an `updateState` naming an archived message id, or a fork from a
+ * Edits and forks (R37, R38): an `updateState` or a turn's input naming an archived message id, or a fork from a
  * checkpoint older than messages archived since, is refused by the saver with
  * `ThreadwiseArchivedMessageError` (nothing stored). Edits of hot messages and forks from
  * checkpoints after the last archiving work as before.

@@ -324,6 +324,16 @@ export class PgThreadRegistry implements ThreadRegistry {
     });
   }
 
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const { rows } = await this.#reader.query<{ message_id: string }>(
+      `SELECT message_id FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 AND message_id = ANY($3::text[])`,
+      [tenantId, normalizeThreadId(threadId), messageIds],
+    );
+    const found = new Set(rows.map((row) => row.message_id));
+    return messageIds.filter((id) => found.has(id));
+  }
+
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
     const { rows: top } = await this.#reader.query<{ stamp: string }>(

@@ -305,6 +305,18 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     });
   }
 
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const found = new Set(
+      this.#prepare(
+        "SELECT message_id FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ? AND message_id IN (SELECT value FROM json_each(?))",
+      )
+        .pluck()
+        .all(tenantId, normalizeThreadId(threadId), JSON.stringify(messageIds)) as string[],
+    );
+    return messageIds.filter((id) => found.has(id));
+  }
+
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
     const stamp = this.#db

@@ -1,6 +1,7 @@
 import { randomInt } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
   BaseCheckpointSaver,
   type ChannelVersions,
@@ -230,6 +231,32 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Refuses a run whose input names an archived message by id (R37; see
+   * {@link ThreadwiseArchivedMessageError}, `archived-edit`): a message under an archived id would
+   * be appended at the end instead of replacing the archived one in place, and a `RemoveMessage` of
+   * an archived id fails in LangGraph's reducer after the input checkpoint is stored. Messages after
+   * a `REMOVE_ALL_MESSAGES` in the input are a rewrite, not edits, and pass. Reads the archive's ids
+   * only when the input carries message ids that are not in the hot part.
+   */
+  async #refuseArchivedInput(threadId: string, checkpoint: Checkpoint): Promise<void> {
+    const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
+    const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
+    const ids: string[] = [];
+    for (const message of given) {
+      const id = (message as { id?: unknown } | null)?.id;
+      if (id === REMOVE_ALL_MESSAGES) break;
+      if (typeof id === "string") ids.push(id);
+    }
+    if (ids.length === 0) return;
+    const hot = new Set(((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id));
+    const unseen = ids.filter((id) => !hot.has(id));
+    if (unseen.length === 0) return;
+    // Membership of these few ids only: this runs at every turn's input, on archives of any size.
+    const edited = await this.#archive.having(threadId, unseen);
+    if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+  }
+
+  /**
    * Resolves once the backend is usable (schema version checked). Call it at start-up to fail
    * fast; otherwise the first read or write does.
    * @throws ThreadwiseSchemaVersionError (PostgreSQL) when the schema is not the expected one.
@@ -351,11 +378,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
+    const checkInput = !checkReach && checkpointNs === "" && source === "input";
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint);
+      else if (checkInput) await this.#refuseArchivedInput(threadId, checkpoint);
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();

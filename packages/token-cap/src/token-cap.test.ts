@@ -5,6 +5,7 @@ import {
   createTokenCounter,
   findOrphans,
   messageText,
+  requestOverheadTokens,
   STABLE_TAIL_HEADER,
   ThreadwiseConfigError,
   type ThreadwiseLogger,
@@ -214,6 +215,43 @@ describe("tokenCap counts placed context", () => {
     expect(messageText(sent[0] as BaseMessage)).toContain(STABLE_TAIL_HEADER);
     const legacy = addContextBlocks({ messages: thread, systemMessage: new SystemMessage("") }, [block], { mode: "legacy_system" });
     expect(ids(await run(legacy))).toEqual(["h2"]);
+  });
+});
+
+describe("tokenCap with a provider compaction", () => {
+  // An Anthropic compaction block (core compactionBoundary): kept in every view, sent ahead of a
+  // view that starts after it, with the user message of its turn.
+  const compacted = (id: string) =>
+    new AIMessage({
+      id,
+      content: [
+        { type: "compaction", content: "p".repeat(200) },
+        { type: "text", text: "ok" },
+      ],
+    });
+  const thread: BaseMessage[] = [human("h0", "x".repeat(40)), compacted("c0")];
+  for (let k = 1; k <= 12; k += 1) thread.push(human(`h${k}`, "q".repeat(40)), ai(`a${k}`, "r".repeat(40)));
+
+  it("counts the compaction message it keeps ahead of the view, so the request stays within maxTokens", async () => {
+    const maxTokens = 200;
+    let sent: BaseMessage[] = [];
+    const request = { messages: thread, systemMessage: new SystemMessage(""), state: { messages: thread }, tools: [], model: {} };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    await (tokenCap({ maxTokens, tokenCounter: characterTokenCounter(), logger: false }).wrapModelCall as any)(
+      request,
+      async (r: { messages: BaseMessage[] }) => {
+        sent = r.messages;
+        return new AIMessage("ok");
+      },
+    );
+    expect(ids(sent).slice(0, 2)).toEqual(["h0", "c0"]);
+    expect(sent.at(-1)?.id).toBe("a12");
+    // The request as the cap counts it: the messages sent plus the reply priming of a request.
+    expect(counter().countMessages(sent) + requestOverheadTokens({ system: false, tools: false })).toBeLessThanOrEqual(maxTokens);
+    // And the cap still uses its room: one more exchange would not fit.
+    const firstKept = thread.findIndex((m) => m.id === sent[2]?.id);
+    const withOneMore = [...sent.slice(0, 2), ...thread.slice(firstKept - 2)];
+    expect(counter().countMessages(withOneMore) + requestOverheadTokens({ system: false, tools: false })).toBeGreaterThan(maxTokens);
   });
 });
 

@@ -20,6 +20,7 @@ import {
   type TokenCounter,
   threadwiseMiddleware,
   type ViewSelection,
+  viewMessages,
   viewReport,
   viewStartOn,
   withMultiturnLog,
@@ -334,10 +335,10 @@ export function tokenCap(options: TokenCapOptions = {}) {
         return fixedTokens;
       };
       const bound = counter.boundText;
-      const settings: CapSettings = {
+      const settingsWith = (pinnedTokens: number, pinnedBound: number): CapSettings => ({
         maxTokens,
         get fixedTokens() {
-          return exactFixed();
+          return exactFixed() + pinnedTokens;
         },
         ...(bound && counter.boundMessage
           ? {
@@ -345,7 +346,8 @@ export function tokenCap(options: TokenCapOptions = {}) {
                 (systemSent ? (counter.boundMessage(ruled.systemMessage as SystemMessage) ?? 0) : 0) +
                 toolTokens +
                 (tailContext === "" ? 0 : bound(tailContext)) +
-                overhead,
+                overhead +
+                pinnedBound,
             }
           : {}),
         counter,
@@ -353,10 +355,29 @@ export function tokenCap(options: TokenCapOptions = {}) {
         lowWatermark,
         overflow: parsed.overflow,
         startOn: viewStartOn(ruled),
+      });
+      const decide = (settings: CapSettings) => {
+        // The cut over the view decided so far, on the thread's index: each group is counted once
+        // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
+        const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
+        const next = withViewDecisions(ruled, [
+          { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
+          ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
+        ]);
+        return { result, next };
       };
-      // The cut over the view decided so far, on the thread's index: each group is counted once
-      // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
-      const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
+      let { result, next } = decide(settingsWith(0, 0));
+      // A provider compaction the cut left behind is sent ahead of the view with its turn's user
+      // message (core's assembleView): those messages are a fixed cost of this view. Cut again with
+      // them counted; the second cut starts at or after the first, so they are still pinned.
+      const pinned = viewReport(next).compaction?.pinnedMessages ?? 0;
+      if (pinned > 0) {
+        const ahead = viewMessages(next).slice(0, pinned);
+        const pinnedTokens = counter.countMessages(ahead);
+        const boundOf = counter.boundMessage;
+        const pinnedBound = boundOf ? ahead.reduce((sum, m) => sum + boundOf(m), 0) : 0;
+        ({ result, next } = decide(settingsWith(pinnedTokens, pinnedBound)));
+      }
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,
@@ -364,10 +385,6 @@ export function tokenCap(options: TokenCapOptions = {}) {
           shortened_tool_results: result.shortenedToolResults,
         });
       }
-      const next = withViewDecisions(ruled, [
-        { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
-        ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
-      ]);
       return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });

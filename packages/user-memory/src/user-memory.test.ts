@@ -135,6 +135,52 @@ describe("userMemory through createAgent", () => {
   });
 });
 
+describe('userMemory with LLM facts (factsMode: "llm")', () => {
+  // A fact the heuristic rules do not read, so only the model's answer can have stored it.
+  const CAR = '{"facts":[{"subject":"user","attribute":"car color","value":"blue","text":"The user drives a blue car."}]}';
+  const isExtraction = (messages: BaseMessage[]) => systemOf(messages).includes("JSON");
+  const factItems = async (store: InMemoryStore) =>
+    (await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100)).filter((item) => item.kind === "fact");
+
+  it("stores the model's facts (origin llm) and recalls them in the user's next thread", async () => {
+    const store = new InMemoryStore();
+    const extractor = scriptedModel(() => CAR, { strict: false });
+    const { agent, model } = agentWith(store, { factsMode: "llm", model: extractor, keepMessages: false });
+    await say(agent, "Blue, like my old Volvo, which I still drive.", { thread_id: "l1", user_id: "u1" });
+    expect(extractor.calls.length).toBeGreaterThan(0);
+    const facts = await factItems(store);
+    expect(facts.map((item) => [item.fact?.attribute, item.fact?.value, item.fact?.origin])).toEqual([["car color", "blue", "llm"]]);
+    await say(agent, "What colour is my car?", { thread_id: "l2", user_id: "u1" });
+    expect(systemOf(model.calls.at(-1)?.messages as BaseMessage[])).toContain("The user drives a blue car.");
+  });
+
+  it("uses the agent's model when no model is given, as an internal call the agent's answers do not see", async () => {
+    const store = new InMemoryStore();
+    const model = scriptedModel((messages) => (isExtraction(messages) ? CAR : "ok"), { strict: false });
+    const agent = createAgent({
+      model,
+      systemPrompt: "You are a helpful assistant.",
+      checkpointer: new MemorySaver(),
+      store,
+      middleware: [userMemory({ factsMode: "llm", keepMessages: false, logger: false })],
+    });
+    const result = await say(agent as never, "Blue, like my old Volvo, which I still drive.", { thread_id: "m1", user_id: "u1" });
+    expect(model.calls.some((call) => isExtraction(call.messages as BaseMessage[]))).toBe(true);
+    expect((result.messages as BaseMessage[]).map((m) => m.content)).toEqual(["Blue, like my old Volvo, which I still drive.", "ok"]);
+    expect((await factItems(store)).map((item) => item.fact?.origin)).toEqual(["llm"]);
+  });
+
+  it("falls back to the heuristic rules when the model fails, and the turn goes on", async () => {
+    const store = new InMemoryStore();
+    const extractor = scriptedModel(() => new Error("rate limited"), { strict: false });
+    const { agent, model } = agentWith(store, { factsMode: "llm", model: extractor, keepMessages: false });
+    await say(agent, "I moved to Busan last month.", { thread_id: "f1", user_id: "u1" });
+    expect(model.calls).toHaveLength(1);
+    const facts = await factItems(store);
+    expect(facts.map((item) => [item.fact?.attribute, item.fact?.value, item.fact?.origin])).toEqual([["residence", "Busan", "heuristic"]]);
+  });
+});
+
 describe("userMemory with summarize", () => {
   it("keeps the thread's summary as its digest, and recalls it in the user's next thread", async () => {
     const { summarize } = await import("@threadwise/summarize");

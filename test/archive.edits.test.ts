@@ -1,0 +1,73 @@
+/**
+ * The message archive under edits by id in a turn's input (issue 27, R37): a message sent under
+ * an archived id, or a `RemoveMessage` of one, is refused with `ThreadwiseArchivedMessageError`
+ * (`archived-edit`) and stores nothing; the thread takes its next turn at once; a rewrite
+ * (`REMOVE_ALL_MESSAGES`, then the whole thread as read back) passes. The seeded property over
+ * every operation is test/stack.archive.test.ts.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { scriptedModel } from "@threadwise/core/testing";
+import { memoryStack, messageArchive, ThreadwiseArchivedMessageError, type ThreadwiseSaver, turnAdmission } from "@threadwise/memory";
+import { createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+
+const config = { configurable: { thread_id: "t" } };
+const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
+
+/** Six turns through a stack (turn admission first, as memoryStack) that archives all but the newest two groups, in batches of two. */
+async function archivedThread() {
+  const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
+  const saver = stack.checkpointer as ThreadwiseSaver;
+  const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
+  const agent = createAgent({
+    model,
+    checkpointer: saver,
+    middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
+  });
+  for (let k = 0; k < 6; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+  const stored = async () => {
+    const history = [];
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot.config.configurable?.checkpoint_id);
+    return { thread: ids(await saver.readThread(config)), history };
+  };
+  return { saver, agent, stored };
+}
+
+describe("message archive: edits by id in a turn's input", () => {
+  it("a message under an archived id is refused (archived-edit), nothing stored; the next turn runs", async () => {
+    const { saver, agent, stored } = await archivedThread();
+    expect(ids(await saver.archivedMessages("t"))).toContain("u0");
+    const before = await stored();
+    // Was appended at the end (u0 read back after a5), where a run without the archive replaces it in place.
+    const edit = agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "edited" })] }, config);
+    await expect(edit).rejects.toSatisfy(
+      (error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-edit" && error.messageIds.includes("u0"),
+    );
+    expect(await stored()).toEqual(before);
+    await agent.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
+    expect((await stored()).thread).toEqual([...before.thread, "u6", "a6"]);
+  });
+
+  it("a RemoveMessage of an archived id stores nothing and leaves no turn open", async () => {
+    const { agent, stored } = await archivedThread();
+    const before = await stored();
+    await expect(
+      agent.invoke({ messages: [new RemoveMessage({ id: "u1" }), new HumanMessage({ id: "x", content: "x" })] }, config),
+    ).rejects.toThrow();
+    expect(await stored()).toEqual(before);
+    // Before, the input checkpoint was stored with its turn lease, and the next turn was refused (turn-in-progress).
+    await agent.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
+    expect((await stored()).thread).toEqual([...before.thread, "u6", "a6"]);
+  });
+
+  it("a rewrite (REMOVE_ALL_MESSAGES, then the thread as read back) passes", async () => {
+    const { saver, agent, stored } = await archivedThread();
+    const thread = await saver.readThread(config);
+    await agent.invoke(
+      { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...thread, new HumanMessage({ id: "u6", content: "u6" })] },
+      config,
+    );
+    expect((await stored()).thread).toEqual([...ids(thread), "u6", "a6"]);
+  });
+});
