@@ -62,7 +62,10 @@ export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
  * and, when the thread has a summary record (`summarize` in the stack), only groups that end
  * before the message the summary covers through: what leaves is always summarized, and the
  * summary's boundary stays in the hot part, so summarize finds its coverage there as before. A
- * record that covers nothing (`coveredThroughId` null) lets nothing leave. Pure; thread order.
+ * record that covers nothing (`coveredThroughId` null) lets nothing leave. Nothing at or after the
+ * first stored `SystemMessage` leaves (it stays hot, and the archive must be a prefix of the
+ * thread so that archive + hot reads back in order): a thread that begins with a stored system
+ * message is never archived. Pure; thread order.
  */
 export function messagesToArchive(
   messages: readonly BaseMessage[],
@@ -83,7 +86,16 @@ export function messagesToArchive(
     before = previous;
   }
   const ids = new Set(messagesToDelete(messages, keepGroups, before));
-  return messages.filter((message) => typeof message.id === "string" && ids.has(message.id));
+  // A stored system message stays hot (every view holds it), and the archive must hold a prefix
+  // of the thread for readers to put it back in order (archive, then hot): only whole groups
+  // before the first stored system message leave.
+  const system = messages.findIndex((message) => message.getType() === "system");
+  let limit = messages.length;
+  if (system !== -1) {
+    limit = 0;
+    for (const group of groupMessages(messages)) if (group.end <= system) limit = group.end;
+  }
+  return messages.filter((message, i) => i < limit && typeof message.id === "string" && ids.has(message.id));
 }
 
 /**
