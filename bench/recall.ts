@@ -141,11 +141,11 @@ for (const conv of conversations) {
   unresolved += conv.unresolvedEvidence;
   const messages = messagesOf(conv);
   const slot = factsOf(conv);
-  const state = createThreadRecallState(options, countText);
+  const state = createThreadRecallState(options);
   // Incremental indexing, one message at a time, as a thread grows.
   const growing: BaseMessage[] = [];
   // Warm up js-tiktoken and MiniSearch on another state so the first conversation is not penalized.
-  createThreadRecallState(options, countText).index.sync(messages.slice(0, 50));
+  createThreadRecallState(options).index.sync(messages.slice(0, 50));
   const t0 = cpuMs();
   for (const message of messages) {
     growing.push(message);

@@ -13,12 +13,15 @@
  * count, default 300), `--step-threads` (threads served round-robin, whole step on a MemorySaver;
  * default 10,1000), `--step-calls` (timed steps per configuration and thread count, default 100),
  * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
- * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3), `--warm`
+ * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3; a list gives one per cold size), `--warm`
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
  * (round-robin rows with recall, default 10,200), `--profile` (V8's profiler on during each
  * round-robin row's timed calls; prints the functions with the most self time and writes the
- * profile to the OS temp dir), `--write` (write bench/results/scale.{md,json} with other options
- * too; the command is recorded in them), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * profile to the OS temp dir; in each cold sample, the stack's cold steps against the floor's and its own
+ * warm ones, by function), `--write` (write bench/results/scale.{md,json} with other options
+ * too; the command is recorded in them), `--out <name>` (write bench/results/<name>.{md,json}
+ * instead), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
+ * default 10000), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
@@ -41,20 +44,22 @@
  *   continuing the round-robin. A minor GC before each timed call. Heap per thread: `heapUsed`
  *   after a full GC once the untimed round is over, minus before it, over T: what the process
  *   keeps per thread besides the stored state (the channels existed before).
- * - Round-robin, whole step: `createAgent(...).invoke` on a MemorySaver holding T seeded threads per
+ * - Round-robin, whole step: `createAgent(...).invoke` of one agent per configuration (one set of
+ *   middleware instances, as a server has) on a MemorySaver holding T seeded threads per
  *   configuration (pruned to their newest checkpoint), the floor and the stack interleaved step by
  *   step; one untimed round, then `--step-calls` timed steps each. CPU time of the process.
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
  *   serves 3 steps on a thread of other text (so the code is compiled), then takes one step on the
  *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
- *   (warm, median); the floor and the stack each on a thread of their own, interleaved. The hooks'
+ *   (warm, median); the floor and the stack each on a thread of their own, interleaved (which goes
+ *   first alternates between processes), a full GC before each step outside the timing. The hooks'
  *   own time is measured the same way in the same process on a third thread of its own text.
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { mkdirSync, writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
-import { dirname, resolve } from "node:path";
+import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { dirname, join, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -68,7 +73,7 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
-import { profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
+import { profileClockUs, selfTimeDiffTable, selfTimeTable, startProfile } from "./support/profile.js";
 import {
   AnswerModel,
   fullStack,
@@ -81,8 +86,6 @@ import {
 } from "./support/step-savers.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
-const RESULTS_MD = resolve(here, "results/scale.md");
-const RESULTS_JSON = resolve(here, "results/scale.json");
 
 setFlagsFromString("--expose-gc");
 const gc = runInNewContext("gc") as (options?: { type: "major" | "minor" }) => void;
@@ -98,6 +101,7 @@ const DEFAULTS = {
   "cold-runs": "3",
   warm: "5",
   "recall-threads": "10,200",
+  "cold-step-max-other": "10000",
 };
 const cli = benchArgs(LOCOMO_PATH, {
   threads: { type: "string", default: DEFAULTS.threads },
@@ -110,14 +114,21 @@ const cli = benchArgs(LOCOMO_PATH, {
   "cold-runs": { type: "string", default: DEFAULTS["cold-runs"] },
   warm: { type: "string", default: DEFAULTS.warm },
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
+  "cold-step-max-other": { type: "string", default: DEFAULTS["cold-step-max-other"] },
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
+  out: { type: "string", default: "scale" },
   "postgres-url": { type: "string" },
   child: { type: "string" },
   channels: { type: "string" },
 });
 const args = cli.values;
+/** `--out <name>`: the results files are bench/results/<name>.{md,json} (default `scale`). */
+const OUT = String(args.out);
+if (!/^[a-z0-9-]+$/.test(OUT)) throw new Error(`scale: --out must be a file name of a-z, 0-9 and "-" (got ${JSON.stringify(OUT)})`);
+const RESULTS_MD = resolve(here, `results/${OUT}.md`);
+const RESULTS_JSON = resolve(here, `results/${OUT}.json`);
 const list = (value: unknown) => (String(value) === "" ? [] : String(value).split(",").map(Number));
 const THREADS = list(args.threads);
 const SIZE = Number(args.size);
@@ -125,7 +136,9 @@ const CALLS = Number(args.calls);
 const STEP_THREADS = list(args["step-threads"]);
 const STEP_CALLS = Number(args["step-calls"]);
 const COLD_SIZES = list(args["cold-sizes"]);
-const COLD_RUNS = Number(args["cold-runs"]);
+/** `--cold-runs`: processes per size and saver; a list gives one per `--cold-sizes` entry (the last repeated). */
+const COLD_RUNS = list(args["cold-runs"]);
+const coldRunsAt = (index: number) => COLD_RUNS[Math.min(index, COLD_RUNS.length - 1)] as number;
 /** `--recall`: every part with recall in the stack (memoryStack's default); by default only the `--recall-threads` round-robin rows. */
 const RECALL = args.recall === true;
 const RECALL_THREADS = list(args["recall-threads"]);
@@ -139,8 +152,8 @@ const STEP_TARGET = 1.15;
 const THREADS_TARGET = 1.5;
 /** Whole-step targets apply at these sizes (issue 21: 1k and 10k messages). */
 const STEP_TARGET_SIZES = [1000, 10000];
-/** The largest thread the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite). */
-const COLD_STEP_MAX_OTHER = 10000;
+/** `--cold-step-max-other`: the largest thread (messages) the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite); past it only the hooks' own time. */
+const COLD_STEP_MAX_OTHER = Number(args["cold-step-max-other"]);
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
 
 /** The stack under test: the full stack of bench/step.ts, with or without recall (`--recall`). */
@@ -241,6 +254,8 @@ interface HooksRow {
   heapPerThread: number;
   /** The hooks' own CPU ms per call, by middleware and hook (mean over the timed calls). */
   byHook: Record<string, number>;
+  /** Load average (1 min) when the row was done. */
+  load: number;
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -303,6 +318,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     calls: own.length,
     heapPerThread,
     byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
+    load: loadavg()[0] ?? 0,
   };
 }
 
@@ -318,14 +334,19 @@ interface Lane {
   next: number;
 }
 
-function laneOf(target: Target, key: Lane["key"], threadId: string, marker: string): Lane {
-  const agent = createAgent({
+/** The floor's or the stack's agent on `target`'s saver (new middleware instances). */
+function agentOf(target: Target, key: Lane["key"]): Lane["agent"] {
+  return createAgent({
     model: new AnswerModel({}),
     tools: [],
     systemPrompt: SYSTEM_PROMPT,
     checkpointer: target.saver,
     middleware: key === "floor" ? floorMiddleware() : stackMiddleware(),
   });
+}
+
+/** A thread served by `agent` (by default an agent of its own). */
+function laneOf(target: Target, key: Lane["key"], threadId: string, marker: string, agent = agentOf(target, key)): Lane {
   return { key, agent, threadId, prefix: `${threadId}-`, marker, next: 0 };
 }
 
@@ -351,15 +372,25 @@ async function seed(
   lane.next = end + 2;
 }
 
-/** One step of the lane (a new user message in, "ok" out); CPU ms of the process. */
-async function step(target: Target, lane: Lane, specs: readonly ThreadMessageSpec[]): Promise<number> {
+/**
+ * One step of the lane (a new user message in, "ok" out); CPU ms of the process. A minor GC
+ * before it, outside the timing, or with `gcBefore: "major"` a full one (the cold samples: a major
+ * GC owed to the seeding otherwise lands in whichever step comes next).
+ */
+async function step(
+  target: Target,
+  lane: Lane,
+  specs: readonly ThreadMessageSpec[],
+  gcBefore: "minor" | "major" = "minor",
+): Promise<number> {
   const k = userAt(specs, lane.next);
   lane.next = k + 2;
   const spec = specs[k] as ThreadMessageSpec;
   const input = {
     messages: [new HumanMessage({ id: `${lane.prefix}u${k}-${randomUUID().slice(0, 8)}`, content: `${spec.content}${lane.marker}` })],
   };
-  gc({ type: "minor" });
+  if (gcBefore === "major") gc();
+  else gc({ type: "minor" });
   const c = target.counters;
   const overhead0 = c.overheadMs;
   const c0 = cpuNow();
@@ -376,6 +407,8 @@ interface StepRow {
   floorMs: number;
   stackMs: number;
   steps: number;
+  /** Load average (1 min) when the row was done. */
+  load: number;
 }
 
 async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpec[]): Promise<StepRow> {
@@ -384,9 +417,11 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
     const lanes: Lane[] = [];
     const end = userAt(specs, SIZE - 1);
     const template = await preparedChannels(specs, end, "s0-", " ⟨s0⟩");
+    // One agent (one set of middleware instances) serves every thread, as in a server.
+    const agents = { floor: agentOf(target, "floor"), stack: agentOf(target, "stack") };
     for (let k = 0; k < threads; k += 1) {
       for (const key of ["floor", "stack"] as const) {
-        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`);
+        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`, agents[key]);
         await seed(
           target,
           lane,
@@ -404,7 +439,15 @@ async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpe
       const lane = lanes[i % lanes.length] as Lane;
       times[lane.key].push(await step(target, lane, specs));
     }
-    return { saver: "memory", threads, size: SIZE, floorMs: median(times.floor), stackMs: median(times.stack), steps: times.stack.length };
+    return {
+      saver: "memory",
+      threads,
+      size: SIZE,
+      floorMs: median(times.floor),
+      stackMs: median(times.stack),
+      steps: times.stack.length,
+      load: loadavg()[0] ?? 0,
+    };
   } finally {
     await target.close();
   }
@@ -429,12 +472,20 @@ interface ColdSample {
 /** The threads a cold sample measures: the floor's, the stack's and the hooks' (prefix, marker). */
 const COLD_THREADS = { floor: ["cf-", " ⟨f⟩"], stack: ["cs-", " ⟨s⟩"], hooks: ["ch-", " ⟨h⟩"] } as const;
 
-/** In a new process: `--child <saver>:<size>`, with the stack's and the hooks' prepared channels as JSON in `--channels`. Prints one JSON line. */
+/**
+ * In a new process: `--child <saver>:<size>`, with the stack's and the hooks' prepared channels as
+ * JSON in the file `--channels` (a file: at 10k messages the summary's digests are over the 128 KiB
+ * Linux allows one argument). Prints one JSON line.
+ */
 async function child(spec: string): Promise<void> {
-  const [saver, sizeText] = spec.split(":") as [Target["kind"], string];
+  const [saver, sizeText, sampleText] = spec.split(":") as [Target["kind"], string, string | undefined];
   const size = Number(sizeText);
+  const sample = Number(sampleText ?? 0);
   const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
-  const prepared = JSON.parse(String(args.channels)) as { stack: Record<string, unknown>; hooks: Record<string, unknown> };
+  const prepared = JSON.parse(readFileSync(String(args.channels), "utf8")) as {
+    stack: Record<string, unknown>;
+    hooks: Record<string, unknown>;
+  };
   const target = saver === "memory" ? await memoryTarget() : saver === "sqlite" ? await sqliteTarget() : await postgresTarget(POSTGRES_URL);
   const runStep = saver === "memory" || size <= COLD_STEP_MAX_OTHER;
   try {
@@ -447,15 +498,18 @@ async function child(spec: string): Promise<void> {
     for (let i = 0; i < 3; i += 1)
       await modelCall(warmStack, materialize(reversed.slice(0, 101 + 2 * i), "w-", ""), "warm-hooks", SYSTEM_PROMPT);
 
+    if (PROFILE && runStep) await profileColdSteps(target, specs, size, prepared.stack);
     const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
     if (runStep) {
+      // Which goes first alternates between samples (`--child <saver>:<size>:<sample>`).
       const lanes = [laneOf(target, "floor", "cf", COLD_THREADS.floor[1]), laneOf(target, "stack", "cs", COLD_THREADS.stack[1])];
+      if (sample % 2 === 1) lanes.reverse();
       for (const lane of lanes) await seed(target, lane, specs, size, prepared.stack);
-      const cold = [];
-      for (const lane of lanes) cold.push(await step(target, lane, specs));
-      const warm: number[][] = [[], []];
-      for (let i = 0; i < WARM; i += 1) for (const [j, lane] of lanes.entries()) warm[j]?.push(await step(target, lane, specs));
-      Object.assign(out, { floorCold: cold[0], stackCold: cold[1], floorWarm: median(warm[0] ?? []), stackWarm: median(warm[1] ?? []) });
+      const cold = { floor: 0, stack: 0 };
+      for (const lane of lanes) cold[lane.key] = await step(target, lane, specs, "major");
+      const warm: Record<Lane["key"], number[]> = { floor: [], stack: [] };
+      for (let i = 0; i < WARM; i += 1) for (const lane of lanes) warm[lane.key].push(await step(target, lane, specs, "major"));
+      Object.assign(out, { floorCold: cold.floor, stackCold: cold.stack, floorWarm: median(warm.floor), stackWarm: median(warm.stack) });
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
     const stack: Stack = { name: "hooks", middleware: stackMiddleware(), channels: prepared.hooks, lastSent: 0 };
@@ -478,18 +532,99 @@ async function child(spec: string): Promise<void> {
   }
 }
 
-function coldSample(saver: string, size: number, channels: string): ColdSample {
+/** Threads per configuration a `--profile` cold sample profiles. */
+const PROFILE_THREADS = 6;
+
+/**
+ * `--profile` in a cold sample: V8's profiler over the first step of {@link PROFILE_THREADS} floor
+ * and stack threads of their own text (each cold: the first step of this process on it), then
+ * `--warm` steps each; prints to stderr (the sample's stdout is its JSON line) the self time the
+ * stack's cold steps spend over the floor's, and over the stack's warm steps, by function.
+ */
+async function profileColdSteps(target: Target, specs: readonly ThreadMessageSpec[], size: number, channels: Record<string, unknown>) {
+  const end = userAt(specs, size - 1);
+  const lanes: Lane[] = [];
+  for (let k = 0; k < PROFILE_THREADS; k += 1) {
+    for (const key of ["floor", "stack"] as const) {
+      const lane = laneOf(target, key, `p${key[0]}${k}`, ` ⟨p${key[0]}${k}⟩`);
+      const own = retarget(
+        channels,
+        [COLD_THREADS.stack[0], COLD_THREADS.stack[1]],
+        [lane.prefix, lane.marker],
+        materialize(specs.slice(0, end + 1), lane.prefix, lane.marker),
+      );
+      await seed(target, lane, specs, size, own);
+      lanes.push(lane);
+    }
+  }
+  const windows = {
+    cold: { floor: [] as Array<[number, number]>, stack: [] as Array<[number, number]> },
+    warm: { floor: [] as Array<[number, number]>, stack: [] as Array<[number, number]> },
+  };
+  const profiling = await startProfile();
+  for (let i = 0; i <= WARM; i += 1) {
+    // The cold steps, and the last warm ones (one step of each thread, as cold).
+    const phase = i === 0 ? "cold" : i === WARM ? "warm" : undefined;
+    for (const lane of lanes) {
+      const h0 = profileClockUs();
+      await step(target, lane, specs, "major");
+      if (phase) windows[phase][lane.key].push([h0, profileClockUs()]);
+    }
+  }
+  const { profile, path } = await profiling.stop(`threadwise-scale-cold-${target.kind}-${size}`);
+  console.error(
+    [
+      `profile of cold steps, ${target.kind} ${size} msgs, ${PROFILE_THREADS} threads each (${path}): a = stack cold, b = floor cold`,
+      selfTimeDiffTable(profile, PROFILE_THREADS, windows.cold.stack, windows.cold.floor, 30),
+      `a = stack cold, b = stack warm (step ${WARM + 1} of each thread)`,
+      selfTimeDiffTable(
+        profile,
+        PROFILE_THREADS,
+        windows.cold.stack,
+        windows.warm.stack.filter((_, i) => i % WARM === 0),
+        20,
+      ),
+    ].join("\n"),
+  );
+}
+
+/** The heap limit of a cold sample's process, MiB (a 50k-message thread's checkpoints and views are over Node's default). */
+const CHILD_HEAP_MB = 8192;
+/** A cold sample's process is stopped after this long, ms (a 50k-message SQLite or PostgreSQL seed takes minutes). */
+const CHILD_TIMEOUT_MS = 60 * 60_000;
+
+/**
+ * One cold sample in a new process (`--child`); `channelsFile` holds the prepared channels as JSON.
+ *
+ * @throws Error naming the sample and why its process failed: not started (`error`, e.g. E2BIG or
+ *   ENOBUFS), stopped by a signal (a timeout after {@link CHILD_TIMEOUT_MS} is SIGTERM), a non-zero
+ *   exit code, or no JSON line on stdout; with the tail of its stderr.
+ */
+function coldSample(saver: string, size: number, channelsFile: string, sample: number): ColdSample {
   const argv = [
     ...process.execArgv,
+    `--max-old-space-size=${CHILD_HEAP_MB}`,
     fileURLToPath(import.meta.url),
-    ...["--child", `${saver}:${size}`, "--warm", String(WARM), "--data", cli.data, "--channels", channels],
+    ...["--child", `${saver}:${size}:${sample}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
+    ...["--cold-step-max-other", String(COLD_STEP_MAX_OTHER)],
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
-  const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 24 });
-  const line = result.stdout.trim().split("\n").at(-1) ?? "";
-  if (result.status !== 0 || !line.startsWith("{"))
-    throw new Error(`scale child ${saver}:${size} failed (${result.status}):\n${result.stderr.slice(-2000)}`);
+  if (PROFILE) argv.push("--profile");
+  const result = spawnSync(process.execPath, argv, { encoding: "utf8", maxBuffer: 1 << 28, timeout: CHILD_TIMEOUT_MS });
+  const line = (result.stdout ?? "").trim().split("\n").at(-1) ?? "";
+  const why = result.error
+    ? `not run to the end: ${result.error.message}`
+    : result.signal
+      ? `stopped by ${result.signal}${result.signal === "SIGTERM" ? ` (timeout ${CHILD_TIMEOUT_MS / 60_000} min?)` : ""}`
+      : result.status !== 0
+        ? `exit code ${result.status}`
+        : !line.startsWith("{")
+          ? "no JSON line on stdout"
+          : undefined;
+  if (why !== undefined)
+    throw new Error(`scale: the cold sample ${saver}:${size} failed, ${why}; its stderr ends:\n${(result.stderr ?? "").slice(-3000)}`);
+  if (PROFILE) console.log(result.stderr.slice(result.stderr.indexOf("profile of cold steps")));
   return JSON.parse(line) as ColdSample;
 }
 
@@ -503,6 +638,10 @@ interface ColdRow {
   stackWarm?: number;
   hooksCold: number;
   hooksWarm: number;
+  /** Load average (1 min) when the row was done. */
+  load: number;
+  /** Why the row's processes failed (then the row has no figures). */
+  failed?: string;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -538,17 +677,41 @@ async function main() {
     );
   }
   const cold: ColdRow[] = [];
-  for (const size of COLD_SIZES) {
+  for (const [sizeIndex, size] of COLD_SIZES.entries()) {
     // What the threads hold from their previous call, made here (another process than the samples').
     const coldSpecs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
     const end = userAt(coldSpecs, size - 1);
-    const channels = JSON.stringify({
-      stack: await preparedChannels(coldSpecs, end, ...COLD_THREADS.stack),
-      hooks: await preparedChannels(coldSpecs, end, ...COLD_THREADS.hooks),
-    });
+    const channels = join(mkdtempSync(join(tmpdir(), "threadwise-scale-")), "channels.json");
+    writeFileSync(
+      channels,
+      JSON.stringify({
+        stack: await preparedChannels(coldSpecs, end, ...COLD_THREADS.stack),
+        hooks: await preparedChannels(coldSpecs, end, ...COLD_THREADS.hooks),
+      }),
+    );
     for (const saver of COLD_SAVERS) {
       if (saver !== "memory" && size > COLD_STEP_MAX_OTHER) continue;
-      const samples = Array.from({ length: COLD_RUNS }, () => coldSample(saver, size, channels));
+      const samples: ColdSample[] = [];
+      let failed: string | undefined;
+      try {
+        for (let i = 0; i < coldRunsAt(sizeIndex); i += 1) samples.push(coldSample(saver, size, channels, i));
+      } catch (error) {
+        // Keep the other rows: a 50k-message sample can run out of time or memory.
+        failed = (error as Error).message;
+        console.error(failed);
+      }
+      if (samples.length === 0) {
+        cold.push({
+          saver,
+          size,
+          runs: 0,
+          hooksCold: Number.NaN,
+          hooksWarm: Number.NaN,
+          load: loadavg()[0] ?? 0,
+          failed: failed?.split("\n")[0],
+        });
+        continue;
+      }
       const mid = (pick: (s: ColdSample) => number | undefined) => {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
@@ -563,6 +726,8 @@ async function main() {
         stackWarm: mid((s) => s.stackWarm),
         hooksCold: mid((s) => s.hooksCold) as number,
         hooksWarm: mid((s) => s.hooksWarm) as number,
+        load: loadavg()[0] ?? 0,
+        ...(failed === undefined ? {} : { failed: failed.split("\n")[0] }),
       };
       cold.push(row);
       console.log(
@@ -576,29 +741,30 @@ async function main() {
   const baseOf = (r: HooksRow) =>
     hooks.filter((b) => b.recall === r.recall).reduce<HooksRow | undefined>((a, b) => (a && a.threads <= b.threads ? a : b), undefined);
   const hooksTable = [
-    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread |`,
-    "|---|---:|---:|---:|---:|---:|---:|",
+    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|",
     ...hooks.map((r) => {
       const base = baseOf(r);
-      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB |`;
+      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`;
     }),
   ];
   const stepTable = [
-    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each |`,
-    "|---|---:|---:|---:|---:|---:|",
+    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|",
     ...steps.map(
       (r) =>
-        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} |`,
+        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} | ${r.load.toFixed(1)} |`,
     ),
   ];
   const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
   const ms = (v?: number) => (v === undefined ? "n/a" : fmt(v));
   const coldTable = [
-    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|",
-    ...cold.map(
-      (r) =>
-        `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs} |`,
+    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...cold.map((r) =>
+      r.runs === 0
+        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | 0 | ${r.load.toFixed(1)} |`
+        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
     ),
   ];
   console.log(`\n${hooksTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
@@ -613,24 +779,16 @@ async function main() {
     "",
     `Command: \`${command}\`. Machine: ${machine}; load average (1 min) ${loadStart.toFixed(1)} at the start, ${loadEnd.toFixed(1)} at the end on ${cpus().length} cores. Stack: the full threadwise stack of bench/step.ts (legacy_system)${RECALL ? " with recall" : ", recall left out but for the rows that name it"}; the floor: one pass-through \`wrapModelCall\` middleware.`,
     "",
-    "## Threads served round-robin: the hooks' own time per call",
-    "",
-    hooksTable.join("\n"),
-    "",
-    "## Threads served round-robin: the whole step (MemorySaver)",
-    "",
-    stepTable.join("\n"),
-    "",
-    "## Cold (the first call of a process on a thread) against warm",
-    "",
-    coldTable.join("\n"),
-    "",
+    // Only the parts this run measured.
+    ...(hooks.length > 0 ? ["## Threads served round-robin: the hooks' own time per call", "", hooksTable.join("\n"), ""] : []),
+    ...(steps.length > 0 ? ["## Threads served round-robin: the whole step (MemorySaver)", "", stepTable.join("\n"), ""] : []),
+    ...(cold.length > 0 ? ["## Cold (the first call of a process on a thread) against warm", "", coldTable.join("\n"), ""] : []),
     "## Method",
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
-    `- Round-robin, whole step: \`invoke\` of a \`createAgent\` agent (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread. The hooks' own time likewise, on a third thread. Medians over ${COLD_RUNS} processes. At 50k messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
+    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
@@ -643,6 +801,7 @@ async function main() {
     calls: CALLS,
     stepCalls: STEP_CALLS,
     coldRuns: COLD_RUNS,
+    coldStepMaxOther: COLD_STEP_MAX_OTHER,
     warm: WARM,
     targets: { stepOverFloor: STEP_TARGET, hooks5000Over10: THREADS_TARGET },
     hooks,
@@ -655,7 +814,7 @@ async function main() {
     writeFileSync(RESULTS_MD, doc);
     writeFileSync(RESULTS_JSON, `${JSON.stringify(figures, null, 2)}\n`);
     console.log(`\nwrote ${RESULTS_MD} and ${RESULTS_JSON}`);
-  } else console.log("\nnon-default options: bench/results/scale.{md,json} left as they were");
+  } else console.log(`\nnon-default options: bench/results/${OUT}.{md,json} left as they were`);
   if (cli.json) printJson(figures);
 }
 

@@ -43,16 +43,15 @@ export async function startProfile(intervalUs = 100): Promise<Profiling> {
 export const profileClockUs = (): number => Number(process.hrtime.bigint() / 1000n);
 
 /**
- * The `top` functions with the most self time in samples taken inside `windows` (pairs of
- * {@link profileClockUs} readings, ascending; all samples when none are given), in ms per call
- * over `calls`, bench files left out, as a markdown table; and the ms the samples cover.
+ * Self time by function (`` `name` | where ``: a package path, a node_modules package, or a file)
+ * in samples taken inside `windows` (pairs of {@link profileClockUs} readings, ascending; all
+ * samples when none are given), microseconds, bench files left out; and the microseconds the
+ * samples cover.
  */
-export function selfTimeTable(
+export function selfTimes(
   profile: CpuProfile,
-  calls: number,
   windows?: ReadonlyArray<readonly [number, number]>,
-  top = 15,
-): { table: string; sampledMs: number } {
+): { byFunction: Map<string, number>; sampledUs: number } {
   const self = new Map<number, number>();
   const samples = profile.samples ?? [];
   const deltas = profile.timeDeltas ?? [];
@@ -84,13 +83,61 @@ export function selfTimeTable(
     const key = `\`${node.callFrame.functionName || "(anonymous)"}\` | ${where}`;
     byFunction.set(key, (byFunction.get(key) ?? 0) + us);
   }
+  return { byFunction, sampledUs: sampled };
+}
+
+const msPerCall = (us: number, calls: number) => {
+  const v = us / 1000 / Math.max(1, calls);
+  return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
+};
+
+/**
+ * The `top` functions with the most self time in samples taken inside `windows` (see
+ * {@link selfTimes}), in ms per call over `calls`, as a markdown table; and the ms the samples cover.
+ */
+export function selfTimeTable(
+  profile: CpuProfile,
+  calls: number,
+  windows?: ReadonlyArray<readonly [number, number]>,
+  top = 15,
+): { table: string; sampledMs: number } {
+  const { byFunction, sampledUs } = selfTimes(profile, windows);
   const rows = [...byFunction].sort((a, b) => b[1] - a[1]).slice(0, top);
-  const ms = (us: number) => {
-    const v = us / 1000 / Math.max(1, calls);
-    return v >= 100 ? v.toFixed(0) : v >= 10 ? v.toFixed(1) : v.toFixed(3);
-  };
   return {
-    table: ["| function | where | self ms / call |", "|---|---|---:|", ...rows.map(([key, us]) => `| ${key} | ${ms(us)} |`)].join("\n"),
-    sampledMs: sampled / 1000,
+    table: [
+      "| function | where | self ms / call |",
+      "|---|---|---:|",
+      ...rows.map(([key, us]) => `| ${key} | ${msPerCall(us, calls)} |`),
+    ].join("\n"),
+    sampledMs: sampledUs / 1000,
   };
+}
+
+/**
+ * The `top` functions whose self time differs most between two sets of windows of one profile
+ * (`a` minus `b`, ms per call over `calls` each), as a markdown table: what a configuration does
+ * that the other does not.
+ */
+export function selfTimeDiffTable(
+  profile: CpuProfile,
+  calls: number,
+  a: ReadonlyArray<readonly [number, number]>,
+  b: ReadonlyArray<readonly [number, number]>,
+  top = 25,
+): string {
+  const x = selfTimes(profile, a);
+  const y = selfTimes(profile, b);
+  const keys = new Set([...x.byFunction.keys(), ...y.byFunction.keys()]);
+  const rows = [...keys]
+    .map((key) => [key, x.byFunction.get(key) ?? 0, y.byFunction.get(key) ?? 0] as const)
+    .sort((p, q) => Math.abs(q[1] - q[2]) - Math.abs(p[1] - p[2]))
+    .slice(0, top);
+  return [
+    `| function | where | a ms / call | b ms / call | a - b |`,
+    "|---|---|---:|---:|---:|",
+    `| (all sampled) | | ${msPerCall(x.sampledUs, calls)} | ${msPerCall(y.sampledUs, calls)} | ${((x.sampledUs - y.sampledUs) / 1000 / Math.max(1, calls)).toFixed(2)} |`,
+    ...rows.map(
+      ([key, u, v]) => `| ${key} | ${msPerCall(u, calls)} | ${msPerCall(v, calls)} | ${((u - v) / 1000 / Math.max(1, calls)).toFixed(2)} |`,
+    ),
+  ].join("\n");
 }

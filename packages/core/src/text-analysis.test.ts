@@ -17,6 +17,21 @@ describe("tokenizer", () => {
   });
 });
 
+describe("tokenize's word memo (issue 21)", () => {
+  it("gives every word's terms from its text alone: a result changed by its caller or a full memo changes no later result", () => {
+    const first = tokenize("Busan's beaches 개발자로 Living");
+    expect(first).toEqual(["busan", "beach", "개발자", "개발", "발자", "liv"]);
+    first.length = 0;
+    first.push("changed");
+    expect(tokenize("Busan's beaches 개발자로 Living")).toEqual(["busan", "beach", "개발자", "개발", "발자", "liv"]);
+    // More distinct words than the memo keeps (50,000): it starts again, the terms are the same.
+    for (let i = 0; i < 60_000; i += 1) tokenize(`word${i}x`);
+    expect(tokenize("Busan's beaches 개발자로 Living")).toEqual(["busan", "beach", "개발자", "개발", "발자", "liv"]);
+    // The same word in another case is its own key, with the same terms.
+    expect(tokenize("LIVING living Living")).toEqual(["liv", "liv", "liv"]);
+  });
+});
+
 describe("Korean stems (issue 25)", () => {
   // One verb in the endings a chat uses, polite and casual, present, past, question, connective.
   it.each([

@@ -253,9 +253,33 @@ export function tokenize(text: string): string[] {
     // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
     const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
     if (month !== undefined) out.push(monthTerm(month));
-    else termsOfWord(word.toLowerCase(), out);
+    else for (const term of wordTerms(word)) out.push(term);
   });
   return out;
+}
+
+/** Most words whose terms {@link wordTerms} keeps; past it the memo starts again empty. */
+const WORD_TERMS_MEMO_ENTRIES = 50_000;
+const wordTermsMemo = new Map<string, readonly string[]>();
+
+/**
+ * The terms of one word as {@link tokenize} writes it (a month aside, which depends on the words
+ * around it): a pure function of the word, memoized by the word's text. A thread's vocabulary is
+ * small next to its words, so indexing a thread a process has not seen (recall's message index,
+ * fact-recall's index; issue 21) stems each distinct word once. Keyed by content only: the same
+ * word always gives the same terms, so the memo can never change a result.
+ */
+function wordTerms(word: string): readonly string[] {
+  let terms = wordTermsMemo.get(word);
+  if (terms === undefined) {
+    const out: string[] = [];
+    termsOfWord(word.toLowerCase(), out);
+    terms = out;
+    if (wordTermsMemo.size >= WORD_TERMS_MEMO_ENTRIES) wordTermsMemo.clear();
+    // Long words are rare and each one is a distinct key: not kept.
+    if (word.length <= 40) wordTermsMemo.set(word, terms);
+  }
+  return terms;
 }
 
 function termsOfWord(word: string, out: string[]): void {

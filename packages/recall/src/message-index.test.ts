@@ -125,3 +125,44 @@ describe("timestampOf", () => {
     expect(timestampOf(new HumanMessage("x"))).toBeUndefined();
   });
 });
+
+describe("token counts at render, not at indexing (issue 21)", () => {
+  it("a thread state's index counts no tokens, and its blocks equal those of an index that counted every message", async () => {
+    const { createThreadRecallState, recallForQuery } = await import("./recall.js");
+    const { resolveRecallOptions } = await import("./recall-options.js");
+    const options = resolveRecallOptions({ maxTokens: 120, neighbours: 1 }, {});
+    const counted: string[] = [];
+    const countText = (text: string) => {
+      counted.push(text);
+      return Math.ceil(text.length / 3);
+    };
+    const messages = Array.from({ length: 60 }, (_, i) =>
+      i % 2 === 0
+        ? user(
+            `m${i}`,
+            `I told you about the ${i % 4 === 0 ? "harbour boat" : "garden shed"} on day ${i}. It was a long day. We painted it.`,
+          )
+        : ai(`m${i}`, `Noted: day ${i}, the ${i % 3 === 0 ? "boat" : "shed"}.`),
+    );
+    const lazy = createThreadRecallState(options);
+    lazy.index.sync(messages);
+    expect(counted).toEqual([]);
+    expect(lazy.index.entries().every((entry) => entry.tokens === undefined)).toBe(true);
+    const eager = createThreadRecallState(options);
+    eager.index = new MessageIndex({ maxMessages: options.maxIndexedMessages, countText });
+    eager.index.sync(messages);
+    for (const query of ["Which boat was it?", "What did we paint in the garden shed?", "day 12"]) {
+      const inView = new Set(messages.slice(-6).map((m) => m.id as string));
+      const a = recallForQuery(lazy, { query, inView }, options, countText);
+      const b = recallForQuery(eager, { query, inView }, options, countText);
+      expect(a.text).not.toBe("");
+      // The same block; the items differ only in the entries' `tokens` field (absent when not counted at indexing).
+      const { items: itemsA, ...restA } = a;
+      const { items: itemsB, ...restB } = b;
+      expect(restA).toEqual(restB);
+      expect(itemsA.map((item) => [item.kind, item.score, item.kind === "message" ? item.entry.id : item.fact.key])).toEqual(
+        itemsB.map((item) => [item.kind, item.score, item.kind === "message" ? item.entry.id : item.fact.key]),
+      );
+    }
+  });
+});

@@ -267,10 +267,11 @@ export class MessageIndex {
       this.#entries.push(entry);
       this.#bySeq.set(entry.seq, entry);
       this.#byId.set(id, entry);
-      const document = documentTerms(entry).join("\u0000");
-      this.#mini.add({ id: entry.seq, text: document });
-      // The document's length as MiniSearch counts it (distinct tokens), for #settleAverage.
-      this.#lengths.set(entry.seq, new Set(document.split("\u0000")).size);
+      const document = documentTerms(entry);
+      this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
+      // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
+      // empty text is one empty token), for #settleAverage.
+      this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
       added += 1;
     }
     return added;

@@ -43,15 +43,16 @@ export interface ThreadRecallState {
   query?: { text: string; vector: number[] };
 }
 
-/** Creates the per-thread recall state; `countText` counts each message's tokens once, at indexing. */
-export function createThreadRecallState(
-  options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">,
-  countText?: (text: string) => number,
-): ThreadRecallState {
+/**
+ * Creates the per-thread recall state. Its index counts no tokens at indexing: a message's tokens
+ * are counted when it is first rendered (the `countText` given to {@link recallForQuery}, once per
+ * entry), so indexing a thread a process has not seen costs its tokenizing for search only
+ * (issue 21: counting every message at indexing was most of a rebuild).
+ */
+export function createThreadRecallState(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">): ThreadRecallState {
   return {
     index: new MessageIndex({
       maxMessages: options.maxIndexedMessages,
-      ...(countText ? { countText } : {}),
       ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
     }),
     facts: createFactIndex(),
@@ -283,11 +284,11 @@ export function recall(options: RecallOptions = {}) {
   );
   const threads = new Map<string, ThreadRecallState>();
   const stateFor = (threadId: string): ThreadRecallState => {
-    if (threadId === "") return createThreadRecallState(config, countText);
+    if (threadId === "") return createThreadRecallState(config);
     let state = threads.get(threadId);
     if (state) threads.delete(threadId);
     else {
-      state = createThreadRecallState(config, countText);
+      state = createThreadRecallState(config);
       if (threads.size >= config.maxThreads) threads.delete(threads.keys().next().value as string);
     }
     threads.set(threadId, state);

@@ -57,7 +57,7 @@ export class UserMemoryEngine {
     let index = this.#indexes.get(key);
     if (index) this.#indexes.delete(key);
     else {
-      index = new UserRecallIndex(this.recallOptions, this.countText);
+      index = new UserRecallIndex(this.recallOptions);
       if (this.#indexes.size >= MAX_CACHED_USERS) this.#indexes.delete(this.#indexes.keys().next().value as string);
     }
     this.#indexes.set(key, index);

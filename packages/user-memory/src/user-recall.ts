@@ -37,8 +37,8 @@ export class UserRecallIndex {
   /** The items last synced and the facts they gave: the codec hands back the same objects for unchanged values. */
   #last: { items: readonly UserItem[]; facts: Fact[] } | undefined;
 
-  constructor(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">, countText: (text: string) => number) {
-    this.state = createThreadRecallState(options, countText);
+  constructor(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">) {
+    this.state = createThreadRecallState(options);
   }
 
   /** Syncs with `items` and returns the facts to search (their `sourceMessageId` is the message item's key). */
