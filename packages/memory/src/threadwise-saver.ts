@@ -215,10 +215,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
    * only on threads that have an archive.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint): Promise<void> {
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean): Promise<void> {
     const archived = await this.#archive.ids(threadId);
     if (archived.length === 0) return;
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
+    // A branch from a checkpoint with no message (the thread's first, before any archiving): the
+    // archive holds the other branch's messages, which this one never had. The archive never
+    // empties the hot part, so a later checkpoint always has a message to place the branch by.
+    if (branch && hot.length === 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", archived);
     const inHot = new Set(hot.filter((id): id is string => typeof id === "string"));
     const first = hot[0];
     const at = first === undefined ? -1 : archived.indexOf(first);
@@ -376,8 +380,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
-    if (checkpointNs === "" && (commit.branch || source === "update")) await this.#refuseArchivedReach(threadId, checkpoint);
-    else if (checkpointNs === "" && source === "input") await this.#refuseArchivedInput(threadId, checkpoint);
+    if (checkpointNs === "" && (commit.branch || source === "update")) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
+    if (checkpointNs === "" && source === "input") await this.#refuseArchivedInput(threadId, checkpoint);
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
