@@ -70,9 +70,9 @@ describe("message archive: edits by id in a turn's input, forks from the start",
     const before = await stored();
     const history = [];
     for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
-    const first = history.at(-1);
-    expect((first?.values as { messages?: unknown[] }).messages ?? []).toEqual([]);
-    const fork = agent.invoke({ messages: [new HumanMessage({ id: "f1", content: "fork" })] }, first?.config);
+    const first = history.at(-1) as (typeof history)[number];
+    expect((first.values as { messages?: unknown[] }).messages ?? []).toEqual([]);
+    const fork = agent.invoke({ messages: [new HumanMessage({ id: "f1", content: "fork" })] }, first.config);
     await expect(fork).rejects.toSatisfy((error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-fork");
     expect(await stored()).toEqual(before);
   });
