@@ -179,7 +179,7 @@ export function createCli(io: CliIo = {}): Command {
       else
         out(
           report.dryRun
-            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s). Nothing was erased; re-run with --apply (irreversible).\n`
+            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s)${report.unreadableItems > 0 ? ` (${report.unreadableItems} item(s) sealed and unreadable without their keyring: --keyring; their threads are not known)` : ""}. Nothing was erased; re-run with --apply (irreversible).\n`
             : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)}); threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
         );
     },

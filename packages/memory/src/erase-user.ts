@@ -41,6 +41,12 @@ export interface EraseUserReport {
   storeSearched: boolean;
   /** Threads named by the items' provenance and `threadIds`, sorted. */
   threadIds: string[];
+  /**
+   * Items whose provenance could not be read (sealed, and no keyring or another one given), so the
+   * threads they name are not in `threadIds`. With `threads` and `apply` any such item refuses the
+   * erase before anything is deleted.
+   */
+  unreadableItems: number;
   /** Per-thread outcome when threads were deleted. */
   threads: ThreadDeleteOutcome[];
 }
@@ -72,8 +78,10 @@ async function openStore(options: EraseUserOptions): Promise<{ store: BaseStore 
  *
  * @throws ThreadwiseUserIdError for a user or tenant id that breaks the thread-id rules;
  *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError when no store can
- *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`). All before
- *   anything is deleted.
+ *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
+ *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
+ *   without their keyring): erasing them would lose the only record of those threads while the
+ *   threads stay. All before anything is deleted.
  * @example
  * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
  */
@@ -94,20 +102,25 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
   try {
     let items = 0;
     let named: string[] = [];
-    if (!store) {
-      // nothing to search
-    } else if (options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
-    else {
+    let unreadableItems = 0;
+    if (store) {
       const found = await store.search(userNamespace(scope), { limit: 100_000 });
       items = found.length;
       named = found.flatMap((f) => {
         try {
           return [codec.decode(scope, f.key, f.value).threadId];
         } catch {
+          unreadableItems += 1;
           return [];
         }
       });
+      if (options.apply && options.threads && unreadableItems > 0)
+        throw new ThreadwiseConfigError(
+          "eraseUser.keyring",
+          `${unreadableItems} of the user's ${items} user-memory item(s) cannot be read (sealed: give the keyring they were sealed with, --keyring or THREADWISE_MEMORY_KEYRING), so the threads they name are unknown and would stay; nothing was erased`,
+        );
     }
+    if (store && options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
     const threadIds = [...new Set([...named, ...(options.threadIds ?? [])])].sort();
     const threads: ThreadDeleteOutcome[] = [];
     if (options.threads && options.apply && threadIds.length > 0) {
@@ -125,6 +138,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
       items,
       storeSearched: store !== undefined,
       threadIds,
+      unreadableItems,
       threads,
     };
   } finally {

@@ -8,6 +8,7 @@ import {
   readSummarySlot,
   resolveLogger,
   summarySlotState,
+  ThreadwiseConfigError,
   threadwiseMiddleware,
 } from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
@@ -151,7 +152,9 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
  * checkpoints after the last archiving work as before.
  *
  * @param saver the `ThreadwiseSaver` of the agent (`memoryStack().checkpointer`).
- * @throws ThreadwiseConfigError at construction for an invalid option (`messageArchive.keepGroups`).
+ * @throws ThreadwiseConfigError at construction for an invalid option (`messageArchive.keepGroups`),
+ *   or naming `messageArchive.saver` when `saver` cannot archive (a plain `MemorySaver`, `SqliteSaver`
+ *   or `PostgresSaver`: only `memoryStack()`'s `ThreadwiseSaver` keeps an archive).
  * @example
  * const { checkpointer } = memoryStack({ backend: "sqlite" });
  * const agent = createAgent({
@@ -161,6 +164,12 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
  * });
  */
 export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOptions = {}) {
+  const archiving = saver as Partial<Pick<ThreadwiseSaver, "archiveMessages" | "archivedMessages">> | null | undefined;
+  if (typeof archiving?.archiveMessages !== "function" || typeof archiving.archivedMessages !== "function")
+    throw new ThreadwiseConfigError(
+      "messageArchive.saver",
+      `expected the ThreadwiseSaver of memoryStack() (it keeps the archive), got ${saver === null || typeof saver !== "object" ? String(saver) : (saver.constructor?.name ?? "an object")}; use memoryStack({ archive: true }) or pass its checkpointer`,
+    );
   const opts = parseOptions("messageArchive", messageArchiveOptionsSchema, options);
   const logger = resolveLogger(opts.logger);
   return threadwiseMiddleware({

@@ -7,6 +7,7 @@ import {
   type PromptContextMode,
   type StartOn,
   systemContextBlocksOf,
+  ThreadwiseConfigError,
   type ThreadwiseLogger,
   threadwiseMiddleware,
   withViewDecisions,
@@ -128,6 +129,9 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  *
  * Core assembles the request from the decisions of all of them (`assembleView`), so every view
  * holds no orphan, one leading system message and starts by `startOn`.
+ *
+ * @throws ThreadwiseConfigError naming `memory.archive` when `config.archive` is on and no
+ *   `checkpointer` (the stack's `ThreadwiseSaver`, which keeps the archive) is given.
  */
 export function memoryMiddleware(
   config: MemoryConfig,
@@ -135,7 +139,13 @@ export function memoryMiddleware(
   checkpointer?: ThreadwiseSaver,
 ): AgentMiddleware[] {
   if (config.backend === "off") return [];
-  const archive = config.archive && checkpointer ? checkpointer : undefined;
+  // Silently leaving the archive out would keep every message in the checkpoint, the cost `archive` exists to bound.
+  if (config.archive && !checkpointer)
+    throw new ThreadwiseConfigError(
+      "memory.archive",
+      "needs the stack's checkpointer, which keeps the archive: pass it as memoryMiddleware(config, options, checkpointer), or use memoryStack()",
+    );
+  const archive = config.archive ? checkpointer : undefined;
   const archived = archive ? (threadId: string) => archive.archivedMessages(threadId) : undefined;
   const logger = options.logger;
   const mode = config.promptContextMode;
