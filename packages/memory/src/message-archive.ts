@@ -28,7 +28,8 @@ export const messageArchiveOptionsSchema = z.strictObject({
    * Groups kept in the hot checkpoint, newest first (a group: a user message, an assistant
    * message, or a tool call with its results), at least. Must hold the window: with
    * `windowTrim({ maxMessages: n })`, `keepGroups >= n` (a group has at least one message), so
-   * no message a view can show ever leaves the checkpoint. `memoryStack` uses the window plus 20.
+   * no message a view can show ever leaves the checkpoint. `memoryStack` uses the window plus
+   * `ARCHIVE_MARGIN_GROUPS` (4).
    * @default 40
    */
   keepGroups: z.number().int().positive().default(DEFAULT_ARCHIVE_KEEP_GROUPS),

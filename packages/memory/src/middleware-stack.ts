@@ -28,8 +28,14 @@ import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
-/** Groups `memoryStack` keeps hot beyond the window when `archive` is on (the margin of issue 27). */
-export const ARCHIVE_MARGIN_GROUPS = 20;
+/**
+ * Groups `memoryStack` keeps hot beyond the window when `archive` is on (the margin of issue 27):
+ * how far back, past what the window shows and what the summary does not cover yet, an edit by id
+ * still finds its message hot. Small, because every hot message is read and written at every step
+ * (4 groups: a whole LoCoMo replay at about LangChain's CPU; 20 groups cost 1.2-1.3x, see
+ * bench/README.md "Replay cost and the archive").
+ */
+export const ARCHIVE_MARGIN_GROUPS = 4;
 
 /** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
 export interface MemoryMiddlewareOptions {
