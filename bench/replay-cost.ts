@@ -12,15 +12,18 @@
  * Options: `--data` (LoCoMo format; default the file bench/recall.ts reads), `--conversation`
  * (sample id; default the one with the most exchanges), `--sizes` (stored messages, comma list;
  * default 1000,10000,50000; `0` or empty skips the sized part), `--steps` timed steps per size
- * (default 3), `--savers` (memory, sqlite, postgres; postgres only with a URL: `--postgres-url`
- * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`.
+ * (default 10), `--savers` (memory, sqlite, postgres; postgres only with a URL: `--postgres-url`
+ * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps: a self-time table
+ * per configuration (and size) on stderr, in ms per step; the raw profile in the OS temp dir).
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
  * - `langchain`: LangChain's `summarizationMiddleware` (trigger 40 messages, keep 20), which deletes
  *   what it summarized.
  * - `threadwise`: `[windowTrim(20), summarize()]` on `ThreadwiseSaver` (keeps the whole thread).
- * - `archive`: the same plus `messageArchive` (keepGroups 40, batches aligned to the window's step).
+ * - `archive`: the same plus `messageArchive` as `memoryStack` sets it (keepGroups: the window plus
+ *   `ARCHIVE_MARGIN_GROUPS`; batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`, aligned to the window's
+ *   step; `--archive-keep-groups`, `--archive-batch` to try others).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
  * LangChain and threadwise.
  *
@@ -28,15 +31,24 @@
  * counting; bytes written are what the saver's serializer produced during the step (checkpoints,
  * metadata, channel blobs, pending writes, and archived records, which are encoded with the same
  * serializer). The whole replay sums every step of the conversation (one step = one exchange;
- * the configurations take turns, one exchange each, so the machine's load falls on all alike). A
- * sized thread is seeded with one `updateState` of `size` LoCoMo messages, the newest 120 and the
- * stepped ones the same texts at every size (and, for threadwise, a
- * summary record covering all but the newest 30, as a thread that was summarized all along), then
- * gets 2 untimed warm-up steps (LangChain summarizes the seed; 12 for the archive, which moves the
- * seed and then makes one more summary, see WARMUP_ARCHIVE) and `--steps`
- * timed ones; medians are reported. Between steps, outside the timing, each thread is pruned to its
+ * the configurations take turns, one exchange each, so the machine's load falls on all alike).
+ *
+ * A sized thread is built directly, not replayed through the agent (a replay of 50k messages takes
+ * hours): each configuration is seeded with the state it holds after `size` messages of which all
+ * but the newest 120 were summarized: `none` all `size` messages in the checkpoint; `threadwise`
+ * the same plus a summary record covering all but the newest 30; `langchain` its summary message
+ * (as `summarizationMiddleware` writes it) and the newest 120 (it deleted the rest); `archive` the
+ * newest 120 and that summary record in the checkpoint (one `updateState`) and the other
+ * `size - 120` in the archive (`ThreadwiseSaver.archiveMessages`, batches of 2,000). The newest 120
+ * seeded messages and the stepped ones are the same texts at every size. Then untimed warm-up
+ * steps bring each to its steady state (2; 12 for the archive: its first archiving and one summary
+ * period after it), and `--steps` timed ones follow (default 10: one whole summary period of
+ * LangChain and threadwise and one archive batch, so the per-step mean includes those steps),
+ * every (configuration, size) lane of a saver taking turns, one step each per round; means and
+ * medians are reported. Between steps, outside the timing, each thread is pruned to its
  * newest checkpoint. A full GC runs before each timed step. A real PostgreSQL server's own CPU is
- * not counted.
+ * not counted. On PostgreSQL the threadwise configurations run in a schema `migrate` set up, their
+ * saver's statements inside the registry's transactions, as `createCheckpointer` builds it.
  */
 import { randomUUID } from "node:crypto";
 import { cpus, loadavg } from "node:os";
@@ -46,14 +58,26 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { SUMMARY_SLOT_KEY } from "@threadwise/core";
-import { MemoryThreadRegistry, messageArchive, SqliteThreadRegistry, ThreadwiseSaver } from "@threadwise/memory";
+import {
+  ARCHIVE_MARGIN_GROUPS,
+  assertSchemaVersion,
+  DEFAULT_ARCHIVE_BATCH_MESSAGES,
+  MemoryThreadRegistry,
+  messageArchive,
+  migrate,
+  PgThreadRegistry,
+  PgTransactionScope,
+  SqliteThreadRegistry,
+  ThreadwiseSaver,
+} from "@threadwise/memory";
 import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow } from "./support/hook-calls.js";
-import { LOCOMO_PATH, loadLocomo, locomoThread, replayExchanges } from "./support/locomo.js";
+import { LOCOMO_PATH, loadLocomo, locomoThread, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
+import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
 import { AnswerModel, memoryTarget, postgresTarget, sqliteTarget, type Target } from "./support/step-savers.js";
 
 setFlagsFromString("--expose-gc");
@@ -62,23 +86,24 @@ const collectGarbage = runInNewContext("gc") as () => void;
 const cli = benchArgs(LOCOMO_PATH, {
   conversation: { type: "string" },
   sizes: { type: "string", default: "1000,10000,50000" },
-  steps: { type: "string", default: "3" },
+  steps: { type: "string", default: "10" },
   savers: { type: "string", default: "memory,sqlite,postgres" },
   only: { type: "string" },
   "postgres-url": { type: "string" },
   "no-replay": { type: "boolean", default: false },
+  profile: { type: "boolean", default: false },
+  "archive-keep-groups": { type: "string" },
+  "archive-batch": { type: "string" },
 });
 const WINDOW = 20;
 const TRIGGER = 40;
-const KEEP_GROUPS = 40;
+/** The archive's hot margin and batch: `memoryStack`'s (window plus ARCHIVE_MARGIN_GROUPS; DEFAULT_ARCHIVE_BATCH_MESSAGES) unless given. */
+const KEEP_GROUPS = String(cli.values["archive-keep-groups"] ?? WINDOW + ARCHIVE_MARGIN_GROUPS)
+  .split(",")
+  .map(Number);
+const BATCH_MESSAGES = Number(cli.values["archive-batch"] ?? DEFAULT_ARCHIVE_BATCH_MESSAGES);
 const WARMUP = 2;
-/**
- * Warm-up steps of the archive configuration: one summary period (20 messages, 10 steps) past the
- * first archiving. The seeded thread is summarized while every seeded message is still in the
- * checkpoint, so that summary record lists a digest per seeded message (8 bytes each, R37); the
- * next summary lists only the covered messages still stored. A thread archived all along never
- * holds the first state; the timed steps measure the second.
- */
+/** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
 const WARMUP_ARCHIVE = 12;
 /** Seeded messages kept the same at every size (the hot part and a margin). */
 const TAIL = 120;
@@ -94,15 +119,18 @@ const saverKinds = String(cli.values.savers)
   .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
 
 interface Config {
-  key: "none" | "langchain" | "threadwise" | "archive";
+  kind: "none" | "langchain" | "threadwise" | "archive";
+  /** The configuration's name in the tables: its kind, or `archive@keep<n>` when several margins are compared. */
+  key: string;
   name: string;
   threadwiseSaver: boolean;
   make: (saver: BaseCheckpointSaver) => AgentMiddleware[];
 }
 
 const ALL_CONFIGS: Config[] = [
-  { key: "none", name: "no middleware", threadwiseSaver: false, make: () => [] },
+  { kind: "none", key: "none", name: "no middleware", threadwiseSaver: false, make: () => [] },
   {
+    kind: "langchain",
     key: "langchain",
     name: `LangChain summarizationMiddleware (trigger ${TRIGGER}, keep ${WINDOW})`,
     threadwiseSaver: false,
@@ -115,27 +143,36 @@ const ALL_CONFIGS: Config[] = [
     ],
   },
   {
+    kind: "threadwise",
     key: "threadwise",
     name: `threadwise [windowTrim(${WINDOW}), summarize()], no archive`,
     threadwiseSaver: true,
     make: () => [windowTrim({ maxMessages: WINDOW, logger: false }), summarize({ model: extractiveSummarizer(), logger: false })],
   },
-  {
-    key: "archive",
-    name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${KEEP_GROUPS})]`,
-    threadwiseSaver: true,
-    make: (saver) => [
-      windowTrim({ maxMessages: WINDOW, logger: false }),
-      summarize({
-        model: extractiveSummarizer(),
-        archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
-        logger: false,
-      }),
-      messageArchive(saver as ThreadwiseSaver, { keepGroups: KEEP_GROUPS, alignMessages: WINDOW - WINDOW / 2, logger: false }),
-    ],
-  },
+  ...KEEP_GROUPS.map(
+    (keepGroups): Config => ({
+      kind: "archive",
+      key: KEEP_GROUPS.length > 1 ? `archive@keep${keepGroups}` : "archive",
+      name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${keepGroups}, batchMessages ${BATCH_MESSAGES})]`,
+      threadwiseSaver: true,
+      make: (saver) => [
+        windowTrim({ maxMessages: WINDOW, logger: false }),
+        summarize({
+          model: extractiveSummarizer(),
+          archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
+          logger: false,
+        }),
+        messageArchive(saver as ThreadwiseSaver, {
+          keepGroups,
+          batchMessages: BATCH_MESSAGES,
+          alignMessages: WINDOW - WINDOW / 2,
+          logger: false,
+        }),
+      ],
+    }),
+  ),
 ];
-const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.key));
+const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 
 /** The next recorded assistant text (or "ok"), set before each step. */
 let nextAnswer = "ok";
@@ -147,29 +184,43 @@ class RecordedModel extends AnswerModel {
   }
 }
 
-async function openTarget(kind: string): Promise<Target> {
-  if (kind === "memory") return memoryTarget();
-  if (kind === "sqlite") return sqliteTarget();
-  return postgresTarget(postgresUrl);
+/** A configuration's saver and checkpointer: the target's saver, wrapped in ThreadwiseSaver for threadwise's (on PostgreSQL in a schema `migrate` set up). */
+async function openLane(kind: string, config: Config): Promise<{ target: Target; checkpointer: BaseCheckpointSaver }> {
+  if (kind === "memory") {
+    const target = await memoryTarget();
+    if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
+    return { target, checkpointer: new ThreadwiseSaver(target.saver, new MemoryThreadRegistry(target.saver as never)) };
+  }
+  if (kind === "sqlite") {
+    const target = await sqliteTarget();
+    if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
+    const db = (target.saver as unknown as { db: never }).db;
+    return { target, checkpointer: new ThreadwiseSaver(target.saver, new SqliteThreadRegistry(db)) };
+  }
+  if (!config.threadwiseSaver) {
+    const target = await postgresTarget(postgresUrl);
+    return { target, checkpointer: target.saver };
+  }
+  // As createCheckpointer builds it: the saver's statements join the registry's transactions.
+  const scope = new PgTransactionScope();
+  const target = await postgresTarget(postgresUrl, { scope, poolMax: 4 });
+  const { url, schema, pool } = target.postgres as NonNullable<Target["postgres"]>;
+  await migrate({ dsn: url, schema });
+  const checkpointer = new ThreadwiseSaver(target.saver, new PgThreadRegistry(pool, schema, scope), {
+    ready: () => assertSchemaVersion(pool, schema),
+    uniqueChannelVersions: true,
+  });
+  return { target, checkpointer };
 }
 
-/** The checkpointer a configuration runs on: the target's saver, wrapped in ThreadwiseSaver for threadwise's. */
-function checkpointerOf(target: Target, config: Config): BaseCheckpointSaver {
-  if (!config.threadwiseSaver) return target.saver;
-  if (target.kind === "memory") return new ThreadwiseSaver(target.saver, new MemoryThreadRegistry(target.saver as never));
-  if (target.kind === "sqlite")
-    return new ThreadwiseSaver(target.saver, new SqliteThreadRegistry((target.saver as unknown as { db: never }).db));
-  throw new Error("threadwise configurations on PostgreSQL need the migrated schema: not measured by this bench yet (see configsFor)");
-}
-
-function laneOf(target: Target, config: Config) {
-  const checkpointer = checkpointerOf(target, config);
+function laneOf(checkpointer: BaseCheckpointSaver, config: Config) {
   const agent = createAgent({ model: new RecordedModel({}), checkpointer, middleware: config.make(checkpointer) });
   const threadId = `${config.key}-${randomUUID()}`;
   return {
     config,
     threadId,
     agent,
+    checkpointer,
     invoke: async (text: string) => {
       await agent.invoke(
         { messages: [new HumanMessage({ id: `u-${randomUUID()}`, content: text })] },
@@ -181,19 +232,23 @@ function laneOf(target: Target, config: Config) {
 type Lane = ReturnType<typeof laneOf>;
 
 /** One timed step: CPU ms (counting overhead taken out) and bytes the serializer produced. */
-async function timedStep(target: Target, lane: Lane, text: string, answer: string): Promise<{ cpuMs: number; bytes: number }> {
+async function timedStep(
+  target: Target,
+  lane: Lane,
+  text: string,
+  answer: string,
+): Promise<{ cpuMs: number; bytes: number; puts: number; putWrites: number }> {
   nextAnswer = answer;
-  const bytes0 = target.counters.bytes;
-  const overhead0 = target.counters.overheadMs;
+  const { bytes: bytes0, overheadMs: overhead0, puts: puts0, putWrites: putWrites0 } = target.counters;
   const t0 = cpuNow();
   await lane.invoke(text);
   const cpuMs = cpuNow() - t0 - (target.counters.overheadMs - overhead0);
-  return { cpuMs, bytes: target.counters.bytes - bytes0 };
-}
-
-/** The configurations run on a saver: on PostgreSQL only `none` and `langchain` (threadwise's saver needs `threadwise migrate`'s schema; not set up here yet). */
-function configsFor(kind: string): Config[] {
-  return kind === "postgres" ? CONFIGS.filter((config) => !config.threadwiseSaver) : CONFIGS;
+  return {
+    cpuMs,
+    bytes: target.counters.bytes - bytes0,
+    puts: target.counters.puts - puts0,
+    putWrites: target.counters.putWrites - putWrites0,
+  };
 }
 
 interface ReplayRow {
@@ -203,6 +258,9 @@ interface ReplayRow {
   cpuSeconds: number;
   cpuMsPerStep: number;
   bytesPerStep: number;
+  /** Checkpoints (`put`) and pending-write batches (`putWrites`) the saver stored per step. */
+  putsPerStep: number;
+  putWritesPerStep: number;
   hotMessages: number;
 }
 
@@ -216,22 +274,44 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   // Interleaved: one exchange of each configuration in turn (the order rotated every exchange), so
   // the machine's load falls on every configuration alike. Each has its own saver.
   const lanes = [];
-  for (const config of configsFor(kind)) {
-    const target = await openTarget(kind);
-    lanes.push({ config, target, lane: laneOf(target, config), cpu: 0, bytes: 0 });
+  for (const config of CONFIGS) {
+    const { target, checkpointer } = await openLane(kind, config);
+    lanes.push({
+      config,
+      target,
+      lane: laneOf(checkpointer, config),
+      cpu: 0,
+      bytes: 0,
+      puts: 0,
+      putWrites: 0,
+      windows: [] as Array<[number, number]>,
+    });
   }
   const rows: ReplayRow[] = [];
   try {
+    const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     for (const [i, exchange] of exchanges.entries()) {
       for (let j = 0; j < lanes.length; j += 1) {
         const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
+        const h0 = profileClockUs();
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
+        entry.windows.push([h0, profileClockUs()]);
         entry.cpu += step.cpuMs;
         entry.bytes += step.bytes;
+        entry.puts += step.puts;
+        entry.putWrites += step.putWrites;
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
-    for (const { config, target, lane, cpu, bytes } of lanes) {
+    if (profiling) {
+      const { profile, path } = await profiling.stop(`replay-cost-replay-${kind}`);
+      console.error(`\nprofile of the whole replay on ${kind}: ${path}`);
+      for (const entry of lanes) {
+        const { table, sampledMs } = selfTimeTable(profile, exchanges.length, entry.windows, 25);
+        console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
+      }
+    }
+    for (const { config, target, lane, cpu, bytes, puts, putWrites } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -240,10 +320,12 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         cpuSeconds: cpu / 1000,
         cpuMsPerStep: cpu / exchanges.length,
         bytesPerStep: bytes / exchanges.length,
+        putsPerStep: puts / exchanges.length,
+        putWritesPerStep: putWrites / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, hot ${(state.values.messages as BaseMessage[]).length}`,
       );
     }
   } finally {
@@ -256,81 +338,155 @@ interface SizedRow {
   saver: string;
   config: string;
   size: number;
+  /** Mean over the timed steps (whole summary and archive periods), CPU ms. */
   cpuMsPerStep: number;
+  cpuMsMedian: number;
+  /** Mean over the timed steps, bytes. */
   bytesPerStep: number;
+  bytesMedian: number;
+  /** Messages in the checkpoint after the timed steps. */
   hotMessages: number;
+  /** Messages the thread keeps after the timed steps: the checkpoint's, plus the archived ones for `archive`. */
+  keptMessages: number;
 }
 
-async function sized(kind: string, size: number): Promise<SizedRow[]> {
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+/** LangChain's summary message as `summarizationMiddleware` writes it (its default prefix). */
+const LANGCHAIN_SUMMARY_PREFIX = "Here is a summary of the conversation to date:";
+const SEED_SUMMARY = "Earlier: the two friends talked about their weeks.";
+/** Archived messages written per `archiveMessages` call when seeding. */
+const SEED_ARCHIVE_BATCH = 2000;
+
+/**
+ * Seeds `lane`'s thread with the state its configuration holds after `seed.length` messages, all
+ * but the newest {@link TAIL} summarized (see the method text at the top).
+ */
+async function seedThread(lane: Lane, seed: readonly BaseMessage[]): Promise<void> {
+  const size = seed.length;
+  const tailStart = Math.max(0, size - TAIL);
+  const config = { configurable: { thread_id: lane.threadId, checkpoint_ns: "" } };
+  const record = {
+    [SUMMARY_SLOT_KEY]: {
+      summary: {
+        text: SEED_SUMMARY,
+        coveredThroughId: (seed[Math.max(0, size - 31)] as BaseMessage).id ?? null,
+        coveredCount: size - 30,
+        updatedAt: new Date(0).toISOString(),
+      },
+    },
+  };
+  const key = lane.config.kind;
+  if (key === "none") await lane.agent.graph.updateState(config, { messages: [...seed] }, "model_request");
+  else if (key === "threadwise") await lane.agent.graph.updateState(config, { messages: [...seed], ...record }, "model_request");
+  else if (key === "langchain") {
+    // What LangChain's middleware left: its summary message (under the first message's id) and what it kept.
+    const summary = new HumanMessage({
+      id: (seed[0] as BaseMessage).id,
+      content: `${LANGCHAIN_SUMMARY_PREFIX}\n\n${SEED_SUMMARY}`,
+      additional_kwargs: { lc_source: "summarization" },
+    });
+    await lane.agent.graph.updateState(config, { messages: [summary, ...seed.slice(tailStart)] }, "model_request");
+  } else {
+    // The newest TAIL in the checkpoint, the rest in the archive, as messageArchive leaves a thread.
+    await lane.agent.graph.updateState(config, { messages: seed.slice(tailStart), ...record }, "model_request");
+    const saver = lane.checkpointer as ThreadwiseSaver;
+    for (let i = 0; i < tailStart; i += SEED_ARCHIVE_BATCH)
+      await saver.archiveMessages(lane.threadId, seed.slice(i, Math.min(tailStart, i + SEED_ARCHIVE_BATCH)));
+  }
+}
+
+/**
+ * Per step at each of `sizes` stored messages on one saver kind: every (configuration, size) lane
+ * is seeded and warmed up, then the timed steps take turns (one step of each lane per round, the
+ * order rotated every round), so the machine's load falls on every lane alike.
+ */
+async function sized(kind: string): Promise<SizedRow[]> {
+  const largest = Math.max(...sizes);
   // The newest TAIL seeded messages and every stepped message are the same texts at every size,
   // so sizes differ only by what lies before them (LoCoMo's texts differ in length by conversation).
-  const all = locomoThread(size + TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2, cli.data);
-  const fixed = all.slice(0, TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2);
-  const filler = all.slice(fixed.length, fixed.length + Math.max(0, size - TAIL));
-  const specs = [...filler, ...fixed];
+  const fixedCount = TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2;
+  const all = locomoThread(largest + fixedCount, cli.data);
+  const fixed = all.slice(0, fixedCount);
+  const lanes: Array<{
+    size: number;
+    target: Target;
+    lane: Lane;
+    specs: ThreadMessageSpec[];
+    next: number;
+    cpu: number[];
+    bytes: number[];
+    windows: Array<[number, number]>;
+  }> = [];
   const rows: SizedRow[] = [];
-  for (const config of configsFor(kind)) {
-    const target = await openTarget(kind);
-    try {
-      const lane = laneOf(target, config);
-      const seed = specs
-        .slice(0, size)
-        .map((s) =>
-          s.type === "human"
-            ? new HumanMessage({ id: `${lane.threadId}-${s.id}`, content: s.content })
-            : new AIMessage({ id: `${lane.threadId}-${s.id}`, content: s.content }),
-        );
-      const covered = seed[Math.max(0, size - 31)] as BaseMessage;
-      await lane.agent.graph.updateState(
-        { configurable: { thread_id: lane.threadId, checkpoint_ns: "" } },
-        {
-          messages: seed,
-          ...(config.threadwiseSaver
-            ? {
-                [SUMMARY_SLOT_KEY]: {
-                  summary: {
-                    text: "Earlier: the two friends talked about their weeks.",
-                    coveredThroughId: covered.id ?? null,
-                    coveredCount: size - 30,
-                    updatedAt: new Date(0).toISOString(),
-                  },
-                },
-              }
-            : {}),
-        },
-        "model_request",
-      );
-      await target.prune(lane.threadId);
-      const cpu: number[] = [];
-      const bytes: number[] = [];
-      let next = size;
-      const warmup = config.key === "archive" ? WARMUP_ARCHIVE : WARMUP;
-      for (let i = 0; i < warmup + steps; i += 1) {
-        const user = specs[next]?.content ?? "hello";
-        const answer = specs[next + 1]?.content ?? "ok";
-        next += 2;
-        if (i >= warmup) collectGarbage();
-        const step = await timedStep(target, lane, user, answer);
+  try {
+    for (const size of sizes)
+      for (const config of CONFIGS) {
+        const specs = [...all.slice(fixed.length, fixed.length + Math.max(0, size - TAIL)), ...fixed];
+        const { target, checkpointer } = await openLane(kind, config);
+        const lane = laneOf(checkpointer, config);
+        lanes.push({ size, target, lane, specs, next: size, cpu: [], bytes: [], windows: [] });
+        const seed = specs
+          .slice(0, size)
+          .map((s) =>
+            s.type === "human"
+              ? new HumanMessage({ id: `${lane.threadId}-${s.id}`, content: s.content })
+              : new AIMessage({ id: `${lane.threadId}-${s.id}`, content: s.content }),
+          );
+        await seedThread(lane, seed);
         await target.prune(lane.threadId);
-        if (i < warmup) continue;
-        cpu.push(step.cpuMs);
-        bytes.push(step.bytes);
       }
+    const stepOf = async (entry: (typeof lanes)[number], timed: boolean) => {
+      const user = entry.specs[entry.next]?.content ?? "hello";
+      const answer = entry.specs[entry.next + 1]?.content ?? "ok";
+      entry.next += 2;
+      if (timed) collectGarbage();
+      const h0 = profileClockUs();
+      const step = await timedStep(entry.target, entry.lane, user, answer);
+      if (timed) entry.windows.push([h0, profileClockUs()]);
+      await entry.target.prune(entry.lane.threadId);
+      if (!timed) return;
+      entry.cpu.push(step.cpuMs);
+      entry.bytes.push(step.bytes);
+    };
+    for (const entry of lanes) {
+      const warmup = entry.lane.config.kind === "archive" ? WARMUP_ARCHIVE : WARMUP;
+      for (let i = 0; i < warmup; i += 1) await stepOf(entry, false);
+    }
+    const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
+    for (let round = 0; round < steps; round += 1)
+      for (let j = 0; j < lanes.length; j += 1) await stepOf(lanes[(round + j) % lanes.length] as (typeof lanes)[number], true);
+    if (profiling) {
+      const { profile, path } = await profiling.stop(`replay-cost-${kind}`);
+      console.error(`\nprofile ${kind}: ${path}`);
+      for (const entry of lanes) {
+        const { table, sampledMs } = selfTimeTable(profile, steps, entry.windows, 25);
+        console.error(`\n${kind} ${entry.lane.config.key} ${entry.size} (${sampledMs.toFixed(0)} ms sampled in timed steps)\n${table}\n`);
+      }
+    }
+    for (const { size, target, lane, cpu, bytes } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
+      const hot = (state.values.messages as BaseMessage[]).length;
+      const kept =
+        lane.config.kind === "archive"
+          ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
+          : hot;
       rows.push({
         saver: target.label,
-        config: config.key,
+        config: lane.config.key,
         size,
-        cpuMsPerStep: median(cpu),
-        bytesPerStep: median(bytes),
-        hotMessages: (state.values.messages as BaseMessage[]).length,
+        cpuMsPerStep: mean(cpu),
+        cpuMsMedian: median(cpu),
+        bytesPerStep: mean(bytes),
+        bytesMedian: median(bytes),
+        hotMessages: hot,
+        keptMessages: kept,
       });
       console.error(
-        `size ${size} ${kind} ${config.key}: ${median(cpu).toFixed(1)} ms CPU/step, ${(median(bytes) / 1024).toFixed(1)} KiB/step`,
+        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}`,
       );
-    } finally {
-      await target.close();
     }
+  } finally {
+    for (const { target } of lanes) await target.close();
   }
   return rows;
 }
@@ -339,27 +495,32 @@ const replayRows: ReplayRow[] = [];
 const sizedRows: SizedRow[] = [];
 for (const kind of saverKinds) {
   if (!cli.values["no-replay"]) replayRows.push(...(await wholeReplay(kind)));
-  for (const size of sizes) sizedRows.push(...(await sized(kind, size)));
+  if (sizes.length > 0) sizedRows.push(...(await sized(kind)));
 }
 
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? a / b : undefined);
-const summary = saverKinds.map((kind) => {
-  const label = replayRows.find((r) => r.saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind))?.saver ?? kind;
-  const of = (config: string) => replayRows.find((r) => r.saver === label && r.config === config);
-  const at = (config: string, size: number) =>
-    sizedRows.find(
-      (r) => r.saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind) && r.config === config && r.size === size,
-    );
-  const small = sizes[0];
-  const large = sizes.at(-1);
-  return {
-    saver: kind,
-    replayArchiveOverLangchainCpu: ratio(of("archive")?.cpuSeconds, of("langchain")?.cpuSeconds),
-    replayThreadwiseOverLangchainCpu: ratio(of("threadwise")?.cpuSeconds, of("langchain")?.cpuSeconds),
-    archiveLargeOverSmallCpu: small && large ? ratio(at("archive", large)?.cpuMsPerStep, at("archive", small)?.cpuMsPerStep) : undefined,
-    archiveLargeOverSmallBytes: small && large ? ratio(at("archive", large)?.bytesPerStep, at("archive", small)?.bytesPerStep) : undefined,
-  };
-});
+const savedOn = (saver: string, kind: string) => saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind);
+/** Per saver and archive configuration: the targets' ratios (replay over LangChain; largest size over smallest). */
+const summary = saverKinds.flatMap((kind) =>
+  CONFIGS.filter((config) => config.kind === "archive").map((archive) => {
+    const of = (config: string) => replayRows.find((r) => savedOn(r.saver, kind) && r.config === config);
+    const at = (config: string, size: number) => sizedRows.find((r) => savedOn(r.saver, kind) && r.config === config && r.size === size);
+    const small = sizes.length > 0 ? Math.min(...sizes) : undefined;
+    const large = sizes.length > 0 ? Math.max(...sizes) : undefined;
+    return {
+      saver: kind,
+      config: archive.key,
+      replayArchiveOverLangchainCpu: ratio(of(archive.key)?.cpuSeconds, of("langchain")?.cpuSeconds),
+      replayThreadwiseOverLangchainCpu: ratio(of("threadwise")?.cpuSeconds, of("langchain")?.cpuSeconds),
+      archiveLargeOverSmallCpu:
+        small && large ? ratio(at(archive.key, large)?.cpuMsPerStep, at(archive.key, small)?.cpuMsPerStep) : undefined,
+      archiveLargeOverSmallBytes:
+        small && large ? ratio(at(archive.key, large)?.bytesPerStep, at(archive.key, small)?.bytesPerStep) : undefined,
+      langchainLargeOverSmallCpu:
+        small && large ? ratio(at("langchain", large)?.cpuMsPerStep, at("langchain", small)?.cpuMsPerStep) : undefined,
+    };
+  }),
+);
 
 const figures = {
   machine: machineLine(),

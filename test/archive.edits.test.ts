@@ -1,8 +1,9 @@
 /**
- * The message archive under edits by id in a turn's input (issue 27, R37): a message sent under
- * an archived id, or a `RemoveMessage` of one, is refused with `ThreadwiseArchivedMessageError`
- * (`archived-edit`) and stores nothing; the thread takes its next turn at once; a rewrite
- * (`REMOVE_ALL_MESSAGES`, then the whole thread as read back) passes. The seeded property over
+ * The message archive under edits by id in a turn's input and forks (issue 27, R37): a message sent
+ * under an archived id, or a `RemoveMessage` of one, is refused with `ThreadwiseArchivedMessageError`
+ * (`archived-edit`) and stores nothing; the thread takes its next turn at once; a fork from the
+ * thread's first checkpoint is refused (`archived-fork`); a rewrite (`REMOVE_ALL_MESSAGES`, then the
+ * whole thread as read back) passes. The seeded property over
  * every operation is test/stack.archive.test.ts.
  */
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
@@ -34,7 +35,7 @@ async function archivedThread() {
   return { saver, agent, stored };
 }
 
-describe("message archive: edits by id in a turn's input", () => {
+describe("message archive: edits by id in a turn's input, forks from the start", () => {
   it("a message under an archived id is refused (archived-edit), nothing stored; the next turn runs", async () => {
     const { saver, agent, stored } = await archivedThread();
     expect(ids(await saver.archivedMessages("t"))).toContain("u0");
@@ -59,6 +60,21 @@ describe("message archive: edits by id in a turn's input", () => {
     // Before, the input checkpoint was stored with its turn lease, and the next turn was refused (turn-in-progress).
     await agent.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
     expect((await stored()).thread).toEqual([...before.thread, "u6", "a6"]);
+  });
+
+  // Regression (found by hand): the thread's first checkpoint has no message, so no archived id
+  // placed the fork; it was accepted and the new branch read back as the other branch's archived
+  // messages followed by its own.
+  it("a fork from the thread's first checkpoint (no message yet) is refused (archived-fork), nothing stored", async () => {
+    const { agent, stored } = await archivedThread();
+    const before = await stored();
+    const history = [];
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+    const first = history.at(-1) as (typeof history)[number];
+    expect((first.values as { messages?: unknown[] }).messages ?? []).toEqual([]);
+    const fork = agent.invoke({ messages: [new HumanMessage({ id: "f1", content: "fork" })] }, first.config);
+    await expect(fork).rejects.toSatisfy((error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-fork");
+    expect(await stored()).toEqual(before);
   });
 
   it("a rewrite (REMOVE_ALL_MESSAGES, then the thread as read back) passes", async () => {

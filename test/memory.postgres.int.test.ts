@@ -40,7 +40,12 @@ async function rowsOf(url: string, schema: string, threadId: string) {
   try {
     const count = async (table: string) =>
       Number((await client.query(`SELECT count(*) AS n FROM "${schema}".${table} WHERE thread_id = $1`, [threadId])).rows[0].n);
-    return { checkpoints: await count("checkpoints"), blobs: await count("checkpoint_blobs"), writes: await count("checkpoint_writes") };
+    return {
+      checkpoints: await count("checkpoints"),
+      blobs: await count("checkpoint_blobs"),
+      writes: await count("checkpoint_writes"),
+      archived: await count("threadwise_archive"),
+    };
   } finally {
     await client.end();
   }
@@ -111,6 +116,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:2",
       "threadwise:3",
       "threadwise:4",
+      "threadwise:5",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -208,7 +214,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4"],
+      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4", "threadwise:5"],
       checkpoint: 4,
       store: 3,
       threadwise: EXPECTED_SCHEMA.threadwise,
@@ -246,7 +252,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       ["p-old-2", "deleted"],
     ]);
     expect(applied.outcomes[0]?.counts).toEqual(before);
-    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
     expect((await rowsOf(db.url, db.schema, "p-new")).checkpoints).toBeGreaterThan(0);
     const tombs = await sql(
       db.url,
@@ -267,12 +273,12 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     const error = await say(agent, "p-old-1", "I'm back").catch((e: unknown) => e);
     expect(ThreadwiseThreadDeletedError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain("p-old-1");
-    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
     // deleteThread through the checkpointer: same result.
     const stack = open();
     await say(createAgent({ model: echo(), ...stack }), "via-api", "x");
     await stack.checkpointer?.deleteThread("via-api");
-    expect(await rowsOf(db.url, db.schema, "via-api")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(db.url, db.schema, "via-api")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
     const again = await say(createAgent({ model: echo(), ...open() }), "via-api", "y").catch((e: unknown) => e);
     expect((again as { code?: string }).code).toBe("THREADWISE_THREAD_DELETED");
     // The scope is the database and schema: another schema may use the same thread id.
@@ -312,7 +318,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       );
       expect(String(blobs[0].t)).toContain(plain);
       expect((await stack.checkpointer?.deleteThreadWithOutcome("sealed"))?.status).toBe("deleted");
-      expect(await rowsOf(db.url, db.schema, "sealed")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+      expect(await rowsOf(db.url, db.schema, "sealed")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
       expect(ThreadwiseThreadDeletedError.isInstance(await say(agent, "sealed", "again").catch((e: unknown) => e))).toBe(true);
     } finally {
       rmSync(dir, { recursive: true, force: true });
@@ -421,7 +427,7 @@ describe.skipIf(skipUnlessRealPostgres("memory runtime role / retention race"))(
     expect(byId).toEqual({ "idle-updated": "updated", "idle-stale": "deleted" });
     expect(report.candidates.map((c) => c.threadId).sort()).toEqual(["idle-stale", "idle-updated"]);
     expect((await rowsOf(db.url, "public", "idle-updated")).checkpoints).toBeGreaterThan(0);
-    expect(await rowsOf(db.url, "public", "idle-stale")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(db.url, "public", "idle-stale")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
     // The survivor keeps working; the deleted one is a tombstone.
     await say(agent, "idle-updated", "still here");
     const error = await say(agent, "idle-stale", "hello?").catch((e: unknown) => e);
@@ -445,6 +451,6 @@ describe.skipIf(skipUnlessRealPostgres("memory runtime role / retention race"))(
     await locker.query("COMMIT");
     await locker.end();
     expect(ThreadwiseThreadDeletedError.isInstance(await write)).toBe(true);
-    expect(await rowsOf(db.url, "public", "race")).toEqual({ checkpoints: 0, blobs: 0, writes: 0 });
+    expect(await rowsOf(db.url, "public", "race")).toEqual({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });
   });
 });

@@ -115,12 +115,12 @@ describe("prune and retention on SQLite", () => {
   it("prune without --apply lists and keeps; with --apply deletes and says so", async () => {
     const dry = await cli(["prune", "--sqlite", sqlitePath, "--thread-id", "t-a"]);
     expect(dry.code).toBe(0);
-    expect(dry.stdout).toMatch(/^t-a\t\S+\t\d+\t0\t\d+$/m);
+    expect(dry.stdout).toMatch(/^t-a\t\S+\t\d+\t0\t\d+\t0$/m);
     expect(dry.stdout).toContain("dry run: 1 thread(s) would be deleted");
     expect(dry.stdout).toContain("--apply");
     expect((await cli(["prune", "--sqlite", sqlitePath, "--thread-id", "t-a", "--json"])).stdout).toContain('"dryRun": true');
     const applied = await cli(["prune", "--sqlite", sqlitePath, "--thread-id", "t-a", "--apply"]);
-    expect(applied.stdout).toMatch(/^t-a\tdeleted\t\d+\t0\t\d+$/m);
+    expect(applied.stdout).toMatch(/^t-a\tdeleted\t\d+\t0\t\d+\t0$/m);
     expect(applied.stdout).toContain("deleted 1 thread(s)");
     expect((await cli(["prune", "--sqlite", sqlitePath, "--thread-id", "t-a"])).stdout).toContain("dry run: 0 thread(s)");
   });
@@ -235,7 +235,7 @@ describe.skipIf(skipUnlessRealPostgres("threadwise migrate/prune CLI with a pass
     );
     await stack.checkpointer?.close();
     const dry = await cli(["prune", "--dsn", dsn, "--thread-id", "pg-1"]);
-    expect(dry.stdout).toMatch(/^pg-1\t\S+\t\d+\t\d+\t\d+$/m);
+    expect(dry.stdout).toMatch(/^pg-1\t\S+\t\d+\t\d+\t\d+\t0$/m);
     const wrong = await cli(["prune", "--dsn", dsn.replace(SECRET, `${SECRET}x`), "--thread-id", "pg-1"]);
     expect(wrong.code).toBe(1);
     for (const out of [migrated, dry, wrong]) expect(out.all).not.toContain(SECRET);

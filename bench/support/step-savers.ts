@@ -15,7 +15,7 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { PromptContextMode } from "@threadwise/core";
-import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
+import { memoryMiddleware, type PgTransactionScope, resolveMemoryConfig } from "@threadwise/memory";
 import type { AgentMiddleware } from "langchain";
 import pg from "pg";
 import { cpuNow } from "./hook-calls.js";
@@ -89,6 +89,8 @@ export interface Target {
   /** Deletes every checkpoint of the thread but the newest (outside the timing). */
   prune: (threadId: string) => Promise<void>;
   close: () => Promise<void>;
+  /** PostgreSQL targets: the server, the target's own schema and its pool (for threadwise's registry). */
+  postgres?: { url: string; schema: string; pool: pg.Pool };
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
@@ -161,7 +163,15 @@ export async function sqliteTarget(): Promise<Target> {
   };
 }
 
-export async function postgresTarget(postgresUrl?: string): Promise<Target> {
+/**
+ * A PostgresSaver in a fresh schema of `postgresUrl` (else THREADWISE_TEST_POSTGRES_URL, else an
+ * embedded PGlite). With `scope`, the saver's statements go through `scope.pool(pool)`, so a
+ * threadwise registry built on the same scope can run them inside its transactions.
+ */
+export async function postgresTarget(
+  postgresUrl?: string,
+  options: { scope?: PgTransactionScope; poolMax?: number } = {},
+): Promise<Target> {
   let url = postgresUrl ?? process.env.THREADWISE_TEST_POSTGRES_URL;
   let stopPglite: (() => Promise<void>) | undefined;
   let label = "PostgresSaver (PostgreSQL server; its own CPU not counted)";
@@ -179,15 +189,16 @@ export async function postgresTarget(postgresUrl?: string): Promise<Target> {
     };
   }
   const schema = `step_${randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  const pool = new pg.Pool({ connectionString: url, max: 1 });
+  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 1 });
   await pool.query(`CREATE SCHEMA ${schema}`);
-  const saver = new PostgresSaver(pool, undefined, { schema });
+  const saver = new PostgresSaver(options.scope ? options.scope.pool(pool) : pool, undefined, { schema });
   await saver.setup();
   return {
     kind: "postgres",
     label,
     saver,
     counters: countWrites(saver),
+    postgres: { url, schema, pool },
     prune: async (threadId) => {
       const { rows } = await pool.query(`SELECT max(checkpoint_id) AS id FROM ${schema}.checkpoints WHERE thread_id = $1`, [threadId]);
       const newest = rows[0]?.id as string;

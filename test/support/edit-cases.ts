@@ -13,7 +13,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { messageText, type PromptContextMode, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { memoryMiddleware, resolveMemoryConfig } from "@threadwise/memory";
+import { memoryMiddleware, messageArchive, resolveMemoryConfig, type ThreadwiseSaver, turnAdmission } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -32,8 +32,10 @@ export interface Lib {
   summarize: typeof summarize;
   memoryMiddleware: typeof memoryMiddleware;
   resolveMemoryConfig: typeof resolveMemoryConfig;
+  messageArchive: typeof messageArchive;
+  turnAdmission: typeof turnAdmission;
 }
-export const LIB_A: Lib = { windowTrim, tokenCap, summarize, memoryMiddleware, resolveMemoryConfig };
+export const LIB_A: Lib = { windowTrim, tokenCap, summarize, memoryMiddleware, resolveMemoryConfig, messageArchive, turnAdmission };
 
 /**
  * Another copy of every threadwise module (its own module state and caches), as another process
@@ -53,6 +55,8 @@ export async function loadProcess(): Promise<Lib> {
     summarize: sum.summarize,
     memoryMiddleware: memory.memoryMiddleware,
     resolveMemoryConfig: memory.resolveMemoryConfig,
+    messageArchive: memory.messageArchive,
+    turnAdmission: memory.turnAdmission,
   };
 }
 
@@ -60,7 +64,8 @@ export async function loadProcess(): Promise<Lib> {
 // Stacks
 
 export const STACK_KINDS = ["window+summarize", "summarize+window", "window+cap", "cap", "preset"] as const;
-export type StackKind = (typeof STACK_KINDS)[number];
+/** The kinds above, and `archive` (the preset with `archive: true`; its own property, test/stack.archive.test.ts). */
+export type StackKind = (typeof STACK_KINDS)[number] | "archive";
 
 export interface StackConfig {
   kind: StackKind;
@@ -80,6 +85,15 @@ export interface StackConfig {
   keepGroups: number | undefined;
   /** Preset only: the recall block. */
   recall: boolean;
+  /**
+   * Archive only: `messageArchive` keeps the window plus this many groups hot and moves batches of
+   * at least `archiveBatch` messages (so threads of a few turns archive); both unset: memoryStack's
+   * own (window + 20 groups, batches of 20).
+   */
+  archiveMargin?: number;
+  archiveBatch?: number;
+  /** Archive only: the checkpointer encrypts (a keyring): archived messages are sealed. */
+  archiveEncrypted?: boolean;
 }
 
 export const configArb: fc.Arbitrary<StackConfig> = fc.record({
@@ -97,8 +111,32 @@ export const configArb: fc.Arbitrary<StackConfig> = fc.record({
   recall: fc.boolean(),
 });
 
+/**
+ * An archive stack (issue 27): the preset with `archive: true`, mostly with a tight archive (a small
+ * margin over the window and small batches, so messages move within a few turns), sometimes with
+ * memoryStack's own; no persistTrim (it would delete what the archive keeps).
+ */
+export const archiveConfigArb: fc.Arbitrary<StackConfig> = fc
+  .tuple(
+    configArb,
+    fc.oneof(
+      { weight: 4, arbitrary: fc.record({ margin: fc.integer({ min: 0, max: 3 }), batch: fc.integer({ min: 1, max: 6 }) }) },
+      { weight: 1, arbitrary: fc.constant(undefined) },
+    ),
+    fc.oneof({ weight: 3, arbitrary: fc.constant(false) }, { weight: 1, arbitrary: fc.constant(true) }),
+  )
+  .map(([c, tight, encrypted]) => ({
+    ...c,
+    kind: "archive" as const,
+    keepGroups: undefined,
+    ...(tight ? { archiveMargin: tight.margin, archiveBatch: tight.batch } : {}),
+    archiveEncrypted: encrypted,
+  }));
+
 /** A short name of a config, for the per-stack counts. */
 export function stackName(c: StackConfig): string {
+  if (c.kind === "archive")
+    return `archive(${c.archiveBatch === undefined ? "memoryStack" : "tight"}${c.archiveEncrypted ? ",sealed" : ""}${c.recall ? ",recall" : ""})`;
   if (c.kind === "preset") return `memoryStack(${c.mode}${c.recall ? ",recall" : ""})`;
   if (c.kind === "window+summarize" || c.kind === "summarize+window") return `${c.kind}${c.background ? "(background)" : ""}`;
   return c.kind;
@@ -112,26 +150,39 @@ export function fakeSummary(messages: readonly BaseMessage[]): string {
   return `Summary of ${input.split("\n").length} lines (#${(hash >>> 0).toString(16)}): ${input.slice(-40).replace(/\s+/g, " ")}`;
 }
 
-export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger): AgentMiddleware[] {
+/**
+ * The middlewares of `c`, made by `lib`. An `archive` stack needs `saver` (the case's
+ * ThreadwiseSaver): turn admission first, as memoryStack puts it, then the preset with the archive.
+ * A preset given a saver gets turn admission first too.
+ */
+export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger, saver?: ThreadwiseSaver): AgentMiddleware[] {
   const model = scriptedModel((messages: BaseMessage[]) => fakeSummary(messages), { strict: false });
   const mode = c.mode;
+  if (c.kind === "archive") {
+    if (!saver) throw new Error("an archive stack needs the case's ThreadwiseSaver");
+    const stack = buildStack(lib, { ...c, kind: "preset" }, logger);
+    const config = lib.resolveMemoryConfig({ ...presetInput(c), archive: true }, {});
+    const archived = lib.memoryMiddleware(config, { models: { summarize: model as never }, logger }, saver);
+    if (c.archiveBatch !== undefined) {
+      const at = archived.findIndex((m) => m.name === "threadwise/message-archive");
+      archived[at] = lib.messageArchive(saver, {
+        keepGroups: c.maxMessages + (c.archiveMargin ?? 0),
+        batchMessages: c.archiveBatch,
+        // windowTrim's chunked step, as memoryStack aligns.
+        alignMessages: c.maxMessages - Math.floor(c.maxMessages / 2),
+        logger,
+      }) as AgentMiddleware;
+    }
+    // The same middlewares as the preset's but for the archive's own (checked by name).
+    const names = (list: AgentMiddleware[]) => list.map((m) => m.name).filter((name) => name !== "threadwise/message-archive");
+    if (JSON.stringify(names(archived)) !== JSON.stringify(names(stack))) throw new Error("archive stack differs from the preset");
+    return [lib.turnAdmission(saver), ...archived] as AgentMiddleware[];
+  }
   if (c.kind === "preset") {
-    const config = lib.resolveMemoryConfig(
-      {
-        backend: "in_memory",
-        windowSize: c.maxMessages,
-        maxHistoryTokens: c.maxTokens,
-        summarize: true,
-        summarizeThreshold: c.maxMessages + c.thresholdOver,
-        factsMode: "heuristic",
-        factRecallMaxItems: c.maxItems,
-        promptContextMode: mode,
-        ...(c.keepGroups === undefined ? {} : { persistTrimKeepGroups: c.keepGroups }),
-        ...(c.recall ? { recallMaxTokens: 200 } : {}),
-      },
-      {},
-    );
-    return lib.memoryMiddleware(config, { models: { summarize: model as never }, logger });
+    const config = lib.resolveMemoryConfig(presetInput(c), {});
+    const stack = lib.memoryMiddleware(config, { models: { summarize: model as never }, logger });
+    // On a ThreadwiseSaver (an archive case's control) as memoryStack makes it: turn admission first.
+    return saver ? [lib.turnAdmission(saver) as AgentMiddleware, ...stack] : stack;
   }
   const window = c.defaults
     ? lib.windowTrim({ logger })
@@ -152,6 +203,22 @@ export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger): 
         logger,
       });
   return (c.kind === "window+summarize" ? [window, summary] : [summary, window]) as AgentMiddleware[];
+}
+
+/** The preset's memory config input (also the archive stack's, with `archive: true`). */
+function presetInput(c: StackConfig) {
+  return {
+    backend: "in_memory" as const,
+    windowSize: c.maxMessages,
+    maxHistoryTokens: c.maxTokens,
+    summarize: true,
+    summarizeThreshold: c.maxMessages + c.thresholdOver,
+    factsMode: "heuristic" as const,
+    factRecallMaxItems: c.maxItems,
+    promptContextMode: c.mode,
+    ...(c.keepGroups === undefined ? {} : { persistTrimKeepGroups: c.keepGroups }),
+    ...(c.recall ? { recallMaxTokens: 200 } : {}),
+  };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -316,18 +383,32 @@ export interface EditCase {
   otherConfig: StackConfig;
 }
 
-/** A case: a saver, a stored part, the first turn, then 3 to 10 operations. */
-export const editCaseArb: fc.Arbitrary<EditCase> = fc.record({
-  saver: fc.constantFrom<SaverKind>("memory", "sqlite"),
-  // Mostly short threads, sometimes long ones (a per-thread cache that samples positions misses more).
-  seed: fc.oneof(
-    { weight: 5, arbitrary: fc.array(seedStepArb, { maxLength: 24 }) },
-    { weight: 1, arbitrary: fc.array(seedStepArb, { minLength: 40, maxLength: 90 }) },
-  ),
-  first: turnArb,
-  ops: fc.array(opArb, { minLength: 3, maxLength: 10 }),
-  otherConfig: configArb,
-});
+/** A case whose stored part is `long` times as often long (40 to 90 steps) as short (up to 24). */
+function caseArb(long: number): fc.Arbitrary<EditCase> {
+  return fc.record({
+    saver: fc.constantFrom<SaverKind>("memory", "sqlite"),
+    seed: fc.oneof(
+      { weight: 5, arbitrary: fc.array(seedStepArb, { maxLength: 24 }) },
+      { weight: 5 * long, arbitrary: fc.array(seedStepArb, { minLength: 40, maxLength: 90 }) },
+    ),
+    first: turnArb,
+    ops: fc.array(opArb, { minLength: 3, maxLength: 10 }),
+    otherConfig: configArb,
+  });
+}
+
+/**
+ * A case: a saver, a stored part, the first turn, then 3 to 10 operations. Mostly short threads,
+ * sometimes long ones (a per-thread cache that samples positions misses more).
+ */
+export const editCaseArb: fc.Arbitrary<EditCase> = caseArb(0.2);
+/**
+ * The same for archive stacks: long stored parts as often as short ones, and three times in four
+ * without stored system messages (nothing after the first one is archived), so messages move.
+ */
+export const archiveCaseArb: fc.Arbitrary<EditCase> = fc
+  .tuple(caseArb(1), fc.nat(3))
+  .map(([c, k]) => (k === 0 ? c : { ...c, seed: c.seed.filter((step) => step.kind !== "system") }));
 
 export const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
   name: "lookup",

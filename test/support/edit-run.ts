@@ -7,7 +7,10 @@
  * computed from scratch by a third copy of the modules (fresh instances, an unseen thread id,
  * deserialized messages, the same slots) and compared field by field.
  */
-import { AIMessage, type BaseMessage, RemoveMessage, type SystemMessage } from "@langchain/core/messages";
+import { mkdtempSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, type BaseMessage, RemoveMessage, type SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, Command, MemorySaver, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -24,7 +27,9 @@ import {
   viewReport,
 } from "@threadwise/core";
 import { type ProviderViolation, requestInput, scriptedModel, validateProviderRequest } from "@threadwise/core/testing";
+import { createKeyring } from "@threadwise/encryption";
 import { FACTS_STATE_KEY, factSlotState, mergeFactSlot, readFactSlot } from "@threadwise/fact-recall";
+import { createCheckpointer, resolveMemoryConfig, ThreadwiseArchivedMessageError, ThreadwiseSaver } from "@threadwise/memory";
 import {
   buildSummarizerInput,
   DEFAULT_SUMMARY_PROMPT,
@@ -48,6 +53,7 @@ import {
   lookup,
   mirrored,
   OP_KINDS,
+  type Op,
   type OpKind,
   type Process,
   pickIndex,
@@ -57,7 +63,7 @@ import {
 } from "./edit-cases.js";
 import { knownRefusal } from "./known-view-failures.js";
 import { runModelCall } from "./model-call.js";
-import { snapshotJson } from "./stack-spy.js";
+import { renderPrompt, snapshotJson } from "./stack-spy.js";
 import { modelScript, seedMessages, type TurnSpec, userMessage } from "./stack-threads.js";
 
 /** One model call of the served run. */
@@ -89,6 +95,10 @@ export interface Call {
   /** Refusals of a known failure of the view contract (`test/support/known-view-failures.ts`, issue 12). */
   known: ProviderViolation[];
   response: AIMessage | undefined;
+  /** The request's messages as a provider sees them (ToolMessage ids left out: LangGraph draws them at random). */
+  prompt: string;
+  /** Archive stacks: the thread's archived messages as stored when the call began (read by a fresh saver object). */
+  archived?: BaseMessage[];
 }
 
 /** What one model call produced; compared field by field. */
@@ -139,7 +149,13 @@ interface Current {
 }
 
 /** Outermost: reads the stored state (it declares both private slots) and the logs of the call; its afterModel reads the slots after. */
-function outerProbe(calls: Call[], logs: string[], current: () => Current, config: StackConfig) {
+function outerProbe(
+  calls: Call[],
+  logs: string[],
+  current: () => Current,
+  config: StackConfig,
+  archiveOf?: (threadId: string) => Promise<BaseMessage[]>,
+) {
   // The call whose slots-after are not read yet: a run resumed from a checkpoint between a model
   // call and its afterModel node runs that node again with no model call of its own.
   let awaiting: Call | undefined;
@@ -163,7 +179,10 @@ function outerProbe(calls: Call[], logs: string[], current: () => Current, confi
         refused: [],
         known: [],
         response: undefined,
+        prompt: "",
       };
+      const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+      if (archiveOf && typeof threadId === "string") call.archived = await archiveOf(threadId);
       calls.push(call);
       awaiting = call;
       logs.length = 0;
@@ -213,6 +232,7 @@ function innerProbe(calls: Call[]) {
       const call = calls.at(-1) as Call;
       awaiting = call;
       Object.assign(call.outcome, requestOutcome(request));
+      call.prompt = renderPrompt(request.messages);
       const sent = requestInput(request);
       for (const violation of validateProviderRequest(sent)) {
         if (knownRefusal(violation, sent)) call.known.push(violation);
@@ -284,8 +304,14 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
 /** The call computed from scratch: fresh instances, an unseen thread id, deserialized messages, the same slots. */
 async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ outcome: Outcome; refused: number }> {
   const logs: string[] = [];
-  const stack = buildStack(lib, call.config, capture(logs));
   const threadId = nextThreadId("fresh");
+  // An archive stack gets a fresh saver holding the archive as it was stored when the call began.
+  let saver: ThreadwiseSaver | undefined;
+  if (call.config.kind === "archive") {
+    saver = archiveSaver("memory");
+    await saver.archiveMessages(threadId, call.archived ?? []);
+  }
+  const stack = buildStack(lib, call.config, capture(logs), saver);
   const channels: Record<string, unknown> = {};
   if (summary !== undefined) channels[SUMMARY_SLOT_KEY] = structuredClone(summary);
   if (call.facts !== undefined) channels[FACTS_STATE_KEY] = structuredClone(call.facts);
@@ -329,6 +355,56 @@ export interface CaseRun {
   calls: Call[];
   results: CallResult[];
   mismatches: string[];
+  /** The whole thread (read back with `readThread` on an archive stack) after the first turn and after each operation, as {@link shapeOf}. */
+  threads: string[][];
+  /** Operations refused with ThreadwiseArchivedMessageError, by index (archive stacks). */
+  refusals: Map<number, Refusal>;
+  /** The first operation after which the thread need not equal a run without the archive (a rewrite once something is archived). */
+  knownFrom: number | undefined;
+}
+
+/** An operation refused for reaching into the archive, as the control run checks it. */
+export interface Refusal {
+  op: OpKind;
+  reason: string;
+  /** The turn counter after the refusal (the control run skips the operation to the same count). */
+  turnNo: number;
+  /** Archived messages before the operation, as {@link shapeOf}; and the messages it edits or removes. */
+  archived: string[];
+  targets: string[];
+}
+
+/** A message as the threads of two runs are compared: type, id (a tool result's call id: ToolNode's ids are random), text, tool calls. */
+export function shapeOf(message: BaseMessage): string {
+  const calls = AIMessage.isInstance(message) ? (message.tool_calls ?? []).map((c) => [c.id, c.name, JSON.stringify(c.args)]) : [];
+  const id = ToolMessage.isInstance(message) ? `tool:${message.tool_call_id}` : message.id;
+  return JSON.stringify([message.getType(), id, JSON.stringify(message.content), calls]);
+}
+
+let sqliteDir: string | undefined;
+let keyringPath: string | undefined;
+
+/** A ThreadwiseSaver as memoryStack makes it (in memory, or a SQLite file of its own), encrypting when `encrypted`. */
+export function archiveSaver(kind: EditCase["saver"], encrypted = false): ThreadwiseSaver {
+  sqliteDir ??= mkdtempSync(join(tmpdir(), "tw-archive-fuzz-"));
+  if (encrypted && !keyringPath) {
+    keyringPath = join(sqliteDir, "keyring.json");
+    createKeyring(keyringPath);
+  }
+  const config = resolveMemoryConfig(
+    {
+      backend: kind === "sqlite" ? "sqlite" : "in_memory",
+      sqlitePath: join(sqliteDir, `${nextThreadId("db")}.sqlite`),
+      ...(encrypted ? { keyringPath } : {}),
+    },
+    {},
+  );
+  return createCheckpointer(config, { env: {} }) as ThreadwiseSaver;
+}
+
+/** A fresh saver object on `saver`'s stored state (its wrapped saver and registry): nothing cached. */
+function freshSaverOn(saver: ThreadwiseSaver): ThreadwiseSaver {
+  return new ThreadwiseSaver(saver.inner, saver.registry);
 }
 
 /** The same message under another id (a new object; the original is not touched). */
@@ -362,17 +438,39 @@ export async function runCase(
   config: StackConfig,
   processes: Processes,
   plants: { outer?: () => AgentMiddleware[]; inner?: () => AgentMiddleware[] } = {},
+  options: {
+    /** This is the control run (no archive) of an archive run: skip the operations it refused, after checking each refusal was due. */
+    control?: CaseRun;
+    /** Tamper with the served saver (the archive self-check). */
+    plantSaver?: (saver: ThreadwiseSaver) => void;
+  } = {},
 ): Promise<CaseRun> {
-  const threadId = nextThreadId("edit");
-  const checkpointer = saverOf(c.saver);
+  let threadId = nextThreadId("edit");
+  const archived = config.kind === "archive";
+  // Archive runs and their controls run on a ThreadwiseSaver (the archive's home); the others on LangGraph's savers.
+  const threadwise = archived || options.control !== undefined ? archiveSaver(c.saver, archived && config.archiveEncrypted) : undefined;
+  if (threadwise) options.plantSaver?.(threadwise);
+  const checkpointer = threadwise ?? saverOf(c.saver);
+  const archiveOf = threadwise && archived ? (id: string) => freshSaverOn(threadwise).archivedMessages(id) : undefined;
   const calls: Call[] = [];
   const logs: string[] = [];
   let script: Array<() => AIMessage> = [];
   let current: Current = { where: "first turn (A)", op: "first", afterEdit: false };
   let turnNo = 0;
-  const model = scriptedModel(() => script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" }), {
-    strict: false,
-  });
+  /**
+   * On a ThreadwiseSaver (archive cases and their controls) each turn's tool call ids are its own
+   * (`call_1_t3`): LangChain's agent runs only calls without a ToolMessage of the same id anywhere in
+   * the checkpoint, so a call id repeated from a turn whose result was archived runs again where
+   * a run without the archive skips it (a known limit: provider call ids do not repeat).
+   */
+  const ownIds = (message: AIMessage) =>
+    threadwise && (message.tool_calls?.length ?? 0) > 0
+      ? new AIMessage({ ...message, id: message.id, tool_calls: message.tool_calls?.map((c) => ({ ...c, id: `${c.id}_t${turnNo}` })) })
+      : message;
+  const model = scriptedModel(
+    () => ownIds(script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" })),
+    { strict: false },
+  );
   const agentOf = (lib: Lib, stack: StackConfig) =>
     createAgent({
       model,
@@ -380,9 +478,9 @@ export async function runCase(
       systemPrompt: SYSTEM_PROMPT,
       checkpointer,
       middleware: [
-        outerProbe(calls, logs, () => current, stack),
+        outerProbe(calls, logs, () => current, stack, stack.kind === "archive" ? archiveOf : undefined),
         ...(plants.outer?.() ?? []),
-        ...buildStack(lib, stack, capture(logs)),
+        ...buildStack(lib, stack, capture(logs), threadwise),
         humanInTheLoopMiddleware({ interruptOn: { book: { allowedDecisions: ["approve", "edit", "reject"] } } }),
         ...(plants.inner?.() ?? []),
         innerProbe(calls),
@@ -392,7 +490,23 @@ export async function runCase(
   const others: Partial<Record<Process, ReturnType<typeof agentOf>>> = {};
   const heads: string[] = [];
   const run = { configurable: { thread_id: threadId } };
-  const stored = async () => ((await agents.A.graph.getState(run)).values as { messages?: BaseMessage[] }).messages ?? [];
+  /** The whole thread (at `at`, the head by default): read back with the archive on an archive stack. */
+  const whole = async (at: { configurable: Record<string, unknown> } = run) =>
+    threadwise && archived
+      ? await threadwise.readThread(at)
+      : (((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? []);
+  const threads: string[][] = [];
+  const refusals = new Map<number, Refusal>();
+  const opMismatches: string[] = [];
+  let knownFrom: number | undefined;
+  /** The messages the operation in progress edits or removes, once picked. */
+  let editing: BaseMessage[] = [];
+  /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
+  const storedNow = async () => {
+    let history = 0;
+    for await (const _ of agents.A.graph.getStateHistory(run)) history += 1;
+    return JSON.stringify([(await whole()).map(shapeOf), (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id, history]);
+  };
   /** Interrupts waiting on the thread (humanInTheLoop's review), as the number of actions each asks about. */
   const pendingReviews = async (agent: ReturnType<typeof agentOf>) => {
     const state = await agent.graph.getState(run);
@@ -451,13 +565,62 @@ export async function runCase(
   };
   let afterEdit = false;
   await invoke("A", c.first, seedMessages(c.seed));
+  threads.push((await whole()).map(shapeOf));
   for (const [i, op] of c.ops.entries()) {
     current = { where: `op ${i} ${op.kind} (${op.by})`, op: op.kind, afterEdit };
+    const refused = options.control?.refusals.get(i);
+    if (refused) {
+      // The archive run refused this operation: check it had to, then skip it as that run did.
+      const due = await refusalDue(op, refused);
+      if (!due) opMismatches.push(`op ${i} ${op.kind}: refused (${refused.reason}) though a run without the archive ${"can"} do it`);
+      turnNo = refused.turnNo;
+      threads.push((await whole()).map(shapeOf));
+      continue;
+    }
+    const before = archived ? await storedNow() : "";
+    editing = [];
+    const archivedBefore = archived ? (await freshSaverOn(threadwise as ThreadwiseSaver).archivedMessages(threadId)).map(shapeOf) : [];
+    try {
+      await runOp(op);
+    } catch (error) {
+      // A RemoveMessage of an archived id may fail in LangGraph's reducer before the saver refuses its input checkpoint.
+      const reducer =
+        op.kind === "remove" && error instanceof Error && error.message.startsWith("Attempting to delete a message with an ID");
+      if (!archived || !(ThreadwiseArchivedMessageError.isInstance(error) || reducer)) throw error;
+      const reason = ThreadwiseArchivedMessageError.isInstance(error) ? error.reason : "reducer-error";
+      refusals.set(i, { op: op.kind, reason, turnNo, archived: archivedBefore, targets: editing.map(shapeOf) });
+      if ((await storedNow()) !== before) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) but the stored thread changed`);
+      // A refused turn must not have reached the model.
+      if (calls.at(-1)?.where === current.where) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) after a model call`);
+    }
+    // Deletions the archive does not follow (known limit): a rewrite, or another stack's persistTrim, once something is archived.
+    const deletes =
+      op.kind === "rewrite" || (op.kind === "other-stack" && c.otherConfig.kind === "preset" && c.otherConfig.keepGroups !== undefined);
+    if (archived && deletes && knownFrom === undefined && archivedBefore.length > 0) knownFrom = i;
+    threads.push((await whole()).map(shapeOf));
+  }
+  /** Whether the archive run had to refuse `op`: it edits an archived message, or its checkpoint's thread does not begin with the archive. */
+  async function refusalDue(op: Op, refused: Refusal): Promise<boolean> {
+    if (refused.targets.some((target) => refused.archived.includes(target))) return true;
+    let checkpointId: string | undefined;
+    if (op.kind === "fork" || op.kind === "edit-old") checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
+    else if (op.kind === "replay") {
+      const history = [];
+      for await (const snapshot of agents.A.graph.getStateHistory(run)) history.push(snapshot);
+      checkpointId = history[op.pick % history.length]?.config.configurable?.checkpoint_id as string | undefined;
+    } else return false;
+    const there = (await whole({ configurable: { thread_id: threadId, checkpoint_id: checkpointId } })).map(shapeOf);
+    return refused.archived.some((shape, k) => there[k] !== shape);
+  }
+  /** Runs `op` (the messages it edits or removes, once picked, in `editing`). */
+  async function runOp(op: Op): Promise<void> {
+    let target: BaseMessage | undefined;
     if (op.kind === "turn") await invoke(op.by, op.turn, []);
     else if (op.kind === "elsewhere") await elsewhere(op.by, op.turn);
     else if (op.kind === "edit") {
-      const messages = await stored();
-      const target = messages[pickIndex(messages.length, op.pick, op.nearTail)];
+      const messages = await whole();
+      target = messages[pickIndex(messages.length, op.pick, op.nearTail)];
+      editing = target ? [target] : [];
       const replacement = target ? edited(target, op.edit, op.text, op.pick) : undefined;
       current.where += ` ${op.edit} of ${target?.getType()} ${target?.id}${op.viaInput ? " via input" : ""}`;
       if (replacement && !op.viaInput) await updateState(agents[op.by], run, replacement);
@@ -466,8 +629,9 @@ export async function runCase(
     } else if (op.kind === "edit-old") {
       const checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
       const at = { configurable: { thread_id: threadId, checkpoint_id: checkpointId } };
-      const messages = ((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? [];
-      const target = messages[pickIndex(messages.length, op.pick, op.nearTail)];
+      const messages = await whole(at);
+      target = messages[pickIndex(messages.length, op.pick, op.nearTail)];
+      editing = target ? [target] : [];
       current.where += ` ${op.edit} of ${target?.getType()} ${target?.id}`;
       if (target) {
         const made = await updateState(agents[op.by], at, edited(target, op.edit, op.text, op.pick));
@@ -475,23 +639,30 @@ export async function runCase(
         afterEdit = true;
       } else await invoke(op.by, op.turn, [], checkpointId);
     } else if (op.kind === "remove") {
-      const messages = await stored();
-      const ids = [...new Set(op.picks.map((p) => messages[p % Math.max(1, messages.length)]?.id).filter((id) => id !== undefined))];
+      const messages = await whole();
+      const picked = [...new Set(op.picks.map((p) => messages[p % Math.max(1, messages.length)]).filter((m) => m !== undefined))];
+      editing = picked;
+      const ids = picked.map((m) => m.id).filter((id) => id !== undefined);
       await invoke(
         op.by,
         op.turn,
         ids.map((id) => new RemoveMessage({ id: id as string })),
       );
     } else if (op.kind === "rewrite") {
-      const messages = await stored();
+      const messages = await whole();
       const keep = messages.slice(Math.floor(messages.length * op.keepFrom));
       await invoke(op.by, op.turn, [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep]);
     } else if (op.kind === "reimport") {
       // The new stored part takes the old thread's ids position by position (as an A2A client
       // numbering its messages `msg-1`, `msg-2`, ... would): same ids, other messages.
-      const old = await stored();
+      const old = await whole();
       const fresh = seedMessages(op.seed).map((m, k) => renamed(m, old[k]?.id ?? `r${k}`));
       await checkpointer.deleteThread(threadId);
+      // A ThreadwiseSaver never takes a deleted thread id again (R24, a tombstone): the import goes under a new one.
+      if (threadwise) {
+        threadId = nextThreadId("edit");
+        run.configurable.thread_id = threadId;
+      }
       heads.length = 0;
       turnNo = 0;
       await invoke(op.by, op.turn, fresh);
@@ -543,7 +714,8 @@ export async function runCase(
     }
   }
   if (checkpointer instanceof SqliteSaver) checkpointer.db.close();
-  const mismatches: string[] = [];
+  if (threadwise) await threadwise.close();
+  const mismatches: string[] = [...opMismatches];
   const results: CallResult[] = [];
   for (const [k, call] of calls.entries()) {
     const adopted = adoptedSummary(call);
@@ -578,7 +750,7 @@ export async function runCase(
       known: call.known.length > 0 && call.refused.length === 0 ? 1 : 0,
     });
   }
-  return { calls, results, mismatches };
+  return { calls, results, mismatches, threads, refusals, knownFrom };
 }
 
 // ---------------------------------------------------------------------------------------------

@@ -60,5 +60,5 @@ export function envBoolean(name: string, env: NodeJS.ProcessEnv = process.env): 
   const value = raw.trim().toLowerCase();
   if (["true", "1", "yes", "on"].includes(value)) return true;
   if (["false", "0", "no", "off"].includes(value)) return false;
-  throw new ThreadwiseConfigError(name, `expected true or false, got ${JSON.stringify(raw)}`);
+  throw new ThreadwiseConfigError(name, `expected true or false (also 1/0, yes/no, on/off), got ${JSON.stringify(raw)}`);
 }

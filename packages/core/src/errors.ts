@@ -13,6 +13,27 @@ export class ThreadwiseError extends Error {
     const code = (error as { code?: unknown } | null)?.code;
     return error instanceof Error && typeof code === "string" && code.startsWith("THREADWISE_");
   }
+  /**
+   * The error of this class (by its `isInstance`) in `error` or its `cause` chain, else
+   * `undefined`. LangChain wraps an error thrown in a middleware's `wrapModelCall` or
+   * `wrapToolCall` in a `MiddlewareError` (once per middleware it passes on the way out, whose
+   * `name` and `message` are copied from it but not its `code`), so what `agent.invoke` rejects
+   * with is not the threadwise error itself: `ThreadwiseTokenBudgetError.find(error)`,
+   * `ThreadwiseUserIdError.find(error)`, `ThreadwiseError.find(error)` for any.
+   * @example
+   * try { await agent.invoke(input, config); }
+   * catch (error) { const budget = ThreadwiseTokenBudgetError.find(error); if (!budget) throw error; }
+   */
+  static find<T>(this: { isInstance(error: unknown): error is T }, error: unknown): T | undefined {
+    const seen = new Set<unknown>();
+    for (let current = error; current !== null && current !== undefined && !seen.has(current); ) {
+      // biome-ignore lint/complexity/noThisInStatic: on purpose: `this` is the subclass `find` is called on, whose isInstance applies.
+      if (this.isInstance(current)) return current;
+      seen.add(current);
+      current = (current as { cause?: unknown }).cause;
+    }
+    return undefined;
+  }
 }
 
 /**

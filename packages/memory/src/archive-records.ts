@@ -15,11 +15,14 @@ export function archivedMessageRecordId(messageId: string): string {
   return JSON.stringify(["archived-message", messageId]);
 }
 
-/** One thread's archive as last read: rows by message id, in `seq` order, decoded on first use. */
+/** An archived row as cached: decoded on first use. */
+type CachedRow = ArchiveRow & { message?: BaseMessage };
+
+/** One thread's archive as last read: rows by message id, and in `seq` order. */
 interface CachedArchive {
   stamp: number;
-  rows: Map<string, ArchiveRow & { message?: BaseMessage }>;
-  ordered: Array<ArchiveRow & { message?: BaseMessage }> | undefined;
+  rows: Map<string, CachedRow>;
+  ordered: CachedRow[] | undefined;
 }
 
 /**
@@ -79,21 +82,37 @@ export class ArchiveRecords {
     return out;
   }
 
-  async #rows(threadId: string): Promise<Array<ArchiveRow & { message?: BaseMessage }>> {
+  /** Which of `messageIds` are archived for the thread, in the order given (a lookup by key; the cache is not read). */
+  async having(threadId: string, messageIds: readonly string[]): Promise<string[]> {
+    return this.#registry.archivedAmong(threadId, this.#tenantId, messageIds);
+  }
+
+  async #rows(threadId: string): Promise<CachedRow[]> {
+    const cached = await this.#cached(threadId);
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    return cached.ordered;
+  }
+
+  /** The thread's cached archive, brought up to date with rows written since its stamp. */
+  async #cached(threadId: string): Promise<CachedArchive> {
     let cached = this.#cache.get(threadId);
     if (cached) this.#cache.delete(threadId);
     const read = await this.#registry.readArchive(threadId, this.#tenantId, cached?.stamp ?? 0);
     // A stamp that went down means the thread was deleted (its rows and their stamps are gone).
     if (!cached || read.stamp < cached.stamp) cached = { stamp: 0, rows: new Map(), ordered: undefined };
     if (read.rows.length > 0) {
+      // New rows after every cached one (the usual case: a batch archived since) are appended in
+      // place; a rewritten row or an older seq makes the order be built again when next asked.
+      const last = cached.ordered?.at(-1)?.seq ?? 0;
+      const appended = read.rows.every((row) => row.seq > last && !cached?.rows.has(row.messageId));
       for (const row of read.rows) cached.rows.set(row.messageId, { ...row });
-      cached.ordered = undefined;
+      if (appended && cached.ordered) for (const row of read.rows) cached.ordered.push(cached.rows.get(row.messageId) as CachedRow);
+      else cached.ordered = undefined;
     }
     cached.stamp = read.stamp;
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
     this.#cache.set(threadId, cached);
     if (this.#cache.size > ARCHIVE_CACHE_THREADS) this.#cache.delete(this.#cache.keys().next().value as string);
-    return cached.ordered;
+    return cached;
   }
 
   #location(threadId: string, messageId: string): RecordLocation {

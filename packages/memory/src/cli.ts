@@ -43,15 +43,17 @@ function printReport(report: PruneReport, out: (text: string) => void, json: boo
     return;
   }
   const rows = report.dryRun
-    ? report.candidates.map((c) => `${c.threadId}\t${c.updatedAt.toISOString()}\t${c.checkpoints}\t${c.blobs}\t${c.writes}`)
-    : report.outcomes.map((o) => `${o.threadId}\t${o.status}\t${o.counts.checkpoints}\t${o.counts.blobs}\t${o.counts.writes}`);
-  out(`${report.dryRun ? "thread_id\tupdated_at" : "thread_id\tstatus"}\tcheckpoints\tblobs\twrites\n`);
+    ? report.candidates.map((c) => `${c.threadId}\t${c.updatedAt.toISOString()}\t${c.checkpoints}\t${c.blobs}\t${c.writes}\t${c.archived}`)
+    : report.outcomes.map(
+        (o) => `${o.threadId}\t${o.status}\t${o.counts.checkpoints}\t${o.counts.blobs}\t${o.counts.writes}\t${o.counts.archived}`,
+      );
+  out(`${report.dryRun ? "thread_id\tupdated_at" : "thread_id\tstatus"}\tcheckpoints\tblobs\twrites\tarchived\n`);
   for (const row of rows) out(`${row}\n`);
-  const { threads, checkpoints, blobs, writes } = report.totals;
+  const { threads, checkpoints, blobs, writes, archived } = report.totals;
   out(
     report.dryRun
-      ? `dry run: ${threads} thread(s) would be deleted (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes). Nothing was deleted; re-run with --apply to delete (irreversible).\n`
-      : `deleted ${threads} thread(s) (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes); ${report.outcomes.length - threads} skipped (written meanwhile or already deleted); tombstones written.\n`,
+      ? `dry run: ${threads} thread(s) would be deleted (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes, ${archived} archived messages). Nothing was deleted; re-run with --apply to delete (irreversible).\n`
+      : `deleted ${threads} thread(s) (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes, ${archived} archived messages); ${report.outcomes.length - threads} skipped (written meanwhile or already deleted); tombstones written.\n`,
   );
 }
 
@@ -179,7 +181,7 @@ export function createCli(io: CliIo = {}): Command {
       else
         out(
           report.dryRun
-            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s). Nothing was erased; re-run with --apply (irreversible).\n`
+            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s)${report.unreadableItems > 0 ? ` (${report.unreadableItems} item(s) sealed and unreadable without their keyring: --keyring; their threads are not known)` : ""}. Nothing was erased; re-run with --apply (irreversible).\n`
             : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)}); threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
         );
     },

@@ -229,6 +229,14 @@ describe("validation errors", () => {
     expect(plaintext.message).toContain("MEMORY_ALLOW_PLAINTEXT");
   });
 
+  // The README accepts true/false/1/0/yes/no/on/off for booleans; the message said "true or false" only.
+  it("a bad boolean env value (MEMORY_ARCHIVE=maybe) names the variable and every accepted spelling", () => {
+    const error = configError(() => resolveMemoryConfig({}, { MEMORY_ARCHIVE: "maybe" }));
+    expect(error.option).toBe("MEMORY_ARCHIVE");
+    expect(error.message).toBe('MEMORY_ARCHIVE: expected true or false (also 1/0, yes/no, on/off), got "maybe"');
+    expect(resolveMemoryConfig({}, { MEMORY_ARCHIVE: "yes" }).archive).toBe(true);
+  });
+
   it("memoryStack throws the same errors at construction", () => {
     expect(() => memoryStack({ backend: "in-memory" as never, env: {} })).toThrow(/in_memory/);
   });

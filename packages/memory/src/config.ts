@@ -125,7 +125,7 @@ export const memoryConfigSchema = z.strictObject({
   persistTrimKeepGroups: positiveInt.optional(),
   /**
    * Keep every message while the checkpoint holds only a bounded hot part (issue 27,
-   * `messageArchive`): summarized messages older than the window plus 20 groups move to an
+   * `messageArchive`): summarized messages older than the window plus 4 groups move to an
    * archive in the same backend, so each step's cost stops growing with the thread. Recall,
    * summaries and `checkpointer.readThread()` read the archive. Edits by id of archived messages
    * and forks from before the last archiving are refused (`ThreadwiseArchivedMessageError`).

@@ -41,6 +41,12 @@ export interface EraseUserReport {
   storeSearched: boolean;
   /** Threads named by the items' provenance and `threadIds`, sorted. */
   threadIds: string[];
+  /**
+   * Items whose provenance could not be read (sealed, and no keyring or another one given), so the
+   * threads they name are not in `threadIds`. With `threads` and `apply` any such item refuses the
+   * erase before anything is deleted.
+   */
+  unreadableItems: number;
   /** Per-thread outcome when threads were deleted. */
   threads: ThreadDeleteOutcome[];
 }
@@ -51,14 +57,18 @@ function codecOf(keyring: string | Keyring | undefined): UserItemCodec {
   return new UserItemCodec({ keyring: loaded, agentId: "default", principalId: "default" });
 }
 
-async function openStore(options: EraseUserOptions): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
+/** `owner` names the function whose option is missing (`eraseUser`, `userMemoryRetention`). */
+async function openStore(
+  options: Pick<EraseUserOptions, "store" | "dsn" | "sqlitePath" | "schema" | "poolMode">,
+  owner: string,
+): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
   if (options.store) return { store: options.store, close: async () => {} };
   // A SQLite target keeps threads only: user memory beside it lives in the application's own store.
   if (!options.dsn && options.sqlitePath) return { store: undefined, close: async () => {} };
   if (!options.dsn)
     throw new ThreadwiseConfigError(
-      "eraseUser.store",
-      "give the store of user memory (`store`), or a PostgreSQL DSN (--dsn) for its PostgresStore",
+      `${owner}.store`,
+      "give the store of user memory (`store`), or a PostgreSQL DSN for its PostgresStore (--dsn, or env POSTGRES_MEMORY_DSN)",
     );
   const pool = createMemoryPool(options.dsn, { mode: options.poolMode, max: 2 });
   return { store: postgresUserStore(pool, { schema: options.schema ?? "public", dsn: options.dsn, max: 2 }), close: () => pool.end() };
@@ -72,8 +82,10 @@ async function openStore(options: EraseUserOptions): Promise<{ store: BaseStore 
  *
  * @throws ThreadwiseUserIdError for a user or tenant id that breaks the thread-id rules;
  *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError when no store can
- *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`). All before
- *   anything is deleted.
+ *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
+ *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
+ *   without their keyring): erasing them would lose the only record of those threads while the
+ *   threads stay. All before anything is deleted.
  * @example
  * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
  */
@@ -90,24 +102,29 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
       "deleting threads needs the thread store: give a DSN, a SQLite file or a registry",
     );
   const codec = codecOf(options.keyring);
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore(options, "eraseUser");
   try {
     let items = 0;
     let named: string[] = [];
-    if (!store) {
-      // nothing to search
-    } else if (options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
-    else {
+    let unreadableItems = 0;
+    if (store) {
       const found = await store.search(userNamespace(scope), { limit: 100_000 });
       items = found.length;
       named = found.flatMap((f) => {
         try {
           return [codec.decode(scope, f.key, f.value).threadId];
         } catch {
+          unreadableItems += 1;
           return [];
         }
       });
+      if (options.apply && options.threads && unreadableItems > 0)
+        throw new ThreadwiseConfigError(
+          "eraseUser.keyring",
+          `${unreadableItems} of the user's ${items} user-memory item(s) cannot be read (sealed: give the keyring they were sealed with, --keyring or THREADWISE_MEMORY_KEYRING), so the threads they name are unknown and would stay; nothing was erased`,
+        );
     }
+    if (store && options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
     const threadIds = [...new Set([...named, ...(options.threadIds ?? [])])].sort();
     const threads: ThreadDeleteOutcome[] = [];
     if (options.threads && options.apply && threadIds.length > 0) {
@@ -125,6 +142,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
       items,
       storeSearched: store !== undefined,
       threadIds,
+      unreadableItems,
       threads,
     };
   } finally {
@@ -152,7 +170,7 @@ export async function userMemoryRetention(options: UserMemoryRetentionOptions): 
   if (!(Number.isSafeInteger(options.days) && options.days >= 1))
     throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
   const before = new Date((options.now ?? (() => new Date()))().getTime() - options.days * 86_400_000);
-  const { store, close } = await openStore({ ...options, userId: "-" });
+  const { store, close } = await openStore(options, "userMemoryRetention");
   if (!store) throw new ThreadwiseConfigError("userMemoryRetention.store", "give the store of user memory, or a PostgreSQL DSN");
   try {
     const tenantLabel =

@@ -43,6 +43,7 @@ export {
   messagesToArchive,
 } from "./message-archive.js";
 export {
+  ARCHIVE_MARGIN_GROUPS,
   type CacheBreakpointsOptions,
   cacheBreakpoints,
   type MemoryMiddlewareOptions,

@@ -29,6 +29,16 @@ interface Row {
   reason?: string;
 }
 
+/** One thread's archive under one tenant. */
+interface ArchivedThread {
+  /** Rows by message id. */
+  rows: Map<string, ArchiveRow>;
+  /** Highest `seq` given out. */
+  seq: number;
+  /** Message ids of each write, in stamp order: a read after a stamp looks at the later writes only. */
+  batches: Array<{ stamp: number; ids: string[] }>;
+}
+
 /** Milliseconds on a clock no one can set: `Date.now` may be faked or stepped, the lease must not follow it. */
 const monotonicNow = () => performance.timeOrigin + performance.now();
 
@@ -42,8 +52,8 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   readonly #saver: MemorySaver;
   readonly #now: () => number;
   readonly #queue = new SerialQueue();
-  /** Archived messages: thread id -> tenant id -> message id -> row (insertion order is `seq` order). */
-  readonly #archive = new Map<string, Map<string, Map<string, ArchiveRow>>>();
+  /** Archived messages: thread id -> tenant id -> that thread's archive. */
+  readonly #archive = new Map<string, Map<string, ArchivedThread>>();
   /** Newest archive stamp per thread (kept after deletion, so a reader's stamp is never reused). */
   readonly #stamps = new Map<string, number>();
 
@@ -171,19 +181,25 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       this.#touch(id);
       const stamp = (this.#stamps.get(id) ?? 0) + 1;
       this.#stamps.set(id, stamp);
-      const tenants = this.#archive.get(id) ?? new Map<string, Map<string, ArchiveRow>>();
+      const tenants = this.#archive.get(id) ?? new Map<string, ArchivedThread>();
       this.#archive.set(id, tenants);
-      const archived = tenants.get(tenantId) ?? new Map<string, ArchiveRow>();
+      const archived = tenants.get(tenantId) ?? { rows: new Map<string, ArchiveRow>(), seq: 0, batches: [] };
       tenants.set(tenantId, archived);
-      // Rows are only added or rewritten in place: the last one holds the highest seq.
-      let seq = [...archived.values()].at(-1)?.seq ?? 0;
+      const ids: string[] = [];
       for (const { messageId, record } of rows) {
-        const current = archived.get(messageId);
-        if (current === undefined) seq += 1;
-        archived.set(messageId, { messageId, seq: current?.seq ?? seq, stamp, record });
+        const current = archived.rows.get(messageId);
+        if (current === undefined) archived.seq += 1;
+        archived.rows.set(messageId, { messageId, seq: current?.seq ?? archived.seq, stamp, record });
+        ids.push(messageId);
       }
+      archived.batches.push({ stamp, ids });
       return stamp;
     });
+  }
+
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    const archived = this.#archive.get(normalizeThreadId(threadId))?.get(tenantId);
+    return archived ? messageIds.filter((id) => archived.rows.has(id)) : [];
   }
 
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
@@ -192,8 +208,17 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     if (!archived) return { stamp: 0, rows: [] };
     const stamp = this.#stamps.get(id) ?? 0;
     if (stamp <= afterStamp) return { stamp, rows: [] };
-    const rows = [...archived.values()].filter((row) => row.stamp > afterStamp).sort((a, b) => a.seq - b.seq);
-    return { stamp, rows: rows.map((row) => ({ ...row })) };
+    // Only the batches written after `afterStamp`, newest first; a row rewritten by a later batch is read with that one.
+    const rows = new Map<string, ArchiveRow>();
+    for (let b = archived.batches.length - 1; b >= 0; b -= 1) {
+      const batch = archived.batches[b] as ArchivedThread["batches"][number];
+      if (batch.stamp <= afterStamp) break;
+      for (const messageId of batch.ids) {
+        const row = archived.rows.get(messageId) as ArchiveRow;
+        if (row.stamp === batch.stamp) rows.set(messageId, row);
+      }
+    }
+    return { stamp, rows: [...rows.values()].sort((a, b) => a.seq - b.seq).map((row) => ({ ...row })) };
   }
 
   /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */
@@ -213,6 +238,8 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     const writes = Object.entries(this.#saver.writes)
       .filter(([key]) => (JSON.parse(key) as unknown[])[0] === threadId)
       .reduce((sum, [, value]) => sum + Object.keys(value).length, 0);
-    return { checkpoints, blobs: 0, writes };
+    let archived = 0;
+    for (const thread of this.#archive.get(threadId)?.values() ?? []) archived += thread.rows.size;
+    return { checkpoints, blobs: 0, writes, archived };
   }
 }

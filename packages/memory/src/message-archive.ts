@@ -8,6 +8,7 @@ import {
   readSummarySlot,
   resolveLogger,
   summarySlotState,
+  ThreadwiseConfigError,
   threadwiseMiddleware,
 } from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
@@ -27,7 +28,8 @@ export const messageArchiveOptionsSchema = z.strictObject({
    * Groups kept in the hot checkpoint, newest first (a group: a user message, an assistant
    * message, or a tool call with its results), at least. Must hold the window: with
    * `windowTrim({ maxMessages: n })`, `keepGroups >= n` (a group has at least one message), so
-   * no message a view can show ever leaves the checkpoint. `memoryStack` uses the window plus 20.
+   * no message a view can show ever leaves the checkpoint. `memoryStack` uses the window plus
+   * `ARCHIVE_MARGIN_GROUPS` (4).
    * @default 40
    */
   keepGroups: z.number().int().positive().default(DEFAULT_ARCHIVE_KEEP_GROUPS),
@@ -62,7 +64,10 @@ export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
  * and, when the thread has a summary record (`summarize` in the stack), only groups that end
  * before the message the summary covers through: what leaves is always summarized, and the
  * summary's boundary stays in the hot part, so summarize finds its coverage there as before. A
- * record that covers nothing (`coveredThroughId` null) lets nothing leave. Pure; thread order.
+ * record that covers nothing (`coveredThroughId` null) lets nothing leave. Nothing at or after the
+ * first stored `SystemMessage` leaves (it stays hot, and the archive must be a prefix of the
+ * thread so that archive + hot reads back in order): a thread that begins with a stored system
+ * message is never archived. Pure; thread order.
  */
 export function messagesToArchive(
   messages: readonly BaseMessage[],
@@ -83,7 +88,16 @@ export function messagesToArchive(
     before = previous;
   }
   const ids = new Set(messagesToDelete(messages, keepGroups, before));
-  return messages.filter((message) => typeof message.id === "string" && ids.has(message.id));
+  // A stored system message stays hot (every view holds it), and the archive must hold a prefix
+  // of the thread for readers to put it back in order (archive, then hot): only whole groups
+  // before the first stored system message leave.
+  const system = messages.findIndex((message) => message.getType() === "system");
+  let limit = messages.length;
+  if (system !== -1) {
+    limit = 0;
+    for (const group of groupMessages(messages)) if (group.end <= system) limit = group.end;
+  }
+  return messages.filter((message, i) => i < limit && typeof message.id === "string" && ids.has(message.id));
 }
 
 /**
@@ -139,7 +153,9 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
  * checkpoints after the last archiving work as before.
  *
  * @param saver the `ThreadwiseSaver` of the agent (`memoryStack().checkpointer`).
- * @throws ThreadwiseConfigError at construction for an invalid option (`messageArchive.keepGroups`).
+ * @throws ThreadwiseConfigError at construction for an invalid option (`messageArchive.keepGroups`),
+ *   or naming `messageArchive.saver` when `saver` cannot archive (a plain `MemorySaver`, `SqliteSaver`
+ *   or `PostgresSaver`: only `memoryStack()`'s `ThreadwiseSaver` keeps an archive).
  * @example
  * const { checkpointer } = memoryStack({ backend: "sqlite" });
  * const agent = createAgent({
@@ -149,6 +165,12 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
  * });
  */
 export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOptions = {}) {
+  const archiving = saver as Partial<Pick<ThreadwiseSaver, "archiveMessages" | "archivedMessages">> | null | undefined;
+  if (typeof archiving?.archiveMessages !== "function" || typeof archiving.archivedMessages !== "function")
+    throw new ThreadwiseConfigError(
+      "messageArchive.saver",
+      `expected the ThreadwiseSaver of memoryStack() (it keeps the archive), got ${saver === null || typeof saver !== "object" ? String(saver) : (saver.constructor?.name ?? "an object")}; use memoryStack({ archive: true }) or pass its checkpointer`,
+    );
   const opts = parseOptions("messageArchive", messageArchiveOptionsSchema, options);
   const logger = resolveLogger(opts.logger);
   return threadwiseMiddleware({

@@ -7,6 +7,7 @@ import {
   type PromptContextMode,
   type StartOn,
   systemContextBlocksOf,
+  ThreadwiseConfigError,
   type ThreadwiseLogger,
   threadwiseMiddleware,
   withViewDecisions,
@@ -27,8 +28,14 @@ import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
-/** Groups `memoryStack` keeps hot beyond the window when `archive` is on (the margin of issue 27). */
-export const ARCHIVE_MARGIN_GROUPS = 20;
+/**
+ * Groups `memoryStack` keeps hot beyond the window when `archive` is on (the margin of issue 27):
+ * how far back, past what the window shows and what the summary does not cover yet, an edit by id
+ * still finds its message hot. Small, because every hot message is read and written at every step
+ * (4 groups: a whole LoCoMo replay at about LangChain's CPU; 20 groups cost 1.2-1.3x, see
+ * bench/README.md "Replay cost and the archive").
+ */
+export const ARCHIVE_MARGIN_GROUPS = 4;
 
 /** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
 export interface MemoryMiddlewareOptions {
@@ -128,6 +135,9 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  *
  * Core assembles the request from the decisions of all of them (`assembleView`), so every view
  * holds no orphan, one leading system message and starts by `startOn`.
+ *
+ * @throws ThreadwiseConfigError naming `memory.archive` when `config.archive` is on and no
+ *   `checkpointer` (the stack's `ThreadwiseSaver`, which keeps the archive) is given.
  */
 export function memoryMiddleware(
   config: MemoryConfig,
@@ -135,7 +145,13 @@ export function memoryMiddleware(
   checkpointer?: ThreadwiseSaver,
 ): AgentMiddleware[] {
   if (config.backend === "off") return [];
-  const archive = config.archive && checkpointer ? checkpointer : undefined;
+  // Silently leaving the archive out would keep every message in the checkpoint, the cost `archive` exists to bound.
+  if (config.archive && !checkpointer)
+    throw new ThreadwiseConfigError(
+      "memory.archive",
+      "needs the stack's checkpointer, which keeps the archive: pass it as memoryMiddleware(config, options, checkpointer), or use memoryStack()",
+    );
+  const archive = config.archive ? checkpointer : undefined;
   const archived = archive ? (threadId: string) => archive.archivedMessages(threadId) : undefined;
   const logger = options.logger;
   const mode = config.promptContextMode;

@@ -51,6 +51,8 @@ function threadwiseMigrations(schema: string): string[] {
        PRIMARY KEY (tenant_id, thread_id, message_id));
      CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON ${t.archive} (tenant_id, thread_id, stamp);
      CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON ${t.archive} (thread_id)`,
+    // 5: an archive write reads the thread's highest seq from an index, not from every row of the thread.
+    `CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON ${t.archive} (tenant_id, thread_id, seq)`,
   ];
 }
 

@@ -85,6 +85,8 @@ export class PgThreadRegistry implements ThreadRegistry {
 
   /** Routes the wrapped saver's statements into the registry's write transaction. */
   readonly scope: PgTransactionScope;
+  /** The pool, or inside a write transaction its connection: archive reads there see (and wait for) what the transaction locked. */
+  readonly #reader: pg.Pool;
 
   /**
    * @param pool the real pool (the wrapped PostgresSaver gets `scope.pool(pool)`).
@@ -94,6 +96,7 @@ export class PgThreadRegistry implements ThreadRegistry {
     this.#pool = pool;
     this.#t = pgTables(schema);
     this.scope = scope;
+    this.#reader = scope.pool(pool);
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
@@ -275,7 +278,7 @@ export class PgThreadRegistry implements ThreadRegistry {
       }
       const writes = await client.query(`DELETE FROM ${this.#t.writes} WHERE thread_id = $1`, [threadId]);
       await client.query(`DELETE FROM ${this.#t.operations} WHERE thread_id = $1`, [threadId]);
-      await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
+      const archived = await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
       await client.query(
@@ -286,7 +289,12 @@ export class PgThreadRegistry implements ThreadRegistry {
       return {
         threadId,
         status: "deleted",
-        counts: { checkpoints: checkpoints.rowCount ?? 0, blobs: blobs.rowCount ?? 0, writes: writes.rowCount ?? 0 },
+        counts: {
+          checkpoints: checkpoints.rowCount ?? 0,
+          blobs: blobs.rowCount ?? 0,
+          writes: writes.rowCount ?? 0,
+          archived: archived.rowCount ?? 0,
+        },
       };
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -316,15 +324,25 @@ export class PgThreadRegistry implements ThreadRegistry {
     });
   }
 
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const { rows } = await this.#reader.query<{ message_id: string }>(
+      `SELECT message_id FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 AND message_id = ANY($3::text[])`,
+      [tenantId, normalizeThreadId(threadId), messageIds],
+    );
+    const found = new Set(rows.map((row) => row.message_id));
+    return messageIds.filter((id) => found.has(id));
+  }
+
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
-    const { rows: top } = await this.#pool.query<{ stamp: string }>(
+    const { rows: top } = await this.#reader.query<{ stamp: string }>(
       `SELECT coalesce(max(stamp), 0) AS stamp FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
       [tenantId, id],
     );
     const stamp = Number(top[0]?.stamp ?? 0);
     if (stamp <= afterStamp) return { stamp, rows: [] };
-    const { rows } = await this.#pool.query<{ message_id: string; seq: string; stamp: string; record: string }>(
+    const { rows } = await this.#reader.query<{ message_id: string; seq: string; stamp: string; record: string }>(
       `SELECT message_id, seq, stamp, record FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 AND stamp > $3 ORDER BY seq`,
       [tenantId, id, afterStamp],
     );
@@ -369,11 +387,12 @@ export class PgThreadRegistry implements ThreadRegistry {
   async #counts(threadIds: string[]): Promise<Map<string, ThreadInfo>> {
     const out = new Map<string, ThreadInfo>();
     if (threadIds.length === 0) return out;
-    const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string }>(
+    const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string; archived: string }>(
       `SELECT id AS thread_id,
          (SELECT count(*) FROM ${this.#t.checkpoints} WHERE thread_id = id) AS checkpoints,
          (SELECT count(*) FROM ${this.#t.blobs} WHERE thread_id = id) AS blobs,
-         (SELECT count(*) FROM ${this.#t.writes} WHERE thread_id = id) AS writes
+         (SELECT count(*) FROM ${this.#t.writes} WHERE thread_id = id) AS writes,
+         (SELECT count(*) FROM ${this.#t.archive} WHERE thread_id = id) AS archived
        FROM unnest($1::text[]) AS id`,
       [threadIds],
     );
@@ -384,6 +403,7 @@ export class PgThreadRegistry implements ThreadRegistry {
         checkpoints: Number(row.checkpoints),
         blobs: Number(row.blobs),
         writes: Number(row.writes),
+        archived: Number(row.archived),
       });
     return out;
   }

@@ -82,7 +82,7 @@ export interface PruneReport {
 
 /**
  * Lists, and with `apply` deletes, threads (spec R23, R24): each deletion removes checkpoints,
- * blobs and pending writes (and so the summary, facts and work memory in checkpointed state) and
+ * blobs, pending writes and archived messages (and so the summary, facts and work memory in checkpointed state) and
  * leaves a tombstone. Each candidate is re-checked under its row lock: a thread written after
  * the listing survives (outcome `updated`). Dry run unless `apply`.
  *
@@ -130,6 +130,7 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
         checkpoints: counted.reduce((sum, c) => sum + c.checkpoints, 0),
         blobs: counted.reduce((sum, c) => sum + c.blobs, 0),
         writes: counted.reduce((sum, c) => sum + c.writes, 0),
+        archived: counted.reduce((sum, c) => sum + c.archived, 0),
       },
     };
   } finally {

@@ -18,7 +18,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 4;
+export const SQLITE_SCHEMA_VERSION = 5;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -56,6 +56,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #db: Database.Database;
   readonly #now: () => number;
   readonly #queue: SerialQueue;
+  /** Statements of the per-step path (every put, write and head read), prepared once. */
+  readonly #statements = new Map<string, Database.Statement>();
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -98,11 +100,23 @@ CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (update
   tenant_id TEXT NOT NULL, thread_id TEXT NOT NULL, message_id TEXT NOT NULL, seq INTEGER NOT NULL, stamp INTEGER NOT NULL,
   record TEXT NOT NULL, archived_at INTEGER NOT NULL, PRIMARY KEY (tenant_id, thread_id, message_id));
 CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON threadwise_archive (tenant_id, thread_id, stamp);
-CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id)`);
+CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id);
+-- Version 5: the next seq of an archive write is read from this index, not from every row of the thread.
+CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_id, thread_id, seq)`);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
     ).run(SQLITE_SCHEMA_VERSION, this.#now());
+  }
+
+  /** `db.prepare(sql)`, once per SQL text. */
+  #prepare(sql: string): Database.Statement {
+    let statement = this.#statements.get(sql);
+    if (!statement) {
+      statement = this.#db.prepare(sql);
+      this.#statements.set(sql, statement);
+    }
+    return statement;
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
@@ -111,8 +125,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
       const operation =
         commit.operationId === undefined
           ? undefined
-          : (this.#db
-              .prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
+          : (this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
               .pluck()
               .get(id, commit.operationId) as string | undefined);
       assertCommit(id, commit, {
@@ -126,16 +139,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
         const after = this.#now();
         const open = commit.leavesTurnOpen;
         const startedAt = !open ? null : commit.startsRun || !leased ? after : (row.lease_started_at ?? after);
-        this.#db
-          .prepare(
-            `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
+        this.#prepare(
+          `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
                turn_open_at = ? WHERE thread_id = ?`,
-          )
-          .run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
+        ).run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
         if (commit.operationId !== undefined && commit.startsRun)
-          this.#db
-            .prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)")
-            .run(id, commit.operationId, commit.checkpointId, after);
+          this.#prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)").run(
+            id,
+            commit.operationId,
+            commit.checkpointId,
+            after,
+          );
       }
       return result;
     });
@@ -143,7 +157,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
     const id = normalizeThreadId(threadId);
-    const row = this.#db.prepare("SELECT head_id, head_version FROM threadwise_threads WHERE thread_id = ?").get(id) as
+    const row = this.#prepare("SELECT head_id, head_version FROM threadwise_threads WHERE thread_id = ?").get(id) as
       | Pick<ThreadRow, "head_id" | "head_version">
       | undefined;
     return this.#headOf(id, row);
@@ -165,8 +179,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   #headOf(threadId: string, row: Pick<ThreadRow, "head_id" | "head_version"> | undefined): ThreadHead | undefined {
     if (row?.head_id) return { checkpointId: row.head_id, version: row.head_version };
-    const newest = this.#db
-      .prepare("SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
+    const newest = this.#prepare("SELECT max(checkpoint_id) FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ''")
       .pluck()
       .get(threadId) as string | null;
     return newest === null ? undefined : { checkpointId: newest, version: 0 };
@@ -174,17 +187,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     return this.#inTransaction(threadId, async (id) => {
-      const stored = this.#db
-        .prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?")
-        .get(id, target.checkpointNs, target.checkpointId);
+      const stored = this.#prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?").get(
+        id,
+        target.checkpointNs,
+        target.checkpointId,
+      );
       if (stored === undefined) return false;
       await write();
       if (target.endsTurn && target.checkpointNs === "")
-        this.#db
-          .prepare(
-            "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
-          )
-          .run(id, target.checkpointId);
+        this.#prepare(
+          "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
+        ).run(id, target.checkpointId);
       return true;
     });
   }
@@ -193,22 +206,20 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
   #inTransaction<T>(threadId: string, task: (id: string, row: ThreadRow, now: number) => Promise<T>): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
-      this.#db.exec("BEGIN IMMEDIATE");
+      this.#prepare("BEGIN IMMEDIATE").run();
       try {
         const now = this.#now();
-        const row = this.#db
-          .prepare(
-            `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
+        const row = this.#prepare(
+          `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
              ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
              RETURNING head_id, head_version, lease_until, lease_started_at`,
-          )
-          .get(id, now, now) as ThreadRow | undefined;
+        ).get(id, now, now) as ThreadRow | undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
         const result = await task(id, row, now);
-        this.#db.exec("COMMIT");
+        this.#prepare("COMMIT").run();
         return result;
       } catch (error) {
-        if (this.#db.inTransaction) this.#db.exec("ROLLBACK");
+        if (this.#db.inTransaction) this.#prepare("ROLLBACK").run();
         throw error;
       }
     });
@@ -258,14 +269,14 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
       if (options.idleBefore && row.updated_at >= options.idleBefore.getTime()) return { threadId, status: "updated", counts: NO_ROWS };
       const writes = this.#db.prepare("DELETE FROM writes WHERE thread_id = ?").run(threadId).changes;
       this.#db.prepare("DELETE FROM threadwise_operations WHERE thread_id = ?").run(threadId);
-      this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId);
+      const archived = this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId).changes;
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
       this.#db
         .prepare(
           "UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = ?",
         )
         .run(this.#now(), options.reason ?? "api", threadId);
-      return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes } };
+      return { threadId, status: "deleted", counts: { checkpoints, blobs: 0, writes, archived } };
     });
     // Queued with this handle's write transactions, which span awaits (see commitCheckpoint).
     const outcome = await this.#queue.run(() => run.immediate());
@@ -277,11 +288,13 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
 
   async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
     return this.#inTransaction(threadId, async (id, _row, now) => {
+      // Two single-aggregate queries: SQLite answers each max() from its index only then (not from every row).
       const top = this.#db
         .prepare(
-          "SELECT coalesce(max(seq), 0) AS seq, coalesce(max(stamp), 0) AS stamp FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?",
+          `SELECT (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq,
+                  (SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp`,
         )
-        .get(tenantId, id) as { seq: number; stamp: number };
+        .get({ tenant: tenantId, thread: id }) as { seq: number; stamp: number };
       const stamp = top.stamp + 1;
       const upsert = this.#db.prepare(
         `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
@@ -290,6 +303,18 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
       for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, now);
       return stamp;
     });
+  }
+
+  async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
+    if (messageIds.length === 0) return [];
+    const found = new Set(
+      this.#prepare(
+        "SELECT message_id FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ? AND message_id IN (SELECT value FROM json_each(?))",
+      )
+        .pluck()
+        .all(tenantId, normalizeThreadId(threadId), JSON.stringify(messageIds)) as string[],
+    );
+    return messageIds.filter((id) => found.has(id));
   }
 
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
@@ -337,6 +362,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thre
   #counts(threadId: string) {
     const checkpoints = (this.#db.prepare("SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?").get(threadId) as { n: number }).n;
     const writes = (this.#db.prepare("SELECT count(*) AS n FROM writes WHERE thread_id = ?").get(threadId) as { n: number }).n;
-    return { checkpoints, blobs: 0, writes };
+    const archived = (this.#db.prepare("SELECT count(*) AS n FROM threadwise_archive WHERE thread_id = ?").get(threadId) as { n: number })
+      .n;
+    return { checkpoints, blobs: 0, writes, archived };
   }
 }

@@ -11,6 +11,8 @@ export interface ThreadRowCounts {
   blobs: number;
   /** Pending writes. */
   writes: number;
+  /** Archived messages (issue 27), every tenant. */
+  archived: number;
 }
 
 /** One thread as the registry sees it. */
@@ -209,6 +211,12 @@ export interface ThreadRegistry {
    * thread was deleted).
    */
   readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }>;
+  /**
+   * Which of `messageIds` are in the thread's archive under `tenantId`, in the order given: a
+   * lookup by primary key, whatever the archive's size. Inside a write transaction of the thread
+   * it sees that transaction's state.
+   */
+  archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }
@@ -226,4 +234,4 @@ export interface ArchiveRow {
 }
 
 /** A zeroed {@link ThreadRowCounts}. */
-export const NO_ROWS: ThreadRowCounts = Object.freeze({ checkpoints: 0, blobs: 0, writes: 0 });
+export const NO_ROWS: ThreadRowCounts = Object.freeze({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });

@@ -213,12 +213,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
-   * only on threads that have an archive.
+   * only on threads that have an archive. Runs inside the registry's write transaction, so the
+   * archive it reads is the one the checkpoint commits against.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint): Promise<void> {
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean): Promise<void> {
     const archived = await this.#archive.ids(threadId);
     if (archived.length === 0) return;
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
+    // A branch from a checkpoint with no message (the thread's first, before any archiving): the
+    // archive holds the other branch's messages, which this one never had. The archive never
+    // empties the hot part, so a later checkpoint always has a message to place the branch by.
+    if (branch && hot.length === 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", archived);
     const inHot = new Set(hot.filter((id): id is string => typeof id === "string"));
     const first = hot[0];
     const at = first === undefined ? -1 : archived.indexOf(first);
@@ -250,8 +255,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const hot = new Set(((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id));
     const unseen = ids.filter((id) => !hot.has(id));
     if (unseen.length === 0) return;
-    const archived = new Set(await this.#archive.ids(threadId));
-    const edited = unseen.filter((id) => archived.has(id));
+    // Membership of these few ids only: this runs at every turn's input, on archives of any size.
+    const edited = await this.#archive.having(threadId, unseen);
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
   }
 
@@ -376,10 +381,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
-    if (checkpointNs === "" && (commit.branch || source === "update")) await this.#refuseArchivedReach(threadId, checkpoint);
-    else if (checkpointNs === "" && source === "input") await this.#refuseArchivedInput(threadId, checkpoint);
+    const checkReach = checkpointNs === "" && (commit.branch || source === "update");
+    // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
+    const checkInput = checkpointNs === "" && source === "input";
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
+      // Inside the registry's transaction, which an archive write of the thread waits for (the
+      // same lock): no archive write can slip in between this check and the checkpoint.
+      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
+      if (checkInput) await this.#refuseArchivedInput(threadId, checkpoint);
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();

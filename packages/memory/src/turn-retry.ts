@@ -37,11 +37,7 @@ export interface TurnRetryOptions {
 
 /** Finds a {@link ThreadwiseConcurrentTurnError} in `error` or its `cause` chain (LangGraph may wrap it). */
 export function concurrentTurnErrorOf(error: unknown): ThreadwiseConcurrentTurnError | undefined {
-  for (let current = error, depth = 0; current !== undefined && current !== null && depth < 8; depth += 1) {
-    if (ThreadwiseConcurrentTurnError.isInstance(current)) return current;
-    current = (current as { cause?: unknown }).cause;
-  }
-  return undefined;
+  return ThreadwiseConcurrentTurnError.find(error);
 }
 
 /**

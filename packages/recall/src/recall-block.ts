@@ -223,7 +223,7 @@ function recallFactLine(fact: Fact, source: RecallEntry | undefined): string {
 /**
  * Renders ranked items as the recall block, best first until the budget is spent (spec R35):
  * a fact is one line pointing at the message it came from (left out when that message is placed
- * too); a message is one line `#<position> <speaker> (<timestamp>): <text>` with up to
+ * whole too; kept when the message is shown only in part, which may have cut the fact's sentence); a message is one line `#<position> <speaker> (<timestamp>): <text>` with up to
  * `neighbours` messages on each side when they fit (else the message alone, else its best part
  * when at least 16 tokens are left). Facts come first, then messages in thread order, so a
  * recalled exchange reads as it happened; a timestamp is written when it differs from the line
@@ -270,7 +270,8 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   for (const item of items) {
     if (units.length >= options.maxItems || budgetLeft() < 8) break;
     if (item.kind === "fact") {
-      if (item.source && placed.has(item.source.seq)) continue;
+      const shown = item.source ? placed.get(item.source.seq) : undefined;
+      if (shown && shown.body === shown.entry.text) continue;
       const text = recallFactLine(item.fact, item.source);
       const c = count(text) + 1;
       if (c > budgetLeft()) continue;
@@ -294,7 +295,9 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   }
 
   const build = () => {
-    // Facts whose source message is placed too say the same thing twice: left out.
+    // Facts whose source message is placed whole say the same thing twice: left out. A message cut
+    // to an excerpt may have lost the fact's sentence (a neighbour's line keeps its best sentence
+    // only), so its facts stay.
     const factLines = units
       .filter((u) => u.fact && !(u.fact.fact.sourceMessageId && placedIds.has(u.fact.fact.sourceMessageId)))
       .map((u) => (u.fact as { line: string }).line);
@@ -307,7 +310,8 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     }
     return [...factLines, ...lines].join("\n");
   };
-  let placedIds = new Set([...placed.values()].map((p) => p.entry.id));
+  const wholeIds = () => new Set([...placed.values()].filter((p) => p.body === p.entry.text).map((p) => p.entry.id));
+  let placedIds = wholeIds();
   let text = build();
   // Estimated line costs do not add up exactly to the joined text's: undo the last units until it fits.
   let tokens = text === "" ? 0 : count(header + text);
@@ -315,7 +319,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     const unit = units.pop();
     if (!unit) break;
     for (const seq of unit.seqs) placed.delete(seq);
-    placedIds = new Set([...placed.values()].map((p) => p.entry.id));
+    placedIds = wholeIds();
     text = build();
     tokens = text === "" ? 0 : count(header + text);
   }

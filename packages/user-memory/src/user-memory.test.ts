@@ -62,6 +62,20 @@ describe("userMemory through createAgent", () => {
     expect(requestText(messages)).toContain("부산");
   });
 
+  // A fact is left out when the message it came from is placed, but a neighbour's line is cut
+  // to its best sentence: "부산으로 이사했어요" was cut from #2, and its fact was left out with it,
+  // so the move to Busan reached the model nowhere (found trying the README as a new user).
+  it("places a fact whose source message is shown only in part (Korean move after an ended residence)", async () => {
+    const store = new InMemoryStore();
+    const { agent, model } = agentWith(store, { promptContextMode: "legacy_system" });
+    await say(agent, "저는 서울에 살아요. 고양이 나비를 키워요.", { thread_id: "m1", user_id: "민지" });
+    await say(agent, "이제 서울에 안 살아요. 부산으로 이사했어요.", { thread_id: "m2", user_id: "민지" });
+    await say(agent, "제가 지금 어디에 살죠? 고양이 이름이 뭐였죠?", { thread_id: "m3", user_id: "민지" });
+    const system = systemOf(model.calls.at(-1)?.messages as BaseMessage[]);
+    expect(system).toContain("[Memory from this user's other conversations]");
+    expect(system).toContain("부산");
+  });
+
   it("keeps no cross-thread memory for a run without a user id, and says so in the multiturn line", async () => {
     const store = new InMemoryStore();
     const { agent, model, logger } = agentWith(store);

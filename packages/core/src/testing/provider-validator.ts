@@ -141,18 +141,7 @@ export class ProviderRequestError extends ThreadwiseError {
   static override isInstance(error: unknown): error is ProviderRequestError {
     return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_PROVIDER_REJECTED";
   }
-  /**
-   * The {@link ProviderRequestError} in `error` or its `cause` chain (LangChain wraps errors
-   * thrown inside a middleware's model call in a `MiddlewareError`), else `undefined`.
-   */
-  static find(error: unknown): ProviderRequestError | undefined {
-    let current: unknown = error;
-    for (let depth = 0; current && depth < 8; depth += 1) {
-      if (ProviderRequestError.isInstance(current)) return current;
-      current = (current as { cause?: unknown }).cause;
-    }
-    return undefined;
-  }
+  // `ProviderRequestError.find(error)` (inherited) finds one in the `cause` chain of a `MiddlewareError`.
 }
 
 const KNOWN_TYPES = new Set(["system", "human", "ai", "tool"]);

@@ -1,0 +1,97 @@
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import Database from "better-sqlite3";
+import { afterAll, describe, expect, it } from "vitest";
+import { MemoryThreadRegistry } from "./memory-thread-registry.js";
+import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
+import { ThreadwiseSaver } from "./threadwise-saver.js";
+
+const dir = mkdtempSync(join(tmpdir(), "tw-archive-records-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+const human = (id: string, text = id) => new HumanMessage({ id, content: text });
+const ai = (id: string, text = id) => new AIMessage({ id, content: text });
+const view = (messages: readonly BaseMessage[]) => messages.map((m) => `${m.id}:${String(m.content)}`);
+
+const savers: Array<[string, () => { saver: ThreadwiseSaver; other?: () => ThreadwiseSaver }]> = [
+  [
+    "in_memory",
+    () => {
+      const inner = new MemorySaver();
+      return { saver: new ThreadwiseSaver(inner, new MemoryThreadRegistry(inner)) };
+    },
+  ],
+  [
+    "sqlite",
+    () => {
+      const path = join(dir, `${Math.random().toString(36).slice(2)}.db`);
+      const open = () => {
+        const db = new Database(path);
+        return new ThreadwiseSaver(new SqliteSaver(db), new SqliteThreadRegistry(db));
+      };
+      return { saver: open(), other: open };
+    },
+  ],
+];
+
+describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
+  it("reads back in archive order after appends, a rewrite and an append after the rewrite", async () => {
+    const { saver, other } = make();
+    await saver.archiveMessages("t", [human("m1"), ai("m2")]);
+    expect(view(await saver.archivedMessages("t"))).toEqual(["m1:m1", "m2:m2"]);
+    // Appended after what this reader has cached.
+    await saver.archiveMessages("t", [human("m3"), ai("m4")]);
+    expect(view(await saver.archivedMessages("t"))).toEqual(["m1:m1", "m2:m2", "m3:m3", "m4:m4"]);
+    // A rewrite (a crash between the archive write and the checkpoint write, then the batch again,
+    // here with a changed text) keeps the row's place; a message new in the same batch goes last.
+    await saver.archiveMessages("t", [human("m1", "m1 again"), human("m5")]);
+    expect(view(await saver.archivedMessages("t"))).toEqual(["m1:m1 again", "m2:m2", "m3:m3", "m4:m4", "m5:m5"]);
+    // The next new message goes after every earlier one, the rewritten row included.
+    await saver.archiveMessages("t", [ai("m6")]);
+    const expected = ["m1:m1 again", "m2:m2", "m3:m3", "m4:m4", "m5:m5", "m6:m6"];
+    expect(view(await saver.archivedMessages("t"))).toEqual(expected);
+    // Another reader (a replica) that never cached the thread reads the same.
+    if (other) expect(view(await other().archivedMessages("t"))).toEqual(expected);
+    // Another thread's archive is its own.
+    expect(await saver.archivedMessages("u")).toEqual([]);
+  });
+
+  it("a registry read after a stamp returns only rows written later, in seq order", async () => {
+    const { saver } = make();
+    await saver.archiveMessages("t", [human("a"), ai("b")]);
+    await saver.archiveMessages("t", [human("c")]);
+    await saver.archiveMessages("t", [human("a", "a2")]);
+    const registry = saver.registry;
+    const all = await registry.readArchive("t", "default", 0);
+    expect(all.stamp).toBe(3);
+    expect(all.rows.map((row) => [row.messageId, row.seq, row.stamp])).toEqual([
+      ["a", 1, 3],
+      ["b", 2, 1],
+      ["c", 3, 2],
+    ]);
+    expect((await registry.readArchive("t", "default", 1)).rows.map((row) => row.messageId)).toEqual(["a", "c"]);
+    expect((await registry.readArchive("t", "default", 2)).rows.map((row) => row.messageId)).toEqual(["a"]);
+    expect(await registry.readArchive("t", "default", 3)).toEqual({ stamp: 3, rows: [] });
+    // Membership by key, in the order asked, this tenant and thread only.
+    expect(await registry.archivedAmong("t", "default", ["c", "zz", "a"])).toEqual(["c", "a"]);
+    expect(await registry.archivedAmong("t", "other-tenant", ["a"])).toEqual([]);
+    expect(await registry.archivedAmong("u", "default", ["a"])).toEqual([]);
+  });
+});
+
+describe.each(savers)("archive rows in deletion reports (%s)", (_name, make) => {
+  it("describe and a deletion's outcome count the thread's archived messages; nothing is left after", async () => {
+    const { saver } = make();
+    await saver.archiveMessages("t", [human("a"), ai("b"), human("c")]);
+    await saver.archiveMessages("u", [human("x")]);
+    expect((await saver.registry.describe("t"))?.archived).toBe(3);
+    const outcome = await saver.deleteThreadWithOutcome("t");
+    expect(outcome).toMatchObject({ status: "deleted", counts: { archived: 3 } });
+    expect(await saver.archivedMessages("t")).toEqual([]);
+    expect((await saver.registry.describe("u"))?.archived).toBe(1);
+  });
+});

@@ -1,0 +1,71 @@
+/**
+ * eraseUser on sealed user memory without its keyring (found running `threadwise erase-user
+ * --threads` from a shell without THREADWISE_MEMORY_KEYRING): the dry run said "0 known
+ * thread(s)" with no reason, and `--apply` erased the items, the only record of the user's
+ * threads, while the threads stayed.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createKeyring } from "@threadwise/encryption";
+import { createAgent } from "langchain";
+import { afterEach, describe, expect, it } from "vitest";
+import { eraseUser, userMemoryRetention } from "./erase-user.js";
+import { memoryStack } from "./memory-stack.js";
+
+const dirs: string[] = [];
+afterEach(() => {
+  for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
+});
+
+async function sealedUser() {
+  const dir = mkdtempSync(join(tmpdir(), "tw-erase-user-"));
+  dirs.push(dir);
+  const keyringPath = join(dir, "keyring.json");
+  createKeyring(keyringPath);
+  const sqlitePath = join(dir, "memory.sqlite");
+  const stack = memoryStack({ backend: "sqlite", sqlitePath, keyringPath, userMemory: true, env: {} });
+  const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
+  for (const thread of ["j-1", "j-2"])
+    await agent.invoke(
+      { messages: [{ role: "user", content: "I live in Seoul." }] },
+      { configurable: { thread_id: thread, user_id: "jonas" } },
+    );
+  return { stack, sqlitePath, keyringPath };
+}
+
+describe("eraseUser with sealed items", () => {
+  it("counts unreadable items in a dry run, and refuses --threads --apply without the keyring, erasing nothing", async () => {
+    const { stack, sqlitePath, keyringPath } = await sealedUser();
+    const store = stack.store;
+    const dry = await eraseUser({ sqlitePath, store, userId: "jonas", threads: true });
+    expect(dry.items).toBeGreaterThan(0);
+    expect(dry.unreadableItems).toBe(dry.items);
+    expect(dry.threadIds).toEqual([]);
+
+    const refused = await eraseUser({ sqlitePath, store, userId: "jonas", threads: true, apply: true }).catch((e) => e);
+    expect(ThreadwiseConfigError.isInstance(refused)).toBe(true);
+    expect((refused as ThreadwiseConfigError).option).toBe("eraseUser.keyring");
+    expect((await eraseUser({ sqlitePath, store, userId: "jonas" })).items).toBe(dry.items);
+
+    const done = await eraseUser({ sqlitePath, store, userId: "jonas", threads: true, keyring: keyringPath, apply: true });
+    expect(done.unreadableItems).toBe(0);
+    expect(done.threadIds).toEqual(["j-1", "j-2"]);
+    expect(done.threads.map((t) => t.status)).toEqual(["deleted", "deleted"]);
+    expect((await eraseUser({ sqlitePath, store, userId: "jonas" })).items).toBe(0);
+    await stack.checkpointer?.close();
+  });
+});
+
+describe("no store to open", () => {
+  // `threadwise user-memory-retention --days 3` without --dsn said "eraseUser.store".
+  it("names the function asked: userMemoryRetention.store, eraseUser.store", async () => {
+    const retention = await userMemoryRetention({ days: 3 }).catch((e) => e);
+    expect((retention as ThreadwiseConfigError).option).toBe("userMemoryRetention.store");
+    expect((retention as Error).message).toContain("POSTGRES_MEMORY_DSN");
+    const erase = await eraseUser({ userId: "u1" }).catch((e) => e);
+    expect((erase as ThreadwiseConfigError).option).toBe("eraseUser.store");
+  });
+});

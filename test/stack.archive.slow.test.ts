@@ -1,0 +1,40 @@
+/**
+ * The longer run of test/stack.archive.test.ts (issue 27, R37): the same archive property over more
+ * random cases, with its own seed. STACK_ARCHIVE_SLOW_RUNS and STACK_ARCHIVE_SLOW_SEED run more or
+ * others (STACK_ARCHIVE_CASE replays one case of the seed). Prints the archive checks and the
+ * per-operation, per-stack and per-saver tallies against a fresh process.
+ */
+import { beforeAll, describe, expect, it } from "vitest";
+import { formatArchiveTallies, runArchiveProperty } from "./support/archive-property.js";
+import { LIB_A, loadProcess } from "./support/edit-cases.js";
+import { formatTallies, type Processes } from "./support/edit-run.js";
+
+const SEED = Number(process.env.STACK_ARCHIVE_SLOW_SEED ?? 20261203);
+const RUNS = Number(process.env.STACK_ARCHIVE_SLOW_RUNS ?? 40);
+const ONLY = process.env.STACK_ARCHIVE_CASE === undefined ? undefined : Number(process.env.STACK_ARCHIVE_CASE);
+let processes: Processes;
+
+describe("message archive, longer run (R37)", () => {
+  beforeAll(async () => {
+    processes = { A: LIB_A, B: await loadProcess(), R: await loadProcess() };
+  });
+
+  it("random operations: no request differs, nothing lost or duplicated, only due refusals", async () => {
+    const started = Date.now();
+    const { tallies, failures } = await runArchiveProperty(processes, {
+      seed: SEED,
+      runs: RUNS,
+      only: ONLY,
+      onCase: (index, t) => {
+        if ((index + 1) % 10 === 0) console.log(`[stack.archive.slow] seed=${SEED} cases 0..${index}:\n${formatArchiveTallies(t)}`);
+      },
+    });
+    console.log(
+      `[stack.archive.slow] seed=${SEED} runs=${RUNS} in ${Math.round((Date.now() - started) / 1000)} s (replay: STACK_ARCHIVE_SLOW_SEED=${SEED} STACK_ARCHIVE_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,
+    );
+    console.log(`[stack.archive.slow] failing cases: ${failures.map((f) => f.index).join(", ") || "none"}`);
+    const report = failures.map((f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${f.mismatches.join("\n")}`);
+    expect(report.slice(0, 3).join("\n\n")).toBe("");
+    if (ONLY === undefined) expect(tallies.archivingCalls).toBeGreaterThan(RUNS / 2);
+  }, 3_600_000);
+});

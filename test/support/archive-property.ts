@@ -1,0 +1,142 @@
+/**
+ * The seeded edit property (test/support/edit-run.ts) on stacks with the message archive (issue 27,
+ * R37): each case runs twice on a ThreadwiseSaver (in memory or SQLite, sometimes encrypting),
+ * with `archive: true` and without (the control), and checks
+ * (a) every model call of the archive run equals what a fresh process sends for the same stored
+ *     state (hot checkpoint and archive as stored when the call began) and (b) passes the strict
+ *     provider validator (both in `runCase`);
+ * (c) an operation refused with ThreadwiseArchivedMessageError stores nothing and reaches no model,
+ *     and had to be refused (it edits an archived message, or forks from a checkpoint whose thread
+ *     does not begin with the archive); every other operation runs;
+ * (d) after the first turn and after each operation, the thread read back (`readThread`) equals the
+ *     control's stored thread: same messages, contents and order, none lost or duplicated;
+ * (e) every request (messages and system prompt: summary, facts and recall blocks, so recall finds
+ *     archived text) equals the control's.
+ * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) once something is archived ends the
+ * comparison with the control for the rest of the case (counted: the archive keeps what the rewrite
+ * drops; a known limit).
+ */
+
+import type { ThreadwiseSaver } from "@threadwise/memory";
+import fc from "fast-check";
+import { archiveCaseArb, archiveConfigArb } from "./edit-cases.js";
+import { addRun, type CaseRun, emptyTallies, type Processes, runCase, type Tallies } from "./edit-run.js";
+
+/** Counts of the archive checks. */
+export interface ArchiveTallies {
+  /** The fresh-process tallies of the archive runs (a, b). */
+  served: Tallies;
+  /** Refused operations by `op:reason` (c). */
+  refusals: Record<string, number>;
+  /** Threads read back and compared with the control, and how many differed (d). */
+  threads: { compared: number; differ: number };
+  /** Requests compared with the control's, and how many differed (e). */
+  requests: { compared: number; differ: number };
+  /** Calls that moved messages to the archive (a `message_archive:` line logged). */
+  archivingCalls: number;
+  /** Cases whose comparison with the control ended at a rewrite of a thread with an archive. */
+  endedAtRewrite: number;
+}
+
+const opOf = (where: string) => {
+  const match = /^op (\d+) /.exec(where);
+  return match ? Number(match[1]) : -1;
+};
+
+/** Where two lists of message shapes first differ. */
+function firstDifference(got: readonly string[], want: readonly string[]): string {
+  let at = 0;
+  while (at < got.length && got[at] === want[at]) at += 1;
+  return `at message ${at} of ${got.length} (control ${want.length}):\n  archive: ${got[at] ?? "(end)"}\n  control: ${want[at] ?? "(end)"}`;
+}
+
+/** The archive checks of one case: the archive run and its control. */
+export function compareWithControl(served: CaseRun, control: CaseRun, tallies: ArchiveTallies): string[] {
+  const mismatches: string[] = [];
+  const end = served.knownFrom ?? Number.POSITIVE_INFINITY;
+  if (served.knownFrom !== undefined) tallies.endedAtRewrite += 1;
+  // threads[0]: after the first turn; threads[k + 1]: after op k.
+  for (const [k, thread] of served.threads.entries()) {
+    if (k - 1 >= end) break;
+    tallies.threads.compared += 1;
+    const want = control.threads[k] ?? [];
+    if (JSON.stringify(thread) !== JSON.stringify(want)) {
+      tallies.threads.differ += 1;
+      mismatches.push(
+        `thread after ${k === 0 ? "the first turn" : `op ${k - 1}`} differs from a run without the archive ${firstDifference(thread, want)}`,
+      );
+    }
+  }
+  const calls = served.calls.filter((call) => opOf(call.where) < end);
+  for (const [j, call] of calls.entries()) {
+    const other = control.calls[j];
+    tallies.requests.compared += 1;
+    if (!other || opOf(other.where) !== opOf(call.where) || other.prompt !== call.prompt || other.outcome.system !== call.outcome.system) {
+      tallies.requests.differ += 1;
+      const field = !other || opOf(other.where) !== opOf(call.where) ? "call order" : other.prompt !== call.prompt ? "messages" : "system";
+      mismatches.push(
+        `call ${j} (${call.where}): request ${field} differs from a run without the archive\n  archive: ${field === "system" ? call.outcome.system : call.prompt}\n  control: ${other ? (field === "system" ? other.outcome.system : other.prompt) : "(none)"}`.slice(
+          0,
+          1600,
+        ),
+      );
+    }
+  }
+  tallies.archivingCalls += served.calls.filter((call) => call.outcome.logs.some((line) => line.startsWith("message_archive:"))).length;
+  for (const refusal of served.refusals.values()) {
+    const key = `${refusal.op}:${refusal.reason}`;
+    tallies.refusals[key] = (tallies.refusals[key] ?? 0) + 1;
+  }
+  return mismatches;
+}
+
+export function emptyArchiveTallies(): ArchiveTallies {
+  return {
+    served: emptyTallies(),
+    refusals: {},
+    threads: { compared: 0, differ: 0 },
+    requests: { compared: 0, differ: 0 },
+    archivingCalls: 0,
+    endedAtRewrite: 0,
+  };
+}
+
+export function formatArchiveTallies(t: ArchiveTallies): string {
+  return [
+    `threads read back and compared with a run without the archive: ${t.threads.compared}, differing ${t.threads.differ}`,
+    `requests compared with a run without the archive: ${t.requests.compared}, differing ${t.requests.differ}`,
+    `calls that archived: ${t.archivingCalls}; cases whose comparison ended at a rewrite of an archived thread: ${t.endedAtRewrite}`,
+    `refused (ThreadwiseArchivedMessageError): ${JSON.stringify(t.refusals)}`,
+  ].join("\n");
+}
+
+/** Runs `runs` random archive cases drawn with `seed` (or only case `only`), each to the end. */
+export async function runArchiveProperty(
+  processes: Processes,
+  options: {
+    seed: number;
+    runs: number;
+    only?: number;
+    plantSaver?: (saver: ThreadwiseSaver) => void;
+    onCase?: (index: number, tallies: ArchiveTallies) => void;
+  },
+): Promise<{ tallies: ArchiveTallies; failures: Array<{ index: number; saver: string; config: unknown; mismatches: string[] }> }> {
+  const cases = fc.sample(fc.tuple(archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
+  const tallies = emptyArchiveTallies();
+  const failures: Array<{ index: number; saver: string; config: unknown; mismatches: string[] }> = [];
+  for (const [index, [c, config]] of cases.entries()) {
+    if (options.only !== undefined && index !== options.only) continue;
+    const served = await runCase(c, config, processes, {}, { plantSaver: options.plantSaver });
+    const control = await runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served });
+    addRun(tallies.served, served, c.saver);
+    const mismatches = [
+      ...served.mismatches,
+      ...control.mismatches.map((m) => `control: ${m}`),
+      ...compareWithControl(served, control, tallies),
+    ];
+    options.onCase?.(index, tallies);
+    const ops = c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ");
+    if (mismatches.length > 0) failures.push({ index, saver: c.saver, config, mismatches: [`ops: ${ops}`, ...mismatches.slice(0, 3)] });
+  }
+  return { tallies, failures };
+}
