@@ -141,3 +141,46 @@ describe("Korean third persons, former jobs, dated moves (issue 25)", () => {
     expect(facts("저는 등산도를 싫어해요.")).toEqual(["user|dislikes|등산"]);
   });
 });
+
+describe("Korean names that belong to a pet or a relative named before them", () => {
+  const facts = (text: string) => extractFactsHeuristic(text).map((f) => `${f.subject}|${f.attribute}|${f.value}`);
+
+  it("a bare 이름은 after a sentence naming a pet or a relative is theirs, not the speaker's", () => {
+    expect(facts("고양이를 키워요. 이름은 나비예요.")).toEqual(["user|pet|고양이", "user|pet|고양이 나비"]);
+    expect(facts("강아지 한 마리 키우는데 이름은 콩이에요.")).toEqual(["user|pet|강아지 콩"]);
+    expect(facts("남편이 있어요. 이름은 준호예요.")).toEqual(["user|family|남편", "user|family|남편 준호"]);
+  });
+
+  it("a bare 이름은 with no pet or relative before it is still the speaker's (개발자 is no 개)", () => {
+    expect(facts("안녕하세요. 이름은 민지예요.")).toEqual(["user|name|민지"]);
+    expect(facts("저는 개발자예요. 이름은 민지예요.")).toEqual(["user|work|개발자", "user|name|민지"]);
+  });
+
+  it("a pet named where it is kept; a count is no name", () => {
+    expect(facts("고양이 나비를 키워요.")).toEqual(["user|pet|고양이 나비"]);
+    expect(facts("고양이 두 마리를 키워요.")).toEqual(["user|pet|고양이"]);
+    expect(extractFactsHeuristic("고양이 두 마리를 키워요.")[0]?.text).toBe("사용자는 반려동물 고양이 두 마리를 키운다");
+  });
+});
+
+describe("leaving a job names the job that ended", () => {
+  const facts = (text: string) =>
+    extractFactsHeuristic(text).map((f) => `${f.subject}|${f.attribute}|${f.value}|${f.ended ? "ended" : "holds"}`);
+
+  it("English: stopped working at, quit my job at, retired from a named employer (a date after it is not the job)", () => {
+    expect(facts("I stopped working at Google.")).toEqual(["user|work|at Google|ended"]);
+    expect(facts("I quit my job at Google.")).toEqual(["user|work|at Google|ended"]);
+    expect(facts("I stopped working for my uncle last year.")).toEqual(["user|work|for my uncle|ended"]);
+    expect(facts("I retired from Boeing in 2019.")).toEqual(["user|work|at Boeing|ended"]);
+    expect(facts("I quit my job.")).toEqual(["user|work|no job|holds"]);
+    expect(facts("I retired from teaching in May.")).toEqual(["user|statement|retired from teaching in May|holds"]);
+  });
+
+  it("Korean: 퇴사 names a workplace; 그만두다 only with a workplace's form", () => {
+    expect(facts("삼성을 퇴사했어요.")).toEqual(["user|work|삼성|ended"]);
+    expect(facts("작년에 삼성전자를 그만뒀어요.")).toEqual(["user|work|삼성전자|ended"]);
+    expect(facts("저는 국민은행을 그만뒀어요.")).toEqual(["user|work|국민은행|ended"]);
+    expect(facts("회사를 그만뒀어요.")).toEqual(["user|work|퇴사|holds"]);
+    expect(facts("운동을 그만뒀어요.")).toEqual([]);
+  });
+});

@@ -100,7 +100,8 @@ const NOT_A_NAME =
 /**
  * Predicates that say a value held before and holds no longer, with the positive predicate the
  * rules read: "do not live in Seoul anymore", "no longer work at Google", "am not a teacher any
- * more", "used to live in Seoul". A plain "do not" without "anymore" is left to the rules
+ * more", "used to live in Seoul", "stopped working at Google", "quit my job at Google", "retired
+ * from Boeing". A plain "do not" without "anymore" is left to the rules
  * (`dislikes`, `constraint`).
  */
 const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
@@ -110,7 +111,21 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:do not|does not)? ?no longer (.+)$/i, (m) => m[1] as string],
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
+  // "stopped working at Google", "quit my job at Google", "retired from Boeing": the job, ended
+  // (a date after it is when it ended, not part of the job).
+  [/^(?:stopped|quit) working (at|for|in) (.+)$/i, (m) => `work ${m[1]} ${untimed(m[2] as string)}`],
+  [/^(?:quit|left) my job (?:at|with) (.+)$/i, (m) => `work at ${untimed(m[1] as string)}`],
+  // A named employer only: "retired from teaching" is no workplace.
+  [/^[Rr]etired from ([A-Z].+)$/, (m) => `work at ${untimed(m[1] as string)}`],
 ];
+
+/** `text` without a trailing time: "Boeing in 2019" -> "Boeing", "my uncle last year" -> "my uncle". */
+function untimed(text: string): string {
+  return text.replace(
+    /\s+(?:(?:last|this) (?:year|month|week|spring|summer|fall|autumn|winter)|in (?:\d{4}|[A-Z][a-z]+)|(?:a|one|two|three|\d+) (?:years?|months?|weeks?) ago|recently)[.!]?$/,
+    "",
+  );
+}
 
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });

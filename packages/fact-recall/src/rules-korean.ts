@@ -317,9 +317,18 @@ const RULES: Rule[] = [
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
   },
   {
+    // `고양이 나비를 키워요`: a pet named where it is kept (not a count: `고양이 두 마리를`).
+    attribute: "pet",
+    re: new RegExp(`(${PET})\\s+([가-힣]{1,4}?)(?:이)?(?:를|을)\\s*(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔)`),
+    build: (m, l) =>
+      /마리$|^(?:한|두|세|네|몇|여러)$/.test(m[2] as string)
+        ? undefined
+        : list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
+  },
+  {
     attribute: "pet",
     re: new RegExp(
-      `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
+      `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
     ),
     build: (m, l) => list(m[1] as string, `${topic(l)} 반려동물 ${m[1]}${m[2] ? ` ${m[2]}` : ""}를 키운다`, m[1]),
   },
@@ -479,6 +488,9 @@ export function koreanSentences(text: string): string[] {
     .filter((s) => s !== "");
 }
 
+/** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
+const LEFT_WORKPLACE =
+  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:퇴사(?:했|하였)|(?<=(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])(?:을|를)\s*)(?:그만뒀|그만두었|관뒀))/;
 /** Words that mark a change: what follows holds no longer (`이제 … 않아요`, `더 이상 안 …`). */
 const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)(?=\s)/;
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
@@ -508,6 +520,10 @@ function positiveOfEnded(sentence: string): string | undefined {
   }
   // The speaker may come first: `저는 작년까지 대학원생이었어요`, `나 예전엔 편의점에서 일했어`.
   const speakerFirst = FIRST_PERSON.exec(sentence)?.[0] ?? "";
+  // Leaving a named workplace: `삼성을 퇴사했어요` (퇴사 is leaving a company), `삼성전자를
+  // 그만뒀어요` (그만두다 only with a workplace's form: a course or a habit is no job).
+  const left = LEFT_WORKPLACE.exec(sentence.slice(speakerFirst.length));
+  if (left && !/^(?:회사|직장|일)$/.test(left[1] as string)) return `${left[1]}에서 일하고 있어요`;
   const past = USED_TO.exec(sentence.slice(speakerFirst.length));
   if (past && PAST.test(sentence)) {
     return sentence
@@ -557,6 +573,18 @@ function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefine
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(m[1] as string, `${speaker.label}의 이름은 ${m[1]}`) };
 }
 
+/** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`). */
+const BARE_NAME = /^이름은\s/;
+/** A pet or a relative named as a word of its own (`고양이를`, `남편이`; not the `개` of `개발자`). */
+const NAMED_WORD = new RegExp(`(?:^|\\s)(${PET}|${REL})(?=(?:은|는|이|가|을|를|도|와|과|랑|하고|한테|께)?(?:[\\s.,!?~]|$))`, "g");
+
+/** The last pet or relative `sentence` names ({@link NAMED_WORD}), if any. */
+function lastNamed(sentence: string): string | undefined {
+  let last: string | undefined;
+  for (const m of sentence.matchAll(NAMED_WORD)) last = m[1];
+  return last;
+}
+
 /**
  * Facts stated in one Korean message. `speaker.id` is the stored subject (`user`), `speaker.label`
  * how texts name it (`사용자`). A sentence saying a value holds no longer (`이제 서울에 살지 않아요`,
@@ -564,7 +592,13 @@ function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefine
  */
 export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const facts: CandidateFact[] = [];
-  for (const sentence of koreanSentences(text)) {
+  // The pet or person an earlier sentence of the message named: a bare `이름은 …` that follows
+  // is theirs (`고양이를 키워요. 이름은 나비예요.`), not the speaker's.
+  let named: string | undefined;
+  for (const said of koreanSentences(text)) {
+    const lead = said.replace(LEAD, "");
+    const sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
+    named = lastNamed(said) ?? named;
     if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker);

@@ -12,7 +12,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
 import { createAgent } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
-import { eraseUser } from "./erase-user.js";
+import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { memoryStack } from "./memory-stack.js";
 
 const dirs: string[] = [];
@@ -56,5 +56,16 @@ describe("eraseUser with sealed items", () => {
     expect(done.threads.map((t) => t.status)).toEqual(["deleted", "deleted"]);
     expect((await eraseUser({ sqlitePath, store, userId: "jonas" })).items).toBe(0);
     await stack.checkpointer?.close();
+  });
+});
+
+describe("no store to open", () => {
+  // `threadwise user-memory-retention --days 3` without --dsn said "eraseUser.store".
+  it("names the function asked: userMemoryRetention.store, eraseUser.store", async () => {
+    const retention = await userMemoryRetention({ days: 3 }).catch((e) => e);
+    expect((retention as ThreadwiseConfigError).option).toBe("userMemoryRetention.store");
+    expect((retention as Error).message).toContain("POSTGRES_MEMORY_DSN");
+    const erase = await eraseUser({ userId: "u1" }).catch((e) => e);
+    expect((erase as ThreadwiseConfigError).option).toBe("eraseUser.store");
   });
 });

@@ -57,14 +57,18 @@ function codecOf(keyring: string | Keyring | undefined): UserItemCodec {
   return new UserItemCodec({ keyring: loaded, agentId: "default", principalId: "default" });
 }
 
-async function openStore(options: EraseUserOptions): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
+/** `owner` names the function whose option is missing (`eraseUser`, `userMemoryRetention`). */
+async function openStore(
+  options: Pick<EraseUserOptions, "store" | "dsn" | "sqlitePath" | "schema" | "poolMode">,
+  owner: string,
+): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {
   if (options.store) return { store: options.store, close: async () => {} };
   // A SQLite target keeps threads only: user memory beside it lives in the application's own store.
   if (!options.dsn && options.sqlitePath) return { store: undefined, close: async () => {} };
   if (!options.dsn)
     throw new ThreadwiseConfigError(
-      "eraseUser.store",
-      "give the store of user memory (`store`), or a PostgreSQL DSN (--dsn) for its PostgresStore",
+      `${owner}.store`,
+      "give the store of user memory (`store`), or a PostgreSQL DSN for its PostgresStore (--dsn, or env POSTGRES_MEMORY_DSN)",
     );
   const pool = createMemoryPool(options.dsn, { mode: options.poolMode, max: 2 });
   return { store: postgresUserStore(pool, { schema: options.schema ?? "public", dsn: options.dsn, max: 2 }), close: () => pool.end() };
@@ -98,7 +102,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
       "deleting threads needs the thread store: give a DSN, a SQLite file or a registry",
     );
   const codec = codecOf(options.keyring);
-  const { store, close } = await openStore(options);
+  const { store, close } = await openStore(options, "eraseUser");
   try {
     let items = 0;
     let named: string[] = [];
@@ -166,7 +170,7 @@ export async function userMemoryRetention(options: UserMemoryRetentionOptions): 
   if (!(Number.isSafeInteger(options.days) && options.days >= 1))
     throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
   const before = new Date((options.now ?? (() => new Date()))().getTime() - options.days * 86_400_000);
-  const { store, close } = await openStore({ ...options, userId: "-" });
+  const { store, close } = await openStore(options, "userMemoryRetention");
   if (!store) throw new ThreadwiseConfigError("userMemoryRetention.store", "give the store of user memory, or a PostgreSQL DSN");
   try {
     const tenantLabel =

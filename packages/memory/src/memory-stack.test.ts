@@ -350,6 +350,21 @@ describe("memoryStack({ userMemory })", () => {
     expect(infos.at(-1)).toMatch(/user_memory=no_user_id$/);
   });
 
+  // A new user on SQLite restarted and found the user memory gone, the threads kept: said in the README only.
+  it("on sqlite without a store warns that user memory is kept in memory only; with a store, no warning", async () => {
+    const warns: string[] = [];
+    const logger = { info: () => {}, warn: (m: string) => void warns.push(m) };
+    const sqlitePath = join(dir, "user-memory-warning.sqlite");
+    const stack = memoryStack({ backend: "sqlite", sqlitePath, userMemory: true, logger, env: {} });
+    expect(warns).toEqual([
+      "memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one",
+    ]);
+    await stack.checkpointer?.close();
+    const own = memoryStack({ backend: "sqlite", sqlitePath, userMemory: true, store: stack.store, logger, env: {} });
+    expect(warns).toHaveLength(1);
+    await own.checkpointer?.close();
+  });
+
   it("is off by default: no user-memory middleware and no store", () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/user-memory");

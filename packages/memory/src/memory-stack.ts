@@ -1,5 +1,5 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { loggerOptionSchema, parseOptions } from "@threadwise/core";
+import { loggerOptionSchema, parseOptions, resolveLogger } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
@@ -135,6 +135,12 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
   const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
   const store =
     config.userMemory && config.backend !== "off" ? (options.store ?? createUserMemoryStore(config, { pool: options.pool })) : undefined;
+  // The threads survive a restart on SQLite; user memory in the InMemoryStore made here does not.
+  if (config.userMemory && config.backend === "sqlite" && !options.store)
+    resolveLogger(options.logger).warn(
+      "memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one",
+      { backend: "sqlite", store: "InMemoryStore" },
+    );
   const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),
