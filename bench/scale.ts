@@ -772,7 +772,7 @@ async function main() {
   const command = `pnpm tsx bench/scale.ts${process.argv
     .slice(2)
     .filter((a) => a !== "--json")
-    .map((a) => ` ${a}`)
+    .map((a) => ` ${a === "" || /\s/.test(a) ? JSON.stringify(a) : a}`)
     .join("")}`;
   const doc = [
     "# Many threads in one process, and a process that has never seen the thread",
