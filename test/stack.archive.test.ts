@@ -26,7 +26,9 @@ describe("message archive: every request = a fresh process's and a run without t
     console.log(
       `[stack.archive] seed=${SEED} runs=${RUNS} (replay: STACK_ARCHIVE_SEED=${SEED} STACK_ARCHIVE_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,
     );
-    const report = failures.map((f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${f.mismatches.join("\n")}`);
+    const report = failures.map(
+      (f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${[...f.mismatches, ...f.requests].join("\n")}`,
+    );
     expect(report.slice(0, 3).join("\n\n")).toBe("");
     if (ONLY !== undefined) return;
     // Messages did move, and the comparisons ran.

@@ -22,6 +22,15 @@ import fc from "fast-check";
 import { archiveCaseArb, archiveConfigArb } from "./edit-cases.js";
 import { addRun, type CaseRun, emptyTallies, type Processes, runCase, type Tallies } from "./edit-run.js";
 
+/** A case that failed a check: (a) to (d) in `mismatches`, (e) in `requests`; each with the case's operations first. */
+export interface ArchiveFailure {
+  index: number;
+  saver: string;
+  config: unknown;
+  mismatches: string[];
+  requests: string[];
+}
+
 /** Counts of the archive checks. */
 export interface ArchiveTallies {
   /** The fresh-process tallies of the archive runs (a, b). */
@@ -50,9 +59,10 @@ function firstDifference(got: readonly string[], want: readonly string[]): strin
   return `at message ${at} of ${got.length} (control ${want.length}):\n  archive: ${got[at] ?? "(end)"}\n  control: ${want[at] ?? "(end)"}`;
 }
 
-/** The archive checks of one case: the archive run and its control. */
-export function compareWithControl(served: CaseRun, control: CaseRun, tallies: ArchiveTallies): string[] {
+/** The archive checks of one case: the archive run and its control; (e)'s differences apart. */
+export function compareWithControl(served: CaseRun, control: CaseRun, tallies: ArchiveTallies): { threads: string[]; requests: string[] } {
   const mismatches: string[] = [];
+  const requests: string[] = [];
   const end = served.knownFrom ?? Number.POSITIVE_INFINITY;
   if (served.knownFrom !== undefined) tallies.endedAtRewrite += 1;
   // threads[0]: after the first turn; threads[k + 1]: after op k.
@@ -74,11 +84,12 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
     if (!other || opOf(other.where) !== opOf(call.where) || other.prompt !== call.prompt || other.outcome.system !== call.outcome.system) {
       tallies.requests.differ += 1;
       const field = !other || opOf(other.where) !== opOf(call.where) ? "call order" : other.prompt !== call.prompt ? "messages" : "system";
-      mismatches.push(
+      requests.push(
         `call ${j} (${call.where}): request ${field} differs from a run without the archive\n  archive: ${field === "system" ? call.outcome.system : call.prompt}\n  control: ${other ? (field === "system" ? other.outcome.system : other.prompt) : "(none)"}`.slice(
           0,
           1600,
-        ),
+        ) +
+          `\n  archive logs: ${call.outcome.logs.join(" | ").slice(0, 600)}\n  control logs: ${other?.outcome.logs.join(" | ").slice(0, 600)}`,
       );
     }
   }
@@ -87,7 +98,7 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
     const key = `${refusal.op}:${refusal.reason}`;
     tallies.refusals[key] = (tallies.refusals[key] ?? 0) + 1;
   }
-  return mismatches;
+  return { threads: mismatches, requests };
 }
 
 export function emptyArchiveTallies(): ArchiveTallies {
@@ -120,23 +131,27 @@ export async function runArchiveProperty(
     plantSaver?: (saver: ThreadwiseSaver) => void;
     onCase?: (index: number, tallies: ArchiveTallies) => void;
   },
-): Promise<{ tallies: ArchiveTallies; failures: Array<{ index: number; saver: string; config: unknown; mismatches: string[] }> }> {
+): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
   const cases = fc.sample(fc.tuple(archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
   const tallies = emptyArchiveTallies();
-  const failures: Array<{ index: number; saver: string; config: unknown; mismatches: string[] }> = [];
+  const failures: ArchiveFailure[] = [];
   for (const [index, [c, config]] of cases.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
     const served = await runCase(c, config, processes, {}, { plantSaver: options.plantSaver });
     const control = await runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served });
     addRun(tallies.served, served, c.saver);
-    const mismatches = [
-      ...served.mismatches,
-      ...control.mismatches.map((m) => `control: ${m}`),
-      ...compareWithControl(served, control, tallies),
-    ];
+    const compared = compareWithControl(served, control, tallies);
+    const mismatches = [...served.mismatches, ...control.mismatches.map((m) => `control: ${m}`), ...compared.threads];
     options.onCase?.(index, tallies);
-    const ops = c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ");
-    if (mismatches.length > 0) failures.push({ index, saver: c.saver, config, mismatches: [`ops: ${ops}`, ...mismatches.slice(0, 3)] });
+    const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;
+    if (mismatches.length > 0 || compared.requests.length > 0)
+      failures.push({
+        index,
+        saver: c.saver,
+        config,
+        mismatches: mismatches.length > 0 ? [ops, ...mismatches.slice(0, 3)] : [],
+        requests: compared.requests.length > 0 ? [ops, ...compared.requests.slice(0, 2)] : [],
+      });
   }
   return { tallies, failures };
 }

@@ -377,7 +377,9 @@ export interface Refusal {
 /** A message as the threads of two runs are compared: type, id (a tool result's call id: ToolNode's ids are random), text, tool calls. */
 export function shapeOf(message: BaseMessage): string {
   const calls = AIMessage.isInstance(message) ? (message.tool_calls ?? []).map((c) => [c.id, c.name, JSON.stringify(c.args)]) : [];
-  const id = ToolMessage.isInstance(message) ? `tool:${message.tool_call_id}` : message.id;
+  // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position) differ per run.
+  const drawn = typeof message.id === "string" && /^[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}$/.test(message.id);
+  const id = ToolMessage.isInstance(message) ? `tool:${message.tool_call_id}` : drawn ? "(drawn)" : message.id;
   return JSON.stringify([message.getType(), id, JSON.stringify(message.content), calls]);
 }
 
