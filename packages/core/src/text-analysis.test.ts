@@ -24,7 +24,7 @@ describe("tokenize's word memo (issue 21)", () => {
     first.length = 0;
     first.push("changed");
     expect(tokenize("Busan's beaches 개발자로 Living")).toEqual(["busan", "beach", "개발자", "개발", "발자", "liv"]);
-    // More distinct words than the memo keeps (50,000): it starts again, the terms are the same.
+    // More distinct words than the memo keeps (50,000): the oldest leave, the terms are the same.
     for (let i = 0; i < 60_000; i += 1) tokenize(`word${i}x`);
     expect(tokenize("Busan's beaches 개발자로 Living")).toEqual(["busan", "beach", "개발자", "개발", "발자", "liv"]);
     // The same word in another case is its own key, with the same terms.

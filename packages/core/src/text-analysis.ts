@@ -17,6 +17,7 @@
  * - Function words of both languages (`the`, `what`, `뭐`, `어디`) are dropped: a query made only
  *   of them matches nothing, which is how recall places nothing when nothing is relevant.
  */
+import { setBounded } from "./bounded-map.js";
 import { englishMonth, monthTerm } from "./date-terms.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
@@ -258,7 +259,7 @@ export function tokenize(text: string): string[] {
   return out;
 }
 
-/** Most words whose terms {@link wordTerms} keeps; past it the memo starts again empty. */
+/** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
 const WORD_TERMS_MEMO_ENTRIES = 50_000;
 const wordTermsMemo = new Map<string, readonly string[]>();
 
@@ -275,9 +276,8 @@ function wordTerms(word: string): readonly string[] {
     const out: string[] = [];
     termsOfWord(word.toLowerCase(), out);
     terms = out;
-    if (wordTermsMemo.size >= WORD_TERMS_MEMO_ENTRIES) wordTermsMemo.clear();
     // Long words are rare and each one is a distinct key: not kept.
-    if (word.length <= 40) wordTermsMemo.set(word, terms);
+    if (word.length <= 40) setBounded(wordTermsMemo, word, terms, WORD_TERMS_MEMO_ENTRIES);
   }
   return terms;
 }
