@@ -47,6 +47,8 @@ export interface ArchiveTallies {
   endedAtRewrite: number;
 }
 
+const DRAWN_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
+
 const opOf = (where: string) => {
   const match = /^op (\d+) /.exec(where);
   return match ? Number(match[1]) : -1;
@@ -78,12 +80,21 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
     }
   }
   const calls = served.calls.filter((call) => opOf(call.where) < end);
+  // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
+  // differ per run, as in the threads' shapes (edit-run's shapeOf).
+  const prompt = (call: CaseRun["calls"][number]) => call.prompt.replace(DRAWN_ID, "(drawn)");
+  // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
+  // differ per run, as in the threads' shapes (edit-run's shapeOf).
+  const prompt = (call: CaseRun["calls"][number]) => call.prompt.replace(DRAWN_ID, "(drawn)");
+  if (process.env.ARCHIVE_DEBUG)
+    for (const [j, call] of calls.entries())
+      console.log(`DBG call ${j} ${call.where}\n  A: ${call.outcome.logs.join(" | ")}\n  C: ${control.calls[j]?.outcome.logs.join(" | ")}\n  Amsgs: ${call.prompt.slice(0, 3000)}\n  Cmsgs: ${control.calls[j]?.prompt.slice(0, 3000)}`);
   for (const [j, call] of calls.entries()) {
     const other = control.calls[j];
     tallies.requests.compared += 1;
-    if (!other || opOf(other.where) !== opOf(call.where) || other.prompt !== call.prompt || other.outcome.system !== call.outcome.system) {
+    if (!other || opOf(other.where) !== opOf(call.where) || prompt(other) !== prompt(call) || other.outcome.system !== call.outcome.system) {
       tallies.requests.differ += 1;
-      const field = !other || opOf(other.where) !== opOf(call.where) ? "call order" : other.prompt !== call.prompt ? "messages" : "system";
+      const field = !other || opOf(other.where) !== opOf(call.where) ? "call order" : prompt(other) !== prompt(call) ? "messages" : "system";
       requests.push(
         `call ${j} (${call.where}): request ${field} differs from a run without the archive\n  archive: ${field === "system" ? call.outcome.system : call.prompt}\n  control: ${other ? (field === "system" ? other.outcome.system : other.prompt) : "(none)"}`.slice(
           0,

@@ -666,7 +666,13 @@ export async function runCase(
         run.configurable.thread_id = threadId;
       }
       heads.length = 0;
-      turnNo = 0;
+      // The turns after an import number from 0 again, except on a ThreadwiseSaver: there the
+      // imported messages took the old thread's ids (u0, a0-final, ...) by position, and a turn
+      // numbered from 0 again has its model answer under one of them (a0-final). A run without the
+      // archive then replaces that imported message in place; with the archive it may be archived,
+      // and the answer is appended. Model answers never repeat a stored id (provider ids), so the
+      // archive cases keep counting (seed 102 cases 18 and 38 of the slow archive fuzz).
+      if (!threadwise) turnNo = 0;
       await invoke(op.by, op.turn, fresh);
     } else if (op.kind === "fork") {
       const target = heads[Math.max(0, heads.length - 1 - op.back)];

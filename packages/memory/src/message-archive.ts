@@ -101,25 +101,31 @@ export function messagesToArchive(
 }
 
 /**
- * The longest start of `leaving` (whole groups, from {@link messagesToArchive}) that ends right
- * before a user message of `thread` and holds a multiple of `align` messages counted from its
- * first user message; `[]` when there is none. So the hot part starts on a user message, as the
- * thread does, and a window's chunked cut points (multiples of its step counted from the first
- * user message when views start on one) stay where they were. Pure.
+ * The longest start of `leaving` (whole groups, from {@link messagesToArchive}, a prefix of the
+ * hot part `thread`) that ends right before a user message of `thread` and whose window cost is a
+ * multiple of `align`; `[]` when there is none. The window cost is what windowTrim's chunked
+ * eviction counts (core's `selectView` with `cost: group.messages.length`): the messages of every
+ * group but orphans (tool results without their call, calls without their results) and stored
+ * system messages, from the thread's first message on. A chunked window evicts the smallest
+ * multiple of its step (`maxMessages - lowWatermark`) of that cost that brings the rest under its
+ * limit, counted from the thread's start: when every batch that leaves costs a multiple of the
+ * step, the cut over the hot part lands on the very group it lands on over the whole thread
+ * (archive + hot), so the window, and every decision made from it (what is due to be summarized,
+ * the summary's span), is the one a run without the archive makes. Counting raw messages instead
+ * shifts the cut by one message per orphan archived (issue 27, the fuzz's seed 20261203 case 0).
+ * The batch also ends right before a user message, so the hot part starts on one. Pure.
  */
 export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly BaseMessage[], align: number): BaseMessage[] {
-  const groups = groupMessages(leaving);
-  const firstUser = groups.find((group) => group.kind === "user")?.start;
-  if (firstUser === undefined) return [];
-  // Positions in `thread` by id: `leaving` need not start at the thread's first message (a stored
-  // system message before it stays hot), so a group's end in `leaving` is not its end in `thread`.
+  // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
   for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
+  let cost = 0;
   let end = 0;
-  for (const group of groups) {
+  for (const group of groupMessages(leaving)) {
+    if (group.kind !== "orphan" && group.kind !== "system") cost += group.messages.length;
     const at = position.get((leaving[group.end - 1] as BaseMessage).id as string);
     const next = at === undefined ? undefined : thread[at + 1];
-    if (next !== undefined && isUserMessage(next) && (group.end - firstUser) % align === 0) end = group.end;
+    if (group.end > end && next !== undefined && isUserMessage(next) && cost % align === 0) end = group.end;
   }
   return leaving.slice(0, end);
 }
