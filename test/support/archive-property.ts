@@ -83,12 +83,6 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
   // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
   // differ per run, as in the threads' shapes (edit-run's shapeOf).
   const prompt = (call: CaseRun["calls"][number]) => call.prompt.replace(DRAWN_ID, "(drawn)");
-  // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
-  // differ per run, as in the threads' shapes (edit-run's shapeOf).
-  const prompt = (call: CaseRun["calls"][number]) => call.prompt.replace(DRAWN_ID, "(drawn)");
-  if (process.env.ARCHIVE_DEBUG)
-    for (const [j, call] of calls.entries())
-      console.log(`DBG call ${j} ${call.where}\n  A: ${call.outcome.logs.join(" | ")}\n  C: ${control.calls[j]?.outcome.logs.join(" | ")}\n  Amsgs: ${call.prompt.slice(0, 3000)}\n  Cmsgs: ${control.calls[j]?.prompt.slice(0, 3000)}`);
   for (const [j, call] of calls.entries()) {
     const other = control.calls[j];
     tallies.requests.compared += 1;
