@@ -1,15 +1,18 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  DEFAULT_START_ON,
   groupMessages,
   isUserMessage,
   loggerOptionSchema,
   parseOptions,
   readSummarySlot,
   resolveLogger,
+  type StartOn,
   summarySlotState,
   ThreadwiseConfigError,
   threadwiseMiddleware,
+  viewStartOn,
 } from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
 import { z } from "zod/v4";
@@ -103,26 +106,36 @@ export function messagesToArchive(
 /**
  * The longest start of `leaving` (whole groups, from {@link messagesToArchive}, a prefix of the
  * hot part `thread`) that ends right before a user message of `thread` and whose window cost is a
- * multiple of `align`; `[]` when there is none. The window cost is what windowTrim's chunked
- * eviction counts (core's `selectView` with `cost: group.messages.length`): the messages of every
- * group but orphans (tool results without their call, calls without their results) and stored
- * system messages, from the thread's first message on. A chunked window evicts the smallest
- * multiple of its step (`maxMessages - lowWatermark`) of that cost that brings the rest under its
- * limit, counted from the thread's start: when every batch that leaves costs a multiple of the
- * step, the cut over the hot part lands on the very group it lands on over the whole thread
- * (archive + hot), so the window, and every decision made from it (what is due to be summarized,
- * the summary's span), is the one a run without the archive makes. Counting raw messages instead
- * shifts the cut by one message per orphan archived (issue 27, the fuzz's seed 20261203 case 0).
- * The batch also ends right before a user message, so the hot part starts on one. Pure.
+ * multiple of `align`; `[]` when there is none.
+ *
+ * The window cost is what windowTrim's chunked eviction counts: the messages of every group but
+ * orphans (tool results without their call, calls without their results) and stored system
+ * messages, from the first group a view may start on: the thread's first user message under the
+ * stack's `startOn: "human"` (core's default), its first message under `"any"`. A chunked window
+ * evicts the smallest multiple of its step (`maxMessages - lowWatermark`) of that cost that
+ * brings the rest under its limit. When every batch that leaves costs a multiple of the step, the
+ * cut over the hot part lands on the very group it lands on over the whole thread (archive + hot),
+ * so the window, and every decision made from it (what is due to be summarized, the summary's
+ * span), is the one a run without the archive makes. Counting raw messages instead shifted the cut
+ * by one message per orphan archived (issue 27; the slow archive fuzz, seed 20261203 cases 0 and 7).
+ * The batch ends right before a user message, so the hot part starts on one: the next batch's cost
+ * counts from its start under either rule. Pure.
  */
-export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly BaseMessage[], align: number): BaseMessage[] {
+export function alignedBatch(
+  thread: readonly BaseMessage[],
+  leaving: readonly BaseMessage[],
+  align: number,
+  startOn: StartOn = DEFAULT_START_ON,
+): BaseMessage[] {
   // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
   for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
+  let counting = startOn === "any";
   let cost = 0;
   let end = 0;
   for (const group of groupMessages(leaving)) {
-    if (group.kind !== "orphan" && group.kind !== "system") cost += group.messages.length;
+    if (group.kind === "user") counting = true;
+    if (counting && group.kind !== "orphan" && group.kind !== "system") cost += group.messages.length;
     const at = position.get((leaving[group.end - 1] as BaseMessage).id as string);
     const next = at === undefined ? undefined : thread[at + 1];
     if (group.end > end && next !== undefined && isUserMessage(next) && cost % align === 0) end = group.end;
@@ -190,6 +203,8 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         messages,
         messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
         opts.alignMessages,
+        // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
+        viewStartOn(request),
       );
       if (leaving.length < opts.batchMessages) return handler(request);
       // Archive first: a crash after this leaves the messages in both places, never in neither.
