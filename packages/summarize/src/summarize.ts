@@ -215,11 +215,23 @@ export function summarize(options: SummarizeOptions = {}) {
    * messages it covers are still the ones it was made from; else (a covered message edited in
    * place or removed from the middle) no summary, and every stored message outside the window:
    * the summary is made again from what is stored, as a process that never saw the old one would.
+   * `archived`: the thread's archived messages (issue 27; non-system, oldest first), which lie
+   * before the stored ones: the covered messages are checked, and a summary made again is made,
+   * over the whole thread, so a covered message removed right after the archive is a removal
+   * from the middle (as in a thread that never archived), not a deletion from the thread's head.
    * O(covered content), on due calls only.
    */
-  const startOf = (stored: readonly BaseMessage[], record: SummaryRecord | undefined, plan: SummaryPlan, from: number): SummaryStart => {
+  const startOf = (
+    stored: readonly BaseMessage[],
+    record: SummaryRecord | undefined,
+    plan: SummaryPlan,
+    from: number,
+    archived: readonly BaseMessage[] = [],
+  ): SummaryStart => {
     const covered =
-      from === 0 ? coveredMessages(stored, record) : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
+      from === 0
+        ? [...archived, ...coveredMessages(stored, record)]
+        : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
       return {
@@ -232,12 +244,17 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
-    return { base: undefined, span: stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system"), coveredDigests: "" };
+    return {
+      base: undefined,
+      span: [...archived, ...stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system")],
+      coveredDigests: "",
+    };
   };
 
   /**
-   * {@link startOf}, and when the summary is made again from the start, the archived messages
-   * before the stored ones first (issue 27): the new summary covers the whole thread.
+   * {@link startOf} over the whole thread (issue 27): the archived messages before the stored
+   * ones, read through `archived` (none after a provider compaction: the archive lies before it,
+   * and the provider's summary holds it).
    */
   const startWithArchive = async (
     stored: readonly BaseMessage[],
@@ -246,11 +263,8 @@ export function summarize(options: SummarizeOptions = {}) {
     from: number,
     readArchived: () => Promise<readonly BaseMessage[]>,
   ): Promise<SummaryStart> => {
-    const start = startOf(stored, record, plan, from);
-    // After a provider compaction the archive lies before it: the provider's summary holds it.
-    if (start.base !== undefined || !opts.archived || from > 0) return start;
-    const archived = (await readArchived()).filter((message) => messageType(message) !== "system");
-    return archived.length === 0 ? start : { ...start, span: [...archived, ...start.span] };
+    const archived = opts.archived && from === 0 ? (await readArchived()).filter((message) => messageType(message) !== "system") : [];
+    return startOf(stored, record, plan, from, archived);
   };
 
   /**
@@ -342,17 +356,23 @@ export function summarize(options: SummarizeOptions = {}) {
         // start move together, in this call, and the update rides on this call's Command.
         // A job built on a summary whose covered messages were edited or removed since is not
         // adopted (R37): a fresh process makes that summary again from the stored messages.
+        // The covered messages are checked over the whole thread, the archived ones first (see startOf).
+        const archivedCovered =
+          opts.archived && jobs.has(threadId) && boundaryEnd() === 0
+            ? (await readArchived()).filter((message) => messageType(message) !== "system")
+            : [];
         const settled = jobs.take(threadId, previous, (base) => {
           const from = boundaryEnd();
           const kept = beyondBoundary(base);
           const uncovered = kept ? uncoveredStartOf(stored, kept) : from;
           const covered =
             from === 0
-              ? coveredMessages(stored, base)
+              ? [...archivedCovered, ...coveredMessages(stored, base)]
               : stored.slice(from, uncovered).filter((message) => messageType(message) !== "system");
-          return coverageIntact(kept, covered)
-            ? stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system")
-            : undefined;
+          if (!coverageIntact(kept, covered)) return undefined;
+          const pending = stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system");
+          // A job that made the summary again from the start began with the archived messages.
+          return kept === undefined && from === 0 ? [...archivedCovered, ...pending] : pending;
         });
         if (settled?.result) {
           record = settled.result;

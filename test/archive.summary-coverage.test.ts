@@ -1,0 +1,79 @@
+/**
+ * summarize's coverage check with an archive (issue 27): a covered message removed right after the
+ * archived ones is a removal from the middle of the thread. A thread that never archived makes its
+ * summary again (R37); so must the archive's, whose coverage check reads the archived messages
+ * too. Found by the slow archive fuzz (seed 20261203 case 3): checked over the stored messages
+ * only, the removal looked like a deletion from the thread's head (persistTrim's) and the old
+ * summary was kept.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import type { Command } from "@langchain/langgraph";
+import { messageText, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { summarize } from "@threadwise/summarize";
+import { describe, expect, it } from "vitest";
+import { runModelCall } from "./support/model-call.js";
+
+const turn = (k: number) => [
+  new HumanMessage({ id: `u${k}`, content: `user message ${k}: I like colour number ${k}.` }),
+  new AIMessage({ id: `a${k}`, content: `Noted ${k}.` }),
+];
+
+/** One model call of a fresh `summarize` on `messages`; the summarizer's inputs and the summary written. */
+async function call(messages: BaseMessage[], record: SummaryRecord | undefined, archived: BaseMessage[] | undefined) {
+  const summarizer = scriptedModel((input: BaseMessage[]) => `summary of ${input.map((m) => messageText(m)).join(" / ").length} chars`, {
+    strict: false,
+  });
+  const lines: string[] = [];
+  const middleware = summarize({
+    model: summarizer,
+    windowSize: 2,
+    threshold: 4,
+    logger: { info: (line) => lines.push(line), warn: (line) => lines.push(line) },
+    ...(archived ? { archived: async () => archived } : {}),
+  });
+  const { commands } = await runModelCall(
+    [middleware],
+    {
+      messages,
+      channels: record ? { [SUMMARY_SLOT_KEY]: { summary: record } } : {},
+      systemMessage: new SystemMessage("S"),
+      tools: [],
+      configurable: { thread_id: "t" },
+    },
+    async () => new AIMessage("ok"),
+  );
+  const update = (commands as Command[]).map((c) => (c.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary)[0];
+  const inputs = summarizer.calls.map((c) => c.messages.map((m: BaseMessage) => messageText(m)).join("\n"));
+  return { update, inputs, madeAgain: lines.some((line) => line.includes("a covered message changed")) };
+}
+
+describe("summarize's coverage check reads the archived messages (issue 27)", () => {
+  it("a covered message removed right after the archive: the summary is made again, as without the archive", async () => {
+    // The first summary, on a thread that never archived: it covers u0..a3 (the window is u4, a4, u5).
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const record = first.update as SummaryRecord;
+    expect(record.coveredThroughId).toBe("a4");
+    // Later: u0..a1 archived; u2 (covered, the first stored message) removed; a summary is due.
+    const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
+    const removed = whole.filter((m) => m.id !== "u2");
+    const archived = removed.slice(0, 4);
+    const control = await call(removed, record, undefined);
+    const withArchive = await call(removed.slice(4), record, archived);
+    expect(control.madeAgain).toBe(true);
+    expect(withArchive.madeAgain).toBe(true);
+    expect(withArchive.inputs).toEqual(control.inputs);
+    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+
+  it("nothing removed: the summary goes on from where it was, with or without the archive", async () => {
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
+    const control = await call(whole, first.update, undefined);
+    const withArchive = await call(whole.slice(4), first.update, whole.slice(0, 4));
+    expect(control.madeAgain).toBe(false);
+    expect(withArchive.madeAgain).toBe(false);
+    expect(withArchive.inputs).toEqual(control.inputs);
+    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+});
