@@ -45,11 +45,12 @@ export const messageArchiveOptionsSchema = z.strictObject({
    */
   batchMessages: z.number().int().positive().default(DEFAULT_ARCHIVE_BATCH_MESSAGES),
   /**
-   * Archive a number of messages that is a multiple of this, in messages. A window with chunked
-   * eviction (`windowTrim`'s default) places its cut points at multiples of its step
-   * (`maxMessages - lowWatermark`) counted from the thread's first message; archiving multiples
-   * of that step keeps every cut point where it was, so views stay the ones of a thread that
-   * never archived. `memoryStack` sets it to windowTrim's step.
+   * Archive batches whose window cost is a multiple of this, in messages (see {@link alignedBatch}:
+   * the messages of non-orphan groups, counted from the first message a view may start on). A
+   * window with chunked eviction (`windowTrim`'s default) places its cut points at multiples of
+   * its step (`maxMessages - lowWatermark`) of that cost; archiving multiples of that step keeps
+   * every cut point where it was, so views stay the ones of a thread that never archived.
+   * `memoryStack` sets it to windowTrim's step.
    * @default 1
    */
   alignMessages: z.number().int().positive().default(1),
