@@ -43,7 +43,9 @@ async function call(messages: BaseMessage[], record: SummaryRecord | undefined, 
     },
     async () => new AIMessage("ok"),
   );
-  const update = (commands as Command[]).map((c) => (c.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary)[0];
+  const update = (commands as Command[]).map(
+    (c) => (c.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary,
+  )[0];
   const inputs = summarizer.calls.map((c) => c.messages.map((m: BaseMessage) => messageText(m)).join("\n"));
   return { update, inputs, madeAgain: lines.some((line) => line.includes("a covered message changed")) };
 }

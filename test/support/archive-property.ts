@@ -86,9 +86,15 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
   for (const [j, call] of calls.entries()) {
     const other = control.calls[j];
     tallies.requests.compared += 1;
-    if (!other || opOf(other.where) !== opOf(call.where) || prompt(other) !== prompt(call) || other.outcome.system !== call.outcome.system) {
+    if (
+      !other ||
+      opOf(other.where) !== opOf(call.where) ||
+      prompt(other) !== prompt(call) ||
+      other.outcome.system !== call.outcome.system
+    ) {
       tallies.requests.differ += 1;
-      const field = !other || opOf(other.where) !== opOf(call.where) ? "call order" : prompt(other) !== prompt(call) ? "messages" : "system";
+      const field =
+        !other || opOf(other.where) !== opOf(call.where) ? "call order" : prompt(other) !== prompt(call) ? "messages" : "system";
       requests.push(
         `call ${j} (${call.where}): request ${field} differs from a run without the archive\n  archive: ${field === "system" ? call.outcome.system : call.prompt}\n  control: ${other ? (field === "system" ? other.outcome.system : other.prompt) : "(none)"}`.slice(
           0,

@@ -122,7 +122,9 @@ describe("alignedBatch and a chunked window", () => {
       out.push(user(`u${t}`));
       if (next(3) === 0) out.push(stray(`stray${t}`));
       if (next(2) === 0) {
-        out.push(new AIMessage({ id: `c${t}`, content: "", tool_calls: [{ id: `call${t}`, name: "lookup", args: {}, type: "tool_call" }] }));
+        out.push(
+          new AIMessage({ id: `c${t}`, content: "", tool_calls: [{ id: `call${t}`, name: "lookup", args: {}, type: "tool_call" }] }),
+        );
         out.push(new ToolMessage({ id: `t${t}`, content: "r", tool_call_id: `call${t}` }));
       }
       if (next(4) !== 0) out.push(answer(`a${t}`));
@@ -130,22 +132,30 @@ describe("alignedBatch and a chunked window", () => {
     return out;
   }
 
-  it.each(["human", "any"] as const)("startOn %s: the window over the hot part starts where it starts over the whole thread", async (startOn) => {
-    let archived = 0;
-    // Seed 0: an assistant message before the first user message and a stray result after it.
-    const plain = [answer("pre0"), user("u0"), stray("stray0"), ...Array.from({ length: 10 }, (_, t) => [answer(`a${t}`), user(`u${t + 1}`)]).flat()];
-    for (let seed = 0; seed <= 12; seed += 1) {
-      const thread = seed === 0 ? plain : threadOf(seed, 14);
-      const whole = await windowStart(thread, startOn);
-      for (let keepGroups = 7; keepGroups <= 16; keepGroups += 1) {
-        const batch = alignedBatch(thread, messagesToArchive(thread, undefined, keepGroups), step, startOn);
-        expect(batch.map((m) => m.id)).toEqual(thread.slice(0, batch.length).map((m) => m.id));
-        const start = await windowStart(thread.slice(batch.length), startOn);
-        expect({ seed, keepGroups, start }).toEqual({ seed, keepGroups, start: whole });
-        if (batch.length > 0) archived += 1;
+  it.each(["human", "any"] as const)(
+    "startOn %s: the window over the hot part starts where it starts over the whole thread",
+    async (startOn) => {
+      let archived = 0;
+      // Seed 0: an assistant message before the first user message and a stray result after it.
+      const plain = [
+        answer("pre0"),
+        user("u0"),
+        stray("stray0"),
+        ...Array.from({ length: 10 }, (_, t) => [answer(`a${t}`), user(`u${t + 1}`)]).flat(),
+      ];
+      for (let seed = 0; seed <= 12; seed += 1) {
+        const thread = seed === 0 ? plain : threadOf(seed, 14);
+        const whole = await windowStart(thread, startOn);
+        for (let keepGroups = 7; keepGroups <= 16; keepGroups += 1) {
+          const batch = alignedBatch(thread, messagesToArchive(thread, undefined, keepGroups), step, startOn);
+          expect(batch.map((m) => m.id)).toEqual(thread.slice(0, batch.length).map((m) => m.id));
+          const start = await windowStart(thread.slice(batch.length), startOn);
+          expect({ seed, keepGroups, start }).toEqual({ seed, keepGroups, start: whole });
+          if (batch.length > 0) archived += 1;
+        }
       }
-    }
-    // Batches did leave (the comparison is not vacuous).
-    expect(archived).toBeGreaterThan(30);
-  });
+      // Batches did leave (the comparison is not vacuous).
+      expect(archived).toBeGreaterThan(30);
+    },
+  );
 });
