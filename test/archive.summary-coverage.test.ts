@@ -10,7 +10,9 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import type { Command } from "@langchain/langgraph";
 import { messageText, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
+import { messageArchive } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
+import type { AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { runModelCall } from "./support/model-call.js";
 
@@ -77,5 +79,34 @@ describe("summarize's coverage check reads the archived messages (issue 27)", ()
     expect(withArchive.madeAgain).toBe(false);
     expect(withArchive.inputs).toEqual(control.inputs);
     expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+});
+
+describe("messageArchive waits for summarize's first record (issue 27)", () => {
+  // Regression (the slow archive fuzz, seed 102 case 9): on a thread's first call summarize has
+  // written no record yet, and messageArchive took the missing record for a stack without
+  // summarize: it archived unsummarized messages, and summarize's first trigger (the thread's
+  // length) then counted the hot part only, a call later than a thread that never archived.
+  it("the thread's first call moves nothing while summarize is in the stack; without summarize it does", async () => {
+    const thread = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4).slice(0, 1)];
+    const archiveWith = async (withSummarize: boolean) => {
+      const written: BaseMessage[][] = [];
+      const saver = {
+        archiveMessages: async (_: string, messages: BaseMessage[]) => void written.push(messages),
+        archivedMessages: async () => [],
+      };
+      const archive = messageArchive(saver as never, { keepGroups: 2, batchMessages: 2, alignMessages: 1, logger: false });
+      const stack = withSummarize
+        ? [summarize({ model: scriptedModel(() => "s", { strict: false }), windowSize: 2, threshold: 40, logger: false }), archive]
+        : [archive];
+      await runModelCall(
+        stack as AgentMiddleware[],
+        { messages: thread, channels: {}, systemMessage: new SystemMessage("S"), tools: [], configurable: { thread_id: "t" } },
+        async () => new AIMessage("ok"),
+      );
+      return written.flat().map((m) => m.id);
+    };
+    expect(await archiveWith(true)).toEqual([]);
+    expect(await archiveWith(false)).toEqual(["u0", "a0", "u1", "a1", "u2", "a2"]);
   });
 });

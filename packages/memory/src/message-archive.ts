@@ -12,6 +12,7 @@ import {
   summarySlotState,
   ThreadwiseConfigError,
   threadwiseMiddleware,
+  viewDecisionsOf,
   viewStartOn,
 } from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
@@ -65,8 +66,9 @@ export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
  * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): whole groups
  * from the start of the thread, older than the newest `keepGroups`, never the run's newest user
  * turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
- * and, when the thread has a summary record (`summarize` in the stack), only groups that end
- * before the message the summary covers through: what leaves is always summarized, and the
+ * and, when the thread has a summary record (`summarize` in the stack; the middleware moves
+ * nothing while summarize has written none), only groups that end before the message the summary
+ * covers through: what leaves is always summarized, and the
  * summary's boundary stays in the hot part, so summarize finds its coverage there as before. A
  * record that covers nothing (`coveredThroughId` null) lets nothing leave. Nothing at or after the
  * first stored `SystemMessage` leaves (it stays hot, and the archive must be a prefix of the
@@ -203,9 +205,15 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // The newest keepGroups groups stay, one message or more each: at most `length - keepGroups`
       // could leave, so with fewer than a batch there is nothing to look at (most calls).
       if (messages.length - opts.keepGroups < opts.batchMessages) return handler(request);
+      const summary = readSummarySlot(request.state).summary;
+      // summarize is in the stack (its coverage decision is in this request) and has written no
+      // record yet (the thread's first call): nothing is summarized, so nothing leaves. Without
+      // this, the first call archived unsummarized messages and summarize's first trigger then
+      // counted the hot part only (issue 27; the slow archive fuzz, seed 102 case 9).
+      if (summary === undefined && viewDecisionsOf(request).coverage !== undefined) return handler(request);
       const leaving = alignedBatch(
         messages,
-        messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
+        messagesToArchive(messages, summary, opts.keepGroups),
         opts.alignMessages,
         // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
         viewStartOn(request),
