@@ -14,7 +14,9 @@
  *     archived text) equals the control's.
  * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) once something is archived ends the
  * comparison with the control for the rest of the case (counted: the archive keeps what the rewrite
- * drops; a known limit).
+ * drops; a known limit). A turn by another agent with another stack once something is archived
+ * ends the comparison of requests (counted; a known limit: it reads the hot part only, and the
+ * batches are aligned on the case's own window).
  */
 
 import type { ThreadwiseSaver } from "@threadwise/memory";
@@ -79,7 +81,17 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
       );
     }
   }
-  const calls = served.calls.filter((call) => opOf(call.where) < end);
+  // Another agent with another stack on the thread (`other-stack`) once something is archived
+  // ends the comparison of requests (a known limit, README "Limits"): it reads the hot part only,
+  // and the batches are aligned on the case's own window, not on its.
+  const archivedAt = served.calls.findIndex((call) => call.outcome.logs.some((line) => line.startsWith("message_archive:")));
+  const otherStack =
+    archivedAt === -1
+      ? undefined
+      : served.calls.slice(archivedAt + 1).find((call) => / other-stack /.test(call.where) && opOf(call.where) >= 0);
+  const requestsEnd = Math.min(end, otherStack ? opOf(otherStack.where) : Number.POSITIVE_INFINITY);
+  if (requestsEnd < end) tallies.endedAtOtherStack += 1;
+  const calls = served.calls.filter((call) => opOf(call.where) < requestsEnd);
   // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
   // differ per run, as in the threads' shapes (edit-run's shapeOf).
   const prompt = (call: CaseRun["calls"][number]) => call.prompt.replace(DRAWN_ID, "(drawn)");
@@ -120,6 +132,7 @@ export function emptyArchiveTallies(): ArchiveTallies {
     requests: { compared: 0, differ: 0 },
     archivingCalls: 0,
     endedAtRewrite: 0,
+    endedAtOtherStack: 0,
   };
 }
 
@@ -127,7 +140,7 @@ export function formatArchiveTallies(t: ArchiveTallies): string {
   return [
     `threads read back and compared with a run without the archive: ${t.threads.compared}, differing ${t.threads.differ}`,
     `requests compared with a run without the archive: ${t.requests.compared}, differing ${t.requests.differ}`,
-    `calls that archived: ${t.archivingCalls}; cases whose comparison ended at a rewrite of an archived thread: ${t.endedAtRewrite}`,
+    `calls that archived: ${t.archivingCalls}; cases whose comparison ended at a rewrite of an archived thread: ${t.endedAtRewrite}; cases whose comparison of requests ended at another stack's turn on an archived thread: ${t.endedAtOtherStack}`,
     `refused (ThreadwiseArchivedMessageError): ${JSON.stringify(t.refusals)}`,
   ].join("\n");
 }
