@@ -588,8 +588,10 @@ export async function runCase(
       // A RemoveMessage of an archived id may fail in LangGraph's reducer before the saver refuses its input checkpoint.
       const reducer =
         op.kind === "remove" && error instanceof Error && error.message.startsWith("Attempting to delete a message with an ID");
-      if (!archived || !(ThreadwiseArchivedMessageError.isInstance(error) || reducer)) throw error;
-      const reason = ThreadwiseArchivedMessageError.isInstance(error) ? error.reason : "reducer-error";
+      // A resumed run is refused in turnAdmission's wrapModelCall/wrapToolCall: LangChain wraps the error (MiddlewareError).
+      const typed = ThreadwiseArchivedMessageError.find(error);
+      if (!archived || !(typed || reducer)) throw error;
+      const reason = typed ? typed.reason : "reducer-error";
       refusals.set(i, { op: op.kind, reason, turnNo, archived: archivedBefore, targets: editing.map(shapeOf) });
       if ((await storedNow()) !== before) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) but the stored thread changed`);
       // A refused turn must not have reached the model.
