@@ -109,6 +109,12 @@ function holdsSealed(tuple: CheckpointTuple): boolean {
   return (tuple.pendingWrites ?? []).some(([, , value]) => isSealed(value));
 }
 
+/** `true` for a `messages` write holding a `RemoveMessage` of `REMOVE_ALL_MESSAGES` (the reducer keeps only what follows it). */
+function rewritesMessages(value: unknown): boolean {
+  const messages = Array.isArray(value) ? value : [value];
+  return messages.some((message) => RemoveMessage.isInstance(message) && message.id === REMOVE_ALL_MESSAGES);
+}
+
 /**
  * `true` while a checkpoint still has tasks to run: LangGraph's trigger channels (`__start__`,
  * `branch:to:<node>`) hold a value only then, and `__pregel_tasks` holds the `Send`s still to run
@@ -163,6 +169,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #committed = new Set<string>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
   readonly #refused = new Map<string, unknown>();
+  /**
+   * Checkpoints (by `writeKey`) with a pending write rewriting `messages` (a `RemoveMessage` of
+   * `REMOVE_ALL_MESSAGES`): the checkpoint that follows one of them is a rewrite of the thread.
+   */
+  readonly #rewrites = new Set<string>();
   /** Writes that arrived before the put of their checkpoint. */
   readonly #deferred = new Map<string, DeferredWrite[]>();
   /** Runs of this process by the `control` and `signal` LangGraph passes with each of their puts and writes. */
@@ -463,6 +474,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
+    // A step whose parent got a write rewriting `messages` (REMOVE_ALL_MESSAGES, then the kept
+    // messages: a rewrite by input, by updateState, LangChain's summarizationMiddleware,
+    // persistTrim): the thread is now what that write kept, so the archive empties with this checkpoint.
+    const rewrite = checkpointNs === "" && commit.parentId !== undefined && this.#rewrites.has(writeKey(threadId, "", commit.parentId));
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
@@ -472,6 +487,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
       if (checkInput) await this.#refuseInput(threadId, checkpoint);
+      if (rewrite) await this.#archive.clear(threadId);
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
@@ -559,6 +575,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
     const target = { checkpointNs, checkpointId, endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT) };
+    if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
+      this.#remember(this.#rewrites, key);
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
     const refusedRun = this.#findRun([(config as { control?: object }).control, config.signal])?.refused;
     for (;;) {
