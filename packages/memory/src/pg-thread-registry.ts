@@ -209,7 +209,9 @@ export class PgThreadRegistry implements ThreadRegistry {
         throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
       }
       const result = await task(client, row);
-      await client.query("COMMIT");
+      // An aborted transaction (a failed statement whose error was swallowed) answers COMMIT with ROLLBACK.
+      if ((await client.query("COMMIT")).command === "ROLLBACK")
+        throw new Error(`the write transaction of thread ${JSON.stringify(id)} was rolled back`);
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
