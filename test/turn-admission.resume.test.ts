@@ -11,6 +11,7 @@
 import { setTimeout as sleep } from "node:timers/promises";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { Command, interrupt } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import {
   memoryStack,
@@ -86,6 +87,56 @@ describe("turn admission: a resumed run refused calls no model and runs no tool"
     // The thread takes its next turn at once.
     await agent.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
     expect(ids(await saver.readThread(config))).toEqual([...thread, "u6", `a${calls}`]);
+  });
+});
+
+describe("turn admission: a HITL resume of an old interrupt refused runs no tool", () => {
+  it("a Command resuming a superseded interrupt whose branch reaches into the archive is refused archived-fork before the tool runs", async () => {
+    const stack = memoryStack({
+      backend: "in_memory",
+      windowSize: false,
+      summarize: false,
+      recallMaxTokens: false,
+      logger: false,
+      env: {},
+    });
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    const runs: string[] = [];
+    const ask = tool(
+      async () => {
+        const answer = interrupt("confirm?") as string;
+        runs.push(answer);
+        return `confirmed ${answer}`;
+      },
+      { name: "ask", description: "asks the user", schema: z.object({}) },
+    );
+    const model = scriptedModel((messages, call) =>
+      call === 0
+        ? new AIMessage({ id: "a0", content: "", tool_calls: [{ id: "c0", name: "ask", args: {} }] })
+        : new AIMessage({ id: `a${call}`, content: `answer ${call}` }),
+    );
+    const agent = createAgent({
+      model,
+      tools: [ask],
+      checkpointer: saver,
+      middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
+    });
+    await agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, config);
+    const interrupted = await agent.graph.getState(config);
+    expect(interrupted.next).toEqual(["tools"]);
+    await agent.invoke(new Command({ resume: "yes" }), config);
+    for (let k = 1; k < 6; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+    expect(ids(await saver.archivedMessages("t"))).toContain("a0");
+    const calls = model.calls.length;
+    const thread = ids(await saver.readThread(config));
+    // LangGraph resumes a Command at the addressed checkpoint without a fork checkpoint: the run's
+    // first put comes after the tool ran. Was: the tool ran, then that put was refused.
+    await expect(agent.invoke(new Command({ resume: "again" }), interrupted.config)).rejects.toSatisfy(
+      (error) => ThreadwiseArchivedMessageError.find(error)?.reason === "archived-fork",
+    );
+    expect(runs).toEqual(["yes"]);
+    expect(model.calls.length).toBe(calls);
+    expect(ids(await saver.readThread(config))).toEqual(thread);
   });
 });
 

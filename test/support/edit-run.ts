@@ -590,7 +590,8 @@ export async function runCase(
       // A RemoveMessage of an archived id may fail in LangGraph's reducer before the saver refuses its input checkpoint.
       const reducer =
         op.kind === "remove" && error instanceof Error && error.message.startsWith("Attempting to delete a message with an ID");
-      // A resumed run is refused in turnAdmission's wrapModelCall/wrapToolCall: LangChain wraps the error (MiddlewareError).
+      // A resumed run is refused in turnAdmission's wrapModelCall/wrapToolCall: LangChain wraps the
+      // error (MiddlewareError), and LangGraph gathers parallel tool calls' errors (AggregateError).
       const typed = ThreadwiseArchivedMessageError.find(error);
       if (!archived || !(typed || reducer)) throw error;
       const reason = typed ? typed.reason : "reducer-error";
