@@ -180,6 +180,9 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
       if (typeof threadId !== "string" || threadId === "") return handler(request);
       const messages: BaseMessage[] = request.state.messages ?? [];
+      // The newest keepGroups groups stay, one message or more each: at most `length - keepGroups`
+      // could leave, so with fewer than a batch there is nothing to look at (most calls).
+      if (messages.length - opts.keepGroups < opts.batchMessages) return handler(request);
       const leaving = alignedBatch(
         messages,
         messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
