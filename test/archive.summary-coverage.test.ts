@@ -101,7 +101,13 @@ describe("messageArchive waits for summarize's first record (issue 27)", () => {
         : [archive];
       await runModelCall(
         stack as AgentMiddleware[],
-        { messages: thread, channels: {}, systemMessage: new SystemMessage("S"), tools: [], configurable: { thread_id: "t" } },
+        {
+          messages: thread,
+          channels: { [SUMMARY_SLOT_KEY]: {} },
+          systemMessage: new SystemMessage("S"),
+          tools: [],
+          configurable: { thread_id: "t" },
+        },
         async () => new AIMessage("ok"),
       );
       return written.flat().map((m) => m.id);

@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
   DEFAULT_START_ON,
   groupMessages,
@@ -9,7 +9,8 @@ import {
   readSummarySlot,
   resolveLogger,
   type StartOn,
-  summarySlotState,
+  SUMMARY_SLOT_KEY,
+  type SummaryRecord,
   ThreadwiseConfigError,
   threadwiseMiddleware,
   viewDecisionsOf,
@@ -147,6 +148,25 @@ export function alignedBatch(
 }
 
 /**
+ * The thread's summary record as the model node received it (`{ record }`, the record `undefined`
+ * for none), or `undefined` when the state cannot be read. From `request.state` when it holds the
+ * summary slot (a hook called directly), else from the node's input (LangGraph's
+ * `getCurrentTaskInput`): messageArchive declares no state schema of its own, since LangChain
+ * parses a declared schema at every model call, and the slot is there whenever a middleware that
+ * writes it (summarize, workMemory) is in the stack.
+ */
+function summaryOf(request: { state?: unknown; runtime?: unknown }): { record: SummaryRecord | undefined } | undefined {
+  const state = request.state as Record<string, unknown> | undefined;
+  if (state && SUMMARY_SLOT_KEY in state) return { record: readSummarySlot(state).summary };
+  const configurable = (request.runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
+  try {
+    return { record: readSummarySlot(getCurrentTaskInput({ configurable })).summary };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Keeps every message while the checkpoint holds only a bounded hot part (issue 27; spec R5, R10,
  * R35). LangGraph reads and writes a thread's whole `messages` channel at every step, so a
  * thread's cost per step grows with its length; with this middleware it grows with the hot part
@@ -197,7 +217,6 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
   const logger = resolveLogger(opts.logger);
   return threadwiseMiddleware({
     name: MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
       if (typeof threadId !== "string" || threadId === "") return handler(request);
@@ -205,15 +224,17 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // The newest keepGroups groups stay, one message or more each: at most `length - keepGroups`
       // could leave, so with fewer than a batch there is nothing to look at (most calls).
       if (messages.length - opts.keepGroups < opts.batchMessages) return handler(request);
-      const summary = readSummarySlot(request.state).summary;
+      // Without the summary record nothing is archived: what leaves must be summarized.
+      const summary = summaryOf(request);
+      if (summary === undefined) return handler(request);
       // summarize is in the stack (its coverage decision is in this request) and has written no
       // record yet (the thread's first call): nothing is summarized, so nothing leaves. Without
       // this, the first call archived unsummarized messages and summarize's first trigger then
       // counted the hot part only (issue 27; the slow archive fuzz, seed 102 case 9).
-      if (summary === undefined && viewDecisionsOf(request).coverage !== undefined) return handler(request);
+      if (summary.record === undefined && viewDecisionsOf(request).coverage !== undefined) return handler(request);
       const leaving = alignedBatch(
         messages,
-        messagesToArchive(messages, summary, opts.keepGroups),
+        messagesToArchive(messages, summary.record, opts.keepGroups),
         opts.alignMessages,
         // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
         viewStartOn(request),
