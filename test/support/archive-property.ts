@@ -47,6 +47,8 @@ export interface ArchiveTallies {
   archivingCalls: number;
   /** Cases whose comparison with the control ended at a rewrite of a thread with an archive. */
   endedAtRewrite: number;
+  /** Cases whose comparison of requests ended at a turn by another stack once something was archived. */
+  endedAtOtherStack: number;
 }
 
 const DRAWN_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
