@@ -48,9 +48,13 @@
  * medians are reported. Between steps, outside the timing, each thread is pruned to its
  * newest checkpoint. A full GC runs before each timed step. A real PostgreSQL server's own CPU is
  * not counted. On PostgreSQL the threadwise configurations run in a schema `migrate` set up, their
- * saver's statements inside the registry's transactions, as `createCheckpointer` builds it.
+ * saver's statements inside the registry's transactions, on `createMemoryPool`'s pool (its
+ * one-pass `bytea[]` parser included), as `createCheckpointer` builds it; LangChain's on a plain
+ * `pg.Pool`, as a LangChain user builds it. `--profile` also writes each configuration's timed
+ * windows next to the raw profile (`<profile>.windows.json`).
  */
 import { randomUUID } from "node:crypto";
+import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -202,9 +206,9 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
     const target = await postgresTarget(postgresUrl);
     return { target, checkpointer: target.saver };
   }
-  // As createCheckpointer builds it: the saver's statements join the registry's transactions.
+  // As createCheckpointer builds it: createMemoryPool's pool; the saver's statements join the registry's transactions.
   const scope = new PgTransactionScope();
-  const target = await postgresTarget(postgresUrl, { scope, poolMax: 4 });
+  const target = await postgresTarget(postgresUrl, { scope, poolMax: 4, memoryPool: true });
   const { url, schema, pool } = target.postgres as NonNullable<Target["postgres"]>;
   await migrate({ dsn: url, schema });
   const checkpointer = new ThreadwiseSaver(target.saver, new PgThreadRegistry(pool, schema, scope), {
@@ -307,6 +311,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
     if (profiling) {
       const { profile, path } = await profiling.stop(`replay-cost-replay-${kind}`);
       console.error(`\nprofile of the whole replay on ${kind}: ${path}`);
+      writeFileSync(`${path}.windows.json`, JSON.stringify(Object.fromEntries(lanes.map((entry) => [entry.config.key, entry.windows]))));
       for (const entry of lanes) {
         const { table, sampledMs } = selfTimeTable(profile, exchanges.length, entry.windows, 25);
         console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);

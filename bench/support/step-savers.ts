@@ -15,7 +15,7 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { PromptContextMode } from "@threadwise/core";
-import { memoryMiddleware, type PgTransactionScope, resolveMemoryConfig } from "@threadwise/memory";
+import { createMemoryPool, memoryMiddleware, type PgTransactionScope, resolveMemoryConfig } from "@threadwise/memory";
 import type { AgentMiddleware } from "langchain";
 import pg from "pg";
 import { cpuNow } from "./hook-calls.js";
@@ -170,11 +170,13 @@ export async function sqliteTarget(): Promise<Target> {
 /**
  * A PostgresSaver in a fresh schema of `postgresUrl` (else THREADWISE_TEST_POSTGRES_URL, else an
  * embedded PGlite). With `scope`, the saver's statements go through `scope.pool(pool)`, so a
- * threadwise registry built on the same scope can run them inside its transactions.
+ * threadwise registry built on the same scope can run them inside its transactions. With
+ * `memoryPool`, the pool is `createMemoryPool`'s (as `createCheckpointer` builds it for a
+ * threadwise saver), else a plain `pg.Pool` (what a LangChain user passes to PostgresSaver).
  */
 export async function postgresTarget(
   postgresUrl?: string,
-  options: { scope?: PgTransactionScope; poolMax?: number } = {},
+  options: { scope?: PgTransactionScope; poolMax?: number; memoryPool?: boolean } = {},
 ): Promise<Target> {
   let url = postgresUrl ?? process.env.THREADWISE_TEST_POSTGRES_URL;
   let stopPglite: (() => Promise<void>) | undefined;
@@ -193,7 +195,9 @@ export async function postgresTarget(
     };
   }
   const schema = `step_${randomUUID().replace(/-/g, "").slice(0, 10)}`;
-  const pool = new pg.Pool({ connectionString: url, max: options.poolMax ?? 1 });
+  const pool = options.memoryPool
+    ? createMemoryPool(url, { max: options.poolMax ?? 1, logger: false })
+    : new pg.Pool({ connectionString: url, max: options.poolMax ?? 1 });
   await pool.query(`CREATE SCHEMA ${schema}`);
   const saver = new PostgresSaver(options.scope ? options.scope.pool(pool) : pool, undefined, { schema });
   await saver.setup();

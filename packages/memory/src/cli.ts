@@ -162,12 +162,24 @@ export function createCli(io: CliIo = {}): Command {
         threadIdFlag(value),
       ])
       .option("--keyring <path>", `keyring the items were sealed with (default: env ${MEMORY_ENV.keyringPath}), to read their thread ids`)
+      .option("--agent-id <id>", "agent id the items were sealed for (the stack's encryption.agentId; default: default)")
+      .option("--principal-id <id>", "principal id the items were sealed for (default: env THREADWISE_MEMORY_PRINCIPAL_ID, else default)")
       .option("--apply", "erase for real (default: dry run)"),
   ).action(
     async (
-      opts: TargetOpts & { userId: string; tenantId?: string; threads?: boolean; threadId?: string[]; keyring?: string; apply?: boolean },
+      opts: TargetOpts & {
+        userId: string;
+        tenantId?: string;
+        threads?: boolean;
+        threadId?: string[];
+        keyring?: string;
+        agentId?: string;
+        principalId?: string;
+        apply?: boolean;
+      },
     ) => {
       const keyring = opts.keyring ?? env[MEMORY_ENV.keyringPath];
+      const principalId = opts.principalId ?? (env.THREADWISE_MEMORY_PRINCIPAL_ID?.trim() || undefined);
       const report = await eraseUser({
         ...targetOf(opts),
         userId: opts.userId,
@@ -175,6 +187,8 @@ export function createCli(io: CliIo = {}): Command {
         threads: opts.threads,
         threadIds: opts.threadId,
         ...(keyring ? { keyring } : {}),
+        ...(opts.agentId !== undefined ? { agentId: opts.agentId } : {}),
+        ...(principalId !== undefined ? { principalId } : {}),
         apply: opts.apply,
       });
       if (opts.json) out(`${JSON.stringify(report, null, 2)}\n`);

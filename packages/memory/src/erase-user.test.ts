@@ -20,13 +20,20 @@ afterEach(() => {
   for (const dir of dirs.splice(0)) rmSync(dir, { recursive: true, force: true });
 });
 
-async function sealedUser() {
+async function sealedUser(agentId?: string) {
   const dir = mkdtempSync(join(tmpdir(), "tw-erase-user-"));
   dirs.push(dir);
   const keyringPath = join(dir, "keyring.json");
   createKeyring(keyringPath);
   const sqlitePath = join(dir, "memory.sqlite");
-  const stack = memoryStack({ backend: "sqlite", sqlitePath, keyringPath, userMemory: true, env: {} });
+  const stack = memoryStack({
+    backend: "sqlite",
+    sqlitePath,
+    keyringPath,
+    userMemory: true,
+    env: {},
+    ...(agentId ? { encryption: { agentId } } : {}),
+  });
   const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
   for (const thread of ["j-1", "j-2"])
     await agent.invoke(
@@ -55,6 +62,23 @@ describe("eraseUser with sealed items", () => {
     expect(done.threadIds).toEqual(["j-1", "j-2"]);
     expect(done.threads.map((t) => t.status)).toEqual(["deleted", "deleted"]);
     expect((await eraseUser({ sqlitePath, store, userId: "jonas" })).items).toBe(0);
+    await stack.checkpointer?.close();
+  });
+});
+
+describe("eraseUser with items sealed for another agent id", () => {
+  // Items sealed by a stack with `encryption.agentId` were read as agent "default": every one
+  // counted unreadable, so `--threads --apply` was refused with the right keyring.
+  it("reads them with agentId, and counts them unreadable without it", async () => {
+    const { stack, sqlitePath, keyringPath } = await sealedUser("support-bot");
+    const store = stack.store;
+    const wrong = await eraseUser({ sqlitePath, store, userId: "jonas", threads: true, keyring: keyringPath });
+    expect(wrong.unreadableItems).toBe(wrong.items);
+    const right = await eraseUser({ sqlitePath, store, userId: "jonas", threads: true, keyring: keyringPath, agentId: "support-bot" });
+    expect(right.unreadableItems).toBe(0);
+    expect(right.threadIds).toEqual(["j-1", "j-2"]);
+    const empty = await eraseUser({ sqlitePath, store, userId: "jonas", keyring: keyringPath, agentId: " " }).catch((e) => e);
+    expect((empty as ThreadwiseConfigError).option).toBe("eraseUser.agentId");
     await stack.checkpointer?.close();
   });
 });

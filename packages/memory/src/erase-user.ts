@@ -1,6 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
-import { isKeyring, type Keyring, loadKeyring, TENANT_ENV } from "@threadwise/encryption";
+import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
@@ -26,6 +26,17 @@ export interface EraseUserOptions extends OpsTarget {
   store?: BaseStore;
   /** Keyring the items were sealed with, to read the thread ids from sealed provenance (a path or a `Keyring`). */
   keyring?: string | Keyring;
+  /**
+   * Agent id the items were sealed for (the stack's `encryption.agentId`, userMemory's `agentId`):
+   * sealed items are bound to it, so another id reads them as unreadable. Used with `keyring` only.
+   * @default "default"
+   */
+  agentId?: string;
+  /**
+   * Principal id the items were sealed for (userMemory's `principalId`). Used with `keyring` only.
+   * @default env `THREADWISE_MEMORY_PRINCIPAL_ID`, else "default"
+   */
+  principalId?: string;
   /** Delete for real; otherwise a dry run that only counts. Irreversible. @default false */
   apply?: boolean;
 }
@@ -51,10 +62,19 @@ export interface EraseUserReport {
   threads: ThreadDeleteOutcome[];
 }
 
-function codecOf(keyring: string | Keyring | undefined): UserItemCodec {
-  if (keyring === undefined) return new UserItemCodec();
-  const loaded = isKeyring(keyring) ? keyring : loadKeyring(keyring);
-  return new UserItemCodec({ keyring: loaded, agentId: "default", principalId: "default" });
+function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "principalId">): UserItemCodec {
+  for (const field of ["agentId", "principalId"] as const) {
+    const value = options[field];
+    if (value !== undefined && (typeof value !== "string" || value.trim() === ""))
+      throw new ThreadwiseConfigError(`eraseUser.${field}`, "a non-empty string (the id the items were sealed for)");
+  }
+  if (options.keyring === undefined) return new UserItemCodec();
+  const loaded = isKeyring(options.keyring) ? options.keyring : loadKeyring(options.keyring);
+  return new UserItemCodec({
+    keyring: loaded,
+    agentId: options.agentId ?? "default",
+    principalId: options.principalId ?? (process.env[PRINCIPAL_ID_ENV]?.trim() || "default"),
+  });
 }
 
 /** `owner` names the function whose option is missing (`eraseUser`, `userMemoryRetention`). */
@@ -78,10 +98,12 @@ async function openStore(
  * Erases one user's memory (spec R40): every user-memory item of the user under the tenant and,
  * with `threads`, the user's threads (those the items' provenance names, plus `threadIds`) with
  * their checkpoints, blobs and pending writes, leaving tombstones. A dry run unless `apply`.
- * Thread ids in sealed items are read with `keyring`; without it only `threadIds` are known.
+ * Thread ids in sealed items are read with `keyring` (and the `agentId`/`principalId` they were
+ * sealed for); without it only `threadIds` are known.
  *
  * @throws ThreadwiseUserIdError for a user or tenant id that breaks the thread-id rules;
- *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError when no store can
+ *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError naming `eraseUser.agentId` or
+ *   `eraseUser.principalId` for an empty id, when no store can
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
  *   without their keyring): erasing them would lose the only record of those threads while the
@@ -101,7 +123,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
       "eraseUser.threads",
       "deleting threads needs the thread store: give a DSN, a SQLite file or a registry",
     );
-  const codec = codecOf(options.keyring);
+  const codec = codecOf(options);
   const { store, close } = await openStore(options, "eraseUser");
   try {
     let items = 0;

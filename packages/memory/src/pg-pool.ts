@@ -10,6 +10,7 @@ import type pg from "pg";
 import { z } from "zod/v4";
 import { DEFAULT_PG_POOL_MAX, PG_POOL_MODES, type PgPoolMode } from "./config.js";
 import { loadPg } from "./optional-peers.js";
+import { memoryPoolTypes } from "./pg-bytea-array.js";
 
 /** Options of {@link createMemoryPool}. */
 export interface MemoryPoolOptions {
@@ -39,7 +40,9 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
 /**
  * Builds the `pg.Pool` the memory backend uses (spec R22): at most `max` connections (5), minimum
  * 0 (idle connections close after `idleTimeoutMillis`, so an idle agent holds none), and the
- * process may exit while connections are idle.
+ * process may exit while connections are idle. Text `bytea[]` values (PostgresSaver reads every
+ * checkpoint's blobs and pending writes as one) are parsed by `memoryPoolTypes`'s one-pass parser
+ * instead of pg-types' per-character one; the values are the same, other types use pg's parsers.
  *
  * Profiles:
  * - `direct`: straight to PostgreSQL.
@@ -63,7 +66,8 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
 export function createMemoryPool(dsn: string, given: MemoryPoolOptions = {}): pg.Pool {
   const options = parseOptions("createMemoryPool", memoryPoolOptionsSchema, given);
   const mode = options.mode ?? "direct";
-  const pool = new (loadPg().Pool)({
+  const pgModule = loadPg();
+  const pool = new pgModule.Pool({
     connectionString: dsn,
     max: options.max ?? DEFAULT_PG_POOL_MAX,
     min: 0,
@@ -71,6 +75,8 @@ export function createMemoryPool(dsn: string, given: MemoryPoolOptions = {}): pg
     connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
     allowExitOnIdle: true,
     application_name: "threadwise",
+    // PostgresSaver reads every checkpoint's blobs as bytea[]: parsed in one pass (same values).
+    types: memoryPoolTypes(pgModule.types),
   });
   // An idle connection closed by the server, PgBouncer or the network emits `error` on the pool;
   // unhandled, that would crash the process. The pool drops the client and opens a new one later.

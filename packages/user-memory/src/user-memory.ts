@@ -137,7 +137,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
     const store = (given?.lg_name === "AsyncBatchedStore" && given.store ? given.store : given) ?? config.store;
     if (!store && !warnedNoStore) {
       warnedNoStore = true;
-      logger.warn("user_memory: no store; pass createAgent({ store }) or userMemory({ store }) (runs go on without user memory)");
+      logger.warn(
+        "user_memory: no store; pass createAgent({ store }) or userMemory({ store }), or with memoryStack spread all of it: createAgent({ model, ...stack }) passes stack.store (runs go on without user memory)",
+      );
     }
     return store;
   };
