@@ -40,7 +40,8 @@ export const DEFAULT_MAX_THREADS = 10_000;
 /**
  * Default most characters of indexed text held across the process's threads (UTF-16 code units):
  * about 470 MiB of heap at the 13 bytes per character measured on LoCoMo text (text, terms and
- * postings), what 64 threads of 1,000 LoCoMo messages held under the former 64-thread bound.
+ * postings), about 250 threads of 1,000 LoCoMo messages (145 characters each on average); below
+ * the former bound's worst case (64 threads of 5,000 such messages, about 620 MiB).
  */
 export const DEFAULT_MAX_HELD_CHARACTERS = 36_000_000;
 /** Default results each ranking contributes to the fusion (items). */
