@@ -500,7 +500,9 @@ export async function runCase(
   const threads: string[][] = [];
   const refusals = new Map<number, Refusal>();
   const opMismatches: string[] = [];
-  let knownFrom: number | undefined;
+  // No operation ends the comparison with the control any more: a rewrite (and persistTrim, which
+  // writes one) empties the archive with the checkpoint that applies it.
+  const knownFrom: number | undefined = undefined;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
   /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
@@ -588,17 +590,16 @@ export async function runCase(
       // A RemoveMessage of an archived id may fail in LangGraph's reducer before the saver refuses its input checkpoint.
       const reducer =
         op.kind === "remove" && error instanceof Error && error.message.startsWith("Attempting to delete a message with an ID");
-      if (!archived || !(ThreadwiseArchivedMessageError.isInstance(error) || reducer)) throw error;
-      const reason = ThreadwiseArchivedMessageError.isInstance(error) ? error.reason : "reducer-error";
+      // A resumed run is refused in turnAdmission's wrapModelCall/wrapToolCall: LangChain wraps the
+      // error (MiddlewareError), and LangGraph gathers parallel tool calls' errors (AggregateError).
+      const typed = ThreadwiseArchivedMessageError.find(error);
+      if (!archived || !(typed || reducer)) throw error;
+      const reason = typed ? typed.reason : "reducer-error";
       refusals.set(i, { op: op.kind, reason, turnNo, archived: archivedBefore, targets: editing.map(shapeOf) });
       if ((await storedNow()) !== before) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) but the stored thread changed`);
       // A refused turn must not have reached the model.
       if (calls.at(-1)?.where === current.where) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) after a model call`);
     }
-    // Deletions the archive does not follow (known limit): a rewrite, or another stack's persistTrim, once something is archived.
-    const deletes =
-      op.kind === "rewrite" || (op.kind === "other-stack" && c.otherConfig.kind === "preset" && c.otherConfig.keepGroups !== undefined);
-    if (archived && deletes && knownFrom === undefined && archivedBefore.length > 0) knownFrom = i;
     threads.push((await whole()).map(shapeOf));
   }
   /** Whether the archive run had to refuse `op`: it edits an archived message, or its checkpoint's thread does not begin with the archive. */

@@ -36,6 +36,14 @@ describe("ThreadwiseError.find", () => {
     expect(ThreadwiseConfigError.find(error)).toBeUndefined();
   });
 
+  it("finds it inside an AggregateError (LangGraph's, when parallel tasks of a step fail), wrapped or not", () => {
+    const inner = new ThreadwiseExampleError();
+    const wrapped = new Error("wrapped", { cause: inner });
+    const aggregate = new AggregateError([new Error("other"), wrapped], "Multiple errors occurred during superstep 3");
+    expect(ThreadwiseExampleError.find(aggregate)).toBe(inner);
+    expect(ThreadwiseExampleError.find(new AggregateError([new Error("x")], "none"))).toBeUndefined();
+  });
+
   it("returns undefined for non-errors and stops on a cause cycle", () => {
     expect(ThreadwiseError.find(undefined)).toBeUndefined();
     expect(ThreadwiseError.find("THREADWISE_X")).toBeUndefined();

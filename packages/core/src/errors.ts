@@ -18,19 +18,27 @@ export class ThreadwiseError extends Error {
    * `undefined`. LangChain wraps an error thrown in a middleware's `wrapModelCall` or
    * `wrapToolCall` in a `MiddlewareError` (once per middleware it passes on the way out, whose
    * `name` and `message` are copied from it but not its `code`), so what `agent.invoke` rejects
-   * with is not the threadwise error itself: `ThreadwiseTokenBudgetError.find(error)`,
+   * with is not the threadwise error itself (and when parallel tasks of one step fail, LangGraph
+   * throws an `AggregateError` of them, searched too): `ThreadwiseTokenBudgetError.find(error)`,
    * `ThreadwiseUserIdError.find(error)`, `ThreadwiseError.find(error)` for any.
    * @example
    * try { await agent.invoke(input, config); }
    * catch (error) { const budget = ThreadwiseTokenBudgetError.find(error); if (!budget) throw error; }
    */
   static find<T>(this: { isInstance(error: unknown): error is T }, error: unknown): T | undefined {
+    // Breadth first through `cause` and, for an `AggregateError` (LangGraph's "Multiple errors
+    // occurred during superstep", when parallel tasks of one step fail, e.g. each tool call of a
+    // refused run), its `errors`.
     const seen = new Set<unknown>();
-    for (let current = error; current !== null && current !== undefined && !seen.has(current); ) {
+    const queue: unknown[] = [error];
+    for (let next = 0; next < queue.length; next += 1) {
+      const current = queue[next];
+      if (current === null || current === undefined || seen.has(current)) continue;
       // biome-ignore lint/complexity/noThisInStatic: on purpose: `this` is the subclass `find` is called on, whose isInstance applies.
       if (this.isInstance(current)) return current;
       seen.add(current);
-      current = (current as { cause?: unknown }).cause;
+      queue.push((current as { cause?: unknown }).cause);
+      if (current instanceof AggregateError) queue.push(...current.errors);
     }
     return undefined;
   }

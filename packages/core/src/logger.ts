@@ -9,8 +9,20 @@ export interface ThreadwiseLogger {
   warn(message: string, fields?: Record<string, unknown>): void;
 }
 
+/** The `info` of {@link silentLogger} and of the default logger when info lines are off. */
+const noInfo = (): void => {};
+
 /** A logger that writes nothing. */
-export const silentLogger: ThreadwiseLogger = { info() {}, warn() {} };
+export const silentLogger: ThreadwiseLogger = { info: noInfo, warn() {} };
+
+/**
+ * `false` when `logger` is one of threadwise's own loggers with info lines off (`false`, or the
+ * default without `THREADWISE_LOG=info`), so a caller can skip building an info line nobody
+ * reads. `true` for any logger given by the application.
+ */
+export function logsInfo(logger: ThreadwiseLogger): boolean {
+  return logger.info !== noInfo;
+}
 
 const consoleLogger: ThreadwiseLogger = {
   info: (message) => console.info(message),
@@ -28,7 +40,7 @@ export function resolveLogger(logger?: ThreadwiseLogger | false): ThreadwiseLogg
   const level = (process.env.THREADWISE_LOG ?? "warn").toLowerCase();
   if (level === "silent" || level === "off") return silentLogger;
   if (level === "info" || level === "debug") return consoleLogger;
-  return { info() {}, warn: consoleLogger.warn };
+  return { info: noInfo, warn: consoleLogger.warn };
 }
 
 /** Fields of the multiturn line (spec R6). */

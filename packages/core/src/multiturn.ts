@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { SummaryProvenance } from "./assemble-view.js";
 import { messageType } from "./groups.js";
-import { formatMultiturnLine, type ThreadwiseLogger } from "./logger.js";
+import { formatMultiturnLine, logsInfo, type ThreadwiseLogger } from "./logger.js";
 import { type PlacementRequest, viewReport } from "./view-request.js";
 
 const TRACE = Symbol.for("threadwise.multiturn");
@@ -75,31 +75,32 @@ export async function withMultiturnLog<R extends object, T>(
   try {
     return await next({ ...request, [TRACE]: trace });
   } finally {
-    logger.info(
-      formatMultiturnLine({
-        threadMessages: stored.length,
-        window: trace.window,
-        sentToLlm: trace.sentToLlm,
-        hasPrior: hasPriorAnswer(stored),
-        unsummarizedDropped: trace.unsummarizedDropped,
-        userMemory: trace.userMemory,
-        summary: trace.summary,
-      }),
-      {
-        thread_msgs: stored.length,
-        window: trace.window,
-        sent_to_llm: trace.sentToLlm,
-        ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
-        ...(trace.userMemory === undefined ? {} : { user_memory: trace.userMemory }),
-        ...(trace.summary === undefined
-          ? {}
-          : {
-              summary_covers: trace.summary.count,
-              summary_from: trace.summary.firstId,
-              summary_through: trace.summary.lastId,
-              summary_passes: trace.summary.passes,
-            }),
-      },
-    );
+    if (logsInfo(logger))
+      logger.info(
+        formatMultiturnLine({
+          threadMessages: stored.length,
+          window: trace.window,
+          sentToLlm: trace.sentToLlm,
+          hasPrior: hasPriorAnswer(stored),
+          unsummarizedDropped: trace.unsummarizedDropped,
+          userMemory: trace.userMemory,
+          summary: trace.summary,
+        }),
+        {
+          thread_msgs: stored.length,
+          window: trace.window,
+          sent_to_llm: trace.sentToLlm,
+          ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
+          ...(trace.userMemory === undefined ? {} : { user_memory: trace.userMemory }),
+          ...(trace.summary === undefined
+            ? {}
+            : {
+                summary_covers: trace.summary.count,
+                summary_from: trace.summary.firstId,
+                summary_through: trace.summary.lastId,
+                summary_passes: trace.summary.passes,
+              }),
+        },
+      );
   }
 }

@@ -1,3 +1,4 @@
+import { setBounded } from "./bounded-map.js";
 import { ThreadwiseError } from "./errors.js";
 
 /**
@@ -84,10 +85,19 @@ function idProblem(value: unknown): { limit: ThreadIdLimit; message: string } | 
  * normalizeThreadId(42);          // throws, limit "type"
  */
 export function normalizeThreadId(value: unknown): string {
+  // Every put, write and read of a thread checks its id, several times per agent step: an id that
+  // passed once passes again (the rules read the string only).
+  if (typeof value === "string" && checkedIds.has(value)) return value;
   const problem = idProblem(value);
   if (problem) throw new ThreadwiseThreadIdError(problem.limit, problem.message);
+  setBounded(checkedIds, value as string, true, CHECKED_ID_ENTRIES);
   return value as string;
 }
+
+/** Thread ids that passed {@link normalizeThreadId} recently (a bounded memo; the rules are pure). */
+const checkedIds = new Map<string, true>();
+/** Most ids {@link checkedIds} remembers; the oldest go first. */
+const CHECKED_ID_ENTRIES = 1024;
 
 /**
  * The same rules as {@link normalizeThreadId}, for a user (resource) id of user memory (spec

@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import { EncryptedCheckpointSaver, isSealed, type RecordLocation } from "@threadwise/encryption";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
-import type { ArchiveRow, ThreadRegistry } from "./thread-registry.js";
+import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveRow, type ThreadRegistry } from "./thread-registry.js";
 
 /** Threads whose archive this process keeps decoded; the least recently read goes first. */
 export const ARCHIVE_CACHE_THREADS = 64;
@@ -84,7 +84,16 @@ export class ArchiveRecords {
 
   /** Which of `messageIds` are archived for the thread, in the order given (a lookup by key; the cache is not read). */
   async having(threadId: string, messageIds: readonly string[]): Promise<string[]> {
-    return this.#registry.archivedAmong(threadId, this.#tenantId, messageIds);
+    return this.#registry.archivedAmong(
+      threadId,
+      this.#tenantId,
+      messageIds.filter((id) => id !== ARCHIVE_CLEARED_MESSAGE_ID),
+    );
+  }
+
+  /** Empties the thread's archive ({@link ThreadRegistry.clearArchive}: only from inside a checkpoint commit of the thread). */
+  async clear(threadId: string): Promise<void> {
+    await this.#registry.clearArchive(threadId, this.#tenantId);
   }
 
   async #rows(threadId: string): Promise<CachedRow[]> {
@@ -98,8 +107,11 @@ export class ArchiveRecords {
     let cached = this.#cache.get(threadId);
     if (cached) this.#cache.delete(threadId);
     const read = await this.#registry.readArchive(threadId, this.#tenantId, cached?.stamp ?? 0);
-    // A stamp that went down means the thread was deleted (its rows and their stamps are gone).
-    if (!cached || read.stamp < cached.stamp) cached = { stamp: 0, rows: new Map(), ordered: undefined };
+    // A stamp that went down means the thread was deleted (its rows and their stamps are gone); a
+    // marker row, that the archive was emptied (a rewrite) under its stamp: rows read with it are newer.
+    const cleared = read.rows.some((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
+    if (!cached || read.stamp < cached.stamp || cleared) cached = { stamp: 0, rows: new Map(), ordered: undefined };
+    if (cleared) read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
     if (read.rows.length > 0) {
       // New rows after every cached one (the usual case: a batch archived since) are appended in
       // place; a rewritten row or an older seq makes the order be built again when next asked.

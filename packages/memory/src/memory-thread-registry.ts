@@ -3,6 +3,7 @@ import { SerialQueue } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  ARCHIVE_CLEARED_MESSAGE_ID,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -195,6 +196,18 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       archived.batches.push({ stamp, ids });
       return stamp;
     });
+  }
+
+  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+    // Runs inside commitCheckpoint's write, which holds the queue: no queue here.
+    const id = normalizeThreadId(threadId);
+    const archived = this.#archive.get(id)?.get(tenantId);
+    if (!archived) return;
+    const stamp = (this.#stamps.get(id) ?? 0) + 1;
+    this.#stamps.set(id, stamp);
+    archived.rows.clear();
+    archived.rows.set(ARCHIVE_CLEARED_MESSAGE_ID, { messageId: ARCHIVE_CLEARED_MESSAGE_ID, seq: 0, stamp, record: "" });
+    archived.batches = [{ stamp, ids: [ARCHIVE_CLEARED_MESSAGE_ID] }];
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

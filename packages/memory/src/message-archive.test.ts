@@ -1,4 +1,5 @@
-import { AIMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alignedBatch, messagesToArchive } from "./message-archive.js";
 
@@ -23,6 +24,41 @@ describe("messagesToArchive", () => {
     expect(messagesToArchive(thread, undefined, 2).map((m) => m.id)).toEqual(["u0", "a0", "u1", "a1"]);
     expect(messagesToArchive([thread[4] as SystemMessage, ...thread.slice(6)], undefined, 1)).toEqual([]);
     expect(messagesToArchive(thread.slice(6), undefined, 2).map((m) => m.id)).toEqual(["u2", "a2"]);
+  });
+});
+
+describe("what may leave is bounded by the hot part", () => {
+  // messageArchive skips the work when `messages.length - keepGroups < batchMessages`: this is
+  // the bound that makes the skip exact (each kept group holds one message or more).
+  it("messagesToArchive and alignedBatch never return more than messages.length - keepGroups", () => {
+    const kinds = fc.constantFrom("human", "ai", "tool-call", "system");
+    fc.assert(
+      fc.property(
+        fc.array(kinds, { maxLength: 60 }),
+        fc.integer({ min: 1, max: 12 }),
+        fc.integer({ min: 1, max: 4 }),
+        fc.boolean(),
+        (shape, keep, align, summarized) => {
+          const thread: BaseMessage[] = [];
+          for (const [i, kind] of shape.entries()) {
+            if (kind === "human") thread.push(new HumanMessage({ id: `m${i}`, content: `u${i}` }));
+            else if (kind === "ai") thread.push(new AIMessage({ id: `m${i}`, content: `a${i}` }));
+            else if (kind === "system") thread.push(new SystemMessage({ id: `m${i}`, content: `s${i}` }));
+            else {
+              thread.push(
+                new AIMessage({ id: `m${i}`, content: "", tool_calls: [{ id: `c${i}`, name: "f", args: {}, type: "tool_call" }] }),
+              );
+              thread.push(new ToolMessage({ id: `t${i}`, content: "r", tool_call_id: `c${i}` }));
+            }
+          }
+          const last = thread.at(-1)?.id;
+          const leaving = messagesToArchive(thread, summarized && last ? { coveredThroughId: last } : undefined, keep);
+          expect(leaving.length).toBeLessThanOrEqual(Math.max(0, thread.length - keep));
+          expect(alignedBatch(thread, leaving, align).length).toBeLessThanOrEqual(leaving.length);
+        },
+      ),
+      { seed: 27, numRuns: 300 },
+    );
   });
 });
 

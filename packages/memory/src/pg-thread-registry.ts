@@ -5,6 +5,7 @@ import { PgTransactionScope } from "./pg-transaction-scope.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  ARCHIVE_CLEARED_MESSAGE_ID,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -208,7 +209,9 @@ export class PgThreadRegistry implements ThreadRegistry {
         throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
       }
       const result = await task(client, row);
-      await client.query("COMMIT");
+      // An aborted transaction (a failed statement whose error was swallowed) answers COMMIT with ROLLBACK.
+      if ((await client.query("COMMIT")).command === "ROLLBACK")
+        throw new Error(`the write transaction of thread ${JSON.stringify(id)} was rolled back`);
       return result;
     } catch (error) {
       await client.query("ROLLBACK").catch(() => undefined);
@@ -322,6 +325,17 @@ export class PgThreadRegistry implements ThreadRegistry {
       );
       return stamp;
     });
+  }
+
+  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+    // Runs inside commitCheckpoint's write: the scoped pool is the transaction's connection.
+    const id = normalizeThreadId(threadId);
+    await this.#reader.query(
+      `WITH gone AS (DELETE FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 RETURNING stamp)
+       INSERT INTO ${this.#t.archive} (tenant_id, thread_id, message_id, seq, stamp, record)
+       SELECT $1, $2, $3, 0, max(stamp) + 1, '' FROM gone HAVING count(*) > 0`,
+      [tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID],
+    );
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

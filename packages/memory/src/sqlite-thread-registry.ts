@@ -5,6 +5,7 @@ import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
+  ARCHIVE_CLEARED_MESSAGE_ID,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -303,6 +304,19 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, now);
       return stamp;
     });
+  }
+
+  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+    // Runs inside commitCheckpoint's write: same connection, same BEGIN IMMEDIATE transaction.
+    const id = normalizeThreadId(threadId);
+    const stamp = this.#prepare("SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?")
+      .pluck()
+      .get(tenantId, id) as number;
+    if (stamp === 0) return;
+    this.#prepare("DELETE FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?").run(tenantId, id);
+    this.#prepare(
+      "INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, 0, ?, '', ?)",
+    ).run(tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, stamp + 1, this.#now());
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

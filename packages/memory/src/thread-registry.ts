@@ -217,6 +217,15 @@ export interface ThreadRegistry {
    * it sees that transaction's state.
    */
   archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]>;
+  /**
+   * Empties the thread's archive under `tenantId` (a rewrite of the thread, see
+   * `ThreadwiseSaver`): deletes its rows and leaves one marker row (message id
+   * {@link ARCHIVE_CLEARED_MESSAGE_ID}, `seq` 0) under a new stamp, so stamps keep growing and a
+   * reader holding rows from before learns they are gone. Call it only from inside
+   * {@link commitCheckpoint}'s `write` of the same thread: it runs in that transaction and under
+   * its lock, so the archive empties if and only if the checkpoint commits.
+   */
+  clearArchive(threadId: string, tenantId: string): Promise<void>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }
@@ -232,6 +241,9 @@ export interface ArchiveRow {
   /** The serialized message (sealed when the saver encrypts), as {@link ThreadwiseSaver} encodes it. */
   record: string;
 }
+
+/** Message id of the marker row {@link ThreadRegistry.clearArchive} leaves: no message has an empty id. */
+export const ARCHIVE_CLEARED_MESSAGE_ID = "";
 
 /** A zeroed {@link ThreadRowCounts}. */
 export const NO_ROWS: ThreadRowCounts = Object.freeze({ checkpoints: 0, blobs: 0, writes: 0, archived: 0 });

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import type { BaseMessage } from "@langchain/core/messages";
+import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
@@ -12,6 +12,7 @@ import {
   ERROR,
   INTERRUPT,
   type PendingWrite,
+  TASKS,
 } from "@langchain/langgraph-checkpoint";
 import { ThreadwiseConfigError, withArchived } from "@threadwise/core";
 import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
@@ -91,10 +92,14 @@ export interface ThreadwiseSaverOptions {
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
 interface RunRecord {
-  /** The run's first put: its admission (spec R38). */
-  first: Promise<unknown>;
+  /** The run's first put: its admission (spec R38). `undefined` while the run sent none (a resumed run before its first checkpoint). */
+  first?: Promise<unknown>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
   refused?: unknown;
+  /** `turnAdmission` reports the run's model and tool calls ({@link ThreadwiseSaver.turnCall}): its heartbeat then renews the lease only during them. */
+  tracked: boolean;
+  /** Model and tool calls of the run in progress. */
+  calls: number;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -104,9 +109,23 @@ function holdsSealed(tuple: CheckpointTuple): boolean {
   return (tuple.pendingWrites ?? []).some(([, , value]) => isSealed(value));
 }
 
-/** `true` while a checkpoint still has tasks to run: LangGraph's trigger channels (`__start__`, `branch:to:<node>`) hold a value only then. */
+/** `true` for a `messages` write holding a `RemoveMessage` of `REMOVE_ALL_MESSAGES` (the reducer keeps only what follows it). */
+function rewritesMessages(value: unknown): boolean {
+  const messages = Array.isArray(value) ? value : [value];
+  return messages.some((message) => RemoveMessage.isInstance(message) && message.id === REMOVE_ALL_MESSAGES);
+}
+
+/**
+ * `true` while a checkpoint still has tasks to run: LangGraph's trigger channels (`__start__`,
+ * `branch:to:<node>`) hold a value only then, and `__pregel_tasks` holds the `Send`s still to run
+ * (createAgent sends each tool call to its tool node this way: the checkpoint before the tools has
+ * no other trigger).
+ */
 function hasPendingTasks(checkpoint: Checkpoint): boolean {
-  return Object.keys(checkpoint.channel_values ?? {}).some((channel) => channel === "__start__" || channel.startsWith("branch:to:"));
+  const values = checkpoint.channel_values ?? {};
+  const sends = values[TASKS];
+  if (Array.isArray(sends) && sends.length > 0) return true;
+  return Object.keys(values).some((channel) => channel === "__start__" || channel.startsWith("branch:to:"));
 }
 
 /**
@@ -150,12 +169,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #committed = new Set<string>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
   readonly #refused = new Map<string, unknown>();
+  /**
+   * Checkpoints (by `writeKey`) with a pending write rewriting `messages` (a `RemoveMessage` of
+   * `REMOVE_ALL_MESSAGES`): the checkpoint that follows one of them is a rewrite of the thread.
+   */
+  readonly #rewrites = new Set<string>();
   /** Writes that arrived before the put of their checkpoint. */
   readonly #deferred = new Map<string, DeferredWrite[]>();
-  /** Runs of this process by the `signal` LangGraph passes with each of their puts and writes. */
-  readonly #runs = new WeakMap<AbortSignal, RunRecord>();
+  /** Runs of this process by the `control` and `signal` LangGraph passes with each of their puts and writes. */
+  readonly #runs = new WeakMap<object, RunRecord>();
   /** Heartbeats of turns this process runs, by thread id. */
-  readonly #heartbeats = new Map<string, { checkpointId: string; timer: NodeJS.Timeout; lastSeen: number }>();
+  readonly #heartbeats = new Map<string, { checkpointId: string; timer: NodeJS.Timeout; lastSeen: number; run: RunRecord | undefined }>();
   /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
   readonly #archive: ArchiveRecords;
 
@@ -235,29 +259,41 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Refuses a run whose input names an archived message by id (R37; see
-   * {@link ThreadwiseArchivedMessageError}, `archived-edit`): a message under an archived id would
-   * be appended at the end instead of replacing the archived one in place, and a `RemoveMessage` of
-   * an archived id fails in LangGraph's reducer after the input checkpoint is stored. Messages after
-   * a `REMOVE_ALL_MESSAGES` in the input are a rewrite, not edits, and pass. Reads the archive's ids
-   * only when the input carries message ids that are not in the hot part.
+   * Refuses a run's input checkpoint (nothing stored, no lease) when LangGraph's `messages`
+   * reducer will fail on the input, or the input names an archived message by id (R37):
+   * - a message under an archived id (`archived-edit`, {@link ThreadwiseArchivedMessageError}):
+   *   it would be appended at the end instead of replacing the archived one in place;
+   * - a `RemoveMessage` of an id that is neither in the hot part nor earlier in the input: the
+   *   reducer fails right after this checkpoint (before any middleware runs, so the caller sees
+   *   LangGraph's "Attempting to delete a message with an ID that doesn't exist"); refused here with
+   *   `archived-edit` for an archived id, else with the reducer's own message, so the failed run
+   *   leaves neither a checkpoint nor a turn lease behind.
+   * An input holding `REMOVE_ALL_MESSAGES` is a rewrite (the reducer keeps what follows the last
+   * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part.
    */
-  async #refuseArchivedInput(threadId: string, checkpoint: Checkpoint): Promise<void> {
+  async #refuseInput(threadId: string, checkpoint: Checkpoint): Promise<void> {
     const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
     const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
-    const ids: string[] = [];
+    if (given.some((message) => RemoveMessage.isInstance(message) && message.id === REMOVE_ALL_MESSAGES)) return;
+    const hot = new Set(((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id));
+    const seen = new Set(hot);
+    const unseen: string[] = [];
+    const removals: string[] = [];
     for (const message of given) {
       const id = (message as { id?: unknown } | null)?.id;
-      if (id === REMOVE_ALL_MESSAGES) break;
-      if (typeof id === "string") ids.push(id);
+      if (typeof id !== "string") continue;
+      if (RemoveMessage.isInstance(message)) {
+        if (!seen.has(id)) removals.push(id);
+      } else {
+        if (!hot.has(id)) unseen.push(id);
+        seen.add(id);
+      }
     }
-    if (ids.length === 0) return;
-    const hot = new Set(((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id));
-    const unseen = ids.filter((id) => !hot.has(id));
-    if (unseen.length === 0) return;
+    if (unseen.length === 0 && removals.length === 0) return;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const edited = await this.#archive.having(threadId, unseen);
+    const edited = await this.#archive.having(threadId, [...new Set([...unseen, ...removals])]);
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+    if (removals.length > 0) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${removals[0]}')`);
   }
 
   /**
@@ -290,18 +326,76 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Resolves once the run that sent `signal` with its checkpoints (LangGraph's
-   * `configurable.__pregel_abort_signals.externalAbortSignal` inside a node) was admitted: its first
-   * checkpoint stored under the thread's lease. `turnAdmission`'s `beforeAgent` hook awaits it, so a
-   * refused turn fails before its first model call. Resolves at once for a run that sent nothing
-   * yet (durability `exit`) or is unknown.
+   * Resolves once the run identified by `run` was admitted: its first checkpoint stored under the
+   * thread's lease. `run` is what LangGraph passes with each `put` of a run and shows its nodes:
+   * the run's `control` (`getConfig().control`, one per run) and its abort signal
+   * (`configurable.__pregel_abort_signals.externalAbortSignal`, absent in a run's first step), one
+   * or both. `turnAdmission`'s hooks await it, so a refused turn fails before its first model call.
+   * Resolves at once for a run that sent nothing yet (durability `exit`, a resume at the head) or
+   * is unknown.
    * @throws ThreadwiseConcurrentTurnError (or any error of that first put) when the run was refused.
    */
-  async admission(signal: AbortSignal | undefined): Promise<void> {
-    const run = signal ? this.#runs.get(signal) : undefined;
-    if (!run) return;
-    await run.first;
-    if (run.refused !== undefined) throw run.refused;
+  async admission(run: RunKeys): Promise<void> {
+    let record = this.#findRun(run);
+    // A run resumed from a checkpoint sends its first put (a `fork`) just before its first task;
+    // LangGraph chains it on a few promise reactions, all done by the next macrotask.
+    if (record?.first === undefined) {
+      await new Promise((resolve) => setImmediate(resolve));
+      record = this.#findRun(run);
+    }
+    if (record === undefined) return;
+    record.tracked = true;
+    if (record.first !== undefined) await record.first;
+    if (record.refused !== undefined) throw record.refused;
+  }
+
+  /**
+   * Runs one model or tool call of the run `run` (`turnAdmission`'s `wrapModelCall` and
+   * `wrapToolCall`; see {@link admission} for `run`), after its admission: a run refused at its
+   * first checkpoint (a resumed run, which skips `beforeAgent`, included) calls no model and runs
+   * no tool. A resumed run that stored no checkpoint yet (a resume at the head, a HITL `Command`)
+   * is checked against the archive first with `messages`, the state the call sees
+   * (`archived-fork`, see {@link ThreadwiseArchivedMessageError}). While the call runs, the
+   * heartbeat renews the run's turn lease; between calls only the run's checkpoints do, so a run
+   * that ended without a last checkpoint, error or interrupt write (LangGraph failing outside a
+   * node, e.g. the recursion limit) holds its thread at most `turnLeaseMs` after its last checkpoint.
+   * @param threadId `configurable.thread_id` of the run (no archive check without it).
+   * @param messages the run's `messages` as the call sees them.
+   * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
+   */
+  async turnCall<T>(run: RunKeys, threadId: unknown, messages: readonly BaseMessage[] | undefined, call: () => Promise<T>): Promise<T> {
+    await this.admission(run);
+    const keys = runKeys(run);
+    if (keys.length === 0) return call();
+    let record = this.#findRun(run);
+    if (record === undefined) {
+      record = { tracked: true, calls: 0 };
+      for (const key of keys) this.#runs.set(key, record);
+    }
+    if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
+      try {
+        const id = normalizeThreadId(threadId);
+        await this.ready();
+        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true);
+      } catch (error) {
+        record.refused ??= error;
+        throw error;
+      }
+    }
+    record.calls += 1;
+    try {
+      return await call();
+    } finally {
+      record.calls -= 1;
+    }
+  }
+
+  #findRun(run: RunKeys): RunRecord | undefined {
+    for (const key of runKeys(run)) {
+      const record = this.#runs.get(key);
+      if (record) return record;
+    }
+    return undefined;
   }
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
@@ -350,13 +444,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   #runOf(config: RunnableConfig, settled: Promise<unknown>): RunRecord | undefined {
-    const signal = config.signal;
-    if (!signal || String(config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
-    let run = this.#runs.get(signal);
-    if (!run) {
-      run = { first: settled };
-      this.#runs.set(signal, run);
-    }
+    const keys = runKeys([(config as { control?: object }).control, config.signal]);
+    if (keys.length === 0 || String(config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
+    let run = this.#findRun(keys);
+    if (!run) run = { tracked: false, calls: 0 };
+    for (const key of keys) this.#runs.set(key, run);
+    run.first ??= settled;
     return run;
   }
 
@@ -381,6 +474,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
+    // A step whose parent got a write rewriting `messages` (REMOVE_ALL_MESSAGES, then the kept
+    // messages: a rewrite by input, by updateState, LangChain's summarizationMiddleware,
+    // persistTrim): the thread is now what that write kept, so the archive empties with this checkpoint.
+    const rewrite = checkpointNs === "" && commit.parentId !== undefined && this.#rewrites.has(writeKey(threadId, "", commit.parentId));
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
@@ -389,7 +486,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
-      if (checkInput) await this.#refuseArchivedInput(threadId, checkpoint);
+      if (checkInput) await this.#refuseInput(threadId, checkpoint);
+      if (rewrite) await this.#archive.clear(threadId);
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
@@ -401,7 +499,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const result = await stored;
       this.#remember(this.#committed, key);
       for (const write of deferred) write.resolve();
-      if (checkpointNs === "") this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined);
+      if (checkpointNs === "")
+        this.#heartbeat(
+          threadId,
+          commit.leavesTurnOpen ? checkpoint.id : undefined,
+          this.#findRun([(config as { control?: object }).control, config.signal]),
+        );
       return result;
     } catch (error) {
       this.#refused.set(key, error);
@@ -418,9 +521,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * Keeps the lease of the turn this process runs on `threadId` (head `checkpointId`) alive while
    * its model or tools run: renews it every third of the lease until the turn stores a checkpoint
-   * without tasks, an error or an interrupt (`checkpointId` undefined), or the head moves on.
+   * without tasks, an error or an interrupt (`checkpointId` undefined), or the head moves on. A
+   * run whose calls `turnAdmission` reports (`run.tracked`) is renewed only while one of its model
+   * or tool calls is in progress: LangGraph tells the saver nothing when a run fails outside a
+   * node (a reducer error, the recursion limit), so a heartbeat between calls could keep a dead
+   * run's thread for {@link HEARTBEAT_MAX_SILENCE_MS}.
    */
-  #heartbeat(threadId: string, checkpointId: string | undefined): void {
+  #heartbeat(threadId: string, checkpointId: string | undefined, run?: RunRecord): void {
     const current = this.#heartbeats.get(threadId);
     if (checkpointId === undefined) {
       if (current) clearInterval(current.timer);
@@ -430,12 +537,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (current) {
       current.checkpointId = checkpointId;
       current.lastSeen = performance.now();
+      current.run = run;
       return;
     }
-    const beat = { checkpointId, lastSeen: performance.now(), timer: undefined as unknown as NodeJS.Timeout };
+    const beat = { checkpointId, lastSeen: performance.now(), run, timer: undefined as unknown as NodeJS.Timeout };
     beat.timer = setInterval(
       () => {
         if (performance.now() - beat.lastSeen > HEARTBEAT_MAX_SILENCE_MS) return this.#heartbeat(threadId, undefined);
+        if (beat.run?.tracked && beat.run.calls === 0) return;
         this.registry.renewLease(threadId, beat.checkpointId, this.#turnLeaseMs).then(
           (renewed) => {
             if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeat(threadId, undefined);
@@ -466,8 +575,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
     const target = { checkpointNs, checkpointId, endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT) };
+    if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
+      this.#remember(this.#rewrites, key);
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
-    const refusedRun = config.signal ? this.#runs.get(config.signal)?.refused : undefined;
+    const refusedRun = this.#findRun([(config as { control?: object }).control, config.signal])?.refused;
     for (;;) {
       await this.#inFlight.get(key)?.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
@@ -534,6 +645,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     set.add(key);
     if (set.size > RECENT_MEMORY) set.delete(set.values().next().value as string);
   }
+}
+
+/**
+ * What identifies a run of this process: its `control` (LangGraph's run-scoped `RunControl`, in
+ * every put's config and in `getConfig()` inside its nodes) and/or its abort signal.
+ */
+export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
+
+function runKeys(run: RunKeys): object[] {
+  if (run === undefined) return [];
+  return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {

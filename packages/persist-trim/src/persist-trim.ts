@@ -1,4 +1,5 @@
 import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
   envPositiveInt,
   groupMessages,
@@ -89,8 +90,11 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
  * destructive operation of threadwise. IRREVERSIBLE: the deleted messages are gone from the
  * checkpointer's newest state for good (older checkpoints may still hold them until pruned).
  *
- * Runs in `afterAgent` (not after a run that was interrupted or failed), and returns a
- * `RemoveMessage` per deleted message id, so the `messages` reducer removes them. Keeps the newest
+ * Runs in `afterAgent` (not after a run that was interrupted or failed), and returns a rewrite of
+ * the thread: a `RemoveMessage` of `REMOVE_ALL_MESSAGES` followed by the kept messages, in order
+ * (LangChain's idiom for this, as its `summarizationMiddleware` writes), so the stored thread is
+ * exactly the kept messages, and a `ThreadwiseSaver` with a message archive empties the archive
+ * with it (the archived messages are older than every deleted one). Keeps the newest
  * `keepGroups` groups, stored `SystemMessage`s, and the run's newest user turn. With
  * `keepUnsummarized` (default) and a summary in the thread's summary slot, it never deletes past
  * the summary's `coveredThroughId`, so the summary (which lives in its own state key and is never
@@ -122,7 +126,16 @@ export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
         deleted: ids.length,
         kept: messages.length - ids.length,
       });
-      return { messages: ids.map((id) => new RemoveMessage({ id })) };
+      // A rewrite (what LangChain's summarizationMiddleware writes), not one RemoveMessage per id:
+      // the stored thread becomes exactly the kept messages, and a store keeping older messages
+      // outside the checkpoint (memory's message archive) learns that they are gone too.
+      const deleted = new Set(ids);
+      return {
+        messages: [
+          new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+          ...messages.filter((message) => typeof message.id !== "string" || !deleted.has(message.id)),
+        ],
+      };
     },
   });
 }

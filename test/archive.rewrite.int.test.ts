@@ -1,0 +1,185 @@
+/**
+ * A rewrite of an archived thread (issue 27, R2 of the breaker's report): `REMOVE_ALL_MESSAGES`
+ * followed by the kept messages (a caller's input, `updateState`, LangChain's
+ * `summarizationMiddleware`, and `persistTrim`, which writes its trim this way) empties the
+ * archive in the transaction of the checkpoint the rewrite produces, so the thread read back is
+ * what the rewrite kept, as in a run without the archive. Was: the archived messages stayed and
+ * were read back before the kept ones. On every backend, a second saver on the same store (a
+ * replica, whose cached archive predates the rewrite) reads the same; archiving goes on afterwards.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { scriptedModel } from "@threadwise/core/testing";
+import {
+  type MemoryConfigInput,
+  memoryStack,
+  messageArchive,
+  migrate,
+  ThreadwiseConcurrentTurnError,
+  type ThreadwiseSaver,
+  turnAdmission,
+} from "@threadwise/memory";
+import { persistTrim } from "@threadwise/persist-trim";
+import { createAgent, createMiddleware } from "langchain";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { freshDatabase, testPoolMax } from "./support/postgres.js";
+
+const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
+const dir = mkdtempSync(join(tmpdir(), "tw-rewrite-"));
+let db: Awaited<ReturnType<typeof freshDatabase>>;
+beforeAll(async () => {
+  db = await freshDatabase("twrw");
+  await migrate({ dsn: db.url, schema: db.schema });
+});
+afterAll(async () => {
+  await db.drop();
+  rmSync(dir, { recursive: true, force: true });
+});
+
+let threads = 0;
+type Backend = "in_memory" | "sqlite" | "postgres";
+
+function backendOptions(backend: Backend, file: string): Partial<MemoryConfigInput> {
+  if (backend === "sqlite") return { backend, sqlitePath: file };
+  if (backend === "postgres")
+    return { backend, postgresDsn: db.url, postgresSchema: db.schema, pgPoolMax: testPoolMax(), allowPlaintext: true };
+  return { backend };
+}
+
+/** An agent archiving all but two groups in batches of two, on `saver`, and one without the archive (another agent) on the same saver. */
+function agents(saver: ThreadwiseSaver, otherMiddleware: ReturnType<typeof persistTrim>[] = []) {
+  const model = scriptedModel(
+    (_messages, call) => new AIMessage({ id: `a${call}-${Math.random().toString(36).slice(2, 6)}`, content: `answer ${call}` }),
+  );
+  const archiving = createAgent({
+    model,
+    checkpointer: saver,
+    middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
+  });
+  const other = createAgent({ model, checkpointer: saver, middleware: [turnAdmission(saver), ...otherMiddleware] });
+  return { archiving, other };
+}
+
+describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a rewrite empties the archive (%s)", (backend) => {
+  async function setup() {
+    threads += 1;
+    const thread = `rw-${backend}-${threads}`;
+    const config = { configurable: { thread_id: thread } };
+    const options = {
+      windowSize: false,
+      summarize: false,
+      recallMaxTokens: false,
+      logger: false,
+      env: {},
+      ...backendOptions(backend, join(dir, `${thread}.sqlite`)),
+    } as const;
+    const stack = memoryStack(options as MemoryConfigInput);
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    // A replica: another stack on the same store (in memory: the same saver).
+    const replica = backend === "in_memory" ? saver : (memoryStack(options as MemoryConfigInput).checkpointer as ThreadwiseSaver);
+    const { archiving } = agents(saver);
+    for (let k = 0; k < 6; k += 1) await archiving.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+    expect(ids(await saver.archivedMessages(thread))).toContain("u0");
+    // The replica reads (and caches) the archive before the rewrite.
+    expect(ids(await replica.readThread(config))).toEqual(ids(await saver.readThread(config)));
+    const close = async () => {
+      await saver.close();
+      if (replica !== saver) await replica.close();
+    };
+    return { thread, config, saver, replica, archiving, close };
+  }
+
+  it("a rewrite by input (REMOVE_ALL_MESSAGES, then the newest messages) leaves what it kept; archiving goes on", async () => {
+    const { thread, config, saver, replica, archiving, close } = await setup();
+    try {
+      const hot = ((await archiving.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+      const keep = hot.slice(-2);
+      await archiving.invoke(
+        { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep, new HumanMessage({ id: "u6", content: "u6" })] },
+        config,
+      );
+      const rewritten = ids(await saver.readThread(config));
+      // A run without the archive holds the two kept messages, u6 and its answer.
+      expect(rewritten.slice(0, 3)).toEqual([...ids(keep), "u6"]);
+      expect(rewritten).toHaveLength(4);
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(ids(await replica.readThread(config))).toEqual(rewritten);
+      for (let k = 7; k < 11; k += 1) await archiving.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+      const after = ids(await saver.readThread(config));
+      expect(after.filter((id) => id.startsWith("u"))).toEqual([
+        ...ids(keep).filter((id) => id.startsWith("u")),
+        "u6",
+        "u7",
+        "u8",
+        "u9",
+        "u10",
+      ]);
+      expect((await saver.archivedMessages(thread)).length).toBeGreaterThan(0);
+      expect(ids(await replica.readThread(config))).toEqual(after);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("another agent's persistTrim (its trim is a rewrite) leaves what it kept", async () => {
+    const { thread, config, saver, replica, close } = await setup();
+    try {
+      const { other } = agents(saver, [persistTrim({ keepGroups: 2, logger: false })]);
+      await other.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
+      const hot = ids(((await other.graph.getState(config)).values as { messages: BaseMessage[] }).messages);
+      expect(hot[0]).toBe("u6");
+      expect(ids(await saver.readThread(config))).toEqual(hot);
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(ids(await replica.readThread(config))).toEqual(hot);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("a rewrite refused (another turn holds the thread) empties nothing", async () => {
+    const { thread, config, saver, archiving, close } = await setup();
+    try {
+      const archived = ids(await saver.archivedMessages(thread));
+      const before = ids(await saver.readThread(config));
+      // Another turn inside its model call holds the thread's lease.
+      let entered!: () => void;
+      const inModel = new Promise<void>((resolve) => {
+        entered = resolve;
+      });
+      let release!: () => void;
+      const held = new Promise<void>((resolve) => {
+        release = resolve;
+      });
+      const hold = createMiddleware({
+        name: "hold",
+        wrapModelCall: async (request, handler) => {
+          entered();
+          await held;
+          return handler(request);
+        },
+      });
+      const blocking = createAgent({
+        model: scriptedModel(() => new AIMessage({ id: "slow", content: "slow" })),
+        checkpointer: saver,
+        middleware: [turnAdmission(saver), hold],
+      });
+      const turn = blocking.invoke({ messages: [new HumanMessage({ id: "h", content: "h" })] }, config);
+      await inModel;
+      await expect(
+        archiving.invoke(
+          { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), new HumanMessage({ id: "r", content: "r" })] },
+          config,
+        ),
+      ).rejects.toSatisfy((error) => ThreadwiseConcurrentTurnError.isInstance(error));
+      release();
+      await turn;
+      expect(ids(await saver.archivedMessages(thread))).toEqual(archived);
+      expect(ids(await saver.readThread(config))).toEqual([...before, "h", "slow"]);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+});
