@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
   groupMessages,
   isUserMessage,
@@ -7,7 +7,8 @@ import {
   parseOptions,
   readSummarySlot,
   resolveLogger,
-  summarySlotState,
+  SUMMARY_SLOT_KEY,
+  type SummaryRecord,
   ThreadwiseConfigError,
   threadwiseMiddleware,
 } from "@threadwise/core";
@@ -125,6 +126,25 @@ export function alignedBatch(thread: readonly BaseMessage[], leaving: readonly B
 }
 
 /**
+ * The thread's summary record as the model node received it (`{ record }`, the record `undefined`
+ * for none), or `undefined` when the state cannot be read. From `request.state` when it holds the
+ * summary slot (a hook called directly), else from the node's input (LangGraph's
+ * `getCurrentTaskInput`): messageArchive declares no state schema of its own, since LangChain
+ * parses a declared schema at every model call, and the slot is there whenever a middleware that
+ * writes it (summarize, workMemory) is in the stack.
+ */
+function summaryOf(request: { state?: unknown; runtime?: unknown }): { record: SummaryRecord | undefined } | undefined {
+  const state = request.state as Record<string, unknown> | undefined;
+  if (state && SUMMARY_SLOT_KEY in state) return { record: readSummarySlot(state).summary };
+  const configurable = (request.runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
+  try {
+    return { record: readSummarySlot(getCurrentTaskInput({ configurable })).summary };
+  } catch {
+    return undefined;
+  }
+}
+
+/**
  * Keeps every message while the checkpoint holds only a bounded hot part (issue 27; spec R5, R10,
  * R35). LangGraph reads and writes a thread's whole `messages` channel at every step, so a
  * thread's cost per step grows with its length; with this middleware it grows with the hot part
@@ -175,7 +195,6 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
   const logger = resolveLogger(opts.logger);
   return threadwiseMiddleware({
     name: MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
     wrapModelCall: async (request, handler) => {
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
       if (typeof threadId !== "string" || threadId === "") return handler(request);
@@ -183,11 +202,10 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // The newest keepGroups groups stay, one message or more each: at most `length - keepGroups`
       // could leave, so with fewer than a batch there is nothing to look at (most calls).
       if (messages.length - opts.keepGroups < opts.batchMessages) return handler(request);
-      const leaving = alignedBatch(
-        messages,
-        messagesToArchive(messages, readSummarySlot(request.state).summary, opts.keepGroups),
-        opts.alignMessages,
-      );
+      // Without the summary record nothing is archived: what leaves must be summarized.
+      const summary = summaryOf(request);
+      if (summary === undefined) return handler(request);
+      const leaving = alignedBatch(messages, messagesToArchive(messages, summary.record, opts.keepGroups), opts.alignMessages);
       if (leaving.length < opts.batchMessages) return handler(request);
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);
