@@ -82,6 +82,7 @@ import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
+import { seedState } from "./support/seed-thread.js";
 import { AnswerModel, memoryTarget, postgresTarget, sqliteTarget, type Target } from "./support/step-savers.js";
 
 setFlagsFromString("--expose-gc");
@@ -366,10 +367,10 @@ const SEED_ARCHIVE_BATCH = 2000;
  * Seeds `lane`'s thread with the state its configuration holds after `seed.length` messages, all
  * but the newest {@link TAIL} summarized (see the method text at the top).
  */
-async function seedThread(lane: Lane, seed: readonly BaseMessage[]): Promise<void> {
+async function seedThread(target: Target, lane: Lane, seed: readonly BaseMessage[]): Promise<void> {
   const size = seed.length;
   const tailStart = Math.max(0, size - TAIL);
-  const config = { configurable: { thread_id: lane.threadId, checkpoint_ns: "" } };
+  const write = (values: Record<string, unknown>) => seedState(lane.agent, target, lane.threadId, values);
   const record = {
     [SUMMARY_SLOT_KEY]: {
       summary: {
@@ -381,8 +382,8 @@ async function seedThread(lane: Lane, seed: readonly BaseMessage[]): Promise<voi
     },
   };
   const key = lane.config.kind;
-  if (key === "none") await lane.agent.graph.updateState(config, { messages: [...seed] }, "model_request");
-  else if (key === "threadwise") await lane.agent.graph.updateState(config, { messages: [...seed], ...record }, "model_request");
+  if (key === "none") await write({ messages: [...seed] });
+  else if (key === "threadwise") await write({ messages: [...seed], ...record });
   else if (key === "langchain") {
     // What LangChain's middleware left: its summary message (under the first message's id) and what it kept.
     const summary = new HumanMessage({
@@ -390,10 +391,10 @@ async function seedThread(lane: Lane, seed: readonly BaseMessage[]): Promise<voi
       content: `${LANGCHAIN_SUMMARY_PREFIX}\n\n${SEED_SUMMARY}`,
       additional_kwargs: { lc_source: "summarization" },
     });
-    await lane.agent.graph.updateState(config, { messages: [summary, ...seed.slice(tailStart)] }, "model_request");
+    await write({ messages: [summary, ...seed.slice(tailStart)] });
   } else {
     // The newest TAIL in the checkpoint, the rest in the archive, as messageArchive leaves a thread.
-    await lane.agent.graph.updateState(config, { messages: seed.slice(tailStart), ...record }, "model_request");
+    await write({ messages: seed.slice(tailStart), ...record });
     const saver = lane.checkpointer as ThreadwiseSaver;
     for (let i = 0; i < tailStart; i += SEED_ARCHIVE_BATCH)
       await saver.archiveMessages(lane.threadId, seed.slice(i, Math.min(tailStart, i + SEED_ARCHIVE_BATCH)));
@@ -437,8 +438,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
               ? new HumanMessage({ id: `${lane.threadId}-${s.id}`, content: s.content })
               : new AIMessage({ id: `${lane.threadId}-${s.id}`, content: s.content }),
           );
-        await seedThread(lane, seed);
-        await target.prune(lane.threadId);
+        await seedThread(target, lane, seed);
       }
     const stepOf = async (entry: (typeof lanes)[number], timed: boolean) => {
       const user = entry.specs[entry.next]?.content ?? "hello";

@@ -11,7 +11,8 @@
  * Options: `--threads` (threads served round-robin, hooks' own time; default 10,1000,2000,5000),
  * `--size` (messages per round-robin thread, default 1000), `--calls` (timed calls per thread
  * count, default 300), `--step-threads` (threads served round-robin, whole step on a MemorySaver;
- * default 10,1000), `--step-calls` (timed steps per configuration and thread count, default 100),
+ * default 10,1000), `--step-rounds` (timed full rounds over the threads, default 1), `--step-warmup`
+ * (untimed steps per configuration first: `round`, every thread once (default), or a count),
  * `--cold-sizes` (default 1000,10000,50000), `--cold-savers` (default memory,sqlite, plus
  * postgres with a URL), `--cold-runs` (fresh processes per size and saver, default 3; a list gives one per cold size), `--warm`
  * (warm steps per process, default 5), `--recall` (recall in every part), `--recall-threads`
@@ -46,8 +47,11 @@
  *   keeps per thread besides the stored state (the channels existed before).
  * - Round-robin, whole step: `createAgent(...).invoke` of one agent per configuration (one set of
  *   middleware instances, as a server has) on a MemorySaver holding T seeded threads per
- *   configuration (pruned to their newest checkpoint), the floor and the stack interleaved step by
- *   step; one untimed round, then `--step-calls` timed steps each. CPU time of the process.
+ *   configuration (pruned to their newest checkpoint; thread 0 seeded with `updateState`, the others
+ *   with a copy of its checkpoint rewritten for their ids and text, bench/support/seed-thread.ts),
+ *   every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); the
+ *   untimed warm-up (`--step-warmup`), then `--step-rounds` full timed rounds. CPU time of the
+ *   process; median and mean per step over the rounds, and each round's means.
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
  *   serves 3 steps on a thread of other text (so the code is compiled), then takes one step on the
  *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
@@ -74,6 +78,7 @@ import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 import { profileClockUs, selfTimeDiffTable, selfTimeTable, startProfile } from "./support/profile.js";
+import { newestCheckpoint, putCheckpointCopy, seedState } from "./support/seed-thread.js";
 import {
   AnswerModel,
   fullStack,
@@ -95,7 +100,8 @@ const DEFAULTS = {
   size: "1000",
   calls: "300",
   "step-threads": "10,1000",
-  "step-calls": "100",
+  "step-rounds": "1",
+  "step-warmup": "round",
   "cold-sizes": "1000,10000,50000",
   "cold-savers": "memory,sqlite",
   "cold-runs": "3",
@@ -108,7 +114,8 @@ const cli = benchArgs(LOCOMO_PATH, {
   size: { type: "string", default: DEFAULTS.size },
   calls: { type: "string", default: DEFAULTS.calls },
   "step-threads": { type: "string", default: DEFAULTS["step-threads"] },
-  "step-calls": { type: "string", default: DEFAULTS["step-calls"] },
+  "step-rounds": { type: "string", default: DEFAULTS["step-rounds"] },
+  "step-warmup": { type: "string", default: DEFAULTS["step-warmup"] },
   "cold-sizes": { type: "string", default: DEFAULTS["cold-sizes"] },
   "cold-savers": { type: "string", default: DEFAULTS["cold-savers"] },
   "cold-runs": { type: "string", default: DEFAULTS["cold-runs"] },
@@ -134,7 +141,14 @@ const THREADS = list(args.threads);
 const SIZE = Number(args.size);
 const CALLS = Number(args.calls);
 const STEP_THREADS = list(args["step-threads"]);
-const STEP_CALLS = Number(args["step-calls"]);
+/** `--step-rounds`: timed full rounds of the round-robin whole step (every thread once per round). */
+const STEP_ROUNDS = Number(args["step-rounds"]);
+/** `--step-warmup`: untimed steps per configuration before the timed rounds: `round` (every thread once) or a count. */
+const STEP_WARMUP: "round" | number = args["step-warmup"] === "round" ? "round" : Number(args["step-warmup"]);
+if (!(STEP_ROUNDS >= 1) || (STEP_WARMUP !== "round" && !(STEP_WARMUP >= 0)))
+  throw new Error(
+    `scale: --step-rounds must be 1 or more and --step-warmup "round" or a count (got ${args["step-rounds"]}, ${args["step-warmup"]})`,
+  );
 const COLD_SIZES = list(args["cold-sizes"]);
 /** `--cold-runs`: processes per size and saver; a list gives one per `--cold-sizes` entry (the last repeated). */
 const COLD_RUNS = list(args["cold-runs"]);
@@ -363,12 +377,10 @@ async function seed(
   channels: Record<string, unknown> = {},
 ): Promise<void> {
   const end = userAt(specs, size - 1);
-  await lane.agent.graph.updateState(
-    { configurable: { thread_id: lane.threadId } },
-    { messages: materialize(specs.slice(0, end + 2), lane.prefix, lane.marker), ...(lane.key === "stack" ? channels : {}) },
-    "model_request",
-  );
-  await target.prune(lane.threadId);
+  await seedState(lane.agent, target, lane.threadId, {
+    messages: materialize(specs.slice(0, end + 2), lane.prefix, lane.marker),
+    ...(lane.key === "stack" ? channels : {}),
+  });
   lane.next = end + 2;
 }
 
@@ -404,48 +416,129 @@ interface StepRow {
   saver: string;
   threads: number;
   size: number;
+  /** Untimed steps before the timed rounds (a full round: every thread's first step in this process). */
+  warmupSteps: number;
+  /** Timed rounds (every thread once per round, the floor's and the stack's in turn). */
+  rounds: number;
+  /** CPU ms per step over the timed rounds: median and mean. */
   floorMs: number;
   stackMs: number;
+  floorMeanMs: number;
+  stackMeanMs: number;
+  /** Per timed round: mean CPU ms per step of the floor and of the stack, and the load at its end. */
+  byRound: Array<{ floorMeanMs: number; stackMeanMs: number; load: number }>;
   steps: number;
+  /** Seconds spent seeding the 2 x T threads. */
+  seedSeconds: number;
   /** Load average (1 min) when the row was done. */
   load: number;
 }
 
+const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
+
+/**
+ * Whole steps of one floor agent and one stack agent, each serving T threads of SIZE messages in
+ * turn on one MemorySaver, as a server does: thread 0 of each is seeded with `updateState`, the
+ * others get a copy of its checkpoint rewritten for their own ids and text (bench/support/seed-thread.ts;
+ * checked once against an `updateState` seed), then the untimed warm-up, then `--step-rounds`
+ * full rounds visiting f0, s0, f1, s1, ... in order.
+ */
 async function roundRobinSteps(threads: number, specs: readonly ThreadMessageSpec[]): Promise<StepRow> {
   const target = await memoryTarget();
   try {
-    const lanes: Lane[] = [];
+    const seed0 = Date.now();
     const end = userAt(specs, SIZE - 1);
     const template = await preparedChannels(specs, end, "s0-", " ⟨s0⟩");
     // One agent (one set of middleware instances) serves every thread, as in a server.
     const agents = { floor: agentOf(target, "floor"), stack: agentOf(target, "stack") };
+    const laneAt = (key: Lane["key"], k: number | string) => laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`, agents[key]);
+    const first = { floor: laneAt("floor", 0), stack: laneAt("stack", 0) };
+    for (const lane of Object.values(first)) await seed(target, lane, specs, SIZE, template);
+    const templates = {
+      floor: await newestCheckpoint(target.saver, first.floor.threadId),
+      stack: await newestCheckpoint(target.saver, first.stack.threadId),
+    };
+    /** Thread k's checkpoint: the template's, with thread k's messages and the stack's channels rewritten for them. */
+    const copy = async (lane: Lane) => {
+      const messages = materialize(specs.slice(0, end + 2), lane.prefix, lane.marker);
+      await putCheckpointCopy(target.saver, templates[lane.key], lane.threadId, (values) => {
+        const { messages: _old, ...rest } = values;
+        const channels =
+          lane.key === "stack"
+            ? retarget(rest, [first.stack.prefix, first.stack.marker], [lane.prefix, lane.marker], messages.slice(0, end + 1))
+            : rest;
+        return { ...channels, messages };
+      });
+      lane.next = end + 2;
+    };
+    // The copy is what an updateState seed stores (ids and text aside): checked once per row.
+    for (const key of ["floor", "stack"] as const) {
+      const seeded = laneAt(key, "check");
+      // Another thread with the same ids and text (the summary's digests depend on the text).
+      const copied: Lane = { ...laneAt(key, "check-copy"), prefix: seeded.prefix, marker: seeded.marker };
+      await seed(
+        target,
+        seeded,
+        specs,
+        SIZE,
+        retarget(
+          template,
+          ["s0-", " ⟨s0⟩"],
+          [seeded.prefix, seeded.marker],
+          materialize(specs.slice(0, end + 1), seeded.prefix, seeded.marker),
+        ),
+      );
+      await copy(copied);
+      const values = async (lane: Lane) =>
+        JSON.stringify((await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } })).values);
+      if ((await values(seeded)) !== (await values(copied)))
+        throw new Error(`scale: a copied ${key} checkpoint differs from an updateState seed`);
+      const state = await values(copied);
+      if (key === "stack" && !state.includes("coveredDigests")) throw new Error("scale: the stack's seeded thread holds no summary");
+    }
+    const lanes: Lane[] = [];
     for (let k = 0; k < threads; k += 1) {
       for (const key of ["floor", "stack"] as const) {
-        const lane = laneOf(target, key, `${key[0]}${k}`, ` ⟨${key[0]}${k}⟩`, agents[key]);
-        await seed(
-          target,
-          lane,
-          specs,
-          SIZE,
-          retarget(template, ["s0-", " ⟨s0⟩"], [`s${k}-`, ` ⟨s${k}⟩`], materialize(specs.slice(0, end + 1), `s${k}-`, ` ⟨s${k}⟩`)),
-        );
+        const lane = k === 0 ? first[key] : laneAt(key, k);
+        if (k > 0) await copy(lane);
         lanes.push(lane);
       }
     }
-    for (const lane of lanes) await step(target, lane, specs);
+    const seedSeconds = (Date.now() - seed0) / 1000;
+    console.error(`round-robin step ${threads} threads: seeded in ${seedSeconds.toFixed(0)} s`);
+    const warmup = STEP_WARMUP === "round" ? lanes.length : Math.min(lanes.length, 2 * STEP_WARMUP);
+    for (let i = 0; i < warmup; i += 1) {
+      await step(target, lanes[i] as Lane, specs);
+      if ((i + 1) % 1000 === 0) console.error(`  untimed ${i + 1} / ${warmup} steps, load ${(loadavg()[0] ?? 0).toFixed(1)}`);
+    }
     const times: Record<Lane["key"], number[]> = { floor: [], stack: [] };
-    const timed = Math.min(lanes.length, 2 * STEP_CALLS);
-    for (let i = 0; i < timed; i += 1) {
-      const lane = lanes[i % lanes.length] as Lane;
-      times[lane.key].push(await step(target, lane, specs));
+    const byRound: StepRow["byRound"] = [];
+    for (let round = 0; round < STEP_ROUNDS; round += 1) {
+      const these: Record<Lane["key"], number[]> = { floor: [], stack: [] };
+      for (const [i, lane] of lanes.entries()) {
+        const ms = await step(target, lane, specs);
+        these[lane.key].push(ms);
+        times[lane.key].push(ms);
+        if ((i + 1) % 1000 === 0)
+          console.error(
+            `  round ${round + 1}: ${i + 1} / ${lanes.length} steps, floor ${fmt(mean(these.floor))} stack ${fmt(mean(these.stack))} ms mean, load ${(loadavg()[0] ?? 0).toFixed(1)}`,
+          );
+      }
+      byRound.push({ floorMeanMs: mean(these.floor), stackMeanMs: mean(these.stack), load: loadavg()[0] ?? 0 });
     }
     return {
       saver: "memory",
       threads,
       size: SIZE,
+      warmupSteps: warmup,
+      rounds: STEP_ROUNDS,
       floorMs: median(times.floor),
       stackMs: median(times.stack),
+      floorMeanMs: mean(times.floor),
+      stackMeanMs: mean(times.stack),
+      byRound,
       steps: times.stack.length,
+      seedSeconds,
       load: loadavg()[0] ?? 0,
     };
   } finally {
@@ -650,7 +743,7 @@ async function main() {
   const machine = machineLine();
   const loadStart = loadavg()[0] ?? 0;
   console.log(`machine: ${machine}; load average ${loadStart.toFixed(1)}`);
-  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_CALLS + PERIOD_CALLS) + 16, cli.data);
+  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_ROUNDS + 1 + PERIOD_CALLS) + 16, cli.data);
 
   const hooks: HooksRow[] = [];
   const hookRuns = [...THREADS.map((t) => [t, RECALL] as const), ...(RECALL ? [] : RECALL_THREADS.map((t) => [t, true] as const))];
@@ -749,11 +842,11 @@ async function main() {
     }),
   ];
   const stepTable = [
-    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step | full stack CPU ms / step | x floor (target <= ${STEP_TARGET}) | timed steps each | load |`,
-    "|---|---:|---:|---:|---:|---:|---:|",
+    `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step, median / mean | full stack CPU ms / step, median / mean | x floor, median / mean (target <= ${STEP_TARGET}) | x floor by round (mean) | untimed steps each, then timed rounds | timed steps each | seeding s | load by round |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...steps.map(
       (r) =>
-        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} | ${fmt(r.stackMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} | ${r.steps} | ${r.load.toFixed(1)} |`,
+        `| ${r.saver} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.floorMs)} / ${fmt(r.floorMeanMs)} | ${fmt(r.stackMs)} / ${fmt(r.stackMeanMs)} | ${(r.stackMs / r.floorMs).toFixed(2)} / ${(r.stackMeanMs / r.floorMeanMs).toFixed(2)} | ${r.byRound.map((b) => (b.stackMeanMs / b.floorMeanMs).toFixed(2)).join(", ")} | ${r.warmupSteps / 2}, ${r.rounds} | ${r.steps} | ${r.seedSeconds.toFixed(0)} | ${r.byRound.map((b) => b.load.toFixed(1)).join(", ")} |`,
     ),
   ];
   const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
@@ -787,7 +880,7 @@ async function main() {
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
-    `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint; the floor and the stack alternate; one untimed round, then ${STEP_CALLS} timed steps each (at most one per thread). CPU time of the process.`,
+    `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
     `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
@@ -799,7 +892,8 @@ async function main() {
     loadEnd,
     size: SIZE,
     calls: CALLS,
-    stepCalls: STEP_CALLS,
+    stepRounds: STEP_ROUNDS,
+    stepWarmup: STEP_WARMUP,
     coldRuns: COLD_RUNS,
     coldStepMaxOther: COLD_STEP_MAX_OTHER,
     warm: WARM,

@@ -18,6 +18,7 @@ import {
   memoryStack,
   messageArchive,
   migrate,
+  ThreadwiseArchivedMessageError,
   ThreadwiseConcurrentTurnError,
   type ThreadwiseSaver,
   turnAdmission,
@@ -25,7 +26,7 @@ import {
 import { persistTrim } from "@threadwise/persist-trim";
 import { createAgent, createMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, testPoolMax } from "./support/postgres.js";
+import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
 
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 const dir = mkdtempSync(join(tmpdir(), "tw-rewrite-"));
@@ -79,7 +80,11 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
     const stack = memoryStack(options as MemoryConfigInput);
     const saver = stack.checkpointer as ThreadwiseSaver;
     // A replica: another stack on the same store (in memory: the same saver).
-    const replica = backend === "in_memory" ? saver : (memoryStack(options as MemoryConfigInput).checkpointer as ThreadwiseSaver);
+    // (Embedded PGlite serves one connection: no second pool there.)
+    const replica =
+      backend === "in_memory" || (backend === "postgres" && isPglite())
+        ? saver
+        : (memoryStack(options as MemoryConfigInput).checkpointer as ThreadwiseSaver);
     const { archiving } = agents(saver);
     for (let k = 0; k < 6; k += 1) await archiving.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
     expect(ids(await saver.archivedMessages(thread))).toContain("u0");
@@ -119,6 +124,34 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
       ]);
       expect((await saver.archivedMessages(thread)).length).toBeGreaterThan(0);
       expect(ids(await replica.readThread(config))).toEqual(after);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("a fork from before the rewrite (its older messages were in the emptied archive) is refused archived-fork; after it, forks work", async () => {
+    const { config, saver, archiving, close } = await setup();
+    try {
+      const history = [];
+      for await (const snapshot of archiving.graph.getStateHistory(config)) history.push(snapshot);
+      // The newest finished turn before the rewrite: its hot part follows archived messages.
+      const before = history.find((snapshot) => snapshot.next.length === 0);
+      expect(ids(((before?.values ?? {}) as { messages?: BaseMessage[] }).messages ?? [])[0]).not.toBe("u0");
+      const hot = ((await archiving.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+      await archiving.invoke(
+        { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...hot.slice(-2), new HumanMessage({ id: "u6", content: "u6" })] },
+        config,
+      );
+      const rewritten = ids(await saver.readThread(config));
+      // Was: accepted, and the branch read back without the messages the rewrite emptied from the archive.
+      await expect(archiving.invoke({ messages: [new HumanMessage({ id: "f", content: "f" })] }, before?.config)).rejects.toSatisfy(
+        (error) => ThreadwiseArchivedMessageError.find(error)?.reason === "archived-fork",
+      );
+      expect(ids(await saver.readThread(config))).toEqual(rewritten);
+      const after = ids(await saver.readThread(config));
+      const head = await archiving.graph.getState(config);
+      await archiving.invoke({ messages: [new HumanMessage({ id: "g", content: "g" })] }, head.config);
+      expect(ids(await saver.readThread(config)).slice(0, after.length + 1)).toEqual([...after, "g"]);
     } finally {
       await close();
     }

@@ -131,7 +131,11 @@ export async function memoryTarget(): Promise<Target> {
         const ids = Object.keys(checkpoints).sort();
         const newest = ids.at(-1);
         for (const id of ids) if (id !== newest) delete checkpoints[id];
+        // Keys are JSON [thread, namespace, checkpoint]: only this thread's are parsed (a
+        // process serving thousands of threads holds thousands of keys).
+        const prefix = JSON.stringify([threadId, ns]).slice(0, -1);
         for (const key of Object.keys(saver.writes)) {
+          if (!key.startsWith(prefix)) continue;
           const [t, n, id] = JSON.parse(key) as string[];
           if (t === threadId && n === ns && id !== newest) delete saver.writes[key];
         }

@@ -32,3 +32,85 @@ export function setBounded<K, V>(map: Map<K, V>, key: K, value: V, maxEntries: n
   }
   map.set(key, value);
 }
+
+/**
+ * Values per key (a thread's index, say) held least recently used first, bounded by their number
+ * (`maxEntries`) and by the sum of their sizes (`maxSize`, in the caller's unit: characters,
+ * facts). {@link SizedLru.get} and {@link SizedLru.set} make a key the newest; {@link SizedLru.resize}
+ * records a key's size after it changed and lets the oldest others go while over either bound.
+ * The key just resized is never evicted, so one value larger than `maxSize` is still held.
+ * Eviction is oldest first, one entry at a time; a lookup is O(1).
+ *
+ * @example
+ * const held = new SizedLru<string, MessageIndex>(10_000, 36_000_000);
+ * const index = held.get(threadId) ?? held.set(threadId, new MessageIndex(options));
+ * index.sync(stored);
+ * held.resize(threadId, index.characters);
+ */
+export class SizedLru<K, V> {
+  readonly #entries = new Map<K, { value: V; size: number }>();
+  #total = 0;
+
+  /**
+   * @param maxEntries most values held (entries), at least 1.
+   * @param maxSize most total size held (the caller's unit), checked by {@link SizedLru.resize}.
+   */
+  constructor(
+    readonly maxEntries: number,
+    readonly maxSize: number,
+  ) {}
+
+  /** Values held (entries). */
+  get size(): number {
+    return this.#entries.size;
+  }
+
+  /** Sum of the held values' sizes as last recorded. */
+  get totalSize(): number {
+    return this.#total;
+  }
+
+  /** The key's value, made the newest; `undefined` when not held. */
+  get(key: K): V | undefined {
+    const held = this.#entries.get(key);
+    if (held === undefined) return undefined;
+    this.#entries.delete(key);
+    this.#entries.set(key, held);
+    return held.value;
+  }
+
+  /** The key's value without making it the newest; `undefined` when not held. */
+  peek(key: K): V | undefined {
+    return this.#entries.get(key)?.value;
+  }
+
+  /** Holds `value` under `key` as the newest, with size 0 until {@link SizedLru.resize}; returns `value`. */
+  set(key: K, value: V): V {
+    const old = this.#entries.get(key);
+    if (old !== undefined) {
+      this.#total -= old.size;
+      this.#entries.delete(key);
+    }
+    this.#entries.set(key, { value, size: 0 });
+    this.#evict(key);
+    return value;
+  }
+
+  /** Records `key`'s size (ignored when not held), then evicts the oldest others while over a bound. */
+  resize(key: K, size: number): void {
+    const held = this.#entries.get(key);
+    if (held === undefined) return;
+    this.#total += size - held.size;
+    held.size = size;
+    this.#evict(key);
+  }
+
+  #evict(keep: K): void {
+    if (this.#entries.size <= Math.max(1, this.maxEntries) && this.#total <= this.maxSize) return;
+    for (const [key, held] of this.#entries) {
+      if (key === keep || (this.#entries.size <= Math.max(1, this.maxEntries) && this.#total <= this.maxSize)) break;
+      this.#entries.delete(key);
+      this.#total -= held.size;
+    }
+  }
+}

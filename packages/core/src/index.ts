@@ -15,7 +15,7 @@ export {
   type ViewReport,
   withoutTailContext,
 } from "./assemble-view.js";
-export { BOUNDED_MAP_EVICTION_SHARE, setBounded } from "./bounded-map.js";
+export { BOUNDED_MAP_EVICTION_SHARE, SizedLru, setBounded } from "./bounded-map.js";
 export {
   type BreakpointRequest,
   type CacheBreakpointOptions,

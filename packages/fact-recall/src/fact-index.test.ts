@@ -199,4 +199,23 @@ describe("incremental fact index (issue 16)", () => {
     cache.for("c", []);
     expect(cache.for("a", [])).not.toBe(a);
   });
+
+  // Issue 21: the bound is in facts too, so many threads with few facts are all held, and a
+  // thread evicted for its size ranks the same when it comes back.
+  it("holds threads up to a number of facts, counting an index's facts once its caller synced it", () => {
+    const cache = new FactIndexCache(100, 3);
+    const seoul = [fact("x", "User lives in Seoul", "residence"), fact("y", "User works as a nurse", "work")];
+    const a = cache.for("a");
+    a.sync(seoul); // synced by the caller after `for`, as factRecall does
+    const b = cache.for("b", [fact("z", "User has a cat named Nabi", "pet")]);
+    expect(cache.threads).toBe(2);
+    expect(cache.for("a")).toBe(a); // 3 facts held: within the bound
+    expect(cache.for("b")).toBe(b);
+    cache.for("c", [fact("w", "User likes hiking", "likes"), fact("v", "User is 31", "age")]);
+    // 6 facts: the least recently used (a) went, b and c are held.
+    expect(cache.threads).toBe(2);
+    const again = cache.for("a", seoul);
+    expect(again).not.toBe(a);
+    expect(again.search("where do I live?", 2)).toEqual(createFactIndex(seoul).search("where do I live?", 2));
+  });
 });

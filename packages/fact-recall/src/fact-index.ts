@@ -1,4 +1,4 @@
-import { tokenize } from "@threadwise/core";
+import { SizedLru, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 import { type Fact, factLine } from "./fact-store.js";
 
@@ -300,13 +300,39 @@ export function renderFacts(facts: readonly Fact[]): string {
   return facts.map((fact) => `- ${factLine(fact)}`).join("\n");
 }
 
+/** Default most threads whose fact index a {@link FactIndexCache} holds (threads). */
+export const DEFAULT_FACT_INDEX_MAX_THREADS = 10_000;
 /**
- * One {@link FactIndex} per thread, least recently used thread evicted first. The bound is
- * `maxThreads` indexes of at most `maxFacts` facts each.
+ * Default most facts held across a {@link FactIndexCache}'s indexes (facts): about 100 MiB of heap
+ * at the 2 KiB per fact measured (MiniSearch's postings of its text and keywords included), what
+ * 256 threads of 200 facts held under the former 256-thread bound.
+ */
+export const DEFAULT_FACT_INDEX_MAX_FACTS = 51_200;
+
+/**
+ * One {@link FactIndex} per thread, least recently used thread evicted first. Bounded in size, not
+ * only in threads (issue 21: a 256-thread bound made a process serving more threads than that
+ * rebuild an index on every call, however few facts each thread had): at most `maxThreads`
+ * indexes and `maxFacts` facts across them, counted as each index held them when it was last
+ * handed out and synced. The thread being served is always held. An evicted thread's index is
+ * built again from its facts when it comes back; it ranks exactly as the one it replaces
+ * ({@link FactIndex.sync}), so the bound never changes a result.
  */
 export class FactIndexCache {
-  readonly #indexes = new Map<string, FactIndex>();
-  constructor(readonly maxThreads: number = 256) {}
+  readonly #indexes: SizedLru<string, FactIndex>;
+  /** The thread last handed out: its index is synced by the caller after {@link FactIndexCache.for}. */
+  #last: { threadId: string; index: FactIndex } | undefined;
+  constructor(
+    readonly maxThreads: number = DEFAULT_FACT_INDEX_MAX_THREADS,
+    readonly maxFacts: number = DEFAULT_FACT_INDEX_MAX_FACTS,
+  ) {
+    this.#indexes = new SizedLru(maxThreads, maxFacts);
+  }
+
+  /** Indexes held (threads). */
+  get threads(): number {
+    return this.#indexes.size;
+  }
 
   /**
    * The thread's index, synced with `facts` when given (leave them out when the caller syncs
@@ -314,14 +340,13 @@ export class FactIndexCache {
    */
   for(threadId: string, facts?: readonly Fact[]): FactIndex {
     if (threadId === "") return createFactIndex(facts);
-    let index = this.#indexes.get(threadId);
-    if (index) this.#indexes.delete(threadId);
-    else {
-      index = createFactIndex();
-      if (this.#indexes.size >= this.maxThreads) this.#indexes.delete(this.#indexes.keys().next().value as string);
-    }
-    this.#indexes.set(threadId, index);
+    // The index handed out last was synced by its caller since: count its facts now.
+    const last = this.#last;
+    if (last && this.#indexes.peek(last.threadId) === last.index) this.#indexes.resize(last.threadId, last.index.size);
+    const index = this.#indexes.get(threadId) ?? this.#indexes.set(threadId, createFactIndex());
     if (facts) index.sync(facts);
+    this.#indexes.resize(threadId, index.size);
+    this.#last = { threadId, index };
     return index;
   }
 }

@@ -209,6 +209,8 @@ describe("factRecall options", () => {
 
   it("names the bad option or variable", () => {
     expect(() => resolveFactRecallConfig({ maxItems: 0 })).toThrow(ThreadwiseConfigError);
+    expect(() => resolveFactRecallConfig({ maxHeldFacts: 0 })).toThrow(/maxHeldFacts/);
+    expect(resolveFactRecallConfig({}).maxHeldFacts).toBe(51_200);
     expect(() => resolveFactRecallConfig({ maxItems: 0 })).toThrow(/factRecall\.maxItems/);
     expect(() => resolveFactRecallConfig({}, { MEMORY_FACTS_MODE: "rules" })).toThrow(
       /MEMORY_FACTS_MODE: expected one of off \| heuristic \| llm/,

@@ -16,7 +16,7 @@ import {
 import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
-import { FactIndexCache, renderFacts } from "./fact-index.js";
+import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -71,6 +71,13 @@ export const factRecallOptionsSchema = z
     /** Most facts stored per thread (facts); fewest-used, then least recently active, go first. @default 200 */
     maxFacts: z.number().int().positive().optional(),
     /**
+     * Most facts whose search index this process holds across its threads (facts; about 2 KiB of
+     * heap each); the least recently served thread's index goes first and is built again from its
+     * facts when the thread comes back (same results). Raise it to the facts of the threads one
+     * process serves in turn when memory allows. @default 51200
+     */
+    maxHeldFacts: z.number().int().positive().optional(),
+    /**
      * Time limit of one LLM extraction call, in milliseconds, 1..2,147,483,647 (Node's timer
      * limit); past it the rules are used. @default 15000
      */
@@ -106,6 +113,7 @@ export interface ResolvedFactRecallConfig {
   mode: FactMode;
   maxItems: number;
   maxFacts: number;
+  maxHeldFacts: number;
   timeoutMs: number;
   minScore: number;
   label: string;
@@ -123,6 +131,7 @@ export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: No
     mode: parsed.mode ?? envChoice(FACTS_MODE_ENV, FACT_MODES, env) ?? "heuristic",
     maxItems: parsed.maxItems ?? envPositiveInt(FACT_RECALL_MAX_ITEMS_ENV, env) ?? DEFAULT_MAX_ITEMS,
     maxFacts: parsed.maxFacts ?? DEFAULT_MAX_FACTS,
+    maxHeldFacts: parsed.maxHeldFacts ?? DEFAULT_FACT_INDEX_MAX_FACTS,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     minScore: parsed.minScore ?? DEFAULT_MIN_SCORE,
     label: parsed.label ?? DEFAULT_FACTS_LABEL,
@@ -180,7 +189,7 @@ export function factRecall(options: FactRecallOptions = {}) {
   };
   const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
   // One incremental index per thread (issue 16): synced with the slot, re-indexing only changed facts.
-  const indexes = new FactIndexCache();
+  const indexes = new FactIndexCache(DEFAULT_FACT_INDEX_MAX_THREADS, config.maxHeldFacts);
   const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
     facts.length === 0
       ? request

@@ -13,6 +13,8 @@ export {
 export {
   ATTRIBUTE_KEYWORDS,
   createFactIndex,
+  DEFAULT_FACT_INDEX_MAX_FACTS,
+  DEFAULT_FACT_INDEX_MAX_THREADS,
   type FactIndex,
   FactIndexCache,
   type RankedFact,

@@ -21,6 +21,8 @@ type CachedRow = ArchiveRow & { message?: BaseMessage };
 /** One thread's archive as last read: rows by message id, and in `seq` order. */
 interface CachedArchive {
   stamp: number;
+  /** Set once a rewrite emptied the archive: the rewritten thread's first message id (`""`: none). */
+  clearedFirst?: string;
   rows: Map<string, CachedRow>;
   ordered: CachedRow[] | undefined;
 }
@@ -92,8 +94,13 @@ export class ArchiveRecords {
   }
 
   /** Empties the thread's archive ({@link ThreadRegistry.clearArchive}: only from inside a checkpoint commit of the thread). */
-  async clear(threadId: string): Promise<void> {
-    await this.#registry.clearArchive(threadId, this.#tenantId);
+  async clear(threadId: string, firstId: string): Promise<void> {
+    await this.#registry.clearArchive(threadId, this.#tenantId, firstId);
+  }
+
+  /** After a rewrite emptied the thread's archive: the rewritten thread's first message id (`""`: none); else `undefined`. */
+  async clearedFirst(threadId: string): Promise<string | undefined> {
+    return (await this.#cached(threadId)).clearedFirst;
   }
 
   async #rows(threadId: string): Promise<CachedRow[]> {
@@ -109,9 +116,12 @@ export class ArchiveRecords {
     const read = await this.#registry.readArchive(threadId, this.#tenantId, cached?.stamp ?? 0);
     // A stamp that went down means the thread was deleted (its rows and their stamps are gone); a
     // marker row, that the archive was emptied (a rewrite) under its stamp: rows read with it are newer.
-    const cleared = read.rows.some((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
-    if (!cached || read.stamp < cached.stamp || cleared) cached = { stamp: 0, rows: new Map(), ordered: undefined };
-    if (cleared) read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
+    const marker = read.rows.find((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
+    if (!cached || read.stamp < cached.stamp || marker) cached = { stamp: 0, rows: new Map(), ordered: undefined };
+    if (marker) {
+      cached.clearedFirst = marker.record;
+      read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
+    }
     if (read.rows.length > 0) {
       // New rows after every cached one (the usual case: a batch archived since) are appended in
       // place; a rewritten row or an older seq makes the order be built again when next asked.

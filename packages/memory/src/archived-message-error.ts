@@ -9,7 +9,8 @@ import { ThreadwiseError } from "@threadwise/core";
  *   reducer); refused instead.
  * - `archived-fork`: a fork, replay or `updateState` from an older checkpoint whose hot part is
  *   older than messages archived since: the archive holds messages of the other branch that this
- *   branch never had, so reading the branch back would mix the two; refused instead.
+ *   branch never had, so reading the branch back would mix the two; refused instead. Also a fork
+ *   from before a rewrite that emptied the archive (`messageIds` empty): its older messages are gone.
  */
 export type ArchivedMessageReason = "archived-edit" | "archived-fork";
 
@@ -30,7 +31,9 @@ export class ThreadwiseArchivedMessageError extends ThreadwiseError {
       "THREADWISE_ARCHIVED_MESSAGE",
       reason === "archived-edit"
         ? `thread ${JSON.stringify(threadId)}: message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} are archived and cannot be edited by id; only messages still in the hot part can`
-        : `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates archived message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} of another branch; fork from a checkpoint at or after the last archiving`,
+        : shown.length === 0
+          ? `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates a rewrite of the thread, which emptied the archive its older messages were in; fork from a checkpoint after the rewrite`
+          : `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates archived message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} of another branch; fork from a checkpoint at or after the last archiving`,
     );
     this.threadId = threadId;
     this.reason = reason;

@@ -198,7 +198,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     });
   }
 
-  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+  async clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void> {
     // Runs inside commitCheckpoint's write, which holds the queue: no queue here.
     const id = normalizeThreadId(threadId);
     const archived = this.#archive.get(id)?.get(tenantId);
@@ -206,7 +206,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     const stamp = (this.#stamps.get(id) ?? 0) + 1;
     this.#stamps.set(id, stamp);
     archived.rows.clear();
-    archived.rows.set(ARCHIVE_CLEARED_MESSAGE_ID, { messageId: ARCHIVE_CLEARED_MESSAGE_ID, seq: 0, stamp, record: "" });
+    archived.rows.set(ARCHIVE_CLEARED_MESSAGE_ID, { messageId: ARCHIVE_CLEARED_MESSAGE_ID, seq: 0, stamp, record: firstId });
     archived.batches = [{ stamp, ids: [ARCHIVE_CLEARED_MESSAGE_ID] }];
   }
 

@@ -327,14 +327,14 @@ export class PgThreadRegistry implements ThreadRegistry {
     });
   }
 
-  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+  async clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void> {
     // Runs inside commitCheckpoint's write: the scoped pool is the transaction's connection.
     const id = normalizeThreadId(threadId);
     await this.#reader.query(
       `WITH gone AS (DELETE FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2 RETURNING stamp)
        INSERT INTO ${this.#t.archive} (tenant_id, thread_id, message_id, seq, stamp, record)
-       SELECT $1, $2, $3, 0, max(stamp) + 1, '' FROM gone HAVING count(*) > 0`,
-      [tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID],
+       SELECT $1, $2, $3, 0, max(stamp) + 1, $4 FROM gone HAVING count(*) > 0`,
+      [tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, firstId],
     );
   }
 

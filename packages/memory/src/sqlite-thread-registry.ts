@@ -306,7 +306,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     });
   }
 
-  async clearArchive(threadId: string, tenantId: string): Promise<void> {
+  async clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void> {
     // Runs inside commitCheckpoint's write: same connection, same BEGIN IMMEDIATE transaction.
     const id = normalizeThreadId(threadId);
     const stamp = this.#prepare("SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?")
@@ -315,8 +315,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     if (stamp === 0) return;
     this.#prepare("DELETE FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?").run(tenantId, id);
     this.#prepare(
-      "INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, 0, ?, '', ?)",
-    ).run(tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, stamp + 1, this.#now());
+      "INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, 0, ?, ?, ?)",
+    ).run(tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, stamp + 1, firstId, this.#now());
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

@@ -220,12 +220,14 @@ export interface ThreadRegistry {
   /**
    * Empties the thread's archive under `tenantId` (a rewrite of the thread, see
    * `ThreadwiseSaver`): deletes its rows and leaves one marker row (message id
-   * {@link ARCHIVE_CLEARED_MESSAGE_ID}, `seq` 0) under a new stamp, so stamps keep growing and a
-   * reader holding rows from before learns they are gone. Call it only from inside
+   * {@link ARCHIVE_CLEARED_MESSAGE_ID}, `seq` 0, record `firstId`: the id of the rewritten
+   * thread's first message, `""` when it has none) under a new stamp, so stamps keep growing, a
+   * reader holding rows from before learns they are gone, and a branch from before the rewrite
+   * can be told apart (its first message is another). Call it only from inside
    * {@link commitCheckpoint}'s `write` of the same thread: it runs in that transaction and under
    * its lock, so the archive empties if and only if the checkpoint commits.
    */
-  clearArchive(threadId: string, tenantId: string): Promise<void>;
+  clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void>;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }

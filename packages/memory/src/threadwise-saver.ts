@@ -242,8 +242,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean): Promise<void> {
     const archived = await this.#archive.ids(threadId);
-    if (archived.length === 0) return;
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
+    if (archived.length === 0) {
+      // A rewrite emptied the archive: a branch from before it (its thread does not begin with the
+      // rewritten thread's first message) had archived messages before its hot part, gone now.
+      const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
+      if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
+      return;
+    }
     // A branch from a checkpoint with no message (the thread's first, before any archiving): the
     // archive holds the other branch's messages, which this one never had. The archive never
     // empties the hot part, so a later checkpoint always has a message to place the branch by.
@@ -487,7 +493,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
       if (checkInput) await this.#refuseInput(threadId, checkpoint);
-      if (rewrite) await this.#archive.clear(threadId);
+      if (rewrite) {
+        const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
+        await this.#archive.clear(threadId, typeof first === "string" ? first : "");
+      }
       const result = await this.inner.put(config, checkpoint, metadata, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();

@@ -166,3 +166,23 @@ describe("token counts at render, not at indexing (issue 21)", () => {
     }
   });
 });
+
+describe("MessageIndex.characters (issue 21: recall bounds held indexes by it)", () => {
+  it("is the characters of the indexed texts after appends, the bound, a head trim and a rebuild", () => {
+    const held = (index: MessageIndex) => index.entries().reduce((n, entry) => n + entry.text.length, 0);
+    const index = new MessageIndex({ maxMessages: 4 });
+    const messages = thread(10);
+    index.sync(messages.slice(0, 3));
+    expect([index.characters, held(index)]).toEqual([held(index), index.characters]);
+    expect(index.characters).toBeGreaterThan(0);
+    index.sync(messages); // past the bound: the oldest left
+    expect(index.size).toBe(4);
+    expect(index.characters).toBe(held(index));
+    index.sync(messages.slice(2)); // head trim
+    expect(index.characters).toBe(held(index));
+    index.sync([user("m0", "a new first message"), ...messages.slice(1)]); // edited in place: rebuilt
+    expect(index.characters).toBe(held(index));
+    index.sync([]);
+    expect(index.characters).toBe(0);
+  });
+});

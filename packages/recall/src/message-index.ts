@@ -106,6 +106,8 @@ export class MessageIndex {
   #nextSeq = 0;
   /** The key ({@link keyOf}) of every stored message seen by the last sync, by position. */
   #keys: string[] = [];
+  /** Characters of the indexed texts (see {@link MessageIndex.characters}). */
+  #characters = 0;
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -124,6 +126,15 @@ export class MessageIndex {
   /** Messages indexed. */
   get size(): number {
     return this.#entries.length - this.#head;
+  }
+
+  /**
+   * Characters (UTF-16 code units) of the texts indexed, the measure recall bounds its held
+   * indexes by: the index's heap grows with them (about 13 bytes per character on LoCoMo text,
+   * MiniSearch's postings included; recall's README).
+   */
+  get characters(): number {
+    return this.#characters;
   }
 
   /** The entry with sequence number `seq`, if still indexed. */
@@ -193,6 +204,7 @@ export class MessageIndex {
     this.#byId.clear();
     this.#lengths.clear();
     this.#keys = [];
+    this.#characters = 0;
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -265,6 +277,7 @@ export class MessageIndex {
         ...(timestamp ? { timestamp } : {}),
       };
       this.#entries.push(entry);
+      this.#characters += text.length;
       this.#bySeq.set(entry.seq, entry);
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
@@ -322,6 +335,7 @@ export class MessageIndex {
   #discardHead(): void {
     const entry = this.#entries[this.#head] as RecallEntry;
     this.#head += 1;
+    this.#characters -= entry.text.length;
     this.#mini.discard(entry.seq);
     this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);

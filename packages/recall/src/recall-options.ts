@@ -31,8 +31,19 @@ export const DEFAULT_MAX_NEIGHBOUR_TOKENS = 15;
 export const DEFAULT_RECALL_MAX_ITEMS = 12;
 /** Default most messages indexed per thread (messages). */
 export const DEFAULT_MAX_INDEXED_MESSAGES = 5000;
-/** Default most threads whose index is held in the process. */
-export const DEFAULT_MAX_THREADS = 64;
+/**
+ * Default most threads whose index is held in the process (threads). The held indexes are bounded
+ * by their characters ({@link DEFAULT_MAX_HELD_CHARACTERS}); this bounds what each held thread
+ * costs besides its text (a few KiB) when a process serves many short threads.
+ */
+export const DEFAULT_MAX_THREADS = 10_000;
+/**
+ * Default most characters of indexed text held across the process's threads (UTF-16 code units):
+ * about 470 MiB of heap at the 13 bytes per character measured on LoCoMo text (text, terms and
+ * postings), about 250 threads of 1,000 LoCoMo messages (145 characters each on average); below
+ * the former bound's worst case (64 threads of 5,000 such messages, about 620 MiB).
+ */
+export const DEFAULT_MAX_HELD_CHARACTERS = 36_000_000;
 /** Default results each ranking contributes to the fusion (items). */
 export const DEFAULT_DEPTH = 30;
 /** Default time limit of one embeddings or vector-store call (milliseconds). */
@@ -78,8 +89,20 @@ export const recallOptionsSchema = z
      * thread is about this many messages' text plus their postings. @default 5000
      */
     maxIndexedMessages: z.number().int().positive().optional(),
-    /** Most threads whose index is held in this process; the least recently used goes first. @default 64 */
+    /**
+     * Most threads whose index is held in this process (threads); past it, or past
+     * `maxHeldCharacters`, the least recently used thread's index goes first (it is built again
+     * from the stored thread when that thread comes back; results are the same either way).
+     * @default 10000
+     */
     maxThreads: z.number().int().positive().optional(),
+    /**
+     * Most characters of indexed message text held across this process's threads (UTF-16 code
+     * units; heap is about 13 bytes per character, postings included). The bound is in size, not
+     * in threads, so a process serving many short threads holds all of them, and one serving long
+     * threads holds fewer. The thread being served is always held. @default 36000000
+     */
+    maxHeldCharacters: z.number().int().positive().optional(),
     /** Results each ranking (messages, facts, embeddings) contributes to the fusion (items). @default 30 */
     depth: z.number().int().positive().optional(),
     /** Reads when a message was said; default: `additional_kwargs.timestamp`, else `response_metadata.timestamp`. */
@@ -135,6 +158,7 @@ export interface ResolvedRecallOptions {
   facts: boolean;
   maxIndexedMessages: number;
   maxThreads: number;
+  maxHeldCharacters: number;
   depth: number;
   timeoutMs: number;
   label: string;
@@ -164,6 +188,7 @@ export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.Pr
     facts: parsed.facts ?? true,
     maxIndexedMessages: parsed.maxIndexedMessages ?? DEFAULT_MAX_INDEXED_MESSAGES,
     maxThreads: parsed.maxThreads ?? DEFAULT_MAX_THREADS,
+    maxHeldCharacters: parsed.maxHeldCharacters ?? DEFAULT_MAX_HELD_CHARACTERS,
     depth: parsed.depth ?? DEFAULT_DEPTH,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
     label: parsed.label ?? DEFAULT_RECALL_LABEL,

@@ -342,3 +342,41 @@ describe("recall after the stored thread is edited (R37)", () => {
     expect(sent(warm)).toEqual(sent(fresh));
   });
 });
+
+describe("threads held in the process (issue 21)", () => {
+  // A process serving more threads than it holds builds an evicted thread's index again from the
+  // stored thread: what it places is what a process holding every thread places.
+  it("places the same blocks whether every thread is held or each call evicts the other thread", async () => {
+    const turns = [
+      "My sister Hana is getting married in Jeju next spring.",
+      "I need to buy a new laptop for work.",
+      "The weather has been cold all week.",
+      "I started learning the guitar.",
+      "Where is Hana's wedding again?",
+      "What did I say about the laptop?",
+    ];
+    const serve = async (options: { maxHeldCharacters?: number; maxThreads?: number }) => {
+      const model = scriptedModel(() => "ok");
+      const agent = createAgent({
+        model,
+        systemPrompt: "S",
+        checkpointer: new MemorySaver(),
+        middleware: [windowTrim({ maxMessages: 4 }), recall({ promptContextMode: "legacy_system", ...options })],
+      });
+      for (const content of turns)
+        for (const thread of ["one", "two"])
+          await agent.invoke({ messages: [new HumanMessage(`${content} (${thread})`)] }, { configurable: { thread_id: thread } });
+      return model.calls.map((call) => recallBlockOf(call.messages[0]));
+    };
+    const held = await serve({});
+    expect(held[8]).toContain("#1 user: My sister Hana is getting married in Jeju next spring. (one)");
+    expect(held[11]).toContain("laptop for work. (two)");
+    expect(await serve({ maxHeldCharacters: 1 })).toEqual(held);
+    expect(await serve({ maxThreads: 1 })).toEqual(held);
+  });
+
+  it("validates maxHeldCharacters", () => {
+    expect(() => recall({ maxHeldCharacters: 0 })).toThrow(ThreadwiseConfigError);
+    expect(resolveRecallOptions({}).maxHeldCharacters).toBe(36_000_000);
+  });
+});

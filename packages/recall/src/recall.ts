@@ -8,6 +8,7 @@ import {
   messageText,
   messageType,
   resolveLogger,
+  SizedLru,
   type ThreadwiseLogger,
   threadwiseMiddleware,
   tokenize,
@@ -239,7 +240,8 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  * How it works, all in `wrapModelCall` (no graph node, no state written):
  * - Index: one incremental BM25+ index per thread in the process (MiniSearch with core's
  *   Korean-aware tokenizer). New messages are tokenized and indexed once (O(new)); at most
- *   `maxIndexedMessages` per thread and `maxThreads` threads are held. Nothing is persisted, and
+ *   `maxIndexedMessages` per thread, and `maxThreads` threads and `maxHeldCharacters` characters
+ *   of indexed text across threads, are held (least recently used thread first out). Nothing is persisted, and
  *   nothing held changes a request (R37): each call compares the index with the stored thread at
  *   every position (ids and texts, O(n) comparisons, no tokenizing) and, when the thread changed
  *   other than by appends or a head trim (a message edited in place under its own id,
@@ -282,17 +284,13 @@ export function recall(options: RecallOptions = {}) {
           counter.countText(text)
       )(createTokenCounter()),
   );
-  const threads = new Map<string, ThreadRecallState>();
+  // Held thread states, least recently used first, bounded by threads and by the characters their
+  // indexes hold (issue 21: a bound of 64 threads made a process serving more threads rebuild an
+  // index on every call, however short the threads).
+  const held = new SizedLru<string, ThreadRecallState>(config.maxThreads, config.maxHeldCharacters);
   const stateFor = (threadId: string): ThreadRecallState => {
     if (threadId === "") return createThreadRecallState(config);
-    let state = threads.get(threadId);
-    if (state) threads.delete(threadId);
-    else {
-      state = createThreadRecallState(config);
-      if (threads.size >= config.maxThreads) threads.delete(threads.keys().next().value as string);
-    }
-    threads.set(threadId, state);
-    return state;
+    return held.get(threadId) ?? held.set(threadId, createThreadRecallState(config));
   };
 
   return threadwiseMiddleware({
@@ -310,6 +308,7 @@ export function recall(options: RecallOptions = {}) {
       const stored = config.archived && threadId !== "" ? withArchived(await config.archived(threadId), hot) : hot;
       const state = stateFor(threadId);
       state.index.sync(stored);
+      if (threadId !== "") held.resize(threadId, state.index.characters);
       const inView = new Set<string>();
       for (const message of view) if (typeof message.id === "string") inView.add(message.id);
       const query = messageText(newest);
