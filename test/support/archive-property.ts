@@ -12,11 +12,11 @@
  *     control's stored thread: same messages, contents and order, none lost or duplicated;
  * (e) every request (messages and system prompt: summary, facts and recall blocks, so recall finds
  *     archived text) equals the control's.
- * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) is compared like any operation: it empties
- * the archive with the checkpoint that applies it (`endedAtRewrite` stays 0 unless a run reports
- * `knownFrom`). A turn by another agent with another stack once something is archived ends the
- * comparison of requests (counted; a known limit: it reads the hot part only, and the batches are
- * aligned on the case's own window).
+ * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) once something is archived ends the
+ * comparison with the control for the rest of the case (counted): it empties the archive, and a fork
+ * from before it is not refused once archiving resumed (a known limit). A turn by another agent with
+ * another stack once something is archived ends the comparison of requests (counted; a known limit:
+ * it reads the hot part only, and the batches are aligned on the case's own window).
  */
 
 import type { ThreadwiseSaver } from "@threadwise/memory";

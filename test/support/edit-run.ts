@@ -500,9 +500,7 @@ export async function runCase(
   const threads: string[][] = [];
   const refusals = new Map<number, Refusal>();
   const opMismatches: string[] = [];
-  // No operation ends the comparison with the control any more: a rewrite (and persistTrim, which
-  // writes one) empties the archive with the checkpoint that applies it.
-  const knownFrom: number | undefined = undefined;
+  let knownFrom: number | undefined;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
   /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
@@ -600,11 +598,19 @@ export async function runCase(
       // A refused turn must not have reached the model.
       if (calls.at(-1)?.where === current.where) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) after a model call`);
     }
+    // A rewrite (and persistTrim, which writes one) empties the archive with the checkpoint that
+    // applies it; a fork from before it is refused while nothing was archived since, but not once
+    // archiving resumed (known limit, memory ARCHITECTURE "Rewrites"): the comparison ends there.
+    const deletes =
+      op.kind === "rewrite" || (op.kind === "other-stack" && c.otherConfig.kind === "preset" && c.otherConfig.keepGroups !== undefined);
+    if (archived && deletes && knownFrom === undefined && archivedBefore.length > 0) knownFrom = i;
     threads.push((await whole()).map(shapeOf));
   }
   /** Whether the archive run had to refuse `op`: it edits an archived message, or its checkpoint's thread does not begin with the archive. */
   async function refusalDue(op: Op, refused: Refusal): Promise<boolean> {
     if (refused.targets.some((target) => refused.archived.includes(target))) return true;
+    // With an empty archive, only a fork from before a rewrite that emptied it is refused (its older messages went with it).
+    if (refused.reason === "archived-fork" && refused.archived.length === 0) return true;
     let checkpointId: string | undefined;
     if (op.kind === "fork" || op.kind === "edit-old") checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
     else if (op.kind === "replay") {
