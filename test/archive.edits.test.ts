@@ -77,6 +77,34 @@ describe("message archive: edits by id in a turn's input, forks from the start",
     expect(await stored()).toEqual(before);
   });
 
+  // Found by the archive fuzz (seed 20261203 case 15): a branch forked from before an archiving
+  // holds archived messages in its hot part again; a RemoveMessage of one removed the hot copy,
+  // and the archived copy was read back (the archive is the thread's, not the branch's).
+  it("a RemoveMessage of a message both hot (on a branch forked before an archiving) and archived is refused (archived-edit)", async () => {
+    const { saver, agent, stored } = await archivedThread();
+    const archived = ids(await saver.archivedMessages("t"));
+    const history = [];
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+    // A checkpoint whose hot part begins inside the archive and holds the rest of it (a fork the
+    // archive allows), with at least one archived message hot again.
+    const branch = history.find((snapshot) => {
+      const hot = ids((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
+      const from = archived.indexOf(hot[0] ?? "");
+      return from >= 0 && archived.slice(from).every((id) => hot.includes(id));
+    });
+    if (!branch) throw new Error("no checkpoint holds archived messages again");
+    const target = ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string;
+    const before = await stored();
+    const fork = agent.invoke(
+      { messages: [new RemoveMessage({ id: target }), new HumanMessage({ id: "f1", content: "fork" })] },
+      branch.config,
+    );
+    await expect(fork).rejects.toSatisfy(
+      (error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-edit" && error.messageIds.includes(target),
+    );
+    expect(await stored()).toEqual(before);
+  });
+
   it("a rewrite (REMOVE_ALL_MESSAGES, then the thread as read back) passes", async () => {
     const { saver, agent, stored } = await archivedThread();
     const thread = await saver.readThread(config);

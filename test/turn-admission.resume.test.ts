@@ -110,7 +110,7 @@ describe("turn admission: a HITL resume of an old interrupt refused runs no tool
       },
       { name: "ask", description: "asks the user", schema: z.object({}) },
     );
-    const model = scriptedModel((messages, call) =>
+    const model = scriptedModel((_messages, call) =>
       call === 0
         ? new AIMessage({ id: "a0", content: "", tool_calls: [{ id: "c0", name: "ask", args: {} }] })
         : new AIMessage({ id: `a${call}`, content: `answer ${call}` }),

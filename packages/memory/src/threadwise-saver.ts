@@ -269,13 +269,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * reducer will fail on the input, or the input names an archived message by id (R37):
    * - a message under an archived id (`archived-edit`, {@link ThreadwiseArchivedMessageError}):
    *   it would be appended at the end instead of replacing the archived one in place;
+   * - a `RemoveMessage` of an archived id, also one the hot part holds again on a branch forked from
+   *   before an archiving (`archived-edit`): the archived copy would be read back;
    * - a `RemoveMessage` of an id that is neither in the hot part nor earlier in the input: the
    *   reducer fails right after this checkpoint (before any middleware runs, so the caller sees
    *   LangGraph's "Attempting to delete a message with an ID that doesn't exist"); refused here with
    *   `archived-edit` for an archived id, else with the reducer's own message, so the failed run
    *   leaves neither a checkpoint nor a turn lease behind.
    * An input holding `REMOVE_ALL_MESSAGES` is a rewrite (the reducer keeps what follows the last
-   * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part.
+   * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part and removals.
    */
   async #refuseInput(threadId: string, checkpoint: Checkpoint): Promise<void> {
     const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
@@ -285,11 +287,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const seen = new Set(hot);
     const unseen: string[] = [];
     const removals: string[] = [];
+    const unknownRemovals: string[] = [];
     for (const message of given) {
       const id = (message as { id?: unknown } | null)?.id;
       if (typeof id !== "string") continue;
       if (RemoveMessage.isInstance(message)) {
-        if (!seen.has(id)) removals.push(id);
+        // Looked up even when hot: a branch forked from before an archiving holds archived
+        // messages in its hot part again, and removing the hot copy would leave the archived one
+        // to be read back (the archive is one per thread, not per branch).
+        removals.push(id);
+        if (!seen.has(id)) unknownRemovals.push(id);
       } else {
         if (!hot.has(id)) unseen.push(id);
         seen.add(id);
@@ -299,7 +306,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
     const edited = await this.#archive.having(threadId, [...new Set([...unseen, ...removals])]);
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
-    if (removals.length > 0) throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${removals[0]}')`);
+    if (unknownRemovals.length > 0)
+      throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
   }
 
   /**
