@@ -27,10 +27,13 @@ import { z } from "zod/v4";
 
 const config = { configurable: { thread_id: "t" } };
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
+/** An in-memory memoryStack with no window, summary, recall or logs: turn admission and the archive's checks only. */
+const quietStack = (options: { turnLeaseMs?: number } = {}) =>
+  memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {}, ...options });
 
 /** Six turns (the first calls a tool) through turn admission and an archive keeping two groups, archiving in batches of two. */
 async function archivedThread() {
-  const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
+  const stack = quietStack();
   const saver = stack.checkpointer as ThreadwiseSaver;
   const runs: string[] = [];
   const lookup = tool(
@@ -92,14 +95,7 @@ describe("turn admission: a resumed run refused calls no model and runs no tool"
 
 describe("turn admission: a HITL resume of an old interrupt refused runs no tool", () => {
   it("a Command resuming a superseded interrupt whose branch reaches into the archive is refused archived-fork before the tool runs", async () => {
-    const stack = memoryStack({
-      backend: "in_memory",
-      windowSize: false,
-      summarize: false,
-      recallMaxTokens: false,
-      logger: false,
-      env: {},
-    });
+    const stack = quietStack();
     const saver = stack.checkpointer as ThreadwiseSaver;
     const runs: string[] = [];
     const ask = tool(
@@ -142,15 +138,7 @@ describe("turn admission: a HITL resume of an old interrupt refused runs no tool
 
 describe("turn lease: ends with the run, however it ends", () => {
   function agentOn(turnLeaseMs: number, answer: (call: number) => AIMessage | Error) {
-    const stack = memoryStack({
-      backend: "in_memory",
-      windowSize: false,
-      summarize: false,
-      recallMaxTokens: false,
-      logger: false,
-      env: {},
-      turnLeaseMs,
-    });
+    const stack = quietStack({ turnLeaseMs });
     const saver = stack.checkpointer as ThreadwiseSaver;
     const spin = tool(async () => "again", { name: "spin", description: "spins", schema: z.object({}) });
     const model = scriptedModel((_messages, call) => answer(call));
@@ -196,14 +184,7 @@ describe("turn lease: ends with the run, however it ends", () => {
   });
 
   it("a turn whose tool runs holds the lease (the checkpoint before the tools has only the tool calls sent to the tool node to run)", async () => {
-    const stack = memoryStack({
-      backend: "in_memory",
-      windowSize: false,
-      summarize: false,
-      recallMaxTokens: false,
-      logger: false,
-      env: {},
-    });
+    const stack = quietStack();
     const saver = stack.checkpointer as ThreadwiseSaver;
     let entered!: () => void;
     const inTool = new Promise<void>((resolve) => {
