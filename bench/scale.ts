@@ -69,6 +69,15 @@ import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
+import {
+  DEFAULT_FACT_INDEX_MAX_FACTS,
+  DEFAULT_FACT_INDEX_MAX_THREADS,
+  DEFAULT_MAX_ITEMS,
+  DEFAULT_MIN_SCORE,
+  FACTS_STATE_KEY,
+  type Fact,
+  FactIndexCache,
+} from "@threadwise/fact-recall";
 import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
 // The digests summarize keeps of what a summary covers (not part of its public API; the bench
 // rewrites a prepared thread's channels for another thread's text, see `retarget`).
@@ -108,6 +117,7 @@ const DEFAULTS = {
   warm: "5",
   "recall-threads": "10,200",
   "cold-step-max-other": "10000",
+  "fact-index-threads": "10,5000",
 };
 const cli = benchArgs(LOCOMO_PATH, {
   threads: { type: "string", default: DEFAULTS.threads },
@@ -122,6 +132,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   warm: { type: "string", default: DEFAULTS.warm },
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
   "cold-step-max-other": { type: "string", default: DEFAULTS["cold-step-max-other"] },
+  "fact-index-threads": { type: "string", default: DEFAULTS["fact-index-threads"] },
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
@@ -168,6 +179,8 @@ const THREADS_TARGET = 1.5;
 const STEP_TARGET_SIZES = [1000, 10000];
 /** `--cold-step-max-other`: the largest thread (messages) the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite); past it only the hooks' own time. */
 const COLD_STEP_MAX_OTHER = Number(args["cold-step-max-other"]);
+/** `--fact-index-threads`: threads served round-robin by fact-recall's index cache alone (its bound against holding every thread). */
+const FACT_INDEX_THREADS = list(args["fact-index-threads"]);
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
 
 /** The stack under test: the full stack of bench/step.ts, with or without recall (`--recall`). */
@@ -332,6 +345,72 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     calls: own.length,
     heapPerThread,
     byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
+    load: loadavg()[0] ?? 0,
+  };
+}
+
+// ---------------------------------------------------------------------------------------------
+// Round-robin, fact-recall's index cache alone
+
+interface FactIndexRow {
+  threads: number;
+  /** Facts per thread (the stack's prepared facts). */
+  factsPerThread: number;
+  /** The cache's bound in facts (`maxHeldFacts`): the default, or every thread's facts. */
+  maxHeldFacts: number;
+  /** Threads whose index the cache held after the untimed round. */
+  held: number;
+  /** CPU ms per call of what fact-recall does with its index on a user message (sync, then search): median, mean, p90. */
+  callMs: number;
+  callMeanMs: number;
+  callP90Ms: number;
+  calls: number;
+  /** Heap held per thread after the untimed round (the indexes and the fact objects they point at), bytes. */
+  heapPerThread: number;
+  load: number;
+}
+
+/**
+ * fact-recall's per-thread index (`FactIndexCache`, as `factRecall` makes it) serving T threads in
+ * turn: each thread holds the stack's prepared facts made its own (its marker on every fact's key
+ * and text, so no two threads share an index entry), each call hands over fresh fact objects (as
+ * a checkpointer does) and does what fact-recall does on a user message: the cache's index for the
+ * thread, `sync` with the slot's facts, `search` with the thread's newest user message. Once with
+ * the default `maxHeldFacts` and once with a bound that holds every thread.
+ */
+function roundRobinFactIndex(threads: number, maxHeldFacts: number, facts: readonly Fact[], query: string): FactIndexRow {
+  const own = Array.from({ length: threads }, (_, k) =>
+    facts.map((fact) => ({ ...fact, key: `${fact.key} ⟨f${k}⟩`, text: `${fact.text} ⟨f${k}⟩` })),
+  );
+  const cache = new FactIndexCache(DEFAULT_FACT_INDEX_MAX_THREADS, maxHeldFacts);
+  const call = (k: number) => {
+    const fresh = (own[k] as Fact[]).map((fact) => ({ ...fact }));
+    const c0 = cpuNow();
+    const index = cache.for(`fi-${k}`);
+    index.sync(fresh);
+    index.search(`${query} ⟨f${k}⟩`, DEFAULT_MAX_ITEMS, DEFAULT_MIN_SCORE);
+    return cpuNow() - c0;
+  };
+  const before = heapUsed();
+  for (let k = 0; k < threads; k += 1) call(k);
+  const heapPerThread = (heapUsed() - before) / threads;
+  const held = cache.threads;
+  const times: number[] = [];
+  const calls = Math.max(CALLS, Math.min(threads, 5 * CALLS));
+  for (let i = 0; i < calls; i += 1) {
+    if (i % 50 === 0) gc({ type: "minor" });
+    times.push(call(i % threads));
+  }
+  return {
+    threads,
+    factsPerThread: facts.length,
+    maxHeldFacts,
+    held,
+    callMs: median(times),
+    callMeanMs: mean(times),
+    callP90Ms: percentile(times, 0.9),
+    calls,
+    heapPerThread,
     load: loadavg()[0] ?? 0,
   };
 }
@@ -761,6 +840,23 @@ async function main() {
         .join(", ")}`,
     );
   }
+  const factIndex: FactIndexRow[] = [];
+  if (FACT_INDEX_THREADS.length > 0) {
+    const end = userAt(specs, SIZE - 1);
+    const prepared = await preparedChannels(specs, end, "fi-", " ⟨fi⟩");
+    const facts = (prepared[FACTS_STATE_KEY] as { facts?: Fact[] } | undefined)?.facts ?? [];
+    const query = (specs[userAt(specs, end + 2)] as ThreadMessageSpec).content;
+    for (const threads of FACT_INDEX_THREADS) {
+      const all = threads * facts.length;
+      for (const bound of all > DEFAULT_FACT_INDEX_MAX_FACTS ? [DEFAULT_FACT_INDEX_MAX_FACTS, all] : [DEFAULT_FACT_INDEX_MAX_FACTS]) {
+        const row = roundRobinFactIndex(threads, bound, facts, query);
+        factIndex.push(row);
+        console.log(
+          `round-robin fact index ${String(threads).padStart(5)} threads x ${facts.length} facts  maxHeldFacts ${bound}  held ${row.held}  ${fmt(row.callMs)} ms (mean ${fmt(row.callMeanMs)}, p90 ${fmt(row.callP90Ms)})  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
+        );
+      }
+    }
+  }
   const steps: StepRow[] = [];
   for (const threads of STEP_THREADS) {
     const row = await roundRobinSteps(threads, specs);
@@ -841,6 +937,14 @@ async function main() {
       return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`;
     }),
   ];
+  const factIndexTable = [
+    "| threads (round-robin) | facts / thread | maxHeldFacts | threads held | CPU ms / call, median / mean | p90 | timed calls | heap held / thread | load |",
+    "|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    ...factIndex.map(
+      (r) =>
+        `| ${r.threads.toLocaleString("en-US")} | ${r.factsPerThread} | ${r.maxHeldFacts.toLocaleString("en-US")}${r.maxHeldFacts === DEFAULT_FACT_INDEX_MAX_FACTS ? " (default)" : ""} | ${r.held.toLocaleString("en-US")} | ${fmt(r.callMs)} / ${fmt(r.callMeanMs)} | ${fmt(r.callP90Ms)} | ${r.calls} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`,
+    ),
+  ];
   const stepTable = [
     `| saver | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | floor CPU ms / step, median / mean | full stack CPU ms / step, median / mean | x floor, median / mean (target <= ${STEP_TARGET}) | x floor by round (mean) | untimed steps each, then timed rounds | timed steps each | seeding s | load by round |`,
     "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
@@ -860,7 +964,7 @@ async function main() {
         : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
     ),
   ];
-  console.log(`\n${hooksTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
+  console.log(`\n${hooksTable.join("\n")}\n\n${factIndexTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
 
   const command = `pnpm tsx bench/scale.ts${process.argv
     .slice(2)
@@ -874,12 +978,14 @@ async function main() {
     "",
     // Only the parts this run measured.
     ...(hooks.length > 0 ? ["## Threads served round-robin: the hooks' own time per call", "", hooksTable.join("\n"), ""] : []),
+    ...(factIndex.length > 0 ? ["## Threads served round-robin: fact-recall's index cache alone", "", factIndexTable.join("\n"), ""] : []),
     ...(steps.length > 0 ? ["## Threads served round-robin: the whole step (MemorySaver)", "", stepTable.join("\n"), ""] : []),
     ...(cold.length > 0 ? ["## Cold (the first call of a process on a thread) against warm", "", coldTable.join("\n"), ""] : []),
     "## Method",
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
+    `- Round-robin, fact-recall's index cache alone: a \`FactIndexCache\` (as \`factRecall\` makes it) serving T threads in turn, each holding the stack's prepared facts made its own (its marker on every fact's key and text); each call hands over fresh fact objects (as a checkpointer does) and does what fact-recall does on a user message: the thread's index, \`sync\` with the slot's facts, \`search\` with the newest user message (default maxItems and minScore). Once with the default \`maxHeldFacts\` and once with a bound that holds every thread; one untimed round, then at least ${CALLS} timed calls (up to 5x that, at most one round); CPU time, a minor GC every 50 calls. Heap per thread: as for the hooks (the indexes and the fact objects they point at).`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
     `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
@@ -899,6 +1005,7 @@ async function main() {
     warm: WARM,
     targets: { stepOverFloor: STEP_TARGET, hooks5000Over10: THREADS_TARGET },
     hooks,
+    factIndex,
     steps,
     cold,
   };
