@@ -303,9 +303,11 @@ export function renderFacts(facts: readonly Fact[]): string {
 /** Default most threads whose fact index a {@link FactIndexCache} holds (threads). */
 export const DEFAULT_FACT_INDEX_MAX_THREADS = 10_000;
 /**
- * Default most facts held across a {@link FactIndexCache}'s indexes (facts): about 100 MiB of heap
- * at the 2 KiB per fact measured (MiniSearch's postings of its text and keywords included), what
- * 256 threads of 200 facts held under the former 256-thread bound.
+ * Default most facts held across a {@link FactIndexCache}'s indexes (facts): what 256 threads of
+ * 200 facts held under the former 256-thread bound. Heap per fact depends on the index's size
+ * (MiniSearch's postings of its text and keywords, and the fact objects the index points at):
+ * about 2 KiB at 200 facts per thread (about 100 MiB at the bound), about 4.6 KiB at 23 (105 KiB
+ * per index, about 235 MiB at the bound; `bench/scale.ts --fact-index-threads`).
  */
 export const DEFAULT_FACT_INDEX_MAX_FACTS = 51_200;
 
