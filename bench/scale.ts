@@ -682,6 +682,11 @@ async function child(spec: string): Promise<void> {
       const warm: Record<Lane["key"], number[]> = { floor: [], stack: [] };
       for (let i = 0; i < WARM; i += 1) for (const lane of lanes) warm[lane.key].push(await step(target, lane, specs, "major"));
       Object.assign(out, { floorCold: cold.floor, stackCold: cold.stack, floorWarm: median(warm.floor), stackWarm: median(warm.stack) });
+      // Every step of the sample (the row keeps medians): printed by the parent under the row.
+      const each = (values: readonly number[]) => values.map((v) => v.toFixed(0)).join(", ");
+      console.error(
+        `sample ${saver}:${size}:${sample} CPU ms: floor cold ${cold.floor.toFixed(0)}, warm ${each(warm.floor)}; stack cold ${cold.stack.toFixed(0)}, warm ${each(warm.stack)}`,
+      );
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
     const stack: Stack = { name: "hooks", middleware: stackMiddleware(), channels: prepared.hooks, lastSent: 0 };
@@ -797,6 +802,7 @@ function coldSample(saver: string, size: number, channelsFile: string, sample: n
   if (why !== undefined)
     throw new Error(`scale: the cold sample ${saver}:${size} failed, ${why}; its stderr ends:\n${(result.stderr ?? "").slice(-3000)}`);
   if (PROFILE) console.log(result.stderr.slice(result.stderr.indexOf("profile of cold steps")));
+  for (const line of (result.stderr ?? "").split("\n")) if (line.startsWith("sample ")) console.log(`  ${line}`);
   return JSON.parse(line) as ColdSample;
 }
 
