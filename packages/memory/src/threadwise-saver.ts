@@ -264,6 +264,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
     const foreign = archived.slice(from).filter((id) => !inHot.has(id));
     if (foreign.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", foreign);
+    // A branch forked from before an archiving holds the archived messages hot again: they must open
+    // its hot part in the archive's order, nothing between them, so its thread begins with the
+    // archive. Else the other branch removed (or moved) messages before it archived: this branch's
+    // next archiving would append those at the archive's end, out of order (seed 104 case 8).
+    const held = archived.slice(from);
+    const out = held.findIndex((id, k) => hot[k] !== id);
+    if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", held.slice(out));
   }
 
   /**
