@@ -70,6 +70,25 @@ describe("summarize's coverage check reads the archived messages (issue 27)", ()
     expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
   });
 
+  // Found by the slow archive fuzz (seed 104 case 35): the summary's last covered message removed
+  // (neither hot nor archived). Without the archive summarize takes the whole thread as uncovered
+  // (its boundary gone, as after a deletion from the head) and goes on from its summary; with the
+  // archive the check compared the archived messages with the covered ones and made the summary
+  // again from the start, so the next requests' summary differed.
+  it("the summary's last covered message removed: the whole thread is uncovered, with or without the archive", async () => {
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const record = first.update as SummaryRecord;
+    expect(record.coveredThroughId).toBe("a4");
+    const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
+    const removed = whole.filter((m) => m.id !== "a4");
+    const control = await call(removed, record, undefined);
+    const withArchive = await call(removed.slice(4), record, removed.slice(0, 4));
+    expect(control.inputs.length).toBeGreaterThan(0);
+    expect(withArchive.madeAgain).toBe(control.madeAgain);
+    expect(withArchive.inputs).toEqual(control.inputs);
+    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+
   it("nothing removed: the summary goes on from where it was, with or without the archive", async () => {
     const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
     const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
