@@ -7,6 +7,7 @@
  * every operation is test/stack.archive.test.ts.
  */
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, messageArchive, ThreadwiseArchivedMessageError, type ThreadwiseSaver, turnAdmission } from "@threadwise/memory";
@@ -103,6 +104,54 @@ describe("message archive: edits by id in a turn's input, forks from the start",
       (error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-edit" && error.messageIds.includes(target),
     );
     expect(await stored()).toEqual(before);
+  });
+
+  // Found by the archive fuzz (seed 104 case 8): a branch forked from before an archiving whose
+  // thread holds every archived message, but with messages the other branch removed before it
+  // archived (here a0) between them. Its thread does not begin with the archive. It was admitted;
+  // its first model call archived a0 at the archive's end (after a1), the put after it was refused
+  // mid-run (archived-fork), and the fork's first steps stayed stored as the head, its turn lease
+  // held for up to turnLeaseMs (the next turn refused turn-in-progress).
+  it("a fork whose thread holds the archived messages with others between them is refused at its input (archived-fork), nothing stored", async () => {
+    const stack = memoryStack({
+      backend: "in_memory",
+      windowSize: false,
+      summarize: false,
+      recallMaxTokens: false,
+      logger: false,
+      env: {},
+    });
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
+    const agent = createAgent({
+      model,
+      checkpointer: saver,
+      middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
+    });
+    const turn = (input: BaseMessage[], at: RunnableConfig = config) => agent.invoke({ messages: input }, at);
+    await turn([new HumanMessage({ id: "u0", content: "u0" })]);
+    await turn([new HumanMessage({ id: "u1", content: "u1" })]);
+    const beforeArchiving = await agent.graph.getState(config);
+    expect(ids((beforeArchiving.values as { messages: BaseMessage[] }).messages)).toEqual(["u0", "a0", "u1", "a1"]);
+    await turn([new RemoveMessage({ id: "a0" }), new HumanMessage({ id: "u2", content: "u2" })]);
+    await turn([new HumanMessage({ id: "u3", content: "u3" })]);
+    expect(ids(await saver.archivedMessages("t"))).toEqual(["u0", "u1", "a1"]);
+    const stored = async () => {
+      const history = [];
+      for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot.config.configurable?.checkpoint_id);
+      return { thread: ids(await saver.readThread(config)), archive: ids(await saver.archivedMessages("t")), history };
+    };
+    const before = await stored();
+    const calls = model.calls.length;
+    await expect(turn([new HumanMessage({ id: "f1", content: "fork" })], beforeArchiving.config)).rejects.toSatisfy(
+      (error) =>
+        ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-fork" && error.messageIds.join() === "u1,a1",
+    );
+    expect(model.calls.length).toBe(calls);
+    expect(await stored()).toEqual(before);
+    // The thread takes its next turn at once.
+    await turn([new HumanMessage({ id: "u4", content: "u4" })]);
+    expect(ids(await saver.readThread(config))).toEqual([...before.thread, "u4", `a${calls}`]);
   });
 
   it("a rewrite (REMOVE_ALL_MESSAGES, then the thread as read back) passes", async () => {

@@ -70,6 +70,76 @@ describe("summarize's coverage check reads the archived messages (issue 27)", ()
     expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
   });
 
+  // Found by the slow archive fuzz (seed 104 case 35): the summary's last covered message removed
+  // (neither hot nor archived). Without the archive summarize takes the whole thread as uncovered
+  // (its boundary gone, as after a deletion from the head) and goes on from its summary; with the
+  // archive the check compared the archived messages with the covered ones and made the summary
+  // again from the start, so the next requests' summary differed.
+  it("the summary's last covered message removed: the whole thread is uncovered, with or without the archive", async () => {
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const record = first.update as SummaryRecord;
+    expect(record.coveredThroughId).toBe("a4");
+    const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
+    const removed = whole.filter((m) => m.id !== "a4");
+    const control = await call(removed, record, undefined);
+    const withArchive = await call(removed.slice(4), record, removed.slice(0, 4));
+    expect(control.inputs.length).toBeGreaterThan(0);
+    expect(withArchive.madeAgain).toBe(control.madeAgain);
+    expect(withArchive.inputs).toEqual(control.inputs);
+    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+
+  it("the summary's last covered message removed, in the background: the next call adopts the same summary, with or without the archive", async () => {
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const record = first.update as SummaryRecord;
+    const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7), ...turn(8).slice(0, 1)];
+    const removed = whole.filter((m) => m.id !== "a4");
+    /** Two calls of one background `summarize`: the first prepares a summary after its answer, the second (one exchange later) adopts it. */
+    const twoCalls = async (archived: BaseMessage[] | undefined) => {
+      const summarizer = scriptedModel(
+        (input: BaseMessage[]) => `summary of ${input.map((m) => messageText(m)).join(" / ").length} chars`,
+        {
+          strict: false,
+        },
+      );
+      const middleware = summarize({
+        model: summarizer,
+        windowSize: 2,
+        threshold: 4,
+        background: true,
+        logger: false,
+        ...(archived ? { archived: async () => archived } : {}),
+      });
+      const at = (messages: BaseMessage[]) =>
+        runModelCall(
+          [middleware],
+          {
+            messages: archived ? messages.slice(archived.length) : messages,
+            channels: { [SUMMARY_SLOT_KEY]: { summary: record } },
+            systemMessage: new SystemMessage("S"),
+            tools: [],
+            configurable: { thread_id: "t" },
+          },
+          async () => new AIMessage("ok"),
+        );
+      await at(removed.slice(0, -3));
+      // The job runs after the answer: wait until the summarizer was called, then for its answer to settle.
+      for (let turns = 0; turns < 1000 && summarizer.calls.length === 0; turns += 1) await new Promise((resolve) => setImmediate(resolve));
+      for (let turns = 0; turns < 10; turns += 1) await new Promise((resolve) => setImmediate(resolve));
+      expect(summarizer.calls.length).toBeGreaterThan(0);
+      const { commands } = await at(removed);
+      const update = (commands as Command[]).map(
+        (c) => (c.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY]?.summary,
+      )[0];
+      return { update, inputs: summarizer.calls.length };
+    };
+    const control = await twoCalls(undefined);
+    const withArchive = await twoCalls(removed.slice(0, 4));
+    expect(control.update?.coveredThroughId).toBeDefined();
+    expect(withArchive.inputs).toBe(control.inputs);
+    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+  });
+
   it("nothing removed: the summary goes on from where it was, with or without the archive", async () => {
     const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
     const whole = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];

@@ -144,6 +144,45 @@ function expectStoredOnce(outcome: Awaited<ReturnType<typeof operationTwice>>) {
   });
 }
 
+/**
+ * A turn on `a` whose checkpoint write fails after its first step (the wrapped saver's put throws
+ * once the model answered), then a turn on `b` (another process on the same store): admitted at
+ * once (was: `turn-in-progress` until the failed run's lease lapsed, `turnLeaseMs` later).
+ */
+async function failedWriteThenTurn(a: ThreadwiseSaver, b: ThreadwiseSaver, thread: string) {
+  const inner = a.inner as { put: ThreadwiseSaver["put"] };
+  const put = inner.put.bind(a.inner);
+  let failing = false;
+  // The checkpoint after the model's answer: the run's steps before it (its input applied) are stored.
+  inner.put = async (config, checkpoint, metadata, versions) => {
+    const last = (checkpoint.channel_values?.messages as BaseMessage[] | undefined)?.at(-1);
+    if (failing && metadata.source === "loop" && last?.getType() === "ai") throw new Error("disk full");
+    return put(config, checkpoint, metadata, versions);
+  };
+  const answering = (saver: ThreadwiseSaver) =>
+    createAgent({ model: scriptedModel(() => "answer"), checkpointer: saver, middleware: [turnAdmission(saver)] });
+  const cfg = { configurable: { thread_id: thread } };
+  await answering(a).invoke({ messages: [new HumanMessage("first")] }, cfg);
+  failing = true;
+  const failed = await answering(a)
+    .invoke({ messages: [new HumanMessage("fails")] }, cfg)
+    .catch((e: unknown) => e);
+  failing = false;
+  const next = await answering(b)
+    .invoke({ messages: [new HumanMessage("next")] }, cfg)
+    .then(
+      (state) => (state.messages as BaseMessage[]).map(text),
+      (e: unknown) => e,
+    );
+  inner.put = put;
+  return { failed: (failed as Error).message, next };
+}
+
+function expectReleased(outcome: Awaited<ReturnType<typeof failedWriteThenTurn>>) {
+  expect(outcome.failed).toBe("disk full");
+  expect(outcome.next).toEqual(["first", "answer", "fails", "next", "answer"]);
+}
+
 const dir = mkdtempSync(join(tmpdir(), "tw-admission-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const saverOf = (input: MemoryConfigInput) =>
@@ -164,6 +203,15 @@ describe("a refused turn never runs", () => {
     expectRefusedBeforeRunning(await refusedWhileBusy(a as ThreadwiseSaver, b as ThreadwiseSaver, "t"));
     expectStoredOnce(await operationTwice(b as ThreadwiseSaver, "op"));
     await Promise.all([a?.close(), b?.close()]);
+  });
+
+  it("in_memory and sqlite (two checkpointers on one file): a run whose checkpoint write fails after its first step leaves no lease", async () => {
+    const saver = saverOf({ backend: "in_memory" });
+    expectReleased(await failedWriteThenTurn(saver, saver, "failed-write"));
+    const file = join(dir, "failed-write.sqlite");
+    const [a, b] = [saverOf({ backend: "sqlite", sqlitePath: file }), saverOf({ backend: "sqlite", sqlitePath: file })];
+    expectReleased(await failedWriteThenTurn(a, b, "failed-write"));
+    await Promise.all([a.close(), b.close()]);
   });
 
   it("in_memory: an operation id is stored once; a bad one names the option", async () => {
@@ -189,6 +237,7 @@ describe.skipIf(skipUnlessRealPostgres("turn admission on PostgreSQL"))("a refus
     const [a, b] = [0, 1].map(() => saverOf({ backend: "postgres", postgresDsn: db.url, allowPlaintext: true }));
     expectRefusedBeforeRunning(await refusedWhileBusy(a as ThreadwiseSaver, b as ThreadwiseSaver, "t"));
     expectStoredOnce(await operationTwice(b as ThreadwiseSaver, "op"));
+    expectReleased(await failedWriteThenTurn(a as ThreadwiseSaver, b as ThreadwiseSaver, "failed-write"));
     await Promise.all([a?.close(), b?.close()]);
   });
 

@@ -6,19 +6,26 @@
  *   test/stack.archive.slow.test.ts);
  * - a run that fails where LangGraph writes no error (its reducer failing on the input, the
  *   recursion limit) must not keep the thread (was: `turn-in-progress` for as long as the heartbeat
- *   renewed the lease, up to 30 min in that process).
+ *   renewed the lease, up to 30 min in that process);
+ * - a run whose checkpoint write fails after its first (a storage error, a refusal of a later step)
+ *   must release the thread when it fails: LangGraph sends its error to the checkpoint that was not
+ *   stored, so no write ends the turn (was: `turn-in-progress` for up to `turnLeaseMs`; the archive
+ *   fuzz, seed 104 case 8).
  */
 import { setTimeout as sleep } from "node:timers/promises";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
 import { Command, interrupt } from "@langchain/langgraph";
+import { type Checkpoint, type CheckpointMetadata, MemorySaver } from "@langchain/langgraph-checkpoint";
 import { scriptedModel } from "@threadwise/core/testing";
 import {
+  MemoryThreadRegistry,
   memoryStack,
   messageArchive,
   ThreadwiseArchivedMessageError,
   ThreadwiseConcurrentTurnError,
-  type ThreadwiseSaver,
+  ThreadwiseSaver,
   turnAdmission,
 } from "@threadwise/memory";
 import { createAgent } from "langchain";
@@ -163,6 +170,35 @@ describe("turn lease: ends with the run, however it ends", () => {
     await expect(agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "u1" })] }, config)).rejects.toThrow(/provider down/);
     await agent.invoke({ messages: [new HumanMessage({ id: "u2", content: "u2" })] }, config);
     expect(ids(await saver.readThread(config)).slice(-2)).toEqual(["u2", "a2"]);
+  });
+
+  // The archive fuzz (seed 104 case 8) met it as a fork refused at its third step; any failure of a
+  // later step's put ends the run the same way (its error goes to the checkpoint that was not stored).
+  it("a run whose checkpoint write fails after its first step releases the lease when it fails", async () => {
+    /** A MemorySaver whose put of a step ending with the model's answer fails while `failing` is set (a storage error). */
+    class FailingSaver extends MemorySaver {
+      failing = false;
+      override async put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata) {
+        const last = (checkpoint.channel_values?.messages as BaseMessage[] | undefined)?.at(-1);
+        if (this.failing && metadata.source === "loop" && last?.getType() === "ai") throw new Error("disk full");
+        return super.put(config, checkpoint, metadata);
+      }
+    }
+    const inner = new FailingSaver();
+    const saver = new ThreadwiseSaver(inner, new MemoryThreadRegistry(inner), { turnLeaseMs: 10_000 });
+    const agent = createAgent({
+      model: scriptedModel((_messages, call) => answer(call)),
+      checkpointer: saver,
+      middleware: [turnAdmission(saver)],
+    });
+    await agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, config);
+    // Turn 1's steps up to its model call are stored; the put after the model's answer fails.
+    inner.failing = true;
+    await expect(agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "u1" })] }, config)).rejects.toThrow(/disk full/);
+    inner.failing = false;
+    // Was: ThreadwiseConcurrentTurnError (turn-in-progress) until the lease lapsed, 10 s after the failed run's last checkpoint.
+    await agent.invoke({ messages: [new HumanMessage({ id: "u2", content: "u2" })] }, config);
+    expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", "u1", "u2", "a2"]);
   });
 
   it("a run stopped by the recursion limit (LangGraph writes no error) holds the thread one lease at most, the heartbeat renewing it no more", async () => {

@@ -10,7 +10,11 @@ import { ThreadwiseError } from "@threadwise/core";
  * - `archived-fork`: a fork, replay or `updateState` from an older checkpoint whose hot part is
  *   older than messages archived since: the archive holds messages of the other branch that this
  *   branch never had, so reading the branch back would mix the two; refused instead. Also a fork
- *   from before a rewrite that emptied the archive (`messageIds` empty): its older messages are gone.
+ *   whose hot part holds the archived messages again with others between them (the other branch
+ *   removed those before archiving; `messageIds` from the first archived one out of place): its
+ *   thread does not begin with the archive, and its own archiving would append the others at the
+ *   archive's end. Also a fork from before a rewrite that emptied the archive (`messageIds`
+ *   empty): its older messages are gone.
  */
 export type ArchivedMessageReason = "archived-edit" | "archived-fork";
 

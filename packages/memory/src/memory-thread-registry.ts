@@ -122,6 +122,17 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     });
   }
 
+  async endTurn(threadId: string, checkpointId: string): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(async () => {
+      const row = this.#rows.get(id);
+      if (!row || row.headId !== checkpointId || row.leaseUntil === undefined) return false;
+      row.leaseUntil = undefined;
+      row.leaseStartedAt = undefined;
+      return true;
+    });
+  }
+
   /** The recorded head; for a thread stored without one, its newest checkpoint id (version 0). */
   #headOf(threadId: string, row: Row | undefined): ThreadHead | undefined {
     if (row?.headId !== undefined) return { checkpointId: row.headId, version: row.headVersion ?? 0 };

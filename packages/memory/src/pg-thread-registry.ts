@@ -157,6 +157,16 @@ export class PgThreadRegistry implements ThreadRegistry {
     return (rowCount ?? 0) > 0;
   }
 
+  async endTurn(threadId: string, checkpointId: string): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    const { rowCount } = await this.#pool.query(
+      `UPDATE ${this.#t.threads} SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL
+       WHERE thread_id = $1 AND head_id = $2 AND lease_until IS NOT NULL`,
+      [id, checkpointId],
+    );
+    return (rowCount ?? 0) > 0;
+  }
+
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   async #headOf(
     threadId: string,

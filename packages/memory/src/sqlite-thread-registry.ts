@@ -177,6 +177,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     );
   }
 
+  async endTurn(threadId: string, checkpointId: string): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(
+      () =>
+        this.#prepare(
+          `UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL
+           WHERE thread_id = ? AND head_id = ? AND lease_until IS NOT NULL`,
+        ).run(id, checkpointId).changes > 0,
+    );
+  }
+
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   #headOf(threadId: string, row: Pick<ThreadRow, "head_id" | "head_version"> | undefined): ThreadHead | undefined {
     if (row?.head_id) return { checkpointId: row.head_id, version: row.head_version };

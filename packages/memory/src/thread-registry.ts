@@ -173,6 +173,13 @@ export interface ThreadRegistry {
    */
   renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean>;
   /**
+   * Ends the turn lease of a run that failed after storing `checkpointId` (its next checkpoint
+   * was not stored, so no error or interrupt write will end it): clears the lease if
+   * `checkpointId` is still the head and a lease is held. Returns `false`, changing nothing,
+   * otherwise (the head moved on: the lease is another run's, or there is none).
+   */
+  endTurn(threadId: string, checkpointId: string): Promise<boolean>;
+  /**
    * Runs `write` (the wrapped saver's `putWrites`) in one transaction with the tombstone check,
    * if checkpoint `checkpointId` is stored; `endsTurn` (an error or interrupt was written)
    * releases the turn lease. Returns `false`, writing nothing, when the checkpoint is not stored

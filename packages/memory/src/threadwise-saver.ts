@@ -100,6 +100,8 @@ interface RunRecord {
   tracked: boolean;
   /** Model and tool calls of the run in progress. */
   calls: number;
+  /** Id of the run's newest checkpoint stored (root namespace): the one its turn lease is held at. */
+  stored?: string;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -262,6 +264,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
     const foreign = archived.slice(from).filter((id) => !inHot.has(id));
     if (foreign.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", foreign);
+    // A branch forked from before an archiving holds the archived messages hot again: they must open
+    // its hot part in the archive's order, nothing between them, so its thread begins with the
+    // archive. Else the other branch removed (or moved) messages before it archived: this branch's
+    // next archiving would append those at the archive's end, out of order (seed 104 case 8).
+    const held = archived.slice(from);
+    const out = held.findIndex((id, k) => hot[k] !== id);
+    if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", held.slice(out));
   }
 
   /**
@@ -453,7 +462,29 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } catch (error) {
       if (run && run.refused === undefined) run.refused = error;
       settle(error);
+      await this.#endFailedTurn(config, run);
       throw error;
+    }
+  }
+
+  /**
+   * A put of a run that already stored a checkpoint failed (a later step refused, e.g.
+   * `archived-fork`, or a storage error): the run ends with that error, and LangGraph sends its
+   * error write to the checkpoint that was not stored, where it is refused too, so no write ends
+   * the turn. The lease the run holds at its last checkpoint ends here, before the error reaches
+   * the caller (was: held until it lapsed, up to `turnLeaseMs`). Only while that checkpoint is still
+   * the head: a run that lost the thread (`lease-lost`) leaves the new holder's lease alone. A
+   * failed release leaves the lease to lapse.
+   */
+  async #endFailedTurn(config: RunnableConfig, run: RunRecord | undefined): Promise<void> {
+    const parentId = config.configurable?.checkpoint_id;
+    if (run?.stored === undefined || parentId !== run.stored) return;
+    try {
+      const threadId = threadIdOf(config);
+      if (this.#heartbeats.get(threadId)?.checkpointId === parentId) this.#heartbeat(threadId, undefined);
+      await this.registry.endTurn(threadId, parentId);
+    } catch {
+      // The lease lapses at most `turnLeaseMs` after the run's last checkpoint; the put's own error is the one to report.
     }
   }
 
@@ -516,12 +547,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const result = await stored;
       this.#remember(this.#committed, key);
       for (const write of deferred) write.resolve();
-      if (checkpointNs === "")
-        this.#heartbeat(
-          threadId,
-          commit.leavesTurnOpen ? checkpoint.id : undefined,
-          this.#findRun([(config as { control?: object }).control, config.signal]),
-        );
+      if (checkpointNs === "") {
+        const run = this.#findRun([(config as { control?: object }).control, config.signal]);
+        if (run) run.stored = checkpoint.id;
+        this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
+      }
       return result;
     } catch (error) {
       this.#refused.set(key, error);

@@ -96,4 +96,21 @@ describe.each([
     await put({ ...commit("c-4", "e-6", true, false), operationId: "op" });
     expect(await reasonOf({ ...commit("e-6", "f-7", true, false), operationId: "op" })).toBe("duplicate-operation");
   });
+
+  it("endTurn ends the lease held at the head only (a run whose next checkpoint failed to store)", async () => {
+    const clock = 1_000_000;
+    const { registry, store } = open(() => clock);
+    const put = (c: CheckpointCommit) => registry.commitCheckpoint("t", c, async () => store(c.checkpointId));
+    await put(commit(undefined, "c1", true, true));
+    await put(commit("c1", "c2", false, true));
+    // Not the head (the run lost the thread, or another checkpoint): the lease stays.
+    expect(await registry.endTurn("t", "c1")).toBe(false);
+    expect(((await put(commit("c2", "x3", true, true)).catch((e: unknown) => e)) as ThreadwiseConcurrentTurnError).reason).toBe(
+      "turn-in-progress",
+    );
+    expect(await registry.endTurn("t", "c2")).toBe(true);
+    // No lease left: nothing to end, and a new turn starts at once.
+    expect(await registry.endTurn("t", "c2")).toBe(false);
+    await expect(put(commit("c2", "d3", true, true))).resolves.toBeUndefined();
+  });
 });

@@ -186,7 +186,8 @@ export const summarizeOptionsSchema = z.strictObject({
    * Reads a thread's archived messages, oldest first (issue 27), e.g.
    * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
    * Read only when a summary must reach before the stored thread: made again from the start after
-   * a covered message was edited (R37), or caught up from a boundary that is archived; then
+   * a covered message was edited (R37), or caught up from a boundary that is not stored (archived,
+   * or removed: then the whole thread is uncovered, as without the archive); then
    * summarize works on the archived messages followed by the stored ones, as on a thread that
    * never archived. @default undefined (the stored thread only)
    */

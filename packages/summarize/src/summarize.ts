@@ -228,9 +228,11 @@ export function summarize(options: SummarizeOptions = {}) {
     from: number,
     archived: readonly BaseMessage[] = [],
   ): SummaryStart => {
+    // Found by id over the whole thread: a boundary neither stored nor archived (removed) covers
+    // nothing, as in a thread that never archived (not: every archived message).
     const covered =
       from === 0
-        ? [...archived, ...coveredMessages(stored, record)]
+        ? coveredMessages([...archived, ...stored], record)
         : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
@@ -364,15 +366,13 @@ export function summarize(options: SummarizeOptions = {}) {
         const settled = jobs.take(threadId, previous, (base) => {
           const from = boundaryEnd();
           const kept = beyondBoundary(base);
-          const uncovered = kept ? uncoveredStartOf(stored, kept) : from;
-          const covered =
-            from === 0
-              ? [...archivedCovered, ...coveredMessages(stored, base)]
-              : stored.slice(from, uncovered).filter((message) => messageType(message) !== "system");
+          // The whole thread, the archived messages first: its boundary found by id in it (archived,
+          // stored, or neither: then all of it is uncovered), as in a thread that never archived.
+          const thread = from === 0 ? [...archivedCovered, ...stored] : stored;
+          const uncovered = kept ? uncoveredStartOf(thread, kept) : from;
+          const covered = thread.slice(from, uncovered).filter((message) => messageType(message) !== "system");
           if (!coverageIntact(kept, covered)) return undefined;
-          const pending = stored.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system");
-          // A job that made the summary again from the start began with the archived messages.
-          return kept === undefined && from === 0 ? [...archivedCovered, ...pending] : pending;
+          return thread.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system");
         });
         if (settled?.result) {
           record = settled.result;
@@ -394,11 +394,12 @@ export function summarize(options: SummarizeOptions = {}) {
       // `threshold` messages, the summary still covers a whole period, and once the next exchange
       // is in, what it does not cover is the window again. (Token parts are not moved earlier.)
       const lead = background && ownWindow ? BACKGROUND_LEAD_MESSAGES : 0;
-      // A boundary that is archived (a summary made again in passes that stopped inside the archive):
-      // the thread is the archived messages after it, then the stored ones; core keeps every stored one.
+      // A boundary that is not stored: archived (a summary made again in passes that stopped inside
+      // the archive), or removed (then the whole thread is uncovered, as without the archive). The
+      // plan is the whole thread's, the archived messages first; core keeps every stored one.
       if (opts.archived && record?.coveredThroughId != null && indexThread(stored).indexOf(record.coveredThroughId) === -1) {
         const archived = await readArchived();
-        if (archived.some((message) => message.id === record?.coveredThroughId)) {
+        if (archived.length > 0) {
           stored = [...archived, ...stored];
           archivedCount = archived.length;
         }
