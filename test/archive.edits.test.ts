@@ -18,7 +18,7 @@ const config = { configurable: { thread_id: "t" } };
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 
 /** Six turns through a stack (turn admission first, as memoryStack) that archives all but the newest two groups, in batches of two. */
-async function archivedThread() {
+function archivingAgent() {
   const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
   const saver = stack.checkpointer as ThreadwiseSaver;
   const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
@@ -27,6 +27,11 @@ async function archivedThread() {
     checkpointer: saver,
     middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
   });
+  return { saver, agent, model };
+}
+
+async function archivedThread() {
+  const { saver, agent } = archivingAgent();
   for (let k = 0; k < 6; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
   const stored = async () => {
     const history = [];
@@ -113,21 +118,7 @@ describe("message archive: edits by id in a turn's input, forks from the start",
   // mid-run (archived-fork), and the fork's first steps stayed stored as the head, its turn lease
   // held for up to turnLeaseMs (the next turn refused turn-in-progress).
   it("a fork whose thread holds the archived messages with others between them is refused at its input (archived-fork), nothing stored", async () => {
-    const stack = memoryStack({
-      backend: "in_memory",
-      windowSize: false,
-      summarize: false,
-      recallMaxTokens: false,
-      logger: false,
-      env: {},
-    });
-    const saver = stack.checkpointer as ThreadwiseSaver;
-    const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
-    const agent = createAgent({
-      model,
-      checkpointer: saver,
-      middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
-    });
+    const { saver, agent, model } = archivingAgent();
     const turn = (input: BaseMessage[], at: RunnableConfig = config) => agent.invoke({ messages: input }, at);
     await turn([new HumanMessage({ id: "u0", content: "u0" })]);
     await turn([new HumanMessage({ id: "u1", content: "u1" })]);
