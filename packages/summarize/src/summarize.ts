@@ -237,10 +237,10 @@ export function summarize(options: SummarizeOptions = {}) {
     from: number,
     archive?: ArchiveAccess,
   ): Promise<SummaryStart> => {
-    const thread = archive && from === 0 ? archive : undefined;
+    const before = archive && from === 0 ? archive : undefined;
     const covered =
       from === 0
-        ? coveredMessages(stored, record, await thread?.newest())
+        ? coveredMessages(stored, record, await before?.newest())
         : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
@@ -254,7 +254,7 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
-    const archived = thread ? (await thread.all()).filter((message) => messageType(message) !== "system") : [];
+    const archived = before ? (await before.all()).filter((message) => messageType(message) !== "system") : [];
     return {
       base: undefined,
       span: [...archived, ...stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system")],
