@@ -32,6 +32,11 @@ describe("message archive: a whole replay", () => {
     expect(plain.hot).toBe(plain.thread.length);
     expect(archived.archived).toBeGreaterThanOrEqual(20);
     expect(archived.hot).toBeLessThan(plain.thread.length / 2);
+    // The summary record keeps a digest per covered message still hot, and one for the newest
+    // archived message (issue 27: it grew with the whole thread, the 50k-message steps' cost).
+    expect(plain.digests).toBeGreaterThan(archived.hot + 1);
+    expect(archived.digests).toBeGreaterThan(0);
+    expect(archived.digests).toBeLessThanOrEqual(archived.hot + 1);
     // Nothing lost, nothing duplicated, same order.
     expect(archived.thread).toEqual(plain.thread);
     expect(new Set(archived.thread).size).toBe(archived.thread.length);

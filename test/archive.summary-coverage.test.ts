@@ -11,7 +11,7 @@ import type { Command } from "@langchain/langgraph";
 import { messageText, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { messageArchive } from "@threadwise/memory";
-import { summarize } from "@threadwise/summarize";
+import { COVERED_DIGEST_CHARACTERS, summarize } from "@threadwise/summarize";
 import type { AgentMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { runModelCall } from "./support/model-call.js";
@@ -148,7 +148,17 @@ describe("summarize's coverage check reads the archived messages (issue 27)", ()
     expect(control.madeAgain).toBe(false);
     expect(withArchive.madeAgain).toBe(false);
     expect(withArchive.inputs).toEqual(control.inputs);
-    expect(withArchive.update).toEqual({ ...control.update, updatedAt: withArchive.update?.updatedAt });
+    // The same record, but for the digests: with the archive it keeps those of the newest archived
+    // message and the covered stored ones only (the archived ones never change), a suffix of the
+    // control's; without, one per covered message of the thread.
+    const digests = (record: SummaryRecord | undefined) => record?.coveredDigests ?? "";
+    expect({ ...withArchive.update, coveredDigests: "" }).toEqual({
+      ...control.update,
+      updatedAt: withArchive.update?.updatedAt,
+      coveredDigests: "",
+    });
+    expect(digests(control.update).endsWith(digests(withArchive.update))).toBe(true);
+    expect(digests(withArchive.update).length).toBe(digests(control.update).length - 3 * COVERED_DIGEST_CHARACTERS);
   });
 });
 
@@ -184,5 +194,37 @@ describe("messageArchive waits for summarize's first record (issue 27)", () => {
     };
     expect(await archiveWith(true)).toEqual([]);
     expect(await archiveWith(false)).toEqual(["u0", "a0", "u1", "a1", "u2", "a2"]);
+  });
+
+  // Issue 27: summarize checks the archived messages through the newest one only (they never
+  // change), so an edited covered message must not be archived before a summary is made again:
+  // once archived behind another, the check could no longer see the edit.
+  it("moves nothing while a covered message differs from the summary's digests (edited, removed); the same thread unedited moves", async () => {
+    const first = await call([...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5).slice(0, 1)], undefined, undefined);
+    const record = first.update as SummaryRecord;
+    const thread = [...turn(0), ...turn(1), ...turn(2), ...turn(3), ...turn(4), ...turn(5), ...turn(6), ...turn(7).slice(0, 1)];
+    const archiveOf = async (messages: BaseMessage[]) => {
+      const written: BaseMessage[][] = [];
+      const saver = {
+        archiveMessages: async (_: string, moved: BaseMessage[]) => void written.push(moved),
+        archivedMessages: async () => [],
+      };
+      await runModelCall(
+        [messageArchive(saver as never, { keepGroups: 2, batchMessages: 2, alignMessages: 1, logger: false })],
+        {
+          messages,
+          channels: { [SUMMARY_SLOT_KEY]: { summary: record } },
+          systemMessage: new SystemMessage("S"),
+          tools: [],
+          configurable: { thread_id: "t" },
+        },
+        async () => new AIMessage("ok"),
+      );
+      return written.flat().map((m) => m.id);
+    };
+    expect(await archiveOf(thread)).toEqual(["u0", "a0", "u1", "a1", "u2", "a2", "u3", "a3"]);
+    const edited = thread.map((m) => (m.id === "a1" ? new AIMessage({ id: "a1", content: "Noted, edited." }) : m));
+    expect(await archiveOf(edited)).toEqual([]);
+    expect(await archiveOf(thread.filter((m) => m.id !== "u1"))).toEqual([]);
   });
 });

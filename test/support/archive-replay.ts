@@ -5,9 +5,10 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
-import { messageText } from "@threadwise/core";
+import { messageText, readSummarySlot } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { type MemoryConfigInput, memoryStack, type ThreadwiseSaver } from "@threadwise/memory";
+import { COVERED_DIGEST_CHARACTERS } from "@threadwise/summarize";
 import { createAgent } from "langchain";
 import { z } from "zod/v4";
 
@@ -42,6 +43,8 @@ export interface Run {
   thread: string[];
   hot: number;
   archived: number;
+  /** Messages whose digest the thread's summary record keeps (`coveredDigests`). */
+  digests: number;
   checkpointer: ThreadwiseSaver;
 }
 
@@ -93,6 +96,7 @@ export async function replay(options: ReplayOptions): Promise<Run> {
     thread: (await checkpointer.readThread(config)).map(shape),
     hot: (state.values.messages as BaseMessage[]).length,
     archived: (await checkpointer.archivedMessages(THREAD)).length,
+    digests: (readSummarySlot(state.values).summary?.coveredDigests?.length ?? 0) / COVERED_DIGEST_CHARACTERS,
     checkpointer,
   };
 }

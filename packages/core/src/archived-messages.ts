@@ -1,12 +1,20 @@
 import type { BaseMessage } from "@langchain/core/messages";
 
+/** Options of an {@link ArchivedMessagesReader} call. */
+export interface ArchivedMessagesReadOptions {
+  /** Read only the newest `last` archived messages (a positive integer). @default every archived message */
+  last?: number;
+}
+
 /**
  * Reads a thread's archived messages, oldest first (issue 27): messages that left the stored
  * thread (the checkpoint's `messages`) but are kept elsewhere, e.g. `@threadwise/memory`'s
- * `(threadId) => checkpointer.archivedMessages(threadId)`. Some may also still be stored (a crash
- * between the archive write and the checkpoint write); {@link withArchived} dedupes them.
+ * `(threadId, options) => checkpointer.archivedMessages(threadId, options)`. Some may also still be
+ * stored (a crash between the archive write and the checkpoint write); {@link withArchived}
+ * dedupes them. With `options.last`, at most the newest `last` archived messages (a reader that
+ * ignores it and returns them all is correct too, only slower).
  */
-export type ArchivedMessagesReader = (threadId: string) => Promise<readonly BaseMessage[]>;
+export type ArchivedMessagesReader = (threadId: string, options?: ArchivedMessagesReadOptions) => Promise<readonly BaseMessage[]>;
 
 /**
  * The whole thread: `archived` then `stored`, each message once. An archived message whose id is
@@ -21,4 +29,37 @@ export function withArchived(archived: readonly BaseMessage[], stored: readonly 
   for (const message of archived) if (typeof message.id !== "string" || !inStore.has(message.id)) out.push(message);
   for (const message of stored) out.push(message);
   return out;
+}
+
+/**
+ * The message right before `stored` in the whole thread ({@link withArchived}): the newest archived
+ * message that is not also stored, or `undefined` when there is none. Reads the newest archived
+ * message (`last: 1`); when it is also stored (a crash left it in both places, or the archiving
+ * call's removal is not stored yet), the newest 8, 64, ... until one is not stored or the archive
+ * is read whole. O(1) reads and messages usually; O(stored) to look the ids up.
+ */
+export async function newestArchivedBefore(
+  read: ArchivedMessagesReader,
+  threadId: string,
+  stored: readonly BaseMessage[],
+): Promise<BaseMessage | undefined> {
+  let inStore: Set<string> | undefined;
+  for (let last = 1; ; last *= 8) {
+    const archived = await read(threadId, { last });
+    const newest = archived.at(-1);
+    if (newest === undefined) return undefined;
+    if (inStore === undefined) {
+      const id = newest.id;
+      if (typeof id !== "string" || !stored.some((message) => message.id === id)) return newest;
+      inStore = new Set();
+      for (const message of stored) if (typeof message.id === "string") inStore.add(message.id);
+    }
+    const tail = archived.length > last ? archived.slice(archived.length - last) : archived;
+    for (let i = tail.length - 1; i >= 0; i -= 1) {
+      const message = tail[i] as BaseMessage;
+      if (typeof message.id !== "string" || !inStore.has(message.id)) return message;
+    }
+    // Every one read is stored: the archive is read whole when it holds no more than that.
+    if (archived.length < last) return undefined;
+  }
 }

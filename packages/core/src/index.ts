@@ -1,4 +1,9 @@
-export { type ArchivedMessagesReader, withArchived } from "./archived-messages.js";
+export {
+  type ArchivedMessagesReader,
+  type ArchivedMessagesReadOptions,
+  newestArchivedBefore,
+  withArchived,
+} from "./archived-messages.js";
 export {
   type AssembledView,
   assembleView,

@@ -73,9 +73,13 @@ export class ArchiveRecords {
     return (await this.#rows(threadId)).map((row) => row.messageId);
   }
 
-  /** The thread's archived messages, in archive order (decoded once per row and process). */
-  async messages(threadId: string): Promise<BaseMessage[]> {
-    const rows = await this.#rows(threadId);
+  /**
+   * The thread's archived messages, in archive order (decoded once per row and process); with
+   * `last`, only the newest `last` of them (only those are decoded).
+   */
+  async messages(threadId: string, last?: number): Promise<BaseMessage[]> {
+    const all = await this.#rows(threadId);
+    const rows = last === undefined ? all : all.slice(Math.max(0, all.length - last));
     const out: BaseMessage[] = [];
     for (const row of rows) {
       row.message ??= await this.#decode(threadId, row);

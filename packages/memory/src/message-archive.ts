@@ -1,10 +1,12 @@
 import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
+  type ArchivedMessagesReader,
   DEFAULT_START_ON,
   groupMessages,
   isUserMessage,
   loggerOptionSchema,
+  newestArchivedBefore,
   parseOptions,
   readSummarySlot,
   resolveLogger,
@@ -17,6 +19,7 @@ import {
   viewStartOn,
 } from "@threadwise/core";
 import { messagesToDelete } from "@threadwise/persist-trim";
+import { coverageIntact, coveredMessages } from "@threadwise/summarize";
 import { z } from "zod/v4";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
@@ -215,6 +218,7 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
     );
   const opts = parseOptions("messageArchive", messageArchiveOptionsSchema, options);
   const logger = resolveLogger(opts.logger);
+  const archived: ArchivedMessagesReader = (threadId, readOptions) => saver.archivedMessages(threadId, readOptions);
   return threadwiseMiddleware({
     name: MESSAGE_ARCHIVE_MIDDLEWARE_NAME,
     wrapModelCall: async (request, handler) => {
@@ -240,6 +244,16 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         viewStartOn(request),
       );
       if (leaving.length < opts.batchMessages) return handler(request);
+      // A covered message edited in place or removed since the summary was made (R37): summarize
+      // makes the summary again over the whole thread when next due. Its check reads the newest
+      // archived message and the covered hot ones (archived messages never change), so nothing
+      // leaves until a summary that covers the stored messages as they are exists: archiving now
+      // would move the changed message where that check no longer sees it.
+      if (
+        summary.record &&
+        !coverageIntact(summary.record, coveredMessages(messages, summary.record, await newestArchivedBefore(archived, threadId, messages)))
+      )
+        return handler(request);
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);
       const response = await handler(request);

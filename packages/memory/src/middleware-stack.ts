@@ -1,5 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
+  type ArchivedMessagesReader,
   addContextBlocks,
   assembledRequest,
   type CacheTtl,
@@ -152,7 +153,9 @@ export function memoryMiddleware(
       "needs the stack's checkpointer, which keeps the archive: pass it as memoryMiddleware(config, options, checkpointer), or use memoryStack()",
     );
   const archive = config.archive ? checkpointer : undefined;
-  const archived = archive ? (threadId: string) => archive.archivedMessages(threadId) : undefined;
+  const archived: ArchivedMessagesReader | undefined = archive
+    ? (threadId, options) => archive.archivedMessages(threadId, options)
+    : undefined;
   const logger = options.logger;
   const mode = config.promptContextMode;
   const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];

@@ -14,7 +14,7 @@ import {
   type PendingWrite,
   TASKS,
 } from "@langchain/langgraph-checkpoint";
-import { ThreadwiseConfigError, withArchived } from "@threadwise/core";
+import { type ArchivedMessagesReadOptions, ThreadwiseConfigError, withArchived } from "@threadwise/core";
 import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
@@ -215,11 +215,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * The thread's archived messages, oldest first (`[]` without an archive). Some may also still
    * be in the hot checkpoint (a crash between the two writes): {@link readThread} dedupes them.
+   * @param options `last`: only the newest `last` archived messages (a positive integer; what
+   *   summarize's coverage check reads at each due call).
+   * @throws ThreadwiseConfigError naming `archivedMessages.last` when it is not a positive integer.
    */
-  async archivedMessages(threadId: string): Promise<BaseMessage[]> {
+  async archivedMessages(threadId: string, options: ArchivedMessagesReadOptions = {}): Promise<BaseMessage[]> {
     const id = normalizeThreadId(threadId);
+    const { last } = options;
+    if (last !== undefined && !(Number.isInteger(last) && last > 0))
+      throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
     await this.ready();
-    return this.#archive.messages(id);
+    return this.#archive.messages(id, last);
   }
 
   /**

@@ -37,6 +37,7 @@ export {
   summarizerPasses,
   transcriptLine,
 } from "./summarizer-input.js";
+export { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestOf, coveredMessages } from "./summary-coverage.js";
 export {
   behindByMoreThanPeriod,
   type PlanTrigger,

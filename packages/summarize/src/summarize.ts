@@ -11,6 +11,7 @@ import {
   isUserMessage,
   messageText,
   messageType,
+  newestArchivedBefore,
   readSummarySlot,
   resolveLogger,
   StructuredResponseWrites,
@@ -66,6 +67,12 @@ interface SummaryStart {
   base: SummaryRecord | undefined;
   span: BaseMessage[];
   coveredDigests: string;
+}
+
+/** A thread's archive as summarize reads it (issue 27): its newest message not stored, or all of it (not stored), oldest first. */
+interface ArchiveAccess {
+  newest: () => Promise<BaseMessage | undefined>;
+  all: () => Promise<readonly BaseMessage[]>;
 }
 
 /**
@@ -215,24 +222,25 @@ export function summarize(options: SummarizeOptions = {}) {
    * messages it covers are still the ones it was made from; else (a covered message edited in
    * place or removed from the middle) no summary, and every stored message outside the window:
    * the summary is made again from what is stored, as a process that never saw the old one would.
-   * `archived`: the thread's archived messages (issue 27; non-system, oldest first), which lie
-   * before the stored ones: the covered messages are checked, and a summary made again is made,
-   * over the whole thread, so a covered message removed right after the archive is a removal
-   * from the middle (as in a thread that never archived), not a deletion from the thread's head.
-   * O(covered content), on due calls only.
+   * `archive`: the thread's archive (issue 27), read only from the thread's start (`from` 0; after
+   * a provider compaction the archive lies before it, and the provider's summary holds it). The
+   * archived messages lie before the stored ones and never change (the saver refuses edits of
+   * them): the check reads the newest of them only, with the covered stored ones (see
+   * `coveredMessages`), so it is O(hot part) however long the thread; a summary made again is
+   * made over the whole thread, the archived messages read then. O(covered stored content), on
+   * due calls only.
    */
-  const startOf = (
+  const startOf = async (
     stored: readonly BaseMessage[],
     record: SummaryRecord | undefined,
     plan: SummaryPlan,
     from: number,
-    archived: readonly BaseMessage[] = [],
-  ): SummaryStart => {
-    // Found by id over the whole thread: a boundary neither stored nor archived (removed) covers
-    // nothing, as in a thread that never archived (not: every archived message).
+    archive?: ArchiveAccess,
+  ): Promise<SummaryStart> => {
+    const before = archive && from === 0 ? archive : undefined;
     const covered =
       from === 0
-        ? coveredMessages([...archived, ...stored], record)
+        ? coveredMessages(stored, record, await before?.newest())
         : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
     if (coverageIntact(record, covered)) {
       const kept = record?.coveredDigests;
@@ -246,27 +254,12 @@ export function summarize(options: SummarizeOptions = {}) {
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
       covered_messages: covered.length,
     });
+    const archived = before ? (await before.all()).filter((message) => messageType(message) !== "system") : [];
     return {
       base: undefined,
       span: [...archived, ...stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system")],
       coveredDigests: "",
     };
-  };
-
-  /**
-   * {@link startOf} over the whole thread (issue 27): the archived messages before the stored
-   * ones, read through `archived` (none after a provider compaction: the archive lies before it,
-   * and the provider's summary holds it).
-   */
-  const startWithArchive = async (
-    stored: readonly BaseMessage[],
-    record: SummaryRecord | undefined,
-    plan: SummaryPlan,
-    from: number,
-    readArchived: () => Promise<readonly BaseMessage[]>,
-  ): Promise<SummaryStart> => {
-    const archived = opts.archived && from === 0 ? (await readArchived()).filter((message) => messageType(message) !== "system") : [];
-    return startOf(stored, record, plan, from, archived);
   };
 
   /**
@@ -329,13 +322,23 @@ export function summarize(options: SummarizeOptions = {}) {
         return r && (end === 0 || uncoveredStartOf(stored, r) > end) ? r : undefined;
       };
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      // Archived messages before the stored ones (issue 27), read only when a summary reaches past the stored thread.
+      // Archived messages before the stored ones (issue 27): all of them read only when a summary
+      // reaches past the stored thread; the newest one for the coverage check of a due call. Once
+      // `stored` holds the archive (`archivedCount`), there is none before it.
       let archivedCount = 0;
       const readArchived = async (): Promise<readonly BaseMessage[]> => {
-        if (!opts.archived || threadId === "") return [];
+        if (!opts.archived || threadId === "" || archivedCount > 0) return [];
         const whole = withArchived(await opts.archived(threadId), stored);
         return whole.slice(0, whole.length - stored.length);
       };
+      const archive: ArchiveAccess | undefined =
+        opts.archived && threadId !== ""
+          ? {
+              newest: async () =>
+                opts.archived && archivedCount === 0 ? newestArchivedBefore(opts.archived, threadId, stored) : undefined,
+              all: readArchived,
+            }
+          : undefined;
       let turnId = "";
       for (let i = stored.length - 1; i >= 0; i -= 1) {
         if (isUserMessage(stored[i] as BaseMessage)) {
@@ -358,11 +361,21 @@ export function summarize(options: SummarizeOptions = {}) {
         // start move together, in this call, and the update rides on this call's Command.
         // A job built on a summary whose covered messages were edited or removed since is not
         // adopted (R37): a fresh process makes that summary again from the stored messages.
-        // The covered messages are checked over the whole thread, the archived ones first (see startOf).
-        const archivedCovered =
-          opts.archived && jobs.has(threadId) && boundaryEnd() === 0
-            ? (await readArchived()).filter((message) => messageType(message) !== "system")
-            : [];
+        // The covered messages are checked over the whole thread, the archived ones first (see
+        // startOf): the newest archived one when the job's base has its boundary stored, the whole
+        // archive when it does not (a job that made the summary again, or a boundary not stored).
+        const settledBase = archive && boundaryEnd() === 0 ? jobs.settledBase(threadId) : undefined;
+        let archivedCovered: readonly BaseMessage[] = [];
+        if (archive && settledBase) {
+          const through = beyondBoundary(settledBase.base)?.coveredThroughId;
+          const stays = through != null && indexThread(stored).indexOf(through) !== -1;
+          const newest = stays ? await archive.newest() : undefined;
+          archivedCovered = stays
+            ? newest === undefined
+              ? []
+              : [newest]
+            : (await archive.all()).filter((message) => messageType(message) !== "system");
+        }
         const settled = jobs.take(threadId, previous, (base) => {
           const from = boundaryEnd();
           const kept = beyondBoundary(base);
@@ -427,7 +440,7 @@ export function summarize(options: SummarizeOptions = {}) {
           const started = Date.now();
           const made = await summarizeBacklog(
             model,
-            await startWithArchive(stored, beyondBoundary(record), plan, boundaryEnd(), readArchived),
+            await startOf(stored, beyondBoundary(record), plan, boundaryEnd(), archive),
             request.runtime?.signal,
           );
           if (made.record) {
@@ -481,7 +494,7 @@ export function summarize(options: SummarizeOptions = {}) {
       );
       if (prepareAfterAnswer) {
         const original = record;
-        const start = await startWithArchive(stored, beyondBoundary(original), plan, boundaryEnd(), readArchived);
+        const start = await startOf(stored, beyondBoundary(original), plan, boundaryEnd(), archive);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);

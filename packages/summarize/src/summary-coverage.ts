@@ -20,9 +20,17 @@ export function coveredDigestsOf(messages: readonly BaseMessage[]): string {
 
 const isSystem = (message: BaseMessage) => messageType(message) === "system";
 
-/** The non-system messages of `stored` that `summary` covers (those still stored), oldest first. */
-export function coveredMessages(stored: readonly BaseMessage[], summary: SummaryRecord | undefined): BaseMessage[] {
-  return stored.slice(0, uncoveredStartOf(stored, summary)).filter((message) => !isSystem(message));
+/**
+ * The non-system messages of `stored` that `summary` covers (those still stored), oldest first,
+ * after `before` when given: the message right before `stored` in the thread, on a thread whose
+ * older messages are archived (issue 27; core's `newestArchivedBefore`). Archived messages never
+ * change (the saver refuses an edit or removal of one), so the newest stands for all of them, and
+ * checking it also sees a removal of the first stored covered messages, which on a thread that
+ * never archived is a removal from the middle. O(stored).
+ */
+export function coveredMessages(stored: readonly BaseMessage[], summary: SummaryRecord | undefined, before?: BaseMessage): BaseMessage[] {
+  const covered = stored.slice(0, uncoveredStartOf(stored, summary)).filter((message) => !isSystem(message));
+  return before === undefined || isSystem(before) ? covered : [before, ...covered];
 }
 
 /**

@@ -63,6 +63,12 @@ export class SummaryJobs {
     return this.jobs.has(threadId);
   }
 
+  /** The summary a settled job of the thread built on (`{ base }`), or `undefined` while none has settled. */
+  settledBase(threadId: string): { base: SummaryRecord | undefined } | undefined {
+    const job = this.jobs.get(threadId);
+    return job?.settled ? { base: job.base } : undefined;
+  }
+
   /**
    * Starts preparing a summary of `span` on top of `base` for the thread, which holds `original`
    * (`base` is `original`, or `undefined` when the summary is made again from the stored
