@@ -6,7 +6,7 @@
  * second saver (another pool, as another replica) reads the same thread, and deleting the thread
  * removes its archived rows.
  */
-import { migrate, type ThreadwiseSaver } from "@threadwise/memory";
+import { memoryStack, migrate, type ThreadwiseSaver } from "@threadwise/memory";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { replay, THREAD } from "./support/archive-replay.js";
@@ -39,6 +39,13 @@ describe("message archive: PostgreSQL", () => {
     expect(archived.summaries).toEqual(plain.summaries);
     const asked = archived.requests.map((request) => request.at(-1)?.includes("turn 44")).lastIndexOf(true);
     expect(archived.systems[asked]).toContain("4417");
+
+    // Another replica's saver, which never cached the thread, reads the newest archived rows only (one query) and decodes the same.
+    const replica = memoryStack({ ...pgOptions(), archive: true, logger: false, env: {} }).checkpointer as ThreadwiseSaver;
+    const ids = (messages: readonly { id?: string }[]) => messages.map((m) => m.id);
+    const whole = ids(await archived.checkpointer.archivedMessages(THREAD));
+    expect(ids(await replica.archivedMessages(THREAD, { last: 3 }))).toEqual(whole.slice(-3));
+    await replica.close();
 
     const client = new pg.Client({ connectionString: db.url });
     await client.connect();

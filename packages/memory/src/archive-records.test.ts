@@ -56,6 +56,11 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect(view(await saver.archivedMessages("t"))).toEqual(expected);
     // Another reader (a replica) that never cached the thread reads the same.
     if (other) expect(view(await other().archivedMessages("t"))).toEqual(expected);
+    // The newest ones only: from this reader's cache, and from the store by a reader that never cached the thread.
+    expect(view(await saver.archivedMessages("t", { last: 2 }))).toEqual(expected.slice(-2));
+    if (other) expect(view(await other().archivedMessages("t", { last: 2 }))).toEqual(expected.slice(-2));
+    if (other) expect(view(await other().archivedMessages("t", { last: 100 }))).toEqual(expected);
+    await expect(saver.archivedMessages("t", { last: 0 })).rejects.toThrow(/archivedMessages\.last/);
     // Another thread's archive is its own.
     expect(await saver.archivedMessages("u")).toEqual([]);
   });
@@ -76,6 +81,14 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect((await registry.readArchive("t", "default", 1)).rows.map((row) => row.messageId)).toEqual(["a", "c"]);
     expect((await registry.readArchive("t", "default", 2)).rows.map((row) => row.messageId)).toEqual(["a"]);
     expect(await registry.readArchive("t", "default", 3)).toEqual({ stamp: 3, rows: [] });
+    // The newest rows by seq (a row written again keeps its place), in seq order.
+    expect((await registry.readArchiveTail("t", "default", 2)).map((row) => [row.messageId, row.seq])).toEqual([
+      ["b", 2],
+      ["c", 3],
+    ]);
+    expect((await registry.readArchiveTail("t", "default", 9)).map((row) => row.messageId)).toEqual(["a", "b", "c"]);
+    expect(await registry.readArchiveTail("u", "default", 1)).toEqual([]);
+    expect(await registry.readArchiveTail("t", "other-tenant", 1)).toEqual([]);
     // Membership by key, in the order asked, this tenant and thread only.
     expect(await registry.archivedAmong("t", "default", ["c", "zz", "a"])).toEqual(["c", "a"]);
     expect(await registry.archivedAmong("t", "other-tenant", ["a"])).toEqual([]);

@@ -75,9 +75,15 @@ export class ArchiveRecords {
 
   /**
    * The thread's archived messages, in archive order (decoded once per row and process); with
-   * `last`, only the newest `last` of them (only those are decoded).
+   * `last`, only the newest `last` of them (only those are decoded). `last` on a thread this
+   * process has not cached reads those rows only ({@link ThreadRegistry.readArchiveTail}), and
+   * caches nothing: a process serving more threads than it caches pays one indexed query.
    */
   async messages(threadId: string, last?: number): Promise<BaseMessage[]> {
+    if (last !== undefined && !this.#cache.has(threadId)) {
+      const tail = await this.#registry.readArchiveTail(threadId, this.#tenantId, last);
+      return Promise.all(tail.map((row) => this.#decode(threadId, row)));
+    }
     const all = await this.#rows(threadId);
     const rows = last === undefined ? all : all.slice(Math.max(0, all.length - last));
     const out: BaseMessage[] = [];

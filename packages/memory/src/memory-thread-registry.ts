@@ -245,6 +245,13 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return { stamp, rows: [...rows.values()].sort((a, b) => a.seq - b.seq).map((row) => ({ ...row })) };
   }
 
+  async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
+    const archived = this.#archive.get(normalizeThreadId(threadId))?.get(tenantId);
+    if (!archived) return [];
+    const rows = [...archived.rows.values()].filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID).sort((a, b) => a.seq - b.seq);
+    return rows.slice(Math.max(0, rows.length - last)).map((row) => ({ ...row }));
+  }
+
   /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */
   async holdsSealedRecords(): Promise<boolean> {
     return false;

@@ -376,6 +376,15 @@ export class PgThreadRegistry implements ThreadRegistry {
     };
   }
 
+  async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
+    const { rows } = await this.#reader.query<{ message_id: string; seq: string; stamp: string; record: string }>(
+      `SELECT message_id, seq, stamp, record FROM ${this.#t.archive}
+       WHERE tenant_id = $1 AND thread_id = $2 AND message_id <> $3 ORDER BY seq DESC LIMIT $4`,
+      [tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last],
+    );
+    return rows.reverse().map((row) => ({ messageId: row.message_id, seq: Number(row.seq), stamp: Number(row.stamp), record: row.record }));
+  }
+
   async holdsSealedRecords(): Promise<boolean> {
     const { rowCount } = await this.#pool.query(`SELECT 1 FROM ${this.#t.checkpoints} WHERE metadata ? $1 LIMIT 1`, [SEALED_METADATA_KEY]);
     return (rowCount ?? 0) > 0;

@@ -358,6 +358,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return { stamp, rows };
   }
 
+  async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
+    const rows = this.#db
+      .prepare(
+        `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
+         WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT ?`,
+      )
+      .all(tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last) as ArchiveRow[];
+    return rows.reverse();
+  }
+
   async holdsSealedRecords(): Promise<boolean> {
     return (
       this.#db.prepare(`SELECT 1 FROM checkpoints WHERE instr(CAST(metadata AS TEXT), '"${SEALED_METADATA_KEY}"') > 0 LIMIT 1`).get() !==

@@ -219,6 +219,12 @@ export interface ThreadRegistry {
    */
   readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }>;
   /**
+   * The thread's newest `last` archive rows (highest `seq`; a positive integer), ordered by `seq`:
+   * one indexed query, for a reader that has not cached the thread (summarize's coverage check
+   * and messageArchive read the newest archived message only). `[]` without an archive.
+   */
+  readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]>;
+  /**
    * Which of `messageIds` are in the thread's archive under `tenantId`, in the order given: a
    * lookup by primary key, whatever the archive's size. Inside a write transaction of the thread
    * it sees that transaction's state.
