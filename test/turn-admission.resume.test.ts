@@ -6,13 +6,13 @@
  *   test/stack.archive.slow.test.ts);
  * - a run that fails where LangGraph writes no error (its reducer failing on the input, the
  *   recursion limit) must not keep the thread (was: `turn-in-progress` for as long as the heartbeat
- *   renewed the lease, up to 30 min in that process);
+ *   renewed the lease, up to 30 min in that process; then, for the recursion limit, up to
+ *   `turnLeaseMs` after its last checkpoint);
  * - a run whose checkpoint write fails after its first (a storage error, a refusal of a later step)
  *   must release the thread when it fails: LangGraph sends its error to the checkpoint that was not
  *   stored, so no write ends the turn (was: `turn-in-progress` for up to `turnLeaseMs`; the archive
  *   fuzz, seed 104 case 8).
  */
-import { setTimeout as sleep } from "node:timers/promises";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { tool } from "@langchain/core/tools";
@@ -28,7 +28,7 @@ import {
   ThreadwiseSaver,
   turnAdmission,
 } from "@threadwise/memory";
-import { createAgent } from "langchain";
+import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
@@ -144,11 +144,11 @@ describe("turn admission: a HITL resume of an old interrupt refused runs no tool
 });
 
 describe("turn lease: ends with the run, however it ends", () => {
-  function agentOn(turnLeaseMs: number, answer: (call: number) => AIMessage | Error) {
+  function agentOn(turnLeaseMs: number, answer: (call: number) => AIMessage | Error, strict = true) {
     const stack = quietStack({ turnLeaseMs });
     const saver = stack.checkpointer as ThreadwiseSaver;
     const spin = tool(async () => "again", { name: "spin", description: "spins", schema: z.object({}) });
-    const model = scriptedModel((_messages, call) => answer(call));
+    const model = scriptedModel((_messages, call) => answer(call), { strict });
     return { saver, agent: createAgent({ model, tools: [spin], checkpointer: saver, middleware: [turnAdmission(saver)] }) };
   }
   const answer = (call: number) => new AIMessage({ id: `a${call}`, content: `answer ${call}` });
@@ -201,22 +201,64 @@ describe("turn lease: ends with the run, however it ends", () => {
     expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", "u1", "u2", "a2"]);
   });
 
-  it("a run stopped by the recursion limit (LangGraph writes no error) holds the thread one lease at most, the heartbeat renewing it no more", async () => {
-    const leaseMs = 300;
-    const { saver, agent } = agentOn(leaseMs, (call) =>
-      call < 3 ? new AIMessage({ id: `a${call}`, content: "", tool_calls: [{ id: `c${call}`, name: "spin", args: {} }] }) : answer(call),
+  it("a run stopped by the recursion limit (LangGraph writes no error) releases the thread with its last checkpoint", async () => {
+    // Not strict: the new turn below follows a tool call the stopped run left unanswered.
+    const { saver, agent } = agentOn(
+      10_000,
+      (call) =>
+        call < 3 ? new AIMessage({ id: `a${call}`, content: "", tool_calls: [{ id: `c${call}`, name: "spin", args: {} }] }) : answer(call),
+      false,
     );
     await expect(
       agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, { ...config, recursionLimit: 4 }),
     ).rejects.toThrow(/Recursion limit/);
-    // Its last checkpoint still has tasks (the tool call sent to the tool node): the lease holds right after the failure...
-    await expect(agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "u1" })] }, config)).rejects.toSatisfy(
-      (error) => ThreadwiseConcurrentTurnError.isInstance(error) && error.reason === "turn-in-progress",
+    // Its last checkpoint still has tasks (the tool call sent to the tool node), but it is the run's
+    // last step: the thread takes a new turn at once (was: turn-in-progress until the lease lapsed, 10 s here).
+    await agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "u1" })] }, config);
+    const thread = ids(await saver.readThread(config));
+    expect(thread).toContain("u1");
+    expect(thread.at(-1)).toBe("a3");
+  });
+
+  it("a run stopped by its recursion limit holds the lease through its last model call (only its last checkpoint ends the turn early)", async () => {
+    const stack = quietStack();
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    let entered!: () => void;
+    const inCall = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    let calls = 0;
+    // Holds the run's second (last) model call until released.
+    const hold = createMiddleware({
+      name: "test/hold",
+      wrapModelCall: async (request, handler) => {
+        calls += 1;
+        if (calls === 2) {
+          entered();
+          await released;
+        }
+        return handler(request);
+      },
+    });
+    const spin = tool(async () => "again", { name: "spin", description: "spins", schema: z.object({}) });
+    const model = scriptedModel((_m, call) =>
+      call === 0 ? new AIMessage({ id: "a0", content: "", tool_calls: [{ id: "c0", name: "spin", args: {} }] }) : answer(call),
     );
-    // ...and ends one lease after that checkpoint (was: renewed every third of a lease by the heartbeat, for up to 30 min).
-    await sleep(leaseMs * 4);
-    await agent.invoke(null, config);
-    expect(ids(await saver.readThread(config)).at(-1)).toBe("a3");
+    const agent = createAgent({ model, tools: [spin], checkpointer: saver, middleware: [turnAdmission(saver), hold] });
+    // The run stores steps -1 (its input) to 4 (the last answer); recursionLimit 4 makes step 4 its
+    // last (LangGraph stops it there with GraphRecursionError), so the second model call runs from
+    // step 3, the last step before it (a last step counted one too early released the lease there).
+    const turn = agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, { ...config, recursionLimit: 4 });
+    await inCall;
+    const concurrent = await agent.invoke({ messages: [new HumanMessage({ id: "x", content: "x" })] }, config).catch((error) => error);
+    release();
+    await expect(turn).rejects.toThrow(/Recursion limit/);
+    expect(ThreadwiseConcurrentTurnError.find(concurrent)?.reason).toBe("turn-in-progress");
+    expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", expect.any(String), "a1"]);
   });
 
   it("a turn whose tool runs holds the lease (the checkpoint before the tools has only the tool calls sent to the tool node to run)", async () => {

@@ -84,6 +84,44 @@ describe("historyAware options", () => {
     expect((error as ThreadwiseConfigError).option).toBe("historyAware.note");
   });
 
+  it("rejects an archive reader that is not a function, naming the option", () => {
+    expect(() => historyAware({ archived: "t" as never })).toThrow(/historyAware\.archived/);
+  });
+
+  it("reads the archive only when the stored thread holds no earlier answer, and then decides on the whole thread", async () => {
+    const reads: string[] = [];
+    const archived = async (threadId: string) => {
+      reads.push(threadId);
+      return [new HumanMessage({ id: "u0", content: "hi" }), new AIMessage({ id: "a0", content: "hello" })];
+    };
+    const middleware = historyAware({ archived, logger: false });
+    const systemOfCall = async (messages: BaseMessage[]) => {
+      let seen = "";
+      const wrap = middleware.wrapModelCall as unknown as (request: unknown, handler: (request: unknown) => unknown) => Promise<unknown>;
+      await wrap(
+        {
+          messages,
+          state: { messages },
+          systemMessage: new SystemMessage("S"),
+          systemPrompt: "S",
+          tools: [],
+          runtime: { configurable: { thread_id: "t" } },
+        },
+        (request) => {
+          seen = String((request as { systemMessage: SystemMessage }).systemMessage.text);
+          return new AIMessage("ok");
+        },
+      );
+      return seen;
+    };
+    // The stored thread holds an earlier answer: the archive is not read.
+    expect(await systemOfCall([new HumanMessage("a"), new AIMessage("b"), new HumanMessage("c")])).toContain(NOTE);
+    expect(reads).toEqual([]);
+    // Turn 1 as stored (its earlier turns archived): the archive's answer counts.
+    expect(await systemOfCall([new HumanMessage({ id: "u1", content: "c" })])).toContain(NOTE);
+    expect(reads).toEqual(["t"]);
+  });
+
   it("rejects a logger without info/warn", () => {
     expect(() => historyAware({ logger: { info() {} } as never })).toThrow(/historyAware\.logger/);
   });

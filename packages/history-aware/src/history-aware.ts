@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
+  type ArchivedMessagesReader,
   isContextMessage,
   loggerOptionSchema,
   messageType,
@@ -8,6 +9,7 @@ import {
   systemText,
   threadwiseMiddleware,
   viewSystemMessage,
+  withArchived,
   withSystemSuffix,
 } from "@threadwise/core";
 import { z } from "zod/v4";
@@ -24,6 +26,18 @@ export const historyAwareOptionsSchema = z.strictObject({
    * @default {@link DEFAULT_HISTORY_NOTE}
    */
   note: z.string().trim().min(1, "must be a non-empty string").optional(),
+  /**
+   * Reads a thread's archived messages, oldest first (issue 27), e.g.
+   * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
+   * Read only when the stored thread alone holds no earlier answer (its earlier turns may all have
+   * left it): the note is then decided on the archived messages followed by the stored ones, as on
+   * a thread that never archived. @default undefined (the stored thread only)
+   */
+  archived: z
+    .custom<ArchivedMessagesReader>((value) => typeof value === "function", {
+      message: "expected a function (threadId) => Promise<BaseMessage[]>",
+    })
+    .optional(),
   /**
    * Where the `history_aware:` info line goes (one per model call that gets the note). `false`
    * for none.
@@ -70,7 +84,7 @@ export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
  * Use it for conversational agents. Leave it out of classifiers, JSON-only and one-shot agents,
  * where an extra instruction only costs tokens.
  *
- * @param options `note` (text, non-empty), `logger`.
+ * @param options `note` (text, non-empty), `archived` (reader of archived messages), `logger`.
  * @returns A LangChain middleware named `threadwise/history-aware`.
  * @throws ThreadwiseConfigError when `note` is empty or `logger` is not a logger.
  *
@@ -92,11 +106,24 @@ export function historyAware(options: HistoryAwareOptions = {}) {
   const parsed = parseOptions("historyAware", historyAwareOptionsSchema, options);
   const note = parsed.note ?? DEFAULT_HISTORY_NOTE;
   const logger = resolveLogger(parsed.logger);
+  const archived = parsed.archived;
+  /**
+   * {@link hasEarlierTurn} of the whole thread: the stored messages, and when they hold no earlier
+   * answer, the archived messages before them (a thread whose earlier turns were all archived, e.g.
+   * during a long tool loop, was told it had none; the slow archive fuzz, seed 108 case 22).
+   */
+  const hasEarlierTurnIn = async (stored: readonly BaseMessage[], runtime: unknown): Promise<boolean> => {
+    if (hasEarlierTurn(stored)) return true;
+    const threadId = (runtime as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+    if (!archived || typeof threadId !== "string" || threadId === "") return false;
+    return hasEarlierTurn(withArchived(await archived(threadId), stored));
+  };
   return threadwiseMiddleware({
     name: "threadwise/history-aware",
-    wrapModelCall: (request, handler) => {
+    wrapModelCall: async (request, handler) => {
       const stored = (request.state?.messages as BaseMessage[] | undefined) ?? request.messages;
-      if (systemText(viewSystemMessage(request)).trim() === "" || !hasEarlierTurn(stored)) return handler(request);
+      if (systemText(viewSystemMessage(request)).trim() === "" || !(await hasEarlierTurnIn(stored, request.runtime)))
+        return handler(request);
       logger.info(`history_aware: note_chars=${note.length}`, { note_chars: note.length });
       return handler(withSystemSuffix(request, note));
     },

@@ -198,7 +198,7 @@ export function memoryMiddleware(
         ...(options.encryption?.principalId ? { principalId: options.encryption.principalId } : {}),
       }),
     );
-  if (config.historyAware) stack.push(historyAware({ logger }));
+  if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger }));
   if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
   if (archive)
     stack.push(

@@ -102,6 +102,13 @@ interface RunRecord {
   calls: number;
   /** Id of the run's newest checkpoint stored (root namespace): the one its turn lease is held at. */
   stored?: string;
+  /**
+   * The step of the run's last checkpoint (root namespace): LangGraph stops a run whose step
+   * passes `recursionLimit` right after storing it (`GraphRecursionError`, no write), so that
+   * checkpoint ends the turn. The run's first put's step + `recursionLimit` + 1; `undefined` when
+   * its config carries no `recursionLimit`.
+   */
+  lastStep?: number;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -387,7 +394,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * (`archived-fork`, see {@link ThreadwiseArchivedMessageError}). While the call runs, the
    * heartbeat renews the run's turn lease; between calls only the run's checkpoints do, so a run
    * that ended without a last checkpoint, error or interrupt write (LangGraph failing outside a
-   * node, e.g. the recursion limit) holds its thread at most `turnLeaseMs` after its last checkpoint.
+   * node) holds its thread at most `turnLeaseMs` after its last checkpoint. A run stopped by its
+   * `recursionLimit` releases it with its last checkpoint (see {@link RunRecord.lastStep}).
    * @param threadId `configurable.thread_id` of the run (no archive check without it).
    * @param messages the run's `messages` as the call sees them.
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
@@ -417,6 +425,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       record.calls -= 1;
     }
+  }
+
+  /** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}). */
+  #isLastStep(config: RunnableConfig, metadata: CheckpointMetadata): boolean {
+    if (String(config.configurable?.checkpoint_ns ?? "") !== "") return false;
+    const lastStep = this.#findRun([(config as { control?: object }).control, config.signal])?.lastStep;
+    return lastStep !== undefined && typeof metadata?.step === "number" && metadata.step >= lastStep;
   }
 
   #findRun(run: RunKeys): RunRecord | undefined {
@@ -460,7 +475,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       settle = resolve;
     });
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
-    const run = this.#runOf(config, settled);
+    const run = this.#runOf(config, settled, metadata?.step);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions);
       settle(undefined);
@@ -494,12 +509,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     }
   }
 
-  #runOf(config: RunnableConfig, settled: Promise<unknown>): RunRecord | undefined {
+  #runOf(config: RunnableConfig, settled: Promise<unknown>, step: unknown): RunRecord | undefined {
     const keys = runKeys([(config as { control?: object }).control, config.signal]);
     if (keys.length === 0 || String(config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
     let run = this.#findRun(keys);
     if (!run) run = { tracked: false, calls: 0 };
     for (const key of keys) this.#runs.set(key, run);
+    if (run.first === undefined) {
+      // LangGraph numbers a run's steps from its first checkpoint's (an input, a fork, or the first
+      // step of a resumed run) and stops it once a stored step passes that + recursionLimit + 1.
+      const limit = config.recursionLimit;
+      if (typeof step === "number" && Number.isInteger(step) && typeof limit === "number" && Number.isInteger(limit))
+        run.lastStep = step + limit + 1;
+    }
     run.first ??= settled;
     return run;
   }
@@ -521,7 +543,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // means the caller chose the checkpoint this run starts from (a fork or a replay).
       branch:
         source === "fork" || source === "update" || Boolean((config.metadata as { checkpoint_id?: unknown } | undefined)?.checkpoint_id),
-      leavesTurnOpen: this.#turnLeaseMs > 0 && hasPendingTasks(checkpoint),
+      // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
+      // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
+      // until the lease lapsed, up to `turnLeaseMs`).
+      leavesTurnOpen: this.#turnLeaseMs > 0 && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };

@@ -38,8 +38,8 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown } {
  * calls go through `wrapModelCall` and `wrapToolCall` here, which wait for the same admission
  * ({@link ThreadwiseSaver.turnCall}), so a refused run calls no model and runs no tool on any
  * entry path. They also report the calls: the turn lease's heartbeat renews it only while one
- * runs, so a run that failed where LangGraph writes no error (a reducer error, the recursion
- * limit) holds its thread at most `turnLeaseMs` longer.
+ * runs, so a run that failed where LangGraph writes no error (a reducer error) holds its thread at
+ * most `turnLeaseMs` longer; a run stopped by its `recursionLimit` releases it with its last checkpoint.
  *
  * Costs one graph node (one checkpoint) per turn, and waits for one database write under
  * LangGraph's default `async` durability (under `sync` the write is already done; under `exit`
