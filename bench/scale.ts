@@ -53,7 +53,9 @@
  *   untimed warm-up (`--step-warmup`), then `--step-rounds` full timed rounds. CPU time of the
  *   process; median and mean per step over the rounds, and each round's means.
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
- *   serves 3 steps on a thread of other text (so the code is compiled), then takes one step on the
+ *   serves 3 steps on a thread of other text (real LoCoMo text past the measured thread's, so the
+ *   code paths real text takes are compiled; the hooks also read 1,000 messages of it, 100 at a
+ *   time, as threads new to them), then takes one step on the
  *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
  *   (warm, median); the floor and the stack each on a thread of their own, interleaved (which goes
  *   first alternates between processes), a full GC before each step outside the timing. The hooks'
@@ -641,6 +643,29 @@ interface ColdSample {
   hooksWarm: number;
 }
 
+/** Untimed steps per configuration a cold sample takes on threads of other text before the measured ones. */
+const WARMUP_STEPS = 3;
+
+/** Messages of other text a cold sample's warm-up reads (see {@link otherText}). */
+const WARMUP_MESSAGES = 1000;
+
+/**
+ * Text for a cold sample's warm-up threads: the {@link WARMUP_MESSAGES} exchange messages of the
+ * LoCoMo thread right after the first `measured` (those the measured threads hold), under ids of
+ * their own. Real text,
+ * not text made unreadable: the stack's code paths depend on what the text says (a fact rule's
+ * expression is compiled the first time a message reaches it, which costs milliseconds), and text
+ * no rule reads left them to the measured steps. Past the corpus (about 4,000 messages) the
+ * thread repeats, so at 10k and 50k this text also occurs in the measured threads, with another
+ * marker on every message (no content-keyed memo is shared; words are, as on any process that
+ * has served other threads).
+ */
+function otherText(measured: number): ThreadMessageSpec[] {
+  return locomoThread(measured + WARMUP_MESSAGES, cli.data)
+    .slice(measured, measured + WARMUP_MESSAGES)
+    .map((s) => ({ ...s, id: `w-${s.id}` }));
+}
+
 /** The threads a cold sample measures: the floor's, the stack's and the hooks' (prefix, marker). */
 const COLD_THREADS = { floor: ["cf-", " ⟨f⟩"], stack: ["cs-", " ⟨s⟩"], hooks: ["ch-", " ⟨h⟩"] } as const;
 
@@ -661,14 +686,24 @@ async function child(spec: string): Promise<void> {
   const target = saver === "memory" ? await memoryTarget() : saver === "sqlite" ? await sqliteTarget() : await postgresTarget(POSTGRES_URL);
   const runStep = saver === "memory" || size <= COLD_STEP_MAX_OTHER;
   try {
-    // Compile the code first, on threads of other text (each message reversed).
-    const reversed = specs.slice(0, 200).map((s) => ({ ...s, content: [...s.content].reverse().join("") }));
+    // Compile the code first, on threads of other text: real text (the exchanges after the
+    // measured thread's), so the paths real text takes (fact rules, index updates, summaries) are
+    // compiled before the measured steps, as on a process that has served other threads.
+    const other = otherText(specs.length);
     const warmLanes = runStep ? [laneOf(target, "floor", "warm-floor", " ~w"), laneOf(target, "stack", "warm-stack", " ~w")] : [];
-    for (const lane of warmLanes) await seed(target, lane, reversed, 100);
-    for (let i = 0; i < 3; i += 1) for (const lane of warmLanes) await step(target, lane, reversed);
+    for (const lane of warmLanes) await seed(target, lane, other, 100);
+    for (let i = 0; i < WARMUP_STEPS; i += 1) for (const lane of warmLanes) await step(target, lane, other);
     const warmStack: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
-    for (let i = 0; i < 3; i += 1)
-      await modelCall(warmStack, materialize(reversed.slice(0, 101 + 2 * i), "w-", ""), "warm-hooks", SYSTEM_PROMPT);
+    for (let i = 0; i < WARMUP_STEPS; i += 1)
+      await modelCall(warmStack, materialize(other.slice(0, 101 + 2 * i), "w-", " ~w"), "warm-hooks", SYSTEM_PROMPT);
+    // The hooks once on each further window of that text, each a thread new to its instances (so
+    // each reads its window's user messages for facts): a process that has served other threads
+    // has run its rules on hundreds of messages, and a rule's expression compiled on its first use
+    // costs milliseconds (8 ms for one LoCoMo message that 50 others had not prepared).
+    for (let at = 100; at + 101 <= other.length; at += 100) {
+      const hooks: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
+      await modelCall(hooks, materialize(other.slice(at, at + 101), "w-", " ~w"), `warm-hooks-${at}`, SYSTEM_PROMPT);
+    }
 
     if (PROFILE && runStep) await profileColdSteps(target, specs, size, prepared.stack);
     const out: ColdSample = { saver, size, hooksCold: 0, hooksWarm: 0 };
@@ -993,7 +1028,7 @@ async function main() {
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
     `- Round-robin, fact-recall's index cache alone: a \`FactIndexCache\` (as \`factRecall\` makes it) serving T threads in turn, each holding the stack's prepared facts made its own (its marker on every fact's key and text); each call hands over fresh fact objects (as a checkpointer does) and does what fact-recall does on a user message: the thread's index, \`sync\` with the slot's facts, \`search\` with the newest user message (default maxItems and minScore). Once with the default \`maxHeldFacts\` and once with a bound that holds every thread; one untimed round, then at least ${CALLS} timed calls (up to 5x that, at most one round); CPU time, a minor GC every 50 calls. Heap per thread: as for the hooks (the indexes and the fact objects they point at).`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): 3 steps on threads of other text first (the code compiled), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first (the LoCoMo exchanges after the measured thread's, so the code paths real text takes are compiled; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
