@@ -19,7 +19,9 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
+  summarySlotOf,
   summarySlotState,
+  ThreadwiseConfigError,
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
@@ -290,6 +292,18 @@ export function summarize(options: SummarizeOptions = {}) {
     return { record: done > 0 ? record : undefined, passes: done };
   };
 
+  /** The thread's summary slot: `request.state`'s when declared here, else the model node's input (core `summarySlotOf`). */
+  const slotOf = (request: { state?: unknown; runtime?: unknown }) => {
+    if (opts.declareState) return readSummarySlot(request.state);
+    const slot = summarySlotOf(request);
+    if (slot === undefined)
+      throw new ThreadwiseConfigError(
+        "summarize.declareState",
+        "is false, but no middleware of the agent declares the summary slot: add summarySlotMiddleware() from @threadwise/core to the middleware list, or leave declareState at its default (true)",
+      );
+    return slot;
+  };
+
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
     logger.warn("summarize: summarizer failed; keeping the previous summary", {
       reason:
@@ -305,14 +319,14 @@ export function summarize(options: SummarizeOptions = {}) {
 
   return threadwiseMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
+    ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
       // The thread as the stack received it; the window is an outer window middleware's, else our own.
       let stored: readonly BaseMessage[] = threadMessages(ruled);
-      const previous = readSummarySlot(request.state).summary;
+      const previous = slotOf(request).summary;
       const decided = viewReport(ruled);
       // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
       // before it: our summary covers only what follows it, and one that ends before it is not used.
