@@ -1,7 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
-  addContextBlocks,
   compactionBoundary,
   createTokenCounter,
   type InternalCallId,
@@ -491,15 +490,18 @@ export function summarize(options: SummarizeOptions = {}) {
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
       if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
-      let next = withViewDecisions(ruled, decisions);
+      // The coverage and the summary block in one assembly (core).
       const placed = beyondBoundary(record);
-      if (placed && placed.text.trim() !== "") {
-        next = addContextBlocks(
-          next,
-          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
-          { mode: opts.promptContextMode },
-        );
-      }
+      const next = withViewDecisions(
+        ruled,
+        decisions,
+        placed && placed.text.trim() !== ""
+          ? {
+              blocks: [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
+              mode: opts.promptContextMode,
+            }
+          : undefined,
+      );
       const response = await withMultiturnLog(
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
