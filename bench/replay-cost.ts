@@ -167,7 +167,7 @@ const ALL_CONFIGS: Config[] = [
         summarize({
           model: extractiveSummarizer(),
           declareState: false,
-          archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
+          archived: (threadId, options) => (saver as ThreadwiseSaver).archivedMessages(threadId, options),
           logger: false,
         }),
         messageArchive(saver as ThreadwiseSaver, {

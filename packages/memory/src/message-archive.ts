@@ -186,7 +186,7 @@ function summaryOf(request: { state?: unknown; runtime?: unknown }): { record: S
  * A crash between the two leaves a message in both places, never in neither; the next call
  * archives it again (same row) and removes it. Readers dedupe by id, the hot copy winning:
  * `ThreadwiseSaver.readThread` (the whole thread, in order), recall and summarize (given
- * `archived: (threadId) => saver.archivedMessages(threadId)`).
+ * `archived: (threadId, options) => saver.archivedMessages(threadId, options)`).
  *
  * Views: every message a view can hold stays hot (the window, what the summary does not cover),
  * so requests are the ones a run without the archive sends. A structured response (which cannot

@@ -195,11 +195,13 @@ export const summarizeOptionsSchema = z.strictObject({
   declareState: z.boolean().default(true),
   /**
    * Reads a thread's archived messages, oldest first (issue 27), e.g.
-   * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
-   * Read only when a summary must reach before the stored thread: made again from the start after
-   * a covered message was edited (R37), or caught up from a boundary that is not stored (archived,
-   * or removed: then the whole thread is uncovered, as without the archive); then
-   * summarize works on the archived messages followed by the stored ones, as on a thread that
+   * `(threadId, options) => checkpointer.archivedMessages(threadId, options)` with
+   * `@threadwise/memory`'s archive. The newest archived message (`options.last: 1`) is read at each
+   * due call, for the coverage check (archived messages never change, so it stands for all of
+   * them); all of them only when a summary must reach before the stored thread: made again from
+   * the start after a covered message was edited (R37), or caught up from a boundary that is not
+   * stored (archived, or removed: then the whole thread is uncovered, as without the archive);
+   * then summarize works on the archived messages followed by the stored ones, as on a thread that
    * never archived. @default undefined (the stored thread only)
    */
   archived: z
