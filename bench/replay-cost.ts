@@ -21,7 +21,8 @@
  * - `langchain`: LangChain's `summarizationMiddleware` (trigger 40 messages, keep 20), which deletes
  *   what it summarized.
  * - `threadwise`: `[windowTrim(20), summarize()]` on `ThreadwiseSaver` (keeps the whole thread).
- * - `archive`: the same plus `messageArchive` as `memoryStack` sets it (keepGroups: the window plus
+ * - `archive`: the same plus `messageArchive` as `memoryStack` sets it (summarize declaring no state
+ *   schema, core's `summarySlotMiddleware` declaring the slot; keepGroups: the window plus
  *   `ARCHIVE_MARGIN_GROUPS`; batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`, aligned to the window's
  *   step; `--archive-keep-groups`, `--archive-batch` to try others).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
@@ -61,7 +62,7 @@ import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
-import { SUMMARY_SLOT_KEY } from "@threadwise/core";
+import { SUMMARY_SLOT_KEY, summarySlotMiddleware } from "@threadwise/core";
 import {
   ARCHIVE_MARGIN_GROUPS,
   assertSchemaVersion,
@@ -162,8 +163,10 @@ const ALL_CONFIGS: Config[] = [
       threadwiseSaver: true,
       make: (saver) => [
         windowTrim({ maxMessages: WINDOW, logger: false }),
+        summarySlotMiddleware(),
         summarize({
           model: extractiveSummarizer(),
+          declareState: false,
           archived: (threadId) => (saver as ThreadwiseSaver).archivedMessages(threadId),
           logger: false,
         }),

@@ -295,3 +295,73 @@ describe("turn lease: ends with the run, however it ends", () => {
     expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", expect.any(String), "a1"]);
   });
 });
+
+describe("turn admission: a resume at the head takes the turn lease before its first call", () => {
+  /** A tool that waits in its run until released, and an agent with it behind turnAdmission. */
+  function heldToolAgent(options: { interrupting?: boolean } = {}) {
+    const stack = quietStack();
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    let entered!: () => void;
+    const inTool = new Promise<void>((resolve) => {
+      entered = resolve;
+    });
+    let release!: () => void;
+    const released = new Promise<void>((resolve) => {
+      release = resolve;
+    });
+    const runs: string[] = [];
+    const slow = tool(
+      async () => {
+        if (options.interrupting) runs.push(interrupt("confirm?") as string);
+        else runs.push("ran");
+        entered();
+        await released;
+        return "done";
+      },
+      { name: "slow", description: "takes long", schema: z.object({}) },
+    );
+    const model = scriptedModel((_m, call) =>
+      call === 0
+        ? new AIMessage({ id: "a0", content: "", tool_calls: [{ id: "c0", name: "slow", args: {} }] })
+        : new AIMessage({ id: `a${call}`, content: `answer ${call}` }),
+    );
+    const agent = createAgent({ model, tools: [slow], checkpointer: saver, middleware: [turnAdmission(saver)] });
+    return { saver, agent, model, runs, inTool, release };
+  }
+
+  it("a HITL Command resuming at the head holds the lease while its tool runs: a new turn meanwhile is refused turn-in-progress", async () => {
+    const { saver, agent, model, runs, inTool, release } = heldToolAgent({ interrupting: true });
+    await agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, config);
+    expect((await agent.graph.getState(config)).next).toEqual(["tools"]);
+    // LangGraph stores the resumed run's first checkpoint only after the tool: was no lease until then.
+    const resumed = agent.invoke(new Command({ resume: "yes" }), config);
+    await inTool;
+    const concurrent = await agent.invoke({ messages: [new HumanMessage({ id: "x", content: "x" })] }, config).catch((error) => error);
+    release();
+    await resumed;
+    // Was: admitted, and the resumed run failed lease-lost after its tool ran.
+    expect(ThreadwiseConcurrentTurnError.find(concurrent)?.reason).toBe("turn-in-progress");
+    expect(runs).toEqual(["yes"]);
+    expect(model.calls.length).toBe(2);
+    expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", expect.any(String), "a1"]);
+  });
+
+  it("a resume at the head while another run holds the lease runs no tool, stores nothing and leaves that run's lease", async () => {
+    const { saver, agent, model, runs, inTool, release } = heldToolAgent();
+    const turn = agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, config);
+    await inTool;
+    const head = (await agent.graph.getState(config)).config.configurable?.checkpoint_id;
+    // The head is the turn's checkpoint before its tools: a resume there would run the same tool again.
+    const resumed = await agent.invoke(null, config).catch((error) => error);
+    expect(ThreadwiseConcurrentTurnError.find(resumed)?.reason).toBe("turn-in-progress");
+    expect(runs).toEqual(["ran"]);
+    expect((await agent.graph.getState(config)).config.configurable?.checkpoint_id).toBe(head);
+    // Its refusal ended no lease: the running turn still keeps the thread.
+    const third = await agent.invoke({ messages: [new HumanMessage({ id: "x", content: "x" })] }, config).catch((error) => error);
+    expect(ThreadwiseConcurrentTurnError.find(third)?.reason).toBe("turn-in-progress");
+    release();
+    await turn;
+    expect(model.calls.length).toBe(2);
+    expect(ids(await saver.readThread(config))).toEqual(["u0", "a0", expect.any(String), "a1"]);
+  });
+});

@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assembleView, EMPTY_DECISIONS, tailContextOf, type ViewDecisions, withoutTailContext } from "./assemble-view.js";
 import { findOrphans } from "./groups.js";
 import { STABLE_TAIL_HEADER } from "./placement.js";
-import { viewMessages, viewReport, withViewDecisions } from "./view-request.js";
+import { addContextBlocks, contextBlocksOf, viewMessages, viewReport, withViewDecisions } from "./view-request.js";
 
 const human = (id: string, text = id) => new HumanMessage({ id, content: text });
 const ai = (id: string, text = id) => new AIMessage({ id, content: text });
@@ -204,5 +204,27 @@ describe("assembleView: roles every provider accepts", () => {
     const d = decide({ startOn: { value: "human", producer: "t" } });
     expect(JSON.stringify(assembleView(thread, noSystem, d).messages)).toBe(JSON.stringify(assembleView(thread, noSystem, d).messages));
     expect(JSON.stringify(thread)).toBe(snapshot);
+  });
+});
+
+describe("withViewDecisions with context blocks", () => {
+  it("gives the request addContextBlocks after withViewDecisions gives, in every mode", () => {
+    const thread = [human("h1"), ai("a1"), human("h2"), ai("a2"), human("h3")];
+    const request = { messages: thread, systemMessage: new SystemMessage("Be brief.") };
+    const decisions = [{ kind: "coverage" as const, producer: "s", firstUncovered: thread[2] as BaseMessage }];
+    const blocks = [
+      { kind: "summary", producer: "s", label: "Previous conversation summary", text: "h1 and a1" },
+      { kind: "facts", producer: "f", label: "Facts", text: "  " },
+    ];
+    for (const mode of [undefined, "legacy_system", "stable_tail"] as const) {
+      const once = withViewDecisions(request, decisions, { blocks, mode });
+      const twice = addContextBlocks(withViewDecisions(request, decisions), blocks, { mode });
+      expect(once.messages).toEqual(twice.messages);
+      expect(once.systemMessage.content).toEqual(twice.systemMessage.content);
+      expect(contextBlocksOf(once)).toEqual(contextBlocksOf(twice));
+      expect(viewReport(once)).toEqual(viewReport(twice));
+      // The summary was placed (the comparison is not between two requests without it).
+      expect(JSON.stringify([once.systemMessage.content, once.messages.map((m) => m.content)])).toContain("h1 and a1");
+    }
   });
 });

@@ -176,12 +176,32 @@ function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDeci
  * Decisions accumulate over the middlewares of one model call, in any order; the request is
  * re-assembled from the thread the stack received on every call, so the result depends only on
  * the thread, the system message and the set of decisions. Nothing is mutated.
+ *
+ * `context`: context blocks (and their mode) added in the same assembly, the request
+ * `addContextBlocks(withViewDecisions(request, decisions), blocks, { mode })` would give, assembled
+ * once instead of twice (summarize states its coverage and its summary block together).
+ * @throws ThreadwiseConfigError when `context.mode` is not a known mode.
  */
-export function withViewDecisions<R extends PlacementRequest>(request: R, decisions: readonly ViewDecision[]): R {
+export function withViewDecisions<R extends PlacementRequest>(
+  request: R,
+  decisions: readonly ViewDecision[],
+  context?: { blocks: readonly ContextBlock[]; mode?: PromptContextMode },
+): R {
   const inputs = inputsOf(request);
   let next = inputs.decisions;
   for (const decision of decisions) next = addDecision(next, decision);
+  if (context) next = withBlocks(next, context.blocks, context.mode);
   return render(request, inputs.thread, inputs.system, next);
+}
+
+/** `decisions` with `blocks` added (empty ones left out) and the mode, when none was given yet (see {@link addContextBlocks}). */
+function withBlocks(decisions: ViewDecisions, blocks: readonly ContextBlock[], mode: PromptContextMode | undefined): ViewDecisions {
+  const resolved = mode === undefined ? undefined : resolvePromptContextMode(mode);
+  return {
+    ...decisions,
+    blocks: [...decisions.blocks, ...blocks.filter((block) => block.text.trim() !== "")],
+    mode: decisions.mode ?? resolved,
+  };
 }
 
 /**
@@ -259,14 +279,8 @@ export function addContextBlocks<R extends PlacementRequest>(
   blocks: readonly ContextBlock[],
   options: { mode?: PromptContextMode } = {},
 ): R {
-  const mode = options.mode === undefined ? undefined : resolvePromptContextMode(options.mode);
   const inputs = inputsOf(request);
-  const decisions: ViewDecisions = {
-    ...inputs.decisions,
-    blocks: [...inputs.decisions.blocks, ...blocks.filter((block) => block.text.trim() !== "")],
-    mode: inputs.decisions.mode ?? mode,
-  };
-  return render(request, inputs.thread, inputs.system, decisions);
+  return render(request, inputs.thread, inputs.system, withBlocks(inputs.decisions, blocks, options.mode));
 }
 
 /** Blocks added to this request so far. */

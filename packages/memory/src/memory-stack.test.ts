@@ -143,6 +143,7 @@ describe("the whole stack", () => {
       "threadwise/placement-mode",
       "threadwise/history-seed",
       "threadwise/window-trim",
+      "threadwise/summary-slot",
       "threadwise/summarize",
       "threadwise/work-memory",
       "threadwise/fact-recall",
@@ -267,6 +268,7 @@ describe("memoryStack with summarize", () => {
       "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
+      "threadwise/summary-slot",
       "threadwise/summarize",
     ]);
     const model = echo();
@@ -297,6 +299,7 @@ describe("memoryStack() with no options keeps what leaves the window", () => {
       "threadwise/turn-admission",
       "threadwise/placement-mode",
       "threadwise/window-trim",
+      "threadwise/summary-slot",
       "threadwise/summarize",
       "threadwise/history-aware",
       "threadwise/recall",

@@ -7,6 +7,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
@@ -118,6 +119,25 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       const row = this.#rows.get(id);
       if (!row || row.deletedAt !== undefined || row.headId !== checkpointId || row.leaseUntil === undefined) return false;
       row.leaseUntil = this.#now() + turnLeaseMs;
+      return true;
+    });
+  }
+
+  async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    const id = normalizeThreadId(threadId);
+    return this.#queue.run(async () => {
+      const row = this.#touch(id);
+      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
+      const now = this.#now();
+      const leased = row.leaseUntil !== undefined && row.leaseUntil > now;
+      assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
+        headId: checkpointId,
+        leaseRemainingMs: leased ? (row.leaseUntil as number) - now : undefined,
+        runningForMs: leased ? now - (row.leaseStartedAt ?? now) : undefined,
+        operationCheckpointId: undefined,
+      });
+      row.leaseStartedAt = now;
+      row.leaseUntil = now + turnLeaseMs;
       return true;
     });
   }

@@ -7,6 +7,7 @@ import {
   cacheBreakpointsFor,
   type PromptContextMode,
   type StartOn,
+  summarySlotMiddleware,
   systemContextBlocksOf,
   ThreadwiseConfigError,
   type ThreadwiseLogger,
@@ -118,7 +119,8 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
  * 3. `windowTrim` (unless `windowSize: false`): the window of recent groups. Before summarize, so
  *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
- * 4. `summarize` (default on), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
+ * 4. `summarize` (default on; after core's `summarySlotMiddleware`, which declares its state with no
+ *    hook, so LangChain parses no state schema of summarize's at each model call), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
  *    the view is the window plus what left it since the last summary; the summary covers the rest.
  * 7. `userMemory` (when on): the user's memory from other threads (R40); inside `windowTrim`, so
  *    the multiturn line carries `user_memory=<state>`.
@@ -163,7 +165,11 @@ export function memoryMiddleware(
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
   if (config.summarize)
     stack.push(
+      // Declares the summary slot with no hook, so summarize declares none: LangChain parses a
+      // declared schema at every model call of a middleware with wrapModelCall (core summarySlotMiddleware).
+      summarySlotMiddleware(),
       summarize({
+        declareState: false,
         model: options.models?.summarize,
         // With a window (windowTrim above) the summary covers what it leaves out; without, summarize's own.
         windowSize: config.windowSize === false ? undefined : config.windowSize,

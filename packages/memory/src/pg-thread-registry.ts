@@ -9,6 +9,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
@@ -155,6 +156,26 @@ export class PgThreadRegistry implements ThreadRegistry {
       [id, checkpointId, turnLeaseMs],
     );
     return (rowCount ?? 0) > 0;
+  }
+
+  async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    return this.#inTransaction(threadId, async (client, row) => {
+      const id = normalizeThreadId(threadId);
+      if ((await this.#headOf(id, row, client))?.checkpointId !== checkpointId) return false;
+      const leased = row.lease_ms !== null && row.lease_ms > 0;
+      assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
+        headId: checkpointId,
+        leaseRemainingMs: leased ? (row.lease_ms as number) : undefined,
+        runningForMs: leased ? (row.running_ms ?? 0) : undefined,
+        operationCheckpointId: undefined,
+      });
+      await client.query(
+        `UPDATE ${this.#t.threads} SET lease_until = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
+           lease_started_at = clock_timestamp(), turn_open_at = clock_timestamp() WHERE thread_id = $1`,
+        [id, turnLeaseMs],
+      );
+      return true;
+    });
   }
 
   async endTurn(threadId: string, checkpointId: string): Promise<boolean> {

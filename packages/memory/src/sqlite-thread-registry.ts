@@ -9,6 +9,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
@@ -175,6 +176,26 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           )
           .run(this.#now() + turnLeaseMs, this.#now(), id, checkpointId).changes > 0,
     );
+  }
+
+  async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
+    return this.#inTransaction(threadId, async (id, row, now) => {
+      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
+      const leased = row.lease_until !== null && row.lease_until > now;
+      assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
+        headId: checkpointId,
+        leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
+        runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
+        operationCheckpointId: undefined,
+      });
+      this.#prepare("UPDATE threadwise_threads SET lease_until = ?, lease_started_at = ?, turn_open_at = ? WHERE thread_id = ?").run(
+        now + turnLeaseMs,
+        now,
+        now,
+        id,
+      );
+      return true;
+    });
   }
 
   async endTurn(threadId: string, checkpointId: string): Promise<boolean> {

@@ -101,6 +101,11 @@ export interface CommitState {
   operationCheckpointId: string | undefined;
 }
 
+/** The commit {@link assertCommit} checks for {@link ThreadRegistry.claimTurn}: a run starting at `checkpointId`, a branch (no head comparison). */
+export function claimCommit(checkpointId: string, turnLeaseMs: number): CheckpointCommit {
+  return { checkpointNs: "", parentId: checkpointId, checkpointId, startsRun: true, branch: true, leavesTurnOpen: true, turnLeaseMs };
+}
+
 /** Shortest suggested wait in a `turn-in-progress` refusal, in milliseconds. */
 const MIN_RETRY_AFTER_MS = 100;
 
@@ -172,6 +177,16 @@ export interface ThreadRegistry {
    * (the run ended, or lost the thread).
    */
   renewLease(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean>;
+  /**
+   * Takes the turn lease for a run resumed at `checkpointId` that stored no checkpoint yet (a
+   * resume at the head, a HITL `Command`: LangGraph stores its first checkpoint only after its
+   * first task), before that task's model or tool call: when `checkpointId` is the head and no
+   * run's lease is live, the lease is taken for `turnLeaseMs` from now (database time) and `true`
+   * returned. `false`, changing nothing, when `checkpointId` is not the head (a branch: its first
+   * put is checked as any).
+   * @throws ThreadwiseConcurrentTurnError (`turn-in-progress`, as {@link assertCommit}) when a lease is live; ThreadwiseThreadDeletedError.
+   */
+  claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean>;
   /**
    * Ends the turn lease of a run that failed after storing `checkpointId` (its next checkpoint
    * was not stored, so no error or interrupt write will end it): clears the lease if

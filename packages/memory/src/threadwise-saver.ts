@@ -109,6 +109,8 @@ interface RunRecord {
    * its config carries no `recursionLimit`.
    */
   lastStep?: number;
+  /** A resumed run's claim of the turn lease before its first call ({@link ThreadRegistry.claimTurn}), shared by its parallel calls. */
+  claim?: Promise<void>;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -396,11 +398,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * that ended without a last checkpoint, error or interrupt write (LangGraph failing outside a
    * node) holds its thread at most `turnLeaseMs` after its last checkpoint. A run stopped by its
    * `recursionLimit` releases it with its last checkpoint (see {@link RunRecord.lastStep}).
+   * Such a run resumed at the thread's head (`checkpointId`) also takes the turn lease before its
+   * first call ({@link ThreadRegistry.claimTurn}): a turn of another run in progress refuses it
+   * (`turn-in-progress`) before any model call or tool run, and a turn started meanwhile is refused
+   * (was: both ran, the resumed one failing `lease-lost` only after its call).
    * @param threadId `configurable.thread_id` of the run (no archive check without it).
    * @param messages the run's `messages` as the call sees them.
+   * @param checkpointId the checkpoint the call's task runs from (`configurable.checkpoint_map[""]`); no lease claim without it.
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
-  async turnCall<T>(run: RunKeys, threadId: unknown, messages: readonly BaseMessage[] | undefined, call: () => Promise<T>): Promise<T> {
+  async turnCall<T>(
+    run: RunKeys,
+    threadId: unknown,
+    messages: readonly BaseMessage[] | undefined,
+    call: () => Promise<T>,
+    checkpointId?: unknown,
+  ): Promise<T> {
     await this.admission(run);
     const keys = runKeys(run);
     if (keys.length === 0) return call();
@@ -419,6 +432,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         throw error;
       }
     }
+    if (
+      record.first === undefined &&
+      this.#turnLeaseMs > 0 &&
+      typeof threadId === "string" &&
+      threadId !== "" &&
+      typeof checkpointId === "string"
+    ) {
+      record.claim ??= this.#claimTurn(threadId, checkpointId, record);
+      await record.claim;
+    }
     record.calls += 1;
     try {
       return await call();
@@ -432,6 +455,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (String(config.configurable?.checkpoint_ns ?? "") !== "") return false;
     const lastStep = this.#findRun([(config as { control?: object }).control, config.signal])?.lastStep;
     return lastStep !== undefined && typeof metadata?.step === "number" && metadata.step >= lastStep;
+  }
+
+  /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
+  async #claimTurn(threadId: string, checkpointId: string, record: RunRecord): Promise<void> {
+    try {
+      const id = normalizeThreadId(threadId);
+      await this.ready();
+      if (!(await this.registry.claimTurn(id, checkpointId, this.#turnLeaseMs))) return;
+      // The lease is held at `checkpointId`: renewed while the run's calls run, ended by its
+      // next checkpoint, its error or interrupt write, or a failure of its first put.
+      record.stored ??= checkpointId;
+      this.#heartbeat(id, checkpointId, record);
+    } catch (error) {
+      record.refused ??= error;
+      throw error;
+    }
   }
 
   #findRun(run: RunKeys): RunRecord | undefined {
@@ -656,7 +695,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
       this.#remember(this.#rewrites, key);
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
-    const refusedRun = this.#findRun([(config as { control?: object }).control, config.signal])?.refused;
+    const runRecord = this.#findRun([(config as { control?: object }).control, config.signal]);
+    const refusedRun = runRecord?.refused;
+    // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
+    // its error write would land on the checkpoint it resumed from and, at the head, end the turn
+    // lease of the run it was refused for.
+    if (refusedRun !== undefined && runRecord?.first === undefined && checkpointNs === "") throw refusedRun;
     for (;;) {
       await this.#inFlight.get(key)?.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);

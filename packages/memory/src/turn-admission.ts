@@ -11,7 +11,7 @@ const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
  * run-scoped `control` (from `getConfig()`, set in every step) and the run's abort signal (from
  * the hook's `runtime`, set from the run's second step on), with its thread id.
  */
-function runOf(runtime: unknown): { run: RunKeys; threadId: unknown } {
+function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown } {
   const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
   const signals = configurable?.[ABORT_SIGNALS_KEY] as { externalAbortSignal?: AbortSignal } | undefined;
   let control: object | undefined;
@@ -20,7 +20,9 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown } {
   } catch {
     // Outside a LangGraph run (a hook called directly): no control.
   }
-  return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id };
+  // The checkpoint the node's task runs from (root namespace), as LangGraph passes it to every task.
+  const checkpointId = (configurable?.checkpoint_map as Record<string, unknown> | undefined)?.[""];
+  return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id, checkpointId };
 }
 
 /**
@@ -37,7 +39,8 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown } {
  * a replay, a HITL `Command`, a run after `updateState`) skips `beforeAgent`; its model and tool
  * calls go through `wrapModelCall` and `wrapToolCall` here, which wait for the same admission
  * ({@link ThreadwiseSaver.turnCall}), so a refused run calls no model and runs no tool on any
- * entry path. They also report the calls: the turn lease's heartbeat renews it only while one
+ * entry path; a run resumed at the head, which stores no checkpoint before its first task, takes
+ * the thread's turn lease there (`turn-in-progress` while another turn runs). They also report the calls: the turn lease's heartbeat renews it only while one
  * runs, so a run that failed where LangGraph writes no error (a reducer error) holds its thread at
  * most `turnLeaseMs` longer; a run stopped by its `recursionLimit` releases it with its last checkpoint.
  *
@@ -58,12 +61,24 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
       return undefined;
     },
     wrapModelCall: (request, handler) => {
-      const { run, threadId } = runOf(request.runtime);
-      return checkpointer.turnCall(run, threadId, request.state.messages as BaseMessage[] | undefined, async () => handler(request));
+      const { run, threadId, checkpointId } = runOf(request.runtime);
+      return checkpointer.turnCall(
+        run,
+        threadId,
+        request.state.messages as BaseMessage[] | undefined,
+        async () => handler(request),
+        checkpointId,
+      );
     },
     wrapToolCall: (request, handler) => {
-      const { run, threadId } = runOf(request.runtime);
-      return checkpointer.turnCall(run, threadId, request.state.messages as BaseMessage[] | undefined, async () => handler(request));
+      const { run, threadId, checkpointId } = runOf(request.runtime);
+      return checkpointer.turnCall(
+        run,
+        threadId,
+        request.state.messages as BaseMessage[] | undefined,
+        async () => handler(request),
+        checkpointId,
+      );
     },
   });
 }

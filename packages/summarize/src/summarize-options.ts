@@ -183,6 +183,17 @@ export const summarizeOptionsSchema = z.strictObject({
    */
   background: z.boolean().default(false),
   /**
+   * Whether summarize declares the thread's summary slot (`_threadwise_summary`) as its own state
+   * schema. LangChain parses the declared schema of a middleware with `wrapModelCall` at every
+   * model call (a new zod object each time, about 0.2 ms of CPU); `false` leaves the declaration
+   * to core's `summarySlotMiddleware()`, which has no hook, placed anywhere in the same
+   * `middleware` list, and summarize reads the slot from the model node's input (`memoryStack`
+   * does this). With `false` and no middleware declaring the slot, a model call throws
+   * `ThreadwiseConfigError` naming `summarize.declareState` (a summary could not be stored).
+   * @default true
+   */
+  declareState: z.boolean().default(true),
+  /**
    * Reads a thread's archived messages, oldest first (issue 27), e.g.
    * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
    * Read only when a summary must reach before the stored thread: made again from the start after

@@ -1,7 +1,6 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
-  addContextBlocks,
   compactionBoundary,
   createTokenCounter,
   type InternalCallId,
@@ -19,7 +18,9 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
+  summarySlotOf,
   summarySlotState,
+  ThreadwiseConfigError,
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
@@ -290,6 +291,18 @@ export function summarize(options: SummarizeOptions = {}) {
     return { record: done > 0 ? record : undefined, passes: done };
   };
 
+  /** The thread's summary slot: `request.state`'s when declared here, else the model node's input (core `summarySlotOf`). */
+  const slotOf = (request: { state?: unknown; runtime?: unknown }) => {
+    if (opts.declareState) return readSummarySlot(request.state);
+    const slot = summarySlotOf(request);
+    if (slot === undefined)
+      throw new ThreadwiseConfigError(
+        "summarize.declareState",
+        "is false, but no middleware of the agent declares the summary slot: add summarySlotMiddleware() from @threadwise/core to the middleware list, or leave declareState at its default (true)",
+      );
+    return slot;
+  };
+
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
     logger.warn("summarize: summarizer failed; keeping the previous summary", {
       reason:
@@ -305,14 +318,14 @@ export function summarize(options: SummarizeOptions = {}) {
 
   return threadwiseMiddleware({
     name: SUMMARIZE_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
+    ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
       // The thread as the stack received it; the window is an outer window middleware's, else our own.
       let stored: readonly BaseMessage[] = threadMessages(ruled);
-      const previous = readSummarySlot(request.state).summary;
+      const previous = slotOf(request).summary;
       const decided = viewReport(ruled);
       // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
       // before it: our summary covers only what follows it, and one that ends before it is not used.
@@ -477,15 +490,18 @@ export function summarize(options: SummarizeOptions = {}) {
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
       if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
-      let next = withViewDecisions(ruled, decisions);
+      // The coverage and the summary block in one assembly (core).
       const placed = beyondBoundary(record);
-      if (placed && placed.text.trim() !== "") {
-        next = addContextBlocks(
-          next,
-          [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
-          { mode: opts.promptContextMode },
-        );
-      }
+      const next = withViewDecisions(
+        ruled,
+        decisions,
+        placed && placed.text.trim() !== ""
+          ? {
+              blocks: [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
+              mode: opts.promptContextMode,
+            }
+          : undefined,
+      );
       const response = await withMultiturnLog(
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
