@@ -41,4 +41,19 @@ describe("archive configuration mistakes", () => {
     expect(stack.middleware.map((m) => m.name)).toContain("threadwise/message-archive");
     expect(configError(() => memoryStack({ archive: "yes" as never, env: {} })).option).toBe("memory.archive");
   });
+
+  // Was silent: with no window and no summaries the view is the whole stored thread, and the
+  // archive took messages out of it (the model saw 43 messages where a run without it saw 63).
+  it("archive with no window and no summarize names memory.archive; a window or summarize is enough", () => {
+    const error = configError(() => memoryStack({ archive: true, windowSize: false, summarize: false, env: {} }));
+    expect(error.option).toBe("memory.archive");
+    expect(error.message).toContain("windowSize");
+    expect(
+      configError(() => memoryStack({ env: { MEMORY_ARCHIVE: "true", MEMORY_WINDOW_SIZE: "0", MEMORY_SUMMARIZE: "false" } })).option,
+    ).toBe("memory.archive");
+    expect(memoryStack({ archive: true, windowSize: false, env: {} }).middleware.map((m) => m.name)).toContain(
+      "threadwise/message-archive",
+    );
+    expect(memoryStack({ archive: true, summarize: false, env: {} }).middleware.map((m) => m.name)).toContain("threadwise/message-archive");
+  });
 });

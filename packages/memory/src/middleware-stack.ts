@@ -154,6 +154,13 @@ export function memoryMiddleware(
       "memory.archive",
       "needs the stack's checkpointer, which keeps the archive: pass it as memoryMiddleware(config, options, checkpointer), or use memoryStack()",
     );
+  // Without a window and without summaries every stored message is in the view: archiving would
+  // take messages out of what the model sees (only summarized or windowed-out messages may leave).
+  if (config.archive && config.windowSize === false && !config.summarize)
+    throw new ThreadwiseConfigError(
+      "memory.archive",
+      "needs a window (windowSize) or summarize: without either the view is the whole stored thread, and archived messages would leave what the model sees",
+    );
   const archive = config.archive ? checkpointer : undefined;
   const archived: ArchivedMessagesReader | undefined = archive
     ? (threadId, options) => archive.archivedMessages(threadId, options)
