@@ -25,6 +25,10 @@ interface CachedArchive {
   clearedFirst?: string;
   rows: Map<string, CachedRow>;
   ordered: CachedRow[] | undefined;
+  /** Grows whenever rows are read anew (appended, rewritten). */
+  version: number;
+  /** Every row decoded, in `seq` order, as of `version`; dropped whenever rows are read anew. */
+  decoded?: BaseMessage[];
 }
 
 /**
@@ -84,13 +88,20 @@ export class ArchiveRecords {
       const tail = await this.#registry.readArchiveTail(threadId, this.#tenantId, last);
       return Promise.all(tail.map((row) => this.#decode(threadId, row)));
     }
-    const all = await this.#rows(threadId);
+    const cached = await this.#cached(threadId);
+    // The whole archive as last decoded, unchanged since (any row read anew drops it): a copy.
+    if (last === undefined && cached.decoded) return cached.decoded.slice();
+    const version = cached.version;
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    const all = cached.ordered;
     const rows = last === undefined ? all : all.slice(Math.max(0, all.length - last));
     const out: BaseMessage[] = [];
     for (const row of rows) {
       row.message ??= await this.#decode(threadId, row);
       out.push(row.message);
     }
+    // Kept only if no read changed the rows while decoding (another call's #cached in between).
+    if (last === undefined && cached.version === version && this.#cache.get(threadId) === cached) cached.decoded = out.slice();
     return out;
   }
 
@@ -127,12 +138,14 @@ export class ArchiveRecords {
     // A stamp that went down means the thread was deleted (its rows and their stamps are gone); a
     // marker row, that the archive was emptied (a rewrite) under its stamp: rows read with it are newer.
     const marker = read.rows.find((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
-    if (!cached || read.stamp < cached.stamp || marker) cached = { stamp: 0, rows: new Map(), ordered: undefined };
+    if (!cached || read.stamp < cached.stamp || marker) cached = { stamp: 0, rows: new Map(), ordered: undefined, version: 0 };
     if (marker) {
       cached.clearedFirst = marker.record;
       read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
     }
     if (read.rows.length > 0) {
+      cached.version += 1;
+      cached.decoded = undefined;
       // New rows after every cached one (the usual case: a batch archived since) are appended in
       // place; a rewritten row or an older seq makes the order be built again when next asked.
       const last = cached.ordered?.at(-1)?.seq ?? 0;
