@@ -1,6 +1,6 @@
 import { getCurrentTaskInput } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { SUMMARY_SLOT_KEY, type SummarySlot, summarySlotState } from "./summary-slot.js";
+import { readSummarySlot, SUMMARY_SLOT_KEY, type SummarySlot, summarySlotState } from "./summary-slot.js";
 
 /** Name of {@link summarySlotMiddleware}. */
 export const SUMMARY_SLOT_MIDDLEWARE_NAME = "threadwise/summary-slot";
@@ -30,7 +30,7 @@ export function summarySlotMiddleware() {
  */
 export function summarySlotOf(request: { state?: unknown; runtime?: unknown }): SummarySlot | undefined {
   const state = request.state as Record<string, unknown> | undefined;
-  if (state && SUMMARY_SLOT_KEY in state) return (state[SUMMARY_SLOT_KEY] as SummarySlot | undefined) ?? {};
+  if (state && SUMMARY_SLOT_KEY in state) return readSummarySlot(state);
   const configurable = (request.runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
   let input: unknown;
   try {
@@ -40,5 +40,5 @@ export function summarySlotOf(request: { state?: unknown; runtime?: unknown }): 
   }
   const values = input as Record<string, unknown> | null | undefined;
   if (!values || typeof values !== "object" || !(SUMMARY_SLOT_KEY in values)) return undefined;
-  return (values[SUMMARY_SLOT_KEY] as SummarySlot | undefined) ?? {};
+  return readSummarySlot(values);
 }

@@ -54,31 +54,18 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
  * const agent = createAgent({ model, checkpointer, middleware: [turnAdmission(checkpointer), windowTrim()] });
  */
 export function turnAdmission(checkpointer: ThreadwiseSaver) {
+  /** A model or tool call of the request's run, once the run is admitted ({@link ThreadwiseSaver.turnCall}). */
+  const admitted = <T>(request: { runtime?: unknown; state: { messages?: unknown } }, call: () => Promise<T>): Promise<T> => {
+    const { run, threadId, checkpointId } = runOf(request.runtime);
+    return checkpointer.turnCall(run, threadId, request.state.messages as BaseMessage[] | undefined, call, checkpointId);
+  };
   return createMiddleware({
     name: "threadwise/turn-admission",
     beforeAgent: async (_state, runtime) => {
       await checkpointer.admission(runOf(runtime).run);
       return undefined;
     },
-    wrapModelCall: (request, handler) => {
-      const { run, threadId, checkpointId } = runOf(request.runtime);
-      return checkpointer.turnCall(
-        run,
-        threadId,
-        request.state.messages as BaseMessage[] | undefined,
-        async () => handler(request),
-        checkpointId,
-      );
-    },
-    wrapToolCall: (request, handler) => {
-      const { run, threadId, checkpointId } = runOf(request.runtime);
-      return checkpointer.turnCall(
-        run,
-        threadId,
-        request.state.messages as BaseMessage[] | undefined,
-        async () => handler(request),
-        checkpointId,
-      );
-    },
+    wrapModelCall: (request, handler) => admitted(request, async () => handler(request)),
+    wrapToolCall: (request, handler) => admitted(request, async () => handler(request)),
   });
 }

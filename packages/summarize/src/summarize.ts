@@ -381,13 +381,10 @@ export function summarize(options: SummarizeOptions = {}) {
         let archivedCovered: readonly BaseMessage[] = [];
         if (archive && settledBase) {
           const through = beyondBoundary(settledBase.base)?.coveredThroughId;
-          const stays = through != null && indexThread(stored).indexOf(through) !== -1;
-          const newest = stays ? await archive.newest() : undefined;
-          archivedCovered = stays
-            ? newest === undefined
-              ? []
-              : [newest]
-            : (await archive.all()).filter((message) => messageType(message) !== "system");
+          if (through != null && indexThread(stored).indexOf(through) !== -1) {
+            const newest = await archive.newest();
+            archivedCovered = newest === undefined ? [] : [newest];
+          } else archivedCovered = (await archive.all()).filter((message) => messageType(message) !== "system");
         }
         const settled = jobs.take(threadId, previous, (base) => {
           const from = boundaryEnd();
