@@ -20,7 +20,7 @@ import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
-import type { CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
+import type { ArchiveMark, CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
 
 /** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
 export const DEFAULT_TURN_LEASE_MS = 10_000;
@@ -32,6 +32,14 @@ const HEARTBEAT_MAX_SILENCE_MS = 30 * 60_000;
 export const OPERATION_ID_KEY = "operation_id";
 /** Longest operation id, in UTF-8 bytes. */
 const MAX_OPERATION_ID_BYTES = 256;
+/**
+ * Checkpoint metadata key under which the saver records where the thread's archive stood when it
+ * stored the checkpoint ({@link ArchiveMark}, `{ stamp, seq }`), on every checkpoint of the root
+ * namespace (issue 27): a fork, replay or `updateState` from that checkpoint then knows which
+ * archived messages its branch had, and which were archived after it (by its own branch, or by
+ * another one). Checkpoints stored before this key existed have none (see `#refuseArchivedReach`).
+ */
+export const ARCHIVE_MARK_METADATA_KEY = "threadwise_archive";
 /** Checkpoint keys remembered per saver (stored or refused), so late pending writes find their fate. */
 const RECENT_MEMORY = 10_000;
 /** Writes one not-yet-stored checkpoint may collect before more are refused. */
@@ -255,9 +263,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
    * only on threads that have an archive. Runs inside the registry's write transaction, so the
-   * archive it reads is the one the checkpoint commits against.
+   * archive it reads is the one the checkpoint commits against. `from`: the
+   * {@link ARCHIVE_MARK_METADATA_KEY} of the checkpoint branched from; without one (a checkpoint
+   * stored before the key existed, or one not found) archived messages are placed by id only.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean): Promise<void> {
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: ArchiveMark): Promise<void> {
     const archived = await this.#archive.ids(threadId);
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
     if (archived.length === 0) {
@@ -265,8 +275,29 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // rewritten thread's first message) had archived messages before its hot part, gone now.
       const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
       if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
-      return;
-    }
+    } else this.#refuseMisplaced(threadId, archived, hot, branch);
+    if (from !== undefined) await this.#refuseArchivedSince(threadId, hot, from);
+  }
+
+  /**
+   * The branch's own archive (R37; the memory README's "archived-fork"): `from` is where the
+   * archive stood when the checkpoint branched from was stored (its {@link ARCHIVE_MARK_METADATA_KEY}).
+   * The rows archived since must be the ones that checkpoint's branch would archive: its hot part's
+   * opening run, in the archive's order. Anything else was archived by another branch, which may
+   * have held messages this branch removed (a redaction) or never had: reading the archive back
+   * would undo the removal or mix the branches, so the write is refused (`archived-fork`, the rows
+   * from the first one out of place). A rewrite that emptied the archive since takes the
+   * branch's archived messages with it: refused (`messageIds` empty) when it had any.
+   */
+  async #refuseArchivedSince(threadId: string, hot: ReadonlyArray<string | undefined>, from: ArchiveMark): Promise<void> {
+    const since = await this.#archive.since(threadId, from);
+    if (since.cleared && from.seq > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
+    const out = since.ids.findIndex((id, k) => hot[k] !== id);
+    if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", since.ids.slice(out));
+  }
+
+  /** {@link refuseArchivedReach} on a thread with archived messages (`archived`, in archive order), placed by id. */
+  #refuseMisplaced(threadId: string, archived: readonly string[], hot: ReadonlyArray<string | undefined>, branch: boolean): void {
     // A branch from a checkpoint with no message (the thread's first, before any archiving): the
     // archive holds the other branch's messages, which this one never had. The archive never
     // empties the hot part, so a later checkpoint always has a message to place the branch by.
@@ -426,7 +457,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       try {
         const id = normalizeThreadId(threadId);
         await this.ready();
-        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true);
+        const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#markOf(id, checkpointId) : undefined;
+        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
       } catch (error) {
         record.refused ??= error;
         throw error;
@@ -448,6 +480,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       record.calls -= 1;
     }
+  }
+
+  /**
+   * The {@link ARCHIVE_MARK_METADATA_KEY} of a stored root checkpoint of the thread: `undefined`
+   * when the checkpoint is not found or was stored without one (before the key existed).
+   */
+  async #markOf(threadId: string, checkpointId: string): Promise<ArchiveMark | undefined> {
+    const tuple = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+    const mark = (tuple?.metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as Partial<ArchiveMark> | undefined;
+    const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+    return mark && count(mark.stamp) && count(mark.seq) ? { stamp: mark.stamp, seq: mark.seq } : undefined;
   }
 
   /** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}). */
@@ -596,17 +639,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
+    // Where the archive stood at the checkpoint branched from (stored, so read before the transaction).
+    const from = checkReach && commit.parentId !== undefined ? await this.#markOf(threadId, commit.parentId) : undefined;
+    // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
-      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
+      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from);
       if (checkInput) await this.#refuseInput(threadId, checkpoint);
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
       }
-      const result = await this.inner.put(config, checkpoint, metadata, newVersions);
+      // Every root checkpoint records where the archive stands as it commits (after a rewrite's
+      // clearing, and after the checks above: the rows archived since the branch's parent are its own).
+      const marked = checkpointNs === "" ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: await this.#archive.mark(threadId) } : metadata;
+      const result = await this.inner.put(config, checkpoint, marked, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
       if (deferred.some((write) => write.endsTurn)) commit.leavesTurnOpen = false;
