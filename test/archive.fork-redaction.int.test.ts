@@ -57,14 +57,21 @@ const backends: Array<[string, () => ThreadwiseSaver]> = [
   ],
 ];
 
-/** Stores checkpoints on one thread as LangGraph would: `input` continues the head, `fork`/`update` branch from `parent`. */
+/**
+ * Stores checkpoints on one thread as LangGraph would: `input` continues the head, `fork`/`update`
+ * branch from `parent`; `runFrom`: the checkpoint a run was started from (LangGraph copies it into
+ * every put's `config.metadata`, so each put of that run is a branch put).
+ */
 function writer(saver: ThreadwiseSaver, threadId: string) {
   let version = 0;
-  return async (parent: string | undefined, messages: BaseMessage[], source: "input" | "fork" | "update") => {
+  return async (parent: string | undefined, messages: BaseMessage[], source: "input" | "loop" | "fork" | "update", runFrom?: string) => {
     // A new channel version per put: PostgresSaver keys its blobs by version.
     version += 1;
     const checkpoint = { ...emptyCheckpoint(), id: uuid6(-1), channel_values: { messages }, channel_versions: { messages: version } };
-    const config = { configurable: { thread_id: threadId, checkpoint_ns: "", ...(parent ? { checkpoint_id: parent } : {}) } };
+    const config = {
+      configurable: { thread_id: threadId, checkpoint_ns: "", ...(parent ? { checkpoint_id: parent } : {}) },
+      ...(runFrom ? { metadata: { checkpoint_id: runFrom } } : {}),
+    };
     const stored = await saver.put(config, checkpoint, { source, step: -1, parents: {} }, { messages: version });
     return stored.configurable?.checkpoint_id as string;
   };
@@ -101,6 +108,9 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
       // does not open with them (A removed m3). Was admitted, and m3 read back on A's branch.
       await expect(put(a2, msgs(4, 5, 6), "fork")).rejects.toSatisfy(refusedFork(["m3", "m4"]));
       await expect(put(a2, [...msgs(4, 5, 6), human("m7")], "update")).rejects.toSatisfy(refusedFork(["m3", "m4"]));
+      // Read at A's checkpoint, the thread is A's: the archive up to A's mark (m3 stays removed). Was m1..m6.
+      expect(await ids(a2)).toEqual(["m1", "m2", "m4", "m5", "m6"]);
+      expect(await ids(b1)).toEqual(["m1", "m2", "m3", "m4", "m5", "m6"]);
       // Nothing stored: the head is B's.
       expect(await ids()).toEqual(["m1", "m2", "m3", "m4", "m5", "m6"]);
       expect((await saver.getTuple({ configurable: { thread_id: threadId } }))?.config.configurable?.checkpoint_id).toBe(b2);
@@ -116,6 +126,33 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
         unknown
       >;
       expect(metadata[ARCHIVE_MARK_METADATA_KEY]).toMatchObject({ seq: 2 });
+    } finally {
+      await saver.close();
+    }
+  });
+
+  it("a run from a chosen checkpoint archives its own messages: its later puts are admitted, and a fork back before the archiving too", async () => {
+    const saver = open();
+    const threadId = `t-${uuid6(-1)}`;
+    try {
+      const put = writer(saver, threadId);
+      const c0 = await put(undefined, msgs(1, 2, 3, 4), "input");
+      await put(c0, msgs(1, 2, 3, 4, 5, 6), "input");
+      // A replay from c0: its input checkpoint, then (its model call archiving m1, m2) the answer's checkpoint without them.
+      const r0 = await put(c0, msgs(1, 2, 3, 4, 7), "input", c0);
+      await saver.archiveMessages(threadId, msgs(1, 2));
+      const r1 = await put(r0, [...msgs(3, 4, 7), ai("m8")], "loop", c0);
+      expect((await saver.readThread({ configurable: { thread_id: threadId } })).map((m) => m.id)).toEqual([
+        "m1",
+        "m2",
+        "m3",
+        "m4",
+        "m7",
+        "m8",
+      ]);
+      // r0 (before the archiving) holds m1, m2 as its opening run: a fork from it is admitted.
+      await put(r0, msgs(1, 2, 3, 4, 7), "fork");
+      await put(r1, [...msgs(3, 4, 7), ai("m8")], "fork");
     } finally {
       await saver.close();
     }
@@ -142,6 +179,8 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
       await put(r1, [ai("x2"), human("x3")], "input");
       // c1's thread was m1..m4 with m1, m2 archived, gone with the rewrite: was admitted, reading x1 before m3.
       await expect(put(c1, msgs(3, 4), "fork")).rejects.toSatisfy(refusedFork([]));
+      // Read at c1: its archived messages are gone, and x1 is not its (was x1, m3, m4).
+      expect((await saver.readThread({ configurable: { thread_id: threadId, checkpoint_id: c1 } })).map((m) => m.id)).toEqual(["m3", "m4"]);
       expect((await saver.readThread({ configurable: { thread_id: threadId } })).map((m) => m.id)).toEqual(["x1", "x2", "x3"]);
     } finally {
       await saver.close();

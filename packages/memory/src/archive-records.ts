@@ -107,6 +107,25 @@ export class ArchiveRecords {
     return out;
   }
 
+  /**
+   * The archived messages a checkpoint's branch had ({@link ArchiveMark} `mark`, the checkpoint's):
+   * the rows archived up to it, in archive order, decoded as {@link messages}; none when a rewrite
+   * emptied the archive since (they went with it). Rows archived after it are left out: those of
+   * its own branch are still in its hot part, the others are another branch's.
+   */
+  async messagesAt(threadId: string, mark: ArchiveMark): Promise<BaseMessage[]> {
+    const cached = await this.#cached(threadId);
+    if (cached.clearedStamp > mark.stamp) return [];
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    const out: BaseMessage[] = [];
+    for (const row of cached.ordered) {
+      if (row.seq > mark.seq) break;
+      row.message ??= await this.#decode(threadId, row);
+      out.push(row.message);
+    }
+    return out;
+  }
+
   /** Which of `messageIds` are archived for the thread, in the order given (a lookup by key; the cache is not read). */
   async having(threadId: string, messageIds: readonly string[]): Promise<string[]> {
     return this.#registry.archivedAmong(

@@ -249,25 +249,30 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * The whole thread, in order (issue 27): its archived messages, then the messages of the
    * checkpoint `config` names (the head by default). A message in both (a crash between the
    * archive write and the checkpoint write) appears once, where the checkpoint has it.
-   * Equals the `messages` of a run that never archived. `[]` for an unknown thread.
+   * Equals the `messages` of a run that never archived. `[]` for an unknown thread. An older
+   * checkpoint named by `checkpoint_id` reads the archived messages its branch had (its
+   * {@link ARCHIVE_MARK_METADATA_KEY}): not those another branch archived after it, and none once
+   * a rewrite emptied the archive since; one stored without a mark reads the whole archive.
    * @param config `{ configurable: { thread_id, checkpoint_id? } }`
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
     const threadId = threadIdOf(config);
     const tuple = await this.getTuple(config);
     const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
-    return withArchived(await this.archivedMessages(threadId), hot).slice();
+    const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+    const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+    return withArchived(archived, hot).slice();
   }
 
   /**
    * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
    * only on threads that have an archive. Runs inside the registry's write transaction, so the
-   * archive it reads is the one the checkpoint commits against. `from`: the
-   * {@link ARCHIVE_MARK_METADATA_KEY} of the checkpoint branched from; without one (a checkpoint
-   * stored before the key existed, or one not found) archived messages are placed by id only.
+   * archive it reads is the one the checkpoint commits against. `from`: the checkpoint branched
+   * from (its {@link ARCHIVE_MARK_METADATA_KEY} and hot part); without a mark (a checkpoint stored
+   * before the key existed, or one not found) archived messages are placed by id only.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: ArchiveMark): Promise<void> {
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: BranchPoint): Promise<void> {
     const archived = await this.#archive.ids(threadId);
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
     if (archived.length === 0) {
@@ -276,23 +281,25 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
       if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
     } else this.#refuseMisplaced(threadId, archived, hot, branch);
-    if (from !== undefined) await this.#refuseArchivedSince(threadId, hot, from);
+    if (from !== undefined) await this.#refuseArchivedSince(threadId, from);
   }
 
   /**
-   * The branch's own archive (R37; the memory README's "archived-fork"): `from` is where the
-   * archive stood when the checkpoint branched from was stored (its {@link ARCHIVE_MARK_METADATA_KEY}).
-   * The rows archived since must be the ones that checkpoint's branch would archive: its hot part's
-   * opening run, in the archive's order. Anything else was archived by another branch, which may
-   * have held messages this branch removed (a redaction) or never had: reading the archive back
-   * would undo the removal or mix the branches, so the write is refused (`archived-fork`, the rows
-   * from the first one out of place). A rewrite that emptied the archive since takes the
-   * branch's archived messages with it: refused (`messageIds` empty) when it had any.
+   * The branch's own archive (R37; the memory README's "archived-fork"): `from` is the checkpoint
+   * branched from, with where the archive stood when it was stored (its
+   * {@link ARCHIVE_MARK_METADATA_KEY}). The rows archived since must be the ones that checkpoint's
+   * branch would archive next: its hot part's opening run, in the archive's order (a run from a
+   * chosen checkpoint archives from its own hot part, and each of its puts is a branch put).
+   * Anything else was archived by another branch, which may have held messages this branch removed
+   * (a redaction) or never had: reading the archive back would undo the removal or mix the
+   * branches, so the write is refused (`archived-fork`, the rows from the first one out of place).
+   * A rewrite that emptied the archive since takes the branch's archived messages with it: refused
+   * (`messageIds` empty) when it had any.
    */
-  async #refuseArchivedSince(threadId: string, hot: ReadonlyArray<string | undefined>, from: ArchiveMark): Promise<void> {
-    const since = await this.#archive.since(threadId, from);
-    if (since.cleared && from.seq > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
-    const out = since.ids.findIndex((id, k) => hot[k] !== id);
+  async #refuseArchivedSince(threadId: string, from: BranchPoint): Promise<void> {
+    const since = await this.#archive.since(threadId, from.mark);
+    if (since.cleared && from.mark.seq > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
+    const out = since.ids.findIndex((id, k) => from.hot[k] !== id);
     if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", since.ids.slice(out));
   }
 
@@ -457,7 +464,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       try {
         const id = normalizeThreadId(threadId);
         await this.ready();
-        const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#markOf(id, checkpointId) : undefined;
+        const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
         await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
       } catch (error) {
         record.refused ??= error;
@@ -483,14 +490,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * The {@link ARCHIVE_MARK_METADATA_KEY} of a stored root checkpoint of the thread: `undefined`
-   * when the checkpoint is not found or was stored without one (before the key existed).
+   * A stored root checkpoint of the thread as a branch point: its {@link ARCHIVE_MARK_METADATA_KEY}
+   * and its hot part's message ids. `undefined` when the checkpoint is not found or was stored
+   * without a mark (before the key existed).
    */
-  async #markOf(threadId: string, checkpointId: string): Promise<ArchiveMark | undefined> {
+  async #branchPoint(threadId: string, checkpointId: string): Promise<BranchPoint | undefined> {
     const tuple = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
-    const mark = (tuple?.metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as Partial<ArchiveMark> | undefined;
-    const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
-    return mark && count(mark.stamp) && count(mark.seq) ? { stamp: mark.stamp, seq: mark.seq } : undefined;
+    const mark = markIn(tuple?.metadata);
+    if (!tuple || !mark) return undefined;
+    return { mark, hot: ((tuple.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id) };
   }
 
   /** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}). */
@@ -639,8 +647,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
-    // Where the archive stood at the checkpoint branched from (stored, so read before the transaction).
-    const from = checkReach && commit.parentId !== undefined ? await this.#markOf(threadId, commit.parentId) : undefined;
+    // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
+    const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
@@ -827,6 +835,19 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */
+interface BranchPoint {
+  mark: ArchiveMark;
+  hot: ReadonlyArray<string | undefined>;
+}
+
+/** The {@link ARCHIVE_MARK_METADATA_KEY} of a checkpoint's metadata: `undefined` when absent or not two whole numbers >= 0. */
+function markIn(metadata: CheckpointMetadata | undefined): ArchiveMark | undefined {
+  const mark = (metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as Partial<ArchiveMark> | undefined;
+  const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+  return mark && count(mark.stamp) && count(mark.seq) ? { stamp: mark.stamp, seq: mark.seq } : undefined;
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {
