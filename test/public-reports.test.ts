@@ -450,6 +450,61 @@ describe("public reports: messages and tokens", () => {
     expect(rendered).not.toContain("[object Object]");
   });
 
+  // https://github.com/open-multi-agent/open-multi-agent/pull/196, https://github.com/myriade-ai/agentlys/pull/347
+  // and https://github.com/langchain-ai/langchain/pull/34557: the summary request inlined a base64
+  // image (a 2.1M-token summary prompt refused). The image reaches the model while in the window;
+  // the summarizer gets the text around it, not the data.
+  it("an image in the summarized part never reaches the summarizer as base64", async () => {
+    const summarizer = summarizerModel();
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "image" } };
+    const data = "iVBORw0KGgo".repeat(20_000);
+    await agent.invoke(
+      {
+        messages: [
+          new HumanMessage({
+            content: [
+              { type: "text", text: "look at this chart" },
+              { type: "image_url", image_url: { url: `data:image/png;base64,${data}` } },
+            ],
+          }),
+        ],
+      },
+      config,
+    );
+    for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    expect(JSON.stringify(requests(model)[0])).toContain(data);
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    const sent = JSON.stringify(summarizer.inputs);
+    expect(sent).toContain("look at this chart");
+    expect(sent).not.toContain("iVBORw0KGgo");
+    expect(sent.length).toBeLessThan(10_000);
+  });
+
+  // https://github.com/langchain-ai/langchain/pull/33390 (Claude returns an AI message with no content
+  // and no tool calls; "all messages must have non-empty content except for the optional final
+  // assistant message") and https://github.com/langchain-ai/langchainjs/pull/11117 (Bedrock: "Content
+  // blocks are empty"): an empty answer stored in the thread is not sent back.
+  it("an empty AI answer stored in the thread is not sent to Anthropic, Gemini or Bedrock", async () => {
+    let call = 0;
+    const model = strictModel({
+      answer: (messages) => {
+        call += 1;
+        if (call === 2) return new AIMessage({ content: [] });
+        if (call === 3) return new AIMessage({ content: "" });
+        return `ok: ${messageText(lastOf(messages))}`;
+      },
+    });
+    const { agent } = stackAgent({ windowSize: 8, model });
+    const config = { configurable: { thread_id: "empty-answer" } };
+    for (const text of ["hello", "are you there?", "hello?", "what is 2+2?"])
+      await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const stored = await storedMessages(agent.graph as never, "empty-answer");
+    expect(stored.filter((m) => m.getType() === "ai" && messageText(m) === "")).toHaveLength(2);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+  });
+
   // https://github.com/langchain-ai/langchainjs/issues/9418 and
   // https://github.com/langchain-ai/langchainjs/issues/9717: `responseFormat` with `wrapModelCall`
   // middleware broke structured output.
