@@ -13,7 +13,7 @@ import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/co
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { getEncoding } from "js-tiktoken";
-import { type AgentMiddleware, createAgent, humanInTheLoopMiddleware, tool } from "langchain";
+import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
@@ -534,6 +534,50 @@ describe("public reports: messages and tokens", () => {
     expect(result.structuredResponse).toEqual({ answer: `a${call}`, turn: call });
     expect(model.providerLog.rejections).toBe(0);
     expect(messageText((requests(model).at(-1) as BaseMessage[])[0] as BaseMessage)).toMatch(/structured summary \d+/);
+  });
+});
+
+describe("public reports: jumps and limits", () => {
+  // https://github.com/langchain-ai/langchainjs/issues/11207 (a beforeModel `jumpTo: "end"`, as
+  // `modelCallLimitMiddleware({ exitBehavior: "end" })` returns, ends the graph without the afterAgent
+  // chain) and https://github.com/langchain-ai/docs/pull/1590 (the documented guard that answers and
+  // jumps to the end): a run ended that way leaves the thread free for the next turn at once, and
+  // the next request is valid.
+  it("a run ended by a beforeModel jump (call limit, guard) leaves a thread the next turn can use at once", async () => {
+    const guard = createMiddleware({
+      name: "test/blocked-content",
+      beforeModel: {
+        canJumpTo: ["end"],
+        hook: (state) => {
+          const last = state.messages.at(-1) as BaseMessage | undefined;
+          if (last && messageText(last).includes("BLOCKED"))
+            return { messages: [new AIMessage("I cannot respond to that request.")], jumpTo: "end" };
+          return undefined;
+        },
+      },
+    });
+    const limit = modelCallLimitMiddleware({ runLimit: 1, exitBehavior: "end" });
+    const { agent, model } = stackAgent({ windowSize: 6, extra: [guard, limit] });
+    const config = { configurable: { thread_id: "jumps" } };
+    await agent.invoke({ messages: [new HumanMessage("hello")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("say BLOCKED please")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("and now?")] }, config);
+    expect(
+      requests(model)
+        .at(-1)
+        ?.map((m) => messageText(m)),
+    ).toContain("I cannot respond to that request.");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "jumps")))).toBe("ok: and now?");
+    // One model call per run: the call after the tool results is refused by the limit, in beforeModel.
+    await agent.invoke({ messages: [new HumanMessage("PARALLEL 2 two lookups")] }, config);
+    const stored = await storedMessages(agent.graph as never, "jumps");
+    expect(messageText(lastOf(stored))).toMatch(/^Model call limits exceeded/);
+    // The next turn is admitted at once (no turn lease left behind). Its answer is the limit's
+    // again: upstream, the limit's own afterAgent reset is skipped too (langchainjs#11207, open).
+    await agent.invoke({ messages: [new HumanMessage("hello again")] }, config);
+    expect((await storedMessages(agent.graph as never, "jumps")).map((m) => messageText(m))).toContain("hello again");
+    expect(model.providerLog.rejections).toBe(0);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
   });
 });
 
