@@ -736,6 +736,9 @@ async function child(spec: string): Promise<void> {
     const warmLanes = runStep ? [laneOf(target, "floor", "warm-floor", " ~w"), laneOf(target, "stack", "warm-stack", " ~w")] : [];
     for (const lane of warmLanes) await seed(target, lane, other, warmupSize);
     for (let i = 0; i < WARMUP_STEPS; i += 1) for (const lane of warmLanes) await step(target, lane, other);
+    // Dropped, so the measured steps run with the same stored threads as without this warm-up (a
+    // MemorySaver holds them on the heap, where a full GC would mark them).
+    for (const lane of warmLanes) await target.saver.deleteThread(lane.threadId);
     const warmStack: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
     for (let i = 0; i < WARMUP_STEPS; i += 1)
       await modelCall(warmStack, materialize(other.slice(0, 101 + 2 * i), "w-", " ~w"), "warm-hooks", SYSTEM_PROMPT);
