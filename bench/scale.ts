@@ -203,6 +203,8 @@ const coldWarmupSize = (size: number): number => {
     throw new Error(`scale: --cold-warmup-size must be a whole number of messages, 10 or more (got ${JSON.stringify(given)})`);
   return n;
 };
+// A bad value is refused before any sample runs (the samples read it).
+coldWarmupSize(0);
 /** `--fact-index-threads`: threads served round-robin by fact-recall's index cache alone (its bound against holding every thread). */
 const FACT_INDEX_THREADS = list(args["fact-index-threads"]);
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
