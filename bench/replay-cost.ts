@@ -25,6 +25,13 @@
  *   schema, core's `summarySlotMiddleware` declaring the slot; keepGroups: the window plus
  *   `ARCHIVE_MARGIN_GROUPS`; batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`, aligned to the window's
  *   step; `--archive-keep-groups`, `--archive-batch` to try others).
+ * - `recall`: `archive` plus `recall()` after it, reading the archive as `memoryStack` wires it:
+ *   the rows archived since its last call (`archivedChanges`; issue 27).
+ * - `recall-whole`: `archive` plus `recall()` reading the whole archive at each model call
+ *   (`archived` only: how recall read it before `archivedChanges`).
+ *   For both, `recallCpuMsPerCall`: CPU ms recall's `wrapModelCall` spent per model call in the
+ *   timed steps, the model call inside it left out (e.g. `--only recall,recall-whole --no-replay
+ *   --sizes 1000,50000 --savers memory`).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
  * LangChain and threadwise.
  *
@@ -75,6 +82,7 @@ import {
   SqliteThreadRegistry,
   ThreadwiseSaver,
 } from "@threadwise/memory";
+import { recall } from "@threadwise/recall";
 import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
@@ -125,12 +133,68 @@ const saverKinds = String(cli.values.savers)
   .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
 
 interface Config {
-  kind: "none" | "langchain" | "threadwise" | "archive";
+  kind: "none" | "langchain" | "threadwise" | "archive" | "recall" | "recall-whole";
   /** The configuration's name in the tables: its kind, or `archive@keep<n>` when several margins are compared. */
   key: string;
   name: string;
   threadwiseSaver: boolean;
-  make: (saver: BaseCheckpointSaver) => AgentMiddleware[];
+  make: (saver: BaseCheckpointSaver, probe: RecallProbe) => AgentMiddleware[];
+}
+
+/** CPU recall's `wrapModelCall` spent in its own code (the model call inside it left out), and its calls. */
+interface RecallProbe {
+  ms: number;
+  calls: number;
+}
+
+/** Configurations whose thread is archived (seeded and warmed up alike). */
+const ARCHIVED_KINDS: ReadonlySet<Config["kind"]> = new Set(["archive", "recall", "recall-whole"]);
+
+/** `middleware` with its `wrapModelCall` timed into `probe` (CPU, the inner handler's time taken out). */
+function timedModelCall(middleware: AgentMiddleware, probe: RecallProbe): AgentMiddleware {
+  const wrap = middleware.wrapModelCall as NonNullable<AgentMiddleware["wrapModelCall"]>;
+  return {
+    ...middleware,
+    wrapModelCall: async (request, handler) => {
+      let inner = 0;
+      const t0 = cpuNow();
+      const result = await wrap(request, async (next) => {
+        const h0 = cpuNow();
+        try {
+          return await handler(next);
+        } finally {
+          inner += cpuNow() - h0;
+        }
+      });
+      probe.ms += cpuNow() - t0 - inner;
+      probe.calls += 1;
+      return result;
+    },
+  };
+}
+
+/** The archive configuration's middleware (`memoryStack`'s order), with `recall` after it when `withRecall` says how it reads the archive. */
+function archiveStack(saver: ThreadwiseSaver, keepGroups: number, probe: RecallProbe, withRecall?: "changes" | "whole"): AgentMiddleware[] {
+  const archived = (threadId: string, options?: { last?: number }) => saver.archivedMessages(threadId, options);
+  const stack: AgentMiddleware[] = [
+    windowTrim({ maxMessages: WINDOW, logger: false }),
+    summarySlotMiddleware(),
+    summarize({ model: extractiveSummarizer(), declareState: false, archived, logger: false }),
+    messageArchive(saver, { keepGroups, batchMessages: BATCH_MESSAGES, alignMessages: WINDOW - WINDOW / 2, logger: false }),
+  ];
+  if (withRecall)
+    stack.push(
+      timedModelCall(
+        recall({
+          facts: false,
+          archived,
+          ...(withRecall === "changes" ? { archivedChanges: (threadId, since) => saver.archivedChanges(threadId, since) } : {}),
+          logger: false,
+        }),
+        probe,
+      ),
+    );
+  return stack;
 }
 
 const ALL_CONFIGS: Config[] = [
@@ -161,24 +225,23 @@ const ALL_CONFIGS: Config[] = [
       key: KEEP_GROUPS.length > 1 ? `archive@keep${keepGroups}` : "archive",
       name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${keepGroups}, batchMessages ${BATCH_MESSAGES})]`,
       threadwiseSaver: true,
-      make: (saver) => [
-        windowTrim({ maxMessages: WINDOW, logger: false }),
-        summarySlotMiddleware(),
-        summarize({
-          model: extractiveSummarizer(),
-          declareState: false,
-          archived: (threadId, options) => (saver as ThreadwiseSaver).archivedMessages(threadId, options),
-          logger: false,
-        }),
-        messageArchive(saver as ThreadwiseSaver, {
-          keepGroups,
-          batchMessages: BATCH_MESSAGES,
-          alignMessages: WINDOW - WINDOW / 2,
-          logger: false,
-        }),
-      ],
+      make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, keepGroups, probe),
     }),
   ),
+  {
+    kind: "recall",
+    key: "recall",
+    name: "archive plus recall() reading the rows archived since its last call (archivedChanges, as memoryStack wires it)",
+    threadwiseSaver: true,
+    make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, KEEP_GROUPS[0] as number, probe, "changes"),
+  },
+  {
+    kind: "recall-whole",
+    key: "recall-whole",
+    name: "archive plus recall() reading the whole archive at each model call (archived only; memoryStack before issue 27's recall change)",
+    threadwiseSaver: true,
+    make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, KEEP_GROUPS[0] as number, probe, "whole"),
+  },
 ];
 const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 
@@ -222,13 +285,15 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
 }
 
 function laneOf(checkpointer: BaseCheckpointSaver, config: Config) {
-  const agent = createAgent({ model: new RecordedModel({}), checkpointer, middleware: config.make(checkpointer) });
+  const probe: RecallProbe = { ms: 0, calls: 0 };
+  const agent = createAgent({ model: new RecordedModel({}), checkpointer, middleware: config.make(checkpointer, probe) });
   const threadId = `${config.key}-${randomUUID()}`;
   return {
     config,
     threadId,
     agent,
     checkpointer,
+    probe,
     invoke: async (text: string) => {
       await agent.invoke(
         { messages: [new HumanMessage({ id: `u-${randomUUID()}`, content: text })] },
@@ -357,6 +422,9 @@ interface SizedRow {
   hotMessages: number;
   /** Messages the thread keeps after the timed steps: the checkpoint's, plus the archived ones for `archive`. */
   keptMessages: number;
+  /** recall configurations: CPU ms recall's `wrapModelCall` spent per model call in the timed steps (the model call inside it left out). */
+  recallCpuMsPerCall?: number;
+  recallCpuMsMedian?: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -424,6 +492,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
     next: number;
     cpu: number[];
     bytes: number[];
+    recallMs: number[];
     windows: Array<[number, number]>;
   }> = [];
   const rows: SizedRow[] = [];
@@ -433,7 +502,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
         const specs = [...all.slice(fixed.length, fixed.length + Math.max(0, size - TAIL)), ...fixed];
         const { target, checkpointer } = await openLane(kind, config);
         const lane = laneOf(checkpointer, config);
-        lanes.push({ size, target, lane, specs, next: size, cpu: [], bytes: [], windows: [] });
+        lanes.push({ size, target, lane, specs, next: size, cpu: [], bytes: [], recallMs: [], windows: [] });
         const seed = specs
           .slice(0, size)
           .map((s) =>
@@ -449,15 +518,18 @@ async function sized(kind: string): Promise<SizedRow[]> {
       entry.next += 2;
       if (timed) collectGarbage();
       const h0 = profileClockUs();
+      const { ms: recall0, calls: calls0 } = entry.lane.probe;
       const step = await timedStep(entry.target, entry.lane, user, answer);
+      const calls = entry.lane.probe.calls - calls0;
       if (timed) entry.windows.push([h0, profileClockUs()]);
       await entry.target.prune(entry.lane.threadId);
       if (!timed) return;
       entry.cpu.push(step.cpuMs);
       entry.bytes.push(step.bytes);
+      if (calls > 0) entry.recallMs.push((entry.lane.probe.ms - recall0) / calls);
     };
     for (const entry of lanes) {
-      const warmup = entry.lane.config.kind === "archive" ? WARMUP_ARCHIVE : WARMUP;
+      const warmup = ARCHIVED_KINDS.has(entry.lane.config.kind) ? WARMUP_ARCHIVE : WARMUP;
       for (let i = 0; i < warmup; i += 1) await stepOf(entry, false);
     }
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
@@ -471,13 +543,12 @@ async function sized(kind: string): Promise<SizedRow[]> {
         console.error(`\n${kind} ${entry.lane.config.key} ${entry.size} (${sampledMs.toFixed(0)} ms sampled in timed steps)\n${table}\n`);
       }
     }
-    for (const { size, target, lane, cpu, bytes } of lanes) {
+    for (const { size, target, lane, cpu, bytes, recallMs } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       const hot = (state.values.messages as BaseMessage[]).length;
-      const kept =
-        lane.config.kind === "archive"
-          ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
-          : hot;
+      const kept = ARCHIVED_KINDS.has(lane.config.kind)
+        ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
+        : hot;
       rows.push({
         saver: target.label,
         config: lane.config.key,
@@ -488,9 +559,10 @@ async function sized(kind: string): Promise<SizedRow[]> {
         bytesMedian: median(bytes),
         hotMessages: hot,
         keptMessages: kept,
+        ...(recallMs.length > 0 ? { recallCpuMsPerCall: mean(recallMs), recallCpuMsMedian: median(recallMs) } : {}),
       });
       console.error(
-        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}`,
+        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}${recallMs.length > 0 ? `, recall ${mean(recallMs).toFixed(2)} ms CPU/call (median ${median(recallMs).toFixed(2)})` : ""}`,
       );
     }
   } finally {
@@ -510,7 +582,7 @@ const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined
 const savedOn = (saver: string, kind: string) => saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind);
 /** Per saver and archive configuration: the targets' ratios (replay over LangChain; largest size over smallest). */
 const summary = saverKinds.flatMap((kind) =>
-  CONFIGS.filter((config) => config.kind === "archive").map((archive) => {
+  CONFIGS.filter((config) => ARCHIVED_KINDS.has(config.kind)).map((archive) => {
     const of = (config: string) => replayRows.find((r) => savedOn(r.saver, kind) && r.config === config);
     const at = (config: string, size: number) => sizedRows.find((r) => savedOn(r.saver, kind) && r.config === config && r.size === size);
     const small = sizes.length > 0 ? Math.min(...sizes) : undefined;
@@ -524,6 +596,8 @@ const summary = saverKinds.flatMap((kind) =>
         small && large ? ratio(at(archive.key, large)?.cpuMsPerStep, at(archive.key, small)?.cpuMsPerStep) : undefined,
       archiveLargeOverSmallBytes:
         small && large ? ratio(at(archive.key, large)?.bytesPerStep, at(archive.key, small)?.bytesPerStep) : undefined,
+      recallLargeOverSmallCpuPerCall:
+        small && large ? ratio(at(archive.key, large)?.recallCpuMsPerCall, at(archive.key, small)?.recallCpuMsPerCall) : undefined,
       langchainLargeOverSmallCpu:
         small && large ? ratio(at("langchain", large)?.cpuMsPerStep, at("langchain", small)?.cpuMsPerStep) : undefined,
     };
