@@ -30,8 +30,10 @@
  * - `recall-whole`: `archive` plus `recall()` reading the whole archive at each model call
  *   (`archived` only: how recall read it before `archivedChanges`).
  *   For both, `recallCpuMsPerCall`: CPU ms recall's `wrapModelCall` spent per model call in the
- *   timed steps, the model call inside it left out (e.g. `--only recall,recall-whole --no-replay
- *   --sizes 1000,50000 --savers memory`).
+ *   timed steps, the model call inside it left out (it carries the step's garbage collection), and
+ *   `recallHookCpuMsMedian`: its hook called alone `--recall-calls` times (default 40) after the
+ *   timed steps, the recall lanes of a size taking turns (e.g. `--only recall,recall-whole
+ *   --no-replay --sizes 1000,50000 --savers memory`).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
  * LangChain and threadwise.
  *
@@ -66,7 +68,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { SUMMARY_SLOT_KEY, summarySlotMiddleware } from "@threadwise/core";
@@ -108,6 +110,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   profile: { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
+  "recall-calls": { type: "string", default: "40" },
 });
 const WINDOW = 20;
 const TRIGGER = 40;
@@ -145,6 +148,8 @@ interface Config {
 interface RecallProbe {
   ms: number;
   calls: number;
+  /** The recall middleware itself (untimed), for the hook-only calls. */
+  middleware?: AgentMiddleware;
 }
 
 /** Configurations whose thread is archived (seeded and warmed up alike). */
@@ -182,18 +187,15 @@ function archiveStack(saver: ThreadwiseSaver, keepGroups: number, probe: RecallP
     summarize({ model: extractiveSummarizer(), declareState: false, archived, logger: false }),
     messageArchive(saver, { keepGroups, batchMessages: BATCH_MESSAGES, alignMessages: WINDOW - WINDOW / 2, logger: false }),
   ];
-  if (withRecall)
-    stack.push(
-      timedModelCall(
-        recall({
-          facts: false,
-          archived,
-          ...(withRecall === "changes" ? { archivedChanges: (threadId, since) => saver.archivedChanges(threadId, since) } : {}),
-          logger: false,
-        }),
-        probe,
-      ),
-    );
+  if (withRecall) {
+    probe.middleware = recall({
+      facts: false,
+      archived,
+      ...(withRecall === "changes" ? { archivedChanges: (threadId, since) => saver.archivedChanges(threadId, since) } : {}),
+      logger: false,
+    });
+    stack.push(timedModelCall(probe.middleware, probe));
+  }
   return stack;
 }
 
@@ -425,6 +427,12 @@ interface SizedRow {
   /** recall configurations: CPU ms recall's `wrapModelCall` spent per model call in the timed steps (the model call inside it left out). */
   recallCpuMsPerCall?: number;
   recallCpuMsMedian?: number;
+  /**
+   * recall configurations: median CPU ms of recall's `wrapModelCall` called alone (`--recall-calls`
+   * calls after the timed steps, two messages appended to the stored thread before each, the recall
+   * lanes of a size taking turns), without the step's GC of the other middleware and the saver.
+   */
+  recallHookCpuMsMedian?: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -481,7 +489,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
   const largest = Math.max(...sizes);
   // The newest TAIL seeded messages and every stepped message are the same texts at every size,
   // so sizes differ only by what lies before them (LoCoMo's texts differ in length by conversation).
-  const fixedCount = TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2;
+  const fixedCount = TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2 + Math.max(0, Number(cli.values["recall-calls"])) * 2;
   const all = locomoThread(largest + fixedCount, cli.data);
   const fixed = all.slice(0, fixedCount);
   const lanes: Array<{
@@ -543,6 +551,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
         console.error(`\n${kind} ${entry.lane.config.key} ${entry.size} (${sampledMs.toFixed(0)} ms sampled in timed steps)\n${table}\n`);
       }
     }
+    const hookMs = await recallHookCalls(lanes);
     for (const { size, target, lane, cpu, bytes, recallMs } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       const hot = (state.values.messages as BaseMessage[]).length;
@@ -560,15 +569,61 @@ async function sized(kind: string): Promise<SizedRow[]> {
         hotMessages: hot,
         keptMessages: kept,
         ...(recallMs.length > 0 ? { recallCpuMsPerCall: mean(recallMs), recallCpuMsMedian: median(recallMs) } : {}),
+        ...(hookMs.has(lane) ? { recallHookCpuMsMedian: median(hookMs.get(lane) as number[]) } : {}),
       });
       console.error(
-        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}${recallMs.length > 0 ? `, recall ${mean(recallMs).toFixed(2)} ms CPU/call (median ${median(recallMs).toFixed(2)})` : ""}`,
+        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}${recallMs.length > 0 ? `, recall ${mean(recallMs).toFixed(2)} ms CPU/call (median ${median(recallMs).toFixed(2)}), alone ${median(hookMs.get(lane) ?? []).toFixed(2)} ms (median)` : ""}`,
       );
     }
   } finally {
     for (const { target } of lanes) await target.close();
   }
   return rows;
+}
+
+/**
+ * recall's `wrapModelCall` alone on each recall lane's thread (see `recallHookCpuMsMedian`): the
+ * stored thread as the last step left it, two messages appended (not stored) before each call, the
+ * newest user message the query, the newest 20 messages the view. CPU ms per call, by lane.
+ */
+async function recallHookCalls(
+  lanes: ReadonlyArray<{ lane: Lane; specs: ThreadMessageSpec[]; next: number }>,
+): Promise<Map<Lane, number[]>> {
+  const out = new Map<Lane, number[]>();
+  const calls = Math.max(0, Number(cli.values["recall-calls"]));
+  const runs = [];
+  for (const entry of lanes) {
+    if (!entry.lane.probe.middleware || calls === 0) continue;
+    const state = await entry.lane.agent.graph.getState({ configurable: { thread_id: entry.lane.threadId } });
+    runs.push({ entry, hot: [...(state.values.messages as BaseMessage[])], next: entry.next, ms: [] as number[] });
+  }
+  for (let round = 0; round < calls; round += 1)
+    for (let j = 0; j < runs.length; j += 1) {
+      const run = runs[(round + j) % runs.length] as (typeof runs)[number];
+      const { lane, specs } = run.entry;
+      const user = specs[run.next]?.content ?? "hello";
+      const answer = specs[run.next + 1]?.content ?? "ok";
+      run.hot.push(new AIMessage({ id: `${lane.threadId}-hook-a${round}`, content: answer }));
+      run.hot.push(new HumanMessage({ id: `${lane.threadId}-hook-u${round}`, content: user }));
+      run.next += 2;
+      const request = {
+        messages: run.hot.slice(-WINDOW),
+        systemMessage: new SystemMessage(""),
+        state: { messages: run.hot },
+        tools: [],
+        model: {},
+        runtime: { configurable: { thread_id: lane.threadId } },
+      };
+      const wrap = lane.probe.middleware?.wrapModelCall as unknown as (
+        request: unknown,
+        handler: () => Promise<AIMessage>,
+      ) => Promise<unknown>;
+      const t0 = cpuNow();
+      await wrap(request, async () => new AIMessage("ok"));
+      run.ms.push(cpuNow() - t0);
+    }
+  for (const run of runs) out.set(run.entry.lane, run.ms);
+  return out;
 }
 
 const replayRows: ReplayRow[] = [];
@@ -598,6 +653,8 @@ const summary = saverKinds.flatMap((kind) =>
         small && large ? ratio(at(archive.key, large)?.bytesPerStep, at(archive.key, small)?.bytesPerStep) : undefined,
       recallLargeOverSmallCpuPerCall:
         small && large ? ratio(at(archive.key, large)?.recallCpuMsPerCall, at(archive.key, small)?.recallCpuMsPerCall) : undefined,
+      recallAloneLargeOverSmallCpu:
+        small && large ? ratio(at(archive.key, large)?.recallHookCpuMsMedian, at(archive.key, small)?.recallHookCpuMsMedian) : undefined,
       langchainLargeOverSmallCpu:
         small && large ? ratio(at("langchain", large)?.cpuMsPerStep, at("langchain", small)?.cpuMsPerStep) : undefined,
     };
