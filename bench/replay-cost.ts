@@ -541,8 +541,13 @@ async function sized(kind: string): Promise<SizedRow[]> {
       for (let i = 0; i < warmup; i += 1) await stepOf(entry, false);
     }
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
+    // Rotated every round and reversed every other one, so each lane runs before each other lane
+    // as often as after it (lanes share process-wide caches: the first to meet a text pays for it).
     for (let round = 0; round < steps; round += 1)
-      for (let j = 0; j < lanes.length; j += 1) await stepOf(lanes[(round + j) % lanes.length] as (typeof lanes)[number], true);
+      for (let j = 0; j < lanes.length; j += 1) {
+        const k = round % 2 === 0 ? j : lanes.length - 1 - j;
+        await stepOf(lanes[(Math.floor(round / 2) + k) % lanes.length] as (typeof lanes)[number], true);
+      }
     if (profiling) {
       const { profile, path } = await profiling.stop(`replay-cost-${kind}`);
       console.error(`\nprofile ${kind}: ${path}`);
@@ -599,7 +604,8 @@ async function recallHookCalls(
   }
   for (let round = 0; round < calls; round += 1)
     for (let j = 0; j < runs.length; j += 1) {
-      const run = runs[(round + j) % runs.length] as (typeof runs)[number];
+      const k = round % 2 === 0 ? j : runs.length - 1 - j;
+      const run = runs[(Math.floor(round / 2) + k) % runs.length] as (typeof runs)[number];
       const { lane, specs } = run.entry;
       const user = specs[run.next]?.content ?? "hello";
       const answer = specs[run.next + 1]?.content ?? "ok";
