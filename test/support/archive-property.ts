@@ -13,8 +13,9 @@
  * (e) every request (messages and system prompt: summary, facts and recall blocks, so recall finds
  *     archived text) equals the control's.
  * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) once something is archived ends the
- * comparison with the control for the rest of the case (counted): it empties the archive, and a fork
- * from before it is not refused once archiving resumed (a known limit). A turn by another agent with
+ * comparison with the control for the rest of the case (counted): it empties the archive (a fork from
+ * before it is refused by the checkpoint's archive mark now, also once archiving resumed; the
+ * comparison has not been extended past it yet). A turn by another agent with
  * another stack once something is archived ends the comparison of requests (counted; a known limit:
  * it reads the hot part only, and the batches are aligned on the case's own window).
  */

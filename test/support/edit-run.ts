@@ -611,8 +611,9 @@ export async function runCase(
       if (calls.at(-1)?.where === current.where) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) after a model call`);
     }
     // A rewrite (and persistTrim, which writes one) empties the archive with the checkpoint that
-    // applies it; a fork from before it is refused while nothing was archived since, but not once
-    // archiving resumed (known limit, memory ARCHITECTURE "Rewrites"): the comparison ends there.
+    // applies it; a fork from before it is refused (its checkpoint's archive mark, memory
+    // ARCHITECTURE "Branch marks"; was admitted once archiving resumed): the comparison still ends
+    // there, not extended past it yet.
     const deletes =
       op.kind === "rewrite" || (op.kind === "other-stack" && c.otherConfig.kind === "preset" && c.otherConfig.keepGroups !== undefined);
     if (archived && deletes && knownFrom === undefined && archivedBefore.length > 0) knownFrom = i;

@@ -3,7 +3,7 @@ import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
 import type { ArchiveCursor, ArchivedChanges } from "@threadwise/core";
 import { EncryptedCheckpointSaver, isSealed, type RecordLocation } from "@threadwise/encryption";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
-import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveRow, type ThreadRegistry } from "./thread-registry.js";
+import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveMark, type ArchiveRow, type ThreadRegistry } from "./thread-registry.js";
 
 /** Threads whose archive this process keeps decoded; the least recently read goes first. */
 export const ARCHIVE_CACHE_THREADS = 64;
@@ -24,6 +24,8 @@ interface CachedArchive {
   stamp: number;
   /** Set once a rewrite emptied the archive: the rewritten thread's first message id (`""`: none). */
   clearedFirst?: string;
+  /** The stamp of the rewrite that last emptied the archive (its marker row's); 0: none. */
+  clearedStamp: number;
   rows: Map<string, CachedRow>;
   ordered: CachedRow[] | undefined;
   /** Grows whenever rows are read anew (appended, rewritten). */
@@ -146,6 +148,25 @@ export class ArchiveRecords {
     return { cursor, appended, messages: out };
   }
 
+  /**
+   * The archived messages a checkpoint's branch had ({@link ArchiveMark} `mark`, the checkpoint's):
+   * the rows archived up to it, in archive order, decoded as {@link messages}; none when a rewrite
+   * emptied the archive since (they went with it). Rows archived after it are left out: those of
+   * its own branch are still in its hot part, the others are another branch's.
+   */
+  async messagesAt(threadId: string, mark: ArchiveMark): Promise<BaseMessage[]> {
+    const cached = await this.#cached(threadId);
+    if (cached.clearedStamp > mark.stamp) return [];
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    const out: BaseMessage[] = [];
+    for (const row of cached.ordered) {
+      if (row.seq > mark.seq) break;
+      row.message ??= await this.#decode(threadId, row);
+      out.push(row.message);
+    }
+    return out;
+  }
+
   /** Which of `messageIds` are archived for the thread, in the order given (a lookup by key; the cache is not read). */
   async having(threadId: string, messageIds: readonly string[]): Promise<string[]> {
     return this.#registry.archivedAmong(
@@ -165,6 +186,26 @@ export class ArchiveRecords {
     return (await this.#cached(threadId)).clearedFirst;
   }
 
+  /** Where the thread's archive stands now ({@link ThreadRegistry.archiveMark}: one query, the cache is not read). */
+  async mark(threadId: string): Promise<ArchiveMark> {
+    return this.#registry.archiveMark(threadId, this.#tenantId);
+  }
+
+  /**
+   * The ids of the thread's archived messages archived after `mark` (a checkpoint's
+   * {@link ArchiveMark}), in archive order, and whether a rewrite emptied the archive since
+   * (`cleared`: then every row now is newer than `mark`, and the rows of `mark`'s time are gone).
+   * Read from the rows brought up to date, as {@link ids}.
+   */
+  async since(threadId: string, mark: ArchiveMark): Promise<{ cleared: boolean; ids: string[] }> {
+    const cached = await this.#cached(threadId);
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    const rows = cached.ordered;
+    // A marker newer than the mark: the archive was emptied after it (seq starts again then).
+    if (cached.clearedStamp > mark.stamp) return { cleared: true, ids: rows.map((row) => row.messageId) };
+    return { cleared: false, ids: rows.filter((row) => row.seq > mark.seq).map((row) => row.messageId) };
+  }
+
   async #rows(threadId: string): Promise<CachedRow[]> {
     const cached = await this.#cached(threadId);
     cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
@@ -179,9 +220,11 @@ export class ArchiveRecords {
     // A stamp that went down means the thread was deleted (its rows and their stamps are gone); a
     // marker row, that the archive was emptied (a rewrite) under its stamp: rows read with it are newer.
     const marker = read.rows.find((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
-    if (!cached || read.stamp < cached.stamp || marker) cached = { stamp: 0, rows: new Map(), ordered: undefined, version: 0, epoch: {} };
+    if (!cached || read.stamp < cached.stamp || marker)
+      cached = { stamp: 0, clearedStamp: 0, rows: new Map(), ordered: undefined, version: 0, epoch: {} };
     if (marker) {
       cached.clearedFirst = marker.record;
+      cached.clearedStamp = marker.stamp;
       read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
     }
     if (read.rows.length > 0) {

@@ -13,8 +13,11 @@ import { ThreadwiseError } from "@threadwise/core";
  *   whose hot part holds the archived messages again with others between them (the other branch
  *   removed those before archiving; `messageIds` from the first archived one out of place): its
  *   thread does not begin with the archive, and its own archiving would append the others at the
- *   archive's end. Also a fork from before a rewrite that emptied the archive (`messageIds`
- *   empty): its older messages are gone.
+ *   archive's end. Also a fork whose branch did not archive what was archived since its
+ *   checkpoint (the checkpoint's `threadwise_archive` mark: the rows archived after it are not its
+ *   hot part's opening run), e.g. a message it removed that another branch archived later. Also a
+ *   fork from before a rewrite that emptied the archive (`messageIds` empty): its older messages
+ *   are gone.
  */
 export type ArchivedMessageReason = "archived-edit" | "archived-fork";
 

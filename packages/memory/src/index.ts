@@ -71,6 +71,7 @@ export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-reg
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";
 export {
+  type ArchiveMark,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -84,6 +85,7 @@ export {
   type ThreadRowCounts,
 } from "./thread-registry.js";
 export {
+  ARCHIVE_MARK_METADATA_KEY,
   DEFAULT_TURN_LEASE_MS,
   OPERATION_ID_KEY,
   ThreadwiseSaver,

@@ -4,6 +4,7 @@ import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
   ARCHIVE_CLEARED_MESSAGE_ID,
+  type ArchiveMark,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -239,6 +240,15 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     archived.rows.clear();
     archived.rows.set(ARCHIVE_CLEARED_MESSAGE_ID, { messageId: ARCHIVE_CLEARED_MESSAGE_ID, seq: 0, stamp, record: firstId });
     archived.batches = [{ stamp, ids: [ARCHIVE_CLEARED_MESSAGE_ID] }];
+  }
+
+  async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
+    const id = normalizeThreadId(threadId);
+    const archived = this.#archive.get(id)?.get(tenantId);
+    if (!archived) return { stamp: this.#stamps.get(id) ?? 0, seq: 0 };
+    // Rows leave only all at once (a rewrite, leaving its marker): while any message row is left, the highest seq given out is one's.
+    const messages = archived.rows.size - (archived.rows.has(ARCHIVE_CLEARED_MESSAGE_ID) ? 1 : 0);
+    return { stamp: this.#stamps.get(id) ?? 0, seq: messages > 0 ? archived.seq : 0 };
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

@@ -6,6 +6,7 @@ import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
   ARCHIVE_CLEARED_MESSAGE_ID,
+  type ArchiveMark,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -367,6 +368,15 @@ export class PgThreadRegistry implements ThreadRegistry {
        SELECT $1, $2, $3, 0, max(stamp) + 1, $4 FROM gone HAVING count(*) > 0`,
       [tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, firstId],
     );
+  }
+
+  async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
+    // Each max() from its index; the marker row's seq is 0.
+    const { rows } = await this.#reader.query<{ stamp: string; seq: string }>(
+      `SELECT coalesce(max(stamp), 0) AS stamp, coalesce(max(seq), 0) AS seq FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
+      [tenantId, normalizeThreadId(threadId)],
+    );
+    return { stamp: Number(rows[0]?.stamp ?? 0), seq: Number(rows[0]?.seq ?? 0) };
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

@@ -6,6 +6,7 @@ import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
   ARCHIVE_CLEARED_MESSAGE_ID,
+  type ArchiveMark,
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
@@ -349,6 +350,14 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     this.#prepare(
       "INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, 0, ?, ?, ?)",
     ).run(tenantId, id, ARCHIVE_CLEARED_MESSAGE_ID, stamp + 1, firstId, this.#now());
+  }
+
+  async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
+    // Two single-aggregate queries, each answered from its index (as in archiveMessages); the marker row's seq is 0.
+    return this.#prepare(
+      `SELECT (SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp,
+              (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq`,
+    ).get({ tenant: tenantId, thread: normalizeThreadId(threadId) }) as ArchiveMark;
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {

@@ -240,6 +240,13 @@ export interface ThreadRegistry {
    */
   readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]>;
   /**
+   * Where the thread's archive under `tenantId` stands ({@link ArchiveMark}): its newest stamp and
+   * its highest `seq` of a message row. Two indexed lookups, whatever the archive's size;
+   * `ThreadwiseSaver` reads it in each root checkpoint's commit (inside that transaction it sees
+   * that transaction's state) and records it in the checkpoint's metadata.
+   */
+  archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark>;
+  /**
    * Which of `messageIds` are in the thread's archive under `tenantId`, in the order given: a
    * lookup by primary key, whatever the archive's size. Inside a write transaction of the thread
    * it sees that transaction's state.
@@ -270,6 +277,19 @@ export interface ArchiveRow {
   stamp: number;
   /** The serialized message (sealed when the saver encrypts), as {@link ThreadwiseSaver} encodes it. */
   record: string;
+}
+
+/**
+ * Where a thread's archive stood when a checkpoint was stored ({@link ThreadRegistry.archiveMark}):
+ * `stamp`, the newest archive write or rewrite (0: none yet); `seq`, the highest `seq` of an
+ * archived message (0: none). A row with a higher `seq` was archived after it; a
+ * {@link ARCHIVE_CLEARED_MESSAGE_ID} marker with a higher stamp, a rewrite emptied the archive
+ * after it. Both only grow while the thread lives (`seq` starts again after a rewrite, whose marker
+ * tells).
+ */
+export interface ArchiveMark {
+  stamp: number;
+  seq: number;
 }
 
 /** Message id of the marker row {@link ThreadRegistry.clearArchive} leaves: no message has an empty id. */

@@ -26,7 +26,7 @@ import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
-import type { CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
+import type { ArchiveMark, CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
 
 /** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
 export const DEFAULT_TURN_LEASE_MS = 10_000;
@@ -38,6 +38,14 @@ const HEARTBEAT_MAX_SILENCE_MS = 30 * 60_000;
 export const OPERATION_ID_KEY = "operation_id";
 /** Longest operation id, in UTF-8 bytes. */
 const MAX_OPERATION_ID_BYTES = 256;
+/**
+ * Checkpoint metadata key under which the saver records where the thread's archive stood when it
+ * stored the checkpoint ({@link ArchiveMark}, `{ stamp, seq }`), on every checkpoint of the root
+ * namespace (issue 27): a fork, replay or `updateState` from that checkpoint then knows which
+ * archived messages its branch had, and which were archived after it (by its own branch, or by
+ * another one). Checkpoints stored before this key existed have none (see `#refuseArchivedReach`).
+ */
+export const ARCHIVE_MARK_METADATA_KEY = "threadwise_archive";
 /** Checkpoint keys remembered per saver (stored or refused), so late pending writes find their fate. */
 const RECENT_MEMORY = 10_000;
 /** Writes one not-yet-stored checkpoint may collect before more are refused. */
@@ -260,23 +268,30 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * The whole thread, in order (issue 27): its archived messages, then the messages of the
    * checkpoint `config` names (the head by default). A message in both (a crash between the
    * archive write and the checkpoint write) appears once, where the checkpoint has it.
-   * Equals the `messages` of a run that never archived. `[]` for an unknown thread.
+   * Equals the `messages` of a run that never archived. `[]` for an unknown thread. An older
+   * checkpoint named by `checkpoint_id` reads the archived messages its branch had (its
+   * {@link ARCHIVE_MARK_METADATA_KEY}): not those another branch archived after it, and none once
+   * a rewrite emptied the archive since; one stored without a mark reads the whole archive.
    * @param config `{ configurable: { thread_id, checkpoint_id? } }`
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
     const threadId = threadIdOf(config);
     const tuple = await this.getTuple(config);
     const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
-    return withArchived(await this.archivedMessages(threadId), hot).slice();
+    const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+    const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+    return withArchived(archived, hot).slice();
   }
 
   /**
    * Refuses a branch or `updateState` whose messages reach into the archive (R37, R38; see
    * {@link ThreadwiseArchivedMessageError}). Reads the archive's ids only for such writes, and
    * only on threads that have an archive. Runs inside the registry's write transaction, so the
-   * archive it reads is the one the checkpoint commits against.
+   * archive it reads is the one the checkpoint commits against. `from`: the checkpoint branched
+   * from (its {@link ARCHIVE_MARK_METADATA_KEY} and hot part); without a mark (a checkpoint stored
+   * before the key existed, or one not found) archived messages are placed by id only.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean): Promise<void> {
+  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: BranchPoint): Promise<void> {
     const archived = await this.#archive.ids(threadId);
     const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
     if (archived.length === 0) {
@@ -284,8 +299,31 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // rewritten thread's first message) had archived messages before its hot part, gone now.
       const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
       if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
-      return;
-    }
+    } else this.#refuseMisplaced(threadId, archived, hot, branch);
+    if (from !== undefined) await this.#refuseArchivedSince(threadId, from);
+  }
+
+  /**
+   * The branch's own archive (R37; the memory README's "archived-fork"): `from` is the checkpoint
+   * branched from, with where the archive stood when it was stored (its
+   * {@link ARCHIVE_MARK_METADATA_KEY}). The rows archived since must be the ones that checkpoint's
+   * branch would archive next: its hot part's opening run, in the archive's order (a run from a
+   * chosen checkpoint archives from its own hot part, and each of its puts is a branch put).
+   * Anything else was archived by another branch, which may have held messages this branch removed
+   * (a redaction) or never had: reading the archive back would undo the removal or mix the
+   * branches, so the write is refused (`archived-fork`, the rows from the first one out of place).
+   * A rewrite that emptied the archive since takes the branch's archived messages with it: refused
+   * (`messageIds` empty) when it had any.
+   */
+  async #refuseArchivedSince(threadId: string, from: BranchPoint): Promise<void> {
+    const since = await this.#archive.since(threadId, from.mark);
+    if (since.cleared && from.mark.seq > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
+    const out = since.ids.findIndex((id, k) => from.hot[k] !== id);
+    if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", since.ids.slice(out));
+  }
+
+  /** {@link refuseArchivedReach} on a thread with archived messages (`archived`, in archive order), placed by id. */
+  #refuseMisplaced(threadId: string, archived: readonly string[], hot: ReadonlyArray<string | undefined>, branch: boolean): void {
     // A branch from a checkpoint with no message (the thread's first, before any archiving): the
     // archive holds the other branch's messages, which this one never had. The archive never
     // empties the hot part, so a later checkpoint always has a message to place the branch by.
@@ -375,8 +413,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
       const head = await this.registry.head(threadId);
       if (head)
+        // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
+        // LangGraph's `updateState` writes with that config (MemorySaver refuses a write without
+        // `checkpoint_ns`: "Invalid configurable value for key checkpoint_ns").
         return this.#refuseSealed(
-          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_id: head.checkpointId } }),
+          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId } }),
         );
     }
     return this.#refuseSealed(await this.inner.getTuple(config));
@@ -445,7 +486,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       try {
         const id = normalizeThreadId(threadId);
         await this.ready();
-        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true);
+        const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
+        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
       } catch (error) {
         record.refused ??= error;
         throw error;
@@ -467,6 +509,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       record.calls -= 1;
     }
+  }
+
+  /**
+   * A stored root checkpoint of the thread as a branch point: its {@link ARCHIVE_MARK_METADATA_KEY}
+   * and its hot part's message ids. `undefined` when the checkpoint is not found or was stored
+   * without a mark (before the key existed).
+   */
+  async #branchPoint(threadId: string, checkpointId: string): Promise<BranchPoint | undefined> {
+    const tuple = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+    const mark = markIn(tuple?.metadata);
+    if (!tuple || !mark) return undefined;
+    return { mark, hot: ((tuple.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id) };
   }
 
   /** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}). */
@@ -604,7 +658,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
       // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
       // until the lease lapsed, up to `turnLeaseMs`).
-      leavesTurnOpen: this.#turnLeaseMs > 0 && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
+      // An `updateState` is no run, even when it leaves tasks to run (an AI message with tool calls
+      // written as the model node): nobody renews a lease taken for it, so the next turn, or the
+      // `invoke(null)` that runs those tasks, was refused `turn-in-progress` until it lapsed.
+      leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
@@ -615,17 +672,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
+    // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
+    const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
+    // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
-      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch);
+      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from);
       if (checkInput) await this.#refuseInput(threadId, checkpoint);
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
       }
-      const result = await this.inner.put(config, checkpoint, metadata, newVersions);
+      // Every root checkpoint records where the archive stands as it commits (after a rewrite's
+      // clearing, and after the checks above: the rows archived since the branch's parent are its own).
+      const marked = checkpointNs === "" ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: await this.#archive.mark(threadId) } : metadata;
+      const result = await this.inner.put(config, checkpoint, marked, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
       if (deferred.some((write) => write.endsTurn)) commit.leavesTurnOpen = false;
@@ -797,6 +860,19 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */
+interface BranchPoint {
+  mark: ArchiveMark;
+  hot: ReadonlyArray<string | undefined>;
+}
+
+/** The {@link ARCHIVE_MARK_METADATA_KEY} of a checkpoint's metadata: `undefined` when absent or not two whole numbers >= 0. */
+function markIn(metadata: CheckpointMetadata | undefined): ArchiveMark | undefined {
+  const mark = (metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as Partial<ArchiveMark> | undefined;
+  const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
+  return mark && count(mark.stamp) && count(mark.seq) ? { stamp: mark.stamp, seq: mark.seq } : undefined;
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {
