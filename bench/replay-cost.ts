@@ -25,6 +25,15 @@
  *   schema, core's `summarySlotMiddleware` declaring the slot; keepGroups: the window plus
  *   `ARCHIVE_MARGIN_GROUPS`; batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`, aligned to the window's
  *   step; `--archive-keep-groups`, `--archive-batch` to try others).
+ * - `recall`: `archive` plus `recall()` after it, reading the archive as `memoryStack` wires it:
+ *   the rows archived since its last call (`archivedChanges`; issue 27).
+ * - `recall-whole`: `archive` plus `recall()` reading the whole archive at each model call
+ *   (`archived` only: how recall read it before `archivedChanges`).
+ *   For both, `recallCpuMsPerCall`: CPU ms recall's `wrapModelCall` spent per model call in the
+ *   timed steps, the model call inside it left out (it carries the step's garbage collection), and
+ *   `recallHookCpuMsMedian`: its hook called alone `--recall-calls` times (default 40) after the
+ *   timed steps, the recall lanes of a size taking turns (e.g. `--only recall,recall-whole
+ *   --no-replay --sizes 1000,50000 --savers memory`).
  * Every summarizer is core's offline extractive summarizer (`extractiveSummarizer()`), the same for
  * LangChain and threadwise.
  *
@@ -59,7 +68,7 @@ import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import type { BaseCheckpointSaver } from "@langchain/langgraph";
 import { SUMMARY_SLOT_KEY, summarySlotMiddleware } from "@threadwise/core";
@@ -75,6 +84,7 @@ import {
   SqliteThreadRegistry,
   ThreadwiseSaver,
 } from "@threadwise/memory";
+import { recall } from "@threadwise/recall";
 import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
@@ -100,6 +110,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   profile: { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
+  "recall-calls": { type: "string", default: "40" },
 });
 const WINDOW = 20;
 const TRIGGER = 40;
@@ -125,12 +136,67 @@ const saverKinds = String(cli.values.savers)
   .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
 
 interface Config {
-  kind: "none" | "langchain" | "threadwise" | "archive";
+  kind: "none" | "langchain" | "threadwise" | "archive" | "recall" | "recall-whole";
   /** The configuration's name in the tables: its kind, or `archive@keep<n>` when several margins are compared. */
   key: string;
   name: string;
   threadwiseSaver: boolean;
-  make: (saver: BaseCheckpointSaver) => AgentMiddleware[];
+  make: (saver: BaseCheckpointSaver, probe: RecallProbe) => AgentMiddleware[];
+}
+
+/** CPU recall's `wrapModelCall` spent in its own code (the model call inside it left out), and its calls. */
+interface RecallProbe {
+  ms: number;
+  calls: number;
+  /** The recall middleware itself (untimed), for the hook-only calls. */
+  middleware?: AgentMiddleware;
+}
+
+/** Configurations whose thread is archived (seeded and warmed up alike). */
+const ARCHIVED_KINDS: ReadonlySet<Config["kind"]> = new Set(["archive", "recall", "recall-whole"]);
+
+/** `middleware` with its `wrapModelCall` timed into `probe` (CPU, the inner handler's time taken out). */
+function timedModelCall(middleware: AgentMiddleware, probe: RecallProbe): AgentMiddleware {
+  const wrap = middleware.wrapModelCall as NonNullable<AgentMiddleware["wrapModelCall"]>;
+  return {
+    ...middleware,
+    wrapModelCall: async (request, handler) => {
+      let inner = 0;
+      const t0 = cpuNow();
+      const result = await wrap(request, async (next) => {
+        const h0 = cpuNow();
+        try {
+          return await handler(next);
+        } finally {
+          inner += cpuNow() - h0;
+        }
+      });
+      probe.ms += cpuNow() - t0 - inner;
+      probe.calls += 1;
+      return result;
+    },
+  };
+}
+
+/** The archive configuration's middleware (`memoryStack`'s order), with `recall` after it when `withRecall` says how it reads the archive. */
+function archiveStack(saver: ThreadwiseSaver, keepGroups: number, probe: RecallProbe, withRecall?: "changes" | "whole"): AgentMiddleware[] {
+  const archived = (threadId: string, options?: { last?: number }) => saver.archivedMessages(threadId, options);
+  const stack: AgentMiddleware[] = [
+    windowTrim({ maxMessages: WINDOW, logger: false }),
+    summarySlotMiddleware(),
+    summarize({ model: extractiveSummarizer(), declareState: false, archived, logger: false }),
+    messageArchive(saver, { keepGroups, batchMessages: BATCH_MESSAGES, alignMessages: WINDOW - WINDOW / 2, logger: false }),
+  ];
+  if (withRecall) {
+    probe.middleware = recall({
+      facts: false,
+      archived,
+      ...(withRecall === "changes" ? { archivedChanges: (threadId, since) => saver.archivedChanges(threadId, since) } : {}),
+      logger: false,
+    });
+    stack.push(timedModelCall(probe.middleware, probe));
+  }
+  return stack;
 }
 
 const ALL_CONFIGS: Config[] = [
@@ -161,24 +227,23 @@ const ALL_CONFIGS: Config[] = [
       key: KEEP_GROUPS.length > 1 ? `archive@keep${keepGroups}` : "archive",
       name: `threadwise [windowTrim(${WINDOW}), summarize(), messageArchive(keepGroups ${keepGroups}, batchMessages ${BATCH_MESSAGES})]`,
       threadwiseSaver: true,
-      make: (saver) => [
-        windowTrim({ maxMessages: WINDOW, logger: false }),
-        summarySlotMiddleware(),
-        summarize({
-          model: extractiveSummarizer(),
-          declareState: false,
-          archived: (threadId, options) => (saver as ThreadwiseSaver).archivedMessages(threadId, options),
-          logger: false,
-        }),
-        messageArchive(saver as ThreadwiseSaver, {
-          keepGroups,
-          batchMessages: BATCH_MESSAGES,
-          alignMessages: WINDOW - WINDOW / 2,
-          logger: false,
-        }),
-      ],
+      make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, keepGroups, probe),
     }),
   ),
+  {
+    kind: "recall",
+    key: "recall",
+    name: "archive plus recall() reading the rows archived since its last call (archivedChanges, as memoryStack wires it)",
+    threadwiseSaver: true,
+    make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, KEEP_GROUPS[0] as number, probe, "changes"),
+  },
+  {
+    kind: "recall-whole",
+    key: "recall-whole",
+    name: "archive plus recall() reading the whole archive at each model call (archived only; memoryStack before issue 27's recall change)",
+    threadwiseSaver: true,
+    make: (saver, probe) => archiveStack(saver as ThreadwiseSaver, KEEP_GROUPS[0] as number, probe, "whole"),
+  },
 ];
 const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 
@@ -222,13 +287,15 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
 }
 
 function laneOf(checkpointer: BaseCheckpointSaver, config: Config) {
-  const agent = createAgent({ model: new RecordedModel({}), checkpointer, middleware: config.make(checkpointer) });
+  const probe: RecallProbe = { ms: 0, calls: 0 };
+  const agent = createAgent({ model: new RecordedModel({}), checkpointer, middleware: config.make(checkpointer, probe) });
   const threadId = `${config.key}-${randomUUID()}`;
   return {
     config,
     threadId,
     agent,
     checkpointer,
+    probe,
     invoke: async (text: string) => {
       await agent.invoke(
         { messages: [new HumanMessage({ id: `u-${randomUUID()}`, content: text })] },
@@ -359,6 +426,15 @@ interface SizedRow {
   hotMessages: number;
   /** Messages the thread keeps after the timed steps: the checkpoint's, plus the archived ones for `archive`. */
   keptMessages: number;
+  /** recall configurations: CPU ms recall's `wrapModelCall` spent per model call in the timed steps (the model call inside it left out). */
+  recallCpuMsPerCall?: number;
+  recallCpuMsMedian?: number;
+  /**
+   * recall configurations: median CPU ms of recall's `wrapModelCall` called alone (`--recall-calls`
+   * calls after the timed steps, two messages appended to the stored thread before each, the recall
+   * lanes of a size taking turns), without the step's GC of the other middleware and the saver.
+   */
+  recallHookCpuMsMedian?: number;
 }
 
 const mean = (values: readonly number[]) => values.reduce((a, b) => a + b, 0) / Math.max(1, values.length);
@@ -415,7 +491,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
   const largest = Math.max(...sizes);
   // The newest TAIL seeded messages and every stepped message are the same texts at every size,
   // so sizes differ only by what lies before them (LoCoMo's texts differ in length by conversation).
-  const fixedCount = TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2;
+  const fixedCount = TAIL + WARMUP_ARCHIVE * 2 + steps * 2 + 2 + Math.max(0, Number(cli.values["recall-calls"])) * 2;
   const all = locomoThread(largest + fixedCount, cli.data);
   const fixed = all.slice(0, fixedCount);
   const lanes: Array<{
@@ -426,6 +502,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
     next: number;
     cpu: number[];
     bytes: number[];
+    recallMs: number[];
     windows: Array<[number, number]>;
   }> = [];
   const rows: SizedRow[] = [];
@@ -435,7 +512,7 @@ async function sized(kind: string): Promise<SizedRow[]> {
         const specs = [...all.slice(fixed.length, fixed.length + Math.max(0, size - TAIL)), ...fixed];
         const { target, checkpointer } = await openLane(kind, config);
         const lane = laneOf(checkpointer, config);
-        lanes.push({ size, target, lane, specs, next: size, cpu: [], bytes: [], windows: [] });
+        lanes.push({ size, target, lane, specs, next: size, cpu: [], bytes: [], recallMs: [], windows: [] });
         const seed = specs
           .slice(0, size)
           .map((s) =>
@@ -451,20 +528,28 @@ async function sized(kind: string): Promise<SizedRow[]> {
       entry.next += 2;
       if (timed) collectGarbage();
       const h0 = profileClockUs();
+      const { ms: recall0, calls: calls0 } = entry.lane.probe;
       const step = await timedStep(entry.target, entry.lane, user, answer);
+      const calls = entry.lane.probe.calls - calls0;
       if (timed) entry.windows.push([h0, profileClockUs()]);
       await entry.target.prune(entry.lane.threadId);
       if (!timed) return;
       entry.cpu.push(step.cpuMs);
       entry.bytes.push(step.bytes);
+      if (calls > 0) entry.recallMs.push((entry.lane.probe.ms - recall0) / calls);
     };
     for (const entry of lanes) {
-      const warmup = entry.lane.config.kind === "archive" ? WARMUP_ARCHIVE : WARMUP;
+      const warmup = ARCHIVED_KINDS.has(entry.lane.config.kind) ? WARMUP_ARCHIVE : WARMUP;
       for (let i = 0; i < warmup; i += 1) await stepOf(entry, false);
     }
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
+    // Rotated every round and reversed every other one, so each lane runs before each other lane
+    // as often as after it (lanes share process-wide caches: the first to meet a text pays for it).
     for (let round = 0; round < steps; round += 1)
-      for (let j = 0; j < lanes.length; j += 1) await stepOf(lanes[(round + j) % lanes.length] as (typeof lanes)[number], true);
+      for (let j = 0; j < lanes.length; j += 1) {
+        const k = round % 2 === 0 ? j : lanes.length - 1 - j;
+        await stepOf(lanes[(Math.floor(round / 2) + k) % lanes.length] as (typeof lanes)[number], true);
+      }
     if (profiling) {
       const { profile, path } = await profiling.stop(`replay-cost-${kind}`);
       console.error(`\nprofile ${kind}: ${path}`);
@@ -473,13 +558,13 @@ async function sized(kind: string): Promise<SizedRow[]> {
         console.error(`\n${kind} ${entry.lane.config.key} ${entry.size} (${sampledMs.toFixed(0)} ms sampled in timed steps)\n${table}\n`);
       }
     }
-    for (const { size, target, lane, cpu, bytes } of lanes) {
+    const hookMs = await recallHookCalls(lanes);
+    for (const { size, target, lane, cpu, bytes, recallMs } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       const hot = (state.values.messages as BaseMessage[]).length;
-      const kept =
-        lane.config.kind === "archive"
-          ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
-          : hot;
+      const kept = ARCHIVED_KINDS.has(lane.config.kind)
+        ? (await (lane.checkpointer as ThreadwiseSaver).readThread({ configurable: { thread_id: lane.threadId } })).length
+        : hot;
       rows.push({
         saver: target.label,
         config: lane.config.key,
@@ -490,15 +575,63 @@ async function sized(kind: string): Promise<SizedRow[]> {
         bytesMedian: median(bytes),
         hotMessages: hot,
         keptMessages: kept,
+        ...(recallMs.length > 0 ? { recallCpuMsPerCall: mean(recallMs), recallCpuMsMedian: median(recallMs) } : {}),
+        ...(hookMs.has(lane) ? { recallHookCpuMsMedian: median(hookMs.get(lane) as number[]) } : {}),
       });
       console.error(
-        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}`,
+        `size ${size} ${kind} ${lane.config.key}: ${mean(cpu).toFixed(1)} ms CPU/step (median ${median(cpu).toFixed(1)}), ${(mean(bytes) / 1024).toFixed(1)} KiB/step, hot ${hot}, kept ${kept}${recallMs.length > 0 ? `, recall ${mean(recallMs).toFixed(2)} ms CPU/call (median ${median(recallMs).toFixed(2)}), alone ${median(hookMs.get(lane) ?? []).toFixed(2)} ms (median)` : ""}`,
       );
     }
   } finally {
     for (const { target } of lanes) await target.close();
   }
   return rows;
+}
+
+/**
+ * recall's `wrapModelCall` alone on each recall lane's thread (see `recallHookCpuMsMedian`): the
+ * stored thread as the last step left it, two messages appended (not stored) before each call, the
+ * newest user message the query, the newest 20 messages the view. CPU ms per call, by lane.
+ */
+async function recallHookCalls(
+  lanes: ReadonlyArray<{ lane: Lane; specs: ThreadMessageSpec[]; next: number }>,
+): Promise<Map<Lane, number[]>> {
+  const out = new Map<Lane, number[]>();
+  const calls = Math.max(0, Number(cli.values["recall-calls"]));
+  const runs = [];
+  for (const entry of lanes) {
+    if (!entry.lane.probe.middleware || calls === 0) continue;
+    const state = await entry.lane.agent.graph.getState({ configurable: { thread_id: entry.lane.threadId } });
+    runs.push({ entry, hot: [...(state.values.messages as BaseMessage[])], next: entry.next, ms: [] as number[] });
+  }
+  for (let round = 0; round < calls; round += 1)
+    for (let j = 0; j < runs.length; j += 1) {
+      const k = round % 2 === 0 ? j : runs.length - 1 - j;
+      const run = runs[(Math.floor(round / 2) + k) % runs.length] as (typeof runs)[number];
+      const { lane, specs } = run.entry;
+      const user = specs[run.next]?.content ?? "hello";
+      const answer = specs[run.next + 1]?.content ?? "ok";
+      run.hot.push(new AIMessage({ id: `${lane.threadId}-hook-a${round}`, content: answer }));
+      run.hot.push(new HumanMessage({ id: `${lane.threadId}-hook-u${round}`, content: user }));
+      run.next += 2;
+      const request = {
+        messages: run.hot.slice(-WINDOW),
+        systemMessage: new SystemMessage(""),
+        state: { messages: run.hot },
+        tools: [],
+        model: {},
+        runtime: { configurable: { thread_id: lane.threadId } },
+      };
+      const wrap = lane.probe.middleware?.wrapModelCall as unknown as (
+        request: unknown,
+        handler: () => Promise<AIMessage>,
+      ) => Promise<unknown>;
+      const t0 = cpuNow();
+      await wrap(request, async () => new AIMessage("ok"));
+      run.ms.push(cpuNow() - t0);
+    }
+  for (const run of runs) out.set(run.entry.lane, run.ms);
+  return out;
 }
 
 const replayRows: ReplayRow[] = [];
@@ -512,7 +645,7 @@ const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined
 const savedOn = (saver: string, kind: string) => saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind);
 /** Per saver and archive configuration: the targets' ratios (replay over LangChain; largest size over smallest). */
 const summary = saverKinds.flatMap((kind) =>
-  CONFIGS.filter((config) => config.kind === "archive").map((archive) => {
+  CONFIGS.filter((config) => ARCHIVED_KINDS.has(config.kind)).map((archive) => {
     const of = (config: string) => replayRows.find((r) => savedOn(r.saver, kind) && r.config === config);
     const at = (config: string, size: number) => sizedRows.find((r) => savedOn(r.saver, kind) && r.config === config && r.size === size);
     const small = sizes.length > 0 ? Math.min(...sizes) : undefined;
@@ -526,6 +659,10 @@ const summary = saverKinds.flatMap((kind) =>
         small && large ? ratio(at(archive.key, large)?.cpuMsPerStep, at(archive.key, small)?.cpuMsPerStep) : undefined,
       archiveLargeOverSmallBytes:
         small && large ? ratio(at(archive.key, large)?.bytesPerStep, at(archive.key, small)?.bytesPerStep) : undefined,
+      recallLargeOverSmallCpuPerCall:
+        small && large ? ratio(at(archive.key, large)?.recallCpuMsPerCall, at(archive.key, small)?.recallCpuMsPerCall) : undefined,
+      recallAloneLargeOverSmallCpu:
+        small && large ? ratio(at(archive.key, large)?.recallHookCpuMsMedian, at(archive.key, small)?.recallHookCpuMsMedian) : undefined,
       langchainLargeOverSmallCpu:
         small && large ? ratio(at("langchain", large)?.cpuMsPerStep, at("langchain", small)?.cpuMsPerStep) : undefined,
     };

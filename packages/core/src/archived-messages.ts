@@ -17,6 +17,38 @@ export interface ArchivedMessagesReadOptions {
 export type ArchivedMessagesReader = (threadId: string, options?: ArchivedMessagesReadOptions) => Promise<readonly BaseMessage[]>;
 
 /**
+ * Where an {@link ArchivedChangesReader} left off: opaque, meaningful only to the reader (and
+ * process) that returned it.
+ */
+export interface ArchiveCursor {
+  readonly __archiveCursor: unique symbol;
+}
+
+/** What an {@link ArchivedChangesReader} returns. */
+export interface ArchivedChanges {
+  /** Pass back as `since` at the next read of the same thread. */
+  cursor: ArchiveCursor;
+  /**
+   * `true`: `messages` are the archived messages after the ones read up to `since`, which are
+   * unchanged (a pure append, or nothing new: `[]`). `false`: `messages` is the whole archive,
+   * oldest first (no `since`, or the archive is not a pure append of what `since` saw: a rewrite
+   * emptied it, the thread was deleted, a row was written again, the reader no longer knows the
+   * cursor).
+   */
+  appended: boolean;
+  messages: readonly BaseMessage[];
+}
+
+/**
+ * Reads what a thread's archive gained since a cursor (issue 27), e.g. `@threadwise/memory`'s
+ * `(threadId, since) => checkpointer.archivedChanges(threadId, since)`: what a reader that searches
+ * the archive at every model call (recall) uses to pay for the rows archived since, not for the
+ * whole archive. Appending `messages` to what was read up to `since` (or taking them alone when
+ * `appended` is `false`) gives exactly what an {@link ArchivedMessagesReader} returns.
+ */
+export type ArchivedChangesReader = (threadId: string, since?: ArchiveCursor) => Promise<ArchivedChanges>;
+
+/**
  * The whole thread: `archived` then `stored`, each message once. An archived message whose id is
  * also stored is left out of the archived part: the stored copy wins, where it stands. Returns
  * `stored` itself when `archived` is empty. Pure; O(archived + stored).

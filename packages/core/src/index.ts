@@ -1,4 +1,7 @@
 export {
+  type ArchiveCursor,
+  type ArchivedChanges,
+  type ArchivedChangesReader,
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
   newestArchivedBefore,

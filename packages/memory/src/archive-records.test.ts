@@ -4,6 +4,7 @@ import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
+import type { ArchiveCursor } from "@threadwise/core";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
@@ -93,6 +94,66 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect(await registry.archivedAmong("t", "default", ["c", "zz", "a"])).toEqual(["c", "a"]);
     expect(await registry.archivedAmong("t", "other-tenant", ["a"])).toEqual([]);
     expect(await registry.archivedAmong("u", "default", ["a"])).toEqual([]);
+  });
+});
+
+/** Follows a thread's archive through `archivedChanges`, as recall does: what it read so far, and how. */
+function follower(saver: ThreadwiseSaver, threadId: string) {
+  let cursor: ArchiveCursor | undefined;
+  let seen: BaseMessage[] = [];
+  const reads: Array<"appended" | "whole"> = [];
+  return {
+    reads,
+    async read(): Promise<string[]> {
+      const changes = await saver.archivedChanges(threadId, cursor);
+      seen = changes.appended ? [...seen, ...changes.messages] : [...changes.messages];
+      reads.push(changes.appended ? "appended" : "whole");
+      cursor = changes.cursor;
+      return view(seen);
+    },
+  };
+}
+
+describe.each(savers)("archive changes since a cursor (%s)", (_name, make) => {
+  // Issue 27: recall reads what the archive gained at each model call; what it holds after a read
+  // must be what a whole read (and a fresh process) returns, whatever happened to the rows.
+  it("appended rows when the archive only grew; the whole archive after a row written again, a rewrite, a deletion", async () => {
+    const { saver, other } = make();
+    const follow = follower(saver, "t");
+    const whole = async () => view(await saver.archivedMessages("t"));
+    expect(await follow.read()).toEqual([]);
+    await saver.archiveMessages("t", [human("m1"), ai("m2")]);
+    expect(await follow.read()).toEqual(await whole());
+    await saver.archiveMessages("t", [human("m3")]);
+    expect(await follow.read()).toEqual(await whole());
+    expect(await follow.read()).toEqual(await whole());
+    // Another process appends: read as appended rows too.
+    if (other) await other().archiveMessages("t", [ai("m4")]);
+    else await saver.archiveMessages("t", [ai("m4")]);
+    expect(await follow.read()).toEqual(await whole());
+    expect(follow.reads).toEqual(["whole", "appended", "appended", "appended", "appended"]);
+    // A row written again (a batch after a crash, here with another text): not a pure append.
+    await saver.archiveMessages("t", [human("m1", "m1 again"), human("m5")]);
+    expect(await follow.read()).toEqual(["m1:m1 again", "m2:m2", "m3:m3", "m4:m4", "m5:m5"]);
+    expect(follow.reads.at(-1)).toBe("whole");
+    // A rewrite empties the archive (a marker row), then archiving goes on under the same ids.
+    await saver.registry.clearArchive("t", "default", "m5");
+    expect(await follow.read()).toEqual([]);
+    await saver.archiveMessages("t", [human("m1", "m1 third"), ai("m2", "m2 again")]);
+    expect(await follow.read()).toEqual(["m1:m1 third", "m2:m2 again"]);
+    expect(await follow.read()).toEqual(await whole());
+    // A deletion: nothing is read back.
+    await saver.deleteThread("t");
+    expect(await follow.read()).toEqual([]);
+    expect(follow.reads.slice(-5)).toEqual(["whole", "whole", "appended", "appended", "whole"]);
+    // A cursor of another saver (another process) is not this one's: the whole archive.
+    await saver.archiveMessages("v", [human("x1")]);
+    const mine = await saver.archivedChanges("v");
+    if (other) {
+      const replica = other();
+      const theirs = await replica.archivedChanges("v", mine.cursor);
+      expect([theirs.appended, view(theirs.messages)]).toEqual([false, ["x1:x1"]]);
+    }
   });
 });
 

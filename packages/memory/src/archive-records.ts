@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
+import type { ArchiveCursor, ArchivedChanges } from "@threadwise/core";
 import { EncryptedCheckpointSaver, isSealed, type RecordLocation } from "@threadwise/encryption";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveMark, type ArchiveRow, type ThreadRegistry } from "./thread-registry.js";
@@ -31,6 +32,18 @@ interface CachedArchive {
   version: number;
   /** Every row decoded, in `seq` order, as of `version`; dropped whenever rows are read anew. */
   decoded?: BaseMessage[];
+  /**
+   * Replaced whenever the rows stop being a pure append of what was read before (a row written
+   * again, one older than the newest cached; a new cache after a rewrite, a deletion or eviction):
+   * a cursor ({@link ArchiveRecords.changes}) naming another epoch reads the whole archive.
+   */
+  epoch: object;
+}
+
+/** What an {@link ArchiveRecords.changes} cursor holds: the cache's epoch and how many rows were read. */
+interface RecordsCursor {
+  epoch: object;
+  count: number;
 }
 
 /**
@@ -108,6 +121,34 @@ export class ArchiveRecords {
   }
 
   /**
+   * What the thread's archive gained since `since` (core's `ArchivedChangesReader`): the rows
+   * after the `count` read then, decoded, when the cache is still of the same epoch (every row
+   * read since was appended after every cached one: checked on the rows' `seq` and message ids as
+   * the registry returns them, never on samples); else the whole archive, as {@link messages}.
+   * O(rows new since) decodes and copies, plus the one indexed query of every read.
+   */
+  async changes(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
+    const cached = await this.#cached(threadId);
+    // Captured before any await: rows read meanwhile by another call are appended after `count`
+    // (same epoch) or replace the epoch, so this cursor names exactly the rows returned.
+    const epoch = cached.epoch;
+    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+    const all = cached.ordered;
+    const count = all.length;
+    const previous = since as unknown as RecordsCursor | undefined;
+    const appended = previous?.epoch === epoch && previous.count <= count;
+    const cursor = { epoch, count } satisfies RecordsCursor as unknown as ArchiveCursor;
+    if (!appended && cached.decoded?.length === count) return { cursor, appended, messages: cached.decoded.slice() };
+    const out: BaseMessage[] = [];
+    for (let i = appended ? previous.count : 0; i < count; i += 1) {
+      const row = all[i] as CachedRow;
+      row.message ??= await this.#decode(threadId, row);
+      out.push(row.message);
+    }
+    return { cursor, appended, messages: out };
+  }
+
+  /**
    * The archived messages a checkpoint's branch had ({@link ArchiveMark} `mark`, the checkpoint's):
    * the rows archived up to it, in archive order, decoded as {@link messages}; none when a rewrite
    * emptied the archive since (they went with it). Rows archived after it are left out: those of
@@ -180,7 +221,7 @@ export class ArchiveRecords {
     // marker row, that the archive was emptied (a rewrite) under its stamp: rows read with it are newer.
     const marker = read.rows.find((row) => row.messageId === ARCHIVE_CLEARED_MESSAGE_ID);
     if (!cached || read.stamp < cached.stamp || marker)
-      cached = { stamp: 0, clearedStamp: 0, rows: new Map(), ordered: undefined, version: 0 };
+      cached = { stamp: 0, clearedStamp: 0, rows: new Map(), ordered: undefined, version: 0, epoch: {} };
     if (marker) {
       cached.clearedFirst = marker.record;
       cached.clearedStamp = marker.stamp;
@@ -195,7 +236,10 @@ export class ArchiveRecords {
       const appended = read.rows.every((row) => row.seq > last && !cached?.rows.has(row.messageId));
       for (const row of read.rows) cached.rows.set(row.messageId, { ...row });
       if (appended && cached.ordered) for (const row of read.rows) cached.ordered.push(cached.rows.get(row.messageId) as CachedRow);
-      else cached.ordered = undefined;
+      else {
+        cached.ordered = undefined;
+        cached.epoch = {};
+      }
     }
     cached.stamp = read.stamp;
     this.#cache.set(threadId, cached);

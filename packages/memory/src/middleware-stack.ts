@@ -228,7 +228,8 @@ export function memoryMiddleware(
         maxTokens: config.recallMaxTokens,
         facts: config.factsMode !== "off",
         promptContextMode: mode,
-        ...(archived ? { archived } : {}),
+        // Each model call reads the rows archived since the last one, not the whole archive.
+        ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : {}),
         logger,
       }),
     );

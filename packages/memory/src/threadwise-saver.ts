@@ -14,7 +14,13 @@ import {
   type PendingWrite,
   TASKS,
 } from "@langchain/langgraph-checkpoint";
-import { type ArchivedMessagesReadOptions, ThreadwiseConfigError, withArchived } from "@threadwise/core";
+import {
+  type ArchiveCursor,
+  type ArchivedChanges,
+  type ArchivedMessagesReadOptions,
+  ThreadwiseConfigError,
+  withArchived,
+} from "@threadwise/core";
 import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
@@ -243,6 +249,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
     await this.ready();
     return this.#archive.messages(id, last);
+  }
+
+  /**
+   * What the thread's archive gained since `since` (core's `ArchivedChangesReader`; what recall
+   * reads at each model call): `{ cursor, appended: true, messages }` with the archived messages
+   * after those read up to `since` when the archive is a pure append of them, else
+   * `{ cursor, appended: false, messages }` with the whole archive, as {@link archivedMessages}.
+   * Pass `cursor` back at the next call. A cursor is valid in this saver (and process) only.
+   */
+  async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
+    const id = normalizeThreadId(threadId);
+    await this.ready();
+    return this.#archive.changes(id, since);
   }
 
   /**

@@ -1,3 +1,4 @@
+export { ArchiveMirror } from "./archive-mirror.js";
 export { MessageIndex, type MessageIndexOptions, type RecallEntry, type SyncResult, timestampOf } from "./message-index.js";
 export {
   createThreadRecallState,

@@ -3,37 +3,10 @@ import { tokenize } from "@threadwise/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { MessageIndex } from "./message-index.js";
+import { fresh, snapshot, WORDS } from "./test-support/index-snapshot.js";
 
 // R37: whatever happened to the stored thread, a synced index equals a fresh index of it (what a
 // process that never saw the thread builds): same entries, neighbours, search results and scores.
-
-const WORDS = ["apple", "Busan", "dog", "Coco", "flight", "seat", "12A", "tea", "rain", "서울", "invoice", "red"];
-const QUERIES = [["apple"], ["dog", "coco"], ["seat", "12a"], ["flight", "rain", "tea"], ["서울"], ["invoice", "red", "apple"]];
-
-function snapshot(index: MessageIndex) {
-  const entries = index.entries();
-  return {
-    entries: entries.map(({ id, position, role, name, text, timestamp, tokens, terms }) => ({
-      id,
-      position,
-      role,
-      name,
-      text,
-      timestamp,
-      tokens,
-      terms,
-    })),
-    neighbours: entries.map((e) => [index.entry(e.seq - 1)?.id, index.entry(e.seq + 1)?.id]),
-    byId: entries.every((e) => index.byMessageId(e.id) === e),
-    search: QUERIES.map((q) => index.search(tokenize(q.join(" ")), 100).map((r) => [r.entry.id, r.score])),
-  };
-}
-
-function fresh(stored: readonly BaseMessage[], maxMessages: number): MessageIndex {
-  const index = new MessageIndex({ maxMessages, countText: (text) => text.length });
-  index.sync(stored);
-  return index;
-}
 
 let counter = 0;
 const nextId = () => `n${counter++}`;

@@ -165,6 +165,23 @@ export class MessageIndex {
     return this.rebuild(stored);
   }
 
+  /**
+   * {@link sync} for a stored thread whose first `unchanged` positions are, as the caller vouches,
+   * the messages the last sync saw there (an archive that only grows: issue 27), followed by
+   * `tail`. Compares and indexes `tail` only: O(tail). Returns `undefined`, having changed
+   * nothing, when `tail` does not extend what was indexed after those positions (a message
+   * changed, removed or moved, a head trim, an index that saw fewer than `unchanged` positions):
+   * call {@link sync} with the whole thread then.
+   */
+  syncTail(unchanged: number, tail: readonly BaseMessage[]): SyncResult | undefined {
+    const n = this.#keys.length;
+    if (unchanged === 0) return this.sync(tail);
+    if (unchanged > n) return undefined;
+    const compared = n - unchanged;
+    if (tail.length < compared || !this.#unchanged(tail, 0, unchanged, compared, unchanged)) return undefined;
+    return { added: this.#append(tail, compared, unchanged), discarded: this.#bound(), rebuilt: false };
+  }
+
   /** Indexes `stored` from scratch (its newest `maxMessages` indexable messages), as after a restart. */
   rebuild(stored: readonly BaseMessage[]): SyncResult {
     const rebuilt = this.#keys.length > 0;
@@ -225,16 +242,22 @@ export class MessageIndex {
    * message, still not indexable, unless the index is full and the message is older than every
    * entry (a fresh index would not reach it either).
    */
-  #unchanged(stored: readonly BaseMessage[], from: number, syncedFrom: number, count: number): boolean {
+  #unchanged(stored: readonly BaseMessage[], from: number, syncedFrom: number, count: number, offset = 0): boolean {
     const full = this.size >= this.#options.maxMessages;
-    // Entries are in position order: walk them beside the positions (no lookup by id).
+    // Entries are in position order: walk them beside the positions (no lookup by id), from the
+    // first one past `syncedFrom` (binary search: positions strictly increase).
     let next = this.#head;
-    while (next < this.#entries.length && (this.#entries[next] as RecallEntry).position <= syncedFrom) next += 1;
+    let end = this.#entries.length;
+    while (next < end) {
+      const mid = (next + end) >>> 1;
+      if ((this.#entries[mid] as RecallEntry).position <= syncedFrom) next = mid + 1;
+      else end = mid;
+    }
     const oldest = full ? (this.#entries[this.#head] as RecallEntry).position : 0;
     for (let j = 0; j < count; j += 1) {
       const message = stored[from + j] as BaseMessage;
       const at = syncedFrom + j + 1;
-      if (keyOf(message, from + j) !== this.#keys[at - 1]) return false;
+      if (keyOf(message, offset + from + j) !== this.#keys[at - 1]) return false;
       const entry = this.#entries[next];
       if (entry?.position === at) {
         next += 1;
@@ -253,12 +276,15 @@ export class MessageIndex {
     return true;
   }
 
-  /** Indexes the indexable messages of `stored` from position `from` (0-based) on; records the keys. */
-  #append(stored: readonly BaseMessage[], from: number): number {
+  /**
+   * Indexes the indexable messages of `stored` from index `from` on, `stored[i]` standing at
+   * 0-based position `offset + i` of the thread; records the keys.
+   */
+  #append(stored: readonly BaseMessage[], from: number, offset = 0): number {
     let added = 0;
     for (let i = from; i < stored.length; i += 1) {
       const message = stored[i] as BaseMessage;
-      const key = keyOf(message, i);
+      const key = keyOf(message, offset + i);
       this.#keys.push(key);
       const fields = this.#fieldsOf(message);
       if (fields === undefined || this.#byId.has(key)) continue;
@@ -268,7 +294,7 @@ export class MessageIndex {
       const entry: RecallEntry = {
         seq: this.#nextSeq++,
         id,
-        position: i + 1,
+        position: offset + i + 1,
         role,
         text,
         terms,

@@ -2,6 +2,7 @@ import type { EmbeddingsInterface } from "@langchain/core/embeddings";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import {
+  type ArchivedChangesReader,
   type ArchivedMessagesReader,
   envPositiveInt,
   loggerOptionSchema,
@@ -142,6 +143,17 @@ export const recallOptionsSchema = z
      * and positions are the ones of a thread that never archived. @default undefined (the stored thread only)
      */
     archived: fn<ArchivedMessagesReader>("expected a function (threadId) => Promise<BaseMessage[]>").optional(),
+    /**
+     * Reads what a thread's archive gained since a cursor (core's `ArchivedChangesReader`), e.g.
+     * `(threadId, since) => checkpointer.archivedChanges(threadId, since)` with `@threadwise/memory`'s
+     * archive (`memoryStack` passes it). The thread searched is the one `archived` gives, but a model
+     * call pays for the messages archived since the last call and the stored ones, not for the
+     * whole archive (which is read again only when it is not a pure append: a rewrite, a deletion,
+     * another cursor). Takes precedence over `archived`. @default undefined
+     */
+    archivedChanges: fn<ArchivedChangesReader>(
+      "expected a function (threadId, since) => Promise<{ cursor, appended, messages }>",
+    ).optional(),
     /** Where warnings go (embedding failures); `false` for none. @default core's resolveLogger() */
     logger: loggerOptionSchema,
   })
@@ -169,6 +181,7 @@ export interface ResolvedRecallOptions {
   vectorStoreFilter: ((threadId: string) => unknown) | undefined;
   countText: ((text: string) => number) | undefined;
   archived: ArchivedMessagesReader | undefined;
+  archivedChanges: ArchivedChangesReader | undefined;
   logger: z.output<typeof loggerOptionSchema>;
 }
 
@@ -199,6 +212,7 @@ export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.Pr
     vectorStoreFilter: parsed.vectorStoreFilter,
     countText: parsed.countText,
     archived: parsed.archived,
+    archivedChanges: parsed.archivedChanges,
     logger: parsed.logger,
   };
 }

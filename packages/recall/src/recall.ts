@@ -17,6 +17,7 @@ import {
   withTimeout,
 } from "@threadwise/core";
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
+import { ArchiveMirror } from "./archive-mirror.js";
 import { MessageIndex, type RecallEntry } from "./message-index.js";
 import { type RenderedRecall, rankRecall, renderRecall } from "./recall-block.js";
 import { type RecallOptions, type ResolvedRecallOptions, resolveRecallOptions } from "./recall-options.js";
@@ -32,6 +33,8 @@ export const RECALL_BLOCK_KIND = "recall";
 /** Everything recall keeps for one thread in the process (none of it is persisted). */
 export interface ThreadRecallState {
   index: MessageIndex;
+  /** The thread's archive as read through `archivedChanges` (issue 27). */
+  archive: ArchiveMirror;
   facts: FactIndex;
   /**
    * Message text -> its embedding, for the in-process embedding ranking. Keyed by content, never
@@ -56,6 +59,7 @@ export function createThreadRecallState(options: Pick<ResolvedRecallOptions, "ma
       maxMessages: options.maxIndexedMessages,
       ...(options.timestampOf ? { timestampOf: options.timestampOf } : {}),
     }),
+    archive: new ArchiveMirror(),
     facts: createFactIndex(),
     vectors: new Map(),
     embeddedThrough: 0,
@@ -304,11 +308,12 @@ export function recall(options: RecallOptions = {}) {
       const newest = newestUserMessage(view);
       if (!newest) return handler(request);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      // With an archive, the thread is the archived messages then the stored ones (issue 27).
-      const stored = config.archived && threadId !== "" ? withArchived(await config.archived(threadId), hot) : hot;
+      // With an archive, the thread is the archived messages then the stored ones (issue 27):
+      // through `archivedChanges` a call reads and compares only what changed since the last one.
       const state = stateFor(threadId);
-      state.index.sync(stored);
-      if (threadId !== "") held.resize(threadId, state.index.characters);
+      if (config.archivedChanges && threadId !== "") await state.archive.sync(state.index, config.archivedChanges, threadId, hot);
+      else state.index.sync(config.archived && threadId !== "" ? withArchived(await config.archived(threadId), hot) : hot);
+      if (threadId !== "") held.resize(threadId, state.index.characters + state.archive.characters);
       const inView = new Set<string>();
       for (const message of view) if (typeof message.id === "string") inView.add(message.id);
       const query = messageText(newest);
