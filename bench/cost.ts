@@ -48,7 +48,7 @@ import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
-import { loadLocomo, replayExchanges } from "./support/locomo.js";
+import { loadLocomo, pickConversation, replayExchanges } from "./support/locomo.js";
 import { machineLine } from "./support/machine.js";
 import { countO200k } from "./support/openai-wire.js";
 import { personaPrompt } from "./support/persona-prompt.js";
@@ -64,7 +64,7 @@ const parseCli = () =>
   benchArgs(LOCOMO_PATH, {
     only: { type: "string" },
     runs: { type: "string" },
-    conversation: { type: "string", default: "conv-26" },
+    conversation: { type: "string" },
     "summarizer-ms": { type: "string", default: "1000" },
     render: { type: "string" },
   });
@@ -101,16 +101,15 @@ interface Replay {
   tools: Array<{ type: "function"; function: { name: string; description: string; parameters: Record<string, unknown> } }>;
 }
 
-function locomoReplay(path: string, sampleId: string): Replay {
-  const conversation = loadLocomo(path).find((c) => c.sampleId === sampleId);
-  if (!conversation) throw new Error(`no conversation ${sampleId} in ${path}`);
+function locomoReplay(path: string, sampleId: string | undefined): Replay {
+  const conversation = pickConversation(loadLocomo(path), sampleId, path);
   const turns = replayExchanges(conversation)
     .filter((e) => e.user.trim() !== "" && e.assistant.trim() !== "")
     .map((e) => ({ user: e.user, steps: [{ text: e.assistant }] }));
   return {
-    name: `LoCoMo ${sampleId}`,
+    name: `LoCoMo ${conversation.sampleId}`,
     description: `${turns.length} user turns, persona system prompt (~1,500 tokens), no tools`,
-    threads: [{ id: sampleId, systemPrompt: personaPrompt(conversation.speakerB, conversation.speakerA), turns }],
+    threads: [{ id: conversation.sampleId, systemPrompt: personaPrompt(conversation.speakerB, conversation.speakerA), turns }],
     tools: [],
   };
 }
@@ -164,7 +163,7 @@ function tauReplay(path: string, runs?: number): Replay {
 function replayOf(path: string): Replay {
   const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;
   if (Array.isArray(raw) && raw[0] && "traj" in raw[0]) return tauReplay(path, cli.values.runs ? Number(cli.values.runs) : undefined);
-  return locomoReplay(path, String(cli.values.conversation));
+  return locomoReplay(path, cli.values.conversation);
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -644,7 +643,7 @@ async function main(): Promise<void> {
   const replays = cli.values.data
     ? [replayOf(cli.data)]
     : [
-        locomoReplay(LOCOMO_PATH, String(cli.values.conversation)),
+        locomoReplay(LOCOMO_PATH, cli.values.conversation),
         tauReplay(TAU_AIRLINE_PATH, cli.values.runs ? Number(cli.values.runs) : undefined),
       ];
   // `--only a,b`: configurations whose id contains one of the texts.

@@ -3,7 +3,7 @@
  *
  *   pnpm tsx bench/placement.ts            # conv-26, writes bench/results/placement.md
  *   pnpm tsx bench/placement.ts --all      # every conversation of data/locomo/locomo-dev.json
- *   pnpm tsx bench/placement.ts --data <locomo.json> --json   # another LoCoMo file; figures as JSON on stdout
+ *   pnpm tsx bench/placement.ts --data <locomo.json> --json   # another LoCoMo file (--conversation <id>; default conv-26, else its first); JSON on stdout
  *
  * A conversation is replayed through `createAgent` (MemorySaver): the first speaker's merged turns
  * are the user messages, a scripted model answers with the second speaker's merged turns. Every
@@ -26,7 +26,7 @@
  * summarizer, no context block.
  */
 import { mkdirSync, writeFileSync } from "node:fs";
-import { dirname, resolve } from "node:path";
+import { basename, dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
@@ -38,7 +38,14 @@ import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { selectWindow, windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
+import {
+  LOCOMO_PATH,
+  type LocomoConversation,
+  loadLocomo,
+  pickConversation,
+  type ReplayExchange,
+  replayExchanges,
+} from "./support/locomo.js";
 import { serializeInput, serializeMessages, startsWithPrevious, WireTokenizer } from "./support/openai-wire.js";
 
 const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "results/placement.md");
@@ -340,9 +347,11 @@ async function main(): Promise<void> {
     all: { type: "boolean", default: false },
     only: { type: "string" },
     concurrency: { type: "string" },
+    conversation: { type: "string" },
   });
   const values = cli.values;
-  const conversations = loadLocomo(cli.data).filter((c) => values.all || c.sampleId === "conv-26");
+  const all = loadLocomo(cli.data);
+  const conversations = values.all ? all : [pickConversation(all, values.conversation, cli.data)];
   const configs = configurations().filter((c) => !values.only || c.name.includes(values.only));
   const results: BenchResult[] = [];
   const started = Date.now();
@@ -385,7 +394,9 @@ async function main(): Promise<void> {
       });
     }
   }
-  const scope = values.all ? `all ${conversations.length} LoCoMo conversations of locomo-dev.json` : "LoCoMo conv-26";
+  const scope = values.all
+    ? `all ${conversations.length} LoCoMo conversations of ${basename(cli.data)}`
+    : `LoCoMo ${(conversations[0] as (typeof conversations)[number]).sampleId}`;
   const table = formatTable(results);
   const doc = [
     `# Placement and eviction: prompt-prefix reuse on ${scope}`,

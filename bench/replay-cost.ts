@@ -80,7 +80,7 @@ import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow } from "./support/hook-calls.js";
-import { LOCOMO_PATH, loadLocomo, locomoThread, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
+import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
 import { seedState } from "./support/seed-thread.js";
@@ -274,10 +274,12 @@ interface ReplayRow {
 
 async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   const conversations = loadLocomo(cli.data);
-  const conversation = cli.values.conversation
-    ? conversations.find((c) => c.sampleId === cli.values.conversation)
-    : [...conversations].sort((a, b) => replayExchanges(b).length - replayExchanges(a).length)[0];
-  if (!conversation) throw new Error(`no conversation ${String(cli.values.conversation)} in ${cli.data}`);
+  const conversation = pickConversation(
+    conversations,
+    cli.values.conversation,
+    cli.data,
+    (all) => [...all].sort((a, b) => replayExchanges(b).length - replayExchanges(a).length)[0],
+  );
   const exchanges = replayExchanges(conversation).filter((e) => e.user !== "" && e.assistant !== "");
   // Interleaved: one exchange of each configuration in turn (the order rotated every exchange), so
   // the machine's load falls on every configuration alike. Each has its own saver.

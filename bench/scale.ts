@@ -22,7 +22,8 @@
  * warm ones, by function), `--write` (write bench/results/scale.{md,json} with other options
  * too; the command is recorded in them), `--out <name>` (write bench/results/<name>.{md,json}
  * instead), `--cold-step-max-other` (the largest thread, in messages, measured on SQLite and PostgreSQL;
- * default 10000), `--postgres-url`, `--data <locomo file>`, `--json`.
+ * default 10000), `--cold-warmup-size` (messages of each cold sample's warm-up threads; default the
+ * measured size, at most 10,000; `--cold-warmup-size 100` is the warm-up before 3 December), `--postgres-url`, `--data <locomo file>`, `--json`.
  *
  * Method (printed with the results):
  * - Threads: LoCoMo conversations replayed as user/assistant exchanges (bench/support/locomo.ts);
@@ -53,9 +54,11 @@
  *   untimed warm-up (`--step-warmup`), then `--step-rounds` full timed rounds. CPU time of the
  *   process; median and mean per step over the rounds, and each round's means.
  * - Cold against warm: each sample is a new process (this script with `--child`), which first
- *   serves 3 steps on a thread of other text (real LoCoMo text past the measured thread's, so the
- *   code paths real text takes are compiled; the hooks also read 1,000 messages of it, 100 at a
- *   time, as threads new to them), then takes one step on the
+ *   serves 3 steps on a thread of other text as large as the measured one (`--cold-warmup-size`;
+ *   real LoCoMo text past the measured thread's, so the code paths real text and a thread of that
+ *   size take are compiled, and the heap has grown to such a step, as on a replica that has served
+ *   other threads; the hooks also read 1,000 messages of it, 100 at a time, as threads new to
+ *   them), then takes one step on the
  *   measured thread (cold: the first call of this process on the thread), then `--warm` more steps
  *   (warm, median); the floor and the stack each on a thread of their own, interleaved (which goes
  *   first alternates between processes), a full GC before each step outside the timing. The hooks'
@@ -120,6 +123,7 @@ const DEFAULTS = {
   "recall-threads": "10,200",
   "cold-step-max-other": "10000",
   "fact-index-threads": "10,5000",
+  "cold-warmup-size": "",
 };
 const cli = benchArgs(LOCOMO_PATH, {
   threads: { type: "string", default: DEFAULTS.threads },
@@ -135,6 +139,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "recall-threads": { type: "string", default: DEFAULTS["recall-threads"] },
   "cold-step-max-other": { type: "string", default: DEFAULTS["cold-step-max-other"] },
   "fact-index-threads": { type: "string", default: DEFAULTS["fact-index-threads"] },
+  "cold-warmup-size": { type: "string", default: DEFAULTS["cold-warmup-size"] },
   recall: { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   write: { type: "boolean", default: false },
@@ -181,6 +186,25 @@ const THREADS_TARGET = 1.5;
 const STEP_TARGET_SIZES = [1000, 10000];
 /** `--cold-step-max-other`: the largest thread (messages) the whole step is measured on with a saver other than memory (a 50k-message seed is minutes on SQLite); past it only the hooks' own time. */
 const COLD_STEP_MAX_OTHER = Number(args["cold-step-max-other"]);
+/** Largest default warm-up thread of a cold sample, messages (a 50k-message warm-up thread would double the sample's heap and seeding). */
+const COLD_WARMUP_MAX = 10_000;
+/**
+ * `--cold-warmup-size`: messages of a cold sample's warm-up threads, by measured size. Default the
+ * measured size (at most {@link COLD_WARMUP_MAX}): the process has taken steps on threads as large
+ * before, so the measured step pays what is new about its thread, not V8's first compilation of
+ * code at that size or the heap's growth to it, which a replica pays once (whichever lane went
+ * first paid them, ours and LangGraph's).
+ */
+const coldWarmupSize = (size: number): number => {
+  const given = String(args["cold-warmup-size"]);
+  if (given === "") return Math.min(size, COLD_WARMUP_MAX);
+  const n = Number(given);
+  if (!Number.isInteger(n) || n < 10)
+    throw new Error(`scale: --cold-warmup-size must be a whole number of messages, 10 or more (got ${JSON.stringify(given)})`);
+  return n;
+};
+// A bad value is refused before any sample runs (the samples read it).
+coldWarmupSize(0);
 /** `--fact-index-threads`: threads served round-robin by fact-recall's index cache alone (its bound against holding every thread). */
 const FACT_INDEX_THREADS = list(args["fact-index-threads"]);
 const SYSTEM_PROMPT = "You are a warm, attentive companion who chats with the user about their life. Answer in two or three sentences.";
@@ -465,10 +489,28 @@ async function seed(
   lane.next = end + 2;
 }
 
+/** Longest wait of {@link settle}, ms. */
+const SETTLE_MAX_MS = 300;
+
+/**
+ * Waits until the process is idle (under 1 ms of CPU over a 10 ms wait, at most
+ * {@link SETTLE_MAX_MS}): after a full GC, V8 sweeps and frees on helper threads, and the process's
+ * CPU time would bill that work (the seeding's garbage, or the other lane's last step's) to the
+ * step that comes next.
+ */
+async function settle(): Promise<void> {
+  for (let waited = 0; waited < SETTLE_MAX_MS; waited += 10) {
+    const c0 = cpuNow();
+    await new Promise((resolve) => setTimeout(resolve, 10));
+    if (cpuNow() - c0 < 1) return;
+  }
+}
+
 /**
  * One step of the lane (a new user message in, "ok" out); CPU ms of the process. A minor GC
- * before it, outside the timing, or with `gcBefore: "major"` a full one (the cold samples: a major
- * GC owed to the seeding otherwise lands in whichever step comes next).
+ * before it, outside the timing, or with `gcBefore: "major"` a full one and a wait until the
+ * process is idle ({@link settle}; the cold samples: a major GC owed to the seeding, and the
+ * sweeping after it on V8's helper threads, otherwise land in whichever step comes next).
  */
 async function step(
   target: Target,
@@ -482,8 +524,10 @@ async function step(
   const input = {
     messages: [new HumanMessage({ id: `${lane.prefix}u${k}-${randomUUID().slice(0, 8)}`, content: `${spec.content}${lane.marker}` })],
   };
-  if (gcBefore === "major") gc();
-  else gc({ type: "minor" });
+  if (gcBefore === "major") {
+    gc();
+    await settle();
+  } else gc({ type: "minor" });
   const c = target.counters;
   const overhead0 = c.overheadMs;
   const c0 = cpuNow();
@@ -660,9 +704,9 @@ const WARMUP_MESSAGES = 1000;
  * marker on every message (no content-keyed memo is shared; words are, as on any process that
  * has served other threads).
  */
-function otherText(measured: number): ThreadMessageSpec[] {
-  return locomoThread(measured + WARMUP_MESSAGES, cli.data)
-    .slice(measured, measured + WARMUP_MESSAGES)
+function otherText(measured: number, count = WARMUP_MESSAGES): ThreadMessageSpec[] {
+  return locomoThread(measured + count, cli.data)
+    .slice(measured, measured + count)
     .map((s) => ({ ...s, id: `w-${s.id}` }));
 }
 
@@ -689,10 +733,14 @@ async function child(spec: string): Promise<void> {
     // Compile the code first, on threads of other text: real text (the exchanges after the
     // measured thread's), so the paths real text takes (fact rules, index updates, summaries) are
     // compiled before the measured steps, as on a process that has served other threads.
-    const other = otherText(specs.length);
+    const warmupSize = coldWarmupSize(size);
+    const other = otherText(specs.length, Math.max(WARMUP_MESSAGES, warmupSize + 2 * (WARMUP_STEPS + 1) + 8));
     const warmLanes = runStep ? [laneOf(target, "floor", "warm-floor", " ~w"), laneOf(target, "stack", "warm-stack", " ~w")] : [];
-    for (const lane of warmLanes) await seed(target, lane, other, 100);
+    for (const lane of warmLanes) await seed(target, lane, other, warmupSize);
     for (let i = 0; i < WARMUP_STEPS; i += 1) for (const lane of warmLanes) await step(target, lane, other);
+    // Dropped, so the measured steps run with the same stored threads as without this warm-up (a
+    // MemorySaver holds them on the heap, where a full GC would mark them).
+    for (const lane of warmLanes) await target.saver.deleteThread(lane.threadId);
     const warmStack: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
     for (let i = 0; i < WARMUP_STEPS; i += 1)
       await modelCall(warmStack, materialize(other.slice(0, 101 + 2 * i), "w-", " ~w"), "warm-hooks", SYSTEM_PROMPT);
@@ -700,7 +748,7 @@ async function child(spec: string): Promise<void> {
     // each reads its window's user messages for facts): a process that has served other threads
     // has run its rules on hundreds of messages, and a rule's expression compiled on its first use
     // costs milliseconds (8 ms for one LoCoMo message that 50 others had not prepared).
-    for (let at = 100; at + 101 <= other.length; at += 100) {
+    for (let at = 100; at + 101 <= WARMUP_MESSAGES; at += 100) {
       const hooks: Stack = { name: "warm", middleware: stackMiddleware(), channels: {}, lastSent: 0 };
       await modelCall(hooks, materialize(other.slice(at, at + 101), "w-", " ~w"), `warm-hooks-${at}`, SYSTEM_PROMPT);
     }
@@ -789,13 +837,8 @@ async function profileColdSteps(target: Target, specs: readonly ThreadMessageSpe
       `profile of cold steps, ${target.kind} ${size} msgs, ${PROFILE_THREADS} threads each (${path}): a = stack cold, b = floor cold`,
       selfTimeDiffTable(profile, PROFILE_THREADS, windows.cold.stack, windows.cold.floor, 30),
       `a = stack cold, b = stack warm (step ${WARM + 1} of each thread)`,
-      selfTimeDiffTable(
-        profile,
-        PROFILE_THREADS,
-        windows.cold.stack,
-        windows.warm.stack.filter((_, i) => i % WARM === 0),
-        20,
-      ),
+      // One warm window per thread (step WARM + 1 of each), as one cold window per thread.
+      selfTimeDiffTable(profile, PROFILE_THREADS, windows.cold.stack, windows.warm.stack, 20),
     ].join("\n"),
   );
 }
@@ -819,6 +862,7 @@ function coldSample(saver: string, size: number, channelsFile: string, sample: n
     fileURLToPath(import.meta.url),
     ...["--child", `${saver}:${size}:${sample}`, "--warm", String(WARM), "--data", cli.data, "--channels", channelsFile],
     ...["--cold-step-max-other", String(COLD_STEP_MAX_OTHER)],
+    ...(args["cold-warmup-size"] === "" ? [] : ["--cold-warmup-size", String(args["cold-warmup-size"])]),
   ];
   if (POSTGRES_URL) argv.push("--postgres-url", POSTGRES_URL);
   if (RECALL) argv.push("--recall");
@@ -849,6 +893,13 @@ interface ColdRow {
   floorWarm?: number;
   stackCold?: number;
   stackWarm?: number;
+  /**
+   * Median over the processes of each one's stack / floor ratio, cold and warm: both lanes of a
+   * process ran interleaved under the same load, so a process slowed as a whole (the machine is
+   * shared) moves both; the ratio of the lanes' medians above mixes processes.
+   */
+  pairedCold?: number;
+  pairedWarm?: number;
   hooksCold: number;
   hooksWarm: number;
   /** Load average (1 min) when the row was done. */
@@ -946,10 +997,24 @@ async function main() {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
       };
+      const paired = (stack: (s: ColdSample) => number | undefined, floor: (s: ColdSample) => number | undefined) =>
+        mid((s) => {
+          const a = stack(s);
+          const b = floor(s);
+          return a === undefined || b === undefined ? undefined : a / b;
+        });
       const row: ColdRow = {
         saver,
         size,
         runs: samples.length,
+        pairedCold: paired(
+          (s) => s.stackCold,
+          (s) => s.floorCold,
+        ),
+        pairedWarm: paired(
+          (s) => s.stackWarm,
+          (s) => s.floorWarm,
+        ),
         floorCold: mid((s) => s.floorCold),
         floorWarm: mid((s) => s.floorWarm),
         stackCold: mid((s) => s.stackCold),
@@ -997,12 +1062,12 @@ async function main() {
   const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
   const ms = (v?: number) => (v === undefined ? "n/a" : fmt(v));
   const coldTable = [
-    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | x floor cold / warm, median of each process's ratio | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...cold.map((r) =>
       r.runs === 0
-        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | 0 | ${r.load.toFixed(1)} |`
-        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
+        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | | 0 | ${r.load.toFixed(1)} |`
+        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.pairedCold === undefined ? "n/a" : `${r.pairedCold.toFixed(2)} / ${(r.pairedWarm as number).toFixed(2)}`} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
     ),
   ];
   console.log(`\n${hooksTable.join("\n")}\n\n${factIndexTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
@@ -1028,7 +1093,7 @@ async function main() {
     `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
     `- Round-robin, fact-recall's index cache alone: a \`FactIndexCache\` (as \`factRecall\` makes it) serving T threads in turn, each holding the stack's prepared facts made its own (its marker on every fact's key and text); each call hands over fresh fact objects (as a checkpointer does) and does what fact-recall does on a user message: the thread's index, \`sync\` with the slot's facts, \`search\` with the newest user message (default maxItems and minScore). Once with the default \`maxHeldFacts\` and once with a bound that holds every thread; one untimed round, then at least ${CALLS} timed calls (up to 5x that, at most one round); CPU time, a minor GC every 50 calls. Heap per thread: as for the hooks (the indexes and the fact objects they point at).`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first (the LoCoMo exchanges after the measured thread's, so the code paths real text takes are compiled; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes in the last column. Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first, of ${args["cold-warmup-size"] === "" ? `the measured size (at most ${COLD_WARMUP_MAX.toLocaleString("en-US")} messages)` : `${Number(args["cold-warmup-size"]).toLocaleString("en-US")} messages`} (the LoCoMo exchanges after the measured thread's, so the code paths real text and a thread of that size take are compiled and the heap has grown to such a step, as on a replica that has served other threads; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes; "x floor cold / warm" divides the lanes' medians, the next column is the median of each process's own stack / floor ratio (both lanes of a process ran interleaved under the same load). Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
@@ -1043,6 +1108,7 @@ async function main() {
     stepWarmup: STEP_WARMUP,
     coldRuns: COLD_RUNS,
     coldStepMaxOther: COLD_STEP_MAX_OTHER,
+    coldWarmupSize: args["cold-warmup-size"] === "" ? `measured size, at most ${COLD_WARMUP_MAX}` : Number(args["cold-warmup-size"]),
     warm: WARM,
     targets: { stepOverFloor: STEP_TARGET, hooks5000Over10: THREADS_TARGET },
     hooks,

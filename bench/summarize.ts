@@ -2,7 +2,7 @@
  * Cost of keeping a summary of what left the window (issue 4), measured on LoCoMo conv-26.
  *
  *   pnpm tsx bench/summarize.ts            # writes bench/results/summarize.md
- *   pnpm tsx bench/summarize.ts --data <locomo.json> --json   # its conv-26 (or first conversation); JSON on stdout
+ *   pnpm tsx bench/summarize.ts --data <locomo.json> --json   # its conv-26 (or first conversation; --conversation <id>); JSON on stdout
  *
  * The conversation is replayed through `createAgent` (MemorySaver): the first speaker's merged
  * turns are the user messages, a scripted model answers with the second speaker's merged turns.
@@ -44,7 +44,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { summarize, transcriptLine } from "@threadwise/summarize";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, loadLocomo, type ReplayExchange, replayExchanges } from "./support/locomo.js";
+import { LOCOMO_PATH, loadLocomo, pickConversation, type ReplayExchange, replayExchanges } from "./support/locomo.js";
 
 const RESULTS_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "results/summarize.md");
 /** Reference figures of LangChain's middleware on conv-26, from issue 4. */
@@ -288,10 +288,9 @@ async function main() {
     imported: { type: "string", default: "2000,20000" },
     "max-input-tokens": { type: "string", default: "8000" },
     "max-passes": { type: "string", default: "3" },
+    conversation: { type: "string" },
   });
-  const conversations = loadLocomo(cli.data);
-  const conversation = conversations.find((c) => c.sampleId === "conv-26") ?? conversations[0];
-  if (!conversation) throw new Error(`no conversation in ${cli.data}`);
+  const conversation = pickConversation(loadLocomo(cli.data), cli.values.conversation, cli.data);
   const exchanges = replayExchanges(conversation).filter((e) => e.user !== "");
   const system = `You are ${conversation.speakerB}, chatting with your friend ${conversation.speakerA}. Answer as ${conversation.speakerB} would.`;
   const results: RunResult[] = [];
@@ -317,10 +316,10 @@ async function main() {
   const theirs = main.filter((r) => r.stack === "langchain");
   const worst = Math.max(...ours.map(ratio));
   const doc = [
-    "# Summarizer cost on LoCoMo conv-26: threadwise `summarize` vs LangChain `summarizationMiddleware`",
+    `# Summarizer cost on LoCoMo ${conversation.sampleId}: threadwise \`summarize\` vs LangChain \`summarizationMiddleware\``,
     "",
     `Command: \`pnpm tsx bench/summarize.ts\` (offline, deterministic; ${((Date.now() - started) / 1000).toFixed(0)} s on the machine that wrote this file).`,
-    `Replay: ${exchanges.length} exchanges (${exchanges.length * 2} messages) of conv-26; window 20 messages, first summary at 40.`,
+    `Replay: ${exchanges.length} exchanges (${exchanges.length * 2} messages) of ${conversation.sampleId}; window 20 messages, first summary at 40.`,
     "",
     table,
     "",

@@ -350,8 +350,14 @@ describe("turn admission: a resume at the head takes the turn lease before its f
     const { saver, agent, model, runs, inTool, release } = heldToolAgent();
     const turn = agent.invoke({ messages: [new HumanMessage({ id: "u0", content: "u0" })] }, config);
     await inTool;
-    const head = (await agent.graph.getState(config)).config.configurable?.checkpoint_id;
     // The head is the turn's checkpoint before its tools: a resume there would run the same tool again.
+    // Under LangGraph's default async durability that checkpoint may still be in its put when the tool starts.
+    let state = await agent.graph.getState(config);
+    while (state.next[0] !== "tools") {
+      await new Promise((resolve) => setTimeout(resolve, 5));
+      state = await agent.graph.getState(config);
+    }
+    const head = state.config.configurable?.checkpoint_id;
     const resumed = await agent.invoke(null, config).catch((error) => error);
     expect(ThreadwiseConcurrentTurnError.find(resumed)?.reason).toBe("turn-in-progress");
     expect(runs).toEqual(["ran"]);

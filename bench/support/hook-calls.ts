@@ -74,7 +74,10 @@ export const answerModel = { model: "gpt-4o", invoke: async () => new AIMessage(
  */
 export async function modelCall(stack: Stack, messages: BaseMessage[], threadId: string, systemPrompt: string): Promise<void> {
   const runtime = Object.freeze({ context: {}, configurable: { thread_id: threadId } });
-  const state = (): Record<string, unknown> => ({ ...stack.channels, messages });
+  // Every channel a middleware declares is in the graph's state, set or not (a hook-less
+  // declaration such as core's summarySlotMiddleware included).
+  const declared = Object.fromEntries(declaredKeys(stack.middleware).map((key) => [key, undefined]));
+  const state = (): Record<string, unknown> => ({ ...declared, ...stack.channels, messages });
   for (const m of stack.middleware) {
     const hook = hookOf((m as { beforeModel?: unknown }).beforeModel);
     if (!hook) continue;
@@ -142,6 +145,17 @@ export async function modelCall(stack: Stack, messages: BaseMessage[], threadId:
     applyUpdate(stack.channels, await hook(state(), runtime));
     addSelf(stack, `${m.name} afterModel`, cpuNow() - t0);
   }
+}
+
+/** The state keys the middlewares declare (their `stateSchema`'s shape), as the graph has a channel for each. */
+export function declaredKeys(middleware: readonly AgentMiddleware[]): string[] {
+  const keys = new Set<string>();
+  for (const m of middleware) {
+    // A zod object has `shape`; LangGraph's StateSchema has `fields`.
+    const schema = (m as { stateSchema?: { shape?: Record<string, unknown>; fields?: Record<string, unknown> } }).stateSchema;
+    for (const key of Object.keys(schema?.shape ?? schema?.fields ?? {})) keys.add(key);
+  }
+  return [...keys];
 }
 
 /** Sum of the hooks' own time so far in this run (0 before the timed calls start). */

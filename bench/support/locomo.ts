@@ -88,6 +88,35 @@ export function selectSamples(conversations: LocomoConversation[], samples: stri
   return conversations.filter((c) => ids.includes(c.sampleId));
 }
 
+/**
+ * The one conversation a single-conversation bench replays: the one named `requested` (the bench's
+ * `--conversation`), else `fallback`'s pick (by default `conv-26` when the file has it, the
+ * conversation the committed results describe, else the file's first), so any LoCoMo-format file
+ * works without naming a sample id.
+ *
+ * @param conversations - every conversation of the data file ({@link loadLocomo})
+ * @param requested - a sample id, or undefined / "" for the default
+ * @param path - the data file, for the error message
+ * @throws Error naming `--conversation` and the ids the file holds when `requested` is not in it;
+ *   Error when the file holds no conversation
+ */
+export function pickConversation(
+  conversations: readonly LocomoConversation[],
+  requested: string | undefined,
+  path: string,
+  fallback: (all: readonly LocomoConversation[]) => LocomoConversation | undefined = (all) =>
+    all.find((c) => c.sampleId === "conv-26") ?? all[0],
+): LocomoConversation {
+  if (conversations.length === 0) throw new Error(`no conversation in ${path}`);
+  if (requested === undefined || requested === "") return fallback(conversations) as LocomoConversation;
+  const found = conversations.find((c) => c.sampleId === requested);
+  if (!found) {
+    const ids = conversations.map((c) => c.sampleId).join(", ");
+    throw new Error(`--conversation: no conversation ${requested} in ${path} (it holds ${ids})`);
+  }
+  return found;
+}
+
 /** Loads every conversation of the file. */
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;

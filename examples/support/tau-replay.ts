@@ -55,9 +55,19 @@ export interface ReplayScript {
   repeatedToolCallIds: number;
 }
 
-/** Loads recorded runs (default: the committed slice). */
+/**
+ * Loads recorded runs (default: the committed slice): tau-bench's results format, a JSON array of
+ * `{ task_id, trial, reward, traj: [{ role, content, tool_calls?, tool_call_id? }] }`.
+ *
+ * @throws Error naming the file and the first entry that is not a run (another format, e.g. a
+ *   LoCoMo file given to a tau-bench `--data`)
+ */
 export function loadAirlineRuns(path = AIRLINE_SLICE_PATH): RecordedRun[] {
-  return JSON.parse(readFileSync(path, "utf8")) as RecordedRun[];
+  const runs: unknown = JSON.parse(readFileSync(path, "utf8"));
+  if (!Array.isArray(runs)) throw new Error(`${path}: not tau-bench runs (expected a JSON array of { traj: [...] })`);
+  const bad = runs.findIndex((run) => typeof run !== "object" || run === null || !Array.isArray((run as { traj?: unknown }).traj));
+  if (bad >= 0) throw new Error(`${path}: entry ${bad} is not a tau-bench run (no "traj" array of messages)`);
+  return runs as RecordedRun[];
 }
 
 /**

@@ -399,8 +399,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
       const head = await this.registry.head(threadId);
       if (head)
+        // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
+        // LangGraph's `updateState` writes with that config (MemorySaver refuses a write without
+        // `checkpoint_ns`: "Invalid configurable value for key checkpoint_ns").
         return this.#refuseSealed(
-          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_id: head.checkpointId } }),
+          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId } }),
         );
     }
     return this.#refuseSealed(await this.inner.getTuple(config));
@@ -641,7 +644,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
       // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
       // until the lease lapsed, up to `turnLeaseMs`).
-      leavesTurnOpen: this.#turnLeaseMs > 0 && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
+      // An `updateState` is no run, even when it leaves tasks to run (an AI message with tool calls
+      // written as the model node): nobody renews a lease taken for it, so the next turn, or the
+      // `invoke(null)` that runs those tasks, was refused `turn-in-progress` until it lapsed.
+      leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };

@@ -1,0 +1,616 @@
+/**
+ * Public bug reports against LangChain's memory middlewares (and their ports in other agent
+ * frameworks), replayed against threadwise's stack through a real `createAgent` with fake models.
+ * Each case cites the report it reproduces. The agent model is {@link strictModel}: a request that
+ * OpenAI, Anthropic, Gemini or Bedrock would refuse fails the call, as the provider would.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { Command, MemorySaver } from "@langchain/langgraph";
+import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
+import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { memoryStack } from "@threadwise/memory";
+import { getEncoding } from "js-tiktoken";
+import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware, tool } from "langchain";
+import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+
+const lookup = tool(async ({ n }: { n: number }) => `result ${n}`, {
+  name: "lookup",
+  description: "Looks a number up.",
+  schema: z.object({ n: z.number() }),
+});
+const book = tool(async ({ seat }: { seat: string }) => `booked seat ${seat}`, {
+  name: "book",
+  description: "Books a seat.",
+  schema: z.object({ seat: z.string() }),
+});
+
+const o200k = getEncoding("o200k_base");
+const encode = (text: string) => o200k.encode(text);
+const lastOf = (messages: BaseMessage[]) => messages.at(-1) as BaseMessage;
+const isTool = (m: BaseMessage) => m.getType() === "tool";
+
+/**
+ * The agent's model: a user message starting with `PARALLEL <k>` gets k parallel `lookup` calls;
+ * after tool results it answers with the results it saw; otherwise "ok: <last text>".
+ */
+function agentModel() {
+  return strictModel({
+    answer: (messages) => {
+      const last = lastOf(messages);
+      if (isTool(last)) {
+        const results = messages.filter(isTool).map((m) => messageText(m));
+        return `done with ${results.join(", ")}`;
+      }
+      const text = messageText(last);
+      const parallel = /^PARALLEL (\d+)/.exec(text);
+      if (parallel) {
+        const k = Number(parallel[1]);
+        return new AIMessage({
+          content: "",
+          tool_calls: Array.from({ length: k }, (_, i) => ({
+            id: `call_${text.length}_${i}`,
+            name: "lookup",
+            args: { n: i },
+            type: "tool_call" as const,
+          })),
+        });
+      }
+      return `ok: ${text}`;
+    },
+  });
+}
+
+/** A summarizer that records its inputs and answers with `text(call)`. */
+function summarizerModel(text: (call: number) => string | AIMessage | Error = (call) => `summary ${call + 1}`) {
+  const inputs: BaseMessage[][] = [];
+  const model = scriptedModel((messages, call) => {
+    inputs.push(messages);
+    return text(call);
+  });
+  return { model, inputs };
+}
+
+function stackAgent(options: {
+  windowSize?: number | false;
+  summarizeThreshold?: number;
+  summarizer?: ReturnType<typeof summarizerModel>["model"];
+  maxHistoryTokens?: number;
+  model?: ReturnType<typeof strictModel>;
+  extra?: AgentMiddleware[];
+  responseFormat?: z.ZodType;
+}) {
+  const model = options.model ?? agentModel();
+  const stack = memoryStack({
+    backend: "in_memory",
+    windowSize: options.windowSize ?? 4,
+    summarize: options.summarizer !== undefined,
+    ...(options.summarizeThreshold ? { summarizeThreshold: options.summarizeThreshold } : {}),
+    ...(options.maxHistoryTokens ? { maxHistoryTokens: options.maxHistoryTokens } : {}),
+    ...(options.summarizer ? { models: { summarize: options.summarizer as never } } : {}),
+    recallMaxTokens: false,
+    logger: false,
+    env: {},
+  });
+  const agent = createAgent({
+    model,
+    tools: [lookup, book],
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: stack.checkpointer,
+    middleware: [...stack.middleware, ...(options.extra ?? [])],
+    ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
+  });
+  return { agent, model, stack };
+}
+
+async function storedMessages(agent: { getState: (config: never) => Promise<{ values: unknown }> }, threadId: string) {
+  const state = await agent.getState({ configurable: { thread_id: threadId } } as never);
+  return ((state.values as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
+}
+
+/** The messages the agent model received on each call (system message first). */
+const requests = (model: ReturnType<typeof strictModel>) => (model.calls as Array<{ messages: BaseMessage[] }>).map((c) => c.messages);
+
+describe("public reports: trimming and summarizing around tool calls", () => {
+  // https://github.com/langchain-ai/langchain/issues/38352 (cut point keeps orphan ToolMessages),
+  // https://github.com/langchain-ai/langchainjs/pull/9740 and
+  // https://github.com/langchain-ai/langchain/issues/34282 (keep 6 messages after a 10-call fan-out:
+  // "No tool call found for function call output"), https://github.com/langchain-ai/deepagents/issues/270.
+  it("a window smaller than a parallel fan-out never sends a tool result without its call, nor a call without its results", async () => {
+    const summarizer = summarizerModel();
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "fanout" } };
+    await agent.invoke({ messages: [new HumanMessage("hello")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("PARALLEL 10 read ten files")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("and then?")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("PARALLEL 3 three more")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("thanks")] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+    // The call right after the 10 results (the window of 4 lies inside them) still answers them all.
+    const afterFanout = requests(model).find((r) => lastOf(r).getType() === "tool") as BaseMessage[];
+    expect(afterFanout.filter(isTool)).toHaveLength(10);
+    expect(readSummarySlot((await agent.graph.getState(config)).values).summary?.text).toMatch(/^summary \d+$/);
+  });
+
+  // https://github.com/langchain-ai/langchain/pull/38449 (a tool-result run whose ids belong to two AI
+  // messages, one already cut away): a stored thread with an orphan result next to a paired one, as
+  // left by a destructive trimmer before threadwise was added.
+  it("a stored orphan tool result next to a paired one is not sent", async () => {
+    const { agent, model } = stackAgent({ windowSize: 6 });
+    const config = { configurable: { thread_id: "mixed-orphan" } };
+    await agent.invoke({ messages: [new HumanMessage("start")] }, config);
+    await agent.graph.updateState(config, {
+      messages: [
+        new AIMessage({ id: "ai-c", content: "", tool_calls: [{ id: "call_c", name: "lookup", args: { n: 3 }, type: "tool_call" }] }),
+        new ToolMessage({ id: "t-x", tool_call_id: "call_gone", content: "result of a call summarized away" }),
+        new ToolMessage({ id: "t-c", tool_call_id: "call_c", content: "result 3" }),
+        new AIMessage({ id: "ai-d", content: "three" }),
+      ],
+    } as never);
+    await agent.invoke({ messages: [new HumanMessage("what was it?")] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const last = requests(model).at(-1) as BaseMessage[];
+    expect(validateProviderRequest(last, { providers: PROVIDERS })).toEqual([]);
+    expect(last.some((m) => isTool(m) && (m as ToolMessage).tool_call_id === "call_gone")).toBe(false);
+  });
+
+  // https://github.com/langchain-ai/langchain/pull/33489 (a new message on a thread interrupted
+  // while tool calls were pending) and https://github.com/langchain-ai/langchainjs/pull/11437
+  // ("the broken message is checkpointed, so the whole thread stays broken"). Failed before the fix:
+  // the `updateState` that stored the pending call held the thread's turn lease, so this turn was
+  // refused `turn-in-progress` for `turnLeaseMs` (10 s).
+  it("a thread whose last AI message has unanswered calls accepts a new user message at once", async () => {
+    const { agent, model } = stackAgent({ windowSize: 6 });
+    const config = { configurable: { thread_id: "dangling" } };
+    await agent.invoke({ messages: [new HumanMessage("start")] }, config);
+    await agent.graph.updateState(config, {
+      messages: [
+        new AIMessage({
+          id: "ai-pending",
+          content: "",
+          tool_calls: [{ id: "call_p", name: "book", args: { seat: "1A" }, type: "tool_call" }],
+        }),
+      ],
+    } as never);
+    await agent.invoke({ messages: [new HumanMessage("never mind, what is 2+2?")] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const last = requests(model).at(-1) as BaseMessage[];
+    expect(last.some((m) => m.id === "ai-pending")).toBe(false);
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "dangling")))).toBe("ok: never mind, what is 2+2?");
+  });
+
+  // https://github.com/langchain-ai/langgraphjs/pull/269 (LangGraph's "edit graph state" guide: store
+  // an edited tool call with `updateState`, then run it with `invoke(null)`). Failed before the fix:
+  // the resume was refused `turn-in-progress` until the lease the update took lapsed.
+  it("an edited tool call stored with updateState runs with invoke(null)", async () => {
+    const model = strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last)) return `done: ${messageText(last)}`;
+        if (messageText(last).startsWith("book"))
+          return new AIMessage({
+            id: "ai-book",
+            content: "",
+            tool_calls: [{ id: "call_b", name: "book", args: { seat: "1A" }, type: "tool_call" }],
+          });
+        return `ok: ${messageText(last)}`;
+      },
+    });
+    const hitl = humanInTheLoopMiddleware({ interruptOn: { book: true } });
+    const { agent } = stackAgent({ windowSize: 6, model, extra: [hitl] });
+    const config = { configurable: { thread_id: "edit-call" } };
+    await agent.invoke({ messages: [new HumanMessage("start")] }, config);
+    // The model's call, edited by a reviewer outside any interrupt, written as the model node wrote it.
+    await agent.graph.updateState(config, {
+      messages: [
+        new AIMessage({
+          id: "ai-edited",
+          content: "",
+          tool_calls: [{ id: "call_e", name: "book", args: { seat: "14C" }, type: "tool_call" }],
+        }),
+      ],
+    } as never);
+    expect((await agent.graph.getState(config)).next).toEqual(["tools"]);
+    await agent.invoke(null as never, config);
+    const stored = await storedMessages(agent.graph as never, "edit-call");
+    expect(stored.slice(-2).map((m) => messageText(m))).toEqual(["booked seat 14C", "done: booked seat 14C"]);
+    expect(model.providerLog.rejections).toBe(0);
+  });
+
+  // https://github.com/langchain-ai/deepagentsjs/issues/150 (two parallel calls, HITL interrupts one,
+  // the reviewer rejects it: "tool_call_ids did not have response messages") and
+  // https://github.com/langchain-ai/langchainjs/pull/11437 (on a reject, langchain's HITL middleware
+  // stores the AI message with both calls, answers only the rejected one and skips the tool node, so
+  // the auto-approved call never runs and stays unanswered in the checkpoint: upstream, open).
+  it("rejecting one of two parallel calls in human-in-the-loop review: the stored unanswered call is dropped from every request", async () => {
+    const run = async (withStack: boolean) => {
+      const model = strictModel({
+        answer: (messages) => {
+          const last = lastOf(messages);
+          if (isTool(last))
+            return `done: ${messages
+              .filter(isTool)
+              .map((m) => messageText(m))
+              .join(" | ")}`;
+          if (messageText(last).startsWith("book")) {
+            return new AIMessage({
+              content: "",
+              tool_calls: [
+                { id: "call_book", name: "book", args: { seat: "12A" }, type: "tool_call" },
+                { id: "call_free", name: "lookup", args: { n: 7 }, type: "tool_call" },
+              ],
+            });
+          }
+          return `ok: ${messageText(last)}`;
+        },
+        onViolation: "record",
+      });
+      const hitl = humanInTheLoopMiddleware({ interruptOn: { book: true } });
+      const agent = withStack
+        ? stackAgent({ windowSize: 6, model, extra: [hitl] }).agent
+        : createAgent({ model, tools: [lookup, book], checkpointer: new MemorySaver(), middleware: [hitl] });
+      const config = { configurable: { thread_id: "hitl-reject" } };
+      await agent.invoke({ messages: [new HumanMessage("book seat 12A and look up 7")] }, config);
+      await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "no booking today" }] } }) as never, config);
+      await agent.invoke({ messages: [new HumanMessage("which lookup result did I get?")] }, config);
+      const stored = await storedMessages(agent as never, "hitl-reject");
+      return { model, stored };
+    };
+    // Without threadwise the provider refuses the request after the review.
+    expect((await run(false)).model.providerLog.rejections).toBeGreaterThan(0);
+    const { model, stored } = await run(true);
+    expect(model.providerLog.rejections).toBe(0);
+    // The stored AI message keeps both calls; only the rejected one has a result.
+    const calls = stored.find((m) => m.getType() === "ai" && (m as AIMessage).tool_calls?.length) as AIMessage;
+    expect(calls.tool_calls?.map((c) => c.id).sort()).toEqual(["call_book", "call_free"]);
+    expect(stored.some((m) => isTool(m) && (m as ToolMessage).tool_call_id === "call_free")).toBe(false);
+    // Every request shows the AI message with the answered call only, and the reviewer's answer.
+    for (const request of requests(model).slice(1)) {
+      const ai = request.find((m) => m.id === calls.id) as AIMessage;
+      expect(ai.tool_calls?.map((c) => c.id)).toEqual(["call_book"]);
+      expect(request.some((m) => isTool(m) && messageText(m) === "no booking today")).toBe(true);
+    }
+  });
+});
+
+describe("public reports: summaries", () => {
+  // https://github.com/langchain-ai/langchain/issues/38867 and
+  // https://github.com/s2b-dev/smart-second-brain/issues/435: a failed summary call deleted the history
+  // and stored "Error generating summary: ..." as the summary.
+  it("a failing summarizer keeps every message and never stores its error as the summary", async () => {
+    const summarizer = summarizerModel(() => new Error("429 rate limited: Error generating summary"));
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "summary-fails" } };
+    for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    const stored = await storedMessages(agent.graph as never, "summary-fails");
+    expect(stored.map((m) => messageText(m))).toEqual(Array.from({ length: 6 }, (_, i) => [`turn ${i + 1}`, `ok: turn ${i + 1}`]).flat());
+    expect(JSON.stringify(readSummarySlot((await agent.graph.getState(config)).values))).not.toMatch(/429|Error/);
+    expect(JSON.stringify(requests(model))).not.toMatch(/429|rate limited/);
+  });
+
+  // https://github.com/langchain-ai/deepagentsjs/pull/739: a summarizer answering with content blocks
+  // (a reasoning block with its signature, text fragments) had the blocks' JSON stored as the summary.
+  it("a summarizer answering with reasoning and text blocks gives a summary of the text only", async () => {
+    const signature = `sig-${"x".repeat(2000)}`;
+    const summarizer = summarizerModel(
+      () =>
+        new AIMessage({
+          content: [
+            { type: "reasoning", reasoning: "thinking about the summary", signature } as never,
+            { type: "text", text: "The user " },
+            { type: "text", text: "greeted twice." },
+          ],
+        }),
+    );
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "summary-blocks" } };
+    for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    const summary = readSummarySlot((await agent.graph.getState(config)).values).summary;
+    expect(summary?.text).toBe("The user greeted twice.");
+    expect(JSON.stringify(requests(model))).not.toContain(signature);
+  });
+
+  // https://github.com/langchain-ai/langchain/issues/39261: a single long tool loop with no user message
+  // in the part to summarize produced a placeholder summary (the summarizer was never called) and a
+  // request without a user message. threadwise never cuts or summarizes the run in progress
+  // (windowTrim README, "How it cuts"): the loop is summarized once later turns push it out.
+  it("one long tool loop under one user message: every request starts on it, and the loop is summarized from its messages once it leaves the window", async () => {
+    let call = 0;
+    const model = strictModel({
+      answer: (messages) => {
+        call += 1;
+        if (call <= 8)
+          return new AIMessage({
+            content: `step ${call}`,
+            tool_calls: [{ id: `call_${call}`, name: "lookup", args: { n: call }, type: "tool_call" }],
+          });
+        return `ok: ${messageText(lastOf(messages))}`;
+      },
+    });
+    const summarizer = summarizerModel((c) => `loop summary ${c + 1}`);
+    const { agent } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model, model });
+    const config = { configurable: { thread_id: "tool-loop" } };
+    await agent.invoke({ messages: [new HumanMessage("research this for me")] }, config);
+    expect(summarizer.inputs).toHaveLength(0);
+    for (const request of requests(model)) {
+      expect(messageText(request[0] as BaseMessage)).toBe("You are a helpful assistant.");
+      expect(messageText(request[1] as BaseMessage)).toBe("research this for me");
+    }
+    for (const text of ["thanks", "and now?", "bye"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+    const rendered = JSON.stringify(summarizer.inputs.map((input) => input.map((m) => messageText(m))));
+    expect(rendered).toContain("research this for me");
+    expect(rendered).toContain("result 8");
+    const last = requests(model).at(-1) as BaseMessage[];
+    expect(messageText(last[0] as BaseMessage)).toMatch(/loop summary \d+/);
+    expect(last.some((m) => messageText(m) === "result 1")).toBe(false);
+  });
+  // https://github.com/bytedance/deer-flow/pull/2638 (issue 2622): when the kept tail alone is over a
+  // token trigger, each pass selected only the previous summary and summarized it again, every call.
+  it("a window over the token cap by itself never makes the summarizer re-summarize only its own summary", async () => {
+    const summarizer = summarizerModel((c) => `summary ${c + 1}`);
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, maxHistoryTokens: 200, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "tail-over-cap" } };
+    const long = (k: number) => `turn ${k}: ${"word ".repeat(150)}`;
+    for (let k = 1; k <= 10; k += 1) await agent.invoke({ messages: [new HumanMessage(long(k))] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    const seen = new Set<string>();
+    for (const input of summarizer.inputs) {
+      const turns = new Set(JSON.stringify(input.map((m) => messageText(m))).match(/turn \d+:/g) ?? []);
+      const fresh = [...turns].filter((t) => !seen.has(t));
+      expect(fresh.length, "each summarizer call folds in at least one message no earlier call had").toBeGreaterThan(0);
+      for (const t of turns) seen.add(t);
+    }
+    expect(summarizer.inputs.length).toBeLessThanOrEqual(10);
+  });
+});
+
+describe("public reports: messages and tokens", () => {
+  // https://github.com/langchain-ai/langchainjs/issues/11303 (countTokensApproximately undercounts
+  // non-Latin scripts, so token-budget triggers never fire) and
+  // https://github.com/headroomlabs-ai/headroom/pull/1093: the cap must hold in real tokens.
+  it("the token cap holds for Korean text measured with the o200k tokenizer", async () => {
+    const maxHistoryTokens = 300;
+    const { agent, model } = stackAgent({ windowSize: false, maxHistoryTokens });
+    const config = { configurable: { thread_id: "korean" } };
+    const sentence = "랭체인은 언어 모델을 기반으로 애플리케이션을 개발하기 위한 프레임워크입니다.";
+    for (let k = 1; k <= 10; k += 1) await agent.invoke({ messages: [new HumanMessage(`${k}. ${sentence} ${sentence}`)] }, config);
+    const last = requests(model).at(-1) as BaseMessage[];
+    const history = last.filter((m) => m.getType() !== "system");
+    const real = history.reduce((sum, m) => sum + encode(messageText(m)).length, 0);
+    expect(real).toBeLessThanOrEqual(maxHistoryTokens);
+    expect(history.length).toBeLessThan(20);
+    // The counter threadwise uses is the same encoding, not 4 characters per token.
+    expect(createTokenCounter().countText(sentence)).toBe(encode(sentence).length);
+  });
+
+  // https://github.com/langchain-ai/langchainjs/issues/11472 and
+  // https://github.com/raullenchai/Rapid-MLX/issues/1543: a SystemMessage in the middle of the thread
+  // ("System messages are only permitted as the first passed message").
+  it("a system message stored in the middle of the thread is not sent at its position", async () => {
+    const { agent, model } = stackAgent({ windowSize: 8 });
+    const config = { configurable: { thread_id: "mid-system" } };
+    await agent.invoke({ messages: [new HumanMessage("hi")] }, config);
+    await agent.invoke(
+      { messages: [new SystemMessage("From now on answer only BLUE."), new HumanMessage("What colour is the sky?")] },
+      config,
+    );
+    expect(model.providerLog.rejections).toBe(0);
+    const last = requests(model).at(-1) as BaseMessage[];
+    expect(validateProviderRequest(last, { providers: PROVIDERS })).toEqual([]);
+    expect(last.slice(1).some((m) => m.getType() === "system")).toBe(false);
+    // The instruction is not dropped: it reaches the model in the system message.
+    expect(messageText(last[0] as BaseMessage)).toContain("From now on answer only BLUE.");
+  });
+
+  // https://github.com/openai/openai-agents-js/issues/326 and https://github.com/openai/openai-agents-js/issues/929
+  // (a reasoning item replayed without the item it belongs to: 400) and
+  // https://github.com/bytedance/deer-flow/pull/1823 (list content crashed a middleware): AI
+  // messages with content blocks (reasoning, text, empty text next to tool calls) pass through
+  // the window unchanged, and the summarizer gets their text.
+  it("AI messages with content blocks are sent unchanged and summarized by their text", async () => {
+    const reasoning = { type: "reasoning", reasoning: "compare seats", id: "rs_1" };
+    let call = 0;
+    const model = strictModel({
+      answer: (messages) => {
+        call += 1;
+        const last = lastOf(messages);
+        if (isTool(last)) return new AIMessage({ content: [reasoning as never, { type: "text", text: `seat ok (${call})` }] });
+        if (messageText(last).startsWith("book"))
+          return new AIMessage({
+            content: [reasoning as never],
+            tool_calls: [{ id: `call_b${call}`, name: "book", args: { seat: "3C" }, type: "tool_call" }],
+          });
+        return new AIMessage({ content: [{ type: "text", text: `ok ${call}` }] });
+      },
+    });
+    const summarizer = summarizerModel();
+    const { agent } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model, model });
+    const config = { configurable: { thread_id: "blocks" } };
+    for (const text of ["book 3C", "hello", "book again", "thanks", "book once more"])
+      await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const stored = await storedMessages(agent.graph as never, "blocks");
+    for (const request of requests(model)) {
+      for (const m of request.filter((x) => x.getType() === "ai")) {
+        const original = stored.find((s) => s.id === m.id);
+        expect(original, "an AI message the model got is the stored one").toBeDefined();
+        expect(m.content).toEqual(original?.content);
+      }
+    }
+    const rendered = JSON.stringify(summarizer.inputs.map((input) => input.map((m) => messageText(m))));
+    expect(rendered).toContain("seat ok");
+    expect(rendered).not.toContain("[object Object]");
+  });
+
+  // https://github.com/open-multi-agent/open-multi-agent/pull/196, https://github.com/myriade-ai/agentlys/pull/347
+  // and https://github.com/langchain-ai/langchain/pull/34557: the summary request inlined a base64
+  // image (a 2.1M-token summary prompt refused). The image reaches the model while in the window;
+  // the summarizer gets the text around it, not the data.
+  it("an image in the summarized part never reaches the summarizer as base64", async () => {
+    const summarizer = summarizerModel();
+    const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "image" } };
+    const data = "iVBORw0KGgo".repeat(20_000);
+    await agent.invoke(
+      {
+        messages: [
+          new HumanMessage({
+            content: [
+              { type: "text", text: "look at this chart" },
+              { type: "image_url", image_url: { url: `data:image/png;base64,${data}` } },
+            ],
+          }),
+        ],
+      },
+      config,
+    );
+    for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    expect(JSON.stringify(requests(model)[0])).toContain(data);
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    const sent = JSON.stringify(summarizer.inputs);
+    expect(sent).toContain("look at this chart");
+    expect(sent).not.toContain("iVBORw0KGgo");
+    expect(sent.length).toBeLessThan(10_000);
+  });
+
+  // https://github.com/langchain-ai/langchain/pull/33390 (Claude returns an AI message with no content
+  // and no tool calls; "all messages must have non-empty content except for the optional final
+  // assistant message") and https://github.com/langchain-ai/langchainjs/pull/11117 (Bedrock: "Content
+  // blocks are empty"): an empty answer stored in the thread is not sent back.
+  it("an empty AI answer stored in the thread is not sent to Anthropic, Gemini or Bedrock", async () => {
+    let call = 0;
+    const model = strictModel({
+      answer: (messages) => {
+        call += 1;
+        if (call === 2) return new AIMessage({ content: [] });
+        if (call === 3) return new AIMessage({ content: "" });
+        return `ok: ${messageText(lastOf(messages))}`;
+      },
+    });
+    const { agent } = stackAgent({ windowSize: 8, model });
+    const config = { configurable: { thread_id: "empty-answer" } };
+    for (const text of ["hello", "are you there?", "hello?", "what is 2+2?"])
+      await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const stored = await storedMessages(agent.graph as never, "empty-answer");
+    expect(stored.filter((m) => m.getType() === "ai" && messageText(m) === "")).toHaveLength(2);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+  });
+
+  // https://github.com/langchain-ai/langchainjs/issues/9418 and
+  // https://github.com/langchain-ai/langchainjs/issues/9717: `responseFormat` with `wrapModelCall`
+  // middleware broke structured output.
+  it("responseFormat works under the stack, and the summary still reaches the model", async () => {
+    const schema = z.object({ answer: z.string(), turn: z.number() }).meta({ title: "extract" });
+    let call = 0;
+    const model = strictModel({
+      answer: () => {
+        call += 1;
+        return new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_sr${call}`, name: "extract", args: { answer: `a${call}`, turn: call }, type: "tool_call" }],
+        });
+      },
+    });
+    const summarizer = summarizerModel((c) => `structured summary ${c + 1}`);
+    const { agent } = stackAgent({
+      windowSize: 4,
+      summarizeThreshold: 6,
+      summarizer: summarizer.model,
+      model,
+      responseFormat: schema,
+    });
+    const config = { configurable: { thread_id: "structured" } };
+    let result: { structuredResponse?: unknown } = {};
+    for (let k = 1; k <= 6; k += 1) result = (await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config)) as never;
+    expect(result.structuredResponse).toEqual({ answer: `a${call}`, turn: call });
+    expect(model.providerLog.rejections).toBe(0);
+    expect(messageText((requests(model).at(-1) as BaseMessage[])[0] as BaseMessage)).toMatch(/structured summary \d+/);
+  });
+});
+
+describe("public reports: jumps and limits", () => {
+  // https://github.com/langchain-ai/langchainjs/issues/11207 (a beforeModel `jumpTo: "end"`, as
+  // `modelCallLimitMiddleware({ exitBehavior: "end" })` returns, ends the graph without the afterAgent
+  // chain) and https://github.com/langchain-ai/docs/pull/1590 (the documented guard that answers and
+  // jumps to the end): a run ended that way leaves the thread free for the next turn at once, and
+  // the next request is valid.
+  it("a run ended by a beforeModel jump (call limit, guard) leaves a thread the next turn can use at once", async () => {
+    const guard = createMiddleware({
+      name: "test/blocked-content",
+      beforeModel: {
+        canJumpTo: ["end"],
+        hook: (state) => {
+          const last = state.messages.at(-1) as BaseMessage | undefined;
+          if (last && messageText(last).includes("BLOCKED"))
+            return { messages: [new AIMessage("I cannot respond to that request.")], jumpTo: "end" };
+          return undefined;
+        },
+      },
+    });
+    const limit = modelCallLimitMiddleware({ runLimit: 1, exitBehavior: "end" });
+    const { agent, model } = stackAgent({ windowSize: 6, extra: [guard, limit] });
+    const config = { configurable: { thread_id: "jumps" } };
+    await agent.invoke({ messages: [new HumanMessage("hello")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("say BLOCKED please")] }, config);
+    await agent.invoke({ messages: [new HumanMessage("and now?")] }, config);
+    expect(
+      requests(model)
+        .at(-1)
+        ?.map((m) => messageText(m)),
+    ).toContain("I cannot respond to that request.");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "jumps")))).toBe("ok: and now?");
+    // One model call per run: the call after the tool results is refused by the limit, in beforeModel.
+    await agent.invoke({ messages: [new HumanMessage("PARALLEL 2 two lookups")] }, config);
+    const stored = await storedMessages(agent.graph as never, "jumps");
+    expect(messageText(lastOf(stored))).toMatch(/^Model call limits exceeded/);
+    // The next turn is admitted at once (no turn lease left behind). Its answer is the limit's
+    // again: upstream, the limit's own afterAgent reset is skipped too (langchainjs#11207, open).
+    await agent.invoke({ messages: [new HumanMessage("hello again")] }, config);
+    expect((await storedMessages(agent.graph as never, "jumps")).map((m) => messageText(m))).toContain("hello again");
+    expect(model.providerLog.rejections).toBe(0);
+    for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+  });
+});
+
+describe("public reports: updateState on the stack's checkpointer", () => {
+  // https://github.com/langchain-ai/langgraphjs/pull/629 (issue 591: MemorySaver threw without
+  // `checkpoint_ns`; other savers default it to ""). `agent.graph.updateState({ configurable: { thread_id } }, ...)`,
+  // as LangGraph's docs call it, failed on memoryStack's checkpointer with "Invalid configurable
+  // value for key checkpoint_ns": ThreadwiseSaver.getTuple read the head by `checkpoint_id` alone and
+  // the inner saver echoed that config, which updateState then wrote its pending writes with.
+  for (const backend of ["in_memory", "sqlite"] as const) {
+    it(`${backend}: updateState with only a thread id edits the thread, and the next request shows the edit`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
+      try {
+        const model = agentModel();
+        const stack = memoryStack({
+          backend,
+          sqlitePath: join(dir, "m.sqlite"),
+          windowSize: 6,
+          summarize: false,
+          recallMaxTokens: false,
+          logger: false,
+          env: {},
+        });
+        const agent = createAgent({ model, tools: [lookup], checkpointer: stack.checkpointer, middleware: stack.middleware });
+        const config = { configurable: { thread_id: "edit" } };
+        await agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "my seat is 12A" })] }, config);
+        await agent.graph.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "my seat is 14C" })] } as never);
+        await agent.invoke({ messages: [new HumanMessage("what is my seat?")] }, config);
+        const last = requests(model).at(-1) as BaseMessage[];
+        expect(last.map((m) => messageText(m))).toEqual(["my seat is 14C", "ok: my seat is 12A", "what is my seat?"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
