@@ -151,8 +151,22 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
         "m8",
       ]);
       // r0 (before the archiving) holds m1, m2 as its opening run: a fork from it is admitted.
-      await put(r0, msgs(1, 2, 3, 4, 7), "fork");
+      const f0 = await put(r0, msgs(1, 2, 3, 4, 7), "fork");
       await put(r1, [...msgs(3, 4, 7), ai("m8")], "fork");
+      // A run from f0 (which holds m1, m2 again, archived before its mark) archives m1..m4: its next
+      // put is admitted, m3, m4 following the held messages (seed 113 case 38: was refused mid-run).
+      const g0 = await put(f0, [...msgs(1, 2, 3, 4, 7), human("m9")], "input", f0);
+      await saver.archiveMessages(threadId, msgs(1, 2, 3, 4));
+      await put(g0, [...msgs(7), human("m9"), ai("m10")], "loop", f0);
+      expect((await saver.readThread({ configurable: { thread_id: threadId } })).map((m) => m.id)).toEqual([
+        "m1",
+        "m2",
+        "m3",
+        "m4",
+        "m7",
+        "m9",
+        "m10",
+      ]);
     } finally {
       await saver.close();
     }

@@ -193,17 +193,24 @@ export class ArchiveRecords {
 
   /**
    * The ids of the thread's archived messages archived after `mark` (a checkpoint's
-   * {@link ArchiveMark}), in archive order, and whether a rewrite emptied the archive since
-   * (`cleared`: then every row now is newer than `mark`, and the rows of `mark`'s time are gone).
+   * {@link ArchiveMark}), in archive order, those archived up to it (`before`), and whether a
+   * rewrite emptied the archive since (`cleared`: then every row now is newer than `mark`, and
+   * the rows of `mark`'s time are gone).
    * Read from the rows brought up to date, as {@link ids}.
    */
-  async since(threadId: string, mark: ArchiveMark): Promise<{ cleared: boolean; ids: string[] }> {
+  async since(threadId: string, mark: ArchiveMark): Promise<{ cleared: boolean; ids: string[]; before: Set<string> }> {
     const cached = await this.#cached(threadId);
     cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
     const rows = cached.ordered;
     // A marker newer than the mark: the archive was emptied after it (seq starts again then).
-    if (cached.clearedStamp > mark.stamp) return { cleared: true, ids: rows.map((row) => row.messageId) };
-    return { cleared: false, ids: rows.filter((row) => row.seq > mark.seq).map((row) => row.messageId) };
+    if (cached.clearedStamp > mark.stamp) return { cleared: true, ids: rows.map((row) => row.messageId), before: new Set() };
+    const before = new Set<string>();
+    const ids: string[] = [];
+    for (const row of rows) {
+      if (row.seq > mark.seq) ids.push(row.messageId);
+      else before.add(row.messageId);
+    }
+    return { cleared: false, ids, before };
   }
 
   async #rows(threadId: string): Promise<CachedRow[]> {
