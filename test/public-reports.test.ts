@@ -282,15 +282,18 @@ describe("public reports: summaries", () => {
   // https://github.com/s2b-dev/smart-second-brain/issues/435: a failed summary call deleted the history
   // and stored "Error generating summary: ..." as the summary.
   it("a failing summarizer keeps every message and never stores its error as the summary", async () => {
-    const summarizer = summarizerModel(() => new Error("429 rate limited: Error generating summary"));
+    const summarizer = summarizerModel(() => new Error("summarizer-down-sentinel: 429 rate limited, Error generating summary"));
     const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
     const config = { configurable: { thread_id: "summary-fails" } };
     for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
     expect(summarizer.inputs.length).toBeGreaterThan(0);
     const stored = await storedMessages(agent.graph as never, "summary-fails");
     expect(stored.map((m) => messageText(m))).toEqual(Array.from({ length: 6 }, (_, i) => [`turn ${i + 1}`, `ok: turn ${i + 1}`]).flat());
-    expect(JSON.stringify(readSummarySlot((await agent.graph.getState(config)).values))).not.toMatch(/429|Error/);
-    expect(JSON.stringify(requests(model))).not.toMatch(/429|rate limited/);
+    // A distinctive text: message ids and digests are random hex, which may hold "429".
+    expect(JSON.stringify(readSummarySlot((await agent.graph.getState(config)).values))).not.toMatch(
+      /summarizer-down-sentinel|Error generating/,
+    );
+    expect(JSON.stringify(requests(model))).not.toMatch(/summarizer-down-sentinel|rate limited/);
   });
 
   // https://github.com/langchain-ai/deepagentsjs/pull/739: a summarizer answering with content blocks
