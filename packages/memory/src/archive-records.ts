@@ -107,8 +107,7 @@ export class ArchiveRecords {
     // The whole archive as last decoded, unchanged since (any row read anew drops it): a copy.
     if (last === undefined && cached.decoded) return cached.decoded.slice();
     const version = cached.version;
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
-    const all = cached.ordered;
+    const all = orderedRows(cached);
     const rows = last === undefined ? all : all.slice(Math.max(0, all.length - last));
     const out: BaseMessage[] = [];
     for (const row of rows) {
@@ -132,8 +131,7 @@ export class ArchiveRecords {
     // Captured before any await: rows read meanwhile by another call are appended after `count`
     // (same epoch) or replace the epoch, so this cursor names exactly the rows returned.
     const epoch = cached.epoch;
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
-    const all = cached.ordered;
+    const all = orderedRows(cached);
     const count = all.length;
     const previous = since as unknown as RecordsCursor | undefined;
     const appended = previous?.epoch === epoch && previous.count <= count;
@@ -157,9 +155,8 @@ export class ArchiveRecords {
   async messagesAt(threadId: string, mark: ArchiveMark): Promise<BaseMessage[]> {
     const cached = await this.#cached(threadId);
     if (cached.clearedStamp > mark.stamp) return [];
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
     const out: BaseMessage[] = [];
-    for (const row of cached.ordered) {
+    for (const row of orderedRows(cached)) {
       if (row.seq > mark.seq) break;
       row.message ??= await this.#decode(threadId, row);
       out.push(row.message);
@@ -200,8 +197,7 @@ export class ArchiveRecords {
    */
   async since(threadId: string, mark: ArchiveMark): Promise<{ cleared: boolean; ids: string[]; before: Set<string> }> {
     const cached = await this.#cached(threadId);
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
-    const rows = cached.ordered;
+    const rows = orderedRows(cached);
     // A marker newer than the mark: the archive was emptied after it (seq starts again then).
     if (cached.clearedStamp > mark.stamp) return { cleared: true, ids: rows.map((row) => row.messageId), before: new Set() };
     const before = new Set<string>();
@@ -214,9 +210,7 @@ export class ArchiveRecords {
   }
 
   async #rows(threadId: string): Promise<CachedRow[]> {
-    const cached = await this.#cached(threadId);
-    cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
-    return cached.ordered;
+    return orderedRows(await this.#cached(threadId));
   }
 
   /** The thread's cached archive, brought up to date with rows written since its stamp. */
@@ -275,4 +269,10 @@ export class ArchiveRecords {
     const [type, base64] = JSON.parse(row.record) as [string, string];
     return (await this.#saver.serde.loadsTyped(type, new Uint8Array(Buffer.from(base64, "base64")))) as BaseMessage;
   }
+}
+
+/** The cached rows in `seq` (archive) order, sorted once and kept until rows are read anew. */
+function orderedRows(cached: CachedArchive): CachedRow[] {
+  cached.ordered ??= [...cached.rows.values()].sort((a, b) => a.seq - b.seq);
+  return cached.ordered;
 }
