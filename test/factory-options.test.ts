@@ -112,6 +112,50 @@ describe("unknown option keys throw ThreadwiseUnknownOptionError naming the key"
   });
 });
 
+// Each factory and the scope its errors name. From JavaScript anything can be passed as the options.
+const factories: [string, (options: unknown) => unknown][] = [
+  ["windowTrim", (options) => windowTrim(options as never)],
+  ["tokenCap", (options) => tokenCap(options as never)],
+  ["summarize", (options) => summarize(options as never)],
+  ["factRecall", (options) => factRecall(options as never)],
+  ["historyAware", (options) => historyAware(options as never)],
+  ["workMemory", (options) => workMemory(options as never)],
+  ["historySeed", (options) => historySeed(options as never)],
+  ["persistTrim", (options) => persistTrim(options as never)],
+  ["recall", (options) => recall(options as never)],
+  ["userMemory", (options) => userMemory(options as never)],
+  ["memory", (options) => memoryStack(options as never)],
+  ["createTokenCounter", (options) => createTokenCounter(options as never)],
+  ["extractiveSummarizer", (options) => extractiveSummarizer(options as never)],
+];
+
+describe("options that are not an object throw ThreadwiseConfigError naming the factory", () => {
+  // Was: memoryStack("sqlite") named an unknown option "0", memoryStack(5) and summarize(5) were
+  // accepted, memoryStack(null) and windowTrim(null) threw a TypeError.
+  it.each(
+    factories.flatMap(([scope, make]) =>
+      ["sqlite", 5, true, [], () => ({})].map((value) => [scope, Array.isArray(value) ? "array" : typeof value, value, make] as const),
+    ),
+  )("%s(%s)", (scope, _type, value, make) => {
+    const error = thrown(() => make(value));
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseConfigError).option).toBe(scope);
+    expect((error as Error).message).toContain("expected an options object");
+  });
+
+  it.each(factories)("%s(null) is the same as no options", (_scope, make) => {
+    const outcome = (run: () => unknown) => {
+      try {
+        run();
+        return "built";
+      } catch (error) {
+        return (error as Error).message;
+      }
+    };
+    expect(outcome(() => make(null))).toBe(outcome(() => make(undefined)));
+  });
+});
+
 // Factories with a timer option: construct with a value, throwing or not.
 const timers: [string, (timeoutMs: number) => unknown, string][] = [
   ["summarize", (timeoutMs) => summarize({ timeoutMs, logger: false }), "summarize.timeoutMs"],

@@ -144,6 +144,19 @@ function acceptedKeysAt(schema: unknown, path: readonly PropertyKey[]): string[]
 }
 
 /**
+ * The options a factory was given, as an object: `undefined` and `null` mean no options (`{}`).
+ *
+ * @throws ThreadwiseConfigError naming `scope` when `value` is not a plain object: a string, a
+ *   number, a boolean, an array or a function (`memoryStack("sqlite")` names `memory`).
+ */
+export function optionsObject<T extends object = Record<string, unknown>>(scope: string, value: unknown): T {
+  if (value === undefined || value === null) return {} as T;
+  if (typeof value !== "object" || Array.isArray(value))
+    throw new ThreadwiseConfigError(scope, `expected an options object, received ${Array.isArray(value) ? "an array" : typeof value}`);
+  return value as T;
+}
+
+/**
  * Parses options with a zod schema and throws {@link ThreadwiseConfigError} naming the first bad
  * field as `<scope>.<field>`. Returns the parsed value with defaults applied. With a strict
  * object schema (`z.strictObject`, as every threadwise factory uses), a key the schema does not
@@ -154,7 +167,7 @@ function acceptedKeysAt(schema: unknown, path: readonly PropertyKey[]): string[]
  * @throws ThreadwiseConfigError when a value does not match the schema.
  */
 export function parseOptions<S extends z.ZodType>(scope: string, schema: S, value: unknown): z.output<S> {
-  const result = schema.safeParse(value ?? {});
+  const result = schema.safeParse(optionsObject(scope, value));
   if (result.success) return result.data;
   const issues = result.error.issues;
   const unknown = issues.find((issue) => issue.code === "unrecognized_keys");

@@ -49,7 +49,7 @@ export {
 } from "./content-block-tokens.js";
 export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
-export { closestKey, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
+export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,
   findOrphans,

@@ -7,7 +7,7 @@ import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } fr
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
 import { additionalReasoningTexts, type BlockPricing, blockPricingFor, contentBlockCost } from "./content-block-tokens.js";
-import { parseOptions } from "./errors.js";
+import { optionsObject, parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
 
@@ -356,8 +356,9 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  * counter.countMessages([new HumanMessage("안녕하세요")]); // tokens incl. framing
  * @throws ThreadwiseConfigError naming the option (`createTokenCounter.encodig`) when an option is unknown or invalid.
  */
-export function createTokenCounter(options: TokenCounterOptions = {}): TokenCounter {
-  parseOptions("createTokenCounter", tokenCounterOptionsSchema, options);
+export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounter {
+  parseOptions("createTokenCounter", tokenCounterOptionsSchema, input);
+  const options = optionsObject<TokenCounterOptions>("createTokenCounter", input);
   let encoded = 0;
   let name: string;
   let countText: (text: string) => number;

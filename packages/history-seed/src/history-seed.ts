@@ -132,7 +132,7 @@ function asMessageLike(message: BaseMessage): { type: string; content: BaseMessa
  */
 export function historySeed(options: HistorySeedOptions = {}) {
   const rules = resolveHistorySeedOptions(options);
-  const logger = resolveLogger(options.logger);
+  const logger = resolveLogger(options?.logger);
   return threadwiseMiddleware({
     name: HISTORY_SEED_MIDDLEWARE_NAME,
     contextSchema: z.object({ [SEED_HISTORY_CONTEXT_KEY]: z.unknown().optional() }),

@@ -1,5 +1,5 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { loggerOptionSchema, parseOptions, resolveLogger } from "@threadwise/core";
+import { loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
@@ -80,15 +80,16 @@ const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema
  * @throws ThreadwiseConfigError naming `memory.<key>` for a bad code-only value or unknown key.
  */
 function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
+  const given = optionsObject<MemoryStackOptions>("memory", options);
   const config: Record<string, unknown> = {};
   const codeOnly: Record<string, unknown> = {};
-  for (const [key, value] of Object.entries(options)) {
+  for (const [key, value] of Object.entries(given)) {
     if (value === undefined) continue;
     if (CODE_ONLY.has(key)) codeOnly[key] = value;
     else config[key] = value;
   }
   parseOptions("memory", codeOnlyOptionsSchema, codeOnly);
-  return { config: config as MemoryConfigInput, rest: options };
+  return { config: config as MemoryConfigInput, rest: given };
 }
 
 /**

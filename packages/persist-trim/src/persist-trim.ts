@@ -5,6 +5,7 @@ import {
   groupMessages,
   loggerOptionSchema,
   type MessageGroup,
+  optionsObject,
   parseOptions,
   protectedTailStart,
   readSummarySlot,
@@ -57,7 +58,7 @@ export function resolvePersistTrimOptions(
   options: Partial<PersistTrimOptions> = {},
   env: NodeJS.ProcessEnv = process.env,
 ): ResolvedPersistTrimOptions {
-  const given = Object.fromEntries(Object.entries(options ?? {}).filter(([, value]) => value !== undefined));
+  const given = Object.fromEntries(Object.entries(optionsObject("persistTrim", options)).filter(([, value]) => value !== undefined));
   const keepGroups = envPositiveInt(KEEP_GROUPS_ENV, env);
   return parseOptions("persistTrim", persistTrimOptionsSchema, keepGroups === undefined ? given : { keepGroups, ...given });
 }

@@ -3,6 +3,7 @@ import {
   envPositiveInt,
   envTimerMs,
   loggerOptionSchema,
+  optionsObject,
   parseOptions,
   promptContextModeSchema,
   ThreadwiseConfigError,
@@ -266,7 +267,7 @@ export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: Nod
     maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),
     timeoutMs: envTimerMs(TIMEOUT_MS_ENV, env),
   };
-  const given = defined(options ?? {});
+  const given = defined(optionsObject<SummarizeOptions>("summarize", options));
   if (given.trigger !== undefined && given.threshold !== undefined)
     throw new ThreadwiseConfigError(
       "summarize.trigger",

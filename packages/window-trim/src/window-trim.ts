@@ -143,7 +143,7 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  */
 export function windowTrim(options: WindowTrimOptions = {}) {
   const settings = resolveWindowTrimOptions(options);
-  const logger = resolveLogger(options.logger);
+  const logger = resolveLogger(options?.logger);
   return threadwiseMiddleware({
     name: WINDOW_TRIM_NAME,
     wrapModelCall: (request, handler) => {
