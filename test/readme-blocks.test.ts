@@ -7,7 +7,7 @@
  * there). A block that is a fragment by design carries
  * `<!-- readme-test: fragment: <reason> -->`; those are listed and kept few.
  */
-import { mkdtempSync, rmSync, writeFileSync } from "node:fs";
+import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -76,4 +76,43 @@ describe("README code blocks run as pasted", () => {
       if (/\.invoke\(/.test(block.code) && usesProvider(block.code)) expect(totalRequests()).toBeGreaterThan(before);
     });
   }
+});
+
+describe("README tables", () => {
+  const root = resolve(here, "..");
+  // Cells of one table row; an escaped pipe (`a \\| b`) stays inside its cell.
+  const cells = (row: string) =>
+    row
+      .trim()
+      .replace(/^\|/, "")
+      .replace(/\|$/, "")
+      .split(/(?<!\\)\|/).length;
+
+  it.each(readmePaths())("%s: every row of a table has the header's number of cells", (readme) => {
+    const lines = readFileSync(resolve(root, readme), "utf8").split("\n");
+    const wrong: string[] = [];
+    let header: number | undefined;
+    let fenced = false;
+    for (const [index, line] of lines.entries()) {
+      if (line.startsWith("```")) fenced = !fenced;
+      if (fenced || !line.trimStart().startsWith("|")) {
+        header = undefined;
+        continue;
+      }
+      if (header === undefined) header = cells(line);
+      else if (cells(line) !== header) wrong.push(`${readme}:${index + 1}: ${cells(line)} cells, the header has ${header}`);
+    }
+    expect(wrong).toEqual([]);
+  });
+
+  it("the root README's Examples section names every example the examples test runs", () => {
+    const readme = readFileSync(resolve(root, "README.md"), "utf8");
+    const start = readme.indexOf("\n## Examples\n");
+    const section = readme.slice(start, readme.indexOf("\n## ", start + 1));
+    const examples = readdirSync(resolve(root, "examples")).filter(
+      (f) => f.endsWith(".ts") && !f.endsWith(".test.ts") && !f.startsWith("_"),
+    );
+    expect(start).toBeGreaterThan(0);
+    expect(examples.filter((file) => !section.includes(`\`examples/${file}\``))).toEqual([]);
+  });
 });
