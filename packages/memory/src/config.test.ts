@@ -190,6 +190,16 @@ describe("validation errors", () => {
       "direct | session | transaction",
     );
     expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
+    // Was "memory.windowSize: Invalid input", naming neither what is accepted nor what was given.
+    expect(configError(() => resolveMemoryConfig({ windowSize: "20" } as never, {})).message).toBe(
+      'memory.windowSize: expected a positive integer or false, got "20"',
+    );
+    expect(configError(() => resolveMemoryConfig({ windowSize: 2.5 }, {})).message).toContain(
+      "expected a positive integer or false, got 2.5",
+    );
+    expect(configError(() => resolveMemoryConfig({ recallMaxTokens: true } as never, {})).message).toBe(
+      "memory.recallMaxTokens: expected an integer >= 16 or false, got true",
+    );
     expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
     expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory.colour");
   });

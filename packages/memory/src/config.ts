@@ -88,7 +88,9 @@ export const memoryConfigSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
     .optional(),
   /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
-  windowSize: z.union([positiveInt, z.literal(false)]),
+  windowSize: z.union([positiveInt, z.literal(false)], {
+    error: (issue) => `expected a positive integer or false, got ${JSON.stringify(issue.input)}`,
+  }),
   /**
    * Where every view starts (spec R4, R33), for the whole stack: `human` starts on a user message,
    * which Bedrock Converse, Gemini and Anthropic require; `any` keeps a few more messages when the
@@ -116,7 +118,9 @@ export const memoryConfigSchema = z.strictObject({
    * details a summary shortens (names, dates, numbers) come back when asked about. `false` for no
    * recall middleware (env `MEMORY_RECALL_MAX_TOKENS=0`). @default 300
    */
-  recallMaxTokens: z.union([z.number().int().min(16), z.literal(false)]),
+  recallMaxTokens: z.union([z.number().int().min(16), z.literal(false)], {
+    error: (issue) => `expected an integer >= 16 or false, got ${JSON.stringify(issue.input)}`,
+  }),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */

@@ -98,7 +98,11 @@ export const summarizeOptionsSchema = z.strictObject({
    * set); `trigger` and its env twins take the place of `threshold` and its env twin.
    * @default { messages: 40 } (from `threshold`)
    */
-  trigger: z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)]).optional(),
+  trigger: z
+    .union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)], {
+      error: (issue) => `expected { tokens?, messages?, fraction? } or a list of them, got ${JSON.stringify(issue.input)}`,
+    })
+    .optional(),
   /**
    * What stays out of the summary (the window summarize keeps when no window middleware sits
    * before it), in the shape of LangChain's `summarizationMiddleware` `keep`: exactly one of

@@ -131,6 +131,10 @@ describe("trigger and keep options", () => {
     expect(() => summarize({ trigger: { fraction: 1.5 } })).toThrow(/summarize\.trigger\.fraction/);
     expect(() => summarize({ keep: { tokens: 10, messages: 2 } })).toThrow(/summarize\.keep: give exactly one/);
     expect(() => summarize({ trigger: [] })).toThrow(/summarize\.trigger/);
+    // Was "summarize.trigger: Invalid input".
+    expect(() => summarize({ trigger: 5 as never })).toThrow(
+      "summarize.trigger: expected { tokens?, messages?, fraction? } or a list of them, got 5",
+    );
     expect(() => summarize({ modelMaxInputTokens: 0 })).toThrow(/summarize\.modelMaxInputTokens/);
   });
 
