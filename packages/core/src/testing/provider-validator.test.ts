@@ -224,6 +224,15 @@ describe("strict doubles in an agent", () => {
     expect([model.providerLog.requests, model.providerLog.rejections]).toEqual([2, 0]);
   });
 
+  it("strictModel answers again after a refused request (was: nothing queued, every later call failed)", async () => {
+    const model = strictModel({ answer: (messages) => `seen ${messages.length}` });
+    await expect(model.invoke([new HumanMessage("hi"), result("c_orphan")])).rejects.toThrow(/tool_result_without_call/);
+    await expect(model.invoke([new HumanMessage("hi"), result("c_orphan")])).rejects.toThrow(/tool_result_without_call/);
+    expect((await model.invoke([new HumanMessage("hi")])).content).toBe("seen 1");
+    expect((await model.invoke([new HumanMessage("hi"), new AIMessage("a"), new HumanMessage("b")])).content).toBe("seen 3");
+    expect([model.providerLog.requests, model.providerLog.rejections]).toEqual([4, 2]);
+  });
+
   it("a middleware that leaves an orphan makes the model call fail with ProviderRequestError", async () => {
     const dropsFirstResult = createMiddleware({
       name: "test/drops-first-result",
