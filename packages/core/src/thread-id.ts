@@ -1,5 +1,6 @@
 import { setBounded } from "./bounded-map.js";
 import { ThreadwiseError } from "./errors.js";
+import { loneSurrogateAt } from "./unicode.js";
 
 /**
  * Longest thread id (and user id) threadwise stores, in UTF-8 bytes. Thread ids are primary-key
@@ -44,8 +45,6 @@ export class ThreadwiseUserIdError extends ThreadwiseError {
   }
 }
 
-const LONE_SURROGATE = /[\uD800-\uDBFF](?![\uDC00-\uDFFF])|(?<![\uD800-\uDBFF])[\uDC00-\uDFFF]/;
-
 /** The broken rule and its message, or `undefined` when `value` is a storable id. */
 function idProblem(value: unknown): { limit: ThreadIdLimit; message: string } | undefined {
   if (typeof value !== "string")
@@ -56,8 +55,8 @@ function idProblem(value: unknown): { limit: ThreadIdLimit; message: string } | 
   if (value === "") return { limit: "empty", message: "expected a non-empty string" };
   const nul = value.indexOf("\u0000");
   if (nul >= 0) return { limit: "nul", message: `holds a NUL character at index ${nul}` };
-  const lone = LONE_SURROGATE.exec(value);
-  if (lone) return { limit: "utf16", message: `holds a lone UTF-16 surrogate at index ${lone.index} (not well-formed Unicode)` };
+  const lone = loneSurrogateAt(value);
+  if (lone >= 0) return { limit: "utf16", message: `holds a lone UTF-16 surrogate at index ${lone} (not well-formed Unicode)` };
   const bytes = Buffer.byteLength(value, "utf8");
   if (bytes > MAX_THREAD_ID_BYTES)
     return { limit: "length", message: `is ${bytes} bytes of UTF-8; the limit is ${MAX_THREAD_ID_BYTES} bytes` };

@@ -125,6 +125,10 @@ interface RunRecord {
   lastStep?: number;
   /** A resumed run's claim of the turn lease before its first call ({@link ThreadRegistry.claimTurn}), shared by its parallel calls. */
   claim?: Promise<void>;
+  /** The run's puts in progress (root namespace): an aborted run's turn ends once they are done. */
+  putting: Set<Promise<unknown>>;
+  /** Its abort signal is watched ({@link ThreadwiseSaver.watchAbort}); `true` once it fired. */
+  abort?: { fired: boolean };
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -484,7 +488,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (keys.length === 0) return call();
     let record = this.#findRun(run);
     if (record === undefined) {
-      record = { tracked: true, calls: 0 };
+      record = { tracked: true, calls: 0, putting: new Set() };
       for (const key of keys) this.#runs.set(key, record);
     }
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
@@ -505,7 +509,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       threadId !== "" &&
       typeof checkpointId === "string"
     ) {
-      record.claim ??= this.#claimTurn(threadId, checkpointId, record);
+      record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
       await record.claim;
     }
     record.calls += 1;
@@ -536,7 +540,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
-  async #claimTurn(threadId: string, checkpointId: string, record: RunRecord): Promise<void> {
+  async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
     try {
       const id = normalizeThreadId(threadId);
       await this.ready();
@@ -545,6 +549,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // next checkpoint, its error or interrupt write, or a failure of its first put.
       record.stored ??= checkpointId;
       this.#heartbeat(id, checkpointId, record);
+      this.#watchAbort(id, record, keys);
     } catch (error) {
       record.refused ??= error;
       throw error;
@@ -593,15 +598,61 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     });
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
+    run?.putting.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions);
       settle(undefined);
+      // A put of a run stopped by its caller meanwhile: the lease it may have taken ends too.
+      if (run?.abort?.fired) await this.#endAbortedTurn(threadIdOf(config), run);
       return result;
     } catch (error) {
       if (run && run.refused === undefined) run.refused = error;
       settle(error);
       await this.#endFailedTurn(config, run);
       throw error;
+    } finally {
+      run?.putting.delete(settled);
+    }
+  }
+
+  /**
+   * Ends the turn of `run` on `threadId` when its caller stops it: an `AbortSignal` passed to
+   * `invoke`/`stream`, or a client leaving a `stream` early (LangGraph aborts the run's signal).
+   * LangGraph's runner then rejects with `Abort` and stores no error write, so nothing else ends
+   * the turn: the lease was left to lapse, and the thread's next turn was refused
+   * `turn-in-progress` for up to `turnLeaseMs` (was: 10 s after every stop button). The run's
+   * signal is the one LangGraph makes for each run (its `config.signal`), so a listener is added
+   * once per run, never to a signal the caller shares between runs.
+   */
+  #watchAbort(threadId: string, run: RunRecord, keys: readonly unknown[]): void {
+    if (run.abort !== undefined || this.#turnLeaseMs === 0) return;
+    const signal = keys.find((key): key is AbortSignal => key instanceof AbortSignal);
+    if (signal === undefined) return;
+    const abort = { fired: false };
+    run.abort = abort;
+    const onAbort = () => {
+      abort.fired = true;
+      void this.#endAbortedTurn(threadId, run);
+    };
+    if (signal.aborted) onAbort();
+    else signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  /**
+   * The turn of a run its caller stopped ({@link watchAbort}) ends at the run's newest checkpoint,
+   * once the puts it still had in progress are done; only while that checkpoint holds the
+   * thread's lease (`endTurn`), so a turn another run started since is left alone. A failed
+   * release leaves the lease to lapse.
+   */
+  async #endAbortedTurn(threadId: string, run: RunRecord): Promise<void> {
+    await Promise.allSettled([...run.putting]);
+    const at = run.stored;
+    if (at === undefined) return;
+    try {
+      if (this.#heartbeats.get(threadId)?.checkpointId === at) this.#heartbeat(threadId, undefined);
+      await this.registry.endTurn(threadId, at);
+    } catch {
+      // The lease lapses at most `turnLeaseMs` after the run's last checkpoint.
     }
   }
 
@@ -630,7 +681,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const keys = runKeys([(config as { control?: object }).control, config.signal]);
     if (keys.length === 0 || String(config.configurable?.checkpoint_ns ?? "") !== "") return undefined;
     let run = this.#findRun(keys);
-    if (!run) run = { tracked: false, calls: 0 };
+    if (!run) run = { tracked: false, calls: 0, putting: new Set() };
     for (const key of keys) this.#runs.set(key, run);
     if (run.first === undefined) {
       // LangGraph numbers a run's steps from its first checkpoint's (an input, a fork, or the first
@@ -706,7 +757,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       for (const write of deferred) write.resolve();
       if (checkpointNs === "") {
         const run = this.#findRun([(config as { control?: object }).control, config.signal]);
-        if (run) run.stored = checkpoint.id;
+        if (run) {
+          run.stored = checkpoint.id;
+          this.#watchAbort(threadId, run, [config.signal]);
+        }
         this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
       }
       return result;

@@ -1,5 +1,5 @@
-import type { BaseMessage } from "@langchain/core/messages";
-import { getConfig } from "@langchain/langgraph";
+import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
 import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
 
@@ -25,6 +25,35 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
   return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id, checkpointId };
 }
 
+/** The brand langchain puts on its `MiddlewareError` and `ToolInvocationError` (`"~brand"`; read by value, as their `isInstance` does). */
+function brandOf(error: unknown): unknown {
+  return error instanceof Error ? (error as { "~brand"?: unknown })["~brand"] : undefined;
+}
+
+/**
+ * What a tool call's error becomes when it reaches `turnAdmission` (the outermost `wrapToolCall`
+ * of `memoryStack`): the error `ToolMessage` langchain's `ToolNode` makes without any `wrapToolCall`
+ * middleware (its `defaultHandleToolErrors`: `` `${error}\n Please fix your mistakes.` ``,
+ * `status: "error"`), so the model reads the tool's failure as it does on the same agent without
+ * the stack. With a `wrapToolCall` middleware present, the `ToolNode` treats a tool's error as the
+ * middleware's and ends the run with it (langchain 1.5; langchain-ai/openwiki#70, #426): adding
+ * the memory stack turned a tool that throws from an answer the model can react to into a failed
+ * run. Rethrown unchanged: interrupts and other LangGraph bubble-ups, an aborted run's error, an
+ * error of another middleware (`MiddlewareError`), and `ToolInvocationError` (bad arguments), which
+ * the `ToolNode` already answers the same way.
+ */
+function toolErrorResult(error: unknown, request: { toolCall: { id?: string; name: string }; runtime?: unknown }): ToolMessage {
+  const signal = (request.runtime as { signal?: AbortSignal } | undefined)?.signal;
+  const brand = brandOf(error);
+  if (isGraphBubbleUp(error) || signal?.aborted || brand === "MiddlewareError" || brand === "ToolInvocationError") throw error;
+  return new ToolMessage({
+    content: `${error}\n Please fix your mistakes.`,
+    tool_call_id: request.toolCall.id ?? "",
+    name: request.toolCall.name,
+    status: "error",
+  });
+}
+
 /**
  * Admits or refuses a turn before it runs (spec R38): a `beforeAgent` hook that waits until the
  * turn's first checkpoint was stored under the thread's lease by `checkpointer`
@@ -43,6 +72,10 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
  * the thread's turn lease there (`turn-in-progress` while another turn runs). They also report the calls: the turn lease's heartbeat renews it only while one
  * runs, so a run that failed where LangGraph writes no error (a reducer error) holds its thread at
  * most `turnLeaseMs` longer; a run stopped by its `recursionLimit` releases it with its last checkpoint.
+ *
+ * A tool's own error reaches the model as the error `ToolMessage` langchain makes without
+ * middleware (see {@link toolErrorResult}), not as a failed run: the `wrapToolCall` this adds
+ * would otherwise make every tool error end the run.
  *
  * Costs one graph node (one checkpoint) per turn, and waits for one database write under
  * LangGraph's default `async` durability (under `sync` the write is already done; under `exit`
@@ -66,6 +99,13 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
       return undefined;
     },
     wrapModelCall: (request, handler) => admitted(request, async () => handler(request)),
-    wrapToolCall: (request, handler) => admitted(request, async () => handler(request)),
+    wrapToolCall: (request, handler) =>
+      admitted(request, async () => {
+        try {
+          return await handler(request);
+        } catch (error) {
+          return toolErrorResult(error, request);
+        }
+      }),
   });
 }

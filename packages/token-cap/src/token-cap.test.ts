@@ -4,13 +4,14 @@ import {
   addContextBlocks,
   createTokenCounter,
   findOrphans,
+  loneSurrogateAt,
   messageText,
   requestOverheadTokens,
   STABLE_TAIL_HEADER,
   ThreadwiseConfigError,
   type ThreadwiseLogger,
 } from "@threadwise/core";
-import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
+import { characterTokenCounter, scriptedModel, strictModel } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
@@ -144,6 +145,20 @@ describe("capMessages", () => {
     expect(ThreadwiseTokenBudgetError.isInstance(error)).toBe(true);
     expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 119 });
     expect((error as Error).message).toContain("79 over the cap of 40");
+  });
+
+  it("never cuts a result inside a surrogate pair (half an emoji makes Anthropic and Gemini refuse the request)", () => {
+    const c = counter();
+    const emoji = "😀🚀한".repeat(200);
+    const cut: string[] = [];
+    for (let excess = 1; excess <= 300; excess += 7) {
+      const out = shortenToolResults([human("h", "go"), call("c1", ["x"]), result("t1", "x", emoji)], 2, excess, c);
+      const content = String((out.messages[2] as ToolMessage).content);
+      expect(loneSurrogateAt(content), `excess ${excess}: ${JSON.stringify(content.slice(-40))}`).toBe(-1);
+      cut.push(content);
+    }
+    // Some cuts keep a head (else the test would pass on marker-only results).
+    expect(cut.some((content) => content.startsWith("😀"))).toBe(true);
   });
 
   it("shortenToolResults leaves everything before `from` alone", () => {
@@ -358,6 +373,21 @@ describe("tokenCap through createAgent with MemorySaver", () => {
     });
     expect(cut.ids).toEqual(ids(expected.messages));
     expect(cut.ids.length).toBeLessThan(thread.length);
+  });
+
+  it("a shortened emoji tool result reaches a strict model well-formed", async () => {
+    const emojis = tool(async () => "🙂".repeat(3000), { name: "emojis", description: "Emojis", schema: z.object({}) });
+    const model = strictModel({
+      answer: (messages) =>
+        messages.at(-1)?.getType() === "tool"
+          ? "seen"
+          : new AIMessage({ content: "", tool_calls: [{ id: "call_e", name: "emojis", args: {}, type: "tool_call" }] }),
+    });
+    const agent = createAgent({ model, tools: [emojis], middleware: [tokenCap({ maxTokens: 500, logger: false })] });
+    await agent.invoke({ messages: [new HumanMessage("show emojis")] });
+    const shortened = String(model.calls[1]?.messages.at(-1)?.content);
+    expect(shortened).toMatch(/\[threadwise: truncated \d+ tokens\]$/);
+    expect(model.providerLog.rejections).toBe(0);
   });
 
   it("keeps the tool loop of the run whole and shortens its results over the cap, warning when still over", async () => {

@@ -1,6 +1,7 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { loneSurrogateAt } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
-import { projectResponse, stripInlineData } from "./response-projection.js";
+import { MAX_PROJECTION_CHARACTERS, projectResponse, stripInlineData } from "./response-projection.js";
 import { asksForInput, decideStore, type StoreCandidate } from "./store-decision.js";
 
 const candidate = (last: AIMessage | HumanMessage | undefined, extra: Partial<StoreCandidate> = {}): StoreCandidate => ({
@@ -121,5 +122,13 @@ describe("projectResponse", () => {
 
   it("is empty when there is nothing to condense", () => {
     expect(projectResponse({ message: new AIMessage("  ") })).toBe("");
+  });
+
+  it("is cut at MAX_PROJECTION_CHARACTERS without splitting an emoji (the condenser's request stays well-formed)", () => {
+    // "Response text:\n" is 15 units, so an emoji (2 units) straddles the cut of 16,000.
+    const text = projectResponse({ message: new AIMessage("😀".repeat(MAX_PROJECTION_CHARACTERS)) });
+    expect(text.endsWith("\n[cut]")).toBe(true);
+    expect(loneSurrogateAt(text)).toBe(-1);
+    expect(text.length).toBeGreaterThan(MAX_PROJECTION_CHARACTERS - 2);
   });
 });

@@ -3,7 +3,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
 import { createTokenCounter, type TokenCounter } from "../token-counter.js";
 import { PROVIDERS, type Provider } from "./provider-validator.js";
-import { type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
+import { SELF_REQUEUING_FACTORIES, type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
 
 /**
  * Providers whose rules {@link scriptedModel} and {@link replayModel} check when none are given:
@@ -80,6 +80,7 @@ export function scriptedModel(
     model.respond(factory);
     return typeof result === "string" ? new AIMessage(result) : result;
   };
+  SELF_REQUEUING_FACTORIES.add(factory);
   model.respond(factory);
   return checked(model, options);
 }

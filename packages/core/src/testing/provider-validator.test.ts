@@ -75,6 +75,21 @@ describe("validateProviderRequest", () => {
     ]);
   });
 
+  it("refuses a lone surrogate (half an emoji) in text, a text block or tool call arguments, for Anthropic and Gemini", () => {
+    const half = "😀".slice(0, 1);
+    expect(refusals([new HumanMessage(`cut ${half}`)])).toEqual(["anthropic:malformed_text@0", "gemini:malformed_text@0"]);
+    expect(refusals([new HumanMessage("hi"), ai(["c1"]), result("c1", `${"😀".repeat(3)}${half}`)], ["anthropic"])).toEqual([
+      "anthropic:malformed_text@2",
+    ]);
+    const inBlock = new HumanMessage({ content: [{ type: "text", text: `${half}x` }] });
+    expect(rulesOf([inBlock], "gemini")).toEqual(["malformed_text"]);
+    const inArgs = new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "lookup", args: { q: half }, type: "tool_call" }] });
+    expect(rulesOf([new HumanMessage("hi"), inArgs, result("c1")], "anthropic")).toEqual(["malformed_text"]);
+    // Whole pairs, Korean and a low surrogate alone at the start are told apart.
+    expect(refusals([new HumanMessage("😀 좋아요 🇰🇷")])).toEqual([]);
+    expect(rulesOf([new HumanMessage("😀".slice(1))], "anthropic")).toEqual(["malformed_text"]);
+  });
+
   it("refuses a second result for one call", () => {
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), result("c1", "again")];
     expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);
@@ -207,6 +222,15 @@ describe("strict doubles in an agent", () => {
     const out = await agent.invoke({ messages: [new HumanMessage("Check two seats.")] });
     expect(out.messages.at(-1)?.content).toBe("Done.");
     expect([model.providerLog.requests, model.providerLog.rejections]).toEqual([2, 0]);
+  });
+
+  it("strictModel answers again after a refused request (was: nothing queued, every later call failed)", async () => {
+    const model = strictModel({ answer: (messages) => `seen ${messages.length}` });
+    await expect(model.invoke([new HumanMessage("hi"), result("c_orphan")])).rejects.toThrow(/tool_result_without_call/);
+    await expect(model.invoke([new HumanMessage("hi"), result("c_orphan")])).rejects.toThrow(/tool_result_without_call/);
+    expect((await model.invoke([new HumanMessage("hi")])).content).toBe("seen 1");
+    expect((await model.invoke([new HumanMessage("hi"), new AIMessage("a"), new HumanMessage("b")])).content).toBe("seen 3");
+    expect([model.providerLog.requests, model.providerLog.rejections]).toEqual([4, 2]);
   });
 
   it("a middleware that leaves an orphan makes the model call fail with ProviderRequestError", async () => {

@@ -12,6 +12,7 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
 import { messageType, toolCallsOf } from "../groups.js";
+import { loneSurrogateAt } from "../unicode.js";
 
 /** The provider APIs the validator knows. */
 export type Provider = "openai" | "anthropic" | "gemini" | "bedrock";
@@ -67,6 +68,12 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   must not be empty`, an AI message with `""` and no calls converts to no parts; `empty text
  *   parameter`), Bedrock (converter: `Invalid message content: empty string`; API: `The content
  *   field in the Message object ... is empty`). OpenAI accepts empty strings.
+ * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
+ *   an emoji cut by a string slice); `JSON.stringify` sends it as a bare `\ud83d` escape. Anthropic
+ *   (`The request body is not valid JSON: no low surrogate in string`,
+ *   https://github.com/anthropics/claude-code/issues/56064), Gemini on Vertex (`The input data is
+ *   not valid json`, https://github.com/vertesia/llumiverse/pull/462). OpenAI and Bedrock: not
+ *   established, so not refused here.
  * - `tool_call_id`: a tool call without a usable id. OpenAI (`tool_calls[].id` required),
  *   Anthropic (converter: `Anthropic requires all tool calls to have an "id"`; API: id pattern
  *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within a message), Bedrock (`toolUseId`:
@@ -83,6 +90,7 @@ export type ProviderRule =
   | "first_message_role"
   | "consecutive_roles"
   | "empty_content"
+  | "malformed_text"
   | "tool_call_id";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
@@ -97,6 +105,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   first_message_role: ["anthropic", "gemini", "bedrock"],
   consecutive_roles: ["gemini", "bedrock"],
   empty_content: ["anthropic", "gemini", "bedrock"],
+  malformed_text: ["anthropic", "gemini"],
   tool_call_id: ["openai", "anthropic", "bedrock"],
 };
 
@@ -184,6 +193,30 @@ function hasBlankTextBlock(message: BaseMessage): boolean {
     const b = block as { type?: unknown; text?: unknown };
     return b.type === "text" && String(b.text ?? "").trim() === "";
   });
+}
+
+/** Index of the first lone surrogate in any string of `value` (text, blocks, arguments), or -1. */
+function firstLoneSurrogate(value: unknown, depth = 0): number {
+  if (typeof value === "string") return loneSurrogateAt(value);
+  if (depth > 32 || value === null || typeof value !== "object") return -1;
+  for (const item of Array.isArray(value) ? value : Object.values(value)) {
+    const at = firstLoneSurrogate(item, depth + 1);
+    if (at >= 0) return at;
+  }
+  return -1;
+}
+
+/** Text a provider cannot parse: a lone surrogate in a message's content or tool call arguments. */
+function textFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    const inContent = firstLoneSurrogate((message as { content?: unknown }).content);
+    const inArgs = inContent >= 0 ? -1 : firstLoneSurrogate(toolCallsOf(message).map((call) => call.args));
+    if (inContent < 0 && inArgs < 0) return;
+    const where = inContent >= 0 ? `its content, at UTF-16 index ${inContent} of a text` : "its tool call arguments";
+    out.push({ rule: "malformed_text", index, message: `${describe(message, index)} holds a lone UTF-16 surrogate in ${where}` });
+  });
+  return out;
 }
 
 /** Rules about tool calls and their results (the pairing every provider enforces). */
@@ -365,7 +398,7 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
  */
 export function validateProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): ProviderViolation[] {
   const providers = options.providers ?? PROVIDERS;
-  const findings = [...toolFindings(messages), ...roleFindings(messages)];
+  const findings = [...toolFindings(messages), ...roleFindings(messages), ...textFindings(messages)];
   const out: ProviderViolation[] = [];
   for (const provider of PROVIDERS) {
     if (!providers.includes(provider)) continue;

@@ -77,6 +77,15 @@ type QueueEntry =
   | { kind: "error"; error: Error }
   | { kind: "toolCalls"; toolCalls: NonNullable<AIMessage["tool_calls"]> };
 
+/**
+ * Factories that queue their own successor when they answer ({@link scriptedModel}'s). A refused
+ * request never reaches the factory, so {@link withProviderCheck} queues it again for them:
+ * otherwise one refusal left the model with nothing queued, and every later call of the test
+ * failed with `FakeModel: no response queued`, hiding what the later requests were.
+ * Internal to `@threadwise/core/testing`.
+ */
+export const SELF_REQUEUING_FACTORIES = new WeakSet<object>();
+
 /** A fake model with the request log of {@link withProviderCheck}. */
 export type StrictFakeModel<M extends FakeBuiltModel = FakeBuiltModel> = M & { readonly providerLog: ProviderLog };
 
@@ -101,6 +110,7 @@ export function withProviderCheck<M extends FakeBuiltModel>(model: M, options: S
       try {
         log.check(messages);
       } catch (error) {
+        if (entry.kind === "factory" && SELF_REQUEUING_FACTORIES.has(entry.factory)) internals.queue.push(wrap(entry));
         return error as Error;
       }
       if (entry.kind === "factory") return entry.factory(messages);
