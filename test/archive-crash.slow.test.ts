@@ -9,14 +9,14 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { migrate } from "@threadwise/memory";
+import { DEFAULT_ARCHIVE_BATCH_MESSAGES, migrate } from "@threadwise/memory";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { AgentWorker, type WorkerReply } from "./fixtures/memory-worker-process.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
 const PROCESS_TEST_TIMEOUT_MS = 240_000;
-/** Window 2, first summary at 4 messages: archiving starts once 22 groups plus a batch of 20 are stored (about 21 turns). */
+/** Window 2, first summary at 4 messages: archiving starts once 22 groups plus a batch (DEFAULT_ARCHIVE_BATCH_MESSAGES) are stored (within the 40 turns below). */
 const STACK_ENV = {
   MEMORY_ARCHIVE: "true",
   MEMORY_SUMMARIZE: "true",
@@ -46,7 +46,7 @@ async function killBetweenWrites(env: NodeJS.ProcessEnv) {
     expect(reply.ok).toBe(true);
     committed = reply.messages ?? [];
   }
-  expect(archivedIds.length).toBeGreaterThanOrEqual(20);
+  expect(archivedIds.length).toBeGreaterThanOrEqual(DEFAULT_ARCHIVE_BATCH_MESSAGES);
   await first.kill();
   expect(first.child.signalCode).toBe("SIGKILL");
 

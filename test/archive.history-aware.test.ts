@@ -15,7 +15,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
 const config = { configurable: { thread_id: "t" } };
-/** Turns answered before the one with the long tool loop: 20 messages, one archive batch (memoryStack's default). */
+/** Turns answered before the one with the long tool loop: 20 messages, at least one archive batch (memoryStack's default batch is 10). */
 const EARLIER_TURNS = 10;
 /** Tool calls in the last turn's loop: more groups than the archive keeps hot (window 2 + margin 4). */
 const LOOP_CALLS = 8;

@@ -88,7 +88,7 @@ export interface StackConfig {
   /**
    * Archive only: `messageArchive` keeps the window plus this many groups hot and moves batches of
    * at least `archiveBatch` messages (so threads of a few turns archive); both unset: memoryStack's
-   * own (window + 20 groups, batches of 20).
+   * own (window + `ARCHIVE_MARGIN_GROUPS` groups, batches of `DEFAULT_ARCHIVE_BATCH_MESSAGES`).
    */
   archiveMargin?: number;
   archiveBatch?: number;

@@ -95,6 +95,23 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect(await registry.archivedAmong("t", "other-tenant", ["a"])).toEqual([]);
     expect(await registry.archivedAmong("u", "default", ["a"])).toEqual([]);
   });
+
+  it("the tail after a rewrite emptied the archive: the rows archived since, in seq order, never the marker", async () => {
+    const { saver } = make();
+    const registry = saver.registry;
+    await saver.archiveMessages("t", [human("a"), ai("b")]);
+    await registry.clearArchive("t", "default", "c");
+    expect(await registry.readArchiveTail("t", "default", 5)).toEqual([]);
+    await saver.archiveMessages("t", [human("c"), ai("d")]);
+    await saver.archiveMessages("t", [human("e"), human("c", "c2")]);
+    const tail = (last: number) => registry.readArchiveTail("t", "default", last).then((rows) => rows.map((row) => row.messageId));
+    expect(await tail(9)).toEqual(["c", "d", "e"]);
+    expect(await tail(2)).toEqual(["d", "e"]);
+    expect(await tail(1)).toEqual(["e"]);
+    const rows = await registry.readArchiveTail("t", "default", 3);
+    expect(rows.map((row) => row.seq)).toEqual([...rows.map((row) => row.seq)].sort((x, y) => x - y));
+    expect(rows[0]?.record).toBe((await registry.readArchive("t", "default", 0)).rows.find((row) => row.messageId === "c")?.record);
+  });
 });
 
 /** Follows a thread's archive through `archivedChanges`, as recall does: what it read so far, and how. */

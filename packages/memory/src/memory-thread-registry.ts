@@ -72,9 +72,13 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   #touch(threadId: string): Row {
     const row = this.#rows.get(threadId);
     if (row?.deletedAt !== undefined) throw new ThreadwiseThreadDeletedError(threadId, new Date(row.deletedAt));
-    const next = { ...row, updatedAt: this.#now() };
-    this.#rows.set(threadId, next);
-    return next;
+    if (row) {
+      row.updatedAt = this.#now();
+      return row;
+    }
+    const created: Row = { updatedAt: this.#now() };
+    this.#rows.set(threadId, created);
+    return created;
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
@@ -278,8 +282,15 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
     const archived = this.#archive.get(normalizeThreadId(threadId))?.get(tenantId);
     if (!archived) return [];
-    const rows = [...archived.rows.values()].filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID).sort((a, b) => a.seq - b.seq);
-    return rows.slice(Math.max(0, rows.length - last)).map((row) => ({ ...row }));
+    // `rows` is in seq order already: a new message id is inserted with the next seq, a rewritten
+    // one keeps its place and seq, and a clearing empties the map before its marker (seq 0).
+    const rows = [...archived.rows.values()];
+    const tail: ArchiveRow[] = [];
+    for (let k = rows.length - 1; k >= 0 && tail.length < last; k -= 1) {
+      const row = rows[k] as ArchiveRow;
+      if (row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID) tail.push({ ...row });
+    }
+    return tail.reverse();
   }
 
   /** Always `false`: an in-memory store lives and dies with its one saver, which either seals or does not. */

@@ -77,6 +77,14 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     db.pragma("busy_timeout = 5000");
     // Deleted rows are overwritten with zeros instead of staying readable in free pages (R24).
     db.pragma("secure_delete = ON");
+    // One write transaction (BEGIN IMMEDIATE; busy_timeout waits for it): processes opening one
+    // file at once each read the columns and add the missing ones in turn (was: two could both see
+    // a column missing, and the second failed "duplicate column name: turn_open_at").
+    db.transaction(() => this.#createTables(db)).immediate();
+  }
+
+  /** threadwise's tables and columns, those missing only, and its schema version: run in one write transaction. */
+  #createTables(db: Database.Database): void {
     db.exec(`
 CREATE TABLE IF NOT EXISTS threadwise_schema_version (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at INTEGER NOT NULL);
 CREATE TABLE IF NOT EXISTS threadwise_threads (

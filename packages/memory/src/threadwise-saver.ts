@@ -58,6 +58,15 @@ interface DeferredWrite {
   reject: (error: unknown) => void;
 }
 
+/** A turn whose lease this process renews ({@link ThreadwiseSaver}'s heartbeat). */
+interface Heartbeat {
+  /** The head the lease is held at. */
+  checkpointId: string;
+  /** `performance.now()` of the turn's last checkpoint. */
+  lastSeen: number;
+  run: RunRecord | undefined;
+}
+
 /** Options of {@link ThreadwiseSaver}. */
 export interface ThreadwiseSaverOptions {
   /** Runs once before the first read or write (e.g. the PostgreSQL schema-version check); a failure is re-thrown on every call. */
@@ -208,7 +217,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /** Runs of this process by the `control` and `signal` LangGraph passes with each of their puts and writes. */
   readonly #runs = new WeakMap<object, RunRecord>();
   /** Heartbeats of turns this process runs, by thread id. */
-  readonly #heartbeats = new Map<string, { checkpointId: string; timer: NodeJS.Timeout; lastSeen: number; run: RunRecord | undefined }>();
+  readonly #heartbeats = new Map<string, Heartbeat>();
+  /** The one timer of this saver's heartbeats ({@link #beat}): set by the first heartbeat, cleared at a beat that finds none. */
+  #beatTimer: NodeJS.Timeout | undefined;
   /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
   readonly #archive: ArchiveRecords;
 
@@ -532,13 +543,6 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return { mark, hot: ((tuple.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id) };
   }
 
-  /** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}). */
-  #isLastStep(config: RunnableConfig, metadata: CheckpointMetadata): boolean {
-    if (String(config.configurable?.checkpoint_ns ?? "") !== "") return false;
-    const lastStep = this.#findRun([(config as { control?: object }).control, config.signal])?.lastStep;
-    return lastStep !== undefined && typeof metadata?.step === "number" && metadata.step >= lastStep;
-  }
-
   /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
   async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
     try {
@@ -600,7 +604,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
     try {
-      const result = await this.#put(config, checkpoint, metadata, newVersions);
+      const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
       // A put of a run stopped by its caller meanwhile: the lease it may have taken ends too.
       if (run?.abort?.fired) await this.#endAbortedTurn(threadIdOf(config), run);
@@ -694,7 +698,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return run;
   }
 
-  async #put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
+  /** `run`: the put's run record ({@link #runOf}, `undefined` outside the root namespace or without run keys). */
+  async #put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+    run: RunRecord | undefined,
+  ) {
     const threadId = threadIdOf(config);
     await this.ready();
     await this.#refuseWriteOnSealedStore(threadId);
@@ -717,7 +728,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // An `updateState` is no run, even when it leaves tasks to run (an AI message with tool calls
       // written as the model node): nobody renews a lease taken for it, so the next turn, or the
       // `invoke(null)` that runs those tasks, was refused `turn-in-progress` until it lapsed.
-      leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !this.#isLastStep(config, metadata),
+      leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
     };
@@ -756,7 +767,6 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       this.#remember(this.#committed, key);
       for (const write of deferred) write.resolve();
       if (checkpointNs === "") {
-        const run = this.#findRun([(config as { control?: object }).control, config.signal]);
         if (run) {
           run.stored = checkpoint.id;
           this.#watchAbort(threadId, run, [config.signal]);
@@ -783,39 +793,52 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * run whose calls `turnAdmission` reports (`run.tracked`) is renewed only while one of its model
    * or tool calls is in progress: LangGraph tells the saver nothing when a run fails outside a
    * node (a reducer error, the recursion limit), so a heartbeat between calls could keep a dead
-   * run's thread for {@link HEARTBEAT_MAX_SILENCE_MS}.
+   * run's thread for {@link HEARTBEAT_MAX_SILENCE_MS}. One timer serves every turn of the saver
+   * (was: a `setInterval` made and cleared per turn), so a turn's first renewal comes at most a
+   * third of the lease after it opens, as before, and the next ones every third of the lease.
    */
   #heartbeat(threadId: string, checkpointId: string | undefined, run?: RunRecord): void {
-    const current = this.#heartbeats.get(threadId);
     if (checkpointId === undefined) {
-      if (current) clearInterval(current.timer);
       this.#heartbeats.delete(threadId);
       return;
     }
+    const current = this.#heartbeats.get(threadId);
     if (current) {
       current.checkpointId = checkpointId;
       current.lastSeen = performance.now();
       current.run = run;
       return;
     }
-    const beat = { checkpointId, lastSeen: performance.now(), run, timer: undefined as unknown as NodeJS.Timeout };
-    beat.timer = setInterval(
-      () => {
-        if (performance.now() - beat.lastSeen > HEARTBEAT_MAX_SILENCE_MS) return this.#heartbeat(threadId, undefined);
-        if (beat.run?.tracked && beat.run.calls === 0) return;
-        this.registry.renewLease(threadId, beat.checkpointId, this.#turnLeaseMs).then(
-          (renewed) => {
-            if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeat(threadId, undefined);
-          },
-          // A failed renewal (database unreachable) is retried at the next beat; the lease may lapse meanwhile.
-          () => undefined,
-        );
-      },
-      Math.max(20, Math.floor(this.#turnLeaseMs * HEARTBEAT_FRACTION)),
-    );
-    // A heartbeat never keeps the process alive on its own.
-    beat.timer.unref();
-    this.#heartbeats.set(threadId, beat);
+    this.#heartbeats.set(threadId, { checkpointId, lastSeen: performance.now(), run });
+    if (this.#beatTimer === undefined) {
+      this.#beatTimer = setInterval(() => this.#beat(), Math.max(20, Math.floor(this.#turnLeaseMs * HEARTBEAT_FRACTION)));
+      // A heartbeat never keeps the process alive on its own.
+      this.#beatTimer.unref();
+    }
+  }
+
+  /** One beat of {@link #heartbeat}: renews the lease of every turn in progress; stops the timer once no turn is. */
+  #beat(): void {
+    if (this.#heartbeats.size === 0) {
+      clearInterval(this.#beatTimer);
+      this.#beatTimer = undefined;
+      return;
+    }
+    const now = performance.now();
+    for (const [threadId, beat] of this.#heartbeats) {
+      if (now - beat.lastSeen > HEARTBEAT_MAX_SILENCE_MS) {
+        this.#heartbeats.delete(threadId);
+        continue;
+      }
+      if (beat.run?.tracked && beat.run.calls === 0) continue;
+      this.registry.renewLease(threadId, beat.checkpointId, this.#turnLeaseMs).then(
+        (renewed) => {
+          if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeats.delete(threadId);
+        },
+        // A failed renewal (database unreachable) is retried at the next beat; the lease may lapse meanwhile.
+        () => undefined,
+      );
+    }
   }
 
   /**
@@ -900,7 +923,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
 
   /** Ends the pool or closes the file. The saver is unusable afterwards. */
   async close(): Promise<void> {
-    for (const threadId of [...this.#heartbeats.keys()]) this.#heartbeat(threadId, undefined);
+    this.#heartbeats.clear();
+    clearInterval(this.#beatTimer);
+    this.#beatTimer = undefined;
     await this.#options.close?.();
   }
 
@@ -932,6 +957,12 @@ function markIn(metadata: CheckpointMetadata | undefined): ArchiveMark | undefin
   const mark = (metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as Partial<ArchiveMark> | undefined;
   const count = (value: unknown): value is number => Number.isSafeInteger(value) && (value as number) >= 0;
   return mark && count(mark.stamp) && count(mark.seq) ? { stamp: mark.stamp, seq: mark.seq } : undefined;
+}
+
+/** `true` for a root checkpoint at its run's last step ({@link RunRecord.lastStep}); `run` is the put's ({@link ThreadwiseSaver}'s `#runOf`: none outside the root namespace). */
+function isLastStep(run: RunRecord | undefined, metadata: CheckpointMetadata): boolean {
+  const lastStep = run?.lastStep;
+  return lastStep !== undefined && typeof metadata?.step === "number" && metadata.step >= lastStep;
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {
