@@ -10,6 +10,7 @@ import {
   type ViewCut,
   type ViewDecisions,
   type ViewReport,
+  viewKeptFrom,
   withoutTailContext,
 } from "./assemble-view.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
@@ -230,11 +231,18 @@ export function threadMessages(request: PlacementRequest): BaseMessage[] {
  * decision replaced messages (their cost differs from the stored ones').
  */
 export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
-  const assembled = assembledRequest(request);
-  const state = stateOf(assembled) as ViewState;
-  if (state.decisions.replacements.length > 0) return selectView(state.assembled.view, options);
-  const index = state.index.isFor(state.thread) ? state.index : indexOf(assembled, state.thread);
-  return selectCandidates(index, options, candidateAtOrAfter(index, state.assembled.report.keptFrom), false);
+  const { thread, decisions } = inputsOf(request);
+  if (decisions.replacements.length > 0) return selectView(assembledOf(request).view, options);
+  // Where the view decided so far starts: the last render's when the request is that render (the
+  // system message does not move it), else computed from the decisions without assembling, so a
+  // middleware that selects and then states its cut renders the request once, not twice.
+  const state = stateOf(request);
+  const index = indexOf(request, thread);
+  const keptFrom =
+    state !== undefined && state.assembled.messages === request.messages && state.thread === thread
+      ? state.assembled.report.keptFrom
+      : viewKeptFrom(thread, decisions, index);
+  return selectCandidates(index, options, candidateAtOrAfter(index, keptFrom), false);
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */
