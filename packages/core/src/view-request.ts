@@ -50,6 +50,15 @@ interface ViewState {
   assembled: AssembledView;
 }
 
+/**
+ * Whether two system messages read the same ({@link systemText}); the same object is, without
+ * joining its text blocks (a system message with the summary in it is kilobytes, checked by every
+ * layer of a call).
+ */
+function sameSystemText(a: SystemMessage, b: SystemMessage): boolean {
+  return a === b || systemText(a) === systemText(b);
+}
+
 function stateOf(request: PlacementRequest): ViewState | undefined {
   return (request as unknown as Record<symbol, ViewState | undefined>)[VIEW];
 }
@@ -66,7 +75,7 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
     request.messages === state.assembled.messages
       ? state.thread
       : request.messages.filter((m) => !isContextMessage(m)).map((m) => withoutTailContext(m));
-  const system = systemText(request.systemMessage) === systemText(state.assembled.systemMessage) ? state.system : request.systemMessage;
+  const system = sameSystemText(request.systemMessage, state.assembled.systemMessage) ? state.system : request.systemMessage;
   return { thread, system, decisions: state.decisions };
 }
 
@@ -93,19 +102,13 @@ function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], s
   // Unchanged system inputs: hand on the system message the request came with (the agent's copy
   // of the last one rendered), so the agent sees no change and does not copy it again.
   const systemMessage =
-    sameSystem && systemText(request.systemMessage) === systemText(assembled.systemMessage)
-      ? request.systemMessage
-      : assembled.systemMessage;
+    sameSystem && sameSystemText(request.systemMessage, assembled.systemMessage) ? request.systemMessage : assembled.systemMessage;
   return { ...request, messages: assembled.messages, systemMessage, [VIEW]: state };
 }
 
 function assembledOf(request: PlacementRequest): AssembledView {
   const state = stateOf(request);
-  if (
-    state &&
-    state.assembled.messages === request.messages &&
-    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
-  )
+  if (state && state.assembled.messages === request.messages && sameSystemText(request.systemMessage, state.assembled.systemMessage))
     return state.assembled;
   const { thread, system, decisions } = inputsOf(request);
   return assembleView(thread, system, decisions, indexOf(request, thread));
@@ -121,11 +124,7 @@ function assembledOf(request: PlacementRequest): AssembledView {
  */
 export function assembledRequest<R extends PlacementRequest>(request: R): R {
   const state = stateOf(request);
-  if (
-    state &&
-    state.assembled.messages === request.messages &&
-    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
-  )
+  if (state && state.assembled.messages === request.messages && sameSystemText(request.systemMessage, state.assembled.systemMessage))
     return request;
   const { thread, system, decisions } = inputsOf(request);
   return render(request, thread, system, decisions);
