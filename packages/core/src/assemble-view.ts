@@ -207,16 +207,92 @@ export function assembleWith(
   // Groups and positions of the thread: the caller's index when it has one for exactly this array.
   const ix = index?.isFor(thread) ? index : indexThread(thread);
   const spans = ix.groups;
+  const n = ix.candidates.length;
+  const { start, pinned, compaction, unsummarizedDropped, windowStart, windowLimit, startOn, toUser, protectedFrom } = viewStart(
+    thread,
+    ix,
+    decisions,
+  );
+  const replacementOf = new Map<BaseMessage, BaseMessage>();
+  for (const r of decisions.replacements) replacementOf.set(r.original, r.replacement);
+
+  const from = startIndex(ix, start, thread);
+  let view = viewFrom(thread, ix, from);
+  if (pinned.length > 0) {
+    const ahead = pinned.flatMap((c) => candidateMessages(thread, ix, c));
+    view = [...ahead, ...view];
+    if (compaction) compaction.pinnedMessages = ahead.length;
+  }
+  let messages: BaseMessage[];
+  if (replacementOf.size > 0 || pinned.length > 0) {
+    view = view.map((message) => replacementOf.get(message) ?? message);
+    messages = alternateRoles(view);
+  } else messages = alternateFrom(view, ix, from);
+
+  const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
+  let tailContext = "";
+  if (tailText !== "") {
+    // The tail block goes on a copy: `messages` may be the view or the stored thread itself.
+    if (messages === view || messages === thread) messages = messages.slice();
+    tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
+  }
+  const windowFrom = windowStart === undefined ? undefined : startIndex(ix, toUser(Math.min(windowStart, protectedFrom)), thread);
+  const assembled: AssembledView = {
+    messages,
+    systemMessage: rendered,
+    view,
+    system,
+    report: {
+      threadMessages: thread.length,
+      sentMessages: messages.length,
+      keptFrom: from,
+      droppedGroups: start - pinned.length,
+      orphanGroups: spans.length - n - ix.systemPositions.length,
+      mergedSystemMessages: ix.systemPositions.length,
+      unsummarizedDropped,
+      windowFrom,
+      windowLimit,
+      startOn,
+      tailContext,
+      compaction,
+      summary: decisions.coverage?.provenance,
+    },
+  };
+  systemParts.set(assembled, { system, rendered, tailText });
+  return assembled;
+}
+
+/** Where the view of {@link assembleWith} starts (steps 1-2), and what the report says about it. */
+interface ViewStart {
+  /** Candidate index of the view's first group (pinned groups not counted). */
+  start: number;
+  /** Candidates sent ahead of the view (a provider compaction's turn), in order. */
+  pinned: number[];
+  compaction: ViewReport["compaction"];
+  unsummarizedDropped: number | undefined;
+  /** Candidate index of the latest window cut, before the start rule. */
+  windowStart: number | undefined;
+  windowLimit: number | undefined;
+  startOn: StartOn;
+  /** Moves a candidate index forward to a user group under `startOn: "human"` (never into the protected tail). */
+  toUser: (g: number) => number;
+  protectedFrom: number;
+}
+
+/**
+ * Steps 1 and 2 of {@link assembleView}: the candidate the view starts at, from the cuts, the
+ * coverage, the start rule and a provider compaction. O(log n + decisions) on the thread's index;
+ * no message is built. {@link viewKeptFrom} and {@link assembleWith} share it, so a selection made
+ * before assembling sees the start the assembly will use.
+ */
+function viewStart(thread: readonly BaseMessage[], ix: ThreadIndex, decisions: ViewDecisions): ViewStart {
+  const spans = ix.groups;
   const candidates = ix.candidates;
   const n = candidates.length;
   const kindOf = (c: number): GroupSpan["kind"] => (spans[candidates[c] as number] as GroupSpan).kind;
   const protectedFrom = n === 0 ? 0 : ix.protectedFrom;
   const originals = new Map<BaseMessage, BaseMessage>();
-  const replacementOf = new Map<BaseMessage, BaseMessage>();
-  for (const r of decisions.replacements) {
-    originals.set(r.replacement, r.original);
-    replacementOf.set(r.original, r.replacement);
-  }
+  for (const r of decisions.replacements) originals.set(r.replacement, r.original);
   const locate = (message: BaseMessage | null): number | undefined => {
     if (message === null) return undefined;
     const at = indexInThread(thread, ix, originals.get(message) ?? message);
@@ -268,50 +344,18 @@ export function assembleWith(
   if (coverStart !== undefined)
     unsummarizedDropped = start > coverStart ? (ix.countPrefix[start] as number) - (ix.countPrefix[coverStart] as number) : 0;
 
-  const from = startIndex(ix, start, thread);
-  let view = viewFrom(thread, ix, from);
-  if (pinned.length > 0) {
-    const ahead = pinned.flatMap((c) => candidateMessages(thread, ix, c));
-    view = [...ahead, ...view];
-    if (compaction) compaction.pinnedMessages = ahead.length;
-  }
-  let messages: BaseMessage[];
-  if (replacementOf.size > 0 || pinned.length > 0) {
-    view = view.map((message) => replacementOf.get(message) ?? message);
-    messages = alternateRoles(view);
-  } else messages = alternateFrom(view, ix, from);
+  return { start, pinned, compaction, unsummarizedDropped, windowStart, windowLimit, startOn, toUser, protectedFrom };
+}
 
-  const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
-  let tailContext = "";
-  if (tailText !== "") {
-    // The tail block goes on a copy: `messages` may be the view or the stored thread itself.
-    if (messages === view || messages === thread) messages = messages.slice();
-    tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
-  }
-  const windowFrom = windowStart === undefined ? undefined : startIndex(ix, toUser(Math.min(windowStart, protectedFrom)), thread);
-  const assembled: AssembledView = {
-    messages,
-    systemMessage: rendered,
-    view,
-    system,
-    report: {
-      threadMessages: thread.length,
-      sentMessages: messages.length,
-      keptFrom: from,
-      droppedGroups: start - pinned.length,
-      orphanGroups: spans.length - n - ix.systemPositions.length,
-      mergedSystemMessages: ix.systemPositions.length,
-      unsummarizedDropped,
-      windowFrom,
-      windowLimit,
-      startOn,
-      tailContext,
-      compaction,
-      summary: decisions.coverage?.provenance,
-    },
-  };
-  systemParts.set(assembled, { system, rendered, tailText });
-  return assembled;
+/**
+ * `assembleView(thread, system, decisions, index).report.keptFrom` without assembling: the thread
+ * index of the view's first message. Same start as the assembly ({@link viewStart}), so a
+ * middleware may select on the view before any request is rendered.
+ * @internal
+ */
+export function viewKeptFrom(thread: readonly BaseMessage[], decisions: ViewDecisions, index: ThreadIndex | undefined): number {
+  const ix = index?.isFor(thread) ? index : indexThread(thread);
+  return startIndex(ix, viewStart(thread, ix, decisions).start, thread);
 }
 
 /** The system part of an assembly: the system message without and with head blocks, and the tail blocks' text. */

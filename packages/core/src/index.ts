@@ -144,6 +144,7 @@ export {
 } from "./thread-id.js";
 export {
   type GroupSpan,
+  groupMessageCount,
   type IndexedViewOptions,
   indexThread,
   selectCandidates,

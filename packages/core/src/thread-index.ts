@@ -72,6 +72,15 @@ export interface ThreadIndex {
   isFor(messages: readonly BaseMessage[]): boolean;
 }
 
+/**
+ * The cost of a group in messages (`group.messages.length`), for windows counted in messages
+ * (windowTrim, summarize's own window). An index serves it from its message-count prefix sums
+ * ({@link ThreadIndex.countPrefix}) whatever the cost key, without building any group.
+ */
+export function groupMessageCount(group: { messages: readonly unknown[] }): number {
+  return group.messages.length;
+}
+
 class Index implements ThreadIndex {
   readonly length: number;
   systemPositions: number[] = [];
@@ -90,20 +99,25 @@ class Index implements ThreadIndex {
   constructor(messages: readonly BaseMessage[]) {
     this.#messages = messages;
     this.length = messages.length;
-    for (let i = 0; i < messages.length; i += 1) if (messageType(messages[i] as BaseMessage) === "system") this.systemPositions.push(i);
     let previous: RoleKind | undefined;
+    let count = 0;
     for (const g of groupMessages(messages)) {
       this.groups.push({ kind: g.kind, start: g.start, end: g.end });
       if (g.unanswered) this.substitutes.set(g.start, g.messages[0] as BaseMessage);
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
-        this.countPrefix.push((this.countPrefix.at(-1) as number) + g.messages.length);
+        count += g.messages.length;
+        this.countPrefix.push(count);
         for (let k = 0; k < g.messages.length; k += 1) {
           const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "other";
           if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + k);
           previous = kind;
         }
-      } else for (let p = g.start; p < g.end; p += 1) this.excluded.push(p);
+      } else {
+        // A system group is one stored SystemMessage (groupMessages never puts one in another group).
+        if (g.kind === "system") this.systemPositions.push(g.start);
+        for (let p = g.start; p < g.end; p += 1) this.excluded.push(p);
+      }
     }
     this.protectedFrom = protectedCandidate(this.groups, this.candidates);
   }
@@ -119,6 +133,7 @@ class Index implements ThreadIndex {
   }
 
   costOf(key: string, cost: (group: MessageGroup) => number, c: number): number {
+    if (cost === groupMessageCount) return (this.countPrefix[c + 1] as number) - (this.countPrefix[c] as number);
     let costs = this.costs.get(key);
     if (!costs) {
       costs = new Array<number>(this.candidates.length);
@@ -133,6 +148,7 @@ class Index implements ThreadIndex {
   }
 
   costPrefix(key: string, cost: (group: MessageGroup) => number): readonly number[] {
+    if (cost === groupMessageCount) return this.countPrefix;
     let prefix = this.prefixes.get(key);
     if (!prefix) {
       prefix = [0];

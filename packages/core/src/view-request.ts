@@ -10,6 +10,7 @@ import {
   type ViewCut,
   type ViewDecisions,
   type ViewReport,
+  viewKeptFrom,
   withoutTailContext,
 } from "./assemble-view.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
@@ -49,6 +50,15 @@ interface ViewState {
   assembled: AssembledView;
 }
 
+/**
+ * Whether two system messages read the same ({@link systemText}); the same object is, without
+ * joining its text blocks (a system message with the summary in it is kilobytes, checked by every
+ * layer of a call).
+ */
+function sameSystemText(a: SystemMessage, b: SystemMessage): boolean {
+  return a === b || systemText(a) === systemText(b);
+}
+
 function stateOf(request: PlacementRequest): ViewState | undefined {
   return (request as unknown as Record<symbol, ViewState | undefined>)[VIEW];
 }
@@ -65,7 +75,7 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
     request.messages === state.assembled.messages
       ? state.thread
       : request.messages.filter((m) => !isContextMessage(m)).map((m) => withoutTailContext(m));
-  const system = systemText(request.systemMessage) === systemText(state.assembled.systemMessage) ? state.system : request.systemMessage;
+  const system = sameSystemText(request.systemMessage, state.assembled.systemMessage) ? state.system : request.systemMessage;
   return { thread, system, decisions: state.decisions };
 }
 
@@ -92,19 +102,13 @@ function render<R extends PlacementRequest>(request: R, thread: BaseMessage[], s
   // Unchanged system inputs: hand on the system message the request came with (the agent's copy
   // of the last one rendered), so the agent sees no change and does not copy it again.
   const systemMessage =
-    sameSystem && systemText(request.systemMessage) === systemText(assembled.systemMessage)
-      ? request.systemMessage
-      : assembled.systemMessage;
+    sameSystem && sameSystemText(request.systemMessage, assembled.systemMessage) ? request.systemMessage : assembled.systemMessage;
   return { ...request, messages: assembled.messages, systemMessage, [VIEW]: state };
 }
 
 function assembledOf(request: PlacementRequest): AssembledView {
   const state = stateOf(request);
-  if (
-    state &&
-    state.assembled.messages === request.messages &&
-    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
-  )
+  if (state && state.assembled.messages === request.messages && sameSystemText(request.systemMessage, state.assembled.systemMessage))
     return state.assembled;
   const { thread, system, decisions } = inputsOf(request);
   return assembleView(thread, system, decisions, indexOf(request, thread));
@@ -120,11 +124,7 @@ function assembledOf(request: PlacementRequest): AssembledView {
  */
 export function assembledRequest<R extends PlacementRequest>(request: R): R {
   const state = stateOf(request);
-  if (
-    state &&
-    state.assembled.messages === request.messages &&
-    systemText(request.systemMessage) === systemText(state.assembled.systemMessage)
-  )
+  if (state && state.assembled.messages === request.messages && sameSystemText(request.systemMessage, state.assembled.systemMessage))
     return request;
   const { thread, system, decisions } = inputsOf(request);
   return render(request, thread, system, decisions);
@@ -230,11 +230,18 @@ export function threadMessages(request: PlacementRequest): BaseMessage[] {
  * decision replaced messages (their cost differs from the stored ones').
  */
 export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
-  const assembled = assembledRequest(request);
-  const state = stateOf(assembled) as ViewState;
-  if (state.decisions.replacements.length > 0) return selectView(state.assembled.view, options);
-  const index = state.index.isFor(state.thread) ? state.index : indexOf(assembled, state.thread);
-  return selectCandidates(index, options, candidateAtOrAfter(index, state.assembled.report.keptFrom), false);
+  const { thread, decisions } = inputsOf(request);
+  if (decisions.replacements.length > 0) return selectView(assembledOf(request).view, options);
+  // Where the view decided so far starts: the last render's when the request is that render (the
+  // system message does not move it), else computed from the decisions without assembling, so a
+  // middleware that selects and then states its cut renders the request once, not twice.
+  const state = stateOf(request);
+  const index = indexOf(request, thread);
+  const keptFrom =
+    state !== undefined && state.assembled.messages === request.messages && state.thread === thread
+      ? state.assembled.report.keptFrom
+      : viewKeptFrom(thread, decisions, index);
+  return selectCandidates(index, options, candidateAtOrAfter(index, keptFrom), false);
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */

@@ -1,7 +1,6 @@
 import type { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import {
   type ArchivedMessagesReader,
-  addContextBlocks,
   assembledRequest,
   type CacheTtl,
   cacheBreakpointsFor,
@@ -12,6 +11,7 @@ import {
   ThreadwiseConfigError,
   type ThreadwiseLogger,
   threadwiseMiddleware,
+  type ViewDecision,
   withViewDecisions,
 } from "@threadwise/core";
 import type { EncryptionOptions } from "@threadwise/encryption";
@@ -73,8 +73,9 @@ export function placementMode(mode: PromptContextMode, options: { startOn?: Star
   return threadwiseMiddleware({
     name,
     wrapModelCall: (request, handler) => {
-      const placed = addContextBlocks(request, [], { mode });
-      return handler(options.startOn ? withViewDecisions(placed, [{ kind: "startOn", producer: name, startOn: options.startOn }]) : placed);
+      // The mode and the start rule in one assembly.
+      const decisions: ViewDecision[] = options.startOn ? [{ kind: "startOn", producer: name, startOn: options.startOn }] : [];
+      return handler(withViewDecisions(request, decisions, { blocks: [], mode }));
     },
   });
 }

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
+  groupMessageCount,
   type MessageGroup,
   messageType,
   type StartOn,
@@ -147,7 +148,7 @@ export function planSummary(
   const countTokens = options.countTokens ?? (() => 0);
   const windowOptions =
     keepTokens === undefined
-      ? { cost: (group: { messages: readonly unknown[] }) => group.messages.length, limit: options.windowSize, costKey: "messages" }
+      ? { cost: groupMessageCount, limit: options.windowSize, costKey: "messages" }
       : { cost: (group: MessageGroup) => countTokens(group.messages), limit: keepTokens, costKey: TOKENS_COST_KEY };
   const windowStart =
     options.windowStart ??

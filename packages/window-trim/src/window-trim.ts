@@ -2,6 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import {
   EVICTION_MODES,
   envPositiveInt,
+  groupMessageCount,
   loggerOptionSchema,
   parseOptions,
   resolveLogger,
@@ -152,7 +153,7 @@ export function windowTrim(options: WindowTrimOptions = {}) {
         : request;
       // The window over the view decided so far, on the thread's index: O(log n), not O(thread).
       const selection = selectViewOf(ruled, {
-        cost: (group) => group.messages.length,
+        cost: groupMessageCount,
         costKey: "messages",
         limit: settings.maxMessages,
         eviction: settings.eviction,
