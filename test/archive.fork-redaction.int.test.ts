@@ -196,6 +196,29 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
     }
   });
 
+  it("a fork back to a branch that edited a message in place before another branch archived the original is refused (archived-edit)", async () => {
+    const saver = open();
+    const threadId = `t-${uuid6(-1)}`;
+    try {
+      const put = writer(saver, threadId);
+      const c0 = await put(undefined, msgs(1, 2, 3, 4, 5, 6), "input");
+      // Branch A edits m1 in place while nothing is archived (admitted).
+      const a1 = await put(c0, [new HumanMessage({ id: "m1", content: "[redacted]" }), ...msgs(2, 3, 4, 5, 6)], "update");
+      // Branch B, forked from before the edit, archives the original m1, m2.
+      const b1 = await put(c0, msgs(1, 2, 3, 4, 5, 6), "fork");
+      await saver.archiveMessages(threadId, msgs(1, 2));
+      await put(b1, msgs(3, 4, 5, 6), "input");
+      // Back to A: its hot part opens with m1, m2 as archived since (by id, in order), but its m1 is
+      // the edit: A's next archiving would rewrite the row B archived. Was admitted.
+      await expect(put(a1, [new HumanMessage({ id: "m1", content: "[redacted]" }), ...msgs(2, 3, 4, 5, 6)], "fork")).rejects.toSatisfy(
+        refusedEdit(["m1"]),
+      );
+      expect((await saver.archivedMessages(threadId)).map((m) => String(m.content))).toEqual(["m1", "m2"]);
+    } finally {
+      await saver.close();
+    }
+  });
+
   it("a run from a chosen checkpoint archives its own messages: its later puts are admitted, and a fork back before the archiving too", async () => {
     const saver = open();
     const threadId = `t-${uuid6(-1)}`;
