@@ -373,8 +373,8 @@ export interface CaseRun {
   refusals: Map<number, Refusal>;
   /** The first operation that emptied the archive (a rewrite once something is archived); the comparison goes on past it. */
   rewroteArchiveAt: number | undefined;
-  /** The message each `edit-held` operation picked (by the archive run; its control edits the same one), by operation index. */
-  picked: Map<number, string | undefined>;
+  /** The position in the thread of the message each `edit-held` operation picked (by the archive run; its control edits the same one), by operation index. */
+  picked: Map<number, number | undefined>;
 }
 
 /** An operation refused for reaching into the archive, as the control run checks it. */
@@ -515,7 +515,7 @@ export async function runCase(
   const refusals = new Map<number, Refusal>();
   const opMismatches: string[] = [];
   let rewroteArchiveAt: number | undefined;
-  const picked = new Map<number, string | undefined>();
+  const picked = new Map<number, number | undefined>();
   let opIndex = -1;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
@@ -671,17 +671,18 @@ export async function runCase(
       const messages = await whole(at);
       // The archive run picks among the checkpoint's hot messages archived now (held again on a
       // fork from it), else among all its messages; its control (no archive) edits the same one.
-      let id: string | undefined;
-      if (options.control) id = options.control.picked.get(opIndex);
+      // By position in the thread (the same in both runs; a ToolNode result's id is drawn per run).
+      let position: number | undefined;
+      if (options.control) position = options.control.picked.get(opIndex);
       else {
         const hot = ((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? [];
         const inArchive = new Set(archived && threadwise ? (await threadwise.archivedMessages(threadId)).map((m) => m.id) : []);
-        const held = hot.filter((m) => inArchive.has(m.id));
-        const pool = held.length > 0 ? held : messages;
-        id = pool.length > 0 ? pool[op.pick % pool.length]?.id : undefined;
-        picked.set(opIndex, id);
+        const held = hot.filter((m) => inArchive.has(m.id)).map((m) => messages.findIndex((n) => n.id === m.id));
+        const pool = held.length > 0 ? held : messages.map((_, k) => k);
+        position = pool.length > 0 ? pool[op.pick % pool.length] : undefined;
+        picked.set(opIndex, position);
       }
-      target = messages.find((m) => m.id === id);
+      target = position === undefined ? undefined : messages[position];
       editing = target ? [target] : [];
       current.where += ` ${op.edit} of ${target?.getType()} ${target?.id}${op.viaInput ? " via input" : ""}`;
       const replacement = target ? edited(target, op.edit, op.text, op.pick) : undefined;
