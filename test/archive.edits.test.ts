@@ -111,6 +111,40 @@ describe("message archive: edits by id in a turn's input, forks from the start",
     expect(await stored()).toEqual(before);
   });
 
+  // The memory README's former "Known, not fixed": an edit in place (same id, new content) of a
+  // message held again on a branch forked from before an archiving was admitted; that branch's
+  // next archiving rewrote the archived row (an archived id keeps its row), so every other branch
+  // read the edit (a redaction) back.
+  it("an edit in place of a message both hot (on a branch forked before an archiving) and archived is refused (archived-edit), by input and by updateState", async () => {
+    const { saver, agent, stored } = await archivedThread();
+    const archived = ids(await saver.archivedMessages("t"));
+    const history = [];
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+    const branch = history.find((snapshot) => {
+      const hot = ids((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
+      const from = archived.indexOf(hot[0] ?? "");
+      return from >= 0 && archived.slice(from).every((id) => hot.includes(id));
+    });
+    if (!branch) throw new Error("no checkpoint holds archived messages again");
+    const target = ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string;
+    const copy = async () => (await saver.archivedMessages("t")).find((m) => m.id === target)?.content;
+    const original = await copy();
+    const before = await stored();
+    const refused = (error: unknown) =>
+      ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-edit" && error.messageIds.join() === target;
+    const edited = new HumanMessage({ id: target, content: "[redacted]" });
+    await expect(agent.invoke({ messages: [edited, new HumanMessage({ id: "f1", content: "fork" })] }, branch.config)).rejects.toSatisfy(
+      refused,
+    );
+    await expect(agent.graph.updateState(branch.config, { messages: [edited] })).rejects.toSatisfy(refused);
+    expect(await stored()).toEqual(before);
+    expect(await copy()).toBe(original);
+    // The same fork without the edit is admitted, and its archiving leaves the archived copy as it was.
+    await agent.invoke({ messages: [new HumanMessage({ id: "f1", content: "fork" })] }, branch.config);
+    await agent.invoke({ messages: [new HumanMessage({ id: "f2", content: "fork" })] }, config);
+    expect(await copy()).toBe(original);
+  });
+
   // Found by the archive fuzz (seed 104 case 8): a branch forked from before an archiving whose
   // thread holds every archived message, but with messages the other branch removed before it
   // archived (here a0) between them. Its thread does not begin with the archive. It was admitted;

@@ -5,6 +5,9 @@
  * run. Regression (archive fuzz seed 110 case 20): a message removed on one branch (a redaction)
  * and archived later by another branch forked from before the removal was read back when a fork
  * returned to the first branch, as the check placed archived messages by id only.
+ * Regression (the memory README's former "Known, not fixed"): an edit in place (same id, new
+ * content) of a message held again on a branch forked from before an archiving was admitted, and
+ * that branch's next archiving rewrote the archived row, so the other branch read the edit back.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -77,6 +80,12 @@ function writer(saver: ThreadwiseSaver, threadId: string) {
   };
 }
 
+const refusedEdit = (ids: string[]) => (error: unknown) =>
+  ThreadwiseArchivedMessageError.isInstance(error) &&
+  error.reason === "archived-edit" &&
+  error.retryable === false &&
+  error.messageIds.join() === ids.join();
+
 const refusedFork = (ids: string[]) => (error: unknown) =>
   ThreadwiseArchivedMessageError.isInstance(error) &&
   error.reason === "archived-fork" &&
@@ -126,6 +135,85 @@ describe.each(backends)("a branch knows what it had archived (%s)", (_name, open
         unknown
       >;
       expect(metadata[ARCHIVE_MARK_METADATA_KEY]).toMatchObject({ seq: 2 });
+    } finally {
+      await saver.close();
+    }
+  });
+
+  it("an edit in place of a message held again on a branch forked from before an archiving is refused (archived-edit); nothing is stored, the archive is unchanged", async () => {
+    const saver = open();
+    const threadId = `t-${uuid6(-1)}`;
+    const contents = async (checkpointId?: string) =>
+      (await saver.readThread({ configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } })).map(
+        (m) => `${m.id}:${String(m.content)}`,
+      );
+    const head = async () => (await saver.getTuple({ configurable: { thread_id: threadId } }))?.config.configurable?.checkpoint_id;
+    try {
+      const put = writer(saver, threadId);
+      const c0 = await put(undefined, msgs(1, 2, 3, 4, 5, 6), "input");
+      // Branch A archives m1, m2.
+      await saver.archiveMessages(threadId, msgs(1, 2));
+      const a1 = await put(c0, msgs(3, 4, 5, 6), "input");
+      // Branch B, forked from before that archiving, holds m1, m2 hot again (admitted).
+      const b1 = await put(c0, msgs(1, 2, 3, 4, 5, 6), "fork");
+      const redacted = new HumanMessage({ id: "m1", content: "[redacted]" });
+      // updateState on B with m1's id and new content (LangGraph's reducer replaces it in place).
+      // Was admitted; B's next archiving then rewrote m1's archived row, and a fork back to A read "[redacted]".
+      await expect(put(b1, [redacted, ...msgs(2, 3, 4, 5, 6)], "update")).rejects.toSatisfy(refusedEdit(["m1"]));
+      // A turn's input carrying the edit (replaced in place at the next step): refused at its input checkpoint.
+      const version = 1000;
+      const input = {
+        ...emptyCheckpoint(),
+        id: uuid6(-1),
+        channel_values: { messages: msgs(1, 2, 3, 4, 5, 6), __start__: { messages: [redacted, human("m7")] } },
+        channel_versions: { messages: version },
+      };
+      await expect(
+        saver.put(
+          { configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: b1 } },
+          input,
+          { source: "input", step: -1, parents: {} },
+          { messages: version },
+        ),
+      ).rejects.toSatisfy(refusedEdit(["m1"]));
+      // Nothing stored: the head is B's fork, and the archive holds m1 as archived.
+      expect(await head()).toBe(b1);
+      expect((await saver.archivedMessages(threadId)).map((m) => `${m.id}:${String(m.content)}`)).toEqual(["m1:m1", "m2:m2"]);
+      expect(await contents(a1)).toEqual(msgs(1, 2, 3, 4, 5, 6).map((m) => `${m.id}:${m.id}`));
+      // Not refused: the held messages unchanged (a copy of the same content), and an edit of a message that is not archived.
+      const b2 = await put(
+        b1,
+        [human("m1"), ai("m2"), human("m3"), new AIMessage({ id: "m4", content: "edited" }), ...msgs(5, 6)],
+        "update",
+      );
+      expect(await contents()).toEqual(["m1:m1", "m2:m2", "m3:m3", "m4:edited", "m5:m5", "m6:m6"]);
+      // B archives its held messages and m3 (the same content): A's archived messages stay A's.
+      await saver.archiveMessages(threadId, [human("m1"), ai("m2"), human("m3")]);
+      await put(b2, [new AIMessage({ id: "m4", content: "edited" }), ...msgs(5, 6)], "input");
+      expect((await saver.archivedMessages(threadId)).map((m) => `${m.id}:${String(m.content)}`)).toEqual(["m1:m1", "m2:m2", "m3:m3"]);
+    } finally {
+      await saver.close();
+    }
+  });
+
+  it("a fork back to a branch that edited a message in place before another branch archived the original is refused (archived-edit)", async () => {
+    const saver = open();
+    const threadId = `t-${uuid6(-1)}`;
+    try {
+      const put = writer(saver, threadId);
+      const c0 = await put(undefined, msgs(1, 2, 3, 4, 5, 6), "input");
+      // Branch A edits m1 in place while nothing is archived (admitted).
+      const a1 = await put(c0, [new HumanMessage({ id: "m1", content: "[redacted]" }), ...msgs(2, 3, 4, 5, 6)], "update");
+      // Branch B, forked from before the edit, archives the original m1, m2.
+      const b1 = await put(c0, msgs(1, 2, 3, 4, 5, 6), "fork");
+      await saver.archiveMessages(threadId, msgs(1, 2));
+      await put(b1, msgs(3, 4, 5, 6), "input");
+      // Back to A: its hot part opens with m1, m2 as archived since (by id, in order), but its m1 is
+      // the edit: A's next archiving would rewrite the row B archived. Was admitted.
+      await expect(put(a1, [new HumanMessage({ id: "m1", content: "[redacted]" }), ...msgs(2, 3, 4, 5, 6)], "fork")).rejects.toSatisfy(
+        refusedEdit(["m1"]),
+      );
+      expect((await saver.archivedMessages(threadId)).map((m) => String(m.content))).toEqual(["m1", "m2"]);
     } finally {
       await saver.close();
     }

@@ -249,6 +249,13 @@ export type Op =
   | { kind: "edit"; by: Process; turn: TurnSpec; pick: number; nearTail: boolean; edit: EditKind; text: string; viaInput: boolean }
   /** `updateState` on an older checkpoint (`back` turns back) replacing one of its messages, then the turn from the checkpoint it made. */
   | { kind: "edit-old"; by: Process; turn: TurnSpec; back: number; pick: number; nearTail: boolean; edit: EditKind; text: string }
+  /**
+   * Archive cases only: an edit in place of a message held again, on a branch forked from an older
+   * checkpoint (`back` turns back) taken before an archiving: one of that checkpoint's hot messages
+   * that is archived now (any of its messages when none is), replaced by `updateState` on it or sent
+   * with the fork's input (`viaInput`), then the fork's turn.
+   */
+  | { kind: "edit-held"; by: Process; turn: TurnSpec; back: number; pick: number; edit: EditKind; text: string; viaInput: boolean }
   | { kind: "remove"; by: Process; turn: TurnSpec; picks: number[] }
   /** A persistTrim-like rewrite: `REMOVE_ALL_MESSAGES`, then the stored suffix from `keepFrom` (a fraction). */
   | { kind: "rewrite"; by: Process; turn: TurnSpec; keepFrom: number }
@@ -279,6 +286,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "elsewhere",
   "edit",
   "edit-old",
+  "edit-held",
   "remove",
   "rewrite",
   "fork",
@@ -372,6 +380,18 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
+/** An edit in place of a message held again (`edit-held`, archive cases only). */
+const editHeldArb: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constant("edit-held" as const),
+  by: processArb,
+  turn: turnArb,
+  back: fc.integer({ min: 1, max: 4 }),
+  pick: fc.nat(),
+  edit: editKindArb,
+  text: textArb,
+  viaInput: fc.boolean(),
+});
+
 export type SaverKind = "memory" | "sqlite";
 
 export interface EditCase {
@@ -403,12 +423,19 @@ function caseArb(long: number): fc.Arbitrary<EditCase> {
  */
 export const editCaseArb: fc.Arbitrary<EditCase> = caseArb(0.2);
 /**
- * The same for archive stacks: long stored parts as often as short ones, and three times in four
- * without stored system messages (nothing after the first one is archived), so messages move.
+ * The same for archive stacks: long stored parts as often as short ones, three times in four
+ * without stored system messages (nothing after the first one is archived), so messages move, and
+ * up to two edits in place of messages held again (`edit-held`) inserted among the operations.
+ * The insertions are drawn last, so a seed's other draws are those it drew before they existed
+ * (a case drawn without one is the case it was).
  */
 export const archiveCaseArb: fc.Arbitrary<EditCase> = fc
-  .tuple(caseArb(1), fc.nat(3))
-  .map(([c, k]) => (k === 0 ? c : { ...c, seed: c.seed.filter((step) => step.kind !== "system") }));
+  .tuple(caseArb(1), fc.nat(3), fc.array(fc.tuple(fc.nat(), editHeldArb), { maxLength: 2 }))
+  .map(([c, k, held]) => {
+    const ops = [...c.ops];
+    for (const [at, op] of held) ops.splice(at % (ops.length + 1), 0, op);
+    return { ...c, ops, seed: k === 0 ? c.seed : c.seed.filter((step) => step.kind !== "system") };
+  });
 
 export const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
   name: "lookup",

@@ -371,8 +371,10 @@ export interface CaseRun {
   threads: string[][];
   /** Operations refused with ThreadwiseArchivedMessageError, by index (archive stacks). */
   refusals: Map<number, Refusal>;
-  /** The first operation after which the thread need not equal a run without the archive (a rewrite once something is archived). */
-  knownFrom: number | undefined;
+  /** The first operation that emptied the archive (a rewrite once something is archived); the comparison goes on past it. */
+  rewroteArchiveAt: number | undefined;
+  /** The position in the thread of the message each `edit-held` operation picked (by the archive run; its control edits the same one), by operation index. */
+  picked: Map<number, number | undefined>;
 }
 
 /** An operation refused for reaching into the archive, as the control run checks it. */
@@ -512,7 +514,9 @@ export async function runCase(
   const threads: string[][] = [];
   const refusals = new Map<number, Refusal>();
   const opMismatches: string[] = [];
-  let knownFrom: number | undefined;
+  let rewroteArchiveAt: number | undefined;
+  const picked = new Map<number, number | undefined>();
+  let opIndex = -1;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
   /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
@@ -582,6 +586,7 @@ export async function runCase(
   threads.push((await whole()).map(shapeOf));
   for (const [i, op] of c.ops.entries()) {
     current = { where: `op ${i} ${op.kind} (${op.by})`, op: op.kind, afterEdit };
+    opIndex = i;
     const refused = options.control?.refusals.get(i);
     if (refused) {
       // The archive run refused this operation: check it had to, then skip it as that run did.
@@ -612,11 +617,10 @@ export async function runCase(
     }
     // A rewrite (and persistTrim, which writes one) empties the archive with the checkpoint that
     // applies it; a fork from before it is refused (its checkpoint's archive mark, memory
-    // ARCHITECTURE "Branch marks"; was admitted once archiving resumed): the comparison still ends
-    // there, not extended past it yet.
+    // ARCHITECTURE "Branch marks"), so the comparison goes on past it (was: ended there); counted.
     const deletes =
       op.kind === "rewrite" || (op.kind === "other-stack" && c.otherConfig.kind === "preset" && c.otherConfig.keepGroups !== undefined);
-    if (archived && deletes && knownFrom === undefined && archivedBefore.length > 0) knownFrom = i;
+    if (archived && deletes && rewroteArchiveAt === undefined && archivedBefore.length > 0) rewroteArchiveAt = i;
     threads.push((await whole()).map(shapeOf));
   }
   /** Whether the archive run had to refuse `op`: it edits an archived message, or its checkpoint's thread does not begin with the archive. */
@@ -625,7 +629,8 @@ export async function runCase(
     // With an empty archive, only a fork from before a rewrite that emptied it is refused (its older messages went with it).
     if (refused.reason === "archived-fork" && refused.archived.length === 0) return true;
     let checkpointId: string | undefined;
-    if (op.kind === "fork" || op.kind === "edit-old") checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
+    if (op.kind === "fork" || op.kind === "edit-old" || op.kind === "edit-held")
+      checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
     else if (op.kind === "replay") {
       const history = [];
       for await (const snapshot of agents.A.graph.getStateHistory(run)) history.push(snapshot);
@@ -660,6 +665,33 @@ export async function runCase(
         await invoke(op.by, op.turn, [], made.configurable?.checkpoint_id as string);
         afterEdit = true;
       } else await invoke(op.by, op.turn, [], checkpointId);
+    } else if (op.kind === "edit-held") {
+      const checkpointId = heads[Math.max(0, heads.length - 1 - op.back)];
+      const at = { configurable: { thread_id: threadId, checkpoint_id: checkpointId } };
+      const messages = await whole(at);
+      // The archive run picks among the checkpoint's hot messages archived now (held again on a
+      // fork from it), else among all its messages; its control (no archive) edits the same one.
+      // By position in the thread (the same in both runs; a ToolNode result's id is drawn per run).
+      let position: number | undefined;
+      if (options.control) position = options.control.picked.get(opIndex);
+      else {
+        const hot = ((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? [];
+        const inArchive = new Set(archived && threadwise ? (await threadwise.archivedMessages(threadId)).map((m) => m.id) : []);
+        const held = hot.filter((m) => inArchive.has(m.id)).map((m) => messages.findIndex((n) => n.id === m.id));
+        const pool = held.length > 0 ? held : messages.map((_, k) => k);
+        position = pool.length > 0 ? pool[op.pick % pool.length] : undefined;
+        picked.set(opIndex, position);
+      }
+      target = position === undefined ? undefined : messages[position];
+      editing = target ? [target] : [];
+      current.where += ` ${op.edit} of ${target?.getType()} ${target?.id}${op.viaInput ? " via input" : ""}`;
+      const replacement = target ? edited(target, op.edit, op.text, op.pick) : undefined;
+      if (replacement && op.viaInput) await invoke(op.by, op.turn, [replacement], checkpointId);
+      else if (replacement) {
+        const made = await updateState(agents[op.by], at, replacement);
+        await invoke(op.by, op.turn, [], made.configurable?.checkpoint_id as string);
+      } else await invoke(op.by, op.turn, [], checkpointId);
+      afterEdit = afterEdit || replacement !== undefined;
     } else if (op.kind === "remove") {
       const messages = await whole();
       const picked = [...new Set(op.picks.map((p) => messages[p % Math.max(1, messages.length)]).filter((m) => m !== undefined))];
@@ -778,7 +810,7 @@ export async function runCase(
       known: call.known.length > 0 && call.refused.length === 0 ? 1 : 0,
     });
   }
-  return { calls, results, mismatches, threads, refusals, knownFrom };
+  return { calls, results, mismatches, threads, refusals, rewroteArchiveAt, picked };
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -844,7 +876,7 @@ export function addRun(tallies: Tallies, run: CaseRun, saver: string): void {
       table[key] = table[key] ?? emptyTally();
       add(table[key], r);
     }
-    if (r.afterEdit && r.op !== "edit" && r.op !== "edit-old") add(tallies.laterAfterEdit, r);
+    if (r.afterEdit && r.op !== "edit" && r.op !== "edit-old" && r.op !== "edit-held") add(tallies.laterAfterEdit, r);
   }
 }
 

@@ -164,6 +164,22 @@ export class ArchiveRecords {
     return out;
   }
 
+  /**
+   * The archived copies of those of `messageIds` the thread's archive holds, by message id
+   * (decoded once per row and process, as {@link messages}; read from the rows brought up to date).
+   */
+  async copies(threadId: string, messageIds: readonly string[]): Promise<Map<string, BaseMessage>> {
+    const cached = await this.#cached(threadId);
+    const out = new Map<string, BaseMessage>();
+    for (const id of messageIds) {
+      const row = cached.rows.get(id);
+      if (!row) continue;
+      row.message ??= await this.#decode(threadId, row);
+      out.set(id, row.message);
+    }
+    return out;
+  }
+
   /** Which of `messageIds` are archived for the thread, in the order given (a lookup by key; the cache is not read). */
   async having(threadId: string, messageIds: readonly string[]): Promise<string[]> {
     return this.#registry.archivedAmong(

@@ -6,7 +6,11 @@ import { ThreadwiseError } from "@threadwise/core";
  *   (or a `RemoveMessage`) whose id is in the thread's archive and not in its hot part. LangGraph's
  *   `messages` reducer would append it as a new message at the end instead of replacing the
  *   archived one in place, so the thread would change order silently (a removal would fail in the
- *   reducer); refused instead.
+ *   reducer); refused instead. Also, on a branch forked from before an archiving (whose hot part
+ *   holds archived messages again), a `RemoveMessage` of one of them or an edit in place (its id
+ *   with other content): that branch's archiving would rewrite the archived row all branches read;
+ *   and a fork from a checkpoint whose branch edited a message in place before another branch
+ *   archived the original (its hot copy differs from the archived one).
  * - `archived-fork`: a fork, replay or `updateState` from an older checkpoint whose hot part is
  *   older than messages archived since: the archive holds messages of the other branch that this
  *   branch never had, so reading the branch back would mix the two; refused instead. Also a fork

@@ -1,5 +1,5 @@
 import { randomInt } from "node:crypto";
-import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
+import { type BaseMessage, coerceMessageLikeToMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
@@ -18,6 +18,7 @@ import {
   type ArchiveCursor,
   type ArchivedChanges,
   type ArchivedMessagesReadOptions,
+  sameMessage,
   ThreadwiseConfigError,
   withArchived,
 } from "@threadwise/core";
@@ -308,13 +309,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: BranchPoint): Promise<void> {
     const archived = await this.#archive.ids(threadId);
-    const hot = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id);
+    const messages = (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [];
+    const hot = messages.map((m) => m.id);
     if (archived.length === 0) {
       // A rewrite emptied the archive: a branch from before it (its thread does not begin with the
       // rewritten thread's first message) had archived messages before its hot part, gone now.
       const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
       if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
-    } else this.#refuseMisplaced(threadId, archived, hot, branch);
+    } else {
+      const held = this.#refuseMisplaced(threadId, archived, hot, branch);
+      if (held > 0) await this.#refuseEditedArchived(threadId, messages.slice(0, held));
+    }
     if (from !== undefined) await this.#refuseArchivedSince(threadId, from);
   }
 
@@ -342,8 +347,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", since.ids.slice(out));
   }
 
-  /** {@link refuseArchivedReach} on a thread with archived messages (`archived`, in archive order), placed by id. */
-  #refuseMisplaced(threadId: string, archived: readonly string[], hot: ReadonlyArray<string | undefined>, branch: boolean): void {
+  /**
+   * {@link refuseArchivedReach} on a thread with archived messages (`archived`, in archive order), placed by id.
+   * @returns how many archived messages the hot part holds again as its opening run (a branch forked from before an archiving, or a crash between the two writes).
+   */
+  #refuseMisplaced(threadId: string, archived: readonly string[], hot: ReadonlyArray<string | undefined>, branch: boolean): number {
     // A branch from a checkpoint with no message (the thread's first, before any archiving): the
     // archive holds the other branch's messages, which this one never had. The archive never
     // empties the hot part, so a later checkpoint always has a message to place the branch by.
@@ -363,6 +371,24 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const held = archived.slice(from);
     const out = held.findIndex((id, k) => hot[k] !== id);
     if (out !== -1) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", held.slice(out));
+    return held.length;
+  }
+
+  /**
+   * Refuses (`archived-edit`) an edit in place of an archived message: one of `messages` whose id
+   * is archived with other content (core's `sameMessage`: type, id, name, content, tool calls).
+   * A branch forked from before an archiving holds archived messages hot again, and LangGraph's
+   * reducer replaces a message given under one of their ids in place; that branch's next archiving
+   * would rewrite the archived row (an archived id keeps its row), which every other branch reads:
+   * the edit (a redaction) would leak into them. An unchanged copy passes.
+   */
+  async #refuseEditedArchived(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
+    const ids = messages.map((m) => m.id).filter((id): id is string => typeof id === "string");
+    const archived = await this.#archive.copies(threadId, ids);
+    const edited = messages
+      .filter((m) => archived.has(m.id as string) && !sameMessage(archived.get(m.id as string), m))
+      .map((m) => m.id as string);
+    if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
   }
 
   /**
@@ -389,6 +415,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const unseen: string[] = [];
     const removals: string[] = [];
     const unknownRemovals: string[] = [];
+    // Messages given under an id the hot part holds: the reducer replaces that message in place.
+    const replacing = new Map<string, unknown>();
     for (const message of given) {
       const id = (message as { id?: unknown } | null)?.id;
       if (typeof id !== "string") continue;
@@ -400,13 +428,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         if (!seen.has(id)) unknownRemovals.push(id);
       } else {
         if (!hot.has(id)) unseen.push(id);
+        else replacing.set(id, message);
         seen.add(id);
       }
     }
-    if (unseen.length === 0 && removals.length === 0) return;
+    if (unseen.length === 0 && removals.length === 0 && replacing.size === 0) return;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const edited = await this.#archive.having(threadId, [...new Set([...unseen, ...removals])]);
+    const found = await this.#archive.having(threadId, [...new Set([...unseen, ...removals, ...replacing.keys()])]);
+    const edited = found.filter((id) => !replacing.has(id) || unseen.includes(id) || removals.includes(id));
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+    // A message hot again (a branch forked from before an archiving) and archived, given with other
+    // content: an edit in place of an archived message (see `#refuseEditedArchived`).
+    const held = found.filter((id) => replacing.has(id));
+    if (held.length > 0)
+      await this.#refuseEditedArchived(
+        threadId,
+        held.map((id) => coerceMessageLikeToMessage(replacing.get(id) as Parameters<typeof coerceMessageLikeToMessage>[0])),
+      );
     if (unknownRemovals.length > 0)
       throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
   }
