@@ -9,56 +9,19 @@
  * content) of a message held again on a branch forked from before an archiving was admitted, and
  * that branch's next archiving rewrote the archived row, so the other branch read the edit back.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
-import {
-  ARCHIVE_MARK_METADATA_KEY,
-  createCheckpointer,
-  migrate,
-  resolveMemoryConfig,
-  ThreadwiseArchivedMessageError,
-  type ThreadwiseSaver,
-} from "@threadwise/memory";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, testPoolMax } from "./support/postgres.js";
-
-const dir = mkdtempSync(join(tmpdir(), "tw-archive-fork-"));
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  db = await freshDatabase("twfork");
-  await migrate({ dsn: db.url, schema: db.schema });
-}, 120_000);
-afterAll(async () => {
-  await db?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+import { ARCHIVE_MARK_METADATA_KEY, ThreadwiseArchivedMessageError, type ThreadwiseSaver } from "@threadwise/memory";
+import { describe, expect, it } from "vitest";
+import { threadwiseSavers } from "./support/threadwise-savers.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
 const ai = (id: string) => new AIMessage({ id, content: id });
 /** m1 (human), m2 (ai), m3 (human), ... */
 const msgs = (...ns: number[]) => ns.map((n) => (n % 2 === 1 ? human(`m${n}`) : ai(`m${n}`)));
 
-const backends: Array<[string, () => ThreadwiseSaver]> = [
-  ["in_memory", () => createCheckpointer(resolveMemoryConfig({ backend: "in_memory" }, {})) as ThreadwiseSaver],
-  [
-    "sqlite",
-    () => createCheckpointer(resolveMemoryConfig({ backend: "sqlite", sqlitePath: join(dir, `${uuid6(-1)}.db`) }, {})) as ThreadwiseSaver,
-  ],
-  [
-    "postgres",
-    () =>
-      createCheckpointer(
-        resolveMemoryConfig(
-          { backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, pgPoolMax: testPoolMax(), allowPlaintext: true },
-          {},
-        ),
-      ) as ThreadwiseSaver,
-  ],
-];
+const backends = threadwiseSavers("twfork");
 
 /**
  * Stores checkpoints on one thread as LangGraph would: `input` continues the head, `fork`/`update`

@@ -5,46 +5,16 @@
  * ran before the transaction, so such a fork was stored and the forked thread read a message newer
  * than its checkpoint from the archive.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
-import { createCheckpointer, migrate, resolveMemoryConfig, ThreadwiseArchivedMessageError, type ThreadwiseSaver } from "@threadwise/memory";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, testPoolMax } from "./support/postgres.js";
-
-const dir = mkdtempSync(join(tmpdir(), "tw-archive-refusal-"));
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  db = await freshDatabase("twref");
-  await migrate({ dsn: db.url, schema: db.schema });
-}, 120_000);
-afterAll(async () => {
-  await db?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
+import { ThreadwiseArchivedMessageError } from "@threadwise/memory";
+import { describe, expect, it } from "vitest";
+import { threadwiseSavers } from "./support/threadwise-savers.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
 const ai = (id: string) => new AIMessage({ id, content: id });
 
-const backends: Array<[string, () => ThreadwiseSaver]> = [
-  ["in_memory", () => createCheckpointer(resolveMemoryConfig({ backend: "in_memory" }, {})) as ThreadwiseSaver],
-  [
-    "sqlite",
-    () => createCheckpointer(resolveMemoryConfig({ backend: "sqlite", sqlitePath: join(dir, `${uuid6(-1)}.db`) }, {})) as ThreadwiseSaver,
-  ],
-  [
-    "postgres",
-    () =>
-      createCheckpointer(
-        resolveMemoryConfig(
-          { backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, pgPoolMax: testPoolMax(), allowPlaintext: true },
-          {},
-        ),
-      ) as ThreadwiseSaver,
-  ],
-];
+const backends = threadwiseSavers("twref");
 
 describe.each(backends)("archive refusals inside the registry transaction (%s)", (_name, open) => {
   it("a fork refuses a message archived between the fork's start and its transaction (archived-fork); nothing is stored", async () => {

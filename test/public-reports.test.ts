@@ -74,7 +74,16 @@ function summarizerModel(text: (call: number) => string | AIMessage | Error = (c
   return { model, inputs };
 }
 
+/**
+ * `createAgent` with `memoryStack` (no recall; summarize only with `summarizer`) and the report's
+ * model: by default on `in_memory`, with the tools `lookup` and `book` and a system prompt
+ * (`systemPrompt: false` for none).
+ */
 function stackAgent(options: {
+  backend?: "in_memory" | "sqlite";
+  sqlitePath?: string;
+  tools?: Array<typeof lookup | typeof book>;
+  systemPrompt?: string | false;
   windowSize?: number | false;
   summarizeThreshold?: number;
   summarizer?: ReturnType<typeof summarizerModel>["model"];
@@ -85,7 +94,8 @@ function stackAgent(options: {
 }) {
   const model = options.model ?? agentModel();
   const stack = memoryStack({
-    backend: "in_memory",
+    backend: options.backend ?? "in_memory",
+    ...(options.sqlitePath ? { sqlitePath: options.sqlitePath } : {}),
     windowSize: options.windowSize ?? 4,
     summarize: options.summarizer !== undefined,
     ...(options.summarizeThreshold ? { summarizeThreshold: options.summarizeThreshold } : {}),
@@ -97,8 +107,8 @@ function stackAgent(options: {
   });
   const agent = createAgent({
     model,
-    tools: [lookup, book],
-    systemPrompt: "You are a helpful assistant.",
+    tools: options.tools ?? [lookup, book],
+    ...(options.systemPrompt === false ? {} : { systemPrompt: options.systemPrompt ?? "You are a helpful assistant." }),
     checkpointer: stack.checkpointer,
     middleware: [...stack.middleware, ...(options.extra ?? [])],
     ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
@@ -594,17 +604,13 @@ describe("public reports: updateState on the stack's checkpointer", () => {
     it(`${backend}: updateState with only a thread id edits the thread, and the next request shows the edit`, async () => {
       const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
       try {
-        const model = agentModel();
-        const stack = memoryStack({
+        const { agent, model } = stackAgent({
           backend,
           sqlitePath: join(dir, "m.sqlite"),
           windowSize: 6,
-          summarize: false,
-          recallMaxTokens: false,
-          logger: false,
-          env: {},
+          tools: [lookup],
+          systemPrompt: false,
         });
-        const agent = createAgent({ model, tools: [lookup], checkpointer: stack.checkpointer, middleware: stack.middleware });
         const config = { configurable: { thread_id: "edit" } };
         await agent.invoke({ messages: [new HumanMessage({ id: "u1", content: "my seat is 12A" })] }, config);
         await agent.graph.updateState(config, { messages: [new HumanMessage({ id: "u1", content: "my seat is 14C" })] } as never);

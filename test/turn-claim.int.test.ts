@@ -4,42 +4,12 @@
  * after that call). Taken only at the head and only while no lease is live; a live one refuses it
  * `turn-in-progress`, and the lease it takes refuses a new turn the same way.
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { uuid6 } from "@langchain/langgraph-checkpoint";
-import { createCheckpointer, migrate, resolveMemoryConfig, ThreadwiseConcurrentTurnError, type ThreadwiseSaver } from "@threadwise/memory";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { freshDatabase, testPoolMax } from "./support/postgres.js";
+import { ThreadwiseConcurrentTurnError } from "@threadwise/memory";
+import { describe, expect, it } from "vitest";
+import { threadwiseSavers } from "./support/threadwise-savers.js";
 
-const dir = mkdtempSync(join(tmpdir(), "tw-turn-claim-"));
-let db: Awaited<ReturnType<typeof freshDatabase>>;
-beforeAll(async () => {
-  db = await freshDatabase("twclaim");
-  await migrate({ dsn: db.url, schema: db.schema });
-}, 120_000);
-afterAll(async () => {
-  await db?.drop();
-  rmSync(dir, { recursive: true, force: true });
-});
-
-const backends: Array<[string, () => ThreadwiseSaver]> = [
-  ["in_memory", () => createCheckpointer(resolveMemoryConfig({ backend: "in_memory" }, {})) as ThreadwiseSaver],
-  [
-    "sqlite",
-    () => createCheckpointer(resolveMemoryConfig({ backend: "sqlite", sqlitePath: join(dir, `${uuid6(-1)}.db`) }, {})) as ThreadwiseSaver,
-  ],
-  [
-    "postgres",
-    () =>
-      createCheckpointer(
-        resolveMemoryConfig(
-          { backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, pgPoolMax: testPoolMax(), allowPlaintext: true },
-          {},
-        ),
-      ) as ThreadwiseSaver,
-  ],
-];
+const backends = threadwiseSavers("twclaim");
 
 const LEASE_MS = 60_000;
 const reasonOf = async (promise: Promise<unknown>) =>
