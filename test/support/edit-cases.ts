@@ -281,6 +281,8 @@ export type Op =
   | { kind: "hitl"; by: Process; turn: TurnSpec; decision: "approve" | "edit" | "reject"; call: string };
 
 export type OpKind = Op["kind"];
+/** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
+export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
