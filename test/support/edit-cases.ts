@@ -11,7 +11,7 @@
  * an agent with another stack, human-in-the-loop approve/edit/reject.
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { messageText, type PromptContextMode, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
+import { codePointHead, messageText, type PromptContextMode, type ThreadwiseLogger, toolCallsOf } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryMiddleware, messageArchive, resolveMemoryConfig, type ThreadwiseSaver, turnAdmission } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
@@ -484,7 +484,8 @@ export function otherScript(text: string, salt: number): string {
 
 /** New text for `old` by `kind`: many times longer, a few characters, or the same length in another script. */
 function newText(old: string, kind: EditKind, text: string, salt: number): string {
-  if (kind === "shorter") return (old.trim() === "" ? text : old).slice(0, 1 + (salt % 4)) || "ok";
+  // Cut between code points: a client's edit holds no lone surrogate (the strict validator refuses one).
+  if (kind === "shorter") return codePointHead(old.trim() === "" ? text : old, 1 + (salt % 4)) || "ok";
   if (kind === "script" && old.length > 0) return otherScript(old, salt);
   return Array.from({ length: 8 + (salt % 24) }, () => `${text} ${old}`).join(" ");
 }
