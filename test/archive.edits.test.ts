@@ -41,6 +41,24 @@ async function archivedThread() {
   return { saver, agent, stored };
 }
 
+/**
+ * A checkpoint of `archivedThread`'s thread whose hot part begins inside the archive and holds the
+ * rest of it (a fork the archive allows), with at least one archived message hot again; `target`
+ * is the first of them.
+ */
+async function heldAgain(saver: ThreadwiseSaver, agent: ReturnType<typeof archivingAgent>["agent"]) {
+  const archived = ids(await saver.archivedMessages("t"));
+  const history = [];
+  for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+  const branch = history.find((snapshot) => {
+    const hot = ids((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
+    const from = archived.indexOf(hot[0] ?? "");
+    return from >= 0 && archived.slice(from).every((id) => hot.includes(id));
+  });
+  if (!branch) throw new Error("no checkpoint holds archived messages again");
+  return { branch, target: ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string };
+}
+
 describe("message archive: edits by id in a turn's input, forks from the start", () => {
   it("a message under an archived id is refused (archived-edit), nothing stored; the next turn runs", async () => {
     const { saver, agent, stored } = await archivedThread();
@@ -88,18 +106,7 @@ describe("message archive: edits by id in a turn's input, forks from the start",
   // and the archived copy was read back (the archive is the thread's, not the branch's).
   it("a RemoveMessage of a message both hot (on a branch forked before an archiving) and archived is refused (archived-edit)", async () => {
     const { saver, agent, stored } = await archivedThread();
-    const archived = ids(await saver.archivedMessages("t"));
-    const history = [];
-    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
-    // A checkpoint whose hot part begins inside the archive and holds the rest of it (a fork the
-    // archive allows), with at least one archived message hot again.
-    const branch = history.find((snapshot) => {
-      const hot = ids((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
-      const from = archived.indexOf(hot[0] ?? "");
-      return from >= 0 && archived.slice(from).every((id) => hot.includes(id));
-    });
-    if (!branch) throw new Error("no checkpoint holds archived messages again");
-    const target = ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string;
+    const { branch, target } = await heldAgain(saver, agent);
     const before = await stored();
     const fork = agent.invoke(
       { messages: [new RemoveMessage({ id: target }), new HumanMessage({ id: "f1", content: "fork" })] },
@@ -117,16 +124,7 @@ describe("message archive: edits by id in a turn's input, forks from the start",
   // read the edit (a redaction) back.
   it("an edit in place of a message both hot (on a branch forked before an archiving) and archived is refused (archived-edit), by input and by updateState", async () => {
     const { saver, agent, stored } = await archivedThread();
-    const archived = ids(await saver.archivedMessages("t"));
-    const history = [];
-    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
-    const branch = history.find((snapshot) => {
-      const hot = ids((snapshot.values as { messages?: BaseMessage[] }).messages ?? []);
-      const from = archived.indexOf(hot[0] ?? "");
-      return from >= 0 && archived.slice(from).every((id) => hot.includes(id));
-    });
-    if (!branch) throw new Error("no checkpoint holds archived messages again");
-    const target = ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string;
+    const { branch, target } = await heldAgain(saver, agent);
     const copy = async () => (await saver.archivedMessages("t")).find((m) => m.id === target)?.content;
     const original = await copy();
     const before = await stored();
