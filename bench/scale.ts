@@ -178,7 +178,10 @@ const RECALL_THREADS = list(args["recall-threads"]);
 const PROFILE = args.profile === true;
 const WARM = Number(args.warm);
 const POSTGRES_URL = args["postgres-url"] ?? process.env.THREADWISE_TEST_POSTGRES_URL;
-const COLD_SAVERS = [...String(args["cold-savers"]).split(","), ...(POSTGRES_URL ? ["postgres"] : [])] as Array<Target["kind"]>;
+/** Each saver once: `--cold-savers memory,sqlite,postgres` with a URL ran PostgreSQL twice. */
+const COLD_SAVERS = [...new Set([...String(args["cold-savers"]).split(","), ...(POSTGRES_URL ? ["postgres"] : [])])] as Array<
+  Target["kind"]
+>;
 /** Issue 21's targets. */
 const STEP_TARGET = 1.15;
 const THREADS_TARGET = 1.5;
