@@ -30,6 +30,16 @@ export const CLEARED_DIGESTS_RECORD_ID = JSON.stringify(["archive-cleared-digest
  */
 const CLEARED_MARKER_TAG = "threadwise/archive-cleared:1";
 
+/**
+ * The record of a rewrite's marker row ({@link ThreadRegistry.clearArchive}'s third argument) as
+ * this version writes it: the rewritten thread's first message id and the digests of what the
+ * rewrite emptied, as stored (sealed when the saver encrypts: bound to the thread). For a registry
+ * copied by hand (a test's fresh process).
+ */
+export function clearedMarkerRecord(firstId: string, digests: string): string {
+  return JSON.stringify([CLEARED_MARKER_TAG, firstId, digests]);
+}
+
 /** A marker row's record: the rewritten thread's first id and, when written by this version, the stored digests. */
 function parseMarker(record: string): { first: string; digests?: string } {
   if (record.startsWith(`["${CLEARED_MARKER_TAG}"`)) {
@@ -233,7 +243,7 @@ export class ArchiveRecords {
     const messages = (await this.messages(threadId)).filter((message) => messageType(message) !== "system");
     const previous = (await this.#cached(threadId)).clearedDigests;
     const digests = messages.length > 0 ? await this.#sealDigests(threadId, coveredDigestsOf(messages)) : previous;
-    const record = digests === undefined ? firstId : JSON.stringify([CLEARED_MARKER_TAG, firstId, digests]);
+    const record = digests === undefined ? firstId : clearedMarkerRecord(firstId, digests);
     await this.#registry.clearArchive(threadId, this.#tenantId, record);
   }
 
