@@ -159,7 +159,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * Edits (R37): a new summary is made on top of the previous one only while the messages it
  * covers are still the ones it was made from (`coveredDigests`, checked once per period); after a
  * covered message was edited in place or removed from the middle, it is made again from every
- * stored message outside the window.
+ * stored message outside the window. With an archive (`archived`), a rewrite that empties it and
+ * brings covered archived messages back is checked against the digests its marker kept
+ * (`archiveCleared`): unchanged, the summary goes on, as on a thread that never archived.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
