@@ -52,6 +52,51 @@ describe("message archive: a whole replay", () => {
     await archived.checkpointer.close();
   });
 
+  // The slow archive fuzz, seed 123 case 25, made small: a rewrite (REMOVE_ALL_MESSAGES, then the
+  // whole thread read back from message 10 on) brings summarized archived messages back into the
+  // checkpoint. The summary record keeps digests of the hot covered messages and the newest
+  // archived one only; the archive run took the others as changed and summarized the stored
+  // messages again, where the run without the archive keeps its summary (the system prompt of the
+  // next requests differed). The rewrite's marker now keeps the digests of what it emptied.
+  it.each([
+    ["in_memory", "kept as they were"],
+    ["sqlite", "kept as they were"],
+    ["in_memory", "one of them edited"],
+    ["sqlite", "one of them edited"],
+  ] as const)(
+    "%s: a rewrite brings archived summarized messages back, %s: same requests and summaries as without the archive",
+    async (backend, how) => {
+      const rewrite = { turn: 30, keepFrom: 10, ...(how === "one of them edited" ? { edit: 14 } : {}) };
+      const plain = await replayOnce({ archive: false, backend: "in_memory", rewrite, sqlitePath: join(dir, "plain-rewrite.sqlite") });
+      const archived = await replay({ archive: true, backend, rewrite, sqlitePath: join(dir, `rewrite-${backend}-${how.length}.sqlite`) });
+      expect(archived.thread).toEqual(plain.thread);
+      expect(archived.summaries).toEqual(plain.summaries);
+      expect(archived.systems).toEqual(plain.systems);
+      expect(archived.requests).toEqual(plain.requests);
+      // Archiving went on after the rewrite (it empties the archive).
+      expect(archived.archived).toBeGreaterThan(0);
+      await archived.checkpointer.close();
+    },
+  );
+
+  it("sqlite with a keyring: a rewrite's marker keeps the digests of what it emptied sealed; requests as without the archive", async () => {
+    const keyring = join(dir, "keyring-rewrite.json");
+    createKeyring(keyring);
+    const path = join(dir, "sealed-rewrite.sqlite");
+    const rewrite = { turn: 30, keepFrom: 10 };
+    const run = await replay({ archive: true, backend: "sqlite", sqlitePath: path, keyringPath: keyring, rewrite });
+    const plain = await replayOnce({ archive: false, backend: "in_memory", rewrite, sqlitePath: join(dir, "plain-rewrite.sqlite") });
+    expect(run.systems).toEqual(plain.systems);
+    expect(run.requests).toEqual(plain.requests);
+    expect(await run.checkpointer.archiveClearedDigests(THREAD)).toMatch(/^[A-Za-z0-9+/]{8,}$/);
+    await run.checkpointer.close();
+    const db = new Database(path, { readonly: true });
+    const marker = db.prepare("SELECT record FROM threadwise_archive WHERE message_id = ''").pluck().get() as string;
+    db.close();
+    const [, , digests] = JSON.parse(marker) as [string, string, string];
+    expect(digests.startsWith("twe1:")).toBe(true);
+  });
+
   it("sqlite: a fresh saver on the file reads the same thread back and sends the same next request", async () => {
     const path = join(dir, "fresh.sqlite");
     const first = await replay({ archive: true, backend: "sqlite", sqlitePath: path });

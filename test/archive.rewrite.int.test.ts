@@ -24,6 +24,7 @@ import {
   turnAdmission,
 } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
+import { coveredDigestsOf } from "@threadwise/summarize";
 import { createAgent, createMiddleware } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { freshDatabase, isPglite, testPoolMax } from "./support/postgres.js";
@@ -124,6 +125,33 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
       ]);
       expect((await saver.archivedMessages(thread)).length).toBeGreaterThan(0);
       expect(ids(await replica.readThread(config))).toEqual(after);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("the rewrite's marker keeps the digests of what it emptied (summarize's coverage check); a rewrite that empties nothing keeps them", async () => {
+    const { thread, config, saver, replica, close } = await setup();
+    try {
+      const archived = await saver.archivedMessages(thread);
+      expect(await saver.archiveClearedDigests(thread)).toBeUndefined();
+      // An agent without the archive: nothing is archived between the two rewrites.
+      const { other } = agents(saver);
+      const hot = ((await other.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+      await other.invoke(
+        { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...hot.slice(-2), new HumanMessage({ id: "u6", content: "u6" })] },
+        config,
+      );
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(await saver.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
+      expect(await replica.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
+      await other.invoke(
+        { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), new HumanMessage({ id: "u7", content: "u7" })] },
+        config,
+      );
+      expect(ids(await saver.readThread(config))[0]).toBe("u7");
+      expect(await saver.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
+      expect(await replica.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
     } finally {
       await close();
     }

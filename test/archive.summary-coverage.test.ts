@@ -150,13 +150,15 @@ describe("summarize's coverage check reads the archived messages (issue 27)", ()
     expect(withArchive.inputs).toEqual(control.inputs);
     // The same record, but for the digests: with the archive it keeps those of the newest archived
     // message and the covered stored ones only (the archived ones never change), a suffix of the
-    // control's; without, one per covered message of the thread.
+    // control's, and says so (`coveredArchived`); without, one per covered message of the thread.
     const digests = (record: SummaryRecord | undefined) => record?.coveredDigests ?? "";
     expect({ ...withArchive.update, coveredDigests: "" }).toEqual({
       ...control.update,
       updatedAt: withArchive.update?.updatedAt,
       coveredDigests: "",
+      coveredArchived: true,
     });
+    expect(control.update?.coveredArchived).toBeUndefined();
     expect(digests(control.update).endsWith(digests(withArchive.update))).toBe(true);
     expect(digests(withArchive.update).length).toBe(digests(control.update).length - 3 * COVERED_DIGEST_CHARACTERS);
   });

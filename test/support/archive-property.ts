@@ -14,9 +14,8 @@
  *     archived text) equals the control's.
  * A rewrite (`REMOVE_ALL_MESSAGES`, then a stored suffix) once something is archived empties the
  * archive; a fork from before it is refused by the checkpoint's archive mark (also once archiving
- * resumed), so the threads are compared with the control to the end of the case (cases that crossed
- * such a rewrite are counted); requests only up to it (summarize's coverage check differs past it:
- * seed 123 case 25, not fixed). A turn by another agent with
+ * resumed), so the threads and requests are compared with the control to the end of the case
+ * (cases that crossed such a rewrite are counted). A turn by another agent with
  * another stack once something is archived ends the comparison of requests (counted; a known limit:
  * it reads the hot part only, and the batches are aligned on the case's own window).
  */
@@ -47,7 +46,7 @@ export interface ArchiveTallies {
   requests: { compared: number; differ: number };
   /** Calls that moved messages to the archive (a `message_archive:` line logged). */
   archivingCalls: number;
-  /** Cases whose threads were compared with the control past a rewrite of an archived thread (was: the comparison ended there); their requests still end there. */
+  /** Cases whose threads and requests were compared with the control past a rewrite of an archived thread (was: the comparison ended there). */
   pastRewrite: number;
   /** Cases whose comparison of requests ended at a turn by another stack once something was archived. */
   endedAtOtherStack: number;
@@ -91,12 +90,8 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
     archivedAt === -1
       ? undefined
       : served.calls.slice(archivedAt + 1).find((call) => / other-stack /.test(call.where) && opOf(call.where) >= 0);
-  // A rewrite of an archived thread ends the comparison of requests (not of threads, compared to
-  // the end): past it summarize's coverage check differs from the run without the archive (seed 123
-  // case 25: the archive run re-summarizes the stored messages, the control keeps its summary). Counted.
-  const rewriteEnd = served.rewroteArchiveAt ?? Number.POSITIVE_INFINITY;
-  const requestsEnd = Math.min(rewriteEnd, otherStack ? opOf(otherStack.where) : Number.POSITIVE_INFINITY);
-  if (otherStack && opOf(otherStack.where) < rewriteEnd) tallies.endedAtOtherStack += 1;
+  const requestsEnd = otherStack ? opOf(otherStack.where) : Number.POSITIVE_INFINITY;
+  if (otherStack) tallies.endedAtOtherStack += 1;
   const calls = served.calls.filter((call) => opOf(call.where) < requestsEnd);
   // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
   // differ per run, as in the threads' shapes (edit-run's shapeOf).
@@ -146,7 +141,7 @@ export function formatArchiveTallies(t: ArchiveTallies): string {
   return [
     `threads read back and compared with a run without the archive: ${t.threads.compared}, differing ${t.threads.differ}`,
     `requests compared with a run without the archive: ${t.requests.compared}, differing ${t.requests.differ}`,
-    `calls that archived: ${t.archivingCalls}; cases whose threads were compared past a rewrite of an archived thread (requests end there): ${t.pastRewrite}; cases whose comparison of requests ended at another stack's turn on an archived thread: ${t.endedAtOtherStack}`,
+    `calls that archived: ${t.archivingCalls}; cases whose threads and requests were compared past a rewrite of an archived thread: ${t.pastRewrite}; cases whose comparison of requests ended at another stack's turn on an archived thread: ${t.endedAtOtherStack}`,
     `refused (ThreadwiseArchivedMessageError): ${JSON.stringify(t.refusals)}`,
   ].join("\n");
 }

@@ -3,8 +3,9 @@
  * recording every model call, summarizer call and the thread read back. Shared by the archive
  * suites (in_memory, SQLite, PostgreSQL).
  */
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { type MemoryConfigInput, memoryStack, type ThreadwiseSaver } from "@threadwise/memory";
@@ -56,13 +57,25 @@ export function replayOnce(options: Parameters<typeof replay>[0]): Promise<Run> 
   return runs.get(key) as Promise<Run>;
 }
 
-/** Stack options of a replay: the archive switch and the backend's config. */
-export type ReplayOptions = { archive: boolean } & Pick<
+/**
+ * A rewrite in the replay: turn `turn`'s input is `REMOVE_ALL_MESSAGES`, then the whole thread read
+ * back (`readThread`: archived messages too) from message `keepFrom` on, with the first user message
+ * at or after `edit` (an index into the whole thread, when given) given other text under its id, then the turn's
+ * user message. A persistTrim-like rewrite that brings archived messages back into the checkpoint.
+ */
+export interface ReplayRewrite {
+  turn: number;
+  keepFrom: number;
+  edit?: number;
+}
+
+/** Stack options of a replay: the archive switch and the backend's config; a rewrite on the way. */
+export type ReplayOptions = { archive: boolean; rewrite?: ReplayRewrite } & Pick<
   MemoryConfigInput,
   "backend" | "sqlitePath" | "keyringPath" | "postgresDsn" | "postgresSchema" | "pgPoolMax" | "allowPlaintext"
 >;
 
-export async function replay(options: ReplayOptions): Promise<Run> {
+export async function replay({ rewrite, ...options }: ReplayOptions): Promise<Run> {
   const summarizer = scriptedModel((messages) => `summary of ${messages.map((m) => messageText(m)).join(" / ").length} characters`, {
     strict: false,
   });
@@ -86,8 +99,20 @@ export async function replay(options: ReplayOptions): Promise<Run> {
   });
   const agent = createAgent({ model, tools: [lookup], ...stack });
   const config = { configurable: { thread_id: THREAD } };
-  for (let k = 1; k <= TURNS; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
   const checkpointer = stack.checkpointer as ThreadwiseSaver;
+  for (let k = 1; k <= TURNS; k += 1) {
+    const user = new HumanMessage({ id: `u${k}`, content: userText(k) });
+    if (k !== rewrite?.turn) {
+      await agent.invoke({ messages: [user] }, config);
+      continue;
+    }
+    const whole = await checkpointer.readThread(config);
+    const edited = rewrite.edit === undefined ? -1 : whole.findIndex((m, i) => i >= (rewrite.edit ?? 0) && HumanMessage.isInstance(m));
+    const kept = whole
+      .map((m, i) => (i === edited ? new HumanMessage({ id: m.id as string, content: `${messageText(m)} (edited)` }) : m))
+      .slice(rewrite.keepFrom);
+    await agent.invoke({ messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...kept, user] }, config);
+  }
   const state = await agent.graph.getState(config);
   return {
     requests: model.calls.map((call) => call.messages.filter((m) => m.getType() !== "system").map(shape)),

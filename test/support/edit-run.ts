@@ -10,7 +10,7 @@
 import { mkdtempSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, RemoveMessage, type SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, Command, MemorySaver, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
 import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
@@ -27,9 +27,15 @@ import {
   viewReport,
 } from "@threadwise/core";
 import { type ProviderViolation, requestInput, scriptedModel, validateProviderRequest } from "@threadwise/core/testing";
-import { createKeyring } from "@threadwise/encryption";
+import { createKeyring, DEFAULT_IDENTITY } from "@threadwise/encryption";
 import { FACTS_STATE_KEY, factSlotState, mergeFactSlot, readFactSlot } from "@threadwise/fact-recall";
-import { createCheckpointer, resolveMemoryConfig, ThreadwiseArchivedMessageError, ThreadwiseSaver } from "@threadwise/memory";
+import {
+  clearedMarkerRecord,
+  createCheckpointer,
+  resolveMemoryConfig,
+  ThreadwiseArchivedMessageError,
+  ThreadwiseSaver,
+} from "@threadwise/memory";
 import {
   buildSummarizerInput,
   DEFAULT_SUMMARY_PROMPT,
@@ -99,6 +105,8 @@ export interface Call {
   prompt: string;
   /** Archive stacks: the thread's archived messages as stored when the call began (read by a fresh saver object). */
   archived?: BaseMessage[];
+  /** Archive stacks: the digests the marker of the thread's latest rewrite keeps, as stored when the call began (`archiveClearedDigests`). */
+  cleared?: string;
 }
 
 /** What one model call produced; compared field by field. */
@@ -154,7 +162,7 @@ function outerProbe(
   logs: string[],
   current: () => Current,
   config: StackConfig,
-  archiveOf?: (threadId: string) => Promise<BaseMessage[]>,
+  archiveOf?: (threadId: string) => Promise<{ messages: BaseMessage[]; cleared: string | undefined }>,
 ) {
   // The call whose slots-after are not read yet: a run resumed from a checkpoint between a model
   // call and its afterModel node runs that node again with no model call of its own.
@@ -182,7 +190,11 @@ function outerProbe(
         prompt: "",
       };
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
-      if (archiveOf && typeof threadId === "string") call.archived = await archiveOf(threadId);
+      if (archiveOf && typeof threadId === "string") {
+        const archive = await archiveOf(threadId);
+        call.archived = archive.messages;
+        call.cleared = archive.cleared;
+      }
       calls.push(call);
       awaiting = call;
       logs.length = 0;
@@ -321,6 +333,12 @@ async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ ou
   let saver: ThreadwiseSaver | undefined;
   if (call.config.kind === "archive") {
     saver = archiveSaver("memory");
+    // The marker of the rewrite that last emptied the archive, as stored: its messages are gone,
+    // their digests stay (an archive to empty first: a registry leaves no marker on a thread without one).
+    if (call.cleared !== undefined) {
+      await saver.archiveMessages(threadId, [new HumanMessage({ id: "emptied", content: "" })]);
+      await saver.registry.clearArchive(threadId, DEFAULT_IDENTITY, clearedMarkerRecord(String(call.stored[0]?.id ?? ""), call.cleared));
+    }
     await saver.archiveMessages(threadId, call.archived ?? []);
   }
   const stack = buildStack(lib, call.config, capture(logs), saver);
@@ -467,7 +485,13 @@ export async function runCase(
   const threadwise = archived || options.control !== undefined ? archiveSaver(c.saver, archived && config.archiveEncrypted) : undefined;
   if (threadwise) options.plantSaver?.(threadwise);
   const checkpointer = threadwise ?? saverOf(c.saver);
-  const archiveOf = threadwise && archived ? (id: string) => freshSaverOn(threadwise).archivedMessages(id) : undefined;
+  const archiveOf =
+    threadwise && archived
+      ? async (id: string) => {
+          const fresh = freshSaverOn(threadwise);
+          return { messages: await fresh.archivedMessages(id), cleared: await fresh.archiveClearedDigests(id) };
+        }
+      : undefined;
   const calls: Call[] = [];
   const logs: string[] = [];
   let script: Array<() => AIMessage> = [];

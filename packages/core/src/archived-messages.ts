@@ -17,6 +17,16 @@ export interface ArchivedMessagesReadOptions {
 export type ArchivedMessagesReader = (threadId: string, options?: ArchivedMessagesReadOptions) => Promise<readonly BaseMessage[]>;
 
 /**
+ * Reads the digests of the messages a thread's archive held when its latest rewrite
+ * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) emptied it, oldest first, as one
+ * string of summarize's 8-character `coveredDigestOf` digests; `undefined` when no rewrite emptied
+ * it (issue 27, R37). E.g. `@threadwise/memory`'s `(threadId) => checkpointer.archiveClearedDigests(threadId)`.
+ * A rewrite that brings archived messages back into the checkpoint is told apart from an edit of
+ * them with it: the archived messages are gone, their digests are what is left of them.
+ */
+export type ArchiveClearedDigestsReader = (threadId: string) => Promise<string | undefined>;
+
+/**
  * Where an {@link ArchivedChangesReader} left off: opaque, meaningful only to the reader (and
  * process) that returned it.
  */

@@ -1,4 +1,5 @@
 export {
+  type ArchiveClearedDigestsReader,
   type ArchiveCursor,
   type ArchivedChanges,
   type ArchivedChangesReader,

@@ -38,6 +38,14 @@ export const summaryRecordSchema = z.object({
    */
   coveredDigests: z.string().optional(),
   /**
+   * `true` when the first of `coveredDigests` is the newest archived message's (issue 27): the
+   * covered messages before it were in the thread's archive when the record was written (they
+   * never change there). A rewrite that brings some of them back into the checkpoint is checked
+   * against the digests the rewrite kept of the archive it emptied (memory's
+   * `ThreadwiseSaver.archiveClearedDigests`). Absent (`false`) on records written before it existed.
+   */
+  coveredArchived: z.boolean().optional(),
+  /**
    * Provenance (issue 23): id of the oldest message the summary covers; `null` when it had none.
    * Absent on records written before it existed.
    */

@@ -175,6 +175,17 @@ describe.each(savers)("archive changes since a cursor (%s)", (_name, make) => {
 });
 
 describe.each(savers)("archive rows in deletion reports (%s)", (_name, make) => {
+  it("a rewrite's marker stored by an earlier version (the first id alone) reads as before: no digests", async () => {
+    const { saver, other } = make();
+    await saver.archiveMessages("t", [human("m1"), ai("m2")]);
+    expect(await saver.archiveClearedDigests("t")).toBeUndefined();
+    // What the previous version's rewrite stored: the marker's record is the first id.
+    await saver.registry.clearArchive("t", "default", "m3");
+    expect(await saver.archivedMessages("t")).toEqual([]);
+    expect(await saver.archiveClearedDigests("t")).toBeUndefined();
+    if (other) expect(await other().archiveClearedDigests("t")).toBeUndefined();
+  });
+
   it("describe and a deletion's outcome count the thread's archived messages; nothing is left after", async () => {
     const { saver } = make();
     await saver.archiveMessages("t", [human("a"), ai("b"), human("c")]);

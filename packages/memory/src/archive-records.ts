@@ -1,7 +1,8 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseCheckpointSaver } from "@langchain/langgraph-checkpoint";
-import type { ArchiveCursor, ArchivedChanges } from "@threadwise/core";
+import { type ArchiveCursor, type ArchivedChanges, messageType } from "@threadwise/core";
 import { EncryptedCheckpointSaver, isSealed, type RecordLocation } from "@threadwise/encryption";
+import { coveredDigestsOf } from "@threadwise/summarize";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveMark, type ArchiveRow, type ThreadRegistry } from "./thread-registry.js";
 
@@ -16,6 +17,43 @@ export function archivedMessageRecordId(messageId: string): string {
   return JSON.stringify(["archived-message", messageId]);
 }
 
+/**
+ * Record id bound into the AAD of the sealed digests a rewrite's marker row keeps (R27): one per
+ * thread (the thread is bound too), so they open only as that thread's marker.
+ */
+export const CLEARED_DIGESTS_RECORD_ID = JSON.stringify(["archive-cleared-digests"]);
+
+/**
+ * First element of a marker row's record written by this version: `[tag, firstId, digests]`, the
+ * digests stored as {@link ArchiveRecords.clear} says. A record that is not such an array is the
+ * previous version's: the first id alone.
+ */
+const CLEARED_MARKER_TAG = "threadwise/archive-cleared:1";
+
+/**
+ * The record of a rewrite's marker row ({@link ThreadRegistry.clearArchive}'s third argument) as
+ * this version writes it: the rewritten thread's first message id and the digests of what the
+ * rewrite emptied, as stored (sealed when the saver encrypts: bound to the thread). For a registry
+ * copied by hand (a test's fresh process).
+ */
+export function clearedMarkerRecord(firstId: string, digests: string): string {
+  return JSON.stringify([CLEARED_MARKER_TAG, firstId, digests]);
+}
+
+/** A marker row's record: the rewritten thread's first id and, when written by this version, the stored digests. */
+function parseMarker(record: string): { first: string; digests?: string } {
+  if (record.startsWith(`["${CLEARED_MARKER_TAG}"`)) {
+    try {
+      const parsed = JSON.parse(record) as unknown;
+      if (Array.isArray(parsed) && parsed.length === 3 && typeof parsed[1] === "string" && typeof parsed[2] === "string")
+        return { first: parsed[1], digests: parsed[2] };
+    } catch {
+      // Not ours after all: an id that merely starts like one.
+    }
+  }
+  return { first: record };
+}
+
 /** An archived row as cached: decoded on first use. */
 type CachedRow = ArchiveRow & { message?: BaseMessage };
 
@@ -26,6 +64,8 @@ interface CachedArchive {
   clearedFirst?: string;
   /** The stamp of the rewrite that last emptied the archive (its marker row's); 0: none. */
   clearedStamp: number;
+  /** The digests that rewrite's marker keeps, as stored (sealed when the saver encrypts); `undefined`: none, or a marker of an earlier version. */
+  clearedDigests?: string;
   rows: Map<string, CachedRow>;
   ordered: CachedRow[] | undefined;
   /** Grows whenever rows are read anew (appended, rewritten). */
@@ -189,9 +229,37 @@ export class ArchiveRecords {
     );
   }
 
-  /** Empties the thread's archive ({@link ThreadRegistry.clearArchive}: only from inside a checkpoint commit of the thread). */
+  /**
+   * Empties the thread's archive ({@link ThreadRegistry.clearArchive}: only from inside a checkpoint
+   * commit of the thread). Its marker row keeps `firstId` and the digests of the messages the
+   * archive held (summarize's `coveredDigestsOf`, oldest first; sealed like an archived message
+   * when the saver encrypts, bound to the thread): what summarize's coverage check needs to tell a
+   * rewrite that brought covered archived messages back unchanged from an edit of them (issue 27,
+   * R37). An archive that held no message (a second rewrite before anything was archived again)
+   * keeps the previous marker's digests: the messages they stand for may still be in the thread.
+   * Decodes the whole archive, once per rewrite: O(archive).
+   */
   async clear(threadId: string, firstId: string): Promise<void> {
-    await this.#registry.clearArchive(threadId, this.#tenantId, firstId);
+    const messages = (await this.messages(threadId)).filter((message) => messageType(message) !== "system");
+    const previous = (await this.#cached(threadId)).clearedDigests;
+    const digests = messages.length > 0 ? await this.#sealDigests(threadId, coveredDigestsOf(messages)) : previous;
+    const record = digests === undefined ? firstId : clearedMarkerRecord(firstId, digests);
+    await this.#registry.clearArchive(threadId, this.#tenantId, record);
+  }
+
+  /**
+   * The digests the marker of the rewrite that last emptied the thread's archive keeps (see
+   * {@link clear}), opened; `undefined` when no rewrite emptied it or its marker was written by
+   * an earlier version (it kept the first id only).
+   */
+  async clearedDigests(threadId: string): Promise<string | undefined> {
+    const stored = (await this.#cached(threadId)).clearedDigests;
+    if (stored === undefined) return undefined;
+    if (this.#saver instanceof EncryptedCheckpointSaver || isSealed(stored)) {
+      if (!(this.#saver instanceof EncryptedCheckpointSaver)) throw new ThreadwiseSealedStoreError(threadId);
+      return (await this.#saver.serializer.openTyped(stored, "channel-value", { threadId, recordId: CLEARED_DIGESTS_RECORD_ID })) as string;
+    }
+    return stored;
   }
 
   /** After a rewrite emptied the thread's archive: the rewritten thread's first message id (`""`: none); else `undefined`. */
@@ -240,7 +308,9 @@ export class ArchiveRecords {
     if (!cached || read.stamp < cached.stamp || marker)
       cached = { stamp: 0, clearedStamp: 0, rows: new Map(), ordered: undefined, version: 0, epoch: {} };
     if (marker) {
-      cached.clearedFirst = marker.record;
+      const parsed = parseMarker(marker.record);
+      cached.clearedFirst = parsed.first;
+      cached.clearedDigests = parsed.digests;
       cached.clearedStamp = marker.stamp;
       read.rows = read.rows.filter((row) => row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID);
     }
@@ -266,6 +336,13 @@ export class ArchiveRecords {
 
   #location(threadId: string, messageId: string): RecordLocation {
     return { threadId, recordId: archivedMessageRecordId(messageId) };
+  }
+
+  /** `digests` as a marker keeps them: sealed when the saver encrypts (bound to the thread), else as they are. */
+  async #sealDigests(threadId: string, digests: string): Promise<string> {
+    if (this.#saver instanceof EncryptedCheckpointSaver)
+      return this.#saver.serializer.sealTyped(digests, "channel-value", { threadId, recordId: CLEARED_DIGESTS_RECORD_ID });
+    return digests;
   }
 
   async #encode(threadId: string, message: BaseMessage): Promise<string> {

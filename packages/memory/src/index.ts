@@ -1,5 +1,5 @@
 export { hideMemoryState } from "@threadwise/core";
-export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId } from "./archive-records.js";
+export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } from "./archive-records.js";
 export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";

@@ -184,7 +184,7 @@ export function memoryMiddleware(
         threshold: config.summarizeThreshold,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
-        ...(archived ? { archived } : {}),
+        ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
         logger,
       }),
     );

@@ -281,6 +281,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * The digests of the messages the thread's archive held when its latest rewrite
+   * (`REMOVE_ALL_MESSAGES`, then the kept messages) emptied it, oldest first, 8 characters each
+   * (summarize's `coveredDigestOf`); `undefined` when no rewrite emptied it, or its marker was
+   * stored by an earlier threadwise (core's `ArchiveClearedDigestsReader`; summarize's
+   * `archiveCleared`). A rewrite that emptied nothing keeps the previous rewrite's digests. The
+   * messages themselves are gone with the rewrite; the digests tell summarize whether the ones the
+   * rewrite kept are those its summary covers (issue 27, R37). Sealed with the thread's records
+   * when the saver encrypts. One indexed query, as {@link archivedMessages}.
+   * @throws ThreadwiseSealedStoreError when the digests are sealed and this saver does not encrypt.
+   */
+  async archiveClearedDigests(threadId: string): Promise<string | undefined> {
+    const id = normalizeThreadId(threadId);
+    await this.ready();
+    return this.#archive.clearedDigests(id);
+  }
+
+  /**
    * The whole thread, in order (issue 27): its archived messages, then the messages of the
    * checkpoint `config` names (the head by default). A message in both (a crash between the
    * archive write and the checkpoint write) appears once, where the checkpoint has it.

@@ -37,7 +37,15 @@ export {
   summarizerPasses,
   transcriptLine,
 } from "./summarizer-input.js";
-export { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestOf, coveredMessages } from "./summary-coverage.js";
+export {
+  COVERED_DIGEST_CHARACTERS,
+  coverageIntact,
+  coveredDigestOf,
+  coveredDigestsOf,
+  coveredDigestsWith,
+  coveredMessages,
+  reachesBeforeDigests,
+} from "./summary-coverage.js";
 export {
   behindByMoreThanPeriod,
   type PlanTrigger,

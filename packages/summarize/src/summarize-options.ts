@@ -1,4 +1,5 @@
 import {
+  type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
   envPositiveInt,
   envTimerMs,
@@ -212,6 +213,21 @@ export const summarizeOptionsSchema = z.strictObject({
   archived: z
     .custom<ArchivedMessagesReader>((value) => typeof value === "function", {
       message: "expected a function (threadId) => Promise<BaseMessage[]>",
+    })
+    .optional(),
+  /**
+   * Reads the digests of the messages a thread's archive held when its latest rewrite emptied it
+   * (issue 27, R37), oldest first, 8 characters each (`coveredDigestOf`), or
+   * `undefined` when no rewrite emptied it; e.g. `(threadId) =>
+   * checkpointer.archiveClearedDigests(threadId)` with `@threadwise/memory`'s archive. Read only on
+   * a due call whose covered stored messages reach before the summary's digests (a rewrite brought
+   * archived covered messages back into the checkpoint): with it the summary is kept when they are
+   * unchanged, as on a thread that never archived; without it the summary is made again.
+   * @default undefined
+   */
+  archiveCleared: z
+    .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
+      message: "expected a function (threadId) => Promise<string | undefined>",
     })
     .optional(),
   /**

@@ -33,7 +33,14 @@ import {
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
-import { COVERED_DIGEST_CHARACTERS, coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
+import {
+  COVERED_DIGEST_CHARACTERS,
+  coverageIntact,
+  coveredDigestsOf,
+  coveredDigestsWith,
+  coveredMessages,
+  reachesBeforeDigests,
+} from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
 import { behindByMoreThanPeriod, planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
 import { profileMaxInputTokens, resolveKeep, resolveTriggers } from "./summary-trigger.js";
@@ -63,17 +70,25 @@ export const BACKGROUND_LEAD_MESSAGES = 2;
 
 class SummarizerFailure extends Error {}
 
-/** What a due summary builds on: the summary (or none), the span, the digests of what the summary covers. */
+/**
+ * What a due summary builds on: the summary (or none), the span, the digests of what the summary
+ * covers, and whether the first of them is the newest archived message's (`coveredArchived`).
+ */
 interface SummaryStart {
   base: SummaryRecord | undefined;
   span: BaseMessage[];
   coveredDigests: string;
+  coveredArchived: boolean;
 }
 
-/** A thread's archive as summarize reads it (issue 27): its newest message not stored, or all of it (not stored), oldest first. */
+/**
+ * A thread's archive as summarize reads it (issue 27): its newest message not stored, or all of it
+ * (not stored), oldest first; and the digests of what its latest rewrite emptied (`undefined`: none).
+ */
 interface ArchiveAccess {
   newest: () => Promise<BaseMessage | undefined>;
   all: () => Promise<readonly BaseMessage[]>;
+  cleared: () => Promise<string | undefined>;
 }
 
 /**
@@ -144,7 +159,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * Edits (R37): a new summary is made on top of the previous one only while the messages it
  * covers are still the ones it was made from (`coveredDigests`, checked once per period); after a
  * covered message was edited in place or removed from the middle, it is made again from every
- * stored message outside the window.
+ * stored message outside the window. With an archive (`archived`), a rewrite that empties it and
+ * brings covered archived messages back is checked against the digests its marker kept
+ * (`archiveCleared`): unchanged, the summary goes on, as on a thread that never archived.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
  * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
@@ -188,13 +205,15 @@ export function summarize(options: SummarizeOptions = {}) {
 
   /**
    * One summarizer call over `span` on top of `base`: the new record, or a throw on failure or
-   * empty answer. `coveredDigests`: the digests of what `base` covers, still stored.
+   * empty answer. `coveredDigests`: the digests of what `base` covers, still stored;
+   * `coveredArchived`: the first of them is the newest archived message's.
    */
   const makeSummary = async (
     model: SummarizerModel,
     base: SummaryRecord | undefined,
     span: readonly BaseMessage[],
     coveredDigests: string,
+    coveredArchived: boolean,
     signal?: AbortSignal,
     earlierPasses: readonly SummaryPass[] = [],
   ): Promise<SummaryRecord> => {
@@ -211,6 +230,7 @@ export function summarize(options: SummarizeOptions = {}) {
       coveredCount: (base?.coveredCount ?? 0) + span.length,
       updatedAt: new Date().toISOString(),
       coveredDigests: coveredDigests + coveredDigestsOf(span),
+      ...(coveredArchived && coveredDigests !== "" ? { coveredArchived: true } : {}),
       // Provenance (issue 23): the first covered id stays the one of the summary's first pass.
       coveredFromId: started ? (base.coveredFromId ?? null) : (first.id ?? null),
       passes: (started ? (base.passes ?? 0) : 0) + 1,
@@ -228,8 +248,11 @@ export function summarize(options: SummarizeOptions = {}) {
    * archived messages lie before the stored ones and never change (the saver refuses edits of
    * them): the check reads the newest of them only, with the covered stored ones (see
    * `coveredMessages`), so it is O(hot part) however long the thread; a summary made again is
-   * made over the whole thread, the archived messages read then. O(covered stored content), on
-   * due calls only.
+   * made over the whole thread, the archived messages read then. After a rewrite brought archived
+   * covered messages back into the checkpoint, the covered stored messages reach before the
+   * record's digests: the digests the rewrite kept of the archive it emptied are read then (one
+   * read, see `coveredDigestsWith`), so the answer is the one of a thread that never archived.
+   * O(covered stored content), on due calls only.
    */
   const startOf = async (
     stored: readonly BaseMessage[],
@@ -239,17 +262,21 @@ export function summarize(options: SummarizeOptions = {}) {
     archive?: ArchiveAccess,
   ): Promise<SummaryStart> => {
     const before = archive && from === 0 ? archive : undefined;
+    const newest = await before?.newest();
     const covered =
       from === 0
-        ? coveredMessages(stored, record, await before?.newest())
+        ? coveredMessages(stored, record, newest)
         : stored.slice(from, plan.uncoveredStart).filter((m) => messageType(m) !== "system");
-    if (coverageIntact(record, covered)) {
-      const kept = record?.coveredDigests;
+    const cleared = before && reachesBeforeDigests(record, covered) ? await before.cleared() : undefined;
+    if (coverageIntact(record, covered, cleared)) {
+      const kept = coveredDigestsWith(record, cleared);
       return {
         base: record,
         span: plan.pending,
         coveredDigests:
           kept === undefined ? coveredDigestsOf(covered) : kept.slice(kept.length - covered.length * COVERED_DIGEST_CHARACTERS),
+        // coveredMessages put the newest archived message first.
+        coveredArchived: newest !== undefined && messageType(newest) !== "system",
       };
     }
     logger.info("summarize: a covered message changed since the summary was made; summarizing the stored messages again", {
@@ -260,6 +287,7 @@ export function summarize(options: SummarizeOptions = {}) {
       base: undefined,
       span: [...archived, ...stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system")],
       coveredDigests: "",
+      coveredArchived: false,
     };
   };
 
@@ -271,7 +299,7 @@ export function summarize(options: SummarizeOptions = {}) {
    */
   const summarizeBacklog = async (
     model: SummarizerModel,
-    { base, span, coveredDigests }: SummaryStart,
+    { base, span, coveredDigests, coveredArchived }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
     const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall });
@@ -281,7 +309,7 @@ export function summarize(options: SummarizeOptions = {}) {
     for (const pass of passes) {
       try {
         // The passes of this update, so the record lists every one that built it this time.
-        record = await makeSummary(model, record, pass, digests, signal, done > 0 ? (record?.lastPasses ?? []) : []);
+        record = await makeSummary(model, record, pass, digests, coveredArchived, signal, done > 0 ? (record?.lastPasses ?? []) : []);
         digests = record.coveredDigests ?? "";
       } catch (error) {
         return { record: done > 0 ? record : undefined, passes: done, error };
@@ -350,6 +378,7 @@ export function summarize(options: SummarizeOptions = {}) {
               newest: async () =>
                 opts.archived && archivedCount === 0 ? newestArchivedBefore(opts.archived, threadId, stored) : undefined,
               all: readArchived,
+              cleared: async () => (opts.archiveCleared ? opts.archiveCleared(threadId) : undefined),
             }
           : undefined;
       let turnId = "";
@@ -379,6 +408,8 @@ export function summarize(options: SummarizeOptions = {}) {
         // archive when it does not (a job that made the summary again, or a boundary not stored).
         const settledBase = archive && boundaryEnd() === 0 ? jobs.settledBase(threadId) : undefined;
         let archivedCovered: readonly BaseMessage[] = [];
+        // Digests a rewrite kept of the archive it emptied, for a base whose digests begin with the newest archived message.
+        const cleared = archive && settledBase?.base?.coveredArchived ? await archive.cleared() : undefined;
         if (archive && settledBase) {
           const through = beyondBoundary(settledBase.base)?.coveredThroughId;
           if (through != null && indexThread(stored).indexOf(through) !== -1) {
@@ -394,7 +425,7 @@ export function summarize(options: SummarizeOptions = {}) {
           const thread = from === 0 ? [...archivedCovered, ...stored] : stored;
           const uncovered = kept ? uncoveredStartOf(thread, kept) : from;
           const covered = thread.slice(from, uncovered).filter((message) => messageType(message) !== "system");
-          if (!coverageIntact(kept, covered)) return undefined;
+          if (!coverageIntact(kept, covered, cleared)) return undefined;
           return thread.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system");
         });
         if (settled?.result) {

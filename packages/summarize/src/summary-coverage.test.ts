@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { SummaryRecord } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
-import { coverageIntact, coveredDigestsOf, coveredMessages } from "./summary-coverage.js";
+import { coverageIntact, coveredDigestsOf, coveredDigestsWith, coveredMessages, reachesBeforeDigests } from "./summary-coverage.js";
 
 const thread = (): BaseMessage[] => [
   new SystemMessage({ id: "s", content: "sys" }),
@@ -42,5 +42,54 @@ describe("coverageIntact (R37)", () => {
     expect(coverageIntact({ text: "S", coveredThroughId: "a2", coveredCount: 4, updatedAt: "" }, coveredMessages(stored, undefined))).toBe(
       true,
     );
+  });
+});
+
+describe("coverageIntact after a rewrite of an archived thread (issue 27, R37)", () => {
+  // u1, a1, u2 archived; the record made then keeps the digests of the newest archived message (u2)
+  // and of the covered hot ones (a2). A rewrite (REMOVE_ALL_MESSAGES, then the thread from a1 on)
+  // emptied the archive and brought a1 and u2 back; its marker kept the digests of u1, a1, u2.
+  const whole = thread().slice(1);
+  const [, a1, u2, a2, u3] = whole as [BaseMessage, BaseMessage, BaseMessage, BaseMessage, BaseMessage];
+  const record: SummaryRecord = {
+    text: "S",
+    coveredThroughId: "a2",
+    coveredCount: 4,
+    updatedAt: "",
+    coveredDigests: coveredDigestsOf([u2, a2]),
+    coveredArchived: true,
+  };
+  const cleared = coveredDigestsOf(whole.slice(0, 3));
+  const rewritten = [a1, u2, a2, u3];
+
+  it("the messages brought back unchanged: intact with the rewrite's digests, as the record of a thread that never archived", () => {
+    const covered = coveredMessages(rewritten, record);
+    expect(covered.map((m) => m.id)).toEqual(["a1", "u2", "a2"]);
+    expect(reachesBeforeDigests(record, covered)).toBe(true);
+    expect(coveredDigestsWith(record, cleared)).toBe(coveredDigestsOf(whole.slice(0, 4)));
+    expect(coverageIntact(record, covered, cleared)).toBe(true);
+    // Without them (a saver that keeps none) it cannot tell: the summary is made again.
+    expect(coverageIntact(record, covered)).toBe(false);
+  });
+
+  it("one brought back edited, or one left out of the middle: not intact", () => {
+    const edited = rewritten.map((m) => (m.id === "a1" ? new AIMessage({ id: "a1", content: "noted twice" }) : m));
+    expect(coverageIntact(record, coveredMessages(edited, record), cleared)).toBe(false);
+    const removed = rewritten.filter((m) => m.id !== "u2");
+    expect(coverageIntact(record, coveredMessages(removed, record), cleared)).toBe(false);
+  });
+
+  it("digests of another archive (a rewrite before the record was made) are not used", () => {
+    const other = coveredDigestsOf([new HumanMessage({ id: "v1", content: "x" }), a1]);
+    expect(coveredDigestsWith(record, other)).toBe(record.coveredDigests);
+    expect(coverageIntact(record, coveredMessages(rewritten, record), other)).toBe(false);
+  });
+
+  it("a record written before `coveredArchived` existed is read as before: the rewrite's digests are not used", () => {
+    const { coveredArchived: _, ...old } = record;
+    expect(reachesBeforeDigests(old, coveredMessages(rewritten, old))).toBe(false);
+    expect(coveredDigestsWith(old, cleared)).toBe(old.coveredDigests);
+    expect(coverageIntact(old, coveredMessages(rewritten, old), cleared)).toBe(false);
+    expect(coverageIntact(old, coveredMessages([a2, u3], old), cleared)).toBe(true);
   });
 });

@@ -34,15 +34,49 @@ export function coveredMessages(stored: readonly BaseMessage[], summary: Summary
 }
 
 /**
+ * Whether `covered` reaches before the digests `summary` holds, on a record whose digests begin
+ * with the newest archived message (`coveredArchived`, issue 27): only a rewrite that brought
+ * archived covered messages back into the checkpoint does that, and only then the digests the
+ * rewrite kept of the archive it emptied ({@link coveredDigestsWith}) are needed. O(1).
+ */
+export function reachesBeforeDigests(summary: SummaryRecord | undefined, covered: readonly BaseMessage[]): boolean {
+  const digests = summary?.coveredDigests;
+  return summary?.coveredArchived === true && digests !== undefined && covered.length * COVERED_DIGEST_CHARACTERS > digests.length;
+}
+
+/**
+ * The digests of what `summary` covers, oldest first, as a thread that never archived holds them
+ * (issue 27, R37). A record with `coveredArchived` holds the digests of the newest archived message
+ * and of the covered ones after it; the covered messages before it were archived, and never change
+ * there. `cleared` holds the digests of every message the thread's archive held when a rewrite
+ * emptied it, oldest first (memory's `ThreadwiseSaver.archiveClearedDigests`): when it holds the
+ * record's first digest, followed by the record's next ones (the rows archived after the record
+ * was written, all covered), the digests before that one are the covered archived messages before
+ * it, and go first. Otherwise (no `cleared`, a record without `coveredArchived`, or a rewrite from
+ * before the record was written: `cleared` does not hold its newest archived message) the
+ * record's own digests. Pure; O(cleared).
+ */
+export function coveredDigestsWith(summary: SummaryRecord | undefined, cleared: string | undefined): string | undefined {
+  const digests = summary?.coveredDigests;
+  if (digests === undefined || summary?.coveredArchived !== true || !cleared || digests.length < COVERED_DIGEST_CHARACTERS) return digests;
+  const newest = digests.slice(0, COVERED_DIGEST_CHARACTERS);
+  for (let at = cleared.length - COVERED_DIGEST_CHARACTERS; at >= 0; at -= COVERED_DIGEST_CHARACTERS)
+    if (cleared.slice(at, at + COVERED_DIGEST_CHARACTERS) === newest)
+      return digests.startsWith(cleared.slice(at)) ? cleared.slice(0, at) + digests : digests;
+  return digests;
+}
+
+/**
  * Whether the messages `summary` covers that are still stored are the ones it was made from
- * (spec R37): their digests are the last ones of `summary.coveredDigests`, in order (messages
- * deleted from the head by persistTrim only shorten the list). A covered message edited in place
- * under its own id, removed from the middle, or inserted makes it `false`. A record without
- * digests (written before they existed, or covering nothing) is taken as intact.
+ * (spec R37): their digests are the last ones of `summary.coveredDigests` (with `cleared`, see
+ * {@link coveredDigestsWith}), in order (messages deleted from the head by persistTrim or a
+ * rewrite only shorten the list). A covered message edited in place under its own id, removed
+ * from the middle, or inserted makes it `false`. A record without digests (written before they
+ * existed, or covering nothing) is taken as intact.
  * O(covered content): checked only when a new summary is made, once per period.
  */
-export function coverageIntact(summary: SummaryRecord | undefined, covered: readonly BaseMessage[]): boolean {
-  const digests = summary?.coveredDigests;
+export function coverageIntact(summary: SummaryRecord | undefined, covered: readonly BaseMessage[], cleared?: string): boolean {
+  const digests = coveredDigestsWith(summary, cleared);
   if (digests === undefined) return true;
   const offset = digests.length - covered.length * COVERED_DIGEST_CHARACTERS;
   if (offset < 0) return false;
