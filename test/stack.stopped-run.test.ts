@@ -15,14 +15,14 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { isStoppedRunReply, messageText, STOPPED_RUN_REPLY, toolCallsOf } from "@threadwise/core";
+import { isNoReplyMessage, messageText, NO_REPLY_TEXT, toolCallsOf } from "@threadwise/core";
 import { strictModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
-const dir = mkdtempSync(join(tmpdir(), "threadwise-stopped-run-"));
+const dir = mkdtempSync(join(tmpdir(), "threadwise-no-reply-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 type Lane = "in_memory" | "sqlite";
@@ -67,11 +67,11 @@ async function storedOf(agent: ReturnType<typeof agentOn>["agent"], config: { co
 
 /** The request of the last model call: the stopped run's result, the reply core added, the new question. */
 function expectStoppedRunSent(request: readonly BaseMessage[], question: string) {
-  const at = request.findIndex(isStoppedRunReply);
+  const at = request.findIndex(isNoReplyMessage);
   expect(at).toBeGreaterThan(0);
   expect(request[at - 1]?.getType()).toBe("tool");
   expect(messageText(request[at - 1] as BaseMessage)).toBe("seat 14C");
-  expect(messageText(request[at] as BaseMessage)).toBe(STOPPED_RUN_REPLY);
+  expect(messageText(request[at] as BaseMessage)).toBe(NO_REPLY_TEXT);
   expect(newestPart(request[at + 1] as BaseMessage)).toBe(question);
   expect(newestPart(lastOf(request))).toBe(question);
 }
@@ -92,7 +92,7 @@ describe.each(["in_memory", "sqlite"] as const)("%s: a run stopped after its too
     expectStoppedRunSent(requests.at(-1) ?? [], "Which seat did I get?");
     expect(messageText(lastOf(out.messages))).toContain("seat 14C");
     // The reply is the request's only: nothing stored.
-    expect((await storedOf(agent, config)).some(isStoppedRunReply)).toBe(false);
+    expect((await storedOf(agent, config)).some(isNoReplyMessage)).toBe(false);
   });
 
   it("the model call after the tools failed: the next question is asked with the result", async () => {

@@ -3,9 +3,9 @@ import { describe, expect, it } from "vitest";
 import {
   assembleView,
   EMPTY_DECISIONS,
-  isStoppedRunReply,
-  STOPPED_RUN_REPLY,
-  STOPPED_RUN_REPLY_ID_PREFIX,
+  isNoReplyMessage,
+  NO_REPLY_ID_PREFIX,
+  NO_REPLY_TEXT,
   tailContextOf,
   type ViewDecisions,
   withoutTailContext,
@@ -61,7 +61,7 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
     const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
     // "Which seat did I get?" is asked with the result that holds the seat.
     // Nothing answered the results before h2: core's reply goes between them (Bedrock alternation).
-    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", `${STOPPED_RUN_REPLY_ID_PREFIX}t1`, "h2", "a2", "h3"]);
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", `${NO_REPLY_ID_PREFIX}t1`, "h2", "a2", "h3"]);
     expect((view.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["ok"]);
     expect((thread[1] as AIMessage).tool_calls).toHaveLength(2); // the stored message is unchanged
     expect(findOrphans(view.messages)).toEqual([]);
@@ -82,7 +82,7 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
       human("h2"),
     ];
     const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
-    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "c2", "t2", `${STOPPED_RUN_REPLY_ID_PREFIX}t2`, "h2"]);
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "c2", "t2", `${NO_REPLY_ID_PREFIX}t2`, "h2"]);
     expect(findOrphans(view.messages)).toEqual([]);
   });
 
@@ -217,20 +217,20 @@ describe("assembleView: roles every provider accepts", () => {
       const view = assembleView(thread, noSystem, d);
       expect(roles(view.messages)).toBe("human,ai,tool,ai,human");
       const reply = view.messages[3] as BaseMessage;
-      expect(isStoppedRunReply(reply)).toBe(true);
-      expect(reply.id).toBe(`${STOPPED_RUN_REPLY_ID_PREFIX}t1`);
-      expect(reply.content).toBe(STOPPED_RUN_REPLY);
+      expect(isNoReplyMessage(reply)).toBe(true);
+      expect(reply.id).toBe(`${NO_REPLY_ID_PREFIX}t1`);
+      expect(reply.content).toBe(NO_REPLY_TEXT);
       expect(validateProviderRequest(view.messages)).toEqual([]);
       // Not a message of the view middlewares compute on, and never stored.
-      expect(view.view.some(isStoppedRunReply)).toBe(false);
-      expect(thread.some(isStoppedRunReply)).toBe(false);
+      expect(view.view.some(isNoReplyMessage)).toBe(false);
+      expect(thread.some(isNoReplyMessage)).toBe(false);
     }
     // The run in progress (results last, the model about to answer) gets none.
     expect(roles(assembleView(thread.slice(0, 3), noSystem, EMPTY_DECISIONS).messages)).toBe("human,ai,tool");
     // A result without an id: the reply's id comes from its call id, the same in every process.
     const bare = new ToolMessage({ content: "r", tool_call_id: "x" });
     const again = assembleView([human("h1"), call("c1", ["x"]), bare, human("h2")], noSystem, EMPTY_DECISIONS);
-    expect(again.messages[3]?.id).toBe(`${STOPPED_RUN_REPLY_ID_PREFIX}x`);
+    expect(again.messages[3]?.id).toBe(`${NO_REPLY_ID_PREFIX}x`);
   });
 
   it("a request changed by another middleware is assembled again with one reply, not two", () => {

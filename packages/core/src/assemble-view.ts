@@ -172,8 +172,8 @@ export interface AssembledView {
  * 4. Roles: runs of user messages (left by an unanswered turn or a dropped orphan) become one user
  *    message with all their content blocks; a plain AI message followed by another AI message
  *    becomes one AI message; an AI message with no content and no tool calls is left out; tool
- *    results followed directly by a user message (a run that stopped before its reply) get an AI
- *    message {@link STOPPED_RUN_REPLY} between them. Every provider then sees alternating turns
+ *    results followed directly by a user message (a run that stopped before its reply) get the AI
+ *    message {@link NO_REPLY_TEXT} between them. Every provider then sees alternating turns
  *    (Bedrock Converse and Gemini require it).
  * 5. One system message leads: the system prompt, then the stored `SystemMessage`s in thread
  *    order, then the suffixes (R7), then the head context blocks (R8: all of them in
@@ -513,36 +513,38 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
   } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
     out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
   } else {
-    // A run that stopped after its tools and before a reply (recursionLimit, an abort, a crash,
-    // a fork from after the tools node), then a new user message.
-    if (previous && type === "human" && previousType === "tool") out.push(stoppedRunReply(previous as ToolMessage));
+    // Tool results no reply followed, then a user message: a run that stopped after its tools
+    // (recursionLimit, a failed model call, an abort, a fork from after the tools node), a partly
+    // answered parallel call, a call and result a middleware put before the user message.
+    if (previous && type === "human" && previousType === "tool") out.push(noReplyMessage(previous as ToolMessage));
     out.push(message);
   }
 }
 
 /**
  * The text of the AI message core puts between tool results and a user message that follows them
- * directly (step 4 of {@link assembleView}): Bedrock Converse refuses a user message right after
- * tool results (`@langchain/aws` sends both as `user` turns and merges only runs of results).
+ * directly (step 4 of {@link assembleView}). Bedrock Converse refuses a user message right after
+ * tool results: `@langchain/aws` sends both as `user` turns and merges only runs of results, and
+ * Converse requires alternating roles. Says only that no reply came, true whatever stopped it.
  */
-export const STOPPED_RUN_REPLY = "(The run stopped after these tool results, before a reply.)";
+export const NO_REPLY_TEXT = "(No reply was given to these tool results.)";
 
-/** Id prefix of the replies made by {@link stoppedRunReply}: `threadwise-stopped-run-<tool message id or call id>`. */
-export const STOPPED_RUN_REPLY_ID_PREFIX = "threadwise-stopped-run-";
+/** Id prefix of the messages made by {@link noReplyMessage}: `threadwise-no-reply-<tool message id, else its tool_call_id>`. */
+export const NO_REPLY_ID_PREFIX = "threadwise-no-reply-";
 
 /**
- * The AI message sent after `lastResult`, the last tool result of a run that got no reply: text
- * {@link STOPPED_RUN_REPLY}, id from the result's id (its `tool_call_id` when it has none), so a
- * fresh process sends the same. Never stored.
+ * The AI message sent after `lastResult`, the last of tool results no reply followed: text
+ * {@link NO_REPLY_TEXT}, id from the result's id (its `tool_call_id` when it has none), so a
+ * fresh process sends the same. In the request only, never stored.
  */
-function stoppedRunReply(lastResult: ToolMessage): AIMessage {
+function noReplyMessage(lastResult: ToolMessage): AIMessage {
   const key = typeof lastResult.id === "string" && lastResult.id !== "" ? lastResult.id : lastResult.tool_call_id;
-  return new AIMessage({ id: `${STOPPED_RUN_REPLY_ID_PREFIX}${key}`, content: STOPPED_RUN_REPLY });
+  return new AIMessage({ id: `${NO_REPLY_ID_PREFIX}${key}`, content: NO_REPLY_TEXT });
 }
 
-/** Whether `message` is an AI message core added after the results of a run that got no reply ({@link STOPPED_RUN_REPLY}). */
-export function isStoppedRunReply(message: BaseMessage): boolean {
-  return typeof message.id === "string" && message.id.startsWith(STOPPED_RUN_REPLY_ID_PREFIX) && messageType(message) === "ai";
+/** Whether `message` is an AI message core put after tool results no reply followed ({@link NO_REPLY_TEXT}). */
+export function isNoReplyMessage(message: BaseMessage): boolean {
+  return typeof message.id === "string" && message.id.startsWith(NO_REPLY_ID_PREFIX) && messageType(message) === "ai";
 }
 
 function fieldsOf(message: BaseMessage) {

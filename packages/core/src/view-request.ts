@@ -5,7 +5,7 @@ import {
   assembleWith,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
-  isStoppedRunReply,
+  isNoReplyMessage,
   type StartOn,
   type SummaryProvenance,
   type ViewCut,
@@ -76,7 +76,7 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
   const thread =
     request.messages === state.assembled.messages
       ? state.thread
-      : request.messages.filter((m) => !isContextMessage(m) && !isStoppedRunReply(m)).map((m) => withoutTailContext(m));
+      : request.messages.filter((m) => !isContextMessage(m) && !isNoReplyMessage(m)).map((m) => withoutTailContext(m));
   const system = sameSystemText(request.systemMessage, state.assembled.systemMessage) ? state.system : request.systemMessage;
   return { thread, system, decisions: state.decisions };
 }

@@ -4,7 +4,7 @@ import {
   addContextBlocks,
   createTokenCounter,
   findOrphans,
-  isStoppedRunReply,
+  isNoReplyMessage,
   loneSurrogateAt,
   messageText,
   requestOverheadTokens,
@@ -419,7 +419,7 @@ describe("tokenCap through createAgent with MemorySaver", () => {
 
 describe("tokenCap with runs stopped before their reply", () => {
   // Each turn's run stopped after its tool (recursionLimit, a failed model call): core's assembly
-  // puts its STOPPED_RUN_REPLY between the results and the next user message. The cap counts it.
+  // puts its NO_REPLY_TEXT between the results and the next user message. The cap counts it.
   const thread: BaseMessage[] = [];
   for (let k = 1; k <= 10; k += 1)
     thread.push(human(`h${k}`, "q".repeat(40)), call(`c${k}`, [`x${k}`]), result(`t${k}`, `x${k}`, "r".repeat(40)));
@@ -428,7 +428,7 @@ describe("tokenCap with runs stopped before their reply", () => {
   it("counts the replies core adds, so the request stays within maxTokens", async () => {
     const maxTokens = 200;
     const sent = await sentThrough({ maxTokens, tokenCounter: characterTokenCounter(), logger: false }, thread);
-    expect(sent.filter(isStoppedRunReply).length).toBeGreaterThan(0);
+    expect(sent.filter(isNoReplyMessage).length).toBeGreaterThan(0);
     expect(validateProviderRequest(sent)).toEqual([]);
     expect(counter().countMessages(sent) + requestOverheadTokens({ system: false, tools: false })).toBeLessThanOrEqual(maxTokens);
   });

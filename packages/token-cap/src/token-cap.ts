@@ -5,7 +5,7 @@ import {
   EVICTION_MODES,
   envPositiveInt,
   type IndexedViewOptions,
-  isStoppedRunReply,
+  isNoReplyMessage,
   loggerOptionSchema,
   type MessageGroup,
   parseOptions,
@@ -374,7 +374,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
       // fixed cost of this view. Cut again with them counted; the second cut starts at or after
       // the first, so the compaction is still pinned and no more replies are sent than counted.
       const pinned = viewReport(next).compaction?.pinnedMessages ?? 0;
-      const added = [...viewMessages(next).slice(0, pinned), ...next.messages.filter(isStoppedRunReply)];
+      const added = [...viewMessages(next).slice(0, pinned), ...next.messages.filter(isNoReplyMessage)];
       if (added.length > 0) {
         const addedTokens = counter.countMessages(added);
         const boundOf = counter.boundMessage;
