@@ -594,6 +594,39 @@ describe("public reports: jumps and limits", () => {
   });
 });
 
+describe("public reports: a run stopped by the recursion limit", () => {
+  // https://github.com/keurcien/auxilia/pull/97 (the recursion limit fired mid tool loop; the next
+  // message got a provider 400 for the dangling call; fixed there with PatchToolCallsMiddleware and
+  // a stored AI reply) and https://github.com/langchain-ai/langchainjs/issues/6724 (Bedrock
+  // Converse: "A conversation must alternate between user and assistant roles" when a tool result
+  // is followed by a user message). The view leaves the dangling call out; before the fix it then
+  // sent the loop's last results followed by the new user message, which Bedrock refuses.
+  it("the next message is accepted by every provider, and the model still sees what the tools did", async () => {
+    const model = strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last) || messageText(last).startsWith("BOOK"))
+          return new AIMessage({
+            content: "",
+            tool_calls: [{ id: `call_${messages.length}`, name: "book", args: { seat: "14C" }, type: "tool_call" }],
+          });
+        return `seen: ${messages
+          .filter(isTool)
+          .map((m) => messageText(m))
+          .join(", ")}`;
+      },
+    });
+    const { agent } = stackAgent({ windowSize: 12, model });
+    const config = { configurable: { thread_id: "recursion-limit" } };
+    await expect(agent.invoke({ messages: [new HumanMessage("BOOK 14C")] }, { ...config, recursionLimit: 6 })).rejects.toThrow(
+      /recursion/i,
+    );
+    await agent.invoke({ messages: [new HumanMessage("Which seat did I get?")] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "recursion-limit")))).toContain("booked seat 14C");
+  });
+});
+
 describe("public reports: updateState on the stack's checkpointer", () => {
   // https://github.com/langchain-ai/langgraphjs/pull/629 (issue 591: MemorySaver threw without
   // `checkpoint_ns`; other savers default it to ""). `agent.graph.updateState({ configurable: { thread_id } }, ...)`,

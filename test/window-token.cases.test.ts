@@ -4,7 +4,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { createTokenCounter, findOrphans, requestOverheadTokens } from "@threadwise/core";
+import { createTokenCounter, findOrphans, NO_REPLY_TEXT, requestOverheadTokens } from "@threadwise/core";
 import { characterTokenCounter, scriptedModel } from "@threadwise/core/testing";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
@@ -152,10 +152,11 @@ describe("a hook-created pair of messages without ids", () => {
     const config = { configurable: { thread_id: "hook" } };
     for (const q of ["one", "two", "three"]) await agent.invoke({ messages: [new HumanMessage(q)] }, config);
     const shapes = model.calls.map((c) => c.messages.map((m) => `${m.getType()}:${m.id === undefined ? "no-id" : "id"}`));
-    expect(shapes[0]).toEqual(["ai:no-id", "tool:no-id", "human:id"]);
+    expect(shapes[0]).toEqual(["ai:no-id", "tool:no-id", "ai:id", "human:id"]);
     // Turn 3 sees [one, answer 1, two, answer 2, pair, three]; a window of 4 holds three, the pair, answer 2.
-    // answer 2 and the injected call are two assistant turns in a row: core sends them as one.
-    expect(model.calls[2]?.messages.map((m) => m.content)).toEqual(["answer 2", "seat 1A is free", "three"]);
+    // answer 2 and the injected call are two assistant turns in a row: core sends them as one. The
+    // injected result and the question are two user turns on Bedrock: core's no-reply message goes between.
+    expect(model.calls[2]?.messages.map((m) => m.content)).toEqual(["answer 2", "seat 1A is free", NO_REPLY_TEXT, "three"]);
     expect((model.calls[2]?.messages[0] as AIMessage | undefined)?.tool_calls?.map((c) => c.id)).toEqual(["inj"]);
     for (const c of model.calls) expect(findOrphans(c.messages)).toEqual([]);
     const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;

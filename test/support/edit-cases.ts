@@ -278,7 +278,13 @@ export type Op =
    * A turn whose model calls `lookup` and `book` in parallel; `book` waits for a human
    * (humanInTheLoopMiddleware), who approves, edits or rejects it (`Command({ resume })`).
    */
-  | { kind: "hitl"; by: Process; turn: TurnSpec; decision: "approve" | "edit" | "reject"; call: string };
+  | { kind: "hitl"; by: Process; turn: TurnSpec; decision: "approve" | "edit" | "reject"; call: string }
+  /**
+   * The turn's user message given to a checkpoint taken right after the tools node (`pick` modulo
+   * how many there are; the head when there is none): a fork of a run that stopped before its
+   * reply, so the view has tool results followed by a user message (core's no-reply message).
+   */
+  | { kind: "fork-after-tools"; by: Process; turn: TurnSpec; pick: number };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
@@ -296,6 +302,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "reimport",
   "other-stack",
   "hitl",
+  "fork-after-tools",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -382,6 +389,14 @@ const opArb: fc.Arbitrary<Op> = fc.oneof(
   },
 );
 
+/** A fork with new input from a checkpoint taken after the tools node (`fork-after-tools`). */
+const forkAfterToolsArb: fc.Arbitrary<Op> = fc.record({
+  kind: fc.constant("fork-after-tools" as const),
+  by: processArb,
+  turn: turnArb,
+  pick: fc.nat(),
+});
+
 /** An edit in place of a message held again (`edit-held`, archive cases only). */
 const editHeldArb: fc.Arbitrary<Op> = fc.record({
   kind: fc.constant("edit-held" as const),
@@ -420,10 +435,19 @@ function caseArb(long: number): fc.Arbitrary<EditCase> {
 }
 
 /**
- * A case: a saver, a stored part, the first turn, then 3 to 10 operations. Mostly short threads,
- * sometimes long ones (a per-thread cache that samples positions misses more).
+ * A case: a saver, a stored part, the first turn, then 3 to 10 operations (and at most one
+ * `fork-after-tools`, drawn after the rest). Mostly short threads, sometimes long ones (a per-thread cache
+ * that samples positions misses more).
  */
-export const editCaseArb: fc.Arbitrary<EditCase> = caseArb(0.2);
+export const editCaseArb: fc.Arbitrary<EditCase> = fc
+  .tuple(caseArb(0.2), fc.array(fc.tuple(fc.nat(), forkAfterToolsArb), { maxLength: 1 }))
+  .map(([c, forks]) => {
+    // Drawn after the case's own draws (as archiveCaseArb's edit-held): its stored part, turns and
+    // other ops are those the seed drew before; the stack drawn after the case may differ.
+    const ops = [...c.ops];
+    for (const [at, op] of forks) ops.splice(at % (ops.length + 1), 0, op);
+    return { ...c, ops };
+  });
 /**
  * The same for archive stacks: long stored parts as often as short ones, three times in four
  * without stored system messages (nothing after the first one is archived), so messages move, and

@@ -753,6 +753,16 @@ export async function runCase(
     } else if (op.kind === "fork") {
       const target = heads[Math.max(0, heads.length - 1 - op.back)];
       await invoke(op.by, op.turn, [], target);
+    } else if (op.kind === "fork-after-tools") {
+      const afterTools = [];
+      for await (const snapshot of agents.A.graph.getStateHistory(run)) {
+        const messages = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
+        const last = messages[messages.length - 1];
+        if (snapshot.next.length > 0 && last && messageType(last) === "tool") afterTools.push(snapshot);
+      }
+      const target = afterTools[op.pick % Math.max(1, afterTools.length)];
+      current.where += target ? ` from ${afterTools.length} after-tools checkpoints` : " (none: at the head)";
+      await invoke(op.by, op.turn, [], target?.config.configurable?.checkpoint_id as string | undefined);
     } else if (op.kind === "other-stack") {
       others[op.by] ??= agentOf(processes[op.by], c.otherConfig);
       await invokeOn(others[op.by] as ReturnType<typeof agentOf>, op.turn, []);

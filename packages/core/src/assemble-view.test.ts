@@ -1,8 +1,18 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { assembleView, EMPTY_DECISIONS, tailContextOf, type ViewDecisions, withoutTailContext } from "./assemble-view.js";
+import {
+  assembleView,
+  EMPTY_DECISIONS,
+  isNoReplyMessage,
+  NO_REPLY_ID_PREFIX,
+  NO_REPLY_TEXT,
+  tailContextOf,
+  type ViewDecisions,
+  withoutTailContext,
+} from "./assemble-view.js";
 import { findOrphans } from "./groups.js";
 import { STABLE_TAIL_HEADER } from "./placement.js";
+import { validateProviderRequest } from "./testing/provider-validator.js";
 import { addContextBlocks, contextBlocksOf, viewMessages, viewReport, withViewDecisions } from "./view-request.js";
 
 const human = (id: string, text = id) => new HumanMessage({ id, content: text });
@@ -50,7 +60,8 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
     const thread = [human("h1"), call("c1", ["ok", "rejected"]), result("t1", "ok"), human("h2"), ai("a2"), human("h3")];
     const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
     // "Which seat did I get?" is asked with the result that holds the seat.
-    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "h2", "a2", "h3"]);
+    // Nothing answered the results before h2: core's reply goes between them (Bedrock alternation).
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", `${NO_REPLY_ID_PREFIX}t1`, "h2", "a2", "h3"]);
     expect((view.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["ok"]);
     expect((thread[1] as AIMessage).tool_calls).toHaveLength(2); // the stored message is unchanged
     expect(findOrphans(view.messages)).toEqual([]);
@@ -71,7 +82,7 @@ describe("assembleView: no orphan of any kind (spec R4, R33)", () => {
       human("h2"),
     ];
     const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
-    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "c2", "t2", "h2"]);
+    expect(ids(view.messages)).toEqual(["h1", "c1", "t1", "c2", "t2", `${NO_REPLY_ID_PREFIX}t2`, "h2"]);
     expect(findOrphans(view.messages)).toEqual([]);
   });
 
@@ -196,6 +207,40 @@ describe("assembleView: roles every provider accepts", () => {
     expect(view.report.tailContext).toBe(`\n\n${STABLE_TAIL_HEADER}\n\n[Facts]\nF`);
     // The stored message object is untouched.
     expect(thread[2]?.content).toBe("h2");
+  });
+
+  it("puts an AI message between tool results and a user message right after them (a run stopped before its reply)", () => {
+    // recursionLimit mid tool loop: the last call is unanswered (an orphan), the results before it come last.
+    const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), call("c2", ["y"]), human("h2")];
+    const replaced = decide({ replacements: [{ producer: "t", original: thread[2] as BaseMessage, replacement: result("t1", "x") }] });
+    for (const d of [EMPTY_DECISIONS, replaced]) {
+      const view = assembleView(thread, noSystem, d);
+      expect(roles(view.messages)).toBe("human,ai,tool,ai,human");
+      const reply = view.messages[3] as BaseMessage;
+      expect(isNoReplyMessage(reply)).toBe(true);
+      expect(reply.id).toBe(`${NO_REPLY_ID_PREFIX}t1`);
+      expect(reply.content).toBe(NO_REPLY_TEXT);
+      expect(validateProviderRequest(view.messages)).toEqual([]);
+      // Not a message of the view middlewares compute on, and never stored.
+      expect(view.view.some(isNoReplyMessage)).toBe(false);
+      expect(thread.some(isNoReplyMessage)).toBe(false);
+    }
+    // The run in progress (results last, the model about to answer) gets none.
+    expect(roles(assembleView(thread.slice(0, 3), noSystem, EMPTY_DECISIONS).messages)).toBe("human,ai,tool");
+    // A result without an id: the reply's id comes from its call id, the same in every process.
+    const bare = new ToolMessage({ content: "r", tool_call_id: "x" });
+    const again = assembleView([human("h1"), call("c1", ["x"]), bare, human("h2")], noSystem, EMPTY_DECISIONS);
+    expect(again.messages[3]?.id).toBe(`${NO_REPLY_ID_PREFIX}x`);
+  });
+
+  it("a request changed by another middleware is assembled again with one reply, not two", () => {
+    const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), human("h2")];
+    const request = { messages: thread, systemMessage: noSystem };
+    const first = withViewDecisions(request, []);
+    const foreign = { ...first, messages: [...first.messages] };
+    const again = withViewDecisions(foreign, []);
+    expect(roles(again.messages)).toBe("human,ai,tool,ai,human");
+    expect(ids(viewMessages(again))).toEqual(["h1", "c1", "t1", "h2"]);
   });
 
   it("is a pure function of its inputs", () => {

@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
 import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf } from "./groups.js";
 import {
@@ -171,8 +171,10 @@ export interface AssembledView {
  * 3. Replacements (shortened tool results) are applied.
  * 4. Roles: runs of user messages (left by an unanswered turn or a dropped orphan) become one user
  *    message with all their content blocks; a plain AI message followed by another AI message
- *    becomes one AI message; an AI message with no content and no tool calls is left out. Every
- *    provider then sees alternating turns (Bedrock Converse and Gemini require it).
+ *    becomes one AI message; an AI message with no content and no tool calls is left out; tool
+ *    results followed directly by a user message (a run that stopped before its reply) get the AI
+ *    message {@link NO_REPLY_TEXT} between them. Every provider then sees alternating turns
+ *    (Bedrock Converse and Gemini require it).
  * 5. One system message leads: the system prompt, then the stored `SystemMessage`s in thread
  *    order, then the suffixes (R7), then the head context blocks (R8: all of them in
  *    `legacy_system`, the summary and work memory in `cache_aware`).
@@ -510,7 +512,39 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
     out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
   } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
     out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
-  } else out.push(message);
+  } else {
+    // Tool results no reply followed, then a user message: a run that stopped after its tools
+    // (recursionLimit, a failed model call, an abort, a fork from after the tools node), a partly
+    // answered parallel call, a call and result a middleware put before the user message.
+    if (previous && type === "human" && previousType === "tool") out.push(noReplyMessage(previous as ToolMessage));
+    out.push(message);
+  }
+}
+
+/**
+ * The text of the AI message core puts between tool results and a user message that follows them
+ * directly (step 4 of {@link assembleView}). Bedrock Converse refuses a user message right after
+ * tool results: `@langchain/aws` sends both as `user` turns and merges only runs of results, and
+ * Converse requires alternating roles. Says only that no reply came, true whatever stopped it.
+ */
+export const NO_REPLY_TEXT = "(No reply was given to these tool results.)";
+
+/** Id prefix of the messages made by {@link noReplyMessage}: `threadwise-no-reply-<tool message id, else its tool_call_id>`. */
+export const NO_REPLY_ID_PREFIX = "threadwise-no-reply-";
+
+/**
+ * The AI message sent after `lastResult`, the last of tool results no reply followed: text
+ * {@link NO_REPLY_TEXT}, id from the result's id (its `tool_call_id` when it has none), so a
+ * fresh process sends the same. In the request only, never stored.
+ */
+function noReplyMessage(lastResult: ToolMessage): AIMessage {
+  const key = typeof lastResult.id === "string" && lastResult.id !== "" ? lastResult.id : lastResult.tool_call_id;
+  return new AIMessage({ id: `${NO_REPLY_ID_PREFIX}${key}`, content: NO_REPLY_TEXT });
+}
+
+/** Whether `message` is an AI message core put after tool results no reply followed ({@link NO_REPLY_TEXT}). */
+export function isNoReplyMessage(message: BaseMessage): boolean {
+  return typeof message.id === "string" && message.id.startsWith(NO_REPLY_ID_PREFIX) && messageType(message) === "ai";
 }
 
 function fieldsOf(message: BaseMessage) {

@@ -58,9 +58,9 @@ export interface ThreadIndex {
   /**
    * Positions, ascending, of candidate messages where core's role alternation (step 4 of
    * `assembleView`) may do more than keep the message as it is: an AI message with neither content
-   * nor tool calls, a message right after one, a user message right after a user message, an AI
-   * message right after an AI message without tool calls (neighbours taken in the view of all
-   * candidates). Everywhere else a message is handed on unchanged.
+   * nor tool calls, a message right after one, a user message right after a user message or a tool
+   * result, an AI message right after an AI message without tool calls (neighbours taken in the
+   * view of all candidates). Everywhere else a message is handed on unchanged.
    */
   readonly mergePoints: readonly number[];
   /**
@@ -109,7 +109,8 @@ class Index implements ThreadIndex {
         count += g.messages.length;
         this.countPrefix.push(count);
         for (let k = 0; k < g.messages.length; k += 1) {
-          const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "other";
+          // After a tool_call group's AI message come only its results.
+          const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "tool";
           if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + k);
           previous = kind;
         }
@@ -191,7 +192,7 @@ class Index implements ThreadIndex {
 }
 
 /** What role alternation needs to know of a candidate message. */
-type RoleKind = "human" | "plain-ai" | "empty-ai" | "calls-ai" | "other";
+type RoleKind = "human" | "plain-ai" | "empty-ai" | "calls-ai" | "tool" | "other";
 
 function roleKind(message: BaseMessage): RoleKind {
   const type = messageType(message);
@@ -204,7 +205,7 @@ function roleKind(message: BaseMessage): RoleKind {
 /** Whether alternation may merge or drop `next` after `previous` (see {@link ThreadIndex.mergePoints}). */
 function mayMerge(previous: RoleKind, next: RoleKind): boolean {
   if (next === "empty-ai" || previous === "empty-ai") return true;
-  if (next === "human") return previous === "human";
+  if (next === "human") return previous === "human" || previous === "tool";
   if (next === "plain-ai" || next === "calls-ai") return previous === "plain-ai";
   return false;
 }

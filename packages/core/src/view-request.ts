@@ -5,6 +5,7 @@ import {
   assembleWith,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
+  isNoReplyMessage,
   type StartOn,
   type SummaryProvenance,
   type ViewCut,
@@ -66,7 +67,8 @@ function stateOf(request: PlacementRequest): ViewState | undefined {
 /**
  * Thread, system message and decisions of the request. A change made after the last render by a
  * middleware that is not threadwise's becomes the new thread or system message (with the
- * stable_tail context taken off again); decisions are kept.
+ * stable_tail context and the replies core put after a stopped run's results taken off again);
+ * decisions are kept.
  */
 function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: SystemMessage; decisions: ViewDecisions } {
   const state = stateOf(request);
@@ -74,7 +76,7 @@ function inputsOf(request: PlacementRequest): { thread: BaseMessage[]; system: S
   const thread =
     request.messages === state.assembled.messages
       ? state.thread
-      : request.messages.filter((m) => !isContextMessage(m)).map((m) => withoutTailContext(m));
+      : request.messages.filter((m) => !isContextMessage(m) && !isNoReplyMessage(m)).map((m) => withoutTailContext(m));
   const system = sameSystemText(request.systemMessage, state.assembled.systemMessage) ? state.system : request.systemMessage;
   return { thread, system, decisions: state.decisions };
 }

@@ -4,6 +4,7 @@ import {
   addContextBlocks,
   createTokenCounter,
   findOrphans,
+  isNoReplyMessage,
   loneSurrogateAt,
   messageText,
   requestOverheadTokens,
@@ -11,7 +12,7 @@ import {
   ThreadwiseConfigError,
   type ThreadwiseLogger,
 } from "@threadwise/core";
-import { characterTokenCounter, scriptedModel, strictModel } from "@threadwise/core/testing";
+import { characterTokenCounter, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
@@ -28,6 +29,18 @@ const call = (id: string, callIds: string[]) =>
   new AIMessage({ id, content: "", tool_calls: callIds.map((c) => ({ id: c, name: "look", args: {}, type: "tool_call" as const })) });
 const result = (id: string, callId: string, text: string) => new ToolMessage({ id, content: text, tool_call_id: callId });
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
+
+/** What the model receives when `tokenCap(options)` handles a request of `thread` (no system prompt, no tools). */
+async function sentThrough(options: Parameters<typeof tokenCap>[0], thread: BaseMessage[], model: unknown = {}): Promise<BaseMessage[]> {
+  let sent: BaseMessage[] = [];
+  const request = { messages: thread, systemMessage: new SystemMessage(""), state: { messages: thread }, tools: [], model };
+  // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+  await (tokenCap(options).wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
+    sent = r.messages;
+    return new AIMessage("ok");
+  });
+  return sent;
+}
 
 function recordingLogger(): ThreadwiseLogger & { lines: string[]; warnings: Array<[string, unknown]> } {
   const lines: string[] = [];
@@ -176,16 +189,7 @@ describe("tokenCap encoding", () => {
   const korean = "안녕하세요, 부산으로 이사했어요. 다음 주 예약을 바꾸고 싶습니다.";
   const thread = [human("old", korean), ai("old-answer", korean), human("now", korean)];
 
-  async function sentWith(options: Parameters<typeof tokenCap>[0], model: unknown) {
-    let seen: BaseMessage[] = [];
-    const request = { messages: thread, systemMessage: new SystemMessage(""), state: { messages: thread }, tools: [], model };
-    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-    await (tokenCap(options).wrapModelCall as any)(request, async (r: { messages: BaseMessage[] }) => {
-      seen = r.messages;
-      return new AIMessage("ok");
-    });
-    return ids(seen);
-  }
+  const sentWith = async (options: Parameters<typeof tokenCap>[0], model: unknown) => ids(await sentThrough(options, thread, model));
 
   it("follows the request's model name, the model option, or the encoding option", async () => {
     // 3 messages x (20 + 4) + 3 of reply priming = 75 tokens in o200k_base; x (33 + 4) + 3 = 114 in cl100k_base (two: 77).
@@ -249,16 +253,7 @@ describe("tokenCap with a provider compaction", () => {
 
   it("counts the compaction message it keeps ahead of the view, so the request stays within maxTokens", async () => {
     const maxTokens = 200;
-    let sent: BaseMessage[] = [];
-    const request = { messages: thread, systemMessage: new SystemMessage(""), state: { messages: thread }, tools: [], model: {} };
-    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
-    await (tokenCap({ maxTokens, tokenCounter: characterTokenCounter(), logger: false }).wrapModelCall as any)(
-      request,
-      async (r: { messages: BaseMessage[] }) => {
-        sent = r.messages;
-        return new AIMessage("ok");
-      },
-    );
+    const sent = await sentThrough({ maxTokens, tokenCounter: characterTokenCounter(), logger: false }, thread);
     expect(ids(sent).slice(0, 2)).toEqual(["h0", "c0"]);
     expect(sent.at(-1)?.id).toBe("a12");
     // The request as the cap counts it: the messages sent plus the reply priming of a request.
@@ -419,5 +414,22 @@ describe("tokenCap through createAgent with MemorySaver", () => {
     expect(logger.warnings).toEqual([]);
     // Stored results are the originals.
     expect(out.messages.filter((m) => m.getType() === "tool").map((m) => String(m.content).length)).toEqual([1505, 1505]);
+  });
+});
+
+describe("tokenCap with runs stopped before their reply", () => {
+  // Each turn's run stopped after its tool (recursionLimit, a failed model call): core's assembly
+  // puts its NO_REPLY_TEXT between the results and the next user message. The cap counts it.
+  const thread: BaseMessage[] = [];
+  for (let k = 1; k <= 10; k += 1)
+    thread.push(human(`h${k}`, "q".repeat(40)), call(`c${k}`, [`x${k}`]), result(`t${k}`, `x${k}`, "r".repeat(40)));
+  thread.push(human("h-last", "q".repeat(40)));
+
+  it("counts the replies core adds, so the request stays within maxTokens", async () => {
+    const maxTokens = 200;
+    const sent = await sentThrough({ maxTokens, tokenCounter: characterTokenCounter(), logger: false }, thread);
+    expect(sent.filter(isNoReplyMessage).length).toBeGreaterThan(0);
+    expect(validateProviderRequest(sent)).toEqual([]);
+    expect(counter().countMessages(sent) + requestOverheadTokens({ system: false, tools: false })).toBeLessThanOrEqual(maxTokens);
   });
 });

@@ -5,6 +5,7 @@ import {
   EVICTION_MODES,
   envPositiveInt,
   type IndexedViewOptions,
+  isNoReplyMessage,
   loggerOptionSchema,
   type MessageGroup,
   parseOptions,
@@ -335,10 +336,10 @@ export function tokenCap(options: TokenCapOptions = {}) {
         return fixedTokens;
       };
       const bound = counter.boundText;
-      const settingsWith = (pinnedTokens: number, pinnedBound: number): CapSettings => ({
+      const settingsWith = (addedTokens: number, addedBound: number): CapSettings => ({
         maxTokens,
         get fixedTokens() {
-          return exactFixed() + pinnedTokens;
+          return exactFixed() + addedTokens;
         },
         ...(bound && counter.boundMessage
           ? {
@@ -347,7 +348,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
                 toolTokens +
                 (tailContext === "" ? 0 : bound(tailContext)) +
                 overhead +
-                pinnedBound,
+                addedBound,
             }
           : {}),
         counter,
@@ -367,16 +368,18 @@ export function tokenCap(options: TokenCapOptions = {}) {
         return { result, next };
       };
       let { result, next } = decide(settingsWith(0, 0));
-      // A provider compaction the cut left behind is sent ahead of the view with its turn's user
-      // message (core's assembleView): those messages are a fixed cost of this view. Cut again with
-      // them counted; the second cut starts at or after the first, so they are still pinned.
+      // Messages core sends that no kept group holds: a provider compaction the cut left behind,
+      // sent ahead of the view with its turn's user message, and the AI message core puts after
+      // the results of a run that stopped before its reply (core's assembleView). They are a
+      // fixed cost of this view. Cut again with them counted; the second cut starts at or after
+      // the first, so the compaction is still pinned and no more replies are sent than counted.
       const pinned = viewReport(next).compaction?.pinnedMessages ?? 0;
-      if (pinned > 0) {
-        const ahead = viewMessages(next).slice(0, pinned);
-        const pinnedTokens = counter.countMessages(ahead);
+      const added = [...viewMessages(next).slice(0, pinned), ...next.messages.filter(isNoReplyMessage)];
+      if (added.length > 0) {
+        const addedTokens = counter.countMessages(added);
         const boundOf = counter.boundMessage;
-        const pinnedBound = boundOf ? ahead.reduce((sum, m) => sum + boundOf(m), 0) : 0;
-        ({ result, next } = decide(settingsWith(pinnedTokens, pinnedBound)));
+        const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
+        ({ result, next } = decide(settingsWith(addedTokens, addedBound)));
       }
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
