@@ -112,6 +112,46 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     expect(rows.map((row) => row.seq)).toEqual([...rows.map((row) => row.seq)].sort((x, y) => x - y));
     expect(rows[0]?.record).toBe((await registry.readArchive("t", "default", 0)).rows.find((row) => row.messageId === "c")?.record);
   });
+
+  it("a checkpoint commit asked for the archive mark gets, with the lock, the one archiveMark reads in its write", async () => {
+    const { saver } = make();
+    const registry = saver.registry;
+    const commit = (checkpointId: string, archiveTenantId?: string) => ({
+      checkpointNs: "",
+      parentId: undefined,
+      checkpointId,
+      startsRun: true,
+      branch: true,
+      leavesTurnOpen: false,
+      turnLeaseMs: 0,
+      ...(archiveTenantId === undefined ? {} : { archiveTenantId }),
+    });
+    // Each step: the mark handed with the lock (when the registry reads one then) and archiveMark's in the same write.
+    const marks = async (checkpointId: string, tenant: string) =>
+      registry.commitCheckpoint("t", commit(checkpointId, tenant), async (locked) => [
+        locked.archiveMark,
+        await registry.archiveMark("t", tenant),
+      ]);
+    const steps = [await marks("c0", "default")];
+    await saver.archiveMessages("t", [human("a"), ai("b")]);
+    steps.push(await marks("c1", "default"), await marks("c2", "other"));
+    await registry.commitCheckpoint("t", commit("c3"), async () => registry.clearArchive("t", "default", "c"));
+    steps.push(await marks("c4", "default"));
+    await saver.archiveMessages("t", [human("c")]);
+    steps.push(await marks("c5", "default"));
+    // Where the default tenant's archive stood at c0, c1, c4 (after the rewrite), c5 (c2 asked for another tenant's).
+    expect([0, 1, 3, 4].map((k) => steps[k]?.[1])).toEqual([
+      { stamp: 0, seq: 0 },
+      { stamp: 1, seq: 2 },
+      { stamp: 2, seq: 0 },
+      // seq starts again after a rewrite on SQLite and goes on in memory: either way above every row's before it.
+      { stamp: 3, seq: registry.kind === "sqlite" ? 1 : 3 },
+    ]);
+    // SQLite reads it with the lock; the in-memory registry leaves it to archiveMark.
+    for (const [locked, read] of steps) expect(locked).toEqual(registry.kind === "sqlite" ? read : undefined);
+    // Without a tenant nothing is read with the lock.
+    expect(await registry.commitCheckpoint("t", commit("c6"), async (locked) => locked.archiveMark)).toBeUndefined();
+  });
 });
 
 /** Follows a thread's archive through `archivedChanges`, as recall does: what it read so far, and how. */

@@ -8,6 +8,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  type CommitLocked,
   claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
@@ -81,7 +82,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return created;
   }
 
-  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
+  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       const row = this.#touch(id);
@@ -93,7 +94,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
         runningForMs: leased ? now - (row.leaseStartedAt ?? now) : undefined,
         operationCheckpointId: commit.operationId === undefined ? undefined : row.operations?.get(commit.operationId),
       });
-      const result = await write();
+      const result = await write({});
       if (commit.checkpointNs === "") {
         row.headId = commit.checkpointId;
         row.headVersion = (row.headVersion ?? 0) + 1;

@@ -10,6 +10,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  type CommitLocked,
   claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
@@ -102,7 +103,7 @@ export class PgThreadRegistry implements ThreadRegistry {
     this.#reader = scope.pool(pool);
   }
 
-  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
+  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
     return this.#inTransaction(threadId, async (client, row) => {
       let operationCheckpointId: string | undefined;
       if (commit.operationId !== undefined) {
@@ -119,7 +120,7 @@ export class PgThreadRegistry implements ThreadRegistry {
         runningForMs: leased ? (row.running_ms ?? 0) : undefined,
         operationCheckpointId,
       });
-      const result = await this.scope.run(client, write);
+      const result = await this.scope.run(client, () => write({}));
       if (commit.checkpointNs === "") {
         await client.query(
           `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1,

@@ -10,6 +10,7 @@ import {
   type ArchiveRow,
   assertCommit,
   type CheckpointCommit,
+  type CommitLocked,
   claimCommit,
   NO_ROWS,
   type ThreadDeleteOptions,
@@ -25,13 +26,29 @@ export const SQLITE_SCHEMA_VERSION = 5;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
+/**
+ * The time of a statement of the per-step path, read inside it (no statement of its own): the
+ * injected clock's reading bound as `@now`, else SQLite's clock. `julianday('now')` is the same
+ * for every use within one statement, so the columns one statement sets agree.
+ */
+const NOW_MS = `coalesce(@now, ${DB_NOW_MS})`;
+/** Archive mark columns ({@link ArchiveMark}) of the thread's archive under `@tenant`: two single-aggregate subqueries, each answered from its index. */
+const ARCHIVE_MARK_COLUMNS = `(SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp,
+              (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq`;
 
-/** The registry columns a write reads under the lock. */
+/** The registry columns a write reads under the lock, and the time it took the lock at. */
 interface ThreadRow {
   head_id: string | null;
   head_version: number;
   lease_until: number | null;
   lease_started_at: number | null;
+  now: number;
+}
+
+/** Extra columns the statement taking a write's lock returns (scalar subqueries over named parameters), with their parameters. */
+interface LockColumns {
+  sql: string;
+  params: Record<string, string>;
 }
 
 /**
@@ -44,7 +61,11 @@ interface ThreadRow {
  * {@link SqliteThreadRegistry.commitWrites} run `BEGIN IMMEDIATE` (the file's write lock, so
  * other processes wait), the tombstone check and compare-and-set, the wrapped SqliteSaver's own
  * statements (its nested transactions become savepoints), and `COMMIT`. Transactions on one
- * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s.
+ * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s. One
+ * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
+ * the lease, the time and what the write needs besides (where the archive stands, whether the
+ * checkpoint of pending writes is stored); times are read inside the statements that use them.
+ * So a checkpoint costs 4 statements of its own and a batch of pending writes 3 (was 7 and 5).
  *
  * Deletion leaves nothing readable in the file (R24): `secure_delete` zeroes deleted rows and
  * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
@@ -58,8 +79,10 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly kind = "sqlite";
   readonly #db: Database.Database;
   readonly #now: () => number;
+  /** The injected clock (`options.now`), bound as `@now` ({@link NOW_MS}); `undefined`: SQLite's. */
+  readonly #clock: (() => number) | undefined;
   readonly #queue: SerialQueue;
-  /** Statements of the per-step path (every put, write and head read), prepared once. */
+  /** Statements of the per-step path (every put, write, head and archive read, lease renewal), prepared once. */
   readonly #statements = new Map<string, Database.Statement>();
 
   /**
@@ -70,6 +93,7 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     this.#db = db;
     const dbNow = db.prepare(`SELECT ${DB_NOW_MS} AS now`).pluck();
     this.#now = options.now ?? (() => dbNow.get() as number);
+    this.#clock = options.now;
     this.#queue = serialQueueOf(db);
     // setup() is protected in the typings but idempotent and safe to call early.
     (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
@@ -130,40 +154,54 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return statement;
   }
 
-  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T> {
-    return this.#inTransaction(threadId, async (id, row, now) => {
-      const leased = row.lease_until !== null && row.lease_until > now;
-      const operation =
-        commit.operationId === undefined
-          ? undefined
-          : (this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
-              .pluck()
-              .get(id, commit.operationId) as string | undefined);
-      assertCommit(id, commit, {
-        headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
-        leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
-        runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
-        operationCheckpointId: operation,
-      });
-      const result = await write();
-      if (commit.checkpointNs === "") {
-        const after = this.#now();
-        const open = commit.leavesTurnOpen;
-        const startedAt = !open ? null : commit.startsRun || !leased ? after : (row.lease_started_at ?? after);
-        this.#prepare(
-          `UPDATE threadwise_threads SET head_id = ?, head_version = head_version + 1, lease_until = ?, lease_started_at = ?,
-               turn_open_at = ? WHERE thread_id = ?`,
-        ).run(commit.checkpointId, open ? after + commit.turnLeaseMs : null, startedAt, open ? after : null, id);
-        if (commit.operationId !== undefined && commit.startsRun)
-          this.#prepare("INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (?, ?, ?, ?)").run(
-            id,
-            commit.operationId,
-            commit.checkpointId,
-            after,
-          );
-      }
-      return result;
-    });
+  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
+    // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
+    // the file's write lock, so no archive write can land between it and the checkpoint's).
+    const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
+    const mark = tenant === undefined ? undefined : { sql: ARCHIVE_MARK_COLUMNS, params: { tenant } };
+    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark>>(
+      threadId,
+      async (id, row) => {
+        const now = row.now;
+        const leased = row.lease_until !== null && row.lease_until > now;
+        const operation =
+          commit.operationId === undefined
+            ? undefined
+            : (this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
+                .pluck()
+                .get(id, commit.operationId) as string | undefined);
+        assertCommit(id, commit, {
+          headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
+          leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
+          runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
+          operationCheckpointId: operation,
+        });
+        const result = await write(mark ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
+        if (commit.checkpointNs === "") {
+          // The lease times are the clock's after the write, read by this statement (see NOW_MS).
+          this.#prepare(
+            `UPDATE threadwise_threads SET head_id = @head, head_version = head_version + 1,
+               lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
+               lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
+               turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
+             WHERE thread_id = @thread`,
+          ).run({
+            thread: id,
+            head: commit.checkpointId,
+            open: commit.leavesTurnOpen ? 1 : 0,
+            lease: commit.turnLeaseMs,
+            fresh: commit.startsRun || !leased ? 1 : 0,
+            now: this.#clock?.() ?? null,
+          });
+          if (commit.operationId !== undefined && commit.startsRun)
+            this.#prepare(
+              `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`,
+            ).run({ thread: id, operation: commit.operationId, checkpoint: commit.checkpointId, now: this.#clock?.() ?? null });
+        }
+        return result;
+      },
+      mark,
+    );
   }
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
@@ -178,17 +216,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     const id = normalizeThreadId(threadId);
     return this.#queue.run(
       () =>
-        this.#db
-          .prepare(
-            `UPDATE threadwise_threads SET lease_until = ?, turn_open_at = ?
-             WHERE thread_id = ? AND head_id = ? AND lease_until IS NOT NULL AND deleted_at IS NULL`,
-          )
-          .run(this.#now() + turnLeaseMs, this.#now(), id, checkpointId).changes > 0,
+        this.#prepare(
+          `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
+           WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`,
+        ).run({ thread: id, head: checkpointId, lease: turnLeaseMs, now: this.#clock?.() ?? null }).changes > 0,
     );
   }
 
   async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
-    return this.#inTransaction(threadId, async (id, row, now) => {
+    return this.#inTransaction(threadId, async (id, row) => {
+      const now = row.now;
       if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       const leased = row.lease_until !== null && row.lease_until > now;
       assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
@@ -228,36 +265,46 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   }
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
-    return this.#inTransaction(threadId, async (id) => {
-      const stored = this.#prepare("SELECT 1 FROM checkpoints WHERE thread_id = ? AND checkpoint_ns = ? AND checkpoint_id = ?").get(
-        id,
-        target.checkpointNs,
-        target.checkpointId,
-      );
-      if (stored === undefined) return false;
-      await write();
-      if (target.endsTurn && target.checkpointNs === "")
-        this.#prepare(
-          "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
-        ).run(id, target.checkpointId);
-      return true;
-    });
+    // Whether the checkpoint is stored is read by the statement that takes the lock.
+    const stored = {
+      sql: "EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored",
+      params: { ns: target.checkpointNs, checkpoint: target.checkpointId },
+    };
+    return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
+      threadId,
+      async (id, row) => {
+        if (row.stored === 0) return false;
+        await write();
+        if (target.endsTurn && target.checkpointNs === "")
+          this.#prepare(
+            "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
+          ).run(id, target.checkpointId);
+        return true;
+      },
+      stored,
+    );
   }
 
-  /** BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
-  #inTransaction<T>(threadId: string, task: (id: string, row: ThreadRow, now: number) => Promise<T>): Promise<T> {
+  /**
+   * BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone) and read it with the time (and
+   * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error.
+   */
+  #inTransaction<T, R extends ThreadRow = ThreadRow>(
+    threadId: string,
+    task: (id: string, row: R) => Promise<T>,
+    extra?: LockColumns,
+  ): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
-        const now = this.#now();
         const row = this.#prepare(
-          `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (?, ?, ?)
+          `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (@thread, ${NOW_MS}, ${NOW_MS})
              ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
-             RETURNING head_id, head_version, lease_until, lease_started_at`,
-        ).get(id, now, now) as ThreadRow | undefined;
+             RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now${extra ? `, ${extra.sql}` : ""}`,
+        ).get({ ...extra?.params, thread: id, now: this.#clock?.() ?? null }) as R | undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
-        const result = await task(id, row, now);
+        const result = await task(id, row);
         this.#prepare("COMMIT").run();
         return result;
       } catch (error) {
@@ -329,22 +376,20 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   }
 
   async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
-    return this.#inTransaction(threadId, async (id, _row, now) => {
-      // Two single-aggregate queries: SQLite answers each max() from its index only then (not from every row).
-      const top = this.#db
-        .prepare(
-          `SELECT (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq,
-                  (SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp`,
-        )
-        .get({ tenant: tenantId, thread: id }) as { seq: number; stamp: number };
-      const stamp = top.stamp + 1;
-      const upsert = this.#db.prepare(
-        `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-         ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`,
-      );
-      for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, now);
-      return stamp;
-    });
+    // Where the archive stands is read by the statement that takes the lock.
+    return this.#inTransaction<number, ThreadRow & ArchiveMark>(
+      threadId,
+      async (id, top) => {
+        const stamp = top.stamp + 1;
+        const upsert = this.#prepare(
+          `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
+           ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`,
+        );
+        for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, top.now);
+        return stamp;
+      },
+      { sql: ARCHIVE_MARK_COLUMNS, params: { tenant: tenantId } },
+    );
   }
 
   async clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void> {
@@ -361,11 +406,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   }
 
   async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
-    // Two single-aggregate queries, each answered from its index (as in archiveMessages); the marker row's seq is 0.
-    return this.#prepare(
-      `SELECT (SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp,
-              (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq`,
-    ).get({ tenant: tenantId, thread: normalizeThreadId(threadId) }) as ArchiveMark;
+    // The marker row's seq is 0.
+    return this.#prepare(`SELECT ${ARCHIVE_MARK_COLUMNS}`).get({ tenant: tenantId, thread: normalizeThreadId(threadId) }) as ArchiveMark;
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
@@ -382,27 +424,22 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async readArchive(threadId: string, tenantId: string, afterStamp: number): Promise<{ stamp: number; rows: ArchiveRow[] }> {
     const id = normalizeThreadId(threadId);
-    const stamp = this.#db
-      .prepare("SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?")
+    const stamp = this.#prepare("SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = ? AND thread_id = ?")
       .pluck()
       .get(tenantId, id) as number;
     if (stamp <= afterStamp) return { stamp, rows: [] };
-    const rows = this.#db
-      .prepare(
-        `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
-         WHERE tenant_id = ? AND thread_id = ? AND stamp > ? ORDER BY seq`,
-      )
-      .all(tenantId, id, afterStamp) as ArchiveRow[];
+    const rows = this.#prepare(
+      `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
+       WHERE tenant_id = ? AND thread_id = ? AND stamp > ? ORDER BY seq`,
+    ).all(tenantId, id, afterStamp) as ArchiveRow[];
     return { stamp, rows };
   }
 
   async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
-    const rows = this.#db
-      .prepare(
-        `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
-         WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT ?`,
-      )
-      .all(tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last) as ArchiveRow[];
+    const rows = this.#prepare(
+      `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
+       WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT ?`,
+    ).all(tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last) as ArchiveRow[];
     return rows.reverse();
   }
 

@@ -71,6 +71,22 @@ export interface CheckpointCommit {
   turnLeaseMs: number;
   /** `configurable.operation_id` of a run start: stored at most once per thread (spec R38). */
   operationId?: string;
+  /**
+   * Tenant of the thread's archive (root namespace only): a registry that can read where that
+   * archive stands with the statement taking the thread's lock hands it to `write` as
+   * {@link CommitLocked.archiveMark} (SQLite); the others leave it to {@link ThreadRegistry.archiveMark}.
+   */
+  archiveTenantId?: string;
+}
+
+/** What {@link ThreadRegistry.commitCheckpoint} read under the thread's lock, handed to its `write`. */
+export interface CommitLocked {
+  /**
+   * Where the thread's archive under {@link CheckpointCommit.archiveTenantId} stood when the lock
+   * was taken; `undefined` when not asked for or not read with the lock (then ask
+   * {@link ThreadRegistry.archiveMark}, which inside `write` sees the same state).
+   */
+  archiveMark?: ArchiveMark;
 }
 
 /** The checkpoint pending writes belong to, for {@link ThreadRegistry.commitWrites}. */
@@ -165,7 +181,7 @@ export interface ThreadRegistry {
    * (row lock on PostgreSQL, `BEGIN IMMEDIATE` on SQLite) only for the length of the write.
    * @throws ThreadwiseThreadDeletedError; ThreadwiseConcurrentTurnError (nothing stored).
    */
-  commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: () => Promise<T>): Promise<T>;
+  commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T>;
   /**
    * The thread's head (root namespace), `undefined` for a thread without checkpoints. A thread
    * stored before heads were recorded gets its newest checkpoint id as head (version 0).

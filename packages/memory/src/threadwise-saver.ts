@@ -708,8 +708,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const at = run.stored;
     if (at === undefined) return;
     try {
-      if (this.#heartbeats.get(threadId)?.checkpointId === at) this.#heartbeat(threadId, undefined);
-      await this.registry.endTurn(threadId, at);
+      await this.#endTurnAt(threadId, at);
     } catch {
       // The lease lapses at most `turnLeaseMs` after the run's last checkpoint.
     }
@@ -728,12 +727,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const parentId = config.configurable?.checkpoint_id;
     if (run?.stored === undefined || parentId !== run.stored) return;
     try {
-      const threadId = threadIdOf(config);
-      if (this.#heartbeats.get(threadId)?.checkpointId === parentId) this.#heartbeat(threadId, undefined);
-      await this.registry.endTurn(threadId, parentId);
+      await this.#endTurnAt(threadIdOf(config), parentId);
     } catch {
       // The lease lapses at most `turnLeaseMs` after the run's last checkpoint; the put's own error is the one to report.
     }
+  }
+
+  /**
+   * Ends the turn lease held at `checkpointId` (a run stopped or failed after storing it): stops
+   * the heartbeat renewing it there, then clears the lease if that checkpoint is still the head
+   * ({@link ThreadRegistry.endTurn}). The callers leave a failed release to lapse.
+   */
+  async #endTurnAt(threadId: string, checkpointId: string): Promise<void> {
+    if (this.#heartbeats.get(threadId)?.checkpointId === checkpointId) this.#heartbeat(threadId, undefined);
+    await this.registry.endTurn(threadId, checkpointId);
   }
 
   #runOf(config: RunnableConfig, settled: Promise<unknown>, step: unknown): RunRecord | undefined {
@@ -786,6 +793,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
+      archiveTenantId: this.#archive.tenantId,
     };
     // A step whose parent got a write rewriting `messages` (REMOVE_ALL_MESSAGES, then the kept
     // messages: a rewrite by input, by updateState, LangChain's summarizationMiddleware,
@@ -798,7 +806,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
-    const stored = this.registry.commitCheckpoint(threadId, commit, async () => {
+    const stored = this.registry.commitCheckpoint(threadId, commit, async (locked) => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from);
@@ -809,7 +817,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       }
       // Every root checkpoint records where the archive stands as it commits (after a rewrite's
       // clearing, and after the checks above: the rows archived since the branch's parent are its own).
-      const marked = checkpointNs === "" ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: await this.#archive.mark(threadId) } : metadata;
+      // The checks only read, so the mark read with the lock holds unless this commit cleared the archive.
+      const mark =
+        !rewrite && locked.archiveMark ? locked.archiveMark : checkpointNs === "" ? await this.#archive.mark(threadId) : undefined;
+      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
       const result = await this.inner.put(config, checkpoint, marked, newVersions);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const write of deferred) await write.run();
