@@ -10,7 +10,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
-import { createKeyring } from "@threadwise/encryption";
+import { createKeyring, ThreadwiseKeyringError } from "@threadwise/encryption";
 import { memoryStack, migrate, ThreadwiseSealedStoreError } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
@@ -104,5 +104,25 @@ describe("an encrypted store opened without a keyring", () => {
     expect(() => memoryStack({ backend: "sqlite", sqlitePath: join(dir, "x.sqlite"), env: { THREADWISE_MEMORY_KEYRING: "   " } })).toThrow(
       /THREADWISE_MEMORY_KEYRING: is set but blank/,
     );
+  });
+
+  it.each([
+    ["env", { env: { THREADWISE_MEMORY_KEYRING: join(dir, "none.json") } }, "THREADWISE_MEMORY_KEYRING"],
+    ["code", { keyringPath: join(dir, "none.json"), env: {} }, "memory.keyringPath"],
+    [
+      "code and env naming the same file",
+      { keyringPath: join(dir, "none.json"), env: { THREADWISE_MEMORY_KEYRING: join(dir, "none.json") } },
+      "THREADWISE_MEMORY_KEYRING",
+    ],
+  ])("a missing keyring file named in %s: the error names that setting", (_, options, source) => {
+    let error: unknown;
+    try {
+      memoryStack({ backend: "sqlite", sqlitePath: join(dir, "src.sqlite"), ...options });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(ThreadwiseKeyringError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseKeyringError).source).toBe(source);
+    expect((error as Error).message).toContain(`keyring ${join(dir, "none.json")} (from ${source}): cannot be read (ENOENT)`);
   });
 });

@@ -6,9 +6,9 @@
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { createMemoryPool, memoryStack, migrate, prune } from "@threadwise/memory";
+import { createMemoryPool, EXPECTED_SCHEMA, memoryStack, migrate, prune } from "@threadwise/memory";
 import { createAgent } from "langchain";
-import type pg from "pg";
+import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgbouncerUrl, sameDatabase } from "./fixtures/memory-postgres.js";
 import { freshDatabase } from "./support/postgres.js";
@@ -81,6 +81,42 @@ describe.skipIf(bouncer === undefined)("memory through PgBouncer (transaction mo
     expect(applied.outcomes.map((o) => o.status)).toEqual(["deleted"]);
     expect((await prune({ ...target, threadId: "b1" })).candidates).toEqual([]);
   });
+
+  it("migrate runs through PgBouncer: concurrent runs take turns, each step once, and no lock is left on a server connection", async () => {
+    const fresh = await freshDatabase("twbmig");
+    const empty = await freshDatabase("twbmig");
+    const viaBouncer = sameDatabase(bouncer as string, fresh.url);
+    const emptyViaBouncer = sameDatabase(bouncer as string, empty.url);
+    const direct = new pg.Client({ connectionString: fresh.url });
+    await direct.connect();
+    const advisoryLocks = async () =>
+      (
+        await direct.query<{ n: number }>(
+          "SELECT count(*)::int AS n FROM pg_locks WHERE locktype = 'advisory' AND database IN (SELECT oid FROM pg_database WHERE datname = ANY($1))",
+          [[fresh.url, empty.url].map((url) => new URL(url).pathname.slice(1))],
+        )
+      ).rows[0]?.n;
+    try {
+      const first = await migrate({ dsn: viaBouncer });
+      expect(first.threadwise).toBe(EXPECTED_SCHEMA.threadwise);
+      // A session lock taken through transaction pooling stays on the server connection PgBouncer
+      // keeps: the next migrate landing elsewhere would wait for it forever.
+      expect(await advisoryLocks()).toBe(0);
+      expect((await migrate({ dsn: fresh.url })).applied).toEqual([]);
+      // Two runs at once on an empty database: one waits for the other, every step applied once.
+      const [a, b] = await Promise.all([migrate({ dsn: emptyViaBouncer }), migrate({ dsn: emptyViaBouncer })]);
+      const steps = [...a.applied, ...b.applied];
+      expect(steps.filter((step) => step.startsWith("threadwise:")).sort()).toEqual(
+        [...Array(EXPECTED_SCHEMA.threadwise).keys()].map((i) => `threadwise:${i + 1}`).sort(),
+      );
+      expect(new Set(steps).size).toBe(steps.length);
+      expect(await advisoryLocks()).toBe(0);
+    } finally {
+      await direct.end();
+      await fresh.drop();
+      await empty.drop();
+    }
+  }, 60_000);
 
   it("holds no connection once idle (minimum 0), at most 5 by default", async () => {
     expect(createMemoryPool(url).options.max).toBe(5);

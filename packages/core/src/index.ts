@@ -52,7 +52,17 @@ export {
   pdfPages,
 } from "./content-block-tokens.js";
 export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
-export { envBoolean, envChoice, envPositiveInt, parseWholeNumber } from "./env.js";
+export {
+  checkEnvNames,
+  closestEnvName,
+  envBoolean,
+  envChoice,
+  envPositiveInt,
+  envString,
+  envWholeNumber,
+  parseWholeNumber,
+} from "./env.js";
+export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
 export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
   dropOrphans,

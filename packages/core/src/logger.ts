@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { THREADWISE_ENV } from "./env-names.js";
 
 /**
  * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,
@@ -37,7 +38,8 @@ const consoleLogger: ThreadwiseLogger = {
 export function resolveLogger(logger?: ThreadwiseLogger | false): ThreadwiseLogger {
   if (logger === false) return silentLogger;
   if (logger) return logger;
-  const level = (process.env.THREADWISE_LOG ?? "warn").toLowerCase();
+  // Its value is checked with every other variable's name (`checkEnvNames`, env.ts).
+  const level = (process.env[THREADWISE_ENV.log]?.trim() || "warn").toLowerCase();
   if (level === "silent" || level === "off") return silentLogger;
   if (level === "info" || level === "debug") return consoleLogger;
   return { info: noInfo, warn: consoleLogger.warn };

@@ -2,6 +2,7 @@ import { createHash } from "node:crypto";
 import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod/v4";
 import { envChoice } from "./env.js";
+import { THREADWISE_ENV } from "./env-names.js";
 import { ThreadwiseConfigError } from "./errors.js";
 import { contentText } from "./token-counter.js";
 
@@ -42,7 +43,7 @@ export function placeContextBlocks(
 }
 
 /** Env variable that sets the placement mode when no option does. */
-export const PROMPT_CONTEXT_MODE_ENV = "THREADWISE_PROMPT_CONTEXT_MODE";
+export const PROMPT_CONTEXT_MODE_ENV = THREADWISE_ENV.promptContextMode;
 
 /**
  * A labelled piece of memory for the current model call (spec R9): a summary, recalled facts,

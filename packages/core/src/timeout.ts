@@ -1,4 +1,5 @@
 import { z } from "zod/v4";
+import { envString } from "./env.js";
 import { ThreadwiseConfigError, ThreadwiseError } from "./errors.js";
 
 /**
@@ -26,12 +27,11 @@ export const timerMsSchema = z
  *   integer in 1..{@link MAX_TIMER_MS}.
  */
 export function envTimerMs(name: string, env: NodeJS.ProcessEnv = process.env): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const text = raw.trim();
+  const text = envString(name, env);
+  if (text === undefined) return undefined;
   const value = /^\d+$/.test(text) ? Number(text) : Number.NaN;
   if (!Number.isSafeInteger(value) || value < 1 || value > MAX_TIMER_MS)
-    throw new ThreadwiseConfigError(name, `expected ${TIMER_RANGE}, got ${JSON.stringify(raw)}`);
+    throw new ThreadwiseConfigError(name, `expected ${TIMER_RANGE}, got ${JSON.stringify(env[name])}`);
   return value;
 }
 

@@ -1,12 +1,12 @@
-import { parseOptions } from "@threadwise/core";
+import { envString, parseOptions, THREADWISE_ENV } from "@threadwise/core";
 import { z } from "zod/v4";
 import { isKeyring, type Keyring, loadKeyring } from "./keyring.js";
 import { RecordCipher } from "./record-cipher.js";
 
 /** Env variable naming the tenant data keys are derived for (R27). */
-export const TENANT_ENV = "THREADWISE_MEMORY_TENANT_ID";
+export const TENANT_ENV = THREADWISE_ENV.tenantId;
 /** Env variable naming the principal bound into every record (R27). */
-export const PRINCIPAL_ID_ENV = "THREADWISE_MEMORY_PRINCIPAL_ID";
+export const PRINCIPAL_ID_ENV = THREADWISE_ENV.principalId;
 /** Tenant, principal and agent id used when none is configured. */
 export const DEFAULT_IDENTITY = "default";
 
@@ -47,14 +47,10 @@ export type EncryptionOptions = z.input<typeof encryptionOptionsSchema>;
  */
 export function resolveCipher(scope: string, options: EncryptionOptions | undefined, env: NodeJS.ProcessEnv = process.env): RecordCipher {
   const parsed = parseOptions(scope, encryptionOptionsSchema, options);
-  const keyring = isKeyring(parsed.keyring) ? parsed.keyring : loadKeyring(parsed.keyring as string | undefined, env);
+  const keyring = isKeyring(parsed.keyring) ? parsed.keyring : loadKeyring(parsed.keyring as string | undefined, env, `${scope}.keyring`);
   return new RecordCipher(keyring, {
     agentId: parsed.agentId,
-    tenantId: parsed.tenantId ?? nonEmpty(env[TENANT_ENV]) ?? DEFAULT_IDENTITY,
-    principalId: parsed.principalId ?? nonEmpty(env[PRINCIPAL_ID_ENV]) ?? DEFAULT_IDENTITY,
+    tenantId: parsed.tenantId ?? envString(TENANT_ENV, env) ?? DEFAULT_IDENTITY,
+    principalId: parsed.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? DEFAULT_IDENTITY,
   });
-}
-
-function nonEmpty(value: string | undefined): string | undefined {
-  return value === undefined || value.trim() === "" ? undefined : value.trim();
 }

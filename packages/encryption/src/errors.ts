@@ -33,16 +33,29 @@ const KEYRING_CODES: Record<KeyringProblem, string> = {
 };
 
 /**
- * A keyring file cannot be used (R26). `problem` says why and `path` which file; the message never
- * contains key material. Start-up must fail on it: there is no plaintext or in-memory fallback.
+ * A keyring file cannot be used (R26). `problem` says why, `path` which file and `source` the
+ * setting that named it (`THREADWISE_MEMORY_KEYRING`, `memory.keyringPath`, `--keyring`), when
+ * known: `keyring /etc/app/keyring.json (from THREADWISE_MEMORY_KEYRING): cannot be read (ENOENT)`.
+ * The message never contains key material. Start-up must fail on it: there is no plaintext or
+ * in-memory fallback.
  */
 export class ThreadwiseKeyringError extends ThreadwiseError {
   readonly problem: KeyringProblem;
   readonly path: string | undefined;
-  constructor(problem: KeyringProblem, path: string | undefined, message: string, options?: { cause?: unknown }) {
-    super(KEYRING_CODES[problem], `keyring ${path ?? "(no path)"}: ${message}`, options);
+  /** The setting the path came from (an env variable, an option, a CLI flag); `undefined` when not known. */
+  readonly source: string | undefined;
+  /** The message without its `keyring <path> (from <source>): ` prefix. */
+  readonly detail: string;
+  constructor(problem: KeyringProblem, path: string | undefined, message: string, options?: { cause?: unknown; source?: string }) {
+    super(
+      KEYRING_CODES[problem],
+      `keyring ${path ?? "(no path)"}${options?.source ? ` (from ${options.source})` : ""}: ${message}`,
+      options,
+    );
     this.problem = problem;
     this.path = path;
+    this.source = options?.source;
+    this.detail = message;
   }
   static override isInstance(error: unknown): error is ThreadwiseKeyringError {
     return ThreadwiseError.isInstance(error) && error.code.startsWith("THREADWISE_KEYRING_");

@@ -188,6 +188,36 @@ describe("loadKeyring refuses bad keyrings (R26)", () => {
   });
 });
 
+describe("a refused keyring names the setting its path came from", () => {
+  const dir = tempDir();
+  const missing = join(dir, "missing.json");
+
+  it.each([
+    ["env", () => loadKeyring(undefined, { THREADWISE_MEMORY_KEYRING: missing }), "THREADWISE_MEMORY_KEYRING"],
+    ["an option", () => loadKeyring(missing, {}, "encryptCheckpointer.keyring"), "encryptCheckpointer.keyring"],
+    ["a CLI flag", () => loadKeyring(missing, {}, "--keyring"), "--keyring"],
+  ])("from %s", (_, load, source) => {
+    const error = refusal(load);
+    expect(error.problem).toBe("not-found");
+    expect(error.source).toBe(source);
+    expect(error.path).toBe(missing);
+    expect(error.message).toContain(`keyring ${missing} (from ${source}): cannot be read (ENOENT)`);
+  });
+
+  it("a bad file's content problem names the source too (parse errors included)", () => {
+    const path = writeKeyringFile(dir, { version: 2, active_kid: "k1", keys: {} }, 0o600, "v2.json");
+    const error = refusal(() => loadKeyring(undefined, { THREADWISE_MEMORY_KEYRING: path }));
+    expect(error.problem).toBe("unknown-version");
+    expect(error.message).toContain(`(from THREADWISE_MEMORY_KEYRING): "version" must be the number 1`);
+  });
+
+  it("without a named source the message is as before", () => {
+    const error = refusal(() => loadKeyring(missing, {}));
+    expect(error.source).toBeUndefined();
+    expect(error.message).toContain(`keyring ${missing}: cannot be read`);
+  });
+});
+
 describe("createKeyring / rotateKeyring / retireKey", () => {
   it("writes a 0600 keyring with one 32-byte key and lists it in the nearest .gitignore", () => {
     const root = tempDir();

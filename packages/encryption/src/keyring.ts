@@ -14,11 +14,12 @@ import {
 } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { inspect } from "node:util";
+import { checkEnvNames, THREADWISE_ENV } from "@threadwise/core";
 import { ThreadwiseKeyringError } from "./errors.js";
 import { addToNearestGitignore } from "./gitignore.js";
 
 /** Env variable holding the keyring path (R26). */
-export const KEYRING_ENV = "THREADWISE_MEMORY_KEYRING";
+export const KEYRING_ENV = THREADWISE_ENV.keyring;
 /** The only keyring format version this release reads. */
 export const KEYRING_VERSION = 1;
 /** Length of every root key, in bytes (AES-256). */
@@ -153,6 +154,8 @@ export function parseKeyring(text: string, path?: string): Keyring {
  * Fail-closed: any problem throws; there is never a fallback to plaintext or an in-memory key.
  *
  * @param path Keyring file path; default env `THREADWISE_MEMORY_KEYRING`.
+ * @param from The setting `path` came from (`memory.keyringPath`, `--keyring`), named in errors
+ *   as their `source`; without `path` it is `THREADWISE_MEMORY_KEYRING`.
  * @throws ThreadwiseKeyringError `missing-path` (no path and no env, or a blank path), `not-found`,
  *   `unreadable` (EACCES/EPERM), `owner` (not owned by the process's user), `symlink`,
  *   `not-a-file`, `permissions` (any group or other permission bit set: run `chmod 600 <path>`),
@@ -160,7 +163,18 @@ export function parseKeyring(text: string, path?: string): Keyring {
  * @example
  * const keyring = loadKeyring(); // reads $THREADWISE_MEMORY_KEYRING
  */
-export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env): Keyring {
+export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env, from?: string): Keyring {
+  if (path === undefined) checkEnvNames(env);
+  const source = path === undefined ? KEYRING_ENV : from;
+  try {
+    return loadKeyringFile(path, env);
+  } catch (error) {
+    if (!ThreadwiseKeyringError.isInstance(error) || source === undefined || error.source !== undefined) throw error;
+    throw new ThreadwiseKeyringError(error.problem, error.path, error.detail, { source, cause: error.cause });
+  }
+}
+
+function loadKeyringFile(path: string | undefined, env: NodeJS.ProcessEnv): Keyring {
   const given = path ?? env[KEYRING_ENV];
   if (given === undefined)
     throw new ThreadwiseKeyringError(

@@ -1,13 +1,13 @@
-import { envBoolean, envPositiveInt, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
+import { envBoolean, envPositiveInt, envString, THREADWISE_ENV, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "./errors.js";
 import { isKeyring, KEYRING_ENV, type Keyring, loadKeyring } from "./keyring.js";
 
 /** Env switch of strict mode (R30). */
-export const STRICT_MODE_ENV = "MEMORY_STRICT_MODE";
+export const STRICT_MODE_ENV = THREADWISE_ENV.strictMode;
 /** Env variable with the retention period in days (R23, R30). */
-export const RETENTION_DAYS_ENV = "MEMORY_RETENTION_DAYS";
+export const RETENTION_DAYS_ENV = THREADWISE_ENV.retentionDays;
 /** Env variable choosing the memory backend (R20). */
-export const BACKEND_ENV = "MEMORY_BACKEND";
+export const BACKEND_ENV = THREADWISE_ENV.backend;
 
 /** What {@link checkStrictMode} looks at. Values given in code win over env. */
 export interface StrictModeInput {
@@ -53,7 +53,7 @@ export interface StrictModeReport {
 export function checkStrictMode(input: StrictModeInput = {}): StrictModeReport {
   const env = input.env ?? process.env;
   const strict = input.strict ?? envBoolean(STRICT_MODE_ENV, env) ?? false;
-  const rawBackend = input.backend ?? env[BACKEND_ENV];
+  const rawBackend = input.backend ?? envString(BACKEND_ENV, env);
   const backend = rawBackend === undefined || rawBackend.trim() === "" ? undefined : rawBackend.trim();
   const missing: StrictModeRequirement[] = [];
   const problems: string[] = [];
@@ -70,7 +70,7 @@ export function checkStrictMode(input: StrictModeInput = {}): StrictModeReport {
   if (isKeyring(input.keyring)) keyring = input.keyring;
   else {
     try {
-      keyring = loadKeyring(typeof input.keyring === "string" ? input.keyring : undefined, env);
+      keyring = loadKeyring(typeof input.keyring === "string" ? input.keyring : undefined, env, "checkStrictMode.keyring");
     } catch (error) {
       if (!ThreadwiseError.isInstance(error)) throw error;
       keyringProblem = error.message;

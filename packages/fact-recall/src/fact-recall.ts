@@ -10,6 +10,7 @@ import {
   promptContextModeSchema,
   resolveLogger,
   StructuredResponseWrites,
+  THREADWISE_ENV,
   threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
@@ -33,9 +34,9 @@ export const FACT_MODES = ["off", "heuristic", "llm"] as const;
 export type FactMode = (typeof FACT_MODES)[number];
 
 /** Env twin of `mode`. */
-export const FACTS_MODE_ENV = "MEMORY_FACTS_MODE";
+export const FACTS_MODE_ENV = THREADWISE_ENV.factsMode;
 /** Env twin of `maxItems`. */
-export const FACT_RECALL_MAX_ITEMS_ENV = "MEMORY_FACT_RECALL_MAX_ITEMS";
+export const FACT_RECALL_MAX_ITEMS_ENV = THREADWISE_ENV.factRecallMaxItems;
 
 export const DEFAULT_MAX_ITEMS = 3;
 export const DEFAULT_MAX_FACTS = 200;

@@ -1,6 +1,14 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import { envPositiveInt, loggerOptionSchema, messageType, parseOptions, resolveLogger, threadwiseMiddleware } from "@threadwise/core";
+import {
+  envPositiveInt,
+  loggerOptionSchema,
+  messageType,
+  parseOptions,
+  resolveLogger,
+  THREADWISE_ENV,
+  threadwiseMiddleware,
+} from "@threadwise/core";
 import { z } from "zod/v4";
 import { parseSeedHistory, type SeedHistoryRules } from "./parse-seed-history.js";
 
@@ -11,7 +19,7 @@ export const HISTORY_SEED_MIDDLEWARE_NAME = "threadwise/history-seed";
 export const DEFAULT_SEED_MAX_MESSAGES = 50;
 
 /** Env variable read for `maxMessages` when the option is not given (spec R19). */
-export const SEED_MAX_MESSAGES_ENV = "A2A_HISTORY_MAX_MESSAGES";
+export const SEED_MAX_MESSAGES_ENV = THREADWISE_ENV.historySeedMaxMessages;
 
 /** Key of the runtime context that carries the outside history: `agent.invoke(input, { context: { seedHistory } })`. */
 export const SEED_HISTORY_CONTEXT_KEY = "seedHistory";

@@ -1,7 +1,16 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { DEFAULT_IDENTITY, type EncryptionOptions, encryptCheckpointer, TENANT_ENV } from "@threadwise/encryption";
+import { envString } from "@threadwise/core";
+import {
+  DEFAULT_IDENTITY,
+  type EncryptionOptions,
+  encryptCheckpointer,
+  KEYRING_ENV,
+  type Keyring,
+  loadKeyring,
+  TENANT_ENV,
+} from "@threadwise/encryption";
 import type pg from "pg";
 import type { MemoryConfig } from "./config.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
@@ -27,12 +36,26 @@ export interface CheckpointerOptions {
 }
 
 /**
+ * The config's keyring, loaded and checked now (spec R26, fail closed); `undefined` without
+ * `keyringPath`. Its errors name where the path came from: `THREADWISE_MEMORY_KEYRING` when env
+ * holds that path, else `memory.keyringPath`.
+ * @throws ThreadwiseKeyringError (`source` set) for a missing or bad keyring.
+ */
+export function loadConfigKeyring(config: MemoryConfig, env: NodeJS.ProcessEnv = process.env): Keyring | undefined {
+  if (!config.keyringPath) return undefined;
+  const fromEnv = envString(KEYRING_ENV, env) === config.keyringPath.trim();
+  return loadKeyring(config.keyringPath, env, fromEnv ? KEYRING_ENV : "memory.keyringPath");
+}
+
+/**
  * Wraps `saver` in `@threadwise/encryption`'s encrypting checkpointer when the config names a
  * keyring (spec R26-R28); loads and checks the keyring now, failing closed.
  */
 function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options: CheckpointerOptions): BaseCheckpointSaver {
-  if (!config.keyringPath) return saver;
-  return encryptCheckpointer(saver, { ...options.encryption, keyring: config.keyringPath }, options.env ?? process.env);
+  const env = options.env ?? process.env;
+  const keyring = loadConfigKeyring(config, env);
+  if (!keyring) return saver;
+  return encryptCheckpointer(saver, { ...options.encryption, keyring }, env);
 }
 
 /**
@@ -75,8 +98,7 @@ function describeCheckpointer(config: MemoryConfig, saver: ThreadwiseSaver): Rec
 
 /** The tenant archived messages are keyed under: the encryption identity's (R27), else env, else "default". */
 function tenantOf(options: CheckpointerOptions): string {
-  const env = options.env ?? process.env;
-  return options.encryption?.tenantId ?? (env[TENANT_ENV]?.trim() || DEFAULT_IDENTITY);
+  return options.encryption?.tenantId ?? envString(TENANT_ENV, options.env) ?? DEFAULT_IDENTITY;
 }
 
 function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): ThreadwiseSaver | undefined {

@@ -1,6 +1,7 @@
-import { parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
+import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
+import { loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { Command, CommanderError, Option } from "commander";
-import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, resolveMemoryConfig } from "./config.js";
+import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, PG_POOL_MODES, resolveMemoryConfig } from "./config.js";
 import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
@@ -80,9 +81,9 @@ export function createCli(io: CliIo = {}): Command {
     .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
     .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
     .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[] }) => {
-      const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV];
+      const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env);
       if (!dsn) throw new Error(`give --dsn or set ${MIGRATION_DSN_ENV}`);
-      const result = await migrate({ dsn, schema: opts.schema ?? env[MEMORY_ENV.postgresSchema], grantTo: opts.grantTo });
+      const result = await migrate({ dsn, schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env), grantTo: opts.grantTo });
       out(
         `${result.applied.length === 0 ? "schema already current" : `applied ${result.applied.join(", ")}`}; checkpoint v${result.checkpoint}, store v${result.store}, threadwise v${result.threadwise}\n`,
       );
@@ -99,10 +100,26 @@ export function createCli(io: CliIo = {}): Command {
     opts.sqlite
       ? { sqlitePath: opts.sqlite }
       : {
-          dsn: opts.dsn ?? env[MEMORY_ENV.postgresDsn],
-          schema: opts.schema ?? env[MEMORY_ENV.postgresSchema],
-          poolMode: env[MEMORY_ENV.pgPoolMode] as "direct" | "session" | "transaction" | undefined,
+          dsn: opts.dsn ?? envString(MEMORY_ENV.postgresDsn, env),
+          schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env),
+          poolMode: envChoice(MEMORY_ENV.pgPoolMode, PG_POOL_MODES, env),
         };
+
+  /** Runs a deleting command with its progress bar (stopped before the report prints, and on failure). */
+  const withProgress = async (
+    label: string,
+    opts: TargetOpts,
+    run: (onProgress: (done: number, total: number) => void) => Promise<PruneReport>,
+  ): Promise<void> => {
+    const bar = progressBar(io, label);
+    try {
+      const report = await run(bar.update);
+      bar.stop();
+      printReport(report, out, Boolean(opts.json));
+    } finally {
+      bar.stop();
+    }
+  };
 
   target(
     program
@@ -111,22 +128,11 @@ export function createCli(io: CliIo = {}): Command {
       .option("--older-than-days <n>", "threads idle at least N days (a whole number >= 1)", positiveWhole("--older-than-days"))
       .option("--thread-id <id>", "one thread", threadIdFlag)
       .option("--apply", "delete for real (default: dry run)"),
-  ).action(async (opts: TargetOpts & { olderThanDays?: number; threadId?: string; apply?: boolean }) => {
-    const bar = progressBar(io, "prune");
-    try {
-      const report = await prune({
-        ...targetOf(opts),
-        olderThanDays: opts.olderThanDays,
-        threadId: opts.threadId,
-        apply: opts.apply,
-        onProgress: bar.update,
-      });
-      bar.stop();
-      printReport(report, out, Boolean(opts.json));
-    } finally {
-      bar.stop();
-    }
-  });
+  ).action((opts: TargetOpts & { olderThanDays?: number; threadId?: string; apply?: boolean }) =>
+    withProgress("prune", opts, (onProgress) =>
+      prune({ ...targetOf(opts), olderThanDays: opts.olderThanDays, threadId: opts.threadId, apply: opts.apply, onProgress }),
+    ),
+  );
 
   target(
     program
@@ -134,18 +140,11 @@ export function createCli(io: CliIo = {}): Command {
       .description(`Delete threads idle for N days (env ${MEMORY_ENV.retentionDays}), re-checking each under a lock. Irreversible.`)
       .option("--days <n>", "idle days (a whole number >= 1)", positiveWhole("--days")),
   ).action(async (opts: TargetOpts & { days?: number }) => {
-    const fromEnv = env[MEMORY_ENV.retentionDays];
+    const fromEnv = envString(MEMORY_ENV.retentionDays, env);
     if (opts.days === undefined && fromEnv === undefined)
       throw new ThreadwiseConfigError("--days", `give --days N or set ${MEMORY_ENV.retentionDays}`);
     const days = opts.days ?? parseWholeNumber(fromEnv as string, MEMORY_ENV.retentionDays, { min: 1, max: 1_000_000 });
-    const bar = progressBar(io, "retention");
-    try {
-      const report = await retention({ ...targetOf(opts), days, onProgress: bar.update });
-      bar.stop();
-      printReport(report, out, Boolean(opts.json));
-    } finally {
-      bar.stop();
-    }
+    await withProgress("retention", opts, (onProgress) => retention({ ...targetOf(opts), days, onProgress }));
   });
 
   target(
@@ -178,12 +177,17 @@ export function createCli(io: CliIo = {}): Command {
         apply?: boolean;
       },
     ) => {
-      const keyring = opts.keyring ?? env[MEMORY_ENV.keyringPath];
-      const principalId = opts.principalId ?? (env.THREADWISE_MEMORY_PRINCIPAL_ID?.trim() || undefined);
+      const keyring =
+        opts.keyring !== undefined
+          ? loadKeyring(opts.keyring, env, "--keyring")
+          : envString(MEMORY_ENV.keyringPath, env) !== undefined
+            ? loadKeyring(undefined, env)
+            : undefined;
+      const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env);
       const report = await eraseUser({
         ...targetOf(opts),
         userId: opts.userId,
-        tenantId: opts.tenantId ?? env.THREADWISE_MEMORY_TENANT_ID,
+        tenantId: opts.tenantId ?? envString(TENANT_ENV, env),
         threads: opts.threads,
         threadIds: opts.threadId,
         ...(keyring ? { keyring } : {}),

@@ -1,14 +1,16 @@
 import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
+  checkEnvNames,
   envBoolean,
   envChoice,
   envPositiveInt,
-  PROMPT_CONTEXT_MODE_ENV,
+  envString,
+  envWholeNumber,
   PROMPT_CONTEXT_MODES,
   parseOptions,
-  parseWholeNumber,
   promptContextModeSchema,
+  THREADWISE_ENV,
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
@@ -35,38 +37,38 @@ export const DEFAULT_RECALL_MAX_TOKENS = 300;
 
 /** Names of the env twins of every {@link MemoryConfig} field. */
 export const MEMORY_ENV = {
-  backend: "MEMORY_BACKEND",
-  project: "THREADWISE_PROJECT",
-  windowSize: "MEMORY_WINDOW_SIZE",
-  startOn: "MEMORY_START_ON",
-  maxHistoryTokens: "MAX_HISTORY_TOKENS",
-  summarize: "MEMORY_SUMMARIZE",
-  summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
-  factsMode: "MEMORY_FACTS_MODE",
-  factRecallMaxItems: "MEMORY_FACT_RECALL_MAX_ITEMS",
-  recallMaxTokens: "MEMORY_RECALL_MAX_TOKENS",
-  promptContextMode: PROMPT_CONTEXT_MODE_ENV,
-  historyAware: "MEMORY_HISTORY_AWARE",
-  persistTrimKeepGroups: "MEMORY_PERSIST_TRIM_KEEP_GROUPS",
-  archive: "MEMORY_ARCHIVE",
-  workMemory: "MEMORY_WORK_MEMORY",
-  userMemory: "MEMORY_USER_MEMORY",
-  userMemoryMaxTokens: "MEMORY_USER_MEMORY_MAX_TOKENS",
-  historySeedMaxMessages: "A2A_HISTORY_MAX_MESSAGES",
-  sqlitePath: "MEMORY_SQLITE_PATH",
-  postgresDsn: "POSTGRES_MEMORY_DSN",
-  postgresSchema: "MEMORY_PG_SCHEMA",
-  pgPoolMode: "MEMORY_PG_POOL_MODE",
-  pgPoolMax: "MEMORY_PG_POOL_MAX",
-  retentionDays: "MEMORY_RETENTION_DAYS",
-  strictMode: "MEMORY_STRICT_MODE",
-  keyringPath: "THREADWISE_MEMORY_KEYRING",
-  allowPlaintext: "MEMORY_ALLOW_PLAINTEXT",
-  turnLeaseMs: "MEMORY_TURN_LEASE_MS",
+  backend: THREADWISE_ENV.backend,
+  project: THREADWISE_ENV.project,
+  windowSize: THREADWISE_ENV.windowSize,
+  startOn: THREADWISE_ENV.startOn,
+  maxHistoryTokens: THREADWISE_ENV.maxHistoryTokens,
+  summarize: THREADWISE_ENV.summarize,
+  summarizeThreshold: THREADWISE_ENV.summarizeThreshold,
+  factsMode: THREADWISE_ENV.factsMode,
+  factRecallMaxItems: THREADWISE_ENV.factRecallMaxItems,
+  recallMaxTokens: THREADWISE_ENV.recallMaxTokens,
+  promptContextMode: THREADWISE_ENV.promptContextMode,
+  historyAware: THREADWISE_ENV.historyAware,
+  persistTrimKeepGroups: THREADWISE_ENV.persistTrimKeepGroups,
+  archive: THREADWISE_ENV.archive,
+  workMemory: THREADWISE_ENV.workMemory,
+  userMemory: THREADWISE_ENV.userMemory,
+  userMemoryMaxTokens: THREADWISE_ENV.userMemoryMaxTokens,
+  historySeedMaxMessages: THREADWISE_ENV.historySeedMaxMessages,
+  sqlitePath: THREADWISE_ENV.sqlitePath,
+  postgresDsn: THREADWISE_ENV.postgresDsn,
+  postgresSchema: THREADWISE_ENV.postgresSchema,
+  pgPoolMode: THREADWISE_ENV.pgPoolMode,
+  pgPoolMax: THREADWISE_ENV.pgPoolMax,
+  retentionDays: THREADWISE_ENV.retentionDays,
+  strictMode: THREADWISE_ENV.strictMode,
+  keyringPath: THREADWISE_ENV.keyring,
+  allowPlaintext: THREADWISE_ENV.allowPlaintext,
+  turnLeaseMs: THREADWISE_ENV.turnLeaseMs,
 } as const;
 
 /** Env variable of the DSN `threadwise migrate` uses (a role with DDL rights, spec R21). */
-export const MIGRATION_DSN_ENV = "POSTGRES_MIGRATION_DSN";
+export const MIGRATION_DSN_ENV = THREADWISE_ENV.migrationDsn;
 
 const positiveInt = z.number().int().positive();
 
@@ -208,13 +210,9 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   turnLeaseMs: 10_000,
 };
 
-function envWholeNumber(name: string, env: NodeJS.ProcessEnv, max: number): number | undefined {
-  const raw = envString(name, env);
-  return raw === undefined ? undefined : parseWholeNumber(raw, name, { min: 0, max });
-}
-
 /** A set but blank keyring path is refused: read as "unset" it would silently store plaintext (R26). */
 function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
+  checkEnvNames(env);
   const raw = env[MEMORY_ENV.keyringPath];
   if (raw !== undefined && raw.trim() === "")
     throw new ThreadwiseConfigError(
@@ -222,11 +220,6 @@ function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
       "is set but blank; give the keyring file's path, or unset it to store plaintext",
     );
   return raw;
-}
-
-function envString(name: string, env: NodeJS.ProcessEnv): string | undefined {
-  const raw = env[name];
-  return raw === undefined || raw.trim() === "" ? undefined : raw.trim();
 }
 
 /**

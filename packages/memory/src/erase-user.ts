@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
+import { envString, normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
 import { createMemoryPool } from "./pg-pool.js";
@@ -69,11 +69,11 @@ function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "princi
       throw new ThreadwiseConfigError(`eraseUser.${field}`, "a non-empty string (the id the items were sealed for)");
   }
   if (options.keyring === undefined) return new UserItemCodec();
-  const loaded = isKeyring(options.keyring) ? options.keyring : loadKeyring(options.keyring);
+  const loaded = isKeyring(options.keyring) ? options.keyring : loadKeyring(options.keyring, process.env, "eraseUser.keyring");
   return new UserItemCodec({
     keyring: loaded,
     agentId: options.agentId ?? "default",
-    principalId: options.principalId ?? (process.env[PRINCIPAL_ID_ENV]?.trim() || "default"),
+    principalId: options.principalId ?? envString(PRINCIPAL_ID_ENV) ?? "default",
   });
 }
 
@@ -114,7 +114,7 @@ async function openStore(
 export async function eraseUser(options: EraseUserOptions): Promise<EraseUserReport> {
   const scope: UserScope = {
     userId: normalizeUserId(options.userId, "eraseUser.userId"),
-    tenantId: normalizeUserId(options.tenantId ?? (process.env[TENANT_ENV]?.trim() || "default"), "eraseUser.tenantId"),
+    tenantId: normalizeUserId(options.tenantId ?? envString(TENANT_ENV) ?? "default", "eraseUser.tenantId"),
   };
   for (const id of options.threadIds ?? []) normalizeThreadId(id);
   if (options.schema !== undefined) assertSchemaName(options.schema, "eraseUser.schema");

@@ -23,6 +23,7 @@ export {
   resolveMemoryConfig,
   withDefaultDatabase,
 } from "./config.js";
+export { connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
 export {
   type EraseUserOptions,
   type EraseUserReport,
@@ -54,13 +55,14 @@ export { BACKEND_PEERS, type PeerBackend, ThreadwiseMissingPeerError } from "./o
 export {
   assertSchemaVersion,
   EXPECTED_SCHEMA,
+  MIGRATE_RETRY_DELAYS_MS,
   type MigrateOptions,
   type MigrateResult,
   migrate,
   migrateOptionsSchema,
   readVersions,
 } from "./pg-migrations.js";
-export { createMemoryPool, type MemoryPoolOptions, memoryPoolOptionsSchema } from "./pg-pool.js";
+export { createMemoryPool, keepClientErrors, type MemoryPoolOptions, memoryPoolOptionsSchema } from "./pg-pool.js";
 export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-registry.js";
 export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";

@@ -1,5 +1,6 @@
 import { type BaseCheckpointSaver, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import { createKeyring, encryptCheckpointer, KEYRING_ENV, reencrypt, rotateKeyring } from "@threadwise/encryption";
+import { envString } from "@threadwise/core";
+import { createKeyring, encryptCheckpointer, KEYRING_ENV, loadKeyring, reencrypt, rotateKeyring } from "@threadwise/encryption";
 import type { Command } from "commander";
 import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
 import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
@@ -24,7 +25,7 @@ export function addKeyringCommands(
   const out = io.stdout ?? ((text: string) => void process.stdout.write(text));
   // Made with program.command() so output and exit handling are inherited.
   const keyring = program.command("keyring").description("Create or rotate the keyring used for encryption at rest.");
-  const pathOf = (path?: string) => path ?? env[KEYRING_ENV] ?? DEFAULT_KEYRING_PATH;
+  const pathOf = (path?: string) => path ?? envString(KEYRING_ENV, env) ?? DEFAULT_KEYRING_PATH;
   keyring
     .command("create")
     .description(
@@ -69,8 +70,9 @@ export function addKeyringCommands(
         batchSize: number;
         dryRun?: boolean;
       }) => {
-        const keyringPath = opts.keyring ?? env[KEYRING_ENV];
-        if (!keyringPath) throw new Error(`give --keyring or set ${KEYRING_ENV}`);
+        if (opts.keyring === undefined && envString(KEYRING_ENV, env) === undefined)
+          throw new Error(`give --keyring or set ${KEYRING_ENV}`);
+        const keyring = loadKeyring(opts.keyring, env, "--keyring");
         let inner: BaseCheckpointSaver;
         let close: () => Promise<void>;
         if (opts.sqlite) {
@@ -79,9 +81,9 @@ export function addKeyringCommands(
           inner = new SqliteSaver(db, new JsonPlusSerializer());
           close = async () => void db.close();
         } else {
-          const dsn = opts.dsn ?? env[MIGRATION_DSN_ENV] ?? env[MEMORY_ENV.postgresDsn];
+          const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env) ?? envString(MEMORY_ENV.postgresDsn, env);
           if (!dsn) throw new Error(`give --dsn, --sqlite, or set ${MIGRATION_DSN_ENV}`);
-          const schema = opts.schema ?? env[MEMORY_ENV.postgresSchema] ?? "public";
+          const schema = opts.schema ?? envString(MEMORY_ENV.postgresSchema, env) ?? "public";
           const PostgresSaver = loadPostgresSaver();
           const pool = createMemoryPool(dsn, { max: 2 });
           close = () => pool.end();
@@ -95,7 +97,7 @@ export function addKeyringCommands(
         }
         const bar = progressBar(io, "reencrypt", "rows");
         try {
-          const saver = encryptCheckpointer(inner, { keyring: keyringPath, agentId: opts.agentId }, env);
+          const saver = encryptCheckpointer(inner, { keyring, agentId: opts.agentId }, env);
           const result = await reencrypt({
             saver,
             batchSize: opts.batchSize,

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, readSummarySlot, tailContextOf, withoutTailContext } from "@threadwise/core";
+import { isContextMessage, messageText, readSummarySlot, ThreadwiseConfigError, tailContextOf, withoutTailContext } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { DEFAULT_SUMMARY_PROMPT } from "@threadwise/summarize";
 import { createAgent } from "langchain";
@@ -368,9 +368,53 @@ describe("memoryStack({ userMemory })", () => {
     await own.checkpointer?.close();
   });
 
+  // Two tenants' stacks built from their own env objects, one store: user memory keyed on the
+  // tenant of process.env (the default) recalled one tenant's user in the other's threads.
+  it("takes the tenant from the stack's env, as the checkpointer does: tenants sharing a store stay apart", async () => {
+    const shared = memoryStack({ userMemory: true, env: {} }).store;
+    const stackOf = (tenant: string) => memoryStack({ userMemory: true, store: shared, env: { THREADWISE_MEMORY_TENANT_ID: tenant } });
+    const model = scriptedModel(() => "noted");
+    const t1 = createAgent({ model, ...stackOf("t1") });
+    const t2 = createAgent({ model, ...stackOf("t2") });
+    const asUser = (thread: string) => ({ configurable: { thread_id: thread, user_id: "u1" } });
+    await t1.invoke({ messages: [new HumanMessage("I moved to Busan last month.")] }, asUser("tn-1"));
+    await t2.invoke({ messages: [new HumanMessage("Where do I live now?")] }, asUser("tn-2"));
+    expect(JSON.stringify(model.calls.at(-1)?.messages)).not.toContain("Busan");
+    await t1.invoke({ messages: [new HumanMessage("Where do I live now?")] }, asUser("tn-3"));
+    expect(JSON.stringify(model.calls.at(-1)?.messages)).toContain("Busan");
+  });
+
   it("is off by default: no user-memory middleware and no store", () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/user-memory");
     expect(stack.store).toBeUndefined();
+  });
+});
+
+describe("memoryStack refuses misspelt env names", () => {
+  it.each([
+    [{ THREADWISE_ARCHIVE: "ture" }, "THREADWISE_ARCHIVE", "MEMORY_ARCHIVE"],
+    [{ THREADWISE_ARCHVE: "1" }, "THREADWISE_ARCHVE", "MEMORY_ARCHIVE"],
+    [{ THREADWISE_MEMORY_KEYRNG: "/etc/keyring.json" }, "THREADWISE_MEMORY_KEYRNG", "THREADWISE_MEMORY_KEYRING"],
+  ])("%o throws naming the variable (was: the default stack, the setting silently not applied)", (env, option, suggestion) => {
+    let error: unknown;
+    try {
+      memoryStack({ env });
+    } catch (thrown) {
+      error = thrown;
+    }
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseConfigError).option).toBe(option);
+    expect((error as Error).message).toContain(`did you mean ${suggestion}?`);
+  });
+
+  it("a near miss of a MEMORY_* name is reported to the stack's logger, once", () => {
+    const warnings: string[] = [];
+    const logger = { info() {}, warn: (message: string) => void warnings.push(message) };
+    const stack = memoryStack({ env: { MEMORY_BACKND: "sqlite", MEMORY_WINDOWSIZE: "5" }, logger });
+    expect(stack.checkpointer?.toJSON()).toMatchObject({ backend: "in_memory" });
+    expect(warnings).toHaveLength(1);
+    expect(warnings[0]).toContain("MEMORY_BACKND (did you mean MEMORY_BACKEND?)");
+    expect(warnings[0]).toContain("MEMORY_WINDOWSIZE (did you mean MEMORY_WINDOW_SIZE?)");
   });
 });

@@ -1,5 +1,5 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
+import { checkEnvNames, loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
@@ -14,7 +14,11 @@ import { createUserMemoryStore } from "./user-memory-store.js";
 
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
 export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
-  /** Env to read the config's twins from. @default process.env */
+  /**
+   * Env to read the config's twins from. Its names are checked first (core's `checkEnvNames`):
+   * an unknown `THREADWISE_*` name throws, a near miss of a known name is reported to `logger`.
+   * @default process.env
+   */
   env?: NodeJS.ProcessEnv;
   /** Serializer for the checkpointer (overrides the keyring's encrypting serializer). */
   serde?: SerializerProtocol;
@@ -115,7 +119,10 @@ function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: 
  */
 export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   const { config: input, rest } = split(options);
-  const config = resolveMemoryConfig(input, rest.env ?? process.env);
+  const env = rest.env ?? process.env;
+  // First, so a near miss is reported to the stack's own logger.
+  checkEnvNames(env, rest.logger);
+  const config = resolveMemoryConfig(input, env);
   return buildMemoryStack(config, rest);
 }
 

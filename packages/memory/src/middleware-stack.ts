@@ -4,6 +4,7 @@ import {
   assembledRequest,
   type CacheTtl,
   cacheBreakpointsFor,
+  envString,
   type PromptContextMode,
   type StartOn,
   summarySlotMiddleware,
@@ -14,7 +15,7 @@ import {
   type ViewDecision,
   withViewDecisions,
 } from "@threadwise/core";
-import type { EncryptionOptions } from "@threadwise/encryption";
+import { type EncryptionOptions, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -26,6 +27,7 @@ import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
+import { loadConfigKeyring } from "./backends.js";
 import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -61,6 +63,15 @@ export interface MemoryMiddlewareOptions {
   structuredResponse?: boolean;
   /** Encryption identity (`agentId`, `tenantId`, `principalId`): user memory seals with it when a keyring is configured. */
   encryption?: Omit<EncryptionOptions, "keyring">;
+  /** Env the config was read from; names the keyring's source in its errors. @default process.env */
+  env?: NodeJS.ProcessEnv;
+}
+
+/** User memory's `tenantId` and `principalId`: the code's, else the stack's env, as the checkpointer's (R27, R40). */
+function withIdentity(options: MemoryMiddlewareOptions): { tenantId?: string; principalId?: string } {
+  const tenantId = options.encryption?.tenantId ?? envString(TENANT_ENV, options.env);
+  const principalId = options.encryption?.principalId ?? envString(PRINCIPAL_ID_ENV, options.env);
+  return { ...(tenantId ? { tenantId } : {}), ...(principalId ? { principalId } : {}) };
 }
 
 /**
@@ -206,10 +217,10 @@ export function memoryMiddleware(
         maxTokens: config.userMemoryMaxTokens,
         promptContextMode: mode,
         logger,
-        ...(config.keyringPath ? { keyring: config.keyringPath } : {}),
+        ...(config.keyringPath ? { keyring: loadConfigKeyring(config, options.env) } : {}),
         ...(options.encryption?.agentId ? { agentId: options.encryption.agentId } : {}),
-        ...(options.encryption?.tenantId ? { tenantId: options.encryption.tenantId } : {}),
-        ...(options.encryption?.principalId ? { principalId: options.encryption.principalId } : {}),
+        // The identity the checkpointer keys on: the code's, else the stack's env (not process.env).
+        ...withIdentity(options),
       }),
     );
   if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger }));

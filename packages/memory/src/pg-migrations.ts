@@ -1,10 +1,12 @@
+import { setTimeout as sleep } from "node:timers/promises";
 import { parseOptions } from "@threadwise/core";
 import type pg from "pg";
 import { z } from "zod/v4";
-import { loadPg, loadPostgresSaver, loadPostgresStore } from "./optional-peers.js";
+import { connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
+import { loadPg, loadPostgresSaver } from "./optional-peers.js";
 import { assertSchemaName, pgTables } from "./pg-thread-registry.js";
 import { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
-import { storeTables } from "./user-memory-store.js";
+import { postgresUserStore, storeTables } from "./user-memory-store.js";
 
 /**
  * threadwise's own migrations, in order; position + 1 is the version recorded for component
@@ -112,22 +114,36 @@ export const migrateOptionsSchema = z.strictObject({
     .optional(),
 });
 
+/** Pauses before each new attempt of {@link migrate} after a lost connection, in ms (3 attempts in all). */
+export const MIGRATE_RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
+
 /**
  * Brings the schema up to date (spec R21), for a role with DDL rights; the runtime never calls it.
+ * Everything runs on one connection in one transaction, which commits or rolls back whole:
  *
- * 1. Takes a session advisory lock (`threadwise.migrate`), so concurrent runs take turns.
+ * 1. The transaction takes the advisory lock `threadwise.migrate`, held to its end, so concurrent
+ *    runs take turns. Nothing needs session state, so it works through PgBouncer in transaction
+ *    mode (a session lock taken there stayed on a server connection after `migrate` left, and
+ *    the next run waited for it forever) and on one-session engines (PGlite).
  * 2. `PostgresSaver.setup()` creates the schema and PostgresSaver's tables and runs its own
  *    migrations, recorded in its `checkpoint_migrations` table; then `PostgresStore.setup()` does
  *    the same for the store of user memory (`store`, recorded in `store_migrations`; no vector
  *    index). threadwise does not restate that DDL, so a newer
- *    `@langchain/langgraph-checkpoint-postgres` migrates its tables itself.
- * 3. In one transaction: threadwise's own pending migrations (the versioned list above, recorded
- *    in `threadwise_schema_version`), registration of threads written before threadwise's tables
+ *    `@langchain/langgraph-checkpoint-postgres` migrates its tables itself. Both run on the
+ *    transaction's connection, each statement in a savepoint.
+ * 3. threadwise's own pending migrations (the versioned list above, recorded in
+ *    `threadwise_schema_version`), registration of threads written before threadwise's tables
  *    existed, and, with `grantTo`, the runtime role's DML rights.
+ *
+ * A connection lost on the way (`ECONNRESET`, a server restart, PgBouncer closing it) rolls the
+ * whole run back, so `migrate` starts over, up to 3 attempts ({@link MIGRATE_RETRY_DELAYS_MS}
+ * apart), then throws.
  *
  * @returns the steps applied now (`checkpoint:<v>` for PostgresSaver's, `threadwise:<v>` for
  *   threadwise's) and the versions reached.
  * @throws ThreadwiseConfigError for a schema or role that is not a plain SQL identifier.
+ * @throws ThreadwiseConnectionLostError (`operation` "migrate", `reason` the last loss) when the
+ *   connection was lost on every attempt; the message says to re-run `threadwise migrate`.
  * @throws Error from PostgreSQL when the role lacks DDL rights (message without the DSN).
  * @throws ThreadwiseMissingPeerError when `pg` or `@langchain/langgraph-checkpoint-postgres` is not installed.
  * @example
@@ -138,39 +154,75 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
   const schema = options.schema ?? "public";
   assertSchemaName(schema, "migrate.schema");
   const grantees = [options.grantTo ?? []].flat();
-  const { Client, Pool } = loadPg();
+  for (let attempt = 1; ; attempt += 1) {
+    try {
+      return await migrateOnce(options.dsn, schema, grantees);
+    } catch (error) {
+      const reason = connectionLostReason(error);
+      if (reason === undefined) throw error;
+      const pause = MIGRATE_RETRY_DELAYS_MS[attempt - 1];
+      if (pause === undefined)
+        throw new ThreadwiseConnectionLostError(
+          "migrate",
+          attempt,
+          reason,
+          "migrate runs in one transaction, so nothing was applied by the lost attempts: re-run `threadwise migrate` once PostgreSQL is reachable",
+          { cause: error },
+        );
+      await sleep(pause);
+    }
+  }
+}
+
+const ignore = () => undefined;
+
+/**
+ * `client` (inside migrate's transaction) as the one connection of a pool, for PostgresSaver's
+ * and PostgresStore's `setup()`. Each statement runs in a savepoint, so one that fails (their
+ * probe of a missing `*_migrations` table, which they catch) leaves the transaction usable, as it
+ * would on a connection of its own; `end()` leaves the connection to migrate.
+ */
+function heldPool(client: pg.Client): pg.Pool {
+  const query = async (...args: unknown[]) => {
+    await client.query("SAVEPOINT threadwise_migrate_step");
+    try {
+      const result = await (client.query as (...a: unknown[]) => Promise<unknown>)(...args);
+      await client.query("RELEASE SAVEPOINT threadwise_migrate_step");
+      return result;
+    } catch (error) {
+      await client.query("ROLLBACK TO SAVEPOINT threadwise_migrate_step").catch(ignore);
+      throw error;
+    }
+  };
+  const lent = { query, release: ignore };
+  const pool = { query, connect: async () => lent, end: async () => undefined, on: () => pool };
+  return pool as unknown as pg.Pool;
+}
+
+async function migrateOnce(dsn: string, schema: string, grantees: readonly string[]): Promise<MigrateResult> {
+  const { Client } = loadPg();
   const PostgresSaver = loadPostgresSaver();
   const t = pgTables(schema);
-  const client = new Client({ connectionString: options.dsn, application_name: "threadwise-migrate" });
-  await client.connect();
+  const client = new Client({ connectionString: dsn, application_name: "threadwise-migrate" });
+  // A lost connection is an `error` event, which unhandled would end the process; the query in
+  // progress rejects instead, and migrate starts over.
+  client.on("error", ignore);
   const applied: string[] = [];
   try {
-    await client.query("SELECT pg_advisory_lock(hashtext('threadwise.migrate'))");
+    await client.connect();
+    // One connection, one transaction: the lock is held to the end and needs no session state.
+    await client.query("BEGIN");
+    await client.query("SELECT pg_advisory_xact_lock(hashtext('threadwise.migrate'))");
+    const pool = heldPool(client);
     const before = (await readVersions(client, schema)).checkpoint ?? -1;
-    const pool = new Pool({ connectionString: options.dsn, max: 1, application_name: "threadwise-migrate" });
-    try {
-      await new PostgresSaver(pool, undefined, { schema }).setup();
-    } finally {
-      await pool.end();
-    }
+    await new PostgresSaver(pool, undefined, { schema }).setup();
     const after = (await readVersions(client, schema)).checkpoint ?? -1;
     for (let v = before + 1; v <= after; v += 1) applied.push(`checkpoint:${v}`);
     const storeBefore = (await readVersions(client, schema)).store ?? -1;
-    const PostgresStore = loadPostgresStore();
-    const store = new PostgresStore({
-      connectionOptions: { connectionString: options.dsn, max: 1, application_name: "threadwise-migrate" },
-      schema,
-      ensureTables: false,
-    });
-    try {
-      await store.setup();
-    } finally {
-      await store.stop();
-    }
+    await postgresUserStore(pool, { schema, dsn, max: 1 }).setup();
     const storeAfter = (await readVersions(client, schema)).store ?? -1;
     for (let v = storeBefore + 1; v <= storeAfter; v += 1) applied.push(`store:${v}`);
 
-    await client.query("BEGIN");
     await client.query(
       `CREATE TABLE IF NOT EXISTS ${t.schemaVersion} (component TEXT PRIMARY KEY, version INTEGER NOT NULL, applied_at TIMESTAMPTZ NOT NULL DEFAULT now())`,
     );
@@ -204,10 +256,10 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
     const versions = await readVersions(client, schema);
     return { applied, checkpoint: versions.checkpoint ?? -1, store: versions.store ?? -1, threadwise: versions.threadwise ?? 0 };
   } catch (error) {
-    await client.query("ROLLBACK").catch(() => undefined);
+    await client.query("ROLLBACK").catch(ignore);
     throw error;
   } finally {
-    await client.end();
+    await client.end().catch(ignore);
   }
 }
 

@@ -55,7 +55,8 @@ const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, tr
  *   itself uses no session state (no `SET`, no session advisory locks).
  *
  * An idle connection closed by the server (restart, PgBouncer, network) is dropped with a warning
- * instead of crashing the process. The DSN is never logged; pg's errors do not include it.
+ * instead of crashing the process; a connection reset while a query runs fails that query
+ * ({@link keepClientErrors}), never the process. The DSN is never logged; pg's errors do not include it.
  *
  * @example
  * const pool = createMemoryPool(process.env.POSTGRES_MEMORY_DSN!, { mode: "transaction" });
@@ -84,7 +85,22 @@ export function createMemoryPool(dsn: string, given: MemoryPoolOptions = {}): pg
   pool.on("error", (error: Error & { code?: string }) => {
     logger.warn("threadwise memory: an idle PostgreSQL connection was closed; it will be replaced", { code: error.code ?? "unknown" });
   });
+  keepClientErrors(pool);
   if (mode === "transaction") guardUnnamedOnly(pool);
+  return pool;
+}
+
+/**
+ * Gives every client of `pool` an `error` listener, and returns `pool`. pg-pool removes its own
+ * while a client is lent (`pool.connect()`, as PostgresSaver, PostgresStore and the registries
+ * do), and pg emits `error` on a client whose connection is reset (`ECONNRESET`) even while a
+ * query runs: unhandled, that event ends the process. The query in progress rejects with the same
+ * error, which is what the caller sees, so the listener adds nothing else.
+ */
+export function keepClientErrors(pool: pg.Pool): pg.Pool {
+  pool.on("connect", (client) => {
+    client.on("error", () => undefined);
+  });
   return pool;
 }
 

@@ -11,12 +11,13 @@ import {
   readSummarySlot,
   resolveLogger,
   summarySlotState,
+  THREADWISE_ENV,
   threadwiseMiddleware,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /** Env twin of `keepGroups`. */
-export const KEEP_GROUPS_ENV = "MEMORY_PERSIST_TRIM_KEEP_GROUPS";
+export const KEEP_GROUPS_ENV = THREADWISE_ENV.persistTrimKeepGroups;
 
 /** Options of {@link persistTrim}. */
 export const persistTrimOptionsSchema = z.strictObject({

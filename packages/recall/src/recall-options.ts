@@ -9,12 +9,13 @@ import {
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseOptions,
+  THREADWISE_ENV,
   timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /** Env twin of `maxTokens`; also what turns recall on in `memoryStack`. */
-export const RECALL_MAX_TOKENS_ENV = "MEMORY_RECALL_MAX_TOKENS";
+export const RECALL_MAX_TOKENS_ENV = THREADWISE_ENV.recallMaxTokens;
 
 /** Default budget of the recall block, label included (tokens). */
 export const DEFAULT_RECALL_MAX_TOKENS = 300;

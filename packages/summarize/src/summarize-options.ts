@@ -2,11 +2,14 @@ import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
   envPositiveInt,
+  envString,
   envTimerMs,
+  envWholeNumber,
   loggerOptionSchema,
   optionsObject,
   parseOptions,
   promptContextModeSchema,
+  THREADWISE_ENV,
   ThreadwiseConfigError,
   timerMsSchema,
 } from "@threadwise/core";
@@ -25,32 +28,32 @@ export const DEFAULT_MAX_PASSES_PER_CALL = 3;
 export const DEFAULT_TIMEOUT_MS = 60_000;
 
 /** Env twin of `windowSize`: the same variable windowTrim reads, so both see one window. */
-export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
+export const WINDOW_SIZE_ENV = THREADWISE_ENV.windowSize;
 /** Env twin of `threshold`. */
-export const THRESHOLD_ENV = "MEMORY_SUMMARIZE_THRESHOLD";
+export const THRESHOLD_ENV = THREADWISE_ENV.summarizeThreshold;
 /** Env twin of `maxInputTokens`. */
-export const MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MAX_INPUT_TOKENS";
+export const MAX_INPUT_TOKENS_ENV = THREADWISE_ENV.summarizeMaxInputTokens;
 /** Env twin of `maxPassesPerCall`. */
-export const MAX_PASSES_ENV = "MEMORY_SUMMARIZE_MAX_PASSES";
+export const MAX_PASSES_ENV = THREADWISE_ENV.summarizeMaxPasses;
 /** Env twin of `timeoutMs`. */
-export const TIMEOUT_MS_ENV = "MEMORY_SUMMARIZE_TIMEOUT_MS";
+export const TIMEOUT_MS_ENV = THREADWISE_ENV.summarizeTimeoutMs;
 /**
  * Env twins of `trigger`: the variables set form one condition (all must be reached), as
  * `trigger: { tokens, messages, fraction }` would.
  */
 export const TRIGGER_ENV = {
-  tokens: "MEMORY_SUMMARIZE_TRIGGER_TOKENS",
-  messages: "MEMORY_SUMMARIZE_TRIGGER_MESSAGES",
-  fraction: "MEMORY_SUMMARIZE_TRIGGER_FRACTION",
+  tokens: THREADWISE_ENV.summarizeTriggerTokens,
+  messages: THREADWISE_ENV.summarizeTriggerMessages,
+  fraction: THREADWISE_ENV.summarizeTriggerFraction,
 } as const;
 /** Env twins of `keep`: at most one may be set. */
 export const KEEP_ENV = {
-  tokens: "MEMORY_SUMMARIZE_KEEP_TOKENS",
-  messages: "MEMORY_SUMMARIZE_KEEP_MESSAGES",
-  fraction: "MEMORY_SUMMARIZE_KEEP_FRACTION",
+  tokens: THREADWISE_ENV.summarizeKeepTokens,
+  messages: THREADWISE_ENV.summarizeKeepMessages,
+  fraction: THREADWISE_ENV.summarizeKeepFraction,
 } as const;
 /** Env twin of `modelMaxInputTokens`. */
-export const MODEL_MAX_INPUT_TOKENS_ENV = "MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS";
+export const MODEL_MAX_INPUT_TOKENS_ENV = THREADWISE_ENV.summarizeModelMaxInputTokens;
 
 /** What `summarize` needs from a summarizer: a chat model or any runnable taking a message list. */
 export interface SummarizerModel {
@@ -250,9 +253,9 @@ export type ResolvedSummarizeOptions = Omit<z.output<typeof summarizeOptionsSche
 
 /** A number in `(min, 1]` (or `[min, 1]` with `inclusive`) from env `name`; `undefined` when unset or empty. */
 function envFraction(name: string, env: NodeJS.ProcessEnv, inclusive: boolean): number | undefined {
+  const value = envString(name, env);
+  if (value === undefined) return undefined;
   const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return undefined;
-  const value = raw.trim();
   const number = Number(value);
   if (!/^(0|1|0?\.[0-9]+|1\.0*)$/.test(value) || !(inclusive ? number >= 0 : number > 0) || number > 1)
     throw new ThreadwiseConfigError(
@@ -260,14 +263,6 @@ function envFraction(name: string, env: NodeJS.ProcessEnv, inclusive: boolean): 
       `expected a decimal number ${inclusive ? "from 0" : "above 0"} to 1 (e.g. 0.8), got ${JSON.stringify(raw)}`,
     );
   return number;
-}
-
-/** A whole number from 0 from env `name`; `undefined` when unset or empty. */
-function envWholeNumber(name: string, env: NodeJS.ProcessEnv): number | undefined {
-  const raw = env[name];
-  if (raw === undefined || raw.trim() === "") return undefined;
-  if (raw.trim() === "0") return 0;
-  return envPositiveInt(name, env);
 }
 
 function defined<T extends object>(value: T): Partial<T> {

@@ -17,6 +17,7 @@ import {
   selectView,
   selectViewOf,
   systemText,
+  THREADWISE_ENV,
   ThreadwiseConfigError,
   type TokenCounter,
   threadwiseMiddleware,
@@ -35,7 +36,7 @@ import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 export const TOKEN_CAP_NAME = "threadwise/token-cap";
 
 /** Env variable read for `maxTokens` when the option is not given (spec R3). */
-export const MAX_TOKENS_ENV = "MAX_HISTORY_TOKENS";
+export const MAX_TOKENS_ENV = THREADWISE_ENV.maxHistoryTokens;
 
 const ENCODINGS = ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base"] as const;
 

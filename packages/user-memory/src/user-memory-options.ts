@@ -1,16 +1,25 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { envBoolean, envPositiveInt, loggerOptionSchema, parseOptions, promptContextModeSchema, timerMsSchema } from "@threadwise/core";
+import {
+  envBoolean,
+  envPositiveInt,
+  envString,
+  loggerOptionSchema,
+  parseOptions,
+  promptContextModeSchema,
+  THREADWISE_ENV,
+  timerMsSchema,
+} from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 import { DEFAULT_TENANT_ID, DEFAULT_TENANT_ID_KEY, DEFAULT_USER_ID_KEY } from "./user-scope.js";
 
 /** Env twin of `maxTokens`. */
-export const USER_MEMORY_MAX_TOKENS_ENV = "MEMORY_USER_MEMORY_MAX_TOKENS";
+export const USER_MEMORY_MAX_TOKENS_ENV = THREADWISE_ENV.userMemoryMaxTokens;
 /** Env twin of `maxItems`. */
-export const USER_MEMORY_MAX_ITEMS_ENV = "MEMORY_USER_MEMORY_MAX_ITEMS";
+export const USER_MEMORY_MAX_ITEMS_ENV = THREADWISE_ENV.userMemoryMaxItems;
 /** Env twin of `keepMessages`. */
-export const USER_MEMORY_KEEP_MESSAGES_ENV = "MEMORY_USER_MEMORY_KEEP_MESSAGES";
+export const USER_MEMORY_KEEP_MESSAGES_ENV = THREADWISE_ENV.userMemoryKeepMessages;
 
 export const DEFAULT_USER_MEMORY_MAX_TOKENS = 300;
 export const DEFAULT_USER_MEMORY_MAX_ITEMS = 1000;
@@ -117,8 +126,6 @@ export interface ResolvedUserMemoryOptions {
   logger: z.output<typeof loggerOptionSchema>;
 }
 
-const nonEmpty = (value: string | undefined) => (value === undefined || value.trim() === "" ? undefined : value.trim());
-
 /**
  * Resolves options against env and defaults; loads the keyring when one is named.
  * @throws ThreadwiseConfigError naming the option (`userMemory.maxTokens`) or env variable.
@@ -137,11 +144,16 @@ export function resolveUserMemoryOptions(options: UserMemoryOptions = {}, env: N
     model: parsed.model,
     userIdKey: parsed.userIdKey ?? DEFAULT_USER_ID_KEY,
     tenantIdKey: parsed.tenantIdKey ?? DEFAULT_TENANT_ID_KEY,
-    tenantId: parsed.tenantId ?? nonEmpty(env[TENANT_ENV]) ?? DEFAULT_TENANT_ID,
+    tenantId: parsed.tenantId ?? envString(TENANT_ENV, env) ?? DEFAULT_TENANT_ID,
     store: parsed.store,
-    keyring: parsed.keyring === undefined ? undefined : isKeyring(parsed.keyring) ? parsed.keyring : loadKeyring(parsed.keyring, env),
+    keyring:
+      parsed.keyring === undefined
+        ? undefined
+        : isKeyring(parsed.keyring)
+          ? parsed.keyring
+          : loadKeyring(parsed.keyring, env, "userMemory.keyring"),
     agentId: parsed.agentId ?? "default",
-    principalId: parsed.principalId ?? nonEmpty(env[PRINCIPAL_ID_ENV]) ?? "default",
+    principalId: parsed.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default",
     timeoutMs: parsed.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
     promptContextMode: parsed.promptContextMode,
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,

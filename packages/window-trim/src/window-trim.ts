@@ -9,6 +9,7 @@ import {
   type StartOn,
   selectView,
   selectViewOf,
+  THREADWISE_ENV,
   ThreadwiseConfigError,
   threadwiseMiddleware,
   type ViewSelection,
@@ -25,7 +26,7 @@ export const WINDOW_TRIM_NAME = "threadwise/window-trim";
 export const DEFAULT_WINDOW_SIZE = 20;
 
 /** Env variable read for `maxMessages` when the option is not given (spec R2). */
-export const WINDOW_SIZE_ENV = "MEMORY_WINDOW_SIZE";
+export const WINDOW_SIZE_ENV = THREADWISE_ENV.windowSize;
 
 /** Options of {@link windowTrim}. */
 export const windowTrimOptionsSchema = z.strictObject({
