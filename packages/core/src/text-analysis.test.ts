@@ -154,6 +154,17 @@ describe("반말 and 존댓말 meet", () => {
     expect(tokenize(plain)).toEqual(tokenize(polite));
   });
 
+  it("meets an auxiliary verb written apart or together (찾아놨어 / 찾아 놨어)", () => {
+    for (const [together, apart] of [
+      ["찾아놨어", "찾아 놨어"],
+      ["알아봤어요", "알아 봤어요"],
+      ["만들어줬어", "만들어 줬어"],
+    ]) {
+      const terms = new Set(tokenize(together as string));
+      expect(tokenize(apart as string)[0], `${together} / ${apart}`).toSatisfy((main: string) => terms.has(main));
+    }
+  });
+
   it("keeps nouns shaped like a plain ending whole (영어, 단어)", () => {
     expect(["영어", "단어", "연어"].map(koreanStem)).toEqual(["영어", "단어", "연어"]);
   });

@@ -311,6 +311,24 @@ function koreanDay(word: string): number | undefined {
   return day !== undefined && day <= 31 ? day : undefined;
 }
 
+/** Auxiliary verbs after `-아/-어` (`찾아 놓다`, `알아보다`, `써 두다`, `만들어 주다`), as {@link koreanStem} leaves them. */
+const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버리", "드리"]);
+
+/**
+ * The main verb of a compound with an auxiliary verb written as one word (`찾아놨어` -> `찾`,
+ * `알아보` -> `알`), or `undefined`: the term the same words written apart give (`찾아 놨어`), so
+ * the spacing does not decide whether they meet.
+ */
+function mainVerbOf(stem: string): string | undefined {
+  if (stem.length < 3) return undefined;
+  const auxiliary = AUXILIARY_VERBS.has(stem.slice(-2)) ? stem.slice(-2) : stem.slice(-1);
+  if (!AUXILIARY_VERBS.has(auxiliary)) return undefined;
+  const before = stem.slice(0, -auxiliary.length);
+  if (!/[아어해]$/.test(before) || before.length < 2) return undefined;
+  const main = koreanStem(before);
+  return main === "" || main === before ? undefined : main;
+}
+
 /** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
 const WORD_TERMS_MEMO_ENTRIES = 50_000;
 const wordTermsMemo = new Map<string, readonly string[]>();
@@ -348,6 +366,8 @@ function termsOfWord(word: string, out: string[]): void {
     }
     out.push(stem);
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
+    const main = mainVerbOf(stem);
+    if (main !== undefined) out.push(main);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a

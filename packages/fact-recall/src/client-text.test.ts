@@ -57,6 +57,17 @@ describe("fact rules and fact recall read text as clients send it like the plain
     }
   });
 
+  it("states the same facts when a statement ends in chat marks (emoji, ㅋㅋ, ㅠㅠ, ~~)", () => {
+    const tails = [" ㅋㅋ", "ㅋㅋㅋ", " ㅠㅠ", " 😊", "😎", " 👍🏻", " ❤️", "~~", " ㅎㅎ 😊"];
+    for (const text of [...STATEMENTS, "저는 서른두 살이에요.", "우리 형은 서른다섯 살이야", "I live in Busan."]) {
+      const expected = extractFactsHeuristic(text);
+      for (const tail of tails) {
+        expect(extractFactsHeuristic(`${text}${tail}`), `${text}${tail}`).toEqual(expected);
+        expect(extractFactsHeuristic(`${text.replace(/[.!?]+$/, "")}${tail}`), `${text}${tail}`).toEqual(expected);
+      }
+    }
+  });
+
   it("keys a value the same however its digits and Hangul were encoded", () => {
     expect(normalizeValue("２８")).toBe(normalizeValue("28"));
     expect(factKey({ subject: "user", attribute: "pet", value: "보리".normalize("NFD"), multi: true })).toBe(

@@ -31,6 +31,13 @@ export function detectLanguage(text: string): FactLanguage {
   return letters > 0 && hangul / letters >= 0.3 ? "ko" : "en";
 }
 
+/**
+ * What ends a clause in chat besides punctuation: emoji (`😊`, `👍🏻`, `❤️`), Hangul jamo runs
+ * (`ㅋㅋ`, `ㅠㅠ`, `ㅎㅎ`) and a trailing `~`. The rules read each as a line break, so
+ * `서른 살이에요 ㅋㅋ` and `I live in Busan 😊` state their facts as the same text without them do.
+ */
+const CHAT_MARKS = /(?:[\p{Extended_Pictographic}\p{Emoji_Modifier}\u3131-\u318E]|\u{FE0F}|\u{200D}|~+(?=\s|$))+/gu;
+
 const SPEAKER = /^\s*([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?|[\uac00-\ud7a3]{1,8}):\s+/;
 
 /**
@@ -44,8 +51,9 @@ const SPEAKER = /^\s*([A-Z][\w.'-]*(?: [A-Z][\w.'-]*)?|[\uac00-\ud7a3]{1,8}):\s+
  * // [{ subject: "user", attribute: "residence", value: "Busan", text: "User moved to Busan and lives there", ... }]
  */
 export function extractFactsHeuristic(message: string, options: HeuristicExtractOptions = {}): CandidateFact[] {
-  // The rules read one form of the text however the client encoded it (NFD Hangul, full-width digits, zero-width spaces).
-  const text = analysisText(message);
+  // The rules read one form of the text however the client encoded it (NFD Hangul, full-width
+  // digits, zero-width spaces), and chat marks as line breaks.
+  const text = analysisText(message).replace(CHAT_MARKS, "\n");
   let body = text;
   let speaker: string | undefined;
   if (options.speakerPrefix) {
