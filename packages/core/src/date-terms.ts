@@ -5,6 +5,8 @@
  * the messages said in May 2023, and the messages that mention that month.
  */
 
+import { analysisText } from "./unicode.js";
+
 const MONTHS: Readonly<Record<string, number>> = {
   january: 1,
   february: 2,
@@ -82,18 +84,27 @@ export interface CalendarDate {
 const MONTH_NAME =
   "(january|february|march|april|may|june|july|august|september|october|november|december|jan|feb|mar|apr|jun|jul|aug|sept|sep|oct|nov|dec)";
 
+/**
+ * A date written in digits, year first, with dots or slashes: `2026.03.02`, `2026/3/2`, and
+ * `2026. 3. 2.` as `toLocaleString("ko-KR")` writes it. Month 1-12, day 1-31.
+ */
+export const NUMERIC_DATE = /(?<![\d.])(\d{4})\s?[./]\s?(0?[1-9]|1[0-2])\s?[./]\s?(0?[1-9]|[12]\d|3[01])(?!\d)/;
+
 const DAY_FIRST = new RegExp(`(\\d{1,2})\\s+${MONTH_NAME}\\.?,?\\s+(\\d{4})`, "i");
 const MONTH_FIRST = new RegExp(`${MONTH_NAME}\\.?\\s+(\\d{1,2}),?\\s+(\\d{4})`, "i");
 
 /**
  * Reads the date of a timestamp as recall keeps it (`timestampOf`): ISO 8601 (`2024-09-01T14:00:00+09:00`,
- * the date as written, no time-zone shift), Korean (`2024년 3월 4일 오후 7시 10분`), English
+ * the date as written, no time-zone shift), digits with dots or slashes ({@link NUMERIC_DATE}:
+ * `2026. 2. 7. 오후 10:10:00`, the ko-KR locale's), Korean (`2024년 3월 4일 오후 7시 10분`), English
  * (`1:56 pm on 8 May, 2023`, `May 8, 2023`), else anything `Date.parse` reads (UTC date).
  * `undefined` when none matches.
  */
 export function parseCalendarDate(text: string): CalendarDate | undefined {
   const iso = /(\d{4})-(\d{2})-(\d{2})/.exec(text);
   if (iso) return { year: Number(iso[1]), month: Number(iso[2]), day: Number(iso[3]) };
+  const numeric = NUMERIC_DATE.exec(text);
+  if (numeric) return { year: Number(numeric[1]), month: Number(numeric[2]), day: Number(numeric[3]) };
   const korean = /(\d{4})\s*년\s*(\d{1,2})\s*월(?:\s*(\d{1,2})\s*일)?/.exec(text);
   if (korean) return { year: Number(korean[1]), month: Number(korean[2]), ...(korean[3] ? { day: Number(korean[3]) } : {}) };
   const dayFirst = DAY_FIRST.exec(text);
@@ -133,14 +144,15 @@ const RELATIVE_YEARS: ReadonlyArray<[RegExp, number]> = [
  */
 export function timestampTerms(timestamp: string | undefined, text = ""): string[] {
   if (timestamp === undefined) return [];
-  const date = parseCalendarDate(timestamp);
+  const date = parseCalendarDate(analysisText(timestamp));
   if (!date) return [];
+  const said = analysisText(text);
   const terms = [monthTerm(date.month), String(date.year)];
   for (const [pattern, offset] of RELATIVE_MONTHS) {
-    if (offset === 0 || !pattern.test(text)) continue;
+    if (offset === 0 || !pattern.test(said)) continue;
     const index = date.year * 12 + (date.month - 1) + offset;
     terms.push(monthTerm((index % 12) + 1), String(Math.floor(index / 12)));
   }
-  for (const [pattern, offset] of RELATIVE_YEARS) if (offset !== 0 && pattern.test(text)) terms.push(String(date.year + offset));
+  for (const [pattern, offset] of RELATIVE_YEARS) if (offset !== 0 && pattern.test(said)) terms.push(String(date.year + offset));
   return terms;
 }

@@ -197,7 +197,7 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
-export { codePointHead, loneSurrogateAt } from "./unicode.js";
+export { analysisText, codePointHead, loneSurrogateAt } from "./unicode.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   addContextBlocks,

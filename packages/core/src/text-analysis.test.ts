@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { CLIENT_TEXT_FORMS } from "./testing/client-text.js";
 import { isStopword, koreanStem, stemEnglish, stripKoreanSuffix, tokenize } from "./text-analysis.js";
 
 describe("tokenizer", () => {
@@ -98,5 +99,73 @@ describe("stop words", () => {
     expect(["the", "what", "뭐", "어디", "그리고"].every(isStopword)).toBe(true);
     expect(isStopword("busan")).toBe(false);
     expect(tokenize("그리고 저는 서울에서 일하고 서울은 좋아요")).toEqual(["서울", "일", "서울", "좋"]);
+  });
+});
+
+/** Korean as clients send it (chat, 반말 and 존댓말, code switching, dates, emoji), and English. */
+const CLIENT_SENTENCES = [
+  "PR 리뷰 했어? 3시에 meeting 있어서 ㅠㅠ",
+  "나 요즘 성수동 살아 ㅋㅋ 🙌",
+  "저는 부산으로 이사했어요. 회의실 예약은 제가 할게요!",
+  "회의실예약 완료 👍 Airbnb 체크인은 15:00이고 예약번호 JX7Q2K야",
+  "2026.03.02에 출발, 삼월 이일 아니고 3월 2일 맞지?",
+  "다음 주 화요일에 release 있어서 바빠 🧑‍💻",
+  "I moved to Busan in May 2023 and I'm a backend developer now.",
+];
+
+describe("text as clients send it: the terms of the plain text for every encoding", () => {
+  it.each(CLIENT_TEXT_FORMS.map((form) => [form.name, form] as const))("%s", (_name, form) => {
+    for (const text of CLIENT_SENTENCES) expect(tokenize(form.encode(text)), text).toEqual(tokenize(text));
+  });
+});
+
+describe("dates however they are written", () => {
+  it("reads a date in digits as the year, month and day 2026년 3월 2일 gives", () => {
+    const terms = tokenize("2026년 3월 2일");
+    expect(terms).toEqual(["2026", "month:3", "2"]);
+    for (const text of ["2026.03.02", "2026. 3. 2.", "2026/3/2", "２０２６．０３．０２"]) expect(tokenize(text), text).toEqual(terms);
+    expect(tokenize("2026.03.02에 출발")).toEqual([...terms, "출발"]);
+    // Not dates: a version, a month 13, a decimal.
+    expect(tokenize("v2026.13.02 3.14")).not.toContainEqual(expect.stringMatching(/^month:/));
+  });
+
+  it("reads Sino-Korean months anywhere and days after a month", () => {
+    expect(tokenize("삼월 이일")).toEqual(tokenize("3월 2일"));
+    expect(tokenize("삼월 이십일부터 삼박 사일")).toEqual(["month:3", "20", "삼박", "사일"]);
+    expect(tokenize("유월이랑 시월에는 바빠요")).toEqual(["month:6", "month:10", "바빠"]);
+    expect(tokenize("십이월 삼십일일")).toEqual(["month:12", "31"]);
+    // Without a month before it, 오일 is oil, not the fifth.
+    expect(tokenize("오일 교환")).toEqual(["오일", "교환"]);
+  });
+});
+
+describe("반말 and 존댓말 meet", () => {
+  it.each([
+    ["나 성수동 살아", "저 성수동 살아요"],
+    ["밥 먹어", "밥 먹어요"],
+    ["그거 좋아", "그거 좋아요"],
+    ["오이 싫어", "오이 싫어요"],
+    ["책 읽어", "책 읽어요"],
+    ["같이 갈래", "같이 갈래요"],
+    ["어디 갈까", "어디 갈까요"],
+    ["이사했어", "이사했어요"],
+    ["개발자야", "개발자예요"],
+  ])("%s / %s", (plain, polite) => {
+    expect(tokenize(plain)).toEqual(tokenize(polite));
+  });
+
+  it("meets an auxiliary verb written apart or together (찾아놨어 / 찾아 놨어)", () => {
+    for (const [together, apart] of [
+      ["찾아놨어", "찾아 놨어"],
+      ["알아봤어요", "알아 봤어요"],
+      ["만들어줬어", "만들어 줬어"],
+    ]) {
+      const terms = new Set(tokenize(together as string));
+      expect(tokenize(apart as string)[0], `${together} / ${apart}`).toSatisfy((main: string) => terms.has(main));
+    }
+  });
+
+  it("keeps nouns shaped like a plain ending whole (영어, 단어)", () => {
+    expect(["영어", "단어", "연어"].map(koreanStem)).toEqual(["영어", "단어", "연어"]);
   });
 });

@@ -12,13 +12,18 @@
  *   bigrams too, so a compound (`개발자로` -> `개발자`, `개발`, `발자`) matches its parts: the usual
  *   dictionary-free way to match Korean words. Bigrams are made of stems only, never of endings
  *   (`하나요` gives nothing, not the numeral `하나`; `들었어` gives `들`, not `었어`).
- * - A month is one term however it is written (`June`, `in May`, `5월` -> `month:5`; see
- *   `date-terms.ts`), so questions about a time meet the messages said then.
+ * - A month is one term however it is written (`June`, `in May`, `5월`, `오월` -> `month:5`; see
+ *   `date-terms.ts`), and a date in digits (`2026.05.02`) gives the terms of `2026년 5월 2일`, so
+ *   questions about a time meet the messages said then.
+ * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
+ *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
+ *   of the plain text.
  * - Function words of both languages (`the`, `what`, `뭐`, `어디`) are dropped: a query made only
  *   of them matches nothing, which is how recall places nothing when nothing is relevant.
  */
 import { setBounded } from "./bounded-map.js";
-import { englishMonth, monthTerm } from "./date-terms.js";
+import { englishMonth, monthTerm, NUMERIC_DATE } from "./date-terms.js";
+import { analysisText } from "./unicode.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
 export const ENGLISH_STOPWORDS: ReadonlySet<string> = new Set(
@@ -71,7 +76,7 @@ export const KOREAN_ENDINGS: readonly string[] = byLength(
     "으려면 으니까 니까요 인가요 인데요 이에요 이예요 다고요 는다고 어요 아요 해요 세요 셔요 예요 에요 지요 네요 나요 " +
     "까요 군요 고요 구요 대요 래요 는데 은데 인데 던데 지만 거든 더라 구나 니까 어서 아서 해서 려고 려면 으면 면서 " +
     "다가 도록 는지 은지 인지 을까 인가 기로 냐고 다고 다면 잖아 이야 이다 이라 이고 이면 이지만 이니까 이어서 여서 " +
-    "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 서 면 음 던 한 할 된 될 냐 든 군"
+    "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 서 면 음 던 한 할 된 될 냐 든 군 까"
   ).split(" "),
 );
 
@@ -94,7 +99,13 @@ const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 �
 const LIGHT_VERB_ENDINGS = new Set(["해", "해요", "해서", "합니다", "합니까", "한", "할"]);
 
 const HANGUL = /^[\uac00-\ud7a3]+$/;
-const WORD = /[\p{L}\p{N}]+(?:['’][\p{L}]+)*/gu;
+// A date in digits (`2026.03.02`, `2026. 3. 2.`: date-terms' NUMERIC_DATE) is one word; else letters and digits.
+const WORD = new RegExp(`${NUMERIC_DATE.source}|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
+
+/** Months written with Sino-Korean numerals (`삼월`, and the spellings `유월`, `시월`), as `3월` is. */
+const KOREAN_MONTHS: ReadonlyMap<string, number> = new Map(
+  "일월 이월 삼월 사월 오월 유월 칠월 팔월 구월 시월 십일월 십이월".split(" ").map((word, i) => [word, i + 1]),
+);
 
 // Hangul syllable arithmetic: code = 0xAC00 + (initial * 21 + medial) * 28 + final.
 const SYLLABLE_BASE = 0xac00;
@@ -130,6 +141,11 @@ function withoutPast(s: string): string | undefined {
 
 // Polite endings that never end a noun: they may leave a one-syllable verb stem (`살죠` -> `살`).
 const VERBAL_ENDINGS = new Set(["요", "죠"]);
+// The plain (반말) forms of the polite `-아요/-어요/-래요/-까요`: after a one-syllable stem with a
+// final consonant they end a verb, so `살아` and `갈래` meet `살아요` and `갈래요` (`살`, `갈`).
+const INFORMAL_ENDINGS = new Set(["아", "어", "래", "까"]);
+// Common nouns of that shape (a syllable with a final consonant, then 어): kept whole.
+const NOUNS_LIKE_INFORMAL = new Set("영어 국어 불어 독어 일어 단어 언어 용어 연어 상어 문어 붕어 잉어 인어 숭어 방어".split(" "));
 
 /**
  * Strips one trailing particle or ending (longest match first); a one-syllable suffix only when
@@ -146,12 +162,14 @@ function hasFinalConsonant(s: string): boolean {
 
 /**
  * Whether a one-syllable suffix may leave a one-syllable stem: the polite `요`/`죠`; any ending
- * after a past-tense syllable (`봤어`); `에` and `는` after anything (`집에`, `있는`); `을/은/이/과`
+ * after a past-tense syllable (`봤어`); `에` and `는` after anything (`집에`, `있는`); the plain
+ * endings `아/어/래/까` after a final consonant (`살아`, `먹어`, `갈래`, as `살아요`); `을/은/이/과`
  * after a final consonant and `를/가/와/로` after none, as the particles alternate (`밥을`, `차를`,
  * but not `사과`); `다/네/던` after a final consonant, where only a verb takes them (`있다`).
  */
 function oneSyllableStem(suffix: string, stem: string): boolean {
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "는") return true;
+  if (INFORMAL_ENDINGS.has(suffix)) return hasFinalConsonant(stem) && !NOUNS_LIKE_INFORMAL.has(stem + suffix);
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
@@ -239,7 +257,7 @@ export function stemEnglish(word: string): string {
 }
 
 /**
- * Splits text into terms (see the module comment): lowercase, NFC, stop words dropped, English
+ * Splits text into terms (see the module comment): {@link analysisText}, lowercase, stop words dropped, English
  * stemmed, Korean particles stripped and long Korean stems also as syllable bigrams. Pure and
  * deterministic; the same function serves documents and queries.
  *
@@ -249,14 +267,66 @@ export function stemEnglish(word: string): string {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const words = Array.from(text.normalize("NFC").matchAll(WORD), (match) => match[0]);
+  const words = Array.from(analysisText(text).matchAll(WORD), (match) => match[0]);
   words.forEach((word, i) => {
     // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
     const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
+    const day = HANGUL.test(word) && out.at(-1)?.startsWith("month:") ? koreanDay(word) : undefined;
     if (month !== undefined) out.push(monthTerm(month));
-    else for (const term of wordTerms(word)) out.push(term);
+    else if (day !== undefined) out.push(String(day));
+    else if (/^\d{4}[\s./]/.test(word)) {
+      // A date in digits (no other word holds a dot, a slash or a space) gives the terms of
+      // `2026년 3월 2일`: the year, the month, the day.
+      const [, year, monthNumber, day] = NUMERIC_DATE.exec(word) as RegExpExecArray;
+      out.push(year as string, monthTerm(Number(monthNumber)), String(Number(day)));
+    } else for (const term of wordTerms(word)) out.push(term);
   });
   return out;
+}
+
+const SINO_KOREAN_DIGITS = "일이삼사오육칠팔구";
+
+/** The value of a Sino-Korean numeral from 1 to 99 (`이`, `십`, `이십일`), or `undefined`. */
+function sinoKoreanNumber(word: string): number | undefined {
+  const digit = (s: string) => (s.length === 1 && SINO_KOREAN_DIGITS.includes(s) ? SINO_KOREAN_DIGITS.indexOf(s) + 1 : undefined);
+  if (word.length === 1) return digit(word);
+  const ten = word.indexOf("십");
+  if (ten < 0 || ten > 1 || word.length - ten > 2) return undefined;
+  // `십` alone is ten; a digit before it counts the tens (`이십`), and only 2-9 do (`일십` is not written).
+  const tens = ten === 0 ? 1 : digit(word.slice(0, 1));
+  const ones = ten === word.length - 1 ? 0 : digit(word.slice(-1));
+  if (tens === undefined || (ten === 1 && tens < 2) || ones === undefined) return undefined;
+  return tens * 10 + ones;
+}
+
+/**
+ * The day a Hangul word after a month names in Sino-Korean numerals (`삼월 이일` as `3월 2일`,
+ * `이십일부터` as `20일부터`: the last `일` is the unit), or `undefined`. Read only after a month,
+ * where `이일` or `오일` cannot be another word.
+ */
+function koreanDay(word: string): number | undefined {
+  const stem = stripKoreanSuffix(word);
+  if (!stem.endsWith("일")) return undefined;
+  const day = sinoKoreanNumber(stem.slice(0, -1));
+  return day !== undefined && day <= 31 ? day : undefined;
+}
+
+/** Auxiliary verbs after `-아/-어` (`찾아 놓다`, `알아보다`, `써 두다`, `만들어 주다`), as {@link koreanStem} leaves them. */
+const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버리", "드리"]);
+
+/**
+ * The main verb of a compound with an auxiliary verb written as one word (`찾아놨어` -> `찾`,
+ * `알아보` -> `알`), or `undefined`: the term the same words written apart give (`찾아 놨어`), so
+ * the spacing does not decide whether they meet.
+ */
+function mainVerbOf(stem: string): string | undefined {
+  if (stem.length < 3) return undefined;
+  const auxiliary = AUXILIARY_VERBS.has(stem.slice(-2)) ? stem.slice(-2) : stem.slice(-1);
+  if (!AUXILIARY_VERBS.has(auxiliary)) return undefined;
+  const before = stem.slice(0, -auxiliary.length);
+  if (!/[아어해]$/.test(before) || before.length < 2) return undefined;
+  const main = koreanStem(before);
+  return main === "" || main === before ? undefined : main;
 }
 
 /** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
@@ -289,8 +359,15 @@ function termsOfWord(word: string, out: string[]): void {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
     const stem = koreanStem(raw);
     if (stem === "") return;
+    const month = KOREAN_MONTHS.get(stem);
+    if (month !== undefined) {
+      out.push(monthTerm(month));
+      return;
+    }
     out.push(stem);
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
+    const main = mainVerbOf(stem);
+    if (main !== undefined) out.push(main);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a

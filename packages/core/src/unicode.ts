@@ -1,4 +1,7 @@
 /**
+ * Unicode forms of text: UTF-16 well-formedness, and the one normalized form text analysis reads
+ * ({@link analysisText}).
+ *
  * UTF-16 well-formedness: JavaScript strings are UTF-16 code units, and a cut by `length` or
  * `slice` can split a surrogate pair (an emoji, a CJK extension character), leaving a lone
  * surrogate. `JSON.stringify` writes it as a bare `\ud83d` escape, which strict parsers refuse:
@@ -26,4 +29,47 @@ export function codePointHead(text: string, length: number): string {
   const last = text.charCodeAt(end - 1);
   if (end > 0 && end < text.length && last >= 0xd800 && last <= 0xdbff) end -= 1;
   return text.slice(0, end);
+}
+
+/**
+ * Characters that carry no letter and do not separate words: zero-width space, non-joiner and
+ * joiner, word joiner, byte-order mark, soft hyphen. Pasted web text holds them inside words
+ * (`회의\u200B실`), where they would split one word into two.
+ */
+const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+
+/**
+ * Hangul jamo NFKC left outside a syllable (a lone `ㅋ` of `ㅋㅋ` from compatibility or half-width
+ * jamo, the initial of a cut syllable): written back as the compatibility jamo a keyboard types,
+ * so `ㅋㅋ` reads the same whichever jamo block it came in and a quoted text keeps its look.
+ */
+const LEFTOVER_JAMO = /[\u1100-\u1112\u1161-\u1175\u11A8-\u11C2]/;
+const LEFTOVER_JAMO_ALL = new RegExp(LEFTOVER_JAMO.source, "g");
+const INITIAL_JAMO = "ㄱㄲㄴㄷㄸㄹㅁㅂㅃㅅㅆㅇㅈㅉㅊㅋㅌㅍㅎ";
+const FINAL_JAMO = "ㄱㄲㄳㄴㄵㄶㄷㄹㄺㄻㄼㄽㄾㄿㅀㅁㅂㅄㅅㅆㅇㅈㅊㅋㅌㅍㅎ";
+
+function compatibilityJamo(jamo: string): string {
+  const code = jamo.charCodeAt(0);
+  if (code <= 0x1112) return INITIAL_JAMO[code - 0x1100] as string;
+  if (code <= 0x1175) return String.fromCharCode(0x314f + code - 0x1161); // vowels: same order in both blocks
+  return FINAL_JAMO[code - 0x11a8] as string;
+}
+
+/**
+ * The form of `text` every analysis reads (the tokenizer, the fact rules and fact keys, the
+ * extractive summarizer): one text however a client encoded it. NFKC, so decomposed Hangul (NFD,
+ * as macOS and iOS clients often send it), half-width Hangul, and full-width digits and latin
+ * (`ＡＢＣ１２３`, from an IME) read as the composed, plain text; jamo outside a syllable as the
+ * compatibility jamo (`ㅋㅋ`) whichever block they came in; and without the invisible characters
+ * of {@link INVISIBLE}. Pure; idempotent. Stored messages and
+ * requests are never rewritten with it (the offline extractive summarizer quotes this form: a
+ * summary is a new text).
+ *
+ * @example
+ * analysisText("\u1107\u116E\u1109\u1161\u11AB"); // "부산" (NFD in, composed out)
+ * analysisText("３월 회의\u200B실"); // "3월 회의실"
+ */
+export function analysisText(text: string): string {
+  const folded = text.replace(INVISIBLE, "").normalize("NFKC");
+  return LEFTOVER_JAMO.test(folded) ? folded.replace(LEFTOVER_JAMO_ALL, compatibilityJamo) : folded;
 }

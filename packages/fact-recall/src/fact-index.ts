@@ -1,4 +1,4 @@
-import { SizedLru, tokenize } from "@threadwise/core";
+import { analysisText, SizedLru, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 import { type Fact, factLine } from "./fact-store.js";
 
@@ -242,10 +242,12 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         hits.sort((a, b) => b.score - a.score || a.position - b.position);
         return hits.slice(0, k).map(({ fact, score }) => ({ fact, score }));
       };
-      const questions = questionParts(query);
-      if (questions.length < 2) return ranked(query);
+      // The question read as the tokenizer reads it: its parts and implied terms match NFD or full-width questions too.
+      const question = analysisText(query);
+      const questions = questionParts(question);
+      if (questions.length < 2) return ranked(question);
       const parts = questions.map(ranked).filter((hits) => hits.length > 0);
-      if (parts.length < 2) return ranked(query);
+      if (parts.length < 2) return ranked(question);
       // A compound question ("where do I live and what is my job?"): each part's best facts in
       // turn, so one part's high scores cannot crowd out the other's answer.
       const out: RankedFact[] = [];

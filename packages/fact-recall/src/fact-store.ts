@@ -1,4 +1,5 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
+import { analysisText } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /**
@@ -192,10 +193,9 @@ function withHistory(history: Fact["history"], value: string, turn: number): Non
   return [...kept, { value, untilTurn: turn }].slice(-MAX_FACT_HISTORY);
 }
 
-/** Lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
+/** core's `analysisText`, lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
 export function normalizeValue(value: string): string {
-  return value
-    .normalize("NFC")
+  return analysisText(value)
     .toLowerCase()
     .replace(/[\s]+/g, " ")
     .replace(/^[\s"'“”‘’]+|[\s.,!?;:"'“”‘’]+$/g, "")

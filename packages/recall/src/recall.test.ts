@@ -1,7 +1,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { createTokenCounter, systemText, ThreadwiseConfigError, tailContextOf, withoutTailContext } from "@threadwise/core";
-import { scriptedModel } from "@threadwise/core/testing";
+import { CLIENT_TEXT_FORMS, scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent } from "langchain";
@@ -135,6 +135,38 @@ describe("recall in an agent", () => {
     expect(block).toContain("#1 user: 작년에 부산으로 이사했어요.");
     expect(block).not.toContain("등산");
   });
+
+  it.each(CLIENT_TEXT_FORMS.map((form) => [form.name, form] as const))(
+    "places the messages it places for the plain text when the thread comes %s-encoded (macOS NFD, IME full-width, pasted invisible characters)",
+    async (_name, form) => {
+      const turns = [
+        "민재: 나 이번에 회사 근처로 이사했어. 이제 성수동 살아 😎",
+        "서윤: 3시에 meeting 있어서 PR 리뷰는 내일 할게",
+        "민재: 숙소예약 완료! 체크인은 2026.03.20 15:00이야",
+        "서윤: 주말에는 등산 가자 ㅋㅋ",
+        "민재: 항공권 예약번호는 JX7Q2K야",
+        "민재: 요즘 회사 일이 많아 ㅠㅠ",
+      ];
+      const questions = ["민재 요즘 어느 동네 살아?", "PR 리뷰 언제 한다고 했지?", "3월 20일 체크인 몇 시야?", "JX7Q2K 그거 뭐였지?"];
+      // The thread from one client, the question from another (a phone sends NFC).
+      const placed = async (encodeTurn: (text: string) => string, encodeQuestion: (text: string) => string) => {
+        const out: string[][] = [];
+        for (const question of questions) {
+          const { model } = await conversation(
+            [...turns.map(encodeTurn), encodeQuestion(question)],
+            [windowTrim({ maxMessages: 3 }), recall({ promptContextMode: "legacy_system" })],
+          );
+          out.push(recallBlockOf(model.calls[turns.length]?.messages[0]).match(/^#\d+ user/gm) ?? []);
+        }
+        return out;
+      };
+      const plain = (text: string) => text;
+      const expected = await placed(plain, plain);
+      expect(expected.every((positions) => positions.length > 0)).toBe(true);
+      expect(await placed(form.encode, plain)).toEqual(expected);
+      expect(await placed(plain, form.encode)).toEqual(expected);
+    },
+  );
 
   it("writes a message's timestamp from additional_kwargs.timestamp", async () => {
     const model = scriptedModel(() => "ok");

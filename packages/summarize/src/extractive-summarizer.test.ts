@@ -1,4 +1,5 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { CLIENT_TEXT_FORMS } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { EXTRACTIVE_SUMMARY_LABEL, extractiveSummarizer, extractiveSummary } from "./extractive-summarizer.js";
 
@@ -29,6 +30,24 @@ describe("extractiveSummary", () => {
     );
     expect(extractiveSummary(input, { maxSentences: 3 })).toBe(summary);
   });
+
+  it.each(CLIENT_TEXT_FORMS.map((form) => [form.name, form] as const))(
+    "summarizes a thread sent %s-encoded as the same thread in plain text (NFD from macOS, IME full-width, invisible characters)",
+    (_name, form) => {
+      const chat = [
+        "User: 나 이번에 성수동으로 이사했어 😎 회사까지 걸어서 10분!",
+        "Assistant: 오 축하해! 출퇴근 훨씬 편하겠다.",
+        "User: 3시에 meeting 있어서 PR 리뷰는 내일 할게. 다음 주 화요일에 release 있어 ㅠㅠ",
+        "User: 숙소예약 완료! 체크인은 2026.03.20 15:00, 예약번호 JX7Q2K야. 금연 트윈룸이야.",
+        "Assistant: 좋아, 3월 20일 15시 체크인 기억해 둘게.",
+        "User: 회의실 예약은 내가 했어. Room 3B, 오후 2시.",
+      ].join("\n");
+      const input = `<new_messages>\n${chat}\n</new_messages>`;
+      for (const options of [{ maxSentences: 3 }, { maxSentences: 8, maxCharacters: 160 }]) {
+        expect(extractiveSummary(form.encode(input), options)).toBe(extractiveSummary(input, options));
+      }
+    },
+  );
 
   it("handles Korean sentences", () => {
     const korean =

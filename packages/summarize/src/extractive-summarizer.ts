@@ -1,6 +1,6 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageText, messageType, parseOptions, tokenize } from "@threadwise/core";
+import { analysisText, messageText, messageType, parseOptions, tokenize } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
@@ -33,8 +33,13 @@ function section(text: string, tag: string): string | undefined {
   return m ? m[1] : undefined;
 }
 
-/** Splits the input into candidate sentences, each keeping its speaker prefix (`User:`). */
-function candidatesOf(input: string): Candidate[] {
+/**
+ * Splits the input into candidate sentences, each keeping its speaker prefix (`User:`). Reads
+ * core's `analysisText` of the input, so a thread sent as decomposed Hangul, full-width digits or
+ * with zero-width spaces gets the summary of the same thread in plain composed text.
+ */
+function candidatesOf(raw: string): Candidate[] {
+  const input = analysisText(raw);
   const previous = section(input, "previous_summary");
   const fresh = section(input, "new_messages") ?? (previous === undefined ? input : "");
   const lines: string[] = [];

@@ -22,6 +22,15 @@ describe("asksForInput", () => {
     ["Booked. Seat 12A.", false],
     ["Why? Because it was full.", false],
     ["", false],
+    // Chat answers: emoji, laughter or an invisible character after the mark; decomposed Hangul.
+    ["어떤 날짜가 좋으세요? 😊", true],
+    ["Shall I book it? 👍🏻", true],
+    ["Want the window seat? ❤️", true],
+    ["어디로 갈까요? ㅎㅎ", true],
+    ["서울로 예약할까요?\u200B", true],
+    ["서울로 예약할까요?".normalize("NFD"), true],
+    ["예약했어요 😊", false],
+    ["예약 끝났어요 ㅎㅎ", false],
   ])("%j -> %s", (text, expected) => {
     expect(asksForInput(text)).toBe(expected);
   });

@@ -1,5 +1,5 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import { messageText, messageType, toolCallsOf } from "@threadwise/core";
+import { analysisText, messageText, messageType, toolCallsOf } from "@threadwise/core";
 
 /** Why a response was not stored. Logged as `reason=<code>`; never contains message text. */
 export type SkipReason =
@@ -34,14 +34,19 @@ export const INCOMPLETE_FINISH_REASONS: ReadonlySet<string> = new Set([
 /** The failure text of LangChain's `modelRetryMiddleware` with `onFailure: "continue"`. */
 const MODEL_RETRY_FAILURE = /^Model call failed after \d+ attempts? with /;
 
-/** Closing characters skipped when looking at how a text ends. */
-const TRAILING = /[\s"'`”’)\]」』】》〉*_~]+$/u;
+/**
+ * What may follow a question's mark and still leave it the text's end: whitespace, closing quotes
+ * and brackets, markdown emphasis, emoji (`😊`, `👍🏻`, `❤️`, joined sequences) and Hangul jamo
+ * laughter or tears (`ㅎㅎ`, `ㅋㅋ`, `ㅠㅠ`), as chat answers end.
+ */
+const TRAILING = /(?:[\s"'`”’)\]」』】》〉*_~\p{Extended_Pictographic}\p{Emoji_Modifier}\u3131-\u318E]|\u{FE0F}|\u{200D})+$/u;
 
 /**
  * The default detector of a response that asks the user for input (spec R18, "asks for input"):
  * its text, without trailing whitespace, quotes, brackets and markdown emphasis, ends with a
- * question mark (`?`, full-width `？`, or Arabic `؟`). Such an answer waits on the user, so what it
- * says is not settled work.
+ * question mark (`?`, full-width `？`, or Arabic `؟`), read on core's `analysisText` (invisible
+ * characters dropped), emoji and jamo laughter after the mark skipped. Such an answer waits on the
+ * user, so what it says is not settled work.
  *
  * @example
  * asksForInput("Which city should I book?"); // true
@@ -49,7 +54,7 @@ const TRAILING = /[\s"'`”’)\]」』】》〉*_~]+$/u;
  * asksForInput("Booked. Your seat is 12A."); // false
  */
 export function asksForInput(text: string): boolean {
-  const end = text.replace(TRAILING, "");
+  const end = analysisText(text).replace(TRAILING, "");
   return /[?？؟]$/u.test(end);
 }
 
