@@ -211,6 +211,15 @@ describe("a refused keyring names the setting its path came from", () => {
     expect(error.message).toContain(`(from THREADWISE_MEMORY_KEYRING): "version" must be the number 1`);
   });
 
+  it("no path and no variable: no source is claimed", () => {
+    const error = refusal(() => loadKeyring(undefined, {}));
+    expect(error.problem).toBe("missing-path");
+    expect(error.source).toBeUndefined();
+    expect(error.message).toBe(
+      "keyring (no path): no keyring path given and THREADWISE_MEMORY_KEYRING is unset; create one with `threadwise keyring create <path>`",
+    );
+  });
+
   it("without a named source the message is as before", () => {
     const error = refusal(() => loadKeyring(missing, {}));
     expect(error.source).toBeUndefined();

@@ -165,7 +165,8 @@ export function parseKeyring(text: string, path?: string): Keyring {
  */
 export function loadKeyring(path?: string, env: NodeJS.ProcessEnv = process.env, from?: string): Keyring {
   if (path === undefined) checkEnvNames(env);
-  const source = path === undefined ? KEYRING_ENV : from;
+  // Without a path and without the variable, nothing named a file: the message says so itself.
+  const source = path === undefined ? (env[KEYRING_ENV] === undefined ? undefined : KEYRING_ENV) : from;
   try {
     return loadKeyringFile(path, env);
   } catch (error) {
