@@ -35,6 +35,30 @@ const NOW_MS = `coalesce(@now, ${DB_NOW_MS})`;
 /** Archive mark columns ({@link ArchiveMark}) of the thread's archive under `@tenant`: two single-aggregate subqueries, each answered from its index. */
 const ARCHIVE_MARK_COLUMNS = `(SELECT coalesce(max(stamp), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS stamp,
               (SELECT coalesce(max(seq), 0) FROM threadwise_archive WHERE tenant_id = @tenant AND thread_id = @thread) AS seq`;
+/**
+ * The statement that takes a write's lock: touches the thread's row (refusing a tombstone: no row
+ * returned) and returns the head, the lease and the time. The SQL texts are built once (the
+ * statement cache is keyed by them).
+ */
+const LOCK_ROW = `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (@thread, ${NOW_MS}, ${NOW_MS})
+  ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
+  RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now`;
+/** {@link LOCK_ROW} with where the archive under `@tenant` stands. */
+const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
+/** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
+const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
+  EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
+/** A root checkpoint's move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
+const MOVE_HEAD = `UPDATE threadwise_threads SET head_id = @head, head_version = head_version + 1,
+    lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
+    lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
+    turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
+  WHERE thread_id = @thread`;
+const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at)
+  VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`;
+const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
+  WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`;
+const ARCHIVE_MARK = `SELECT ${ARCHIVE_MARK_COLUMNS}`;
 
 /** The registry columns a write reads under the lock, and the time it took the lock at. */
 interface ThreadRow {
@@ -45,8 +69,8 @@ interface ThreadRow {
   now: number;
 }
 
-/** Extra columns the statement taking a write's lock returns (scalar subqueries over named parameters), with their parameters. */
-interface LockColumns {
+/** The statement taking a write's lock when it reads more than {@link LOCK_ROW} (one of its variants), with the parameters of the extra columns. */
+interface LockStatement {
   sql: string;
   params: Record<string, string>;
 }
@@ -158,7 +182,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
-    const mark = tenant === undefined ? undefined : { sql: ARCHIVE_MARK_COLUMNS, params: { tenant } };
+    const mark = tenant === undefined ? undefined : { sql: LOCK_ROW_WITH_MARK, params: { tenant } };
     return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark>>(
       threadId,
       async (id, row) => {
@@ -178,14 +202,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         });
         const result = await write(mark ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
         if (commit.checkpointNs === "") {
-          // The lease times are the clock's after the write, read by this statement (see NOW_MS).
-          this.#prepare(
-            `UPDATE threadwise_threads SET head_id = @head, head_version = head_version + 1,
-               lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
-               lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
-               turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
-             WHERE thread_id = @thread`,
-          ).run({
+          this.#prepare(MOVE_HEAD).run({
             thread: id,
             head: commit.checkpointId,
             open: commit.leavesTurnOpen ? 1 : 0,
@@ -194,9 +211,12 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
             now: this.#clock?.() ?? null,
           });
           if (commit.operationId !== undefined && commit.startsRun)
-            this.#prepare(
-              `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at) VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`,
-            ).run({ thread: id, operation: commit.operationId, checkpoint: commit.checkpointId, now: this.#clock?.() ?? null });
+            this.#prepare(INSERT_OPERATION).run({
+              thread: id,
+              operation: commit.operationId,
+              checkpoint: commit.checkpointId,
+              now: this.#clock?.() ?? null,
+            });
         }
         return result;
       },
@@ -216,10 +236,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     const id = normalizeThreadId(threadId);
     return this.#queue.run(
       () =>
-        this.#prepare(
-          `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
-           WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`,
-        ).run({ thread: id, head: checkpointId, lease: turnLeaseMs, now: this.#clock?.() ?? null }).changes > 0,
+        this.#prepare(RENEW_LEASE).run({ thread: id, head: checkpointId, lease: turnLeaseMs, now: this.#clock?.() ?? null }).changes > 0,
     );
   }
 
@@ -266,10 +283,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     // Whether the checkpoint is stored is read by the statement that takes the lock.
-    const stored = {
-      sql: "EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored",
-      params: { ns: target.checkpointNs, checkpoint: target.checkpointId },
-    };
+    const stored = { sql: LOCK_ROW_WITH_STORED, params: { ns: target.checkpointNs, checkpoint: target.checkpointId } };
     return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
       threadId,
       async (id, row) => {
@@ -292,17 +306,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   #inTransaction<T, R extends ThreadRow = ThreadRow>(
     threadId: string,
     task: (id: string, row: R) => Promise<T>,
-    extra?: LockColumns,
+    extra?: LockStatement,
   ): Promise<T> {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
-        const row = this.#prepare(
-          `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (@thread, ${NOW_MS}, ${NOW_MS})
-             ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
-             RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now${extra ? `, ${extra.sql}` : ""}`,
-        ).get({ ...extra?.params, thread: id, now: this.#clock?.() ?? null }) as R | undefined;
+        const row = this.#prepare(extra?.sql ?? LOCK_ROW).get({ ...extra?.params, thread: id, now: this.#clock?.() ?? null }) as
+          | R
+          | undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
         const result = await task(id, row);
         this.#prepare("COMMIT").run();
@@ -388,7 +400,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, top.now);
         return stamp;
       },
-      { sql: ARCHIVE_MARK_COLUMNS, params: { tenant: tenantId } },
+      { sql: LOCK_ROW_WITH_MARK, params: { tenant: tenantId } },
     );
   }
 
@@ -407,7 +419,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
     // The marker row's seq is 0.
-    return this.#prepare(`SELECT ${ARCHIVE_MARK_COLUMNS}`).get({ tenant: tenantId, thread: normalizeThreadId(threadId) }) as ArchiveMark;
+    return this.#prepare(ARCHIVE_MARK).get({ tenant: tenantId, thread: normalizeThreadId(threadId) }) as ArchiveMark;
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
