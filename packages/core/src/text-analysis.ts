@@ -100,6 +100,8 @@ const LIGHT_VERB_ENDINGS = new Set(["해", "해요", "해서", "합니다", "합
 
 const HANGUL = /^[\uac00-\ud7a3]+$/;
 // A date in digits (`2026.03.02`, `2026. 3. 2.`: date-terms' NUMERIC_DATE) is one word; else letters and digits.
+// Only a date in digits holds one of these (a word is made of letters and digits otherwise).
+const DATE_SEPARATOR = /[\s./]/;
 const WORD = new RegExp(`${NUMERIC_DATE.source}|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
 
 /** Months written with Sino-Korean numerals (`삼월`, and the spellings `유월`, `시월`), as `3월` is. */
@@ -271,10 +273,10 @@ export function tokenize(text: string): string[] {
   words.forEach((word, i) => {
     // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
     const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
-    const day = HANGUL.test(word) && out.at(-1)?.startsWith("month:") ? koreanDay(word) : undefined;
+    const day = i > 0 && out.length > 0 && (out[out.length - 1] as string).startsWith("month:") ? koreanDay(word) : undefined;
     if (month !== undefined) out.push(monthTerm(month));
     else if (day !== undefined) out.push(String(day));
-    else if (/^\d{4}[\s./]/.test(word)) {
+    else if (word.length > 5 && DATE_SEPARATOR.test(word)) {
       // A date in digits (no other word holds a dot, a slash or a space) gives the terms of
       // `2026년 3월 2일`: the year, the month, the day.
       const [, year, monthNumber, day] = NUMERIC_DATE.exec(word) as RegExpExecArray;
@@ -305,6 +307,7 @@ function sinoKoreanNumber(word: string): number | undefined {
  * where `이일` or `오일` cannot be another word.
  */
 function koreanDay(word: string): number | undefined {
+  if (!HANGUL.test(word)) return undefined;
   const stem = stripKoreanSuffix(word);
   if (!stem.endsWith("일")) return undefined;
   const day = sinoKoreanNumber(stem.slice(0, -1));

@@ -37,6 +37,7 @@ export function codePointHead(text: string, length: number): string {
  * (`회의\u200B실`), where they would split one word into two.
  */
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
+const NON_ASCII = /[\u0080-\uFFFF]/;
 
 /**
  * Hangul jamo NFKC left outside a syllable (a lone `ㅋ` of `ㅋㅋ` from compatibility or half-width
@@ -70,6 +71,8 @@ function compatibilityJamo(jamo: string): string {
  * analysisText("３월 회의\u200B실"); // "3월 회의실"
  */
 export function analysisText(text: string): string {
+  // ASCII is its own NFKC and holds no invisible character: most English text leaves here, uncopied.
+  if (!NON_ASCII.test(text)) return text;
   const folded = text.replace(INVISIBLE, "").normalize("NFKC");
   return LEFTOVER_JAMO.test(folded) ? folded.replace(LEFTOVER_JAMO_ALL, compatibilityJamo) : folded;
 }

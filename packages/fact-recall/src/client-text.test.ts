@@ -2,7 +2,8 @@ import { CLIENT_TEXT_FORMS } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { detectLanguage, extractFactsHeuristic } from "./extract-heuristic.js";
 import { createFactIndex } from "./fact-index.js";
-import { emptyFactSlot, type FactSlot, factKey, mergeFactSlot, normalizeValue, planFactWrite } from "./fact-store.js";
+import { factKey, normalizeValue } from "./fact-store.js";
+import { replayStatements as replay } from "./fixtures/replay-statements.js";
 
 /** Statements as users write them, Korean (반말, 존댓말, English words, emoji) and English. */
 const STATEMENTS = [
@@ -16,20 +17,6 @@ const STATEMENTS = [
   "I moved to Busan last month and I work at Samsung.",
 ];
 const QUESTIONS = ["내가 어디 살지?", "몇 살이야?", "무슨 일 해요?", "알레르기 있는 거 뭐였지?", "where do I live?"];
-
-function replay(messages: readonly string[]): FactSlot {
-  let slot = emptyFactSlot();
-  messages.forEach((message, i) => {
-    const plan = planFactWrite(slot, extractFactsHeuristic(message), {
-      sourceMessageId: `m${i}`,
-      turn: i + 1,
-      origin: "heuristic",
-      maxFacts: 200,
-    });
-    slot = mergeFactSlot(slot, { ...plan, turn: i + 1 });
-  });
-  return slot;
-}
 
 describe("fact rules and fact recall read text as clients send it like the plain text", () => {
   it.each(CLIENT_TEXT_FORMS.map((form) => [form.name, form] as const))("%s: the same facts from every statement", (_name, form) => {

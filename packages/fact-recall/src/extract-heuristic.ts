@@ -25,7 +25,11 @@ export interface HeuristicExtractOptions {
  * syllables, read on core's `analysisText` (decomposed Hangul counts as the syllables it spells).
  */
 export function detectLanguage(text: string): FactLanguage {
-  const analysed = analysisText(text);
+  return languageOf(analysisText(text));
+}
+
+/** {@link detectLanguage} of a text already in core's `analysisText` form. */
+function languageOf(analysed: string): FactLanguage {
   const hangul = analysed.match(/[\uac00-\ud7a3]/g)?.length ?? 0;
   const letters = analysed.match(/\p{L}/gu)?.length ?? 0;
   return letters > 0 && hangul / letters >= 0.3 ? "ko" : "en";
@@ -63,7 +67,7 @@ export function extractFactsHeuristic(message: string, options: HeuristicExtract
       body = text.slice(m[0].length);
     }
   }
-  const language = options.language ?? detectLanguage(body);
+  const language = options.language ?? languageOf(body);
   if (language === "ko") return extractKorean(body, { id: speaker ?? "user", label: speaker ?? "사용자" });
   return extractEnglish(body, { id: speaker ?? "user", label: speaker ?? "User" });
 }

@@ -1,20 +1,7 @@
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
-import { emptyFactSlot, type FactSlot, mergeFactSlot, planFactWrite } from "./fact-store.js";
+import { replayStatements as replay } from "./fixtures/replay-statements.js";
 
-function replay(messages: string[]): FactSlot {
-  let slot = emptyFactSlot();
-  messages.forEach((message, i) => {
-    const plan = planFactWrite(slot, extractFactsHeuristic(message), {
-      sourceMessageId: `m${i}`,
-      turn: i + 1,
-      origin: "heuristic",
-      maxFacts: 200,
-    });
-    slot = mergeFactSlot(slot, { ...plan, turn: i + 1 });
-  });
-  return slot;
-}
 const facts = (text: string) => extractFactsHeuristic(text).map((f) => [f.subject, f.attribute, f.value]);
 
 describe("third-party statements are not facts about the user (issue 15)", () => {

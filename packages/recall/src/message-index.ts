@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
+import { analysisText, isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /** One message of the thread, as recall indexed it. */
@@ -228,7 +228,9 @@ export class MessageIndex {
   #fieldsOf(message: BaseMessage): IndexedFields | undefined {
     const role = roleOf(message);
     if (role === undefined) return undefined;
-    const text = messageText(message).trim();
+    // Indexed and quoted in core's `analysisText` form: a message a client sent decomposed (NFD),
+    // full-width or with invisible characters is found, and costs the block, as its plain text.
+    const text = analysisText(messageText(message)).trim();
     if (text === "") return undefined;
     // AI messages carry the agent's name (createAgent sets it), not a speaker's.
     const name = role === "user" && typeof message.name === "string" && message.name !== "" ? message.name : undefined;
