@@ -228,10 +228,12 @@ export class MessageIndex {
   #fieldsOf(message: BaseMessage): IndexedFields | undefined {
     const role = roleOf(message);
     if (role === undefined) return undefined;
-    // Indexed and quoted in core's `analysisText` form: a message a client sent decomposed (NFD),
-    // full-width or with invisible characters is found, and costs the block, as its plain text.
-    const text = analysisText(messageText(message)).trim();
-    if (text === "") return undefined;
+    // Quoted composed (NFC: the same text, so a message a client sent decomposed costs the block
+    // what its plain text costs), never folded further: NFKC would quote `x²` as `x2` and drop the
+    // joiners of an emoji sequence. Its terms are read in core's `analysisText` form (`tokenize`),
+    // so it is found however it was encoded; a message of invisible characters only is not indexed.
+    const text = messageText(message).normalize("NFC").trim();
+    if (analysisText(text).trim() === "") return undefined;
     // AI messages carry the agent's name (createAgent sets it), not a speaker's.
     const name = role === "user" && typeof message.name === "string" && message.name !== "" ? message.name : undefined;
     const timestamp = (this.#options.timestampOf ?? timestampOf)(message);

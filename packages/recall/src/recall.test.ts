@@ -136,6 +136,18 @@ describe("recall in an agent", () => {
     expect(block).not.toContain("등산");
   });
 
+  it("quotes a recalled turn as the user wrote it, composed: no compatibility folding, emoji sequences whole", async () => {
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+    const turn = `넓이 공식은 x² + y² 이고 가족 사진 ${family} 은 ①번 폴더에 있어`;
+    const decomposed = turn.normalize("NFD");
+    const { model } = await conversation(
+      [decomposed, "다른 이야기", "또 다른 이야기", "그 넓이 공식 뭐였지?"],
+      [windowTrim({ maxMessages: 1 }), recall({ promptContextMode: "legacy_system" })],
+    );
+    const block = recallBlockOf(model.calls[3]?.messages[0]);
+    expect(block).toContain("#1 user: 넓이 공식은 x² + y² 이고 가족 사진 \u{1F468}\u200D\u{1F469}\u200D\u{1F467} 은 ①번");
+  });
+
   it.each(CLIENT_TEXT_FORMS.map((form) => [form.name, form] as const))(
     "places the block it places for the plain text when the thread or the question comes %s-encoded (macOS NFD, IME full-width, pasted invisible characters)",
     async (_name, form) => {
@@ -163,7 +175,13 @@ describe("recall in an agent", () => {
       const plain = (text: string) => text;
       const expected = await placed(plain, plain);
       expect(expected.every((block) => /^#\d+ user/m.test(block))).toBe(true);
-      expect(await placed(form.encode, plain)).toEqual(expected);
+      // The same turns placed. A turn is quoted as sent, composed (NFC): an NFD thread's blocks are
+      // the plain text's; a full-width or invisible-character turn keeps those characters in its
+      // quote (and its token cost, so its cut may fall elsewhere): compared by the turns placed.
+      const turnsPlaced = (block: string) => block.match(/^#\d+ \w+/gm);
+      const encoded = await placed(form.encode, plain);
+      if (form.name === "nfd") expect(encoded).toEqual(expected);
+      else expect(encoded.map(turnsPlaced)).toEqual(expected.map(turnsPlaced));
       expect(await placed(plain, form.encode)).toEqual(expected);
     },
   );
