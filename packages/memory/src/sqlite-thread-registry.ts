@@ -60,6 +60,31 @@ const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @le
   WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`;
 const ARCHIVE_MARK = `SELECT ${ARCHIVE_MARK_COLUMNS}`;
 
+/** How long a statement waits for another connection's lock before failing SQLITE_BUSY (`busy_timeout`), ms. */
+const SQLITE_BUSY_TIMEOUT_MS = 5000;
+/** Pause between two tries of a statement SQLite refused SQLITE_BUSY without waiting, ms. */
+const BUSY_RETRY_MS = 20;
+
+/**
+ * Runs `task` (synchronous SQLite statements), again after {@link BUSY_RETRY_MS} each time SQLite
+ * refuses it with SQLITE_BUSY (or one of its extended codes), until `timeoutMs` have passed; then
+ * the last error is thrown. Blocks the thread while it waits, as better-sqlite3's busy wait does.
+ */
+function untilNotBusy(task: () => void, timeoutMs: number): void {
+  const deadline = Date.now() + timeoutMs;
+  const pause = new Int32Array(new SharedArrayBuffer(4));
+  for (;;) {
+    try {
+      task();
+      return;
+    } catch (error) {
+      const code = (error as { code?: unknown }).code;
+      if (typeof code !== "string" || !code.startsWith("SQLITE_BUSY") || Date.now() >= deadline) throw error;
+      Atomics.wait(pause, 0, 0, BUSY_RETRY_MS);
+    }
+  }
+}
+
 /** The registry columns a write reads under the lock, and the time it took the lock at. */
 interface ThreadRow {
   head_id: string | null;
@@ -115,14 +140,22 @@ export class SqliteThreadRegistry implements ThreadRegistry {
    */
   constructor(db: Database.Database, options: { now?: () => number } = {}) {
     this.#db = db;
+    // First, before any statement takes a lock: another process creating or writing the file
+    // makes this one wait up to 5 s, not fail at once (SqliteSaver's setup() below switches the
+    // journal mode, which needs the file to itself; 8 processes opening one fresh file raced there).
+    db.pragma(`busy_timeout = ${SQLITE_BUSY_TIMEOUT_MS}`);
     const dbNow = db.prepare(`SELECT ${DB_NOW_MS} AS now`).pluck();
     this.#now = options.now ?? (() => dbNow.get() as number);
     this.#clock = options.now;
     this.#queue = serialQueueOf(db);
-    // setup() is protected in the typings but idempotent and safe to call early.
-    (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
-    db.pragma("journal_mode = WAL");
-    db.pragma("busy_timeout = 5000");
+    // setup() is protected in the typings but idempotent and safe to call early. It switches the
+    // file to WAL, which needs the file to itself: SQLite refuses that at once (SQLITE_BUSY, no
+    // busy wait: waiting could deadlock) while another connection holds a write lock, as when
+    // several processes open one fresh file together. So it is tried again until busy_timeout.
+    untilNotBusy(() => {
+      (new (loadSqliteSaver())(db) as unknown as { setup(): void }).setup();
+      db.pragma("journal_mode = WAL");
+    }, SQLITE_BUSY_TIMEOUT_MS);
     // Deleted rows are overwritten with zeros instead of staying readable in free pages (R24).
     db.pragma("secure_delete = ON");
     // One write transaction (BEGIN IMMEDIATE; busy_timeout waits for it): processes opening one
