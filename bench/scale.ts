@@ -43,7 +43,8 @@
  *   the summary's digests of what it covers). The threads are spread over the summary period, so
  *   the timed calls hold due calls in the same share whether a thread is served once or often.
  *   One untimed round over all T threads (each thread's first call), then `--calls` timed calls
- *   continuing the round-robin. A minor GC before each timed call. Heap per thread: `heapUsed`
+ *   continuing the round-robin. A minor GC before each timed call; V8's GC pauses begun inside
+ *   the timed calls are counted (`performance` "gc" entries). Heap per thread: `heapUsed`
  *   after a full GC once the untimed round is over, minus before it, over T: what the process
  *   keeps per thread besides the stored state (the channels existed before).
  * - Round-robin, whole step: `createAgent(...).invoke` of one agent per configuration (one set of
@@ -69,6 +70,7 @@ import { randomUUID } from "node:crypto";
 import { mkdirSync, mkdtempSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg, tmpdir } from "node:os";
 import { dirname, join, resolve } from "node:path";
+import { type PerformanceEntry, PerformanceObserver, constants as perfConstants, performance } from "node:perf_hooks";
 import { fileURLToPath } from "node:url";
 import { setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -310,8 +312,49 @@ interface HooksRow {
   heapPerThread: number;
   /** The hooks' own CPU ms per call, by middleware and hook (mean over the timed calls). */
   byHook: Record<string, number>;
+  /**
+   * V8's garbage collections whose pause began inside a timed call, by kind: how many, and their
+   * pause ms per timed call (main thread; the work of V8's helper threads is in the CPU time but not here).
+   */
+  gc: Record<GcKind, { count: number; msPerCall: number }>;
   /** Load average (1 min) when the row was done. */
   load: number;
+}
+
+type GcKind = "major" | "minor" | "incremental" | "weak";
+const GC_KINDS: Record<number, GcKind> = {
+  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: "major",
+  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: "minor",
+  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
+  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: "weak",
+};
+
+/** A "gc" entry's kind (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`; -1 when it has none). */
+const gcKindOf = (entry: PerformanceEntry): number => (entry as { detail?: { kind?: number } }).detail?.kind ?? -1;
+
+/**
+ * Collects V8's GC pauses (`performance` "gc" entries) until `stop`, which returns them by kind
+ * for the pauses that began inside one of `windows` (`performance.now()` ms), per window.
+ */
+function watchGc(): { stop: (windows: ReadonlyArray<readonly [number, number]>) => Promise<HooksRow["gc"]> } {
+  const entries: PerformanceEntry[] = [];
+  const observer = new PerformanceObserver((list) => entries.push(...list.getEntries()));
+  observer.observe({ entryTypes: ["gc"] });
+  return {
+    stop: async (windows) => {
+      // Entries are delivered on a timer turn of the event loop (not yet at the next setImmediate).
+      await new Promise((resolve) => setTimeout(resolve, 50));
+      observer.disconnect();
+      const out = Object.fromEntries(Object.values(GC_KINDS).map((k) => [k, { count: 0, msPerCall: 0 }])) as HooksRow["gc"];
+      for (const entry of entries) {
+        const kind = GC_KINDS[gcKindOf(entry)];
+        if (kind === undefined || !windows.some(([a, b]) => entry.startTime >= a && entry.startTime < b)) continue;
+        out[kind].count += 1;
+        out[kind].msPerCall += entry.duration / Math.max(1, windows.length);
+      }
+      return out;
+    },
+  };
 }
 
 function percentile(values: readonly number[], p: number): number {
@@ -336,28 +379,39 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     stack.channels = channels[k] as Record<string, unknown>;
     if (timed) gc({ type: "minor" });
     const own0 = ownTotal(stack);
+    // The call's span on `performance`'s clock (GC entries) and the profiler's, after the minor GC.
+    const t0 = performance.now();
+    const h0 = profileClockUs();
     const c0 = cpuNow();
     await modelCall(stack, messages, `rr-${threads}-${k}`, SYSTEM_PROMPT);
     const cpu = cpuNow() - c0;
+    const window = [t0, performance.now()] as const;
+    const profiled: [number, number] = [h0, profileClockUs()];
     channels[k] = stack.channels;
     lengths[k] = (lengths[k] as number) + 2;
-    return { own: ownTotal(stack) - own0, cpu };
+    return { own: ownTotal(stack) - own0, cpu, window, profiled };
   };
   const before = heapUsed();
   for (let k = 0; k < threads; k += 1) await call(k, false);
   const heapPerThread = (heapUsed() - before) / threads;
+  // The full GCs of `heapUsed` leave V8 sweeping a heap of T threads; at 5,000 threads the first
+  // timed call paid for it (0.4-0.5 s of CPU, 1.4-1.6 ms of the row's mean per call), so the timed calls wait.
+  await settle(SETTLE_HEAP_MAX_MS);
   stack.selfMs = new Map();
   const own: number[] = [];
   const cpu: number[] = [];
   const windows: Array<[number, number]> = [];
+  const callWindows: Array<readonly [number, number]> = [];
   const profiling = PROFILE ? await startProfile() : undefined;
+  const gcWatch = watchGc();
   for (let i = 0; i < CALLS; i += 1) {
-    const h0 = profileClockUs();
     const out = await call(i % threads, true);
-    windows.push([h0, profileClockUs()]);
+    windows.push(out.profiled);
+    callWindows.push(out.window);
     own.push(out.own);
     cpu.push(out.cpu);
   }
+  const gcInCalls = await gcWatch.stop(callWindows);
   if (profiling) {
     const { profile, path } = await profiling.stop(`threadwise-scale-${threads}${recall ? "-recall" : ""}`);
     const { table, sampledMs } = selfTimeTable(profile, CALLS, windows, 20);
@@ -374,6 +428,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     calls: own.length,
     heapPerThread,
     byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
+    gc: gcInCalls,
     load: loadavg()[0] ?? 0,
   };
 }
@@ -407,7 +462,7 @@ interface FactIndexRow {
  * thread, `sync` with the slot's facts, `search` with the thread's newest user message. Once with
  * the default `maxHeldFacts` and once with a bound that holds every thread.
  */
-function roundRobinFactIndex(threads: number, maxHeldFacts: number, facts: readonly Fact[], query: string): FactIndexRow {
+async function roundRobinFactIndex(threads: number, maxHeldFacts: number, facts: readonly Fact[], query: string): Promise<FactIndexRow> {
   const own = Array.from({ length: threads }, (_, k) =>
     facts.map((fact) => ({ ...fact, key: `${fact.key} ⟨f${k}⟩`, text: `${fact.text} ⟨f${k}⟩` })),
   );
@@ -423,6 +478,7 @@ function roundRobinFactIndex(threads: number, maxHeldFacts: number, facts: reado
   const before = heapUsed();
   for (let k = 0; k < threads; k += 1) call(k);
   const heapPerThread = (heapUsed() - before) / threads;
+  await settle(SETTLE_HEAP_MAX_MS);
   const held = cache.threads;
   const times: number[] = [];
   const calls = Math.max(CALLS, Math.min(threads, 5 * CALLS));
@@ -492,17 +548,18 @@ async function seed(
   lane.next = end + 2;
 }
 
-/** Longest wait of {@link settle}, ms. */
+/** Longest wait of {@link settle} before a step, ms. */
 const SETTLE_MAX_MS = 300;
+/** Longest wait of {@link settle} after the round-robin rows' heap measure, ms (sweeping the heap of 5,000 threads took 0.7 s of wall time at load 14). */
+const SETTLE_HEAP_MAX_MS = 5000;
 
 /**
- * Waits until the process is idle (under 1 ms of CPU over a 10 ms wait, at most
- * {@link SETTLE_MAX_MS}): after a full GC, V8 sweeps and frees on helper threads, and the process's
- * CPU time would bill that work (the seeding's garbage, or the other lane's last step's) to the
- * step that comes next.
+ * Waits until the process is idle (under 1 ms of CPU over a 10 ms wait, at most `maxMs`): after a
+ * full GC, V8 sweeps and frees on helper threads, and the process's CPU time would bill that work
+ * (the seeding's garbage, or the other lane's last step's) to the step that comes next.
  */
-async function settle(): Promise<void> {
-  for (let waited = 0; waited < SETTLE_MAX_MS; waited += 10) {
+async function settle(maxMs = SETTLE_MAX_MS): Promise<void> {
+  for (let waited = 0; waited < maxMs; waited += 10) {
     const c0 = cpuNow();
     await new Promise((resolve) => setTimeout(resolve, 10));
     if (cpuNow() - c0 < 1) return;
@@ -685,6 +742,9 @@ interface ColdSample {
   floorWarm?: number;
   stackCold?: number;
   stackWarm?: number;
+  /** Every warm step's CPU ms, in order; step i of one lane ran right before or after step i of the other. */
+  floorWarmSteps?: number[];
+  stackWarmSteps?: number[];
   /** The hooks' own CPU ms, first call and warm median. */
   hooksCold: number;
   hooksWarm: number;
@@ -767,7 +827,14 @@ async function child(spec: string): Promise<void> {
       for (const lane of lanes) cold[lane.key] = await step(target, lane, specs, "major");
       const warm: Record<Lane["key"], number[]> = { floor: [], stack: [] };
       for (let i = 0; i < WARM; i += 1) for (const lane of lanes) warm[lane.key].push(await step(target, lane, specs, "major"));
-      Object.assign(out, { floorCold: cold.floor, stackCold: cold.stack, floorWarm: median(warm.floor), stackWarm: median(warm.stack) });
+      Object.assign(out, {
+        floorCold: cold.floor,
+        stackCold: cold.stack,
+        floorWarm: median(warm.floor),
+        stackWarm: median(warm.stack),
+        floorWarmSteps: warm.floor,
+        stackWarmSteps: warm.stack,
+      });
       // Every step of the sample (the row keeps medians): printed by the parent under the row.
       const each = (values: readonly number[]) => values.map((v) => v.toFixed(0)).join(", ");
       console.error(
@@ -897,12 +964,19 @@ interface ColdRow {
   stackCold?: number;
   stackWarm?: number;
   /**
-   * Median over the processes of each one's stack / floor ratio, cold and warm: both lanes of a
-   * process ran interleaved under the same load, so a process slowed as a whole (the machine is
-   * shared) moves both; the ratio of the lanes' medians above mixes processes.
+   * Median over the processes of each one's stack / floor ratio, cold and warm, and the least and
+   * greatest of those ratios: both lanes of a process ran interleaved under the same load, so a
+   * process or a stretch of time slowed as a whole (the machine is shared) moves both; the ratio
+   * of the lanes' medians above mixes processes (see bench/README.md, "Which ratio").
    */
   pairedCold?: number;
   pairedWarm?: number;
+  pairedColdRange?: [number, number];
+  pairedWarmRange?: [number, number];
+  /** Median over every pair of warm steps (step i of the stack over step i of the floor, run back to back), all processes. */
+  pairedWarmSteps?: number;
+  /** Each process's figures. */
+  samples: ColdSample[];
   hooksCold: number;
   hooksWarm: number;
   /** Load average (1 min) when the row was done. */
@@ -934,6 +1008,11 @@ async function main() {
         .map(([k, v]) => `${k} ${fmt(v)}`)
         .join(", ")}`,
     );
+    console.log(
+      `  GC pauses begun in timed calls: ${Object.entries(row.gc)
+        .map(([k, v]) => `${k} ${v.count} (${fmt(v.msPerCall)} ms/call)`)
+        .join(", ")}`,
+    );
   }
   const factIndex: FactIndexRow[] = [];
   if (FACT_INDEX_THREADS.length > 0) {
@@ -944,7 +1023,7 @@ async function main() {
     for (const threads of FACT_INDEX_THREADS) {
       const all = threads * facts.length;
       for (const bound of all > DEFAULT_FACT_INDEX_MAX_FACTS ? [DEFAULT_FACT_INDEX_MAX_FACTS, all] : [DEFAULT_FACT_INDEX_MAX_FACTS]) {
-        const row = roundRobinFactIndex(threads, bound, facts, query);
+        const row = await roundRobinFactIndex(threads, bound, facts, query);
         factIndex.push(row);
         console.log(
           `round-robin fact index ${String(threads).padStart(5)} threads x ${facts.length} facts  maxHeldFacts ${bound}  held ${row.held}  ${fmt(row.callMs)} ms (mean ${fmt(row.callMeanMs)}, p90 ${fmt(row.callP90Ms)})  heap/thread ${(row.heapPerThread / 1024).toFixed(1)} KiB`,
@@ -989,6 +1068,7 @@ async function main() {
           saver,
           size,
           runs: 0,
+          samples: [],
           hooksCold: Number.NaN,
           hooksWarm: Number.NaN,
           load: loadavg()[0] ?? 0,
@@ -1000,24 +1080,39 @@ async function main() {
         const values = samples.map(pick).filter((v): v is number => v !== undefined);
         return values.length > 0 ? median(values) : undefined;
       };
-      const paired = (stack: (s: ColdSample) => number | undefined, floor: (s: ColdSample) => number | undefined) =>
-        mid((s) => {
+      /** Each process's stack / floor ratio (processes without both figures left out). */
+      const ratios = (stack: (s: ColdSample) => number | undefined, floor: (s: ColdSample) => number | undefined) =>
+        samples.flatMap((s) => {
           const a = stack(s);
           const b = floor(s);
-          return a === undefined || b === undefined ? undefined : a / b;
+          return a === undefined || b === undefined ? [] : [a / b];
         });
+      const coldRatios = ratios(
+        (s) => s.stackCold,
+        (s) => s.floorCold,
+      );
+      const warmRatios = ratios(
+        (s) => s.stackWarm,
+        (s) => s.floorWarm,
+      );
+      const stepRatios = samples.flatMap((s) =>
+        (s.stackWarmSteps ?? []).flatMap((a, i) => (s.floorWarmSteps?.[i] === undefined ? [] : [a / s.floorWarmSteps[i]])),
+      );
+      const range = (values: readonly number[]): [number, number] | undefined =>
+        values.length > 0 ? [Math.min(...values), Math.max(...values)] : undefined;
       const row: ColdRow = {
         saver,
         size,
         runs: samples.length,
-        pairedCold: paired(
-          (s) => s.stackCold,
-          (s) => s.floorCold,
-        ),
-        pairedWarm: paired(
-          (s) => s.stackWarm,
-          (s) => s.floorWarm,
-        ),
+        ...(coldRatios.length > 0
+          ? {
+              pairedCold: median(coldRatios),
+              pairedColdRange: range(coldRatios),
+              pairedWarm: median(warmRatios),
+              pairedWarmRange: range(warmRatios),
+            }
+          : {}),
+        ...(stepRatios.length > 0 ? { pairedWarmSteps: median(stepRatios) } : {}),
         floorCold: mid((s) => s.floorCold),
         floorWarm: mid((s) => s.floorWarm),
         stackCold: mid((s) => s.stackCold),
@@ -1025,6 +1120,7 @@ async function main() {
         hooksCold: mid((s) => s.hooksCold) as number,
         hooksWarm: mid((s) => s.hooksWarm) as number,
         load: loadavg()[0] ?? 0,
+        samples,
         ...(failed === undefined ? {} : { failed: failed.split("\n")[0] }),
       };
       cold.push(row);
@@ -1039,11 +1135,12 @@ async function main() {
   const baseOf = (r: HooksRow) =>
     hooks.filter((b) => b.recall === r.recall).reduce<HooksRow | undefined>((a, b) => (a && a.threads <= b.threads ? a : b), undefined);
   const hooksTable = [
-    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | x the fewest threads (target at 5,000 over 10: <= ${THREADS_TARGET}) | call ms in the harness | heap held / thread | load |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|",
+    `| stack | threads (round-robin, ${SIZE.toLocaleString("en-US")} msgs each) | hooks' own ms / call (median) | p90 | mean | x the fewest threads, median (target at 5,000 over 10: <= ${THREADS_TARGET}) / mean | GC pauses begun in timed calls, ms / call | call ms in the harness | heap held / thread | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...hooks.map((r) => {
       const base = baseOf(r);
-      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`;
+      const gcMs = Object.values(r.gc).reduce((sum, g) => sum + g.msPerCall, 0);
+      return `| ${r.recall ? "full stack + recall" : "full stack"} | ${r.threads.toLocaleString("en-US")} | ${fmt(r.ownMs)} | ${fmt(r.ownP90Ms)} | ${fmt(r.ownMeanMs)} | ${base ? `${(r.ownMs / base.ownMs).toFixed(2)} / ${(r.ownMeanMs / base.ownMeanMs).toFixed(2)} (over ${base.threads})` : "n/a"} | ${fmt(gcMs)} | ${fmt(r.callMs)} | ${(r.heapPerThread / 1024).toFixed(1)} KiB | ${r.load.toFixed(1)} |`;
     }),
   ];
   const factIndexTable = [
@@ -1064,13 +1161,17 @@ async function main() {
   ];
   const x = (a?: number, b?: number) => (a === undefined || b === undefined ? "n/a" : (a / b).toFixed(2));
   const ms = (v?: number) => (v === undefined ? "n/a" : fmt(v));
+  const target = `target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}`;
+  /** A median of ratios with the least and greatest of them. */
+  const spread = (value?: number, range?: [number, number]) =>
+    value === undefined ? "n/a" : `${value.toFixed(2)}${range ? ` (${range[0].toFixed(2)}-${range[1].toFixed(2)})` : ""}`;
   const coldTable = [
-    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold | x floor warm (target at ${STEP_TARGET_SIZES.map((s) => s.toLocaleString("en-US")).join(", ")}: <= ${STEP_TARGET}) | x floor cold / warm, median of each process's ratio | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
-    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
+    `| saver | thread msgs | floor ms cold / warm | full stack ms cold / warm | x floor cold, lanes' medians | x floor warm, lanes' medians | x floor cold, median of each process's ratio (least-greatest; ${target}) | x floor warm, likewise (${target}) | x floor warm, median over step pairs | stack cold - warm | hooks' own ms cold / warm | processes | load |`,
+    "|---|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|---:|",
     ...cold.map((r) =>
       r.runs === 0
-        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | | 0 | ${r.load.toFixed(1)} |`
-        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${r.pairedCold === undefined ? "n/a" : `${r.pairedCold.toFixed(2)} / ${(r.pairedWarm as number).toFixed(2)}`} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
+        ? `| ${r.saver} | ${r.size.toLocaleString("en-US")} | failed: ${r.failed} | | | | | | | | | 0 | ${r.load.toFixed(1)} |`
+        : `| ${r.saver} | ${r.size.toLocaleString("en-US")} | ${ms(r.floorCold)} / ${ms(r.floorWarm)} | ${ms(r.stackCold)} / ${ms(r.stackWarm)} | ${x(r.stackCold, r.floorCold)} | ${x(r.stackWarm, r.floorWarm)} | ${spread(r.pairedCold, r.pairedColdRange)} | ${spread(r.pairedWarm, r.pairedWarmRange)} | ${spread(r.pairedWarmSteps)} | ${r.stackCold === undefined ? "n/a" : `${fmt((r.stackCold as number) - (r.stackWarm as number))} ms`} | ${fmt(r.hooksCold)} / ${fmt(r.hooksWarm)} | ${r.runs}${r.failed === undefined ? "" : ` (then failed: ${r.failed})`} | ${r.load.toFixed(1)} |`,
     ),
   ];
   console.log(`\n${hooksTable.join("\n")}\n\n${factIndexTable.join("\n")}\n\n${stepTable.join("\n")}\n\n${coldTable.join("\n")}`);
@@ -1093,10 +1194,10 @@ async function main() {
     "## Method",
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
-    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state.`,
+    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. GC pauses: V8's \`performance\` "gc" entries whose pause began inside a timed call (main thread; the CPU time also holds V8's helper threads). Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state; then a wait until the process is idle (at most ${SETTLE_HEAP_MAX_MS / 1000} s): V8 sweeps the heap after a full GC, and the first timed call paid for sweeping T threads' heap (0.4-0.5 s of CPU at 5,000 threads).`,
     `- Round-robin, fact-recall's index cache alone: a \`FactIndexCache\` (as \`factRecall\` makes it) serving T threads in turn, each holding the stack's prepared facts made its own (its marker on every fact's key and text); each call hands over fresh fact objects (as a checkpointer does) and does what fact-recall does on a user message: the thread's index, \`sync\` with the slot's facts, \`search\` with the newest user message (default maxItems and minScore). Once with the default \`maxHeldFacts\` and once with a bound that holds every thread; one untimed round, then at least ${CALLS} timed calls (up to 5x that, at most one round); CPU time, a minor GC every 50 calls. Heap per thread: as for the hooks (the indexes and the fact objects they point at).`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first, of ${args["cold-warmup-size"] === "" ? `the measured size (at most ${COLD_WARMUP_MAX.toLocaleString("en-US")} messages)` : `${Number(args["cold-warmup-size"]).toLocaleString("en-US")} messages`} (the LoCoMo exchanges after the measured thread's, so the code paths real text and a thread of that size take are compiled and the heap has grown to such a step, as on a replica that has served other threads; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes; "x floor cold / warm" divides the lanes' medians, the next column is the median of each process's own stack / floor ratio (both lanes of a process ran interleaved under the same load). Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first, of ${args["cold-warmup-size"] === "" ? `the measured size (at most ${COLD_WARMUP_MAX.toLocaleString("en-US")} messages)` : `${Number(args["cold-warmup-size"]).toLocaleString("en-US")} messages`} (the LoCoMo exchanges after the measured thread's, so the code paths real text and a thread of that size take are compiled and the heap has grown to such a step, as on a replica that has served other threads; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes. "Lanes' medians" divides the stack's median by the floor's, which may come from different processes; the target columns take each process's own stack / floor ratio (both lanes of a process ran interleaved under the same load) and give their median, least and greatest; "over step pairs" is the median of stack step i over floor step i (run back to back) across every warm step of every process. A single step varies by up to 1.7x on a shared machine, so with few processes each lane's median can fall on a slowed step in one lane and not in the other: the ratio of the lanes' medians then moves by more than the paired ratios (bench/README.md, "Which ratio"). Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {
