@@ -9,6 +9,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
+import { convertMessagesToResponsesInput, convertResponsesMessageToAIMessage } from "@langchain/openai";
 import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -650,6 +651,114 @@ describe("public reports: updateState on the stack's checkpointer", () => {
         await agent.invoke({ messages: [new HumanMessage("what is my seat?")] }, config);
         const last = requests(model).at(-1) as BaseMessage[];
         expect(last.map((m) => messageText(m))).toEqual(["my seat is 14C", "ok: my seat is 12A", "what is my seat?"]);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe("public reports: OpenAI Responses answers", () => {
+  // https://github.com/langchain-ai/langchainjs/pull/11437 (one of two parallel calls rejected in a
+  // human-in-the-loop review: "the next model request then fails with `400 No tool output found for
+  // function call ...` on the OpenAI Responses API") and https://github.com/langchain-ai/langchainjs/pull/9954
+  // (`@langchain/openai` stores a Responses answer's output items in `response_metadata.output` and
+  // sends the message as those items). The view left the unanswered call out of `tool_calls`, but
+  // the copy kept the stored items, so the converter still sent the call without a result.
+  const usage = {
+    input_tokens: 1,
+    output_tokens: 1,
+    total_tokens: 2,
+    input_tokens_details: { cached_tokens: 0 },
+    output_tokens_details: { reasoning_tokens: 0 },
+  };
+  const fc = (callId: string, name: string, args: object) => ({
+    type: "function_call",
+    id: `fc_${callId}`,
+    call_id: callId,
+    name,
+    arguments: JSON.stringify(args),
+    status: "completed",
+  });
+  const said = (text: string) => ({
+    type: "message",
+    id: `msg_${text.length}`,
+    role: "assistant",
+    status: "completed",
+    content: [{ type: "output_text", text, annotations: [] }],
+  });
+
+  /** A model answering as `ChatOpenAI` with the Responses API stores answers (reasoning item first). */
+  function responsesModel() {
+    let answers = 0;
+    const respond = (items: object[]) => {
+      answers += 1;
+      const output = [{ type: "reasoning", id: `rs_${answers}`, summary: [] }, ...items];
+      return convertResponsesMessageToAIMessage({
+        id: `resp_${answers}`,
+        model: "gpt-5",
+        object: "response",
+        status: "completed",
+        output,
+        usage,
+      } as never);
+    };
+    return strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last))
+          return respond([
+            said(
+              `done: ${messages
+                .filter(isTool)
+                .map((m) => messageText(m))
+                .join(" | ")}`,
+            ),
+          ]);
+        if (messageText(last).startsWith("book"))
+          return respond([fc("call_book", "book", { seat: "12A" }), fc("call_free", "lookup", { n: 7 })]);
+        return respond([said(`ok: ${messageText(last)}`)]);
+      },
+      onViolation: "record",
+    });
+  }
+
+  /** The Responses API input `@langchain/openai` builds for a request: calls sent, results sent, reasoning items without a following item. */
+  function wire(request: BaseMessage[]) {
+    const input = convertMessagesToResponsesInput({ messages: request, zdrEnabled: false, model: "gpt-5" }) as Array<{
+      type?: string;
+      call_id?: string;
+    }>;
+    const of = (type: string) => input.filter((item) => item.type === type).map((item) => item.call_id);
+    const bareReasoning = input.filter(
+      (item, k) => item.type === "reasoning" && (input[k + 1] === undefined || input[k + 1]?.type === "reasoning"),
+    ).length;
+    return { calls: of("function_call").sort(), results: of("function_call_output").sort(), bareReasoning };
+  }
+
+  for (const backend of ["in_memory", "sqlite"] as const) {
+    it(`${backend}: after rejecting one of two parallel calls, every call the converter sends has its result`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
+      try {
+        const model = responsesModel();
+        const hitl = humanInTheLoopMiddleware({ interruptOn: { book: true } });
+        const { agent } = stackAgent({ backend, sqlitePath: join(dir, "m.sqlite"), windowSize: 6, model, extra: [hitl] });
+        const config = { configurable: { thread_id: "responses-reject" } };
+        await agent.invoke({ messages: [new HumanMessage("book seat 12A and look up 7")] }, config);
+        await agent.invoke(new Command({ resume: { decisions: [{ type: "reject", message: "no booking today" }] } }) as never, config);
+        await agent.invoke({ messages: [new HumanMessage("which lookup result did I get?")] }, config);
+        const stored = await storedMessages(agent as never, "responses-reject");
+        // The stored answer still holds both call items; only the rejected call has a result.
+        const answer = stored.find((m) => m.id === "resp_1") as AIMessage;
+        expect((answer.response_metadata.output as Array<{ type: string }>).filter((i) => i.type === "function_call")).toHaveLength(2);
+        expect(requests(model).length).toBeGreaterThanOrEqual(3);
+        for (const request of requests(model)) {
+          const sent = wire(request);
+          expect(sent.calls).toEqual(sent.results);
+          expect(sent.bareReasoning).toBe(0);
+        }
+        expect(wire(requests(model).at(-1) as BaseMessage[]).calls).toEqual(["call_book"]);
+        expect(model.providerLog.rejections).toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

@@ -526,9 +526,12 @@ export function edited(message: BaseMessage, kind: EditKind, text: string, salt:
   if (type === "ai") {
     const calls = toolCallsOf(message);
     if (calls.length > 0 && kind === "calls-removed") return new AIMessage({ id, content: text });
+    // A client that edits calls copies the stored message's other fields, its provider output
+    // items (`response_metadata.output`) too: they then call what the message no longer does.
+    const response_metadata = message.response_metadata;
     if (calls.length > 0 && kind === "call-renamed") {
       const renamed = calls.map((c, i) => ({ ...c, id: i === 0 ? `call_edit${salt % 7}` : c.id, type: "tool_call" as const }));
-      return new AIMessage({ id, content: message.content, tool_calls: renamed });
+      return new AIMessage({ id, content: message.content, tool_calls: renamed, response_metadata });
     }
     if (calls.length > 0) {
       const args = kind === "args" ? { q: "long" } : undefined;
@@ -536,6 +539,7 @@ export function edited(message: BaseMessage, kind: EditKind, text: string, salt:
         id,
         content: kind === "args" ? message.content : newText(old, kind, text, salt),
         tool_calls: calls.map((c) => ({ ...c, args: args ?? c.args, type: "tool_call" as const })),
+        response_metadata,
       });
     }
     return new AIMessage({ id, content: newText(old, kind, text, salt) });

@@ -70,7 +70,7 @@ import {
 import { knownRefusal } from "./known-view-failures.js";
 import { runModelCall } from "./model-call.js";
 import { renderPrompt, snapshotJson } from "./stack-spy.js";
-import { modelScript, seedMessages, type TurnSpec, userMessage } from "./stack-threads.js";
+import { callMessage, modelScript, responsesMetadata, seedMessages, type TurnSpec, userMessage } from "./stack-threads.js";
 
 /** One model call of the served run. */
 export interface Call {
@@ -503,10 +503,11 @@ export async function runCase(
    * the checkpoint, so a call id repeated from a turn whose result was archived runs again where
    * a run without the archive skips it (a known limit: provider call ids do not repeat).
    */
-  const ownIds = (message: AIMessage) =>
-    threadwise && (message.tool_calls?.length ?? 0) > 0
-      ? new AIMessage({ ...message, id: message.id, tool_calls: message.tool_calls?.map((c) => ({ ...c, id: `${c.id}_t${turnNo}` })) })
-      : message;
+  const ownIds = (message: AIMessage) => {
+    if (!threadwise || (message.tool_calls?.length ?? 0) === 0) return message;
+    const calls = (message.tool_calls ?? []).map((c) => ({ ...c, id: `${c.id}_t${turnNo}` }));
+    return new AIMessage({ ...message, id: message.id, tool_calls: calls, response_metadata: responsesMetadata(calls) });
+  };
   const model = scriptedModel(
     () => ownIds(script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" })),
     { strict: false },
@@ -772,14 +773,10 @@ export async function runCase(
       turnNo += 1;
       script = [
         () =>
-          new AIMessage({
-            id: `a${t}-0`,
-            content: "",
-            tool_calls: [
-              { id: other, name: "lookup", args: { q: "short" }, type: "tool_call" },
-              { id: op.call, name: "book", args: { seat: "12A" }, type: "tool_call" },
-            ],
-          }),
+          callMessage(`a${t}-0`, [
+            { id: other, name: "lookup", args: { q: "short" }, type: "tool_call" },
+            { id: op.call, name: "book", args: { seat: "12A" }, type: "tool_call" },
+          ]),
         () => new AIMessage({ id: `a${t}-final`, content: op.turn.answer }),
       ];
       await agents[op.by].invoke({ messages: [userMessage(op.turn, t)] }, run);

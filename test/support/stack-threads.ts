@@ -159,24 +159,22 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
     else if (s.kind === "stray") out.push(new ToolMessage({ id: id(), content: "stray result", tool_call_id: "call_9" }));
     else if (s.kind === "rejected") {
       out.push(
-        new AIMessage({
-          id: id(),
-          content: "",
-          tool_calls: s.calls.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
-        }),
+        callMessage(
+          id(),
+          s.calls.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
+        ),
       );
       for (const c of s.calls) {
         out.push(new ToolMessage({ id: id(), content: "The user rejected this call.", tool_call_id: c, name: "lookup", status: "error" }));
       }
     } else if (s.kind === "dangling") {
-      out.push(new AIMessage({ id: id(), content: "", tool_calls: [{ id: s.call, name: "lookup", args: { q: "x" }, type: "tool_call" }] }));
+      out.push(callMessage(id(), [{ id: s.call, name: "lookup", args: { q: "x" }, type: "tool_call" }]));
     } else {
       out.push(
-        new AIMessage({
-          id: id(),
-          content: "",
-          tool_calls: s.calls.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
-        }),
+        callMessage(
+          id(),
+          s.calls.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const })),
+        ),
       );
       const results = s.calls.filter((_, i) => i + 1 !== s.missing);
       const ordered = results.map((c, i) => ({ c, k: s.order[i] ?? 0 })).sort((a, b) => a.k - b.k);
@@ -186,6 +184,31 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
     }
   }
   return out;
+}
+
+/**
+ * `response_metadata` of an AI message calling `calls` as `@langchain/openai` stores a Responses
+ * API answer: the raw output items (a reasoning item, then one `function_call` item per call),
+ * which its converter sends in place of `tool_calls` (core's `responses-output.ts`). Every AI
+ * message with calls the fuzz stores or scripts carries them, so the strict validator's
+ * `responses_items` rule checks that a view never sends a call item whose call it left out.
+ */
+export function responsesMetadata(calls: ReadonlyArray<{ id?: string; name: string; args: Record<string, unknown> }>) {
+  const first = calls[0]?.id ?? "none";
+  const items = calls.map((c) => ({
+    type: "function_call",
+    id: `fc_${c.id}`,
+    call_id: c.id,
+    name: c.name,
+    arguments: JSON.stringify(c.args),
+    status: "completed",
+  }));
+  return { model_provider: "openai", output: [{ type: "reasoning", id: `rs_${first}`, summary: [] }, ...items] };
+}
+
+/** An AI message with tool calls, as a Responses API answer stores them ({@link responsesMetadata}). */
+export function callMessage(id: string, calls: NonNullable<AIMessage["tool_calls"]>): AIMessage {
+  return new AIMessage({ id, content: "", tool_calls: calls, response_metadata: responsesMetadata(calls) });
 }
 
 /** The user message of turn `t` (0-based), id `u<t>`. */
@@ -203,18 +226,11 @@ export function modelScript(turns: readonly TurnSpec[], firstTurn = 0): Array<()
   turns.forEach((turn, i) => {
     const t = firstTurn + i;
     turn.rounds.forEach((round, k) => {
-      script.push(
-        () =>
-          new AIMessage({
-            id: `a${t}-${k}`,
-            content: "",
-            tool_calls: round.calls.map((c, i) => ({
-              id: c,
-              name: "lookup",
-              args: { q: round.queries[i] ?? "short" },
-              type: "tool_call" as const,
-            })),
-          }),
+      script.push(() =>
+        callMessage(
+          `a${t}-${k}`,
+          round.calls.map((c, i) => ({ id: c, name: "lookup", args: { q: round.queries[i] ?? "short" }, type: "tool_call" as const })),
+        ),
       );
     });
     script.push(() => new AIMessage({ id: `a${t}-final`, content: turn.answer }));

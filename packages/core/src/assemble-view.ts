@@ -13,6 +13,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
+import { mergedResponseMetadata } from "./responses-output.js";
 import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
 
 /**
@@ -568,6 +569,8 @@ function joinContent(a: unknown, b: unknown): string | Block[] {
 function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
   return new AIMessage({
     ...fieldsOf(second),
+    // OpenAI Responses sends stored output items in place of content: keep both messages' items.
+    response_metadata: mergedResponseMetadata(first, second) as never,
     content: joinContent(first.content, second.content) as never,
     tool_calls: second.tool_calls,
     invalid_tool_calls: second.invalid_tool_calls,

@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
 /**
  * What a group holds (spec R2).
@@ -81,7 +82,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
   if (type === "ai") {
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
-      out.push({ kind: "assistant", messages: [message], start: i, end: i + 1 });
+      out.push({ kind: "assistant", messages: [sendable(message, [])], start: i, end: i + 1 });
       return i + 1;
     }
     // Open calls counted per id: one AI message may (wrongly, but it happens) repeat an id, and
@@ -102,7 +103,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       j += 1;
     }
     if (open.size === 0 && strays.length === 0) {
-      out.push({ kind: "tool_call", messages: [message, ...answered], start: i, end: j });
+      out.push({ kind: "tool_call", messages: [sendable(message, []), ...answered], start: i, end: j });
     } else if (open.size === 0 || (answered.length > 0 && partlyAnswerable(calls, open))) {
       // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
       // call and its answers together, and report the strays as orphans of their own. A partly
@@ -110,10 +111,8 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       const strayAt = new Set(strays);
       const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
       const group: MessageGroup = { kind: "tool_call", messages: members, start: i, end: j };
-      if (open.size > 0) {
-        group.unanswered = [...open.keys()];
-        members[0] = withoutCalls(message, group.unanswered);
-      }
+      if (open.size > 0) group.unanswered = [...open.keys()];
+      members[0] = sendable(message, group.unanswered ?? []);
       out.push(group);
       for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
     } else {
@@ -135,16 +134,40 @@ function partlyAnswerable(calls: NonNullable<AIMessage["tool_calls"]>, open: Rea
   return true;
 }
 
+/**
+ * The AI message a view sends for `message` with the calls `unanswered` left out: `message`
+ * itself when there are none and its provider output items (OpenAI Responses, kept in
+ * `response_metadata.output` and sent in place of the message's fields) call exactly its
+ * `tool_calls`; otherwise {@link withoutCalls}'s copy, whose items match the calls it keeps. So an
+ * AI message whose stored items name calls its `tool_calls` do not (langchain's HITL middleware
+ * rewrites `tool_calls` in place; an edit by id that kept the metadata) is sent without them.
+ */
+function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMessage {
+  if (unanswered.length > 0) return withoutCalls(message, unanswered);
+  const items = responsesOutputOf(message);
+  if (
+    items === undefined ||
+    responsesCallsMatch(
+      items,
+      toolCallsOf(message).map((call) => call.id ?? ""),
+    )
+  )
+    return message;
+  return withoutCalls(message, []);
+}
+
 /** Copies made by {@link withoutCalls}, per stored message and left-out ids, so every hook of a call shares one object. */
 const callsLeftOut = new WeakMap<BaseMessage, Map<string, AIMessage>>();
 
 /**
  * A copy of the AI message `message` without the tool calls whose ids are in `ids`: its
- * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`)
- * and their content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id,
- * text and metadata kept. What a view sends for a parallel call that was partly answered (R37):
+ * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`,
+ * OpenAI Responses output items in `response_metadata.output`: `responseMetadataFor`) and their
+ * content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id, text and
+ * other metadata kept. What a view sends for a parallel call that was partly answered (R37):
  * every provider refuses an unanswered call, and dropping the whole call would drop its answers.
- * The same object for the same message and ids. The stored message is not changed.
+ * With `ids` empty: a copy whose output items call exactly its `tool_calls`. The same object for
+ * the same message and ids. The stored message is not changed.
  */
 export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMessage {
   const key = ids.join("\u0000");
@@ -165,14 +188,18 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
           !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
       )
     : ai.content;
+  const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
   const copy = new AIMessage({
     id: ai.id,
     name: ai.name,
     content: content as never,
-    tool_calls: (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? "")),
+    tool_calls: calls,
     invalid_tool_calls: ai.invalid_tool_calls,
     additional_kwargs: kwargs,
-    response_metadata: ai.response_metadata,
+    response_metadata: responseMetadataFor(
+      ai,
+      calls.map((call) => call.id ?? ""),
+    ) as never,
     ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
   });
   if (!byIds) {

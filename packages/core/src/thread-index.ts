@@ -65,7 +65,9 @@ export interface ThreadIndex {
   readonly mergePoints: readonly number[];
   /**
    * Positions whose message a view sends as another object: a partly answered parallel call's AI
-   * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`).
+   * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`), and an
+   * AI message whose OpenAI Responses output items call other tools than its `tool_calls`
+   * (`responses-output.ts`).
    */
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */
@@ -103,7 +105,7 @@ class Index implements ThreadIndex {
     let count = 0;
     for (const g of groupMessages(messages)) {
       this.groups.push({ kind: g.kind, start: g.start, end: g.end });
-      if (g.unanswered) this.substitutes.set(g.start, g.messages[0] as BaseMessage);
+      if (g.messages[0] !== messages[g.start]) this.substitutes.set(g.start, g.messages[0] as BaseMessage);
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         count += g.messages.length;
@@ -167,7 +169,10 @@ class Index implements ThreadIndex {
       const regrouped = groupMessages(messages.slice(span.start, span.end)).find((x) => x.start === 0 && x.kind === span.kind);
       if (regrouped) return { ...regrouped, start: span.start, end: span.end };
     }
-    return { kind: span.kind, messages: messages.slice(span.start, span.end), start: span.start, end: span.end };
+    const substitute = this.substitutes.get(span.start);
+    const members = messages.slice(span.start, span.end);
+    if (substitute) members[0] = substitute;
+    return { kind: span.kind, messages: members, start: span.start, end: span.end };
   }
 
   chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from = 0): number {

@@ -12,6 +12,7 @@
 import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
 import { messageType, toolCallsOf } from "../groups.js";
+import { responsesCallIds, responsesCallsMatch, responsesOutputOf } from "../responses-output.js";
 import { loneSurrogateAt } from "../unicode.js";
 
 /** The provider APIs the validator knows. */
@@ -74,6 +75,17 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   https://github.com/anthropics/claude-code/issues/56064), Gemini on Vertex (`The input data is
  *   not valid json`, https://github.com/vertesia/llumiverse/pull/462). OpenAI and Bedrock: not
  *   established, so not refused here.
+ * - `responses_items`: OpenAI Responses API. `@langchain/openai` 1.5
+ *   (`convertMessagesToResponsesInput`) sends an AI message that carries the answer's output items
+ *   (`response_metadata.output`, stored since langchainjs#9954) as those items, not from its
+ *   `tool_calls`: their `function_call` items must call exactly the message's `tool_calls` (a call
+ *   item the message no longer has is sent unanswered: `400 No tool output found for function call
+ *   ...`, https://github.com/langchain-ai/langchainjs/pull/11437; a call the items lack has its
+ *   result sent without a call: `No tool call found for function call output`), and a `reasoning`
+ *   item must be followed by an item of its own (`Item 'rs_...' of type 'reasoning' was provided
+ *   without its required following item`, https://github.com/continuedev/continue/issues/8933).
+ *   Chat Completions ignores the items; the rule is OpenAI's because only its Responses answers
+ *   carry them.
  * - `tool_call_id`: a tool call without a usable id. OpenAI (`tool_calls[].id` required),
  *   Anthropic (converter: `Anthropic requires all tool calls to have an "id"`; API: id pattern
  *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within a message), Bedrock (`toolUseId`:
@@ -91,6 +103,7 @@ export type ProviderRule =
   | "consecutive_roles"
   | "empty_content"
   | "malformed_text"
+  | "responses_items"
   | "tool_call_id";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
@@ -106,6 +119,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   consecutive_roles: ["gemini", "bedrock"],
   empty_content: ["anthropic", "gemini", "bedrock"],
   malformed_text: ["anthropic", "gemini"],
+  responses_items: ["openai"],
   tool_call_id: ["openai", "anthropic", "bedrock"],
 };
 
@@ -215,6 +229,34 @@ function textFindings(messages: readonly BaseMessage[]): Finding[] {
     if (inContent < 0 && inArgs < 0) return;
     const where = inContent >= 0 ? `its content, at UTF-16 index ${inContent} of a text` : "its tool call arguments";
     out.push({ rule: "malformed_text", index, message: `${describe(message, index)} holds a lone UTF-16 surrogate in ${where}` });
+  });
+  return out;
+}
+
+/** OpenAI Responses output items an AI message is sent as: their calls, and reasoning items' following items. */
+function responsesFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    const items = messageType(message) === "ai" ? responsesOutputOf(message) : undefined;
+    if (!items) return;
+    const calls = toolCallsOf(message).map((call) => call.id ?? "");
+    if (!responsesCallsMatch(items, calls)) {
+      const sent = JSON.stringify(responsesCallIds(items));
+      out.push({
+        rule: "responses_items",
+        index,
+        message: `${describe(message, index)} is sent as its stored output items, which call ${sent}; its tool_calls are ${JSON.stringify(calls)}`,
+      });
+    }
+    items.forEach((item, k) => {
+      const next = items[k + 1];
+      if (item.type === "reasoning" && (next === undefined || next.type === "reasoning"))
+        out.push({
+          rule: "responses_items",
+          index,
+          message: `${describe(message, index)}: reasoning item ${JSON.stringify(item.id ?? k)} is not followed by an item of its own`,
+        });
+    });
   });
   return out;
 }
@@ -398,7 +440,7 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
  */
 export function validateProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): ProviderViolation[] {
   const providers = options.providers ?? PROVIDERS;
-  const findings = [...toolFindings(messages), ...roleFindings(messages), ...textFindings(messages)];
+  const findings = [...toolFindings(messages), ...roleFindings(messages), ...textFindings(messages), ...responsesFindings(messages)];
   const out: ProviderViolation[] = [];
   for (const provider of PROVIDERS) {
     if (!providers.includes(provider)) continue;
