@@ -91,10 +91,12 @@ describe("memoryStack({ env }): every middleware reads the stack's env", () => {
 describe("memoryStack: MEMORY_WINDOW_SIZE=0 (no window)", () => {
   // summarize, given no window by the stack, read MEMORY_WINDOW_SIZE itself and refused the "0"
   // that means "no window" to the stack.
-  it("builds with summarize on, which keeps its own default window", () => {
-    const stack = memoryStack({ env: { MEMORY_WINDOW_SIZE: "0" } });
-    const names = stack.middleware.map((m) => m.name);
-    expect(names).not.toContain("threadwise/window-trim");
-    expect(names).toContain("threadwise/summarize");
+  it("builds with summarize on, which keeps its own default window, from process.env and from the stack's env", () => {
+    vi.stubEnv("MEMORY_WINDOW_SIZE", "0");
+    for (const stack of [memoryStack(), memoryStack({ env: { MEMORY_WINDOW_SIZE: "0" } })]) {
+      const names = stack.middleware.map((m) => m.name);
+      expect(names).not.toContain("threadwise/window-trim");
+      expect(names).toContain("threadwise/summarize");
+    }
   });
 });
