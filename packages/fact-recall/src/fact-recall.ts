@@ -136,7 +136,7 @@ export interface ResolvedFactRecallConfig {
  */
 export function resolveFactRecallConfig(
   options: FactRecallOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedFactRecallConfig {
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
   return {

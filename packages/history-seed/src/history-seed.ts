@@ -78,7 +78,7 @@ export type HistorySeedOptions = z.input<typeof historySeedOptionsSchema>;
  */
 export function resolveHistorySeedOptions(
   options: HistorySeedOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): SeedHistoryRules {
   const parsed = parseOptions("historySeed", historySeedOptionsSchema, options);
   const maxMessages = parsed.maxMessages ?? envPositiveInt(SEED_MAX_MESSAGES_ENV, env) ?? DEFAULT_SEED_MAX_MESSAGES;

@@ -63,7 +63,7 @@ export type ResolvedPersistTrimOptions = z.output<typeof persistTrimOptionsSchem
  */
 export function resolvePersistTrimOptions(
   options: Partial<PersistTrimOptions> = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedPersistTrimOptions {
   const given = Object.fromEntries(Object.entries(optionsObject("persistTrim", options)).filter(([, value]) => value !== undefined));
   const keepGroups = envPositiveInt(KEEP_GROUPS_ENV, env);

@@ -201,7 +201,7 @@ export interface ResolvedRecallOptions {
  */
 export function resolveRecallOptions(
   options: RecallOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedRecallOptions {
   const parsed = parseOptions("recall", recallOptionsSchema, options);
   return {

@@ -286,7 +286,7 @@ function defined<T extends object>(value: T): Partial<T> {
  */
 export function resolveSummarizeOptions(
   options: SummarizeOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedSummarizeOptions {
   const fromEnv = {
     modelMaxInputTokens: envPositiveInt(MODEL_MAX_INPUT_TOKENS_ENV, env),
@@ -330,6 +330,6 @@ export function resolveSummarizeOptions(
   const trigger =
     parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
   const keep = parsed.keep ?? { messages: parsed.windowSize };
-  const promptContextMode = statedPromptContextMode(parsed.promptContextMode, options.env);
+  const promptContextMode = statedPromptContextMode(parsed.promptContextMode, parsed.env);
   return { ...parsed, trigger, keep, promptContextMode };
 }

@@ -145,7 +145,7 @@ export interface ResolvedUserMemoryOptions {
  */
 export function resolveUserMemoryOptions(
   options: UserMemoryOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedUserMemoryOptions {
   const parsed = parseOptions("userMemory", userMemoryOptionsSchema, options);
   return {

@@ -102,7 +102,7 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
 export function userMemory(options: UserMemoryOptions = {}) {
   const config = resolveUserMemoryOptions(options);
   const engine = new UserMemoryEngine(config);
-  const logger = resolveLogger(config.logger, options.env);
+  const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it), and the run's model.
   const turns = new Map<string, { messageKey: string; text: string }>();

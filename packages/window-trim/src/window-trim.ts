@@ -102,7 +102,7 @@ export interface WindowTrimSettings {
  */
 export function resolveWindowTrimOptions(
   options: WindowTrimOptions = {},
-  env: NodeJS.ProcessEnv = options.env ?? process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): WindowTrimSettings {
   const parsed = parseOptions("windowTrim", windowTrimOptionsSchema, options);
   const maxMessages = parsed.maxMessages ?? envPositiveInt(WINDOW_SIZE_ENV, env) ?? DEFAULT_WINDOW_SIZE;
