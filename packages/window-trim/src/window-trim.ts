@@ -12,10 +12,8 @@ import {
   selectViewOf,
   THREADWISE_ENV,
   ThreadwiseConfigError,
-  threadMessages,
   threadwiseMiddleware,
   type ViewSelection,
-  viewDecisionsOf,
   viewStartOn,
   withMultiturnLog,
   withViewDecisions,
@@ -127,14 +125,6 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
   });
 }
 
-/** Whether `firstUncovered` (a summary's coverage) starts the view before `firstKept` (this window's cut). */
-function keepsBefore(thread: readonly BaseMessage[], firstUncovered: BaseMessage | null, firstKept: BaseMessage | null): boolean {
-  if (firstUncovered === null) return false;
-  const kept = firstKept === null ? thread.length : thread.indexOf(firstKept);
-  const uncovered = thread.indexOf(firstUncovered);
-  return uncovered !== -1 && uncovered < kept;
-}
-
 /**
  * A message window for `createAgent` (spec R2, R4, R6).
  *
@@ -144,11 +134,10 @@ function keepsBefore(thread: readonly BaseMessage[], firstUncovered: BaseMessage
  * progress always go, even over the limit; orphans (results without their call, calls without all
  * results), stored ones included, never go; a stored `SystemMessage` is merged into the leading
  * system message. windowTrim states its window as a decision (core `withViewDecisions`); core
- * assembles the request. With `summarize` in the stack the window is what summarize summarizes:
- * put windowTrim first (`[windowTrim(), summarize()]`) and the view is the window plus what left
- * it since the last summary, the summary covering everything before. In the other order summarize
- * keeps its own window (`windowSize`, default 20) and every message it does not cover, so a
- * smaller window here does not apply: windowTrim then warns once through `logger`. The stored thread and message objects are
+ * assembles the request, so the order among threadwise middlewares does not matter. With
+ * `summarize` in the stack the window is what summarize summarizes: put windowTrim first
+ * (`[windowTrim(), summarize()]`) and the view is the window plus what left it since the last
+ * summary, the summary covering everything before. The stored thread and message objects are
  * never changed. Writes one multiturn line per model call through `logger`.
  *
  * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
@@ -166,7 +155,6 @@ function keepsBefore(thread: readonly BaseMessage[], firstUncovered: BaseMessage
 export function windowTrim(options: WindowTrimOptions = {}) {
   const settings = resolveWindowTrimOptions(options);
   const logger = resolveLogger(options?.logger, options?.env);
-  let warnedOrder = false;
   return threadwiseMiddleware({
     name: WINDOW_TRIM_NAME,
     wrapModelCall: (request, handler) => {
@@ -182,16 +170,6 @@ export function windowTrim(options: WindowTrimOptions = {}) {
         lowWatermark: settings.lowWatermark,
         startOn: viewStartOn(ruled),
       });
-      const coverage = viewDecisionsOf(ruled).coverage;
-      // Outside windowTrim, summarize kept its own window and every message it does not cover: a
-      // view longer than this window, silently. Said once; only a stack in that order pays the lookup.
-      if (coverage && !warnedOrder && keepsBefore(threadMessages(ruled), coverage.firstUncovered, selection.firstKept)) {
-        warnedOrder = true;
-        logger.warn(
-          `windowTrim: comes after ${coverage.producer} in the middleware list, which keeps its own window and every message its summary does not cover, so this window of ${settings.maxMessages} messages did not apply; put windowTrim first: [windowTrim(), summarize()]`,
-          { maxMessages: settings.maxMessages },
-        );
-      }
       const next = withViewDecisions(ruled, [
         {
           kind: "cut",
