@@ -134,10 +134,11 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  * progress always go, even over the limit; orphans (results without their call, calls without all
  * results), stored ones included, never go; a stored `SystemMessage` is merged into the leading
  * system message. windowTrim states its window as a decision (core `withViewDecisions`); core
- * assembles the request, so the order among threadwise middlewares does not matter. With
- * `summarize` in the stack the window is what summarize summarizes: put windowTrim first
- * (`[windowTrim(), summarize()]`) and the view is the window plus what left it since the last
- * summary, the summary covering everything before. The stored thread and message objects are
+ * assembles the request. With `summarize` in the stack the window is what summarize summarizes:
+ * put windowTrim first (`[windowTrim(), summarize()]`) and the view is the window plus what left
+ * it since the last summary, the summary covering everything before. In the other order summarize
+ * keeps its own window (`windowSize`, default 20) and every message it does not cover, so a
+ * smaller window here does not apply. The stored thread and message objects are
  * never changed. Writes one multiturn line per model call through `logger`.
  *
  * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
