@@ -1,3 +1,4 @@
+import { z } from "zod/v4";
 import { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES } from "./env-names.js";
 import { closestKey, ThreadwiseConfigError } from "./errors.js";
 import { resolveLogger, type ThreadwiseLogger } from "./logger.js";
@@ -152,3 +153,14 @@ export function envWholeNumber(name: string, env: NodeJS.ProcessEnv = process.en
   const value = envString(name, env);
   return value === undefined ? undefined : parseWholeNumber(value, name, { min: 0, max });
 }
+
+/**
+ * The zod schema of every factory's `env` option: the object its env twins (and `THREADWISE_LOG`)
+ * are read from instead of `process.env`, as `memoryStack({ env })` passes its own. Optional; the
+ * error names the option through `parseOptions`.
+ */
+export const envOptionSchema = z
+  .custom<NodeJS.ProcessEnv>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {
+    message: "expected an env object such as process.env",
+  })
+  .optional();

@@ -57,6 +57,7 @@ export {
   closestEnvName,
   envBoolean,
   envChoice,
+  envOptionSchema,
   envPositiveInt,
   envString,
   envWholeNumber,
@@ -115,6 +116,7 @@ export {
   resolvePromptContextMode,
   STABLE_TAIL_HEADER,
   sortContextBlocks,
+  statedPromptContextMode,
   systemText,
 } from "./placement.js";
 export { hideMemoryState } from "./private-state.js";
@@ -197,7 +199,14 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
-export { analysisText, codePointHead, loneSurrogateAt } from "./unicode.js";
+export {
+  analysisText,
+  codePointHead,
+  countCharacters,
+  loneSurrogateAt,
+  TRUNCATION_MARKER,
+  truncateCharacters,
+} from "./unicode.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {
   addContextBlocks,

@@ -34,12 +34,15 @@ const consoleLogger: ThreadwiseLogger = {
  * The logger to use: the given one, or the default. The default is silent for info lines unless
  * env `THREADWISE_LOG` is `info` or `debug`, and prints warnings unless `THREADWISE_LOG` is
  * `silent` or `off`. Pass `false` for fully silent.
+ *
+ * @param env where `THREADWISE_LOG` is read (a middleware's `env` option, `memoryStack({ env })`).
+ *   @default process.env
  */
-export function resolveLogger(logger?: ThreadwiseLogger | false): ThreadwiseLogger {
+export function resolveLogger(logger?: ThreadwiseLogger | false, env: NodeJS.ProcessEnv = process.env): ThreadwiseLogger {
   if (logger === false) return silentLogger;
   if (logger) return logger;
   // Its value is checked with every other variable's name (`checkEnvNames`, env.ts).
-  const level = (process.env[THREADWISE_ENV.log]?.trim() || "warn").toLowerCase();
+  const level = (env[THREADWISE_ENV.log]?.trim() || "warn").toLowerCase();
   if (level === "silent" || level === "off") return silentLogger;
   if (level === "info" || level === "debug") return consoleLogger;
   return { info: noInfo, warn: consoleLogger.warn };

@@ -86,6 +86,18 @@ export function resolvePromptContextMode(option?: string, env: NodeJS.ProcessEnv
   return envChoice(PROMPT_CONTEXT_MODE_ENV, PROMPT_CONTEXT_MODES, env) ?? "legacy_system";
 }
 
+/**
+ * The placement mode a middleware states for its blocks: the option; else, when the middleware was
+ * given an `env` (its `env` option, as `memoryStack({ env })` passes), that env's
+ * `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`; else `undefined`, so the mode is decided
+ * per call (the first mode stated in the request, else `process.env`'s).
+ * @throws ThreadwiseConfigError naming the option or variable and the accepted values.
+ */
+export function statedPromptContextMode(option: string | undefined, env: NodeJS.ProcessEnv | undefined): PromptContextMode | undefined {
+  if (option === undefined && env === undefined) return undefined;
+  return resolvePromptContextMode(option, env);
+}
+
 /** Sorts blocks deterministically: by kind (known kinds first), then producer; stable otherwise. */
 export function sortContextBlocks(blocks: readonly ContextBlock[]): ContextBlock[] {
   const rank = (kind: string) => {

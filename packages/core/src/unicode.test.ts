@@ -1,5 +1,6 @@
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analysisText, codePointHead, loneSurrogateAt } from "./unicode.js";
+import { analysisText, codePointHead, countCharacters, loneSurrogateAt, TRUNCATION_MARKER, truncateCharacters } from "./unicode.js";
 
 describe("codePointHead", () => {
   it("never ends on half a surrogate pair, at every cut of a mixed text", () => {
@@ -50,5 +51,52 @@ describe("analysisText: one form of a text however a client encoded it", () => {
       expect(analysisText(once)).toBe(once);
     }
     expect(analysisText("나 요즘 성수동 살아 ㅋㅋ 🙌")).toBe("나 요즘 성수동 살아 ㅋㅋ 🙌");
+  });
+});
+
+// Escapes, so the test reads the same in any editor: a family (man ZWJ woman ZWJ girl), a waving
+// hand with a skin tone, the Korean flag, and 부산 decomposed (NFD) as macOS and iOS send it.
+const FAMILY = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+const WAVE = "\u{1F44B}\u{1F3FD}";
+const FLAG = "\u{1F1F0}\u{1F1F7}";
+const BUSAN_NFD = "부산".normalize("NFD");
+
+describe("countCharacters / truncateCharacters: characters as a user counts them", () => {
+  it("counts grapheme clusters: a syllable composed or not, an emoji sequence, a flag, CR LF are one each", () => {
+    expect(countCharacters("안녕하세요")).toBe(5);
+    expect(BUSAN_NFD.length).toBe(5);
+    expect(countCharacters(BUSAN_NFD)).toBe(2);
+    expect([FAMILY.length, [...FAMILY].length, countCharacters(FAMILY)]).toEqual([8, 5, 1]);
+    expect([WAVE.length, [...WAVE].length, countCharacters(WAVE)]).toEqual([4, 2, 1]);
+    expect(countCharacters(FLAG)).toBe(1);
+    expect(countCharacters("a\r\nb")).toBe(3);
+    expect(countCharacters("plain ascii")).toBe(11);
+    expect(countCharacters("")).toBe(0);
+  });
+
+  it("cuts to the limit with a one-character marker, never inside a cluster", () => {
+    expect(truncateCharacters("가나다라마바사", 4)).toBe(`가나다${TRUNCATION_MARKER}`);
+    expect(truncateCharacters(`${FAMILY}${FAMILY}${FAMILY}`, 2)).toBe(`${FAMILY}${TRUNCATION_MARKER}`);
+    expect(truncateCharacters(`${BUSAN_NFD}${BUSAN_NFD}`, 3)).toBe(`${BUSAN_NFD}${TRUNCATION_MARKER}`);
+    expect(truncateCharacters("ab cd", 4)).toBe(`ab${TRUNCATION_MARKER}`);
+    expect(truncateCharacters("short", 10)).toBe("short");
+    expect(truncateCharacters("short", 0)).toBe("");
+  });
+
+  it("a cut text is a prefix plus the marker, within the limit, and never splits a cluster", () => {
+    const piece = fc.constantFrom("a", " ", "가", BUSAN_NFD, FAMILY, WAVE, FLAG, "\r\n", "x\u0301");
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 30 }), fc.integer({ min: 0, max: 40 }), (pieces, max) => {
+        const text = pieces.join("");
+        const cut = truncateCharacters(text, max);
+        expect(countCharacters(cut)).toBeLessThanOrEqual(Math.max(0, max));
+        if (cut === text) return;
+        const head = cut.slice(0, -TRUNCATION_MARKER.length);
+        expect(cut.endsWith(TRUNCATION_MARKER) || cut === "").toBe(true);
+        expect(text.startsWith(head)).toBe(true);
+        // The head ends on a cluster boundary: its clusters are the text's first ones.
+        expect(countCharacters(head) + countCharacters(text.slice(head.length))).toBe(countCharacters(text));
+      }),
+    );
   });
 });

@@ -1,6 +1,7 @@
 /**
- * Unicode forms of text: UTF-16 well-formedness, and the one normalized form text analysis reads
- * ({@link analysisText}).
+ * Unicode forms of text: UTF-16 well-formedness, characters as a user counts them
+ * ({@link countCharacters}, {@link truncateCharacters}: the one unit of every character limit), and
+ * the one normalized form text analysis reads ({@link analysisText}).
  *
  * UTF-16 well-formedness: JavaScript strings are UTF-16 code units, and a cut by `length` or
  * `slice` can split a surrogate pair (an emoji, a CJK extension character), leaving a lone
@@ -32,12 +33,64 @@ export function codePointHead(text: string, length: number): string {
 }
 
 /**
+ * User-perceived characters (extended grapheme clusters, Unicode UAX #29) as ICU finds them: what
+ * a person counts. A Korean syllable is one whether it arrives composed or decomposed (NFD, as
+ * macOS and iOS send it: three code points), and so are an emoji with a skin tone, a flag and a
+ * family joined by zero-width joiners (up to 7 code points, 11 UTF-16 units).
+ */
+const GRAPHEMES = new Intl.Segmenter("und", { granularity: "grapheme" });
+/** Any UTF-16 unit outside ASCII (surrogates included). */
+const NON_ASCII = /[\u0080-\uFFFF]/;
+/** Text in which every UTF-16 unit is one character: ASCII without a CR LF pair (one cluster). */
+const oneUnitEach = (text: string): boolean => !NON_ASCII.test(text) && !text.includes("\r\n");
+
+/** Marker ending a text {@link truncateCharacters} shortened. One character. */
+export const TRUNCATION_MARKER = "…";
+
+/**
+ * Length of `text` in characters as a user counts them: grapheme clusters, so `안녕` is 2 (composed
+ * or decomposed), `👋🏽` is 1 and `👨‍👩‍👧` is 1, where `length` says 4, 4 and 8 and code points 2, 2 and 5.
+ * The unit of every `maxCharacters`-style limit of threadwise (workMemory's envelope, user memory's
+ * stored messages and digests, historySeed's parts).
+ * @example
+ * countCharacters("부산 👨‍👩‍👧"); // 4
+ */
+export function countCharacters(text: string): number {
+  if (oneUnitEach(text)) return text.length;
+  let count = 0;
+  for (const _ of GRAPHEMES.segment(text)) count += 1;
+  return count;
+}
+
+/**
+ * `text` cut to at most `max` characters ({@link countCharacters}: whole grapheme clusters, so no
+ * emoji sequence or decomposed syllable is split), trailing white space of the kept part dropped
+ * and {@link TRUNCATION_MARKER} appended, which counts toward `max`. A text within `max` is
+ * returned as it is; `max <= 0` gives `""`.
+ * @example
+ * truncateCharacters("가나다라마바사", 4); // "가나다…"
+ */
+export function truncateCharacters(text: string, max: number): string {
+  if (countCharacters(text) <= max) return text;
+  if (max <= 0) return "";
+  const keep = max - 1;
+  if (oneUnitEach(text)) return `${text.slice(0, keep).trimEnd()}${TRUNCATION_MARKER}`;
+  let end = 0;
+  let kept = 0;
+  for (const { index, segment } of GRAPHEMES.segment(text)) {
+    if (kept === keep) break;
+    end = index + segment.length;
+    kept += 1;
+  }
+  return `${text.slice(0, end).trimEnd()}${TRUNCATION_MARKER}`;
+}
+
+/**
  * Characters that carry no letter and do not separate words: zero-width space, non-joiner and
  * joiner, word joiner, byte-order mark, soft hyphen. Pasted web text holds them inside words
  * (`회의\u200B실`), where they would split one word into two.
  */
 const INVISIBLE = /[\u00AD\u200B-\u200D\u2060\uFEFF]/g;
-const NON_ASCII = /[\u0080-\uFFFF]/;
 
 /**
  * Hangul jamo NFKC left outside a syllable (a lone `ㅋ` of `ㅋㅋ` from compatibility or half-width

@@ -3,6 +3,7 @@ import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
   envChoice,
+  envOptionSchema,
   envPositiveInt,
   loggerOptionSchema,
   type PromptContextMode,
@@ -10,6 +11,7 @@ import {
   promptContextModeSchema,
   resolveLogger,
   StructuredResponseWrites,
+  statedPromptContextMode,
   THREADWISE_ENV,
   threadwiseMiddleware,
   timerMsSchema,
@@ -105,6 +107,12 @@ export const factRecallOptionsSchema = z
     structuredResponse: z.boolean().optional(),
     /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
     logger: loggerSchema.optional(),
+    /**
+     * Where the env twins (`MEMORY_FACTS_MODE`, `MEMORY_FACT_RECALL_MAX_ITEMS`),
+     * `THREADWISE_PROMPT_CONTEXT_MODE` and `THREADWISE_LOG` are read instead of `process.env`;
+     * `memoryStack({ env })` passes its own. @default process.env
+     */
+    env: envOptionSchema,
   })
   .strict();
 export type FactRecallOptions = z.input<typeof factRecallOptionsSchema>;
@@ -126,7 +134,10 @@ export interface ResolvedFactRecallConfig {
  * Resolves options against env and defaults.
  * @throws ThreadwiseConfigError naming the option or env variable that is invalid.
  */
-export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedFactRecallConfig {
+export function resolveFactRecallConfig(
+  options: FactRecallOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): ResolvedFactRecallConfig {
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
   return {
     mode: parsed.mode ?? envChoice(FACTS_MODE_ENV, FACT_MODES, env) ?? "heuristic",
@@ -137,7 +148,7 @@ export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: No
     minScore: parsed.minScore ?? DEFAULT_MIN_SCORE,
     label: parsed.label ?? DEFAULT_FACTS_LABEL,
     language: parsed.language,
-    promptContextMode: parsed.promptContextMode,
+    promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
   };
 }
 
@@ -166,7 +177,7 @@ export function resolveFactRecallConfig(options: FactRecallOptions = {}, env: No
 export function factRecall(options: FactRecallOptions = {}) {
   const config = resolveFactRecallConfig(options);
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
-  const logger = resolveLogger(parsed.logger);
+  const logger = resolveLogger(parsed.logger, parsed.env);
   const ownModel = parsed.model;
 
   const heuristic = (text: string): { facts: CandidateFact[]; origin: Fact["origin"] } => ({

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   type ArchivedMessagesReader,
+  envOptionSchema,
   isContextMessage,
   loggerOptionSchema,
   messageType,
@@ -44,6 +45,8 @@ export const historyAwareOptionsSchema = z.strictObject({
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
   logger: loggerOptionSchema,
+  /** Where `THREADWISE_LOG` is read instead of `process.env`; `memoryStack({ env })` passes its own. @default process.env */
+  env: envOptionSchema,
 });
 
 /** Options of {@link historyAware}, as accepted by the factory. */
@@ -105,7 +108,7 @@ export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
 export function historyAware(options: HistoryAwareOptions = {}) {
   const parsed = parseOptions("historyAware", historyAwareOptionsSchema, options);
   const note = parsed.note ?? DEFAULT_HISTORY_NOTE;
-  const logger = resolveLogger(parsed.logger);
+  const logger = resolveLogger(parsed.logger, parsed.env);
   const archived = parsed.archived;
   /**
    * {@link hasEarlierTurn} of the whole thread: the stored messages, and when they hold no earlier

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
+  envOptionSchema,
   envPositiveInt,
   loggerOptionSchema,
   messageType,
@@ -36,7 +37,8 @@ export const historySeedOptionsSchema = z.strictObject({
    */
   maxMessages: z.number().int().positive().optional(),
   /**
-   * Longest text part accepted, counted as Unicode code points; a longer part is dropped (or,
+   * Longest text part accepted, in characters as a user counts them (graphemes: an emoji sequence
+   * or a Korean syllable is one, core's `countCharacters`); a longer part is dropped (or,
    * with `strict`, the history is rejected). Unit: characters.
    * @default 8000
    */
@@ -59,6 +61,11 @@ export const historySeedOptionsSchema = z.strictObject({
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twin (`A2A_HISTORY_MAX_MESSAGES`) and `THREADWISE_LOG` are read instead of `process.env`;
+   * `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link historySeed}, as accepted (before defaults). */
@@ -69,7 +76,10 @@ export type HistorySeedOptions = z.input<typeof historySeedOptionsSchema>;
  * @throws ThreadwiseConfigError naming the option (`historySeed.maxMessages`) or the variable
  *   (`A2A_HISTORY_MAX_MESSAGES`).
  */
-export function resolveHistorySeedOptions(options: HistorySeedOptions = {}, env: NodeJS.ProcessEnv = process.env): SeedHistoryRules {
+export function resolveHistorySeedOptions(
+  options: HistorySeedOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): SeedHistoryRules {
   const parsed = parseOptions("historySeed", historySeedOptionsSchema, options);
   const maxMessages = parsed.maxMessages ?? envPositiveInt(SEED_MAX_MESSAGES_ENV, env) ?? DEFAULT_SEED_MAX_MESSAGES;
   return {
@@ -140,7 +150,7 @@ function asMessageLike(message: BaseMessage): { type: string; content: BaseMessa
  */
 export function historySeed(options: HistorySeedOptions = {}) {
   const rules = resolveHistorySeedOptions(options);
-  const logger = resolveLogger(options?.logger);
+  const logger = resolveLogger(options?.logger, options?.env);
   return threadwiseMiddleware({
     name: HISTORY_SEED_MIDDLEWARE_NAME,
     contextSchema: z.object({ [SEED_HISTORY_CONTEXT_KEY]: z.unknown().optional() }),

@@ -1,12 +1,12 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { threadwiseMessageId } from "@threadwise/core";
+import { countCharacters, threadwiseMessageId } from "@threadwise/core";
 import { HistorySeedError, type HistorySeedErrorReason } from "./history-seed-error.js";
 
 /** Limits and mode of {@link parseSeedHistory}. */
 export interface SeedHistoryRules {
   /** Newest messages kept after validation. Unit: messages. */
   maxMessages: number;
-  /** Longest text part accepted, counted as Unicode code points. Unit: characters. */
+  /** Longest text part accepted, in characters as a user counts them (graphemes, core's `countCharacters`). Unit: characters. */
   maxPartCharacters: number;
   /** Most items accepted in the history array; more is rejected. Unit: items. */
   maxItems: number;
@@ -39,12 +39,6 @@ const USER_ROLES = new Set(["user", "ROLE_USER"]);
 const AGENT_ROLES = new Set(["agent", "ROLE_AGENT"]);
 /** Keys that make a part a file or data part, whatever else it holds. */
 const NON_TEXT_KEYS = ["file", "data", "raw", "url", "bytes", "uri"];
-
-function characters(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
 
 function isObject(value: unknown): value is Record<string, unknown> {
   return typeof value === "object" && value !== null && !Array.isArray(value);
@@ -122,7 +116,7 @@ export function parseSeedHistory(raw: unknown, rules: SeedHistoryRules): ParsedS
         drop("non_text_part", `item ${index} has a part that is not text`, index, "nonTextPart");
         continue;
       }
-      const size = characters(text);
+      const size = countCharacters(text);
       if (size > rules.maxPartCharacters) {
         drop(
           "oversized_part",

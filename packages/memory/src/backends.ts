@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { envString } from "@threadwise/core";
+import { envString, resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
 import {
   DEFAULT_IDENTITY,
   type EncryptionOptions,
@@ -31,8 +31,10 @@ export interface CheckpointerOptions {
   pool?: pg.Pool;
   /** Identity the data keys are derived for (`agentId`, `tenantId`, `principalId`); the keyring comes from the config. */
   encryption?: Omit<EncryptionOptions, "keyring">;
-  /** Env for the encryption identity twins (`THREADWISE_MEMORY_TENANT_ID`, ...). @default process.env */
+  /** Env for the encryption identity twins (`THREADWISE_MEMORY_TENANT_ID`, ...) and `THREADWISE_LOG`. @default process.env */
   env?: NodeJS.ProcessEnv;
+  /** Where the PostgreSQL pool's warnings go; `false` for none. @default core's default logger (from `env`) */
+  logger?: ThreadwiseLogger | false;
 }
 
 /**
@@ -132,7 +134,13 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
     }
     case "postgres": {
       const PostgresSaver = loadPostgresSaver();
-      const pool = options.pool ?? createMemoryPool(config.postgresDsn as string, { mode: config.pgPoolMode, max: config.pgPoolMax });
+      const pool =
+        options.pool ??
+        createMemoryPool(config.postgresDsn as string, {
+          mode: config.pgPoolMode,
+          max: config.pgPoolMax,
+          logger: resolveLogger(options.logger, options.env),
+        });
       const schema = config.postgresSchema;
       // The saver's statements join the registry's write transaction (tombstone check, compare-and-set).
       const scope = new PgTransactionScope();

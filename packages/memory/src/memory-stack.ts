@@ -138,14 +138,17 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     pool: options.pool,
     encryption: options.encryption,
     env: options.env,
+    logger: options.logger,
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
   const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
   const store =
-    config.userMemory && config.backend !== "off" ? (options.store ?? createUserMemoryStore(config, { pool: options.pool })) : undefined;
+    config.userMemory && config.backend !== "off"
+      ? (options.store ?? createUserMemoryStore(config, { pool: options.pool, logger: options.logger, env: options.env }))
+      : undefined;
   // The threads survive a restart on SQLite; user memory in the InMemoryStore made here does not.
   if (config.userMemory && config.backend === "sqlite" && !options.store)
-    resolveLogger(options.logger).warn(
+    resolveLogger(options.logger, options.env).warn(
       "memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one",
       { backend: "sqlite", store: "InMemoryStore" },
     );

@@ -4,8 +4,8 @@ import {
   assembledRequest,
   type CacheTtl,
   cacheBreakpointsFor,
-  envString,
   type PromptContextMode,
+  resolveLogger,
   type StartOn,
   summarySlotMiddleware,
   systemContextBlocksOf,
@@ -15,7 +15,7 @@ import {
   type ViewDecision,
   withViewDecisions,
 } from "@threadwise/core";
-import { type EncryptionOptions, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
+import type { EncryptionOptions } from "@threadwise/encryption";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -63,15 +63,13 @@ export interface MemoryMiddlewareOptions {
   structuredResponse?: boolean;
   /** Encryption identity (`agentId`, `tenantId`, `principalId`): user memory seals with it when a keyring is configured. */
   encryption?: Omit<EncryptionOptions, "keyring">;
-  /** Env the config was read from; names the keyring's source in its errors. @default process.env */
+  /**
+   * Env the config was read from. Every middleware reads its own env twins from it too
+   * (`MEMORY_SUMMARIZE_MAX_PASSES`, `MEMORY_USER_MEMORY_MAX_ITEMS`, `THREADWISE_LOG`, ...), never
+   * from `process.env` when it is given; it also names the keyring's source in its errors.
+   * @default process.env
+   */
   env?: NodeJS.ProcessEnv;
-}
-
-/** User memory's `tenantId` and `principalId`: the code's, else the stack's env, as the checkpointer's (R27, R40). */
-function withIdentity(options: MemoryMiddlewareOptions): { tenantId?: string; principalId?: string } {
-  const tenantId = options.encryption?.tenantId ?? envString(TENANT_ENV, options.env);
-  const principalId = options.encryption?.principalId ?? envString(PRINCIPAL_ID_ENV, options.env);
-  return { ...(tenantId ? { tenantId } : {}), ...(principalId ? { principalId } : {}) };
 }
 
 /**
@@ -178,10 +176,12 @@ export function memoryMiddleware(
     ? (threadId, options) => archive.archivedMessages(threadId, options)
     : undefined;
   const logger = options.logger;
+  // Every middleware reads its own env twins (and THREADWISE_LOG) from the stack's env.
+  const env = options.env;
   const mode = config.promptContextMode;
   const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
-  if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger }));
-  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger }));
+  if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
+  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
   if (config.summarize)
     stack.push(
       // Declares the summary slot with no hook, so summarize declares none: LangChain parses a
@@ -197,9 +197,10 @@ export function memoryMiddleware(
         structuredResponse: options.structuredResponse,
         ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
         logger,
+        env,
       }),
     );
-  if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger }));
+  if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger, env }));
   if (config.factsMode !== "off")
     stack.push(
       factRecall({
@@ -209,6 +210,7 @@ export function memoryMiddleware(
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
         logger,
+        env,
       }),
     );
   if (config.userMemory)
@@ -217,21 +219,23 @@ export function memoryMiddleware(
         maxTokens: config.userMemoryMaxTokens,
         promptContextMode: mode,
         logger,
-        ...(config.keyringPath ? { keyring: loadConfigKeyring(config, options.env) } : {}),
+        // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).
+        env,
+        ...(config.keyringPath ? { keyring: loadConfigKeyring(config, env) } : {}),
         ...(options.encryption?.agentId ? { agentId: options.encryption.agentId } : {}),
-        // The identity the checkpointer keys on: the code's, else the stack's env (not process.env).
-        ...withIdentity(options),
+        ...(options.encryption?.tenantId ? { tenantId: options.encryption.tenantId } : {}),
+        ...(options.encryption?.principalId ? { principalId: options.encryption.principalId } : {}),
       }),
     );
-  if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger }));
-  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger }));
+  if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));
+  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
     stack.push(
       messageArchive(archive, {
         keepGroups: config.windowSize === false ? DEFAULT_ARCHIVE_KEEP_GROUPS : config.windowSize + ARCHIVE_MARGIN_GROUPS,
         // windowTrim's chunked step (maxMessages - its default lowWatermark): cut points stay put.
         alignMessages: config.windowSize === false ? 1 : config.windowSize - Math.floor(config.windowSize / 2),
-        logger,
+        logger: resolveLogger(logger, env),
       }),
     );
   if (config.recallMaxTokens !== false)
@@ -243,8 +247,9 @@ export function memoryMiddleware(
         // Each model call reads the rows archived since the last one, not the whole archive.
         ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : {}),
         logger,
+        env,
       }),
     );
-  if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger }));
+  if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger, env }));
   return stack;
 }

@@ -1,5 +1,6 @@
 import { type BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
 import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
+import { resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
 import type pg from "pg";
 import type { MemoryConfig } from "./config.js";
 import { loadPostgresStore } from "./optional-peers.js";
@@ -44,9 +45,18 @@ export function postgresUserStore(pool: pg.Pool, options: { schema: string; dsn:
  * for `postgres` (tables from `threadwise migrate`), else an `InMemoryStore` (lost on restart:
  * pass your own `store` for a durable one on other backends).
  */
-export function createUserMemoryStore(config: MemoryConfig, options: { pool?: pg.Pool } = {}): BaseStore {
+export function createUserMemoryStore(
+  config: MemoryConfig,
+  options: { pool?: pg.Pool; logger?: ThreadwiseLogger | false; env?: NodeJS.ProcessEnv } = {},
+): BaseStore {
   if (config.backend !== "postgres") return new InMemoryStore();
   const dsn = config.postgresDsn as string;
-  const pool = options.pool ?? createMemoryPool(dsn, { mode: config.pgPoolMode, max: config.pgPoolMax });
+  const pool =
+    options.pool ??
+    createMemoryPool(dsn, {
+      mode: config.pgPoolMode,
+      max: config.pgPoolMax,
+      logger: resolveLogger(options.logger, options.env),
+    });
   return postgresUserStore(pool, { schema: config.postgresSchema, dsn, max: config.pgPoolMax });
 }

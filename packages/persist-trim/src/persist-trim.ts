@@ -1,6 +1,7 @@
 import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
+  envOptionSchema,
   envPositiveInt,
   groupMessages,
   loggerOptionSchema,
@@ -43,6 +44,11 @@ export const persistTrimOptionsSchema = z.strictObject({
   keepUnsummarized: z.boolean().default(true),
   /** Where the info line about deletions goes; `false` for silence. @default core's default logger */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twin (`MEMORY_PERSIST_TRIM_KEEP_GROUPS`) and `THREADWISE_LOG` are read instead
+   * of `process.env`; `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link persistTrim}, as given. */
@@ -57,7 +63,7 @@ export type ResolvedPersistTrimOptions = z.output<typeof persistTrimOptionsSchem
  */
 export function resolvePersistTrimOptions(
   options: Partial<PersistTrimOptions> = {},
-  env: NodeJS.ProcessEnv = process.env,
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedPersistTrimOptions {
   const given = Object.fromEntries(Object.entries(optionsObject("persistTrim", options)).filter(([, value]) => value !== undefined));
   const keepGroups = envPositiveInt(KEEP_GROUPS_ENV, env);
@@ -115,7 +121,7 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
  */
 export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
   const opts = resolvePersistTrimOptions(options);
-  const logger = resolveLogger(opts.logger);
+  const logger = resolveLogger(opts.logger, opts.env);
   return threadwiseMiddleware({
     name: "threadwise/persist-trim",
     stateSchema: summarySlotState,

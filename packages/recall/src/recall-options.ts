@@ -4,11 +4,13 @@ import type { VectorStoreInterface } from "@langchain/core/vectorstores";
 import {
   type ArchivedChangesReader,
   type ArchivedMessagesReader,
+  envOptionSchema,
   envPositiveInt,
   loggerOptionSchema,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseOptions,
+  statedPromptContextMode,
   THREADWISE_ENV,
   timerMsSchema,
 } from "@threadwise/core";
@@ -157,6 +159,12 @@ export const recallOptionsSchema = z
     ).optional(),
     /** Where warnings go (embedding failures); `false` for none. @default core's resolveLogger() */
     logger: loggerOptionSchema,
+    /**
+     * Where the env twin (`MEMORY_RECALL_MAX_TOKENS`), `THREADWISE_PROMPT_CONTEXT_MODE` and
+     * `THREADWISE_LOG` are read instead of `process.env`; `memoryStack({ env })` passes its own.
+     * @default process.env
+     */
+    env: envOptionSchema,
   })
   .strict();
 export type RecallOptions = z.input<typeof recallOptionsSchema>;
@@ -191,7 +199,10 @@ export interface ResolvedRecallOptions {
  * @throws ThreadwiseConfigError naming the option (`recall.maxTokens`) or env variable
  *   (`MEMORY_RECALL_MAX_TOKENS`) that is invalid.
  */
-export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedRecallOptions {
+export function resolveRecallOptions(
+  options: RecallOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): ResolvedRecallOptions {
   const parsed = parseOptions("recall", recallOptionsSchema, options);
   return {
     maxTokens: parsed.maxTokens ?? envPositiveInt(RECALL_MAX_TOKENS_ENV, env) ?? DEFAULT_RECALL_MAX_TOKENS,
@@ -206,7 +217,7 @@ export function resolveRecallOptions(options: RecallOptions = {}, env: NodeJS.Pr
     depth: parsed.depth ?? DEFAULT_DEPTH,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
     label: parsed.label ?? DEFAULT_RECALL_LABEL,
-    promptContextMode: parsed.promptContextMode,
+    promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     timestampOf: parsed.timestampOf,
     embeddings: parsed.embeddings,
     vectorStore: parsed.vectorStore,

@@ -280,7 +280,7 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  */
 export function recall(options: RecallOptions = {}) {
   const config = resolveRecallOptions(options);
-  const logger: ThreadwiseLogger = resolveLogger(config.logger);
+  const logger: ThreadwiseLogger = resolveLogger(config.logger, options?.env);
   const countText = memoizeCount(
     config.countText ??
       (

@@ -1,6 +1,6 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import { analysisText, messageText, messageType, parseOptions, tokenize } from "@threadwise/core";
+import { analysisText, countCharacters, messageText, messageType, parseOptions, tokenize, truncateCharacters } from "@threadwise/core";
 import { z } from "zod/v4";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
@@ -16,11 +16,13 @@ export const extractiveSummarizerOptionsSchema = z.strictObject({
 export interface ExtractiveSummarizerOptions {
   /** Most sentences in a summary. @default 8 */
   maxSentences?: number;
-  /** Most characters in a summary, label excluded. @default 1200 */
+  /** Most characters in a summary, label and `- ` bullets excluded (core's `countCharacters`: graphemes). @default 1200 */
   maxCharacters?: number;
 }
 
 const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
+/** Longest sentence quoted whole; a longer one is cut to this many characters, ending in `…`. */
+const MAX_SENTENCE_CHARACTERS = 300;
 
 interface Candidate {
   text: string;
@@ -97,9 +99,11 @@ export function extractiveSummary(input: string, options: ExtractiveSummarizerOp
     for (let i = 0; i < candidates.length; i += 1) if (!used.has(i) && (best === -1 || score(i) > score(best))) best = i;
     used.add(best);
     const c = candidates[best] as Candidate;
-    const text = c.text.length > 300 ? `${Array.from(c.text).slice(0, 300).join("")}...` : c.text;
-    if (characters + text.length > maxCharacters) continue;
-    characters += text.length;
+    // One rambling sentence must not fill the summary: at most 300 characters of it.
+    const text = truncateCharacters(c.text, MAX_SENTENCE_CHARACTERS);
+    const length = countCharacters(text);
+    if (characters + length > maxCharacters) continue;
+    characters += length;
     picked.push({ ...c, text });
     for (const term of distinct[best] as string[]) weight.set(term, (weight.get(term) ?? 0) ** 2);
   }

@@ -1,14 +1,17 @@
 import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
+  envOptionSchema,
   envPositiveInt,
   envString,
   envTimerMs,
   envWholeNumber,
   loggerOptionSchema,
   optionsObject,
+  type PromptContextMode,
   parseOptions,
   promptContextModeSchema,
+  statedPromptContextMode,
   THREADWISE_ENV,
   ThreadwiseConfigError,
   timerMsSchema,
@@ -76,7 +79,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * The window, in messages: the newest groups holding at most this many messages (the newest user
    * turn always stays). What leaves it is what gets summarized. Used when no window middleware
    * sits before summarize; with `[windowTrim(), summarize()]` windowTrim's window (and its
-   * `maxMessages` as the size) is the one summarized. Env `MEMORY_WINDOW_SIZE`.
+   * `maxMessages` as the size) is the one summarized. Env `MEMORY_WINDOW_SIZE` (`0`, memoryStack's "no window", reads as unset).
    * @default 20
    */
   windowSize: z.number().int().positive().default(DEFAULT_WINDOW_SIZE),
@@ -238,6 +241,12 @@ export const summarizeOptionsSchema = z.strictObject({
    * @default core's default logger (warnings to the console)
    */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twins (`MEMORY_SUMMARIZE_*`, `MEMORY_WINDOW_SIZE`), `THREADWISE_PROMPT_CONTEXT_MODE`
+   * and `THREADWISE_LOG` are read instead of `process.env`; `memoryStack({ env })` passes its own.
+   * @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link summarize}, as given. */
@@ -246,7 +255,9 @@ export type SummarizeOptions = z.input<typeof summarizeOptionsSchema>;
  * Options of {@link summarize}, with defaults applied: `trigger` as a list of conditions (any one
  * suffices) and `keep` always set (from `threshold` and `windowSize` when not given).
  */
-export type ResolvedSummarizeOptions = Omit<z.output<typeof summarizeOptionsSchema>, "trigger" | "keep"> & {
+export type ResolvedSummarizeOptions = Omit<z.output<typeof summarizeOptionsSchema>, "trigger" | "keep" | "promptContextMode"> & {
+  /** The option; with an `env` given, else its `THREADWISE_PROMPT_CONTEXT_MODE`; else decided per call. */
+  promptContextMode: PromptContextMode | undefined;
   trigger: SummaryTrigger[];
   keep: SummaryKeep;
 };
@@ -273,10 +284,14 @@ function defined<T extends object>(value: T): Partial<T> {
  * Validates options, filling unset ones from env twins, then defaults.
  * @throws ThreadwiseConfigError naming the option (`summarize.windowSize`) or the env variable.
  */
-export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedSummarizeOptions {
+export function resolveSummarizeOptions(
+  options: SummarizeOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): ResolvedSummarizeOptions {
   const fromEnv = {
     modelMaxInputTokens: envPositiveInt(MODEL_MAX_INPUT_TOKENS_ENV, env),
-    windowSize: envPositiveInt(WINDOW_SIZE_ENV, env),
+    // `0` is memoryStack's "no window" (no windowTrim): summarize then keeps its own default window.
+    windowSize: envString(WINDOW_SIZE_ENV, env) === "0" ? undefined : envPositiveInt(WINDOW_SIZE_ENV, env),
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
     maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),
@@ -315,5 +330,6 @@ export function resolveSummarizeOptions(options: SummarizeOptions = {}, env: Nod
   const trigger =
     parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
   const keep = parsed.keep ?? { messages: parsed.windowSize };
-  return { ...parsed, trigger, keep };
+  const promptContextMode = statedPromptContextMode(parsed.promptContextMode, parsed.env);
+  return { ...parsed, trigger, keep, promptContextMode };
 }

@@ -186,7 +186,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  */
 export function summarize(options: SummarizeOptions = {}) {
   const opts = resolveSummarizeOptions(options);
-  const logger = resolveLogger(opts.logger);
+  const logger = resolveLogger(opts.logger, opts.env);
   const counter = createTokenCounter();
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
   const countTokens = (messages: readonly BaseMessage[]) => counter.countMessages(messages);

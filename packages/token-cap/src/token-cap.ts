@@ -3,6 +3,7 @@ import {
   assembledRequest,
   createTokenCounter,
   EVICTION_MODES,
+  envOptionSchema,
   envPositiveInt,
   type IndexedViewOptions,
   isNoReplyMessage,
@@ -107,6 +108,11 @@ export const tokenCapOptionsSchema = z.strictObject({
    * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
    */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twins (`MAX_HISTORY_TOKENS`) and `THREADWISE_LOG` are read instead of `process.env`;
+   * `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link tokenCap}, as accepted (before defaults). */
@@ -279,7 +285,7 @@ function modelNameOf(model: unknown): string | undefined {
  */
 export function tokenCap(options: TokenCapOptions = {}) {
   const parsed = parseOptions("tokenCap", tokenCapOptionsSchema, options);
-  const maxTokens = parsed.maxTokens ?? envPositiveInt(MAX_TOKENS_ENV);
+  const maxTokens = parsed.maxTokens ?? envPositiveInt(MAX_TOKENS_ENV, parsed.env);
   if (maxTokens === undefined) {
     throw new ThreadwiseConfigError("tokenCap.maxTokens", `required: pass maxTokens or set ${MAX_TOKENS_ENV} (tokens)`);
   }
@@ -287,7 +293,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
   if (parsed.eviction === "chunked" && lowWatermark >= maxTokens) {
     throw new ThreadwiseConfigError("tokenCap.lowWatermark", `must be below maxTokens (${maxTokens}), got ${lowWatermark}`);
   }
-  const logger = resolveLogger(parsed.logger);
+  const logger = resolveLogger(parsed.logger, parsed.env);
   const fixedCounter =
     parsed.tokenCounter ??
     (parsed.model || parsed.encoding ? createTokenCounter({ model: parsed.model, encoding: parsed.encoding }) : undefined);

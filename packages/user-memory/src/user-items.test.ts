@@ -61,6 +61,18 @@ describe("planUserWrite", () => {
     expect(again.puts.map((item) => item.kind)).toEqual(["digest"]);
     expect(again.puts[0]?.key).toBe([...stored.values()].find((item) => item.kind === "digest")?.key);
   });
+
+  // Code points cut inside an emoji sequence (the stored message ended in a man and a dangling
+  // joiner) and counted a decomposed Korean syllable (NFD, as macOS sends it) as three characters.
+  it("cuts a long message at maxMessageCharacters as a user counts characters: never inside an emoji or a syllable", async () => {
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+    const stored = async (text: string, maxMessageCharacters: number) =>
+      (await replay([{ threadId: "t", text }], { maxMessageCharacters })).find((item) => item.kind === "message")?.text;
+    expect(await stored(family.repeat(3), 3)).toBe(family.repeat(3));
+    expect(await stored(family.repeat(4), 3)).toBe(`${family}${family}…`);
+    const nfd = "부산에 살아요".normalize("NFD");
+    expect(await stored(nfd, 7)).toBe(nfd);
+  });
 });
 
 describe("namespaces", () => {

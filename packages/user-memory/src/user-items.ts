@@ -1,4 +1,5 @@
 import { createHash } from "node:crypto";
+import { truncateCharacters } from "@threadwise/core";
 import { type CandidateFact, type Fact, factSchema, planFactWrite } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 
@@ -97,7 +98,7 @@ export interface WritePlanSettings {
   maxBytes: number;
   /** Keep the user's messages (`message` items). */
   keepMessages: boolean;
-  /** Longest stored message text (characters); longer ones are cut. */
+  /** Longest stored message text (characters: core's `countCharacters`, graphemes); longer ones are cut (core's `truncateCharacters`). */
   maxMessageCharacters: number;
   /** Extracts candidate facts from one message (`undefined` when facts are off). */
   extract?: (message: TurnMessage) => Promise<{ facts: CandidateFact[]; origin: Fact["origin"] }>;
@@ -114,11 +115,6 @@ export interface UserWritePlan {
 export function itemBytes(item: UserItem): number {
   return Buffer.byteLength(JSON.stringify(item), "utf8");
 }
-
-const cut = (text: string, max: number) => {
-  const chars = [...text];
-  return chars.length <= max ? text : `${chars.slice(0, max - 1).join("")}…`;
-};
 
 /**
  * Plans the writes of one committed turn against the user's stored items (pure):
@@ -159,7 +155,7 @@ export async function planUserWrite(
         threadId: turn.threadId,
         messageId: message.id,
         at,
-        text: cut(message.text, settings.maxMessageCharacters),
+        text: truncateCharacters(message.text, settings.maxMessageCharacters),
         ...(message.name ? { name: message.name } : {}),
         storedAt: turn.now,
         order,

@@ -1,11 +1,13 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
   envBoolean,
+  envOptionSchema,
   envPositiveInt,
   envString,
   loggerOptionSchema,
   parseOptions,
   promptContextModeSchema,
+  statedPromptContextMode,
   THREADWISE_ENV,
   timerMsSchema,
 } from "@threadwise/core";
@@ -52,9 +54,13 @@ export const userMemoryOptionsSchema = z.strictObject({
    * `MEMORY_USER_MEMORY_KEEP_MESSAGES`. @default true
    */
   keepMessages: z.boolean().optional(),
-  /** Longest stored message (characters, code points); longer ones are cut. @default 2000 */
+  /**
+   * Longest stored message, in characters as a user counts them (graphemes: a Korean syllable or
+   * an emoji sequence is one; core's `countCharacters`); longer ones are cut to it, ending in `…`.
+   * @default 2000
+   */
   maxMessageCharacters: z.number().int().positive().optional(),
-  /** Longest thread digest (characters). `0` stores no digest. @default 400 */
+  /** Longest thread digest, in characters (graphemes, as `maxMessageCharacters`). `0` stores no digest. @default 400 */
   maxDigestCharacters: z.number().int().nonnegative().optional(),
   /**
    * Fact extraction: `heuristic` (factRecall's rules), `llm` (`model`, else the agent's model,
@@ -99,6 +105,12 @@ export const userMemoryOptionsSchema = z.strictObject({
   label: z.string().min(1).optional(),
   /** Where warnings go; `false` for none. @default core's resolveLogger() */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twins (`MEMORY_USER_MEMORY_*`, `THREADWISE_MEMORY_TENANT_ID`,
+   * `THREADWISE_MEMORY_PRINCIPAL_ID`), `THREADWISE_PROMPT_CONTEXT_MODE` and `THREADWISE_LOG` are
+   * read instead of `process.env`; `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 /** Options of {@link userMemory}, as accepted. */
 export type UserMemoryOptions = z.input<typeof userMemoryOptionsSchema>;
@@ -131,7 +143,10 @@ export interface ResolvedUserMemoryOptions {
  * @throws ThreadwiseConfigError naming the option (`userMemory.maxTokens`) or env variable.
  * @throws ThreadwiseKeyringError for a keyring that cannot be used (never a plaintext fallback).
  */
-export function resolveUserMemoryOptions(options: UserMemoryOptions = {}, env: NodeJS.ProcessEnv = process.env): ResolvedUserMemoryOptions {
+export function resolveUserMemoryOptions(
+  options: UserMemoryOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): ResolvedUserMemoryOptions {
   const parsed = parseOptions("userMemory", userMemoryOptionsSchema, options);
   return {
     maxTokens: parsed.maxTokens ?? envPositiveInt(USER_MEMORY_MAX_TOKENS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_TOKENS,
@@ -155,7 +170,7 @@ export function resolveUserMemoryOptions(options: UserMemoryOptions = {}, env: N
     agentId: parsed.agentId ?? "default",
     principalId: parsed.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default",
     timeoutMs: parsed.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
-    promptContextMode: parsed.promptContextMode,
+    promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,
     logger: parsed.logger,
   };

@@ -11,6 +11,7 @@ import {
   resolveLogger,
   summarySlotState,
   threadwiseMiddleware,
+  truncateCharacters,
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { timestampOf } from "@threadwise/recall";
@@ -52,11 +53,6 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
   }
   return end < 0 ? [] : messages.slice(start, end + 1).filter(isUserMessage);
 }
-
-const cut = (text: string, max: number) => {
-  const chars = [...text.trim()];
-  return chars.length <= max ? chars.join("") : `${chars.slice(0, Math.max(1, max - 1)).join("")}…`;
-};
 
 /**
  * Cross-thread memory of one user (spec R40), on LangGraph's `Store`: what one conversation
@@ -106,7 +102,7 @@ const cut = (text: string, max: number) => {
 export function userMemory(options: UserMemoryOptions = {}) {
   const config = resolveUserMemoryOptions(options);
   const engine = new UserMemoryEngine(config);
-  const logger = resolveLogger(config.logger);
+  const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it), and the run's model.
   const turns = new Map<string, { messageKey: string; text: string }>();
@@ -223,7 +219,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const first = config.keepMessages ? undefined : messages.find(isUserMessage);
       const digestSource = summary ?? (first ? messageText(first) : "");
       const digest =
-        config.maxDigestCharacters === 0 || digestSource.trim() === "" ? undefined : cut(digestSource, config.maxDigestCharacters);
+        config.maxDigestCharacters === 0 || digestSource.trim() === ""
+          ? undefined
+          : truncateCharacters(digestSource.trim(), config.maxDigestCharacters);
       try {
         await engine.commit(
           store,

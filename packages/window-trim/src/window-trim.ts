@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   EVICTION_MODES,
+  envOptionSchema,
   envPositiveInt,
   groupMessageCount,
   loggerOptionSchema,
@@ -73,6 +74,11 @@ export const windowTrimOptionsSchema = z.strictObject({
    * none. @default silent for info unless env `THREADWISE_LOG=info`
    */
   logger: loggerOptionSchema,
+  /**
+   * Where the env twins (`MEMORY_WINDOW_SIZE`) and `THREADWISE_LOG` are read instead of `process.env`;
+   * `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link windowTrim}, as accepted (before defaults). */
@@ -92,7 +98,10 @@ export interface WindowTrimSettings {
  * @throws ThreadwiseConfigError naming the option (`windowTrim.maxMessages`) or the variable
  *   (`MEMORY_WINDOW_SIZE`) when a value is not usable, or when `lowWatermark >= maxMessages`.
  */
-export function resolveWindowTrimOptions(options: WindowTrimOptions = {}, env: NodeJS.ProcessEnv = process.env): WindowTrimSettings {
+export function resolveWindowTrimOptions(
+  options: WindowTrimOptions = {},
+  env: NodeJS.ProcessEnv = options?.env ?? process.env,
+): WindowTrimSettings {
   const parsed = parseOptions("windowTrim", windowTrimOptionsSchema, options);
   const maxMessages = parsed.maxMessages ?? envPositiveInt(WINDOW_SIZE_ENV, env) ?? DEFAULT_WINDOW_SIZE;
   const lowWatermark = parsed.lowWatermark ?? Math.floor(maxMessages / 2);
@@ -125,10 +134,11 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  * progress always go, even over the limit; orphans (results without their call, calls without all
  * results), stored ones included, never go; a stored `SystemMessage` is merged into the leading
  * system message. windowTrim states its window as a decision (core `withViewDecisions`); core
- * assembles the request, so the order among threadwise middlewares does not matter. With
- * `summarize` in the stack the window is what summarize summarizes: put windowTrim first
- * (`[windowTrim(), summarize()]`) and the view is the window plus what left it since the last
- * summary, the summary covering everything before. The stored thread and message objects are
+ * assembles the request. With `summarize` in the stack the window is what summarize summarizes:
+ * put windowTrim first (`[windowTrim(), summarize()]`) and the view is the window plus what left
+ * it since the last summary, the summary covering everything before. In the other order summarize
+ * keeps its own window (`windowSize`, default 20) and every message it does not cover, so a
+ * smaller window here does not apply. The stored thread and message objects are
  * never changed. Writes one multiturn line per model call through `logger`.
  *
  * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
@@ -145,7 +155,7 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  */
 export function windowTrim(options: WindowTrimOptions = {}) {
   const settings = resolveWindowTrimOptions(options);
-  const logger = resolveLogger(options?.logger);
+  const logger = resolveLogger(options?.logger, options?.env);
   return threadwiseMiddleware({
     name: WINDOW_TRIM_NAME,
     wrapModelCall: (request, handler) => {

@@ -1,25 +1,9 @@
-import { mergeSummarySlot, type WorkMemoryEntry } from "@threadwise/core";
+import { countCharacters, mergeSummarySlot, TRUNCATION_MARKER, type WorkMemoryEntry } from "@threadwise/core";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { boundEnvelope, countCharacters, renderWorkMemory, TRUNCATION_MARKER, truncateCharacters } from "./envelope.js";
+import { boundEnvelope, renderWorkMemory } from "./envelope.js";
 
 const entry = (id: string, text: string): WorkMemoryEntry => ({ id, text, createdAt: "2026-01-01T00:00:00Z" });
-
-describe("countCharacters / truncateCharacters", () => {
-  it("counts code points: Korean syllables and emoji are one character each", () => {
-    expect(countCharacters("안녕하세요")).toBe(5);
-    expect("👋🏽".length).toBe(4);
-    expect(countCharacters("👋🏽")).toBe(2);
-    expect(countCharacters("")).toBe(0);
-  });
-
-  it("cuts to the limit with a one-character marker, never splitting a surrogate pair", () => {
-    expect(truncateCharacters("가나다라마바사", 4)).toBe(`가나다${TRUNCATION_MARKER}`);
-    expect(countCharacters(truncateCharacters("가나다라마바사", 4))).toBe(4);
-    expect(truncateCharacters("😀😀😀", 2)).toBe(`😀${TRUNCATION_MARKER}`);
-    expect(truncateCharacters("short", 10)).toBe("short");
-  });
-});
 
 describe("boundEnvelope", () => {
   it("keeps the newest maxItems entries", () => {
@@ -47,6 +31,19 @@ describe("boundEnvelope", () => {
     expect(out.keepIds).toEqual(["b"]);
     expect(out.entry.text).toBe(`${"한".repeat(9)}${TRUNCATION_MARKER}`);
     expect(out.characters).toBe(10);
+  });
+
+  // Code points split an emoji sequence (the stored entry ended in a man and a dangling joiner) and
+  // counted a decomposed Korean syllable (NFD, as macOS sends it) as three characters.
+  it("counts and cuts characters as a user counts them: an emoji family and a decomposed syllable are one each", () => {
+    const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
+    const cut = boundEnvelope([], entry("a", family.repeat(5)), { maxItems: 3, maxCharacters: 3 });
+    expect(cut.entry.text).toBe(`${family}${family}${TRUNCATION_MARKER}`);
+    expect(cut.characters).toBe(3);
+    const nfd = "부산에 살아요".normalize("NFD");
+    const kept = boundEnvelope([entry("a", "1234")], entry("b", nfd), { maxItems: 3, maxCharacters: 11 });
+    expect(kept.keepIds).toEqual(["a", "b"]);
+    expect(kept.characters).toBe(11);
   });
 
   it("replaces an entry with the same id in place of appending it", () => {

@@ -1,10 +1,10 @@
-import type { WorkMemoryEntry } from "@threadwise/core";
+import { countCharacters, truncateCharacters, type WorkMemoryEntry } from "@threadwise/core";
 
 /** Limits of the work-memory envelope (spec R18). */
 export interface EnvelopeLimits {
   /** Most entries kept. Unit: entries. */
   maxItems: number;
-  /** Most characters over all entries' `text`, counted as Unicode code points. Unit: characters. */
+  /** Most characters over all entries' `text` (core's `countCharacters`: graphemes, as a user counts). Unit: characters. */
   maxCharacters: number;
 }
 
@@ -16,35 +16,8 @@ export interface BoundedEnvelope {
   keepIds: string[];
   /** The envelope after the update, oldest first. */
   entries: WorkMemoryEntry[];
-  /** Total characters of `entries` (code points). */
+  /** Total characters of `entries` (graphemes, core's `countCharacters`). */
   characters: number;
-}
-
-/** Marker appended to an entry shortened to fit `maxCharacters`. One character. */
-export const TRUNCATION_MARKER = "…";
-
-/**
- * Length of `text` in characters: Unicode code points, so a Korean syllable or an emoji counts as
- * one (JavaScript's `length` would count an emoji as two UTF-16 units).
- */
-export function countCharacters(text: string): number {
-  let count = 0;
-  for (const _ of text) count += 1;
-  return count;
-}
-
-/**
- * `text` cut to at most `max` characters (code points, never splitting a surrogate pair); a cut
- * text ends with {@link TRUNCATION_MARKER}, which counts toward `max`.
- */
-export function truncateCharacters(text: string, max: number): string {
-  if (countCharacters(text) <= max) return text;
-  if (max <= 0) return "";
-  const points = Array.from(text);
-  return `${points
-    .slice(0, max - 1)
-    .join("")
-    .trimEnd()}${TRUNCATION_MARKER}`;
 }
 
 /**

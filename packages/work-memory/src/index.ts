@@ -6,15 +6,7 @@ export {
   INTERNAL_CALL_TAGS,
   NOTHING_TO_KEEP,
 } from "./condense.js";
-export {
-  type BoundedEnvelope,
-  boundEnvelope,
-  countCharacters,
-  type EnvelopeLimits,
-  renderWorkMemory,
-  TRUNCATION_MARKER,
-  truncateCharacters,
-} from "./envelope.js";
+export { type BoundedEnvelope, boundEnvelope, type EnvelopeLimits, renderWorkMemory } from "./envelope.js";
 export { isInlineData, MAX_PROJECTION_CHARACTERS, projectResponse, type ResponseParts, stripInlineData } from "./response-projection.js";
 export {
   asksForInput,

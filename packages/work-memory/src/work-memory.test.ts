@@ -2,12 +2,19 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { fakeModel } from "@langchain/core/testing";
 import { tool } from "@langchain/core/tools";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
-import { readSummarySlot, SUMMARY_SLOT_KEY, summarySlotState, systemText, ThreadwiseConfigError, tailContextOf } from "@threadwise/core";
+import {
+  countCharacters,
+  readSummarySlot,
+  SUMMARY_SLOT_KEY,
+  summarySlotState,
+  systemText,
+  ThreadwiseConfigError,
+  tailContextOf,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, modelRetryMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { countCharacters } from "./envelope.js";
 import { workMemory } from "./work-memory.js";
 
 const SYSTEM = "You are a travel agent.";

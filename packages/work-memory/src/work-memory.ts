@@ -2,15 +2,16 @@ import type { BaseLanguageModelInterface } from "@langchain/core/language_models
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   addContextBlocks,
+  envOptionSchema,
   loggerOptionSchema,
   messageType,
   parseOptions,
   promptContextModeSchema,
   readSummarySlot,
   resolveLogger,
-  resolvePromptContextMode,
   SUMMARY_SLOT_KEY,
   type SummarySlotUpdate,
+  statedPromptContextMode,
   summarySlotState,
   threadwiseMessageId,
   threadwiseMiddleware,
@@ -85,6 +86,11 @@ export const workMemoryOptionsSchema = z.strictObject({
    * @default the threadwise default logger (silent unless env `THREADWISE_LOG=info`)
    */
   logger: loggerOptionSchema,
+  /**
+   * Where `THREADWISE_PROMPT_CONTEXT_MODE` and `THREADWISE_LOG` are read instead of `process.env`;
+   * `memoryStack({ env })` passes its own. @default process.env
+   */
+  env: envOptionSchema,
 });
 
 /** Options of {@link workMemory}, as accepted (before defaults). */
@@ -158,8 +164,8 @@ function messagesOfRun(messages: readonly BaseMessage[]): BaseMessage[] {
  */
 export function workMemory(options: WorkMemoryOptions = {}) {
   const settings = parseOptions("workMemory", workMemoryOptionsSchema, options);
-  const mode = settings.promptContextMode === undefined ? undefined : resolvePromptContextMode(settings.promptContextMode);
-  const logger = resolveLogger(settings.logger);
+  const mode = statedPromptContextMode(settings.promptContextMode, settings.env);
+  const logger = resolveLogger(settings.logger, settings.env);
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
   const runs = new Map<string, RunRecord>();

@@ -1,0 +1,102 @@
+/**
+ * `memoryStack({ env })` is the whole env of the stack: every middleware reads its own variables
+ * from it (not only the config twins), and none reads `process.env`. Found by a new user and by
+ * the ops trial of stop 36: `MEMORY_SUMMARIZE_MAX_PASSES`, `MEMORY_USER_MEMORY_MAX_ITEMS`,
+ * `MEMORY_USER_MEMORY_KEEP_MESSAGES` and `THREADWISE_LOG` given in the stack's env were never
+ * read (a bad value built a stack without error), and the same names in `process.env` were read
+ * instead.
+ */
+import { HumanMessage } from "@langchain/core/messages";
+import { THREADWISE_ENV, ThreadwiseConfigError } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { createAgent } from "langchain";
+import { afterEach, describe, expect, it, vi } from "vitest";
+import { memoryStack } from "./memory-stack.js";
+
+const KNOWN: ReadonlySet<string> = new Set(Object.values(THREADWISE_ENV));
+
+/** The error `build` throws, or `undefined`. */
+function thrownBy(build: () => unknown): unknown {
+  try {
+    build();
+  } catch (error) {
+    return error;
+  }
+  return undefined;
+}
+
+afterEach(() => {
+  vi.unstubAllEnvs();
+  vi.restoreAllMocks();
+});
+
+describe("memoryStack({ env }): every middleware reads the stack's env", () => {
+  it.each([
+    ["MEMORY_SUMMARIZE_MAX_PASSES", {}],
+    ["MEMORY_SUMMARIZE_MAX_INPUT_TOKENS", {}],
+    ["MEMORY_SUMMARIZE_TIMEOUT_MS", {}],
+    ["MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS", {}],
+    ["MEMORY_USER_MEMORY_MAX_ITEMS", { MEMORY_USER_MEMORY: "true" }],
+    ["MEMORY_USER_MEMORY_KEEP_MESSAGES", { MEMORY_USER_MEMORY: "true" }],
+  ])("a bad %s in the stack's env throws naming it (was: never read, the stack built)", (name, enable) => {
+    const error = thrownBy(() => memoryStack({ env: { ...enable, [name]: "many" } }));
+    expect(ThreadwiseConfigError.isInstance(error), String(error)).toBe(true);
+    expect((error as ThreadwiseConfigError).option).toBe(name);
+  });
+
+  it("THREADWISE_LOG=info in the stack's env prints the multiturn line (was: process.env's level)", async () => {
+    const lines: string[] = [];
+    vi.spyOn(console, "info").mockImplementation((line: unknown) => void lines.push(String(line)));
+    const agent = createAgent({ model: scriptedModel(() => "noted"), ...memoryStack({ env: { THREADWISE_LOG: "info" } }) });
+    await agent.invoke({ messages: [new HumanMessage("hello")] }, { configurable: { thread_id: "log-1" } });
+    expect(lines.filter((line) => line.startsWith("multiturn:"))).toHaveLength(1);
+  });
+
+  it("process.env is never read when an env is given: not at construction, not in a turn, whatever the stack holds", async () => {
+    // Values that would throw or change the stack if any middleware read them from process.env.
+    for (const name of ["MEMORY_SUMMARIZE_MAX_PASSES", "MEMORY_USER_MEMORY_MAX_ITEMS", "MAX_HISTORY_TOKENS", "MEMORY_WINDOW_SIZE"])
+      vi.stubEnv(name, "many");
+    const env = {
+      MEMORY_USER_MEMORY: "true",
+      MEMORY_FACTS_MODE: "heuristic",
+      MEMORY_WORK_MEMORY: "true",
+      MEMORY_ARCHIVE: "true",
+      MAX_HISTORY_TOKENS: "4000",
+      A2A_HISTORY_MAX_MESSAGES: "10",
+      MEMORY_PERSIST_TRIM_KEEP_GROUPS: "60",
+      MEMORY_WINDOW_SIZE: "4",
+      MEMORY_SUMMARIZE_THRESHOLD: "6",
+    };
+    const real = process.env;
+    const read = new Set<string>();
+    process.env = new Proxy(real, {
+      get(target, key, receiver) {
+        if (typeof key === "string" && KNOWN.has(key)) read.add(key);
+        return Reflect.get(target, key, receiver);
+      },
+    });
+    try {
+      const agent = createAgent({ model: scriptedModel((_m, call) => `answer ${call}`), ...memoryStack({ env }) });
+      for (const [i, words] of ["I live in Busan.", "Book a flight.", "And a hotel.", "Where do I live?", "Thanks."].entries())
+        await agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: "proxy", user_id: "u1" } }).catch((e) => {
+          throw new Error(`turn ${i}: ${String(e)}`);
+        });
+    } finally {
+      process.env = real;
+    }
+    expect([...read]).toEqual([]);
+  });
+});
+
+describe("memoryStack: MEMORY_WINDOW_SIZE=0 (no window)", () => {
+  // summarize, given no window by the stack, read MEMORY_WINDOW_SIZE itself and refused the "0"
+  // that means "no window" to the stack.
+  it("builds with summarize on, which keeps its own default window, from process.env and from the stack's env", () => {
+    vi.stubEnv("MEMORY_WINDOW_SIZE", "0");
+    for (const stack of [memoryStack(), memoryStack({ env: { MEMORY_WINDOW_SIZE: "0" } })]) {
+      const names = stack.middleware.map((m) => m.name);
+      expect(names).not.toContain("threadwise/window-trim");
+      expect(names).toContain("threadwise/summarize");
+    }
+  });
+});
