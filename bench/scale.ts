@@ -64,6 +64,9 @@
  *   (warm, median); the floor and the stack each on a thread of their own, interleaved (which goes
  *   first alternates between processes), a full GC before each step outside the timing. The hooks'
  *   own time is measured the same way in the same process on a third thread of its own text.
+ *   Under each sample's line, one line per step says where its CPU went (`StepDetail`: user and
+ *   system ms, GC pauses, page faults, preemptions, wall ms, and the saver's reads, writes and
+ *   serialized KiB), to tell a step that did more work from one the machine made dearer.
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
@@ -510,7 +513,50 @@ interface Lane {
   prefix: string;
   marker: string;
   next: number;
+  /** Where the CPU of the lane's last step went ({@link StepDetail}). */
+  last?: StepDetail;
 }
+
+/**
+ * Where a step's CPU time went, from `process.resourceUsage()` and V8's GC entries over the step:
+ * user and system CPU ms (system: the kernel's, e.g. page faults), GC pauses on the main thread
+ * (ms of wall time, count, and how many were full mark-compacts), page faults, involuntary context
+ * switches (how often the machine took the CPU away), wall ms. Read next to a sample's CPU ms to
+ * tell a step that did more work from one the machine made dearer.
+ */
+interface StepDetail {
+  userMs: number;
+  systemMs: number;
+  gcMs: number;
+  gcs: number;
+  majorGcs: number;
+  minorFaults: number;
+  majorFaults: number;
+  involuntarySwitches: number;
+  wallMs: number;
+  /** The saver's checkpoint reads, checkpoint writes, pending-write batches and serialized KiB. */
+  gets: number;
+  puts: number;
+  putWrites: number;
+  kib: number;
+}
+
+/** GC entries since the process started observing (`--child` only); a step reads the ones in its window. */
+const gcEntries: Array<{ startTime: number; duration: number; major: boolean }> = [];
+
+function observeGc(): void {
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      gcEntries.push({
+        startTime: entry.startTime,
+        duration: entry.duration,
+        major: (entry as PerformanceEntry & { detail?: { kind?: number } }).detail?.kind === perfConstants.NODE_PERFORMANCE_GC_MAJOR,
+      });
+  }).observe({ entryTypes: ["gc"] });
+}
+
+const formatDetail = (d: StepDetail): string =>
+  `user ${d.userMs.toFixed(0)} sys ${d.systemMs.toFixed(0)}, gc ${d.gcMs.toFixed(0)} ms in ${d.gcs} (${d.majorGcs} full), faults ${d.minorFaults}/${d.majorFaults}, preempted ${d.involuntarySwitches}, wall ${d.wallMs.toFixed(0)}; saver gets ${d.gets}, puts ${d.puts}, putWrites ${d.putWrites}, ${d.kib.toFixed(0)} KiB`;
 
 /** The floor's or the stack's agent on `target`'s saver (new middleware instances). */
 function agentOf(target: Target, key: Lane["key"]): Lane["agent"] {
@@ -590,9 +636,32 @@ async function step(
   } else gc({ type: "minor" });
   const c = target.counters;
   const overhead0 = c.overheadMs;
+  const counts0 = { gets: c.gets, puts: c.puts, putWrites: c.putWrites, bytes: c.bytes };
+  const u0 = process.resourceUsage();
+  const w0 = performance.now();
   const c0 = cpuNow();
   await lane.agent.invoke(input, { configurable: { thread_id: lane.threadId }, recursionLimit: 50 });
   const cpu = cpuNow() - c0 - (c.overheadMs - overhead0);
+  const w1 = performance.now();
+  const u1 = process.resourceUsage();
+  // GC entries are queued: a step's last ones arrive after a turn of the event loop.
+  await new Promise((resolve) => setImmediate(resolve));
+  const gcs = gcEntries.filter((e) => e.startTime >= w0 && e.startTime < w1);
+  lane.last = {
+    userMs: (u1.userCPUTime - u0.userCPUTime) / 1000,
+    systemMs: (u1.systemCPUTime - u0.systemCPUTime) / 1000,
+    gcMs: gcs.reduce((sum, e) => sum + e.duration, 0),
+    gcs: gcs.length,
+    majorGcs: gcs.filter((e) => e.major).length,
+    minorFaults: u1.minorPageFault - u0.minorPageFault,
+    majorFaults: u1.majorPageFault - u0.majorPageFault,
+    involuntarySwitches: u1.involuntaryContextSwitches - u0.involuntaryContextSwitches,
+    wallMs: w1 - w0,
+    gets: c.gets - counts0.gets,
+    puts: c.puts - counts0.puts,
+    putWrites: c.putWrites - counts0.putWrites,
+    kib: (c.bytes - counts0.bytes) / 1024,
+  };
   await target.prune(lane.threadId);
   return cpu;
 }
@@ -785,6 +854,7 @@ async function child(spec: string): Promise<void> {
   const [saver, sizeText, sampleText] = spec.split(":") as [Target["kind"], string, string | undefined];
   const size = Number(sizeText);
   const sample = Number(sampleText ?? 0);
+  observeGc();
   const specs = locomoThread(size + 2 * (WARM + 6) + 8, cli.data);
   const prepared = JSON.parse(readFileSync(String(args.channels), "utf8")) as {
     stack: Record<string, unknown>;
@@ -824,9 +894,17 @@ async function child(spec: string): Promise<void> {
       if (sample % 2 === 1) lanes.reverse();
       for (const lane of lanes) await seed(target, lane, specs, size, prepared.stack);
       const cold = { floor: 0, stack: 0 };
-      for (const lane of lanes) cold[lane.key] = await step(target, lane, specs, "major");
+      const details: string[] = [];
+      for (const lane of lanes) {
+        cold[lane.key] = await step(target, lane, specs, "major");
+        details.push(`${lane.key} cold: ${formatDetail(lane.last as StepDetail)}`);
+      }
       const warm: Record<Lane["key"], number[]> = { floor: [], stack: [] };
-      for (let i = 0; i < WARM; i += 1) for (const lane of lanes) warm[lane.key].push(await step(target, lane, specs, "major"));
+      for (let i = 0; i < WARM; i += 1)
+        for (const lane of lanes) {
+          warm[lane.key].push(await step(target, lane, specs, "major"));
+          details.push(`${lane.key} warm ${i + 1}: ${formatDetail(lane.last as StepDetail)}`);
+        }
       Object.assign(out, {
         floorCold: cold.floor,
         stackCold: cold.stack,
@@ -840,6 +918,7 @@ async function child(spec: string): Promise<void> {
       console.error(
         `sample ${saver}:${size}:${sample} CPU ms: floor cold ${cold.floor.toFixed(0)}, warm ${each(warm.floor)}; stack cold ${cold.stack.toFixed(0)}, warm ${each(warm.stack)}`,
       );
+      for (const line of details) console.error(`sample ${saver}:${size}:${sample}   ${line}`);
     }
     // The hooks alone, on a thread of its own text, with new middleware instances.
     const stack: Stack = { name: "hooks", middleware: stackMiddleware(), channels: prepared.hooks, lastSent: 0 };

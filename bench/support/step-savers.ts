@@ -76,6 +76,8 @@ export function fullStack(mode: PromptContextMode, options: { recall?: boolean }
 export interface Counters {
   puts: number;
   putWrites: number;
+  /** Checkpoint reads (`getTuple`). */
+  gets: number;
   bytes: number;
   /** CPU ms spent by the counting itself, subtracted from the step. */
   overheadMs: number;
@@ -94,9 +96,14 @@ export interface Target {
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
-  const counters: Counters = { puts: 0, putWrites: 0, bytes: 0, overheadMs: 0 };
+  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, overheadMs: 0 };
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
+  const getTuple = saver.getTuple.bind(saver);
+  saver.getTuple = (...a: Parameters<typeof getTuple>) => {
+    counters.gets += 1;
+    return getTuple(...a);
+  };
   saver.put = (...a: Parameters<typeof put>) => {
     counters.puts += 1;
     return put(...a);
