@@ -4,11 +4,52 @@
  */
 import { randomUUID } from "node:crypto";
 import pg from "pg";
-import { inject } from "vitest";
+import { afterAll, inject } from "vitest";
 
 /** URL of the server from the global setup (a real server in CI, PGlite locally when unset). */
 export function postgresUrl(): string {
   return inject("postgresUrl");
+}
+
+/**
+ * This test file's own embedded PGlite server, started on first use and stopped after the file.
+ * `PGLiteSocketServer` refuses a connection past its `maxConnections` (default 1: "Connection
+ * terminated unexpectedly"), so a suite that opens a second pool (another replica) or a client
+ * beside its pool failed, and so did suites whose connections overlapped on the global setup's
+ * one server. Here several connections are taken ({@link FILE_SERVER_CONNECTIONS}); PGlite is one
+ * session, and pglite-socket 0.2 runs one connection's transaction to its end before another's
+ * queries, so transactions stay whole (no real concurrency: suites that need it use
+ * `requireRealPostgres()`). One server per file keeps files from queueing behind each other.
+ */
+const FILE_SERVER_CONNECTIONS = 8;
+let fileServer: Promise<{ url: string; stop: () => Promise<void> }> | undefined;
+
+async function startFileServer(): Promise<{ url: string; stop: () => Promise<void> }> {
+  const { PGlite } = await import("@electric-sql/pglite");
+  const { PGLiteSocketServer } = await import("@electric-sql/pglite-socket");
+  const db = await PGlite.create();
+  const server = new PGLiteSocketServer({ db, port: 0, host: "127.0.0.1", maxConnections: FILE_SERVER_CONNECTIONS });
+  await server.start();
+  return {
+    url: `postgresql://postgres:postgres@${server.getServerConn()}/postgres?sslmode=disable`,
+    stop: async () => {
+      await server.stop();
+      await db.close();
+    },
+  };
+}
+
+afterAll(async () => {
+  const started = fileServer;
+  fileServer = undefined;
+  if (started) await (await started).stop();
+});
+
+/** The server this file's databases live on: a real server's URL, or this file's own PGlite. */
+async function serverUrl(): Promise<string> {
+  if (!isPglite()) return postgresUrl();
+  fileServer ??= startFileServer();
+  return (await fileServer).url;
 }
 
 /** `true` when the tests run against embedded PGlite (one connection at a time). */
@@ -26,7 +67,7 @@ export function testPoolMax(): number {
  * cleanup function. On PGlite the string selects the schema through `options=-csearch_path`.
  */
 export async function freshDatabase(prefix = "tw"): Promise<{ url: string; schema: string; drop: () => Promise<void> }> {
-  const base = postgresUrl();
+  const base = await serverUrl();
   const name = `${prefix}_${randomUUID().replace(/-/g, "").slice(0, 12)}`;
   const admin = new pg.Client({ connectionString: base });
   await admin.connect();
