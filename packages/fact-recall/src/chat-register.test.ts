@@ -21,6 +21,9 @@ describe("Korean chat register: the forms casual speech takes (rules-korean.ts)"
     ["울 엄마 약사야", "우리 엄마는 약사예요"],
     // `원래` without `는` sets a past that no longer holds, as `원래는` does.
     ["나 원래 신림 살았는데", "원래는 신림에 살았는데"],
+    // 반말 verbs after a habit word, and an activity attended without its particle.
+    ["나는 요즘 주말마다 한강에서 자전거 타.", "주말마다 자전거를 타요."],
+    ["나 요즘 수영 다녀", "요즘은 수영을 다녀요."],
   ])("%s states what %s states", (casual, written) => {
     const said = facts(casual);
     expect(said.length).toBeGreaterThan(0);
@@ -30,6 +33,20 @@ describe("Korean chat register: the forms casual speech takes (rules-korean.ts)"
   it("a job qualified by a Latin word, and a school one graduated from (`나왔어`)", () => {
     expect(facts("나 backend 개발자야")).toEqual([["user", "work", "개발자", false]]);
     expect(facts("나 연세대 나왔어")).toEqual([["user", "school", "연세대", false]]);
+  });
+
+  it("a copula in its connective form (`-라서`, `-이라`) ends a clause with its own fact", () => {
+    expect(facts("채식주의자라서 고기는 안 먹어요.")).toEqual([
+      ["user", "health", "채식주의자", false],
+      ["user", "constraint", "고기 못 먹음", false],
+    ]);
+    expect(facts("저 간호사라서 밤에도 일해요")).toEqual([["user", "work", "간호사", false]]);
+    expect(facts("제 동생은 의사라 바빠요")).toEqual([["user's 동생", "work", "의사", false]]);
+  });
+
+  it("a name in Latin letters attended (`다녀`) is no activity; a trip (`다녀왔어`) is none either", () => {
+    expect(facts("나 GS리테일 다녀")).toEqual([]);
+    expect(facts("지난 주말에 강릉에 다녀왔어요.").map(([, attribute]) => attribute)).toEqual(["event"]);
   });
 
   it("a noun ending in 다 does not end the sentence; a verb's 다 does", () => {

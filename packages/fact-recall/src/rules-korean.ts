@@ -281,11 +281,12 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    // `요가 학원에 다녀요`, `수영을 다녀요`; not `강릉에 다녀왔어요` (a trip: an event).
-    re: /(\S+?)(?:에|을|를)\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)/,
+    // `요가 학원에 다녀요`, `수영을 다녀요`, `수영 다녀`; not `강릉에 다녀왔어요` (a trip: an event).
+    // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
+    re: new RegExp(`(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)`),
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
+      return /[A-Za-z]/.test(v) ? undefined : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
     relative: true,
   },
@@ -299,7 +300,7 @@ const RULES: Rule[] = [
     attribute: "work",
     // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
     re: new RegExp(
-      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|로\\s*일|으로\\s*일)`,
+      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|로\\s*일|으로\\s*일)`,
     ),
     build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
@@ -413,7 +414,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\s))\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요)/,
+    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\s))\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\s.!?~…]|$))/,
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
     relative: true,
   },
@@ -517,7 +518,7 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요))\\s+`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+`,
 );
 
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
