@@ -12,12 +12,12 @@
  *      pnpm tsx bench/fact-extraction.ts --data bench/fixtures/korean-facts-heldout.labelled.json --json
  * Data: `{ "items": [{ "text": "...", "facts": [{ "subject", "attribute", "value", "ended"? }] }] }`.
  */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { type CandidateFact, extractFactsHeuristic } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 import { benchArgs, printJson } from "./support/cli.js";
+import { readDataFile } from "./support/data-file.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const args = benchArgs(resolve(here, "fixtures/korean-facts-dev.labelled.json"), {
@@ -34,14 +34,7 @@ const labelledFile = z.object({
 });
 type Labelled = z.infer<typeof labelledFile>["items"][number]["facts"][number];
 
-const parsed = labelledFile.safeParse(JSON.parse(readFileSync(args.data, "utf8")));
-if (!parsed.success) {
-  console.error(
-    `--data ${args.data}: not a labelled fact file: ${parsed.error.issues[0]?.path.join(".")}: ${parsed.error.issues[0]?.message}`,
-  );
-  process.exit(2);
-}
-const items = parsed.data.items;
+const items = readDataFile(labelledFile, args.data, "labelled fact file").items;
 const repeat = Number(args.values.repeat);
 if (!Number.isInteger(repeat) || repeat < 1) {
   console.error("--repeat must be a positive integer");

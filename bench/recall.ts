@@ -37,19 +37,21 @@ import {
   planFactWrite,
 } from "@threadwise/fact-recall";
 import { createThreadRecallState, memoizeCount, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
+import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnPacker } from "./support/turn-block.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i === -1 ? undefined : args[i + 1];
-};
+const cli = benchArgs(LOCOMO_PATH, {
+  items: { type: "boolean", default: false },
+  budget: { type: "string", default: "300" },
+  samples: { type: "string" },
+  option: { type: "string", multiple: true },
+});
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dataPath = resolve(flag("--data") ?? LOCOMO_PATH);
-const json = args.includes("--json");
+const dataPath = cli.data;
+const json = cli.json;
 // `--items`: the JSON also lists every item with the block hit of each method (to read misses).
-const listItems = args.includes("--items");
+const listItems = cli.values.items === true;
 const itemRows: Array<{
   sampleId: string;
   category: number;
@@ -58,7 +60,7 @@ const itemRows: Array<{
   blockHit: Record<string, boolean>;
   recallBlock?: string[];
 }> = [];
-const budget = Number(flag("--budget") ?? 300);
+const budget = Number(cli.values.budget);
 
 const METHODS = ["recall", "facts", "bm25_turns", "bm25_whitespace", "recent_turns"] as const;
 type Method = (typeof METHODS)[number];
@@ -88,11 +90,10 @@ const counter = createTokenCounter();
 const countText = memoizeCount((text: string) => counter.countText(text));
 // `--option key=value` (repeatable) sets any numeric or boolean recall option, for sweeps.
 const overrides: Record<string, number | boolean> = {};
-args.forEach((arg, i) => {
-  if (arg !== "--option") return;
-  const [key, value] = String(args[i + 1]).split("=");
+for (const setting of cli.values.option ?? []) {
+  const [key, value] = setting.split("=");
   if (key && value !== undefined) overrides[key] = value === "true" ? true : value === "false" ? false : Number(value);
-});
+}
 const options = resolveRecallOptions({ maxTokens: budget, ...overrides }, {});
 const whitespace = (text: string) =>
   text
@@ -129,7 +130,7 @@ const cpuMs = () => {
   return (u.user + u.system) / 1000;
 };
 
-const samples = flag("--samples");
+const samples = cli.values.samples;
 const conversations = selectSamples(loadLocomo(dataPath), samples);
 const perConversation: Array<{ sampleId: string; turns: number; indexMsPerMessage: number; recallMsPerCall: number }> = [];
 /** Block hits on categories 1-4 per conversation and method: the margin by conversation. */
@@ -308,7 +309,7 @@ const result = {
   ...(listItems ? { items: itemRows } : {}),
 };
 
-if (json) console.log(JSON.stringify(result, null, 2));
+if (json) printJson(result);
 else {
   const lines = [
     `# Recall on ${result.data}${samples ? ` [${samples}]` : ""} (${result.conversations} conversations, block of ${budget} tokens)`,

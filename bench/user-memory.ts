@@ -29,22 +29,26 @@ import { fileURLToPath } from "node:url";
 import { InMemoryStore } from "@langchain/langgraph";
 import { tokenize } from "@threadwise/core";
 import { messageItemKey, resolveUserMemoryOptions, type TurnMessage, UserMemoryEngine, type UserScope } from "@threadwise/user-memory";
+import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnLine, turnPacker } from "./support/turn-block.js";
 
-const args = process.argv.slice(2);
-const flag = (name: string) => {
-  const i = args.indexOf(name);
-  return i === -1 ? undefined : args[i + 1];
-};
+const cli = benchArgs(LOCOMO_PATH, {
+  budget: { type: "string", default: "300" },
+  "cost-items": { type: "string", default: "1000" },
+  "cost-calls": { type: "string", default: "50" },
+  "cost-warmup": { type: "string", default: "100" },
+  "no-cost": { type: "boolean", default: false },
+  samples: { type: "string" },
+});
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
-const dataPath = resolve(flag("--data") ?? LOCOMO_PATH);
-const json = args.includes("--json");
-const budget = Number(flag("--budget") ?? 300);
-const costItems = Number(flag("--cost-items") ?? 1000);
-const costCalls = Number(flag("--cost-calls") ?? 50);
-const costWarmup = Number(flag("--cost-warmup") ?? 100);
-const samples = flag("--samples");
+const dataPath = cli.data;
+const json = cli.json;
+const budget = Number(cli.values.budget);
+const costItems = Number(cli.values["cost-items"]);
+const costCalls = Number(cli.values["cost-calls"]);
+const costWarmup = Number(cli.values["cost-warmup"]);
+const samples = cli.values.samples;
 
 const METHODS = ["user_memory", "bm25_earlier_sessions", "none"] as const;
 type Method = (typeof METHODS)[number];
@@ -249,7 +253,7 @@ const table = groups.map((group) => {
     ),
   };
 });
-const cost = args.includes("--no-cost") ? null : await measureCost();
+const cost = cli.values["no-cost"] === true ? null : await measureCost();
 const result = {
   data: dataPath.startsWith(root) ? dataPath.slice(root.length + 1) : dataPath,
   samples: samples ?? "all",
@@ -267,7 +271,7 @@ const result = {
   cost,
 };
 
-if (json) console.log(JSON.stringify(result, null, 2));
+if (json) printJson(result);
 else {
   const lines = [
     `# User memory on ${result.data}${samples ? ` [${samples}]` : ""} (${result.conversations} users, one thread per session, block of ${budget} tokens)`,

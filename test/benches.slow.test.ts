@@ -94,6 +94,27 @@ describe("benchmarks run on other data with --json", () => {
     expect(failed?.stderr).toContain(`${KOREAN_LOCOMO}: entry 0 is not a tau-bench run`);
   });
 
+  // The quality benches, each given a file of the other kind: exit code 2 and one line naming the
+  // file and the first field that does not fit (bench/support/data-file.ts), no stack trace.
+  for (const [bench, data, expected] of [
+    ["recall", KOREAN_FACTS, `--data ${KOREAN_FACTS}: not a LoCoMo-format file: (file):`],
+    ["facts", KOREAN_FACTS, `--data ${KOREAN_FACTS}: not a LoCoMo-format file: (file):`],
+    ["user-memory", KOREAN_FACTS, `--data ${KOREAN_FACTS}: not a LoCoMo-format file: (file):`],
+    ["summarize", TAU_SLICE, `--data ${TAU_SLICE}: not a LoCoMo-format file: [0].sample_id:`],
+    ["fact-extraction", KOREAN_LOCOMO, `--data ${KOREAN_LOCOMO}: not a labelled fact file: (file):`],
+  ] as const) {
+    it(`bench/${bench}.ts refuses a file of another kind by field`, { timeout: 120_000 }, async () => {
+      const failed = await tsx(bench, ["--data", data, "--json"]).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string; stdout?: string }) => error,
+      );
+      expect(failed?.code).toBe(2);
+      expect(failed?.stdout).toBe("");
+      expect(failed?.stderr?.trim().split("\n")).toHaveLength(1);
+      expect(failed?.stderr).toContain(expected);
+    });
+  }
+
   it("a --conversation the file does not hold is refused with the ids it holds", { timeout: 120_000 }, async () => {
     const failed = await tsx("summarize", ["--data", KOREAN_LOCOMO, "--conversation", "conv-26", "--json"]).then(
       () => undefined,

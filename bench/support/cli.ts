@@ -2,10 +2,13 @@
  * The options every benchmark takes: `--data <file>` (the data file to read; the committed copy
  * under `data/` by default) and `--json` (print the measured figures as one JSON document on
  * stdout; everything else the benchmark prints goes to stderr then, and results files are left as
- * they were). A run on another `--data` file leaves the committed results alone too.
+ * they were). A run on another `--data` file leaves the committed results alone too. A `--data`
+ * file of the wrong kind (`BenchDataError`, see `data-file.ts`) ends the run with exit code 2 and
+ * one line naming the file and the first field that does not fit.
  */
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { BenchDataError } from "./data-file.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -30,13 +33,29 @@ export interface BenchArgs<T extends Options> {
  * @returns `data` (an absolute path), `json`, and `values` (every option, the common ones included)
  */
 export function benchArgs<T extends Options = Record<never, never>>(defaultData: string, extra?: T): BenchArgs<T> {
-  const { values } = parseArgs({ options: { ...extra, ...COMMON } as T & typeof COMMON, allowPositionals: true });
+  let parsed: ReturnType<typeof parseArgs<{ options: T & typeof COMMON; allowPositionals: true }>>;
+  try {
+    parsed = parseArgs({ options: { ...extra, ...COMMON } as T & typeof COMMON, allowPositionals: true });
+  } catch (error) {
+    // An unknown or malformed option: its one line (`Unknown option '--budgt'`), exit code 2.
+    if (!String((error as { code?: unknown }).code).startsWith("ERR_PARSE_ARGS_")) throw error;
+    console.error((error as Error).message);
+    process.exit(2);
+  }
+  const { values } = parsed;
   const common = values as { data?: string; json?: boolean };
   const data = resolve(common.data ?? defaultData);
   const json = common.json === true;
   // Keep stdout for the JSON document: the benchmark's own progress and tables go to stderr.
   if (json) console.log = console.error;
+  // A data file of the wrong kind ends the run with its one line (exit 2), not a stack trace.
+  if (!process.listenerCount("uncaughtException")) process.on("uncaughtException", exitOnError);
   return { data, json, values, writesResults: !json && data === resolve(defaultData) };
+}
+
+function exitOnError(error: Error): void {
+  console.error(error instanceof BenchDataError ? error.message : error);
+  process.exit(error instanceof BenchDataError ? 2 : 1);
 }
 
 /** Prints `figures` as indented JSON on stdout (the `--json` output). */

@@ -6,8 +6,9 @@
  * strings may be malformed (`"D8:6; D9:17"`, `"D"`, `"D:11:26"`, space-joined lists) or use
  * leading zeros (`D30:05`); ids that resolve to no turn are counted, not fatal.
  */
-import { readFileSync } from "node:fs";
+import { z } from "zod/v4";
 import { LOCOMO_PATH } from "../../data/paths.js";
+import { checkShape, readDataFile } from "./data-file.js";
 
 export { LOCOMO_PATH };
 
@@ -117,30 +118,62 @@ export function pickConversation(
   return found;
 }
 
-/** Loads every conversation of the file. */
+/** One turn of a session as the file holds it (`img_url`, `query` and other keys are ignored). */
+const locomoTurnShape = z.object({ speaker: z.string(), dia_id: z.string(), text: z.string(), blip_caption: z.string().optional() });
+
+/**
+ * A LoCoMo-format file as {@link loadLocomo} reads it: an array of samples, each with a
+ * `sample_id`, a `conversation` (`speaker_a`, `speaker_b`, `session_N` arrays of turns and their
+ * `session_N_date_time` lines) and `qa` items. Evidence strings are read leniently (see the quirks
+ * above); everything else must have its type.
+ */
+const locomoFileShape = z.array(
+  z.object({
+    sample_id: z.string(),
+    conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
+    qa: z.array(
+      z.object({
+        question: z.string(),
+        category: z.number(),
+        evidence: z.array(z.unknown()).optional(),
+        answer: z.unknown().optional(),
+        adversarial_answer: z.unknown().optional(),
+      }),
+    ),
+  }),
+);
+const LOCOMO_KIND = "LoCoMo-format file";
+
+/**
+ * Loads every conversation of the file.
+ *
+ * @throws BenchDataError (`bench/support/data-file.ts`) naming the first field that does not fit
+ *   the LoCoMo format (`[0].conversation: expected object`, `[0].conversation.session_1[2].text`)
+ */
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
-  const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;
-  return raw.map((sample) => {
+  const raw = readDataFile(locomoFileShape, path, LOCOMO_KIND);
+  return raw.map((sample, s) => {
     const conv = sample.conversation as Record<string, unknown>;
     const turns: LocomoTurn[] = [];
     const sessionKeys = Object.keys(conv)
       .filter((k) => /^session_\d+$/.test(k))
       .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
+    if (sessionKeys.length === 0) checkShape(z.array(locomoTurnShape), undefined, path, LOCOMO_KIND, [s, "conversation", "session_1"]);
     for (const key of sessionKeys) {
       const session = Number(key.slice(8));
       const dateTime = String(conv[`${key}_date_time`] ?? "");
-      for (const turn of conv[key] as Array<Record<string, unknown>>) {
-        const diaId = normalizeDiaId(String(turn.dia_id ?? "")) ?? String(turn.dia_id);
-        let text = String(turn.text ?? "");
-        if (turn.blip_caption) text += ` [image: ${String(turn.blip_caption)}]`;
-        turns.push({ diaId, speaker: String(turn.speaker), text, session, dateTime });
+      for (const turn of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key])) {
+        const diaId = normalizeDiaId(turn.dia_id) ?? turn.dia_id;
+        let text = turn.text;
+        if (turn.blip_caption) text += ` [image: ${turn.blip_caption}]`;
+        turns.push({ diaId, speaker: turn.speaker, text, session, dateTime });
       }
     }
     const known = new Set(turns.map((t) => t.diaId));
     let unresolvedEvidence = 0;
-    const qa = (sample.qa as Array<Record<string, unknown>>).map((item) => {
+    const qa = sample.qa.map((item) => {
       const evidence: string[] = [];
-      for (const e of (item.evidence as unknown[]) ?? []) {
+      for (const e of item.evidence ?? []) {
         const ids = parseEvidence(e);
         if (ids.length === 0) unresolvedEvidence += 1;
         for (const id of ids) {
@@ -148,12 +181,12 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
           else unresolvedEvidence += 1;
         }
       }
-      return { question: String(item.question), answer: item.answer ?? item.adversarial_answer, evidence, category: Number(item.category) };
+      return { question: item.question, answer: item.answer ?? item.adversarial_answer, evidence, category: item.category };
     });
     return {
-      sampleId: String(sample.sample_id),
-      speakerA: String(conv.speaker_a),
-      speakerB: String(conv.speaker_b),
+      sampleId: sample.sample_id,
+      speakerA: conv.speaker_a as string,
+      speakerB: conv.speaker_b as string,
       turns,
       qa,
       unresolvedEvidence,

@@ -10,6 +10,18 @@ describe("tokenizer", () => {
     expect(stripKoreanSuffix("살죠")).toBe("살");
   });
 
+  it("reads irregular English forms as their base, so a question meets the past tense it asks about", () => {
+    expect(["go", "goes", "went", "gone"].map(stemEnglish)).toEqual(["go", "go", "go", "go"]);
+    expect(["make", "makes", "making", "made"].map(stemEnglish)).toEqual(["mak", "mak", "mak", "mak"]);
+    expect(["buy", "bought"].map(stemEnglish)).toEqual(["buy", "buy"]);
+    expect(["child", "children"].map(stemEnglish)).toEqual(["child", "child"]);
+    expect(tokenize("What did Melanie make for her kids?")).toEqual(expect.arrayContaining(["mak"]));
+    expect(tokenize("I made a pottery bowl for the kids")).toEqual(expect.arrayContaining(["mak"]));
+    expect(tokenize("Where did she go?")).toEqual(tokenize("Where she went"));
+    // A form that is as often another word keeps its own term.
+    expect(stemEnglish("rose")).toBe("ros");
+  });
+
   it("stems English lightly and drops function words", () => {
     expect(["live", "lives", "lived", "living"].map(stemEnglish)).toEqual(["liv", "liv", "liv", "liv"]);
     expect(tokenize("Where do I live? Busan's nice")).toEqual(["liv", "busan", "nic"]);

@@ -244,9 +244,35 @@ export function koreanStem(word: string): string {
   return stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem;
 }
 
-/** Light English stemming: plural, `-ing`, `-ed`, and a final `e`, so `move`, `moved`, `moving` meet. */
+/**
+ * Irregular English verb forms (past, past participle, `goes`) and plurals, by their base form, so
+ * `went` meets `go` and `bought` meets `buy` as `moved` meets `move`. Forms that are as often
+ * another word are left out (`rose`, `lay`, `bore`, `wound`, `ground`, `tore`, `stuck`, `bit`, `lit`).
+ */
+const ENGLISH_IRREGULAR: ReadonlyMap<string, string> = new Map(
+  (
+    "went:go gone:go goes:go made:make bought:buy took:take taken:take got:get gotten:get ran:run met:meet began:begin begun:begin " +
+    "found:find gave:give given:give felt:feel left:leave kept:keep told:tell thought:think brought:bring built:build " +
+    "taught:teach caught:catch wrote:write written:write drew:draw drawn:draw sang:sing sung:sing won:win lost:lose " +
+    "spent:spend sold:sell fell:fall fallen:fall flew:fly flown:fly grew:grow grown:grow knew:know known:know " +
+    "became:become came:come ate:eat eaten:eat drove:drive driven:drive rode:ride ridden:ride swam:swim swum:swim " +
+    "heard:hear held:hold led:lead paid:pay said:say sent:send sat:sit stood:stand understood:understand wore:wear " +
+    "worn:wear broke:break broken:break chose:choose chosen:choose forgot:forget forgotten:forget fought:fight " +
+    "slept:sleep woke:wake woken:wake spoke:speak spoken:speak meant:mean saw:see seen:see threw:throw thrown:throw " +
+    "hid:hide hidden:hide shot:shoot hung:hang dug:dig fed:feed done:do " +
+    "children:child men:man women:woman feet:foot teeth:tooth mice:mouse"
+  )
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string]),
+);
+
+/**
+ * Light English stemming: irregular forms read as their base ({@link ENGLISH_IRREGULAR}: `went`
+ * -> `go`), then plural, `-ing`, `-ed`, and a final `e`, so `move`, `moved`, `moving` meet, and
+ * `make`, `made`, `making` too.
+ */
 export function stemEnglish(word: string): string {
-  let w = word;
+  let w = ENGLISH_IRREGULAR.get(word) ?? word;
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 4 && (w.endsWith("sses") || w.endsWith("shes") || w.endsWith("ches") || w.endsWith("xes"))) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);

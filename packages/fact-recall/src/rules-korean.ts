@@ -35,7 +35,9 @@ const INTRODUCED =
 const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
-const RELATIVE = new RegExp(`^(?:(?:제|내|저희|우리)\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^(?:제|내|저희|우리)\\s+(${REL})\\s+`);
+/** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
+const MY = "(?:제|내|저희|우리|울)";
+const RELATIVE = new RegExp(`^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+`);
 const REL_WORD = new RegExp(`^(?:${REL})$`);
 /** Words that mark the speaker as subject, without or with their particle. */
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
@@ -86,6 +88,25 @@ function modifierForm(word: string): boolean {
 
 const KOREAN_AGE = "(?:열|스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
 
+/**
+ * No particle after the noun before it: casual speech drops the case particles (`나 새우 못 먹어`,
+ * `클라이밍 배우고 있어`, `tennis 쳐` for `새우를`, `클라이밍을`, `tennis를`). Reads a word of
+ * Hangul, Latin letters or digits followed by a space.
+ */
+const BARE = "(?<=[가-힣A-Za-z0-9])(?=\\s)";
+/** Hangul syllables with a final consonant (`간`, `했`, `있`, `좋`), as a character class. */
+const CLOSED_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac01 + 28 * i).toString(16)}-\\u${(0xac1b + 28 * i).toString(16)}`).join("")}]`;
+/** Hangul syllables without a final consonant (`가`, `오`, `이`), as a character class. */
+const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 28 * i).toString(16)}`).join("")}]`;
+/**
+ * A subject, topic or object particle that agrees with the noun before it: `이/은/을` after a
+ * final consonant, `가/는/를` after an open syllable, any after Latin letters or digits. So
+ * `오이 싫어` is `오이` without its particle, never `오` with `이`.
+ */
+const CASE_PARTICLE = `(?:(?<=${CLOSED_SYLLABLE})(?:이|은|을)|(?<=${OPEN_SYLLABLE})(?:가|는|를)|(?<=[A-Za-z0-9])(?:이|가|은|는|을|를))`;
+/** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
+const DEGREE = "(?:(?:정말|진짜|진심|너무|넘|엄청|완전|되게|무척|아주|제일|가장|좀|많이)\\s*)*";
+
 function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
 }
@@ -127,8 +148,12 @@ const RULES: Rule[] = [
   },
   {
     attribute: "birthday",
-    re: new RegExp(`생일(?:은|이)\\s*(.+?)${COPULA}[.!~…]*$`),
-    build: (m, l) => single(clean(m[1] as string), `${l}의 생일은 ${clean(m[1] as string)} (생일, 나이)`),
+    // `내 생일 5월 3일이야` drops the particle; a birthday is a date (`생일 파티야` is none).
+    re: new RegExp(`생일(?:은|이)?\\s*(.+?)${COPULA}[.!~…]*$`),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return /\d|월|일|날/.test(v) ? single(v, `${l}의 생일은 ${v} (생일, 나이)`) : undefined;
+    },
     relative: true,
   },
   {
@@ -238,7 +263,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "school",
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학)/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
@@ -256,24 +281,27 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    // `요가 학원에 다녀요`, `수영을 다녀요`; not `강릉에 다녀왔어요` (a trip: an event).
-    re: /(\S+?)(?:에|을|를)\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)/,
+    // `요가 학원에 다녀요`, `수영을 다녀요`, `수영 다녀`; not `강릉에 다녀왔어요` (a trip: an event).
+    // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
+    re: new RegExp(`(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)`),
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
+      return /[A-Za-z]/.test(v) ? undefined : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
     relative: true,
   },
   {
     attribute: "study",
-    re: /(\S+?)(?:을|를)\s*전공/,
+    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*전공`),
     build: (m, l) => single(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 전공한다 (학교, 전공)`),
     relative: true,
   },
   {
     attribute: "work",
     // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
-    re: new RegExp(`^(?:직업은\\s*)?((?:[가-힣]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|로\\s*일|으로\\s*일)`),
+    re: new RegExp(
+      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|로\\s*일|으로\\s*일)`,
+    ),
     build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
   },
@@ -346,7 +374,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "constraint",
-    re: /(\S+?)(?:을|를|은|는)\s*(?:잘\s*)?(?:못\s*먹|안\s*먹|먹으면\s*안|못\s*마셔|안\s*마셔|못\s*마십)/,
+    re: new RegExp(`(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:잘\\s*)?(?:못\\s*먹|안\\s*먹|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십)`),
     build: (m, l) =>
       list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
     relative: true,
@@ -366,7 +394,9 @@ const RULES: Rule[] = [
   {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
-    re: /(\S+?)(?:도(?=[을를]))?(?:을|를|이|가|은|는)?\s*(?:더\s*이상\s*|이제\s*)?(?:정말\s*|진짜\s*|너무\s*|좀\s*)?(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\s*좋아해|안\s*좋아합니다|별로\s*안\s*좋아)/,
+    re: new RegExp(
+      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\\s*좋아해|안\\s*좋아합니다|별로\\s*안\\s*좋아)`,
+    ),
     build: (m, l) => {
       const v = clean(m[1] as string);
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
@@ -375,7 +405,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "likes",
-    re: /(\S+?)(?:을|를|이|가)?\s*(?:정말\s*|진짜\s*|너무\s*|엄청\s*|제일\s*|가장\s*|무척\s*|되게\s*|아주\s*)?(?:좋아해|좋아합니다|좋아한다|좋아하고|사랑해|즐겨)/,
+    re: new RegExp(`(\\S+?)${CASE_PARTICLE}?\\s*${DEGREE}(?:좋아해|좋아합니다|좋아한다|좋아하고|사랑해|즐겨)`),
     build: (m, l) => {
       const v = clean(m[1] as string);
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
@@ -384,7 +414,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를)\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요)/,
+    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\s))\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\s.!?~…]|$))/,
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
     relative: true,
   },
@@ -430,14 +460,15 @@ const RULES: Rule[] = [
   {
     // `기타를 배우고 있어요`, `요가를 배우기 시작했어요`: an activity the speaker keeps up.
     attribute: "hobby",
-    re: /(\S+?)(?:을|를)\s*(?:배우고|배워요|배웁니다|배우는\s*중|배우기\s*시작)/,
+    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*(?:배우고|배워요|배웁니다|배우는\\s*중|배우기\\s*시작)`),
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
     relative: true,
   },
   {
     attribute: "event",
-    re: /(\S+?)(?:에)\s*(?:갔어|갔다|갔었|다녀왔|갔습니다|놀러\s*갔)/,
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`),
+    // `결혼식 갔다 왔어` drops the particle; a time word before the verb is no place (`어제 갔다 왔어`).
+    re: new RegExp(`(\\S+?)(?:에|${BARE})\\s*(?:갔어|갔다|갔었|다녀왔|갔습니다|놀러\\s*갔)`),
+    build: (m, l, body) => (SETTING.test(m[1] as string) ? undefined : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`)),
   },
   {
     attribute: "event",
@@ -471,7 +502,7 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
     if (REL_WORD.test(joined)) return relationOf(joined.replace(/\s+/g, " "));
     if (REL_WORD.test(stem)) return relationOf(stem);
     // `동생 민지는`: a name after a relation is that relative.
-    const previous = (words[i - 1] ?? "").replace(/^(?:제|내|저희|우리)$/, "");
+    const previous = (words[i - 1] ?? "").replace(new RegExp(`^${MY}$`), "");
     if (previous !== "" && REL_WORD.test(previous)) return relationOf(previous);
     // `이` and `도` also end plain words (`같이`, `많이`, `오늘도`): only a longer word counts as a subject there.
     if ((particle === "이" || particle === "도") && word.length < 3) continue;
@@ -480,10 +511,20 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
   return speaker;
 }
 
+/**
+ * Where a sentence ends: punctuation, a line break, a comma, a connective (`-는데`, `-지만`), or a
+ * final ending before a space. The plain ending `-다` counts after a syllable with a final
+ * consonant (`간다`, `했다`, `있다`, `좋다`) only: nouns that end in `다` mostly follow an open
+ * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
+ */
+const SENTENCE_BREAK = new RegExp(
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+`,
+);
+
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
 export function koreanSentences(text: string): string[] {
   return text
-    .split(/(?<=[.!?。…~])\s+|\n+|(?<=(?:요|[^마바]다|죠|니다))\s+(?=[가-힣A-Za-z])|,\s+|(?<=(?:는데|은데|지만|는데요))\s+/)
+    .split(SENTENCE_BREAK)
     .map((s) => s.trim())
     .filter((s) => s !== "");
 }
@@ -497,7 +538,7 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
-  /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
+  /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
 const PAST = /(?:았|었|였|했|녔|웠|셨)/;
 
 /**

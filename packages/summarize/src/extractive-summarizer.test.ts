@@ -23,9 +23,11 @@ describe("extractiveSummary", () => {
       [
         EXTRACTIVE_SUMMARY_LABEL,
         "- User: My cat Nabi is three years old.",
-        "- User: I took Nabi the cat to the vet today.",
-        // "The vet said the cat is healthy." repeats vet and cat, whose weights were squared.
-        "- Assistant: Did the vet say anything else?",
+        // `said` and `say` are one term (tokenize reads irregular forms as their base), so this
+        // sentence holds the most frequent terms (vet, cat, say); "I took Nabi the cat to the vet
+        // today." and "Did the vet say anything else?" repeat vet, cat and say, whose weights were squared.
+        "- User: The vet said the cat is healthy.",
+        "- User: Nothing else.",
       ].join("\n"),
     );
     expect(extractiveSummary(input, { maxSentences: 3 })).toBe(summary);

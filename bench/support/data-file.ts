@@ -1,0 +1,66 @@
+/**
+ * Reading a benchmark's `--data` file: JSON checked against the shape the benchmark reads, so a
+ * file of another kind (a tau-bench run given to a LoCoMo bench, a LoCoMo file given to the
+ * labelled-statements bench) stops the run with one line that names the file, the kind expected
+ * and the first field that does not fit, instead of a `TypeError` deep in the replay.
+ */
+import { readFileSync } from "node:fs";
+import type { z } from "zod/v4";
+
+/**
+ * A `--data` file that is not of the kind a benchmark reads. `code` is `BENCH_DATA_SHAPE`;
+ * `field` is the path of the first field that does not fit (`[0].conversation.session_1[2].text`,
+ * `items[4].facts`; `(file)` for the whole file).
+ */
+export class BenchDataError extends Error {
+  readonly code = "BENCH_DATA_SHAPE";
+  readonly path: string;
+  readonly field: string;
+  constructor(path: string, kind: string, field: string, problem: string) {
+    super(`--data ${path}: not a ${kind}: ${field}: ${problem.replace(/\s+/g, " ")}`);
+    this.name = "BenchDataError";
+    this.path = path;
+    this.field = field;
+  }
+}
+
+/** `[0].conversation.session_1[2].text` from a zod issue path. */
+export function fieldPath(path: readonly PropertyKey[]): string {
+  const text = path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");
+  return text === "" ? "(file)" : text.replace(/^\./, "");
+}
+
+/**
+ * Checks `value` against `schema`; the parsed value, or a {@link BenchDataError} naming the first
+ * field that does not fit. `prefix` is prepended to the field path (a part checked apart).
+ *
+ * @throws BenchDataError when `value` does not fit `schema`
+ */
+export function checkShape<S extends z.ZodType>(
+  schema: S,
+  value: unknown,
+  path: string,
+  kind: string,
+  prefix: readonly PropertyKey[] = [],
+): z.infer<S> {
+  const parsed = schema.safeParse(value);
+  if (parsed.success) return parsed.data;
+  const issue = parsed.error.issues[0];
+  throw new BenchDataError(path, kind, fieldPath([...prefix, ...(issue?.path ?? [])]), issue?.message ?? "does not fit");
+}
+
+/**
+ * Reads the JSON file at `path` and checks it against `schema` ({@link checkShape}).
+ *
+ * @throws BenchDataError when the file is not JSON or does not fit `schema`
+ */
+export function readDataFile<S extends z.ZodType>(schema: S, path: string, kind: string): z.infer<S> {
+  let value: unknown;
+  try {
+    value = JSON.parse(readFileSync(path, "utf8"));
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code !== undefined) throw error;
+    throw new BenchDataError(path, kind, "(file)", `not JSON (${(error as Error).message})`);
+  }
+  return checkShape(schema, value, path, kind);
+}

@@ -1,0 +1,94 @@
+/**
+ * A benchmark's `--data` file of the wrong kind is refused with a typed error naming the first
+ * field that does not fit (bench/support/data-file.ts), for the LoCoMo loader every LoCoMo bench
+ * reads through and for the labelled-statements shape. The benches' exit code and one-line message
+ * are checked by running them in test/benches.slow.test.ts.
+ */
+import { mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join, resolve } from "node:path";
+import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
+import { loadLocomo } from "../bench/support/locomo.js";
+import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
+
+const root = resolve(import.meta.dirname, "..");
+const temp = mkdtempSync(join(tmpdir(), "tw-bench-data-"));
+const LABELLED = resolve(root, "bench/fixtures/korean-facts-heldout.labelled.json");
+
+function fileWith(name: string, value: unknown): string {
+  const path = join(temp, name);
+  writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
+  return path;
+}
+
+function refusal(load: () => unknown): BenchDataError {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof BenchDataError) return error;
+    throw error;
+  }
+  throw new Error("the file was read");
+}
+
+const sample = (conversation: Record<string, unknown>) => [{ sample_id: "s1", conversation, qa: [] }];
+
+describe("loadLocomo on a file of another kind", () => {
+  it("reads the committed LoCoMo file and the Korean fixtures", () => {
+    expect(loadLocomo(LOCOMO_PATH)).toHaveLength(7);
+    expect(loadLocomo(resolve(root, "bench/fixtures/korean-trip-chat.locomo.json"))[0]?.turns).toHaveLength(59);
+  });
+
+  it("names the field of a tau-bench file, a labelled-statements file and a broken turn", () => {
+    const tau = refusal(() => loadLocomo(TAU_AIRLINE_PATH));
+    expect(tau.code).toBe("BENCH_DATA_SHAPE");
+    expect(tau.field).toBe("[0].sample_id");
+    expect(tau.message).toContain(`--data ${TAU_AIRLINE_PATH}: not a LoCoMo-format file: [0].sample_id:`);
+
+    expect(refusal(() => loadLocomo(LABELLED)).field).toBe("(file)");
+
+    const noSpeakers = refusal(() => loadLocomo(fileWith("no-speakers.json", sample({ session_1: [] }))));
+    expect(noSpeakers.field).toBe("[0].conversation.speaker_a");
+
+    const badTurn = fileWith(
+      "bad-turn.json",
+      sample({
+        speaker_a: "A",
+        speaker_b: "B",
+        session_1: [
+          { speaker: "A", dia_id: "D1:1", text: "hi" },
+          { speaker: "B", dia_id: "D1:2" },
+        ],
+      }),
+    );
+    expect(refusal(() => loadLocomo(badTurn)).field).toBe("[0].conversation.session_1[1].text");
+
+    const noSessions = fileWith("no-sessions.json", sample({ speaker_a: "A", speaker_b: "B", session_1_date_time: "today" }));
+    expect(refusal(() => loadLocomo(noSessions)).field).toBe("[0].conversation.session_1");
+  });
+
+  it("refuses a file that is not JSON, and keeps a missing file's own error", () => {
+    expect(refusal(() => loadLocomo(fileWith("text.json", "session_1: hi"))).field).toBe("(file)");
+    expect(() => loadLocomo(join(temp, "absent.json"))).toThrow(/ENOENT/);
+  });
+});
+
+describe("readDataFile", () => {
+  const labelled = z.object({ items: z.array(z.object({ text: z.string(), facts: z.array(z.unknown()) })) });
+
+  it("names the field of a LoCoMo file given where labelled statements are read", () => {
+    const error = refusal(() => readDataFile(labelled, LOCOMO_PATH, "labelled fact file"));
+    expect(error.field).toBe("(file)");
+    expect(error.message).toMatch(/not a labelled fact file: \(file\): .*object/);
+    const missing = refusal(() => readDataFile(labelled, fileWith("items.json", { items: [{ text: "x" }] }), "labelled fact file"));
+    expect(missing.field).toBe("items[0].facts");
+  });
+
+  it("writes zod's path as a field path", () => {
+    expect(fieldPath([0, "conversation", "session_1", 2, "text"])).toBe("[0].conversation.session_1[2].text");
+    expect(fieldPath(["items", 4, "facts"])).toBe("items[4].facts");
+    expect(fieldPath([])).toBe("(file)");
+  });
+});
