@@ -1,11 +1,7 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
-import { ThreadwiseConfigError } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
-
-/** Where LangGraph 1.x puts the checkpointer a run stores to, in a node's `configurable`. */
-const CHECKPOINTER_KEY = "__pregel_checkpointer";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
@@ -85,9 +81,7 @@ function toolErrorResult(error: unknown, request: { toolCall: { id?: string; nam
  * LangGraph's default `async` durability (under `sync` the write is already done; under `exit`
  * nothing is written before the end, so nothing is checked here).
  *
- * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError from the hooks when the run was refused;
- *   ThreadwiseConfigError (`memory.checkpointer`) from `beforeAgent` when the agent runs on another
- *   checkpointer than `checkpointer` (one given after spreading `memoryStack()`).
+ * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError from the hooks when the run was refused.
  * @example
  * const checkpointer = createCheckpointer(config)!;
  * const agent = createAgent({ model, checkpointer, middleware: [turnAdmission(checkpointer), windowTrim()] });
@@ -101,14 +95,6 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
   return createMiddleware({
     name: "threadwise/turn-admission",
     beforeAgent: async (_state, runtime) => {
-      // An agent given its own checkpointer after the spread (`{ ...memoryStack(), checkpointer }`)
-      // would store its threads where no lease, archive or deletion of the stack reaches them.
-      const used = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[CHECKPOINTER_KEY];
-      if (used !== undefined && used !== checkpointer)
-        throw new ThreadwiseConfigError(
-          "memory.checkpointer",
-          "the agent runs on another checkpointer than the stack's: pass the stack's (`createAgent({ model, ...stack })` with no `checkpointer` after the spread, or `checkpointer: stack.checkpointer`); it keeps the turn lease, the archive and deletions",
-        );
       await checkpointer.admission(runOf(runtime).run);
       return undefined;
     },
