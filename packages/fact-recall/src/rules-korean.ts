@@ -19,6 +19,9 @@ const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|�
 const REL =
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
+  // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
+  "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
+  "신랑|마누라|남편분|예비신랑|예비신부|약혼자|" +
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
@@ -104,8 +107,28 @@ const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 
  * `오이 싫어` is `오이` without its particle, never `오` with `이`.
  */
 const CASE_PARTICLE = `(?:(?<=${CLOSED_SYLLABLE})(?:이|은|을)|(?<=${OPEN_SYLLABLE})(?:가|는|를)|(?<=[A-Za-z0-9])(?:이|가|은|는|을|를))`;
+/** {@link CASE_PARTICLE} without the subject particles 이/가: what a transitive verb's object takes. */
+const OBJECT_PARTICLE = `(?:(?<=${CLOSED_SYLLABLE})(?:은|을)|(?<=${OPEN_SYLLABLE})(?:는|를)|(?<=[A-Za-z0-9])(?:은|는|을|를)|(?<=[가-힣]{2})도)`;
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
-const DEGREE = "(?:(?:정말|진짜|진심|너무|넘|엄청|완전|되게|무척|아주|제일|가장|좀|많이)\\s*)*";
+const DEGREE_WORDS = "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상";
+const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
+/**
+ * The endings a verb takes where it states something of its subject, for a 하다 verb's stem
+ * (`좋아`, `싫어`): 해요체 (`-해요`, `-해서`), 합쇼체 (`-합니다`), 반말 (`-해`, `-한다`), the
+ * connectives (`-하고`, `-하는데`, `-하거든`, `-하지만`), `-하죠`, `-하잖아`, `-하더라` and the
+ * written-casual `-함` (`좋아함`). Not the modifier `-하는 <noun>` (`좋아하는 가수는`: the noun
+ * is the topic, read by another rule) nor the past (`좋아했`, read as `ended` where it holds no
+ * longer).
+ */
+const hada = (stem: string) => `${stem}(?:해|합니다|한다|하고|하는데|하거든|하지만|하죠|하잖아|하더라|함(?=[\\s.!~…]|$))`;
+
+/**
+ * Words that stand before a verb of liking but are never what is liked: degree adverbs, times,
+ * pronouns (`지금은 제일 좋아해요`, `그것도 좋아해`).
+ */
+const NOT_AN_OBJECT = new RegExp(
+  `^(?:${DEGREE_WORDS}|지금|이제|요즘|요새|처음|나중|다|모두|그것|그거|이것|이거|저것|그게|그건|둘\\s*다)(?:은|는|도|에는|엔)?$`,
+);
 
 function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
@@ -374,9 +397,16 @@ const RULES: Rule[] = [
   },
   {
     attribute: "constraint",
-    re: new RegExp(`(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:잘\\s*)?(?:못\\s*먹|안\\s*먹|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십)`),
+    // Negation before the verb (`못/안 먹어`, spaced or not, an adverb between: `진짜 못 먹겠어`,
+    // `거의 안 마셔`) or after it (`먹지 못해`, `마시지 않아`).
+    re: new RegExp(
+      `(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:(?:잘|아예|전혀|거의|진짜|정말|절대|별로|원래|아직|도저히)\\s*)*(?:못\\s*먹|안\\s*먹|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십|못\\s*마시|(?:먹|마시)지\\s*(?:못|않))(?!었|했|았)`,
+    ),
     build: (m, l) =>
-      list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
+      // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event.
+      /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(clean(m[1] as string))
+        ? undefined
+        : list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
     relative: true,
   },
   {
@@ -395,19 +425,23 @@ const RULES: Rule[] = [
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
-      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:싫어해|싫어합니다|싫어요|싫어|싫다|안\\s*좋아해|안\\s*좋아합니다|별로\\s*안\\s*좋아)`,
+      `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
     ),
     build: (m, l) => {
       const v = clean(m[1] as string);
+      if (NOT_AN_OBJECT.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
     relative: true,
   },
   {
     attribute: "likes",
-    re: new RegExp(`(\\S+?)${CASE_PARTICLE}?\\s*${DEGREE}(?:좋아해|좋아합니다|좋아한다|좋아하고|사랑해|즐겨)`),
+    // 좋아하다 is transitive: its object takes 을/를 (or 은/는/도), never 이/가, so `떡볶이 좋아해`
+    // likes 떡볶이, not 떡볶.
+    re: new RegExp(`(\\S+?)${OBJECT_PARTICLE}?\\s*${DEGREE}(?:${hada("좋아")}|사랑해|즐겨)`),
     build: (m, l) => {
       const v = clean(m[1] as string);
+      if (NOT_AN_OBJECT.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
     },
     relative: true,
@@ -636,10 +670,19 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // The pet or person an earlier sentence of the message named: a bare `이름은 …` that follows
   // is theirs (`고양이를 키워요. 이름은 나비예요.`), not the speaker's.
   let named: string | undefined;
+  // The relative an earlier sentence of the message was about (`엄마는 …`): a later sentence with
+  // no subject of its own and an honorific verb is about them too (see HONORIFIC).
+  let relative: string | undefined;
   for (const said of koreanSentences(text)) {
     const lead = said.replace(LEAD, "");
-    const sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
+    let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
     named = lastNamed(said) ?? named;
+    const own = RELATIVE.exec(plainForm(lead));
+    if (own) relative = (own[1] ?? own[2]) as string;
+    else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
+      if (relative === undefined) continue;
+      sentence = `${relative}는 ${lead}`;
+    } else if (FIRST_PERSON.test(lead)) relative = undefined;
     if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker);
@@ -656,19 +699,34 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
 }
 
 /**
+ * A verb in its honorific form (`-시-`: `좋아하시고`, `사셔`, `다니세요`, `하십니다`, `하셨어요`):
+ * Korean speakers never use it of themselves, so a sentence with one and no subject of its own is
+ * about the relative an earlier sentence named (`엄마는 걷기 하셔. 등산도 좋아하시고`), or about
+ * someone unnamed: no fact of the speaker's.
+ */
+const HONORIFIC = /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨)(?=[\s.!~…]|$)/;
+
+/**
  * Honorific endings used for parents and seniors, in the plain polite form the rules read:
  * `일하세요/일하셔/일하십니다` -> `일해요/일해/일합니다`, `여든 살이세요` -> `여든 살이에요`,
  * `좋아하세요` -> `좋아해요`, `다니세요` -> `다녀요`. `사세요/사셔` are read by the rules as they are.
  */
 function plainForm(sentence: string): string {
-  return sentence
-    .replace(/하세요/g, "해요")
-    .replace(/하셔(?=[.!~…\s]|$)/g, "해")
-    .replace(/하십니다/g, "합니다")
-    .replace(/하셨어요/g, "했어요")
-    .replace(/다니세요/g, "다녀요")
-    .replace(/(?<=[가-힣])이세요/g, "이에요")
-    .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요");
+  return (
+    sentence
+      .replace(/하세요/g, "해요")
+      .replace(/하셔(?=[.!~…\s]|$)/g, "해")
+      .replace(/하십니다/g, "합니다")
+      .replace(/하셨어요/g, "했어요")
+      // Connectives: `좋아하시는데` -> `좋아하는데`, `사시고` -> `살고`, `다니시다가` -> `다니다가`.
+      .replace(/하시(?=는데|고|거든|지만|다가|던|는)/g, "하")
+      .replace(/사시(?=고|는데|다가)/g, "살")
+      .replace(/다니시(?=고|는데|다가|던)/g, "다니")
+      .replace(/다니세요/g, "다녀요")
+    .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
+      .replace(/(?<=[가-힣])이세요/g, "이에요")
+      .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
+  );
 }
 
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
