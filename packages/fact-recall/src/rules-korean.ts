@@ -109,6 +109,38 @@ const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 
 const CASE_PARTICLE = `(?:(?<=${CLOSED_SYLLABLE})(?:이|은|을)|(?<=${OPEN_SYLLABLE})(?:가|는|를)|(?<=[A-Za-z0-9])(?:이|가|은|는|을|를))`;
 /** {@link CASE_PARTICLE} without the subject particles 이/가: what a transitive verb's object takes. */
 const OBJECT_PARTICLE = `(?:(?<=${CLOSED_SYLLABLE})(?:은|을)|(?<=${OPEN_SYLLABLE})(?:는|를)|(?<=[A-Za-z0-9])(?:은|는|을|를)|(?<=[가-힣]{2})도)`;
+/** Hangul syllables ending in ㄹ (`할`, `갈`, `볼`): the future modifier `-ㄹ` fused into the verb. */
+const RIEUL_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac08 + 28 * i).toString(16)}`).join("")}]`;
+/** Words that set a time to come: a plan says when (`토요일에`, `다음 달`, `올해 안에`, `5월`). */
+const FUTURE_TIME =
+  /(?:내일|모레|다음\s*(?:주|달|번|해|학기)|담주|담달|이번\s*(?:주|달|주말|방학|휴가|연휴|학기)|올해|내년|주말|[월화수목금토일]요일|\d+\s*월|\d+\s*일|곧|조만간|나중에|언젠가|연휴|방학|휴가|오늘|이따|안에|전에)/;
+
+/**
+ * `true` when a clause names a subject other than the speaker with the nominative `이/가/께서`
+ * (`옆집 언니가 봐주기로 했어요`: the neighbour will, not the speaker); `제가/내가` are the speaker.
+ */
+function someoneElseDoes(clause: string): boolean {
+  // The last word is the clause's verb (`나가`, `가`), never its subject.
+  return clause
+    .trim()
+    .split(/\s+/)
+    .slice(0, -1)
+    .some(
+      (word) =>
+        /^[가-힣]+(?:이|가|께서)$/.test(word) &&
+        word.length >= 2 &&
+        !/^(?:제가|내가|저희가|우리가)$/.test(word) &&
+        !ADNOMINAL.test(word) &&
+        !SETTING.test(word) &&
+        !/(?:같이|많이|높이|깊이|빨리|일찍이|[가-힣]+게)$/.test(word) &&
+        !(word.endsWith("이") && word.length < 3),
+    );
+}
+
+/** Verbs whose future is a guess about a state, not a plan (`바쁠 거예요`, `괜찮을 거야`). */
+const FUTURE_STATE =
+  /^(?:그럴|이럴|저럴|괜찮을|좋을|될|있을|없을|아닐|맞을|같을|어떨|힘들|바쁠|늦을|재밌을|재미있을|어려울|쉬울|추울|더울|많을|적을|클|작을|빠를|비쌀|싸|알|모를)$/;
+
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
 const DEGREE_WORDS = "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상";
 const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
@@ -492,6 +524,38 @@ const RULES: Rule[] = [
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
   },
   {
+    // A decision: `-기로 했다` (`제주도 가기로 했어요`); not one not to (`안 받기로 했어요`).
+    attribute: "plan",
+    re: /^(.+?)기로\s*(?:했|하고|한|결정했|정했|약속했)/,
+    build: (m, l, body) =>
+      /(?:^|\s)(?:안|못)\s+\S+$/.test(m[1] as string) || someoneElseDoes(m[1] as string)
+        ? undefined
+        : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    // The future `-ㄹ 거예요/거야/거라/겁니다/건데` of an action (`이직할 거라`, `볼거라`); not a
+    // guess about a state (`바쁠 거예요`, `괜찮을 거야`, `그럴 거야`).
+    attribute: "plan",
+    re: new RegExp(`^(.+?${RIEUL_SYLLABLE})\\s*(?:거예요|거에요|거야|겁니다|거라|건데|거거든)`),
+    build: (m, l, body) => {
+      const verb = (m[1] as string).split(/\s+/).at(-1) ?? "";
+      return FUTURE_STATE.test(verb) || !/\s/.test((m[1] as string).trim()) || someoneElseDoes(m[1] as string)
+        ? undefined
+        : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`);
+    },
+  },
+  {
+    // An intention ending the sentence: `-려고(요)`, and its spoken `-려구(요)` (`가보려구요`).
+    attribute: "plan",
+    re: /^(.+?[가-힣])(?:으)?려(?:고|구)(?:요)?[.!~…]*$/,
+    // A purpose after the act (`식기세척기 샀어요. 설거지 줄이려고`) has the same form: only a
+    // clause that says when counts (`토요일에 치과 가보려구요`).
+    build: (m, l, body) =>
+      FUTURE_TIME.test(m[1] as string) && !someoneElseDoes(m[1] as string)
+        ? list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`)
+        : undefined,
+  },
+  {
     // `기타를 배우고 있어요`, `요가를 배우기 시작했어요`: an activity the speaker keeps up.
     attribute: "hobby",
     re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*(?:배우고|배워요|배웁니다|배우는\\s*중|배우기\\s*시작)`),
@@ -723,7 +787,7 @@ function plainForm(sentence: string): string {
       .replace(/사시(?=고|는데|다가)/g, "살")
       .replace(/다니시(?=고|는데|다가|던)/g, "다니")
       .replace(/다니세요/g, "다녀요")
-    .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
+      .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
       .replace(/(?<=[가-힣])이세요/g, "이에요")
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
   );
