@@ -327,7 +327,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))에\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
@@ -419,6 +419,13 @@ const RULES: Rule[] = [
     attribute: "health",
     re: /(\S+?)\s*알레르기(?:가|도)?\s*(?:있|가\s*있)/,
     build: (m, l) => list(`${clean(m[1] as string)} 알레르기`, `${topic(l)} ${clean(m[1] as string)} 알레르기가 있다 (건강, 알레르기)`),
+    relative: true,
+  },
+  {
+    // Quitting a habit (`담배 끊었어요`, `술 끊은 지 1년`): the habit holds no longer.
+    attribute: "health",
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
+    build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 끊었다 (건강, 습관)`), ended: true }),
     relative: true,
   },
   {
@@ -616,7 +623,7 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서))\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
@@ -630,6 +637,15 @@ export function koreanSentences(text: string): string[] {
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
   /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:퇴사(?:했|하였)|(?<=(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])(?:을|를)\s*)(?:그만뒀|그만두었|관뒀))/;
+/** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
+const WHILE_THEN = /^(.*?)([가-힣]+?)(?:시)?다가\s+(?:\S+\s+)*?\S*(?:그만뒀|그만두었|관뒀|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)/;
+/** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
+const DURATION = /(?<=^|\s)(?:원래는?|예전에는?|예전엔|오래|계속|쭉|한동안|\d+\s*(?:년|달|개월)(?:간|동안|정도|쯤)?|[가-힣]*까지)\s+/g;
+/** The activity a clause is about, as its topic or object (`테니스는 …`, `수영을 …`). */
+const ACTIVITY_TOPIC = /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)\s/;
+/** Nouns that name a workplace, not an activity (`회사`, `삼성전자`, `은행`). */
+const WORKPLACE = /(?:회사|직장|은행|병원|공장|전자|그룹|증권|카드|보험|센터|연구소|학교|학원)$/;
+
 /** Words that mark a change: what follows holds no longer (`이제 … 않아요`, `더 이상 안 …`). */
 const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)(?=\s)/;
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
@@ -663,15 +679,28 @@ function positiveOfEnded(sentence: string): string | undefined {
   // 그만뒀어요` (그만두다 only with a workplace's form: a course or a habit is no job).
   const left = LEFT_WORKPLACE.exec(sentence.slice(speakerFirst.length));
   if (left && !/^(?:회사|직장|일)$/.test(left[1] as string)) return `${left[1]}에서 일하고 있어요`;
+  // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
+  // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
+  const until = WHILE_THEN.exec(sentence);
+  if (until) {
+    const before = (until[1] as string).replace(DURATION, "");
+    const verb = until[2] as string;
+    const activity = /^(?:하|치|타|배우|다니|다녀)$/.test(verb) ? ACTIVITY_TOPIC.exec(before.replace(FIRST_PERSON, "")) : null;
+    if (activity && !WORKPLACE.test(activity[1] as string) && !REL_WORD.test(activity[1] as string)) return `취미는 ${activity[1]}예요`;
+    return `${before}${verb}고 있어요`;
+  }
   const past = USED_TO.exec(sentence.slice(speakerFirst.length));
-  if (past && PAST.test(sentence)) {
+  // The past may be set by the adverb alone, the verb in a connective (`예전에 제주에서 살아서`).
+  if (past && (PAST.test(sentence) || /[가-힣](?:아서|어서)$/.test(sentence))) {
     return sentence
       .slice(speakerFirst.length + past[0].length)
       .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
       .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
       .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
       .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
-      .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요");
+      .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
+      .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
+      .replace(DURATION, "");
   }
   return undefined;
 }
