@@ -166,7 +166,8 @@ function clean(value: string): string {
   return value.replace(/^[\s"'“”]+|[\s.,!?~"'“”]+$/g, "").trim();
 }
 
-type Built = Omit<CandidateFact, "subject" | "attribute" | "language">;
+/** What a rule builds; `attribute` overrides the rule's own (a rule reading several attributes' forms). */
+type Built = Omit<CandidateFact, "subject" | "attribute" | "language"> & { attribute?: string };
 const single = (value: string, text: string): Built => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string): Built => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
@@ -355,7 +356,7 @@ const RULES: Rule[] = [
     attribute: "work",
     // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
     re: new RegExp(
-      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|로\\s*일|으로\\s*일)`,
+      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
     ),
     build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
@@ -461,6 +462,35 @@ const RULES: Rule[] = [
       list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
   },
   {
+    // A relative clause of the speaker's verb, its noun then named (`제가 다니는 회사는 한화예요`,
+    // `키우는 강아지는 말티즈예요`, `많이 듣는 가수는 데이식스예요`): the attribute by the verb.
+    attribute: "work",
+    re: new RegExp(
+      `^(?:(?:제가|내가|저희가|우리가)\\s+)?(?:(?:요즘|요새|${DEGREE_WORDS}|자주)\\s+)*(다니는|일하는|근무하는|키우는|좋아하는|듣는|즐겨\\s*보는|보는|타는)\\s+(\\S+?)(?:은|는)\\s+(\\S+?)${COPULA}[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const [verb, noun, value] = [m[1] as string, m[2] as string, clean(m[3] as string)];
+      if (/다니는|일하는|근무하는/.test(verb)) {
+        if (/학교|대학|학원|대학원/.test(noun)) return { ...single(value, `${topic(l)} ${value}에 다닌다 (학교)`), attribute: "school" };
+        return /회사|직장|곳|데|병원|은행|팀/.test(noun) ? single(value, `${topic(l)} ${value}에서 일한다 (직장, 직업)`) : undefined;
+      }
+      if (verb === "키우는")
+        return new RegExp(`^(?:${PET})$`).test(noun)
+          ? { ...list(value, `${topic(l)} 반려동물 ${noun} ${value}를 키운다`, value), attribute: "pet" }
+          : undefined;
+      if (verb === "타는")
+        return /차|자동차|차량/.test(noun)
+          ? { ...list(value, `${topic(l)} ${value}를 탄다 (소유물)`, "차"), attribute: "belonging" }
+          : undefined;
+      return {
+        ...list(value, `${topic(l)} ${noun} ${josa(value, "을", "를")} 좋아한다 (좋아함)`),
+        attribute: "likes",
+        keyAttribute: "preference",
+      };
+    },
+    relative: true,
+  },
+  {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
@@ -493,7 +523,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "likes",
-    re: /(\S+?)(?:\s*팬(?:이에요|입니다|이야|이다)|에\s*관심이\s*(?:많|있))/,
+    // The copula in its connective forms too (`롯데 팬이라 자주 가`, `팬인데`, `팬이고`).
+    re: /(\S+?)(?:\s*팬(?:이에요|입니다|이야|이다|이라서|이라|인데|이고|이거든)|에\s*관심이\s*(?:많|있))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함, 관심)`), keyAttribute: "preference" };
