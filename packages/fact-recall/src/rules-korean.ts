@@ -141,6 +141,9 @@ function someoneElseDoes(clause: string): boolean {
 const FUTURE_STATE =
   /^(?:그럴|이럴|저럴|괜찮을|좋을|될|있을|없을|아닐|맞을|같을|어떨|힘들|바쁠|늦을|재밌을|재미있을|어려울|쉬울|추울|더울|많을|적을|클|작을|빠를|비쌀|싸|알|모를)$/;
 
+/** Words that say something recurs (`매일`, `매주`, `화요일마다`, `평일 저녁마다`, `일주일에 두 번`). */
+const HABIT_TIME =
+  "매일|매주|매달|주말마다|주말에|아침마다|저녁마다|밤마다|평일마다|[월화수목금토일]요일마다|퇴근\\s*후에?|퇴근하고|자주|항상|늘|틈틈이|일주일에\\s*(?:\\d+|한|두|세)\\s*번";
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
 const DEGREE_WORDS = "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상";
 const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
@@ -517,7 +520,33 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: /(?:매일|매주|주말마다|주말에|아침마다|저녁마다|퇴근\s*후에?|자주|항상|늘|틈틈이)\s+(?:\S+\s+)*?(\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\s))\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\s.!?~…]|$))/,
+    re: new RegExp(
+      `(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\\s.!?~…]|$))`,
+    ),
+    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // A habit of a 하다 verb written as one word (`매주 일요일에 배드민턴하는데`, `요즘 매일 요가해요`);
+    // not work or chores (`매일 야근해요`).
+    attribute: "hobby",
+    re: new RegExp(`(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?([가-힣A-Za-z]{2,}?)(?:하는데|해요|합니다|한다|하거든|하고|해)(?=[\\s.!?~…]|$)`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return /^(?:야근|출근|퇴근|근무|일|청소|설거지|빨래|운전|통화|연락|숙제|회의|출장|외식|배달|주문|공부|준비|생각|걱정|고민)$/.test(
+        v,
+      ) || SETTING.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
+    // Going to a place of an activity as a habit (`평일 저녁마다 헬스장 가요`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?(\\S*(?:헬스장|헬스|체육관|수영장|도서관|교회|성당|절|공방|요가원|암장|볼링장|골프장|테니스장|탁구장|댄스학원|클럽))(?:에|을|를)?\\s*(?:가요|가|갑니다|간다|가는데|가거든|다녀)(?=[\\s.!?~…]|$)`,
+    ),
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
     relative: true,
   },

@@ -1,0 +1,175 @@
+import { describe, expect, it } from "vitest";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
+
+/**
+ * Korean grammar classes the rules read (rules-korean.ts), one `describe` per class. The
+ * sentences are written for these tests: none is taken from a labelled bench set.
+ */
+const facts = (text: string) => extractFactsHeuristic(text).map((f) => [f.subject, f.attribute, f.value, f.ended ?? false]);
+const pairs = (text: string) => extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}`);
+
+describe("verb endings: 해요체, 합쇼체, 반말, connective and written-casual forms say the same", () => {
+  it.each([
+    // likes: the connective (-는데, -거든), -죠, the written-casual -함 and -더라.
+    ["저 떡볶이 진짜 좋아하는데 요즘 못 먹었어요", "user:likes", "떡볶이"],
+    ["나 재즈 좋아하거든", "user:likes", "재즈"],
+    ["팥빙수 엄청 좋아함", "user:likes", "팥빙수"],
+    ["저는 등산을 좋아합니다", "user:likes", "등산"],
+    // dislikes with a colloquial degree adverb (`젤`, `디게`, `겁나`).
+    ["겨울이 젤 싫어", "user:dislikes", "겨울"],
+    ["나 당근 디게 싫어함", "user:dislikes", "당근"],
+    // a 하다 verb written without a space (`일하는데`, `근무중`).
+    ["저 수원에 있는 물류센터에서 일하는데 야간조예요", "user:work", "물류센터"],
+    ["강남에서 근무중이에요", "user:work", "강남"],
+    // honorific connectives about a parent (`사시고`, `하시는데`).
+    ["어머니는 청주 사시고 아버지는 서울 계세요", "user's 어머니:residence", "청주"],
+    ["아빠는 요즘 볼링 좋아하시는데", "user's 아빠:likes", "볼링"],
+  ])("%s", (text, pair, value) => {
+    const found = extractFactsHeuristic(text).find((f) => `${f.subject}:${f.attribute}` === pair);
+    expect(found?.value).toContain(value);
+  });
+});
+
+describe("negation: 안/못/-지 않-/-지 못하-, spaced or not, with degree adverbs between", () => {
+  it.each([
+    ["회는 진짜 못 먹겠어요", "회"],
+    ["저 오이 잘 못먹어요", "오이"],
+    ["난 매운거 아예 못먹음", "매운거"],
+    ["술은 거의 안 마셔요", "술"],
+    ["우유를 마시지 못해요", "우유"],
+  ])("%s: a food or drink the speaker does not take", (text, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.attribute === "constraint");
+    expect(found?.value).toContain(value);
+  });
+
+  it("a meal skipped or a past meal is no diet (`점심을 거의 안 먹어요`, `밥 잘 못 먹었어`)", () => {
+    expect(pairs("점심을 거의 안 먹어요")).toEqual([]);
+    expect(pairs("밥 잘 못 먹었어")).toEqual([]);
+  });
+
+  it("`좋아하지 않아요` is a dislike; `안 좋아하는 건 아니에요` states none", () => {
+    expect(facts("저는 단 음식을 좋아하지 않아요")).toEqual([["user", "dislikes", "음식", false]]);
+    expect(pairs("커피를 안 좋아하는 건 아니에요")).not.toContain("user:likes");
+  });
+});
+
+describe("plans: -기로 했다, -ㄹ 거예요/거야/거라, -려구요, a date then a verb of going", () => {
+  it.each([
+    ["여름휴가는 가족이랑 오키나와 가기로 했어요", "오키나와"],
+    ["다음 달에 이직할 거라 정신없어", "이직"],
+    ["토요일에 치과 가보려구요", "치과"],
+    ["10월에 하프마라톤 나가기로 했어", "하프마라톤"],
+    ["올해 안에 운전면허 따려고", "운전면허"],
+  ])("%s", (text, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.attribute === "plan");
+    expect(found?.value).toContain(value);
+  });
+
+  it("a plan someone else made, or a suggestion, is none of the speaker's", () => {
+    expect(pairs("친구가 내년에 유학 가기로 했대")).not.toContain("user:plan");
+    expect(pairs("담주에 밥 먹자")).toEqual([]);
+  });
+});
+
+describe("kinship: in-laws and colloquial names of a spouse are relatives", () => {
+  it.each([
+    ["형부가 울산에서 일해요", "user's 형부", "work", "울산"],
+    ["매형은 경찰이에요", "user's 매형", "work", "경찰"],
+    ["신랑이 요즘 골프 배우고 있어요", "user's 신랑", "hobby", "골프"],
+    ["새언니는 대구 살아", "user's 새언니", "residence", "대구"],
+    ["시누이가 간호사예요", "user's 시누이", "work", "간호사"],
+  ])("%s", (text, subject, attribute, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.subject === subject && f.attribute === attribute);
+    expect(found?.value).toContain(value);
+  });
+});
+
+describe("what held and holds no longer: -다가, quitting verbs, a past time with a connective", () => {
+  it.each([
+    ["삼성전자 다니다가 작년에 그만뒀어요", "user", "work", "삼성전자"],
+    ["저 원래 인천에서 오래 살다가 작년에 이사왔어요", "user", "residence", "인천"],
+    ["테니스는 재작년까지 치다가 그만뒀어", "user", "hobby", "테니스"],
+    ["아버지는 은행 다니시다가 작년에 퇴직하셨어요", "user's 아버지", "work", "은행"],
+    ["저도 예전에 제주에서 2년 살아서 좀 알아요", "user", "residence", "제주"],
+  ])("%s", (text, subject, attribute, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.subject === subject && f.attribute === attribute && f.ended);
+    expect(found?.value).toContain(value);
+  });
+
+  it("quitting a habit (`담배 끊었어요`) ends it", () => {
+    expect(facts("담배는 재작년에 끊었어요")).toEqual([["user", "health", "담배", true]]);
+    expect(facts("저 술 끊은 지 1년 됐어요")).toEqual([["user", "health", "술", true]]);
+  });
+});
+
+describe("honorific verbs are never the speaker's: a sentence with one and no subject is the relative named before", () => {
+  it("`엄마는 … 하셔. 등산도 좋아하시고`: both about 엄마", () => {
+    expect(facts("엄마는 요즘 수영 다니셔. 등산도 좋아하시고")).toEqual([
+      ["user's 엄마", "hobby", "수영", false],
+      ["user's 엄마", "likes", "등산", false],
+    ]);
+  });
+
+  it("no relative before: an honorific verb states nothing of the speaker (`등산 좋아하세요`)", () => {
+    expect(pairs("등산 좋아하세요")).toEqual([]);
+    // 마시다 is no honorific: `마셔요` is the speaker's.
+    expect(pairs("우유를 못 마셔요")).toEqual(["user:constraint"]);
+  });
+
+  it("a degree word or a time before a verb of liking is not what is liked (`지금은 제일 좋아해요`)", () => {
+    expect(pairs("지금은 제일 좋아해요")).toEqual([]);
+  });
+});
+
+describe("copula connectives: -이라/-라서/-인데 end a clause that states a fact", () => {
+  it.each([
+    ["롯데 팬이라 사직구장 자주 가", "user", "likes", "롯데"],
+    ["저 약사인데 주말에도 일해요", "user", "work", "약사"],
+    ["동생이 군인이라서 잘 못 봐요", "user's 동생", "work", "군인"],
+  ])("%s", (text, subject, attribute, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.subject === subject && f.attribute === attribute);
+    expect(found?.value).toContain(value);
+  });
+});
+
+describe("relative clauses: the speaker's verb modifying a noun that is then named", () => {
+  it.each([
+    ["제가 다니는 회사는 한화시스템이에요", "user", "work", "한화시스템"],
+    ["내가 다니는 학교는 경북대야", "user", "school", "경북대"],
+    ["제가 키우는 강아지는 말티즈예요", "user", "pet", "말티즈"],
+    ["요즘 제가 제일 많이 듣는 가수는 데이식스예요", "user", "likes", "데이식스"],
+  ])("%s", (text, subject, attribute, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.subject === subject && f.attribute === attribute);
+    expect(found?.value).toContain(value);
+  });
+
+  it("someone else's relative clause is not the speaker's (`친구가 다니는 회사는 …`)", () => {
+    expect(pairs("친구가 다니는 회사는 카카오예요")).not.toContain("user:work");
+  });
+});
+
+describe("quoted speech and hearsay (-대, -래, -다고 했어, -다더라) are not the speaker's facts", () => {
+  it.each(["내년에 졸업한대", "부산으로 이사간다고 했어", "거기 직원들 다 개발자래", "그 집 사장님 일본 사람이라더라"])("%s", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:"))).toEqual([]);
+  });
+
+  it("a relative's hearsay is stored about the relative (`누나가 내년에 결혼한대` is not the speaker's)", () => {
+    expect(pairs("누나가 캐나다로 이사간대").every((p) => !p.startsWith("user:"))).toBe(true);
+  });
+});
+
+describe("time expressions: a habit said with 매주/요즘/N요일마다 and a 하다 verb written as one word", () => {
+  it.each([
+    ["매주 일요일 오후에 배드민턴하는데 재밌어요", "배드민턴"],
+    ["요즘 매일 아침 요가해요", "요가"],
+    ["화요일마다 도자기 공방 다녀", "공방"],
+    ["평일 저녁마다 헬스장 가요", "헬스"],
+  ])("%s", (text, value) => {
+    const found = extractFactsHeuristic(text).find((f) => f.attribute === "hobby");
+    expect(found?.value).toContain(value);
+  });
+
+  it("work done every day is no hobby (`매일 야근해요`)", () => {
+    expect(pairs("요즘 매일 야근해요")).not.toContain("user:hobby");
+  });
+});
