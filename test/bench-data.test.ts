@@ -39,6 +39,10 @@ describe("loadLocomo on a file of another kind", () => {
   it("reads the committed LoCoMo file and the Korean fixtures", () => {
     expect(loadLocomo(LOCOMO_PATH)).toHaveLength(7);
     expect(loadLocomo(resolve(root, "bench/fixtures/korean-trip-chat.locomo.json"))[0]?.turns).toHaveLength(59);
+    // The held-out set of 3 December 2026: a user with an assistant and two friends, every question's evidence a turn.
+    const heldout2 = loadLocomo(resolve(root, "bench/fixtures/korean-heldout2.locomo.json"));
+    expect(heldout2.map((c) => c.turns.length)).toEqual([60, 45]);
+    expect(heldout2.flatMap((c) => c.qa).filter((q) => q.evidence.length === 0)).toEqual([]);
   });
 
   it("names the field of a tau-bench file, a labelled-statements file and a broken turn", () => {
