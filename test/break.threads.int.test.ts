@@ -6,16 +6,16 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMessage } from "@langchain/core/messages";
 import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
-import { hideMemoryState, messageText } from "@threadwise/core";
+import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
+import { memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, modelFallbackMiddleware } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 import {
   agentModel,
   BACKENDS,
-  type Backend,
   backendStorage,
+  breakHarness,
   human,
   lastRequest,
   PNG_BASE64,
@@ -25,59 +25,9 @@ import {
 } from "./support/break-agent.js";
 
 const storage = backendStorage("brk");
+const { build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report } = breakHarness(storage);
 let threadNo = 0;
-
-/** An agent on a full stack; `extra` options for the stack. */
-function build(backend: Backend, extra: MemoryStackOptions = {}, shareWith?: { checkpointer: unknown }) {
-  const stack = memoryStack(stackOptions(storage(backend), extra));
-  const model = agentModel();
-  // in_memory has no shared storage: the fresh process gets the first one's saver.
-  const checkpointer = (shareWith && backend === "in_memory" ? shareWith.checkpointer : stack.checkpointer) as typeof stack.checkpointer;
-  const agent = hideMemoryState(createAgent({ model, tools: TOOLS, middleware: stack.middleware, checkpointer }));
-  return { agent, model, extra, checkpointer: checkpointer as NonNullable<typeof checkpointer> };
-}
-type Built = ReturnType<typeof build>;
-
-const cfg = (thread: string, checkpointId?: string) => ({
-  configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
-});
-const refusals = (b: Built) => b.model.providerLog.rejected.map((r) => r.violations.map((v) => `${v.provider}:${v.rule}: ${v.message}`));
-
-async function say(b: Built, thread: string, text: string, checkpointId?: string) {
-  return b.agent.invoke({ messages: [human(text)] }, cfg(thread, checkpointId));
-}
-async function messagesOf(b: Built, thread: string): Promise<BaseMessage[]> {
-  return ((await b.agent.graph.getState(cfg(thread))).values as { messages: BaseMessage[] }).messages;
-}
-async function headId(b: Built, thread: string): Promise<string> {
-  return (await b.agent.graph.getState(cfg(thread))).config.configurable?.checkpoint_id as string;
-}
-
-/** The same turn from the thread's head by `b` and by a fresh process: both requests, and both must match. */
-async function oracleTurn(backend: Backend, b: Built, thread: string, text: string) {
-  const at = await headId(b, thread);
-  const fresh = build(backend, b.extra, b);
-  await say(fresh, thread, text, at);
-  await say(b, thread, text, at);
-  return { mine: requestShape(lastRequest(b.model)), fresh: requestShape(lastRequest(fresh.model)), freshRefusals: refusals(fresh) };
-}
-
-/** A thread with tool turns, enough to summarize: parallel calls, a failing tool, a Command, a huge result. */
-async function busyThread(b: Built, thread: string) {
-  const texts = [
-    "My name is Mina and I live in Seoul.",
-    "TOOLS lookup,lookup",
-    "저는 부산으로 이사했어요.",
-    "TOOLS lookup,failing",
-    "TOOLS commanding,lookup",
-    "What is the weather?",
-    "TOOLS huge",
-    "Thanks, and my dog is Coco.",
-    "TOOLS lookup,commanding,lookup",
-    "Anything else?",
-  ];
-  for (const text of texts) await say(b, thread, text);
-}
+afterAll(() => console.log(report("break.threads")));
 
 describe.each(BACKENDS)("threads as LangGraph users drive them: %s", (backend) => {
   it("a busy thread (parallel calls, a throwing tool, a Command, a huge result): every request accepted, same as a fresh process", async () => {

@@ -12,10 +12,10 @@ import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
 import { uuid6 } from "@langchain/langgraph-checkpoint";
-import { messageText, toolCallsOf } from "@threadwise/core";
+import { hideMemoryState, messageText, toolCallsOf } from "@threadwise/core";
 import { type StrictFakeModel, scriptedModel, strictModel } from "@threadwise/core/testing";
-import { type MemoryStackOptions, migrate } from "@threadwise/memory";
-import { tool } from "langchain";
+import { type MemoryStackOptions, memoryStack, migrate } from "@threadwise/memory";
+import { createAgent, tool } from "langchain";
 import { afterAll, beforeAll } from "vitest";
 import { z } from "zod/v4";
 import { freshDatabase, testPoolMax } from "./postgres.js";
@@ -141,3 +141,80 @@ export function lastRequest(model: StrictFakeModel): BaseMessage[] {
 }
 
 export const human = (text: string, id?: string) => new HumanMessage({ content: text, ...(id ? { id } : {}) });
+
+/**
+ * Agents on a full `memoryStack` over `storage` (see {@link backendStorage}) and the helpers the
+ * break suites share: a turn, the stored messages, the head checkpoint, the refusals, a busy
+ * thread, and the fresh-process oracle (`oracleTurn`).
+ */
+export function breakHarness(storage: (backend: Backend) => MemoryStackOptions) {
+  /** Model calls checked, refused (any provider), oracle comparisons and those that differed, for the suite's report line. */
+  const tally = { calls: 0, refused: 0, compared: 0, differing: 0 };
+  const built: Array<{ model: StrictFakeModel }> = [];
+  /** An agent on a full stack; `extra` options for the stack. */
+  function build(backend: Backend, extra: MemoryStackOptions = {}, shareWith?: { checkpointer: unknown }) {
+    const stack = memoryStack(stackOptions(storage(backend), extra));
+    const model = agentModel();
+    // in_memory has no shared storage: the fresh process gets the first one's saver.
+    const checkpointer = (shareWith && backend === "in_memory" ? shareWith.checkpointer : stack.checkpointer) as typeof stack.checkpointer;
+    const agent = hideMemoryState(createAgent({ model, tools: TOOLS, middleware: stack.middleware, checkpointer }));
+    built.push({ model });
+    return { agent, model, extra, checkpointer: checkpointer as NonNullable<typeof checkpointer> };
+  }
+  type BreakAgent = ReturnType<typeof build>;
+
+  const cfg = (thread: string, checkpointId?: string) => ({
+    configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+  });
+  const refusals = (b: BreakAgent) =>
+    b.model.providerLog.rejected.map((r) => r.violations.map((v) => `${v.provider}:${v.rule}: ${v.message}`));
+
+  async function say(b: BreakAgent, thread: string, text: string, checkpointId?: string) {
+    return b.agent.invoke({ messages: [human(text)] }, cfg(thread, checkpointId));
+  }
+  async function messagesOf(b: BreakAgent, thread: string): Promise<BaseMessage[]> {
+    return ((await b.agent.graph.getState(cfg(thread))).values as { messages: BaseMessage[] }).messages;
+  }
+  async function headId(b: BreakAgent, thread: string): Promise<string> {
+    return (await b.agent.graph.getState(cfg(thread))).config.configurable?.checkpoint_id as string;
+  }
+
+  /** The same turn from the thread's head by `b` and by a fresh process: both requests, and both must match. */
+  async function oracleTurn(backend: Backend, b: BreakAgent, thread: string, text: string) {
+    const at = await headId(b, thread);
+    const fresh = build(backend, b.extra, b);
+    await say(fresh, thread, text, at);
+    await say(b, thread, text, at);
+    const mine = requestShape(lastRequest(b.model));
+    const other = requestShape(lastRequest(fresh.model));
+    tally.compared += 1;
+    if (JSON.stringify(mine) !== JSON.stringify(other)) tally.differing += 1;
+    return { mine, fresh: other, freshRefusals: refusals(fresh) };
+  }
+
+  /** A thread with tool turns, enough to summarize: parallel calls, a failing tool, a Command, a huge result. */
+  async function busyThread(b: BreakAgent, thread: string) {
+    const texts = [
+      "My name is Mina and I live in Seoul.",
+      "TOOLS lookup,lookup",
+      "저는 부산으로 이사했어요.",
+      "TOOLS lookup,failing",
+      "TOOLS commanding,lookup",
+      "What is the weather?",
+      "TOOLS huge",
+      "Thanks, and my dog is Coco.",
+      "TOOLS lookup,commanding,lookup",
+      "Anything else?",
+    ];
+    for (const text of texts) await say(b, thread, text);
+  }
+  /** Totals over every agent built so far (call it in `afterAll`). */
+  const report = (name: string) => {
+    for (const { model } of built.splice(0)) {
+      tally.calls += model.providerLog.requests;
+      tally.refused += model.providerLog.rejections;
+    }
+    return `[${name}] model calls=${tally.calls} refused=${tally.refused} oracle turns=${tally.compared} differing from a fresh process=${tally.differing}`;
+  };
+  return { build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report };
+}
