@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { recordViewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
 /**
@@ -10,6 +11,8 @@ import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./r
  *   some calls of a parallel call were answered and others never were (rejected in a
  *   human-in-the-loop review, interrupted), the group holds the answered results and, in place of
  *   the stored AI message, a copy of it without the unanswered calls ({@link MessageGroup.unanswered}).
+ *   A call id some provider refuses (`functions.lookup:0`) is sent as a portable one, in the call
+ *   and its results alike: copies again (`portable-call-ids.ts`).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
  *   it, an AI message none of whose calls has a result, a second result for the same call.
  */
@@ -103,7 +106,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       j += 1;
     }
     if (open.size === 0 && strays.length === 0) {
-      out.push({ kind: "tool_call", messages: [sendable(message, []), ...answered], start: i, end: j });
+      out.push({ kind: "tool_call", messages: portable([sendable(message, []), ...answered]), start: i, end: j });
     } else if (open.size === 0 || (answered.length > 0 && partlyAnswerable(calls, open))) {
       // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
       // call and its answers together, and report the strays as orphans of their own. A partly
@@ -113,6 +116,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       const group: MessageGroup = { kind: "tool_call", messages: members, start: i, end: j };
       if (open.size > 0) group.unanswered = [...open.keys()];
       members[0] = sendable(message, group.unanswered ?? []);
+      group.messages = portable(members);
       out.push(group);
       for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
     } else {
@@ -123,6 +127,23 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
   const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
   out.push({ kind, messages: [message], start: i, end: i + 1 });
   return i + 1;
+}
+
+/**
+ * A tool_call group's messages with every tool call id one all providers accept
+ * (`portable-call-ids.ts`): the array itself when every id already is.
+ */
+function portable(members: BaseMessage[]): BaseMessage[] {
+  let out: BaseMessage[] | undefined;
+  for (let k = 0; k < members.length; k += 1) {
+    const m = members[k] as BaseMessage;
+    const sent = withPortableCallIds(m);
+    if (sent !== m) {
+      out ??= members.slice();
+      out[k] = sent;
+    }
+  }
+  return out ?? members;
 }
 
 /**
@@ -207,6 +228,7 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
     callsLeftOut.set(message, byIds);
   }
   byIds.set(key, copy);
+  recordViewCopy(copy, message);
   return copy;
 }
 

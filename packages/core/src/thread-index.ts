@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { type GroupKind, groupMessages, isEmptyContent, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+import { storedOriginal } from "./portable-call-ids.js";
 import type { SelectViewOptions, ViewSelection } from "./view.js";
 
 /** Where one group of a thread lies; its messages are read from the indexed array. */
@@ -105,7 +106,7 @@ class Index implements ThreadIndex {
     let count = 0;
     for (const g of groupMessages(messages)) {
       this.groups.push({ kind: g.kind, start: g.start, end: g.end });
-      if (g.messages[0] !== messages[g.start]) this.substitutes.set(g.start, g.messages[0] as BaseMessage);
+      this.noteSubstitutes(g, messages);
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         count += g.messages.length;
@@ -123,6 +124,26 @@ class Index implements ThreadIndex {
       }
     }
     this.protectedFrom = protectedCandidate(this.groups, this.candidates);
+  }
+
+  /**
+   * Records the positions of `g` whose message the group holds as a copy (a partly answered call,
+   * portable call ids). A group's messages are its span's in order, less the strays of a
+   * tool_call group (orphans of their own); a copy is told from a stray by what it was copied from.
+   */
+  private noteSubstitutes(g: MessageGroup, messages: readonly BaseMessage[]): void {
+    const members = g.messages;
+    if (members[0] === messages[g.start] && (g.kind !== "tool_call" || members.every((m, k) => m === messages[g.start + k]))) return;
+    let k = 0;
+    for (let p = g.start; p < g.end && k < members.length; p += 1) {
+      const m = members[k] as BaseMessage;
+      const stored = messages[p] as BaseMessage;
+      if (m === stored) k += 1;
+      else if (storedOriginal(m) === stored) {
+        this.substitutes.set(p, m);
+        k += 1;
+      }
+    }
   }
 
   isFor(messages: readonly BaseMessage[]): boolean {

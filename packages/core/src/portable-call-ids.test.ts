@@ -1,0 +1,93 @@
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { describe, expect, it } from "vitest";
+import { assembleView, EMPTY_DECISIONS } from "./assemble-view.js";
+import { groupMessages, toolCallsOf } from "./groups.js";
+import { PORTABLE_CALL_ID, portableCallId, withPortableCallIds } from "./portable-call-ids.js";
+import { validateProviderRequest } from "./testing/provider-validator.js";
+
+const NONE = EMPTY_DECISIONS;
+
+/** A thread first served by Kimi K2 through an OpenAI-compatible endpoint: its call ids are `functions.<name>:<n>`. */
+function kimiThread(): BaseMessage[] {
+  return [
+    new HumanMessage({ id: "h1", content: "Seat 12A free tomorrow? 내일 12A 비었나요?" }),
+    new AIMessage({
+      id: "a1",
+      content: "",
+      tool_calls: [
+        { id: "functions.lookup:0", name: "lookup", args: { q: "12A" }, type: "tool_call" },
+        { id: "functions.lookup:1", name: "lookup", args: { q: "12B" }, type: "tool_call" },
+      ],
+      additional_kwargs: {
+        tool_calls: [
+          { id: "functions.lookup:0", type: "function", function: { name: "lookup", arguments: '{"q":"12A"}' } },
+          { id: "functions.lookup:1", type: "function", function: { name: "lookup", arguments: '{"q":"12B"}' } },
+        ],
+      },
+    }),
+    new ToolMessage({ id: "t1", content: "12A free", tool_call_id: "functions.lookup:0" }),
+    new ToolMessage({ id: "t2", content: "12B taken", tool_call_id: "functions.lookup:1" }),
+    new AIMessage({ id: "a2", content: "12A is free." }),
+    new HumanMessage({ id: "h2", content: "Book it." }),
+  ];
+}
+
+describe("portable tool call ids (R33: a thread continued by another provider)", () => {
+  it("maps only ids some provider refuses, the same way every time, within Anthropic's and Bedrock's rules", () => {
+    expect(portableCallId("call_abc-1")).toBe("call_abc-1");
+    expect(portableCallId("toolu_01A09q90qw90lq917835lq9")).toBe("toolu_01A09q90qw90lq917835lq9");
+    expect(portableCallId("")).toBe("");
+    const ids = ["functions.lookup:0", "functions.lookup:1", "call_x|fc_y", "a".repeat(65), "호출:1", "functions_lookup_0"];
+    const mapped = ids.map(portableCallId);
+    for (const id of mapped.slice(0, 5)) expect(id).toMatch(PORTABLE_CALL_ID);
+    expect(new Set(mapped).size).toBe(ids.length);
+    expect(mapped).toEqual(ids.map(portableCallId));
+    expect(mapped[0]).toMatch(/^functions_lookup_0_[0-9a-f]{12}$/);
+  });
+
+  it("before: a Kimi thread's view is refused by Anthropic and Bedrock; after: every provider accepts it, call and results renamed alike", () => {
+    const thread = kimiThread();
+    const stored = JSON.stringify(thread);
+    // What was sent before portable ids: the stored messages as they are.
+    const rules = (messages: BaseMessage[]) => validateProviderRequest(messages).map((v) => `${v.provider}:${v.rule}`);
+    expect(new Set(rules(thread))).toEqual(new Set(["anthropic:tool_call_id", "bedrock:tool_call_id"]));
+    const view = assembleView(thread, new SystemMessage("Be brief."), NONE).messages;
+    expect(rules(view)).toEqual([]);
+    const calls = toolCallsOf(view[1] as BaseMessage).map((c) => c.id);
+    expect(calls).toEqual([portableCallId("functions.lookup:0"), portableCallId("functions.lookup:1")]);
+    expect(view.slice(2, 4).map((m) => (m as ToolMessage).tool_call_id)).toEqual(calls);
+    expect(((view[1] as AIMessage).additional_kwargs.tool_calls ?? []).map((c) => c.id)).toEqual(calls);
+    // Ids of the messages, text and order are those stored; the stored thread is unchanged.
+    expect(view.map((m) => m.id)).toEqual(thread.map((m) => m.id));
+    expect(view.map((m) => m.content)).toEqual(thread.map((m) => m.content));
+    expect(JSON.stringify(thread)).toBe(stored);
+  });
+
+  it("a partly answered parallel call keeps its answered result under the portable id", () => {
+    const thread = kimiThread().filter((m) => m.id !== "t2");
+    const groups = groupMessages(thread);
+    const call = groups.find((g) => g.kind === "tool_call");
+    expect(call?.unanswered).toEqual(["functions.lookup:1"]);
+    const view = assembleView(thread, new SystemMessage(""), NONE).messages;
+    expect(validateProviderRequest(view)).toEqual([]);
+    expect(toolCallsOf(view[1] as BaseMessage).map((c) => c.id)).toEqual([portableCallId("functions.lookup:0")]);
+  });
+
+  it("OpenAI Responses output items and content blocks follow the calls; a fresh copy of the thread maps to equal messages", () => {
+    const ai = new AIMessage({
+      id: "a1",
+      content: [{ type: "tool_use", id: "functions.lookup:0", name: "lookup", input: {} }],
+      tool_calls: [{ id: "functions.lookup:0", name: "lookup", args: {}, type: "tool_call" }],
+      response_metadata: { output: [{ type: "function_call", call_id: "functions.lookup:0", name: "lookup", arguments: "{}" }] },
+    });
+    const copy = withPortableCallIds(ai) as AIMessage;
+    const id = portableCallId("functions.lookup:0");
+    expect((copy.content as Array<{ id: string }>)[0]?.id).toBe(id);
+    expect((copy.response_metadata.output as Array<{ call_id: string }>)[0]?.call_id).toBe(id);
+    expect(withPortableCallIds(ai)).toBe(copy);
+    const again = withPortableCallIds(new AIMessage({ ...ai, content: ai.content, tool_calls: ai.tool_calls }) as BaseMessage);
+    expect(toolCallsOf(again)).toEqual(toolCallsOf(copy));
+    const plain = new ToolMessage({ content: "ok", tool_call_id: "call_1" });
+    expect(withPortableCallIds(plain)).toBe(plain);
+  });
+});

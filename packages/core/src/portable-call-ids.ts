@@ -1,0 +1,128 @@
+/**
+ * Tool call ids every provider accepts (spec R4, R33). A thread keeps the ids of the model that
+ * made each call, and some models make ids that other providers refuse: Kimi K2 (`functions.lookup:0`),
+ * OpenAI Codex's `call_id|item_id`, ids with `.` `:` `|` or over 64 characters. Anthropic requires
+ * `^[a-zA-Z0-9_-]+$` (`messages.1.content.0.tool_use.id: String should match pattern ...`) and
+ * Bedrock Converse 1-64 of the same characters, so a thread served by one model and continued by
+ * another (`modelFallbackMiddleware`, a model switch, an imported history) is refused on every
+ * later turn. Public reports: https://github.com/continuedev/continue/issues/10416,
+ * https://github.com/openclaw/openclaw/issues/7107, https://github.com/farion1231/cc-switch/issues/1181.
+ *
+ * Decision: the view sends such an id as a portable one, the same wherever it occurs (the call, the
+ * provider's copies of it, its results), derived from the id alone (a fresh process sends the same);
+ * ids that are already portable are sent as stored, and the stored thread is never changed.
+ */
+import { createHash } from "node:crypto";
+import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
+import { messageType, toolCallsOf } from "./groups.js";
+
+/** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
+export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+
+/** Characters of a non-portable id kept in its portable form (the rest is a digest). */
+const KEPT_CHARACTERS = 40;
+
+/**
+ * The id a view sends for the tool call id `id`: `id` itself when portable (or empty: a call
+ * without id is not an id problem), else its characters outside `[a-zA-Z0-9_-]` as `_`, cut to
+ * 40, then `_` and 12 hex characters of its SHA-256 (at most 53 characters; two ids that differ
+ * only in the replaced characters stay apart). Pure: every process maps an id the same way.
+ * @example
+ * portableCallId("functions.lookup:0"); // "functions_lookup_0_" + 12 hex characters
+ * portableCallId("call_abc"); // "call_abc"
+ */
+export function portableCallId(id: string): string {
+  if (id === "" || PORTABLE_CALL_ID.test(id)) return id;
+  const digest = createHash("sha256").update(id).digest("hex").slice(0, 12);
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, KEPT_CHARACTERS)}_${digest}`;
+}
+
+const isPortable = (id: unknown): boolean => typeof id !== "string" || id === "" || PORTABLE_CALL_ID.test(id);
+
+/** Copies made by {@link withPortableCallIds}, per message, so every hook of a call shares one object. */
+const portableCopies = new WeakMap<BaseMessage, BaseMessage>();
+/** The message each copy a view sends in place of a stored one was made from (this file's and `withoutCalls`'). */
+const copiedFrom = new WeakMap<BaseMessage, BaseMessage>();
+
+/** Records that `copy` is sent in place of `original` (so an index can tell it from another message). @internal */
+export function recordViewCopy(copy: BaseMessage, original: BaseMessage): void {
+  copiedFrom.set(copy, copiedFrom.get(original) ?? original);
+}
+
+/** The stored message `message` is a view copy of, or `message` itself. @internal */
+export function storedOriginal(message: BaseMessage): BaseMessage {
+  return copiedFrom.get(message) ?? message;
+}
+
+const mapId = (value: unknown): unknown => (typeof value === "string" ? portableCallId(value) : value);
+
+/**
+ * `message` with every tool call id made portable ({@link portableCallId}): an AI message's
+ * `tool_calls`, `invalid_tool_calls`, `additional_kwargs.tool_calls`, `tool_use` / `tool_call` /
+ * `function_call` content blocks and OpenAI Responses output items (`response_metadata.output`,
+ * `call_id`); a ToolMessage's `tool_call_id`. `message` itself when every id is portable (the
+ * usual case: one regular-expression test per call). The same copy for the same message; the
+ * message is not changed.
+ */
+export function withPortableCallIds(message: BaseMessage): BaseMessage {
+  const type = messageType(message);
+  if (type === "tool") {
+    if (isPortable((message as ToolMessage).tool_call_id)) return message;
+  } else if (type !== "ai" || toolCallsOf(message).every((call) => isPortable(call.id))) return message;
+  const known = portableCopies.get(message);
+  if (known) return known;
+  const copy = type === "tool" ? toolCopy(message as ToolMessage) : aiCopy(message as AIMessage);
+  portableCopies.set(message, copy);
+  recordViewCopy(copy, message);
+  return copy;
+}
+
+function toolCopy(m: ToolMessage): ToolMessage {
+  return new ToolMessage({
+    id: m.id,
+    name: m.name,
+    content: m.content as never,
+    tool_call_id: portableCallId(m.tool_call_id),
+    status: m.status,
+    artifact: m.artifact,
+    additional_kwargs: m.additional_kwargs,
+    response_metadata: m.response_metadata,
+  });
+}
+
+function aiCopy(ai: AIMessage): AIMessage {
+  const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
+  if (Array.isArray(kwargs.tool_calls))
+    kwargs.tool_calls = (kwargs.tool_calls as Array<Record<string, unknown>>).map((call) => ({ ...call, id: mapId(call?.id) }));
+  const content = Array.isArray(ai.content)
+    ? (ai.content as Array<Record<string, unknown> | string>).map((block) =>
+        typeof block !== "string" && ["tool_use", "tool_call", "function_call"].includes(String(block.type))
+          ? {
+              ...block,
+              ...("id" in block ? { id: mapId(block.id) } : {}),
+              ...("call_id" in block ? { call_id: mapId(block.call_id) } : {}),
+            }
+          : block,
+      )
+    : ai.content;
+  const metadata = ai.response_metadata as Record<string, unknown> | undefined;
+  const output = metadata?.output;
+  const response_metadata = Array.isArray(output)
+    ? {
+        ...metadata,
+        output: (output as Array<Record<string, unknown>>).map((item) =>
+          item && typeof item === "object" && "call_id" in item ? { ...item, call_id: mapId(item.call_id) } : item,
+        ),
+      }
+    : metadata;
+  return new AIMessage({
+    id: ai.id,
+    name: ai.name,
+    content: content as never,
+    tool_calls: (ai.tool_calls ?? []).map((call) => ({ ...call, id: call.id === undefined ? undefined : portableCallId(call.id) })),
+    invalid_tool_calls: (ai.invalid_tool_calls ?? []).map((call) => ({ ...call, id: mapId(call.id) as string | undefined })),
+    additional_kwargs: kwargs,
+    response_metadata: response_metadata as never,
+    ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
+  });
+}
