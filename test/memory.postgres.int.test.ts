@@ -244,6 +244,12 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     expect(before.checkpoints).toBeGreaterThan(0);
     expect(before.blobs).toBeGreaterThan(0);
     expect(dry.candidates[0]).toMatchObject(before);
+    // Each candidate shows its own last write (was 1970-01-01 for every thread: the row counts'
+    // placeholder date overwrote it), and a thread written now is no candidate by id with a cutoff.
+    const [stored] = await sql(db.url, `SELECT updated_at FROM "${db.schema}".threadwise_threads WHERE thread_id = 'p-old-1'`);
+    expect(dry.candidates[0]?.updatedAt.getTime()).toBe((stored.updated_at as Date).getTime());
+    expect((await prune({ ...target, threadId: "p-new" })).candidates[0]?.updatedAt.getTime()).toBeGreaterThan(Date.now() - 3_600_000);
+    expect((await prune({ ...target, threadId: "p-new", olderThanDays: 30 })).candidates).toEqual([]);
     expect(await rowsOf(db.url, db.schema, "p-old-1")).toEqual(before);
 
     const applied = await prune({ ...target, olderThanDays: 30, apply: true });

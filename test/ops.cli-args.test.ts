@@ -4,7 +4,7 @@
  * plain identifier checked before any connection, `--thread-id` follows the one thread-id rule.
  * Each refused case has its expected exit code and error code, and deletes nothing.
  */
-import { mkdtempSync, rmSync } from "node:fs";
+import { existsSync, mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
@@ -39,6 +39,7 @@ beforeAll(async () => {
   const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
   await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable: { thread_id: "kept" } });
   await stack.checkpointer?.close();
+  expect((await cli(["keyring", "create", join(dir, "k.json")])).code).toBe(0);
 });
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
@@ -75,6 +76,22 @@ const CASES: Case[] = [
   [["retention", "--sqlite", sqlitePath], { MEMORY_RETENTION_DAYS: "0x10" }, USAGE, [INVALID, "MEMORY_RETENTION_DAYS"]],
   [["retention", "--sqlite", sqlitePath], { MEMORY_RETENTION_DAYS: "" }, USAGE, [INVALID, "MEMORY_RETENTION_DAYS"]],
   [["retention", "--sqlite", sqlitePath], {}, USAGE, [INVALID, "--days"]],
+  // A store, DSN or keyring missing is a usage error naming the flag (was: a bare Error or the driver's
+  // "unable to open database file", exit 1), and a mistyped SQLite path is never created.
+  [["prune", "--sqlite", join(dir, "typo.sqlite"), "--older-than-days", "30"], {}, USAGE, [INVALID, "--sqlite", join(dir, "typo.sqlite")]],
+  [["retention", "--sqlite", join(dir, "typo.sqlite"), "--days", "30"], {}, USAGE, [INVALID, "--sqlite", "MEMORY_SQLITE_PATH"]],
+  [["migrate"], {}, USAGE, [INVALID, "--dsn", "POSTGRES_MIGRATION_DSN"]],
+  [["keyring", "reencrypt", "--sqlite", sqlitePath], {}, USAGE, [INVALID, "--keyring", "THREADWISE_MEMORY_KEYRING"]],
+  [["keyring", "reencrypt", "--keyring", join(dir, "k.json")], {}, USAGE, [INVALID, "--dsn", "POSTGRES_MEMORY_DSN"]],
+  [
+    ["keyring", "reencrypt", "--keyring", join(dir, "k.json"), "--sqlite", sqlitePath, "--batch-size", "1e3"],
+    {},
+    USAGE,
+    [INVALID, "--batch-size"],
+  ],
+  [["keyring", "reencrypt", "--keyring", join(dir, "k.json"), "--dsn", DEAD_DSN, "--schema", "a b"], {}, USAGE, [INVALID, "--schema"]],
+  // user-memory-retention works on the PostgresStore only: --help no longer offers --sqlite.
+  [["user-memory-retention", "--sqlite", sqlitePath, "--days", "3"], {}, 1, ["unknown option '--sqlite'"]],
   [prune("--olderthan", "3"), {}, 1, ["unknown option"]],
   [prune("--older-than-days"), {}, 1, ["argument missing"]],
 ];
@@ -92,8 +109,16 @@ describe("CLI argument matrix", () => {
     const dry = await cli(prune("--older-than-days", "30"));
     expect(dry.code).toBe(0);
     expect((await cli(prune("--thread-id", "kept"))).stdout).toContain("dry run: 1 thread(s)");
+    expect(existsSync(join(dir, "typo.sqlite"))).toBe(false);
     console.log(
       `[cli matrix] ${CASES.length} refused argument cases, ${CASES.filter((c) => c[2] === USAGE).length} with exit ${USAGE}; thread "kept" survived`,
     );
+  });
+
+  it("--version prints the package's version", async () => {
+    const { version } = JSON.parse(readFileSync(join(import.meta.dirname, "../packages/memory/package.json"), "utf8")) as {
+      version: string;
+    };
+    for (const flag of ["--version", "-V"]) expect(await cli([flag])).toEqual({ code: 0, stdout: `${version}\n`, stderr: "" });
   });
 });

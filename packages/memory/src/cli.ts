@@ -1,3 +1,4 @@
+import { createRequire } from "node:module";
 import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { Command, CommanderError, Option } from "commander";
@@ -10,6 +11,9 @@ import { progressBar } from "./progress-bar.js";
 import { type PruneReport, prune, retention } from "./prune.js";
 import { dsnSecrets, redactConfig, redactSecrets } from "./redact.js";
 import { normalizeThreadId } from "./thread-id.js";
+
+/** This package's version (`threadwise --version`), from its package.json one folder above `src/` and `dist/`. */
+const VERSION = (createRequire(import.meta.url)("../package.json") as { version: string }).version;
 
 /** Exit code of a command line the CLI refuses before doing anything (a bad flag value). */
 export const CLI_USAGE_EXIT_CODE = 2;
@@ -69,6 +73,7 @@ export function createCli(io: CliIo = {}): Command {
   const err = io.stderr ?? ((text: string) => void process.stderr.write(text));
   const program = new Command("threadwise")
     .description("Operations for threadwise memory: migrations, pruning, retention, keyrings, config.")
+    .version(VERSION, "-V, --version", "print the version of @threadwise/memory")
     .configureOutput({ writeOut: out, writeErr: err })
     .exitOverride();
 
@@ -82,7 +87,7 @@ export function createCli(io: CliIo = {}): Command {
     .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
     .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[] }) => {
       const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env);
-      if (!dsn) throw new Error(`give --dsn or set ${MIGRATION_DSN_ENV}`);
+      if (!dsn) throw new ThreadwiseConfigError("--dsn", `give --dsn DSN (a role with DDL rights) or set ${MIGRATION_DSN_ENV}`);
       const result = await migrate({ dsn, schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env), grantTo: opts.grantTo });
       out(
         `${result.applied.length === 0 ? "schema already current" : `applied ${result.applied.join(", ")}`}; checkpoint v${result.checkpoint}, store v${result.store}, threadwise v${result.threadwise}\n`,
@@ -205,20 +210,25 @@ export function createCli(io: CliIo = {}): Command {
     },
   );
 
-  target(
-    program
-      .command("user-memory-retention")
-      .description("Delete user-memory items last written N days ago or earlier (every user, or one tenant's). Irreversible.")
-      .requiredOption("--days <n>", "days (a whole number >= 1)", positiveWhole("--days"))
-      .option("--tenant-id <id>", "only this tenant's users"),
-  ).action(async (opts: TargetOpts & { days: number; tenantId?: string }) => {
-    const { deleted, before } = await userMemoryRetention({ ...targetOf(opts), days: opts.days, tenantId: opts.tenantId });
-    out(
-      opts.json
-        ? `${JSON.stringify({ deleted, before }, null, 2)}\n`
-        : `deleted ${deleted} user-memory item(s) last written before ${before.toISOString()}\n`,
-    );
-  });
+  // PostgreSQL only: beside SQLite, user memory lives in the app's own store (userMemoryRetention({ store })).
+  program
+    .command("user-memory-retention")
+    .description(
+      "Delete user-memory items last written N days ago or earlier (every user, or one tenant's), in the PostgresStore of the memory database. Irreversible.",
+    )
+    .requiredOption("--days <n>", "days (a whole number >= 1)", positiveWhole("--days"))
+    .option("--tenant-id <id>", "only this tenant's users")
+    .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MEMORY_ENV.postgresDsn})`)
+    .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
+    .option("--json", "print the report as JSON")
+    .action(async (opts: TargetOpts & { days: number; tenantId?: string }) => {
+      const { deleted, before } = await userMemoryRetention({ ...targetOf(opts), days: opts.days, tenantId: opts.tenantId });
+      out(
+        opts.json
+          ? `${JSON.stringify({ deleted, before }, null, 2)}\n`
+          : `deleted ${deleted} user-memory item(s) last written before ${before.toISOString()}\n`,
+      );
+    });
 
   program
     .command("config")

@@ -1,11 +1,12 @@
 import { type BaseCheckpointSaver, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import { envString } from "@threadwise/core";
+import { envString, parseWholeNumber, ThreadwiseConfigError } from "@threadwise/core";
 import { createKeyring, encryptCheckpointer, KEYRING_ENV, loadKeyring, reencrypt, rotateKeyring } from "@threadwise/encryption";
 import type { Command } from "commander";
 import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
-import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
+import { loadPostgresSaver, loadSqliteSaver, openExistingSqliteFile } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
+import { assertSchemaName } from "./pg-thread-registry.js";
 import { progressBar } from "./progress-bar.js";
 
 /** Default path of a development keyring when neither an argument nor env names one. */
@@ -54,11 +55,18 @@ export function addKeyringCommands(
       `Re-seal every stored record with the keyring's active kid, in batches (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite).`,
     )
     .option("--keyring <path>", `keyring file (default: env ${KEYRING_ENV})`)
-    .option("--dsn <dsn>", "PostgreSQL DSN")
+    .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MIGRATION_DSN_ENV}, else ${MEMORY_ENV.postgresDsn})`)
     .option("--sqlite <path>", "SQLite memory file instead of PostgreSQL")
-    .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)")
+    .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)", (value: string) =>
+      assertSchemaName(value, "--schema"),
+    )
     .option("--agent-id <id>", "agent id the data keys are derived for", "default")
-    .option("--batch-size <n>", "rows per transaction", (v) => Number.parseInt(v, 10), 100)
+    .option(
+      "--batch-size <n>",
+      "rows per transaction (a whole number >= 1)",
+      (value: string) => parseWholeNumber(value, "--batch-size", { min: 1, max: 1_000_000 }),
+      100,
+    )
     .option("--dry-run", "count records per kid without writing")
     .action(
       async (opts: {
@@ -71,18 +79,25 @@ export function addKeyringCommands(
         dryRun?: boolean;
       }) => {
         if (opts.keyring === undefined && envString(KEYRING_ENV, env) === undefined)
-          throw new Error(`give --keyring or set ${KEYRING_ENV}`);
+          throw new ThreadwiseConfigError(
+            "--keyring",
+            `give --keyring PATH or set ${KEYRING_ENV} (the keyring the records were sealed with)`,
+          );
         const keyring = loadKeyring(opts.keyring, env, "--keyring");
         let inner: BaseCheckpointSaver;
         let close: () => Promise<void>;
         if (opts.sqlite) {
           const SqliteSaver = loadSqliteSaver();
-          const db = new (loadBetterSqlite3())(opts.sqlite, { fileMustExist: true });
+          const db = openExistingSqliteFile(opts.sqlite);
           inner = new SqliteSaver(db, new JsonPlusSerializer());
           close = async () => void db.close();
         } else {
           const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env) ?? envString(MEMORY_ENV.postgresDsn, env);
-          if (!dsn) throw new Error(`give --dsn, --sqlite, or set ${MIGRATION_DSN_ENV}`);
+          if (!dsn)
+            throw new ThreadwiseConfigError(
+              "--dsn",
+              `give --dsn DSN or --sqlite FILE, or set ${MIGRATION_DSN_ENV} or ${MEMORY_ENV.postgresDsn}`,
+            );
           const schema = opts.schema ?? envString(MEMORY_ENV.postgresSchema, env) ?? "public";
           const PostgresSaver = loadPostgresSaver();
           const pool = createMemoryPool(dsn, { max: 2 });

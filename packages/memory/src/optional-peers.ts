@@ -1,8 +1,10 @@
+import { existsSync } from "node:fs";
 import { createRequire } from "node:module";
+import { resolve } from "node:path";
 import type { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
-import { ThreadwiseError } from "@threadwise/core";
+import { ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
 
@@ -66,6 +68,21 @@ export function loadPeer<T>(name: string, backend: PeerBackend, load: (name: str
 export function loadBetterSqlite3(): typeof BetterSqlite3 {
   const loaded = loadPeer<typeof BetterSqlite3 | { default: typeof BetterSqlite3 }>("better-sqlite3", "sqlite");
   return "default" in loaded && typeof loaded.default === "function" ? loaded.default : (loaded as typeof BetterSqlite3);
+}
+
+/**
+ * Opens an existing SQLite memory file for an operation (prune, retention, erase-user, reencrypt),
+ * never creating one: a mistyped path would otherwise report an empty store.
+ * @throws ThreadwiseConfigError (`sqlitePath`) naming the path when no file is there;
+ *   ThreadwiseMissingPeerError without better-sqlite3.
+ */
+export function openExistingSqliteFile(path: string): BetterSqlite3.Database {
+  if (!existsSync(path))
+    throw new ThreadwiseConfigError(
+      "sqlitePath",
+      `no SQLite memory file at ${resolve(path)} (--sqlite); give the file the agent's memoryStack writes (MEMORY_SQLITE_PATH, default ./<project>_memory.sqlite)`,
+    );
+  return new (loadBetterSqlite3())(path, { fileMustExist: true });
 }
 
 /** `@langchain/langgraph-checkpoint-sqlite`'s `SqliteSaver` (backend `sqlite`). @throws ThreadwiseMissingPeerError */

@@ -18,6 +18,7 @@ import {
   type ThreadHead,
   type ThreadInfo,
   type ThreadRegistry,
+  type ThreadRowCounts,
   type WritesTarget,
 } from "./thread-registry.js";
 
@@ -449,8 +450,9 @@ export class PgThreadRegistry implements ThreadRegistry {
     );
   }
 
-  async #counts(threadIds: string[]): Promise<Map<string, ThreadInfo>> {
-    const out = new Map<string, ThreadInfo>();
+  /** Row counts per thread; the thread's `updatedAt` is the registry row's, never part of these. */
+  async #counts(threadIds: string[]): Promise<Map<string, ThreadRowCounts>> {
+    const out = new Map<string, ThreadRowCounts>();
     if (threadIds.length === 0) return out;
     const { rows } = await this.#pool.query<{ thread_id: string; checkpoints: string; blobs: string; writes: string; archived: string }>(
       `SELECT id AS thread_id,
@@ -463,8 +465,6 @@ export class PgThreadRegistry implements ThreadRegistry {
     );
     for (const row of rows)
       out.set(row.thread_id, {
-        threadId: row.thread_id,
-        updatedAt: new Date(0),
         checkpoints: Number(row.checkpoints),
         blobs: Number(row.blobs),
         writes: Number(row.writes),

@@ -1,6 +1,6 @@
 import { ThreadwiseConfigError } from "@threadwise/core";
 import type { PgPoolMode } from "./config.js";
-import { loadBetterSqlite3 } from "./optional-peers.js";
+import { openExistingSqliteFile } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName, PgThreadRegistry } from "./pg-thread-registry.js";
@@ -27,7 +27,8 @@ export interface OpsTarget {
 /**
  * Opens the registry of a target; PostgreSQL targets are checked for the expected schema version
  * first. `close()` releases what was opened here.
- * @throws ThreadwiseConfigError when the target names no store; ThreadwiseSchemaVersionError.
+ * @throws ThreadwiseConfigError when the target names no store or no SQLite file is at `sqlitePath`;
+ *   ThreadwiseSchemaVersionError.
  */
 export async function openRegistry(target: OpsTarget): Promise<{ registry: ThreadRegistry; close: () => Promise<void> }> {
   if (target.registry) return { registry: target.registry, close: async () => {} };
@@ -42,7 +43,7 @@ export async function openRegistry(target: OpsTarget): Promise<{ registry: Threa
     return { registry: new PgThreadRegistry(pool, target.schema ?? "public"), close: () => pool.end() };
   }
   if (target.sqlitePath) {
-    const db = new (loadBetterSqlite3())(target.sqlitePath, { fileMustExist: true });
+    const db = openExistingSqliteFile(target.sqlitePath);
     return { registry: new SqliteThreadRegistry(db), close: async () => void db.close() };
   }
   throw new ThreadwiseConfigError("target", "give a PostgreSQL DSN (--dsn) or a SQLite file (--sqlite)");
