@@ -137,7 +137,7 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
-export { SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
+export { declaredSummarySlot, SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
 export {
   ENGLISH_STOPWORDS,
   isStopword,

@@ -129,8 +129,10 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
  * 3. `windowTrim` (unless `windowSize: false`): the window of recent groups. Before summarize, so
  *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
- * 4. `summarize` (default on; after core's `summarySlotMiddleware`, which declares its state with no
- *    hook, so LangChain parses no state schema of summarize's at each model call), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
+ * 4. `summarize` (default on), 5. `workMemory`, 6. `factRecall`: producers of context blocks.
+ *    Before them, when summarize, workMemory, userMemory or persistTrim is on, core's
+ *    `summarySlotMiddleware` declares the summary slot they share, with no hook; they are built
+ *    with `declareState: false`, so LangChain parses no state schema of theirs at each model call. With summarize on,
  *    the view is the window plus what left it since the last summary; the summary covers the rest.
  * 7. `userMemory` (when on): the user's memory from other threads (R40); inside `windowTrim`, so
  *    the multiturn line carries `user_memory=<state>`.
@@ -182,11 +184,14 @@ export function memoryMiddleware(
   const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
+  // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first
+  // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
+  // (`declareState: false`): LangChain parses a declared schema at every model call of a
+  // middleware with wrapModelCall, and every threadwise middleware has one.
+  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined)
+    stack.push(summarySlotMiddleware());
   if (config.summarize)
     stack.push(
-      // Declares the summary slot with no hook, so summarize declares none: LangChain parses a
-      // declared schema at every model call of a middleware with wrapModelCall (core summarySlotMiddleware).
-      summarySlotMiddleware(),
       summarize({
         declareState: false,
         model: options.models?.summarize,
@@ -200,7 +205,8 @@ export function memoryMiddleware(
         env,
       }),
     );
-  if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger, env }));
+  if (config.workMemory)
+    stack.push(workMemory({ declareState: false, model: options.models?.workMemory, promptContextMode: mode, logger, env }));
   if (config.factsMode !== "off")
     stack.push(
       factRecall({
@@ -216,6 +222,7 @@ export function memoryMiddleware(
   if (config.userMemory)
     stack.push(
       userMemory({
+        declareState: false,
         maxTokens: config.userMemoryMaxTokens,
         promptContextMode: mode,
         logger,
@@ -228,7 +235,7 @@ export function memoryMiddleware(
       }),
     );
   if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));
-  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger, env }));
+  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
     stack.push(
       messageArchive(archive, {

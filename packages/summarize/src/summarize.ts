@@ -18,7 +18,7 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
-  summarySlotOf,
+  declaredSummarySlot,
   summarySlotState,
   ThreadwiseConfigError,
   ThreadwiseTimeoutError,
@@ -320,16 +320,8 @@ export function summarize(options: SummarizeOptions = {}) {
   };
 
   /** The thread's summary slot: `request.state`'s when declared here, else the model node's input (core `summarySlotOf`). */
-  const slotOf = (request: { state?: unknown; runtime?: unknown }) => {
-    if (opts.declareState) return readSummarySlot(request.state);
-    const slot = summarySlotOf(request);
-    if (slot === undefined)
-      throw new ThreadwiseConfigError(
-        "summarize.declareState",
-        "is false, but no middleware of the agent declares the summary slot: add summarySlotMiddleware() from @threadwise/core to the middleware list, or leave declareState at its default (true)",
-      );
-    return slot;
-  };
+  const slotOf = (request: { state?: unknown; runtime?: unknown }) =>
+    opts.declareState ? readSummarySlot(request.state) : declaredSummarySlot(request, "summarize.declareState");
 
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
     logger.warn("summarize: summarizer failed; keeping the previous summary", {

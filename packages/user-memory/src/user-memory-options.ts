@@ -111,6 +111,17 @@ export const userMemoryOptionsSchema = z.strictObject({
    * read instead of `process.env`; `memoryStack({ env })` passes its own. @default process.env
    */
   env: envOptionSchema,
+  /**
+   * Whether userMemory declares the thread's summary slot (`_threadwise_summary`, read for the
+   * thread's digest) as its own state schema. LangChain parses the declared schema of a middleware
+   * with `wrapModelCall` at every model call (a new zod object each time); `false` leaves the
+   * declaration to core's `summarySlotMiddleware()` (no hook) anywhere in the same `middleware`
+   * list, and userMemory reads the slot from the graph (`memoryStack` does this). With `false` and
+   * no middleware declaring the slot, a model call throws `ThreadwiseConfigError` naming
+   * `userMemory.declareState`.
+   * @default true
+   */
+  declareState: z.boolean().optional(),
 });
 /** Options of {@link userMemory}, as accepted. */
 export type UserMemoryOptions = z.input<typeof userMemoryOptionsSchema>;
@@ -136,6 +147,7 @@ export interface ResolvedUserMemoryOptions {
   promptContextMode: z.output<typeof promptContextModeSchema> | undefined;
   label: string;
   logger: z.output<typeof loggerOptionSchema>;
+  declareState: boolean;
 }
 
 /**
@@ -173,5 +185,6 @@ export function resolveUserMemoryOptions(
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,
     logger: parsed.logger,
+    declareState: parsed.declareState ?? true,
   };
 }

@@ -2,6 +2,7 @@ import type { BaseLanguageModelInterface } from "@langchain/core/language_models
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   addContextBlocks,
+  declaredSummarySlot,
   envOptionSchema,
   loggerOptionSchema,
   messageType,
@@ -91,6 +92,17 @@ export const workMemoryOptionsSchema = z.strictObject({
    * `memoryStack({ env })` passes its own. @default process.env
    */
   env: envOptionSchema,
+  /**
+   * Whether workMemory declares the thread's summary slot (`_threadwise_summary`), where its
+   * envelope lives, as its own state schema. LangChain parses the declared schema of a middleware
+   * with `wrapModelCall` at every model call (a new zod object each time); `false` leaves the
+   * declaration to core's `summarySlotMiddleware()` (no hook) anywhere in the same `middleware`
+   * list, and workMemory reads the slot from the graph (`memoryStack` does this). With `false` and
+   * no middleware declaring the slot, a model call throws `ThreadwiseConfigError` naming
+   * `workMemory.declareState`.
+   * @default true
+   */
+  declareState: z.boolean().default(true),
 });
 
 /** Options of {@link workMemory}, as accepted (before defaults). */
@@ -169,6 +181,9 @@ export function workMemory(options: WorkMemoryOptions = {}) {
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
   const runs = new Map<string, RunRecord>();
+  /** The slot: the request's (or hook's) state when declared here, else from the graph (core `declaredSummarySlot`). */
+  const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
+    settings.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "workMemory.declareState");
 
   const skip = (reason: SkipReason, threadId?: string) => {
     logger.info(`work_memory: skipped reason=${reason}`, threadId ? { thread_id: threadId } : undefined);
@@ -177,7 +192,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
 
   return threadwiseMiddleware({
     name: WORK_MEMORY_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
+    ...(settings.declareState ? { stateSchema: summarySlotState } : {}),
     beforeAgent: (_state, runtime) => {
       // A run that threw leaves its record behind; a new run must not judge by it.
       const threadId = runtime.configurable?.thread_id;
@@ -185,7 +200,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       return undefined;
     },
     wrapModelCall: async (request, handler) => {
-      const entries = readSummarySlot(request.state).workMemory?.entries ?? [];
+      const entries = slotOf(request).workMemory?.entries ?? [];
       const text = renderWorkMemory(entries);
       const placed =
         text === ""
@@ -246,7 +261,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
         return undefined;
       }
       if (note === "") return skip("condensation_empty", threadId);
-      const current = readSummarySlot(state).workMemory?.entries ?? [];
+      const current = slotOf({ state, runtime }).workMemory?.entries ?? [];
       const bounded = boundEnvelope(
         current,
         { id: final.id ?? threadwiseMessageId("work-memory"), text: note, createdAt: new Date().toISOString() },
