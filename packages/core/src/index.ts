@@ -38,6 +38,7 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export { chatModelOption, chatModelOptionSchema } from "./chat-model-option.js";
 export { type CompactionBoundary, compactionBoundary, isCompactionBlock, isCompactionMessage } from "./compaction.js";
 export {
   ANTHROPIC_IMAGE_MAX_TOKENS,

@@ -51,7 +51,9 @@ export function summarySlotOf(request: { state?: unknown; runtime?: unknown }): 
   // A list select leaves out a channel the graph does not have (no declaration) instead of throwing.
   const read = configurable?.[CHANNEL_READ_KEY];
   if (typeof read !== "function") return undefined;
-  const channels = (read as (select: string[], fresh: boolean) => unknown)([SUMMARY_SLOT_KEY], false) as Record<string, unknown> | undefined;
+  const channels = (read as (select: string[], fresh: boolean) => unknown)([SUMMARY_SLOT_KEY], false) as
+    | Record<string, unknown>
+    | undefined;
   if (!channels || typeof channels !== "object" || !(SUMMARY_SLOT_KEY in channels)) return undefined;
   return readSummarySlot(channels);
 }

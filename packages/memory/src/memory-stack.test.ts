@@ -215,7 +215,9 @@ describe("the summary slot is declared once", () => {
     ["persistTrim alone (no summarize)", { summarize: false, persistTrimKeepGroups: 10, recallMaxTokens: false as const }],
   ])("%s: only threadwise/summary-slot declares it, and the stack still runs", async (_name, options) => {
     const stack = memoryStack({ env: {}, logger: false, ...options });
-    const declaring = stack.middleware.filter((m) => m.stateSchema !== undefined && "_threadwise_summary" in ((m.stateSchema as { fields?: object }).fields ?? {}));
+    const declaring = stack.middleware.filter(
+      (m) => m.stateSchema !== undefined && "_threadwise_summary" in ((m.stateSchema as { fields?: object }).fields ?? {}),
+    );
     expect(declaring.map((m) => m.name)).toEqual(["threadwise/summary-slot"]);
     const agent = createAgent({ model: echo(), ...stack });
     for (const w of ["one", "two", "three"]) await say(agent, "slot-once", w);

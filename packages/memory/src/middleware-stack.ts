@@ -43,14 +43,19 @@ export const ARCHIVE_MARGIN_GROUPS = 4;
 
 /** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
 export interface MemoryMiddlewareOptions {
-  /** Models for internal calls; each middleware falls back to the agent's own model. */
+  /**
+   * Models for internal calls; each middleware falls back to the agent's own model. Each is a chat
+   * model or a model named as `createAgent` takes one (`"openai:gpt-4o-mini"`), made by LangChain's
+   * `initChatModel` at the first model call (a provider package that is not installed throws
+   * `ThreadwiseConfigError` naming the middleware's option, e.g. `summarize.model`).
+   */
   models?: {
     /** Summarizer model of `summarize`. */
-    summarize?: BaseChatModel;
+    summarize?: BaseChatModel | string;
     /** Extractor model of `factRecall` in `llm` mode. */
-    facts?: BaseChatModel;
+    facts?: BaseChatModel | string;
     /** Condensation model of `workMemory`. */
-    workMemory?: BaseChatModel;
+    workMemory?: BaseChatModel | string;
   };
   /** Logger handed to every middleware. @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
@@ -235,7 +240,8 @@ export function memoryMiddleware(
       }),
     );
   if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));
-  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
+  if (config.persistTrimKeepGroups !== undefined)
+    stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
     stack.push(
       messageArchive(archive, {

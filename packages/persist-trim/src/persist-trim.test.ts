@@ -1,6 +1,13 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { findOrphans, messageText, SUMMARY_SLOT_KEY, summarySlotMiddleware, summarySlotState, ThreadwiseConfigError } from "@threadwise/core";
+import {
+  findOrphans,
+  messageText,
+  SUMMARY_SLOT_KEY,
+  summarySlotMiddleware,
+  summarySlotState,
+  ThreadwiseConfigError,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -85,10 +92,18 @@ describe("persistTrim({ declareState: false })", () => {
   // declares): read as absent, it would delete past the boundary, messages no summary holds.
   const summary = { text: "s", coveredThroughId: "u2", coveredCount: 3, updatedAt: "2026-01-01T00:00:00Z" };
   const writer = () =>
-    createMiddleware({ name: "fake-summarize", stateSchema: summarySlotState, afterModel: () => ({ [SUMMARY_SLOT_KEY]: { summary } }) as never });
+    createMiddleware({
+      name: "fake-summarize",
+      stateSchema: summarySlotState,
+      afterModel: () => ({ [SUMMARY_SLOT_KEY]: { summary } }) as never,
+    });
 
   async function stored(middleware: ReturnType<typeof createMiddleware>[]) {
-    const agent = createAgent({ model: scriptedModel((_m, k) => new AIMessage({ id: `a${k + 1}`, content: `a${k + 1}` })), checkpointer: new MemorySaver(), middleware });
+    const agent = createAgent({
+      model: scriptedModel((_m, k) => new AIMessage({ id: `a${k + 1}`, content: `a${k + 1}` })),
+      checkpointer: new MemorySaver(),
+      middleware,
+    });
     const config = { configurable: { thread_id: "pt-shared" } };
     for (let k = 1; k <= 4; k += 1) await agent.invoke({ messages: [human(`u${k}`)] }, config);
     return ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages.map((m) => m.id);

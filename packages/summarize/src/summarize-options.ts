@@ -1,6 +1,7 @@
 import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
+  chatModelOptionSchema,
   envOptionSchema,
   envPositiveInt,
   envString,
@@ -64,17 +65,17 @@ export interface SummarizerModel {
   withConfig?(config: Record<string, unknown>): SummarizerModel;
 }
 
-const isModel = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function";
-
 /** Options of {@link summarize}. Validated at construction; errors name the option (`summarize.threshold`). */
 export const summarizeOptionsSchema = z.strictObject({
   /**
    * The model that writes the summary: a chat model, or any runnable whose `invoke` takes a message
-   * list and returns a message or a string. Unset: the agent's own model (`request.model`).
+   * list and returns a message or a string, or a model named as `createAgent` takes one
+   * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; the provider's
+   * package must be installed, else that call throws `ThreadwiseConfigError` naming
+   * `summarize.model`). Unset: the agent's own model (`request.model`).
    * @default the agent's model
    */
-  model: z.custom<SummarizerModel>(isModel, { message: "expected a chat model or runnable with invoke()" }).optional(),
+  model: chatModelOptionSchema<SummarizerModel>('expected a chat model or runnable with invoke(), or a "provider:model" string').optional(),
   /**
    * The window, in messages: the newest groups holding at most this many messages (the newest user
    * turn always stays). What leaves it is what gets summarized. Used when no window middleware

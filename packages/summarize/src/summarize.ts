@@ -1,8 +1,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  chatModelOption,
   compactionBoundary,
   createTokenCounter,
+  declaredSummarySlot,
   type InternalCallId,
   indexThread,
   internalCallConfig,
@@ -18,9 +20,7 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
-  declaredSummarySlot,
   summarySlotState,
-  ThreadwiseConfigError,
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
@@ -186,6 +186,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  */
 export function summarize(options: SummarizeOptions = {}) {
   const opts = resolveSummarizeOptions(options);
+  const ownModel = chatModelOption<SummarizerModel>("summarize.model", opts.model);
   const logger = resolveLogger(opts.logger, opts.env);
   const counter = createTokenCounter();
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
@@ -340,6 +341,8 @@ export function summarize(options: SummarizeOptions = {}) {
     name: SUMMARIZE_MIDDLEWARE_NAME,
     ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      const own = await ownModel();
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
@@ -380,7 +383,7 @@ export function summarize(options: SummarizeOptions = {}) {
           break;
         }
       }
-      const model = (opts.model ?? request.model) as SummarizerModel;
+      const model = (own ?? request.model) as SummarizerModel;
       const remember = (id: string) => {
         if (threadId === "") return;
         if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);

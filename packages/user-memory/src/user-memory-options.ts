@@ -1,5 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
+  chatModelOptionSchema,
   envBoolean,
   envOptionSchema,
   envPositiveInt,
@@ -67,13 +68,13 @@ export const userMemoryOptionsSchema = z.strictObject({
    * with the rules as fallback), `off`. @default "heuristic"
    */
   factsMode: z.enum(["off", "heuristic", "llm"]).optional(),
-  /** Chat model of `llm` fact extraction. @default the agent's model */
-  model: z
-    .custom<FactExtractionModel>(
-      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
-      "expected a chat model (an object with invoke())",
-    )
-    .optional(),
+  /**
+   * Chat model of `llm` fact extraction, or a model named as `createAgent` takes one
+   * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; a provider
+   * package that is not installed throws `ThreadwiseConfigError` naming `userMemory.model` there).
+   * @default the agent's model
+   */
+  model: chatModelOptionSchema<FactExtractionModel>().optional(),
   /**
    * Key of the user id in the run's `context`, else `configurable`. A run without it has no
    * cross-thread memory. @default "user_id"
@@ -135,7 +136,8 @@ export interface ResolvedUserMemoryOptions {
   maxMessageCharacters: number;
   maxDigestCharacters: number;
   factsMode: "off" | "heuristic" | "llm";
-  model: FactExtractionModel | undefined;
+  /** A model object, or a `"provider:model"` string `userMemory` makes at its first model call. */
+  model: FactExtractionModel | string | undefined;
   userIdKey: string;
   tenantIdKey: string;
   tenantId: string;

@@ -160,6 +160,8 @@ export function userMemory(options: UserMemoryOptions = {}) {
     wrapModelCall: async (request, handler) => {
       // A missing declaration fails the first model call, not the commit after the answer.
       if (!config.declareState) slotOf(request);
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      await engine.ownModel();
       const runtime = request.runtime as (ScopeSource & { store?: BaseStore; signal?: AbortSignal }) | undefined;
       const scope = resolveUserScope(runtime, scopeOptions);
       const threadId = threadOf(runtime);

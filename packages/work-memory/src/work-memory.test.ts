@@ -434,7 +434,10 @@ describe("workMemory({ declareState: false })", () => {
     expect(workMemory().stateSchema).toBeDefined();
     expect(workMemory({ declareState: false }).stateSchema).toBeUndefined();
     const declared = await run(() => [workMemory({ model: condenser(), maxItems: 2, logger: false })]);
-    const shared = await run(() => [summarySlotMiddleware(), workMemory({ model: condenser(), maxItems: 2, logger: false, declareState: false })]);
+    const shared = await run(() => [
+      summarySlotMiddleware(),
+      workMemory({ model: condenser(), maxItems: 2, logger: false, declareState: false }),
+    ]);
     // The bound held (2 of 4), so the hook read the envelope it bounds (an unread slot keeps 1).
     expect(declared.entries).toEqual(["note:Booked flight 3 to Busan.", "note:Booked flight 4 to Busan."]);
     expect(shared).toEqual(declared);

@@ -2,6 +2,8 @@ import type { BaseLanguageModelInterface } from "@langchain/core/language_models
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   addContextBlocks,
+  chatModelOption,
+  chatModelOptionSchema,
   declaredSummarySlot,
   envOptionSchema,
   loggerOptionSchema,
@@ -45,15 +47,15 @@ export const workMemoryOptionsSchema = z.strictObject({
   maxCharacters: z.number().int().positive().default(2000),
   /**
    * Chat model of the internal condensation call. Give a small, cheap model; without one the
-   * agent's own model is used (the one of the run's last model call, without tools bound).
+   * agent's own model is used (the one of the run's last model call, without tools bound). A model
+   * named as `createAgent` takes one (`"openai:gpt-4o-mini"`) is made by LangChain's
+   * `initChatModel` at the first model call; a provider package that is not installed throws
+   * `ThreadwiseConfigError` naming `workMemory.model` there.
    * @default the agent's model
    */
-  model: z
-    .custom<BaseLanguageModelInterface>(
-      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
-      "must be a chat model (an object with invoke())",
-    )
-    .optional(),
+  model: chatModelOptionSchema<BaseLanguageModelInterface>(
+    'must be a chat model (an object with invoke()) or a "provider:model" string',
+  ).optional(),
   /**
    * Time allowed for the condensation call; when it passes the call is aborted, nothing is stored
    * and the turn ends normally. Unit: milliseconds, 1..2,147,483,647 (Node's timer limit).
@@ -181,6 +183,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
   const runs = new Map<string, RunRecord>();
+  const ownModel = chatModelOption<BaseLanguageModelInterface>("workMemory.model", settings.model);
   /** The slot: the request's (or hook's) state when declared here, else from the graph (core `declaredSummarySlot`). */
   const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
     settings.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "workMemory.declareState");
@@ -200,6 +203,8 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       return undefined;
     },
     wrapModelCall: async (request, handler) => {
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      await ownModel();
       const entries = slotOf(request).workMemory?.entries ?? [];
       const text = renderWorkMemory(entries);
       const placed =
@@ -247,7 +252,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       let note: string;
       try {
         note = await condenseResponse(projection, {
-          model: settings.model ?? model,
+          model: (await ownModel()) ?? model,
           prompt,
           maxCharacters: settings.maxCharacters,
           timeoutMs: settings.timeoutMs,
