@@ -202,7 +202,8 @@ export function memoryMiddleware(
         model: options.models?.summarize,
         // With a window (windowTrim above) the summary covers what it leaves out; without, summarize's own.
         windowSize: config.windowSize === false ? undefined : config.windowSize,
-        threshold: config.summarizeThreshold,
+        // The trigger (code, else MEMORY_SUMMARIZE_TRIGGER_*) takes the place of the threshold.
+        ...(config.summarizeTrigger !== undefined ? { trigger: config.summarizeTrigger } : { threshold: config.summarizeThreshold }),
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
         ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
