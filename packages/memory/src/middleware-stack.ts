@@ -27,6 +27,7 @@ import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
+import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
 import { loadConfigKeyring } from "./backends.js";
 import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
@@ -245,6 +246,9 @@ export function memoryMiddleware(
     stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
     stack.push(
+      // Before the archive is written: a run on a checkpointer that provably does not reach this
+      // archive (one given after the spread) is refused, not split between two stores.
+      archiveCheckpointerCheck(archive),
       messageArchive(archive, {
         keepGroups: config.windowSize === false ? DEFAULT_ARCHIVE_KEEP_GROUPS : config.windowSize + ARCHIVE_MARGIN_GROUPS,
         // windowTrim's chunked step (maxMessages - its default lowWatermark): cut points stay put.
