@@ -12,8 +12,8 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
-import type { Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
+import { BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
+import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
@@ -30,7 +30,7 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const TURNS = 12;
 
 /** A tracing wrapper as a user writes one: every call forwarded to the saver it names `inner`. */
-class Forwarding extends MemorySaver {
+class Forwarding extends BaseCheckpointSaver {
   constructor(readonly inner: ThreadwiseSaver) {
     super();
   }
@@ -40,8 +40,8 @@ class Forwarding extends MemorySaver {
   override list(config: RunnableConfig, options?: CheckpointListOptions) {
     return this.inner.list(config, options);
   }
-  override put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata) {
-    return this.inner.put(config, checkpoint, metadata);
+  override put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
+    return this.inner.put(config, checkpoint, metadata, newVersions);
   }
   override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
     return this.inner.putWrites(config, writes, taskId);
