@@ -144,7 +144,9 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  *    the multiturn line carries `user_memory=<state>`.
  * 8. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 9. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
- *    what it deletes. `messageArchive` (with `archive: true` and a checkpointer): moves what is
+ *    what it deletes. `archiveCheckpointerCheck` then `messageArchive` (with `archive: true` and a
+ *    checkpointer; the check refuses a run whose checkpointer provably does not reach this
+ *    archive, `memory.checkpointer`): moves what is
  *    summarized and older than the window plus {@link ARCHIVE_MARGIN_GROUPS} groups to the archive;
  *    summarize and recall then read the archive too.
  * 10. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
