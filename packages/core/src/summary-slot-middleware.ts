@@ -48,14 +48,17 @@ export function summarySlotOf(request: { state?: unknown; runtime?: unknown }): 
   }
   const values = input as Record<string, unknown> | null | undefined;
   if (values && typeof values === "object" && SUMMARY_SLOT_KEY in values) return readSummarySlot(values);
-  // A list select leaves out a channel the graph does not have (no declaration) instead of throwing.
   const read = configurable?.[CHANNEL_READ_KEY];
   if (typeof read !== "function") return undefined;
-  const channels = (read as (select: string[], fresh: boolean) => unknown)([SUMMARY_SLOT_KEY], false) as
-    | Record<string, unknown>
-    | undefined;
-  if (!channels || typeof channels !== "object" || !(SUMMARY_SLOT_KEY in channels)) return undefined;
-  return readSummarySlot(channels);
+  // One channel by name: its value, `null` while it is empty (declared, never written), and a
+  // throw when the graph has no such channel (no middleware declares the slot).
+  let value: unknown;
+  try {
+    value = (read as (select: string, fresh: boolean) => unknown)(SUMMARY_SLOT_KEY, false);
+  } catch {
+    return undefined;
+  }
+  return readSummarySlot({ [SUMMARY_SLOT_KEY]: value ?? undefined });
 }
 
 /**
