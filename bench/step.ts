@@ -133,6 +133,11 @@ const CONFIGS_ALL: Config[] = [
   },
   { key: "stack-legacy_system", name: "threadwise full stack (legacy_system)", make: () => fullStack("legacy_system") },
   { key: "stack-stable_tail", name: "threadwise full stack (stable_tail)", make: () => fullStack("stable_tail") },
+  {
+    key: "stack-slot-users",
+    name: "threadwise full stack + workMemory, userMemory, persistTrim (legacy_system)",
+    make: () => fullStack("legacy_system", { slotUsers: true }),
+  },
 ];
 const ONLY = args.only ? String(args.only).split(",") : undefined;
 const CONFIGS = CONFIGS_ALL.filter((c) => !ONLY || ONLY.some((o) => c.key.startsWith(o)));

@@ -56,7 +56,7 @@ export class SummaryModel extends AnswerModel {
  * preset's defaults for the rest (recall on since memoryStack's defaults keep what leaves the
  * window). `recall: false` leaves recall out.
  */
-export function fullStack(mode: PromptContextMode, options: { recall?: boolean } = {}): AgentMiddleware[] {
+export function fullStack(mode: PromptContextMode, options: { recall?: boolean; slotUsers?: boolean } = {}): AgentMiddleware[] {
   const config = resolveMemoryConfig(
     {
       backend: "in_memory",
@@ -67,6 +67,9 @@ export function fullStack(mode: PromptContextMode, options: { recall?: boolean }
       factsMode: "heuristic",
       promptContextMode: mode,
       ...(options.recall === false ? { recallMaxTokens: false as const } : {}),
+      // Every other middleware of the summary slot: workMemory (condenses with the bench model),
+      // userMemory (no store: passes through) and persistTrim keeping more groups than any thread has.
+      ...(options.slotUsers ? { workMemory: true, userMemory: true, persistTrimKeepGroups: 100_000 } : {}),
     },
     {},
   );

@@ -173,8 +173,9 @@ export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger, s
         logger,
       }) as AgentMiddleware;
     }
-    // The same middlewares as the preset's but for the archive's own (checked by name).
-    const names = (list: AgentMiddleware[]) => list.map((m) => m.name).filter((name) => name !== "threadwise/message-archive");
+    // The same middlewares as the preset's but for the archive's own and its checkpointer check (checked by name).
+    const archiveOwn = new Set(["threadwise/message-archive", "threadwise/archive-checkpointer"]);
+    const names = (list: AgentMiddleware[]) => list.map((m) => m.name).filter((name) => !archiveOwn.has(name));
     if (JSON.stringify(names(archived)) !== JSON.stringify(names(stack))) throw new Error("archive stack differs from the preset");
     return [lib.turnAdmission(saver), ...archived] as AgentMiddleware[];
   }

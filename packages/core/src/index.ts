@@ -38,6 +38,7 @@ export {
   systemContextBlocksOf,
   withCacheBreakpoints,
 } from "./cache-breakpoints.js";
+export { chatModelOption, chatModelOptionSchema } from "./chat-model-option.js";
 export { type CompactionBoundary, compactionBoundary, isCompactionBlock, isCompactionMessage } from "./compaction.js";
 export {
   ANTHROPIC_IMAGE_MAX_TOKENS,
@@ -138,7 +139,7 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
-export { SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
+export { declaredSummarySlot, SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
 export {
   ENGLISH_STOPWORDS,
   isStopword,

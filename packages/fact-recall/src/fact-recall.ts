@@ -2,6 +2,8 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
+  chatModelOption,
+  chatModelOptionSchema,
   envChoice,
   envOptionSchema,
   envPositiveInt,
@@ -47,10 +49,7 @@ export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
 /** Bound on the thread ids remembered for the one-warning-per-thread rule. */
 
-const modelSchema = z.custom<FactExtractionModel>(
-  (value) => typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function",
-  { message: "expected a chat model (an object with invoke())" },
-);
+const modelSchema = chatModelOptionSchema<FactExtractionModel>();
 const loggerSchema = loggerOptionSchema.unwrap();
 
 /** Options of {@link factRecall}. */
@@ -65,8 +64,11 @@ export const factRecallOptionsSchema = z
     /** Most facts placed per model call (facts). Env twin `MEMORY_FACT_RECALL_MAX_ITEMS`. @default 3 */
     maxItems: z.number().int().positive().optional(),
     /**
-     * Chat model for `llm` mode. Unset: the agent's own model extracts, inside the model call
-     * (then the write goes out as a `Command`). @default undefined
+     * Chat model for `llm` mode, or a model named as `createAgent` takes one (`"openai:gpt-4o-mini"`:
+     * LangChain's `initChatModel`, at the first model call; a provider package that is not
+     * installed throws `ThreadwiseConfigError` naming `factRecall.model` there). Unset: the agent's
+     * own model extracts, inside the model call (then the write goes out as a `Command`).
+     * @default undefined
      */
     model: modelSchema.optional(),
     /** Rule language; unset detects per message (Korean when >= 30% of letters are Hangul). @default undefined */
@@ -178,7 +180,7 @@ export function factRecall(options: FactRecallOptions = {}) {
   const config = resolveFactRecallConfig(options);
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
   const logger = resolveLogger(parsed.logger, parsed.env);
-  const ownModel = parsed.model;
+  const ownModel = chatModelOption<FactExtractionModel>("factRecall.model", parsed.model);
 
   const heuristic = (text: string): { facts: CandidateFact[]; origin: Fact["origin"] } => ({
     facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
@@ -231,10 +233,12 @@ export function factRecall(options: FactRecallOptions = {}) {
     // whole state with any update, so every message would be written to the checkpoint again.
     wrapModelCall: async (request, handler) => {
       if (config.mode === "off") return handler(request);
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      const own = await ownModel();
       const slot = readFactSlot(request.state);
       const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
       if (pending.length === 0) return handler(place(request, recalledOf(slot)));
-      const model = ownModel ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
+      const model = own ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const { update, recalled } = await ingestUserMessages(slot, pending, {
         ...settings,

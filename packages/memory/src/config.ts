@@ -14,6 +14,7 @@ import {
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
+import { KEEP_ENV, summarizeKeepFromEnv, summarizeTriggerFromEnv, summaryTriggerSchema } from "@threadwise/summarize";
 import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
@@ -108,8 +109,20 @@ export const memoryConfigSchema = z.strictObject({
    * `false` for agents whose turns stand alone (classifiers, one-shot tools). @default true
    */
   summarize: z.boolean(),
-  /** Messages in the thread before the first summary (`summarize.threshold`). @default 40 */
+  /** Messages in the thread before the first summary (`summarize.threshold`); not used when `summarizeTrigger` is set. @default 40 */
   summarizeThreshold: positiveInt,
+  /**
+   * When a summary is made, as summarize's `trigger` (LangChain's `summarizationMiddleware`
+   * shape): one condition `{ tokens?, messages?, fraction? }` whose given fields must all be
+   * reached, or a list of them of which any one suffices. It takes the place of
+   * `summarizeThreshold` (give one of them in code, not both). Env twins
+   * `MEMORY_SUMMARIZE_TRIGGER_TOKENS`, `_MESSAGES`, `_FRACTION` (one condition of the variables
+   * set), which take the place of `MEMORY_SUMMARIZE_THRESHOLD`, as for standalone `summarize()`;
+   * a `summarizeThreshold` given in code wins over them. `fraction` needs the model's context
+   * window: its profile, else `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`.
+   * @default undefined (the threshold decides)
+   */
+  summarizeTrigger: z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)]).optional(),
   /** Fact extraction mode (`factRecall.mode`); `off` adds no fact middleware. @default "off" */
   factsMode: z.enum(FACTS_MODES),
   /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
@@ -244,6 +257,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
     summarize: envBoolean(MEMORY_ENV.summarize, env),
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
+    summarizeTrigger: summarizeTriggerFromEnv(env),
     factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
     recallMaxTokens: envString(MEMORY_ENV.recallMaxTokens, env) === "0" ? false : envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
@@ -293,8 +307,17 @@ export function defaultProjectName(cwd: string = process.cwd()): string {
  * @throws ThreadwiseConfigError naming the field (`memory.backend`) or env variable.
  */
 export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.ProcessEnv = process.env): MemoryConfig {
-  const merged = { ...DEFAULTS, ...memoryConfigFromEnv(env), ...stripUndefined(config) };
+  const code = stripUndefined(config);
+  if (code.summarizeTrigger !== undefined && code.summarizeThreshold !== undefined)
+    throw new ThreadwiseConfigError(
+      "memory.summarizeTrigger",
+      `give summarizeTrigger or summarizeThreshold, not both (summarizeThreshold: ${code.summarizeThreshold} is summarizeTrigger: { messages: ${code.summarizeThreshold} })`,
+    );
+  const merged: Record<string, unknown> = { ...DEFAULTS, ...memoryConfigFromEnv(env), ...code };
+  // An option wins over its env twin: a threshold in code over MEMORY_SUMMARIZE_TRIGGER_*.
+  if (code.summarizeThreshold !== undefined) delete merged.summarizeTrigger;
   const parsed = parseOptions("memory", memoryConfigSchema, merged);
+  assertKeepEnv(parsed, env);
   const project = parsed.project ?? defaultProjectName();
   assertStrictMode(parsed);
   const resolved: MemoryConfig = {
@@ -305,6 +328,22 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   };
   // JSON.stringify and console.log of the config show `postgresql://app:***@db/...` (spec R25).
   return withRedactedView(resolved, () => redactConfig(resolved));
+}
+
+/**
+ * `MEMORY_SUMMARIZE_KEEP_*` set summarize's own window (its `keep`). With a window
+ * (`windowSize`, `MEMORY_WINDOW_SIZE`) the stack's summary covers exactly what windowTrim leaves
+ * out, so a keep would be silently ignored: refused instead, naming the variable. With
+ * `windowSize: false` (`MEMORY_WINDOW_SIZE=0`) summarize keeps its own window and reads them.
+ * @throws ThreadwiseConfigError naming the variable set.
+ */
+function assertKeepEnv(config: { summarize: boolean; windowSize: number | false }, env: NodeJS.ProcessEnv): void {
+  if (!config.summarize || config.windowSize === false || summarizeKeepFromEnv(env) === undefined) return;
+  const name = Object.values(KEEP_ENV).find((variable) => env[variable] !== undefined && env[variable] !== "") ?? KEEP_ENV.messages;
+  throw new ThreadwiseConfigError(
+    name,
+    `is summarize's own window, which memoryStack does not use: its summary covers what its window (windowSize, ${MEMORY_ENV.windowSize}=${config.windowSize}) leaves out. Set the window with ${MEMORY_ENV.windowSize} (messages), or ${MEMORY_ENV.windowSize}=0 for no window, so that summarize keeps its own by ${name}`,
+  );
 }
 
 function stripUndefined<T extends object>(value: T): Partial<T> {

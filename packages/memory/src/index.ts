@@ -1,4 +1,5 @@
 export { hideMemoryState } from "@threadwise/core";
+export { archiveCheckpointerCheck, archiveSplitReason, threadwiseSaverOf } from "./archive-checkpointer-check.js";
 export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } from "./archive-records.js";
 export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";

@@ -100,3 +100,40 @@ describe("memoryStack: MEMORY_WINDOW_SIZE=0 (no window)", () => {
     }
   });
 });
+
+describe("memoryStack: MEMORY_SUMMARIZE_TRIGGER_* and MEMORY_SUMMARIZE_KEEP_*", () => {
+  /** Summarizer calls over `turns` turns of a stack with window 2 (4 messages of history each 2 turns). */
+  async function summarizerCalls(options: Parameters<typeof memoryStack>[0], turns = 4) {
+    const summarizer = scriptedModel((_m, call) => `S${call + 1}`);
+    const stack = memoryStack({ windowSize: 2, logger: false, models: { summarize: summarizer }, ...options });
+    const agent = createAgent({ model: scriptedModel((_m, k) => `a${k + 1}`), ...stack });
+    for (let k = 1; k <= turns; k += 1)
+      await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, { configurable: { thread_id: "trigger" } });
+    return summarizer.calls.length;
+  }
+
+  // Found last session: memoryStack passed its summarizeThreshold (default 40) to summarize, which
+  // then ignored the trigger's env twins, where standalone summarize() follows them.
+  it("the trigger's env twins take the place of the threshold, as for summarize(); a threshold in code wins", async () => {
+    expect(await summarizerCalls({ env: {} })).toBe(0);
+    expect(await summarizerCalls({ env: { MEMORY_SUMMARIZE_TRIGGER_MESSAGES: "4" } })).toBeGreaterThan(0);
+    expect(await summarizerCalls({ env: { MEMORY_SUMMARIZE_TRIGGER_MESSAGES: "4", MEMORY_SUMMARIZE_THRESHOLD: "40" } })).toBeGreaterThan(0);
+    expect(await summarizerCalls({ env: { MEMORY_SUMMARIZE_TRIGGER_MESSAGES: "4" }, summarizeThreshold: 40 })).toBe(0);
+    expect(await summarizerCalls({ env: {}, summarizeTrigger: { messages: 4 } })).toBeGreaterThan(0);
+    expect(thrownBy(() => memoryStack({ env: { MEMORY_SUMMARIZE_TRIGGER_MESSAGES: "four" } }))).toMatchObject({
+      option: "MEMORY_SUMMARIZE_TRIGGER_MESSAGES",
+    });
+    const both = thrownBy(() => memoryStack({ env: {}, summarizeThreshold: 10, summarizeTrigger: { tokens: 100 } }));
+    expect(ThreadwiseConfigError.isInstance(both) && both.option).toBe("memory.summarizeTrigger");
+  });
+
+  it("a keep twin with a window is refused naming the variable (the window is the stack's); with MEMORY_WINDOW_SIZE=0 it is summarize's", () => {
+    const refused = thrownBy(() => memoryStack({ env: { MEMORY_SUMMARIZE_KEEP_TOKENS: "2000" } }));
+    expect(ThreadwiseConfigError.isInstance(refused) && refused.option, String(refused)).toBe("MEMORY_SUMMARIZE_KEEP_TOKENS");
+    expect(String((refused as Error).message)).toContain("MEMORY_WINDOW_SIZE");
+    expect(thrownBy(() => memoryStack({ env: { MEMORY_SUMMARIZE_KEEP_MESSAGES: "6", MEMORY_WINDOW_SIZE: "0" } }))).toBeUndefined();
+    expect(thrownBy(() => memoryStack({ env: { MEMORY_SUMMARIZE_KEEP_MESSAGES: "6" }, windowSize: false }))).toBeUndefined();
+    // Summaries off: the variable has nothing to configure.
+    expect(thrownBy(() => memoryStack({ env: { MEMORY_SUMMARIZE_KEEP_MESSAGES: "6", MEMORY_SUMMARIZE: "false" } }))).toBeUndefined();
+  });
+});

@@ -205,6 +205,27 @@ describe("the whole stack", () => {
   });
 });
 
+describe("the summary slot is declared once", () => {
+  // LangChain parses the declared state schema of every middleware with wrapModelCall at each model
+  // call (every threadwise middleware has one); workMemory, userMemory and persistTrim each declared
+  // the slot, three parses per call. Only the hook-less summary-slot middleware declares it now.
+  it.each([
+    ["summarize, workMemory, userMemory, persistTrim", { summarize: true, workMemory: true, userMemory: true, persistTrimKeepGroups: 40 }],
+    ["workMemory alone (no summarize)", { summarize: false, workMemory: true, recallMaxTokens: false as const, historyAware: false }],
+    ["persistTrim alone (no summarize)", { summarize: false, persistTrimKeepGroups: 10, recallMaxTokens: false as const }],
+  ])("%s: only threadwise/summary-slot declares it, and the stack still runs", async (_name, options) => {
+    const stack = memoryStack({ env: {}, logger: false, ...options });
+    const declaring = stack.middleware.filter(
+      (m) => m.stateSchema !== undefined && "_threadwise_summary" in ((m.stateSchema as { fields?: object }).fields ?? {}),
+    );
+    expect(declaring.map((m) => m.name)).toEqual(["threadwise/summary-slot"]);
+    const agent = createAgent({ model: echo(), ...stack });
+    for (const w of ["one", "two", "three"]) await say(agent, "slot-once", w);
+    const state = await agent.graph.getState({ configurable: { thread_id: "slot-once" } });
+    expect((state.values as { messages: BaseMessage[] }).messages.map(text).at(-1)).toBe("echo:three");
+  });
+});
+
 describe("persistTrim through the stack", () => {
   it("deletes older groups from the stored thread only when configured (irreversible)", async () => {
     const model = echo();

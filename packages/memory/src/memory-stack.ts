@@ -1,5 +1,5 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { checkEnvNames, loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
+import { chatModelOptionSchema, checkEnvNames, loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
 import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
@@ -45,11 +45,8 @@ export interface MemoryStack {
 }
 
 const isObject = (value: unknown): boolean => typeof value === "object" && value !== null;
-const chatModel = z
-  .custom((value) => isObject(value) && typeof (value as { invoke?: unknown }).invoke === "function", {
-    message: "expected a chat model (an object with invoke())",
-  })
-  .optional();
+// A chat model, or a "provider:model" string each middleware makes with LangChain's initChatModel.
+const chatModel = chatModelOptionSchema().optional();
 
 /**
  * The code-only part of {@link MemoryStackOptions}, strict like every options schema: a misspelt

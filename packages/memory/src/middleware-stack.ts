@@ -27,6 +27,7 @@ import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
+import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
 import { loadConfigKeyring } from "./backends.js";
 import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
@@ -43,14 +44,19 @@ export const ARCHIVE_MARGIN_GROUPS = 4;
 
 /** Code-only inputs of {@link memoryMiddleware}: things env cannot carry. */
 export interface MemoryMiddlewareOptions {
-  /** Models for internal calls; each middleware falls back to the agent's own model. */
+  /**
+   * Models for internal calls; each middleware falls back to the agent's own model. Each is a chat
+   * model or a model named as `createAgent` takes one (`"openai:gpt-4o-mini"`), made by LangChain's
+   * `initChatModel` at the first model call (a provider package that is not installed throws
+   * `ThreadwiseConfigError` naming the middleware's option, e.g. `summarize.model`).
+   */
   models?: {
     /** Summarizer model of `summarize`. */
-    summarize?: BaseChatModel;
+    summarize?: BaseChatModel | string;
     /** Extractor model of `factRecall` in `llm` mode. */
-    facts?: BaseChatModel;
+    facts?: BaseChatModel | string;
     /** Condensation model of `workMemory`. */
-    workMemory?: BaseChatModel;
+    workMemory?: BaseChatModel | string;
   };
   /** Logger handed to every middleware. @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
@@ -129,14 +135,18 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 2. `historySeed` (when `historySeedMaxMessages` is set): seeds an empty thread first.
  * 3. `windowTrim` (unless `windowSize: false`): the window of recent groups. Before summarize, so
  *    that summarize summarizes exactly what this window leaves out (`[windowTrim(), summarize()]`).
- * 4. `summarize` (default on; after core's `summarySlotMiddleware`, which declares its state with no
- *    hook, so LangChain parses no state schema of summarize's at each model call), 5. `workMemory`, 6. `factRecall`: producers of context blocks. With summarize on,
+ * 4. `summarize` (default on), 5. `workMemory`, 6. `factRecall`: producers of context blocks.
+ *    Before them, when summarize, workMemory, userMemory or persistTrim is on, core's
+ *    `summarySlotMiddleware` declares the summary slot they share, with no hook; they are built
+ *    with `declareState: false`, so LangChain parses no state schema of theirs at each model call. With summarize on,
  *    the view is the window plus what left it since the last summary; the summary covers the rest.
  * 7. `userMemory` (when on): the user's memory from other threads (R40); inside `windowTrim`, so
  *    the multiturn line carries `user_memory=<state>`.
  * 8. `historyAware` (default on): the R7 note at the end of the system prompt.
  * 9. `persistTrim` (off unless `persistTrimKeepGroups`): after summarize, so the summary covers
- *    what it deletes. `messageArchive` (with `archive: true` and a checkpointer): moves what is
+ *    what it deletes. `archiveCheckpointerCheck` then `messageArchive` (with `archive: true` and a
+ *    checkpointer; the check refuses a run whose checkpointer provably does not reach this
+ *    archive, `memory.checkpointer`): moves what is
  *    summarized and older than the window plus {@link ARCHIVE_MARGIN_GROUPS} groups to the archive;
  *    summarize and recall then read the archive too.
  * 10. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
@@ -182,17 +192,21 @@ export function memoryMiddleware(
   const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
+  // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first
+  // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
+  // (`declareState: false`): LangChain parses a declared schema at every model call of a
+  // middleware with wrapModelCall, and every threadwise middleware has one.
+  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined)
+    stack.push(summarySlotMiddleware());
   if (config.summarize)
     stack.push(
-      // Declares the summary slot with no hook, so summarize declares none: LangChain parses a
-      // declared schema at every model call of a middleware with wrapModelCall (core summarySlotMiddleware).
-      summarySlotMiddleware(),
       summarize({
         declareState: false,
         model: options.models?.summarize,
         // With a window (windowTrim above) the summary covers what it leaves out; without, summarize's own.
         windowSize: config.windowSize === false ? undefined : config.windowSize,
-        threshold: config.summarizeThreshold,
+        // The trigger (code, else MEMORY_SUMMARIZE_TRIGGER_*) takes the place of the threshold.
+        ...(config.summarizeTrigger !== undefined ? { trigger: config.summarizeTrigger } : { threshold: config.summarizeThreshold }),
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
         ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
@@ -200,7 +214,8 @@ export function memoryMiddleware(
         env,
       }),
     );
-  if (config.workMemory) stack.push(workMemory({ model: options.models?.workMemory, promptContextMode: mode, logger, env }));
+  if (config.workMemory)
+    stack.push(workMemory({ declareState: false, model: options.models?.workMemory, promptContextMode: mode, logger, env }));
   if (config.factsMode !== "off")
     stack.push(
       factRecall({
@@ -216,6 +231,7 @@ export function memoryMiddleware(
   if (config.userMemory)
     stack.push(
       userMemory({
+        declareState: false,
         maxTokens: config.userMemoryMaxTokens,
         promptContextMode: mode,
         logger,
@@ -228,9 +244,13 @@ export function memoryMiddleware(
       }),
     );
   if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));
-  if (config.persistTrimKeepGroups !== undefined) stack.push(persistTrim({ keepGroups: config.persistTrimKeepGroups, logger, env }));
+  if (config.persistTrimKeepGroups !== undefined)
+    stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
     stack.push(
+      // Before the archive is written: a run on a checkpointer that provably does not reach this
+      // archive (one given after the spread) is refused, not split between two stores.
+      archiveCheckpointerCheck(archive),
       messageArchive(archive, {
         keepGroups: config.windowSize === false ? DEFAULT_ARCHIVE_KEEP_GROUPS : config.windowSize + ARCHIVE_MARGIN_GROUPS,
         // windowTrim's chunked step (maxMessages - its default lowWatermark): cut points stay put.

@@ -1,8 +1,15 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
-import { findOrphans, messageText, ThreadwiseConfigError } from "@threadwise/core";
+import {
+  findOrphans,
+  messageText,
+  SUMMARY_SLOT_KEY,
+  summarySlotMiddleware,
+  summarySlotState,
+  ThreadwiseConfigError,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { createAgent } from "langchain";
+import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { messagesToDelete, persistTrim, resolvePersistTrimOptions } from "./persist-trim.js";
 
@@ -76,5 +83,49 @@ describe("persistTrim in an agent", () => {
     expect(stored.map((m) => (m.getType() === "ai" ? messageText(m) : m.id))).toEqual(["sys", "u5", "seen 6", "u6", "seen 6"]);
     // The model saw 1 system + 4 kept + the new user message on turn 6: 6 messages (system counted once).
     expect(model.calls.at(-1)?.messages).toHaveLength(6);
+  });
+});
+
+describe("persistTrim({ declareState: false })", () => {
+  // A summary covering through u2 bounds what is deleted; the afterAgent hook must read it from the
+  // graph when persistTrim declares no slot (a hook node's input holds only what its middleware
+  // declares): read as absent, it would delete past the boundary, messages no summary holds.
+  const summary = { text: "s", coveredThroughId: "u2", coveredCount: 3, updatedAt: "2026-01-01T00:00:00Z" };
+  const writer = () =>
+    createMiddleware({
+      name: "fake-summarize",
+      stateSchema: summarySlotState,
+      afterModel: () => ({ [SUMMARY_SLOT_KEY]: { summary } }) as never,
+    });
+
+  async function stored(middleware: ReturnType<typeof createMiddleware>[]) {
+    const agent = createAgent({
+      model: scriptedModel((_m, k) => new AIMessage({ id: `a${k + 1}`, content: `a${k + 1}` })),
+      checkpointer: new MemorySaver(),
+      middleware,
+    });
+    const config = { configurable: { thread_id: "pt-shared" } };
+    for (let k = 1; k <= 4; k += 1) await agent.invoke({ messages: [human(`u${k}`)] }, config);
+    return ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages.map((m) => m.id);
+  }
+
+  it("with summarySlotMiddleware deletes what the default deletes, never past the summary's boundary", async () => {
+    expect(persistTrim({ keepGroups: 1 }).stateSchema).toBeDefined();
+    expect(persistTrim({ keepGroups: 1, declareState: false }).stateSchema).toBeUndefined();
+    const declared = await stored([writer(), persistTrim({ keepGroups: 1, logger: false })]);
+    const shared = await stored([summarySlotMiddleware(), writer(), persistTrim({ keepGroups: 1, logger: false, declareState: false })]);
+    expect(declared).toEqual(["a2", "u3", "a3", "u4", "a4"]);
+    expect(shared).toEqual(declared);
+  });
+
+  it("without a middleware declaring the slot, the run throws naming persistTrim.declareState and deletes nothing", async () => {
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      middleware: [persistTrim({ keepGroups: 1, logger: false, declareState: false })],
+    });
+    const config = { configurable: { thread_id: "pt-undeclared" } };
+    const error = await agent.invoke({ messages: [human("u1")] }, config).catch((e: unknown) => e);
+    expect(ThreadwiseConfigError.find(error)?.option, String(error)).toBe("persistTrim.declareState");
   });
 });

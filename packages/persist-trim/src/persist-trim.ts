@@ -1,6 +1,7 @@
 import { type BaseMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
+  declaredSummarySlot,
   envOptionSchema,
   envPositiveInt,
   groupMessages,
@@ -49,6 +50,17 @@ export const persistTrimOptionsSchema = z.strictObject({
    * of `process.env`; `memoryStack({ env })` passes its own. @default process.env
    */
   env: envOptionSchema,
+  /**
+   * Whether persistTrim declares the thread's summary slot (`_threadwise_summary`, read for the
+   * summary's boundary) as its own state schema. LangChain parses the declared schema of every
+   * threadwise middleware at each model call (a new zod object each time); `false` leaves the
+   * declaration to core's `summarySlotMiddleware()` (no hook) anywhere in the same `middleware`
+   * list, and persistTrim reads the slot from the graph (`memoryStack` does this). With `false`
+   * and no middleware declaring the slot, the run's `afterAgent` throws `ThreadwiseConfigError`
+   * naming `persistTrim.declareState` and deletes nothing.
+   * @default true
+   */
+  declareState: z.boolean().default(true),
 });
 
 /** Options of {@link persistTrim}, as given. */
@@ -124,10 +136,12 @@ export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
   const logger = resolveLogger(opts.logger, opts.env);
   return threadwiseMiddleware({
     name: "threadwise/persist-trim",
-    stateSchema: summarySlotState,
-    afterAgent: (state) => {
+    ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
+    afterAgent: (state, runtime) => {
       const messages: BaseMessage[] = state.messages ?? [];
-      const summary = opts.keepUnsummarized ? readSummarySlot(state).summary : undefined;
+      // Read even when keepUnsummarized is off: a missing declaration is refused either way.
+      const slot = opts.declareState ? readSummarySlot(state) : declaredSummarySlot({ state, runtime }, "persistTrim.declareState");
+      const summary = opts.keepUnsummarized ? slot.summary : undefined;
       const ids = messagesToDelete(messages, opts.keepGroups, summary ? summary.coveredThroughId : undefined);
       if (ids.length === 0) return undefined;
       logger.info(`persist_trim: deleted=${ids.length} kept=${messages.length - ids.length}`, {

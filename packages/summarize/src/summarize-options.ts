@@ -1,6 +1,7 @@
 import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
+  chatModelOptionSchema,
   envOptionSchema,
   envPositiveInt,
   envString,
@@ -64,17 +65,17 @@ export interface SummarizerModel {
   withConfig?(config: Record<string, unknown>): SummarizerModel;
 }
 
-const isModel = (value: unknown): boolean =>
-  typeof value === "object" && value !== null && typeof (value as { invoke?: unknown }).invoke === "function";
-
 /** Options of {@link summarize}. Validated at construction; errors name the option (`summarize.threshold`). */
 export const summarizeOptionsSchema = z.strictObject({
   /**
    * The model that writes the summary: a chat model, or any runnable whose `invoke` takes a message
-   * list and returns a message or a string. Unset: the agent's own model (`request.model`).
+   * list and returns a message or a string, or a model named as `createAgent` takes one
+   * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; the provider's
+   * package must be installed, else that call throws `ThreadwiseConfigError` naming
+   * `summarize.model`). Unset: the agent's own model (`request.model`).
    * @default the agent's model
    */
-  model: z.custom<SummarizerModel>(isModel, { message: "expected a chat model or runnable with invoke()" }).optional(),
+  model: chatModelOptionSchema<SummarizerModel>('expected a chat model or runnable with invoke(), or a "provider:model" string').optional(),
   /**
    * The window, in messages: the newest groups holding at most this many messages (the newest user
    * turn always stays). What leaves it is what gets summarized. Used when no window middleware
@@ -281,6 +282,36 @@ function defined<T extends object>(value: T): Partial<T> {
 }
 
 /**
+ * The `trigger` the `MEMORY_SUMMARIZE_TRIGGER_*` variables set describe (one condition: every
+ * variable set must be reached), or `undefined` when none is set. `memoryStack` reads them here too.
+ * @throws ThreadwiseConfigError naming the variable when a value is malformed.
+ */
+export function summarizeTriggerFromEnv(env: NodeJS.ProcessEnv = process.env): SummaryTrigger | undefined {
+  const trigger = defined({
+    tokens: envPositiveInt(TRIGGER_ENV.tokens, env),
+    messages: envPositiveInt(TRIGGER_ENV.messages, env),
+    fraction: envFraction(TRIGGER_ENV.fraction, env, false),
+  });
+  return Object.keys(trigger).length > 0 ? (trigger as SummaryTrigger) : undefined;
+}
+
+/**
+ * The `keep` the `MEMORY_SUMMARIZE_KEEP_*` variable set describes, or `undefined` when none is set.
+ * @throws ThreadwiseConfigError naming the variables when more than one is set, or the variable
+ *   when its value is malformed.
+ */
+export function summarizeKeepFromEnv(env: NodeJS.ProcessEnv = process.env): SummaryKeep | undefined {
+  const keep = defined({
+    tokens: envWholeNumber(KEEP_ENV.tokens, env),
+    messages: envWholeNumber(KEEP_ENV.messages, env),
+    fraction: envFraction(KEEP_ENV.fraction, env, true),
+  });
+  if (Object.keys(keep).length > 1)
+    throw new ThreadwiseConfigError(Object.values(KEEP_ENV).join(", "), `set at most one, got ${Object.keys(keep).join(" and ")}`);
+  return Object.keys(keep).length > 0 ? (keep as SummaryKeep) : undefined;
+}
+
+/**
  * Validates options, filling unset ones from env twins, then defaults.
  * @throws ThreadwiseConfigError naming the option (`summarize.windowSize`) or the env variable.
  */
@@ -308,23 +339,13 @@ export function resolveSummarizeOptions(
       "summarize.keep",
       `give \`keep\` or \`windowSize\`, not both (windowSize: ${given.windowSize} is keep: { messages: ${given.windowSize} })`,
     );
-  const triggerEnv = defined({
-    tokens: envPositiveInt(TRIGGER_ENV.tokens, env),
-    messages: envPositiveInt(TRIGGER_ENV.messages, env),
-    fraction: envFraction(TRIGGER_ENV.fraction, env, false),
-  });
-  const keepEnv = defined({
-    tokens: envWholeNumber(KEEP_ENV.tokens, env),
-    messages: envWholeNumber(KEEP_ENV.messages, env),
-    fraction: envFraction(KEEP_ENV.fraction, env, true),
-  });
-  if (Object.keys(keepEnv).length > 1)
-    throw new ThreadwiseConfigError(Object.values(KEEP_ENV).join(", "), `set at most one, got ${Object.keys(keepEnv).join(" and ")}`);
+  const triggerEnv = summarizeTriggerFromEnv(env);
+  const keepEnv = summarizeKeepFromEnv(env);
   const merged: Record<string, unknown> = { ...defined(fromEnv), ...given };
   // `trigger` (option, else env) takes the place of `threshold`; `keep` that of `windowSize`.
-  if (given.trigger === undefined && given.threshold === undefined && Object.keys(triggerEnv).length > 0) merged.trigger = triggerEnv;
+  if (given.trigger === undefined && given.threshold === undefined && triggerEnv !== undefined) merged.trigger = triggerEnv;
   if (merged.trigger !== undefined) delete merged.threshold;
-  if (given.keep === undefined && given.windowSize === undefined && Object.keys(keepEnv).length > 0) merged.keep = keepEnv;
+  if (given.keep === undefined && given.windowSize === undefined && keepEnv !== undefined) merged.keep = keepEnv;
   if (merged.keep !== undefined) delete merged.windowSize;
   const parsed = parseOptions("summarize", summarizeOptionsSchema, merged);
   const trigger =

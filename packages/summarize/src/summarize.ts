@@ -1,8 +1,10 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  chatModelOption,
   compactionBoundary,
   createTokenCounter,
+  declaredSummarySlot,
   type InternalCallId,
   indexThread,
   internalCallConfig,
@@ -18,9 +20,7 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
-  summarySlotOf,
   summarySlotState,
-  ThreadwiseConfigError,
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
@@ -186,6 +186,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  */
 export function summarize(options: SummarizeOptions = {}) {
   const opts = resolveSummarizeOptions(options);
+  const ownModel = chatModelOption<SummarizerModel>("summarize.model", opts.model);
   const logger = resolveLogger(opts.logger, opts.env);
   const counter = createTokenCounter();
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
@@ -320,16 +321,8 @@ export function summarize(options: SummarizeOptions = {}) {
   };
 
   /** The thread's summary slot: `request.state`'s when declared here, else the model node's input (core `summarySlotOf`). */
-  const slotOf = (request: { state?: unknown; runtime?: unknown }) => {
-    if (opts.declareState) return readSummarySlot(request.state);
-    const slot = summarySlotOf(request);
-    if (slot === undefined)
-      throw new ThreadwiseConfigError(
-        "summarize.declareState",
-        "is false, but no middleware of the agent declares the summary slot: add summarySlotMiddleware() from @threadwise/core to the middleware list, or leave declareState at its default (true)",
-      );
-    return slot;
-  };
+  const slotOf = (request: { state?: unknown; runtime?: unknown }) =>
+    opts.declareState ? readSummarySlot(request.state) : declaredSummarySlot(request, "summarize.declareState");
 
   const warnFailure = (error: unknown, base: SummaryRecord | undefined, pending: number, elapsedMs: number) =>
     logger.warn("summarize: summarizer failed; keeping the previous summary", {
@@ -348,6 +341,8 @@ export function summarize(options: SummarizeOptions = {}) {
     name: SUMMARIZE_MIDDLEWARE_NAME,
     ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      const own = await ownModel();
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
@@ -388,7 +383,7 @@ export function summarize(options: SummarizeOptions = {}) {
           break;
         }
       }
-      const model = (opts.model ?? request.model) as SummarizerModel;
+      const model = (own ?? request.model) as SummarizerModel;
       const remember = (id: string) => {
         if (threadId === "") return;
         if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);

@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { createTokenCounter, withTimeout } from "@threadwise/core";
+import { chatModelOption, createTokenCounter, withTimeout } from "@threadwise/core";
 import {
   type CandidateFact,
   extractFactsHeuristic,
@@ -37,9 +37,12 @@ export class UserMemoryEngine {
   readonly recallOptions: ResolvedRecallOptions;
   readonly countText: (text: string) => number;
   readonly #indexes = new Map<string, UserRecallIndex>();
+  /** `options.model`: the object, or the model `initChatModel` makes of a string, once. */
+  readonly ownModel: () => Promise<FactExtractionModel | undefined>;
 
   constructor(options: ResolvedUserMemoryOptions) {
     this.options = options;
+    this.ownModel = chatModelOption<FactExtractionModel>("userMemory.model", options.model);
     this.codec = new UserItemCodec(
       options.keyring ? { keyring: options.keyring, agentId: options.agentId, principalId: options.principalId } : undefined,
     );
@@ -117,7 +120,7 @@ export class UserMemoryEngine {
       facts: extractFactsHeuristic(text, { speakerPrefix: message.name !== undefined }),
       origin: "heuristic" as const,
     });
-    const model = this.options.model ?? options.model;
+    const model = (await this.ownModel()) ?? options.model;
     if (this.options.factsMode !== "llm" || !model) return heuristic();
     try {
       return {

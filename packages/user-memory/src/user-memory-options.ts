@@ -1,5 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
+  chatModelOptionSchema,
   envBoolean,
   envOptionSchema,
   envPositiveInt,
@@ -67,13 +68,13 @@ export const userMemoryOptionsSchema = z.strictObject({
    * with the rules as fallback), `off`. @default "heuristic"
    */
   factsMode: z.enum(["off", "heuristic", "llm"]).optional(),
-  /** Chat model of `llm` fact extraction. @default the agent's model */
-  model: z
-    .custom<FactExtractionModel>(
-      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
-      "expected a chat model (an object with invoke())",
-    )
-    .optional(),
+  /**
+   * Chat model of `llm` fact extraction, or a model named as `createAgent` takes one
+   * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; a provider
+   * package that is not installed throws `ThreadwiseConfigError` naming `userMemory.model` there).
+   * @default the agent's model
+   */
+  model: chatModelOptionSchema<FactExtractionModel>().optional(),
   /**
    * Key of the user id in the run's `context`, else `configurable`. A run without it has no
    * cross-thread memory. @default "user_id"
@@ -111,6 +112,17 @@ export const userMemoryOptionsSchema = z.strictObject({
    * read instead of `process.env`; `memoryStack({ env })` passes its own. @default process.env
    */
   env: envOptionSchema,
+  /**
+   * Whether userMemory declares the thread's summary slot (`_threadwise_summary`, read for the
+   * thread's digest) as its own state schema. LangChain parses the declared schema of a middleware
+   * with `wrapModelCall` at every model call (a new zod object each time); `false` leaves the
+   * declaration to core's `summarySlotMiddleware()` (no hook) anywhere in the same `middleware`
+   * list, and userMemory reads the slot from the graph (`memoryStack` does this). With `false` and
+   * no middleware declaring the slot, a model call throws `ThreadwiseConfigError` naming
+   * `userMemory.declareState`.
+   * @default true
+   */
+  declareState: z.boolean().optional(),
 });
 /** Options of {@link userMemory}, as accepted. */
 export type UserMemoryOptions = z.input<typeof userMemoryOptionsSchema>;
@@ -124,7 +136,8 @@ export interface ResolvedUserMemoryOptions {
   maxMessageCharacters: number;
   maxDigestCharacters: number;
   factsMode: "off" | "heuristic" | "llm";
-  model: FactExtractionModel | undefined;
+  /** A model object, or a `"provider:model"` string `userMemory` makes at its first model call. */
+  model: FactExtractionModel | string | undefined;
   userIdKey: string;
   tenantIdKey: string;
   tenantId: string;
@@ -136,6 +149,7 @@ export interface ResolvedUserMemoryOptions {
   promptContextMode: z.output<typeof promptContextModeSchema> | undefined;
   label: string;
   logger: z.output<typeof loggerOptionSchema>;
+  declareState: boolean;
 }
 
 /**
@@ -173,5 +187,6 @@ export function resolveUserMemoryOptions(
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,
     logger: parsed.logger,
+    declareState: parsed.declareState ?? true,
   };
 }

@@ -196,8 +196,15 @@ describe('userMemory with LLM facts (factsMode: "llm")', () => {
 });
 
 describe("userMemory with summarize", () => {
-  it("keeps the thread's summary as its digest, and recalls it in the user's next thread", async () => {
+  // declareState false (memoryStack's): the slot is declared by core's summarySlotMiddleware, and
+  // the afterAgent hook, whose node input holds only what its own middleware declares, reads the
+  // summary from the graph; the digest must be the same summary as with the default.
+  it.each([
+    ["declared by userMemory (default)", false],
+    ["declared once by summarySlotMiddleware (declareState: false)", true],
+  ] as const)("keeps the thread's summary as its digest, and recalls it in the user's next thread: %s", async (_name, shared) => {
     const { summarize } = await import("@threadwise/summarize");
+    const { summarySlotMiddleware } = await import("@threadwise/core");
     const store = new InMemoryStore();
     const model = scriptedModel((messages) =>
       JSON.stringify(messages).includes("running summary")
@@ -208,11 +215,18 @@ describe("userMemory with summarize", () => {
       model,
       checkpointer: new MemorySaver(),
       store,
-      middleware: [
-        windowTrim({ maxMessages: 2, logger: false }),
-        summarize({ windowSize: 2, threshold: 4, logger: false }),
-        userMemory({ logger: false, keepMessages: false }),
-      ],
+      middleware: shared
+        ? [
+            windowTrim({ maxMessages: 2, logger: false }),
+            summarySlotMiddleware(),
+            summarize({ windowSize: 2, threshold: 4, logger: false, declareState: false }),
+            userMemory({ logger: false, keepMessages: false, declareState: false }),
+          ]
+        : [
+            windowTrim({ maxMessages: 2, logger: false }),
+            summarize({ windowSize: 2, threshold: 4, logger: false }),
+            userMemory({ logger: false, keepMessages: false }),
+          ],
     });
     for (const text of [
       "Let's plan my trip.",
@@ -229,5 +243,21 @@ describe("userMemory with summarize", () => {
     expect(digest?.text).toContain("Jeju island");
     await say(agent as never, "What was my budget for the Jeju trip?", { thread_id: "later", user_id: "u1" });
     expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).toContain("900 dollars");
+  });
+});
+
+describe("userMemory({ declareState: false })", () => {
+  it("declares no state schema; without a middleware declaring the slot, a model call throws naming userMemory.declareState", async () => {
+    const { ThreadwiseConfigError } = await import("@threadwise/core");
+    expect(userMemory().stateSchema).toBeDefined();
+    expect(userMemory({ declareState: false }).stateSchema).toBeUndefined();
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      store: new InMemoryStore(),
+      middleware: [userMemory({ logger: false, declareState: false })],
+    });
+    const error = await say(agent as never, "hi", { thread_id: "t", user_id: "u1" }).catch((e: unknown) => e);
+    expect(ThreadwiseConfigError.find(error)?.option, String(error)).toBe("userMemory.declareState");
   });
 });

@@ -3,6 +3,7 @@ import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
   addContextBlocks,
   annotateMultiturn,
+  declaredSummarySlot,
   isContextMessage,
   messageText,
   messageType,
@@ -109,6 +110,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const models = new Map<string, FactExtractionModel>();
   let failing = false;
   let warnedNoStore = false;
+  /** The slot: the hook's state when declared here, else from the graph (core `declaredSummarySlot`). */
+  const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
+    config.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "userMemory.declareState");
 
   const remember = <V>(map: Map<string, V>, key: string, value: V) => {
     map.delete(key);
@@ -151,8 +155,13 @@ export function userMemory(options: UserMemoryOptions = {}) {
   return threadwiseMiddleware({
     name: USER_MEMORY_MIDDLEWARE_NAME,
     // Declared to read the thread's summary (summarize's slot) for the digest; never written here.
-    stateSchema: summarySlotState,
+    // With declareState false, core's summarySlotMiddleware declares it.
+    ...(config.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
+      // A missing declaration fails the first model call, not the commit after the answer.
+      if (!config.declareState) slotOf(request);
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      await engine.ownModel();
       const runtime = request.runtime as (ScopeSource & { store?: BaseStore; signal?: AbortSignal }) | undefined;
       const scope = resolveUserScope(runtime, scopeOptions);
       const threadId = threadOf(runtime);
@@ -215,7 +224,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
         }));
       // The thread's summary when summarize made one; else, only when messages are not kept (they
       // would say it twice), its first user message.
-      const summary = readSummarySlot(state).summary?.text;
+      const summary = slotOf({ state, runtime }).summary?.text;
       const first = config.keepMessages ? undefined : messages.find(isUserMessage);
       const digestSource = summary ?? (first ? messageText(first) : "");
       const digest =

@@ -6,6 +6,7 @@ import {
   countCharacters,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
+  summarySlotMiddleware,
   summarySlotState,
   systemText,
   ThreadwiseConfigError,
@@ -414,5 +415,41 @@ describe("workMemory structured output", () => {
     expect(projection).toContain("application/pdf");
     expect(projection).not.toContain(base64.slice(0, 40));
     expect((await slotOf(agent, "wm-file")).workMemory?.entries.map((e) => e.text)).toEqual(["boarding pass pass.pdf sent"]);
+  });
+});
+
+describe("workMemory({ declareState: false })", () => {
+  /** Four runs with maxItems 2: the envelope's bound is computed from the slot the afterAgent hook reads. */
+  async function run(middleware: () => ReturnType<typeof createMiddleware>[]) {
+    const model = scriptedModel((_m, call) => `Booked flight ${call + 1} to Busan.`);
+    const agent = createAgent({ model, systemPrompt: SYSTEM, checkpointer: new MemorySaver(), middleware: middleware() });
+    for (const text of ["one", "two", "three", "four"]) await agent.invoke(turn(text), thread("wm-shared"));
+    return {
+      systems: model.calls.map((call) => systemText((call as { messages: BaseMessage[] }).messages[0] as never)),
+      entries: (await slotOf(agent, "wm-shared")).workMemory?.entries.map((e) => e.text),
+    };
+  }
+
+  it("with summarySlotMiddleware sends the requests and keeps the envelope of the default", async () => {
+    expect(workMemory().stateSchema).toBeDefined();
+    expect(workMemory({ declareState: false }).stateSchema).toBeUndefined();
+    const declared = await run(() => [workMemory({ model: condenser(), maxItems: 2, logger: false })]);
+    const shared = await run(() => [
+      summarySlotMiddleware(),
+      workMemory({ model: condenser(), maxItems: 2, logger: false, declareState: false }),
+    ]);
+    // The bound held (2 of 4), so the hook read the envelope it bounds (an unread slot keeps 1).
+    expect(declared.entries).toEqual(["note:Booked flight 3 to Busan.", "note:Booked flight 4 to Busan."]);
+    expect(shared).toEqual(declared);
+  });
+
+  it("without a middleware declaring the slot, a model call throws naming workMemory.declareState", async () => {
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: new MemorySaver(),
+      middleware: [workMemory({ model: condenser(), logger: false, declareState: false })],
+    });
+    const error = await agent.invoke(turn("hi"), thread("wm-undeclared")).catch((e: unknown) => e);
+    expect(ThreadwiseConfigError.find(error)?.option, String(error)).toBe("workMemory.declareState");
   });
 });

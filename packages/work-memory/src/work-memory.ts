@@ -2,6 +2,9 @@ import type { BaseLanguageModelInterface } from "@langchain/core/language_models
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import {
   addContextBlocks,
+  chatModelOption,
+  chatModelOptionSchema,
+  declaredSummarySlot,
   envOptionSchema,
   loggerOptionSchema,
   messageType,
@@ -44,15 +47,15 @@ export const workMemoryOptionsSchema = z.strictObject({
   maxCharacters: z.number().int().positive().default(2000),
   /**
    * Chat model of the internal condensation call. Give a small, cheap model; without one the
-   * agent's own model is used (the one of the run's last model call, without tools bound).
+   * agent's own model is used (the one of the run's last model call, without tools bound). A model
+   * named as `createAgent` takes one (`"openai:gpt-4o-mini"`) is made by LangChain's
+   * `initChatModel` at the first model call; a provider package that is not installed throws
+   * `ThreadwiseConfigError` naming `workMemory.model` there.
    * @default the agent's model
    */
-  model: z
-    .custom<BaseLanguageModelInterface>(
-      (value) => typeof (value as { invoke?: unknown } | undefined)?.invoke === "function",
-      "must be a chat model (an object with invoke())",
-    )
-    .optional(),
+  model: chatModelOptionSchema<BaseLanguageModelInterface>(
+    'must be a chat model (an object with invoke()) or a "provider:model" string',
+  ).optional(),
   /**
    * Time allowed for the condensation call; when it passes the call is aborted, nothing is stored
    * and the turn ends normally. Unit: milliseconds, 1..2,147,483,647 (Node's timer limit).
@@ -91,6 +94,17 @@ export const workMemoryOptionsSchema = z.strictObject({
    * `memoryStack({ env })` passes its own. @default process.env
    */
   env: envOptionSchema,
+  /**
+   * Whether workMemory declares the thread's summary slot (`_threadwise_summary`), where its
+   * envelope lives, as its own state schema. LangChain parses the declared schema of a middleware
+   * with `wrapModelCall` at every model call (a new zod object each time); `false` leaves the
+   * declaration to core's `summarySlotMiddleware()` (no hook) anywhere in the same `middleware`
+   * list, and workMemory reads the slot from the graph (`memoryStack` does this). With `false` and
+   * no middleware declaring the slot, a model call throws `ThreadwiseConfigError` naming
+   * `workMemory.declareState`.
+   * @default true
+   */
+  declareState: z.boolean().default(true),
 });
 
 /** Options of {@link workMemory}, as accepted (before defaults). */
@@ -169,6 +183,10 @@ export function workMemory(options: WorkMemoryOptions = {}) {
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
   const runs = new Map<string, RunRecord>();
+  const ownModel = chatModelOption<BaseLanguageModelInterface>("workMemory.model", settings.model);
+  /** The slot: the request's (or hook's) state when declared here, else from the graph (core `declaredSummarySlot`). */
+  const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
+    settings.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "workMemory.declareState");
 
   const skip = (reason: SkipReason, threadId?: string) => {
     logger.info(`work_memory: skipped reason=${reason}`, threadId ? { thread_id: threadId } : undefined);
@@ -177,7 +195,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
 
   return threadwiseMiddleware({
     name: WORK_MEMORY_MIDDLEWARE_NAME,
-    stateSchema: summarySlotState,
+    ...(settings.declareState ? { stateSchema: summarySlotState } : {}),
     beforeAgent: (_state, runtime) => {
       // A run that threw leaves its record behind; a new run must not judge by it.
       const threadId = runtime.configurable?.thread_id;
@@ -185,7 +203,9 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       return undefined;
     },
     wrapModelCall: async (request, handler) => {
-      const entries = readSummarySlot(request.state).workMemory?.entries ?? [];
+      // A model named by a string is made at the first model call, so a wrong name fails at once.
+      await ownModel();
+      const entries = slotOf(request).workMemory?.entries ?? [];
       const text = renderWorkMemory(entries);
       const placed =
         text === ""
@@ -232,7 +252,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       let note: string;
       try {
         note = await condenseResponse(projection, {
-          model: settings.model ?? model,
+          model: (await ownModel()) ?? model,
           prompt,
           maxCharacters: settings.maxCharacters,
           timeoutMs: settings.timeoutMs,
@@ -246,7 +266,7 @@ export function workMemory(options: WorkMemoryOptions = {}) {
         return undefined;
       }
       if (note === "") return skip("condensation_empty", threadId);
-      const current = readSummarySlot(state).workMemory?.entries ?? [];
+      const current = slotOf({ state, runtime }).workMemory?.entries ?? [];
       const bounded = boundEnvelope(
         current,
         { id: final.id ?? threadwiseMessageId("work-memory"), text: note, createdAt: new Date().toISOString() },

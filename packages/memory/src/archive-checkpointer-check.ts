@@ -1,0 +1,117 @@
+import { realpathSync } from "node:fs";
+import { resolve } from "node:path";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { createMiddleware } from "langchain";
+import { ThreadwiseSaver } from "./threadwise-saver.js";
+
+/** Where LangGraph 1.x puts the checkpointer a run stores to, in a node's `configurable`. */
+const CHECKPOINTER_KEY = "__pregel_checkpointer";
+
+/** Most wrappers followed through `inner` before giving up (a cycle, or a chain nobody writes). */
+const MAX_WRAPPERS = 8;
+
+/**
+ * The ThreadwiseSaver a checkpointer is or wraps: itself, or the first one down the chain of
+ * `inner` savers (`encryptCheckpointer`'s `EncryptedCheckpointSaver` and ThreadwiseSaver itself
+ * name what they wrap `inner`; a `Proxy` of a ThreadwiseSaver is one). `undefined` when the chain
+ * ends without one.
+ */
+export function threadwiseSaverOf(checkpointer: unknown): ThreadwiseSaver | undefined {
+  let saver = checkpointer;
+  for (let depth = 0; depth <= MAX_WRAPPERS && typeof saver === "object" && saver !== null; depth += 1) {
+    if (saver instanceof ThreadwiseSaver) return saver;
+    saver = (saver as { inner?: unknown }).inner;
+  }
+  return undefined;
+}
+
+/** The SQLite file a saver chain stores to (better-sqlite3's `db.name`, resolved), else the connection object for an in-memory database. */
+function sqliteFileOf(saver: ThreadwiseSaver): unknown {
+  let inner: unknown = saver.inner;
+  for (let depth = 0; depth <= MAX_WRAPPERS && typeof inner === "object" && inner !== null; depth += 1) {
+    const db = (inner as { db?: { name?: unknown; memory?: unknown } }).db;
+    if (db && typeof db === "object") {
+      if (typeof db.name !== "string" || db.name === "" || db.name === ":memory:" || db.memory === true) return db;
+      try {
+        return realpathSync(db.name);
+      } catch {
+        return resolve(db.name);
+      }
+    }
+    inner = (inner as { inner?: unknown }).inner;
+  }
+  return undefined;
+}
+
+/**
+ * Why the saver a run stores to provably keeps its threads apart from `stack`'s archive, or
+ * `undefined` when it reaches it (or nothing can be proved):
+ * - the stack's saver, or a wrapper of it: reaches it;
+ * - no ThreadwiseSaver at all down its `inner` chain (MemorySaver, SqliteSaver, PostgresSaver, a
+ *   wrapper of one): refused;
+ * - another ThreadwiseSaver (a replica opened on the same store): reaches it when both store to
+ *   the same place: the same registry, the same SQLite file (real path), or both on PostgreSQL
+ *   (not compared: a DSN does not prove two databases apart, PgBouncer and a direct connection
+ *   name one database differently); refused for another kind of store, another SQLite file, or
+ *   another in-memory store (each in-memory saver has its own).
+ */
+export function archiveSplitReason(used: unknown, stack: ThreadwiseSaver): string | undefined {
+  const found = threadwiseSaverOf(used);
+  if (!found)
+    return `it stores to ${describe(used)}, which does not wrap a ThreadwiseSaver (a wrapper must name the saver it wraps \`inner\`, as encryptCheckpointer's does)`;
+  if (found === stack || found.registry === stack.registry) return undefined;
+  const kind = found.registry.kind;
+  if (kind !== stack.registry.kind) return `it stores to a ${kind} ThreadwiseSaver, the stack's archive is on ${stack.registry.kind}`;
+  if (kind === "postgres") return undefined;
+  if (kind === "sqlite") {
+    const a = sqliteFileOf(found);
+    const b = sqliteFileOf(stack);
+    if (a !== undefined && a === b) return undefined;
+    return `it stores to the SQLite ${typeof a === "string" ? `file ${a}` : "database"}, the stack's archive is in ${typeof b === "string" ? `file ${b}` : "another database"}`;
+  }
+  return "it stores to another in-memory ThreadwiseSaver than the stack's (each keeps its own archive)";
+}
+
+function describe(saver: unknown): string {
+  if (typeof saver !== "object" || saver === null) return String(saver);
+  return (saver as { constructor?: { name?: string } }).constructor?.name || "a checkpointer";
+}
+
+/**
+ * Refuses a run whose checkpointer provably does not reach the archive of `checkpointer` (the
+ * stack's ThreadwiseSaver), before the archive is written: with `archive: true`, messages leave
+ * the checkpoint for the archive of the stack's saver, so an agent given another checkpointer
+ * after the spread (`createAgent({ ...stack, checkpointer: new MemorySaver() })`) would keep its
+ * thread in one store and the messages archived from it in another, where no read, fork check or
+ * deletion of that thread finds them. What "reaches" means is {@link archiveSplitReason}: the
+ * stack's saver, `encryptCheckpointer(stack.checkpointer)` and other wrappers naming it `inner`,
+ * and a replica (another ThreadwiseSaver on the same store) pass. Checked at each model call
+ * (`wrapModelCall`, so resumed runs too) with one `WeakMap` lookup per checkpointer after its
+ * first; a run whose config carries no checkpointer LangGraph's way (`configurable.__pregel_checkpointer`)
+ * passes, since nothing can be proved. `memoryMiddleware` puts it before `messageArchive`.
+ *
+ * @throws ThreadwiseConfigError naming `memory.checkpointer` (from the model call, wrapped in
+ *   LangChain's MiddlewareError: use `ThreadwiseConfigError.find`).
+ */
+export function archiveCheckpointerCheck(checkpointer: ThreadwiseSaver) {
+  const verdicts = new WeakMap<object, string | undefined>();
+  return createMiddleware({
+    name: "threadwise/archive-checkpointer",
+    wrapModelCall: (request, handler) => {
+      const used = (request.runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[CHECKPOINTER_KEY];
+      if (typeof used === "object" && used !== null && used !== checkpointer) {
+        let reason = verdicts.get(used);
+        if (!verdicts.has(used)) {
+          reason = archiveSplitReason(used, checkpointer);
+          verdicts.set(used, reason);
+        }
+        if (reason !== undefined)
+          throw new ThreadwiseConfigError(
+            "memory.checkpointer",
+            `the agent runs on another checkpointer than the stack's, and archive is on: ${reason}. Its thread and the messages archived from it would be kept apart. Pass the stack's (createAgent({ model, ...stack }) with no checkpointer after the spread, checkpointer: stack.checkpointer, or a wrapper of it such as encryptCheckpointer(stack.checkpointer)), or turn archive off`,
+          );
+      }
+      return handler(request);
+    },
+  });
+}
