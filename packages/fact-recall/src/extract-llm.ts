@@ -3,7 +3,7 @@ import {
   type InternalCallId,
   internalCallConfig,
   invokeInternal,
-  messageText,
+  contentText,
   ThreadwiseError,
   ThreadwiseTimeoutError,
 } from "@threadwise/core";
@@ -184,7 +184,7 @@ export async function extractFactsWithModel(
     } catch (error) {
       throw failure(error, options.timeoutMs);
     }
-    json = parseFactsAnswer(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
+    json = parseFactsAnswer(typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content));
   }
   const parsed = llmFactsSchema.safeParse(json);
   if (!parsed.success) {

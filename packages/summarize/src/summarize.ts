@@ -8,7 +8,7 @@ import {
   internalCallConfig,
   invokeInternal,
   isUserMessage,
-  messageText,
+  contentText,
   messageType,
   newestArchivedBefore,
   readSummarySlot,
@@ -117,7 +117,8 @@ function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | un
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
-  const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
+  // The answer as LangChain reads it (`.text`): its text blocks joined as they came.
+  const text = typeof answer === "string" ? answer : contentText((answer as BaseMessage).content);
   return text.trim();
 }
 
