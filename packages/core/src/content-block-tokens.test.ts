@@ -192,7 +192,16 @@ describe("reasoning", () => {
       additional_kwargs: { reasoning: item },
       response_metadata: {
         model_provider: "openai",
-        output: [item, { id: "msg_1", type: "message", role: "assistant", status: "completed", content: [{ type: "output_text", text: "Booked.", annotations: [] }] }],
+        output: [
+          item,
+          {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "Booked.", annotations: [] }],
+          },
+        ],
       },
     });
     const plain = counter.countMessage(new AIMessage("Booked."));
@@ -210,11 +219,18 @@ describe("reasoning", () => {
         { type: "text", text: "Booked." },
       ],
       additional_kwargs: { reasoning: second },
-      response_metadata: { output: [item, second, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Booked." }] }] },
+      response_metadata: {
+        output: [item, second, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Booked." }] }],
+      },
     });
     expect(counter.countMessage(two) - plain).toBe(counter.countText(summary) + counter.countText("Then confirm the seat."));
     // A reasoning block alone (another provider's, or a v1 message) still counts.
-    const blockOnly = new AIMessage({ content: [{ type: "reasoning", reasoning: summary }, { type: "text", text: "Booked." }] });
+    const blockOnly = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: summary },
+        { type: "text", text: "Booked." },
+      ],
+    });
     expect(counter.countMessage(blockOnly) - plain).toBe(counter.countText(summary));
   });
 });

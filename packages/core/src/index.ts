@@ -202,8 +202,10 @@ export {
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export {
   analysisText,
+  characterHead,
   codePointHead,
   countCharacters,
+  headWithinUnits,
   loneSurrogateAt,
   TRUNCATION_MARKER,
   truncateCharacters,

@@ -6,7 +6,13 @@ import { resolveEncoding as bytePairRanks } from "gpt-tokenizer/resolveEncoding"
 import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
-import { additionalReasoningTexts, type BlockPricing, blockPricingFor, contentBlockCost, responsesReasoningTexts } from "./content-block-tokens.js";
+import {
+  additionalReasoningTexts,
+  type BlockPricing,
+  blockPricingFor,
+  contentBlockCost,
+  responsesReasoningTexts,
+} from "./content-block-tokens.js";
 import { optionsObject, parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
 import { responsesOutputOf } from "./responses-output.js";
