@@ -169,8 +169,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * The next attempt is made on the next user turn, not on every model call of the same turn.
  *
  * Stack it after windowTrim, `[windowTrim(), summarize()]`: windowTrim's window is then the one
- * summarized. Alone, summarize keeps its own window. In `[summarize(), windowTrim()]` order
- * summarize cannot see the window before the call, so its own `windowSize` is the window.
+ * summarized. Alone, summarize keeps its own window. `[summarize(), windowTrim()]` is refused at
+ * the first model call (a `ThreadwiseConfigError` naming both): summarize runs outermost and would
+ * summarize over its own window before windowTrim states its own, which would then not apply.
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (`summarize.threshold:
  *   Too small: expected number to be >0`), or an env twin is; on a model call, when `trigger` or
