@@ -228,8 +228,8 @@ export const LANGCHAIN_STACKS: Record<string, Stack> = {
   }),
   "threadwise first, then toolCallLimit + contextEditing + summarization": (s) => ({
     middleware: [
-      summarize({ model: s.summarizer, windowSize: 6, threshold: 8 }),
       windowTrim({ maxMessages: 6 }),
+      summarize({ model: s.summarizer, windowSize: 6, threshold: 8 }),
       toolCallLimitMiddleware({ threadLimit: 12, exitBehavior: "continue" }),
       contextEditingMiddleware({ edits: [new ClearToolUsesEdit({ trigger: { tokens: 1500 }, keep: { messages: 1 } })] }),
       summarizationMiddleware({ model: s.summarizer as never, trigger: { messages: 12 }, keep: { messages: 4 } }),

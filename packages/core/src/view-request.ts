@@ -150,7 +150,7 @@ function windowInsideSummary(window: string, summary: string): ThreadwiseConfigE
   return new ThreadwiseConfigError(
     "middleware",
     `${window} is inside ${summary}: the summary was made over summarize's own window, so this window would not apply. ` +
-      "Put the window first: middleware: [windowTrim(), summarize()] (see core's ARCHITECTURE.md, \"Middleware order\")",
+      'Put the window first: middleware: [windowTrim(), summarize()] (see core\'s ARCHITECTURE.md, "Middleware order")',
   );
 }
 

@@ -1,9 +1,9 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import {
+  contentText,
   type InternalCallId,
   internalCallConfig,
   invokeInternal,
-  contentText,
   ThreadwiseError,
   ThreadwiseTimeoutError,
 } from "@threadwise/core";

@@ -2,13 +2,13 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   compactionBoundary,
+  contentText,
   createTokenCounter,
   type InternalCallId,
   indexThread,
   internalCallConfig,
   invokeInternal,
   isUserMessage,
-  contentText,
   messageType,
   newestArchivedBefore,
   readSummarySlot,

@@ -1,6 +1,6 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { type InternalCallId, contentText, internalCallConfig, invokeInternal } from "@threadwise/core";
+import { contentText, type InternalCallId, internalCallConfig, invokeInternal } from "@threadwise/core";
 
 /** Who the condensation call is: its run name is `threadwise/work-memory:condense` (core's `internalCallName`). */
 export const CONDENSE_CALL: InternalCallId = { middleware: "work-memory", purpose: "condense" };
