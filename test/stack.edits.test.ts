@@ -23,7 +23,7 @@
  *   human approves, edits or rejects it (`Command({ resume })`).
  * Each op runs in process A or B: two sets of middleware instances from two separately loaded
  * copies of the threadwise modules (`vi.resetModules`), sharing one checkpointer and thread.
- * Stacks: `[windowTrim(), summarize()]` in both orders (also with `background: true`),
+ * Stacks: `[windowTrim(), summarize()]` and summarize alone (also with `background: true`),
  * `[windowTrim(), tokenCap()]`, tokenCap alone, the memoryStack preset (`memoryMiddleware`) in each
  * placement mode with factRecall, summarize, persistTrim and recall.
  *

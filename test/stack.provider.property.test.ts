@@ -78,7 +78,14 @@ interface StackConfig {
 }
 
 const configArb: fc.Arbitrary<StackConfig> = fc.record({
-  order: fc.shuffledSubarray([...NAMES], { minLength: 1, maxLength: NAMES.length }),
+  // windowTrim inside summarize is refused (core `withViewDecisions`, ARCHITECTURE "Middleware
+  // order"): when both are drawn, windowTrim goes first.
+  order: fc.shuffledSubarray([...NAMES], { minLength: 1, maxLength: NAMES.length }).map((order) => {
+    const w = order.indexOf("windowTrim");
+    const s = order.indexOf("summarize");
+    if (w > s && s !== -1) [order[w], order[s]] = [order[s] as Name, order[w] as Name];
+    return order;
+  }),
   mode: fc.constantFrom<PromptContextMode>("legacy_system", "stable_tail"),
   window: fc.record({
     maxMessages: fc.integer({ min: 2, max: 12 }),

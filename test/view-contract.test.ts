@@ -14,6 +14,7 @@ import {
   groupMessages,
   messageText,
   readSummarySlot,
+  ThreadwiseConfigError,
   type ThreadwiseLogger,
   threadMessages,
   viewDecisionsOf,
@@ -136,7 +137,21 @@ async function runTurns(stack: readonly AgentMiddleware[], turns: number, thread
 }
 
 describe("windowTrim and summarize compose (R33)", () => {
-  for (const order of ["windowTrim first", "summarize first"] as const) {
+  it("summarize first: refused at the first model call, naming both and the order that works (the window silently did not apply)", async () => {
+    const summarizer = recordingSummarizer();
+    const trim = windowTrim({ maxMessages: 6, eviction: "sliding", logger: false });
+    const sum = summarize({ model: summarizer.model, windowSize: 20, threshold: 40, startOn: "human", logger: false });
+    const error = await runTurns([sum, trim], 1, "summarize first").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    const config = ThreadwiseConfigError.find(error);
+    expect(config?.option).toBe("middleware");
+    expect(config?.message).toContain("threadwise/window-trim is inside threadwise/summarize");
+    expect(config?.message).toContain("[windowTrim(), summarize()]");
+  });
+
+  for (const order of ["windowTrim first"] as const) {
     it(`${order}: on every call, summary coverage + view = the whole stored thread; each message summarized once`, async () => {
       const summarizer = recordingSummarizer();
       // startOn is set once, on the first view-shaping middleware of the list.

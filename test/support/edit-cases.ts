@@ -1,6 +1,6 @@
 /**
  * What test/stack.edits.test.ts runs (issues 16 and 21, spec R37): the stacks
- * (`[windowTrim(), summarize()]` in both orders, with and without `background`,
+ * (`[windowTrim(), summarize()]` and summarize alone (the other order is refused), with and without `background`,
  * `[windowTrim(), tokenCap()]`, tokenCap alone, the memoryStack preset in each placement mode with
  * factRecall and recall), built from one loaded copy of the threadwise modules per "process", and
  * random cases: a random stored thread (`stack-threads.ts`) on a MemorySaver or a SqliteSaver,
@@ -63,7 +63,7 @@ export async function loadProcess(): Promise<Lib> {
 // ---------------------------------------------------------------------------------------------
 // Stacks
 
-export const STACK_KINDS = ["window+summarize", "summarize+window", "window+cap", "cap", "preset"] as const;
+export const STACK_KINDS = ["window+summarize", "summarize", "window+cap", "cap", "preset"] as const;
 /** The kinds above, and `archive` (the preset with `archive: true`; its own property, test/stack.archive.test.ts). */
 export type StackKind = (typeof STACK_KINDS)[number] | "archive";
 
@@ -138,7 +138,7 @@ export function stackName(c: StackConfig): string {
   if (c.kind === "archive")
     return `archive(${c.archiveBatch === undefined ? "memoryStack" : "tight"}${c.archiveEncrypted ? ",sealed" : ""}${c.recall ? ",recall" : ""})`;
   if (c.kind === "preset") return `memoryStack(${c.mode}${c.recall ? ",recall" : ""})`;
-  if (c.kind === "window+summarize" || c.kind === "summarize+window") return `${c.kind}${c.background ? "(background)" : ""}`;
+  if (c.kind === "window+summarize" || c.kind === "summarize") return `${c.kind}${c.background ? "(background)" : ""}`;
   return c.kind;
 }
 
@@ -203,7 +203,9 @@ export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger, s
         background: c.background,
         logger,
       });
-  return (c.kind === "window+summarize" ? [window, summary] : [summary, window]) as AgentMiddleware[];
+  // `[summary, window]` is refused (core's ARCHITECTURE.md, "Middleware order"): the other kind is
+  // summarize alone, on its own window.
+  return (c.kind === "window+summarize" ? [window, summary] : [summary]) as AgentMiddleware[];
 }
 
 /** The preset's memory config input (also the archive stack's, with `archive: true`). */

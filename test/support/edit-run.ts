@@ -283,7 +283,7 @@ async function deserialized<T>(value: T): Promise<T> {
  * differs from the one before (in the background nothing is summarized inside a call).
  */
 function adoptedSummary(call: Call): SummaryRecord | undefined {
-  const background = call.config.background && (call.config.kind === "window+summarize" || call.config.kind === "summarize+window");
+  const background = call.config.background && (call.config.kind === "window+summarize" || call.config.kind === "summarize");
   if (!background) return undefined;
   const before = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   // The outer probe's reading, else (a review interrupted the run before it) the inner probe's.

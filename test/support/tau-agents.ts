@@ -183,9 +183,6 @@ export const TIGHT_STACKS: Record<string, Stack> = {
   "[windowTrim(6), summarize(6/8)]": (s) => ({
     middleware: [windowTrim({ maxMessages: 6 }), summarize({ model: s.summarizer, windowSize: 6, threshold: 8 })],
   }),
-  "[summarize(6/8), windowTrim(6)]": (s) => ({
-    middleware: [summarize({ model: s.summarizer, windowSize: 6, threshold: 8 }), windowTrim({ maxMessages: 6 })],
-  }),
   "summarize(4/6) alone": (s) => ({ middleware: [summarize({ model: s.summarizer, windowSize: 4, threshold: 6 })] }),
   "memoryStack(window 6, 2500 tokens, all parts)": (s) =>
     memoryStack({
@@ -231,8 +228,8 @@ export const LANGCHAIN_STACKS: Record<string, Stack> = {
   }),
   "threadwise first, then toolCallLimit + contextEditing + summarization": (s) => ({
     middleware: [
-      summarize({ model: s.summarizer, windowSize: 6, threshold: 8 }),
       windowTrim({ maxMessages: 6 }),
+      summarize({ model: s.summarizer, windowSize: 6, threshold: 8 }),
       toolCallLimitMiddleware({ threadLimit: 12, exitBehavior: "continue" }),
       contextEditingMiddleware({ edits: [new ClearToolUsesEdit({ trigger: { tokens: 1500 }, keep: { messages: 1 } })] }),
       summarizationMiddleware({ model: s.summarizer as never, trigger: { messages: 12 }, keep: { messages: 4 } }),

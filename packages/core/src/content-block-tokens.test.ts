@@ -177,4 +177,60 @@ describe("reasoning", () => {
     expect(cost({ type: "reasoning", reasoning: summary })).toBe(counter.countText(summary));
     expect(cost({ type: "thinking", thinking: summary, signature: "sig" })).toBe(counter.countText(summary));
   });
+
+  it("a Responses answer's reasoning counts once (it is in content, additional_kwargs and output; was counted twice)", () => {
+    // The shape @langchain/openai 1.5 stores (convertResponsesMessageToAIMessage): the reasoning
+    // item in additional_kwargs.reasoning and in response_metadata.output, and a `reasoning`
+    // content block made from its summary; the converter sends it back once (the output items).
+    const item = { id: "rs_1", type: "reasoning", summary: [{ type: "summary_text", text: summary }] };
+    const message = new AIMessage({
+      id: "resp_1",
+      content: [
+        { type: "reasoning", reasoning: summary },
+        { type: "text", text: "Booked.", annotations: [] },
+      ],
+      additional_kwargs: { reasoning: item },
+      response_metadata: {
+        model_provider: "openai",
+        output: [
+          item,
+          {
+            id: "msg_1",
+            type: "message",
+            role: "assistant",
+            status: "completed",
+            content: [{ type: "output_text", text: "Booked.", annotations: [] }],
+          },
+        ],
+      },
+    });
+    const plain = counter.countMessage(new AIMessage("Booked."));
+    expect(counter.countMessage(message) - plain).toBe(counter.countText(summary));
+    expect(counter.boundMessage?.(message)).toBeGreaterThanOrEqual(counter.countMessage(message));
+    // Without output items (zero data retention, a message rebuilt from fields): the kwargs item is sent, once.
+    const noOutput = new AIMessage({ content: message.content, additional_kwargs: { reasoning: item } });
+    expect(counter.countMessage(noOutput) - plain).toBe(counter.countText(summary));
+    // Two reasoning items in the output (the kwargs keep the last): both are sent, each counted once.
+    const second = { id: "rs_2", type: "reasoning", summary: [{ type: "summary_text", text: "Then confirm the seat." }] };
+    const two = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: summary },
+        { type: "reasoning", reasoning: "Then confirm the seat." },
+        { type: "text", text: "Booked." },
+      ],
+      additional_kwargs: { reasoning: second },
+      response_metadata: {
+        output: [item, second, { type: "message", role: "assistant", content: [{ type: "output_text", text: "Booked." }] }],
+      },
+    });
+    expect(counter.countMessage(two) - plain).toBe(counter.countText(summary) + counter.countText("Then confirm the seat."));
+    // A reasoning block alone (another provider's, or a v1 message) still counts.
+    const blockOnly = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: summary },
+        { type: "text", text: "Booked." },
+      ],
+    });
+    expect(counter.countMessage(blockOnly) - plain).toBe(counter.countText(summary));
+  });
 });

@@ -203,6 +203,20 @@ export function additionalReasoningTexts(additional: unknown): string[] {
   return [];
 }
 
+/**
+ * The reasoning summaries of OpenAI Responses output items (`response_metadata.output`, see
+ * `responses-output.ts`): the `summary` texts of each `reasoning` item, in order. What the
+ * Responses converter sends back for an AI message that carries the items.
+ */
+export function responsesReasoningTexts(items: readonly { type: string; summary?: unknown }[]): string[] {
+  const out: string[] = [];
+  for (const item of items) {
+    if (item.type !== "reasoning" || !Array.isArray(item.summary)) continue;
+    for (const s of item.summary) out.push(typeof s === "string" ? s : (str((s as { text?: unknown }).text) ?? ""));
+  }
+  return out;
+}
+
 /** Whose rule prices standard blocks for a model name: Anthropic for `claude*`, else OpenAI. */
 export function blockPricingFor(model: string | undefined): BlockPricing {
   return model && /claude|anthropic/i.test(model) ? "anthropic" : "openai";

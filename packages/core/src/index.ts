@@ -192,6 +192,7 @@ export {
   requestOverheadTokens,
   resolveEncoding,
   SYSTEM_WITH_TOOLS_TOKENS,
+  TEXT_BLOCK_SEPARATOR,
   TOKEN_CACHE_ENTRIES,
   TOOL_CALL_OVERHEAD_TOKENS,
   TOOLS_OVERHEAD_TOKENS,
@@ -203,8 +204,10 @@ export {
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
 export {
   analysisText,
+  characterHead,
   codePointHead,
   countCharacters,
+  headWithinUnits,
   loneSurrogateAt,
   TRUNCATION_MARKER,
   truncateCharacters,

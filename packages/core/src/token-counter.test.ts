@@ -6,13 +6,16 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { OPENAI_IMAGE_DEFAULT_TOKENS, PDF_PAGE_TOKENS } from "./content-block-tokens.js";
 import { characterTokenCounter } from "./testing/index.js";
+import { tokenize } from "./text-analysis.js";
 import {
+  contentText,
   createTokenCounter,
   DEFAULT_ENCODING,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
   NAME_OVERHEAD_TOKENS,
   resolveEncoding,
+  TEXT_BLOCK_SEPARATOR,
   TOOL_CALL_OVERHEAD_TOKENS,
   TOOLS_OVERHEAD_TOKENS,
   tokenSegments,
@@ -197,7 +200,29 @@ describe("caching", () => {
           ],
         }),
       ),
-    ).toBe("ab");
+    ).toBe("a\nb");
+  });
+});
+
+describe("messageText: text blocks read for analysis", () => {
+  const blocks = (...texts: string[]) => new HumanMessage({ content: texts.map((text) => ({ type: "text", text })) });
+
+  it("keeps the words of two blocks apart (was 'KimI live in Seoul'), in English and Korean", () => {
+    expect(messageText(blocks("Kim", "I live in Seoul"))).toBe(`Kim${TEXT_BLOCK_SEPARATOR}I live in Seoul`);
+    expect(messageText(blocks("김민수", "서울에 살아요"))).toBe(`김민수${TEXT_BLOCK_SEPARATOR}서울에 살아요`);
+    // Blocks that already meet at white space, empty blocks and plain strings add no separator.
+    expect(messageText(blocks("Kim ", "I live"))).toBe("Kim I live");
+    expect(messageText(blocks("Kim", "", "\nI live"))).toBe("Kim\nI live");
+    expect(messageText(new HumanMessage("Kim I live"))).toBe("Kim I live");
+    // What is sent is unchanged: the blocks themselves, and contentText as LangChain's .text.
+    expect(contentText(blocks("Kim", "I live").content)).toBe("KimI live");
+  });
+
+  it("separated blocks are tokenized as words: 'Kim' and 'I' are terms of their own", () => {
+    const terms = tokenize(messageText(blocks("Kim", "I live in Seoul")));
+    expect(terms).toContain("kim");
+    expect(terms).not.toContain("kimi");
+    expect(tokenize(messageText(blocks("민수", "부산으로 이사했어요")))).toContain("민수");
   });
 });
 
@@ -232,15 +257,15 @@ describe("regressions of issue 12", () => {
     );
   });
 
-  it("joins text blocks with nothing between them, as LangChain's .text does", () => {
+  it("contentText joins text blocks with nothing between them, as LangChain's .text does (what is sent)", () => {
     const message = new AIMessage({
       content: [
         { type: "text", text: "Tam" },
         { type: "text", text: "pere" },
       ],
     });
-    expect(messageText(message)).toBe(message.text);
-    expect(messageText(message)).toBe("Tampere");
+    expect(contentText(message.content)).toBe(message.text);
+    expect(contentText(message.content)).toBe("Tampere");
   });
 
   it("a changed facts block costs the tokens of its own lines only; the count stays exact", () => {

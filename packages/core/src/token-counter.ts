@@ -6,9 +6,16 @@ import { resolveEncoding as bytePairRanks } from "gpt-tokenizer/resolveEncoding"
 import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
-import { additionalReasoningTexts, type BlockPricing, blockPricingFor, contentBlockCost } from "./content-block-tokens.js";
+import {
+  additionalReasoningTexts,
+  type BlockPricing,
+  blockPricingFor,
+  contentBlockCost,
+  responsesReasoningTexts,
+} from "./content-block-tokens.js";
 import { optionsObject, parseOptions } from "./errors.js";
 import { messageType, toolCallsOf } from "./groups.js";
+import { responsesOutputOf } from "./responses-output.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
 
 /** Encoding used when neither an encoding nor a known model name is given (spec R3). */
@@ -127,27 +134,52 @@ function encoderFor(options: TokenCounterOptions): { name: string; encoder: GptE
 }
 
 /**
- * The text of message content, as LangChain's `BaseMessage.text` reads it: a string as is; of an
- * array, the `text` of its text blocks (and plain strings) joined with `""`. Other blocks
- * (images, tool calls, reasoning) are skipped. The one place threadwise turns blocks into text.
+ * What {@link messageText} puts between two text blocks whose texts meet without white space: a
+ * line break, so that `[{ text: "Kim" }, { text: "I live in Seoul" }]` is analysed as two pieces
+ * ("Kim\nI live in Seoul"), not as the word "KimI". English and Korean both separate words with
+ * white space, and the fact rules and the summarizer's transcript read a line break as the end of
+ * a piece.
  */
-export function contentText(content: unknown): string {
+export const TEXT_BLOCK_SEPARATOR = "\n";
+
+const WHITE_AT_END = /\s$/u;
+const WHITE_AT_START = /^\s/u;
+
+/**
+ * The text of message content, as LangChain's `BaseMessage.text` reads it (what is sent): a
+ * string as is; of an array, the `text` of its text blocks (and plain strings) joined with `""`.
+ * Other blocks (images, tool calls, reasoning) are skipped. With `separator`, two texts that meet
+ * without white space on either side get it between them (empty texts add nothing): the form
+ * {@link messageText} reads for analysis.
+ */
+export function contentText(content: unknown, separator = ""): string {
   if (typeof content === "string") return content;
   if (!Array.isArray(content)) return "";
   let out = "";
   for (const block of content) {
-    if (typeof block === "string") out += block;
+    let text: string | undefined;
+    if (typeof block === "string") text = block;
     else if (block && typeof block === "object") {
       const b = block as { type?: unknown; text?: unknown };
-      if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) out += b.text;
+      if (typeof b.text === "string" && (b.type === "text" || b.type === undefined)) text = b.text;
     }
+    if (text === undefined || text === "") continue;
+    if (separator !== "" && out !== "" && !WHITE_AT_END.test(out) && !WHITE_AT_START.test(text)) out += separator;
+    out += text;
   }
   return out;
 }
 
-/** The text a message carries: {@link contentText} of its content (`"a"`, `"b"` blocks read `"ab"`). */
+/**
+ * The text of a message for analysis (facts, recall's index and query, the summarizer's
+ * transcript, work memory's projection, token-free heuristics): {@link contentText} of its
+ * content with {@link TEXT_BLOCK_SEPARATOR} between text blocks that would otherwise run together
+ * (`"Kim"`, `"I live"` read `"Kim\nI live"`). The one place threadwise turns a message's blocks
+ * into text to analyse; what is sent is never rebuilt from it. To read a model's answer as
+ * LangChain does (`.text`), use `contentText(message.content)`.
+ */
 export function messageText(message: BaseMessage): string {
-  return contentText((message as { content?: unknown }).content);
+  return contentText((message as { content?: unknown }).content, TEXT_BLOCK_SEPARATOR);
 }
 
 /**
@@ -166,7 +198,9 @@ interface MessageParts {
 
 /**
  * The parts of a message a provider's converter sends, each once: text blocks, images, files,
- * documents and reasoning by `contentBlockCost`, reasoning in `additional_kwargs`, each tool call's name and arguments (a `tool_use` /
+ * documents and reasoning by `contentBlockCost`; reasoning kept beside the content (OpenAI
+ * Responses output items in `response_metadata.output`, else `additional_kwargs.reasoning`) in
+ * place of the `reasoning` blocks @langchain/openai copies from it (one item, counted once); each tool call's name and arguments (a `tool_use` /
  * `tool_call` content block that repeats a `tool_calls` entry, as Anthropic AI messages carry
  * them, is the same call: the Anthropic converter sends it once and the OpenAI one drops the
  * block), the `name`, and a ToolMessage's `tool_call_id`.
@@ -176,6 +210,13 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
   let fixed = MESSAGE_OVERHEAD_TOKENS;
   const calls = toolCallsOf(message);
   const content = (message as { content?: unknown }).content;
+  // Reasoning is sent once: as the Responses output items when the message carries them (the
+  // converter sends those in place of its fields), else as `additional_kwargs.reasoning`. The
+  // `reasoning` content block @langchain/openai makes from the same item is then a copy.
+  const items = messageType(message) === "ai" ? responsesOutputOf(message) : undefined;
+  const reasoningAside = items
+    ? responsesReasoningTexts(items)
+    : additionalReasoningTexts((message as { additional_kwargs?: unknown }).additional_kwargs);
   if (typeof content === "string") texts.push(content);
   else if (Array.isArray(content)) {
     const callIds = new Set(calls.map((call) => call.id));
@@ -191,6 +232,7 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
         texts.push(b.text);
         continue;
       }
+      if (type === "reasoning" && reasoningAside.length > 0) continue;
       const cost = contentBlockCost(b, pricing);
       if (cost) {
         texts.push(...cost.texts);
@@ -204,7 +246,7 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
       else texts.push(safeJson(stripBinary(b)));
     }
   } else if (content != null) texts.push(safeJson(content));
-  texts.push(...additionalReasoningTexts((message as { additional_kwargs?: unknown }).additional_kwargs));
+  texts.push(...reasoningAside);
   for (const call of calls) {
     texts.push(call.name ?? "", safeJson(call.args ?? {}));
     fixed += TOOL_CALL_OVERHEAD_TOKENS;

@@ -1,24 +1,65 @@
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
-import { analysisText, codePointHead, countCharacters, loneSurrogateAt, TRUNCATION_MARKER, truncateCharacters } from "./unicode.js";
+import { isCharacterHead } from "./testing/client-text.js";
+import {
+  analysisText,
+  characterHead,
+  codePointHead,
+  countCharacters,
+  headWithinUnits,
+  loneSurrogateAt,
+  TRUNCATION_MARKER,
+  truncateCharacters,
+} from "./unicode.js";
 
-describe("codePointHead", () => {
-  it("never ends on half a surrogate pair, at every cut of a mixed text", () => {
-    const text = "a😀한국🇰🇷b😀";
+describe("headWithinUnits, characterHead (and the deprecated codePointHead)", () => {
+  // Decomposed Hangul (NFD, as macOS and iOS send it), a flag, an emoji with a skin tone, a family.
+  const text = `a😀${"한국".normalize("NFD")}🇰🇷b👋🏽👨‍👩‍👧${"서울".normalize("NFD")}`;
+
+  it("never cuts a character in two, at every cut of a mixed text (a code-point cut split the jamo and the flag)", () => {
     for (let length = 0; length <= text.length + 1; length += 1) {
-      const head = codePointHead(text, length);
+      const head = headWithinUnits(text, length);
       expect(loneSurrogateAt(head), `length ${length}`).toBe(-1);
-      expect(text.startsWith(head)).toBe(true);
-      expect(head.length === Math.min(length, text.length) || head.length === length - 1).toBe(true);
+      expect(isCharacterHead(head, text), `length ${length}: ${JSON.stringify(head)}`).toBe(true);
+      expect(head.length).toBeLessThanOrEqual(Math.max(0, length));
+      // The longest such head: the next character would not fit.
+      const next = characterHead(text, countCharacters(head) + 1);
+      if (next.length > head.length) expect(next.length, `length ${length}`).toBeGreaterThan(length);
+      expect(codePointHead(text, length)).toBe(head);
     }
   });
 
-  it("cuts where asked when no pair is split, and clamps the length", () => {
-    expect(codePointHead("ab😀", 3)).toBe("ab");
-    expect(codePointHead("ab😀", 4)).toBe("ab😀");
-    expect(codePointHead("abc", 2)).toBe("ab");
-    expect(codePointHead("abc", -1)).toBe("");
-    expect(codePointHead("abc", 10)).toBe("abc");
+  it("characterHead keeps the first max characters as a user counts them", () => {
+    for (let max = 0; max <= countCharacters(text) + 1; max += 1) {
+      const head = characterHead(text, max);
+      expect(isCharacterHead(head, text), `max ${max}`).toBe(true);
+      expect(countCharacters(head)).toBe(Math.min(max, countCharacters(text)));
+    }
+    expect(characterHead("부산 👨‍👩‍👧 가요", 4)).toBe("부산 👨‍👩‍👧");
+  });
+
+  it("counts and cuts a long text (segmented in pieces) exactly as ICU segments it whole", () => {
+    const units = ["a", " ", "\r\n", "\n", "한", "ᄒ", "ᅡ", "ᆫ", "\u0301", "😀", "👋🏽", "👨‍👩‍👧", "🇰🇷", "🇰", "\u200D", "國", "e"];
+    const whole = (t: string) => Array.from(new Intl.Segmenter("und", { granularity: "grapheme" }).segment(t), (x) => x.segment);
+    fc.assert(
+      fc.property(fc.array(fc.constantFrom(...units), { minLength: 300, maxLength: 1500 }), (parts) => {
+        const t = parts.join("");
+        const expected = whole(t);
+        expect(countCharacters(t)).toBe(expected.length);
+        const half = Math.floor(expected.length / 2);
+        expect(characterHead(t, half)).toBe(expected.slice(0, half).join(""));
+      }),
+      { numRuns: 40, seed: 20261203 },
+    );
+  });
+
+  it("cuts where asked when nothing is split, and clamps the length", () => {
+    expect(headWithinUnits("ab😀", 3)).toBe("ab");
+    expect(headWithinUnits("ab😀", 4)).toBe("ab😀");
+    expect(headWithinUnits("ab👋🏽", 5)).toBe("ab");
+    expect(headWithinUnits("abc", 2)).toBe("ab");
+    expect(headWithinUnits("abc", -1)).toBe("");
+    expect(headWithinUnits("abc", 10)).toBe("abc");
   });
 });
 

@@ -14,6 +14,7 @@ import {
   viewKeptFrom,
   withoutTailContext,
 } from "./assemble-view.js";
+import { ThreadwiseConfigError } from "./errors.js";
 import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
 import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
@@ -137,10 +138,27 @@ export function isAssembledRequest(request: PlacementRequest): boolean {
   return assembledRequest(request) === request;
 }
 
+/**
+ * The refusal of a window stated inside a summary (`[summarize(), windowTrim()]`). LangChain
+ * composes `wrapModelCall` with the first middleware of the list outermost, so the summary's
+ * middleware has made its summary and stated what it covers before the window's middleware runs:
+ * its own window (`windowSize`) was summarized, and core keeps every message the summary does not
+ * cover, so the window would silently not apply. Refused at the first model call (no middleware
+ * sees the list at construction), naming both and the order that works.
+ */
+function windowInsideSummary(window: string, summary: string): ThreadwiseConfigError {
+  return new ThreadwiseConfigError(
+    "middleware",
+    `${window} is inside ${summary}: the summary was made over summarize's own window, so this window would not apply. ` +
+      'Put the window first: middleware: [windowTrim(), summarize()] (see core\'s ARCHITECTURE.md, "Middleware order")',
+  );
+}
+
 function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDecisions {
   switch (decision.kind) {
     case "cut": {
       const { kind: _kind, ...cut } = decision;
+      if (cut.reason === "window" && decisions.coverage) throw windowInsideSummary(cut.producer, decisions.coverage.producer);
       return { ...decisions, cuts: [...decisions.cuts, cut] };
     }
     case "startOn":

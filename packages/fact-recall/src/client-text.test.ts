@@ -1,3 +1,5 @@
+import { HumanMessage } from "@langchain/core/messages";
+import { messageText } from "@threadwise/core";
 import { CLIENT_TEXT_FORMS } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { detectLanguage, extractFactsHeuristic } from "./extract-heuristic.js";
@@ -53,6 +55,13 @@ describe("fact rules and fact recall read text as clients send it like the plain
         expect(extractFactsHeuristic(`${text.replace(/[.!?]+$/, "")}${tail}`), `${text}${tail}`).toEqual(expected);
       }
     }
+  });
+
+  it("a message sent as several text blocks states the facts of each block, as ingest reads it (was 'name=KimI live')", () => {
+    const blocks = (...texts: string[]) => new HumanMessage({ content: texts.map((text) => ({ type: "text", text })) });
+    const facts = (...texts: string[]) => extractFactsHeuristic(messageText(blocks(...texts))).map((f) => `${f.attribute}=${f.value}`);
+    expect(facts("My name is Kim", "I live in Busan")).toEqual(["name=Kim", "residence=Busan"]);
+    expect(facts("저는 서울에 살아요", "저는 네이버에서 일해요")).toEqual(["residence=서울", "work=네이버"]);
   });
 
   it("keys a value the same however its digits and Hangul were encoded", () => {

@@ -1,9 +1,9 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import {
+  contentText,
   type InternalCallId,
   internalCallConfig,
   invokeInternal,
-  messageText,
   ThreadwiseError,
   ThreadwiseTimeoutError,
 } from "@threadwise/core";
@@ -184,7 +184,7 @@ export async function extractFactsWithModel(
     } catch (error) {
       throw failure(error, options.timeoutMs);
     }
-    json = parseFactsAnswer(typeof answer === "string" ? answer : messageText(answer as Parameters<typeof messageText>[0]));
+    json = parseFactsAnswer(typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content));
   }
   const parsed = llmFactsSchema.safeParse(json);
   if (!parsed.success) {

@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
-import { countCharacters, threadwiseMessageId } from "@threadwise/core";
+import { countCharacters, threadwiseMessageId, truncateCharacters } from "@threadwise/core";
 import { HistorySeedError, type HistorySeedErrorReason } from "./history-seed-error.js";
 
 /** Limits and mode of {@link parseSeedHistory}. */
@@ -103,7 +103,7 @@ export function parseSeedHistory(raw: unknown, rules: SeedHistoryRules): ParsedS
     if (!role) {
       drop(
         "unknown_role",
-        `item ${index} has role ${JSON.stringify(String(item.role)).slice(0, 40)}; only user and agent are accepted`,
+        `item ${index} has role ${truncateCharacters(JSON.stringify(String(item.role)), 40)}; only user and agent are accepted`,
         index,
         "unknownRole",
       );

@@ -3,6 +3,7 @@ import { Command } from "@langchain/langgraph";
 import {
   chatModelOption,
   compactionBoundary,
+  contentText,
   createTokenCounter,
   declaredSummarySlot,
   type InternalCallId,
@@ -10,7 +11,6 @@ import {
   internalCallConfig,
   invokeInternal,
   isUserMessage,
-  messageText,
   messageType,
   newestArchivedBefore,
   readSummarySlot,
@@ -117,7 +117,8 @@ function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | un
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
-  const text = typeof answer === "string" ? answer : messageText(answer as BaseMessage);
+  // The answer as LangChain reads it (`.text`): its text blocks joined as they came.
+  const text = typeof answer === "string" ? answer : contentText((answer as BaseMessage).content);
   return text.trim();
 }
 
@@ -168,8 +169,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * The next attempt is made on the next user turn, not on every model call of the same turn.
  *
  * Stack it after windowTrim, `[windowTrim(), summarize()]`: windowTrim's window is then the one
- * summarized. Alone, summarize keeps its own window. In `[summarize(), windowTrim()]` order
- * summarize cannot see the window before the call, so its own `windowSize` is the window.
+ * summarized. Alone, summarize keeps its own window. `[summarize(), windowTrim()]` is refused at
+ * the first model call (a `ThreadwiseConfigError` naming both): summarize runs outermost and would
+ * summarize over its own window before windowTrim states its own, which would then not apply.
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (`summarize.threshold:
  *   Too small: expected number to be >0`), or an env twin is; on a model call, when `trigger` or

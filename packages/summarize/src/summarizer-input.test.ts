@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText } from "@threadwise/core";
+import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { boundedTokenCount, buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, shortenToTokens, transcriptLine } from "./summarizer-input.js";
 
@@ -92,6 +93,15 @@ describe("buildSummarizerInput", () => {
     expect(boundedTokenCount(counter, short)).toBeLessThanOrEqual(50);
     expect(short.startsWith("안녕하세요 저는")).toBe(true);
     expect(short).not.toContain("\uFFFD");
+  });
+
+  it("cuts a long word between characters: a decomposed Korean word or an emoji run is not split (was a code-point cut)", () => {
+    for (const word of ["안녕하세요서울에살아요".normalize("NFD").repeat(40), "👨‍👩‍👧👋🏽".repeat(200)]) {
+      const short = shortenToTokens(counter, word, 600);
+      const head = short.slice(0, short.indexOf(" [..."));
+      expect(head.length).toBeGreaterThan(0);
+      expect(isCharacterHead(head, word), JSON.stringify(head.slice(-8))).toBe(true);
+    }
   });
 
   it("leaves out whole lines with a marker when even a short cap per line does not fit", () => {

@@ -1,5 +1,5 @@
 import { type BaseMessage, HumanMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
-import { MESSAGE_OVERHEAD_TOKENS, messageText, messageType, type TokenCounter, toolCallsOf } from "@threadwise/core";
+import { characterHead, MESSAGE_OVERHEAD_TOKENS, messageText, messageType, type TokenCounter, toolCallsOf } from "@threadwise/core";
 
 /** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
 export const DEFAULT_SUMMARY_PROMPT = [
@@ -58,7 +58,7 @@ export function transcriptLine(message: BaseMessage): string {
   return parts.length > 0 ? parts.join("\n") : "Assistant: (no text)";
 }
 
-/** Pieces of `text` in order: whitespace plus one word, long words split into 64-code-point pieces. */
+/** Pieces of `text` in order: whitespace plus one word, long words split into pieces of 64 characters (grapheme clusters). */
 function* pieces(text: string): Generator<string> {
   for (const match of text.matchAll(/\s*\S+|\s+$/g)) {
     const piece = match[0];
@@ -66,14 +66,20 @@ function* pieces(text: string): Generator<string> {
       yield piece;
       continue;
     }
-    const points = Array.from(piece);
-    for (let i = 0; i < points.length; i += WORD_PIECE_CHARACTERS) yield points.slice(i, i + WORD_PIECE_CHARACTERS).join("");
+    // Whole characters: a code-point cut split a decomposed Korean syllable or an emoji sequence.
+    let rest = piece;
+    while (rest !== "") {
+      const head = characterHead(rest, WORD_PIECE_CHARACTERS);
+      yield head;
+      rest = rest.slice(head.length);
+    }
   }
 }
 
 /**
  * Cuts `text` to at most `maxTokens` tokens, marker included, keeping its start; cuts between
- * words, or inside a long word on code points (never inside a Korean syllable or an emoji). One
+ * words, or inside a long word between characters (grapheme clusters: never inside a Korean
+ * syllable, composed or decomposed, nor an emoji sequence). One
  * pass over the kept prefix: each word is counted once.
  */
 export function shortenToTokens(counter: TokenCounter, text: string, maxTokens: number): string {

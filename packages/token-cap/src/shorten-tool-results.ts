@@ -1,5 +1,5 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { codePointHead, messageText, messageType, type TokenCounter } from "@threadwise/core";
+import { headWithinUnits, messageText, messageType, type TokenCounter } from "@threadwise/core";
 
 /**
  * The marker that ends a shortened tool result: `[threadwise: truncated N tokens]`, where `N` is
@@ -68,8 +68,9 @@ export function shortenToolResults(
  */
 function longestHead(text: string, contentTokens: number, target: number, counter: TokenCounter): { content: string } | undefined {
   const compose = (length: number): string => {
-    // Never inside a surrogate pair: a lone surrogate makes Anthropic and Gemini refuse the request.
-    const head = codePointHead(text, length);
+    // Whole characters only: a lone surrogate makes Anthropic and Gemini refuse the request, and
+    // a decomposed Korean syllable or an emoji sequence cut in two shows a broken character.
+    const head = headWithinUnits(text, length);
     const removed = contentTokens - counter.countText(head);
     return head === "" ? truncationMarker(removed) : `${head}\n${truncationMarker(removed)}`;
   };

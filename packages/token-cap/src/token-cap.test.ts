@@ -12,7 +12,7 @@ import {
   ThreadwiseConfigError,
   type ThreadwiseLogger,
 } from "@threadwise/core";
-import { characterTokenCounter, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { characterTokenCounter, isCharacterHead, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
@@ -172,6 +172,26 @@ describe("capMessages", () => {
     }
     // Some cuts keep a head (else the test would pass on marker-only results).
     expect(cut.some((content) => content.startsWith("😀"))).toBe(true);
+  });
+
+  it("cuts a result between characters: no decomposed Korean syllable or emoji sequence is split (was a code-point cut)", () => {
+    const c = counter();
+    for (const unit of [`${"서울".normalize("NFD")} `, "👨‍👩‍👧", "👋🏽🇰🇷"]) {
+      const text = unit.repeat(300);
+      let heads = 0;
+      for (let excess = 1; excess <= 400; excess += 13) {
+        const out = shortenToolResults([human("h", "go"), call("c1", ["x"]), result("t1", "x", text)], 2, excess, c);
+        const content = String((out.messages[2] as ToolMessage).content);
+        const at = content.lastIndexOf("\n");
+        if (at <= 0) continue;
+        heads += 1;
+        expect(
+          isCharacterHead(content.slice(0, at), text),
+          `${unit} excess ${excess}: ${JSON.stringify(content.slice(Math.max(0, at - 12), at))}`,
+        ).toBe(true);
+      }
+      expect(heads, unit).toBeGreaterThan(0);
+    }
   });
 
   it("shortenToolResults leaves everything before `from` alone", () => {

@@ -136,12 +136,13 @@ export function selectWindow(messages: readonly BaseMessage[], settings: WindowT
  * system message. windowTrim states its window as a decision (core `withViewDecisions`); core
  * assembles the request. With `summarize` in the stack the window is what summarize summarizes:
  * put windowTrim first (`[windowTrim(), summarize()]`) and the view is the window plus what left
- * it since the last summary, the summary covering everything before. In the other order summarize
- * keeps its own window (`windowSize`, default 20) and every message it does not cover, so a
- * smaller window here does not apply. The stored thread and message objects are
+ * it since the last summary, the summary covering everything before. The other order is refused
+ * at the first model call (`ThreadwiseConfigError`, option `middleware`): summarize would have
+ * summarized over its own window before this one is stated. The stored thread and message objects are
  * never changed. Writes one multiturn line per model call through `logger`.
  *
- * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid.
+ * @throws ThreadwiseConfigError at construction when an option or `MEMORY_WINDOW_SIZE` is invalid;
+ *   from the model call when it is inside `summarize` (`[summarize(), windowTrim()]`).
  * @example
  * import { createAgent } from "langchain";
  * import { MemorySaver } from "@langchain/langgraph";

@@ -1,6 +1,6 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { type InternalCallId, internalCallConfig, invokeInternal, messageText } from "@threadwise/core";
+import { contentText, type InternalCallId, internalCallConfig, invokeInternal } from "@threadwise/core";
 
 /** Who the condensation call is: its run name is `threadwise/work-memory:condense` (core's `internalCallName`). */
 export const CONDENSE_CALL: InternalCallId = { middleware: "work-memory", purpose: "condense" };
@@ -49,6 +49,6 @@ export async function condenseResponse(projection: string, options: CondenseOpti
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });
-  const text = (typeof answer === "string" ? answer : messageText(answer as never)).trim();
+  const text = (typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content)).trim();
   return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
 }

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { codePointHead, messageText } from "@threadwise/core";
+import { characterHead, countCharacters, messageText } from "@threadwise/core";
 
 /** Keys whose value is inline file content in LangChain, OpenAI, Anthropic and A2A shapes. */
 const INLINE_DATA_KEYS = new Set(["data", "base64", "bytes", "b64_json", "raw", "file_data", "image_data", "audio_data"]);
@@ -74,7 +74,8 @@ function json(value: unknown): string {
  * JSON, and its file and artifact entries (non-text content blocks of the answer, `artifact` of
  * the run's tool messages) reduced to metadata by {@link stripInlineData}. Sections without
  * content are left out; `""` means there is nothing to condense. Cut at
- * {@link MAX_PROJECTION_CHARACTERS} UTF-16 units (never inside a surrogate pair).
+ * {@link MAX_PROJECTION_CHARACTERS} characters (core `countCharacters`: whole grapheme clusters,
+ * so no decomposed Korean syllable or emoji sequence is split).
  */
 export function projectResponse(parts: ResponseParts): string {
   const sections: string[] = [];
@@ -91,5 +92,5 @@ export function projectResponse(parts: ResponseParts): string {
   ];
   if (files.length > 0) sections.push(`Files and artifacts (metadata only):\n${files.map((f) => `- ${f}`).join("\n")}`);
   const all = sections.join("\n\n");
-  return all.length > MAX_PROJECTION_CHARACTERS ? `${codePointHead(all, MAX_PROJECTION_CHARACTERS)}\n[cut]` : all;
+  return countCharacters(all) > MAX_PROJECTION_CHARACTERS ? `${characterHead(all, MAX_PROJECTION_CHARACTERS)}\n[cut]` : all;
 }

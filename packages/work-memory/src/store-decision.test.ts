@@ -1,5 +1,6 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { loneSurrogateAt } from "@threadwise/core";
+import { countCharacters, loneSurrogateAt } from "@threadwise/core";
+import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { MAX_PROJECTION_CHARACTERS, projectResponse, stripInlineData } from "./response-projection.js";
 import { asksForInput, decideStore, type StoreCandidate } from "./store-decision.js";
@@ -139,5 +140,16 @@ describe("projectResponse", () => {
     expect(text.endsWith("\n[cut]")).toBe(true);
     expect(loneSurrogateAt(text)).toBe(-1);
     expect(text.length).toBeGreaterThan(MAX_PROJECTION_CHARACTERS - 2);
+  });
+
+  it("is cut between characters as a user counts them: no decomposed syllable or emoji sequence is split (was a code-point cut)", () => {
+    for (const unit of ["서울".normalize("NFD"), "👨‍👩‍👧", "👋🏽", "🇰🇷"]) {
+      const answer = unit.repeat(MAX_PROJECTION_CHARACTERS);
+      const text = projectResponse({ message: new AIMessage(answer) });
+      const head = text.slice(0, -"\n[cut]".length);
+      expect(text.endsWith("\n[cut]"), unit).toBe(true);
+      expect(isCharacterHead(head, `Response text:\n${answer}`), unit).toBe(true);
+      expect(countCharacters(head), unit).toBe(MAX_PROJECTION_CHARACTERS);
+    }
   });
 });

@@ -40,8 +40,9 @@ export const workMemoryOptionsSchema = z.strictObject({
    */
   maxItems: z.number().int().positive().default(3),
   /**
-   * Most characters over all entries, counted as Unicode code points (a Korean syllable or an
-   * emoji is one). A new entry longer than this alone is shortened to fit. Unit: characters.
+   * Most characters over all entries, counted as a user counts them (core `countCharacters`:
+   * grapheme clusters, so a Korean syllable, composed or decomposed, and an emoji sequence are one
+   * each). A new entry longer than this alone is shortened to fit. Unit: characters.
    * @default 2000
    */
   maxCharacters: z.number().int().positive().default(2000),

@@ -44,3 +44,23 @@ export const CLIENT_TEXT_FORMS: readonly ClientTextForm[] = [
     },
   },
 ];
+
+const GRAPHEMES = new Intl.Segmenter("und", { granularity: "grapheme" });
+
+/**
+ * Whether `head` is a head of `text` made of whole characters (it ends where a grapheme cluster of
+ * `text` ends): no emoji sequence, flag or decomposed Korean syllable is cut in two. For tests of
+ * every cut of user-visible text (core `characterHead`, `headWithinUnits`, `truncateCharacters`).
+ * @example
+ * isCharacterHead("부".normalize("NFD").slice(0, 1), "부산".normalize("NFD")); // false
+ */
+export function isCharacterHead(head: string, text: string): boolean {
+  if (!text.startsWith(head)) return false;
+  if (head.length === 0 || head.length === text.length) return true;
+  // ICU over a window around the cut (V8's segmenter is quadratic in the string's length): from
+  // 1,024 units back, and further back over a run of regional indicators (flags pair by parity).
+  let from = Math.max(0, head.length - 1024);
+  while (from > 1 && /[\u{1F1E6}-\u{1F1FF}]/u.test(text.slice(from - 2, from))) from -= 2;
+  for (const { index } of GRAPHEMES.segment(text.slice(from, head.length + 64))) if (from + index === head.length) return true;
+  return false;
+}

@@ -2,7 +2,7 @@
  * Test helpers shared by threadwise packages and by users testing their own agents:
  * `@threadwise/core/testing`. Offline and deterministic.
  */
-export { CLIENT_TEXT_FORMS, type ClientTextForm } from "./client-text.js";
+export { CLIENT_TEXT_FORMS, type ClientTextForm, isCharacterHead } from "./client-text.js";
 export {
   characterTokenCounter,
   FAKE_MODEL_PROVIDERS,
