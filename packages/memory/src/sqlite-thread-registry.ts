@@ -60,6 +60,9 @@ const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @le
   WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`;
 const ARCHIVE_MARK = `SELECT ${ARCHIVE_MARK_COLUMNS}`;
 
+/** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
+const SAVER_STATEMENTS_MAX = 8;
+
 /** How long a statement waits for another connection's lock before failing SQLITE_BUSY (`busy_timeout`), ms. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
 /** Pause between two tries of a statement SQLite refused SQLITE_BUSY without waiting, ms. */
@@ -133,6 +136,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #queue: SerialQueue;
   /** Statements of the per-step path (every put, write, head and archive read, lease renewal), prepared once. */
   readonly #statements = new Map<string, Database.Statement>();
+  /** {@link saverDatabase}, made at its first call. */
+  #saverDatabase: Database.Database | undefined;
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -199,6 +204,41 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
     ).run(SQLITE_SCHEMA_VERSION, this.#now());
+  }
+
+  /**
+   * The connection as the wrapped SqliteSaver should hold it: the same handle, whose `prepare`
+   * keeps the saver's `INSERT` statements prepared. SqliteSaver prepares its statement again at
+   * every `put` and `putWrites` (parsing and compiling the SQL each time: 5 of a step's statements);
+   * an `INSERT` it prepares is only ever `run`, so one prepared statement per SQL text serves every
+   * call (SQLite prepares it again by itself after a schema change). At most
+   * {@link SAVER_STATEMENTS_MAX} texts are kept; other statements (its reads, `list`'s SQL built
+   * per call) are prepared as before. Every other property is the handle's own (the object
+   * inherits from it), so transactions, `inTransaction` and pragmas are the connection's.
+   */
+  saverDatabase(): Database.Database {
+    if (this.#saverDatabase) return this.#saverDatabase;
+    const db = this.#db;
+    const kept = new Map<string, Database.Statement>();
+    const prepare = (sql: string): Database.Statement => {
+      const cached = kept.get(sql);
+      if (cached) return cached;
+      const statement = db.prepare(sql);
+      if (kept.size < SAVER_STATEMENTS_MAX && /^\s*INSERT\b/i.test(sql)) kept.set(sql, statement);
+      return statement;
+    };
+    this.#saverDatabase = Object.create(db, { prepare: { value: prepare } }) as Database.Database;
+    return this.#saverDatabase;
+  }
+
+  /**
+   * Hands the wrapped saver {@link saverDatabase} when it holds this registry's connection (a
+   * SqliteSaver given to `ThreadwiseSaver` as it is, e.g. `SqliteSaver.fromConnString`), so its
+   * writes reuse their prepared statements. Any other saver is left as it is.
+   */
+  adoptSaver(saver: object): void {
+    const holder = saver as { db?: unknown };
+    if (holder.db === this.#db) holder.db = this.saverDatabase();
   }
 
   /** `db.prepare(sql)`, once per SQL text. */
