@@ -65,7 +65,7 @@ describe("SqliteSaver's write statements under ThreadwiseSaver", () => {
     // 12 puts and 12 putWrites: SqliteSaver prepared 24 INSERTs before; one per SQL text now.
     expect(prepared).toBeLessThanOrEqual(2);
     const tuple = await saver.getTuple({ configurable: { thread_id: "t-adopted" } });
-    expect((tuple?.checkpoint.channel_values.messages as unknown[]).length).toBe(12);
+    expect(tuple?.checkpoint.channel_values.messages).toHaveLength(12);
     expect(tuple?.pendingWrites?.map(([, channel]) => channel)).toEqual(["messages"]);
     const rows = db.prepare("SELECT count(*) AS n FROM checkpoints WHERE thread_id = ?").get("t-adopted") as { n: number };
     expect(rows.n).toBe(12);
