@@ -45,11 +45,24 @@ const LOCK_ROW = `INSERT INTO threadwise_threads (thread_id, created_at, updated
   RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now`;
 /** {@link LOCK_ROW} with where the archive under `@tenant` stands. */
 const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
+/**
+ * A root checkpoint's read of the thread's row, under `BEGIN IMMEDIATE` (the file's write lock
+ * is held, so nothing changes it before the commit): the columns of {@link LOCK_ROW_WITH_MARK}
+ * and `deleted_at`, without writing the row. The checkpoint's {@link MOVE_HEAD} then writes it
+ * once, `updated_at` included (was: touched here and written again there, each write of
+ * `updated_at` moving its entry in the `threadwise_threads_idle` index). No row: a new thread,
+ * created by {@link LOCK_ROW_WITH_MARK}.
+ */
+const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at
+  FROM threadwise_threads WHERE thread_id = @thread`;
+/** {@link READ_ROW} with where the archive under `@tenant` stands. */
+const READ_ROW_WITH_MARK = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at,
+  ${ARCHIVE_MARK_COLUMNS} FROM threadwise_threads WHERE thread_id = @thread`;
 /** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
 const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
   EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
-/** A root checkpoint's move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
-const MOVE_HEAD = `UPDATE threadwise_threads SET head_id = @head, head_version = head_version + 1,
+/** A root checkpoint's touch of the thread (`updated_at`, spec R23), move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
+const MOVE_HEAD = `UPDATE threadwise_threads SET updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
     lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
     lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
     turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
@@ -101,6 +114,11 @@ interface ThreadRow {
 interface LockStatement {
   sql: string;
   params: Record<string, string>;
+  /**
+   * `sql` only reads the thread's row (under `BEGIN IMMEDIATE`, so it holds until the commit; the
+   * task writes it): the statement creating the row when there is none, returning the same columns.
+   */
+  create?: string;
 }
 
 /**
@@ -117,7 +135,10 @@ interface LockStatement {
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
- * So a checkpoint costs 4 statements of its own and a batch of pending writes 3 (was 7 and 5).
+ * A root checkpoint's statement only reads the row (the write lock is already held), and its
+ * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
+ * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
+ * `INSERT`s stay prepared ({@link SqliteThreadRegistry.saverDatabase}).
  *
  * Deletion leaves nothing readable in the file (R24): `secure_delete` zeroes deleted rows and
  * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
@@ -255,7 +276,14 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
-    const mark = tenant === undefined ? undefined : { sql: LOCK_ROW_WITH_MARK, params: { tenant } };
+    // A root checkpoint writes the thread's row once, in MOVE_HEAD: the statement taking the lock
+    // only reads it (creates it for a new thread). Other namespaces touch it there (LOCK_ROW).
+    const lock: LockStatement | undefined =
+      commit.checkpointNs !== ""
+        ? undefined
+        : tenant === undefined
+          ? { sql: READ_ROW, params: {}, create: LOCK_ROW }
+          : { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK };
     return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark>>(
       threadId,
       async (id, row) => {
@@ -273,7 +301,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
           operationCheckpointId: operation,
         });
-        const result = await write(mark ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
+        const result = await write(tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
         if (commit.checkpointNs === "") {
           this.#prepare(MOVE_HEAD).run({
             thread: id,
@@ -293,7 +321,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         }
         return result;
       },
-      mark,
+      lock,
     );
   }
 
@@ -374,7 +402,9 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   /**
    * BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone) and read it with the time (and
-   * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error.
+   * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error. With
+   * `extra.create`, the row is only read (a tombstone refused, a missing row created): `task`
+   * writes it.
    */
   #inTransaction<T, R extends ThreadRow = ThreadRow>(
     threadId: string,
@@ -385,9 +415,12 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return this.#queue.run(async () => {
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
-        const row = this.#prepare(extra?.sql ?? LOCK_ROW).get({ ...extra?.params, thread: id, now: this.#clock?.() ?? null }) as
-          | R
-          | undefined;
+        const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
+        let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
+        // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
+        if (extra?.create !== undefined)
+          if (row === undefined) row = this.#prepare(extra.create).get(params) as R | undefined;
+          else if (row.deleted_at !== null) row = undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
         const result = await task(id, row);
         this.#prepare("COMMIT").run();
