@@ -124,7 +124,8 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       const db = new Database(path);
       const registry = new SqliteThreadRegistry(db);
       // This package's serializer, not the one the peer would bring: one @langchain/core for messages.
-      const saver = maybeEncrypt(new SqliteSaver(db, options.serde ?? new JsonPlusSerializer()), config, options);
+      // On the registry's view of the handle: the saver's write statements stay prepared.
+      const saver = maybeEncrypt(new SqliteSaver(registry.saverDatabase(), options.serde ?? new JsonPlusSerializer()), config, options);
       return new ThreadwiseSaver(saver, registry, {
         close: async () => void db.close(),
         turnLeaseMs: config.turnLeaseMs,

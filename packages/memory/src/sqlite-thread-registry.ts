@@ -45,11 +45,24 @@ const LOCK_ROW = `INSERT INTO threadwise_threads (thread_id, created_at, updated
   RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now`;
 /** {@link LOCK_ROW} with where the archive under `@tenant` stands. */
 const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
+/**
+ * A root checkpoint's read of the thread's row, under `BEGIN IMMEDIATE` (the file's write lock
+ * is held, so nothing changes it before the commit): the columns of {@link LOCK_ROW_WITH_MARK}
+ * and `deleted_at`, without writing the row. The checkpoint's {@link MOVE_HEAD} then writes it
+ * once, `updated_at` included (was: touched here and written again there, each write of
+ * `updated_at` moving its entry in the `threadwise_threads_idle` index). No row: a new thread,
+ * created by {@link LOCK_ROW_WITH_MARK}.
+ */
+const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at
+  FROM threadwise_threads WHERE thread_id = @thread`;
+/** {@link READ_ROW} with where the archive under `@tenant` stands. */
+const READ_ROW_WITH_MARK = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at,
+  ${ARCHIVE_MARK_COLUMNS} FROM threadwise_threads WHERE thread_id = @thread`;
 /** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
 const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
   EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
-/** A root checkpoint's move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
-const MOVE_HEAD = `UPDATE threadwise_threads SET head_id = @head, head_version = head_version + 1,
+/** A root checkpoint's touch of the thread (`updated_at`, spec R23), move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
+const MOVE_HEAD = `UPDATE threadwise_threads SET updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
     lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
     lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
     turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
@@ -59,6 +72,9 @@ const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operatio
 const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
   WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`;
 const ARCHIVE_MARK = `SELECT ${ARCHIVE_MARK_COLUMNS}`;
+
+/** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
+const SAVER_STATEMENTS_MAX = 8;
 
 /** How long a statement waits for another connection's lock before failing SQLITE_BUSY (`busy_timeout`), ms. */
 const SQLITE_BUSY_TIMEOUT_MS = 5000;
@@ -98,6 +114,11 @@ interface ThreadRow {
 interface LockStatement {
   sql: string;
   params: Record<string, string>;
+  /**
+   * `sql` only reads the thread's row (under `BEGIN IMMEDIATE`, so it holds until the commit; the
+   * task writes it): the statement creating the row when there is none, returning the same columns.
+   */
+  create?: string;
 }
 
 /**
@@ -114,7 +135,10 @@ interface LockStatement {
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
- * So a checkpoint costs 4 statements of its own and a batch of pending writes 3 (was 7 and 5).
+ * A root checkpoint's statement only reads the row (the write lock is already held), and its
+ * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
+ * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
+ * `INSERT`s stay prepared ({@link SqliteThreadRegistry.saverDatabase}).
  *
  * Deletion leaves nothing readable in the file (R24): `secure_delete` zeroes deleted rows and
  * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
@@ -133,6 +157,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #queue: SerialQueue;
   /** Statements of the per-step path (every put, write, head and archive read, lease renewal), prepared once. */
   readonly #statements = new Map<string, Database.Statement>();
+  /** {@link saverDatabase}, made at its first call. */
+  #saverDatabase: Database.Database | undefined;
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -201,6 +227,41 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     ).run(SQLITE_SCHEMA_VERSION, this.#now());
   }
 
+  /**
+   * The connection as the wrapped SqliteSaver should hold it: the same handle, whose `prepare`
+   * keeps the saver's `INSERT` statements prepared. SqliteSaver prepares its statement again at
+   * every `put` and `putWrites` (parsing and compiling the SQL each time: 5 of a step's statements);
+   * an `INSERT` it prepares is only ever `run`, so one prepared statement per SQL text serves every
+   * call (SQLite prepares it again by itself after a schema change). At most
+   * {@link SAVER_STATEMENTS_MAX} texts are kept; other statements (its reads, `list`'s SQL built
+   * per call) are prepared as before. Every other property is the handle's own (the object
+   * inherits from it), so transactions, `inTransaction` and pragmas are the connection's.
+   */
+  saverDatabase(): Database.Database {
+    if (this.#saverDatabase) return this.#saverDatabase;
+    const db = this.#db;
+    const kept = new Map<string, Database.Statement>();
+    const prepare = (sql: string): Database.Statement => {
+      const cached = kept.get(sql);
+      if (cached) return cached;
+      const statement = db.prepare(sql);
+      if (kept.size < SAVER_STATEMENTS_MAX && /^\s*INSERT\b/i.test(sql)) kept.set(sql, statement);
+      return statement;
+    };
+    this.#saverDatabase = Object.create(db, { prepare: { value: prepare } }) as Database.Database;
+    return this.#saverDatabase;
+  }
+
+  /**
+   * Hands the wrapped saver {@link saverDatabase} when it holds this registry's connection (a
+   * SqliteSaver given to `ThreadwiseSaver` as it is, e.g. `SqliteSaver.fromConnString`), so its
+   * writes reuse their prepared statements. Any other saver is left as it is.
+   */
+  adoptSaver(saver: object): void {
+    const holder = saver as { db?: unknown };
+    if (holder.db === this.#db) holder.db = this.saverDatabase();
+  }
+
   /** `db.prepare(sql)`, once per SQL text. */
   #prepare(sql: string): Database.Statement {
     let statement = this.#statements.get(sql);
@@ -215,7 +276,14 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
-    const mark = tenant === undefined ? undefined : { sql: LOCK_ROW_WITH_MARK, params: { tenant } };
+    // A root checkpoint writes the thread's row once, in MOVE_HEAD: the statement taking the lock
+    // only reads it (creates it for a new thread). Other namespaces touch it there (LOCK_ROW).
+    const lock: LockStatement | undefined =
+      commit.checkpointNs !== ""
+        ? undefined
+        : tenant === undefined
+          ? { sql: READ_ROW, params: {}, create: LOCK_ROW }
+          : { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK };
     return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark>>(
       threadId,
       async (id, row) => {
@@ -233,7 +301,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
           operationCheckpointId: operation,
         });
-        const result = await write(mark ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
+        const result = await write(tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
         if (commit.checkpointNs === "") {
           this.#prepare(MOVE_HEAD).run({
             thread: id,
@@ -253,7 +321,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         }
         return result;
       },
-      mark,
+      lock,
     );
   }
 
@@ -334,7 +402,9 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   /**
    * BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone) and read it with the time (and
-   * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error.
+   * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error. With
+   * `extra.create`, the row is only read (a tombstone refused, a missing row created): `task`
+   * writes it.
    */
   #inTransaction<T, R extends ThreadRow = ThreadRow>(
     threadId: string,
@@ -345,9 +415,12 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return this.#queue.run(async () => {
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
-        const row = this.#prepare(extra?.sql ?? LOCK_ROW).get({ ...extra?.params, thread: id, now: this.#clock?.() ?? null }) as
-          | R
-          | undefined;
+        const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
+        let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
+        // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
+        if (extra?.create !== undefined)
+          if (row === undefined) row = this.#prepare(extra.create).get(params) as R | undefined;
+          else if (row.deleted_at !== null) row = undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
         const result = await task(id, row);
         this.#prepare("COMMIT").run();

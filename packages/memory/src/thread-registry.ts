@@ -279,6 +279,12 @@ export interface ThreadRegistry {
    * its lock, so the archive empties if and only if the checkpoint commits.
    */
   clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void>;
+  /**
+   * Called once by `ThreadwiseSaver` with the saver it wraps: a registry may tune how that saver
+   * reaches the store it shares (SQLite: its write statements stay prepared,
+   * `SqliteThreadRegistry.saverDatabase`). Changes no stored data and no result.
+   */
+  adoptSaver?(saver: object): void;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
 }

@@ -235,6 +235,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       throw new ThreadwiseConfigError("turnLeaseMs", "expected a whole number of milliseconds in [0, 2147483647]");
     this.#turnLeaseMs = lease;
     this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
+    registry.adoptSaver?.(inner);
   }
 
   /**
