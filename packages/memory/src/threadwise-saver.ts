@@ -168,6 +168,26 @@ function hasPendingTasks(checkpoint: Checkpoint): boolean {
 }
 
 /**
+ * Refuses a checkpoint whose channels another saver sealed on the way in: `encryptCheckpointer`
+ * wrapped around a ThreadwiseSaver hands it ciphertext strings, and the window, the archive, edits
+ * by id and deletions all need the messages themselves (the put failed with a bare `TypeError`).
+ * Nothing is stored. Encryption belongs below the saver: `memoryStack({ keyringPath })` (or
+ * `THREADWISE_MEMORY_KEYRING`) seals what ThreadwiseSaver stores, archive rows included.
+ *
+ * @throws {ThreadwiseConfigError} `memory.checkpointer`, when a channel value is sealed or
+ *   `messages` is not a list.
+ */
+function refuseSealedInput(checkpoint: Checkpoint): void {
+  const values = checkpoint.channel_values ?? {};
+  const messages = values.messages;
+  if (!Object.values(values).some(isSealed) && (messages === undefined || Array.isArray(messages))) return;
+  throw new ThreadwiseConfigError(
+    "memory.checkpointer",
+    "the stack's ThreadwiseSaver was handed sealed channel values (is it wrapped in encryptCheckpointer?); it needs the messages themselves for the window, the archive and deletions, so nothing was stored. Run the agent on stack.checkpointer and encrypt with memoryStack({ keyringPath }) or THREADWISE_MEMORY_KEYRING, which seal what it stores, archive included",
+  );
+}
+
+/**
  * The checkpointer `memoryStack` hands to `createAgent`: wraps a LangGraph saver (MemorySaver,
  * SqliteSaver, PostgresSaver) and keeps its {@link ThreadRegistry} in step.
  *
@@ -652,6 +672,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     metadata: CheckpointMetadata,
     newVersions: ChannelVersions,
   ): Promise<RunnableConfig> {
+    refuseSealedInput(checkpoint);
     let settle!: (outcome: unknown) => void;
     const settled = new Promise<unknown>((resolve) => {
       settle = resolve;
