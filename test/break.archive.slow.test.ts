@@ -9,7 +9,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { BACKENDS, backendStorage, breakHarness } from "./support/break-agent.js";
 
 const storage = backendStorage("brka");
-const { build, cfg, refusals, messagesOf, headId, oracleTurn, busyThread, report } = breakHarness(storage);
+const { build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report } = breakHarness(storage);
 let threadNo = 0;
 afterAll(() => console.log(report("break.archive")));
 
@@ -31,6 +31,13 @@ describe.each(BACKENDS)("archived threads as LangGraph users drive them: %s", (b
     // saver write, with its own error naming the id, not the typed ThreadwiseArchivedMessageError.
     expect(ThreadwiseArchivedMessageError.isInstance(error) || String(error).includes(archived?.id as string)).toBe(true);
     expect(await headId(b, thread)).toBe(before);
+    if (backend === "in_memory") {
+      // No fresh process on in_memory with the archive: the archive lives in the stack's own saver,
+      // so another stack's middleware on this saver is refused (memory.checkpointer) as a split.
+      await say(b, thread, "still there?");
+      expect(refusals(b)).toEqual([]);
+      return;
+    }
     const { mine, fresh, freshRefusals } = await oracleTurn(backend, b, thread, "still there?");
     expect(refusals(b)).toEqual([]);
     expect(freshRefusals).toEqual([]);

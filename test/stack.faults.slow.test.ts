@@ -124,13 +124,13 @@ async function replayWithFaults(
     model: agentModel,
     systemPrompt: "You are a friendly companion who remembers the conversation.",
     checkpointer: saver,
-    // memoryStack's order (packages/memory/src/middleware-stack.ts), with short internal timeouts.
+    // memoryStack's order (packages/memory/src/middleware-stack.ts: windowTrim before summarize), with short internal timeouts.
     middleware: [
+      windowTrim({ maxMessages: 8, logger: false }),
       summarize({ model: summarizer, windowSize: 8, threshold: 16, timeoutMs: TIMEOUT_MS, promptContextMode: mode, logger: false }),
       workMemory({ model: condenser as never, timeoutMs: TIMEOUT_MS, promptContextMode: mode, logger: false }),
       factRecall({ mode: "llm", model: extractor, timeoutMs: TIMEOUT_MS, maxFacts: 100_000, promptContextMode: mode, logger: false }),
       historyAware({ logger: false }),
-      windowTrim({ maxMessages: 8, logger: false }),
       tokenCap({ maxTokens: 4000, logger: false }),
     ],
   });
