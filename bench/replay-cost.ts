@@ -14,7 +14,11 @@
  * default 1000,10000,50000; `0` or empty skips the sized part), `--steps` timed steps per size
  * (default 10), `--savers` (memory, sqlite, postgres; postgres only with a URL: `--postgres-url`
  * or THREADWISE_TEST_POSTGRES_URL), `--only` configuration keys (comma list), `--no-replay`, `--profile` (V8's sampling profiler on during the timed steps: a self-time table
- * per configuration (and size) on stderr, in ms per step; the raw profile in the OS temp dir).
+ * per configuration (and size) on stderr, in ms per step; the raw profile in the OS temp dir),
+ * `--hooks` (the whole replay's CPU per middleware hook, in ms per step: each `wrapModelCall`
+ * without its handler, each `beforeModel` whole; `hooks` in the replay rows and a table on stderr.
+ * It is `process.cpuUsage()` around the hook's own code, so a garbage collection that falls inside
+ * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without).
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
@@ -108,6 +112,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "postgres-url": { type: "string" },
   "no-replay": { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
+  hooks: { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
@@ -178,14 +183,67 @@ function timedModelCall(middleware: AgentMiddleware, probe: RecallProbe): AgentM
   };
 }
 
+/** CPU ms per middleware hook of the lane being stepped (`--hooks`), by `<lane> <middleware>.<hook>`. */
+const HOOK_CPU = new Map<string, number>();
+/** The lane whose step runs now (`<saver>/<configuration>`), for {@link HOOK_CPU}. */
+let hookLane = "";
+
+/**
+ * `middleware` with its `wrapModelCall` (handler excluded) and `beforeModel` timed into
+ * {@link HOOK_CPU} under `label` (`--hooks`); unchanged otherwise.
+ */
+function timedHooks(middleware: AgentMiddleware, label: string): AgentMiddleware {
+  if (!cli.values.hooks) return middleware;
+  const add = (hook: string, ms: number) => {
+    const key = `${hookLane} ${label}.${hook}`;
+    HOOK_CPU.set(key, (HOOK_CPU.get(key) ?? 0) + ms);
+  };
+  const out: Record<string, unknown> = { ...middleware };
+  const wrap = middleware.wrapModelCall as ((request: unknown, handler: (r: unknown) => Promise<unknown>) => Promise<unknown>) | undefined;
+  if (wrap)
+    out.wrapModelCall = async (request: unknown, handler: (r: unknown) => Promise<unknown>) => {
+      let inner = 0;
+      const t0 = cpuNow();
+      try {
+        return await wrap(request, async (next) => {
+          const h0 = cpuNow();
+          try {
+            return await handler(next);
+          } finally {
+            inner += cpuNow() - h0;
+          }
+        });
+      } finally {
+        add("wrapModelCall", cpuNow() - t0 - inner);
+      }
+    };
+  const before = (middleware as { beforeModel?: unknown }).beforeModel;
+  if (before) {
+    const hook = (typeof before === "function" ? before : (before as { hook: unknown }).hook) as (...args: unknown[]) => Promise<unknown>;
+    const timed = async (...args: unknown[]) => {
+      const t0 = cpuNow();
+      try {
+        return await hook(...args);
+      } finally {
+        add("beforeModel", cpuNow() - t0);
+      }
+    };
+    out.beforeModel = typeof before === "function" ? timed : { ...(before as object), hook: timed };
+  }
+  return out as unknown as AgentMiddleware;
+}
+
 /** The archive configuration's middleware (`memoryStack`'s order), with `recall` after it when `withRecall` says how it reads the archive. */
 function archiveStack(saver: ThreadwiseSaver, keepGroups: number, probe: RecallProbe, withRecall?: "changes" | "whole"): AgentMiddleware[] {
   const archived = (threadId: string, options?: { last?: number }) => saver.archivedMessages(threadId, options);
   const stack: AgentMiddleware[] = [
-    windowTrim({ maxMessages: WINDOW, logger: false }),
+    timedHooks(windowTrim({ maxMessages: WINDOW, logger: false }), "windowTrim"),
     summarySlotMiddleware(),
-    summarize({ model: extractiveSummarizer(), declareState: false, archived, logger: false }),
-    messageArchive(saver, { keepGroups, batchMessages: BATCH_MESSAGES, alignMessages: WINDOW - WINDOW / 2, logger: false }),
+    timedHooks(summarize({ model: extractiveSummarizer(), declareState: false, archived, logger: false }), "summarize"),
+    timedHooks(
+      messageArchive(saver, { keepGroups, batchMessages: BATCH_MESSAGES, alignMessages: WINDOW - WINDOW / 2, logger: false }),
+      "messageArchive",
+    ),
   ];
   if (withRecall) {
     probe.middleware = recall({
@@ -207,11 +265,14 @@ const ALL_CONFIGS: Config[] = [
     name: `LangChain summarizationMiddleware (trigger ${TRIGGER}, keep ${WINDOW})`,
     threadwiseSaver: false,
     make: () => [
-      summarizationMiddleware({
-        model: extractiveSummarizer(),
-        trigger: { messages: TRIGGER },
-        keep: { messages: WINDOW },
-      }) as unknown as AgentMiddleware,
+      timedHooks(
+        summarizationMiddleware({
+          model: extractiveSummarizer(),
+          trigger: { messages: TRIGGER },
+          keep: { messages: WINDOW },
+        }) as unknown as AgentMiddleware,
+        "summarizationMiddleware",
+      ),
     ],
   },
   {
@@ -337,6 +398,19 @@ interface ReplayRow {
   putsPerStep: number;
   putWritesPerStep: number;
   hotMessages: number;
+  /** With `--hooks`: CPU ms per step of each middleware hook (`<middleware>.<hook>`). */
+  hooks?: Record<string, number>;
+}
+
+/** The hook CPU of lane `lane` (`<saver>/<configuration>`) in ms per step over `stepCount` steps; also a table on stderr. */
+function hooksOf(lane: string, stepCount: number): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, ms] of HOOK_CPU) {
+    if (!key.startsWith(`${lane} `)) continue;
+    out[key.slice(lane.length + 1)] = ms / stepCount;
+    console.error(`hook ${key}: ${(ms / stepCount).toFixed(3)} ms/step`);
+  }
+  return out;
 }
 
 async function wholeReplay(kind: string): Promise<ReplayRow[]> {
@@ -371,7 +445,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       for (let j = 0; j < lanes.length; j += 1) {
         const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
         const h0 = profileClockUs();
+        hookLane = `${kind}/${entry.config.key}`;
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
+        hookLane = "";
         entry.windows.push([h0, profileClockUs()]);
         entry.cpu += step.cpuMs;
         entry.bytes += step.bytes;
@@ -401,6 +477,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         putsPerStep: puts / exchanges.length,
         putWritesPerStep: putWrites / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
+        ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
       });
       console.error(
         `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, hot ${(state.values.messages as BaseMessage[]).length}`,
