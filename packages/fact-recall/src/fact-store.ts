@@ -53,11 +53,25 @@ export const factSchema = z.object({
 });
 export type Fact = z.infer<typeof factSchema>;
 
+/**
+ * One user message as it was read for facts (R37): its id (`index:<n>` when it has none) and core's
+ * `messageDigest` of it. A later read compares these with the stored thread to tell a message
+ * left through a trim (the oldest ones) from one removed or edited by the user.
+ */
+export const factReadEntrySchema = z.object({ id: z.string(), digest: z.string() });
+export type FactReadEntry = z.infer<typeof factReadEntrySchema>;
+
 /** The thread's fact slot. */
 export const factSlotSchema = z.object({
   facts: z.array(factSchema),
   /** Id of the newest user message already read for facts; `null` before the first. */
   cursor: z.string().nullable(),
+  /**
+   * The stored user messages up to and including `cursor` when the slot was last written, oldest
+   * first (see `fact-sources.ts`). Absent on slots written before it existed: the first write
+   * after that adds it. @default undefined
+   */
+  read: z.array(factReadEntrySchema).optional(),
   /** User messages read so far: the clock of `createdTurn`, `updatedTurn`, `lastUsedTurn`. */
   turn: z.number().int().nonnegative(),
   /** Keys recalled for the newest user message, placed on every model call of that turn. */
@@ -68,7 +82,7 @@ export type FactSlot = z.infer<typeof factSlotSchema>;
 /**
  * An update to the slot: `facts`, when given, replaces the whole list (a full slot is a valid
  * update); then `remove` drops facts by key, and `upsert` replaces facts with a known key in place
- * and appends new ones; `cursor`, `turn`, `recalled` replace their values when given.
+ * and appends new ones; `cursor`, `read`, `turn`, `recalled` replace their values when given.
  * Idempotent: applying one update twice gives the same slot, so a retried step cannot duplicate.
  *
  * A full slot must parse as an update: LangChain hands hooks the private state parsed with this
@@ -79,6 +93,7 @@ export const factSlotUpdateSchema = z.object({
   upsert: z.array(factSchema).optional(),
   remove: z.array(z.string()).optional(),
   cursor: z.string().nullable().optional(),
+  read: z.array(factReadEntrySchema).optional(),
   turn: z.number().int().nonnegative().optional(),
   recalled: z.array(z.string()).optional(),
 });
@@ -100,9 +115,11 @@ export function mergeFactSlot(current: FactSlot | undefined, update: FactSlotUpd
     if (at === -1) facts.push(fact);
     else facts[at] = fact;
   }
+  const read = update.read ?? base.read;
   return {
     facts,
     cursor: update.cursor === undefined ? base.cursor : update.cursor,
+    ...(read ? { read } : {}),
     turn: update.turn ?? base.turn,
     recalled: update.recalled ?? base.recalled,
   };
