@@ -49,10 +49,10 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * read, on the slot's facts. Otherwise the thread was edited, and:
  * - a read message still stored under its id but with another digest was edited in place
  *   (`updateState` with its id): its facts are dropped and it is read again;
- * - a read message no longer stored, older than the oldest read message still stored, left
- *   through a trim (persistTrim, the message archive: both remove whole groups from the start of
- *   the thread and never the run's newest user turn): its facts are kept, they are what facts are
- *   for;
+ * - a read message no longer stored, older than the oldest read message still stored (edited
+ *   or not), left through a trim (persistTrim, the message archive: both remove whole groups from
+ *   the start of the thread and never the run's newest user turn): its facts are kept, they are
+ *   what facts are for;
  * - any other read message no longer stored was removed by the user (`RemoveMessage`, or
  *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
  *   read since the previous trim counts as removed): its facts are dropped;
@@ -60,7 +60,10 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  *   unknown one, when older) are read again, after their facts are dropped, so that an older fact
  *   that a removed message had replaced comes back, and a new history gives its facts.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
- * from a trim from the stored thread alone: their facts are kept. A slot written before `read`
+ * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
+ * still stored at the last write, so the facts of messages that left through a trim or the
+ * archive before it stay through any later edit or rewrite (the archive is not read here; a new
+ * value of the same attribute still replaces them). A slot written before `read`
  * existed has no record: a missing cursor then reads the newest messages again and keeps every
  * fact whose source is not among them.
  *
@@ -110,10 +113,10 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
     stored.set(entry.id, entry.digest);
   });
   const read = slot.read ?? [];
-  // What left before the oldest read message still stored as it was read left through a trim.
+  // What left before the oldest read message still stored (edited or not) left through a trim.
   const survivor = Math.max(
     0,
-    read.findIndex((entry) => stored.get(entry.id) === entry.digest),
+    read.findIndex((entry) => stored.has(entry.id)),
   );
   const dropped = new Set<string>();
   read.forEach((entry, index) => {
