@@ -1,5 +1,6 @@
+import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageDigest, messageType } from "@threadwise/core";
+import { isContextMessage, messageText, messageType } from "@threadwise/core";
 import type { Fact, FactReadEntry, FactSlot } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
@@ -34,9 +35,31 @@ function userMessagesOf(messages: readonly BaseMessage[]): BaseMessage[] {
 const idOf = (message: BaseMessage, index: number): string =>
   typeof message.id === "string" && message.id !== "" ? message.id : `index:${index}`;
 
-/** The read entry of a user message (its id and core's `messageDigest`). */
+/** Characters of a {@link textDigest} (48 bits of SHA-1, base64). */
+export const READ_DIGEST_CHARACTERS = 8;
+/** Most texts whose digest this process keeps (a pure function of the text, so never an answer changed). */
+const MAX_HELD_DIGESTS = 8192;
+const digests = new Map<string, string>();
+
+/**
+ * What a read entry keeps of a user message's text (core's `messageText`, what the rules and the
+ * model extract from): SHA-1, the first {@link READ_DIGEST_CHARACTERS} base64 characters. Every
+ * stored user message is checked at each turn (an edit can be anywhere), and a checkpoint hands
+ * over new message objects each turn, so digests are kept per text.
+ */
+export function textDigest(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash("sha1").update(text).digest("base64").slice(0, READ_DIGEST_CHARACTERS);
+    if (digests.size >= MAX_HELD_DIGESTS) digests.clear();
+    digests.set(text, digest);
+  }
+  return digest;
+}
+
+/** The read entry of a user message: its id (`index:<n>` when it has none) and the {@link textDigest} of its text. */
 export function readEntryOf(message: BaseMessage, index: number): FactReadEntry {
-  return { id: idOf(message, index), digest: messageDigest(message) };
+  return { id: idOf(message, index), digest: textDigest(messageText(message)) };
 }
 
 /**
@@ -68,7 +91,7 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
- * O(user messages) digests, each computed once per message object.
+ * O(user messages): a digest each, computed once per distinct text in a process.
  */
 export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSlot, "cursor" | "read" | "facts">): FactReadPlan {
   const users = userMessagesOf(messages);

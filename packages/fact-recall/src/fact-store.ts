@@ -54,8 +54,8 @@ export const factSchema = z.object({
 export type Fact = z.infer<typeof factSchema>;
 
 /**
- * One user message as it was read for facts (R37): its id (`index:<n>` when it has none) and core's
- * `messageDigest` of it. A later read compares these with the stored thread to tell a message
+ * One user message as it was read for facts (R37): its id (`index:<n>` when it has none) and a
+ * digest of its text (`textDigest`, 8 characters). A later read compares these with the stored thread to tell a message
  * left through a trim (the oldest ones) from one removed or edited by the user.
  */
 export const factReadEntrySchema = z.object({ id: z.string(), digest: z.string() });
