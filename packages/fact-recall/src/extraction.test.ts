@@ -199,3 +199,19 @@ describe("English values without the preposition (regression: `I work at Naver` 
     expect(one(text)).toEqual([expected]);
   });
 });
+
+describe("a work fact stored with the former English value (`at Naver`)", () => {
+  it("is the same value as the rules give now: one more mention, no history", () => {
+    const candidates = extractFactsHeuristic("I work at Naver.");
+    const [fresh] = mergeFactSlot(
+      emptyFactSlot(),
+      planFactWrite(emptyFactSlot(), candidates, { sourceMessageId: "a", turn: 1, origin: "heuristic", maxFacts: 200 }),
+    ).facts;
+    const former: FactSlot = { ...emptyFactSlot(), turn: 1, facts: [{ ...(fresh as never), value: "at Naver" }] };
+    const after = mergeFactSlot(
+      former,
+      planFactWrite(former, candidates, { sourceMessageId: "b", turn: 2, origin: "heuristic", maxFacts: 200 }),
+    );
+    expect(after.facts.map((f) => [f.value, f.mentions, f.history])).toEqual([["at Naver", 2, undefined]]);
+  });
+});

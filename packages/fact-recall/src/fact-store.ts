@@ -219,6 +219,22 @@ export function normalizeValue(value: string): string {
     .trim();
 }
 
+// English work and study values kept their preposition in slots written before this fix ("at Naver", "as a nurse"): a
+// fact stored then is the same value as the one the rules give now.
+const FORMER_ENGLISH_PREFIX = /^(?:at|for|in|as an?|as) /;
+
+/** Whether `value` is `fact`'s value (normalized; a work or study value stored with its English preposition counts as without). */
+function sameStoredValue(fact: Pick<Fact, "attribute" | "value" | "language">, value: string): boolean {
+  const stored = normalizeValue(fact.value);
+  const given = normalizeValue(value);
+  if (stored === given) return true;
+  return (
+    fact.language === "en" &&
+    (fact.attribute === "work" || fact.attribute === "study") &&
+    stored.replace(FORMER_ENGLISH_PREFIX, "") === given
+  );
+}
+
 /** The upsert key of a candidate: subject and attribute, plus the value for list attributes. */
 export function factKey(candidate: Pick<CandidateFact, "subject" | "attribute" | "value" | "multi" | "keyAttribute" | "keyValue">): string {
   const head = `${normalizeValue(candidate.subject)}|${candidate.keyAttribute ?? candidate.attribute}`;
@@ -259,10 +275,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
   for (const candidate of candidates) {
     const key = factKey(candidate);
     const existing = upserts.get(key) ?? byKey.get(key);
-    const sameValue =
-      existing !== undefined &&
-      normalizeValue(existing.value) === normalizeValue(candidate.value) &&
-      existing.attribute === candidate.attribute;
+    const sameValue = existing !== undefined && sameStoredValue(existing, candidate.value) && existing.attribute === candidate.attribute;
     const ended = candidate.ended === true;
     if (existing && sameValue && (existing.endedTurn !== undefined) === ended) {
       // Stated again as it is stored (holding, or ended): one fact, one more mention.
@@ -282,7 +295,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
     }
     // New, revived (ended -> holding again), ended, or superseded by another value.
     // Only another value is history: `likes coffee` -> `dislikes coffee` is the same object, re-judged.
-    const otherValue = existing !== undefined && normalizeValue(existing.value) !== normalizeValue(candidate.value);
+    const otherValue = existing !== undefined && !sameStoredValue(existing, candidate.value);
     const history = otherValue ? withHistory(existing.history, existing.value, existing.endedTurn ?? options.turn) : existing?.history;
     const fact: Fact = {
       key,

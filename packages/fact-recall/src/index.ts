@@ -37,7 +37,7 @@ export {
   type ResolvedFactRecallConfig,
   resolveFactRecallConfig,
 } from "./fact-recall.js";
-export { type FactReadPlan, planFactRead, readEntryOf } from "./fact-sources.js";
+export { type FactReadPlan, planFactRead, READ_DIGEST_CHARACTERS, readEntryOf, textDigest } from "./fact-sources.js";
 export {
   type CandidateFact,
   emptyFactSlot,
