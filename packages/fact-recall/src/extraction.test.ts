@@ -207,7 +207,8 @@ describe("a work fact stored with the former English value (`at Naver`)", () => 
       emptyFactSlot(),
       planFactWrite(emptyFactSlot(), candidates, { sourceMessageId: "a", turn: 1, origin: "heuristic", maxFacts: 200 }),
     ).facts;
-    const former: FactSlot = { ...emptyFactSlot(), turn: 1, facts: [{ ...(fresh as never), value: "at Naver" }] };
+    if (!fresh) throw new Error("no work fact");
+    const former: FactSlot = { ...emptyFactSlot(), turn: 1, facts: [{ ...fresh, value: "at Naver" }] };
     const after = mergeFactSlot(
       former,
       planFactWrite(former, candidates, { sourceMessageId: "b", turn: 2, origin: "heuristic", maxFacts: 200 }),
