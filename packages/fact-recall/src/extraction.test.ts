@@ -168,10 +168,10 @@ describe("leaving a job names the job that ended", () => {
     extractFactsHeuristic(text).map((f) => `${f.subject}|${f.attribute}|${f.value}|${f.ended ? "ended" : "holds"}`);
 
   it("English: stopped working at, quit my job at, retired from a named employer (a date after it is not the job)", () => {
-    expect(facts("I stopped working at Google.")).toEqual(["user|work|at Google|ended"]);
-    expect(facts("I quit my job at Google.")).toEqual(["user|work|at Google|ended"]);
-    expect(facts("I stopped working for my uncle last year.")).toEqual(["user|work|for my uncle|ended"]);
-    expect(facts("I retired from Boeing in 2019.")).toEqual(["user|work|at Boeing|ended"]);
+    expect(facts("I stopped working at Google.")).toEqual(["user|work|Google|ended"]);
+    expect(facts("I quit my job at Google.")).toEqual(["user|work|Google|ended"]);
+    expect(facts("I stopped working for my uncle last year.")).toEqual(["user|work|my uncle|ended"]);
+    expect(facts("I retired from Boeing in 2019.")).toEqual(["user|work|Boeing|ended"]);
     expect(facts("I quit my job.")).toEqual(["user|work|no job|holds"]);
     expect(facts("I retired from teaching in May.")).toEqual(["user|statement|retired from teaching in May|holds"]);
   });
@@ -182,5 +182,37 @@ describe("leaving a job names the job that ended", () => {
     expect(facts("저는 국민은행을 그만뒀어요.")).toEqual(["user|work|국민은행|ended"]);
     expect(facts("회사를 그만뒀어요.")).toEqual(["user|work|퇴사|holds"]);
     expect(facts("운동을 그만뒀어요.")).toEqual([]);
+  });
+});
+
+describe("English values without the preposition (regression: `I work at Naver` gave `work=at Naver`)", () => {
+  const one = (text: string) => extractFactsHeuristic(text).map((f) => [f.attribute, f.value, f.text]);
+  it.each([
+    ["I work at Naver.", ["work", "Naver", "User works at Naver (job)"]],
+    ["I work for Google.", ["work", "Google", "User works for Google (job)"]],
+    ["I work as a nurse.", ["work", "nurse", "User works as a nurse (job)"]],
+    ["I work in Seoul.", ["work", "Seoul", "User works in Seoul (job)"]],
+    ["I study at Seoul National University.", ["study", "Seoul National University", "User studies at Seoul National University (school)"]],
+    ["I study computer science.", ["study", "computer science", "User studies computer science (school)"]],
+    ["I live in Seoul.", ["residence", "Seoul", "User lives in Seoul"]],
+  ])("%s", (text, expected) => {
+    expect(one(text)).toEqual([expected]);
+  });
+});
+
+describe("a work fact stored with the former English value (`at Naver`)", () => {
+  it("is the same value as the rules give now: one more mention, no history", () => {
+    const candidates = extractFactsHeuristic("I work at Naver.");
+    const [fresh] = mergeFactSlot(
+      emptyFactSlot(),
+      planFactWrite(emptyFactSlot(), candidates, { sourceMessageId: "a", turn: 1, origin: "heuristic", maxFacts: 200 }),
+    ).facts;
+    if (!fresh) throw new Error("no work fact");
+    const former: FactSlot = { ...emptyFactSlot(), turn: 1, facts: [{ ...fresh, value: "at Naver" }] };
+    const after = mergeFactSlot(
+      former,
+      planFactWrite(former, candidates, { sourceMessageId: "b", turn: 2, origin: "heuristic", maxFacts: 200 }),
+    );
+    expect(after.facts.map((f) => [f.value, f.mentions, f.history])).toEqual([["at Naver", 2, undefined]]);
   });
 });

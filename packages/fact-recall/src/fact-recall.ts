@@ -22,6 +22,7 @@ import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
+import { planFactRead } from "./fact-sources.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -31,7 +32,7 @@ import {
   factSlotState,
   readFactSlot,
 } from "./fact-store.js";
-import { ingestUserMessages, pendingUserMessages } from "./ingest.js";
+import { ingestUserMessages } from "./ingest.js";
 
 /** Extraction modes (spec R15). */
 export const FACT_MODES = ["off", "heuristic", "llm"] as const;
@@ -165,6 +166,10 @@ export function resolveFactRecallConfig(
  *   and attribute supersedes, duplicates merge, at most `maxFacts`), then rank them against the
  *   newest user message with BM25+ and keep the top `maxItems` keys. The write goes out as the
  *   model call's `Command`; with a structured `responseFormat` pass `structuredResponse: true`.
+ * - After an edit in place, a `RemoveMessage` or a rewrite of the thread, the facts of what the
+ *   user changed are dropped and the newest user messages are read again; facts of messages that
+ *   left through persistTrim or the message archive stay (R37; README "Edits, removals, trims and
+ *   forks").
  * - Place those facts as a `facts` context block through core placement (R8/R9). Nothing is
  *   placed when no fact is relevant. The stored thread and messages are never changed.
  *
@@ -236,16 +241,24 @@ export function factRecall(options: FactRecallOptions = {}) {
       // A model named by a string is made at the first model call, so a wrong name fails at once.
       const own = await ownModel();
       const slot = readFactSlot(request.state);
-      const pending = pendingUserMessages(request.state.messages ?? [], slot.cursor);
-      if (pending.length === 0) return handler(place(request, recalledOf(slot)));
+      // What the stored thread says now (R37): new user messages, and after an edit, a removal or
+      // a rewrite, the facts of what is gone dropped and the thread read again.
+      const plan = planFactRead(request.state.messages ?? [], slot);
+      const { pending } = plan;
+      if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));
       const model = own ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      const { update, recalled } = await ingestUserMessages(slot, pending, {
-        ...settings,
-        // Synced by ingestUserMessages with the facts after this message, right before the search.
-        index: indexes.for(threadId),
-        extract: extractorFor(model, request.runtime?.signal),
-      });
+      const { update, recalled } = await ingestUserMessages(
+        slot,
+        pending,
+        {
+          ...settings,
+          // Synced by ingestUserMessages with the facts after this message, right before the search.
+          index: indexes.for(threadId),
+          extract: extractorFor(model, request.runtime?.signal),
+        },
+        plan,
+      );
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
       writes.defer(threadId, update, response);

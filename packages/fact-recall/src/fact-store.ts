@@ -53,11 +53,25 @@ export const factSchema = z.object({
 });
 export type Fact = z.infer<typeof factSchema>;
 
+/**
+ * One user message as it was read for facts (R37): its id (`index:<n>` when it has none) and a
+ * digest of its text (`textDigest`, 8 characters). A later read compares these with the stored thread to tell a message
+ * left through a trim (the oldest ones) from one removed or edited by the user.
+ */
+export const factReadEntrySchema = z.object({ id: z.string(), digest: z.string() });
+export type FactReadEntry = z.infer<typeof factReadEntrySchema>;
+
 /** The thread's fact slot. */
 export const factSlotSchema = z.object({
   facts: z.array(factSchema),
   /** Id of the newest user message already read for facts; `null` before the first. */
   cursor: z.string().nullable(),
+  /**
+   * The stored user messages up to and including `cursor` when the slot was last written, oldest
+   * first (see `fact-sources.ts`). Absent on slots written before it existed: the first write
+   * after that adds it. @default undefined
+   */
+  read: z.array(factReadEntrySchema).optional(),
   /** User messages read so far: the clock of `createdTurn`, `updatedTurn`, `lastUsedTurn`. */
   turn: z.number().int().nonnegative(),
   /** Keys recalled for the newest user message, placed on every model call of that turn. */
@@ -68,7 +82,7 @@ export type FactSlot = z.infer<typeof factSlotSchema>;
 /**
  * An update to the slot: `facts`, when given, replaces the whole list (a full slot is a valid
  * update); then `remove` drops facts by key, and `upsert` replaces facts with a known key in place
- * and appends new ones; `cursor`, `turn`, `recalled` replace their values when given.
+ * and appends new ones; `cursor`, `read`, `turn`, `recalled` replace their values when given.
  * Idempotent: applying one update twice gives the same slot, so a retried step cannot duplicate.
  *
  * A full slot must parse as an update: LangChain hands hooks the private state parsed with this
@@ -79,6 +93,7 @@ export const factSlotUpdateSchema = z.object({
   upsert: z.array(factSchema).optional(),
   remove: z.array(z.string()).optional(),
   cursor: z.string().nullable().optional(),
+  read: z.array(factReadEntrySchema).optional(),
   turn: z.number().int().nonnegative().optional(),
   recalled: z.array(z.string()).optional(),
 });
@@ -100,9 +115,11 @@ export function mergeFactSlot(current: FactSlot | undefined, update: FactSlotUpd
     if (at === -1) facts.push(fact);
     else facts[at] = fact;
   }
+  const read = update.read ?? base.read;
   return {
     facts,
     cursor: update.cursor === undefined ? base.cursor : update.cursor,
+    ...(read ? { read } : {}),
     turn: update.turn ?? base.turn,
     recalled: update.recalled ?? base.recalled,
   };
@@ -202,6 +219,22 @@ export function normalizeValue(value: string): string {
     .trim();
 }
 
+// English work and study values kept their preposition in slots written before this fix ("at Naver", "as a nurse"): a
+// fact stored then is the same value as the one the rules give now.
+const FORMER_ENGLISH_PREFIX = /^(?:at|for|in|as an?|as) /;
+
+/** Whether `value` is `fact`'s value (normalized; a work or study value stored with its English preposition counts as without). */
+function sameStoredValue(fact: Pick<Fact, "attribute" | "value" | "language">, value: string): boolean {
+  const stored = normalizeValue(fact.value);
+  const given = normalizeValue(value);
+  if (stored === given) return true;
+  return (
+    fact.language === "en" &&
+    (fact.attribute === "work" || fact.attribute === "study") &&
+    stored.replace(FORMER_ENGLISH_PREFIX, "") === given
+  );
+}
+
 /** The upsert key of a candidate: subject and attribute, plus the value for list attributes. */
 export function factKey(candidate: Pick<CandidateFact, "subject" | "attribute" | "value" | "multi" | "keyAttribute" | "keyValue">): string {
   const head = `${normalizeValue(candidate.subject)}|${candidate.keyAttribute ?? candidate.attribute}`;
@@ -242,10 +275,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
   for (const candidate of candidates) {
     const key = factKey(candidate);
     const existing = upserts.get(key) ?? byKey.get(key);
-    const sameValue =
-      existing !== undefined &&
-      normalizeValue(existing.value) === normalizeValue(candidate.value) &&
-      existing.attribute === candidate.attribute;
+    const sameValue = existing !== undefined && sameStoredValue(existing, candidate.value) && existing.attribute === candidate.attribute;
     const ended = candidate.ended === true;
     if (existing && sameValue && (existing.endedTurn !== undefined) === ended) {
       // Stated again as it is stored (holding, or ended): one fact, one more mention.
@@ -265,7 +295,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
     }
     // New, revived (ended -> holding again), ended, or superseded by another value.
     // Only another value is history: `likes coffee` -> `dislikes coffee` is the same object, re-judged.
-    const otherValue = existing !== undefined && normalizeValue(existing.value) !== normalizeValue(candidate.value);
+    const otherValue = existing !== undefined && !sameStoredValue(existing, candidate.value);
     const history = otherValue ? withHistory(existing.history, existing.value, existing.endedTurn ?? options.turn) : existing?.history;
     const fact: Fact = {
       key,

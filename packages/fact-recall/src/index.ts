@@ -37,15 +37,18 @@ export {
   type ResolvedFactRecallConfig,
   resolveFactRecallConfig,
 } from "./fact-recall.js";
+export { type FactReadPlan, planFactRead, READ_DIGEST_CHARACTERS, readEntryOf, textDigest } from "./fact-sources.js";
 export {
   type CandidateFact,
   emptyFactSlot,
   FACTS_STATE_KEY,
   type Fact,
+  type FactReadEntry,
   type FactSlot,
   type FactSlotUpdate,
   factKey,
   factLine,
+  factReadEntrySchema,
   factSchema,
   factSlotSchema,
   factSlotState,

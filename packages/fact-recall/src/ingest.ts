@@ -1,48 +1,27 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import { messageText } from "@threadwise/core";
 import { type FactIndex, type RankedFact, recallFacts } from "./fact-index.js";
-import { type CandidateFact, type Fact, type FactSlot, type FactSlotUpdate, mergeFactSlot, planFactWrite } from "./fact-store.js";
+import { type FactReadPlan, MAX_BACKFILL_MESSAGES, type PendingMessage, planFactRead, readEntryOf } from "./fact-sources.js";
+import {
+  type CandidateFact,
+  type Fact,
+  type FactSlot,
+  type FactSlotUpdate,
+  mergeFactSlot,
+  normalizeValue,
+  planFactWrite,
+} from "./fact-store.js";
 
-/** Most earlier user messages read when a thread's facts are read for the first time (seeded history). */
-export const MAX_BACKFILL_MESSAGES = 50;
-
-/** A user message not yet read for facts, with the cursor value it leaves behind. */
-export interface PendingMessage {
-  message: BaseMessage;
-  /** The message id, or `index:<n>` (position among user messages) when it has none. */
-  cursor: string;
-}
-
-function cursorOf(message: BaseMessage, index: number): string {
-  return typeof message.id === "string" && message.id !== "" ? message.id : `index:${index}`;
-}
+export { MAX_BACKFILL_MESSAGES, type PendingMessage };
 
 /**
  * User messages after the slot's cursor (rendered context messages excluded). Before the first
- * read: the newest {@link MAX_BACKFILL_MESSAGES}. When the cursor's message is gone (deleted by a
- * persistent trim), only the newest user message, unless it is the cursor itself.
+ * read: the newest {@link MAX_BACKFILL_MESSAGES}. When the cursor's message is gone (removed, or
+ * the thread rewritten), the newest {@link MAX_BACKFILL_MESSAGES} again. Without the slot's `read`
+ * record this cannot tell an edit; `factRecall` uses {@link planFactRead} with the whole slot.
  */
 export function pendingUserMessages(messages: readonly BaseMessage[], cursor: string | null): PendingMessage[] {
-  // Usual case: the cursor is the id of a recent user message. Walking back to it costs O(new
-  // messages) instead of listing every user message of a long thread on each model call.
-  if (cursor !== null && !cursor.startsWith("index:")) {
-    const newer: BaseMessage[] = [];
-    for (let i = messages.length - 1; i >= 0; i -= 1) {
-      const m = messages[i] as BaseMessage;
-      if (messageType(m) !== "human" || isContextMessage(m)) continue;
-      if (typeof m.id !== "string" || m.id === "") break; // positional cursors: take the full path below
-      if (m.id === cursor) return newer.reverse().map((message) => ({ message, cursor: message.id as string }));
-      newer.push(m);
-    }
-  }
-  const users = messages.filter((m) => messageType(m) === "human" && !isContextMessage(m));
-  const pending = users.map((message, index) => ({ message, cursor: cursorOf(message, index) }));
-  if (pending.length === 0) return [];
-  if (cursor === null) return pending.slice(-MAX_BACKFILL_MESSAGES);
-  const at = pending.findIndex((p) => p.cursor === cursor);
-  if (at !== -1) return pending.slice(at + 1);
-  const last = pending[pending.length - 1] as PendingMessage;
-  return last.cursor === cursor ? [] : [last];
+  return planFactRead(messages, { cursor, facts: [] }).pending;
 }
 
 /** What {@link ingestUserMessages} needs. */
@@ -66,26 +45,36 @@ export interface IngestResult {
 /**
  * Reads `pending` user messages in order into the slot (extraction, duplicates, supersession,
  * bound: see `planFactWrite`), then recalls the facts for the newest one and counts the use.
- * Returns one idempotent update carrying every changed fact, the removed keys, the new cursor,
- * clock and recalled keys.
+ * With `plan` (from {@link planFactRead}): its `facts` are read on instead of the slot's (a fact
+ * read again with the same value keeps its use counters), and the slot's `read` record becomes
+ * `plan.read` plus `pending`.
+ * Returns one idempotent update carrying every changed fact (the whole list after an edit), the
+ * removed keys, the new cursor, read record, clock and recalled keys.
  */
 export async function ingestUserMessages(
   slot: FactSlot,
   pending: readonly PendingMessage[],
   settings: IngestSettings,
+  plan?: Pick<FactReadPlan, "facts" | "read">,
 ): Promise<IngestResult> {
-  let current = slot;
+  const rebuilt = plan?.facts !== undefined;
+  let current: FactSlot = rebuilt ? { ...slot, facts: plan.facts as Fact[] } : slot;
   for (const { message, cursor } of pending) {
     const text = messageText(message);
     const turn = current.turn + 1;
     const { facts, origin } = text.trim() === "" ? { facts: [], origin: "heuristic" as const } : await settings.extract(text);
-    const plan = planFactWrite(current, facts, {
+    const write = planFactWrite(current, facts, {
       sourceMessageId: typeof message.id === "string" ? message.id : null,
       turn,
       origin,
       maxFacts: settings.maxFacts,
     });
-    current = mergeFactSlot(current, { ...plan, cursor, turn });
+    current = mergeFactSlot(current, { ...write, cursor, turn });
+  }
+  if (rebuilt) current = { ...current, facts: current.facts.map((fact) => withUsesOf(slot, fact)) };
+  if (plan) {
+    const offset = plan.read.length;
+    current = { ...current, read: [...plan.read, ...pending.map((p, k) => readEntryOf(p.message, offset + k))] };
   }
   const newest = pending[pending.length - 1];
   let recalled: Fact[] = [];
@@ -98,15 +87,32 @@ export async function ingestUserMessages(
     } else ranked = recallFacts(current.facts, query, { maxItems: settings.maxItems, minScore: settings.minScore });
     recalled = ranked.map(({ fact }) => ({ ...fact, uses: fact.uses + 1, lastUsedTurn: current.turn }));
     current = mergeFactSlot(current, { upsert: recalled, recalled: recalled.map((f) => f.key) });
+  } else if (rebuilt) {
+    const kept = new Set(current.facts.map((fact) => fact.key));
+    current = { ...current, recalled: current.recalled.filter((key) => kept.has(key)) };
   }
   const before = new Map(slot.facts.map((fact) => [fact.key, fact]));
   const after = new Set(current.facts.map((fact) => fact.key));
   const update: FactSlotUpdate = {
-    upsert: current.facts.filter((fact) => before.get(fact.key) !== fact),
-    remove: slot.facts.filter((fact) => !after.has(fact.key)).map((fact) => fact.key),
+    // After an edit the order of the list can change (a fact dropped and read again goes last).
+    ...(rebuilt ? { facts: current.facts } : {}),
+    upsert: rebuilt ? [] : current.facts.filter((fact) => before.get(fact.key) !== fact),
+    remove: rebuilt ? [] : slot.facts.filter((fact) => !after.has(fact.key)).map((fact) => fact.key),
     cursor: current.cursor,
+    ...(current.read ? { read: current.read } : {}),
     turn: current.turn,
     recalled: current.recalled,
   };
   return { update, slot: current, recalled };
+}
+
+/**
+ * `fact` with the use counters of the fact of the same key and value in `slot`, when there is one
+ * and `fact` has not been used since: a fact read again after an edit is the one the user stated,
+ * not a new one. Only counters are carried: values and history come from the thread as stored.
+ */
+function withUsesOf(slot: FactSlot, fact: Fact): Fact {
+  const old = slot.facts.find((f) => f.key === fact.key);
+  if (!old || old === fact || fact.uses !== 0 || normalizeValue(old.value) !== normalizeValue(fact.value)) return fact;
+  return { ...fact, uses: old.uses, lastUsedTurn: old.lastUsedTurn, createdTurn: Math.min(old.createdTurn, fact.createdTurn) };
 }

@@ -194,9 +194,10 @@ const RULES: Rule[] = [
       `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job) (as an?|as|at|for|in) ${VAL}`,
       "i",
     ),
+    // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
     build: (m, s) => {
-      const v = `${(m[1] as string).toLowerCase()} ${cut(m[2] as string, 6)}`;
-      return single(v, `${s.label} works ${v} (job)`);
+      const v = cut(m[2] as string, 6);
+      return single(v, `${s.label} works ${(m[1] as string).toLowerCase()} ${v} (job)`);
     },
   },
   {
@@ -207,10 +208,11 @@ const RULES: Rule[] = [
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
   {
     attribute: "study",
-    re: new RegExp(`^${ADV}(?:study|am studying|major in|am majoring in|majored in|studied) ${VAL}`, "i"),
+    re: new RegExp(`^${ADV}(?:study|am studying|major in|am majoring in|majored in|studied) (?:(at) )?${VAL}`, "i"),
+    // The value is what or where ("Seoul National University"); "at" stays in the text.
     build: (m, s) => {
-      const v = cut(m[1] as string, 6);
-      return single(v, `${s.label} studies ${v} (school)`);
+      const v = cut(m[2] as string, 6);
+      return single(v, `${s.label} studies ${m[1] ? "at " : ""}${v} (school)`);
     },
   },
   {

@@ -43,7 +43,7 @@ const cases: Array<[string, readonly string[], string, readonly string[]]> = [
   ],
   ["en: another old value", ["I live in Busan.", "I don't live in Seoul anymore."], "residence", ["User lives in Busan (before: Seoul)"]],
   ["en: work, anymore", ["I work at Google.", "I don't work at Google anymore."], "work", ["User works at Google (job) (no longer true)"]],
-  ["en: work, used to", ["I used to work at Google, but now I work at Naver."], "work", ["User works at Naver (job) (before: at Google)"]],
+  ["en: work, used to", ["I used to work at Google, but now I work at Naver."], "work", ["User works at Naver (job) (before: Google)"]],
   ["en: job title", ["I'm a teacher.", "I'm not a teacher anymore."], "work", ["User is a teacher (job) (no longer true)"]],
   ["en: no longer a title", ["I am no longer a nurse."], "work", ["User is a nurse (job) (no longer true)"]],
   ["en: I'm <Name>", ["I'm Mina."], "name", ["User's name is Mina"]],

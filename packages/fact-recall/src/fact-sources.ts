@@ -1,0 +1,167 @@
+import { createHash } from "node:crypto";
+import type { BaseMessage } from "@langchain/core/messages";
+import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import type { Fact, FactReadEntry, FactSlot } from "./fact-store.js";
+
+/** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
+export const MAX_BACKFILL_MESSAGES = 50;
+
+/** A user message not yet read for facts, with the cursor value it leaves behind. */
+export interface PendingMessage {
+  message: BaseMessage;
+  /** The message id, or `index:<n>` (position among user messages) when it has none. */
+  cursor: string;
+}
+
+/** What a model call reads for facts: see {@link planFactRead}. */
+export interface FactReadPlan {
+  /**
+   * The facts to read `pending` on top of: the slot's facts, less those whose source message the
+   * user removed or edited and those of the messages read again. `undefined`: the slot's facts,
+   * unchanged (nothing was edited or removed).
+   */
+  facts: Fact[] | undefined;
+  /** User messages to read, oldest first. */
+  pending: PendingMessage[];
+  /** The stored user messages before `pending`, as read entries: the slot's `read` once `pending` is appended. */
+  read: FactReadEntry[];
+}
+
+/** The user messages facts are read from: human messages, rendered context blocks excluded. */
+function userMessagesOf(messages: readonly BaseMessage[]): BaseMessage[] {
+  return messages.filter((m) => messageType(m) === "human" && !isContextMessage(m));
+}
+
+const idOf = (message: BaseMessage, index: number): string =>
+  typeof message.id === "string" && message.id !== "" ? message.id : `index:${index}`;
+
+/** Characters of a {@link textDigest} (48 bits of SHA-1, base64). */
+export const READ_DIGEST_CHARACTERS = 8;
+/** Most texts whose digest this process keeps (a pure function of the text, so never an answer changed). */
+const MAX_HELD_DIGESTS = 8192;
+const digests = new Map<string, string>();
+
+/**
+ * What a read entry keeps of a user message's text (core's `messageText`, what the rules and the
+ * model extract from): SHA-1, the first {@link READ_DIGEST_CHARACTERS} base64 characters. Every
+ * stored user message is checked at each turn (an edit can be anywhere), and a checkpoint hands
+ * over new message objects each turn, so digests are kept per text.
+ */
+export function textDigest(text: string): string {
+  let digest = digests.get(text);
+  if (digest === undefined) {
+    digest = createHash("sha1").update(text).digest("base64").slice(0, READ_DIGEST_CHARACTERS);
+    if (digests.size >= MAX_HELD_DIGESTS) digests.clear();
+    digests.set(text, digest);
+  }
+  return digest;
+}
+
+/** The read entry of a user message: its id (`index:<n>` when it has none) and the {@link textDigest} of its text. */
+export function readEntryOf(message: BaseMessage, index: number): FactReadEntry {
+  return { id: idOf(message, index), digest: textDigest(messageText(message)) };
+}
+
+/**
+ * What to read for facts from the stored thread `messages`, given the slot (spec R37: facts are
+ * what reading the thread as it is stored gives, whatever was edited since).
+ *
+ * The slot's `read` lists the stored user messages up to its cursor at its last write. Usual
+ * case: the stored user messages up to the cursor are the end of `read` (the same ids and
+ * digests; older ones may have left through a trim): only the messages after the cursor are
+ * read, on the slot's facts. Otherwise the thread was edited, and:
+ * - a read message still stored under its id but with another digest was edited in place
+ *   (`updateState` with its id): its facts are dropped and it is read again;
+ * - a read message no longer stored, older than the oldest read message still stored (edited
+ *   or not), left through a trim (persistTrim, the message archive: both remove whole groups from
+ *   the start of the thread and never the run's newest user turn): its facts are kept, they are
+ *   what facts are for;
+ * - any other read message no longer stored was removed by the user (`RemoveMessage`, or
+ *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
+ *   read since the previous trim counts as removed): its facts are dropped;
+ * - the newest {@link MAX_BACKFILL_MESSAGES} stored user messages (from the first edited or
+ *   unknown one, when older) are read again, after their facts are dropped, so that an older fact
+ *   that a removed message had replaced comes back, and a new history gives its facts.
+ * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
+ * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
+ * still stored at the last write, so the facts of messages that left through a trim or the
+ * archive before it stay through any later edit or rewrite (the archive is not read here; a new
+ * value of the same attribute still replaces them). A slot written before `read`
+ * existed has no record: a missing cursor then reads the newest messages again and keeps every
+ * fact whose source is not among them.
+ *
+ * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
+ * O(user messages): a digest each, computed once per distinct text in a process.
+ */
+export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSlot, "cursor" | "read" | "facts">): FactReadPlan {
+  const users = userMessagesOf(messages);
+  const pendingFrom = (start: number): PendingMessage[] =>
+    users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) }));
+  const entriesBefore = (end: number): FactReadEntry[] => users.slice(0, end).map(readEntryOf);
+  if (slot.cursor === null) {
+    const start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
+    return { facts: undefined, pending: pendingFrom(start), read: entriesBefore(start) };
+  }
+  let at = -1;
+  for (let i = users.length - 1; i >= 0; i -= 1) {
+    if (idOf(users[i] as BaseMessage, i) === slot.cursor) {
+      at = i;
+      break;
+    }
+  }
+  if (at !== -1) {
+    const before = entriesBefore(at + 1);
+    if (slot.read === undefined || endsWith(slot.read, before)) return { facts: undefined, pending: pendingFrom(at + 1), read: before };
+  }
+  return reread(users, slot);
+}
+
+/** Whether `read` ends with `entries` (same ids and digests, in order). */
+function endsWith(read: readonly FactReadEntry[], entries: readonly FactReadEntry[]): boolean {
+  const offset = read.length - entries.length;
+  if (offset < 0) return false;
+  for (let k = 0; k < entries.length; k += 1) {
+    const a = read[offset + k] as FactReadEntry;
+    const b = entries[k] as FactReadEntry;
+    if (a.id !== b.id || a.digest !== b.digest) return false;
+  }
+  return true;
+}
+
+/** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
+function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "facts">): FactReadPlan {
+  const stored = new Map<string, string>();
+  users.forEach((message, index) => {
+    const entry = readEntryOf(message, index);
+    stored.set(entry.id, entry.digest);
+  });
+  const read = slot.read ?? [];
+  // What left before the oldest read message still stored (edited or not) left through a trim.
+  const survivor = Math.max(
+    0,
+    read.findIndex((entry) => stored.has(entry.id)),
+  );
+  const dropped = new Set<string>();
+  read.forEach((entry, index) => {
+    const now = stored.get(entry.id);
+    if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
+  });
+  let start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
+  if (slot.read !== undefined) {
+    const known = new Map(read.map((entry) => [entry.id, entry.digest]));
+    for (let i = 0; i < start; i += 1) {
+      const entry = readEntryOf(users[i] as BaseMessage, i);
+      if (known.get(entry.id) !== entry.digest) {
+        start = i;
+        break;
+      }
+    }
+  }
+  for (let i = start; i < users.length; i += 1) dropped.add(idOf(users[i] as BaseMessage, i));
+  const facts = slot.facts.filter((fact) => fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId));
+  return {
+    facts,
+    pending: users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) })),
+    read: users.slice(0, start).map(readEntryOf),
+  };
+}
