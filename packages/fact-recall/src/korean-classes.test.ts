@@ -85,6 +85,10 @@ describe("a relative as subject without a particle in casual speech (`엄마 대
 });
 
 describe("connective endings on 다니다 (`다니는데`, `다니거든`)", () => {
+  it("a bare `학교`/`회사` names no school, workplace or activity", () => {
+    expect(pairs("동생은 요즘 학교 다니고 있어")).toEqual([]);
+  });
+
   it.each([
     ["요즘 필라테스 다니는데 너무 힘들어", "user:hobby", "필라테스"],
     ["나 주말마다 볼링장 다니거든", "user:hobby", "볼링장"],

@@ -407,7 +407,10 @@ const RULES: Rule[] = [
     ),
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return /[A-Za-z]/.test(v) ? undefined : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
+      // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
+      return /[A-Za-z]/.test(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
     relative: true,
   },
