@@ -43,6 +43,10 @@ describe("loadLocomo on a file of another kind", () => {
     const heldout2 = loadLocomo(resolve(root, "bench/fixtures/korean-heldout2.locomo.json"));
     expect(heldout2.map((c) => c.turns.length)).toEqual([60, 45]);
     expect(heldout2.flatMap((c) => c.qa).filter((q) => q.evidence.length === 0)).toEqual([]);
+    // The fourth held-out set (session 39): a patient, a developer and a family chat.
+    const heldout4 = loadLocomo(resolve(root, "bench/fixtures/korean-heldout4.locomo.json"));
+    expect(heldout4.map((c) => c.turns.length)).toEqual([47, 48, 43]);
+    expect(heldout4.flatMap((c) => c.qa).filter((q) => q.evidence.length === 0)).toEqual([]);
   });
 
   it("names the field of a tau-bench file, a labelled-statements file and a broken turn", () => {

@@ -181,3 +181,49 @@ describe("반말 and 존댓말 meet", () => {
     expect(["영어", "단어", "연어"].map(koreanStem)).toEqual(["영어", "단어", "연어"]);
   });
 });
+
+/** Word classes a question and the statement it asks about write apart (session 39). */
+describe("Korean forms a question and its statement write apart meet", () => {
+  const shares = (a: string, b: string) => tokenize(a).filter((t) => tokenize(b).includes(t));
+
+  it("a one-syllable verb stem before the connective -고/-며 (살고, 먹고) meets its other forms", () => {
+    expect(koreanStem("살고")).toBe("살");
+    expect(koreanStem("먹으며")).toBe("먹");
+    expect(shares("어디 살아?", "저는 대전에 살고 있어요")).toContain("살");
+    // Nouns of that shape stay whole.
+    expect(["광고", "창고", "신고"].map(koreanStem)).toEqual(["광고", "창고", "신고"]);
+  });
+
+  it("a verb's adnominal -는 leaves the verb, not a noun and a subject particle (나가는 -> 나가, not 나)", () => {
+    expect(koreanStem("나가는")).toBe("나가");
+    expect(shares("무슨 대회 나가?", "다음 달에 대회 나가는 거 알지")).toContain("나가");
+    // A noun with one particle still loses it.
+    expect(koreanStem("차를")).toBe("차");
+  });
+
+  it("a psych verb -어하다 meets its adjective (싫어하는 / 싫어)", () => {
+    expect(shares("제일 싫어하는 음식은?", "나 오이 진짜 싫어")).toContain("싫");
+  });
+
+  it("kinship words meet across register (아버지 / 아빠 / 아버님, 어머니 / 엄마, 아내 / 와이프 / 집사람, 남편 / 신랑)", () => {
+    expect(shares("아버지는 무슨 일 하셔?", "우리 아빠는 은행 다니셔")).toContain("kin:father");
+    expect(shares("어머님 고향은?", "엄마는 전주 사람이야")).toContain("kin:mother");
+    expect(shares("와이프 직업은?", "집사람은 간호사예요")).toContain("kin:wife");
+    expect(shares("남편 회사는?", "신랑이 판교 다녀요")).toContain("kin:husband");
+    expect(shares("형 어디 살아?", "오빠는 부산 살아").length).toBeGreaterThan(1);
+  });
+
+  it("the contractions 엔 (에는) and the copula 라/라서 after a vowel come off (작년엔, 판교라)", () => {
+    expect(koreanStem("작년엔")).toBe("작년");
+    expect(koreanStem("판교라")).toBe("판교");
+    expect(koreanStem("판교라서")).toBe("판교");
+  });
+
+  it("a verb with 못 written together meets the verb (못먹어 / 먹는)", () => {
+    expect(shares("못 먹는 건 뭐야?", "나 고수 못먹겠어")).toContain("먹");
+  });
+
+  it("question determiners and 것 contractions are function words (어느, 건, 걸)", () => {
+    expect(tokenize("어느 회사 건 걸")).toEqual(["회사"]);
+  });
+});

@@ -40,7 +40,14 @@ const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|�
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
 /** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
 const MY = "(?:제|내|저희|우리|울)";
-const RELATIVE = new RegExp(`^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+`);
+const RELATIVE = new RegExp(
+  `^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
+);
+/**
+ * A relation with no particle and no `제/내/우리` (`엄마 대전 사셔`): casual speech drops the
+ * subject's particle, but also the object's (`엄마 보러 가`); before `나/저` it is a vocative.
+ */
+const BARE_RELATIVE = new RegExp(`^(?:${REL})\\s+`);
 const REL_WORD = new RegExp(`^(?:${REL})$`);
 /** Words that mark the speaker as subject, without or with their particle. */
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
@@ -90,6 +97,33 @@ function modifierForm(word: string): boolean {
 }
 
 const KOREAN_AGE = "(?:열|스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
+/** A child's age in native numbers below ten, said only with 살 (`일곱 살`, `여덟살`). */
+const SMALL_AGE = "(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)";
+/** The copula in its connective forms (`마흔셋이고`, `스물일곱인데`, `서른하나라서`). */
+const COPULA_LINK = "(?:이고|이라서|이라|라서|라|인데|이지만|이거든|고)";
+/** `알레르기` and its spoken spelling `알러지`. */
+const ALLERGY = "(?:알레르기|알러지|알르레기)";
+/** Nouns ending like an illness (`-증`) that are documents or other things (`자격증`, `인증`). */
+const NOT_ILLNESS =
+  /(?:인증|자격증|신분증|영수증|보증|면허증|학생증|사원증|증명|등록증|확인증|수료증|합격증|물병|술병|맥주병|소주병|유리병|꽃병|젖병|관심|걱정)$/;
+/**
+ * Body parts people state a lasting complaint of (`허리가 안 좋아요`, `무릎이 아파`, `어깨 수술
+ * 받았어요`); not a passing one (`머리가 아파`, `배가 아파`).
+ */
+const BODY_PART =
+  "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|인대|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
+/** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
+const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
+/** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
+const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
+/** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
+const NOT_A_HOME = /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞)$/;
+/** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
+const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
+/** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
+const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
+/** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
+const CHILD = "아기|애기|아이|애|첫째|둘째|셋째|딸|아들|쌍둥이";
 
 /**
  * No particle after the noun before it: casual speech drops the case particles (`나 새우 못 먹어`,
@@ -177,7 +211,7 @@ const list = (value: string, text: string, keyValue?: string): Built => ({ value
 interface Rule {
   attribute: string;
   re: RegExp;
-  build: (m: RegExpMatchArray, l: string, body: string) => Built | undefined;
+  build: (m: RegExpMatchArray, l: string, body: string) => Built | Built[] | undefined;
   /** Allowed for a relative as subject (not only the speaker). */
   relative?: boolean;
 }
@@ -244,8 +278,21 @@ const RULES: Rule[] = [
   },
   {
     attribute: "age",
-    re: /(\d{1,3})\s*살(?:이에요|이야|입니다|이다|이고|예요|에요|이\s*됐|이\s*되었|이거든요)/,
+    re: /(\d{1,3})\s*살(?:이에요|이야|입니다|이다|이고|이라|인데|예요|에요|이\s*됐|이\s*되었|이거든요|\s*됐|\s*되었)/,
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`),
+    relative: true,
+  },
+  {
+    // An age before a connective (`나이는 쉰둘이고 …`, `저 스물일곱인데 …`), in native numbers
+    // with 살 (`일곱 살이라`, `여덟살이에요`), or reached (`서른 됐어요`, `예순다섯 되셔`).
+    attribute: "age",
+    re: new RegExp(
+      `(?:^|\\s)(?:나이(?:는|가)\\s*)?(?:(${KOREAN_AGE})\\s*(?:살)?(?:${COPULA_LINK}(?=[\\s.,!~…]|$)|\\s*(?:이\\s*)?(?:됐|되었|돼요|된다|되셔|되세요|되셨))|(${SMALL_AGE}|${KOREAN_AGE})\\s*살(?:이에요|이야|입니다|이다|예요|에요|${COPULA_LINK}))`,
+    ),
+    build: (m, l) => {
+      const v = (m[1] ?? m[2]) as string;
+      return single(v, `${topic(l)} ${v}살 (나이)`);
+    },
     relative: true,
   },
   {
@@ -270,6 +317,18 @@ const RULES: Rule[] = [
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
+    },
+    relative: true,
+  },
+  {
+    // Moving away and staying: `제주로 내려갔어`, `서울로 올라왔어요`; not a trip (`내려갔다 왔어`).
+    attribute: "residence",
+    re: /(\S+?)(?:으로|로)\s*(?:내려갔|올라갔|내려왔|올라왔)(?!다)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return NOT_A_HOME.test(v) || SETTING.test(v)
+        ? undefined
+        : single(v, `${topic(l)} ${josa(v, "으로", "로")} 옮겨서 ${v}에 산다 (사는 곳)`);
     },
     relative: true,
   },
@@ -325,13 +384,14 @@ const RULES: Rule[] = [
     re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
+      // `학교 다니고 있어` names no school.
+      return /^(?:학교|대학|대학교|학원|대학원)$/.test(v) ? undefined : single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
     },
     relative: true,
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
@@ -342,10 +402,15 @@ const RULES: Rule[] = [
     attribute: "hobby",
     // `요가 학원에 다녀요`, `수영을 다녀요`, `수영 다녀`; not `강릉에 다녀왔어요` (a trip: an event).
     // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
-    re: new RegExp(`(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다)`),
+    re: new RegExp(
+      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
+    ),
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return /[A-Za-z]/.test(v) ? undefined : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
+      // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
+      return /[A-Za-z]/.test(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
     relative: true,
   },
@@ -370,6 +435,34 @@ const RULES: Rule[] = [
     build: (m, l) => {
       const v = clean(m[1] as string);
       return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} (직업)`);
+    },
+    relative: true,
+  },
+  {
+    // A business run (`작은 꽃집을 운영해요`, `카페 운영하고 있어요`), or work done for a living in
+    // the progressive or plain form (`장사를 하고 있어요`, `프리랜서로 번역 일 해요`). A local
+    // business in a named place also says where the speaker lives (`전주에서 자영업 해요`).
+    attribute: "work",
+    re: new RegExp(
+      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
+    ),
+    build: (m, l) => {
+      const place = m[1] === undefined ? undefined : clean(m[1]);
+      const value = clean((m[2] ?? m[3]) as string);
+      if (modifierForm(value) || SETTING.test(value)) return undefined;
+      const work = single(value, `${topic(l)} ${value} (직업, 일)`);
+      if (place === undefined || NOT_A_HOME.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value)) return work;
+      return [work, { ...single(place, `${topic(l)} ${place}에 산다 (사는 곳, ${value})`), attribute: "residence" }];
+    },
+    relative: true,
+  },
+  {
+    // A graduate course at a school (`카이스트에서 박사과정 하고 있어`, `서울대 석사과정이에요`).
+    attribute: "school",
+    re: /(\S+?)(?:에서\s*|\s+)(?:박사|석사|석박사|학부)\s*(?:과정)?\s*(?:하고|중|밟|다니|이에요|예요|입니다|이야|이고|인데)/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return SETTING.test(v) ? undefined : single(v, `${topic(l)} ${v}에서 대학원 과정 (학교)`);
     },
     relative: true,
   },
@@ -399,6 +492,14 @@ const RULES: Rule[] = [
     build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
   },
   {
+    // Casual speech drops the particle when a count follows (`딸 둘 있어요`, `아들 하나 있어`).
+    attribute: "family",
+    re: new RegExp(
+      `(?:^|\\s)(${REL})\\s+((?:한|두|세|네)\\s*명|하나|둘|셋|넷|\\d+\\s*명)\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서)`,
+    ),
+    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${m[1]} ${m[2]}이(가) 있다 (가족)`, m[1]),
+  },
+  {
     attribute: "pet",
     re: new RegExp(`(${PET})\\s*이름은\\s*(\\S+?)${COPULA}`),
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
@@ -421,7 +522,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /(\S+?)\s*알레르기(?:가|도)?\s*(?:있|가\s*있)/,
+    re: new RegExp(`(\\S+?)\\s*${ALLERGY}(?:가|도)?\\s*(?:있|가\\s*있)`),
     build: (m, l) => list(`${clean(m[1] as string)} 알레르기`, `${topic(l)} ${clean(m[1] as string)} 알레르기가 있다 (건강, 알레르기)`),
     relative: true,
   },
@@ -445,17 +546,50 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:(?:잘|아예|전혀|거의|진짜|정말|절대|별로|원래|아직|도저히)\\s*)*(?:못\\s*먹|안\\s*먹|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십|못\\s*마시|(?:먹|마시)지\\s*(?:못|않))(?!었|했|았)`,
     ),
-    build: (m, l) =>
+    build: (m, l, body) => {
+      let v = clean(m[1] as string);
+      // `새우 게 이런거 못 먹어`: the list before the demonstrative, by its first noun.
+      if (DEMONSTRATIVE.test(v))
+        v = clean(
+          body
+            .slice(0, m.index ?? 0)
+            .trim()
+            .split(/\s+/)[0] ?? "",
+        );
       // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event.
-      /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(clean(m[1] as string))
+      return v === "" || /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
-        : list(`${clean(m[1] as string)} 못 먹음`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 먹지 못한다 (건강, 식단 제약)`),
+        : list(`${v} 못 먹음`, `${topic(l)} ${josa(v, "을", "를")} 먹지 못한다 (건강, 식단 제약)`);
+    },
     relative: true,
   },
   {
     attribute: "health",
     re: /(\S+?)(?:을|를|이|가)\s*(?:다쳤|부러졌|삐었)/,
     build: (m, l) => list(`${clean(m[1] as string)} 부상`, `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 다쳤다 (건강)`),
+    relative: true,
+  },
+  {
+    // An illness named by its suffix (`장염`, `불면증`, `손목터널증후군`, `공황장애`, `위암`) with
+    // 있다/걸리다/심하다/생기다/진단받다/앓다.
+    attribute: "health",
+    re: /(?:^|\s)([가-힣]{1,10}?(?:염|증후군|증|병|장애|질환|암))(?:이|가|도|은|는)?\s*(?:좀\s*|약간\s*|심하게\s*|또\s*)?(?:있|걸렸|걸려|심해|심하|생겼|진단|앓|판정)/,
+    build: (m, l) => {
+      const v = m[1] as string;
+      return NOT_ILLNESS.test(v) || v.length < 2 ? undefined : list(v, `${topic(l)} ${v} (건강)`);
+    },
+    relative: true,
+  },
+  {
+    // A lasting complaint of a body part (`허리가 안 좋아서`, `무릎이 아파`, `어깨 수술 받았어요`).
+    attribute: "health",
+    re: new RegExp(
+      `(?:^|\\s)((?:왼쪽|오른쪽|양쪽)?\\s*(?:${BODY_PART}))(?:가|이|은|는|도)?\\s*(?:(?:좀|많이|자주|계속|너무|원래|별로|늘)\\s*)*(?:안\\s*좋|아파|아프|아픕|시큰|수술)`,
+    ),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return list(v, `${topic(l)} ${v} (건강)`);
+    },
     relative: true,
   },
   {
@@ -557,6 +691,42 @@ const RULES: Rule[] = [
     build: (m, l) => {
       const v = clean(m[1] as string);
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함, 관심)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    // A licence or certificate obtained (`운전면허 땄다`, `자격증 취득했어요`).
+    attribute: "event",
+    re: new RegExp(`(\\S+?)(?:을|를|도|${BARE})?\\s*(?:땄|따냈|취득했)`),
+    build: (m, l, body) => (SETTING.test(m[1] as string) ? undefined : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`)),
+    relative: true,
+  },
+  {
+    // A life event said with 했다 (`과장으로 승진했어요`, `시험 합격했다`).
+    attribute: "event",
+    re: new RegExp(`(${EVENT_NOUN})(?:을|를)?\\s*(?:했|하였|함(?=[\\s.!~…]|$))`),
+    build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (경험)`),
+    relative: true,
+  },
+  {
+    // A birth: past is an event (`아기 낳았어`), present or future a plan (`다음 달에 애기 낳아`).
+    attribute: "event",
+    re: new RegExp(`(?:${CHILD})(?:를|을)?\\s*(?:(낳았|출산했)|(낳아|낳는|낳을|출산\\s*예정))`),
+    build: (m, l, body) =>
+      m[1]
+        ? list("출산", `${topic(l)} ${clean(body)} (출산, 경험)`)
+        : { ...list("출산", `${topic(l)} ${clean(body)} (출산, 계획)`), attribute: "plan" },
+    relative: true,
+  },
+  {
+    // Signing up for an activity (`필라테스도 등록했어`, `수영 등록했어요`).
+    attribute: "hobby",
+    re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요)(?!\\S*\\s*끊)`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return SETTING.test(v) || /^(?:회원|카드|계좌|주소|이름|번호|수강|신청)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
     relative: true,
   },
@@ -683,7 +853,7 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서))\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
@@ -769,7 +939,7 @@ function positiveOfEnded(sentence: string): string | undefined {
  * The first rule matching `body` said by `subject`: the candidate, or `undefined` when no rule
  * matches or the clause names someone else as its subject.
  */
-function matchKorean(body: string, subject: Speaker, isRelative: boolean): CandidateFact | undefined {
+function matchKorean(body: string, subject: Speaker, isRelative: boolean): CandidateFact[] | undefined {
   for (const rule of RULES) {
     const m = body.match(rule.re);
     if (!m) continue;
@@ -782,8 +952,9 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     }
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
-    if (!built || built.value.trim() === "") continue;
-    return { subject: who.id, attribute: rule.attribute, language: "ko", ...built };
+    const all = (Array.isArray(built) ? built : built ? [built] : []).filter((b) => b.value.trim() !== "");
+    if (all.length === 0) continue;
+    return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
   return undefined;
 }
@@ -831,22 +1002,22 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
     named = lastNamed(said) ?? named;
     const own = RELATIVE.exec(plainForm(lead));
-    if (own) relative = (own[1] ?? own[2]) as string;
+    if (own) relative = (own[1] ?? own[2] ?? own[3]) as string;
     else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
     if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
     const ended = positiveOfEnded(sentence);
-    const endedFact = ended === undefined ? undefined : factOf(ended, speaker);
+    const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
     // `예전에는 커피를 좋아했어요` is a liking that ended.
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
       facts.push({ ...endedFact, ended: true });
       continue;
     }
-    const fact = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
-    if (fact) facts.push(fact);
+    const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
+    if (found) facts.push(...(Array.isArray(found) ? found : [found]));
   }
   return facts;
 }
@@ -883,21 +1054,19 @@ function plainForm(sentence: string): string {
 }
 
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
-function factOf(sentence: string, speaker: Speaker): CandidateFact | undefined {
-  let body = plainForm(sentence).replace(LEAD, "");
+function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined {
+  const body = plainForm(sentence).replace(LEAD, "");
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
-  let subject = speaker;
-  let isRelative = false;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
   const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
   if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
-    const r = (rel[1] ?? rel[2]) as string;
-    subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` };
-    isRelative = true;
-    body = body.slice(rel[0].length);
-  } else {
-    body = body.replace(FIRST_PERSON, "");
+    const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
+    const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
+    // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the
+    // subject; when nothing is read of the relative, the sentence is the speaker's.
+    if (own || !BARE_RELATIVE.test(body)) return own;
+    return matchKorean(body, speaker, false);
   }
-  return matchKorean(body, subject, isRelative);
+  return matchKorean(body.replace(FIRST_PERSON, ""), speaker, false);
 }
