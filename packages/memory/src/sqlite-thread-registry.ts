@@ -344,14 +344,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
     return this.#inTransaction(threadId, async (id, row) => {
       const now = row.now;
-      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       const leased = row.lease_until !== null && row.lease_until > now;
+      // A live lease refuses a run resumed anywhere, the head or a branch, before its first call.
       assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
         headId: checkpointId,
         leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
         runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
         operationCheckpointId: undefined,
       });
+      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       this.#prepare("UPDATE threadwise_threads SET lease_until = ?, lease_started_at = ?, turn_open_at = ? WHERE thread_id = ?").run(
         now + turnLeaseMs,
         now,
