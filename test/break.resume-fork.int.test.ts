@@ -10,8 +10,8 @@ import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { memoryStack, ThreadwiseConcurrentTurnError } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
-import { z } from "zod/v4";
 import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
 import { agentModel, BACKENDS, backendStorage, stackOptions, TOOLS } from "./support/break-agent.js";
 
 const storage = backendStorage("brf");
@@ -23,9 +23,16 @@ type Lane = "langgraph" | (typeof BACKENDS)[number];
 async function answerAgain(backend: Lane) {
   const stack = backend === "langgraph" ? undefined : memoryStack(stackOptions(storage(backend)));
   const model = agentModel();
-  const agent = createAgent({ model, tools: TOOLS, middleware: stack?.middleware ?? [], checkpointer: stack?.checkpointer ?? new MemorySaver() });
+  const agent = createAgent({
+    model,
+    tools: TOOLS,
+    middleware: stack?.middleware ?? [],
+    checkpointer: stack?.checkpointer ?? new MemorySaver(),
+  });
   const thread = `t-rf-${backend}-${++n}`;
-  const cfg = (checkpointId?: string) => ({ configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
+  const cfg = (checkpointId?: string) => ({
+    configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+  });
   const seen: string[] = [];
   const record = async (label: string) => {
     const messages = ((await agent.graph.getState(cfg())).values as { messages: BaseMessage[] }).messages;
@@ -88,7 +95,9 @@ describe.each(BACKENDS)("a branch resumed while another turn runs: %s", (backend
     const model = agentModel();
     const agent = createAgent({ model, tools: [asking, waiting], middleware: stack.middleware, checkpointer: stack.checkpointer });
     const thread = `t-rfl-${backend}-${++n}`;
-    const cfg = (checkpointId?: string) => ({ configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } });
+    const cfg = (checkpointId?: string) => ({
+      configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+    });
     await agent.invoke({ messages: [new HumanMessage("TOOLS asking")] }, cfg());
     const raised = (await agent.graph.getState(cfg())).config.configurable?.checkpoint_id as string;
     await agent.invoke(new Command({ resume: "yes" }), cfg(raised));

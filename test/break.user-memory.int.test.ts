@@ -12,8 +12,8 @@ import { Command, InMemoryStore } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import type { StrictFakeModel } from "@threadwise/core/testing";
 import { createMemoryPool, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
-import type pg from "pg";
 import { createAgent } from "langchain";
+import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentModel, BACKENDS, type Backend, backendStorage, stackOptions, TOOLS } from "./support/break-agent.js";
 import { testPoolMax } from "./support/postgres.js";
@@ -61,7 +61,11 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
   }
   type Proc = ReturnType<typeof makeProcess>;
   /** A process: a new stack on the shared storage, or the one stack of in_memory. */
-  const proc = (): Proc => (shared ? makeProcess() : (only ??= makeProcess()));
+  const proc = (): Proc => {
+    if (shared) return makeProcess();
+    only ??= makeProcess();
+    return only;
+  };
   const cfg = (thread: string, user: string, extra: Record<string, unknown> = {}) => ({
     configurable: { thread_id: thread, user_id: user, ...extra },
   });
@@ -128,20 +132,53 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
   });
 
   it("users and tenants whose ids differ only in case, Unicode normalization or separators see only their own memory", async () => {
-    const users = ["Kim", "kim", "caf\u00e9", "cafe\u0301", "a:b", "a/b", "a~3Ab", "a%", "a_", "민수", "민수".normalize("NFD")];
+    const users = [
+      "u1",
+      "u1-corp",
+      "Kim",
+      "kim",
+      "caf\u00e9",
+      "cafe\u0301",
+      "a:b",
+      "a/b",
+      "a~3Ab",
+      "a%",
+      "a_",
+      "민수",
+      "민수".normalize("NFD"),
+    ];
     const p = proc();
     for (const [i, user] of users.entries()) await say(p, `t-iso-${backend}-${++n}`, user, `My pet is named SENT${i}X.`);
     await say(p, `t-iso-${backend}-${++n}`, "x", "My pet is named TENANTSENTX.", undefined, { tenant_id: "t1" });
     const q = proc();
     for (const [i, user] of users.entries()) {
       await say(q, `t-iso-q-${backend}-${++n}`, user, "What is my pet named? SENT");
-      expect([...sent(q).matchAll(/SENT(\d+)X/g)].map((m) => Number(m[1])), user).toEqual([i]);
+      expect(
+        [...sent(q).matchAll(/SENT(\d+)X/g)].map((m) => Number(m[1])),
+        user,
+      ).toEqual([i]);
     }
     for (const tenant of ["T1", "t1:", "t1/x", undefined]) {
       await say(q, `t-iso-t-${backend}-${++n}`, "x", "What is my pet named? TENANTSENT", undefined, tenant ? { tenant_id: tenant } : {});
       expect(sent(q), String(tenant)).not.toContain("named TENANTSENTX");
     }
     expect(refusals(p)).toEqual([]);
+  });
+
+  // KNOWN FAILURE, reported and not fixed (needs a design): deleting a thread (R24) leaves the
+  // user-memory items it produced, so its words are recalled in the user's other threads.
+  // `deleteThread(threadId)` does not know the thread's user, and items name their thread only
+  // inside the (possibly sealed) value. This test passes while the defect is there and fails once
+  // it is fixed: then turn `it.fails` into `it`.
+  it.fails("KNOWN FAILURE: a deleted thread's words are recalled nowhere", async () => {
+    const p = proc();
+    const user = `u-del-${++n}`;
+    const thread = `t-del-${backend}-${n}`;
+    await say(p, thread, user, "My locker code is ZEBRA-42, please remember.");
+    await p.stack.checkpointer?.deleteThread(thread);
+    const q = proc();
+    await say(q, `t-del-other-${backend}-${n}`, user, "What is my locker code?");
+    expect(sent(q)).not.toContain("ZEBRA-42");
   });
 
   it("concurrent turns on three threads of one user (two processes): every turn commits and every message is recalled", async () => {

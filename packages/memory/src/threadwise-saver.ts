@@ -806,7 +806,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // interrupt answered again from where it was raised. It starts a run on a branch, as a fork's
     // input does (was: refused `lease-lost` as a step whose parent is no longer the head).
     const resumesBranch =
-      checkpointNs === "" && !startsRun && typeof chosen === "string" && chosen === parentId && run !== undefined && run.stored === undefined;
+      checkpointNs === "" &&
+      !startsRun &&
+      typeof chosen === "string" &&
+      chosen === parentId &&
+      run !== undefined &&
+      run.stored === undefined;
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId,

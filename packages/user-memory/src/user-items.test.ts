@@ -106,7 +106,10 @@ describe("planUserWrite: a message edited by id", () => {
   // A fork that sent the same id with other words (a regenerated turn): the stored message and its
   // fact kept the first words for good, and every other thread of the user was told "Seoul".
   it("sent again with other words (a fork, a regenerated turn): the new words and their fact replace the old ones, with no trace", async () => {
-    const after = await commits([{ messages: [{ id: "m0", text: "I live in Seoul." }] }, { messages: [{ id: "m0", text: "I live in Busan." }] }]);
+    const after = await commits([
+      { messages: [{ id: "m0", text: "I live in Seoul." }] },
+      { messages: [{ id: "m0", text: "I live in Busan." }] },
+    ]);
     expect(after.messages).toEqual(["I live in Busan."]);
     expect(after.facts.join()).toContain("Busan");
     expect(after.facts.join()).not.toContain("Seoul");
