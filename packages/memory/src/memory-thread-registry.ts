@@ -133,15 +133,16 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
       const row = this.#touch(id);
-      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       const now = this.#now();
       const leased = row.leaseUntil !== undefined && row.leaseUntil > now;
+      // A live lease refuses a run resumed anywhere, the head or a branch, before its first call.
       assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
         headId: checkpointId,
         leaseRemainingMs: leased ? (row.leaseUntil as number) - now : undefined,
         runningForMs: leased ? now - (row.leaseStartedAt ?? now) : undefined,
         operationCheckpointId: undefined,
       });
+      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       row.leaseStartedAt = now;
       row.leaseUntil = now + turnLeaseMs;
       return true;

@@ -164,14 +164,15 @@ export class PgThreadRegistry implements ThreadRegistry {
   async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
     return this.#inTransaction(threadId, async (client, row) => {
       const id = normalizeThreadId(threadId);
-      if ((await this.#headOf(id, row, client))?.checkpointId !== checkpointId) return false;
       const leased = row.lease_ms !== null && row.lease_ms > 0;
+      // A live lease refuses a run resumed anywhere, the head or a branch, before its first call.
       assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
         headId: checkpointId,
         leaseRemainingMs: leased ? (row.lease_ms as number) : undefined,
         runningForMs: leased ? (row.running_ms ?? 0) : undefined,
         operationCheckpointId: undefined,
       });
+      if ((await this.#headOf(id, row, client))?.checkpointId !== checkpointId) return false;
       await client.query(
         `UPDATE ${this.#t.threads} SET lease_until = clock_timestamp() + make_interval(secs => $2::float8 / 1000),
            lease_started_at = clock_timestamp(), turn_open_at = clock_timestamp() WHERE thread_id = $1`,

@@ -1,3 +1,5 @@
+import { realpathSync } from "node:fs";
+
 /**
  * Runs async functions one at a time, in call order. SQLite has one connection per file handle,
  * and a transaction that spans an `await` must not interleave with another one on that handle.
@@ -25,5 +27,35 @@ export function serialQueueOf(handle: object): SerialQueue {
     queue = new SerialQueue();
     queues.set(handle, queue);
   }
+  return queue;
+}
+
+/** Queues of SQLite files by real path: every connection of this process to one file shares one. */
+const fileQueues = new Map<string, WeakRef<SerialQueue>>();
+
+/**
+ * The one {@link SerialQueue} of a SQLite file in this process, shared by every connection to it
+ * (two `memoryStack`s on one `MEMORY_SQLITE_PATH`, a stack made per request). A write transaction
+ * spans `await`s, and better-sqlite3 waits for another connection's lock synchronously
+ * (`busy_timeout`), which blocks the event loop: the connection holding the lock could never go on,
+ * and the waiting one failed "database is locked" after the timeout. Queued together, the second
+ * begins after the first has committed. Other processes still wait with `busy_timeout`. An
+ * in-memory database (`:memory:`, one per handle) keeps its handle's queue.
+ */
+export function serialQueueOfFile(db: { name: string; memory: boolean }): SerialQueue {
+  if (db.memory) return serialQueueOf(db);
+  let path: string;
+  try {
+    path = realpathSync(db.name);
+  } catch {
+    return serialQueueOf(db);
+  }
+  let queue = fileQueues.get(path)?.deref();
+  if (!queue) {
+    queue = new SerialQueue();
+    fileQueues.set(path, new WeakRef(queue));
+  }
+  // The handle keeps its file's queue alive as long as it lives.
+  queues.set(db, queue);
   return queue;
 }

@@ -1,7 +1,7 @@
 import { SEALED_METADATA_KEY } from "@threadwise/encryption";
 import type Database from "better-sqlite3";
 import { loadSqliteSaver } from "./optional-peers.js";
-import { type SerialQueue, serialQueueOf } from "./serial-queue.js";
+import { type SerialQueue, serialQueueOfFile } from "./serial-queue.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
@@ -131,7 +131,7 @@ interface LockStatement {
  * {@link SqliteThreadRegistry.commitWrites} run `BEGIN IMMEDIATE` (the file's write lock, so
  * other processes wait), the tombstone check and compare-and-set, the wrapped SqliteSaver's own
  * statements (its nested transactions become savepoints), and `COMMIT`. Transactions on one
- * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s. One
+ * file are queued in the process, across its connections ({@link serialQueueOfFile}), since they span `await`s. One
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
@@ -173,7 +173,7 @@ export class SqliteThreadRegistry implements ThreadRegistry {
     const dbNow = db.prepare(`SELECT ${DB_NOW_MS} AS now`).pluck();
     this.#now = options.now ?? (() => dbNow.get() as number);
     this.#clock = options.now;
-    this.#queue = serialQueueOf(db);
+    this.#queue = serialQueueOfFile(db);
     // setup() is protected in the typings but idempotent and safe to call early. It switches the
     // file to WAL, which needs the file to itself: SQLite refuses that at once (SQLITE_BUSY, no
     // busy wait: waiting could deadlock) while another connection holds a write lock, as when
@@ -344,14 +344,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   async claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean> {
     return this.#inTransaction(threadId, async (id, row) => {
       const now = row.now;
-      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       const leased = row.lease_until !== null && row.lease_until > now;
+      // A live lease refuses a run resumed anywhere, the head or a branch, before its first call.
       assertCommit(id, claimCommit(checkpointId, turnLeaseMs), {
         headId: checkpointId,
         leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
         runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
         operationCheckpointId: undefined,
       });
+      if (this.#headOf(id, row)?.checkpointId !== checkpointId) return false;
       this.#prepare("UPDATE threadwise_threads SET lease_until = ?, lease_started_at = ?, turn_open_at = ? WHERE thread_id = ?").run(
         now + turnLeaseMs,
         now,

@@ -198,9 +198,11 @@ export interface ThreadRegistry {
    * resume at the head, a HITL `Command`: LangGraph stores its first checkpoint only after its
    * first task), before that task's model or tool call: when `checkpointId` is the head and no
    * run's lease is live, the lease is taken for `turnLeaseMs` from now (database time) and `true`
-   * returned. `false`, changing nothing, when `checkpointId` is not the head (a branch: its first
-   * put is checked as any).
-   * @throws ThreadwiseConcurrentTurnError (`turn-in-progress`, as {@link assertCommit}) when a lease is live; ThreadwiseThreadDeletedError.
+   * returned. `false`, changing nothing, when `checkpointId` is not the head and no lease is live
+   * (a branch: its first put starts a run on it, checked as a fork's input).
+   * @throws ThreadwiseConcurrentTurnError (`turn-in-progress`, as {@link assertCommit}) when a lease
+   *   is live, at the head or not (a branch resumed while another turn runs is refused before its
+   *   first call, as a fork's input is at its first put); ThreadwiseThreadDeletedError.
    */
   claimTurn(threadId: string, checkpointId: string, turnLeaseMs: number): Promise<boolean>;
   /**

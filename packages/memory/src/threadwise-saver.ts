@@ -797,15 +797,27 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
     const startsRun = source === "input" || source === "fork" || source === "update";
+    const parentId = config.configurable?.checkpoint_id || undefined;
+    // LangGraph copies the caller's configurable into the run's metadata: a `checkpoint_id` there
+    // means the caller chose the checkpoint this run starts from (a fork or a replay).
+    const chosen = (config.metadata as { checkpoint_id?: unknown } | undefined)?.checkpoint_id;
+    // The first step of a run resumed (`Command({ resume })`, `invoke(null)`) from a checkpoint the
+    // caller chose that was not the head, so no turn lease was claimed for it (`turnCall`): an
+    // interrupt answered again from where it was raised. It starts a run on a branch, as a fork's
+    // input does (was: refused `lease-lost` as a step whose parent is no longer the head).
+    const resumesBranch =
+      checkpointNs === "" &&
+      !startsRun &&
+      typeof chosen === "string" &&
+      chosen === parentId &&
+      run !== undefined &&
+      run.stored === undefined;
     const commit: CheckpointCommit = {
       checkpointNs,
-      parentId: config.configurable?.checkpoint_id || undefined,
+      parentId,
       checkpointId: checkpoint.id,
-      startsRun,
-      // LangGraph copies the caller's configurable into the run's metadata: a `checkpoint_id` there
-      // means the caller chose the checkpoint this run starts from (a fork or a replay).
-      branch:
-        source === "fork" || source === "update" || Boolean((config.metadata as { checkpoint_id?: unknown } | undefined)?.checkpoint_id),
+      startsRun: startsRun || resumesBranch,
+      branch: source === "fork" || source === "update" || Boolean(chosen),
       // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
       // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
       // until the lease lapsed, up to `turnLeaseMs`).

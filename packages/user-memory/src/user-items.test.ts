@@ -75,6 +75,69 @@ describe("planUserWrite", () => {
   });
 });
 
+describe("planUserWrite: a message edited by id", () => {
+  /** Commits `turns` in order (each its messages and the thread as it reads then) and returns what is stored. */
+  async function commits(turns: Array<{ messages: Array<{ id: string; text: string }>; thread?: Record<string, string> }>) {
+    const stored = new Map<string, UserItem>();
+    for (const [i, turn] of turns.entries()) {
+      const plan = await planUserWrite(
+        [...stored.values()],
+        {
+          threadId: "t",
+          messages: turn.messages,
+          now: at(i),
+          ...(turn.thread ? { current: (id: string) => (turn.thread?.[id] ? { id, text: turn.thread[id] } : undefined) } : {}),
+        },
+        owner,
+        settings(),
+      );
+      for (const key of plan.deletes) stored.delete(key);
+      for (const item of plan.puts) stored.set(item.key, item);
+    }
+    const items = [...stored.values()];
+    return {
+      messages: items.filter((item) => item.kind === "message").map((item) => item.text),
+      facts: items.filter((item) => item.kind === "fact").map((item) => `${item.fact?.attribute}=${item.fact?.value}`),
+      superseded: items.flatMap((item) => item.superseded ?? []).map((value) => value.value),
+      history: items.flatMap((item) => [item.fact?.previousValue, ...(item.fact?.history ?? []).map((h) => h.value)]).filter(Boolean),
+    };
+  }
+
+  // A fork that sent the same id with other words (a regenerated turn): the stored message and its
+  // fact kept the first words for good, and every other thread of the user was told "Seoul".
+  it("sent again with other words (a fork, a regenerated turn): the new words and their fact replace the old ones, with no trace", async () => {
+    const after = await commits([
+      { messages: [{ id: "m0", text: "I live in Seoul." }] },
+      { messages: [{ id: "m0", text: "I live in Busan." }] },
+    ]);
+    expect(after.messages).toEqual(["I live in Busan."]);
+    expect(after.facts.join()).toContain("Busan");
+    expect(after.facts.join()).not.toContain("Seoul");
+    expect(after.superseded).toEqual([]);
+    expect(after.history).toEqual([]);
+  });
+
+  it("edited in place (updateState by id) before a later turn: the item follows, a fact the new words do not state goes", async () => {
+    const after = await commits([
+      { messages: [{ id: "m0", text: "My dog is Coco." }] },
+      { messages: [{ id: "m1", text: "hello again" }], thread: { m0: "I like green tea.", m1: "hello again" } },
+    ]);
+    expect(after.messages.sort()).toEqual(["I like green tea.", "hello again"]);
+    expect(after.facts.join()).not.toContain("Coco");
+    expect(after.facts.join()).toContain("tea");
+  });
+
+  it("a real change of value in a later message still supersedes; an unchanged thread writes nothing more", async () => {
+    const after = await commits([
+      { messages: [{ id: "m0", text: "I live in Seoul." }] },
+      { messages: [{ id: "m1", text: "I moved to Busan." }], thread: { m0: "I live in Seoul.", m1: "I moved to Busan." } },
+      { messages: [{ id: "m1", text: "I moved to Busan." }], thread: { m0: "I live in Seoul.", m1: "I moved to Busan." } },
+    ]);
+    expect(after.superseded).toEqual(["Seoul"]);
+    expect(after.messages).toEqual(["I live in Seoul.", "I moved to Busan."]);
+  });
+});
+
 describe("namespaces", () => {
   it("escape ids so no store's prefix search or label rule can join two users", () => {
     expect(namespaceLabel("user-42")).toBe("user-42");

@@ -88,6 +88,12 @@ export interface CommittedTurn {
   digest?: string;
   /** Commit time (ISO 8601). */
   now: string;
+  /**
+   * The thread's user message with this id as it reads now (`undefined` when the thread has none):
+   * a stored message of this thread whose text changed (`updateState` replacing it by id, a fork
+   * that sent the same id with other words) is taken as edited. Unset: only `messages` are compared.
+   */
+  current?: (messageId: string) => TurnMessage | undefined;
 }
 
 /** Limits and switches of {@link planUserWrite}. */
@@ -116,10 +122,32 @@ export function itemBytes(item: UserItem): number {
   return Buffer.byteLength(JSON.stringify(item), "utf8");
 }
 
+/** `fact` (planned over `before`, a value an edit took back) with `before`'s own history instead of `before` in it. */
+function corrected(fact: Fact, before: Fact): Fact {
+  const { previousValue: _previousValue, history: _history, ...rest } = fact;
+  return {
+    ...rest,
+    ...(before.previousValue !== undefined ? { previousValue: before.previousValue } : {}),
+    ...(before.history && before.history.length > 0 ? { history: before.history } : {}),
+  };
+}
+
+/** `message`'s text as a `message` item stores it (cut at `max` characters). */
+function storedText(text: string, max: number): string {
+  // A text no longer in UTF-16 units than `max` has at most `max` characters: never cut.
+  return text.length <= max ? text : truncateCharacters(text, max);
+}
+
 /**
  * Plans the writes of one committed turn against the user's stored items (pure):
  * - each user message not stored yet becomes a `message` item (when `keepMessages`), and is read
- *   for facts; a message already stored is not read again (a retried commit adds nothing);
+ *   for facts; a message already stored with the same text is not read again (a retried commit
+ *   adds nothing);
+ * - a stored message whose text changed (an edit by id: in the turn's `messages`, or found through
+ *   `current`) is an edit: its item takes the new text and it is read for facts again; a fact it
+ *   was the source of that the new text no longer states is deleted, and a fact it restates with
+ *   another value is replaced without keeping the edited-away value as superseded (it was a
+ *   correction, not a change in the user's life);
  * - facts go through factRecall's `planFactWrite`: a new key is stored, the same value merges,
  *   another value supersedes the stored fact, whose value and provenance move to `superseded`
  *   (newest first, at most {@link MAX_SUPERSEDED_VALUES}), never overwritten without a trace;
@@ -142,11 +170,24 @@ export async function planUserWrite(
   const factItems = new Map(stored.filter((item) => item.kind === "fact").map((item) => [item.fact?.key ?? "", item]));
 
   const minute = turn.now.replace(/:\d\d(\.\d+)?Z$/, "Z");
-  for (const [order, message] of turn.messages.entries()) {
+  const deleted = new Set<string>();
+  // Stored messages of this thread the turn did not send again, as the thread holds them now.
+  const inTurn = new Set(turn.messages.map((message) => message.id));
+  const edits: TurnMessage[] = [];
+  if (turn.current)
+    for (const item of stored)
+      if (item.kind === "message" && item.threadId === turn.threadId && item.messageId !== null && !inTurn.has(item.messageId)) {
+        const now = turn.current(item.messageId);
+        if (now && storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
+      }
+  for (const [order, message] of [...turn.messages, ...edits].entries()) {
     const key = messageItemKey(turn.threadId, message.id);
-    const known = byKey.has(key) || puts.has(key);
-    if (known) continue;
-    const at = message.at ?? minute;
+    const previous = puts.get(key) ?? byKey.get(key);
+    const text = storedText(message.text, settings.maxMessageCharacters);
+    if (previous && previous.text === text) continue;
+    // Stored with other words: an edit by id (a message item is only ever written from its message).
+    const edited = previous !== undefined;
+    const at = message.at ?? previous?.at ?? minute;
     if (settings.keepMessages && message.text.trim() !== "")
       puts.set(key, {
         ...base,
@@ -155,25 +196,55 @@ export async function planUserWrite(
         threadId: turn.threadId,
         messageId: message.id,
         at,
-        text: truncateCharacters(message.text, settings.maxMessageCharacters),
+        text,
         ...(message.name ? { name: message.name } : {}),
-        storedAt: turn.now,
-        order,
+        storedAt: previous?.storedAt ?? turn.now,
+        order: previous?.order ?? order,
         updatedAt: turn.now,
       });
-    if (!settings.extract || message.text.trim() === "") continue;
-    const { facts: candidates, origin } = await settings.extract(message);
-    if (candidates.length === 0) continue;
+    else if (edited) {
+      puts.delete(key);
+      if (byKey.has(key)) deleted.add(key);
+    }
+    // Facts this message was the source of: each goes unless the new text states it again.
+    const sourced = edited
+      ? [...factItems.values()].filter((item) => item.threadId === turn.threadId && item.messageId === message.id)
+      : [];
+    const restated = new Set<string>();
+    const candidates =
+      settings.extract && message.text.trim() !== "" ? await settings.extract(message) : { facts: [], origin: "heuristic" as const };
+    const dropSourced = () => {
+      for (const item of sourced) {
+        const factKey = item.fact?.key ?? "";
+        if (restated.has(factKey)) continue;
+        factItems.delete(factKey);
+        puts.delete(item.key);
+        if (byKey.has(item.key)) deleted.add(item.key);
+        facts = facts.filter((fact) => fact.key !== factKey);
+      }
+    };
+    if (candidates.facts.length === 0) {
+      dropSourced();
+      continue;
+    }
+    const origin = candidates.origin;
     clock += 1;
-    const plan = planFactWrite({ facts, cursor: null, turn: clock, recalled: [] }, candidates, {
+    const plan = planFactWrite({ facts, cursor: null, turn: clock, recalled: [] }, candidates.facts, {
       sourceMessageId: message.id,
       turn: clock,
       origin,
       maxFacts: Number.MAX_SAFE_INTEGER,
     });
-    for (const fact of plan.upsert ?? []) {
-      const previous = factItems.get(fact.key);
-      const changed = previous?.fact && previous.fact.value !== fact.value;
+    const written: Fact[] = [];
+    for (const planned of plan.upsert ?? []) {
+      restated.add(planned.key);
+      const previous = factItems.get(planned.key);
+      // A value this very message stated before it was edited is corrected, not superseded: it
+      // leaves no trace (the fact keeps the history it had before that value).
+      const correction = edited && previous?.threadId === turn.threadId && previous.messageId === message.id;
+      const fact = correction && previous?.fact ? corrected(planned, previous.fact) : planned;
+      written.push(fact);
+      const changed = previous?.fact && previous.fact.value !== fact.value && !correction;
       const superseded = changed
         ? [
             {
@@ -203,11 +274,12 @@ export async function planUserWrite(
       puts.set(itemKey, item);
       factItems.set(fact.key, item);
     }
-    const upserted = new Map((plan.upsert ?? []).map((fact) => [fact.key, fact]));
+    const upserted = new Map(written.map((fact) => [fact.key, fact]));
     facts = [
       ...facts.map((fact) => upserted.get(fact.key) ?? fact),
       ...[...upserted.values()].filter((f) => !facts.some((g) => g.key === f.key)),
     ];
+    dropSourced();
   }
 
   if (turn.digest !== undefined && turn.digest.trim() !== "") {
@@ -229,6 +301,7 @@ export async function planUserWrite(
 
   // The bound, over what would be stored after the puts.
   const after = new Map(byKey);
+  for (const key of deleted) after.delete(key);
   for (const [key, item] of puts) after.set(key, item);
   let count = after.size;
   let bytes = 0;
@@ -261,5 +334,5 @@ export async function planUserWrite(
       if (byKey.has(item.key)) deletes.push(item.key);
     }
   }
-  return { puts: [...puts.values()], deletes };
+  return { puts: [...puts.values()], deletes: [...deleted, ...deletes] };
 }

@@ -89,7 +89,8 @@ export class UserMemoryEngine {
 
   /**
    * Writes one committed turn into the user's memory (see `planUserWrite`): new messages, facts
-   * (superseded values kept), the thread's digest, then the bound. Idempotent per message id.
+   * (superseded values kept), the thread's digest, then the bound. Idempotent per message id and
+   * text; a stored message of the thread with other words now (`turn.current`) is an edit.
    * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
    */
   async commit(

@@ -74,7 +74,10 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * user messages (`message` items), the facts the rules (or the LLM) find in them, with provenance
  * (thread id, message id, time; a changed value supersedes, the old one is kept in `superseded`),
  * and the thread's digest (its summary when summarize made one; else, with `keepMessages: false`,
- * its first user message).
+ * its first user message). A stored message of the thread edited by id since (`updateState`
+ * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
+ * new words, and the facts it stated and no longer states go (a corrected value is not kept as
+ * superseded).
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
@@ -178,12 +181,14 @@ export function userMemory(options: UserMemoryOptions = {}) {
         remember(models, threadId, request.model as unknown as FactExtractionModel);
       const newest = newestUserMessage((request.state?.messages ?? []) as BaseMessage[]);
       if (!newest) return handler(request);
-      const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? messageText(newest)}`;
+      // By id and text: a message edited in place keeps its id (the block must follow its new words).
+      const newestText = messageText(newest);
+      const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? ""}\u0000${newestText}`;
       const turnKey = threadId ?? "";
       let text = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey)?.text : undefined;
       if (text === undefined) {
         try {
-          text = (await engine.recall(store, scope, { text: messageText(newest), threadId }, runtime?.signal)).text;
+          text = (await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal)).text;
           failing = false;
           if (threadId) remember(turns, turnKey, { messageKey, text });
         } catch (error) {
@@ -214,14 +219,22 @@ export function userMemory(options: UserMemoryOptions = {}) {
       // Only a run that ends on an answer commits (a guardrail that ended it elsewhere writes nothing).
       const last = messages.at(-1);
       if (!last || messageType(last) !== "ai") return undefined;
+      const asTurnMessage = (m: BaseMessage): TurnMessage => ({
+        id: m.id as string,
+        text: messageText(m),
+        ...(typeof m.name === "string" && m.name !== "" ? { name: m.name } : {}),
+        ...(timestampOf(m) ? { at: timestampOf(m) } : {}),
+      });
       const turn: TurnMessage[] = userMessagesOfRun(messages)
         .filter((m) => typeof m.id === "string" && m.id !== "")
-        .map((m) => ({
-          id: m.id as string,
-          text: messageText(m),
-          ...(typeof m.name === "string" && m.name !== "" ? { name: m.name } : {}),
-          ...(timestampOf(m) ? { at: timestampOf(m) } : {}),
-        }));
+        .map(asTurnMessage);
+      // The thread's user messages by id, for stored ones edited in place since (made at the first lookup).
+      let byId: Map<string, BaseMessage> | undefined;
+      const current = (id: string): TurnMessage | undefined => {
+        byId ??= new Map(messages.filter((m) => typeof m.id === "string" && isUserMessage(m)).map((m) => [m.id as string, m]));
+        const found = byId.get(id);
+        return found ? asTurnMessage(found) : undefined;
+      };
       // The thread's summary when summarize made one; else, only when messages are not kept (they
       // would say it twice), its first user message.
       const summary = slotOf({ state, runtime }).summary?.text;
@@ -235,7 +248,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
         await engine.commit(
           store,
           scope,
-          { threadId, messages: turn, digest, now: new Date().toISOString() },
+          { threadId, messages: turn, digest, now: new Date().toISOString(), current },
           { model: models.get(threadId), signal: source.signal },
         );
         failing = false;
