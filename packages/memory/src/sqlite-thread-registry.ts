@@ -131,7 +131,8 @@ interface LockStatement {
  * {@link SqliteThreadRegistry.commitWrites} run `BEGIN IMMEDIATE` (the file's write lock, so
  * other processes wait), the tombstone check and compare-and-set, the wrapped SqliteSaver's own
  * statements (its nested transactions become savepoints), and `COMMIT`. Transactions on one
- * file handle are queued in the process ({@link serialQueueOf}), since they span `await`s. One
+ * file are queued in the process, across every handle it opens on it ({@link serialQueueOf}),
+ * since they span `await`s. One
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
