@@ -117,6 +117,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:3",
       "threadwise:4",
       "threadwise:5",
+      "threadwise:6",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -214,7 +215,18 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
     }
     const result = await migrate({ dsn: db.url, schema });
     expect(result).toEqual({
-      applied: ["store:0", "store:1", "store:2", "store:3", "threadwise:1", "threadwise:2", "threadwise:3", "threadwise:4", "threadwise:5"],
+      applied: [
+        "store:0",
+        "store:1",
+        "store:2",
+        "store:3",
+        "threadwise:1",
+        "threadwise:2",
+        "threadwise:3",
+        "threadwise:4",
+        "threadwise:5",
+        "threadwise:6",
+      ],
       checkpoint: 4,
       store: 3,
       threadwise: EXPECTED_SCHEMA.threadwise,

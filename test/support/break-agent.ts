@@ -6,22 +6,17 @@
  * storage, "a fresh process") from the same checkpoint must send the same request.
  * Used by `test/break.*.test.ts`.
  */
-import { mkdtempSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
-import { uuid6 } from "@langchain/langgraph-checkpoint";
 import { hideMemoryState, messageText, toolCallsOf } from "@threadwise/core";
 import { type StrictFakeModel, scriptedModel, strictModel } from "@threadwise/core/testing";
-import { type MemoryStackOptions, memoryStack, migrate } from "@threadwise/memory";
+import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
-import { afterAll, beforeAll } from "vitest";
 import { z } from "zod/v4";
-import { freshDatabase, testPoolMax } from "./postgres.js";
 
-export type Backend = "in_memory" | "sqlite" | "postgres";
-export const BACKENDS: readonly Backend[] = ["in_memory", "sqlite", "postgres"];
+import type { Backend } from "./threadwise-savers.js";
+
+export { BACKENDS, type Backend, backendStorage } from "./threadwise-savers.js";
 
 export const lookup = tool(async ({ q }: { q: string }) => `result for ${q}`, {
   name: "lookup",
@@ -85,26 +80,6 @@ export function agentModel(): StrictFakeModel {
       return `ok: ${text.slice(0, 40)}`;
     },
   });
-}
-
-/** One backend's storage, shared by the stacks of every "process". */
-export function backendStorage(prefix: string) {
-  const dir = mkdtempSync(join(tmpdir(), `tw-${prefix}-`));
-  let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
-  beforeAll(async () => {
-    db = await freshDatabase(prefix);
-    await migrate({ dsn: db.url, schema: db.schema });
-  }, 120_000);
-  afterAll(async () => {
-    await db?.drop();
-  });
-  const sqlitePath = join(dir, `${uuid6(-1)}.db`);
-  return (backend: Backend): MemoryStackOptions => {
-    if (backend === "in_memory") return { backend };
-    if (backend === "sqlite") return { backend, sqlitePath };
-    const d = db as NonNullable<typeof db>;
-    return { backend, postgresDsn: d.url, postgresSchema: d.schema, pgPoolMax: testPoolMax(), allowPlaintext: true };
-  };
 }
 
 /** Stack options used by the break suites: small window, a cap, summary, facts, recall. */

@@ -5,8 +5,10 @@ import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messa
 import { MemorySaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { ArchiveCursor } from "@threadwise/core";
+import { coveredDigestsOf } from "@threadwise/summarize";
 import Database from "better-sqlite3";
 import { afterAll, describe, expect, it } from "vitest";
+import { ArchiveRecords } from "./archive-records.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -224,6 +226,25 @@ describe.each(savers)("archive rows in deletion reports (%s)", (_name, make) => 
     expect(await saver.archivedMessages("t")).toEqual([]);
     expect(await saver.archiveClearedDigests("t")).toBeUndefined();
     if (other) expect(await other().archiveClearedDigests("t")).toBeUndefined();
+  });
+
+  it("a rewrite's digests prepared before the lock (prepareClear) are the marker's only while the archive is unchanged", async () => {
+    const { saver, other } = make();
+    const inner = (saver as unknown as { inner: MemorySaver }).inner;
+    const records = new ArchiveRecords(saver.registry, inner, "default");
+    const all = [human("m1"), ai("m2"), human("m3", "작년 봄에 부산으로 이사했어요")];
+    await records.write("t", all.slice(0, 2));
+    await records.prepareClear("t");
+    // Another writer (a replica) archives m3 after the digests were prepared, before the rewrite's lock.
+    await (other ? new ArchiveRecords(other().registry, inner, "default") : records).write("t", all.slice(2));
+    await records.clear("t", "x");
+    expect(await records.clearedDigests("t")).toBe(coveredDigestsOf(all));
+    // Prepared and unchanged since: the prepared digests are stored, and they are those of the archive.
+    await records.write("u", all);
+    await records.prepareClear("u");
+    await records.clear("u", "x");
+    expect(await records.clearedDigests("u")).toBe(coveredDigestsOf(all));
+    if (other) expect(await other().archiveClearedDigests("u")).toBe(coveredDigestsOf(all));
   });
 
   it("describe and a deletion's outcome count the thread's archived messages; nothing is left after", async () => {

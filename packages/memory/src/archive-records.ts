@@ -66,6 +66,8 @@ interface CachedArchive {
   clearedStamp: number;
   /** The digests that rewrite's marker keeps, as stored (sealed when the saver encrypts); `undefined`: none, or a marker of an earlier version. */
   clearedDigests?: string;
+  /** Marker digests {@link ArchiveRecords.prepareClear} computed, as stored, for the archive at `version`. */
+  preparedDigests?: { version: number; digests: string };
   rows: Map<string, CachedRow>;
   ordered: CachedRow[] | undefined;
   /** Grows whenever rows are read anew (appended, rewritten). */
@@ -237,14 +239,43 @@ export class ArchiveRecords {
    * rewrite that brought covered archived messages back unchanged from an edit of them (issue 27,
    * R37). An archive that held no message (a second rewrite before anything was archived again)
    * keeps the previous marker's digests: the messages they stand for may still be in the thread.
-   * Decodes the whole archive, once per rewrite: O(archive).
+   * Decodes the whole archive, once per rewrite: O(archive), unless {@link prepareClear} did it
+   * before the lock and no archived row changed since (then O(rows since) and a copy).
    */
   async clear(threadId: string, firstId: string): Promise<void> {
-    const messages = (await this.messages(threadId)).filter((message) => messageType(message) !== "system");
-    const previous = (await this.#cached(threadId)).clearedDigests;
-    const digests = messages.length > 0 ? await this.#sealDigests(threadId, coveredDigestsOf(messages)) : previous;
+    const messages = (await this.messages(threadId)).filter(isNotSystem);
+    const cached = await this.#cached(threadId);
+    const prepared = cached.preparedDigests;
+    const digests =
+      messages.length === 0
+        ? cached.clearedDigests
+        : prepared !== undefined && prepared.version === cached.version
+          ? prepared.digests
+          : await this.#sealDigests(threadId, coveredDigestsOf(messages));
     const record = digests === undefined ? firstId : clearedMarkerRecord(firstId, digests);
     await this.#registry.clearArchive(threadId, this.#tenantId, record);
+  }
+
+  /**
+   * Does the O(archive) part of a coming {@link clear} before the caller takes the thread's lock:
+   * decodes the archive as it stands (kept in the cache) and computes and seals the digests its
+   * marker will keep, recorded with the cache's `version`. {@link clear}, under the lock, brings the
+   * cache up to date (one indexed query, decoding only rows written since) and uses these digests
+   * only when no row was read anew since (the same `version` of the same cache entry), else
+   * computes them as before: the marker is always that of the archive the lock sees. Without it,
+   * a rewrite of a thread with 50k archived messages held the thread's lock for the whole decode
+   * (`packages/memory/bench/archive-rewrite.ts`).
+   */
+  async prepareClear(threadId: string): Promise<void> {
+    await this.messages(threadId);
+    const cached = this.#cache.get(threadId);
+    // `decoded` is the whole archive at the cache's current `version` (any read of new rows drops it).
+    const decoded = cached?.decoded;
+    if (!cached || !decoded) return;
+    const version = cached.version;
+    const messages = decoded.filter(isNotSystem);
+    if (messages.length === 0) return;
+    cached.preparedDigests = { version, digests: await this.#sealDigests(threadId, coveredDigestsOf(messages)) };
   }
 
   /**
@@ -363,6 +394,8 @@ export class ArchiveRecords {
     return (await this.#saver.serde.loadsTyped(type, new Uint8Array(Buffer.from(base64, "base64")))) as BaseMessage;
   }
 }
+
+const isNotSystem = (message: BaseMessage) => messageType(message) !== "system";
 
 /** The cached rows in `seq` (archive) order, sorted once and kept until rows are read anew. */
 function orderedRows(cached: CachedArchive): CachedRow[] {

@@ -3,6 +3,7 @@ import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError, Threadwi
 import { loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { Command, CommanderError, Option } from "commander";
 import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, PG_POOL_MODES, resolveMemoryConfig } from "./config.js";
+import { DEFAULT_ERASE_BATCH_SIZE, type EraseTenantReport, eraseTenant } from "./erase-tenant.js";
 import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
@@ -64,7 +65,7 @@ function printReport(report: PruneReport, out: (text: string) => void, json: boo
 
 /**
  * The `threadwise` command line (spec R21-R25, R40): `migrate`, `prune`, `retention`,
- * `erase-user`, `user-memory-retention`, `config`, `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
+ * `erase-user`, `erase-tenant`, `user-memory-retention`, `config`, `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
  * a DSN; every error is printed with DSN passwords replaced by `***`.
  */
 export function createCli(io: CliIo = {}): Command {
@@ -209,6 +210,52 @@ export function createCli(io: CliIo = {}): Command {
         );
     },
   );
+
+  target(
+    program
+      .command("erase-tenant")
+      .description(
+        "Erase everything threadwise stored for one tenant (offboarding): its threads (tombstones left), its archived messages, its user-memory items (PostgreSQL: the PostgresStore). Batched and resumable: run it again after a failure. Dry run unless --apply. Irreversible.",
+      )
+      .requiredOption("--tenant-id <id>", "the tenant (the stacks' THREADWISE_MEMORY_TENANT_ID / encryption.tenantId)")
+      .option(
+        "--thread-id <id...>",
+        "more threads of the tenant, written before the tenant was recorded (the report's unattributed threads)",
+        (value: string, previous: string[] = []) => [...previous, threadIdFlag(value)],
+      )
+      .option("--batch-size <n>", `threads, archive rows or items per batch (default ${DEFAULT_ERASE_BATCH_SIZE})`, (value: string) =>
+        parseWholeNumber(value, "--batch-size", { min: 1, max: 10_000 }),
+      )
+      .option("--apply", "erase for real (default: dry run)"),
+  ).action(async (opts: TargetOpts & { tenantId: string; threadId?: string[]; batchSize?: number; apply?: boolean }) => {
+    // No bar (the total is not known before the end): one line per batch on stderr when progress shows.
+    const progress = io.progress ?? Boolean(process.stderr.isTTY);
+    const report: EraseTenantReport = await eraseTenant({
+      ...targetOf(opts),
+      tenantId: opts.tenantId,
+      threadIds: opts.threadId,
+      batchSize: opts.batchSize,
+      apply: opts.apply,
+      onBatch: (done) => {
+        if (progress) err(`erase-tenant: batch ${done.batches}: ${done.threads} thread(s), ${done.userMemoryItems} item(s) so far\n`);
+      },
+    });
+    if (opts.json) {
+      out(`${JSON.stringify(report, null, 2)}\n`);
+      return;
+    }
+    const { checkpoints, blobs, writes, archived } = report.rows;
+    const kinds = `${report.threads} thread(s) (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes, ${archived} archived messages), ${report.strayArchived} archived message(s) on other threads, ${report.userMemoryItems} user-memory item(s)${report.storeSearched ? "" : " (no store of user memory searched: give --dsn, or erase them with userMemory's store in code)"}`;
+    const unattributed =
+      report.unattributedThreads > 0
+        ? ` ${report.unattributedThreads} thread(s) of the store have no recorded tenant (written before it was recorded); give the tenant's with --thread-id.`
+        : "";
+    out(
+      report.dryRun
+        ? `dry run: tenant ${JSON.stringify(report.tenantId)} has ${kinds}. Nothing was erased; re-run with --apply (irreversible).${unattributed}\n`
+        : `erased for tenant ${JSON.stringify(report.tenantId)}: ${kinds} in ${report.batches} batch(es); tombstones written.${unattributed}\n`,
+    );
+  });
 
   // PostgreSQL only: beside SQLite, user memory lives in the app's own store (userMemoryRetention({ store })).
   program

@@ -77,8 +77,8 @@ function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "princi
   });
 }
 
-/** `owner` names the function whose option is missing (`eraseUser`, `userMemoryRetention`). */
-async function openStore(
+/** `owner` names the function whose option is missing (`eraseUser`, `eraseTenant`, `userMemoryRetention`). */
+export async function openStore(
   options: Pick<EraseUserOptions, "store" | "dsn" | "sqlitePath" | "schema" | "poolMode">,
   owner: string,
 ): Promise<{ store: BaseStore | undefined; close: () => Promise<void> }> {

@@ -25,6 +25,7 @@ export {
   withDefaultDatabase,
 } from "./config.js";
 export { connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
+export { DEFAULT_ERASE_BATCH_SIZE, type EraseTenantOptions, type EraseTenantReport, eraseTenant } from "./erase-tenant.js";
 export {
   type EraseUserOptions,
   type EraseUserReport,

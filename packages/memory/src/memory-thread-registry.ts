@@ -31,6 +31,8 @@ interface Row {
   operations?: Map<string, string>;
   deletedAt?: number;
   reason?: string;
+  /** The tenant of the saver whose root checkpoint first wrote the thread ({@link ThreadRegistry.tenantThreads}). */
+  tenantId?: string;
 }
 
 /** One thread's archive under one tenant. */
@@ -96,6 +98,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       });
       const result = await write({});
       if (commit.checkpointNs === "") {
+        row.tenantId ??= commit.archiveTenantId;
         row.headId = commit.checkpointId;
         row.headVersion = (row.headVersion ?? 0) + 1;
         if (commit.operationId !== undefined && commit.startsRun) {
@@ -198,6 +201,46 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return { threadId, updatedAt: new Date(row.updatedAt), ...this.#counts(threadId) };
   }
 
+  async tenantThreads(tenantId: string, limit: number, after?: string): Promise<ThreadInfo[]> {
+    return [...this.#rows.entries()]
+      .filter(
+        ([threadId, row]) =>
+          row.deletedAt === undefined &&
+          (after === undefined || threadId > after) &&
+          (row.tenantId === tenantId || (row.tenantId === undefined && (this.#archive.get(threadId)?.get(tenantId)?.rows.size ?? 0) > 0)),
+      )
+      .sort((a, b) => (a[0] < b[0] ? -1 : a[0] > b[0] ? 1 : 0))
+      .slice(0, limit)
+      .map(([threadId, row]) => ({ threadId, updatedAt: new Date(row.updatedAt), ...this.#counts(threadId) }));
+  }
+
+  async unattributedThreads(): Promise<number> {
+    return [...this.#rows.entries()].filter(
+      ([threadId, row]) =>
+        row.deletedAt === undefined &&
+        row.tenantId === undefined &&
+        ![...(this.#archive.get(threadId)?.values() ?? [])].some((archived) => archived.rows.size > 0),
+    ).length;
+  }
+
+  async deleteTenantArchive(tenantId: string, limit: number): Promise<number> {
+    return this.#queue.run(async () => {
+      let count = 0;
+      for (const [threadId, tenants] of this.#archive) {
+        const archived = tenants.get(tenantId);
+        const row = this.#rows.get(threadId);
+        if (!archived || (row && row.deletedAt === undefined && (row.tenantId === tenantId || row.tenantId === undefined))) continue;
+        for (const messageId of [...archived.rows.keys()]) {
+          if (limit > 0 && count >= limit) return count;
+          if (limit > 0) archived.rows.delete(messageId);
+          count += 1;
+        }
+        if (archived.rows.size === 0) tenants.delete(tenantId);
+      }
+      return count;
+    });
+  }
+
   async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {
     threadId = normalizeThreadId(threadId);
     // Queued with the writes, so a write in flight finishes first and the next one meets the tombstone.
@@ -209,7 +252,12 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       const counts = this.#counts(threadId);
       await this.#saver.deleteThread(threadId);
       this.#archive.delete(threadId);
-      this.#rows.set(threadId, { updatedAt: row.updatedAt, deletedAt: this.#now(), reason: options.reason ?? "api" });
+      this.#rows.set(threadId, {
+        updatedAt: row.updatedAt,
+        deletedAt: this.#now(),
+        reason: options.reason ?? "api",
+        tenantId: row.tenantId,
+      });
       return { threadId, status: "deleted", counts };
     });
   }

@@ -55,6 +55,9 @@ function threadwiseMigrations(schema: string): string[] {
      CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON ${t.archive} (thread_id)`,
     // 5: an archive write reads the thread's highest seq from an index, not from every row of the thread.
     `CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON ${t.archive} (tenant_id, thread_id, seq)`,
+    // 6: the tenant of each thread (its first root checkpoint's saver), for eraseTenant.
+    `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS tenant_id TEXT;
+     CREATE INDEX IF NOT EXISTS threadwise_threads_tenant ON ${t.threads} (tenant_id, thread_id) WHERE deleted_at IS NULL`,
   ];
 }
 

@@ -124,12 +124,19 @@ export class PgThreadRegistry implements ThreadRegistry {
       const result = await this.scope.run(client, () => write({}));
       if (commit.checkpointNs === "") {
         await client.query(
-          `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1,
+          `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1, tenant_id = coalesce(tenant_id, $6),
              lease_until = CASE WHEN $3 THEN clock_timestamp() + make_interval(secs => $4::float8 / 1000) END,
              lease_started_at = CASE WHEN $3 THEN CASE WHEN $5 THEN clock_timestamp() ELSE coalesce(lease_started_at, clock_timestamp()) END END,
              turn_open_at = CASE WHEN $3 THEN clock_timestamp() END
            WHERE thread_id = $1`,
-          [threadId, commit.checkpointId, commit.leavesTurnOpen, commit.turnLeaseMs, commit.startsRun || !leased],
+          [
+            threadId,
+            commit.checkpointId,
+            commit.leavesTurnOpen,
+            commit.turnLeaseMs,
+            commit.startsRun || !leased,
+            commit.archiveTenantId ?? null,
+          ],
         );
         if (commit.operationId !== undefined && commit.startsRun)
           await client.query(`INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`, [
@@ -293,6 +300,42 @@ export class PgThreadRegistry implements ThreadRegistry {
     const row = rows[0];
     if (!row) return undefined;
     return { threadId, updatedAt: row.updated_at, ...((await this.#counts([threadId])).get(threadId) ?? NO_ROWS) };
+  }
+
+  async tenantThreads(tenantId: string, limit: number, after?: string): Promise<ThreadInfo[]> {
+    await this.#adoptUnregistered();
+    const { rows } = await this.#pool.query<{ thread_id: string; updated_at: Date }>(
+      `SELECT t.thread_id, t.updated_at FROM ${this.#t.threads} t
+       WHERE t.deleted_at IS NULL AND ($3::text IS NULL OR t.thread_id > $3) AND (t.tenant_id = $1 OR (t.tenant_id IS NULL
+         AND EXISTS (SELECT 1 FROM ${this.#t.archive} a WHERE a.tenant_id = $1 AND a.thread_id = t.thread_id)))
+       ORDER BY t.thread_id LIMIT $2`,
+      [tenantId, limit, after ?? null],
+    );
+    const counts = await this.#counts(rows.map((row) => row.thread_id));
+    return rows.map((row) => ({ threadId: row.thread_id, updatedAt: row.updated_at, ...(counts.get(row.thread_id) ?? NO_ROWS) }));
+  }
+
+  async unattributedThreads(): Promise<number> {
+    await this.#adoptUnregistered();
+    const { rows } = await this.#pool.query<{ n: string }>(
+      `SELECT count(*) AS n FROM ${this.#t.threads} t WHERE t.deleted_at IS NULL AND t.tenant_id IS NULL
+         AND NOT EXISTS (SELECT 1 FROM ${this.#t.archive} a WHERE a.thread_id = t.thread_id)`,
+    );
+    return Number(rows[0]?.n ?? 0);
+  }
+
+  async deleteTenantArchive(tenantId: string, limit: number): Promise<number> {
+    const stray = `SELECT a.thread_id, a.message_id FROM ${this.#t.archive} a WHERE a.tenant_id = $1 AND NOT EXISTS (
+      SELECT 1 FROM ${this.#t.threads} t WHERE t.thread_id = a.thread_id AND t.deleted_at IS NULL AND (t.tenant_id = $1 OR t.tenant_id IS NULL))`;
+    if (limit === 0) {
+      const { rows } = await this.#pool.query<{ n: string }>(`SELECT count(*) AS n FROM (${stray}) s`, [tenantId]);
+      return Number(rows[0]?.n ?? 0);
+    }
+    const result = await this.#pool.query(
+      `DELETE FROM ${this.#t.archive} WHERE tenant_id = $1 AND (thread_id, message_id) IN (${stray} LIMIT $2)`,
+      [tenantId, limit],
+    );
+    return result.rowCount ?? 0;
   }
 
   async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {

@@ -22,7 +22,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 5;
+export const SQLITE_SCHEMA_VERSION = 6;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -63,6 +63,7 @@ const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
   EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
 /** A root checkpoint's touch of the thread (`updated_at`, spec R23), move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
 const MOVE_HEAD = `UPDATE threadwise_threads SET updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
+    tenant_id = coalesce(tenant_id, @tenant),
     lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
     lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
     turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
@@ -221,6 +222,9 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_stamp ON threadwise_archive (tenan
 CREATE INDEX IF NOT EXISTS threadwise_archive_thread ON threadwise_archive (thread_id);
 -- Version 5: the next seq of an archive write is read from this index, not from every row of the thread.
 CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_id, thread_id, seq)`);
+    // Version 6: the tenant of each thread (its first root checkpoint's saver), for eraseTenant; additive.
+    if (!columns.some((column) => column.name === "tenant_id")) db.exec("ALTER TABLE threadwise_threads ADD COLUMN tenant_id TEXT");
+    db.exec("CREATE INDEX IF NOT EXISTS threadwise_threads_tenant ON threadwise_threads (tenant_id, thread_id) WHERE deleted_at IS NULL");
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -306,6 +310,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           this.#prepare(MOVE_HEAD).run({
             thread: id,
             head: commit.checkpointId,
+            tenant: commit.archiveTenantId ?? null,
             open: commit.leavesTurnOpen ? 1 : 0,
             lease: commit.turnLeaseMs,
             fresh: commit.startsRun || !leased ? 1 : 0,
@@ -463,6 +468,41 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       | { updated_at: number }
       | undefined;
     return row ? { threadId, updatedAt: new Date(row.updated_at), ...this.#counts(threadId) } : undefined;
+  }
+
+  async tenantThreads(tenantId: string, limit: number, after?: string): Promise<ThreadInfo[]> {
+    this.#adoptUnregistered();
+    const rows = this.#db
+      .prepare(
+        `SELECT t.thread_id, t.updated_at FROM threadwise_threads t
+         WHERE t.deleted_at IS NULL AND (@after IS NULL OR t.thread_id > @after) AND (t.tenant_id = @tenant OR (t.tenant_id IS NULL
+           AND EXISTS (SELECT 1 FROM threadwise_archive a WHERE a.tenant_id = @tenant AND a.thread_id = t.thread_id)))
+         ORDER BY t.thread_id LIMIT @limit`,
+      )
+      .all({ tenant: tenantId, limit, after: after ?? null }) as Array<{ thread_id: string; updated_at: number }>;
+    return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
+  }
+
+  async unattributedThreads(): Promise<number> {
+    this.#adoptUnregistered();
+    return this.#db
+      .prepare(
+        `SELECT count(*) FROM threadwise_threads t WHERE t.deleted_at IS NULL AND t.tenant_id IS NULL
+           AND NOT EXISTS (SELECT 1 FROM threadwise_archive a WHERE a.thread_id = t.thread_id)`,
+      )
+      .pluck()
+      .get() as number;
+  }
+
+  async deleteTenantArchive(tenantId: string, limit: number): Promise<number> {
+    const stray = `SELECT a.rowid FROM threadwise_archive a WHERE a.tenant_id = @tenant AND NOT EXISTS (
+      SELECT 1 FROM threadwise_threads t WHERE t.thread_id = a.thread_id AND t.deleted_at IS NULL AND (t.tenant_id = @tenant OR t.tenant_id IS NULL))`;
+    if (limit === 0) return this.#db.prepare(`SELECT count(*) FROM (${stray})`).pluck().get({ tenant: tenantId }) as number;
+    const run = this.#db.transaction(
+      () =>
+        this.#db.prepare(`DELETE FROM threadwise_archive WHERE rowid IN (${stray} LIMIT @limit)`).run({ tenant: tenantId, limit }).changes,
+    );
+    return this.#queue.run(() => run.immediate());
   }
 
   async deleteThread(threadId: string, options: ThreadDeleteOptions = {}): Promise<ThreadDeleteOutcome> {

@@ -225,6 +225,26 @@ export interface ThreadRegistry {
   /** One live thread with its row counts, or `undefined` when it has no rows or is deleted. */
   describe(threadId: string): Promise<ThreadInfo | undefined>;
   /**
+   * Live threads of tenant `tenantId` (`eraseTenant`), ordered by thread id, at most `limit`
+   * (a whole number >= 1), with row counts: those whose recorded tenant is `tenantId` (the
+   * saver's tenant, recorded with a thread's first root checkpoint, see
+   * {@link CheckpointCommit.archiveTenantId}), and those with no recorded tenant (written before
+   * it was recorded) holding archived messages under `tenantId`. `after`: only ids sorting after
+   * it (the last id of the previous page).
+   */
+  tenantThreads(tenantId: string, limit: number, after?: string): Promise<ThreadInfo[]>;
+  /**
+   * How many live threads no tenant can be told for: no recorded tenant (written before it was
+   * recorded) and no archived messages. `eraseTenant` reports them and leaves them.
+   */
+  unattributedThreads(): Promise<number>;
+  /**
+   * Archived messages under `tenantId` on threads that are not its (not in
+   * {@link tenantThreads}: another tenant's thread, a tombstone): deletes at most `limit` of
+   * them in one transaction and returns how many, or with `limit` 0 only counts them all.
+   */
+  deleteTenantArchive(tenantId: string, limit: number): Promise<number>;
+  /**
    * Deletes every row of the thread (checkpoints, blobs, writes: with them its summary, facts and
    * work memory, which live in checkpointed state; its archived messages, every tenant) and leaves a tombstone, in one transaction
    * holding the thread's lock.

@@ -838,6 +838,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkInput = checkpointNs === "" && source === "input";
     // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
     const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
+    // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the
+    // thread's lock; `clear` under the lock reuses them only if no archived row changed since.
+    if (rewrite) await this.#archive.prepareClear(threadId);
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     const stored = this.registry.commitCheckpoint(threadId, commit, async (locked) => {

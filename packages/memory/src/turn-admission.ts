@@ -1,10 +1,27 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
+import { type RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
+
+/** Where LangGraph 1.x puts the checkpointer a run stores its checkpoints with, in every task's `configurable` (`CONFIG_KEY_CHECKPOINTER`). */
+const CHECKPOINTER_KEY = "__pregel_checkpointer";
+
+/**
+ * The saver that stores the run's checkpoints, and so knows the run: the run's own checkpointer
+ * when it is a {@link ThreadwiseSaver}, else `bound` (the one `turnAdmission` was built with).
+ * Two stacks of one deployment on one store (a replica's middleware with another stack's saver,
+ * `createAgent({ middleware: a.middleware, checkpointer: b.checkpointer })`) each hold their own
+ * run records: asking the bound saver, which never saw the run, made it claim the turn lease the
+ * run itself had just taken, so every turn after the first was refused `turn-in-progress`.
+ */
+function saverOf(runtime: unknown, bound: ThreadwiseSaver): ThreadwiseSaver {
+  const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
+  const lent = configurable?.[CHECKPOINTER_KEY];
+  return lent instanceof ThreadwiseSaver ? lent : bound;
+}
 
 /**
  * What identifies the run a hook runs in ({@link ThreadwiseSaver.admission}): LangGraph's
@@ -90,12 +107,18 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
   /** A model or tool call of the request's run, once the run is admitted ({@link ThreadwiseSaver.turnCall}). */
   const admitted = <T>(request: { runtime?: unknown; state: { messages?: unknown } }, call: () => Promise<T>): Promise<T> => {
     const { run, threadId, checkpointId } = runOf(request.runtime);
-    return checkpointer.turnCall(run, threadId, request.state.messages as BaseMessage[] | undefined, call, checkpointId);
+    return saverOf(request.runtime, checkpointer).turnCall(
+      run,
+      threadId,
+      request.state.messages as BaseMessage[] | undefined,
+      call,
+      checkpointId,
+    );
   };
   return createMiddleware({
     name: "threadwise/turn-admission",
     beforeAgent: async (_state, runtime) => {
-      await checkpointer.admission(runOf(runtime).run);
+      await saverOf(runtime, checkpointer).admission(runOf(runtime).run);
       return undefined;
     },
     wrapModelCall: (request, handler) => admitted(request, async () => handler(request)),

@@ -57,4 +57,12 @@ export {
   type UserScope,
   userNamespace,
 } from "./user-scope.js";
-export { type EraseUserItemsResult, eraseUserItems, expireUserItems, readUserItems, writeUserItems } from "./user-store.js";
+export {
+  type EraseTenantItemsOptions,
+  type EraseUserItemsResult,
+  eraseTenantItems,
+  eraseUserItems,
+  expireUserItems,
+  readUserItems,
+  writeUserItems,
+} from "./user-store.js";

@@ -14,10 +14,20 @@ const systemOf = (messages: BaseMessage[]) => (messages[0]?.getType() === "syste
 const requestText = (messages: BaseMessage[]) =>
   messages.map((m) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content))).join("\n");
 
-function capture(): ThreadwiseLogger & { infos: string[]; warns: string[] } {
+function capture(): ThreadwiseLogger & { infos: string[]; warns: string[]; warnFields: Array<Record<string, unknown> | undefined> } {
   const infos: string[] = [];
   const warns: string[] = [];
-  return { infos, warns, info: (m) => void infos.push(m), warn: (m) => void warns.push(m) };
+  const warnFields: Array<Record<string, unknown> | undefined> = [];
+  return {
+    infos,
+    warns,
+    warnFields,
+    info: (m) => void infos.push(m),
+    warn: (m, fields) => {
+      warns.push(m);
+      warnFields.push(fields as Record<string, unknown> | undefined);
+    },
+  };
 }
 
 function agentWith(store: unknown, options: Parameters<typeof userMemory>[0] = {}, logger = capture()) {
@@ -128,6 +138,36 @@ describe("userMemory through createAgent", () => {
     expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
   });
 
+  it("says in its store warning what failed and what to do, never the error's message or the user's text", async () => {
+    // A pg error as node-postgres throws it: message and detail quote the row (the user's words).
+    const missing = Object.assign(new Error('relation "store" does not exist: I moved to Busan'), {
+      code: "42P01",
+      severity: "ERROR",
+      routine: "parserOpenTable",
+      table: "store",
+      detail: "Key (value)=(I moved to Busan) ...",
+    });
+    const broken = new InMemoryStore();
+    broken.batch = async () => {
+      throw missing;
+    };
+    const { agent, logger } = agentWith(broken);
+    await say(agent, "I moved to Busan.", { thread_id: "w1", user_id: "u1" });
+    const fields = logger.warnFields[logger.warns.findIndex((w) => w.startsWith("user_memory: store"))];
+    expect(fields).toEqual({
+      operation: "read",
+      store: "InMemoryStore",
+      thread_id: "w1",
+      error: "Error",
+      code: "42P01",
+      severity: "ERROR",
+      routine: "parserOpenTable",
+      table: "store",
+      hint: "the store's tables are missing: run `threadwise migrate` on this database and schema",
+    });
+    expect(JSON.stringify(fields)).not.toMatch(/Busan|does not exist/);
+  });
+
   it("goes on without user memory when the store hangs, past timeoutMs", async () => {
     const hanging = new InMemoryStore();
     hanging.batch = () => new Promise(() => {});
@@ -135,6 +175,12 @@ describe("userMemory through createAgent", () => {
     for (const thread of ["h1", "h2"]) await say(agent, "I moved to Busan.", { thread_id: thread, user_id: "u1" });
     expect(model.calls).toHaveLength(2);
     expect(logger.warns.filter((w) => w.startsWith("user_memory: store"))).toHaveLength(1);
+    expect(logger.warnFields[logger.warns.findIndex((w) => w.startsWith("user_memory: store"))]).toMatchObject({
+      operation: "read",
+      code: "THREADWISE_TIMEOUT",
+      timeout_ms: 50,
+      hint: expect.stringMatching(/slower than timeoutMs \(50 ms\)/),
+    });
     expect(logger.infos.at(-1)).toMatch(/user_memory=store_error$/);
   });
 

@@ -16,6 +16,7 @@ import {
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { timestampOf } from "@threadwise/recall";
+import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
 import { UserMemoryEngine } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
@@ -122,14 +123,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
     map.set(key, value);
     if (map.size > MAX_OPEN_TURNS) map.delete(map.keys().next().value as string);
   };
-  const storeFailed = (operation: "read" | "write", error: unknown) => {
+  const storeFailed = (operation: "read" | "write", error: unknown, store: BaseStore, threadId: string | undefined) => {
     if (!failing)
       logger.warn(
         `user_memory: store ${operation} failed; the turn goes on without user memory (warned once until the store works again)`,
-        {
-          error: error instanceof Error ? error.name : typeof error,
-          code: (error as { code?: unknown } | null)?.code ?? "unknown",
-        },
+        storeErrorFields(error, { operation, store, ...(threadId ? { threadId } : {}) }),
       );
     failing = true;
   };
@@ -192,7 +190,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
           failing = false;
           if (threadId) remember(turns, turnKey, { messageKey, text });
         } catch (error) {
-          storeFailed("read", error);
+          storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);
           return handler(request);
         }
@@ -253,7 +251,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
         );
         failing = false;
       } catch (error) {
-        storeFailed("write", error);
+        storeFailed("write", error, store, threadId);
       }
       turns.delete(threadId);
       return undefined;

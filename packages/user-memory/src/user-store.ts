@@ -104,3 +104,56 @@ export async function expireUserItems(store: BaseStore, before: Date, options: {
   }
   return deleted;
 }
+
+/** Options of {@link eraseTenantItems}. */
+export interface EraseTenantItemsOptions {
+  /** Items deleted per store batch (one `batch` call), a whole number >= 1. @default 500 */
+  batchSize?: number;
+  /** Delete; otherwise only count. @default false */
+  apply?: boolean;
+  /** Called after each deleted batch with the items deleted so far; a throw stops the erase there (what is deleted stays deleted). */
+  onBatch?: (deleted: number) => void | Promise<void>;
+}
+
+/**
+ * Every user-memory item of one tenant (namespace `["threadwise", "user-memory", "v1", tenantLabel, *, "items"]`,
+ * every user), counted or, with `apply`, deleted batch by batch: each batch one `store.batch`
+ * of at most `batchSize` deletions, never one transaction for the tenant. Readable without the
+ * keyring (nothing is decoded). Idempotent: run again after a failure, it deletes what is left.
+ * @returns items counted, or deleted.
+ */
+export async function eraseTenantItems(store: BaseStore, tenantLabel: string, options: EraseTenantItemsOptions = {}): Promise<number> {
+  const batchSize = options.batchSize ?? PAGE;
+  const prefix = [...NAMESPACE_ROOT, tenantLabel];
+  const ofTenant = (namespace: readonly string[]) =>
+    namespace.length === NAMESPACE_ROOT.length + 3 && namespace.every((label, i) => i >= prefix.length || label === prefix[i]);
+  let total = 0;
+  if (!options.apply) {
+    for (let offset = 0; ; offset += PAGE) {
+      const namespaces = await store.listNamespaces({ prefix, limit: PAGE, offset });
+      for (const namespace of namespaces.filter(ofTenant))
+        for (let from = 0; ; from += PAGE) {
+          const page = await store.search(namespace, { limit: PAGE, offset: from });
+          total += page.filter((found) => ofTenant(found.namespace)).length;
+          if (page.length < PAGE) break;
+        }
+      if (namespaces.length < PAGE) return total;
+    }
+  }
+  // Deleting empties namespaces, which then leave the listing: always read from the start.
+  for (;;) {
+    const namespaces = (await store.listNamespaces({ prefix, limit: PAGE, offset: 0 })).filter(ofTenant);
+    let deletedThisPass = 0;
+    for (const namespace of namespaces)
+      for (;;) {
+        const page = (await store.search(namespace, { limit: batchSize })).filter((found) => ofTenant(found.namespace));
+        if (page.length === 0) break;
+        await store.batch(page.map((found) => ({ namespace: found.namespace, key: found.key, value: null })));
+        total += page.length;
+        deletedThisPass += page.length;
+        await options.onBatch?.(total);
+      }
+    // Nothing left, or a store that lists namespaces it has no items in: done either way.
+    if (deletedThisPass === 0) return total;
+  }
+}
