@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { recordViewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
@@ -14,7 +14,10 @@ import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./r
  *   A call id some provider refuses (`functions.lookup:0`) is sent as a portable one, in the call
  *   and its results alike: copies again (`portable-call-ids.ts`).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
- *   it, an AI message none of whose calls has a result, a second result for the same call.
+ *   it, an AI message none of whose calls has a result, a second result for the same call, an
+ *   empty user message ({@link isEmptyContent}) that is not the newest user message of the list
+ *   (Anthropic, Gemini and Bedrock refuse it; the newest is the user's current input and is sent
+ *   as typed).
  */
 export type GroupKind = "system" | "user" | "assistant" | "tool_call" | "orphan";
 
@@ -70,16 +73,44 @@ export function isUserMessage(message: BaseMessage): boolean {
  */
 export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] {
   const groups: MessageGroup[] = [];
+  const newest = newestUserAt(messages);
   let i = 0;
-  while (i < messages.length) i = groupUnit(messages, i, messages.length, groups);
+  while (i < messages.length) i = groupUnit(messages, i, messages.length, groups, newest);
   return groups;
+}
+
+/** Position of the newest `HumanMessage` of `messages` per array (an array is never mutated), so a walk from the end scans once. */
+const newestUsers = new WeakMap<readonly BaseMessage[], { length: number; at: number }>();
+
+/**
+ * Position of the newest `HumanMessage` in `messages`, `-1` when none: the user's current input,
+ * sent even when empty. O(distance from the end), kept per array.
+ */
+export function newestUserAt(messages: readonly BaseMessage[]): number {
+  const known = newestUsers.get(messages);
+  if (known && known.length === messages.length) return known.at;
+  let at = messages.length - 1;
+  while (at >= 0 && messageType(messages[at] as BaseMessage) !== "human") at -= 1;
+  newestUsers.set(messages, { length: messages.length, at });
+  return at;
+}
+
+/**
+ * Whether `message` at position `i` is an empty user message a view leaves out: a `HumanMessage`
+ * whose content is empty (`""`, `[]`, only blank text blocks; {@link isEmptyContent}) and that is
+ * not the newest user message (`newest`). OpenAI answers such a message, so it may be stored;
+ * Anthropic, Gemini and Bedrock refuse it, so a thread that goes on with one of them failed on
+ * every later turn (langchain-ai/langchain#35081).
+ */
+function isDroppedEmptyUser(message: BaseMessage, type: string, i: number, newest: number): boolean {
+  return type === "human" && i !== newest && isEmptyContent(message.content);
 }
 
 /**
  * Groups the unit that starts at `i` (one message; or an AI message with `tool_calls` and the run
  * of ToolMessages after it, read up to `stop`), appends them to `out` and returns the unit's end.
  */
-function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[]): number {
+function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[], newest: number): number {
   const message = messages[i] as BaseMessage;
   const type = messageType(message);
   if (type === "ai") {
@@ -124,9 +155,55 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     }
     return j;
   }
-  const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
-  out.push({ kind, messages: [message], start: i, end: i + 1 });
+  const kind: GroupKind =
+    type === "human"
+      ? isDroppedEmptyUser(message, type, i, newest)
+        ? "orphan"
+        : "user"
+      : type === "system"
+        ? "system"
+        : type === "tool"
+          ? "orphan"
+          : "assistant";
+  out.push({ kind, messages: [kind === "user" ? withoutBlankText(message) : message], start: i, end: i + 1 });
   return i + 1;
+}
+
+/** Copies made by {@link withoutBlankText}, per stored message, so every hook of a call shares one object. */
+const blankTextLeftOut = new WeakMap<BaseMessage, BaseMessage>();
+
+/** `true` for a text block (or a string part) whose text is blank. */
+function isBlankText(block: unknown): boolean {
+  if (typeof block === "string") return block.trim() === "";
+  const b = block as ContentBlock | null;
+  return b !== null && typeof b === "object" && b.type === "text" && String(b.text ?? "").trim() === "";
+}
+
+/**
+ * The user message a view sends for `message`: `message` itself unless its content blocks hold a
+ * blank text block beside content that is not blank (a picture sent without a caption, as a chat UI
+ * sends `[{ type: "text", text: "" }, { type: "image_url", ... }]`); then a copy without the blank
+ * text blocks (same id, name and metadata). Anthropic (`text content blocks must contain
+ * non-whitespace text`), Gemini (`empty text parameter`) and Bedrock Converse (`The text field in
+ * the ContentBlock object ... is blank`) refuse such a block; OpenAI accepts it. The stored message
+ * is not changed. A message with nothing but blank text is empty ({@link isEmptyContent}) and is
+ * sent as it is when it is the newest user message (left out otherwise).
+ */
+function withoutBlankText(message: BaseMessage): BaseMessage {
+  const content = message.content as unknown;
+  if (!Array.isArray(content) || !content.some(isBlankText) || content.every(isBlankText)) return message;
+  const known = blankTextLeftOut.get(message);
+  if (known) return known;
+  const copy = new HumanMessage({
+    id: message.id,
+    name: message.name,
+    content: content.filter((block) => !isBlankText(block)) as never,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  });
+  blankTextLeftOut.set(message, copy);
+  recordViewCopy(copy, message);
+  return copy;
 }
 
 /**
@@ -242,14 +319,15 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
 export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
   const out: MessageGroup[] = [];
   const last = end - 1;
+  const newest = newestUserAt(messages);
   if (messageType(messages[last] as BaseMessage) !== "tool") {
-    groupUnit(messages, last, end, out);
+    groupUnit(messages, last, end, out, newest);
     return { start: last, groups: out };
   }
   let s = last;
   while (s > 0 && messageType(messages[s - 1] as BaseMessage) === "tool") s -= 1;
   if (s > 0 && toolCallsOf(messages[s - 1] as BaseMessage).length > 0) {
-    groupUnit(messages, s - 1, end, out);
+    groupUnit(messages, s - 1, end, out, newest);
     return { start: s - 1, groups: out };
   }
   for (let k = s; k < end; k += 1) out.push({ kind: "orphan", messages: [messages[k] as BaseMessage], start: k, end: k + 1 });

@@ -68,7 +68,8 @@ export interface ThreadIndex {
    * Positions whose message a view sends as another object: a partly answered parallel call's AI
    * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`), and an
    * AI message whose OpenAI Responses output items call other tools than its `tool_calls`
-   * (`responses-output.ts`).
+   * (`responses-output.ts`), a user message holding a blank text block beside other content, sent
+   * without it (`groups.ts`).
    */
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */
