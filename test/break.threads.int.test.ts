@@ -204,7 +204,12 @@ describe.each(BACKENDS)("threads as LangGraph users drive them: %s", (backend) =
     expect(strict.providerLog.rejected.map((r) => r.violations.map((v) => `${v.provider}:${v.rule}@${v.index}`))).toEqual([]);
     // The stored thread keeps every message as sent.
     const stored = (await next.graph.getState(cfg(thread))).values.messages as BaseMessage[];
-    expect(stored.filter((m) => m.getType() === "human").map((m) => m.content)).toEqual([...contents, "What did I send?", "TOOLS lookup", "고마워요"]);
+    expect(stored.filter((m) => m.getType() === "human").map((m) => m.content)).toEqual([
+      ...contents,
+      "What did I send?",
+      "TOOLS lookup",
+      "고마워요",
+    ]);
   });
 
   // Public reports: continuedev/continue#10416, openclaw/openclaw#7107, farion1231/cc-switch#1181

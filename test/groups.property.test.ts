@@ -162,7 +162,7 @@ describe("random threads through windowTrim and tokenCap", () => {
           expect(findOrphans(decided.sent)).toEqual([]);
           expect(rolesProblem(decided.sent)).toBeUndefined();
           // Empty content only where the user sent it as the newest message (sent as typed).
-          const newestUser = decided.sent.findLastIndex((m) => m.getType() === "human");
+          const newestUser = decided.sent.map((m) => m.getType()).lastIndexOf("human");
           const empties = validateProviderRequest(decided.sent).filter((v) => v.rule === "empty_content");
           for (const v of empties) expect(v.index).toBe(newestUser);
           for (const text of storedSystemTexts(thread)) expect(decided.system.text).toContain(text);

@@ -21,7 +21,15 @@ import fc from "fast-check";
 import { type AgentMiddleware, tool } from "langchain";
 import { vi } from "vitest";
 import { z } from "zod/v4";
-import { emptyUserArb, lookupResult, type SeedStep, seedStepArb as storedStepArb, type TurnSpec, textArb, turnArb } from "./stack-threads.js";
+import {
+  emptyUserArb,
+  lookupResult,
+  type SeedStep,
+  seedStepArb as storedStepArb,
+  type TurnSpec,
+  textArb,
+  turnArb,
+} from "./stack-threads.js";
 
 /** A stored step: the seed steps of `stack-threads.ts`, sometimes an empty user message OpenAI answered (langchain-ai/langchain#35081). */
 const seedStepArb: fc.Arbitrary<SeedStep> = fc.oneof({ weight: 12, arbitrary: storedStepArb }, { weight: 1, arbitrary: emptyUserArb });

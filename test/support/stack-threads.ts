@@ -171,8 +171,7 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
     else if (s.kind === "empty_user") {
       out.push(new HumanMessage({ id: id(), content: EMPTY_USER_CONTENTS[s.form] as never }));
       out.push(new AIMessage({ id: id(), content: "It looks like your message was empty. 메시지가 비어 있어요." }));
-    }
-    else if (s.kind === "rejected") {
+    } else if (s.kind === "rejected") {
       out.push(
         callMessage(
           id(),

@@ -258,14 +258,26 @@ describe("assembleView: an empty user message (spec R4, R33)", () => {
     ['""', ""],
     ["[]", []],
     ["blank string", "  \n "],
-    ["blank text blocks", [{ type: "text", text: "" }, { type: "text", text: " \u3000" }]],
+    [
+      "blank text blocks",
+      [
+        { type: "text", text: "" },
+        { type: "text", text: " \u3000" },
+      ],
+    ],
     ["blank string parts", ["", "   "]],
   ];
   const emptyUser = (id: string, content: unknown) => new HumanMessage({ id, content: content as never });
 
   for (const [form, content] of EMPTY_FORMS) {
     it(`an older one (${form}) is left out and the AI messages around it merge; every provider accepts the request`, () => {
-      const thread = [human("h1", "안녕하세요"), ai("a1", "Hi."), emptyUser("e", content), ai("a2", "Anything else?"), human("h2", "Book a seat")];
+      const thread = [
+        human("h1", "안녕하세요"),
+        ai("a1", "Hi."),
+        emptyUser("e", content),
+        ai("a2", "Anything else?"),
+        human("h2", "Book a seat"),
+      ];
       const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
       expect(roles(view.messages)).toBe("human,ai,human");
       expect(view.messages[1]?.id).toBe("a2");

@@ -160,7 +160,12 @@ describe("validateProviderRequest", () => {
     expect(rulesOf([blank], "bedrock")).toEqual(["empty_content"]);
     expect(rulesOf([blank], "openai")).toEqual([]);
     // An AI message's blank block: @langchain/aws merges it into the text before it.
-    const blankAi = new AIMessage({ content: [{ type: "text", text: "ok" }, { type: "text", text: " " }] });
+    const blankAi = new AIMessage({
+      content: [
+        { type: "text", text: "ok" },
+        { type: "text", text: " " },
+      ],
+    });
     expect(rulesOf([new HumanMessage("a"), blankAi, new HumanMessage("b")], "bedrock")).toEqual([]);
     expect(rulesOf([new HumanMessage("a"), blankAi, new HumanMessage("b")], "anthropic")).toEqual(["empty_content"]);
     // Every empty form of a user message, Korean ideographic space included.
