@@ -1,6 +1,16 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { dropOrphans, findOrphans, groupMessages, isUserMessage, messageType, protectedTailStart, toolCallsOf } from "./groups.js";
+import {
+  dropOrphans,
+  findOrphans,
+  groupMessages,
+  groupsEndingAt,
+  isUserMessage,
+  messageType,
+  protectedTailStart,
+  toolCallsOf,
+} from "./groups.js";
+import { selectView } from "./view.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
 const ai = (id: string) => new AIMessage({ id, content: id });
@@ -152,5 +162,51 @@ describe("orphans and helpers", () => {
     expect(toolCallsOf(human("h"))).toEqual([]);
     expect(isUserMessage(human("h"))).toBe(true);
     expect(isUserMessage(ai("a"))).toBe(false);
+  });
+});
+
+describe("an empty user message (langchain-ai/langchain#35081)", () => {
+  const empty = (id: string, content: unknown) => new HumanMessage({ id, content: content as never });
+  const thread = [
+    empty("e0", ""),
+    ai("a0"),
+    human("h1"),
+    empty("e1", []),
+    call("c1", ["x"]),
+    result("t1", "x"),
+    empty("e2", [{ type: "text", text: "\u3000" }]),
+    ai("a2"),
+    empty("e3", "  "),
+  ];
+
+  it("is an orphan unless it is the newest user message", () => {
+    expect(shape(thread)).toEqual([
+      "orphan:e0@0-1",
+      "assistant:a0@1-2",
+      "user:h1@2-3",
+      "orphan:e1@3-4",
+      "tool_call:c1,t1@4-6",
+      "orphan:e2@6-7",
+      "assistant:a2@7-8",
+      "user:e3@8-9",
+    ]);
+    expect(protectedTailStart(groupMessages(thread).filter((g) => g.kind !== "orphan"))).toBe(4);
+  });
+
+  it("groupsEndingAt and selectView's walk from the end group it as groupMessages does", () => {
+    const all = groupMessages(thread);
+    for (let end = thread.length; end > 0; ) {
+      const unit = groupsEndingAt(thread, end);
+      expect(unit.groups).toEqual(all.filter((g) => g.start >= unit.start && g.end <= end));
+      end = unit.start;
+    }
+    const options = { cost: (g: { messages: readonly unknown[] }) => g.messages.length, startOn: "human" as const };
+    for (const limit of [1, 3, 5, 20]) {
+      const sliding = selectView(thread, { ...options, limit });
+      const whole = selectView(thread, { ...options, limit, eviction: "chunked", lowWatermark: limit - 1 });
+      expect(sliding.messages.map((m) => m.id)).not.toContain("e1");
+      if (limit === 20) expect(sliding.messages.map((m) => m.id)).toEqual(whole.messages.map((m) => m.id));
+    }
+    expect(selectView(thread, { ...options, limit: 20 }).messages.map((m) => m.id)).toEqual(["h1", "c1", "t1", "a2", "e3"]);
   });
 });
