@@ -10,6 +10,7 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import {
+  addContextBlocks,
   findOrphans,
   groupMessages,
   messageText,
@@ -21,9 +22,13 @@ import {
   viewMessages,
 } from "@threadwise/core";
 import { scriptedModel, withProviderCheck } from "@threadwise/core/testing";
+import { factRecall } from "@threadwise/fact-recall";
+import { historyAware } from "@threadwise/history-aware";
+import { recall } from "@threadwise/recall";
 import { summarize, transcriptLine } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
+import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
@@ -135,6 +140,54 @@ async function runTurns(stack: readonly AgentMiddleware[], turns: number, thread
   const state = await agent.graph.getState(config);
   return { model, calls, state: state.values as { messages: BaseMessage[] } };
 }
+
+describe("tokenCap counts what the middlewares outside it added (R3, R33)", () => {
+  const refusal = async (stack: AgentMiddleware[]) => {
+    const error = await runTurns(stack, 1, "cap first").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    return ThreadwiseConfigError.find(error);
+  };
+
+  it("a producer of context inside tokenCap: refused at the first model call, naming both and the order that works", async () => {
+    const cap = () => tokenCap({ maxTokens: 4000, logger: false });
+    const cases: Array<[AgentMiddleware, string, string]> = [
+      [historyAware(), "threadwise/history-aware", "[historyAware(), tokenCap()]"],
+      [factRecall({ logger: false }), "threadwise/fact-recall", "[factRecall(), tokenCap()]"],
+      [workMemory({ logger: false }), "threadwise/work-memory", "[workMemory(), tokenCap()]"],
+      [recall({ maxTokens: 200, logger: false }), "threadwise/recall", "[recall(), tokenCap()]"],
+      [
+        summarize({ model: recordingSummarizer().model, windowSize: 6, threshold: 10, logger: false }),
+        "threadwise/summarize",
+        "[summarize(), tokenCap()]",
+      ],
+    ];
+    for (const [producer, name, order] of cases) {
+      // Refused on turn 1, when the producer has nothing to add yet (no history, no fact, no summary).
+      const config = await refusal([cap(), producer]);
+      expect(config?.option, name).toBe("middleware");
+      expect(config?.message).toContain(`${name} is inside threadwise/token-cap`);
+      expect(config?.message).toContain(order);
+      // The order that works runs.
+      const { model } = await runTurns([producer, cap()], 3, `cap last ${name}`);
+      expect(model.providerLog.rejections).toBe(0);
+    }
+  });
+
+  it("a context block another middleware adds after the cap is refused when it is added", async () => {
+    const rag = createMiddleware({
+      name: "my/rag",
+      wrapModelCall: (request, handler) =>
+        handler(addContextBlocks(request, [{ kind: "knowledge", producer: "my/rag", label: "Docs", text: "Seat map: 12A window." }])),
+    });
+    const config = await refusal([tokenCap({ maxTokens: 4000, logger: false }), rag]);
+    expect(config?.message).toContain("my/rag is inside threadwise/token-cap");
+    expect(config?.message).toContain('["my/rag", tokenCap()]');
+    const { model } = await runTurns([rag, tokenCap({ maxTokens: 4000, logger: false })], 2, "rag first");
+    expect(model.providerLog.rejections).toBe(0);
+  });
+});
 
 describe("windowTrim and summarize compose (R33)", () => {
   it("summarize first: refused at the first model call, naming both and the order that works (the window silently did not apply)", async () => {
