@@ -7,7 +7,7 @@
  * goes through the strict provider check of `@threadwise/core/testing` (OpenAI, Anthropic,
  * Gemini, Bedrock rules).
  */
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import {
   addContextBlocks,
@@ -140,6 +140,66 @@ async function runTurns(stack: readonly AgentMiddleware[], turns: number, thread
   const state = await agent.graph.getState(config);
   return { model, calls, state: state.values as { messages: BaseMessage[] } };
 }
+
+describe("a tool's Command adds a message next to its result in a parallel call (R4, R37)", () => {
+  // ToolNode writes each call's output in call order: the first call's Command([result a, note])
+  // stores [AI(a, b), result a, note, result b]. Before, pairing by position stopped at the note and
+  // every view left call b and its result out, in the run itself too: the model never saw b's result.
+  for (const Extra of [AIMessage, HumanMessage]) {
+    it(`the other call's result is paired across the ${Extra.name}; it is sent after all the results; every provider accepts`, async () => {
+      const noting = tool(
+        async ({ q }: { q: string }, config: { toolCall?: { id?: string } }) =>
+          new Command({
+            update: {
+              messages: [
+                new ToolMessage({ content: `noted ${q}`, tool_call_id: config.toolCall?.id ?? "", name: "noting" }),
+                new Extra({ content: `메모: ${q} was noted` }),
+              ],
+            },
+          }),
+        { name: "noting", description: "Notes a thing.", schema: z.object({ q: z.string() }) },
+      );
+      const requests: BaseMessage[][] = [];
+      const model = withProviderCheck(
+        scriptedModel((messages) => {
+          requests.push(messages);
+          if (requests.length === 1)
+            return new AIMessage({
+              content: "",
+              tool_calls: [
+                { id: "call_a", name: "noting", args: { q: "a" }, type: "tool_call" },
+                { id: "call_b", name: "lookup", args: { q: "b" }, type: "tool_call" },
+              ],
+            });
+          return `answer ${requests.length}`;
+        }),
+      );
+      const agent = createAgent({
+        model,
+        tools: [noting, lookup],
+        checkpointer: new MemorySaver(),
+        middleware: [windowTrim({ maxMessages: 40, logger: false })],
+      });
+      const config = { configurable: { thread_id: `command-${Extra.name}` } };
+      await agent.invoke({ messages: [new HumanMessage("note a and look up b")] }, config);
+      await agent.invoke({ messages: [new HumanMessage("and now?")] }, config);
+      const stored = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+      const shape = (messages: BaseMessage[]) =>
+        messages.map((m) => (m.getType() === "tool" ? `tool:${(m as ToolMessage).tool_call_id}` : m.getType()));
+      // Stored as ToolNode wrote it: b's result after the note.
+      expect(shape(stored).slice(1, 5)).toEqual(["ai", "tool:call_a", Extra === AIMessage ? "ai" : "human", "tool:call_b"]);
+      expect(model.providerLog.rejections).toBe(0);
+      // In the run and on the next turn, the model gets both results right after the call, the note after them.
+      for (const request of requests.slice(1)) {
+        const sent = shape(request);
+        const at = sent.indexOf("tool:call_a");
+        expect(sent.slice(at, at + 2)).toEqual(["tool:call_a", "tool:call_b"]);
+        expect(request.some((m) => messageText(m).includes("메모: a was noted"))).toBe(true);
+        expect(((request[at - 1] as AIMessage).tool_calls ?? []).map((c) => c.id)).toEqual(["call_a", "call_b"]);
+      }
+    });
+  }
+});
 
 describe("tokenCap counts what the middlewares outside it added (R3, R33)", () => {
   const refusal = async (stack: AgentMiddleware[]) => {
