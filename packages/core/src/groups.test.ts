@@ -237,7 +237,7 @@ describe("results a tool's Command put after messages of its own (a parallel cal
   it("a partly answered call keeps what was answered across them", () => {
     const thread = [human("h"), call("c", ["a", "b", "d"]), result("ta", "a"), note("n1"), result("tb", "b"), human("h2")];
     const group = groupMessages(thread)[1] as MessageGroup;
-    expect(group.messages.map((m) => m.id)).toEqual(["c", "ta", "tb", "n1"]);
+    expect(group.messages.map((m: BaseMessage) => m.id)).toEqual(["c", "ta", "tb", "n1"]);
     expect(group.unanswered).toEqual(["d"]);
     expect(toolCallsOf(group.messages[0] as BaseMessage).map((c) => c.id)).toEqual(["a", "b"]);
   });
