@@ -6,6 +6,7 @@ import {
   groupMessages,
   groupsEndingAt,
   isUserMessage,
+  type MessageGroup,
   messageType,
   protectedTailStart,
   toolCallsOf,
