@@ -170,7 +170,7 @@ export const CONTEXT_PRODUCERS: ReadonlyMap<string, string> = new Map([
 
 /** The factory a user writes for a middleware name (`threadwise/recall` -> `recall`), the name itself for another. */
 function factoryOf(name: string): string {
-  return CONTEXT_PRODUCERS.get(name) ?? (name === "threadwise/token-cap" ? "tokenCap" : name);
+  return CONTEXT_PRODUCERS.get(name) ?? (name === TOKEN_CAP ? "tokenCap" : name);
 }
 
 /**
@@ -191,9 +191,12 @@ function contextInsideCap(producer: string, cap: string): ThreadwiseConfigError 
   );
 }
 
-/** The middleware that stated a `cap` cut for this request so far, `undefined` when none did. */
+/** The middleware that counts the request's tokens and cuts it: tokenCap (summarize's backlog cut is a `cap` cut too, but counts no context). */
+const TOKEN_CAP = "threadwise/token-cap";
+
+/** The token cap that stated its cut for this request so far, `undefined` when none did. */
 function capProducer(decisions: ViewDecisions): string | undefined {
-  for (const cut of decisions.cuts) if (cut.reason === "cap") return cut.producer;
+  for (const cut of decisions.cuts) if (cut.reason === "cap" && cut.producer === TOKEN_CAP) return cut.producer;
   return undefined;
 }
 
