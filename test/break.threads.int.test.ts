@@ -186,6 +186,32 @@ describe.each(BACKENDS)("threads as LangGraph users drive them: %s", (backend) =
     expect(mine).toEqual(fresh);
   });
 
+  // langchain-ai/langchain#35081: OpenAI answers an empty user message; Anthropic, Gemini and
+  // Bedrock refuse it. Before the view left older ones out, every later request of a thread that
+  // went on with another provider was refused (`empty_content`).
+  it("empty user messages an OpenAI model answered, the thread continued by a strict model: every provider accepts every later request", async () => {
+    const thread = `empty-user-${backend}-${++threadNo}`;
+    const stack = memoryStack(stackOptions(storage(backend), { windowSize: 30, summarizeThreshold: 40, maxHistoryTokens: 8000 }));
+    const openai = scriptedModel((messages) => `openai: ${messageText(messages.at(-1) as BaseMessage) || "(empty)"}`, { strict: false });
+    const first = createAgent({ model: openai, tools: TOOLS, checkpointer: stack.checkpointer, middleware: stack.middleware });
+    const picture = { type: "image_url", image_url: { url: `data:image/png;base64,${PNG_BASE64}` } };
+    const contents: unknown[] = ["안녕하세요", "", [], [{ type: "text", text: " " }], [{ type: "text", text: "" }, picture], "  \u3000"];
+    for (const content of contents) await first.invoke({ messages: [new HumanMessage({ content: content as never })] }, cfg(thread));
+    const strict = agentModel();
+    const next = createAgent({ model: strict, tools: TOOLS, checkpointer: stack.checkpointer, middleware: stack.middleware });
+    for (const t of ["What did I send?", "TOOLS lookup", "고마워요"]) await next.invoke({ messages: [human(t)] }, cfg(thread));
+    expect(strict.providerLog.requests).toBeGreaterThan(3);
+    expect(strict.providerLog.rejected.map((r) => r.violations.map((v) => `${v.provider}:${v.rule}@${v.index}`))).toEqual([]);
+    // The stored thread keeps every message as sent.
+    const stored = (await next.graph.getState(cfg(thread))).values.messages as BaseMessage[];
+    expect(stored.filter((m) => m.getType() === "human").map((m) => m.content)).toEqual([
+      ...contents,
+      "What did I send?",
+      "TOOLS lookup",
+      "고마워요",
+    ]);
+  });
+
   // Public reports: continuedev/continue#10416, openclaw/openclaw#7107, farion1231/cc-switch#1181
   // (a thread begun on Kimi K2 or Gemini, continued on Claude: `tool_use.id: String should match
   // pattern '^[a-zA-Z0-9_-]+$'`). Before portable call ids every request of the fallback model

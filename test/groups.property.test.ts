@@ -9,7 +9,7 @@
  */
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { findOrphans, groupMessages, protectedTailStart } from "@threadwise/core";
-import { characterTokenCounter } from "@threadwise/core/testing";
+import { characterTokenCounter, validateProviderRequest } from "@threadwise/core/testing";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import fc from "fast-check";
@@ -22,7 +22,11 @@ type Step =
   | { kind: "system" }
   | { kind: "tools"; calls: string[]; order: number[]; missing: number; duplicate: boolean; stray: boolean; result: string }
   | { kind: "stray" }
-  | { kind: "dangling"; call: string };
+  | { kind: "dangling"; call: string }
+  | { kind: "empty"; form: number };
+
+/** Content of an empty user message as clients store it (langchain-ai/langchain#35081): OpenAI answers it, the others refuse it. */
+const EMPTY_CONTENTS: unknown[] = ["", [], "  \n", [{ type: "text", text: " \u3000" }]];
 
 // A small id pool, so tool_call_ids repeat across (and inside) rounds as in the tau-bench data.
 const callId = fc.constantFrom("call_1", "call_2", "call_3", "call_4");
@@ -46,6 +50,7 @@ const step: fc.Arbitrary<Step> = fc.oneof(
   },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("stray" as const) }) },
   { weight: 1, arbitrary: fc.record({ kind: fc.constant("dangling" as const), call: callId }) },
+  { weight: 1, arbitrary: fc.record({ kind: fc.constant("empty" as const), form: fc.nat({ max: EMPTY_CONTENTS.length - 1 }) }) },
 );
 
 /** Builds a thread; `withIds` false leaves every third message without an id (made by a hook). */
@@ -60,6 +65,7 @@ function buildThread(steps: Step[], withIds: boolean): BaseMessage[] {
     if (s.kind === "user") out.push(new HumanMessage({ id: id(), content: `u:${s.text}` }));
     else if (s.kind === "assistant") out.push(new AIMessage({ id: id(), content: `a:${s.text}` }));
     else if (s.kind === "system") out.push(new SystemMessage({ id: id(), content: "system rules" }));
+    else if (s.kind === "empty") out.push(new HumanMessage({ id: id(), content: EMPTY_CONTENTS[s.form] as never }));
     else if (s.kind === "stray") out.push(new ToolMessage({ id: id(), content: "stray", tool_call_id: "call_9" }));
     else if (s.kind === "dangling") {
       out.push(new AIMessage({ id: id(), content: "", tool_calls: [{ id: s.call, name: "f", args: {}, type: "tool_call" }] }));
@@ -155,6 +161,10 @@ describe("random threads through windowTrim and tokenCap", () => {
           const view = decided.view;
           expect(findOrphans(decided.sent)).toEqual([]);
           expect(rolesProblem(decided.sent)).toBeUndefined();
+          // Empty content only where the user sent it as the newest message (sent as typed).
+          const newestUser = decided.sent.map((m) => m.getType()).lastIndexOf("human");
+          const empties = validateProviderRequest(decided.sent).filter((v) => v.rule === "empty_content");
+          for (const v of empties) expect(v.index).toBe(newestUser);
           for (const text of storedSystemTexts(thread)) expect(decided.system.text).toContain(text);
           for (const m of keep) {
             // tokenCap may shorten a kept tool result: same id and call id, new object.

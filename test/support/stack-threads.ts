@@ -77,7 +77,18 @@ export type SeedStep =
   | { kind: "stray" }
   | { kind: "dangling"; call: string }
   /** A call a human rejected (humanInTheLoop): its result is an error ToolMessage. */
-  | { kind: "rejected"; calls: string[] };
+  | { kind: "rejected"; calls: string[] }
+  /** An empty user message OpenAI answered ({@link EMPTY_USER_CONTENTS}; langchain-ai/langchain#35081). */
+  | { kind: "empty_user"; form: number };
+
+/** Content of an empty user message as clients store it: OpenAI answers it; Anthropic, Gemini and Bedrock refuse it. */
+export const EMPTY_USER_CONTENTS: readonly unknown[] = ["", [], " \n", [{ type: "text", text: "" }], [{ type: "text", text: "\u3000" }]];
+
+/** An empty user message step followed by the AI answer OpenAI gave it. */
+export const emptyUserArb: fc.Arbitrary<SeedStep> = fc.record({
+  kind: fc.constant("empty_user" as const),
+  form: fc.nat({ max: EMPTY_USER_CONTENTS.length - 1 }),
+});
 
 /** A small id pool, so tool_call_ids repeat across rounds, as in the tau-bench airline data. */
 const callIdArb = fc.constantFrom("call_1", "call_2", "call_3", "call_4");
@@ -157,7 +168,10 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
     else if (s.kind === "assistant") out.push(new AIMessage({ id: id(), content: content({ ...s.content, image: false }) as never }));
     else if (s.kind === "system") out.push(new SystemMessage({ id: id(), content: s.text }));
     else if (s.kind === "stray") out.push(new ToolMessage({ id: id(), content: "stray result", tool_call_id: "call_9" }));
-    else if (s.kind === "rejected") {
+    else if (s.kind === "empty_user") {
+      out.push(new HumanMessage({ id: id(), content: EMPTY_USER_CONTENTS[s.form] as never }));
+      out.push(new AIMessage({ id: id(), content: "It looks like your message was empty. 메시지가 비어 있어요." }));
+    } else if (s.kind === "rejected") {
       out.push(
         callMessage(
           id(),

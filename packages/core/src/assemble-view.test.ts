@@ -252,6 +252,105 @@ describe("assembleView: roles every provider accepts", () => {
   });
 });
 
+describe("assembleView: an empty user message (spec R4, R33)", () => {
+  // What OpenAI answers and Anthropic, Gemini and Bedrock refuse (langchain-ai/langchain#35081).
+  const EMPTY_FORMS: Array<[string, unknown]> = [
+    ['""', ""],
+    ["[]", []],
+    ["blank string", "  \n "],
+    [
+      "blank text blocks",
+      [
+        { type: "text", text: "" },
+        { type: "text", text: " \u3000" },
+      ],
+    ],
+    ["blank string parts", ["", "   "]],
+  ];
+  const emptyUser = (id: string, content: unknown) => new HumanMessage({ id, content: content as never });
+
+  for (const [form, content] of EMPTY_FORMS) {
+    it(`an older one (${form}) is left out and the AI messages around it merge; every provider accepts the request`, () => {
+      const thread = [
+        human("h1", "안녕하세요"),
+        ai("a1", "Hi."),
+        emptyUser("e", content),
+        ai("a2", "Anything else?"),
+        human("h2", "Book a seat"),
+      ];
+      const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+      expect(roles(view.messages)).toBe("human,ai,human");
+      expect(view.messages[1]?.id).toBe("a2");
+      expect(view.messages[1]?.content).toBe("Hi.\n\nAnything else?");
+      expect(validateProviderRequest(view.messages)).toEqual([]);
+      expect(ids(view.view)).toEqual(["h1", "a1", "a2", "h2"]);
+      expect(view.report.orphanGroups).toBe(1);
+      // The stored thread is not changed.
+      expect(thread[2]?.content).toEqual(content);
+    });
+  }
+
+  it("the start rule skips one that opens the view as it skips a leading AI message", () => {
+    const thread = [emptyUser("e", ""), ai("a0", "Hello?"), human("h1"), ai("a1"), human("h2")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "a1", "h2"]);
+    expect(validateProviderRequest(view.messages)).toEqual([]);
+    // A window whose first kept message is the empty one starts on the next user message.
+    const cut = decide({ cuts: [{ producer: "t", reason: "window", firstKept: thread[0] as BaseMessage, limit: 4 }] });
+    expect(ids(assembleView(thread, noSystem, cut).messages)).toEqual(["h1", "a1", "h2"]);
+    // startOn "any" (OpenAI): the AI message after it opens the view.
+    const any = decide({ startOn: { value: "any", producer: "t" } });
+    expect(ids(assembleView(thread, noSystem, any).messages)).toEqual(["a0", "h1", "a1", "h2"]);
+  });
+
+  it("after tool results, and before another user message: roles still alternate", () => {
+    const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), emptyUser("e", ""), ai("a1", "Done."), human("h2")];
+    expect(roles(assembleView(thread, noSystem, EMPTY_DECISIONS).messages)).toBe("human,ai,tool,ai,human");
+    const unanswered = [human("h1"), ai("a1"), emptyUser("e", []), human("h2", "again")];
+    const view = assembleView(unanswered, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "a1", "h2"]);
+    expect(validateProviderRequest(view.messages)).toEqual([]);
+    const afterResults = [human("h1"), call("c1", ["x"]), result("t1", "x"), emptyUser("e", ""), human("h2")];
+    const stopped = assembleView(afterResults, noSystem, EMPTY_DECISIONS);
+    expect(roles(stopped.messages)).toBe("human,ai,tool,ai,human");
+    expect(isNoReplyMessage(stopped.messages[3] as BaseMessage)).toBe(true);
+    expect(validateProviderRequest(stopped.messages)).toEqual([]);
+  });
+
+  it("the newest user message is sent as typed, even empty (the user's current input); the next turn leaves it out", () => {
+    const thread = [human("h1"), ai("a1"), emptyUser("e", "")];
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(ids(view.messages)).toEqual(["h1", "a1", "e"]);
+    expect(view.messages[2]?.content).toBe("");
+    expect(validateProviderRequest(view.messages).map((v) => `${v.provider}:${v.rule}`)).toEqual([
+      "anthropic:empty_content",
+      "gemini:empty_content",
+      "bedrock:empty_content",
+    ]);
+    // OpenAI answered it; the thread goes on with another provider.
+    const next = [...thread, ai("a2", "Did you mean to send something?"), human("h2", "Yes: my seat")];
+    const later = assembleView(next, noSystem, EMPTY_DECISIONS);
+    expect(ids(later.messages)).toEqual(["h1", "a2", "h2"]);
+    expect(later.messages[1]?.content).toBe("a1\n\nDid you mean to send something?");
+    expect(validateProviderRequest(later.messages)).toEqual([]);
+  });
+
+  it("a blank text block beside a picture is left out of the sent copy; the stored message keeps it", () => {
+    const picture = { type: "image_url", image_url: { url: "data:image/png;base64,AAAA" } };
+    const stored = new HumanMessage({ id: "p", content: [{ type: "text", text: "" }, picture] as never });
+    for (const thread of [
+      [human("h1"), ai("a1"), stored],
+      [human("h1"), ai("a1"), stored, ai("a2"), human("h2")],
+    ]) {
+      const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+      const sent = view.messages.find((m) => m.id === "p") as BaseMessage;
+      expect(sent.content).toEqual([picture]);
+      expect(validateProviderRequest(view.messages)).toEqual([]);
+      expect((stored.content as unknown[]).length).toBe(2);
+    }
+  });
+});
+
 describe("withViewDecisions with context blocks", () => {
   it("gives the request addContextBlocks after withViewDecisions gives, in every mode", () => {
     const thread = [human("h1"), ai("a1"), human("h2"), ai("a2"), human("h3")];

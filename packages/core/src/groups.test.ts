@@ -1,6 +1,17 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { dropOrphans, findOrphans, groupMessages, isUserMessage, messageType, protectedTailStart, toolCallsOf } from "./groups.js";
+import {
+  dropOrphans,
+  findOrphans,
+  groupMessages,
+  groupsEndingAt,
+  isUserMessage,
+  type MessageGroup,
+  messageType,
+  protectedTailStart,
+  toolCallsOf,
+} from "./groups.js";
+import { selectView } from "./view.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
 const ai = (id: string) => new AIMessage({ id, content: id });
@@ -152,5 +163,130 @@ describe("orphans and helpers", () => {
     expect(toolCallsOf(human("h"))).toEqual([]);
     expect(isUserMessage(human("h"))).toBe(true);
     expect(isUserMessage(ai("a"))).toBe(false);
+  });
+});
+
+describe("an empty user message (langchain-ai/langchain#35081)", () => {
+  const empty = (id: string, content: unknown) => new HumanMessage({ id, content: content as never });
+  const thread = [
+    empty("e0", ""),
+    ai("a0"),
+    human("h1"),
+    empty("e1", []),
+    call("c1", ["x"]),
+    result("t1", "x"),
+    empty("e2", [{ type: "text", text: "\u3000" }]),
+    ai("a2"),
+    empty("e3", "  "),
+  ];
+
+  it("is an orphan unless it is the newest user message", () => {
+    expect(shape(thread)).toEqual([
+      "orphan:e0@0-1",
+      "assistant:a0@1-2",
+      "user:h1@2-3",
+      "orphan:e1@3-4",
+      "tool_call:c1,t1@4-6",
+      "orphan:e2@6-7",
+      "assistant:a2@7-8",
+      "user:e3@8-9",
+    ]);
+    expect(protectedTailStart(groupMessages(thread).filter((g) => g.kind !== "orphan"))).toBe(4);
+  });
+
+  it("groupsEndingAt and selectView's walk from the end group it as groupMessages does", () => {
+    const all = groupMessages(thread);
+    for (let end = thread.length; end > 0; ) {
+      const unit = groupsEndingAt(thread, end);
+      expect(unit.groups).toEqual(all.filter((g) => g.start >= unit.start && g.end <= end));
+      end = unit.start;
+    }
+    const options = { cost: (g: { messages: readonly unknown[] }) => g.messages.length, startOn: "human" as const };
+    for (const limit of [1, 3, 5, 20]) {
+      const sliding = selectView(thread, { ...options, limit });
+      const whole = selectView(thread, { ...options, limit, eviction: "chunked", lowWatermark: limit - 1 });
+      expect(sliding.messages.map((m) => m.id)).not.toContain("e1");
+      if (limit === 20) expect(sliding.messages.map((m) => m.id)).toEqual(whole.messages.map((m) => m.id));
+    }
+    expect(selectView(thread, { ...options, limit: 20 }).messages.map((m) => m.id)).toEqual(["h1", "c1", "t1", "a2", "e3"]);
+  });
+});
+
+describe("results a tool's Command put after messages of its own (a parallel call)", () => {
+  const note = (id: string) => new AIMessage({ id, content: `note ${id}` });
+  const say = (id: string) => new HumanMessage({ id, content: `user note ${id}` });
+
+  it("pairs the later results with their call and puts the messages between after all the results", () => {
+    const thread = [
+      human("h"),
+      call("c", ["a", "b", "d"]),
+      result("ta", "a"),
+      note("n1"),
+      say("n2"),
+      result("tb", "b"),
+      note("n3"),
+      result("td", "d"),
+      ai("x"),
+    ];
+    const groups = groupMessages(thread);
+    expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:c,ta,tb,td,n1,n2,n3@1-8", "assistant:x@8-9"]);
+    expect(groups[1]?.deferred).toBe(3);
+    expect(findOrphans(thread)).toEqual(["results after other messages at 1..7"]);
+    expect(findOrphans(groups.flatMap((g) => g.messages))).toEqual([]);
+  });
+
+  it("a partly answered call keeps what was answered across them", () => {
+    const thread = [human("h"), call("c", ["a", "b", "d"]), result("ta", "a"), note("n1"), result("tb", "b"), human("h2")];
+    const group = groupMessages(thread)[1] as MessageGroup;
+    expect(group.messages.map((m: BaseMessage) => m.id)).toEqual(["c", "ta", "tb", "n1"]);
+    expect(group.unanswered).toEqual(["d"]);
+    expect(toolCallsOf(group.messages[0] as BaseMessage).map((c) => c.id)).toEqual(["a", "b"]);
+  });
+
+  it("keeps the positional grouping when a result there answers no open call, or too many messages come between", () => {
+    const stray = [human("h"), call("c", ["a", "b"]), result("ta", "a"), note("n1"), result("tz", "z")];
+    expect(shape(stray)).toEqual(["user:h@0-1", "tool_call:c,ta@1-3", "assistant:n1@3-4", "orphan:tz@4-5"]);
+    const many = [
+      human("h"),
+      call("c", ["a", "b"]),
+      result("ta", "a"),
+      ...Array.from({ length: 9 }, (_, k) => note(`n${k}`)),
+      result("tb", "b"),
+    ];
+    expect(groupMessages(many)[1]?.messages.map((m) => m.id)).toEqual(["c", "ta"]);
+    expect(groupMessages(many).at(-1)?.kind).toBe("orphan");
+  });
+
+  it("groupsEndingAt finds the same groups from the end", () => {
+    const thread = [
+      human("h"),
+      call("c", ["a", "b"]),
+      result("ta", "a"),
+      note("n1"),
+      result("tb", "b"),
+      human("h2"),
+      call("c2", ["e"]),
+      result("te", "e"),
+      note("n2"),
+    ];
+    const all = groupMessages(thread);
+    for (let end = thread.length; end > 0; ) {
+      const unit = groupsEndingAt(thread, end);
+      expect(unit.groups).toEqual(all.filter((g) => g.start >= unit.start && g.end <= end));
+      end = unit.start;
+    }
+    const options = { cost: (g: { messages: readonly unknown[] }) => g.messages.length, limit: 6 };
+    expect(selectView(thread, options).messages.map((m) => m.id)).toEqual(["h2", "c2", "te", "n2"]);
+    expect(selectView(thread, { ...options, limit: 20 }).messages.map((m) => m.id)).toEqual([
+      "h",
+      "c",
+      "ta",
+      "tb",
+      "n1",
+      "h2",
+      "c2",
+      "te",
+      "n2",
+    ]);
   });
 });

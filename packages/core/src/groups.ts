@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { recordViewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
@@ -14,7 +14,10 @@ import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./r
  *   A call id some provider refuses (`functions.lookup:0`) is sent as a portable one, in the call
  *   and its results alike: copies again (`portable-call-ids.ts`).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
- *   it, an AI message none of whose calls has a result, a second result for the same call.
+ *   it, an AI message none of whose calls has a result, a second result for the same call, an
+ *   empty user message ({@link isEmptyContent}) that is not the newest user message of the list
+ *   (Anthropic, Gemini and Bedrock refuse it; the newest is the user's current input and is sent
+ *   as typed).
  */
 export type GroupKind = "system" | "user" | "assistant" | "tool_call" | "orphan";
 
@@ -33,6 +36,12 @@ export interface MessageGroup {
    * {@link withoutCalls}), so what was answered is kept (R37). Absent when every call is answered.
    */
   unanswered?: string[];
+  /**
+   * How many messages of the span came between the call's results (added by a tool's `Command`
+   * next to its ToolMessage): `messages` holds them after all the results, so the group is sent in
+   * another order than stored. Absent when the results follow the call directly.
+   */
+  deferred?: number;
 }
 
 /** The message type as `getType()` reports it, without depending on class identity. */
@@ -70,16 +79,44 @@ export function isUserMessage(message: BaseMessage): boolean {
  */
 export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] {
   const groups: MessageGroup[] = [];
+  const newest = newestUserAt(messages);
   let i = 0;
-  while (i < messages.length) i = groupUnit(messages, i, messages.length, groups);
+  while (i < messages.length) i = groupUnit(messages, i, messages.length, groups, newest);
   return groups;
+}
+
+/** Position of the newest `HumanMessage` of `messages` per array (an array is never mutated), so a walk from the end scans once. */
+const newestUsers = new WeakMap<readonly BaseMessage[], { length: number; at: number }>();
+
+/**
+ * Position of the newest `HumanMessage` in `messages`, `-1` when none: the user's current input,
+ * sent even when empty. O(distance from the end), kept per array.
+ */
+export function newestUserAt(messages: readonly BaseMessage[]): number {
+  const known = newestUsers.get(messages);
+  if (known && known.length === messages.length) return known.at;
+  let at = messages.length - 1;
+  while (at >= 0 && messageType(messages[at] as BaseMessage) !== "human") at -= 1;
+  newestUsers.set(messages, { length: messages.length, at });
+  return at;
+}
+
+/**
+ * Whether `message` at position `i` is an empty user message a view leaves out: a `HumanMessage`
+ * whose content is empty (`""`, `[]`, only blank text blocks; {@link isEmptyContent}) and that is
+ * not the newest user message (`newest`). OpenAI answers such a message, so it may be stored;
+ * Anthropic, Gemini and Bedrock refuse it, so a thread that goes on with one of them failed on
+ * every later turn (langchain-ai/langchain#35081).
+ */
+function isDroppedEmptyUser(message: BaseMessage, type: string, i: number, newest: number): boolean {
+  return type === "human" && i !== newest && isEmptyContent(message.content);
 }
 
 /**
  * Groups the unit that starts at `i` (one message; or an AI message with `tool_calls` and the run
  * of ToolMessages after it, read up to `stop`), appends them to `out` and returns the unit's end.
  */
-function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[]): number {
+function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[], newest: number): number {
   const message = messages[i] as BaseMessage;
   const type = messageType(message);
   if (type === "ai") {
@@ -105,6 +142,16 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       } else strays.push(j);
       j += 1;
     }
+    // Results a tool's Command put after messages of its own (a parallel call): taken across them,
+    // the messages sent after all the results (see `deferredResults`).
+    const later = answered.length > 0 && strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open) : undefined;
+    if (later && (later.open.size === 0 || partlyAnswerable(calls, later.open))) {
+      const group: MessageGroup = { kind: "tool_call", messages: [], start: i, end: later.end, deferred: later.between.length };
+      if (later.open.size > 0) group.unanswered = [...later.open.keys()];
+      group.messages = portable([sendable(message, group.unanswered ?? []), ...answered, ...later.results, ...later.between]);
+      out.push(group);
+      return later.end;
+    }
     if (open.size === 0 && strays.length === 0) {
       out.push({ kind: "tool_call", messages: portable([sendable(message, []), ...answered]), start: i, end: j });
     } else if (open.size === 0 || (answered.length > 0 && partlyAnswerable(calls, open))) {
@@ -124,9 +171,114 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     }
     return j;
   }
-  const kind: GroupKind = type === "human" ? "user" : type === "system" ? "system" : type === "tool" ? "orphan" : "assistant";
-  out.push({ kind, messages: [message], start: i, end: i + 1 });
+  const kind: GroupKind =
+    type === "human"
+      ? isDroppedEmptyUser(message, type, i, newest)
+        ? "orphan"
+        : "user"
+      : type === "system"
+        ? "system"
+        : type === "tool"
+          ? "orphan"
+          : "assistant";
+  out.push({ kind, messages: [kind === "user" ? withoutBlankText(message) : message], start: i, end: i + 1 });
   return i + 1;
+}
+
+/** Copies made by {@link withoutBlankText}, per stored message, so every hook of a call shares one object. */
+const blankTextLeftOut = new WeakMap<BaseMessage, BaseMessage>();
+
+/** `true` for a text block (or a string part) whose text is blank. */
+function isBlankText(block: unknown): boolean {
+  if (typeof block === "string") return block.trim() === "";
+  const b = block as ContentBlock | null;
+  return b !== null && typeof b === "object" && b.type === "text" && String(b.text ?? "").trim() === "";
+}
+
+/**
+ * The user message a view sends for `message`: `message` itself unless its content blocks hold a
+ * blank text block beside content that is not blank (a picture sent without a caption, as a chat UI
+ * sends `[{ type: "text", text: "" }, { type: "image_url", ... }]`); then a copy without the blank
+ * text blocks (same id, name and metadata). Anthropic (`text content blocks must contain
+ * non-whitespace text`), Gemini (`empty text parameter`) and Bedrock Converse (`The text field in
+ * the ContentBlock object ... is blank`) refuse such a block; OpenAI accepts it. The stored message
+ * is not changed. A message with nothing but blank text is empty ({@link isEmptyContent}) and is
+ * sent as it is when it is the newest user message (left out otherwise).
+ */
+function withoutBlankText(message: BaseMessage): BaseMessage {
+  const content = message.content as unknown;
+  if (!Array.isArray(content) || !content.some(isBlankText) || content.every(isBlankText)) return message;
+  const known = blankTextLeftOut.get(message);
+  if (known) return known;
+  const copy = new HumanMessage({
+    id: message.id,
+    name: message.name,
+    content: content.filter((block) => !isBlankText(block)) as never,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  });
+  blankTextLeftOut.set(message, copy);
+  recordViewCopy(copy, message);
+  return copy;
+}
+
+/** Most messages a tool's `Command` may put between the results of one parallel call for them to still be paired (see {@link deferredResults}). */
+const MAX_BETWEEN_RESULTS = 8;
+
+/**
+ * A message a tool's `Command` may add next to its ToolMessage: a user message with content or an
+ * AI message without tool calls.
+ */
+function mayComeBetweenResults(message: BaseMessage): boolean {
+  const type = messageType(message);
+  if (type === "human") return !isEmptyContent(message.content);
+  return type === "ai" && toolCallsOf(message).length === 0;
+}
+
+/**
+ * The results of a parallel call that come after messages a tool's `Command` added next to its
+ * own ToolMessage. LangGraph's ToolNode writes each call's output in call order, so
+ * `Command({ update: { messages: [result, note] } })` from the first of two calls stores
+ * `[AI(a, b), result a, note, result b]`: result b still answers its call, but pairing by position
+ * stopped at the note and left call b out (R37). Only after at least one result right after the
+ * call (the Command's own). From `j` (the end of the results right after the call), runs of at most {@link MAX_BETWEEN_RESULTS} such messages each followed by results that
+ * answer calls still `open` are taken, up to the last such result. `undefined` when there is none
+ * or a result there answers no open call (a stray: the positional grouping stands). `between` are
+ * the messages between, sent after all the results (Anthropic, Gemini and Bedrock refuse anything
+ * between a call and its results; OpenAI requires the results right after the call).
+ */
+function deferredResults(
+  messages: readonly BaseMessage[],
+  j: number,
+  stop: number,
+  open: ReadonlyMap<string, number>,
+): { end: number; results: BaseMessage[]; between: BaseMessage[]; open: Map<string, number> } | undefined {
+  const left = new Map(open);
+  const results: BaseMessage[] = [];
+  const between: BaseMessage[] = [];
+  let end = j;
+  let k = j;
+  while (left.size > 0) {
+    let g = k;
+    while (g < stop && g - k < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g] as BaseMessage)) g += 1;
+    if (g === k || g >= stop || messageType(messages[g] as BaseMessage) !== "tool") break;
+    let h = g;
+    const taken: BaseMessage[] = [];
+    while (h < stop && messageType(messages[h] as BaseMessage) === "tool") {
+      const id = (messages[h] as ToolMessage).tool_call_id ?? "";
+      const n = left.get(id);
+      if (n === undefined) return undefined;
+      if (n <= 1) left.delete(id);
+      else left.set(id, n - 1);
+      taken.push(messages[h] as BaseMessage);
+      h += 1;
+    }
+    for (let b = k; b < g; b += 1) between.push(messages[b] as BaseMessage);
+    results.push(...taken);
+    end = h;
+    k = h;
+  }
+  return end === j ? undefined : { end, results, between, open: left };
 }
 
 /**
@@ -242,15 +394,32 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
 export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
   const out: MessageGroup[] = [];
   const last = end - 1;
+  const newest = newestUserAt(messages);
   if (messageType(messages[last] as BaseMessage) !== "tool") {
-    groupUnit(messages, last, end, out);
+    groupUnit(messages, last, end, out, newest);
     return { start: last, groups: out };
   }
   let s = last;
   while (s > 0 && messageType(messages[s - 1] as BaseMessage) === "tool") s -= 1;
   if (s > 0 && toolCallsOf(messages[s - 1] as BaseMessage).length > 0) {
-    groupUnit(messages, s - 1, end, out);
+    groupUnit(messages, s - 1, end, out, newest);
     return { start: s - 1, groups: out };
+  }
+  // Results stored after messages a tool's Command added (`deferredResults`): back over such
+  // messages and runs of results to the call whose group ends here, if there is one.
+  let b = s;
+  for (;;) {
+    let g = b;
+    while (g > 0 && b - g < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g - 1] as BaseMessage)) g -= 1;
+    let t = g;
+    while (t > 0 && messageType(messages[t - 1] as BaseMessage) === "tool") t -= 1;
+    if (g === b || t === g || t === 0) break;
+    if (toolCallsOf(messages[t - 1] as BaseMessage).length > 0) {
+      const unit: MessageGroup[] = [];
+      if (groupUnit(messages, t - 1, end, unit, newest) === end) return { start: t - 1, groups: unit };
+      break;
+    }
+    b = t;
   }
   for (let k = s; k < end; k += 1) out.push({ kind: "orphan", messages: [messages[k] as BaseMessage], start: k, end: k + 1 });
   return { start: s, groups: out };
@@ -288,13 +457,13 @@ export function protectedTailStart(groups: readonly MessageGroup[]): number {
  * (empty when valid). A partly answered parallel call is one: as stored it cannot be sent.
  */
 export function findOrphans(messages: readonly BaseMessage[]): string[] {
-  return groupMessages(messages)
-    .filter((group) => group.kind === "orphan" || group.unanswered !== undefined)
-    .map((group) =>
-      group.kind === "orphan"
-        ? `orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`
-        : `unanswered call at ${group.start}: ${(group.unanswered ?? []).join(",")}`,
-    );
+  const found: string[] = [];
+  for (const group of groupMessages(messages)) {
+    if (group.kind === "orphan") found.push(`orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
+    if (group.unanswered !== undefined) found.push(`unanswered call at ${group.start}: ${group.unanswered.join(",")}`);
+    if (group.deferred !== undefined) found.push(`results after other messages at ${group.start}..${group.end - 1}`);
+  }
+  return found;
 }
 
 /** A content block as LangChain messages hold it. */

@@ -68,7 +68,8 @@ export interface ThreadIndex {
    * Positions whose message a view sends as another object: a partly answered parallel call's AI
    * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`), and an
    * AI message whose OpenAI Responses output items call other tools than its `tool_calls`
-   * (`responses-output.ts`).
+   * (`responses-output.ts`), a user message holding a blank text block beside other content, sent
+   * without it (`groups.ts`).
    */
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */
@@ -112,8 +113,9 @@ class Index implements ThreadIndex {
         count += g.messages.length;
         this.countPrefix.push(count);
         for (let k = 0; k < g.messages.length; k += 1) {
-          // After a tool_call group's AI message come only its results.
-          const kind = k === 0 ? roleKind(g.messages[0] as BaseMessage) : "tool";
+          // After a tool_call group's AI message come its results, then what a tool's Command put between them.
+          const member = g.messages[k] as BaseMessage;
+          const kind = k === 0 || messageType(member) !== "tool" ? roleKind(member) : "tool";
           if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + k);
           previous = kind;
         }
@@ -134,6 +136,12 @@ class Index implements ThreadIndex {
   private noteSubstitutes(g: MessageGroup, messages: readonly BaseMessage[]): void {
     const members = g.messages;
     if (members[0] === messages[g.start] && (g.kind !== "tool_call" || members.every((m, k) => m === messages[g.start + k]))) return;
+    if (g.deferred !== undefined) {
+      // Results taken across messages a tool's Command added: sent in the group's order, position by position.
+      for (let k = 0; k < members.length; k += 1)
+        if (members[k] !== messages[g.start + k]) this.substitutes.set(g.start + k, members[k] as BaseMessage);
+      return;
+    }
     let k = 0;
     for (let p = g.start; p < g.end && k < members.length; p += 1) {
       const m = members[k] as BaseMessage;

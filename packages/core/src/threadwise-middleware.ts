@@ -1,5 +1,5 @@
 import { createMiddleware } from "langchain";
-import { assembledRequest, type PlacementRequest } from "./view-request.js";
+import { assembledRequest, CONTEXT_PRODUCERS, type PlacementRequest, refuseContextInsideCap } from "./view-request.js";
 
 type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementRequest) => unknown) => unknown;
 
@@ -15,9 +15,13 @@ type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementReq
  * @example
  * export const myMemory = () => threadwiseMiddleware({ name: "my/memory", afterAgent: () => undefined });
  */
-export const threadwiseMiddleware: typeof createMiddleware = ((config: { wrapModelCall?: WrapModelCall }) => {
+export const threadwiseMiddleware: typeof createMiddleware = ((config: { name?: string; wrapModelCall?: WrapModelCall }) => {
   const inner = config.wrapModelCall;
+  // A middleware that adds context refuses to run inside a token cap, which would not count it
+  // (core's ARCHITECTURE.md, "Middleware order"): at its first model call, whatever it has to add.
+  const producer = config.name !== undefined && CONTEXT_PRODUCERS.has(config.name) ? config.name : undefined;
   const wrapModelCall: WrapModelCall = (request, handler) => {
+    if (producer !== undefined) refuseContextInsideCap(request, producer);
     const next = (r: PlacementRequest) => handler(assembledRequest(r));
     return inner ? inner(request, next) : next(request);
   };

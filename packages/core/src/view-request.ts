@@ -154,6 +154,66 @@ function windowInsideSummary(window: string, summary: string): ThreadwiseConfigE
   );
 }
 
+/**
+ * threadwise's middlewares that add text to the request (context blocks, a system suffix), by
+ * middleware name, with the factory a user writes: tokenCap must be inside them (after them in
+ * the list), where it counts what they added (core's ARCHITECTURE.md, "Middleware order").
+ */
+export const CONTEXT_PRODUCERS: ReadonlyMap<string, string> = new Map([
+  ["threadwise/summarize", "summarize"],
+  ["threadwise/fact-recall", "factRecall"],
+  ["threadwise/work-memory", "workMemory"],
+  ["threadwise/recall", "recall"],
+  ["threadwise/history-aware", "historyAware"],
+  ["threadwise/user-memory", "userMemory"],
+]);
+
+/** The factory a user writes for a middleware name (`threadwise/recall` -> `recall`), the name itself for another. */
+function factoryOf(name: string): string {
+  return CONTEXT_PRODUCERS.get(name) ?? (name === TOKEN_CAP ? "tokenCap" : name);
+}
+
+/**
+ * The refusal of context added inside a token cap (`[tokenCap(), recall()]`). The first middleware
+ * of the list is outermost, so the cap counted the system prompt, the blocks and the messages and
+ * made its cut before the inner middleware added its text: that text is not counted and the
+ * request can exceed `maxTokens`. Refused at the first model call, before the model is called,
+ * naming both and the order that works.
+ */
+function contextInsideCap(producer: string, cap: string): ThreadwiseConfigError {
+  const inner = factoryOf(producer);
+  const outer = factoryOf(cap);
+  const call = (name: string) => (name.includes("/") ? `"${name}"` : `${name}()`);
+  return new ThreadwiseConfigError(
+    "middleware",
+    `${producer} is inside ${cap}: the cap was counted before ${producer} added its context, so the request could exceed maxTokens. ` +
+      `Put the cap last: middleware: [${call(inner)}, ${call(outer)}] (see core's ARCHITECTURE.md, "Middleware order")`,
+  );
+}
+
+/** The middleware that counts the request's tokens and cuts it: tokenCap (summarize's backlog cut is a `cap` cut too, but counts no context). */
+const TOKEN_CAP = "threadwise/token-cap";
+
+/** The token cap that stated its cut for this request so far, `undefined` when none did. */
+function capProducer(decisions: ViewDecisions): string | undefined {
+  for (const cut of decisions.cuts) if (cut.reason === "cap" && cut.producer === TOKEN_CAP) return cut.producer;
+  return undefined;
+}
+
+/**
+ * Refuses `producer` adding context to `request` after a token cap was stated (by another
+ * middleware) for it: a `ThreadwiseConfigError` (`option: "middleware"`) naming both and the
+ * order that works. `threadwiseMiddleware` calls it when a middleware of
+ * {@link CONTEXT_PRODUCERS} is entered, so the order is refused at the first model call whether or
+ * not the producer has anything to add yet; core calls it for every block added.
+ * @throws ThreadwiseConfigError when a cap of another middleware was stated for the request.
+ */
+export function refuseContextInsideCap(request: PlacementRequest, producer: string): void {
+  const decisions = stateOf(request)?.decisions;
+  const cap = decisions ? capProducer(decisions) : undefined;
+  if (cap !== undefined && cap !== producer) throw contextInsideCap(producer, cap);
+}
+
 function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDecisions {
   switch (decision.kind) {
     case "cut": {
@@ -214,12 +274,19 @@ export function withViewDecisions<R extends PlacementRequest>(
   return render(request, inputs.thread, inputs.system, next);
 }
 
-/** `decisions` with `blocks` added (empty ones left out) and the mode, when none was given yet (see {@link addContextBlocks}). */
+/**
+ * `decisions` with `blocks` added (empty ones left out) and the mode, when none was given yet (see
+ * {@link addContextBlocks}). A block added after another middleware's token cap is refused
+ * ({@link refuseContextInsideCap}): the cap did not count it.
+ */
 function withBlocks(decisions: ViewDecisions, blocks: readonly ContextBlock[], mode: PromptContextMode | undefined): ViewDecisions {
   const resolved = mode === undefined ? undefined : resolvePromptContextMode(mode);
+  const added = blocks.filter((block) => block.text.trim() !== "");
+  const cap = added.length > 0 ? capProducer(decisions) : undefined;
+  if (cap !== undefined) for (const block of added) if (block.producer !== cap) throw contextInsideCap(block.producer, cap);
   return {
     ...decisions,
-    blocks: [...decisions.blocks, ...blocks.filter((block) => block.text.trim() !== "")],
+    blocks: [...decisions.blocks, ...added],
     mode: decisions.mode ?? resolved,
   };
 }

@@ -267,7 +267,9 @@ function modelNameOf(model: unknown): string | undefined {
  * The counter is created once per middleware (per encoding) and caches per message by id, so a
  * call on a checkpointed thread tokenizes only the messages it has not seen.
  *
- * Put it after middlewares that add context blocks (summary, facts) so their text is counted.
+ * Put it after middlewares that add context (summarize, factRecall, workMemory, recall, historyAware,
+ * userMemory) so their text is counted: inside one of them it is refused at the first model call
+ * (`ThreadwiseConfigError`, option `middleware`; core's ARCHITECTURE.md, "Middleware order").
  *
  * @throws ThreadwiseConfigError at construction when `maxTokens` is missing (no option, no
  *   `MAX_HISTORY_TOKENS`) or an option is invalid.

@@ -156,7 +156,23 @@ describe("validateProviderRequest", () => {
       ],
     });
     expect(rulesOf([blank], "anthropic")).toEqual(["empty_content"]);
-    expect(rulesOf([blank], "bedrock")).toEqual([]);
+    // Bedrock Converse: "The text field in the ContentBlock object at messages.0.content.0 is blank".
+    expect(rulesOf([blank], "bedrock")).toEqual(["empty_content"]);
+    expect(rulesOf([blank], "openai")).toEqual([]);
+    // An AI message's blank block: @langchain/aws merges it into the text before it.
+    const blankAi = new AIMessage({
+      content: [
+        { type: "text", text: "ok" },
+        { type: "text", text: " " },
+      ],
+    });
+    expect(rulesOf([new HumanMessage("a"), blankAi, new HumanMessage("b")], "bedrock")).toEqual([]);
+    expect(rulesOf([new HumanMessage("a"), blankAi, new HumanMessage("b")], "anthropic")).toEqual(["empty_content"]);
+    // Every empty form of a user message, Korean ideographic space included.
+    for (const content of ["", "  ", "\u3000", [], [{ type: "text", text: "" }], [" "]]) {
+      const empty = [new HumanMessage({ content: content as never }), new AIMessage("ok"), new HumanMessage("b")];
+      expect(refusals(empty)).toEqual(["anthropic:empty_content@0", "gemini:empty_content@0", "bedrock:empty_content@0"]);
+    }
   });
 
   it("tool call ids: missing for all but Gemini; Anthropic and Bedrock patterns; repeats within one message", () => {

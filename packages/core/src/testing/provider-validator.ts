@@ -68,7 +68,10 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   message`, `text content blocks must contain non-whitespace text`), Gemini (`contents.parts
  *   must not be empty`, an AI message with `""` and no calls converts to no parts; `empty text
  *   parameter`), Bedrock (converter: `Invalid message content: empty string`; API: `The content
- *   field in the Message object ... is empty`). OpenAI accepts empty strings.
+ *   field in the Message object ... is empty`, and for a user message's blank text block beside
+ *   other blocks `The text field in the ContentBlock object at messages.N.content.M is blank`,
+ *   OpenHands/OpenHands#5339, continuedev/continue#9767; the converter merges an AI message's
+ *   blank blocks away). OpenAI accepts empty strings and blank blocks.
  * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
  *   an emoji cut by a string slice); `JSON.stringify` sends it as a bare `\ud83d` escape. Anthropic
  *   (`The request body is not valid JSON: no low surrogate in string`,
@@ -371,10 +374,12 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
         ...(only ? { only } : {}),
       });
     } else if (hasBlankTextBlock(message)) {
+      // Bedrock: `@langchain/aws` sends a user message's text blocks as they are (an AI message's
+      // blank ones it merges away), and Converse refuses them.
       out.push({
         rule: "empty_content",
         index,
-        only: ["anthropic", "gemini"],
+        only: type === "human" ? ["anthropic", "gemini", "bedrock"] : ["anthropic", "gemini"],
         message: `${describe(message, index)} holds a blank text block`,
       });
     }
