@@ -84,6 +84,25 @@ describe("alignedBatch", () => {
     expect(alignedBatch(thread, leaving, 4).map((m) => m.id)).toEqual(["u0", "a0", "u1", "a1"]);
     expect(alignedBatch(thread, leaving, 3).map((m) => m.id)).toEqual([]);
   });
+
+  // Regression (found by test/stack.archive.test.ts with empty user messages drawn, after core's
+  // view began leaving out an empty user message that is not the newest): a batch ended right
+  // before such a message, so the hot part started on a message the view leaves out and the
+  // assistant message after it was counted from another start than over the whole thread.
+  it("never ends right before an empty user message the view leaves out; the newest user message counts even when empty", () => {
+    const thread = [
+      new HumanMessage({ id: "u0", content: "u0" }),
+      new AIMessage({ id: "a0", content: "a0" }),
+      new HumanMessage({ id: "empty", content: "" }),
+      new AIMessage({ id: "a1", content: "a1" }),
+      new HumanMessage({ id: "u2", content: "u2" }),
+      new AIMessage({ id: "a2", content: "a2" }),
+      new HumanMessage({ id: "last", content: [] }),
+    ];
+    expect(alignedBatch(thread, thread.slice(0, 4), 1).map((m) => m.id)).toEqual(["u0", "a0", "empty", "a1"]);
+    expect(alignedBatch(thread, thread.slice(0, 3), 1).map((m) => m.id)).toEqual([]);
+    expect(alignedBatch(thread, thread.slice(0, 6), 1).map((m) => m.id)).toEqual(["u0", "a0", "empty", "a1", "u2", "a2"]);
+  });
 });
 
 describe("alignedBatch and a chunked window", () => {

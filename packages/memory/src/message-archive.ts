@@ -4,8 +4,8 @@ import {
   type ArchivedMessagesReader,
   DEFAULT_START_ON,
   groupMessages,
-  isUserMessage,
   loggerOptionSchema,
+  type MessageGroup,
   newestArchivedBefore,
   parseOptions,
   readSummarySlot,
@@ -126,8 +126,9 @@ export function messagesToArchive(
  * so the window, and every decision made from it (what is due to be summarized, the summary's
  * span), is the one a run without the archive makes. Counting raw messages instead shifted the cut
  * by one message per orphan archived (issue 27; the slow archive fuzz, seed 20261203 cases 0 and 7).
- * The batch ends right before a user message, so the hot part starts on one: the next batch's cost
- * counts from its start under either rule. Pure.
+ * The batch ends right before a user message the view keeps (never before an empty one it leaves
+ * out), so the hot part starts on one: the next batch's cost counts from its start under either
+ * rule. Pure.
  */
 export function alignedBatch(
   thread: readonly BaseMessage[],
@@ -138,15 +139,21 @@ export function alignedBatch(
   // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
   for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
+  // The kind of the group starting at each position of `thread`, as the view groups it: an empty
+  // user message that is not the thread's newest is an orphan there (the view leaves it out), though
+  // it may be the newest of `leaving`. A batch never ends right before one.
+  const kindAt = new Map<number, MessageGroup["kind"]>();
+  for (const group of groupMessages(thread)) kindAt.set(group.start, group.kind);
   let counting = startOn === "any";
   let cost = 0;
   let end = 0;
   for (const group of groupMessages(leaving)) {
-    if (group.kind === "user") counting = true;
-    if (counting && group.kind !== "orphan" && group.kind !== "system") cost += group.messages.length;
+    const first = position.get((leaving[group.start] as BaseMessage).id as string);
+    const kind = (first === undefined ? undefined : kindAt.get(first)) ?? group.kind;
+    if (kind === "user") counting = true;
+    if (counting && kind !== "orphan" && kind !== "system") cost += group.messages.length;
     const at = position.get((leaving[group.end - 1] as BaseMessage).id as string);
-    const next = at === undefined ? undefined : thread[at + 1];
-    if (group.end > end && next !== undefined && isUserMessage(next) && cost % align === 0) end = group.end;
+    if (group.end > end && at !== undefined && kindAt.get(at + 1) === "user" && cost % align === 0) end = group.end;
   }
   return leaving.slice(0, end);
 }
