@@ -260,7 +260,7 @@ function innerProbe(calls: Call[]) {
       const sent = requestInput(request);
       for (const violation of validateProviderRequest(sent)) {
         if (knownRefusal(violation, sent)) call.known.push(violation);
-        else call.refused.push(violation);
+        else if (!asDesigned(violation, sent)) call.refused.push(violation);
       }
       const response = await handler(request);
       if (AIMessage.isInstance(response)) call.response = response;
@@ -325,6 +325,18 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
   return undefined;
 }
 
+/**
+ * A refusal the view makes by design (core's ARCHITECTURE.md, R4): the newest user message is the
+ * user's input and is sent as typed, so when it is empty (an imported history ending on an empty
+ * user message an OpenAI model answered) Anthropic, Gemini and Bedrock refuse that request; a
+ * later turn leaves it out. Any other empty content is a failure.
+ */
+function asDesigned(violation: ProviderViolation, sent: readonly BaseMessage[]): boolean {
+  if (violation.rule !== "empty_content") return false;
+  const newestUser = sent.map((m) => m.getType()).lastIndexOf("human");
+  return violation.index === newestUser;
+}
+
 /** The call computed from scratch: fresh instances, an unseen thread id, deserialized messages, the same slots. */
 async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ outcome: Outcome; refused: number }> {
   const logs: string[] = [];
@@ -359,7 +371,7 @@ async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ ou
     async (request) => {
       outcome = requestOutcome(request);
       const sent = requestInput(request);
-      refused = validateProviderRequest(sent).filter((v) => !knownRefusal(v, sent)).length;
+      refused = validateProviderRequest(sent).filter((v) => !knownRefusal(v, sent) && !asDesigned(v, sent)).length;
       return call.response ?? new AIMessage({ id: "missing", content: "" });
     },
   );
