@@ -80,7 +80,8 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
  *   read since the previous trim counts as removed): its facts are dropped;
  * - the newest {@link MAX_BACKFILL_MESSAGES} stored user messages (from the first edited or
- *   unknown one, when older) are read again, after their facts are dropped, so that an older fact
+ *   unknown one, when older) are read again, after their facts are dropped (a fact rolls back to
+ *   its newest earlier value stated in a message that stays: `rollBackFact`), so that an older fact
  *   that a removed message had replaced comes back, and a new history gives its facts.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
  * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages

@@ -256,18 +256,25 @@ export function rollBackFact(fact: Fact, gone: (messageId: string) => boolean): 
   const history = (fact.history ?? []).filter(stays);
   const back = history.pop();
   if (!back || back.text === undefined || back.language === undefined) return undefined;
-  const { endedTurn: _ended, previousValue: _previous, history: _history, ...rest } = fact;
   const previous = history[history.length - 1];
+  // The key order of a fact `planFactWrite` writes: a slot serializes the same either way.
   return {
-    ...rest,
+    key: fact.key,
+    subject: fact.subject,
     attribute: back.attribute ?? fact.attribute,
     value: back.value,
     text: back.text,
     language: back.language,
     sourceMessageId: back.sourceMessageId ?? null,
+    origin: fact.origin,
     ...(previous ? { previousValue: previous.value } : {}),
     ...(history.length > 0 ? { history } : {}),
     ...(back.ended ? { endedTurn: back.untilTurn } : {}),
+    createdTurn: fact.createdTurn,
+    updatedTurn: fact.updatedTurn,
+    lastUsedTurn: fact.lastUsedTurn,
+    uses: fact.uses,
+    mentions: fact.mentions,
   };
 }
 
