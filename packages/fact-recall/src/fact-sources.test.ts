@@ -2,7 +2,7 @@ import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { planFactRead } from "./fact-sources.js";
-import { emptyFactSlot, type FactSlot, mergeFactSlot } from "./fact-store.js";
+import { emptyFactSlot, type FactSlot, factLine, mergeFactSlot } from "./fact-store.js";
 import { ingestUserMessages } from "./ingest.js";
 
 const human = (id: string, content: string) => new HumanMessage({ id, content });
@@ -46,6 +46,22 @@ describe("planFactRead (R37)", () => {
     const slot = await read(emptyFactSlot(), [human("a", "My name is Kim."), human("b", "hello")]);
     const after = await read(slot, [human("b", "I live in Jeju."), human("c", "thanks")]);
     expect(values(after)).toEqual(["name=Kim", "residence=Jeju"]);
+  });
+
+  // The archive lane of stack.archive.slow case 21: the message that stated the former value left
+  // through a trim (or the archive), then an edit makes the newer ones be read again. The former
+  // value must survive, as it does when the message is still stored and read again (R37/R35).
+  it.each([
+    ["en", ["I live in Seoul.", "I moved to Busan.", "hello"], "I like jazz."],
+    ["ko", ["제 이름은 Mina예요.", "제 이름은 민지예요.", "안녕하세요"], "저는 재즈를 좋아해요."],
+  ])("%s: a trim of the message that stated a former value, then an edit: the former value stays", async (_l, texts, edited) => {
+    const [a, b, c] = texts as [string, string, string];
+    const lines = (slot: FactSlot) => slot.facts.map(factLine).sort();
+    const slot = await read(emptyFactSlot(), [human("a", a), human("b", b), human("c", c)]);
+    const control = await read(slot, [human("a", a), human("b", b), human("c", edited), human("d", "ok")]);
+    const trimmed = await read(slot, [human("b", b), human("c", edited), human("d", "ok")]);
+    expect(lines(control).some((line) => /\((before|이전): (Seoul|Mina)\)/.test(line))).toBe(true);
+    expect(lines(trimmed)).toEqual(lines(control));
   });
 
   it("a rewrite (no read message left) drops the facts read since the last write and reads the new history", async () => {

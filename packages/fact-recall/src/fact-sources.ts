@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { isContextMessage, messageText, messageType } from "@threadwise/core";
-import type { Fact, FactReadEntry, FactSlot } from "./fact-store.js";
+import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
 export const MAX_BACKFILL_MESSAGES = 50;
@@ -80,7 +80,8 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
  *   read since the previous trim counts as removed): its facts are dropped;
  * - the newest {@link MAX_BACKFILL_MESSAGES} stored user messages (from the first edited or
- *   unknown one, when older) are read again, after their facts are dropped, so that an older fact
+ *   unknown one, when older) are read again, after their facts are dropped (a fact rolls back to
+ *   its newest earlier value stated in a message that stays: `rollBackFact`), so that an older fact
  *   that a removed message had replaced comes back, and a new history gives its facts.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
  * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
@@ -158,7 +159,15 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
     }
   }
   for (let i = start; i < users.length; i += 1) dropped.add(idOf(users[i] as BaseMessage, i));
-  const facts = slot.facts.filter((fact) => fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId));
+  // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
+  // message that stays (trimmed, archived, or not read again), so a former value stated in a
+  // message that left through a trim survives the re-read, as it would were that message stored.
+  const gone = (id: string): boolean => dropped.has(id);
+  const facts = slot.facts.flatMap((fact) => {
+    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [fact];
+    const back = rollBackFact(fact, gone);
+    return back ? [back] : [];
+  });
   return {
     facts,
     pending: users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) })),

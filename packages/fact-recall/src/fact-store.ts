@@ -8,6 +8,25 @@ import { z } from "zod/v4";
  */
 export const FACTS_STATE_KEY = "_threadwise_facts";
 
+/**
+ * One earlier value of a fact. Beside `value` and `untilTurn`, the fact as it was stated then
+ * (`text`, `language`, `attribute`, the message it was stated in, and `ended` when it was an
+ * ended value): after an edit, a fact whose newer values came from messages read again rolls back
+ * to the newest of these whose message is neither edited, removed nor read again, e.g. one that
+ * left through persistTrim or the archive (R37). Entries written before these fields existed have
+ * only `value` and `untilTurn`.
+ */
+export const factHistoryEntrySchema = z.object({
+  value: z.string(),
+  untilTurn: z.number().int().nonnegative(),
+  text: z.string().optional(),
+  language: z.enum(["en", "ko"]).optional(),
+  attribute: z.string().optional(),
+  sourceMessageId: z.string().nullable().optional(),
+  ended: z.boolean().optional(),
+});
+export type FactHistoryEntry = z.infer<typeof factHistoryEntrySchema>;
+
 /** One durable fact about the user, or about a person the user named (`user's sister`). */
 export const factSchema = z.object({
   /** Identity used for upserts: `subject|attribute` for one-valued attributes, `subject|attribute|value` for lists. */
@@ -33,7 +52,7 @@ export const factSchema = z.object({
    * when. `untilTurn` is the user-message count at which the value stopped holding (replaced, or
    * said to hold no longer).
    */
-  history: z.array(z.object({ value: z.string(), untilTurn: z.number().int().nonnegative() })).optional(),
+  history: z.array(factHistoryEntrySchema).optional(),
   /**
    * Set when the user said the value holds no longer ("I don't live in Seoul anymore", "이제 서울에
    * 살지 않아요", "I used to work at Google") and nothing replaced it yet: the user-message count at
@@ -204,10 +223,59 @@ export function factLine(fact: Pick<Fact, "text" | "language" | "endedTurn" | "h
   return `${fact.text}${ended}${before}`;
 }
 
-/** `history` with `value` appended as ended at `turn`: deduplicated by value, newest last, bounded. */
-function withHistory(history: Fact["history"], value: string, turn: number): NonNullable<Fact["history"]> {
-  const kept = (history ?? []).filter((h) => normalizeValue(h.value) !== normalizeValue(value));
-  return [...kept, { value, untilTurn: turn }].slice(-MAX_FACT_HISTORY);
+/** `history` with `entry` appended: deduplicated by value, newest last, bounded. */
+function withHistory(history: Fact["history"], entry: FactHistoryEntry): NonNullable<Fact["history"]> {
+  const kept = (history ?? []).filter((h) => normalizeValue(h.value) !== normalizeValue(entry.value));
+  return [...kept, entry].slice(-MAX_FACT_HISTORY);
+}
+
+/** The history entry of `fact`'s own value, ended at `turn`. */
+function historyEntryOf(fact: Fact, turn: number): FactHistoryEntry {
+  return {
+    value: fact.value,
+    untilTurn: turn,
+    text: fact.text,
+    language: fact.language,
+    attribute: fact.attribute,
+    sourceMessageId: fact.sourceMessageId,
+    ...(fact.endedTurn !== undefined ? { ended: true } : {}),
+  };
+}
+
+/**
+ * `fact` without what the messages `gone` says are gone stated (R37: edited, removed, or about to
+ * be read again): its value and the earlier values stated in them are taken off, and the fact rolls
+ * back to the newest earlier value stated in a message that stays (one that left through a trim
+ * or the archive, or one not read again), with that statement's text. `undefined` when no such
+ * value is known (none, stated in a message without an id, or history written before entries
+ * carried their statement): the fact is dropped, and reading the messages again gives it back.
+ */
+export function rollBackFact(fact: Fact, gone: (messageId: string) => boolean): Fact | undefined {
+  const stays = (entry: FactHistoryEntry): boolean =>
+    typeof entry.sourceMessageId === "string" && !gone(entry.sourceMessageId) && entry.text !== undefined && entry.language !== undefined;
+  const history = (fact.history ?? []).filter(stays);
+  const back = history.pop();
+  if (!back || back.text === undefined || back.language === undefined) return undefined;
+  const previous = history[history.length - 1];
+  // The key order of a fact `planFactWrite` writes: a slot serializes the same either way.
+  return {
+    key: fact.key,
+    subject: fact.subject,
+    attribute: back.attribute ?? fact.attribute,
+    value: back.value,
+    text: back.text,
+    language: back.language,
+    sourceMessageId: back.sourceMessageId ?? null,
+    origin: fact.origin,
+    ...(previous ? { previousValue: previous.value } : {}),
+    ...(history.length > 0 ? { history } : {}),
+    ...(back.ended ? { endedTurn: back.untilTurn } : {}),
+    createdTurn: fact.createdTurn,
+    updatedTurn: fact.updatedTurn,
+    lastUsedTurn: fact.lastUsedTurn,
+    uses: fact.uses,
+    mentions: fact.mentions,
+  };
 }
 
 /** core's `analysisText`, lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
@@ -290,13 +358,24 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
     }
     if (existing && ended && !sameValue && existing.endedTurn === undefined) {
       // "I don't live in Seoul anymore" while Busan is stored: Seoul becomes history, Busan stays.
-      upserts.set(key, { ...existing, history: withHistory(existing.history, candidate.value, options.turn), updatedTurn: options.turn });
+      const said: FactHistoryEntry = {
+        value: candidate.value,
+        untilTurn: options.turn,
+        text: candidate.text,
+        language: candidate.language,
+        attribute: candidate.attribute,
+        sourceMessageId: options.sourceMessageId,
+        ended: true,
+      };
+      upserts.set(key, { ...existing, history: withHistory(existing.history, said), updatedTurn: options.turn });
       continue;
     }
     // New, revived (ended -> holding again), ended, or superseded by another value.
     // Only another value is history: `likes coffee` -> `dislikes coffee` is the same object, re-judged.
     const otherValue = existing !== undefined && !sameStoredValue(existing, candidate.value);
-    const history = otherValue ? withHistory(existing.history, existing.value, existing.endedTurn ?? options.turn) : existing?.history;
+    const history = otherValue
+      ? withHistory(existing.history, historyEntryOf(existing, existing.endedTurn ?? options.turn))
+      : existing?.history;
     const fact: Fact = {
       key,
       subject: candidate.subject,

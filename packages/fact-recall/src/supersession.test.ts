@@ -105,11 +105,18 @@ describe("facts that hold no longer, in English and Korean (issue 25)", () => {
     expect(residence).toMatchObject({ value: "Jeju", previousValue: "Incheon" });
     expect(residence?.endedTurn).toBeUndefined();
     expect(residence?.history).toHaveLength(MAX_FACT_HISTORY);
-    expect(residence?.history).toEqual([
+    expect(residence?.history?.map(({ value, untilTurn }) => ({ value, untilTurn }))).toEqual([
       { value: "Daegu", untilTurn: 3 },
       { value: "Busan", untilTurn: 5 },
       { value: "Incheon", untilTurn: 6 },
     ]);
+    // Each earlier value keeps its statement (R37: what a fact rolls back to after an edit).
+    expect(residence?.history?.[0]).toMatchObject({
+      text: expect.stringContaining("Daegu"),
+      attribute: "residence",
+      language: "en",
+      ended: true,
+    });
   });
 
   it("an ended fact stated again as ended is one fact with one more mention", () => {
