@@ -96,7 +96,9 @@ export class MemoryThreadRegistry implements ThreadRegistry {
         runningForMs: leased ? now - (row.leaseStartedAt ?? now) : undefined,
         operationCheckpointId: commit.operationId === undefined ? undefined : row.operations?.get(commit.operationId),
       });
-      const result = await write({});
+      // Where the archive stands, read under the queue (archive writes wait for it): no second call for it.
+      const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
+      const result = await write(tenant === undefined ? {} : { archiveMark: this.#archiveMark(id, tenant) });
       if (commit.checkpointNs === "") {
         row.tenantId ??= commit.archiveTenantId;
         row.headId = commit.checkpointId;
@@ -297,7 +299,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   }
 
   async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
-    const id = normalizeThreadId(threadId);
+    return this.#archiveMark(normalizeThreadId(threadId), tenantId);
+  }
+
+  #archiveMark(id: string, tenantId: string): ArchiveMark {
     const archived = this.#archive.get(id)?.get(tenantId);
     if (!archived) return { stamp: this.#stamps.get(id) ?? 0, seq: 0 };
     // Rows leave only all at once (a rewrite, leaving its marker): while any message row is left, the highest seq given out is one's.

@@ -50,4 +50,32 @@ describe("SqliteThreadRegistry: the thread's row per root checkpoint", () => {
     await expect(put("t", 9)).rejects.toBeInstanceOf(ThreadwiseThreadDeletedError);
     db.close();
   });
+
+  it("records the thread's tenant at its first root checkpoint and keeps it (a saver of another tenant leaves it)", async () => {
+    const Database = loadBetterSqlite3();
+    const db = new Database(join(dir, "tenant.db"));
+    const registry = new SqliteThreadRegistry(db);
+    const inner = new (loadSqliteSaver())(db);
+    const saverOf = (tenantId: string) => new ThreadwiseSaver(inner, registry, { turnLeaseMs: 0, tenantId });
+    const tenantOf = (threadId: string) =>
+      (db.prepare("SELECT tenant_id FROM threadwise_threads WHERE thread_id = ?").get(threadId) as { tenant_id: string | null }).tenant_id;
+    let parent: string | undefined;
+    const put = async (saver: ThreadwiseSaver, threadId: string, step: number, checkpointNs = "") => {
+      const checkpoint = { ...emptyCheckpoint(), id: uuid6(step), channel_values: { messages: [] } };
+      const configurable = { thread_id: threadId, checkpoint_ns: checkpointNs, ...(parent ? { checkpoint_id: parent } : {}) };
+      await saver.put({ configurable }, checkpoint, { source: step < 0 ? "input" : "loop", step, parents: {} }, {});
+      if (checkpointNs === "") parent = checkpoint.id;
+    };
+    // A subgraph's checkpoint records none; the first root checkpoint records its saver's.
+    await put(saverOf("acme"), "t", -1, "sub:1");
+    expect(tenantOf("t")).toBeNull();
+    await put(saverOf("acme"), "t", 0);
+    expect(tenantOf("t")).toBe("acme");
+    await put(saverOf("other"), "t", 1);
+    await put(saverOf("acme"), "t", 2);
+    expect(tenantOf("t")).toBe("acme");
+    expect((await registry.tenantThreads("acme", 10)).map((thread) => thread.threadId)).toEqual(["t"]);
+    expect(await registry.tenantThreads("other", 10)).toEqual([]);
+    db.close();
+  });
 });

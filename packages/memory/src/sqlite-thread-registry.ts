@@ -42,7 +42,7 @@ const ARCHIVE_MARK_COLUMNS = `(SELECT coalesce(max(stamp), 0) FROM threadwise_ar
  */
 const LOCK_ROW = `INSERT INTO threadwise_threads (thread_id, created_at, updated_at) VALUES (@thread, ${NOW_MS}, ${NOW_MS})
   ON CONFLICT (thread_id) DO UPDATE SET updated_at = excluded.updated_at WHERE deleted_at IS NULL
-  RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now`;
+  RETURNING head_id, head_version, lease_until, lease_started_at, updated_at AS now, tenant_id`;
 /** {@link LOCK_ROW} with where the archive under `@tenant` stands. */
 const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
 /**
@@ -53,20 +53,29 @@ const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
  * `updated_at` moving its entry in the `threadwise_threads_idle` index). No row: a new thread,
  * created by {@link LOCK_ROW_WITH_MARK}.
  */
-const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at
+const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at
   FROM threadwise_threads WHERE thread_id = @thread`;
 /** {@link READ_ROW} with where the archive under `@tenant` stands. */
-const READ_ROW_WITH_MARK = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, deleted_at,
+const READ_ROW_WITH_MARK = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at,
   ${ARCHIVE_MARK_COLUMNS} FROM threadwise_threads WHERE thread_id = @thread`;
 /** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
 const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
   EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
-/** A root checkpoint's touch of the thread (`updated_at`, spec R23), move of the head and its lease times, the clock's after the write (see {@link NOW_MS}). */
-const MOVE_HEAD = `UPDATE threadwise_threads SET updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
-    tenant_id = coalesce(tenant_id, @tenant),
+/** The columns a root checkpoint's head move sets (see {@link MOVE_HEAD}). */
+const MOVE_HEAD_COLUMNS = `updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
     lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
     lease_started_at = CASE WHEN @open THEN CASE WHEN @fresh THEN ${NOW_MS} ELSE coalesce(lease_started_at, ${NOW_MS}) END END,
-    turn_open_at = CASE WHEN @open THEN ${NOW_MS} END
+    turn_open_at = CASE WHEN @open THEN ${NOW_MS} END`;
+/**
+ * A root checkpoint's touch of the thread (`updated_at`, spec R23), move of the head and its lease
+ * times, the clock's after the write (see {@link NOW_MS}). `tenant_id` is left out: SQLite
+ * rewrites the entry of every index on a column an `UPDATE` sets, even to the same value, so
+ * setting it at every checkpoint moved the `threadwise_threads_tenant` entry each time.
+ */
+const MOVE_HEAD = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS} WHERE thread_id = @thread`;
+/** {@link MOVE_HEAD} recording the thread's tenant: for a row without one (its first root checkpoint under a tenant). */
+const MOVE_HEAD_SET_TENANT = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS},
+    tenant_id = coalesce(tenant_id, @tenant)
   WHERE thread_id = @thread`;
 const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at)
   VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`;
@@ -109,6 +118,8 @@ interface ThreadRow {
   lease_until: number | null;
   lease_started_at: number | null;
   now: number;
+  /** The tenant recorded for the thread (its first root checkpoint's saver's); `null`: none yet. */
+  tenant_id: string | null;
 }
 
 /** The statement taking a write's lock when it reads more than {@link LOCK_ROW} (one of its variants), with the parameters of the extra columns. */
@@ -307,10 +318,12 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         });
         const result = await write(tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
         if (commit.checkpointNs === "") {
-          this.#prepare(MOVE_HEAD).run({
+          // The tenant is set once, on a row without one (as `coalesce` did at every checkpoint).
+          const setTenant = (row.tenant_id ?? null) === null && commit.archiveTenantId !== undefined;
+          this.#prepare(setTenant ? MOVE_HEAD_SET_TENANT : MOVE_HEAD).run({
             thread: id,
             head: commit.checkpointId,
-            tenant: commit.archiveTenantId ?? null,
+            ...(setTenant ? { tenant: commit.archiveTenantId } : {}),
             open: commit.leavesTurnOpen ? 1 : 0,
             lease: commit.turnLeaseMs,
             fresh: commit.startsRun || !leased ? 1 : 0,

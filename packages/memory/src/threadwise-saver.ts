@@ -151,7 +151,10 @@ function holdsSealed(tuple: CheckpointTuple): boolean {
 /** `true` for a `messages` write holding a `RemoveMessage` of `REMOVE_ALL_MESSAGES` (the reducer keeps only what follows it). */
 function rewritesMessages(value: unknown): boolean {
   const messages = Array.isArray(value) ? value : [value];
-  return messages.some((message) => RemoveMessage.isInstance(message) && message.id === REMOVE_ALL_MESSAGES);
+  // The id first: a plain property read, where `isInstance` inspects the object (every write of every step comes here).
+  return messages.some(
+    (message) => (message as { id?: unknown } | null | undefined)?.id === REMOVE_ALL_MESSAGES && RemoveMessage.isInstance(message),
+  );
 }
 
 /**
@@ -220,6 +223,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #options: ThreadwiseSaverOptions;
   readonly #turnLeaseMs: number;
   #ready: Promise<void> | undefined;
+  /**
+   * {@link ready} resolved: reads and writes then skip awaiting it (an await per call, each a
+   * promise and a turn of the microtask queue). A failed `ready` leaves it `false`, so every call
+   * still meets the failure.
+   */
+  #isReady = false;
   /** Plaintext savers: whether the store holds sealed records, asked once (spec R26: fail closed). */
   #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
@@ -267,8 +276,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
     const id = normalizeThreadId(threadId);
-    await this.ready();
-    await this.#refuseWriteOnSealedStore(id);
+    if (!this.#isReady) await this.ready();
+    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
     await this.#archive.write(id, messages);
   }
 
@@ -284,7 +293,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const { last } = options;
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     return this.#archive.messages(id, last);
   }
 
@@ -297,7 +306,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
     const id = normalizeThreadId(threadId);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     return this.#archive.changes(id, since);
   }
 
@@ -314,7 +323,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archiveClearedDigests(threadId: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     return this.#archive.clearedDigests(id);
   }
 
@@ -442,14 +451,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    *   `archived-edit` for an archived id, else with the reducer's own message, so the failed run
    *   leaves neither a checkpoint nor a turn lease behind.
    * An input holding `REMOVE_ALL_MESSAGES` is a rewrite (the reducer keeps what follows the last
-   * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part and removals.
+   * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part and removals,
+   * and not at all when `archiveEmpty` (the archive mark read under the thread's lock has stamp 0:
+   * nothing was ever archived under the saver's tenant).
    */
-  async #refuseInput(threadId: string, checkpoint: Checkpoint): Promise<void> {
+  async #refuseInput(threadId: string, checkpoint: Checkpoint, archiveEmpty = false): Promise<void> {
     const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
     const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
-    if (given.some((message) => RemoveMessage.isInstance(message) && message.id === REMOVE_ALL_MESSAGES)) return;
-    const hot = new Set(((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id));
-    const seen = new Set(hot);
+    if (given.length === 0 || rewritesMessages(given)) return;
+    const hot = new Set<unknown>();
+    for (const message of (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []) hot.add(message.id);
+    // Ids given earlier in the input (a removal of one of them is known to the reducer).
+    const earlier = new Set<string>();
     const unseen: string[] = [];
     const removals: string[] = [];
     const unknownRemovals: string[] = [];
@@ -463,16 +476,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         // messages in its hot part again, and removing the hot copy would leave the archived one
         // to be read back (the archive is one per thread, not per branch).
         removals.push(id);
-        if (!seen.has(id)) unknownRemovals.push(id);
+        if (!hot.has(id) && !earlier.has(id)) unknownRemovals.push(id);
       } else {
         if (!hot.has(id)) unseen.push(id);
         else replacing.set(id, message);
-        seen.add(id);
+        earlier.add(id);
       }
     }
     if (unseen.length === 0 && removals.length === 0 && replacing.size === 0) return;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const found = await this.#archive.having(threadId, [...new Set([...unseen, ...removals, ...replacing.keys()])]);
+    const found = archiveEmpty ? [] : await this.#archive.having(threadId, [...new Set([...unseen, ...removals, ...replacing.keys()])]);
     const edited = found.filter((id) => !replacing.has(id) || unseen.includes(id) || removals.includes(id));
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
     // A message hot again (a branch forked from before an archiving) and archived, given with other
@@ -493,7 +506,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseSchemaVersionError (PostgreSQL) when the schema is not the expected one.
    */
   ready(): Promise<void> {
-    this.#ready ??= (this.#options.ready ?? (async () => {}))();
+    this.#ready ??= (this.#options.ready ?? (async () => {}))().then(() => {
+      this.#isReady = true;
+    });
     return this.#ready;
   }
 
@@ -504,7 +519,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = threadIdOf(config);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     const configurable = config.configurable ?? {};
     if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
       const head = await this.registry.head(threadId);
@@ -581,7 +596,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
       try {
         const id = normalizeThreadId(threadId);
-        await this.ready();
+        if (!this.#isReady) await this.ready();
         const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
         await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
       } catch (error) {
@@ -623,7 +638,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
     try {
       const id = normalizeThreadId(threadId);
-      await this.ready();
+      if (!this.#isReady) await this.ready();
       if (!(await this.registry.claimTurn(id, checkpointId, this.#turnLeaseMs))) return;
       // The lease is held at `checkpointId`: renewed while the run's calls run, ended by its
       // next checkpoint, its error or interrupt write, or a failure of its first put.
@@ -646,7 +661,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     if (config.configurable?.thread_id !== undefined) threadIdOf(config);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
   }
 
@@ -655,6 +670,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseSealedStoreError (`scope: "store"`)
    */
   async #refuseWriteOnSealedStore(threadId: string): Promise<void> {
+    // Callers call it only for a plaintext saver (no await per write otherwise); checked again here.
     if (!this.#options.plaintext) return;
     this.#sealedStore ??= this.registry.holdsSealedRecords();
     if (await this.#sealedStore) throw new ThreadwiseSealedStoreError(threadId, "store");
@@ -791,8 +807,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     run: RunRecord | undefined,
   ) {
     const threadId = threadIdOf(config);
-    await this.ready();
-    await this.#refuseWriteOnSealedStore(threadId);
+    if (!this.#isReady) await this.ready();
+    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
@@ -847,7 +863,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from);
-      if (checkInput) await this.#refuseInput(threadId, checkpoint);
+      // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
+      if (checkInput) await this.#refuseInput(threadId, checkpoint, locked.archiveMark?.stamp === 0);
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
@@ -953,8 +970,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const threadId = threadIdOf(config);
-    await this.ready();
-    await this.#refuseWriteOnSealedStore(threadId);
+    if (!this.#isReady) await this.ready();
+    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
@@ -969,7 +986,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // lease of the run it was refused for.
     if (refusedRun !== undefined && runRecord?.first === undefined && checkpointNs === "") throw refusedRun;
     for (;;) {
-      await this.#inFlight.get(key)?.catch(() => undefined);
+      const inFlight = this.#inFlight.get(key);
+      if (inFlight) await inFlight.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
       if (await this.registry.commitWrites(threadId, target, run)) {
         if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
@@ -1009,7 +1027,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /** {@link deleteThread} returning what was removed; `idleBefore` re-checks idleness under the thread's lock. */
   async deleteThreadWithOutcome(threadId: string, options?: ThreadDeleteOptions): Promise<ThreadDeleteOutcome> {
     const id = normalizeThreadId(threadId);
-    await this.ready();
+    if (!this.#isReady) await this.ready();
     return this.registry.deleteThread(id, options);
   }
 
