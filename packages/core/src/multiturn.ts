@@ -9,9 +9,13 @@ const TRACE = Symbol.for("threadwise.multiturn");
 interface MultiturnTrace {
   window: number | string;
   sentToLlm: number;
-  unsummarizedDropped?: number;
+  /**
+   * The request of the innermost middleware that reported its view: the unsummarized drops and the
+   * summary's provenance are read from it when the line is written, so a stack whose line nobody
+   * reads (info off) never reads them.
+   */
+  view: object;
   userMemory?: string;
-  summary?: SummaryProvenance;
 }
 
 /** Provenance of the summary placed in the request's view, when there is one. */
@@ -58,7 +62,7 @@ export function annotateMultiturn(request: object, fields: { userMemory: string 
  */
 export async function withMultiturnLog<R extends object, T>(
   request: R & { state?: { messages?: BaseMessage[] } },
-  fields: MultiturnTrace,
+  fields: { window: number | string; sentToLlm: number },
   logger: ThreadwiseLogger,
   next: (request: R) => Promise<T>,
 ): Promise<T> {
@@ -66,41 +70,45 @@ export async function withMultiturnLog<R extends object, T>(
   if (existing) {
     existing.window = `${existing.window}+${fields.window}`;
     existing.sentToLlm = fields.sentToLlm;
-    existing.unsummarizedDropped = unsummarizedOf(request);
-    existing.summary = summaryOf(request);
+    existing.view = request;
     return next(request);
   }
-  const trace: MultiturnTrace = { ...fields, unsummarizedDropped: unsummarizedOf(request), summary: summaryOf(request) };
+  const trace: MultiturnTrace = { window: fields.window, sentToLlm: fields.sentToLlm, view: request };
   const stored = request.state?.messages ?? [];
   try {
     return await next({ ...request, [TRACE]: trace });
   } finally {
-    if (logsInfo(logger))
+    if (logsInfo(logger)) {
+      // Read from the innermost request now: requests are not changed once handed on, so these are
+      // the figures that request's view had when its middleware reported it.
+      const unsummarizedDropped = unsummarizedOf(trace.view);
+      const summary = summaryOf(trace.view);
       logger.info(
         formatMultiturnLine({
           threadMessages: stored.length,
           window: trace.window,
           sentToLlm: trace.sentToLlm,
           hasPrior: hasPriorAnswer(stored),
-          unsummarizedDropped: trace.unsummarizedDropped,
+          unsummarizedDropped,
           userMemory: trace.userMemory,
-          summary: trace.summary,
+          summary,
         }),
         {
           thread_msgs: stored.length,
           window: trace.window,
           sent_to_llm: trace.sentToLlm,
-          ...(trace.unsummarizedDropped === undefined ? {} : { unsummarized_dropped: trace.unsummarizedDropped }),
+          ...(unsummarizedDropped === undefined ? {} : { unsummarized_dropped: unsummarizedDropped }),
           ...(trace.userMemory === undefined ? {} : { user_memory: trace.userMemory }),
-          ...(trace.summary === undefined
+          ...(summary === undefined
             ? {}
             : {
-                summary_covers: trace.summary.count,
-                summary_from: trace.summary.firstId,
-                summary_through: trace.summary.lastId,
-                summary_passes: trace.summary.passes,
+                summary_covers: summary.count,
+                summary_from: summary.firstId,
+                summary_through: summary.lastId,
+                summary_passes: summary.passes,
               }),
         },
       );
+    }
   }
 }

@@ -112,6 +112,17 @@ export function messagesToArchive(
 }
 
 /**
+ * Index in `messages` of the newest message with id `id` (the summary's boundary, as
+ * {@link messagesToArchive} finds it); -1 when `id` is null or not stored. At most this many
+ * messages can leave while the summary covers through `id`: they all come before it. O(messages).
+ */
+function boundaryIndex(messages: readonly BaseMessage[], id: string | null): number {
+  if (id === null) return -1;
+  for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === id) return i;
+  return -1;
+}
+
+/**
  * The longest start of `leaving` (whole groups, from {@link messagesToArchive}, a prefix of the
  * hot part `thread`) that ends right before a user message of `thread` and whose window cost is a
  * multiple of `align`; `[]` when there is none.
@@ -244,6 +255,9 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // this, the first call archived unsummarized messages and summarize's first trigger then
       // counted the hot part only (issue 27; the slow archive fuzz, seed 102 case 9).
       if (summary.record === undefined && viewDecisionsOf(request).coverage !== undefined) return handler(request);
+      // What leaves ends before the summary's boundary (messagesToArchive): with fewer than a batch
+      // before it (or none stored), nothing can, and the groups are not computed (most calls).
+      if (summary.record && boundaryIndex(messages, summary.record.coveredThroughId) < opts.batchMessages) return handler(request);
       const leaving = alignedBatch(
         messages,
         messagesToArchive(messages, summary.record, opts.keepGroups),

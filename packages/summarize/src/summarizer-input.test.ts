@@ -1,5 +1,5 @@
 import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText } from "@threadwise/core";
+import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText, type TokenCounter } from "@threadwise/core";
 import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { boundedTokenCount, buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, shortenToTokens, transcriptLine } from "./summarizer-input.js";
@@ -111,6 +111,88 @@ describe("buildSummarizerInput", () => {
     expect(text).toMatch(/\[\.\.\. \d+ more messages left out: summarizer input limit\]/);
     expect(text).toContain("User: message number 0 ");
     expect(input.tokens).toBeLessThanOrEqual(300);
+  });
+
+  it("finds the long words the regular expression \\S{128,} finds: the same pieces, the same count (every white space of \\s)", () => {
+    // The reference: boundedTokenCount as it was written with the regular expression.
+    const reference = (c: TokenCounter, text: string): number => {
+      let total = 0;
+      let last = 0;
+      for (const match of text.matchAll(/\S{128,}/g)) {
+        const at = match.index ?? 0;
+        if (at > last) total += c.countText(text.slice(last, at));
+        const word = match[0];
+        for (let i = 0; i < word.length; i += 64) total += c.countText(word.slice(i, i + 64));
+        last = at + word.length;
+      }
+      if (last < text.length) total += c.countText(last === 0 ? text : text.slice(last));
+      return total;
+    };
+    // A counter that records what it is handed, so the pieces are compared, not only their sum.
+    const pieces = (count: (c: TokenCounter) => number): string[] => {
+      const seen: string[] = [];
+      const c = createTokenCounter({
+        countText: (t) => {
+          seen.push(t);
+          return t.length;
+        },
+      });
+      count(c);
+      return seen;
+    };
+    const spaces = [
+      " ",
+      "\t",
+      "\n",
+      "\v",
+      "\f",
+      "\r",
+      "\u00a0",
+      "\u1680",
+      "\u2000",
+      "\u2005",
+      "\u200a",
+      "\u2028",
+      "\u2029",
+      "\u202f",
+      "\u205f",
+      "\u3000",
+      "\ufeff",
+    ];
+    const letters = ["a", "한", "\u200b", "\u180e", "-", "😀", "\u0085", "\u00ad"];
+    let seed = 20261204;
+    const next = (n: number) => {
+      seed = (seed * 1103515245 + 12345) % 2147483648;
+      return seed % n;
+    };
+    for (let round = 0; round < 300; round += 1) {
+      let text = "";
+      const words = 1 + next(8);
+      for (let w = 0; w < words; w += 1) {
+        const length = [0, 5, 63, 64, 127, 128, 129, 200, 300][next(9)] as number;
+        for (let k = 0; k < length; k += 1) text += letters[next(letters.length)];
+        text += spaces[next(spaces.length)];
+        if (next(3) === 0) text = text.slice(0, -1);
+      }
+      expect(pieces((c) => boundedTokenCount(c, text))).toEqual(pieces((c) => reference(c, text)));
+      expect(boundedTokenCount(counter, text)).toBe(reference(createTokenCounter(), text));
+    }
+  });
+
+  it("remembers counts by the text itself: the same answer as a fresh counter, a custom countText called every time", () => {
+    const texts = ["User: hello there\n", "Assistant: I went to Paris last week.\n", "User: hello there\n", "x".repeat(5000)];
+    const fresh = (text: string) => boundedTokenCount(createTokenCounter(), text);
+    for (const text of [...texts, ...texts]) expect(boundedTokenCount(counter, text)).toBe(fresh(text));
+    let calls = 0;
+    const custom = createTokenCounter({
+      countText: (t) => {
+        calls += 1;
+        return t.length;
+      },
+    });
+    boundedTokenCount(custom, "same text");
+    boundedTokenCount(custom, "same text");
+    expect(calls).toBe(2);
   });
 
   it("counts long unbroken text in bounded pieces, at or above the exact count", () => {

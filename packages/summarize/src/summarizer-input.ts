@@ -1,5 +1,13 @@
 import { type BaseMessage, HumanMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
-import { characterHead, MESSAGE_OVERHEAD_TOKENS, messageText, messageType, type TokenCounter, toolCallsOf } from "@threadwise/core";
+import {
+  characterHead,
+  MESSAGE_OVERHEAD_TOKENS,
+  messageText,
+  messageType,
+  setBounded,
+  type TokenCounter,
+  toolCallsOf,
+} from "@threadwise/core";
 
 /** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
 export const DEFAULT_SUMMARY_PROMPT = [
@@ -22,26 +30,80 @@ const MAX_SUMMARY_SHARE = 0.5;
 /** No line is cut below this many tokens; past that, whole lines are left out with a marker. */
 const MIN_LINE_TOKENS = 24;
 
-const LONG_WORD = new RegExp(`\\S{${LONG_WORD_CHARACTERS},}`, "g");
+/** Texts up to this many characters have their {@link boundedTokenCount} remembered (per counter, by value). */
+const COUNT_MEMO_MAX_CHARACTERS = 4096;
+/** Most texts whose {@link boundedTokenCount} is remembered per counter; the oldest go first. */
+const COUNT_MEMO_ENTRIES = 4096;
+/** Remembered counts of texts, per counter (core's own counters only: a custom `countText` is called every time). */
+const countMemos = new WeakMap<TokenCounter, Map<string, number>>();
+
+/**
+ * Whether UTF-16 code unit `c` is white space as the regular expression class `\s` reads it
+ * (ECMAScript WhiteSpace and LineTerminator: tab, line feed, vertical tab, form feed, carriage
+ * return, space, U+00A0, U+1680, U+2000-U+200A, U+2028, U+2029, U+202F, U+205F, U+3000, U+FEFF).
+ */
+function isWhiteSpace(c: number): boolean {
+  if (c <= 0x20) return c === 0x20 || (c >= 0x09 && c <= 0x0d);
+  if (c < 0xa0) return false;
+  return (
+    c === 0xa0 ||
+    c === 0x1680 ||
+    (c >= 0x2000 && c <= 0x200a) ||
+    c === 0x2028 ||
+    c === 0x2029 ||
+    c === 0x202f ||
+    c === 0x205f ||
+    c === 0x3000 ||
+    c === 0xfeff
+  );
+}
+
+/** Counts `text` as {@link boundedTokenCount} does, without its memo. One pass over the text for its long words. */
+function countBounded(counter: TokenCounter, text: string): number {
+  let total = 0;
+  let last = 0;
+  // Runs of LONG_WORD_CHARACTERS or more code units that are not white space (`\S{128,}`, leftmost
+  // and longest, so whole runs), found in one pass: the regular expression retried every position.
+  let run = 0;
+  for (let i = 0; i <= text.length; i += 1) {
+    if (i < text.length && !isWhiteSpace(text.charCodeAt(i))) {
+      run += 1;
+      continue;
+    }
+    if (run >= LONG_WORD_CHARACTERS) {
+      const at = i - run;
+      if (at > last) total += counter.countText(text.slice(last, at));
+      for (let k = at; k < i; k += WORD_PIECE_CHARACTERS) total += counter.countText(text.slice(k, Math.min(k + WORD_PIECE_CHARACTERS, i)));
+      last = i;
+    }
+    run = 0;
+  }
+  if (last < text.length) total += counter.countText(last === 0 ? text : text.slice(last));
+  return total;
+}
 
 /**
  * Tokens of `text` with core's counter, except that words (runs without whitespace) of 128+
  * characters are counted in 64-character pieces: js-tiktoken's BPE is quadratic in the length of
  * one word (a 30,000-character line without spaces takes minutes), pieces make it linear. Pieces
  * never merge across a cut, so the result is at or just above the exact count: a safe bound.
+ * With one of core's counters (not a custom `countText`), the count of a text of at most 4,096
+ * characters is remembered by the text itself (a bounded memo per counter), so the lines, the
+ * instructions and the framing a summary's passes and input count again cost a lookup.
  */
 export function boundedTokenCount(counter: TokenCounter, text: string): number {
-  let total = 0;
-  let last = 0;
-  for (const match of text.matchAll(LONG_WORD)) {
-    const at = match.index ?? 0;
-    if (at > last) total += counter.countText(text.slice(last, at));
-    const word = match[0];
-    for (let i = 0; i < word.length; i += WORD_PIECE_CHARACTERS) total += counter.countText(word.slice(i, i + WORD_PIECE_CHARACTERS));
-    last = at + word.length;
+  if (counter.encoding === "custom" || text.length > COUNT_MEMO_MAX_CHARACTERS) return countBounded(counter, text);
+  let memo = countMemos.get(counter);
+  if (memo === undefined) {
+    memo = new Map();
+    countMemos.set(counter, memo);
   }
-  if (last < text.length) total += counter.countText(last === 0 ? text : text.slice(last));
-  return total;
+  let count = memo.get(text);
+  if (count === undefined) {
+    count = countBounded(counter, text);
+    setBounded(memo, text, count, COUNT_MEMO_ENTRIES);
+  }
+  return count;
 }
 
 /** One message as a transcript line: `User: ...`, `Assistant: ...`, `Assistant called tool(args)`, `Tool name: ...`. */
