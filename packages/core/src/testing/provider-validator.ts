@@ -71,7 +71,13 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   field in the Message object ... is empty`, and for a user message's blank text block beside
  *   other blocks `The text field in the ContentBlock object at messages.N.content.M is blank`,
  *   OpenHands/OpenHands#5339, continuedev/continue#9767; the converter merges an AI message's
- *   blank blocks away). OpenAI accepts empty strings and blank blocks.
+ *   blank blocks away). An AI message's blank text beside its tool calls: Anthropic, as a blank
+ *   block, and as a blank string other than `""` (the converter sends that string as a text block
+ *   before the `tool_use` blocks; `text content blocks must contain non-whitespace text`;
+ *   anthropics/anthropic-sdk-python#461, anthropics/claude-code#59812). A tool result's blank
+ *   text block: Anthropic (sent inside the `tool_result`); Bedrock accepts a blank `toolResult`
+ *   text (measured, NousResearch/hermes-agent#55092), and an empty string result is accepted by
+ *   all four. OpenAI accepts empty strings and blank blocks.
  * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
  *   an emoji cut by a string slice); `JSON.stringify` sends it as a bare `\ud83d` escape. Anthropic
  *   (`The request body is not valid JSON: no low surrogate in string`,
@@ -361,10 +367,24 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
       if (systems === 2) out.push({ rule: "system_count", index, message: `${describe(message, index)} is a second system message` });
       if (index > 0) out.push({ rule: "system_position", index, message: `${describe(message, index)} is not the first message` });
     } else if (firstNonSystem === -1) firstNonSystem = index;
-    if (type === "tool") return;
+    if (type === "tool") {
+      // `@langchain/anthropic` sends a result's blocks inside its `tool_result`, where a blank text block is refused as anywhere.
+      if (hasBlankTextBlock(message))
+        out.push({ rule: "empty_content", index, only: ["anthropic"], message: `${describe(message, index)} holds a blank text block` });
+      return;
+    }
     const last = index === messages.length - 1;
     const callsOnly = toolCallsOf(message).length > 0;
-    if (!hasContent(message) && !callsOnly) {
+    const content = (message as { content?: unknown }).content;
+    if (callsOnly && typeof content === "string" && content !== "" && content.trim() === "") {
+      // `@langchain/anthropic` sends an AI message's string beside its calls as a text block unless it is "".
+      out.push({
+        rule: "empty_content",
+        index,
+        only: ["anthropic"],
+        message: `${describe(message, index)} has blank text beside its tool calls`,
+      });
+    } else if (!hasContent(message) && !callsOnly) {
       // Anthropic lets the request end on an empty assistant message (a prefill).
       const only: Provider[] | undefined = type === "ai" && last ? ["gemini", "bedrock"] : undefined;
       out.push({
