@@ -515,8 +515,19 @@ export function blocksOf(content: unknown): ContentBlock[] {
   return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as ContentBlock)));
 }
 
-/** `true` when content holds no block other than blank text (spec R33: such an AI message is not sent). */
+/**
+ * `true` when content holds no block other than blank text and `reasoning` blocks (spec R33: such
+ * an AI message is not sent; such a user message is empty). A `reasoning` block (LangChain's
+ * standard block, from an OpenAI Responses answer) is no answer on its own: an answer whose output
+ * ran out during its reasoning holds nothing else. `@langchain/anthropic` does not send reasoning
+ * blocks, so the message reached Anthropic with no content (`all messages must have non-empty
+ * content`), and OpenAI refuses its reasoning item without an item of its own; the same answer
+ * stored as `""` (content without standard blocks) was already left out. Anthropic's signed
+ * `thinking` blocks count as content.
+ */
 export function isEmptyContent(content: unknown): boolean {
   if (typeof content === "string") return content.trim() === "";
-  return blocksOf(content).every((block) => block.type === "text" && String(block.text ?? "").trim() === "");
+  return blocksOf(content).every(
+    (block) => (block.type === "text" && String(block.text ?? "").trim() === "") || block.type === "reasoning",
+  );
 }

@@ -196,6 +196,21 @@ describe("validateProviderRequest", () => {
       name: "lookup",
     });
     expect(refusals([new HumanMessage("a"), ai(["c1"]), blankResult])).toEqual(["anthropic:empty_content@2"]);
+    // Only reasoning blocks: @langchain/anthropic drops them, the message reaches Anthropic empty.
+    const reasoningOnly = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "r" },
+        { type: "text", text: " " },
+      ],
+    });
+    expect(refusals([new HumanMessage("a"), reasoningOnly, new HumanMessage("b")])).toEqual(["anthropic:empty_content@1"]);
+    const reasoningAndText = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "r" },
+        { type: "text", text: "hi" },
+      ],
+    });
+    expect(refusals([new HumanMessage("a"), reasoningAndText, new HumanMessage("b")])).toEqual([]);
     // An empty string result is sent as it is by every converter and accepted.
     expect(refusals([new HumanMessage("a"), ai(["c1"]), result("c1", "")])).toEqual([]);
   });

@@ -77,7 +77,9 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   anthropics/anthropic-sdk-python#461, anthropics/claude-code#59812). A tool result's blank
  *   text block: Anthropic (sent inside the `tool_result`); Bedrock accepts a blank `toolResult`
  *   text (measured, NousResearch/hermes-agent#55092), and an empty string result is accepted by
- *   all four. OpenAI accepts empty strings and blank blocks.
+ *   all four. A message of only `reasoning` blocks (LangChain's standard block; an OpenAI answer
+ *   that ran out during its reasoning): Anthropic, as no content (the converter drops the blocks;
+ *   `all messages must have non-empty content`). OpenAI accepts empty strings and blank blocks.
  * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
  *   an emoji cut by a string slice); `JSON.stringify` sends it as a bare `\ud83d` escape. Anthropic
  *   (`The request body is not valid JSON: no low surrogate in string`,
@@ -205,6 +207,18 @@ function hasContent(message: BaseMessage): boolean {
     if (b.type === "text" || (b.type === undefined && typeof b.text === "string")) return String(b.text ?? "").trim() !== "";
     return true;
   });
+}
+
+/** `true` when a content array holds `reasoning` blocks and otherwise only blank text: `@langchain/anthropic` sends none of it. */
+function onlyReasoning(content: unknown): boolean {
+  if (!Array.isArray(content)) return false;
+  let reasoning = false;
+  for (const block of content) {
+    const b = (block ?? {}) as { type?: unknown; text?: unknown };
+    if (b.type === "reasoning") reasoning = true;
+    else if (typeof block === "string" ? block.trim() !== "" : b.type !== "text" || String(b.text ?? "").trim() !== "") return false;
+  }
+  return reasoning;
 }
 
 /** `true` when a content array holds a text block that is blank (refused even next to other blocks). */
@@ -383,6 +397,13 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
         index,
         only: ["anthropic"],
         message: `${describe(message, index)} has blank text beside its tool calls`,
+      });
+    } else if (!callsOnly && hasContent(message) && onlyReasoning(content)) {
+      out.push({
+        rule: "empty_content",
+        index,
+        only: ["anthropic"],
+        message: `${describe(message, index)} holds only reasoning blocks, which @langchain/anthropic does not send`,
       });
     } else if (!hasContent(message) && !callsOnly) {
       // Anthropic lets the request end on an empty assistant message (a prefill).
