@@ -11,9 +11,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import type { RunnableConfig } from "@langchain/core/runnables";
-import { BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
-import type { ChannelVersions, Checkpoint, CheckpointListOptions, CheckpointMetadata, PendingWrite } from "@langchain/langgraph-checkpoint";
+import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
@@ -23,36 +21,12 @@ import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { testKeyring } from "../packages/encryption/src/test-support.js";
 import { archiveSplitReason } from "../packages/memory/src/archive-checkpointer-check.js";
+import { ForwardingSaver } from "./support/forwarding-saver.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-archive-checkpointer-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
 const TURNS = 12;
-
-/** A tracing wrapper as a user writes one: every call forwarded to the saver it names `inner`. */
-class Forwarding extends BaseCheckpointSaver {
-  constructor(readonly inner: ThreadwiseSaver) {
-    super();
-  }
-  override getTuple(config: RunnableConfig) {
-    return this.inner.getTuple(config);
-  }
-  override list(config: RunnableConfig, options?: CheckpointListOptions) {
-    return this.inner.list(config, options);
-  }
-  override put(config: RunnableConfig, checkpoint: Checkpoint, metadata: CheckpointMetadata, newVersions: ChannelVersions) {
-    return this.inner.put(config, checkpoint, metadata, newVersions);
-  }
-  override putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string) {
-    return this.inner.putWrites(config, writes, taskId);
-  }
-  override getNextVersion(current: number | undefined) {
-    return this.inner.getNextVersion(current);
-  }
-  override deleteThread(threadId: string) {
-    return this.inner.deleteThread(threadId);
-  }
-}
 
 function stackOn(options: { backend?: "in_memory" | "sqlite"; sqlitePath?: string; archive?: boolean; turnLeaseMs?: number } = {}) {
   return memoryStack({
@@ -105,7 +79,7 @@ describe("memoryStack({ archive: true }) and the agent's checkpointer", () => {
     expect(plain.archived).toBeGreaterThan(0);
     expect(everyMessage(plain.thread)).toBe(TURNS);
     const wrapped = stackOn();
-    const traced = await converse(wrapped, new Forwarding(wrapped.checkpointer as ThreadwiseSaver), "traced");
+    const traced = await converse(wrapped, new ForwardingSaver(wrapped.checkpointer as ThreadwiseSaver), "traced");
     expect(traced.error).toBeUndefined();
     expect(traced.archived).toBeGreaterThan(0);
     expect(everyMessage(traced.thread)).toBe(TURNS);

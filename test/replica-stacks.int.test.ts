@@ -11,9 +11,10 @@
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
-import { memoryStack, ThreadwiseConcurrentTurnError } from "@threadwise/memory";
+import { memoryStack, ThreadwiseConcurrentTurnError, type ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
+import { ForwardingSaver } from "./support/forwarding-saver.js";
 import { backendStorage } from "./support/threadwise-savers.js";
 
 const text = (m: BaseMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
@@ -68,6 +69,30 @@ describe.each(["sqlite", "postgres"] as const)("replicas: two stacks of one depl
       "answer to three after 2",
       "four",
       "answer to four after 3",
+    ]);
+    await a.checkpointer?.close();
+    await b.checkpointer?.close();
+  });
+
+  it("stack A's agent given stack B's saver at invoke, wrapped (a tracing wrapper naming it inner): every turn succeeds, each on top of the last", async () => {
+    // Regression: turnAdmission took the run's checkpointer only when it was a ThreadwiseSaver
+    // itself; through a wrapper it asked A's saver, which never saw the run, and the second turn
+    // was refused turn-in-progress under the run's own lease.
+    const [a, b] = stacks();
+    const model = new SlowModel(5);
+    const agent = createAgent({ model, ...a });
+    const thread = `lent-${backend}`;
+    const lent = new ForwardingSaver(b.checkpointer as ThreadwiseSaver);
+    for (const words of ["one", "two", "three"])
+      await agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: thread, __pregel_checkpointer: lent } });
+    const state = await agent.graph.getState({ configurable: { thread_id: thread } });
+    expect(((state.values as { messages?: BaseMessage[] }).messages ?? []).map(text)).toEqual([
+      "one",
+      "answer to one after 0",
+      "two",
+      "answer to two after 1",
+      "three",
+      "answer to three after 2",
     ]);
     await a.checkpointer?.close();
     await b.checkpointer?.close();

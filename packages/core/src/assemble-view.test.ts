@@ -351,6 +351,87 @@ describe("assembleView: an empty user message (spec R4, R33)", () => {
   });
 });
 
+describe("blank text in AI messages and tool results (Anthropic, Gemini refuse a blank text block)", () => {
+  const callsOf = (...callIds: string[]) => callIds.map((c) => ({ id: c, name: "lookup", args: { q: c }, type: "tool_call" as const }));
+  const toolUse = (c: string) => ({ type: "tool_use", id: c, name: "lookup", input: { q: c } });
+  const blank = { type: "text", text: "" };
+
+  it("an AI message's blank text block beside tool_use, beside text, or alone with its calls is left out of the sent copy; the stored thread keeps it", () => {
+    const withUse = new AIMessage({ id: "a1", content: [blank, toolUse("c1")] as never, tool_calls: callsOf("c1") });
+    const beside = new AIMessage({
+      id: "a2",
+      content: [
+        { type: "text", text: "It is 42." },
+        { type: "text", text: " \n" },
+      ] as never,
+    });
+    const onlyBlank = new AIMessage({ id: "a3", content: [{ type: "text", text: " " }] as never, tool_calls: callsOf("c3") });
+    const blankString = new AIMessage({ id: "a4", content: "  ", tool_calls: callsOf("c4") });
+    const thread = [
+      human("h1"),
+      withUse,
+      result("r1", "c1"),
+      beside,
+      human("h2"),
+      onlyBlank,
+      result("r3", "c3"),
+      blankString,
+      result("r4", "c4"),
+      ai("a5", "Done."),
+      human("h3"),
+    ];
+    const before = JSON.stringify(thread.map((m) => m.content));
+    const stored = [...thread];
+    // Refused as stored: the case is real.
+    expect(validateProviderRequest(thread, { providers: ["anthropic"] }).map((v) => v.index)).toEqual([1, 3, 5, 7]);
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    const sent = new Map(view.messages.map((m) => [m.id, m]));
+    expect(sent.get("a1")?.content).toEqual([toolUse("c1")]);
+    expect(sent.get("a2")?.content).toEqual([{ type: "text", text: "It is 42." }]);
+    expect(sent.get("a3")?.content).toBe("");
+    expect(sent.get("a4")?.content).toBe("");
+    for (const id of ["a1", "a3", "a4"])
+      expect((sent.get(id) as AIMessage).tool_calls).toEqual((thread.find((m) => m.id === id) as AIMessage).tool_calls);
+    expect(ids(view.messages)).toEqual(ids(thread));
+    expect(validateProviderRequest(view.messages)).toEqual([]);
+    // Never the stored thread: same objects, same content.
+    expect(thread.every((m, i) => m === stored[i])).toBe(true);
+    expect(JSON.stringify(thread.map((m) => m.content))).toBe(before);
+    // One copy per stored message: a second assembly hands on the same objects.
+    const again = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    expect(again.messages.every((m, i) => m === view.messages[i])).toBe(true);
+  });
+
+  it("a tool result's blank text block is left out (Anthropic sends it inside tool_result); a result of only blank blocks is sent as an empty string", () => {
+    const twoBlocks = new ToolMessage({
+      id: "r1",
+      content: [blank, { type: "text", text: "42" }] as never,
+      tool_call_id: "c1",
+      name: "lookup",
+      status: "error",
+    });
+    const onlyBlank = new ToolMessage({ id: "r2", content: [{ type: "text", text: " " }] as never, tool_call_id: "c2", name: "lookup" });
+    const thread = [human("h1"), call("a1", ["c1", "c2"]), twoBlocks, onlyBlank, ai("a2"), human("h2")];
+    expect(validateProviderRequest(thread).map((v) => `${v.provider}@${v.index}`)).toEqual(["anthropic@2", "anthropic@3"]);
+    const view = assembleView(thread, noSystem, EMPTY_DECISIONS);
+    const r1 = view.messages[2] as ToolMessage;
+    const r2 = view.messages[3] as ToolMessage;
+    expect([r1.content, r1.tool_call_id, r1.status, r1.name]).toEqual([[{ type: "text", text: "42" }], "c1", "error", "lookup"]);
+    expect([r2.content, r2.tool_call_id]).toEqual(["", "c2"]);
+    expect(validateProviderRequest(view.messages)).toEqual([]);
+    expect((twoBlocks.content as unknown[]).length).toBe(2);
+  });
+
+  it("a window cut whose first kept message is the sent copy (no id) cuts where the stored message is", () => {
+    const copyFirst = new AIMessage({ content: [blank, toolUse("c1")] as never, tool_calls: callsOf("c1") });
+    const thread = [human("h1"), ai("a1"), human("h2"), copyFirst, result("r1", "c1"), ai("a2"), human("h3")];
+    const sentCopy = assembleView(thread, noSystem, EMPTY_DECISIONS).view[3] as BaseMessage;
+    expect(sentCopy).not.toBe(copyFirst);
+    const cut = decide({ startOn: { value: "any", producer: "t" }, cuts: [{ producer: "t", reason: "window", firstKept: sentCopy }] });
+    expect(assembleView(thread, noSystem, cut).report.keptFrom).toBe(3);
+  });
+});
+
 describe("withViewDecisions with context blocks", () => {
   it("gives the request addContextBlocks after withViewDecisions gives, in every mode", () => {
     const thread = [human("h1"), ai("a1"), human("h2"), ai("a2"), human("h3")];

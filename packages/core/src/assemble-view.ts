@@ -13,6 +13,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
+import { storedOriginal } from "./portable-call-ids.js";
 import { mergedResponseMetadata } from "./responses-output.js";
 import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
 
@@ -479,8 +480,13 @@ function firstAtOrAfter(sorted: readonly number[], value: number): number {
   return lo;
 }
 
-/** Index of `message` in the thread: by id through the index, else by object from the end (views are near the end). */
-function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, message: BaseMessage): number | undefined {
+/**
+ * Index of `message` in the thread: by id through the index, else by object from the end (views
+ * are near the end). A copy a view sends in place of a stored message (a group's substitute, read
+ * by a middleware from the view) is found as the message it was made from, with or without an id.
+ */
+function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, sent: BaseMessage): number | undefined {
+  const message = storedOriginal(sent);
   if (typeof message.id === "string" && message.id !== "") {
     const at = ix.indexOf(message.id);
     if (at !== -1 && thread[at] === message) return at;

@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { recordViewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
@@ -138,7 +138,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       if (left !== undefined) {
         if (left <= 1) open.delete(id);
         else open.set(id, left - 1);
-        answered.push(messages[j] as BaseMessage);
+        answered.push(withoutBlankText(messages[j] as BaseMessage));
       } else strays.push(j);
       j += 1;
     }
@@ -159,7 +159,10 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       // call and its answers together, and report the strays as orphans of their own. A partly
       // answered parallel call keeps its answers too, its AI message without the unanswered calls.
       const strayAt = new Set(strays);
-      const members = messages.slice(i, j).filter((_, k) => !strayAt.has(i + k));
+      const members = messages
+        .slice(i, j)
+        .filter((_, k) => !strayAt.has(i + k))
+        .map(withoutBlankText);
       const group: MessageGroup = { kind: "tool_call", messages: members, start: i, end: j };
       if (open.size > 0) group.unanswered = [...open.keys()];
       members[0] = sendable(message, group.unanswered ?? []);
@@ -196,27 +199,62 @@ function isBlankText(block: unknown): boolean {
 }
 
 /**
- * The user message a view sends for `message`: `message` itself unless its content blocks hold a
- * blank text block beside content that is not blank (a picture sent without a caption, as a chat UI
- * sends `[{ type: "text", text: "" }, { type: "image_url", ... }]`); then a copy without the blank
- * text blocks (same id, name and metadata). Anthropic (`text content blocks must contain
- * non-whitespace text`), Gemini (`empty text parameter`) and Bedrock Converse (`The text field in
- * the ContentBlock object ... is blank`) refuse such a block; OpenAI accepts it. The stored message
- * is not changed. A message with nothing but blank text is empty ({@link isEmptyContent}) and is
- * sent as it is when it is the newest user message (left out otherwise).
+ * The message a view sends for `message`: `message` itself unless its content holds blank text
+ * beside something else to send; then a copy without the blank text (same id, name, calls, call
+ * id and metadata). A user message's blocks: a picture sent without a caption, as a chat UI sends
+ * `[{ type: "text", text: "" }, { type: "image_url", ... }]`. An AI message's blocks beside other
+ * blocks or its tool calls (an answer that carries an empty text block next to `tool_use`, a
+ * client that stores `[{ type: "text", text: "" }]` with the calls); an AI message with calls
+ * whose content is nothing but blank text (a blank string or blank blocks) is sent with `""`,
+ * which every converter sends as the calls alone. A tool result's blocks (`@langchain/anthropic`
+ * sends them inside its `tool_result`); a result of nothing but blank blocks is sent as `""`.
+ * Anthropic (`text content blocks must contain non-whitespace text`, `text content blocks must be
+ * non-empty`; its converter sends an AI message's non-empty string beside its calls as a text
+ * block), Gemini (`empty text parameter`) and Bedrock Converse (`The text field in the
+ * ContentBlock object ... is blank`, for a user message: `@langchain/aws` merges an AI message's
+ * blank blocks away) refuse such a block; OpenAI accepts it. The stored message is not changed.
+ * A user message with nothing but blank text is empty ({@link isEmptyContent}) and is sent as it
+ * is when it is the newest user message (left out otherwise); an AI message with neither text nor
+ * calls is left out by the view's role step.
  */
 function withoutBlankText(message: BaseMessage): BaseMessage {
   const content = message.content as unknown;
-  if (!Array.isArray(content) || !content.some(isBlankText) || content.every(isBlankText)) return message;
+  const type = messageType(message);
+  if (type !== "human" && type !== "ai" && type !== "tool") return message;
+  // Content that is nothing but blank text may be sent as "" (instead of a blank block) when the
+  // message holds something else: an AI message's calls, a tool result's call id.
+  const emptyAllowed = type === "tool" || toolCallsOf(message).length > 0;
+  const blankString = emptyAllowed && type === "ai" && typeof content === "string" && content !== "" && content.trim() === "";
+  if (!blankString && (!Array.isArray(content) || !content.some(isBlankText) || (content.every(isBlankText) && !emptyAllowed)))
+    return message;
   const known = blankTextLeftOut.get(message);
   if (known) return known;
-  const copy = new HumanMessage({
+  const kept = Array.isArray(content) ? content.filter((block) => !isBlankText(block)) : [];
+  const fields = {
     id: message.id,
     name: message.name,
-    content: content.filter((block) => !isBlankText(block)) as never,
+    content: (kept.length === 0 ? "" : kept) as never,
     additional_kwargs: message.additional_kwargs,
     response_metadata: message.response_metadata,
-  });
+  };
+  let copy: BaseMessage;
+  if (type === "ai") {
+    const from = message as AIMessage;
+    copy = new AIMessage({
+      ...fields,
+      tool_calls: from.tool_calls,
+      invalid_tool_calls: from.invalid_tool_calls,
+      ...(from.usage_metadata ? { usage_metadata: from.usage_metadata } : {}),
+    });
+  } else if (type === "tool") {
+    const from = message as ToolMessage;
+    copy = new ToolMessage({
+      ...fields,
+      tool_call_id: from.tool_call_id,
+      ...(from.status ? { status: from.status } : {}),
+      ...(from.artifact !== undefined ? { artifact: from.artifact } : {}),
+    });
+  } else copy = new HumanMessage(fields);
   blankTextLeftOut.set(message, copy);
   recordViewCopy(copy, message);
   return copy;
@@ -270,10 +308,10 @@ function deferredResults(
       if (n === undefined) return undefined;
       if (n <= 1) left.delete(id);
       else left.set(id, n - 1);
-      taken.push(messages[h] as BaseMessage);
+      taken.push(withoutBlankText(messages[h] as BaseMessage));
       h += 1;
     }
-    for (let b = k; b < g; b += 1) between.push(messages[b] as BaseMessage);
+    for (let b = k; b < g; b += 1) between.push(withoutBlankText(messages[b] as BaseMessage));
     results.push(...taken);
     end = h;
     k = h;
@@ -314,9 +352,10 @@ function partlyAnswerable(calls: NonNullable<AIMessage["tool_calls"]>, open: Rea
  * `tool_calls`; otherwise {@link withoutCalls}'s copy, whose items match the calls it keeps. So an
  * AI message whose stored items name calls its `tool_calls` do not (langchain's HITL middleware
  * rewrites `tool_calls` in place; an edit by id that kept the metadata) is sent without them.
+ * Either way without blank text beside other content ({@link withoutBlankText}).
  */
 function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMessage {
-  if (unanswered.length > 0) return withoutCalls(message, unanswered);
+  if (unanswered.length > 0) return withoutBlankText(withoutCalls(message, unanswered));
   const items = responsesOutputOf(message);
   if (
     items === undefined ||
@@ -325,8 +364,8 @@ function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMess
       toolCallsOf(message).map((call) => call.id ?? ""),
     )
   )
-    return message;
-  return withoutCalls(message, []);
+    return withoutBlankText(message);
+  return withoutBlankText(withoutCalls(message, []));
 }
 
 /** Copies made by {@link withoutCalls}, per stored message and left-out ids, so every hook of a call shares one object. */
@@ -476,8 +515,19 @@ export function blocksOf(content: unknown): ContentBlock[] {
   return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as ContentBlock)));
 }
 
-/** `true` when content holds no block other than blank text (spec R33: such an AI message is not sent). */
+/**
+ * `true` when content holds no block other than blank text and `reasoning` blocks (spec R33: such
+ * an AI message is not sent; such a user message is empty). A `reasoning` block (LangChain's
+ * standard block, from an OpenAI Responses answer) is no answer on its own: an answer whose output
+ * ran out during its reasoning holds nothing else. `@langchain/anthropic` does not send reasoning
+ * blocks, so the message reached Anthropic with no content (`all messages must have non-empty
+ * content`), and OpenAI refuses its reasoning item without an item of its own; the same answer
+ * stored as `""` (content without standard blocks) was already left out. Anthropic's signed
+ * `thinking` blocks count as content.
+ */
 export function isEmptyContent(content: unknown): boolean {
   if (typeof content === "string") return content.trim() === "";
-  return blocksOf(content).every((block) => block.type === "text" && String(block.text ?? "").trim() === "");
+  return blocksOf(content).every(
+    (block) => (block.type === "text" && String(block.text ?? "").trim() === "") || block.type === "reasoning",
+  );
 }

@@ -4,8 +4,16 @@ import { ThreadwiseConfigError } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
-/** Where LangGraph 1.x puts the checkpointer a run stores to, in a node's `configurable`. */
+/**
+ * Where LangGraph 1.x puts the checkpointer a run stores its checkpoints with, in every task's
+ * `configurable` (`CONFIG_KEY_CHECKPOINTER`; also how a run is given a checkpointer at invoke).
+ */
 const CHECKPOINTER_KEY = "__pregel_checkpointer";
+
+/** The checkpointer the run of a hook stores to (`runtime.configurable.__pregel_checkpointer`), `undefined` outside a run. */
+export function runCheckpointerOf(runtime: unknown): unknown {
+  return (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[CHECKPOINTER_KEY];
+}
 
 /** Most wrappers followed through `inner` before giving up (a cycle, or a chain nobody writes). */
 const MAX_WRAPPERS = 8;
@@ -98,7 +106,7 @@ export function archiveCheckpointerCheck(checkpointer: ThreadwiseSaver) {
   return createMiddleware({
     name: "threadwise/archive-checkpointer",
     wrapModelCall: (request, handler) => {
-      const used = (request.runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[CHECKPOINTER_KEY];
+      const used = runCheckpointerOf(request.runtime);
       if (typeof used === "object" && used !== null && used !== checkpointer) {
         let reason = verdicts.get(used);
         if (!verdicts.has(used)) {

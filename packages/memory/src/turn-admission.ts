@@ -1,26 +1,23 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
 import { createMiddleware } from "langchain";
-import { type RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
+import { runCheckpointerOf, threadwiseSaverOf } from "./archive-checkpointer-check.js";
+import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
 
-/** Where LangGraph 1.x puts the checkpointer a run stores its checkpoints with, in every task's `configurable` (`CONFIG_KEY_CHECKPOINTER`). */
-const CHECKPOINTER_KEY = "__pregel_checkpointer";
-
 /**
- * The saver that stores the run's checkpoints, and so knows the run: the run's own checkpointer
- * when it is a {@link ThreadwiseSaver}, else `bound` (the one `turnAdmission` was built with).
+ * The saver that stores the run's checkpoints, and so knows the run: the {@link ThreadwiseSaver}
+ * the run's own checkpointer is or wraps (`threadwiseSaverOf`: a tracing wrapper or
+ * `encryptCheckpointer` naming it `inner`), else `bound` (the one `turnAdmission` was built with).
  * Two stacks of one deployment on one store (a replica's middleware with another stack's saver,
  * `createAgent({ middleware: a.middleware, checkpointer: b.checkpointer })`) each hold their own
  * run records: asking the bound saver, which never saw the run, made it claim the turn lease the
  * run itself had just taken, so every turn after the first was refused `turn-in-progress`.
  */
 function saverOf(runtime: unknown, bound: ThreadwiseSaver): ThreadwiseSaver {
-  const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
-  const lent = configurable?.[CHECKPOINTER_KEY];
-  return lent instanceof ThreadwiseSaver ? lent : bound;
+  return threadwiseSaverOf(runCheckpointerOf(runtime)) ?? bound;
 }
 
 /**

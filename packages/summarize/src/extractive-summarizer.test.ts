@@ -62,6 +62,24 @@ describe("extractiveSummary", () => {
     expect(summary).toContain("- User: 부산에 살아요.");
   });
 
+  it("never quotes the note of a message without text (`User: (empty)`, `User: (image)`)", () => {
+    const input = [
+      "<new_messages>",
+      "User: (empty)",
+      "Assistant: Did you mean to send something?",
+      "User: (image)",
+      "User: (image, file)",
+      "Assistant: (empty)",
+      "User: (yes) the garden photo, from the garden.",
+      "</new_messages>",
+    ].join("\n");
+    const summary = extractiveSummary(input, { maxSentences: 10 });
+    expect(summary.split("\n").slice(1)).toEqual([
+      "- Assistant: Did you mean to send something?",
+      "- User: (yes) the garden photo, from the garden.",
+    ]);
+  });
+
   it("respects maxCharacters and answers empty for empty input", () => {
     const long = `<new_messages>\n${Array.from({ length: 50 }, (_, i) => `User: Sentence number ${i} talks about the garden and the garden party.`).join("\n")}\n</new_messages>`;
     const summary = extractiveSummary(long, { maxSentences: 50, maxCharacters: 300 });

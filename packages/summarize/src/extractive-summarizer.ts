@@ -2,6 +2,7 @@ import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
 import { analysisText, countCharacters, messageText, messageType, parseOptions, tokenize, truncateCharacters } from "@threadwise/core";
 import { z } from "zod/v4";
+import { isContentNote } from "./summarizer-input.js";
 
 /** First line of every summary the extractive summarizer writes, so nobody takes it for a model's. */
 export const EXTRACTIVE_SUMMARY_LABEL = "(offline extractive summary: sentences picked from the conversation, not written by a model)";
@@ -53,6 +54,8 @@ function candidatesOf(raw: string): Candidate[] {
     const m = /^(User|Assistant|Tool [^:]*|System):\s*(.*)$/.exec(line.trim());
     const speaker = m ? `${m[1]}: ` : "";
     const body = m ? (m[2] as string) : line.trim();
+    // A note for a message without text (`User: (image)`) says nothing worth quoting.
+    if (m && isContentNote(body.trim())) continue;
     for (const s of sentences.segment(body)) {
       const t = s.segment.trim();
       if (t !== "") lines.push(`${speaker}${t}`);

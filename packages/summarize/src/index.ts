@@ -33,6 +33,8 @@ export {
   boundedTokenCount,
   buildSummarizerInput,
   DEFAULT_SUMMARY_PROMPT,
+  EMPTY_MESSAGE_NOTE,
+  isContentNote,
   SHORTENED_MARKER,
   type SummarizerInput,
   shortenToTokens,

@@ -2,7 +2,15 @@ import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText, type TokenCounter } from "@threadwise/core";
 import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
-import { boundedTokenCount, buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, shortenToTokens, transcriptLine } from "./summarizer-input.js";
+import {
+  boundedTokenCount,
+  buildSummarizerInput,
+  DEFAULT_SUMMARY_PROMPT,
+  EMPTY_MESSAGE_NOTE,
+  isContentNote,
+  shortenToTokens,
+  transcriptLine,
+} from "./summarizer-input.js";
 
 const counter = createTokenCounter();
 
@@ -13,6 +21,43 @@ describe("transcriptLine", () => {
     const call = new AIMessage({ content: "", tool_calls: [{ id: "t", name: "lookup", args: { q: 1 }, type: "tool_call" }] });
     expect(transcriptLine(call)).toBe('Assistant called lookup({"q":1})');
     expect(transcriptLine(new ToolMessage({ content: "42", tool_call_id: "t", name: "lookup" }))).toBe("Tool lookup: 42");
+  });
+});
+
+describe("transcriptLine: messages without text", () => {
+  it("writes a note of what an empty, blank or text-less message holds, never a bare prefix (the summarizer read `User: `)", () => {
+    const image = { type: "image_url", image_url: { url: "https://example.com/cat.png" } };
+    expect(transcriptLine(new HumanMessage(""))).toBe(`User: ${EMPTY_MESSAGE_NOTE}`);
+    expect(transcriptLine(new HumanMessage("  \n "))).toBe("User: (empty)");
+    expect(transcriptLine(new HumanMessage({ content: [{ type: "text", text: " " }] }))).toBe("User: (empty)");
+    expect(transcriptLine(new HumanMessage({ content: [] }))).toBe("User: (empty)");
+    expect(transcriptLine(new HumanMessage({ content: [{ type: "text", text: "" }, image] }))).toBe("User: (image)");
+    expect(
+      transcriptLine(
+        new HumanMessage({ content: [image, { type: "file", url: "https://example.com/a.pdf", mimeType: "application/pdf" }, image] }),
+      ),
+    ).toBe("User: (image, file)");
+    expect(transcriptLine(new HumanMessage({ content: [{ type: "text", text: "고양이 사진이야" }, image] }))).toBe("User: 고양이 사진이야");
+    expect(transcriptLine(new AIMessage(""))).toBe("Assistant: (empty)");
+    expect(transcriptLine(new AIMessage({ content: [{ type: "reasoning", reasoning: "think" }] }))).toBe("Assistant: (reasoning)");
+    expect(transcriptLine(new ToolMessage({ content: "", tool_call_id: "t", name: "lookup" }))).toBe("Tool lookup: (empty)");
+    expect(transcriptLine(new ToolMessage({ content: [{ type: "mystery" }], tool_call_id: "t", name: "lookup" }))).toBe(
+      "Tool lookup: (other content)",
+    );
+    // Calls are the content of a tool-calling AI message: no note beside them, and its tool_use blocks are the calls.
+    const call = new AIMessage({
+      content: [
+        { type: "text", text: "" },
+        { type: "tool_use", id: "t", name: "lookup", input: { q: 1 } },
+      ],
+      tool_calls: [{ id: "t", name: "lookup", args: { q: 1 }, type: "tool_call" }],
+    });
+    expect(transcriptLine(call)).toBe('Assistant called lookup({"q":1})');
+  });
+
+  it("isContentNote tells the notes from a user who wrote words in parentheses", () => {
+    for (const note of ["(empty)", "(image)", "(image, file)", "(reasoning)", "(other content)"]) expect(isContentNote(note)).toBe(true);
+    for (const said of ["(yes)", "(image of a cat)", "(빈 메시지)", "empty", "(image,file)"]) expect(isContentNote(said)).toBe(false);
   });
 });
 

@@ -106,18 +106,71 @@ export function boundedTokenCount(counter: TokenCounter, text: string): number {
   return count;
 }
 
-/** One message as a transcript line: `User: ...`, `Assistant: ...`, `Assistant called tool(args)`, `Tool name: ...`. */
+/** What a transcript line says for a message with no text and nothing else to name. */
+export const EMPTY_MESSAGE_NOTE = "(empty)";
+
+/** How {@link transcriptLine} names content blocks without text, by block type. */
+const BLOCK_NOTES: Readonly<Record<string, string>> = {
+  image: "image",
+  image_url: "image",
+  audio: "audio",
+  input_audio: "audio",
+  video: "video",
+  file: "file",
+  document: "document",
+  reasoning: "reasoning",
+  thinking: "reasoning",
+  redacted_thinking: "reasoning",
+};
+
+/** Blocks that repeat an AI message's `tool_calls` (rendered from the calls). */
+const CALL_BLOCKS = new Set(["tool_use", "tool_call", "function_call", "server_tool_use", "input_json_delta"]);
+
+/**
+ * What a message without text holds, as a transcript note: its kinds of blocks in order of first
+ * appearance (`(image)`, `(image, file)`; blocks that repeat tool calls not counted, other kinds
+ * named `other content`), {@link EMPTY_MESSAGE_NOTE} when it holds none.
+ */
+function contentNote(content: unknown): string {
+  const kinds: string[] = [];
+  if (Array.isArray(content))
+    for (const block of content) {
+      if (!block || typeof block !== "object") continue;
+      const type = String((block as { type?: unknown }).type ?? "");
+      if (type === "text" || CALL_BLOCKS.has(type)) continue;
+      const kind = BLOCK_NOTES[type] ?? "other content";
+      if (!kinds.includes(kind)) kinds.push(kind);
+    }
+  return kinds.length === 0 ? EMPTY_MESSAGE_NOTE : `(${kinds.join(", ")})`;
+}
+
+/** Whether `body` (a transcript line less its `User: ` prefix) is a note {@link transcriptLine} wrote for a message without text. */
+export function isContentNote(body: string): boolean {
+  if (body === EMPTY_MESSAGE_NOTE) return true;
+  const inner = /^\((.+)\)$/.exec(body)?.[1];
+  const known = new Set([...Object.values(BLOCK_NOTES), "other content"]);
+  return inner?.split(", ").every((kind) => known.has(kind)) === true;
+}
+
+/**
+ * One message as a transcript line: `User: ...`, `Assistant: ...`, `Assistant called tool(args)`,
+ * `Tool name: ...`. A message without text (blank, or only pictures, files or reasoning) is
+ * written as a note of what it holds (`User: (image)`, `User: (empty)`, `Tool lookup: (empty)`),
+ * so the line is never a bare prefix and the summarizer reads that a turn had no words. One line
+ * (or, for an assistant with text and calls, two) per message: summarizerPasses counts them so.
+ */
 export function transcriptLine(message: BaseMessage): string {
   const type = messageType(message);
   const text = messageText(message).trim();
-  if (type === "human") return `User: ${text}`;
-  if (type === "tool") return `Tool ${(message as ToolMessage).name ?? "result"}: ${text}`;
-  if (type === "system") return `System: ${text}`;
+  const body = text !== "" ? text : contentNote((message as { content?: unknown }).content);
+  if (type === "human") return `User: ${body}`;
+  if (type === "tool") return `Tool ${(message as ToolMessage).name ?? "result"}: ${body}`;
+  if (type === "system") return `System: ${body}`;
   const calls = toolCallsOf(message).map((call) => `${call.name}(${JSON.stringify(call.args ?? {})})`);
   const parts: string[] = [];
-  if (text !== "") parts.push(`Assistant: ${text}`);
+  if (text !== "" || calls.length === 0) parts.push(`Assistant: ${body}`);
   if (calls.length > 0) parts.push(`Assistant called ${calls.join(", ")}`);
-  return parts.length > 0 ? parts.join("\n") : "Assistant: (no text)";
+  return parts.join("\n");
 }
 
 /** Pieces of `text` in order: whitespace plus one word, long words split into pieces of 64 characters (grapheme clusters). */

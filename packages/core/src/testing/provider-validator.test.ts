@@ -175,6 +175,46 @@ describe("validateProviderRequest", () => {
     }
   });
 
+  it("blank text beside tool calls and in tool results: Anthropic refuses a blank string or block beside the calls, and a result's blank block", () => {
+    // The converter sends "" beside calls as the calls alone, any other string as a text block before them.
+    expect(refusals([new HumanMessage("a"), ai(["c1"], ""), result("c1")])).toEqual([]);
+    expect(refusals([new HumanMessage("a"), ai(["c1"], " \n"), result("c1")])).toEqual(["anthropic:empty_content@1"]);
+    const blankBlock = new AIMessage({
+      content: [
+        { type: "text", text: "" },
+        { type: "tool_use", id: "c1", name: "lookup", input: { q: "c1" } },
+      ],
+      tool_calls: [call("c1")],
+    });
+    expect(refusals([new HumanMessage("a"), blankBlock, result("c1")])).toEqual(["anthropic:empty_content@1", "gemini:empty_content@1"]);
+    const blankResult = new ToolMessage({
+      content: [
+        { type: "text", text: " " },
+        { type: "text", text: "x" },
+      ],
+      tool_call_id: "c1",
+      name: "lookup",
+    });
+    expect(refusals([new HumanMessage("a"), ai(["c1"]), blankResult])).toEqual(["anthropic:empty_content@2"]);
+    // Only reasoning blocks: @langchain/anthropic drops them, the message reaches Anthropic empty.
+    const reasoningOnly = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "r" },
+        { type: "text", text: " " },
+      ],
+    });
+    expect(refusals([new HumanMessage("a"), reasoningOnly, new HumanMessage("b")])).toEqual(["anthropic:empty_content@1"]);
+    const reasoningAndText = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "r" },
+        { type: "text", text: "hi" },
+      ],
+    });
+    expect(refusals([new HumanMessage("a"), reasoningAndText, new HumanMessage("b")])).toEqual([]);
+    // An empty string result is sent as it is by every converter and accepted.
+    expect(refusals([new HumanMessage("a"), ai(["c1"]), result("c1", "")])).toEqual([]);
+  });
+
   it("tool call ids: missing for all but Gemini; Anthropic and Bedrock patterns; repeats within one message", () => {
     const noId = new AIMessage({ content: "", tool_calls: [{ name: "lookup", args: {}, type: "tool_call" }] });
     expect(rulesOf([new HumanMessage("a"), noId, new ToolMessage({ content: "x", tool_call_id: "" })], "openai")).toEqual(["tool_call_id"]);

@@ -71,7 +71,15 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   field in the Message object ... is empty`, and for a user message's blank text block beside
  *   other blocks `The text field in the ContentBlock object at messages.N.content.M is blank`,
  *   OpenHands/OpenHands#5339, continuedev/continue#9767; the converter merges an AI message's
- *   blank blocks away). OpenAI accepts empty strings and blank blocks.
+ *   blank blocks away). An AI message's blank text beside its tool calls: Anthropic, as a blank
+ *   block, and as a blank string other than `""` (the converter sends that string as a text block
+ *   before the `tool_use` blocks; `text content blocks must contain non-whitespace text`;
+ *   anthropics/anthropic-sdk-python#461, anthropics/claude-code#59812). A tool result's blank
+ *   text block: Anthropic (sent inside the `tool_result`); Bedrock accepts a blank `toolResult`
+ *   text (measured, NousResearch/hermes-agent#55092), and an empty string result is accepted by
+ *   all four. A message of only `reasoning` blocks (LangChain's standard block; an OpenAI answer
+ *   that ran out during its reasoning): Anthropic, as no content (the converter drops the blocks;
+ *   `all messages must have non-empty content`). OpenAI accepts empty strings and blank blocks.
  * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
  *   an emoji cut by a string slice); `JSON.stringify` sends it as a bare `\ud83d` escape. Anthropic
  *   (`The request body is not valid JSON: no low surrogate in string`,
@@ -199,6 +207,18 @@ function hasContent(message: BaseMessage): boolean {
     if (b.type === "text" || (b.type === undefined && typeof b.text === "string")) return String(b.text ?? "").trim() !== "";
     return true;
   });
+}
+
+/** `true` when a content array holds `reasoning` blocks and otherwise only blank text: `@langchain/anthropic` sends none of it. */
+function onlyReasoning(content: unknown): boolean {
+  if (!Array.isArray(content)) return false;
+  let reasoning = false;
+  for (const block of content) {
+    const b = (block ?? {}) as { type?: unknown; text?: unknown };
+    if (b.type === "reasoning") reasoning = true;
+    else if (typeof block === "string" ? block.trim() !== "" : b.type !== "text" || String(b.text ?? "").trim() !== "") return false;
+  }
+  return reasoning;
 }
 
 /** `true` when a content array holds a text block that is blank (refused even next to other blocks). */
@@ -361,10 +381,31 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
       if (systems === 2) out.push({ rule: "system_count", index, message: `${describe(message, index)} is a second system message` });
       if (index > 0) out.push({ rule: "system_position", index, message: `${describe(message, index)} is not the first message` });
     } else if (firstNonSystem === -1) firstNonSystem = index;
-    if (type === "tool") return;
+    if (type === "tool") {
+      // `@langchain/anthropic` sends a result's blocks inside its `tool_result`, where a blank text block is refused as anywhere.
+      if (hasBlankTextBlock(message))
+        out.push({ rule: "empty_content", index, only: ["anthropic"], message: `${describe(message, index)} holds a blank text block` });
+      return;
+    }
     const last = index === messages.length - 1;
     const callsOnly = toolCallsOf(message).length > 0;
-    if (!hasContent(message) && !callsOnly) {
+    const content = (message as { content?: unknown }).content;
+    if (callsOnly && typeof content === "string" && content !== "" && content.trim() === "") {
+      // `@langchain/anthropic` sends an AI message's string beside its calls as a text block unless it is "".
+      out.push({
+        rule: "empty_content",
+        index,
+        only: ["anthropic"],
+        message: `${describe(message, index)} has blank text beside its tool calls`,
+      });
+    } else if (!callsOnly && hasContent(message) && onlyReasoning(content)) {
+      out.push({
+        rule: "empty_content",
+        index,
+        only: ["anthropic"],
+        message: `${describe(message, index)} holds only reasoning blocks, which @langchain/anthropic does not send`,
+      });
+    } else if (!hasContent(message) && !callsOnly) {
       // Anthropic lets the request end on an empty assistant message (a prefill).
       const only: Provider[] | undefined = type === "ai" && last ? ["gemini", "bedrock"] : undefined;
       out.push({
