@@ -617,7 +617,7 @@ describe("public reports: a run stopped by the recursion limit", () => {
           .join(", ")}`;
       },
     });
-    const { agent } = stackAgent({ windowSize: 12, model });
+    const { agent } = stackAgent({ windowSize: false, model });
     const config = { configurable: { thread_id: "recursion-limit" } };
     await expect(agent.invoke({ messages: [new HumanMessage("BOOK 14C")] }, { ...config, recursionLimit: 6 })).rejects.toThrow(
       /recursion/i,
@@ -759,6 +759,65 @@ describe("public reports: OpenAI Responses answers", () => {
         }
         expect(wire(requests(model).at(-1) as BaseMessage[]).calls).toEqual(["call_book"]);
         expect(model.providerLog.rejections).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe("public reports: models that number their calls per answer", () => {
+  // https://github.com/NVIDIA-NeMo/Switchyard/issues/502 (Grok over Chat Completions answers every
+  // turn with `call_0`; Anthropic refuses the conversation from the second tool turn on: `400
+  // tool_use ids must be unique`); Kimi K2 numbers its calls the same way (`functions.lookup:0`).
+  // The view sent the stored ids as they were: one id in several AI messages of one request.
+  const sameIdModel = (id: string) =>
+    strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last)) return `done: ${messageText(last)}`;
+        const text = messageText(last);
+        if (text.startsWith("look"))
+          return new AIMessage({ content: "", tool_calls: [{ id, name: "lookup", args: { n: text.length }, type: "tool_call" }] });
+        return `ok: ${text}`;
+      },
+    });
+  const ids = (request: BaseMessage[]) => ({
+    calls: request.flatMap((m) => (m.getType() === "ai" ? ((m as AIMessage).tool_calls ?? []).map((c) => c.id) : [])),
+    results: request.filter(isTool).map((m) => (m as ToolMessage).tool_call_id),
+  });
+
+  for (const id of ["call_0", "functions.lookup:0"]) {
+    it(`${id} on every tool turn: every request is accepted by every provider, each result answers its own call, the thread is stored as answered`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
+      try {
+        const sqlitePath = join(dir, "m.sqlite");
+        const model = sameIdModel(id);
+        const { agent } = stackAgent({ backend: "sqlite", sqlitePath, windowSize: false, model, systemPrompt: false });
+        const config = { configurable: { thread_id: "same-ids" } };
+        for (const text of ["look up a", "look up bb", "hello", "look up ccc"])
+          await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+        expect(model.providerLog.rejections).toBe(0);
+        const last = requests(model).at(-1) as BaseMessage[];
+        const sent = ids(last);
+        expect(sent.calls).toHaveLength(3);
+        expect(new Set(sent.calls).size).toBe(3);
+        // Each result follows its own call, under the id that call was sent with.
+        expect(sent.results).toEqual(sent.calls);
+        expect(last.filter(isTool).map((m) => messageText(m))).toEqual(["result 9", "result 10", "result 11"]);
+        // The stored thread keeps the model's ids.
+        const stored = await storedMessages(agent as never, "same-ids");
+        expect(new Set(stored.filter(isTool).map((m) => (m as ToolMessage).tool_call_id))).toEqual(new Set([id]));
+        // A fresh process on the same file sends the same next request (the turn's first call: its
+        // second one holds the new answer, whose message id is new in each run).
+        const again = stackAgent({ backend: "sqlite", sqlitePath, windowSize: false, model: sameIdModel(id), systemPrompt: false });
+        const head = (await agent.graph.getState(config)).config;
+        await agent.invoke({ messages: [new HumanMessage("look up dddd")] }, head);
+        await again.agent.invoke({ messages: [new HumanMessage("look up dddd")] }, head);
+        const mine = ids(requests(model).at(-2) as BaseMessage[]);
+        expect(mine.calls).toHaveLength(3);
+        expect(ids(requests(again.model).at(-2) as BaseMessage[])).toEqual(mine);
+        expect(again.model.providerLog.rejections + model.providerLog.rejections).toBe(0);
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }

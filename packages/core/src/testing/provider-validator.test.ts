@@ -95,9 +95,10 @@ describe("validateProviderRequest", () => {
     expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);
   });
 
-  it("takes repeated call ids across rounds, as in the tau-bench data", () => {
+  it("a call id repeated across rounds (as in the tau-bench data): Anthropic refuses it, the others take it", () => {
+    // Anthropic: `tool_use ids must be unique` across the request (https://github.com/NVIDIA-NeMo/Switchyard/issues/502).
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), ai(["c1"]), result("c1"), new AIMessage("done")];
-    expect(refusals(messages)).toEqual([]);
+    expect(refusals(messages)).toEqual(["anthropic:tool_call_id@3"]);
   });
 
   it("system messages: OpenAI takes any number anywhere; the others one, leading", () => {

@@ -91,8 +91,11 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   carry them.
  * - `tool_call_id`: a tool call without a usable id. OpenAI (`tool_calls[].id` required),
  *   Anthropic (converter: `Anthropic requires all tool calls to have an "id"`; API: id pattern
- *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within a message), Bedrock (`toolUseId`:
- *   1-64 characters of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
+ *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within the whole request: a model that
+ *   numbers its calls per answer (`call_0` every turn, Grok over Chat Completions,
+ *   https://github.com/NVIDIA-NeMo/Switchyard/issues/502; Kimi's `functions.lookup:0`) makes a
+ *   thread Anthropic refuses from its second tool turn on), Bedrock (`toolUseId`: 1-64 characters
+ *   of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -270,6 +273,8 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   let open: Map<string, number> | undefined;
   let answered = new Set<string>();
   let openAt = -1;
+  /** Call ids of earlier AI messages of the request (Anthropic: `tool_use` ids are unique across it). */
+  const earlier = new Set<string>();
   const closeOpen = () => {
     if (open && open.size > 0) {
       const ids = [...open.keys()].map((id) => JSON.stringify(id)).join(", ");
@@ -339,9 +344,17 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
             only: ["anthropic"],
             message: `${describe(message, index)}: id ${JSON.stringify(id)} repeats in one message`,
           });
+        else if (earlier.has(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["anthropic"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} was already used by an earlier AI message`,
+          });
       }
       seen.add(id);
     }
+    for (const id of seen) earlier.add(id);
   });
   closeOpen();
   return out;
