@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { convertMessagesToResponsesInput, convertResponsesMessageToAIMessage } from "@langchain/openai";
+import {
+  convertCompletionsMessageToBaseMessage,
+  convertMessagesToCompletionsMessageParams,
+  convertMessagesToResponsesInput,
+  convertResponsesMessageToAIMessage,
+} from "@langchain/openai";
 import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -821,6 +826,61 @@ describe("public reports: models that number their calls per answer", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+  }
+});
+
+describe("public reports: a tool call whose arguments are not valid JSON", () => {
+  // https://github.com/LibreChat-AI/agents/pull/366 (a call filed in `invalid_tool_calls` gets no
+  // result, but its `tool_use` block still rides the AI message: the next call is refused, "fatal
+  // on HITL resume") and https://github.com/charmbracelet/crush/issues/3408 (`an assistant message
+  // with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'`).
+  // `@langchain/openai` keeps the raw call in `additional_kwargs.tool_calls` and, when `tool_calls`
+  // is empty, sends it; the agent ran no tool for it, so every later request had an orphan call.
+  const cut = '{"n": 1';
+  const answers = {
+    openai: () =>
+      convertCompletionsMessageToBaseMessage({
+        message: {
+          role: "assistant",
+          content: "Let me look that up.",
+          tool_calls: [{ id: "call_bad", type: "function", function: { name: "lookup", arguments: cut } }],
+        },
+        rawResponse: { id: "chatcmpl-1", model: "gpt-4o", usage: {} },
+      } as never) as AIMessage,
+    anthropic: () =>
+      new AIMessage({
+        content: [
+          { type: "text", text: "Let me look that up." },
+          { type: "tool_use", id: "toolu_bad", name: "lookup", input: cut },
+        ],
+        tool_calls: [],
+        invalid_tool_calls: [{ id: "toolu_bad", name: "lookup", args: cut, error: "Malformed args.", type: "invalid_tool_call" }],
+      }),
+  };
+  for (const [provider, answer] of Object.entries(answers)) {
+    it(`${provider}: the answer's text is sent, its call is not, and every later request is accepted`, async () => {
+      let calls = 0;
+      const model = strictModel({
+        answer: (messages) => {
+          calls += 1;
+          return calls === 1 ? answer() : `ok: ${messageText(lastOf(messages))}`;
+        },
+      });
+      const { agent } = stackAgent({ windowSize: 6, model, systemPrompt: false });
+      const config = { configurable: { thread_id: `invalid-${provider}` } };
+      await agent.invoke({ messages: [new HumanMessage("look up 1")] }, config);
+      await agent.invoke({ messages: [new HumanMessage("again")] }, config);
+      expect(model.providerLog.rejections).toBe(0);
+      const last = requests(model).at(-1) as BaseMessage[];
+      const sent = last.find((m) => m.getType() === "ai") as AIMessage;
+      expect(messageText(sent)).toBe("Let me look that up.");
+      const wire = convertMessagesToCompletionsMessageParams({ messages: last, model: "gpt-4o" }) as Array<{ tool_calls?: unknown[] }>;
+      expect(wire.flatMap((m) => m.tool_calls ?? [])).toEqual([]);
+      expect(JSON.stringify(sent.content)).not.toContain("tool_use");
+      // The stored answer is kept as the model gave it.
+      const stored = (await storedMessages(agent as never, `invalid-${provider}`)).find((m) => m.getType() === "ai") as AIMessage;
+      expect(stored.invalid_tool_calls).toHaveLength(1);
     });
   }
 });

@@ -9,7 +9,7 @@
  * (`convertBaseMessagesToContent`, `utils/common`), `@langchain/aws` 1.4
  * (`convertToConverseMessages`, `utils/message_inputs`).
  */
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
 import { messageType, toolCallsOf } from "../groups.js";
 import { responsesCallIds, responsesCallsMatch, responsesOutputOf } from "../responses-output.js";
@@ -314,7 +314,19 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
     }
     closeOpen();
     const calls = toolCallsOf(message);
-    if (calls.length === 0) return;
+    if (calls.length === 0) {
+      // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
+      // whose arguments were not valid JSON is kept there and in `invalid_tool_calls`): no result follows it.
+      const raw = type === "ai" ? (message as AIMessage).additional_kwargs?.tool_calls : undefined;
+      if (Array.isArray(raw) && raw.length > 0)
+        out.push({
+          rule: "unanswered_tool_call",
+          index,
+          only: ["openai"],
+          message: `${describe(message, index)} is sent with the calls in its additional_kwargs.tool_calls, which have no result`,
+        });
+      return;
+    }
     open = new Map();
     openAt = index;
     const seen = new Set<string>();
