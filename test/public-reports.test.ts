@@ -9,7 +9,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
-import { convertMessagesToResponsesInput, convertResponsesMessageToAIMessage } from "@langchain/openai";
+import {
+  convertCompletionsMessageToBaseMessage,
+  convertMessagesToCompletionsMessageParams,
+  convertMessagesToResponsesInput,
+  convertResponsesMessageToAIMessage,
+} from "@langchain/openai";
 import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -617,7 +622,7 @@ describe("public reports: a run stopped by the recursion limit", () => {
           .join(", ")}`;
       },
     });
-    const { agent } = stackAgent({ windowSize: 12, model });
+    const { agent } = stackAgent({ windowSize: false, model });
     const config = { configurable: { thread_id: "recursion-limit" } };
     await expect(agent.invoke({ messages: [new HumanMessage("BOOK 14C")] }, { ...config, recursionLimit: 6 })).rejects.toThrow(
       /recursion/i,
@@ -762,6 +767,120 @@ describe("public reports: OpenAI Responses answers", () => {
       } finally {
         rmSync(dir, { recursive: true, force: true });
       }
+    });
+  }
+});
+
+describe("public reports: models that number their calls per answer", () => {
+  // https://github.com/NVIDIA-NeMo/Switchyard/issues/502 (Grok over Chat Completions answers every
+  // turn with `call_0`; Anthropic refuses the conversation from the second tool turn on: `400
+  // tool_use ids must be unique`); Kimi K2 numbers its calls the same way (`functions.lookup:0`).
+  // The view sent the stored ids as they were: one id in several AI messages of one request.
+  const sameIdModel = (id: string) =>
+    strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last)) return `done: ${messageText(last)}`;
+        const text = messageText(last);
+        if (text.startsWith("look"))
+          return new AIMessage({ content: "", tool_calls: [{ id, name: "lookup", args: { n: text.length }, type: "tool_call" }] });
+        return `ok: ${text}`;
+      },
+    });
+  const ids = (request: BaseMessage[]) => ({
+    calls: request.flatMap((m) => (m.getType() === "ai" ? ((m as AIMessage).tool_calls ?? []).map((c) => c.id) : [])),
+    results: request.filter(isTool).map((m) => (m as ToolMessage).tool_call_id),
+  });
+
+  for (const id of ["call_0", "functions.lookup:0"]) {
+    it(`${id} on every tool turn: every request is accepted by every provider, each result answers its own call, the thread is stored as answered`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
+      try {
+        const sqlitePath = join(dir, "m.sqlite");
+        const model = sameIdModel(id);
+        const { agent } = stackAgent({ backend: "sqlite", sqlitePath, windowSize: false, model, systemPrompt: false });
+        const config = { configurable: { thread_id: "same-ids" } };
+        for (const text of ["look up a", "look up bb", "hello", "look up ccc"])
+          await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+        expect(model.providerLog.rejections).toBe(0);
+        const last = requests(model).at(-1) as BaseMessage[];
+        const sent = ids(last);
+        expect(sent.calls).toHaveLength(3);
+        expect(new Set(sent.calls).size).toBe(3);
+        // Each result follows its own call, under the id that call was sent with.
+        expect(sent.results).toEqual(sent.calls);
+        expect(last.filter(isTool).map((m) => messageText(m))).toEqual(["result 9", "result 10", "result 11"]);
+        // The stored thread keeps the model's ids.
+        const stored = await storedMessages(agent as never, "same-ids");
+        expect(new Set(stored.filter(isTool).map((m) => (m as ToolMessage).tool_call_id))).toEqual(new Set([id]));
+        // A fresh process on the same file sends the same next request (the turn's first call: its
+        // second one holds the new answer, whose message id is new in each run).
+        const again = stackAgent({ backend: "sqlite", sqlitePath, windowSize: false, model: sameIdModel(id), systemPrompt: false });
+        const head = (await agent.graph.getState(config)).config;
+        await agent.invoke({ messages: [new HumanMessage("look up dddd")] }, head);
+        await again.agent.invoke({ messages: [new HumanMessage("look up dddd")] }, head);
+        const mine = ids(requests(model).at(-2) as BaseMessage[]);
+        expect(mine.calls).toHaveLength(3);
+        expect(ids(requests(again.model).at(-2) as BaseMessage[])).toEqual(mine);
+        expect(again.model.providerLog.rejections + model.providerLog.rejections).toBe(0);
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+  }
+});
+
+describe("public reports: a tool call whose arguments are not valid JSON", () => {
+  // https://github.com/LibreChat-AI/agents/pull/366 (a call filed in `invalid_tool_calls` gets no
+  // result, but its `tool_use` block still rides the AI message: the next call is refused, "fatal
+  // on HITL resume") and https://github.com/charmbracelet/crush/issues/3408 (`an assistant message
+  // with 'tool_calls' must be followed by tool messages responding to each 'tool_call_id'`).
+  // `@langchain/openai` keeps the raw call in `additional_kwargs.tool_calls` and, when `tool_calls`
+  // is empty, sends it; the agent ran no tool for it, so every later request had an orphan call.
+  const cut = '{"n": 1';
+  const answers = {
+    openai: () =>
+      convertCompletionsMessageToBaseMessage({
+        message: {
+          role: "assistant",
+          content: "Let me look that up.",
+          tool_calls: [{ id: "call_bad", type: "function", function: { name: "lookup", arguments: cut } }],
+        },
+        rawResponse: { id: "chatcmpl-1", model: "gpt-4o", usage: {} },
+      } as never) as AIMessage,
+    anthropic: () =>
+      new AIMessage({
+        content: [
+          { type: "text", text: "Let me look that up." },
+          { type: "tool_use", id: "toolu_bad", name: "lookup", input: cut },
+        ],
+        tool_calls: [],
+        invalid_tool_calls: [{ id: "toolu_bad", name: "lookup", args: cut, error: "Malformed args.", type: "invalid_tool_call" }],
+      }),
+  };
+  for (const [provider, answer] of Object.entries(answers)) {
+    it(`${provider}: the answer's text is sent, its call is not, and every later request is accepted`, async () => {
+      let calls = 0;
+      const model = strictModel({
+        answer: (messages) => {
+          calls += 1;
+          return calls === 1 ? answer() : `ok: ${messageText(lastOf(messages))}`;
+        },
+      });
+      const { agent } = stackAgent({ windowSize: 6, model, systemPrompt: false });
+      const config = { configurable: { thread_id: `invalid-${provider}` } };
+      await agent.invoke({ messages: [new HumanMessage("look up 1")] }, config);
+      await agent.invoke({ messages: [new HumanMessage("again")] }, config);
+      expect(model.providerLog.rejections).toBe(0);
+      const last = requests(model).at(-1) as BaseMessage[];
+      const sent = last.find((m) => m.getType() === "ai") as AIMessage;
+      expect(messageText(sent)).toBe("Let me look that up.");
+      const wire = convertMessagesToCompletionsMessageParams({ messages: last, model: "gpt-4o" }) as Array<{ tool_calls?: unknown[] }>;
+      expect(wire.flatMap((m) => m.tool_calls ?? [])).toEqual([]);
+      expect(JSON.stringify(sent.content)).not.toContain("tool_use");
+      // The stored answer is kept as the model gave it.
+      const stored = (await storedMessages(agent as never, `invalid-${provider}`)).find((m) => m.getType() === "ai") as AIMessage;
+      expect(stored.invalid_tool_calls).toHaveLength(1);
     });
   }
 });

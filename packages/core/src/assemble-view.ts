@@ -13,7 +13,7 @@ import {
   STABLE_TAIL_HEADER,
   systemText,
 } from "./placement.js";
-import { storedOriginal } from "./portable-call-ids.js";
+import { storedOriginal, withUniqueCallIds } from "./portable-call-ids.js";
 import { mergedResponseMetadata } from "./responses-output.js";
 import { candidateAtOrAfter, type GroupSpan, indexThread, type ThreadIndex } from "./thread-index.js";
 
@@ -232,6 +232,8 @@ export function assembleWith(
     view = view.map((message) => replacementOf.get(message) ?? message);
     messages = alternateRoles(view);
   } else messages = alternateFrom(view, ix, from);
+  // A call id an earlier AI message of the request used is sent renamed (Anthropic: unique ids).
+  messages = withUniqueCallIds(messages);
 
   const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
   let tailContext = "";

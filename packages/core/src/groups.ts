@@ -355,6 +355,8 @@ function partlyAnswerable(calls: NonNullable<AIMessage["tool_calls"]>, open: Rea
  * Either way without blank text beside other content ({@link withoutBlankText}).
  */
 function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMessage {
+  const stale = callsOnlyProviderCopiesName(message);
+  if (stale.length > 0) return withoutBlankText(withoutCalls(message, [...unanswered, ...stale]));
   if (unanswered.length > 0) return withoutBlankText(withoutCalls(message, unanswered));
   const items = responsesOutputOf(message);
   if (
@@ -366,6 +368,34 @@ function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMess
   )
     return withoutBlankText(message);
   return withoutBlankText(withoutCalls(message, []));
+}
+
+/**
+ * Ids of calls the provider's copies of an AI message's calls name and its `tool_calls` do not:
+ * `additional_kwargs.tool_calls` and `tool_use` / `tool_call` / `function_call` content blocks.
+ * `@langchain/openai` stores a call whose arguments are not valid JSON (a small model, an answer
+ * cut by `max_tokens`) in `invalid_tool_calls`, not `tool_calls`, and keeps the raw call in
+ * `additional_kwargs.tool_calls`; the agent runs no tool for it, and when `tool_calls` is empty
+ * the converter sends `additional_kwargs.tool_calls`, so every later request had a call without
+ * its result (`400 An assistant message with 'tool_calls' must be followed by tool messages`).
+ * Empty (one property read) for the usual message.
+ */
+function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
+  const ai = message as AIMessage;
+  const raw = ai.additional_kwargs?.tool_calls as Array<{ id?: unknown }> | undefined;
+  const blocks = Array.isArray(ai.content) ? (ai.content as Array<Record<string, unknown> | string>) : undefined;
+  if (!Array.isArray(raw) && !blocks) return [];
+  const own = new Set(toolCallsOf(message).map((call) => call.id ?? ""));
+  const stale = new Set<string>();
+  if (Array.isArray(raw)) for (const call of raw) if (!own.has(String(call?.id ?? ""))) stale.add(String(call?.id ?? ""));
+  if (blocks)
+    for (const block of blocks) {
+      if (typeof block === "string" || !["tool_use", "tool_call", "function_call"].includes(String(block.type))) continue;
+      // A Responses `function_call` block has its item id (`fc_...`) and the call's `call_id`.
+      if (own.has(String(block.call_id ?? "")) || own.has(String(block.id ?? ""))) continue;
+      stale.add(String(block.id ?? block.call_id ?? ""));
+    }
+  return [...stale];
 }
 
 /** Copies made by {@link withoutCalls}, per stored message and left-out ids, so every hook of a call shares one object. */

@@ -120,7 +120,7 @@ export {
   statedPromptContextMode,
   systemText,
 } from "./placement.js";
-export { PORTABLE_CALL_ID, portableCallId, withPortableCallIds } from "./portable-call-ids.js";
+export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 export { hideMemoryState } from "./private-state.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {

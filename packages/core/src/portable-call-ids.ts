@@ -54,8 +54,6 @@ export function storedOriginal(message: BaseMessage): BaseMessage {
   return copiedFrom.get(message) ?? message;
 }
 
-const mapId = (value: unknown): unknown => (typeof value === "string" ? portableCallId(value) : value);
-
 /**
  * `message` with every tool call id made portable ({@link portableCallId}): an AI message's
  * `tool_calls`, `invalid_tool_calls`, `additional_kwargs.tool_calls`, `tool_use` / `tool_call` /
@@ -77,12 +75,92 @@ export function withPortableCallIds(message: BaseMessage): BaseMessage {
   return copy;
 }
 
-function toolCopy(m: ToolMessage): ToolMessage {
+/**
+ * Tool call ids unique across a request (Anthropic: `tool_use ids must be unique`). A model that
+ * numbers its calls per answer (`call_0` on every turn: Grok over Chat Completions,
+ * https://github.com/NVIDIA-NeMo/Switchyard/issues/502; Kimi's `functions.lookup:0`) stores the same
+ * id in many AI messages, and the results of each answer its own AI message by position.
+ *
+ * Decision: in the request only (the stored thread is never changed), a call id an earlier AI
+ * message of the request already used is sent as {@link repeatedCallId} of it and the AI message's
+ * id, in that AI message and the results that follow it. A pure function of the request: a fresh
+ * process, and a run whose older messages are archived, send the same request. The array itself
+ * when no id repeats (one set lookup per call).
+ */
+export function withUniqueCallIds(messages: BaseMessage[]): BaseMessage[] {
+  let out: BaseMessage[] | undefined;
+  const used = new Set<string>();
+  let renamed: Map<string, string> | undefined;
+  for (let k = 0; k < messages.length; k += 1) {
+    const m = messages[k] as BaseMessage;
+    const type = messageType(m);
+    if (type === "tool") {
+      const to = renamed?.get((m as ToolMessage).tool_call_id);
+      if (to !== undefined) {
+        out ??= messages.slice();
+        out[k] = renamedCopy(m, renamed as Map<string, string>);
+      }
+      continue;
+    }
+    if (type !== "ai") continue;
+    renamed = undefined;
+    const calls = toolCallsOf(m);
+    if (calls.length === 0) continue;
+    const own = new Set<string>();
+    for (const call of calls) {
+      const id = call.id ?? "";
+      if (id === "" || own.has(id)) continue;
+      own.add(id);
+      if (!used.has(id)) continue;
+      renamed ??= new Map();
+      let to = repeatedCallId(id, m.id ?? String(k));
+      for (let n = 1; used.has(to) || own.has(to); n += 1) to = repeatedCallId(id, `${m.id ?? String(k)}#${n}`);
+      renamed.set(id, to);
+    }
+    for (const id of own) used.add(renamed?.get(id) ?? id);
+    if (renamed) {
+      out ??= messages.slice();
+      out[k] = renamedCopy(m, renamed);
+    }
+  }
+  return out ?? messages;
+}
+
+/**
+ * The id a request sends for the call id `id` an earlier AI message of it already used, in the
+ * AI message `salt` names: 40 characters of `id`, `_r`, and 12 hex characters of the SHA-256 of
+ * both (at most 54 characters of `[a-zA-Z0-9_-]` for a portable `id`).
+ */
+export function repeatedCallId(id: string, salt: string): string {
+  const digest = createHash("sha256").update(`${id}\u0000${salt}`).digest("hex").slice(0, 12);
+  return `${id.slice(0, KEPT_CHARACTERS)}_r${digest}`;
+}
+
+/** Copies made by {@link withUniqueCallIds}, per message and renaming, so every hook of a call shares one object. */
+const renamedCopies = new WeakMap<BaseMessage, Map<string, BaseMessage>>();
+
+function renamedCopy(message: BaseMessage, renamed: ReadonlyMap<string, string>): BaseMessage {
+  const key = JSON.stringify([...renamed]);
+  let copies = renamedCopies.get(message);
+  const known = copies?.get(key);
+  if (known) return known;
+  const map = (id: string) => renamed.get(id) ?? id;
+  const copy = messageType(message) === "tool" ? toolCopy(message as ToolMessage, map) : aiCopy(message as AIMessage, map);
+  if (!copies) {
+    copies = new Map();
+    renamedCopies.set(message, copies);
+  }
+  copies.set(key, copy);
+  recordViewCopy(copy, message);
+  return copy;
+}
+
+function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {
   return new ToolMessage({
     id: m.id,
     name: m.name,
     content: m.content as never,
-    tool_call_id: portableCallId(m.tool_call_id),
+    tool_call_id: map(m.tool_call_id),
     status: m.status,
     artifact: m.artifact,
     additional_kwargs: m.additional_kwargs,
@@ -90,7 +168,8 @@ function toolCopy(m: ToolMessage): ToolMessage {
   });
 }
 
-function aiCopy(ai: AIMessage): AIMessage {
+function aiCopy(ai: AIMessage, map: (id: string) => string = portableCallId): AIMessage {
+  const mapId = (value: unknown): unknown => (typeof value === "string" ? map(value) : value);
   const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
   if (Array.isArray(kwargs.tool_calls))
     kwargs.tool_calls = (kwargs.tool_calls as Array<Record<string, unknown>>).map((call) => ({ ...call, id: mapId(call?.id) }));
@@ -119,7 +198,7 @@ function aiCopy(ai: AIMessage): AIMessage {
     id: ai.id,
     name: ai.name,
     content: content as never,
-    tool_calls: (ai.tool_calls ?? []).map((call) => ({ ...call, id: call.id === undefined ? undefined : portableCallId(call.id) })),
+    tool_calls: (ai.tool_calls ?? []).map((call) => ({ ...call, id: call.id === undefined ? undefined : map(call.id) })),
     invalid_tool_calls: (ai.invalid_tool_calls ?? []).map((call) => ({ ...call, id: mapId(call.id) as string | undefined })),
     additional_kwargs: kwargs,
     response_metadata: response_metadata as never,

@@ -90,14 +90,25 @@ describe("validateProviderRequest", () => {
     expect(rulesOf([new HumanMessage("😀".slice(1))], "anthropic")).toEqual(["malformed_text"]);
   });
 
+  it("an AI message whose only calls are in additional_kwargs.tool_calls (arguments not valid JSON): OpenAI's converter sends them without results", () => {
+    const invalid = new AIMessage({
+      content: "Let me look.",
+      tool_calls: [],
+      invalid_tool_calls: [{ id: "c1", name: "lookup", args: '{"n": 1', error: "bad JSON", type: "invalid_tool_call" }],
+      additional_kwargs: { tool_calls: [{ id: "c1", type: "function", function: { name: "lookup", arguments: '{"n": 1' } }] },
+    });
+    expect(refusals([new HumanMessage("hi"), invalid, new HumanMessage("again")])).toEqual(["openai:unanswered_tool_call@1"]);
+  });
+
   it("refuses a second result for one call", () => {
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), result("c1", "again")];
     expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);
   });
 
-  it("takes repeated call ids across rounds, as in the tau-bench data", () => {
+  it("a call id repeated across rounds (as in the tau-bench data): Anthropic refuses it, the others take it", () => {
+    // Anthropic: `tool_use ids must be unique` across the request (https://github.com/NVIDIA-NeMo/Switchyard/issues/502).
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), ai(["c1"]), result("c1"), new AIMessage("done")];
-    expect(refusals(messages)).toEqual([]);
+    expect(refusals(messages)).toEqual(["anthropic:tool_call_id@3"]);
   });
 
   it("system messages: OpenAI takes any number anywhere; the others one, leading", () => {

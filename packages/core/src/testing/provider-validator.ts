@@ -9,7 +9,7 @@
  * (`convertBaseMessagesToContent`, `utils/common`), `@langchain/aws` 1.4
  * (`convertToConverseMessages`, `utils/message_inputs`).
  */
-import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
 import { messageType, toolCallsOf } from "../groups.js";
 import { responsesCallIds, responsesCallsMatch, responsesOutputOf } from "../responses-output.js";
@@ -99,8 +99,11 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   carry them.
  * - `tool_call_id`: a tool call without a usable id. OpenAI (`tool_calls[].id` required),
  *   Anthropic (converter: `Anthropic requires all tool calls to have an "id"`; API: id pattern
- *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within a message), Bedrock (`toolUseId`:
- *   1-64 characters of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
+ *   `^[a-zA-Z0-9_-]+$`; `tool_use ids must be unique` within the whole request: a model that
+ *   numbers its calls per answer (`call_0` every turn, Grok over Chat Completions,
+ *   https://github.com/NVIDIA-NeMo/Switchyard/issues/502; Kimi's `functions.lookup:0`) makes a
+ *   thread Anthropic refuses from its second tool turn on), Bedrock (`toolUseId`: 1-64 characters
+ *   of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -290,6 +293,8 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   let open: Map<string, number> | undefined;
   let answered = new Set<string>();
   let openAt = -1;
+  /** Call ids of earlier AI messages of the request (Anthropic: `tool_use` ids are unique across it). */
+  const earlier = new Set<string>();
   const closeOpen = () => {
     if (open && open.size > 0) {
       const ids = [...open.keys()].map((id) => JSON.stringify(id)).join(", ");
@@ -329,7 +334,19 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
     }
     closeOpen();
     const calls = toolCallsOf(message);
-    if (calls.length === 0) return;
+    if (calls.length === 0) {
+      // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
+      // whose arguments were not valid JSON is kept there and in `invalid_tool_calls`): no result follows it.
+      const raw = type === "ai" ? (message as AIMessage).additional_kwargs?.tool_calls : undefined;
+      if (Array.isArray(raw) && raw.length > 0)
+        out.push({
+          rule: "unanswered_tool_call",
+          index,
+          only: ["openai"],
+          message: `${describe(message, index)} is sent with the calls in its additional_kwargs.tool_calls, which have no result`,
+        });
+      return;
+    }
     open = new Map();
     openAt = index;
     const seen = new Set<string>();
@@ -359,9 +376,17 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
             only: ["anthropic"],
             message: `${describe(message, index)}: id ${JSON.stringify(id)} repeats in one message`,
           });
+        else if (earlier.has(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["anthropic"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} was already used by an earlier AI message`,
+          });
       }
       seen.add(id);
     }
+    for (const id of seen) earlier.add(id);
   });
   closeOpen();
   return out;
