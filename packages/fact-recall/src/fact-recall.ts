@@ -1,6 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  type ArchiveClearedDigestsReader,
   addContextBlocks,
   chatModelOption,
   chatModelOptionSchema,
@@ -108,6 +109,22 @@ export const factRecallOptionsSchema = z
      * are read again on the next model call that returns a plain message. @default false
      */
     structuredResponse: z.boolean().optional(),
+    /**
+     * Reads the digests of what the thread's message archive held when a rewrite
+     * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) last emptied it, oldest first, 8
+     * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId) =>
+     * checkpointer.archiveClearedDigests(threadId)` with `@threadwise/memory`'s archive
+     * (`memoryStack({ archive: true })` passes it). Read only on the first model call after such a
+     * rewrite brought archived messages back into the checkpoint: with it, the ones that come back
+     * as they were are not read again, and facts stated in one the rewrite left out go (R37), as
+     * on a thread without the archive; without it every message brought back is read again, and
+     * those facts stay. @default undefined
+     */
+    archiveCleared: z
+      .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
+        message: "expected a function (threadId) => Promise<string | undefined>",
+      })
+      .optional(),
     /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
     logger: loggerSchema.optional(),
     /**
@@ -243,11 +260,17 @@ export function factRecall(options: FactRecallOptions = {}) {
       const slot = readFactSlot(request.state);
       // What the stored thread says now (R37): new user messages, and after an edit, a removal or
       // a rewrite, the facts of what is gone dropped and the thread read again.
-      const plan = planFactRead(request.state.messages ?? [], slot);
+      const messages = request.state.messages ?? [];
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      let plan = planFactRead(messages, slot);
+      // A rewrite brought archived messages back: the archive's digests tell which are as they were.
+      if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
+        const cleared = await parsed.archiveCleared(threadId);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared);
+      }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));
       const model = own ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
-      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const { update, recalled } = await ingestUserMessages(
         slot,
         pending,

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import { isContextMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, messageType } from "@threadwise/core";
 import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
@@ -25,6 +25,14 @@ export interface FactReadPlan {
   pending: PendingMessage[];
   /** The stored user messages before `pending`, as read entries: the slot's `read` once `pending` is appended. */
   read: FactReadEntry[];
+  /**
+   * `true` when the stored thread begins with user messages the slot's `read` does not know,
+   * before the oldest read one still stored (a rewrite brought the message archive back into the
+   * checkpoint, or put new messages first), and no `cleared` digests were given: with the
+   * archive's (memory's `archiveClearedDigests`), plan again to tell its messages as they were
+   * from edited or left out ones. @default false
+   */
+  unknownHead?: boolean;
 }
 
 /** The user messages facts are read from: human messages, rendered context blocks excluded. */
@@ -94,7 +102,11 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
  * O(user messages): a digest each, computed once per distinct text in a process.
  */
-export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSlot, "cursor" | "read" | "facts">): FactReadPlan {
+export function planFactRead(
+  messages: readonly BaseMessage[],
+  slot: Pick<FactSlot, "cursor" | "read" | "facts">,
+  cleared?: string,
+): FactReadPlan {
   const users = userMessagesOf(messages);
   const pendingFrom = (start: number): PendingMessage[] =>
     users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) }));
@@ -114,7 +126,7 @@ export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSl
     const before = entriesBefore(at + 1);
     if (slot.read === undefined || endsWith(slot.read, before)) return { facts: undefined, pending: pendingFrom(at + 1), read: before };
   }
-  return reread(users, slot);
+  return reread(messages, users, slot, cleared);
 }
 
 /** Whether `read` ends with `entries` (same ids and digests, in order). */
@@ -129,8 +141,87 @@ function endsWith(read: readonly FactReadEntry[], entries: readonly FactReadEntr
   return true;
 }
 
+/**
+ * Where reading again starts after an edit, a removal or a rewrite: the first stored user message
+ * that is not the next read one (from `read[survivor]`, the oldest read message still stored) with
+ * the same id and digest: an edited one, an unknown one, or the one after a removed one. The
+ * messages before it are read as they were, so their facts stand; reading from an earlier
+ * message would give the same facts on a slot that knows more of the thread (the message archive
+ * keeps only the hot part's record), so where it starts never depends on how much of the thread
+ * the checkpoint holds. At most the newest user message (it is read again for the recall).
+ * Without a `read` record (a slot written before it existed): the newest
+ * {@link MAX_BACKFILL_MESSAGES}, from the first unknown one when older.
+ */
+function rereadStart(
+  users: readonly BaseMessage[],
+  read: readonly FactReadEntry[] | undefined,
+  survivor: number,
+  head: ArchivedHead | undefined,
+): number {
+  const newest = Math.max(0, users.length - 1);
+  if (read === undefined) return Math.min(newest, Math.max(0, users.length - MAX_BACKFILL_MESSAGES));
+  if (head && !head.complete) return Math.min(newest, head.users);
+  let j = survivor;
+  for (let i = head?.users ?? 0; i < users.length; i += 1) {
+    const entry = readEntryOf(users[i] as BaseMessage, i);
+    const expected = read[j];
+    if (expected === undefined || expected.id !== entry.id || expected.digest !== entry.digest) return Math.min(newest, i);
+    j += 1;
+  }
+  return newest;
+}
+
+/**
+ * The opening of a rewritten thread that is the message archive as a rewrite emptied it: see
+ * {@link archivedHead}.
+ */
+interface ArchivedHead {
+  /** Leading stored user messages that are archived messages as they were (read before). */
+  users: number;
+  /** Whether the archive from its oldest message still stored on is all there, unchanged and in order, before the read part. */
+  complete: boolean;
+  /** Digests of the archived messages from that one on that are no longer stored (the rewrite left them out). */
+  left: Set<string>;
+}
+
+/**
+ * After a rewrite that brought the message archive back into the checkpoint: the stored messages
+ * (every type) before `hotStart` (the first stored user message `read` knows) compared in order
+ * with `cleared`, the digests of the messages the archive held (core's `messageDigest`, oldest
+ * first). From the first stored message found among them on, each must be the next one; the user
+ * messages before the first that is not (edited, or one left out before it) were read before, as
+ * they are. Archived messages older than the first one still stored look like a trim, as they do
+ * on a thread without the archive (their facts stay). O(stored messages before `hotStart` + cleared).
+ */
+function archivedHead(messages: readonly BaseMessage[], hotStart: BaseMessage | undefined, cleared: string): ArchivedHead {
+  const digests: string[] = [];
+  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
+    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  const position = new Map<string, number>();
+  digests.forEach((digest, index) => {
+    if (!position.has(digest)) position.set(digest, index);
+  });
+  const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
+  const storedDigests = new Set(messages.map(messageDigest));
+  const first = digests.findIndex((digest) => storedDigests.has(digest));
+  const left = new Set(first === -1 ? [] : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  let users = 0;
+  let next = first;
+  for (const message of head) {
+    if (first === -1 || messageDigest(message) !== digests[next]) return { users, complete: false, left };
+    next += 1;
+    if (messageType(message) === "human" && !isContextMessage(message)) users += 1;
+  }
+  return { users, complete: first !== -1 && next === digests.length, left };
+}
+
 /** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
-function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "facts">): FactReadPlan {
+function reread(
+  messages: readonly BaseMessage[],
+  users: readonly BaseMessage[],
+  slot: Pick<FactSlot, "read" | "facts">,
+  cleared: string | undefined,
+): FactReadPlan {
   const stored = new Map<string, string>();
   users.forEach((message, index) => {
     const entry = readEntryOf(message, index);
@@ -147,17 +238,22 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
     const now = stored.get(entry.id);
     if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
   });
-  let start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
-  if (slot.read !== undefined) {
-    const known = new Map(read.map((entry) => [entry.id, entry.digest]));
-    for (let i = 0; i < start; i += 1) {
-      const entry = readEntryOf(users[i] as BaseMessage, i);
-      if (known.get(entry.id) !== entry.digest) {
-        start = i;
-        break;
+  // Stored user messages before the oldest read one still stored, that `read` does not know.
+  const known = new Set(read.map((entry) => entry.id));
+  const hotStart = users.findIndex((message, index) => known.has(idOf(message, index)));
+  const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
+  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared) : undefined;
+  if (head && head.left.size > 0) {
+    // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
+    const stored = new Set(users.map((message, index) => idOf(message, index)));
+    for (const fact of slot.facts)
+      for (const statement of [fact, ...(fact.history ?? [])]) {
+        const id = statement.sourceMessageId;
+        if (typeof id === "string" && !stored.has(id) && statement.sourceDigest !== undefined && head.left.has(statement.sourceDigest))
+          dropped.add(id);
       }
-    }
   }
+  const start = rereadStart(users, slot.read, survivor, head);
   for (let i = start; i < users.length; i += 1) dropped.add(idOf(users[i] as BaseMessage, i));
   // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
@@ -172,5 +268,6 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
     facts,
     pending: users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) })),
     read: users.slice(0, start).map(readEntryOf),
+    ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
   };
 }
