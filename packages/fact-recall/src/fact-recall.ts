@@ -13,6 +13,7 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
   THREADWISE_ENV,
@@ -23,7 +24,7 @@ import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
-import { planFactRead } from "./fact-sources.js";
+import { planFactRead, ReadEntryCache } from "./fact-sources.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -49,6 +50,13 @@ export const DEFAULT_MAX_FACTS = 200;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
+/**
+ * Most user messages whose read entry (id, text, digest: see `ReadEntryCache`) one factRecall
+ * holds across its threads (messages); the least recently served thread's go first and are
+ * computed again when it comes back (same entries). It holds references to the texts of the
+ * messages last checked, so its heap is about their size.
+ */
+export const DEFAULT_READ_CACHE_MAX_MESSAGES = 100_000;
 /** Bound on the thread ids remembered for the one-warning-per-thread rule. */
 
 const modelSchema = chatModelOptionSchema<FactExtractionModel>();
@@ -226,6 +234,8 @@ export function factRecall(options: FactRecallOptions = {}) {
   const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
   // One incremental index per thread (issue 16): synced with the slot, re-indexing only changed facts.
   const indexes = new FactIndexCache(DEFAULT_FACT_INDEX_MAX_THREADS, config.maxHeldFacts);
+  // Per thread: the user messages last checked, so a model call digests only new or changed ones.
+  const readCaches = new SizedLru<string, ReadEntryCache>(DEFAULT_FACT_INDEX_MAX_THREADS, DEFAULT_READ_CACHE_MAX_MESSAGES);
   const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
     facts.length === 0
       ? request
@@ -262,11 +272,13 @@ export function factRecall(options: FactRecallOptions = {}) {
       // a rewrite, the facts of what is gone dropped and the thread read again.
       const messages = request.state.messages ?? [];
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
-      let plan = planFactRead(messages, slot);
+      const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
+      let plan = planFactRead(messages, slot, undefined, cache);
+      if (cache) readCaches.resize(threadId, cache.size);
       // A rewrite brought archived messages back: the archive's digests tell which are as they were.
       if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId);
-        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));

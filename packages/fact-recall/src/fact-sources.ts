@@ -71,6 +71,55 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
 }
 
 /**
+ * One thread's user messages as this process last checked them (id, text and read entry by
+ * position), so that the next model call computes an entry only for a message that is new or
+ * changed: a message at a known position (shifted by what left from the start: a trim or the
+ * archive) with the same id and text (`===`) gets the entry it had, which is a pure function of
+ * the two ({@link readEntryOf}), so no answer can change. Every stored user message is still
+ * compared (an edit in place changes nothing else), but with one id and one text comparison
+ * instead of hashing its text. Hold one per thread (factRecall keeps them in a bounded LRU).
+ */
+export class ReadEntryCache {
+  #ids: string[] = [];
+  #texts: string[] = [];
+  #entries: FactReadEntry[] = [];
+
+  /** User messages held (the cache's size). */
+  get size(): number {
+    return this.#ids.length;
+  }
+
+  /** `readEntryOf(users[i], i)` for each of `users` (oldest first), reusing the entries of the last call. */
+  entriesOf(users: readonly BaseMessage[]): FactReadEntry[] {
+    const ids = new Array<string>(users.length);
+    const texts = new Array<string>(users.length);
+    const entries = new Array<FactReadEntry>(users.length);
+    // What left from the start since the last call (a trim, the archive) shifts every position.
+    let offset = 0;
+    if (users.length > 0) {
+      const first = idOf(users[0] as BaseMessage, 0);
+      if (this.#ids[0] !== first) offset = this.#ids.indexOf(first);
+    }
+    for (let i = 0; i < users.length; i += 1) {
+      const message = users[i] as BaseMessage;
+      const id = idOf(message, i);
+      const text = messageText(message);
+      ids[i] = id;
+      texts[i] = text;
+      const k = i + offset;
+      entries[i] =
+        offset >= 0 && this.#ids[k] === id && this.#texts[k] === text
+          ? (this.#entries[k] as FactReadEntry)
+          : { id, digest: textDigest(text) };
+    }
+    this.#ids = ids;
+    this.#texts = texts;
+    this.#entries = entries;
+    return entries;
+  }
+}
+
+/**
  * What to read for facts from the stored thread `messages`, given the slot (spec R37: facts are
  * what reading the thread as it is stored gives, whatever was edited since).
  *
@@ -100,24 +149,29 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
- * O(user messages): a digest each, computed once per distinct text in a process.
+ * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`).
+ * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
+ * text comparison per message read before and a digest per new or changed one; without, a digest
+ * each, computed once per distinct text in a process.
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
   slot: Pick<FactSlot, "cursor" | "read" | "facts">,
   cleared?: string,
+  cache?: ReadEntryCache,
 ): FactReadPlan {
   const users = userMessagesOf(messages);
+  const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
   const pendingFrom = (start: number): PendingMessage[] =>
-    users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) }));
-  const entriesBefore = (end: number): FactReadEntry[] => users.slice(0, end).map(readEntryOf);
+    users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id }));
+  const entriesBefore = (end: number): FactReadEntry[] => entries.slice(0, end);
   if (slot.cursor === null) {
     const start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
     return { facts: undefined, pending: pendingFrom(start), read: entriesBefore(start) };
   }
   let at = -1;
   for (let i = users.length - 1; i >= 0; i -= 1) {
-    if (idOf(users[i] as BaseMessage, i) === slot.cursor) {
+    if ((entries[i] as FactReadEntry).id === slot.cursor) {
       at = i;
       break;
     }
@@ -126,7 +180,7 @@ export function planFactRead(
     const before = entriesBefore(at + 1);
     if (slot.read === undefined || endsWith(slot.read, before)) return { facts: undefined, pending: pendingFrom(at + 1), read: before };
   }
-  return reread(messages, users, slot, cleared);
+  return reread(messages, users, entries, slot, cleared);
 }
 
 /** Whether `read` ends with `entries` (same ids and digests, in order). */
@@ -153,7 +207,7 @@ function endsWith(read: readonly FactReadEntry[], entries: readonly FactReadEntr
  * {@link MAX_BACKFILL_MESSAGES}, from the first unknown one when older.
  */
 function rereadStart(
-  users: readonly BaseMessage[],
+  users: readonly FactReadEntry[],
   read: readonly FactReadEntry[] | undefined,
   survivor: number,
   head: ArchivedHead | undefined,
@@ -163,7 +217,7 @@ function rereadStart(
   if (head && !head.complete) return Math.min(newest, head.users);
   let j = survivor;
   for (let i = head?.users ?? 0; i < users.length; i += 1) {
-    const entry = readEntryOf(users[i] as BaseMessage, i);
+    const entry = users[i] as FactReadEntry;
     const expected = read[j];
     if (expected === undefined || expected.id !== entry.id || expected.digest !== entry.digest) return Math.min(newest, i);
     j += 1;
@@ -219,14 +273,12 @@ function archivedHead(messages: readonly BaseMessage[], hotStart: BaseMessage | 
 function reread(
   messages: readonly BaseMessage[],
   users: readonly BaseMessage[],
+  entries: readonly FactReadEntry[],
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
 ): FactReadPlan {
   const stored = new Map<string, string>();
-  users.forEach((message, index) => {
-    const entry = readEntryOf(message, index);
-    stored.set(entry.id, entry.digest);
-  });
+  for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim.
   const survivor = Math.max(
@@ -240,12 +292,11 @@ function reread(
   });
   // Stored user messages before the oldest read one still stored, that `read` does not know.
   const known = new Set(read.map((entry) => entry.id));
-  const hotStart = users.findIndex((message, index) => known.has(idOf(message, index)));
+  const hotStart = entries.findIndex((entry) => known.has(entry.id));
   const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
   const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared) : undefined;
   if (head && head.left.size > 0) {
     // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
-    const stored = new Set(users.map((message, index) => idOf(message, index)));
     for (const fact of slot.facts)
       for (const statement of [fact, ...(fact.history ?? [])]) {
         const id = statement.sourceMessageId;
@@ -253,8 +304,8 @@ function reread(
           dropped.add(id);
       }
   }
-  const start = rereadStart(users, slot.read, survivor, head);
-  for (let i = start; i < users.length; i += 1) dropped.add(idOf(users[i] as BaseMessage, i));
+  const start = rereadStart(entries, slot.read, survivor, head);
+  for (let i = start; i < entries.length; i += 1) dropped.add((entries[i] as FactReadEntry).id);
   // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
   // message that left through a trim survives the re-read, as it would were that message stored.
@@ -266,8 +317,8 @@ function reread(
   });
   return {
     facts,
-    pending: users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) })),
-    read: users.slice(0, start).map(readEntryOf),
+    pending: users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id })),
+    read: entries.slice(0, start),
     ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
   };
 }
