@@ -192,8 +192,9 @@ export function resolveFactRecallConfig(
  *   newest user message with BM25+ and keep the top `maxItems` keys. The write goes out as the
  *   model call's `Command`; with a structured `responseFormat` pass `structuredResponse: true`.
  * - After an edit in place, a `RemoveMessage` or a rewrite of the thread, the facts of what the
- *   user changed are dropped and the newest user messages are read again; facts of messages that
- *   left through persistTrim or the message archive stay (R37; README "Edits, removals, trims and
+ *   user changed are dropped and the user messages from the first that changed are read again;
+ *   facts of messages that left through persistTrim or the message archive stay, and the facts
+ *   are the same with and without the archive (R35/R37; README "Edits, removals, trims and
  *   forks").
  * - Place those facts as a `facts` context block through core placement (R8/R9). Nothing is
  *   placed when no fact is relevant. The stored thread and messages are never changed.

@@ -3,7 +3,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import { isContextMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, messageType } from "@threadwise/core";
 import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
-/** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
+/** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
 export const MAX_BACKFILL_MESSAGES = 50;
 
 /** A user message not yet read for facts, with the cursor value it leaves behind. */
@@ -136,10 +136,18 @@ export class ReadEntryCache {
  * - any other read message no longer stored was removed by the user (`RemoveMessage`, or
  *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
  *   read since the previous trim counts as removed): its facts are dropped;
- * - the newest {@link MAX_BACKFILL_MESSAGES} stored user messages (from the first edited or
- *   unknown one, when older) are read again, after their facts are dropped (a fact rolls back to
- *   its newest earlier value stated in a message that stays: `rollBackFact`), so that an older fact
- *   that a removed message had replaced comes back, and a new history gives its facts.
+ * - the stored user messages from the first that changed (edited, unknown, or the one after a
+ *   removed one; at least the newest) are read again, after their facts are dropped (a fact rolls
+ *   back to its newest earlier value stated in a message that stays: `rollBackFact`), so that an
+ *   older fact that a removed message had replaced comes back, and a new history gives its facts;
+ *   the ones before it are read as they were (where reading again starts never depends on how
+ *   much of the thread the checkpoint holds: the same with and without the message archive);
+ * - after a rewrite that brought the message archive back into the checkpoint (stored user
+ *   messages before the oldest read one still stored that `read` does not know), `cleared` (the
+ *   archive's digests of what the rewrite emptied) tells the archived messages that came back as
+ *   they were (not read again) from edited ones, and facts stated in an archived message the
+ *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
+ *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
  * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
