@@ -53,6 +53,7 @@ const RUNS: Array<{ bench: string; args: string[] }> = [
   { bench: "placement", args: ["--data", KOREAN_LOCOMO] },
   { bench: "cost", args: ["--data", KOREAN_LOCOMO, "--summarizer-ms", "10"] },
   { bench: "facts", args: ["--data", KOREAN_LOCOMO] },
+  { bench: "fact-read", args: ["--data", KOREAN_LOCOMO, "--sizes", "50,200", "--calls", "5"] },
   { bench: "recall", args: ["--data", KOREAN_LOCOMO] },
   { bench: "user-memory", args: ["--data", KOREAN_LOCOMO, "--cost-items", "50", "--cost-calls", "3", "--cost-warmup", "3"] },
   { bench: "fact-extraction", args: ["--data", KOREAN_FACTS] },

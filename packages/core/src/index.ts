@@ -100,7 +100,7 @@ export {
   silentLogger,
   type ThreadwiseLogger,
 } from "./logger.js";
-export { messageIdentity, sameMessage } from "./message-identity.js";
+export { MESSAGE_DIGEST_CHARACTERS, messageDigest, messageIdentity, sameMessage } from "./message-identity.js";
 export { annotateMultiturn, hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,

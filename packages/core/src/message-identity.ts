@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageType, toolCallsOf } from "./groups.js";
 
@@ -22,4 +23,17 @@ export function sameMessage(a: BaseMessage | undefined, b: BaseMessage | undefin
   if (a === b) return true;
   if (a === undefined || b === undefined || a.id !== b.id) return false;
   return messageIdentity(a) === messageIdentity(b);
+}
+
+/** Characters of a {@link messageDigest} (48 bits of SHA-1, base64). */
+export const MESSAGE_DIGEST_CHARACTERS = 8;
+
+/**
+ * A stored message's digest: SHA-1 of its {@link messageIdentity}, the first
+ * {@link MESSAGE_DIGEST_CHARACTERS} base64 characters. What summarize's covered digests and the
+ * message archive's cleared digests (memory's `archiveClearedDigests`) hold per message, and what
+ * a fact keeps of the message it was stated in (fact-recall's `sourceDigest`). O(content).
+ */
+export function messageDigest(message: BaseMessage): string {
+  return createHash("sha1").update(messageIdentity(message)).digest("base64").slice(0, MESSAGE_DIGEST_CHARACTERS);
 }

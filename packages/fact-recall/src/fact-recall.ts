@@ -1,6 +1,7 @@
 import { AIMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  type ArchiveClearedDigestsReader,
   addContextBlocks,
   chatModelOption,
   chatModelOptionSchema,
@@ -12,6 +13,7 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
   THREADWISE_ENV,
@@ -22,7 +24,7 @@ import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
-import { planFactRead } from "./fact-sources.js";
+import { planFactRead, ReadEntryCache } from "./fact-sources.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -48,6 +50,13 @@ export const DEFAULT_MAX_FACTS = 200;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MIN_SCORE = 0;
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
+/**
+ * Most user messages whose read entry (id, text, digest: see `ReadEntryCache`) one factRecall
+ * holds across its threads (messages); the least recently served thread's go first and are
+ * computed again when it comes back (same entries). It holds references to the texts of the
+ * messages last checked, so its heap is about their size.
+ */
+export const DEFAULT_READ_CACHE_MAX_MESSAGES = 100_000;
 /** Bound on the thread ids remembered for the one-warning-per-thread rule. */
 
 const modelSchema = chatModelOptionSchema<FactExtractionModel>();
@@ -108,6 +117,22 @@ export const factRecallOptionsSchema = z
      * are read again on the next model call that returns a plain message. @default false
      */
     structuredResponse: z.boolean().optional(),
+    /**
+     * Reads the digests of what the thread's message archive held when a rewrite
+     * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) last emptied it, oldest first, 8
+     * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId) =>
+     * checkpointer.archiveClearedDigests(threadId)` with `@threadwise/memory`'s archive
+     * (`memoryStack({ archive: true })` passes it). Read only on the first model call after such a
+     * rewrite brought archived messages back into the checkpoint: with it, the ones that come back
+     * as they were are not read again, and facts stated in one the rewrite left out go (R37), as
+     * on a thread without the archive; without it every message brought back is read again, and
+     * those facts stay. @default undefined
+     */
+    archiveCleared: z
+      .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
+        message: "expected a function (threadId) => Promise<string | undefined>",
+      })
+      .optional(),
     /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
     logger: loggerSchema.optional(),
     /**
@@ -167,8 +192,9 @@ export function resolveFactRecallConfig(
  *   newest user message with BM25+ and keep the top `maxItems` keys. The write goes out as the
  *   model call's `Command`; with a structured `responseFormat` pass `structuredResponse: true`.
  * - After an edit in place, a `RemoveMessage` or a rewrite of the thread, the facts of what the
- *   user changed are dropped and the newest user messages are read again; facts of messages that
- *   left through persistTrim or the message archive stay (R37; README "Edits, removals, trims and
+ *   user changed are dropped and the user messages from the first that changed are read again;
+ *   facts of messages that left through persistTrim or the message archive stay, and the facts
+ *   are the same with and without the archive (R35/R37; README "Edits, removals, trims and
  *   forks").
  * - Place those facts as a `facts` context block through core placement (R8/R9). Nothing is
  *   placed when no fact is relevant. The stored thread and messages are never changed.
@@ -209,6 +235,8 @@ export function factRecall(options: FactRecallOptions = {}) {
   const settings = { maxFacts: config.maxFacts, maxItems: config.maxItems, minScore: config.minScore };
   // One incremental index per thread (issue 16): synced with the slot, re-indexing only changed facts.
   const indexes = new FactIndexCache(DEFAULT_FACT_INDEX_MAX_THREADS, config.maxHeldFacts);
+  // Per thread: the user messages last checked, so a model call digests only new or changed ones.
+  const readCaches = new SizedLru<string, ReadEntryCache>(DEFAULT_FACT_INDEX_MAX_THREADS, DEFAULT_READ_CACHE_MAX_MESSAGES);
   const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
     facts.length === 0
       ? request
@@ -243,11 +271,19 @@ export function factRecall(options: FactRecallOptions = {}) {
       const slot = readFactSlot(request.state);
       // What the stored thread says now (R37): new user messages, and after an edit, a removal or
       // a rewrite, the facts of what is gone dropped and the thread read again.
-      const plan = planFactRead(request.state.messages ?? [], slot);
+      const messages = request.state.messages ?? [];
+      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
+      const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
+      let plan = planFactRead(messages, slot, undefined, cache);
+      if (cache) readCaches.resize(threadId, cache.size);
+      // A rewrite brought archived messages back: the archive's digests tell which are as they were.
+      if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
+        const cleared = await parsed.archiveCleared(threadId);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache);
+      }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));
       const model = own ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
-      const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const { update, recalled } = await ingestUserMessages(
         slot,
         pending,

@@ -1,7 +1,8 @@
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { messageDigest } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
-import { planFactRead } from "./fact-sources.js";
+import { planFactRead, ReadEntryCache, readEntryOf } from "./fact-sources.js";
 import { emptyFactSlot, type FactSlot, factLine, mergeFactSlot } from "./fact-store.js";
 import { ingestUserMessages } from "./ingest.js";
 
@@ -13,8 +14,8 @@ const settings = {
   minScore: 0,
 };
 /** One model call of factRecall on `messages`: the slot after it. */
-async function read(slot: FactSlot, messages: BaseMessage[]): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot);
+async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string): Promise<FactSlot> {
+  const plan = planFactRead(messages, slot, cleared);
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -75,5 +76,87 @@ describe("planFactRead (R37)", () => {
     const legacy: FactSlot = { ...emptyFactSlot(), cursor: "gone", turn: 3 };
     const plan = planFactRead([human("a", "I live in Jeju."), human("b", "I like jazz.")], legacy);
     expect(plan.pending.map((p) => p.cursor)).toEqual(["a", "b"]);
+  });
+});
+
+/** `n` user messages (each followed by an answer), the `k`th saying `says(k)`. */
+const thread = (n: number, says: (k: number) => string): BaseMessage[] =>
+  Array.from({ length: n }, (_, k) => [human(`u${k}`, says(k)), new AIMessage({ id: `a${k}`, content: "Noted." })]).flat();
+const lines = (slot: FactSlot) => slot.facts.map(factLine);
+
+describe("planFactRead: where reading again starts (R35/R37: the same with and without the message archive)", () => {
+  const says = (k: number) => (k % 3 === 0 ? `I live in City${k}.` : k % 3 === 1 ? `I like food${k}.` : `hello ${k}`);
+
+  // Regression: the newest 50 user messages were read again after any change, so a thread whose
+  // older messages the archive holds read fewer, and facts read again moved to the end of the
+  // list (ties rank in list order): the facts block differed with and without the archive.
+  it("an edit reads again from the edited message only, whatever the thread holds before it; facts keep their place", async () => {
+    const whole = thread(80, says);
+    const slot = await read(emptyFactSlot(), whole);
+    const edited = whole.map((m) => (m.id === "u70" ? human("u70", "I like tea.") : m));
+    const plan = planFactRead(edited, slot);
+    expect(plan.pending.map((p) => p.cursor)).toEqual(["u70", "u71", "u72", "u73", "u74", "u75", "u76", "u77", "u78", "u79"]);
+    // The same thread as the archive leaves it: the oldest 60 user messages (with their answers) gone.
+    const hot = whole.slice(120);
+    const hotSlot = await read(slot, hot);
+    expect(hotSlot.facts).toEqual(slot.facts);
+    const after = await read(slot, edited);
+    const afterHot = await read(hotSlot, edited.slice(120));
+    expect(lines(afterHot)).toEqual(lines(after));
+    const keys = slot.facts.map((f) => f.key).filter((key) => key !== "user|preference|food70");
+    expect(after.facts.map((f) => f.key)).toEqual([...keys, "user|preference|tea"]);
+  });
+
+  it("a removal reads again from the message after the removed one", async () => {
+    const whole = thread(60, says);
+    const slot = await read(emptyFactSlot(), whole);
+    const plan = planFactRead(
+      whole.filter((m) => m.id !== "u57"),
+      slot,
+    );
+    expect(plan.pending.map((p) => p.cursor)).toEqual(["u58", "u59"]);
+    expect(values({ ...slot, facts: plan.facts ?? [] })).not.toContain("preference=food57");
+  });
+
+  it("a rewrite that brings the archive back: messages as they were are not read again, facts of one left out go", async () => {
+    const whole = thread(12, (k) => (k === 2 ? "My brother works at Samsung." : says(k)));
+    const archived = whole.slice(0, 8);
+    // Read while the first 4 user messages were hot, then archived: the slot knows the hot part only.
+    let slot = await read(emptyFactSlot(), whole.slice(0, 16));
+    slot = await read(slot, whole.slice(8));
+    expect(slot.read?.map((e) => e.id)).toEqual(["u4", "u5", "u6", "u7", "u8", "u9", "u10", "u11"]);
+    expect(lines(slot).join("\n")).toMatch(/Samsung/);
+    const cleared = archived.map(messageDigest).join("");
+    // Brought back as it was: nothing is read again but the newest message (the recall).
+    const back = planFactRead(whole, slot, cleared);
+    expect(back.pending.map((p) => p.cursor)).toEqual(["u11"]);
+    expect(planFactRead(whole, slot).unknownHead).toBe(true);
+    // u2 and its answer left out: its fact goes, and reading again starts where it was.
+    const without = whole.filter((m) => m.id !== "u2" && m.id !== "a2");
+    const plan = planFactRead(without, slot, cleared);
+    expect(plan.pending[0]?.cursor).toBe("u3");
+    const after = await read(slot, without, cleared);
+    expect(lines(after).join("\n")).not.toMatch(/Samsung/);
+    // Without the digests, the archived messages' facts stay (the fact-recall README's limit).
+    expect(lines(await read(slot, without)).join("\n")).toMatch(/Samsung/);
+  });
+});
+
+describe("ReadEntryCache", () => {
+  it("gives readEntryOf's entries after appends, trims, edits and removals", () => {
+    const cache = new ReadEntryCache();
+    const users = (messages: BaseMessage[]) => messages.filter((m) => m.getType() === "human");
+    const base = users(thread(30, (k) => `text ${k}`));
+    const steps: BaseMessage[][] = [
+      base,
+      [...base, human("u30", "new")],
+      base.slice(5),
+      base.map((m) => (m.id === "u12" ? human("u12", "edited") : m)),
+      base.filter((m) => m.id !== "u3"),
+      [human("x", "other"), ...base],
+      [],
+      base,
+    ];
+    for (const step of steps) expect(cache.entriesOf(step)).toEqual(step.map(readEntryOf));
   });
 });

@@ -1,9 +1,9 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, messageType } from "@threadwise/core";
+import { isContextMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, messageType } from "@threadwise/core";
 import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
-/** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again after an edit. */
+/** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
 export const MAX_BACKFILL_MESSAGES = 50;
 
 /** A user message not yet read for facts, with the cursor value it leaves behind. */
@@ -25,6 +25,14 @@ export interface FactReadPlan {
   pending: PendingMessage[];
   /** The stored user messages before `pending`, as read entries: the slot's `read` once `pending` is appended. */
   read: FactReadEntry[];
+  /**
+   * `true` when the stored thread begins with user messages the slot's `read` does not know,
+   * before the oldest read one still stored (a rewrite brought the message archive back into the
+   * checkpoint, or put new messages first), and no `cleared` digests were given: with the
+   * archive's (memory's `archiveClearedDigests`), plan again to tell its messages as they were
+   * from edited or left out ones. @default false
+   */
+  unknownHead?: boolean;
 }
 
 /** The user messages facts are read from: human messages, rendered context blocks excluded. */
@@ -63,6 +71,55 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
 }
 
 /**
+ * One thread's user messages as this process last checked them (id, text and read entry by
+ * position), so that the next model call computes an entry only for a message that is new or
+ * changed: a message at a known position (shifted by what left from the start: a trim or the
+ * archive) with the same id and text (`===`) gets the entry it had, which is a pure function of
+ * the two ({@link readEntryOf}), so no answer can change. Every stored user message is still
+ * compared (an edit in place changes nothing else), but with one id and one text comparison
+ * instead of hashing its text. Hold one per thread (factRecall keeps them in a bounded LRU).
+ */
+export class ReadEntryCache {
+  #ids: string[] = [];
+  #texts: string[] = [];
+  #entries: FactReadEntry[] = [];
+
+  /** User messages held (the cache's size). */
+  get size(): number {
+    return this.#ids.length;
+  }
+
+  /** `readEntryOf(users[i], i)` for each of `users` (oldest first), reusing the entries of the last call. */
+  entriesOf(users: readonly BaseMessage[]): FactReadEntry[] {
+    const ids = new Array<string>(users.length);
+    const texts = new Array<string>(users.length);
+    const entries = new Array<FactReadEntry>(users.length);
+    // What left from the start since the last call (a trim, the archive) shifts every position.
+    let offset = 0;
+    if (users.length > 0) {
+      const first = idOf(users[0] as BaseMessage, 0);
+      if (this.#ids[0] !== first) offset = this.#ids.indexOf(first);
+    }
+    for (let i = 0; i < users.length; i += 1) {
+      const message = users[i] as BaseMessage;
+      const id = idOf(message, i);
+      const text = messageText(message);
+      ids[i] = id;
+      texts[i] = text;
+      const k = i + offset;
+      entries[i] =
+        offset >= 0 && this.#ids[k] === id && this.#texts[k] === text
+          ? (this.#entries[k] as FactReadEntry)
+          : { id, digest: textDigest(text) };
+    }
+    this.#ids = ids;
+    this.#texts = texts;
+    this.#entries = entries;
+    return entries;
+  }
+}
+
+/**
  * What to read for facts from the stored thread `messages`, given the slot (spec R37: facts are
  * what reading the thread as it is stored gives, whatever was edited since).
  *
@@ -79,10 +136,18 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * - any other read message no longer stored was removed by the user (`RemoveMessage`, or
  *   `REMOVE_ALL_MESSAGES` then another history: then no read message is left, and every message
  *   read since the previous trim counts as removed): its facts are dropped;
- * - the newest {@link MAX_BACKFILL_MESSAGES} stored user messages (from the first edited or
- *   unknown one, when older) are read again, after their facts are dropped (a fact rolls back to
- *   its newest earlier value stated in a message that stays: `rollBackFact`), so that an older fact
- *   that a removed message had replaced comes back, and a new history gives its facts.
+ * - the stored user messages from the first that changed (edited, unknown, or the one after a
+ *   removed one; at least the newest) are read again, after their facts are dropped (a fact rolls
+ *   back to its newest earlier value stated in a message that stays: `rollBackFact`), so that an
+ *   older fact that a removed message had replaced comes back, and a new history gives its facts;
+ *   the ones before it are read as they were (where reading again starts never depends on how
+ *   much of the thread the checkpoint holds: the same with and without the message archive);
+ * - after a rewrite that brought the message archive back into the checkpoint (stored user
+ *   messages before the oldest read one still stored that `read` does not know), `cleared` (the
+ *   archive's digests of what the rewrite emptied) tells the archived messages that came back as
+ *   they were (not read again) from edited ones, and facts stated in an archived message the
+ *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
+ *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
  * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
@@ -92,20 +157,29 @@ export function readEntryOf(message: BaseMessage, index: number): FactReadEntry 
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
- * O(user messages): a digest each, computed once per distinct text in a process.
+ * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`).
+ * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
+ * text comparison per message read before and a digest per new or changed one; without, a digest
+ * each, computed once per distinct text in a process.
  */
-export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSlot, "cursor" | "read" | "facts">): FactReadPlan {
+export function planFactRead(
+  messages: readonly BaseMessage[],
+  slot: Pick<FactSlot, "cursor" | "read" | "facts">,
+  cleared?: string,
+  cache?: ReadEntryCache,
+): FactReadPlan {
   const users = userMessagesOf(messages);
+  const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
   const pendingFrom = (start: number): PendingMessage[] =>
-    users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) }));
-  const entriesBefore = (end: number): FactReadEntry[] => users.slice(0, end).map(readEntryOf);
+    users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id }));
+  const entriesBefore = (end: number): FactReadEntry[] => entries.slice(0, end);
   if (slot.cursor === null) {
     const start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
     return { facts: undefined, pending: pendingFrom(start), read: entriesBefore(start) };
   }
   let at = -1;
   for (let i = users.length - 1; i >= 0; i -= 1) {
-    if (idOf(users[i] as BaseMessage, i) === slot.cursor) {
+    if ((entries[i] as FactReadEntry).id === slot.cursor) {
       at = i;
       break;
     }
@@ -114,7 +188,7 @@ export function planFactRead(messages: readonly BaseMessage[], slot: Pick<FactSl
     const before = entriesBefore(at + 1);
     if (slot.read === undefined || endsWith(slot.read, before)) return { facts: undefined, pending: pendingFrom(at + 1), read: before };
   }
-  return reread(users, slot);
+  return reread(messages, users, entries, slot, cleared);
 }
 
 /** Whether `read` ends with `entries` (same ids and digests, in order). */
@@ -129,13 +203,90 @@ function endsWith(read: readonly FactReadEntry[], entries: readonly FactReadEntr
   return true;
 }
 
-/** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
-function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "facts">): FactReadPlan {
-  const stored = new Map<string, string>();
-  users.forEach((message, index) => {
-    const entry = readEntryOf(message, index);
-    stored.set(entry.id, entry.digest);
+/**
+ * Where reading again starts after an edit, a removal or a rewrite: the first stored user message
+ * that is not the next read one (from `read[survivor]`, the oldest read message still stored) with
+ * the same id and digest: an edited one, an unknown one, or the one after a removed one. The
+ * messages before it are read as they were, so their facts stand; reading from an earlier
+ * message would give the same facts on a slot that knows more of the thread (the message archive
+ * keeps only the hot part's record), so where it starts never depends on how much of the thread
+ * the checkpoint holds. At most the newest user message (it is read again for the recall).
+ * Without a `read` record (a slot written before it existed): the newest
+ * {@link MAX_BACKFILL_MESSAGES}, from the first unknown one when older.
+ */
+function rereadStart(
+  users: readonly FactReadEntry[],
+  read: readonly FactReadEntry[] | undefined,
+  survivor: number,
+  head: ArchivedHead | undefined,
+): number {
+  const newest = Math.max(0, users.length - 1);
+  if (read === undefined) return Math.min(newest, Math.max(0, users.length - MAX_BACKFILL_MESSAGES));
+  if (head && !head.complete) return Math.min(newest, head.users);
+  let j = survivor;
+  for (let i = head?.users ?? 0; i < users.length; i += 1) {
+    const entry = users[i] as FactReadEntry;
+    const expected = read[j];
+    if (expected === undefined || expected.id !== entry.id || expected.digest !== entry.digest) return Math.min(newest, i);
+    j += 1;
+  }
+  return newest;
+}
+
+/**
+ * The opening of a rewritten thread that is the message archive as a rewrite emptied it: see
+ * {@link archivedHead}.
+ */
+interface ArchivedHead {
+  /** Leading stored user messages that are archived messages as they were (read before). */
+  users: number;
+  /** Whether the archive from its oldest message still stored on is all there, unchanged and in order, before the read part. */
+  complete: boolean;
+  /** Digests of the archived messages from that one on that are no longer stored (the rewrite left them out). */
+  left: Set<string>;
+}
+
+/**
+ * After a rewrite that brought the message archive back into the checkpoint: the stored messages
+ * (every type) before `hotStart` (the first stored user message `read` knows) compared in order
+ * with `cleared`, the digests of the messages the archive held (core's `messageDigest`, oldest
+ * first). From the first stored message found among them on, each must be the next one; the user
+ * messages before the first that is not (edited, or one left out before it) were read before, as
+ * they are. Archived messages older than the first one still stored look like a trim, as they do
+ * on a thread without the archive (their facts stay). O(stored messages before `hotStart` + cleared).
+ */
+function archivedHead(messages: readonly BaseMessage[], hotStart: BaseMessage | undefined, cleared: string): ArchivedHead {
+  const digests: string[] = [];
+  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
+    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  const position = new Map<string, number>();
+  digests.forEach((digest, index) => {
+    if (!position.has(digest)) position.set(digest, index);
   });
+  const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
+  const storedDigests = new Set(messages.map(messageDigest));
+  const first = digests.findIndex((digest) => storedDigests.has(digest));
+  const left = new Set(first === -1 ? [] : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  let users = 0;
+  let next = first;
+  for (const message of head) {
+    if (first === -1 || messageDigest(message) !== digests[next]) return { users, complete: false, left };
+    next += 1;
+    if (messageType(message) === "human" && !isContextMessage(message)) users += 1;
+  }
+  return { users, complete: first !== -1 && next === digests.length, left };
+}
+
+/** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
+function reread(
+  messages: readonly BaseMessage[],
+  users: readonly BaseMessage[],
+  entries: readonly FactReadEntry[],
+  slot: Pick<FactSlot, "read" | "facts">,
+  cleared: string | undefined,
+): FactReadPlan {
+  const stored = new Map<string, string>();
+  for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim.
   const survivor = Math.max(
@@ -147,18 +298,22 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
     const now = stored.get(entry.id);
     if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
   });
-  let start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
-  if (slot.read !== undefined) {
-    const known = new Map(read.map((entry) => [entry.id, entry.digest]));
-    for (let i = 0; i < start; i += 1) {
-      const entry = readEntryOf(users[i] as BaseMessage, i);
-      if (known.get(entry.id) !== entry.digest) {
-        start = i;
-        break;
+  // Stored user messages before the oldest read one still stored, that `read` does not know.
+  const known = new Set(read.map((entry) => entry.id));
+  const hotStart = entries.findIndex((entry) => known.has(entry.id));
+  const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
+  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared) : undefined;
+  if (head && head.left.size > 0) {
+    // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
+    for (const fact of slot.facts)
+      for (const statement of [fact, ...(fact.history ?? [])]) {
+        const id = statement.sourceMessageId;
+        if (typeof id === "string" && !stored.has(id) && statement.sourceDigest !== undefined && head.left.has(statement.sourceDigest))
+          dropped.add(id);
       }
-    }
   }
-  for (let i = start; i < users.length; i += 1) dropped.add(idOf(users[i] as BaseMessage, i));
+  const start = rereadStart(entries, slot.read, survivor, head);
+  for (let i = start; i < entries.length; i += 1) dropped.add((entries[i] as FactReadEntry).id);
   // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
   // message that left through a trim survives the re-read, as it would were that message stored.
@@ -170,7 +325,8 @@ function reread(users: readonly BaseMessage[], slot: Pick<FactSlot, "read" | "fa
   });
   return {
     facts,
-    pending: users.slice(start).map((message, k) => ({ message, cursor: idOf(message, start + k) })),
-    read: users.slice(0, start).map(readEntryOf),
+    pending: users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id })),
+    read: entries.slice(0, start),
+    ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
   };
 }

@@ -23,6 +23,8 @@ export const factHistoryEntrySchema = z.object({
   language: z.enum(["en", "ko"]).optional(),
   attribute: z.string().optional(),
   sourceMessageId: z.string().nullable().optional(),
+  /** core's `messageDigest` of that message (its id and content), when it had an id; see `Fact.sourceDigest`. */
+  sourceDigest: z.string().optional(),
   ended: z.boolean().optional(),
 });
 export type FactHistoryEntry = z.infer<typeof factHistoryEntrySchema>;
@@ -43,6 +45,14 @@ export const factSchema = z.object({
   language: z.enum(["en", "ko"]),
   /** Id of the user message the fact was last stated in; `null` when the message had no id. */
   sourceMessageId: z.string().nullable(),
+  /**
+   * core's `messageDigest` (8 characters) of that message, when it had an id: after a rewrite
+   * brought the message archive back into the checkpoint (the archive's digests of what it held
+   * are kept: memory's `archiveClearedDigests`), a fact stated in an archived message the
+   * rewrite left out is told from one stated in a message that left through a trim earlier.
+   * Absent on facts written before it existed. @default undefined
+   */
+  sourceDigest: z.string().optional(),
   /** How the fact was extracted. */
   origin: z.enum(["heuristic", "llm"]),
   /** Value this fact replaced (`Seoul` after a move to Busan), if any. */
@@ -238,6 +248,7 @@ function historyEntryOf(fact: Fact, turn: number): FactHistoryEntry {
     language: fact.language,
     attribute: fact.attribute,
     sourceMessageId: fact.sourceMessageId,
+    ...(fact.sourceDigest !== undefined ? { sourceDigest: fact.sourceDigest } : {}),
     ...(fact.endedTurn !== undefined ? { ended: true } : {}),
   };
 }
@@ -266,6 +277,7 @@ export function rollBackFact(fact: Fact, gone: (messageId: string) => boolean): 
     text: back.text,
     language: back.language,
     sourceMessageId: back.sourceMessageId ?? null,
+    ...(back.sourceDigest !== undefined ? { sourceDigest: back.sourceDigest } : {}),
     origin: fact.origin,
     ...(previous ? { previousValue: previous.value } : {}),
     ...(history.length > 0 ? { history } : {}),
@@ -303,6 +315,12 @@ function sameStoredValue(fact: Pick<Fact, "attribute" | "value" | "language">, v
   );
 }
 
+/** The `sourceDigest` field a statement gets: the message's, else (no id) `existing`'s when it is restated. */
+function sourceDigestOf(options: IngestOptions, existing?: Fact): { sourceDigest?: string } {
+  if (options.sourceMessageId !== null) return options.sourceDigest !== undefined ? { sourceDigest: options.sourceDigest } : {};
+  return existing?.sourceDigest !== undefined ? { sourceDigest: existing.sourceDigest } : {};
+}
+
 /** The upsert key of a candidate: subject and attribute, plus the value for list attributes. */
 export function factKey(candidate: Pick<CandidateFact, "subject" | "attribute" | "value" | "multi" | "keyAttribute" | "keyValue">): string {
   const head = `${normalizeValue(candidate.subject)}|${candidate.keyAttribute ?? candidate.attribute}`;
@@ -312,6 +330,8 @@ export function factKey(candidate: Pick<CandidateFact, "subject" | "attribute" |
 /** What one ingestion changes. */
 export interface IngestOptions {
   sourceMessageId: string | null;
+  /** core's `messageDigest` of the source message, when it has an id (`Fact.sourceDigest`). @default undefined */
+  sourceDigest?: string;
   /** The thread's user-message count after this message. */
   turn: number;
   origin: Fact["origin"];
@@ -351,6 +371,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
         ...existing,
         text: candidate.text,
         sourceMessageId: options.sourceMessageId ?? existing.sourceMessageId,
+        ...sourceDigestOf(options, existing),
         updatedTurn: options.turn,
         mentions: upserts.has(key) ? existing.mentions : existing.mentions + 1,
       });
@@ -365,6 +386,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
         language: candidate.language,
         attribute: candidate.attribute,
         sourceMessageId: options.sourceMessageId,
+        ...sourceDigestOf(options),
         ended: true,
       };
       upserts.set(key, { ...existing, history: withHistory(existing.history, said), updatedTurn: options.turn });
@@ -384,6 +406,7 @@ export function planFactWrite(slot: FactSlot, candidates: readonly CandidateFact
       text: candidate.text,
       language: candidate.language,
       sourceMessageId: options.sourceMessageId,
+      ...sourceDigestOf(options),
       origin: options.origin,
       ...(existing && !sameValue
         ? { previousValue: existing.value }

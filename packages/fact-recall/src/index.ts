@@ -26,6 +26,7 @@ export {
   DEFAULT_MAX_FACTS,
   DEFAULT_MAX_ITEMS,
   DEFAULT_MIN_SCORE,
+  DEFAULT_READ_CACHE_MAX_MESSAGES,
   DEFAULT_TIMEOUT_MS,
   FACT_MODES,
   FACT_RECALL_MAX_ITEMS_ENV,
@@ -37,7 +38,7 @@ export {
   type ResolvedFactRecallConfig,
   resolveFactRecallConfig,
 } from "./fact-recall.js";
-export { type FactReadPlan, planFactRead, READ_DIGEST_CHARACTERS, readEntryOf, textDigest } from "./fact-sources.js";
+export { type FactReadPlan, planFactRead, READ_DIGEST_CHARACTERS, ReadEntryCache, readEntryOf, textDigest } from "./fact-sources.js";
 export {
   type CandidateFact,
   emptyFactSlot,

@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageText } from "@threadwise/core";
+import { messageDigest, messageText } from "@threadwise/core";
 import { type FactIndex, type RankedFact, recallFacts } from "./fact-index.js";
 import { type FactReadPlan, MAX_BACKFILL_MESSAGES, type PendingMessage, planFactRead, readEntryOf } from "./fact-sources.js";
 import {
@@ -65,13 +65,21 @@ export async function ingestUserMessages(
     const { facts, origin } = text.trim() === "" ? { facts: [], origin: "heuristic" as const } : await settings.extract(text);
     const write = planFactWrite(current, facts, {
       sourceMessageId: typeof message.id === "string" ? message.id : null,
+      ...(typeof message.id === "string" ? { sourceDigest: messageDigest(message) } : {}),
       turn,
       origin,
       maxFacts: settings.maxFacts,
     });
     current = mergeFactSlot(current, { ...write, cursor, turn });
   }
-  if (rebuilt) current = { ...current, facts: current.facts.map((fact) => withUsesOf(slot, fact)) };
+  if (rebuilt)
+    current = {
+      ...current,
+      facts: inSlotOrder(
+        slot,
+        current.facts.map((fact) => withUsesOf(slot, fact)),
+      ),
+    };
   if (plan) {
     const offset = plan.read.length;
     current = { ...current, read: [...plan.read, ...pending.map((p, k) => readEntryOf(p.message, offset + k))] };
@@ -115,4 +123,19 @@ function withUsesOf(slot: FactSlot, fact: Fact): Fact {
   const old = slot.facts.find((f) => f.key === fact.key);
   if (!old || old === fact || fact.uses !== 0 || normalizeValue(old.value) !== normalizeValue(fact.value)) return fact;
   return { ...fact, uses: old.uses, lastUsedTurn: old.lastUsedTurn, createdTurn: Math.min(old.createdTurn, fact.createdTurn) };
+}
+
+/**
+ * `facts` (read again after an edit) in the order of `slot`'s list: a fact whose key the slot
+ * held keeps its place, one with a new key goes after them, in the order read. Equal scores rank
+ * in list order, so a fact dropped and read again from an unchanged message would otherwise move
+ * last, and which facts are placed would depend on how many messages were read again.
+ */
+function inSlotOrder(slot: FactSlot, facts: readonly Fact[]): Fact[] {
+  const position = new Map(slot.facts.map((fact, index) => [fact.key, index]));
+  const rank = (fact: Fact, index: number) => position.get(fact.key) ?? slot.facts.length + index;
+  return facts
+    .map((fact, index) => ({ fact, at: rank(fact, index) }))
+    .sort((a, b) => a.at - b.at)
+    .map(({ fact }) => fact);
 }

@@ -224,6 +224,7 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
+        ...(archive ? { archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
         logger,
         env,
       }),

@@ -1,14 +1,13 @@
-import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageIdentity, messageType, type SummaryRecord } from "@threadwise/core";
+import { MESSAGE_DIGEST_CHARACTERS, messageDigest, messageType, type SummaryRecord } from "@threadwise/core";
 import { uncoveredStartOf } from "./summary-plan.js";
 
 /** Characters of one message's digest in `SummaryRecord.coveredDigests` (48 bits of SHA-1, base64). */
-export const COVERED_DIGEST_CHARACTERS = 8;
+export const COVERED_DIGEST_CHARACTERS = MESSAGE_DIGEST_CHARACTERS;
 
-/** One covered message's digest: SHA-1 of core's `messageIdentity` (type, id, name, content, tool calls), 8 base64 characters. */
+/** One covered message's digest: core's `messageDigest` (SHA-1 of `messageIdentity`: type, id, name, content, tool calls; 8 base64 characters). */
 export function coveredDigestOf(message: BaseMessage): string {
-  return createHash("sha1").update(messageIdentity(message)).digest("base64").slice(0, COVERED_DIGEST_CHARACTERS);
+  return messageDigest(message);
 }
 
 /** The digests of `messages`, oldest first, as one string (`coveredDigests`). */
