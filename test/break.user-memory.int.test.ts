@@ -170,7 +170,7 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
   // `deleteThread(threadId)` does not know the thread's user, and items name their thread only
   // inside the (possibly sealed) value. This test passes while the defect is there and fails once
   // it is fixed: then turn `it.fails` into `it`.
-  it.fails("KNOWN FAILURE: a deleted thread's words are recalled nowhere", async () => {
+  it("a deleted thread's words are recalled nowhere", async () => {
     const p = proc();
     const user = `u-del-${++n}`;
     const thread = `t-del-${backend}-${n}`;

@@ -110,7 +110,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it), and the run's model.
-  const turns = new Map<string, { messageKey: string; text: string }>();
+  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
   const models = new Map<string, FactExtractionModel>();
   let failing = false;
   let warnedNoStore = false;
@@ -183,12 +183,22 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const newestText = messageText(newest);
       const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? ""}\u0000${newestText}`;
       const turnKey = threadId ?? "";
-      let text = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey)?.text : undefined;
+      const cached = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey) : undefined;
+      let text = cached?.text;
+      try {
+        // A thread the block drew on deleted since (spec R24): computed again, as a fresh process would.
+        if (cached && config.deletedThreads && (await engine.deletedAmong(cached.threadIds, runtime?.signal)).size > 0) text = undefined;
+      } catch (error) {
+        storeFailed("read", error, store, threadId);
+        report(request, "store_error", threadId);
+        return handler(request);
+      }
       if (text === undefined) {
         try {
-          text = (await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal)).text;
+          const recalled = await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal);
+          text = recalled.text;
           failing = false;
-          if (threadId) remember(turns, turnKey, { messageKey, text });
+          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds });
         } catch (error) {
           storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);
