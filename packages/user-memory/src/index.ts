@@ -64,6 +64,7 @@ export {
   eraseTenantItems,
   eraseUserItems,
   expireUserItems,
+  forEachNamespace,
   readUserItems,
   writeUserItems,
 } from "./user-store.js";
