@@ -126,7 +126,8 @@ export async function expireUserItems(store: BaseStore, before: Date, options: {
     for (let from = 0; ; from += PAGE) {
       const page = await store.search(namespace, { limit: PAGE, offset: from });
       const old = page.filter((found) => new Date(found.updatedAt) < before);
-      await Promise.all(old.map((found) => store.delete(namespace, found.key)));
+      // One store batch per page (one transaction on PostgresStore), not a call per item.
+      if (old.length > 0) await store.batch(old.map((found) => ({ namespace, key: found.key, value: null })));
       deleted += old.length;
       if (page.length < PAGE) break;
       // The deleted ones left the listing: what followed them moved up by as many.
