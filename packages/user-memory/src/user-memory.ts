@@ -88,6 +88,12 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * block through core placement (`cache_aware`: in the stable tail, never in the cached prefix).
  * Computed once per user message (a tool loop reuses it).
  *
+ * **Deleted threads.** With `deletedThreads` (`memoryStack` passes its checkpointer's tombstones),
+ * a deleted thread's words are recalled nowhere (R24): its messages and digest are left out, a fact
+ * it last stated rolls back to the value a thread that stays stated (or goes), and the user's next
+ * commit deletes them from the store (see `forgetDeletedThreads`). A block reused in a tool loop is
+ * computed again when a thread it drew on was deleted meanwhile.
+ *
  * **Failures.** A store that throws or exceeds `timeoutMs` (it is called directly, not through
  * LangGraph's batching queue, which the run waits for) on read or write: the turn goes on
  * without user memory, a warning is logged once (until the store works again), and the multiturn
