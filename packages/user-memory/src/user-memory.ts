@@ -78,7 +78,8 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * its first user message). A stored message of the thread edited by id since (`updateState`
  * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
- * superseded).
+ * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
+ * is taken back likewise; one gone with every older message (persistTrim, the archive) stays.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
