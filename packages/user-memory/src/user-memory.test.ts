@@ -58,7 +58,7 @@ describe("userMemory through createAgent", () => {
       },
       { name: "forget_thread", description: "Deletes thread t1.", schema: z.object({}) },
     );
-    const model = scriptedModel((messages, call) =>
+    const model = scriptedModel((_messages, call) =>
       call === 1
         ? new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "forget_thread", args: {}, type: "tool_call" }] })
         : "ok",
@@ -76,8 +76,10 @@ describe("userMemory through createAgent", () => {
         }),
       ],
     });
-    await say(agent, "I moved to Busan last month.", { thread_id: "t1", user_id: "u1" });
-    await say(agent, "Where do I live now?", { thread_id: "t2", user_id: "u1" });
+    const ask = (content: string, thread: string) =>
+      agent.invoke({ messages: [new HumanMessage(content)] }, { configurable: { thread_id: thread, user_id: "u1" } });
+    await ask("I moved to Busan last month.", "t1");
+    await ask("Where do I live now?", "t2");
     const [first, second] = model.calls.slice(1).map((c) => systemOf(c.messages as BaseMessage[]));
     expect(first).toContain("Busan");
     expect(second).not.toContain("Busan");
