@@ -7,7 +7,7 @@
  * PostgreSQL (its PostgresStore); every request checked against the four providers' rules; a
  * fresh process (another stack on the same storage) where the storage is shared.
  */
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import type { StrictFakeModel } from "@threadwise/core/testing";
@@ -107,6 +107,24 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
     expect([...refusals(p), ...refusals(q)]).toEqual([]);
   });
 
+  it("RemoveMessage of a stored user message, then a turn: its words and fact are recalled nowhere, in this process or a fresh one", async () => {
+    const p = proc();
+    const user = `u-remove-${++n}`;
+    const thread = `t-remove-${backend}-${n}`;
+    await say(p, thread, user, "hello there", "m-hello");
+    await say(p, thread, user, "My locker code is ZEBRA-77. I live in Daegu.", "m-locker");
+    await say(p, `t-remove-before-${backend}-${n}`, user, "What is my locker code? Where do I live?");
+    expect(sent(p)).toContain("ZEBRA-77");
+    await p.agent.graph.updateState(cfg(thread, user), { messages: [new RemoveMessage({ id: "m-locker" })] });
+    await say(p, thread, user, "thanks");
+    for (const q of shared ? [p, proc()] : [p]) {
+      await say(q, `t-remove-other-${backend}-${n}-${q === p ? "p" : "q"}`, user, "What is my locker code? Where do I live?");
+      expect(sent(q)).not.toContain("ZEBRA-77");
+      expect(sent(q)).not.toContain("Daegu");
+    }
+    expect(refusals(p)).toEqual([]);
+  });
+
   it("an interrupted run whose user message is edited in place before it resumes: the block follows the new words, as in a fresh process", async () => {
     const p = proc();
     const user = `u-resume-${++n}`;
@@ -165,12 +183,10 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
     expect(refusals(p)).toEqual([]);
   });
 
-  // KNOWN FAILURE, reported and not fixed (needs a design): deleting a thread (R24) leaves the
-  // user-memory items it produced, so its words are recalled in the user's other threads.
-  // `deleteThread(threadId)` does not know the thread's user, and items name their thread only
-  // inside the (possibly sealed) value. This test passes while the defect is there and fails once
-  // it is fixed: then turn `it.fails` into `it`.
-  it.fails("KNOWN FAILURE: a deleted thread's words are recalled nowhere", async () => {
+  // Deleting a thread (R24) left the user-memory items it produced, so its words were recalled in
+  // the user's other threads: recall now leaves out items of tombstoned threads (every deletion
+  // path, every backend: test/user-memory.deletion.int.test.ts).
+  it("a deleted thread's words are recalled nowhere", async () => {
     const p = proc();
     const user = `u-del-${++n}`;
     const thread = `t-del-${backend}-${n}`;

@@ -13,7 +13,8 @@ import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
-import { createMemoryPool, eraseUser, memoryStack, migrate, runCli } from "@threadwise/memory";
+import { createMemoryPool, eraseUser, memoryStack, migrate, postgresUserStore, runCli, userMemoryRetention } from "@threadwise/memory";
+import { userNamespace } from "@threadwise/user-memory";
 import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
@@ -151,6 +152,48 @@ describe.skipIf(skipUnlessRealPostgres("user memory on PostgreSQL"))("user memor
     await say(agent, "What is my locker code?", "seal-t2", "seal-u1");
     expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).toContain(sentinel);
     expect(await sentinelRows(db.url, db.schema, sentinel)).toEqual({});
+  });
+});
+
+describe.skipIf(skipUnlessRealPostgres("user-memory retention on PostgresStore"))("user-memory retention on PostgresStore", () => {
+  it("reaches every user's namespace past the first listing page, though PostgresStore stops listing the ones it empties", async () => {
+    const db = await freshDatabase("twuserret");
+    await migrate({ dsn: db.url, schema: db.schema });
+    const pool = createMemoryPool(db.url, { max: testPoolMax() });
+    try {
+      const store = postgresUserStore(pool, { schema: db.schema, dsn: db.url, max: testPoolMax() });
+      const users = 1234;
+      const base = Date.now();
+      const hour = 3_600_000;
+      // One insert, with the times set: users with an odd number wrote again an hour later, so at
+      // the first cutoff their namespaces stay and the others' empty (and leave PostgresStore's listing).
+      for (const tenant of ["ret", "ret-other"])
+        await pool.query(
+          `INSERT INTO "${db.schema}".store (namespace_path, key, value, created_at, updated_at)
+           SELECT $1::text || lpad(i::text, 4, '0') || ':items', 'm:1', '{"v":1}'::jsonb, $2::timestamptz, CASE WHEN i % 2 = 1 THEN $3::timestamptz ELSE $2::timestamptz END
+           FROM generate_series(0, $4::int - 1) AS i`,
+          [`${userNamespace({ tenantId: tenant, userId: "u" }).slice(0, 4).join(":")}:u`, new Date(base), new Date(base + hour), users],
+        );
+      const count = async (tenant: string) =>
+        Number(
+          (
+            await pool.query<{ n: string }>(`SELECT count(*) AS n FROM "${db.schema}".store WHERE namespace_path LIKE $1`, [
+              `threadwise:user-memory:v1:${tenant}:%`,
+            ])
+          ).rows[0]?.n,
+        );
+      expect(await count("ret")).toBe(users);
+      const report = await userMemoryRetention({ store, days: 1, tenantId: "ret", now: () => new Date(base + 86_400_000 + hour / 2) });
+      expect(report.deleted).toBe(users / 2);
+      expect(await count("ret")).toBe(users / 2);
+      expect(await count("ret-other")).toBe(users);
+      const all = await userMemoryRetention({ store, days: 1, tenantId: "ret", now: () => new Date(base + 86_400_000 + 2 * hour) });
+      expect(all.deleted).toBe(users / 2);
+      expect(await count("ret")).toBe(0);
+    } finally {
+      await pool.end();
+      await db.drop();
+    }
   });
 });
 

@@ -60,5 +60,6 @@ export {
   normalizeValue,
   planFactWrite,
   readFactSlot,
+  rollBackFact,
 } from "./fact-store.js";
 export { ingestUserMessages, MAX_BACKFILL_MESSAGES, type PendingMessage, pendingUserMessages } from "./ingest.js";

@@ -353,6 +353,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return false;
   }
 
+  async deletedAmong(threadIds: readonly string[]): Promise<string[]> {
+    return threadIds.filter((threadId) => this.#rows.get(threadId)?.deletedAt !== undefined);
+  }
+
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
     threadId = normalizeThreadId(threadId);
     const row = this.#rows.get(threadId);

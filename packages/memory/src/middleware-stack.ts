@@ -242,6 +242,8 @@ export function memoryMiddleware(
         ...(options.encryption?.agentId ? { agentId: options.encryption.agentId } : {}),
         ...(options.encryption?.tenantId ? { tenantId: options.encryption.tenantId } : {}),
         ...(options.encryption?.principalId ? { principalId: options.encryption.principalId } : {}),
+        // A deleted thread's words are recalled nowhere (R24): the checkpointer's tombstones.
+        ...(checkpointer ? { deletedThreads: (threadIds: readonly string[]) => checkpointer.deletedThreads(threadIds) } : {}),
       }),
     );
   if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));

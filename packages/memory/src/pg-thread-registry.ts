@@ -467,6 +467,15 @@ export class PgThreadRegistry implements ThreadRegistry {
     return (rowCount ?? 0) > 0;
   }
 
+  async deletedAmong(threadIds: readonly string[]): Promise<string[]> {
+    if (threadIds.length === 0) return [];
+    const { rows } = await this.#pool.query<{ thread_id: string }>(
+      `SELECT thread_id FROM ${this.#t.threads} WHERE thread_id = ANY($1::text[]) AND deleted_at IS NOT NULL`,
+      [threadIds],
+    );
+    return rows.map((row) => row.thread_id);
+  }
+
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
     threadId = normalizeThreadId(threadId);
     const { rows } = await this.#pool.query<{ deleted_at: Date; deleted_reason: string | null }>(

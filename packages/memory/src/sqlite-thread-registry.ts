@@ -622,6 +622,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     );
   }
 
+  async deletedAmong(threadIds: readonly string[]): Promise<string[]> {
+    if (threadIds.length === 0) return [];
+    // One bound parameter (a JSON array), so no id count reaches SQLite's variable limit.
+    const rows = this.#db
+      .prepare("SELECT thread_id FROM threadwise_threads WHERE deleted_at IS NOT NULL AND thread_id IN (SELECT value FROM json_each(?))")
+      .all(JSON.stringify(threadIds)) as Array<{ thread_id: string }>;
+    return rows.map((row) => row.thread_id);
+  }
+
   async tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined> {
     threadId = normalizeThreadId(threadId);
     const row = this.#db

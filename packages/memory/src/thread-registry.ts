@@ -309,6 +309,12 @@ export interface ThreadRegistry {
   adoptSaver?(saver: object): void;
   /** The tombstone of a deleted thread, or `undefined`. */
   tombstone(threadId: string): Promise<{ deletedAt: Date; reason: string } | undefined>;
+  /**
+   * Which of `threadIds` (normalized thread ids) have a tombstone, in no particular order: one
+   * query, whatever the number of ids. User memory asks it to leave deleted threads' words out
+   * (spec R24, R40).
+   */
+  deletedAmong(threadIds: readonly string[]): Promise<string[]>;
 }
 
 /** One archived message as the registry stores it (spec R5, R35; issue 27). */

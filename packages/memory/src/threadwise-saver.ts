@@ -1019,6 +1019,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     }
   }
 
+  /**
+   * Which of `threadIds` were deleted (have a tombstone, spec R24), in no particular order: one
+   * registry query. `memoryStack` hands it to userMemory (`deletedThreads`), so a deleted thread's
+   * words are recalled in none of the user's other threads, in any process.
+   * @throws ThreadwiseThreadIdError for an id that breaks the thread-id rules; the store's errors.
+   */
+  async deletedThreads(threadIds: readonly string[]): Promise<string[]> {
+    const ids = threadIds.map((id) => normalizeThreadId(id));
+    await this.ready();
+    return this.registry.deletedAmong(ids);
+  }
+
   /** Deletes the thread everywhere and leaves a tombstone (spec R24). */
   async deleteThread(threadId: string): Promise<void> {
     await this.deleteThreadWithOutcome(threadId);

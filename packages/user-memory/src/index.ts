@@ -1,3 +1,4 @@
+export { type DeletedThreadsLookup, type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 export { type SealingIdentity, type StoredUserValue, ThreadwiseUserMemoryItemError, UserItemCodec } from "./user-item-codec.js";
 export {
   type CommittedTurn,
@@ -63,6 +64,7 @@ export {
   eraseTenantItems,
   eraseUserItems,
   expireUserItems,
+  forEachNamespace,
   readUserItems,
   writeUserItems,
 } from "./user-store.js";

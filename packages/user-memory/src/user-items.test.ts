@@ -136,6 +136,28 @@ describe("planUserWrite: a message edited by id", () => {
     expect(after.superseded).toEqual(["Seoul"]);
     expect(after.messages).toEqual(["I live in Seoul.", "I moved to Busan."]);
   });
+
+  // RemoveMessage (or an edit that drops a message) before a later turn: the message and its fact
+  // stayed in user memory, recalled in the user's other threads.
+  it("removed from the thread while an older message stays: its item and the fact it stated go", async () => {
+    const after = await commits([
+      { messages: [{ id: "m0", text: "hello there" }] },
+      { messages: [{ id: "m1", text: "My locker code is ZEBRA-42. I live in Seoul." }] },
+      { messages: [{ id: "m2", text: "thanks" }], thread: { m0: "hello there", m2: "thanks" } },
+    ]);
+    expect(after.messages.sort()).toEqual(["hello there", "thanks"]);
+    expect(after.facts.join()).not.toContain("Seoul");
+  });
+
+  it("gone with every older message (a trim or the archive takes the oldest first): kept", async () => {
+    const after = await commits([
+      { messages: [{ id: "m0", text: "I live in Seoul." }] },
+      { messages: [{ id: "m1", text: "My dog is Coco." }] },
+      { messages: [{ id: "m2", text: "thanks" }], thread: { m1: "My dog is Coco.", m2: "thanks" } },
+    ]);
+    expect(after.messages.sort()).toEqual(["I live in Seoul.", "My dog is Coco.", "thanks"]);
+    expect(after.facts.join()).toContain("Seoul");
+  });
 });
 
 describe("namespaces", () => {

@@ -132,6 +132,14 @@ function corrected(fact: Fact, before: Fact): Fact {
   };
 }
 
+/** The order a thread's messages were stored in: by commit, then by place in the commit. */
+function storedOrder(a: UserItem, b: UserItem): number {
+  if (a.storedAt !== b.storedAt) return a.storedAt < b.storedAt ? -1 : 1;
+  const byOrder = (a.order ?? 0) - (b.order ?? 0);
+  if (byOrder !== 0) return byOrder;
+  return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
+}
+
 /** `message`'s text as a `message` item stores it (cut at `max` characters). */
 function storedText(text: string, max: number): string {
   // A text no longer in UTF-16 units than `max` has at most `max` characters: never cut.
@@ -174,12 +182,28 @@ export async function planUserWrite(
   // Stored messages of this thread the turn did not send again, as the thread holds them now.
   const inTurn = new Set(turn.messages.map((message) => message.id));
   const edits: TurnMessage[] = [];
-  if (turn.current)
-    for (const item of stored)
-      if (item.kind === "message" && item.threadId === turn.threadId && item.messageId !== null && !inTurn.has(item.messageId)) {
-        const now = turn.current(item.messageId);
-        if (now && storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
+  if (turn.current) {
+    // Oldest first: a stored message the thread no longer holds while an older one stays was
+    // removed (RemoveMessage, an edit by id that drops it), and is taken back as an edit to no
+    // words; one with no older message left may have left through a trim or the archive (they
+    // take the oldest first), and stays.
+    const ofThread = stored
+      .filter((item) => item.kind === "message" && item.threadId === turn.threadId && item.messageId !== null)
+      .sort(storedOrder);
+    let olderStays = false;
+    for (const item of ofThread) {
+      const messageId = item.messageId as string;
+      if (inTurn.has(messageId)) {
+        olderStays = true;
+        continue;
       }
+      const now = turn.current(messageId);
+      if (now) {
+        olderStays = true;
+        if (storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
+      } else if (olderStays) edits.push({ id: messageId, text: "" });
+    }
+  }
   for (const [order, message] of [...turn.messages, ...edits].entries()) {
     const key = messageItemKey(turn.threadId, message.id);
     const previous = puts.get(key) ?? byKey.get(key);

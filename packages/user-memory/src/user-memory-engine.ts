@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { chatModelOption, createTokenCounter, withTimeout } from "@threadwise/core";
+import { chatModelOption, createTokenCounter, setBounded, withTimeout } from "@threadwise/core";
 import {
   type CandidateFact,
   extractFactsHeuristic,
@@ -8,6 +8,7 @@ import {
   type FactExtractionModel,
 } from "@threadwise/fact-recall";
 import { memoizeCount, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
+import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 import { UserItemCodec } from "./user-item-codec.js";
 import { type CommittedTurn, planUserWrite, type TurnMessage, type UserItem, type UserWritePlan } from "./user-items.js";
 import type { ResolvedUserMemoryOptions } from "./user-memory-options.js";
@@ -19,11 +20,15 @@ import { type EraseUserItemsResult, eraseUserItems, readUserItems, writeUserItem
 export const MAX_CACHED_USERS = 64;
 /** Items read beyond `maxItems` (room for one turn's writes before the bound applies). */
 const READ_SLACK = 256;
+/** Deleted thread ids a process remembers (tombstones are permanent; ids not remembered are asked again). */
+const MAX_KNOWN_DELETED = 100_000;
 
 /** What {@link UserMemoryEngine.recall} found. */
 export interface UserRecall extends RenderedRecall {
-  /** Items stored for the user. */
+  /** Items stored for the user (those of deleted threads not counted). */
   stored: number;
+  /** Thread ids the user's items were read from (provenance and superseded values), sorted. */
+  threadIds: string[];
 }
 
 /**
@@ -37,6 +42,8 @@ export class UserMemoryEngine {
   readonly recallOptions: ResolvedRecallOptions;
   readonly countText: (text: string) => number;
   readonly #indexes = new Map<string, UserRecallIndex>();
+  /** Thread ids `deletedThreads` reported deleted: a tombstone never goes, so they are not asked again. */
+  readonly #deleted = new Map<string, true>();
   /** `options.model`: the object, or the model `initChatModel` makes of a string, once. */
   readonly ownModel: () => Promise<FactExtractionModel | undefined>;
 
@@ -81,10 +88,33 @@ export class UserMemoryEngine {
    * @throws as {@link UserMemoryEngine.read}.
    */
   async recall(store: BaseStore, scope: UserScope, query: { text: string; threadId?: string }, signal?: AbortSignal): Promise<UserRecall> {
-    const items = await this.read(store, scope, signal);
-    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0 };
+    const { kept: items } = await this.#forget(await this.read(store, scope, signal), signal);
+    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [] };
     const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, this.recallOptions, this.countText);
-    return { ...rendered, stored: items.length };
+    return { ...rendered, stored: items.length, threadIds: [...new Set(items.flatMap(threadIdsOf))].sort() };
+  }
+
+  /**
+   * Which of `threadIds` are deleted threads, by `deletedThreads` (none without it). Ids reported
+   * once are remembered: a tombstone is permanent.
+   * @throws what `deletedThreads` throws, ThreadwiseTimeoutError past `timeoutMs`.
+   */
+  async deletedAmong(threadIds: readonly string[], signal?: AbortSignal): Promise<Set<string>> {
+    const lookup = this.options.deletedThreads;
+    const deleted = new Set(threadIds.filter((id) => this.#deleted.has(id)));
+    const unknown = [...new Set(threadIds)].filter((id) => !deleted.has(id));
+    if (!lookup || unknown.length === 0) return deleted;
+    for (const id of await this.#bounded(async () => [...(await lookup(unknown))], "deleted-threads", signal)) {
+      deleted.add(id);
+      setBounded(this.#deleted, id, true, MAX_KNOWN_DELETED);
+    }
+    return deleted;
+  }
+
+  /** `items` without what deleted threads said (see `forgetDeletedThreads`). */
+  async #forget(items: readonly UserItem[], signal?: AbortSignal): Promise<ForgetPlan> {
+    if (!this.options.deletedThreads || items.length === 0) return { kept: [...items], puts: [], deletes: [] };
+    return forgetDeletedThreads(items, await this.deletedAmong([...new Set(items.flatMap(threadIdsOf))], signal));
   }
 
   /**
@@ -99,16 +129,23 @@ export class UserMemoryEngine {
     turn: CommittedTurn,
     options: { model?: FactExtractionModel; signal?: AbortSignal } = {},
   ): Promise<UserWritePlan> {
-    const stored = await this.read(store, scope, options.signal);
-    const plan = await planUserWrite(stored, turn, scope, {
+    // Items of deleted threads are purged with this write (what recall already left out).
+    const forget = await this.#forget(await this.read(store, scope, options.signal), options.signal);
+    const plan = await planUserWrite(forget.kept, turn, scope, {
       maxItems: this.options.maxItems,
       maxBytes: this.options.maxBytes,
       keepMessages: this.options.keepMessages,
       maxMessageCharacters: this.options.maxMessageCharacters,
       ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.#extract(message, options) }),
     });
-    await this.#bounded(() => writeUserItems(store, scope, this.codec, plan.puts, plan.deletes), "write", options.signal);
-    return plan;
+    // The turn's plan wins over the purge for a key both touch; no key is both put and deleted.
+    const deletes = new Set([...forget.deletes, ...plan.deletes]);
+    const planned = new Set(plan.puts.map((item) => item.key));
+    const puts = [...forget.puts.filter((item) => !planned.has(item.key) && !deletes.has(item.key)), ...plan.puts];
+    for (const item of plan.puts) deletes.delete(item.key);
+    const write: UserWritePlan = { puts, deletes: [...deletes] };
+    await this.#bounded(() => writeUserItems(store, scope, this.codec, write.puts, write.deletes), "write", options.signal);
+    return write;
   }
 
   async #extract(

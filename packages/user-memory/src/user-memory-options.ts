@@ -15,6 +15,7 @@ import {
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
+import type { DeletedThreadsLookup } from "./deleted-threads.js";
 import { DEFAULT_TENANT_ID, DEFAULT_TENANT_ID_KEY, DEFAULT_USER_ID_KEY } from "./user-scope.js";
 
 /** Env twin of `maxTokens`. */
@@ -98,6 +99,18 @@ export const userMemoryOptionsSchema = z.strictObject({
   agentId: z.string().min(1).optional(),
   /** Principal bound into sealed values. @default env `THREADWISE_MEMORY_PRINCIPAL_ID`, else "default" */
   principalId: z.string().min(1).optional(),
+  /**
+   * Which of the given thread ids name deleted threads (tombstones, spec R24): called with the
+   * thread ids the user's items come from (provenance, superseded values), it resolves to those of
+   * them that were deleted. Items of a deleted thread are then recalled nowhere and are removed from
+   * the store at the user's next commit (see `forgetDeletedThreads`). `memoryStack` passes its
+   * checkpointer's tombstones (`ThreadwiseSaver.deletedThreads`); unset, deleting a thread does
+   * not reach user memory (use `eraseUser` for that).
+   * @default undefined
+   */
+  deletedThreads: z
+    .custom<DeletedThreadsLookup>((value) => typeof value === "function", "expected a function (threadIds) => Promise<Iterable<string>>")
+    .optional(),
   /** Time limit of one store read or write (milliseconds); past it the turn goes on without user memory. @default 5000 */
   timeoutMs: timerMsSchema.optional(),
   /** Placement mode (spec R8). @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system` */
@@ -145,6 +158,7 @@ export interface ResolvedUserMemoryOptions {
   keyring: Keyring | undefined;
   agentId: string;
   principalId: string;
+  deletedThreads: DeletedThreadsLookup | undefined;
   timeoutMs: number;
   promptContextMode: z.output<typeof promptContextModeSchema> | undefined;
   label: string;
@@ -183,6 +197,7 @@ export function resolveUserMemoryOptions(
           : loadKeyring(parsed.keyring, env, "userMemory.keyring"),
     agentId: parsed.agentId ?? "default",
     principalId: parsed.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default",
+    deletedThreads: parsed.deletedThreads,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,

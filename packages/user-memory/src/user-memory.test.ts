@@ -1,10 +1,12 @@
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { systemText, type ThreadwiseLogger } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
 import { UserItemCodec } from "./user-item-codec.js";
 import { userMemory } from "./user-memory.js";
 import { userNamespace } from "./user-scope.js";
@@ -46,6 +48,43 @@ const say = (agent: ReturnType<typeof agentWith>["agent"], content: string, conf
   agent.invoke({ messages: [new HumanMessage(content)] }, { configurable });
 
 describe("userMemory through createAgent", () => {
+  it("recomputes a block reused in a tool loop when a thread it drew on is deleted meanwhile (R24)", async () => {
+    const store = new InMemoryStore();
+    const deleted = new Set<string>();
+    const forget = tool(
+      async () => {
+        deleted.add("t1");
+        return "forgotten";
+      },
+      { name: "forget_thread", description: "Deletes thread t1.", schema: z.object({}) },
+    );
+    const model = scriptedModel((_messages, call) =>
+      call === 1
+        ? new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "forget_thread", args: {}, type: "tool_call" }] })
+        : "ok",
+    );
+    const agent = createAgent({
+      model,
+      tools: [forget],
+      checkpointer: new MemorySaver(),
+      store,
+      middleware: [
+        userMemory({
+          logger: false,
+          promptContextMode: "legacy_system",
+          deletedThreads: async (ids) => ids.filter((id) => deleted.has(id)),
+        }),
+      ],
+    });
+    const ask = (content: string, thread: string) =>
+      agent.invoke({ messages: [new HumanMessage(content)] }, { configurable: { thread_id: thread, user_id: "u1" } });
+    await ask("I moved to Busan last month.", "t1");
+    await ask("Where do I live now?", "t2");
+    const [first, second] = model.calls.slice(1).map((c) => systemOf(c.messages as BaseMessage[]));
+    expect(first).toContain("Busan");
+    expect(second).not.toContain("Busan");
+  });
+
   it("recalls what one English thread learned in the user's next thread, and nothing in another user's", async () => {
     const store = new InMemoryStore();
     const { agent, model, logger } = agentWith(store, { promptContextMode: "legacy_system" });

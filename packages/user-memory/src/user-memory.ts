@@ -78,7 +78,8 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * its first user message). A stored message of the thread edited by id since (`updateState`
  * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
- * superseded).
+ * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
+ * is taken back likewise; one gone with every older message (persistTrim, the archive) stays.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
@@ -87,6 +88,12 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * messages and digests, fused with the facts), within `maxTokens`, placed as a `user_memory`
  * block through core placement (`cache_aware`: in the stable tail, never in the cached prefix).
  * Computed once per user message (a tool loop reuses it).
+ *
+ * **Deleted threads.** With `deletedThreads` (`memoryStack` passes its checkpointer's tombstones),
+ * a deleted thread's words are recalled nowhere (R24): its messages and digest are left out, a fact
+ * it last stated rolls back to the value a thread that stays stated (or goes), and the user's next
+ * commit deletes them from the store (see `forgetDeletedThreads`). A block reused in a tool loop is
+ * computed again when a thread it drew on was deleted meanwhile.
  *
  * **Failures.** A store that throws or exceeds `timeoutMs` (it is called directly, not through
  * LangGraph's batching queue, which the run waits for) on read or write: the turn goes on
@@ -110,7 +117,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it), and the run's model.
-  const turns = new Map<string, { messageKey: string; text: string }>();
+  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
   const models = new Map<string, FactExtractionModel>();
   let failing = false;
   let warnedNoStore = false;
@@ -183,12 +190,22 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const newestText = messageText(newest);
       const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? ""}\u0000${newestText}`;
       const turnKey = threadId ?? "";
-      let text = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey)?.text : undefined;
+      const cached = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey) : undefined;
+      let text = cached?.text;
+      try {
+        // A thread the block drew on deleted since (spec R24): computed again, as a fresh process would.
+        if (cached && config.deletedThreads && (await engine.deletedAmong(cached.threadIds, runtime?.signal)).size > 0) text = undefined;
+      } catch (error) {
+        storeFailed("read", error, store, threadId);
+        report(request, "store_error", threadId);
+        return handler(request);
+      }
       if (text === undefined) {
         try {
-          text = (await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal)).text;
+          const recalled = await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal);
+          text = recalled.text;
           failing = false;
-          if (threadId) remember(turns, turnKey, { messageKey, text });
+          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds });
         } catch (error) {
           storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);

@@ -79,29 +79,61 @@ export async function eraseUserItems(store: BaseStore, scope: UserScope, codec: 
   return { items, threadIds: [...threadIds].sort() };
 }
 
+/** A namespace as one string, for comparing listings. */
+const namespaceKey = (namespace: readonly string[]) => JSON.stringify(namespace);
+
+/**
+ * Visits every namespace under `prefix` that `store.listNamespaces` lists, each once, in the
+ * store's order, while `visit` deletes items. The listing is paged (`PAGE` namespaces) by offset,
+ * and a namespace `visit` empties may leave it (PostgresStore lists only namespaces holding items;
+ * InMemoryStore keeps listing them): so after each page the same offset is listed again, and only
+ * the page's namespaces still listed there move the offset on. Both stores list in sorted order,
+ * so the survivors come first from that offset and nothing after them is skipped.
+ */
+export async function forEachNamespace(
+  store: BaseStore,
+  prefix: readonly string[],
+  visit: (namespace: string[]) => Promise<void>,
+): Promise<void> {
+  let offset = 0;
+  for (;;) {
+    const page = await store.listNamespaces({ prefix: [...prefix], limit: PAGE, offset });
+    for (const namespace of page) await visit(namespace);
+    if (page.length < PAGE) return;
+    const visited = new Set(page.map(namespaceKey));
+    const again = await store.listNamespaces({ prefix: [...prefix], limit: PAGE, offset });
+    let kept = 0;
+    while (kept < again.length && visited.has(namespaceKey(again[kept] as string[]))) kept += 1;
+    offset += kept;
+  }
+}
+
+/** `true` when `namespace` is a user's item namespace under `prefix` (`[...NAMESPACE_ROOT, tenant, user, "items"]`). */
+function isItemNamespaceUnder(namespace: readonly string[], prefix: readonly string[]): boolean {
+  return namespace.length === NAMESPACE_ROOT.length + 3 && prefix.every((label, i) => namespace[i] === label);
+}
+
 /**
  * Deletes the user-memory items last written before `before`, in every user's namespace (or one
- * tenant's), by the store's own `updatedAt` (readable without the keyring). Returns how many.
+ * tenant's), by the store's own `updatedAt` (readable without the keyring). Every namespace is
+ * visited, however many there are (see {@link forEachNamespace}). Returns how many.
  */
 export async function expireUserItems(store: BaseStore, before: Date, options: { tenantLabel?: string } = {}): Promise<number> {
   const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
   let deleted = 0;
-  for (let offset = 0; ; offset += PAGE) {
-    const namespaces = await store.listNamespaces({ prefix, limit: PAGE, offset });
-    for (const namespace of namespaces) {
-      if (namespace.length !== NAMESPACE_ROOT.length + 3 || namespace.some((label, i) => i < prefix.length && label !== prefix[i]))
-        continue;
-      for (let from = 0; ; from += PAGE) {
-        const page = await store.search(namespace, { limit: PAGE, offset: from });
-        const old = page.filter((found) => new Date(found.updatedAt) < before);
-        await Promise.all(old.map((found) => store.delete(namespace, found.key)));
-        deleted += old.length;
-        if (page.length < PAGE) break;
-        from -= old.length;
-      }
+  await forEachNamespace(store, prefix, async (namespace) => {
+    if (!isItemNamespaceUnder(namespace, prefix)) return;
+    for (let from = 0; ; from += PAGE) {
+      const page = await store.search(namespace, { limit: PAGE, offset: from });
+      const old = page.filter((found) => new Date(found.updatedAt) < before);
+      // One store batch per page (one transaction on PostgresStore), not a call per item.
+      if (old.length > 0) await store.batch(old.map((found) => ({ namespace, key: found.key, value: null })));
+      deleted += old.length;
+      if (page.length < PAGE) break;
+      // The deleted ones left the listing: what followed them moved up by as many.
+      from -= old.length;
     }
-    if (namespaces.length < PAGE) break;
-  }
+  });
   return deleted;
 }
 
@@ -125,26 +157,24 @@ export interface EraseTenantItemsOptions {
 export async function eraseTenantItems(store: BaseStore, tenantLabel: string, options: EraseTenantItemsOptions = {}): Promise<number> {
   const batchSize = options.batchSize ?? PAGE;
   const prefix = [...NAMESPACE_ROOT, tenantLabel];
-  const ofTenant = (namespace: readonly string[]) =>
-    namespace.length === NAMESPACE_ROOT.length + 3 && namespace.every((label, i) => i >= prefix.length || label === prefix[i]);
+  const ofTenant = (namespace: readonly string[]) => isItemNamespaceUnder(namespace, prefix);
   let total = 0;
   if (!options.apply) {
-    for (let offset = 0; ; offset += PAGE) {
-      const namespaces = await store.listNamespaces({ prefix, limit: PAGE, offset });
-      for (const namespace of namespaces.filter(ofTenant))
-        for (let from = 0; ; from += PAGE) {
-          const page = await store.search(namespace, { limit: PAGE, offset: from });
-          total += page.filter((found) => ofTenant(found.namespace)).length;
-          if (page.length < PAGE) break;
-        }
-      if (namespaces.length < PAGE) return total;
-    }
+    await forEachNamespace(store, prefix, async (namespace) => {
+      if (!ofTenant(namespace)) return;
+      for (let from = 0; ; from += PAGE) {
+        const page = await store.search(namespace, { limit: PAGE, offset: from });
+        total += page.filter((found) => ofTenant(found.namespace)).length;
+        if (page.length < PAGE) break;
+      }
+    });
+    return total;
   }
-  // Deleting empties namespaces, which then leave the listing: always read from the start.
+  // Passes over every namespace until one deletes nothing (items written meanwhile go too).
   for (;;) {
-    const namespaces = (await store.listNamespaces({ prefix, limit: PAGE, offset: 0 })).filter(ofTenant);
     let deletedThisPass = 0;
-    for (const namespace of namespaces)
+    await forEachNamespace(store, prefix, async (namespace) => {
+      if (!ofTenant(namespace)) return;
       for (;;) {
         const page = (await store.search(namespace, { limit: batchSize })).filter((found) => ofTenant(found.namespace));
         if (page.length === 0) break;
@@ -153,7 +183,7 @@ export async function eraseTenantItems(store: BaseStore, tenantLabel: string, op
         deletedThisPass += page.length;
         await options.onBatch?.(total);
       }
-    // Nothing left, or a store that lists namespaces it has no items in: done either way.
+    });
     if (deletedThisPass === 0) return total;
   }
 }
