@@ -6,7 +6,10 @@
  * A predicted fact matches a labelled one when the subject is the same (`user`, `user's 어머니`),
  * the attribute is the same, `ended` is the same (the statement says the value holds no longer),
  * and one value contains the other once spaces and punctuation are removed (`삼성` matches
- * `삼성전자`). Each labelled fact matches at most one predicted fact.
+ * `삼성전자`). Each labelled fact matches at most one predicted fact. `exactValues` counts the matches
+ * whose two values are equal once spaces and punctuation are removed: a match with words around
+ * the labelled value (`Denver last spring with my husband` for `Denver`) counts in `matched`, not
+ * there; the plain output lists each such match as `loose`.
  *
  * Run: pnpm tsx bench/fact-extraction.ts                 (the Korean dev set; prints a summary and the misses)
  *      pnpm tsx bench/fact-extraction.ts --data bench/fixtures/korean-facts-heldout.labelled.json --json
@@ -59,6 +62,7 @@ function matches(gold: Labelled, predicted: CandidateFact): boolean {
 let goldCount = 0;
 let predictedCount = 0;
 let matched = 0;
+let exactValues = 0;
 let endedGold = 0;
 let endedMatched = 0;
 let noFactItems = 0;
@@ -82,6 +86,9 @@ for (const item of items) {
     }
     used.add(at);
     matched += 1;
+    const p = predicted[at] as CandidateFact;
+    if (squash(gold.value) === squash(p.value)) exactValues += 1;
+    else misses.push(`loose   ${item.text}  ->  ${gold.subject}:${gold.attribute}=${gold.value}  got  ${p.value}`);
     if (gold.ended) endedMatched += 1;
   }
   predicted.forEach((p, i) => {
@@ -103,6 +110,7 @@ const figures = {
   labelledFacts: goldCount,
   predictedFacts: predictedCount,
   matched,
+  exactValues,
   precision: predictedCount === 0 ? null : round(matched / predictedCount),
   recall: goldCount === 0 ? null : round(matched / goldCount),
   ended: { labelled: endedGold, matched: endedMatched },

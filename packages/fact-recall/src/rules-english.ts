@@ -8,7 +8,7 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
  */
 
 const ADV =
-  "(?:(?:just|recently|finally|also|really|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
+  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
 const REL =
   "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
@@ -78,6 +78,74 @@ function cut(value: string, maxWords = 8): string {
     .slice(0, maxWords)
     .join(" ")
     .replace(/[.\s]+$/, "");
+}
+
+/**
+ * What stands after a value in a clause without being part of it, by class of English function
+ * words (the words themselves are classes: prepositions, determiners, subordinators, time nouns):
+ *
+ * - a time: `last month`, `every Tuesday`, `in 2019`, `on weekends`, `for six years`, `two years
+ *   ago`, `since the pandemic`, `originally`, `these days`;
+ * - a companion: `with` before a possessive, a quantifier or a word for people (`with my wife`,
+ *   `with some coworkers`, `with friends`); not an instrument (`painting with watercolors`);
+ * - a clause: a subordinator before its subject (`after I graduated`, `because my wife ...`);
+ * - a purpose: `for` before a determiner or a purpose noun (`for work`, `for our anniversary`).
+ *
+ * The value is what comes before the first of them ({@link valueHead}).
+ */
+const NUMBER_WORD =
+  "(?:a|an|one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|fifteen|twenty|thirty|forty|fifty|a few|a couple(?: of)?|several|many|some|few|\\d+(?:\\.\\d+)?)";
+const TIME_UNIT = "(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|months?|years?|decades?|semesters?|summers?|winters?)";
+const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)days?";
+const MONTH_NAME = "(?:january|february|march|april|may|june|july|august|september|october|november|december)";
+const SEASON = "(?:spring|summer|fall|autumn|winter)s?";
+const DECADE = "(?:(?:19|20)?\\d0'?s|fifties|sixties|seventies|eighties|nineties)";
+const TIME_NOUN = `(?:${TIME_UNIT}|${WEEKDAY}|${MONTH_NAME}|${SEASON}|morning|afternoon|evening|time|holidays?|break|quarter|term)`;
+const DETERMINER = "(?:my|his|her|our|their|your|its|the|a|an|this|that|these|those|some)";
+const TIME_ADJUNCT =
+  `(?:last|next|this|every|each|that|one|the other|the following|the past|the last|the next)\\s+${TIME_NOUN}` +
+  `|(?:for|in|over|within|during)\\s+(?:(?:about|almost|nearly|over|around|roughly|more than|less than|like|the (?:past|last))\\s+)?${NUMBER_WORD}\\s+${TIME_UNIT}` +
+  `|(?:(?:about|almost|nearly|over|around|roughly|like)\\s+)?${NUMBER_WORD}\\s+${TIME_UNIT}\\s+(?:ago|now)` +
+  `|(?:in|on|at|during|by|since|until|till|around|from|through|throughout)\\s+(?:the\\s+)?(?:(?:early|late|mid)[-\\s])?(?:\\d{4}s?\\b|${MONTH_NAME}|${WEEKDAY}|${SEASON}|${DECADE}|weekends?|weekdays|(?:the\\s+)?(?:morning|afternoon|evening|night|weekend|past|holidays))` +
+  `|(?:before|after|during|since|until|till)\\s+(?:${DETERMINER}\\b|\\w+ing\\b)` +
+  "|(?:yesterday|today|tonight|tomorrow|recently|lately|originally|nowadays|these days|those days|at the moment|at the time|right now|so far|for now|for a while|for ages|for years|for so long|ever since|every day|everyday|daily|weekly|on the side|any ?more|ago|downtown|nearby|locally|remotely|part[- ]time|full[- ]time)";
+const COMPANION =
+  "with\\s+(?:my|his|her|our|their|your|some|a few|a couple of|a group of|a bunch of|a friend|friends|family|coworkers|colleagues|classmates|the (?:kids|family|team|group)|him|them|us|everyone|someone|people|others)\\b";
+const SUBORDINATE =
+  "(?:after|before|because|since|when|while|until|till|once|as soon as|so that|so|but|although|though|whereas|and then)\\s+(?:i|he|she|we|they|you|it|my|his|her|our|their|the|a|an|this|that|there)\\b";
+const PURPOSE = `for\\s+(?:work|school|fun|a living|business|college|a job|${DETERMINER})\\b`;
+const ADJUNCT = new RegExp(`\\s+(?:${TIME_ADJUNCT}|${COMPANION}|${SUBORDINATE}|${PURPOSE})(?=[\\s.!]|$)`, "gi");
+/** A place after a workplace or a job (`a startup in San Francisco`, `a nurse at a clinic`) and a job after a workplace (`... as a designer`). */
+const WORK_TAIL = /\s+(?:in|at|near|on|as|for|with)\s+.*$/i;
+/** A place after an activity (`running in the rain`, `climbing at the gym`), except after a verb the place completes (`living in Seoul`). */
+const ACTIVITY_PLACE =
+  /(?<!\b(?:living|staying|working|being|spending time|hanging out|moving|settling))\s+(?:in|at|on|around|near)\s+(?:the|a|an|my|our|his|her|their)\s+.*$/i;
+
+/** What ends a place besides an adjunct: another place it is moved from or to, a relative clause, a conjunction. */
+const PLACE_TAIL = /\s+(?:from|to|and|but|or|where|which|who|that)\s+.*$/i;
+
+/** Kinds of value: a place, a workplace or job, an activity liked or done, an event or plan. */
+type ValueKind = "place" | "work" | "activity" | "event";
+
+/**
+ * The value itself: `value` up to the first time, companion, clause or purpose after it
+ * ({@link ADJUNCT}), never cut to nothing; a workplace or job also before a place or job after it
+ * and without its article (`a small bakery` -> `small bakery`), an activity before a place.
+ * `Denver last spring with my husband` -> `Denver`; `nurse for six years` -> `nurse`;
+ * `went to Japan with my parents last month` -> `went to Japan`.
+ */
+function valueHead(value: string, kind: ValueKind): string {
+  let head = value;
+  for (const m of value.matchAll(ADJUNCT)) {
+    if ((m.index ?? 0) > 0) {
+      head = value.slice(0, m.index);
+      break;
+    }
+  }
+  if (kind === "work") head = head.replace(WORK_TAIL, "").replace(/^(?:a|an|the)\s+(?=\S)/i, "");
+  if (kind === "activity") head = head.replace(ACTIVITY_PLACE, "");
+  if (kind === "place") head = head.replace(PLACE_TAIL, "");
+  return head.replace(/[.\s]+$/, "").trim() || value;
 }
 
 /** The predicate with the speaker's forms rewritten for a third-person text. */
@@ -156,7 +224,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
       const v = place(m[1] as string);
-      return single(v, `${s.label} moved to ${v} and lives there`);
+      return single(valueHead(v, "place"), `${s.label} moved to ${v} and lives there`);
     },
   },
   {
@@ -164,7 +232,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) in ${VAL}`, "i"),
     build: (m, s) => {
       const v = place(m[1] as string);
-      return single(v, `${s.label} lives in ${v}`);
+      return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },
   },
   {
@@ -172,7 +240,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:have |had )?moved (?:here |away |over )?from ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 5);
-      return single(v, `${s.label} moved from ${v}, their home country or town`);
+      return single(valueHead(v, "place"), `${s.label} moved from ${v}, their home country or town`);
     },
   },
   {
@@ -180,7 +248,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:am (?:originally )?from|grew up in|was born in) ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 5);
-      return single(v, `${s.label} is from ${v} (hometown)`);
+      return single(valueHead(v, "place"), `${s.label} is from ${v} (hometown)`);
     },
   },
   {
@@ -197,7 +265,7 @@ const RULES: Rule[] = [
     // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
     build: (m, s) => {
       const v = cut(m[2] as string, 6);
-      return single(v, `${s.label} works ${(m[1] as string).toLowerCase()} ${v} (job)`);
+      return single(valueHead(v, "work"), `${s.label} works ${(m[1] as string).toLowerCase()} ${v} (job)`);
     },
   },
   {
@@ -212,7 +280,7 @@ const RULES: Rule[] = [
     // The value is what or where ("Seoul National University"); "at" stays in the text.
     build: (m, s) => {
       const v = cut(m[2] as string, 6);
-      return single(v, `${s.label} studies ${m[1] ? "at " : ""}${v} (school)`);
+      return single(valueHead(v, "work"), `${s.label} studies ${m[1] ? "at " : ""}${v} (school)`);
     },
   },
   {
@@ -223,8 +291,15 @@ const RULES: Rule[] = [
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      return single(v, `${s.label} goes to ${v} (school)`);
+      return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
     },
+  },
+  {
+    // A school named after `graduated from` (`graduated from Stanford`, `from Seoul National
+    // University`): a proper name there is a school, with or without the word "university".
+    attribute: "school",
+    re: new RegExp(`^${ADV}graduated from ((?:the )?[A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*)`),
+    build: (m, s) => single(m[1] as string, `${s.label} graduated from ${m[1]} (school)`),
   },
   {
     attribute: "marital",
@@ -298,21 +373,24 @@ const RULES: Rule[] = [
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      return FILLER_VALUES.test(v) ? undefined : { ...list(v, `${s.label} dislikes ${v}`), keyAttribute: "preference" };
+      return FILLER_VALUES.test(v)
+        ? undefined
+        : { ...list(valueHead(v, "activity"), `${s.label} dislikes ${v}`, v), keyAttribute: "preference" };
     },
     we: true,
   },
   {
     attribute: "likes",
     re: new RegExp(
-      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am into|am (?:a )?(?:big |huge )?fan of|am passionate about|am obsessed with|am crazy about|am keen on|am interested in) ${VAL}`,
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|keen on|interested in)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 8);
+      const head = valueHead(v, "activity");
       return FILLER_VALUES.test(v) || v.length < 2
         ? undefined
-        : { ...list(v, `${sentence(s)} (likes)`), keyValue: v, keyAttribute: "preference" };
+        : { ...list(head, `${sentence(s)} (likes)`), keyValue: v, keyAttribute: "preference" };
     },
     we: true,
   },
@@ -321,7 +399,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:bought|purchased|own|got (?:a|an|my|some) new|have (?:a|an) new|got myself) ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      return list(v, `${sentence(s)} (belongings)`);
+      return list(valueHead(v, "event"), `${sentence(s)} (belongings)`, v);
     },
     we: true,
   },
@@ -333,7 +411,7 @@ const RULES: Rule[] = [
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 10);
-      return v.length < 3 ? undefined : list(v, `${sentence(s)} (plans)`);
+      return v.length < 3 ? undefined : list(valueHead(v, "event"), `${sentence(s)} (plans)`, v);
     },
     we: true,
   },
@@ -342,7 +420,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:play|plays|have been playing)(?: the)? ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 8);
-      return list(v, `${sentence(s)} (hobby)`);
+      return list(valueHead(v, "activity"), `${sentence(s)} (hobby)`, v);
     },
     we: true,
   },
@@ -358,7 +436,7 @@ const RULES: Rule[] = [
     re: new RegExp(`^${ADV}(?:have |had )?(${EVENT_VERBS}) ${VAL}`, "i"),
     build: (m, s) => {
       const v = `${m[1]} ${cut(m[2] as string, 10)}`;
-      return list(v, `${sentence(s)} (event)`);
+      return list(`${m[1]} ${valueHead(cut(m[2] as string, 10), "event")}`, `${sentence(s)} (event)`, v);
     },
     we: true,
   },

@@ -1,3 +1,4 @@
+import { isStopword } from "@threadwise/core";
 import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 
 /**
@@ -91,6 +92,24 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
   return before === "" ? v : `${clean(before)} ${v}`;
 }
 
+/**
+ * A bound noun (`거`, `것`: `단 거 좋아해`, `매운 거 못 먹어`) names a thing only with the modifier
+ * before it: that word and the noun; any other value as it is.
+ */
+function withModifier(body: string, m: RegExpMatchArray, value: string): string {
+  if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
+  const before =
+    body
+      .slice(0, m.index ?? 0)
+      .trim()
+      .split(/\s+/)
+      .at(-1) ?? "";
+  // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
+  const last = before.charCodeAt(before.length - 1) - 0xac00;
+  const modifier = last >= 0 && last <= 11171 && (last % 28 === 4 || last % 28 === 8 || before.endsWith("던"));
+  return modifier ? `${before} ${value}` : value;
+}
+
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
 function modifierForm(word: string): boolean {
   return /(?:한|운|은|던|적인|쁜|픈|른|진|는)$/.test(word);
@@ -117,9 +136,33 @@ const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
-const NOT_A_HOME = /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞)$/;
+const NOT_A_HOME =
+  /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세)$/;
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
+/** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
+const PREDICATE_WORD = /^(?:없|있|아니|아닌|않)/;
+/**
+ * Adverbs (of time, frequency, degree, manner) and other words that stand where a case particle
+ * dropped in casual speech would leave a noun (`금연클리닉 이미 다니는 중`, `Vue를 더 좋아해`):
+ * never a fact's value by themselves. Core's stop words (`좀`, `더`, `잘`, `요즘`) are read too.
+ */
+const ADVERB =
+  /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|다)$/;
+
+/** `true` when `value` is one word that cannot be a value ({@link ADVERB}, core's stop words). */
+function notAValue(value: string): boolean {
+  const v = value.trim();
+  return ADVERB.test(v) || (!/\s/.test(v) && isStopword(v.toLowerCase()));
+}
+/** A verb in a connective form of reason or condition (`비누맛나서`, `먹으면`): a clause, not a noun. */
+const CONNECTIVE_VERB = /[가-힣](?:아서|어서|해서|나서|여서|워서|와서|라서|려서|져서|니까|는데|으면|면서)$/;
+/**
+ * A sentence confirming what the listener said (`어깨 아프다며`, `이사한다면서?`, `-라며`): about
+ * the listener or someone else, never a fact the speaker states of themself.
+ */
+const REPORTED_TO_LISTENER = /(?:다|라|냐)(?:며|면서)[?!.~…]*$/;
+
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -179,7 +222,9 @@ const FUTURE_STATE =
 const HABIT_TIME =
   "매일|매주|매달|주말마다|주말에|아침마다|저녁마다|밤마다|평일마다|[월화수목금토일]요일마다|퇴근\\s*후에?|퇴근하고|자주|항상|늘|틈틈이|일주일에\\s*(?:\\d+|한|두|세)\\s*번";
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
-const DEGREE_WORDS = "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상";
+/** Adverbs of degree and comparison (`더`, `덜`, `훨씬`: `Vue를 더 좋아해` likes Vue more). */
+const DEGREE_WORDS =
+  "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상|더|덜|훨씬|더욱|조금";
 const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
 /**
  * The endings a verb takes where it states something of its subject, for a 하다 verb's stem
@@ -339,6 +384,8 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       if (/안\s*살|살지\s*않/.test(body)) return undefined;
       const v = withPlaceWord(body, m);
+      // A kind of housing (`아파트 살아서`) or a place too general names no home.
+      if (NOT_A_HOME.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -372,10 +419,14 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S+?)에서\s*(?:일해|일하고|일합니다|근무|일한다|일하는)/,
+    // A capacity or a shift may stand between (`물류센터에서 야간조로 일하고`, `병원에서 간호사로
+    //일해요`): the place is the workplace; a job named there is a second fact.
+    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+      const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+      const job = m[2] === undefined ? "" : clean(m[2]);
+      return new RegExp(`(?:${JOB})$`).test(job) ? [place, single(job, `${topic(l)} ${job} (직업)`)] : place;
     },
     relative: true,
   },
@@ -544,10 +595,10 @@ const RULES: Rule[] = [
     // Negation before the verb (`못/안 먹어`, spaced or not, an adverb between: `진짜 못 먹겠어`,
     // `거의 안 마셔`) or after it (`먹지 못해`, `마시지 않아`).
     re: new RegExp(
-      `(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:(?:잘|아예|전혀|거의|진짜|정말|절대|별로|원래|아직|도저히)\\s*)*(?:못\\s*먹|안\\s*먹|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십|못\\s*마시|(?:먹|마시)지\\s*(?:못|않))(?!었|했|았)`,
+      `(\\S+?)(?:을|를|은|는|${BARE})\\s*(?:(?:잘|아예|전혀|거의|진짜|정말|절대|별로|원래|아직|도저히)\\s*)*(?:못\\s*먹(?![히혀힌힐힘])|안\\s*먹(?![히혀힌힐힘])|먹으면\\s*안|못\\s*마셔|안\\s*마셔|못\\s*마십|못\\s*마시|(?:먹|마시)지\\s*(?:못|않))(?!었|했|았)`,
     ),
     build: (m, l, body) => {
-      let v = clean(m[1] as string);
+      let v = withModifier(body, m, clean(m[1] as string));
       // `새우 게 이런거 못 먹어`: the list before the demonstrative, by its first noun.
       if (DEMONSTRATIVE.test(v))
         v = clean(
@@ -555,6 +606,15 @@ const RULES: Rule[] = [
             .slice(0, m.index ?? 0)
             .trim()
             .split(/\s+/)[0] ?? "",
+        );
+      // `고수 비누맛나서 못먹음`: a reason clause stands between; the food is the noun before it.
+      if (CONNECTIVE_VERB.test(v))
+        v = clean(
+          body
+            .slice(0, m.index ?? 0)
+            .trim()
+            .split(/\s+/)
+            .at(-1) ?? "",
         );
       // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event.
       return v === "" || /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
@@ -633,8 +693,8 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(\\S+?)(?:도(?=[을를]))?${CASE_PARTICLE}?\\s*(?:더\\s*이상\\s*|이제\\s*)?${DEGREE}(?:${hada("싫어")}|싫어요|싫어|싫다|싫음|싫은데|싫고|안\\s*${hada("좋아")}|별로\\s*안\\s*좋아|좋아하지\\s*않)`,
     ),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
+    build: (m, l, body) => {
+      const v = withModifier(body, m, clean(m[1] as string));
       if (NOT_AN_OBJECT.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
@@ -645,8 +705,8 @@ const RULES: Rule[] = [
     // 좋아하다 is transitive: its object takes 을/를 (or 은/는/도), never 이/가, so `떡볶이 좋아해`
     // likes 떡볶이, not 떡볶.
     re: new RegExp(`(\\S+?)${OBJECT_PARTICLE}?\\s*${DEGREE}(?:${hada("좋아")}|사랑해|즐겨)`),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
+    build: (m, l, body) => {
+      const v = withModifier(body, m, clean(m[1] as string));
       if (NOT_AN_OBJECT.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
     },
@@ -743,7 +803,8 @@ const RULES: Rule[] = [
   {
     attribute: "belonging",
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
-    build: (m, l) => list(`차 ${m[1]}`, `${l}의 차는 ${m[1]} (소유물)`, "차"),
+    // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
+    build: (m, l) => (PREDICATE_WORD.test(m[1] as string) ? undefined : list(`차 ${m[1]}`, `${l}의 차는 ${m[1]} (소유물)`, "차")),
   },
   {
     attribute: "plan",
@@ -752,8 +813,9 @@ const RULES: Rule[] = [
   },
   {
     attribute: "plan",
-    re: /(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고\s*(?:해요|합니다|해|한다|요|하고|하는)/,
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+    // `-려고 해요/합니다`; the final `-려고요` is left to the intention rule below (it needs a time).
+    re: /(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고\s+(?:해요|합니다|해|한다|하고|하는)|(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고(?:해요|합니다|해|한다|하고|하는)/,
+    build: (m, l, body) => list(clean((m[1] ?? m[2]) as string), `${topic(l)} ${clean(body)} (계획)`),
   },
   {
     attribute: "plan",
@@ -853,8 +915,11 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
+
+/** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
+const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])`);
 
 /** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
 export function koreanSentences(text: string): string[] {
@@ -952,7 +1017,7 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     }
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
-    const all = (Array.isArray(built) ? built : built ? [built] : []).filter((b) => b.value.trim() !== "");
+    const all = (Array.isArray(built) ? built : built ? [built] : []).filter((b) => b.value.trim() !== "" && !notAValue(b.value));
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
@@ -997,17 +1062,26 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // The relative an earlier sentence of the message was about (`엄마는 …`): a later sentence with
   // no subject of its own and an honorific verb is about them too (see HONORIFIC).
   let relative: string | undefined;
-  for (const said of koreanSentences(text)) {
+  // A sentence cut at its connectives (`-해서`, `-는데`, `-고`) keeps the topic its first clause set:
+  // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
+  const clauses = text.split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
+  let topicRelative: string | undefined;
+  for (const { clause: said, first } of clauses) {
+    if (first) topicRelative = undefined;
     const lead = said.replace(LEAD, "");
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
     named = lastNamed(said) ?? named;
     const own = RELATIVE.exec(plainForm(lead));
-    if (own) relative = (own[1] ?? own[2] ?? own[3]) as string;
-    else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
+    if (own) {
+      relative = (own[1] ?? own[2] ?? own[3]) as string;
+      topicRelative = /(?:은|는|께서는)\s+$/.test(own[0]) ? relative : undefined;
+    } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
+      sentence = `${topicRelative}는 ${lead}`;
+    } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
-    if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence)) continue;
+    if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence) || REPORTED_TO_LISTENER.test(sentence)) continue;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
