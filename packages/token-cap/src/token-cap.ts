@@ -9,6 +9,7 @@ import {
   isNoReplyMessage,
   loggerOptionSchema,
   type MessageGroup,
+  type PlacementRequest,
   parseOptions,
   protectedTailStart,
   requestOverheadTokens,
@@ -20,6 +21,7 @@ import {
   systemText,
   THREADWISE_ENV,
   ThreadwiseConfigError,
+  type ThreadwiseLogger,
   type TokenCounter,
   threadwiseMiddleware,
   type ViewSelection,
@@ -104,7 +106,8 @@ export const tokenCapOptionsSchema = z.strictObject({
    */
   startOn: z.enum(["human", "any"]).optional(),
   /**
-   * Where the multiturn line (R6) and the over-cap warning go; `false` for nowhere.
+   * Where the multiturn line (R6), the over-cap warning and the once-per-middleware warning about
+   * messages dropped that no summary covers go; `false` for nowhere.
    * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
    */
   logger: loggerOptionSchema,
@@ -296,6 +299,8 @@ export function tokenCap(options: TokenCapOptions = {}) {
     throw new ThreadwiseConfigError("tokenCap.lowWatermark", `must be below maxTokens (${maxTokens}), got ${lowWatermark}`);
   }
   const logger = resolveLogger(parsed.logger, parsed.env);
+  // Once per middleware: a stack that drops unsummarized history does so on most calls of long threads.
+  let warnedUnsummarized = false;
   const fixedCounter =
     parsed.tokenCounter ??
     (parsed.model || parsed.encoding ? createTokenCounter({ model: parsed.model, encoding: parsed.encoding }) : undefined);
@@ -390,6 +395,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
         const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
         ({ result, next } = decide(settingsWith(addedTokens, addedBound)));
       }
+      if (!warnedUnsummarized) warnedUnsummarized = warnUnsummarizedCut(ruled, next, maxTokens, logger);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,
@@ -400,4 +406,27 @@ export function tokenCap(options: TokenCapOptions = {}) {
       return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });
+}
+
+/**
+ * Warns (once per tokenCap, through its `logger`) when this cap dropped messages that no summary
+ * covers yet: with `summarize` outside it, they then reach the model neither in the view nor in
+ * the summary, which a stack with a summary otherwise never does (R10, R33). Counted as core's
+ * `viewReport(...).unsummarizedDropped` after the cap less before it (summarize's own backlog cut,
+ * R39, is not the cap's). Without a summary in the stack there is no coverage and no warning.
+ *
+ * @returns `true` when it warned.
+ */
+function warnUnsummarizedCut(before: PlacementRequest, after: PlacementRequest, maxTokens: number, logger: ThreadwiseLogger): boolean {
+  const dropped = viewReport(after).unsummarizedDropped ?? 0;
+  if (dropped === 0) return false;
+  const byCap = dropped - (viewReport(before).unsummarizedDropped ?? 0);
+  if (byCap <= 0) return false;
+  logger.warn(
+    `tokenCap: the cap of ${maxTokens} tokens dropped ${byCap} message(s) that no summary covers yet, so the model receives them neither in the view nor in the summary; ` +
+      "let the summary keep up (a smaller window: windowSize / maxMessages, or a lower summary threshold) or raise the cap. " +
+      "Warned once; the multiturn line (THREADWISE_LOG=info) counts unsummarized_dropped on every call",
+    { max_tokens: maxTokens, unsummarized_dropped: byCap },
+  );
+  return true;
 }
