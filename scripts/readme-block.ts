@@ -32,6 +32,12 @@ export interface ReadmeCodeBlock {
    * a block that is a fragment by design and is not run on its own.
    */
   fragment?: string;
+  /**
+   * What the block prints (`console.log`, one line each), when a `<!-- readme-test: output -->`
+   * comment and a fenced block follow it (blank lines between them allowed): the README shows it,
+   * and test/readme-blocks.test.ts checks it.
+   */
+  output?: string;
 }
 
 /** Every README.md of the repository: the root one and one per package. */
@@ -60,9 +66,28 @@ export function readmeCodeBlocks(readme: string, root = resolve(import.meta.dirn
       let before = i - 1;
       while (before >= 0 && (lines[before] ?? "").trim() === "") before -= 1;
       const marker = /^<!-- readme-test: fragment: (.+?) -->$/.exec((lines[before] ?? "").trim());
-      blocks.push({ readme, line: i + 1, code: lines.slice(i + 1, end).join("\n"), ...(marker ? { fragment: marker[1] } : {}) });
+      const output = outputAfter(lines, end + 1);
+      blocks.push({
+        readme,
+        line: i + 1,
+        code: lines.slice(i + 1, end).join("\n"),
+        ...(marker ? { fragment: marker[1] } : {}),
+        ...(output === undefined ? {} : { output }),
+      });
     }
     i = end;
   }
   return blocks;
+}
+
+/** The body of the fenced block after a `<!-- readme-test: output -->` comment that starts at line `from` (blank lines skipped). */
+function outputAfter(lines: readonly string[], from: number): string | undefined {
+  let at = from;
+  while (at < lines.length && (lines[at] ?? "").trim() === "") at += 1;
+  if ((lines[at] ?? "").trim() !== "<!-- readme-test: output -->") return undefined;
+  at += 1;
+  while (at < lines.length && (lines[at] ?? "").trim() === "") at += 1;
+  if (!(lines[at] ?? "").startsWith("```")) return undefined;
+  const end = lines.findIndex((text, j) => j > at && text.startsWith("```"));
+  return end < 0 ? undefined : lines.slice(at + 1, end).join("\n");
 }

@@ -8,6 +8,7 @@ import { MemorySaver } from "@langchain/langgraph";
 import { hideMemoryState, readSummarySlot, systemText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
+import { memoryStack } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
@@ -113,6 +114,45 @@ describe("private memory state (R41)", () => {
     expect(streamed.some(leaks)).toBe(true);
     // invoke is already clean: createAgent's output schema leaves `_` fields out.
     expect(leaks(await agent.invoke({ messages: [new HumanMessage("again")] }, config))).toBe(false);
+  });
+
+  it("the whole preset (user memory, facts, work memory, recall, archive) stays out of combined modes, subgraph streams and agent.graph", async () => {
+    const stack = memoryStack({
+      userMemory: true,
+      factsMode: "heuristic",
+      workMemory: true,
+      archive: true,
+      windowSize: 4,
+      summarizeThreshold: 6,
+      models: { summarize: scriptedModel(() => SUMMARY), workMemory: scriptedModel(() => "WORK-9c1e: booked a trip") },
+      logger: false,
+      env: {},
+    });
+    const agent = hideMemoryState(createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...stack }));
+    const config = { configurable: { thread_id: "r41-preset", user_id: "u1" } };
+    for (const text of ["I live in Busan.", "Book a flight to Jeju.", "Then a hotel.", "And a taxi.", "Thanks.", "More."]) {
+      await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+    }
+    const stored = (await stack.checkpointer?.getTuple(config))?.checkpoint.channel_values ?? {};
+    expect(leaks(stored), "the checkpoint holds memory state").toBe(true);
+    const streams: Array<[string, object, { stream: typeof agent.stream }]> = [
+      ["values+updates", { streamMode: ["values", "updates"] }, agent],
+      ["values, subgraphs", { streamMode: "values", subgraphs: true }, agent],
+      ["updates, subgraphs", { streamMode: "updates", subgraphs: true }, agent],
+      ["default mode", {}, agent],
+      ["agent.graph values", { streamMode: "values" }, agent.graph as never],
+    ];
+    for (const [label, options, target] of streams) {
+      const out: unknown[] = [];
+      for await (const chunk of await target.stream({ messages: [new HumanMessage(`probe ${label}`)] }, {
+        ...config,
+        ...options,
+      } as never)) {
+        out.push(chunk);
+      }
+      expect(out.length, label).toBeGreaterThan(0);
+      expect(out.filter(leaks), label).toEqual([]);
+    }
   });
 
   it("throws a typed error for something that is not an agent", () => {

@@ -10,7 +10,8 @@
 import { mkdtempSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
-import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { inspect } from "node:util";
+import { afterAll, beforeAll, describe, expect, it, vi } from "vitest";
 import { type ReadmeCodeBlock, readmeCodeBlocks, readmePaths } from "../scripts/readme-block.js";
 import { type FakeProviderServer, startFakeProviderServer } from "./support/fake-provider-server.js";
 
@@ -50,6 +51,12 @@ describe("README code blocks run as pasted", () => {
     expect(runnable.length).toBeGreaterThan(20);
   });
 
+  it("checks the output a README shows under a block (<!-- readme-test: output -->)", () => {
+    const shown = runnable.filter((b) => b.output !== undefined).map((b) => b.readme);
+    expect(shown).toEqual(expect.arrayContaining(["README.md"]));
+    expect(shown.length).toBeGreaterThanOrEqual(2);
+  });
+
   it("keeps fragments few, each with its reason", () => {
     const fragments = blocks.filter((b) => b.fragment !== undefined);
     expect(fragments.length).toBeLessThanOrEqual(3);
@@ -64,14 +71,24 @@ describe("README code blocks run as pasted", () => {
       const file = resolve(here, `.readme-block-${process.pid}-${index}.ts`);
       writeFileSync(file, block.code);
       const before = totalRequests();
+      const printed: string[] = [];
+      // A block with a shown output is compared with it; the others print as they would.
+      const log =
+        block.output === undefined
+          ? undefined
+          : vi.spyOn(console, "log").mockImplementation((...args: unknown[]) => {
+              printed.push(args.map((arg) => (typeof arg === "string" ? arg : inspect(arg))).join(" "));
+            });
       try {
         process.chdir(dir);
         await import(/* @vite-ignore */ file);
       } finally {
+        log?.mockRestore();
         process.chdir(cwd);
         rmSync(file, { force: true });
         rmSync(dir, { recursive: true, force: true });
       }
+      if (block.output !== undefined) expect(printed.join("\n")).toBe(block.output.trim());
       // A block that calls an agent on a provider's model reached the (fake) endpoint over HTTP.
       if (/\.invoke\(/.test(block.code) && usesProvider(block.code)) expect(totalRequests()).toBeGreaterThan(before);
     });

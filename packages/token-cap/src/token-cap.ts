@@ -9,6 +9,7 @@ import {
   isNoReplyMessage,
   loggerOptionSchema,
   type MessageGroup,
+  type PlacementRequest,
   parseOptions,
   protectedTailStart,
   requestOverheadTokens,
@@ -20,6 +21,7 @@ import {
   systemText,
   THREADWISE_ENV,
   ThreadwiseConfigError,
+  type ThreadwiseLogger,
   type TokenCounter,
   threadwiseMiddleware,
   type ViewSelection,
@@ -104,7 +106,8 @@ export const tokenCapOptionsSchema = z.strictObject({
    */
   startOn: z.enum(["human", "any"]).optional(),
   /**
-   * Where the multiturn line (R6) and the over-cap warning go; `false` for nowhere.
+   * Where the multiturn line (R6), the over-cap warning and the warning about messages dropped
+   * that no summary covers go; `false` for nowhere.
    * @default info silent unless env `THREADWISE_LOG=info`; warnings to the console
    */
   logger: loggerOptionSchema,
@@ -390,6 +393,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
         const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
         ({ result, next } = decide(settingsWith(addedTokens, addedBound)));
       }
+      warnUnsummarizedCut(ruled, next, maxTokens, logger);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,
@@ -400,4 +404,25 @@ export function tokenCap(options: TokenCapOptions = {}) {
       return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });
+}
+
+/**
+ * Warns (through tokenCap's `logger`, on each call where it happens: like every line threadwise
+ * logs, it follows from the stored thread alone, so a fresh process logs the same, R37) when this
+ * cap dropped messages that no summary covers yet: with `summarize` outside it, they then reach the model neither in the view nor in
+ * the summary, which a stack with a summary otherwise never does (R10, R33). Counted as core's
+ * `viewReport(...).unsummarizedDropped` after the cap less before it (summarize's own backlog cut,
+ * R39, is not the cap's). Without a summary in the stack there is no coverage and no warning.
+ *
+ */
+function warnUnsummarizedCut(before: PlacementRequest, after: PlacementRequest, maxTokens: number, logger: ThreadwiseLogger): void {
+  const dropped = viewReport(after).unsummarizedDropped ?? 0;
+  if (dropped === 0) return;
+  const byCap = dropped - (viewReport(before).unsummarizedDropped ?? 0);
+  if (byCap <= 0) return;
+  logger.warn(
+    `tokenCap: the cap of ${maxTokens} tokens dropped ${byCap} message(s) that no summary covers yet, so the model receives them neither in the view nor in the summary; ` +
+      "let the summary keep up (a smaller window: windowSize / maxMessages, or a lower summary threshold) or raise the cap",
+    { max_tokens: maxTokens, unsummarized_dropped: byCap },
+  );
 }
