@@ -44,7 +44,8 @@
  * Method: CPU is `process.cpuUsage()` (user + system) around each `invoke`, minus the bench's own
  * counting; bytes written are what the saver's serializer produced during the step (checkpoints,
  * metadata, channel blobs, pending writes, and archived records, which are encoded with the same
- * serializer). The whole replay sums every step of the conversation (one step = one exchange;
+ * serializer); reads are the saver's `getTuple` calls and the bytes its serializer decoded (checkpoints,
+ * pending writes, archived records read back). The whole replay sums every step of the conversation (one step = one exchange;
  * the configurations take turns, one exchange each, so the machine's load falls on all alike).
  *
  * A sized thread is built directly, not replayed through the agent (a replay of 50k messages takes
@@ -373,9 +374,9 @@ async function timedStep(
   lane: Lane,
   text: string,
   answer: string,
-): Promise<{ cpuMs: number; bytes: number; puts: number; putWrites: number }> {
+): Promise<{ cpuMs: number; bytes: number; puts: number; putWrites: number; gets: number; bytesRead: number }> {
   nextAnswer = answer;
-  const { bytes: bytes0, overheadMs: overhead0, puts: puts0, putWrites: putWrites0 } = target.counters;
+  const { bytes: bytes0, overheadMs: overhead0, puts: puts0, putWrites: putWrites0, gets: gets0, bytesRead: read0 } = target.counters;
   const t0 = cpuNow();
   await lane.invoke(text);
   const cpuMs = cpuNow() - t0 - (target.counters.overheadMs - overhead0);
@@ -384,6 +385,8 @@ async function timedStep(
     bytes: target.counters.bytes - bytes0,
     puts: target.counters.puts - puts0,
     putWrites: target.counters.putWrites - putWrites0,
+    gets: target.counters.gets - gets0,
+    bytesRead: target.counters.bytesRead - read0,
   };
 }
 
@@ -397,6 +400,9 @@ interface ReplayRow {
   /** Checkpoints (`put`) and pending-write batches (`putWrites`) the saver stored per step. */
   putsPerStep: number;
   putWritesPerStep: number;
+  /** Checkpoint reads (`getTuple`) and bytes the serializer decoded per step (checkpoints, writes, archived records). */
+  getsPerStep: number;
+  bytesReadPerStep: number;
   hotMessages: number;
   /** With `--hooks`: CPU ms per step of each middleware hook (`<middleware>.<hook>`). */
   hooks?: Record<string, number>;
@@ -435,6 +441,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       bytes: 0,
       puts: 0,
       putWrites: 0,
+      gets: 0,
+      bytesRead: 0,
       windows: [] as Array<[number, number]>,
     });
   }
@@ -453,6 +461,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         entry.bytes += step.bytes;
         entry.puts += step.puts;
         entry.putWrites += step.putWrites;
+        entry.gets += step.gets;
+        entry.bytesRead += step.bytesRead;
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
@@ -465,7 +475,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
       }
     }
-    for (const { config, target, lane, cpu, bytes, puts, putWrites } of lanes) {
+    for (const { config, target, lane, cpu, bytes, puts, putWrites, gets, bytesRead } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -476,11 +486,13 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         bytesPerStep: bytes / exchanges.length,
         putsPerStep: puts / exchanges.length,
         putWritesPerStep: putWrites / exchanges.length,
+        getsPerStep: gets / exchanges.length,
+        bytesReadPerStep: bytesRead / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
         ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, hot ${(state.values.messages as BaseMessage[]).length}`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, hot ${(state.values.messages as BaseMessage[]).length}`,
       );
     }
   } finally {

@@ -82,6 +82,8 @@ export interface Counters {
   /** Checkpoint reads (`getTuple`). */
   gets: number;
   bytes: number;
+  /** Bytes the saver's serializer decoded (`loadsTyped`: checkpoints, writes and archived records read). */
+  bytesRead: number;
   /** CPU ms spent by the counting itself, subtracted from the step. */
   overheadMs: number;
 }
@@ -99,7 +101,7 @@ export interface Target {
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
-  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, overheadMs: 0 };
+  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, bytesRead: 0, overheadMs: 0 };
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
   const getTuple = saver.getTuple.bind(saver);
@@ -124,6 +126,13 @@ export function countWrites(saver: BaseCheckpointSaver): Counters {
     counters.bytes += typeof data === "string" ? Buffer.byteLength(data) : ((data as Uint8Array | undefined)?.byteLength ?? 0);
     counters.overheadMs += cpuNow() - t0;
     return out;
+  };
+  const loads = serde.loadsTyped.bind(serde);
+  serde.loadsTyped = async (type: string, data: Uint8Array | string) => {
+    const t0 = cpuNow();
+    counters.bytesRead += typeof data === "string" ? Buffer.byteLength(data) : (data?.byteLength ?? 0);
+    counters.overheadMs += cpuNow() - t0;
+    return loads(type, data);
   };
   return counters;
 }
