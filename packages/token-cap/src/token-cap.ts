@@ -13,11 +13,14 @@ import {
   parseOptions,
   protectedTailStart,
   requestOverheadTokens,
+  requestTokenBound,
+  requestTokens,
   resolveEncoding,
   resolveLogger,
   type StartOn,
   selectView,
   selectViewOf,
+  sentMessages,
   systemText,
   THREADWISE_ENV,
   ThreadwiseConfigError,
@@ -169,7 +172,93 @@ export interface CapResult {
  * @throws ThreadwiseTokenBudgetError with `overflow: "throw"` when the must-keep groups alone are over.
  */
 export function capMessages(messages: readonly BaseMessage[], settings: CapSettings): CapResult {
-  return capSelection(selectView(messages, capViewOptions(settings)), settings);
+  const fixed = () => settings.fixedTokens ?? 0;
+  return fitAsSent(settings.maxTokens, (extra) => {
+    const withExtra = extraSettings(settings, extra);
+    const result = capSelection(selectView(messages, capViewOptions(withExtra)), withExtra);
+    return {
+      result,
+      // The view as core would send it (roles alternated, call ids unique across the request).
+      sentBound: () => {
+        const bound = settings.counter.boundMessage;
+        if (!bound || settings.fixedBound === undefined) return undefined;
+        let total = settings.fixedBound;
+        for (const message of sentMessages(result.messages)) total += bound(message);
+        return total;
+      },
+      sentTokens: () => fixed() + settings.counter.countMessages(sentMessages(result.messages)),
+    };
+  }).result;
+}
+
+/** `settings` with `extra` tokens (and as many in the bound) added to the fixed cost. */
+function extraSettings(settings: CapSettings, extra: number): CapSettings {
+  if (extra === 0) return settings;
+  return {
+    ...settings,
+    get fixedTokens() {
+      return (settings.fixedTokens ?? 0) + extra;
+    },
+    ...(settings.fixedBound === undefined ? {} : { fixedBound: settings.fixedBound + extra }),
+  };
+}
+
+/** One cut of {@link fitAsSent}: what the selection decided, and the request it gives as sent. */
+interface SentAttempt {
+  result: CapResult;
+  /** An upper bound on `sentTokens()` read without the tokenizer; `undefined` when there is none. */
+  sentBound: () => number | undefined;
+  /** Tokens of the request as sent (fixed parts included). */
+  sentTokens: () => number;
+}
+
+/**
+ * The cut whose request, as sent, is within `maxTokens` (spec R3). Groups are costed as core's
+ * groups hold them (portable ids, blank text left out), but the request renames a call id an
+ * earlier AI message of it used (`withUniqueCallIds`), which depends on where the view starts, and
+ * merges roles: the cut is made (`first`, else `attempt(0)`), the request it gives is counted as
+ * sent, and while that is over the cap the tokens the selection did not see are added to the fixed
+ * cost (`attempt(extra)`) and the cut made again. Each retry starts the view later (the unseen
+ * tokens grow; a request that fits ends it) or reaches the must-keep groups (`overLimit`: the
+ * over-cap rule then applies with those tokens counted). Usually one attempt, checked by the
+ * bound alone: nothing is renamed, or the request fits anyway. The result's `tokens` are the
+ * request's as sent when it fits.
+ */
+function fitAsSent<A extends SentAttempt>(maxTokens: number, attempt: (extra: number) => A, first: A = attempt(0)): A {
+  let extra = 0;
+  let current = first;
+  while (!current.result.overLimit) {
+    const bound = current.sentBound();
+    if (bound !== undefined && bound <= maxTokens) return withSentTokens(current);
+    const sent = current.sentTokens();
+    if (sent <= maxTokens) return withSentTokens(current);
+    // Over as sent but not as selected: what the selection did not see at this start. More than
+    // `extra` (the selection's count with `extra` was within the cap), so the next cut starts later.
+    extra = sent - (current.result.tokens - extra);
+    current = attempt(extra);
+  }
+  return current;
+}
+
+/** `attempt` with its result's `tokens` read as the request's tokens as sent (on read: a request that fits by its bound is not tokenized unless asked). */
+function withSentTokens<A extends SentAttempt>(attempt: A): A {
+  const result = attempt.result;
+  const sent: CapResult = {
+    get messages() {
+      return result.messages;
+    },
+    firstKept: result.firstKept,
+    replacements: result.replacements,
+    get tokens() {
+      return attempt.sentTokens();
+    },
+    get droppedGroups() {
+      return result.droppedGroups;
+    },
+    shortenedToolResults: result.shortenedToolResults,
+    overLimit: result.overLimit,
+  };
+  return { ...attempt, result: sent };
 }
 
 /** One cost key per counter: the index caches group costs per key. */
@@ -379,7 +468,18 @@ export function tokenCap(options: TokenCapOptions = {}) {
         ]);
         return { result, next };
       };
-      let { result, next } = decide(settingsWith(0, 0));
+      // A cut and the request it gives, counted as sent ({@link fitAsSent}).
+      const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
+        const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
+        return {
+          ...decided,
+          sentBound: () => requestTokenBound(counter, decided.next),
+          sentTokens: () => requestTokens(counter, decided.next),
+        };
+      };
+      let attempt = attemptWith(0, 0);
+      let first = attempt(0);
+      let { result, next } = first;
       // Messages core sends that no kept group holds: a provider compaction the cut left behind,
       // sent ahead of the view with its turn's user message, and the AI message core puts after
       // the results of a run that stopped before its reply (core's assembleView). They are a
@@ -391,8 +491,10 @@ export function tokenCap(options: TokenCapOptions = {}) {
         const addedTokens = counter.countMessages(added);
         const boundOf = counter.boundMessage;
         const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
-        ({ result, next } = decide(settingsWith(addedTokens, addedBound)));
+        attempt = attemptWith(addedTokens, addedBound);
+        first = attempt(0);
       }
+      ({ result, next } = fitAsSent(maxTokens, attempt, first));
       warnUnsummarizedCut(ruled, next, maxTokens, logger);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
