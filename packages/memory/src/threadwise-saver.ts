@@ -18,11 +18,13 @@ import {
   type ArchiveCursor,
   type ArchivedChanges,
   type ArchivedMessagesReadOptions,
+  parseOptions,
   sameMessage,
   ThreadwiseConfigError,
   withArchived,
 } from "@threadwise/core";
 import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
+import { z } from "zod/v4";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
@@ -113,6 +115,24 @@ export interface ThreadwiseSaverOptions {
    */
   tenantId?: string;
 }
+
+const optionalFunction = (what: string) =>
+  z.custom<() => Promise<void>>((value) => typeof value === "function", { message: `expected a function (${what})` }).optional();
+
+/** {@link ThreadwiseSaverOptions} as a strict schema (a misspelt key is refused by name). */
+const threadwiseSaverOptionsSchema = z.strictObject({
+  ready: optionalFunction("() => Promise<void>"),
+  close: optionalFunction("() => Promise<void>"),
+  turnLeaseMs: z
+    .number()
+    .int("expected a whole number of milliseconds in [0, 2147483647]")
+    .min(0, "expected a whole number of milliseconds in [0, 2147483647]")
+    .max(2_147_483_647, "expected a whole number of milliseconds in [0, 2147483647]")
+    .optional(),
+  uniqueChannelVersions: z.boolean().optional(),
+  plaintext: z.boolean().optional(),
+  tenantId: z.string().min(1).optional(),
+});
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
 interface RunRecord {
@@ -253,16 +273,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
   readonly #archive: ArchiveRecords;
 
-  /** @throws ThreadwiseConfigError when `turnLeaseMs` is not a whole number in [0, 2147483647]. */
+  /**
+   * @throws ThreadwiseConfigError naming the option (`ThreadwiseSaver.turnLeaseMs`) when `options`
+   *   is not an object (`null` included), a value has the wrong type, or `turnLeaseMs` is not a
+   *   whole number in [0, 2147483647]; `ThreadwiseUnknownOptionError` for an unknown key.
+   */
   constructor(inner: BaseCheckpointSaver, registry: ThreadRegistry, options: ThreadwiseSaverOptions = {}) {
     super(inner.serde);
+    parseOptions("ThreadwiseSaver", threadwiseSaverOptionsSchema, options);
     this.inner = inner;
     this.registry = registry;
     this.#options = options;
-    const lease = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
-    if (!Number.isInteger(lease) || lease < 0 || lease > 2_147_483_647)
-      throw new ThreadwiseConfigError("turnLeaseMs", "expected a whole number of milliseconds in [0, 2147483647]");
-    this.#turnLeaseMs = lease;
+    this.#turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
     registry.adoptSaver?.(inner);
   }
