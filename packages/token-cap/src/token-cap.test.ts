@@ -521,4 +521,39 @@ describe("tokenCap counts the request as sent (call ids an earlier AI message of
     expect(renamedSent).toBeGreaterThan(0);
     expect(over).toEqual([]);
   });
+
+  it("a fresh process sends what the long-lived middleware sent (its caches change no answer)", async () => {
+    const maxTokens = 372;
+    const { model, agent } = agentWith(maxTokens);
+    const config = { configurable: { thread_id: "renamed-fresh" } };
+    for (let turn = 0; turn < 8; turn += 1) await agent.invoke({ messages: [new HumanMessage(`Check booking ${turn}.`)] }, config);
+    const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+    // The last model call saw the stored thread less its answer: a new tokenCap on the checkpoint's
+    // objects (new ones, read back by getState), with nothing cached from the run.
+    const thread = stored.slice(0, -1);
+    let fresh: BaseMessage[] = [];
+    const request = {
+      messages: thread,
+      systemMessage: new SystemMessage(systemPrompt),
+      state: { messages: thread },
+      tools: [lookup],
+      model: {},
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    await (tokenCap({ maxTokens, encoding: "o200k_base", logger: false }).wrapModelCall as any)(
+      request,
+      async (r: { messages: BaseMessage[] }) => {
+        fresh = r.messages;
+        return new AIMessage("ok");
+      },
+    );
+    const shape = (messages: readonly BaseMessage[]) =>
+      messages.map((m) => [
+        m.id,
+        m.getType() === "tool" ? (m as ToolMessage).tool_call_id : ((m as AIMessage).tool_calls ?? []).map((c) => c.id),
+      ]);
+    const warm = (model.calls.at(-1)?.messages ?? []).slice(1);
+    expect(shape(fresh)).toEqual(shape(warm));
+    expect(warm.some((m) => m.getType() === "tool" && renamed.test((m as ToolMessage).tool_call_id))).toBe(true);
+  });
 });
