@@ -155,7 +155,11 @@ export interface CapResult {
   firstKept: BaseMessage | null;
   /** Tool results shown shortened: the input's message and its replacement (same id). */
   replacements: Array<{ original: BaseMessage; replacement: BaseMessage }>;
-  /** Tokens of the view including `fixedTokens`. */
+  /**
+   * Tokens of the view as sent (core's `sentMessages`: renamed call ids, merged roles, no-reply
+   * messages) including `fixedTokens`; over the cap, the selection's count with what it did not
+   * see added, less what shortening saved.
+   */
   tokens: number;
   /** Non-orphan groups left out (computed on first read: it needs the whole thread grouped). */
   readonly droppedGroups: number;
@@ -167,7 +171,10 @@ export interface CapResult {
 
 /**
  * Chooses the view of a message list under a token cap (spec R3, R4): whole groups, oldest
- * dropped first, then the over-cap rule. Pure and synchronous; the input is not mutated.
+ * dropped first, then the over-cap rule. The view is counted as core sends it
+ * (`sentMessages(result.messages)`: a call id an earlier AI message used is sent renamed, roles
+ * merge), so that request is within `maxTokens` unless the must-keep groups alone are over. Pure
+ * and synchronous; the input is not mutated.
  *
  * @throws ThreadwiseTokenBudgetError with `overflow: "throw"` when the must-keep groups alone are over.
  */
