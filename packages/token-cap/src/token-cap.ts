@@ -240,8 +240,9 @@ function fitAsSent<A extends SentAttempt>(maxTokens: number, attempt: (extra: nu
     const sent = current.sentTokens();
     if (sent <= maxTokens) return withSentTokens(current);
     // Over as sent but not as selected: what the selection did not see at this start. More than
-    // `extra` (the selection's count with `extra` was within the cap), so the next cut starts later.
-    extra = sent - (current.result.tokens - extra);
+    // `extra` (the selection's count with `extra` was within the cap), so the next cut starts later;
+    // at least one more token either way, so the loop ends at the must-keep groups at the latest.
+    extra = Math.max(extra + 1, sent - (current.result.tokens - extra));
     current = attempt(extra);
   }
   return current;
