@@ -130,6 +130,27 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
     }
   }, 60_000);
 
+  it("a rewrite by updateState on the head (REMOVE_ALL_MESSAGES, then the kept messages, or nothing) leaves what it kept; the next turn runs", async () => {
+    const { thread, config, saver, replica, archiving, close } = await setup();
+    try {
+      const hot = ((await archiving.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+      const keep = hot.slice(-2);
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep] });
+      expect(ids(await saver.readThread(config))).toEqual(ids(keep));
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(ids(await replica.readThread(config))).toEqual(ids(keep));
+      await archiving.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
+      expect(ids(await saver.readThread(config)).slice(0, 3)).toEqual([...ids(keep), "u6"]);
+      // Everything removed: the thread reads back empty, and a turn starts it again.
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES })] });
+      expect(await saver.readThread(config)).toEqual([]);
+      await archiving.invoke({ messages: [new HumanMessage({ id: "u7", content: "u7" })] }, config);
+      expect(ids(await saver.readThread(config))[0]).toBe("u7");
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   it("the rewrite's marker keeps the digests of what it emptied (summarize's coverage check); a rewrite that empties nothing keeps them", async () => {
     const { thread, config, saver, replica, close } = await setup();
     try {
