@@ -294,7 +294,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.messages(id, last);
+  }
+
+  /**
+   * Waits for this saver's checkpoint writes of the thread still in flight (LangGraph stores a
+   * step's checkpoint while the next step runs): a read of the archive sees what this process
+   * wrote, e.g. a rewrite's emptying of the archive, which commits with the checkpoint after the
+   * rewrite's input. Was: the first model call after a rewrite read the archive before that
+   * commit on a slow store (PostgreSQL), and recall numbered and offered the messages the rewrite
+   * removed, or not, by timing. Failed writes are the writer's to report; the read goes on.
+   */
+  async #settled(threadId: string): Promise<void> {
+    const prefix = `${JSON.stringify([threadId]).slice(0, -1)},`;
+    const pending: Promise<unknown>[] = [];
+    for (const [key, write] of this.#inFlight) if (key.startsWith(prefix)) pending.push(write.catch(() => undefined));
+    if (pending.length > 0) await Promise.all(pending);
   }
 
   /**
@@ -307,6 +323,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.changes(id, since);
   }
 
@@ -324,6 +341,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archiveClearedDigests(threadId: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.clearedDigests(id);
   }
 
@@ -342,6 +360,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const tuple = await this.getTuple(config);
     const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+    if (mark) await this.#settled(threadId);
     const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
     return withArchived(archived, hot).slice();
   }
