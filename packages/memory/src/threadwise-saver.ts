@@ -233,6 +233,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** Puts of this saver not settled yet, by thread id, from their first step ({@link #settled}). */
+  readonly #puts = new Map<string, Set<Promise<unknown>>>();
   /** Checkpoints this saver stored recently. */
   readonly #committed = new Set<string>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
@@ -307,10 +309,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * removed, or not, by timing. Failed writes are the writer's to report; the read goes on.
    */
   async #settled(threadId: string): Promise<void> {
-    const prefix = `${JSON.stringify([threadId]).slice(0, -1)},`;
-    const pending: Promise<unknown>[] = [];
-    for (const [key, write] of this.#inFlight) if (key.startsWith(prefix)) pending.push(write.catch(() => undefined));
-    if (pending.length > 0) await Promise.all(pending);
+    const pending = this.#puts.get(threadId);
+    // `settled` never rejects (a put's failure settles it with the error).
+    if (pending && pending.size > 0) await Promise.all([...pending]);
   }
 
   /**
@@ -715,6 +716,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
+    // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
+    const threadPuts = this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
+    if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
+    threadPuts.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
@@ -728,6 +733,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       throw error;
     } finally {
       run?.putting.delete(settled);
+      threadPuts.delete(settled);
+      if (threadPuts.size === 0 && config.configurable?.thread_id !== undefined && this.#puts.get(threadIdOf(config)) === threadPuts)
+        this.#puts.delete(threadIdOf(config));
     }
   }
 
