@@ -176,8 +176,10 @@ export async function runArchiveProperty(
   const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
   const tallies = emptyArchiveTallies();
   const failures: ArchiveFailure[] = [];
-  for (const [index, [c, config]] of cases.entries()) {
+  for (const [index, [c, drawn]] of cases.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
+    // The PostgreSQL cases share one database, where sealed and plaintext records may not mix (R26: a plaintext saver refuses to write beside sealed ones).
+    const config = c.saver === "postgres" ? { ...drawn, archiveEncrypted: false } : drawn;
     const served = await runCase(c, config, processes, {}, { plantSaver: options.plantSaver });
     const control = await runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served });
     addRun(tallies.served, served, c.saver);
