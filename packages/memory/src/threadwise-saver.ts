@@ -717,7 +717,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
-    const threadPuts = this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
+    const threadPuts =
+      this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
     if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
     threadPuts.add(settled);
     try {
