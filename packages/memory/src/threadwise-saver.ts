@@ -253,6 +253,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** Puts of this saver not settled yet, by thread id, from their first step ({@link #settled}). */
+  readonly #puts = new Map<string, Set<Promise<unknown>>>();
   /** Checkpoints this saver stored recently. */
   readonly #committed = new Set<string>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
@@ -316,7 +318,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.messages(id, last);
+  }
+
+  /**
+   * Waits for this saver's checkpoint writes of the thread still in flight (LangGraph stores a
+   * step's checkpoint while the next step runs): a read of the archive sees what this process
+   * wrote, e.g. a rewrite's emptying of the archive, which commits with the checkpoint after the
+   * rewrite's input. Was: the first model call after a rewrite read the archive before that
+   * commit on a slow store (PostgreSQL), and recall numbered and offered the messages the rewrite
+   * removed, or not, by timing. Failed writes are the writer's to report; the read goes on.
+   */
+  async #settled(threadId: string): Promise<void> {
+    const pending = this.#puts.get(threadId);
+    // `settled` never rejects (a put's failure settles it with the error).
+    if (pending && pending.size > 0) await Promise.all([...pending]);
   }
 
   /**
@@ -329,6 +346,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.changes(id, since);
   }
 
@@ -346,6 +364,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archiveClearedDigests(threadId: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.clearedDigests(id);
   }
 
@@ -364,6 +383,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const tuple = await this.getTuple(config);
     const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+    if (mark) await this.#settled(threadId);
     const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
     return withArchived(archived, hot).slice();
   }
@@ -718,6 +738,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
+    // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
+    const threadPuts =
+      this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
+    if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
+    threadPuts.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
@@ -731,6 +756,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       throw error;
     } finally {
       run?.putting.delete(settled);
+      threadPuts.delete(settled);
+      if (threadPuts.size === 0 && config.configurable?.thread_id !== undefined && this.#puts.get(threadIdOf(config)) === threadPuts)
+        this.#puts.delete(threadIdOf(config));
     }
   }
 
