@@ -16,6 +16,7 @@ import {
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { timestampOf } from "@threadwise/recall";
+import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
 import { UserMemoryEngine } from "./user-memory-engine.js";
@@ -165,6 +166,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
     // Declared to read the thread's summary (summarize's slot) for the digest; never written here.
     // With declareState false, core's summarySlotMiddleware declares it.
     ...(config.declareState ? { stateSchema: summarySlotState } : {}),
+    // langchain hands a node hook (afterAgent) only the run-context fields its middleware
+    // declares, while wrapModelCall gets the whole context: undeclared, `context.user_id` was read
+    // before each model call but gone at the commit, so a user named in `context` was recalled
+    // for and never remembered (found trying the README as a new user).
+    contextSchema: z.object({ [config.userIdKey]: z.unknown().optional(), [config.tenantIdKey]: z.unknown().optional() }),
     wrapModelCall: async (request, handler) => {
       // A missing declaration fails the first model call, not the commit after the answer.
       if (!config.declareState) slotOf(request);
