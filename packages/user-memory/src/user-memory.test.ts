@@ -152,6 +152,10 @@ describe("userMemory through createAgent", () => {
     expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain("Busan");
     expect(logger.infos.at(-1)).toMatch(/user_memory=no_user_id$/);
     expect(await store.listNamespaces({})).toEqual([]);
+    // Once, saying what to do (the multiturn line is silent by default).
+    expect(logger.warns).toEqual([
+      expect.stringMatching(/^user_memory: a run named no user.*context: \{ user_id: "\.\.\." \}.*\(warned once\)$/),
+    ]);
   });
 
   it("refuses a user id that breaks the thread-id rules, naming the field", async () => {

@@ -122,6 +122,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const models = new Map<string, FactExtractionModel>();
   let failing = false;
   let warnedNoStore = false;
+  let warnedNoUser = false;
   /** The slot: the hook's state when declared here, else from the graph (core `declaredSummarySlot`). */
   const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
     config.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "userMemory.declareState");
@@ -180,6 +181,15 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const scope = resolveUserScope(runtime, scopeOptions);
       const threadId = threadOf(runtime);
       if (!scope) {
+        // Silent (an info line) it read as user memory that does not work: a new user who turned it
+        // on and named no user had no sign of why a new thread knew nothing.
+        if (!warnedNoUser) {
+          warnedNoUser = true;
+          logger.warn(
+            `user_memory: a run named no user, so it has no memory across threads; name the user in each run: { context: { ${config.userIdKey}: "..." } } or { configurable: { ${config.userIdKey}: "..." } } (warned once)`,
+            threadId ? { thread_id: threadId } : undefined,
+          );
+        }
         report(request, "no_user_id", threadId);
         return handler(request);
       }
