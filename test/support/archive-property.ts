@@ -180,14 +180,21 @@ export async function runArchiveProperty(
     if (options.only !== undefined && index !== options.only) continue;
     // The PostgreSQL cases share one database, where sealed and plaintext records may not mix (R26: a plaintext saver refuses to write beside sealed ones).
     const config = c.saver === "postgres" ? { ...drawn, archiveEncrypted: false } : drawn;
-    const served = await runCase(c, config, processes, {}, { plantSaver: options.plantSaver });
-    const control = await runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served });
+    const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;
+    const run = async <T>(what: string, body: () => Promise<T>): Promise<T> => {
+      try {
+        return await body();
+      } catch (error) {
+        throw new Error(`case ${index} (${c.saver}, ${what}; ${ops}): ${String(error)}`, { cause: error });
+      }
+    };
+    const served = await run("archive run", () => runCase(c, config, processes, {}, { plantSaver: options.plantSaver }));
+    const control = await run("control run", () => runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served }));
     addRun(tallies.served, served, c.saver);
     const race = c.ops.findIndex((op) => op.kind === "concurrent" || (op.kind === "interrupted" && op.how === "abort"));
     const compared = compareWithControl(served, control, tallies, race === -1 ? undefined : race);
     const mismatches = [...served.mismatches, ...control.mismatches.map((m) => `control: ${m}`), ...compared.threads];
     options.onCase?.(index, tallies);
-    const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;
     if (mismatches.length > 0 || compared.requests.length > 0)
       failures.push({
         index,

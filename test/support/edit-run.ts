@@ -757,7 +757,7 @@ export async function runCase(
       // A resumed run is refused in turnAdmission's wrapModelCall/wrapToolCall: LangChain wraps the
       // error (MiddlewareError), and LangGraph gathers parallel tool calls' errors (AggregateError).
       const typed = ThreadwiseArchivedMessageError.find(error);
-      if (!archived || !(typed || reducer)) throw error;
+      if (!archived || !(typed || reducer)) throw new Error(`${current.where} on thread ${threadId}: ${String(error)}`, { cause: error });
       const reason = typed ? typed.reason : "reducer-error";
       refusals.set(i, { op: op.kind, reason, turnNo, archived: archivedBefore, targets: editing.map(shapeOf) });
       if ((await storedNow()) !== before) opMismatches.push(`op ${i} ${op.kind}: refused (${reason}) but the stored thread changed`);
@@ -954,6 +954,9 @@ export async function runCase(
         // Only a typed, retryable refusal of the second turn (R34); nothing else may fail.
         if (!ThreadwiseConcurrentTurnError.find(reason)) throw reason;
       }
+      // One of the two holds the thread and runs in full (was: the loser's refusal failed the winner's invoke while it ran on).
+      if (refusedRuns.length > 1)
+        opMismatches.push(`op ${opIndex} concurrent: both runs refused (${String((refusedRuns[0] as PromiseRejectedResult).reason)})`);
       current.where += ` (${refusedRuns.length} refused)`;
       await settle(agents[op.by]);
     } else if (op.kind === "other-stack") {

@@ -56,6 +56,8 @@ const MAX_DEFERRED_WRITES = 10_000;
 
 interface DeferredWrite {
   run: () => Promise<void>;
+  /** What identifies the run that sent the write (its `control` and `signal`; see {@link ThreadwiseSaver}'s run records). */
+  owner: RunKeys;
   endsTurn: boolean;
   resolve: () => void;
   reject: (error: unknown) => void;
@@ -948,7 +950,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       this.#refused.set(key, error);
       if (this.#refused.size > RECENT_MEMORY) this.#refused.delete(this.#refused.keys().next().value as string);
       for (const write of deferred) write.reject(error);
-      this.#dropLaterDeferred(threadId, checkpointNs, checkpoint.id, error);
+      this.#dropLaterDeferred(threadId, checkpointNs, checkpoint.id, error, run);
       throw error;
     } finally {
       this.#deferred.delete(key);
@@ -1029,7 +1031,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
       this.#remember(this.#rewrites, key);
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
-    const runRecord = this.#findRun([(config as { control?: object }).control, config.signal]);
+    const owner: RunKeys = [(config as { control?: object }).control, config.signal];
+    const runRecord = this.#findRun(owner);
     const refusedRun = runRecord?.refused;
     // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
     // its error write would land on the checkpoint it resumed from and, at the head, end the turn
@@ -1053,19 +1056,31 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           return reject(
             new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
           );
-        queue.push({ run, endsTurn: target.endsTurn, resolve, reject });
+        queue.push({ run, owner, endsTurn: target.endsTurn, resolve, reject });
         this.#deferred.set(key, queue);
       });
     }
   }
 
-  /** After a failed put, writes waiting for later checkpoints of the same run will never be stored. */
-  #dropLaterDeferred(threadId: string, checkpointNs: string, failedId: string, error: unknown): void {
+  /**
+   * After a failed put of run `run`, that run's writes waiting for its later checkpoints will never
+   * be stored: they fail with the put's error. Writes of other runs of the thread wait on (was: a
+   * turn refused `turn-in-progress` failed the writes the running turn had sent ahead of its next
+   * checkpoint, so that turn's invoke rejected with the loser's error while it went on running
+   * and holding the thread).
+   */
+  #dropLaterDeferred(threadId: string, checkpointNs: string, failedId: string, error: unknown, run: RunRecord | undefined): void {
     for (const [key, queue] of this.#deferred) {
       const [thread, ns, id] = JSON.parse(key) as [string, string, string];
       if (thread !== threadId || ns !== checkpointNs || id <= failedId) continue;
-      this.#deferred.delete(key);
-      for (const write of queue) write.reject(error);
+      // Outside the root namespace (no run record) the namespace names the task: all its later writes.
+      const ownRun = (write: DeferredWrite) => run === undefined || this.#findRun(write.owner) === run;
+      const dropped = queue.filter(ownRun);
+      if (dropped.length === 0) continue;
+      const kept = queue.filter((write) => !ownRun(write));
+      if (kept.length > 0) this.#deferred.set(key, kept);
+      else this.#deferred.delete(key);
+      for (const write of dropped) write.reject(error);
     }
   }
 
