@@ -75,7 +75,32 @@ export interface SummaryCoverage {
   firstUncovered: BaseMessage | null;
   /** Where the summary in the prompt came from; `undefined` when none is placed. */
   provenance?: SummaryProvenance;
+  /**
+   * How the summary covers more when a hard cap must drop messages it does not cover yet (core's
+   * `extendSummaryCoverage`, which tokenCap calls); `undefined` when the producer cannot.
+   */
+  extend?: CoverageExtender;
 }
+
+/**
+ * What a summary answers when asked to cover more ({@link CoverageExtender}): its new coverage and
+ * its block (the same kind and producer as the one it placed, with the new text).
+ */
+export interface CoverageExtension {
+  /** First message of the thread the summary does not cover now; `null` when it covers them all. */
+  firstUncovered: BaseMessage | null;
+  provenance?: SummaryProvenance;
+  /** The summary's context block, replacing the one the producer placed (added when it placed none). */
+  block: ContextBlock;
+}
+
+/**
+ * Extends a summary's coverage so that every message before `through` (a message of the thread,
+ * the first one a cap keeps) is covered, and possibly more (summarize covers at least what left
+ * its window). Resolves to `undefined` when nothing was extended (the summarizer failed, or
+ * already extended on this model call); never rejects for a summarizer failure (R13).
+ */
+export type CoverageExtender = (through: BaseMessage) => Promise<CoverageExtension | undefined>;
 
 /** A message shown in the view in another form (a shortened tool result); same id, same role. */
 export interface ViewReplacement {

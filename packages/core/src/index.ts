@@ -11,6 +11,8 @@ export {
 export {
   type AssembledView,
   assembleView,
+  type CoverageExtender,
+  type CoverageExtension,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
   isNoReplyMessage,
@@ -217,6 +219,7 @@ export {
   addContextBlocks,
   assembledRequest,
   contextBlocksOf,
+  extendSummaryCoverage,
   isAssembledRequest,
   type PlacementRequest,
   selectViewOf,

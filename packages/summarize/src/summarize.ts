@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  type CoverageExtender,
   chatModelOption,
   compactionBoundary,
   contentText,
@@ -101,6 +102,26 @@ function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: S
   if (id != null)
     for (let i = plan.windowStart - 1; i >= plan.uncoveredStart; i -= 1) if ((stored[i] as BaseMessage).id === id) return i + 1;
   return plan.windowStart;
+}
+
+/**
+ * Index in `stored` of the first message `record` does not cover, by its `coveredThroughId`
+ * (core's index of the array); 0 when it covers nothing stored (no record, an id not stored), and
+ * by `coveredCount` for a record made over messages without ids.
+ */
+function coverageEndIn(stored: readonly BaseMessage[], record: SummaryRecord | undefined): number {
+  if (!record || record.coveredCount === 0) return 0;
+  if (record.coveredThroughId === null) return uncoveredStartOf(stored, record);
+  return indexThread(stored).indexOf(record.coveredThroughId) + 1;
+}
+
+/** Index in `stored` of `message` (by id through core's index, else by object); -1 when not found. */
+function positionIn(stored: readonly BaseMessage[], message: BaseMessage): number {
+  if (typeof message.id === "string" && message.id !== "") {
+    const at = indexThread(stored).indexOf(message.id);
+    if (at !== -1) return at;
+  }
+  return stored.lastIndexOf(message);
 }
 
 /** What `viewReport(request).summary` and the multiturn line show of a summary record; `undefined` for none or an empty one. */
@@ -499,14 +520,57 @@ export function summarize(options: SummarizeOptions = {}) {
       if (!previous && !update) update = { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
 
       // The view is everything the summary does not cover: core keeps it from the first uncovered
-      // message on (a cap may still drop some, counted as unsummarized drops).
-      const coveredUpTo = madeNow ? coveredEnd(stored, plan, record) : plan.uncoveredStart;
+      // message on. A summary a cap extended into the window (below) covers past the window's
+      // start: the view then starts after it, so nothing is sent twice.
+      let coveredUpTo = madeNow
+        ? coveredEnd(stored, plan, record)
+        : Math.max(plan.uncoveredStart, coverageEndIn(stored, beyondBoundary(record)));
+      const summaryBlock = (r: SummaryRecord | undefined) => ({
+        kind: "summary",
+        producer: SUMMARIZE_MIDDLEWARE_NAME,
+        label: SUMMARY_BLOCK_LABEL,
+        text: r?.text ?? "",
+      });
+      // A hard cap inside (tokenCap) that must drop messages this summary does not cover asks it,
+      // through core's extendSummaryCoverage, to cover them first (spec R33): one extension per
+      // model call, made like a due summary (same start, passes, failure rules), through the first
+      // message the cap keeps and at least the window's start, so the period starts again.
+      let extended = false;
+      const extend: CoverageExtender = async (through) => {
+        if (extended || (threadId !== "" && failedTurns.get(threadId) === turnId)) return undefined;
+        const at = positionIn(stored, through);
+        if (at === -1) return undefined;
+        const target = Math.max(at, plan.windowStart);
+        const from = Math.max(coveredUpTo, boundaryEnd());
+        const pending = stored.slice(from, target).filter((message) => messageType(message) !== "system");
+        if (pending.length === 0) return undefined;
+        extended = true;
+        const span: SummaryPlan = { ...plan, uncoveredStart: from, windowStart: target, pending };
+        const started = Date.now();
+        const made = await summarizeBacklog(
+          model,
+          await startOf(stored, beyondBoundary(record), span, boundaryEnd(), archive),
+          request.runtime?.signal,
+        );
+        if (made.error !== undefined) {
+          remember(turnId);
+          warnFailure(made.error, record, pending.length, Date.now() - started);
+        } else failedTurns.delete(threadId);
+        if (!made.record) return undefined;
+        record = made.record;
+        update = made.record;
+        coveredUpTo = coverageEndIn(stored, record);
+        // What was pending is covered now: no summary is prepared after the answer on this call.
+        prepareAfterAnswer = false;
+        return { firstUncovered: stored[coveredUpTo] ?? null, provenance: provenanceOf(record), block: summaryBlock(record) };
+      };
       const decisions: ViewDecision[] = [
         {
           kind: "coverage",
           producer: SUMMARIZE_MIDDLEWARE_NAME,
           firstUncovered: stored[coveredUpTo] ?? null,
           provenance: provenanceOf(beyondBoundary(record)),
+          extend,
         },
       ];
       // A backlog larger than the passes of one call could fold in (an imported thread, a
@@ -522,7 +586,7 @@ export function summarize(options: SummarizeOptions = {}) {
         decisions,
         placed && placed.text.trim() !== ""
           ? {
-              blocks: [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
+              blocks: [summaryBlock(placed)],
               mode: opts.promptContextMode,
             }
           : undefined,

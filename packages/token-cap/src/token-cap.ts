@@ -5,6 +5,7 @@ import {
   EVICTION_MODES,
   envOptionSchema,
   envPositiveInt,
+  extendSummaryCoverage,
   type IndexedViewOptions,
   isNoReplyMessage,
   loggerOptionSchema,
@@ -324,32 +325,31 @@ export function tokenCap(options: TokenCapOptions = {}) {
     return lastSystem.tokens;
   };
 
-  return threadwiseMiddleware({
-    name: TOKEN_CAP_NAME,
-    wrapModelCall: (request, handler) => {
-      const counter = counterFor(request.model);
-      // Assembled once before counting, so the system message counted is the one sent (stored
-      // system messages merged in, legacy_system blocks rendered).
-      const ruled = parsed.startOn
-        ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
-        : assembledRequest(request);
-      const tailContext = viewReport(ruled).tailContext;
-      const tools = ruled.tools ?? [];
-      const toolTokens = counter.countTools(tools);
-      const systemSent = systemText(ruled.systemMessage) !== "";
-      // Reply priming and the system-with-tools correction: what the provider counts once per request.
-      const overhead = requestOverheadTokens({ system: systemSent, tools: tools.length > 0 });
-      // Exact, on read: a view that fits by its upper bounds never tokenizes the system prompt,
-      // whose text (summary, facts) is the thread's own and new to a process that never saw it.
-      let fixedTokens: number | undefined;
-      const exactFixed = () => {
-        fixedTokens ??=
-          systemTokens(counter, ruled.systemMessage) + toolTokens + (tailContext === "" ? 0 : counter.countText(tailContext)) + overhead;
-        return fixedTokens;
-      };
-      const bound = counter.boundText;
-      const settingsWith = (addedTokens: number, addedBound: number): CapSettings => ({
-        maxTokens,
+  /**
+   * The cut of `ruled` under the cap: the selection and the request with the cut and replacements
+   * stated. `"ahead"`: the cut that leaves the view's messages half the room the fixed part leaves
+   * (sliding), used only to tell a summary how far to cover; nothing is stated from it.
+   */
+  const cutOf = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter, limit: "cap" | "ahead") => {
+    const tailContext = viewReport(ruled).tailContext;
+    const tools = (ruled.tools ?? []) as Parameters<TokenCounter["countTools"]>[0];
+    const toolTokens = counter.countTools(tools);
+    const systemSent = systemText(ruled.systemMessage) !== "";
+    // Reply priming and the system-with-tools correction: what the provider counts once per request.
+    const overhead = requestOverheadTokens({ system: systemSent, tools: tools.length > 0 });
+    // Exact, on read: a view that fits by its upper bounds never tokenizes the system prompt,
+    // whose text (summary, facts) is the thread's own and new to a process that never saw it.
+    let fixedTokens: number | undefined;
+    const exactFixed = () => {
+      fixedTokens ??=
+        systemTokens(counter, ruled.systemMessage) + toolTokens + (tailContext === "" ? 0 : counter.countText(tailContext)) + overhead;
+      return fixedTokens;
+    };
+    const bound = counter.boundText;
+    const settingsWith = (addedTokens: number, addedBound: number): CapSettings => {
+      const cap = limit === "cap" ? maxTokens : exactFixed() + addedTokens + Math.floor((maxTokens - exactFixed() - addedTokens) / 2);
+      return {
+        maxTokens: cap,
         get fixedTokens() {
           return exactFixed() + addedTokens;
         },
@@ -364,36 +364,70 @@ export function tokenCap(options: TokenCapOptions = {}) {
             }
           : {}),
         counter,
-        eviction: parsed.eviction,
+        eviction: limit === "cap" ? parsed.eviction : "sliding",
         lowWatermark,
-        overflow: parsed.overflow,
+        // Only the cap's own cut shortens tool results or throws; the ahead cut is a position.
+        overflow: limit === "cap" ? parsed.overflow : "truncate",
         startOn: viewStartOn(ruled),
-      });
-      const decide = (settings: CapSettings) => {
-        // The cut over the view decided so far, on the thread's index: each group is counted once
-        // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
-        const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
-        const next = withViewDecisions(ruled, [
-          { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
-          ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
-        ]);
-        return { result, next };
       };
-      let { result, next } = decide(settingsWith(0, 0));
-      // Messages core sends that no kept group holds: a provider compaction the cut left behind,
-      // sent ahead of the view with its turn's user message, and the AI message core puts after
-      // the results of a run that stopped before its reply (core's assembleView). They are a
-      // fixed cost of this view. Cut again with them counted; the second cut starts at or after
-      // the first, so the compaction is still pinned and no more replies are sent than counted.
-      const pinned = viewReport(next).compaction?.pinnedMessages ?? 0;
-      const added = [...viewMessages(next).slice(0, pinned), ...next.messages.filter(isNoReplyMessage)];
-      if (added.length > 0) {
-        const addedTokens = counter.countMessages(added);
-        const boundOf = counter.boundMessage;
-        const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
-        ({ result, next } = decide(settingsWith(addedTokens, addedBound)));
+    };
+    const decide = (settings: CapSettings) => {
+      // The cut over the view decided so far, on the thread's index: each group is counted once
+      // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
+      const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
+      const next = withViewDecisions(ruled, [
+        { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
+        ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
+      ]);
+      return { result, next, settings };
+    };
+    if (limit === "ahead") return { ahead: selectViewOf(ruled, capViewOptions(settingsWith(0, 0))).firstKept };
+    let decided = decide(settingsWith(0, 0));
+    // Messages core sends that no kept group holds: a provider compaction the cut left behind,
+    // sent ahead of the view with its turn's user message, and the AI message core puts after
+    // the results of a run that stopped before its reply (core's assembleView). They are a
+    // fixed cost of this view. Cut again with them counted; the second cut starts at or after
+    // the first, so the compaction is still pinned and no more replies are sent than counted.
+    const pinned = viewReport(decided.next).compaction?.pinnedMessages ?? 0;
+    const added = [...viewMessages(decided.next).slice(0, pinned), ...decided.next.messages.filter(isNoReplyMessage)];
+    if (added.length > 0) {
+      const addedTokens = counter.countMessages(added);
+      const boundOf = counter.boundMessage;
+      const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
+      decided = decide(settingsWith(addedTokens, addedBound));
+    }
+    return decided;
+  };
+  const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) =>
+    cutOf(ruled, counter, "cap") as { result: CapResult; next: R; settings: CapSettings };
+  const aheadCut = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter) =>
+    (cutOf(ruled, counter, "ahead") as { ahead: BaseMessage | null }).ahead;
+
+  return threadwiseMiddleware({
+    name: TOKEN_CAP_NAME,
+    wrapModelCall: async (request, handler) => {
+      const counter = counterFor(request.model);
+      // Assembled once before counting, so the system message counted is the one sent (stored
+      // system messages merged in, legacy_system blocks rendered).
+      const ruled = parsed.startOn
+        ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
+        : assembledRequest(request);
+      let capped = capRequest(ruled, counter);
+      let before: PlacementRequest = ruled;
+      // The cut drops messages the summary does not cover (R33): the summary covers them first,
+      // through where the view holds half the room the cap leaves for messages (`lowWatermark`
+      // with chunked eviction), so that this happens once per about half a cap of conversation,
+      // not on every call; then the cut is made again with the longer summary counted.
+      if (unsummarizedByCap(ruled, capped.next) > 0) {
+        const through = (parsed.eviction === "chunked" ? capped.result.firstKept : aheadCut(ruled, counter)) ?? capped.result.firstKept;
+        const extended = through ? await extendSummaryCoverage(ruled, through) : undefined;
+        if (extended) {
+          before = extended;
+          capped = capRequest(extended, counter);
+        }
       }
-      warnUnsummarizedCut(ruled, next, maxTokens, logger);
+      const { result, next } = capped;
+      warnUnsummarizedCut(before, next, maxTokens, logger);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,
@@ -407,6 +441,17 @@ export function tokenCap(options: TokenCapOptions = {}) {
 }
 
 /**
+ * Messages the cap's cut (`after`, the request with it stated) drops that no summary covers, less
+ * those already dropped before it (`before`: summarize's own backlog cut, R39, or the start rule);
+ * 0 without a summary in the stack.
+ */
+function unsummarizedByCap(before: PlacementRequest, after: PlacementRequest): number {
+  const dropped = viewReport(after).unsummarizedDropped ?? 0;
+  if (dropped === 0) return 0;
+  return dropped - (viewReport(before).unsummarizedDropped ?? 0);
+}
+
+/**
  * Warns (through tokenCap's `logger`, on each call where it happens: like every line threadwise
  * logs, it follows from the stored thread alone, so a fresh process logs the same, R37) when this
  * cap dropped messages that no summary covers yet: with `summarize` outside it, they then reach the model neither in the view nor in
@@ -416,9 +461,7 @@ export function tokenCap(options: TokenCapOptions = {}) {
  *
  */
 function warnUnsummarizedCut(before: PlacementRequest, after: PlacementRequest, maxTokens: number, logger: ThreadwiseLogger): void {
-  const dropped = viewReport(after).unsummarizedDropped ?? 0;
-  if (dropped === 0) return;
-  const byCap = dropped - (viewReport(before).unsummarizedDropped ?? 0);
+  const byCap = unsummarizedByCap(before, after);
   if (byCap <= 0) return;
   logger.warn(
     `tokenCap: the cap of ${maxTokens} tokens dropped ${byCap} message(s) that no summary covers yet, so the model receives them neither in the view nor in the summary; ` +
