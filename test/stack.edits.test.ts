@@ -178,7 +178,7 @@ describe("every model call = a fresh process's, after edits, forks and restarts 
     // A still-stored user message is recalled. Which of the identical lines rank first follows the
     // view: since the cap has the summary cover what it cuts, call 9's view (and summary) differ
     // from before, and #1 gave way to later copies of the same words.
-    expect(run.calls[8]?.outcome.system).toMatch(/\[Recalled from earlier in this conversation\][^]*#\d+ user: I live in Seoul\./);
+    expect(run.calls[8]?.outcome.system).toMatch(/\[Recalled from earlier in this conversation\][\s\S]*#\d+ user: I live in Seoul\./);
   });
 
   /** Ids of the messages one model call of `stack` sends for `messages` on `threadId`. */

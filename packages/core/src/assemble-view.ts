@@ -45,8 +45,9 @@ export interface ViewCut {
   /**
    * `window`: what the window left out; with a summary in the stack these messages are the ones
    * summarize covers, and the view keeps whatever the summary does not cover yet.
-   * `cap`: a hard limit (tokens); it drops even messages the summary does not cover (counted in
-   * {@link ViewReport.unsummarizedDropped}).
+   * `cap`: a hard limit (tokens). Before a cut that drops messages the summary does not cover, a
+   * cap asks the summary to cover them (`extendSummaryCoverage`); what it still drops is counted
+   * in {@link ViewReport.unsummarizedDropped}.
    */
   reason: "window" | "cap";
   firstKept: BaseMessage | null;

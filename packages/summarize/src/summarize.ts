@@ -167,9 +167,12 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    The calls are tagged {@link INTERNAL_CALL_TAGS} and never stream.
  * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
  *    message the summary does not cover: the window plus fewer than one period of messages that
- *    left it since. The summary plus the view is always the whole thread, in either order with
- *    windowTrim; only a hard cap (tokenCap) can drop uncovered messages, and the multiturn line
- *    then says how many (`unsummarized_dropped`).
+ *    left it since. The summary plus the view is always the whole thread. The coverage carries an
+ *    `extend`: a hard cap inside (tokenCap) that would drop uncovered messages calls it (core's
+ *    `extendSummaryCoverage`) and this middleware makes one more summary, as a due one is made,
+ *    through the first message the cap keeps (and at least the window's start), in the foreground;
+ *    the summary then covers into the window and the view starts after it. Only when that call
+ *    fails are uncovered messages dropped (the multiturn line says how many, `unsummarized_dropped`).
  * 5. The summary goes in through core's `addContextBlocks` (`[Previous conversation summary]` at the
  *    end of the system prompt in `legacy_system`, runtime context on the newest user message in
  *    `stable_tail`); the stored thread is never changed.

@@ -271,6 +271,13 @@ function modelNameOf(model: unknown): string | undefined {
  * The counter is created once per middleware (per encoding) and caches per message by id, so a
  * call on a checkpointed thread tokenizes only the messages it has not seen.
  *
+ * Inside `summarize` (`[windowTrim(), summarize(), tokenCap()]`, memoryStack's order) a cut that
+ * would drop messages the summary does not cover first has the summary cover them (core's
+ * `extendSummaryCoverage`: one summarizer call, ahead to where the view holds half the room the cap
+ * leaves for messages, or to the `lowWatermark` cut with chunked eviction), then cuts again with the
+ * longer summary counted: every non-system message before the view is in the summary sent (spec
+ * R3, R33). Only a failed summarizer call leaves such messages dropped, with a warning.
+ *
  * Put it after middlewares that add context (summarize, factRecall, workMemory, recall, historyAware,
  * userMemory) so their text is counted: inside one of them it is refused at the first model call
  * (`ThreadwiseConfigError`, option `middleware`; core's ARCHITECTURE.md, "Middleware order").
@@ -454,7 +461,8 @@ function unsummarizedByCap(before: PlacementRequest, after: PlacementRequest): n
 /**
  * Warns (through tokenCap's `logger`, on each call where it happens: like every line threadwise
  * logs, it follows from the stored thread alone, so a fresh process logs the same, R37) when this
- * cap dropped messages that no summary covers yet: with `summarize` outside it, they then reach the model neither in the view nor in
+ * cap dropped messages that no summary covers yet, which happens only when the summary could not
+ * be extended over them (its summarizer call failed, or a summary without `extend`): with `summarize` outside it, they then reach the model neither in the view nor in
  * the summary, which a stack with a summary otherwise never does (R10, R33). Counted as core's
  * `viewReport(...).unsummarizedDropped` after the cap less before it (summarize's own backlog cut,
  * R39, is not the cap's). Without a summary in the stack there is no coverage and no warning.
