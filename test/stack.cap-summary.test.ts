@@ -138,6 +138,36 @@ describe("the cap never drops what the summary does not cover", () => {
     expect(summary?.passes).toBe(summarizer.calls.length);
   });
 
+  it("a cap that never cuts: the same summarizer calls, summaries and views as without the cap", async () => {
+    const run = async (cap: boolean) => {
+      const calls: SeenCall[] = [];
+      const summarizer = markerSummarizer();
+      const agent = createAgent({
+        model: scriptedModel((_messages, call) => answer(call)),
+        tools: [],
+        checkpointer: new MemorySaver(),
+        middleware: [
+          windowTrim({ maxMessages: 4, logger: false }),
+          summarize({ model: summarizer, threshold: 6, logger: false }),
+          ...(cap ? [tokenCap({ maxTokens: 1200, logger: false })] : []),
+          recorder(calls),
+        ],
+      });
+      const config = { configurable: { thread_id: "kept-up" } };
+      for (let i = 1; i <= 16; i += 1) await agent.invoke({ messages: [new HumanMessage(userTurn(i))] }, config);
+      return { calls, summarizer };
+    };
+    const capped = await run(true);
+    const uncapped = await run(false);
+    // The view is what the summary does not cover, so a cap that never cuts into it sends the same.
+    const texts = (calls: SeenCall[]) => calls.map((call) => call.messages.map((m) => messageText(m)));
+    expect(texts(capped.calls)).toEqual(texts(uncapped.calls));
+    expect(capped.calls.every((call) => call.unsummarizedDropped === 0)).toBe(true);
+    expect(capped.summarizer.calls.length).toBeGreaterThan(0);
+    expect(capped.summarizer.calls.length).toBe(uncapped.summarizer.calls.length);
+    expect(capped.calls.map((call) => call.system)).toEqual(uncapped.calls.map((call) => call.system));
+  });
+
   it("the tool recipe under the preset's default window and threshold: the summary placed covers every message before the view", async () => {
     const script = replayScript(loadAirlineRuns()[0] as Parameters<typeof replayScript>[0]);
     const calls: SeenCall[] = [];
