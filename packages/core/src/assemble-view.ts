@@ -93,6 +93,8 @@ export interface CoverageExtension {
   provenance?: SummaryProvenance;
   /** The summary's context block, replacing the one the producer placed (added when it placed none). */
   block: ContextBlock;
+  /** The placement mode the producer gives its blocks (the request's first explicit one still wins). */
+  mode?: PromptContextMode;
 }
 
 /**

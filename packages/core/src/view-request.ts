@@ -320,6 +320,7 @@ export async function extendSummaryCoverage<R extends PlacementRequest>(request:
       extend: coverage.extend,
     },
     blocks,
+    mode: inputs.decisions.mode ?? (extension.mode === undefined ? undefined : resolvePromptContextMode(extension.mode)),
   };
   return render(request, inputs.thread, inputs.system, decisions);
 }

@@ -565,7 +565,12 @@ export function summarize(options: SummarizeOptions = {}) {
         coveredUpTo = coverageEndIn(stored, record);
         // What was pending is covered now: no summary is prepared after the answer on this call.
         prepareAfterAnswer = false;
-        return { firstUncovered: stored[coveredUpTo] ?? null, provenance: provenanceOf(record), block: summaryBlock(record) };
+        return {
+          firstUncovered: stored[coveredUpTo] ?? null,
+          provenance: provenanceOf(record),
+          block: summaryBlock(record),
+          mode: opts.promptContextMode,
+        };
       };
       const decisions: ViewDecision[] = [
         {

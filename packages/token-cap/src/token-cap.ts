@@ -403,6 +403,23 @@ export function tokenCap(options: TokenCapOptions = {}) {
       const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
       decided = decide(settingsWith(addedTokens, addedBound));
     }
+    // Shortened to fit exactly: what is sent may cost more than the view counted (core sends a
+    // call id an earlier AI message used renamed, a longer id in the call and its result). Rare
+    // path, counted as sent, and cut again with the difference as a fixed cost.
+    if (decided.result.shortenedToolResults > 0) {
+      const sent = decided.next.messages;
+      const extra =
+        counter.countMessages(sent) -
+        counter.countMessages(viewMessages(decided.next)) -
+        counter.countMessages(sent.filter(isNoReplyMessage));
+      if (extra > 0) {
+        const noReply = sent.filter(isNoReplyMessage);
+        const pinnedNow = viewReport(decided.next).compaction?.pinnedMessages ?? 0;
+        const fixedAdded = [...viewMessages(decided.next).slice(0, pinnedNow), ...noReply];
+        const fixed = counter.countMessages(fixedAdded) + extra;
+        decided = decide(settingsWith(fixed, fixed));
+      }
+    }
     return decided;
   };
   const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) =>
