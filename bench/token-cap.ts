@@ -20,7 +20,7 @@
 import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import { createTokenCounter } from "@threadwise/core";
+import { createTokenCounter, requestOverheadTokens, sentMessages } from "@threadwise/core";
 import { capMessages, tokenCap } from "@threadwise/token-cap";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
 import { benchArgs, printJson } from "./support/cli.js";
@@ -160,10 +160,18 @@ async function bench(size: number, eviction: "sliding" | "chunked") {
     freshCounter.countMessages(messages);
     full.push(performance.now() - t0);
     fullCpu.push(cpuMsSince(c0));
-    const fresh = capMessages(messages, { maxTokens: MAX_TOKENS, counter: freshCounter, eviction, fixedTokens });
+    // tokenCap's defaults: the stack's start rule ("human") and the request overhead (no tools).
+    const fresh = capMessages(messages, {
+      maxTokens: MAX_TOKENS,
+      counter: freshCounter,
+      eviction,
+      fixedTokens: fixedTokens + requestOverheadTokens({ system: true, tools: false }),
+      startOn: "human",
+    });
     fullSelect.push(performance.now() - t0);
     const cachedRun = await call(length);
-    check = { cached: sent, fresh: fresh.messages.length };
+    // Messages sent either way: the cached view as the model received it, the fresh one as core sends it.
+    check = { cached: sent, fresh: sentMessages(fresh.messages).length };
     steady.push(cachedRun.ms);
     steadyCpu.push(cachedRun.cpuMs);
   }

@@ -165,6 +165,17 @@ async function replayRun(
   };
 }
 
+/**
+ * The `saved` cell: `1 - tokens sent / tokens full history`, in percent with one decimal and its
+ * sign. Negative when what memory adds (historyAware's note, a recall block) outweighs what the
+ * window removes, as on a thread too short to trim: rounded to a whole percent it printed `0%`.
+ */
+export function savedShare(report: Pick<RunReport, "fullHistoryTokens" | "sentTokens">): string {
+  const share = (100 * (report.fullHistoryTokens - report.sentTokens)) / Math.max(1, report.fullHistoryTokens);
+  const text = share.toFixed(1);
+  return `${text === "-0.0" ? "0.0" : text}%`;
+}
+
 /** Formats the reports as a markdown table. */
 export function formatReportTable(reports: readonly RunReport[]): string {
   const n = (value: number) => value.toLocaleString("en-US");
@@ -178,7 +189,7 @@ export function formatReportTable(reports: readonly RunReport[]): string {
       n(r.fullHistoryTokens),
       n(r.sentTokens),
       n(r.sentTokensMaxCall),
-      `${Math.round((100 * (r.fullHistoryTokens - r.sentTokens)) / Math.max(1, r.fullHistoryTokens))}%`,
+      savedShare(r),
       r.orphansInViews,
     ].join(" | "),
   );

@@ -18,6 +18,7 @@ import {
   memoryStack,
   messageArchive,
   migrate,
+  ThreadwiseSaver as Saver,
   ThreadwiseArchivedMessageError,
   ThreadwiseConcurrentTurnError,
   type ThreadwiseSaver,
@@ -125,6 +126,27 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
       ]);
       expect((await saver.archivedMessages(thread)).length).toBeGreaterThan(0);
       expect(ids(await replica.readThread(config))).toEqual(after);
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
+  it("a rewrite by updateState on the head (REMOVE_ALL_MESSAGES, then the kept messages, or nothing) leaves what it kept; the next turn runs", async () => {
+    const { thread, config, saver, replica, archiving, close } = await setup();
+    try {
+      const hot = ((await archiving.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+      const keep = hot.slice(-2);
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep] });
+      expect(ids(await saver.readThread(config))).toEqual(ids(keep));
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(ids(await replica.readThread(config))).toEqual(ids(keep));
+      await archiving.invoke({ messages: [new HumanMessage({ id: "u6", content: "u6" })] }, config);
+      expect(ids(await saver.readThread(config)).slice(0, 3)).toEqual([...ids(keep), "u6"]);
+      // Everything removed: the thread reads back empty, and a turn starts it again.
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES })] });
+      expect(await saver.readThread(config)).toEqual([]);
+      await archiving.invoke({ messages: [new HumanMessage({ id: "u7", content: "u7" })] }, config);
+      expect(ids(await saver.readThread(config))[0]).toBe("u7");
     } finally {
       await close();
     }
@@ -242,5 +264,59 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
     } finally {
       await close();
     }
+  }, 60_000);
+});
+
+describe("message archive: a read sees this process's writes still in flight", () => {
+  it("the first model call after a rewrite by input reads the emptied archive although the rewrite's checkpoint commits slowly (was: the removed messages, by timing)", async () => {
+    const stack = memoryStack({
+      windowSize: false,
+      summarize: false,
+      recallMaxTokens: false,
+      logger: false,
+      env: {},
+      backend: "in_memory",
+    });
+    const base = stack.checkpointer as ThreadwiseSaver;
+    // A slow store: every checkpoint commit (the rewrite's emptying of the archive is one) lands 150 ms late.
+    const registry = new Proxy(base.registry, {
+      get(target, key, receiver) {
+        const value = Reflect.get(target, key, receiver);
+        if (key !== "commitCheckpoint" || typeof value !== "function") return typeof value === "function" ? value.bind(target) : value;
+        return async (...args: unknown[]) => {
+          await new Promise((resolve) => setTimeout(resolve, 150));
+          return value.apply(target, args);
+        };
+      },
+    });
+    const saver = new Saver(base.inner, registry);
+    const seen: string[][] = [];
+    const probe = createMiddleware({
+      name: "test/archive-reader",
+      wrapModelCall: async (request, handler) => {
+        seen.push(ids(await saver.archivedMessages("slow")));
+        return handler(request);
+      },
+    });
+    const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
+    const agent = createAgent({
+      model,
+      checkpointer: saver,
+      middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false }), probe],
+    });
+    const config = { configurable: { thread_id: "slow" } };
+    for (let k = 0; k < 6; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+    expect((await saver.archivedMessages("slow")).length).toBeGreaterThan(0);
+    const hot = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+    seen.length = 0;
+    await agent.invoke(
+      { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...hot.slice(-2), new HumanMessage({ id: "u6", content: "u6" })] },
+      config,
+    );
+    // What the thread holds once the run is stored: the archive is empty.
+    expect(await saver.archivedMessages("slow")).toEqual([]);
+    // And what the run's model call read.
+    expect(seen).toEqual([[]]);
+    await saver.close();
   }, 60_000);
 });

@@ -2,7 +2,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
-import { main } from "../examples/demo.js";
+import { main, savedShare } from "../examples/demo.js";
 import { assistantSteps, loadAirlineRuns, replayScript } from "../examples/support/tau-replay.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-demo-test-"));
@@ -40,6 +40,11 @@ describe("the demo replays recorded airline runs", () => {
     expect(multiturn[0]?.trim()).toMatch(/^multiturn: thread_msgs=1 window=\S+ sent_to_llm=1 has_prior=false unsummarized_dropped=0$/);
     expect(multiturn[14]?.trim()).toMatch(/^multiturn: thread_msgs=29 window=\S+ sent_to_llm=\d+ has_prior=true unsummarized_dropped=0$/);
     expect(lines.join("\n")).toContain("\n| tau-airline-task0-trial0 | 7 | 15 | 30 | ");
+    // Under the threshold nothing is trimmed and historyAware's note is added: the table says the
+    // stack cost tokens here (it printed "0%", rounded from a negative share).
+    expect(report.sentTokens).toBeGreaterThan(report.fullHistoryTokens);
+    expect(savedShare(report)).toMatch(/^-\d+\.\d%$/);
+    expect(lines.join("\n")).toContain(` | ${savedShare(report)} | 0 |`);
   });
 
   // Issue 24: under windowTrim + tokenCap alone a turn of task 3 went out with sent_to_llm=1 and no

@@ -55,8 +55,15 @@ async function world(backend: Backend, tag: string) {
     target = { registry, store };
   } else {
     const config = resolveMemoryConfig(options, {});
+    // One saver (one pool) per tenant: a new one per seeded thread opened 8 pools, past the 8
+    // connections embedded PGlite serves, and `pnpm test` on a clone without PostgreSQL failed
+    // with "Connection terminated unexpectedly".
+    const savers = new Map<string, ThreadwiseSaver>();
     saverOf = (tenant) => {
+      const open = savers.get(tenant);
+      if (open) return open;
       const saver = createCheckpointer(config, { env: { THREADWISE_MEMORY_TENANT_ID: tenant } }) as ThreadwiseSaver;
+      savers.set(tenant, saver);
       closers.push(() => saver.close());
       return saver;
     };

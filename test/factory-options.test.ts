@@ -14,7 +14,17 @@ import { encryptCheckpointer, encryptedSerializer, reencrypt } from "@threadwise
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
-import { createMemoryPool, memoryStack, migrate } from "@threadwise/memory";
+import {
+  createCheckpointer,
+  createMemoryPool,
+  MemoryThreadRegistry,
+  memoryMiddleware,
+  memoryStack,
+  messageArchive,
+  migrate,
+  resolveMemoryConfig,
+  ThreadwiseSaver,
+} from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
 import { recall } from "@threadwise/recall";
 import { extractiveSummarizer, resolveSummarizeOptions, summarize } from "@threadwise/summarize";
@@ -112,47 +122,82 @@ describe("unknown option keys throw ThreadwiseUnknownOptionError naming the key"
   });
 });
 
-// Each factory and the scope its errors name. From JavaScript anything can be passed as the options.
-const factories: [string, (options: unknown) => unknown][] = [
-  ["windowTrim", (options) => windowTrim(options as never)],
-  ["tokenCap", (options) => tokenCap(options as never)],
-  ["summarize", (options) => summarize(options as never)],
-  ["factRecall", (options) => factRecall(options as never)],
-  ["historyAware", (options) => historyAware(options as never)],
-  ["workMemory", (options) => workMemory(options as never)],
-  ["historySeed", (options) => historySeed(options as never)],
-  ["persistTrim", (options) => persistTrim(options as never)],
-  ["recall", (options) => recall(options as never)],
-  ["userMemory", (options) => userMemory(options as never)],
-  ["memory", (options) => memoryStack(options as never)],
-  ["createTokenCounter", (options) => createTokenCounter(options as never)],
-  ["extractiveSummarizer", (options) => extractiveSummarizer(options as never)],
+// A ThreadwiseSaver for the factories that take one (messageArchive) or are one.
+const memorySaver = () => createCheckpointer(resolveMemoryConfig({ backend: "in_memory" }, {})) as ThreadwiseSaver;
+
+// Each factory and the scope its errors name, with one option of a wrong type (its full name). From
+// JavaScript anything can be passed as the options.
+const factories: [string, (options: unknown) => unknown, Record<string, unknown>, string][] = [
+  ["windowTrim", (options) => windowTrim(options as never), { maxMessages: "20" }, "windowTrim.maxMessages"],
+  ["tokenCap", (options) => tokenCap(options as never), { maxTokens: "100" }, "tokenCap.maxTokens"],
+  ["summarize", (options) => summarize(options as never), { threshold: "many" }, "summarize.threshold"],
+  ["factRecall", (options) => factRecall(options as never), { maxItems: [3] }, "factRecall.maxItems"],
+  ["historyAware", (options) => historyAware(options as never), { note: 5 }, "historyAware.note"],
+  ["workMemory", (options) => workMemory(options as never), { timeoutMs: "1s" }, "workMemory.timeoutMs"],
+  ["historySeed", (options) => historySeed(options as never), { maxMessages: -1 }, "historySeed.maxMessages"],
+  ["persistTrim", (options) => persistTrim(options as never), { keepGroups: "3" }, "persistTrim.keepGroups"],
+  ["recall", (options) => recall(options as never), { maxItems: true }, "recall.maxItems"],
+  ["userMemory", (options) => userMemory(options as never), { maxTokens: {} }, "userMemory.maxTokens"],
+  ["memory", (options) => memoryStack(options as never), { windowSize: "5", env: {} }, "memory.windowSize"],
+  [
+    "memoryMiddleware",
+    (options) => memoryMiddleware(resolveMemoryConfig({}, {}), options as never),
+    { structuredResponse: "yes" },
+    "memoryMiddleware.structuredResponse",
+  ],
+  ["messageArchive", (options) => messageArchive(memorySaver(), options as never), { keepGroups: 0.5 }, "messageArchive.keepGroups"],
+  [
+    "ThreadwiseSaver",
+    (options) => new ThreadwiseSaver(new MemorySaver(), new MemoryThreadRegistry(new MemorySaver()), options as never),
+    { turnLeaseMs: "10s" },
+    "ThreadwiseSaver.turnLeaseMs",
+  ],
+  ["createTokenCounter", (options) => createTokenCounter(options as never), { encoding: 200 }, "createTokenCounter.encoding"],
+  ["extractiveSummarizer", (options) => extractiveSummarizer(options as never), { maxSentences: "3" }, "extractiveSummarizer.maxSentences"],
 ];
+
+/** What building with `options` gives: "built", or the message it throws. */
+const outcome = (make: (options: unknown) => unknown, options: unknown) => {
+  try {
+    make(options);
+    return "built";
+  } catch (error) {
+    return (error as Error).message;
+  }
+};
 
 describe("options that are not an object throw ThreadwiseConfigError naming the factory", () => {
   // Was: memoryStack("sqlite") named an unknown option "0", memoryStack(5) and summarize(5) were
-  // accepted, memoryStack(null) and windowTrim(null) threw a TypeError.
+  // accepted, memoryStack(null) and windowTrim(null) threw a TypeError; then null was taken for
+  // no options, so windowTrim(null) built a 20-message window silently.
   it.each(
     factories.flatMap(([scope, make]) =>
-      ["sqlite", 5, true, [], () => ({})].map((value) => [scope, Array.isArray(value) ? "array" : typeof value, value, make] as const),
+      ["sqlite", 5, true, [], () => ({}), null].map(
+        (value) => [scope, value === null ? "null" : Array.isArray(value) ? "array" : typeof value, value, make] as const,
+      ),
     ),
-  )("%s(%s)", (scope, _type, value, make) => {
+  )("%s(%s)", (scope, type, value, make) => {
     const error = thrown(() => make(value));
     expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
     expect((error as ThreadwiseConfigError).option).toBe(scope);
     expect((error as Error).message).toContain("expected an options object");
+    expect((error as Error).message).toContain(type === "array" ? "an array" : type);
   });
 
-  it.each(factories)("%s(null) is the same as no options", (_scope, make) => {
-    const outcome = (run: () => unknown) => {
-      try {
-        run();
-        return "built";
-      } catch (error) {
-        return (error as Error).message;
-      }
-    };
-    expect(outcome(() => make(null))).toBe(outcome(() => make(undefined)));
+  it.each(factories)("%s(undefined) uses the documented defaults, as {} does", (_scope, make) => {
+    expect(outcome(make, undefined)).toBe(outcome(make, {}));
+  });
+});
+
+describe("an option of the wrong type throws ThreadwiseConfigError naming it; an unknown key, ThreadwiseUnknownOptionError", () => {
+  it.each(factories)("%s", (scope, make, wrong, option) => {
+    const error = thrown(() => make(wrong));
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    expect(ThreadwiseUnknownOptionError.isInstance(error)).toBe(false);
+    expect((error as ThreadwiseConfigError).option).toBe(option);
+    const unknown = thrown(() => make({ ...(scope === "memory" ? { env: {} } : {}), colour: "red" }));
+    expect(ThreadwiseUnknownOptionError.isInstance(unknown)).toBe(true);
+    expect((unknown as ThreadwiseUnknownOptionError).option).toBe(`${scope}.colour`);
   });
 });
 

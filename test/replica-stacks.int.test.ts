@@ -15,6 +15,7 @@ import { memoryStack, ThreadwiseConcurrentTurnError, type ThreadwiseSaver } from
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { ForwardingSaver } from "./support/forwarding-saver.js";
+import { isPglite } from "./support/postgres.js";
 import { backendStorage } from "./support/threadwise-savers.js";
 
 const text = (m: BaseMessage) => (typeof m.content === "string" ? m.content : JSON.stringify(m.content));
@@ -110,7 +111,12 @@ describe.each(["sqlite", "postgres"] as const)("replicas: two stacks of one depl
     expect(results.filter((r) => r.status === "fulfilled")).toHaveLength(1);
     const lost = results.filter((r): r is PromiseRejectedResult => r.status === "rejected").map((r) => r.reason as unknown);
     expect(lost).toHaveLength(1);
-    expect(ThreadwiseConcurrentTurnError.isInstance(lost[0]) && lost[0].reason).toBe("turn-in-progress");
+    // On a real server the loser meets the winner's lease. Embedded PGlite runs one connection's
+    // transaction to its end before another's queries, so the loser can instead find its parent
+    // already replaced: `stale-parent`, also refused before its model call and retryable (this
+    // failed `pnpm test` on a clone without PostgreSQL).
+    const reasons = backend === "postgres" && isPglite() ? ["turn-in-progress", "stale-parent"] : ["turn-in-progress"];
+    expect(reasons).toContain(ThreadwiseConcurrentTurnError.isInstance(lost[0]) && lost[0].reason);
     // The refused turn called no model: one call for the winner only.
     expect(model.calls - before).toBe(1);
     const state = await own.graph.getState({ configurable: { thread_id: thread } });

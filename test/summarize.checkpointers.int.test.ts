@@ -87,7 +87,9 @@ describe("summary cache across a restart", () => {
     );
   });
 
-  it("PostgresSaver: a new pool and saver on the same schema", async () => {
+  // 12 turns on embedded PGlite took 71 s on a loaded 2-core machine (pnpm test on a clone without
+  // PostgreSQL), past the 60 s default: a guard against a hang, not a speed check.
+  it("PostgresSaver: a new pool and saver on the same schema", { timeout: 240_000 }, async () => {
     const database = await freshDatabase("twsum");
     let pool: pg.Pool | undefined;
     await restartCase(

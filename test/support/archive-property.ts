@@ -22,7 +22,7 @@
 
 import type { ThreadwiseSaver } from "@threadwise/memory";
 import fc from "fast-check";
-import { archiveCaseArb, archiveConfigArb } from "./edit-cases.js";
+import { archiveCaseArb, archiveConfigArb, type EditCase } from "./edit-cases.js";
 import { addRun, type CaseRun, emptyTallies, type Processes, runCase, type Tallies } from "./edit-run.js";
 
 /** A case that failed a check: (a) to (d) in `mismatches`, (e) in `requests`; each with the case's operations first. */
@@ -50,6 +50,12 @@ export interface ArchiveTallies {
   pastRewrite: number;
   /** Cases whose comparison of requests ended at a turn by another stack once something was archived. */
   endedAtOtherStack: number;
+  /**
+   * Cases whose comparison with the control ended at a race (the breaker's `concurrent` operation,
+   * an `interrupted` run aborted by its signal): which run wins, and which of a parallel call's
+   * results is stored before the abort, is timing; the fresh-process and validator checks go on.
+   */
+  endedAtRace: number;
 }
 
 const DRAWN_ID = /[0-9a-f]{8}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{4}-[0-9a-f]{12}/g;
@@ -67,12 +73,19 @@ function firstDifference(got: readonly string[], want: readonly string[]): strin
 }
 
 /** The archive checks of one case: the archive run and its control; (e)'s differences apart. */
-export function compareWithControl(served: CaseRun, control: CaseRun, tallies: ArchiveTallies): { threads: string[]; requests: string[] } {
+export function compareWithControl(
+  served: CaseRun,
+  control: CaseRun,
+  tallies: ArchiveTallies,
+  raceAt = Number.POSITIVE_INFINITY,
+): { threads: string[]; requests: string[] } {
   const mismatches: string[] = [];
   const requests: string[] = [];
   if (served.rewroteArchiveAt !== undefined) tallies.pastRewrite += 1;
-  // threads[0]: after the first turn; threads[k + 1]: after op k.
+  if (raceAt !== Number.POSITIVE_INFINITY) tallies.endedAtRace += 1;
+  // threads[0]: after the first turn; threads[k + 1]: after op k (up to a race, `raceAt`).
   for (const [k, thread] of served.threads.entries()) {
+    if (k - 1 >= raceAt) break;
     tallies.threads.compared += 1;
     const want = control.threads[k] ?? [];
     if (JSON.stringify(thread) !== JSON.stringify(want)) {
@@ -90,7 +103,7 @@ export function compareWithControl(served: CaseRun, control: CaseRun, tallies: A
     archivedAt === -1
       ? undefined
       : served.calls.slice(archivedAt + 1).find((call) => / other-stack /.test(call.where) && opOf(call.where) >= 0);
-  const requestsEnd = otherStack ? opOf(otherStack.where) : Number.POSITIVE_INFINITY;
+  const requestsEnd = Math.min(raceAt, otherStack ? opOf(otherStack.where) : Number.POSITIVE_INFINITY);
   if (otherStack) tallies.endedAtOtherStack += 1;
   const calls = served.calls.filter((call) => opOf(call.where) < requestsEnd);
   // Ids LangGraph drew (a ToolNode result's, and a re-imported message that took one by position)
@@ -134,6 +147,7 @@ export function emptyArchiveTallies(): ArchiveTallies {
     archivingCalls: 0,
     pastRewrite: 0,
     endedAtOtherStack: 0,
+    endedAtRace: 0,
   };
 }
 
@@ -141,7 +155,7 @@ export function formatArchiveTallies(t: ArchiveTallies): string {
   return [
     `threads read back and compared with a run without the archive: ${t.threads.compared}, differing ${t.threads.differ}`,
     `requests compared with a run without the archive: ${t.requests.compared}, differing ${t.requests.differ}`,
-    `calls that archived: ${t.archivingCalls}; cases whose threads and requests were compared past a rewrite of an archived thread: ${t.pastRewrite}; cases whose comparison of requests ended at another stack's turn on an archived thread: ${t.endedAtOtherStack}`,
+    `calls that archived: ${t.archivingCalls}; cases whose threads and requests were compared past a rewrite of an archived thread: ${t.pastRewrite}; cases whose comparison of requests ended at another stack's turn on an archived thread: ${t.endedAtOtherStack}; cases whose comparison with the control ended at a race (concurrent invokes, an abort): ${t.endedAtRace}`,
     `refused (ThreadwiseArchivedMessageError): ${JSON.stringify(t.refusals)}`,
   ].join("\n");
 }
@@ -155,17 +169,22 @@ export async function runArchiveProperty(
     only?: number;
     plantSaver?: (saver: ThreadwiseSaver) => void;
     onCase?: (index: number, tallies: ArchiveTallies) => void;
+    /** Other cases to draw (the breaker's fuzz: its operations, PostgreSQL); by default `archiveCaseArb`. */
+    cases?: fc.Arbitrary<EditCase>;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
-  const cases = fc.sample(fc.tuple(archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
+  const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
   const tallies = emptyArchiveTallies();
   const failures: ArchiveFailure[] = [];
-  for (const [index, [c, config]] of cases.entries()) {
+  for (const [index, [c, drawn]] of cases.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
+    // The PostgreSQL cases share one database, where sealed and plaintext records may not mix (R26: a plaintext saver refuses to write beside sealed ones).
+    const config = c.saver === "postgres" ? { ...drawn, archiveEncrypted: false } : drawn;
     const served = await runCase(c, config, processes, {}, { plantSaver: options.plantSaver });
     const control = await runCase(c, { ...config, kind: "preset" }, processes, {}, { control: served });
     addRun(tallies.served, served, c.saver);
-    const compared = compareWithControl(served, control, tallies);
+    const race = c.ops.findIndex((op) => op.kind === "concurrent" || (op.kind === "interrupted" && op.how === "abort"));
+    const compared = compareWithControl(served, control, tallies, race === -1 ? undefined : race);
     const mismatches = [...served.mismatches, ...control.mismatches.map((m) => `control: ${m}`), ...compared.threads];
     options.onCase?.(index, tallies);
     const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;

@@ -81,8 +81,12 @@ export async function loadProcess(): Promise<Lib> {
 // Stacks
 
 export const STACK_KINDS = ["window+summarize", "summarize", "window+cap", "cap", "preset"] as const;
-/** The kinds above, and `archive` (the preset with `archive: true`; its own property, test/stack.archive.test.ts). */
-export type StackKind = (typeof STACK_KINDS)[number] | "archive";
+/**
+ * The kinds above, `archive` (the preset with `archive: true`; its own property,
+ * test/stack.archive.test.ts), and `window+summarize+cap` (`[windowTrim(), summarize(), tokenCap()]`,
+ * drawn only by the breaker's fuzz, test/stack.fuzz.slow.test.ts, so the seeds above draw what they drew).
+ */
+export type StackKind = (typeof STACK_KINDS)[number] | "archive" | "window+summarize+cap";
 
 export interface StackConfig {
   kind: StackKind;
@@ -155,7 +159,8 @@ export function stackName(c: StackConfig): string {
   if (c.kind === "archive")
     return `archive(${c.archiveBatch === undefined ? "memoryStack" : "tight"}${c.archiveEncrypted ? ",sealed" : ""}${c.recall ? ",recall" : ""})`;
   if (c.kind === "preset") return `memoryStack(${c.mode}${c.recall ? ",recall" : ""})`;
-  if (c.kind === "window+summarize" || c.kind === "summarize") return `${c.kind}${c.background ? "(background)" : ""}`;
+  if (c.kind === "window+summarize" || c.kind === "summarize" || c.kind === "window+summarize+cap")
+    return `${c.kind}${c.background ? "(background)" : ""}`;
   return c.kind;
 }
 
@@ -209,6 +214,16 @@ export function buildStack(lib: Lib, c: StackConfig, logger: ThreadwiseLogger, s
     ? lib.tokenCap({ maxTokens: c.maxTokens, logger })
     : lib.tokenCap({ maxTokens: c.maxTokens, encoding: "o200k_base", eviction: c.capEviction, logger });
   if (c.kind === "window+cap") return [window, cap] as AgentMiddleware[];
+  if (c.kind === "window+summarize+cap") {
+    const summary = lib.summarize({
+      model,
+      ...(c.defaults ? {} : { windowSize: c.maxMessages, threshold: c.maxMessages + c.thresholdOver }),
+      promptContextMode: mode,
+      background: c.background,
+      logger,
+    });
+    return [window, summary, cap] as AgentMiddleware[];
+  }
   if (c.kind === "cap") return [cap] as AgentMiddleware[];
   const summary = c.defaults
     ? lib.summarize({ model, promptContextMode: mode, background: c.background, logger })
@@ -304,11 +319,30 @@ export type Op =
    * how many there are; the head when there is none): a fork of a run that stopped before its
    * reply, so the view has tool results followed by a user message (core's no-reply message).
    */
-  | { kind: "fork-after-tools"; by: Process; turn: TurnSpec; pick: number };
+  | { kind: "fork-after-tools"; by: Process; turn: TurnSpec; pick: number }
+  /**
+   * The breaker's operations (test/stack.fuzz.slow.test.ts; never drawn by the seeds of the other
+   * fuzz tests). `bulk`: one `updateState` on the head importing `count` messages (user and AI
+   * messages, parallel tool calls with their results, ids `b<n>-<k>`), then the turn.
+   */
+  | { kind: "bulk"; by: Process; turn: TurnSpec; count: number; salt: number }
+  /**
+   * A turn whose model calls `lookup` twice in parallel; the second call fails in a middleware's
+   * `wrapToolCall` (`throw`: the run rejects; `abort`: the caller's AbortSignal fires; `crash`: the run
+   * rejects and the process is gone: the agents and the saver object are dropped and a fresh saver on the
+   * same storage, and fresh middleware instances, serve what follows). Then `turn` on the thread.
+   */
+  | { kind: "interrupted"; by: Process; turn: TurnSpec; how: "throw" | "abort" | "crash" }
+  /** Two invokes on the thread at once, by A and B (each with a turn of no tool calls); one may be refused as a concurrent turn. */
+  | { kind: "concurrent"; by: Process; turn: TurnSpec; other: TurnSpec }
+  /** `updateState` on the head with `REMOVE_ALL_MESSAGES`, then the stored suffix from `keepFrom` (a fraction; 1: nothing kept), then the turn. */
+  | { kind: "rewrite-update"; by: Process; turn: TurnSpec; keepFrom: number };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
+/** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, test/stack.fuzz.slow.test.ts). */
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -323,6 +357,10 @@ export const OP_KINDS: readonly OpKind[] = [
   "other-stack",
   "hitl",
   "fork-after-tools",
+  "bulk",
+  "interrupted",
+  "concurrent",
+  "rewrite-update",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -429,7 +467,8 @@ const editHeldArb: fc.Arbitrary<Op> = fc.record({
   viaInput: fc.boolean(),
 });
 
-export type SaverKind = "memory" | "sqlite";
+/** `postgres`: a ThreadwiseSaver on PostgreSQL (archive cases of the breaker's fuzz only; see `useArchivePostgres` in edit-run.ts). */
+export type SaverKind = "memory" | "sqlite" | "postgres";
 
 export interface EditCase {
   saver: SaverKind;
@@ -570,4 +609,85 @@ export function edited(message: BaseMessage, kind: EditKind, text: string, salt:
   }
   if (type === "system") return new SystemMessage({ id, content: newText(old, kind, text, salt) });
   return new HumanMessage({ id, content: newText(old, kind, text, salt) });
+}
+
+/** A turn without tool calls (the concurrent operation's: two runs pull answers from one script). */
+const plainTurnArb: fc.Arbitrary<TurnSpec> = turnArb.map((turn) => ({ ...turn, rounds: [] }));
+
+/** The breaker's operations (`bulk`, `interrupted`, `concurrent`, `rewrite-update`). */
+export const breakerOpArb: fc.Arbitrary<Op> = fc.oneof(
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("bulk" as const),
+      by: processArb,
+      turn: turnArb,
+      count: fc.constantFrom(5000, 300),
+      salt: fc.nat({ max: 1000 }),
+    }),
+  },
+  {
+    weight: 3,
+    arbitrary: fc.record({
+      kind: fc.constant("interrupted" as const),
+      by: processArb,
+      turn: turnArb,
+      how: fc.constantFrom("throw" as const, "abort" as const, "crash" as const),
+    }),
+  },
+  {
+    weight: 2,
+    arbitrary: fc.record({ kind: fc.constant("concurrent" as const), by: processArb, turn: plainTurnArb, other: plainTurnArb }),
+  },
+  {
+    weight: 1,
+    arbitrary: fc.record({
+      kind: fc.constant("rewrite-update" as const),
+      by: processArb,
+      turn: turnArb,
+      keepFrom: fc.oneof(fc.double({ min: 0.1, max: 0.9, noNaN: true }), fc.constant(1)),
+    }),
+  },
+);
+
+/**
+ * A case of the breaker's fuzz: `base`'s case with one to three of {@link breakerOpArb}'s
+ * operations inserted (drawn after the case, as `edit-held`), on `savers`.
+ */
+export function breakerCaseArb(base: fc.Arbitrary<EditCase>, savers: readonly SaverKind[]): fc.Arbitrary<EditCase> {
+  return fc
+    .tuple(base, fc.array(fc.tuple(fc.nat(), breakerOpArb), { minLength: 1, maxLength: 3 }), fc.constantFrom(...savers))
+    .map(([c, extra, saver]) => {
+      const ops = [...c.ops];
+      for (const [at, op] of extra) ops.splice(at % (ops.length + 1), 0, op);
+      return { ...c, ops, saver };
+    });
+}
+
+/**
+ * `count` imported messages, ids `b<salt>-<k>`: user questions, AI answers, and every fifth
+ * exchange a round of one to three parallel `lookup` calls (ids `bulk_<salt>_<k>_<j>`, unique
+ * across the import) answered in reverse order; English and Korean text.
+ */
+export function bulkMessages(count: number, salt: number): BaseMessage[] {
+  const out: BaseMessage[] = [];
+  const texts = ["Where do I live?", "I live in Seoul.", "저는 간호사예요.", "Can you check seat 12A for tomorrow?", "좋아요, 고마워요."];
+  for (let k = 0; out.length < count; k += 1) {
+    const id = (part: string) => `b${salt}-${k}-${part}`;
+    const text = texts[(k + salt) % texts.length] as string;
+    out.push(new HumanMessage({ id: id("u"), content: `${text} (#${k})` }));
+    if (k % 5 === 4 && out.length + 6 < count) {
+      const calls = Array.from({ length: 1 + ((k + salt) % 3) }, (_, j) => ({
+        id: `bulk_${salt}_${k}_${j}`,
+        name: "lookup",
+        args: { q: j === 0 ? "short" : "서울" },
+        type: "tool_call" as const,
+      }));
+      out.push(new AIMessage({ id: id("c"), content: "", tool_calls: calls }));
+      for (const call of [...calls].reverse())
+        out.push(new ToolMessage({ id: id(`r${call.id}`), content: `lookup ${call.args.q}: ok`, tool_call_id: call.id, name: "lookup" }));
+    }
+    out.push(new AIMessage({ id: id("a"), content: `Answer ${k}: ${text}` }));
+  }
+  return out.slice(0, count);
 }

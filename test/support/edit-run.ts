@@ -34,6 +34,7 @@ import {
   createCheckpointer,
   resolveMemoryConfig,
   ThreadwiseArchivedMessageError,
+  ThreadwiseConcurrentTurnError,
   ThreadwiseSaver,
 } from "@threadwise/memory";
 import {
@@ -50,6 +51,7 @@ import { coverageIntact, coveredMessages } from "../../packages/summarize/src/su
 import {
   book,
   buildStack,
+  bulkMessages,
   configArb,
   type EditCase,
   editCaseArb,
@@ -156,6 +158,17 @@ interface Current {
   afterEdit: boolean;
 }
 
+/**
+ * While `active` (two runs on the thread at once: the `concurrent` operation), one model call at a
+ * time from its wrapModelCall to its afterModel: the probes record one call at a time (the runs
+ * still race on the checkpointer: both read the head before either writes).
+ */
+export interface ModelCallGate {
+  active: boolean;
+  tail: Promise<void>;
+  release?: () => void;
+}
+
 /** Outermost: reads the stored state (it declares both private slots) and the logs of the call; its afterModel reads the slots after. */
 function outerProbe(
   calls: Call[],
@@ -163,6 +176,7 @@ function outerProbe(
   current: () => Current,
   config: StackConfig,
   archiveOf?: (threadId: string) => Promise<{ messages: BaseMessage[]; cleared: string | undefined }>,
+  gate: ModelCallGate = { active: false, tail: Promise.resolve() },
 ) {
   // The call whose slots-after are not read yet: a run resumed from a checkpoint between a model
   // call and its afterModel node runs that node again with no model call of its own.
@@ -171,6 +185,15 @@ function outerProbe(
     name: "test/edit-outer-probe",
     stateSchema: new StateSchema({ ...summarySlotState.fields, ...factSlotState.fields }),
     wrapModelCall: async (request, handler) => {
+      if (gate.active) {
+        const previous = gate.tail;
+        let release = () => {};
+        gate.tail = new Promise((resolve) => {
+          release = resolve;
+        });
+        await previous;
+        gate.release = release;
+      }
       const state = request.state as Record<string, unknown>;
       const now = current();
       const call: Call = {
@@ -209,6 +232,8 @@ function outerProbe(
           calls.pop();
           awaiting = undefined;
         }
+        gate.release?.();
+        gate.release = undefined;
         throw error;
       }
       call.outcome.logs = [...logs];
@@ -220,6 +245,8 @@ function outerProbe(
         awaiting.summaryAfter = structuredClone((state as Record<string, unknown>)[SUMMARY_SLOT_KEY]);
       }
       awaiting = undefined;
+      gate.release?.();
+      gate.release = undefined;
       return undefined;
     },
   });
@@ -283,7 +310,8 @@ async function deserialized<T>(value: T): Promise<T> {
  * differs from the one before (in the background nothing is summarized inside a call).
  */
 function adoptedSummary(call: Call): SummaryRecord | undefined {
-  const background = call.config.background && (call.config.kind === "window+summarize" || call.config.kind === "summarize");
+  const kind = call.config.kind;
+  const background = call.config.background && (kind === "window+summarize" || kind === "summarize" || kind === "window+summarize+cap");
   if (!background) return undefined;
   const before = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   // The outer probe's reading, else (a review interrupted the run before it) the inner probe's.
@@ -429,23 +457,56 @@ export function shapeOf(message: BaseMessage): string {
 
 let sqliteDir: string | undefined;
 let keyringPath: string | undefined;
+/** The PostgreSQL database (migrated) the `postgres` saver kind uses; set by {@link useArchivePostgres}. */
+let postgres: { dsn: string; schema: string; poolMax: number } | undefined;
 
-/** A ThreadwiseSaver as memoryStack makes it (in memory, or a SQLite file of its own), encrypting when `encrypted`. */
+/** Makes `archiveSaver("postgres")` open ThreadwiseSavers on this migrated database (the breaker's fuzz sets it in `beforeAll`). */
+export function useArchivePostgres(database: { dsn: string; schema: string; poolMax: number } | undefined): void {
+  postgres = database;
+}
+
+/** How each saver {@link archiveSaver} made was configured: {@link reopenSaver} opens another on the same storage. */
+const saverConfigs = new WeakMap<ThreadwiseSaver, ReturnType<typeof resolveMemoryConfig>>();
+
+/**
+ * A ThreadwiseSaver as memoryStack makes it (in memory, a SQLite file of its own, or the
+ * PostgreSQL database of {@link useArchivePostgres}), encrypting when `encrypted`.
+ */
 export function archiveSaver(kind: EditCase["saver"], encrypted = false): ThreadwiseSaver {
   sqliteDir ??= mkdtempSync(join(tmpdir(), "tw-archive-fuzz-"));
   if (encrypted && !keyringPath) {
     keyringPath = join(sqliteDir, "keyring.json");
     createKeyring(keyringPath);
   }
+  if (kind === "postgres" && !postgres) throw new Error("archiveSaver: call useArchivePostgres first");
   const config = resolveMemoryConfig(
     {
-      backend: kind === "sqlite" ? "sqlite" : "in_memory",
+      backend: kind === "sqlite" ? "sqlite" : kind === "postgres" ? "postgres" : "in_memory",
       sqlitePath: join(sqliteDir, `${nextThreadId("db")}.sqlite`),
+      ...(kind === "postgres" && postgres
+        ? { postgresDsn: postgres.dsn, postgresSchema: postgres.schema, pgPoolMax: postgres.poolMax, allowPlaintext: !encrypted }
+        : {}),
       ...(encrypted ? { keyringPath } : {}),
     },
     {},
   );
-  return createCheckpointer(config, { env: {} }) as ThreadwiseSaver;
+  const saver = createCheckpointer(config, { env: {} }) as ThreadwiseSaver;
+  saverConfigs.set(saver, config);
+  return saver;
+}
+
+/**
+ * Another saver object on `saver`'s storage, as a restarted process opens it (SQLite file,
+ * PostgreSQL database); an in-memory saver has no storage apart from its object: the same registry
+ * and saver under a new object (what a process keeps of it, nothing cached).
+ */
+async function reopenSaver(saver: ThreadwiseSaver): Promise<ThreadwiseSaver> {
+  const config = saverConfigs.get(saver);
+  if (!config || config.backend === "in_memory") return freshSaverOn(saver);
+  await saver.close();
+  const reopened = createCheckpointer(config, { env: {} }) as ThreadwiseSaver;
+  saverConfigs.set(reopened, config);
+  return reopened;
 }
 
 /** A fresh saver object on `saver`'s stored state (its wrapped saver and registry): nothing cached. */
@@ -494,13 +555,16 @@ export async function runCase(
   let threadId = nextThreadId("edit");
   const archived = config.kind === "archive";
   // Archive runs and their controls run on a ThreadwiseSaver (the archive's home); the others on LangGraph's savers.
-  const threadwise = archived || options.control !== undefined ? archiveSaver(c.saver, archived && config.archiveEncrypted) : undefined;
+  // `let`: a crash (the `interrupted` operation) opens another saver on the same storage.
+  let threadwise = archived || options.control !== undefined ? archiveSaver(c.saver, archived && config.archiveEncrypted) : undefined;
   if (threadwise) options.plantSaver?.(threadwise);
-  const checkpointer = threadwise ?? saverOf(c.saver);
+  let checkpointer = threadwise ?? saverOf(c.saver);
   const archiveOf =
     threadwise && archived
       ? async (id: string) => {
-          const fresh = freshSaverOn(threadwise);
+          // After the served saver's writes of the thread still in flight (a rewrite's emptying of the archive commits with a checkpoint LangGraph stores while the next step runs).
+          await (threadwise as ThreadwiseSaver).archivedMessages(id);
+          const fresh = freshSaverOn(threadwise as ThreadwiseSaver);
           return { messages: await fresh.archivedMessages(id), cleared: await fresh.archiveClearedDigests(id) };
         }
       : undefined;
@@ -524,6 +588,28 @@ export async function runCase(
     () => ownIds(script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" })),
     { strict: false },
   );
+  /**
+   * A failure planted in the next tool run (`interrupted`): the second parallel call of the turn in
+   * progress fails in a middleware's `wrapToolCall` (LangChain's ToolNode turns a tool's own error
+   * into an error ToolMessage; a middleware's error ends the run), or the caller's signal aborts.
+   */
+  const gate: ModelCallGate = { active: false, tail: Promise.resolve() };
+  let fault: { callId: string; how: "throw" | "abort" | "crash"; controller: AbortController } | undefined;
+  const faultPlant = createMiddleware({
+    name: "test/fault",
+    wrapToolCall: async (request, handler) => {
+      const planted = fault;
+      if (planted && request.toolCall.id === planted.callId) {
+        fault = undefined;
+        if (planted.how === "abort") {
+          planted.controller.abort(new Error("test: the caller gave up"));
+          // The run rejects on the abort while this call is still running.
+          await new Promise((resolve) => setTimeout(resolve, 20));
+        } else throw new Error(`test: the ${planted.how === "crash" ? "process died" : "tool guard failed"} during ${planted.callId}`);
+      }
+      return handler(request);
+    },
+  });
   const agentOf = (lib: Lib, stack: StackConfig) =>
     createAgent({
       model,
@@ -531,22 +617,23 @@ export async function runCase(
       systemPrompt: SYSTEM_PROMPT,
       checkpointer,
       middleware: [
-        outerProbe(calls, logs, () => current, stack, stack.kind === "archive" ? archiveOf : undefined),
+        outerProbe(calls, logs, () => current, stack, stack.kind === "archive" ? archiveOf : undefined, gate),
         ...(plants.outer?.() ?? []),
         ...buildStack(lib, stack, capture(logs), threadwise),
         humanInTheLoopMiddleware({ interruptOn: { book: { allowedDecisions: ["approve", "edit", "reject"] } } }),
+        faultPlant,
         ...(plants.inner?.() ?? []),
         innerProbe(calls),
       ] as AgentMiddleware[],
     });
   const agents = { A: agentOf(processes.A, config), B: agentOf(processes.B, config) };
-  const others: Partial<Record<Process, ReturnType<typeof agentOf>>> = {};
+  let others: Partial<Record<Process, ReturnType<typeof agentOf>>> = {};
   const heads: string[] = [];
   const run = { configurable: { thread_id: threadId } };
   /** The whole thread (at `at`, the head by default): read back with the archive on an archive stack. */
   const whole = async (at: { configurable: Record<string, unknown> } = run) =>
     threadwise && archived
-      ? await threadwise.readThread(at)
+      ? await (threadwise as ThreadwiseSaver).readThread(at)
       : (((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? []);
   const threads: string[][] = [];
   const refusals = new Map<number, Refusal>();
@@ -585,29 +672,54 @@ export async function runCase(
    * is one only the other agent has (two stacks on one thread), the client names a node of its
    * own graph: the outermost afterModel hook, after which a finished run ends.
    */
-  const updateState = async (agent: ReturnType<typeof agentOf>, where: { configurable: Record<string, unknown> }, message: BaseMessage) => {
+  const updateState = async (
+    agent: ReturnType<typeof agentOf>,
+    where: { configurable: Record<string, unknown> },
+    message: BaseMessage | BaseMessage[],
+  ) => {
     // With `checkpoint_ns` left out, MemorySaver refuses the pending writes of some updates (a
     // thread stopped mid-run): "Invalid configurable value for key checkpoint_ns".
     const at = { configurable: { checkpoint_ns: "", ...where.configurable } };
+    const messages = Array.isArray(message) ? message : [message];
     try {
-      return await agent.graph.updateState(at, { messages: [message] });
+      return await agent.graph.updateState(at, { messages });
     } catch (error) {
       if (!(error instanceof Error && error.name === "InvalidUpdateError")) throw error;
-      return await agent.graph.updateState(at, { messages: [message] }, "test/edit-outer-probe.after_model");
+      return await agent.graph.updateState(at, { messages }, "test/edit-outer-probe.after_model");
     }
   };
-  const invokeOn = async (agent: ReturnType<typeof agentOf>, turn: TurnSpec, before: BaseMessage[], checkpointId?: string) => {
+  const invokeOn = async (
+    agent: ReturnType<typeof agentOf>,
+    turn: TurnSpec,
+    before: BaseMessage[],
+    checkpointId?: string,
+    signal?: AbortSignal,
+  ) => {
     script = modelScript([turn], turnNo);
     const user = userMessage(turn, turnNo);
     turnNo += 1;
     await agent.invoke(
       { messages: [...before, user] },
-      { configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } },
+      { configurable: { thread_id: threadId, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) }, ...(signal ? { signal } : {}) },
     );
     await settle(agent);
   };
   const invoke = (by: Process, turn: TurnSpec, before: BaseMessage[], checkpointId?: string) =>
     invokeOn(agents[by], turn, before, checkpointId);
+  /** A turn, retried while the thread is held by a run that died (its turn lease lapses; `ThreadwiseConcurrentTurnError`). */
+  const invokeWhenFree = async (by: Process, turn: TurnSpec) => {
+    const t = turnNo;
+    for (let attempt = 0; ; attempt += 1) {
+      try {
+        turnNo = t;
+        return await invoke(by, turn, []);
+      } catch (error) {
+        const busy = ThreadwiseConcurrentTurnError.find(error);
+        if (!busy || attempt >= 60) throw error;
+        await new Promise((resolve) => setTimeout(resolve, Math.min(1000, busy.retryAfterMs ?? 500)));
+      }
+    }
+  };
   // The other thread reuses the main thread's ids (s1.., u0.., a0-..) with other text of the same
   // length: per-thread caches must not be keyed by message id alone (user-chosen ids repeat).
   let otherTurns = 0;
@@ -713,7 +825,9 @@ export async function runCase(
       if (options.control) position = options.control.picked.get(opIndex);
       else {
         const hot = ((await agents.A.graph.getState(at)).values as { messages?: BaseMessage[] }).messages ?? [];
-        const inArchive = new Set(archived && threadwise ? (await threadwise.archivedMessages(threadId)).map((m) => m.id) : []);
+        const inArchive = new Set(
+          archived && threadwise ? (await (threadwise as ThreadwiseSaver).archivedMessages(threadId)).map((m) => m.id) : [],
+        );
         const held = hot.filter((m) => inArchive.has(m.id)).map((m) => messages.findIndex((n) => n.id === m.id));
         const pool = held.length > 0 ? held : messages.map((_, k) => k);
         position = pool.length > 0 ? pool[op.pick % pool.length] : undefined;
@@ -776,6 +890,72 @@ export async function runCase(
       const target = afterTools[op.pick % Math.max(1, afterTools.length)];
       current.where += target ? ` from ${afterTools.length} after-tools checkpoints` : " (none: at the head)";
       await invoke(op.by, op.turn, [], target?.config.configurable?.checkpoint_id as string | undefined);
+    } else if (op.kind === "bulk") {
+      const imported = bulkMessages(op.count, op.salt);
+      current.where += ` ${imported.length} messages`;
+      await updateState(agents[op.by], run, imported);
+      await invoke(op.by, op.turn, []);
+    } else if (op.kind === "rewrite-update") {
+      const messages = await whole();
+      const keep = messages.slice(Math.floor(messages.length * op.keepFrom));
+      current.where += ` keeping ${keep.length} of ${messages.length}`;
+      await updateState(agents[op.by], run, [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...keep]);
+      await invoke(op.by, op.turn, []);
+    } else if (op.kind === "interrupted") {
+      // The turn's own rounds, or one; its first round calls lookup twice in parallel, the second call fails.
+      // On a ThreadwiseSaver the model's call ids carry the turn (`ownIds`: counted after invokeOn's increment).
+      const controller = new AbortController();
+      // An id no earlier turn used: LangChain's agent skips a call whose id has a ToolMessage in the thread.
+      const failing = `call_fail${turnNo}`;
+      fault = { callId: threadwise ? `${failing}_t${turnNo + 1}` : failing, how: op.how, controller };
+      const turn: TurnSpec = {
+        ...op.turn,
+        rounds: [{ calls: [`call_ok${turnNo}`, failing], queries: ["short", "서울", "short"] }, ...op.turn.rounds.slice(0, 1)],
+      };
+      let failed: unknown;
+      try {
+        await invokeOn(agents[op.by], turn, [], undefined, controller.signal);
+      } catch (error) {
+        failed = error;
+      }
+      fault = undefined;
+      current.where += failed === undefined ? " (not interrupted)" : ` (${op.how}: ${String((failed as Error).message).slice(0, 60)})`;
+      if (failed === undefined) opMismatches.push(`op ${opIndex} interrupted (${op.how}): the run was not interrupted`);
+      if (op.how === "crash") {
+        // The process is gone: a new saver object on the same storage, new middleware instances.
+        if (threadwise) {
+          threadwise = await reopenSaver(threadwise);
+          checkpointer = threadwise;
+        }
+        agents.A = agentOf(processes.A, config);
+        agents.B = agentOf(processes.B, config);
+        others = {};
+      }
+      // The next turn: a fresh user message on the thread as the interrupted run left it (a turn
+      // lease the failed run left is released when its run ends; a crash's lapses: wait it out).
+      current.where += " then";
+      await invokeWhenFree(op.by, op.turn);
+    } else if (op.kind === "concurrent") {
+      const t = turnNo;
+      turnNo += 2;
+      script = [...modelScript([op.turn], t), ...modelScript([op.other], t + 1)];
+      const other: Process = op.by === "A" ? "B" : "A";
+      gate.active = true;
+      const outcomes = await Promise.allSettled([
+        agents[op.by].invoke({ messages: [userMessage(op.turn, t)] }, run),
+        agents[other].invoke({ messages: [userMessage(op.other, t + 1)] }, run),
+      ]);
+      gate.active = false;
+      gate.release?.();
+      gate.release = undefined;
+      const refusedRuns = outcomes.filter((o) => o.status === "rejected");
+      for (const o of refusedRuns) {
+        const reason = (o as PromiseRejectedResult).reason;
+        // Only a typed, retryable refusal of the second turn (R34); nothing else may fail.
+        if (!ThreadwiseConcurrentTurnError.find(reason)) throw reason;
+      }
+      current.where += ` (${refusedRuns.length} refused)`;
+      await settle(agents[op.by]);
     } else if (op.kind === "other-stack") {
       others[op.by] ??= agentOf(processes[op.by], c.otherConfig);
       await invokeOn(others[op.by] as ReturnType<typeof agentOf>, op.turn, []);
@@ -816,7 +996,7 @@ export async function runCase(
       } else await invoke(op.by, op.turn, [], checkpointId);
     }
   }
-  if (checkpointer instanceof SqliteSaver) checkpointer.db.close();
+  if (checkpointer instanceof SqliteSaver) (checkpointer as SqliteSaver).db.close();
   if (threadwise) await threadwise.close();
   const mismatches: string[] = [...opMismatches];
   const results: CallResult[] = [];
@@ -961,9 +1141,14 @@ export async function runProperty(
     only?: number;
     plants?: { outer?: () => AgentMiddleware[]; inner?: () => AgentMiddleware[] };
     onCase?: (index: number, run: CaseRun) => void;
+    /** Other cases and stacks to draw (the breaker's fuzz); by default `editCaseArb` and `configArb`. */
+    arbitraries?: { cases: fc.Arbitrary<EditCase>; configs: fc.Arbitrary<StackConfig> };
   },
 ): Promise<PropertyRun> {
-  const cases = fc.sample(fc.tuple(editCaseArb, configArb), { seed: options.seed, numRuns: options.runs });
+  const cases = fc.sample(fc.tuple(options.arbitraries?.cases ?? editCaseArb, options.arbitraries?.configs ?? configArb), {
+    seed: options.seed,
+    numRuns: options.runs,
+  });
   const tallies = emptyTallies();
   const failures: PropertyRun["failures"] = [];
   for (const [index, [c, config]] of cases.entries()) {

@@ -25,11 +25,17 @@ async function body(request: IncomingMessage): Promise<Record<string, unknown>> 
   return text ? (JSON.parse(text) as Record<string, unknown>) : {};
 }
 
-function answer(path: string, model: string, text: string): unknown {
+/**
+ * One answer in the provider's shape. Ids are unique per answer, as a provider's are: LangChain
+ * takes the message id from them, and LangGraph's messages reducer replaces a stored message with
+ * the same id, so a fixed id made every second answer of a thread overwrite the first (a forked
+ * turn showed 3 messages, not 4, with no answer to its question).
+ */
+function answer(path: string, model: string, text: string, n: number): unknown {
   const created = 1_767_225_600;
   if (path.endsWith("/chat/completions")) {
     return {
-      id: "chatcmpl-fake",
+      id: `chatcmpl-fake-${n}`,
       object: "chat.completion",
       created,
       model,
@@ -39,7 +45,7 @@ function answer(path: string, model: string, text: string): unknown {
   }
   if (path.endsWith("/responses")) {
     return {
-      id: "resp_fake",
+      id: `resp_fake_${n}`,
       object: "response",
       created_at: created,
       status: "completed",
@@ -47,7 +53,7 @@ function answer(path: string, model: string, text: string): unknown {
       output: [
         {
           type: "message",
-          id: "msg_fake",
+          id: `msg_fake_${n}`,
           status: "completed",
           role: "assistant",
           content: [{ type: "output_text", text, annotations: [] }],
@@ -58,7 +64,7 @@ function answer(path: string, model: string, text: string): unknown {
   }
   if (path.endsWith("/messages")) {
     return {
-      id: "msg_fake",
+      id: `msg_fake_${n}`,
       type: "message",
       role: "assistant",
       model,
@@ -77,16 +83,18 @@ function answer(path: string, model: string, text: string): unknown {
  */
 export async function startFakeProviderServer(text = "Noted."): Promise<FakeProviderServer> {
   const requests = new Map<string, number>();
+  let answered = 0;
   const server: Server = createServer((request, response) => {
     void (async () => {
       const path = (request.url ?? "").split("?")[0] ?? "";
       const parsed = await body(request);
-      const reply = parsed.stream ? undefined : answer(path, String(parsed.model ?? "fake"), text);
+      const reply = parsed.stream ? undefined : answer(path, String(parsed.model ?? "fake"), text, answered + 1);
       if (reply === undefined) {
         response.writeHead(404, { "content-type": "application/json" });
         response.end(JSON.stringify({ error: { message: `fake provider: no answer for ${path}${parsed.stream ? " (streaming)" : ""}` } }));
         return;
       }
+      answered += 1;
       requests.set(path, (requests.get(path) ?? 0) + 1);
       response.writeHead(200, { "content-type": "application/json" });
       response.end(JSON.stringify(reply));

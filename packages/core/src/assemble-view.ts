@@ -258,10 +258,8 @@ export function assembleWith(
   let messages: BaseMessage[];
   if (replacementOf.size > 0 || pinned.length > 0) {
     view = view.map((message) => replacementOf.get(message) ?? message);
-    messages = alternateRoles(view);
-  } else messages = alternateFrom(view, ix, from);
-  // A call id an earlier AI message of the request used is sent renamed (Anthropic: unique ids).
-  messages = withUniqueCallIds(messages);
+    messages = sentMessages(view);
+  } else messages = withUniqueCallIds(alternateFrom(view, ix, from));
 
   const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
   let tailContext = "";
@@ -526,6 +524,20 @@ function indexInThread(thread: readonly BaseMessage[], ix: ThreadIndex, sent: Ba
   if (typeof message.id !== "string" || message.id === "") return undefined;
   for (let i = thread.length - 1; i >= 0; i -= 1) if ((thread[i] as BaseMessage).id === message.id) return i;
   return undefined;
+}
+
+/**
+ * The messages a request sends for `view` (a view's messages in thread order, as `viewMessages` or
+ * a selection of core's groups gives them, replacements applied): roles alternated
+ * ({@link alternateRoles}, step 4) and every tool call id unique across the request (a call id an
+ * earlier AI message of the request used is sent renamed, `withUniqueCallIds`; Anthropic: `tool_use
+ * ids must be unique`). No context is placed. The one copy of what {@link assembleView} does to a
+ * view after choosing it (its indexed path, `alternateFrom`, alternates the same way), so a token
+ * budget that selects without assembling (tokenCap's `capMessages`) counts what would be sent
+ * (`request-tokens.ts`). The view itself when nothing changes.
+ */
+export function sentMessages(view: readonly BaseMessage[]): BaseMessage[] {
+  return withUniqueCallIds(alternateRoles(view));
 }
 
 /**

@@ -144,15 +144,21 @@ function acceptedKeysAt(schema: unknown, path: readonly PropertyKey[]): string[]
 }
 
 /**
- * The options a factory was given, as an object: `undefined` and `null` mean no options (`{}`).
+ * The options a factory was given, as an object: `undefined` means no options (`{}`, every
+ * option at its documented default).
  *
- * @throws ThreadwiseConfigError naming `scope` when `value` is not a plain object: a string, a
- *   number, a boolean, an array or a function (`memoryStack("sqlite")` names `memory`).
+ * @throws ThreadwiseConfigError naming `scope` when `value` is not a plain object: `null` (a
+ *   config lookup that found nothing is not "no options": `windowTrim(null)` used to build a
+ *   window of 20 messages silently), a string, a number, a boolean, an array or a function
+ *   (`memoryStack("sqlite")` names `memory`).
  */
 export function optionsObject<T extends object = Record<string, unknown>>(scope: string, value: unknown): T {
-  if (value === undefined || value === null) return {} as T;
-  if (typeof value !== "object" || Array.isArray(value))
-    throw new ThreadwiseConfigError(scope, `expected an options object, received ${Array.isArray(value) ? "an array" : typeof value}`);
+  if (value === undefined) return {} as T;
+  if (value === null || typeof value !== "object" || Array.isArray(value))
+    throw new ThreadwiseConfigError(
+      scope,
+      `expected an options object or undefined, received ${value === null ? "null" : Array.isArray(value) ? "an array" : typeof value}`,
+    );
   return value as T;
 }
 

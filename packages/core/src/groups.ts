@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { recordViewCopy, withPortableCallIds } from "./portable-call-ids.js";
+import { viewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
 /**
@@ -188,9 +188,6 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
   return i + 1;
 }
 
-/** Copies made by {@link withoutBlankText}, per stored message, so every hook of a call shares one object. */
-const blankTextLeftOut = new WeakMap<BaseMessage, BaseMessage>();
-
 /** `true` for a text block (or a string part) whose text is blank. */
 function isBlankText(block: unknown): boolean {
   if (typeof block === "string") return block.trim() === "";
@@ -227,37 +224,36 @@ function withoutBlankText(message: BaseMessage): BaseMessage {
   const blankString = emptyAllowed && type === "ai" && typeof content === "string" && content !== "" && content.trim() === "";
   if (!blankString && (!Array.isArray(content) || !content.some(isBlankText) || (content.every(isBlankText) && !emptyAllowed)))
     return message;
-  const known = blankTextLeftOut.get(message);
-  if (known) return known;
-  const kept = Array.isArray(content) ? content.filter((block) => !isBlankText(block)) : [];
-  const fields = {
-    id: message.id,
-    name: message.name,
-    content: (kept.length === 0 ? "" : kept) as never,
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-  };
-  let copy: BaseMessage;
-  if (type === "ai") {
-    const from = message as AIMessage;
-    copy = new AIMessage({
-      ...fields,
-      tool_calls: from.tool_calls,
-      invalid_tool_calls: from.invalid_tool_calls,
-      ...(from.usage_metadata ? { usage_metadata: from.usage_metadata } : {}),
-    });
-  } else if (type === "tool") {
-    const from = message as ToolMessage;
-    copy = new ToolMessage({
-      ...fields,
-      tool_call_id: from.tool_call_id,
-      ...(from.status ? { status: from.status } : {}),
-      ...(from.artifact !== undefined ? { artifact: from.artifact } : {}),
-    });
-  } else copy = new HumanMessage(fields);
-  blankTextLeftOut.set(message, copy);
-  recordViewCopy(copy, message);
-  return copy;
+  // One copy per stored message, so every hook of a call shares one object.
+  return viewCopy(message, "blank", () => {
+    const kept = Array.isArray(content) ? content.filter((block) => !isBlankText(block)) : [];
+    const fields = {
+      id: message.id,
+      name: message.name,
+      content: (kept.length === 0 ? "" : kept) as never,
+      additional_kwargs: message.additional_kwargs,
+      response_metadata: message.response_metadata,
+    };
+    let copy: BaseMessage;
+    if (type === "ai") {
+      const from = message as AIMessage;
+      copy = new AIMessage({
+        ...fields,
+        tool_calls: from.tool_calls,
+        invalid_tool_calls: from.invalid_tool_calls,
+        ...(from.usage_metadata ? { usage_metadata: from.usage_metadata } : {}),
+      });
+    } else if (type === "tool") {
+      const from = message as ToolMessage;
+      copy = new ToolMessage({
+        ...fields,
+        tool_call_id: from.tool_call_id,
+        ...(from.status ? { status: from.status } : {}),
+        ...(from.artifact !== undefined ? { artifact: from.artifact } : {}),
+      });
+    } else copy = new HumanMessage(fields);
+    return copy;
+  });
 }
 
 /** Most messages a tool's `Command` may put between the results of one parallel call for them to still be paired (see {@link deferredResults}). */
@@ -398,9 +394,6 @@ function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
   return [...stale];
 }
 
-/** Copies made by {@link withoutCalls}, per stored message and left-out ids, so every hook of a call shares one object. */
-const callsLeftOut = new WeakMap<BaseMessage, Map<string, AIMessage>>();
-
 /**
  * A copy of the AI message `message` without the tool calls whose ids are in `ids`: its
  * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`,
@@ -412,45 +405,37 @@ const callsLeftOut = new WeakMap<BaseMessage, Map<string, AIMessage>>();
  * the same message and ids. The stored message is not changed.
  */
 export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMessage {
-  const key = ids.join("\u0000");
-  let byIds = callsLeftOut.get(message);
-  const known = byIds?.get(key);
-  if (known) return known;
-  const left = new Set(ids);
-  const ai = message as AIMessage;
-  const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
-  if (Array.isArray(kwargs.tool_calls)) {
-    kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
-    if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
-  }
-  const content = Array.isArray(ai.content)
-    ? (ai.content as Array<Record<string, unknown> | string>).filter(
-        (block) =>
-          typeof block === "string" ||
-          !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
-      )
-    : ai.content;
-  const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
-  const copy = new AIMessage({
-    id: ai.id,
-    name: ai.name,
-    content: content as never,
-    tool_calls: calls,
-    invalid_tool_calls: ai.invalid_tool_calls,
-    additional_kwargs: kwargs,
-    response_metadata: responseMetadataFor(
-      ai,
-      calls.map((call) => call.id ?? ""),
-    ) as never,
-    ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
+  return viewCopy(message, `calls:${ids.join("\u0000")}`, () => {
+    const left = new Set(ids);
+    const ai = message as AIMessage;
+    const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
+    if (Array.isArray(kwargs.tool_calls)) {
+      kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
+      if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
+    }
+    const content = Array.isArray(ai.content)
+      ? (ai.content as Array<Record<string, unknown> | string>).filter(
+          (block) =>
+            typeof block === "string" ||
+            !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
+        )
+      : ai.content;
+    const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
+    const copy = new AIMessage({
+      id: ai.id,
+      name: ai.name,
+      content: content as never,
+      tool_calls: calls,
+      invalid_tool_calls: ai.invalid_tool_calls,
+      additional_kwargs: kwargs,
+      response_metadata: responseMetadataFor(
+        ai,
+        calls.map((call) => call.id ?? ""),
+      ) as never,
+      ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
+    });
+    return copy;
   });
-  if (!byIds) {
-    byIds = new Map();
-    callsLeftOut.set(message, byIds);
-  }
-  byIds.set(key, copy);
-  recordViewCopy(copy, message);
-  return copy;
 }
 
 /**

@@ -22,6 +22,7 @@ export {
   type StartOn,
   type SummaryCoverage,
   type SummaryProvenance,
+  sentMessages,
   tailContextOf,
   type ViewCut,
   type ViewDecisions,
@@ -124,6 +125,7 @@ export {
 } from "./placement.js";
 export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 export { hideMemoryState } from "./private-state.js";
+export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   mergeSummarySlot,

@@ -39,14 +39,30 @@ export function portableCallId(id: string): string {
 
 const isPortable = (id: unknown): boolean => typeof id !== "string" || id === "" || PORTABLE_CALL_ID.test(id);
 
-/** Copies made by {@link withPortableCallIds}, per message, so every hook of a call shares one object. */
-const portableCopies = new WeakMap<BaseMessage, BaseMessage>();
-/** The message each copy a view sends in place of a stored one was made from (this file's and `withoutCalls`'). */
+/** The message each copy a view sends in place of a stored one was made from ({@link viewCopy}). */
 const copiedFrom = new WeakMap<BaseMessage, BaseMessage>();
+/** Copies made by {@link viewCopy}, per stored (or copied) message and change. */
+const viewCopies = new WeakMap<BaseMessage, Map<string, BaseMessage>>();
 
-/** Records that `copy` is sent in place of `original` (so an index can tell it from another message). @internal */
-export function recordViewCopy(copy: BaseMessage, original: BaseMessage): void {
-  copiedFrom.set(copy, copiedFrom.get(original) ?? original);
+/**
+ * The copy a view sends in place of `message` for the change `key` names (`portable`,
+ * `renamed:<ids>`, `calls:<ids>`, `blank`): made by `make` once per message and key, so every
+ * hook of a call shares one object, and recorded as a copy of `message`'s stored original
+ * ({@link storedOriginal}). A pure function of the message and the key: a fresh process makes an
+ * equal copy. @internal
+ */
+export function viewCopy<T extends BaseMessage>(message: BaseMessage, key: string, make: () => T): T {
+  let copies = viewCopies.get(message);
+  const known = copies?.get(key);
+  if (known) return known as T;
+  const copy = make();
+  if (!copies) {
+    copies = new Map();
+    viewCopies.set(message, copies);
+  }
+  copies.set(key, copy);
+  copiedFrom.set(copy, copiedFrom.get(message) ?? message);
+  return copy;
 }
 
 /** The stored message `message` is a view copy of, or `message` itself. @internal */
@@ -67,12 +83,7 @@ export function withPortableCallIds(message: BaseMessage): BaseMessage {
   if (type === "tool") {
     if (isPortable((message as ToolMessage).tool_call_id)) return message;
   } else if (type !== "ai" || toolCallsOf(message).every((call) => isPortable(call.id))) return message;
-  const known = portableCopies.get(message);
-  if (known) return known;
-  const copy = type === "tool" ? toolCopy(message as ToolMessage) : aiCopy(message as AIMessage);
-  portableCopies.set(message, copy);
-  recordViewCopy(copy, message);
-  return copy;
+  return viewCopy(message, "portable", () => (type === "tool" ? toolCopy(message as ToolMessage) : aiCopy(message as AIMessage)));
 }
 
 /**
@@ -136,23 +147,12 @@ export function repeatedCallId(id: string, salt: string): string {
   return `${id.slice(0, KEPT_CHARACTERS)}_r${digest}`;
 }
 
-/** Copies made by {@link withUniqueCallIds}, per message and renaming, so every hook of a call shares one object. */
-const renamedCopies = new WeakMap<BaseMessage, Map<string, BaseMessage>>();
-
+/** `message` with the call ids of `renamed` sent renamed ({@link withUniqueCallIds}); one copy per message and renaming. */
 function renamedCopy(message: BaseMessage, renamed: ReadonlyMap<string, string>): BaseMessage {
-  const key = JSON.stringify([...renamed]);
-  let copies = renamedCopies.get(message);
-  const known = copies?.get(key);
-  if (known) return known;
   const map = (id: string) => renamed.get(id) ?? id;
-  const copy = messageType(message) === "tool" ? toolCopy(message as ToolMessage, map) : aiCopy(message as AIMessage, map);
-  if (!copies) {
-    copies = new Map();
-    renamedCopies.set(message, copies);
-  }
-  copies.set(key, copy);
-  recordViewCopy(copy, message);
-  return copy;
+  return viewCopy(message, `renamed:${JSON.stringify([...renamed])}`, () =>
+    messageType(message) === "tool" ? toolCopy(message as ToolMessage, map) : aiCopy(message as AIMessage, map),
+  );
 }
 
 function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {

@@ -1,12 +1,12 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { chatModelOptionSchema, checkEnvNames, loggerOptionSchema, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
-import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
+import { checkEnvNames, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
+import type { EncryptionOptions } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
 import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
-import { type MemoryMiddlewareOptions, memoryMiddleware } from "./middleware-stack.js";
+import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 import { turnAdmission } from "./turn-admission.js";
@@ -45,15 +45,14 @@ export interface MemoryStack {
 }
 
 const isObject = (value: unknown): boolean => typeof value === "object" && value !== null;
-// A chat model, or a "provider:model" string each middleware makes with LangChain's initChatModel.
-const chatModel = chatModelOptionSchema().optional();
 
 /**
  * The code-only part of {@link MemoryStackOptions}, strict like every options schema: a misspelt
- * key (`models.summary`) throws `ThreadwiseUnknownOptionError` naming it.
+ * key (`models.summary`) throws `ThreadwiseUnknownOptionError` naming it. `memoryMiddleware`'s
+ * options, plus the checkpointer's and store's.
  */
 const codeOnlyOptionsSchema = z.strictObject({
-  env: z.custom((value) => isObject(value), { message: "expected an env object such as process.env" }).optional(),
+  ...memoryMiddlewareOptionsShape,
   serde: z
     .custom((value) => isObject(value) && typeof (value as { dumpsTyped?: unknown }).dumpsTyped === "function", {
       message: "expected a SerializerProtocol (dumpsTyped, loadsTyped)",
@@ -64,10 +63,6 @@ const codeOnlyOptionsSchema = z.strictObject({
       message: "expected a pg.Pool",
     })
     .optional(),
-  models: z.strictObject({ summarize: chatModel, facts: chatModel, workMemory: chatModel }).optional(),
-  logger: loggerOptionSchema,
-  encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
-  structuredResponse: z.boolean().optional(),
   store: z
     .custom((value) => isObject(value) && typeof (value as { search?: unknown }).search === "function", {
       message: "expected a LangGraph BaseStore",
@@ -91,6 +86,16 @@ function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: 
   }
   parseOptions("memory", codeOnlyOptionsSchema, codeOnly);
   return { config: config as MemoryConfigInput, rest: given };
+}
+
+/** The options of `memoryStack` that `memoryMiddleware` takes (the rest are the config's and the checkpointer's). */
+function middlewareOptions(options: MemoryStackOptions): MemoryMiddlewareOptions {
+  const picked: Record<string, unknown> = {};
+  for (const key of Object.keys(memoryMiddlewareOptionsShape)) {
+    const value = (options as Record<string, unknown>)[key];
+    if (value !== undefined) picked[key] = value;
+  }
+  return picked as MemoryMiddlewareOptions;
 }
 
 /**
@@ -138,7 +143,10 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     logger: options.logger,
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
-  const middleware = [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, options, checkpointer)];
+  const middleware = [
+    ...(checkpointer ? [turnAdmission(checkpointer)] : []),
+    ...memoryMiddleware(config, middlewareOptions(options), checkpointer),
+  ];
   const store =
     config.userMemory && config.backend !== "off"
       ? (options.store ?? createUserMemoryStore(config, { pool: options.pool, logger: options.logger, env: options.env }))

@@ -4,7 +4,10 @@ import {
   assembledRequest,
   type CacheTtl,
   cacheBreakpointsFor,
+  chatModelOptionSchema,
+  loggerOptionSchema,
   type PromptContextMode,
+  parseOptions,
   resolveLogger,
   type StartOn,
   summarySlotMiddleware,
@@ -15,7 +18,7 @@ import {
   type ViewDecision,
   withViewDecisions,
 } from "@threadwise/core";
-import type { EncryptionOptions } from "@threadwise/encryption";
+import { type EncryptionOptions, encryptionOptionsSchema } from "@threadwise/encryption";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -27,6 +30,7 @@ import { userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
+import { z } from "zod/v4";
 import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
 import { loadConfigKeyring } from "./backends.js";
 import type { MemoryConfig } from "./config.js";
@@ -77,6 +81,24 @@ export interface MemoryMiddlewareOptions {
    */
   env?: NodeJS.ProcessEnv;
 }
+
+const isObject = (value: unknown): boolean => typeof value === "object" && value !== null;
+// A chat model, or a "provider:model" string each middleware makes with LangChain's initChatModel.
+const chatModel = chatModelOptionSchema().optional();
+
+/**
+ * {@link MemoryMiddlewareOptions} as a strict schema: a misspelt key (`models.summary`) throws
+ * `ThreadwiseUnknownOptionError` naming it, a wrong type `ThreadwiseConfigError` naming the field.
+ * `memoryStack` checks its code-only options with it (plus its own `serde`, `pool`, `store`).
+ * @internal
+ */
+export const memoryMiddlewareOptionsShape = {
+  env: z.custom((value) => isObject(value), { message: "expected an env object such as process.env" }).optional(),
+  models: z.strictObject({ summarize: chatModel, facts: chatModel, workMemory: chatModel }).optional(),
+  logger: loggerOptionSchema,
+  encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
+  structuredResponse: z.boolean().optional(),
+};
 
 /**
  * Fixes the placement mode (spec R8) for every block any later middleware adds in this model
@@ -168,6 +190,12 @@ export function memoryMiddleware(
   options: MemoryMiddlewareOptions = {},
   checkpointer?: ThreadwiseSaver,
 ): AgentMiddleware[] {
+  if (config === null || typeof config !== "object" || Array.isArray(config))
+    throw new ThreadwiseConfigError(
+      "memoryMiddleware.config",
+      `expected a resolved MemoryConfig (resolveMemoryConfig()), received ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`,
+    );
+  parseOptions("memoryMiddleware", z.strictObject(memoryMiddlewareOptionsShape), options);
   if (config.backend === "off") return [];
   // Silently leaving the archive out would keep every message in the checkpoint, the cost `archive` exists to bound.
   if (config.archive && !checkpointer)

@@ -18,11 +18,13 @@ import {
   type ArchiveCursor,
   type ArchivedChanges,
   type ArchivedMessagesReadOptions,
+  parseOptions,
   sameMessage,
   ThreadwiseConfigError,
   withArchived,
 } from "@threadwise/core";
 import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/encryption";
+import { z } from "zod/v4";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
@@ -113,6 +115,24 @@ export interface ThreadwiseSaverOptions {
    */
   tenantId?: string;
 }
+
+const optionalFunction = (what: string) =>
+  z.custom<() => Promise<void>>((value) => typeof value === "function", { message: `expected a function (${what})` }).optional();
+
+/** {@link ThreadwiseSaverOptions} as a strict schema (a misspelt key is refused by name). */
+const threadwiseSaverOptionsSchema = z.strictObject({
+  ready: optionalFunction("() => Promise<void>"),
+  close: optionalFunction("() => Promise<void>"),
+  turnLeaseMs: z
+    .number()
+    .int("expected a whole number of milliseconds in [0, 2147483647]")
+    .min(0, "expected a whole number of milliseconds in [0, 2147483647]")
+    .max(2_147_483_647, "expected a whole number of milliseconds in [0, 2147483647]")
+    .optional(),
+  uniqueChannelVersions: z.boolean().optional(),
+  plaintext: z.boolean().optional(),
+  tenantId: z.string().min(1).optional(),
+});
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
 interface RunRecord {
@@ -233,6 +253,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
   readonly #inFlight = new Map<string, Promise<unknown>>();
+  /** Puts of this saver not settled yet, by thread id, from their first step ({@link #settled}). */
+  readonly #puts = new Map<string, Set<Promise<unknown>>>();
   /** Checkpoints this saver stored recently. */
   readonly #committed = new Set<string>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
@@ -253,16 +275,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /** Archived messages (issue 27): encoded, sealed and read back through the registry. */
   readonly #archive: ArchiveRecords;
 
-  /** @throws ThreadwiseConfigError when `turnLeaseMs` is not a whole number in [0, 2147483647]. */
+  /**
+   * @throws ThreadwiseConfigError naming the option (`ThreadwiseSaver.turnLeaseMs`) when `options`
+   *   is not an object (`null` included), a value has the wrong type, or `turnLeaseMs` is not a
+   *   whole number in [0, 2147483647]; `ThreadwiseUnknownOptionError` for an unknown key.
+   */
   constructor(inner: BaseCheckpointSaver, registry: ThreadRegistry, options: ThreadwiseSaverOptions = {}) {
     super(inner.serde);
+    parseOptions("ThreadwiseSaver", threadwiseSaverOptionsSchema, options);
     this.inner = inner;
     this.registry = registry;
     this.#options = options;
-    const lease = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
-    if (!Number.isInteger(lease) || lease < 0 || lease > 2_147_483_647)
-      throw new ThreadwiseConfigError("turnLeaseMs", "expected a whole number of milliseconds in [0, 2147483647]");
-    this.#turnLeaseMs = lease;
+    this.#turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
     this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
     registry.adoptSaver?.(inner);
   }
@@ -294,7 +318,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.messages(id, last);
+  }
+
+  /**
+   * Waits for this saver's checkpoint writes of the thread still in flight (LangGraph stores a
+   * step's checkpoint while the next step runs): a read of the archive sees what this process
+   * wrote, e.g. a rewrite's emptying of the archive, which commits with the checkpoint after the
+   * rewrite's input. Was: the first model call after a rewrite read the archive before that
+   * commit on a slow store (PostgreSQL), and recall numbered and offered the messages the rewrite
+   * removed, or not, by timing. Failed writes are the writer's to report; the read goes on.
+   */
+  async #settled(threadId: string): Promise<void> {
+    const pending = this.#puts.get(threadId);
+    // `settled` never rejects (a put's failure settles it with the error).
+    if (pending && pending.size > 0) await Promise.all([...pending]);
   }
 
   /**
@@ -307,6 +346,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.changes(id, since);
   }
 
@@ -324,6 +364,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archiveClearedDigests(threadId: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
+    await this.#settled(id);
     return this.#archive.clearedDigests(id);
   }
 
@@ -342,6 +383,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const tuple = await this.getTuple(config);
     const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+    if (mark) await this.#settled(threadId);
     const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
     return withArchived(archived, hot).slice();
   }
@@ -696,6 +738,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
+    // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
+    const threadPuts =
+      this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
+    if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
+    threadPuts.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
@@ -709,6 +756,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       throw error;
     } finally {
       run?.putting.delete(settled);
+      threadPuts.delete(settled);
+      if (threadPuts.size === 0 && config.configurable?.thread_id !== undefined && this.#puts.get(threadIdOf(config)) === threadPuts)
+        this.#puts.delete(threadIdOf(config));
     }
   }
 

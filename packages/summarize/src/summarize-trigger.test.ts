@@ -3,7 +3,7 @@
  * shapes of LangChain's `summarizationMiddleware` (issue 23), each with an agent model that has a
  * profile (`profile.maxInputTokens`) and one that has none.
  */
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, MemorySaver } from "@langchain/langgraph";
 import {
   createTokenCounter,
@@ -285,5 +285,31 @@ describe("fraction trigger in an agent whose model has a profile", () => {
     const from = stored.findIndex((m) => m.id === covered) + 1;
     expect(last.slice(1).map((m) => m.id)).toEqual([...stored.slice(from).map((m) => m.id), "after"]);
     expect(tokensOf(stored.slice(from, -2))).toBeLessThanOrEqual(400);
+  });
+});
+
+describe("token triggers count what is sent", () => {
+  // A ToolMessage whose call is not stored (an orphan, R4) is never sent: its tokens are no reason
+  // to summarize. The trigger counted the stored messages and summarized a short thread for it.
+  const long = "booking details ".repeat(400); // ~800 tokens
+  const thread = (withOrphan: boolean): BaseMessage[] => [
+    new HumanMessage({ id: "u1", content: "question 1" }),
+    new AIMessage({ id: "a1", content: withOrphan ? "answer 1" : `answer 1 ${long}` }),
+    ...(withOrphan ? [new ToolMessage({ id: "t-orphan", content: long, tool_call_id: "call_gone" })] : []),
+    new HumanMessage({ id: "u2", content: "question 2" }),
+    new AIMessage({ id: "a2", content: "answer 2" }),
+    new HumanMessage({ id: "u3", content: "question 3" }),
+  ];
+  const madeOn = async (stored: BaseMessage[]) => {
+    const s = summarizer();
+    const middleware = summarize({ trigger: { tokens: 500 }, keep: { messages: 2 }, model: s.model, logger: false });
+    await modelCall(middleware, stored, undefined, agentModel());
+    return s.calls();
+  };
+
+  it("an orphan's tokens do not make a summary due; the same text sent does", async () => {
+    expect(tokensOf(thread(true))).toBeGreaterThan(500);
+    expect(await madeOn(thread(true))).toBe(0);
+    expect(await madeOn(thread(false))).toBe(1);
   });
 });

@@ -7,6 +7,7 @@ import {
   contentText,
   createTokenCounter,
   declaredSummarySlot,
+  dropOrphans,
   type InternalCallId,
   indexThread,
   internalCallConfig,
@@ -21,6 +22,7 @@ import {
   type SummaryPass,
   type SummaryProvenance,
   type SummaryRecord,
+  sentMessages,
   summarySlotState,
   ThreadwiseTimeoutError,
   threadMessages,
@@ -216,7 +218,10 @@ export function summarize(options: SummarizeOptions = {}) {
   const logger = resolveLogger(opts.logger, opts.env);
   const counter = createTokenCounter();
   const prompt = opts.prompt ?? DEFAULT_SUMMARY_PROMPT;
-  const countTokens = (messages: readonly BaseMessage[]) => counter.countMessages(messages);
+  // Token triggers and the token window count what a request of these messages sends (core's
+  // copies: no orphans, portable and unique call ids, no blank text, roles alternated), not the
+  // stored messages: `trigger: { fraction }` is a share of what the model receives.
+  const countTokens = (messages: readonly BaseMessage[]) => counter.countMessages(sentMessages(dropOrphans(messages)));
   // Thread id -> id of the user message whose turn already saw a failed attempt.
   const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).

@@ -8,7 +8,9 @@ import {
   loneSurrogateAt,
   messageText,
   requestOverheadTokens,
+  requestTokens,
   STABLE_TAIL_HEADER,
+  sentMessages,
   ThreadwiseConfigError,
   type ThreadwiseLogger,
 } from "@threadwise/core";
@@ -79,18 +81,22 @@ describe("capMessages", () => {
     human("h3", "12345678"),
   ];
 
-  it("drops the oldest whole groups until the rest fits, fixed tokens included", () => {
+  it("drops the oldest whole groups until the rest fits as sent, fixed tokens included", () => {
     const c = counter();
     expect(c.countMessages(thread)).toBe(48);
-    expect(ids(capMessages(thread, { maxTokens: 48, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
-    expect(ids(capMessages(thread, { maxTokens: 47, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
-    // 30 = h3 + the 24-token tool group: h2 no longer fits.
-    const capped = capMessages(thread, { maxTokens: 35, counter: c });
+    // As sent: core puts its no-reply message (4 + 11 tokens) between t1 and h3 (a run that stopped after its tool).
+    const sent = sentMessages(thread);
+    expect(sent.filter(isNoReplyMessage)).toHaveLength(1);
+    expect(c.countMessages(sent)).toBe(63);
+    expect(ids(capMessages(thread, { maxTokens: 63, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 62, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
+    // 45 = h3 + the 24-token tool group + the no-reply message: h2 no longer fits.
+    const capped = capMessages(thread, { maxTokens: 50, counter: c });
     expect(ids(capped.messages)).toEqual(["c1", "t1", "h3"]);
-    expect(capped.tokens).toBe(30);
+    expect(capped.tokens).toBe(45);
     expect(capped.droppedGroups).toBe(3);
     // 10 fixed tokens (system prompt, tools) push the tool group out.
-    expect(ids(capMessages(thread, { maxTokens: 35, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 50, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
   });
 
   it("over the cap with only the current tool loop left: shortens its tool results oldest first, with a marker", () => {
@@ -451,5 +457,103 @@ describe("tokenCap with runs stopped before their reply", () => {
     expect(sent.filter(isNoReplyMessage).length).toBeGreaterThan(0);
     expect(validateProviderRequest(sent)).toEqual([]);
     expect(counter().countMessages(sent) + requestOverheadTokens({ system: false, tools: false })).toBeLessThanOrEqual(maxTokens);
+  });
+});
+
+describe("tokenCap counts the request as sent (call ids an earlier AI message of the request used are sent renamed)", () => {
+  // A model that numbers its calls per answer (`call_0` on every turn, as Grok over Chat
+  // Completions does): core sends every repeat renamed (`call_0_r` + 12 hex characters), so the
+  // results sent are longer than the stored ones. The cap used to count the stored ids and let
+  // such requests through over maxTokens by the renamed ids' tokens.
+  const lookup = tool(async ({ q }: { q: string }) => `Result for ${q}: seat 12A is free.`, {
+    name: "lookup",
+    description: "Look up a booking.",
+    schema: z.object({ q: z.string() }),
+  });
+  const systemPrompt = "You are a careful airline agent.";
+  const renamed = /_r[0-9a-f]{12}$/;
+  /** Tokens of one request the fake model received (system message first), with a fresh counter: the oracle. */
+  const receivedTokens = (messages: readonly BaseMessage[]) => {
+    const [system, ...rest] = messages;
+    return requestTokens(createTokenCounter({ encoding: "o200k_base" }), {
+      messages: rest,
+      systemMessage: system as SystemMessage,
+      tools: [lookup],
+    });
+  };
+  const agentWith = (maxTokens: number) => {
+    const model = scriptedModel((messages, n) => {
+      const last = messages.at(-1);
+      if (last?.getType() === "human")
+        return new AIMessage({
+          content: "",
+          tool_calls: [{ id: "call_0", name: "lookup", args: { q: `booking ${n}` }, type: "tool_call" }],
+        });
+      return `Booking ${n} checked.`;
+    });
+    const agent = createAgent({
+      model,
+      tools: [lookup],
+      systemPrompt,
+      checkpointer: new MemorySaver(),
+      middleware: [tokenCap({ maxTokens, encoding: "o200k_base", logger: false })],
+    });
+    return { model, agent };
+  };
+
+  it("every request the model receives is within maxTokens, renamed ids counted", async () => {
+    let renamedSent = 0;
+    const over: string[] = [];
+    // Caps from room for a few turns to room for most of them: each cut lands in another place.
+    for (let maxTokens = 260; maxTokens <= 420; maxTokens += 16) {
+      const { model, agent } = agentWith(maxTokens);
+      const config = { configurable: { thread_id: `renamed-${maxTokens}` } };
+      for (let turn = 0; turn < 8; turn += 1) await agent.invoke({ messages: [new HumanMessage(`Check booking ${turn}.`)] }, config);
+      for (const [n, call] of model.calls.entries()) {
+        const tokens = receivedTokens(call.messages);
+        if (tokens > maxTokens) over.push(`cap ${maxTokens}, call ${n}: ${tokens} tokens`);
+        renamedSent += call.messages.filter((m) => m.getType() === "tool" && renamed.test((m as ToolMessage).tool_call_id)).length;
+      }
+      // The stored thread keeps the model's ids.
+      const stored = (await agent.graph.getState(config)).values as { messages: BaseMessage[] };
+      expect(stored.messages.filter((m) => m.getType() === "tool").every((m) => (m as ToolMessage).tool_call_id === "call_0")).toBe(true);
+    }
+    expect(renamedSent).toBeGreaterThan(0);
+    expect(over).toEqual([]);
+  });
+
+  it("a fresh process sends what the long-lived middleware sent (its caches change no answer)", async () => {
+    const maxTokens = 372;
+    const { model, agent } = agentWith(maxTokens);
+    const config = { configurable: { thread_id: "renamed-fresh" } };
+    for (let turn = 0; turn < 8; turn += 1) await agent.invoke({ messages: [new HumanMessage(`Check booking ${turn}.`)] }, config);
+    const stored = ((await agent.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
+    // The last model call saw the stored thread less its answer: a new tokenCap on the checkpoint's
+    // objects (new ones, read back by getState), with nothing cached from the run.
+    const thread = stored.slice(0, -1);
+    let fresh: BaseMessage[] = [];
+    const request = {
+      messages: thread,
+      systemMessage: new SystemMessage(systemPrompt),
+      state: { messages: thread },
+      tools: [lookup],
+      model: {},
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    await (tokenCap({ maxTokens, encoding: "o200k_base", logger: false }).wrapModelCall as any)(
+      request,
+      async (r: { messages: BaseMessage[] }) => {
+        fresh = r.messages;
+        return new AIMessage("ok");
+      },
+    );
+    const shape = (messages: readonly BaseMessage[]) =>
+      messages.map((m) => [
+        m.id,
+        m.getType() === "tool" ? (m as ToolMessage).tool_call_id : ((m as AIMessage).tool_calls ?? []).map((c) => c.id),
+      ]);
+    const warm = (model.calls.at(-1)?.messages ?? []).slice(1);
+    expect(shape(fresh)).toEqual(shape(warm));
+    expect(warm.some((m) => m.getType() === "tool" && renamed.test((m as ToolMessage).tool_call_id))).toBe(true);
   });
 });

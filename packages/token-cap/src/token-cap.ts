@@ -14,11 +14,14 @@ import {
   parseOptions,
   protectedTailStart,
   requestOverheadTokens,
+  requestTokenBound,
+  requestTokens,
   resolveEncoding,
   resolveLogger,
   type StartOn,
   selectView,
   selectViewOf,
+  sentMessages,
   systemText,
   THREADWISE_ENV,
   ThreadwiseConfigError,
@@ -153,7 +156,11 @@ export interface CapResult {
   firstKept: BaseMessage | null;
   /** Tool results shown shortened: the input's message and its replacement (same id). */
   replacements: Array<{ original: BaseMessage; replacement: BaseMessage }>;
-  /** Tokens of the view including `fixedTokens`. */
+  /**
+   * Tokens of the view as sent (core's `sentMessages`: renamed call ids, merged roles, no-reply
+   * messages) including `fixedTokens`; over the cap, the selection's count with what it did not
+   * see added, less what shortening saved.
+   */
   tokens: number;
   /** Non-orphan groups left out (computed on first read: it needs the whole thread grouped). */
   readonly droppedGroups: number;
@@ -165,12 +172,102 @@ export interface CapResult {
 
 /**
  * Chooses the view of a message list under a token cap (spec R3, R4): whole groups, oldest
- * dropped first, then the over-cap rule. Pure and synchronous; the input is not mutated.
+ * dropped first, then the over-cap rule. The view is counted as core sends it
+ * (`sentMessages(result.messages)`: a call id an earlier AI message used is sent renamed, roles
+ * merge), so that request is within `maxTokens` unless the must-keep groups alone are over. Pure
+ * and synchronous; the input is not mutated.
  *
  * @throws ThreadwiseTokenBudgetError with `overflow: "throw"` when the must-keep groups alone are over.
  */
 export function capMessages(messages: readonly BaseMessage[], settings: CapSettings): CapResult {
-  return capSelection(selectView(messages, capViewOptions(settings)), settings);
+  const fixed = () => settings.fixedTokens ?? 0;
+  return fitAsSent(settings.maxTokens, (extra) => {
+    const withExtra = extraSettings(settings, extra);
+    const result = capSelection(selectView(messages, capViewOptions(withExtra)), withExtra);
+    return {
+      result,
+      // The view as core would send it (roles alternated, call ids unique across the request).
+      sentBound: () => {
+        const bound = settings.counter.boundMessage;
+        if (!bound || settings.fixedBound === undefined) return undefined;
+        let total = settings.fixedBound;
+        for (const message of sentMessages(result.messages)) total += bound(message);
+        return total;
+      },
+      sentTokens: () => fixed() + settings.counter.countMessages(sentMessages(result.messages)),
+    };
+  }).result;
+}
+
+/** `settings` with `extra` tokens (and as many in the bound) added to the fixed cost. */
+function extraSettings(settings: CapSettings, extra: number): CapSettings {
+  if (extra === 0) return settings;
+  return {
+    ...settings,
+    get fixedTokens() {
+      return (settings.fixedTokens ?? 0) + extra;
+    },
+    ...(settings.fixedBound === undefined ? {} : { fixedBound: settings.fixedBound + extra }),
+  };
+}
+
+/** One cut of {@link fitAsSent}: what the selection decided, and the request it gives as sent. */
+interface SentAttempt {
+  result: CapResult;
+  /** An upper bound on `sentTokens()` read without the tokenizer; `undefined` when there is none. */
+  sentBound: () => number | undefined;
+  /** Tokens of the request as sent (fixed parts included). */
+  sentTokens: () => number;
+}
+
+/**
+ * The cut whose request, as sent, is within `maxTokens` (spec R3). Groups are costed as core's
+ * groups hold them (portable ids, blank text left out), but the request renames a call id an
+ * earlier AI message of it used (`withUniqueCallIds`), which depends on where the view starts, and
+ * merges roles: the cut is made (`first`, else `attempt(0)`), the request it gives is counted as
+ * sent, and while that is over the cap the tokens the selection did not see are added to the fixed
+ * cost (`attempt(extra)`) and the cut made again. Each retry starts the view later (the unseen
+ * tokens grow; a request that fits ends it) or reaches the must-keep groups (`overLimit`: the
+ * over-cap rule then applies with those tokens counted). Usually one attempt, checked by the
+ * bound alone: nothing is renamed, or the request fits anyway. The result's `tokens` are the
+ * request's as sent when it fits.
+ */
+function fitAsSent<A extends SentAttempt>(maxTokens: number, attempt: (extra: number) => A, first: A = attempt(0)): A {
+  let extra = 0;
+  let current = first;
+  while (!current.result.overLimit) {
+    const bound = current.sentBound();
+    if (bound !== undefined && bound <= maxTokens) return withSentTokens(current);
+    const sent = current.sentTokens();
+    if (sent <= maxTokens) return withSentTokens(current);
+    // Over as sent but not as selected: what the selection did not see at this start. More than
+    // `extra` (the selection's count with `extra` was within the cap), so the next cut starts later;
+    // at least one more token either way, so the loop ends at the must-keep groups at the latest.
+    extra = Math.max(extra + 1, sent - (current.result.tokens - extra));
+    current = attempt(extra);
+  }
+  return current;
+}
+
+/** `attempt` with its result's `tokens` read as the request's tokens as sent (on read: a request that fits by its bound is not tokenized unless asked). */
+function withSentTokens<A extends SentAttempt>(attempt: A): A {
+  const result = attempt.result;
+  const sent: CapResult = {
+    get messages() {
+      return result.messages;
+    },
+    firstKept: result.firstKept,
+    replacements: result.replacements,
+    get tokens() {
+      return attempt.sentTokens();
+    },
+    get droppedGroups() {
+      return result.droppedGroups;
+    },
+    shortenedToolResults: result.shortenedToolResults,
+    overLimit: result.overLimit,
+  };
+  return { ...attempt, result: sent };
 }
 
 /** One cost key per counter: the index caches group costs per key. */
@@ -389,38 +486,34 @@ export function tokenCap(options: TokenCapOptions = {}) {
       return { result, next, settings };
     };
     if (limit === "ahead") return { ahead: selectViewOf(ruled, capViewOptions(settingsWith(0, 0))).firstKept };
-    let decided = decide(settingsWith(0, 0));
+    // A cut and the request it gives, counted as sent ({@link fitAsSent}).
+    const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
+      const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
+      return {
+        ...decided,
+        sentBound: () => requestTokenBound(counter, decided.next),
+        sentTokens: () => requestTokens(counter, decided.next),
+      };
+    };
+    let attempt = attemptWith(0, 0);
+    let first = attempt(0);
     // Messages core sends that no kept group holds: a provider compaction the cut left behind,
     // sent ahead of the view with its turn's user message, and the AI message core puts after
     // the results of a run that stopped before its reply (core's assembleView). They are a
     // fixed cost of this view. Cut again with them counted; the second cut starts at or after
     // the first, so the compaction is still pinned and no more replies are sent than counted.
-    const pinned = viewReport(decided.next).compaction?.pinnedMessages ?? 0;
-    const added = [...viewMessages(decided.next).slice(0, pinned), ...decided.next.messages.filter(isNoReplyMessage)];
+    const pinned = viewReport(first.next).compaction?.pinnedMessages ?? 0;
+    const added = [...viewMessages(first.next).slice(0, pinned), ...first.next.messages.filter(isNoReplyMessage)];
     if (added.length > 0) {
       const addedTokens = counter.countMessages(added);
       const boundOf = counter.boundMessage;
       const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
-      decided = decide(settingsWith(addedTokens, addedBound));
+      attempt = attemptWith(addedTokens, addedBound);
+      first = attempt(0);
     }
-    // Shortened to fit exactly: what is sent may cost more than the view counted (core sends a
-    // call id an earlier AI message used renamed, a longer id in the call and its result). Rare
-    // path, counted as sent, and cut again with the difference as a fixed cost.
-    if (decided.result.shortenedToolResults > 0) {
-      const sent = decided.next.messages;
-      const extra =
-        counter.countMessages(sent) -
-        counter.countMessages(viewMessages(decided.next)) -
-        counter.countMessages(sent.filter(isNoReplyMessage));
-      if (extra > 0) {
-        const noReply = sent.filter(isNoReplyMessage);
-        const pinnedNow = viewReport(decided.next).compaction?.pinnedMessages ?? 0;
-        const fixedAdded = [...viewMessages(decided.next).slice(0, pinnedNow), ...noReply];
-        const fixed = counter.countMessages(fixedAdded) + extra;
-        decided = decide(settingsWith(fixed, fixed));
-      }
-    }
-    return decided;
+    // Renamed call ids and merged roles (a view shortened to fit exactly included) are counted on
+    // the request core assembles, and the cut made again while that is over the cap.
+    return fitAsSent(maxTokens, attempt, first);
   };
   const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) =>
     cutOf(ruled, counter, "cap") as { result: CapResult; next: R; settings: CapSettings };

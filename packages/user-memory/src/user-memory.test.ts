@@ -125,6 +125,25 @@ describe("userMemory through createAgent", () => {
     expect(system).toContain("부산");
   });
 
+  // langchain gives a node hook (afterAgent, where the turn is committed) only the context fields
+  // its middleware declares: `context.user_id` was read before each model call and gone at the
+  // commit, so nothing was ever stored for it (found trying the README as a new user).
+  it.each([
+    ["English", "I moved to Busan last month.", "Where do I live now?", "Busan"],
+    ["Korean", "지난달에 부산으로 이사했어요.", "제가 지금 어디에 살죠?", "부산"],
+  ])("remembers a user named in the run's context (context.user_id, LangChain v1's run context): %s", async (_, said, asked, place) => {
+    const store = new InMemoryStore();
+    const { agent, model } = agentWith(store, { promptContextMode: "legacy_system" });
+    const run = (content: string, thread_id: string, user_id: string) =>
+      agent.invoke({ messages: [new HumanMessage(content)] }, { configurable: { thread_id }, context: { user_id, tenant_id: "acme" } });
+    await run(said, "c1", "u1");
+    expect(await store.listNamespaces({})).toEqual([userNamespace({ tenantId: "acme", userId: "u1" })]);
+    await run(asked, "c2", "u1");
+    expect(systemOf(model.calls.at(-1)?.messages as BaseMessage[])).toContain(place);
+    await run(asked, "c3", "u2");
+    expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain(place);
+  });
+
   it("keeps no cross-thread memory for a run without a user id, and says so in the multiturn line", async () => {
     const store = new InMemoryStore();
     const { agent, model, logger } = agentWith(store);
@@ -133,6 +152,10 @@ describe("userMemory through createAgent", () => {
     expect(requestText(model.calls.at(-1)?.messages as BaseMessage[])).not.toContain("Busan");
     expect(logger.infos.at(-1)).toMatch(/user_memory=no_user_id$/);
     expect(await store.listNamespaces({})).toEqual([]);
+    // Once, saying what to do (the multiturn line is silent by default).
+    expect(logger.warns).toEqual([
+      expect.stringMatching(/^user_memory: a run named no user.*context: \{ user_id: "\.\.\." \}.*\(warned once\)$/),
+    ]);
   });
 
   it("refuses a user id that breaks the thread-id rules, naming the field", async () => {

@@ -16,6 +16,7 @@ import {
 } from "@threadwise/core";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { timestampOf } from "@threadwise/recall";
+import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
 import { UserMemoryEngine } from "./user-memory-engine.js";
@@ -121,6 +122,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const models = new Map<string, FactExtractionModel>();
   let failing = false;
   let warnedNoStore = false;
+  let warnedNoUser = false;
   /** The slot: the hook's state when declared here, else from the graph (core `declaredSummarySlot`). */
   const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
     config.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "userMemory.declareState");
@@ -165,6 +167,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
     // Declared to read the thread's summary (summarize's slot) for the digest; never written here.
     // With declareState false, core's summarySlotMiddleware declares it.
     ...(config.declareState ? { stateSchema: summarySlotState } : {}),
+    // langchain hands a node hook (afterAgent) only the run-context fields its middleware
+    // declares, while wrapModelCall gets the whole context: undeclared, `context.user_id` was read
+    // before each model call but gone at the commit, so a user named in `context` was recalled
+    // for and never remembered (found trying the README as a new user).
+    contextSchema: z.object({ [config.userIdKey]: z.unknown().optional(), [config.tenantIdKey]: z.unknown().optional() }),
     wrapModelCall: async (request, handler) => {
       // A missing declaration fails the first model call, not the commit after the answer.
       if (!config.declareState) slotOf(request);
@@ -174,6 +181,15 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const scope = resolveUserScope(runtime, scopeOptions);
       const threadId = threadOf(runtime);
       if (!scope) {
+        // Silent (an info line) it read as user memory that does not work: a new user who turned it
+        // on and named no user had no sign of why a new thread knew nothing.
+        if (!warnedNoUser) {
+          warnedNoUser = true;
+          logger.warn(
+            `user_memory: a run named no user, so it has no memory across threads; name the user in each run: { context: { ${config.userIdKey}: "..." } } or { configurable: { ${config.userIdKey}: "..." } } (warned once)`,
+            threadId ? { thread_id: threadId } : undefined,
+          );
+        }
         report(request, "no_user_id", threadId);
         return handler(request);
       }

@@ -100,6 +100,47 @@ describe("validateProviderRequest", () => {
     expect(refusals([new HumanMessage("hi"), invalid, new HumanMessage("again")])).toEqual(["openai:unanswered_tool_call@1"]);
   });
 
+  it("Anthropic: a tool_result must name a tool_use of the assistant turn before it (content blocks count as calls; user tool_result blocks as results)", () => {
+    // ChatAnthropic stores its calls as `tool_use` content blocks too; an edit that renames or drops
+    // the call in `tool_calls` but keeps the block sends both: the block's call has no result.
+    const renamed = new AIMessage({
+      content: [
+        { type: "text", text: "Let me look." },
+        { type: "tool_use", id: "toolu_old", name: "lookup", input: { q: "x" } },
+      ],
+      tool_calls: [call("toolu_new")],
+    });
+    expect(refusals([new HumanMessage("hi"), renamed, result("toolu_new"), new AIMessage("done")])).toEqual([
+      "anthropic:unanswered_tool_call@1",
+    ]);
+    // A thread imported in Anthropic's own format: the results are `tool_result` blocks of a user message.
+    const uses = new AIMessage({ content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: { q: "x" } }] });
+    const answers = (id: string) => new HumanMessage({ content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] });
+    expect(refusals([new HumanMessage("hi"), uses, answers("toolu_1"), new AIMessage("done")], ["anthropic"])).toEqual([]);
+    // The call cut away (a window starting at the results): the result names no call of the turn before it.
+    expect(refusals([new HumanMessage("hi"), new AIMessage("earlier"), answers("toolu_1"), new AIMessage("done")], ["anthropic"])).toEqual([
+      "anthropic:tool_result_without_call@2",
+    ]);
+    // At the start of the request, or naming a call of an older assistant turn.
+    expect(refusals([answers("toolu_1"), new AIMessage("done")], ["anthropic"])).toEqual(["anthropic:tool_result_without_call@0"]);
+    expect(
+      refusals(
+        [new HumanMessage("hi"), uses, answers("toolu_1"), new AIMessage("next"), answers("toolu_1"), new AIMessage("done")],
+        ["anthropic"],
+      ),
+    ).toEqual(["anthropic:tool_result_without_call@4"]);
+    // The tool_use block and its ToolMessage: accepted by every provider (the block repeats a call of tool_calls).
+    const both = new AIMessage({
+      content: [{ type: "tool_use", id: "toolu_2", name: "lookup", input: { q: "toolu_2" } }],
+      tool_calls: [call("toolu_2")],
+    });
+    expect(refusals([new HumanMessage("hi"), both, result("toolu_2"), new AIMessage("done")])).toEqual([]);
+    // Reported once where the common pairing rule already found it.
+    expect(refusals([new HumanMessage("hi"), result("call_x"), new AIMessage("ok")], ["anthropic"])).toEqual([
+      "anthropic:tool_result_without_call@1",
+    ]);
+  });
+
   it("refuses a second result for one call", () => {
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), result("c1", "again")];
     expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);

@@ -37,6 +37,13 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   the previous message`), Gemini (`function response turn comes immediately after a function
  *   call turn`), Bedrock (`toolResult blocks ... exceeds the number of toolUse blocks of previous
  *   turn`).
+ *   Anthropic also on its own wire (`anthropicTurnFindings`): consecutive messages of one role
+ *   are one turn (the API combines them), an assistant turn calls the ids of its `tool_use`
+ *   content blocks (ChatAnthropic stores its calls there too; the converter sends them as they
+ *   are and appends the `tool_calls` they lack), and a user turn answers with its ToolMessages
+ *   and the `tool_result` content blocks of its user messages (a thread imported in Anthropic's
+ *   own format); every `tool_result` must name a `tool_use` of the assistant turn right before
+ *   it (`unexpected tool_use_id found in tool_result blocks`).
  * - `duplicate_tool_result`: a second result for one call. Anthropic and Bedrock (result count
  *   must match the `tool_use`/`toolUse` blocks), Gemini (`the number of function response parts
  *   is equal to the number of function call parts`); OpenAI accepts it but the model sees two
@@ -45,7 +52,9 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   non-tool message (or the end). OpenAI (`An assistant message with 'tool_calls' must be
  *   followed by tool messages responding to each 'tool_call_id'`), Anthropic (`tool_use ids were
  *   found without tool_result blocks immediately after`), Gemini (response parts count), Bedrock
- *   (`Expected toolResult blocks at messages.N.content for the following Ids`).
+ *   (`Expected toolResult blocks at messages.N.content for the following Ids`). Anthropic also
+ *   for a `tool_use` content block of an AI message that no result of the next user turn names
+ *   (a call edited or dropped from `tool_calls` but left in the content).
  * - `system_count`: more than one system message. Anthropic, Gemini and Bedrock take one system
  *   prompt (`system`, `systemInstruction`, `system`); the Anthropic converter joins leading ones
  *   and the Bedrock one hoists every system message to the top, changing what the prompt says.
@@ -392,6 +401,80 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   return out;
 }
 
+/** `tool_use` ids `@langchain/anthropic` sends for an AI message: its `tool_use` content blocks, then the `tool_calls` they lack. */
+function anthropicToolUses(message: BaseMessage): string[] {
+  const ids: string[] = [];
+  const content = (message as { content?: unknown }).content;
+  // A v1 message is sent from its standard blocks (`_formatStandardContent`), where calls are `tool_call` blocks of `tool_calls`.
+  const v1 = (message as AIMessage).response_metadata?.output_version === "v1";
+  if (Array.isArray(content) && !v1)
+    for (const block of content as Array<Record<string, unknown> | string>)
+      if (typeof block !== "string" && block?.type === "tool_use") ids.push(String(block.id ?? ""));
+  for (const call of toolCallsOf(message)) if (!ids.includes(call.id ?? "")) ids.push(call.id ?? "");
+  return ids;
+}
+
+/** `tool_use_id`s a non-AI message answers on Anthropic's wire: a ToolMessage's call id, a user message's `tool_result` blocks. */
+function anthropicToolResults(message: BaseMessage): string[] {
+  const type = messageType(message);
+  if (type === "tool") return [(message as ToolMessage).tool_call_id ?? ""];
+  const content = (message as { content?: unknown }).content;
+  if (type !== "human" || !Array.isArray(content)) return [];
+  return (content as Array<Record<string, unknown> | string>)
+    .filter((block) => typeof block !== "string" && block?.type === "tool_result")
+    .map((block) => String((block as Record<string, unknown>).tool_use_id ?? ""));
+}
+
+/**
+ * Tool pairing as Anthropic sees it: turns of one role (the API combines consecutive messages of a
+ * role), `tool_use` ids from content blocks and `tool_calls`, `tool_result` ids from ToolMessages
+ * and user messages' `tool_result` blocks. Every result must name a `tool_use` of the assistant
+ * turn right before its user turn, and every `tool_use` needs a result in the next user turn.
+ */
+function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  const only = ["anthropic"] as const;
+  /** The assistant turn before the current user turn: each tool_use id with the index of its AI message. */
+  let uses = new Map<string, number>();
+  let answered = new Set<string>();
+  let role: "user" | "assistant" | undefined;
+  const closeUser = () => {
+    for (const [id, index] of uses)
+      if (!answered.has(id))
+        out.push({
+          rule: "unanswered_tool_call",
+          index,
+          only,
+          message: `${describe(messages[index] as BaseMessage, index)} sends tool_use ${JSON.stringify(id)} without a tool_result in the next user turn`,
+        });
+    uses = new Map();
+    answered = new Set();
+  };
+  messages.forEach((message, index) => {
+    const type = messageType(message);
+    if (type === "system" || !KNOWN_TYPES.has(type)) return;
+    if (type === "ai") {
+      if (role === "user") closeUser();
+      role = "assistant";
+      for (const id of anthropicToolUses(message)) if (!uses.has(id)) uses.set(id, index);
+      return;
+    }
+    role = "user";
+    for (const id of anthropicToolResults(message)) {
+      if (uses.has(id) && !answered.has(id)) answered.add(id);
+      else if (!uses.has(id))
+        out.push({
+          rule: "tool_result_without_call",
+          index,
+          only,
+          message: `${describe(message, index)}: tool_result ${JSON.stringify(id)} names no tool_use of the assistant turn before it`,
+        });
+    }
+  });
+  closeUser();
+  return out;
+}
+
 /** Rules about system messages, the first message, alternation and empty content. */
 function roleFindings(messages: readonly BaseMessage[]): Finding[] {
   const out: Finding[] = [];
@@ -512,12 +595,15 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
 export function validateProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): ProviderViolation[] {
   const providers = options.providers ?? PROVIDERS;
   const findings = [...toolFindings(messages), ...roleFindings(messages), ...textFindings(messages), ...responsesFindings(messages)];
+  // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
+  const applies = (f: Finding, provider: Provider) =>
+    PROVIDER_RULES[f.rule].includes(provider) && (f.only === undefined || f.only.includes(provider));
+  for (const f of anthropicTurnFindings(messages))
+    if (!findings.some((g) => g.rule === f.rule && g.index === f.index && applies(g, "anthropic"))) findings.push(f);
   const out: ProviderViolation[] = [];
   for (const provider of PROVIDERS) {
     if (!providers.includes(provider)) continue;
-    const mine = findings
-      .filter((f) => PROVIDER_RULES[f.rule].includes(provider) && (f.only === undefined || f.only.includes(provider)))
-      .sort((a, b) => a.index - b.index);
+    const mine = findings.filter((f) => applies(f, provider)).sort((a, b) => a.index - b.index);
     for (const f of mine) out.push({ provider, rule: f.rule, index: f.index, message: f.message });
   }
   return out;

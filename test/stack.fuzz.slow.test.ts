@@ -1,0 +1,83 @@
+/**
+ * The breaker's fuzz (R37, R34, R38, issue 27): the edit property (test/support/edit-run.ts) and the
+ * archive property (test/support/archive-property.ts) with the operations LangGraph users add to
+ * the usual ones: a bulk import of 5,000 (or 300) messages with parallel tool calls in one
+ * `updateState`, a run interrupted in a tool (a middleware throws, the caller's AbortSignal fires,
+ * or the process dies: a fresh saver object on the same SQLite file or PostgreSQL database and fresh
+ * middleware instances carry on), two invokes on one thread at once, and a rewrite by `updateState`
+ * (`REMOVE_ALL_MESSAGES`, then a suffix or nothing); besides edits by id (hot and archived),
+ * removals, rewrites, forks, replays, history walks, human-in-the-loop.
+ * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
+ *   call equals what a fresh process computes from the stored state and passes the strict provider
+ *   validator (OpenAI Chat and Responses, Anthropic, Gemini, Bedrock).
+ * - memoryStack with `archive: true` on a ThreadwiseSaver over SQLite and PostgreSQL: the same, and
+ *   every request and thread read back equals a run without the archive's.
+ * Seeds: STACK_FUZZ_SEED, STACK_FUZZ_RUNS (each part), STACK_FUZZ_CASE replays one case.
+ */
+
+import { migrate } from "@threadwise/memory";
+import type fc from "fast-check";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { formatArchiveTallies, runArchiveProperty } from "./support/archive-property.js";
+import { archiveCaseArb, breakerCaseArb, configArb, editCaseArb, LIB_A, loadProcess, type StackConfig } from "./support/edit-cases.js";
+import { formatTallies, type Processes, runProperty, useArchivePostgres } from "./support/edit-run.js";
+import { freshDatabase, testPoolMax } from "./support/postgres.js";
+
+const SEED = Number(process.env.STACK_FUZZ_SEED ?? 20261204);
+const RUNS = Number(process.env.STACK_FUZZ_RUNS ?? 12);
+const ONLY = process.env.STACK_FUZZ_CASE === undefined ? undefined : Number(process.env.STACK_FUZZ_CASE);
+let processes: Processes;
+let db: Awaited<ReturnType<typeof freshDatabase>> | undefined;
+
+/** `[windowTrim(), summarize(), tokenCap()]`: the edit property's stack options, this kind. */
+const threeStackArb: fc.Arbitrary<StackConfig> = configArb.map((c) => ({ ...c, kind: "window+summarize+cap" as const }));
+
+describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes, crashes, rewrites by updateState", () => {
+  beforeAll(async () => {
+    processes = { A: LIB_A, B: await loadProcess(), R: await loadProcess() };
+    db = await freshDatabase("twfuzz");
+    await migrate({ dsn: db.url, schema: db.schema });
+    useArchivePostgres({ dsn: db.url, schema: db.schema, poolMax: testPoolMax() });
+  }, 120_000);
+  afterAll(async () => {
+    useArchivePostgres(undefined);
+    await db?.drop();
+  });
+
+  it("[windowTrim(), summarize(), tokenCap()] on a MemorySaver: every request = a fresh process's, none refused", async () => {
+    const { tallies, failures } = await runProperty(processes, {
+      seed: SEED,
+      runs: RUNS,
+      only: ONLY,
+      arbitraries: { cases: breakerCaseArb(editCaseArb, ["memory"]), configs: threeStackArb },
+    });
+    console.log(
+      `[stack.fuzz] three-stack seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatTallies(tallies)}`,
+    );
+    const report = failures.map((f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${f.mismatches.join("\n")}`);
+    expect(report.slice(0, 3).join("\n\n")).toBe("");
+    if (ONLY !== undefined) return;
+    for (const op of ["bulk", "interrupted", "concurrent", "rewrite-update"]) expect(tallies.byOp[op]?.calls ?? 0).toBeGreaterThan(0);
+  }, 3_600_000);
+
+  it("memoryStack with archive: true on SQLite and PostgreSQL: every request = a fresh process's and a run without the archive's", async () => {
+    const { tallies, failures } = await runArchiveProperty(processes, {
+      seed: SEED,
+      runs: RUNS,
+      only: ONLY,
+      cases: breakerCaseArb(archiveCaseArb, ["sqlite", "postgres"]),
+    });
+    console.log(
+      `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,
+    );
+    const report = failures.map(
+      (f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${[...f.mismatches, ...f.requests].join("\n")}`,
+    );
+    expect(report.slice(0, 3).join("\n\n")).toBe("");
+    if (ONLY !== undefined) return;
+    expect(tallies.archivingCalls).toBeGreaterThan(0);
+    // The breaker's operations ran (which of them a seed draws is in the printed table).
+    const breaker = ["bulk", "interrupted", "concurrent", "rewrite-update"].map((op) => tallies.served.byOp[op]?.calls ?? 0);
+    expect(breaker.filter((calls) => calls > 0).length).toBeGreaterThanOrEqual(3);
+  }, 3_600_000);
+});
