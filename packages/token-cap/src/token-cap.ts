@@ -431,8 +431,9 @@ export function tokenCap(options: TokenCapOptions = {}) {
 
   /**
    * The cut of `ruled` under the cap: the selection and the request with the cut and replacements
-   * stated. `"ahead"`: the cut that leaves the view's messages half the room the fixed part leaves
-   * (sliding), used only to tell a summary how far to cover; nothing is stated from it.
+   * stated, that request counted as sent ({@link fitAsSent}). `"ahead"`: the first message kept by
+   * the cut that leaves the view's messages half the room the fixed part leaves (sliding, counted on
+   * the groups as stored), used only to tell a summary how far to cover; nothing is stated from it.
    */
   const cutOf = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter, limit: "cap" | "ahead") => {
     const tailContext = viewReport(ruled).tailContext;
