@@ -11,10 +11,20 @@
  * run under the preset's default window and threshold) is checked by ids: the summary placed in
  * each call covers through the message before the first one sent.
  */
-import type { BaseMessage } from "@langchain/core/messages";
-import { HumanMessage } from "@langchain/core/messages";
+import type { BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
-import { messageText, messageType, SUMMARY_SLOT_KEY, systemText, type ThreadwiseLogger, viewReport } from "@threadwise/core";
+import {
+  createTokenCounter,
+  messageText,
+  messageType,
+  requestTokens,
+  SUMMARY_SLOT_KEY,
+  systemText,
+  type ThreadwiseLogger,
+  viewReport,
+} from "@threadwise/core";
 import { replayModel, scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
@@ -22,6 +32,7 @@ import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
 import { assistantSteps, loadAirlineRuns, replayScript, replayTools } from "../examples/support/tau-replay.js";
 
 /** One model call as the innermost middleware saw it. */
@@ -198,5 +209,80 @@ describe("the cap never drops what the summary does not cover", () => {
     }
     expect(logger.lines.every((line) => !/unsummarized_dropped=[1-9]/.test(line))).toBe(true);
     expect(logger.warnings.filter((w) => w.includes("no summary covers"))).toEqual([]);
+  });
+
+  it("a model that numbers its calls call_0 on every turn: the request after the extension is within maxTokens as sent, renamed ids counted", async () => {
+    // Core sends every repeated call id renamed (`call_0_r` + 12 hex characters), so the request
+    // costs more than its stored messages; the cut made again after the summary is extended
+    // (longer summary in the system prompt) must count it as sent too.
+    const lookup = tool(async ({ q }: { q: string }) => `Result for ${q}: seat 12A is free.`, {
+      name: "lookup",
+      description: "Look up a booking.",
+      schema: z.object({ q: z.string() }),
+    });
+    const renamed = /_r[0-9a-f]{12}$/;
+    /** Tokens of one request the model received (system message first), with a fresh counter: the oracle. */
+    const receivedTokens = (messages: readonly BaseMessage[]) => {
+      const [system, ...rest] = messages;
+      return requestTokens(createTokenCounter({ encoding: "o200k_base" }), {
+        messages: rest,
+        systemMessage: system as SystemMessage,
+        tools: [lookup],
+      });
+    };
+    const over: string[] = [];
+    let renamedSent = 0;
+    let extensions = 0;
+    let cutCalls = 0;
+    // Caps from room for a few turns to most of the window: each cut lands in another place.
+    for (let maxTokens = 300; maxTokens <= 460; maxTokens += 20) {
+      const calls: SeenCall[] = [];
+      const logger = recordingLogger();
+      const summarizer = markerSummarizer();
+      const model = scriptedModel((messages, n) => {
+        const last = messages.at(-1);
+        if (last?.getType() === "human")
+          return new AIMessage({
+            content: "",
+            tool_calls: [{ id: "call_0", name: "lookup", args: { q: `booking ${n}` }, type: "tool_call" }],
+          });
+        return `⟦a${n}⟧ Booking ${n} checked.`;
+      });
+      const agent = createAgent({
+        model,
+        tools: [lookup],
+        systemPrompt: "You are a careful airline agent.",
+        checkpointer: new MemorySaver(),
+        middleware: [
+          windowTrim({ maxMessages: 20, logger }),
+          summarize({ model: summarizer, threshold: 30, logger }),
+          tokenCap({ maxTokens, encoding: "o200k_base", logger }),
+          recorder(calls),
+        ],
+      });
+      const config = { configurable: { thread_id: `call-0-${maxTokens}` } };
+      for (let turn = 0; turn < 10; turn += 1)
+        await agent.invoke({ messages: [new HumanMessage(`⟦u${turn}⟧ Check booking ${turn}.`)] }, config);
+      for (const [n, call] of model.calls.entries()) {
+        const tokens = receivedTokens(call.messages);
+        if (tokens > maxTokens) over.push(`cap ${maxTokens}, call ${n}: ${tokens} tokens`);
+        renamedSent += call.messages.filter((m) => m.getType() === "tool" && renamed.test((m as ToolMessage).tool_call_id)).length;
+      }
+      for (const [n, call] of calls.entries()) {
+        const missing = leftOut(call)
+          .flatMap((m) => markersOf(messageText(m)).slice(0, 1))
+          .filter((marker) => !call.system.includes(marker));
+        expect(missing, `cap ${maxTokens}, call ${n + 1}: messages before the view that the summary sent does not hold`).toEqual([]);
+        expect(call.unsummarizedDropped, `cap ${maxTokens}, call ${n + 1}`).toBe(0);
+        if (leftOut(call).length > 0 && call.stored.length - leftOut(call).length < 20) cutCalls += 1;
+      }
+      expect(logger.warnings.filter((w) => w.includes("no summary covers"))).toEqual([]);
+      extensions += summarizer.calls.length;
+    }
+    // The scenario: the cap cut inside the window, the summary was extended, ids were renamed.
+    expect(cutCalls).toBeGreaterThan(0);
+    expect(extensions).toBeGreaterThan(0);
+    expect(renamedSent).toBeGreaterThan(0);
+    expect(over).toEqual([]);
   });
 });
