@@ -10,7 +10,7 @@
  * replay model answers with the recorded assistant turns, the tools return the recorded results)
  * and checks: every call within the cap, no orphan in any view, the stored thread untouched, and
  * every message in the view or in the summary (the window and the threshold are sized so that
- * the summary keeps up with the cap).
+ * the summary keeps up with the cap without extra summarizer calls).
  *
  * Offline by default. With `OPENAI_API_KEY` (or `OPENAI_BASE_URL`) a live `ChatOpenAI` answers the
  * same user turns.
@@ -36,9 +36,10 @@ const lines: string[] = [];
 const warnings: string[] = [];
 const stack = memoryStack({
   maxHistoryTokens: MAX_TOKENS,
-  // A window the cap can hold, and a summary due early: what leaves the window is summarized
-  // before the cap would have to drop it. With the default window (20 messages) and threshold
-  // (40) the cap dropped up to 14 messages that no summary covered (tokenCap warns when it does).
+  // A window the cap can hold, and a summary due early: what leaves the window is summarized on
+  // the summary's own schedule. With the default window (20 messages) and threshold (40) the cap
+  // cuts inside the window, and has the summary cover what it cuts first (extra summarizer calls;
+  // nothing is lost unless one fails, and tokenCap then warns).
   windowSize: 6,
   summarizeThreshold: 8,
   logger: { info: (line) => lines.push(line), warn: (message) => warnings.push(message) },

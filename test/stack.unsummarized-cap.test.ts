@@ -1,10 +1,12 @@
 /**
  * "The preset drops history": `memoryStack({ maxHistoryTokens })` puts tokenCap inside summarize,
- * and a cap smaller than the window (in tokens) drops messages that no summary covers yet. They
- * then reach the model neither in the view nor in the summary, and before this test only the
- * info-level multiturn line (silent by default) said so. tokenCap now warns on each such call
- * (deterministic from the stored thread, as R37 wants of every log line), naming the count;
- * a stack whose summary keeps up with the cap, and a cap without a summary, do not warn.
+ * and a cap smaller than the window (in tokens) dropped messages that no summary covered yet: the
+ * model received them neither in the view nor in the summary. The cap now has the summary cover
+ * them first (core's `extendSummaryCoverage`; test/stack.cap-summary.test.ts asserts what the
+ * model receives), so the preset drops nothing unsummarized. Loss remains possible only when the
+ * summarizer fails (R13: the turn goes on, and the cap is a hard limit): tokenCap then warns on each
+ * such call (deterministic from the stored thread, as R37 wants of every log line), naming the
+ * count; a stack whose summary keeps up with the cap, and a cap without a summary, do not warn.
  */
 import type { BaseMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
@@ -40,10 +42,30 @@ async function run(middleware: AgentMiddleware[], checkpointer: BaseCheckpointSa
 const dropsOf = (lines: readonly string[]) => lines.map((line) => Number(/unsummarized_dropped=(\d+)/.exec(line)?.[1] ?? Number.NaN));
 
 describe("a cap inside the summary (memoryStack with maxHistoryTokens)", () => {
-  it("warns on each call where the cap drops messages no summary covers, with the multiturn line's count", async () => {
+  it("drops nothing that no summary covers: the summary covers what the cap cuts, with no warning", async () => {
     const logger = recordingLogger();
     const stack = memoryStack({ maxHistoryTokens: 700, recallMaxTokens: false, historyAware: false, logger, env: {} });
     await run(stack.middleware, stack.checkpointer);
+    const drops = dropsOf(logger.lines);
+    expect(drops.length).toBeGreaterThan(10);
+    expect(drops.every((n) => n === 0)).toBe(true);
+    expect(logger.lines.some((line) => line.includes("summary_covers="))).toBe(true);
+    expect(logger.warnings.filter(([message]) => message.includes("no summary covers"))).toEqual([]);
+  });
+
+  it("warns on each call where the cap drops messages no summary covers because the summarizer failed, with the multiturn line's count", async () => {
+    const logger = recordingLogger();
+    const failing = scriptedModel(() => new Error("summarizer down"));
+    const stack = memoryStack({
+      maxHistoryTokens: 700,
+      recallMaxTokens: false,
+      historyAware: false,
+      logger,
+      env: {},
+      models: { summarize: failing },
+    });
+    await run(stack.middleware, stack.checkpointer);
+    expect(failing.calls.length, "the cap asked the summary to cover its cut").toBeGreaterThan(0);
     const drops = dropsOf(logger.lines);
     expect(
       drops.some((n) => n > 0),

@@ -292,19 +292,30 @@ describe("windowTrim and summarize compose (R33)", () => {
     });
   }
 
-  it("with tokenCap inside, the multiturn line says how many uncovered messages the cap dropped", async () => {
+  const cappedStack = (summarizerModel: ReturnType<typeof scriptedModel>, logger: ThreadwiseLogger) => [
+    windowTrim({ maxMessages: 6, eviction: "sliding", startOn: "human", logger }),
+    summarize({ model: summarizerModel, threshold: 10, logger }),
+    tokenCap({ maxTokens: 120, encoding: "o200k_base", logger }),
+  ];
+
+  it("with tokenCap inside, the cap has the summary cover what it cuts: the multiturn line counts no uncovered drop", async () => {
     const fields: Array<Record<string, unknown>> = [];
     const logger: ThreadwiseLogger = { info: (_m, f) => fields.push(f ?? {}), warn: () => {} };
     const summarizer = recordingSummarizer();
-    const { model } = await runTurns(
-      [
-        windowTrim({ maxMessages: 6, eviction: "sliding", startOn: "human", logger }),
-        summarize({ model: summarizer.model, threshold: 10, logger }),
-        tokenCap({ maxTokens: 120, encoding: "o200k_base", logger }),
-      ],
-      12,
-      "capped",
-    );
+    const { model } = await runTurns(cappedStack(summarizer.model, logger), 12, "capped");
+    expect(model.providerLog.rejections).toBe(0);
+    const dropped = fields.map((f) => f.unsummarized_dropped);
+    expect(dropped.length).toBeGreaterThanOrEqual(12);
+    expect(dropped.every((d) => d === 0)).toBe(true);
+    // The cap (120 tokens) holds less than the 6-message window: the summary covered into it.
+    expect(summarizer.lines.length).toBeGreaterThan(6);
+  });
+
+  it("with tokenCap inside and a failing summarizer, the multiturn line says how many uncovered messages the cap dropped", async () => {
+    const fields: Array<Record<string, unknown>> = [];
+    const logger: ThreadwiseLogger = { info: (_m, f) => fields.push(f ?? {}), warn: () => {} };
+    const failing = scriptedModel(() => new Error("summarizer down"));
+    const { model } = await runTurns(cappedStack(failing, logger), 12, "capped-failing");
     expect(model.providerLog.rejections).toBe(0);
     const dropped = fields.map((f) => f.unsummarized_dropped);
     expect(dropped.every((d) => typeof d === "number")).toBe(true);

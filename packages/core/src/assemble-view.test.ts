@@ -13,7 +13,7 @@ import {
 import { findOrphans } from "./groups.js";
 import { STABLE_TAIL_HEADER } from "./placement.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
-import { addContextBlocks, contextBlocksOf, viewMessages, viewReport, withViewDecisions } from "./view-request.js";
+import { addContextBlocks, contextBlocksOf, extendSummaryCoverage, viewMessages, viewReport, withViewDecisions } from "./view-request.js";
 
 const human = (id: string, text = id) => new HumanMessage({ id, content: text });
 const ai = (id: string, text = id) => new AIMessage({ id, content: text });
@@ -451,5 +451,51 @@ describe("withViewDecisions with context blocks", () => {
       // The summary was placed (the comparison is not between two requests without it).
       expect(JSON.stringify([once.systemMessage.content, once.messages.map((m) => m.content)])).toContain("h1 and a1");
     }
+  });
+});
+
+describe("extendSummaryCoverage: a cap has the summary cover what it would cut (R3, R33)", () => {
+  const thread = [human("u1"), ai("a1"), human("u2"), ai("a2"), human("u3"), ai("a3"), human("u4")];
+  const request = () => ({ messages: thread, systemMessage: new SystemMessage("You help.") });
+  const SUMMARIZE = "threadwise/summarize";
+  const block = (text: string) => ({ kind: "summary", producer: SUMMARIZE, label: "Previous conversation summary", text });
+
+  it("replaces the coverage and the summary block with the extension's, and the view starts after it", async () => {
+    const asked: BaseMessage[] = [];
+    const covered = withViewDecisions(
+      request(),
+      [
+        {
+          kind: "coverage",
+          producer: SUMMARIZE,
+          firstUncovered: thread[2] as BaseMessage,
+          extend: async (through) => {
+            asked.push(through);
+            return { firstUncovered: thread[4] as BaseMessage, block: block("u1 to a2") };
+          },
+        },
+      ],
+      { blocks: [block("u1 and a1")] },
+    );
+    expect(ids(viewMessages(covered))).toEqual(["u2", "a2", "u3", "a3", "u4"]);
+    const extended = await extendSummaryCoverage(covered, thread[4] as BaseMessage);
+    expect(asked).toEqual([thread[4]]);
+    expect(ids(viewMessages(extended as typeof covered))).toEqual(["u3", "a3", "u4"]);
+    expect(contextBlocksOf(extended as typeof covered)).toEqual([block("u1 to a2")]);
+    expect(String((extended as typeof covered).systemMessage.content)).toContain("u1 to a2");
+    expect(String((extended as typeof covered).systemMessage.content)).not.toContain("u1 and a1");
+    expect(viewReport(extended as typeof covered).unsummarizedDropped).toBe(0);
+    // The stored thread is not touched.
+    expect(ids(thread)).toEqual(["u1", "a1", "u2", "a2", "u3", "a3", "u4"]);
+  });
+
+  it("is undefined without a summary that can extend, or when the summary does not extend", async () => {
+    expect(await extendSummaryCoverage(request(), thread[4] as BaseMessage)).toBeUndefined();
+    const plain = withViewDecisions(request(), [{ kind: "coverage", producer: SUMMARIZE, firstUncovered: thread[2] as BaseMessage }]);
+    expect(await extendSummaryCoverage(plain, thread[4] as BaseMessage)).toBeUndefined();
+    const failing = withViewDecisions(request(), [
+      { kind: "coverage", producer: SUMMARIZE, firstUncovered: thread[2] as BaseMessage, extend: async () => undefined },
+    ]);
+    expect(await extendSummaryCoverage(failing, thread[4] as BaseMessage)).toBeUndefined();
   });
 });

@@ -45,8 +45,9 @@ export interface ViewCut {
   /**
    * `window`: what the window left out; with a summary in the stack these messages are the ones
    * summarize covers, and the view keeps whatever the summary does not cover yet.
-   * `cap`: a hard limit (tokens); it drops even messages the summary does not cover (counted in
-   * {@link ViewReport.unsummarizedDropped}).
+   * `cap`: a hard limit (tokens). Before a cut that drops messages the summary does not cover, a
+   * cap asks the summary to cover them (`extendSummaryCoverage`); what it still drops is counted
+   * in {@link ViewReport.unsummarizedDropped}.
    */
   reason: "window" | "cap";
   firstKept: BaseMessage | null;
@@ -75,7 +76,34 @@ export interface SummaryCoverage {
   firstUncovered: BaseMessage | null;
   /** Where the summary in the prompt came from; `undefined` when none is placed. */
   provenance?: SummaryProvenance;
+  /**
+   * How the summary covers more when a hard cap must drop messages it does not cover yet (core's
+   * `extendSummaryCoverage`, which tokenCap calls); `undefined` when the producer cannot.
+   */
+  extend?: CoverageExtender;
 }
+
+/**
+ * What a summary answers when asked to cover more ({@link CoverageExtender}): its new coverage and
+ * its block (the same kind and producer as the one it placed, with the new text).
+ */
+export interface CoverageExtension {
+  /** First message of the thread the summary does not cover now; `null` when it covers them all. */
+  firstUncovered: BaseMessage | null;
+  provenance?: SummaryProvenance;
+  /** The summary's context block, replacing the one the producer placed (added when it placed none). */
+  block: ContextBlock;
+  /** The placement mode the producer gives its blocks (the request's first explicit one still wins). */
+  mode?: PromptContextMode;
+}
+
+/**
+ * Extends a summary's coverage so that every message before `through` (a message of the thread,
+ * the first one a cap keeps) is covered, and possibly more (summarize covers at least what left
+ * its window). Resolves to `undefined` when nothing was extended (the summarizer failed, or
+ * already extended on this model call); never rejects for a summarizer failure (R13).
+ */
+export type CoverageExtender = (through: BaseMessage) => Promise<CoverageExtension | undefined>;
 
 /** A message shown in the view in another form (a shortened tool result); same id, same role. */
 export interface ViewReplacement {

@@ -11,6 +11,8 @@ export {
 export {
   type AssembledView,
   assembleView,
+  type CoverageExtender,
+  type CoverageExtension,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
   isNoReplyMessage,
@@ -219,6 +221,7 @@ export {
   addContextBlocks,
   assembledRequest,
   contextBlocksOf,
+  extendSummaryCoverage,
   isAssembledRequest,
   type PlacementRequest,
   selectViewOf,

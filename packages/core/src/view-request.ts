@@ -3,6 +3,7 @@ import {
   type AssembledView,
   assembleView,
   assembleWith,
+  type CoverageExtender,
   DEFAULT_START_ON,
   EMPTY_DECISIONS,
   isNoReplyMessage,
@@ -36,7 +37,14 @@ export interface PlacementRequest {
 export type ViewDecision =
   | ({ kind: "cut" } & ViewCut)
   | { kind: "startOn"; producer: string; startOn: StartOn }
-  | { kind: "coverage"; producer: string; firstUncovered: BaseMessage | null; provenance?: SummaryProvenance }
+  | {
+      kind: "coverage";
+      producer: string;
+      firstUncovered: BaseMessage | null;
+      provenance?: SummaryProvenance;
+      /** How a cap asks the summary to cover more ({@link extendSummaryCoverage}). */
+      extend?: CoverageExtender;
+    }
   | { kind: "replace"; producer: string; original: BaseMessage; replacement: BaseMessage };
 
 const VIEW = Symbol.for("threadwise.view");
@@ -231,6 +239,7 @@ function addDecision(decisions: ViewDecisions, decision: ViewDecision): ViewDeci
           producer: decision.producer,
           firstUncovered: decision.firstUncovered,
           ...(decision.provenance ? { provenance: decision.provenance } : {}),
+          ...(decision.extend ? { extend: decision.extend } : {}),
         },
       };
     case "replace":
@@ -272,6 +281,48 @@ export function withViewDecisions<R extends PlacementRequest>(
   for (const decision of decisions) next = addDecision(next, decision);
   if (context) next = withBlocks(next, context.blocks, context.mode);
   return render(request, inputs.thread, inputs.system, next);
+}
+
+/**
+ * Asks the summary of the stack to cover every message before `through` (spec R33, R39): the
+ * request with the summary's new coverage and block, or `undefined` when the stack has no summary
+ * that can extend, `through` is not past what it covers, or it did not extend (a summarizer
+ * failure, or an extension already made on this model call).
+ *
+ * For a hard cap: a cut that would drop messages no summary covers calls it first with the first
+ * message it means to keep, then cuts again on the returned request (its system prompt now holds
+ * the longer summary). Before the cap states its cut, so the new block is counted by it.
+ * `through`: a message of `viewMessages(request)` (a replacement is mapped back to its original).
+ */
+export async function extendSummaryCoverage<R extends PlacementRequest>(request: R, through: BaseMessage): Promise<R | undefined> {
+  const inputs = inputsOf(request);
+  const coverage = inputs.decisions.coverage;
+  if (!coverage?.extend) return undefined;
+  let original = through;
+  for (const r of inputs.decisions.replacements) if (r.replacement === through) original = r.original;
+  const extension = await coverage.extend(original);
+  if (!extension) return undefined;
+  const { block } = extension;
+  let replaced = false;
+  const blocks = inputs.decisions.blocks.flatMap((b) => {
+    if (b.producer !== block.producer || b.kind !== block.kind) return [b];
+    if (replaced) return [];
+    replaced = true;
+    return block.text.trim() === "" ? [] : [block];
+  });
+  if (!replaced && block.text.trim() !== "") blocks.push(block);
+  const decisions: ViewDecisions = {
+    ...inputs.decisions,
+    coverage: {
+      producer: coverage.producer,
+      firstUncovered: extension.firstUncovered,
+      ...(extension.provenance ? { provenance: extension.provenance } : {}),
+      extend: coverage.extend,
+    },
+    blocks,
+    mode: inputs.decisions.mode ?? (extension.mode === undefined ? undefined : resolvePromptContextMode(extension.mode)),
+  };
+  return render(request, inputs.thread, inputs.system, decisions);
 }
 
 /**

@@ -174,9 +174,10 @@ export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
  * 10. `recall` (unless `recallMaxTokens: false`): after the window and the summary, so it sees their
  *    view and recalls only messages that left it (and facts); its block is re-rendered by tokenCap.
  * 11. `tokenCap` (when `maxHistoryTokens` is set): innermost, so its budget counts the rendered
- *    system prompt, context blocks, tool schemas and the view exactly as sent. It may drop
- *    messages the summary does not cover yet; the multiturn line counts them
- *    (`unsummarized_dropped`).
+ *    system prompt, context blocks, tool schemas and the view exactly as sent. What it would cut
+ *    that the summary does not cover yet, the summary covers first (core `extendSummaryCoverage`);
+ *    only after a failed summarizer call does it drop such messages, counted in the multiturn line
+ *    (`unsummarized_dropped`) and warned about.
  *
  * Core assembles the request from the decisions of all of them (`assembleView`), so every view
  * holds no orphan, one leading system message and starts by `startOn`.

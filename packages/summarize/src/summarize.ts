@@ -1,6 +1,7 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
+  type CoverageExtender,
   chatModelOption,
   compactionBoundary,
   contentText,
@@ -105,6 +106,26 @@ function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: S
   return plan.windowStart;
 }
 
+/**
+ * Index in `stored` of the first message `record` does not cover, by its `coveredThroughId`
+ * (core's index of the array); 0 when it covers nothing stored (no record, an id not stored), and
+ * by `coveredCount` for a record made over messages without ids.
+ */
+function coverageEndIn(stored: readonly BaseMessage[], record: SummaryRecord | undefined): number {
+  if (!record || record.coveredCount === 0) return 0;
+  if (record.coveredThroughId === null) return uncoveredStartOf(stored, record);
+  return indexThread(stored).indexOf(record.coveredThroughId) + 1;
+}
+
+/** Index in `stored` of `message` (by id through core's index, else by object); -1 when not found. */
+function positionIn(stored: readonly BaseMessage[], message: BaseMessage): number {
+  if (typeof message.id === "string" && message.id !== "") {
+    const at = indexThread(stored).indexOf(message.id);
+    if (at !== -1) return at;
+  }
+  return stored.lastIndexOf(message);
+}
+
 /** What `viewReport(request).summary` and the multiturn line show of a summary record; `undefined` for none or an empty one. */
 function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | undefined {
   if (!record || record.text.trim() === "" || record.coveredCount === 0) return undefined;
@@ -148,9 +169,12 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    The calls are tagged {@link INTERNAL_CALL_TAGS} and never stream.
  * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
  *    message the summary does not cover: the window plus fewer than one period of messages that
- *    left it since. The summary plus the view is always the whole thread, in either order with
- *    windowTrim; only a hard cap (tokenCap) can drop uncovered messages, and the multiturn line
- *    then says how many (`unsummarized_dropped`).
+ *    left it since. The summary plus the view is always the whole thread. The coverage carries an
+ *    `extend`: a hard cap inside (tokenCap) that would drop uncovered messages calls it (core's
+ *    `extendSummaryCoverage`) and this middleware makes one more summary, as a due one is made,
+ *    through the first message the cap keeps (and at least the window's start), in the foreground;
+ *    the summary then covers into the window and the view starts after it. Only when that call
+ *    fails are uncovered messages dropped (the multiturn line says how many, `unsummarized_dropped`).
  * 5. The summary goes in through core's `addContextBlocks` (`[Previous conversation summary]` at the
  *    end of the system prompt in `legacy_system`, runtime context on the newest user message in
  *    `stable_tail`); the stored thread is never changed.
@@ -504,14 +528,62 @@ export function summarize(options: SummarizeOptions = {}) {
       if (!previous && !update) update = { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
 
       // The view is everything the summary does not cover: core keeps it from the first uncovered
-      // message on (a cap may still drop some, counted as unsummarized drops).
-      const coveredUpTo = madeNow ? coveredEnd(stored, plan, record) : plan.uncoveredStart;
+      // message on. A summary a cap extended into the window (below) covers past the window's
+      // start: the view then starts after it, so nothing is sent twice.
+      let coveredUpTo = madeNow
+        ? coveredEnd(stored, plan, record)
+        : Math.max(plan.uncoveredStart, coverageEndIn(stored, beyondBoundary(record)));
+      const summaryBlock = (r: SummaryRecord | undefined) => ({
+        kind: "summary",
+        producer: SUMMARIZE_MIDDLEWARE_NAME,
+        label: SUMMARY_BLOCK_LABEL,
+        text: r?.text ?? "",
+      });
+      // A hard cap inside (tokenCap) that must drop messages this summary does not cover asks it,
+      // through core's extendSummaryCoverage, to cover them first (spec R33): one extension per
+      // model call, made like a due summary (same start, passes, failure rules), through the first
+      // message the cap keeps and at least the window's start, so the period starts again.
+      let extended = false;
+      const extend: CoverageExtender = async (through) => {
+        if (extended || (threadId !== "" && failedTurns.get(threadId) === turnId)) return undefined;
+        const at = positionIn(stored, through);
+        if (at === -1) return undefined;
+        const target = Math.max(at, plan.windowStart);
+        const from = Math.max(coveredUpTo, boundaryEnd());
+        const pending = stored.slice(from, target).filter((message) => messageType(message) !== "system");
+        if (pending.length === 0) return undefined;
+        extended = true;
+        const span: SummaryPlan = { ...plan, uncoveredStart: from, windowStart: target, pending };
+        const started = Date.now();
+        const made = await summarizeBacklog(
+          model,
+          await startOf(stored, beyondBoundary(record), span, boundaryEnd(), archive),
+          request.runtime?.signal,
+        );
+        if (made.error !== undefined) {
+          remember(turnId);
+          warnFailure(made.error, record, pending.length, Date.now() - started);
+        } else failedTurns.delete(threadId);
+        if (!made.record) return undefined;
+        record = made.record;
+        update = made.record;
+        coveredUpTo = coverageEndIn(stored, record);
+        // What was pending is covered now: no summary is prepared after the answer on this call.
+        prepareAfterAnswer = false;
+        return {
+          firstUncovered: stored[coveredUpTo] ?? null,
+          provenance: provenanceOf(record),
+          block: summaryBlock(record),
+          mode: opts.promptContextMode,
+        };
+      };
       const decisions: ViewDecision[] = [
         {
           kind: "coverage",
           producer: SUMMARIZE_MIDDLEWARE_NAME,
           firstUncovered: stored[coveredUpTo] ?? null,
           provenance: provenanceOf(beyondBoundary(record)),
+          extend,
         },
       ];
       // A backlog larger than the passes of one call could fold in (an imported thread, a
@@ -527,7 +599,7 @@ export function summarize(options: SummarizeOptions = {}) {
         decisions,
         placed && placed.text.trim() !== ""
           ? {
-              blocks: [{ kind: "summary", producer: SUMMARIZE_MIDDLEWARE_NAME, label: SUMMARY_BLOCK_LABEL, text: placed.text }],
+              blocks: [summaryBlock(placed)],
               mode: opts.promptContextMode,
             }
           : undefined,

@@ -5,6 +5,7 @@ import {
   EVICTION_MODES,
   envOptionSchema,
   envPositiveInt,
+  extendSummaryCoverage,
   type IndexedViewOptions,
   isNoReplyMessage,
   loggerOptionSchema,
@@ -367,6 +368,13 @@ function modelNameOf(model: unknown): string | undefined {
  * The counter is created once per middleware (per encoding) and caches per message by id, so a
  * call on a checkpointed thread tokenizes only the messages it has not seen.
  *
+ * Inside `summarize` (`[windowTrim(), summarize(), tokenCap()]`, memoryStack's order) a cut that
+ * would drop messages the summary does not cover first has the summary cover them (core's
+ * `extendSummaryCoverage`: one summarizer call, ahead to where the view holds half the room the cap
+ * leaves for messages, or to the `lowWatermark` cut with chunked eviction), then cuts again with the
+ * longer summary counted: every non-system message before the view is in the summary sent (spec
+ * R3, R33). Only a failed summarizer call leaves such messages dropped, with a warning.
+ *
  * Put it after middlewares that add context (summarize, factRecall, workMemory, recall, historyAware,
  * userMemory) so their text is counted: inside one of them it is refused at the first model call
  * (`ThreadwiseConfigError`, option `middleware`; core's ARCHITECTURE.md, "Middleware order").
@@ -421,32 +429,32 @@ export function tokenCap(options: TokenCapOptions = {}) {
     return lastSystem.tokens;
   };
 
-  return threadwiseMiddleware({
-    name: TOKEN_CAP_NAME,
-    wrapModelCall: (request, handler) => {
-      const counter = counterFor(request.model);
-      // Assembled once before counting, so the system message counted is the one sent (stored
-      // system messages merged in, legacy_system blocks rendered).
-      const ruled = parsed.startOn
-        ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
-        : assembledRequest(request);
-      const tailContext = viewReport(ruled).tailContext;
-      const tools = ruled.tools ?? [];
-      const toolTokens = counter.countTools(tools);
-      const systemSent = systemText(ruled.systemMessage) !== "";
-      // Reply priming and the system-with-tools correction: what the provider counts once per request.
-      const overhead = requestOverheadTokens({ system: systemSent, tools: tools.length > 0 });
-      // Exact, on read: a view that fits by its upper bounds never tokenizes the system prompt,
-      // whose text (summary, facts) is the thread's own and new to a process that never saw it.
-      let fixedTokens: number | undefined;
-      const exactFixed = () => {
-        fixedTokens ??=
-          systemTokens(counter, ruled.systemMessage) + toolTokens + (tailContext === "" ? 0 : counter.countText(tailContext)) + overhead;
-        return fixedTokens;
-      };
-      const bound = counter.boundText;
-      const settingsWith = (addedTokens: number, addedBound: number): CapSettings => ({
-        maxTokens,
+  /**
+   * The cut of `ruled` under the cap: the selection and the request with the cut and replacements
+   * stated, that request counted as sent ({@link fitAsSent}). `"ahead"`: the first message kept by
+   * the cut that leaves the view's messages half the room the fixed part leaves (sliding, counted on
+   * the groups as stored), used only to tell a summary how far to cover; nothing is stated from it.
+   */
+  const cutOf = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter, limit: "cap" | "ahead") => {
+    const tailContext = viewReport(ruled).tailContext;
+    const tools = (ruled.tools ?? []) as Parameters<TokenCounter["countTools"]>[0];
+    const toolTokens = counter.countTools(tools);
+    const systemSent = systemText(ruled.systemMessage) !== "";
+    // Reply priming and the system-with-tools correction: what the provider counts once per request.
+    const overhead = requestOverheadTokens({ system: systemSent, tools: tools.length > 0 });
+    // Exact, on read: a view that fits by its upper bounds never tokenizes the system prompt,
+    // whose text (summary, facts) is the thread's own and new to a process that never saw it.
+    let fixedTokens: number | undefined;
+    const exactFixed = () => {
+      fixedTokens ??=
+        systemTokens(counter, ruled.systemMessage) + toolTokens + (tailContext === "" ? 0 : counter.countText(tailContext)) + overhead;
+      return fixedTokens;
+    };
+    const bound = counter.boundText;
+    const settingsWith = (addedTokens: number, addedBound: number): CapSettings => {
+      const cap = limit === "cap" ? maxTokens : exactFixed() + addedTokens + Math.floor((maxTokens - exactFixed() - addedTokens) / 2);
+      return {
+        maxTokens: cap,
         get fixedTokens() {
           return exactFixed() + addedTokens;
         },
@@ -461,49 +469,83 @@ export function tokenCap(options: TokenCapOptions = {}) {
             }
           : {}),
         counter,
-        eviction: parsed.eviction,
+        eviction: limit === "cap" ? parsed.eviction : "sliding",
         lowWatermark,
-        overflow: parsed.overflow,
+        // Only the cap's own cut shortens tool results or throws; the ahead cut is a position.
+        overflow: limit === "cap" ? parsed.overflow : "truncate",
         startOn: viewStartOn(ruled),
-      });
-      const decide = (settings: CapSettings) => {
-        // The cut over the view decided so far, on the thread's index: each group is counted once
-        // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
-        const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
-        const next = withViewDecisions(ruled, [
-          { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
-          ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
-        ]);
-        return { result, next };
       };
-      // A cut and the request it gives, counted as sent ({@link fitAsSent}).
-      const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
-        const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
-        return {
-          ...decided,
-          sentBound: () => requestTokenBound(counter, decided.next),
-          sentTokens: () => requestTokens(counter, decided.next),
-        };
+    };
+    const decide = (settings: CapSettings) => {
+      // The cut over the view decided so far, on the thread's index: each group is counted once
+      // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
+      const result = capSelection(selectViewOf(ruled, capViewOptions(settings)), settings);
+      const next = withViewDecisions(ruled, [
+        { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
+        ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
+      ]);
+      return { result, next, settings };
+    };
+    if (limit === "ahead") return { ahead: selectViewOf(ruled, capViewOptions(settingsWith(0, 0))).firstKept };
+    // A cut and the request it gives, counted as sent ({@link fitAsSent}).
+    const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
+      const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
+      return {
+        ...decided,
+        sentBound: () => requestTokenBound(counter, decided.next),
+        sentTokens: () => requestTokens(counter, decided.next),
       };
-      let attempt = attemptWith(0, 0);
-      let first = attempt(0);
-      let { result, next } = first;
-      // Messages core sends that no kept group holds: a provider compaction the cut left behind,
-      // sent ahead of the view with its turn's user message, and the AI message core puts after
-      // the results of a run that stopped before its reply (core's assembleView). They are a
-      // fixed cost of this view. Cut again with them counted; the second cut starts at or after
-      // the first, so the compaction is still pinned and no more replies are sent than counted.
-      const pinned = viewReport(next).compaction?.pinnedMessages ?? 0;
-      const added = [...viewMessages(next).slice(0, pinned), ...next.messages.filter(isNoReplyMessage)];
-      if (added.length > 0) {
-        const addedTokens = counter.countMessages(added);
-        const boundOf = counter.boundMessage;
-        const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
-        attempt = attemptWith(addedTokens, addedBound);
-        first = attempt(0);
+    };
+    let attempt = attemptWith(0, 0);
+    let first = attempt(0);
+    // Messages core sends that no kept group holds: a provider compaction the cut left behind,
+    // sent ahead of the view with its turn's user message, and the AI message core puts after
+    // the results of a run that stopped before its reply (core's assembleView). They are a
+    // fixed cost of this view. Cut again with them counted; the second cut starts at or after
+    // the first, so the compaction is still pinned and no more replies are sent than counted.
+    const pinned = viewReport(first.next).compaction?.pinnedMessages ?? 0;
+    const added = [...viewMessages(first.next).slice(0, pinned), ...first.next.messages.filter(isNoReplyMessage)];
+    if (added.length > 0) {
+      const addedTokens = counter.countMessages(added);
+      const boundOf = counter.boundMessage;
+      const addedBound = boundOf ? added.reduce((sum, m) => sum + boundOf(m), 0) : 0;
+      attempt = attemptWith(addedTokens, addedBound);
+      first = attempt(0);
+    }
+    // Renamed call ids and merged roles (a view shortened to fit exactly included) are counted on
+    // the request core assembles, and the cut made again while that is over the cap.
+    return fitAsSent(maxTokens, attempt, first);
+  };
+  const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) =>
+    cutOf(ruled, counter, "cap") as { result: CapResult; next: R; settings: CapSettings };
+  const aheadCut = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter) =>
+    (cutOf(ruled, counter, "ahead") as { ahead: BaseMessage | null }).ahead;
+
+  return threadwiseMiddleware({
+    name: TOKEN_CAP_NAME,
+    wrapModelCall: async (request, handler) => {
+      const counter = counterFor(request.model);
+      // Assembled once before counting, so the system message counted is the one sent (stored
+      // system messages merged in, legacy_system blocks rendered).
+      const ruled = parsed.startOn
+        ? withViewDecisions(request, [{ kind: "startOn", producer: TOKEN_CAP_NAME, startOn: parsed.startOn }])
+        : assembledRequest(request);
+      let capped = capRequest(ruled, counter);
+      let before: PlacementRequest = ruled;
+      // The cut drops messages the summary does not cover (R33): the summary covers them first,
+      // through where the view holds half the room the cap leaves for messages (`lowWatermark`
+      // with chunked eviction), so that this happens once per about half a cap of conversation,
+      // not on every call; then the cut is made again with the longer summary counted.
+      if (unsummarizedByCap(ruled, capped.next) > 0) {
+        const through = (parsed.eviction === "chunked" ? capped.result.firstKept : aheadCut(ruled, counter)) ?? capped.result.firstKept;
+        const extended = through ? await extendSummaryCoverage(ruled, through) : undefined;
+        if (extended) {
+          before = extended;
+          capped = capRequest(extended, counter);
+        }
       }
-      ({ result, next } = fitAsSent(maxTokens, attempt, first));
-      warnUnsummarizedCut(ruled, next, maxTokens, logger);
+      const { result, next } = capped;
+      warnUnsummarizedCut(before, next, maxTokens, logger);
       if (result.overLimit) {
         logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
           max_tokens: maxTokens,
@@ -517,18 +559,28 @@ export function tokenCap(options: TokenCapOptions = {}) {
 }
 
 /**
+ * Messages the cap's cut (`after`, the request with it stated) drops that no summary covers, less
+ * those already dropped before it (`before`: summarize's own backlog cut, R39, or the start rule);
+ * 0 without a summary in the stack.
+ */
+function unsummarizedByCap(before: PlacementRequest, after: PlacementRequest): number {
+  const dropped = viewReport(after).unsummarizedDropped ?? 0;
+  if (dropped === 0) return 0;
+  return dropped - (viewReport(before).unsummarizedDropped ?? 0);
+}
+
+/**
  * Warns (through tokenCap's `logger`, on each call where it happens: like every line threadwise
  * logs, it follows from the stored thread alone, so a fresh process logs the same, R37) when this
- * cap dropped messages that no summary covers yet: with `summarize` outside it, they then reach the model neither in the view nor in
+ * cap dropped messages that no summary covers yet, which happens only when the summary could not
+ * be extended over them (its summarizer call failed, or a summary without `extend`): with `summarize` outside it, they then reach the model neither in the view nor in
  * the summary, which a stack with a summary otherwise never does (R10, R33). Counted as core's
  * `viewReport(...).unsummarizedDropped` after the cap less before it (summarize's own backlog cut,
  * R39, is not the cap's). Without a summary in the stack there is no coverage and no warning.
  *
  */
 function warnUnsummarizedCut(before: PlacementRequest, after: PlacementRequest, maxTokens: number, logger: ThreadwiseLogger): void {
-  const dropped = viewReport(after).unsummarizedDropped ?? 0;
-  if (dropped === 0) return;
-  const byCap = dropped - (viewReport(before).unsummarizedDropped ?? 0);
+  const byCap = unsummarizedByCap(before, after);
   if (byCap <= 0) return;
   logger.warn(
     `tokenCap: the cap of ${maxTokens} tokens dropped ${byCap} message(s) that no summary covers yet, so the model receives them neither in the view nor in the summary; ` +
