@@ -66,7 +66,11 @@ function transcript(lang: "en" | "ko"): BaseMessage[] {
   const p = `${lang}-`;
   return [
     new HumanMessage({ id: `${p}h1`, content: t.q1 }),
-    new AIMessage({ id: `${p}a1`, content: [{ type: "text", text: t.look }, toolUse(`toolu_${lang}_01`, "Seoul")] as never, tool_calls: [] }),
+    new AIMessage({
+      id: `${p}a1`,
+      content: [{ type: "text", text: t.look }, toolUse(`toolu_${lang}_01`, "Seoul")] as never,
+      tool_calls: [],
+    }),
     new HumanMessage({ id: `${p}r1`, content: [toolResult(`toolu_${lang}_01`, t.r1)] as never }),
     new AIMessage({ id: `${p}a2`, content: t.a1 }),
     new HumanMessage({ id: `${p}h2`, content: t.q2 }),
@@ -148,8 +152,8 @@ const STACKS: Record<string, (window: number) => AgentMiddleware[]> = {
     windowTrim({ maxMessages: n, logger: false }),
     summarize({ model: summarizer() as never, threshold: n + 2, logger: false }),
   ],
-  "tokenCap": (n) => [tokenCap({ maxTokens: 30 + n * 25, logger: false })],
-  "memoryStack": (n) =>
+  tokenCap: (n) => [tokenCap({ maxTokens: 30 + n * 25, logger: false })],
+  memoryStack: (n) =>
     memoryStack({
       backend: "in_memory",
       windowSize: n,
@@ -168,37 +172,49 @@ const shape = (messages: BaseMessage[]) =>
 describe("threads in Anthropic's native tool_use / tool_result format", () => {
   for (const [name, build] of Object.entries(STACKS))
     for (const lang of ["en", "ko"] as const)
-      it.each([2, 3, 4, 5, 7, 10, 30])(`${name}, ${lang}, window %i: every request pairs each tool_use with its tool_result; stored thread unchanged; a fresh agent sends the same`, async (n) => {
-        const checkpointer = new MemorySaver();
-        const model = strictModel({ providers: ["anthropic"], answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}` });
-        const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
-        const config = { configurable: { thread_id: `native-${lang}-${n}` } };
-        const seed = transcript(lang);
-        const before = JSON.stringify(seed);
-        await agent.invoke({ messages: [...seed, new HumanMessage({ id: "u1", content: lang === "en" ? "Summarize the trip." : "여행 정리해줘." })] }, config);
-        for (const [k, text] of ["one more", "두 개 더", "last"].entries())
-          await agent.invoke({ messages: [new HumanMessage({ id: `u${k + 2}`, content: text })] }, config);
-        expect(model.providerLog.rejections).toBe(0);
-        for (const request of requestsOf(model)) {
-          expect(validateProviderRequest(request, { providers: ["anthropic"] })).toEqual([]);
-          expect(wireProblems(request)).toEqual([]);
-        }
-        // The widest window sends every pair, blocks included.
-        if (n === 30) {
-          const first = JSON.stringify(requestsOf(model)[0]);
-          for (const id of ["01", "02", "03", "04", "05", "06"]) expect(first).toContain(`"tool_use_id":"toolu_${lang}_${id}"`);
-        }
-        expect(JSON.stringify(seed)).toBe(before);
-        const stored = (await agent.getState(config)).values.messages as BaseMessage[];
-        const storedSeed = stored.filter((m) => seed.some((s) => s.id === m.id));
-        expect(JSON.stringify(storedSeed.map((m) => [m.id, m.content]))).toBe(JSON.stringify(seed.map((m) => [m.id, m.content])));
+      it.each([2, 3, 4, 5, 7, 10, 30])(
+        `${name}, ${lang}, window %i: every request pairs each tool_use with its tool_result; stored thread unchanged; a fresh agent sends the same`,
+        async (n) => {
+          const checkpointer = new MemorySaver();
+          const model = strictModel({
+            providers: ["anthropic"],
+            answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`,
+          });
+          const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
+          const config = { configurable: { thread_id: `native-${lang}-${n}` } };
+          const seed = transcript(lang);
+          const before = JSON.stringify(seed);
+          await agent.invoke(
+            { messages: [...seed, new HumanMessage({ id: "u1", content: lang === "en" ? "Summarize the trip." : "여행 정리해줘." })] },
+            config,
+          );
+          for (const [k, text] of ["one more", "두 개 더", "last"].entries())
+            await agent.invoke({ messages: [new HumanMessage({ id: `u${k + 2}`, content: text })] }, config);
+          expect(model.providerLog.rejections).toBe(0);
+          for (const request of requestsOf(model)) {
+            expect(validateProviderRequest(request, { providers: ["anthropic"] })).toEqual([]);
+            expect(wireProblems(request)).toEqual([]);
+          }
+          // The widest window sends every pair, blocks included.
+          if (n === 30) {
+            const first = JSON.stringify(requestsOf(model)[0]);
+            for (const id of ["01", "02", "03", "04", "05", "06"]) expect(first).toContain(`"tool_use_id":"toolu_${lang}_${id}"`);
+          }
+          expect(JSON.stringify(seed)).toBe(before);
+          const stored = (await agent.getState(config)).values.messages as BaseMessage[];
+          const storedSeed = stored.filter((m) => seed.some((s) => s.id === m.id));
+          expect(JSON.stringify(storedSeed.map((m) => [m.id, m.content]))).toBe(JSON.stringify(seed.map((m) => [m.id, m.content])));
 
-        // A fresh agent (new middleware, new model) on the same checkpointer sends what this one sends.
-        const again = strictModel({ providers: ["anthropic"], answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}` });
-        const fresh = createAgent({ model: again, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
-        const head = (await agent.graph.getState(config)).config;
-        await agent.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
-        await fresh.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
-        expect(shape(requestsOf(again).at(-1) as BaseMessage[])).toBe(shape(requestsOf(model).at(-1) as BaseMessage[]));
-      });
+          // A fresh agent (new middleware, new model) on the same checkpointer sends what this one sends.
+          const again = strictModel({
+            providers: ["anthropic"],
+            answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`,
+          });
+          const fresh = createAgent({ model: again, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
+          const head = (await agent.graph.getState(config)).config;
+          await agent.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
+          await fresh.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
+          expect(shape(requestsOf(again).at(-1) as BaseMessage[])).toBe(shape(requestsOf(model).at(-1) as BaseMessage[]));
+        },
+      );
 });

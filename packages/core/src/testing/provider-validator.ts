@@ -304,13 +304,17 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   let openAt = -1;
   /** Call ids of earlier AI messages of the request (Anthropic: `tool_use` ids are unique across it). */
   const earlier = new Set<string>();
-  const closeOpen = () => {
+  const closeOpen = (next?: BaseMessage) => {
     if (open && open.size > 0) {
       const ids = [...open.keys()].map((id) => JSON.stringify(id)).join(", ");
+      // Answered by `tool_result` blocks of the user turn after it (Anthropic's native format):
+      // Anthropic's own pairing (`anthropicTurnFindings`) decides for it.
+      const blocks = next !== undefined && anthropicToolResults(next).length > 0 && messageType(next) === "human";
       out.push({
         rule: "unanswered_tool_call",
         index: openAt,
         message: `${describe(messages[openAt] as BaseMessage, openAt)} has tool calls without a result right after it: ${ids}`,
+        ...(blocks ? { only: ["openai", "gemini", "bedrock"] as const } : {}),
       });
     }
     open = undefined;
@@ -341,7 +345,7 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
       }
       return;
     }
-    closeOpen();
+    closeOpen(message);
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
       // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
