@@ -705,11 +705,14 @@ export function findOrphans(messages: readonly BaseMessage[]): string[] {
     if (group.kind === "orphan") found.push(`orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
     if (group.unanswered !== undefined) found.push(`unanswered call at ${group.start}: ${group.unanswered.join(",")}`);
     if (group.deferred !== undefined) found.push(`results after other messages at ${group.start}..${group.end - 1}`);
-    for (const m of group.messages)
-      if (toolResultBlocksOf(m).length < toolResultBlocksOf(storedOriginal(m)).length)
-        found.push(
-          `tool_result blocks that answer no call in user message ${storedOriginal(m).id ?? ""} at ${group.start}..${group.end - 1}`,
-        );
+    if (group.kind === "orphan") continue;
+    // A user message sent as a copy without results that answer no call right before them.
+    for (const m of group.messages) {
+      if (messageType(m) !== "human") continue;
+      const from = messages.slice(group.start, group.end).find((x) => x !== m && storedOriginal(x) === storedOriginal(m));
+      if (from && toolResultBlocksOf(m).length < toolResultBlocksOf(from).length)
+        found.push(`tool_result blocks that answer no call in user message ${m.id ?? ""} at ${group.start}..${group.end - 1}`);
+    }
   }
   return found;
 }

@@ -68,6 +68,8 @@ export {
 export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
 export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
+  blockCallIdsOf,
+  callIdsOf,
   dropOrphans,
   findOrphans,
   flattenGroups,
@@ -78,6 +80,7 @@ export {
   messageType,
   protectedTailStart,
   toolCallsOf,
+  toolResultIdsOf,
   withoutCalls,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";

@@ -302,6 +302,8 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   let open: Map<string, number> | undefined;
   let answered = new Set<string>();
   let openAt = -1;
+  /** `tool_use` ids `@langchain/anthropic` sends for the AI message before the current run of results. */
+  let blockUses = new Set<string>();
   /** Call ids of earlier AI messages of the request (Anthropic: `tool_use` ids are unique across it). */
   const earlier = new Set<string>();
   const closeOpen = (next?: BaseMessage) => {
@@ -341,11 +343,15 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
           rule: "tool_result_without_call",
           index,
           message: `${describe(message, index)}: tool_call_id ${JSON.stringify(id)} ${where}`,
+          // A `tool_use` block of that AI message (Anthropic's native format): Anthropic's own pairing decides.
+          ...(blockUses.has(id) ? { only: ["openai", "gemini", "bedrock"] as const } : {}),
         });
       }
       return;
     }
     closeOpen(message);
+    if (type === "ai") blockUses = new Set(anthropicToolUses(message));
+    else if (type !== "system") blockUses = new Set();
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
       // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
