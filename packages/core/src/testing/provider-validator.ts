@@ -43,7 +43,10 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   are and appends the `tool_calls` they lack), and a user turn answers with its ToolMessages
  *   and the `tool_result` content blocks of its user messages (a thread imported in Anthropic's
  *   own format); every `tool_result` must name a `tool_use` of the assistant turn right before
- *   it (`unexpected tool_use_id found in tool_result blocks`).
+ *   it (`unexpected tool_use_id found in tool_result blocks`). Where a call is only a `tool_use`
+ *   block (no `tool_calls` entry) answered by a ToolMessage or a `tool_result` block, the common
+ *   rules stand for the other providers and Anthropic's turn pairing decides for Anthropic; the
+ *   `tool_call_id` rule's pattern and uniqueness apply to `tool_use` block ids too.
  * - `duplicate_tool_result`: a second result for one call. Anthropic and Bedrock (result count
  *   must match the `tool_use`/`toolUse` blocks), Gemini (`the number of function response parts
  *   is equal to the number of function call parts`); OpenAI accepts it but the model sees two
@@ -448,6 +451,8 @@ function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
   let uses = new Map<string, number>();
   let answered = new Set<string>();
   let role: "user" | "assistant" | undefined;
+  /** Every `tool_use` id of the request's earlier AI messages (`tool_use ids must be unique`). */
+  const sentUses = new Set<string>();
   const closeUser = () => {
     for (const [id, index] of uses)
       if (!answered.has(id))
@@ -466,7 +471,25 @@ function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
     if (type === "ai") {
       if (role === "user") closeUser();
       role = "assistant";
-      for (const id of anthropicToolUses(message)) if (!uses.has(id)) uses.set(id, index);
+      for (const id of anthropicToolUses(message)) {
+        if (!uses.has(id)) uses.set(id, index);
+        // `tool_use.id` pattern and uniqueness across the request, for the ids of `tool_use` blocks too.
+        if (id !== "" && !ANTHROPIC_ID.test(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only,
+            message: `${describe(message, index)}: tool_use id ${JSON.stringify(id)} is not [a-zA-Z0-9_-]+`,
+          });
+        else if (id !== "" && sentUses.has(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only,
+            message: `${describe(message, index)}: tool_use id ${JSON.stringify(id)} was already used in the request`,
+          });
+      }
+      for (const id of anthropicToolUses(message)) sentUses.add(id);
       return;
     }
     role = "user";
