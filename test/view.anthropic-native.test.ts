@@ -180,7 +180,7 @@ describe("threads in Anthropic's native tool_use / tool_result format", () => {
             providers: ["anthropic"],
             answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`,
           });
-          const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
+          const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) });
           const config = { configurable: { thread_id: `native-${lang}-${n}` } };
           const seed = transcript(lang);
           const before = JSON.stringify(seed);
@@ -201,7 +201,7 @@ describe("threads in Anthropic's native tool_use / tool_result format", () => {
             for (const id of ["01", "02", "03", "04", "05", "06"]) expect(first).toContain(`"tool_use_id":"toolu_${lang}_${id}"`);
           }
           expect(JSON.stringify(seed)).toBe(before);
-          const stored = (await agent.getState(config)).values.messages as BaseMessage[];
+          const stored = (await agent.graph.getState(config)).values.messages as BaseMessage[];
           const storedSeed = stored.filter((m) => seed.some((s) => s.id === m.id));
           expect(JSON.stringify(storedSeed.map((m) => [m.id, m.content]))).toBe(JSON.stringify(seed.map((m) => [m.id, m.content])));
 
@@ -210,11 +210,44 @@ describe("threads in Anthropic's native tool_use / tool_result format", () => {
             providers: ["anthropic"],
             answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`,
           });
-          const fresh = createAgent({ model: again, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) as never });
+          const fresh = createAgent({ model: again, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n) });
           const head = (await agent.graph.getState(config)).config;
           await agent.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
           await fresh.invoke({ messages: [new HumanMessage({ id: "u9", content: "again" })] }, head);
           expect(shape(requestsOf(again).at(-1) as BaseMessage[])).toBe(shape(requestsOf(model).at(-1) as BaseMessage[]));
         },
       );
+});
+
+describe("native threads whose tool_use ids repeat and are not portable", () => {
+  // A transcript from a model that numbers its calls per answer (`functions.weather:0` on every
+  // turn, as Kimi K2 does), kept in Anthropic's format: Anthropic refuses both the pattern and the
+  // repeat (`tool_use ids must be unique`). The request sends each id portable and unique, the
+  // tool_result blocks renamed with their call; the stored thread keeps the model's ids.
+  it.each([3, 6, 30])("memoryStack, window %i: every request is accepted; stored ids unchanged", async (n) => {
+    const id = "functions.weather:0";
+    const turn = (k: number, city: string, text: string) => [
+      new HumanMessage({ id: `h${k}`, content: text }),
+      new AIMessage({ id: `a${k}`, content: [toolUse(id, city)] as never, tool_calls: [] }),
+      new HumanMessage({ id: `r${k}`, content: [toolResult(id, `${city}: 맑음`)] as never }),
+      new AIMessage({ id: `b${k}`, content: `${city} is sunny.` }),
+    ];
+    const seed = [...turn(1, "Seoul", "서울 날씨?"), ...turn(2, "Busan", "Busan?"), ...turn(3, "Jeju", "제주는?")];
+    const before = JSON.stringify(seed);
+    const model = strictModel({ providers: ["anthropic"], answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}` });
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: STACKS.memoryStack?.(n) ?? [] });
+    const config = { configurable: { thread_id: `repeat-${n}` } };
+    await agent.invoke({ messages: [...seed, new HumanMessage({ id: "u1", content: "all three?" })] }, config);
+    await agent.invoke({ messages: [new HumanMessage({ id: "u2", content: "thanks" })] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    for (const request of requestsOf(model)) expect(wireProblems(request)).toEqual([]);
+    if (n === 30) {
+      const sent = JSON.stringify(requestsOf(model).at(-1));
+      expect(sent).not.toContain(id);
+      expect(sent.match(/"tool_use_id":"functions_weather_0_[0-9a-f]{12}(_r[0-9a-f]{12})?"/g)).toHaveLength(3);
+    }
+    expect(JSON.stringify(seed)).toBe(before);
+    const stored = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+    expect(JSON.stringify(stored.filter((m) => m.id?.startsWith("r")).map((m) => m.content))).toContain(`"tool_use_id":"${id}"`);
+  });
 });
