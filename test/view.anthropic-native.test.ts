@@ -89,10 +89,13 @@ function transcript(lang: "en" | "ko"): BaseMessage[] {
       tool_calls: [{ id: `toolu_${lang}_04`, name: "weather", args: { city: "Incheon" }, type: "tool_call" }],
     }),
     new HumanMessage({ id: `${p}r4`, content: [toolResult(`toolu_${lang}_04`, t.r4)] as never }),
-    // The last result shares its user message with the user's next question (Anthropic's own wire shape).
+    // The last result shares its user message with the user's next question (Anthropic's own wire
+    // shape; the Korean import stores the words first, which Anthropic refuses as it is).
     new HumanMessage({
       id: `${p}r5`,
-      content: [toolResult(`toolu_${lang}_05`, t.r4), { type: "text", text: t.more }] as never,
+      content: (lang === "en"
+        ? [toolResult(`toolu_${lang}_05`, t.r4), { type: "text", text: t.more }]
+        : [{ type: "text", text: t.more }, toolResult(`toolu_${lang}_05`, t.r4)]) as never,
     }),
     new AIMessage({ id: `${p}a6`, content: t.a4 }),
     new HumanMessage({ id: `${p}h5`, content: t.q5 }),

@@ -307,8 +307,10 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
       tool_calls: listed.map((c) => ({ id: c, name: "weather", args: { c }, type: "tool_call" as const })),
     });
   /** A user message of `tool_result` blocks, with the user's words after them when `words` is given. */
-  const results = (id: string, callIds: string[], words?: string) =>
-    new HumanMessage({ id, content: [...callIds.map(res), ...(words ? [{ type: "text", text: words }] : [])] as never });
+  const results = (id: string, callIds: string[], words?: string, wordsFirst = false) => {
+    const said = words ? [{ type: "text", text: words }] : [];
+    return new HumanMessage({ id, content: (wordsFirst ? [...said, ...callIds.map(res)] : [...callIds.map(res), ...said]) as never });
+  };
   const sentIds = (m: BaseMessage) => [
     ...callIdsOf(m),
     ...toolResultIdsOf(m).map((c) => `<${c}`),
@@ -344,6 +346,18 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
     expect(groups[1]?.messages[1]).toBe(thread[2]);
     // A cut can only fall before the call or after the words: the newest user turn protects them.
     expect(protectedTailStart(groups)).toBe(0);
+    walkMatches(thread);
+  });
+
+  it("a user message with its words before its results is sent with the results first (Anthropic refuses text before them)", () => {
+    const wordsFirst = new HumanMessage({ id: "r", content: [{ type: "text", text: "여기 결과:" }, res("x")] as never });
+    const thread = [human("h"), uses("a", ["x"]), wordsFirst, ai("done")];
+    expect(anthropicPairing(thread).map((v) => `${v.rule}@${v.index}`)).toEqual(["unanswered_tool_call@2"]);
+    const sent = (groupMessages(thread)[1] as MessageGroup).messages[1] as BaseMessage;
+    expect(sent.id).toBe("r");
+    expect(sent.content).toEqual([res("x"), { type: "text", text: "여기 결과:" }]);
+    expect(wordsFirst.content).toEqual([{ type: "text", text: "여기 결과:" }, res("x")]);
+    expect(anthropicPairing(dropOrphans(thread))).toEqual([]);
     walkMatches(thread);
   });
 
@@ -411,6 +425,7 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
       dup: boolean;
       stray: boolean;
       words: boolean;
+      wordsFirst: boolean;
       tool: boolean;
     };
     type Part = { kind: "user" } | { kind: "ai" } | Call;
@@ -426,6 +441,7 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
         dup: fc.boolean(),
         stray: fc.boolean(),
         words: fc.boolean(),
+        wordsFirst: fc.boolean(),
         tool: fc.boolean(),
       }),
     );
@@ -448,7 +464,7 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
             if (first.length > 0) thread.push(p.tool ? result(id(), first[0] as string) : results(id(), first));
             if (p.dup && answered[0]) thread.push(results(id(), [answered[0]]));
             if (rest.length > 0 || p.words || p.stray)
-              thread.push(results(id(), [...rest, ...(p.stray ? ["gone"] : [])], p.words ? "그리고 내일은?" : undefined));
+              thread.push(results(id(), [...rest, ...(p.stray ? ["gone"] : [])], p.words ? "그리고 내일은?" : undefined, p.wordsFirst));
           }
         }
         const before = JSON.stringify(thread);

@@ -166,6 +166,30 @@ function withoutResults(message: BaseMessage, at: readonly number[]): BaseMessag
 }
 
 /**
+ * The user message `message` with its `tool_result` blocks first: `message` itself when no other
+ * block comes before one, else a copy (same id, name and metadata) with the results first and the
+ * other blocks after them, each in stored order. Anthropic refuses text before a turn's results
+ * (`tool_use ids were found without tool_result blocks immediately after`; its tool-use guide: the
+ * results come first in the content, any text after them), and an import may store the user's
+ * words first. The stored message is not changed.
+ */
+function resultsFirst(message: BaseMessage): BaseMessage {
+  const content = message.content as unknown[];
+  const isResult = (block: unknown) => (block as ContentBlock | null)?.type === "tool_result";
+  const firstOther = content.findIndex((block) => !isResult(block));
+  if (firstOther === -1 || !content.slice(firstOther).some(isResult)) return message;
+  return viewCopy(message, "results-first", () => {
+    return new HumanMessage({
+      id: message.id,
+      name: message.name,
+      content: [...content.filter(isResult), ...content.filter((block) => !isResult(block))] as never,
+      additional_kwargs: message.additional_kwargs,
+      response_metadata: message.response_metadata,
+    });
+  });
+}
+
+/**
  * Takes the results `blocks` answer from `open` (counted per id): the positions of the blocks that
  * answer no open call (strays) come back, and nothing is taken when none answers.
  */
@@ -289,7 +313,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
         j += 1;
         continue;
       }
-      answered.push(withoutBlankText(withoutResults(m, taken.strays)));
+      answered.push(withoutBlankText(resultsFirst(withoutResults(m, taken.strays))));
       j += 1;
       if (more) break;
     }

@@ -46,7 +46,9 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   it (`unexpected tool_use_id found in tool_result blocks`). Where a call is only a `tool_use`
  *   block (no `tool_calls` entry) answered by a ToolMessage or a `tool_result` block, the common
  *   rules stand for the other providers and Anthropic's turn pairing decides for Anthropic; the
- *   `tool_call_id` rule's pattern and uniqueness apply to `tool_use` block ids too.
+ *   `tool_call_id` rule's pattern and uniqueness apply to `tool_use` block ids too. A user
+ *   message with other content before its `tool_result` blocks is refused (`tool_use ids were
+ *   found without tool_result blocks immediately after`: the results must come first).
  * - `duplicate_tool_result`: a second result for one call. Anthropic and Bedrock (result count
  *   must match the `tool_use`/`toolUse` blocks), Gemini (`the number of function response parts
  *   is equal to the number of function call parts`); OpenAI accepts it but the model sees two
@@ -493,6 +495,18 @@ function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
       return;
     }
     role = "user";
+    if (type === "human" && Array.isArray(message.content)) {
+      // The results come first in a user message's content, any other block after them.
+      const blocks = message.content as Array<Record<string, unknown> | string>;
+      const other = blocks.findIndex((b) => typeof b === "string" || b?.type !== "tool_result");
+      if (other !== -1 && blocks.slice(other).some((b) => typeof b !== "string" && b?.type === "tool_result"))
+        out.push({
+          rule: "unanswered_tool_call",
+          index,
+          only,
+          message: `${describe(message, index)} holds other content before its tool_result blocks`,
+        });
+    }
     for (const id of anthropicToolResults(message)) {
       if (uses.has(id) && !answered.has(id)) answered.add(id);
       else if (!uses.has(id))
