@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
-import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf } from "./groups.js";
+import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf, toolResultIdsOf } from "./groups.js";
 import {
   appendToSystemMessage,
   type ContextBlock,
@@ -564,8 +564,11 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
   } else {
     // Tool results no reply followed, then a user message: a run that stopped after its tools
     // (recursionLimit, a failed model call, an abort, a fork from after the tools node), a partly
-    // answered parallel call, a call and result a middleware put before the user message.
-    if (previous && type === "human" && previousType === "tool") out.push(noReplyMessage(previous as ToolMessage));
+    // answered parallel call, a call and result a middleware put before the user message. Not
+    // before a user message of `tool_result` blocks: more results of the same call (Anthropic's
+    // native format), which Anthropic takes in the same user turn.
+    if (previous && type === "human" && previousType === "tool" && toolResultIdsOf(message).length === 0)
+      out.push(noReplyMessage(previous as ToolMessage));
     out.push(message);
   }
 }

@@ -1,6 +1,9 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
+import { sentMessages } from "./assemble-view.js";
 import {
+  callIdsOf,
   dropOrphans,
   findOrphans,
   groupMessages,
@@ -10,7 +13,9 @@ import {
   messageType,
   protectedTailStart,
   toolCallsOf,
+  toolResultIdsOf,
 } from "./groups.js";
+import { validateProviderRequest } from "./testing/provider-validator.js";
 import { selectView } from "./view.js";
 
 const human = (id: string) => new HumanMessage({ id, content: id });
@@ -288,5 +293,192 @@ describe("results a tool's Command put after messages of its own (a parallel cal
       "te",
       "n2",
     ]);
+  });
+});
+
+describe("Anthropic's native format: tool_use blocks as calls, a user message's tool_result blocks as results", () => {
+  const use = (c: string) => ({ type: "tool_use", id: c, name: "weather", input: { c } });
+  const res = (c: string) => ({ type: "tool_result", tool_use_id: c, content: `r-${c}` });
+  /** An AI message whose calls are only `tool_use` blocks (`tool_calls` empty); `listed` of them also in `tool_calls`. */
+  const uses = (id: string, callIds: string[], listed: string[] = []) =>
+    new AIMessage({
+      id,
+      content: [{ type: "text", text: "확인해 볼게요" }, ...callIds.map(use)] as never,
+      tool_calls: listed.map((c) => ({ id: c, name: "weather", args: { c }, type: "tool_call" as const })),
+    });
+  /** A user message of `tool_result` blocks, with the user's words after them when `words` is given. */
+  const results = (id: string, callIds: string[], words?: string, wordsFirst = false) => {
+    const said = words ? [{ type: "text", text: words }] : [];
+    return new HumanMessage({ id, content: (wordsFirst ? [...said, ...callIds.map(res)] : [...callIds.map(res), ...said]) as never });
+  };
+  const sentIds = (m: BaseMessage) => [
+    ...callIdsOf(m),
+    ...toolResultIdsOf(m).map((c) => `<${c}`),
+    ...(messageType(m) === "tool" ? [`<${(m as ToolMessage).tool_call_id}`] : []),
+  ];
+  const anthropicPairing = (messages: BaseMessage[]) =>
+    validateProviderRequest(messages, { providers: ["anthropic"] }).filter((v) =>
+      ["tool_result_without_call", "unanswered_tool_call", "duplicate_tool_result"].includes(v.rule),
+    );
+  const walkMatches = (thread: BaseMessage[]) => {
+    const all = groupMessages(thread);
+    for (let end = thread.length; end > 0; ) {
+      const unit = groupsEndingAt(thread, end);
+      expect(unit.groups).toEqual(all.filter((g) => g.start >= unit.start && g.end <= end));
+      end = unit.start;
+    }
+  };
+
+  it("pairs tool_use blocks with the tool_result blocks of the user messages right after them, as one group", () => {
+    const thread = [human("h"), uses("a", ["x", "y"]), results("r1", ["y"]), results("r2", ["x"]), ai("done"), human("h2")];
+    expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:a,r1,r2@1-4", "assistant:done@4-5", "user:h2@5-6"]);
+    // Sent as stored: the blocks are the calls; nothing is left out.
+    expect(dropOrphans(thread)).toEqual(thread);
+    expect(findOrphans(thread)).toEqual([]);
+    expect(anthropicPairing(thread)).toEqual([]);
+    walkMatches(thread);
+  });
+
+  it("a user message of results and the user's own words is the last message of the call's group, sent whole", () => {
+    const thread = [human("h"), uses("a", ["x"]), results("r", ["x"], "고마워, 내일은?"), ai("answer")];
+    const groups = groupMessages(thread);
+    expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:a,r@1-3", "assistant:answer@3-4"]);
+    expect(groups[1]?.messages[1]).toBe(thread[2]);
+    // A cut can only fall before the call or after the words: the newest user turn protects them.
+    expect(protectedTailStart(groups)).toBe(0);
+    walkMatches(thread);
+  });
+
+  it("a user message with its words before its results is sent with the results first (Anthropic refuses text before them)", () => {
+    const wordsFirst = new HumanMessage({ id: "r", content: [{ type: "text", text: "여기 결과:" }, res("x")] as never });
+    const thread = [human("h"), uses("a", ["x"]), wordsFirst, ai("done")];
+    expect(anthropicPairing(thread).map((v) => `${v.rule}@${v.index}`)).toEqual(["unanswered_tool_call@2"]);
+    const sent = (groupMessages(thread)[1] as MessageGroup).messages[1] as BaseMessage;
+    expect(sent.id).toBe("r");
+    expect(sent.content).toEqual([res("x"), { type: "text", text: "여기 결과:" }]);
+    expect(wordsFirst.content).toEqual([{ type: "text", text: "여기 결과:" }, res("x")]);
+    expect(anthropicPairing(dropOrphans(thread))).toEqual([]);
+    walkMatches(thread);
+  });
+
+  it("a tool_result block whose call is not right before it is never sent; the user's words beside it are", () => {
+    // The call was cut away (a window, a summary, an import that starts mid-conversation).
+    const thread = [results("r", ["x"]), ai("a1"), results("r2", ["y"], "and tomorrow?"), ai("a2"), human("h")];
+    const groups = groupMessages(thread);
+    expect(groups.map((g) => g.kind)).toEqual(["orphan", "assistant", "user", "assistant", "user"]);
+    const words = groups[2]?.messages[0] as BaseMessage;
+    expect(words).not.toBe(thread[2]);
+    expect(words.id).toBe("r2");
+    expect(words.content).toEqual([{ type: "text", text: "and tomorrow?" }]);
+    expect((thread[2] as BaseMessage).content).toHaveLength(2);
+    expect(findOrphans(thread)).toEqual(["orphan at 0..0: human", "tool_result blocks that answer no call in user message r2 at 2..2"]);
+    expect(anthropicPairing(dropOrphans(thread))).toEqual([]);
+    walkMatches(thread);
+  });
+
+  it("a duplicate or foreign tool_result is left out, the call and its own result kept (the same rule as ToolMessages)", () => {
+    const dup = [human("h"), uses("a", ["x"]), results("r", ["x"]), results("again", ["x"]), ai("done")];
+    expect(shape(dup)).toEqual(["user:h@0-1", "tool_call:a,r@1-4", "orphan:again@3-4", "assistant:done@4-5"]);
+    // Both in one message: the message is sent without the second.
+    const inOne = [human("h"), uses("a", ["x"]), results("r", ["x", "x", "zz"]), ai("done")];
+    const group = groupMessages(inOne)[1] as MessageGroup;
+    expect(group.kind).toBe("tool_call");
+    expect((group.messages[1] as BaseMessage).content).toEqual([res("x")]);
+    expect(anthropicPairing(dropOrphans(inOne))).toEqual([]);
+    walkMatches(dup);
+    walkMatches(inOne);
+  });
+
+  it("a tool_use block nothing answers is left out of the sent copy, its answered siblings and the text kept", () => {
+    const partly = [human("h"), uses("a", ["x", "y"]), results("r", ["x"]), ai("done")];
+    const group = groupMessages(partly)[1] as MessageGroup;
+    expect(group.unanswered).toEqual(["y"]);
+    expect(sentIds(group.messages[0] as BaseMessage)).toEqual(["x"]);
+    expect(anthropicPairing(dropOrphans(partly))).toEqual([]);
+    // None answered and none in tool_calls: the answer's text is sent, its blocks are not (a call the agent never ran).
+    const none = [human("h"), uses("a", ["x"]), human("h2")];
+    const groups = groupMessages(none);
+    expect(groups.map((g) => g.kind)).toEqual(["user", "assistant", "user"]);
+    expect(groups[1]?.messages[0]?.content).toEqual([{ type: "text", text: "확인해 볼게요" }]);
+    walkMatches(partly);
+    walkMatches(none);
+  });
+
+  it("tool_calls and tool_use blocks are one set of calls: a call in both is one call, results may mix ToolMessages and blocks", () => {
+    const thread = [human("h"), uses("a", ["x", "y"], ["x"]), result("t", "x"), results("r", ["y"]), human("h2")];
+    expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:a,t,r@1-4", "user:h2@4-5"]);
+    expect(callIdsOf(thread[1] as BaseMessage)).toEqual(["x", "y"]);
+    // A listed call answered by nothing is unanswered as before: the message is an orphan.
+    const unanswered = [human("h"), uses("a", ["x", "y"], ["x"]), results("r", ["y"]), human("h2")];
+    expect(groupMessages(unanswered)[1]?.unanswered).toEqual(["x"]);
+    walkMatches(thread);
+    walkMatches(unanswered);
+  });
+
+  it("random threads: groupsEndingAt walks to what groupMessages gives, and the groups sent pair every call as Anthropic requires", () => {
+    type Call = {
+      kind: "call";
+      calls: string[];
+      listed: number;
+      split: number;
+      missing: number;
+      dup: boolean;
+      stray: boolean;
+      words: boolean;
+      wordsFirst: boolean;
+      tool: boolean;
+    };
+    type Part = { kind: "user" } | { kind: "ai" } | Call;
+    const part: fc.Arbitrary<Part> = fc.oneof(
+      fc.constantFrom<Part>({ kind: "user" }, { kind: "ai" }),
+      fc.record({
+        kind: fc.constant("call" as const),
+        // Ids repeat across calls, and one is not portable (`functions.lookup:0`, as Kimi K2 numbers its calls).
+        calls: fc.uniqueArray(fc.constantFrom("x", "y", "functions.lookup:0"), { minLength: 1, maxLength: 3 }),
+        listed: fc.nat({ max: 3 }),
+        split: fc.nat({ max: 3 }),
+        missing: fc.nat({ max: 4 }),
+        dup: fc.boolean(),
+        stray: fc.boolean(),
+        words: fc.boolean(),
+        wordsFirst: fc.boolean(),
+        tool: fc.boolean(),
+      }),
+    );
+    fc.assert(
+      fc.property(fc.array(part, { maxLength: 14 }), (parts) => {
+        const thread: BaseMessage[] = [];
+        let n = 0;
+        const id = () => {
+          n += 1;
+          return `m${n}`;
+        };
+        for (const p of parts) {
+          if (p.kind === "user") thread.push(human(id()));
+          else if (p.kind === "ai") thread.push(ai(id()));
+          else {
+            thread.push(uses(id(), p.calls, p.calls.slice(0, p.listed)));
+            const answered = p.calls.filter((_, k) => k + 1 !== p.missing);
+            const first = answered.slice(0, p.split);
+            const rest = answered.slice(p.split);
+            if (first.length > 0) thread.push(p.tool ? result(id(), first[0] as string) : results(id(), first));
+            if (p.dup && answered[0]) thread.push(results(id(), [answered[0]]));
+            if (rest.length > 0 || p.words || p.stray)
+              thread.push(results(id(), [...rest, ...(p.stray ? ["gone"] : [])], p.words ? "그리고 내일은?" : undefined, p.wordsFirst));
+          }
+        }
+        const before = JSON.stringify(thread);
+        walkMatches(thread);
+        const sent = dropOrphans(thread);
+        expect(anthropicPairing(sent)).toEqual([]);
+        expect(findOrphans(sent)).toEqual([]);
+        // As a request sends them: every tool_use id portable and unique across the request.
+        const request = sentMessages(sent);
+        const ids = validateProviderRequest(request, { providers: ["anthropic"] }).filter((v) => v.rule === "tool_call_id");
+        expect([...anthropicPairing(request), ...ids]).toEqual([]);
+        expect(JSON.stringify(thread)).toBe(before);
+      }),
+      { numRuns: 400 },
+    );
   });
 });

@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { viewCopy, withPortableCallIds } from "./portable-call-ids.js";
+import { storedOriginal, viewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
 /**
@@ -67,6 +67,153 @@ export function isUserMessage(message: BaseMessage): boolean {
 }
 
 /**
+ * Ids of the `tool_use` content blocks of an AI message that its `tool_calls` lack, one per block
+ * (empty for any other message). Anthropic's native format: an imported Anthropic transcript, or
+ * an answer of an older `@langchain/anthropic`, holds its calls only as
+ * `{ type: "tool_use", id, name, input }` blocks, with `tool_calls` `[]` or missing some of them;
+ * `@langchain/anthropic` sends these blocks as calls. A v1 message (`output_version: "v1"`) is
+ * sent from its standard blocks, where calls are `tool_calls`: none for it.
+ */
+export function blockCallIdsOf(message: BaseMessage): string[] {
+  if (messageType(message) !== "ai" || !Array.isArray(message.content)) return [];
+  if ((message as AIMessage).response_metadata?.output_version === "v1") return [];
+  let own: Set<string> | undefined;
+  const out: string[] = [];
+  for (const block of message.content as Array<ContentBlock | string>) {
+    if (typeof block === "string" || block?.type !== "tool_use") continue;
+    own ??= new Set(toolCallsOf(message).map((call) => call.id ?? ""));
+    const id = String(block.id ?? "");
+    if (!own.has(id)) out.push(id);
+  }
+  return out;
+}
+
+/**
+ * Every call an AI message makes, as ids: its `tool_calls`, then the `tool_use` blocks they lack
+ * ({@link blockCallIdsOf}). Empty for any other message.
+ */
+export function callIdsOf(message: BaseMessage): string[] {
+  const calls = toolCallsOf(message);
+  const blocks = blockCallIdsOf(message);
+  if (calls.length === 0) return blocks;
+  const ids = calls.map((call) => call.id ?? "");
+  return blocks.length === 0 ? ids : [...ids, ...blocks];
+}
+
+/** One `tool_result` block of a user message: the call it answers and its position in the content. */
+interface ToolResultBlock {
+  id: string;
+  at: number;
+}
+
+/**
+ * The `{ type: "tool_result", tool_use_id, content }` blocks of a user message (Anthropic's native
+ * format for tool results, in place of ToolMessages), in content order. Empty for any other message.
+ */
+function toolResultBlocksOf(message: BaseMessage): ToolResultBlock[] {
+  if (messageType(message) !== "human" || !Array.isArray(message.content)) return [];
+  const out: ToolResultBlock[] = [];
+  (message.content as Array<ContentBlock | string>).forEach((block, at) => {
+    if (typeof block !== "string" && block?.type === "tool_result") out.push({ id: String(block.tool_use_id ?? ""), at });
+  });
+  return out;
+}
+
+/** The `tool_use_id`s of a user message's `tool_result` blocks, in content order (Anthropic's native format). */
+export function toolResultIdsOf(message: BaseMessage): string[] {
+  return toolResultBlocksOf(message).map((block) => block.id);
+}
+
+/** Whether an AI message makes any call ({@link callIdsOf}). */
+function hasCalls(message: BaseMessage): boolean {
+  return toolCallsOf(message).length > 0 || blockCallIdsOf(message).length > 0;
+}
+
+/** Whether a user message holds something besides `tool_result` blocks and blank text: the user's own words. */
+function holdsMoreThanResults(message: BaseMessage): boolean {
+  return blocksOf(message.content).some((block) => block.type !== "tool_result" && !isBlankText(block));
+}
+
+/** A tool result: a ToolMessage, or a user message holding `tool_result` blocks. */
+function isResultMessage(message: BaseMessage): boolean {
+  return messageType(message) === "tool" || toolResultBlocksOf(message).length > 0;
+}
+
+/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks. */
+function isResultOnly(message: BaseMessage): boolean {
+  return messageType(message) === "tool" || (toolResultBlocksOf(message).length > 0 && !holdsMoreThanResults(message));
+}
+
+/**
+ * A copy of the user message `message` without the `tool_result` blocks at the content positions
+ * `at` (same id, name and metadata): what a view sends for a user message whose results answer no
+ * call right before it (a cut, a duplicate) beside words of the user's own. The stored message is
+ * not changed; one copy per message and positions.
+ */
+function withoutResults(message: BaseMessage, at: readonly number[]): BaseMessage {
+  if (at.length === 0) return message;
+  return viewCopy(message, `results:${at.join(",")}`, () => {
+    const left = new Set(at);
+    const content = (message.content as unknown[]).filter((_, k) => !left.has(k));
+    return new HumanMessage({
+      id: message.id,
+      name: message.name,
+      content: content as never,
+      additional_kwargs: message.additional_kwargs,
+      response_metadata: message.response_metadata,
+    });
+  });
+}
+
+/**
+ * The user message `message` with its `tool_result` blocks first: `message` itself when no other
+ * block comes before one, else a copy (same id, name and metadata) with the results first and the
+ * other blocks after them, each in stored order. Anthropic refuses text before a turn's results
+ * (`tool_use ids were found without tool_result blocks immediately after`; its tool-use guide: the
+ * results come first in the content, any text after them), and an import may store the user's
+ * words first. The stored message is not changed.
+ */
+function resultsFirst(message: BaseMessage): BaseMessage {
+  const content = message.content as unknown[];
+  const isResult = (block: unknown) => (block as ContentBlock | null)?.type === "tool_result";
+  const firstOther = content.findIndex((block) => !isResult(block));
+  if (firstOther === -1 || !content.slice(firstOther).some(isResult)) return message;
+  return viewCopy(message, "results-first", () => {
+    return new HumanMessage({
+      id: message.id,
+      name: message.name,
+      content: [...content.filter(isResult), ...content.filter((block) => !isResult(block))] as never,
+      additional_kwargs: message.additional_kwargs,
+      response_metadata: message.response_metadata,
+    });
+  });
+}
+
+/**
+ * Takes the results `blocks` answer from `open` (counted per id): the positions of the blocks that
+ * answer no open call (strays) come back, and nothing is taken when none answers.
+ */
+function takeResults(open: Map<string, number>, blocks: readonly ToolResultBlock[]): { hits: number; strays: number[] } {
+  const left = new Map(open);
+  let hits = 0;
+  const strays: number[] = [];
+  for (const block of blocks) {
+    const n = left.get(block.id);
+    if (n === undefined) strays.push(block.at);
+    else {
+      hits += 1;
+      if (n <= 1) left.delete(block.id);
+      else left.set(block.id, n - 1);
+    }
+  }
+  if (hits > 0) {
+    open.clear();
+    for (const [id, n] of left) open.set(id, n);
+  }
+  return { hits, strays };
+}
+
+/**
  * Splits a message list into groups (spec R2, R4).
  *
  * Results are paired with their call by position, not by a global id lookup: an AI message with
@@ -113,66 +260,111 @@ function isDroppedEmptyUser(message: BaseMessage, type: string, i: number, newes
 }
 
 /**
- * Groups the unit that starts at `i` (one message; or an AI message with `tool_calls` and the run
- * of ToolMessages after it, read up to `stop`), appends them to `out` and returns the unit's end.
+ * Groups the unit that starts at `i` (one message; or an AI message with calls and the run of
+ * results after it, read up to `stop`), appends them to `out` and returns the unit's end.
+ *
+ * Calls are the AI message's `tool_calls` and its `tool_use` blocks they lack ({@link callIdsOf});
+ * results are ToolMessages and the `tool_result` blocks of user messages (Anthropic's native
+ * format), paired by the same rules. A user message of results and words of the user's own (as
+ * Anthropic's wire puts them) is the last message of the run and stays in the group: sent apart,
+ * its results would answer nothing, and left out, the user's words would be lost. A `tool_use`
+ * block that is no `tool_calls` entry and that nothing answers is left out of the sent copy (a
+ * call the agent never ran: an `invalid_tool_calls` entry, a call edited out of `tool_calls`).
  */
 function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, out: MessageGroup[], newest: number): number {
   const message = messages[i] as BaseMessage;
   const type = messageType(message);
   if (type === "ai") {
     const calls = toolCallsOf(message);
-    if (calls.length === 0) {
+    const blockCalls = blockCallIdsOf(message);
+    if (calls.length === 0 && blockCalls.length === 0) {
       out.push({ kind: "assistant", messages: [sendable(message, [])], start: i, end: i + 1 });
       return i + 1;
     }
+    const ids = calls.length === 0 ? blockCalls : [...calls.map((call) => call.id ?? ""), ...blockCalls];
     // Open calls counted per id: one AI message may (wrongly, but it happens) repeat an id, and
     // each repeat needs its own result.
     const open = new Map<string, number>();
-    for (const call of calls) open.set(call.id ?? "", (open.get(call.id ?? "") ?? 0) + 1);
+    for (const id of ids) open.set(id, (open.get(id) ?? 0) + 1);
     const answered: BaseMessage[] = [];
     const strays: number[] = [];
     let j = i + 1;
-    while (j < stop && messageType(messages[j] as BaseMessage) === "tool") {
-      const id = (messages[j] as ToolMessage).tool_call_id ?? "";
-      const left = open.get(id);
-      if (left !== undefined) {
-        if (left <= 1) open.delete(id);
-        else open.set(id, left - 1);
-        answered.push(withoutBlankText(messages[j] as BaseMessage));
-      } else strays.push(j);
+    while (j < stop) {
+      const m = messages[j] as BaseMessage;
+      if (messageType(m) === "tool") {
+        const id = (m as ToolMessage).tool_call_id ?? "";
+        const left = open.get(id);
+        if (left !== undefined) {
+          if (left <= 1) open.delete(id);
+          else open.set(id, left - 1);
+          answered.push(withoutBlankText(m));
+        } else strays.push(j);
+        j += 1;
+        continue;
+      }
+      const blocks = toolResultBlocksOf(m);
+      if (blocks.length === 0) break;
+      const more = holdsMoreThanResults(m);
+      const taken = takeResults(open, blocks);
+      if (taken.hits === 0) {
+        // Results that answer nothing open: a stray, unless the user's own words ride with them.
+        if (more) break;
+        strays.push(j);
+        j += 1;
+        continue;
+      }
+      answered.push(withoutBlankText(resultsFirst(withoutResults(m, taken.strays))));
       j += 1;
+      if (more) break;
+    }
+    // A tool_use block no result answers and tool_calls lacks is no call the agent ran: left out
+    // of the sent copy, as callsOnlyProviderCopiesName leaves out other provider copies.
+    const stale: string[] = [];
+    for (const id of new Set(blockCalls))
+      if (open.get(id) === ids.filter((x) => x === id).length) {
+        open.delete(id);
+        stale.push(id);
+      }
+    if (calls.length === 0 && answered.length === 0) {
+      out.push({ kind: "assistant", messages: [sendable(message, stale)], start: i, end: i + 1 });
+      return i + 1;
     }
     // Results a tool's Command put after messages of its own (a parallel call): taken across them,
     // the messages sent after all the results (see `deferredResults`).
     const later = answered.length > 0 && strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open) : undefined;
-    if (later && (later.open.size === 0 || partlyAnswerable(calls, later.open))) {
+    if (later && (later.open.size === 0 || partlyAnswerable(ids, later.open))) {
       const group: MessageGroup = { kind: "tool_call", messages: [], start: i, end: later.end, deferred: later.between.length };
-      if (later.open.size > 0) group.unanswered = [...later.open.keys()];
-      group.messages = portable([sendable(message, group.unanswered ?? []), ...answered, ...later.results, ...later.between]);
+      const unanswered = [...later.open.keys(), ...stale];
+      if (unanswered.length > 0) group.unanswered = unanswered;
+      group.messages = portable([sendable(message, unanswered), ...answered, ...later.results, ...later.between]);
       out.push(group);
       return later.end;
     }
-    if (open.size === 0 && strays.length === 0) {
-      out.push({ kind: "tool_call", messages: portable([sendable(message, []), ...answered]), start: i, end: j });
-    } else if (open.size === 0 || (answered.length > 0 && partlyAnswerable(calls, open))) {
+    if (open.size === 0 || (answered.length > 0 && partlyAnswerable(ids, open))) {
       // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
       // call and its answers together, and report the strays as orphans of their own. A partly
       // answered parallel call keeps its answers too, its AI message without the unanswered calls.
-      const strayAt = new Set(strays);
-      const members = messages
-        .slice(i, j)
-        .filter((_, k) => !strayAt.has(i + k))
-        .map(withoutBlankText);
-      const group: MessageGroup = { kind: "tool_call", messages: members, start: i, end: j };
-      if (open.size > 0) group.unanswered = [...open.keys()];
-      members[0] = sendable(message, group.unanswered ?? []);
-      group.messages = portable(members);
+      const unanswered = [...open.keys(), ...stale];
+      const group: MessageGroup = { kind: "tool_call", messages: [], start: i, end: j };
+      if (unanswered.length > 0) group.unanswered = unanswered;
+      group.messages = portable([sendable(message, unanswered), ...answered]);
       out.push(group);
       for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
     } else {
-      out.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
+      const last = messages[j - 1] as BaseMessage;
+      if (j - 1 > i && messageType(last) === "human" && holdsMoreThanResults(last)) {
+        // The user's words beside results of a call that cannot be sent: the words go on alone.
+        out.push({ kind: "orphan", messages: messages.slice(i, j - 1), start: i, end: j - 1 });
+        out.push({ kind: "user", messages: [userMessageSent(last)], start: j - 1, end: j });
+      } else out.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
     }
     return j;
+  }
+  if (type === "human" && toolResultBlocksOf(message).length > 0) {
+    // Results with no call right before them (a cut, a stray): never sent; the user's words beside them are.
+    if (holdsMoreThanResults(message)) out.push({ kind: "user", messages: [userMessageSent(message)], start: i, end: i + 1 });
+    else out.push({ kind: "orphan", messages: [message], start: i, end: i + 1 });
+    return i + 1;
   }
   const kind: GroupKind =
     type === "human"
@@ -186,6 +378,16 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
           : "assistant";
   out.push({ kind, messages: [kind === "user" ? withoutBlankText(message) : message], start: i, end: i + 1 });
   return i + 1;
+}
+
+/** What a view sends for a user message outside any call's run: without its `tool_result` blocks and blank text. */
+function userMessageSent(message: BaseMessage): BaseMessage {
+  return withoutBlankText(
+    withoutResults(
+      message,
+      toolResultBlocksOf(message).map((block) => block.at),
+    ),
+  );
 }
 
 /** `true` for a text block (or a string part) whose text is blank. */
@@ -265,8 +467,8 @@ const MAX_BETWEEN_RESULTS = 8;
  */
 function mayComeBetweenResults(message: BaseMessage): boolean {
   const type = messageType(message);
-  if (type === "human") return !isEmptyContent(message.content);
-  return type === "ai" && toolCallsOf(message).length === 0;
+  if (type === "human") return !isEmptyContent(message.content) && toolResultBlocksOf(message).length === 0;
+  return type === "ai" && !hasCalls(message);
 }
 
 /**
@@ -336,8 +538,8 @@ function portable(members: BaseMessage[]): BaseMessage[] {
  * Whether the calls left `open` can be taken out of the AI message by id: none of them shares its
  * id with an answered call (an AI message that repeats an id is sent whole or not at all).
  */
-function partlyAnswerable(calls: NonNullable<AIMessage["tool_calls"]>, open: ReadonlyMap<string, number>): boolean {
-  for (const [id, left] of open) if (calls.filter((call) => (call.id ?? "") === id).length !== left) return false;
+function partlyAnswerable(ids: readonly string[], open: ReadonlyMap<string, number>): boolean {
+  for (const [id, left] of open) if (ids.filter((x) => x === id).length !== left) return false;
   return true;
 }
 
@@ -381,7 +583,8 @@ function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
   const raw = ai.additional_kwargs?.tool_calls as Array<{ id?: unknown }> | undefined;
   const blocks = Array.isArray(ai.content) ? (ai.content as Array<Record<string, unknown> | string>) : undefined;
   if (!Array.isArray(raw) && !blocks) return [];
-  const own = new Set(toolCallsOf(message).map((call) => call.id ?? ""));
+  // A `tool_use` block tool_calls lack is a call of its own (Anthropic's native format): the grouping decides on it.
+  const own = new Set(callIdsOf(message));
   const stale = new Set<string>();
   if (Array.isArray(raw)) for (const call of raw) if (!own.has(String(call?.id ?? ""))) stale.add(String(call?.id ?? ""));
   if (blocks)
@@ -440,35 +643,45 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
 
 /**
  * The groups of the unit that ends right before `end`, in thread order, and where that unit
- * starts: what {@link groupMessages} gives for that span, found from the end. A run of
- * ToolMessages belongs to the AI message with `tool_calls` right before the run (it takes the
- * whole run), or else is one orphan per message. Lets a caller walk a long thread backwards and
- * stop early. Requires `0 < end <= messages.length` and `end` at a unit boundary.
+ * starts: what {@link groupMessages} gives for that span, found from the end. A run of results
+ * (ToolMessages, user messages of `tool_result` blocks) belongs to the AI message with calls right
+ * before the run when that message's unit takes it, or else is one orphan per message (a user
+ * message with words beside its results: a user group). Lets a caller walk a long thread
+ * backwards and stop early. Requires `0 < end <= messages.length` and `end` at a unit boundary.
  */
 export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
   const out: MessageGroup[] = [];
   const last = end - 1;
   const newest = newestUserAt(messages);
-  if (messageType(messages[last] as BaseMessage) !== "tool") {
+  const lastMessage = messages[last] as BaseMessage;
+  if (!isResultMessage(lastMessage)) {
+    groupUnit(messages, last, end, out, newest);
+    return { start: last, groups: out };
+  }
+  let r = last;
+  while (r > 0 && isResultOnly(messages[r - 1] as BaseMessage)) r -= 1;
+  if (r > 0 && hasCalls(messages[r - 1] as BaseMessage)) {
+    if (groupUnit(messages, r - 1, end, out, newest) === end) return { start: r - 1, groups: out };
+    out.length = 0;
+  }
+  if (messageType(lastMessage) === "human") {
+    // Results that no call's unit took: a unit of their own (an orphan, or the user's words beside them).
     groupUnit(messages, last, end, out, newest);
     return { start: last, groups: out };
   }
   let s = last;
   while (s > 0 && messageType(messages[s - 1] as BaseMessage) === "tool") s -= 1;
-  if (s > 0 && toolCallsOf(messages[s - 1] as BaseMessage).length > 0) {
-    groupUnit(messages, s - 1, end, out, newest);
-    return { start: s - 1, groups: out };
-  }
   // Results stored after messages a tool's Command added (`deferredResults`): back over such
   // messages and runs of results to the call whose group ends here, if there is one.
   let b = s;
   for (;;) {
+    if (b === s && b > 0 && hasCalls(messages[b - 1] as BaseMessage)) break;
     let g = b;
     while (g > 0 && b - g < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g - 1] as BaseMessage)) g -= 1;
     let t = g;
     while (t > 0 && messageType(messages[t - 1] as BaseMessage) === "tool") t -= 1;
     if (g === b || t === g || t === 0) break;
-    if (toolCallsOf(messages[t - 1] as BaseMessage).length > 0) {
+    if (hasCalls(messages[t - 1] as BaseMessage)) {
       const unit: MessageGroup[] = [];
       if (groupUnit(messages, t - 1, end, unit, newest) === end) return { start: t - 1, groups: unit };
       break;
@@ -516,6 +729,14 @@ export function findOrphans(messages: readonly BaseMessage[]): string[] {
     if (group.kind === "orphan") found.push(`orphan at ${group.start}..${group.end - 1}: ${group.messages.map(messageType).join(",")}`);
     if (group.unanswered !== undefined) found.push(`unanswered call at ${group.start}: ${group.unanswered.join(",")}`);
     if (group.deferred !== undefined) found.push(`results after other messages at ${group.start}..${group.end - 1}`);
+    if (group.kind === "orphan") continue;
+    // A user message sent as a copy without results that answer no call right before them.
+    for (const m of group.messages) {
+      if (messageType(m) !== "human") continue;
+      const from = messages.slice(group.start, group.end).find((x) => x !== m && storedOriginal(x) === storedOriginal(m));
+      if (from && toolResultBlocksOf(m).length < toolResultBlocksOf(from).length)
+        found.push(`tool_result blocks that answer no call in user message ${m.id ?? ""} at ${group.start}..${group.end - 1}`);
+    }
   }
   return found;
 }

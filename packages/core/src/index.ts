@@ -70,6 +70,8 @@ export {
 export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
 export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
 export {
+  blockCallIdsOf,
+  callIdsOf,
   dropOrphans,
   findOrphans,
   flattenGroups,
@@ -80,6 +82,7 @@ export {
   messageType,
   protectedTailStart,
   toolCallsOf,
+  toolResultIdsOf,
   withoutCalls,
 } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";

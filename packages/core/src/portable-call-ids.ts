@@ -13,8 +13,8 @@
  * ids that are already portable are sent as stored, and the stored thread is never changed.
  */
 import { createHash } from "node:crypto";
-import { AIMessage, type BaseMessage, ToolMessage } from "@langchain/core/messages";
-import { messageType, toolCallsOf } from "./groups.js";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { callIdsOf, messageType, toolResultIdsOf } from "./groups.js";
 
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -74,16 +74,19 @@ export function storedOriginal(message: BaseMessage): BaseMessage {
  * `message` with every tool call id made portable ({@link portableCallId}): an AI message's
  * `tool_calls`, `invalid_tool_calls`, `additional_kwargs.tool_calls`, `tool_use` / `tool_call` /
  * `function_call` content blocks and OpenAI Responses output items (`response_metadata.output`,
- * `call_id`); a ToolMessage's `tool_call_id`. `message` itself when every id is portable (the
- * usual case: one regular-expression test per call). The same copy for the same message; the
- * message is not changed.
+ * `call_id`); a ToolMessage's `tool_call_id`; a user message's `tool_result` blocks' `tool_use_id`
+ * (Anthropic's native format, where the calls are `tool_use` blocks only). `message` itself when
+ * every id is portable (the usual case: one regular-expression test per call). The same copy for
+ * the same message; the message is not changed.
  */
 export function withPortableCallIds(message: BaseMessage): BaseMessage {
   const type = messageType(message);
   if (type === "tool") {
     if (isPortable((message as ToolMessage).tool_call_id)) return message;
-  } else if (type !== "ai" || toolCallsOf(message).every((call) => isPortable(call.id))) return message;
-  return viewCopy(message, "portable", () => (type === "tool" ? toolCopy(message as ToolMessage) : aiCopy(message as AIMessage)));
+  } else if (type === "human") {
+    if (toolResultIdsOf(message).every(isPortable)) return message;
+  } else if (type !== "ai" || callIdsOf(message).every(isPortable)) return message;
+  return viewCopy(message, "portable", () => copyWithIds(message, portableCallId));
 }
 
 /**
@@ -105,21 +108,20 @@ export function withUniqueCallIds(messages: BaseMessage[]): BaseMessage[] {
   for (let k = 0; k < messages.length; k += 1) {
     const m = messages[k] as BaseMessage;
     const type = messageType(m);
-    if (type === "tool") {
-      const to = renamed?.get((m as ToolMessage).tool_call_id);
-      if (to !== undefined) {
+    if (type === "tool" || type === "human") {
+      const answers = type === "tool" ? [(m as ToolMessage).tool_call_id] : renamed ? toolResultIdsOf(m) : [];
+      if (renamed && answers.some((id) => renamed?.has(id))) {
         out ??= messages.slice();
-        out[k] = renamedCopy(m, renamed as Map<string, string>);
+        out[k] = renamedCopy(m, renamed);
       }
       continue;
     }
     if (type !== "ai") continue;
     renamed = undefined;
-    const calls = toolCallsOf(m);
-    if (calls.length === 0) continue;
+    const ids = callIdsOf(m);
+    if (ids.length === 0) continue;
     const own = new Set<string>();
-    for (const call of calls) {
-      const id = call.id ?? "";
+    for (const id of ids) {
       if (id === "" || own.has(id)) continue;
       own.add(id);
       if (!used.has(id)) continue;
@@ -150,9 +152,31 @@ export function repeatedCallId(id: string, salt: string): string {
 /** `message` with the call ids of `renamed` sent renamed ({@link withUniqueCallIds}); one copy per message and renaming. */
 function renamedCopy(message: BaseMessage, renamed: ReadonlyMap<string, string>): BaseMessage {
   const map = (id: string) => renamed.get(id) ?? id;
-  return viewCopy(message, `renamed:${JSON.stringify([...renamed])}`, () =>
-    messageType(message) === "tool" ? toolCopy(message as ToolMessage, map) : aiCopy(message as AIMessage, map),
+  return viewCopy(message, `renamed:${JSON.stringify([...renamed])}`, () => copyWithIds(message, map));
+}
+
+/** A copy of a ToolMessage, AI message or user message with every call id it holds mapped by `map`. */
+function copyWithIds(message: BaseMessage, map: (id: string) => string): BaseMessage {
+  const type = messageType(message);
+  if (type === "tool") return toolCopy(message as ToolMessage, map);
+  if (type === "human") return userCopy(message, map);
+  return aiCopy(message as AIMessage, map);
+}
+
+/** A user message with the `tool_use_id` of each `tool_result` block mapped by `map`. */
+function userCopy(m: BaseMessage, map: (id: string) => string): HumanMessage {
+  const content = (m.content as Array<Record<string, unknown> | string>).map((block) =>
+    typeof block !== "string" && block?.type === "tool_result" && typeof block.tool_use_id === "string"
+      ? { ...block, tool_use_id: map(block.tool_use_id) }
+      : block,
   );
+  return new HumanMessage({
+    id: m.id,
+    name: m.name,
+    content: content as never,
+    additional_kwargs: m.additional_kwargs,
+    response_metadata: m.response_metadata,
+  });
 }
 
 function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {

@@ -4,7 +4,7 @@ import { getEncoding } from "js-tiktoken";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { OPENAI_IMAGE_DEFAULT_TOKENS, PDF_PAGE_TOKENS } from "./content-block-tokens.js";
+import { anthropicImageTokens, OPENAI_IMAGE_DEFAULT_TOKENS, PDF_PAGE_TOKENS } from "./content-block-tokens.js";
 import { characterTokenCounter } from "./testing/index.js";
 import { tokenize } from "./text-analysis.js";
 import {
@@ -254,6 +254,34 @@ describe("regressions of issue 12", () => {
     const blockOnly = new AIMessage({ content: [{ type: "tool_use", id: "toolu_2", name: "forecast", input: args }] });
     expect(counter.countMessage(blockOnly)).toBe(
       MESSAGE_OVERHEAD_TOKENS + counter.countText("forecast") + counter.countText(JSON.stringify(args)) + TOOL_CALL_OVERHEAD_TOKENS,
+    );
+  });
+
+  it("counts a user message's tool_result block (Anthropic's native format) as its id and content, as a ToolMessage's result is counted", () => {
+    for (const text of ["sunny, 21C and a light breeze from the west", "맑음, 21도, 서쪽에서 약한 바람"]) {
+      const asString = new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_1", content: text }] as never });
+      const asBlocks = new HumanMessage({
+        content: [{ type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text }] }] as never,
+      });
+      const expected = MESSAGE_OVERHEAD_TOKENS + TOOL_CALL_OVERHEAD_TOKENS + counter.countText("toolu_1") + counter.countText(text);
+      expect(counter.countMessage(asString)).toBe(expected);
+      expect(counter.countMessage(asBlocks)).toBe(expected);
+      // The result's text is counted, not the JSON framing around it.
+      expect(counter.countMessage(asString)).toBeLessThan(counter.countText(JSON.stringify(asString.content)) + MESSAGE_OVERHEAD_TOKENS);
+    }
+    // A picture in a result is priced as a picture (unknown size: Anthropic's most), not left out as binary.
+    const png = "iVBORw0KGgo".padEnd(4000, "A");
+    const picture = new HumanMessage({
+      content: [
+        {
+          type: "tool_result",
+          tool_use_id: "toolu_2",
+          content: [{ type: "image", source: { type: "base64", media_type: "image/png", data: png } }],
+        },
+      ] as never,
+    });
+    expect(counter.countMessage(picture)).toBe(
+      MESSAGE_OVERHEAD_TOKENS + TOOL_CALL_OVERHEAD_TOKENS + counter.countText("toolu_2") + anthropicImageTokens(undefined),
     );
   });
 

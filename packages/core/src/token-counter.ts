@@ -233,6 +233,13 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
         continue;
       }
       if (type === "reasoning" && reasoningAside.length > 0) continue;
+      if (type === "tool_result") {
+        // Anthropic's native format: a user message's result of a call, counted as a ToolMessage's.
+        const inner = toolResultParts(b, pricing);
+        texts.push(...inner.texts);
+        fixed += inner.fixed;
+        continue;
+      }
       const cost = contentBlockCost(b, pricing);
       if (cost) {
         texts.push(...cost.texts);
@@ -256,6 +263,34 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
     fixed += NAME_OVERHEAD_TOKENS;
   }
   if (messageType(message) === "tool") texts.push(String((message as { tool_call_id?: unknown }).tool_call_id ?? ""));
+  return { texts, fixed };
+}
+
+/**
+ * What a `{ type: "tool_result", tool_use_id, content }` block of a user message sends (Anthropic's
+ * native format for a tool result): its `tool_use_id` and its content (a string, or blocks: text,
+ * images and documents priced as in a message, other blocks as their JSON without binary), plus
+ * {@link TOOL_CALL_OVERHEAD_TOKENS} for the block's framing, as a `tool_use` block is counted.
+ */
+function toolResultParts(block: Record<string, unknown>, pricing: BlockPricing): MessageParts {
+  const texts = [String(block.tool_use_id ?? "")];
+  let fixed = TOOL_CALL_OVERHEAD_TOKENS;
+  const content = block.content;
+  if (typeof content === "string") texts.push(content);
+  else if (Array.isArray(content))
+    for (const inner of content) {
+      if (typeof inner === "string") texts.push(inner);
+      else if (!inner || typeof inner !== "object") continue;
+      else if (typeof (inner as { text?: unknown }).text === "string") texts.push((inner as { text: string }).text);
+      else {
+        const cost = contentBlockCost(inner as Record<string, unknown>, pricing);
+        if (cost) {
+          texts.push(...cost.texts);
+          fixed += cost.fixed;
+        } else texts.push(safeJson(stripBinary(inner)));
+      }
+    }
+  else if (content != null) texts.push(safeJson(content));
   return { texts, fixed };
 }
 

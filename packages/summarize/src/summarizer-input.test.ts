@@ -55,6 +55,26 @@ describe("transcriptLine: messages without text", () => {
     expect(transcriptLine(call)).toBe('Assistant called lookup({"q":1})');
   });
 
+  it("reads Anthropic's native format: tool_use blocks without tool_calls are calls, tool_result blocks of a user message are results", () => {
+    const call = new AIMessage({
+      content: [
+        { type: "text", text: "확인해 볼게요." },
+        { type: "tool_use", id: "toolu_1", name: "weather", input: { city: "서울" } },
+      ],
+      tool_calls: [],
+    });
+    expect(transcriptLine(call)).toBe('Assistant: 확인해 볼게요.\nAssistant called weather({"city":"서울"})');
+    const result = new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "맑음, 21도" }] });
+    expect(transcriptLine(result)).toBe("Tool result: 맑음, 21도");
+    const withWords = new HumanMessage({
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_1", content: [{ type: "text", text: "sunny" }] },
+        { type: "text", text: "Thanks. Umbrella tomorrow?" },
+      ],
+    });
+    expect(transcriptLine(withWords)).toBe("Tool result: sunny\nUser: Thanks. Umbrella tomorrow?");
+  });
+
   it("isContentNote tells the notes from a user who wrote words in parentheses", () => {
     for (const note of ["(empty)", "(image)", "(image, file)", "(reasoning)", "(other content)"]) expect(isContentNote(note)).toBe(true);
     for (const said of ["(yes)", "(image of a cat)", "(빈 메시지)", "empty", "(image,file)"]) expect(isContentNote(said)).toBe(false);

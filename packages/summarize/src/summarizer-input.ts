@@ -1,12 +1,15 @@
 import { type BaseMessage, HumanMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import {
+  blockCallIdsOf,
   characterHead,
+  contentText,
   MESSAGE_OVERHEAD_TOKENS,
   messageText,
   messageType,
   setBounded,
   type TokenCounter,
   toolCallsOf,
+  toolResultIdsOf,
 } from "@threadwise/core";
 
 /** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
@@ -157,20 +160,43 @@ export function isContentNote(body: string): boolean {
  * `Tool name: ...`. A message without text (blank, or only pictures, files or reasoning) is
  * written as a note of what it holds (`User: (image)`, `User: (empty)`, `Tool lookup: (empty)`),
  * so the line is never a bare prefix and the summarizer reads that a turn had no words. One line
- * (or, for an assistant with text and calls, two) per message: summarizerPasses counts them so.
+ * (or, for an assistant with text and calls, or a user message with tool results and words, two)
+ * per message: summarizerPasses counts them so. Anthropic's native format is read as its calls and
+ * results: an AI message's `tool_use` blocks its `tool_calls` lack are calls, a user message's
+ * `tool_result` blocks are `Tool result: ...` (their text).
  */
 export function transcriptLine(message: BaseMessage): string {
   const type = messageType(message);
   const text = messageText(message).trim();
   const body = text !== "" ? text : contentNote((message as { content?: unknown }).content);
-  if (type === "human") return `User: ${body}`;
+  if (type === "human") {
+    const results = toolResultIdsOf(message).length > 0 ? toolResultTexts(message.content as unknown[]) : undefined;
+    if (results === undefined) return `User: ${body}`;
+    return text === "" ? `Tool result: ${results}` : `Tool result: ${results}\nUser: ${text}`;
+  }
   if (type === "tool") return `Tool ${(message as ToolMessage).name ?? "result"}: ${body}`;
   if (type === "system") return `System: ${body}`;
-  const calls = toolCallsOf(message).map((call) => `${call.name}(${JSON.stringify(call.args ?? {})})`);
+  const blockCalls = new Set(blockCallIdsOf(message));
+  const calls = [
+    ...toolCallsOf(message).map((call) => ({ name: call.name, args: call.args })),
+    ...(blockCalls.size === 0
+      ? []
+      : (message.content as Array<Record<string, unknown>>)
+          .filter((b) => b?.type === "tool_use" && blockCalls.has(String(b.id ?? "")))
+          .map((b) => ({ name: String(b.name ?? ""), args: b.input as Record<string, unknown> | undefined }))),
+  ].map((call) => `${call.name}(${JSON.stringify(call.args ?? {})})`);
   const parts: string[] = [];
   if (text !== "" || calls.length === 0) parts.push(`Assistant: ${body}`);
   if (calls.length > 0) parts.push(`Assistant called ${calls.join(", ")}`);
   return parts.join("\n");
+}
+
+/** The text of a user message's `tool_result` blocks, joined with `; ` (a result without text: its content note). */
+function toolResultTexts(content: readonly unknown[]): string {
+  return content
+    .filter((b): b is Record<string, unknown> => !!b && typeof b === "object" && (b as { type?: unknown }).type === "tool_result")
+    .map((b) => contentText(b.content, "\n").trim() || contentNote(b.content))
+    .join("; ");
 }
 
 /** Pieces of `text` in order: whitespace plus one word, long words split into pieces of 64 characters (grapheme clusters). */
@@ -361,8 +387,8 @@ export function summarizerPasses(args: {
     if (i > start && used + (tokens[i] as number) > budget) {
       // End the pass before the group holding message i (its call) when that leaves the pass non-empty.
       let end = i;
-      while (end > start && messageType(span[end] as BaseMessage) === "tool") end -= 1;
-      if (end === start || messageType(span[i] as BaseMessage) !== "tool") end = i;
+      while (end > start && isResult(span[end] as BaseMessage)) end -= 1;
+      if (end === start || !isResult(span[i] as BaseMessage)) end = i;
       passes.push(span.slice(start, end));
       start = end;
       used = 0;
@@ -372,4 +398,9 @@ export function summarizerPasses(args: {
   }
   if (start < span.length && passes.length < maxPasses) passes.push(span.slice(start));
   return passes;
+}
+
+/** A tool result: a ToolMessage, or a user message of `tool_result` blocks (Anthropic's native format). */
+function isResult(message: BaseMessage): boolean {
+  return messageType(message) === "tool" || toolResultIdsOf(message).length > 0;
 }

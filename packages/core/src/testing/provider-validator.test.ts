@@ -141,6 +141,40 @@ describe("validateProviderRequest", () => {
     ]);
   });
 
+  it("Anthropic's native format: a tool_calls entry answered by a tool_result block, a tool_use block answered by a ToolMessage; block ids must be unique and portable", () => {
+    const answers = (id: string) => new HumanMessage({ content: [{ type: "tool_result", tool_use_id: id, content: "ok" }] });
+    const listed = new AIMessage({
+      content: [{ type: "tool_use", id: "toolu_1", name: "lookup", input: { q: "x" } }],
+      tool_calls: [call("toolu_1")],
+    });
+    // Anthropic takes the block as the result; the others have no result for the call.
+    expect(refusals([new HumanMessage("hi"), listed, answers("toolu_1"), new AIMessage("done")])).toEqual([
+      "openai:unanswered_tool_call@1",
+      "gemini:unanswered_tool_call@1",
+      "bedrock:unanswered_tool_call@1",
+    ]);
+    const blockOnly = (id: string) => new AIMessage({ content: [{ type: "tool_use", id, name: "lookup", input: { q: "x" } }] });
+    expect(refusals([new HumanMessage("hi"), blockOnly("toolu_2"), result("toolu_2"), new AIMessage("done")])).toEqual([
+      "openai:tool_result_without_call@2",
+      "gemini:tool_result_without_call@2",
+      "bedrock:tool_result_without_call@2",
+    ]);
+    // `tool_use ids must be unique` and the id pattern hold for block ids as for tool_calls.
+    const twice = [
+      new HumanMessage("hi"),
+      blockOnly("call_0"),
+      answers("call_0"),
+      new AIMessage("a"),
+      new HumanMessage("b"),
+      blockOnly("call_0"),
+      answers("call_0"),
+    ];
+    expect(refusals(twice, ["anthropic"])).toEqual(["anthropic:tool_call_id@5"]);
+    expect(refusals([new HumanMessage("hi"), blockOnly("functions.lookup:0"), answers("functions.lookup:0")], ["anthropic"])).toEqual([
+      "anthropic:tool_call_id@1",
+    ]);
+  });
+
   it("refuses a second result for one call", () => {
     const messages = [new HumanMessage("hi"), ai(["c1"]), result("c1"), result("c1", "again")];
     expect(rulesOf(messages, "bedrock")).toEqual(["duplicate_tool_result"]);

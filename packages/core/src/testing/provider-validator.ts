@@ -43,7 +43,12 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   are and appends the `tool_calls` they lack), and a user turn answers with its ToolMessages
  *   and the `tool_result` content blocks of its user messages (a thread imported in Anthropic's
  *   own format); every `tool_result` must name a `tool_use` of the assistant turn right before
- *   it (`unexpected tool_use_id found in tool_result blocks`).
+ *   it (`unexpected tool_use_id found in tool_result blocks`). Where a call is only a `tool_use`
+ *   block (no `tool_calls` entry) answered by a ToolMessage or a `tool_result` block, the common
+ *   rules stand for the other providers and Anthropic's turn pairing decides for Anthropic; the
+ *   `tool_call_id` rule's pattern and uniqueness apply to `tool_use` block ids too. A user
+ *   message with other content before its `tool_result` blocks is refused (`tool_use ids were
+ *   found without tool_result blocks immediately after`: the results must come first).
  * - `duplicate_tool_result`: a second result for one call. Anthropic and Bedrock (result count
  *   must match the `tool_use`/`toolUse` blocks), Gemini (`the number of function response parts
  *   is equal to the number of function call parts`); OpenAI accepts it but the model sees two
@@ -302,15 +307,21 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
   let open: Map<string, number> | undefined;
   let answered = new Set<string>();
   let openAt = -1;
+  /** `tool_use` ids `@langchain/anthropic` sends for the AI message before the current run of results. */
+  let blockUses = new Set<string>();
   /** Call ids of earlier AI messages of the request (Anthropic: `tool_use` ids are unique across it). */
   const earlier = new Set<string>();
-  const closeOpen = () => {
+  const closeOpen = (next?: BaseMessage) => {
     if (open && open.size > 0) {
       const ids = [...open.keys()].map((id) => JSON.stringify(id)).join(", ");
+      // Answered by `tool_result` blocks of the user turn after it (Anthropic's native format):
+      // Anthropic's own pairing (`anthropicTurnFindings`) decides for it.
+      const blocks = next !== undefined && anthropicToolResults(next).length > 0 && messageType(next) === "human";
       out.push({
         rule: "unanswered_tool_call",
         index: openAt,
         message: `${describe(messages[openAt] as BaseMessage, openAt)} has tool calls without a result right after it: ${ids}`,
+        ...(blocks ? { only: ["openai", "gemini", "bedrock"] as const } : {}),
       });
     }
     open = undefined;
@@ -337,11 +348,15 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
           rule: "tool_result_without_call",
           index,
           message: `${describe(message, index)}: tool_call_id ${JSON.stringify(id)} ${where}`,
+          // A `tool_use` block of that AI message (Anthropic's native format): Anthropic's own pairing decides.
+          ...(blockUses.has(id) ? { only: ["openai", "gemini", "bedrock"] as const } : {}),
         });
       }
       return;
     }
-    closeOpen();
+    closeOpen(message);
+    if (type === "ai") blockUses = new Set(anthropicToolUses(message));
+    else if (type !== "system") blockUses = new Set();
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
       // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
@@ -438,6 +453,8 @@ function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
   let uses = new Map<string, number>();
   let answered = new Set<string>();
   let role: "user" | "assistant" | undefined;
+  /** Every `tool_use` id of the request's earlier AI messages (`tool_use ids must be unique`). */
+  const sentUses = new Set<string>();
   const closeUser = () => {
     for (const [id, index] of uses)
       if (!answered.has(id))
@@ -456,10 +473,40 @@ function anthropicTurnFindings(messages: readonly BaseMessage[]): Finding[] {
     if (type === "ai") {
       if (role === "user") closeUser();
       role = "assistant";
-      for (const id of anthropicToolUses(message)) if (!uses.has(id)) uses.set(id, index);
+      for (const id of anthropicToolUses(message)) {
+        if (!uses.has(id)) uses.set(id, index);
+        // `tool_use.id` pattern and uniqueness across the request, for the ids of `tool_use` blocks too.
+        if (id !== "" && !ANTHROPIC_ID.test(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only,
+            message: `${describe(message, index)}: tool_use id ${JSON.stringify(id)} is not [a-zA-Z0-9_-]+`,
+          });
+        else if (id !== "" && sentUses.has(id))
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only,
+            message: `${describe(message, index)}: tool_use id ${JSON.stringify(id)} was already used in the request`,
+          });
+      }
+      for (const id of anthropicToolUses(message)) sentUses.add(id);
       return;
     }
     role = "user";
+    if (type === "human" && Array.isArray(message.content)) {
+      // The results come first in a user message's content, any other block after them.
+      const blocks = message.content as Array<Record<string, unknown> | string>;
+      const other = blocks.findIndex((b) => typeof b === "string" || b?.type !== "tool_result");
+      if (other !== -1 && blocks.slice(other).some((b) => typeof b !== "string" && b?.type === "tool_result"))
+        out.push({
+          rule: "unanswered_tool_call",
+          index,
+          only,
+          message: `${describe(message, index)} holds other content before its tool_result blocks`,
+        });
+    }
     for (const id of anthropicToolResults(message)) {
       if (uses.has(id) && !answered.has(id)) answered.add(id);
       else if (!uses.has(id))
