@@ -15,6 +15,7 @@ import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
 import {
+  cacheBreakpoints,
   createCheckpointer,
   createMemoryPool,
   MemoryThreadRegistry,
@@ -87,6 +88,7 @@ const misspelt: [string, () => unknown, string, string | undefined][] = [
     "createMemoryPool.idleTimeoutMilis",
     "idleTimeoutMillis",
   ],
+  ["cacheBreakpoints", () => cacheBreakpoints({ tll: "1h" } as never), "cacheBreakpoints.tll", "ttl"],
   ["windowTrim (far off)", () => windowTrim({ colour: "red" } as never), "windowTrim.colour", undefined],
 ];
 
@@ -153,6 +155,7 @@ const factories: [string, (options: unknown) => unknown, Record<string, unknown>
     "ThreadwiseSaver.turnLeaseMs",
   ],
   ["createTokenCounter", (options) => createTokenCounter(options as never), { encoding: 200 }, "createTokenCounter.encoding"],
+  ["cacheBreakpoints", (options) => cacheBreakpoints(options as never), { ttl: "10m" }, "cacheBreakpoints.ttl"],
   ["extractiveSummarizer", (options) => extractiveSummarizer(options as never), { maxSentences: "3" }, "extractiveSummarizer.maxSentences"],
 ];
 

@@ -49,6 +49,7 @@ export {
   ARCHIVE_MARGIN_GROUPS,
   type CacheBreakpointsOptions,
   cacheBreakpoints,
+  cacheBreakpointsOptionsSchema,
   type MemoryMiddlewareOptions,
   memoryMiddleware,
   placementMode,

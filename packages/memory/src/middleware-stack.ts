@@ -117,13 +117,22 @@ export function placementMode(mode: PromptContextMode, options: { startOn?: Star
   });
 }
 
-/** Options of {@link cacheBreakpoints}. */
-export interface CacheBreakpointsOptions {
-  /** Lifetime of the cache entries: `"5m"` (writes 1.25x) or `"1h"` (writes 2x). @default the TTL of anthropicPromptCachingMiddleware when it ran first, else "5m" */
-  ttl?: CacheTtl;
+/**
+ * Options of {@link cacheBreakpoints}, strict like every options schema: an unknown key, a value
+ * of the wrong type or `null` throws at construction naming `cacheBreakpoints.<option>`.
+ */
+export const cacheBreakpointsOptionsSchema = z.strictObject({
+  /**
+   * Lifetime of the cache entries: `"5m"` (writes 1.25x) or `"1h"` (writes 2x).
+   * @default the TTL of anthropicPromptCachingMiddleware when it ran first, else "5m"
+   */
+  ttl: z.enum(["5m", "1h"] satisfies CacheTtl[]).optional(),
   /** Mark requests of any model, not only Anthropic ones (e.g. a proxy that accepts Anthropic's `cache_control`). @default false */
-  anyModel?: boolean;
-}
+  anyModel: z.boolean().optional(),
+});
+
+/** Options of {@link cacheBreakpoints} (see {@link cacheBreakpointsOptionsSchema}). */
+export type CacheBreakpointsOptions = z.input<typeof cacheBreakpointsOptionsSchema>;
 
 /**
  * Anthropic prompt-cache breakpoints where the next request can read them (spec R36): the end of
@@ -134,10 +143,14 @@ export interface CacheBreakpointsOptions {
  * it takes over that middleware's top-level `cache_control` and its TTL, so the request keeps
  * within Anthropic's 4 breakpoints. Requests for other models are left as they are.
  *
+ * @throws ThreadwiseConfigError naming `cacheBreakpoints.<option>` for a bad option (`ttl: "10m"`),
+ *   or `cacheBreakpoints` when the options are not an object; ThreadwiseUnknownOptionError for an
+ *   unknown key (`cacheBreakpoints.tll`).
  * @example
  * createAgent({ model: "anthropic:claude-sonnet-4-5", middleware: [summarize(), factRecall(), cacheBreakpoints()] });
  */
-export function cacheBreakpoints(options: CacheBreakpointsOptions = {}) {
+export function cacheBreakpoints(given?: CacheBreakpointsOptions) {
+  const options = parseOptions("cacheBreakpoints", cacheBreakpointsOptionsSchema, given);
   // createMiddleware, not threadwiseMiddleware: the marked request must reach the model as marked;
   // it is assembled before marking instead.
   return createMiddleware({
