@@ -1,4 +1,4 @@
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it, vi } from "vitest";
 import { checkEnvNames, closestEnvName, envBoolean, envPositiveInt, envString, envWholeNumber } from "./env.js";
 import { THREADWISE_ENV } from "./env-names.js";
 import { ThreadwiseConfigError } from "./errors.js";
@@ -17,6 +17,8 @@ function recordingLogger(): ThreadwiseLogger & { warnings: string[] } {
   const warnings: string[] = [];
   return { warnings, info() {}, warn: (message) => void warnings.push(message) };
 }
+
+afterEach(() => vi.unstubAllEnvs());
 
 describe("checkEnvNames: a misspelt variable is never silently ignored", () => {
   it.each([
@@ -70,6 +72,22 @@ describe("checkEnvNames: a misspelt variable is never silently ignored", () => {
       "MAX_HISTORY_TOKEN (did you mean MAX_HISTORY_TOKENS?)",
     ])
       expect(logger.warnings[0]).toContain(hint);
+  });
+
+  // Was: the default logger took its level from process.env, not from the env checked, so
+  // `THREADWISE_LOG: "silent"` in a stack's env still printed the warning.
+  it("without a logger, reports near misses at the level of the env checked, never process.env's", () => {
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    try {
+      checkEnvNames({ MEMORY_BACKND: "sqlite", THREADWISE_LOG: "silent" });
+      expect(warn).not.toHaveBeenCalled();
+      vi.stubEnv(THREADWISE_ENV.log, "silent");
+      checkEnvNames({ MEMORY_BACKND: "sqlite" });
+      expect(warn).toHaveBeenCalledTimes(1);
+      expect(String(warn.mock.calls[0]?.[0])).toContain("MEMORY_BACKND (did you mean MEMORY_BACKEND?)");
+    } finally {
+      warn.mockRestore();
+    }
   });
 
   it("THREADWISE_LOG must be a level (any case)", () => {

@@ -43,7 +43,8 @@ export function closestEnvName(name: string): string | undefined {
  *   is reported once through `logger.warn` (other software may own such names, so it is not refused).
  * - `THREADWISE_LOG` must be one of {@link LOG_LEVELS} (any case).
  *
- * @param logger where near misses are reported. @default core's resolveLogger()
+ * @param logger where near misses are reported. @default core's resolveLogger() at the level of
+ *   `env`'s `THREADWISE_LOG` (never `process.env`'s when another env is given)
  * @throws ThreadwiseConfigError naming the variable (`option`), with the closest known name when
  *   there is one.
  * @example
@@ -70,7 +71,7 @@ export function checkEnvNames(env: NodeJS.ProcessEnv = process.env, logger?: Thr
     throw new ThreadwiseConfigError(THREADWISE_ENV.log, `expected one of ${LOG_LEVELS.join(" | ")}, got ${JSON.stringify(level)}`);
   checkedEnvs.add(env);
   if (nearMisses.length > 0)
-    resolveLogger(logger).warn(`threadwise: ignored env variable(s) threadwise does not read: ${nearMisses.join(", ")}`, {
+    resolveLogger(logger, env).warn(`threadwise: ignored env variable(s) threadwise does not read: ${nearMisses.join(", ")}`, {
       variables: nearMisses.length,
     });
 }
@@ -156,8 +157,12 @@ export function envWholeNumber(name: string, env: NodeJS.ProcessEnv = process.en
 
 /**
  * The zod schema of every factory's `env` option: the object its env twins (and `THREADWISE_LOG`)
- * are read from instead of `process.env`, as `memoryStack({ env })` passes its own. Optional; the
- * error names the option through `parseOptions`.
+ * are read from instead of `process.env`, as `memoryStack({ env })` passes its own. It is the
+ * whole environment the factory reads (by design, so a test or a tenant gets exactly the settings
+ * it states): `process.env` is not merged in, so `THREADWISE_LOG` set there is not read either.
+ * Add to the process's with `{ ...process.env, MEMORY_WINDOW_SIZE: "8" }`; set the log level in
+ * code with the `logger` option (`false` for none, any `{ info, warn }` such as `console` for info
+ * lines too). Optional; the error names the option through `parseOptions`.
  */
 export const envOptionSchema = z
   .custom<NodeJS.ProcessEnv>((value) => typeof value === "object" && value !== null && !Array.isArray(value), {

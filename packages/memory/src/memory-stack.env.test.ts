@@ -52,6 +52,29 @@ describe("memoryStack({ env }): every middleware reads the stack's env", () => {
     expect(lines.filter((line) => line.startsWith("multiturn:"))).toHaveLength(1);
   });
 
+  // By design the env option is the whole env (not merged with process.env); the level in code is
+  // the logger option. Was: a near miss in the stack's env was warned about at process.env's level.
+  it("THREADWISE_LOG in process.env is not read with an env given; `logger` sets the level in code", async () => {
+    vi.stubEnv("THREADWISE_LOG", "info");
+    const lines: string[] = [];
+    vi.spyOn(console, "info").mockImplementation((line: unknown) => void lines.push(String(line)));
+    const warn = vi.spyOn(console, "warn").mockImplementation(() => {});
+    const turn = async (options: Parameters<typeof memoryStack>[0], threadId: string) => {
+      const agent = createAgent({ model: scriptedModel(() => "noted"), ...memoryStack(options) });
+      for (const words of ["I live in Busan.", "부산에 살아요."])
+        await agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: threadId } });
+      return lines.splice(0).filter((line) => line.startsWith("multiturn:")).length;
+    };
+    expect(await turn({ env: {} }, "level-env")).toBe(0);
+    expect(await turn({ env: {}, logger: console }, "level-logger")).toBe(2);
+    // A near miss is reported at the stack env's level: silent there, whatever the process sets.
+    vi.stubEnv("THREADWISE_LOG", "warn");
+    memoryStack({ env: { THREADWISE_LOG: "silent", MEMORY_BACKND: "sqlite" } });
+    expect(warn).not.toHaveBeenCalled();
+    memoryStack({ env: { MEMORY_BACKND: "sqlite" } });
+    expect(warn).toHaveBeenCalledTimes(1);
+  });
+
   it("process.env is never read when an env is given: not at construction, not in a turn, whatever the stack holds", async () => {
     // Values that would throw or change the stack if any middleware read them from process.env.
     for (const name of ["MEMORY_SUMMARIZE_MAX_PASSES", "MEMORY_USER_MEMORY_MAX_ITEMS", "MAX_HISTORY_TOKENS", "MEMORY_WINDOW_SIZE"])

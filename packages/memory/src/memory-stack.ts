@@ -15,8 +15,13 @@ import { createUserMemoryStore } from "./user-memory-store.js";
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
 export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
   /**
-   * Env to read the config's twins from. Its names are checked first (core's `checkEnvNames`):
-   * an unknown `THREADWISE_*` name throws, a near miss of a known name is reported to `logger`.
+   * Env to read the config's twins from, and every variable of the middlewares the stack builds
+   * (`MEMORY_SUMMARIZE_MAX_PASSES`, `THREADWISE_LOG`, ...). When given it is the whole environment
+   * of the stack: `process.env` is not read, nor merged in, so `memoryStack({ env: {} })` is the
+   * defaults whatever the process sets (`THREADWISE_LOG` included). To add to the process's env,
+   * pass `{ ...process.env, MEMORY_WINDOW_SIZE: "8" }`; to set the log level in code, `logger`.
+   * Its names are checked first (core's `checkEnvNames`): an unknown `THREADWISE_*` name throws, a
+   * near miss of a known name is reported to `logger` (by default at this env's `THREADWISE_LOG`).
    * @default process.env
    */
   env?: NodeJS.ProcessEnv;

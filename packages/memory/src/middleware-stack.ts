@@ -62,7 +62,12 @@ export interface MemoryMiddlewareOptions {
     /** Condensation model of `workMemory`. */
     workMemory?: BaseChatModel | string;
   };
-  /** Logger handed to every middleware. @default the threadwise default logger */
+  /**
+   * Logger handed to every middleware: the log level in code. `false` writes nothing; a logger of
+   * yours (`console`, pino) gets every line, info included (the multiturn line); unset, the
+   * threadwise default logger at the level of `env`'s `THREADWISE_LOG` (warnings only when unset).
+   * @default the threadwise default logger
+   */
   logger?: ThreadwiseLogger | false;
   /**
    * Set `true` when the agent has a `responseFormat`: `summarize` and `factRecall` then write
