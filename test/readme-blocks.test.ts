@@ -63,6 +63,20 @@ describe("README code blocks run as pasted", () => {
     for (const block of fragments) expect(block.fragment?.length, `${block.readme}:${block.line}`).toBeGreaterThan(20);
   });
 
+  // Was: packages/memory/README.md's idempotent-turns block read `getState`/`getStateHistory` (what a
+  // retrying client is told to read) of an agent not wrapped, so the summary and facts went along.
+  it("a block whose agent has threadwise middleware and hands state to a caller (stream, getState) wraps it in hideMemoryState", () => {
+    const code = (block: ReadmeCodeBlock) => block.code.replace(/\/\/.*$/gm, "");
+    const withMemory = (text: string) =>
+      /\bcreateAgent\(/.test(text) && [...text.matchAll(/from "@threadwise\/([a-z-]+)"/g)].some((m) => m[1] !== "encryption");
+    const handsState = (text: string) => /\.(stream|streamEvents|getState|getStateHistory)\(/.test(text);
+    const unwrapped = blocks
+      .filter((block) => withMemory(code(block)) && handsState(code(block)) && !/\bhideMemoryState\(/.test(code(block)))
+      .map((block) => `${block.readme}:${block.line}`);
+    expect(blocks.filter((block) => withMemory(code(block)) && handsState(code(block))).length).toBeGreaterThanOrEqual(2);
+    expect(unwrapped).toEqual([]);
+  });
+
   for (const [index, block] of runnable.entries()) {
     it(`${block.readme}:${block.line}`, async () => {
       const cwd = process.cwd();
