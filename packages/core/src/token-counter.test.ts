@@ -5,7 +5,6 @@ import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { anthropicImageTokens, OPENAI_IMAGE_DEFAULT_TOKENS, PDF_PAGE_TOKENS } from "./content-block-tokens.js";
-import { repeatedCallId } from "./portable-call-ids.js";
 import { characterTokenCounter } from "./testing/index.js";
 import { tokenize } from "./text-analysis.js";
 import {
@@ -60,7 +59,7 @@ describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () =
     expect(createTokenCounter({ model: "gpt-4" }).encoding).toBe("cl100k_base");
   });
 
-  it("counts text blocks, tool-call ids, names and arguments, and the message name", () => {
+  it("counts text blocks, tool-call names and arguments, and the message name", () => {
     const blocks = new HumanMessage({
       content: [
         { type: "text", text: "hello world" },
@@ -71,7 +70,7 @@ describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () =
     const withCall = new AIMessage({ content: "", tool_calls: [{ id: "1", name: "get_weather", args: { city: "Seoul" } }] });
     const args = counter.countText(JSON.stringify({ city: "Seoul" }));
     expect(counter.countMessage(withCall)).toBe(
-      MESSAGE_OVERHEAD_TOKENS + counter.countText("1") + counter.countText("get_weather") + args + TOOL_CALL_OVERHEAD_TOKENS,
+      MESSAGE_OVERHEAD_TOKENS + counter.countText("get_weather") + args + TOOL_CALL_OVERHEAD_TOKENS,
     );
     // A ToolMessage sends its name and its tool_call_id too (both are fields of the wire message).
     const named = new ToolMessage({ content: "sunny", tool_call_id: "1", name: "get_weather" });
@@ -254,46 +253,8 @@ describe("regressions of issue 12", () => {
     // A tool_use block without a matching tool_calls entry is still sent, and counted.
     const blockOnly = new AIMessage({ content: [{ type: "tool_use", id: "toolu_2", name: "forecast", input: args }] });
     expect(counter.countMessage(blockOnly)).toBe(
-      MESSAGE_OVERHEAD_TOKENS +
-        counter.countText("toolu_2") +
-        counter.countText("forecast") +
-        counter.countText(JSON.stringify(args)) +
-        TOOL_CALL_OVERHEAD_TOKENS,
+      MESSAGE_OVERHEAD_TOKENS + counter.countText("forecast") + counter.countText(JSON.stringify(args)) + TOOL_CALL_OVERHEAD_TOKENS,
     );
-  });
-
-  // Was: an AI message's own call ids (`tool_calls[].id`, a `tool_use` block's `id`) were not
-  // counted, though providers bill them and a request sends a repeated id renamed (longer,
-  // `withUniqueCallIds`); only the answering ToolMessage's `tool_call_id` was.
-  it("counts an AI message's own tool call ids, so a longer (renamed) id costs more, in English and Korean", () => {
-    for (const text of ["Booking the hotel now.", "지금 호텔을 예약할게요."]) {
-      const args = { city: text.startsWith("지금") ? "부산" : "Busan" };
-      const call = (id: string) => new AIMessage({ content: text, tool_calls: [{ id, name: "book", args, type: "tool_call" }] });
-      const block = (id: string) =>
-        new AIMessage({
-          content: [
-            { type: "text", text },
-            { type: "tool_use", id, name: "book", input: args },
-          ] as never,
-        });
-      const short = "call_1";
-      const long = repeatedCallId(short, "msg-7f3a9c2e-5b1d-4e8a-9c0f-2d6b7a1e4c93");
-      for (const make of [call, block]) {
-        const withoutId = MESSAGE_OVERHEAD_TOKENS + counter.countText(text) + counter.countText("book");
-        const expected = (id: string) =>
-          withoutId + counter.countText(id) + counter.countText(JSON.stringify(args)) + TOOL_CALL_OVERHEAD_TOKENS;
-        expect(counter.countMessage(make(short))).toBe(expected(short));
-        expect(counter.countMessage(make(long))).toBe(expected(long));
-        expect(counter.countMessage(make(long)) - counter.countMessage(make(short))).toBe(
-          counter.countText(long) - counter.countText(short),
-        );
-        // The bound read without the tokenizer stays an upper bound of the count with the id.
-        expect(counter.boundMessage?.(make(long))).toBeGreaterThanOrEqual(counter.countMessage(make(long)));
-      }
-      // The cache keys on what is counted: the same call under another id is not taken for it.
-      const fresh = createTokenCounter();
-      expect(fresh.countMessage(call(short))).toBeLessThan(fresh.countMessage(call(long)));
-    }
   });
 
   it("counts a user message's tool_result block (Anthropic's native format) as its id and content, as a ToolMessage's result is counted", () => {

@@ -200,7 +200,7 @@ interface MessageParts {
  * The parts of a message a provider's converter sends, each once: text blocks, images, files,
  * documents and reasoning by `contentBlockCost`; reasoning kept beside the content (OpenAI
  * Responses output items in `response_metadata.output`, else `additional_kwargs.reasoning`) in
- * place of the `reasoning` blocks @langchain/openai copies from it (one item, counted once); each tool call's id, name and arguments ({@link toolCallTexts}; a `tool_use` /
+ * place of the `reasoning` blocks @langchain/openai copies from it (one item, counted once); each tool call's name and arguments (a `tool_use` /
  * `tool_call` content block that repeats a `tool_calls` entry, as Anthropic AI messages carry
  * them, is the same call: the Anthropic converter sends it once and the OpenAI one drops the
  * block), the `name`, and a ToolMessage's `tool_call_id`.
@@ -246,7 +246,7 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
         fixed += cost.fixed;
       } else if (type === "tool_use" || type === "tool_call") {
         if (typeof b.id === "string" && callIds.has(b.id)) continue;
-        texts.push(...toolCallTexts(b.id, b.name, b.input ?? b.args));
+        texts.push(String(b.name ?? ""), safeJson(b.input ?? b.args ?? {}));
         fixed += TOOL_CALL_OVERHEAD_TOKENS;
       }
       // Unknown block types: count their JSON without binary-looking fields, never throw.
@@ -255,7 +255,7 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
   } else if (content != null) texts.push(safeJson(content));
   texts.push(...reasoningAside);
   for (const call of calls) {
-    texts.push(...toolCallTexts(call.id, call.name, call.args));
+    texts.push(call.name ?? "", safeJson(call.args ?? {}));
     fixed += TOOL_CALL_OVERHEAD_TOKENS;
   }
   if (message.name) {
@@ -264,16 +264,6 @@ function messageParts(message: BaseMessage, pricing: BlockPricing): MessageParts
   }
   if (messageType(message) === "tool") texts.push(String((message as { tool_call_id?: unknown }).tool_call_id ?? ""));
   return { texts, fixed };
-}
-
-/**
- * The texts one tool call of an AI message sends, a `tool_calls` entry or a `tool_use` block alike:
- * its id (OpenAI's `tool_calls[].id`, Anthropic's `tool_use.id`, both billed as prompt tokens; in a
- * request, as sent: a repeated id renamed by `withUniqueCallIds` is the longer one), its name and
- * its arguments as JSON. The one place a call's texts are listed.
- */
-function toolCallTexts(id: unknown, name: unknown, args: unknown): string[] {
-  return [typeof id === "string" ? id : "", typeof name === "string" ? name : String(name ?? ""), safeJson(args ?? {})];
 }
 
 /**
@@ -415,7 +405,7 @@ export function boundedEncodeLength(text: string, encodeLength: (text: string) =
  * Creates a token counter (spec R3) over gpt-tokenizer's BPE of OpenAI's encodings (the model's
  * encoding as js-tiktoken maps it), counting what OpenAI's chat format sends
  * (cookbook `num_tokens_from_messages`): per message {@link MESSAGE_OVERHEAD_TOKENS} plus its
- * parts, each once (text blocks joined as LangChain's `.text` does, tool calls by id, name and
+ * parts, each once (text blocks joined as LangChain's `.text` does, tool calls by name and
  * arguments plus {@link TOOL_CALL_OVERHEAD_TOKENS}, the name plus {@link NAME_OVERHEAD_TOKENS},
  * a ToolMessage's `tool_call_id`); tools as OpenAI renders them in the prompt (TypeScript
  * definitions, {@link renderToolDefinitions}) plus {@link TOOLS_OVERHEAD_TOKENS}. What a request

@@ -23,7 +23,7 @@ import { ThreadwiseTokenBudgetError } from "./token-budget-error.js";
 import { capMessages, tokenCap } from "./token-cap.js";
 
 // characterTokenCounter: ceil(characters / 4) per text, plus 4 framing tokens per message, 3 per
-// tool call, each call's own id, and a ToolMessage's tool_call_id. capMessages gets no request overhead (tokenCap adds it).
+// tool call, and a ToolMessage's tool_call_id. capMessages gets no request overhead (tokenCap adds it).
 const counter = () => characterTokenCounter();
 const human = (id: string, text: string) => new HumanMessage({ id, content: text });
 const ai = (id: string, text: string) => new AIMessage({ id, content: text });
@@ -71,7 +71,7 @@ describe("tokenCap options", () => {
 });
 
 describe("capMessages", () => {
-  // h1: 4 + 2 = 6, a1: 6, h2: 6, c1: 4 + id 1 + ceil(4/4)=1 + ceil(2/4)=1 + 3 -> 10, t1: 4 + 10 + 1 = 15, h3: 6.
+  // h1: 4 + 2 = 6, a1: 6, h2: 6, c1: 4 + ceil(4/4)=1 + ceil(2/4)=1 + 3 -> 9, t1: 4 + 10 + 1 = 15, h3: 6.
   const thread = [
     human("h1", "12345678"),
     ai("a1", "12345678"),
@@ -83,17 +83,17 @@ describe("capMessages", () => {
 
   it("drops the oldest whole groups until the rest fits as sent, fixed tokens included", () => {
     const c = counter();
-    expect(c.countMessages(thread)).toBe(49);
+    expect(c.countMessages(thread)).toBe(48);
     // As sent: core puts its no-reply message (4 + 11 tokens) between t1 and h3 (a run that stopped after its tool).
     const sent = sentMessages(thread);
     expect(sent.filter(isNoReplyMessage)).toHaveLength(1);
-    expect(c.countMessages(sent)).toBe(64);
-    expect(ids(capMessages(thread, { maxTokens: 64, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
-    expect(ids(capMessages(thread, { maxTokens: 63, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
-    // 46 = h3 + the 25-token tool group + the no-reply message: h2 no longer fits.
+    expect(c.countMessages(sent)).toBe(63);
+    expect(ids(capMessages(thread, { maxTokens: 63, counter: c }).messages)).toEqual(["h1", "a1", "h2", "c1", "t1", "h3"]);
+    expect(ids(capMessages(thread, { maxTokens: 62, counter: c }).messages)).toEqual(["a1", "h2", "c1", "t1", "h3"]);
+    // 45 = h3 + the 24-token tool group + the no-reply message: h2 no longer fits.
     const capped = capMessages(thread, { maxTokens: 50, counter: c });
     expect(ids(capped.messages)).toEqual(["c1", "t1", "h3"]);
-    expect(capped.tokens).toBe(46);
+    expect(capped.tokens).toBe(45);
     expect(capped.droppedGroups).toBe(3);
     // 10 fixed tokens (system prompt, tools) push the tool group out.
     expect(ids(capMessages(thread, { maxTokens: 50, fixedTokens: 10, counter: c }).messages)).toEqual(["h3"]);
@@ -109,7 +109,7 @@ describe("capMessages", () => {
       call("c2", ["y"]),
       result("t2", "y", "b".repeat(400)),
     ];
-    // h1 6, c1 10, t1 105, c2 10, t2 105 = 236 tokens of must-keep tail.
+    // h1 6, c1 9, t1 105, c2 9, t2 105 = 234 tokens of must-keep tail.
     const capped = capMessages(loop, { maxTokens: 150, counter: c });
     expect(capped.overLimit).toBe(false);
     expect(capped.shortenedToolResults).toBe(1);
@@ -117,9 +117,9 @@ describe("capMessages", () => {
     const t1 = capped.messages[2] as ToolMessage;
     expect(t1).not.toBe(loop[3]);
     expect(t1.tool_call_id).toBe("x");
-    // 86 tokens over: t1's 100 content tokens may keep 14. At 4 characters per token, the marker
-    // alone costs 9, so the head gets (14 - 9) * 4 = 20 characters: 20 + "\n" + 33 = 54 characters = 14 tokens.
-    expect(t1.content).toBe(`${"a".repeat(20)}\n${truncationMarker(95)}`);
+    // 84 tokens over: t1's 100 content tokens may keep 16. At 4 characters per token, the marker
+    // alone costs 9, so the head gets (16 - 9) * 4 = 28 characters: 28 + "\n" + 33 = 62 characters = 16 tokens.
+    expect(t1.content).toBe(`${"a".repeat(28)}\n${truncationMarker(93)}`);
     expect(capped.messages[4]).toBe(loop[5]);
     expect(capped.tokens).toBe(c.countMessages(capped.messages));
     expect(capped.tokens).toBe(150);
@@ -162,8 +162,8 @@ describe("capMessages", () => {
       error = e;
     }
     expect(ThreadwiseTokenBudgetError.isInstance(error)).toBe(true);
-    expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 120 });
-    expect((error as Error).message).toContain("80 over the cap of 40");
+    expect(error).toMatchObject({ code: "THREADWISE_TOKEN_BUDGET_EXCEEDED", maxTokens: 40, tokens: 119 });
+    expect((error as Error).message).toContain("79 over the cap of 40");
   });
 
   it("never cuts a result inside a surrogate pair (half an emoji makes Anthropic and Gemini refuse the request)", () => {
