@@ -430,12 +430,11 @@ export function tokenCap(options: TokenCapOptions = {}) {
   };
 
   /**
-   * The cut of `ruled` under the cap: the selection and the request with the cut and replacements
-   * stated, that request counted as sent ({@link fitAsSent}). `"ahead"`: the first message kept by
-   * the cut that leaves the view's messages half the room the fixed part leaves (sliding, counted on
-   * the groups as stored), used only to tell a summary how far to cover; nothing is stated from it.
+   * The cap's settings for a cut of `ruled` with `addedTokens` (and `addedBound` in the upper
+   * bound) added to its fixed part: the system message sent, the tools, the tail context and the
+   * request overhead.
    */
-  const cutOf = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter, limit: "cap" | "ahead") => {
+  const capSettingsOf = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter) => {
     const tailContext = viewReport(ruled).tailContext;
     const tools = (ruled.tools ?? []) as Parameters<TokenCounter["countTools"]>[0];
     const toolTokens = counter.countTools(tools);
@@ -451,31 +450,35 @@ export function tokenCap(options: TokenCapOptions = {}) {
       return fixedTokens;
     };
     const bound = counter.boundText;
-    const settingsWith = (addedTokens: number, addedBound: number): CapSettings => {
-      const cap = limit === "cap" ? maxTokens : exactFixed() + addedTokens + Math.floor((maxTokens - exactFixed() - addedTokens) / 2);
-      return {
-        maxTokens: cap,
-        get fixedTokens() {
-          return exactFixed() + addedTokens;
-        },
-        ...(bound && counter.boundMessage
-          ? {
-              fixedBound:
-                (systemSent ? (counter.boundMessage(ruled.systemMessage as SystemMessage) ?? 0) : 0) +
-                toolTokens +
-                (tailContext === "" ? 0 : bound(tailContext)) +
-                overhead +
-                addedBound,
-            }
-          : {}),
-        counter,
-        eviction: limit === "cap" ? parsed.eviction : "sliding",
-        lowWatermark,
-        // Only the cap's own cut shortens tool results or throws; the ahead cut is a position.
-        overflow: limit === "cap" ? parsed.overflow : "truncate",
-        startOn: viewStartOn(ruled),
-      };
-    };
+    return (addedTokens: number, addedBound: number): CapSettings => ({
+      maxTokens,
+      get fixedTokens() {
+        return exactFixed() + addedTokens;
+      },
+      ...(bound && counter.boundMessage
+        ? {
+            fixedBound:
+              (systemSent ? (counter.boundMessage(ruled.systemMessage as SystemMessage) ?? 0) : 0) +
+              toolTokens +
+              (tailContext === "" ? 0 : bound(tailContext)) +
+              overhead +
+              addedBound,
+          }
+        : {}),
+      counter,
+      eviction: parsed.eviction,
+      lowWatermark,
+      overflow: parsed.overflow,
+      startOn: viewStartOn(ruled),
+    });
+  };
+
+  /**
+   * The cut of `ruled` under the cap: the selection and the request with the cut and replacements
+   * stated, that request counted as sent ({@link fitAsSent}).
+   */
+  const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) => {
+    const settingsWith = capSettingsOf(ruled, counter);
     const decide = (settings: CapSettings) => {
       // The cut over the view decided so far, on the thread's index: each group is counted once
       // per thread (O(new messages) per call), the cut is a binary search over prefix sums.
@@ -484,9 +487,8 @@ export function tokenCap(options: TokenCapOptions = {}) {
         { kind: "cut", producer: TOKEN_CAP_NAME, reason: "cap", firstKept: result.firstKept },
         ...result.replacements.map((r) => ({ kind: "replace" as const, producer: TOKEN_CAP_NAME, ...r })),
       ]);
-      return { result, next, settings };
+      return { result, next };
     };
-    if (limit === "ahead") return { ahead: selectViewOf(ruled, capViewOptions(settingsWith(0, 0))).firstKept };
     // A cut and the request it gives, counted as sent ({@link fitAsSent}).
     const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
       const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
@@ -516,10 +518,24 @@ export function tokenCap(options: TokenCapOptions = {}) {
     // the request core assembles, and the cut made again while that is over the cap.
     return fitAsSent(maxTokens, attempt, first);
   };
-  const capRequest = <R extends PlacementRequest & { tools?: unknown[] }>(ruled: R, counter: TokenCounter) =>
-    cutOf(ruled, counter, "cap") as { result: CapResult; next: R; settings: CapSettings };
-  const aheadCut = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter) =>
-    (cutOf(ruled, counter, "ahead") as { ahead: BaseMessage | null }).ahead;
+
+  /**
+   * The first message kept by the cut that leaves the view's messages half the room the fixed part
+   * leaves under the cap (sliding, counted on the groups as stored): used only to tell a summary
+   * how far to cover; nothing is stated from it.
+   */
+  const aheadCut = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter): BaseMessage | null => {
+    const settings = capSettingsOf(ruled, counter)(0, 0);
+    const fixed = settings.fixedTokens ?? 0;
+    const half: CapSettings = {
+      ...settings,
+      maxTokens: fixed + Math.floor((maxTokens - fixed) / 2),
+      eviction: "sliding",
+      // Only the cap's own cut shortens tool results or throws; the ahead cut is a position.
+      overflow: "truncate",
+    };
+    return selectViewOf(ruled, capViewOptions(half)).firstKept;
+  };
 
   return threadwiseMiddleware({
     name: TOKEN_CAP_NAME,
