@@ -152,6 +152,33 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
     }
   }, 60_000);
 
+  // The breaker's fuzz, seed 12 case 4 / seed 11 case 7: the rewrite's checkpoint was placed
+  // against the archive it empties, so keeping nothing ("a branch with no message") or keeping an
+  // archived message changed (a redaction by rewrite) was refused where a thread without the archive takes it.
+  it("a rewrite by updateState on the head keeping an archived message changed, or nothing, while the archive holds messages: taken; the next turn runs", async () => {
+    const { thread, config, saver, replica, archiving, close } = await setup();
+    try {
+      const whole = await saver.readThread(config);
+      expect(ids(await saver.archivedMessages(thread))[0]).toBe("u0");
+      const redacted = [new HumanMessage({ id: "u0", content: "u0 (redacted)" }), ...whole.slice(1)];
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...redacted] });
+      expect((await saver.readThread(config)).map((m) => m.content)).toEqual(redacted.map((m) => m.content));
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect((await replica.readThread(config)).map((m) => m.content)).toEqual(redacted.map((m) => m.content));
+      for (let k = 6; k < 9; k += 1) await archiving.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+      expect(ids(await saver.archivedMessages(thread))[0]).toBe("u0");
+      expect((await saver.archivedMessages(thread))[0]?.content).toBe("u0 (redacted)");
+      await archiving.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES })] });
+      expect(await saver.readThread(config)).toEqual([]);
+      expect(await saver.archivedMessages(thread)).toEqual([]);
+      expect(await replica.readThread(config)).toEqual([]);
+      await archiving.invoke({ messages: [new HumanMessage({ id: "u9", content: "u9" })] }, config);
+      expect(ids(await saver.readThread(config))[0]).toBe("u9");
+    } finally {
+      await close();
+    }
+  }, 60_000);
+
   it("the rewrite's marker keeps the digests of what it emptied (summarize's coverage check); a rewrite that empties nothing keeps them", async () => {
     const { thread, config, saver, replica, close } = await setup();
     try {

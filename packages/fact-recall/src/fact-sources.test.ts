@@ -140,6 +140,33 @@ describe("planFactRead: where reading again starts (R35/R37: the same with and w
     // Without the digests, the archived messages' facts stay (the fact-recall README's limit).
     expect(lines(await read(slot, without)).join("\n")).toMatch(/Samsung/);
   });
+
+  // The breaker's fuzz, seed 12 cases 4 and 7: `updateState` with `REMOVE_ALL_MESSAGES` keeping none
+  // of an archived thread; the facts of archived messages stayed as if trimmed (a former value, a
+  // whole facts block) where a thread without the archive drops every fact read since the last trim.
+  it.each([
+    ["en", "My brother works at Samsung.", "I live in Seoul.", "I moved to Busan.", /Samsung|Seoul/],
+    ["ko", "제 이름은 민지예요.", "저는 서울에 살아요.", "부산으로 이사했어요.", /민지|서울/],
+  ])(
+    "%s: a rewrite that keeps none of the thread drops the archived messages' facts too, as without the archive",
+    async (_l, a, b, c, gone) => {
+      const whole = thread(12, (k) => (k === 1 ? a : k === 2 ? b : k === 9 ? c : `hello ${k}`));
+      const archived = whole.slice(0, 8);
+      let slot = await read(emptyFactSlot(), whole.slice(0, 16));
+      slot = await read(slot, whole.slice(8));
+      const control = await read(emptyFactSlot(), whole);
+      expect(lines(slot).sort()).toEqual(lines(control).sort());
+      expect(lines(slot).join("\n")).toMatch(gone);
+      const next = [human("n1", "hello again")];
+      const cleared = archived.map(messageDigest).join("");
+      const after = await read(slot, next, cleared);
+      expect(lines(after)).toEqual(lines(await read(control, next)));
+      expect(lines(after).join("\n")).not.toMatch(gone);
+      // A rewrite keeping only hot messages: the archived ones before them count as trimmed, as without the archive.
+      const kept = [...whole.slice(20), ...next];
+      expect(lines(await read(slot, kept, cleared)).sort()).toEqual(lines(await read(control, kept)).sort());
+    },
+  );
 });
 
 describe("ReadEntryCache", () => {

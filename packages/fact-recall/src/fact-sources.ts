@@ -253,9 +253,17 @@ interface ArchivedHead {
  * first). From the first stored message found among them on, each must be the next one; the user
  * messages before the first that is not (edited, or one left out before it) were read before, as
  * they are. Archived messages older than the first one still stored look like a trim, as they do
- * on a thread without the archive (their facts stay). O(stored messages before `hotStart` + cleared).
+ * on a thread without the archive (their facts stay). When none is still stored and `noneRead`
+ * (no message read before is stored either: the rewrite kept none of the thread), every archived
+ * message was removed, as every read message is on a thread without the archive (`left` holds them
+ * all; was: their facts stayed as if trimmed). O(stored messages before `hotStart` + cleared).
  */
-function archivedHead(messages: readonly BaseMessage[], hotStart: BaseMessage | undefined, cleared: string): ArchivedHead {
+function archivedHead(
+  messages: readonly BaseMessage[],
+  hotStart: BaseMessage | undefined,
+  cleared: string,
+  noneRead: boolean,
+): ArchivedHead {
   const digests: string[] = [];
   for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
     digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
@@ -266,7 +274,7 @@ function archivedHead(messages: readonly BaseMessage[], hotStart: BaseMessage | 
   const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
   const storedDigests = new Set(messages.map(messageDigest));
   const first = digests.findIndex((digest) => storedDigests.has(digest));
-  const left = new Set(first === -1 ? [] : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  const left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
   let users = 0;
   let next = first;
   for (const message of head) {
@@ -289,10 +297,8 @@ function reread(
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim.
-  const survivor = Math.max(
-    0,
-    read.findIndex((entry) => stored.has(entry.id)),
-  );
+  const oldestStored = read.findIndex((entry) => stored.has(entry.id));
+  const survivor = Math.max(0, oldestStored);
   const dropped = new Set<string>();
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);
@@ -302,7 +308,7 @@ function reread(
   const known = new Set(read.map((entry) => entry.id));
   const hotStart = entries.findIndex((entry) => known.has(entry.id));
   const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
-  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared) : undefined;
+  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1) : undefined;
   if (head && head.left.size > 0) {
     // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
     for (const fact of slot.facts)

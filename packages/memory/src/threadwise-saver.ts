@@ -397,8 +397,24 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * archive it reads is the one the checkpoint commits against. `from`: the checkpoint branched
    * from (its {@link ARCHIVE_MARK_METADATA_KEY} and hot part); without a mark (a checkpoint stored
    * before the key existed, or one not found) archived messages are placed by id only.
+   * `rewrite`: the checkpoint applies a rewrite of `messages` (`REMOVE_ALL_MESSAGES`, then what it
+   * keeps, even nothing), which empties the archive in the same transaction: its messages are the
+   * whole thread, so they are not placed against the archive (was: a rewrite keeping nothing, or
+   * an archived message changed, was refused though a thread without the archive takes it); only
+   * the branch point is checked, so a rewrite on a branch another branch archived from since is
+   * still refused rather than emptying that branch's archive.
    */
-  async #refuseArchivedReach(threadId: string, checkpoint: Checkpoint, branch: boolean, from?: BranchPoint): Promise<void> {
+  async #refuseArchivedReach(
+    threadId: string,
+    checkpoint: Checkpoint,
+    branch: boolean,
+    from?: BranchPoint,
+    rewrite = false,
+  ): Promise<void> {
+    if (rewrite) {
+      if (from !== undefined) await this.#refuseArchivedSince(threadId, from);
+      return;
+    }
     const archived = await this.#archive.ids(threadId);
     const messages = (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [];
     const hot = messages.map((m) => m.id);
@@ -914,7 +930,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const stored = this.registry.commitCheckpoint(threadId, commit, async (locked) => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
-      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from);
+      if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from, rewrite);
       // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
       if (checkInput) await this.#refuseInput(threadId, checkpoint, locked.archiveMark?.stamp === 0);
       if (rewrite) {
