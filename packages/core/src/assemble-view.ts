@@ -1,6 +1,14 @@
 import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
-import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf, toolResultIdsOf } from "./groups.js";
+import {
+  type ContentBlock as Block,
+  blocksOf,
+  isEmptyContent,
+  isUserMessage,
+  messageType,
+  toolCallsOf,
+  toolResultIdsOf,
+} from "./groups.js";
 import {
   appendToSystemMessage,
   type ContextBlock,
@@ -630,13 +638,17 @@ function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
 }
 
 /**
- * Puts the stable_tail context on the newest real user message as one more text block (in place
- * on `messages`); returns the text as placed.
+ * Puts the stable_tail context on the newest real user message (core's {@link isUserMessage}) as
+ * one more text block (in place on `messages`); returns the text as placed. Not on a user message
+ * of only `tool_result` blocks (Anthropic's native tool loop): as with ToolMessages, the context
+ * stays on the user's words through the loop, so the prefix up to them is the same on each of its
+ * calls (on the newest carrier, it moved at every step and the prompt cache missed from the
+ * user's message on).
  */
 function attachTailContext(messages: BaseMessage[], text: string): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i] as BaseMessage;
-    if (messageType(message) !== "human" || isContextMessage(message)) continue;
+    if (!isUserMessage(message)) continue;
     const content = joinContent(blocksOf(message.content), [{ type: "text", text }]) as Block[];
     messages[i] = new HumanMessage({ ...fieldsOf(message), content: content as never });
     return String(content[content.length - 1]?.text ?? text);

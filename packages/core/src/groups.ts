@@ -149,8 +149,8 @@ function isResultMessage(message: BaseMessage): boolean {
   return messageType(message) === "tool" || toolResultBlocksOf(message).length > 0;
 }
 
-/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks. */
-function isResultOnly(message: BaseMessage): boolean {
+/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks (Anthropic's native format). */
+export function isResultOnly(message: BaseMessage): boolean {
   return messageType(message) === "tool" || (toolResultBlocksOf(message).length > 0 && !holdsMoreThanResults(message));
 }
 
