@@ -222,7 +222,9 @@ describe("the cap never drops what the summary does not cover", () => {
       const logger = recordingLogger();
       const summarizer = markerSummarizer();
       const agent = createAgent({
-        model: scriptedModel((_messages, n) => `⟦a${n}⟧ ${n % 2 === 0 ? "The fare allows one free change." : "한 번 무료로 변경할 수 있습니다."}`),
+        model: scriptedModel(
+          (_messages, n) => `⟦a${n}⟧ ${n % 2 === 0 ? "The fare allows one free change." : "한 번 무료로 변경할 수 있습니다."}`,
+        ),
         tools: [],
         systemPrompt: "You are a careful airline agent.",
         checkpointer: new MemorySaver(),
@@ -247,7 +249,18 @@ describe("the cap never drops what the summary does not cover", () => {
         config,
       );
       for (let turn = 1; turn < 14; turn += 1)
-        await agent.invoke({ messages: [new HumanMessage(turn % 2 === 0 ? `⟦u${turn}⟧ Check booking ${turn} and its fare rules.` : `⟦u${turn}⟧ 예약 ${turn}번과 요금 규정을 확인해 주세요.`)] }, config);
+        await agent.invoke(
+          {
+            messages: [
+              new HumanMessage(
+                turn % 2 === 0
+                  ? `⟦u${turn}⟧ Check booking ${turn} and its fare rules.`
+                  : `⟦u${turn}⟧ 예약 ${turn}번과 요금 규정을 확인해 주세요.`,
+              ),
+            ],
+          },
+          config,
+        );
       for (const [n, call] of calls.entries()) {
         // The stored messages after the compaction and before the first one the view sends after it.
         const after = call.stored.findIndex((m) => m.id === "c0") + 1;
@@ -259,7 +272,10 @@ describe("the cap never drops what the summary does not cover", () => {
           .filter((marker) => !call.system.includes(marker));
         if (missing.length > 0 || call.unsummarizedDropped !== 0) dropped.push(`cap ${maxTokens}, call ${n + 1}: ${missing.join(" ")}`);
       }
-      expect(logger.warnings.filter((w) => w.includes("no summary covers")), `cap ${maxTokens}`).toEqual([]);
+      expect(
+        logger.warnings.filter((w) => w.includes("no summary covers")),
+        `cap ${maxTokens}`,
+      ).toEqual([]);
       // The compaction went with every call.
       expect(calls.every((call) => call.messages.some((m) => m.id === "c0"))).toBe(true);
       extensions += summarizer.calls.length;

@@ -219,7 +219,10 @@ describe("assembleView: roles every provider accepts", () => {
       const question = new HumanMessage({ id: "q", content: asked });
       const use = new AIMessage({
         id: "c",
-        content: [{ type: "text", text: look }, { type: "tool_use", id: "toolu_1", name: "weather", input: { city: "Seoul" } }] as never,
+        content: [
+          { type: "text", text: look },
+          { type: "tool_use", id: "toolu_1", name: "weather", input: { city: "Seoul" } },
+        ] as never,
         tool_calls: [],
       });
       const carrier = new HumanMessage({ id: "r", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }] as never });

@@ -78,7 +78,11 @@ describe("withCacheBreakpoints", () => {
     for (const result of ["HAT136 at 11:00", "11시 HAT136편"]) {
       const loop = [
         ...thread,
-        new AIMessage({ content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { date: "May 20" } }] as never, id: "a2", tool_calls: [] }),
+        new AIMessage({
+          content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { date: "May 20" } }] as never,
+          id: "a2",
+          tool_calls: [],
+        }),
         new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }] as never, id: "r1" }),
       ];
       const request = addContextBlocks({ systemMessage: operator, messages: loop }, [facts], { mode: "stable_tail" });
@@ -89,7 +93,9 @@ describe("withCacheBreakpoints", () => {
       expect(tailContextOf(user)).toBeDefined();
       expect(marked(user.content).map((b) => b.text)).toEqual(["May 20"]);
       const carrier = out.messages.find((m: BaseMessage) => m.id === "r1") as BaseMessage;
-      expect(marked(carrier.content)).toEqual([{ type: "tool_result", tool_use_id: "toolu_1", content: result, cache_control: { type: "ephemeral" } }]);
+      expect(marked(carrier.content)).toEqual([
+        { type: "tool_result", tool_use_id: "toolu_1", content: result, cache_control: { type: "ephemeral" } },
+      ]);
       expect(marks(out)).toBe(3);
     }
   });

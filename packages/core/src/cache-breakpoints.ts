@@ -131,8 +131,7 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
   }
   const last = messages.length - 1;
   // A ToolMessage, or a user message of only tool_result blocks (Anthropic's native format).
-  if (tailAt !== -1 && last > tailAt && isResultOnly(messages[last] as BaseMessage))
-    targets.push({ index: last, beforeTail: false });
+  if (tailAt !== -1 && last > tailAt && isResultOnly(messages[last] as BaseMessage)) targets.push({ index: last, beforeTail: false });
   let messagesChanged = false;
   for (const { index, beforeTail } of targets) {
     if (budget <= 0) break;

@@ -159,7 +159,11 @@ describe("factRecall through createAgent", () => {
         {
           messages: [
             new HumanMessage({ id: `${lang}-q`, content: asked }),
-            new AIMessage({ id: `${lang}-c`, content: [{ type: "tool_use", id: "toolu_1", name: "notes", input: {} }] as never, tool_calls: [] }),
+            new AIMessage({
+              id: `${lang}-c`,
+              content: [{ type: "tool_use", id: "toolu_1", name: "notes", input: {} }] as never,
+              tool_calls: [],
+            }),
             new HumanMessage({ id: `${lang}-r`, content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "no notes" }] as never }),
           ],
         },

@@ -72,7 +72,10 @@ describe("hasEarlierTurn", () => {
       expect(hasEarlierTurn([new HumanMessage(asked), call, carrier])).toBe(false);
       // Results with the user's own words: a new turn, after the AI message that made the call.
       const withWords = new HumanMessage({
-        content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }, { type: "text", text: words }] as never,
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: result },
+          { type: "text", text: words },
+        ] as never,
       });
       expect(hasEarlierTurn([new HumanMessage(asked), call, withWords])).toBe(true);
     }

@@ -139,16 +139,27 @@ describe("recall in an agent", () => {
   it("searches for the user's words in an Anthropic-native tool loop, not the tool_result carrier after them (en, ko)", async () => {
     // Regression: the query was the newest human message, the carrier of the loop's results (text ""): nothing was recalled.
     const cases = [
-      { turns: ["My sister Hana is getting married in Jeju next spring.", "a", "b", "c"], asked: "Where is Hana's wedding again?", hit: "Jeju" },
+      {
+        turns: ["My sister Hana is getting married in Jeju next spring.", "a", "b", "c"],
+        asked: "Where is Hana's wedding again?",
+        hit: "Jeju",
+      },
       { turns: ["작년에 부산으로 이사했어요.", "가", "나", "다"], asked: "부산에서 맛집 좀 추천해 줄래요?", hit: "부산으로 이사" },
     ];
     for (const { turns, asked, hit } of cases) {
-      const { model, agent, config } = await conversation(turns, [windowTrim({ maxMessages: 4 }), recall({ promptContextMode: "legacy_system" })]);
+      const { model, agent, config } = await conversation(turns, [
+        windowTrim({ maxMessages: 4 }),
+        recall({ promptContextMode: "legacy_system" }),
+      ]);
       await agent.invoke(
         {
           messages: [
             new HumanMessage({ id: "q", content: asked }),
-            new AIMessage({ id: "c", content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { q: asked } }] as never, tool_calls: [] }),
+            new AIMessage({
+              id: "c",
+              content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { q: asked } }] as never,
+              tool_calls: [],
+            }),
             new HumanMessage({ id: "r", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "no results" }] as never }),
           ],
         },

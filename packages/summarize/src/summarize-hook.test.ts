@@ -116,7 +116,11 @@ describe("a failed due summary is tried again on the next user turn, not within 
       // The same loop through ToolMessages: the same turn.
       await runHook(middleware, [
         ...turn,
-        new AIMessage({ id: "c1", content: t.look, tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }] }),
+        new AIMessage({
+          id: "c1",
+          content: t.look,
+          tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
+        }),
         new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
       ]);
       expect(summarizer.calls).toHaveLength(1);

@@ -261,8 +261,18 @@ describe("userMemory in an Anthropic-native thread (tool results as user message
   const toolUse = (id: string, city: string) => ({ type: "tool_use", id, name: "weather", input: { city } });
   const toolResult = (id: string, text: string) => ({ type: "tool_result", tool_use_id: id, content: text });
   const cases = {
-    en: { said: "I'm vegetarian, and I moved to Busan last month.", asked: "Where do I live now? And the weather there?", result: "sunny, 21C", place: "Busan" },
-    ko: { said: "저는 채식주의자이고 지난달에 부산으로 이사했어요.", asked: "제가 지난달에 어디로 이사했죠? 거기 날씨는요?", result: "맑음, 21도", place: "부산" },
+    en: {
+      said: "I'm vegetarian, and I moved to Busan last month.",
+      asked: "Where do I live now? And the weather there?",
+      result: "sunny, 21C",
+      place: "Busan",
+    },
+    ko: {
+      said: "저는 채식주의자이고 지난달에 부산으로 이사했어요.",
+      asked: "제가 지난달에 어디로 이사했죠? 거기 날씨는요?",
+      result: "맑음, 21도",
+      place: "부산",
+    },
   };
   for (const [lang, t] of Object.entries(cases)) {
     it(`${lang}: recalls for the user's words, not the tool_result carrier after them, and remembers those words`, async () => {
