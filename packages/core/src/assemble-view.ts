@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
 import {
   type ContentBlock as Block,
@@ -8,6 +8,7 @@ import {
   messageType,
   toolCallsOf,
   toolResultIdsOf,
+  userMessageWith,
 } from "./groups.js";
 import {
   appendToSystemMessage,
@@ -566,7 +567,7 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
   const previous = out[out.length - 1];
   const previousType = previous ? messageType(previous) : "";
   if (previous && type === "human" && previousType === "human") {
-    out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
+    out[out.length - 1] = userMessageWith(message, joinContent(previous.content, message.content));
   } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
     out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
   } else {
@@ -650,7 +651,7 @@ function attachTailContext(messages: BaseMessage[], text: string): string {
     const message = messages[i] as BaseMessage;
     if (!isUserMessage(message)) continue;
     const content = joinContent(blocksOf(message.content), [{ type: "text", text }]) as Block[];
-    messages[i] = new HumanMessage({ ...fieldsOf(message), content: content as never });
+    messages[i] = userMessageWith(message, content);
     return String(content[content.length - 1]?.text ?? text);
   }
   messages.push(contextMessage(text));
@@ -671,7 +672,7 @@ export function withoutTailContext(message: BaseMessage): BaseMessage {
   // One plain text block left: the string it was made from (what the stored message holds).
   const only = rest.length === 1 ? rest[0] : undefined;
   const plain = only?.type === "text" && Object.keys(only).length === 2 ? String(only.text ?? "") : undefined;
-  return new HumanMessage({ ...fieldsOf(message), content: (plain ?? rest) as never });
+  return userMessageWith(message, plain ?? rest);
 }
 
 /**

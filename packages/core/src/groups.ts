@@ -164,14 +164,10 @@ function withoutResults(message: BaseMessage, at: readonly number[]): BaseMessag
   if (at.length === 0) return message;
   return viewCopy(message, `results:${at.join(",")}`, () => {
     const left = new Set(at);
-    const content = (message.content as unknown[]).filter((_, k) => !left.has(k));
-    return new HumanMessage({
-      id: message.id,
-      name: message.name,
-      content: content as never,
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-    });
+    return userMessageWith(
+      message,
+      (message.content as unknown[]).filter((_, k) => !left.has(k)),
+    );
   });
 }
 
@@ -188,14 +184,23 @@ function resultsFirst(message: BaseMessage): BaseMessage {
   const isResult = (block: unknown) => (block as ContentBlock | null)?.type === "tool_result";
   const firstOther = content.findIndex((block) => !isResult(block));
   if (firstOther === -1 || !content.slice(firstOther).some(isResult)) return message;
-  return viewCopy(message, "results-first", () => {
-    return new HumanMessage({
-      id: message.id,
-      name: message.name,
-      content: [...content.filter(isResult), ...content.filter((block) => !isResult(block))] as never,
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-    });
+  return viewCopy(message, "results-first", () =>
+    userMessageWith(message, [...content.filter(isResult), ...content.filter((block) => !isResult(block))]),
+  );
+}
+
+/**
+ * A new user message with `message`'s id, name, `additional_kwargs` and `response_metadata` and
+ * the given content: how a view's copy of a stored user message is made (results left out or
+ * moved first, call ids renamed, roles merged). `message` is not changed.
+ */
+export function userMessageWith(message: BaseMessage, content: unknown): HumanMessage {
+  return new HumanMessage({
+    id: message.id,
+    name: message.name,
+    content: content as never,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
   });
 }
 
