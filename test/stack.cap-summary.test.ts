@@ -25,7 +25,7 @@ import {
   type ThreadwiseLogger,
   viewReport,
 } from "@threadwise/core";
-import { replayModel, scriptedModel } from "@threadwise/core/testing";
+import { characterTokenCounter, replayModel, scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
@@ -209,6 +209,79 @@ describe("the cap never drops what the summary does not cover", () => {
     }
     expect(logger.lines.every((line) => !/unsummarized_dropped=[1-9]/.test(line))).toBe(true);
     expect(logger.warnings.filter((w) => w.includes("no summary covers"))).toEqual([]);
+  });
+
+  it("a provider compaction pinned ahead of the view takes room: the summary is extended at least through the cap's own cut", async () => {
+    // Regression: the ahead cut (half the room the fixed part leaves) did not count the pinned
+    // compaction the cap's cut counts, so it started before the cap's cut; the summary covered
+    // only through it and the cap dropped the messages between, in no summary (a warning each call).
+    const dropped: string[] = [];
+    let extensions = 0;
+    for (let maxTokens = 200; maxTokens <= 300; maxTokens += 20) {
+      const calls: SeenCall[] = [];
+      const logger = recordingLogger();
+      const summarizer = markerSummarizer();
+      const agent = createAgent({
+        model: scriptedModel(
+          (_messages, n) => `⟦a${n}⟧ ${n % 2 === 0 ? "The fare allows one free change." : "한 번 무료로 변경할 수 있습니다."}`,
+        ),
+        tools: [],
+        systemPrompt: "You are a careful airline agent.",
+        checkpointer: new MemorySaver(),
+        middleware: [
+          windowTrim({ maxMessages: 20, logger }),
+          summarize({ model: summarizer, threshold: 30, logger }),
+          tokenCap({ maxTokens, tokenCounter: characterTokenCounter(), logger }),
+          recorder(calls),
+        ],
+      });
+      const config = { configurable: { thread_id: `compaction-${maxTokens}` } };
+      // An imported thread an Anthropic compaction summarized (core compactionBoundary): kept ahead of every view.
+      const compaction = new AIMessage({
+        id: "c0",
+        content: [
+          { type: "compaction", content: "p".repeat(400) },
+          { type: "text", text: "⟦c0⟧ ok" },
+        ] as never,
+      });
+      await agent.invoke(
+        { messages: [new HumanMessage({ id: "h0", content: "⟦h0⟧ Start." }), compaction, new HumanMessage("⟦u0⟧ Check booking 0.")] },
+        config,
+      );
+      for (let turn = 1; turn < 14; turn += 1)
+        await agent.invoke(
+          {
+            messages: [
+              new HumanMessage(
+                turn % 2 === 0
+                  ? `⟦u${turn}⟧ Check booking ${turn} and its fare rules.`
+                  : `⟦u${turn}⟧ 예약 ${turn}번과 요금 규정을 확인해 주세요.`,
+              ),
+            ],
+          },
+          config,
+        );
+      for (const [n, call] of calls.entries()) {
+        // The stored messages after the compaction and before the first one the view sends after it.
+        const after = call.stored.findIndex((m) => m.id === "c0") + 1;
+        const first = call.messages.find((m) => call.stored.findIndex((s) => s.id === m.id) >= after);
+        const at = first ? call.stored.findIndex((s) => s.id === first.id) : call.stored.length;
+        const missing = call.stored
+          .slice(after, at)
+          .flatMap((m) => markersOf(messageText(m)).slice(0, 1))
+          .filter((marker) => !call.system.includes(marker));
+        if (missing.length > 0 || call.unsummarizedDropped !== 0) dropped.push(`cap ${maxTokens}, call ${n + 1}: ${missing.join(" ")}`);
+      }
+      expect(
+        logger.warnings.filter((w) => w.includes("no summary covers")),
+        `cap ${maxTokens}`,
+      ).toEqual([]);
+      // The compaction went with every call.
+      expect(calls.every((call) => call.messages.some((m) => m.id === "c0"))).toBe(true);
+      extensions += summarizer.calls.length;
+    }
+    expect(extensions).toBeGreaterThan(0);
+    expect(dropped).toEqual([]);
   });
 
   it("a model that numbers its calls call_0 on every turn: the request after the extension is within maxTokens as sent, renamed ids counted", async () => {

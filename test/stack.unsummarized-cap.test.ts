@@ -13,6 +13,7 @@ import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import type { ThreadwiseLogger } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
+import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent } from "langchain";
@@ -76,6 +77,38 @@ describe("a cap inside the summary (memoryStack with maxHistoryTokens)", () => {
     expect(warned.map(([, fields]) => fields)).toEqual(
       drops.filter((n) => n > 0).map((n) => ({ max_tokens: 700, unsummarized_dropped: n })),
     );
+  });
+
+  it("a summarizer that fails after the first pass of an extension: the warning says the call has a summary (the partial one it places), as a due summary's does", async () => {
+    // The extension's warning named the record from before its passes, the due summary's the one
+    // after them: on a thread's first call (no summary yet) they disagreed on has_previous.
+    const logger = recordingLogger();
+    let calls = 0;
+    const summarizer = scriptedModel(() => {
+      calls += 1;
+      return calls === 1 ? "S1: the trip questions so far" : new Error("summarizer down");
+    });
+    const agent = createAgent({
+      model: model(),
+      tools: [],
+      checkpointer: new MemorySaver(),
+      middleware: [
+        summarize({ model: summarizer, threshold: 1000, windowSize: 1000, maxInputTokens: 400, logger }),
+        tokenCap({ maxTokens: 700, logger }),
+      ],
+    });
+    // An imported thread, long enough for the cap to cut it on its first call.
+    const history = Array.from({ length: 8 }, (_, i) => [
+      { role: "user", content: `question ${i + 1} about my trip` },
+      { role: "assistant", content: `answer ${i}: ${"the fare rules of this route ".repeat(20)}` },
+    ]).flat();
+    await agent.invoke(
+      { messages: [...history, { role: "user", content: "question 9 about my trip" }] },
+      { configurable: { thread_id: "partial" } },
+    );
+    expect(calls, "the extension made a first pass, and a second that failed").toBe(2);
+    const failed = logger.warnings.filter(([message]) => message.includes("summarizer failed"));
+    expect(failed.map(([, fields]) => fields?.has_previous)).toEqual([true]);
   });
 
   it("does not warn when the summary keeps up with the cap", async () => {

@@ -209,6 +209,35 @@ describe("assembleView: roles every provider accepts", () => {
     expect(thread[2]?.content).toBe("h2");
   });
 
+  it("keeps the stable_tail context on the user's words through an Anthropic-native tool loop, never on its tool_result carrier", () => {
+    // Regression: the carrier (a user message of only tool_result blocks) took the context at each
+    // step of the loop, so the user's message changed between the loop's calls (a prompt cache miss).
+    for (const [asked, look, result] of [
+      ["What's the weather in Seoul?", "Let me check.", "sunny, 21C"],
+      ["서울 날씨 어때?", "확인해 볼게요.", "맑음, 21도"],
+    ] as const) {
+      const question = new HumanMessage({ id: "q", content: asked });
+      const use = new AIMessage({
+        id: "c",
+        content: [
+          { type: "text", text: look },
+          { type: "tool_use", id: "toolu_1", name: "weather", input: { city: "Seoul" } },
+        ] as never,
+        tool_calls: [],
+      });
+      const carrier = new HumanMessage({ id: "r", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }] as never });
+      const block = decide({ blocks: [{ kind: "facts", producer: "f", label: "Facts", text: "F" }], mode: "stable_tail" });
+      const first = assembleView([question], noSystem, block);
+      const loop = assembleView([question, use, carrier], noSystem, block);
+      expect(ids(loop.messages)).toEqual(["q", "c", "r"]);
+      // The user's message is sent the same on both calls, the carrier as stored.
+      expect(loop.messages[0]?.content).toEqual(first.messages[0]?.content);
+      expect(tailContextOf(loop.messages[0] as BaseMessage)).toBe(`${STABLE_TAIL_HEADER}\n\n[Facts]\nF`);
+      expect(loop.messages[2]).toBe(carrier);
+      expect(validateProviderRequest(loop.messages, { providers: ["anthropic"] })).toEqual([]);
+    }
+  });
+
   it("puts an AI message between tool results and a user message right after them (a run stopped before its reply)", () => {
     // recursionLimit mid tool loop: the last call is unanswered (an orphan), the results before it come last.
     const thread = [human("h1"), call("c1", ["x"]), result("t1", "x"), call("c2", ["y"]), human("h2")];

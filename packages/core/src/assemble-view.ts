@@ -1,6 +1,15 @@
-import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
-import { type ContentBlock as Block, blocksOf, isEmptyContent, messageType, toolCallsOf, toolResultIdsOf } from "./groups.js";
+import {
+  type ContentBlock as Block,
+  blocksOf,
+  isEmptyContent,
+  isUserMessage,
+  messageType,
+  toolCallsOf,
+  toolResultIdsOf,
+  userMessageWith,
+} from "./groups.js";
 import {
   appendToSystemMessage,
   type ContextBlock,
@@ -558,7 +567,7 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
   const previous = out[out.length - 1];
   const previousType = previous ? messageType(previous) : "";
   if (previous && type === "human" && previousType === "human") {
-    out[out.length - 1] = new HumanMessage({ ...fieldsOf(message), content: joinContent(previous.content, message.content) as never });
+    out[out.length - 1] = userMessageWith(message, joinContent(previous.content, message.content));
   } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
     out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
   } else {
@@ -630,15 +639,19 @@ function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
 }
 
 /**
- * Puts the stable_tail context on the newest real user message as one more text block (in place
- * on `messages`); returns the text as placed.
+ * Puts the stable_tail context on the newest real user message (core's {@link isUserMessage}) as
+ * one more text block (in place on `messages`); returns the text as placed. Not on a user message
+ * of only `tool_result` blocks (Anthropic's native tool loop): as with ToolMessages, the context
+ * stays on the user's words through the loop, so the prefix up to them is the same on each of its
+ * calls (on the newest carrier, it moved at every step and the prompt cache missed from the
+ * user's message on).
  */
 function attachTailContext(messages: BaseMessage[], text: string): string {
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i] as BaseMessage;
-    if (messageType(message) !== "human" || isContextMessage(message)) continue;
+    if (!isUserMessage(message)) continue;
     const content = joinContent(blocksOf(message.content), [{ type: "text", text }]) as Block[];
-    messages[i] = new HumanMessage({ ...fieldsOf(message), content: content as never });
+    messages[i] = userMessageWith(message, content);
     return String(content[content.length - 1]?.text ?? text);
   }
   messages.push(contextMessage(text));
@@ -659,7 +672,7 @@ export function withoutTailContext(message: BaseMessage): BaseMessage {
   // One plain text block left: the string it was made from (what the stored message holds).
   const only = rest.length === 1 ? rest[0] : undefined;
   const plain = only?.type === "text" && Object.keys(only).length === 2 ? String(only.text ?? "") : undefined;
-  return new HumanMessage({ ...fieldsOf(message), content: (plain ?? rest) as never });
+  return userMessageWith(message, plain ?? rest);
 }
 
 /**

@@ -74,6 +74,32 @@ describe("withCacheBreakpoints", () => {
     expect(marks(out)).toBe(3);
   });
 
+  it("in an Anthropic-native tool loop marks the user's message before the tail and the newest tool_result carrier, as with ToolMessages", () => {
+    for (const result of ["HAT136 at 11:00", "11시 HAT136편"]) {
+      const loop = [
+        ...thread,
+        new AIMessage({
+          content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { date: "May 20" } }] as never,
+          id: "a2",
+          tool_calls: [],
+        }),
+        new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }] as never, id: "r1" }),
+      ];
+      const request = addContextBlocks({ systemMessage: operator, messages: loop }, [facts], { mode: "stable_tail" });
+      const out = withCacheBreakpoints(request);
+      const ids = out.messages.filter((m: BaseMessage) => marked(m.content).length > 0).map((m: BaseMessage) => m.id);
+      expect(ids).toEqual(["u2", "r1"]);
+      const user = out.messages.find((m: BaseMessage) => m.id === "u2") as BaseMessage;
+      expect(tailContextOf(user)).toBeDefined();
+      expect(marked(user.content).map((b) => b.text)).toEqual(["May 20"]);
+      const carrier = out.messages.find((m: BaseMessage) => m.id === "r1") as BaseMessage;
+      expect(marked(carrier.content)).toEqual([
+        { type: "tool_result", tool_use_id: "toolu_1", content: result, cache_control: { type: "ephemeral" } },
+      ]);
+      expect(marks(out)).toBe(3);
+    }
+  });
+
   it(`never exceeds ${MAX_CACHE_BREAKPOINTS} breakpoints: marks already present count`, () => {
     const premarked = (id: string, text: string) =>
       new HumanMessage({ id, content: [{ type: "text", text, cache_control: { type: "ephemeral" } }] });

@@ -1,6 +1,6 @@
 import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tailContextOf } from "./assemble-view.js";
-import { messageType } from "./groups.js";
+import { isResultOnly, messageType } from "./groups.js";
 import { type ContextBlock, isContextMessage, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
 import { type PlacementRequest, viewDecisionsOf, viewSystemMessage } from "./view-request.js";
 
@@ -130,8 +130,8 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
     }
   }
   const last = messages.length - 1;
-  if (tailAt !== -1 && last > tailAt && messageType(messages[last] as BaseMessage) === "tool")
-    targets.push({ index: last, beforeTail: false });
+  // A ToolMessage, or a user message of only tool_result blocks (Anthropic's native format).
+  if (tailAt !== -1 && last > tailAt && isResultOnly(messages[last] as BaseMessage)) targets.push({ index: last, beforeTail: false });
   let messagesChanged = false;
   for (const { index, beforeTail } of targets) {
     if (budget <= 0) break;

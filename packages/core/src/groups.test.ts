@@ -15,6 +15,7 @@ import {
   toolCallsOf,
   toolResultIdsOf,
 } from "./groups.js";
+import { contextMessage } from "./placement.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
 import { selectView } from "./view.js";
 
@@ -347,6 +348,36 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
     // A cut can only fall before the call or after the words: the newest user turn protects them.
     expect(protectedTailStart(groups)).toBe(0);
     walkMatches(thread);
+  });
+
+  it("isUserMessage: a user message of only tool_result blocks is the tool loop, not a user turn; with words of the user's own it is", () => {
+    expect(isUserMessage(results("r", ["x"]))).toBe(false);
+    expect(isUserMessage(results("r", ["x", "y"]))).toBe(false);
+    // Blank text beside the results is no words (the view drops it).
+    const blank = new HumanMessage({ id: "b", content: [res("x"), { type: "text", text: " \n" }] as never });
+    expect(isUserMessage(blank)).toBe(false);
+    expect(isUserMessage(results("en", ["x"], "Thanks, and tomorrow?"))).toBe(true);
+    expect(isUserMessage(results("ko", ["x"], "고마워, 내일은?", true))).toBe(true);
+    // The user's input as typed, even empty, is a user turn; a rendered context message is not.
+    expect(isUserMessage(new HumanMessage({ id: "e", content: "" }))).toBe(true);
+    expect(isUserMessage(contextMessage("[Facts]\nF"))).toBe(false);
+  });
+
+  it("an empty user input stays the newest user message through a tool loop of tool_result blocks, as through ToolMessages", () => {
+    // Regression: the newest human message was the tool_result carrier, so the input the first
+    // call sent as typed was an orphan from the loop's second call on (the view changed mid-run).
+    for (const words of ["", [{ type: "text", text: " " }]]) {
+      const input = new HumanMessage({ id: "in", content: words as never });
+      const native = [human("h0"), ai("a0"), input, uses("a", ["x"]), results("r", ["x"])];
+      const standard = [human("h0"), ai("a0"), input, call("a", ["x"]), result("r", "x")];
+      expect(shape(native)).toEqual(["user:h0@0-1", "assistant:a0@1-2", "user:in@2-3", "tool_call:a,r@3-5"]);
+      expect(shape(standard)).toEqual(shape(native));
+      expect(protectedTailStart(groupMessages(native))).toBe(2);
+      walkMatches(native);
+    }
+    // Korean: the user's words beside results are the newest user turn; an empty message before them is not.
+    const ko = [human("h0"), new HumanMessage({ id: "e", content: "" }), uses("a", ["x"]), results("r", ["x"], "고마워")];
+    expect(shape(ko)).toEqual(["user:h0@0-1", "orphan:e@1-2", "tool_call:a,r@2-4"]);
   });
 
   it("a user message with its words before its results is sent with the results first (Anthropic refuses text before them)", () => {

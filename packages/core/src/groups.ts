@@ -1,4 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { isContextMessage } from "./placement.js";
 import { storedOriginal, viewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
 
@@ -61,9 +62,18 @@ export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_c
   return (message as AIMessage).tool_calls ?? [];
 }
 
-/** `true` for a `HumanMessage`. */
+/**
+ * `true` for a user turn: a `HumanMessage` that holds the user's words (or is empty: the user's
+ * input as typed). Not a user turn: a user message of nothing but `tool_result` blocks (and blank
+ * text), which is how Anthropic's native format carries a tool's results (the run's tool loop, not
+ * something the user said), and a stable_tail context message threadwise renders
+ * (`isContextMessage`). A user message with `tool_result` blocks and words of its own is the
+ * user's (as {@link groupMessages} sends it). What "the newest user message" means everywhere: a
+ * summary's turn, the recall query, the stable_tail context's place, the protected tail's start.
+ */
 export function isUserMessage(message: BaseMessage): boolean {
-  return messageType(message) === "human";
+  if (messageType(message) !== "human" || isContextMessage(message)) return false;
+  return toolResultBlocksOf(message).length === 0 || holdsMoreThanResults(message);
 }
 
 /**
@@ -139,8 +149,8 @@ function isResultMessage(message: BaseMessage): boolean {
   return messageType(message) === "tool" || toolResultBlocksOf(message).length > 0;
 }
 
-/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks. */
-function isResultOnly(message: BaseMessage): boolean {
+/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks (Anthropic's native format). */
+export function isResultOnly(message: BaseMessage): boolean {
   return messageType(message) === "tool" || (toolResultBlocksOf(message).length > 0 && !holdsMoreThanResults(message));
 }
 
@@ -154,14 +164,10 @@ function withoutResults(message: BaseMessage, at: readonly number[]): BaseMessag
   if (at.length === 0) return message;
   return viewCopy(message, `results:${at.join(",")}`, () => {
     const left = new Set(at);
-    const content = (message.content as unknown[]).filter((_, k) => !left.has(k));
-    return new HumanMessage({
-      id: message.id,
-      name: message.name,
-      content: content as never,
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-    });
+    return userMessageWith(
+      message,
+      (message.content as unknown[]).filter((_, k) => !left.has(k)),
+    );
   });
 }
 
@@ -178,14 +184,23 @@ function resultsFirst(message: BaseMessage): BaseMessage {
   const isResult = (block: unknown) => (block as ContentBlock | null)?.type === "tool_result";
   const firstOther = content.findIndex((block) => !isResult(block));
   if (firstOther === -1 || !content.slice(firstOther).some(isResult)) return message;
-  return viewCopy(message, "results-first", () => {
-    return new HumanMessage({
-      id: message.id,
-      name: message.name,
-      content: [...content.filter(isResult), ...content.filter((block) => !isResult(block))] as never,
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-    });
+  return viewCopy(message, "results-first", () =>
+    userMessageWith(message, [...content.filter(isResult), ...content.filter((block) => !isResult(block))]),
+  );
+}
+
+/**
+ * A new user message with `message`'s id, name, `additional_kwargs` and `response_metadata` and
+ * the given content: how a view's copy of a stored user message is made (results left out or
+ * moved first, call ids renamed, roles merged). `message` is not changed.
+ */
+export function userMessageWith(message: BaseMessage, content: unknown): HumanMessage {
+  return new HumanMessage({
+    id: message.id,
+    name: message.name,
+    content: content as never,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
   });
 }
 
@@ -232,18 +247,20 @@ export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] 
   return groups;
 }
 
-/** Position of the newest `HumanMessage` of `messages` per array (an array is never mutated), so a walk from the end scans once. */
+/** Position of the newest user message of `messages` per array (an array is never mutated), so a walk from the end scans once. */
 const newestUsers = new WeakMap<readonly BaseMessage[], { length: number; at: number }>();
 
 /**
- * Position of the newest `HumanMessage` in `messages`, `-1` when none: the user's current input,
- * sent even when empty. O(distance from the end), kept per array.
+ * Position of the newest user message ({@link isUserMessage}) in `messages`, `-1` when none: the
+ * user's current input, sent even when empty. A user message of only `tool_result` blocks after it
+ * (Anthropic's native format) is the run's tool loop, as ToolMessages are: the input stays the
+ * newest through the loop. O(distance from the end), kept per array.
  */
 export function newestUserAt(messages: readonly BaseMessage[]): number {
   const known = newestUsers.get(messages);
   if (known && known.length === messages.length) return known.at;
   let at = messages.length - 1;
-  while (at >= 0 && messageType(messages[at] as BaseMessage) !== "human") at -= 1;
+  while (at >= 0 && !isUserMessage(messages[at] as BaseMessage)) at -= 1;
   newestUsers.set(messages, { length: messages.length, at });
   return at;
 }

@@ -13,8 +13,8 @@
  * ids that are already portable are sent as stored, and the stored thread is never changed.
  */
 import { createHash } from "node:crypto";
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { callIdsOf, messageType, toolResultIdsOf } from "./groups.js";
+import { AIMessage, type BaseMessage, type HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { callIdsOf, messageType, toolResultIdsOf, userMessageWith } from "./groups.js";
 
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -170,13 +170,7 @@ function userCopy(m: BaseMessage, map: (id: string) => string): HumanMessage {
       ? { ...block, tool_use_id: map(block.tool_use_id) }
       : block,
   );
-  return new HumanMessage({
-    id: m.id,
-    name: m.name,
-    content: content as never,
-    additional_kwargs: m.additional_kwargs,
-    response_metadata: m.response_metadata,
-  });
+  return userMessageWith(m, content);
 }
 
 function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {

@@ -139,6 +139,43 @@ describe("factRecall through createAgent", () => {
     for (const call of model.calls) expect(systemOf(call.messages as BaseMessage[])).toContain("- The user lives in Seoul.");
   });
 
+  it("recalls for the user's words in an Anthropic-native tool loop, not the tool_result carrier after them (en, ko)", async () => {
+    // Regression: the carrier (a user message of only tool_result blocks, text "") was read as the
+    // newest user message: its empty query recalled nothing, and it counted as a user turn.
+    const cases = [
+      { lang: "en", said: englishSessions.flat(), asked: "Where do I live these days?", fact: "- User moved to Busan and lives there" },
+      { lang: "ko", said: koreanSessions.flat(), asked: "우리 고양이 이름이 뭐였지?", fact: "- 사용자의 반려동물 고양이 이름은 나비" },
+    ];
+    for (const { lang, said, asked, fact } of cases) {
+      const model = scriptedModel(() => "ok");
+      const agent = createAgent({
+        model,
+        systemPrompt: "S",
+        checkpointer: new MemorySaver(),
+        middleware: [factRecall({ promptContextMode: "legacy_system" })],
+      });
+      await chat(agent, lang, said);
+      await agent.invoke(
+        {
+          messages: [
+            new HumanMessage({ id: `${lang}-q`, content: asked }),
+            new AIMessage({
+              id: `${lang}-c`,
+              content: [{ type: "tool_use", id: "toolu_1", name: "notes", input: {} }] as never,
+              tool_calls: [],
+            }),
+            new HumanMessage({ id: `${lang}-r`, content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "no notes" }] as never }),
+          ],
+        },
+        { configurable: { thread_id: lang } },
+      );
+      expect(systemOf(model.calls.at(-1)?.messages as BaseMessage[])).toContain(fact);
+      const slot = await slotOf(agent, lang);
+      expect(slot?.turn).toBe(said.length + 1);
+      expect(slot?.cursor).toBe(`${lang}-q`);
+    }
+  });
+
   it("writes no state and places nothing with mode off", async () => {
     const model = scriptedModel(() => "ok");
     const agent = createAgent({ model, systemPrompt: "S", checkpointer: new MemorySaver(), middleware: [factRecall({ mode: "off" })] });

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isContextMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, messageType } from "@threadwise/core";
+import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText } from "@threadwise/core";
 import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
@@ -35,9 +35,12 @@ export interface FactReadPlan {
   unknownHead?: boolean;
 }
 
-/** The user messages facts are read from: human messages, rendered context blocks excluded. */
+/**
+ * The user messages facts are read from (core's `isUserMessage`): human messages, rendered context
+ * blocks and Anthropic-native tool_result carriers (a tool's output, not the user's words) excluded.
+ */
 function userMessagesOf(messages: readonly BaseMessage[]): BaseMessage[] {
-  return messages.filter((m) => messageType(m) === "human" && !isContextMessage(m));
+  return messages.filter(isUserMessage);
 }
 
 const idOf = (message: BaseMessage, index: number): string =>
@@ -280,7 +283,7 @@ function archivedHead(
   for (const message of head) {
     if (first === -1 || messageDigest(message) !== digests[next]) return { users, complete: false, left };
     next += 1;
-    if (messageType(message) === "human" && !isContextMessage(message)) users += 1;
+    if (isUserMessage(message)) users += 1;
   }
   return { users, complete: first !== -1 && next === digests.length, left };
 }

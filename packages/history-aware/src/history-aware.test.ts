@@ -60,6 +60,27 @@ describe("hasEarlierTurn", () => {
     expect(hasEarlierTurn([new HumanMessage("hi"), call, new ToolMessage({ content: "r", tool_call_id: "c1" })])).toBe(false);
   });
 
+  it("is false during turn 1's tool loop in Anthropic's native format (results as a user message of tool_result blocks)", () => {
+    // Regression: the tool_result carrier was taken for the newest user message, so the note was
+    // added in the middle of turn 1 (the system prompt changed between two calls of one run).
+    for (const [asked, result, words] of [
+      ["What's the weather in Seoul?", "sunny, 21C", "Thanks. And Busan?"],
+      ["서울 날씨 어때?", "맑음, 21도", "고마워. 부산은?"],
+    ] as const) {
+      const call = new AIMessage({ content: [{ type: "tool_use", id: "toolu_1", name: "weather", input: {} }] as never, tool_calls: [] });
+      const carrier = new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_1", content: result }] as never });
+      expect(hasEarlierTurn([new HumanMessage(asked), call, carrier])).toBe(false);
+      // Results with the user's own words: a new turn, after the AI message that made the call.
+      const withWords = new HumanMessage({
+        content: [
+          { type: "tool_result", tool_use_id: "toolu_1", content: result },
+          { type: "text", text: words },
+        ] as never,
+      });
+      expect(hasEarlierTurn([new HumanMessage(asked), call, withWords])).toBe(true);
+    }
+  });
+
   it("is true once an AI answer precedes the newest user message", () => {
     expect(hasEarlierTurn([new HumanMessage("hi"), new AIMessage("hello"), new HumanMessage("again")])).toBe(true);
   });

@@ -2,7 +2,7 @@ import type { BaseMessage } from "@langchain/core/messages";
 import {
   type ArchivedMessagesReader,
   envOptionSchema,
-  isContextMessage,
+  isUserMessage,
   loggerOptionSchema,
   messageType,
   parseOptions,
@@ -55,14 +55,16 @@ export type HistoryAwareOptions = z.input<typeof historyAwareOptionsSchema>;
 /**
  * `true` when the thread holds an AI message before its newest real user message, that is, an
  * answer from an earlier turn. AI messages of the run in progress (a tool loop after the newest
- * user message) do not count, so the system prompt does not change in the middle of turn 1.
+ * user message, its results ToolMessages or, in Anthropic's native format, user messages of only
+ * `tool_result` blocks: core's `isUserMessage`) do not count, so the system prompt does not change
+ * in the middle of turn 1.
  * The input is not mutated.
  */
 export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
   let newestUser = -1;
   for (let i = messages.length - 1; i >= 0; i -= 1) {
     const message = messages[i] as BaseMessage;
-    if (messageType(message) === "human" && !isContextMessage(message)) {
+    if (isUserMessage(message)) {
       newestUser = i;
       break;
     }

@@ -136,6 +136,39 @@ describe("recall in an agent", () => {
     expect(block).not.toContain("등산");
   });
 
+  it("searches for the user's words in an Anthropic-native tool loop, not the tool_result carrier after them (en, ko)", async () => {
+    // Regression: the query was the newest human message, the carrier of the loop's results (text ""): nothing was recalled.
+    const cases = [
+      {
+        turns: ["My sister Hana is getting married in Jeju next spring.", "a", "b", "c"],
+        asked: "Where is Hana's wedding again?",
+        hit: "Jeju",
+      },
+      { turns: ["작년에 부산으로 이사했어요.", "가", "나", "다"], asked: "부산에서 맛집 좀 추천해 줄래요?", hit: "부산으로 이사" },
+    ];
+    for (const { turns, asked, hit } of cases) {
+      const { model, agent, config } = await conversation(turns, [
+        windowTrim({ maxMessages: 4 }),
+        recall({ promptContextMode: "legacy_system" }),
+      ]);
+      await agent.invoke(
+        {
+          messages: [
+            new HumanMessage({ id: "q", content: asked }),
+            new AIMessage({
+              id: "c",
+              content: [{ type: "tool_use", id: "toolu_1", name: "search", input: { q: asked } }] as never,
+              tool_calls: [],
+            }),
+            new HumanMessage({ id: "r", content: [{ type: "tool_result", tool_use_id: "toolu_1", content: "no results" }] as never }),
+          ],
+        },
+        config,
+      );
+      expect(recallBlockOf(model.calls.at(-1)?.messages[0])).toContain(hit);
+    }
+  });
+
   it("quotes a recalled turn as the user wrote it, composed: no compatibility folding, emoji sequences whole", async () => {
     const family = "\u{1F468}\u200D\u{1F469}\u200D\u{1F467}";
     const turn = `넓이 공식은 x² + y² 이고 가족 사진 ${family} 은 ①번 폴더에 있어`;

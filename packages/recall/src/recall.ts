@@ -4,9 +4,8 @@ import {
   addContextBlocks,
   contextBlocksOf,
   createTokenCounter,
-  isContextMessage,
+  isUserMessage,
   messageText,
-  messageType,
   resolveLogger,
   SizedLru,
   type ThreadwiseLogger,
@@ -227,11 +226,9 @@ export function memoizeCount(countText: (text: string) => number): (text: string
   };
 }
 
+/** The newest user message of the view (core's `isUserMessage`: never a tool_result carrier or a context message): the query. */
 function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | undefined {
-  for (let i = messages.length - 1; i >= 0; i -= 1) {
-    const message = messages[i] as BaseMessage;
-    if (messageType(message) === "human" && !isContextMessage(message)) return message;
-  }
+  for (let i = messages.length - 1; i >= 0; i -= 1) if (isUserMessage(messages[i] as BaseMessage)) return messages[i];
   return undefined;
 }
 

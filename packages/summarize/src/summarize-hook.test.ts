@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
@@ -75,6 +75,64 @@ describe("summarize hook alone", () => {
     expect(messages).toEqual(copy);
     expect(messages.map((m) => messageText(m))).toEqual(texts);
   });
+});
+
+describe("a failed due summary is tried again on the next user turn, not within the turn", () => {
+  /** A summarizer that always fails, counting its calls. */
+  const failing = () => {
+    const calls: number[] = [];
+    return {
+      calls,
+      invoke: async () => {
+        calls.push(calls.length);
+        throw new Error("summarizer down");
+      },
+    };
+  };
+  const toolUse = (id: string, city: string) => ({ type: "tool_use", id, name: "weather", input: { city } });
+  const toolResult = (id: string, text: string) => ({ type: "tool_result", tool_use_id: id, content: text });
+
+  for (const lang of ["en", "ko"] as const) {
+    const t =
+      lang === "en"
+        ? { look: "Let me check.", result: "sunny, 21C", words: "Thanks. And tomorrow?" }
+        : { look: "확인해 볼게요.", result: "맑음, 21도", words: "고마워. 내일은?" };
+    it(`${lang}: a user message of only tool_result blocks (Anthropic's native tool loop) is the same turn, one with words a new one`, async () => {
+      // Regression: the turn was the newest human message, so each step of a native tool loop was a
+      // new turn and called the failing summarizer again (ToolMessages did not).
+      const summarizer = failing();
+      const middleware = summarize({ model: summarizer, windowSize: 2, threshold: 6, startOn: "any", logger: false });
+      const turn = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
+      await runHook(middleware, turn);
+      expect(summarizer.calls).toHaveLength(1);
+      const step = [
+        ...turn,
+        new AIMessage({ id: "c1", content: [{ type: "text", text: t.look }, toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
+        new HumanMessage({ id: "r1", content: [toolResult("toolu_1", t.result)] as never }),
+      ];
+      const { seen } = await runHook(middleware, step);
+      expect(summarizer.calls).toHaveLength(1);
+      expect(seen.messages.map((m) => m.id)).toEqual(step.map((m) => m.id));
+      // The same loop through ToolMessages: the same turn.
+      await runHook(middleware, [
+        ...turn,
+        new AIMessage({
+          id: "c1",
+          content: t.look,
+          tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
+        }),
+        new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
+      ]);
+      expect(summarizer.calls).toHaveLength(1);
+      // Results with the user's own words: a new user turn, tried again.
+      await runHook(middleware, [
+        ...turn,
+        new AIMessage({ id: "c1", content: [toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
+        new HumanMessage({ id: "r2", content: [toolResult("toolu_1", t.result), { type: "text", text: t.words }] as never }),
+      ]);
+      expect(summarizer.calls).toHaveLength(2);
+    });
+  }
 });
 
 describe("summarize in an agent with tools", () => {

@@ -496,6 +496,27 @@ export function summarize(options: SummarizeOptions = {}) {
         from: boundaryEnd(),
       });
 
+      /**
+       * One summary made now, in the foreground (a due summary, a cap's extension): the passes of
+       * `span` on the current record. A failure marks the turn (not tried again until the next user
+       * message) and warns, naming the record the call goes on with (the passes made before the
+       * failure, else the current one), as the background job's warning does.
+       */
+      const summarizeNow = async (span: SummaryPlan) => {
+        const started = Date.now();
+        const made = await summarizeBacklog(
+          model,
+          await startOf(stored, beyondBoundary(record), span, boundaryEnd(), archive),
+          request.runtime?.signal,
+        );
+        if (made.error === undefined) failedTurns.delete(threadId);
+        else {
+          remember(turnId);
+          warnFailure(made.error, made.record ?? record, span.pending.length, Date.now() - started);
+        }
+        return made;
+      };
+
       let madeNow = false;
       let prepareAfterAnswer = false;
       if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
@@ -504,21 +525,11 @@ export function summarize(options: SummarizeOptions = {}) {
           // summary does not cover; the next summary is prepared once this call has answered.
           prepareAfterAnswer = !jobs.has(threadId);
         } else {
-          const started = Date.now();
-          const made = await summarizeBacklog(
-            model,
-            await startOf(stored, beyondBoundary(record), plan, boundaryEnd(), archive),
-            request.runtime?.signal,
-          );
+          const made = await summarizeNow(plan);
           if (made.record) {
             update = made.record;
             record = update;
             madeNow = true;
-          }
-          if (made.error === undefined) failedTurns.delete(threadId);
-          else {
-            remember(turnId);
-            warnFailure(made.error, record, plan.pending.length, Date.now() - started);
           }
         }
       }
@@ -553,17 +564,7 @@ export function summarize(options: SummarizeOptions = {}) {
         const pending = stored.slice(from, target).filter((message) => messageType(message) !== "system");
         if (pending.length === 0) return undefined;
         extended = true;
-        const span: SummaryPlan = { ...plan, uncoveredStart: from, windowStart: target, pending };
-        const started = Date.now();
-        const made = await summarizeBacklog(
-          model,
-          await startOf(stored, beyondBoundary(record), span, boundaryEnd(), archive),
-          request.runtime?.signal,
-        );
-        if (made.error !== undefined) {
-          remember(turnId);
-          warnFailure(made.error, record, pending.length, Date.now() - started);
-        } else failedTurns.delete(threadId);
+        const made = await summarizeNow({ ...plan, uncoveredStart: from, windowStart: target, pending });
         if (!made.record) return undefined;
         record = made.record;
         update = made.record;

@@ -371,7 +371,8 @@ function modelNameOf(model: unknown): string | undefined {
  * Inside `summarize` (`[windowTrim(), summarize(), tokenCap()]`, memoryStack's order) a cut that
  * would drop messages the summary does not cover first has the summary cover them (core's
  * `extendSummaryCoverage`: one summarizer call, ahead to where the view holds half the room the cap
- * leaves for messages, or to the `lowWatermark` cut with chunked eviction), then cuts again with the
+ * leaves for messages (beside a pinned provider compaction, if any), at least through the cap's
+ * own cut, or to the `lowWatermark` cut with chunked eviction), then cuts again with the
  * longer summary counted: every non-system message before the view is in the summary sent (spec
  * R3, R33). Only a failed summarizer call leaves such messages dropped, with a warning.
  *
@@ -489,11 +490,13 @@ export function tokenCap(options: TokenCapOptions = {}) {
       ]);
       return { result, next };
     };
-    // A cut and the request it gives, counted as sent ({@link fitAsSent}).
+    // A cut and the request it gives, counted as sent ({@link fitAsSent}), with what it added to
+    // the fixed part (for the ahead cut: the room the cap leaves for messages is what is left).
     const attemptWith = (addedTokens: number, addedBound: number) => (extra: number) => {
       const decided = decide(settingsWith(addedTokens + extra, addedBound + extra));
       return {
         ...decided,
+        added: { tokens: addedTokens + extra, bound: addedBound + extra },
         sentBound: () => requestTokenBound(counter, decided.next),
         sentTokens: () => requestTokens(counter, decided.next),
       };
@@ -522,10 +525,17 @@ export function tokenCap(options: TokenCapOptions = {}) {
   /**
    * The first message kept by the cut that leaves the view's messages half the room the fixed part
    * leaves under the cap (sliding, counted on the groups as stored): used only to tell a summary
-   * how far to cover; nothing is stated from it.
+   * how far to cover; nothing is stated from it. `added`: what the cap's own cut counted beside
+   * the request's fixed part (a pinned provider compaction, no-reply messages, what the request
+   * as sent costs beyond its groups: `capRequest`'s `added`), so the half is of the room the cap
+   * really leaves; without it, a large pinned compaction left the ahead cut before the cap's cut.
    */
-  const aheadCut = (ruled: PlacementRequest & { tools?: unknown[] }, counter: TokenCounter): BaseMessage | null => {
-    const settings = capSettingsOf(ruled, counter)(0, 0);
+  const aheadCut = (
+    ruled: PlacementRequest & { tools?: unknown[] },
+    counter: TokenCounter,
+    added: { tokens: number; bound: number },
+  ): BaseMessage | null => {
+    const settings = capSettingsOf(ruled, counter)(added.tokens, added.bound);
     const fixed = settings.fixedTokens ?? 0;
     const half: CapSettings = {
       ...settings,
@@ -553,7 +563,10 @@ export function tokenCap(options: TokenCapOptions = {}) {
       // with chunked eviction), so that this happens once per about half a cap of conversation,
       // not on every call; then the cut is made again with the longer summary counted.
       if (unsummarizedByCap(ruled, capped.next) > 0) {
-        const through = (parsed.eviction === "chunked" ? capped.result.firstKept : aheadCut(ruled, counter)) ?? capped.result.firstKept;
+        const through =
+          parsed.eviction === "chunked"
+            ? capped.result.firstKept
+            : laterCut(viewMessages(ruled), aheadCut(ruled, counter, capped.added), capped.result.firstKept);
         const extended = through ? await extendSummaryCoverage(ruled, through) : undefined;
         if (extended) {
           before = extended;
@@ -572,6 +585,19 @@ export function tokenCap(options: TokenCapOptions = {}) {
       return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },
   });
+}
+
+/**
+ * Of two cuts of `view` (their first kept messages, `null` for none), the one that starts later:
+ * what a summary extension must cover through. The ahead cut is counted on the groups as stored;
+ * the cap's own cut is counted as sent, so it can start after the ahead cut, and a summary through
+ * the ahead cut alone left the messages between dropped and in no summary (R33). A cut not found
+ * in `view` counts as starting before the other.
+ */
+function laterCut(view: readonly BaseMessage[], ahead: BaseMessage | null, cap: BaseMessage | null): BaseMessage | null {
+  if (ahead === null) return cap;
+  if (cap === null) return ahead;
+  return view.indexOf(cap) > view.indexOf(ahead) ? cap : ahead;
 }
 
 /**

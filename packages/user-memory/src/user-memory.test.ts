@@ -257,6 +257,49 @@ describe("userMemory through createAgent", () => {
   });
 });
 
+describe("userMemory in an Anthropic-native thread (tool results as user messages of tool_result blocks)", () => {
+  const toolUse = (id: string, city: string) => ({ type: "tool_use", id, name: "weather", input: { city } });
+  const toolResult = (id: string, text: string) => ({ type: "tool_result", tool_use_id: id, content: text });
+  const cases = {
+    en: {
+      said: "I'm vegetarian, and I moved to Busan last month.",
+      asked: "Where do I live now? And the weather there?",
+      result: "sunny, 21C",
+      place: "Busan",
+    },
+    ko: {
+      said: "저는 채식주의자이고 지난달에 부산으로 이사했어요.",
+      asked: "제가 지난달에 어디로 이사했죠? 거기 날씨는요?",
+      result: "맑음, 21도",
+      place: "부산",
+    },
+  };
+  for (const [lang, t] of Object.entries(cases)) {
+    it(`${lang}: recalls for the user's words, not the tool_result carrier after them, and remembers those words`, async () => {
+      // Regression: the newest human message was the tool_result carrier (text ""): the recall
+      // query was empty and the run's user message committed was the carrier, not the question.
+      const store = new InMemoryStore();
+      const { agent, model } = agentWith(store, { promptContextMode: "legacy_system" });
+      await say(agent, t.said, { thread_id: `${lang}-1`, user_id: "u1" });
+      // An imported transcript that ends in a tool loop of the run in progress.
+      await agent.invoke(
+        {
+          messages: [
+            new HumanMessage({ id: `${lang}-q`, content: t.asked }),
+            new AIMessage({ id: `${lang}-c`, content: [toolUse("toolu_1", t.place)] as never, tool_calls: [] }),
+            new HumanMessage({ id: `${lang}-r`, content: [toolResult("toolu_1", t.result)] as never }),
+          ],
+        },
+        { configurable: { thread_id: `${lang}-2`, user_id: "u1" } },
+      );
+      expect(systemOf(model.calls.at(-1)?.messages as BaseMessage[])).toContain(t.place);
+      const items = await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100);
+      const second = items.filter((item) => item.kind === "message" && item.threadId === `${lang}-2`);
+      expect(second.map((item) => [item.messageId, item.text])).toEqual([[`${lang}-q`, t.asked]]);
+    });
+  }
+});
+
 describe('userMemory with LLM facts (factsMode: "llm")', () => {
   // A fact the heuristic rules do not read, so only the model's answer can have stored it.
   const CAR = '{"facts":[{"subject":"user","attribute":"car color","value":"blue","text":"The user drives a blue car."}]}';

@@ -5,6 +5,7 @@ import {
   annotateMultiturn,
   declaredSummarySlot,
   isContextMessage,
+  isUserMessage,
   messageText,
   messageType,
   normalizeThreadId,
@@ -34,17 +35,17 @@ export type UserMemoryCallState = "on" | "no_user_id" | "no_store" | "store_erro
 /** Threads whose turn block (and model, for `llm` facts) a process remembers at once. */
 const MAX_OPEN_TURNS = 10_000;
 
-function isUserMessage(message: BaseMessage): boolean {
-  return messageType(message) === "human" && !isContextMessage(message);
-}
-
-/** The newest user message of the stored thread. */
+/** The newest user message of the stored thread (core's `isUserMessage`: a tool_result carrier or a context message is none). */
 function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) if (isUserMessage(messages[i] as BaseMessage)) return messages[i];
   return undefined;
 }
 
-/** The user messages the run added: the newest run of consecutive user messages before the answer, oldest first. */
+/**
+ * The user messages the run added: the newest run of consecutive user messages before the answer,
+ * oldest first. A run's tool loop in Anthropic's native format (user messages of only
+ * `tool_result` blocks) is not one: the run's user messages are the ones before it.
+ */
 export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage[] {
   let end = messages.length - 1;
   while (end >= 0 && !isUserMessage(messages[end] as BaseMessage)) end -= 1;
