@@ -173,3 +173,50 @@ describe("time expressions: a habit said with 매주/요즘/N요일마다 and a 
     expect(pairs("요즘 매일 야근해요")).not.toContain("user:hobby");
   });
 });
+
+describe("playing an instrument or a sport: 연주하다 with any instrument, 치다/켜다/불다/타다 with a closed class of nouns", () => {
+  const hobby = (text: string) => extractFactsHeuristic(text).find((f) => f.attribute === "hobby");
+
+  it.each([
+    // 연주하다 in the polite, formal, plain, progressive and past forms, with or without the particle.
+    ["바이올린을 연주해요.", "user", "바이올린"],
+    ["저는 첼로를 연주합니다", "user", "첼로"],
+    ["나 플루트 연주해", "user", "플루트"],
+    ["요즘 색소폰을 연주하고 있어요", "user", "색소폰"],
+    ["중학교 때부터 비올라를 연주했어요", "user", "비올라"],
+    ["해금 연주를 해요", "user", "해금"],
+    // 치다 (keyboard, guitar, drums; ball sports), 켜다 (bowed strings), 불다 (wind), 타다 (what is ridden for sport).
+    ["저는 테니스를 쳐요.", "user", "테니스"],
+    ["나 드럼 쳐", "user", "드럼"],
+    ["요즘 탁구 치고 있어", "user", "탁구"],
+    ["저 골프 칩니다", "user", "골프"],
+    ["바이올린 켜요", "user", "바이올린"],
+    ["하모니카를 불어요", "user", "하모니카"],
+    ["자전거를 타요", "user", "자전거"],
+    ["겨울엔 스노보드 타", "user", "스노보드"],
+    // Said of a relative: stored about them.
+    ["동생은 피아노를 쳐요", "user's 동생", "피아노"],
+    ["아빠는 당구 치세요", "user's 아빠", "당구"],
+  ])("%s", (text, subject, value) => {
+    const found = hobby(text);
+    expect(found?.subject, pairs(text).join(", ")).toBe(subject);
+    expect(found?.value).toBe(value);
+  });
+
+  it("`<noun>이/가 취미예요`: the hobby named before 취미, a bare noun before it kept (`기타 연주가 취미예요`)", () => {
+    expect(hobby("기타 연주가 취미예요")?.value).toBe("기타 연주");
+    expect(hobby("저는 등산이 취미야")?.value).toBe("등산");
+  });
+
+  it("치다/타다 with any other object is no hobby (`문을 쳐요`, `버스를 타요`, `박수를 쳐요`)", () => {
+    for (const text of ["문을 쳐요", "박수를 쳐요", "소리를 쳐요", "버스를 타요", "지하철 타고 출근해요", "택시 타", "사고를 쳤어요"])
+      expect(pairs(text), text).not.toContain("user:hobby");
+  });
+
+  it("negated or past once is no hobby; no longer played is one that ended", () => {
+    expect(pairs("저 골프 안 쳐요")).not.toContain("user:hobby");
+    expect(pairs("테니스 못 쳐")).not.toContain("user:hobby");
+    expect(pairs("어제 친구랑 탁구 쳤어")).not.toContain("user:hobby");
+    expect(facts("이제 테니스 안 쳐요")).toEqual([["user", "hobby", "테니스", true]]);
+  });
+});

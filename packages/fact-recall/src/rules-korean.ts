@@ -163,6 +163,19 @@ const CONNECTIVE_VERB = /[가-힣](?:아서|어서|해서|나서|여서|워서|�
  */
 const REPORTED_TO_LISTENER = /(?:다|라|냐)(?:며|면서)[?!.~…]*$/;
 
+/**
+ * What is played, by the verb that plays it: 치다 for keys, plucked strings, drums and games
+ * hitting a ball (`피아노를 쳐요`, `테니스 쳐`), 켜다 for bowed strings (`바이올린 켜요`), 불다 for
+ * wind (`하모니카를 불어요`), 타다 for what is ridden for sport (`자전거를 타요`, `스노보드 타`).
+ * Each verb says a hobby only with its class: 치다 and 타다 take any object (`문을 쳐요`, `버스를
+ * 타요`), 켜다 and 불다 a light or the wind. 연주하다 needs none: what it takes is an instrument.
+ */
+const STRUCK =
+  "피아노|전자피아노|키보드|건반|기타|통기타|일렉기타|베이스기타|베이스|드럼|우쿨렐레|장구|실로폰|마림바|테니스|골프|스크린골프|파크골프|탁구|배드민턴|볼링|당구|포켓볼|스쿼시|정구";
+const BOWED = "바이올린|첼로|비올라|콘트라베이스|더블베이스|해금";
+const BLOWN = "플루트|플룻|클라리넷|색소폰|트럼펫|트롬본|호른|오보에|하모니카|오카리나|리코더|단소|대금|피리";
+const RIDDEN =
+  "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -226,6 +239,41 @@ const HABIT_TIME =
 const DEGREE_WORDS =
   "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상|더|덜|훨씬|더욱|조금";
 const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
+
+/**
+ * A verb of playing ({@link STRUCK}, {@link BOWED}, {@link BLOWN}, {@link RIDDEN}) in the endings
+ * that say it is done as a habit or these days: 해요체, 합쇼체, 반말 (`쳐요`, `칩니다`, `친다`,
+ * `쳐`), the progressive (`치고 있어`, `치는 중`) and the connectives of a statement (`치는데`,
+ * `치거든`); not the past (`쳤어`: once), nor `치고` before another verb (`자전거 타고 출근해요`: a
+ * way to get there). The forms are the stem, its 아/어 form, its 합쇼체 and plain stems and its
+ * modifier (`치`, `쳐`, `칩`, `친`, `치는`).
+ */
+function playing([stem, polite, formal, plain, adnominal]: readonly [string, string, string, string, string]): string {
+  return `(?:${polite}요|${formal}니다|${plain}다|${polite}(?=[\\s.!~…]|$)|${stem}고\\s*있|${adnominal}\\s*중|${adnominal}데|${stem}거든|${stem}죠|${stem}곤\\s*해)`;
+}
+
+/** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
+const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
+/** The particle of what is played, if any, and degree adverbs before the verb (`테니스를 자주 쳐요`). */
+const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*${DEGREE}`;
+
+/**
+ * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
+ * with no particle or verb ending, no pronoun, time, adverb or relation.
+ */
+function bareNoun(word: string): boolean {
+  return (
+    /^[가-힣A-Za-z]{2,}$/.test(word) &&
+    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|다|죠)$/.test(word) &&
+    !FIRST_PERSON_WORD.test(word) &&
+    !/^(?:저희|우리)$/.test(word) &&
+    !REL_WORD.test(word) &&
+    !SETTING.test(word) &&
+    !modifierForm(word) &&
+    !notAValue(word)
+  );
+}
+
 /**
  * The endings a verb takes where it states something of its subject, for a 하다 verb's stem
  * (`좋아`, `싫어`): 해요체 (`-해요`, `-해서`), 합쇼체 (`-합니다`), 반말 (`-해`, `-한다`), the
@@ -745,6 +793,53 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Playing an instrument or a sport by its class and verb (`저는 테니스를 쳐요`, `바이올린 켜요`,
+    // `요즘 자전거 타고 있어`); not a negation (`골프 안 쳐요`: 안 stands between) nor the past.
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(?:(${STRUCK})${PLAYED_OBJECT}${playing(["치", "쳐", "칩", "친", "치는"])}|(${BOWED})${PLAYED_OBJECT}${playing(["켜", "켜", "켭", "켠", "켜는"])}|(${BLOWN})${PLAYED_OBJECT}${playing(["불", "불어", "붑", "분", "부는"])}|(${RIDDEN})${PLAYED_OBJECT}${playing(["타", "타", "탑", "탄", "타는"])})`,
+    ),
+    build: (m, l, body) => {
+      const v = (m[1] ?? m[2] ?? m[3] ?? m[4]) as string;
+      return list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
+    // 연주하다 takes an instrument, in any form (`바이올린을 연주해요`, `해금 연주를 해요`,
+    // `비올라를 연주했어요`); a piece played (`그 곡을 연주했어요`) names none.
+    attribute: "hobby",
+    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*연주(?:를|도)?\\s*(?:해|하|합니다|한다|했|하였|함|중)`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return /(?:곡|노래|음악|작품|악보|소나타|협주곡|교향곡)$/.test(v) || DEMONSTRATIVE.test(v) || SETTING.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
+    // The hobby named before 취미 (`등산이 취미예요`, `기타 연주가 취미라서`), with the bare noun
+    // before it (`기타 연주`) and a 하다 verb's noun (`등산하는 게 취미야` -> 등산).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
+    ),
+    build: (m, l, body) => {
+      const before =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      let v = m[1] as string;
+      if (/^(?:거|것|게|건)$/.test(v)) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, v);
+      else if (bareNoun(before)) v = `${before} ${v}`;
+      return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "likes",
     // The copula in its connective forms too (`롯데 팬이라 자주 가`, `팬인데`, `팬이고`).
     re: /(\S+?)(?:\s*팬(?:이에요|입니다|이야|이다|이라서|이라|인데|이고|이거든)|에\s*관심이\s*(?:많|있))/,
@@ -1122,6 +1217,11 @@ function plainForm(sentence: string): string {
       .replace(/다니시(?=고|는데|다가|던)/g, "다니")
       .replace(/다니세요/g, "다녀요")
       .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
+      // The verbs of playing (치다, 켜다, 타다, 불다: `당구 치세요`, `자전거 타셔`), before `-세요` after a noun is read as the copula.
+      .replace(
+        /(^|\s)(치|켜|타|부)(?:세요|셔요|셔|십니다)(?=[.!~…\s]|$)/g,
+        (_m, space: string, stem: string) => `${space}${PLAYED_POLITE[stem] ?? stem}요`,
+      )
       .replace(/(?<=[가-힣])이세요/g, "이에요")
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
   );
