@@ -220,3 +220,20 @@ describe("playing an instrument or a sport: 연주하다 with any instrument, �
     expect(facts("이제 테니스 안 쳐요")).toEqual([["user", "hobby", "테니스", true]]);
   });
 });
+
+describe("a hobby or a liking said with a verb's modifier and a bound noun (`-는 게 취미`, `-는 걸 좋아해`)", () => {
+  it("`<noun>하는 게 취미예요` names the 하다 verb's noun", () => {
+    expect(facts("낚시하는 게 취미예요")).toEqual([["user", "hobby", "낚시", false]]);
+  });
+
+  it("a verb's modifier keeps the object before it (`스키 타는 걸`, `책 읽는 거`), and is never a subject", () => {
+    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타는 걸");
+    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽는 거");
+  });
+
+  it("the fused past of 치다/타다 with `예전엔` is a hobby that ended (`예전엔 볼링 쳤는데`)", () => {
+    expect(facts("예전엔 볼링 쳤는데")).toEqual([["user", "hobby", "볼링", true]]);
+    expect(facts("예전에 인라인 탔어요")).toEqual([["user", "hobby", "인라인", true]]);
+    expect(pairs("어제 택시 탔어")).toEqual([]);
+  });
+});

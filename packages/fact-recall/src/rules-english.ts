@@ -441,11 +441,11 @@ const RULES: Rule[] = [
     we: true,
   },
   {
-    // What is learned or practiced is the activity (`I've been learning the guitar`, `I'm learning
+    // What is learned, practiced or taken up is the activity (`I've been learning the guitar`, `I'm learning
     // to play the cello`, `practicing karate`); not a clause or a filler (`learning a lot`, `learning from it`).
     attribute: "hobby",
     re: new RegExp(
-      `^${ADV}(?:am|have been|have started|started|began) (?:learning|practicing|practising|taking up)(?: how)?(?: to (?:play|speak|do|make|cook|draw|paint|dance|sing|ride|swim|surf|skate|ski|knit|sew))?(?: the)? ${VAL}`,
+      `^${ADV}(?:(?:am|have been|have started|started|began) (?:learning|practicing|practising|taking up)|have taken up)(?: how)?(?: to (?:play|speak|do|make|cook|draw|paint|dance|sing|ride|swim|surf|skate|ski|knit|sew))?(?: the)? ${VAL}`,
       "i",
     ),
     build: (m, s) => {

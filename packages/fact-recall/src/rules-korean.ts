@@ -52,8 +52,6 @@ const BARE_RELATIVE = new RegExp(`^(?:${REL})\\s+`);
 const REL_WORD = new RegExp(`^(?:${REL})$`);
 /** Words that mark the speaker as subject, without or with their particle. */
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
-/** Verbs and adjectives modifying a noun (`판교에 있는 회사`, `좋은 사람`): they end like particles but are not subjects. */
-const ADNOMINAL = /(?:[있없하되사가오보먹치알쓰타]는|[같많좋작높낮넓깊적]은|던|ㄴ)$/;
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
   /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
@@ -94,20 +92,23 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
 
 /**
  * A bound noun (`거`, `것`: `단 거 좋아해`, `매운 거 못 먹어`) names a thing only with the modifier
- * before it: that word and the noun; any other value as it is.
+ * before it: that word and the noun, and a bare object before a verb's modifier (`피아노 치는
+ * 거`); any other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
   if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
-  const before =
-    body
-      .slice(0, m.index ?? 0)
-      .trim()
-      .split(/\s+/)
-      .at(-1) ?? "";
+  const words = body
+    .slice(0, m.index ?? 0)
+    .trim()
+    .split(/\s+/);
+  const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
   const last = before.charCodeAt(before.length - 1) - 0xac00;
   const modifier = last >= 0 && last <= 11171 && (last % 28 === 4 || last % 28 === 8 || before.endsWith("던"));
-  return modifier ? `${before} ${value}` : value;
+  if (!modifier) return value;
+  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone).
+  const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
+  return bareNoun(object) ? `${object} ${before} ${value}` : `${before} ${value}`;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -192,6 +193,12 @@ const CLOSED_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac01 
 /** Hangul syllables without a final consonant (`가`, `오`, `이`), as a character class. */
 const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 28 * i).toString(16)}`).join("")}]`;
 /**
+ * Verbs and adjectives modifying a noun (`판교에 있는 회사`, `좋은 사람`, `사진 찍는 게`): they end
+ * like particles but are not subjects. `는` after a final consonant is always a verb's modifier: the
+ * topic particle there is `은`.
+ */
+const ADNOMINAL = new RegExp(`(?:[있없하되사가오보먹치알쓰타]는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`);
+/**
  * A subject, topic or object particle that agrees with the noun before it: `이/은/을` after a
  * final consonant, `가/는/를` after an open syllable, any after Latin letters or digits. So
  * `오이 싫어` is `오이` without its particle, never `오` with `이`.
@@ -263,10 +270,10 @@ const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*${DEGREE}`;
  */
 function bareNoun(word: string): boolean {
   return (
-    /^[가-힣A-Za-z]{2,}$/.test(word) &&
+    /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
     !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|다|죠)$/.test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
-    !/^(?:저희|우리)$/.test(word) &&
+    !/^(?:저|나|제|내|너|니|저희|우리|그|이|저|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥)$/.test(word) &&
     !REL_WORD.test(word) &&
     !SETTING.test(word) &&
     !modifierForm(word) &&
@@ -823,7 +830,7 @@ const RULES: Rule[] = [
     // before it (`기타 연주`) and a 하다 verb's noun (`등산하는 게 취미야` -> 등산).
     attribute: "hobby",
     re: new RegExp(
-      `(?:^|\\s)([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
+      `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
     ),
     build: (m, l, body) => {
       const before =
@@ -832,8 +839,8 @@ const RULES: Rule[] = [
           .trim()
           .split(/\s+/)
           .at(-1) ?? "";
-      let v = m[1] as string;
-      if (/^(?:거|것|게|건)$/.test(v)) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, v);
+      let v = (m[1] ?? m[2]) as string;
+      if (m[2] !== undefined) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, "것");
       else if (bareNoun(before)) v = `${before} ${v}`;
       return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
     },
@@ -1043,7 +1050,7 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
-const PAST = /(?:았|었|였|했|녔|웠|셨)/;
+const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰)/;
 
 /**
  * The positive form of a sentence that says something holds no longer, for the rules to read:
@@ -1082,15 +1089,22 @@ function positiveOfEnded(sentence: string): string | undefined {
   const past = USED_TO.exec(sentence.slice(speakerFirst.length));
   // The past may be set by the adverb alone, the verb in a connective (`예전에 제주에서 살아서`).
   if (past && (PAST.test(sentence) || /[가-힣](?:아서|어서)$/.test(sentence))) {
-    return sentence
-      .slice(speakerFirst.length + past[0].length)
-      .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
-      .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
-      .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
-      .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
-      .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
-      .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
-      .replace(DURATION, "");
+    return (
+      sentence
+        .slice(speakerFirst.length + past[0].length)
+        .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
+        .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
+        .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
+        .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
+        // The past of 치다, 타다, 켜다 fuses into one syllable (`쳤`, `탔`, `켰`).
+        .replace(
+          /(^|\s)(쳤|탔|켰)(?:어요|어|습니다|는데|지만|고|다|었)?/g,
+          (_m, space: string, past: string) => `${space}${{ 쳤: "치", 탔: "타", 켰: "켜" }[past]}고 있어요`,
+        )
+        .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
+        .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
+        .replace(DURATION, "")
+    );
   }
   return undefined;
 }

@@ -161,6 +161,7 @@ describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and 
     ["I've been learning the guitar.", "guitar"],
     ["I'm learning to play the cello.", "cello"],
     ["I have been practicing karate for a year.", "karate"],
+    ["I've taken up pottery this year.", "pottery"],
   ])("%s: what is learned or practiced is the hobby", (text, expected) =>
     expect(value(text, "user:hobby"), facts(text).join(", ")).toBe(expected),
   );
