@@ -18,15 +18,15 @@ const JOB =
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
- * Verbs whose progressive (`I'm planning ...`, `I'm waiting ...`) says what the speaker intends,
- * expects, feels or says, or where they are going, rather than an activity they keep up: never a
- * hobby by themselves. `STATE_VERBS` are those of them that say no plan either with a time to come
+ * Verbs whose progressive (`I'm planning ...`, `I'm waiting ...`, `I'm using it`) says what the
+ * speaker intends, expects, feels, says or uses, or where they are going, rather than an activity
+ * they keep up: never a hobby by themselves. `STATE_VERBS` are those of them that say no plan either with a time to come
  * (`I'm feeling better tomorrow` plans nothing; `I'm leaving tomorrow` does).
  */
-const STATE_VERBS = "feeling thinking wondering hoping wanting saying talking kidding joking missing worrying".split(" ");
+const STATE_VERBS = "feeling thinking wondering hoping wanting saying talking kidding joking missing worrying loving enjoying".split(" ");
 const NOT_ACTIVITY = new Set([
   ...STATE_VERBS,
-  ..."going trying looking doing getting planning preparing considering waiting expecting leaving heading coming staying moving packing starting having making taking dealing struggling learning glad sure happy sorry so really not".split(
+  ..."going trying looking doing getting using seeing focusing planning preparing considering waiting expecting leaving heading coming staying moving packing starting having making taking dealing struggling learning glad sure happy sorry so really not".split(
     " ",
   ),
 ]);
@@ -110,13 +110,14 @@ const TIME_UNIT = "(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|mo
 const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)days?";
 const MONTH_NAME = "(?:january|february|march|april|may|june|july|august|september|october|november|december)";
 const SEASON = "(?:spring|summer|fall|autumn|winter)s?";
-/** Words that set a time to come: with a progressive they make it a plan (`I'm flying to Lima tomorrow`). */
-const FUTURE_TIME = new RegExp(
-  `\\b(?:tomorrow|tonight|soon|next\\s+\\w+|this\\s+(?:weekend|evening|afternoon|${WEEKDAY}|${SEASON})|(?:in|within)\\s+(?:a|an|a few|a couple of|two|three|\\d+)\\s+(?:days?|weeks?|months?)|on\\s+${WEEKDAY}|later\\s+(?:today|this\\s+\\w+))\\b`,
-  "i",
-);
+
 const DECADE = "(?:(?:19|20)?\\d0'?s|fifties|sixties|seventies|eighties|nineties)";
 const TIME_NOUN = `(?:${TIME_UNIT}|${WEEKDAY}|${MONTH_NAME}|${SEASON}|morning|afternoon|evening|time|holidays?|break|quarter|term)`;
+/** Words that set a time to come: with a progressive they make it a plan (`I'm flying to Lima tomorrow`). */
+const FUTURE_TIME = new RegExp(
+  `\\b(?:tomorrow|tonight|soon|next\\s+(?!time\\b)${TIME_NOUN}|this\\s+(?:weekend|evening|afternoon|${WEEKDAY}|${SEASON})|(?:in|within)\\s+(?:a|an|a few|a couple of|two|three|\\d+)\\s+(?:days?|weeks?|months?)|on\\s+${WEEKDAY}|later\\s+(?:today|this\\s+\\w+))\\b`,
+  "i",
+);
 const DETERMINER = "(?:my|his|her|our|their|your|its|the|a|an|this|that|these|those|some)";
 const TIME_ADJUNCT =
   `(?:last|next|this|every|each|that|one|the other|the following|the past|the last|the next)\\s+${TIME_NOUN}` +
@@ -445,13 +446,16 @@ const RULES: Rule[] = [
     // to play the cello`, `practicing karate`); not a clause or a filler (`learning a lot`, `learning from it`).
     attribute: "hobby",
     re: new RegExp(
-      `^${ADV}(?:(?:am|have been|have started|started|began) (?:learning|practicing|practising|taking up)|have taken up)(?: how)?(?: to (?:play|speak|do|make|cook|draw|paint|dance|sing|ride|swim|surf|skate|ski|knit|sew))?(?: the)? ${VAL}`,
+      `^${ADV}(?:(?:am|have ${ADV}been|have ${ADV}started|started|began) ${ADV}(?:learning|practicing|practising|taking up)|have ${ADV}taken up)(?: how)?(?: to (?:play|speak|do|make|cook|draw|paint|dance|sing|ride|swim|surf|skate|ski|knit|sew))?(?: the)? ${VAL}`,
       "i",
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      const head = valueHead(v, "activity");
-      return FILLER_VALUES.test(head) || /^(?:to|from|about|with|how|what|that|more|so|lots?|new)\b/i.test(head) || head.length < 2
+      // Where it is learned from is no part of it (`coding from me`, `from YouTube`).
+      const head = valueHead(v, "activity").replace(/\s+from\s+.*$/i, "");
+      return FILLER_VALUES.test(head) ||
+        /^(?:to|from|about|with|how|what|that|more|so|lots?|tons?|a ton|a bunch|plenty|new)\b/i.test(head) ||
+        head.length < 2
         ? undefined
         : list(head, `${sentence(s)} (hobby)`, v);
     },

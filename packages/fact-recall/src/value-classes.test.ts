@@ -162,9 +162,15 @@ describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and 
     ["I'm learning to play the cello.", "cello"],
     ["I have been practicing karate for a year.", "karate"],
     ["I've taken up pottery this year.", "pottery"],
+    ["I have also started learning how to play the banjo.", "banjo"],
   ])("%s: what is learned or practiced is the hobby", (text, expected) =>
     expect(value(text, "user:hobby"), facts(text).join(", ")).toBe(expected),
   );
+
+  it("`next` before anything but a time sets none, and an amount is no activity", () => {
+    expect(facts("I'm using it to plan my next adventure.")).toEqual([]);
+    expect(facts("I'm learning a ton from her.")).toEqual([]);
+  });
 
   it("an activity done these days is still one (`I've been painting a lot`)", () => {
     expect(value("I've been painting a lot lately.", "user:hobby")).toBe("painting");
