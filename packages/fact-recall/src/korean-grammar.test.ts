@@ -203,6 +203,16 @@ describe("playing an instrument or a sport: 연주하다 with any instrument, �
     expect(found?.value).toBe(value);
   });
 
+  it("adverbs of frequency or skill may stand before the verb (`골프는 가끔 쳐요`, `스키 잘 타요`)", () => {
+    expect(hobby("골프는 가끔 쳐요")?.value).toBe("골프");
+    expect(hobby("저 스노보드 꽤 잘 타요")?.value).toBe("스노보드");
+  });
+
+  it("연주하다 after a place, a companion or an adverb names no instrument", () => {
+    for (const text of ["공연에서 연주했어요", "친구들이랑 연주해요", "직접 연주했어요", "그 곡을 연주했어요"])
+      expect(pairs(text), text).not.toContain("user:hobby");
+  });
+
   it("`<noun>이/가 취미예요`: the hobby named before 취미, a bare noun before it kept (`기타 연주가 취미예요`)", () => {
     expect(hobby("기타 연주가 취미예요")?.value).toBe("기타 연주");
     expect(hobby("저는 등산이 취미야")?.value).toBe("등산");

@@ -149,7 +149,7 @@ const PREDICATE_WORD = /^(?:없|있|아니|아닌|않)/;
  * never a fact's value by themselves. Core's stop words (`좀`, `더`, `잘`, `요즘`) are read too.
  */
 const ADVERB =
-  /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|다)$/;
+  /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|직접|다)$/;
 
 /** `true` when `value` is one word that cannot be a value ({@link ADVERB}, core's stop words). */
 function notAValue(value: string): boolean {
@@ -261,8 +261,11 @@ function playing([stem, polite, formal, plain, adnominal]: readonly [string, str
 
 /** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
 const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
-/** The particle of what is played, if any, and degree adverbs before the verb (`테니스를 자주 쳐요`). */
-const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*${DEGREE}`;
+/**
+ * The particle of what is played, if any, and adverbs of degree, frequency or skill before the
+ * verb (`테니스를 자주 쳐요`, `골프는 가끔 쳐요`, `스키 잘 타요`).
+ */
+const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|가끔|종종|매일|매주|주로|보통|잘|열심히|꾸준히|아직도|요즘도|아직)\\s*)*`;
 
 /**
  * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
@@ -814,12 +817,17 @@ const RULES: Rule[] = [
   },
   {
     // 연주하다 takes an instrument, in any form (`바이올린을 연주해요`, `해금 연주를 해요`,
-    // `비올라를 연주했어요`); a piece played (`그 곡을 연주했어요`) names none.
+    // `비올라를 연주했어요`); a piece played (`그 곡을 연주했어요`) names none, nor a word without
+    // its particle that is no noun (`공연에서 연주했어요`, `친구들이랑`, `직접`).
     attribute: "hobby",
     re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*연주(?:를|도)?\\s*(?:해|하|합니다|한다|했|하였|함|중)`),
     build: (m, l, body) => {
       const v = clean(m[1] as string);
-      return /(?:곡|노래|음악|작품|악보|소나타|협주곡|교향곡)$/.test(v) || DEMONSTRATIVE.test(v) || SETTING.test(v)
+      const instrument = new RegExp(`^(?:${STRUCK}|${BOWED}|${BLOWN})$`).test(v);
+      return /(?:곡|노래|음악|작품|악보|소나타|협주곡|교향곡)$/.test(v) ||
+        DEMONSTRATIVE.test(v) ||
+        SETTING.test(v) ||
+        !(instrument || bareNoun(v))
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
