@@ -247,3 +247,18 @@ describe("a hobby or a liking said with a verb's modifier and a bound noun (`-�
     expect(pairs("어제 택시 탔어")).toEqual([]);
   });
 });
+
+describe("a plan said with 계획하다 (`여행을 계획하고 있어요`, `계획 중이에요`)", () => {
+  it.each([
+    ["캐나다 여행을 계획하고 있어요", "캐나다 여행"],
+    ["유럽 배낭여행 계획 중이야", "유럽 배낭여행"],
+    ["나 이직 계획 세우고 있어", "이직"],
+  ])("%s", (text, value) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(value);
+  });
+
+  it("계획 alone, or someone else's, is no plan of the speaker's", () => {
+    expect(pairs("계획 중이에요")).toEqual([]);
+    expect(pairs("친구가 여행 계획 중이래")).toEqual([]);
+  });
+});

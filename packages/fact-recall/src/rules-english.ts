@@ -423,7 +423,7 @@ const RULES: Rule[] = [
   {
     attribute: "plan",
     re: new RegExp(
-      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
       "i",
     ),
     build: (m, s) => {

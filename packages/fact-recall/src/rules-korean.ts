@@ -274,9 +274,11 @@ const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|
 function bareNoun(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
-    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|다|죠)$/.test(word) &&
+    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) &&
+    // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
+    !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
-    !/^(?:저|나|제|내|너|니|저희|우리|그|이|저|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥)$/.test(word) &&
+    !/^(?:저|나|제|내|너|니|저희|우리|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/.test(word) &&
     !REL_WORD.test(word) &&
     !SETTING.test(word) &&
     !modifierForm(word) &&
@@ -931,6 +933,25 @@ const RULES: Rule[] = [
     attribute: "plan",
     re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정)/,
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
+    // the bare noun before it (`일본 여행`).
+    attribute: "plan",
+    re: new RegExp(
+      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:하고\\s*있|하는\\s*중|중|짜고\\s*있|세우고\\s*있|해요|합니다|했|세웠|짰)`,
+    ),
+    build: (m, l, body) => {
+      const before =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      const v = clean(m[1] as string);
+      if (!bareNoun(v)) return undefined;
+      return list(bareNoun(before) ? `${before} ${v}` : v, `${topic(l)} ${clean(body)} (계획)`);
+    },
   },
   {
     // A decision: `-기로 했다` (`제주도 가기로 했어요`); not one not to (`안 받기로 했어요`).

@@ -140,6 +140,7 @@ describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and 
     ["I'm preparing for the bar exam.", "user:plan", "bar exam"],
     ["I'm running a half marathon next month.", "user:plan", "running a half marathon"],
     ["I'm flying to Lima tomorrow.", "user:plan", "flying to Lima"],
+    ["We're planning a road trip to Quebec.", "user:plan", "road trip to Quebec"],
   ])("%s", (text, pair, expected) => {
     expect(value(text, pair), facts(text).join(", ")).toContain(expected);
     expect(
@@ -175,5 +176,6 @@ describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and 
   it("an activity done these days is still one (`I've been painting a lot`)", () => {
     expect(value("I've been painting a lot lately.", "user:hobby")).toBe("painting");
     expect(value("I'm planning to sell my car.", "user:plan")).toBe("sell my car");
+    expect(value("We are planning to marry.", "user:plan")).toBe("marry");
   });
 });
