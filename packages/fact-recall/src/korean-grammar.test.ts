@@ -173,3 +173,92 @@ describe("time expressions: a habit said with 매주/요즘/N요일마다 and a 
     expect(pairs("요즘 매일 야근해요")).not.toContain("user:hobby");
   });
 });
+
+describe("playing an instrument or a sport: 연주하다 with any instrument, 치다/켜다/불다/타다 with a closed class of nouns", () => {
+  const hobby = (text: string) => extractFactsHeuristic(text).find((f) => f.attribute === "hobby");
+
+  it.each([
+    // 연주하다 in the polite, formal, plain, progressive and past forms, with or without the particle.
+    ["바이올린을 연주해요.", "user", "바이올린"],
+    ["저는 첼로를 연주합니다", "user", "첼로"],
+    ["나 플루트 연주해", "user", "플루트"],
+    ["요즘 색소폰을 연주하고 있어요", "user", "색소폰"],
+    ["중학교 때부터 비올라를 연주했어요", "user", "비올라"],
+    ["해금 연주를 해요", "user", "해금"],
+    // 치다 (keyboard, guitar, drums; ball sports), 켜다 (bowed strings), 불다 (wind), 타다 (what is ridden for sport).
+    ["저는 테니스를 쳐요.", "user", "테니스"],
+    ["나 드럼 쳐", "user", "드럼"],
+    ["요즘 탁구 치고 있어", "user", "탁구"],
+    ["저 골프 칩니다", "user", "골프"],
+    ["바이올린 켜요", "user", "바이올린"],
+    ["하모니카를 불어요", "user", "하모니카"],
+    ["자전거를 타요", "user", "자전거"],
+    ["겨울엔 스노보드 타", "user", "스노보드"],
+    // Said of a relative: stored about them.
+    ["동생은 피아노를 쳐요", "user's 동생", "피아노"],
+    ["아빠는 당구 치세요", "user's 아빠", "당구"],
+  ])("%s", (text, subject, value) => {
+    const found = hobby(text);
+    expect(found?.subject, pairs(text).join(", ")).toBe(subject);
+    expect(found?.value).toBe(value);
+  });
+
+  it("adverbs of frequency or skill may stand before the verb (`골프는 가끔 쳐요`, `스키 잘 타요`)", () => {
+    expect(hobby("골프는 가끔 쳐요")?.value).toBe("골프");
+    expect(hobby("저 스노보드 꽤 잘 타요")?.value).toBe("스노보드");
+  });
+
+  it("연주하다 after a place, a companion or an adverb names no instrument", () => {
+    for (const text of ["공연에서 연주했어요", "친구들이랑 연주해요", "직접 연주했어요", "그 곡을 연주했어요"])
+      expect(pairs(text), text).not.toContain("user:hobby");
+  });
+
+  it("`<noun>이/가 취미예요`: the hobby named before 취미, a bare noun before it kept (`기타 연주가 취미예요`)", () => {
+    expect(hobby("기타 연주가 취미예요")?.value).toBe("기타 연주");
+    expect(hobby("저는 등산이 취미야")?.value).toBe("등산");
+  });
+
+  it("치다/타다 with any other object is no hobby (`문을 쳐요`, `버스를 타요`, `박수를 쳐요`)", () => {
+    for (const text of ["문을 쳐요", "박수를 쳐요", "소리를 쳐요", "버스를 타요", "지하철 타고 출근해요", "택시 타", "사고를 쳤어요"])
+      expect(pairs(text), text).not.toContain("user:hobby");
+  });
+
+  it("negated or past once is no hobby; no longer played is one that ended", () => {
+    expect(pairs("저 골프 안 쳐요")).not.toContain("user:hobby");
+    expect(pairs("테니스 못 쳐")).not.toContain("user:hobby");
+    expect(pairs("어제 친구랑 탁구 쳤어")).not.toContain("user:hobby");
+    expect(facts("이제 테니스 안 쳐요")).toEqual([["user", "hobby", "테니스", true]]);
+  });
+});
+
+describe("a hobby or a liking said with a verb's modifier and a bound noun (`-는 게 취미`, `-는 걸 좋아해`)", () => {
+  it("`<noun>하는 게 취미예요` names the 하다 verb's noun", () => {
+    expect(facts("낚시하는 게 취미예요")).toEqual([["user", "hobby", "낚시", false]]);
+  });
+
+  it("a verb's modifier keeps the object before it (`스키 타는 걸`, `책 읽는 거`), and is never a subject", () => {
+    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타는 걸");
+    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽는 거");
+  });
+
+  it("the fused past of 치다/타다 with `예전엔` is a hobby that ended (`예전엔 볼링 쳤는데`)", () => {
+    expect(facts("예전엔 볼링 쳤는데")).toEqual([["user", "hobby", "볼링", true]]);
+    expect(facts("예전에 인라인 탔어요")).toEqual([["user", "hobby", "인라인", true]]);
+    expect(pairs("어제 택시 탔어")).toEqual([]);
+  });
+});
+
+describe("a plan said with 계획하다 (`여행을 계획하고 있어요`, `계획 중이에요`)", () => {
+  it.each([
+    ["캐나다 여행을 계획하고 있어요", "캐나다 여행"],
+    ["유럽 배낭여행 계획 중이야", "유럽 배낭여행"],
+    ["나 이직 계획 세우고 있어", "이직"],
+  ])("%s", (text, value) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(value);
+  });
+
+  it("계획 alone, or someone else's, is no plan of the speaker's", () => {
+    expect(pairs("계획 중이에요")).toEqual([]);
+    expect(pairs("친구가 여행 계획 중이래")).toEqual([]);
+  });
+});

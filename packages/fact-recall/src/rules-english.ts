@@ -17,9 +17,20 @@ const JOB =
   "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
-const NOT_ACTIVITY = new Set(
-  "going feeling thinking wondering hoping trying looking doing saying talking getting glad sure happy sorry so really not".split(" "),
-);
+/**
+ * Verbs whose progressive (`I'm planning ...`, `I'm waiting ...`, `I'm using it`) says what the
+ * speaker intends, expects, feels, says or uses, or where they are going, rather than an activity
+ * they keep up: never a hobby by themselves. `STATE_VERBS` are those of them that say no plan either with a time to come
+ * (`I'm feeling better tomorrow` plans nothing; `I'm leaving tomorrow` does).
+ */
+const STATE_VERBS = "feeling thinking wondering hoping wanting saying talking kidding joking missing worrying loving enjoying".split(" ");
+const NOT_ACTIVITY = new Set([
+  ...STATE_VERBS,
+  ..."going trying looking doing getting using seeing focusing planning preparing considering waiting expecting leaving heading coming staying moving packing starting having making taking dealing struggling learning glad sure happy sorry so really not".split(
+    " ",
+  ),
+]);
+
 const FILLER_VALUES =
   /^(?:it|that|this|those|these|you|your|how|when|what|the way|to hear|hearing|seeing|them|him|her|everything|all of|so much|a lot)\b/i;
 
@@ -99,8 +110,14 @@ const TIME_UNIT = "(?:seconds?|minutes?|hours?|days?|nights?|weeks?|weekends?|mo
 const WEEKDAY = "(?:mon|tues|wednes|thurs|fri|satur|sun)days?";
 const MONTH_NAME = "(?:january|february|march|april|may|june|july|august|september|october|november|december)";
 const SEASON = "(?:spring|summer|fall|autumn|winter)s?";
+
 const DECADE = "(?:(?:19|20)?\\d0'?s|fifties|sixties|seventies|eighties|nineties)";
 const TIME_NOUN = `(?:${TIME_UNIT}|${WEEKDAY}|${MONTH_NAME}|${SEASON}|morning|afternoon|evening|time|holidays?|break|quarter|term)`;
+/** Words that set a time to come: with a progressive they make it a plan (`I'm flying to Lima tomorrow`). */
+const FUTURE_TIME = new RegExp(
+  `\\b(?:tomorrow|tonight|soon|next\\s+(?!time\\b)${TIME_NOUN}|this\\s+(?:weekend|evening|afternoon|${WEEKDAY}|${SEASON})|(?:in|within)\\s+(?:a|an|a few|a couple of|two|three|\\d+)\\s+(?:days?|weeks?|months?)|on\\s+${WEEKDAY}|later\\s+(?:today|this\\s+\\w+))\\b`,
+  "i",
+);
 const DETERMINER = "(?:my|his|her|our|their|your|its|the|a|an|this|that|these|those|some)";
 const TIME_ADJUNCT =
   `(?:last|next|this|every|each|that|one|the other|the following|the past|the last|the next)\\s+${TIME_NOUN}` +
@@ -406,7 +423,7 @@ const RULES: Rule[] = [
   {
     attribute: "plan",
     re: new RegExp(
-      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -421,6 +438,39 @@ const RULES: Rule[] = [
     build: (m, s) => {
       const v = cut(m[1] as string, 8);
       return list(valueHead(v, "activity"), `${sentence(s)} (hobby)`, v);
+    },
+    we: true,
+  },
+  {
+    // What is learned, practiced or taken up is the activity (`I've been learning the guitar`, `I'm learning
+    // to play the cello`, `practicing karate`); not a clause or a filler (`learning a lot`, `learning from it`).
+    attribute: "hobby",
+    re: new RegExp(
+      `^${ADV}(?:(?:am|have ${ADV}been|have ${ADV}started|started|began) ${ADV}(?:learning|practicing|practising|taking up)|have ${ADV}taken up)(?: how)?(?: to (?:play|speak|do|make|cook|draw|paint|dance|sing|ride|swim|surf|skate|ski|knit|sew))?(?: the)? ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      // Where it is learned from is no part of it (`coding from me`, `from YouTube`).
+      const head = valueHead(v, "activity").replace(/\s+from\s+.*$/i, "");
+      return FILLER_VALUES.test(head) ||
+        /^(?:to|from|about|with|how|what|that|more|so|lots?|tons?|a ton|a bunch|plenty|new)\b/i.test(head) ||
+        head.length < 2
+        ? undefined
+        : list(head, `${sentence(s)} (hobby)`, v);
+    },
+    we: true,
+  },
+  {
+    // A progressive with a time to come is a plan (`I'm flying to Lima tomorrow`, `I'm running a
+    // half marathon next month`), whatever the verb but one of feeling or talk.
+    attribute: "plan",
+    re: /^am (\w+ing) ([^,;:!?]+)/i,
+    build: (m, s) => {
+      const verb = (m[1] as string).toLowerCase();
+      if (STATE_VERBS.includes(verb) || !FUTURE_TIME.test(m[2] as string)) return undefined;
+      const head = valueHead(cut(m[2] as string, 10), "event");
+      return list(FUTURE_TIME.test(head) ? verb : `${verb} ${head}`, `${sentence(s)} (plans)`, `${verb} ${cut(m[2] as string, 10)}`);
     },
     we: true,
   },

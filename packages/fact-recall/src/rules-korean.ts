@@ -52,8 +52,6 @@ const BARE_RELATIVE = new RegExp(`^(?:${REL})\\s+`);
 const REL_WORD = new RegExp(`^(?:${REL})$`);
 /** Words that mark the speaker as subject, without or with their particle. */
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
-/** Verbs and adjectives modifying a noun (`판교에 있는 회사`, `좋은 사람`): they end like particles but are not subjects. */
-const ADNOMINAL = /(?:[있없하되사가오보먹치알쓰타]는|[같많좋작높낮넓깊적]은|던|ㄴ)$/;
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
   /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
@@ -94,20 +92,23 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
 
 /**
  * A bound noun (`거`, `것`: `단 거 좋아해`, `매운 거 못 먹어`) names a thing only with the modifier
- * before it: that word and the noun; any other value as it is.
+ * before it: that word and the noun, and a bare object before a verb's modifier (`피아노 치는
+ * 거`); any other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
   if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
-  const before =
-    body
-      .slice(0, m.index ?? 0)
-      .trim()
-      .split(/\s+/)
-      .at(-1) ?? "";
+  const words = body
+    .slice(0, m.index ?? 0)
+    .trim()
+    .split(/\s+/);
+  const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
   const last = before.charCodeAt(before.length - 1) - 0xac00;
   const modifier = last >= 0 && last <= 11171 && (last % 28 === 4 || last % 28 === 8 || before.endsWith("던"));
-  return modifier ? `${before} ${value}` : value;
+  if (!modifier) return value;
+  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone).
+  const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
+  return bareNoun(object) ? `${object} ${before} ${value}` : `${before} ${value}`;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -148,7 +149,7 @@ const PREDICATE_WORD = /^(?:없|있|아니|아닌|않)/;
  * never a fact's value by themselves. Core's stop words (`좀`, `더`, `잘`, `요즘`) are read too.
  */
 const ADVERB =
-  /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|다)$/;
+  /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|직접|다)$/;
 
 /** `true` when `value` is one word that cannot be a value ({@link ADVERB}, core's stop words). */
 function notAValue(value: string): boolean {
@@ -163,6 +164,19 @@ const CONNECTIVE_VERB = /[가-힣](?:아서|어서|해서|나서|여서|워서|�
  */
 const REPORTED_TO_LISTENER = /(?:다|라|냐)(?:며|면서)[?!.~…]*$/;
 
+/**
+ * What is played, by the verb that plays it: 치다 for keys, plucked strings, drums and games
+ * hitting a ball (`피아노를 쳐요`, `테니스 쳐`), 켜다 for bowed strings (`바이올린 켜요`), 불다 for
+ * wind (`하모니카를 불어요`), 타다 for what is ridden for sport (`자전거를 타요`, `스노보드 타`).
+ * Each verb says a hobby only with its class: 치다 and 타다 take any object (`문을 쳐요`, `버스를
+ * 타요`), 켜다 and 불다 a light or the wind. 연주하다 needs none: what it takes is an instrument.
+ */
+const STRUCK =
+  "피아노|전자피아노|키보드|건반|기타|통기타|일렉기타|베이스기타|베이스|드럼|우쿨렐레|장구|실로폰|마림바|테니스|골프|스크린골프|파크골프|탁구|배드민턴|볼링|당구|포켓볼|스쿼시|정구";
+const BOWED = "바이올린|첼로|비올라|콘트라베이스|더블베이스|해금";
+const BLOWN = "플루트|플룻|클라리넷|색소폰|트럼펫|트롬본|호른|오보에|하모니카|오카리나|리코더|단소|대금|피리";
+const RIDDEN =
+  "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -178,6 +192,12 @@ const BARE = "(?<=[가-힣A-Za-z0-9])(?=\\s)";
 const CLOSED_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac01 + 28 * i).toString(16)}-\\u${(0xac1b + 28 * i).toString(16)}`).join("")}]`;
 /** Hangul syllables without a final consonant (`가`, `오`, `이`), as a character class. */
 const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 28 * i).toString(16)}`).join("")}]`;
+/**
+ * Verbs and adjectives modifying a noun (`판교에 있는 회사`, `좋은 사람`, `사진 찍는 게`): they end
+ * like particles but are not subjects. `는` after a final consonant is always a verb's modifier: the
+ * topic particle there is `은`.
+ */
+const ADNOMINAL = new RegExp(`(?:[있없하되사가오보먹치알쓰타]는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`);
 /**
  * A subject, topic or object particle that agrees with the noun before it: `이/은/을` after a
  * final consonant, `가/는/를` after an open syllable, any after Latin letters or digits. So
@@ -226,6 +246,46 @@ const HABIT_TIME =
 const DEGREE_WORDS =
   "정말|진짜|진심|너무|넘|엄청|완전|되게|디게|무척|아주|제일|젤|가장|좀|많이|겁나|무지|꽤|특히|원래|늘|항상|더|덜|훨씬|더욱|조금";
 const DEGREE = `(?:(?:${DEGREE_WORDS})\\s*)*`;
+
+/**
+ * A verb of playing ({@link STRUCK}, {@link BOWED}, {@link BLOWN}, {@link RIDDEN}) in the endings
+ * that say it is done as a habit or these days: 해요체, 합쇼체, 반말 (`쳐요`, `칩니다`, `친다`,
+ * `쳐`), the progressive (`치고 있어`, `치는 중`) and the connectives of a statement (`치는데`,
+ * `치거든`); not the past (`쳤어`: once), nor `치고` before another verb (`자전거 타고 출근해요`: a
+ * way to get there). The forms are the stem, its 아/어 form, its 합쇼체 and plain stems and its
+ * modifier (`치`, `쳐`, `칩`, `친`, `치는`).
+ */
+function playing([stem, polite, formal, plain, adnominal]: readonly [string, string, string, string, string]): string {
+  return `(?:${polite}요|${formal}니다|${plain}다|${polite}(?=[\\s.!~…]|$)|${stem}고\\s*있|${adnominal}\\s*중|${adnominal}데|${stem}거든|${stem}죠|${stem}곤\\s*해)`;
+}
+
+/** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
+const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
+/**
+ * The particle of what is played, if any, and adverbs of degree, frequency or skill before the
+ * verb (`테니스를 자주 쳐요`, `골프는 가끔 쳐요`, `스키 잘 타요`).
+ */
+const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|가끔|종종|매일|매주|주로|보통|잘|열심히|꾸준히|아직도|요즘도|아직)\\s*)*`;
+
+/**
+ * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
+ * with no particle or verb ending, no pronoun, time, adverb or relation.
+ */
+function bareNoun(word: string): boolean {
+  return (
+    /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
+    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) &&
+    // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
+    !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
+    !FIRST_PERSON_WORD.test(word) &&
+    !/^(?:저|나|제|내|너|니|저희|우리|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/.test(word) &&
+    !REL_WORD.test(word) &&
+    !SETTING.test(word) &&
+    !modifierForm(word) &&
+    !notAValue(word)
+  );
+}
+
 /**
  * The endings a verb takes where it states something of its subject, for a 하다 verb's stem
  * (`좋아`, `싫어`): 해요체 (`-해요`, `-해서`), 합쇼체 (`-합니다`), 반말 (`-해`, `-한다`), the
@@ -745,6 +805,58 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Playing an instrument or a sport by its class and verb (`저는 테니스를 쳐요`, `바이올린 켜요`,
+    // `요즘 자전거 타고 있어`); not a negation (`골프 안 쳐요`: 안 stands between) nor the past.
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(?:(${STRUCK})${PLAYED_OBJECT}${playing(["치", "쳐", "칩", "친", "치는"])}|(${BOWED})${PLAYED_OBJECT}${playing(["켜", "켜", "켭", "켠", "켜는"])}|(${BLOWN})${PLAYED_OBJECT}${playing(["불", "불어", "붑", "분", "부는"])}|(${RIDDEN})${PLAYED_OBJECT}${playing(["타", "타", "탑", "탄", "타는"])})`,
+    ),
+    build: (m, l, body) => {
+      const v = (m[1] ?? m[2] ?? m[3] ?? m[4]) as string;
+      return list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
+    // 연주하다 takes an instrument, in any form (`바이올린을 연주해요`, `해금 연주를 해요`,
+    // `비올라를 연주했어요`); a piece played (`그 곡을 연주했어요`) names none, nor a word without
+    // its particle that is no noun (`공연에서 연주했어요`, `친구들이랑`, `직접`).
+    attribute: "hobby",
+    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*연주(?:를|도)?\\s*(?:해|하|합니다|한다|했|하였|함|중)`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      const instrument = new RegExp(`^(?:${STRUCK}|${BOWED}|${BLOWN})$`).test(v);
+      return /(?:곡|노래|음악|작품|악보|소나타|협주곡|교향곡)$/.test(v) ||
+        DEMONSTRATIVE.test(v) ||
+        SETTING.test(v) ||
+        !(instrument || bareNoun(v))
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
+    // The hobby named before 취미 (`등산이 취미예요`, `기타 연주가 취미라서`), with the bare noun
+    // before it (`기타 연주`) and a 하다 verb's noun (`등산하는 게 취미야` -> 등산).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
+    ),
+    build: (m, l, body) => {
+      const before =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      let v = (m[1] ?? m[2]) as string;
+      if (m[2] !== undefined) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, "것");
+      else if (bareNoun(before)) v = `${before} ${v}`;
+      return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "likes",
     // The copula in its connective forms too (`롯데 팬이라 자주 가`, `팬인데`, `팬이고`).
     re: /(\S+?)(?:\s*팬(?:이에요|입니다|이야|이다|이라서|이라|인데|이고|이거든)|에\s*관심이\s*(?:많|있))/,
@@ -821,6 +933,25 @@ const RULES: Rule[] = [
     attribute: "plan",
     re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정)/,
     build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+  },
+  {
+    // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
+    // the bare noun before it (`일본 여행`).
+    attribute: "plan",
+    re: new RegExp(
+      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:하고\\s*있|하는\\s*중|중|짜고\\s*있|세우고\\s*있|해요|합니다|했|세웠|짰)`,
+    ),
+    build: (m, l, body) => {
+      const before =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      const v = clean(m[1] as string);
+      if (!bareNoun(v)) return undefined;
+      return list(bareNoun(before) ? `${before} ${v}` : v, `${topic(l)} ${clean(body)} (계획)`);
+    },
   },
   {
     // A decision: `-기로 했다` (`제주도 가기로 했어요`); not one not to (`안 받기로 했어요`).
@@ -948,7 +1079,7 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
-const PAST = /(?:았|었|였|했|녔|웠|셨)/;
+const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰)/;
 
 /**
  * The positive form of a sentence that says something holds no longer, for the rules to read:
@@ -987,15 +1118,22 @@ function positiveOfEnded(sentence: string): string | undefined {
   const past = USED_TO.exec(sentence.slice(speakerFirst.length));
   // The past may be set by the adverb alone, the verb in a connective (`예전에 제주에서 살아서`).
   if (past && (PAST.test(sentence) || /[가-힣](?:아서|어서)$/.test(sentence))) {
-    return sentence
-      .slice(speakerFirst.length + past[0].length)
-      .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
-      .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
-      .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
-      .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
-      .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
-      .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
-      .replace(DURATION, "");
+    return (
+      sentence
+        .slice(speakerFirst.length + past[0].length)
+        .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
+        .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
+        .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
+        .replace(/([가-힣]*)웠(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1우고 있어요")
+        // The past of 치다, 타다, 켜다 fuses into one syllable (`쳤`, `탔`, `켰`).
+        .replace(
+          /(^|\s)(쳤|탔|켰)(?:어요|어|습니다|는데|지만|고|다|었)?/g,
+          (_m, space: string, past: string) => `${space}${{ 쳤: "치", 탔: "타", 켰: "켜" }[past]}고 있어요`,
+        )
+        .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
+        .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
+        .replace(DURATION, "")
+    );
   }
   return undefined;
 }
@@ -1122,6 +1260,11 @@ function plainForm(sentence: string): string {
       .replace(/다니시(?=고|는데|다가|던)/g, "다니")
       .replace(/다니세요/g, "다녀요")
       .replace(/다니셔(?=[.!~…\s]|$)/g, "다녀")
+      // The verbs of playing (치다, 켜다, 타다, 불다: `당구 치세요`, `자전거 타셔`), before `-세요` after a noun is read as the copula.
+      .replace(
+        /(^|\s)(치|켜|타|부)(?:세요|셔요|셔|십니다)(?=[.!~…\s]|$)/g,
+        (_m, space: string, stem: string) => `${space}${PLAYED_POLITE[stem] ?? stem}요`,
+      )
       .replace(/(?<=[가-힣])이세요/g, "이에요")
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
   );

@@ -132,3 +132,50 @@ describe("Korean: who a clause is about", () => {
     expect(value("다음 주에 치과 가려고요", "user:plan")).toContain("치과");
   });
 });
+
+describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and a plan with a plan's verb or a time to come", () => {
+  it.each([
+    ["I'm planning a trip to Japan.", "user:plan", "trip to Japan"],
+    ["I'm planning my sister's wedding.", "user:plan", "sister's wedding"],
+    ["I'm preparing for the bar exam.", "user:plan", "bar exam"],
+    ["I'm running a half marathon next month.", "user:plan", "running a half marathon"],
+    ["I'm flying to Lima tomorrow.", "user:plan", "flying to Lima"],
+    ["We're planning a road trip to Quebec.", "user:plan", "road trip to Quebec"],
+  ])("%s", (text, pair, expected) => {
+    expect(value(text, pair), facts(text).join(", ")).toContain(expected);
+    expect(
+      facts(text).some((f) => f.startsWith("user:hobby")),
+      facts(text).join(", "),
+    ).toBe(false);
+  });
+
+  it.each(["I'm waiting for the bus.", "I'm leaving now.", "I'm heading home.", "I'm considering it.", "I'm hoping for sunshine."])(
+    "%s: a verb of intention, waiting or leaving is no hobby",
+    (text) =>
+      expect(
+        facts(text).some((f) => f.startsWith("user:hobby")),
+        facts(text).join(", "),
+      ).toBe(false),
+  );
+
+  it.each([
+    ["I've been learning the guitar.", "guitar"],
+    ["I'm learning to play the cello.", "cello"],
+    ["I have been practicing karate for a year.", "karate"],
+    ["I've taken up pottery this year.", "pottery"],
+    ["I have also started learning how to play the banjo.", "banjo"],
+  ])("%s: what is learned or practiced is the hobby", (text, expected) =>
+    expect(value(text, "user:hobby"), facts(text).join(", ")).toBe(expected),
+  );
+
+  it("`next` before anything but a time sets none, and an amount is no activity", () => {
+    expect(facts("I'm using it to plan my next adventure.")).toEqual([]);
+    expect(facts("I'm learning a ton from her.")).toEqual([]);
+  });
+
+  it("an activity done these days is still one (`I've been painting a lot`)", () => {
+    expect(value("I've been painting a lot lately.", "user:hobby")).toBe("painting");
+    expect(value("I'm planning to sell my car.", "user:plan")).toBe("sell my car");
+    expect(value("We are planning to marry.", "user:plan")).toBe("marry");
+  });
+});
