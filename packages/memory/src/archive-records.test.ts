@@ -142,6 +142,14 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     // Another thread's tail is its own.
     await records.write("u", [human("c", "c of u")]);
     expect(view(await records.messages("u", 1))).toEqual(["c:c of u"]);
+    // Of a longer read, only the newest 8 rows' decodes are kept.
+    const many = Array.from({ length: 12 }, (_, i) => human(`v${i}`));
+    await records.write("v", many);
+    decodes.mockClear();
+    expect(view(await records.messages("v", 12))).toEqual(view(many));
+    expect(decodes).toHaveBeenCalledTimes(12);
+    expect(view(await records.messages("v", 12))).toEqual(view(many));
+    expect(decodes).toHaveBeenCalledTimes(16);
     decodes.mockRestore();
   });
 
