@@ -7,7 +7,7 @@ import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { ArchiveCursor } from "@threadwise/core";
 import { coveredDigestsOf } from "@threadwise/summarize";
 import Database from "better-sqlite3";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it, vi } from "vitest";
 import { ArchiveRecords } from "./archive-records.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
@@ -113,6 +113,44 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     const rows = await registry.readArchiveTail("t", "default", 3);
     expect(rows.map((row) => row.seq)).toEqual([...rows.map((row) => row.seq)].sort((x, y) => x - y));
     expect(rows[0]?.record).toBe((await registry.readArchive("t", "default", 0)).rows.find((row) => row.messageId === "c")?.record);
+  });
+
+  it("a tail read of a thread not cached decodes only the rows whose record changed since its previous tail read", async () => {
+    const { saver, other } = make();
+    const inner = (saver as unknown as { inner: MemorySaver }).inner;
+    const records = new ArchiveRecords(saver.registry, inner, "default");
+    const decodes = vi.spyOn(inner.serde, "loadsTyped");
+    await records.write("t", [human("a"), ai("b"), human("c")]);
+    const first = await records.messages("t", 2);
+    expect(view(first)).toEqual(["b:b", "c:c"]);
+    expect(decodes).toHaveBeenCalledTimes(2);
+    // Read again, unchanged: the same decodes.
+    const again = await records.messages("t", 2);
+    expect(view(again)).toEqual(["b:b", "c:c"]);
+    expect(decodes).toHaveBeenCalledTimes(2);
+    // A row written again with other content (a crash between the two writes, then an edit) is decoded anew.
+    await records.write("t", [human("c", "c2")]);
+    expect(view(await records.messages("t", 1))).toEqual(["c:c2"]);
+    expect(decodes).toHaveBeenCalledTimes(3);
+    // A new row: only it is decoded; the row kept from the previous read is that read's.
+    await records.write("t", [ai("d")]);
+    expect(view(await records.messages("t", 2))).toEqual(["c:c2", "d:d"]);
+    expect(decodes).toHaveBeenCalledTimes(4);
+    // What a fresh process reads from the store is the same.
+    const fresh = new ArchiveRecords((other ? other() : saver).registry, inner, "default");
+    expect(view(await fresh.messages("t", 2))).toEqual(["c:c2", "d:d"]);
+    // Another thread's tail is its own.
+    await records.write("u", [human("c", "c of u")]);
+    expect(view(await records.messages("u", 1))).toEqual(["c:c of u"]);
+    // Of a longer read, only the newest 8 rows' decodes are kept.
+    const many = Array.from({ length: 12 }, (_, i) => human(`v${i}`));
+    await records.write("v", many);
+    decodes.mockClear();
+    expect(view(await records.messages("v", 12))).toEqual(view(many));
+    expect(decodes).toHaveBeenCalledTimes(12);
+    expect(view(await records.messages("v", 12))).toEqual(view(many));
+    expect(decodes).toHaveBeenCalledTimes(16);
+    decodes.mockRestore();
   });
 
   it("a checkpoint commit asked for the archive mark gets, with the lock, the one archiveMark reads in its write", async () => {

@@ -8,6 +8,8 @@ import { ARCHIVE_CLEARED_MESSAGE_ID, type ArchiveMark, type ArchiveRow, type Thr
 
 /** Threads whose archive this process keeps decoded; the least recently read goes first. */
 export const ARCHIVE_CACHE_THREADS = 64;
+/** Newest rows of a thread's last tail read whose decodes are kept (see `ArchiveRecords.messages`). */
+const TAIL_MEMO_ROWS = 8;
 
 /**
  * Record id bound into the AAD of a sealed archived message (R27): its message id, so a record
@@ -103,6 +105,16 @@ export class ArchiveRecords {
   readonly #saver: BaseCheckpointSaver;
   readonly #tenantId: string;
   readonly #cache = new Map<string, CachedArchive>();
+  /**
+   * Per thread (at most {@link ARCHIVE_CACHE_THREADS}, the least recently read going first), the
+   * newest {@link TAIL_MEMO_ROWS} rows its last tail read ({@link messages} with `last` on a thread
+   * not cached) decoded, by message id, with the record each was decoded from: a row read again
+   * with the very same record is not decoded again (summarize's and messageArchive's coverage
+   * checks read the newest archived message at every due call; one decode cost about as much as
+   * the rest of the check). Plaintext records only: a sealed one is opened at every read, so a key
+   * taken out of the keyring is honoured at once.
+   */
+  readonly #tails = new Map<string, Map<string, { record: string; message: BaseMessage }>>();
 
   constructor(registry: ThreadRegistry, saver: BaseCheckpointSaver, tenantId: string) {
     this.#registry = registry;
@@ -137,13 +149,15 @@ export class ArchiveRecords {
   /**
    * The thread's archived messages, in archive order (decoded once per row and process); with
    * `last`, only the newest `last` of them (only those are decoded). `last` on a thread this
-   * process has not cached reads those rows only ({@link ThreadRegistry.readArchiveTail}), and
-   * caches nothing: a process serving more threads than it caches pays one indexed query.
+   * process has not cached reads those rows only ({@link ThreadRegistry.readArchiveTail}) and
+   * does not cache the thread: a process serving more threads than it caches pays one indexed
+   * query (the newest few rows' decodes are kept, {@link #tails}, so one read again unchanged is
+   * not decoded again).
    */
   async messages(threadId: string, last?: number): Promise<BaseMessage[]> {
     if (last !== undefined && !this.#cache.has(threadId)) {
       const tail = await this.#registry.readArchiveTail(threadId, this.#tenantId, last);
-      return Promise.all(tail.map((row) => this.#decode(threadId, row)));
+      return this.#decodeTail(threadId, tail);
     }
     const cached = await this.#cached(threadId);
     // The whole archive as last decoded, unchanged since (any row read anew drops it): a copy.
@@ -363,6 +377,29 @@ export class ArchiveRecords {
     this.#cache.set(threadId, cached);
     if (this.#cache.size > ARCHIVE_CACHE_THREADS) this.#cache.delete(this.#cache.keys().next().value as string);
     return cached;
+  }
+
+  /**
+   * `rows` (a tail read of the thread) decoded, in order: a row whose record is the one the thread's
+   * previous tail read kept under its message id is that decode (a record is decoded into the
+   * same message every time), the others are decoded now. Keeps this read's newest
+   * {@link TAIL_MEMO_ROWS} rows ({@link #tails}).
+   */
+  async #decodeTail(threadId: string, rows: readonly ArchiveRow[]): Promise<BaseMessage[]> {
+    if (this.#saver instanceof EncryptedCheckpointSaver) return Promise.all(rows.map((row) => this.#decode(threadId, row)));
+    const previous = this.#tails.get(threadId);
+    if (previous) this.#tails.delete(threadId);
+    const next = new Map<string, { record: string; message: BaseMessage }>();
+    const out: BaseMessage[] = [];
+    for (const [i, row] of rows.entries()) {
+      const known = previous?.get(row.messageId);
+      const message = known !== undefined && known.record === row.record ? known.message : await this.#decode(threadId, row);
+      if (i >= rows.length - TAIL_MEMO_ROWS) next.set(row.messageId, { record: row.record, message });
+      out.push(message);
+    }
+    this.#tails.set(threadId, next);
+    if (this.#tails.size > ARCHIVE_CACHE_THREADS) this.#tails.delete(this.#tails.keys().next().value as string);
+    return out;
   }
 
   #location(threadId: string, messageId: string): RecordLocation {
