@@ -105,11 +105,27 @@ export async function freshDatabase(prefix = "tw"): Promise<{ url: string; schem
   return {
     url: url.toString(),
     schema: "public",
+    // `FORCE` terminates the sessions still open on the database. A suite's `pool.end()` resolves
+    // once its clients sent their goodbye, before the server closed them: a session terminated
+    // then sends the ending client a FATAL error (57P01) that nobody listens for any more, an
+    // uncaught exception in the test run (seen under load, test/encryption.tamper-matrix.int).
+    // So the drop first waits (up to 2 s) for the database's other sessions to close by themselves.
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
-      await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
-      await c.end();
+      try {
+        for (let waited = 0; waited < 2_000; waited += 50) {
+          const { rows } = await c.query<{ n: number }>(
+            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
+            [name],
+          );
+          if ((rows[0]?.n ?? 0) === 0) break;
+          await new Promise((resolve) => setTimeout(resolve, 50));
+        }
+        await c.query(`DROP DATABASE IF EXISTS ${name} WITH (FORCE)`);
+      } finally {
+        await c.end();
+      }
     },
   };
 }
