@@ -338,7 +338,12 @@ function adoptedSummary(call: Call): SummaryRecord | undefined {
  * summarizer makes of the stored thread as it is now (the previous summary, then the stored
  * messages from the first uncovered one through the one it says it covers), as a fresh process
  * would make it (folded in passes when the span does not fit the summarizer's input). A summary
- * prepared before an edit, a removal or a fork summarizes other messages.
+ * prepared before an edit, a removal or a fork summarizes other messages. A call can adopt a job
+ * and then have a cap inside extend it (tokenCap's `extendSummaryCoverage`, folded on top of the
+ * adopted record): then the record's `lastPasses` are the extension's, and the summary must be the
+ * job's span folded on the previous summary, then the extension's span folded on that (seed 17
+ * case 7: a job through 5046 messages, then an extension of 2; one fold of both differs in where
+ * its passes split, not in what it covers).
  */
 function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | undefined {
   const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
@@ -354,15 +359,25 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
     maxInputTokens: resolveSummarizeOptions({}).maxInputTokens,
     counter: createTokenCounter(),
   };
-  let text = base?.text;
-  let count = base?.coveredCount ?? 0;
-  for (const pass of summarizerPasses({ span, ...options })) {
-    text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
-    count += pass.length;
+  const fold = (stages: readonly (readonly BaseMessage[])[]) => {
+    let text = base?.text;
+    let count = base?.coveredCount ?? 0;
+    for (const stage of stages)
+      for (const pass of summarizerPasses({ span: stage, ...options })) {
+        text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
+        count += pass.length;
+      }
+    return { text, count };
+  };
+  const whole = fold([span]);
+  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return undefined;
+  // The job, then the cap's extension from where the record's last update began.
+  const extendedFrom = span.findIndex((m) => m.id === adopted.lastPasses?.[0]?.fromId);
+  if (extendedFrom > 0) {
+    const staged = fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]);
+    if (staged.text === adopted.text && staged.count === adopted.coveredCount) return undefined;
   }
-  if (text !== adopted.text || count !== adopted.coveredCount)
-    return `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${count} ${text}`;
-  return undefined;
+  return `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`;
 }
 
 /**
