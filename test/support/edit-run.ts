@@ -939,6 +939,13 @@ export async function runCase(
         ...op.turn,
         rounds: [{ calls: [`call_ok${turnNo}`, failing], queries: ["short", "서울", "short"] }, ...op.turn.rounds.slice(0, 1)],
       };
+      // After a reimport on a saver that is not a ThreadwiseSaver the turns number from 0 again (see
+      // `reimport`), and the imported messages took the old thread's ids by position: this turn's
+      // answer (`a<t>-0`, its tool calls) can then replace an imported message in place, so no
+      // tool call is at the thread's end and nothing runs to interrupt (seed 19 case 8). Only a
+      // turn whose messages are all new must be interrupted.
+      const stored = new Set((await whole()).map((m) => m.id));
+      const replacesInPlace = stored.has(`u${turnNo}`) || stored.has(`a${turnNo}-0`);
       let failed: unknown;
       try {
         await invokeOn(agents[op.by], turn, [], undefined, controller.signal);
@@ -947,7 +954,7 @@ export async function runCase(
       }
       fault = undefined;
       current.where += failed === undefined ? " (not interrupted)" : ` (${op.how}: ${String((failed as Error).message).slice(0, 60)})`;
-      if (failed === undefined) opMismatches.push(`op ${opIndex} interrupted (${op.how}): the run was not interrupted`);
+      if (failed === undefined && !replacesInPlace) opMismatches.push(`op ${opIndex} interrupted (${op.how}): the run was not interrupted`);
       if (op.how === "crash") {
         // The process is gone: a new saver object on the same storage, new middleware instances.
         if (threadwise) {
