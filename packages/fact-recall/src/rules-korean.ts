@@ -77,16 +77,19 @@ function josa(word: string, withBatchim: string, without: string): string {
   return `${word}${batchim ? withBatchim : without}`;
 }
 
+/** The words of `body` before the match `m` (`[""]` when none). */
+function wordsBefore(body: string, m: RegExpMatchArray): string[] {
+  return body
+    .slice(0, m.index ?? 0)
+    .trim()
+    .split(/\s+/);
+}
+
 /** `홍대 근처`, `강남역 앞`: a word placing near another keeps that word (`근처` alone names no place). */
 function withPlaceWord(body: string, m: RegExpMatchArray): string {
   const v = clean(m[1] as string);
   if (!/^(?:근처|쪽|부근|앞|옆|주변|인근)$/.test(v)) return v;
-  const before =
-    body
-      .slice(0, m.index ?? 0)
-      .trim()
-      .split(/\s+/)
-      .at(-1) ?? "";
+  const before = wordsBefore(body, m).at(-1) ?? "";
   return before === "" ? v : `${clean(before)} ${v}`;
 }
 
@@ -97,10 +100,7 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
   if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
-  const words = body
-    .slice(0, m.index ?? 0)
-    .trim()
-    .split(/\s+/);
+  const words = wordsBefore(body, m);
   const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
   const last = before.charCodeAt(before.length - 1) - 0xac00;
@@ -660,22 +660,9 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       let v = withModifier(body, m, clean(m[1] as string));
       // `새우 게 이런거 못 먹어`: the list before the demonstrative, by its first noun.
-      if (DEMONSTRATIVE.test(v))
-        v = clean(
-          body
-            .slice(0, m.index ?? 0)
-            .trim()
-            .split(/\s+/)[0] ?? "",
-        );
+      if (DEMONSTRATIVE.test(v)) v = clean(wordsBefore(body, m)[0] ?? "");
       // `고수 비누맛나서 못먹음`: a reason clause stands between; the food is the noun before it.
-      if (CONNECTIVE_VERB.test(v))
-        v = clean(
-          body
-            .slice(0, m.index ?? 0)
-            .trim()
-            .split(/\s+/)
-            .at(-1) ?? "",
-        );
+      if (CONNECTIVE_VERB.test(v)) v = clean(wordsBefore(body, m).at(-1) ?? "");
       // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event.
       return v === "" || /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
@@ -843,12 +830,7 @@ const RULES: Rule[] = [
       `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
     ),
     build: (m, l, body) => {
-      const before =
-        body
-          .slice(0, m.index ?? 0)
-          .trim()
-          .split(/\s+/)
-          .at(-1) ?? "";
+      const before = wordsBefore(body, m).at(-1) ?? "";
       let v = (m[1] ?? m[2]) as string;
       if (m[2] !== undefined) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, "것");
       else if (bareNoun(before)) v = `${before} ${v}`;
@@ -942,12 +924,7 @@ const RULES: Rule[] = [
       `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:하고\\s*있|하는\\s*중|중|짜고\\s*있|세우고\\s*있|해요|합니다|했|세웠|짰)`,
     ),
     build: (m, l, body) => {
-      const before =
-        body
-          .slice(0, m.index ?? 0)
-          .trim()
-          .split(/\s+/)
-          .at(-1) ?? "";
+      const before = wordsBefore(body, m).at(-1) ?? "";
       const v = clean(m[1] as string);
       if (!bareNoun(v)) return undefined;
       return list(bareNoun(before) ? `${before} ${v}` : v, `${topic(l)} ${clean(body)} (계획)`);
