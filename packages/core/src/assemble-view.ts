@@ -1,20 +1,20 @@
 import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { type CompactionBoundary, compactionBoundary } from "./compaction.js";
+import type { ContentBlock as Block } from "./message-kinds.js";
 import {
-  type ContentBlock as Block,
   blocksOf,
+  isContextMessage,
   isEmptyContent,
   isUserMessage,
   messageType,
   toolCallsOf,
   toolResultIdsOf,
   userMessageWith,
-} from "./groups.js";
+} from "./message-kinds.js";
 import {
   appendToSystemMessage,
   type ContextBlock,
   contextMessage,
-  isContextMessage,
   type PromptContextMode,
   placeContextBlocks,
   renderContextBlocks,

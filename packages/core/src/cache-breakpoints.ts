@@ -1,7 +1,7 @@
 import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { tailContextOf } from "./assemble-view.js";
-import { isResultOnly, messageType } from "./groups.js";
-import { type ContextBlock, isContextMessage, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
+import { isContextMessage, isResultOnly, messageType } from "./message-kinds.js";
+import { type ContextBlock, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
 import { type PlacementRequest, viewDecisionsOf, viewSystemMessage } from "./view-request.js";
 
 /** Lifetime of an Anthropic cache entry: 5 minutes (writes 1.25x) or 1 hour (writes 2x). */

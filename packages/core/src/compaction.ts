@@ -1,5 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageType, toolCallsOf } from "./groups.js";
+import { messageType, toolCallsOf } from "./message-kinds.js";
 
 /**
  * Where a provider compacted a thread: the newest stored AI message that carries a provider

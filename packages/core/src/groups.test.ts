@@ -2,19 +2,8 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage }
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sentMessages } from "./assemble-view.js";
-import {
-  callIdsOf,
-  dropOrphans,
-  findOrphans,
-  groupMessages,
-  groupsEndingAt,
-  isUserMessage,
-  type MessageGroup,
-  messageType,
-  protectedTailStart,
-  toolCallsOf,
-  toolResultIdsOf,
-} from "./groups.js";
+import { dropOrphans, findOrphans, groupMessages, groupsEndingAt, type MessageGroup, protectedTailStart } from "./groups.js";
+import { callIdsOf, isUserMessage, messageType, toolCallsOf, toolResultIdsOf } from "./message-kinds.js";
 import { contextMessage } from "./placement.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
 import { selectView } from "./view.js";

@@ -1,7 +1,19 @@
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { isContextMessage } from "./placement.js";
-import { storedOriginal, viewCopy, withPortableCallIds } from "./portable-call-ids.js";
-import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
+import {
+  blockCallIdsOf,
+  hasCalls,
+  holdsMoreThanResults,
+  isEmptyContent,
+  isResultMessage,
+  isResultOnly,
+  isUserMessage,
+  messageType,
+  type ToolResultBlock,
+  toolCallsOf,
+  toolResultBlocksOf,
+} from "./message-kinds.js";
+import { storedOriginal } from "./portable-call-ids.js";
+import { portable, resultsFirst, sendable, userMessageSent, withoutBlankText, withoutResults } from "./sent-copies.js";
 
 /**
  * What a group holds (spec R2).
@@ -43,165 +55,6 @@ export interface MessageGroup {
    * another order than stored. Absent when the results follow the call directly.
    */
   deferred?: number;
-}
-
-/** The message type as `getType()` reports it, without depending on class identity. */
-export function messageType(message: BaseMessage): string {
-  const m = message as BaseMessage & { _getType?: () => string; type?: string };
-  // `getType()` is `_getType()` is `this.type` in @langchain/core 1.x; reading the field skips two
-  // calls per message on paths that scan a whole thread (measured in bench/overhead.ts).
-  if (typeof m.type === "string" && m.type !== "") return m.type;
-  if (typeof m.getType === "function") return m.getType();
-  if (typeof m._getType === "function") return m._getType();
-  return String(m.type ?? "");
-}
-
-/** Tool calls of an AI message (empty for any other message). */
-export function toolCallsOf(message: BaseMessage): NonNullable<AIMessage["tool_calls"]> {
-  if (messageType(message) !== "ai") return [];
-  return (message as AIMessage).tool_calls ?? [];
-}
-
-/**
- * `true` for a user turn: a `HumanMessage` that holds the user's words (or is empty: the user's
- * input as typed). Not a user turn: a user message of nothing but `tool_result` blocks (and blank
- * text), which is how Anthropic's native format carries a tool's results (the run's tool loop, not
- * something the user said), and a stable_tail context message threadwise renders
- * (`isContextMessage`). A user message with `tool_result` blocks and words of its own is the
- * user's (as {@link groupMessages} sends it). What "the newest user message" means everywhere: a
- * summary's turn, the recall query, the stable_tail context's place, the protected tail's start.
- */
-export function isUserMessage(message: BaseMessage): boolean {
-  if (messageType(message) !== "human" || isContextMessage(message)) return false;
-  return toolResultBlocksOf(message).length === 0 || holdsMoreThanResults(message);
-}
-
-/**
- * Ids of the `tool_use` content blocks of an AI message that its `tool_calls` lack, one per block
- * (empty for any other message). Anthropic's native format: an imported Anthropic transcript, or
- * an answer of an older `@langchain/anthropic`, holds its calls only as
- * `{ type: "tool_use", id, name, input }` blocks, with `tool_calls` `[]` or missing some of them;
- * `@langchain/anthropic` sends these blocks as calls. A v1 message (`output_version: "v1"`) is
- * sent from its standard blocks, where calls are `tool_calls`: none for it.
- */
-export function blockCallIdsOf(message: BaseMessage): string[] {
-  if (messageType(message) !== "ai" || !Array.isArray(message.content)) return [];
-  if ((message as AIMessage).response_metadata?.output_version === "v1") return [];
-  let own: Set<string> | undefined;
-  const out: string[] = [];
-  for (const block of message.content as Array<ContentBlock | string>) {
-    if (typeof block === "string" || block?.type !== "tool_use") continue;
-    own ??= new Set(toolCallsOf(message).map((call) => call.id ?? ""));
-    const id = String(block.id ?? "");
-    if (!own.has(id)) out.push(id);
-  }
-  return out;
-}
-
-/**
- * Every call an AI message makes, as ids: its `tool_calls`, then the `tool_use` blocks they lack
- * ({@link blockCallIdsOf}). Empty for any other message.
- */
-export function callIdsOf(message: BaseMessage): string[] {
-  const calls = toolCallsOf(message);
-  const blocks = blockCallIdsOf(message);
-  if (calls.length === 0) return blocks;
-  const ids = calls.map((call) => call.id ?? "");
-  return blocks.length === 0 ? ids : [...ids, ...blocks];
-}
-
-/** One `tool_result` block of a user message: the call it answers and its position in the content. */
-interface ToolResultBlock {
-  id: string;
-  at: number;
-}
-
-/**
- * The `{ type: "tool_result", tool_use_id, content }` blocks of a user message (Anthropic's native
- * format for tool results, in place of ToolMessages), in content order. Empty for any other message.
- */
-function toolResultBlocksOf(message: BaseMessage): ToolResultBlock[] {
-  if (messageType(message) !== "human" || !Array.isArray(message.content)) return [];
-  const out: ToolResultBlock[] = [];
-  (message.content as Array<ContentBlock | string>).forEach((block, at) => {
-    if (typeof block !== "string" && block?.type === "tool_result") out.push({ id: String(block.tool_use_id ?? ""), at });
-  });
-  return out;
-}
-
-/** The `tool_use_id`s of a user message's `tool_result` blocks, in content order (Anthropic's native format). */
-export function toolResultIdsOf(message: BaseMessage): string[] {
-  return toolResultBlocksOf(message).map((block) => block.id);
-}
-
-/** Whether an AI message makes any call ({@link callIdsOf}). */
-function hasCalls(message: BaseMessage): boolean {
-  return toolCallsOf(message).length > 0 || blockCallIdsOf(message).length > 0;
-}
-
-/** Whether a user message holds something besides `tool_result` blocks and blank text: the user's own words. */
-function holdsMoreThanResults(message: BaseMessage): boolean {
-  return blocksOf(message.content).some((block) => block.type !== "tool_result" && !isBlankText(block));
-}
-
-/** A tool result: a ToolMessage, or a user message holding `tool_result` blocks. */
-function isResultMessage(message: BaseMessage): boolean {
-  return messageType(message) === "tool" || toolResultBlocksOf(message).length > 0;
-}
-
-/** A message that is a tool result and nothing else: a ToolMessage, or a user message of only `tool_result` blocks (Anthropic's native format). */
-export function isResultOnly(message: BaseMessage): boolean {
-  return messageType(message) === "tool" || (toolResultBlocksOf(message).length > 0 && !holdsMoreThanResults(message));
-}
-
-/**
- * A copy of the user message `message` without the `tool_result` blocks at the content positions
- * `at` (same id, name and metadata): what a view sends for a user message whose results answer no
- * call right before it (a cut, a duplicate) beside words of the user's own. The stored message is
- * not changed; one copy per message and positions.
- */
-function withoutResults(message: BaseMessage, at: readonly number[]): BaseMessage {
-  if (at.length === 0) return message;
-  return viewCopy(message, `results:${at.join(",")}`, () => {
-    const left = new Set(at);
-    return userMessageWith(
-      message,
-      (message.content as unknown[]).filter((_, k) => !left.has(k)),
-    );
-  });
-}
-
-/**
- * The user message `message` with its `tool_result` blocks first: `message` itself when no other
- * block comes before one, else a copy (same id, name and metadata) with the results first and the
- * other blocks after them, each in stored order. Anthropic refuses text before a turn's results
- * (`tool_use ids were found without tool_result blocks immediately after`; its tool-use guide: the
- * results come first in the content, any text after them), and an import may store the user's
- * words first. The stored message is not changed.
- */
-function resultsFirst(message: BaseMessage): BaseMessage {
-  const content = message.content as unknown[];
-  const isResult = (block: unknown) => (block as ContentBlock | null)?.type === "tool_result";
-  const firstOther = content.findIndex((block) => !isResult(block));
-  if (firstOther === -1 || !content.slice(firstOther).some(isResult)) return message;
-  return viewCopy(message, "results-first", () =>
-    userMessageWith(message, [...content.filter(isResult), ...content.filter((block) => !isResult(block))]),
-  );
-}
-
-/**
- * A new user message with `message`'s id, name, `additional_kwargs` and `response_metadata` and
- * the given content: how a view's copy of a stored user message is made (results left out or
- * moved first, call ids renamed, roles merged). `message` is not changed.
- */
-export function userMessageWith(message: BaseMessage, content: unknown): HumanMessage {
-  return new HumanMessage({
-    id: message.id,
-    name: message.name,
-    content: content as never,
-    additional_kwargs: message.additional_kwargs,
-    response_metadata: message.response_metadata,
-  });
 }
 
 /**
@@ -397,84 +250,6 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
   return i + 1;
 }
 
-/** What a view sends for a user message outside any call's run: without its `tool_result` blocks and blank text. */
-function userMessageSent(message: BaseMessage): BaseMessage {
-  return withoutBlankText(
-    withoutResults(
-      message,
-      toolResultBlocksOf(message).map((block) => block.at),
-    ),
-  );
-}
-
-/** `true` for a text block (or a string part) whose text is blank. */
-function isBlankText(block: unknown): boolean {
-  if (typeof block === "string") return block.trim() === "";
-  const b = block as ContentBlock | null;
-  return b !== null && typeof b === "object" && b.type === "text" && String(b.text ?? "").trim() === "";
-}
-
-/**
- * The message a view sends for `message`: `message` itself unless its content holds blank text
- * beside something else to send; then a copy without the blank text (same id, name, calls, call
- * id and metadata). A user message's blocks: a picture sent without a caption, as a chat UI sends
- * `[{ type: "text", text: "" }, { type: "image_url", ... }]`. An AI message's blocks beside other
- * blocks or its tool calls (an answer that carries an empty text block next to `tool_use`, a
- * client that stores `[{ type: "text", text: "" }]` with the calls); an AI message with calls
- * whose content is nothing but blank text (a blank string or blank blocks) is sent with `""`,
- * which every converter sends as the calls alone. A tool result's blocks (`@langchain/anthropic`
- * sends them inside its `tool_result`); a result of nothing but blank blocks is sent as `""`.
- * Anthropic (`text content blocks must contain non-whitespace text`, `text content blocks must be
- * non-empty`; its converter sends an AI message's non-empty string beside its calls as a text
- * block), Gemini (`empty text parameter`) and Bedrock Converse (`The text field in the
- * ContentBlock object ... is blank`, for a user message: `@langchain/aws` merges an AI message's
- * blank blocks away) refuse such a block; OpenAI accepts it. The stored message is not changed.
- * A user message with nothing but blank text is empty ({@link isEmptyContent}) and is sent as it
- * is when it is the newest user message (left out otherwise); an AI message with neither text nor
- * calls is left out by the view's role step.
- */
-function withoutBlankText(message: BaseMessage): BaseMessage {
-  const content = message.content as unknown;
-  const type = messageType(message);
-  if (type !== "human" && type !== "ai" && type !== "tool") return message;
-  // Content that is nothing but blank text may be sent as "" (instead of a blank block) when the
-  // message holds something else: an AI message's calls, a tool result's call id.
-  const emptyAllowed = type === "tool" || toolCallsOf(message).length > 0;
-  const blankString = emptyAllowed && type === "ai" && typeof content === "string" && content !== "" && content.trim() === "";
-  if (!blankString && (!Array.isArray(content) || !content.some(isBlankText) || (content.every(isBlankText) && !emptyAllowed)))
-    return message;
-  // One copy per stored message, so every hook of a call shares one object.
-  return viewCopy(message, "blank", () => {
-    const kept = Array.isArray(content) ? content.filter((block) => !isBlankText(block)) : [];
-    const fields = {
-      id: message.id,
-      name: message.name,
-      content: (kept.length === 0 ? "" : kept) as never,
-      additional_kwargs: message.additional_kwargs,
-      response_metadata: message.response_metadata,
-    };
-    let copy: BaseMessage;
-    if (type === "ai") {
-      const from = message as AIMessage;
-      copy = new AIMessage({
-        ...fields,
-        tool_calls: from.tool_calls,
-        invalid_tool_calls: from.invalid_tool_calls,
-        ...(from.usage_metadata ? { usage_metadata: from.usage_metadata } : {}),
-      });
-    } else if (type === "tool") {
-      const from = message as ToolMessage;
-      copy = new ToolMessage({
-        ...fields,
-        tool_call_id: from.tool_call_id,
-        ...(from.status ? { status: from.status } : {}),
-        ...(from.artifact !== undefined ? { artifact: from.artifact } : {}),
-      });
-    } else copy = new HumanMessage(fields);
-    return copy;
-  });
-}
-
 /** Most messages a tool's `Command` may put between the results of one parallel call for them to still be paired (see {@link deferredResults}). */
 const MAX_BETWEEN_RESULTS = 8;
 
@@ -535,127 +310,12 @@ function deferredResults(
 }
 
 /**
- * A tool_call group's messages with every tool call id one all providers accept
- * (`portable-call-ids.ts`): the array itself when every id already is.
- */
-function portable(members: BaseMessage[]): BaseMessage[] {
-  let out: BaseMessage[] | undefined;
-  for (let k = 0; k < members.length; k += 1) {
-    const m = members[k] as BaseMessage;
-    const sent = withPortableCallIds(m);
-    if (sent !== m) {
-      out ??= members.slice();
-      out[k] = sent;
-    }
-  }
-  return out ?? members;
-}
-
-/**
  * Whether the calls left `open` can be taken out of the AI message by id: none of them shares its
  * id with an answered call (an AI message that repeats an id is sent whole or not at all).
  */
 function partlyAnswerable(ids: readonly string[], open: ReadonlyMap<string, number>): boolean {
   for (const [id, left] of open) if (ids.filter((x) => x === id).length !== left) return false;
   return true;
-}
-
-/**
- * The AI message a view sends for `message` with the calls `unanswered` left out: `message`
- * itself when there are none and its provider output items (OpenAI Responses, kept in
- * `response_metadata.output` and sent in place of the message's fields) call exactly its
- * `tool_calls`; otherwise {@link withoutCalls}'s copy, whose items match the calls it keeps. So an
- * AI message whose stored items name calls its `tool_calls` do not (langchain's HITL middleware
- * rewrites `tool_calls` in place; an edit by id that kept the metadata) is sent without them.
- * Either way without blank text beside other content ({@link withoutBlankText}).
- */
-function sendable(message: BaseMessage, unanswered: readonly string[]): BaseMessage {
-  const stale = callsOnlyProviderCopiesName(message);
-  if (stale.length > 0) return withoutBlankText(withoutCalls(message, [...unanswered, ...stale]));
-  if (unanswered.length > 0) return withoutBlankText(withoutCalls(message, unanswered));
-  const items = responsesOutputOf(message);
-  if (
-    items === undefined ||
-    responsesCallsMatch(
-      items,
-      toolCallsOf(message).map((call) => call.id ?? ""),
-    )
-  )
-    return withoutBlankText(message);
-  return withoutBlankText(withoutCalls(message, []));
-}
-
-/**
- * Ids of calls the provider's copies of an AI message's calls name and its `tool_calls` do not:
- * `additional_kwargs.tool_calls` and `tool_use` / `tool_call` / `function_call` content blocks.
- * `@langchain/openai` stores a call whose arguments are not valid JSON (a small model, an answer
- * cut by `max_tokens`) in `invalid_tool_calls`, not `tool_calls`, and keeps the raw call in
- * `additional_kwargs.tool_calls`; the agent runs no tool for it, and when `tool_calls` is empty
- * the converter sends `additional_kwargs.tool_calls`, so every later request had a call without
- * its result (`400 An assistant message with 'tool_calls' must be followed by tool messages`).
- * Empty (one property read) for the usual message.
- */
-function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
-  const ai = message as AIMessage;
-  const raw = ai.additional_kwargs?.tool_calls as Array<{ id?: unknown }> | undefined;
-  const blocks = Array.isArray(ai.content) ? (ai.content as Array<Record<string, unknown> | string>) : undefined;
-  if (!Array.isArray(raw) && !blocks) return [];
-  // A `tool_use` block tool_calls lack is a call of its own (Anthropic's native format): the grouping decides on it.
-  const own = new Set(callIdsOf(message));
-  const stale = new Set<string>();
-  if (Array.isArray(raw)) for (const call of raw) if (!own.has(String(call?.id ?? ""))) stale.add(String(call?.id ?? ""));
-  if (blocks)
-    for (const block of blocks) {
-      if (typeof block === "string" || !["tool_use", "tool_call", "function_call"].includes(String(block.type))) continue;
-      // A Responses `function_call` block has its item id (`fc_...`) and the call's `call_id`.
-      if (own.has(String(block.call_id ?? "")) || own.has(String(block.id ?? ""))) continue;
-      stale.add(String(block.id ?? block.call_id ?? ""));
-    }
-  return [...stale];
-}
-
-/**
- * A copy of the AI message `message` without the tool calls whose ids are in `ids`: its
- * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`,
- * OpenAI Responses output items in `response_metadata.output`: `responseMetadataFor`) and their
- * content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id, text and
- * other metadata kept. What a view sends for a parallel call that was partly answered (R37):
- * every provider refuses an unanswered call, and dropping the whole call would drop its answers.
- * With `ids` empty: a copy whose output items call exactly its `tool_calls`. The same object for
- * the same message and ids. The stored message is not changed.
- */
-export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMessage {
-  return viewCopy(message, `calls:${ids.join("\u0000")}`, () => {
-    const left = new Set(ids);
-    const ai = message as AIMessage;
-    const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
-    if (Array.isArray(kwargs.tool_calls)) {
-      kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
-      if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
-    }
-    const content = Array.isArray(ai.content)
-      ? (ai.content as Array<Record<string, unknown> | string>).filter(
-          (block) =>
-            typeof block === "string" ||
-            !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
-        )
-      : ai.content;
-    const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
-    const copy = new AIMessage({
-      id: ai.id,
-      name: ai.name,
-      content: content as never,
-      tool_calls: calls,
-      invalid_tool_calls: ai.invalid_tool_calls,
-      additional_kwargs: kwargs,
-      response_metadata: responseMetadataFor(
-        ai,
-        calls.map((call) => call.id ?? ""),
-      ) as never,
-      ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
-    });
-    return copy;
-  });
 }
 
 /**
@@ -756,31 +416,4 @@ export function findOrphans(messages: readonly BaseMessage[]): string[] {
     }
   }
   return found;
-}
-
-/** A content block as LangChain messages hold it. */
-export type ContentBlock = Record<string, unknown>;
-
-/** Content as a list of blocks: a string is one text block (none when empty). */
-export function blocksOf(content: unknown): ContentBlock[] {
-  if (typeof content === "string") return content === "" ? [] : [{ type: "text", text: content }];
-  if (!Array.isArray(content)) return [];
-  return content.map((block) => (typeof block === "string" ? { type: "text", text: block } : (block as ContentBlock)));
-}
-
-/**
- * `true` when content holds no block other than blank text and `reasoning` blocks (spec R33: such
- * an AI message is not sent; such a user message is empty). A `reasoning` block (LangChain's
- * standard block, from an OpenAI Responses answer) is no answer on its own: an answer whose output
- * ran out during its reasoning holds nothing else. `@langchain/anthropic` does not send reasoning
- * blocks, so the message reached Anthropic with no content (`all messages must have non-empty
- * content`), and OpenAI refuses its reasoning item without an item of its own; the same answer
- * stored as `""` (content without standard blocks) was already left out. Anthropic's signed
- * `thinking` blocks count as content.
- */
-export function isEmptyContent(content: unknown): boolean {
-  if (typeof content === "string") return content.trim() === "";
-  return blocksOf(content).every(
-    (block) => (block.type === "text" && String(block.text ?? "").trim() === "") || block.type === "reasoning",
-  );
 }

@@ -69,22 +69,7 @@ export {
 } from "./env.js";
 export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
 export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
-export {
-  blockCallIdsOf,
-  callIdsOf,
-  dropOrphans,
-  findOrphans,
-  flattenGroups,
-  type GroupKind,
-  groupMessages,
-  isUserMessage,
-  type MessageGroup,
-  messageType,
-  protectedTailStart,
-  toolCallsOf,
-  toolResultIdsOf,
-  withoutCalls,
-} from "./groups.js";
+export { dropOrphans, findOrphans, flattenGroups, type GroupKind, groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
 export {
   INTERNAL_CALL_METADATA_KEY,
@@ -107,14 +92,22 @@ export {
   type ThreadwiseLogger,
 } from "./logger.js";
 export { MESSAGE_DIGEST_CHARACTERS, messageDigest, messageIdentity, sameMessage } from "./message-identity.js";
+export {
+  blockCallIdsOf,
+  CONTEXT_MESSAGE_ID_PREFIX,
+  callIdsOf,
+  isContextMessage,
+  isUserMessage,
+  messageType,
+  toolCallsOf,
+  toolResultIdsOf,
+} from "./message-kinds.js";
 export { annotateMultiturn, hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
 export {
   appendToSystemMessage,
-  CONTEXT_MESSAGE_ID_PREFIX,
   type ContextBlock,
   contextMessage,
   HEAD_BLOCK_KINDS,
-  isContextMessage,
   PROMPT_CONTEXT_MODE_ENV,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
@@ -129,6 +122,7 @@ export {
 export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 export { hideMemoryState } from "./private-state.js";
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
+export { withoutCalls } from "./sent-copies.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   mergeSummarySlot,

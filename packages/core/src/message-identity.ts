@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { messageType, toolCallsOf } from "./groups.js";
+import { messageType, toolCallsOf } from "./message-kinds.js";
 
 /**
  * Everything of a stored message that a provider or a summarizer is sent, as one string: type, id,

@@ -1,7 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { SummaryProvenance } from "./assemble-view.js";
-import { messageType } from "./groups.js";
 import { formatMultiturnLine, logsInfo, type ThreadwiseLogger } from "./logger.js";
+import { messageType } from "./message-kinds.js";
 import { type PlacementRequest, viewReport } from "./view-request.js";
 
 const TRACE = Symbol.for("threadwise.multiturn");

@@ -3,7 +3,8 @@ import { MemorySaver } from "@langchain/langgraph";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { systemContextBlocksOf } from "./cache-breakpoints.js";
-import { isContextMessage, type PromptContextMode, STABLE_TAIL_HEADER } from "./placement.js";
+import { isContextMessage } from "./message-kinds.js";
+import { type PromptContextMode, STABLE_TAIL_HEADER } from "./placement.js";
 import { scriptedModel } from "./testing/index.js";
 import { addContextBlocks, viewMessages, withSystemSuffix, withViewMessages } from "./view-request.js";
 

@@ -1,9 +1,10 @@
 import { createHash } from "node:crypto";
-import { type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { z } from "zod/v4";
 import { envChoice } from "./env.js";
 import { THREADWISE_ENV } from "./env-names.js";
 import { ThreadwiseConfigError } from "./errors.js";
+import { CONTEXT_MESSAGE_ID_PREFIX } from "./message-kinds.js";
 import { contentText } from "./token-counter.js";
 
 /**
@@ -59,9 +60,6 @@ export interface ContextBlock {
   /** The block's text. Blocks with empty text are not placed. */
   text: string;
 }
-
-/** Prefix of the ids of the stable_tail context messages threadwise renders. */
-export const CONTEXT_MESSAGE_ID_PREFIX = "tw-context-";
 
 /** First line of the stable_tail context message, so the model does not take it for the user's words. */
 export const STABLE_TAIL_HEADER = "[Context from memory, added by the application; not written by the user]";
@@ -126,11 +124,6 @@ export function renderContextBlocks(blocks: readonly ContextBlock[]): string {
     .filter((block) => block.text.trim() !== "")
     .map((block) => `[${block.label}]\n${block.text.trim()}`)
     .join("\n\n");
-}
-
-/** `true` for a stable_tail context message threadwise rendered (never a real user message). */
-export function isContextMessage(message: BaseMessage): boolean {
-  return typeof message.id === "string" && message.id.startsWith(CONTEXT_MESSAGE_ID_PREFIX);
 }
 
 /** Text of a system message: its text blocks joined with `""`, as core's `contentText` reads any message. */

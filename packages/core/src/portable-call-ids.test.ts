@@ -1,7 +1,8 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { assembleView, EMPTY_DECISIONS } from "./assemble-view.js";
-import { groupMessages, toolCallsOf } from "./groups.js";
+import { groupMessages } from "./groups.js";
+import { toolCallsOf } from "./message-kinds.js";
 import { PORTABLE_CALL_ID, portableCallId, withPortableCallIds } from "./portable-call-ids.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
 

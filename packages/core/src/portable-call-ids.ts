@@ -14,7 +14,7 @@
  */
 import { createHash } from "node:crypto";
 import { AIMessage, type BaseMessage, type HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { callIdsOf, messageType, toolResultIdsOf, userMessageWith } from "./groups.js";
+import { callIdsOf, messageType, toolResultIdsOf, userMessageWith } from "./message-kinds.js";
 
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;

@@ -1,6 +1,6 @@
 /**
  * Tokens of a model request as the model receives it (spec R3). A view sends copies of stored
- * messages that differ from them (`groups.ts`: portable and unique tool call ids, blank text left
+ * messages that differ from them (`sent-copies.ts`: portable and unique tool call ids, blank text left
  * out, provider copies of invalid calls dropped; `assemble-view.ts`: roles merged, a reply after
  * stopped results, the stable_tail context on the newest user message), so a budget counted on the
  * stored messages can let a request through over its limit by the tokens those copies add. Every

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { type GroupKind, groupMessages, isEmptyContent, type MessageGroup, messageType, toolCallsOf } from "./groups.js";
+import { type GroupKind, groupMessages, type MessageGroup } from "./groups.js";
+import { isEmptyContent, messageType, toolCallsOf } from "./message-kinds.js";
 import { storedOriginal } from "./portable-call-ids.js";
 import type { SelectViewOptions, ViewSelection } from "./view.js";
 
@@ -69,7 +70,7 @@ export interface ThreadIndex {
    * message, sent without its unanswered calls (`MessageGroup.unanswered`, `withoutCalls`), and an
    * AI message whose OpenAI Responses output items call other tools than its `tool_calls`
    * (`responses-output.ts`), a user message holding a blank text block beside other content, sent
-   * without it (`groups.ts`).
+   * without it (`sent-copies.ts`).
    */
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */

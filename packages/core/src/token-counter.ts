@@ -14,7 +14,7 @@ import {
   responsesReasoningTexts,
 } from "./content-block-tokens.js";
 import { optionsObject, parseOptions } from "./errors.js";
-import { messageType, toolCallsOf } from "./groups.js";
+import { messageType, toolCallsOf } from "./message-kinds.js";
 import { responsesOutputOf } from "./responses-output.js";
 import { renderToolDefinitions } from "./tool-definitions.js";
 

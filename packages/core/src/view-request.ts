@@ -16,7 +16,8 @@ import {
   withoutTailContext,
 } from "./assemble-view.js";
 import { ThreadwiseConfigError } from "./errors.js";
-import { type ContextBlock, isContextMessage, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
+import { isContextMessage } from "./message-kinds.js";
+import { type ContextBlock, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
 import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
 

@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { groupMessages, groupsEndingAt, type MessageGroup, messageType, protectedTailStart } from "./groups.js";
+import { groupMessages, groupsEndingAt, type MessageGroup, protectedTailStart } from "./groups.js";
+import { messageType } from "./message-kinds.js";
 
 /**
  * How old groups leave the view.

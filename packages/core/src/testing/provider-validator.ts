@@ -11,7 +11,7 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
-import { messageType, toolCallsOf } from "../groups.js";
+import { messageType, toolCallsOf } from "../message-kinds.js";
 import { responsesCallIds, responsesCallsMatch, responsesOutputOf } from "../responses-output.js";
 import { loneSurrogateAt } from "../unicode.js";
 
