@@ -45,6 +45,7 @@ import { summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, anthropicPromptCachingMiddleware, createAgent, summarizationMiddleware, tool } from "langchain";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
+import { loadAirlineRuns } from "../examples/support/tau-replay.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
@@ -123,7 +124,7 @@ interface TauMessage {
 }
 
 function tauReplay(path: string, runs?: number): Replay {
-  const raw = JSON.parse(readFileSync(path, "utf8")) as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
+  const raw = loadAirlineRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
   const tools = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
   const threads: ReplayThread[] = [];
   for (const run of raw.slice(0, runs ?? raw.length)) {

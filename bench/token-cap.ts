@@ -17,12 +17,12 @@
  * `--expose-gc` lets the bench collect the garbage of building each thread (the checkpointer's
  * work) before the timed region; without it the figures include those collections.
  */
-import { readFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, requestOverheadTokens, sentMessages } from "@threadwise/core";
 import { capMessages, tokenCap } from "@threadwise/token-cap";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
+import { loadAirlineRuns } from "../examples/support/tau-replay.js";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, loadLocomo, replayExchanges } from "./support/locomo.js";
 
@@ -46,7 +46,8 @@ interface Spec {
 
 /** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
 function corpus(size: number): { system: string; specs: Spec[] } {
-  const raw = JSON.parse(readFileSync(cli.data, "utf8")) as Array<{ traj: Array<Record<string, unknown>> }>;
+  // The tau-bench loader: a file of another format (a LoCoMo file) is refused naming the file.
+  const raw = loadAirlineRuns(cli.data) as unknown as Array<{ traj: Array<Record<string, unknown>> }>;
   const system = String(raw[0]?.traj[0]?.content ?? "");
   const specs: Spec[] = [];
   for (const [r, run] of raw.entries()) {
