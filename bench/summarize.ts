@@ -268,6 +268,8 @@ function formatImported(results: ImportedResult[]): string {
 
 const int = (n: number) => n.toLocaleString("en-US");
 const ratio = (r: RunResult) => r.inputTokens / r.evictedTokens;
+/** The ratio as text: `n/a` when nothing was summarized (a conversation too short to reach the trigger). */
+const ratioText = (r: RunResult) => (r.evictedTokens === 0 ? "n/a" : `${ratio(r).toFixed(2)}x`);
 
 function formatTable(results: RunResult[]): string {
   const rows = [
@@ -276,7 +278,7 @@ function formatTable(results: RunResult[]): string {
   ];
   for (const r of results) {
     rows.push(
-      `| ${r.stack === "threadwise" ? "threadwise `summarize`" : "LangChain `summarizationMiddleware`"} | ${r.summary === "extractive" ? "extractive (issue 3 rule)" : `fixed, ${r.summary} tokens`} | ${r.calls} | ${int(r.inputTokens)} | ${int(r.evictedTokens)} | ${ratio(r).toFixed(2)}x | ${r.storedMessages} / ${r.totalMessages} | ${int(r.modelTokensPerCall)} |`,
+      `| ${r.stack === "threadwise" ? "threadwise `summarize`" : "LangChain `summarizationMiddleware`"} | ${r.summary === "extractive" ? "extractive (issue 3 rule)" : `fixed, ${r.summary} tokens`} | ${r.calls} | ${int(r.inputTokens)} | ${int(r.evictedTokens)} | ${ratioText(r)} | ${r.storedMessages} / ${r.totalMessages} | ${int(r.modelTokensPerCall)} |`,
     );
   }
   return rows.join("\n");
@@ -298,7 +300,7 @@ async function main() {
     for (const stack of ["threadwise", "langchain"] as const) {
       const result = await replay(stack, exchanges, system, shape);
       results.push(result);
-      console.error(`${stack} summary=${shape}: ${result.calls} calls, ratio ${ratio(result).toFixed(2)}x`);
+      console.error(`${stack} summary=${shape}: ${result.calls} calls, ratio ${ratioText(result)}`);
     }
   }
   const imported: ImportedResult[] = [];
@@ -323,8 +325,8 @@ async function main() {
     table,
     "",
     "Figures (extractive fake summary):",
-    `- threadwise: input / evicted ${ours.map((r) => `${ratio(r).toFixed(2)}x`).join(" / ")} (issue 4's target ${TARGET_RATIO}x), ${ours[0]?.calls} summarizer calls, ${ours[0]?.storedMessages} of ${ours[0]?.totalMessages} messages stored.`,
-    `- LangChain: input / evicted ${theirs.map((r) => `${ratio(r).toFixed(2)}x`).join(" / ")} (issue 4 quotes ${REFERENCE.ratio}x), ${theirs[0]?.calls} summarizer calls (issue 4 quotes ${REFERENCE.calls}), ${theirs[0]?.storedMessages} of ${theirs[0]?.totalMessages} messages stored.`,
+    `- threadwise: input / evicted ${ours.map((r) => ratioText(r)).join(" / ")} (issue 4's target ${TARGET_RATIO}x), ${ours[0]?.calls} summarizer calls, ${ours[0]?.storedMessages} of ${ours[0]?.totalMessages} messages stored.`,
+    `- LangChain: input / evicted ${theirs.map((r) => ratioText(r)).join(" / ")} (issue 4 quotes ${REFERENCE.ratio}x), ${theirs[0]?.calls} summarizer calls (issue 4 quotes ${REFERENCE.calls}), ${theirs[0]?.storedMessages} of ${theirs[0]?.totalMessages} messages stored.`,
     "",
     "Sensitivity to the summary's size (fixed-size fake answers; the previous summary is part of every re-summary):",
     "",
