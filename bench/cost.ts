@@ -24,7 +24,8 @@
  *   (bench/support/persona-prompt.ts). User turns are 30 s apart on the simulator's clock.
  * - tau-bench airline: each run is its own thread, with its own policy prompt (the recorded
  *   system message) and the 14 airline tool schemas of tau-bench (bench/support/tau-airline-tools.json);
- *   recorded tool results are returned in order.
+ *   recorded tool results are returned in order. Runs of another domain (`--data` with retail runs)
+ *   get a schema for each tool they call, inferred from its recorded arguments.
  *
  * Time to the first answer token: wall time from the user's message to the agent's main model
  * request of that turn (the provider's own time to first token comes on top, equal for every
@@ -44,8 +45,9 @@ import { cacheBreakpoints, memoryMiddleware, resolveMemoryConfig } from "@thread
 import { summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, anthropicPromptCachingMiddleware, createAgent, summarizationMiddleware, tool } from "langchain";
+import { z } from "zod/v4";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
-import { loadAirlineRuns } from "../examples/support/tau-replay.js";
+import { inferredToolSchema, loadAirlineRuns } from "../examples/support/tau-replay.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
@@ -125,7 +127,9 @@ interface TauMessage {
 
 function tauReplay(path: string, runs?: number): Replay {
   const raw = loadAirlineRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
-  const tools = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
+  const airline = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
+  // Recorded arguments per tool name, for tools the airline schemas lack (another domain's runs).
+  const recordedArgs = new Map<string, Array<Record<string, unknown>>>();
   const threads: ReplayThread[] = [];
   for (const run of raw.slice(0, runs ?? raw.length)) {
     const turns: ReplayTurn[] = [];
@@ -138,7 +142,9 @@ function tauReplay(path: string, runs?: number): Replay {
       else if (m.role === "assistant") {
         const calls = (m.tool_calls ?? []).map((c) => {
           names.set(c.id, c.function.name);
-          return { id: c.id, name: c.function.name, args: JSON.parse(c.function.arguments || "{}") as Record<string, unknown> };
+          const args = JSON.parse(c.function.arguments || "{}") as Record<string, unknown>;
+          recordedArgs.set(c.function.name, [...(recordedArgs.get(c.function.name) ?? []), args]);
+          return { id: c.id, name: c.function.name, args };
         });
         turns.at(-1)?.steps.push({ text: m.content ?? "", ...(calls.length > 0 ? { toolCalls: calls } : {}) });
       } else if (m.role === "tool") {
@@ -152,9 +158,25 @@ function tauReplay(path: string, runs?: number): Replay {
     threads.push({ id: `tau-task${run.task_id}-trial${run.trial}`, systemPrompt, turns: answered, toolResults });
   }
   const turns = threads.reduce((n, t) => n + t.turns.length, 0);
+  // Runs of another domain (retail) call tools the airline schemas lack: those get a schema
+  // inferred from their recorded arguments, and the airline schemas are sent only when the runs
+  // call one of them.
+  const known = new Set(airline.map((schema) => schema.function.name));
+  const isAirline = recordedArgs.size === 0 || [...recordedArgs.keys()].some((name) => known.has(name));
+  const inferred: Replay["tools"] = [...recordedArgs.entries()]
+    .filter(([name]) => !known.has(name))
+    .map(([name, calls]) => ({
+      type: "function",
+      function: {
+        name,
+        description: `Tool \`${name}\`, replayed: returns the results recorded in the run, in order.`,
+        parameters: z.toJSONSchema(inferredToolSchema(calls)) as Record<string, unknown>,
+      },
+    }));
+  const tools = [...(isAirline ? airline : []), ...inferred];
   return {
-    name: "tau-bench airline",
-    description: `${threads.length} runs, ${turns} user turns, the recorded policy prompt and 14 tool schemas`,
+    name: isAirline ? "tau-bench airline" : "tau-bench",
+    description: `${threads.length} runs, ${turns} user turns, the recorded policy prompt and ${tools.length} tool schemas${inferred.length > 0 ? ` (${inferred.length} inferred from the recorded calls)` : ""}`,
     threads,
     tools,
   };

@@ -171,17 +171,6 @@ function zodFor(value: unknown): z.ZodType {
 export function replayTools(script: ReplayScript) {
   const cursor = new Map<string, number>();
   return [...script.toolArgs.entries()].map(([name, calls]) => {
-    const keys = new Map<string, { value: unknown; count: number }>();
-    for (const args of calls) {
-      for (const [key, value] of Object.entries(args)) {
-        const entry = keys.get(key);
-        if (entry) entry.count += 1;
-        else keys.set(key, { value, count: 1 });
-      }
-    }
-    const shape = Object.fromEntries(
-      [...keys.entries()].map(([key, { value, count }]) => [key, count === calls.length ? zodFor(value) : zodFor(value).optional()]),
-    );
     return tool(
       async () => {
         const results = script.toolResults.get(name) ?? [];
@@ -192,10 +181,30 @@ export function replayTools(script: ReplayScript) {
       {
         name,
         description: `Airline tool \`${name}\`, replayed: returns the results recorded in tau-bench, in order.`,
-        schema: z.object(shape),
+        schema: inferredToolSchema(calls),
       },
     );
   });
+}
+
+/**
+ * A tool's argument schema inferred from its recorded calls' argument objects: every key any call
+ * passed, typed by its first value seen, optional when some call left it out.
+ */
+export function inferredToolSchema(calls: ReadonlyArray<Record<string, unknown>>): z.ZodObject {
+  const keys = new Map<string, { value: unknown; count: number }>();
+  for (const args of calls) {
+    for (const [key, value] of Object.entries(args)) {
+      const entry = keys.get(key);
+      if (entry) entry.count += 1;
+      else keys.set(key, { value, count: 1 });
+    }
+  }
+  return z.object(
+    Object.fromEntries(
+      [...keys.entries()].map(([key, { value, count }]) => [key, count === calls.length ? zodFor(value) : zodFor(value).optional()]),
+    ),
+  );
 }
 
 /** Every recorded assistant step of the script, in order: the queue of a replay model. */
