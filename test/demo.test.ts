@@ -1,6 +1,6 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, readFileSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { afterAll, describe, expect, it } from "vitest";
 import { main, savedShare } from "../examples/demo.js";
 import { assistantSteps, loadAirlineRuns, replayScript } from "../examples/support/tau-replay.js";
@@ -73,6 +73,23 @@ describe("the demo replays recorded airline runs", () => {
     // Past the threshold the summary covers what left the window, and the view shrinks.
     expect(calls.filter((c) => c.stored > 40).every((c) => c.sent <= 23)).toBe(true);
     expect(report.sentMessagesLastCall).toBeLessThan(report.storedMessages);
+  });
+
+  // Found trying the README as a new user: `pnpm demo -- --runs 1 --max-messages 12 --max-tokens 5000`
+  // printed 38.7% saved where the README said 46% (a figure from before later changes to the stack).
+  it("the README's figures for `pnpm demo -- --runs 1 --max-messages 12 --max-tokens 5000` are what the demo prints", async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, "../README.md"), "utf8").replace(/\s+/g, " ");
+    const shown =
+      /`pnpm demo -- --runs 1 --max-messages 12 --max-tokens 5000` picks one run and other sizes \(run 1, (\d+) messages: (\d+)% of the tokens saved instead of (\d+)%/.exec(
+        readme,
+      );
+    expect(shown).not.toBeNull();
+    const run = async (sizes: { maxMessages?: number; maxTokens?: number }, file: string) =>
+      (await main({ runs: [1], live: false, ...sizes, sqlitePath: join(dir, file), print: () => {} }))[0]!;
+    const smaller = await run({ maxMessages: 12, maxTokens: 5000 }, "run1-readme-smaller.sqlite");
+    const defaults = await run({}, "run1-readme-defaults.sqlite");
+    const percent = (report: typeof smaller) => Math.round(Number.parseFloat(savedShare(report)));
+    expect(shown?.slice(1).map(Number)).toEqual([smaller.storedMessages, percent(smaller), percent(defaults)]);
   });
 
   it("run 1 (task 3) under a tight window and cap still sends no orphan", async () => {

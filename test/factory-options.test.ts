@@ -27,10 +27,10 @@ import {
   ThreadwiseSaver,
 } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
-import { recall } from "@threadwise/recall";
+import { recall, resolveRecallOptions } from "@threadwise/recall";
 import { extractiveSummarizer, resolveSummarizeOptions, summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
-import { userMemory } from "@threadwise/user-memory";
+import { resolveUserMemoryOptions, userMemory } from "@threadwise/user-memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
 import { describe, expect, it } from "vitest";
@@ -245,6 +245,41 @@ describe("timer options are validated to Node's range (1..2147483647 ms)", () =>
       expect((error as ThreadwiseConfigError).option).toBe("MEMORY_SUMMARIZE_TIMEOUT_MS");
       expect((error as Error).message).toContain("2147483647");
     }
+  });
+});
+
+// Found trying the READMEs as a new user ("Bad values throw ThreadwiseConfigError naming the
+// variable"): a value set in env that is a positive integer but outside its option's range was
+// taken (recall and userMemory read MEMORY_RECALL_MAX_TOKENS=10 and MEMORY_USER_MEMORY_MAX_TOKENS=10,
+// whose options refuse anything below 16), or refused naming an option the user never set
+// (`summarize.maxInputTokens` for MEMORY_SUMMARIZE_MAX_INPUT_TOKENS=100, `memory.postgresSchema` for
+// MEMORY_PG_SCHEMA=My-Schema).
+describe("an env value its option refuses throws ThreadwiseConfigError naming the variable", () => {
+  const cases: Array<[variable: string, value: string, resolve: (env: NodeJS.ProcessEnv) => unknown]> = [
+    ["MEMORY_RECALL_MAX_TOKENS", "10", (env) => resolveRecallOptions({}, env)],
+    ["MEMORY_USER_MEMORY_MAX_TOKENS", "10", (env) => resolveUserMemoryOptions({}, env)],
+    ["MEMORY_SUMMARIZE_MAX_INPUT_TOKENS", "100", (env) => resolveSummarizeOptions({}, env)],
+    ["MEMORY_SUMMARIZE_MAX_PASSES", "101", (env) => resolveSummarizeOptions({}, env)],
+    ["MEMORY_RECALL_MAX_TOKENS", "10", (env) => resolveMemoryConfig({}, env)],
+    ["MEMORY_USER_MEMORY_MAX_TOKENS", "10", (env) => resolveMemoryConfig({}, env)],
+    ["MEMORY_PG_SCHEMA", "My-Schema", (env) => resolveMemoryConfig({}, env)],
+  ];
+
+  it.each(cases)("%s=%s", (variable, value, resolve) => {
+    const error = thrown(() => resolve({ [variable]: value }));
+    expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseConfigError).option).toBe(variable);
+    expect((error as Error).message).toMatch(new RegExp(`^${variable}: `));
+  });
+
+  it("a value given in code still names the option, and wins over a valid env value", () => {
+    expect((thrown(() => resolveRecallOptions({ maxTokens: 10 }, {})) as ThreadwiseConfigError).option).toBe("recall.maxTokens");
+    expect(
+      (thrown(() => resolveMemoryConfig({ recallMaxTokens: 10 }, { MEMORY_RECALL_MAX_TOKENS: "100" })) as ThreadwiseConfigError).option,
+    ).toBe("memory.recallMaxTokens");
+    expect(resolveRecallOptions({ maxTokens: 100 }, { MEMORY_RECALL_MAX_TOKENS: "10" }).maxTokens).toBe(100);
+    expect(resolveRecallOptions({}, { MEMORY_RECALL_MAX_TOKENS: "16" }).maxTokens).toBe(16);
+    expect(resolveUserMemoryOptions({}, { MEMORY_USER_MEMORY_MAX_TOKENS: "16" }).maxTokens).toBe(16);
   });
 });
 

@@ -6,6 +6,11 @@
  */
 import { readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { HumanMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
+import { scriptedModel } from "@threadwise/core/testing";
+import { windowTrim } from "@threadwise/window-trim";
+import { createAgent } from "langchain";
 import { describe, expect, it, vi } from "vitest";
 import { readmeBlock } from "../scripts/readme-block.js";
 
@@ -43,5 +48,52 @@ describe("README quick start", () => {
       "langchain",
     ]);
     expect(readFileSync(resolve(here, "../README.md"), "utf8")).toContain("pnpm test:slow");
+  });
+});
+
+// Found trying the README as a new user: it showed a sliding window of 20 sending `20, 20, 20` on a
+// long chat, the figures of `startOn: "any"`; under the default "human" a view starts on a user
+// message, so the newest 20 of a plain chat (which begin with an answer) send 19.
+describe('README "How many messages a window sends"', () => {
+  /** `1, 3, ..., 19, 11, ...` as numbers: `...` between two numbers is the steps of 2 between them, at the end nothing. */
+  function expand(sequence: string): number[] {
+    const parts = sequence.split(",").map((part) => part.trim());
+    const out: number[] = [];
+    for (const [index, part] of parts.entries()) {
+      if (part !== "...") {
+        out.push(Number(part));
+        continue;
+      }
+      const next = parts[index + 1];
+      if (next === undefined) break;
+      for (let n = (out.at(-1) as number) + 2; n < Number(next); n += 2) out.push(n);
+    }
+    return out;
+  }
+
+  async function sizes(options: Parameters<typeof windowTrim>[0], turns: number): Promise<number[]> {
+    const sent: number[] = [];
+    const model = scriptedModel((messages) => {
+      sent.push(messages.filter((m) => m.getType() !== "system").length);
+      return "ok";
+    });
+    const agent = createAgent({ model, tools: [], checkpointer: new MemorySaver(), middleware: [windowTrim(options)] });
+    for (let turn = 1; turn <= turns; turn += 1) {
+      await agent.invoke({ messages: [new HumanMessage(`turn ${turn}`)] }, { configurable: { thread_id: "window" } });
+    }
+    return sent;
+  }
+
+  it("the chunked and sliding sequences it shows are what windowTrim({ maxMessages: 20 }) sends on a plain chat", async () => {
+    const readme = readFileSync(resolve(here, "../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("## How many messages a window sends"));
+    const chunked = /In a chat of 30 turns the model receives\s+`([^`]+)`/.exec(section)?.[1];
+    const sliding = /For a sliding window \(as many messages as fit, every call: `([^`]+)`/.exec(section)?.[1];
+    expect(chunked).toBeDefined();
+    expect(sliding).toBeDefined();
+    const shownChunked = expand(chunked as string);
+    const shownSliding = expand(sliding as string);
+    expect((await sizes({ maxMessages: 20 }, 30)).slice(0, shownChunked.length)).toEqual(shownChunked);
+    expect((await sizes({ maxMessages: 20, eviction: "sliding" }, 30)).slice(0, shownSliding.length)).toEqual(shownSliding);
   });
 });

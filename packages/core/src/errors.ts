@@ -170,9 +170,17 @@ export function optionsObject<T extends object = Record<string, unknown>>(scope:
  *
  * @throws ThreadwiseUnknownOptionError for an unknown key (checked first: a misspelt key usually
  *   also leaves a required field missing, and the misspelling is the real cause).
+ * @param fromEnv the top-level fields whose value was read from an env twin, by the variable's
+ *   name (`{ maxTokens: "MEMORY_RECALL_MAX_TOKENS" }`): a value the schema refuses there names the
+ *   variable the user set, not an option they never gave.
  * @throws ThreadwiseConfigError when a value does not match the schema.
  */
-export function parseOptions<S extends z.ZodType>(scope: string, schema: S, value: unknown): z.output<S> {
+export function parseOptions<S extends z.ZodType>(
+  scope: string,
+  schema: S,
+  value: unknown,
+  fromEnv: Readonly<Record<string, string>> = {},
+): z.output<S> {
   const result = schema.safeParse(optionsObject(scope, value));
   if (result.success) return result.data;
   const issues = result.error.issues;
@@ -183,6 +191,8 @@ export function parseOptions<S extends z.ZodType>(scope: string, schema: S, valu
     throw new ThreadwiseUnknownOptionError(option, key, acceptedKeysAt(schema, unknown.path), { cause: result.error });
   }
   const issue = issues[0];
-  const field = issue && issue.path.length > 0 ? `${scope}.${issue.path.join(".")}` : scope;
+  const top = issue?.path.length ? String(issue.path[0]) : undefined;
+  const variable = top !== undefined && Object.hasOwn(fromEnv, top) ? fromEnv[top] : undefined;
+  const field = variable ?? (issue && issue.path.length > 0 ? `${scope}.${issue.path.join(".")}` : scope);
   throw new ThreadwiseConfigError(field, issue?.message ?? "invalid value", { cause: result.error });
 }

@@ -313,10 +313,13 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
       "memory.summarizeTrigger",
       `give summarizeTrigger or summarizeThreshold, not both (summarizeThreshold: ${code.summarizeThreshold} is summarizeTrigger: { messages: ${code.summarizeThreshold} })`,
     );
-  const merged: Record<string, unknown> = { ...DEFAULTS, ...memoryConfigFromEnv(env), ...code };
+  const fromEnv = memoryConfigFromEnv(env);
+  const merged: Record<string, unknown> = { ...DEFAULTS, ...fromEnv, ...code };
   // An option wins over its env twin: a threshold in code over MEMORY_SUMMARIZE_TRIGGER_*.
   if (code.summarizeThreshold !== undefined) delete merged.summarizeTrigger;
-  const parsed = parseOptions("memory", memoryConfigSchema, merged);
+  // A value read from env that the schema refuses (MEMORY_RECALL_MAX_TOKENS=10) names the variable, not the option.
+  const variables = Object.fromEntries(Object.entries(MEMORY_ENV).filter(([field]) => field in fromEnv && !(field in code)));
+  const parsed = parseOptions("memory", memoryConfigSchema, merged, variables);
   assertKeepEnv(parsed, env);
   const project = parsed.project ?? defaultProjectName();
   assertStrictMode(parsed);

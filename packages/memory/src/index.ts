@@ -1,4 +1,7 @@
-export { hideMemoryState } from "@threadwise/core";
+// What an app on @threadwise/memory alone needs beside the stack: hideMemoryState and the errors
+// memoryStack throws at construction (bad or misspelt options, strict mode), with ThreadwiseError.find.
+export { hideMemoryState, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "@threadwise/core";
+export { ThreadwiseStrictModeError } from "@threadwise/encryption";
 export { archiveCheckpointerCheck, archiveSplitReason, threadwiseSaverOf } from "./archive-checkpointer-check.js";
 export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } from "./archive-records.js";
 export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";

@@ -439,3 +439,29 @@ describe("memoryStack refuses misspelt env names", () => {
     expect(warnings[0]).toContain("MEMORY_WINDOWSIZE (did you mean MEMORY_WINDOW_SIZE?)");
   });
 });
+
+// Found trying the README as a new user: the README says memoryStack throws ThreadwiseConfigError,
+// ThreadwiseUnknownOptionError and ThreadwiseStrictModeError, but @threadwise/memory exported none of
+// them, so an app on @threadwise/memory alone (pnpm: no access to packages it did not add) could not
+// tell them apart with `isInstance` or find them with `.find`.
+describe("the errors memoryStack throws are exported by @threadwise/memory", () => {
+  const thrown = (run: () => unknown) => {
+    try {
+      run();
+    } catch (error) {
+      return error;
+    }
+    throw new Error("expected memoryStack to throw");
+  };
+
+  it("ThreadwiseError, ThreadwiseConfigError, ThreadwiseUnknownOptionError, ThreadwiseStrictModeError", async () => {
+    const memory = await import("./index.js");
+    const strict = thrown(() => memory.memoryStack({ strictMode: true, env: {} }));
+    expect(memory.ThreadwiseStrictModeError?.isInstance(strict)).toBe(true);
+    const bad = thrown(() => memory.memoryStack({ windowSize: -1, env: {} }));
+    expect(memory.ThreadwiseConfigError?.isInstance(bad)).toBe(true);
+    const misspelt = thrown(() => memory.memoryStack({ windowSise: 3, env: {} } as never));
+    expect(memory.ThreadwiseUnknownOptionError?.isInstance(misspelt)).toBe(true);
+    for (const error of [strict, bad, misspelt]) expect(memory.ThreadwiseError?.find(error)).toBe(error);
+  });
+});

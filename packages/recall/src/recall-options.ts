@@ -7,6 +7,7 @@ import {
   envOptionSchema,
   envPositiveInt,
   loggerOptionSchema,
+  optionsObject,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
   parseOptions,
@@ -203,9 +204,15 @@ export function resolveRecallOptions(
   options: RecallOptions = {},
   env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedRecallOptions {
-  const parsed = parseOptions("recall", recallOptionsSchema, options);
+  // The env twin is parsed by the option's schema too (at least 16), and a refused value names the variable.
+  const given = optionsObject<RecallOptions>("recall", options);
+  const maxTokensEnv = given.maxTokens === undefined ? envPositiveInt(RECALL_MAX_TOKENS_ENV, env) : undefined;
+  const parsed =
+    maxTokensEnv === undefined
+      ? parseOptions("recall", recallOptionsSchema, given)
+      : parseOptions("recall", recallOptionsSchema, { ...given, maxTokens: maxTokensEnv }, { maxTokens: RECALL_MAX_TOKENS_ENV });
   return {
-    maxTokens: parsed.maxTokens ?? envPositiveInt(RECALL_MAX_TOKENS_ENV, env) ?? DEFAULT_RECALL_MAX_TOKENS,
+    maxTokens: parsed.maxTokens ?? DEFAULT_RECALL_MAX_TOKENS,
     maxItems: parsed.maxItems ?? DEFAULT_RECALL_MAX_ITEMS,
     neighbours: parsed.neighbours ?? DEFAULT_NEIGHBOURS,
     maxMessageTokens: parsed.maxMessageTokens ?? DEFAULT_MAX_MESSAGE_TOKENS,

@@ -347,7 +347,21 @@ export function resolveSummarizeOptions(
   if (merged.trigger !== undefined) delete merged.threshold;
   if (given.keep === undefined && given.windowSize === undefined && keepEnv !== undefined) merged.keep = keepEnv;
   if (merged.keep !== undefined) delete merged.windowSize;
-  const parsed = parseOptions("summarize", summarizeOptionsSchema, merged);
+  // A value read from env that the schema refuses (MEMORY_SUMMARIZE_MAX_INPUT_TOKENS=100) names the variable.
+  const variables: Record<string, string> = {
+    modelMaxInputTokens: MODEL_MAX_INPUT_TOKENS_ENV,
+    windowSize: WINDOW_SIZE_ENV,
+    threshold: THRESHOLD_ENV,
+    maxInputTokens: MAX_INPUT_TOKENS_ENV,
+    maxPassesPerCall: MAX_PASSES_ENV,
+    timeoutMs: TIMEOUT_MS_ENV,
+    trigger: Object.values(TRIGGER_ENV).join(", "),
+    keep: Object.values(KEEP_ENV).join(", "),
+  };
+  const fromEnvNames = Object.fromEntries(
+    Object.entries(variables).filter(([field]) => merged[field] !== undefined && (given as Record<string, unknown>)[field] === undefined),
+  );
+  const parsed = parseOptions("summarize", summarizeOptionsSchema, merged, fromEnvNames);
   const trigger =
     parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
   const keep = parsed.keep ?? { messages: parsed.windowSize };

@@ -1,3 +1,5 @@
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
@@ -80,7 +82,7 @@ describe("summarize in an agent", () => {
       await runTurns(agent, "t-default", k, k);
       callsAfter.push(summarizer.calls.length);
     }
-    // Turn 21's call sees 41 messages: 21 out of the window; turn 31 sees 61: 20 more out; turn 41: 81.
+    // Turn 21's call sees 41 messages: 22 out of the 19-message window; turn 31 sees 61: 20 more out; turn 41: 81.
     const firstCallTurns = callsAfter
       .map((n, i) => (i === 0 ? n : n - (callsAfter[i - 1] as number)))
       .flatMap((d, i) => (d > 0 ? [i + 1] : []));
@@ -114,6 +116,38 @@ describe("summarize in an agent", () => {
     expect(messageText(stored.find((m) => m.id === slot.summary?.coveredThroughId) as BaseMessage)).toBe("a31");
     // History is never deleted.
     expect((await agent.graph.getState({ configurable: { thread_id: "t-default" } })).values.messages).toHaveLength(84);
+  });
+
+  // Found trying the README as a new user: it said 21 messages out of the window at the first summary
+  // and views of 20 to 39 messages, the figures of a window that may start on any message; under
+  // the default startOn "human" the window holds 19 (it starts on a user message), so 22 leave it.
+  it("the README's figures for the defaults on a plain chat are the ones a run gives", async () => {
+    const readme = readFileSync(resolve(import.meta.dirname, "../README.md"), "utf8").replace(/\s+/g, " ");
+    const schedule =
+      /the first summary comes on turn (\d+) \((\d+) messages, (\d+) out of the window[^)]*\), then on turns (\d+), (\d+), (\d+)/.exec(
+        readme,
+      );
+    const views = /With the defaults the view of a plain chat holds (\d+) to (\d+) messages/.exec(readme);
+    expect(schedule).not.toBeNull();
+    expect(views).not.toBeNull();
+    const model = agentModel();
+    const summarizer = countingSummarizer();
+    const agent = createAgent({ model, checkpointer: new MemorySaver(), middleware: [summarize({ model: summarizer, logger: false })] });
+    const summaryTurns: number[] = [];
+    let firstCovered: number | undefined;
+    for (let k = 1; k <= 51; k += 1) {
+      const before = summarizer.calls.length;
+      await runTurns(agent, "t-readme", k, k);
+      if (summarizer.calls.length === before) continue;
+      summaryTurns.push(k);
+      firstCovered ??= readSummarySlot((await agent.graph.getState({ configurable: { thread_id: "t-readme" } })).values).summary
+        ?.coveredCount;
+    }
+    const sizes = model.calls.map((call) => call.messages.filter((m) => m.getType() !== "system").length);
+    const first = summaryTurns[0] as number;
+    // A plain chat stores two messages a turn: the first summary's call sees the thread's 2 * turn - 1.
+    expect(schedule?.slice(1).map(Number)).toEqual([first, 2 * first - 1, firstCovered, ...summaryTurns.slice(1, 4)]);
+    expect(views?.slice(1).map(Number)).toEqual([Math.min(...sizes.slice(first - 1)), Math.max(...sizes)]);
   });
 
   it("threshold <= windowSize: windowSize is the period", async () => {

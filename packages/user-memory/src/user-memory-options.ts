@@ -6,6 +6,7 @@ import {
   envPositiveInt,
   envString,
   loggerOptionSchema,
+  optionsObject,
   parseOptions,
   promptContextModeSchema,
   statedPromptContextMode,
@@ -175,9 +176,20 @@ export function resolveUserMemoryOptions(
   options: UserMemoryOptions = {},
   env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedUserMemoryOptions {
-  const parsed = parseOptions("userMemory", userMemoryOptionsSchema, options);
+  // The env twin of maxTokens is parsed by the option's schema too (at least 16), and a refused value names the variable.
+  const given = optionsObject<UserMemoryOptions>("userMemory", options);
+  const maxTokensEnv = given.maxTokens === undefined ? envPositiveInt(USER_MEMORY_MAX_TOKENS_ENV, env) : undefined;
+  const parsed =
+    maxTokensEnv === undefined
+      ? parseOptions("userMemory", userMemoryOptionsSchema, given)
+      : parseOptions(
+          "userMemory",
+          userMemoryOptionsSchema,
+          { ...given, maxTokens: maxTokensEnv },
+          { maxTokens: USER_MEMORY_MAX_TOKENS_ENV },
+        );
   return {
-    maxTokens: parsed.maxTokens ?? envPositiveInt(USER_MEMORY_MAX_TOKENS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_TOKENS,
+    maxTokens: parsed.maxTokens ?? DEFAULT_USER_MEMORY_MAX_TOKENS,
     maxItems: parsed.maxItems ?? envPositiveInt(USER_MEMORY_MAX_ITEMS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_ITEMS,
     maxBytes: parsed.maxBytes ?? DEFAULT_USER_MEMORY_MAX_BYTES,
     keepMessages: parsed.keepMessages ?? envBoolean(USER_MEMORY_KEEP_MESSAGES_ENV, env) ?? true,

@@ -1,0 +1,78 @@
+/**
+ * Each middleware package's README lists, in its "## Options" table, exactly the options its
+ * factory accepts (the keys of its strict options schema), and a row for an option that takes one
+ * of a few strings names every string the schema accepts. A reader who copies a name or a value
+ * from a table gets one the factory takes, and finds every option the factory takes.
+ */
+import { readFileSync } from "node:fs";
+import { resolve } from "node:path";
+import { encryptionOptionsSchema } from "@threadwise/encryption";
+import { factRecallOptionsSchema } from "@threadwise/fact-recall";
+import { historyAwareOptionsSchema } from "@threadwise/history-aware";
+import { historySeedOptionsSchema } from "@threadwise/history-seed";
+import { persistTrimOptionsSchema } from "@threadwise/persist-trim";
+import { recallOptionsSchema } from "@threadwise/recall";
+import { summarizeOptionsSchema } from "@threadwise/summarize";
+import { tokenCapOptionsSchema } from "@threadwise/token-cap";
+import { userMemoryOptionsSchema } from "@threadwise/user-memory";
+import { windowTrimOptionsSchema } from "@threadwise/window-trim";
+import { workMemoryOptionsSchema } from "@threadwise/work-memory";
+import { describe, expect, it } from "vitest";
+import type { z } from "zod/v4";
+
+const root = resolve(import.meta.dirname, "..");
+
+/** The factory's options schema of each package whose README has an "## Options" table. */
+const SCHEMAS: Record<string, z.ZodObject> = {
+  encryption: encryptionOptionsSchema,
+  "fact-recall": factRecallOptionsSchema,
+  "history-aware": historyAwareOptionsSchema,
+  "history-seed": historySeedOptionsSchema,
+  "persist-trim": persistTrimOptionsSchema,
+  recall: recallOptionsSchema,
+  summarize: summarizeOptionsSchema,
+  "token-cap": tokenCapOptionsSchema,
+  "user-memory": userMemoryOptionsSchema,
+  "window-trim": windowTrimOptionsSchema,
+  "work-memory": workMemoryOptionsSchema,
+};
+
+/** The rows of the first table under `## Options`, by the option their first cell names. */
+function optionRows(pkg: string): Map<string, string> {
+  const text = readFileSync(resolve(root, "packages", pkg, "README.md"), "utf8");
+  const start = text.indexOf("\n## Options\n");
+  expect(start, `packages/${pkg}/README.md has no "## Options" section`).toBeGreaterThan(0);
+  const lines = text.slice(start).split("\n");
+  const first = lines.findIndex((line) => line.startsWith("|"));
+  const rows = new Map<string, string>();
+  for (const line of lines.slice(first)) {
+    if (!line.startsWith("|")) break;
+    const name = /^\|\s*`([A-Za-z]+)`\s*\|/.exec(line)?.[1];
+    if (name) rows.set(name, line);
+  }
+  return rows;
+}
+
+/** The strings an option accepts when it is an enum (under optional or default), else undefined. */
+function enumValues(schema: unknown): string[] | undefined {
+  let inner = schema as { def?: { type?: string; innerType?: unknown }; options?: unknown };
+  while (inner.def?.type === "optional" || inner.def?.type === "default") inner = inner.def.innerType as typeof inner;
+  return inner.def?.type === "enum" && Array.isArray(inner.options) ? (inner.options as string[]) : undefined;
+}
+
+describe("README options tables and the factories' schemas", () => {
+  it.each(Object.keys(SCHEMAS))("packages/%s/README.md names every option the factory takes, and no other", (pkg) => {
+    const schema = SCHEMAS[pkg] as z.ZodObject;
+    const documented = [...optionRows(pkg).keys()].sort();
+    expect(documented).toEqual(Object.keys(schema.shape).sort());
+  });
+
+  it.each(Object.keys(SCHEMAS))("packages/%s/README.md names every value of an option that takes one of a few strings", (pkg) => {
+    const schema = SCHEMAS[pkg] as z.ZodObject;
+    const rows = optionRows(pkg);
+    const missing = Object.entries(schema.shape).flatMap(([option, field]) =>
+      (enumValues(field) ?? []).filter((value) => !rows.get(option)?.includes(value)).map((value) => `${option}: ${value}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
