@@ -137,7 +137,7 @@ export const recallOptionsSchema = z
     promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
     /** Heading of the block. @default "Recalled from earlier in this conversation" */
     label: z.string().min(1).optional(),
-    /** Token counter of the block (text to tokens); default core's js-tiktoken counter (`o200k_base`). */
+    /** Token counter of the block (text to tokens); default core's counter (`o200k_base`, gpt-tokenizer's ranks). */
     countText: fn<(text: string) => number>("expected a function (text) => number").optional(),
     /**
      * Reads a thread's archived messages (issue 27), oldest first: messages that left the stored

@@ -96,7 +96,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * condition `{ tokens?, messages?, fraction? }` whose given fields must all be reached, or an
    * array of conditions of which any one suffices. Measured over what the summary does not cover
    * yet (its window included, the summary itself not): `messages` non-system messages, `tokens`
-   * their tokens (core's counter, js-tiktoken `o200k_base`), `fraction` a share of the agent
+   * their tokens (core's counter, `o200k_base`), `fraction` a share of the agent
    * model's context window in tokens (`floor(maxInputTokens * fraction)`, see
    * `modelMaxInputTokens`). After the first summary the same rule holds for what left the window
    * since: a new summary once `condition - window` more has left it (the window's size in the same
@@ -140,7 +140,7 @@ export const summarizeOptionsSchema = z.strictObject({
   prompt: z.string().trim().min(1).optional(),
   /**
    * Most tokens one summarizer call may receive (instructions, previous summary and new messages,
-   * counted with js-tiktoken `o200k_base`). More messages than fit are summarized in several calls
+   * counted with core's counter, `o200k_base`). More messages than fit are summarized in several calls
    * (passes), each folding its messages into the summary the previous one made (spec R39); only a
    * single message longer than a pass holds is shortened, with a marker. Env
    * `MEMORY_SUMMARIZE_MAX_INPUT_TOKENS`.
