@@ -237,8 +237,8 @@ describe("a hobby or a liking said with a verb's modifier and a bound noun (`-�
   });
 
   it("a verb's modifier keeps the object before it (`스키 타는 걸`, `책 읽는 거`), and is never a subject", () => {
-    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타는 걸");
-    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽는 거");
+    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타기");
+    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽기");
   });
 
   it("the fused past of 치다/타다 with `예전엔` is a hobby that ended (`예전엔 볼링 쳤는데`)", () => {
@@ -260,5 +260,41 @@ describe("a plan said with 계획하다 (`여행을 계획하고 있어요`, `�
   it("계획 alone, or someone else's, is no plan of the speaker's", () => {
     expect(pairs("계획 중이에요")).toEqual([]);
     expect(pairs("친구가 여행 계획 중이래")).toEqual([]);
+  });
+});
+
+describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마시는 거`) names the activity as `<object> <stem>기`", () => {
+  const value = (text: string, attribute: string) => extractFactsHeuristic(text).find((f) => f.attribute === attribute)?.value;
+
+  it.each([
+    ["사진 찍는 게 취미예요", "hobby", "사진 찍기"],
+    ["빵 만드는 게 취미야", "hobby", "빵 만들기"],
+    ["걷는 게 취미예요", "hobby", "걷기"],
+    ["술 마시는 거 싫어해", "dislikes", "술 마시기"],
+    ["저는 노래 부르는 게 싫어요", "dislikes", "노래 부르기"],
+    ["커피 마시는 거 안 좋아해요", "dislikes", "커피 마시기"],
+    ["요리하는 거 좋아해요", "likes", "요리"],
+  ])("%s", (text, attribute, expected) => {
+    expect(value(text, attribute), pairs(text).join(", ")).toBe(expected);
+  });
+
+  it("the same activity gets one value whatever bound noun follows, so a liking and a dislike of it share one key", () => {
+    expect(value("스키 타는 걸 좋아해요", "likes")).toBe("스키 타기");
+    expect(value("스키 타는 거 싫어", "dislikes")).toBe("스키 타기");
+    expect(value("등산하는 거 싫어해요", "dislikes")).toBe("등산");
+  });
+
+  it("an adjective's modifier (`맛있는 거`, `매운 거`) keeps its form: it names a thing, not an activity", () => {
+    expect(value("맛있는 거 좋아해", "likes")).toBe("맛있는 거");
+    expect(value("매운 거 싫어해", "dislikes")).toBe("매운 거");
+  });
+
+  it("past, negated, questioned or someone else's is none of the speaker's", () => {
+    expect(pairs("사진 찍는 게 취미였어요")).toEqual([]);
+    expect(pairs("사진 찍는 게 취미는 아니에요")).toEqual([]);
+    expect(pairs("사진 찍는 게 취미예요?")).toEqual([]);
+    expect(pairs("민수는 술 마시는 거 싫어해")).toEqual([]);
+    expect(pairs("술 마시는 거 싫어해?")).toEqual([]);
+    expect(facts("남편은 술 마시는 거 싫어해요")).toEqual([["user's 남편", "dislikes", "술 마시기", false]]);
   });
 });

@@ -93,22 +93,55 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
   return before === "" ? v : `${clean(before)} ${v}`;
 }
 
+/** A bound noun, alone or with its particle (`거`, `게`, `걸`, `것을`): a thing only with the modifier before it. */
+const BOUND_NOUN = /^(?:거|것|게|걸|건|것들|것이|것을|것은|것도|거를|거는|거도)$/;
+
+/**
+ * Verb stems ending in ㄹ lose it before the modifier `-는` (`만들다` -> `만드는`, `놀다` -> `노는`):
+ * the stem as it is before `-기`, by its form before `-는`. Only those no other verb has (`사는` is
+ * 살다 or 사다: left out).
+ */
+const RIEUL_DROPPED: Readonly<Record<string, string>> = { 만드: "만들", 노: "놀", 여: "열", 우: "울", 부: "불", 아: "알", 거: "걸", 떠드: "떠들", 흔드: "흔들" };
+
+/**
+ * The activity a verb's modifier `-는` names with a bound noun (`찍는 거`, `마시는 게`), as the
+ * verb's noun form `-기` (`찍기`, `마시기`, `만들기`), or the noun of a 하다 verb (`요리하는` ->
+ * `요리`); `undefined` for any other word: an adjective's modifier (`맛있는`, `매운`), a past one
+ * (`먹은`, `먹던`), a stem that is not one verb's (`사는`).
+ */
+function activityOf(modifier: string): string | undefined {
+  if (!modifier.endsWith("는") || /(?:있|없)는$/.test(modifier)) return undefined;
+  const stem = modifier.slice(0, -1);
+  if (/^[가-힣]+하$/.test(stem)) return stem.slice(0, -1);
+  if (stem === "" || stem === "하" || stem === "사") return undefined;
+  return `${RIEUL_DROPPED[stem] ?? stem}기`;
+}
+
 /**
  * A bound noun (`거`, `것`: `단 거 좋아해`, `매운 거 못 먹어`) names a thing only with the modifier
- * before it: that word and the noun, and a bare object before a verb's modifier (`피아노 치는
- * 거`); any other value as it is.
+ * before it: that word and the noun. A verb's modifier `-는` names an activity: its noun form and
+ * the bare object before it (`사진 찍는 게` -> `사진 찍기`, `스키 타는 걸` -> `스키 타기`,
+ * `요리하는 거` -> `요리`), so the same activity gets one value whatever bound noun follows. Any
+ * other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
-  if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
+  if (!BOUND_NOUN.test(value)) return value;
   const words = wordsBefore(body, m);
   const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
   const last = before.charCodeAt(before.length - 1) - 0xac00;
   const modifier = last >= 0 && last <= 11171 && (last % 28 === 4 || last % 28 === 8 || before.endsWith("던"));
   if (!modifier) return value;
-  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone).
+  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone). An
+  // adjective's modifier cannot stand between an object and its verb, so a word there that ends
+  // like one is a noun (`사진`, `어른`).
   const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
-  return bareNoun(object) ? `${object} ${before} ${value}` : `${before} ${value}`;
+  const hasObject = object !== "" && nounLike(object);
+  const activity = activityOf(before);
+  if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
+  // `요리 하는 거` spaced: the object is the activity.
+  if (before === "하는") return hasObject ? object : `${before} ${value}`;
+  return hasObject ? `${object} ${activity}` : activity;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -269,9 +302,15 @@ const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|
 
 /**
  * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
- * with no particle or verb ending, no pronoun, time, adverb or relation.
+ * with no particle or verb ending, no pronoun, time, adverb or relation, and not ending like an
+ * adjective's modifier ({@link modifierForm}).
  */
 function bareNoun(word: string): boolean {
+  return nounLike(word) && !modifierForm(word);
+}
+
+/** {@link bareNoun} without the test for an adjective's modifier, for a place where none can stand. */
+function nounLike(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
     !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) &&
@@ -281,7 +320,6 @@ function bareNoun(word: string): boolean {
     !/^(?:저|나|제|내|너|니|저희|우리|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/.test(word) &&
     !REL_WORD.test(word) &&
     !SETTING.test(word) &&
-    !modifierForm(word) &&
     !notAValue(word)
   );
 }
@@ -824,7 +862,8 @@ const RULES: Rule[] = [
   },
   {
     // The hobby named before 취미 (`등산이 취미예요`, `기타 연주가 취미라서`), with the bare noun
-    // before it (`기타 연주`) and a 하다 verb's noun (`등산하는 게 취미야` -> 등산).
+    // before it (`기타 연주`) and the activity a verb's modifier names (`등산하는 게 취미야` -> 등산,
+    // `사진 찍는 게 취미예요` -> 사진 찍기; see withModifier).
     attribute: "hobby",
     re: new RegExp(
       `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
@@ -832,7 +871,7 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const before = wordsBefore(body, m).at(-1) ?? "";
       let v = (m[1] ?? m[2]) as string;
-      if (m[2] !== undefined) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, "것");
+      if (m[2] !== undefined) v = withModifier(body, m, "것");
       else if (bareNoun(before)) v = `${before} ${v}`;
       return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
     },
@@ -990,7 +1029,7 @@ const RULES: Rule[] = [
  * the clause is not a fact about the speaker or a relation: `undefined`. No such word: the speaker
  * (Korean drops the subject).
  */
-function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
+function subjectOf(before: string, speaker: Speaker, next: string): Speaker | undefined {
   const words = before
     .trim()
     .split(/\s+/)
@@ -1000,6 +1039,9 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
     if (FIRST_PERSON_WORD.test(word)) return speaker;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
     if (!m || SETTING.test(word) || ADNOMINAL.test(word)) continue;
+    // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
+    // `노래 부르는 게`): a topic is never followed by one.
+    if (m[2] === "는" && BOUND_NOUN.test(words[i + 1] ?? next)) continue;
     const stem = m[1] as string;
     const particle = m[2] as string;
     const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
@@ -1126,7 +1168,7 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
     let who = subject;
     if (!isRelative) {
-      const found = subjectOf(body.slice(0, m.index ?? 0), subject);
+      const found = subjectOf(body.slice(0, m.index ?? 0), subject, body.slice(m.index ?? 0).trim().split(/\s+/)[0] ?? "");
       if (!found) return undefined;
       who = found;
     }
