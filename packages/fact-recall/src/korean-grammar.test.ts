@@ -298,3 +298,19 @@ describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마�
     expect(facts("남편은 술 마시는 거 싫어해요")).toEqual([["user's 남편", "dislikes", "술 마시기", false]]);
   });
 });
+
+describe("a plan after a place noun ending in 도 (`제주도 여행 계획하고 있어`): the place is the plan's first noun, not a subject", () => {
+  it.each([
+    ["제주도 여행 계획하고 있어", "제주도 여행"],
+    ["강원도 여행 계획 중이에요", "강원도 여행"],
+    ["울릉도 여행을 계획하고 있어요", "울릉도 여행"],
+  ])("%s", (text, expected) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(expected);
+  });
+
+  it("a name with 도 is still someone else (`민지도 여행 계획 중이래`), and a plan past or asked is none", () => {
+    expect(pairs("민지도 여행 계획 중이래")).toEqual([]);
+    expect(pairs("제주도 여행 계획 중이었어")).toEqual([]);
+    expect(pairs("제주도 여행 계획하고 있어?")).toEqual([]);
+  });
+});

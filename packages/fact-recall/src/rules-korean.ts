@@ -55,6 +55,13 @@ const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
   /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
+/**
+ * Nouns that end in `도` and are not a word with the particle `도` ("also"): provinces (`경기도`,
+ * `충청북도`), islands (`제주도`, `울릉도`), martial arts (`태권도`) and common nouns (`포도`, `지도`).
+ * So `제주도 여행 계획 중이야` plans a trip to 제주도; `민지도 여행 계획 중이래` is still 민지's.
+ */
+const DO_NOUN =
+  /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
 const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
@@ -83,6 +90,18 @@ function wordsBefore(body: string, m: RegExpMatchArray): string[] {
     .slice(0, m.index ?? 0)
     .trim()
     .split(/\s+/);
+}
+
+/** Nouns of time that stand before an event without being part of its name (`다음 주 면접`, `이번 달 이사`). */
+const TIME_UNIT_NOUN = /^(?:주|달|해|년|월|일|번|날|때|주말|학기|방학)$/;
+
+/**
+ * The value `v` of the match `m` with the bare noun before it when they are one compound (`일본
+ * 여행`, `공무원 시험`); not a time (`다음 주 면접` -> `면접`).
+ */
+function withCompoundNoun(body: string, m: RegExpMatchArray, v: string): string {
+  const before = wordsBefore(body, m).at(-1) ?? "";
+  return bareNoun(before) && !TIME_UNIT_NOUN.test(before) ? `${before} ${v}` : v;
 }
 
 /** `홍대 근처`, `강남역 앞`: a word placing near another keeps that word (`근처` alone names no place). */
@@ -267,6 +286,13 @@ function someoneElseDoes(clause: string): boolean {
     );
 }
 
+/**
+ * A 하다 noun (`계획`) done now: the present progressive (`하고 있어`, `하는 중이야`, `중이에요`)
+ * and the present (`해요`, `합니다`, `해`); not the past progressive (`하고 있었어`, `중이었어`), nor
+ * `중에` (during it).
+ */
+const DOING_NOW = `(?:하고\\s*있(?!었)|하는\\s*중(?!이었|이던|에)|중(?!이었|이던|에)|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$))`;
+
 /** Verbs whose future is a guess about a state, not a plan (`바쁠 거예요`, `괜찮을 거야`). */
 const FUTURE_STATE =
   /^(?:그럴|이럴|저럴|괜찮을|좋을|될|있을|없을|아닐|맞을|같을|어떨|힘들|바쁠|늦을|재밌을|재미있을|어려울|쉬울|추울|더울|많을|적을|클|작을|빠를|비쌀|싸|알|모를)$/;
@@ -313,7 +339,7 @@ function bareNoun(word: string): boolean {
 function nounLike(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
-    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) &&
+    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word)) &&
     // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
     !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
@@ -957,16 +983,15 @@ const RULES: Rule[] = [
   },
   {
     // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
-    // the bare noun before it (`일본 여행`).
+    // the bare noun before it (`일본 여행`); not one planned before (`계획 중이었어`).
     attribute: "plan",
     re: new RegExp(
-      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:하고\\s*있|하는\\s*중|중|짜고\\s*있|세우고\\s*있|해요|합니다|했|세웠|짰)`,
+      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:${DOING_NOW}|짜고\\s*있(?!었)|세우고\\s*있(?!었)|했|세웠|짰)`,
     ),
     build: (m, l, body) => {
-      const before = wordsBefore(body, m).at(-1) ?? "";
       const v = clean(m[1] as string);
       if (!bareNoun(v)) return undefined;
-      return list(bareNoun(before) ? `${before} ${v}` : v, `${topic(l)} ${clean(body)} (계획)`);
+      return list(withCompoundNoun(body, m, v), `${topic(l)} ${clean(body)} (계획)`);
     },
   },
   {
@@ -1038,7 +1063,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
-    if (!m || SETTING.test(word) || ADNOMINAL.test(word)) continue;
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word)) continue;
     // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
     // `노래 부르는 게`): a topic is never followed by one.
     if (m[2] === "는" && BOUND_NOUN.test(words[i + 1] ?? next)) continue;
