@@ -314,3 +314,33 @@ describe("a plan after a place noun ending in 도 (`제주도 여행 계획하�
     expect(pairs("제주도 여행 계획하고 있어?")).toEqual([]);
   });
 });
+
+describe("preparing for an event (`이사 준비하고 있어요`, `시험 준비 중이야`) is a plan; a chore prepared (`저녁 준비`) is none", () => {
+  it.each([
+    ["이사 준비하고 있어요", "이사"],
+    ["시험 준비하고 있어요", "시험"],
+    ["요즘 공무원 시험 준비 중이야", "공무원 시험"],
+    ["결혼 준비를 하고 있어요", "결혼"],
+    ["저 다음 주 면접 준비하는 중이에요", "면접"],
+    ["신혼여행 준비해요", "신혼여행"],
+  ])("%s", (text, expected) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(expected);
+  });
+
+  it.each([
+    // Everyday chores are prepared, not planned.
+    "저녁 준비하고 있어요",
+    "밥 준비 중이야",
+    "도시락 준비해요",
+    // Past, negated, asked, or someone else's.
+    "이사 준비했어요",
+    "이사 준비하고 있었어요",
+    "시험 준비 중이었어",
+    "시험 준비 안 하고 있어",
+    "이사 준비하고 있어요?",
+    "동생이 시험 준비 중이에요",
+    "민수는 결혼 준비하고 있어요",
+  ])("%s: no plan of the speaker's", (text) => {
+    expect(pairs(text)).not.toContain("user:plan");
+  });
+});

@@ -287,11 +287,19 @@ function someoneElseDoes(clause: string): boolean {
 }
 
 /**
- * A 하다 noun (`계획`) done now: the present progressive (`하고 있어`, `하는 중이야`, `중이에요`)
+ * A 하다 noun (`계획`, `준비`) done now: the present progressive (`하고 있어`, `하는 중이야`, `중이에요`)
  * and the present (`해요`, `합니다`, `해`); not the past progressive (`하고 있었어`, `중이었어`), nor
  * `중에` (during it).
  */
 const DOING_NOW = `(?:하고\\s*있(?!었)|하는\\s*중(?!이었|이던|에)|중(?!이었|이던|에)|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$))`;
+
+/**
+ * Events one prepares for over weeks or months, so that preparing one is a plan (`이사 준비 중이에요`,
+ * `공무원 시험 준비하고 있어`), as the last noun of a compound (`기말시험`, `신혼여행`, `결혼식`).
+ * Chores prepared the same day (`저녁`, `밥`, `식사`, `도시락`) end in none of them.
+ */
+const PREPARED_EVENT =
+  /(?:시험|고시|공시|자격증|입시|수능|면접|발표|이사|결혼|결혼식|여행|이직|취업|취직|유학|이민|창업|개업|출산|대회|마라톤|공연|전시|전시회|오디션|편입|임용|졸업|논문)$/;
 
 /** Verbs whose future is a guess about a state, not a plan (`바쁠 거예요`, `괜찮을 거야`). */
 const FUTURE_STATE =
@@ -991,6 +999,17 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const v = clean(m[1] as string);
       if (!bareNoun(v)) return undefined;
+      return list(withCompoundNoun(body, m, v), `${topic(l)} ${clean(body)} (계획)`);
+    },
+  },
+  {
+    // Preparing for an event (`이사 준비하고 있어요`, `공무원 시험 준비 중이야`) is a plan; a chore
+    // prepared (`저녁 준비하고 있어요`) is none: only a noun of {@link PREPARED_EVENT}.
+    attribute: "plan",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*준비(?:를|도)?\\s*${DOING_NOW}`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      if (!PREPARED_EVENT.test(v) || !bareNoun(v)) return undefined;
       return list(withCompoundNoun(body, m, v), `${topic(l)} ${clean(body)} (계획)`);
     },
   },
