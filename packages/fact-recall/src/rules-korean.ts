@@ -120,7 +120,17 @@ const BOUND_NOUN = /^(?:거|것|게|걸|건|것들|것이|것을|것은|것도|�
  * the stem as it is before `-기`, by its form before `-는`. Only those no other verb has (`사는` is
  * 살다 or 사다: left out).
  */
-const RIEUL_DROPPED: Readonly<Record<string, string>> = { 만드: "만들", 노: "놀", 여: "열", 우: "울", 부: "불", 아: "알", 거: "걸", 떠드: "떠들", 흔드: "흔들" };
+const RIEUL_DROPPED: Readonly<Record<string, string>> = {
+  만드: "만들",
+  노: "놀",
+  여: "열",
+  우: "울",
+  부: "불",
+  아: "알",
+  거: "걸",
+  떠드: "떠들",
+  흔드: "흔들",
+};
 
 /**
  * The activity a verb's modifier `-는` names with a bound noun (`찍는 거`, `마시는 게`), as the
@@ -1212,7 +1222,12 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
     let who = subject;
     if (!isRelative) {
-      const found = subjectOf(body.slice(0, m.index ?? 0), subject, body.slice(m.index ?? 0).trim().split(/\s+/)[0] ?? "");
+      const next =
+        body
+          .slice(m.index ?? 0)
+          .trim()
+          .split(/\s+/)[0] ?? "";
+      const found = subjectOf(body.slice(0, m.index ?? 0), subject, next);
       if (!found) return undefined;
       who = found;
     }
