@@ -284,6 +284,17 @@ describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마�
     expect(value("등산하는 거 싫어해요", "dislikes")).toBe("등산");
   });
 
+  it("`사진 찍기가 취미예요`: the object before a verb's noun form `-기` is kept", () => {
+    expect(value("사진 찍기가 취미예요", "hobby")).toBe("사진 찍기");
+    expect(value("저는 빵 굽기가 취미예요", "hobby")).toBe("빵 굽기");
+  });
+
+  it("a relation without its particle before a verb's modifier is its object (`친구 만나는 거 좋아해`), with a particle its subject", () => {
+    expect(facts("친구 만나는 거 좋아해")).toEqual([["user", "likes", "친구 만나기", false]]);
+    expect(facts("친구가 사진 찍는 거 좋아해요")).toEqual([["user's 친구", "likes", "사진 찍기", false]]);
+    expect(facts("동생은 술 마시는 거 싫어해")).toEqual([["user's 동생", "dislikes", "술 마시기", false]]);
+  });
+
   it("an adjective's modifier (`맛있는 거`, `매운 거`) keeps its form: it names a thing, not an activity", () => {
     expect(value("맛있는 거 좋아해", "likes")).toBe("맛있는 거");
     expect(value("매운 거 싫어해", "dislikes")).toBe("매운 거");

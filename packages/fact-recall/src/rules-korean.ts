@@ -165,7 +165,7 @@ function withModifier(body: string, m: RegExpMatchArray, value: string): string 
   // adjective's modifier cannot stand between an object and its verb, so a word there that ends
   // like one is a noun (`사진`, `어른`).
   const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
-  const hasObject = object !== "" && nounLike(object);
+  const hasObject = object !== "" && (nounLike(object) || REL_WORD.test(object));
   const activity = activityOf(before);
   if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
   // `요리 하는 거` spaced: the object is the activity.
@@ -916,7 +916,9 @@ const RULES: Rule[] = [
       const before = wordsBefore(body, m).at(-1) ?? "";
       let v = (m[1] ?? m[2]) as string;
       if (m[2] !== undefined) v = withModifier(body, m, "것");
-      else if (bareNoun(before)) v = `${before} ${v}`;
+      // Before a verb's noun form `-기` (`사진 찍기`) stands its object, even one ending like an
+      // adjective's modifier (`사진`; see withModifier).
+      else if (bareNoun(before) || (/[가-힣]기$/.test(v) && nounLike(before))) v = `${before} ${v}`;
       return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
     },
     relative: true,
@@ -1355,7 +1357,11 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
   const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
-  if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
+  // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
+  // noun is that verb's object, and the sentence the speaker's.
+  const objectOfModifier =
+    rel !== null && rel[1] === undefined && BOUND_NOUN.test(body.slice(rel[0].length).match(/^\S+는\s+(\S+)/)?.[1] ?? "");
+  if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
     const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
     const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
     // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the
