@@ -306,6 +306,9 @@ describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마�
     expect(pairs("사진 찍는 게 취미예요?")).toEqual([]);
     expect(pairs("민수는 술 마시는 거 싫어해")).toEqual([]);
     expect(pairs("술 마시는 거 싫어해?")).toEqual([]);
+    // `게` is also crab: after a name with its topic particle, the name is the subject.
+    expect(pairs("민지는 게 못 먹어")).toEqual([]);
+    expect(pairs("민지는 게 알레르기 있어")).toEqual([]);
     expect(facts("남편은 술 마시는 거 싫어해요")).toEqual([["user's 남편", "dislikes", "술 마시기", false]]);
   });
 });

@@ -1096,8 +1096,10 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
     if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word)) continue;
     // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
-    // `노래 부르는 게`): a topic is never followed by one.
-    if (m[2] === "는" && BOUND_NOUN.test(words[i + 1] ?? next)) continue;
+    // `노래 부르는 게`): a topic is never followed by one. `게` is also a noun (crab: `민지는 게 못
+    // 먹어`), so before it only a word after the verb's object counts.
+    const after = words[i + 1] ?? next;
+    if (m[2] === "는" && BOUND_NOUN.test(after) && (after !== "게" || i > 0)) continue;
     const stem = m[1] as string;
     const particle = m[2] as string;
     const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
