@@ -306,6 +306,8 @@ describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마�
     expect(pairs("사진 찍는 게 취미예요?")).toEqual([]);
     expect(pairs("민수는 술 마시는 거 싫어해")).toEqual([]);
     expect(pairs("술 마시는 거 싫어해?")).toEqual([]);
+    // A demonstrative object names nothing (`그거 마시는 거`).
+    expect(pairs("그거 마시는 거 싫어")).toEqual([]);
     // `게` is also crab: after a name with its topic particle, the name is the subject.
     expect(pairs("민지는 게 못 먹어")).toEqual([]);
     expect(pairs("민지는 게 알레르기 있어")).toEqual([]);
@@ -337,6 +339,9 @@ describe("preparing for an event (`이사 준비하고 있어요`, `시험 준�
     ["결혼 준비를 하고 있어요", "결혼"],
     ["저 다음 주 면접 준비하는 중이에요", "면접"],
     ["신혼여행 준비해요", "신혼여행"],
+    // `다들` (everyone) and a time are no part of the event's name.
+    ["다들 시험 준비하고 있어요", "시험"],
+    ["이번 주 발표 준비하고 있어", "발표"],
   ])("%s", (text, expected) => {
     expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(expected);
   });

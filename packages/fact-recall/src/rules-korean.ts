@@ -165,6 +165,8 @@ function withModifier(body: string, m: RegExpMatchArray, value: string): string 
   // adjective's modifier cannot stand between an object and its verb, so a word there that ends
   // like one is a noun (`사진`, `어른`).
   const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
+  // `그거 마시는 거 싫어`: the object is named elsewhere, and the value would say nothing.
+  if (/^(?:그거|이거|저거|그것|이것|저것)$/.test(object)) return "";
   const hasObject = object !== "" && (nounLike(object) || REL_WORD.test(object));
   const activity = activityOf(before);
   if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
@@ -344,6 +346,10 @@ const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜"
  */
 const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|가끔|종종|매일|매주|주로|보통|잘|열심히|꾸준히|아직도|요즘도|아직)\\s*)*`;
 
+/** Pronouns (`저`, `우리`, `다들`), negations and short adverbs: never a compound's first noun. */
+const FUNCTION_WORD =
+  /^(?:저|나|제|내|너|니|저희|우리|다들|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/;
+
 /**
  * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
  * with no particle or verb ending, no pronoun, time, adverb or relation, and not ending like an
@@ -361,7 +367,7 @@ function nounLike(word: string): boolean {
     // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
     !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
-    !/^(?:저|나|제|내|너|니|저희|우리|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/.test(word) &&
+    !FUNCTION_WORD.test(word) &&
     !REL_WORD.test(word) &&
     !SETTING.test(word) &&
     !notAValue(word)
