@@ -274,6 +274,7 @@ describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마�
     ["저는 노래 부르는 게 싫어요", "dislikes", "노래 부르기"],
     ["커피 마시는 거 안 좋아해요", "dislikes", "커피 마시기"],
     ["요리하는 거 좋아해요", "likes", "요리"],
+    ["요리 하는 거 좋아해요", "likes", "요리"],
   ])("%s", (text, attribute, expected) => {
     expect(value(text, attribute), pairs(text).join(", ")).toBe(expected);
   });

@@ -168,10 +168,10 @@ function withModifier(body: string, m: RegExpMatchArray, value: string): string 
   // `그거 마시는 거 싫어`: the object is named elsewhere, and the value would say nothing.
   if (/^(?:그거|이거|저거|그것|이것|저것)$/.test(object)) return "";
   const hasObject = object !== "" && (nounLike(object) || REL_WORD.test(object));
+  // `요리 하는 거` spaced: the object is the activity.
+  if (before === "하는" && hasObject) return object;
   const activity = activityOf(before);
   if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
-  // `요리 하는 거` spaced: the object is the activity.
-  if (before === "하는") return hasObject ? object : `${before} ${value}`;
   return hasObject ? `${object} ${activity}` : activity;
 }
 
