@@ -237,8 +237,8 @@ describe("a hobby or a liking said with a verb's modifier and a bound noun (`-�
   });
 
   it("a verb's modifier keeps the object before it (`스키 타는 걸`, `책 읽는 거`), and is never a subject", () => {
-    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타는 걸");
-    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽는 거");
+    expect(extractFactsHeuristic("스키 타는 걸 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("스키 타기");
+    expect(extractFactsHeuristic("저는 책 읽는 거 좋아해요").find((f) => f.attribute === "likes")?.value).toBe("책 읽기");
   });
 
   it("the fused past of 치다/타다 with `예전엔` is a hobby that ended (`예전엔 볼링 쳤는데`)", () => {
@@ -260,5 +260,107 @@ describe("a plan said with 계획하다 (`여행을 계획하고 있어요`, `�
   it("계획 alone, or someone else's, is no plan of the speaker's", () => {
     expect(pairs("계획 중이에요")).toEqual([]);
     expect(pairs("친구가 여행 계획 중이래")).toEqual([]);
+  });
+});
+
+describe("a verb's modifier before a bound noun (`사진 찍는 게`, `술 마시는 거`) names the activity as `<object> <stem>기`", () => {
+  const value = (text: string, attribute: string) => extractFactsHeuristic(text).find((f) => f.attribute === attribute)?.value;
+
+  it.each([
+    ["사진 찍는 게 취미예요", "hobby", "사진 찍기"],
+    ["빵 만드는 게 취미야", "hobby", "빵 만들기"],
+    ["걷는 게 취미예요", "hobby", "걷기"],
+    ["술 마시는 거 싫어해", "dislikes", "술 마시기"],
+    ["저는 노래 부르는 게 싫어요", "dislikes", "노래 부르기"],
+    ["커피 마시는 거 안 좋아해요", "dislikes", "커피 마시기"],
+    ["요리하는 거 좋아해요", "likes", "요리"],
+    ["요리 하는 거 좋아해요", "likes", "요리"],
+  ])("%s", (text, attribute, expected) => {
+    expect(value(text, attribute), pairs(text).join(", ")).toBe(expected);
+  });
+
+  it("the same activity gets one value whatever bound noun follows, so a liking and a dislike of it share one key", () => {
+    expect(value("스키 타는 걸 좋아해요", "likes")).toBe("스키 타기");
+    expect(value("스키 타는 거 싫어", "dislikes")).toBe("스키 타기");
+    expect(value("등산하는 거 싫어해요", "dislikes")).toBe("등산");
+  });
+
+  it("`사진 찍기가 취미예요`: the object before a verb's noun form `-기` is kept", () => {
+    expect(value("사진 찍기가 취미예요", "hobby")).toBe("사진 찍기");
+    expect(value("저는 빵 굽기가 취미예요", "hobby")).toBe("빵 굽기");
+  });
+
+  it("a relation without its particle before a verb's modifier is its object (`친구 만나는 거 좋아해`), with a particle its subject", () => {
+    expect(facts("친구 만나는 거 좋아해")).toEqual([["user", "likes", "친구 만나기", false]]);
+    expect(facts("친구가 사진 찍는 거 좋아해요")).toEqual([["user's 친구", "likes", "사진 찍기", false]]);
+    expect(facts("동생은 술 마시는 거 싫어해")).toEqual([["user's 동생", "dislikes", "술 마시기", false]]);
+  });
+
+  it("an adjective's modifier (`맛있는 거`, `매운 거`) keeps its form: it names a thing, not an activity", () => {
+    expect(value("맛있는 거 좋아해", "likes")).toBe("맛있는 거");
+    expect(value("매운 거 싫어해", "dislikes")).toBe("매운 거");
+  });
+
+  it("past, negated, questioned or someone else's is none of the speaker's", () => {
+    expect(pairs("사진 찍는 게 취미였어요")).toEqual([]);
+    expect(pairs("사진 찍는 게 취미는 아니에요")).toEqual([]);
+    expect(pairs("사진 찍는 게 취미예요?")).toEqual([]);
+    expect(pairs("민수는 술 마시는 거 싫어해")).toEqual([]);
+    expect(pairs("술 마시는 거 싫어해?")).toEqual([]);
+    // A demonstrative object names nothing (`그거 마시는 거`).
+    expect(pairs("그거 마시는 거 싫어")).toEqual([]);
+    // `게` is also crab: after a name with its topic particle, the name is the subject.
+    expect(pairs("민지는 게 못 먹어")).toEqual([]);
+    expect(pairs("민지는 게 알레르기 있어")).toEqual([]);
+    expect(facts("남편은 술 마시는 거 싫어해요")).toEqual([["user's 남편", "dislikes", "술 마시기", false]]);
+  });
+});
+
+describe("a plan after a place noun ending in 도 (`제주도 여행 계획하고 있어`): the place is the plan's first noun, not a subject", () => {
+  it.each([
+    ["제주도 여행 계획하고 있어", "제주도 여행"],
+    ["강원도 여행 계획 중이에요", "강원도 여행"],
+    ["울릉도 여행을 계획하고 있어요", "울릉도 여행"],
+  ])("%s", (text, expected) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(expected);
+  });
+
+  it("a name with 도 is still someone else (`민지도 여행 계획 중이래`), and a plan past or asked is none", () => {
+    expect(pairs("민지도 여행 계획 중이래")).toEqual([]);
+    expect(pairs("제주도 여행 계획 중이었어")).toEqual([]);
+    expect(pairs("제주도 여행 계획하고 있어?")).toEqual([]);
+  });
+});
+
+describe("preparing for an event (`이사 준비하고 있어요`, `시험 준비 중이야`) is a plan; a chore prepared (`저녁 준비`) is none", () => {
+  it.each([
+    ["이사 준비하고 있어요", "이사"],
+    ["시험 준비하고 있어요", "시험"],
+    ["요즘 공무원 시험 준비 중이야", "공무원 시험"],
+    ["결혼 준비를 하고 있어요", "결혼"],
+    ["저 다음 주 면접 준비하는 중이에요", "면접"],
+    ["신혼여행 준비해요", "신혼여행"],
+    // `다들` (everyone) and a time are no part of the event's name.
+    ["다들 시험 준비하고 있어요", "시험"],
+    ["이번 주 발표 준비하고 있어", "발표"],
+  ])("%s", (text, expected) => {
+    expect(extractFactsHeuristic(text).find((f) => f.attribute === "plan")?.value, pairs(text).join(", ")).toBe(expected);
+  });
+
+  it.each([
+    // Everyday chores are prepared, not planned.
+    "저녁 준비하고 있어요",
+    "밥 준비 중이야",
+    "도시락 준비해요",
+    // Past, negated, asked, or someone else's.
+    "이사 준비했어요",
+    "이사 준비하고 있었어요",
+    "시험 준비 중이었어",
+    "시험 준비 안 하고 있어",
+    "이사 준비하고 있어요?",
+    "동생이 시험 준비 중이에요",
+    "민수는 결혼 준비하고 있어요",
+  ])("%s: no plan of the speaker's", (text) => {
+    expect(pairs(text)).not.toContain("user:plan");
   });
 });

@@ -496,6 +496,17 @@ const RULES: Rule[] = [
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+/**
+ * `my hobby is …`, `my hobbies are …`, `my sister's hobby is …` (present only: `was` is none, `is
+ * not` neither): the activity, of the speaker or of the relative named. A list of hobbies
+ * (`hiking, chess and baking`) is one fact each. `my favorite hobby is …` is left to
+ * {@link FAVORITE_CLAUSE}.
+ */
+const HOBBY_CLAUSE = new RegExp(
+  `\\b[Mm]y (?:(${REL})'s )?(?:(?:main|new|current|only|biggest|latest|real) )?(?:hobby is|hobbies are|hobbies include) (?!not\\b)${ADV}([^;:!?]+)`,
+);
+/** What ends a list of hobbies besides punctuation: a relative clause or a clause of its own (`hiking, which I love`). */
+const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)\b/i;
 const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
 const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 const LEAD =
@@ -598,7 +609,17 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const value = cut(favorite[2] as string, 6);
       push(speaker.id, "favorite", list(`${thing}: ${value}`, `${speaker.label}'s favorite ${thing} is ${value} (likes)`, thing));
     }
-    if (name || family || pet || favorite) continue;
+    const hobby = HOBBY_CLAUSE.exec(clause);
+    if (hobby) {
+      const rel = hobby[1]?.toLowerCase();
+      const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
+      for (const item of (hobby[2] as string).split(/\s*,\s*(?:and\s+)?|\s+and\s+/)) {
+        if (LIST_END.test(item)) break;
+        const v = valueHead(cut(item, 8), "activity").replace(/^(?:the|a|an)\s+(?=\S)/i, "");
+        if (v.length >= 2 && !FILLER_VALUES.test(v)) push(id, "hobby", list(v, `${label}'s hobby is ${v} (hobby)`));
+      }
+    }
+    if (name || family || pet || favorite || hobby) continue;
     const body = clause.replace(LEAD, "");
     let subject: Subject | undefined;
     const rel = RELATIVE_SUBJECT.exec(body);

@@ -55,6 +55,13 @@ const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
   /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
+/**
+ * Nouns that end in `도` and are not a word with the particle `도` ("also"): provinces (`경기도`,
+ * `충청북도`), islands (`제주도`, `울릉도`), martial arts (`태권도`) and common nouns (`포도`, `지도`).
+ * So `제주도 여행 계획 중이야` plans a trip to 제주도; `민지도 여행 계획 중이래` is still 민지's.
+ */
+const DO_NOUN =
+  /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
 const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
@@ -85,6 +92,18 @@ function wordsBefore(body: string, m: RegExpMatchArray): string[] {
     .split(/\s+/);
 }
 
+/** Nouns of time that stand before an event without being part of its name (`다음 주 면접`, `이번 달 이사`). */
+const TIME_UNIT_NOUN = /^(?:주|달|해|년|월|일|번|날|때|주말|학기|방학)$/;
+
+/**
+ * The value `v` of the match `m` with the bare noun before it when they are one compound (`일본
+ * 여행`, `공무원 시험`); not a time (`다음 주 면접` -> `면접`).
+ */
+function withCompoundNoun(body: string, m: RegExpMatchArray, v: string): string {
+  const before = wordsBefore(body, m).at(-1) ?? "";
+  return bareNoun(before) && !TIME_UNIT_NOUN.test(before) ? `${before} ${v}` : v;
+}
+
 /** `홍대 근처`, `강남역 앞`: a word placing near another keeps that word (`근처` alone names no place). */
 function withPlaceWord(body: string, m: RegExpMatchArray): string {
   const v = clean(m[1] as string);
@@ -93,22 +112,67 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
   return before === "" ? v : `${clean(before)} ${v}`;
 }
 
+/** A bound noun, alone or with its particle (`거`, `게`, `걸`, `것을`): a thing only with the modifier before it. */
+const BOUND_NOUN = /^(?:거|것|게|걸|건|것들|것이|것을|것은|것도|거를|거는|거도)$/;
+
+/**
+ * Verb stems ending in ㄹ lose it before the modifier `-는` (`만들다` -> `만드는`, `놀다` -> `노는`):
+ * the stem as it is before `-기`, by its form before `-는`. Only those no other verb has (`사는` is
+ * 살다 or 사다: left out).
+ */
+const RIEUL_DROPPED: Readonly<Record<string, string>> = {
+  만드: "만들",
+  노: "놀",
+  여: "열",
+  우: "울",
+  부: "불",
+  아: "알",
+  거: "걸",
+  떠드: "떠들",
+  흔드: "흔들",
+};
+
+/**
+ * The activity a verb's modifier `-는` names with a bound noun (`찍는 거`, `마시는 게`), as the
+ * verb's noun form `-기` (`찍기`, `마시기`, `만들기`), or the noun of a 하다 verb (`요리하는` ->
+ * `요리`); `undefined` for any other word: an adjective's modifier (`맛있는`, `매운`), a past one
+ * (`먹은`, `먹던`), a stem that is not one verb's (`사는`).
+ */
+function activityOf(modifier: string): string | undefined {
+  if (!modifier.endsWith("는") || /(?:있|없)는$/.test(modifier)) return undefined;
+  const stem = modifier.slice(0, -1);
+  if (/^[가-힣]+하$/.test(stem)) return stem.slice(0, -1);
+  if (stem === "" || stem === "하" || stem === "사") return undefined;
+  return `${RIEUL_DROPPED[stem] ?? stem}기`;
+}
+
 /**
  * A bound noun (`거`, `것`: `단 거 좋아해`, `매운 거 못 먹어`) names a thing only with the modifier
- * before it: that word and the noun, and a bare object before a verb's modifier (`피아노 치는
- * 거`); any other value as it is.
+ * before it: that word and the noun. A verb's modifier `-는` names an activity: its noun form and
+ * the bare object before it (`사진 찍는 게` -> `사진 찍기`, `스키 타는 걸` -> `스키 타기`,
+ * `요리하는 거` -> `요리`), so the same activity gets one value whatever bound noun follows. Any
+ * other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
-  if (!/^(?:거|것|게|걸|건|것들)$/.test(value)) return value;
+  if (!BOUND_NOUN.test(value)) return value;
   const words = wordsBefore(body, m);
   const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
   const last = before.charCodeAt(before.length - 1) - 0xac00;
   const modifier = last >= 0 && last <= 11171 && (last % 28 === 4 || last % 28 === 8 || before.endsWith("던"));
   if (!modifier) return value;
-  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone).
+  // A verb's modifier keeps its object (`피아노 치는 거`, `스키 타는 걸`: not `치는 거` alone). An
+  // adjective's modifier cannot stand between an object and its verb, so a word there that ends
+  // like one is a noun (`사진`, `어른`).
   const object = before.endsWith("는") ? (words.at(-2) ?? "") : "";
-  return bareNoun(object) ? `${object} ${before} ${value}` : `${before} ${value}`;
+  // `그거 마시는 거 싫어`: the object is named elsewhere, and the value would say nothing.
+  if (/^(?:그거|이거|저거|그것|이것|저것)$/.test(object)) return "";
+  const hasObject = object !== "" && (nounLike(object) || REL_WORD.test(object));
+  // `요리 하는 거` spaced: the object is the activity.
+  if (before === "하는" && hasObject) return object;
+  const activity = activityOf(before);
+  if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
+  return hasObject ? `${object} ${activity}` : activity;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -234,6 +298,21 @@ function someoneElseDoes(clause: string): boolean {
     );
 }
 
+/**
+ * A 하다 noun (`계획`, `준비`) done now: the present progressive (`하고 있어`, `하는 중이야`, `중이에요`)
+ * and the present (`해요`, `합니다`, `해`); not the past progressive (`하고 있었어`, `중이었어`), nor
+ * `중에` (during it).
+ */
+const DOING_NOW = `(?:하고\\s*있(?!었)|하는\\s*중(?!이었|이던|에)|중(?!이었|이던|에)|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$))`;
+
+/**
+ * Events one prepares for over weeks or months, so that preparing one is a plan (`이사 준비 중이에요`,
+ * `공무원 시험 준비하고 있어`), as the last noun of a compound (`기말시험`, `신혼여행`, `결혼식`).
+ * Chores prepared the same day (`저녁`, `밥`, `식사`, `도시락`) end in none of them.
+ */
+const PREPARED_EVENT =
+  /(?:시험|고시|공시|자격증|입시|수능|면접|발표|이사|결혼|결혼식|여행|이직|취업|취직|유학|이민|창업|개업|출산|대회|마라톤|공연|전시|전시회|오디션|편입|임용|졸업|논문)$/;
+
 /** Verbs whose future is a guess about a state, not a plan (`바쁠 거예요`, `괜찮을 거야`). */
 const FUTURE_STATE =
   /^(?:그럴|이럴|저럴|괜찮을|좋을|될|있을|없을|아닐|맞을|같을|어떨|힘들|바쁠|늦을|재밌을|재미있을|어려울|쉬울|추울|더울|많을|적을|클|작을|빠를|비쌀|싸|알|모를)$/;
@@ -267,21 +346,30 @@ const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜"
  */
 const PLAYED_OBJECT = `(?:을|를|도|은|는)?\\s*(?:(?:${DEGREE_WORDS}|자주|가끔|종종|매일|매주|주로|보통|잘|열심히|꾸준히|아직도|요즘도|아직)\\s*)*`;
 
+/** Pronouns (`저`, `우리`, `다들`), negations and short adverbs: never a compound's first noun. */
+const FUNCTION_WORD =
+  /^(?:저|나|제|내|너|니|저희|우리|다들|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/;
+
 /**
  * `true` for a word that can be the first noun of a compound (`기타 연주`, `볼링 동호회`): one word
- * with no particle or verb ending, no pronoun, time, adverb or relation.
+ * with no particle or verb ending, no pronoun, time, adverb or relation, and not ending like an
+ * adjective's modifier ({@link modifierForm}).
  */
 function bareNoun(word: string): boolean {
+  return nounLike(word) && !modifierForm(word);
+}
+
+/** {@link bareNoun} without the test for an adjective's modifier, for a place where none can stand. */
+function nounLike(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
-    !/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) &&
+    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word)) &&
     // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
     !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
-    !/^(?:저|나|제|내|너|니|저희|우리|그|이|안|못|잘|좀|꼭|또|막|딱|참|왜|뭐|걍|그냥|그러다|이러다|어쩌다|그렇게|이렇게)$/.test(word) &&
+    !FUNCTION_WORD.test(word) &&
     !REL_WORD.test(word) &&
     !SETTING.test(word) &&
-    !modifierForm(word) &&
     !notAValue(word)
   );
 }
@@ -824,7 +912,8 @@ const RULES: Rule[] = [
   },
   {
     // The hobby named before 취미 (`등산이 취미예요`, `기타 연주가 취미라서`), with the bare noun
-    // before it (`기타 연주`) and a 하다 verb's noun (`등산하는 게 취미야` -> 등산).
+    // before it (`기타 연주`) and the activity a verb's modifier names (`등산하는 게 취미야` -> 등산,
+    // `사진 찍는 게 취미예요` -> 사진 찍기; see withModifier).
     attribute: "hobby",
     re: new RegExp(
       `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
@@ -832,8 +921,10 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const before = wordsBefore(body, m).at(-1) ?? "";
       let v = (m[1] ?? m[2]) as string;
-      if (m[2] !== undefined) v = /^[가-힣]{2,}하는$/.test(before) ? before.replace(/하는$/, "") : withModifier(body, m, "것");
-      else if (bareNoun(before)) v = `${before} ${v}`;
+      if (m[2] !== undefined) v = withModifier(body, m, "것");
+      // Before a verb's noun form `-기` (`사진 찍기`) stands its object, even one ending like an
+      // adjective's modifier (`사진`; see withModifier).
+      else if (bareNoun(before) || (/[가-힣]기$/.test(v) && nounLike(before))) v = `${before} ${v}`;
       return SETTING.test(v) || notAValue(v) ? undefined : list(v, `${l}의 취미는 ${v} (취미)`);
     },
     relative: true,
@@ -918,16 +1009,26 @@ const RULES: Rule[] = [
   },
   {
     // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
-    // the bare noun before it (`일본 여행`).
+    // the bare noun before it (`일본 여행`); not one planned before (`계획 중이었어`).
     attribute: "plan",
     re: new RegExp(
-      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:하고\\s*있|하는\\s*중|중|짜고\\s*있|세우고\\s*있|해요|합니다|했|세웠|짰)`,
+      `(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*계획(?:을|를)?\\s*(?:${DOING_NOW}|짜고\\s*있(?!었)|세우고\\s*있(?!었)|했|세웠|짰)`,
     ),
     build: (m, l, body) => {
-      const before = wordsBefore(body, m).at(-1) ?? "";
       const v = clean(m[1] as string);
       if (!bareNoun(v)) return undefined;
-      return list(bareNoun(before) ? `${before} ${v}` : v, `${topic(l)} ${clean(body)} (계획)`);
+      return list(withCompoundNoun(body, m, v), `${topic(l)} ${clean(body)} (계획)`);
+    },
+  },
+  {
+    // Preparing for an event (`이사 준비하고 있어요`, `공무원 시험 준비 중이야`) is a plan; a chore
+    // prepared (`저녁 준비하고 있어요`) is none: only a noun of {@link PREPARED_EVENT}.
+    attribute: "plan",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|${BARE})\\s*준비(?:를|도)?\\s*${DOING_NOW}`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      if (!PREPARED_EVENT.test(v) || !bareNoun(v)) return undefined;
+      return list(withCompoundNoun(body, m, v), `${topic(l)} ${clean(body)} (계획)`);
     },
   },
   {
@@ -990,7 +1091,7 @@ const RULES: Rule[] = [
  * the clause is not a fact about the speaker or a relation: `undefined`. No such word: the speaker
  * (Korean drops the subject).
  */
-function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
+function subjectOf(before: string, speaker: Speaker, next: string): Speaker | undefined {
   const words = before
     .trim()
     .split(/\s+/)
@@ -999,7 +1100,12 @@ function subjectOf(before: string, speaker: Speaker): Speaker | undefined {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
-    if (!m || SETTING.test(word) || ADNOMINAL.test(word)) continue;
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word)) continue;
+    // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
+    // `노래 부르는 게`): a topic is never followed by one. `게` is also a noun (crab: `민지는 게 못
+    // 먹어`), so before it only a word after the verb's object counts.
+    const after = words[i + 1] ?? next;
+    if (m[2] === "는" && BOUND_NOUN.test(after) && (after !== "게" || i > 0)) continue;
     const stem = m[1] as string;
     const particle = m[2] as string;
     const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
@@ -1126,7 +1232,12 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     // A subject named inside the clause, before the value (`어제 친구가 부산으로 이사했어요`).
     let who = subject;
     if (!isRelative) {
-      const found = subjectOf(body.slice(0, m.index ?? 0), subject);
+      const next =
+        body
+          .slice(m.index ?? 0)
+          .trim()
+          .split(/\s+/)[0] ?? "";
+      const found = subjectOf(body.slice(0, m.index ?? 0), subject, next);
       if (!found) return undefined;
       who = found;
     }
@@ -1254,7 +1365,11 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
   const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
-  if (rel && !hasRelative && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
+  // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
+  // noun is that verb's object, and the sentence the speaker's.
+  const objectOfModifier =
+    rel !== null && rel[1] === undefined && BOUND_NOUN.test(body.slice(rel[0].length).match(/^\S+는\s+(\S+)/)?.[1] ?? "");
+  if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
     const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
     const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
     // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the

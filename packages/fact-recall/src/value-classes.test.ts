@@ -179,3 +179,35 @@ describe("English: `I'm <verb>ing` is an activity only for a verb of doing, and 
     expect(value("We are planning to marry.", "user:plan")).toBe("marry");
   });
 });
+
+describe("English: `my hobby is <activity>` names a hobby of the speaker or of the relative named; `I hate <verb>ing` a dislike", () => {
+  const all = (text: string, pair: string) =>
+    extractFactsHeuristic(text)
+      .filter((f) => `${f.subject}:${f.attribute}` === pair)
+      .map((f) => f.value);
+
+  it.each([
+    ["My hobby is taking photos.", "user:hobby", ["taking photos"]],
+    ["My main hobby is gardening these days.", "user:hobby", ["gardening"]],
+    ["My hobbies are hiking and baking bread.", "user:hobby", ["hiking", "baking bread"]],
+    ["My sister's hobby is knitting.", "user's sister:hobby", ["knitting"]],
+    ["I hate drinking.", "user:dislikes", ["drinking"]],
+    ["I can't stand running in the rain.", "user:dislikes", ["running"]],
+  ])("%s", (text, pair, expected) => expect(all(text, pair), facts(text).join(", ")).toEqual(expected));
+
+  it.each([
+    // Past, negated, asked, wished, or someone else's.
+    "My hobby was painting.",
+    "My hobby isn't photography.",
+    "Is my hobby weird?",
+    "If my hobby were sailing I'd live by the sea.",
+    "His hobby is golf.",
+    "I hated drinking back then.",
+    "She hates drinking.",
+  ])("%s: no hobby or dislike of the speaker's", (text) =>
+    expect(
+      facts(text).filter((f) => /^user:(?:hobby|dislikes)/.test(f)),
+      facts(text).join(", "),
+    ).toEqual([]),
+  );
+});
