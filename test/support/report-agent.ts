@@ -3,7 +3,7 @@
  * `createAgent` with `memoryStack` and a strict fake model, the tools `lookup` and `book`, and
  * readers of what the model received and what the thread stored.
  */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel, strictModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -66,7 +66,7 @@ export function summarizerModel(text: (call: number) => string | AIMessage | Err
 }
 
 /**
- * `createAgent` with `memoryStack` (no recall; summarize only with `summarizer`) and the report's
+ * `createAgent` with `memoryStack` (recall only with `recallMaxTokens`; summarize only with `summarizer`) and the report's
  * model: by default on `in_memory`, with the tools `lookup` and `book` and a system prompt
  * (`systemPrompt: false` for none).
  */
@@ -74,7 +74,9 @@ export function stackAgent(options: {
   backend?: "in_memory" | "sqlite";
   sqlitePath?: string;
   tools?: Array<typeof lookup | typeof book>;
-  systemPrompt?: string | false;
+  systemPrompt?: string | SystemMessage | false;
+  promptContextMode?: "legacy_system" | "stable_tail" | "cache_aware";
+  recallMaxTokens?: number;
   windowSize?: number | false;
   summarizeThreshold?: number;
   summarizer?: ReturnType<typeof summarizerModel>["model"];
@@ -92,7 +94,8 @@ export function stackAgent(options: {
     ...(options.summarizeThreshold ? { summarizeThreshold: options.summarizeThreshold } : {}),
     ...(options.maxHistoryTokens ? { maxHistoryTokens: options.maxHistoryTokens } : {}),
     ...(options.summarizer ? { models: { summarize: options.summarizer as never } } : {}),
-    recallMaxTokens: false,
+    recallMaxTokens: options.recallMaxTokens ?? false,
+    ...(options.promptContextMode ? { promptContextMode: options.promptContextMode } : {}),
     logger: false,
     env: {},
   });
