@@ -6,7 +6,7 @@
 import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel, strictModel } from "@threadwise/core/testing";
-import { memoryStack } from "@threadwise/memory";
+import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, tool } from "langchain";
 import { z } from "zod/v4";
 
@@ -84,6 +84,8 @@ export function stackAgent(options: {
   model?: ReturnType<typeof strictModel>;
   extra?: AgentMiddleware[];
   responseFormat?: z.ZodType;
+  /** Further `memoryStack` options (`summarizeTrigger`, `persistTrimKeepGroups`, ...). */
+  stack?: MemoryStackOptions;
 }) {
   const model = options.model ?? agentModel();
   const stack = memoryStack({
@@ -98,6 +100,7 @@ export function stackAgent(options: {
     ...(options.promptContextMode ? { promptContextMode: options.promptContextMode } : {}),
     logger: false,
     env: {},
+    ...options.stack,
   });
   const agent = createAgent({
     model,
