@@ -81,8 +81,8 @@ function markMessage(message: BaseMessage, ttl: CacheTtl, beforeTail = false): B
  *    so the loop's next call reads the loop so far.
  *
  * Never on the stable_tail context: it is not stored and is not a prefix of any later request. At most
- * {@link MAX_CACHE_BREAKPOINTS}; blocks that already carry `cache_control` count against the limit
- * and are kept. The request is a new object; no message object is changed (marked messages are
+ * {@link MAX_CACHE_BREAKPOINTS}; blocks and tool definitions that already carry `cache_control`
+ * count against the limit and are kept. The request is a new object; no message object is changed (marked messages are
  * copies with the same id). The marks only mean something to Anthropic models; other providers
  * may reject the field, so apply it only to requests for an Anthropic model.
  */
@@ -181,10 +181,31 @@ function fieldsOf(message: SystemMessage) {
   return { id: message.id, name: message.name, additional_kwargs: message.additional_kwargs, response_metadata: message.response_metadata };
 }
 
-/** Breakpoints a request already carries on its system prompt and messages. */
+/**
+ * Breakpoints a request already carries on its system prompt, its messages and its tool
+ * definitions. Anthropic counts the tools' marks in the same limit (`A maximum of 4 blocks with
+ * cache_control may be provided. Found 5.`), and `@langchain/anthropic` sends a LangChain tool's
+ * `extras.cache_control` (its documented way to cache the tool definitions), an Anthropic tool
+ * definition's `cache_control`, and `extras.providerToolDefinition` as given.
+ */
 function countMarks(request: PlacementRequest): number {
   const count = (content: unknown) => blocksOf(content).filter((b) => b.cache_control !== undefined).length;
-  return count(request.systemMessage.content) + request.messages.reduce((n, m) => n + count(m.content), 0);
+  return count(request.systemMessage.content) + request.messages.reduce((n, m) => n + count(m.content), 0) + toolMarks(request);
+}
+
+/** `cache_control` marks on the request's tool definitions (see {@link countMarks}). */
+function toolMarks(request: PlacementRequest): number {
+  const tools = (request as { tools?: unknown }).tools;
+  if (!Array.isArray(tools)) return 0;
+  let n = 0;
+  for (const tool of tools) {
+    if (tool === null || typeof tool !== "object") continue;
+    const extras = (tool as { extras?: { cache_control?: unknown; providerToolDefinition?: { cache_control?: unknown } } }).extras;
+    const definition = extras?.providerToolDefinition;
+    const mark = definition ? definition.cache_control : (extras?.cache_control ?? (tool as { cache_control?: unknown }).cache_control);
+    if (mark !== undefined && mark !== null) n += 1;
+  }
+  return n;
 }
 
 /** Kinds of context blocks that change rarely (once per summary period), worth a breakpoint after them. */
