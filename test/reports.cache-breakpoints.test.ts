@@ -14,7 +14,7 @@
 import { ChatAnthropic } from "@langchain/anthropic";
 import { HumanMessage } from "@langchain/core/messages";
 import { cacheBreakpoints, memoryStack } from "@threadwise/memory";
-import { createAgent, tool } from "langchain";
+import { type AgentMiddleware, createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { summarizerModel } from "./support/report-agent.js";
@@ -82,12 +82,13 @@ describe("public reports: Anthropic's limit of 4 cache breakpoints", () => {
       logger: false,
       env: {},
     });
+    const middleware: AgentMiddleware[] = [...stack.middleware, cacheBreakpoints()];
     const agent = createAgent({
       model,
       tools: [lookup],
       systemPrompt: "You are an airline agent.",
       checkpointer: stack.checkpointer,
-      middleware: [...stack.middleware, cacheBreakpoints()],
+      middleware,
     });
     const config = { configurable: { thread_id: "breakpoints" } };
     for (const text of [
