@@ -7,12 +7,19 @@
  *   anthropic" (`A maximum of 4 blocks with cache_control may be provided. Found 5.`: the limit
  *   counts the tools, the system prompt and the messages together).
  *
+ * - https://github.com/vellum-ai/vellum-assistant/pull/22191,
+ *   https://github.com/Kocoro-lab/Shannon/pull/169, https://github.com/theopenco/llmgateway/pull/2629
+ *   and https://github.com/cnighswonger/claude-code-cache-fix/issues/44: `a ttl='1h' cache_control
+ *   block must not come after a ttl='5m' cache_control block. Note that blocks are processed in the
+ *   following order: tools, system, messages` (injected 1h marks after a caller's 5m one).
+ *
  * `@langchain/anthropic` documents `tool(fn, { extras: { cache_control } })` to cache the tool
  * definitions. `cacheBreakpoints()` counted the marks already on the system prompt and the messages
- * but not on the tools, so a tool's mark plus its own four made five.
+ * but not on the tools, so a tool's mark plus its own four made five; and it wrote its own TTL
+ * whatever the marks before and after it held.
  */
 import { ChatAnthropic } from "@langchain/anthropic";
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { cacheBreakpoints, memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -20,6 +27,23 @@ import { z } from "zod/v4";
 import { summarizerModel } from "./support/report-agent.js";
 
 type Body = { system?: unknown; tools?: unknown[]; messages: Array<{ role: string; content: unknown }> };
+
+/** The TTLs of the marks in Anthropic's processing order (tools, system, messages): "1h", or "5m" for any other. */
+function ttls(body: Body): string[] {
+  const out: string[] = [];
+  const walk = (value: unknown): void => {
+    if (Array.isArray(value)) for (const v of value) walk(v);
+    else if (value !== null && typeof value === "object") {
+      const mark = (value as { cache_control?: { ttl?: string } }).cache_control;
+      if (mark) out.push(mark.ttl === "1h" ? "1h" : "5m");
+      for (const [k, v] of Object.entries(value)) if (k !== "cache_control") walk(v);
+    }
+  };
+  walk(body.tools);
+  walk(body.system);
+  walk(body.messages);
+  return out;
+}
 
 /** `cache_control` marks anywhere in `value` (system blocks, tool definitions, message blocks). */
 function marks(value: unknown): number {
@@ -109,4 +133,43 @@ describe("public reports: Anthropic's limit of 4 cache breakpoints", () => {
     // The stack still marks where it can: the system prompt and the newest user message.
     expect(bodies.some((body) => marks(body.system) + marks(body.messages) >= 2)).toBe(true);
   });
+
+  // Each case: a 5m mark the caller put before the stack's marks, with the stack's TTL 1h.
+  const cases = {
+    "a tool marked with the default TTL": { toolMark: { type: "ephemeral" }, systemMark: undefined },
+    "the agent's system prompt marked with the default TTL": { toolMark: undefined, systemMark: { type: "ephemeral" } },
+  };
+  for (const [name, { toolMark, systemMark }] of Object.entries(cases)) {
+    it(`cacheBreakpoints({ ttl: "1h" }) after ${name}: no 1h mark comes after a 5m one`, async () => {
+      const lookup = tool(async ({ q }: { q: string }) => `result for ${q}`, {
+        name: "lookup",
+        description: "Looks a record up.",
+        schema: z.object({ q: z.string() }),
+        ...(toolMark ? { extras: { cache_control: toolMark } } : {}),
+      });
+      const { model, bodies } = anthropicModel();
+      const stack = memoryStack({ windowSize: 4, summarize: false, recallMaxTokens: false, logger: false, env: {} });
+      const middleware: AgentMiddleware[] = [...stack.middleware, cacheBreakpoints({ ttl: "1h" })];
+      const agent = createAgent({
+        model,
+        tools: [lookup],
+        systemPrompt: systemMark
+          ? new SystemMessage({ content: [{ type: "text", text: "You are an airline agent.", cache_control: systemMark }] as never })
+          : "You are an airline agent.",
+        checkpointer: stack.checkpointer,
+        middleware,
+      });
+      const config = { configurable: { thread_id: `ttl-${name}` } };
+      for (const text of ["hello", "look up booking QX7Z", "thanks"]) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+      expect(bodies.length).toBeGreaterThan(3);
+      for (const body of bodies) {
+        const order = ttls(body);
+        expect(order[0], JSON.stringify(order)).toBe("5m");
+        expect(order.join(","), "a 1h mark after a 5m one").not.toMatch(/5m.*1h/);
+        expect(order.length).toBeLessThanOrEqual(4);
+      }
+      // The stack still marks: the caller's mark is not the only one.
+      expect(bodies.some((body) => ttls(body).length >= 2)).toBe(true);
+    });
+  }
 });
