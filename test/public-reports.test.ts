@@ -16,119 +16,15 @@ import {
   convertResponsesMessageToAIMessage,
 } from "@langchain/openai";
 import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
-import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
-import { memoryStack } from "@threadwise/memory";
+import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { getEncoding } from "js-tiktoken";
-import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware, tool } from "langchain";
+import { createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-
-const lookup = tool(async ({ n }: { n: number }) => `result ${n}`, {
-  name: "lookup",
-  description: "Looks a number up.",
-  schema: z.object({ n: z.number() }),
-});
-const book = tool(async ({ seat }: { seat: string }) => `booked seat ${seat}`, {
-  name: "book",
-  description: "Books a seat.",
-  schema: z.object({ seat: z.string() }),
-});
+import { book, isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
 
 const o200k = getEncoding("o200k_base");
 const encode = (text: string) => o200k.encode(text);
-const lastOf = (messages: BaseMessage[]) => messages.at(-1) as BaseMessage;
-const isTool = (m: BaseMessage) => m.getType() === "tool";
-
-/**
- * The agent's model: a user message starting with `PARALLEL <k>` gets k parallel `lookup` calls;
- * after tool results it answers with the results it saw; otherwise "ok: <last text>".
- */
-function agentModel() {
-  return strictModel({
-    answer: (messages) => {
-      const last = lastOf(messages);
-      if (isTool(last)) {
-        const results = messages.filter(isTool).map((m) => messageText(m));
-        return `done with ${results.join(", ")}`;
-      }
-      const text = messageText(last);
-      const parallel = /^PARALLEL (\d+)/.exec(text);
-      if (parallel) {
-        const k = Number(parallel[1]);
-        return new AIMessage({
-          content: "",
-          tool_calls: Array.from({ length: k }, (_, i) => ({
-            id: `call_${text.length}_${i}`,
-            name: "lookup",
-            args: { n: i },
-            type: "tool_call" as const,
-          })),
-        });
-      }
-      return `ok: ${text}`;
-    },
-  });
-}
-
-/** A summarizer that records its inputs and answers with `text(call)`. */
-function summarizerModel(text: (call: number) => string | AIMessage | Error = (call) => `summary ${call + 1}`) {
-  const inputs: BaseMessage[][] = [];
-  const model = scriptedModel((messages, call) => {
-    inputs.push(messages);
-    return text(call);
-  });
-  return { model, inputs };
-}
-
-/**
- * `createAgent` with `memoryStack` (no recall; summarize only with `summarizer`) and the report's
- * model: by default on `in_memory`, with the tools `lookup` and `book` and a system prompt
- * (`systemPrompt: false` for none).
- */
-function stackAgent(options: {
-  backend?: "in_memory" | "sqlite";
-  sqlitePath?: string;
-  tools?: Array<typeof lookup | typeof book>;
-  systemPrompt?: string | false;
-  windowSize?: number | false;
-  summarizeThreshold?: number;
-  summarizer?: ReturnType<typeof summarizerModel>["model"];
-  maxHistoryTokens?: number;
-  model?: ReturnType<typeof strictModel>;
-  extra?: AgentMiddleware[];
-  responseFormat?: z.ZodType;
-}) {
-  const model = options.model ?? agentModel();
-  const stack = memoryStack({
-    backend: options.backend ?? "in_memory",
-    ...(options.sqlitePath ? { sqlitePath: options.sqlitePath } : {}),
-    windowSize: options.windowSize ?? 4,
-    summarize: options.summarizer !== undefined,
-    ...(options.summarizeThreshold ? { summarizeThreshold: options.summarizeThreshold } : {}),
-    ...(options.maxHistoryTokens ? { maxHistoryTokens: options.maxHistoryTokens } : {}),
-    ...(options.summarizer ? { models: { summarize: options.summarizer as never } } : {}),
-    recallMaxTokens: false,
-    logger: false,
-    env: {},
-  });
-  const agent = createAgent({
-    model,
-    tools: options.tools ?? [lookup, book],
-    ...(options.systemPrompt === false ? {} : { systemPrompt: options.systemPrompt ?? "You are a helpful assistant." }),
-    checkpointer: stack.checkpointer,
-    middleware: [...stack.middleware, ...(options.extra ?? [])],
-    ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
-  });
-  return { agent, model, stack };
-}
-
-async function storedMessages(agent: { getState: (config: never) => Promise<{ values: unknown }> }, threadId: string) {
-  const state = await agent.getState({ configurable: { thread_id: threadId } } as never);
-  return ((state.values as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
-}
-
-/** The messages the agent model received on each call (system message first). */
-const requests = (model: ReturnType<typeof strictModel>) => (model.calls as Array<{ messages: BaseMessage[] }>).map((c) => c.messages);
 
 describe("public reports: trimming and summarizing around tool calls", () => {
   // https://github.com/langchain-ai/langchain/issues/38352 (cut point keeps orphan ToolMessages),

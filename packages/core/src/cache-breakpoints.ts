@@ -81,8 +81,9 @@ function markMessage(message: BaseMessage, ttl: CacheTtl, beforeTail = false): B
  *    so the loop's next call reads the loop so far.
  *
  * Never on the stable_tail context: it is not stored and is not a prefix of any later request. At most
- * {@link MAX_CACHE_BREAKPOINTS}; blocks that already carry `cache_control` count against the limit
- * and are kept. The request is a new object; no message object is changed (marked messages are
+ * {@link MAX_CACHE_BREAKPOINTS}; blocks and tool definitions that already carry `cache_control`
+ * count against the limit and are kept, and a mark placed after a 5-minute one gets 5 minutes
+ * (none is placed where a 1-hour mark would follow it; Anthropic refuses a 1h mark after a 5m one). The request is a new object; no message object is changed (marked messages are
  * copies with the same id). The marks only mean something to Anthropic models; other providers
  * may reject the field, so apply it only to requests for an Anthropic model.
  */
@@ -96,15 +97,29 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
   const { system: split, baseEnd } = splitSystem(blocksOf(viewSystemMessage(request).content), blocksOf(request.systemMessage.content));
   let system = split;
   let systemChanged = false;
+  // Every mark in Anthropic's processing order, the request's own and each one placed here, so
+  // that a placed mark's TTL never makes a 1h mark follow a 5m one.
+  const marks = existingMarks(request, system);
+  const place = (at: MarkAt): CacheTtl | undefined => {
+    const given = ttlAt(at, ttl, marks);
+    if (given !== undefined) marks.push({ at, ttl: given });
+    return given;
+  };
   if (baseEnd >= 0 && budget > 0 && !(system[baseEnd] as Block).cache_control) {
-    system = markAt(system, baseEnd, ttl);
-    systemChanged = true;
-    budget -= 1;
+    const given = place([1, 0, baseEnd]);
+    if (given) {
+      system = markAt(system, baseEnd, given);
+      systemChanged = true;
+      budget -= 1;
+    }
   }
   if (options.markSystemContext && system.length - 1 > baseEnd && budget > 0 && !(system.at(-1) as Block).cache_control) {
-    system = markAt(system, system.length - 1, ttl);
-    systemChanged = true;
-    budget -= 1;
+    const given = place([1, 0, system.length - 1]);
+    if (given) {
+      system = markAt(system, system.length - 1, given);
+      systemChanged = true;
+      budget -= 1;
+    }
   }
 
   // Messages: the newest stored content before the tail, then the newest tool result after it.
@@ -135,7 +150,11 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
   let messagesChanged = false;
   for (const { index, beforeTail } of targets) {
     if (budget <= 0) break;
-    const marked = markMessage(messages[index] as BaseMessage, ttl, beforeTail);
+    const block = blocksOf((messages[index] as BaseMessage).content).length - (beforeTail ? 2 : 1);
+    if (block < 0) continue;
+    const given = place([2, index, block]);
+    if (!given) continue;
+    const marked = markMessage(messages[index] as BaseMessage, given, beforeTail);
     if (!marked) continue;
     messages[index] = marked;
     messagesChanged = true;
@@ -181,10 +200,76 @@ function fieldsOf(message: SystemMessage) {
   return { id: message.id, name: message.name, additional_kwargs: message.additional_kwargs, response_metadata: message.response_metadata };
 }
 
-/** Breakpoints a request already carries on its system prompt and messages. */
+/**
+ * Breakpoints a request already carries on its system prompt, its messages and its tool
+ * definitions. Anthropic counts the tools' marks in the same limit (`A maximum of 4 blocks with
+ * cache_control may be provided. Found 5.`), and `@langchain/anthropic` sends a LangChain tool's
+ * `extras.cache_control` (its documented way to cache the tool definitions), an Anthropic tool
+ * definition's `cache_control`, and `extras.providerToolDefinition` as given.
+ */
 function countMarks(request: PlacementRequest): number {
   const count = (content: unknown) => blocksOf(content).filter((b) => b.cache_control !== undefined).length;
-  return count(request.systemMessage.content) + request.messages.reduce((n, m) => n + count(m.content), 0);
+  return count(request.systemMessage.content) + request.messages.reduce((n, m) => n + count(m.content), 0) + toolMarks(request).length;
+}
+
+/** The `cache_control` marks on the request's tool definitions, in order (see {@link countMarks}). */
+function toolMarks(request: PlacementRequest): unknown[] {
+  const tools = (request as { tools?: unknown }).tools;
+  if (!Array.isArray(tools)) return [];
+  const out: unknown[] = [];
+  for (const tool of tools) {
+    if (tool === null || typeof tool !== "object") continue;
+    const extras = (tool as { extras?: { cache_control?: unknown; providerToolDefinition?: { cache_control?: unknown } } }).extras;
+    const definition = extras?.providerToolDefinition;
+    const mark = definition ? definition.cache_control : (extras?.cache_control ?? (tool as { cache_control?: unknown }).cache_control);
+    if (mark !== undefined && mark !== null) out.push(mark);
+  }
+  return out;
+}
+
+/** Where a mark sits in Anthropic's processing order: section (0 tools, 1 system, 2 messages), item, block. */
+type MarkAt = readonly [number, number, number];
+
+interface PlacedMark {
+  at: MarkAt;
+  ttl: CacheTtl;
+}
+
+const compareAt = (a: MarkAt, b: MarkAt): number => a[0] - b[0] || a[1] - b[1] || a[2] - b[2];
+
+/** A mark's TTL as Anthropic reads it: `"1h"`, else the default 5 minutes. */
+const ttlOfMark = (mark: unknown): CacheTtl => ((mark as { ttl?: unknown } | null)?.ttl === "1h" ? "1h" : "5m");
+
+/** The marks the request already carries (tools, the rendered system blocks `system`, messages), with their TTLs. */
+function existingMarks(request: PlacementRequest, system: readonly Block[]): PlacedMark[] {
+  const out: PlacedMark[] = [];
+  toolMarks(request).forEach((mark, i) => {
+    out.push({ at: [0, i, 0], ttl: ttlOfMark(mark) });
+  });
+  system.forEach((block, j) => {
+    if (block.cache_control !== undefined) out.push({ at: [1, 0, j], ttl: ttlOfMark(block.cache_control) });
+  });
+  request.messages.forEach((message, i) => {
+    blocksOf(message.content).forEach((block, j) => {
+      if (block.cache_control !== undefined) out.push({ at: [2, i, j], ttl: ttlOfMark(block.cache_control) });
+    });
+  });
+  return out;
+}
+
+/**
+ * The TTL a new mark at `at` may carry among `marks`: `wanted`, or 5 minutes when a mark before it
+ * has 5 minutes; `undefined` (no mark there) when a 1-hour mark after it would then follow a
+ * 5-minute one. Anthropic refuses that order: `a ttl='1h' cache_control block must not come after a
+ * ttl='5m' cache_control block. Note that blocks are processed in the following order: tools,
+ * system, messages` (a caller's tool or system prompt marked with the default TTL, the stack's
+ * marks at `ttl: "1h"`).
+ */
+function ttlAt(at: MarkAt, wanted: CacheTtl, marks: readonly PlacedMark[]): CacheTtl | undefined {
+  let ttl = wanted;
+  for (const mark of marks) if (mark.ttl === "5m" && compareAt(mark.at, at) < 0) ttl = "5m";
+  if (ttl === "5m") for (const mark of marks) if (mark.ttl === "1h" && compareAt(mark.at, at) > 0) return undefined;
+  return ttl;
 }
 
 /** Kinds of context blocks that change rarely (once per summary period), worth a breakpoint after them. */

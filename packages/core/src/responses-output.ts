@@ -1,3 +1,4 @@
+import { isDeepStrictEqual } from "node:util";
 import type { BaseMessage } from "@langchain/core/messages";
 
 /**
@@ -80,6 +81,56 @@ export function responseMetadataFor(message: BaseMessage, callIds: readonly stri
   const { output: _dropped, ...rest } = metadata;
   const output = responsesOutputFor(items, callIds);
   return output ? { ...rest, output } : rest;
+}
+
+/** A tool call as `tool_calls` holds it: what a provider copy of the call must say. */
+export interface CalledTool {
+  id?: string;
+  name: string;
+  args: unknown;
+}
+
+/**
+ * Whether the `function_call` item `item` says what `call` says: the same tool and the same
+ * arguments (its `arguments` JSON parsed; text that is not JSON never agrees).
+ */
+export function responsesItemAgrees(item: ResponsesOutputItem, call: CalledTool): boolean {
+  if (item.type !== "function_call") return true;
+  return item.name === call.name && sameArguments(item.arguments, call.args);
+}
+
+/** Whether `raw` (an object, or its JSON text as providers send arguments) holds `args`. */
+export function sameArguments(raw: unknown, args: unknown): boolean {
+  if (typeof raw !== "string") return isDeepStrictEqual(raw ?? {}, args ?? {});
+  try {
+    return isDeepStrictEqual(JSON.parse(raw), args ?? {});
+  } catch {
+    return false;
+  }
+}
+
+/**
+ * `response_metadata` with each `function_call` item of `output` saying what the call of its
+ * `call_id` in `calls` says (name, `arguments` as JSON): the same object when every item agrees.
+ * langchain's human-in-the-loop middleware writes an edited call into `tool_calls` only, and the
+ * Responses converter sends the stored items, so the model was shown the call it made, not the
+ * one that ran (https://github.com/langchain-ai/langchain/issues/33787).
+ */
+export function responseMetadataAsCalled(
+  metadata: Record<string, unknown> | undefined,
+  calls: readonly CalledTool[],
+): Record<string, unknown> | undefined {
+  const output = metadata?.output;
+  if (!metadata || !Array.isArray(output)) return metadata;
+  const byId = new Map(calls.map((call) => [call.id ?? "", call]));
+  let changed = false;
+  const items = (output as ResponsesOutputItem[]).map((item) => {
+    const call = item?.type === "function_call" ? byId.get(String(item.call_id ?? "")) : undefined;
+    if (!call || responsesItemAgrees(item, call)) return item;
+    changed = true;
+    return { ...item, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
+  });
+  return changed ? { ...metadata, output: items } : metadata;
 }
 
 /**

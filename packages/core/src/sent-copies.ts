@@ -14,7 +14,15 @@ import {
   userMessageWith,
 } from "./message-kinds.js";
 import { viewCopy, withPortableCallIds } from "./portable-call-ids.js";
-import { responseMetadataFor, responsesCallsMatch, responsesOutputOf } from "./responses-output.js";
+import {
+  type CalledTool,
+  responseMetadataAsCalled,
+  responseMetadataFor,
+  responsesCallsMatch,
+  responsesItemAgrees,
+  responsesOutputOf,
+  sameArguments,
+} from "./responses-output.js";
 
 /**
  * A copy of the user message `message` without the `tool_result` blocks at the content positions
@@ -154,14 +162,72 @@ export function sendable(message: BaseMessage, unanswered: readonly string[]): B
   if (unanswered.length > 0) return withoutBlankText(withoutCalls(message, unanswered));
   const items = responsesOutputOf(message);
   if (
-    items === undefined ||
-    responsesCallsMatch(
-      items,
-      toolCallsOf(message).map((call) => call.id ?? ""),
-    )
+    (items === undefined ||
+      responsesCallsMatch(
+        items,
+        toolCallsOf(message).map((call) => call.id ?? ""),
+      )) &&
+    !providerCopiesDisagree(message)
   )
     return withoutBlankText(message);
   return withoutBlankText(withoutCalls(message, []));
+}
+
+/**
+ * Whether a provider copy of one of the AI message's `tool_calls` (the same id) names another tool
+ * or holds other arguments: an `additional_kwargs.tool_calls` entry, a `tool_use` / `tool_call` /
+ * `function_call` content block, an OpenAI Responses `function_call` item. langchain's
+ * human-in-the-loop middleware writes an edited call (`edit` decision) into `tool_calls` only;
+ * `@langchain/anthropic` sends the `tool_use` blocks and `@langchain/openai` the Responses items,
+ * so the model was shown the call it made answered by the result of the edited one, and called
+ * again (https://github.com/langchain-ai/langchain/issues/33787). False at once for a message
+ * without calls.
+ */
+function providerCopiesDisagree(message: BaseMessage): boolean {
+  const calls = toolCallsOf(message);
+  if (calls.length === 0) return false;
+  const byId = new Map(calls.map((call) => [call.id ?? "", call]));
+  const ai = message as AIMessage;
+  const raw = ai.additional_kwargs?.tool_calls as Array<{ id?: unknown; function?: { name?: unknown; arguments?: unknown } }> | undefined;
+  if (Array.isArray(raw))
+    for (const entry of raw) {
+      const call = byId.get(String(entry?.id ?? ""));
+      if (call && (entry.function?.name !== call.name || !sameArguments(entry.function?.arguments, call.args))) return true;
+    }
+  if (Array.isArray(ai.content))
+    for (const block of ai.content as Array<Record<string, unknown> | string>) {
+      if (typeof block === "string") continue;
+      const call = callOfBlock(block, byId);
+      if (call && !blockAgrees(block, call)) return true;
+    }
+  const items = responsesOutputOf(message);
+  if (items)
+    for (const item of items) {
+      const call = item.type === "function_call" ? byId.get(String(item.call_id ?? "")) : undefined;
+      if (call && !responsesItemAgrees(item, call)) return true;
+    }
+  return false;
+}
+
+/** The call of `calls` a `tool_use` / `tool_call` / `function_call` content block copies, by id (a Responses block: its `call_id`). */
+function callOfBlock(block: Record<string, unknown>, calls: ReadonlyMap<string, CalledTool>): CalledTool | undefined {
+  const type = String(block.type);
+  if (type === "function_call") return calls.get(String(block.call_id ?? "")) ?? calls.get(String(block.id ?? ""));
+  return type === "tool_use" || type === "tool_call" ? calls.get(String(block.id ?? "")) : undefined;
+}
+
+/** Whether a content block copy of `call` names its tool and holds its arguments (`input`, `args` or `arguments` JSON). */
+function blockAgrees(block: Record<string, unknown>, call: CalledTool): boolean {
+  const raw = block.type === "tool_use" ? block.input : block.type === "tool_call" ? block.args : block.arguments;
+  // A streamed tool_use block may hold its input as partial JSON text; only a name or value that differs is an edit.
+  return block.name === call.name && sameArguments(raw, call.args);
+}
+
+/** `block` saying what `call` says: its tool name and its arguments, in the block's own field. */
+function blockAsCalled(block: Record<string, unknown>, call: CalledTool): Record<string, unknown> {
+  if (block.type === "tool_use") return { ...block, name: call.name, input: call.args ?? {} };
+  if (block.type === "tool_call") return { ...block, name: call.name, args: call.args ?? {} };
+  return { ...block, name: call.name, arguments: JSON.stringify(call.args ?? {}) };
 }
 
 /**
@@ -200,8 +266,10 @@ function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
  * content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id, text and
  * other metadata kept. What a view sends for a parallel call that was partly answered (R37):
  * every provider refuses an unanswered call, and dropping the whole call would drop its answers.
- * With `ids` empty: a copy whose output items call exactly its `tool_calls`. The same object for
- * the same message and ids. The stored message is not changed.
+ * With `ids` empty: a copy whose output items call exactly its `tool_calls`. Either way the
+ * provider's copies of the calls it keeps say what `tool_calls` says (tool name, arguments): a
+ * call edited in `tool_calls` alone (langchain's human-in-the-loop `edit` decision) is sent as
+ * edited. The same object for the same message and ids. The stored message is not changed.
  */
 export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMessage {
   return viewCopy(message, `calls:${ids.join("\u0000")}`, () => {
@@ -212,14 +280,31 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
       kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
       if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
     }
-    const content = Array.isArray(ai.content)
-      ? (ai.content as Array<Record<string, unknown> | string>).filter(
-          (block) =>
-            typeof block === "string" ||
-            !(["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))),
-        )
-      : ai.content;
     const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
+    const byId = new Map<string, CalledTool>(calls.map((call) => [call.id ?? "", call]));
+    if (Array.isArray(kwargs.tool_calls))
+      kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown; function?: { name?: unknown; arguments?: unknown } }>).map(
+        (entry) => {
+          const call = byId.get(String(entry?.id ?? ""));
+          if (!call || (entry.function?.name === call.name && sameArguments(entry.function?.arguments, call.args))) return entry;
+          return { ...entry, function: { ...entry.function, name: call.name, arguments: JSON.stringify(call.args ?? {}) } };
+        },
+      );
+    const content = Array.isArray(ai.content)
+      ? (ai.content as Array<Record<string, unknown> | string>)
+          .filter(
+            (block) =>
+              typeof block === "string" ||
+              !(
+                ["tool_use", "tool_call", "function_call"].includes(String(block.type)) && left.has(String(block.id ?? block.call_id ?? ""))
+              ),
+          )
+          .map((block) => {
+            if (typeof block === "string") return block;
+            const call = callOfBlock(block, byId);
+            return call && !blockAgrees(block, call) ? blockAsCalled(block, call) : block;
+          })
+      : ai.content;
     const copy = new AIMessage({
       id: ai.id,
       name: ai.name,
@@ -227,9 +312,12 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
       tool_calls: calls,
       invalid_tool_calls: ai.invalid_tool_calls,
       additional_kwargs: kwargs,
-      response_metadata: responseMetadataFor(
-        ai,
-        calls.map((call) => call.id ?? ""),
+      response_metadata: responseMetadataAsCalled(
+        responseMetadataFor(
+          ai,
+          calls.map((call) => call.id ?? ""),
+        ),
+        calls,
       ) as never,
       ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),
     });

@@ -1,0 +1,123 @@
+/**
+ * The agent the public bug report tests run (test/public-reports.test.ts, test/reports.*.test.ts):
+ * `createAgent` with `memoryStack` and a strict fake model, the tools `lookup` and `book`, and
+ * readers of what the model received and what the thread stored.
+ */
+import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
+import { messageText } from "@threadwise/core";
+import { scriptedModel, strictModel } from "@threadwise/core/testing";
+import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
+import { type AgentMiddleware, createAgent, tool } from "langchain";
+import { z } from "zod/v4";
+
+export const lookup = tool(async ({ n }: { n: number }) => `result ${n}`, {
+  name: "lookup",
+  description: "Looks a number up.",
+  schema: z.object({ n: z.number() }),
+});
+export const book = tool(async ({ seat }: { seat: string }) => `booked seat ${seat}`, {
+  name: "book",
+  description: "Books a seat.",
+  schema: z.object({ seat: z.string() }),
+});
+
+export const lastOf = (messages: BaseMessage[]) => messages.at(-1) as BaseMessage;
+export const isTool = (m: BaseMessage) => m.getType() === "tool";
+
+/**
+ * The agent's model: a user message starting with `PARALLEL <k>` gets k parallel `lookup` calls;
+ * after tool results it answers with the results it saw; otherwise "ok: <last text>".
+ */
+export function agentModel() {
+  return strictModel({
+    answer: (messages) => {
+      const last = lastOf(messages);
+      if (isTool(last)) {
+        const results = messages.filter(isTool).map((m) => messageText(m));
+        return `done with ${results.join(", ")}`;
+      }
+      const text = messageText(last);
+      const parallel = /^PARALLEL (\d+)/.exec(text);
+      if (parallel) {
+        const k = Number(parallel[1]);
+        return new AIMessage({
+          content: "",
+          tool_calls: Array.from({ length: k }, (_, i) => ({
+            id: `call_${text.length}_${i}`,
+            name: "lookup",
+            args: { n: i },
+            type: "tool_call" as const,
+          })),
+        });
+      }
+      return `ok: ${text}`;
+    },
+  });
+}
+
+/** A summarizer that records its inputs and answers with `text(call)`. */
+export function summarizerModel(text: (call: number) => string | AIMessage | Error = (call) => `summary ${call + 1}`) {
+  const inputs: BaseMessage[][] = [];
+  const model = scriptedModel((messages, call) => {
+    inputs.push(messages);
+    return text(call);
+  });
+  return { model, inputs };
+}
+
+/**
+ * `createAgent` with `memoryStack` (recall only with `recallMaxTokens`; summarize only with `summarizer`) and the report's
+ * model: by default on `in_memory`, with the tools `lookup` and `book` and a system prompt
+ * (`systemPrompt: false` for none).
+ */
+export function stackAgent(options: {
+  backend?: "in_memory" | "sqlite";
+  sqlitePath?: string;
+  tools?: Array<typeof lookup | typeof book>;
+  systemPrompt?: string | SystemMessage | false;
+  promptContextMode?: "legacy_system" | "stable_tail" | "cache_aware";
+  recallMaxTokens?: number;
+  windowSize?: number | false;
+  summarizeThreshold?: number;
+  summarizer?: ReturnType<typeof summarizerModel>["model"];
+  maxHistoryTokens?: number;
+  model?: ReturnType<typeof strictModel>;
+  extra?: AgentMiddleware[];
+  responseFormat?: z.ZodType;
+  /** Further `memoryStack` options (`summarizeTrigger`, `persistTrimKeepGroups`, ...). */
+  stack?: MemoryStackOptions;
+}) {
+  const model = options.model ?? agentModel();
+  const stack = memoryStack({
+    backend: options.backend ?? "in_memory",
+    ...(options.sqlitePath ? { sqlitePath: options.sqlitePath } : {}),
+    windowSize: options.windowSize ?? 4,
+    summarize: options.summarizer !== undefined,
+    ...(options.summarizeThreshold ? { summarizeThreshold: options.summarizeThreshold } : {}),
+    ...(options.maxHistoryTokens ? { maxHistoryTokens: options.maxHistoryTokens } : {}),
+    ...(options.summarizer ? { models: { summarize: options.summarizer as never } } : {}),
+    recallMaxTokens: options.recallMaxTokens ?? false,
+    ...(options.promptContextMode ? { promptContextMode: options.promptContextMode } : {}),
+    logger: false,
+    env: {},
+    ...options.stack,
+  });
+  const agent = createAgent({
+    model,
+    tools: options.tools ?? [lookup, book],
+    ...(options.systemPrompt === false ? {} : { systemPrompt: options.systemPrompt ?? "You are a helpful assistant." }),
+    checkpointer: stack.checkpointer,
+    middleware: [...stack.middleware, ...(options.extra ?? [])],
+    ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
+  });
+  return { agent, model, stack };
+}
+
+export async function storedMessages(agent: { getState: (config: never) => Promise<{ values: unknown }> }, threadId: string) {
+  const state = await agent.getState({ configurable: { thread_id: threadId } } as never);
+  return ((state.values as { messages?: BaseMessage[] }).messages ?? []) as BaseMessage[];
+}
+
+/** The messages the agent model received on each call (system message first). */
+export const requests = (model: ReturnType<typeof strictModel>) =>
+  (model.calls as Array<{ messages: BaseMessage[] }>).map((c) => c.messages);
