@@ -69,7 +69,16 @@ export {
 } from "./env.js";
 export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
 export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
-export { dropOrphans, findOrphans, flattenGroups, type GroupKind, groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+export {
+  dropOrphans,
+  findOrphans,
+  flattenGroups,
+  type GroupKind,
+  groupMessages,
+  type MessageGroup,
+  newestUserAt,
+  protectedTailStart,
+} from "./groups.js";
 export { threadwiseMessageId } from "./ids.js";
 export {
   INTERNAL_CALL_METADATA_KEY,
@@ -99,7 +108,9 @@ export {
   isContextMessage,
   isUserMessage,
   messageType,
+  type ToolResultBlock,
   toolCallsOf,
+  toolResultBlocksOf,
   toolResultIdsOf,
 } from "./message-kinds.js";
 export { annotateMultiturn, hasPriorAnswer, withMultiturnLog } from "./multiturn.js";

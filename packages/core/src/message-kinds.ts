@@ -79,10 +79,14 @@ export function callIdsOf(message: BaseMessage): string[] {
   return blocks.length === 0 ? ids : [...ids, ...blocks];
 }
 
-/** One `tool_result` block of a user message: the call it answers and its position in the content. */
+/** One `tool_result` block of a user message (Anthropic's native format for a tool result). */
 export interface ToolResultBlock {
+  /** The `tool_use_id`: the id of the call it answers. */
   id: string;
+  /** Its position in the user message's content. */
   at: number;
+  /** The block's `content` as stored: a string, or content blocks (text, images, documents). */
+  content: unknown;
 }
 
 /**
@@ -93,7 +97,8 @@ export function toolResultBlocksOf(message: BaseMessage): ToolResultBlock[] {
   if (messageType(message) !== "human" || !Array.isArray(message.content)) return [];
   const out: ToolResultBlock[] = [];
   (message.content as Array<ContentBlock | string>).forEach((block, at) => {
-    if (typeof block !== "string" && block?.type === "tool_result") out.push({ id: String(block.tool_use_id ?? ""), at });
+    if (typeof block !== "string" && block?.type === "tool_result")
+      out.push({ id: String(block.tool_use_id ?? ""), at, content: block.content });
   });
   return out;
 }

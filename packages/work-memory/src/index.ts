@@ -19,6 +19,7 @@ export {
   type StoreCandidate,
   type StoreDecision,
 } from "./store-decision.js";
+export { nonTextBlocks, type ToolResult, toolResultsOf } from "./tool-results.js";
 export {
   WORK_MEMORY_LABEL,
   WORK_MEMORY_MIDDLEWARE_NAME,

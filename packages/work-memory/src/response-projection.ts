@@ -1,5 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { characterHead, countCharacters, messageText } from "@threadwise/core";
+import { nonTextBlocks, type ToolResult } from "./tool-results.js";
 
 /** Keys whose value is inline file content in LangChain, OpenAI, Anthropic and A2A shapes. */
 const INLINE_DATA_KEYS = new Set(["data", "base64", "bytes", "b64_json", "raw", "file_data", "image_data", "audio_data"]);
@@ -16,8 +17,11 @@ export interface ResponseParts {
   message: BaseMessage;
   /** The run's structured response (`responseFormat`), if any. */
   structuredResponse?: unknown;
-  /** Tool messages of the run, for their `artifact` fields. */
-  toolMessages?: readonly BaseMessage[];
+  /**
+   * Tool results of the run (ToolMessages and Anthropic-native `tool_result` blocks alike:
+   * `toolResultsOf`), for their artifacts.
+   */
+  toolResults?: readonly ToolResult[];
 }
 
 /**
@@ -55,12 +59,6 @@ export function stripInlineData(value: unknown, depth = 0): unknown {
   return out;
 }
 
-function nonTextBlocks(message: BaseMessage): unknown[] {
-  const content = (message as { content?: unknown }).content;
-  if (!Array.isArray(content)) return [];
-  return content.filter((block) => block && typeof block === "object" && (block as { type?: unknown }).type !== "text");
-}
-
 function json(value: unknown): string {
   try {
     return JSON.stringify(value);
@@ -71,8 +69,9 @@ function json(value: unknown): string {
 
 /**
  * The text the condensation call sees (spec R18): the answer's text, its structured output as
- * JSON, and its file and artifact entries (non-text content blocks of the answer, `artifact` of
- * the run's tool messages) reduced to metadata by {@link stripInlineData}. Sections without
+ * JSON, and its file and artifact entries (non-text content blocks of the answer, the artifacts
+ * of the run's tool results: a ToolMessage's `artifact`, the non-text blocks of a `tool_result`
+ * block's content) reduced to metadata by {@link stripInlineData}. Sections without
  * content are left out; `""` means there is nothing to condense. Cut at
  * {@link MAX_PROJECTION_CHARACTERS} characters (core `countCharacters`: whole grapheme clusters,
  * so no decomposed Korean syllable or emoji sequence is split).
@@ -85,10 +84,10 @@ export function projectResponse(parts: ResponseParts): string {
     sections.push(`Structured output:\n${json(stripInlineData(parts.structuredResponse))}`);
   }
   const files = [
-    ...nonTextBlocks(parts.message).map((block) => json(stripInlineData(block))),
-    ...(parts.toolMessages ?? [])
-      .filter((m) => (m as { artifact?: unknown }).artifact !== undefined)
-      .map((m) => `${(m as { name?: string }).name ?? "tool"}: ${json(stripInlineData((m as { artifact?: unknown }).artifact))}`),
+    ...nonTextBlocks((parts.message as { content?: unknown }).content).map((block) => json(stripInlineData(block))),
+    ...(parts.toolResults ?? [])
+      .filter((result) => result.artifact !== undefined)
+      .map((result) => `${result.name ?? "tool"}: ${json(stripInlineData(result.artifact))}`),
   ];
   if (files.length > 0) sections.push(`Files and artifacts (metadata only):\n${files.map((f) => `- ${f}`).join("\n")}`);
   const all = sections.join("\n\n");

@@ -4,6 +4,7 @@ import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { MAX_PROJECTION_CHARACTERS, projectResponse, stripInlineData } from "./response-projection.js";
 import { asksForInput, decideStore, type StoreCandidate } from "./store-decision.js";
+import { toolResultsOf } from "./tool-results.js";
 
 const candidate = (last: AIMessage | HumanMessage | undefined, extra: Partial<StoreCandidate> = {}): StoreCandidate => ({
   last,
@@ -111,7 +112,7 @@ describe("projectResponse", () => {
     const text = projectResponse({
       message,
       structuredResponse: { total: 3, attachment: { filename: "x.csv", base64 } },
-      toolMessages: [tool],
+      toolResults: toolResultsOf([tool]),
     });
     expect(text).toContain("Response text:\nYour report is ready.");
     expect(text).toContain('"filename":"report.pdf"');

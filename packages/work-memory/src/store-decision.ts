@@ -1,5 +1,5 @@
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import { analysisText, messageText, messageType, toolCallsOf } from "@threadwise/core";
+import { analysisText, callIdsOf, messageText, messageType, toolCallsOf } from "@threadwise/core";
 
 /** Why a response was not stored. Logged as `reason=<code>`; never contains message text. */
 export type SkipReason =
@@ -103,7 +103,9 @@ export interface StoreCandidate {
  * Decides whether the run's final answer may be stored (spec R18). Checked in this order:
  * 1. a model response was seen in this run (`no_model_response` otherwise: a hook ended the run
  *    before the model answered);
- * 2. the thread ends on an AI message without tool calls (`not_final`);
+ * 2. the thread ends on an AI message that makes no call (`not_final`): no `tool_calls`, and no
+ *    `tool_use` block they lack (core `callIdsOf`; Anthropic's native format, where such a call's
+ *    result comes back in a user message of `tool_result` blocks);
  * 3. that message says what the model returned (`replaced`: a later `afterModel` or `afterAgent`
  *    hook, e.g. a guardrail, swapped or rewrote the answer);
  * 4. no block marker and `isBlocked` is false (`blocked`);
@@ -115,7 +117,7 @@ export interface StoreCandidate {
 export function decideStore(candidate: StoreCandidate): StoreDecision {
   const { last, modelResponse } = candidate;
   if (!modelResponse) return { store: false, reason: "no_model_response" };
-  if (!last || messageType(last) !== "ai" || toolCallsOf(last).length > 0) return { store: false, reason: "not_final" };
+  if (!last || messageType(last) !== "ai" || callIdsOf(last).length > 0) return { store: false, reason: "not_final" };
   if (responseFingerprint(last) !== responseFingerprint(modelResponse)) return { store: false, reason: "replaced" };
   if (hasBlockMarker(last) || candidate.isBlocked?.(last as AIMessage) === true) return { store: false, reason: "blocked" };
   if (isIncomplete(last) || isIncomplete(modelResponse)) return { store: false, reason: "failed" };

@@ -8,6 +8,7 @@ import {
   envOptionSchema,
   loggerOptionSchema,
   messageType,
+  newestUserAt,
   parseOptions,
   promptContextModeSchema,
   readSummarySlot,
@@ -25,6 +26,7 @@ import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
 import { boundEnvelope, renderWorkMemory } from "./envelope.js";
 import { projectResponse } from "./response-projection.js";
 import { asksForInput, decideStore, type SkipReason } from "./store-decision.js";
+import { toolResultsOf } from "./tool-results.js";
 
 /** Name of the middleware, also the `producer` of its context block. */
 export const WORK_MEMORY_MIDDLEWARE_NAME = "threadwise/work-memory";
@@ -129,12 +131,6 @@ function responseOf(result: unknown): { response: BaseMessage | undefined; struc
     return { response, structuredResponse: (result as { structuredResponse: unknown }).structuredResponse };
   }
   return { response: undefined, structuredResponse: undefined };
-}
-
-function messagesOfRun(messages: readonly BaseMessage[]): BaseMessage[] {
-  let start = messages.length;
-  while (start > 0 && messageType(messages[start - 1] as BaseMessage) !== "human") start -= 1;
-  return messages.slice(start);
 }
 
 /**
@@ -247,7 +243,9 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       const projection = projectResponse({
         message: final,
         structuredResponse,
-        toolMessages: messagesOfRun(messages).filter((m) => messageType(m) === "tool"),
+        // The user's turn: from the newest user message (core `newestUserAt`, which skips a user
+        // message of only `tool_result` blocks: Anthropic's native tool loop, not a turn).
+        toolResults: toolResultsOf(messages, newestUserAt(messages)),
       });
       if (projection === "") return skip("empty", threadId);
       let note: string;
