@@ -8,7 +8,6 @@ import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMess
 import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, modelFallbackMiddleware } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import {
@@ -20,12 +19,11 @@ import {
   lastRequest,
   PNG_BASE64,
   requestShape,
-  stackOptions,
   TOOLS,
 } from "./support/break-agent.js";
 
 const storage = backendStorage("brk");
-const { build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report } = breakHarness(storage);
+const { stackOf, build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report } = breakHarness(storage);
 let threadNo = 0;
 afterAll(() => console.log(report("break.threads")));
 
@@ -191,7 +189,7 @@ describe.each(BACKENDS)("threads as LangGraph users drive them: %s", (backend) =
   // went on with another provider was refused (`empty_content`).
   it("empty user messages an OpenAI model answered, the thread continued by a strict model: every provider accepts every later request", async () => {
     const thread = `empty-user-${backend}-${++threadNo}`;
-    const stack = memoryStack(stackOptions(storage(backend), { windowSize: 30, summarizeThreshold: 40, maxHistoryTokens: 8000 }));
+    const stack = stackOf(backend, { windowSize: 30, summarizeThreshold: 40, maxHistoryTokens: 8000 });
     const openai = scriptedModel((messages) => `openai: ${messageText(messages.at(-1) as BaseMessage) || "(empty)"}`, { strict: false });
     const first = createAgent({ model: openai, tools: TOOLS, checkpointer: stack.checkpointer, middleware: stack.middleware });
     const picture = { type: "image_url", image_url: { url: `data:image/png;base64,${PNG_BASE64}` } };
@@ -239,7 +237,7 @@ describe.each(BACKENDS)("threads as LangGraph users drive them: %s", (backend) =
       { strict: false },
     );
     // A window that keeps the Kimi turns in view.
-    const stack = memoryStack(stackOptions(storage(backend), { windowSize: 30, summarizeThreshold: 40, maxHistoryTokens: 8000 }));
+    const stack = stackOf(backend, { windowSize: 30, summarizeThreshold: 40, maxHistoryTokens: 8000 });
     const fallback = agentModel();
     const middleware: AgentMiddleware[] = [...stack.middleware, modelFallbackMiddleware(fallback)];
     const agent = createAgent({ model: kimi, tools: TOOLS, checkpointer: stack.checkpointer, middleware });

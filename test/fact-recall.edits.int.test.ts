@@ -11,12 +11,18 @@ import { type BaseCheckpointSaver, REMOVE_ALL_MESSAGES } from "@langchain/langgr
 import { systemText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { FACTS_STATE_KEY, type FactSlot, factRecall } from "@threadwise/fact-recall";
+import type { ThreadwiseSaver } from "@threadwise/memory";
 import { persistTrim } from "@threadwise/persist-trim";
 import { createAgent } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterEach, describe, expect, it } from "vitest";
 import { threadwiseSavers } from "./support/threadwise-savers.js";
 
 const savers = threadwiseSavers("twfedit");
+/** Every saver a test opened, closed after it (before the file's database is dropped). */
+const opened: ThreadwiseSaver[] = [];
+afterEach(async () => {
+  await Promise.all(opened.splice(0).map((saver) => saver.close()));
+});
 
 function newAgent(checkpointer: BaseCheckpointSaver, options: { trim?: number } = {}) {
   const model = scriptedModel(() => "ok");
@@ -49,7 +55,12 @@ async function factsOfFreshThread(checkpointer: BaseCheckpointSaver, messages: r
   return factsOf(await slotOf(b, thread));
 }
 
-describe.each(savers)("factRecall after edits on %s", (_name, open) => {
+describe.each(savers)("factRecall after edits on %s", (_name, openSaver) => {
+  const open = () => {
+    const saver = openSaver();
+    opened.push(saver);
+    return saver;
+  };
   it("REMOVE_ALL_MESSAGES then a new history: the old residence goes, the new one is read", async () => {
     const saver = open();
     const b = newAgent(saver);

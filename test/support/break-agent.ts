@@ -12,6 +12,7 @@ import { hideMemoryState, messageText, toolCallsOf } from "@threadwise/core";
 import { type StrictFakeModel, scriptedModel, strictModel } from "@threadwise/core/testing";
 import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
+import { afterAll } from "vitest";
 import { z } from "zod/v4";
 
 import type { Backend } from "./threadwise-savers.js";
@@ -119,16 +120,29 @@ export const human = (text: string, id?: string) => new HumanMessage({ content: 
 
 /**
  * Agents on a full `memoryStack` over `storage` (see {@link backendStorage}) and the helpers the
- * break suites share: a turn, the stored messages, the head checkpoint, the refusals, a busy
- * thread, and the fresh-process oracle (`oracleTurn`).
+ * break suites share: a stack, a turn, the stored messages, the head checkpoint, the refusals, a
+ * busy thread, and the fresh-process oracle (`oracleTurn`). Call it at the top level of a test
+ * file after `backendStorage`: the checkpointer of every stack it made is closed in an `afterAll`
+ * that runs before the storage's (vitest runs after-hooks in reverse), so the PostgreSQL database
+ * is dropped with no pool of the suite open.
  */
 export function breakHarness(storage: (backend: Backend) => MemoryStackOptions) {
   /** Model calls checked, refused (any provider), oracle comparisons and those that differed, for the suite's report line. */
   const tally = { calls: 0, refused: 0, compared: 0, differing: 0 };
   const built: Array<{ model: StrictFakeModel }> = [];
+  const stacks: Array<ReturnType<typeof memoryStack>> = [];
+  afterAll(async () => {
+    await Promise.all(stacks.splice(0).map((stack) => stack.checkpointer?.close()));
+  });
+  /** A full stack on `backend` with the break suites' options and `extra`; its checkpointer is closed after the file. */
+  function stackOf(backend: Backend, extra: MemoryStackOptions = {}) {
+    const stack = memoryStack(stackOptions(storage(backend), extra));
+    stacks.push(stack);
+    return stack;
+  }
   /** An agent on a full stack; `extra` options for the stack. */
   function build(backend: Backend, extra: MemoryStackOptions = {}, shareWith?: { checkpointer: unknown }) {
-    const stack = memoryStack(stackOptions(storage(backend), extra));
+    const stack = stackOf(backend, extra);
     const model = agentModel();
     // in_memory has no shared storage: the fresh process gets the first one's saver.
     const checkpointer = (shareWith && backend === "in_memory" ? shareWith.checkpointer : stack.checkpointer) as typeof stack.checkpointer;
@@ -191,5 +205,5 @@ export function breakHarness(storage: (backend: Backend) => MemoryStackOptions) 
     }
     return `[${name}] model calls=${tally.calls} refused=${tally.refused} oracle turns=${tally.compared} differing from a fresh process=${tally.differing}`;
   };
-  return { build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report };
+  return { stackOf, build, cfg, refusals, say, messagesOf, headId, oracleTurn, busyThread, report };
 }

@@ -52,6 +52,15 @@ async function serverUrl(): Promise<string> {
   return (await fileServer).url;
 }
 
+/**
+ * `application_name` of every connection a suite makes through PgBouncer (`pgbouncerUrl()` puts
+ * it in the URL, which wins over a pool's own name). PgBouncer keeps the server sessions it opened
+ * after the suite's clients left (`server_idle_timeout`, 600 s by default; its admin console is not
+ * ours to `KILL` them), and they carry the name of the last client linked to them. No client of
+ * this process is on such a session, so {@link freshDatabase}'s `drop()` does not wait for them.
+ */
+export const PGBOUNCER_APPLICATION_NAME = "threadwise-test-via-pgbouncer";
+
 /** `true` when the tests run against embedded PGlite (one connection at a time). */
 export function isPglite(): boolean {
   return inject("postgresKind") === "pglite";
@@ -109,15 +118,21 @@ export async function freshDatabase(prefix = "tw"): Promise<{ url: string; schem
     // once its clients sent their goodbye, before the server closed them: a session terminated
     // then sends the ending client a FATAL error (57P01) that nobody listens for any more, an
     // uncaught exception in the test run (seen under load, test/encryption.tamper-matrix.int).
-    // So the drop first waits (up to 2 s) for the database's other sessions to close by themselves.
+    // So the drop first waits (up to 2 s) for the database's other sessions to close by themselves:
+    // a suite closes its pools, savers and stores before it drops, so only ending ones are left.
+    // PgBouncer's server sessions are not waited for: no client of this process is on them, and
+    // PgBouncer keeps them open. They are named {@link PGBOUNCER_APPLICATION_NAME}, or, one it
+    // opened ahead of demand and never linked to a client, have no name and never ran a statement.
     drop: async () => {
       const c = new pg.Client({ connectionString: base });
       await c.connect();
       try {
         for (let waited = 0; waited < 2_000; waited += 50) {
           const { rows } = await c.query<{ n: number }>(
-            "SELECT count(*)::int AS n FROM pg_stat_activity WHERE datname = $1 AND pid <> pg_backend_pid()",
-            [name],
+            `SELECT count(*)::int AS n FROM pg_stat_activity
+             WHERE datname = $1 AND pid <> pg_backend_pid() AND application_name <> $2
+               AND NOT (application_name = '' AND query = '' AND state = 'idle')`,
+            [name, PGBOUNCER_APPLICATION_NAME],
           );
           if ((rows[0]?.n ?? 0) === 0) break;
           await new Promise((resolve) => setTimeout(resolve, 50));
