@@ -11,21 +11,12 @@
  * run under the preset's default window and threshold) is checked by ids: the summary placed in
  * each call covers through the message before the first one sent.
  */
-import type { BaseMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import type { BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
-import {
-  createTokenCounter,
-  messageText,
-  messageType,
-  requestTokens,
-  SUMMARY_SLOT_KEY,
-  systemText,
-  type ThreadwiseLogger,
-  viewReport,
-} from "@threadwise/core";
-import { characterTokenCounter, replayModel, scriptedModel } from "@threadwise/core/testing";
+import { messageText, messageType, SUMMARY_SLOT_KEY, systemText, type ThreadwiseLogger, viewReport } from "@threadwise/core";
+import { characterTokenCounter, receivedRequestTokens, repeatedCallIdModel, replayModel, scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
@@ -294,15 +285,9 @@ describe("the cap never drops what the summary does not cover", () => {
       schema: z.object({ q: z.string() }),
     });
     const renamed = /_r[0-9a-f]{12}$/;
-    /** Tokens of one request the model received (system message first), with a fresh counter: the oracle. */
-    const receivedTokens = (messages: readonly BaseMessage[]) => {
-      const [system, ...rest] = messages;
-      return requestTokens(createTokenCounter({ encoding: "o200k_base" }), {
-        messages: rest,
-        systemMessage: system as SystemMessage,
-        tools: [lookup],
-      });
-    };
+    /** Tokens of one request the model received, with a fresh counter: the oracle. */
+    const receivedTokens = (messages: readonly BaseMessage[]) =>
+      receivedRequestTokens(messages, { tools: [lookup], encoding: "o200k_base" });
     const over: string[] = [];
     let renamedSent = 0;
     let extensions = 0;
@@ -312,14 +297,10 @@ describe("the cap never drops what the summary does not cover", () => {
       const calls: SeenCall[] = [];
       const logger = recordingLogger();
       const summarizer = markerSummarizer();
-      const model = scriptedModel((messages, n) => {
-        const last = messages.at(-1);
-        if (last?.getType() === "human")
-          return new AIMessage({
-            content: "",
-            tool_calls: [{ id: "call_0", name: "lookup", args: { q: `booking ${n}` }, type: "tool_call" }],
-          });
-        return `⟦a${n}⟧ Booking ${n} checked.`;
+      const model = repeatedCallIdModel({
+        tool: "lookup",
+        args: (n) => ({ q: `booking ${n}` }),
+        answer: (n) => `⟦a${n}⟧ Booking ${n} checked.`,
       });
       const agent = createAgent({
         model,

@@ -8,13 +8,20 @@ import {
   loneSurrogateAt,
   messageText,
   requestOverheadTokens,
-  requestTokens,
   STABLE_TAIL_HEADER,
   sentMessages,
   ThreadwiseConfigError,
   type ThreadwiseLogger,
 } from "@threadwise/core";
-import { characterTokenCounter, isCharacterHead, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import {
+  characterTokenCounter,
+  isCharacterHead,
+  receivedRequestTokens,
+  repeatedCallIdModel,
+  scriptedModel,
+  strictModel,
+  validateProviderRequest,
+} from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { afterEach, describe, expect, it, vi } from "vitest";
 import { z } from "zod/v4";
@@ -472,25 +479,10 @@ describe("tokenCap counts the request as sent (call ids an earlier AI message of
   });
   const systemPrompt = "You are a careful airline agent.";
   const renamed = /_r[0-9a-f]{12}$/;
-  /** Tokens of one request the fake model received (system message first), with a fresh counter: the oracle. */
-  const receivedTokens = (messages: readonly BaseMessage[]) => {
-    const [system, ...rest] = messages;
-    return requestTokens(createTokenCounter({ encoding: "o200k_base" }), {
-      messages: rest,
-      systemMessage: system as SystemMessage,
-      tools: [lookup],
-    });
-  };
+  /** Tokens of one request the fake model received, with a fresh counter: the oracle. */
+  const receivedTokens = (messages: readonly BaseMessage[]) => receivedRequestTokens(messages, { tools: [lookup], encoding: "o200k_base" });
   const agentWith = (maxTokens: number) => {
-    const model = scriptedModel((messages, n) => {
-      const last = messages.at(-1);
-      if (last?.getType() === "human")
-        return new AIMessage({
-          content: "",
-          tool_calls: [{ id: "call_0", name: "lookup", args: { q: `booking ${n}` }, type: "tool_call" }],
-        });
-      return `Booking ${n} checked.`;
-    });
+    const model = repeatedCallIdModel({ tool: "lookup", args: (n) => ({ q: `booking ${n}` }), answer: (n) => `Booking ${n} checked.` });
     const agent = createAgent({
       model,
       tools: [lookup],

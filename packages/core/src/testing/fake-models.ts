@@ -1,7 +1,9 @@
 /** Fake chat models and a deterministic token counter for offline tests. */
-import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
 import { type FakeBuiltModel, fakeModel } from "@langchain/core/testing";
-import { createTokenCounter, type TokenCounter } from "../token-counter.js";
+import { messageType } from "../message-kinds.js";
+import { requestTokens } from "../request-tokens.js";
+import { createTokenCounter, type TokenCounter, type TokenCounterOptions } from "../token-counter.js";
 import { PROVIDERS, type Provider } from "./provider-validator.js";
 import { SELF_REQUEUING_FACTORIES, type StrictFakeModel, type StrictModelOptions, withProviderCheck } from "./strict-model.js";
 
@@ -98,6 +100,58 @@ export function strictModel(
 ): StrictFakeModel {
   const { answer, ...check } = options;
   return scriptedModel(answer ?? (() => "ok"), { ...check, providers: check.providers ?? PROVIDERS });
+}
+
+/** What {@link repeatedCallIdModel} answers. */
+export interface RepeatedCallIdScript {
+  /** Name of the tool it calls. */
+  tool: string;
+  /** Id of every call it makes. @default "call_0" */
+  id?: string;
+  /** Arguments of the call made at the 0-based model call `call`. */
+  args: (call: number) => Record<string, unknown>;
+  /** Text of the answer at model call `call`, given once the tool's result came back. */
+  answer: (call: number) => string;
+}
+
+/**
+ * A {@link scriptedModel} that numbers its tool calls per answer, as Grok over Chat Completions
+ * does (https://github.com/NVIDIA-NeMo/Switchyard/issues/502): answering a user message it calls
+ * `script.tool` once, with id `script.id` (`call_0`) on every turn; answering anything else (the
+ * tool's result) it says `script.answer(call)`. A thread of it stores one call id in many AI
+ * messages, which core sends renamed from the second on (`withUniqueCallIds`: 40 characters of the
+ * id, `_r` and 12 hex characters), so a request costs more tokens than its stored messages.
+ *
+ * @example
+ * const model = repeatedCallIdModel({ tool: "lookup", args: (n) => ({ q: `booking ${n}` }), answer: (n) => `Booking ${n} checked.` });
+ */
+export function repeatedCallIdModel(script: RepeatedCallIdScript, options: FakeModelOptions = {}): StrictFakeModel {
+  const id = script.id ?? "call_0";
+  return scriptedModel((messages, call) => {
+    const last = messages.at(-1);
+    if (last && messageType(last) === "human")
+      return new AIMessage({ content: "", tool_calls: [{ id, name: script.tool, args: script.args(call), type: "tool_call" }] });
+    return script.answer(call);
+  }, options);
+}
+
+/**
+ * Tokens of a request as a fake model received it (one entry of its `.calls`: the system message
+ * first when there is one, then the messages), counted by core's `requestTokens` with a fresh
+ * counter of `encoding` and the `tools` bound to the call: the oracle a token budget
+ * (`tokenCap({ maxTokens })`) is checked against, with no cache of the middleware's.
+ */
+export function receivedRequestTokens(
+  messages: readonly BaseMessage[],
+  options: { tools?: readonly unknown[]; encoding?: TokenCounterOptions["encoding"] } = {},
+): number {
+  const [first, ...rest] = messages;
+  const system = first && messageType(first) === "system";
+  return requestTokens(createTokenCounter(options.encoding ? { encoding: options.encoding } : {}), {
+    messages: system ? rest : messages,
+    ...(system ? { systemMessage: first as SystemMessage } : {}),
+    tools: options.tools ?? [],
+  });
 }
 
 /** A token counter with one token per 4 characters (rounded up) plus core's framing constants: easy to reason about in tests. */
