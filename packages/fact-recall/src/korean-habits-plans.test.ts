@@ -10,7 +10,8 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * sentences are written for these tests: none is taken from a labelled bench set.
  */
 const find = (text: string, pair: string) => extractFactsHeuristic(text).find((f) => `${f.subject}:${f.attribute}` === pair);
-const pairs = (text: string) => extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
+const pairs = (text: string) =>
+  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
 
 const expectFact = (text: string, pair: string, value: string, ended = false) => {
   const found = find(text, pair);
@@ -31,6 +32,8 @@ describe("a hobby as a habit of going (주로/보통/자주 … 가다)", () => 
 
   it("a habit is no plan; a time to come, the past, a negation, a question or someone else is no hobby", () => {
     expectNo("주말엔 보통 낚시 가요", "user:plan");
+    expectNo("주말에는 보통 캠핑 가요", "user:plan");
+    expectNo("주말에는 주로 청소해요", "user:plan");
     expectNo("내일 낚시 가요", "user:hobby");
     expectNo("지난주에 캠핑 갔어", "user:hobby");
     expectNo("요즘은 등산 잘 안 가요", "user:hobby");

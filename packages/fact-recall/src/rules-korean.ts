@@ -813,7 +813,8 @@ const RULES: Rule[] = [
       // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event; not
       // having it often (`잘 안 마셔요`, `별로 안 먹어`) is a habit, not an inability.
       return v === "" ||
-        /(?:^|\s)(?:잘|별로)\s*안\s*(?:먹|마)/.test(body) || /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
+        /(?:^|\s)(?:잘|별로)\s*안\s*(?:먹|마)/.test(body) ||
+        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
         : list(`${v} 못 먹음`, `${topic(l)} ${josa(v, "을", "를")} 먹지 못한다 (건강, 식단 제약)`);
     },
