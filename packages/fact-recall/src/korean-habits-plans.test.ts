@@ -115,6 +115,10 @@ describe("a near-future event in the present with a time word (다음 달에 결
     ["모레 제주도 갑니다", "제주도"],
   ])("%s", (text, value) => expectFact(text, "user:plan", value));
 
+  it("나가 is one verb: the plan is what comes before it (`마라톤 나가`), not `마라톤 나`", () => {
+    expect(find("다음 주에 마라톤 나가!", "user:plan")?.value).toMatch(/마라톤$/);
+  });
+
   it("not the past, a negation, a question or someone else", () => {
     expectNo("지난달에 결혼했어", "user:plan");
     expectNo("다음 달에 결혼 안 해", "user:plan");

@@ -1099,8 +1099,8 @@ const RULES: Rule[] = [
   {
     attribute: "plan",
     // A time to come and a verb in the present or future (`다음 달에 결혼해!`, `내일 면접 봐`,
-    // `모레 제주도 갑니다`); not a habit (`주말에는 주로 등산 가요`) nor a negation (`결혼 안 해`).
-    re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정|(?:해|가|봐)(?=[\s.!~…]|$)|한다|합니다|간다|갑니다|봐요|봅니다|본다)/,
+    // `모레 제주도 갑니다`, `대회 나가`: 가 a word of its own or 나가); not a habit (`주말에는 주로 등산 가요`) nor a negation (`결혼 안 해`).
+    re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정|(?:해|(?:(?<=\s)|나)가|(?<=\s)봐)(?=[\s.!~…]|$)|한다|합니다|(?:(?<=\s)|나)(?:간다|갑니다)|봐요|봅니다|본다)/,
     build: (m, l, body) => {
       const v = clean(m[1] as string);
       return HABIT_WORD.test(body) || /(?:^|\s)(?:안|못)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (계획)`);
