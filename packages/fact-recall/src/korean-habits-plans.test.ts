@@ -73,6 +73,7 @@ describe("a hobby one is into (<activity>에 빠졌다/빠져 있다)", () => {
     expect(pairs("요즘 고민에 빠졌어요")).toEqual([]);
     expect(pairs("요즘 뭐에 빠졌어?")).toEqual([]);
     expect(pairs("그 사람은 골프에 빠졌대")).toEqual([]);
+    expect(pairs("골프에 제대로 빠졌구나")).toEqual([]);
   });
 });
 
@@ -104,6 +105,10 @@ describe("a plan with -려고 준비 중이다 / -려고 하다, for any verb", 
     expectNo("회사 안 옮기려고 해", "user:plan");
     expectNo("학원 차리려고 준비 중이에요?", "user:plan");
     expect(pairs("친구가 학원 차리려고 준비 중이래")).toEqual([]);
+  });
+
+  it("a clause's own noun in 이/가 is no one else (`고향이 강릉이라 … 내려가려고 합니다` is the speaker's plan)", () => {
+    expectFact("고향이 강릉이라 그쪽으로 내려가려고 합니다", "user:plan", "강릉");
   });
 });
 

@@ -953,9 +953,10 @@ const RULES: Rule[] = [
   },
   {
     // Being into an activity (`요즘 뜨개질에 빠졌어`, `골프에 푹 빠져 있어요`): a hobby now; not
-    // a fall or a state of mind ({@link NOT_INTO}), nor a past one (`빠졌었어`).
+    // a fall or a state of mind ({@link NOT_INTO}), nor a past one (`빠졌었어`), nor the listener's
+    // or someone's noticed or heard (`서핑에 빠졌구나`, `빠졌네`, `빠졌대`).
     attribute: "hobby",
-    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었)|빠져\s*있(?!었)|빠져서|빠져\s*살)/,
+    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살)/,
     build: (m, l, body) => {
       const v = m[1] as string;
       // The particle is off already: a noun may end like one (`레고`, `요가`).
@@ -1093,7 +1094,9 @@ const RULES: Rule[] = [
     ),
     build: (m, l, body) => {
       const v = clean((m[1] ?? m[2] ?? m[3]) as string);
-      return /(?:^|\s)(?:안|못)$/.test(v) || someoneElseDoes(`${v} 가`) ? undefined : list(v, `${topic(l)} ${clean(body)} (계획)`);
+      return /(?:^|\s)(?:안|못)$/.test(v) || (m[3] !== undefined && someoneElseDoes(`${v} 가`))
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (계획)`);
     },
   },
   {
