@@ -27,7 +27,9 @@ const REL =
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
 const JOB =
-  "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프";
+  "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프|" +
+  // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
+  "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터";
 
 const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\s*/;
 /**
@@ -110,6 +112,21 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
   if (!/^(?:근처|쪽|부근|앞|옆|주변|인근)$/.test(v)) return v;
   const before = wordsBefore(body, m).at(-1) ?? "";
   return before === "" ? v : `${clean(before)} ${v}`;
+}
+
+/**
+ * The place of a trip named by its purpose (`교토로 카페 투어 다녀왔어요` -> 교토, `부산 출장 갔다
+ * 왔어` -> 부산 출장): a word with `으로/로/에` among the two before (not a time: `지난주에`), else the
+ * bare noun before as a compound; any other value as it is.
+ */
+function tripPlace(body: string, m: RegExpMatchArray, v: string): string {
+  if (!TRIP_PURPOSE.test(v)) return v;
+  const words = wordsBefore(body, m);
+  for (const word of words.slice(-2).reverse()) {
+    const place = /^([가-힣A-Za-z]+?)(?:으로|로|에)$/.exec(word)?.[1];
+    if (place !== undefined && nounLike(place) && !TIME_BEFORE_E.test(place) && !SETTING.test(word)) return place;
+  }
+  return withCompoundNoun(body, m, v);
 }
 
 /** A bound noun, alone or with its particle (`거`, `게`, `걸`, `것을`): a thing only with the modifier before it. */
@@ -320,6 +337,27 @@ const FUTURE_STATE =
 /** Words that say something recurs (`매일`, `매주`, `화요일마다`, `평일 저녁마다`, `일주일에 두 번`). */
 const HABIT_TIME =
   "매일|매주|매달|주말마다|주말에|아침마다|저녁마다|밤마다|평일마다|[월화수목금토일]요일마다|퇴근\\s*후에?|퇴근하고|자주|항상|늘|틈틈이|일주일에\\s*(?:\\d+|한|두|세)\\s*번";
+/**
+ * Words that say an act recurs, before its verb: {@link HABIT_TIME}, adverbs of frequency
+ * (`주로`, `보통`, `가끔`), `<time>마다` and a time as the topic (`주말엔`, `쉬는 날에는`).
+ */
+const HABITUALLY = `(?:${HABIT_TIME}|주로|보통|가끔|종종|[가-힣]+마다|(?:주말|평일|휴일|쉬는\\s*날|방학|휴가)(?:엔|에는))`;
+/** A recurring act in a clause (`주로`, `매주`, `토요일마다`): a habit, never a plan. */
+const HABIT_WORD = new RegExp(`(?:^|\\s)${HABITUALLY}(?=\\s|$)`);
+/** Activities one goes to (`등산 가요`, `낚시를 가`, `캠핑 갑니다`). */
+const GONE_ACTIVITY =
+  "등산|낚시|캠핑|글램핑|백패킹|산책|수영|클라이밍|볼링|골프|라운딩|스키|서핑|등반|트레킹|드라이브|출사|조깅|러닝|요가|필라테스|헬스|탁구|당구|노래방|사우나|찜질방";
+/**
+ * What one falls into that is no pastime (`물에 빠졌어`, `고민에 빠졌어요`): water and holes,
+ * states of mind and love.
+ */
+const NOT_INTO =
+  /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성)$/;
+/** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
+const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
+/** Nouns of time before `에` (`지난주에`, `방학에`): never a trip's place. */
+const TIME_BEFORE_E = /(?:주|달|해|년|월|일|날|때|전|후|방학|휴가|주말|연휴|아침|점심|저녁|밤)$/;
+
 /** Adverbs of degree before a verb of liking (`완전 좋아해`, `넘 싫어`): never the liked object. */
 /** Adverbs of degree and comparison (`더`, `덜`, `훨씬`: `Vue를 더 좋아해` likes Vue more). */
 const DEGREE_WORDS =
@@ -455,6 +493,21 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Home named by the copula (`집이 잠실이라 멀어요`, `우리 집은 일산이야`); not a state of the
+    // home (`집이 엉망이라`) nor someone else's (`민지 집이`: no `우리/제/내` or nothing before).
+    attribute: "residence",
+    re: new RegExp(`^(?:${MY}\\s*)?집(?:이|은)\\s*(\\S+?)(?:${COPULA_LINK}|${COPULA})[.!~…]*(?=\\s|$)`),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return NOT_A_HOME.test(v) ||
+        !nounLike(v) ||
+        /\d|^(?:엉망|엉망진창|난리|개판|난장판|공사|최고|처음|반지하|전부|다|여기|거기|저기|근처|코앞|바로\s*앞)$/.test(v)
+        ? undefined
+        : single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "hobby",
     re: new RegExp(`취미(?:는|가)\\s*(.+?)${COPULA}[.!~…]*$`),
     build: (m, l) => list(clean(m[1] as string), `${l}의 취미는 ${clean(m[1] as string)} (취미)`),
@@ -580,11 +633,17 @@ const RULES: Rule[] = [
   },
   {
     attribute: "school",
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온)/,
-    build: (m, l) => {
-      const v = clean(m[1] as string);
-      // `학교 다니고 있어` names no school.
-      return /^(?:학교|대학|대학교|학원|대학원)$/.test(v) ? undefined : single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
+    // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서))/,
+    build: (m, l, body) => {
+      let v = clean(m[1] as string);
+      // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before.
+      if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
+        const before = wordsBefore(body, m).at(-1) ?? "";
+        if (m[2] === undefined || !bareNoun(before)) return undefined;
+        v = `${before} ${v}`;
+      }
+      return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
     },
     relative: true,
   },
@@ -751,8 +810,11 @@ const RULES: Rule[] = [
       if (DEMONSTRATIVE.test(v)) v = clean(wordsBefore(body, m)[0] ?? "");
       // `고수 비누맛나서 못먹음`: a reason clause stands between; the food is the noun before it.
       if (CONNECTIVE_VERB.test(v)) v = clean(wordsBefore(body, m).at(-1) ?? "");
-      // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event.
-      return v === "" || /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
+      // A meal skipped (`점심을 안 먹어요`) is no diet; a past one (`못 먹었어`) is an event; not
+      // having it often (`잘 안 마셔요`, `별로 안 먹어`) is a habit, not an inability.
+      return v === "" ||
+        /(?:^|\s)(?:잘|별로)\s*안\s*(?:먹|마)/.test(body) ||
+        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
         : list(`${v} 못 먹음`, `${topic(l)} ${josa(v, "을", "를")} 먹지 못한다 (건강, 식단 제약)`);
     },
@@ -880,6 +942,31 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Going to an activity as a habit (`주말엔 보통 낚시 가요`, `토요일마다 등산을 갑니다`): a
+    // hobby; with a time to come instead (`내일 낚시 가요`) it is a plan, read below.
+    attribute: "hobby",
+    re: new RegExp(
+      `${HABITUALLY}\\s+(?:\\S+\\s+)*?(${GONE_ACTIVITY})(?:을|를|도)?\\s*(?:하러\\s*)?(?:가요|가|갑니다|간다|가는데|가거든|가죠|다녀요|다녀)(?=[\\s.!?~…]|$)`,
+    ),
+    build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // Being into an activity (`요즘 뜨개질에 빠졌어`, `골프에 푹 빠져 있어요`): a hobby now; not
+    // a fall or a state of mind ({@link NOT_INTO}), nor a past one (`빠졌었어`), nor the listener's
+    // or someone's noticed or heard (`서핑에 빠졌구나`, `빠졌네`, `빠졌대`).
+    attribute: "hobby",
+    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살)/,
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      // The particle is off already: a noun may end like one (`레고`, `요가`).
+      return NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
     // Playing an instrument or a sport by its class and verb (`저는 테니스를 쳐요`, `바이올린 켜요`,
     // `요즘 자전거 타고 있어`); not a negation (`골프 안 쳐요`: 안 stands between) nor the past.
     attribute: "hobby",
@@ -911,12 +998,13 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // The hobby named before 취미 (`등산이 취미예요`, `기타 연주가 취미라서`), with the bare noun
+    // The hobby named before 취미 or 낙 (`등산이 취미예요`, `기타 연주가 취미라서`, `미드 보는 게
+    // 요즘 낙이야`), with the bare noun
     // before it (`기타 연주`) and the activity a verb's modifier names (`등산하는 게 취미야` -> 등산,
     // `사진 찍는 게 취미예요` -> 사진 찍기; see withModifier).
     attribute: "hobby",
     re: new RegExp(
-      `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*취미(?:${COPULA}|${COPULA_LINK}|로)`,
+      `(?:^|\\s)(?:([가-힣A-Za-z]+?)(?:(?<=${CLOSED_SYLLABLE})이|(?<=${OPEN_SYLLABLE})가|(?<=[A-Za-z])(?:이|가))|(게|것이|거))\\s*(?:(?:요즘|요새|제|내|유일한|삶의|인생의|큰)\\s*)*(?:취미(?:${COPULA}|${COPULA_LINK}|로)|낙(?:이에요|이야|입니다|이다|이라서|이라|인데|이고|이거든|이죠))`,
     ),
     build: (m, l, body) => {
       const before = wordsBefore(body, m).at(-1) ?? "";
@@ -998,14 +1086,28 @@ const RULES: Rule[] = [
   },
   {
     attribute: "plan",
-    // `-려고 해요/합니다`; the final `-려고요` is left to the intention rule below (it needs a time).
-    re: /(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고\s+(?:해요|합니다|해|한다|하고|하는)|(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고(?:해요|합니다|해|한다|하고|하는)/,
-    build: (m, l, body) => list(clean((m[1] ?? m[2]) as string), `${topic(l)} ${clean(body)} (계획)`),
+    // `-려고 해요/합니다` and `-려고 준비 중이에요` (`카페 차리려고 준비 중이에요`: the verb's
+    // object is the plan); the final `-려고요` is left to the intention rule below (it needs a
+    // time). Not a plan not to (`안 옮기려고 해`) nor one someone else has.
+    re: new RegExp(
+      `(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고\\s+(?:해요|합니다|해|한다|하고|하는)|(.+?)(?:하|가|보|오|만나|떠나|배우|사|받|시작하)려고(?:해요|합니다|해|한다|하고|하는)|^(.+?)\\s+[가-힣]+려고\\s*(?:해요|합니다|해|한다|하고|하는|준비\\s*${DOING_NOW})`,
+    ),
+    build: (m, l, body) => {
+      const v = clean((m[1] ?? m[2] ?? m[3]) as string);
+      return /(?:^|\s)(?:안|못)$/.test(v) || (m[3] !== undefined && someoneElseDoes(`${v} 가`))
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (계획)`);
+    },
   },
   {
     attribute: "plan",
-    re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정)/,
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (계획)`),
+    // A time to come and a verb in the present or future (`다음 달에 결혼해!`, `내일 면접 봐`,
+    // `모레 제주도 갑니다`, `대회 나가`: 가 a word of its own or 나가); not a habit (`주말에는 주로 등산 가요`) nor a negation (`결혼 안 해`).
+    re: /((?:내일|모레|다음\s*주|다음\s*달|내년|이번\s*주말|이번\s*주|주말에|\d+월\s*\d+일).*?)(?:거예요|거야|겁니다|갈게요|가요|해요|할게요|예정|(?:해|(?:(?<=\s)|나)가|(?<=\s)봐)(?=[\s.!~…]|$)|한다|합니다|(?:(?<=\s)|나)(?:간다|갑니다)|봐요|봅니다|본다)/,
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return HABIT_WORD.test(body) || /(?:^|\s)(?:안|못)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (계획)`);
+    },
   },
   {
     // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
@@ -1066,15 +1168,23 @@ const RULES: Rule[] = [
   {
     // `기타를 배우고 있어요`, `요가를 배우기 시작했어요`: an activity the speaker keeps up.
     attribute: "hobby",
-    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*(?:배우고|배워요|배웁니다|배우는\\s*중|배우기\\s*시작)`),
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    // 반말 too (`나 요즘 수영 배워`); not a negation (`수영은 안 배워`).
+    re: new RegExp(`(\\S+?)(?:을|를|${BARE})\\s*(?:배우고|배워요|배웁니다|배우는\\s*중|배우기\\s*시작|배워(?=[\\s.!~…]|$))`),
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return FUNCTION_WORD.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
     relative: true,
   },
   {
     attribute: "event",
     // `결혼식 갔다 왔어` drops the particle; a time word before the verb is no place (`어제 갔다 왔어`).
     re: new RegExp(`(\\S+?)(?:에|${BARE})\\s*(?:갔어|갔다|갔었|다녀왔|갔습니다|놀러\\s*갔)`),
-    build: (m, l, body) => (SETTING.test(m[1] as string) ? undefined : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`)),
+    build: (m, l, body) => {
+      if (SETTING.test(m[1] as string)) return undefined;
+      const v = tripPlace(body, m, clean(m[1] as string));
+      return list(v, `${topic(l)} ${clean(body)} (경험)`);
+    },
   },
   {
     attribute: "event",
@@ -1163,6 +1273,8 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
 const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰)/;
+/** The double past (`쳤었`, `했었`, `살았었`): a past that holds no longer; the first past syllable is `$1`. */
+const DOUBLE_PAST = /(았|었|였|했|녔|웠|쳤|탔|켰)었/g;
 
 /**
  * The positive form of a sentence that says something holds no longer, for the rules to read:
@@ -1199,11 +1311,14 @@ function positiveOfEnded(sentence: string): string | undefined {
     return `${before}${verb}고 있어요`;
   }
   const past = USED_TO.exec(sentence.slice(speakerFirst.length));
+  // The double past (`쳤었는데`, `살았었어요`) says by itself that it holds no longer.
+  const doublePast = DOUBLE_PAST.test(sentence);
   // The past may be set by the adverb alone, the verb in a connective (`예전에 제주에서 살아서`).
-  if (past && (PAST.test(sentence) || /[가-힣](?:아서|어서)$/.test(sentence))) {
+  if (doublePast || (past && (PAST.test(sentence) || /[가-힣](?:아서|어서)$/.test(sentence)))) {
     return (
       sentence
-        .slice(speakerFirst.length + past[0].length)
+        .slice(speakerFirst.length + (past?.[0].length ?? 0))
+        .replace(DOUBLE_PAST, "$1")
         .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
         .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
         .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
