@@ -369,8 +369,8 @@ export class MessageIndex {
 
   /**
    * Drops the postings of discarded entries once they are as many as the indexed ones (so the
-   * index holds at most twice its entries' postings; amortized O(terms) per entry discarded), in
-   * one pass before anything else touches the index. Search results do not depend on it.
+   * index holds at most twice its entries' postings; one pass over the terms per that many
+   * discards), in one pass nothing else touches the index during. Search results do not depend on it.
    */
   #vacuum(): void {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
