@@ -186,3 +186,38 @@ describe("MessageIndex.characters (issue 21: recall bounds held indexes by it)",
     expect(index.characters).toBe(0);
   });
 });
+
+describe("MessageIndex with MiniSearch's vacuuming (breaker fuzz seed 25)", () => {
+  it("messages added while a vacuum of discarded entries is under way leave no error behind", async () => {
+    // Words sharing prefixes, so each add splits nodes of the term tree a paused vacuum walks.
+    let state = 25;
+    // mulberry32: random words over a to z, so the tree has long edges an add splits.
+    const random = () => {
+      state = (state + 0x6d2b79f5) | 0;
+      let t = Math.imul(state ^ (state >>> 15), 1 | state);
+      t = (t + Math.imul(t ^ (t >>> 7), 61 | t)) ^ t;
+      return ((t ^ (t >>> 14)) >>> 0) / 4294967296;
+    };
+    const letters = "abcdefghijklmnopqrstuvwxyz";
+    const word = () => Array.from({ length: 4 + Math.floor(random() * 6) }, () => letters[Math.floor(random() * letters.length)]).join("");
+    const line = () => Array.from({ length: 200 }, word).join(" ");
+    const messages = Array.from({ length: 400 }, (_, k) => user(`v${k}`, line()));
+    const errors: unknown[] = [];
+    const record = (error: unknown) => errors.push(error);
+    process.on("unhandledRejection", record);
+    try {
+      const index = new MessageIndex({ maxMessages: 100 });
+      // Each sync past the bound discards the oldest entries (MiniSearch's auto-vacuum starts), then
+      // the next sync adds while it may be paused between batches.
+      for (let n = 100; n <= messages.length; n += 50) {
+        index.sync(messages.slice(0, n));
+        await new Promise((resolve) => setTimeout(resolve, 1));
+      }
+      await new Promise((resolve) => setTimeout(resolve, 200));
+      expect(index.size).toBe(100);
+    } finally {
+      process.off("unhandledRejection", record);
+    }
+    expect(errors.map(String)).toEqual([]);
+  });
+});

@@ -120,6 +120,10 @@ export class MessageIndex {
       tokenize: (text) => text.split("\u0000"),
       processTerm: (term) => (term === "" ? null : term),
       searchOptions: { combineWith: "OR", prefix: false, fuzzy: false },
+      // Vacuumed by #vacuum, in one synchronous pass: MiniSearch's auto-vacuum pauses between
+      // batches, and a message added during a pause breaks its walk of the term tree (an unhandled
+      // rejection, which ends a Node process: minisearch issue 306; breaker fuzz seed 25).
+      autoVacuum: false,
     });
   }
 
@@ -328,6 +332,7 @@ export class MessageIndex {
       discarded += 1;
     }
     this.#compact();
+    if (discarded > 0) this.#vacuum();
     if (discarded > 0 || settle) this.#settleAverage();
     return discarded;
   }
@@ -360,6 +365,16 @@ export class MessageIndex {
       const entry = this.#entries[i] as RecallEntry;
       this.#mini.add({ id: entry.seq, text: documentTerms(entry).join("\u0000") });
     }
+  }
+
+  /**
+   * Drops the postings of discarded entries once they are as many as the indexed ones (so the
+   * index holds at most twice its entries' postings; one pass over the terms per that many
+   * discards), in one pass nothing else touches the index during. Search results do not depend on it.
+   */
+  #vacuum(): void {
+    if (this.#mini.dirtCount < this.#mini.documentCount) return;
+    void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
   }
 
   #discardHead(): void {
