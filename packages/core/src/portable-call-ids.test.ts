@@ -91,4 +91,20 @@ describe("portable tool call ids (R33: a thread continued by another provider)",
     const plain = new ToolMessage({ content: "ok", tool_call_id: "call_1" });
     expect(withPortableCallIds(plain)).toBe(plain);
   });
+
+  it("Gemini's thought signatures follow their calls' ids (else gemini-3 is sent a dummy signature); the stored map is unchanged", () => {
+    const key = "__gemini_function_call_thought_signatures__";
+    const ai = new AIMessage({
+      id: "a1",
+      content: "",
+      tool_calls: [
+        { id: "functions.lookup:0", name: "lookup", args: {}, type: "tool_call" },
+        { id: "call_ok", name: "lookup", args: {}, type: "tool_call" },
+      ],
+      additional_kwargs: { [key]: { "functions.lookup:0": "sig-0", call_ok: "sig-ok" } },
+    });
+    const copy = withPortableCallIds(ai) as AIMessage;
+    expect(copy.additional_kwargs[key]).toEqual({ [portableCallId("functions.lookup:0")]: "sig-0", call_ok: "sig-ok" });
+    expect(ai.additional_kwargs[key]).toEqual({ "functions.lookup:0": "sig-0", call_ok: "sig-ok" });
+  });
 });

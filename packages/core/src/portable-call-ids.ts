@@ -19,6 +19,15 @@ import { callIdsOf, messageType, toolResultIdsOf, userMessageWith } from "./mess
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
 
+/**
+ * Where `@langchain/google-genai` keeps the thought signature of each function call of an AI
+ * message: `additional_kwargs[GEMINI_THOUGHT_SIGNATURES]`, `{ [callId]: signature }`. Its converter
+ * sends each call with the entry of the call's id; a call without one is sent to a gemini-3 model
+ * with a dummy signature (the model's reasoning state is lost,
+ * https://ai.google.dev/gemini-api/docs/thought-signatures), so a renamed call's entry is renamed with it.
+ */
+const GEMINI_THOUGHT_SIGNATURES = "__gemini_function_call_thought_signatures__";
+
 /** Characters of a non-portable id kept in its portable form (the rest is a digest). */
 const KEPT_CHARACTERS = 40;
 
@@ -73,9 +82,10 @@ export function storedOriginal(message: BaseMessage): BaseMessage {
 /**
  * `message` with every tool call id made portable ({@link portableCallId}): an AI message's
  * `tool_calls`, `invalid_tool_calls`, `additional_kwargs.tool_calls`, `tool_use` / `tool_call` /
- * `function_call` content blocks and OpenAI Responses output items (`response_metadata.output`,
- * `call_id`); a ToolMessage's `tool_call_id`; a user message's `tool_result` blocks' `tool_use_id`
- * (Anthropic's native format, where the calls are `tool_use` blocks only). `message` itself when
+ * `function_call` content blocks, OpenAI Responses output items (`response_metadata.output`,
+ * `call_id`) and the keys of Gemini's thought signatures ({@link GEMINI_THOUGHT_SIGNATURES}); a
+ * ToolMessage's `tool_call_id`; a user message's `tool_result` blocks' `tool_use_id` (Anthropic's
+ * native format, where the calls are `tool_use` blocks only). `message` itself when
  * every id is portable (the usual case: one regular-expression test per call). The same copy for
  * the same message; the message is not changed.
  */
@@ -191,6 +201,9 @@ function aiCopy(ai: AIMessage, map: (id: string) => string = portableCallId): AI
   const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
   if (Array.isArray(kwargs.tool_calls))
     kwargs.tool_calls = (kwargs.tool_calls as Array<Record<string, unknown>>).map((call) => ({ ...call, id: mapId(call?.id) }));
+  const signatures = kwargs[GEMINI_THOUGHT_SIGNATURES];
+  if (signatures && typeof signatures === "object" && !Array.isArray(signatures))
+    kwargs[GEMINI_THOUGHT_SIGNATURES] = Object.fromEntries(Object.entries(signatures).map(([id, signature]) => [map(id), signature]));
   const content = Array.isArray(ai.content)
     ? (ai.content as Array<Record<string, unknown> | string>).map((block) =>
         typeof block !== "string" && ["tool_use", "tool_call", "function_call"].includes(String(block.type))
