@@ -1,7 +1,9 @@
 // What an app on @threadwise/memory alone needs beside the stack: hideMemoryState and the errors
-// memoryStack throws at construction (bad or misspelt options, strict mode), with ThreadwiseError.find.
+// memoryStack throws at construction (bad or misspelt options, strict mode) or from a turn (outside
+// history its historySeed rejects), with ThreadwiseError.find.
 export { hideMemoryState, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "@threadwise/core";
 export { ThreadwiseStrictModeError } from "@threadwise/encryption";
+export { HistorySeedError, type HistorySeedErrorReason } from "@threadwise/history-seed";
 export { archiveCheckpointerCheck, archiveSplitReason, threadwiseSaverOf } from "./archive-checkpointer-check.js";
 export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } from "./archive-records.js";
 export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";

@@ -464,4 +464,28 @@ describe("the errors memoryStack throws are exported by @threadwise/memory", () 
     expect(memory.ThreadwiseUnknownOptionError?.isInstance(misspelt)).toBe(true);
     for (const error of [strict, bad, misspelt]) expect(memory.ThreadwiseError?.find(error)).toBe(error);
   });
+
+  // The stack's historySeed (historySeedMaxMessages) throws HistorySeedError from invoke on outside
+  // history it rejects; @threadwise/memory did not export it.
+  it("HistorySeedError, from a turn whose outside history is rejected", async () => {
+    const memory = await import("./index.js");
+    const stack = memory.memoryStack({ backend: "in_memory", historySeedMaxMessages: 5, recallMaxTokens: false, logger: false, env: {} });
+    const agent = createAgent({
+      model: scriptedModel(() => "ok"),
+      checkpointer: stack.checkpointer,
+      middleware: stack.middleware,
+    });
+    const rejected = await agent
+      .invoke({ messages: [new HumanMessage("hi")] }, {
+        configurable: { thread_id: "seed-rejected" },
+        context: { seedHistory: "not an array" },
+      } as never)
+      .then(
+        () => undefined,
+        (error: unknown) => error,
+      );
+    const seedError = memory.ThreadwiseError.find(rejected);
+    expect(memory.HistorySeedError?.isInstance(seedError)).toBe(true);
+    expect((seedError as { reason?: string } | undefined)?.reason).toBe("not_an_array");
+  });
 });
