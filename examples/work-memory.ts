@@ -3,8 +3,8 @@
  * a short note and kept in a bounded envelope that later model calls see (spec R18).
  *
  * A recorded tau-bench airline conversation (a customer cancels a reservation, with tool calls) is
- * replayed through `createAgent` with `workMemory({ maxItems: 3 })` first in `middleware` and a
- * short `windowTrim({ maxMessages: 6 })`, on a MemorySaver. After each user turn the example prints
+ * replayed through `createAgent` with `workMemory({ maxItems: 3 })` first in `middleware` (before
+ * any output check) and a short `windowTrim({ maxMessages: 6 })`, on a MemorySaver. After each user turn the example prints
  * whether the answer was stored (answers that ask the user something are not) and the envelope;
  * at the end, the `[Work memory]` block the model received although the turns it came from had
  * left the window.
@@ -35,7 +35,7 @@ const agent = createAgent({
   systemPrompt: script.systemPrompt,
   checkpointer: new MemorySaver(),
   middleware: [
-    // First, so its afterAgent runs after every other middleware's output checks.
+    // Before any output check, so its afterAgent runs after theirs (first is simplest).
     workMemory({
       maxItems: 3,
       maxCharacters: 1200,

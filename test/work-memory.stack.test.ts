@@ -6,14 +6,15 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { readSummarySlot, systemText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { historySeed } from "@threadwise/history-seed";
+import { memoryStack } from "@threadwise/memory";
 import { windowTrim } from "@threadwise/window-trim";
 import { workMemory } from "@threadwise/work-memory";
-import { createAgent } from "langchain";
+import { createAgent, createMiddleware } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-work-memory-"));
@@ -82,5 +83,52 @@ describe("workMemory + historySeed + windowTrim on SQLite", () => {
       "kept Done: book a taxi.",
       "kept Done: what did I book?.",
     ]);
+  });
+});
+
+// memoryStack places workMemory after windowTrim and summarize, not first: no middleware before it
+// in the stack has an afterAgent hook, so its afterAgent is still the last to run once your output
+// checks are listed after the stack's middleware (packages/memory/README.md), and context blocks are
+// sorted by kind, so its wrapModelCall place changes no request.
+describe("workMemory's place in memoryStack", () => {
+  const refusal = () =>
+    createMiddleware({
+      name: "output-check",
+      afterAgent: () => ({ messages: [new AIMessage("I can't share that.")] }),
+    });
+
+  async function run(mine: "after-stack" | "before-stack") {
+    const condenser = scriptedModel((messages: BaseMessage[]) => `kept ${(messages.at(-1)?.text ?? "").split("\n")[1]}`);
+    const stack = memoryStack({
+      backend: "in_memory",
+      workMemory: true,
+      models: { summarize: scriptedModel(() => "summary") as never, workMemory: condenser as never },
+      persistTrimKeepGroups: 4,
+      recallMaxTokens: false,
+      logger: false,
+      env: {},
+    });
+    // Before workMemory: no afterAgent hook; after it: persistTrim's (which runs before its commit).
+    const at = stack.middleware.findIndex((m) => m.name === "threadwise/work-memory");
+    expect(stack.middleware.slice(0, at).filter((m) => m.afterAgent)).toEqual([]);
+    expect(
+      stack.middleware
+        .slice(at + 1)
+        .filter((m) => m.afterAgent)
+        .map((m) => m.name),
+    ).toContain("threadwise/persist-trim");
+    const middleware = mine === "after-stack" ? [...stack.middleware, refusal()] : [refusal(), ...stack.middleware];
+    const agent = createAgent({ model: scriptedModel(() => "The vault code is 4417."), checkpointer: stack.checkpointer, middleware });
+    const config = { configurable: { thread_id: `wm-stack-${mine}` } };
+    await agent.invoke({ messages: [new HumanMessage("open the vault")] }, config);
+    return readSummarySlot((await agent.graph.getState(config)).values).workMemory?.entries.map((e) => e.text) ?? [];
+  }
+
+  it("an output check listed after the stack's middleware runs before workMemory's commit: nothing stored", async () => {
+    expect(await run("after-stack")).toEqual([]);
+  });
+
+  it("listed before the stack (the order to avoid), the answer it replaced is stored", async () => {
+    expect(await run("before-stack")).toEqual(["kept The vault code is 4417."]);
   });
 });

@@ -395,6 +395,60 @@ describe("workMemory never stores", () => {
   });
 });
 
+// The README said "put workMemory first" while memoryStack places it after windowTrim and
+// summarize. What matters is its place relative to middlewares with an after-hook that checks the
+// answer: LangChain runs `afterAgent` hooks last-listed first, and an `afterAgent` hook that jumps
+// to `end` skips those listed before it. Among threadwise middlewares its place changes nothing
+// (none before it in memoryStack has an `afterAgent` hook; context blocks are sorted by kind).
+describe("workMemory's place in the middleware list", () => {
+  /** An output check in `afterAgent`: replaces the answer with a refusal (and ends the run, with `jump`). */
+  const refusal = (jump: boolean) =>
+    createMiddleware({
+      name: "output-check",
+      afterAgent: {
+        canJumpTo: ["end"],
+        hook: () => ({ messages: [new AIMessage("I can't share that.")], ...(jump ? { jumpTo: "end" as const } : {}) }),
+      },
+    });
+
+  async function run(order: "work-memory-first" | "check-first", jump: boolean) {
+    const memory = condenser();
+    const log = lines();
+    const wm = workMemory({ model: memory, logger: log.logger });
+    const agent = createAgent({
+      model: scriptedModel(() => "The vault code is 4417."),
+      checkpointer: new MemorySaver(),
+      middleware: order === "work-memory-first" ? [wm, refusal(jump)] : [refusal(jump), wm],
+    });
+    const id = `wm-order-${order}-${jump}`;
+    await agent.invoke(turn("open the vault"), thread(id));
+    const stored = (await agent.graph.getState(thread(id))).values as { messages: BaseMessage[] };
+    return { slot: await slotOf(agent, id), memory, log: log.out, last: stored.messages.at(-1) };
+  }
+
+  it("before an afterAgent output check: the replaced answer is never stored", async () => {
+    // The check's afterAgent runs first; workMemory's then sees the refusal, not the model's answer.
+    const rewritten = await run("work-memory-first", false);
+    expect(String(rewritten.last?.content)).toBe("I can't share that.");
+    expect(rewritten.slot.workMemory).toBeUndefined();
+    expect(rewritten.log).toContain("work_memory: skipped reason=replaced");
+    // A check that jumps to end skips the afterAgent hooks listed before it: workMemory's does not run.
+    const ended = await run("work-memory-first", true);
+    expect(String(ended.last?.content)).toBe("I can't share that.");
+    expect(ended.slot.workMemory).toBeUndefined();
+    expect(ended.memory.calls).toHaveLength(0);
+  });
+
+  it("after it (the order to avoid): workMemory commits the answer the check then replaces", async () => {
+    for (const jump of [false, true]) {
+      const r = await run("check-first", jump);
+      expect(String(r.last?.content)).toBe("I can't share that.");
+      // The user never saw the answer, but every later prompt of the thread carries it.
+      expect(r.slot.workMemory?.entries.map((e) => e.text)).toEqual(["note:The vault code is 4417."]);
+    }
+  });
+});
+
 describe("workMemory structured output", () => {
   it("sends file metadata, never inline base64, to the condensation call", async () => {
     const base64 = Buffer.from("x".repeat(600)).toString("base64");

@@ -144,9 +144,12 @@ function responseOf(result: unknown): { response: BaseMessage | undefined; struc
  *
  * **When it commits.** In `afterAgent`, once per run, so tool steps (parallel tool calls
  * included) never write the slot, and the one write is an idempotent merge by entry id with the
- * ids to keep. LangChain runs after-hooks in reverse middleware order, and a hook that jumps to
- * `end` skips the after-hooks of the middlewares before it: put `workMemory` **first** in
- * `middleware` so its `afterAgent` runs after every other output check. A run that throws or is
+ * ids to keep. LangChain runs `afterAgent` hooks in reverse middleware order, and one that jumps
+ * to `end` skips those of the middlewares before it: put `workMemory` **before every middleware
+ * that checks the answer in an after-hook**, so its `afterAgent` runs after theirs (listed after
+ * one, it commits the answer before the check replaces it). Its place among threadwise
+ * middlewares changes nothing (context blocks are sorted by kind); `memoryStack` places it after
+ * `summarize`, before every middleware of the stack with an `afterAgent` hook. A run that throws or is
  * interrupted never reaches `afterAgent`, so it stores nothing. Otherwise the answer is stored only
  * when all the rules of {@link decideStore} hold: the thread ends on the AI message the model
  * returned in this run (a guardrail that replaced or rewrote it blocks storing), with no block
