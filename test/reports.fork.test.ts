@@ -35,32 +35,55 @@ function labelSummarizer() {
 
 const humans = (messages: readonly BaseMessage[]) => messages.filter((m) => m.getType() === "human").map((m) => messageText(m));
 
+/**
+ * Runs `body` on a summarized thread `threadId` on `backend`: the stack agent (window 4, summary
+ * at 6 messages, {@link labelSummarizer}) after turns `turn 1` to `turn 8`, and the config of the
+ * checkpoint that ended turn `forkAfter` (its user messages, nothing left to run). The SQLite file
+ * is removed afterwards.
+ */
+async function onSummarizedThread(
+  backend: "in_memory" | "sqlite",
+  threadId: string,
+  forkAfter: number,
+  body: (thread: {
+    agent: ReturnType<typeof stackAgent>["agent"];
+    model: ReturnType<typeof stackAgent>["model"];
+    summarizer: ReturnType<typeof labelSummarizer>;
+    config: { configurable: { thread_id: string } };
+    forkFrom: Record<string, unknown>;
+  }) => Promise<void>,
+) {
+  const dir = mkdtempSync(join(tmpdir(), "tw-reports-fork-"));
+  try {
+    const summarizer = labelSummarizer();
+    const { agent, model } = stackAgent({
+      backend,
+      sqlitePath: join(dir, "m.sqlite"),
+      windowSize: 4,
+      summarizeThreshold: 6,
+      summarizer: summarizer.model,
+      systemPrompt: false,
+    });
+    const config = { configurable: { thread_id: threadId } };
+    for (let k = 1; k <= 8; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    let forkFrom: Record<string, unknown> | undefined;
+    for await (const snapshot of agent.graph.getStateHistory(config)) {
+      const messages = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
+      if (snapshot.next.length === 0 && humans(messages).length === forkAfter) forkFrom ??= snapshot.config as Record<string, unknown>;
+    }
+    expect(forkFrom).toBeDefined();
+    await body({ agent, model, summarizer, config, forkFrom: forkFrom as Record<string, unknown> });
+  } finally {
+    rmSync(dir, { recursive: true, force: true });
+  }
+}
+
 describe("public reports: forks of a summarized thread", () => {
   for (const backend of ["in_memory", "sqlite"] as const) {
-    it(`${backend}: updateState on a checkpoint before the summary, then turns on it: each request holds only the fork's past`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "tw-reports-fork-"));
-      try {
-        const summarizer = labelSummarizer();
-        const { agent, model } = stackAgent({
-          backend,
-          sqlitePath: join(dir, "m.sqlite"),
-          windowSize: 4,
-          summarizeThreshold: 6,
-          summarizer: summarizer.model,
-          systemPrompt: false,
-        });
-        const thread = "fork-summary";
-        const config = { configurable: { thread_id: thread } };
-        for (let k = 1; k <= 8; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    it(`${backend}: updateState on a checkpoint before the summary, then turns on it: each request holds only the fork's past`, () =>
+      onSummarizedThread(backend, "fork-summary", 2, async ({ agent, model, config, forkFrom }) => {
         expect(readSummarySlot((await agent.graph.getState(config)).values).summary?.text).toMatch(/covers: turn 1, .*turn 4/);
-        // The checkpoint that ended turn 2: two user messages, nothing left to run.
-        let end2: Record<string, unknown> | undefined;
-        for await (const snapshot of agent.graph.getStateHistory(config)) {
-          const messages = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
-          if (snapshot.next.length === 0 && humans(messages).length === 2) end2 ??= snapshot.config as Record<string, unknown>;
-        }
-        expect(end2).toBeDefined();
-        const forked = await agent.graph.updateState(end2 as never, { messages: [new HumanMessage("fork 3")] } as never);
+        const forked = await agent.graph.updateState(forkFrom as never, { messages: [new HumanMessage("fork 3")] } as never);
         // The head is the fork now: a turn without a checkpoint id goes on from it.
         const head = await agent.graph.getState(config);
         expect(humans((head.values as { messages: BaseMessage[] }).messages)).toEqual(["turn 1", "turn 2", "fork 3"]);
@@ -78,32 +101,12 @@ describe("public reports: forks of a summarized thread", () => {
         expect(sent).toContain("fork 3");
         expect(sent).toContain("fork 4");
         expect(readSummarySlot(after.values).summary?.text).toBe("covers: turn 1");
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+      }));
 
-    it(`${backend}: a turn from a checkpoint before the summary, then more turns: summaries of the fork hold only the fork`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "tw-reports-fork-"));
-      try {
-        const summarizer = labelSummarizer();
-        const { agent, model } = stackAgent({
-          backend,
-          sqlitePath: join(dir, "m.sqlite"),
-          windowSize: 4,
-          summarizeThreshold: 6,
-          summarizer: summarizer.model,
-          systemPrompt: false,
-        });
-        const config = { configurable: { thread_id: "fork-turns" } };
-        for (let k = 1; k <= 8; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
-        let end1: Record<string, unknown> | undefined;
-        for await (const snapshot of agent.graph.getStateHistory(config)) {
-          const messages = (snapshot.values as { messages?: BaseMessage[] }).messages ?? [];
-          if (snapshot.next.length === 0 && humans(messages).length === 1) end1 ??= snapshot.config as Record<string, unknown>;
-        }
+    it(`${backend}: a turn from a checkpoint before the summary, then more turns: summaries of the fork hold only the fork`, () =>
+      onSummarizedThread(backend, "fork-turns", 1, async ({ agent, model, summarizer, config, forkFrom }) => {
         const firstFork = summarizer.inputs.length;
-        await agent.invoke({ messages: [new HumanMessage("fork 2")] }, end1 as never);
+        await agent.invoke({ messages: [new HumanMessage("fork 2")] }, forkFrom as never);
         for (let k = 3; k <= 8; k += 1) await agent.invoke({ messages: [new HumanMessage(`fork ${k}`)] }, config);
         expect(model.providerLog.rejections).toBe(0);
         // Every summarizer call on the fork saw only the fork's messages.
@@ -114,9 +117,6 @@ describe("public reports: forks of a summarized thread", () => {
         const sent = JSON.stringify(last.map((m) => messageText(m)));
         expect(sent).toMatch(/covers: turn 1, fork 2/);
         expect(sent).not.toMatch(/turn [2-8]\b/);
-      } finally {
-        rmSync(dir, { recursive: true, force: true });
-      }
-    });
+      }));
   }
 });
