@@ -141,6 +141,35 @@ describe("planFactRead: where reading again starts (R35/R37: the same with and w
     expect(lines(await read(slot, without)).join("\n")).toMatch(/Samsung/);
   });
 
+  // Facts written before `sourceDigest` existed: a rewrite that left their archived message out
+  // kept them (the fact-recall README's limit), so a fact of a message the user deleted stayed in
+  // every later prompt. A missing digest is unknown: the first read while the message is stored
+  // computes it, as reading the message gives it.
+  it("a slot written before sourceDigest: the digest is computed while the message is stored, so a rewrite that leaves it out drops its fact", async () => {
+    const whole = thread(12, (k) => (k === 2 ? "My brother works at Samsung." : says(k)));
+    const archived = whole.slice(0, 8);
+    const withoutDigests = (slot: FactSlot): FactSlot => ({
+      ...slot,
+      facts: slot.facts.map(({ sourceDigest: _d, ...fact }) => ({
+        ...fact,
+        ...(fact.history ? { history: fact.history.map(({ sourceDigest: _h, ...entry }) => entry) } : {}),
+      })),
+    });
+    const legacy = withoutDigests(await read(emptyFactSlot(), whole.slice(0, 14)));
+    expect(legacy.facts.some((fact) => fact.sourceDigest !== undefined)).toBe(false);
+    // The next model call, u2 still stored: the facts block is the one a slot with digests gives.
+    const next = await read(legacy, whole.slice(0, 16));
+    const control = await read(await read(emptyFactSlot(), whole.slice(0, 14)), whole.slice(0, 16));
+    expect(lines(next)).toEqual(lines(control));
+    expect(next.recalled).toEqual(control.recalled);
+    expect(next.facts.map((fact) => fact.sourceDigest)).toEqual(control.facts.map((fact) => fact.sourceDigest));
+    // Archived, then a rewrite that brings the archive back without u2: its fact goes.
+    const hot = await read(next, whole.slice(8));
+    const cleared = archived.map(messageDigest).join("");
+    const without = whole.filter((m) => m.id !== "u2" && m.id !== "a2");
+    expect(lines(await read(hot, without, cleared)).join("\n")).not.toMatch(/Samsung/);
+  });
+
   // The breaker's fuzz, seed 12 cases 4 and 7: `updateState` with `REMOVE_ALL_MESSAGES` keeping none
   // of an archived thread; the facts of archived messages stayed as if trimmed (a former value, a
   // whole facts block) where a thread without the archive drops every fact read since the last trim.

@@ -17,8 +17,9 @@ export interface PendingMessage {
 export interface FactReadPlan {
   /**
    * The facts to read `pending` on top of: the slot's facts, less those whose source message the
-   * user removed or edited and those of the messages read again. `undefined`: the slot's facts,
-   * unchanged (nothing was edited or removed).
+   * user removed or edited and those of the messages read again; or, when nothing was edited or
+   * removed, the slot's facts with the `sourceDigest` that facts written before it existed lack,
+   * where their message is stored. `undefined`: the slot's facts, unchanged.
    */
   facts: Fact[] | undefined;
   /** User messages to read, oldest first. */
@@ -189,9 +190,42 @@ export function planFactRead(
   }
   if (at !== -1) {
     const before = entriesBefore(at + 1);
-    if (slot.read === undefined || endsWith(slot.read, before)) return { facts: undefined, pending: pendingFrom(at + 1), read: before };
+    if (slot.read === undefined || endsWith(slot.read, before)) {
+      const pending = pendingFrom(at + 1);
+      // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
+      return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
+    }
   }
   return reread(messages, users, entries, slot, cleared);
+}
+
+/**
+ * `facts` with the `sourceDigest` a fact or history entry written before it existed lacks, where
+ * its message is stored: core's `messageDigest` of that message, the digest reading it gives. A
+ * missing digest is unknown, not "no message": without it a rewrite that brings the message
+ * archive back and leaves the message out kept the fact (`reread`'s `head.left`). Called on the
+ * usual path only, where every stored user message up to the cursor is as it was read. `undefined`
+ * when nothing is missing or no message is stored (the usual case: one pass over the statements).
+ */
+function withSourceDigests(facts: readonly Fact[], users: readonly BaseMessage[]): Fact[] | undefined {
+  const lacks = (statement: { sourceMessageId?: string | null; sourceDigest?: string }) =>
+    typeof statement.sourceMessageId === "string" && statement.sourceDigest === undefined;
+  if (!facts.some((fact) => lacks(fact) || fact.history?.some(lacks))) return undefined;
+  const byId = new Map<string, BaseMessage>();
+  for (const message of users) if (typeof message.id === "string") byId.set(message.id, message);
+  let changed = false;
+  const digestOf = <T extends { sourceMessageId?: string | null; sourceDigest?: string }>(statement: T): T => {
+    const message = lacks(statement) ? byId.get(statement.sourceMessageId as string) : undefined;
+    if (!message) return statement;
+    changed = true;
+    return { ...statement, sourceDigest: messageDigest(message) };
+  };
+  const out = facts.map((fact) => {
+    const history = fact.history?.map(digestOf);
+    const own = digestOf(fact);
+    return history?.some((entry, k) => entry !== fact.history?.[k]) ? { ...own, history } : own;
+  });
+  return changed ? out : undefined;
 }
 
 /** Whether `read` ends with `entries` (same ids and digests, in order). */

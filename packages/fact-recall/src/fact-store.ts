@@ -50,7 +50,8 @@ export const factSchema = z.object({
    * brought the message archive back into the checkpoint (the archive's digests of what it held
    * are kept: memory's `archiveClearedDigests`), a fact stated in an archived message the
    * rewrite left out is told from one stated in a message that left through a trim earlier.
-   * Absent on facts written before it existed. @default undefined
+   * Absent on facts written before it existed until a model call that reads a new user message
+   * finds their message stored, and computes it (`planFactRead`). @default undefined
    */
   sourceDigest: z.string().optional(),
   /** How the fact was extracted. */
