@@ -77,7 +77,7 @@ describe("public reports: Gemini thought signatures of renamed tool call ids", (
       const agent = createAgent({ model, tools: [lookup], checkpointer: stack.checkpointer, middleware: stack.middleware });
       const config = { configurable: { thread_id: `gemini-${name}` } };
       for (const n of [1, 2, 3]) await agent.invoke({ messages: [new HumanMessage(`look up ${n}`)] }, config);
-      const state = await agent.getState(config as never);
+      const state = await agent.graph.getState(config);
       const stored = (state.values as { messages: BaseMessage[] }).messages.filter((m): m is AIMessage => m.getType() === "ai");
       // The thread keeps each call's id and signature as the integration stored them.
       const maps = stored.map((m) => m.additional_kwargs[SIGNATURES]).filter((map) => map && Object.keys(map).length > 0);
