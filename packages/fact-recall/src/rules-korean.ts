@@ -22,7 +22,7 @@ const REL =
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
-  "신랑|마누라|남편분|예비신랑|예비신부|약혼자|" +
+  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
@@ -439,6 +439,30 @@ type Built = Omit<CandidateFact, "subject" | "attribute" | "language"> & { attri
 const single = (value: string, text: string): Built => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string): Built => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
+/** Common Korean surnames: a name the speaker gives after an affiliation starts with one. */
+const SURNAME =
+  "김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|전|홍|고|문|양|손|배|백|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|지|엄|채|원|천|방|공|현|함|변|염|여|추|도|소|석|선|설|마|길|연|위|표|명|기|반|왕|금|옥|육|인|맹|제|모|탁|국|봉|편|용|예|경";
+/**
+ * Words a name follows when the speaker gives their place first: a department, team or office
+ * (`경영학과`, `마케팅팀`, `인사부`, `영업2팀`), a year or cohort (`3학년`, `20학번`, `12기`), a
+ * newcomer's role (`신입사원`, `인턴`).
+ */
+const AFFILIATION =
+  "[가-힣A-Za-z0-9]+(?:학과|학부|과|팀|부|실|반|본부|센터|지점|지사|소속|동아리|연구실|랩)|\\d+\\s*(?:학년|학번|기)|신입사원|신입|인턴|막내";
+/** Titles and roles that follow a surname (`김과장`, `박대리`) or stand where a name would (`신입`). */
+const TITLE =
+  /^(?:과장|대리|부장|차장|팀장|실장|사장|주임|이사|사원|인턴|선배|후배|교수|선생|기자|작가|원장|씨|님|입|장|반장|회장|총무|매니저|대표|상무|전무)(?:님)?$/;
+/** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
+const DEPARTMENT = new RegExp(
+  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
+);
+
+/** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
+function studyOfDepartment(body: string): string | undefined {
+  const m = DEPARTMENT.exec(body);
+  return m ? ((m[1] ?? m[2]) as string) : undefined;
+}
+
 interface Rule {
   attribute: string;
   re: RegExp;
@@ -457,6 +481,33 @@ const RULES: Rule[] = [
     attribute: "name",
     re: /^([가-힣]{2,4}?)(?:이)?라고\s*(?:합니다|해요|해|불러)/,
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
+  },
+  {
+    // A name after an affiliation (`경영학과 3학년 이도윤입니다`, `저는 마케팅팀 김하늘이에요`,
+    // `영업2팀 정민호라고 합니다`): a surname and one or two syllables; not a role or a title
+    // (`마케팅팀 팀장이에요`, `기획팀 김과장입니다`). A department before it is the speaker's study.
+    attribute: "name",
+    re: new RegExp(
+      `(?:^|\\s)(?:${AFFILIATION})\\s+((?:${SURNAME})[가-힣]{1,2}?)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|이고요|이라고\\s*(?:합니다|해요|해))|(?<=${OPEN_SYLLABLE})(?:예요|야|고요|라고\\s*(?:합니다|해요|해))|입니다)[.!~…]*$`,
+    ),
+    build: (m, l, body) => {
+      const name = m[1] as string;
+      if (TITLE.test(name.slice(1)) || NOT_A_NAME.test(name) || new RegExp(`^(?:${JOB}|${REL})$`).test(name)) return undefined;
+      const named = single(name, `${l}의 이름은 ${name}`);
+      const study = studyOfDepartment(body);
+      return study === undefined ? named : [named, { ...single(study, `${topic(l)} ${study} 전공 (학교, 전공)`), attribute: "study" }];
+    },
+  },
+  {
+    // A department said with the year or as what one is (`컴퓨터공학과 3학년이에요`, `경영학과
+    // 다녀요`): the speaker's study; not a department named for something else (`경영학과 친구가`).
+    attribute: "study",
+    re: DEPARTMENT,
+    build: (_m, l, body) => {
+      const study = studyOfDepartment(body);
+      return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+    },
+    relative: true,
   },
   {
     attribute: "age",
