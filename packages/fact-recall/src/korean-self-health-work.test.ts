@@ -60,8 +60,7 @@ describe("a fact in a -인데/-는데 clause, then another (고향은 대구인�
   it("a relative's clause is theirs", () => expectFact("동생은 고향이 여수인데 지금 대전에서 자취해", "user's 동생:residence", "대전"));
 
   it("not the past, a hope, a question or someone else", () => {
-    expectNo("예전엔 대구에서 자취했는데 지금은 본가에 살아", "user:residence");
-    expectFact("예전엔 대구에서 자취했는데 지금은 본가에 살아", "user:residence", "대구", true);
+    expect(pairs("예전엔 대구에서 자취했는데 지금은 본가에 살아")).toEqual(["user:residence=대구 (ended)"]);
     expectNo("서울에서 자취하고 싶은데 돈이 없어", "user:residence");
     expectNo("고향이 어디인데?", "user:hometown");
     expect(pairs("민지는 고향이 광주인데 서울에서 자취한대")).toEqual([]);

@@ -219,7 +219,7 @@ const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
-  /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세)$/;
+  /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
 /** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
@@ -632,9 +632,10 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔)/,
+    // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중))/,
     build: (m, l, body) => {
-      if (/안\s*살|살지\s*않/.test(body)) return undefined;
+      if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       const v = withPlaceWord(body, m);
       // A kind of housing (`아파트 살아서`) or a place too general names no home.
       if (NOT_A_HOME.test(v)) return undefined;
@@ -1524,9 +1525,14 @@ function plainForm(sentence: string): string {
   );
 }
 
+/** The copula's connective ending a clause (`광주인데`, `간호사이지만`), after a noun. */
+const COPULA_CONNECTIVE_END = /(?<=[가-힣A-Za-z0-9])(?:인데|이지만)[,.…~]*$/;
+
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
 function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined {
-  const body = plainForm(sentence).replace(LEAD, "");
+  // A clause cut at the copula's connective states its fact as the final form would: `고향은
+  // 광주인데 …` as `고향은 광주이에요`, so rules anchored at a final ending read it.
+  const body = plainForm(sentence).replace(LEAD, "").replace(COPULA_CONNECTIVE_END, "이에요");
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
