@@ -72,6 +72,7 @@ describe("work at an organisation (<org>에서 인턴해요) and a job in a plac
     ["스타트업에서 인턴하고 있어요", "스타트업"],
     ["요즘 카카오에서 인턴 중이야", "카카오"],
     ["저는 한국전력에서 인턴으로 근무합니다", "한국전력"],
+    ["회사를 강남으로 옮겼어요", "강남"],
   ])("%s", (text, value) => expectFact(text, "user:work", value));
 
   it.each([

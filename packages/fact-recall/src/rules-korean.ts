@@ -220,6 +220,12 @@ const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*�
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
+/**
+ * Towns, not workplaces: the special and metropolitan cities and large cities by name, any name
+ * with an administrative suffix (`제주시`, `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
+ */
+const TOWN =
+  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
 /** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
@@ -662,6 +668,16 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A workplace moved to (`판교로 회사 옮겼어`, `회사를 강남으로 옮겼어요`): where one works now.
+    attribute: "work",
+    re: /(?:(\S+?)(?:으로|로)\s*(?:회사|직장|사무실)(?:를|을)?|(?:회사|직장|사무실)(?:를|을)?\s*(\S+?)(?:으로|로))\s*(?:옮겼|옮겨요|옮깁니다|옮겨서|옮겨(?=[\s.!~…]|$))/,
+    build: (m, l) => {
+      const v = clean((m[1] ?? m[2]) as string);
+      return SETTING.test(v) || !nounLike(v) ? undefined : single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "work",
     re: /(\S+?)(?:으로|로)\s*(?:이직|취직|입사)(?:했|해|하게)/,
     build: (m, l) => {
@@ -674,12 +690,16 @@ const RULES: Rule[] = [
     attribute: "work",
     // A capacity or a shift may stand between (`물류센터에서 야간조로 일하고`, `병원에서 간호사로
     //일해요`): the place is the workplace; a job named there is a second fact.
-    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는)/,
+    // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
+    // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
+    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
       const job = m[2] === undefined ? "" : clean(m[2]);
-      return new RegExp(`(?:${JOB})$`).test(job) ? [place, single(job, `${topic(l)} ${job} (직업)`)] : place;
+      if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
+      const work = single(job, `${topic(l)} ${job} (직업)`);
+      return TOWN.test(v) ? [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }] : [place, work];
     },
     relative: true,
   },
