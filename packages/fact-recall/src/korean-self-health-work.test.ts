@@ -128,6 +128,11 @@ describe("health: a medicine taken regularly, a condition, a reaction to a food"
     expectFact("동생은 땅콩 먹으면 두드러기 나", "user's 동생:health", "땅콩");
   });
 
+  it("what a relative has is their condition, not a count of relatives (남편이 당뇨가 있어요)", () => {
+    expect(pairs("남편이 당뇨가 있어요")).toEqual(["user's 남편:health=당뇨"]);
+    expect(pairs("딸이 둘 있어요")).toEqual(["user:family=딸 둘"]);
+  });
+
   it("not a one-off, a passing medicine, a negation, a question or someone else", () => {
     expectNo("어제 감기약 먹었어", "user:health");
     expectNo("감기약 먹고 있어요", "user:health");

@@ -64,7 +64,8 @@ const SETTING =
  */
 const DO_NOUN =
   /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
-const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+// `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
+const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -207,6 +208,17 @@ const ALLERGY = "(?:알레르기|알러지|알르레기)";
 /** Nouns ending like an illness (`-증`) that are documents or other things (`자격증`, `인증`). */
 const NOT_ILLNESS =
   /(?:인증|자격증|신분증|영수증|보증|면허증|학생증|사원증|증명|등록증|확인증|수료증|합격증|물병|술병|맥주병|소주병|유리병|꽃병|젖병|관심|걱정)$/;
+/** Medicines for a passing complaint (`감기약`, `진통제`) or no kind at all (`알약`): no lasting condition. */
+const PASSING_MEDICINE =
+  /^(?:감기|두통|진통|소화|해열|멀미|변비|설사|상처|알|물|가루|농|마|독|보|한|그|이|저|무슨|어떤|그런|이런|새|무좀|숙취|콧물|기침)약$/;
+/** Conditions named without an illness's suffix (`빈혈`, `통풍`, `천식`; `비염` is read by its suffix). */
+const CONDITION = "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
+/**
+ * A reaction to what one eats or touches, in the present (`먹으면 두드러기가 나요`, `닿으면
+ * 가려워`): an allergy, stated as a condition and its result.
+ */
+const REACTION =
+  /(?:먹으면|마시면|먹기만\s*하면|닿으면|만지면)\s+(?:\S+\s+){0,2}?(?:두드러기|알레르기|알러지|발진|가려(?:워|움|운)|가렵|간지러|간지럽|부어|붓(?:고|는|습)|숨이\s*(?:막|차)|재채기)/;
 /**
  * Body parts people state a lasting complaint of (`허리가 안 좋아요`, `무릎이 아파`, `어깨 수술
  * 받았어요`); not a passing one (`머리가 아파`, `배가 아파`).
@@ -264,6 +276,8 @@ const BOWED = "바이올린|첼로|비올라|콘트라베이스|더블베이스|
 const BLOWN = "플루트|플룻|클라리넷|색소폰|트럼펫|트롬본|호른|오보에|하모니카|오카리나|리코더|단소|대금|피리";
 const RIDDEN =
   "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
+/** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
+const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -818,7 +832,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "family",
-    re: new RegExp(`(${REL})(?:이|가)\\s*(?:(\\S+(?:\\s*명)?)\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
+    // The count, if any, between (`딸이 둘 있어요`); not what a relative has (`남편이 당뇨가 있어요`).
+    re: new RegExp(`(${REL})(?:이|가)\\s*(?:(${COUNT})\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
     build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
   },
   {
@@ -864,8 +879,41 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A medicine taken as a regimen (`혈압약을 먹고 있어요`, `매일 갑상선약 먹어요`, `당뇨약 복용
+    // 중입니다`); not one taken once (`감기약 먹었어`: the past) nor one for a passing complaint
+    // (`감기약 먹고 있어요`).
     attribute: "health",
-    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)/,
+    re: new RegExp(
+      `(?:^|\\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\\s*\\S+|\\S+째)\\s*)*(?:먹고\\s*있(?!었)|먹어요|먹습니다|먹어(?=[\\s.!~…]|$)|먹는다|먹는\\s*중|먹는데|먹거든|챙겨\\s*먹(?:어|고|습)|복용(?:하고\\s*있(?!었)|해요|합니다|한다|하는\\s*중|하는데|\\s*중))`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return PASSING_MEDICINE.test(v) ? undefined : list(v, `${topic(l)} ${josa(v, "을", "를")} 복용한다 (건강, 약)`);
+    },
+    relative: true,
+  },
+  {
+    // A food one reacts to (`땅콩 먹으면 두드러기가 나요`, `복숭아 먹으면 입이 부어`): an allergy
+    // stated as its reaction; read though `-면` is otherwise a hypothetical (see REACTION).
+    attribute: "health",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|도|은|는|${BARE})?\\s*${REACTION.source}`),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return !nounLike(v) || REL_WORD.test(v) ? undefined : list(`${v} 알레르기`, `${topic(l)} ${v} 알레르기가 있다 (건강, 알레르기)`);
+    },
+    relative: true,
+  },
+  {
+    // A condition one has (`빈혈이 있어요`, `통풍 있어서`, `고지혈증 진단받았어요`), not one
+    // denied (`당뇨는 없어요`).
+    attribute: "health",
+    re: new RegExp(`(?:^|\\s)(${CONDITION})(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|심한\\s*)?(?:있|걸렸|걸려|진단|앓|판정|심해|심하)`),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강)`),
+    relative: true,
+  },
+  {
+    attribute: "health",
+    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)(?!(?:은|는|이|가|도)?\s*(?:없|아니|아닙|아냐|검사))/,
     build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강, 식단)`),
     relative: true,
   },
@@ -1494,7 +1542,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
-    if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence) || REPORTED_TO_LISTENER.test(sentence)) continue;
+    // A reaction's condition (`땅콩 먹으면 두드러기 나요`) is a fact's, not a hypothetical's, `-면`.
+    const hypothetical = HYPOTHETICAL.test(sentence.replace(REACTION, (r) => r.replace(/면(?=\s)/, "")));
+    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) continue;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
@@ -1556,7 +1606,7 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-  const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
+  const hasRelative = rel && new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length));
   // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
