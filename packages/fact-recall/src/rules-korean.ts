@@ -198,7 +198,21 @@ function modifierForm(word: string): boolean {
   return /(?:한|운|은|던|적인|쁜|픈|른|진|는)$/.test(word);
 }
 
-const KOREAN_AGE = "(?:열|스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
+const KOREAN_AGE = "(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
+/** An age in Sino-Korean numbers from ten, said with 살 or 세 (`이십팔 세`, `삼십오 살`). */
+const SINO_AGE = "(?:[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?)";
+/** Words that may stand before one's age without owning it: a count's frame (`만`, `한국 나이로`), and time. */
+const AGE_FRAME = /^(?:만|한국|우리나라|세는|나이로|어느덧|어느새|드디어|딱|이번에|올해로|내년이면)$/;
+
+/**
+ * `true` when the age at `m` is of a thing the bare noun before it names (`우리 강아지 열 살이야`,
+ * `이 차 스무 살이에요`), not of the speaker: a noun stands right before it, which neither a time
+ * (`올해`), an adverb (`벌써`) nor a frame ({@link AGE_FRAME}) is.
+ */
+function ageOfOther(body: string, m: RegExpMatchArray): boolean {
+  const before = wordsBefore(body, m).at(-1) ?? "";
+  return before !== "" && nounLike(before) && !AGE_FRAME.test(before);
+}
 /** A child's age in native numbers below ten, said only with 살 (`일곱 살`, `여덟살`). */
 const SMALL_AGE = "(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)";
 /** The copula in its connective forms (`마흔셋이고`, `스물일곱인데`, `서른하나라서`). */
@@ -532,11 +546,12 @@ const RULES: Rule[] = [
   {
     attribute: "age",
     re: new RegExp(
-      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)(?:어요|어|습니다|다)?[.!~…]*$`,
+      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE}|${SINO_AGE}(?=\\s*(?:살|세)))\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)(?:어요|어|습니다|다)?[.!~…]*(?=\\s|$)`,
     ),
-    // A digit alone is an age only with 나이/살/세; Korean tens (`스물다섯이야`, `서른이야`) are ages.
+    // A digit alone is an age only with 나이/살/세; Korean tens (`스물다섯이야`, `서른이야`) are
+    // ages. The age may end the sentence or stand before another (`스물아홉이야 이제 곧 서른`).
     build: (m, l, body) =>
-      /나이|살|세/.test(body) || new RegExp(`^${KOREAN_AGE}$`).test(m[1] as string)
+      (/나이|살|세/.test(body) || new RegExp(`^${KOREAN_AGE}$`).test(m[1] as string)) && !ageOfOther(body, m)
         ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)
         : undefined,
     relative: true,
@@ -596,7 +611,7 @@ const RULES: Rule[] = [
   {
     attribute: "age",
     re: /(\d{1,3})\s*살(?:이에요|이야|입니다|이다|이고|이라|인데|예요|에요|이\s*됐|이\s*되었|이거든요|\s*됐|\s*되었)/,
-    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`),
+    build: (m, l, body) => (ageOfOther(body, m) ? undefined : single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)),
     relative: true,
   },
   {
@@ -606,9 +621,9 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:^|\\s)(?:나이(?:는|가)\\s*)?(?:(${KOREAN_AGE})\\s*(?:살)?(?:${COPULA_LINK}(?=[\\s.,!~…]|$)|\\s*(?:이\\s*)?(?:됐|되었|돼요|된다|되셔|되세요|되셨))|(${SMALL_AGE}|${KOREAN_AGE})\\s*살(?:이에요|이야|입니다|이다|예요|에요|${COPULA_LINK}))`,
     ),
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = (m[1] ?? m[2]) as string;
-      return single(v, `${topic(l)} ${v}살 (나이)`);
+      return ageOfOther(body, m) ? undefined : single(v, `${topic(l)} ${v}살 (나이)`);
     },
     relative: true,
   },
