@@ -387,6 +387,8 @@ const GONE_ACTIVITY =
  */
 const NOT_INTO =
   /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성)$/;
+/** What is frightening or gory to watch (`공포영화`, `잔인한 영화`, `무서운 거`, `피 나는 장면`). */
+const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|무서|징그|끔찍|피\s|벌레|수술\s*장면/;
 /** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
 const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
 /** Nouns of time before `에` (`지난주에`, `방학에`): never a trip's place. */
@@ -1020,6 +1022,22 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // What one cannot bear to watch (`공포영화 진짜 못 봐`, `잔인한 영화는 못 봐요`, `무서운 거 못
+    // 봅니다`): a dislike, when what is watched is frightening or gory; not a meeting missed (`오늘은
+    // 못 봐`) nor a show one had no time for. Not being able to eat stays a constraint (above).
+    attribute: "dislikes",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:을|를|은|는|도|${BARE})\\s*(?:(?:진짜|정말|절대|도저히|잘|아예|전혀|원래|너무)\\s*)*(?:못\\s*(?:봐요|봐|봅니다|본다|보겠어요|보겠어|보겠습니다|보겠다|보는\\s*편)|보지\\s*못(?:해요|해|합니다|한다))(?=[\\s.!~…]|$)`,
+    ),
+    build: (m, l, body) => {
+      let v = withModifier(body, m, clean(m[1] as string));
+      const before = wordsBefore(body, m).at(-1) ?? "";
+      if (v === clean(m[1] as string) && modifierForm(before) && !/는$/.test(before)) v = `${before} ${v}`;
+      return GRUESOME.test(v) ? { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 못 본다 (싫어함)`), keyAttribute: "preference" } : undefined;
+    },
+    relative: true,
+  },
+  {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
@@ -1068,6 +1086,21 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Walking or running as a habit (`매일 아침 공원에서 한 시간씩 걸어요`, `아침마다 한강에서
+    // 달려`): a hobby, as 걷기/달리기; not a call (`전화 걸어요`: 걸다 takes an object), nor a way
+    // to get somewhere (`걸어가요`, `걸어서`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:${HABIT_TIME})\\s+((?:\\S+\\s+)*?)(?:(걸어요|걷습니다|걷는다|걷고\\s*있|걷는데|걷거든|걸어(?=[\\s.!?~…]|$))|(달려요|달립니다|달린다|달리고\\s*있|달리는데|뛰어요|뜁니다|뛴다|뛰고\\s*있|달려(?=[\\s.!?~…]|$)))`,
+    ),
+    build: (m, l, body) => {
+      const between = (m[1] as string).trim().split(/\s+/);
+      if (between.some((w) => /(?:을|를)$/.test(w) || /^(?:전화|말|돈|시동|기대|내기|목숨|승부)$/.test(w))) return undefined;
+      return list(m[2] === undefined ? "달리기" : "걷기", `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
     // Going to a place of an activity as a habit (`평일 저녁마다 헬스장 가요`).
     attribute: "hobby",
     re: new RegExp(
@@ -1091,11 +1124,14 @@ const RULES: Rule[] = [
     // a fall or a state of mind ({@link NOT_INTO}), nor a past one (`빠졌었어`), nor the listener's
     // or someone's noticed or heard (`서핑에 빠졌구나`, `빠졌네`, `빠졌대`).
     attribute: "hobby",
-    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살)/,
+    // Hooked (`뜨개질에 꽂혔어`, `클라이밍에 꽂혀 있어요`) is the same; one thing pointed at is
+    // no pastime (`그 노래에 꽂혔어`).
+    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살|꽂혔(?!었|구나|네|대)|꽂혀\s*있(?!었)|꽂혀서)/,
     build: (m, l, body) => {
       const v = m[1] as string;
+      const pointed = /^(?:그|이|저|그런|이런|저런|요|이번|그\s*사람)$/.test(wordsBefore(body, m).at(-1) ?? "");
       // The particle is off already: a noun may end like one (`레고`, `요가`).
-      return NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
+      return pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
