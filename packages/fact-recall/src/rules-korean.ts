@@ -637,7 +637,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "plan",
-    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게)/,
+    // The present says the move to come (`망원동으로 이사 가`, `성수동으로 이사해요`).
+    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게|갑니다|해요|합니다|(?:가|해|간다|한다)(?=[\s.!~…]|$))/,
     build: (m, l) =>
       list(
         `${josa(clean(m[1] as string), "으로", "로")} 이사 예정`,
@@ -1578,6 +1579,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
   const clauses = text.split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
   let topicRelative: string | undefined;
+  // The clause before, when it stated something (not a question or a hypothetical): an
+  // afterthought that follows it (`이사 가. 망원동으로`) completes it.
+  let previous: string | undefined;
   for (const { clause: said, first } of clauses) {
     if (first) topicRelative = undefined;
     const lead = said.replace(LEAD, "");
@@ -1593,9 +1597,17 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
+    const afterthought = AFTERTHOUGHT.exec(lead);
+    if (afterthought && previous !== undefined) {
+      facts.push(...completed(previous, afterthought, speaker));
+      previous = undefined;
+      continue;
+    }
+    previous = undefined;
     // A reaction's condition (`땅콩 먹으면 두드러기 나요`) is a fact's, not a hypothetical's, `-면`.
     const hypothetical = HYPOTHETICAL.test(sentence.replace(REACTION, (r) => r.replace(/면(?=\s)/, "")));
     if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) continue;
+    previous = sentence;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
@@ -1608,6 +1620,26 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (found) facts.push(...(Array.isArray(found) ? found : [found]));
   }
   return facts;
+}
+
+/** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
+const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+)(으로|로)(?:요)?[.!~…]*$/;
+
+/**
+ * The facts of `previous` completed by the afterthought `m` (`나 12월에 이사 가` + `망원동으로`):
+ * the place put before the clause's last word or last two (`… 망원동으로 이사 가`), where a verb
+ * takes it; only facts whose value is that place, so nothing `previous` stated alone is read twice.
+ */
+function completed(previous: string, m: RegExpExecArray, speaker: Speaker): CandidateFact[] {
+  const place = m[1] as string;
+  const words = previous.replace(/[.!~…]+$/, "").split(/\s+/);
+  for (const k of [1, 2]) {
+    if (words.length <= k) break;
+    const sentence = [...words.slice(0, -k), `${place}${m[2]}`, ...words.slice(-k)].join(" ");
+    const found = (factOf(sentence, speaker) ?? []).filter((f) => f.value.includes(place));
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /**
