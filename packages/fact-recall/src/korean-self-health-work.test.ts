@@ -48,8 +48,20 @@ describe("a name after an affiliation (경제학과 2학년 박서진입니다, 
 
 describe("a fact in a -인데/-는데 clause, then another (고향은 대구인데 부산에서 자취해요)", () => {
   it.each([
-    ["고향은 대구인데 지금은 부산에서 자취해요", [["user:hometown", "대구"], ["user:residence", "부산"]]],
-    ["고향은 전주인데 회사 때문에 서울 살아", [["user:hometown", "전주"], ["user:residence", "서울"]]],
+    [
+      "고향은 대구인데 지금은 부산에서 자취해요",
+      [
+        ["user:hometown", "대구"],
+        ["user:residence", "부산"],
+      ],
+    ],
+    [
+      "고향은 전주인데 회사 때문에 서울 살아",
+      [
+        ["user:hometown", "전주"],
+        ["user:residence", "서울"],
+      ],
+    ],
     ["직업은 간호사인데 요즘 휴직 중이에요", [["user:work", "간호사"]]],
     ["취미는 등산인데 요즘 무릎 때문에 못 가요", [["user:hobby", "등산"]]],
     ["저는 청주에서 자취하는데 주말엔 본가에 갑니다", [["user:residence", "청주"]]],

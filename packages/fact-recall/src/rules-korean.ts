@@ -65,7 +65,8 @@ const SETTING =
 const DO_NOUN =
   /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
-const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+const QUESTION =
+  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -226,7 +227,8 @@ const NOT_ILLNESS =
 const PASSING_MEDICINE =
   /^(?:감기|두통|진통|소화|해열|멀미|변비|설사|상처|알|물|가루|농|마|독|보|한|그|이|저|무슨|어떤|그런|이런|새|무좀|숙취|콧물|기침)약$/;
 /** Conditions named without an illness's suffix (`빈혈`, `통풍`, `천식`; `비염` is read by its suffix). */
-const CONDITION = "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
+const CONDITION =
+  "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
 /**
  * A reaction to what one eats or touches, in the present (`먹으면 두드러기가 나요`, `닿으면
  * 가려워`): an allergy, stated as a condition and its result.
@@ -901,9 +903,7 @@ const RULES: Rule[] = [
     // 중입니다`); not one taken once (`감기약 먹었어`: the past) nor one for a passing complaint
     // (`감기약 먹고 있어요`).
     attribute: "health",
-    re: new RegExp(
-      `(?:^|\\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\\s*\\S+|\\S+째)\\s*)*(?:먹고\\s*있(?!었)|먹어요|먹습니다|먹어(?=[\\s.!~…]|$)|먹는다|먹는\\s*중|먹는데|먹거든|챙겨\\s*먹(?:어|고|습)|복용(?:하고\\s*있(?!었)|해요|합니다|한다|하는\\s*중|하는데|\\s*중))`,
-    ),
+    re: /(?:^|\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\s*\S+|\S+째)\s*)*(?:먹고\s*있(?!었)|먹어요|먹습니다|먹어(?=[\s.!~…]|$)|먹는다|먹는\s*중|먹는데|먹거든|챙겨\s*먹(?:어|고|습)|복용(?:하고\s*있(?!었)|해요|합니다|한다|하는\s*중|하는데|\s*중))/,
     build: (m, l) => {
       const v = m[1] as string;
       return PASSING_MEDICINE.test(v) ? undefined : list(v, `${topic(l)} ${josa(v, "을", "를")} 복용한다 (건강, 약)`);
@@ -925,7 +925,9 @@ const RULES: Rule[] = [
     // A condition one has (`빈혈이 있어요`, `통풍 있어서`, `고지혈증 진단받았어요`), not one
     // denied (`당뇨는 없어요`).
     attribute: "health",
-    re: new RegExp(`(?:^|\\s)(${CONDITION})(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|심한\\s*)?(?:있|걸렸|걸려|진단|앓|판정|심해|심하)`),
+    re: new RegExp(
+      `(?:^|\\s)(${CONDITION})(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|심한\\s*)?(?:있|걸렸|걸려|진단|앓|판정|심해|심하)`,
+    ),
     build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강)`),
     relative: true,
   },
@@ -1034,7 +1036,9 @@ const RULES: Rule[] = [
       let v = withModifier(body, m, clean(m[1] as string));
       const before = wordsBefore(body, m).at(-1) ?? "";
       if (v === clean(m[1] as string) && modifierForm(before) && !/는$/.test(before)) v = `${before} ${v}`;
-      return GRUESOME.test(v) ? { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 못 본다 (싫어함)`), keyAttribute: "preference" } : undefined;
+      return GRUESOME.test(v)
+        ? { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 못 본다 (싫어함)`), keyAttribute: "preference" }
+        : undefined;
     },
     relative: true,
   },
