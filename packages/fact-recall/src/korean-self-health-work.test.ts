@@ -117,11 +117,11 @@ describe("work at an organisation (<org>에서 인턴해요) and a job in a plac
 
 describe("health: a medicine taken regularly, a condition, a reaction to a food", () => {
   it.each([
-    ["혈압약을 먹고 있어요", "혈압약"],
-    ["저 매일 갑상선약 먹어요", "갑상선약"],
-    ["당뇨약 복용하고 있습니다", "당뇨약"],
-    ["나 요즘 비염약 먹는 중이야", "비염약"],
-  ])("%s", (text, value) => expectFact(text, "user:health", value));
+    ["혈압약을 먹고 있어요", "혈압"],
+    ["저 매일 갑상선약 먹어요", "갑상선"],
+    ["당뇨약 복용하고 있습니다", "당뇨"],
+    ["나 요즘 비염약 먹는 중이야", "비염"],
+  ])("%s: the condition it treats", (text, value) => expect(find(text, "user:health")?.value, pairs(text).join(", ")).toBe(value));
 
   it.each([
     ["당뇨가 있어서 단 건 피해요", "당뇨"],
@@ -199,6 +199,7 @@ describe("a daily walk or run as a hobby (매일 아침 … 걷습니다)", () =
     ["매일 아침 공원에서 한 시간씩 걸어요", "걷기"],
     ["저는 매일 저녁 만 보씩 걷습니다", "걷기"],
     ["나 요즘 아침마다 한강에서 달려", "달리기"],
+    ["주말마다 공원에서 5km 뛰어요", "러닝"],
   ])("%s", (text, value) => expectFact(text, "user:hobby", value));
 
   it("a relative's is theirs", () => expectFact("남편은 매일 아침 걸어요", "user's 남편:hobby", "걷기"));

@@ -904,9 +904,12 @@ const RULES: Rule[] = [
     // (`감기약 먹고 있어요`).
     attribute: "health",
     re: /(?:^|\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\s*\S+|\S+째)\s*)*(?:먹고\s*있(?!었)|먹어요|먹습니다|먹어(?=[\s.!~…]|$)|먹는다|먹는\s*중|먹는데|먹거든|챙겨\s*먹(?:어|고|습)|복용(?:하고\s*있(?!었)|해요|합니다|한다|하는\s*중|하는데|\s*중))/,
+    // The value is the condition a `<condition>약` treats (`혈압약` -> 혈압, `당뇨약` -> 당뇨), as a
+    // condition stated outright is; the text keeps the medicine.
     build: (m, l) => {
       const v = m[1] as string;
-      return PASSING_MEDICINE.test(v) ? undefined : list(v, `${topic(l)} ${josa(v, "을", "를")} 복용한다 (건강, 약)`);
+      const condition = v.endsWith("약") ? v.slice(0, -1) : v;
+      return PASSING_MEDICINE.test(v) ? undefined : list(condition, `${topic(l)} ${josa(v, "을", "를")} 복용한다 (건강, ${condition})`);
     },
     relative: true,
   },
@@ -1101,7 +1104,9 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const between = (m[1] as string).trim().split(/\s+/);
       if (between.some((w) => /(?:을|를)$/.test(w) || /^(?:전화|말|돈|시동|기대|내기|목숨|승부)$/.test(w))) return undefined;
-      return list(m[2] === undefined ? "달리기" : "걷기", `${topic(l)} ${clean(body)} (취미, 활동)`);
+      // The pastime by the word for it: 걷다 is 걷기, 달리다 달리기, and 뛰다 (`10km 뛰어요`) 러닝.
+      const run = m[2] === undefined ? (/^(?:뛰|뜁|뛴)/.test(m[3] as string) ? "러닝" : "달리기") : "걷기";
+      return list(run, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
     relative: true,
   },
