@@ -43,6 +43,9 @@ describe("a name after an affiliation (경제학과 2학년 박서진입니다, 
     expect(pairs("이쪽은 마케팅팀 김하늘이에요")).toEqual([]);
     expectNo("제 동생은 경영학과 3학년 김민지예요", "user:name");
     expectNo("경영학과 친구가 알려줬어요", "user:study");
+    expectNo("경영학과 신입생이에요", "user:name");
+    expectNo("저는 3학년 이반이에요", "user:name");
+    expectNo("그거 인사팀 소관이야", "user:name");
   });
 });
 
@@ -138,6 +141,8 @@ describe("health: a medicine taken regularly, a condition, a reaction to a food"
   it("a spouse named 집사람/안사람 is a relative", () => {
     expectFact("집사람이 당뇨가 있어서 약을 타러 왔습니다", "user's 집사람:health", "당뇨");
     expectFact("동생은 땅콩 먹으면 두드러기 나", "user's 동생:health", "땅콩");
+    expectFact("엄마가 혈압약을 드세요", "user's 엄마:health", "혈압");
+    expectFact("고양이 만지면 재채기가 나요", "user:health", "고양이");
   });
 
   it("what a relative has is their condition, not a count of relatives (남편이 당뇨가 있어요)", () => {
@@ -218,6 +223,7 @@ describe("what one cannot bear to watch is a dislike (공포영화 못 봐)", ()
     ["난 공포영화 진짜 못 봐", "공포영화"],
     ["저는 잔인한 영화는 못 봐요", "잔인한 영화"],
     ["무서운 거 절대 못 봅니다", "무서운 거"],
+    ["좀비 영화는 못 보겠어", "좀비 영화"],
   ])("%s", (text, value) => expectFact(text, "user:dislikes", value));
 
   it("a relative's is theirs", () => expectFact("동생은 공포영화 못 봐", "user's 동생:dislikes", "공포영화"));

@@ -490,6 +490,12 @@ const AFFILIATION =
 /** Titles and roles that follow a surname (`김과장`, `박대리`) or stand where a name would (`신입`). */
 const TITLE =
   /^(?:과장|대리|부장|차장|팀장|실장|사장|주임|이사|사원|인턴|선배|후배|교수|선생|기자|작가|원장|씨|님|입|장|반장|회장|총무|매니저|대표|상무|전무)(?:님)?$/;
+/**
+ * Three-syllable roles that start like a surname (`신입생`, `전문가`, `이반` for class 2): a
+ * student's standing, a person's function, a Sino number and its counter.
+ */
+const ROLE =
+  /(?:생|가|님|씨)$|^(?:담당자|책임자|관리자|기술자|운영자|설계자|계약직|정규직|파견직|조교님|부회장|부반장|부팀장|부대표)$|^[일이삼사오육칠팔구십]+(?:반|조|층|호|기|팀|과|학년)$/;
 /** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
 const DEPARTMENT = new RegExp(
   `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
@@ -526,11 +532,20 @@ const RULES: Rule[] = [
     // (`마케팅팀 팀장이에요`, `기획팀 김과장입니다`). A department before it is the speaker's study.
     attribute: "name",
     re: new RegExp(
-      `(?:^|\\s)(?:${AFFILIATION})\\s+((?:${SURNAME})[가-힣]{1,2}?)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|이고요|이라고\\s*(?:합니다|해요|해))|(?<=${OPEN_SYLLABLE})(?:예요|야|고요|라고\\s*(?:합니다|해요|해))|입니다)[.!~…]*$`,
+      `(?:^|\\s)(?:${AFFILIATION})\\s+((?:${SURNAME})[가-힣]{2})(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|이고요|이라고\\s*(?:합니다|해요|해))|(?<=${OPEN_SYLLABLE})(?:예요|야|고요|라고\\s*(?:합니다|해요|해))|입니다)[.!~…]*$`,
     ),
     build: (m, l, body) => {
       const name = m[1] as string;
-      if (TITLE.test(name.slice(1)) || NOT_A_NAME.test(name) || new RegExp(`^(?:${JOB}|${REL})$`).test(name)) return undefined;
+      // `소관이야` is a word of two syllables and the copula `이야`, not a name `소관이`.
+      const copulaInside = new RegExp(`^.${CLOSED_SYLLABLE}이$`).test(name);
+      if (
+        copulaInside ||
+        TITLE.test(name.slice(1)) ||
+        NOT_A_NAME.test(name) ||
+        ROLE.test(name) ||
+        new RegExp(`^(?:${JOB}|${REL})$`).test(name)
+      )
+        return undefined;
       const named = single(name, `${l}의 이름은 ${name}`);
       const study = studyOfDepartment(body);
       return study === undefined ? named : [named, { ...single(study, `${topic(l)} ${study} 전공 (학교, 전공)`), attribute: "study" }];
@@ -920,7 +935,14 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|도|은|는|${BARE})?\\s*${REACTION.source}`),
     build: (m, l) => {
       const v = m[1] as string;
-      return !nounLike(v) || REL_WORD.test(v) ? undefined : list(`${v} 알레르기`, `${topic(l)} ${v} 알레르기가 있다 (건강, 알레르기)`);
+      // A noun may end like a particle here (`고양이`): only what ends like another case is none.
+      const noun =
+        !FUNCTION_WORD.test(v) &&
+        !SETTING.test(v) &&
+        !notAValue(v) &&
+        !REL_WORD.test(v) &&
+        !/(?:에|에서|로|랑|하고|와|과|서|고|면|게)$/.test(v);
+      return noun ? list(`${v} 알레르기`, `${topic(l)} ${v} 알레르기가 있다 (건강, 알레르기)`) : undefined;
     },
     relative: true,
   },
@@ -1038,7 +1060,13 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       let v = withModifier(body, m, clean(m[1] as string));
       const before = wordsBefore(body, m).at(-1) ?? "";
-      if (v === clean(m[1] as string) && modifierForm(before) && !/는$/.test(before)) v = `${before} ${v}`;
+      // The word before qualifies what is watched: an adjective's modifier (`잔인한 영화`), a verb's
+      // with its subject (`피 나는 장면`), a noun of a compound (`좀비 영화`).
+      const first = wordsBefore(body, m).at(-2) ?? "";
+      if (v === clean(m[1] as string)) {
+        if (/는$/.test(before) && nounLike(first)) v = `${first} ${before} ${v}`;
+        else if ((modifierForm(before) && !/는$/.test(before)) || bareNoun(before)) v = `${before} ${v}`;
+      }
       return GRUESOME.test(v)
         ? { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 못 본다 (싫어함)`), keyAttribute: "preference" }
         : undefined;
@@ -1668,6 +1696,11 @@ function plainForm(sentence: string): string {
   return (
     sentence
       .replace(/하세요/g, "해요")
+      // 먹다's honorific (`혈압약을 드세요`, `회는 못 드셔`) as 먹다.
+      .replace(/(^|\s)드(?:세요|셔요)(?=[.!~…\s]|$)/g, "$1먹어요")
+      .replace(/(^|\s)드십니다/g, "$1먹습니다")
+      .replace(/(^|\s)드셔(?=[.!~…\s]|$)/g, "$1먹어")
+      .replace(/(^|\s)드시고(?=\s)/g, "$1먹고")
       .replace(/하셔(?=[.!~…\s]|$)/g, "해")
       .replace(/하십니다/g, "합니다")
       .replace(/하셨어요/g, "했어요")
