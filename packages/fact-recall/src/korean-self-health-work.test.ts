@@ -155,6 +155,9 @@ describe("health: a medicine taken regularly, a condition, a reaction to a food"
     expectNo("감기약 먹고 있어요", "user:health");
     expectNo("혈압약 먹어야 돼요?", "user:health");
     expectNo("당뇨는 없어요", "user:health");
+    expectNo("혈압약을 먹고 있지 않아요", "user:health");
+    expectNo("당뇨약 복용하고 있지 않습니다", "user:health");
+    expect(pairs("혈압약 안 먹어요")).toEqual([]);
     expectNo("땅콩 먹으면 두드러기 날까?", "user:health");
     expectNo("땅콩 먹으면 맛있어", "user:health");
     expect(pairs("민지는 혈압약 먹는대")).toEqual([]);
@@ -243,6 +246,7 @@ describe("a move's place said after its verb (이사 가. 망원동으로)", () 
     ["나 12월에 이사 가. 망원동으로", "user:plan", "망원동"],
     ["다음 달에 이사해요. 성수동으로요", "user:plan", "성수동"],
     ["나 회사 옮겼어 ㅋㅋ 판교로", "user:work", "판교"],
+    ["다음 주에 이사합니다. 판교로요", "user:plan", "판교"],
   ])("%s", (text, pair, value) => expectFact(text, pair, value));
 
   it("not a companion, a question or hearsay", () => {

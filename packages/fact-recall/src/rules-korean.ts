@@ -918,7 +918,7 @@ const RULES: Rule[] = [
     // 중입니다`); not one taken once (`감기약 먹었어`: the past) nor one for a passing complaint
     // (`감기약 먹고 있어요`).
     attribute: "health",
-    re: /(?:^|\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\s*\S+|\S+째)\s*)*(?:먹고\s*있(?!었)|먹어요|먹습니다|먹어(?=[\s.!~…]|$)|먹는다|먹는\s*중|먹는데|먹거든|챙겨\s*먹(?:어|고|습)|복용(?:하고\s*있(?!었)|해요|합니다|한다|하는\s*중|하는데|\s*중))/,
+    re: /(?:^|\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\s*\S+|\S+째)\s*)*(?:먹고\s*있(?!었|지)|먹어요|먹습니다|먹어(?=[\s.!~…]|$)|먹는다|먹는\s*중|먹는데|먹거든|챙겨\s*먹(?:어|고|습)|복용(?:하고\s*있(?!었|지)|해요|합니다|한다|하는\s*중|하는데|\s*중))/,
     // The value is the condition a `<condition>약` treats (`혈압약` -> 혈압, `당뇨약` -> 당뇨), as a
     // condition stated outright is; the text keeps the medicine.
     build: (m, l) => {
@@ -958,7 +958,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)(?!(?:은|는|이|가|도)?\s*(?:없|아니|아닙|아냐|검사))/,
+    // A medicine for it (`당뇨약`) is read above, where taking it is said.
+    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)(?!약|(?:은|는|이|가|도)?\s*(?:없|아니|아닙|아냐|검사))/,
     build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강, 식단)`),
     relative: true,
   },
@@ -979,7 +980,8 @@ const RULES: Rule[] = [
       // having it often (`잘 안 마셔요`, `별로 안 먹어`) is a habit, not an inability.
       return v === "" ||
         /(?:^|\s)(?:잘|별로)\s*안\s*(?:먹|마)/.test(body) ||
-        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
+        // A medicine not taken (`혈압약 안 먹어요`) is no diet either.
+        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|[가-힣]*약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
         : list(`${v} 못 먹음`, `${topic(l)} ${josa(v, "을", "를")} 먹지 못한다 (건강, 식단 제약)`);
     },
