@@ -72,6 +72,11 @@ describe("a fact in a -인데/-는데 clause, then another (고향은 대구인�
     for (const [pair, value] of expected as [string, string][]) expectFact(text, pair, value);
   });
 
+  it("-인데요 ending a sentence is the copula's, not part of the value (고향은 부산인데요 -> 부산)", () => {
+    expect(pairs("고향은 부산인데요")).toEqual(["user:hometown=부산"]);
+    expect(pairs("제 직업은 교사인데요")).toEqual(["user:work=교사"]);
+  });
+
   it("a relative's clause is theirs", () => expectFact("동생은 고향이 여수인데 지금 대전에서 자취해", "user's 동생:residence", "대전"));
 
   it("not the past, a hope, a question or someone else", () => {

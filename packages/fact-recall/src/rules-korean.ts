@@ -1722,8 +1722,11 @@ function plainForm(sentence: string): string {
   );
 }
 
-/** The copula's connective ending a clause (`광주인데`, `간호사이지만`), after a noun. */
-const COPULA_CONNECTIVE_END = /(?<=[가-힣A-Za-z0-9])(?:인데|이지만)[,.…~]*$/;
+/**
+ * The copula's connective ending a clause (`광주인데`, `간호사이지만`), or ending a sentence with
+ * `-요` (`고향은 부산인데요`: was read as the value `부산인데`), after a noun.
+ */
+const COPULA_CONNECTIVE_END = /(?<=[가-힣A-Za-z0-9])(?:인데요?|이지만)[,.…~!]*$/;
 
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
 function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined {
