@@ -32,6 +32,7 @@ describe("a name after an affiliation (경제학과 2학년 박서진입니다, 
   it("a department before the year is the speaker's study (경제학과 -> 경제학)", () => {
     expectFact("경제학과 2학년 박서진입니다.", "user:study", "경제학");
     expectFact("저 컴퓨터공학과 3학년이에요", "user:study", "컴퓨터공학");
+    expectFact("국문학과 졸업했어요", "user:study", "국문학");
   });
 
   it("not a role or a title, a question, someone introduced or a relative", () => {
@@ -252,6 +253,7 @@ describe("a move's place said after its verb (이사 가. 망원동으로)", () 
     ["다음 달에 이사해요. 성수동으로요", "user:plan", "성수동"],
     ["나 회사 옮겼어 ㅋㅋ 판교로", "user:work", "판교"],
     ["다음 주에 이사합니다. 판교로요", "user:plan", "판교"],
+    ["이사 왔어. 망원동으로", "user:residence", "망원동"],
   ])("%s", (text, pair, value) => expectFact(text, pair, value));
 
   it("not a companion, a question or hearsay", () => {

@@ -498,7 +498,7 @@ const ROLE =
   /(?:생|가|님|씨)$|^(?:담당자|책임자|관리자|기술자|운영자|설계자|계약직|정규직|파견직|조교님|부회장|부반장|부팀장|부대표)$|^[일이삼사오육칠팔구십]+(?:반|조|층|호|기|팀|과|학년)$/;
 /** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
 const DEPARTMENT = new RegExp(
-  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
+  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
 );
 
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
@@ -1662,7 +1662,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
 }
 
 /** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
-const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+)(으로|로)(?:요)?[.!~…]*$/;
+const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+?)(으로|로)(?:요)?[.!~…]*$/;
 
 /**
  * The facts of `previous` completed by the afterthought `m` (`나 12월에 이사 가` + `망원동으로`):
@@ -1673,7 +1673,7 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
   const place = m[1] as string;
   const words = previous.replace(/[.!~…]+$/, "").split(/\s+/);
   for (const k of [1, 2]) {
-    if (words.length <= k) break;
+    if (words.length < k) break;
     const sentence = [...words.slice(0, -k), `${place}${m[2]}`, ...words.slice(-k)].join(" ");
     const found = (factOf(sentence, speaker) ?? []).filter((f) => f.value.includes(place));
     if (found.length > 0) return found;
