@@ -22,7 +22,7 @@ const REL =
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
-  "신랑|마누라|남편분|예비신랑|예비신부|약혼자|" +
+  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
@@ -64,7 +64,9 @@ const SETTING =
  */
 const DO_NOUN =
   /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
-const QUESTION = /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+// `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
+const QUESTION =
+  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -197,7 +199,21 @@ function modifierForm(word: string): boolean {
   return /(?:한|운|은|던|적인|쁜|픈|른|진|는)$/.test(word);
 }
 
-const KOREAN_AGE = "(?:열|스물|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
+const KOREAN_AGE = "(?:열|스물|스무|서른|마흔|쉰|예순|일흔|여든|아흔)(?:\\s*(?:한|하나|두|둘|세|셋|네|넷|다섯|여섯|일곱|여덟|아홉))?";
+/** An age in Sino-Korean numbers from ten, said with 살 or 세 (`이십팔 세`, `삼십오 살`). */
+const SINO_AGE = "(?:[이삼사오육칠팔구]?십[일이삼사오육칠팔구]?)";
+/** Words that may stand before one's age without owning it: a count's frame (`만`, `한국 나이로`), and time. */
+const AGE_FRAME = /^(?:만|한국|우리나라|세는|나이로|어느덧|어느새|드디어|딱|이번에|올해로|내년이면)$/;
+
+/**
+ * `true` when the age at `m` is of a thing the bare noun before it names (`우리 강아지 열 살이야`,
+ * `이 차 스무 살이에요`), not of the speaker: a noun stands right before it, which neither a time
+ * (`올해`), an adverb (`벌써`) nor a frame ({@link AGE_FRAME}) is.
+ */
+function ageOfOther(body: string, m: RegExpMatchArray): boolean {
+  const before = wordsBefore(body, m).at(-1) ?? "";
+  return before !== "" && nounLike(before) && !AGE_FRAME.test(before);
+}
 /** A child's age in native numbers below ten, said only with 살 (`일곱 살`, `여덟살`). */
 const SMALL_AGE = "(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)";
 /** The copula in its connective forms (`마흔셋이고`, `스물일곱인데`, `서른하나라서`). */
@@ -207,6 +223,18 @@ const ALLERGY = "(?:알레르기|알러지|알르레기)";
 /** Nouns ending like an illness (`-증`) that are documents or other things (`자격증`, `인증`). */
 const NOT_ILLNESS =
   /(?:인증|자격증|신분증|영수증|보증|면허증|학생증|사원증|증명|등록증|확인증|수료증|합격증|물병|술병|맥주병|소주병|유리병|꽃병|젖병|관심|걱정)$/;
+/** Medicines for a passing complaint (`감기약`, `진통제`) or no kind at all (`알약`): no lasting condition. */
+const PASSING_MEDICINE =
+  /^(?:감기|두통|진통|소화|해열|멀미|변비|설사|상처|알|물|가루|농|마|독|보|한|그|이|저|무슨|어떤|그런|이런|새|무좀|숙취|콧물|기침)약$/;
+/** Conditions named without an illness's suffix (`빈혈`, `통풍`, `천식`; `비염` is read by its suffix). */
+const CONDITION =
+  "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
+/**
+ * A reaction to what one eats or touches, in the present (`먹으면 두드러기가 나요`, `닿으면
+ * 가려워`): an allergy, stated as a condition and its result.
+ */
+const REACTION =
+  /(?:먹으면|마시면|먹기만\s*하면|닿으면|만지면)\s+(?:\S+\s+){0,2}?(?:두드러기|알레르기|알러지|발진|가려(?:워|움|운)|가렵|간지러|간지럽|부어|붓(?:고|는|습)|숨이\s*(?:막|차)|재채기)/;
 /**
  * Body parts people state a lasting complaint of (`허리가 안 좋아요`, `무릎이 아파`, `어깨 수술
  * 받았어요`); not a passing one (`머리가 아파`, `배가 아파`).
@@ -219,7 +247,13 @@ const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
-  /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세)$/;
+  /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
+/**
+ * Towns, not workplaces: the special and metropolitan cities and large cities by name, any name
+ * with an administrative suffix (`제주시`, `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
+ */
+const TOWN =
+  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
 /** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
@@ -258,6 +292,8 @@ const BOWED = "바이올린|첼로|비올라|콘트라베이스|더블베이스|
 const BLOWN = "플루트|플룻|클라리넷|색소폰|트럼펫|트롬본|호른|오보에|하모니카|오카리나|리코더|단소|대금|피리";
 const RIDDEN =
   "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
+/** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
+const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -353,6 +389,8 @@ const GONE_ACTIVITY =
  */
 const NOT_INTO =
   /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성)$/;
+/** What is frightening or gory to watch (`공포영화`, `잔인한 영화`, `무서운 거`, `피 나는 장면`). */
+const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|무서|징그|끔찍|피\s|벌레|수술\s*장면/;
 /** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
 const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
 /** Nouns of time before `에` (`지난주에`, `방학에`): never a trip's place. */
@@ -439,6 +477,36 @@ type Built = Omit<CandidateFact, "subject" | "attribute" | "language"> & { attri
 const single = (value: string, text: string): Built => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string): Built => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
+/** Common Korean surnames: a name the speaker gives after an affiliation starts with one. */
+const SURNAME =
+  "김|이|박|최|정|강|조|윤|장|임|한|오|서|신|권|황|안|송|류|유|전|홍|고|문|양|손|배|백|허|남|심|노|하|곽|성|차|주|우|구|민|진|나|지|엄|채|원|천|방|공|현|함|변|염|여|추|도|소|석|선|설|마|길|연|위|표|명|기|반|왕|금|옥|육|인|맹|제|모|탁|국|봉|편|용|예|경";
+/**
+ * Words a name follows when the speaker gives their place first: a department, team or office
+ * (`경영학과`, `마케팅팀`, `인사부`, `영업2팀`), a year or cohort (`3학년`, `20학번`, `12기`), a
+ * newcomer's role (`신입사원`, `인턴`).
+ */
+const AFFILIATION =
+  "[가-힣A-Za-z0-9]+(?:학과|학부|과|팀|부|실|반|본부|센터|지점|지사|소속|동아리|연구실|랩)|\\d+\\s*(?:학년|학번|기)|신입사원|신입|인턴|막내";
+/** Titles and roles that follow a surname (`김과장`, `박대리`) or stand where a name would (`신입`). */
+const TITLE =
+  /^(?:과장|대리|부장|차장|팀장|실장|사장|주임|이사|사원|인턴|선배|후배|교수|선생|기자|작가|원장|씨|님|입|장|반장|회장|총무|매니저|대표|상무|전무)(?:님)?$/;
+/**
+ * Three-syllable roles that start like a surname (`신입생`, `전문가`, `이반` for class 2): a
+ * student's standing, a person's function, a Sino number and its counter.
+ */
+const ROLE =
+  /(?:생|가|님|씨)$|^(?:담당자|책임자|관리자|기술자|운영자|설계자|계약직|정규직|파견직|조교님|부회장|부반장|부팀장|부대표)$|^[일이삼사오육칠팔구십]+(?:반|조|층|호|기|팀|과|학년)$/;
+/** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
+const DEPARTMENT = new RegExp(
+  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
+);
+
+/** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
+function studyOfDepartment(body: string): string | undefined {
+  const m = DEPARTMENT.exec(body);
+  return m ? ((m[1] ?? m[2]) as string) : undefined;
+}
+
 interface Rule {
   attribute: string;
   re: RegExp;
@@ -459,13 +527,50 @@ const RULES: Rule[] = [
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
+    // A name after an affiliation (`경영학과 3학년 이도윤입니다`, `저는 마케팅팀 김하늘이에요`,
+    // `영업2팀 정민호라고 합니다`): a surname and one or two syllables; not a role or a title
+    // (`마케팅팀 팀장이에요`, `기획팀 김과장입니다`). A department before it is the speaker's study.
+    attribute: "name",
+    re: new RegExp(
+      `(?:^|\\s)(?:${AFFILIATION})\\s+((?:${SURNAME})[가-힣]{2})(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|이고요|이라고\\s*(?:합니다|해요|해))|(?<=${OPEN_SYLLABLE})(?:예요|야|고요|라고\\s*(?:합니다|해요|해))|입니다)[.!~…]*$`,
+    ),
+    build: (m, l, body) => {
+      const name = m[1] as string;
+      // `소관이야` is a word of two syllables and the copula `이야`, not a name `소관이`.
+      const copulaInside = new RegExp(`^.${CLOSED_SYLLABLE}이$`).test(name);
+      if (
+        copulaInside ||
+        TITLE.test(name.slice(1)) ||
+        NOT_A_NAME.test(name) ||
+        ROLE.test(name) ||
+        new RegExp(`^(?:${JOB}|${REL})$`).test(name)
+      )
+        return undefined;
+      const named = single(name, `${l}의 이름은 ${name}`);
+      const study = studyOfDepartment(body);
+      return study === undefined ? named : [named, { ...single(study, `${topic(l)} ${study} 전공 (학교, 전공)`), attribute: "study" }];
+    },
+  },
+  {
+    // A department said with the year or as what one is (`컴퓨터공학과 3학년이에요`, `경영학과
+    // 다녀요`): the speaker's study; not a department named for something else (`경영학과 친구가`).
+    attribute: "study",
+    re: DEPARTMENT,
+    build: (_m, l, body) => {
+      const study = studyOfDepartment(body);
+      return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "age",
     re: new RegExp(
-      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE})\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)(?:어요|어|습니다|다)?[.!~…]*$`,
+      `(?:나이(?:는|가)\\s*)?(\\d{1,3}|${KOREAN_AGE}|${SINO_AGE}(?=\\s*(?:살|세)))\\s*(?:살|세)?(?:이에요|이야|입니다|이다|예요|에요|이\\s*됐|이\\s*되었|이거든요)(?:어요|어|습니다|다)?[.!~…]*(?=\\s|$)`,
     ),
-    // A digit alone is an age only with 나이/살/세; Korean tens (`스물다섯이야`, `서른이야`) are ages.
+    // A digit alone is an age only with 나이/살/세; Korean tens (`스물다섯이야`, `서른이야`) are
+    // ages. The age may end the sentence or stand before another (`스물아홉이야 이제 곧 서른`).
     build: (m, l, body) =>
-      /나이|살|세/.test(body) || new RegExp(`^${KOREAN_AGE}$`).test(m[1] as string)
+      (/나이|살|세/.test(body) || new RegExp(`^${KOREAN_AGE}$`).test(m[1] as string)) && !ageOfOther(body, m)
         ? single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)
         : undefined,
     relative: true,
@@ -525,7 +630,7 @@ const RULES: Rule[] = [
   {
     attribute: "age",
     re: /(\d{1,3})\s*살(?:이에요|이야|입니다|이다|이고|이라|인데|예요|에요|이\s*됐|이\s*되었|이거든요|\s*됐|\s*되었)/,
-    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`),
+    build: (m, l, body) => (ageOfOther(body, m) ? undefined : single(m[1] as string, `${topic(l)} ${m[1]}살 (나이)`)),
     relative: true,
   },
   {
@@ -535,9 +640,9 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:^|\\s)(?:나이(?:는|가)\\s*)?(?:(${KOREAN_AGE})\\s*(?:살)?(?:${COPULA_LINK}(?=[\\s.,!~…]|$)|\\s*(?:이\\s*)?(?:됐|되었|돼요|된다|되셔|되세요|되셨))|(${SMALL_AGE}|${KOREAN_AGE})\\s*살(?:이에요|이야|입니다|이다|예요|에요|${COPULA_LINK}))`,
     ),
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = (m[1] ?? m[2]) as string;
-      return single(v, `${topic(l)} ${v}살 (나이)`);
+      return ageOfOther(body, m) ? undefined : single(v, `${topic(l)} ${v}살 (나이)`);
     },
     relative: true,
   },
@@ -549,7 +654,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "plan",
-    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게)/,
+    // The present says the move to come (`망원동으로 이사 가`, `성수동으로 이사해요`).
+    re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게|갑니다|해요|합니다|(?:가|해|간다|한다)(?=[\s.!~…]|$))/,
     build: (m, l) =>
       list(
         `${josa(clean(m[1] as string), "으로", "로")} 이사 예정`,
@@ -581,9 +687,10 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔)/,
+    // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중))/,
     build: (m, l, body) => {
-      if (/안\s*살|살지\s*않/.test(body)) return undefined;
+      if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       const v = withPlaceWord(body, m);
       // A kind of housing (`아파트 살아서`) or a place too general names no home.
       if (NOT_A_HOME.test(v)) return undefined;
@@ -610,6 +717,16 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A workplace moved to (`판교로 회사 옮겼어`, `회사를 강남으로 옮겼어요`): where one works now.
+    attribute: "work",
+    re: /(?:(\S+?)(?:으로|로)\s*(?:회사|직장|사무실)(?:를|을)?|(?:회사|직장|사무실)(?:를|을)?\s*(\S+?)(?:으로|로))\s*(?:옮겼|옮겨요|옮깁니다|옮겨서|옮겨(?=[\s.!~…]|$))/,
+    build: (m, l) => {
+      const v = clean((m[1] ?? m[2]) as string);
+      return SETTING.test(v) || !nounLike(v) ? undefined : single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "work",
     re: /(\S+?)(?:으로|로)\s*(?:이직|취직|입사)(?:했|해|하게)/,
     build: (m, l) => {
@@ -622,12 +739,16 @@ const RULES: Rule[] = [
     attribute: "work",
     // A capacity or a shift may stand between (`물류센터에서 야간조로 일하고`, `병원에서 간호사로
     //일해요`): the place is the workplace; a job named there is a second fact.
-    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는)/,
+    // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
+    // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
+    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
       const job = m[2] === undefined ? "" : clean(m[2]);
-      return new RegExp(`(?:${JOB})$`).test(job) ? [place, single(job, `${topic(l)} ${job} (직업)`)] : place;
+      if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
+      const work = single(job, `${topic(l)} ${job} (직업)`);
+      return TOWN.test(v) ? [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }] : [place, work];
     },
     relative: true,
   },
@@ -746,7 +867,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "family",
-    re: new RegExp(`(${REL})(?:이|가)\\s*(?:(\\S+(?:\\s*명)?)\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
+    // The count, if any, between (`딸이 둘 있어요`); not what a relative has (`남편이 당뇨가 있어요`).
+    re: new RegExp(`(${REL})(?:이|가)\\s*(?:(${COUNT})\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
     build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
   },
   {
@@ -792,8 +914,52 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A medicine taken as a regimen (`혈압약을 먹고 있어요`, `매일 갑상선약 먹어요`, `당뇨약 복용
+    // 중입니다`); not one taken once (`감기약 먹었어`: the past) nor one for a passing complaint
+    // (`감기약 먹고 있어요`).
     attribute: "health",
-    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)/,
+    re: /(?:^|\s)([가-힣]{1,8}(?:약|억제제|보조제|치료제))(?:을|를|도|은|는)?\s*(?:(?:매일|꾸준히|계속|아직|아직도|평생|늘|항상|요즘|하루에\s*\S+|\S+째)\s*)*(?:먹고\s*있(?!었|지)|먹어요|먹습니다|먹어(?=[\s.!~…]|$)|먹는다|먹는\s*중|먹는데|먹거든|챙겨\s*먹(?:어|고|습)|복용(?:하고\s*있(?!었|지)|해요|합니다|한다|하는\s*중|하는데|\s*중))/,
+    // The value is the condition a `<condition>약` treats (`혈압약` -> 혈압, `당뇨약` -> 당뇨), as a
+    // condition stated outright is; the text keeps the medicine.
+    build: (m, l) => {
+      const v = m[1] as string;
+      const condition = v.endsWith("약") ? v.slice(0, -1) : v;
+      return PASSING_MEDICINE.test(v) ? undefined : list(condition, `${topic(l)} ${josa(v, "을", "를")} 복용한다 (건강, ${condition})`);
+    },
+    relative: true,
+  },
+  {
+    // A food one reacts to (`땅콩 먹으면 두드러기가 나요`, `복숭아 먹으면 입이 부어`): an allergy
+    // stated as its reaction; read though `-면` is otherwise a hypothetical (see REACTION).
+    attribute: "health",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]+?)(?:을|를|도|은|는|${BARE})?\\s*${REACTION.source}`),
+    build: (m, l) => {
+      const v = m[1] as string;
+      // A noun may end like a particle here (`고양이`): only what ends like another case is none.
+      const noun =
+        !FUNCTION_WORD.test(v) &&
+        !SETTING.test(v) &&
+        !notAValue(v) &&
+        !REL_WORD.test(v) &&
+        !/(?:에|에서|로|랑|하고|와|과|서|고|면|게)$/.test(v);
+      return noun ? list(`${v} 알레르기`, `${topic(l)} ${v} 알레르기가 있다 (건강, 알레르기)`) : undefined;
+    },
+    relative: true,
+  },
+  {
+    // A condition one has (`빈혈이 있어요`, `통풍 있어서`, `고지혈증 진단받았어요`), not one
+    // denied (`당뇨는 없어요`).
+    attribute: "health",
+    re: new RegExp(
+      `(?:^|\\s)(${CONDITION})(?:이|가|도|은|는)?\\s*(?:좀\\s*|약간\\s*|심하게\\s*|심한\\s*)?(?:있|걸렸|걸려|진단|앓|판정|심해|심하)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강)`),
+    relative: true,
+  },
+  {
+    attribute: "health",
+    // A medicine for it (`당뇨약`) is read above, where taking it is said.
+    re: /(채식주의자|비건|당뇨|고혈압|천식|임신\s*중|임산부)(?!약|(?:은|는|이|가|도)?\s*(?:없|아니|아닙|아냐|검사))/,
     build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]} (건강, 식단)`),
     relative: true,
   },
@@ -814,7 +980,8 @@ const RULES: Rule[] = [
       // having it often (`잘 안 마셔요`, `별로 안 먹어`) is a habit, not an inability.
       return v === "" ||
         /(?:^|\s)(?:잘|별로)\s*안\s*(?:먹|마)/.test(body) ||
-        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|약)(?:은|는|을|를|도)?$/.test(v)
+        // A medicine not taken (`혈압약 안 먹어요`) is no diet either.
+        /^(?:밥|아침|점심|저녁|식사|끼니|간식|야식|[가-힣]*약)(?:은|는|을|를|도)?$/.test(v)
         ? undefined
         : list(`${v} 못 먹음`, `${topic(l)} ${josa(v, "을", "를")} 먹지 못한다 (건강, 식단 제약)`);
     },
@@ -885,6 +1052,30 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // What one cannot bear to watch (`공포영화 진짜 못 봐`, `잔인한 영화는 못 봐요`, `무서운 거 못
+    // 봅니다`): a dislike, when what is watched is frightening or gory; not a meeting missed (`오늘은
+    // 못 봐`) nor a show one had no time for. Not being able to eat stays a constraint (above).
+    attribute: "dislikes",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:을|를|은|는|도|${BARE})\\s*(?:(?:진짜|정말|절대|도저히|잘|아예|전혀|원래|너무)\\s*)*(?:못\\s*(?:봐요|봐|봅니다|본다|보겠어요|보겠어|보겠습니다|보겠다|보는\\s*편)|보지\\s*못(?:해요|해|합니다|한다))(?=[\\s.!~…]|$)`,
+    ),
+    build: (m, l, body) => {
+      let v = withModifier(body, m, clean(m[1] as string));
+      const before = wordsBefore(body, m).at(-1) ?? "";
+      // The word before qualifies what is watched: an adjective's modifier (`잔인한 영화`), a verb's
+      // with its subject (`피 나는 장면`), a noun of a compound (`좀비 영화`).
+      const first = wordsBefore(body, m).at(-2) ?? "";
+      if (v === clean(m[1] as string)) {
+        if (/는$/.test(before) && nounLike(first)) v = `${first} ${before} ${v}`;
+        else if ((modifierForm(before) && !/는$/.test(before)) || bareNoun(before)) v = `${before} ${v}`;
+      }
+      return GRUESOME.test(v)
+        ? { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 못 본다 (싫어함)`), keyAttribute: "preference" }
+        : undefined;
+    },
+    relative: true,
+  },
+  {
     attribute: "dislikes",
     // Stacked particles stay off the noun (`등산도를` -> 등산).
     re: new RegExp(
@@ -933,6 +1124,23 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Walking or running as a habit (`매일 아침 공원에서 한 시간씩 걸어요`, `아침마다 한강에서
+    // 달려`): a hobby, as 걷기/달리기; not a call (`전화 걸어요`: 걸다 takes an object), nor a way
+    // to get somewhere (`걸어가요`, `걸어서`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:${HABIT_TIME})\\s+((?:\\S+\\s+)*?)(?:(걸어요|걷습니다|걷는다|걷고\\s*있|걷는데|걷거든|걸어(?=[\\s.!?~…]|$))|(달려요|달립니다|달린다|달리고\\s*있|달리는데|뛰어요|뜁니다|뛴다|뛰고\\s*있|달려(?=[\\s.!?~…]|$)))`,
+    ),
+    build: (m, l, body) => {
+      const between = (m[1] as string).trim().split(/\s+/);
+      if (between.some((w) => /(?:을|를)$/.test(w) || /^(?:전화|말|돈|시동|기대|내기|목숨|승부)$/.test(w))) return undefined;
+      // The pastime by the word for it: 걷다 is 걷기, 달리다 달리기, and 뛰다 (`10km 뛰어요`) 러닝.
+      const run = m[2] === undefined ? (/^(?:뛰|뜁|뛴)/.test(m[3] as string) ? "러닝" : "달리기") : "걷기";
+      return list(run, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
     // Going to a place of an activity as a habit (`평일 저녁마다 헬스장 가요`).
     attribute: "hobby",
     re: new RegExp(
@@ -956,11 +1164,14 @@ const RULES: Rule[] = [
     // a fall or a state of mind ({@link NOT_INTO}), nor a past one (`빠졌었어`), nor the listener's
     // or someone's noticed or heard (`서핑에 빠졌구나`, `빠졌네`, `빠졌대`).
     attribute: "hobby",
-    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살)/,
+    // Hooked (`뜨개질에 꽂혔어`, `클라이밍에 꽂혀 있어요`) is the same; one thing pointed at is
+    // no pastime (`그 노래에 꽂혔어`).
+    re: /(?:^|\s)([가-힣A-Za-z]+?)에\s*(?:(?:푹|완전|제대로|요즘|요새|또|아주|진짜|완전히)\s*)*(?:빠졌(?!었|구나|네|대)|빠져\s*있(?!었)|빠져서|빠져\s*살|꽂혔(?!었|구나|네|대)|꽂혀\s*있(?!었)|꽂혀서)/,
     build: (m, l, body) => {
       const v = m[1] as string;
+      const pointed = /^(?:그|이|저|그런|이런|저런|요|이번|그\s*사람)$/.test(wordsBefore(body, m).at(-1) ?? "");
       // The particle is off already: a noun may end like one (`레고`, `요가`).
-      return NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
+      return pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
@@ -1407,6 +1618,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
   const clauses = text.split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
   let topicRelative: string | undefined;
+  // The clause before, when it stated something (not a question or a hypothetical): an
+  // afterthought that follows it (`이사 가. 망원동으로`) completes it.
+  let previous: string | undefined;
   for (const { clause: said, first } of clauses) {
     if (first) topicRelative = undefined;
     const lead = said.replace(LEAD, "");
@@ -1422,7 +1636,17 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
-    if (QUESTION.test(sentence) || HYPOTHETICAL.test(sentence) || REPORTED_TO_LISTENER.test(sentence)) continue;
+    const afterthought = AFTERTHOUGHT.exec(lead);
+    if (afterthought && previous !== undefined) {
+      facts.push(...completed(previous, afterthought, speaker));
+      previous = undefined;
+      continue;
+    }
+    previous = undefined;
+    // A reaction's condition (`땅콩 먹으면 두드러기 나요`) is a fact's, not a hypothetical's, `-면`.
+    const hypothetical = HYPOTHETICAL.test(sentence.replace(REACTION, (r) => r.replace(/면(?=\s)/, "")));
+    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) continue;
+    previous = sentence;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
@@ -1435,6 +1659,26 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (found) facts.push(...(Array.isArray(found) ? found : [found]));
   }
   return facts;
+}
+
+/** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
+const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+?)(으로|로)(?:요)?[.!~…]*$/;
+
+/**
+ * The facts of `previous` completed by the afterthought `m` (`나 12월에 이사 가` + `망원동으로`):
+ * the place put before the clause's last word or last two (`… 망원동으로 이사 가`), where a verb
+ * takes it; only facts whose value is that place, so nothing `previous` stated alone is read twice.
+ */
+function completed(previous: string, m: RegExpExecArray, speaker: Speaker): CandidateFact[] {
+  const place = m[1] as string;
+  const words = previous.replace(/[.!~…]+$/, "").split(/\s+/);
+  for (const k of [1, 2]) {
+    if (words.length < k) break;
+    const sentence = [...words.slice(0, -k), `${place}${m[2]}`, ...words.slice(-k)].join(" ");
+    const found = (factOf(sentence, speaker) ?? []).filter((f) => f.value.includes(place));
+    if (found.length > 0) return found;
+  }
+  return [];
 }
 
 /**
@@ -1454,6 +1698,11 @@ function plainForm(sentence: string): string {
   return (
     sentence
       .replace(/하세요/g, "해요")
+      // 먹다's honorific (`혈압약을 드세요`, `회는 못 드셔`) as 먹다.
+      .replace(/(^|\s)드(?:세요|셔요)(?=[.!~…\s]|$)/g, "$1먹어요")
+      .replace(/(^|\s)드십니다/g, "$1먹습니다")
+      .replace(/(^|\s)드셔(?=[.!~…\s]|$)/g, "$1먹어")
+      .replace(/(^|\s)드시고(?=\s)/g, "$1먹고")
       .replace(/하셔(?=[.!~…\s]|$)/g, "해")
       .replace(/하십니다/g, "합니다")
       .replace(/하셨어요/g, "했어요")
@@ -1473,13 +1722,21 @@ function plainForm(sentence: string): string {
   );
 }
 
+/**
+ * The copula's connective ending a clause (`광주인데`, `간호사이지만`), or ending a sentence with
+ * `-요` (`고향은 부산인데요`: was read as the value `부산인데`), after a noun.
+ */
+const COPULA_CONNECTIVE_END = /(?<=[가-힣A-Za-z0-9])(?:인데요?|이지만)[,.…~!]*$/;
+
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
 function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined {
-  const body = plainForm(sentence).replace(LEAD, "");
+  // A clause cut at the copula's connective states its fact as the final form would: `고향은
+  // 광주인데 …` as `고향은 광주이에요`, so rules anchored at a final ending read it.
+  const body = plainForm(sentence).replace(LEAD, "").replace(COPULA_CONNECTIVE_END, "이에요");
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-  const hasRelative = rel && /^(?:\S+(?:\s*명)?\s*)?있/.test(body.slice(rel[0].length));
+  const hasRelative = rel && new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length));
   // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
