@@ -47,14 +47,16 @@ import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, anthropicPromptCachingMiddleware, createAgent, summarizationMiddleware, tool } from "langchain";
 import { z } from "zod/v4";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
-import { inferredToolSchema, loadAirlineRuns } from "../examples/support/tau-replay.js";
+import { inferredToolSchema } from "../examples/support/tau-replay.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
+import { readDataFile } from "./support/data-file.js";
 import { loadLocomo, pickConversation, replayExchanges } from "./support/locomo.js";
 import { machineLine } from "./support/machine.js";
 import { countO200k } from "./support/openai-wire.js";
 import { personaPrompt } from "./support/persona-prompt.js";
+import { loadTauRuns } from "./support/tau-runs.js";
 import { captureModel, lastMessageText, type ScriptedAnswer, WireLog, type WireProvider } from "./support/wire-capture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -126,7 +128,7 @@ interface TauMessage {
 }
 
 function tauReplay(path: string, runs?: number): Replay {
-  const raw = loadAirlineRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
+  const raw = loadTauRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
   const airline = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
   // Recorded arguments per tool name, for tools the airline schemas lack (another domain's runs).
   const recordedArgs = new Map<string, Array<Record<string, unknown>>>();
@@ -182,10 +184,17 @@ function tauReplay(path: string, runs?: number): Replay {
   };
 }
 
-/** LoCoMo or tau-bench, from the shape of the file. */
+/**
+ * LoCoMo or tau-bench, from the shape of the file: its first entry holds `traj` (tau-bench runs)
+ * or not (read as LoCoMo; each loader names the first field that does not fit its format).
+ *
+ * @throws BenchDataError when the file is not JSON or does not fit the format its first entry picks
+ */
 function replayOf(path: string): Replay {
-  const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;
-  if (Array.isArray(raw) && raw[0] && "traj" in raw[0]) return tauReplay(path, cli.values.runs ? Number(cli.values.runs) : undefined);
+  const raw = readDataFile(z.unknown(), path, "LoCoMo-format or tau-bench runs file");
+  const first: unknown = Array.isArray(raw) ? raw[0] : undefined;
+  if (first !== null && typeof first === "object" && "traj" in first)
+    return tauReplay(path, cli.values.runs ? Number(cli.values.runs) : undefined);
   return locomoReplay(path, cli.values.conversation);
 }
 

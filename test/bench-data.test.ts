@@ -11,6 +11,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
 import { loadLocomo } from "../bench/support/locomo.js";
+import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -80,6 +81,62 @@ describe("loadLocomo on a file of another kind", () => {
   it("refuses a file that is not JSON, and keeps a missing file's own error", () => {
     expect(refusal(() => loadLocomo(fileWith("text.json", "session_1: hi"))).field).toBe("(file)");
     expect(() => loadLocomo(join(temp, "absent.json"))).toThrow(/ENOENT/);
+  });
+});
+
+describe("loadLocomo on files a reviewer writes", () => {
+  it("refuses a file that holds no conversation", () => {
+    const empty = refusal(() => loadLocomo(fileWith("empty.json", [])));
+    expect(empty.field).toBe("(file)");
+    expect(empty.message).toContain("empty.json: not a LoCoMo-format file: (file):");
+  });
+
+  it("reads a turn that is only an image as its caption, and refuses one with neither text nor caption", () => {
+    const turns = (image: Record<string, unknown>) =>
+      sample({
+        speaker_a: "A",
+        speaker_b: "B",
+        session_1: [
+          { speaker: "A", dia_id: "D1:1", text: "look" },
+          { speaker: "A", dia_id: "D1:2", img_url: ["x.jpg"], ...image },
+        ],
+      });
+    const [conversation] = loadLocomo(fileWith("image-only.json", turns({ blip_caption: "a photo of a dog" })));
+    expect(conversation?.turns.map((t) => t.text)).toEqual(["look", "[image: a photo of a dog]"]);
+    expect(refusal(() => loadLocomo(fileWith("no-text.json", turns({})))).field).toBe("[0].conversation.session_1[1].text");
+  });
+});
+
+describe("loadTauRuns", () => {
+  const run = (traj: unknown[]) => ({ task_id: 1, trial: 0, traj });
+  const call = (args: string) => ({
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "get_order_details", arguments: args } }],
+  });
+  const good = [{ role: "system", content: "retail policy" }, { role: "user", content: "where is my order?" }, call('{"order_id":"#W1"}')];
+
+  it("reads the airline file and runs of another domain, reward 0 where a run has none", () => {
+    expect(loadTauRuns(TAU_AIRLINE_PATH)).toHaveLength(150);
+    const [retail] = loadTauRuns(fileWith("retail.json", [run(good)]));
+    expect(retail?.reward).toBe(0);
+    expect(retail?.traj[2]?.tool_calls?.[0]?.function.name).toBe("get_order_details");
+  });
+
+  it("names the file and the entry of a run that does not fit", () => {
+    const field = (value: unknown) => refusal(() => loadTauRuns(fileWith("runs.json", value)));
+    const locomo = refusal(() => loadTauRuns(LOCOMO_PATH));
+    expect(locomo.message).toContain(`--data ${LOCOMO_PATH}: not a tau-bench runs file: [0].traj:`);
+    expect(field([]).field).toBe("(file)");
+    expect(field({ runs: [] }).field).toBe("(file)");
+    expect(field([run(good), { task_id: 2, trial: 0 }]).field).toBe("[1].traj");
+    expect(field([run(good), run([{ content: "hi" }])]).field).toBe("[1].traj[0].role");
+    const badArgs = field([run(good), run([...good, call('{"order_id": ')])]);
+    expect(badArgs.field).toBe("[1].traj[3].tool_calls[0].function.arguments");
+    expect(badArgs.message).toMatch(
+      /runs\.json: not a tau-bench runs file: \[1\]\.traj\[3\]\.tool_calls\[0\]\.function\.arguments: not JSON/,
+    );
+    expect(field([run([...good, call("[1]")])]).field).toBe("[0].traj[3].tool_calls[0].function.arguments");
   });
 });
 

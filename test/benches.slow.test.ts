@@ -92,7 +92,7 @@ describe("benchmarks run on other data with --json", () => {
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failed?.code).not.toBe(0);
-    expect(failed?.stderr).toContain(`${KOREAN_LOCOMO}: entry 0 is not a tau-bench run`);
+    expect(failed?.stderr).toContain(`--data ${KOREAN_LOCOMO}: not a tau-bench runs file: [0].traj:`);
   });
 
   // The quality benches, each given a file of the other kind: exit code 2 and one line naming the

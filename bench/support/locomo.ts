@@ -118,8 +118,16 @@ export function pickConversation(
   return found;
 }
 
-/** One turn of a session as the file holds it (`img_url`, `query` and other keys are ignored). */
-const locomoTurnShape = z.object({ speaker: z.string(), dia_id: z.string(), text: z.string(), blip_caption: z.string().optional() });
+/**
+ * One turn of a session as the file holds it (`img_url`, `query` and other keys are ignored). A
+ * turn that is only an image (no `text`) must carry its `blip_caption`, which becomes its text.
+ */
+const locomoTurnShape = z
+  .object({ speaker: z.string(), dia_id: z.string(), text: z.string().optional(), blip_caption: z.string().optional() })
+  .refine((turn) => turn.text !== undefined || turn.blip_caption !== undefined, {
+    path: ["text"],
+    message: "no text and no blip_caption: expected a string",
+  });
 
 /**
  * A LoCoMo-format file as {@link loadLocomo} reads it: an array of samples, each with a
@@ -127,21 +135,23 @@ const locomoTurnShape = z.object({ speaker: z.string(), dia_id: z.string(), text
  * `session_N_date_time` lines) and `qa` items. Evidence strings are read leniently (see the quirks
  * above); everything else must have its type.
  */
-const locomoFileShape = z.array(
-  z.object({
-    sample_id: z.string(),
-    conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
-    qa: z.array(
-      z.object({
-        question: z.string(),
-        category: z.number(),
-        evidence: z.array(z.unknown()).optional(),
-        answer: z.unknown().optional(),
-        adversarial_answer: z.unknown().optional(),
-      }),
-    ),
-  }),
-);
+const locomoFileShape = z
+  .array(
+    z.object({
+      sample_id: z.string(),
+      conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
+      qa: z.array(
+        z.object({
+          question: z.string(),
+          category: z.number(),
+          evidence: z.array(z.unknown()).optional(),
+          answer: z.unknown().optional(),
+          adversarial_answer: z.unknown().optional(),
+        }),
+      ),
+    }),
+  )
+  .min(1, "no conversation: expected an array of LoCoMo samples");
 const LOCOMO_KIND = "LoCoMo-format file";
 
 /**
@@ -164,8 +174,8 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
       const dateTime = String(conv[`${key}_date_time`] ?? "");
       for (const turn of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key])) {
         const diaId = normalizeDiaId(turn.dia_id) ?? turn.dia_id;
-        let text = turn.text;
-        if (turn.blip_caption) text += ` [image: ${turn.blip_caption}]`;
+        const image = turn.blip_caption ? `[image: ${turn.blip_caption}]` : "";
+        const text = turn.text === undefined ? image : image ? `${turn.text} ${image}` : turn.text;
         turns.push({ diaId, speaker: turn.speaker, text, session, dateTime });
       }
     }
