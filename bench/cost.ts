@@ -627,7 +627,7 @@ async function chart(all: Array<{ replay: string; results: ConfigResult[] }>): P
   }
   await writeChart(RESULTS_SVG, {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-    title: "Prompt cost per call over the LoCoMo conv-26 replay (mean of 10 calls, input-token units)",
+    title: `Prompt cost per call over the ${all.find((r) => r.replay.startsWith("LoCoMo"))?.replay ?? "LoCoMo"} replay (mean of 10 calls, input-token units)`,
     data: { values },
     facet: { column: { field: "rules", type: "nominal", title: "cache rules" } },
     spec: {

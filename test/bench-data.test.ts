@@ -91,6 +91,20 @@ describe("loadLocomo on files a reviewer writes", () => {
     expect(empty.message).toContain("empty.json: not a LoCoMo-format file: (file):");
   });
 
+  it("refuses a conversation whose sessions hold no turn", () => {
+    const twoSamples = [
+      {
+        sample_id: "s1",
+        conversation: { speaker_a: "A", speaker_b: "B", session_1: [{ speaker: "A", dia_id: "D1:1", text: "hi" }] },
+        qa: [],
+      },
+      { sample_id: "s2", conversation: { speaker_a: "A", speaker_b: "B", session_1: [], session_2: [] }, qa: [] },
+    ];
+    const error = refusal(() => loadLocomo(fileWith("no-turns.json", twoSamples)));
+    expect(error.field).toBe("[1].conversation");
+    expect(error.message).toContain("no-turns.json: not a LoCoMo-format file: [1].conversation: no turn in session_1, session_2");
+  });
+
   it("reads a turn that is only an image as its caption, and refuses one with neither text nor caption", () => {
     const turns = (image: Record<string, unknown>) =>
       sample({

@@ -8,7 +8,7 @@
  */
 import { z } from "zod/v4";
 import { LOCOMO_PATH } from "../../data/paths.js";
-import { checkShape, readDataFile } from "./data-file.js";
+import { BenchDataError, checkShape, readDataFile } from "./data-file.js";
 
 export { LOCOMO_PATH };
 
@@ -179,6 +179,8 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
         turns.push({ diaId, speaker: turn.speaker, text, session, dateTime });
       }
     }
+    // A conversation without a turn gives every bench nothing to replay or index (0 / 0 figures).
+    if (turns.length === 0) throw new BenchDataError(path, LOCOMO_KIND, `[${s}].conversation`, `no turn in ${sessionKeys.join(", ")}`);
     const known = new Set(turns.map((t) => t.diaId));
     let unresolvedEvidence = 0;
     const qa = sample.qa.map((item) => {
