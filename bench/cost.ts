@@ -99,7 +99,7 @@ interface ReplayThread {
   toolResults?: Map<string, string[]>;
 }
 
-interface Replay {
+export interface Replay {
   name: string;
   description: string;
   threads: ReplayThread[];
@@ -127,7 +127,7 @@ interface TauMessage {
   name?: string;
 }
 
-function tauReplay(path: string, runs?: number): Replay {
+export function tauReplay(path: string, runs?: number): Replay {
   const raw = loadTauRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
   const airline = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
   // Recorded arguments per tool name, for tools the airline schemas lack (another domain's runs).
@@ -160,13 +160,14 @@ function tauReplay(path: string, runs?: number): Replay {
     threads.push({ id: `tau-task${run.task_id}-trial${run.trial}`, systemPrompt, turns: answered, toolResults });
   }
   const turns = threads.reduce((n, t) => n + t.turns.length, 0);
-  // Runs of another domain (retail) call tools the airline schemas lack: those get a schema
-  // inferred from their recorded arguments, and the airline schemas are sent only when the runs
-  // call one of them.
+  // Runs that call only airline tools are airline runs: they get tau-bench's 14 airline schemas
+  // (the agent had them all). Runs of another domain (retail) call tools the airline schemas lack
+  // and share some names with them (`get_user_details`, `calculate`, `think`), so every tool they
+  // call gets a schema inferred from its recorded arguments, and no airline schema is sent.
   const known = new Set(airline.map((schema) => schema.function.name));
-  const isAirline = recordedArgs.size === 0 || [...recordedArgs.keys()].some((name) => known.has(name));
+  const isAirline = [...recordedArgs.keys()].every((name) => known.has(name));
   const inferred: Replay["tools"] = [...recordedArgs.entries()]
-    .filter(([name]) => !known.has(name))
+    .filter(() => !isAirline)
     .map(([name, calls]) => ({
       type: "function",
       function: {
@@ -175,7 +176,7 @@ function tauReplay(path: string, runs?: number): Replay {
         parameters: z.toJSONSchema(inferredToolSchema(calls)) as Record<string, unknown>,
       },
     }));
-  const tools = [...(isAirline ? airline : []), ...inferred];
+  const tools = isAirline ? airline : inferred;
   return {
     name: isAirline ? "tau-bench airline" : "tau-bench",
     description: `${threads.length} runs, ${turns} user turns, the recorded policy prompt and ${tools.length} tool schemas${inferred.length > 0 ? ` (${inferred.length} inferred from the recorded calls)` : ""}`,
