@@ -464,9 +464,10 @@ function viewFigures(log: WireLog): ViewFigures {
   return { maxMessages: max, meanMessages: sum / calls, reuseWithoutTail: reused / Math.max(1, pairs), tailTokens: tail / calls };
 }
 
-const percentile = (values: number[], p: number) => {
+/** The `p`th percentile of `values`; null when there is none (no turn of that kind, not a NaN). */
+const percentile = (values: number[], p: number): number | null => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
+  if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 };
 
@@ -516,7 +517,8 @@ interface ConfigResult {
   gemini: ProviderFigures;
   anthropic: ProviderFigures;
   /** Wait before the main request, ms: all turns, and turns on which a summarizer call was made. */
-  wait: { p50: number; p95: number; otherP50: number; dueTurns: number; dueP50: number; dueP95: number };
+  /** Wait percentiles in ms; null when no turn is of that kind (`dueP50` with `dueTurns` 0). */
+  wait: { p50: number | null; p95: number | null; otherP50: number | null; dueTurns: number; dueP50: number | null; dueP95: number | null };
 }
 
 async function measureConfig(replay: Replay, config: CostConfig): Promise<ConfigResult> {
@@ -549,7 +551,7 @@ async function measureConfig(replay: Replay, config: CostConfig): Promise<Config
 // Output
 
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "—");
-const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)}` : "—");
+const ms = (x: number | null) => (x === null ? "—" : `${x.toFixed(0)}`);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** The issue's targets, as measured figures next to their thresholds (no verdict words). */

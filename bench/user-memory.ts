@@ -30,7 +30,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { tokenize } from "@threadwise/core";
 import { messageItemKey, resolveUserMemoryOptions, type TurnMessage, UserMemoryEngine, type UserScope } from "@threadwise/user-memory";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnLine, turnPacker } from "./support/turn-block.js";
 
 const cli = benchArgs(LOCOMO_PATH, {
@@ -112,6 +112,7 @@ const tallyOf = (group: string) => {
 const byConversation = new Map<string, { items: number } & Record<Method, number>>();
 
 const conversations = selectSamples(loadLocomo(dataPath), samples);
+requireQuestions(conversations, dataPath);
 const engine = engineOf();
 const pack = turnPacker(budget, engine.countText);
 const clock = { t: Date.UTC(2026, 0, 1) };

@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
-import { loadLocomo } from "../bench/support/locomo.js";
+import { loadLocomo, pickConversation, requireQuestions } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 
@@ -118,6 +118,36 @@ describe("loadLocomo on files a reviewer writes", () => {
     const [conversation] = loadLocomo(fileWith("image-only.json", turns({ blip_caption: "a photo of a dog" })));
     expect(conversation?.turns.map((t) => t.text)).toEqual(["look", "[image: a photo of a dog]"]);
     expect(refusal(() => loadLocomo(fileWith("no-text.json", turns({})))).field).toBe("[0].conversation.session_1[1].text");
+  });
+});
+
+describe("what a bench needs of a LoCoMo file", () => {
+  const turn = (speaker: string, n: number) => ({ speaker, dia_id: `D1:${n}`, text: `turn ${n}` });
+  const file = (name: string, speakers: string[], qa: unknown[] = []) =>
+    fileWith(name, [{ sample_id: "s1", conversation: { speaker_a: "Marta", speaker_b: "Olu", session_1: speakers.map(turn) }, qa }]);
+
+  it("refuses a turn whose speaker is neither speaker_a nor speaker_b", () => {
+    const error = refusal(() => loadLocomo(file("third.json", ["Marta", "Olu", "Mrta"])));
+    expect(error.field).toBe("[0].conversation.session_1[2].speaker");
+    expect(error.message).toContain('"Mrta" is neither speaker_a ("Marta") nor speaker_b ("Olu")');
+  });
+
+  it("a replay bench refuses a conversation of one speaker: no model call to replay", () => {
+    const path = file("one-speaker.json", ["Marta", "Marta"]);
+    const error = refusal(() => pickConversation(loadLocomo(path), undefined, path));
+    expect(error.field).toBe("[0].conversation");
+    expect(error.message).toContain("s1: no turn of speaker_a (Marta) answered by speaker_b (Olu): nothing to replay");
+    const two = file("two-speakers.json", ["Marta", "Olu"]);
+    expect(pickConversation(loadLocomo(two), undefined, two).sampleId).toBe("s1");
+  });
+
+  it("a question bench refuses a file without a QA item that names a turn", () => {
+    const none = file("no-qa.json", ["Marta", "Olu"], [{ question: "Where?", category: 4, evidence: ["D9:9"] }]);
+    const error = refusal(() => requireQuestions(loadLocomo(none), none));
+    expect(error.field).toBe("(file)");
+    expect(error.message).toContain("no-qa.json: not a LoCoMo-format file: (file): no QA item with evidence turn ids in s1");
+    const one = file("one-qa.json", ["Marta", "Olu"], [{ question: "Where?", category: 4, evidence: ["D1:1"] }]);
+    expect(() => requireQuestions(loadLocomo(one), one)).not.toThrow();
   });
 });
 

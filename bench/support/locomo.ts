@@ -99,7 +99,8 @@ export function selectSamples(conversations: LocomoConversation[], samples: stri
  * @param requested - a sample id, or undefined / "" for the default
  * @param path - the data file, for the error message
  * @throws Error naming `--conversation` and the ids the file holds when `requested` is not in it;
- *   Error when the file holds no conversation
+ *   Error when the file holds no conversation; BenchDataError when the conversation picked has no
+ *   turn of the first speaker answered by the second (nothing to replay)
  */
 export function pickConversation(
   conversations: readonly LocomoConversation[],
@@ -109,13 +110,35 @@ export function pickConversation(
     all.find((c) => c.sampleId === "conv-26") ?? all[0],
 ): LocomoConversation {
   if (conversations.length === 0) throw new Error(`no conversation in ${path}`);
-  if (requested === undefined || requested === "") return fallback(conversations) as LocomoConversation;
-  const found = conversations.find((c) => c.sampleId === requested);
+  const found =
+    requested === undefined || requested === ""
+      ? (fallback(conversations) as LocomoConversation)
+      : conversations.find((c) => c.sampleId === requested);
   if (!found) {
     const ids = conversations.map((c) => c.sampleId).join(", ");
     throw new Error(`--conversation: no conversation ${requested} in ${path} (it holds ${ids})`);
   }
+  // A replay needs a user turn answered: a conversation of one speaker replays no model call.
+  if (!replayExchanges(found).some((e) => e.user !== "" && e.assistant !== ""))
+    throw new BenchDataError(
+      path,
+      LOCOMO_KIND,
+      `[${conversations.indexOf(found)}].conversation`,
+      `${found.sampleId}: no turn of speaker_a (${found.speakerA}) answered by speaker_b (${found.speakerB}): nothing to replay`,
+    );
   return found;
+}
+
+/**
+ * Checks that the conversations a question-answering bench reads (facts, recall, user-memory)
+ * hold a question to ask: a QA item whose evidence names a turn of its conversation.
+ *
+ * @throws BenchDataError naming the file and the sample ids when none has such an item
+ */
+export function requireQuestions(conversations: readonly LocomoConversation[], path: string): void {
+  if (conversations.some((c) => c.qa.some((q) => q.evidence.length > 0))) return;
+  const ids = conversations.map((c) => c.sampleId).join(", ");
+  throw new BenchDataError(path, LOCOMO_KIND, "(file)", `no QA item with evidence turn ids in ${ids}: no question to ask`);
 }
 
 /**
@@ -172,7 +195,15 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
     for (const key of sessionKeys) {
       const session = Number(key.slice(8));
       const dateTime = String(conv[`${key}_date_time`] ?? "");
-      for (const turn of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key])) {
+      for (const [t, turn] of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key]).entries()) {
+        // The replay tells the user from the model by speaker: a third name would be read as the model.
+        if (turn.speaker !== conv.speaker_a && turn.speaker !== conv.speaker_b)
+          throw new BenchDataError(
+            path,
+            LOCOMO_KIND,
+            `[${s}].conversation.${key}[${t}].speaker`,
+            `${JSON.stringify(turn.speaker)} is neither speaker_a (${JSON.stringify(conv.speaker_a)}) nor speaker_b (${JSON.stringify(conv.speaker_b)})`,
+          );
         const diaId = normalizeDiaId(turn.dia_id) ?? turn.dia_id;
         const image = turn.blip_caption ? `[image: ${turn.blip_caption}]` : "";
         const text = turn.text === undefined ? image : image ? `${turn.text} ${image}` : turn.text;
