@@ -10,7 +10,7 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
-import { loadLocomo, pickConversation, requireQuestions } from "../bench/support/locomo.js";
+import { loadLocomo, locomoThread, pickConversation, requireQuestions } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 
@@ -137,7 +137,10 @@ describe("what a bench needs of a LoCoMo file", () => {
     const error = refusal(() => pickConversation(loadLocomo(path), undefined, path));
     expect(error.field).toBe("[0].conversation");
     expect(error.message).toContain("s1: no turn of speaker_a (Marta) answered by speaker_b (Olu): nothing to replay");
+    // The sized benches (overhead, step, scale) repeat the exchanges to a length: none would loop forever.
+    expect(refusal(() => locomoThread(100, path)).message).toContain("one-speaker.json: not a LoCoMo-format file: (file): no turn of");
     const two = file("two-speakers.json", ["Marta", "Olu"]);
+    expect(locomoThread(100, two)).toHaveLength(100);
     expect(pickConversation(loadLocomo(two), undefined, two).sampleId).toBe("s1");
   });
 

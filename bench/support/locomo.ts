@@ -277,6 +277,9 @@ export interface ThreadMessageSpec {
  * The LoCoMo conversations as one long alternating user/assistant thread of at least `need`
  * messages (empty exchanges skipped), repeated under new ids (`<id>#<pass>`) past their ~4,000
  * messages. Used by the benchmarks that need real text at a given thread length.
+ *
+ * @throws BenchDataError when no conversation of the file has a turn of its first speaker
+ *   answered by its second (there would be nothing to repeat)
  */
 export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpec[] {
   const specs: ThreadMessageSpec[] = [];
@@ -288,6 +291,13 @@ export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpe
     }
   }
   const once = specs.length;
+  if (once === 0 && need > 0)
+    throw new BenchDataError(
+      path,
+      LOCOMO_KIND,
+      "(file)",
+      "no turn of a speaker_a answered by its speaker_b in any conversation: no thread to build",
+    );
   for (let pass = 2; specs.length < need; pass += 1) {
     for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
   }
