@@ -25,6 +25,22 @@ const KOREAN_FACTS = resolve(root, "bench/fixtures/korean-facts-heldout.labelled
 const TAU_SLICE = join(temp, "tau-slice.json");
 writeFileSync(TAU_SLICE, JSON.stringify((JSON.parse(readFileSync(TAU_AIRLINE_PATH, "utf8")) as unknown[]).slice(-3)));
 
+/** Labelled statements without a statement. */
+const NO_STATEMENTS = join(temp, "no-statements.labelled.json");
+writeFileSync(NO_STATEMENTS, JSON.stringify({ items: [] }));
+/** A conversation of one speaker, without questions: nothing to replay, nothing to ask. */
+const ONE_SPEAKER = join(temp, "one-speaker.locomo.json");
+writeFileSync(
+  ONE_SPEAKER,
+  JSON.stringify([
+    {
+      sample_id: "one",
+      conversation: { speaker_a: "A", speaker_b: "B", session_1: [{ speaker: "A", dia_id: "D1:1", text: "hello?" }] },
+      qa: [],
+    },
+  ]),
+);
+
 /** Three runs of another domain (retail tools, one run without a tool call), as a reviewer writes them. */
 const RETAIL = join(temp, "retail-runs.json");
 const retailCall = (id: string, name: string, args: Record<string, unknown>) => ({
@@ -190,8 +206,12 @@ describe("benchmarks run on other data with --json", () => {
     ["user-memory", KOREAN_FACTS, `--data ${KOREAN_FACTS}: not a LoCoMo-format file: (file):`],
     ["summarize", TAU_SLICE, `--data ${TAU_SLICE}: not a LoCoMo-format file: [0].sample_id:`],
     ["fact-extraction", KOREAN_LOCOMO, `--data ${KOREAN_LOCOMO}: not a labelled fact file: (file):`],
+    ["fact-extraction", NO_STATEMENTS, `--data ${NO_STATEMENTS}: not a labelled fact file: items: no statement`],
+    ["facts", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no QA item with evidence turn ids in one`],
+    ["summarize", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: [0].conversation: one: no turn of speaker_a`],
+    ["overhead", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
   ] as const) {
-    it(`bench/${bench}.ts refuses a file of another kind by field`, { timeout: 120_000 }, async () => {
+    it(`bench/${bench}.ts refuses ${basename(data)} by field`, { timeout: 120_000 }, async () => {
       const failed = await tsx(bench, ["--data", data, "--json"]).then(
         () => undefined,
         (error: { code?: number; stderr?: string; stdout?: string }) => error,
