@@ -51,12 +51,12 @@ import { inferredToolSchema } from "../examples/support/tau-replay.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
-import { readDataFile } from "./support/data-file.js";
+import { BenchDataError, readDataFile } from "./support/data-file.js";
 import { loadLocomo, pickConversation, replayExchanges } from "./support/locomo.js";
 import { machineLine } from "./support/machine.js";
 import { countO200k } from "./support/openai-wire.js";
 import { personaPrompt } from "./support/persona-prompt.js";
-import { loadTauRuns } from "./support/tau-runs.js";
+import { loadTauRuns, TAU_RUNS_KIND } from "./support/tau-runs.js";
 import { captureModel, lastMessageText, type ScriptedAnswer, WireLog, type WireProvider } from "./support/wire-capture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -160,12 +160,15 @@ export function tauReplay(path: string, runs?: number): Replay {
     threads.push({ id: `tau-task${run.task_id}-trial${run.trial}`, systemPrompt, turns: answered, toolResults });
   }
   const turns = threads.reduce((n, t) => n + t.turns.length, 0);
+  if (turns === 0)
+    throw new BenchDataError(path, TAU_RUNS_KIND, "(file)", "no user turn answered by an assistant message in any run: nothing to replay");
   // Runs that call only airline tools are airline runs: they get tau-bench's 14 airline schemas
   // (the agent had them all). Runs of another domain (retail) call tools the airline schemas lack
   // and share some names with them (`get_user_details`, `calculate`, `think`), so every tool they
-  // call gets a schema inferred from its recorded arguments, and no airline schema is sent.
+  // call gets a schema inferred from its recorded arguments, and no airline schema is sent. Runs
+  // that call no tool show no domain: no schema is sent.
   const known = new Set(airline.map((schema) => schema.function.name));
-  const isAirline = [...recordedArgs.keys()].every((name) => known.has(name));
+  const isAirline = recordedArgs.size > 0 && [...recordedArgs.keys()].every((name) => known.has(name));
   const inferred: Replay["tools"] = [...recordedArgs.entries()]
     .filter(() => !isAirline)
     .map(([name, calls]) => ({

@@ -44,6 +44,25 @@ describe("tauReplay", () => {
     );
   });
 
+  it("refuses runs with no answered user turn, and sends runs without a tool call no schema", () => {
+    const runs = (traj: unknown[]) => {
+      const path = join(temp, `runs-${traj.length}.json`);
+      writeFileSync(path, JSON.stringify([{ task_id: 7, trial: 0, traj: [{ role: "system", content: "policy" }, ...traj] }]));
+      return path;
+    };
+    expect(() => tauReplay(runs([{ role: "user", content: "hello?" }]))).toThrow(
+      /not a tau-bench runs file: \(file\): no user turn answered by an assistant message in any run: nothing to replay/,
+    );
+    const chat = tauReplay(
+      runs([
+        { role: "user", content: "hours?" },
+        { role: "assistant", content: "Around the clock." },
+      ]),
+    );
+    expect(chat.tools).toEqual([]);
+    expect(chat.description).toBe("1 runs, 1 user turns, the recorded policy prompt and 0 tool schemas");
+  });
+
   it("sends airline runs tau-bench's 14 airline schemas", () => {
     const slice = join(temp, "airline.json");
     writeFileSync(slice, JSON.stringify((JSON.parse(readFileSync(TAU_AIRLINE_PATH, "utf8")) as unknown[]).slice(0, 3)));
