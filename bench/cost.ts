@@ -47,14 +47,16 @@ import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, anthropicPromptCachingMiddleware, createAgent, summarizationMiddleware, tool } from "langchain";
 import { z } from "zod/v4";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
-import { inferredToolSchema, loadAirlineRuns } from "../examples/support/tau-replay.js";
+import { inferredToolSchema } from "../examples/support/tau-replay.js";
 import { type CachedRequest, type CacheProvider, simulate, summarizeCost } from "./support/cache-sim.js";
 import { writeChart } from "./support/chart.js";
 import { benchArgs, printJson } from "./support/cli.js";
+import { BenchDataError, readDataFile } from "./support/data-file.js";
 import { loadLocomo, pickConversation, replayExchanges } from "./support/locomo.js";
 import { machineLine } from "./support/machine.js";
 import { countO200k } from "./support/openai-wire.js";
 import { personaPrompt } from "./support/persona-prompt.js";
+import { loadTauRuns, TAU_RUNS_KIND } from "./support/tau-runs.js";
 import { captureModel, lastMessageText, type ScriptedAnswer, WireLog, type WireProvider } from "./support/wire-capture.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -97,7 +99,7 @@ interface ReplayThread {
   toolResults?: Map<string, string[]>;
 }
 
-interface Replay {
+export interface Replay {
   name: string;
   description: string;
   threads: ReplayThread[];
@@ -125,8 +127,8 @@ interface TauMessage {
   name?: string;
 }
 
-function tauReplay(path: string, runs?: number): Replay {
-  const raw = loadAirlineRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
+export function tauReplay(path: string, runs?: number): Replay {
+  const raw = loadTauRuns(path) as unknown as Array<{ task_id: number; trial: number; traj: TauMessage[] }>;
   const airline = JSON.parse(readFileSync(TAU_TOOLS_PATH, "utf8")) as Replay["tools"];
   // Recorded arguments per tool name, for tools the airline schemas lack (another domain's runs).
   const recordedArgs = new Map<string, Array<Record<string, unknown>>>();
@@ -158,13 +160,17 @@ function tauReplay(path: string, runs?: number): Replay {
     threads.push({ id: `tau-task${run.task_id}-trial${run.trial}`, systemPrompt, turns: answered, toolResults });
   }
   const turns = threads.reduce((n, t) => n + t.turns.length, 0);
-  // Runs of another domain (retail) call tools the airline schemas lack: those get a schema
-  // inferred from their recorded arguments, and the airline schemas are sent only when the runs
-  // call one of them.
+  if (turns === 0)
+    throw new BenchDataError(path, TAU_RUNS_KIND, "(file)", "no user turn answered by an assistant message in any run: nothing to replay");
+  // Runs that call only airline tools are airline runs: they get tau-bench's 14 airline schemas
+  // (the agent had them all). Runs of another domain (retail) call tools the airline schemas lack
+  // and share some names with them (`get_user_details`, `calculate`, `think`), so every tool they
+  // call gets a schema inferred from its recorded arguments, and no airline schema is sent. Runs
+  // that call no tool show no domain: no schema is sent.
   const known = new Set(airline.map((schema) => schema.function.name));
-  const isAirline = recordedArgs.size === 0 || [...recordedArgs.keys()].some((name) => known.has(name));
+  const isAirline = recordedArgs.size > 0 && [...recordedArgs.keys()].every((name) => known.has(name));
   const inferred: Replay["tools"] = [...recordedArgs.entries()]
-    .filter(([name]) => !known.has(name))
+    .filter(() => !isAirline)
     .map(([name, calls]) => ({
       type: "function",
       function: {
@@ -173,7 +179,7 @@ function tauReplay(path: string, runs?: number): Replay {
         parameters: z.toJSONSchema(inferredToolSchema(calls)) as Record<string, unknown>,
       },
     }));
-  const tools = [...(isAirline ? airline : []), ...inferred];
+  const tools = isAirline ? airline : inferred;
   return {
     name: isAirline ? "tau-bench airline" : "tau-bench",
     description: `${threads.length} runs, ${turns} user turns, the recorded policy prompt and ${tools.length} tool schemas${inferred.length > 0 ? ` (${inferred.length} inferred from the recorded calls)` : ""}`,
@@ -182,10 +188,17 @@ function tauReplay(path: string, runs?: number): Replay {
   };
 }
 
-/** LoCoMo or tau-bench, from the shape of the file. */
+/**
+ * LoCoMo or tau-bench, from the shape of the file: its first entry holds `traj` (tau-bench runs)
+ * or not (read as LoCoMo; each loader names the first field that does not fit its format).
+ *
+ * @throws BenchDataError when the file is not JSON or does not fit the format its first entry picks
+ */
 function replayOf(path: string): Replay {
-  const raw = JSON.parse(readFileSync(path, "utf8")) as Array<Record<string, unknown>>;
-  if (Array.isArray(raw) && raw[0] && "traj" in raw[0]) return tauReplay(path, cli.values.runs ? Number(cli.values.runs) : undefined);
+  const raw = readDataFile(z.unknown(), path, "LoCoMo-format or tau-bench runs file");
+  const first: unknown = Array.isArray(raw) ? raw[0] : undefined;
+  if (first !== null && typeof first === "object" && "traj" in first)
+    return tauReplay(path, cli.values.runs ? Number(cli.values.runs) : undefined);
   return locomoReplay(path, cli.values.conversation);
 }
 
@@ -454,9 +467,10 @@ function viewFigures(log: WireLog): ViewFigures {
   return { maxMessages: max, meanMessages: sum / calls, reuseWithoutTail: reused / Math.max(1, pairs), tailTokens: tail / calls };
 }
 
-const percentile = (values: number[], p: number) => {
+/** The `p`th percentile of `values`; null when there is none (no turn of that kind, not a NaN). */
+const percentile = (values: number[], p: number): number | null => {
   const sorted = values.filter((v) => Number.isFinite(v)).sort((a, b) => a - b);
-  if (sorted.length === 0) return Number.NaN;
+  if (sorted.length === 0) return null;
   return sorted[Math.min(sorted.length - 1, Math.ceil((p / 100) * sorted.length) - 1)] as number;
 };
 
@@ -506,7 +520,8 @@ interface ConfigResult {
   gemini: ProviderFigures;
   anthropic: ProviderFigures;
   /** Wait before the main request, ms: all turns, and turns on which a summarizer call was made. */
-  wait: { p50: number; p95: number; otherP50: number; dueTurns: number; dueP50: number; dueP95: number };
+  /** Wait percentiles in ms; null when no turn is of that kind (`dueP50` with `dueTurns` 0). */
+  wait: { p50: number | null; p95: number | null; otherP50: number | null; dueTurns: number; dueP50: number | null; dueP95: number | null };
 }
 
 async function measureConfig(replay: Replay, config: CostConfig): Promise<ConfigResult> {
@@ -539,7 +554,7 @@ async function measureConfig(replay: Replay, config: CostConfig): Promise<Config
 // Output
 
 const int = (x: number) => (Number.isFinite(x) ? Math.round(x).toLocaleString("en-US") : "—");
-const ms = (x: number) => (Number.isFinite(x) ? `${x.toFixed(0)}` : "—");
+const ms = (x: number | null) => (x === null ? "—" : `${x.toFixed(0)}`);
 const pct = (x: number) => `${(100 * x).toFixed(1)}%`;
 
 /** The issue's targets, as measured figures next to their thresholds (no verdict words). */
@@ -618,7 +633,7 @@ async function chart(all: Array<{ replay: string; results: ConfigResult[] }>): P
   }
   await writeChart(RESULTS_SVG, {
     $schema: "https://vega.github.io/schema/vega-lite/v5.json",
-    title: "Prompt cost per call over the LoCoMo conv-26 replay (mean of 10 calls, input-token units)",
+    title: `Prompt cost per call over the ${all.find((r) => r.replay.startsWith("LoCoMo"))?.replay ?? "LoCoMo"} replay (mean of 10 calls, input-token units)`,
     data: { values },
     facet: { column: { field: "rules", type: "nominal", title: "cache rules" } },
     spec: {

@@ -28,12 +28,15 @@ const args = benchArgs(resolve(here, "fixtures/korean-facts-dev.labelled.json"),
 });
 
 const labelledFile = z.object({
-  items: z.array(
-    z.object({
-      text: z.string(),
-      facts: z.array(z.object({ subject: z.string(), attribute: z.string(), value: z.string(), ended: z.boolean().optional() })),
-    }),
-  ),
+  items: z
+    .array(
+      z.object({
+        text: z.string(),
+        facts: z.array(z.object({ subject: z.string(), attribute: z.string(), value: z.string(), ended: z.boolean().optional() })),
+      }),
+    )
+    // No statement: no time per message (0 / 0) and nothing to match.
+    .min(1, "no statement: expected labelled items"),
 });
 type Labelled = z.infer<typeof labelledFile>["items"][number]["facts"][number];
 

@@ -24,7 +24,7 @@ import {
 } from "@threadwise/fact-recall";
 import MiniSearch from "minisearch";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions } from "./support/locomo.js";
 
 const args = benchArgs(LOCOMO_PATH);
 
@@ -79,7 +79,9 @@ function replay(conv: LocomoConversation, maxFacts: number): { slot: FactSlot; e
 function run(maxFacts: number): { tallies: Map<string, Tally>; stats: ConvStats[] } {
   const tallies = new Map(CATEGORIES.map((c) => [c.name, newTally()]));
   const stats: ConvStats[] = [];
-  for (const conv of loadLocomo(args.data)) {
+  const conversations = loadLocomo(args.data);
+  requireQuestions(conversations, args.data);
+  for (const conv of conversations) {
     const { slot, extracted, extractMs } = replay(conv, maxFacts);
     stats.push({ sampleId: conv.sampleId, turns: conv.turns.length, extracted, stored: slot.facts.length, extractMs });
     const factIndex = createFactIndex(slot.facts);

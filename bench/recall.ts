@@ -38,7 +38,7 @@ import {
 } from "@threadwise/fact-recall";
 import { createThreadRecallState, memoizeCount, recallForQuery, resolveRecallOptions } from "@threadwise/recall";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnPacker } from "./support/turn-block.js";
 
 const cli = benchArgs(LOCOMO_PATH, {
@@ -132,6 +132,7 @@ const cpuMs = () => {
 
 const samples = cli.values.samples;
 const conversations = selectSamples(loadLocomo(dataPath), samples);
+requireQuestions(conversations, dataPath);
 const perConversation: Array<{ sampleId: string; turns: number; indexMsPerMessage: number; recallMsPerCall: number }> = [];
 /** Block hits on categories 1-4 per conversation and method: the margin by conversation. */
 const blockByConversation = new Map<string, { items: number } & Record<Method, number>>();

@@ -93,7 +93,7 @@ function recordingSummarizer(shape: SummaryShape) {
   };
 }
 
-interface RunResult {
+export interface RunResult {
   stack: string;
   summary: SummaryShape;
   calls: number;
@@ -271,6 +271,20 @@ const ratio = (r: RunResult) => r.inputTokens / r.evictedTokens;
 /** The ratio as text: `n/a` when nothing was summarized (a conversation too short to reach the trigger). */
 const ratioText = (r: RunResult) => (r.evictedTokens === 0 ? "n/a" : `${ratio(r).toFixed(2)}x`);
 
+/**
+ * The figures under the table, from the replay's results (extractive summary): issue 4's figures
+ * for LangChain were measured on conv-26, so they stand beside the measured ones on conv-26 only.
+ */
+export function figureLines(sampleId: string, results: readonly RunResult[]): string[] {
+  const ours = results.filter((r) => r.stack === "threadwise");
+  const theirs = results.filter((r) => r.stack === "langchain");
+  const quotes = sampleId === "conv-26";
+  return [
+    `- threadwise: input / evicted ${ours.map((r) => ratioText(r)).join(" / ")} (issue 4's target ${TARGET_RATIO}x), ${ours[0]?.calls} summarizer calls, ${ours[0]?.storedMessages} of ${ours[0]?.totalMessages} messages stored.`,
+    `- LangChain: input / evicted ${theirs.map((r) => ratioText(r)).join(" / ")}${quotes ? ` (issue 4 quotes ${REFERENCE.ratio}x)` : ""}, ${theirs[0]?.calls} summarizer calls${quotes ? ` (issue 4 quotes ${REFERENCE.calls})` : ""}, ${theirs[0]?.storedMessages} of ${theirs[0]?.totalMessages} messages stored.`,
+  ];
+}
+
 function formatTable(results: RunResult[]): string {
   const rows = [
     "| stack | fake summary | summarizer calls | summarizer input tokens | evicted tokens | input / evicted | history kept (stored / produced messages) | agent model input tokens / call |",
@@ -314,8 +328,6 @@ async function main() {
   const main = results.filter((r) => r.summary === "extractive");
   const table = formatTable(main);
   const sensitivity = formatTable(results.filter((r) => r.summary !== "extractive"));
-  const ours = main.filter((r) => r.stack === "threadwise");
-  const theirs = main.filter((r) => r.stack === "langchain");
   const doc = [
     `# Summarizer cost on LoCoMo ${conversation.sampleId}: threadwise \`summarize\` vs LangChain \`summarizationMiddleware\``,
     "",
@@ -325,8 +337,7 @@ async function main() {
     table,
     "",
     "Figures (extractive fake summary):",
-    `- threadwise: input / evicted ${ours.map((r) => ratioText(r)).join(" / ")} (issue 4's target ${TARGET_RATIO}x), ${ours[0]?.calls} summarizer calls, ${ours[0]?.storedMessages} of ${ours[0]?.totalMessages} messages stored.`,
-    `- LangChain: input / evicted ${theirs.map((r) => ratioText(r)).join(" / ")} (issue 4 quotes ${REFERENCE.ratio}x), ${theirs[0]?.calls} summarizer calls (issue 4 quotes ${REFERENCE.calls}), ${theirs[0]?.storedMessages} of ${theirs[0]?.totalMessages} messages stored.`,
+    ...figureLines(conversation.sampleId, main),
     "",
     "Sensitivity to the summary's size (fixed-size fake answers; the previous summary is part of every re-summary):",
     "",

@@ -22,9 +22,9 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage }
 import { createTokenCounter, requestOverheadTokens, sentMessages } from "@threadwise/core";
 import { capMessages, tokenCap } from "@threadwise/token-cap";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
-import { loadAirlineRuns } from "../examples/support/tau-replay.js";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, loadLocomo, replayExchanges } from "./support/locomo.js";
+import { loadTauRuns } from "./support/tau-runs.js";
 
 const cli = benchArgs(TAU_AIRLINE_PATH, {
   locomo: { type: "string", default: LOCOMO_PATH },
@@ -47,7 +47,7 @@ interface Spec {
 /** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
 function corpus(size: number): { system: string; specs: Spec[] } {
   // The tau-bench loader: a file of another format (a LoCoMo file) is refused naming the file.
-  const raw = loadAirlineRuns(cli.data) as unknown as Array<{ traj: Array<Record<string, unknown>> }>;
+  const raw = loadTauRuns(cli.data) as unknown as Array<{ traj: Array<Record<string, unknown>> }>;
   const system = String(raw[0]?.traj[0]?.content ?? "");
   const specs: Spec[] = [];
   for (const [r, run] of raw.entries()) {

@@ -16,14 +16,16 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { createTokenCounter, messageType, requestOverheadTokens } from "@threadwise/core";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
-import { loadAirlineRuns, replayScript, replayTools, runMessages } from "../examples/support/tau-replay.js";
+import { type RecordedRun, replayScript, replayTools, runMessages } from "../examples/support/tau-replay.js";
 import { benchArgs, printJson } from "./support/cli.js";
+import { BenchDataError } from "./support/data-file.js";
 import { referenceRequestTokens, referenceToolTokens } from "./support/openai-reference.js";
+import { loadTauRuns, TAU_RUNS_KIND } from "./support/tau-runs.js";
 
 const cli = benchArgs(TAU_AIRLINE_PATH);
 
 /** One tool per name over all runs, the schema inferred from every recorded call of that name. */
-function datasetTools(runs: ReturnType<typeof loadAirlineRuns>) {
+function datasetTools(runs: readonly RecordedRun[]) {
   // Every call of every run, also of runs that end on a call (replayScript refuses those).
   const calls = runs.flatMap((run) => run.traj.flatMap((m) => m.tool_calls ?? []));
   const merged = replayScript({ task_id: -1, trial: -1, reward: 0, traj: [] });
@@ -43,7 +45,7 @@ interface Point {
 }
 
 function main() {
-  const runs = loadAirlineRuns(cli.data);
+  const runs = loadTauRuns(cli.data);
   const tools = datasetTools(runs);
   const counter = createTokenCounter({ encoding: "o200k_base" });
   const points: Point[] = [];
@@ -60,6 +62,8 @@ function main() {
       noTools.push({ run: r, end, reference: referenceRequestTokens(request), estimate: estimate(false) });
     }
   });
+  if (points.length === 0)
+    throw new BenchDataError(cli.data, TAU_RUNS_KIND, "(file)", "no assistant message in any run: no model call to compare counts at");
   const summary = (list: Point[]) => {
     const deviations = list.map((p) => (p.estimate - p.reference) / p.reference);
     let worst = 0;
@@ -80,7 +84,12 @@ function main() {
     data: cli.data,
     encoding: counter.encoding,
     tools: tools.length,
-    toolsPart: { ...toolsPart, deviationPct: (100 * (toolsPart.estimate - toolsPart.reference)) / toolsPart.reference },
+    // Runs that call no tool send no tool definitions: both parts are 0 tokens, a deviation of 0.
+    toolsPart: {
+      ...toolsPart,
+      deviationTokens: toolsPart.estimate - toolsPart.reference,
+      deviationPct: toolsPart.reference > 0 ? (100 * (toolsPart.estimate - toolsPart.reference)) / toolsPart.reference : 0,
+    },
     withTools: summary(points),
     withoutTools: summary(noTools),
   };
@@ -90,7 +99,7 @@ function main() {
   }
   const row = (name: string, s: ReturnType<typeof summary>) =>
     `| ${name} | ${s.points} | ${s.meanReferenceTokens.toFixed(0)} | ${s.meanAbsDeviationPct.toFixed(3)}% | ${s.meanSignedDeviationPct.toFixed(3)}% | ${s.worstDeviationPct.toFixed(3)}% | ${s.worstAbsTokens} |`;
-  console.log(`token count vs provider-style reference, ${runs.length} tau-bench airline runs, ${counter.encoding}\n`);
+  console.log(`token count vs provider-style reference, ${runs.length} tau-bench runs of ${cli.data}, ${counter.encoding}\n`);
   console.log(
     "| request | model-call points | mean reference tokens | mean abs deviation | mean signed deviation | worst deviation | worst abs tokens |",
   );

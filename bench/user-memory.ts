@@ -16,8 +16,8 @@
  *
  * A block hit is an evidence turn inside what is placed (a recalled message, a neighbour shown
  * with it, or the source of a placed fact). Layout as bench/recall.ts: `categories[].methods.<name>.blockHit`.
- * Cost (`--cost-items`, default 1000): one user with that many items (LoCoMo turns committed
- * session by session), then `recall` per call, cold (first call of a fresh engine) and warm
+ * Cost (`--cost-items`, default 1000): one user with that many items (the data file's turns
+ * committed session by session; fewer when the file holds fewer, see `cost.itemsPerUser`), then `recall` per call, cold (first call of a fresh engine) and warm
  * (median of `--cost-calls` calls with distinct questions after `--cost-warmup` (100) untimed
  * ones), reading the items alone, and `commit` of one more turn; CPU clock, InMemoryStore (no network).
  *
@@ -30,7 +30,7 @@ import { InMemoryStore } from "@langchain/langgraph";
 import { tokenize } from "@threadwise/core";
 import { messageItemKey, resolveUserMemoryOptions, type TurnMessage, UserMemoryEngine, type UserScope } from "@threadwise/user-memory";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, type LocomoConversation, loadLocomo, selectSamples } from "./support/locomo.js";
+import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions, selectSamples } from "./support/locomo.js";
 import { turnIndex, turnLine, turnPacker } from "./support/turn-block.js";
 
 const cli = benchArgs(LOCOMO_PATH, {
@@ -112,6 +112,7 @@ const tallyOf = (group: string) => {
 const byConversation = new Map<string, { items: number } & Record<Method, number>>();
 
 const conversations = selectSamples(loadLocomo(dataPath), samples);
+requireQuestions(conversations, dataPath);
 const engine = engineOf();
 const pack = turnPacker(budget, engine.countText);
 const clock = { t: Date.UTC(2026, 0, 1) };
@@ -170,9 +171,13 @@ for (const conv of conversations) {
   }
 }
 
-/** Per-call cost with `costItems` items for one user (LoCoMo turns committed session by session). */
+/**
+ * Per-call cost with `costItems` items for one user: the data file's turns committed session by
+ * session, conversation after conversation, until there are that many (fewer when the file holds
+ * fewer; `itemsPerUser` says how many).
+ */
 async function measureCost() {
-  const all = loadLocomo(LOCOMO_PATH);
+  const all = loadLocomo(dataPath);
   const store = new InMemoryStore();
   const scope: UserScope = { tenantId: "bench", userId: "cost" };
   const fill = engineOf();

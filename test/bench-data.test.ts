@@ -10,7 +10,8 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
-import { loadLocomo } from "../bench/support/locomo.js";
+import { loadLocomo, locomoThread, pickConversation, requireQuestions } from "../bench/support/locomo.js";
+import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 
 const root = resolve(import.meta.dirname, "..");
@@ -80,6 +81,109 @@ describe("loadLocomo on a file of another kind", () => {
   it("refuses a file that is not JSON, and keeps a missing file's own error", () => {
     expect(refusal(() => loadLocomo(fileWith("text.json", "session_1: hi"))).field).toBe("(file)");
     expect(() => loadLocomo(join(temp, "absent.json"))).toThrow(/ENOENT/);
+  });
+});
+
+describe("loadLocomo on files a reviewer writes", () => {
+  it("refuses a file that holds no conversation", () => {
+    const empty = refusal(() => loadLocomo(fileWith("empty.json", [])));
+    expect(empty.field).toBe("(file)");
+    expect(empty.message).toContain("empty.json: not a LoCoMo-format file: (file):");
+  });
+
+  it("refuses a conversation whose sessions hold no turn", () => {
+    const twoSamples = [
+      {
+        sample_id: "s1",
+        conversation: { speaker_a: "A", speaker_b: "B", session_1: [{ speaker: "A", dia_id: "D1:1", text: "hi" }] },
+        qa: [],
+      },
+      { sample_id: "s2", conversation: { speaker_a: "A", speaker_b: "B", session_1: [], session_2: [] }, qa: [] },
+    ];
+    const error = refusal(() => loadLocomo(fileWith("no-turns.json", twoSamples)));
+    expect(error.field).toBe("[1].conversation");
+    expect(error.message).toContain("no-turns.json: not a LoCoMo-format file: [1].conversation: no turn in session_1, session_2");
+  });
+
+  it("reads a turn that is only an image as its caption, and refuses one with neither text nor caption", () => {
+    const turns = (image: Record<string, unknown>) =>
+      sample({
+        speaker_a: "A",
+        speaker_b: "B",
+        session_1: [
+          { speaker: "A", dia_id: "D1:1", text: "look" },
+          { speaker: "A", dia_id: "D1:2", img_url: ["x.jpg"], ...image },
+        ],
+      });
+    const [conversation] = loadLocomo(fileWith("image-only.json", turns({ blip_caption: "a photo of a dog" })));
+    expect(conversation?.turns.map((t) => t.text)).toEqual(["look", "[image: a photo of a dog]"]);
+    expect(refusal(() => loadLocomo(fileWith("no-text.json", turns({})))).field).toBe("[0].conversation.session_1[1].text");
+  });
+});
+
+describe("what a bench needs of a LoCoMo file", () => {
+  const turn = (speaker: string, n: number) => ({ speaker, dia_id: `D1:${n}`, text: `turn ${n}` });
+  const file = (name: string, speakers: string[], qa: unknown[] = []) =>
+    fileWith(name, [{ sample_id: "s1", conversation: { speaker_a: "Marta", speaker_b: "Olu", session_1: speakers.map(turn) }, qa }]);
+
+  it("refuses a turn whose speaker is neither speaker_a nor speaker_b", () => {
+    const error = refusal(() => loadLocomo(file("third.json", ["Marta", "Olu", "Mrta"])));
+    expect(error.field).toBe("[0].conversation.session_1[2].speaker");
+    expect(error.message).toContain('"Mrta" is neither speaker_a ("Marta") nor speaker_b ("Olu")');
+  });
+
+  it("a replay bench refuses a conversation of one speaker: no model call to replay", () => {
+    const path = file("one-speaker.json", ["Marta", "Marta"]);
+    const error = refusal(() => pickConversation(loadLocomo(path), undefined, path));
+    expect(error.field).toBe("[0].conversation");
+    expect(error.message).toContain("s1: no turn of speaker_a (Marta) answered by speaker_b (Olu): nothing to replay");
+    // The sized benches (overhead, step, scale) repeat the exchanges to a length: none would loop forever.
+    expect(refusal(() => locomoThread(100, path)).message).toContain("one-speaker.json: not a LoCoMo-format file: (file): no turn of");
+    const two = file("two-speakers.json", ["Marta", "Olu"]);
+    expect(locomoThread(100, two)).toHaveLength(100);
+    expect(pickConversation(loadLocomo(two), undefined, two).sampleId).toBe("s1");
+  });
+
+  it("a question bench refuses a file without a QA item that names a turn", () => {
+    const none = file("no-qa.json", ["Marta", "Olu"], [{ question: "Where?", category: 4, evidence: ["D9:9"] }]);
+    const error = refusal(() => requireQuestions(loadLocomo(none), none));
+    expect(error.field).toBe("(file)");
+    expect(error.message).toContain("no-qa.json: not a LoCoMo-format file: (file): no QA item with evidence turn ids in s1");
+    const one = file("one-qa.json", ["Marta", "Olu"], [{ question: "Where?", category: 4, evidence: ["D1:1"] }]);
+    expect(() => requireQuestions(loadLocomo(one), one)).not.toThrow();
+  });
+});
+
+describe("loadTauRuns", () => {
+  const run = (traj: unknown[]) => ({ task_id: 1, trial: 0, traj });
+  const call = (args: string) => ({
+    role: "assistant",
+    content: null,
+    tool_calls: [{ id: "c1", type: "function", function: { name: "get_order_details", arguments: args } }],
+  });
+  const good = [{ role: "system", content: "retail policy" }, { role: "user", content: "where is my order?" }, call('{"order_id":"#W1"}')];
+
+  it("reads the airline file and runs of another domain, reward 0 where a run has none", () => {
+    expect(loadTauRuns(TAU_AIRLINE_PATH)).toHaveLength(150);
+    const [retail] = loadTauRuns(fileWith("retail.json", [run(good)]));
+    expect(retail?.reward).toBe(0);
+    expect(retail?.traj[2]?.tool_calls?.[0]?.function.name).toBe("get_order_details");
+  });
+
+  it("names the file and the entry of a run that does not fit", () => {
+    const field = (value: unknown) => refusal(() => loadTauRuns(fileWith("runs.json", value)));
+    const locomo = refusal(() => loadTauRuns(LOCOMO_PATH));
+    expect(locomo.message).toContain(`--data ${LOCOMO_PATH}: not a tau-bench runs file: [0].traj:`);
+    expect(field([]).field).toBe("(file)");
+    expect(field({ runs: [] }).field).toBe("(file)");
+    expect(field([run(good), { task_id: 2, trial: 0 }]).field).toBe("[1].traj");
+    expect(field([run(good), run([{ content: "hi" }])]).field).toBe("[1].traj[0].role");
+    const badArgs = field([run(good), run([...good, call('{"order_id": ')])]);
+    expect(badArgs.field).toBe("[1].traj[3].tool_calls[0].function.arguments");
+    expect(badArgs.message).toMatch(
+      /runs\.json: not a tau-bench runs file: \[1\]\.traj\[3\]\.tool_calls\[0\]\.function\.arguments: not JSON/,
+    );
+    expect(field([run([...good, call("[1]")])]).field).toBe("[0].traj[3].tool_calls[0].function.arguments");
   });
 });
 

@@ -9,7 +9,7 @@
 import { execFile } from "node:child_process";
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join, resolve } from "node:path";
+import { basename, join, resolve } from "node:path";
 import { promisify } from "node:util";
 import { afterAll, describe, expect, it } from "vitest";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
@@ -25,8 +25,60 @@ const KOREAN_FACTS = resolve(root, "bench/fixtures/korean-facts-heldout.labelled
 const TAU_SLICE = join(temp, "tau-slice.json");
 writeFileSync(TAU_SLICE, JSON.stringify((JSON.parse(readFileSync(TAU_AIRLINE_PATH, "utf8")) as unknown[]).slice(-3)));
 
-/** Each benchmark with short options on non-default data (`--json` is added to every one). */
-const RUNS: Array<{ bench: string; args: string[] }> = [
+/** Labelled statements without a statement. */
+const NO_STATEMENTS = join(temp, "no-statements.labelled.json");
+writeFileSync(NO_STATEMENTS, JSON.stringify({ items: [] }));
+/** A conversation of one speaker, without questions: nothing to replay, nothing to ask. */
+const ONE_SPEAKER = join(temp, "one-speaker.locomo.json");
+writeFileSync(
+  ONE_SPEAKER,
+  JSON.stringify([
+    {
+      sample_id: "one",
+      conversation: { speaker_a: "A", speaker_b: "B", session_1: [{ speaker: "A", dia_id: "D1:1", text: "hello?" }] },
+      qa: [],
+    },
+  ]),
+);
+
+/** Three runs of another domain (retail tools, one run without a tool call), as a reviewer writes them. */
+const RETAIL = join(temp, "retail-runs.json");
+const retailCall = (id: string, name: string, args: Record<string, unknown>) => ({
+  role: "assistant",
+  content: null,
+  tool_calls: [{ id, type: "function", function: { name, arguments: JSON.stringify(args) } }],
+});
+const RETAIL_RUNS = [
+  [
+    { role: "user", content: "I want to return the earbuds from order #W981." },
+    retailCall("c1", "get_order_details", { order_id: "#W981" }),
+    { role: "tool", tool_call_id: "c1", name: "get_order_details", content: '{"status":"delivered","items":[{"item_id":"645"}]}' },
+    retailCall("c2", "return_delivered_order_items", { order_id: "#W981", item_ids: ["645"], payment_method_id: "paypal_1" }),
+    { role: "tool", tool_call_id: "c2", name: "return_delivered_order_items", content: '{"status":"return requested"}' },
+    { role: "assistant", content: "The return is requested; the refund goes to your PayPal." },
+  ],
+  [
+    { role: "user", content: "Change the address of order #W242 to 255 Elm Street, Denver." },
+    retailCall("c1", "modify_pending_order_address", { order_id: "#W242", address1: "255 Elm Street", city: "Denver" }),
+    { role: "tool", tool_call_id: "c1", name: "modify_pending_order_address", content: "" },
+    { role: "assistant", content: "Done: the order ships to 255 Elm Street, Denver." },
+  ],
+  [
+    { role: "user", content: "What are your opening hours?" },
+    { role: "assistant", content: "Our support answers around the clock." },
+  ],
+].map((traj, task) => ({ task_id: task, trial: 0, traj: [{ role: "system", content: "# Retail agent policy" }, ...traj] }));
+writeFileSync(RETAIL, JSON.stringify(RETAIL_RUNS));
+/** The retail runs with one tool call's arguments cut short. */
+const RETAIL_BROKEN = join(temp, "retail-broken.json");
+writeFileSync(RETAIL_BROKEN, JSON.stringify(RETAIL_RUNS).replace('"{\\"order_id\\":\\"#W242\\"', '"{\\"order_id\\": '));
+
+/**
+ * Each benchmark with short options on non-default data (`--json` is added to every one).
+ * `nullAt`: fields that are null by design with these options (a growth ratio with one size).
+ * `check`: what the figures must show of the data given.
+ */
+const RUNS: Array<{ bench: string; args: string[]; nullAt?: RegExp; check?: (figures: Record<string, unknown>) => void }> = [
   { bench: "replay-cost", args: ["--data", KOREAN_LOCOMO, "--sizes", "1000", "--steps", "2", "--savers", "memory,sqlite"] },
   {
     bench: "scale",
@@ -48,18 +100,52 @@ const RUNS: Array<{ bench: string; args: string[] }> = [
     ],
   },
   { bench: "step", args: ["--data", KOREAN_LOCOMO, "--sizes", "100", "--steps", "2", "--runs", "1", "--savers", "memory"] },
-  { bench: "overhead", args: ["--data", KOREAN_LOCOMO, "--runs", "1", "--calls", "2", "--sizes", "1000", "--no-profile"] },
+  {
+    bench: "overhead",
+    args: ["--data", KOREAN_LOCOMO, "--runs", "1", "--calls", "2", "--sizes", "1000", "--no-profile"],
+    nullAt: /^(growth|ownGrowth)\./,
+  },
   { bench: "summarize", args: ["--data", KOREAN_LOCOMO, "--imported", "200"] },
   { bench: "placement", args: ["--data", KOREAN_LOCOMO] },
-  { bench: "cost", args: ["--data", KOREAN_LOCOMO, "--summarizer-ms", "10"] },
+  // A configuration without a summarizer has no turn that called it: no wait percentile over them.
+  { bench: "cost", args: ["--data", KOREAN_LOCOMO, "--summarizer-ms", "10"], nullAt: /\.wait\.dueP(50|95)$/ },
   { bench: "facts", args: ["--data", KOREAN_LOCOMO] },
   { bench: "fact-read", args: ["--data", KOREAN_LOCOMO, "--sizes", "50,200", "--calls", "5"] },
   { bench: "recall", args: ["--data", KOREAN_LOCOMO] },
-  { bench: "user-memory", args: ["--data", KOREAN_LOCOMO, "--cost-items", "50", "--cost-calls", "3", "--cost-warmup", "3"] },
+  {
+    bench: "user-memory",
+    args: ["--data", KOREAN_LOCOMO, "--cost-items", "1000", "--cost-calls", "3", "--cost-warmup", "3"],
+    // The cost part's user holds the file's items (fewer than 1,000), not the committed LoCoMo file's.
+    check: (figures) => expect((figures.cost as { itemsPerUser: number }).itemsPerUser).toBe(figures.meanItemsPerUser),
+  },
   { bench: "fact-extraction", args: ["--data", KOREAN_FACTS] },
   { bench: "token-count", args: ["--data", TAU_SLICE] },
+  {
+    bench: "token-count",
+    args: ["--data", RETAIL],
+    check: (figures) => expect(figures.withTools).toMatchObject({ points: 6 }),
+  },
+  { bench: "token-cap", args: ["--data", RETAIL, "--locomo", KOREAN_LOCOMO, "--sizes", "1000", "--calls", "2"] },
+  {
+    bench: "cost",
+    args: ["--data", RETAIL, "--summarizer-ms", "10", "--only", "langchain"],
+    // Runs this short never call the summarizer: no turn to take a wait percentile over.
+    nullAt: /\.wait\.dueP(50|95)$/,
+    check: (figures) =>
+      expect((figures.replays as Array<{ description: string }>)[0]?.description).toBe(
+        "3 runs, 3 user turns, the recorded policy prompt and 3 tool schemas (3 inferred from the recorded calls)",
+      ),
+  },
   { bench: "token-cap", args: ["--data", TAU_SLICE, "--locomo", KOREAN_LOCOMO, "--sizes", "1000", "--calls", "2"] },
 ];
+
+/** The paths of the null fields of `value` (JSON writes NaN and Infinity as null). */
+function nullsOf(value: unknown, path = ""): string[] {
+  if (value === null) return [path];
+  if (Array.isArray(value)) return value.flatMap((v, i) => nullsOf(v, `${path}[${i}]`));
+  if (typeof value === "object") return Object.entries(value).flatMap(([k, v]) => nullsOf(v, path === "" ? k : `${path}.${k}`));
+  return [];
+}
 
 /** Whether `value` holds a finite number anywhere. */
 function holdsFigure(value: unknown): boolean {
@@ -78,11 +164,13 @@ const tsx = (bench: string, args: string[]) =>
   });
 
 describe("benchmarks run on other data with --json", () => {
-  for (const { bench, args } of RUNS) {
-    it(`bench/${bench}.ts`, { timeout: 300_000 }, async () => {
+  for (const { bench, args, nullAt, check } of RUNS) {
+    it(`bench/${bench}.ts on ${basename(args[1] ?? "")}`, { timeout: 300_000 }, async () => {
       const { stdout } = await tsx(bench, [...args, "--json"]);
-      const figures: unknown = JSON.parse(stdout);
+      const figures = JSON.parse(stdout) as Record<string, unknown>;
       expect(holdsFigure(figures)).toBe(true);
+      expect(nullsOf(figures).filter((path) => !nullAt?.test(path))).toEqual([]);
+      check?.(figures);
     });
   }
 
@@ -92,8 +180,24 @@ describe("benchmarks run on other data with --json", () => {
       (error: { code?: number; stderr?: string }) => error,
     );
     expect(failed?.code).not.toBe(0);
-    expect(failed?.stderr).toContain(`${KOREAN_LOCOMO}: entry 0 is not a tau-bench run`);
+    expect(failed?.stderr).toContain(`--data ${KOREAN_LOCOMO}: not a tau-bench runs file: [0].traj:`);
   });
+
+  // A run whose tool arguments are not JSON: exit 2 and the entry, not a SyntaxError from the replay.
+  for (const bench of ["token-count", "cost"]) {
+    it(`bench/${bench}.ts names the run entry whose tool arguments are not JSON`, { timeout: 120_000 }, async () => {
+      const failed = await tsx(bench, ["--data", RETAIL_BROKEN, "--json"]).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string; stdout?: string }) => error,
+      );
+      expect(failed?.code).toBe(2);
+      expect(failed?.stdout).toBe("");
+      expect(failed?.stderr?.trim().split("\n")).toHaveLength(1);
+      expect(failed?.stderr).toContain(
+        `--data ${RETAIL_BROKEN}: not a tau-bench runs file: [1].traj[2].tool_calls[0].function.arguments: not JSON (`,
+      );
+    });
+  }
 
   // The quality benches, each given a file of the other kind: exit code 2 and one line naming the
   // file and the first field that does not fit (bench/support/data-file.ts), no stack trace.
@@ -103,8 +207,12 @@ describe("benchmarks run on other data with --json", () => {
     ["user-memory", KOREAN_FACTS, `--data ${KOREAN_FACTS}: not a LoCoMo-format file: (file):`],
     ["summarize", TAU_SLICE, `--data ${TAU_SLICE}: not a LoCoMo-format file: [0].sample_id:`],
     ["fact-extraction", KOREAN_LOCOMO, `--data ${KOREAN_LOCOMO}: not a labelled fact file: (file):`],
+    ["fact-extraction", NO_STATEMENTS, `--data ${NO_STATEMENTS}: not a labelled fact file: items: no statement`],
+    ["facts", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no QA item with evidence turn ids in one`],
+    ["summarize", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: [0].conversation: one: no turn of speaker_a`],
+    ["overhead", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
   ] as const) {
-    it(`bench/${bench}.ts refuses a file of another kind by field`, { timeout: 120_000 }, async () => {
+    it(`bench/${bench}.ts refuses ${basename(data)} by field`, { timeout: 120_000 }, async () => {
       const failed = await tsx(bench, ["--data", data, "--json"]).then(
         () => undefined,
         (error: { code?: number; stderr?: string; stdout?: string }) => error,

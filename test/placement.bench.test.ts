@@ -5,7 +5,7 @@
 import { AIMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import { contextMessage } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
-import { type BenchConfig, measure, recordInputs } from "../bench/placement.js";
+import { type BenchConfig, type BenchResult, findings, measure, recordInputs } from "../bench/placement.js";
 import { loadLocomo, replayExchanges } from "../bench/support/locomo.js";
 import { serializeInput, startsWithPrevious, WireTokenizer } from "../bench/support/openai-wire.js";
 
@@ -99,4 +99,49 @@ describe("replay of the first 80 turns of conv-26", () => {
     expect(tail.reuseWithoutTail).toBe(1);
     expect(tail.cacheablePerCall).toBeGreaterThan(10 * legacy.cacheablePerCall);
   }, 120_000);
+});
+
+describe("findings", () => {
+  const result = (config: string, mode: string, tokensPerCall: number, strictReuse: number): BenchResult => ({
+    config,
+    mode,
+    conversation: "other-1",
+    calls: 50,
+    strictReuse,
+    reuseWithoutTail: strictReuse,
+    tokensPerCall,
+    cacheablePerCall: tokensPerCall / 2,
+  });
+  const stack = (threshold: number) =>
+    `threadwise stack: summarize(window 20, threshold ${threshold}) + factRecall(heuristic) + historyAware`;
+
+  // Figures of a conversation other than conv-26 (a file given with --data or --conversation),
+  // where chunked eviction loses to sliding and the wide summary period stays below the anchor.
+  const other = [
+    result("anchor: LangChain summarizationMiddleware (trigger 40, keep 20), no context block", "—", 1000, 0.9),
+    result("plain sliding window 20, no context block", "—", 700, 0.3),
+    result("plain chunked 20, low watermark 10, no context block", "—", 800, 0.2),
+    result("sliding window 20", "stable_tail", 700, 0.3),
+    result("chunked 20, low watermark 10", "stable_tail", 800, 0.2),
+    result(stack(40), "stable_tail", 900, 0.5),
+    result(stack(87), "stable_tail", 950, 0.8),
+  ];
+
+  it("words the eviction comparison from the figures, not as written for conv-26", () => {
+    const text = findings(other).join("\n");
+    expect(text).not.toContain("beats");
+    expect(text).not.toContain("issue:");
+    expect(text).toContain("reuse 20.0% vs 30.0% without blocks (less)");
+    expect(text).toContain("tokens per call 800 vs 700 (more)");
+  });
+
+  it("compares the wide summary period with the anchor on the data measured", () => {
+    const text = findings(other).join("\n");
+    expect(text).not.toContain("about 53 messages");
+    expect(text).toContain("the last row sends 950 tokens per call, at or below the anchor's 1,000");
+    expect(text).not.toContain("the two targets conflict");
+    const above = findings(other.map((r) => (r.config === stack(87) ? { ...r, tokensPerCall: 1200 } : r))).join("\n");
+    expect(above).toContain("the last row sends 1,200 tokens per call, above the anchor's 1,000");
+    expect(above).toContain("the two targets conflict on this data");
+  });
 });

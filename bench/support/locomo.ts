@@ -8,7 +8,7 @@
  */
 import { z } from "zod/v4";
 import { LOCOMO_PATH } from "../../data/paths.js";
-import { checkShape, readDataFile } from "./data-file.js";
+import { BenchDataError, checkShape, readDataFile } from "./data-file.js";
 
 export { LOCOMO_PATH };
 
@@ -99,7 +99,8 @@ export function selectSamples(conversations: LocomoConversation[], samples: stri
  * @param requested - a sample id, or undefined / "" for the default
  * @param path - the data file, for the error message
  * @throws Error naming `--conversation` and the ids the file holds when `requested` is not in it;
- *   Error when the file holds no conversation
+ *   Error when the file holds no conversation; BenchDataError when the conversation picked has no
+ *   turn of the first speaker answered by the second (nothing to replay)
  */
 export function pickConversation(
   conversations: readonly LocomoConversation[],
@@ -109,17 +110,47 @@ export function pickConversation(
     all.find((c) => c.sampleId === "conv-26") ?? all[0],
 ): LocomoConversation {
   if (conversations.length === 0) throw new Error(`no conversation in ${path}`);
-  if (requested === undefined || requested === "") return fallback(conversations) as LocomoConversation;
-  const found = conversations.find((c) => c.sampleId === requested);
+  const found =
+    requested === undefined || requested === ""
+      ? (fallback(conversations) as LocomoConversation)
+      : conversations.find((c) => c.sampleId === requested);
   if (!found) {
     const ids = conversations.map((c) => c.sampleId).join(", ");
     throw new Error(`--conversation: no conversation ${requested} in ${path} (it holds ${ids})`);
   }
+  // A replay needs a user turn answered: a conversation of one speaker replays no model call.
+  if (!replayExchanges(found).some((e) => e.user !== "" && e.assistant !== ""))
+    throw new BenchDataError(
+      path,
+      LOCOMO_KIND,
+      `[${conversations.indexOf(found)}].conversation`,
+      `${found.sampleId}: no turn of speaker_a (${found.speakerA}) answered by speaker_b (${found.speakerB}): nothing to replay`,
+    );
   return found;
 }
 
-/** One turn of a session as the file holds it (`img_url`, `query` and other keys are ignored). */
-const locomoTurnShape = z.object({ speaker: z.string(), dia_id: z.string(), text: z.string(), blip_caption: z.string().optional() });
+/**
+ * Checks that the conversations a question-answering bench reads (facts, recall, user-memory)
+ * hold a question to ask: a QA item whose evidence names a turn of its conversation.
+ *
+ * @throws BenchDataError naming the file and the sample ids when none has such an item
+ */
+export function requireQuestions(conversations: readonly LocomoConversation[], path: string): void {
+  if (conversations.some((c) => c.qa.some((q) => q.evidence.length > 0))) return;
+  const ids = conversations.map((c) => c.sampleId).join(", ");
+  throw new BenchDataError(path, LOCOMO_KIND, "(file)", `no QA item with evidence turn ids in ${ids}: no question to ask`);
+}
+
+/**
+ * One turn of a session as the file holds it (`img_url`, `query` and other keys are ignored). A
+ * turn that is only an image (no `text`) must carry its `blip_caption`, which becomes its text.
+ */
+const locomoTurnShape = z
+  .object({ speaker: z.string(), dia_id: z.string(), text: z.string().optional(), blip_caption: z.string().optional() })
+  .refine((turn) => turn.text !== undefined || turn.blip_caption !== undefined, {
+    path: ["text"],
+    message: "no text and no blip_caption: expected a string",
+  });
 
 /**
  * A LoCoMo-format file as {@link loadLocomo} reads it: an array of samples, each with a
@@ -127,21 +158,23 @@ const locomoTurnShape = z.object({ speaker: z.string(), dia_id: z.string(), text
  * `session_N_date_time` lines) and `qa` items. Evidence strings are read leniently (see the quirks
  * above); everything else must have its type.
  */
-const locomoFileShape = z.array(
-  z.object({
-    sample_id: z.string(),
-    conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
-    qa: z.array(
-      z.object({
-        question: z.string(),
-        category: z.number(),
-        evidence: z.array(z.unknown()).optional(),
-        answer: z.unknown().optional(),
-        adversarial_answer: z.unknown().optional(),
-      }),
-    ),
-  }),
-);
+const locomoFileShape = z
+  .array(
+    z.object({
+      sample_id: z.string(),
+      conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
+      qa: z.array(
+        z.object({
+          question: z.string(),
+          category: z.number(),
+          evidence: z.array(z.unknown()).optional(),
+          answer: z.unknown().optional(),
+          adversarial_answer: z.unknown().optional(),
+        }),
+      ),
+    }),
+  )
+  .min(1, "no conversation: expected an array of LoCoMo samples");
 const LOCOMO_KIND = "LoCoMo-format file";
 
 /**
@@ -162,13 +195,23 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
     for (const key of sessionKeys) {
       const session = Number(key.slice(8));
       const dateTime = String(conv[`${key}_date_time`] ?? "");
-      for (const turn of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key])) {
+      for (const [t, turn] of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key]).entries()) {
+        // The replay tells the user from the model by speaker: a third name would be read as the model.
+        if (turn.speaker !== conv.speaker_a && turn.speaker !== conv.speaker_b)
+          throw new BenchDataError(
+            path,
+            LOCOMO_KIND,
+            `[${s}].conversation.${key}[${t}].speaker`,
+            `${JSON.stringify(turn.speaker)} is neither speaker_a (${JSON.stringify(conv.speaker_a)}) nor speaker_b (${JSON.stringify(conv.speaker_b)})`,
+          );
         const diaId = normalizeDiaId(turn.dia_id) ?? turn.dia_id;
-        let text = turn.text;
-        if (turn.blip_caption) text += ` [image: ${turn.blip_caption}]`;
+        const image = turn.blip_caption ? `[image: ${turn.blip_caption}]` : "";
+        const text = turn.text === undefined ? image : image ? `${turn.text} ${image}` : turn.text;
         turns.push({ diaId, speaker: turn.speaker, text, session, dateTime });
       }
     }
+    // A conversation without a turn gives every bench nothing to replay or index (0 / 0 figures).
+    if (turns.length === 0) throw new BenchDataError(path, LOCOMO_KIND, `[${s}].conversation`, `no turn in ${sessionKeys.join(", ")}`);
     const known = new Set(turns.map((t) => t.diaId));
     let unresolvedEvidence = 0;
     const qa = sample.qa.map((item) => {
@@ -234,6 +277,9 @@ export interface ThreadMessageSpec {
  * The LoCoMo conversations as one long alternating user/assistant thread of at least `need`
  * messages (empty exchanges skipped), repeated under new ids (`<id>#<pass>`) past their ~4,000
  * messages. Used by the benchmarks that need real text at a given thread length.
+ *
+ * @throws BenchDataError when no conversation of the file has a turn of its first speaker
+ *   answered by its second (there would be nothing to repeat)
  */
 export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpec[] {
   const specs: ThreadMessageSpec[] = [];
@@ -245,6 +291,13 @@ export function locomoThread(need: number, path = LOCOMO_PATH): ThreadMessageSpe
     }
   }
   const once = specs.length;
+  if (once === 0 && need > 0)
+    throw new BenchDataError(
+      path,
+      LOCOMO_KIND,
+      "(file)",
+      "no turn of a speaker_a answered by its speaker_b in any conversation: no thread to build",
+    );
   for (let pass = 2; specs.length < need; pass += 1) {
     for (const spec of specs.slice(0, once)) specs.push({ ...spec, id: `${spec.id}#${pass}` });
   }
