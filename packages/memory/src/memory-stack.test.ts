@@ -10,6 +10,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryStack } from "./memory-stack.js";
 import { prune } from "./prune.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+import { ThreadwiseThreadIdError } from "./thread-id.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-memory-stack-"));
@@ -409,6 +410,21 @@ describe("memoryStack({ userMemory })", () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/user-memory");
     expect(stack.store).toBeUndefined();
+  });
+});
+
+describe("a run without a thread id", () => {
+  // Was: the preset's saver threw "thread_id: expected a string, got undefined" and left the caller
+  // to find where a thread id goes (LangGraph's own savers say it; the preset's did not).
+  it("is refused naming thread_id and showing the config that passes one", async () => {
+    const agent = createAgent({ model: echo(), ...memoryStack({ env: {} }) });
+    const error = await agent.invoke({ messages: [new HumanMessage("hi")] }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ThreadwiseThreadIdError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain("thread_id: expected a string, got undefined; ");
+    expect((error as Error).message).toContain('{ configurable: { thread_id: "..." } }');
   });
 });
 
