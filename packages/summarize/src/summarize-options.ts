@@ -2,6 +2,7 @@ import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
   chatModelOptionSchema,
+  envCountOrOff,
   envOptionSchema,
   envPositiveInt,
   envString,
@@ -322,7 +323,7 @@ export function resolveSummarizeOptions(
   const fromEnv = {
     modelMaxInputTokens: envPositiveInt(MODEL_MAX_INPUT_TOKENS_ENV, env),
     // `0` is memoryStack's "no window" (no windowTrim): summarize then keeps its own default window.
-    windowSize: envString(WINDOW_SIZE_ENV, env) === "0" ? undefined : envPositiveInt(WINDOW_SIZE_ENV, env),
+    windowSize: envCountOrOff(WINDOW_SIZE_ENV, env, { unit: "messages", off: "no window" }) || undefined,
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
     maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),
