@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, readSummarySlot, ThreadwiseConfigError, tailContextOf, withoutTailContext } from "@threadwise/core";
+import {
+  isContextMessage,
+  messageText,
+  readSummarySlot,
+  ThreadwiseConfigError,
+  ThreadwiseUnknownOptionError,
+  tailContextOf,
+  withoutTailContext,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { DEFAULT_SUMMARY_PROMPT } from "@threadwise/summarize";
 import { createAgent } from "langchain";
@@ -425,6 +433,34 @@ describe("a run without a thread id", () => {
     expect(ThreadwiseThreadIdError.isInstance(error), String(error)).toBe(true);
     expect((error as Error).message).toContain("thread_id: expected a string, got undefined; ");
     expect((error as Error).message).toContain('{ configurable: { thread_id: "..." } }');
+  });
+});
+
+describe("memoryStack refuses a misspelt option", () => {
+  // Was: "memory.loger: unknown option "loger"; accepted: backend, ..., turnLeaseMs", with no
+  // suggestion: only the config's keys were listed, not env, logger, models, store and the rest.
+  it("suggests and lists the code-only options too", () => {
+    for (const [key, suggestion] of [
+      ["loger", "logger"],
+      ["modles", "models"],
+      ["stor", "store"],
+      ["encrypton", "encryption"],
+      ["windowSze", "windowSize"],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        memoryStack({ [key]: {}, env: {} } as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ThreadwiseUnknownOptionError.isInstance(thrown), key).toBe(true);
+      const error = thrown as ThreadwiseUnknownOptionError;
+      expect(error.option).toBe(`memory.${key}`);
+      expect(error.suggestion).toBe(suggestion);
+      expect(error.accepted).toEqual(
+        expect.arrayContaining(["windowSize", "env", "logger", "models", "store", "serde", "pool", "encryption"]),
+      );
+    }
   });
 });
 
