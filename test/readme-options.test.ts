@@ -10,6 +10,7 @@ import { encryptionOptionsSchema } from "@threadwise/encryption";
 import { factRecallOptionsSchema } from "@threadwise/fact-recall";
 import { historyAwareOptionsSchema } from "@threadwise/history-aware";
 import { historySeedOptionsSchema } from "@threadwise/history-seed";
+import { MEMORY_ENV, memoryConfigSchema, resolveMemoryConfig } from "@threadwise/memory";
 import { persistTrimOptionsSchema } from "@threadwise/persist-trim";
 import { recallOptionsSchema } from "@threadwise/recall";
 import { summarizeOptionsSchema } from "@threadwise/summarize";
@@ -37,11 +38,11 @@ const SCHEMAS: Record<string, z.ZodObject> = {
   "work-memory": workMemoryOptionsSchema,
 };
 
-/** The rows of the first table under `## Options`, by the option their first cell names. */
-function optionRows(pkg: string): Map<string, string> {
+/** The rows of the first table under `heading`, by the option their first cell names. */
+function optionRows(pkg: string, heading = "## Options"): Map<string, string> {
   const text = readFileSync(resolve(root, "packages", pkg, "README.md"), "utf8");
-  const start = text.indexOf("\n## Options\n");
-  expect(start, `packages/${pkg}/README.md has no "## Options" section`).toBeGreaterThan(0);
+  const start = text.indexOf(`\n${heading}\n`);
+  expect(start, `packages/${pkg}/README.md has no "${heading}" section`).toBeGreaterThan(0);
   const lines = text.slice(start).split("\n");
   const first = lines.findIndex((line) => line.startsWith("|"));
   const rows = new Map<string, string>();
@@ -71,6 +72,39 @@ describe("README options tables and the factories' schemas", () => {
     const schema = SCHEMAS[pkg] as z.ZodObject;
     const rows = optionRows(pkg);
     const missing = Object.entries(schema.shape).flatMap(([option, field]) =>
+      (enumValues(field) ?? []).filter((value) => !rows.get(option)?.includes(value)).map((value) => `${option}: ${value}`),
+    );
+    expect(missing).toEqual([]);
+  });
+});
+
+describe("packages/memory/README.md's \"Options and env\" table and memoryStack's config", () => {
+  const rows = optionRows("memory", "## Options and env");
+  const cells = (option: string) => (rows.get(option) ?? "").split(/(?<!\\)\|/).map((cell) => cell.trim());
+
+  it("names every config option, and no other", () => {
+    expect([...rows.keys()].sort()).toEqual(Object.keys(memoryConfigSchema.shape).sort());
+  });
+
+  it("names each option's env twin", () => {
+    const wrong = Object.entries(MEMORY_ENV)
+      .filter(([option, variable]) => /`([A-Z0-9_]+)`/.exec(cells(option)[5] ?? "")?.[1] !== variable)
+      .map(([option, variable]) => `${option}: ${variable}`);
+    expect(wrong).toEqual([]);
+  });
+
+  it("a default written as one literal is the one resolveMemoryConfig applies", () => {
+    const defaults = resolveMemoryConfig({ project: "app" }, {}) as unknown as Record<string, unknown>;
+    const literal = [...rows.keys()].flatMap((option) => {
+      const shown = /^`([^`]+)`$/.exec(cells(option)[3] ?? "")?.[1]?.replaceAll("<project>", "app");
+      return shown === undefined ? [] : [[option, shown, String(defaults[option])]];
+    });
+    expect(literal.length).toBeGreaterThan(15);
+    expect(literal.filter(([, shown, applied]) => shown !== applied)).toEqual([]);
+  });
+
+  it("names every value of an option that takes one of a few strings", () => {
+    const missing = Object.entries(memoryConfigSchema.shape).flatMap(([option, field]) =>
       (enumValues(field) ?? []).filter((value) => !rows.get(option)?.includes(value)).map((value) => `${option}: ${value}`),
     );
     expect(missing).toEqual([]);
