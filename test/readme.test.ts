@@ -12,7 +12,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { readmeBlock } from "../scripts/readme-block.js";
+import { readmeBlock, readmePaths } from "../scripts/readme-block.js";
 
 const here = import.meta.dirname;
 
@@ -48,6 +48,26 @@ describe("README quick start", () => {
       "langchain",
     ]);
     expect(readFileSync(resolve(here, "../README.md"), "utf8")).toContain("pnpm test:slow");
+  });
+});
+
+// Was: "(requirements R1..R36 and R41)", though the spec had grown R37..R40 (edits, claimed turns,
+// whole summaries, user memory) and the READMEs name them.
+describe("README and docs/MEMORY-SPEC.md's requirements", () => {
+  const spec = readFileSync(resolve(here, "../docs/MEMORY-SPEC.md"), "utf8");
+  const defined = new Set([...spec.matchAll(/^- \*\*(R\d+) /gm)].map((m) => m[1]));
+
+  it("the range the README gives is every requirement the spec defines", () => {
+    const range = /\(requirements R1\.\.R(\d+)\)/.exec(readFileSync(resolve(here, "../README.md"), "utf8"));
+    expect(range, "README names the spec's range as (requirements R1..Rn)").not.toBeNull();
+    const count = Number(range?.[1]);
+    expect([...defined].sort()).toEqual(Array.from({ length: count }, (_, i) => `R${i + 1}`).sort());
+  });
+
+  it("every requirement a README names is one the spec defines", () => {
+    const readmes = readmePaths().map((path) => readFileSync(resolve(here, "..", path), "utf8"));
+    const named = new Set(readmes.flatMap((text) => [...text.matchAll(/\bR(\d{1,3})\b/g)].map((m) => `R${m[1]}`)));
+    expect([...named].filter((id) => !defined.has(id))).toEqual([]);
   });
 });
 
