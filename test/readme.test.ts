@@ -4,7 +4,7 @@
  * block. So the README cannot drift from the code. The packaging check (`pnpm test:slow`) runs the
  * same block in an app outside the repository, against the packed tarballs.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
@@ -68,6 +68,19 @@ describe("README and docs/MEMORY-SPEC.md's requirements", () => {
     const readmes = readmePaths().map((path) => readFileSync(resolve(here, "..", path), "utf8"));
     const named = new Set(readmes.flatMap((text) => [...text.matchAll(/\bR(\d{1,3})\b/g)].map((m) => `R${m[1]}`)));
     expect([...named].filter((id) => !defined.has(id))).toEqual([]);
+  });
+});
+
+// Was: the table of packages had no row for @threadwise/recall (on in memoryStack by default).
+describe('README "Packages"', () => {
+  it("has a row for every package of packages/", () => {
+    const readme = readFileSync(resolve(here, "../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Packages\n"), readme.indexOf("\n## ", readme.indexOf("\n## Packages\n") + 1));
+    const listed = [...section.matchAll(/^\| \[`(@threadwise\/[a-z-]+)`\]\(packages\/([a-z-]+)\)/gm)].map((m) => m[2]);
+    const packages = readdirSync(resolve(here, "../packages")).filter((name) =>
+      existsSync(resolve(here, "../packages", name, "package.json")),
+    );
+    expect([...listed].sort()).toEqual([...packages].sort());
   });
 });
 
