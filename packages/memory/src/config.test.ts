@@ -227,6 +227,13 @@ describe("validation errors", () => {
     expect(resolveMemoryConfig({}, { MEMORY_RECALL_MAX_TOKENS: "16" }).recallMaxTokens).toBe(16);
   });
 
+  // Was "memory.summarizeTrigger: Invalid input" (summarize's own `trigger` said what it takes).
+  it("a summarizeTrigger of the wrong shape names both shapes and what was given", () => {
+    expect(configError(() => resolveMemoryConfig({ summarizeTrigger: 40 } as never, {})).message).toBe(
+      "memory.summarizeTrigger: expected { tokens?, messages?, fraction? } or a list of them, got 40",
+    );
+  });
+
   // Issue 24: outside strict mode this threw ThreadwiseStrictModeError, sending people to a setting they had not set.
   it("postgres needs a keyring unless plaintext is allowed explicitly (R30): a config error naming the keyring setting", () => {
     const error = configError(() => resolveMemoryConfig({ backend: "postgres" }, {}));

@@ -15,7 +15,7 @@ import {
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { KEEP_ENV, summarizeKeepFromEnv, summarizeTriggerFromEnv, summaryTriggerSchema } from "@threadwise/summarize";
+import { KEEP_ENV, summarizeKeepFromEnv, summarizeTriggerFromEnv, summaryTriggerOptionSchema } from "@threadwise/summarize";
 import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
@@ -133,7 +133,7 @@ export const memoryConfigSchema = z.strictObject({
    * window: its profile, else `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`.
    * @default undefined (the threshold decides)
    */
-  summarizeTrigger: z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)]).optional(),
+  summarizeTrigger: summaryTriggerOptionSchema.optional(),
   /** Fact extraction mode (`factRecall.mode`); `off` adds no fact middleware. @default "off" */
   factsMode: z.enum(FACTS_MODES),
   /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
