@@ -4,8 +4,10 @@
  * block. So the README cannot drift from the code. The packaging check (`pnpm test:slow`) runs the
  * same block in an app outside the repository, against the packed tarballs.
  */
+import { execFile } from "node:child_process";
 import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
@@ -82,6 +84,17 @@ describe('README "Packages"', () => {
     );
     expect([...listed].sort()).toEqual([...packages].sort());
   });
+});
+
+// Was: the READMEs say `threadwise migrate`, but in a clone no `threadwise` command existed
+// (`pnpm exec threadwise`: not found) until the packages were built.
+describe("the threadwise CLI in a clone", () => {
+  it("runs as packages/memory/README.md says, `pnpm threadwise <command>`", async () => {
+    expect(readFileSync(resolve(here, "../packages/memory/README.md"), "utf8")).toContain("`pnpm threadwise <command>`");
+    const { stdout } = await promisify(execFile)("pnpm", ["--silent", "threadwise", "--version"], { cwd: resolve(here, "..") });
+    const { version } = JSON.parse(readFileSync(resolve(here, "../packages/memory/package.json"), "utf8")) as { version: string };
+    expect(stdout.trim()).toBe(version);
+  }, 60_000);
 });
 
 // Found trying the README as a new user: it showed a sliding window of 20 sending `20, 20, 20` on a
