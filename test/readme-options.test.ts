@@ -9,14 +9,14 @@ import { resolve } from "node:path";
 import { encryptionOptionsSchema } from "@threadwise/encryption";
 import { factRecallOptionsSchema } from "@threadwise/fact-recall";
 import { historyAwareOptionsSchema } from "@threadwise/history-aware";
-import { historySeedOptionsSchema } from "@threadwise/history-seed";
+import { historySeedOptionsSchema, resolveHistorySeedOptions } from "@threadwise/history-seed";
 import { MEMORY_ENV, memoryConfigSchema, resolveMemoryConfig } from "@threadwise/memory";
 import { persistTrimOptionsSchema } from "@threadwise/persist-trim";
-import { recallOptionsSchema } from "@threadwise/recall";
-import { summarizeOptionsSchema } from "@threadwise/summarize";
+import { recallOptionsSchema, resolveRecallOptions } from "@threadwise/recall";
+import { resolveSummarizeOptions, summarizeOptionsSchema } from "@threadwise/summarize";
 import { tokenCapOptionsSchema } from "@threadwise/token-cap";
-import { userMemoryOptionsSchema } from "@threadwise/user-memory";
-import { windowTrimOptionsSchema } from "@threadwise/window-trim";
+import { resolveUserMemoryOptions, userMemoryOptionsSchema } from "@threadwise/user-memory";
+import { resolveWindowTrimOptions, windowTrimOptionsSchema } from "@threadwise/window-trim";
 import { workMemoryOptionsSchema } from "@threadwise/work-memory";
 import { describe, expect, it } from "vitest";
 import type { z } from "zod/v4";
@@ -75,6 +75,45 @@ describe("README options tables and the factories' schemas", () => {
       (enumValues(field) ?? []).filter((value) => !rows.get(option)?.includes(value)).map((value) => `${option}: ${value}`),
     );
     expect(missing).toEqual([]);
+  });
+});
+
+/** The options each factory resolves with nothing given (empty env), for the packages that export their resolver. */
+const RESOLVED: Record<string, () => object> = {
+  "history-seed": () => resolveHistorySeedOptions({}, {}),
+  recall: () => resolveRecallOptions({}, {}),
+  summarize: () => resolveSummarizeOptions({}, {}),
+  "user-memory": () => resolveUserMemoryOptions({}, {}),
+  "window-trim": () => resolveWindowTrimOptions({}, {}),
+};
+
+/** The index, in a row split on `|`, of the column whose header is `default`. */
+function defaultColumn(pkg: string): number {
+  const text = readFileSync(resolve(root, "packages", pkg, "README.md"), "utf8");
+  const header =
+    text
+      .slice(text.indexOf("\n## Options\n"))
+      .split("\n")
+      .find((line) => line.startsWith("|")) ?? "";
+  return header.split("|").findIndex((cell) => cell.trim().toLowerCase() === "default");
+}
+
+describe("README options tables and the factories' defaults", () => {
+  // A default written as one value at the start of its cell (`20`, `true`, `"chunked"`,
+  // `user_id`, 1000) is what the factory applies; one in words or code (`floor(maxMessages / 2)`,
+  // `process.env`, "required", "env X, else Y", a constant's name) is not compared.
+  it.each(Object.keys(RESOLVED))("packages/%s/README.md: each literal default is the one the factory applies", (pkg) => {
+    const resolved = (RESOLVED[pkg] as () => Record<string, unknown>)();
+    const column = defaultColumn(pkg);
+    expect(column, `packages/${pkg}/README.md's options table has a "default" column`).toBeGreaterThan(0);
+    const compared = [...optionRows(pkg)].flatMap(([option, row]) => {
+      const cell = /^(?:`"?([\w-]+)"?`|(\d+))(?:\s|$)/.exec(row.split(/(?<!\\)\|/)[column]?.trim() ?? "");
+      const shown = cell?.[1] ?? cell?.[2];
+      // A constant's name (`DEFAULT_SUMMARY_PROMPT`) names a value, not the value.
+      return shown === undefined || /^[A-Z][A-Z0-9_]+$/.test(shown) ? [] : [[option, shown, String(resolved[option])]];
+    });
+    expect(compared.length, `packages/${pkg}/README.md has literal defaults`).toBeGreaterThan(0);
+    expect(compared.filter(([, shown, applied]) => shown !== applied)).toEqual([]);
   });
 });
 
