@@ -4,15 +4,17 @@
  * block. So the README cannot drift from the code. The packaging check (`pnpm test:slow`) runs the
  * same block in an app outside the repository, against the packed tarballs.
  */
-import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { execFile } from "node:child_process";
+import { existsSync, readdirSync, readFileSync, rmSync, writeFileSync } from "node:fs";
 import { resolve } from "node:path";
+import { promisify } from "node:util";
 import { HumanMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent } from "langchain";
 import { describe, expect, it, vi } from "vitest";
-import { readmeBlock } from "../scripts/readme-block.js";
+import { readmeBlock, readmePaths } from "../scripts/readme-block.js";
 
 const here = import.meta.dirname;
 
@@ -49,6 +51,50 @@ describe("README quick start", () => {
     ]);
     expect(readFileSync(resolve(here, "../README.md"), "utf8")).toContain("pnpm test:slow");
   });
+});
+
+// Was: "(requirements R1..R36 and R41)", though the spec had grown R37..R40 (edits, claimed turns,
+// whole summaries, user memory) and the READMEs name them.
+describe("README and docs/MEMORY-SPEC.md's requirements", () => {
+  const spec = readFileSync(resolve(here, "../docs/MEMORY-SPEC.md"), "utf8");
+  const defined = new Set([...spec.matchAll(/^- \*\*(R\d+) /gm)].map((m) => m[1]));
+
+  it("the range the README gives is every requirement the spec defines", () => {
+    const range = /\(requirements R1\.\.R(\d+)\)/.exec(readFileSync(resolve(here, "../README.md"), "utf8"));
+    expect(range, "README names the spec's range as (requirements R1..Rn)").not.toBeNull();
+    const count = Number(range?.[1]);
+    expect([...defined].sort()).toEqual(Array.from({ length: count }, (_, i) => `R${i + 1}`).sort());
+  });
+
+  it("every requirement a README names is one the spec defines", () => {
+    const readmes = readmePaths().map((path) => readFileSync(resolve(here, "..", path), "utf8"));
+    const named = new Set(readmes.flatMap((text) => [...text.matchAll(/\bR(\d{1,3})\b/g)].map((m) => `R${m[1]}`)));
+    expect([...named].filter((id) => !defined.has(id))).toEqual([]);
+  });
+});
+
+// Was: the table of packages had no row for @threadwise/recall (on in memoryStack by default).
+describe('README "Packages"', () => {
+  it("has a row for every package of packages/", () => {
+    const readme = readFileSync(resolve(here, "../README.md"), "utf8");
+    const section = readme.slice(readme.indexOf("\n## Packages\n"), readme.indexOf("\n## ", readme.indexOf("\n## Packages\n") + 1));
+    const listed = [...section.matchAll(/^\| \[`(@threadwise\/[a-z-]+)`\]\(packages\/([a-z-]+)\)/gm)].map((m) => m[2]);
+    const packages = readdirSync(resolve(here, "../packages")).filter((name) =>
+      existsSync(resolve(here, "../packages", name, "package.json")),
+    );
+    expect([...listed].sort()).toEqual([...packages].sort());
+  });
+});
+
+// Was: the READMEs say `threadwise migrate`, but in a clone no `threadwise` command existed
+// (`pnpm exec threadwise`: not found) until the packages were built.
+describe("the threadwise CLI in a clone", () => {
+  it("runs as packages/memory/README.md says, `pnpm threadwise <command>`", async () => {
+    expect(readFileSync(resolve(here, "../packages/memory/README.md"), "utf8")).toContain("`pnpm threadwise <command>`");
+    const { stdout } = await promisify(execFile)("pnpm", ["--silent", "threadwise", "--version"], { cwd: resolve(here, "..") });
+    const { version } = JSON.parse(readFileSync(resolve(here, "../packages/memory/package.json"), "utf8")) as { version: string };
+    expect(stdout.trim()).toBe(version);
+  }, 60_000);
 });
 
 // Found trying the README as a new user: it showed a sliding window of 20 sending `20, 20, 20` on a

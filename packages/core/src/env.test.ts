@@ -1,5 +1,5 @@
 import { afterEach, describe, expect, it, vi } from "vitest";
-import { checkEnvNames, closestEnvName, envBoolean, envPositiveInt, envString, envWholeNumber } from "./env.js";
+import { checkEnvNames, closestEnvName, envBoolean, envCountOrOff, envPositiveInt, envString, envWholeNumber } from "./env.js";
 import { THREADWISE_ENV } from "./env-names.js";
 import { ThreadwiseConfigError } from "./errors.js";
 import type { ThreadwiseLogger } from "./logger.js";
@@ -102,5 +102,26 @@ describe("checkEnvNames: a misspelt variable is never silently ignored", () => {
     expect(() => envWholeNumber("MEMORY_TURN_LEASE_MS", { MEMORY_TURN_LEASE_MS: "10s" })).toThrow(/MEMORY_TURN_LEASE_MS/);
     expect(envWholeNumber("MEMORY_TURN_LEASE_MS", { MEMORY_TURN_LEASE_MS: " 0 " })).toBe(0);
     expect(envString("MEMORY_BACKEND", { MEMORY_BACKEND: "  " })).toBeUndefined();
+  });
+});
+
+describe("envCountOrOff: a count whose 0 turns a part off", () => {
+  const rule = { unit: "tokens", off: "no recall", min: 16 };
+  it("reads 0 as false, a count from min as itself, unset or blank as undefined", () => {
+    expect(envCountOrOff("MEMORY_RECALL_MAX_TOKENS", { MEMORY_RECALL_MAX_TOKENS: "0" }, rule)).toBe(false);
+    expect(envCountOrOff("MEMORY_RECALL_MAX_TOKENS", { MEMORY_RECALL_MAX_TOKENS: " 16 " }, rule)).toBe(16);
+    expect(envCountOrOff("MEMORY_RECALL_MAX_TOKENS", {}, rule)).toBeUndefined();
+    expect(envCountOrOff("MEMORY_RECALL_MAX_TOKENS", { MEMORY_RECALL_MAX_TOKENS: " " }, rule)).toBeUndefined();
+  });
+
+  it("refuses anything else naming the variable, the range, the unit and what 0 does", () => {
+    for (const value of ["15", "-1", "1e3", "0x10", "2.5", "ten"]) {
+      const error = caught(() => envCountOrOff("MEMORY_RECALL_MAX_TOKENS", { MEMORY_RECALL_MAX_TOKENS: value }, rule));
+      expect(ThreadwiseConfigError.isInstance(error), value).toBe(true);
+      expect((error as ThreadwiseConfigError).option).toBe("MEMORY_RECALL_MAX_TOKENS");
+      expect((error as Error).message).toBe(
+        `MEMORY_RECALL_MAX_TOKENS: expected a whole number of tokens from 16 (decimal digits), or 0 for no recall; got ${JSON.stringify(value)}`,
+      );
+    }
   });
 });

@@ -146,6 +146,36 @@ export function envBoolean(name: string, env: NodeJS.ProcessEnv = process.env): 
 }
 
 /**
+ * Reads env `name` whose `0` turns a feature off (`MEMORY_WINDOW_SIZE=0`: no window): `false` for
+ * `0`, else a whole number of at least `min` (decimal digits); `undefined` when unset or blank.
+ * Its error says both what is accepted and what `0` does, since a user who writes `-1` or a value
+ * below `min` usually means one of the two.
+ *
+ * @param rule `unit` of the value (`messages`, `tokens`), `off`: what `0` does (`no window`),
+ *   `min`: the smallest value but 0 (@default 1).
+ * @throws ThreadwiseConfigError naming the variable, the accepted range and what 0 does.
+ * @example
+ * envCountOrOff("MEMORY_WINDOW_SIZE", { MEMORY_WINDOW_SIZE: "0" }, { unit: "messages", off: "no window" }); // false
+ */
+export function envCountOrOff(
+  name: string,
+  env: NodeJS.ProcessEnv,
+  rule: { unit: string; off: string; min?: number },
+): number | false | undefined {
+  const value = envString(name, env);
+  if (value === undefined) return undefined;
+  const min = rule.min ?? 1;
+  const count = DECIMAL.test(value) ? Number(value) : Number.NaN;
+  if (count === 0) return false;
+  if (!Number.isSafeInteger(count) || count < min)
+    throw new ThreadwiseConfigError(
+      name,
+      `expected a whole number of ${rule.unit} from ${min} (decimal digits), or 0 for ${rule.off}; got ${JSON.stringify(env[name])}`,
+    );
+  return count;
+}
+
+/**
  * Reads a whole number from 0 (decimal digits) from env `name`; `undefined` when unset or blank.
  * @param max the largest accepted value. @default Number.MAX_SAFE_INTEGER
  * @throws ThreadwiseConfigError naming the variable otherwise.

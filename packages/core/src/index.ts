@@ -61,6 +61,7 @@ export {
   closestEnvName,
   envBoolean,
   envChoice,
+  envCountOrOff,
   envOptionSchema,
   envPositiveInt,
   envString,

@@ -88,10 +88,16 @@ export function normalizeThreadId(value: unknown): string {
   // passed once passes again (the rules read the string only).
   if (typeof value === "string" && checkedIds.has(value)) return value;
   const problem = idProblem(value);
+  // A run without a thread id is the usual first mistake: say where the id goes.
+  if (problem && value === undefined) throw new ThreadwiseThreadIdError(problem.limit, `${problem.message}; ${MISSING_THREAD_ID_HINT}`);
   if (problem) throw new ThreadwiseThreadIdError(problem.limit, problem.message);
   setBounded(checkedIds, value as string, true, CHECKED_ID_ENTRIES);
   return value as string;
 }
+
+/** What the error for a missing thread id tells the caller to do. */
+const MISSING_THREAD_ID_HINT =
+  'a checkpointer keeps a thread per thread_id: pass one in each run\'s config, agent.invoke(input, { configurable: { thread_id: "..." } }) (the same for stream, getState and getStateHistory)';
 
 /** Thread ids that passed {@link normalizeThreadId} recently (a bounded memo; the rules are pure). */
 const checkedIds = new Map<string, true>();

@@ -10,6 +10,29 @@ export const PRINCIPAL_ID_ENV = THREADWISE_ENV.principalId;
 /** Tenant, principal and agent id used when none is configured. */
 export const DEFAULT_IDENTITY = "default";
 
+/** The error of a keyring option; names createKeyring()'s result, the usual mix-up, and what to pass instead. */
+function keyringOptionError(issue: { input?: unknown }): string {
+  const input = issue.input;
+  if (typeof input === "string") return "expected the keyring file's path, got an empty string";
+  const written = typeof input === "object" && input !== null && "path" in input && "kid" in input;
+  const got = written
+    ? "createKeyring()'s result (pass its .path, or loadKeyring(result.path))"
+    : input === null
+      ? "null"
+      : Array.isArray(input)
+        ? "an array"
+        : typeof input;
+  return `expected a keyring file path or a Keyring from loadKeyring(), got ${got}`;
+}
+
+/**
+ * A keyring option: a file path or a loaded {@link Keyring} (from `loadKeyring`). Its error says
+ * what was given instead (zod's own was "Invalid input").
+ */
+export const keyringOptionSchema = z.union([z.string().min(1, { error: keyringOptionError }), z.custom<Keyring>(isKeyring)], {
+  error: keyringOptionError,
+});
+
 /** Options shared by {@link encryptCheckpointer}, {@link encryptedSerializer} and {@link reencrypt}. */
 export const encryptionOptionsSchema = z.strictObject({
   /**
@@ -17,9 +40,7 @@ export const encryptionOptionsSchema = z.strictObject({
    * a bad or missing keyring throws (never a plaintext fallback, R26).
    * @default env `THREADWISE_MEMORY_KEYRING`
    */
-  keyring: z
-    .union([z.string().min(1), z.custom<Keyring>((value) => isKeyring(value), "expected a file path or a Keyring from loadKeyring()")])
-    .optional(),
+  keyring: keyringOptionSchema.optional(),
   /**
    * Agent id the data keys are derived for. Data written under one agent id is refused under
    * another (`ThreadwiseAgentMismatchError`, R29).

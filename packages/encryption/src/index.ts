@@ -4,6 +4,7 @@ export {
   DEFAULT_IDENTITY,
   type EncryptionOptions,
   encryptionOptionsSchema,
+  keyringOptionSchema,
   PRINCIPAL_ID_ENV,
   resolveCipher,
   TENANT_ENV,

@@ -1,7 +1,10 @@
 import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
+import { MemorySaver } from "@langchain/langgraph";
+import { ThreadwiseConfigError } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
+import { encryptCheckpointer } from "./encrypted-checkpointer.js";
 import { ThreadwiseKeyringError } from "./errors.js";
 import { createKeyring, loadKeyring, parseKeyring, retireKey, rotateKeyring } from "./keyring.js";
 import { tempDir, testKey, testKeyringFile, writeKeyringFile } from "./test-support.js";
@@ -281,5 +284,38 @@ describe("createKeyring / rotateKeyring / retireKey", () => {
   it("parseKeyring accepts keyring text from elsewhere", () => {
     const keyring = parseKeyring(JSON.stringify({ version: 1, active_kid: "x", keys: { x: testKey("x") } }), "vault:x");
     expect(keyring.path).toBe("vault:x");
+  });
+});
+
+// Was "encryptCheckpointer.keyring: Invalid input" (zod's message for a union) for anything but a
+// path or a Keyring, createKeyring()'s result included, which a new user passes first.
+describe("a keyring option of the wrong kind", () => {
+  const dir = tempDir();
+  const refused = (keyring: unknown) => {
+    try {
+      encryptCheckpointer(new MemorySaver(), { keyring: keyring as string });
+    } catch (error) {
+      if (ThreadwiseConfigError.isInstance(error)) return error;
+      throw error;
+    }
+    throw new Error("not refused");
+  };
+
+  it("names createKeyring()'s result and what to pass instead", () => {
+    const error = refused(createKeyring(join(dir, "created.json")));
+    expect(error.option).toBe("encryptCheckpointer.keyring");
+    expect(error.message).toBe(
+      "encryptCheckpointer.keyring: expected a keyring file path or a Keyring from loadKeyring(), got createKeyring()'s result (pass its .path, or loadKeyring(result.path))",
+    );
+  });
+
+  it("names what else was given", () => {
+    expect(refused(42).message).toBe(
+      "encryptCheckpointer.keyring: expected a keyring file path or a Keyring from loadKeyring(), got number",
+    );
+    expect(refused("").message).toBe("encryptCheckpointer.keyring: expected the keyring file's path, got an empty string");
+    const path = createKeyring(join(dir, "accepted.json")).path;
+    expect(() => encryptCheckpointer(new MemorySaver(), { keyring: path })).not.toThrow();
+    expect(() => encryptCheckpointer(new MemorySaver(), { keyring: loadKeyring(path) })).not.toThrow();
   });
 });

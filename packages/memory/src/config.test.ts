@@ -192,16 +192,46 @@ describe("validation errors", () => {
     expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).option).toBe("memory.windowSize");
     // Was "memory.windowSize: Invalid input", naming neither what is accepted nor what was given.
     expect(configError(() => resolveMemoryConfig({ windowSize: "20" } as never, {})).message).toBe(
-      'memory.windowSize: expected a positive integer or false, got "20"',
+      'memory.windowSize: expected a positive integer (messages), or false for no window; got "20"',
     );
     expect(configError(() => resolveMemoryConfig({ windowSize: 2.5 }, {})).message).toContain(
-      "expected a positive integer or false, got 2.5",
+      "expected a positive integer (messages), or false for no window; got 2.5",
     );
     expect(configError(() => resolveMemoryConfig({ recallMaxTokens: true } as never, {})).message).toBe(
-      "memory.recallMaxTokens: expected an integer >= 16 or false, got true",
+      "memory.recallMaxTokens: expected an integer (tokens) from 16, or false for no recall; got true",
     );
     expect(configError(() => resolveMemoryConfig({ postgresSchema: "Drop Table" }, {})).option).toBe("memory.postgresSchema");
     expect(configError(() => resolveMemoryConfig({ colour: "red" } as never, {})).option).toBe("memory.colour");
+  });
+
+  // Was "memory.recallMaxTokens: Too small: expected number to be >=16" (and "MEMORY_WINDOW_SIZE:
+  // expected a positive integer" for -1): zod reported the number's own issue, so the error left
+  // out that false (env: 0) turns the part off, and the env error called 0 invalid.
+  it("a number out of range says the range, its unit and how to turn the part off, in code and in env", () => {
+    expect(configError(() => resolveMemoryConfig({ windowSize: 0 }, {})).message).toBe(
+      "memory.windowSize: expected a positive integer (messages), or false for no window; got 0",
+    );
+    expect(configError(() => resolveMemoryConfig({ recallMaxTokens: 5 }, {})).message).toBe(
+      "memory.recallMaxTokens: expected an integer (tokens) from 16, or false for no recall; got 5",
+    );
+    expect(configError(() => resolveMemoryConfig({}, { MEMORY_WINDOW_SIZE: "-1" })).message).toBe(
+      'MEMORY_WINDOW_SIZE: expected a whole number of messages from 1 (decimal digits), or 0 for no window; got "-1"',
+    );
+    for (const value of ["5", "-1", "1e3"]) {
+      const error = configError(() => resolveMemoryConfig({}, { MEMORY_RECALL_MAX_TOKENS: value }));
+      expect(error.option).toBe("MEMORY_RECALL_MAX_TOKENS");
+      expect(error.message).toBe(
+        `MEMORY_RECALL_MAX_TOKENS: expected a whole number of tokens from 16 (decimal digits), or 0 for no recall; got "${value}"`,
+      );
+    }
+    expect(resolveMemoryConfig({}, { MEMORY_RECALL_MAX_TOKENS: "16" }).recallMaxTokens).toBe(16);
+  });
+
+  // Was "memory.summarizeTrigger: Invalid input" (summarize's own `trigger` said what it takes).
+  it("a summarizeTrigger of the wrong shape names both shapes and what was given", () => {
+    expect(configError(() => resolveMemoryConfig({ summarizeTrigger: 40 } as never, {})).message).toBe(
+      "memory.summarizeTrigger: expected { tokens?, messages?, fraction? } or a list of them, got 40",
+    );
   });
 
   // Issue 24: outside strict mode this threw ThreadwiseStrictModeError, sending people to a setting they had not set.

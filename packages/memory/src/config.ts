@@ -4,6 +4,7 @@ import {
   checkEnvNames,
   envBoolean,
   envChoice,
+  envCountOrOff,
   envPositiveInt,
   envString,
   envWholeNumber,
@@ -14,7 +15,7 @@ import {
   ThreadwiseConfigError,
 } from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "@threadwise/encryption";
-import { KEEP_ENV, summarizeKeepFromEnv, summarizeTriggerFromEnv, summaryTriggerSchema } from "@threadwise/summarize";
+import { KEEP_ENV, summarizeKeepFromEnv, summarizeTriggerFromEnv, summaryTriggerOptionSchema } from "@threadwise/summarize";
 import { z } from "zod/v4";
 import { redactConfig, withRedactedView } from "./redact.js";
 
@@ -72,6 +73,18 @@ export const MEMORY_ENV = {
 export const MIGRATION_DSN_ENV = THREADWISE_ENV.migrationDsn;
 
 const positiveInt = z.number().int().positive();
+/** Smallest `recallMaxTokens` but `false` (recall's own floor: a label line and one short message). */
+const MIN_RECALL_MAX_TOKENS = 16;
+// On each check of the number too, not only on the union: zod reports a number out of range with
+// the member's own issue ("Too small"), which would leave out that `false` turns the part off.
+const windowSizeError = {
+  error: (issue: { input?: unknown }) =>
+    `expected a positive integer (messages), or false for no window; got ${JSON.stringify(issue.input)}`,
+};
+const recallMaxTokensError = {
+  error: (issue: { input?: unknown }) =>
+    `expected an integer (tokens) from ${MIN_RECALL_MAX_TOKENS}, or false for no recall; got ${JSON.stringify(issue.input)}`,
+};
 
 /**
  * Everything `memoryStack` builds from (spec R20, R31). Every field is optional and has an env
@@ -91,9 +104,7 @@ export const memoryConfigSchema = z.strictObject({
     .regex(/^[A-Za-z0-9_-]+$/, "letters, digits, _ and - only")
     .optional(),
   /** Window of recent messages sent to the model (`windowTrim.maxMessages`), in messages; `false` for no window. @default 20 */
-  windowSize: z.union([positiveInt, z.literal(false)], {
-    error: (issue) => `expected a positive integer or false, got ${JSON.stringify(issue.input)}`,
-  }),
+  windowSize: z.union([z.number().int(windowSizeError).positive(windowSizeError), z.literal(false)], windowSizeError),
   /**
    * Where every view starts (spec R4, R33), for the whole stack: `human` starts on a user message,
    * which Bedrock Converse, Gemini and Anthropic require; `any` keeps a few more messages when the
@@ -122,7 +133,7 @@ export const memoryConfigSchema = z.strictObject({
    * window: its profile, else `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`.
    * @default undefined (the threshold decides)
    */
-  summarizeTrigger: z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)]).optional(),
+  summarizeTrigger: summaryTriggerOptionSchema.optional(),
   /** Fact extraction mode (`factRecall.mode`); `off` adds no fact middleware. @default "off" */
   factsMode: z.enum(FACTS_MODES),
   /** Facts recalled per model call (`factRecall.maxItems`). @default 3 */
@@ -133,9 +144,10 @@ export const memoryConfigSchema = z.strictObject({
    * details a summary shortens (names, dates, numbers) come back when asked about. `false` for no
    * recall middleware (env `MEMORY_RECALL_MAX_TOKENS=0`). @default 300
    */
-  recallMaxTokens: z.union([z.number().int().min(16), z.literal(false)], {
-    error: (issue) => `expected an integer >= 16 or false, got ${JSON.stringify(issue.input)}`,
-  }),
+  recallMaxTokens: z.union(
+    [z.number().int(recallMaxTokensError).min(MIN_RECALL_MAX_TOKENS, recallMaxTokensError), z.literal(false)],
+    recallMaxTokensError,
+  ),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: promptContextModeSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
@@ -248,11 +260,10 @@ function envKeyringPath(env: NodeJS.ProcessEnv): string | undefined {
 export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): MemoryConfigInput {
   const backendRaw = envString(MEMORY_ENV.backend, env);
   if (backendRaw === "in-memory") throw new ThreadwiseConfigError(MEMORY_ENV.backend, `"in-memory" is not accepted; write "in_memory"`);
-  const window = envString(MEMORY_ENV.windowSize, env);
   const config: MemoryConfigInput = {
     backend: envChoice(MEMORY_ENV.backend, MEMORY_BACKENDS, env),
     project: envString(MEMORY_ENV.project, env),
-    windowSize: window === "0" ? false : envPositiveInt(MEMORY_ENV.windowSize, env),
+    windowSize: envCountOrOff(MEMORY_ENV.windowSize, env, { unit: "messages", off: "no window" }),
     startOn: envChoice(MEMORY_ENV.startOn, ["human", "any"] as const, env),
     maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
     summarize: envBoolean(MEMORY_ENV.summarize, env),
@@ -260,7 +271,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     summarizeTrigger: summarizeTriggerFromEnv(env),
     factsMode: envChoice(MEMORY_ENV.factsMode, FACTS_MODES, env),
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
-    recallMaxTokens: envString(MEMORY_ENV.recallMaxTokens, env) === "0" ? false : envPositiveInt(MEMORY_ENV.recallMaxTokens, env),
+    recallMaxTokens: envCountOrOff(MEMORY_ENV.recallMaxTokens, env, { unit: "tokens", off: "no recall", min: MIN_RECALL_MAX_TOKENS }),
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),

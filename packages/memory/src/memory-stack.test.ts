@@ -2,7 +2,15 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { isContextMessage, messageText, readSummarySlot, ThreadwiseConfigError, tailContextOf, withoutTailContext } from "@threadwise/core";
+import {
+  isContextMessage,
+  messageText,
+  readSummarySlot,
+  ThreadwiseConfigError,
+  ThreadwiseUnknownOptionError,
+  tailContextOf,
+  withoutTailContext,
+} from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { DEFAULT_SUMMARY_PROMPT } from "@threadwise/summarize";
 import { createAgent } from "langchain";
@@ -10,6 +18,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { memoryStack } from "./memory-stack.js";
 import { prune } from "./prune.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
+import { ThreadwiseThreadIdError } from "./thread-id.js";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-memory-stack-"));
@@ -409,6 +418,49 @@ describe("memoryStack({ userMemory })", () => {
     const stack = memoryStack({ env: {} });
     expect(stack.middleware.map((m) => m.name)).not.toContain("threadwise/user-memory");
     expect(stack.store).toBeUndefined();
+  });
+});
+
+describe("a run without a thread id", () => {
+  // Was: the preset's saver threw "thread_id: expected a string, got undefined" and left the caller
+  // to find where a thread id goes (LangGraph's own savers say it; the preset's did not).
+  it("is refused naming thread_id and showing the config that passes one", async () => {
+    const agent = createAgent({ model: echo(), ...memoryStack({ env: {} }) });
+    const error = await agent.invoke({ messages: [new HumanMessage("hi")] }).then(
+      () => undefined,
+      (caught: unknown) => caught,
+    );
+    expect(ThreadwiseThreadIdError.isInstance(error), String(error)).toBe(true);
+    expect((error as Error).message).toContain("thread_id: expected a string, got undefined; ");
+    expect((error as Error).message).toContain('{ configurable: { thread_id: "..." } }');
+  });
+});
+
+describe("memoryStack refuses a misspelt option", () => {
+  // Was: "memory.loger: unknown option "loger"; accepted: backend, ..., turnLeaseMs", with no
+  // suggestion: only the config's keys were listed, not env, logger, models, store and the rest.
+  it("suggests and lists the code-only options too", () => {
+    for (const [key, suggestion] of [
+      ["loger", "logger"],
+      ["modles", "models"],
+      ["stor", "store"],
+      ["encrypton", "encryption"],
+      ["windowSze", "windowSize"],
+    ] as const) {
+      let thrown: unknown;
+      try {
+        memoryStack({ [key]: {}, env: {} } as never);
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ThreadwiseUnknownOptionError.isInstance(thrown), key).toBe(true);
+      const error = thrown as ThreadwiseUnknownOptionError;
+      expect(error.option).toBe(`memory.${key}`);
+      expect(error.suggestion).toBe(suggestion);
+      expect(error.accepted).toEqual(
+        expect.arrayContaining(["windowSize", "env", "logger", "models", "store", "serde", "pool", "encryption"]),
+      );
+    }
   });
 });
 

@@ -1,11 +1,11 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { checkEnvNames, optionsObject, parseOptions, resolveLogger } from "@threadwise/core";
+import { checkEnvNames, optionsObject, parseOptions, resolveLogger, ThreadwiseUnknownOptionError } from "@threadwise/core";
 import type { EncryptionOptions } from "@threadwise/encryption";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
-import { type MemoryConfig, type MemoryConfigInput, resolveMemoryConfig } from "./config.js";
+import { type MemoryConfig, type MemoryConfigInput, memoryConfigSchema, resolveMemoryConfig } from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -75,13 +75,20 @@ const codeOnlyOptionsSchema = z.strictObject({
     .optional(),
 });
 const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
+/** Every key `memoryStack` takes: the config's, then the code-only ones. */
+const ACCEPTED: readonly string[] = [...Object.keys(memoryConfigSchema.shape), ...CODE_ONLY];
 
 /**
  * Splits options into the config part and the code-only part, and checks the code-only part.
- * @throws ThreadwiseConfigError naming `memory.<key>` for a bad code-only value or unknown key.
+ * @throws ThreadwiseUnknownOptionError naming `memory.<key>` for a key neither part takes, with the
+ *   closest accepted key and all of them; ThreadwiseConfigError for a bad code-only value.
  */
 function split(options: MemoryStackOptions): { config: MemoryConfigInput; rest: MemoryStackOptions } {
   const given = optionsObject<MemoryStackOptions>("memory", options);
+  // Checked against both parts at once: the config's own check would neither list nor suggest the
+  // code-only keys (`loger` named no `logger`).
+  const unknown = Object.keys(given).find((key) => !ACCEPTED.includes(key));
+  if (unknown !== undefined) throw new ThreadwiseUnknownOptionError(`memory.${unknown}`, unknown, ACCEPTED);
   const config: Record<string, unknown> = {};
   const codeOnly: Record<string, unknown> = {};
   for (const [key, value] of Object.entries(given)) {
@@ -119,7 +126,8 @@ function middlewareOptions(options: MemoryStackOptions): MemoryMiddlewareOptions
  *   `await stack.checkpointer?.ready()` at start-up to fail fast.
  *
  * @throws ThreadwiseConfigError naming the field or env variable (e.g. `memory.backend` for
- *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30).
+ *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30);
+ *   ThreadwiseUnknownOptionError for a key it does not take, with the closest one (`loger` -> `logger`).
  * @example
  * const agent = createAgent({ model, tools, ...memoryStack() });
  * const agent2 = createAgent({ model, ...memoryStack({ backend: "sqlite", sqlitePath: "./memory.sqlite", summarize: true }) });

@@ -69,5 +69,6 @@ export {
   type SummaryKeep,
   type SummaryTrigger,
   summaryKeepSchema,
+  summaryTriggerOptionSchema,
   summaryTriggerSchema,
 } from "./summary-trigger.js";

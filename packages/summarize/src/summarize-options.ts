@@ -2,6 +2,7 @@ import {
   type ArchiveClearedDigestsReader,
   type ArchivedMessagesReader,
   chatModelOptionSchema,
+  envCountOrOff,
   envOptionSchema,
   envPositiveInt,
   envString,
@@ -18,7 +19,7 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
-import { type SummaryKeep, type SummaryTrigger, summaryKeepSchema, summaryTriggerSchema } from "./summary-trigger.js";
+import { type SummaryKeep, type SummaryTrigger, summaryKeepSchema, summaryTriggerOptionSchema } from "./summary-trigger.js";
 
 /** Default window, in messages (spec R10). */
 export const DEFAULT_WINDOW_SIZE = 20;
@@ -106,11 +107,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * set); `trigger` and its env twins take the place of `threshold` and its env twin.
    * @default { messages: 40 } (from `threshold`)
    */
-  trigger: z
-    .union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)], {
-      error: (issue) => `expected { tokens?, messages?, fraction? } or a list of them, got ${JSON.stringify(issue.input)}`,
-    })
-    .optional(),
+  trigger: summaryTriggerOptionSchema.optional(),
   /**
    * What stays out of the summary (the window summarize keeps when no window middleware sits
    * before it), in the shape of LangChain's `summarizationMiddleware` `keep`: exactly one of
@@ -322,7 +319,7 @@ export function resolveSummarizeOptions(
   const fromEnv = {
     modelMaxInputTokens: envPositiveInt(MODEL_MAX_INPUT_TOKENS_ENV, env),
     // `0` is memoryStack's "no window" (no windowTrim): summarize then keeps its own default window.
-    windowSize: envString(WINDOW_SIZE_ENV, env) === "0" ? undefined : envPositiveInt(WINDOW_SIZE_ENV, env),
+    windowSize: envCountOrOff(WINDOW_SIZE_ENV, env, { unit: "messages", off: "no window" }) || undefined,
     threshold: envPositiveInt(THRESHOLD_ENV, env),
     maxInputTokens: envPositiveInt(MAX_INPUT_TOKENS_ENV, env),
     maxPassesPerCall: envPositiveInt(MAX_PASSES_ENV, env),

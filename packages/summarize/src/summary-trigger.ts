@@ -22,6 +22,14 @@ export const summaryTriggerSchema = z
 export type SummaryTrigger = z.infer<typeof summaryTriggerSchema>;
 
 /**
+ * A `trigger` option (summarize's `trigger`, memoryStack's `summarizeTrigger`): one condition or
+ * a non-empty list of them, any one of which suffices. Its error names both shapes and what was given.
+ */
+export const summaryTriggerOptionSchema = z.union([summaryTriggerSchema, z.array(summaryTriggerSchema).min(1)], {
+  error: (issue) => `expected { tokens?, messages?, fraction? } or a list of them, got ${JSON.stringify(issue.input)}`,
+});
+
+/**
  * What stays out of the summary (the window), in the shape of LangChain's `summarizationMiddleware`
  * `keep` (`keepSchema`): exactly one of `messages`, `tokens` or `fraction`. The newest user turn
  * always stays, whatever the size.

@@ -13,7 +13,7 @@ import {
   THREADWISE_ENV,
   timerMsSchema,
 } from "@threadwise/core";
-import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
+import { isKeyring, type Keyring, keyringOptionSchema, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 import type { DeletedThreadsLookup } from "./deleted-threads.js";
@@ -95,7 +95,7 @@ export const userMemoryOptionsSchema = z.strictObject({
    * Seal every stored value with this keyring (a file path or a loaded `Keyring`): AES-256-GCM
    * bound to tenant, user and key. Unset: plaintext. @default undefined
    */
-  keyring: z.union([z.string().min(1), z.custom<Keyring>((value) => isKeyring(value), "expected a file path or a Keyring")]).optional(),
+  keyring: keyringOptionSchema.optional(),
   /** Agent id of the sealing keys (as `@threadwise/encryption`). @default "default" */
   agentId: z.string().min(1).optional(),
   /** Principal bound into sealed values. @default env `THREADWISE_MEMORY_PRINCIPAL_ID`, else "default" */
