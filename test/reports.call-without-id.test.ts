@@ -65,7 +65,12 @@ describe("public reports: tool calls without ids under the stack", () => {
         });
       }
       // The results after the second PAIR answered it: the call after them saw both.
-      expect(requests(model).filter((r) => isTool(lastOf(r))).map((r) => (r.filter(isTool) as ToolMessage[]).length).at(-1)).toBe(2);
+      expect(
+        requests(model)
+          .filter((r) => isTool(lastOf(r)))
+          .map((r) => (r.filter(isTool) as ToolMessage[]).length)
+          .at(-1),
+      ).toBe(2);
       expect(summarizer.inputs.length).toBeGreaterThan(0);
     });
   }

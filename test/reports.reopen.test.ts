@@ -28,7 +28,13 @@ import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { isTool, lastOf, lookup, requests, stackAgent } from "./support/report-agent.js";
 
-const usage = { input_tokens: 1, output_tokens: 1, total_tokens: 2, input_tokens_details: { cached_tokens: 0 }, output_tokens_details: { reasoning_tokens: 0 } };
+const usage = {
+  input_tokens: 1,
+  output_tokens: 1,
+  total_tokens: 2,
+  input_tokens_details: { cached_tokens: 0 },
+  output_tokens_details: { reasoning_tokens: 0 },
+};
 
 const confirm = tool(async ({ seat }: { seat: string }) => `user said ${interrupt({ question: `Book ${seat}?` })} for ${seat}`, {
   name: "confirm",
@@ -45,22 +51,66 @@ function responsesModel() {
       const n = `${String(human?.id).replace(/[^a-z0-9]/gi, "")}_${messages.filter(isTool).length}`;
       const rs = { type: "reasoning", id: `rs_${n}`, summary: [], encrypted_content: `gAAAA-${n}-${"x".repeat(40)}` };
       const respond = (items: object[]) =>
-        convertResponsesMessageToAIMessage({ id: `resp_${n}`, model: "gpt-5", object: "response", status: "completed", output: [rs, ...items], usage } as never);
+        convertResponsesMessageToAIMessage({
+          id: `resp_${n}`,
+          model: "gpt-5",
+          object: "response",
+          status: "completed",
+          output: [rs, ...items],
+          usage,
+        } as never);
       const last = lastOf(messages);
       const text = messageText(last).split("\n\n").at(-1) ?? "";
       const seat = /^seat (\w+)/.exec(text);
       if (!isTool(last) && seat)
         return respond([
-          { type: "function_call", id: `fc_${n}a`, call_id: `call_${n}a`, name: "confirm", arguments: JSON.stringify({ seat: seat[1] }), status: "completed" },
-          { type: "function_call", id: `fc_${n}b`, call_id: `call_${n}b`, name: "lookup", arguments: JSON.stringify({ n: messages.length }), status: "completed" },
+          {
+            type: "function_call",
+            id: `fc_${n}a`,
+            call_id: `call_${n}a`,
+            name: "confirm",
+            arguments: JSON.stringify({ seat: seat[1] }),
+            status: "completed",
+          },
+          {
+            type: "function_call",
+            id: `fc_${n}b`,
+            call_id: `call_${n}b`,
+            name: "lookup",
+            arguments: JSON.stringify({ n: messages.length }),
+            status: "completed",
+          },
         ]);
-      const said = isTool(last) ? `done: ${messages.filter(isTool).map((m) => messageText(m)).join(" | ")}` : `ok: ${text}`;
-      return respond([{ type: "message", id: `msg_${n}`, role: "assistant", status: "completed", content: [{ type: "output_text", text: said, annotations: [] }] }]);
+      const said = isTool(last)
+        ? `done: ${messages
+            .filter(isTool)
+            .map((m) => messageText(m))
+            .join(" | ")}`
+        : `ok: ${text}`;
+      return respond([
+        {
+          type: "message",
+          id: `msg_${n}`,
+          role: "assistant",
+          status: "completed",
+          content: [{ type: "output_text", text: said, annotations: [] }],
+        },
+      ]);
     },
   });
 }
 
-const STEPS: Array<string | { resume: string }> = ["hello", "seat 12A", { resume: "yes" }, "and then?", "what did I book?", "seat 3C", { resume: "no" }, "thanks", "bye"];
+const STEPS: Array<string | { resume: string }> = [
+  "hello",
+  "seat 12A",
+  { resume: "yes" },
+  "and then?",
+  "what did I book?",
+  "seat 3C",
+  { resume: "no" },
+  "thanks",
+  "bye",
+];
 
 /** A request as the model got it, in a form two runs can be compared by. */
 const canonical = (request: BaseMessage[]) =>
@@ -107,7 +157,10 @@ async function run(reopenEachStep: boolean) {
       if (current) seen.push(...requests(current.model));
       current = open();
     }
-    const input = typeof step === "string" ? { messages: [new HumanMessage({ id: `h-${step}`, content: step })] } : new Command({ resume: step.resume });
+    const input =
+      typeof step === "string"
+        ? { messages: [new HumanMessage({ id: `h-${step}`, content: step })] }
+        : new Command({ resume: step.resume });
     await current.agent.invoke(input as never, config);
   }
   const agent = (current as ReturnType<typeof open>).agent;
@@ -130,9 +183,15 @@ describe("public reports: a thread reopened by a fresh process at every step", (
     for (const request of reopened.seen) {
       expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
       // Each reasoning item goes back with its encrypted content, as the answer stored it.
-      const input = convertMessagesToResponsesInput({ messages: request, zdrEnabled: true, model: "gpt-5" }) as Array<{ type?: string; id?: string; encrypted_content?: string }>;
+      const input = convertMessagesToResponsesInput({ messages: request, zdrEnabled: true, model: "gpt-5" }) as Array<{
+        type?: string;
+        id?: string;
+        encrypted_content?: string;
+      }>;
       for (const item of input.filter((i) => i.type === "reasoning")) expect(item.encrypted_content).toMatch(/^gAAAA-\w+-x{40}$/);
     }
-    expect(reopened.state.messages.filter(isTool).map((m) => messageText(m))).toEqual(expect.arrayContaining(["user said yes for 12A", "user said no for 3C"]));
+    expect(reopened.state.messages.filter(isTool).map((m) => messageText(m))).toEqual(
+      expect.arrayContaining(["user said yes for 12A", "user said no for 3C"]),
+    );
   });
 });

@@ -36,7 +36,11 @@ function agentOrSummarizer() {
   });
 }
 
-async function streamedTexts(agent: ReturnType<typeof stackAgent>["agent"], threadId: string, streamMode: "messages" | ["messages", "updates"]) {
+async function streamedTexts(
+  agent: ReturnType<typeof stackAgent>["agent"],
+  threadId: string,
+  streamMode: "messages" | ["messages", "updates"],
+) {
   const config = { configurable: { thread_id: threadId } };
   const texts: string[] = [];
   for (const turn of TURNS) {

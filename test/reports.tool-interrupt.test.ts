@@ -42,7 +42,11 @@ function seatModel() {
   return strictModel({
     answer: (messages) => {
       const last = lastOf(messages);
-      if (isTool(last)) return `reported: ${messages.filter(isTool).map((m) => messageText(m)).join(" | ")}`;
+      if (isTool(last))
+        return `reported: ${messages
+          .filter(isTool)
+          .map((m) => messageText(m))
+          .join(" | ")}`;
       // The last paragraph: two user turns sent as one are joined with a blank line.
       const seat = /^seat (\w+)/.exec(messageText(last).split("\n\n").at(-1) ?? "");
       if (seat) {
