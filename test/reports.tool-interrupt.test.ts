@@ -16,7 +16,9 @@
  * resume must give each call one result, the model's next request must be one every provider
  * accepts with both results after their calls, and a new message sent instead of a resume too.
  */
+import { convertPromptToAnthropic } from "@langchain/anthropic";
 import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import { ChatPromptValue } from "@langchain/core/prompt_values";
 import { Command, interrupt } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -123,5 +125,43 @@ describe("public reports: interrupt() inside a tool under the stack", () => {
     expect(messageText(lastOf(await storedMessages(agent.graph as never, "tool-interrupt-abandoned")))).toBe(
       "ok: never mind, what time is it?",
     );
+  });
+
+  // An Anthropic answer (its call also a `tool_use` block, text before it) left waiting: the next
+  // request sends the answer's text, and no `tool_use` without its `tool_result`
+  // ("tool_use ids were found without tool_result blocks immediately after").
+  it("an Anthropic answer with text and a tool_use block, left waiting: its text is sent, its tool_use is not", async () => {
+    const runs: string[] = [];
+    const model = strictModel({
+      answer: (messages) => {
+        const text = messageText(lastOf(messages)).split("\n\n").at(-1) ?? "";
+        const seat = /^seat (\w+)/.exec(text);
+        if (!seat) return `ok: ${text}`;
+        const input = { seat: seat[1] };
+        return new AIMessage({
+          content: [
+            { type: "text", text: `I will ask you to confirm seat ${seat[1]}.` },
+            { type: "tool_use", id: "toolu_01", name: "confirm", input },
+          ],
+          tool_calls: [{ id: "toolu_01", name: "confirm", args: input, type: "tool_call" }],
+        });
+      },
+    });
+    const { agent } = stackAgent({ windowSize: 6, model, tools: [confirmTool(runs) as never, lookup] });
+    const config = { configurable: { thread_id: "tool-interrupt-anthropic" } };
+    await agent.invoke({ messages: [new HumanMessage("seat 9D")] }, config);
+    expect(await interrupted(agent, config)).toBe(true);
+    await agent.invoke({ messages: [new HumanMessage("actually, forget it")] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    const last = requests(model).at(-1) as BaseMessage[];
+    expect(validateProviderRequest(last, { providers: PROVIDERS })).toEqual([]);
+    const payload = convertPromptToAnthropic(new ChatPromptValue(last)) as unknown as {
+      messages: Array<{ role: string; content: string | Array<{ type: string; text?: string }> }>;
+    };
+    expect(payload.messages.map((m) => m.role)).toEqual(["user", "assistant", "user"]);
+    const said = payload.messages[1]?.content as Array<{ type: string; text?: string }>;
+    expect(said.map((b) => b.type)).toEqual(["text"]);
+    expect(said[0]?.text).toBe("I will ask you to confirm seat 9D.");
+    expect(runs).toEqual(["confirm 9D"]);
   });
 });
