@@ -20,7 +20,7 @@ import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
-import { createAgent } from "langchain";
+import { type AgentMiddleware, createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { isTool, lastOf, lookup, requests } from "./support/report-agent.js";
 
@@ -54,7 +54,7 @@ describe("public reports: a hand-built window over tool loops", () => {
         tools: [lookup],
         systemPrompt: "You are a helpful assistant.",
         checkpointer: new MemorySaver(),
-        middleware: middleware() as never,
+        middleware: middleware() as AgentMiddleware[],
       });
       const config = { configurable: { thread_id: "window-start" } };
       for (const turn of ["hello", "LOOP 4 check four fares", "and then?", "LOOP 2 two more", "thanks"])
