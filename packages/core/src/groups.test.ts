@@ -100,6 +100,25 @@ describe("groupMessages", () => {
     expect(shape([call("c", ["x"]), human("h"), result("t", "x")])).toEqual(["orphan:c@0-1", "user:h@1-2", "orphan:t@2-3"]);
   });
 
+  // A tool waiting on interrupt() while the user sends a new message instead of the resume
+  // (https://github.com/langchain-ai/agent-chat-ui/issues/85): the model's words beside the call
+  // were shown to the user, so they are sent; the call is not.
+  it("an AI message with words and calls, none answered, is sent as its words without the calls", () => {
+    const said = new AIMessage({
+      id: "c",
+      content: "Let me check seat 4F with you.",
+      tool_calls: [{ id: "x", name: "f", args: {}, type: "tool_call" }],
+    });
+    const groups = groupMessages([human("h"), said, human("h2"), result("t", "x")]);
+    expect(groups.map((g) => `${g.kind}@${g.start}-${g.end}`)).toEqual(["user@0-1", "assistant@1-2", "user@2-3", "orphan@3-4"]);
+    const sent = (groups[1] as MessageGroup).messages[0] as AIMessage;
+    expect([sent.id, sent.content, toolCallsOf(sent)]).toEqual(["c", "Let me check seat 4F with you.", []]);
+    expect((groups[1] as MessageGroup).unanswered).toEqual(["x"]);
+    expect(said.tool_calls).toHaveLength(1);
+    expect(findOrphans([human("h"), said, human("h2")])).toEqual(["unanswered call at 1: x"]);
+    expect(validateProviderRequest(dropOrphans([human("h"), said, human("h2")]))).toEqual([]);
+  });
+
   it("needs one result per call when one AI message repeats an id", () => {
     expect(shape([call("c", ["x", "x"]), result("t1", "x")])).toEqual(["orphan:c,t1@0-2"]);
     expect(shape([call("c", ["x", "x"]), result("t1", "x"), result("t2", "x")])).toEqual(["tool_call:c,t1,t2@0-3"]);

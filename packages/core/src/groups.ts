@@ -27,7 +27,8 @@ import { portable, resultsFirst, sendable, userMessageSent, withoutBlankText, wi
  *   A call id some provider refuses (`functions.lookup:0`) is sent as a portable one, in the call
  *   and its results alike: copies again (`portable-call-ids.ts`).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
- *   it, an AI message none of whose calls has a result, a second result for the same call, an
+ *   it, an AI message none of whose calls has a result and that says nothing besides its calls (one
+ *   that does is an `assistant` group: a copy of it without the calls), a second result for the same call, an
  *   empty user message ({@link isEmptyContent}) that is not the newest user message of the list
  *   (Anthropic, Gemini and Bedrock refuse it; the newest is the user's current input and is sent
  *   as typed).
@@ -47,6 +48,8 @@ export interface MessageGroup {
    * Ids of the calls of a `tool_call` group's AI message that have no result in the thread: its
    * `messages[0]` is then a copy of the stored AI message without them (same id; see
    * {@link withoutCalls}), so what was answered is kept (R37). Absent when every call is answered.
+   * On an `assistant` group: every call of its AI message, none answered, sent as a copy without
+   * them because the message says something besides its calls.
    */
   unanswered?: string[];
   /**
@@ -221,12 +224,22 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       out.push(group);
       for (const s of strays) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
     } else {
+      // No call of the message has a result (a run interrupted or stopped before its tools, a
+      // turn sent instead of the resume): what the model said beside its calls was shown to the
+      // user, so it is sent, without the calls; the message is an orphan only when nothing is left.
+      const unanswered = [...open.keys(), ...stale];
+      const words = answered.length === 0 ? sendable(message, unanswered) : undefined;
+      let from = i;
+      if (words !== undefined && !isEmptyContent(words.content)) {
+        out.push({ kind: "assistant", messages: [words], start: i, end: i + 1, unanswered });
+        from = i + 1;
+      }
       const last = messages[j - 1] as BaseMessage;
       if (j - 1 > i && messageType(last) === "human" && holdsMoreThanResults(last)) {
         // The user's words beside results of a call that cannot be sent: the words go on alone.
-        out.push({ kind: "orphan", messages: messages.slice(i, j - 1), start: i, end: j - 1 });
+        if (j - 1 > from) out.push({ kind: "orphan", messages: messages.slice(from, j - 1), start: from, end: j - 1 });
         out.push({ kind: "user", messages: [userMessageSent(last)], start: j - 1, end: j });
-      } else out.push({ kind: "orphan", messages: messages.slice(i, j), start: i, end: j });
+      } else if (j > from) out.push({ kind: "orphan", messages: messages.slice(from, j), start: from, end: j });
     }
     return j;
   }
