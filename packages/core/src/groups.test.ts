@@ -119,6 +119,30 @@ describe("groupMessages", () => {
     expect(validateProviderRequest(dropOrphans([human("h"), said, human("h2")]))).toEqual([]);
   });
 
+  // Reasoning is no words shown to the user: an answer of signed thinking and an unanswered call
+  // stays left out whole, as before, and no assistant message of thinking alone is sent.
+  it("an AI message of reasoning and calls only, none answered, is still an orphan", () => {
+    const thinking = new AIMessage({
+      id: "c",
+      content: [
+        { type: "thinking", thinking: "The user wants seat 4F.", signature: "sig" },
+        { type: "tool_use", id: "x", name: "f", input: {} },
+      ],
+      tool_calls: [{ id: "x", name: "f", args: {}, type: "tool_call" }],
+    });
+    const reasoning = new AIMessage({
+      id: "r",
+      content: [{ type: "reasoning", reasoning: "seat 4F" }],
+      tool_calls: [{ id: "y", name: "f", args: {}, type: "tool_call" }],
+    });
+    for (const message of [thinking, reasoning])
+      expect(groupMessages([human("h"), message, human("h2")]).map((g) => `${g.kind}@${g.start}-${g.end}`)).toEqual([
+        "user@0-1",
+        "orphan@1-2",
+        "user@2-3",
+      ]);
+  });
+
   it("needs one result per call when one AI message repeats an id", () => {
     expect(shape([call("c", ["x", "x"]), result("t1", "x")])).toEqual(["orphan:c,t1@0-2"]);
     expect(shape([call("c", ["x", "x"]), result("t1", "x"), result("t2", "x")])).toEqual(["tool_call:c,t1,t2@0-3"]);

@@ -13,6 +13,7 @@ import {
   toolResultBlocksOf,
 } from "./message-kinds.js";
 import { storedOriginal } from "./portable-call-ids.js";
+import { contentText } from "./token-counter.js";
 import { portable, resultsFirst, sendable, userMessageSent, withoutBlankText, withoutResults } from "./sent-copies.js";
 
 /**
@@ -27,8 +28,8 @@ import { portable, resultsFirst, sendable, userMessageSent, withoutBlankText, wi
  *   A call id some provider refuses (`functions.lookup:0`) is sent as a portable one, in the call
  *   and its results alike: copies again (`portable-call-ids.ts`).
  * - `orphan`: messages that may never be sent (R4): a ToolMessage whose call is not right before
- *   it, an AI message none of whose calls has a result and that says nothing besides its calls (one
- *   that does is an `assistant` group: a copy of it without the calls), a second result for the same call, an
+ *   it, an AI message none of whose calls has a result and that has no text besides its calls (one
+ *   that has is an `assistant` group: a copy of it without the calls; reasoning is no text), a second result for the same call, an
  *   empty user message ({@link isEmptyContent}) that is not the newest user message of the list
  *   (Anthropic, Gemini and Bedrock refuse it; the newest is the user's current input and is sent
  *   as typed).
@@ -226,11 +227,12 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     } else {
       // No call of the message has a result (a run interrupted or stopped before its tools, a
       // turn sent instead of the resume): what the model said beside its calls was shown to the
-      // user, so it is sent, without the calls; the message is an orphan only when nothing is left.
+      // user, so it is sent, without the calls; the message is an orphan when it has no text: its
+      // reasoning alone (Anthropic's signed thinking, a Responses reasoning item) was never shown.
       const unanswered = [...open.keys(), ...stale];
       const words = answered.length === 0 ? sendable(message, unanswered) : undefined;
       let from = i;
-      if (words !== undefined && !isEmptyContent(words.content)) {
+      if (words !== undefined && contentText(words.content).trim() !== "") {
         out.push({ kind: "assistant", messages: [words], start: i, end: i + 1, unanswered });
         from = i + 1;
       }
