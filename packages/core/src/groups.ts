@@ -13,8 +13,8 @@ import {
   toolResultBlocksOf,
 } from "./message-kinds.js";
 import { storedOriginal } from "./portable-call-ids.js";
-import { contentText } from "./token-counter.js";
 import { portable, resultsFirst, sendable, userMessageSent, withoutBlankText, withoutResults } from "./sent-copies.js";
+import { contentText } from "./token-counter.js";
 
 /**
  * What a group holds (spec R2).
