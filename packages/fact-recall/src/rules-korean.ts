@@ -1616,7 +1616,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   let relative: string | undefined;
   // A sentence cut at its connectives (`-해서`, `-는데`, `-고`) keeps the topic its first clause set:
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
-  const clauses = text.split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
+  const clauses = plainSpeech(text).split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
   let topicRelative: string | undefined;
   // The clause before, when it stated something (not a question or a hypothetical): an
   // afterthought that follows it (`이사 가. 망원동으로`) completes it.
@@ -1659,6 +1659,80 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (found) facts.push(...(Array.isArray(found) ? found : [found]));
   }
   return facts;
+}
+
+/**
+ * Where a nominal ending of online 반말 (`-임`, `-함`, `-음`) ends its clause: before punctuation,
+ * a line break (chat marks such as `ㅋㅋ` are read as one) or a space; a space after one ends the
+ * sentence (`레오폴드 씀 작년에 지름` is two).
+ */
+const NOMINAL_END = "(?=[.!?…~]*(?:\\s|$))";
+/**
+ * Nouns that end in `임`, `함` or a final consonant and `음`, never a nominal ending: `게임`,
+ * `모임`, `담임`, `결함`, `포함`, `얼음`, `발음`, `녹음`. A word ending in one is kept as it is.
+ */
+const NOUN_LIKE_ENDING =
+  /(?:게임|모임|타임|네임|라임|프레임|프라임|책임|담임|피임|취임|후임|선임|소임|결함|고함|군함|전함|잠수함|포함|모함|수납함|보관함|우편함|편지함|메일함|사서함|수거함|휴지함|얼음|걸음|웃음|울음|믿음|졸음|죽음|묶음|볶음|젊음|놀음|물음|발음|녹음|복음|잡음|방음|폭음|굉음|단음|장음|탁음|반음|청음)$/;
+/**
+ * Verbs with an open stem read in their `-ㅁ` form (`씀`, `감`, `됨`, `지름`), as a word of their own
+ * only: the same syllables end nouns (`장난감`, `자신감`). Not `봄` (spring), `잠` (sleep), `줌`
+ * (Zoom), `삼` (three), `삶` (life).
+ */
+const OPEN_STEM_NOMINAL: Readonly<Record<string, string>> = {
+  씀: "써",
+  감: "가",
+  옴: "와",
+  됨: "돼",
+  탐: "타",
+  침: "쳐",
+  지름: "질러",
+  배움: "배워",
+  키움: "키워",
+  다님: "다녀",
+  마심: "마셔",
+  뜀: "뛰어",
+  아님: "아니야",
+};
+const OPEN_STEM_WORD = new RegExp(`(^|\\s)(${Object.keys(OPEN_STEM_NOMINAL).join("|")})${NOMINAL_END}`, "g");
+/** `-는 중임` (`알바 하는 중임`, `공부하는중임`): the progressive, read as `-고 있어` (a stem that lost its ㄹ given back, {@link RIEUL_DROPPED}). */
+const DOING_NOMINAL = new RegExp(`([가-힣]+?)는\\s*중임${NOMINAL_END}`, "g");
+/** A word ending in `-임` (the copula), `-함` (하다) or a final consonant and `-음` (any other verb), at a clause's end. */
+const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임|함|음)${NOMINAL_END}`, "g");
+
+/**
+ * The plain-speech nominal endings of online 반말 in the plain forms the rules read, one word at a
+ * time: `-임` as the copula (`2학년임` -> `2학년이야`, `스타크래프트임` -> `스타크래프트야`, `하는
+ * 중임` -> `하는 중이야`, `지를 거임` -> `지를 거야`), `-함` as `-해` (`입대함` -> `입대해`, `안
+ * 좋아함` -> `안 좋아해`), `-음` after a verb's stem as its plain form, past kept (`접었음` ->
+ * `접었어`, `먹음` -> `먹어`, `좋음` -> `좋아`, `레오폴드 씀` -> `레오폴드 써`). A space after
+ * one ends the sentence. Nouns ending in those syllables ({@link NOUN_LIKE_ENDING}: `게임`,
+ * `모임`, `마음`, `이름`) are kept; so are punctuation (`-임?` stays a question) and a quotation
+ * (`-다고 함`, `-라고 함`: hearsay stays hearsay, not the speaker's `-다고 해`).
+ */
+function plainSpeech(text: string): string {
+  const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
+  return text
+    .replace(DOING_NOMINAL, (m, stem: string, offset: number, all: string) => `${RIEUL_DROPPED[stem] ?? stem}고 있어${stop(all.slice(offset + m.length))}`)
+    .replace(OPEN_STEM_WORD, (_m, space: string, word: string, offset: number, all: string) => {
+      const after = all.slice(offset + _m.length);
+      return `${space}${OPEN_STEM_NOMINAL[word]}${stop(after)}`;
+    })
+    .replace(NOMINAL_WORD, (m, before: string, closed: string | undefined, ending: string, offset: number, all: string) => {
+      const word = `${before}${closed ?? ""}`;
+      const whole = `${word}${ending}`;
+      const after = all.slice(offset + m.length);
+      if (word === "" || NOUN_LIKE_ENDING.test(whole)) return m;
+      if (ending === "임") return `${josa(word, "이야", "야")}${stop(after)}`;
+      // `-다고 함`, `-라고 함`: someone else's words, kept for the rules that read hearsay.
+      if (ending === "함") return /[다라]고$/.test(word) ? m : `${word}해${stop(after)}`;
+      // `-음` only after a final consonant (`먹음`, `했음`): `마음`, `처음`, `다음` are nouns.
+      if (closed === undefined) return m;
+      const code = closed.charCodeAt(0) - 0xac00;
+      const vowel = Math.floor(code / 28) % 21;
+      // The past (`했음`, `갔음`) takes `-어`; a stem in ㅏ or ㅗ (`좋음`, `많음`) takes `-아`.
+      const final = code % 28 !== 20 && (vowel === 0 || vowel === 8) ? "아" : "어";
+      return `${word}${final}${stop(after)}`;
+    });
 }
 
 /** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
