@@ -1616,7 +1616,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   let relative: string | undefined;
   // A sentence cut at its connectives (`-해서`, `-는데`, `-고`) keeps the topic its first clause set:
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
-  const clauses = plainSpeech(text).split(SENTENCE_END).flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
+  const clauses = plainSpeech(text)
+    .split(SENTENCE_END)
+    .flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
   let topicRelative: string | undefined;
   // The clause before, when it stated something (not a question or a hypothetical): an
   // afterthought that follows it (`이사 가. 망원동으로`) completes it.
@@ -1712,9 +1714,12 @@ const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임
 function plainSpeech(text: string): string {
   const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
   return text
-    .replace(DOING_NOMINAL, (m, stem: string, offset: number, all: string) => `${RIEUL_DROPPED[stem] ?? stem}고 있어${stop(all.slice(offset + m.length))}`)
-    .replace(OPEN_STEM_WORD, (_m, space: string, word: string, offset: number, all: string) => {
-      const after = all.slice(offset + _m.length);
+    .replace(
+      DOING_NOMINAL,
+      (m, stem: string, offset: number, all: string) => `${RIEUL_DROPPED[stem] ?? stem}고 있어${stop(all.slice(offset + m.length))}`,
+    )
+    .replace(OPEN_STEM_WORD, (m, space: string, word: string, offset: number, all: string) => {
+      const after = all.slice(offset + m.length);
       return `${space}${OPEN_STEM_NOMINAL[word]}${stop(after)}`;
     })
     .replace(NOMINAL_WORD, (m, before: string, closed: string | undefined, ending: string, offset: number, all: string) => {
