@@ -20,6 +20,7 @@ import {
   messageType,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
+  type SummaryPass,
   type SummaryRecord,
   type SummarySlot,
   summarySlotState,
@@ -39,6 +40,7 @@ import {
 } from "@threadwise/memory";
 import {
   buildSummarizerInput,
+  COVERED_DIGEST_CHARACTERS,
   DEFAULT_SUMMARY_PROMPT,
   resolveSummarizeOptions,
   summarizerPasses,
@@ -334,24 +336,31 @@ function adoptedSummary(call: Call): SummaryRecord | undefined {
 }
 
 /**
- * What is wrong with an adopted background summary, or `undefined`: it must be what the
- * summarizer makes of the stored thread as it is now (the previous summary, then the stored
- * messages from the first uncovered one through the one it says it covers), as a fresh process
- * would make it (folded in passes when the span does not fit the summarizer's input). A summary
- * prepared before an edit, a removal or a fork summarizes other messages. A call can adopt a job
- * and then have a cap inside extend it (tokenCap's `extendSummaryCoverage`, folded on top of the
- * adopted record): then the record's `lastPasses` are the extension's, and the summary must be the
- * job's span folded on the previous summary, then the extension's span folded on that (seed 17
- * case 7: a job through 5046 messages, then an extension of 2; one fold of both differs in where
- * its passes split, not in what it covers).
+ * What is wrong with an adopted background summary (`problem`, or `undefined`), and the record a
+ * fresh process must hold to serve the call (`held`). The summary must be what the summarizer
+ * makes of the stored thread as it is now (the previous summary, then the stored messages from the
+ * first uncovered one through the one it says it covers), as a fresh process would make it
+ * (folded in passes when the span does not fit the summarizer's input). A summary prepared before
+ * an edit, a removal or a fork summarizes other messages. A call can adopt a job and then have a
+ * cap inside extend it (tokenCap's `extendSummaryCoverage`, folded on top of the adopted record):
+ * then the record's `lastPasses` are the extension's, and the summary must be the job's span
+ * folded on the previous summary, then the extension's span folded on that (seed 17 case 7: a job
+ * through 5046 messages, then an extension of 2; one fold of both differs in where its passes
+ * split, not in what it covers). `held` is then the job's record, as the job wrote it: the call
+ * adopted it and extended it, as a fresh process holding it extends it (was: the record after the
+ * extension, on which a fresh process extends again, seed 27 case 3: a job of 8 messages, an
+ * extension of 3 passes, and a fresh process 3 passes further). The job's digests are the
+ * record's but the extension's (a fresh process checks them against the stored messages).
  */
-function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | undefined {
+function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): { problem?: string; held: SummaryRecord } {
   const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   const through = call.stored.map((m) => m.id).lastIndexOf(adopted.coveredThroughId ?? undefined);
-  if (through < 0) return `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`;
+  if (through < 0)
+    return { problem: `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`, held: adopted };
   // A summary whose covered messages changed since it was made is made again from the start (R37).
   const intact = coverageIntact(previous, coveredMessages(call.stored, previous));
   const base = intact ? previous : undefined;
+  const started = base !== undefined && base.coveredCount > 0;
   const span = call.stored.slice(uncoveredStartOf(call.stored, base), through + 1).filter((m) => messageType(m) !== "system");
   // Folded in passes that each fit the summarizer's input, as summarize does (spec R39).
   const options = {
@@ -359,25 +368,49 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
     maxInputTokens: resolveSummarizeOptions({}).maxInputTokens,
     counter: createTokenCounter(),
   };
+  /** The summary after each stage, each folded on the one before, and that stage's passes (as a record's `lastPasses` lists them). */
   const fold = (stages: readonly (readonly BaseMessage[])[]) => {
     let text = base?.text;
     let count = base?.coveredCount ?? 0;
-    for (const stage of stages)
+    const after: { text: string | undefined; count: number; passes: SummaryPass[] }[] = [];
+    for (const stage of stages) {
+      const passes: SummaryPass[] = [];
       for (const pass of summarizerPasses({ span: stage, ...options })) {
-        text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
+        const input = buildSummarizerInput({ previousSummary: text, span: pass, ...options });
+        text = fakeSummary(input.messages);
         count += pass.length;
+        const [first, last] = [pass[0] as BaseMessage, pass[pass.length - 1] as BaseMessage];
+        passes.push({ fromId: first.id ?? null, throughId: last.id ?? null, messages: pass.length, inputTokens: input.tokens });
       }
-    return { text, count };
+      after.push({ text, count, passes });
+    }
+    return after;
   };
-  const whole = fold([span]);
-  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return undefined;
+  const whole = fold([span])[0] as { text: string | undefined; count: number };
+  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return { held: adopted };
   // The job, then the cap's extension from where the record's last update began.
   const extendedFrom = span.findIndex((m) => m.id === adopted.lastPasses?.[0]?.fromId);
-  if (extendedFrom > 0) {
-    const staged = fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]);
-    if (staged.text === adopted.text && staged.count === adopted.coveredCount) return undefined;
+  const [job, staged] = extendedFrom > 0 ? fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]) : [];
+  if (job && staged && staged.text === adopted.text && staged.count === adopted.coveredCount) {
+    const extension = adopted.coveredCount - job.count;
+    const digests = adopted.coveredDigests;
+    const held: SummaryRecord = {
+      text: job.text ?? "",
+      coveredThroughId: span[extendedFrom - 1]?.id ?? null,
+      coveredCount: job.count,
+      updatedAt: adopted.updatedAt,
+      ...(digests === undefined ? {} : { coveredDigests: digests.slice(0, digests.length - extension * COVERED_DIGEST_CHARACTERS) }),
+      ...(adopted.coveredArchived === undefined ? {} : { coveredArchived: adopted.coveredArchived }),
+      coveredFromId: started ? (base.coveredFromId ?? null) : (span[0]?.id ?? null),
+      passes: (started ? (base.passes ?? 0) : 0) + job.passes.length,
+      lastPasses: job.passes,
+    };
+    return { held };
   }
-  return `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`;
+  return {
+    problem: `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`,
+    held: adopted,
+  };
 }
 
 /**
@@ -1044,8 +1077,10 @@ export async function runCase(
     // process on the summary before the call does all the same; else adopted from a background
     // job, and compared with a fresh process that has it stored.
     if (adopted && differingFields(call, expected).length === 0) adopted = undefined;
-    const problem = adopted ? adoptedSummaryProblem(call, adopted) : undefined;
-    if (adopted) expected = await fromScratch(call, processes.R, { summary: adopted });
+    const checked = adopted ? adoptedSummaryProblem(call, adopted) : undefined;
+    const problem = checked?.problem;
+    // A fresh process holding the summary as the call adopted it (before a cap inside extended it).
+    if (checked) expected = await fromScratch(call, processes.R, { summary: checked.held });
     const fields = differingFields(call, expected);
     const differs: string[] = [...fields];
     for (const field of fields) {
