@@ -386,9 +386,10 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): { problem?: 
     }
     return after;
   };
-  const whole = fold([span])[0] as { text: string | undefined; count: number };
-  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return { held: adopted };
-  // The job, then the cap's extension from where the record's last update began.
+  // The job, then the cap's extension from where the record's last update began (the job's own
+  // passes begin at the span's start). Checked first: when the passes of both split where one fold
+  // of the span would, that fold matches too, but the call still adopted the job's record and
+  // extended it (seed 30 case 0: a job of 3 passes, an extension of 3).
   const extendedFrom = span.findIndex((m) => m.id === adopted.lastPasses?.[0]?.fromId);
   const [job, staged] = extendedFrom > 0 ? fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]) : [];
   if (job && staged && staged.text === adopted.text && staged.count === adopted.coveredCount) {
@@ -407,6 +408,8 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): { problem?: 
     };
     return { held };
   }
+  const whole = fold([span])[0] as { text: string | undefined; count: number };
+  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return { held: adopted };
   return {
     problem: `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`,
     held: adopted,
