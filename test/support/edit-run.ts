@@ -46,8 +46,10 @@ import {
   summarizerPasses,
   uncoveredStartOf,
 } from "@threadwise/summarize";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware } from "langchain";
+import pg from "pg";
 // summarize's own rule for "the covered messages are still the ones the summary was made from" (not exported).
 import { coverageIntact, coveredMessages } from "../../packages/summarize/src/summary-coverage.js";
 import {
@@ -572,6 +574,45 @@ async function reopenSaver(saver: ThreadwiseSaver): Promise<ThreadwiseSaver> {
   return reopened;
 }
 
+/**
+ * The ids of the thread's stored checkpoints (every namespace), sorted, read from `saver`'s storage
+ * without deserializing any: SQL on the SQLite file or the PostgreSQL database, the MemorySaver's
+ * (or its encrypting wrapper's) storage in memory. What LangGraph's checkpoint history lists.
+ */
+async function storedCheckpointIds(saver: ThreadwiseSaver, threadId: string): Promise<string[]> {
+  const config = saverConfigs.get(saver);
+  if (config?.backend === "sqlite") {
+    const db = new Database(config.sqlitePath as string, { readonly: true, fileMustExist: true });
+    try {
+      const rows = db.prepare("SELECT checkpoint_id AS id FROM checkpoints WHERE thread_id = ?").all(threadId) as Array<{ id: string }>;
+      return rows.map((row) => row.id).sort();
+    } finally {
+      db.close();
+    }
+  }
+  if (config?.backend === "postgres") {
+    if (!postgres) throw new Error("storedCheckpointIds: call useArchivePostgres first");
+    const client = new pg.Client({ connectionString: postgres.dsn });
+    await client.connect();
+    try {
+      const rows = await client.query<{ id: string }>(
+        `SELECT checkpoint_id AS id FROM ${pg.escapeIdentifier(postgres.schema)}.checkpoints WHERE thread_id = $1`,
+        [threadId],
+      );
+      return rows.rows.map((row) => row.id).sort();
+    } finally {
+      await client.end();
+    }
+  }
+  // In memory (a saver reopened after a crash is a new object on the same MemorySaver): its storage, under an encrypting wrapper or not.
+  const inner = saver.inner as BaseCheckpointSaver & { inner?: BaseCheckpointSaver };
+  const memory = ("storage" in inner ? inner : inner.inner) as MemorySaver | undefined;
+  if (!memory || !("storage" in memory)) throw new Error("storedCheckpointIds: not a SQLite, PostgreSQL or in-memory ThreadwiseSaver");
+  return Object.values(memory.storage[threadId] ?? {})
+    .flatMap((checkpoints) => Object.keys(checkpoints))
+    .sort();
+}
+
 /** A fresh saver object on `saver`'s stored state (its wrapped saver and registry): nothing cached. */
 function freshSaverOn(saver: ThreadwiseSaver): ThreadwiseSaver {
   return new ThreadwiseSaver(saver.inner, saver.registry);
@@ -706,12 +747,18 @@ export async function runCase(
   let opIndex = -1;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
-  /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
-  const storedNow = async () => {
-    let history = 0;
-    for await (const _ of agents.A.graph.getStateHistory(run)) history += 1;
-    return JSON.stringify([(await whole()).map(shapeOf), (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id, history]);
-  };
+  /**
+   * What an operation refused must leave as it was: the whole thread, the head, the thread's
+   * checkpoints (their ids, read from the storage: was the length of the checkpoint history, read
+   * by walking it, which deserialized every checkpoint before each operation of an archive run:
+   * half of a case's time, minutes after a bulk import of 5,000 messages).
+   */
+  const storedNow = async () =>
+    JSON.stringify([
+      (await whole()).map(shapeOf),
+      (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id,
+      await storedCheckpointIds(threadwise as ThreadwiseSaver, threadId),
+    ]);
   /** Interrupts waiting on the thread (humanInTheLoop's review), as the number of actions each asks about. */
   const pendingReviews = async (agent: ReturnType<typeof agentOf>) => {
     const state = await agent.graph.getState(run);
