@@ -20,6 +20,7 @@ import {
   messageType,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
+  type SummaryPass,
   type SummaryRecord,
   type SummarySlot,
   summarySlotState,
@@ -39,13 +40,16 @@ import {
 } from "@threadwise/memory";
 import {
   buildSummarizerInput,
+  COVERED_DIGEST_CHARACTERS,
   DEFAULT_SUMMARY_PROMPT,
   resolveSummarizeOptions,
   summarizerPasses,
   uncoveredStartOf,
 } from "@threadwise/summarize";
+import Database from "better-sqlite3";
 import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware } from "langchain";
+import pg from "pg";
 // summarize's own rule for "the covered messages are still the ones the summary was made from" (not exported).
 import { coverageIntact, coveredMessages } from "../../packages/summarize/src/summary-coverage.js";
 import {
@@ -334,24 +338,31 @@ function adoptedSummary(call: Call): SummaryRecord | undefined {
 }
 
 /**
- * What is wrong with an adopted background summary, or `undefined`: it must be what the
- * summarizer makes of the stored thread as it is now (the previous summary, then the stored
- * messages from the first uncovered one through the one it says it covers), as a fresh process
- * would make it (folded in passes when the span does not fit the summarizer's input). A summary
- * prepared before an edit, a removal or a fork summarizes other messages. A call can adopt a job
- * and then have a cap inside extend it (tokenCap's `extendSummaryCoverage`, folded on top of the
- * adopted record): then the record's `lastPasses` are the extension's, and the summary must be the
- * job's span folded on the previous summary, then the extension's span folded on that (seed 17
- * case 7: a job through 5046 messages, then an extension of 2; one fold of both differs in where
- * its passes split, not in what it covers).
+ * What is wrong with an adopted background summary (`problem`, or `undefined`), and the record a
+ * fresh process must hold to serve the call (`held`). The summary must be what the summarizer
+ * makes of the stored thread as it is now (the previous summary, then the stored messages from the
+ * first uncovered one through the one it says it covers), as a fresh process would make it
+ * (folded in passes when the span does not fit the summarizer's input). A summary prepared before
+ * an edit, a removal or a fork summarizes other messages. A call can adopt a job and then have a
+ * cap inside extend it (tokenCap's `extendSummaryCoverage`, folded on top of the adopted record):
+ * then the record's `lastPasses` are the extension's, and the summary must be the job's span
+ * folded on the previous summary, then the extension's span folded on that (seed 17 case 7: a job
+ * through 5046 messages, then an extension of 2; one fold of both differs in where its passes
+ * split, not in what it covers). `held` is then the job's record, as the job wrote it: the call
+ * adopted it and extended it, as a fresh process holding it extends it (was: the record after the
+ * extension, on which a fresh process extends again, seed 27 case 3: a job of 8 messages, an
+ * extension of 3 passes, and a fresh process 3 passes further). The job's digests are the
+ * record's but the extension's (a fresh process checks them against the stored messages).
  */
-function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | undefined {
+function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): { problem?: string; held: SummaryRecord } {
   const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
   const through = call.stored.map((m) => m.id).lastIndexOf(adopted.coveredThroughId ?? undefined);
-  if (through < 0) return `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`;
+  if (through < 0)
+    return { problem: `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`, held: adopted };
   // A summary whose covered messages changed since it was made is made again from the start (R37).
   const intact = coverageIntact(previous, coveredMessages(call.stored, previous));
   const base = intact ? previous : undefined;
+  const started = base !== undefined && base.coveredCount > 0;
   const span = call.stored.slice(uncoveredStartOf(call.stored, base), through + 1).filter((m) => messageType(m) !== "system");
   // Folded in passes that each fit the summarizer's input, as summarize does (spec R39).
   const options = {
@@ -359,25 +370,52 @@ function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): string | und
     maxInputTokens: resolveSummarizeOptions({}).maxInputTokens,
     counter: createTokenCounter(),
   };
+  /** The summary after each stage, each folded on the one before, and that stage's passes (as a record's `lastPasses` lists them). */
   const fold = (stages: readonly (readonly BaseMessage[])[]) => {
     let text = base?.text;
     let count = base?.coveredCount ?? 0;
-    for (const stage of stages)
+    const after: { text: string | undefined; count: number; passes: SummaryPass[] }[] = [];
+    for (const stage of stages) {
+      const passes: SummaryPass[] = [];
       for (const pass of summarizerPasses({ span: stage, ...options })) {
-        text = fakeSummary(buildSummarizerInput({ previousSummary: text, span: pass, ...options }).messages);
+        const input = buildSummarizerInput({ previousSummary: text, span: pass, ...options });
+        text = fakeSummary(input.messages);
         count += pass.length;
+        const [first, last] = [pass[0] as BaseMessage, pass[pass.length - 1] as BaseMessage];
+        passes.push({ fromId: first.id ?? null, throughId: last.id ?? null, messages: pass.length, inputTokens: input.tokens });
       }
-    return { text, count };
+      after.push({ text, count, passes });
+    }
+    return after;
   };
-  const whole = fold([span]);
-  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return undefined;
-  // The job, then the cap's extension from where the record's last update began.
+  // The job, then the cap's extension from where the record's last update began (the job's own
+  // passes begin at the span's start). Checked first: when the passes of both split where one fold
+  // of the span would, that fold matches too, but the call still adopted the job's record and
+  // extended it (seed 30 case 0: a job of 3 passes, an extension of 3).
   const extendedFrom = span.findIndex((m) => m.id === adopted.lastPasses?.[0]?.fromId);
-  if (extendedFrom > 0) {
-    const staged = fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]);
-    if (staged.text === adopted.text && staged.count === adopted.coveredCount) return undefined;
+  const [job, staged] = extendedFrom > 0 ? fold([span.slice(0, extendedFrom), span.slice(extendedFrom)]) : [];
+  if (job && staged && staged.text === adopted.text && staged.count === adopted.coveredCount) {
+    const extension = adopted.coveredCount - job.count;
+    const digests = adopted.coveredDigests;
+    const held: SummaryRecord = {
+      text: job.text ?? "",
+      coveredThroughId: span[extendedFrom - 1]?.id ?? null,
+      coveredCount: job.count,
+      updatedAt: adopted.updatedAt,
+      ...(digests === undefined ? {} : { coveredDigests: digests.slice(0, digests.length - extension * COVERED_DIGEST_CHARACTERS) }),
+      ...(adopted.coveredArchived === undefined ? {} : { coveredArchived: adopted.coveredArchived }),
+      coveredFromId: started ? (base.coveredFromId ?? null) : (span[0]?.id ?? null),
+      passes: (started ? (base.passes ?? 0) : 0) + job.passes.length,
+      lastPasses: job.passes,
+    };
+    return { held };
   }
-  return `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`;
+  const whole = fold([span])[0] as { text: string | undefined; count: number };
+  if (whole.text === adopted.text && whole.count === adopted.coveredCount) return { held: adopted };
+  return {
+    problem: `adopted summary differs from one made of the stored messages now\n  adopted: ${adopted.coveredCount} ${adopted.text}\n  now:     ${whole.count} ${whole.text}`,
+    held: adopted,
+  };
 }
 
 /**
@@ -536,6 +574,45 @@ async function reopenSaver(saver: ThreadwiseSaver): Promise<ThreadwiseSaver> {
   return reopened;
 }
 
+/**
+ * The ids of the thread's stored checkpoints (every namespace), sorted, read from `saver`'s storage
+ * without deserializing any: SQL on the SQLite file or the PostgreSQL database, the MemorySaver's
+ * (or its encrypting wrapper's) storage in memory. What LangGraph's checkpoint history lists.
+ */
+async function storedCheckpointIds(saver: ThreadwiseSaver, threadId: string): Promise<string[]> {
+  const config = saverConfigs.get(saver);
+  if (config?.backend === "sqlite") {
+    const db = new Database(config.sqlitePath as string, { readonly: true, fileMustExist: true });
+    try {
+      const rows = db.prepare("SELECT checkpoint_id AS id FROM checkpoints WHERE thread_id = ?").all(threadId) as Array<{ id: string }>;
+      return rows.map((row) => row.id).sort();
+    } finally {
+      db.close();
+    }
+  }
+  if (config?.backend === "postgres") {
+    if (!postgres) throw new Error("storedCheckpointIds: call useArchivePostgres first");
+    const client = new pg.Client({ connectionString: postgres.dsn });
+    await client.connect();
+    try {
+      const rows = await client.query<{ id: string }>(
+        `SELECT checkpoint_id AS id FROM ${pg.escapeIdentifier(postgres.schema)}.checkpoints WHERE thread_id = $1`,
+        [threadId],
+      );
+      return rows.rows.map((row) => row.id).sort();
+    } finally {
+      await client.end();
+    }
+  }
+  // In memory (a saver reopened after a crash is a new object on the same MemorySaver): its storage, under an encrypting wrapper or not.
+  const inner = saver.inner as BaseCheckpointSaver & { inner?: BaseCheckpointSaver };
+  const memory = ("storage" in inner ? inner : inner.inner) as MemorySaver | undefined;
+  if (!memory || !("storage" in memory)) throw new Error("storedCheckpointIds: not a SQLite, PostgreSQL or in-memory ThreadwiseSaver");
+  return Object.values(memory.storage[threadId] ?? {})
+    .flatMap((checkpoints) => Object.keys(checkpoints))
+    .sort();
+}
+
 /** A fresh saver object on `saver`'s stored state (its wrapped saver and registry): nothing cached. */
 function freshSaverOn(saver: ThreadwiseSaver): ThreadwiseSaver {
   return new ThreadwiseSaver(saver.inner, saver.registry);
@@ -670,12 +747,18 @@ export async function runCase(
   let opIndex = -1;
   /** The messages the operation in progress edits or removes, once picked. */
   let editing: BaseMessage[] = [];
-  /** What an operation refused must leave as it was: the whole thread, the head, the history's length. */
-  const storedNow = async () => {
-    let history = 0;
-    for await (const _ of agents.A.graph.getStateHistory(run)) history += 1;
-    return JSON.stringify([(await whole()).map(shapeOf), (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id, history]);
-  };
+  /**
+   * What an operation refused must leave as it was: the whole thread, the head, the thread's
+   * checkpoints (their ids, read from the storage: was the length of the checkpoint history, read
+   * by walking it, which deserialized every checkpoint before each operation of an archive run:
+   * half of a case's time, minutes after a bulk import of 5,000 messages).
+   */
+  const storedNow = async () =>
+    JSON.stringify([
+      (await whole()).map(shapeOf),
+      (await agents.A.graph.getState(run)).config.configurable?.checkpoint_id,
+      await storedCheckpointIds(threadwise as ThreadwiseSaver, threadId),
+    ]);
   /** Interrupts waiting on the thread (humanInTheLoop's review), as the number of actions each asks about. */
   const pendingReviews = async (agent: ReturnType<typeof agentOf>) => {
     const state = await agent.graph.getState(run);
@@ -1044,8 +1127,10 @@ export async function runCase(
     // process on the summary before the call does all the same; else adopted from a background
     // job, and compared with a fresh process that has it stored.
     if (adopted && differingFields(call, expected).length === 0) adopted = undefined;
-    const problem = adopted ? adoptedSummaryProblem(call, adopted) : undefined;
-    if (adopted) expected = await fromScratch(call, processes.R, { summary: adopted });
+    const checked = adopted ? adoptedSummaryProblem(call, adopted) : undefined;
+    const problem = checked?.problem;
+    // A fresh process holding the summary as the call adopted it (before a cap inside extended it).
+    if (checked) expected = await fromScratch(call, processes.R, { summary: checked.held });
     const fields = differingFields(call, expected);
     const differs: string[] = [...fields];
     for (const field of fields) {
