@@ -13,7 +13,6 @@ import {
   convertCompletionsMessageToBaseMessage,
   convertMessagesToCompletionsMessageParams,
   convertMessagesToResponsesInput,
-  convertResponsesMessageToAIMessage,
 } from "@langchain/openai";
 import { createTokenCounter, messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -21,7 +20,17 @@ import { getEncoding } from "js-tiktoken";
 import { createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { book, isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import {
+  book,
+  isTool,
+  lastOf,
+  lookup,
+  requests,
+  responsesAnswer,
+  stackAgent,
+  storedMessages,
+  summarizerModel,
+} from "./support/report-agent.js";
 
 const o200k = getEncoding("o200k_base");
 const encode = (text: string) => o200k.encode(text);
@@ -566,13 +575,6 @@ describe("public reports: OpenAI Responses answers", () => {
   // (`@langchain/openai` stores a Responses answer's output items in `response_metadata.output` and
   // sends the message as those items). The view left the unanswered call out of `tool_calls`, but
   // the copy kept the stored items, so the converter still sent the call without a result.
-  const usage = {
-    input_tokens: 1,
-    output_tokens: 1,
-    total_tokens: 2,
-    input_tokens_details: { cached_tokens: 0 },
-    output_tokens_details: { reasoning_tokens: 0 },
-  };
   const fc = (callId: string, name: string, args: object) => ({
     type: "function_call",
     id: `fc_${callId}`,
@@ -595,14 +597,7 @@ describe("public reports: OpenAI Responses answers", () => {
     const respond = (items: object[]) => {
       answers += 1;
       const output = [{ type: "reasoning", id: `rs_${answers}`, summary: [] }, ...items];
-      return convertResponsesMessageToAIMessage({
-        id: `resp_${answers}`,
-        model: "gpt-5",
-        object: "response",
-        status: "completed",
-        output,
-        usage,
-      } as never);
+      return responsesAnswer(`resp_${answers}`, output);
     };
     return strictModel({
       answer: (messages) => {

@@ -20,21 +20,13 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt } from "@langchain/langgraph";
-import { convertMessagesToResponsesInput, convertResponsesMessageToAIMessage } from "@langchain/openai";
+import { convertMessagesToResponsesInput } from "@langchain/openai";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { isTool, lastOf, lookup, requests, stackAgent } from "./support/report-agent.js";
-
-const usage = {
-  input_tokens: 1,
-  output_tokens: 1,
-  total_tokens: 2,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens_details: { reasoning_tokens: 0 },
-};
+import { isTool, lastOf, lookup, requests, responsesAnswer, stackAgent } from "./support/report-agent.js";
 
 const confirm = tool(async ({ seat }: { seat: string }) => `user said ${interrupt({ question: `Book ${seat}?` })} for ${seat}`, {
   name: "confirm",
@@ -50,15 +42,7 @@ function responsesModel() {
       const human = messages.filter((m) => m.getType() === "human").at(-1);
       const n = `${String(human?.id).replace(/[^a-z0-9]/gi, "")}_${messages.filter(isTool).length}`;
       const rs = { type: "reasoning", id: `rs_${n}`, summary: [], encrypted_content: `gAAAA-${n}-${"x".repeat(40)}` };
-      const respond = (items: object[]) =>
-        convertResponsesMessageToAIMessage({
-          id: `resp_${n}`,
-          model: "gpt-5",
-          object: "response",
-          status: "completed",
-          output: [rs, ...items],
-          usage,
-        } as never);
+      const respond = (items: object[]) => responsesAnswer(`resp_${n}`, [rs, ...items]);
       const last = lastOf(messages);
       const text = messageText(last).split("\n\n").at(-1) ?? "";
       const seat = /^seat (\w+)/.exec(text);

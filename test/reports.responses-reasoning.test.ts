@@ -18,21 +18,14 @@
  */
 import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { interrupt } from "@langchain/langgraph";
-import { convertMessagesToResponsesInput, convertResponsesMessageToAIMessage } from "@langchain/openai";
+import { convertMessagesToResponsesInput } from "@langchain/openai";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { lastOf, requests, stackAgent, storedMessages } from "./support/report-agent.js";
+import { lastOf, requests, responsesAnswer, stackAgent, storedMessages } from "./support/report-agent.js";
 
-const usage = {
-  input_tokens: 1,
-  output_tokens: 1,
-  total_tokens: 2,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens_details: { reasoning_tokens: 0 },
-};
 const reasoning = (id: string) => ({ type: "reasoning", id, summary: [], encrypted_content: `enc-${id}` });
 const said = (id: string, text: string) => ({
   type: "message",
@@ -53,14 +46,7 @@ function responsesModel() {
   let n = 0;
   const respond = (output: object[]) => {
     n += 1;
-    return convertResponsesMessageToAIMessage({
-      id: `resp_${n}`,
-      model: "gpt-5",
-      object: "response",
-      status: "completed",
-      output,
-      usage,
-    } as never);
+    return responsesAnswer(`resp_${n}`, output);
   };
   return strictModel({
     answer: (messages) => {
