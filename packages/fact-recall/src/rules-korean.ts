@@ -31,7 +31,26 @@ const JOB =
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
   "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터";
 
-const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\s*/;
+/**
+ * A third person by pronoun (`걔`, `쟤`, `얘`, `그녀`, `그분`) or by a demonstrative and a person
+ * (`그 친구`, `이 사람`, `저 분`), in the plural too (`걔네`, `걔들`). `저` before a relation or
+ * `친구` is the speaker (`저 친구 많아요`), so only a person noun no relation names follows it.
+ */
+const THIRD_PERSON =
+  "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|애|여자|남자|분|녀석|놈|양반))(?:들)?";
+/** A subject's or topic's particle, or none (casual speech drops it: `걔 내년에 입대함`). */
+const SUBJECT_PARTICLE = "(?:은|는|이|가|도|께서는|께서)?";
+/** One word that is a third person ({@link THIRD_PERSON} as one word, `그는`, `그녀가`), its particle or none. */
+const THIRD_PERSON_WORD = new RegExp(
+  `^(?:(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈)(?:들)?${SUBJECT_PARTICLE}|그(?:는|가|도))$`,
+);
+/** A person named after a demonstrative (`그 친구`, `저 사람은`): the second word of {@link THIRD_PERSON}. */
+const DEMONSTRATED_PERSON = /^(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)(?:들)?(?:은|는|이|가|도|께서는|께서)?$/;
+/**
+ * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
+ * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
+ */
+const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\\s*`);
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
  * 하는 분`): what follows in the sentence is about them, never the speaker (issue 25).
@@ -64,6 +83,17 @@ const SETTING =
  */
 const DO_NOUN =
   /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
+/**
+ * Nouns that end in `가` and are not a word with the subject particle: an activity (`요가`), a
+ * person by trade (`작가`, `전문가`, `사진가`), time off (`휴가`). So `요가 강사예요` is the
+ * speaker's job; `수아가 간호사예요` is 수아's.
+ */
+const GA_NOUN = /^(?:요가|휴가|물가|평가|참가|추가|작가|화가|[가-힣]{1,3}(?:전문|사업|예술|음악|소설|만화|건축|연주|기업|정치|사진|작곡|평론|성악|무용|수필|동화|미술|번역|전략|조각|여행)가)$/;
+/**
+ * An attribute as the topic (`직업은 초등학교 교사예요`, `전공은 컴공이야`): whose it is the
+ * sentence does not say there, so it is the speaker's unless someone else is named.
+ */
+const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 const QUESTION =
   /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
@@ -801,9 +831,11 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
+    // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사);
+    // the match starts at the job, so a word there with a subject's particle is read as whose it
+    // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
     ),
     build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
@@ -1420,8 +1452,12 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
+    // A third person, with its particle or without (`어제 걔 이사했어`, `그 친구 요즘 테니스 쳐`).
+    if (THIRD_PERSON_WORD.test(word)) return undefined;
+    if (/^(?:그|이|저)$/.test(word) && DEMONSTRATED_PERSON.test(words[i + 1] ?? next) && !(word === "저" && REL_WORD.test(words[i + 1] ?? next)))
+      return undefined;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
-    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word)) continue;
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word) || ATTRIBUTE_TOPIC.test(word)) continue;
     // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
     // `노래 부르는 게`): a topic is never followed by one. `게` is also a noun (crab: `민지는 게 못
     // 먹어`), so before it only a word after the verb's object counts.

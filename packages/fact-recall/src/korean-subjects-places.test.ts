@@ -1,0 +1,52 @@
+import { describe, expect, it } from "vitest";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
+
+/**
+ * Korean classes of session 46 (rules-korean.ts): who a sentence is about when it is someone else,
+ * places that are not the attribute they look like, honorific and ended habits, and two 반말 gaps.
+ * The sentences are written for these tests: none is taken from a labelled bench set.
+ */
+const pairs = (text: string) =>
+  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
+const expectFact = (text: string, pair: string, value: string, ended = false) => {
+  const found = extractFactsHeuristic(text).find((f) => `${f.subject}:${f.attribute}` === pair && (f.ended ?? false) === ended);
+  expect(found?.value, `${text} -> ${pairs(text).join(", ")}`).toContain(value);
+};
+const expectNone = (text: string, prefix: string) =>
+  expect(
+    pairs(text).filter((p) => p.startsWith(prefix)),
+    text,
+  ).toEqual([]);
+
+describe("someone else as the subject: a name with its particle, a pronoun, a demonstrative and a person", () => {
+  it.each([
+    "민지는 의사예요",
+    "지훈이는 개발자야",
+    "수아가 간호사예요",
+    "서연이도 영어 선생님이야",
+    "걔 내년에 입대함",
+    "쟤 다음 달에 결혼해",
+    "얘 고양이 키워",
+    "걔 서울 살아",
+    "그 친구 요즘 테니스 쳐",
+    "그 사람 부산 살아",
+    "저 사람은 간호사래요",
+    "어제 걔 성수동으로 이사했어",
+    "근데 그 친구 다음 주에 이직한대",
+  ])("%s: nothing of the speaker's", (text) => expectNone(text, "user:"));
+
+  it.each([
+    ["동생 민지는 간호사예요", "user's 동생:work", "간호사"],
+    ["제 친구 수진이는 의사예요", "user's 친구:work", "의사"],
+    ["우리 팀장님 부산 살아", "user's 팀장님:residence", "부산"],
+    ["언니 지수는 판교에서 일해", "user's 언니:work", "판교"],
+  ])("%s: a name after a relation is that relative (the family rules keep it)", (text, pair, value) => expectFact(text, pair, value));
+
+  it.each([
+    ["영어 선생님이에요", "user:work", "선생님"],
+    ["요가 강사예요", "user:work", "강사"],
+    ["걔랑 테니스 쳐", "user:hobby", "테니스"],
+    ["그 친구랑 다음 달에 제주도 가", "user:plan", "제주도"],
+    ["직업은 초등학교 교사예요", "user:work", "교사"],
+  ])("%s: still the speaker's (a qualifier, a companion, the attribute's own topic)", (text, pair, value) => expectFact(text, pair, value));
+});
