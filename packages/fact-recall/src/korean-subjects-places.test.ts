@@ -50,3 +50,24 @@ describe("someone else as the subject: a name with its particle, a pronoun, a de
     ["직업은 초등학교 교사예요", "user:work", "교사"],
   ])("%s: still the speaker's (a qualifier, a companion, the attribute's own topic)", (text, pair, value) => expectFact(text, pair, value));
 });
+
+describe("going to a clinic or for treatment is no hobby; an activity's academy is", () => {
+  it.each(["소아과 다녀요", "치과 다니고 있어", "한의원 다녀요", "물리치료 다니는 중이야", "정신과 다녀", "동네 내과 다녀요"])(
+    "%s: no hobby",
+    (text) => expectNone(text, "user:hobby"),
+  );
+
+  it.each([
+    ["요가 학원에 다녀요", "요가"],
+    ["피아노 학원 다녀", "피아노"],
+    ["헬스장 다녀요", "헬스장"],
+    ["수영 다녀요", "수영"],
+  ])("%s: a hobby", (text, value) => expectFact(text, "user:hobby", value));
+
+  it("a bare `학원` or `병원` names neither a hobby nor a workplace", () => {
+    expect(pairs("학원 다녀요")).toEqual([]);
+    expect(pairs("병원 다녀요")).toEqual([]);
+  });
+
+  it.each(["부산 다녀올게", "친정 다녀올 생각이에요"])("%s: a trip (다녀오다) is no hobby", (text) => expectNone(text, "user:hobby"));
+});

@@ -275,6 +275,13 @@ const BODY_PART =
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
+/**
+ * Where one goes for care, not for a pastime: a clinic by its department (`소아과`, `정형외과`,
+ * `치과`), any `-병원`, `-의원` or `-클리닉`, a treatment or therapy (`물리치료`, `도수치료`,
+ * `재활`), counselling and check-ups.
+ */
+const CLINIC =
+  /(?:^(?:소아|치|내|외|안|피부|정신|신경|이비인후|산부인|비뇨기|비뇨|정형외|성형외|신경외|흉부외|재활의학|가정의학|통증의학|한방|신경정신|소아청소년)과$|병원$|의원$|클리닉$|치료$|재활$|상담$|검진$|보건소$|약국$|요양원$)/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
@@ -469,7 +476,7 @@ function bareNoun(word: string): boolean {
 function nounLike(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
-    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word)) &&
+    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word)) &&
     // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
     !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
@@ -788,6 +795,8 @@ const RULES: Rule[] = [
     re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
+      // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
+      if (v.endsWith("학원") && m[2] === undefined) return undefined;
       // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before.
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
         const before = wordsBefore(body, m).at(-1) ?? "";
@@ -800,24 +809,28 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
+      // A hospital by its kind alone (`병원 다녀요`) is as likely a patient's visits: no workplace.
+      return /^(?:병원|대학병원|종합병원|동네병원|센터)$/.test(v) ? undefined : single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
     },
     relative: true,
   },
   {
     attribute: "hobby",
     // `요가 학원에 다녀요`, `수영을 다녀요`, `수영 다녀`; not `강릉에 다녀왔어요` (a trip: an event).
+    // An academy is its activity's (`피아노 학원 다녀`, `영어학원 다녀요` -> 피아노, 영어); a clinic
+    // or a treatment ({@link CLINIC}: `소아과`, `물리치료`) is no pastime.
     // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
     re: new RegExp(
-      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
+      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
     ),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
+    build: (m, l, body) => {
+      let v = clean(m[1] as string);
+      if (v.endsWith("학원")) v = v === "학원" ? (wordsBefore(body, m).at(-1) ?? "") : v.slice(0, -2);
       // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
-      return /[A-Za-z]/.test(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v)
+      return /[A-Za-z]/.test(v) || !bareNoun(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v) || CLINIC.test(v)
         ? undefined
         : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
