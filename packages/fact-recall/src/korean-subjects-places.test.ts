@@ -71,3 +71,25 @@ describe("going to a clinic or for treatment is no hobby; an activity's academy 
 
   it.each(["부산 다녀올게", "친정 다녀올 생각이에요"])("%s: a trip (다녀오다) is no hobby", (text) => expectNone(text, "user:hobby"));
 });
+
+describe("honorific and ended walking or running habits", () => {
+  it.each([
+    ["엄마는 매일 걸으세요", "user's 엄마:hobby", "걷기"],
+    ["할머니는 매일 아침 공원에서 걸으셔", "user's 할머니:hobby", "걷기"],
+    ["아빠가 아침마다 달리세요", "user's 아빠:hobby", "달리기"],
+  ])("%s: the relative's", (text, pair, value) => expectFact(text, pair, value));
+
+  it.each(["매일 걸으세요", "그분은 아침마다 달리세요"])("%s: an honorific with no relative is nobody's fact", (text) =>
+    expect(pairs(text)).toEqual([]),
+  );
+
+  it.each([
+    ["예전엔 매일 걸었는데 요즘은 안 해요", "걷기"],
+    ["원래 아침마다 달렸는데 요즘은 못 해", "달리기"],
+    ["예전엔 매일 한강에서 뛰었는데", "러닝"],
+  ])("%s: a habit that ended", (text, value) => expectFact(text, "user:hobby", value, true));
+
+  it.each(["어제 공원에서 걸었어", "예전엔 전화 자주 걸었는데", "전화 자주 걸어요"])("%s: once, or another verb, is no habit", (text) =>
+    expectNone(text, "user:hobby"),
+  );
+});

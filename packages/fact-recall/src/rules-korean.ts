@@ -451,6 +451,20 @@ function playing([stem, polite, formal, plain, adnominal]: readonly [string, str
   return `(?:${polite}요|${formal}니다|${plain}다|${polite}(?=[\\s.!~…]|$)|${stem}고\\s*있|${adnominal}\\s*중|${adnominal}데|${stem}거든|${stem}죠|${stem}곤\\s*해)`;
 }
 
+/** Where each honorific ending of {@link WALKED} goes: the polite, the plain, the formal, a connective. */
+const HONORIFIC_ENDING: Readonly<Record<string, number>> = { 세요: 0, 셔요: 0, 셔: 1, 십니다: 2, 시는데: 3, 시거든: 4 };
+/**
+ * 걷다, 달리다 and 뛰다 by their honorific stem (`걸으-`, `달리-`, `뛰-`): the forms the walking rule
+ * reads for each ending of {@link HONORIFIC_ENDING}, and (`past`) for the past of a habit that ended
+ * (`예전엔 매일 걸었는데` -> `매일 걸어요`: 걷다 is irregular, so `걸고 있어요` would be 걸다).
+ */
+const WALKED: Readonly<Record<string, readonly [string, string, string, string, string]>> = {
+  걸으: ["걸어요", "걸어", "걷습니다", "걷는데", "걷거든"],
+  달리: ["달려요", "달려", "달립니다", "달리는데", "달리거든"],
+  뛰: ["뛰어요", "뛰어", "뜁니다", "뛰는데", "뛰거든"],
+};
+/** The past of 걷다 and 달리다 (`걸었`, `달렸`) and their present: the rebuild `-고 있어요` loses 걷다's ㄷ and misses `달렸`. */
+const WALKED_PAST = /(^|\s)(걸었|달렸)(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\s.!~…]|$)/g;
 /** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
 const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
 /**
@@ -1177,7 +1191,8 @@ const RULES: Rule[] = [
       `(?:${HABIT_TIME})\\s+((?:\\S+\\s+)*?)(?:(걸어요|걷습니다|걷는다|걷고\\s*있|걷는데|걷거든|걸어(?=[\\s.!?~…]|$))|(달려요|달립니다|달린다|달리고\\s*있|달리는데|뛰어요|뜁니다|뛴다|뛰고\\s*있|달려(?=[\\s.!?~…]|$)))`,
     ),
     build: (m, l, body) => {
-      const between = (m[1] as string).trim().split(/\s+/);
+      // The object of 걸다 may stand before the time word too (`전화 자주 걸어요`).
+      const between = [...wordsBefore(body, m), ...(m[1] as string).trim().split(/\s+/)];
       if (between.some((w) => /(?:을|를)$/.test(w) || /^(?:전화|말|돈|시동|기대|내기|목숨|승부)$/.test(w))) return undefined;
       // The pastime by the word for it: 걷다 is 걷기, 달리다 달리기, and 뛰다 (`10km 뛰어요`) 러닝.
       const run = m[2] === undefined ? (/^(?:뛰|뜁|뛴)/.test(m[3] as string) ? "러닝" : "달리기") : "걷기";
@@ -1532,7 +1547,7 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
-const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰)/;
+const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰|렸)/;
 /** The double past (`쳤었`, `했었`, `살았었`): a past that holds no longer; the first past syllable is `$1`. */
 const DOUBLE_PAST = /(았|었|였|했|녔|웠|쳤|탔|켰)었/g;
 
@@ -1579,6 +1594,7 @@ function positiveOfEnded(sentence: string): string | undefined {
       sentence
         .slice(speakerFirst.length + (past?.[0].length ?? 0))
         .replace(DOUBLE_PAST, "$1")
+        .replace(WALKED_PAST, (_m, space: string, past: string) => `${space}${past === "걸었" ? "걸어요" : "달려요"}`)
         .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
         .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
         .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
@@ -1844,6 +1860,12 @@ function plainForm(sentence: string): string {
       .replace(
         /(^|\s)(치|켜|타|부)(?:세요|셔요|셔|십니다)(?=[.!~…\s]|$)/g,
         (_m, space: string, stem: string) => `${space}${PLAYED_POLITE[stem] ?? stem}요`,
+      )
+      // Walking and running (걷다, 달리다, 뛰다: `매일 걸으세요`, `아침마다 달리셔`), whose
+      // honorific the noun's copula below would misread (`달리세요` is no `달리예요`).
+      .replace(
+        /(^|\s)(걸으|달리|뛰)(세요|셔요|셔|십니다|시는데|시거든)(?=[.!~…\s]|$)/g,
+        (_m, space: string, stem: string, ending: string) => `${space}${WALKED[stem]?.[HONORIFIC_ENDING[ending] ?? 0] ?? stem}`,
       )
       .replace(/(?<=[가-힣])이세요/g, "이에요")
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
