@@ -93,3 +93,29 @@ describe("honorific and ended walking or running habits", () => {
     expectNone(text, "user:hobby"),
   );
 });
+
+describe("반말: a study named by its abbreviation and a year; a product used", () => {
+  it.each([
+    ["컴공 2학년이야", "컴공"],
+    ["경영 3학년이에요", "경영"],
+    ["전자공학 4학년임", "전자공학"],
+  ])("%s: the study", (text, value) => expectFact(text, "user:study", value));
+
+  it("a relative's study is theirs", () => expectFact("동생 컴공 1학년이야", "user's 동생:study", "컴공"));
+
+  it.each(["고등학교 2학년이야", "올해 2학년이야", "초등 5학년이에요", "벌써 3학년이야"])("%s: a school year, no study", (text) =>
+    expectNone(text, "user:study"),
+  );
+
+  it.each([
+    ["키보드는 레오폴드 써", "레오폴드"],
+    ["폰은 아이폰 써요", "아이폰"],
+    ["노트북 맥북 쓰고 있어", "맥북"],
+    ["요즘 마우스는 로지텍 쓰는 중이야", "로지텍"],
+  ])("%s: a belonging", (text, value) => expectFact(text, "user:belonging", value));
+
+  it.each(["돈 많이 써", "일기 매일 써요", "상태관리는 zustand 써요", "키보드는 안 써", "키보드는 예전에 레오폴드 썼어"])(
+    "%s: no belonging",
+    (text) => expectNone(text, "user:belonging"),
+  );
+});

@@ -291,6 +291,9 @@ const NOT_A_HOME =
  */
 const TOWN =
   /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+/** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
+const DEVICE =
+  "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
 /** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
@@ -552,6 +555,9 @@ const DEPARTMENT = new RegExp(
   `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
 );
 
+/** A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`): no major. */
+const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|학교$/;
+
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
 function studyOfDepartment(body: string): string | undefined {
   const m = DEPARTMENT.exec(body);
@@ -610,6 +616,17 @@ const RULES: Rule[] = [
     build: (_m, l, body) => {
       const study = studyOfDepartment(body);
       return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+    },
+    relative: true,
+  },
+  {
+    // A major named short, by the year (`컴공 2학년이야`, `경영 3학년이에요`, `전자공학 4학년임`):
+    // the speaker's study; not a school's level (`고등학교 2학년`, `초등 5학년`) nor a time (`올해`).
+    attribute: "study",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]{2,10})\\s*\\d\\s*학년(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return !bareNoun(v) || SCHOOL_LEVEL.test(v) ? undefined : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
     },
     relative: true,
   },
@@ -1343,6 +1360,22 @@ const RULES: Rule[] = [
     attribute: "belonging",
     re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
     build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
+  },
+  {
+    // A device and the make or model used (`키보드는 레오폴드 써`, `폰은 아이폰 15 써요`, `노트북
+    // 맥북 쓰고 있어`): what the speaker owns, one per kind of device (a new phone replaces the
+    // last). Not a tool or a service (`상태관리는 zustand 써요`), a negation (`안 써`) nor the past.
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${DEVICE})(?:은|는|도|으로|로)?\\s+([가-힣A-Za-z][가-힣A-Za-z0-9]*(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?)\\s*(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|쓰죠|써(?=[\\s.!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const [device, v] = [m[1] as string, clean(m[2] as string)];
+      return !nounLike(v.split(/\s+/)[0] as string)
+        ? undefined
+        : list(v, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
+    },
+    relative: true,
   },
   {
     attribute: "belonging",
