@@ -36,6 +36,23 @@ describe("someone else as the subject: a name with its particle, a pronoun, a de
   ])("%s: nothing of the speaker's", (text) => expectNone(text, "user:"));
 
   it.each([
+    "민지는 제주도 가기로 했어",
+    "지훈이도 내년에 유학 가기로 했대요",
+    "수아가 다음 달에 이사할 거야",
+    "민지는 카이스트에서 박사과정 하고 있어",
+    "서연이는 박사과정 하고 있어요",
+  ])("%s: a clause's own subject, in every rule (plans, a graduate course)", (text) => expectNone(text, "user:"));
+
+  it.each([
+    ["여행은 제주도로 가기로 했어", "user:plan", "제주도"],
+    ["카이스트에서 박사과정 하고 있어", "user:school", "카이스트"],
+  ])("%s: an event as the topic, or no subject, is still the speaker's", (text, pair, value) => expectFact(text, pair, value));
+
+  it("a time before the verb is not what was obtained (`자격증은 작년에 땄어요`)", () => {
+    expectNone("바리스타 자격증은 작년에 땄어요", "user:event=작년");
+  });
+
+  it.each([
     ["동생 민지는 간호사예요", "user's 동생:work", "간호사"],
     ["제 친구 수진이는 의사예요", "user's 친구:work", "의사"],
     ["우리 팀장님 부산 살아", "user's 팀장님:residence", "부산"],

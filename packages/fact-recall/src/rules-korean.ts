@@ -917,7 +917,8 @@ const RULES: Rule[] = [
     re: /(\S+?)(?:에서\s*|\s+)(?:박사|석사|석박사|학부)\s*(?:과정)?\s*(?:하고|중|밟|다니|이에요|예요|입니다|이야|이고|인데)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return SETTING.test(v) ? undefined : single(v, `${topic(l)} ${v}에서 대학원 과정 (학교)`);
+      // `민지는 박사과정 하고 있어`: a word with a subject's particle is whose it is, no school.
+      return SETTING.test(v) || !nounLike(v) ? undefined : single(v, `${topic(l)} ${v}에서 대학원 과정 (학교)`);
     },
     relative: true,
   },
@@ -1319,7 +1320,13 @@ const RULES: Rule[] = [
     // A licence or certificate obtained (`운전면허 땄다`, `자격증 취득했어요`).
     attribute: "event",
     re: new RegExp(`(\\S+?)(?:을|를|도|${BARE})?\\s*(?:땄|따냈|취득했)`),
-    build: (m, l, body) => (SETTING.test(m[1] as string) ? undefined : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`)),
+    // A time before the verb (`자격증은 작년에 땄어요`) is not what was obtained.
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      return SETTING.test(v) || (/(?:에|엔)$/.test(v) && TIME_BEFORE_E.test(v.replace(/(?:에|엔)$/, "")))
+        ? undefined
+        : list(clean(v), `${topic(l)} ${clean(body)} (경험)`);
+    },
     relative: true,
   },
   {
@@ -1497,6 +1504,11 @@ const RULES: Rule[] = [
   },
 ];
 
+/** Events and activities by name ({@link PREPARED_EVENT}, {@link TRIP_PURPOSE}, {@link GONE_ACTIVITY}, the played classes). */
+const ACTIVITY_OR_EVENT = new RegExp(
+  `${PREPARED_EVENT.source}|${TRIP_PURPOSE.source}|^(?:${GONE_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN}|운동|취미|요리|독서|공부)$`,
+);
+
 /**
  * Who a clause is about, from the words before the rule's value: the first word carrying a topic
  * or subject particle (`은/는/이/가/도/께서`) that does not set a time or place. The speaker's own
@@ -1526,6 +1538,9 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
     if (m[2] === "는" && BOUND_NOUN.test(after) && (after !== "게" || i > 0)) continue;
     const stem = m[1] as string;
     const particle = m[2] as string;
+    // An event or an activity as the topic (`여행은 제주도로 가기로 했어`, `테니스는 주말마다 쳐`)
+    // says what the clause is about, not who.
+    if (ACTIVITY_OR_EVENT.test(stem)) continue;
     const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
     const joined = i > 0 ? `${words[i - 1]} ${stem}` : stem;
     if (REL_WORD.test(joined)) return relationOf(joined.replace(/\s+/g, " "));
@@ -1646,6 +1661,19 @@ function positiveOfEnded(sentence: string): string | undefined {
 }
 
 /**
+ * `true` when a plan's `value` is a clause of the body that starts where the match does (`민지는
+ * 제주도 가` for `-기로 했어`, `수아가 이직할` for `-ㄹ 거야`) and names, before its last word, a
+ * subject other than `who`: the words before the match are read by {@link subjectOf} already, these
+ * are read the same way. Other values are nouns, which may end like a particle (`고양이 나비`).
+ */
+function clauseOfSomeoneElse(body: string, m: RegExpMatchArray, value: string, who: Speaker): boolean {
+  if (!body.startsWith(value, m.index ?? 0)) return false;
+  const words = value.trim().split(/\s+/);
+  if (words.length < 2) return false;
+  return subjectOf(words.slice(0, -1).join(" "), who, words.at(-1) as string)?.id !== who.id;
+}
+
+/**
  * The first rule matching `body` said by `subject`: the candidate, or `undefined` when no rule
  * matches or the clause names someone else as its subject.
  */
@@ -1667,7 +1695,9 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     }
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
-    const all = (Array.isArray(built) ? built : built ? [built] : []).filter((b) => b.value.trim() !== "" && !notAValue(b.value));
+    const all = (Array.isArray(built) ? built : built ? [built] : []).filter(
+      (b) => b.value.trim() !== "" && !notAValue(b.value) && !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
+    );
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
