@@ -65,6 +65,7 @@ describe("someone else as the subject: a name with its particle, a pronoun, a de
     ["걔랑 테니스 쳐", "user:hobby", "테니스"],
     ["그 친구랑 다음 달에 제주도 가", "user:plan", "제주도"],
     ["직업은 초등학교 교사예요", "user:work", "교사"],
+    ["저 애 낳았어요", "user:event", "출산"],
   ])("%s: still the speaker's (a qualifier, a companion, the attribute's own topic)", (text, pair, value) => expectFact(text, pair, value));
 });
 

@@ -33,19 +33,18 @@ const JOB =
 
 /**
  * A third person by pronoun (`걔`, `쟤`, `얘`, `그녀`, `그분`) or by a demonstrative and a person
- * (`그 친구`, `이 사람`, `저 분`), in the plural too (`걔네`, `걔들`). `저` before a relation or
- * `친구` is the speaker (`저 친구 많아요`), so only a person noun no relation names follows it.
+ * (`그 친구`, `이 사람`, `저 분`), in the plural too (`걔네`, `걔들`). `저` is also the speaker
+ * (`저 친구 많아요`, `저 애 낳았어요`, `저 여자예요`): only `사람`, `분`, `녀석`, `놈`, `양반` follow it.
  */
 const THIRD_PERSON =
-  "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|애|여자|남자|분|녀석|놈|양반))(?:들)?";
+  "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|분|녀석|놈|양반))(?:들)?";
 /** A subject's or topic's particle, or none (casual speech drops it: `걔 내년에 입대함`). */
 const SUBJECT_PARTICLE = "(?:은|는|이|가|도|께서는|께서)?";
 /** One word that is a third person ({@link THIRD_PERSON} as one word, `그는`, `그녀가`), its particle or none. */
-const THIRD_PERSON_WORD = new RegExp(
-  `^(?:(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈)(?:들)?${SUBJECT_PARTICLE}|그(?:는|가|도))$`,
-);
+const THIRD_PERSON_WORD = new RegExp(`^(?:(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈)(?:들)?${SUBJECT_PARTICLE}|그(?:는|가|도))$`);
 /** A person named after a demonstrative (`그 친구`, `저 사람은`): the second word of {@link THIRD_PERSON}. */
-const DEMONSTRATED_PERSON = /^(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)(?:들)?(?:은|는|이|가|도|께서는|께서)?$/;
+const DEMONSTRATED_PERSON =
+  /^(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)(?:들)?(?:은|는|이|가|도|께서는|께서)?$/;
 /**
  * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
  * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
@@ -88,7 +87,8 @@ const DO_NOUN =
  * person by trade (`작가`, `전문가`, `사진가`), time off (`휴가`). So `요가 강사예요` is the
  * speaker's job; `수아가 간호사예요` is 수아's.
  */
-const GA_NOUN = /^(?:요가|휴가|물가|평가|참가|추가|작가|화가|[가-힣]{1,3}(?:전문|사업|예술|음악|소설|만화|건축|연주|기업|정치|사진|작곡|평론|성악|무용|수필|동화|미술|번역|전략|조각|여행)가)$/;
+const GA_NOUN =
+  /^(?:요가|휴가|물가|평가|참가|추가|작가|화가|[가-힣]{1,3}(?:전문|사업|예술|음악|소설|만화|건축|연주|기업|정치|사진|작곡|평론|성악|무용|수필|동화|미술|번역|전략|조각|여행)가)$/;
 /**
  * An attribute as the topic (`직업은 초등학교 교사예요`, `전공은 컴공이야`): whose it is the
  * sentence does not say there, so it is the speaker's unless someone else is named.
@@ -1527,10 +1527,16 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
     if (FIRST_PERSON_WORD.test(word)) return speaker;
     // A third person, with its particle or without (`어제 걔 이사했어`, `그 친구 요즘 테니스 쳐`).
     if (THIRD_PERSON_WORD.test(word)) return undefined;
-    if (/^(?:그|이|저)$/.test(word) && DEMONSTRATED_PERSON.test(words[i + 1] ?? next) && !(word === "저" && REL_WORD.test(words[i + 1] ?? next)))
+    const person = words[i + 1] ?? next;
+    if (
+      /^(?:그|이)$/.test(word)
+        ? DEMONSTRATED_PERSON.test(person)
+        : word === "저" && /^(?:사람|분|녀석|놈|양반)(?:들)?(?:은|는|이|가|도)?$/.test(person)
+    )
       return undefined;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
-    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word) || ATTRIBUTE_TOPIC.test(word)) continue;
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word) || ATTRIBUTE_TOPIC.test(word))
+      continue;
     // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
     // `노래 부르는 게`): a topic is never followed by one. `게` is also a noun (crab: `민지는 게 못
     // 먹어`), so before it only a word after the verb's object counts.
