@@ -105,7 +105,14 @@ describe("honorific and ended walking or running habits", () => {
     ["예전엔 매일 걸었는데 요즘은 안 해요", "걷기"],
     ["원래 아침마다 달렸는데 요즘은 못 해", "달리기"],
     ["예전엔 매일 한강에서 뛰었는데", "러닝"],
-  ])("%s: a habit that ended", (text, value) => expectFact(text, "user:hobby", value, true));
+    ["예전엔 아침마다 달렸었어", "달리기"],
+    ["예전엔 주말마다 등산 갔는데 요즘은 못 가", "등산"],
+    ["원래 토요일마다 낚시 갔었어요", "낚시"],
+  ])("%s: a habit that ended (a past fused into the verb: 걸었, 달렸, 갔)", (text, value) => expectFact(text, "user:hobby", value, true));
+
+  it("a trip once in the past stays an event, no habit", () => {
+    expect(pairs("예전엔 부산 갔어")).toEqual(["user:event=부산"]);
+  });
 
   it.each(["어제 공원에서 걸었어", "예전엔 전화 자주 걸었는데", "전화 자주 걸어요"])("%s: once, or another verb, is no habit", (text) =>
     expectNone(text, "user:hobby"),

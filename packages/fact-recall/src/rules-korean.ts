@@ -1601,9 +1601,19 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
-const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰|렸)/;
-/** The double past (`쳤었`, `했었`, `살았었`): a past that holds no longer; the first past syllable is `$1`. */
-const DOUBLE_PAST = /(았|었|였|했|녔|웠|쳤|탔|켰)었/g;
+/**
+ * A past tense fused into the verb's last syllable (`갔`, `했`, `달렸`, `쳤`): any syllable with the
+ * final ㅆ but `있` (there is) and `겠` (the future).
+ */
+const FUSED_PAST = `(?:(?!있|겠)[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac14 + 28 * i).toString(16)}`).join("")}])`;
+const PAST = new RegExp(FUSED_PAST);
+/** The double past (`쳤었`, `했었`, `살았었`, `갔었`): a past that holds no longer; the first past syllable is `$1`. */
+const DOUBLE_PAST = new RegExp(`(${FUSED_PAST})었`, "g");
+/**
+ * A fused past no rebuild above read (`갔`, `왔`, `봤`, `셨`), with its ending: as the present in
+ * 해요체, the syllable without its ㅆ and `요` (`주말마다 등산 갔는데` -> `주말마다 등산 가요`).
+ */
+const OTHER_PAST = new RegExp(`(${FUSED_PAST})(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\\s.!~…]|$)`, "g");
 
 /**
  * The positive form of a sentence that says something holds no longer, for the rules to read:
@@ -1660,6 +1670,7 @@ function positiveOfEnded(sentence: string): string | undefined {
         )
         .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
         .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
+        .replace(OTHER_PAST, (_m, past: string) => `${String.fromCharCode(past.charCodeAt(0) - 20)}요`)
         .replace(DURATION, "")
     );
   }
