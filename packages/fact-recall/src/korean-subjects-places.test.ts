@@ -144,3 +144,38 @@ describe("반말: a study named by its abbreviation and a year; a product used",
     (text) => expectNone(text, "user:belonging"),
   );
 });
+
+describe("a business run, said with 하다, and the honorific nominal `-심` of 반말", () => {
+  it.each([
+    ["지금은 꽃집을 해요", "user:work", "꽃집"],
+    ["대전에서 분식집 하고 있어요", "user:work", "분식집"],
+    ["이모는 강릉에서 횟집 하셔", "user's 이모:work", "횟집"],
+    ["예전에 카페 알바 했었어", "user:work", "카페"],
+  ])("%s: the business is the work", (text, pair, value) => expectFact(text, pair, value, text.startsWith("예전에")));
+
+  it("a local business in a named place says where they live too", () =>
+    expectFact("이모는 강릉에서 횟집 하셔", "user's 이모:residence", "강릉"));
+
+  it.each(["식당 예약 해", "카페 가서 공부해", "우리집 해"])("%s: no business", (text) => expectNone(text, "user:work"));
+
+  it.each([
+    ["울 아빠 매일 걸으심", "user's 아빠:hobby", "걷기"],
+    ["울 이모 광주에서 미용실 하심", "user's 이모:work", "미용실"],
+  ])("%s: `-심` is the honorific `-셔`, the relative's", (text, pair, value) => expectFact(text, pair, value));
+
+  it.each(["요즘 관심", "점심 먹음", "매일 걸으심"])("%s: a noun in `-심`, or no relative, states nothing", (text) =>
+    expect(pairs(text)).toEqual([]),
+  );
+});
+
+describe("a sentence that ends in hearsay: the clauses before it about someone else are part of the report", () => {
+  it.each(["친구 지민이는 망원동에서 빵집을 하는데 요즘 장사가 안 된대요", "동생은 부산 사는데 곧 이사한대"])(
+    "%s: nothing stored of the other person",
+    (text) => expect(pairs(text).filter((p) => !p.startsWith("user:"))).toEqual([]),
+  );
+
+  it.each([
+    ["나 서울 사는데 친구가 놀러 온대", "user:residence", "서울"],
+    ["조카가 이번에 서울대 붙었대요", "user's 조카:school", "서울대"],
+  ])("%s: the speaker's clause, and a relative's hearsay alone, stay", (text, pair, value) => expectFact(text, pair, value));
+});

@@ -273,6 +273,11 @@ const BODY_PART =
   "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|인대|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
 /** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
+/**
+ * A business one runs, said with 하다 (`카페를 해요`, `엄마 부산에서 식당 하셔`, `치킨집 하고
+ * 있어요`): a shop or a restaurant, also by its `-집` (`꽃집`, `낙지집`).
+ */
+const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공방|꽃집|빵집|[가-힣]{1,4}집(?<!우리집|본가집|친정집|시집|옆집|큰집)";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /**
@@ -895,15 +900,16 @@ const RULES: Rule[] = [
   },
   {
     // A business run (`작은 꽃집을 운영해요`, `카페 운영하고 있어요`), or work done for a living in
-    // the progressive or plain form (`장사를 하고 있어요`, `프리랜서로 번역 일 해요`). A local
+    // the progressive or plain form (`장사를 하고 있어요`, `프리랜서로 번역 일 해요`), or a business
+    // run said with 하다 ({@link BUSINESS}: `카페를 해요`, `카페 알바 해`; not `식당 예약 해`). A local
     // business in a named place also says where the speaker lives (`전주에서 자영업 해요`).
     attribute: "work",
     re: new RegExp(
-      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
+      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
     ),
     build: (m, l) => {
       const place = m[1] === undefined ? undefined : clean(m[1]);
-      const value = clean((m[2] ?? m[3]) as string);
+      const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
       if (place === undefined || NOT_A_HOME.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value)) return work;
@@ -1763,12 +1769,16 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
   const clauses = plainSpeech(text)
     .split(SENTENCE_END)
-    .flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
+    .flatMap((whole) => {
+      const reported = REPORTED.test(whole.trim());
+      const parts = koreanSentences(whole);
+      return parts.map((clause, i) => ({ clause, first: i === 0, reported: reported && i < parts.length - 1 }));
+    });
   let topicRelative: string | undefined;
   // The clause before, when it stated something (not a question or a hypothetical): an
   // afterthought that follows it (`이사 가. 망원동으로`) completes it.
   let previous: string | undefined;
-  for (const { clause: said, first } of clauses) {
+  for (const { clause: said, first, reported } of clauses) {
     if (first) topicRelative = undefined;
     const lead = said.replace(LEAD, "");
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
@@ -1798,12 +1808,16 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
     // `예전에는 커피를 좋아했어요` is a liking that ended.
+    // A sentence that ends in hearsay (`수진이는 카페를 하는데 요즘 힘들대요`) reports someone's
+    // words: the clauses before the hearsay, about another person, are part of the report; the
+    // speaker's stay, and so does the hearsay clause of a relative (`조카가 대학원 붙었대요`).
+    const spoken = (f: CandidateFact) => !reported || f.subject === speaker.id;
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
-      facts.push({ ...endedFact, ended: true });
+      if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
-    if (found) facts.push(...(Array.isArray(found) ? found : [found]));
+    if (found) facts.push(...(Array.isArray(found) ? found : [found]).filter(spoken));
   }
   return facts;
 }
@@ -1843,6 +1857,12 @@ const OPEN_STEM_NOMINAL: Readonly<Record<string, string>> = {
 const OPEN_STEM_WORD = new RegExp(`(^|\\s)(${Object.keys(OPEN_STEM_NOMINAL).join("|")})${NOMINAL_END}`, "g");
 /** `-는 중임` (`알바 하는 중임`, `공부하는중임`): the progressive, read as `-고 있어` (a stem that lost its ㄹ given back, {@link RIEUL_DROPPED}). */
 const DOING_NOMINAL = new RegExp(`([가-힣]+?)는\\s*중임${NOMINAL_END}`, "g");
+/**
+ * The honorific `-(으)시-` in the nominal ending (`식당 하심`, `매일 걸으심`, `교회 다니심`), read as
+ * `-(으)셔`; only after `하`, `으`, `다니`, `계`, `타`, `치`, since `-심` ends many nouns (`관심`,
+ * `점심`, `욕심`, `오심`).
+ */
+const HONORIFIC_NOMINAL = new RegExp(`([가-힣]*(?:하|으|다니|계|타|치))심${NOMINAL_END}`, "g");
 /** A word ending in `-임` (the copula), `-함` (하다) or a final consonant and `-음` (any other verb), at a clause's end. */
 const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임|함|음)${NOMINAL_END}`, "g");
 
@@ -1859,6 +1879,7 @@ const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임
 function plainSpeech(text: string): string {
   const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
   return text
+    .replace(HONORIFIC_NOMINAL, (m, stem: string, offset: number, all: string) => `${stem}셔${stop(all.slice(offset + m.length))}`)
     .replace(
       DOING_NOMINAL,
       (m, stem: string, offset: number, all: string) => `${RIEUL_DROPPED[stem] ?? stem}고 있어${stop(all.slice(offset + m.length))}`,
@@ -1884,6 +1905,12 @@ function plainSpeech(text: string): string {
       return `${word}${final}${stop(after)}`;
     });
 }
+
+/**
+ * A sentence ending in hearsay, `-대(요)` or `-래(요)` after a verb or the copula (`힘들대요`,
+ * `결혼한대`, `의사래`); not a noun that ends in those syllables (`노래`, `반대`, `미래`, `침대`).
+ */
+const REPORTED = /(?<!노|미|원|거|반|기|세|군|침|무|시|학|대|상|교|초|후|전|해|연|절|최|지)(?:대|래)(?:요)?[.!~…]*$/;
 
 /** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
 const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+?)(으로|로)(?:요)?[.!~…]*$/;
