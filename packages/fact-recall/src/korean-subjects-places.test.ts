@@ -169,7 +169,7 @@ describe("a business run, said with 하다, and the honorific nominal `-심` of 
 });
 
 describe("a sentence that ends in hearsay: the clauses before it about someone else are part of the report", () => {
-  it.each(["친구 지민이는 망원동에서 빵집을 하는데 요즘 장사가 안 된대요", "동생은 부산 사는데 곧 이사한대"])(
+  it.each(["친구 지민이는 망원동에서 빵집을 하는데 요즘 많이 바쁘대요", "동생은 부산 사는데 곧 이사한대"])(
     "%s: nothing stored of the other person",
     (text) => expect(pairs(text).filter((p) => !p.startsWith("user:"))).toEqual([]),
   );
@@ -178,4 +178,7 @@ describe("a sentence that ends in hearsay: the clauses before it about someone e
     ["나 서울 사는데 친구가 놀러 온대", "user:residence", "서울"],
     ["조카가 이번에 서울대 붙었대요", "user's 조카:school", "서울대"],
   ])("%s: the speaker's clause, and a relative's hearsay alone, stay", (text, pair, value) => expectFact(text, pair, value));
+
+  it("hearsay with a subject of its own does not go on about the clause before (`… 살았었는데 맛집이 많대요`)", () =>
+    expectFact("언니도 예전에 망원동 살았었는데 맛집이 많대요", "user's 언니:residence", "망원동", true));
 });

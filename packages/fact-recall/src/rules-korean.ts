@@ -1770,8 +1770,11 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const clauses = plainSpeech(text)
     .split(SENTENCE_END)
     .flatMap((whole) => {
-      const reported = REPORTED.test(whole.trim());
       const parts = koreanSentences(whole);
+      // The hearsay continues the clauses before only when it names no subject of its own
+      // (`… 카페를 하는데 요즘 힘들대요`; not `… 살았었는데 카페가 많대요`).
+      const last = parts.at(-1) ?? "";
+      const reported = REPORTED.test(whole.trim()) && subjectOf(last.replace(LEAD, ""), speaker, "") === speaker;
       return parts.map((clause, i) => ({ clause, first: i === 0, reported: reported && i < parts.length - 1 }));
     });
   let topicRelative: string | undefined;
@@ -1809,8 +1812,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
     // `예전에는 커피를 좋아했어요` is a liking that ended.
     // A sentence that ends in hearsay (`수진이는 카페를 하는데 요즘 힘들대요`) reports someone's
-    // words: the clauses before the hearsay, about another person, are part of the report; the
-    // speaker's stay, and so does the hearsay clause of a relative (`조카가 대학원 붙었대요`).
+    // words: the clauses before the hearsay, about another person, are part of the report when
+    // the hearsay goes on about them; the speaker's stay, and so does the hearsay clause of a
+    // relative (`조카가 대학원 붙었대요`).
     const spoken = (f: CandidateFact) => !reported || f.subject === speaker.id;
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
       if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
