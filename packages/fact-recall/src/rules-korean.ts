@@ -463,16 +463,18 @@ function playing([stem, polite, formal, plain, adnominal]: readonly [string, str
 const HONORIFIC_ENDING: Readonly<Record<string, number>> = { 세요: 0, 셔요: 0, 셔: 1, 십니다: 2, 시는데: 3, 시거든: 4 };
 /**
  * 걷다, 달리다 and 뛰다 by their honorific stem (`걸으-`, `달리-`, `뛰-`): the forms the walking rule
- * reads for each ending of {@link HONORIFIC_ENDING}, and (`past`) for the past of a habit that ended
- * (`예전엔 매일 걸었는데` -> `매일 걸어요`: 걷다 is irregular, so `걸고 있어요` would be 걸다).
+ * reads for each ending of {@link HONORIFIC_ENDING}.
  */
 const WALKED: Readonly<Record<string, readonly [string, string, string, string, string]>> = {
   걸으: ["걸어요", "걸어", "걷습니다", "걷는데", "걷거든"],
   달리: ["달려요", "달려", "달립니다", "달리는데", "달리거든"],
   뛰: ["뛰어요", "뛰어", "뜁니다", "뛰는데", "뛰거든"],
 };
-/** The past of 걷다 and 달리다 (`걸었`, `달렸`) and their present: the rebuild `-고 있어요` loses 걷다's ㄷ and misses `달렸`. */
-const WALKED_PAST = /(^|\s)(걸었|달렸)(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\s.!~…]|$)/g;
+/**
+ * The past of 걷다 (`걸었`), as its present `걸어요`: 걷다 is irregular, so the rebuild `-고 있어요`
+ * would give 걸다's `걸고 있어요` (`예전엔 매일 걸었는데` -> `매일 걸어요`).
+ */
+const WALKED_PAST = /(^|\s)걸었(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\s.!~…]|$)/g;
 /** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
 const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
 /**
@@ -1664,7 +1666,7 @@ function positiveOfEnded(sentence: string): string | undefined {
       sentence
         .slice(speakerFirst.length + (past?.[0].length ?? 0))
         .replace(DOUBLE_PAST, "$1")
-        .replace(WALKED_PAST, (_m, space: string, past: string) => `${space}${past === "걸었" ? "걸어요" : "달려요"}`)
+        .replace(WALKED_PAST, "$1걸어요")
         .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
         .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
         .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
