@@ -244,7 +244,7 @@ const BODY_PART =
 /** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
-const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
+const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
