@@ -97,6 +97,7 @@ import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 import { profileClockUs, selfTimeDiffTable, selfTimeTable, startProfile } from "./support/profile.js";
+import { type Settled, sweepClause, warmStepSpread } from "./support/scale-method.js";
 import { newestCheckpoint, putCheckpointCopy, seedState } from "./support/seed-thread.js";
 import {
   AnswerModel,
@@ -313,6 +314,8 @@ interface HooksRow {
   calls: number;
   /** Heap held per thread after every thread's first call, bytes. */
   heapPerThread: number;
+  /** The wait until the process was idle after the heap measure (V8 sweeping T threads' heap), before the timed calls. */
+  settledAfterHeap: Settled;
   /** The hooks' own CPU ms per call, by middleware and hook (mean over the timed calls). */
   byHook: Record<string, number>;
   /**
@@ -399,7 +402,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
   const heapPerThread = (heapUsed() - before) / threads;
   // The full GCs of `heapUsed` leave V8 sweeping a heap of T threads; at 5,000 threads the first
   // timed call paid for it (0.4-0.5 s of CPU, 1.4-1.6 ms of the row's mean per call), so the timed calls wait.
-  await settle(SETTLE_HEAP_MAX_MS);
+  const settledAfterHeap = await settle(SETTLE_HEAP_MAX_MS);
   stack.selfMs = new Map();
   const own: number[] = [];
   const cpu: number[] = [];
@@ -430,6 +433,7 @@ async function roundRobinHooks(threads: number, specs: readonly ThreadMessageSpe
     callMs: median(cpu),
     calls: own.length,
     heapPerThread,
+    settledAfterHeap,
     byHook: Object.fromEntries([...(stack.selfMs ?? new Map<string, number>())].map(([k, v]) => [k, v / own.length])),
     gc: gcInCalls,
     load: loadavg()[0] ?? 0,
@@ -603,13 +607,17 @@ const SETTLE_HEAP_MAX_MS = 5000;
  * Waits until the process is idle (under 1 ms of CPU over a 10 ms wait, at most `maxMs`): after a
  * full GC, V8 sweeps and frees on helper threads, and the process's CPU time would bill that work
  * (the seeding's garbage, or the other lane's last step's) to the step that comes next.
+ * @returns the wait's wall time and the process's CPU time meanwhile, ms.
  */
-async function settle(maxMs = SETTLE_MAX_MS): Promise<void> {
+async function settle(maxMs = SETTLE_MAX_MS): Promise<Settled> {
+  const t0 = performance.now();
+  const cpu0 = cpuNow();
   for (let waited = 0; waited < maxMs; waited += 10) {
     const c0 = cpuNow();
     await new Promise((resolve) => setTimeout(resolve, 10));
-    if (cpuNow() - c0 < 1) return;
+    if (cpuNow() - c0 < 1) break;
   }
+  return { wallMs: performance.now() - t0, cpuMs: cpuNow() - cpu0 };
 }
 
 /**
@@ -1260,6 +1268,7 @@ async function main() {
     .filter((a) => a !== "--json")
     .map((a) => ` ${a === "" || /\s/.test(a) ? JSON.stringify(a) : a}`)
     .join("")}`;
+  const stepSpread = warmStepSpread(cold.flatMap((row) => row.samples));
   const doc = [
     "# Many threads in one process, and a process that has never seen the thread",
     "",
@@ -1273,10 +1282,10 @@ async function main() {
     "## Method",
     "",
     "- Threads of LoCoMo text (user/assistant exchanges); each round-robin thread carries its own marker in every message, so no two threads share a text.",
-    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. GC pauses: V8's \`performance\` "gc" entries whose pause began inside a timed call (main thread; the CPU time also holds V8's helper threads). Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state; then a wait until the process is idle (at most ${SETTLE_HEAP_MAX_MS / 1000} s): V8 sweeps the heap after a full GC, and the first timed call paid for sweeping T threads' heap (0.4-0.5 s of CPU at 5,000 threads).`,
+    `- Round-robin, hooks: one set of middleware instances serves T threads in turn; each call gets fresh message objects and a thread 2 messages longer than at its previous call; the hooks run as \`createAgent\` runs them (bench/support/hook-calls.ts, as bench/overhead.ts). Each thread starts from the summary and facts a long-served thread holds (made by other instances until the summary caught up, rewritten for the thread's own text and digests); threads are spread over the summary period (${PERIOD_CALLS} calls), so due calls are sampled alike at any T. One untimed round over all threads, then ${CALLS} timed calls continuing the round-robin; a minor GC before each, outside the timing. GC pauses: V8's \`performance\` "gc" entries whose pause began inside a timed call (main thread; the CPU time also holds V8's helper threads). Heap per thread: \`heapUsed\` after a full GC once the untimed round is done, minus before it, over T: what the process keeps per thread besides the stored state; then a wait until the process is idle (at most ${SETTLE_HEAP_MAX_MS / 1000} s): V8 sweeps the heap after a full GC, and the first timed call paid for sweeping T threads' heap${sweepClause(hooks)}.`,
     `- Round-robin, fact-recall's index cache alone: a \`FactIndexCache\` (as \`factRecall\` makes it) serving T threads in turn, each holding the stack's prepared facts made its own (its marker on every fact's key and text); each call hands over fresh fact objects (as a checkpointer does) and does what fact-recall does on a user message: the thread's index, \`sync\` with the slot's facts, \`search\` with the newest user message (default maxItems and minScore). Once with the default \`maxHeldFacts\` and once with a bound that holds every thread; one untimed round, then at least ${CALLS} timed calls (up to 5x that, at most one round); CPU time, a minor GC every 50 calls. Heap per thread: as for the hooks (the indexes and the fact objects they point at).`,
     `- Round-robin, whole step: \`invoke\` of one \`createAgent\` agent per configuration serving every thread (model answers at once) on a MemorySaver holding T seeded threads per configuration, pruned to their newest checkpoint (thread 0 seeded with \`updateState\`, the others with a copy of its checkpoint rewritten for their own ids, text and summary digests, checked once against an \`updateState\` seed); every thread visited in order, the floor's and the stack's in turn (f0, s0, f1, s1, ...); untimed steps first (${STEP_WARMUP === "round" ? "one full round" : `${STEP_WARMUP} per configuration`}), then ${STEP_ROUNDS} full timed round(s); a minor GC before each step, outside the timing. CPU time of the process; median and mean per step over the timed rounds.`,
-    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first, of ${args["cold-warmup-size"] === "" ? `the measured size (at most ${COLD_WARMUP_MAX.toLocaleString("en-US")} messages)` : `${Number(args["cold-warmup-size"]).toLocaleString("en-US")} messages`} (the LoCoMo exchanges after the measured thread's, so the code paths real text and a thread of that size take are compiled and the heap has grown to such a step, as on a replica that has served other threads; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes. "Lanes' medians" divides the stack's median by the floor's, which may come from different processes; the target columns take each process's own stack / floor ratio (both lanes of a process ran interleaved under the same load) and give their median, least and greatest; "over step pairs" is the median of stack step i over floor step i (run back to back) across every warm step of every process. A single step varies by up to 1.7x on a shared machine, so with few processes each lane's median can fall on a slowed step in one lane and not in the other: the ratio of the lanes' medians then moves by more than the paired ratios (bench/README.md, "Which ratio"). Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
+    `- Cold against warm: each sample is a new process (\`--child\`): ${WARMUP_STEPS} steps on threads of other text first, of ${args["cold-warmup-size"] === "" ? `the measured size (at most ${COLD_WARMUP_MAX.toLocaleString("en-US")} messages)` : `${Number(args["cold-warmup-size"]).toLocaleString("en-US")} messages`} (the LoCoMo exchanges after the measured thread's, so the code paths real text and a thread of that size take are compiled and the heap has grown to such a step, as on a replica that has served other threads; the hooks also read ${WARMUP_MESSAGES.toLocaleString("en-US")} messages of it, 100 at a time, as threads new to them), then one step on the measured thread (cold), then ${WARM} more (warm, median); the floor and the stack each on their own seeded thread, which goes first alternating between processes, a full GC before each step (outside the timing). The hooks' own time likewise, on a third thread. Medians over the processes. "Lanes' medians" divides the stack's median by the floor's, which may come from different processes; the target columns take each process's own stack / floor ratio (both lanes of a process ran interleaved under the same load) and give their median, least and greatest; "over step pairs" is the median of stack step i over floor step i (run back to back) across every warm step of every process. A single step varies on a shared machine${stepSpread === undefined ? "" : ` (one lane's warm steps within one process, this run: up to ${stepSpread.toFixed(2)}x, slowest over fastest)`}, so with few processes each lane's median can fall on a slowed step in one lane and not in the other: the ratio of the lanes' medians then moves by more than the paired ratios (bench/README.md, "Which ratio"). Past ${COLD_STEP_MAX_OTHER.toLocaleString("en-US")} messages only MemorySaver (seeding 50k messages into SQLite or PostgreSQL takes minutes).`,
     "",
   ].join("\n");
   const figures = {

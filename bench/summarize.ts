@@ -34,6 +34,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import { Command, MemorySaver } from "@langchain/langgraph";
 import {
   createTokenCounter,
+  DEFAULT_START_ON,
   MESSAGE_OVERHEAD_TOKENS,
   messageType,
   readSummarySlot,
@@ -41,7 +42,7 @@ import {
   type SummaryRecord,
 } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { summarize, transcriptLine } from "@threadwise/summarize";
+import { planSummary, summarize, transcriptLine } from "@threadwise/summarize";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, loadLocomo, pickConversation, type ReplayExchange, replayExchanges } from "./support/locomo.js";
@@ -157,10 +158,15 @@ interface ImportedResult {
   importedMessages: number;
   maxInputTokens: number;
   maxPassesPerCall: number;
-  /** Messages of the import that left the window (must all be covered at the end). */
+  /**
+   * Messages before summarize's window over the thread as it stands at the end: the import's and
+   * those of the exchanges added while it caught up (each model call adds one, and its window
+   * moves on by two messages).
+   */
   evictedMessages: number;
+  /** Messages the summary covers at the end (at least the import's that left the window). */
   coveredMessages: number;
-  /** Evicted messages whose transcript line never reached a summarizer input whole. */
+  /** Covered messages whose transcript line never reached a summarizer input whole (must be 0). */
   uncoveredMessages: number;
   passes: number;
   passInputTokensMax: number;
@@ -191,6 +197,7 @@ async function importedBacklog(
   }
   stored.length = size;
   const windowSize = 20;
+  const threshold = 40;
   const inputs: number[] = [];
   const bodies: string[] = [];
   const summarizer = {
@@ -202,7 +209,7 @@ async function importedBacklog(
       return new AIMessage(`Earlier: ${firstWords(body, 150)}`);
     },
   };
-  const middleware = summarize({ model: summarizer, windowSize, threshold: 40, maxInputTokens, maxPassesPerCall, logger: false });
+  const middleware = summarize({ model: summarizer, windowSize, threshold, maxInputTokens, maxPassesPerCall, logger: false });
   let summary: SummaryRecord | undefined;
   const coveredAt = () => (summary ? stored.findIndex((m) => m.id === summary?.coveredThroughId) + 1 : 0);
   const started = Date.now();
@@ -226,12 +233,15 @@ async function importedBacklog(
   }
   const wallMs = Date.now() - started;
   const covered = coveredAt();
-  const evicted = stored.slice(0, size - windowSize);
-  // Each evicted message's transcript line, found whole and in order in the inputs sent.
+  // Was `size - windowSize`, what left the window when the import arrived: set beside the coverage
+  // at the end, which also holds what left it since, it read 182 covered of 180 evicted.
+  // summarize's own window as it plans it: the stack's start rule (a window starting on a user message).
+  const evicted = planSummary(stored, summary, { windowSize, threshold, startOn: DEFAULT_START_ON }).windowStart;
+  // Each covered message's transcript line, found whole and in order in the inputs sent.
   const sent = bodies.join("\n");
   let uncovered = 0;
   let at = 0;
-  for (const message of evicted) {
+  for (const message of stored.slice(0, covered)) {
     const line = transcriptLine(message);
     const found = sent.indexOf(line, at);
     if (found === -1) uncovered += 1;
@@ -241,7 +251,7 @@ async function importedBacklog(
     importedMessages: size,
     maxInputTokens,
     maxPassesPerCall,
-    evictedMessages: evicted.length,
+    evictedMessages: evicted,
     coveredMessages: covered,
     uncoveredMessages: uncovered,
     passes: inputs.length,

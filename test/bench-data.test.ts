@@ -13,6 +13,7 @@ import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-f
 import { loadLocomo, locomoThread, pickConversation, requireQuestions } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
+import { AIRLINE_SLICE_PATH, loadAirlineRuns } from "../examples/support/tau-replay.js";
 
 const root = resolve(import.meta.dirname, "..");
 const temp = mkdtempSync(join(tmpdir(), "tw-bench-data-"));
@@ -184,6 +185,31 @@ describe("loadTauRuns", () => {
       /runs\.json: not a tau-bench runs file: \[1\]\.traj\[3\]\.tool_calls\[0\]\.function\.arguments: not JSON/,
     );
     expect(field([run([...good, call("[1]")])]).field).toBe("[0].traj[3].tool_calls[0].function.arguments");
+  });
+});
+
+// Was: examples' loader checked only that each entry had a `traj` array, so a run whose tool
+// arguments are not JSON failed later, as a SyntaxError inside the replay.
+describe("loadAirlineRuns (examples/support/tau-replay.ts) is the benchmarks' loader", () => {
+  it("reads the committed slice and the airline file as loadTauRuns does", () => {
+    expect(loadAirlineRuns()).toEqual(loadTauRuns(AIRLINE_SLICE_PATH));
+    expect(loadAirlineRuns(TAU_AIRLINE_PATH)).toHaveLength(150);
+  });
+
+  it("refuses a run by the entry that does not fit", () => {
+    const good = { task_id: 1, trial: 0, reward: 1, traj: [{ role: "user", content: "hi" }] };
+    const broken = {
+      ...good,
+      traj: [
+        { role: "assistant", content: null, tool_calls: [{ id: "c1", type: "function", function: { name: "f", arguments: '{"a": ' } }] },
+      ],
+    };
+    expect(refusal(() => loadAirlineRuns(fileWith("airline-broken.json", [good, broken]))).field).toBe(
+      "[1].traj[0].tool_calls[0].function.arguments",
+    );
+    expect(refusal(() => loadAirlineRuns(fileWith("airline-role.json", [{ ...good, traj: [{ content: "hi" }] }]))).field).toBe(
+      "[0].traj[0].role",
+    );
   });
 });
 

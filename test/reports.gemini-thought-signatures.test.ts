@@ -12,8 +12,11 @@
  * (`functions.lookup:0`), an id an earlier AI message of the request used (a model that numbers its
  * calls per answer). Each case runs the real `ChatGoogleGenerativeAI` in the stack, its client
  * answering as the API does, and reads every request its converter built.
+ *
+ * The view also sends an AI message without some of its calls (a parallel call partly answered,
+ * R37): the signatures of the calls it leaves out leave with them.
  */
-import { type AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ChatGoogleGenerativeAI } from "@langchain/google-genai";
 import { memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
@@ -87,4 +90,54 @@ describe("public reports: Gemini thought signatures of renamed tool call ids", (
       for (const request of sent) for (const signature of sentSignatures(request)) expect(signature).toMatch(/^sig-\d$/);
     });
   }
+});
+
+describe("public reports: Gemini thought signatures of calls the view leaves out", () => {
+  // Was: the copy without the unanswered call kept that call's signature in its map.
+  it("a partly answered parallel call: the copy sent holds the answered call's signature only; the stored map is unchanged", async () => {
+    const model = new ChatGoogleGenerativeAI({ model: "gemini-3-pro-preview", apiKey: "test-key" });
+    const sent: Request[] = [];
+    (model as unknown as { client: { generateContent: unknown } }).client.generateContent = async (request: Request) => {
+      sent.push(structuredClone(request));
+      const parts: Part[] =
+        sent.length === 1
+          ? [1, 2].map((n) => ({ functionCall: { id: `call_${n}`, name: "lookup", args: { n } }, thoughtSignature: `sig-${n}` }))
+          : [{ text: "done" }];
+      return {
+        response: {
+          candidates: [{ index: 0, content: { role: "model", parts }, finishReason: "STOP" }],
+          usageMetadata: { promptTokenCount: 1, candidatesTokenCount: 1, totalTokenCount: 2 },
+        },
+      };
+    };
+    // The answer as the integration stores it: two calls, a signature for each.
+    const called = (await model.invoke([new HumanMessage("look up 1 and 2")])) as AIMessage;
+    expect(called.tool_calls?.map((c) => c.id)).toEqual(["call_1", "call_2"]);
+    expect(called.additional_kwargs[SIGNATURES]).toEqual({ call_1: "sig-1", call_2: "sig-2" });
+    // What the converter is handed: the messages of each model call.
+    const seen: BaseMessage[][] = [];
+    const generate = model._generate.bind(model);
+    model._generate = (messages, options, runManager) => {
+      seen.push(messages);
+      return generate(messages, options, runManager);
+    };
+    const stack = memoryStack({ backend: "in_memory", windowSize: 8, recallMaxTokens: false, logger: false, env: {} });
+    const agent = createAgent({ model, tools: [lookup], checkpointer: stack.checkpointer, middleware: stack.middleware });
+    const config = { configurable: { thread_id: "gemini-partly-answered" } };
+    // Only call_2 was answered (a run stopped between the two results).
+    const history = [
+      new HumanMessage("look up 1 and 2"),
+      called,
+      new ToolMessage({ content: "2 found", tool_call_id: "call_2", name: "lookup" }),
+      new HumanMessage("thanks"),
+    ];
+    await agent.invoke({ messages: history }, config);
+    const copy = seen.at(-1)?.find((m): m is AIMessage => m.getType() === "ai" && (m as AIMessage).tool_calls?.length !== 0);
+    expect(copy?.tool_calls?.map((c) => c.id)).toEqual(["call_2"]);
+    expect(copy?.additional_kwargs[SIGNATURES]).toEqual({ call_2: "sig-2" });
+    expect(sentSignatures(sent.at(-1) as Request)).toEqual(["sig-2"]);
+    const state = await agent.graph.getState(config);
+    const stored = (state.values as { messages: BaseMessage[] }).messages[1] as AIMessage;
+    expect(stored.additional_kwargs[SIGNATURES]).toEqual({ call_1: "sig-1", call_2: "sig-2" });
+  });
 });

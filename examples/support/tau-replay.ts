@@ -4,13 +4,13 @@
  * messages and tool calls, and tools built from the recorded calls return the recorded results.
  * Used by `examples/demo.ts` and its test; nothing here ships in a package.
  */
-import { readFileSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import type { RecordedAssistantTurn } from "@threadwise/core/testing";
 import { tool } from "langchain";
 import { z } from "zod/v4";
+import { loadTauRuns } from "../../bench/support/tau-runs.js";
 
 /** The committed slice of the airline runs (MIT, see `examples/data/tau-bench-airline/SOURCE.txt`). */
 export const AIRLINE_SLICE_PATH = resolve(dirname(fileURLToPath(import.meta.url)), "../data/tau-bench-airline/airline-slice.json");
@@ -57,17 +57,15 @@ export interface ReplayScript {
 
 /**
  * Loads recorded runs (default: the committed slice): tau-bench's results format, a JSON array of
- * `{ task_id, trial, reward, traj: [{ role, content, tool_calls?, tool_call_id? }] }`.
+ * `{ task_id, trial, reward, traj: [{ role, content, tool_calls?, tool_call_id? }] }`, read and
+ * checked whole by the benchmarks' loader (`loadTauRuns`, bench/support/tau-runs.ts): each message
+ * of a known role, each tool call's arguments a JSON object; `reward` 0 where a run has none.
  *
- * @throws Error naming the file and the first entry that is not a run (another format, e.g. a
- *   LoCoMo file given to a tau-bench `--data`)
+ * @throws BenchDataError naming the file and the first entry that does not fit
+ *   (`[1].traj[3].tool_calls[0].function.arguments`; `[0].traj` for a LoCoMo file)
  */
 export function loadAirlineRuns(path = AIRLINE_SLICE_PATH): RecordedRun[] {
-  const runs: unknown = JSON.parse(readFileSync(path, "utf8"));
-  if (!Array.isArray(runs)) throw new Error(`${path}: not tau-bench runs (expected a JSON array of { traj: [...] })`);
-  const bad = runs.findIndex((run) => typeof run !== "object" || run === null || !Array.isArray((run as { traj?: unknown }).traj));
-  if (bad >= 0) throw new Error(`${path}: entry ${bad} is not a tau-bench run (no "traj" array of messages)`);
-  return runs as RecordedRun[];
+  return loadTauRuns(path);
 }
 
 /**

@@ -87,6 +87,22 @@ describe("groupMessages", () => {
     expect(findOrphans(dropOrphans(messages))).toEqual([]);
   });
 
+  // Was: the copy kept `@langchain/google-genai`'s thought signature of the call it dropped, data of
+  // a call the request no longer holds (a signature is an opaque blob of up to kilobytes).
+  it("a partly answered Gemini call: the thought signature of the dropped call leaves with it", () => {
+    const key = "__gemini_function_call_thought_signatures__";
+    const stored = new AIMessage({
+      id: "g",
+      content: "",
+      tool_calls: ["x", "y"].map((id) => ({ id, name: "f", args: {}, type: "tool_call" as const })),
+      additional_kwargs: { [key]: { x: "sig-x", y: "sig-y" } },
+    });
+    const sent = groupMessages([human("h"), stored, result("ty", "y"), human("h2")])[1]?.messages[0] as AIMessage;
+    expect(sent.tool_calls?.map((c) => c.id)).toEqual(["y"]);
+    expect(sent.additional_kwargs[key]).toEqual({ y: "sig-y" });
+    expect(stored.additional_kwargs[key]).toEqual({ x: "sig-x", y: "sig-y" });
+  });
+
   it("keeps a complete call and reports a duplicate or foreign result as its own orphan", () => {
     expect(shape([call("c", ["x"]), result("t1", "x"), result("t2", "x"), result("t3", "other")])).toEqual([
       "tool_call:c,t1@0-4",

@@ -224,6 +224,7 @@ export {
   loneSurrogateAt,
   TRUNCATION_MARKER,
   truncateCharacters,
+  wellFormed,
 } from "./unicode.js";
 export { EVICTION_MODES, type EvictionMode, type SelectViewOptions, selectView, type ViewSelection } from "./view.js";
 export {

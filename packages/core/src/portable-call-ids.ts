@@ -24,9 +24,10 @@ export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
  * message: `additional_kwargs[GEMINI_THOUGHT_SIGNATURES]`, `{ [callId]: signature }`. Its converter
  * sends each call with the entry of the call's id; a call without one is sent to a gemini-3 model
  * with a dummy signature (the model's reasoning state is lost,
- * https://ai.google.dev/gemini-api/docs/thought-signatures), so a renamed call's entry is renamed with it.
+ * https://ai.google.dev/gemini-api/docs/thought-signatures), so a renamed call's entry is renamed with it
+ * (and a dropped call's entry dropped with it: `withoutCalls`). @internal
  */
-const GEMINI_THOUGHT_SIGNATURES = "__gemini_function_call_thought_signatures__";
+export const GEMINI_THOUGHT_SIGNATURES = "__gemini_function_call_thought_signatures__";
 
 /** Characters of a non-portable id kept in its portable form (the rest is a digest). */
 const KEPT_CHARACTERS = 40;

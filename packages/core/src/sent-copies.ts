@@ -13,7 +13,7 @@ import {
   toolResultBlocksOf,
   userMessageWith,
 } from "./message-kinds.js";
-import { viewCopy, withPortableCallIds } from "./portable-call-ids.js";
+import { GEMINI_THOUGHT_SIGNATURES, viewCopy, withPortableCallIds } from "./portable-call-ids.js";
 import {
   type CalledTool,
   responseMetadataAsCalled,
@@ -262,8 +262,9 @@ function callsOnlyProviderCopiesName(message: BaseMessage): string[] {
 /**
  * A copy of the AI message `message` without the tool calls whose ids are in `ids`: its
  * `tool_calls`, `invalid_tool_calls`, the provider's copies of them (`additional_kwargs.tool_calls`,
- * OpenAI Responses output items in `response_metadata.output`: `responseMetadataFor`) and their
- * content blocks (`tool_use`, `tool_call`, `function_call` with that id) left out; id, text and
+ * OpenAI Responses output items in `response_metadata.output`: `responseMetadataFor`), their
+ * content blocks (`tool_use`, `tool_call`, `function_call` with that id) and their Gemini thought
+ * signatures (`additional_kwargs.__gemini_function_call_thought_signatures__`) left out; id, text and
  * other metadata kept. What a view sends for a parallel call that was partly answered (R37):
  * every provider refuses an unanswered call, and dropping the whole call would drop its answers.
  * With `ids` empty: a copy whose output items call exactly its `tool_calls`. Either way the
@@ -280,6 +281,10 @@ export function withoutCalls(message: BaseMessage, ids: readonly string[]): AIMe
       kwargs.tool_calls = (kwargs.tool_calls as Array<{ id?: unknown }>).filter((call) => !left.has(String(call?.id ?? "")));
       if ((kwargs.tool_calls as unknown[]).length === 0) delete kwargs.tool_calls;
     }
+    // Gemini's thought signatures, per call id: the dropped calls' entries leave with them.
+    const signatures = kwargs[GEMINI_THOUGHT_SIGNATURES];
+    if (left.size > 0 && signatures && typeof signatures === "object" && !Array.isArray(signatures))
+      kwargs[GEMINI_THOUGHT_SIGNATURES] = Object.fromEntries(Object.entries(signatures).filter(([id]) => !left.has(id)));
     const calls = (ai.tool_calls ?? []).filter((call) => !left.has(call.id ?? ""));
     const byId = new Map<string, CalledTool>(calls.map((call) => [call.id ?? "", call]));
     if (Array.isArray(kwargs.tool_calls))

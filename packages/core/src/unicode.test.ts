@@ -10,6 +10,7 @@ import {
   loneSurrogateAt,
   TRUNCATION_MARKER,
   truncateCharacters,
+  wellFormed,
 } from "./unicode.js";
 
 describe("headWithinUnits, characterHead (and the deprecated codePointHead)", () => {
@@ -68,6 +69,17 @@ describe("loneSurrogateAt", () => {
     expect(loneSurrogateAt("ok 😀")).toBe(-1);
     expect(loneSurrogateAt(`x${"😀".slice(0, 1)}`)).toBe(1);
     expect(loneSurrogateAt(`${"😀".slice(1)}x`)).toBe(0);
+  });
+});
+
+describe("wellFormed", () => {
+  it("replaces each lone surrogate by U+FFFD and keeps pairs and well-formed text as they are", () => {
+    const [high, low] = ["😀".slice(0, 1), "😀".slice(1)];
+    expect(wellFormed(`Mina likes 🍣 and ${high}`)).toBe("Mina likes 🍣 and \uFFFD");
+    expect(wellFormed(`${low}x${high}${high}😀`)).toBe("\uFFFDx\uFFFD\uFFFD😀");
+    const fine = "부산 👨‍👩‍👧";
+    expect(wellFormed(fine)).toBe(fine);
+    fc.assert(fc.property(fc.string({ unit: "binary" }), (text) => loneSurrogateAt(wellFormed(text)) === -1));
   });
 });
 

@@ -20,6 +20,20 @@ export function loneSurrogateAt(text: string): number {
 }
 
 /**
+ * `text` with each lone UTF-16 surrogate replaced by U+FFFD (`String.prototype.toWellFormed`,
+ * Node 20): what threadwise stores of text a model wrote (a summary, a work-memory note, a fact),
+ * since a model's answer cut mid-character (a `max_tokens` cut, a stream ended inside an emoji)
+ * can hold a lone surrogate, and a request that carries it again is refused by Anthropic and
+ * Gemini (see above). `text` itself when it is well-formed.
+ * @example
+ * wellFormed("Mina likes \uD83C"); // "Mina likes \uFFFD"
+ */
+export function wellFormed(text: string): string {
+  // ES2024, typed from lib.es2024.string; the repository's lib is ES2022.
+  return (text as string & { toWellFormed(): string }).toWellFormed();
+}
+
+/**
  * The first `length` UTF-16 code units of `text`, fewer when the cut would split a character.
  * @deprecated Cuts whole characters now (grapheme clusters, see {@link headWithinUnits}, which it
  *   is): a code-point cut split a decomposed Korean syllable or an emoji sequence.

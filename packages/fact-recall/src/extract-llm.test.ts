@@ -53,6 +53,14 @@ describe("extractFactsWithModel", () => {
     expect((model.calls[0]?.messages as BaseMessage[] | undefined)?.at(-1)?.content).toBe("I moved to Busan and I like jazz.");
   });
 
+  // A model's answer can hold a lone UTF-16 surrogate (cut mid-emoji, or a `\ud83c` escape JSON
+  // allows); stored as it came, the fact placed in a later request had Anthropic and Gemini refuse it.
+  it("keeps a fact's text well-formed: a lone surrogate becomes U+FFFD", async () => {
+    const answer = '{"facts":[{"subject":"user","attribute":"likes","value":"ramen \\ud83c","text":"The user likes ramen \\ud83c"}]}';
+    const [fact] = await extractFactsWithModel(fakeModel().respond(new AIMessage(answer)), "I like ramen", { timeoutMs: 1000 });
+    expect(fact).toMatchObject({ value: "ramen \uFFFD", text: "The user likes ramen \uFFFD" });
+  });
+
   it.each([
     ["bad_json", () => fakeModel().respond(new AIMessage("Sure! The user lives in Busan."))],
     ["schema_mismatch", () => fakeModel().respond(new AIMessage('{"facts":[{"subject":"user","value":"Busan"}]}'))],

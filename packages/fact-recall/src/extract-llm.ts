@@ -6,6 +6,7 @@ import {
   invokeInternal,
   ThreadwiseError,
   ThreadwiseTimeoutError,
+  wellFormed,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { detectLanguage } from "./extract-heuristic.js";
@@ -193,14 +194,17 @@ export async function extractFactsWithModel(
       cause: parsed.error,
     });
   }
+  // Well-formed: a model's answer can hold a lone surrogate (cut mid-character, or a `\ud83c` JSON
+  // escape), which Anthropic and Gemini refuse in every later request the fact is placed in.
   return parsed.data.facts.map((fact) => {
-    const attribute = fact.attribute.trim().toLowerCase();
+    const attribute = wellFormed(fact.attribute).trim().toLowerCase();
     const preference = attribute === "likes" || attribute === "dislikes";
+    const subject = wellFormed(fact.subject).trim();
     return {
-      subject: fact.subject.trim().toLowerCase() === "the user" ? "user" : fact.subject.trim(),
+      subject: subject.toLowerCase() === "the user" ? "user" : subject,
       attribute,
-      value: fact.value.trim(),
-      text: fact.text.trim(),
+      value: wellFormed(fact.value).trim(),
+      text: wellFormed(fact.text).trim(),
       language,
       multi: LIST_ATTRIBUTES.has(attribute),
       ...(preference ? { keyAttribute: "preference" } : {}),

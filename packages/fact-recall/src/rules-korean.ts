@@ -279,7 +279,7 @@ const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서
  */
 const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공방|꽃집|빵집|[가-힣]{1,4}집(?<!우리집|본가집|친정집|시집|옆집|큰집)";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
-const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|가게|마트|학원|공방|농장|약국|미용실|편의점)$/;
+const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /**
  * Where one goes for care, not for a pastime: a clinic by its department (`소아과`, `정형외과`,
  * `치과`), any `-병원`, `-의원` or `-클리닉`, a treatment or therapy (`물리치료`, `도수치료`,

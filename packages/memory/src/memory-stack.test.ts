@@ -496,6 +496,54 @@ describe("memoryStack refuses misspelt env names", () => {
 // ThreadwiseUnknownOptionError and ThreadwiseStrictModeError, but @threadwise/memory exported none of
 // them, so an app on @threadwise/memory alone (pnpm: no access to packages it did not add) could not
 // tell them apart with `isInstance` or find them with `.find`.
+// In JavaScript nothing type-checks createAgent's options: `middleware: [memoryStack()]` built an
+// agent with no memory and no checkpointer, silently (createAgent skips an entry with no name and
+// no hooks). The casts below stand for the missing type check.
+describe("the stack nested in createAgent's middleware array (JavaScript) is refused", () => {
+  const nestedError = (middleware: unknown[]) => {
+    try {
+      createAgent({ model: scriptedModel(() => "ok"), middleware: middleware as never });
+    } catch (error) {
+      return error;
+    }
+    throw new Error("expected createAgent to throw");
+  };
+
+  it("middleware: [memoryStack()] throws at createAgent, naming the spread", () => {
+    for (const backend of ["in_memory", "off"] as const) {
+      const error = nestedError([memoryStack({ backend, logger: false, env: {} })]);
+      expect(ThreadwiseConfigError.isInstance(error)).toBe(true);
+      expect((error as ThreadwiseConfigError).option).toBe("createAgent.middleware");
+      expect((error as Error).message).toContain("memoryStack() (an object of createAgent options");
+      expect((error as Error).message).toContain("createAgent({ model, ...memoryStack() })");
+    }
+  });
+
+  it("middleware: [stack.middleware] and [memoryMiddleware(config)] throw too", async () => {
+    const { memoryMiddleware, resolveMemoryConfig } = await import("./index.js");
+    const stack = memoryStack({ backend: "in_memory", logger: false, env: {} });
+    const nestedArray = nestedError([stack.middleware]);
+    expect((nestedArray as ThreadwiseConfigError).option).toBe("createAgent.middleware");
+    expect((nestedArray as Error).message).toContain("memoryStack().middleware (an array of middlewares)");
+    const config = resolveMemoryConfig({ backend: "in_memory", recallMaxTokens: false }, {});
+    const nestedMiddleware = nestedError([memoryMiddleware(config, { logger: false })]);
+    expect((nestedMiddleware as Error).message).toContain("memoryMiddleware() (an array of middlewares)");
+  });
+
+  it("spread, or the array passed as is, still works: the guard adds no key and shadows no middleware field", async () => {
+    const stack = memoryStack({ backend: "in_memory", windowSize: 3, summarize: false, recallMaxTokens: false, logger: false, env: {} });
+    expect(Object.keys(stack)).toEqual(["middleware", "checkpointer"]);
+    expect(Object.keys({ ...stack })).toEqual(["middleware", "checkpointer"]);
+    expect(stack.middleware.map((m) => m.name)).toEqual([...stack.middleware].map((m) => m.name));
+    for (const agentOptions of [{ ...stack }, { middleware: stack.middleware, checkpointer: stack.checkpointer }]) {
+      const model = echo();
+      const agent = createAgent({ model, ...agentOptions });
+      for (const w of ["a", "b", "c"]) await say(agent, "spread", w);
+      expect(model.calls[2]?.messages.map(text)).toEqual(["b", "echo:b", "c"]);
+    }
+  });
+});
+
 describe("the errors memoryStack throws are exported by @threadwise/memory", () => {
   const thrown = (run: () => unknown) => {
     try {

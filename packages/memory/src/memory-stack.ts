@@ -7,6 +7,7 @@ import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
 import { type MemoryConfig, type MemoryConfigInput, memoryConfigSchema, resolveMemoryConfig } from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
+import { refuseAsMiddleware } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 import { turnAdmission } from "./turn-admission.js";
@@ -156,10 +157,11 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     logger: options.logger,
   });
   // First, so a refused turn stops before any other hook or model call runs (spec R38).
-  const middleware = [
-    ...(checkpointer ? [turnAdmission(checkpointer)] : []),
-    ...memoryMiddleware(config, middlewareOptions(options), checkpointer),
-  ];
+  const middleware = refuseAsMiddleware(
+    [...(checkpointer ? [turnAdmission(checkpointer)] : []), ...memoryMiddleware(config, middlewareOptions(options), checkpointer)],
+    "memoryStack().middleware (an array of middlewares)",
+    "spread it, middleware: [...stack.middleware, ...yours], and pass checkpointer: stack.checkpointer (or spread the whole stack, createAgent({ model, ...stack }))",
+  );
   const store =
     config.userMemory && config.backend !== "off"
       ? (options.store ?? createUserMemoryStore(config, { pool: options.pool, logger: options.logger, env: options.env }))
@@ -171,6 +173,12 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
       { backend: "sqlite", store: "InMemoryStore" },
     );
   const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };
+  // `middleware: [memoryStack()]` (no type check in JavaScript) would build an agent without memory, silently.
+  refuseAsMiddleware(
+    stack,
+    "memoryStack() (an object of createAgent options: middleware, checkpointer, store)",
+    "spread it into createAgent's options, createAgent({ model, ...memoryStack() }), and add your own middlewares after its own: createAgent({ ...stack, model, middleware: [...stack.middleware, ...yours] })",
+  );
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),
     checkpointer: checkpointer?.toJSON(),

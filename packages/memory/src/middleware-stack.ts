@@ -35,6 +35,7 @@ import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
 import { loadConfigKeyring } from "./backends.js";
 import type { MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
+import { refuseAsMiddleware } from "./not-a-middleware.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
 /**
@@ -167,6 +168,14 @@ export function cacheBreakpoints(given?: CacheBreakpointsOptions) {
   });
 }
 
+/** The array `memoryMiddleware` returns, throwing when nested in `middleware: [...]` instead of spread. */
+const nestedRefused = (stack: AgentMiddleware[]): AgentMiddleware[] =>
+  refuseAsMiddleware(
+    stack,
+    "memoryMiddleware() (an array of middlewares)",
+    "spread it, middleware: [...memoryMiddleware(config, options, checkpointer), ...yours]",
+  );
+
 /**
  * The middleware list of a resolved config, in this fixed order (first = outermost in
  * `wrapModelCall`):
@@ -214,7 +223,7 @@ export function memoryMiddleware(
       `expected a resolved MemoryConfig (resolveMemoryConfig()), received ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`,
     );
   parseOptions("memoryMiddleware", z.strictObject(memoryMiddlewareOptionsShape), options);
-  if (config.backend === "off") return [];
+  if (config.backend === "off") return nestedRefused([]);
   // Silently leaving the archive out would keep every message in the checkpoint, the cost `archive` exists to bound.
   if (config.archive && !checkpointer)
     throw new ThreadwiseConfigError(
@@ -321,5 +330,5 @@ export function memoryMiddleware(
       }),
     );
   if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger, env }));
-  return stack;
+  return nestedRefused(stack);
 }

@@ -4,6 +4,7 @@ import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langc
 import { fakeModel } from "@langchain/core/testing";
 import { MemorySaver } from "@langchain/langgraph";
 import {
+  loneSurrogateAt,
   messageText,
   readSummarySlot,
   STABLE_TAIL_HEADER,
@@ -290,6 +291,26 @@ describe("summarize in an agent", () => {
     expect(summary?.text).toContain("고양이");
     const seen = model.calls.at(-1)?.messages as BaseMessage[];
     expect(messageText(seen[0] as BaseMessage)).toContain(EXTRACTIVE_SUMMARY_LABEL);
+  });
+});
+
+// A summarizer answer cut mid-emoji (`max_tokens`, a stream that ended) holds a lone surrogate;
+// stored and placed as it came, Anthropic and Gemini refused every later request of the thread.
+describe("a summarizer answer with a lone UTF-16 surrogate", () => {
+  it("is stored and placed well-formed: the lone surrogate as U+FFFD", async () => {
+    const cut = `Mina likes 🍣 and ${"🍜".slice(0, 1)}`;
+    const model = agentModel();
+    const agent = createAgent({
+      model,
+      checkpointer: new MemorySaver(),
+      middleware: [summarize({ model: scriptedModel(() => cut), windowSize: 2, threshold: 4, logger: false })],
+    });
+    await runTurns(agent, "t-cut", 1, 3);
+    const slot = readSummarySlot((await agent.graph.getState({ configurable: { thread_id: "t-cut" } })).values);
+    expect(slot.summary?.text).toBe("Mina likes 🍣 and \uFFFD");
+    const sent = ((model.calls[2]?.messages ?? []) as BaseMessage[]).map(messageText).join("\n");
+    expect(sent).toContain("Mina likes 🍣 and \uFFFD");
+    expect(loneSurrogateAt(sent)).toBe(-1);
   });
 });
 

@@ -30,6 +30,7 @@ import {
   type ViewDecision,
   viewReport,
   viewStartOn,
+  wellFormed,
   withArchived,
   withMultiturnLog,
   withViewDecisions,
@@ -142,7 +143,9 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
   // The answer as LangChain reads it (`.text`): its text blocks joined as they came.
   const text = typeof answer === "string" ? answer : contentText((answer as BaseMessage).content);
-  return text.trim();
+  // An answer cut mid-character holds a lone surrogate, which Anthropic and Gemini refuse in every
+  // later request the summary is placed in: stored well-formed (U+FFFD in its place).
+  return wellFormed(text).trim();
 }
 
 /**

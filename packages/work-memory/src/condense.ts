@@ -1,6 +1,6 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { contentText, type InternalCallId, internalCallConfig, invokeInternal } from "@threadwise/core";
+import { contentText, type InternalCallId, internalCallConfig, invokeInternal, wellFormed } from "@threadwise/core";
 
 /** Who the condensation call is: its run name is `threadwise/work-memory:condense` (core's `internalCallName`). */
 export const CONDENSE_CALL: InternalCallId = { middleware: "work-memory", purpose: "condense" };
@@ -38,7 +38,8 @@ export interface CondenseOptions {
 
 /**
  * Condenses a projected response with one internal model call (spec R18). Returns the trimmed
- * note, or `""` when the model answers with nothing or {@link NOTHING_TO_KEEP}.
+ * note, well-formed (a lone UTF-16 surrogate as U+FFFD: core's `wellFormed`), or `""` when the
+ * model answers with nothing or {@link NOTHING_TO_KEEP}.
  *
  * @throws whatever the model throws; core's `ThreadwiseTimeoutError` when `timeoutMs` passes first.
  */
@@ -49,6 +50,7 @@ export async function condenseResponse(projection: string, options: CondenseOpti
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });
-  const text = (typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content)).trim();
+  // Well-formed: an answer cut mid-character holds a lone surrogate, refused by Anthropic and Gemini in every later request.
+  const text = wellFormed(typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content)).trim();
   return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
 }

@@ -4,6 +4,7 @@ import { tool } from "@langchain/core/tools";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import {
   countCharacters,
+  loneSurrogateAt,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
   summarySlotMiddleware,
@@ -99,6 +100,24 @@ describe("workMemory in an agent", () => {
       "Booked flight 2 to Busan.",
     ]);
     expect((await slotOf(agent, "wm-1")).workMemory?.entries).toHaveLength(2);
+  });
+
+  // A condensation cut mid-emoji holds a lone surrogate; placed as it came, Anthropic and Gemini
+  // refused every later request of the thread.
+  it("stores a condensed note with a lone UTF-16 surrogate well-formed (U+FFFD in its place)", async () => {
+    const model = scriptedModel(() => "Booked the 🍜 place.");
+    const agent = createAgent({
+      model,
+      systemPrompt: SYSTEM,
+      checkpointer: new MemorySaver(),
+      middleware: [workMemory({ model: condenser(() => `note: booked the ${"🍜".slice(0, 1)}`), logger: false })],
+    });
+    await agent.invoke(turn("Book a ramen place"), thread("wm-cut"));
+    expect((await slotOf(agent, "wm-cut")).workMemory?.entries.map((e) => e.text)).toEqual(["note: booked the \uFFFD"]);
+    await agent.invoke(turn("And dessert"), thread("wm-cut"));
+    const system = systemText((model.calls[1] as { messages: BaseMessage[] }).messages[0] as never);
+    expect(system).toBe(`${SYSTEM}\n\n[Work memory]\n- note: booked the \uFFFD`);
+    expect(loneSurrogateAt(system)).toBe(-1);
   });
 
   it("does not stream the internal condensation call to the user", async () => {
