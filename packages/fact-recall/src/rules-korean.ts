@@ -31,7 +31,25 @@ const JOB =
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
   "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터";
 
-const OTHERS = /^(?:그는|그가|그녀는|그녀가|걔는|걔가|쟤는|그\s*사람은|그분은|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\s*/;
+/**
+ * A third person by pronoun (`걔`, `쟤`, `얘`, `그녀`, `그분`) or by a demonstrative and a person
+ * (`그 친구`, `이 사람`, `저 분`), in the plural too (`걔네`, `걔들`). `저` is also the speaker
+ * (`저 친구 많아요`, `저 애 낳았어요`, `저 여자예요`): only `사람`, `분`, `녀석`, `놈`, `양반` follow it.
+ */
+const THIRD_PERSON =
+  "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|분|녀석|놈|양반))(?:들)?";
+/** A subject's or topic's particle, or none (casual speech drops it: `걔 내년에 입대함`). */
+const SUBJECT_PARTICLE = "(?:은|는|이|가|도|께서는|께서)?";
+/** One word that is a third person ({@link THIRD_PERSON} as one word, `그는`, `그녀가`), its particle or none. */
+const THIRD_PERSON_WORD = new RegExp(`^(?:(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈)(?:들)?${SUBJECT_PARTICLE}|그(?:는|가|도))$`);
+/** A person named after a demonstrative (`그 친구`, `저 사람은`): the second word of {@link THIRD_PERSON}. */
+const DEMONSTRATED_PERSON =
+  /^(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)(?:들)?(?:은|는|이|가|도|께서는|께서)?$/;
+/**
+ * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
+ * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
+ */
+const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\\s*`);
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
  * 하는 분`): what follows in the sentence is about them, never the speaker (issue 25).
@@ -64,6 +82,18 @@ const SETTING =
  */
 const DO_NOUN =
   /^(?:(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주|황해|평안|함경)도|(?:제주|울릉|독|거제|강화|진|완|안면|백령|여의|영종|우|가파|마라|외|추자|흑산|홍|청산|보길|소매물|대부|욕지|남이)도|(?:태권|합기|검|유)도|(?:포|인|지|수|속|온|태|각|습|고|위|경|적|철|복|궤)도)$/;
+/**
+ * Nouns that end in `가` and are not a word with the subject particle: an activity (`요가`), a
+ * person by trade (`작가`, `전문가`, `사진가`), time off (`휴가`). So `요가 강사예요` is the
+ * speaker's job; `수아가 간호사예요` is 수아's.
+ */
+const GA_NOUN =
+  /^(?:요가|휴가|물가|평가|참가|추가|작가|화가|[가-힣]{1,3}(?:전문|사업|예술|음악|소설|만화|건축|연주|기업|정치|사진|작곡|평론|성악|무용|수필|동화|미술|번역|전략|조각|여행)가)$/;
+/**
+ * An attribute as the topic (`직업은 초등학교 교사예요`, `전공은 컴공이야`): whose it is the
+ * sentence does not say there, so it is the speaker's unless someone else is named.
+ */
+const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 const QUESTION =
   /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
@@ -243,8 +273,20 @@ const BODY_PART =
   "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|인대|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
 /** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
+/**
+ * A business one runs, said with 하다 (`카페를 해요`, `엄마 부산에서 식당 하셔`, `치킨집 하고
+ * 있어요`): a shop or a restaurant, also by its `-집` (`꽃집`, `낙지집`).
+ */
+const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공방|꽃집|빵집|[가-힣]{1,4}집(?<!우리집|본가집|친정집|시집|옆집|큰집)";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
+/**
+ * Where one goes for care, not for a pastime: a clinic by its department (`소아과`, `정형외과`,
+ * `치과`), any `-병원`, `-의원` or `-클리닉`, a treatment or therapy (`물리치료`, `도수치료`,
+ * `재활`), counselling and check-ups.
+ */
+const CLINIC =
+  /(?:^(?:소아|치|내|외|안|피부|정신|신경|이비인후|산부인|비뇨기|비뇨|정형외|성형외|신경외|흉부외|재활의학|가정의학|통증의학|한방|신경정신|소아청소년)과$|병원$|의원$|클리닉$|치료$|재활$|상담$|검진$|보건소$|약국$|요양원$)/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
@@ -254,6 +296,9 @@ const NOT_A_HOME =
  */
 const TOWN =
   /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+/** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
+const DEVICE =
+  "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
 /** A demonstrative closing a list (`새우 게 이런거 못 먹어`): never itself the value. */
 const DEMONSTRATIVE = /^(?:이런|그런|저런|요런)\s*(?:거|것|것들|종류|류)?$|^(?:이런거|그런거|저런거|요런거)$/;
 /** Words that are a predicate, not a thing (`차는 없어요`: there is none). */
@@ -414,6 +459,22 @@ function playing([stem, polite, formal, plain, adnominal]: readonly [string, str
   return `(?:${polite}요|${formal}니다|${plain}다|${polite}(?=[\\s.!~…]|$)|${stem}고\\s*있|${adnominal}\\s*중|${adnominal}데|${stem}거든|${stem}죠|${stem}곤\\s*해)`;
 }
 
+/** Where each honorific ending of {@link WALKED} goes: the polite, the plain, the formal, a connective. */
+const HONORIFIC_ENDING: Readonly<Record<string, number>> = { 세요: 0, 셔요: 0, 셔: 1, 십니다: 2, 시는데: 3, 시거든: 4 };
+/**
+ * 걷다, 달리다 and 뛰다 by their honorific stem (`걸으-`, `달리-`, `뛰-`): the forms the walking rule
+ * reads for each ending of {@link HONORIFIC_ENDING}.
+ */
+const WALKED: Readonly<Record<string, readonly [string, string, string, string, string]>> = {
+  걸으: ["걸어요", "걸어", "걷습니다", "걷는데", "걷거든"],
+  달리: ["달려요", "달려", "달립니다", "달리는데", "달리거든"],
+  뛰: ["뛰어요", "뛰어", "뜁니다", "뛰는데", "뛰거든"],
+};
+/**
+ * The past of 걷다 (`걸었`), as its present `걸어요`: 걷다 is irregular, so the rebuild `-고 있어요`
+ * would give 걸다's `걸고 있어요` (`예전엔 매일 걸었는데` -> `매일 걸어요`).
+ */
+const WALKED_PAST = /(^|\s)걸었(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\s.!~…]|$)/g;
 /** The 아/어 form of each verb of playing (치다, 켜다, 타다, 불다), by its stem: what `plainForm` turns its honorific into. */
 const PLAYED_POLITE: Readonly<Record<string, string>> = { 치: "쳐", 켜: "켜", 타: "타", 부: "불어" };
 /**
@@ -439,7 +500,7 @@ function bareNoun(word: string): boolean {
 function nounLike(word: string): boolean {
   return (
     /^(?:[가-힣]+|[A-Za-z]{2,})$/.test(word) &&
-    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word)) &&
+    (!/(?:은|는|을|를|이|가|에|서|도|고|게|로|랑|와|과|의|만|요|죠)$/.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word)) &&
     // `-다` ends a verb after a final consonant (`했다`, `있다`); after an open syllable, mostly a noun (`캐나다`, `바다`).
     !new RegExp(`${CLOSED_SYLLABLE}다$`).test(word) &&
     !FIRST_PERSON_WORD.test(word) &&
@@ -501,6 +562,9 @@ const DEPARTMENT = new RegExp(
   `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
 );
 
+/** A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`): no major. */
+const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|학교$/;
+
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
 function studyOfDepartment(body: string): string | undefined {
   const m = DEPARTMENT.exec(body);
@@ -559,6 +623,17 @@ const RULES: Rule[] = [
     build: (_m, l, body) => {
       const study = studyOfDepartment(body);
       return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+    },
+    relative: true,
+  },
+  {
+    // A major named short, by the year (`컴공 2학년이야`, `경영 3학년이에요`, `전자공학 4학년임`):
+    // the speaker's study; not a school's level (`고등학교 2학년`, `초등 5학년`) nor a time (`올해`).
+    attribute: "study",
+    re: new RegExp(`(?:^|\\s)([가-힣A-Za-z]{2,10})\\s*\\d\\s*학년(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return !bareNoun(v) || SCHOOL_LEVEL.test(v) ? undefined : single(v, `${topic(l)} ${v} 전공 (학교, 전공)`);
     },
     relative: true,
   },
@@ -758,6 +833,8 @@ const RULES: Rule[] = [
     re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
+      // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
+      if (v.endsWith("학원") && m[2] === undefined) return undefined;
       // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before.
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
         const before = wordsBefore(body, m).at(-1) ?? "";
@@ -770,24 +847,28 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|학원|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
+      // A hospital by its kind alone (`병원 다녀요`) is as likely a patient's visits: no workplace.
+      return /^(?:병원|대학병원|종합병원|동네병원|센터)$/.test(v) ? undefined : single(v, `${topic(l)} ${v}에 다닌다 (직장, 직업)`);
     },
     relative: true,
   },
   {
     attribute: "hobby",
     // `요가 학원에 다녀요`, `수영을 다녀요`, `수영 다녀`; not `강릉에 다녀왔어요` (a trip: an event).
+    // An academy is its activity's (`피아노 학원 다녀`, `영어학원 다녀요` -> 피아노, 영어); a clinic
+    // or a treatment ({@link CLINIC}: `소아과`, `물리치료`) is no pastime.
     // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
     re: new RegExp(
-      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
+      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
     ),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
+    build: (m, l, body) => {
+      let v = clean(m[1] as string);
+      if (v.endsWith("학원")) v = v === "학원" ? (wordsBefore(body, m).at(-1) ?? "") : v.slice(0, -2);
       // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
-      return /[A-Za-z]/.test(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v)
+      return /[A-Za-z]/.test(v) || !bareNoun(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v) || CLINIC.test(v)
         ? undefined
         : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
@@ -801,9 +882,11 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사).
+    // The job, after at most one word that qualifies it (`영어 선생님`, `초등학교 교사`: value 교사);
+    // the match starts at the job, so a word there with a subject's particle is read as whose it
+    // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?)(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
     ),
     build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
     relative: true,
@@ -819,15 +902,16 @@ const RULES: Rule[] = [
   },
   {
     // A business run (`작은 꽃집을 운영해요`, `카페 운영하고 있어요`), or work done for a living in
-    // the progressive or plain form (`장사를 하고 있어요`, `프리랜서로 번역 일 해요`). A local
+    // the progressive or plain form (`장사를 하고 있어요`, `프리랜서로 번역 일 해요`), or a business
+    // run said with 하다 ({@link BUSINESS}: `카페를 해요`, `카페 알바 해`; not `식당 예약 해`). A local
     // business in a named place also says where the speaker lives (`전주에서 자영업 해요`).
     attribute: "work",
     re: new RegExp(
-      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
+      `(?:(\\S+?)에서\\s+(?:\\S+\\s+)??)?(?:(\\S+?)(?:을|를|${BARE})\\s*운영(?:해|하고|합니다|한다|하는데|하거든|중)|(?:(${LIVELIHOOD})(?:을|를|로|으로|도)?\\s*(?:[가-힣]+\\s+)?|(${BUSINESS})(?:을|를|도)?\\s*(?:(?:${LIVELIHOOD})\\s*)?)(?:일\\s*)?(?:하고\\s*있|해요|합니다|한다|하는데|하거든|해(?=[\\s.!~…]|$)|뛰어|뛰고|일해|일하고))`,
     ),
     build: (m, l) => {
       const place = m[1] === undefined ? undefined : clean(m[1]);
-      const value = clean((m[2] ?? m[3]) as string);
+      const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
       if (place === undefined || NOT_A_HOME.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value)) return work;
@@ -841,7 +925,8 @@ const RULES: Rule[] = [
     re: /(\S+?)(?:에서\s*|\s+)(?:박사|석사|석박사|학부)\s*(?:과정)?\s*(?:하고|중|밟|다니|이에요|예요|입니다|이야|이고|인데)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return SETTING.test(v) ? undefined : single(v, `${topic(l)} ${v}에서 대학원 과정 (학교)`);
+      // `민지는 박사과정 하고 있어`: a word with a subject's particle is whose it is, no school.
+      return SETTING.test(v) || !nounLike(v) ? undefined : single(v, `${topic(l)} ${v}에서 대학원 과정 (학교)`);
     },
     relative: true,
   },
@@ -1132,7 +1217,8 @@ const RULES: Rule[] = [
       `(?:${HABIT_TIME})\\s+((?:\\S+\\s+)*?)(?:(걸어요|걷습니다|걷는다|걷고\\s*있|걷는데|걷거든|걸어(?=[\\s.!?~…]|$))|(달려요|달립니다|달린다|달리고\\s*있|달리는데|뛰어요|뜁니다|뛴다|뛰고\\s*있|달려(?=[\\s.!?~…]|$)))`,
     ),
     build: (m, l, body) => {
-      const between = (m[1] as string).trim().split(/\s+/);
+      // The object of 걸다 may stand before the time word too (`전화 자주 걸어요`).
+      const between = [...wordsBefore(body, m), ...(m[1] as string).trim().split(/\s+/)];
       if (between.some((w) => /(?:을|를)$/.test(w) || /^(?:전화|말|돈|시동|기대|내기|목숨|승부)$/.test(w))) return undefined;
       // The pastime by the word for it: 걷다 is 걷기, 달리다 달리기, and 뛰다 (`10km 뛰어요`) 러닝.
       const run = m[2] === undefined ? (/^(?:뛰|뜁|뛴)/.test(m[3] as string) ? "러닝" : "달리기") : "걷기";
@@ -1242,7 +1328,13 @@ const RULES: Rule[] = [
     // A licence or certificate obtained (`운전면허 땄다`, `자격증 취득했어요`).
     attribute: "event",
     re: new RegExp(`(\\S+?)(?:을|를|도|${BARE})?\\s*(?:땄|따냈|취득했)`),
-    build: (m, l, body) => (SETTING.test(m[1] as string) ? undefined : list(clean(m[1] as string), `${topic(l)} ${clean(body)} (경험)`)),
+    // A time before the verb (`자격증은 작년에 땄어요`) is not what was obtained.
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      return SETTING.test(v) || (/(?:에|엔)$/.test(v) && TIME_BEFORE_E.test(v.replace(/(?:에|엔)$/, "")))
+        ? undefined
+        : list(clean(v), `${topic(l)} ${clean(body)} (경험)`);
+    },
     relative: true,
   },
   {
@@ -1283,6 +1375,22 @@ const RULES: Rule[] = [
     attribute: "belonging",
     re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
     build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
+  },
+  {
+    // A device and the make or model used (`키보드는 레오폴드 써`, `폰은 아이폰 15 써요`, `노트북
+    // 맥북 쓰고 있어`): what the speaker owns, one per kind of device (a new phone replaces the
+    // last). Not a tool or a service (`상태관리는 zustand 써요`), a negation (`안 써`) nor the past.
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${DEVICE})(?:은|는|도|으로|로)?\\s+([가-힣A-Za-z][가-힣A-Za-z0-9]*(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?)\\s*(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|쓰죠|써(?=[\\s.!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const [device, v] = [m[1] as string, clean(m[2] as string)];
+      return !nounLike(v.split(/\s+/)[0] as string)
+        ? undefined
+        : list(v, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
+    },
+    relative: true,
   },
   {
     attribute: "belonging",
@@ -1404,6 +1512,11 @@ const RULES: Rule[] = [
   },
 ];
 
+/** Events and activities by name ({@link PREPARED_EVENT}, {@link TRIP_PURPOSE}, {@link GONE_ACTIVITY}, the played classes). */
+const ACTIVITY_OR_EVENT = new RegExp(
+  `${PREPARED_EVENT.source}|${TRIP_PURPOSE.source}|^(?:${GONE_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN}|운동|취미|요리|독서|공부)$`,
+);
+
 /**
  * Who a clause is about, from the words before the rule's value: the first word carrying a topic
  * or subject particle (`은/는/이/가/도/께서`) that does not set a time or place. The speaker's own
@@ -1420,8 +1533,18 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
+    // A third person, with its particle or without (`어제 걔 이사했어`, `그 친구 요즘 테니스 쳐`).
+    if (THIRD_PERSON_WORD.test(word)) return undefined;
+    const person = words[i + 1] ?? next;
+    if (
+      /^(?:그|이)$/.test(word)
+        ? DEMONSTRATED_PERSON.test(person)
+        : word === "저" && /^(?:사람|분|녀석|놈|양반)(?:들)?(?:은|는|이|가|도)?$/.test(person)
+    )
+      return undefined;
     const m = /^(.+?)(께서는|께서|은|는|이|가|도)$/.exec(word);
-    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word)) continue;
+    if (!m || SETTING.test(word) || ADNOMINAL.test(word) || DO_NOUN.test(word) || GA_NOUN.test(word) || ATTRIBUTE_TOPIC.test(word))
+      continue;
     // A word in `-는` before a bound noun is a verb's modifier whatever its stem (`술 마시는 거`,
     // `노래 부르는 게`): a topic is never followed by one. `게` is also a noun (crab: `민지는 게 못
     // 먹어`), so before it only a word after the verb's object counts.
@@ -1429,6 +1552,9 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
     if (m[2] === "는" && BOUND_NOUN.test(after) && (after !== "게" || i > 0)) continue;
     const stem = m[1] as string;
     const particle = m[2] as string;
+    // An event or an activity as the topic (`여행은 제주도로 가기로 했어`, `테니스는 주말마다 쳐`)
+    // says what the clause is about, not who.
+    if (ACTIVITY_OR_EVENT.test(stem)) continue;
     const relationOf = (r: string) => ({ id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` });
     const joined = i > 0 ? `${words[i - 1]} ${stem}` : stem;
     if (REL_WORD.test(joined)) return relationOf(joined.replace(/\s+/g, " "));
@@ -1483,9 +1609,19 @@ const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|�
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
   /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
-const PAST = /(?:았|었|였|했|녔|웠|셨|쳤|탔|켰)/;
-/** The double past (`쳤었`, `했었`, `살았었`): a past that holds no longer; the first past syllable is `$1`. */
-const DOUBLE_PAST = /(았|었|였|했|녔|웠|쳤|탔|켰)었/g;
+/**
+ * A past tense fused into the verb's last syllable (`갔`, `했`, `달렸`, `쳤`): any syllable with the
+ * final ㅆ but `있` (there is) and `겠` (the future).
+ */
+const FUSED_PAST = `(?:(?!있|겠)[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac14 + 28 * i).toString(16)}`).join("")}])`;
+const PAST = new RegExp(FUSED_PAST);
+/** The double past (`쳤었`, `했었`, `살았었`, `갔었`): a past that holds no longer; the first past syllable is `$1`. */
+const DOUBLE_PAST = new RegExp(`(${FUSED_PAST})었`, "g");
+/**
+ * A fused past no rebuild above read (`갔`, `왔`, `봤`, `셨`), with its ending: as the present in
+ * 해요체, the syllable without its ㅆ and `요` (`주말마다 등산 갔는데` -> `주말마다 등산 가요`).
+ */
+const OTHER_PAST = new RegExp(`(${FUSED_PAST})(?:어요|어|습니다|는데|지만|고|다|었)?(?=[\\s.!~…]|$)`, "g");
 
 /**
  * The positive form of a sentence that says something holds no longer, for the rules to read:
@@ -1530,6 +1666,7 @@ function positiveOfEnded(sentence: string): string | undefined {
       sentence
         .slice(speakerFirst.length + (past?.[0].length ?? 0))
         .replace(DOUBLE_PAST, "$1")
+        .replace(WALKED_PAST, "$1걸어요")
         .replace(/(\S+?)(?:이었|였)(?:어요|어|습니다|는데|지만|고|다)?/g, (_m, noun: string) => josa(noun, "이에요", "예요"))
         .replace(/([가-힣]*)했(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1하고 있어요")
         .replace(/([가-힣]*)녔(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1니고 있어요")
@@ -1541,10 +1678,24 @@ function positiveOfEnded(sentence: string): string | undefined {
         )
         .replace(/([가-힣]*[가-힣])(?:았|었)(?:어요|어|습니다|는데|지만|고|다|었)?/g, "$1고 있어요")
         .replace(/([가-힣]+)(?:아서|어서)$/, "$1고 있어요")
+        .replace(OTHER_PAST, (_m, past: string) => `${String.fromCharCode(past.charCodeAt(0) - 20)}요`)
         .replace(DURATION, "")
     );
   }
   return undefined;
+}
+
+/**
+ * `true` when a plan's `value` is a clause of the body that starts where the match does (`민지는
+ * 제주도 가` for `-기로 했어`, `수아가 이직할` for `-ㄹ 거야`) and names, before its last word, a
+ * subject other than `who`: the words before the match are read by {@link subjectOf} already, these
+ * are read the same way. Other values are nouns, which may end like a particle (`고양이 나비`).
+ */
+function clauseOfSomeoneElse(body: string, m: RegExpMatchArray, value: string, who: Speaker): boolean {
+  if (!body.startsWith(value, m.index ?? 0)) return false;
+  const words = value.trim().split(/\s+/);
+  if (words.length < 2) return false;
+  return subjectOf(words.slice(0, -1).join(" "), who, words.at(-1) as string)?.id !== who.id;
 }
 
 /**
@@ -1569,7 +1720,9 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     }
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
-    const all = (Array.isArray(built) ? built : built ? [built] : []).filter((b) => b.value.trim() !== "" && !notAValue(b.value));
+    const all = (Array.isArray(built) ? built : built ? [built] : []).filter(
+      (b) => b.value.trim() !== "" && !notAValue(b.value) && !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
+    );
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
@@ -1618,12 +1771,19 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // `우리 언니는 작년에 결혼해서 지금 싱가포르 살아` says where the sister lives.
   const clauses = plainSpeech(text)
     .split(SENTENCE_END)
-    .flatMap((whole) => koreanSentences(whole).map((clause, i) => ({ clause, first: i === 0 })));
+    .flatMap((whole) => {
+      const parts = koreanSentences(whole);
+      // The hearsay continues the clauses before only when it names no subject of its own
+      // (`… 카페를 하는데 요즘 힘들대요`; not `… 살았었는데 카페가 많대요`).
+      const last = parts.at(-1) ?? "";
+      const reported = REPORTED.test(whole.trim()) && subjectOf(last.replace(LEAD, ""), speaker, "") === speaker;
+      return parts.map((clause, i) => ({ clause, first: i === 0, reported: reported && i < parts.length - 1 }));
+    });
   let topicRelative: string | undefined;
   // The clause before, when it stated something (not a question or a hypothetical): an
   // afterthought that follows it (`이사 가. 망원동으로`) completes it.
   let previous: string | undefined;
-  for (const { clause: said, first } of clauses) {
+  for (const { clause: said, first, reported } of clauses) {
     if (first) topicRelative = undefined;
     const lead = said.replace(LEAD, "");
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
@@ -1653,12 +1813,17 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
     // `이제 커피를 안 좋아해요` is a dislike now (the `dislikes` rule, one preference key);
     // `예전에는 커피를 좋아했어요` is a liking that ended.
+    // A sentence that ends in hearsay (`수진이는 카페를 하는데 요즘 힘들대요`) reports someone's
+    // words: the clauses before the hearsay, about another person, are part of the report when
+    // the hearsay goes on about them; the speaker's stay, and so does the hearsay clause of a
+    // relative (`조카가 대학원 붙었대요`).
+    const spoken = (f: CandidateFact) => !reported || f.subject === speaker.id;
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
-      facts.push({ ...endedFact, ended: true });
+      if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
-    if (found) facts.push(...(Array.isArray(found) ? found : [found]));
+    if (found) facts.push(...(Array.isArray(found) ? found : [found]).filter(spoken));
   }
   return facts;
 }
@@ -1698,6 +1863,12 @@ const OPEN_STEM_NOMINAL: Readonly<Record<string, string>> = {
 const OPEN_STEM_WORD = new RegExp(`(^|\\s)(${Object.keys(OPEN_STEM_NOMINAL).join("|")})${NOMINAL_END}`, "g");
 /** `-는 중임` (`알바 하는 중임`, `공부하는중임`): the progressive, read as `-고 있어` (a stem that lost its ㄹ given back, {@link RIEUL_DROPPED}). */
 const DOING_NOMINAL = new RegExp(`([가-힣]+?)는\\s*중임${NOMINAL_END}`, "g");
+/**
+ * The honorific `-(으)시-` in the nominal ending (`식당 하심`, `매일 걸으심`, `교회 다니심`), read as
+ * `-(으)셔`; only after `하`, `으`, `다니`, `계`, `타`, `치`, since `-심` ends many nouns (`관심`,
+ * `점심`, `욕심`, `오심`).
+ */
+const HONORIFIC_NOMINAL = new RegExp(`([가-힣]*(?:하|으|다니|계|타|치))심${NOMINAL_END}`, "g");
 /** A word ending in `-임` (the copula), `-함` (하다) or a final consonant and `-음` (any other verb), at a clause's end. */
 const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임|함|음)${NOMINAL_END}`, "g");
 
@@ -1714,6 +1885,7 @@ const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임
 function plainSpeech(text: string): string {
   const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
   return text
+    .replace(HONORIFIC_NOMINAL, (m, stem: string, offset: number, all: string) => `${stem}셔${stop(all.slice(offset + m.length))}`)
     .replace(
       DOING_NOMINAL,
       (m, stem: string, offset: number, all: string) => `${RIEUL_DROPPED[stem] ?? stem}고 있어${stop(all.slice(offset + m.length))}`,
@@ -1739,6 +1911,12 @@ function plainSpeech(text: string): string {
       return `${word}${final}${stop(after)}`;
     });
 }
+
+/**
+ * A sentence ending in hearsay, `-대(요)` or `-래(요)` after a verb or the copula (`힘들대요`,
+ * `결혼한대`, `의사래`); not a noun that ends in those syllables (`노래`, `반대`, `미래`, `침대`).
+ */
+const REPORTED = /(?<!노|미|원|거|반|기|세|군|침|무|시|학|대|상|교|초|후|전|해|연|절|최|지)(?:대|래)(?:요)?[.!~…]*$/;
 
 /** A place said after its verb, as a sentence of its own (`망원동으로`, `성수동으로요`, `판교로!`). */
 const AFTERTHOUGHT = /^([가-힣A-Za-z0-9]+?)(으로|로)(?:요)?[.!~…]*$/;
@@ -1795,6 +1973,12 @@ function plainForm(sentence: string): string {
       .replace(
         /(^|\s)(치|켜|타|부)(?:세요|셔요|셔|십니다)(?=[.!~…\s]|$)/g,
         (_m, space: string, stem: string) => `${space}${PLAYED_POLITE[stem] ?? stem}요`,
+      )
+      // Walking and running (걷다, 달리다, 뛰다: `매일 걸으세요`, `아침마다 달리셔`), whose
+      // honorific the noun's copula below would misread (`달리세요` is no `달리예요`).
+      .replace(
+        /(^|\s)(걸으|달리|뛰)(세요|셔요|셔|십니다|시는데|시거든)(?=[.!~…\s]|$)/g,
+        (_m, space: string, stem: string, ending: string) => `${space}${WALKED[stem]?.[HONORIFIC_ENDING[ending] ?? 0] ?? stem}`,
       )
       .replace(/(?<=[가-힣])이세요/g, "이에요")
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
