@@ -312,8 +312,12 @@ const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 /** The next recorded assistant text (or "ok"), set before each step. */
 let nextAnswer = "ok";
 /** Answers with {@link nextAnswer} at once. */
+/** Messages the model received in its last call (system message included), for `messagesSentPerStep`. */
+let lastSent = 0;
+
 class RecordedModel extends AnswerModel {
-  override async _generate(): Promise<ChatResult> {
+  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
+    lastSent = messages.length;
     const message = new AIMessage({ id: `ai-${randomUUID()}`, content: nextAnswer });
     return { generations: [{ text: nextAnswer, message }] };
   }
@@ -374,9 +378,29 @@ async function timedStep(
   lane: Lane,
   text: string,
   answer: string,
-): Promise<{ cpuMs: number; bytes: number; puts: number; putWrites: number; gets: number; bytesRead: number }> {
+): Promise<{
+  cpuMs: number;
+  bytes: number;
+  puts: number;
+  putWrites: number;
+  gets: number;
+  bytesRead: number;
+  messageCheckpointsRead: number;
+  messagesRead: number;
+  sent: number;
+}> {
   nextAnswer = answer;
-  const { bytes: bytes0, overheadMs: overhead0, puts: puts0, putWrites: putWrites0, gets: gets0, bytesRead: read0 } = target.counters;
+  lastSent = 0;
+  const {
+    bytes: bytes0,
+    overheadMs: overhead0,
+    puts: puts0,
+    putWrites: putWrites0,
+    gets: gets0,
+    bytesRead: read0,
+    messageCheckpointsRead: checkpointsRead0,
+    messagesRead: messagesRead0,
+  } = target.counters;
   const t0 = cpuNow();
   await lane.invoke(text);
   const cpuMs = cpuNow() - t0 - (target.counters.overheadMs - overhead0);
@@ -387,6 +411,9 @@ async function timedStep(
     putWrites: target.counters.putWrites - putWrites0,
     gets: target.counters.gets - gets0,
     bytesRead: target.counters.bytesRead - read0,
+    messageCheckpointsRead: target.counters.messageCheckpointsRead - checkpointsRead0,
+    messagesRead: target.counters.messagesRead - messagesRead0,
+    sent: lastSent,
   };
 }
 
@@ -403,7 +430,12 @@ interface ReplayRow {
   /** Checkpoint reads (`getTuple`) and bytes the serializer decoded per step (checkpoints, writes, archived records). */
   getsPerStep: number;
   bytesReadPerStep: number;
+  /** Messages in the checkpoint after the replay. */
   hotMessages: number;
+  /** Messages per checkpoint read, averaged over every read of the replay (what each step decodes, per read). */
+  messagesPerCheckpointRead: number;
+  /** Messages the model received per step (system message included), averaged over the replay. */
+  messagesSentPerStep: number;
   /** With `--hooks`: CPU ms per step of each middleware hook (`<middleware>.<hook>`). */
   hooks?: Record<string, number>;
 }
@@ -443,6 +475,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       putWrites: 0,
       gets: 0,
       bytesRead: 0,
+      checkpointsRead: 0,
+      messagesRead: 0,
+      sent: 0,
       windows: [] as Array<[number, number]>,
     });
   }
@@ -463,6 +498,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         entry.putWrites += step.putWrites;
         entry.gets += step.gets;
         entry.bytesRead += step.bytesRead;
+        entry.checkpointsRead += step.messageCheckpointsRead;
+        entry.messagesRead += step.messagesRead;
+        entry.sent += step.sent;
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
@@ -475,7 +513,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
       }
     }
-    for (const { config, target, lane, cpu, bytes, puts, putWrites, gets, bytesRead } of lanes) {
+    for (const { config, target, lane, cpu, bytes, puts, putWrites, gets, bytesRead, checkpointsRead, messagesRead, sent } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -489,10 +527,12 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         getsPerStep: gets / exchanges.length,
         bytesReadPerStep: bytesRead / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
+        messagesPerCheckpointRead: checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead,
+        messagesSentPerStep: sent / exchanges.length,
         ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, hot ${(state.values.messages as BaseMessage[]).length}`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end`,
       );
     }
   } finally {

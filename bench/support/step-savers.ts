@@ -9,7 +9,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, isBaseMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
 import { type BaseCheckpointSaver, MemorySaver } from "@langchain/langgraph";
 import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
@@ -86,6 +86,9 @@ export interface Counters {
   bytesRead: number;
   /** CPU ms spent by the counting itself, subtracted from the step. */
   overheadMs: number;
+  /** Checkpoints decoded that hold a `messages` channel (or `messages` blobs decoded alone), and the messages they held in all. */
+  messageCheckpointsRead: number;
+  messagesRead: number;
 }
 
 export interface Target {
@@ -101,7 +104,7 @@ export interface Target {
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
-  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, bytesRead: 0, overheadMs: 0 };
+  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, bytesRead: 0, overheadMs: 0, messageCheckpointsRead: 0, messagesRead: 0 };
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
   const getTuple = saver.getTuple.bind(saver);
@@ -132,7 +135,17 @@ export function countWrites(saver: BaseCheckpointSaver): Counters {
     const t0 = cpuNow();
     counters.bytesRead += typeof data === "string" ? Buffer.byteLength(data) : (data?.byteLength ?? 0);
     counters.overheadMs += cpuNow() - t0;
-    return loads(type, data);
+    const value = await loads(type, data);
+    const t1 = cpuNow();
+    // A checkpoint with its channels inline (MemorySaver, SQLite), or the `messages` blob alone (PostgreSQL).
+    const inline = (value as { channel_values?: { messages?: unknown } } | undefined)?.channel_values?.messages;
+    const messages = inline ?? (Array.isArray(value) && value.length > 0 && value.every((m) => isBaseMessage(m)) ? value : undefined);
+    if (Array.isArray(messages)) {
+      counters.messageCheckpointsRead += 1;
+      counters.messagesRead += messages.length;
+    }
+    counters.overheadMs += cpuNow() - t1;
+    return value;
   };
   return counters;
 }
