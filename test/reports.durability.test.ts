@@ -31,10 +31,18 @@ function bookingModel() {
   return strictModel({
     answer: (messages) => {
       const last = lastOf(messages);
-      if (isTool(last)) return `done with ${messages.filter(isTool).map((m) => messageText(m)).join(", ")}`;
+      if (isTool(last))
+        return `done with ${messages
+          .filter(isTool)
+          .map((m) => messageText(m))
+          .join(", ")}`;
       const text = messageText(last);
       const seat = /^BOOK (\w+)/.exec(text);
-      if (seat) return new AIMessage({ content: "", tool_calls: [{ id: `call_book_${seat[1]}`, name: "book", args: { seat: seat[1] }, type: "tool_call" }] });
+      if (seat)
+        return new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_book_${seat[1]}`, name: "book", args: { seat: seat[1] }, type: "tool_call" }],
+        });
       const parallel = /^PARALLEL (\d+)/.exec(text);
       if (parallel)
         return new AIMessage({

@@ -50,7 +50,8 @@ describe("public reports: the token cap over content blocks", () => {
       const model = agentModel();
       const { agent } = stackAgent({ model, windowSize: 40, maxHistoryTokens: CAP, systemPrompt: false });
       const config = { configurable: { thread_id: `multimodal-${form}` } };
-      for (let k = 1; k <= 3; k += 1) await agent.invoke({ messages: [new HumanMessage({ content: blocks(`picture ${k}`) as never })] }, config);
+      for (let k = 1; k <= 3; k += 1)
+        await agent.invoke({ messages: [new HumanMessage({ content: blocks(`picture ${k}`) as never })] }, config);
       // The third request still holds the first two picture turns: three images are far below the cap.
       const third = requests(model)[2] ?? [];
       expect(third.filter((m) => m.getType() === "human")).toHaveLength(3);

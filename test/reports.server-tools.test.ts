@@ -33,13 +33,27 @@ function searchAnswer(turn: number, withClientCall: boolean): AIMessage {
     {
       type: "web_search_tool_result",
       tool_use_id: server,
-      content: [{ type: "web_search_result", url: `https://example.com/${turn}`, title: `Result ${turn}`, encrypted_content: `Eq${"x".repeat(300)}` }],
+      content: [
+        {
+          type: "web_search_result",
+          url: `https://example.com/${turn}`,
+          title: `Result ${turn}`,
+          encrypted_content: `Eq${"x".repeat(300)}`,
+        },
+      ],
     },
-    { type: "text", text: `Found page ${turn}.`, citations: [{ type: "web_search_result_location", url: `https://example.com/${turn}`, cited_text: "x" }] },
+    {
+      type: "text",
+      text: `Found page ${turn}.`,
+      citations: [{ type: "web_search_result_location", url: `https://example.com/${turn}`, cited_text: "x" }],
+    },
   ];
   if (!withClientCall) return new AIMessage({ content: content as never });
   content.push({ type: "tool_use", id: "toolu_same", name: "lookup", input: { n: turn } });
-  return new AIMessage({ content: content as never, tool_calls: [{ id: "toolu_same", name: "lookup", args: { n: turn }, type: "tool_call" }] });
+  return new AIMessage({
+    content: content as never,
+    tool_calls: [{ id: "toolu_same", name: "lookup", args: { n: turn }, type: "tool_call" }],
+  });
 }
 
 const serverIssues = (request: readonly BaseMessage[]) =>
@@ -49,7 +63,9 @@ const serverIssues = (request: readonly BaseMessage[]) =>
     return blocks.flatMap((b, i) => {
       if (b.type !== "server_tool_use") return [];
       const result = blocks[i + 1];
-      return result?.type === "web_search_tool_result" && result.tool_use_id === b.id ? [] : [`message ${k}: ${String(b.id)} without its result`];
+      return result?.type === "web_search_tool_result" && result.tool_use_id === b.id
+        ? []
+        : [`message ${k}: ${String(b.id)} without its result`];
     });
   });
 
@@ -69,7 +85,14 @@ describe("public reports: Anthropic server tool blocks under the stack", () => {
       const { agent } = stackAgent({ model, windowSize, summarizeThreshold: windowSize + 4, summarizer: summarizer.model });
       const threadId = `server-tools-${windowSize}`;
       const config = { configurable: { thread_id: threadId } };
-      for (const text of ["search this", "search and look up", "thanks", "search and look up again", "search once more", "search and look up at last"])
+      for (const text of [
+        "search this",
+        "search and look up",
+        "thanks",
+        "search and look up again",
+        "search once more",
+        "search and look up at last",
+      ])
         await agent.invoke({ messages: [new HumanMessage(text)] }, config);
       expect(model.providerLog.rejections).toBe(0);
       const stored = await storedMessages(agent.graph as never, threadId);

@@ -87,4 +87,3 @@ describe("public reports: a failed tool result stays failed on the copies the vi
     });
   }
 });
-

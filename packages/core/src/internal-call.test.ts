@@ -21,9 +21,16 @@ describe("withoutThinking", () => {
 describe("internalAnswerText", () => {
   it("reads strings and message content, trimmed and without reasoning", () => {
     expect(internalAnswerText("  <think>x</think> The user moved. ")).toBe("The user moved.");
-    expect(internalAnswerText(new AIMessage({ content: [{ type: "text", text: "<think>x</think>" }, { type: "text", text: "Moved." }] }))).toBe(
-      "Moved.",
-    );
+    expect(
+      internalAnswerText(
+        new AIMessage({
+          content: [
+            { type: "text", text: "<think>x</think>" },
+            { type: "text", text: "Moved." },
+          ],
+        }),
+      ),
+    ).toBe("Moved.");
   });
 
   it("is empty for an answer of only reasoning", () => {
