@@ -33,7 +33,7 @@ describe("public reports: the summarizer's call in streamEvents v2", () => {
     const withSummary: StreamEvent[] = [];
     const modelEvents: StreamEvent[] = [];
     for (const turn of ["one", "two", "three", "four", "five", "six"]) {
-      const events = agent.streamEvents({ messages: [new HumanMessage(turn)] }, { ...config, version: "v2" } as never);
+      const events = (await agent.streamEvents({ messages: [new HumanMessage(turn)] }, { ...config, version: "v2" } as never)) as unknown;
       for await (const e of events as AsyncIterable<StreamEvent>) {
         if (!e.event.startsWith("on_chat_model")) continue;
         if (JSON.stringify(e.data?.chunk ?? e.data?.output ?? "").includes("SUMMARY-")) withSummary.push(e);
