@@ -21,8 +21,9 @@
  */
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
 import { messageText, readSummarySlot } from "@threadwise/core";
+import { strictModel } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
-import { requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { lastOf, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
 
 const THOUGHT = "chain-of-thought-sentinel: the user said turn 1, then turn 2, let me think";
 
@@ -64,4 +65,22 @@ describe("public reports: a summarizer on a reasoning model", () => {
       expect(stored.map((m) => messageText(m))).toEqual(Array.from({ length: 7 }, (_, i) => [`turn ${i + 1}`, `ok: turn ${i + 1}`]).flat());
     });
   }
+
+  it("the agent's answers with <think> blocks: the summarizer reads the answers, not the reasoning", async () => {
+    const model = strictModel({
+      answer: (messages, call) =>
+        call % 3 === 2 ? `<think>${THOUGHT}</think>` : `<think>\n${THOUGHT}\n</think>\n\nanswer to ${messageText(lastOf(messages))}`,
+    });
+    const summarizer = summarizerModel();
+    const { agent } = stackAgent({ model, windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "think-answers" } };
+    for (let k = 1; k <= 7; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k}`)] }, config);
+    expect(model.providerLog.rejections).toBe(0);
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    const read = JSON.stringify(summarizer.inputs.map((input) => input.map((m) => messageText(m))));
+    expect(read).toContain("answer to turn 1");
+    expect(read).not.toContain("chain-of-thought-sentinel");
+    // An answer of only reasoning is read as one: a note, not an empty line.
+    expect(read).toContain("Assistant: (reasoning)");
+  });
 });
