@@ -567,7 +567,10 @@ function alternateStep(out: BaseMessage[], message: BaseMessage): void {
   const previous = out[out.length - 1];
   const previousType = previous ? messageType(previous) : "";
   if (previous && type === "human" && previousType === "human") {
-    out[out.length - 1] = userMessageWith(message, joinContent(previous.content, message.content));
+    const merged = userMessageWith(message, joinContent(previous.content, message.content));
+    // Two speakers' words (a group chat's users): under one's name the other's would be attributed to it.
+    if (previous.name !== message.name) merged.name = undefined;
+    out[out.length - 1] = merged;
   } else if (previous && type === "ai" && previousType === "ai" && toolCallsOf(previous).length === 0) {
     out[out.length - 1] = mergeAi(previous as AIMessage, message as AIMessage);
   } else {
@@ -626,9 +629,15 @@ function joinContent(a: unknown, b: unknown): string | Block[] {
   return [...first, ...second];
 }
 
+/**
+ * Two AI messages sent as one: the second's id and fields, both contents, the second's calls. The
+ * `name` only when both had it: one agent's words under another's name (a supervisor's agents)
+ * would be attributed to it, and OpenAI sends the name.
+ */
 function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
   return new AIMessage({
     ...fieldsOf(second),
+    name: first.name === second.name ? second.name : undefined,
     // OpenAI Responses sends stored output items in place of content: keep both messages' items.
     response_metadata: mergedResponseMetadata(first, second) as never,
     content: joinContent(first.content, second.content) as never,

@@ -88,9 +88,11 @@ export {
   type InternalCallId,
   type InternalCallModel,
   type InvokeInternalOptions,
+  internalAnswerText,
   internalCallConfig,
   internalCallName,
   invokeInternal,
+  withoutThinking,
 } from "./internal-call.js";
 export {
   formatMultiturnLine,

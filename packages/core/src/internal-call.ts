@@ -1,4 +1,6 @@
 import { withTimeout } from "./timeout.js";
+import { contentText } from "./token-counter.js";
+import { wellFormed } from "./unicode.js";
 
 /** Metadata key every internal call carries; its value is the call's {@link internalCallName}. */
 export const INTERNAL_CALL_METADATA_KEY = "threadwise_internal";
@@ -79,4 +81,51 @@ export async function invokeInternal(model: InternalCallModel, input: unknown, o
     label: config.runName,
     signal: options.signal,
   });
+}
+
+/** An opening or closing `<think>` / `<thinking>` tag, as local reasoning models write them in their text. */
+const THINK_TAG = /<(\/?)think(?:ing)?\s*>/gi;
+
+/**
+ * `text` without the reasoning a model wrote into it between `<think>` tags (Qwen3, DeepSeek-R1
+ * and QwQ over Ollama or an OpenAI-compatible server; `<thinking>` too, any case): every closed
+ * block is dropped; text before a closing tag that has no opening one (the chat template opened
+ * the block in the prompt) is dropped; an opening tag that is never closed drops the rest (the
+ * answer ran out while reasoning). `""` when the text is only reasoning. Text without tags is
+ * returned as it is.
+ *
+ * @example
+ * withoutThinking("<think>the user said...</think>\nThe user moved."); // "\nThe user moved."
+ * withoutThinking("<think>still reasoning"); // ""
+ */
+export function withoutThinking(text: string): string {
+  if (!/<\/?think/i.test(text)) return text;
+  let out = "";
+  let depth = 0;
+  let at = 0;
+  for (const tag of text.matchAll(THINK_TAG)) {
+    const index = tag.index as number;
+    if (tag[1] === "/") {
+      // A closing tag with no opening one: everything before it was reasoning.
+      if (depth === 0) out = "";
+      else depth -= 1;
+      if (depth === 0) at = index + tag[0].length;
+      continue;
+    }
+    if (depth === 0) out += text.slice(at, index);
+    depth += 1;
+  }
+  return depth === 0 ? out + text.slice(at) : out;
+}
+
+/**
+ * The text of an internal call's answer ({@link invokeInternal}): a string as it is, a message's
+ * content as LangChain reads it (`.text`: its text blocks joined as they came), without the
+ * reasoning written between `<think>` tags ({@link withoutThinking}), well-formed (a lone UTF-16
+ * surrogate as U+FFFD: core's `wellFormed`), trimmed. `""` for an answer with no text besides
+ * reasoning (empty content beside a `reasoning_content`, only a `<think>` block).
+ */
+export function internalAnswerText(answer: unknown): string {
+  const text = typeof answer === "string" ? answer : contentText((answer as { content?: unknown } | null)?.content);
+  return wellFormed(withoutThinking(text)).trim();
 }

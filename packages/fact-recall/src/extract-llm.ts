@@ -1,12 +1,13 @@
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
 import {
-  contentText,
   type InternalCallId,
+  internalAnswerText,
   internalCallConfig,
   invokeInternal,
   ThreadwiseError,
   ThreadwiseTimeoutError,
   wellFormed,
+  withoutThinking,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { detectLanguage } from "./extract-heuristic.js";
@@ -87,7 +88,7 @@ Answer with JSON only, no prose: {"facts":[{"subject":"user","attribute":"reside
  * @throws FactExtractionError (`bad_json`) when no JSON value is found.
  */
 export function parseFactsAnswer(answer: string): unknown {
-  let text = answer.replace(/<think>[\s\S]*?<\/think>/gi, "").replace(/^[\s\S]*<\/think>/i, "");
+  let text = withoutThinking(answer);
   const fenced = /```(?:json)?\s*([\s\S]*?)```/i.exec(text);
   if (fenced) text = fenced[1] as string;
   text = text.trim();
@@ -185,7 +186,7 @@ export async function extractFactsWithModel(
     } catch (error) {
       throw failure(error, options.timeoutMs);
     }
-    json = parseFactsAnswer(typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content));
+    json = parseFactsAnswer(internalAnswerText(answer));
   }
   const parsed = llmFactsSchema.safeParse(json);
   if (!parsed.success) {

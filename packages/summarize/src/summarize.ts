@@ -4,12 +4,12 @@ import {
   type CoverageExtender,
   chatModelOption,
   compactionBoundary,
-  contentText,
   createTokenCounter,
   declaredSummarySlot,
   dropOrphans,
   type InternalCallId,
   indexThread,
+  internalAnswerText,
   internalCallConfig,
   invokeInternal,
   isUserMessage,
@@ -30,7 +30,6 @@ import {
   type ViewDecision,
   viewReport,
   viewStartOn,
-  wellFormed,
   withArchived,
   withMultiturnLog,
   withViewDecisions,
@@ -141,11 +140,10 @@ function provenanceOf(record: SummaryRecord | undefined): SummaryProvenance | un
 
 async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], timeoutMs: number, signal?: AbortSignal): Promise<string> {
   const answer = await invokeInternal(model, messages, { ...SUMMARY_CALL, timeoutMs, signal });
-  // The answer as LangChain reads it (`.text`): its text blocks joined as they came.
-  const text = typeof answer === "string" ? answer : contentText((answer as BaseMessage).content);
-  // An answer cut mid-character holds a lone surrogate, which Anthropic and Gemini refuse in every
-  // later request the summary is placed in: stored well-formed (U+FFFD in its place).
-  return wellFormed(text).trim();
+  // The answer as LangChain reads it (`.text`), without reasoning written between `<think>` tags (an
+  // answer of only reasoning is empty, a failed summary), well-formed: an answer cut mid-character
+  // holds a lone surrogate, which Anthropic and Gemini refuse in every later request it is placed in.
+  return internalAnswerText(answer);
 }
 
 /**

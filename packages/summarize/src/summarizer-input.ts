@@ -10,6 +10,7 @@ import {
   type TokenCounter,
   toolCallsOf,
   toolResultIdsOf,
+  withoutThinking,
 } from "@threadwise/core";
 
 /** Instructions the summarizer gets when no `prompt` is given. Short on purpose: it is paid on every call. */
@@ -126,6 +127,9 @@ const BLOCK_NOTES: Readonly<Record<string, string>> = {
   redacted_thinking: "reasoning",
 };
 
+/** The note of an assistant message whose only text is reasoning between `<think>` tags. */
+const REASONING_NOTE = `(${BLOCK_NOTES.reasoning})`;
+
 /** Blocks that repeat an AI message's `tool_calls` (rendered from the calls). */
 const CALL_BLOCKS = new Set(["tool_use", "tool_call", "function_call", "server_tool_use", "input_json_delta"]);
 
@@ -167,8 +171,10 @@ export function isContentNote(body: string): boolean {
  */
 export function transcriptLine(message: BaseMessage): string {
   const type = messageType(message);
-  const text = messageText(message).trim();
-  const body = text !== "" ? text : contentNote((message as { content?: unknown }).content);
+  const written = messageText(message);
+  // An answer's reasoning written between `<think>` tags is read as reasoning blocks are: left out.
+  const text = (type === "ai" ? withoutThinking(written) : written).trim();
+  const body = text !== "" ? text : written.trim() !== "" ? REASONING_NOTE : contentNote((message as { content?: unknown }).content);
   if (type === "human") {
     const results = toolResultIdsOf(message).length > 0 ? toolResultTexts(message.content as unknown[]) : undefined;
     if (results === undefined) return `User: ${body}`;

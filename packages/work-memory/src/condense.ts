@@ -1,6 +1,6 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { HumanMessage, SystemMessage } from "@langchain/core/messages";
-import { contentText, type InternalCallId, internalCallConfig, invokeInternal, wellFormed } from "@threadwise/core";
+import { type InternalCallId, internalAnswerText, internalCallConfig, invokeInternal } from "@threadwise/core";
 
 /** Who the condensation call is: its run name is `threadwise/work-memory:condense` (core's `internalCallName`). */
 export const CONDENSE_CALL: InternalCallId = { middleware: "work-memory", purpose: "condense" };
@@ -50,7 +50,7 @@ export async function condenseResponse(projection: string, options: CondenseOpti
     timeoutMs: options.timeoutMs,
     signal: options.signal,
   });
-  // Well-formed: an answer cut mid-character holds a lone surrogate, refused by Anthropic and Gemini in every later request.
-  const text = wellFormed(typeof answer === "string" ? answer : contentText((answer as { content?: unknown }).content)).trim();
+  // Without `<think>` reasoning, well-formed (a lone surrogate is refused by Anthropic and Gemini in every later request).
+  const text = internalAnswerText(answer);
   return text.replace(/[.\s]+$/, "").toUpperCase() === NOTHING_TO_KEEP ? "" : text;
 }
