@@ -350,10 +350,12 @@ export type Op =
    * written as `model_request` on the head, so the tools run and the model answers; `input`: the
    * turn's user message written as `__input__`, so the whole turn runs; `supersteps`: both in one
    * `bulkUpdateState` (the user message as input, then the call as the model's), then resumed.
+   * `copy`: the checkpoint so written is copied first (`updateState(config, undefined, "__copy__")`,
+   * a fork with its tasks left to run) and the copy is resumed.
    * Drawn by the breaker's fuzz after its stack (`asNodeOpsArb`), so the seeds draw the cases and
    * stacks they drew before it existed.
    */
-  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number };
+  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
@@ -675,6 +677,7 @@ export const asNodeOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
       turn: turnArb,
       how: fc.constantFrom("call" as const, "input" as const, "supersteps" as const),
       calls: fc.integer({ min: 1, max: 3 }),
+      copy: fc.boolean(),
     }),
   ),
   { maxLength: 1 },

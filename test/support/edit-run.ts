@@ -1093,22 +1093,27 @@ export async function runCase(
       );
       const at = { configurable: { checkpoint_ns: "", ...run.configurable } };
       const graph = agents[op.by].graph;
-      current.where += ` ${op.how}`;
+      current.where += ` ${op.how}${op.copy ? " copied" : ""}`;
+      let written: { configurable?: Record<string, unknown> };
       if (op.how === "input") {
         script = modelScript([op.turn], t);
-        await graph.updateState(at, { messages: [user] }, "__input__");
+        written = await graph.updateState(at, { messages: [user] }, "__input__");
       } else {
         // The tools run the injected calls, then the model answers.
         script = [() => new AIMessage({ id: `a${t}-final`, content: op.turn.answer })];
-        if (op.how === "call") await graph.updateState(at, { messages: [injected] }, "model_request");
+        if (op.how === "call") written = await graph.updateState(at, { messages: [injected] }, "model_request");
         else
-          await graph.bulkUpdateState(at, [
+          written = await graph.bulkUpdateState(at, [
             { updates: [{ values: { messages: [user] }, asNode: "__input__" }] },
             { updates: [{ values: { messages: [injected] }, asNode: "model_request" }] },
           ]);
       }
+      const copied = op.copy
+        ? await graph.updateState({ configurable: { ...at.configurable, ...written.configurable } }, undefined, "__copy__")
+        : undefined;
+      const resumeAt = copied ? { configurable: { thread_id: threadId, checkpoint_id: copied.configurable?.checkpoint_id } } : run;
       const before = calls.length;
-      await agents[op.by].invoke(null as never, run);
+      await agents[op.by].invoke(null as never, resumeAt);
       await settle(agents[op.by]);
       // The resumed run went on from the written state: its model answered (the injected calls' results, or the turn).
       if (calls.length === before) opMismatches.push(`op ${opIndex} as-node (${op.how}): invoke(null) called no model`);
