@@ -360,8 +360,8 @@ export type Op =
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
-/** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update"];
+/** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
