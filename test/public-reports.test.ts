@@ -142,6 +142,53 @@ describe("public reports: trimming and summarizing around tool calls", () => {
     expect(model.providerLog.rejections).toBe(0);
   });
 
+  // LangGraph's time travel writes state as a node would: `updateState(config, values, "__input__")`
+  // stores an input checkpoint (a turn's user message, the run not started), `bulkUpdateState`
+  // rebuilds a thread from such updates ("recreating a thread from a list of updates"), and
+  // `updateState(config, undefined, "__copy__")` copies a checkpoint as a fork; then `invoke(null)`
+  // runs what they left to run. Failed before the fix (the breaker's fuzz, STACK_FUZZ_SEED=32
+  // STACK_FUZZ_CASE=1, archive part): the checkpoint, stored by no run, took the thread's turn
+  // lease, so the next update and the resume were refused `turn-in-progress` until it lapsed
+  // (`turnLeaseMs`, 10 s).
+  it("a user message written as __input__, bulkUpdateState (input, then the model's call), a __copy__ fork: each runs with invoke(null)", async () => {
+    const { agent, model } = stackAgent({ windowSize: 6 });
+    const config = { configurable: { thread_id: "as-input" } };
+    await agent.invoke({ messages: [new HumanMessage("start")] }, config);
+    await agent.graph.updateState(config, { messages: [new HumanMessage({ id: "u-queued", content: "queued question" })] }, "__input__");
+    await agent.invoke(null as never, config);
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "as-input")))).toBe("ok: queued question");
+    await agent.graph.bulkUpdateState(config, [
+      { updates: [{ values: { messages: [new HumanMessage({ id: "u-bulk", content: "look 5 up" })] }, asNode: "__input__" }] },
+      {
+        updates: [
+          {
+            values: {
+              messages: [
+                new AIMessage({
+                  id: "ai-bulk",
+                  content: "",
+                  tool_calls: [{ id: "call_bulk", name: "lookup", args: { n: 5 }, type: "tool_call" }],
+                }),
+              ],
+            },
+            asNode: "model_request",
+          },
+        ],
+      },
+    ]);
+    const pending = await agent.graph.getState(config);
+    expect(pending.next).toEqual(["tools"]);
+    await agent.invoke(null as never, config);
+    const stored = await storedMessages(agent.graph as never, "as-input");
+    expect(stored.slice(-3).map((m) => m.getType())).toEqual(["ai", "tool", "ai"]);
+    // The checkpoint that waited for the tools, copied as a fork, run again.
+    const copy = await agent.graph.updateState(pending.config, undefined, "__copy__");
+    expect((await agent.graph.getState(copy)).next).toEqual(["tools"]);
+    await agent.invoke(null as never, copy);
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "as-input")))).toBe("done with result 5");
+    expect(model.providerLog.rejections).toBe(0);
+  });
+
   // https://github.com/langchain-ai/deepagentsjs/issues/150 (two parallel calls, HITL interrupts one,
   // the reviewer rejects it: "tool_call_ids did not have response messages") and
   // https://github.com/langchain-ai/langchainjs/pull/11437 (on a reject, langchain's HITL middleware

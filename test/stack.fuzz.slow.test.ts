@@ -5,7 +5,9 @@
  * `updateState`, a run interrupted in a tool (a middleware throws, the caller's AbortSignal fires,
  * or the process dies: a fresh saver object on the same SQLite file or PostgreSQL database and fresh
  * middleware instances carry on), two invokes on one thread at once, and a rewrite by `updateState`
- * (`REMOVE_ALL_MESSAGES`, then a suffix or nothing); besides edits by id (hot and archived),
+ * (`REMOVE_ALL_MESSAGES`, then a suffix or nothing), and the state written as a node would write it
+ * (`updateState` with `asNode`, `bulkUpdateState`) then resumed with `invoke(null)` (`as-node`, drawn
+ * after the stack, so a seed's cases and stacks are those it drew before); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider
@@ -22,7 +24,16 @@ import { migrate } from "@threadwise/memory";
 import type fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatArchiveTallies, runArchiveProperty } from "./support/archive-property.js";
-import { archiveCaseArb, breakerCaseArb, configArb, editCaseArb, LIB_A, loadProcess, type StackConfig } from "./support/edit-cases.js";
+import {
+  archiveCaseArb,
+  asNodeOpsArb,
+  breakerCaseArb,
+  configArb,
+  editCaseArb,
+  LIB_A,
+  loadProcess,
+  type StackConfig,
+} from "./support/edit-cases.js";
 import { formatTallies, type Processes, runProperty, useArchivePostgres } from "./support/edit-run.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
@@ -63,6 +74,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       only: ONLY,
       onCase: caseClock("three-stack"),
       arbitraries: { cases: breakerCaseArb(editCaseArb, ["memory"]), configs: threeStackArb },
+      afterStack: asNodeOpsArb,
     });
     console.log(
       `[stack.fuzz] three-stack seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatTallies(tallies)}`,
@@ -83,6 +95,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       only: ONLY,
       onCase: caseClock("archive"),
       cases: breakerCaseArb(archiveCaseArb, ["sqlite", "postgres"]),
+      afterStack: asNodeOpsArb,
     });
     console.log(
       `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,

@@ -22,7 +22,7 @@
 
 import type { ThreadwiseSaver } from "@threadwise/memory";
 import fc from "fast-check";
-import { archiveCaseArb, archiveConfigArb, type EditCase } from "./edit-cases.js";
+import { archiveCaseArb, archiveConfigArb, type EditCase, type Op, withOps } from "./edit-cases.js";
 import { addRun, type CaseRun, emptyTallies, type Processes, runCase, type Tallies } from "./edit-run.js";
 
 /** A case that failed a check: (a) to (d) in `mismatches`, (e) in `requests`; each with the case's operations first. */
@@ -171,13 +171,19 @@ export async function runArchiveProperty(
     onCase?: (index: number, tallies: ArchiveTallies) => void;
     /** Other cases to draw (the breaker's fuzz: its operations, PostgreSQL); by default `archiveCaseArb`. */
     cases?: fc.Arbitrary<EditCase>;
+    /** Operations drawn after the stack and inserted into the case (`asNodeOpsArb`): a seed draws the cases and stacks it drew without them. */
+    afterStack?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
-  const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb), { seed: options.seed, numRuns: options.runs });
+  const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb, options.afterStack ?? fc.constant([])), {
+    seed: options.seed,
+    numRuns: options.runs,
+  });
   const tallies = emptyArchiveTallies();
   const failures: ArchiveFailure[] = [];
-  for (const [index, [c, drawn]] of cases.entries()) {
+  for (const [index, [base, drawn, extra]] of cases.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
+    const c = withOps(base, extra);
     // The PostgreSQL cases share one database, where sealed and plaintext records may not mix (R26: a plaintext saver refuses to write beside sealed ones).
     const config = c.saver === "postgres" ? { ...drawn, archiveEncrypted: false } : drawn;
     const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;

@@ -342,13 +342,26 @@ export type Op =
   /** Two invokes on the thread at once, by A and B (each with a turn of no tool calls); one may be refused as a concurrent turn. */
   | { kind: "concurrent"; by: Process; turn: TurnSpec; other: TurnSpec }
   /** `updateState` on the head with `REMOVE_ALL_MESSAGES`, then the stored suffix from `keepFrom` (a fraction; 1: nothing kept), then the turn. */
-  | { kind: "rewrite-update"; by: Process; turn: TurnSpec; keepFrom: number };
+  | { kind: "rewrite-update"; by: Process; turn: TurnSpec; keepFrom: number }
+  /**
+   * The state written as a node would have written it, then the run resumed with `invoke(null)`
+   * (LangGraph's time travel, its `updateState(config, values, asNode)` and `bulkUpdateState`):
+   * `call`: an AI message calling `lookup` `calls` times in parallel (ids no model answer uses)
+   * written as `model_request` on the head, so the tools run and the model answers; `input`: the
+   * turn's user message written as `__input__`, so the whole turn runs; `supersteps`: both in one
+   * `bulkUpdateState` (the user message as input, then the call as the model's), then resumed.
+   * `copy`: the checkpoint so written is copied first (`updateState(config, undefined, "__copy__")`,
+   * a fork with its tasks left to run) and the copy is resumed.
+   * Drawn by the breaker's fuzz after its stack (`asNodeOpsArb`), so the seeds draw the cases and
+   * stacks they drew before it existed.
+   */
+  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
-/** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update"];
+/** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -367,6 +380,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "interrupted",
   "concurrent",
   "rewrite-update",
+  "as-node",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -509,9 +523,7 @@ export const editCaseArb: fc.Arbitrary<EditCase> = fc
   .map(([c, forks]) => {
     // Drawn after the case's own draws (as archiveCaseArb's edit-held): its stored part, turns and
     // other ops are those the seed drew before; the stack drawn after the case may differ.
-    const ops = [...c.ops];
-    for (const [at, op] of forks) ops.splice(at % (ops.length + 1), 0, op);
-    return { ...c, ops };
+    return withOps(c, forks);
   });
 /**
  * The same for archive stacks: long stored parts as often as short ones, three times in four
@@ -522,11 +534,7 @@ export const editCaseArb: fc.Arbitrary<EditCase> = fc
  */
 export const archiveCaseArb: fc.Arbitrary<EditCase> = fc
   .tuple(caseArb(1), fc.nat(3), fc.array(fc.tuple(fc.nat(), editHeldArb), { maxLength: 2 }))
-  .map(([c, k, held]) => {
-    const ops = [...c.ops];
-    for (const [at, op] of held) ops.splice(at % (ops.length + 1), 0, op);
-    return { ...c, ops, seed: k === 0 ? c.seed : c.seed.filter((step) => step.kind !== "system") };
-  });
+  .map(([c, k, held]) => ({ ...withOps(c, held), seed: k === 0 ? c.seed : c.seed.filter((step) => step.kind !== "system") }));
 
 export const lookup = tool(async ({ q }: { q: string }) => lookupResult(q), {
   name: "lookup",
@@ -657,17 +665,39 @@ export const breakerOpArb: fc.Arbitrary<Op> = fc.oneof(
 );
 
 /**
+ * Where and which `as-node` operation a breaker case gets: none or one, at a position (modulo the
+ * number of operations plus one); drawn after the case and its stack (`afterStack` of the runners).
+ */
+export const asNodeOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("as-node" as const),
+      by: processArb,
+      turn: turnArb,
+      how: fc.constantFrom("call" as const, "input" as const, "supersteps" as const),
+      calls: fc.integer({ min: 1, max: 3 }),
+      copy: fc.boolean(),
+    }),
+  ),
+  { maxLength: 1 },
+);
+
+/** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
+export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {
+  const ops = [...c.ops];
+  for (const [at, op] of extra) ops.splice(at % (ops.length + 1), 0, op);
+  return { ...c, ops };
+}
+
+/**
  * A case of the breaker's fuzz: `base`'s case with one to three of {@link breakerOpArb}'s
  * operations inserted (drawn after the case, as `edit-held`), on `savers`.
  */
 export function breakerCaseArb(base: fc.Arbitrary<EditCase>, savers: readonly SaverKind[]): fc.Arbitrary<EditCase> {
   return fc
     .tuple(base, fc.array(fc.tuple(fc.nat(), breakerOpArb), { minLength: 1, maxLength: 3 }), fc.constantFrom(...savers))
-    .map(([c, extra, saver]) => {
-      const ops = [...c.ops];
-      for (const [at, op] of extra) ops.splice(at % (ops.length + 1), 0, op);
-      return { ...c, ops, saver };
-    });
+    .map(([c, extra, saver]) => ({ ...withOps(c, extra), saver }));
 }
 
 /**

@@ -72,6 +72,7 @@ import {
   type StackConfig,
   SYSTEM_PROMPT,
   stackName,
+  withOps,
 } from "./edit-cases.js";
 import { knownRefusal } from "./known-view-failures.js";
 import { runModelCall } from "./model-call.js";
@@ -1076,6 +1077,46 @@ export async function runCase(
         opMismatches.push(`op ${opIndex} concurrent: both runs refused (${String((refusedRuns[0] as PromiseRejectedResult).reason)})`);
       current.where += ` (${refusedRuns.length} refused)`;
       await settle(agents[op.by]);
+    } else if (op.kind === "as-node") {
+      const t = turnNo;
+      turnNo += 1;
+      const user = userMessage(op.turn, t);
+      // Ids no model answer uses (on a ThreadwiseSaver `ownIds` gives those their turn's suffix).
+      const injected = callMessage(
+        `a${t}-as`,
+        Array.from({ length: op.calls }, (_, j) => ({
+          id: `call_as${t}_${j}`,
+          name: "lookup",
+          args: { q: j === 0 ? "short" : "서울" },
+          type: "tool_call" as const,
+        })),
+      );
+      const at = { configurable: { checkpoint_ns: "", ...run.configurable } };
+      const graph = agents[op.by].graph;
+      current.where += ` ${op.how}${op.copy ? " copied" : ""}`;
+      let written: { configurable?: Record<string, unknown> };
+      if (op.how === "input") {
+        script = modelScript([op.turn], t);
+        written = await graph.updateState(at, { messages: [user] }, "__input__");
+      } else {
+        // The tools run the injected calls, then the model answers.
+        script = [() => new AIMessage({ id: `a${t}-final`, content: op.turn.answer })];
+        if (op.how === "call") written = await graph.updateState(at, { messages: [injected] }, "model_request");
+        else
+          written = await graph.bulkUpdateState(at, [
+            { updates: [{ values: { messages: [user] }, asNode: "__input__" }] },
+            { updates: [{ values: { messages: [injected] }, asNode: "model_request" }] },
+          ]);
+      }
+      const copied = op.copy
+        ? await graph.updateState({ configurable: { ...at.configurable, ...written.configurable } }, undefined, "__copy__")
+        : undefined;
+      const resumeAt = copied ? { configurable: { thread_id: threadId, checkpoint_id: copied.configurable?.checkpoint_id } } : run;
+      const before = calls.length;
+      await agents[op.by].invoke(null as never, resumeAt);
+      await settle(agents[op.by]);
+      // The resumed run went on from the written state: its model answered (the injected calls' results, or the turn).
+      if (calls.length === before) opMismatches.push(`op ${opIndex} as-node (${op.how}): invoke(null) called no model`);
     } else if (op.kind === "other-stack") {
       others[op.by] ??= agentOf(processes[op.by], c.otherConfig);
       await invokeOn(others[op.by] as ReturnType<typeof agentOf>, op.turn, []);
@@ -1264,16 +1305,19 @@ export async function runProperty(
     onCase?: (index: number, run: CaseRun) => void;
     /** Other cases and stacks to draw (the breaker's fuzz); by default `editCaseArb` and `configArb`. */
     arbitraries?: { cases: fc.Arbitrary<EditCase>; configs: fc.Arbitrary<StackConfig> };
+    /** Operations drawn after the stack and inserted into the case (`asNodeOpsArb`): a seed draws the cases and stacks it drew without them. */
+    afterStack?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<PropertyRun> {
-  const cases = fc.sample(fc.tuple(options.arbitraries?.cases ?? editCaseArb, options.arbitraries?.configs ?? configArb), {
-    seed: options.seed,
-    numRuns: options.runs,
-  });
+  const cases = fc.sample(
+    fc.tuple(options.arbitraries?.cases ?? editCaseArb, options.arbitraries?.configs ?? configArb, options.afterStack ?? fc.constant([])),
+    { seed: options.seed, numRuns: options.runs },
+  );
   const tallies = emptyTallies();
   const failures: PropertyRun["failures"] = [];
-  for (const [index, [c, config]] of cases.entries()) {
+  for (const [index, [drawn, config, extra]] of cases.entries()) {
     if (options.only !== undefined && index !== options.only) continue;
+    const c = withOps(drawn, extra);
     const run = await runCase(c, config, processes, options.plants);
     addRun(tallies, run, c.saver);
     options.onCase?.(index, run);

@@ -908,7 +908,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // An `updateState` is no run, even when it leaves tasks to run (an AI message with tool calls
       // written as the model node): nobody renews a lease taken for it, so the next turn, or the
       // `invoke(null)` that runs those tasks, was refused `turn-in-progress` until it lapsed.
-      leavesTurnOpen: this.#turnLeaseMs > 0 && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
+      // Nor is any checkpoint stored by no run (no run control or signal in its config: an input
+      // written as `__input__`, a checkpoint copied as `__copy__`, by `updateState` or
+      // `bulkUpdateState`): it leaves tasks to run (was: its lease refused the next update and the
+      // `invoke(null)` that runs them).
+      leavesTurnOpen:
+        this.#turnLeaseMs > 0 && run !== undefined && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
       archiveTenantId: this.#archive.tenantId,

@@ -45,7 +45,7 @@ import {
   reachesBeforeDigests,
 } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
-import { behindByMoreThanPeriod, planSummary, type SummaryPlan, uncoveredStartOf } from "./summary-plan.js";
+import { behindByMoreThanPeriod, planSummary, type SummaryPlan, unambiguousEnd, uncoveredStartOf } from "./summary-plan.js";
 import { profileMaxInputTokens, resolveKeep, resolveTriggers } from "./summary-trigger.js";
 
 /** Name of the middleware, also the `producer` of its summary block. */
@@ -318,7 +318,7 @@ export function summarize(options: SummarizeOptions = {}) {
     const archived = before ? (await before.all()).filter((message) => messageType(message) !== "system") : [];
     return {
       base: undefined,
-      span: [...archived, ...stored.slice(from, plan.windowStart).filter((m) => messageType(m) !== "system")],
+      span: [...archived, ...stored.slice(from, unambiguousEnd(stored, from, plan.windowStart)).filter((m) => messageType(m) !== "system")],
       coveredDigests: "",
       coveredArchived: false,
     };
@@ -562,7 +562,7 @@ export function summarize(options: SummarizeOptions = {}) {
         if (at === -1) return undefined;
         const target = Math.max(at, plan.windowStart);
         const from = Math.max(coveredUpTo, boundaryEnd());
-        const pending = stored.slice(from, target).filter((message) => messageType(message) !== "system");
+        const pending = stored.slice(from, unambiguousEnd(stored, from, target)).filter((message) => messageType(message) !== "system");
         if (pending.length === 0) return undefined;
         extended = true;
         const made = await summarizeNow({ ...plan, uncoveredStart: from, windowStart: target, pending });

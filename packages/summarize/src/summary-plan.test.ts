@@ -109,3 +109,30 @@ describe("planSummary with core's thread index (issue 16)", () => {
     }
   });
 });
+
+// A rewrite by REMOVE_ALL_MESSAGES stores what it is given, an id held twice too (the edit fuzz:
+// STACK_EDIT_SLOW_SEED=10 STACK_EDIT_CASE=59, a rewrite keeping a message `u2` and a new user
+// message `u2`). A summary covering through the first `u2` was read (newest message with the id)
+// as covering through the second: the messages between were neither summarized nor sent.
+describe("planSummary on a thread holding an id twice", () => {
+  const thread = [
+    new HumanMessage({ id: "h1", content: "I live in Seoul." }),
+    new AIMessage({ id: "a1", content: "Noted." }),
+    new ToolMessage({ id: "dup", content: "stray result", tool_call_id: "call_9" }),
+    new AIMessage({ id: "a2", content: "I have a dog named Coco." }),
+    new HumanMessage({ id: "h3", content: "I'm allergic to peanuts." }),
+    new AIMessage({ id: "a3", content: "Noted again." }),
+    new HumanMessage({ id: "dup", content: "Where do I live?" }),
+    new AIMessage({ id: "a4", content: "Seoul." }),
+  ];
+  it("the pending span ends before a message whose id is held again later, so the record it makes is found where it ends", () => {
+    for (const index of [undefined, indexThread(thread)]) {
+      const plan = planSummary(thread, undefined, { windowSize: 2, threshold: 4, windowStart: 3, index });
+      expect(plan.pending.map((m) => m.id)).toEqual(["h1", "a1"]);
+      const through = { text: "s", coveredThroughId: "a1", coveredCount: 2, updatedAt: "" };
+      expect(uncoveredStartOf(thread, through)).toBe(2);
+      // Unique ids: the span is everything out of the window, as before.
+      expect(planSummary(thread, undefined, { windowSize: 2, threshold: 4, windowStart: 6, index }).pending).toHaveLength(6);
+    }
+  });
+});

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   groupMessageCount,
+  indexThread,
   type MessageGroup,
   messageType,
   type StartOn,
@@ -43,7 +44,10 @@ export interface SummaryPlan {
   uncoveredStart: number;
   /** First message of the window. */
   windowStart: number;
-  /** Non-system messages in `[uncoveredStart, windowStart)`: out of the window, not yet summarized. */
+  /**
+   * Non-system messages in `[uncoveredStart, windowStart)`: out of the window, not yet summarized;
+   * up to the last one whose id the thread does not hold again later ({@link unambiguousEnd}).
+   */
   pending: BaseMessage[];
   /** `true` when a summarizer call is due on this model call. */
   due: boolean;
@@ -60,6 +64,25 @@ export interface PlanTrigger {
 }
 
 const isSystem = (message: BaseMessage) => messageType(message) === "system";
+
+/**
+ * `end`, or an earlier end in `[start, end]`, such that the last non-system message before it has
+ * an id no later message of `messages` holds (or no id). A summary record names the last message
+ * it covers by id, and its coverage is found by the newest message with that id
+ * ({@link uncoveredStartOf}, core's `ThreadIndex.indexOf`): a span ending on an id held again later
+ * (a rewrite by `REMOVE_ALL_MESSAGES` stores what it is given, repeated ids too) would be read as
+ * covering through the later message, and the messages between would be neither summarized nor
+ * sent. They stay uncovered instead. With unique ids: `end`, after one scan of the messages from it on.
+ */
+export function unambiguousEnd(messages: readonly BaseMessage[], start: number, end: number, index?: ThreadIndex): number {
+  for (let at = end; at > start; at -= 1) {
+    const last = messages[at - 1] as BaseMessage;
+    if (isSystem(last)) continue;
+    if (typeof last.id !== "string" || last.id === "") return at;
+    if ((index ?? indexThread(messages)).indexOf(last.id) === at - 1) return at;
+  }
+  return start;
+}
 
 /**
  * Where the summary's coverage ends in `messages`, as the index of the first uncovered message.
@@ -163,7 +186,7 @@ export function planSummary(
       : uncoveredStartOf(messages, summary);
   const floor = options.from ?? 0;
   const uncoveredStart = Math.min(Math.max(covered, floor), windowStart);
-  const pending = messages.slice(uncoveredStart, windowStart).filter((m) => !isSystem(m));
+  const pending = messages.slice(uncoveredStart, unambiguousEnd(messages, uncoveredStart, windowStart, index)).filter((m) => !isSystem(m));
   const threadMessages =
     floor > 0
       ? messages.slice(floor).reduce((n, m) => (isSystem(m) ? n : n + 1), 0)
