@@ -134,3 +134,84 @@ describe("a birthday that ends its own clause keeps only the date", () => {
     ["내 생일 5월 3일이야", "user:birthday=5월 3일"],
   ])("%s", (text, pair) => expect(pairs(text)).toEqual([pair]));
 });
+
+describe("a 합쇼체 habit after a day off (`쉬는 날엔 낚시를 다닙니다`)", () => {
+  it.each([
+    ["가게 쉬는 날엔 낚시를 다닙니다", "user:hobby=낚시"],
+    ["쉬는 날엔 수영을 다녀요", "user:hobby=수영"],
+    ["평일엔 헬스장 다닙니다", "user:hobby=헬스장"],
+  ])("%s", (text, pair) => expectPair(text, pair));
+
+  it("a topic ending in 는 is still a topic (`언니는 요가 다녀요` is the sister's)", () => {
+    expect(pairs("언니는 요가 다녀요")).toEqual(["user's 언니:hobby=요가"]);
+  });
+});
+
+describe("a request reported is no habit (`주말마다 캠핑 가자고 해요`)", () => {
+  it.each(["아들이 주말마다 캠핑 가자고 해요", "친구가 주말마다 영화 보자고 해요", "엄마가 매일 일찍 오라고 해"])("%s", (text) =>
+    expect(pairs(text).some((p) => p.includes(":hobby="))).toBe(false),
+  );
+});
+
+describe("a full name after what the speaker does (`떡집을 하는 박영희라고 합니다`)", () => {
+  it.each([
+    ["시장에서 떡집을 하는 박영희라고 합니다", ["user:name=박영희", "user:work=떡집"]],
+    ["동네에서 미용실 운영하는 한지수예요", ["user:name=한지수", "user:work=미용실"]],
+    ["저는 부산에 사는 정하늘이라고 해요", ["user:name=정하늘"]],
+  ])("%s", (text, expected) => expect(pairs(text)).toEqual(expected));
+
+  it("someone else's name is not the speaker's", () => {
+    expect(pairs("제 친구는 카페 하는 김민수예요")).toEqual([]);
+    expect(pairs("그 사람은 꽃집 하는 박영희래요")).toEqual([]);
+  });
+});
+
+describe("a department in a graduate course, and the school before it", () => {
+  it.each([
+    ["나 고려대 심리학과 석사 2년차임", ["user:study=심리학", "user:school=고려대"]],
+    ["저는 경제학과 박사과정이에요", ["user:study=경제학"]],
+    ["동생은 부산대 기계공학과 다녀요", ["user's 동생:study=기계공학", "user's 동생:school=부산대"]],
+  ])("%s", (text, expected) => expect(pairs(text)).toEqual(expected));
+
+  it("a school too vague to name is left out (`지방대 경영학과 다녀요`)", () => {
+    expect(pairs("지방대 경영학과 다녀요")).toEqual(["user:study=경영학"]);
+  });
+});
+
+describe("chat's 최애 and 극혐", () => {
+  it.each([
+    ["떡볶이 최애임", ["user:favorite=떡볶이"]],
+    ["과일은 수박이 최애", ["user:favorite=과일: 수박"]],
+    ["Java 최애고 PHP는 극혐 ㅋㅋ", ["user:favorite=Java", "user:dislikes=PHP"]],
+  ])("%s", (text, expected) => expect(pairs(text)).toEqual(expected));
+
+  it("not a question nor a demonstrative", () => {
+    expect(pairs("민지 최애가 누구야?")).toEqual([]);
+    expect(pairs("이게 최애야")).toEqual([]);
+  });
+});
+
+describe("a make that names its device (`맥북 M2 3년째 쓰는 중`)", () => {
+  it.each([
+    ["맥북 M2 3년째 쓰는 중인데 느려짐", "user:belonging=맥북"],
+    ["갤럭시 S24 쓰고 있어요", "user:belonging=갤럭시"],
+    ["동생은 아이패드 써", "user's 동생:belonging=아이패드"],
+  ])("%s", (text, pair) => expectPair(text, pair));
+
+  it("not a negation nor someone described", () => {
+    expect(pairs("아이폰 안 써")).toEqual([]);
+    expect(pairs("맥북 쓰는 사람 많아")).toEqual([]);
+  });
+});
+
+describe("a relative's plan at a time to come (`언니가 다음 달에 결혼해요`)", () => {
+  it.each([
+    ["큰딸은 내년 가을에 결혼합니다", "user's 큰딸:plan=내년 가을에 결혼"],
+    ["남동생이 다음 달에 입대해요", "user's 남동생:plan=다음 달에 입대"],
+    ["언니가 내년에 이사해", "user's 언니:plan=내년에 이사"],
+  ])("%s", (text, pair) => expectPair(text, pair));
+
+  it("not someone else's (`민지가 내년에 결혼해요`)", () => {
+    expect(pairs("민지가 내년에 결혼해요")).toEqual([]);
+  });
+});

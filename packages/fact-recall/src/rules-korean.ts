@@ -292,6 +292,18 @@ const CLINIC =
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
 /** Office districts named as where one works (`회사가 강남이야`, `직장은 광화문역이라`). */
 const OFFICE_DISTRICT = /^(?:강남|광화문|종로|을지로|시청|마곡|구로|가산|상암|성수|역삼|선릉|삼성동|테헤란로|[가-힣]{1,5}역)$/;
+/** Makes that name their kind of device (`맥북` is a laptop): a belonging keyed by the device. */
+const MAKE_DEVICE: Readonly<Record<string, string>> = {
+  맥북: "노트북",
+  그램: "노트북",
+  아이폰: "폰",
+  갤럭시: "폰",
+  아이패드: "태블릿",
+  갤탭: "태블릿",
+  에어팟: "이어폰",
+  버즈: "이어폰",
+  애플워치: "워치",
+};
 /** Kinds of housing, which name no place of their own (`원룸`, `아파트`). */
 const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
 const NOT_A_HOME =
@@ -365,7 +377,11 @@ const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 
  * like particles but are not subjects. `는` after a final consonant is always a verb's modifier: the
  * topic particle there is `은`.
  */
-const ADNOMINAL = new RegExp(`(?:[있없하되사가오보먹치알쓰타]는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`);
+// Open stems whose `는` could end a noun's topic (`언니는`, `아내는`, `여자는`) are listed whole
+// (`쉬는 날`, `다니는 회사`, `키우는 고양이`).
+const ADNOMINAL = new RegExp(
+  `(?:[있없하되사가오보먹치알쓰타쉬]는|(?:^|\\s)(?:마시|다니|지내|키우|가르치|고치)는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`,
+);
 /**
  * A subject, topic or object particle that agrees with the noun before it: `이/은/을` after a
  * final consonant, `가/는/를` after an open syllable, any after Latin letters or digits. So
@@ -563,9 +579,12 @@ const TITLE =
  */
 const ROLE =
   /(?:생|가|님|씨)$|^(?:담당자|책임자|관리자|기술자|운영자|설계자|계약직|정규직|파견직|조교님|부회장|부반장|부팀장|부대표)$|^[일이삼사오육칠팔구십]+(?:반|조|층|호|기|팀|과|학년)$/;
-/** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
+/**
+ * A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended; in a
+ * graduate course too (`통계학과 박사 2년차`, `경영학과 석사과정이에요`).
+ */
 const DEPARTMENT = new RegExp(
-  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
+  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번|년차)|박사|석사|석박사|대학원|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
 );
 
 /**
@@ -601,6 +620,24 @@ const RULES: Rule[] = [
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
+    // A full name after what the speaker does (`시장에서 떡집을 하는 박영희라고 합니다`, `카페 하는
+    // 김민수입니다`): the name, and a business run there is the work.
+    attribute: "name",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+는)\\s+((?:${SURNAME})[가-힣]{2})(?:(?:이)?라고\\s*(?:합니다|해요)|(?<=${CLOSED_SYLLABLE})(?:입니다|이에요)|(?<=${OPEN_SYLLABLE})(?:입니다|예요))[.!~…]*$`,
+    ),
+    build: (m, l, body) => {
+      if (!ADNOMINAL.test(m[1] as string)) return undefined;
+      const name = m[2] as string;
+      const named = single(name, `${l}의 이름은 ${name}`);
+      const modifierEnd = (m.index ?? 0) + m[0].indexOf(m[1] as string) + (m[1] as string).length;
+      const business = new RegExp(`(?:^|\\s)(${BUSINESS})(?:을|를)?\\s*(?:운영)?하는$`).exec(body.slice(0, modifierEnd));
+      if (business === null) return named;
+      const v = business[1] as string;
+      return [named, { ...single(v, `${topic(l)} ${josa(v, "을", "를")} 한다 (직장, 직업)`), attribute: "work" }];
+    },
+  },
+  {
     // A name after an affiliation (`경영학과 3학년 이도윤입니다`, `저는 마케팅팀 김하늘이에요`,
     // `영업2팀 정민호라고 합니다`): a surname and one or two syllables; not a role or a title
     // (`마케팅팀 팀장이에요`, `기획팀 김과장입니다`). A department before it is the speaker's study.
@@ -630,9 +667,15 @@ const RULES: Rule[] = [
     // 다녀요`): the speaker's study; not a department named for something else (`경영학과 친구가`).
     attribute: "study",
     re: DEPARTMENT,
-    build: (_m, l, body) => {
+    build: (m, l, body) => {
       const study = studyOfDepartment(body);
-      return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+      if (study === undefined) return undefined;
+      const major = single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+      // The school named before the department (`연세대 경영학과 다녀요`) is the school.
+      const school = wordsBefore(body, m).at(-1) ?? "";
+      return /^[가-힣]{1,6}(?:대|대학교|대학)$/.test(school) && !/^(?:대|대학|대학교|전문대|지방대)$/.test(school)
+        ? [major, { ...single(school, `${topic(l)} ${school}에 다닌다 (학교)`), attribute: "school" }]
+        : major;
     },
     relative: true,
   },
@@ -1155,6 +1198,33 @@ const RULES: Rule[] = [
       list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
   },
   {
+    // Chat's 최애 (`떡볶이 최애임`, `영화는 라라랜드가 최애야`): the favourite, of the kind the topic
+    // names (`영화: 라라랜드`); a 극혐 after it in the clause (`Java 최애고 PHP는 극혐`) is disliked.
+    // `이` is a subject's particle but for nouns that end in it (`떡볶이`, `고양이`).
+    attribute: "favorite",
+    re: new RegExp(
+      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
+    ),
+    build: (m, l) => {
+      const kind = m[1];
+      const v = clean(m[2] as string);
+      if (!nounLike(v) && !/^[A-Za-z0-9+#]+$/.test(v) && !/^(?:떡볶|고양|닭꼬치|오)이$/.test(v)) return undefined;
+      const favorite = kind
+        ? list(`${kind}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(kind, "은", "는")} ${v} (좋아함)`, kind)
+        : list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+      if (m[3] === undefined) return favorite;
+      const hated = clean(m[3]);
+      return [
+        favorite,
+        {
+          ...list(hated, `${topic(l)} ${josa(hated, "을", "를")} 아주 싫어한다 (싫어함)`),
+          attribute: "dislikes",
+          keyAttribute: "preference",
+        },
+      ];
+    },
+  },
+  {
     // A relative clause of the speaker's verb, its noun then named (`제가 다니는 회사는 한화예요`,
     // `키우는 강아지는 말티즈예요`, `많이 듣는 가수는 데이식스예요`): the attribute by the verb.
     attribute: "work",
@@ -1237,7 +1307,11 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\\s.!?~…]|$))`,
     ),
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    // A request reported (`주말마다 캠핑 가자고 해요`, `놀러 오라고 해`) is no activity of one's own.
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return /(?:자고|라고|다고|냐고)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
     relative: true,
   },
   {
@@ -1440,6 +1514,20 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A make that names its device (`맥북 M2 3년째 쓰는 중`, `아이폰 써요`): the make, one per kind
+    // of device ({@link MAKE_DEVICE}).
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|도)?(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const make = m[1] as string;
+      const device = MAKE_DEVICE[make] as string;
+      return list(make, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
+    },
+    relative: true,
+  },
+  {
     attribute: "belonging",
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
     // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
@@ -1474,6 +1562,8 @@ const RULES: Rule[] = [
       const v = clean(m[1] as string);
       return HABIT_WORD.test(body) || /(?:^|\s)(?:안|못)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (계획)`);
     },
+    // A relative's too (`언니가 다음 달에 결혼해요`, `작은딸은 내년 봄에 결혼합니다`).
+    relative: true,
   },
   {
     // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
