@@ -215,3 +215,17 @@ describe("a relative's plan at a time to come (`언니가 다음 달에 결혼�
     expect(pairs("민지가 내년에 결혼해요")).toEqual([]);
   });
 });
+
+describe("a promotion to a title is also the work held (`팀장으로 승진했어요`)", () => {
+  it.each([
+    ["작년에 과장으로 승진했어", ["user:event=승진", "user:work=과장"]],
+    ["이번 달에 차장으로 승진했습니다", ["user:event=승진", "user:work=차장"]],
+    ["남편이 부장으로 승진했대요", ["user's 남편:event=승진", "user's 남편:work=부장"]],
+  ])("%s", (text, expected) => expect(pairs(text)).toEqual(expected));
+
+  it("no title, another's, or another event: the event alone or nothing", () => {
+    expect(pairs("승진했어요")).toEqual(["user:event=승진"]);
+    expect(pairs("민지가 대리로 승진했어요")).toEqual([]);
+    expect(pairs("대리로 합격했어요")).toEqual(["user:event=합격"]);
+  });
+});

@@ -357,6 +357,9 @@ const RIDDEN =
   "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
 /** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
 const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
+/** Titles one is promoted to (`팀장으로 승진했어요`): the work held after. */
+const PROMOTED_TO =
+  /^(?:팀장|과장|부장|차장|대리|실장|이사|상무|전무|주임|본부장|센터장|파트장|지점장|점장|수석|책임|선임|교감|교장|원장)$/;
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -1461,8 +1464,15 @@ const RULES: Rule[] = [
   {
     // A life event said with 했다 (`과장으로 승진했어요`, `시험 합격했다`).
     attribute: "event",
-    re: new RegExp(`(${EVENT_NOUN})(?:을|를)?\\s*(?:했|하였|함(?=[\\s.!~…]|$))`),
-    build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (경험)`),
+    // A promotion to a title (`팀장으로 승진했어요`) is also the work now held.
+    re: new RegExp(`(?:(?:^|\\s)(\\S+?)(?:으로|로)\\s*)?(${EVENT_NOUN})(?:을|를)?\\s*(?:했|하였|함(?=[\\s.!~…]|$))`),
+    build: (m, l, body) => {
+      const event = list(m[2] as string, `${topic(l)} ${clean(body)} (경험)`);
+      const title = m[1] === undefined ? "" : clean(m[1]);
+      return m[2] === "승진" && PROMOTED_TO.test(title)
+        ? [event, { ...single(title, `${topic(l)} ${title} (직업)`), attribute: "work" }]
+        : event;
+    },
     relative: true,
   },
   {
