@@ -18,6 +18,8 @@ const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|�
  * is stored as a fact about that person (`user's 동생`), never about the user (as in English).
  */
 const REL =
+  // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
+  "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|" +
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
@@ -288,6 +290,22 @@ const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*�
 const CLINIC =
   /(?:^(?:소아|치|내|외|안|피부|정신|신경|이비인후|산부인|비뇨기|비뇨|정형외|성형외|신경외|흉부외|재활의학|가정의학|통증의학|한방|신경정신|소아청소년)과$|병원$|의원$|클리닉$|치료$|재활$|상담$|검진$|보건소$|약국$|요양원$)/;
 /** Places too general to be a home (`동네에서`, `집에서`, `온라인으로`). */
+/** Office districts named as where one works (`회사가 강남이야`, `직장은 광화문역이라`). */
+const OFFICE_DISTRICT = /^(?:강남|광화문|종로|을지로|시청|마곡|구로|가산|상암|성수|역삼|선릉|삼성동|테헤란로|[가-힣]{1,5}역)$/;
+/** Makes that name their kind of device (`맥북` is a laptop): a belonging keyed by the device. */
+const MAKE_DEVICE: Readonly<Record<string, string>> = {
+  맥북: "노트북",
+  그램: "노트북",
+  아이폰: "폰",
+  갤럭시: "폰",
+  아이패드: "태블릿",
+  갤탭: "태블릿",
+  에어팟: "이어폰",
+  버즈: "이어폰",
+  애플워치: "워치",
+};
+/** Kinds of housing, which name no place of their own (`원룸`, `아파트`). */
+const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
@@ -339,6 +357,9 @@ const RIDDEN =
   "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
 /** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
 const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
+/** Titles one is promoted to (`팀장으로 승진했어요`): the work held after. */
+const PROMOTED_TO =
+  /^(?:팀장|과장|부장|차장|대리|실장|이사|상무|전무|주임|본부장|센터장|파트장|지점장|점장|수석|책임|선임|교감|교장|원장)$/;
 /** Nouns of a life event, said with 했다 (`승진했어요`, `합격했다`). */
 const EVENT_NOUN = "승진|합격|약혼|출산|입사|전역|제대|취업|개업|창업|임신|프로포즈|프러포즈|등단|퇴원|입원";
 /** Children a birth is of (`아기 낳았어`, `둘째 낳아`). */
@@ -359,7 +380,11 @@ const OPEN_SYLLABLE = `[${Array.from({ length: 399 }, (_, i) => `\\u${(0xac00 + 
  * like particles but are not subjects. `는` after a final consonant is always a verb's modifier: the
  * topic particle there is `은`.
  */
-const ADNOMINAL = new RegExp(`(?:[있없하되사가오보먹치알쓰타]는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`);
+// Open stems whose `는` could end a noun's topic (`언니는`, `아내는`, `여자는`) are listed whole
+// (`쉬는 날`, `다니는 회사`, `키우는 고양이`).
+const ADNOMINAL = new RegExp(
+  `(?:[있없하되사가오보먹치알쓰타쉬]는|(?:^|\\s)(?:마시|다니|지내|키우|가르치|고치)는|${CLOSED_SYLLABLE}는|[같많좋작높낮넓깊적]은|던|ㄴ)$`,
+);
 /**
  * A subject, topic or object particle that agrees with the noun before it: `이/은/을` after a
  * final consonant, `가/는/를` after an open syllable, any after Latin letters or digits. So
@@ -557,13 +582,19 @@ const TITLE =
  */
 const ROLE =
   /(?:생|가|님|씨)$|^(?:담당자|책임자|관리자|기술자|운영자|설계자|계약직|정규직|파견직|조교님|부회장|부반장|부팀장|부대표)$|^[일이삼사오육칠팔구십]+(?:반|조|층|호|기|팀|과|학년)$/;
-/** A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended. */
+/**
+ * A department (`경영학과`, `컴퓨터공학과`) said with the year, as what one is, or attended; in a
+ * graduate course too (`통계학과 박사 2년차`, `경영학과 석사과정이에요`).
+ */
 const DEPARTMENT = new RegExp(
-  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번)|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
+  `(?:^|\\s)([가-힣]{1,10}학)과(?=\\s*(?:\\d+\\s*(?:학년|학번|년차)|박사|석사|석박사|대학원|학생|재학|졸업|(?:에\\s*)?다녀|(?:에\\s*)?다니|이에요|예요|입니다|이야|이고|인데|생이)|\\s+(?:신입생|졸업생|(?:${SURNAME})[가-힣]{1,2}(?:이에요|예요|입니다|이야|야))|[.!~…]*$)|(?:^|\\s)([가-힣]{2,10})과\\s*\\d+\\s*학년`,
 );
 
-/** A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`): no major. */
-const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|학교$/;
+/**
+ * A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`, `고려대 3학년`:
+ * the school rule reads a named one): no major.
+ */
+const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|(?:학교|[가-힣]대)$/;
 
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
 function studyOfDepartment(body: string): string | undefined {
@@ -582,13 +613,32 @@ interface Rule {
 const RULES: Rule[] = [
   {
     attribute: "name",
-    re: new RegExp(`(?:^|(?:제|내)\\s*)이름은\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`),
+    // Casual speech drops the topic's particle (`이름 정민호임`, `내 이름 김하늘이야`).
+    re: new RegExp(`(?:^|(?:제|내)\\s*)이름(?:은|\\s)\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`),
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
     attribute: "name",
     re: /^([가-힣]{2,4}?)(?:이)?라고\s*(?:합니다|해요|해|불러)/,
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
+  },
+  {
+    // A full name after what the speaker does (`시장에서 떡집을 하는 박영희라고 합니다`, `카페 하는
+    // 김민수입니다`): the name, and a business run there is the work.
+    attribute: "name",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+는)\\s+((?:${SURNAME})[가-힣]{2})(?:(?:이)?라고\\s*(?:합니다|해요)|(?<=${CLOSED_SYLLABLE})(?:입니다|이에요)|(?<=${OPEN_SYLLABLE})(?:입니다|예요))[.!~…]*$`,
+    ),
+    build: (m, l, body) => {
+      if (!ADNOMINAL.test(m[1] as string)) return undefined;
+      const name = m[2] as string;
+      const named = single(name, `${l}의 이름은 ${name}`);
+      const modifierEnd = (m.index ?? 0) + m[0].indexOf(m[1] as string) + (m[1] as string).length;
+      const business = new RegExp(`(?:^|\\s)(${BUSINESS})(?:을|를)?\\s*(?:운영)?하는$`).exec(body.slice(0, modifierEnd));
+      if (business === null) return named;
+      const v = business[1] as string;
+      return [named, { ...single(v, `${topic(l)} ${josa(v, "을", "를")} 한다 (직장, 직업)`), attribute: "work" }];
+    },
   },
   {
     // A name after an affiliation (`경영학과 3학년 이도윤입니다`, `저는 마케팅팀 김하늘이에요`,
@@ -620,9 +670,15 @@ const RULES: Rule[] = [
     // 다녀요`): the speaker's study; not a department named for something else (`경영학과 친구가`).
     attribute: "study",
     re: DEPARTMENT,
-    build: (_m, l, body) => {
+    build: (m, l, body) => {
       const study = studyOfDepartment(body);
-      return study === undefined ? undefined : single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+      if (study === undefined) return undefined;
+      const major = single(study, `${topic(l)} ${study} 전공 (학교, 전공)`);
+      // The school named before the department (`연세대 경영학과 다녀요`) is the school.
+      const school = wordsBefore(body, m).at(-1) ?? "";
+      return /^[가-힣]{1,6}(?:대|대학교|대학)$/.test(school) && !/^(?:대|대학|대학교|전문대|지방대)$/.test(school)
+        ? [major, { ...single(school, `${topic(l)} ${school}에 다닌다 (학교)`), attribute: "school" }]
+        : major;
     },
     relative: true,
   },
@@ -653,7 +709,8 @@ const RULES: Rule[] = [
   {
     attribute: "birthday",
     // `내 생일 5월 3일이야` drops the particle; a birthday is a date (`생일 파티야` is none).
-    re: new RegExp(`생일(?:은|이)?\\s*(.+?)${COPULA}[.!~…]*$`),
+    // The date may end its own clause (`생일이 3월 2일이라 친구들이 …`): only the date is read.
+    re: new RegExp(`생일(?:은|이)?\\s*(.+?)(?:${COPULA}[.!~…]*$|(?<=일)(?:이라서|이라|이고|인데)(?=\\s))`),
     build: (m, l) => {
       const v = clean(m[1] as string);
       return /\d|월|일|날/.test(v) ? single(v, `${l}의 생일은 ${v} (생일, 나이)`) : undefined;
@@ -689,7 +746,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hobby",
-    re: new RegExp(`취미(?:는|가)\\s*(.+?)${COPULA}[.!~…]*$`),
+    // Casual speech drops the topic's particle (`취미 클라이밍임`).
+    re: new RegExp(`취미(?:는|가|\\s)\\s*(.+?)${COPULA}[.!~…]*$`),
     build: (m, l) => list(clean(m[1] as string), `${l}의 취미는 ${clean(m[1] as string)} (취미)`),
     relative: true,
   },
@@ -766,9 +824,14 @@ const RULES: Rule[] = [
     re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중))/,
     build: (m, l, body) => {
       if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
-      const v = withPlaceWord(body, m);
-      // A kind of housing (`아파트 살아서`) or a place too general names no home.
-      if (NOT_A_HOME.test(v)) return undefined;
+      let v = withPlaceWord(body, m);
+      // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
+      // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
+      const before = clean(wordsBefore(body, m).at(-1) ?? "");
+      if (HOUSING.test(v) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
+      // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
+      // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
+      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -777,6 +840,27 @@ const RULES: Rule[] = [
     attribute: "hometown",
     re: new RegExp(`고향(?:은|이)\\s*(\\S+?)${COPULA}`),
     build: (m, l) => single(clean(m[1] as string), `${l}의 고향은 ${clean(m[1] as string)}`),
+    relative: true,
+  },
+  {
+    // A town after its province (`고향은 경상도 진주예요`, `고향이 충청도 공주라서`): the town.
+    attribute: "hometown",
+    re: new RegExp(`고향(?:은|이)\\s*(\\S+도)\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    build: (m, l) => {
+      const v = clean(m[2] as string);
+      return DO_NOUN.test(m[1] as string) && nounLike(v) ? single(v, `${l}의 고향은 ${m[1]} ${v}`) : undefined;
+    },
+    relative: true,
+  },
+  {
+    // The workplace's town by the copula (`회사는 여의도라서 멀어요`, `직장이 판교야`); not a
+    // state or a distance (`회사가 코앞이라`, `회사는 처음이라`).
+    attribute: "work",
+    re: new RegExp(`^(?:${MY}\\s*)?(?:회사|직장|사무실)(?:은|는|이|가)\\s*([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return TOWN.test(v) || DO_NOUN.test(v) || OFFICE_DISTRICT.test(v) ? single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`) : undefined;
+    },
     relative: true,
   },
   {
@@ -823,6 +907,8 @@ const RULES: Rule[] = [
       const job = m[2] === undefined ? "" : clean(m[2]);
       if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
       const work = single(job, `${topic(l)} ${job} (직업)`);
+      // A bare `회사` or `직장` beside the job names no workplace (`IT 회사에서 개발자로 일합니다`).
+      if (/^(?:회사|직장)$/.test(v)) return work;
       return TOWN.test(v) ? [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }] : [place, work];
     },
     relative: true,
@@ -830,11 +916,14 @@ const RULES: Rule[] = [
   {
     attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서))/,
+    // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`).
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
       if (v.endsWith("학원") && m[2] === undefined) return undefined;
+      // A year at a school named (`청라초등학교 1학년이에요`); a level alone (`초등학교 2학년`) names none.
+      if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|학교|대학|대학교|대학원|학원)$/.test(v)) return undefined;
       // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before.
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
         const before = wordsBefore(body, m).at(-1) ?? "";
@@ -868,7 +957,11 @@ const RULES: Rule[] = [
       let v = clean(m[1] as string);
       if (v.endsWith("학원")) v = v === "학원" ? (wordsBefore(body, m).at(-1) ?? "") : v.slice(0, -2);
       // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
-      return /[A-Za-z]/.test(v) || !bareNoun(v) || /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v) || CLINIC.test(v)
+      return /[A-Za-z]/.test(v) ||
+        !bareNoun(v) ||
+        /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v) ||
+        /(?:어린이집|유치원)$/.test(v) ||
+        CLINIC.test(v)
         ? undefined
         : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
     },
@@ -1108,6 +1201,33 @@ const RULES: Rule[] = [
       list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
   },
   {
+    // Chat's 최애 (`떡볶이 최애임`, `영화는 라라랜드가 최애야`): the favourite, of the kind the topic
+    // names (`영화: 라라랜드`); a 극혐 after it in the clause (`Java 최애고 PHP는 극혐`) is disliked.
+    // `이` is a subject's particle but for nouns that end in it (`떡볶이`, `고양이`).
+    attribute: "favorite",
+    re: new RegExp(
+      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
+    ),
+    build: (m, l) => {
+      const kind = m[1];
+      const v = clean(m[2] as string);
+      if (!nounLike(v) && !/^[A-Za-z0-9+#]+$/.test(v) && !/^(?:떡볶|고양|닭꼬치|오)이$/.test(v)) return undefined;
+      const favorite = kind
+        ? list(`${kind}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(kind, "은", "는")} ${v} (좋아함)`, kind)
+        : list(v, `${josa(l, "이", "가")} 제일 좋아하는 것은 ${v} (좋아함)`);
+      if (m[3] === undefined) return favorite;
+      const hated = clean(m[3]);
+      return [
+        favorite,
+        {
+          ...list(hated, `${topic(l)} ${josa(hated, "을", "를")} 아주 싫어한다 (싫어함)`),
+          attribute: "dislikes",
+          keyAttribute: "preference",
+        },
+      ];
+    },
+  },
+  {
     // A relative clause of the speaker's verb, its noun then named (`제가 다니는 회사는 한화예요`,
     // `키우는 강아지는 말티즈예요`, `많이 듣는 가수는 데이식스예요`): the attribute by the verb.
     attribute: "work",
@@ -1190,7 +1310,11 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\\s.!?~…]|$))`,
     ),
-    build: (m, l, body) => list(clean(m[1] as string), `${topic(l)} ${clean(body)} (취미, 활동)`),
+    // A request reported (`주말마다 캠핑 가자고 해요`, `놀러 오라고 해`) is no activity of one's own.
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      return /(?:자고|라고|다고|냐고)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
     relative: true,
   },
   {
@@ -1340,8 +1464,15 @@ const RULES: Rule[] = [
   {
     // A life event said with 했다 (`과장으로 승진했어요`, `시험 합격했다`).
     attribute: "event",
-    re: new RegExp(`(${EVENT_NOUN})(?:을|를)?\\s*(?:했|하였|함(?=[\\s.!~…]|$))`),
-    build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (경험)`),
+    // A promotion to a title (`팀장으로 승진했어요`) is also the work now held.
+    re: new RegExp(`(?:(?:^|\\s)(\\S+?)(?:으로|로)\\s*)?(${EVENT_NOUN})(?:을|를)?\\s*(?:했|하였|함(?=[\\s.!~…]|$))`),
+    build: (m, l, body) => {
+      const event = list(m[2] as string, `${topic(l)} ${clean(body)} (경험)`);
+      const title = m[1] === undefined ? "" : clean(m[1]);
+      return m[2] === "승진" && PROMOTED_TO.test(title)
+        ? [event, { ...single(title, `${topic(l)} ${title} (직업)`), attribute: "work" }]
+        : event;
+    },
     relative: true,
   },
   {
@@ -1393,6 +1524,20 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A make that names its device (`맥북 M2 3년째 쓰는 중`, `아이폰 써요`): the make, one per kind
+    // of device ({@link MAKE_DEVICE}).
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|도)?(?:\\s+[A-Za-z0-9][A-Za-z0-9+]*)?\\s+(?:(?:\\d+|몇)\\s*(?:년|달|개월)\\s*째\\s+)?(?:써요|씁니다|쓴다|쓰고\\s*있(?!었)|쓰는\\s*중|쓰는데|쓰거든|써(?=[\\s.!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const make = m[1] as string;
+      const device = MAKE_DEVICE[make] as string;
+      return list(make, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
+    },
+    relative: true,
+  },
+  {
     attribute: "belonging",
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
     // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
@@ -1427,6 +1572,8 @@ const RULES: Rule[] = [
       const v = clean(m[1] as string);
       return HABIT_WORD.test(body) || /(?:^|\s)(?:안|못)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (계획)`);
     },
+    // A relative's too (`언니가 다음 달에 결혼해요`, `작은딸은 내년 봄에 결혼합니다`).
+    relative: true,
   },
   {
     // What is being planned (`일본 여행을 계획하고 있어요`, `제주도 여행 계획 중이야`): a plan, with
@@ -1576,7 +1723,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -1981,6 +2128,15 @@ function plainForm(sentence: string): string {
         (_m, space: string, stem: string, ending: string) => `${space}${WALKED[stem]?.[HONORIFIC_ENDING[ending] ?? 0] ?? stem}`,
       )
       .replace(/(?<=[가-힣])이세요/g, "이에요")
+      // The copula's and 있다's connectives (`여든셋이신데`, `교사이시고`, `당뇨가 있으셔서`).
+      .replace(
+        /(?<=[가-힣])이(?:신데|시고|십니다)(?=[.!~…,\s]|$)/g,
+        (e) => ({ 이신데: "인데", 이시고: "이고", 이십니다: "입니다" })[e] ?? e,
+      )
+      .replace(
+        /있으(?:셔서|세요|시고|신데|십니다)(?=[.!~…,\s]|$)/g,
+        (e) => `있${({ 있으셔서: "어서", 있으세요: "어요", 있으시고: "고", 있으신데: "는데", 있으십니다: "습니다" })[e] ?? ""}`,
+      )
       .replace(/(?<=[가-힣])(?<![이하사])세요(?=[.!~…\s]|$)/g, "예요")
   );
 }
