@@ -316,8 +316,8 @@ let nextAnswer = "ok";
 let lastSent = 0;
 
 class RecordedModel extends AnswerModel {
-  override async _generate(messages: BaseMessage[]): Promise<ChatResult> {
-    lastSent = messages.length;
+  override async _generate(messages?: BaseMessage[]): Promise<ChatResult> {
+    lastSent = messages?.length ?? 0;
     const message = new AIMessage({ id: `ai-${randomUUID()}`, content: nextAnswer });
     return { generations: [{ text: nextAnswer, message }] };
   }

@@ -104,7 +104,16 @@ export interface Target {
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
-  const counters: Counters = { puts: 0, putWrites: 0, gets: 0, bytes: 0, bytesRead: 0, overheadMs: 0, messageCheckpointsRead: 0, messagesRead: 0 };
+  const counters: Counters = {
+    puts: 0,
+    putWrites: 0,
+    gets: 0,
+    bytes: 0,
+    bytesRead: 0,
+    overheadMs: 0,
+    messageCheckpointsRead: 0,
+    messagesRead: 0,
+  };
   const put = saver.put.bind(saver);
   const putWrites = saver.putWrites.bind(saver);
   const getTuple = saver.getTuple.bind(saver);
