@@ -18,14 +18,15 @@ const config = { configurable: { thread_id: "t" } };
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 
 /** Six turns through a stack (turn admission first, as memoryStack) that archives all but the newest two groups, in batches of two. */
-function archivingAgent() {
+/** `keepGroups`: the newest groups the archive leaves hot. */
+function archivingAgent(keepGroups = 2) {
   const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
   const saver = stack.checkpointer as ThreadwiseSaver;
   const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
   const agent = createAgent({
     model,
     checkpointer: saver,
-    middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups: 2, batchMessages: 2, logger: false })],
+    middleware: [turnAdmission(saver), messageArchive(saver, { keepGroups, batchMessages: 2, logger: false })],
   });
   return { saver, agent, model };
 }
@@ -150,7 +151,9 @@ describe("message archive: edits by id in a turn's input, forks from the start",
   // mid-run (archived-fork), and the fork's first steps stayed stored as the head, its turn lease
   // held for up to turnLeaseMs (the next turn refused turn-in-progress).
   it("a fork whose thread holds the archived messages with others between them is refused at its input (archived-fork), nothing stored", async () => {
-    const { saver, agent, model } = archivingAgent();
+    // Three groups kept: the turn after the removal archives u0, u1, a1 and keeps u2 (with two,
+    // the batch ends right before a2 and archives u2 too, which the fork's thread does not hold).
+    const { saver, agent, model } = archivingAgent(3);
     const turn = (input: BaseMessage[], at: RunnableConfig = config) => agent.invoke({ messages: input }, at);
     await turn([new HumanMessage({ id: "u0", content: "u0" })]);
     await turn([new HumanMessage({ id: "u1", content: "u1" })]);

@@ -15,8 +15,12 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
 const config = { configurable: { thread_id: "t" } };
-/** Turns answered before the one with the long tool loop: 20 messages, at least one archive batch (memoryStack's default batch is 10). */
-const EARLIER_TURNS = 10;
+/**
+ * Turns answered before the one with the long tool loop: 22 messages, so that the loop's first
+ * calls archive the last of them (memoryStack's default batch is 10 messages; with 10 turns the
+ * batch before the loop ends at u5, and the 9 messages between it and the loop's turn stay hot).
+ */
+const EARLIER_TURNS = 11;
 /** Tool calls in the last turn's loop: more groups than the archive keeps hot (window 2 + margin 4). */
 const LOOP_CALLS = 8;
 

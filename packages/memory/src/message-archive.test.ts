@@ -80,7 +80,10 @@ describe("alignedBatch", () => {
     ];
     const leaving = thread.slice(1, 5);
     expect(alignedBatch(thread, leaving, 1).map((m) => m.id)).toEqual(["u0", "a0", "u1", "a1"]);
-    expect(alignedBatch(thread, leaving.slice(0, 3), 1).map((m) => m.id)).toEqual(["u0", "a0"]);
+    // Under "human" the batch may end before a1 (the hot part's window then counts from u2, and
+    // u0..a1 cost 4, a multiple of 1); under "any" only right before a user message.
+    expect(alignedBatch(thread, leaving.slice(0, 3), 1).map((m) => m.id)).toEqual(["u0", "a0", "u1"]);
+    expect(alignedBatch(thread, leaving.slice(0, 3), 1, "any").map((m) => m.id)).toEqual(["u0", "a0"]);
     expect(alignedBatch(thread, leaving, 4).map((m) => m.id)).toEqual(["u0", "a0", "u1", "a1"]);
     expect(alignedBatch(thread, leaving, 3).map((m) => m.id)).toEqual([]);
   });
@@ -100,7 +103,11 @@ describe("alignedBatch", () => {
       new HumanMessage({ id: "last", content: [] }),
     ];
     expect(alignedBatch(thread, thread.slice(0, 4), 1).map((m) => m.id)).toEqual(["u0", "a0", "empty", "a1"]);
-    expect(alignedBatch(thread, thread.slice(0, 3), 1).map((m) => m.id)).toEqual([]);
+    // Never right before "empty": after a0 no end; after "empty" (the hot part then starts on a1,
+    // counted from u2) under "human" only.
+    expect(alignedBatch(thread, thread.slice(0, 3), 1).map((m) => m.id)).toEqual(["u0", "a0", "empty"]);
+    expect(alignedBatch(thread, thread.slice(0, 3), 1, "any").map((m) => m.id)).toEqual([]);
+    expect(alignedBatch(thread, thread.slice(0, 2), 1).map((m) => m.id)).toEqual([]);
     expect(alignedBatch(thread, thread.slice(0, 6), 1).map((m) => m.id)).toEqual(["u0", "a0", "empty", "a1", "u2", "a2"]);
   });
 });
@@ -155,6 +162,7 @@ describe("alignedBatch and a chunked window", () => {
     "startOn %s: the window over the hot part starts where it starts over the whole thread",
     async (startOn) => {
       let archived = 0;
+      let beforeOther = 0;
       // Seed 0: an assistant message before the first user message and a stray result after it.
       const plain = [
         answer("pre0"),
@@ -171,10 +179,15 @@ describe("alignedBatch and a chunked window", () => {
           const start = await windowStart(thread.slice(batch.length), startOn);
           expect({ seed, keepGroups, start }).toEqual({ seed, keepGroups, start: whole });
           if (batch.length > 0) archived += 1;
+          const next = thread[batch.length];
+          if (batch.length > 0 && next !== undefined && next.getType() !== "human") beforeOther += 1;
         }
       }
-      // Batches did leave (the comparison is not vacuous).
+      // Batches did leave (the comparison is not vacuous), and under "human" some ended right
+      // before an answer or a tool call, which only that rule allows.
       expect(archived).toBeGreaterThan(30);
+      if (startOn === "human") expect(beforeOther).toBeGreaterThan(5);
+      else expect(beforeOther).toBe(0);
     },
   );
 });

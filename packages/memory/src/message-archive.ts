@@ -124,22 +124,31 @@ function boundaryIndex(messages: readonly BaseMessage[], id: string | null): num
 
 /**
  * The longest start of `leaving` (whole groups, from {@link messagesToArchive}, a prefix of the
- * hot part `thread`) that ends right before a user message of `thread` and whose window cost is a
- * multiple of `align`; `[]` when there is none.
+ * hot part `thread`) after which the window counts from the same place as over the whole thread;
+ * `[]` when there is none.
  *
  * The window cost is what windowTrim's chunked eviction counts: the messages of every group but
  * orphans (tool results without their call, calls without their results) and stored system
  * messages, from the first group a view may start on: the thread's first user message under the
  * stack's `startOn: "human"` (core's default), its first message under `"any"`. A chunked window
  * evicts the smallest multiple of its step (`maxMessages - lowWatermark`) of that cost that
- * brings the rest under its limit. When every batch that leaves costs a multiple of the step, the
- * cut over the hot part lands on the very group it lands on over the whole thread (archive + hot),
- * so the window, and every decision made from it (what is due to be summarized, the summary's
- * span), is the one a run without the archive makes. Counting raw messages instead shifted the cut
- * by one message per orphan archived (issue 27; the slow archive fuzz, seed 20261203 cases 0 and 7).
- * The batch ends right before a user message the view keeps (never before an empty one it leaves
- * out), so the hot part starts on one: the next batch's cost counts from its start under either
- * rule. Pure.
+ * brings the rest under its limit. When the cost the whole thread counts before the hot part's
+ * counting starts is a multiple of the step, the cut over the hot part lands on the very group it
+ * lands on over the whole thread (archive + hot), so the window, and every decision made from it
+ * (what is due to be summarized, the summary's span), is the one a run without the archive makes.
+ * Counting raw messages instead shifted the cut by one message per orphan archived (issue 27; the
+ * slow archive fuzz, seed 20261203 cases 0 and 7). So a batch ends:
+ * - right before a user message the view keeps (never before an empty one it leaves out), its own
+ *   cost a multiple of `align`: the hot part starts on that message under either rule; or
+ * - under `"human"` only, right before assistant or tool-call groups followed by such a user
+ *   message, its cost plus theirs a multiple of `align`: the hot part's window counts from that
+ *   user message, and those groups (which the whole thread counts) stay hot, uncounted there. This
+ *   is how the summary's boundary, the last message it covers (which stays hot, see
+ *   {@link messagesToArchive}; an answer right before the window's first user message), no longer
+ *   keeps the step of messages before it hot with it: a LoCoMo replay's checkpoint holds 28.5
+ *   messages per read instead of 33.2 (`bench/replay-cost.ts`, `messagesPerCheckpointRead`).
+ * The next batch, cut from the hot part, counts from its first user message as the window does.
+ * Pure.
  */
 export function alignedBatch(
   thread: readonly BaseMessage[],
@@ -150,21 +159,44 @@ export function alignedBatch(
   // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
   for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
-  // The kind of the group starting at each position of `thread`, as the view groups it: an empty
-  // user message that is not the thread's newest is an orphan there (the view leaves it out), though
-  // it may be the newest of `leaving`. A batch never ends right before one.
-  const kindAt = new Map<number, MessageGroup["kind"]>();
-  for (const group of groupMessages(thread)) kindAt.set(group.start, group.kind);
+  // The group starting at each position of `thread`, as the view groups it: an empty user message
+  // that is not the thread's newest is an orphan there (the view leaves it out), though it may be
+  // the newest of `leaving`. A batch never ends right before one.
+  const groupAt = new Map<number, MessageGroup>();
+  for (const group of groupMessages(thread)) groupAt.set(group.start, group);
+  /**
+   * The window cost of the groups from position `from` of `thread` to the next user group the view
+   * keeps: 0 when that group starts at `from`; `undefined` when an orphan or a stored system
+   * message comes first, none follows, or (under `"any"`, where the window counts from the hot
+   * part's first message) any group comes first.
+   */
+  const costBeforeUser = (from: number): number | undefined => {
+    let cost = 0;
+    for (let at = from; at < thread.length; ) {
+      const group = groupAt.get(at);
+      if (group === undefined || group.kind === "orphan" || group.kind === "system") return undefined;
+      if (group.kind === "user") return cost;
+      if (startOn === "any") return undefined;
+      cost += group.messages.length;
+      at = group.end;
+    }
+    return undefined;
+  };
   let counting = startOn === "any";
   let cost = 0;
   let end = 0;
   for (const group of groupMessages(leaving)) {
     const first = position.get((leaving[group.start] as BaseMessage).id as string);
-    const kind = (first === undefined ? undefined : kindAt.get(first)) ?? group.kind;
+    const kind = (first === undefined ? undefined : groupAt.get(first)?.kind) ?? group.kind;
     if (kind === "user") counting = true;
     if (counting && kind !== "orphan" && kind !== "system") cost += group.messages.length;
     const at = position.get((leaving[group.end - 1] as BaseMessage).id as string);
-    if (group.end > end && at !== undefined && kindAt.get(at + 1) === "user" && cost % align === 0) end = group.end;
+    if (group.end <= end || at === undefined) continue;
+    const before = costBeforeUser(at + 1);
+    if (before === undefined) continue;
+    // No user message left yet: the batch is what precedes the hot part's counting, and may end
+    // right before its first user message only (as before any batch had a user message).
+    if (counting ? (cost + before) % align === 0 : before === 0) end = group.end;
   }
   return leaving.slice(0, end);
 }
