@@ -112,6 +112,29 @@ describe("alignedBatch", () => {
   });
 });
 
+describe("alignedBatch and the summary's boundary", () => {
+  // Issue 27: the summary covers through the answer right before the window's first user message
+  // (its boundary, kept hot so summarize finds its coverage). A batch had to end right before a
+  // user message at a multiple of the window's step, so the step of messages before the boundary
+  // stayed hot with it (a LoCoMo replay held 33.2 messages per checkpoint read against LangChain's
+  // 30.3). Now the batch ends right before the boundary: the hot part's window counts from the user
+  // message after it, at the same multiple of the step over the whole thread.
+  it("leaves everything before the boundary, which stays hot alone", () => {
+    const thread = Array.from({ length: 30 }, (_, t) => [
+      new HumanMessage({ id: `u${t}`, content: `u${t}` }),
+      new AIMessage({ id: `a${t}`, content: `a${t}` }),
+    ]).flat();
+    // Window 20, step 10: the window starts at u20 (cost 40 before it); the summary covers through a19.
+    const leaving = messagesToArchive(thread, { coveredThroughId: "a19" }, 20);
+    expect(leaving.at(-1)?.id).toBe("u19");
+    const batch = alignedBatch(thread, leaving, 10);
+    expect(batch.map((m) => m.id)).toEqual(thread.slice(0, 39).map((m) => m.id));
+    expect(thread[batch.length]?.id).toBe("a19");
+    // Under "any" the window counts from the hot part's first message: the batch ends before u15.
+    expect(alignedBatch(thread, leaving, 10, "any").map((m) => m.id)).toEqual(thread.slice(0, 30).map((m) => m.id));
+  });
+});
+
 describe("alignedBatch and a chunked window", () => {
   const user = (id: string) => new HumanMessage({ id, content: id });
   const answer = (id: string) => new AIMessage({ id, content: id });
