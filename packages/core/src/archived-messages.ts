@@ -105,3 +105,46 @@ export async function newestArchivedBefore(
     if (archived.length < last) return undefined;
   }
 }
+
+/**
+ * Where LangGraph 1.x puts the checkpointer a run stores its checkpoints with, in every task's
+ * `configurable` (`CONFIG_KEY_CHECKPOINTER`; also how a run is given a checkpointer at invoke).
+ */
+const RUN_CHECKPOINTER_KEY = "__pregel_checkpointer";
+
+/** The checkpointer the run of a hook stores to (`runtime.configurable.__pregel_checkpointer`), `undefined` outside a run. */
+export function runCheckpointerOf(runtime: unknown): unknown {
+  return (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[RUN_CHECKPOINTER_KEY];
+}
+
+/** Most wrappers followed through `inner` before giving up (a cycle, or a chain nobody writes). */
+const MAX_WRAPPERS = 8;
+
+/**
+ * The first saver of `checkpointer`'s chain that `match` accepts: itself, or one down the chain
+ * of `inner` savers (`encryptCheckpointer`'s `EncryptedCheckpointSaver` and `@threadwise/memory`'s
+ * `ThreadwiseSaver` name what they wrap `inner`). `undefined` when the chain ends without one.
+ */
+export function saverInChain<T>(checkpointer: unknown, match: (saver: object) => saver is T & object): T | undefined {
+  let saver = checkpointer;
+  for (let depth = 0; depth <= MAX_WRAPPERS && typeof saver === "object" && saver !== null; depth += 1) {
+    if (match(saver)) return saver;
+    saver = (saver as { inner?: unknown }).inner;
+  }
+  return undefined;
+}
+
+/**
+ * The archive reader of the checkpointer a hook's run stores to (issue 27): the
+ * `archivedMessages` of the first saver down its `inner` chain that keeps an archive
+ * (`@threadwise/memory`'s `ThreadwiseSaver`), whatever the stack that archived was; `undefined`
+ * when the run has no checkpointer or none in its chain keeps an archive.
+ */
+export function runArchiveReader(runtime: unknown): ArchivedMessagesReader | undefined {
+  const saver = saverInChain(
+    runCheckpointerOf(runtime),
+    (candidate): candidate is { archivedMessages: ArchivedMessagesReader } =>
+      typeof (candidate as { archivedMessages?: unknown }).archivedMessages === "function",
+  );
+  return saver ? (threadId, options) => saver.archivedMessages(threadId, options) : undefined;
+}

@@ -6,6 +6,9 @@ export {
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
   newestArchivedBefore,
+  runArchiveReader,
+  runCheckpointerOf,
+  saverInChain,
   withArchived,
 } from "./archived-messages.js";
 export {

@@ -1,54 +1,34 @@
 import { realpathSync } from "node:fs";
 import { resolve } from "node:path";
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { runCheckpointerOf, saverInChain, ThreadwiseConfigError } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { ThreadwiseSaver } from "./threadwise-saver.js";
 
 /**
- * Where LangGraph 1.x puts the checkpointer a run stores its checkpoints with, in every task's
- * `configurable` (`CONFIG_KEY_CHECKPOINTER`; also how a run is given a checkpointer at invoke).
- */
-const CHECKPOINTER_KEY = "__pregel_checkpointer";
-
-/** The checkpointer the run of a hook stores to (`runtime.configurable.__pregel_checkpointer`), `undefined` outside a run. */
-export function runCheckpointerOf(runtime: unknown): unknown {
-  return (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[CHECKPOINTER_KEY];
-}
-
-/** Most wrappers followed through `inner` before giving up (a cycle, or a chain nobody writes). */
-const MAX_WRAPPERS = 8;
-
-/**
  * The ThreadwiseSaver a checkpointer is or wraps: itself, or the first one down the chain of
- * `inner` savers (`encryptCheckpointer`'s `EncryptedCheckpointSaver` and ThreadwiseSaver itself
- * name what they wrap `inner`; a `Proxy` of a ThreadwiseSaver is one). `undefined` when the chain
- * ends without one.
+ * `inner` savers (core's `saverInChain`: `encryptCheckpointer`'s `EncryptedCheckpointSaver` and
+ * ThreadwiseSaver itself name what they wrap `inner`; a `Proxy` of a ThreadwiseSaver is one).
+ * `undefined` when the chain ends without one.
  */
 export function threadwiseSaverOf(checkpointer: unknown): ThreadwiseSaver | undefined {
-  let saver = checkpointer;
-  for (let depth = 0; depth <= MAX_WRAPPERS && typeof saver === "object" && saver !== null; depth += 1) {
-    if (saver instanceof ThreadwiseSaver) return saver;
-    saver = (saver as { inner?: unknown }).inner;
-  }
-  return undefined;
+  return saverInChain(checkpointer, (saver): saver is ThreadwiseSaver => saver instanceof ThreadwiseSaver);
 }
 
 /** The SQLite file a saver chain stores to (better-sqlite3's `db.name`, resolved), else the connection object for an in-memory database. */
 function sqliteFileOf(saver: ThreadwiseSaver): unknown {
-  let inner: unknown = saver.inner;
-  for (let depth = 0; depth <= MAX_WRAPPERS && typeof inner === "object" && inner !== null; depth += 1) {
-    const db = (inner as { db?: { name?: unknown; memory?: unknown } }).db;
-    if (db && typeof db === "object") {
-      if (typeof db.name !== "string" || db.name === "" || db.name === ":memory:" || db.memory === true) return db;
-      try {
-        return realpathSync(db.name);
-      } catch {
-        return resolve(db.name);
-      }
-    }
-    inner = (inner as { inner?: unknown }).inner;
+  const found = saverInChain(
+    saver.inner,
+    (inner): inner is { db: { name?: unknown; memory?: unknown } } =>
+      typeof (inner as { db?: unknown }).db === "object" && (inner as { db?: unknown }).db !== null,
+  );
+  if (found === undefined) return undefined;
+  const db = found.db;
+  if (typeof db.name !== "string" || db.name === "" || db.name === ":memory:" || db.memory === true) return db;
+  try {
+    return realpathSync(db.name);
+  } catch {
+    return resolve(db.name);
   }
-  return undefined;
 }
 
 /**

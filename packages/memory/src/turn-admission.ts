@@ -1,7 +1,8 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
+import { runCheckpointerOf } from "@threadwise/core";
 import { createMiddleware } from "langchain";
-import { runCheckpointerOf, threadwiseSaverOf } from "./archive-checkpointer-check.js";
+import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
 import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */

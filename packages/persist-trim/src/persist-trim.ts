@@ -12,9 +12,11 @@ import {
   protectedTailStart,
   readSummarySlot,
   resolveLogger,
+  runArchiveReader,
   summarySlotState,
   THREADWISE_ENV,
   threadwiseMiddleware,
+  withArchived,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 
@@ -106,6 +108,23 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
 }
 
 /**
+ * The whole thread `stored` is the hot part of (issue 27): the archived messages of the run's
+ * checkpointer (core's `runArchiveReader`: a `ThreadwiseSaver` keeping a message archive,
+ * whichever stack archived them), then `stored`, each message once (core's `withArchived`).
+ * `stored` itself when the run's checkpointer keeps no archive or the thread's is empty (one read
+ * of the newest archived message). The archive holds only what its stack's summary covered and
+ * left hot the window plus a margin; a trim empties it, so it is read whole only while it holds
+ * what the trim keeps or will delete.
+ */
+async function wholeThread(stored: readonly BaseMessage[], runtime: unknown): Promise<readonly BaseMessage[]> {
+  const archived = runArchiveReader(runtime);
+  const threadId = (runtime as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
+  if (archived === undefined || typeof threadId !== "string" || threadId === "") return stored;
+  if ((await archived(threadId, { last: 1 })).length === 0) return stored;
+  return withArchived(await archived(threadId), stored);
+}
+
+/**
  * Deletes older groups from the stored thread after each completed run (spec R5): the one
  * destructive operation of threadwise. IRREVERSIBLE: the deleted messages are gone from the
  * checkpointer's newest state for good (older checkpoints may still hold them until pruned).
@@ -137,11 +156,12 @@ export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
   return threadwiseMiddleware({
     name: "threadwise/persist-trim",
     ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
-    afterAgent: (state, runtime) => {
-      const messages: BaseMessage[] = state.messages ?? [];
+    afterAgent: async (state, runtime) => {
+      const stored: BaseMessage[] = state.messages ?? [];
       // Read even when keepUnsummarized is off: a missing declaration is refused either way.
       const slot = opts.declareState ? readSummarySlot(state) : declaredSummarySlot({ state, runtime }, "persistTrim.declareState");
       const summary = opts.keepUnsummarized ? slot.summary : undefined;
+      const messages = await wholeThread(stored, runtime);
       const ids = messagesToDelete(messages, opts.keepGroups, summary ? summary.coveredThroughId : undefined);
       if (ids.length === 0) return undefined;
       logger.info(`persist_trim: deleted=${ids.length} kept=${messages.length - ids.length}`, {
@@ -149,8 +169,9 @@ export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
         kept: messages.length - ids.length,
       });
       // A rewrite (what LangChain's summarizationMiddleware writes), not one RemoveMessage per id:
-      // the stored thread becomes exactly the kept messages, and a store keeping older messages
-      // outside the checkpoint (memory's message archive) learns that they are gone too.
+      // the stored thread becomes exactly the kept messages, archived ones it keeps included, and a
+      // store keeping older messages outside the checkpoint (memory's message archive) learns that
+      // they are gone too.
       const deleted = new Set(ids);
       return {
         messages: [
