@@ -17,8 +17,10 @@ import { describe, expect, it } from "vitest";
 const config = { configurable: { thread_id: "t" } };
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 
-/** Six turns through a stack (turn admission first, as memoryStack) that archives all but the newest two groups, in batches of two. */
-/** `keepGroups`: the newest groups the archive leaves hot. */
+/**
+ * A stack (turn admission first, as memoryStack) that archives all but the newest `keepGroups`
+ * groups (two unless given), in batches of two.
+ */
 function archivingAgent(keepGroups = 2) {
   const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
   const saver = stack.checkpointer as ThreadwiseSaver;
