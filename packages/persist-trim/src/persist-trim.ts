@@ -132,8 +132,10 @@ async function wholeThread(stored: readonly BaseMessage[], runtime: unknown): Pr
  * Runs in `afterAgent` (not after a run that was interrupted or failed), and returns a rewrite of
  * the thread: a `RemoveMessage` of `REMOVE_ALL_MESSAGES` followed by the kept messages, in order
  * (LangChain's idiom for this, as its `summarizationMiddleware` writes), so the stored thread is
- * exactly the kept messages, and a `ThreadwiseSaver` with a message archive empties the archive
- * with it (the archived messages are older than every deleted one). Keeps the newest
+ * exactly the kept messages. On a checkpointer that keeps a message archive (`@threadwise/memory`'s
+ * `ThreadwiseSaver`), it decides over the whole thread, the archived messages first, as on a
+ * thread that never archived: the rewrite empties the archive, and the archived messages it keeps
+ * come back into the checkpoint with it. Keeps the newest
  * `keepGroups` groups, stored `SystemMessage`s, and the run's newest user turn. With
  * `keepUnsummarized` (default) and a summary in the thread's summary slot, it never deletes past
  * the summary's `coveredThroughId`, so the summary (which lives in its own state key and is never
