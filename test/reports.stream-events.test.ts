@@ -53,4 +53,27 @@ describe("public reports: the summarizer's call in streamEvents v2", () => {
       expect(JSON.stringify(e.data?.chunk ?? e.data?.output ?? "")).not.toContain("SUMMARY-");
     }
   });
+
+  it("excludeTags: [\"threadwise:internal\"] leaves the agent's own model events only (the README's filter)", async () => {
+    const summarizer = summarizerModel((call) => `SUMMARY-${call + 1}`);
+    const { agent } = stackAgent({ windowSize: 2, summarizeThreshold: 4, summarizer: summarizer.model });
+    const config = { configurable: { thread_id: "stream-events-filtered" } };
+    const ends: StreamEvent[] = [];
+    for (const turn of ["one", "two", "three", "four", "five", "six"]) {
+      const events = (await agent.streamEvents({ messages: [new HumanMessage(turn)] }, { ...config, version: "v2" } as never, {
+        excludeTags: ["threadwise:internal"],
+      })) as unknown;
+      for await (const e of events as AsyncIterable<StreamEvent>) {
+        expect(e.tags ?? []).not.toContain("threadwise:internal");
+        // Model events only: the nodes' own events show the memory state, the summary included
+        // (the README's table of what each stream shows).
+        if (!e.event.startsWith("on_chat_model")) continue;
+        expect(JSON.stringify(e.data?.chunk ?? e.data?.output ?? "")).not.toContain("SUMMARY-");
+        if (e.event === "on_chat_model_end") ends.push(e);
+      }
+    }
+    // The summarizer ran (so something was filtered out), and every turn's answer is still there.
+    expect(summarizer.inputs.length).toBeGreaterThan(0);
+    expect(ends).toHaveLength(6);
+  });
 });
