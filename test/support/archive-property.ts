@@ -173,6 +173,8 @@ export async function runArchiveProperty(
     cases?: fc.Arbitrary<EditCase>;
     /** Operations drawn after the stack and inserted into the case (`asNodeOpsArb`): a seed draws the cases and stacks it drew without them. */
     afterStack?: fc.Arbitrary<Array<[number, Op]>>;
+    /** persistTrim in the archive stack (and its control) with the drawn `trimKeepGroups`, about half the cases; the same draws otherwise. */
+    persistTrim?: boolean;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
   const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb, options.afterStack ?? fc.constant([])), {
@@ -185,7 +187,8 @@ export async function runArchiveProperty(
     if (options.only !== undefined && index !== options.only) continue;
     const c = withOps(base, extra);
     // The PostgreSQL cases share one database, where sealed and plaintext records may not mix (R26: a plaintext saver refuses to write beside sealed ones).
-    const config = c.saver === "postgres" ? { ...drawn, archiveEncrypted: false } : drawn;
+    const trimmed = options.persistTrim ? { ...drawn, keepGroups: drawn.trimKeepGroups } : drawn;
+    const config = c.saver === "postgres" ? { ...trimmed, archiveEncrypted: false } : trimmed;
     const ops = `ops: ${c.ops.map((op, i) => `${i} ${op.kind}(${op.by})${"back" in op ? ` back=${op.back}` : ""}`).join(", ")}`;
     const run = async <T>(what: string, body: () => Promise<T>): Promise<T> => {
       try {

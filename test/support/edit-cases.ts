@@ -115,6 +115,12 @@ export interface StackConfig {
   archiveBatch?: number;
   /** Archive only: the checkpointer encrypts (a keyring): archived messages are sealed. */
   archiveEncrypted?: boolean;
+  /**
+   * Archive only: persistTrim's kept groups when the run puts persistTrim in the archive stack
+   * (`runArchiveProperty`'s `persistTrim`; it decides over the archive and the checkpoint, and may
+   * bring archived messages back), or none.
+   */
+  trimKeepGroups?: number;
 }
 
 export const configArb: fc.Arbitrary<StackConfig> = fc.record({
@@ -135,7 +141,8 @@ export const configArb: fc.Arbitrary<StackConfig> = fc.record({
 /**
  * An archive stack (issue 27): the preset with `archive: true`, mostly with a tight archive (a small
  * margin over the window and small batches, so messages move within a few turns), sometimes with
- * memoryStack's own; no persistTrim (it would delete what the archive keeps).
+ * memoryStack's own; no persistTrim unless the run asks for it (`runArchiveProperty`'s `persistTrim`:
+ * then `trimKeepGroups`, the preset's draw, about half the time).
  */
 export const archiveConfigArb: fc.Arbitrary<StackConfig> = fc
   .tuple(
@@ -150,6 +157,7 @@ export const archiveConfigArb: fc.Arbitrary<StackConfig> = fc
     ...c,
     kind: "archive" as const,
     keepGroups: undefined,
+    trimKeepGroups: c.keepGroups,
     ...(tight ? { archiveMargin: tight.margin, archiveBatch: tight.batch } : {}),
     archiveEncrypted: encrypted,
   }));
