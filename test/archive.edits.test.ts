@@ -191,4 +191,26 @@ describe("message archive: edits by id in a turn's input, forks from the start",
     );
     expect((await stored()).thread).toEqual([...ids(thread), "u6", "a6"]);
   });
+
+  // The slow archive fuzz with persistTrim in the stack (seed 20261203 case 35): the replay's fork
+  // (a copy of the first checkpoint, no message yet) was stored as the head, then its next
+  // checkpoint, holding the replayed input, was refused archived-fork (its first message is not the
+  // rewritten thread's): the thread read back empty. The first checkpoint was stored before
+  // anything was archived, so the branch's thread is its own hot part: a thread without the archive
+  // replays it, and so does this one.
+  it("a replay from the thread's first checkpoint after a rewrite emptied the archive runs as on a thread that never archived", async () => {
+    const { saver, agent, stored } = await archivedThread();
+    expect((await saver.archivedMessages("t")).length).toBeGreaterThan(0);
+    const thread = await saver.readThread(config);
+    // Keeping one message, so the rewrite's own turn archives nothing again.
+    await agent.invoke({ messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...thread.slice(-1)] }, config);
+    expect(await saver.archivedMessages("t")).toEqual([]);
+    const history = [];
+    for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+    const first = history.at(-1);
+    expect(first?.next).toEqual(["__start__"]);
+    await agent.invoke(null, { configurable: { thread_id: "t", checkpoint_id: first?.config.configurable?.checkpoint_id } });
+    // The first turn again (u0, then the model's next answer), as the head.
+    expect((await stored()).thread).toEqual(["u0", "a7"]);
+  });
 });

@@ -421,7 +421,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (archived.length === 0) {
       // A rewrite emptied the archive: a branch from before it (its thread does not begin with the
       // rewritten thread's first message) had archived messages before its hot part, gone now.
-      const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
+      // Placed by id only when the branch point has no archive mark: with one, `#refuseArchivedSince`
+      // knows whether the branch had archived messages when the rewrite emptied the archive (a branch
+      // from a checkpoint stored before anything was archived had none, and its thread is its hot
+      // part: was refused `archived-fork` at its second checkpoint, its first one, the fork, left
+      // stored as the thread's head, e.g. a replay from the thread's first checkpoint).
+      const first = branch && from === undefined ? await this.#archive.clearedFirst(threadId) : undefined;
       if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
     } else {
       const held = this.#refuseMisplaced(threadId, archived, hot, branch);
