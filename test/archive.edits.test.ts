@@ -34,14 +34,14 @@ function archivingAgent(keepGroups = 2) {
 }
 
 async function archivedThread() {
-  const { saver, agent } = archivingAgent();
+  const { saver, agent, model } = archivingAgent();
   for (let k = 0; k < 6; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
   const stored = async () => {
     const history = [];
     for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot.config.configurable?.checkpoint_id);
     return { thread: ids(await saver.readThread(config)), history };
   };
-  return { saver, agent, stored };
+  return { saver, agent, stored, model };
 }
 
 /**
@@ -194,12 +194,10 @@ describe("message archive: edits by id in a turn's input, forks from the start",
 
   // The slow archive fuzz with persistTrim in the stack (seed 20261203 case 35): the replay's fork
   // (a copy of the first checkpoint, no message yet) was stored as the head, then its next
-  // checkpoint, holding the replayed input, was refused archived-fork (its first message is not the
-  // rewritten thread's): the thread read back empty. The first checkpoint was stored before
-  // anything was archived, so the branch's thread is its own hot part: a thread without the archive
-  // replays it, and so does this one.
-  it("a replay from the thread's first checkpoint after a rewrite emptied the archive runs as on a thread that never archived", async () => {
-    const { saver, agent, stored } = await archivedThread();
+  // checkpoint, holding the replayed input, was refused archived-fork (its thread does not begin
+  // with the rewritten thread's first message): the thread read back empty.
+  it("a replay from the thread's first checkpoint after a rewrite emptied the archive is refused (archived-fork) at its fork, nothing stored", async () => {
+    const { saver, agent, stored, model } = await archivedThread();
     expect((await saver.archivedMessages("t")).length).toBeGreaterThan(0);
     const thread = await saver.readThread(config);
     // Keeping one message, so the rewrite's own turn archives nothing again.
@@ -209,8 +207,12 @@ describe("message archive: edits by id in a turn's input, forks from the start",
     for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
     const first = history.at(-1);
     expect(first?.next).toEqual(["__start__"]);
-    await agent.invoke(null, { configurable: { thread_id: "t", checkpoint_id: first?.config.configurable?.checkpoint_id } });
-    // The first turn again (u0, then the model's next answer), as the head.
-    expect((await stored()).thread).toEqual(["u0", "a7"]);
+    const before = await stored();
+    const calls = model.calls.length;
+    await expect(
+      agent.invoke(null, { configurable: { thread_id: "t", checkpoint_id: first?.config.configurable?.checkpoint_id } }),
+    ).rejects.toSatisfy((error) => ThreadwiseArchivedMessageError.isInstance(error) && error.reason === "archived-fork");
+    expect(model.calls.length).toBe(calls);
+    expect(await stored()).toEqual(before);
   });
 });

@@ -180,6 +180,20 @@ function rewritesMessages(value: unknown): boolean {
 }
 
 /**
+ * The id of the first message a checkpoint's pending input (`__start__`, a run's input not applied
+ * yet) adds to its thread; `undefined` without one, or for an input that rewrites the thread
+ * (`REMOVE_ALL_MESSAGES`: it empties the archive, see `#refuseArchivedReach`'s `rewrite`) or whose
+ * first message has no id.
+ */
+function pendingInputFirstId(checkpoint: Checkpoint): string | undefined {
+  const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
+  const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
+  if (given.length === 0 || rewritesMessages(given)) return undefined;
+  const id = (given[0] as { id?: unknown } | null)?.id;
+  return typeof id === "string" ? id : undefined;
+}
+
+/**
  * `true` while a checkpoint still has tasks to run: LangGraph's trigger channels (`__start__`,
  * `branch:to:<node>`) hold a value only then, and `__pregel_tasks` holds the `Send`s still to run
  * (createAgent sends each tool call to its tool node this way: the checkpoint before the tools has
@@ -421,13 +435,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (archived.length === 0) {
       // A rewrite emptied the archive: a branch from before it (its thread does not begin with the
       // rewritten thread's first message) had archived messages before its hot part, gone now.
-      // Placed by id only when the branch point has no archive mark: with one, `#refuseArchivedSince`
-      // knows whether the branch had archived messages when the rewrite emptied the archive (a branch
-      // from a checkpoint stored before anything was archived had none, and its thread is its hot
-      // part: was refused `archived-fork` at its second checkpoint, its first one, the fork, left
-      // stored as the thread's head, e.g. a replay from the thread's first checkpoint).
-      const first = branch && from === undefined ? await this.#archive.clearedFirst(threadId) : undefined;
-      if (first && hot.length > 0 && hot[0] !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
+      // A branch from an input checkpoint holds no message yet: its thread begins with its input
+      // (a replay from the thread's first checkpoint), refused at this first checkpoint of the run
+      // (was: at its second, the fork left stored as the thread's head, which read back empty).
+      const first = branch ? await this.#archive.clearedFirst(threadId) : undefined;
+      const opening = hot.length > 0 ? hot[0] : pendingInputFirstId(checkpoint);
+      if (first && opening !== undefined && opening !== first) throw new ThreadwiseArchivedMessageError(threadId, "archived-fork", []);
     } else {
       const held = this.#refuseMisplaced(threadId, archived, hot, branch);
       if (held > 0) await this.#refuseEditedArchived(threadId, messages.slice(0, held));
