@@ -24,6 +24,10 @@
  * - `none`: no middleware.
  * - `langchain`: LangChain's `summarizationMiddleware` (trigger 40 messages, keep 20), which deletes
  *   what it summarized.
+ * - `langchain-tw`: the same middleware on the `ThreadwiseSaver` the threadwise configurations use
+ *   (the same construction; on PostgreSQL `createMemoryPool`'s pool, as there), so
+ *   `replayLangchainOnThreadwiseSaverOverPlain` in the summary (its replay CPU over `langchain`'s)
+ *   is the saver's own overhead: registry transactions, heads, leases, archive marks, deferred writes.
  * - `threadwise`: `[windowTrim(20), summarize()]` on `ThreadwiseSaver` (keeps the whole thread).
  * - `archive`: the same plus `messageArchive` as `memoryStack` sets it (summarize declaring no state
  *   schema, core's `summarySlotMiddleware` declaring the slot; keepGroups: the window plus
@@ -142,7 +146,7 @@ const saverKinds = String(cli.values.savers)
   .filter((kind) => kind !== "postgres" || postgresUrl !== undefined);
 
 interface Config {
-  kind: "none" | "langchain" | "threadwise" | "archive" | "recall" | "recall-whole";
+  kind: "none" | "langchain" | "langchain-tw" | "threadwise" | "archive" | "recall" | "recall-whole";
   /** The configuration's name in the tables: its kind, or `archive@keep<n>` when several margins are compared. */
   key: string;
   name: string;
@@ -258,6 +262,18 @@ function archiveStack(saver: ThreadwiseSaver, keepGroups: number, probe: RecallP
   return stack;
 }
 
+/** LangChain's `summarizationMiddleware` as the `langchain` configurations set it. */
+const langchainSummarization = () => [
+  timedHooks(
+    summarizationMiddleware({
+      model: extractiveSummarizer(),
+      trigger: { messages: TRIGGER },
+      keep: { messages: WINDOW },
+    }) as unknown as AgentMiddleware,
+    "summarizationMiddleware",
+  ),
+];
+
 const ALL_CONFIGS: Config[] = [
   { kind: "none", key: "none", name: "no middleware", threadwiseSaver: false, make: () => [] },
   {
@@ -265,16 +281,14 @@ const ALL_CONFIGS: Config[] = [
     key: "langchain",
     name: `LangChain summarizationMiddleware (trigger ${TRIGGER}, keep ${WINDOW})`,
     threadwiseSaver: false,
-    make: () => [
-      timedHooks(
-        summarizationMiddleware({
-          model: extractiveSummarizer(),
-          trigger: { messages: TRIGGER },
-          keep: { messages: WINDOW },
-        }) as unknown as AgentMiddleware,
-        "summarizationMiddleware",
-      ),
-    ],
+    make: langchainSummarization,
+  },
+  {
+    kind: "langchain-tw",
+    key: "langchain-tw",
+    name: `LangChain summarizationMiddleware (trigger ${TRIGGER}, keep ${WINDOW}) on ThreadwiseSaver`,
+    threadwiseSaver: true,
+    make: langchainSummarization,
   },
   {
     kind: "threadwise",
@@ -594,7 +608,7 @@ async function seedThread(target: Target, lane: Lane, seed: readonly BaseMessage
   const key = lane.config.kind;
   if (key === "none") await write({ messages: [...seed] });
   else if (key === "threadwise") await write({ messages: [...seed], ...record });
-  else if (key === "langchain") {
+  else if (key === "langchain" || key === "langchain-tw") {
     // What LangChain's middleware left: its summary message (under the first message's id) and what it kept.
     const summary = new HumanMessage({
       id: (seed[0] as BaseMessage).id,
@@ -772,9 +786,10 @@ for (const kind of saverKinds) {
 
 const ratio = (a: number | undefined, b: number | undefined) => (a !== undefined && b ? a / b : undefined);
 const savedOn = (saver: string, kind: string) => saver.toLowerCase().includes(kind === "memory" ? "memorysaver" : kind);
-/** Per saver and archive configuration: the targets' ratios (replay over LangChain; largest size over smallest). */
+/** Per saver and archive configuration (or `langchain-tw` when none runs): the targets' ratios (replay over LangChain; largest size over smallest). */
+const summarized = CONFIGS.filter((config) => ARCHIVED_KINDS.has(config.kind));
 const summary = saverKinds.flatMap((kind) =>
-  CONFIGS.filter((config) => ARCHIVED_KINDS.has(config.kind)).map((archive) => {
+  (summarized.length > 0 ? summarized : CONFIGS.filter((config) => config.kind === "langchain-tw")).map((archive) => {
     const of = (config: string) => replayRows.find((r) => savedOn(r.saver, kind) && r.config === config);
     const at = (config: string, size: number) => sizedRows.find((r) => savedOn(r.saver, kind) && r.config === config && r.size === size);
     const small = sizes.length > 0 ? Math.min(...sizes) : undefined;
@@ -784,6 +799,7 @@ const summary = saverKinds.flatMap((kind) =>
       config: archive.key,
       replayArchiveOverLangchainCpu: ratio(of(archive.key)?.cpuSeconds, of("langchain")?.cpuSeconds),
       replayThreadwiseOverLangchainCpu: ratio(of("threadwise")?.cpuSeconds, of("langchain")?.cpuSeconds),
+      replayLangchainOnThreadwiseSaverOverPlain: ratio(of("langchain-tw")?.cpuSeconds, of("langchain")?.cpuSeconds),
       archiveLargeOverSmallCpu:
         small && large ? ratio(at(archive.key, large)?.cpuMsPerStep, at(archive.key, small)?.cpuMsPerStep) : undefined,
       archiveLargeOverSmallBytes:

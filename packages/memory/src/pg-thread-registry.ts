@@ -58,6 +58,51 @@ export function pgTables(schema: string) {
   };
 }
 
+/** One statement of a {@link batch}: SQL text with `$n` placeholders, and their values. */
+interface Statement {
+  text: string;
+  values?: readonly unknown[];
+}
+
+/**
+ * `value` as a SQL literal, for a statement sent in a {@link batch} (the simple query protocol
+ * binds no parameters): a string quoted by pg's own `escapeLiteral`, a boolean, a finite number,
+ * `null`. `undefined` for any other value and for a string holding NUL, which a query text cannot
+ * carry (as a bound parameter PostgreSQL refuses it with its own error).
+ */
+function literal(client: pg.PoolClient, value: unknown): string | undefined {
+  if (value === null) return "NULL";
+  if (typeof value === "boolean") return value ? "TRUE" : "FALSE";
+  if (typeof value === "number") return Number.isFinite(value) ? `(${String(value)})` : undefined;
+  if (typeof value === "string") return value.includes("\0") ? undefined : client.escapeLiteral(value);
+  return undefined;
+}
+
+/**
+ * Runs `statements` in order on `client` and returns one result per statement, in one round trip:
+ * their texts joined into one simple-query string, each `$n` replaced by its value as a
+ * {@link literal}. PostgreSQL runs them in turn, each with its own snapshot (READ COMMITTED: a
+ * read after the statement taking the row lock sees what committed before the lock was granted),
+ * and stops at the first error, which rejects the call: as when they are sent one by one, which
+ * is what happens when a value cannot be a literal. Every round trip is a socket write and read
+ * of this process (a put was 7 round trips, a batch of pending writes 5; now 4 and 3).
+ */
+async function batch(client: pg.PoolClient, statements: readonly Statement[]): Promise<pg.QueryResult[]> {
+  const texts: string[] = [];
+  for (const { text, values = [] } of statements) {
+    const literals = values.map((value) => literal(client, value));
+    if (literals.some((value) => value === undefined)) {
+      const results: pg.QueryResult[] = [];
+      for (const statement of statements) results.push(await client.query(statement.text, statement.values as unknown[] | undefined));
+      return results;
+    }
+    texts.push(values.length === 0 ? text : text.replace(/\$(\d+)/g, (_, n: string) => literals[Number(n) - 1] as string));
+  }
+  if (texts.length === 1) return [await client.query(texts[0] as string)];
+  const results = (await client.query(texts.join(";\n"))) as unknown as pg.QueryResult[];
+  return results;
+}
+
 /** The registry columns a write reads under the row lock; times in milliseconds by `clock_timestamp()`. */
 interface ThreadRow {
   head_id: string | null;
@@ -77,7 +122,9 @@ interface ThreadRow {
  * {@link PgThreadRegistry.commitWrites} open one transaction, lock the thread's row with the
  * `INSERT ... ON CONFLICT DO UPDATE` of `touch` (which also finds a tombstone), run the checks,
  * then the wrapped saver's own statements through {@link PgTransactionScope} on the same
- * connection, and commit. A deletion takes the same row lock, so it waits for an in-flight write
+ * connection, and commit. `BEGIN`, the lock and the reads under it (where the archive stands,
+ * whether the checkpoint of pending writes is stored) go in one round trip, and so do the head
+ * move and `COMMIT` ({@link batch}): a put costs the round trips of a plain PostgresSaver's. A deletion takes the same row lock, so it waits for an in-flight write
  * and the write after it meets the tombstone.
  *
  * Heads and leases (spec R38): `head_id`/`head_version` move in the write's transaction, and
@@ -105,48 +152,56 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
-    return this.#inTransaction(threadId, async (client, row) => {
-      let operationCheckpointId: string | undefined;
-      if (commit.operationId !== undefined) {
-        const { rows } = await client.query<{ checkpoint_id: string }>(
-          `SELECT checkpoint_id FROM ${this.#t.operations} WHERE thread_id = $1 AND operation_id = $2`,
-          [threadId, commit.operationId],
-        );
-        operationCheckpointId = rows[0]?.checkpoint_id;
-      }
-      const leased = row.lease_ms !== null && row.lease_ms > 0;
-      assertCommit(threadId, commit, {
-        headId: commit.checkpointNs === "" ? (await this.#headOf(threadId, row, client))?.checkpointId : undefined,
-        leaseRemainingMs: leased ? (row.lease_ms as number) : undefined,
-        runningForMs: leased ? (row.running_ms ?? 0) : undefined,
-        operationCheckpointId,
-      });
-      const result = await this.scope.run(client, () => write({}));
-      if (commit.checkpointNs === "") {
-        await client.query(
-          `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1, tenant_id = coalesce(tenant_id, $6),
+    // Where the archive stands is read right after the statement taking the lock, in its round trip
+    // (archive writes of the thread take the same lock, so it holds until the commit).
+    const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
+    const mark = tenant === undefined ? undefined : this.#archiveMarkStatement(normalizeThreadId(threadId), tenant);
+    return this.#inTransaction(
+      threadId,
+      async (client, row, read, beforeCommit) => {
+        let operationCheckpointId: string | undefined;
+        if (commit.operationId !== undefined) {
+          const { rows } = await client.query<{ checkpoint_id: string }>(
+            `SELECT checkpoint_id FROM ${this.#t.operations} WHERE thread_id = $1 AND operation_id = $2`,
+            [threadId, commit.operationId],
+          );
+          operationCheckpointId = rows[0]?.checkpoint_id;
+        }
+        const leased = row.lease_ms !== null && row.lease_ms > 0;
+        assertCommit(threadId, commit, {
+          headId: commit.checkpointNs === "" ? (await this.#headOf(threadId, row, client))?.checkpointId : undefined,
+          leaseRemainingMs: leased ? (row.lease_ms as number) : undefined,
+          runningForMs: leased ? (row.running_ms ?? 0) : undefined,
+          operationCheckpointId,
+        });
+        const locked: CommitLocked = read ? { archiveMark: archiveMarkOf(read) } : {};
+        const result = await this.scope.run(client, () => write(locked));
+        if (commit.checkpointNs === "") {
+          beforeCommit.push({
+            text: `UPDATE ${this.#t.threads} SET head_id = $2, head_version = head_version + 1, tenant_id = coalesce(tenant_id, $6),
              lease_until = CASE WHEN $3 THEN clock_timestamp() + make_interval(secs => $4::float8 / 1000) END,
              lease_started_at = CASE WHEN $3 THEN CASE WHEN $5 THEN clock_timestamp() ELSE coalesce(lease_started_at, clock_timestamp()) END END,
              turn_open_at = CASE WHEN $3 THEN clock_timestamp() END
            WHERE thread_id = $1`,
-          [
-            threadId,
-            commit.checkpointId,
-            commit.leavesTurnOpen,
-            commit.turnLeaseMs,
-            commit.startsRun || !leased,
-            commit.archiveTenantId ?? null,
-          ],
-        );
-        if (commit.operationId !== undefined && commit.startsRun)
-          await client.query(`INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`, [
-            threadId,
-            commit.operationId,
-            commit.checkpointId,
-          ]);
-      }
-      return result;
-    });
+            values: [
+              threadId,
+              commit.checkpointId,
+              commit.leavesTurnOpen,
+              commit.turnLeaseMs,
+              commit.startsRun || !leased,
+              commit.archiveTenantId ?? null,
+            ],
+          });
+          if (commit.operationId !== undefined && commit.startsRun)
+            beforeCommit.push({
+              text: `INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`,
+              values: [threadId, commit.operationId, commit.checkpointId],
+            });
+        }
+        return result;
+      },
+      mark,
+    );
   }
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
@@ -215,44 +270,70 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
-    return this.#inTransaction(threadId, async (client) => {
-      const { rowCount } = await client.query(
-        `SELECT 1 FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
-        [threadId, target.checkpointNs, target.checkpointId],
-      );
-      if (!rowCount) return false;
-      await this.scope.run(client, write);
-      if (target.endsTurn && target.checkpointNs === "")
-        await client.query(
-          `UPDATE ${this.#t.threads} SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = $1 AND head_id = $2`,
-          [threadId, target.checkpointId],
-        );
-      return true;
-    });
+    // Whether the checkpoint is stored is read right after the statement taking the lock, in its round trip.
+    const stored: Statement = {
+      text: `SELECT 1 FROM ${this.#t.checkpoints} WHERE thread_id = $1 AND checkpoint_ns = $2 AND checkpoint_id = $3`,
+      values: [threadId, target.checkpointNs, target.checkpointId],
+    };
+    return this.#inTransaction(
+      threadId,
+      async (client, _row, read, beforeCommit) => {
+        if (!read?.rowCount) return false;
+        await this.scope.run(client, write);
+        if (target.endsTurn && target.checkpointNs === "")
+          beforeCommit.push({
+            text: `UPDATE ${this.#t.threads} SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = $1 AND head_id = $2`,
+            values: [threadId, target.checkpointId],
+          });
+        return true;
+      },
+      stored,
+    );
   }
 
-  /** BEGIN, lock the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error. */
-  async #inTransaction<T>(threadId: string, task: (client: pg.PoolClient, row: ThreadRow) => Promise<T>): Promise<T> {
+  /** Where the thread's archive under `tenantId` stands: each max() from its index; the marker row's seq is 0. */
+  #archiveMarkStatement(threadId: string, tenantId: string): Statement {
+    return {
+      text: `SELECT coalesce(max(stamp), 0) AS stamp, coalesce(max(seq), 0) AS seq FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
+      values: [tenantId, threadId],
+    };
+  }
+
+  /**
+   * BEGIN, lock the thread's row (refusing a tombstone), run `task`, COMMIT; ROLLBACK on any error.
+   * `read`, a read of what the write needs, runs right after the statement taking the lock, and the
+   * statements `task` pushes to `beforeCommit` right before COMMIT, each in the same round trip
+   * ({@link batch}): `task` gets `read`'s result.
+   */
+  async #inTransaction<T>(
+    threadId: string,
+    task: (client: pg.PoolClient, row: ThreadRow, read: pg.QueryResult | undefined, beforeCommit: Statement[]) => Promise<T>,
+    read?: Statement,
+  ): Promise<T> {
     const id = normalizeThreadId(threadId);
     const client = await this.#pool.connect();
     try {
-      await client.query("BEGIN");
-      const { rows } = await client.query<ThreadRow>(
-        `INSERT INTO ${this.#t.threads} (thread_id) VALUES ($1)
+      const [, locked, readResult] = await batch(client, [
+        { text: "BEGIN" },
+        {
+          text: `INSERT INTO ${this.#t.threads} (thread_id) VALUES ($1)
          ON CONFLICT (thread_id) DO UPDATE SET updated_at = now() WHERE ${this.#t.threads}.deleted_at IS NULL
          RETURNING head_id, head_version,
            (extract(epoch FROM lease_until - clock_timestamp()) * 1000)::float8 AS lease_ms,
            (extract(epoch FROM clock_timestamp() - lease_started_at) * 1000)::float8 AS running_ms`,
-        [id],
-      );
-      const row = rows[0];
+          values: [id],
+        },
+        ...(read ? [read] : []),
+      ]);
+      const row = locked?.rows[0] as ThreadRow | undefined;
       if (row === undefined) {
         await client.query("ROLLBACK");
         throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
       }
-      const result = await task(client, row);
+      const beforeCommit: Statement[] = [];
+      const result = await task(client, row, readResult, beforeCommit);
       // An aborted transaction (a failed statement whose error was swallowed) answers COMMIT with ROLLBACK.
-      if ((await client.query("COMMIT")).command === "ROLLBACK")
+      if ((await batch(client, [...beforeCommit, { text: "COMMIT" }])).at(-1)?.command === "ROLLBACK")
         throw new Error(`the write transaction of thread ${JSON.stringify(id)} was rolled back`);
       return result;
     } catch (error) {
@@ -417,12 +498,8 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async archiveMark(threadId: string, tenantId: string): Promise<ArchiveMark> {
-    // Each max() from its index; the marker row's seq is 0.
-    const { rows } = await this.#reader.query<{ stamp: string; seq: string }>(
-      `SELECT coalesce(max(stamp), 0) AS stamp, coalesce(max(seq), 0) AS seq FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
-      [tenantId, normalizeThreadId(threadId)],
-    );
-    return { stamp: Number(rows[0]?.stamp ?? 0), seq: Number(rows[0]?.seq ?? 0) };
+    const { text, values } = this.#archiveMarkStatement(normalizeThreadId(threadId), tenantId);
+    return archiveMarkOf(await this.#reader.query<{ stamp: string; seq: string }>(text, values as unknown[]));
   }
 
   async archivedAmong(threadId: string, tenantId: string, messageIds: readonly string[]): Promise<string[]> {
@@ -525,4 +602,10 @@ export class PgThreadRegistry implements ThreadRegistry {
       });
     return out;
   }
+}
+
+/** The {@link ArchiveMark} an archive-mark read returned (bigint columns come back as strings). */
+function archiveMarkOf(result: pg.QueryResult): ArchiveMark {
+  const row = result.rows[0] as { stamp?: string | number; seq?: string | number } | undefined;
+  return { stamp: Number(row?.stamp ?? 0), seq: Number(row?.seq ?? 0) };
 }

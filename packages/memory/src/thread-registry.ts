@@ -74,7 +74,8 @@ export interface CheckpointCommit {
   /**
    * Tenant of the thread's archive (root namespace only): a registry that can read where that
    * archive stands with the statement taking the thread's lock hands it to `write` as
-   * {@link CommitLocked.archiveMark} (SQLite, in memory); the others leave it to {@link ThreadRegistry.archiveMark}.
+   * {@link CommitLocked.archiveMark} (SQLite, in memory; PostgreSQL with the statement right after it, in
+   * the same round trip); the others leave it to {@link ThreadRegistry.archiveMark}.
    */
   archiveTenantId?: string;
 }
