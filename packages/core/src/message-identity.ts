@@ -1,4 +1,4 @@
-import { createHash } from "node:crypto";
+import * as crypto from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { messageType, toolCallsOf } from "./message-kinds.js";
 
@@ -35,5 +35,16 @@ export const MESSAGE_DIGEST_CHARACTERS = 8;
  * a fact keeps of the message it was stated in (fact-recall's `sourceDigest`). O(content).
  */
 export function messageDigest(message: BaseMessage): string {
-  return createHash("sha1").update(messageIdentity(message)).digest("base64").slice(0, MESSAGE_DIGEST_CHARACTERS);
+  return sha1Base64(messageIdentity(message)).slice(0, MESSAGE_DIGEST_CHARACTERS);
+}
+
+/**
+ * Node's one-shot `crypto.hash` (Node 20.12+; no Hash object per digest, about twice as fast on
+ * a message's identity), else a `createHash` stream: the same digest either way.
+ */
+const oneShotHash = (crypto as { hash?: (algorithm: string, data: string, encoding: "base64") => string }).hash;
+
+/** SHA-1 of `text` (its UTF-8), base64. */
+function sha1Base64(text: string): string {
+  return oneShotHash ? oneShotHash("sha1", text, "base64") : crypto.createHash("sha1").update(text).digest("base64");
 }
