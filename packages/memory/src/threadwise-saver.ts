@@ -188,6 +188,12 @@ function rewritesMessages(value: unknown): boolean {
   );
 }
 
+/** The `messages` of a checkpoint's pending input (`__start__`, a run's input not applied yet), as given: `[]` without one. */
+function pendingInputMessages(checkpoint: Checkpoint): unknown[] {
+  const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
+  return Array.isArray(input) ? input : input === undefined ? [] : [input];
+}
+
 /**
  * The id of the first message a checkpoint's pending input (`__start__`, a run's input not applied
  * yet) adds to its thread; `undefined` without one, or for an input that rewrites the thread
@@ -195,8 +201,7 @@ function rewritesMessages(value: unknown): boolean {
  * first message has no id.
  */
 function pendingInputFirstId(checkpoint: Checkpoint): string | undefined {
-  const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
-  const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
+  const given = pendingInputMessages(checkpoint);
   if (given.length === 0 || rewritesMessages(given)) return undefined;
   const id = (given[0] as { id?: unknown } | null)?.id;
   return typeof id === "string" ? id : undefined;
@@ -543,8 +548,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * nothing was ever archived under the saver's tenant).
    */
   async #refuseInput(threadId: string, checkpoint: Checkpoint, archiveEmpty = false): Promise<void> {
-    const input = (checkpoint.channel_values?.__start__ as { messages?: unknown } | undefined)?.messages;
-    const given = Array.isArray(input) ? input : input === undefined ? [] : [input];
+    const given = pendingInputMessages(checkpoint);
     if (given.length === 0 || rewritesMessages(given)) return;
     const hot = new Set<unknown>();
     for (const message of (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []) hot.add(message.id);

@@ -111,16 +111,14 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
  * The whole thread `stored` is the hot part of (issue 27): the archived messages of the run's
  * checkpointer (core's `runArchiveReader`: a `ThreadwiseSaver` keeping a message archive,
  * whichever stack archived them), then `stored`, each message once (core's `withArchived`).
- * `stored` itself when the run's checkpointer keeps no archive or the thread's is empty (one read
- * of the newest archived message). The archive holds only what its stack's summary covered and
- * left hot the window plus a margin; a trim empties it, so it is read whole only while it holds
- * what the trim keeps or will delete.
+ * `stored` itself when the run's checkpointer keeps no archive or the thread's is empty. One read
+ * of the whole archive, which stays small: a trim that deletes anything empties it, and until the
+ * thread outgrows `keepGroups` it holds at most what the trim keeps.
  */
 async function wholeThread(stored: readonly BaseMessage[], runtime: unknown): Promise<readonly BaseMessage[]> {
   const archived = runArchiveReader(runtime);
   const threadId = (runtime as { configurable?: { thread_id?: unknown } } | undefined)?.configurable?.thread_id;
   if (archived === undefined || typeof threadId !== "string" || threadId === "") return stored;
-  if ((await archived(threadId, { last: 1 })).length === 0) return stored;
   return withArchived(await archived(threadId), stored);
 }
 
