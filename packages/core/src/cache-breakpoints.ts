@@ -1,4 +1,4 @@
-import { type BaseMessage, HumanMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { type BaseMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { tailContextOf } from "./assemble-view.js";
 import { isContextMessage, isResultOnly, messageType, toolMessageWith, userMessageWith } from "./message-kinds.js";
 import { type ContextBlock, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";

@@ -3,7 +3,7 @@
  * without results that answer nothing, results first, without unanswered calls, with portable call
  * ids. Each copy is made once per stored message and kind (`viewCopy`); the stored message is never changed.
  */
-import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import {
   type ContentBlock,
   callIdsOf,
