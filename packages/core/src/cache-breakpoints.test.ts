@@ -74,6 +74,32 @@ describe("withCacheBreakpoints", () => {
     expect(marks(out)).toBe(3);
   });
 
+  it("keeps a marked message's additional_kwargs and response_metadata (tool results and user messages)", () => {
+    const loop = [
+      new HumanMessage({ content: "book a flight", id: "u1", additional_kwargs: { source: "web" }, response_metadata: { lang: "en" } }),
+      new AIMessage({ content: "", id: "a1", tool_calls: [{ id: "c1", name: "search", args: {}, type: "tool_call" }] }),
+      new ToolMessage({
+        content: "HAT136 at 11:00",
+        tool_call_id: "c1",
+        id: "t1",
+        name: "search",
+        status: "success",
+        artifact: { rows: 1 },
+        additional_kwargs: { cached: true },
+        response_metadata: { latencyMs: 12 },
+      }),
+    ];
+    const tool = withCacheBreakpoints({ systemMessage: operator, messages: loop }).messages[2] as ToolMessage;
+    const user = withCacheBreakpoints({ systemMessage: operator, messages: loop.slice(0, 1) }).messages[0] as HumanMessage;
+    expect(marked(user.content)).toHaveLength(1);
+    expect(marked(tool.content)).toHaveLength(1);
+    expect(user.additional_kwargs).toEqual({ source: "web" });
+    expect(user.response_metadata).toEqual({ lang: "en" });
+    expect([tool.tool_call_id, tool.status, tool.artifact]).toEqual(["c1", "success", { rows: 1 }]);
+    expect(tool.additional_kwargs).toEqual({ cached: true });
+    expect(tool.response_metadata).toEqual({ latencyMs: 12 });
+  });
+
   it("in an Anthropic-native tool loop marks the user's message before the tail and the newest tool_result carrier, as with ToolMessages", () => {
     for (const result of ["HAT136 at 11:00", "11시 HAT136편"]) {
       const loop = [

@@ -1,6 +1,6 @@
-import { type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { type BaseMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { tailContextOf } from "./assemble-view.js";
-import { isContextMessage, isResultOnly, messageType } from "./message-kinds.js";
+import { isContextMessage, isResultOnly, messageType, toolMessageWith, userMessageWith } from "./message-kinds.js";
 import { type ContextBlock, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
 import { type PlacementRequest, viewDecisionsOf, viewSystemMessage } from "./view-request.js";
 
@@ -51,19 +51,8 @@ function markMessage(message: BaseMessage, ttl: CacheTtl, beforeTail = false): B
   if (at < 0) return undefined;
   const content = markAt(blocks, at, ttl) as never;
   const type = messageType(message);
-  if (type === "human")
-    return new HumanMessage({ content, id: message.id, name: message.name, additional_kwargs: message.additional_kwargs });
-  if (type === "tool") {
-    const tool = message as ToolMessage;
-    return new ToolMessage({
-      content,
-      id: tool.id,
-      name: tool.name,
-      tool_call_id: tool.tool_call_id,
-      status: tool.status,
-      artifact: tool.artifact,
-    });
-  }
+  if (type === "human") return userMessageWith(message, content);
+  if (type === "tool") return toolMessageWith(message as ToolMessage, content);
   return undefined;
 }
 

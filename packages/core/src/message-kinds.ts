@@ -4,7 +4,7 @@
  * `tool_result` blocks), a user turn, empty content. The leaf every grouping, view and count builds on.
  */
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
-import { HumanMessage } from "@langchain/core/messages";
+import { HumanMessage, ToolMessage } from "@langchain/core/messages";
 
 /** Prefix of the ids of the stable_tail context messages threadwise renders. */
 export const CONTEXT_MESSAGE_ID_PREFIX = "tw-context-";
@@ -138,6 +138,25 @@ export function userMessageWith(message: BaseMessage, content: unknown): HumanMe
     id: message.id,
     name: message.name,
     content: content as never,
+    additional_kwargs: message.additional_kwargs,
+    response_metadata: message.response_metadata,
+  });
+}
+
+/**
+ * A new ToolMessage with `message`'s id, name, call id, `status`, `artifact`, `additional_kwargs`
+ * and `response_metadata`, and the given content (and call id, when given): how a view's copy of a
+ * stored tool result is made (blank blocks left out, call ids made portable, a cache breakpoint
+ * placed). `message` is not changed.
+ */
+export function toolMessageWith(message: ToolMessage, content: unknown, toolCallId: string = message.tool_call_id): ToolMessage {
+  return new ToolMessage({
+    id: message.id,
+    name: message.name,
+    content: content as never,
+    tool_call_id: toolCallId,
+    ...(message.status ? { status: message.status } : {}),
+    ...(message.artifact !== undefined ? { artifact: message.artifact } : {}),
     additional_kwargs: message.additional_kwargs,
     response_metadata: message.response_metadata,
   });

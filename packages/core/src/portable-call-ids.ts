@@ -13,8 +13,8 @@
  * ids that are already portable are sent as stored, and the stored thread is never changed.
  */
 import { createHash } from "node:crypto";
-import { AIMessage, type BaseMessage, type HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { callIdsOf, messageType, toolResultIdsOf, userMessageWith } from "./message-kinds.js";
+import { AIMessage, type BaseMessage, type HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import { callIdsOf, messageType, toolMessageWith, toolResultIdsOf, userMessageWith } from "./message-kinds.js";
 
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
@@ -185,16 +185,7 @@ function userCopy(m: BaseMessage, map: (id: string) => string): HumanMessage {
 }
 
 function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {
-  return new ToolMessage({
-    id: m.id,
-    name: m.name,
-    content: m.content as never,
-    tool_call_id: map(m.tool_call_id),
-    status: m.status,
-    artifact: m.artifact,
-    additional_kwargs: m.additional_kwargs,
-    response_metadata: m.response_metadata,
-  });
+  return toolMessageWith(m, m.content, map(m.tool_call_id));
 }
 
 function aiCopy(ai: AIMessage, map: (id: string) => string = portableCallId): AIMessage {

@@ -3,13 +3,14 @@
  * without results that answer nothing, results first, without unanswered calls, with portable call
  * ids. Each copy is made once per stored message and kind (`viewCopy`); the stored message is never changed.
  */
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type ToolMessage } from "@langchain/core/messages";
 import {
   type ContentBlock,
   callIdsOf,
   isBlankText,
   messageType,
   toolCallsOf,
+  toolMessageWith,
   toolResultBlocksOf,
   userMessageWith,
 } from "./message-kinds.js";
@@ -117,15 +118,8 @@ export function withoutBlankText(message: BaseMessage): BaseMessage {
         invalid_tool_calls: from.invalid_tool_calls,
         ...(from.usage_metadata ? { usage_metadata: from.usage_metadata } : {}),
       });
-    } else if (type === "tool") {
-      const from = message as ToolMessage;
-      copy = new ToolMessage({
-        ...fields,
-        tool_call_id: from.tool_call_id,
-        ...(from.status ? { status: from.status } : {}),
-        ...(from.artifact !== undefined ? { artifact: from.artifact } : {}),
-      });
-    } else copy = new HumanMessage(fields);
+    } else if (type === "tool") copy = toolMessageWith(message as ToolMessage, fields.content);
+    else copy = userMessageWith(message, fields.content);
     return copy;
   });
 }
