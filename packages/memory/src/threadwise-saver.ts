@@ -243,7 +243,7 @@ interface InputCheck {
 }
 
 /**
- * The ids a checkpoint's pending input names, sorted for the input check (see `#refuseInput`);
+ * The ids a checkpoint's pending input names, classified for the input check (see `#refuseInput`);
  * `undefined` when there is nothing to check: no input, a rewrite (`REMOVE_ALL_MESSAGES`), or
  * only messages without an id.
  */
