@@ -18,7 +18,10 @@
  * `--hooks` (the whole replay's CPU per middleware hook, in ms per step: each `wrapModelCall`
  * without its handler, each `beforeModel` whole; `hooks` in the replay rows and a table on stderr.
  * It is `process.cpuUsage()` around the hook's own code, so a garbage collection that falls inside
- * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without).
+ * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without),
+ * `--sql-statements` (SQLite: the statements SQLite ran per step, `sqlStatementsPerStep` in the
+ * replay rows, counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
+ * comparable with others).
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
@@ -118,6 +121,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "no-replay": { type: "boolean", default: false },
   profile: { type: "boolean", default: false },
   hooks: { type: "boolean", default: false },
+  "sql-statements": { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
@@ -345,7 +349,7 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new MemoryThreadRegistry(target.saver as never)) };
   }
   if (kind === "sqlite") {
-    const target = await sqliteTarget();
+    const target = await sqliteTarget({ countStatements: cli.values["sql-statements"] });
     if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
     const db = (target.saver as unknown as { db: never }).db;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new SqliteThreadRegistry(db)) };
@@ -402,9 +406,11 @@ async function timedStep(
   messageCheckpointsRead: number;
   messagesRead: number;
   sent: number;
+  statements: number;
 }> {
   nextAnswer = answer;
   lastSent = 0;
+  const statements0 = target.statements?.() ?? 0;
   const {
     bytes: bytes0,
     overheadMs: overhead0,
@@ -428,6 +434,7 @@ async function timedStep(
     messageCheckpointsRead: target.counters.messageCheckpointsRead - checkpointsRead0,
     messagesRead: target.counters.messagesRead - messagesRead0,
     sent: lastSent,
+    statements: (target.statements?.() ?? 0) - statements0,
   };
 }
 
@@ -452,6 +459,8 @@ interface ReplayRow {
   messagesSentPerStep: number;
   /** With `--hooks`: CPU ms per step of each middleware hook (`<middleware>.<hook>`). */
   hooks?: Record<string, number>;
+  /** With `--sql-statements`, on SQLite: statements SQLite ran per step (the saver's and threadwise's registry's). */
+  sqlStatementsPerStep?: number;
 }
 
 /** The hook CPU of lane `lane` (`<saver>/<configuration>`) in ms per step over `stepCount` steps; also a table on stderr. */
@@ -492,6 +501,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       checkpointsRead: 0,
       messagesRead: 0,
       sent: 0,
+      statements: 0,
       windows: [] as Array<[number, number]>,
     });
   }
@@ -515,6 +525,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         entry.checkpointsRead += step.messageCheckpointsRead;
         entry.messagesRead += step.messagesRead;
         entry.sent += step.sent;
+        entry.statements += step.statements;
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
@@ -527,7 +538,21 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
       }
     }
-    for (const { config, target, lane, cpu, bytes, puts, putWrites, gets, bytesRead, checkpointsRead, messagesRead, sent } of lanes) {
+    for (const {
+      config,
+      target,
+      lane,
+      cpu,
+      bytes,
+      puts,
+      putWrites,
+      gets,
+      bytesRead,
+      checkpointsRead,
+      messagesRead,
+      sent,
+      statements,
+    } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
         saver: target.label,
@@ -544,9 +569,10 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         messagesPerCheckpointRead: checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead,
         messagesSentPerStep: sent / exchanges.length,
         ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
+        ...(target.statements ? { sqlStatementsPerStep: statements / exchanges.length } : {}),
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,
       );
     }
   } finally {

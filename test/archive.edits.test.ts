@@ -6,15 +6,24 @@
  * whole thread as read back) passes. The seeded property over
  * every operation is test/stack.archive.test.ts.
  */
+
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, messageArchive, ThreadwiseArchivedMessageError, type ThreadwiseSaver, turnAdmission } from "@threadwise/memory";
 import { createAgent } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
 
 const config = { configurable: { thread_id: "t" } };
+const dir = mkdtempSync(join(tmpdir(), "threadwise-archive-edits-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+/** The backend of the stacks the tests below build (each describe sets its own); each SQLite stack gets a file of its own. */
+let backend: "in_memory" | "sqlite" = "in_memory";
+let stacks = 0;
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 
 /**
@@ -22,7 +31,16 @@ const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.i
  * groups (two unless given), in batches of two.
  */
 function archivingAgent(keepGroups = 2) {
-  const stack = memoryStack({ backend: "in_memory", windowSize: false, summarize: false, recallMaxTokens: false, logger: false, env: {} });
+  stacks += 1;
+  const stack = memoryStack({
+    backend,
+    ...(backend === "sqlite" ? { sqlitePath: join(dir, `stack-${stacks}.sqlite`) } : {}),
+    windowSize: false,
+    summarize: false,
+    recallMaxTokens: false,
+    logger: false,
+    env: {},
+  });
   const saver = stack.checkpointer as ThreadwiseSaver;
   const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
   const agent = createAgent({
@@ -62,7 +80,12 @@ async function heldAgain(saver: ThreadwiseSaver, agent: ReturnType<typeof archiv
   return { branch, target: ids((branch.values as { messages: BaseMessage[] }).messages)[0] as string };
 }
 
-describe("message archive: edits by id in a turn's input, forks from the start", () => {
+// On SQLite the input's archive lookup is read by the statement taking the thread's lock (issue 27); in memory, asked apart.
+describe.each(["in_memory", "sqlite"] as const)("%s: message archive: edits by id in a turn's input, forks from the start", (kind) => {
+  beforeAll(() => {
+    backend = kind;
+  });
+
   it("a message under an archived id is refused (archived-edit), nothing stored; the next turn runs", async () => {
     const { saver, agent, stored } = await archivedThread();
     expect(ids(await saver.archivedMessages("t"))).toContain("u0");

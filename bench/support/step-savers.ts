@@ -16,6 +16,7 @@ import { PostgresSaver } from "@langchain/langgraph-checkpoint-postgres";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import type { PromptContextMode } from "@threadwise/core";
 import { createMemoryPool, memoryMiddleware, type PgTransactionScope, resolveMemoryConfig } from "@threadwise/memory";
+import Database from "better-sqlite3";
 import type { AgentMiddleware } from "langchain";
 import pg from "pg";
 import { cpuNow } from "./hook-calls.js";
@@ -101,6 +102,8 @@ export interface Target {
   close: () => Promise<void>;
   /** PostgreSQL targets: the server, the target's own schema and its pool (for threadwise's registry). */
   postgres?: { url: string; schema: string; pool: pg.Pool };
+  /** SQLite targets opened with `countStatements`: statements SQLite ran on the file's connection so far. */
+  statements?: () => number;
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
@@ -186,12 +189,21 @@ export async function memoryTarget(): Promise<Target> {
   };
 }
 
-export async function sqliteTarget(): Promise<Target> {
+/**
+ * A SqliteSaver on a fresh file in WAL mode. `countStatements`: the connection counts every
+ * statement SQLite runs (better-sqlite3's `verbose` hook, which expands each statement's SQL with
+ * its values, blobs included: CPU figures of such a run are not comparable with others).
+ */
+export async function sqliteTarget(options: { countStatements?: boolean } = {}): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
-  const saver = SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
-  const db = (saver as unknown as { db: import("better-sqlite3").Database }).db;
+  let statements = 0;
+  const saver = options.countStatements
+    ? new SqliteSaver(new Database(join(dir, "checkpoints.db"), { verbose: () => (statements += 1) }))
+    : SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
+  const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
   return {
+    ...(options.countStatements ? { statements: () => statements } : {}),
     kind: "sqlite",
     label: "SqliteSaver (file, WAL)",
     saver,

@@ -2,7 +2,9 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, HumanMessage } from "@langchain/core/messages";
+import type { RunnableConfig } from "@langchain/core/runnables";
 import { emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
+import type { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import { afterAll, describe, expect, it } from "vitest";
 import { createCheckpointer } from "./backends.js";
 import { resolveMemoryConfig } from "./config.js";
@@ -86,5 +88,113 @@ describe("SqliteSaver's write statements under ThreadwiseSaver", () => {
     expect(prepared).toBeLessThanOrEqual(2);
     expect(await saver.readThread({ configurable: { thread_id: "t-built" } })).toHaveLength(10);
     await saver.close();
+  });
+});
+
+/** The kind of each statement SQLite ran on a connection (its first words), in order, via better-sqlite3's `verbose` hook. */
+function openCounted(path: string): { db: Db; ran: string[] } {
+  const Database = loadBetterSqlite3();
+  const ran: string[] = [];
+  const kind = (sql: string) => {
+    const text = sql.trim().replace(/\s+/g, " ");
+    if (/^INSERT (OR \w+ )?INTO (checkpoints|writes)\b/.test(text)) return `saver ${text.split(" ")[text.includes(" OR ") ? 4 : 2]}`;
+    if (/^SELECT thread_id, checkpoint_ns, checkpoint_id\b/.test(text)) return "saver read";
+    return text.split(" ").slice(0, 2).join(" ");
+  };
+  const db = new Database(path, { verbose: (sql: unknown) => ran.push(kind(String(sql))) });
+  return { db, ran };
+}
+
+/** What SQLite ran while `run` ran. */
+async function statementsOf(ran: string[], run: () => Promise<unknown>): Promise<string[]> {
+  const from = ran.length;
+  await run();
+  return ran.slice(from);
+}
+
+/** A root checkpoint holding `messages`, with `input` as its pending input (`__start__`) when given. */
+function checkpointOf(messages: unknown[], input?: unknown[]) {
+  const channelValues: Record<string, unknown> = { messages: [...messages] };
+  if (input) channelValues.__start__ = { messages: input };
+  return { ...emptyCheckpoint(), id: uuid6(-1), channel_values: channelValues };
+}
+
+describe("statements per put, write batch and read (issue 27)", () => {
+  /**
+   * One turn as LangGraph stores it: the input checkpoint (its pending input a new message), its
+   * write, the step that applies it, its write; then the head read. Each list is what SQLite ran
+   * for one call.
+   */
+  async function turn(
+    saver: SqliteSaver | ThreadwiseSaver,
+    ran: string[],
+    threadId: string,
+    state: { parent?: string; messages: unknown[]; n: number },
+  ) {
+    const n = state.n++;
+    const config = () => ({
+      configurable: { thread_id: threadId, checkpoint_ns: "", ...(state.parent ? { checkpoint_id: state.parent } : {}) },
+    });
+    const question = new HumanMessage({ id: `u${n}`, content: `question ${n} 질문` });
+    const calls: Record<string, string[]> = {};
+    const input = checkpointOf(state.messages, [question]);
+    let stored: RunnableConfig = {};
+    calls.inputPut = await statementsOf(ran, async () => {
+      stored = await saver.put(config(), input, { source: "input", step: -1, parents: {} }, {});
+    });
+    state.parent = input.id;
+    calls.inputWrites = await statementsOf(ran, () => saver.putWrites(stored, [["messages", [question]]], `task-${n}-input`));
+    state.messages.push(question, new AIMessage({ id: `a${n}`, content: `answer ${n}` }));
+    const loop = checkpointOf(state.messages);
+    calls.loopPut = await statementsOf(ran, async () => {
+      stored = await saver.put(config(), loop, { source: "loop", step: 0, parents: {} }, {});
+    });
+    state.parent = loop.id;
+    calls.loopWrites = await statementsOf(ran, () => saver.putWrites(stored, [["messages", [state.messages.at(-1)]]], `task-${n}-loop`));
+    calls.read = await statementsOf(ran, () => saver.getTuple({ configurable: { thread_id: threadId } }));
+    return calls;
+  }
+
+  it("are the plain SqliteSaver's plus the registry's: 4 per put, 3 per write batch, 1 per read, an archived thread's input included", async () => {
+    const SqliteSaver = loadSqliteSaver();
+    const plainDb = openCounted(join(dir, "plain-counted.db"));
+    const plain = new SqliteSaver(plainDb.db);
+    const twDb = openCounted(join(dir, "threadwise-counted.db"));
+    const saver = new ThreadwiseSaver(new SqliteSaver(twDb.db), new SqliteThreadRegistry(twDb.db), { turnLeaseMs: 0 });
+    const plainState = { messages: [] as unknown[], n: 0 };
+    const twState = { messages: [] as unknown[], n: 0 };
+    // The first turn creates the tables, the thread's row and the prepared statements.
+    await turn(plain, plainDb.ran, "t", plainState);
+    await turn(saver, twDb.ran, "t", twState);
+    // The thread's archive holds messages: every input put then asks whether its messages are archived.
+    await saver.archiveMessages("t", [new HumanMessage({ id: "old", content: "archived earlier" })]);
+    for (let i = 0; i < 3; i += 1) {
+      const alone = await turn(plain, plainDb.ran, "t", plainState);
+      const threadwise = await turn(saver, twDb.ran, "t", twState);
+      // SqliteSaver alone: a put is its INSERT, a write batch BEGIN, INSERT, COMMIT, a read its SELECT.
+      expect(alone).toEqual({
+        inputPut: ["saver checkpoints"],
+        inputWrites: ["BEGIN", "saver writes", "COMMIT"],
+        loopPut: ["saver checkpoints"],
+        loopWrites: ["BEGIN", "saver writes", "COMMIT"],
+        read: ["saver read"],
+      });
+      const put = ["BEGIN IMMEDIATE", "SELECT head_id,", "saver checkpoints", "UPDATE threadwise_threads", "COMMIT"];
+      const writes = ["BEGIN IMMEDIATE", "INSERT INTO", "SAVEPOINT `", "saver writes", "RELEASE `", "COMMIT"];
+      expect(threadwise).toEqual({
+        inputPut: put,
+        inputWrites: writes,
+        loopPut: put,
+        loopWrites: writes,
+        read: ["SELECT head_id,", "saver read"],
+      });
+    }
+    // The same rows: the checkpoint's messages and its pending write.
+    const tuple = await saver.getTuple({ configurable: { thread_id: "t" } });
+    const plainTuple = await plain.getTuple({ configurable: { thread_id: "t" } });
+    expect(tuple?.checkpoint.channel_values.messages).toEqual(plainTuple?.checkpoint.channel_values.messages);
+    expect(tuple?.pendingWrites).toEqual(plainTuple?.pendingWrites);
+    plainDb.db.close();
+    twDb.db.close();
   });
 });

@@ -58,6 +58,18 @@ const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, $
 /** {@link READ_ROW} with where the archive under `@tenant` stands. */
 const READ_ROW_WITH_MARK = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at,
   ${ARCHIVE_MARK_COLUMNS} FROM threadwise_threads WHERE thread_id = @thread`;
+/**
+ * Which of the message ids in `@ids` (a JSON array) the thread's archive under `@tenant` holds, as
+ * a JSON array: an input put's lookup ({@link CheckpointCommit.archiveLookupIds}), read by the
+ * statement taking the lock (was: a statement of its own in every input put on a thread with an archive).
+ */
+const ARCHIVED_INPUT_COLUMN = `(SELECT json_group_array(message_id) FROM threadwise_archive
+    WHERE tenant_id = @tenant AND thread_id = @thread AND message_id IN (SELECT value FROM json_each(@ids))) AS archived_input`;
+/** {@link READ_ROW_WITH_MARK} with {@link ARCHIVED_INPUT_COLUMN}. */
+const READ_ROW_WITH_MARK_AND_INPUT = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at,
+  ${ARCHIVE_MARK_COLUMNS}, ${ARCHIVED_INPUT_COLUMN} FROM threadwise_threads WHERE thread_id = @thread`;
+/** {@link LOCK_ROW_WITH_MARK} with {@link ARCHIVED_INPUT_COLUMN}. */
+const LOCK_ROW_WITH_MARK_AND_INPUT = `${LOCK_ROW_WITH_MARK}, ${ARCHIVED_INPUT_COLUMN}`;
 /** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
 const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
   EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
@@ -293,13 +305,21 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
     // A root checkpoint writes the thread's row once, in MOVE_HEAD: the statement taking the lock
     // only reads it (creates it for a new thread). Other namespaces touch it there (LOCK_ROW).
+    // An input put's archive lookup is read by that statement too.
+    const lookup = tenant !== undefined && commit.archiveLookupIds?.length ? commit.archiveLookupIds : undefined;
     const lock: LockStatement | undefined =
       commit.checkpointNs !== ""
         ? undefined
         : tenant === undefined
           ? { sql: READ_ROW, params: {}, create: LOCK_ROW }
-          : { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK };
-    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark>>(
+          : lookup === undefined
+            ? { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK }
+            : {
+                sql: READ_ROW_WITH_MARK_AND_INPUT,
+                params: { tenant, ids: JSON.stringify(lookup) },
+                create: LOCK_ROW_WITH_MARK_AND_INPUT,
+              };
+    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark> & { archived_input?: string }>(
       threadId,
       async (id, row) => {
         const now = row.now;
@@ -316,7 +336,12 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
           operationCheckpointId: operation,
         });
-        const result = await write(tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {});
+        const locked: CommitLocked = tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {};
+        if (lookup !== undefined) {
+          const found = new Set(JSON.parse(row.archived_input ?? "[]") as string[]);
+          locked.archivedInput = lookup.filter((messageId) => found.has(messageId));
+        }
+        const result = await write(locked);
         if (commit.checkpointNs === "") {
           // The tenant is set once, on a row without one (as `coalesce` did at every checkpoint).
           const setTenant = (row.tenant_id ?? null) === null && commit.archiveTenantId !== undefined;

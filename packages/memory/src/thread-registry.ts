@@ -78,6 +78,13 @@ export interface CheckpointCommit {
    * the same round trip); the others leave it to {@link ThreadRegistry.archiveMark}.
    */
   archiveTenantId?: string;
+  /**
+   * Message ids of the checkpoint's pending input to look up in the thread's archive under
+   * {@link archiveTenantId} (an input put's `archived-edit` check, R37): a registry that can read
+   * them with the statement taking the thread's lock hands those archived to `write` as
+   * {@link CommitLocked.archivedInput} (SQLite); the others leave it to {@link ThreadRegistry.archivedAmong}.
+   */
+  archiveLookupIds?: readonly string[];
 }
 
 /** What {@link ThreadRegistry.commitCheckpoint} read under the thread's lock, handed to its `write`. */
@@ -88,6 +95,12 @@ export interface CommitLocked {
    * {@link ThreadRegistry.archiveMark}, which inside `write` sees the same state).
    */
   archiveMark?: ArchiveMark;
+  /**
+   * Which of {@link CheckpointCommit.archiveLookupIds} the archive held when the lock was taken, in
+   * the order given (as {@link ThreadRegistry.archivedAmong}); `undefined` when not asked for or
+   * not read with the lock.
+   */
+  archivedInput?: string[];
 }
 
 /** The checkpoint pending writes belong to, for {@link ThreadRegistry.commitWrites}. */

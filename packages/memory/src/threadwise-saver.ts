@@ -31,7 +31,15 @@ import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
-import type { ArchiveMark, CheckpointCommit, ThreadDeleteOptions, ThreadDeleteOutcome, ThreadRegistry } from "./thread-registry.js";
+import {
+  ARCHIVE_CLEARED_MESSAGE_ID,
+  type ArchiveMark,
+  type CheckpointCommit,
+  type CommitLocked,
+  type ThreadDeleteOptions,
+  type ThreadDeleteOutcome,
+  type ThreadRegistry,
+} from "./thread-registry.js";
 
 /** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
 export const DEFAULT_TURN_LEASE_MS = 10_000;
@@ -218,6 +226,56 @@ function hasPendingTasks(checkpoint: Checkpoint): boolean {
   const sends = values[TASKS];
   if (Array.isArray(sends) && sends.length > 0) return true;
   return Object.keys(values).some((channel) => channel === "__start__" || channel.startsWith("branch:to:"));
+}
+
+/** What {@link ThreadwiseSaver}'s input check needs of a checkpoint's pending input, read from the checkpoint alone ({@link inputCheckOf}). */
+interface InputCheck {
+  /** Ids given that the hot part does not hold (appended by the reducer). */
+  unseen: string[];
+  /** Ids of the input's `RemoveMessage`s. */
+  removals: string[];
+  /** Removed ids neither in the hot part nor earlier in the input. */
+  unknownRemovals: string[];
+  /** Messages given under an id the hot part holds: the reducer replaces that message in place. */
+  replacing: Map<string, unknown>;
+  /** The ids to look up in the archive (each once; the rewrite marker's id left out, as `ArchiveRecords.having` does). */
+  lookupIds: string[];
+}
+
+/**
+ * The ids a checkpoint's pending input names, classified for the input check (see `#refuseInput`);
+ * `undefined` when there is nothing to check: no input, a rewrite (`REMOVE_ALL_MESSAGES`), or
+ * only messages without an id.
+ */
+function inputCheckOf(checkpoint: Checkpoint): InputCheck | undefined {
+  const given = pendingInputMessages(checkpoint);
+  if (given.length === 0 || rewritesMessages(given)) return undefined;
+  const hot = new Set<unknown>();
+  for (const message of (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []) hot.add(message.id);
+  // Ids given earlier in the input (a removal of one of them is known to the reducer).
+  const earlier = new Set<string>();
+  const unseen: string[] = [];
+  const removals: string[] = [];
+  const unknownRemovals: string[] = [];
+  const replacing = new Map<string, unknown>();
+  for (const message of given) {
+    const id = (message as { id?: unknown } | null)?.id;
+    if (typeof id !== "string") continue;
+    if (RemoveMessage.isInstance(message)) {
+      // Looked up even when hot: a branch forked from before an archiving holds archived
+      // messages in its hot part again, and removing the hot copy would leave the archived one
+      // to be read back (the archive is one per thread, not per branch).
+      removals.push(id);
+      if (!hot.has(id) && !earlier.has(id)) unknownRemovals.push(id);
+    } else {
+      if (!hot.has(id)) unseen.push(id);
+      else replacing.set(id, message);
+      earlier.add(id);
+    }
+  }
+  if (unseen.length === 0 && removals.length === 0 && replacing.size === 0) return undefined;
+  const lookupIds = [...new Set([...unseen, ...removals, ...replacing.keys()])].filter((id) => id !== ARCHIVE_CLEARED_MESSAGE_ID);
+  return { unseen, removals, unknownRemovals, replacing, lookupIds };
 }
 
 /**
@@ -544,39 +602,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    *   leaves neither a checkpoint nor a turn lease behind.
    * An input holding `REMOVE_ALL_MESSAGES` is a rewrite (the reducer keeps what follows the last
    * one, whatever its ids) and passes. Reads the archive only for ids not in the hot part and removals,
-   * and not at all when `archiveEmpty` (the archive mark read under the thread's lock has stamp 0:
-   * nothing was ever archived under the saver's tenant).
+   * and not at all when the archive mark read under the thread's lock has stamp 0 (nothing was
+   * ever archived under the saver's tenant); a registry that read them with the lock hands them over
+   * ({@link CommitLocked.archivedInput}). `input`: the checkpoint's {@link inputCheckOf}.
    */
-  async #refuseInput(threadId: string, checkpoint: Checkpoint, archiveEmpty = false): Promise<void> {
-    const given = pendingInputMessages(checkpoint);
-    if (given.length === 0 || rewritesMessages(given)) return;
-    const hot = new Set<unknown>();
-    for (const message of (checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []) hot.add(message.id);
-    // Ids given earlier in the input (a removal of one of them is known to the reducer).
-    const earlier = new Set<string>();
-    const unseen: string[] = [];
-    const removals: string[] = [];
-    const unknownRemovals: string[] = [];
-    // Messages given under an id the hot part holds: the reducer replaces that message in place.
-    const replacing = new Map<string, unknown>();
-    for (const message of given) {
-      const id = (message as { id?: unknown } | null)?.id;
-      if (typeof id !== "string") continue;
-      if (RemoveMessage.isInstance(message)) {
-        // Looked up even when hot: a branch forked from before an archiving holds archived
-        // messages in its hot part again, and removing the hot copy would leave the archived one
-        // to be read back (the archive is one per thread, not per branch).
-        removals.push(id);
-        if (!hot.has(id) && !earlier.has(id)) unknownRemovals.push(id);
-      } else {
-        if (!hot.has(id)) unseen.push(id);
-        else replacing.set(id, message);
-        earlier.add(id);
-      }
-    }
-    if (unseen.length === 0 && removals.length === 0 && replacing.size === 0) return;
+  async #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> {
+    if (input === undefined) return;
+    const { replacing, unseen, removals, unknownRemovals } = input;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const found = archiveEmpty ? [] : await this.#archive.having(threadId, [...new Set([...unseen, ...removals, ...replacing.keys()])]);
+    const found = locked.archiveMark?.stamp === 0 ? [] : (locked.archivedInput ?? (await this.#archive.having(threadId, input.lookupIds)));
     const edited = found.filter((id) => !replacing.has(id) || unseen.includes(id) || removals.includes(id));
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
     // A message hot again (a branch forked from before an archiving) and archived, given with other
@@ -956,6 +990,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkReach = checkpointNs === "" && (commit.branch || source === "update");
     // A fork's input too: its input checkpoint is a branch put whose hot part holds the input not yet.
     const checkInput = checkpointNs === "" && source === "input";
+    // What the input check looks up in the archive is read with the thread's lock where the registry can.
+    const input = checkInput ? inputCheckOf(checkpoint) : undefined;
+    if (input) commit.archiveLookupIds = input.lookupIds;
     // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
     const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
     // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the
@@ -968,7 +1005,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from, rewrite);
       // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
-      if (checkInput) await this.#refuseInput(threadId, checkpoint, locked.archiveMark?.stamp === 0);
+      if (checkInput) await this.#refuseInput(threadId, input, locked);
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
