@@ -1,0 +1,121 @@
+import { describe, expect, it } from "vitest";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
+
+/**
+ * Korean classes of session 48 (rules-korean.ts): a name given with the job, a habit said after
+ * its activity as the topic, relatives one has without a particle, several facts in one sentence.
+ * The sentences are written for these tests: none is taken from a labelled bench set.
+ */
+const pairs = (text: string) =>
+  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
+
+const expectPairs = (text: string, ...expected: string[]) => {
+  const got = pairs(text);
+  for (const pair of expected) expect(got, `${text} -> ${got.join(", ")}`).toContain(pair);
+};
+
+describe("a short name and the job in one sentence (`민지 간호사야`)", () => {
+  it.each([
+    ["서연 간호사야", "서연", "간호사"],
+    ["지훈 개발자예요", "지훈", "개발자"],
+    ["저 하은 바리스타입니다", "하은", "바리스타"],
+    ["김도현 회계사입니다.", "김도현", "회계사"],
+    ["디자이너 윤아예요", "윤아", "디자이너"],
+  ])("%s: the name and the work", (text, name, work) => expectPairs(text, `user:name=${name}`, `user:work=${work}`));
+
+  it.each([
+    ["영어 선생님이에요", "선생님"],
+    ["소아 간호사예요", "간호사"],
+    ["수석 디자이너야", "디자이너"],
+    ["초등학교 교사입니다", "교사"],
+    ["정말 개발자예요", "개발자"],
+  ])("%s: a word qualifying the job is no name", (text, work) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:name"))).toEqual([]);
+    expectPairs(text, `user:work=${work}`);
+  });
+
+  it("a relative's name and job stay the relative's", () => {
+    const got = pairs("동생 지민 간호사야");
+    expect(got.filter((p) => p.startsWith("user:"))).toEqual([]);
+    expect(got).toContain("user's 동생:work=간호사");
+  });
+});
+
+describe("a habit said after its activity as the topic (`테니스는 주말마다 쳐`)", () => {
+  it.each([
+    ["배드민턴은 주말마다 쳐", "배드민턴"],
+    ["필라테스는 매일 아침 해요", "필라테스"],
+    ["수영은 일주일에 세 번 다녀요", "수영"],
+    ["자전거는 퇴근하고 매일 타요", "자전거"],
+    ["골프는 토요일마다 칩니다", "골프"],
+  ])("%s", (text, hobby) => expectPairs(text, `user:hobby=${hobby}`));
+
+  it.each([["청소는 주말마다 해요"], ["테니스는 주말마다 안 쳐"], ["요가는 매일 아침 하려고 했어"], ["민수는 주말마다 골프 쳐"]])(
+    "%s: no hobby of the speaker",
+    (text) => {
+      expect(pairs(text).filter((p) => p.startsWith("user:hobby"))).toEqual([]);
+    },
+  );
+
+  it("a time of day is never the activity", () => {
+    expect(pairs("매일 저녁 해요").filter((p) => p.includes("저녁"))).toEqual([]);
+  });
+
+  it("a relative's habit is the relative's", () => {
+    expectPairs("엄마는 요가를 매일 아침 하셔", "user's 엄마:hobby=요가");
+  });
+});
+
+describe("relatives one has, said without a particle (`저 언니 있어요`)", () => {
+  it.each([
+    ["저 오빠 있어요", ["오빠"]],
+    ["나 여동생 있어", ["여동생"]],
+    ["저는 누나랑 남동생 있습니다", ["누나", "남동생"]],
+    ["아들 둘 키우고 있어요", ["아들"]],
+    ["아들 하나 딸 하나 키우는 엄마예요", ["아들", "딸"]],
+  ])("%s", (text, kin) => {
+    const got = pairs(text).filter((p) => p.startsWith("user:family="));
+    for (const k of kin)
+      expect(
+        got.some((p) => p.startsWith(`user:family=${k}`)),
+        `${text} -> ${got.join(", ")}`,
+      ).toBe(true);
+  });
+
+  it.each([["엄마 집에 있어요"], ["언니 있어요?"], ["오빠 없어요"], ["친구 있어요"]])("%s: no relative had", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:family"))).toEqual([]);
+  });
+});
+
+describe("several facts in one sentence, clauses joined by -고 / -는데 / -서", () => {
+  it.each([
+    ["저는 대전에 살고 약사예요", ["user:residence=대전", "user:work=약사"]],
+    ["나 인천 살고 고양이 키워", ["user:residence=인천", "user:pet=고양이"]],
+    ["판교에서 일하고 주말마다 테니스 쳐요", ["user:work=판교", "user:hobby=테니스"]],
+    ["저는 개발자고 수원에 살아요", ["user:work=개발자", "user:residence=수원"]],
+    ["저는 하윤이고 간호사예요", ["user:name=하윤", "user:work=간호사"]],
+    ["언니는 부산에 살고 교사예요", ["user's 언니:residence=부산", "user's 언니:work=교사"]],
+  ])("%s", (text, expected) => expectPairs(text, ...expected));
+
+  it("the progressive (-고 있다) and a way to get there (타고 가다) stay one clause", () => {
+    expectPairs("요즘 기타를 배우고 있어요", "user:hobby=기타");
+    expect(pairs("버스 타고 회사 가요")).toEqual([]);
+  });
+
+  it.each([["민지는 서울에 사는데 간호사예요"], ["민지는 광주에 살고 요리사야"], ["걔는 판교에서 일하고 테니스 쳐"]])(
+    "%s: someone else's clauses never become the speaker's",
+    (text) => {
+      expect(pairs(text).filter((p) => p.startsWith("user:"))).toEqual([]);
+    },
+  );
+
+  it("a relative named as subject keeps the clauses after it", () => {
+    const got = pairs("동생이 대학생인데 수원에 살아요");
+    expect(got.filter((p) => p.startsWith("user:"))).toEqual([]);
+    expect(got).toContain("user's 동생:residence=수원");
+  });
+
+  it("a quoted clause is not cut (`-고 했어요` reports what was said)", () => {
+    expect(pairs("민지가 부산에 산다고 했어요").filter((p) => p.startsWith("user:"))).toEqual([]);
+  });
+});
