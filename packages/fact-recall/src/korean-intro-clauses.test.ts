@@ -119,3 +119,52 @@ describe("several facts in one sentence, clauses joined by -고 / -는데 / -서
     expect(pairs("민지가 부산에 산다고 했어요").filter((p) => p.startsWith("user:"))).toEqual([]);
   });
 });
+
+describe("a club of an activity one goes out to (`사진 동호회에 나가요`)", () => {
+  it.each([
+    ["요즘 등산 동호회에 나가요", "등산"],
+    ["배드민턴 클럽 다녀", "배드민턴"],
+    ["저는 밴드 동아리 활동해요", "밴드"],
+    ["러닝 크루에 나가고 있어요", "러닝"],
+  ])("%s", (text, hobby) => expectPairs(text, `user:hobby=${hobby}`));
+
+  it.each([["회사 동호회에 나가요"], ["골프 클럽 샀어"], ["민수는 볼링 동호회 나가"]])("%s: no hobby of the speaker", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:hobby"))).toEqual([]);
+  });
+});
+
+describe("entering a school (`중학교에 들어갔어요`)", () => {
+  it.each([
+    ["아들이 올해 초등학교에 들어갔어요", "user's 아들:school=초등학교"],
+    ["조카가 이번에 고등학교 들어갔대요", "user's 조카:school=고등학교"],
+    ["딸이 작년에 유치원에 들어갔어요", "user's 딸:school=유치원"],
+  ])("%s", (text, pair) => expectPairs(text, pair));
+
+  it.each([["회사에 들어갔어요"], ["학교에 들어갔다 나왔어"]])("%s: no school", (text) => {
+    expect(pairs(text).filter((p) => p.includes(":school"))).toEqual([]);
+  });
+});
+
+describe("born and raised (`부산에서 나고 자랐어요`)", () => {
+  it.each([
+    ["대구에서 나고 자랐어요", "대구"],
+    ["전 광주에서 나고 자란 사람이에요", "광주"],
+    ["저는 제주에서 태어나서 자랐어요", "제주"],
+  ])("%s", (text, town) => expectPairs(text, `user:hometown=${town}`));
+
+  it("someone else's hometown is not the speaker's", () => {
+    expect(pairs("걔는 대전에서 나고 자랐어").filter((p) => p.startsWith("user:"))).toEqual([]);
+  });
+});
+
+describe("work at a place said with 일을 하다 (`시청에서 행정 일을 해요`)", () => {
+  it.each([
+    ["시청에서 행정 일을 해요", "시청"],
+    ["물류센터에서 일을 하고 있어요", "물류센터"],
+    ["저는 대학병원에서 원무 일을 합니다", "대학병원"],
+  ])("%s", (text, place) => expectPairs(text, `user:work=${place}`));
+
+  it.each([["집에서 일을 해요"], ["카페에서 잠깐 일 좀 해요"], ["오늘은 도서관에서 일을 했어요"]])("%s: no workplace", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:work"))).toEqual([]);
+  });
+});

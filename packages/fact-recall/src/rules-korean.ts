@@ -915,7 +915,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hometown",
-    re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐)/,
+    // Born and raised (`대구에서 나고 자랐어요`) is where one is from.
+    re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐|나고\s*자랐|나고\s*자란|태어나고\s*자랐|태어나서\s*자랐)/,
     build: (m, l, body) => {
       const v = clean((m[1] ?? m[2]) as string);
       // `강사 출신` is a former job, not a hometown; `… 출신인 사람/분` describes someone else.
@@ -964,10 +965,24 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Work at a place said with 일을 하다 and what the work is (`시청에서 행정 일을 해요`, `물류센터에서
+    // 일을 하고 있어요`): the workplace; not home (`집에서 일을 해요`) nor a while (`잠깐`, `오늘`).
+    attribute: "work",
+    re: /(?:^|\s)(\S+?)에서\s+((?:\S+\s+){0,2}?)일(?:을|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$))/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return NOT_A_HOME.test(v) || SETTING.test(v) || !nounLike(v) || /(?:^|\s)(?:좀|잠깐|잠시|오늘|지금|같이|함께|혼자)\s/.test(` ${m[2]}`)
+        ? undefined
+        : single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
-    // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`).
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년))/,
+    // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
+    // (`딸이 올해 중학교에 들어갔어요`) is going there now.
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
@@ -1013,6 +1028,8 @@ const RULES: Rule[] = [
         /(?:어린이집|유치원)$/.test(v) ||
         // A count of times (`일주일에 세 번 다녀요`): the activity is named before it.
         /^(?:번|회|시간|분|날|주|달|년)$/.test(v) ||
+        // A club (`배드민턴 클럽 다녀`) is its activity's: the club rule below reads it.
+        /(?:동호회|동아리|클럽|크루)$/.test(v) ||
         CLINIC.test(v)
         ? undefined
         : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
@@ -1452,6 +1469,20 @@ const RULES: Rule[] = [
       `${HABITUALLY}\\s+(?:\\S+\\s+)*?(${GONE_ACTIVITY})(?:을|를|도)?\\s*(?:하러\\s*)?(?:가요|가|갑니다|간다|가는데|가거든|가죠|다녀요|다녀)(?=[\\s.!?~…]|$)`,
     ),
     build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // A club of an activity one goes out to (`사진 동호회에 나가요`, `배드민턴 클럽 다녀`, `밴드
+    // 동아리 활동해요`): the activity; not a club of a workplace or a school (`회사 동호회`).
+    attribute: "hobby",
+    re: /(?:^|\s)([가-힣A-Za-z]+)\s*(?:동호회|동아리|클럽|크루)(?:에|에서)?\s*(?:나가요|나갑니다|나간다|나가고\s*있(?!었)|나가는데|나가거든|나가(?=[\s.!~…]|$)|다녀요|다닙니다|다니고\s*있(?!었)|다니는데|다녀(?=[\s.!~…]|$)|활동(?:해요|합니다|한다|하고\s*있(?!었)|하는데|\s*중|해(?=[\s.!~…]|$)))/,
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      // A noun may end like an adjective's modifier here (`사진`): nothing else stands before a club.
+      return !nounLike(v) || WORKPLACE.test(v) || /^(?:회사|직장|학교|대학|동네|교회|성당|지역)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
     relative: true,
   },
   {
