@@ -168,3 +168,9 @@ describe("work at a place said with 일을 하다 (`시청에서 행정 일을 �
     expect(pairs(text).filter((p) => p.startsWith("user:work"))).toEqual([]);
   });
 });
+
+describe("a quotation's -고 is no clause of its own", () => {
+  it.each([["너 내일 발표 대신 해 준다고 했지?"], ["너 내일 결혼식 사회 봐 준다고 했잖아"], ["형이 같이 가자고 했어요"]])("%s", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:"))).toEqual([]);
+  });
+});

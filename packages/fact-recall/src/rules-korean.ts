@@ -1796,6 +1796,8 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
+    // The listener (`너 내일 사회 봐 준다고 했잖아`): nothing the speaker states of themself.
+    if (/^(?:너|너는|넌|니가|네가|너도|당신|당신은|당신이)$/.test(word)) return undefined;
     // A third person, with its particle or without (`어제 걔 이사했어`, `그 친구 요즘 테니스 쳐`).
     if (THIRD_PERSON_WORD.test(word)) return undefined;
     const person = words[i + 1] ?? next;
@@ -1868,7 +1870,9 @@ const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업�
  * (`아들 키우고 회사 다니는 엄마예요`).
  */
 function endsClauseAtGo(before: string, word: string, next: string, rest: string): boolean {
-  if (GO_AUXILIARY.test(next) || GO_TIME.test(word)) return false;
+  // A quotation's `-다고/-라고/-냐고/-자고` (`준다고 했지`) and a purpose's `-려고` end no clause of their own.
+  const quoted = /(?:다|라|냐|자|려)고$/.test(word) && !new RegExp(`(?:${JOB})고$`).test(word);
+  if (GO_AUXILIARY.test(next) || GO_TIME.test(word) || quoted) return false;
   // An honorific verb after (`무릎 수술하고 재활 중이셔서`) marks a senior as the subject of both
   // clauses: honorifics often mark only the last verb, so the clause before is theirs too.
   if (HONORIFIC.test(rest)) return false;
