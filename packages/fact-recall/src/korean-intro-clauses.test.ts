@@ -174,3 +174,51 @@ describe("a quotation's -고 is no clause of its own", () => {
     expect(pairs(text).filter((p) => p.startsWith("user:"))).toEqual([]);
   });
 });
+
+describe("driving a vehicle for a living (`택시 운전해요`)", () => {
+  it.each([
+    ["저 택시 운전해요", "user:work=택시"],
+    ["아빠는 버스 운전하셔", "user's 아빠:work=버스"],
+    ["남편이 트럭 운전을 합니다", "user's 남편:work=트럭"],
+  ])("%s", (text, pair) => expectPairs(text, pair));
+
+  it("driving once it ended", () => expectPairs("예전에 버스 운전을 했는데 지금은 쉬어요", "user:work=버스 (ended)"));
+
+  it.each([["차 운전해요"], ["운전 해요"], ["어제 택시 탔어"]])("%s: no work", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:work"))).toEqual([]);
+  });
+});
+
+describe("living with a pet (`고양이 두 마리랑 같이 살아요`)", () => {
+  it.each([
+    ["강아지 한 마리랑 같이 살아요", "강아지"],
+    ["저는 햄스터랑 같이 살고 있어요", "햄스터"],
+    ["고양이하고 살아", "고양이"],
+  ])("%s", (text, pet) => expectPairs(text, `user:pet=${pet}`));
+
+  it.each([["친구랑 같이 살아요"], ["고양이랑 놀아요"], ["강아지랑 살아"]])("%s: no home named by the companion", (text) => {
+    expect(pairs(text).filter((p) => p.startsWith("user:residence"))).toEqual([]);
+  });
+});
+
+describe("grandchildren by their order, schools by their short name", () => {
+  it("큰손자 and 작은손녀 are relatives", () => {
+    expectPairs("큰손자는 올해 여덟 살이에요", "user's 큰손자:age=여덟");
+    expectPairs("작은손녀는 유치원 다녀요", "user's 작은손녀:school=유치원");
+  });
+
+  it.each([
+    ["나 인천공고 다녀", "인천공고"],
+    ["저는 성신여고 졸업했어요", "성신여고"],
+  ])("%s", (text, school) => expectPairs(text, `user:school=${school}`));
+});
+
+describe("nothing of the speaker's: a count bought, people after 하고, someone else's event", () => {
+  it.each([
+    ["이사 오면서 하나 장만했어요", "user:belonging"],
+    ["매주 토요일마다 동료들하고 낚시를 가지요", "user:hobby=동료들"],
+    ["주말마다 옆집 언니가 파티를 한다는데 가볼까 해요", "user:hobby"],
+  ])("%s", (text, prefix) => {
+    expect(pairs(text).filter((p) => p.startsWith(prefix))).toEqual([]);
+  });
+});

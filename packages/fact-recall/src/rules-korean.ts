@@ -19,7 +19,7 @@ const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|�
  */
 const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
-  "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|" +
+  "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
@@ -868,6 +868,15 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Living with a pet (`고양이 두 마리랑 같이 살아요`, `강아지랑 살아`): the pet is kept.
+    attribute: "pet",
+    re: new RegExp(
+      `(?:^|\\s)(${PET})(?:\\s*(\\S+\\s*마리))?(?:이랑|랑|하고|와|과)\\s*(?:같이\\s*|함께\\s*)?(?:살아요|살고\\s*있|삽니다|살아|산다|사는데|지내요|지내)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} 반려동물 ${m[1]}${m[2] ? ` ${m[2]}` : ""}와 산다`, m[1]),
+    relative: true,
+  },
+  {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
@@ -881,7 +890,7 @@ const RULES: Rule[] = [
       if (HOUSING.test(v) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
-      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v)) return undefined;
+      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -982,7 +991,7 @@ const RULES: Rule[] = [
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
     // (`딸이 올해 중학교에 들어갔어요`) is going there now.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
@@ -1061,6 +1070,14 @@ const RULES: Rule[] = [
       const v = clean(m[1] as string);
       return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} (직업)`);
     },
+    relative: true,
+  },
+  {
+    // Driving a vehicle for a living (`택시 운전해요`, `아빠는 버스 운전하셔`, `트럭 운전을 합니다`):
+    // the vehicle is the work; driving a car (`차 운전해요`) or no vehicle (`운전 해요`) is none.
+    attribute: "work",
+    re: /(?:^|\s)(택시|버스|트럭|화물차|화물|덤프트럭|덤프|레미콘|지게차|마을버스|시내버스|고속버스|관광버스|대리)\s*(?:운전|기사)(?:을|를|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$)|일\s*해)/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} 운전을 한다 (직업)`),
     relative: true,
   },
   {
@@ -1412,8 +1429,9 @@ const RULES: Rule[] = [
     // A request reported (`주말마다 캠핑 가자고 해요`, `놀러 오라고 해`) is no activity of one's own.
     build: (m, l, body) => {
       const v = clean(m[1] as string);
-      // A time of day (`매일 아침 해요`) is when, not what.
-      return /(?:자고|라고|다고|냐고)$/.test(v) || /^(?:아침|점심|저녁|밤|새벽|오전|오후)$/.test(v)
+      // A time of day (`매일 아침 해요`) is when, not what; someone else named inside (`주말에 팀
+      // 선배가 집들이를 한다는데`) does it, not the speaker.
+      return /(?:자고|라고|다고|냐고)$/.test(v) || /^(?:아침|점심|저녁|밤|새벽|오전|오후)$/.test(v) || someoneElseDoes(m[0])
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
@@ -1426,9 +1444,13 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?([가-힣A-Za-z]{2,}?)(?:하는데|해요|합니다|한다|하거든|하고|해)(?=[\\s.!?~…]|$)`),
     build: (m, l, body) => {
       const v = clean(m[1] as string);
+      // `회원들하고`, `친구하고`: the particle 하고 (with) after people, not a 하다 verb.
       return /^(?:야근|출근|퇴근|근무|일|청소|설거지|빨래|운전|통화|연락|숙제|회의|출장|외식|배달|주문|공부|준비|생각|걱정|고민)$/.test(
         v,
-      ) || SETTING.test(v)
+      ) ||
+        SETTING.test(v) ||
+        /들$/.test(v) ||
+        REL_WORD.test(v)
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
@@ -1621,7 +1643,13 @@ const RULES: Rule[] = [
   {
     attribute: "belonging",
     re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
-    build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
+    // A count (`하나 장만했어요`, `두 개 샀어`) names no thing: the thing is said before.
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${josa(v, "을", "를")} 샀다 (소유물)`);
+    },
   },
   {
     // A device and the make or model used (`키보드는 레오폴드 써`, `폰은 아이폰 15 써요`, `노트북
