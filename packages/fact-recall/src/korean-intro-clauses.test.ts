@@ -222,3 +222,43 @@ describe("nothing of the speaker's: a count bought, people after 하고, someone
     expect(pairs(text).filter((p) => p.startsWith(prefix))).toEqual([]);
   });
 });
+
+describe("a relative had, said with -는데, is the topic of what follows (`딸이 하나 있는데 도쿄에서 일해요`)", () => {
+  it.each([
+    ["아들이 하나 있는데 대구에서 교사로 일해요", "user's 아들:work=교사"],
+    ["저 언니 있는데 부산에 살아요", "user's 언니:residence=부산"],
+    ["슬하에 아들 하나 있는데 부산에서 약사로 일합니다", "user's 아들:work=약사"],
+  ])("%s", (text, pair) => {
+    expectPairs(text, pair);
+    expect(pairs(text).filter((p) => p.startsWith("user:work") || p.startsWith("user:residence"))).toEqual([]);
+  });
+
+  it("a city abroad is where they live, not a workplace", () => {
+    const got = pairs("아들이 하나 있는데 뉴욕에서 요리사로 일해요");
+    expect(got).toContain("user's 아들:work=요리사");
+    expect(got).toContain("user's 아들:residence=뉴욕");
+    expect(got).not.toContain("user's 아들:work=뉴욕");
+  });
+
+  it("the speaker named after it keeps their own fact", () => {
+    expectPairs("딸이 하나 있는데 저는 서울에 살아요", "user:residence=서울");
+  });
+});
+
+describe("a clause of reason cut at -으니 reads on its own", () => {
+  it.each([
+    ["서울 마포구에 살고 있으니 가까운 데로 추천해 주시면 좋겠어요", "user:residence=마포구"],
+    ["저는 대전에 살고 있으니 그쪽 병원이면 좋겠어요", "user:residence=대전"],
+    ["동네 테니스 클럽 가입했어요", "user:hobby=테니스"],
+  ])("%s", (text, pair) => expectPairs(text, pair));
+
+  it("a question still asks", () => {
+    expect(pairs("부산에 사니?")).toEqual([]);
+  });
+});
+
+describe("a reason with -니까 and someone else before stays one clause", () => {
+  it("남편이 운전하니까 …: no plan of the speaker's", () => {
+    expect(pairs("남편이 운전하니까 남편 이름으로 할 거예요").filter((p) => p.startsWith("user:plan"))).toEqual([]);
+  });
+});

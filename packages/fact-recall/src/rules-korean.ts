@@ -97,8 +97,9 @@ const GA_NOUN =
  */
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
+// `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
 const QUESTION =
-  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -309,11 +310,12 @@ const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독�
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
- * Towns, not workplaces: the special and metropolitan cities and large cities by name, any name
- * with an administrative suffix (`제주시`, `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
+ * Towns, not workplaces: the special and metropolitan cities and large cities by name, cities
+ * abroad people move to (`도쿄`, `뉴욕`), any name with an administrative suffix (`제주시`,
+ * `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
  */
 const TOWN =
-  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교|도쿄|오사카|교토|후쿠오카|베이징|상하이|홍콩|타이베이|싱가포르|방콕|하노이|호치민|뉴욕|보스턴|시애틀|시카고|토론토|밴쿠버|런던|파리|베를린|시드니|멜버른)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
@@ -1494,10 +1496,10 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // A club of an activity one goes out to (`사진 동호회에 나가요`, `배드민턴 클럽 다녀`, `밴드
-    // 동아리 활동해요`): the activity; not a club of a workplace or a school (`회사 동호회`).
+    // A club of an activity one goes out to or joined (`사진 동호회에 나가요`, `배드민턴 클럽 다녀`,
+    // `밴드 동아리 활동해요`, `테니스 클럽 가입했어`): the activity; not a club of a workplace or a school (`회사 동호회`).
     attribute: "hobby",
-    re: /(?:^|\s)([가-힣A-Za-z]+)\s*(?:동호회|동아리|클럽|크루)(?:에|에서)?\s*(?:나가요|나갑니다|나간다|나가고\s*있(?!었)|나가는데|나가거든|나가(?=[\s.!~…]|$)|다녀요|다닙니다|다니고\s*있(?!었)|다니는데|다녀(?=[\s.!~…]|$)|활동(?:해요|합니다|한다|하고\s*있(?!었)|하는데|\s*중|해(?=[\s.!~…]|$)))/,
+    re: /(?:^|\s)([가-힣A-Za-z]+)\s*(?:동호회|동아리|클럽|크루)(?:에|에서)?\s*(?:나가요|나갑니다|나간다|나가고\s*있(?!었)|나가는데|나가거든|나가(?=[\s.!~…]|$)|다녀요|다닙니다|다니고\s*있(?!었)|다니는데|다녀(?=[\s.!~…]|$)|활동(?:해요|합니다|한다|하고\s*있(?!었)|하는데|\s*중|해(?=[\s.!~…]|$))|가입(?:했|해서|함(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       const v = m[1] as string;
       // A noun may end like an adjective's modifier here (`사진`): nothing else stands before a club.
@@ -1869,7 +1871,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2203,7 +2205,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
-    if (found) facts.push(...(Array.isArray(found) ? found : [found]).filter(spoken));
+    const all = found === undefined ? [] : Array.isArray(found) ? found : [found];
+    facts.push(...all.filter(spoken));
+    // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
+    // topic of the clauses after it: one relative only, and none of the speaker's own after.
+    const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
+    if (had.length === 1 && /있는데$/.test(lead)) topicRelative = had[0]?.keyValue;
   }
   return facts;
 }
