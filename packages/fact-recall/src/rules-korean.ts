@@ -19,7 +19,7 @@ const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|�
  */
 const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
-  "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|" +
+  "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
@@ -97,8 +97,9 @@ const GA_NOUN =
  */
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
+// `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
 const QUESTION =
-  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -309,11 +310,12 @@ const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독�
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
- * Towns, not workplaces: the special and metropolitan cities and large cities by name, any name
- * with an administrative suffix (`제주시`, `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
+ * Towns, not workplaces: the special and metropolitan cities and large cities by name, cities
+ * abroad people move to (`도쿄`, `뉴욕`), any name with an administrative suffix (`제주시`,
+ * `해운대구`, `성수동`), and the provinces ({@link DO_NOUN}).
  */
 const TOWN =
-  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+  /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교|도쿄|오사카|교토|후쿠오카|베이징|상하이|홍콩|타이베이|싱가포르|방콕|하노이|호치민|뉴욕|보스턴|시애틀|시카고|토론토|밴쿠버|런던|파리|베를린|시드니|멜버른)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
@@ -357,6 +359,15 @@ const RIDDEN =
   "자전거|산악자전거|스키|스노보드|보드|서핑|스케이트보드|스케이트|인라인스케이트|인라인|롤러스케이트|롱보드|웨이크보드|수상스키|카약|요트";
 /** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
 const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
+/** Kin one has (`언니`, `남동생`, `아들`): what `<kin> 있어요` says without a particle. */
+const KIN = "남동생|여동생|동생|언니|누나|오빠|형|아들|딸|쌍둥이|손자|손녀|조카|남편|아내|와이프|아이들|아이|애들|애";
+const KIN_ONE = `(?:${KIN})(?:\\s*(?:${COUNT}))?`;
+/** Kin and their counts, joined by `랑/하고/와/과` or a space, then 있다 or 키우다 ({@link KIN}). */
+const KIN_HAD = new RegExp(
+  `(?:^|\\s)(${KIN_ONE}(?:(?:\\s*(?:이랑|랑|하고|와|과|,)\\s*|\\s+)${KIN_ONE})*)도?\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서|키워요|키웁니다|키우고|키우는)(?=[\\s.!~…,]|$)`,
+);
+/** One relative of a {@link KIN_HAD} list and its count. */
+const KIN_EACH = new RegExp(`(?:^|\\s|랑|하고|와|과|,)(${KIN})(?:\\s*(${COUNT}))?(?=\\s|$|이랑|랑|하고|와|과|,|도)`, "g");
 /** Titles one is promoted to (`팀장으로 승진했어요`): the work held after. */
 const PROMOTED_TO =
   /^(?:팀장|과장|부장|차장|대리|실장|이사|상무|전무|주임|본부장|센터장|파트장|지점장|점장|수석|책임|선임|교감|교장|원장)$/;
@@ -453,6 +464,10 @@ const HABIT_WORD = new RegExp(`(?:^|\\s)${HABITUALLY}(?=\\s|$)`);
 /** Activities one goes to (`등산 가요`, `낚시를 가`, `캠핑 갑니다`). */
 const GONE_ACTIVITY =
   "등산|낚시|캠핑|글램핑|백패킹|산책|수영|클라이밍|볼링|골프|라운딩|스키|서핑|등반|트레킹|드라이브|출사|조깅|러닝|요가|필라테스|헬스|탁구|당구|노래방|사우나|찜질방";
+/** Activities kept up with 하다, 다니다 or 가다 ({@link GONE_ACTIVITY} and workouts, games, crafts). */
+const HABIT_ACTIVITY = `${GONE_ACTIVITY}|운동|명상|독서|뜨개질|스트레칭|홈트|발레|복싱|주짓수|크로스핏|축구|농구|야구|풋살|배구|마라톤|줌바|댄스|춤|필라테스|PT`;
+/** The particle of an activity as the topic or object (`테니스는`, `수영을`, `요가도`); without one it may begin a compound (`야구 시즌`). */
+const TOPIC_OR_OBJECT = "(?:은|는|을|를|도)\\s+";
 /**
  * What one falls into that is no pastime (`물에 빠졌어`, `고민에 빠졌어요`): water and holes,
  * states of mind and love.
@@ -602,6 +617,30 @@ function studyOfDepartment(body: string): string | undefined {
   return m ? ((m[1] ?? m[2]) as string) : undefined;
 }
 
+/**
+ * Syllables common in Korean given names (`민지`, `지훈`, `서연`, `하은`): a word before or after a
+ * job is a name only when made of these (`영어 선생님`, `치과 간호사` are not).
+ */
+const GIVEN_SYLLABLE = new Set(
+  "민지서연수현준우영진하윤은유아정성재태혜희경주호훈빈원린율나다소예채시도건석철혁환승상동용종기미선숙순자옥명인규범찬결별솔람름리이해한효창균욱열웅식근국만남춘길덕봉분례향란금슬온새봄결록헌완강찬".split(
+    "",
+  ),
+);
+/** Words of given-name syllables that qualify a job (`소아 간호사`, `수석 디자이너`) or set a time or degree. */
+const NOT_A_GIVEN_NAME =
+  /^(?:유아|소아|아동|특수|수석|정규|정식|현재|남자|여자|영재|유명|인기|명예|우리|저희|정말|지금|준비|예비|성인|수련|전임|재직|주임|선임|이미|다시|아직|아마|이제|원래|요즘|현직|한국|미국|중국|일본|영국|동네|시간|기간|정년)$/;
+
+/** `true` for a given name of two syllables, or a surname and two ({@link GIVEN_SYLLABLE}, {@link SURNAME}). */
+function givenNameLike(word: string): boolean {
+  if (!/^[가-힣]{2,3}$/.test(word) || NOT_A_GIVEN_NAME.test(word) || notAValue(word) || SETTING.test(word)) return false;
+  if (REL_WORD.test(word) || new RegExp(`^(?:${JOB}|${PET})$`).test(word) || NOT_A_NAME.test(word)) return false;
+  const given = word.length === 3 ? (new RegExp(`^(?:${SURNAME})`).test(word) ? word.slice(1) : "") : word;
+  return given !== "" && [...given].every((c) => GIVEN_SYLLABLE.has(c));
+}
+
+/** The copula ending a sentence, by the final consonant of the word before it. */
+const FINAL_COPULA = `(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고요)|(?<=${OPEN_SYLLABLE})(?:예요|야|입니다|고요)|(?<=[A-Za-z])(?:이에요|예요|이야|야|입니다))[.!~…]*$`;
+
 interface Rule {
   attribute: string;
   re: RegExp;
@@ -638,6 +677,19 @@ const RULES: Rule[] = [
       if (business === null) return named;
       const v = business[1] as string;
       return [named, { ...single(v, `${topic(l)} ${josa(v, "을", "를")} 한다 (직장, 직업)`), attribute: "work" }];
+    },
+  },
+  {
+    // A short name and the job, the whole sentence (`민지 간호사야`, `지훈 개발자예요`, `김도현
+    // 회계사입니다`, `디자이너 윤아예요`): the name and the work; a word qualifying the job is no
+    // name (`영어 선생님이에요`, `소아 간호사예요`: {@link givenNameLike}).
+    attribute: "name",
+    re: new RegExp(`^(?:([가-힣]{2,3})\\s+(\\S*?(?:${JOB}))|(${JOB})\\s+([가-힣]{2,3}?))${FINAL_COPULA}`),
+    build: (m, l) => {
+      const name = (m[1] ?? m[4]) as string;
+      const job = (m[2] ?? m[3]) as string;
+      if (!givenNameLike(name)) return undefined;
+      return [single(name, `${l}의 이름은 ${name}`), { ...single(job, `${topic(l)} ${job} (직업)`), attribute: "work" }];
     },
   },
   {
@@ -818,6 +870,15 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Living with a pet (`고양이 두 마리랑 같이 살아요`, `강아지랑 살아`): the pet is kept.
+    attribute: "pet",
+    re: new RegExp(
+      `(?:^|\\s)(${PET})(?:\\s*(\\S+\\s*마리))?(?:이랑|랑|하고|와|과)\\s*(?:같이\\s*|함께\\s*)?(?:살아요|살고\\s*있|삽니다|살아|산다|사는데|지내요|지내)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} 반려동물 ${m[1]}${m[2] ? ` ${m[2]}` : ""}와 산다`, m[1]),
+    relative: true,
+  },
+  {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
@@ -831,7 +892,7 @@ const RULES: Rule[] = [
       if (HOUSING.test(v) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
-      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v)) return undefined;
+      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -865,7 +926,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hometown",
-    re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐)/,
+    // Born and raised (`대구에서 나고 자랐어요`) is where one is from.
+    re: /(\S+?)\s*출신|(\S+?)에서\s*(?:태어났|자랐|나고\s*자랐|나고\s*자란|태어나고\s*자랐|태어나서\s*자랐)/,
     build: (m, l, body) => {
       const v = clean((m[1] ?? m[2]) as string);
       // `강사 출신` is a former job, not a hometown; `… 출신인 사람/분` describes someone else.
@@ -914,10 +976,24 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Work at a place said with 일을 하다 and what the work is (`시청에서 행정 일을 해요`, `물류센터에서
+    // 일을 하고 있어요`): the workplace; not home (`집에서 일을 해요`) nor a while (`잠깐`, `오늘`).
+    attribute: "work",
+    re: /(?:^|\s)(\S+?)에서\s+((?:\S+\s+){0,2}?)일(?:을|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$))/,
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return NOT_A_HOME.test(v) || SETTING.test(v) || !nounLike(v) || /(?:^|\s)(?:좀|잠깐|잠시|오늘|지금|같이|함께|혼자)\s/.test(` ${m[2]}`)
+        ? undefined
+        : single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
-    // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`).
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대)\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년))/,
+    // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
+    // (`딸이 올해 중학교에 들어갔어요`) is going there now.
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
@@ -961,6 +1037,10 @@ const RULES: Rule[] = [
         !bareNoun(v) ||
         /^(?:학교|대학|대학교|대학원|학원|회사|직장|병원)$/.test(v) ||
         /(?:어린이집|유치원)$/.test(v) ||
+        // A count of times (`일주일에 세 번 다녀요`): the activity is named before it.
+        /^(?:번|회|시간|분|날|주|달|년)$/.test(v) ||
+        // A club (`배드민턴 클럽 다녀`) is its activity's: the club rule below reads it.
+        /(?:동호회|동아리|클럽|크루)$/.test(v) ||
         CLINIC.test(v)
         ? undefined
         : list(v, `${topic(l)} ${v}에 다닌다 (취미, 활동)`);
@@ -979,9 +1059,10 @@ const RULES: Rule[] = [
     // the match starts at the job, so a word there with a subject's particle is read as whose it
     // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일)`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
     ),
-    build: (m, l) => single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`),
+    // An object before it makes the job's word a verb (`기타를 배우고`: 배우다, no actor).
+    build: (m, l) => (/(?:을|를)\s$/.test(m[1] as string) ? undefined : single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`)),
     relative: true,
   },
   {
@@ -991,6 +1072,14 @@ const RULES: Rule[] = [
       const v = clean(m[1] as string);
       return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} (직업)`);
     },
+    relative: true,
+  },
+  {
+    // Driving a vehicle for a living (`택시 운전해요`, `아빠는 버스 운전하셔`, `트럭 운전을 합니다`):
+    // the vehicle is the work; driving a car (`차 운전해요`) or no vehicle (`운전 해요`) is none.
+    attribute: "work",
+    re: /(?:^|\s)(택시|버스|트럭|화물차|화물|덤프트럭|덤프|레미콘|지게차|마을버스|시내버스|고속버스|관광버스|대리)\s*(?:운전|기사)(?:을|를|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$)|일\s*해)/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} 운전을 한다 (직업)`),
     relative: true,
   },
   {
@@ -1056,6 +1145,18 @@ const RULES: Rule[] = [
       `(?:^|\\s)(${REL})\\s+((?:한|두|세|네)\\s*명|하나|둘|셋|넷|\\d+\\s*명)\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서)`,
     ),
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${m[1]} ${m[2]}이(가) 있다 (가족)`, m[1]),
+  },
+  {
+    // Kin one has, without a particle or a count (`저 언니 있어요`, `여동생 있어`), several joined
+    // (`누나랑 남동생 있습니다`, `아들 하나 딸 하나 키우는 엄마예요`): one fact each. Friends and
+    // colleagues are not had this way (`친구 있어요`), nor is one who is somewhere (`엄마 집에 있어요`).
+    attribute: "family",
+    re: KIN_HAD,
+    build: (m, l) =>
+      [...(m[1] as string).matchAll(KIN_EACH)].map((k) => {
+        const v = `${k[1]}${k[2] ? ` ${k[2]}` : ""}`;
+        return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, k[1]);
+      }),
   },
   {
     attribute: "pet",
@@ -1306,6 +1407,23 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The activity first, as the topic or object, then when it recurs and its verb (`테니스는
+    // 주말마다 쳐`, `요가는 매일 아침 해요`, `수영은 일주일에 세 번 다녀요`): a hobby. Only the
+    // activities of a class ({@link HABIT_ACTIVITY} and the played ones), so a chore (`청소는 주말마다
+    // 해요`) is none; not a negation (`안 쳐`) nor an object of its own between (`회원들을`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(?:(${STRUCK})${TOPIC_OR_OBJECT}((?:\\S+\\s+){1,4}?)${playing(["치", "쳐", "칩", "친", "치는"])}|(${BOWED})${TOPIC_OR_OBJECT}((?:\\S+\\s+){1,4}?)${playing(["켜", "켜", "켭", "켠", "켜는"])}|(${BLOWN})${TOPIC_OR_OBJECT}((?:\\S+\\s+){1,4}?)${playing(["불", "불어", "붑", "분", "부는"])}|(${RIDDEN})${TOPIC_OR_OBJECT}((?:\\S+\\s+){1,4}?)${playing(["타", "타", "탑", "탄", "타는"])}|(${HABIT_ACTIVITY})${TOPIC_OR_OBJECT}((?:\\S+\\s+){1,4}?)(?:해요|합니다|한다|하는데|하거든|하고\\s*있(?!었)|하는\\s*중|해(?=[\\s.!~…]|$)|다녀요|다닙니다|다닌다|다니고\\s*있|다니는데|다녀(?=[\\s.!~…]|$)|가요|갑니다|간다|가는데|가거든|가(?=[\\s.!~…]|$)))`,
+    ),
+    build: (m, l, body) => {
+      const activity = (m[1] ?? m[3] ?? m[5] ?? m[7] ?? m[9]) as string;
+      const between = ` ${(m[2] ?? m[4] ?? m[6] ?? m[8] ?? m[10]) as string}`;
+      if (!HABIT_WORD.test(between) || /\s(?:안|못)\s|[가-힣](?:을|를)\s/.test(between)) return undefined;
+      return list(activity, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
+    relative: true,
+  },
+  {
     attribute: "hobby",
     re: new RegExp(
       `(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:해요|합니다|한다|해|쳐요|칩니다|쳐|타요|탑니다|배워요|배우고|다녀요|(?:타|배워|다녀)(?=[\\s.!?~…]|$))`,
@@ -1313,7 +1431,11 @@ const RULES: Rule[] = [
     // A request reported (`주말마다 캠핑 가자고 해요`, `놀러 오라고 해`) is no activity of one's own.
     build: (m, l, body) => {
       const v = clean(m[1] as string);
-      return /(?:자고|라고|다고|냐고)$/.test(v) ? undefined : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+      // A time of day (`매일 아침 해요`) is when, not what; someone else named inside (`주말에 팀
+      // 선배가 집들이를 한다는데`) does it, not the speaker.
+      return /(?:자고|라고|다고|냐고)$/.test(v) || /^(?:아침|점심|저녁|밤|새벽|오전|오후)$/.test(v) || someoneElseDoes(m[0])
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
     relative: true,
   },
@@ -1324,9 +1446,13 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:${HABIT_TIME})\\s+(?:\\S+\\s+)*?([가-힣A-Za-z]{2,}?)(?:하는데|해요|합니다|한다|하거든|하고|해)(?=[\\s.!?~…]|$)`),
     build: (m, l, body) => {
       const v = clean(m[1] as string);
+      // `회원들하고`, `친구하고`: the particle 하고 (with) after people, not a 하다 verb.
       return /^(?:야근|출근|퇴근|근무|일|청소|설거지|빨래|운전|통화|연락|숙제|회의|출장|외식|배달|주문|공부|준비|생각|걱정|고민)$/.test(
         v,
-      ) || SETTING.test(v)
+      ) ||
+        SETTING.test(v) ||
+        /들$/.test(v) ||
+        REL_WORD.test(v)
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
@@ -1367,6 +1493,20 @@ const RULES: Rule[] = [
       `${HABITUALLY}\\s+(?:\\S+\\s+)*?(${GONE_ACTIVITY})(?:을|를|도)?\\s*(?:하러\\s*)?(?:가요|가|갑니다|간다|가는데|가거든|가죠|다녀요|다녀)(?=[\\s.!?~…]|$)`,
     ),
     build: (m, l, body) => list(m[1] as string, `${topic(l)} ${clean(body)} (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // A club of an activity one goes out to or joined (`사진 동호회에 나가요`, `배드민턴 클럽 다녀`,
+    // `밴드 동아리 활동해요`, `테니스 클럽 가입했어`): the activity; not a club of a workplace or a school (`회사 동호회`).
+    attribute: "hobby",
+    re: /(?:^|\s)([가-힣A-Za-z]+)\s*(?:동호회|동아리|클럽|크루)(?:에|에서)?\s*(?:나가요|나갑니다|나간다|나가고\s*있(?!었)|나가는데|나가거든|나가(?=[\s.!~…]|$)|다녀요|다닙니다|다니고\s*있(?!었)|다니는데|다녀(?=[\s.!~…]|$)|활동(?:해요|합니다|한다|하고\s*있(?!었)|하는데|\s*중|해(?=[\s.!~…]|$))|가입(?:했|해서|함(?=[\s.!~…]|$)))/,
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      // A noun may end like an adjective's modifier here (`사진`): nothing else stands before a club.
+      return !nounLike(v) || WORKPLACE.test(v) || /^(?:회사|직장|학교|대학|동네|교회|성당|지역)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+    },
     relative: true,
   },
   {
@@ -1505,7 +1645,13 @@ const RULES: Rule[] = [
   {
     attribute: "belonging",
     re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
-    build: (m, l) => list(clean(m[1] as string), `${topic(l)} ${josa(clean(m[1] as string), "을", "를")} 샀다 (소유물)`),
+    // A count (`하나 장만했어요`, `두 개 샀어`) names no thing: the thing is said before.
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v)
+        ? undefined
+        : list(v, `${topic(l)} ${josa(v, "을", "를")} 샀다 (소유물)`);
+    },
   },
   {
     // A device and the make or model used (`키보드는 레오폴드 써`, `폰은 아이폰 15 써요`, `노트북
@@ -1680,6 +1826,8 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
   for (let i = 0; i < words.length; i += 1) {
     const word = (words[i] as string).replace(/[,.!~…]+$/, "");
     if (FIRST_PERSON_WORD.test(word)) return speaker;
+    // The listener (`너 내일 사회 봐 준다고 했잖아`): nothing the speaker states of themself.
+    if (/^(?:너|너는|넌|니가|네가|너도|당신|당신은|당신이)$/.test(word)) return undefined;
     // A third person, with its particle or without (`어제 걔 이사했어`, `그 친구 요즘 테니스 쳐`).
     if (THIRD_PERSON_WORD.test(word)) return undefined;
     const person = words[i + 1] ?? next;
@@ -1723,18 +1871,80 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
 const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])`);
 
-/** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space). */
+/**
+ * Verbs whose connective `-고` joins two clauses each stating its own fact (`서울에 살고`, `회사
+ * 다니고`, `딸이 하나 있고`, `고양이 키우고`), by the stem before `고`: a 하다 verb (`일하고`), not
+ * the particle `하고` after a person (`엄마하고`).
+ */
+const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|쓰|마시|모시|기르)고$/;
+/**
+ * What follows a `-고` that keeps it in its clause: an auxiliary (`-고 있다`, `-고 계시다`, `-고
+ * 싶다`, `-고 나서`, `-고 보니`, `-고 말았다`) or a verb of going with the means (`타고 가요`, `들고
+ * 다녀요`).
+ */
+const GO_AUXILIARY = /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오)/;
+/** Words ending in `-고` that end a time, not a clause of their own (`퇴근하고 매일 타요`). */
+const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업하고|끝나고|마치고|일어나고)$/;
+
+/**
+ * Where a clause ending in `-고` ends its own fact ({@link CLAUSE_GO}, or the copula after a job or
+ * a name: `개발자고`, `하윤이고`), before `next`: not before an auxiliary ({@link GO_AUXILIARY}),
+ * not a time ({@link GO_TIME}), not the particle `하고` after a person (`엄마하고`), not in a
+ * quotation (`"…살고…"`), and not where the rest is a relative clause on the noun it ends with
+ * (`아들 키우고 회사 다니는 엄마예요`).
+ */
+function endsClauseAtGo(before: string, word: string, next: string, rest: string): boolean {
+  // A quotation's `-다고/-라고/-냐고/-자고` (`준다고 했지`) and a purpose's `-려고` end no clause of their own.
+  const quoted = /(?:다|라|냐|자|려)고$/.test(word) && !new RegExp(`(?:${JOB})고$`).test(word);
+  if (GO_AUXILIARY.test(next) || GO_TIME.test(word) || quoted) return false;
+  // An honorific verb after (`무릎 수술하고 재활 중이셔서`) marks a senior as the subject of both
+  // clauses: honorifics often mark only the last verb, so the clause before is theirs too.
+  if (HONORIFIC.test(rest)) return false;
+  if ((before.match(/["“”‘’]/g)?.length ?? 0) % 2 === 1) return false;
+  const restWords = rest.split(/\s+/);
+  if (ADNOMINAL.test(restWords.at(-2) ?? "") && /(?:이에요|예요|입니다|이야|야|이다)[.!~…]*$/.test(restWords.at(-1) ?? "")) return false;
+  const stem = word.slice(0, -1);
+  if (
+    /하고$/.test(word) &&
+    (REL_WORD.test(word.slice(0, -2)) || new RegExp(`^(?:${PET})$`).test(word.slice(0, -2)) || /들하고$/.test(word))
+  )
+    return false;
+  if (CLAUSE_GO.test(word)) return true;
+  const noun = stem.replace(/이$/, "");
+  return new RegExp(`(?:${JOB})$`).test(noun) || givenNameLike(noun);
+}
+
+/** A sentence cut after each `-고` that ends a clause of its own ({@link endsClauseAtGo}). */
+function clausesAtGo(sentence: string): string[] {
+  const words = sentence.split(/\s+/);
+  const out: string[] = [];
+  let start = 0;
+  for (let i = 0; i < words.length - 1; i += 1) {
+    const word = (words[i] as string).replace(/,$/, "");
+    if (!word.endsWith("고")) continue;
+    const before = words.slice(0, i).join(" ");
+    const rest = words.slice(i + 1).join(" ");
+    if (!endsClauseAtGo(before, word, words[i + 1] as string, rest)) continue;
+    out.push(words.slice(start, i + 1).join(" "));
+    start = i + 1;
+  }
+  out.push(words.slice(start).join(" "));
+  return out;
+}
+
+/** Splits a Korean message into sentences (punctuation, line breaks, or a final ending before a space) and clauses (`-는데`, `-고`, `-서`). */
 export function koreanSentences(text: string): string[] {
   return text
     .split(SENTENCE_BREAK)
     .map((s) => s.trim())
-    .filter((s) => s !== "");
+    .filter((s) => s !== "")
+    .flatMap(clausesAtGo);
 }
 
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
@@ -1878,7 +2088,7 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
 
 /** `저는 민지예요`: the speaker naming themself, a one-word sentence after `저는/나는/전/난`. */
 const SELF_NAME =
-  /^(?:저는|나는|전|난)\s+([가-힣]{2,3}?)(?:이에요|예요|입니다|이야|야|이고요|이라고\s*합니다|라고\s*합니다|이라고\s*해요|라고\s*해요)[.!~…]*$/;
+  /^(?:저는|나는|전|난)\s+([가-힣]{2,3}?)(?:이에요|예요|입니다|이야|야|이고요|이라고\s*합니다|라고\s*합니다|이라고\s*해요|라고\s*해요|(이고|고))[.!~…,]*$/;
 /** One-word answers to `저는 …예요` that are not names: roles, states, origins, faiths. */
 const NOT_A_NAME =
   /^(?:막내|외동|장남|장녀|차남|차녀|초보|처음|혼자|반대|찬성|아직|다행|미혼|기혼|싱글|주부|백수|무교|기독교|불교|천주교|채식|비건|괜찮|여기|거기|집|회사|학교|휴가|퇴근|출근|오늘|내일|괜찮아|[가-힣]+(?:인|생|님|씨|적|파|형|족|층))$/;
@@ -1886,6 +2096,8 @@ const NOT_A_NAME =
 function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefined {
   const m = SELF_NAME.exec(sentence.replace(LEAD, ""));
   if (!m || NOT_A_NAME.test(m[1] as string) || new RegExp(`^(?:${JOB}|${REL}|${PET})$`).test(m[1] as string)) return undefined;
+  // A clause cut at the copula's `-고` (`저는 하윤이고 …`) is a name only of a name's syllables (not `바쁘고`).
+  if (m[2] !== undefined && !givenNameLike(m[1] as string)) return undefined;
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(m[1] as string, `${speaker.label}의 이름은 ${m[1]}`) };
 }
 
@@ -1899,6 +2111,18 @@ function lastNamed(sentence: string): string | undefined {
   let last: string | undefined;
   for (const m of sentence.matchAll(NAMED_WORD)) last = m[1];
   return last;
+}
+
+/**
+ * `true` when a clause starts with someone else as its subject: a third person ({@link OTHERS}),
+ * one introduced by name ({@link INTRODUCED}) or a given name with its particle (`민지는`,
+ * `지훈이가`, {@link givenNameLike}).
+ */
+function someoneElseFirst(lead: string): boolean {
+  if (OTHERS.test(lead) || INTRODUCED.test(lead)) return true;
+  const m = /^([가-힣]{2,4}?)(?:이)?(?:은|는|이|가|도)\s/.exec(lead);
+  // Not an attribute, a time or an activity as the topic (`나이는 …`, `주말엔 …`): subjectOf skips those.
+  return m !== null && givenNameLike(m[1] as string) && subjectOf(lead, { id: "", label: "" }, "") === undefined;
 }
 
 /**
@@ -1930,15 +2154,26 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // The clause before, when it stated something (not a question or a hypothetical): an
   // afterthought that follows it (`이사 가. 망원동으로`) completes it.
   let previous: string | undefined;
+  // Someone else as the topic of a sentence's first clause (`민지는 서울에 사는데 …`): the clauses
+  // after it with no subject of their own are about them too, never the speaker.
+  let otherTopic = false;
   for (const { clause: said, first, reported } of clauses) {
-    if (first) topicRelative = undefined;
+    if (first) {
+      topicRelative = undefined;
+      otherTopic = false;
+    }
     const lead = said.replace(LEAD, "");
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
     named = lastNamed(said) ?? named;
     const own = RELATIVE.exec(plainForm(lead));
+    if (!first && otherTopic && !own && !FIRST_PERSON.test(lead) && subjectOf(lead, speaker, "") === speaker) continue;
+    otherTopic = !own && !FIRST_PERSON.test(lead) && someoneElseFirst(plainForm(lead));
     if (own) {
       relative = (own[1] ?? own[2] ?? own[3]) as string;
-      topicRelative = /(?:은|는|께서는)\s+$/.test(own[0]) ? relative : undefined;
+      // A relative as the subject carries over (`동생이 대학생인데 수원에 살아요`); one the speaker
+      // has (`딸이 하나 있고 …`) is no subject of what follows.
+      const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(plainForm(lead).slice(own[0].length));
+      topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
     } else if (!FIRST_PERSON.test(lead) && HONORIFIC.test(lead)) {
@@ -1970,7 +2205,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
-    if (found) facts.push(...(Array.isArray(found) ? found : [found]).filter(spoken));
+    const all = found === undefined ? [] : Array.isArray(found) ? found : [found];
+    facts.push(...all.filter(spoken));
+    // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
+    // topic of the clauses after it: one relative only, and none of the speaker's own after.
+    const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
+    if (had.length === 1 && /있는데$/.test(lead)) topicRelative = had[0]?.keyValue;
   }
   return facts;
 }
@@ -2155,7 +2395,7 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-  const hasRelative = rel && new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length));
+  const hasRelative = rel && (new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length)) || KIN_HAD.exec(body)?.index === 0);
   // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
