@@ -179,21 +179,29 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
     }
   }, 60_000);
 
-  it("the rewrite's marker keeps the digests of what it emptied (summarize's coverage check); a rewrite that empties nothing keeps them", async () => {
+  it("the rewrite's marker keeps the digests of what it emptied (summarize's coverage check); a rewrite that empties nothing keeps them; asked since a checkpoint, only a rewrite after it that emptied messages it had archived gives them", async () => {
     const { thread, config, saver, replica, close } = await setup();
     try {
       const archived = await saver.archivedMessages(thread);
       expect(await saver.archiveClearedDigests(thread)).toBeUndefined();
       // An agent without the archive: nothing is archived between the two rewrites.
-      const { other } = agents(saver);
+      const { other, archiving } = agents(saver);
+      const head = async () => (await other.graph.getState(config)).config.configurable?.checkpoint_id as string;
+      const archivedAt = await head();
       const hot = ((await other.graph.getState(config)).values as { messages: BaseMessage[] }).messages;
       await other.invoke(
         { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...hot.slice(-2), new HumanMessage({ id: "u6", content: "u6" })] },
         config,
       );
+      const emptyAt = await head();
       expect(await saver.archivedMessages(thread)).toEqual([]);
       expect(await saver.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
       expect(await replica.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
+      // Since a checkpoint (fact-recall's last read): only a rewrite after it that emptied messages it had archived.
+      expect(await saver.archiveClearedDigests(thread, archivedAt)).toBe(coveredDigestsOf(archived));
+      expect(await replica.archiveClearedDigests(thread, archivedAt)).toBe(coveredDigestsOf(archived));
+      expect(await saver.archiveClearedDigests(thread, emptyAt)).toBeUndefined();
+      expect(await saver.archiveClearedDigests(thread, "no-such-checkpoint")).toBe(coveredDigestsOf(archived));
       await other.invoke(
         { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), new HumanMessage({ id: "u7", content: "u7" })] },
         config,
@@ -201,6 +209,15 @@ describe.each<Backend>(["in_memory", "sqlite", "postgres"])("message archive: a 
       expect(ids(await saver.readThread(config))[0]).toBe("u7");
       expect(await saver.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
       expect(await replica.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
+      // The second rewrite emptied an empty archive: the digests are the first's, no news after `emptyAt`.
+      expect(await saver.archiveClearedDigests(thread, archivedAt)).toBe(coveredDigestsOf(archived));
+      expect(await saver.archiveClearedDigests(thread, emptyAt)).toBeUndefined();
+      // Archiving again: a checkpoint whose archived messages no rewrite emptied since gets none.
+      for (let k = 8; k < 14; k += 1) await archiving.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+      expect((await saver.archivedMessages(thread)).length).toBeGreaterThan(0);
+      expect(await saver.archiveClearedDigests(thread, await head())).toBeUndefined();
+      expect(await replica.archiveClearedDigests(thread, await head())).toBeUndefined();
+      expect(await saver.archiveClearedDigests(thread)).toBe(coveredDigestsOf(archived));
     } finally {
       await close();
     }

@@ -6,6 +6,9 @@
  * every step the facts block each model call received, and every stored fact as the model would
  * read it (in slot order, the tie-break of equal scores), are the same in both runs.
  */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
@@ -13,7 +16,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { FACTS_STATE_KEY, type FactSlot, renderFacts } from "@threadwise/fact-recall";
 import { memoryStack, type ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent } from "langchain";
-import { describe, expect, it } from "vitest";
+import { afterAll, describe, expect, it } from "vitest";
 
 const config = { configurable: { thread_id: "long" } };
 const LABEL = "Known facts about the user";
@@ -154,4 +157,75 @@ describe("facts with and without the message archive (R35/R37)", () => {
     await compare("after a rewrite that removes archived messages");
     expect(renderFacts((await slotOf(runs[1])).facts)).not.toMatch(/수영|Samsung/);
   }, 120_000);
+});
+
+const dir = mkdtempSync(join(tmpdir(), "threadwise-facts-trim-"));
+afterAll(() => rmSync(dir, { recursive: true, force: true }));
+
+/**
+ * The slow archive fuzz with persistTrim (`STACK_ARCHIVE_SLOW_SEED=12 STACK_ARCHIVE_CASE=7`, and
+ * seed 15 case 7): persistTrim's rewrite empties the archive, and the archive keeps the digests of
+ * what it held (the marker a user's rewrite leaves too). Turns later, every read user message was
+ * removed (`RemoveMessage`): fact-recall read that old marker as a rewrite keeping none of the
+ * thread and dropped the facts of the messages persistTrim had deleted (`User is allergic to
+ * peanuts`), which a run without the archive keeps (R5, R37: trimmed messages keep their facts).
+ */
+describe.each(["in_memory", "sqlite"] as const)("facts with the archive and persistTrim (%s)", (backend) => {
+  function trimmingAgent(archive: boolean) {
+    const stack = memoryStack({
+      backend,
+      ...(backend === "sqlite" ? { sqlitePath: join(dir, `${archive}.sqlite`) } : {}),
+      archive,
+      windowSize: 2,
+      summarize: false,
+      recallMaxTokens: false,
+      factsMode: "heuristic",
+      persistTrimKeepGroups: 3,
+      logger: false,
+      env: {},
+    });
+    const agent = createAgent({ model: scriptedModel((_m, call) => new AIMessage({ id: `a-${call}`, content: "Noted." })), ...stack });
+    return { agent, saver: stack.checkpointer as ThreadwiseSaver };
+  }
+  const statements = [
+    "I'm allergic to peanuts.",
+    "I live in Seoul.",
+    "제 이름은 민지예요.",
+    "I work at Naver.",
+    ...["hello", "fine", "ok", "sure", "thanks", "bye"],
+  ];
+
+  it("a removal of every read message after persistTrim emptied the archive keeps the trimmed messages' facts, as without the archive", async () => {
+    const runs = [trimmingAgent(false), trimmingAgent(true)] as const;
+    const facts = async (run: (typeof runs)[number]) =>
+      renderFacts(((await run.agent.graph.getState(config)).values[FACTS_STATE_KEY] as FactSlot).facts);
+    const history = statements.flatMap((content, k) => [
+      new HumanMessage({ id: `s${k}`, content }),
+      new AIMessage({ id: `sa${k}`, content: "Noted." }),
+    ]);
+    for (const run of runs) {
+      // One turn over a long imported history: the archive takes its older part, then persistTrim
+      // deletes it (and more), emptying the archive: its marker keeps their digests.
+      await run.agent.invoke({ messages: [...history, new HumanMessage({ id: "u0", content: "I have a dog." })] }, config);
+      for (let k = 1; k <= 3; k += 1)
+        await run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `I like tea number ${k}.` })] }, config);
+    }
+    const [plain, archived] = runs;
+    expect(await archived.saver.archiveClearedDigests("long")).toBeDefined();
+    expect(await facts(archived)).toBe(await facts(plain));
+    expect(await facts(plain)).toMatch(/peanuts/);
+    // Every stored user message removed by id, then a new turn: no message read before is stored.
+    for (const run of runs) {
+      const stored = (await run.agent.graph.getState(config)).values.messages as BaseMessage[];
+      const users = stored.filter((m) => m.getType() === "human").map((m) => new RemoveMessage({ id: m.id as string }));
+      await run.agent.graph.updateState(config, { messages: users });
+      await run.agent.invoke({ messages: [new HumanMessage({ id: "u9", content: "Am I allergic to peanuts?" })] }, config);
+    }
+    expect(await facts(archived)).toBe(await facts(plain));
+    expect(await facts(archived)).toMatch(/peanuts[\s\S]*Seoul[\s\S]*민지[\s\S]*Naver/);
+    // The marker is an old rewrite's: no news since the checkpoint the slot last read from.
+    const slot = (await archived.agent.graph.getState(config)).values[FACTS_STATE_KEY] as FactSlot;
+    expect(slot.checkpointId).toEqual(expect.any(String));
+    expect(await archived.saver.archiveClearedDigests("long", slot.checkpointId)).toBeUndefined();
+  });
 });

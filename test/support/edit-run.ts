@@ -12,13 +12,14 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { type BaseCheckpointSaver, Command, MemorySaver, REMOVE_ALL_MESSAGES, StateSchema } from "@langchain/langgraph";
-import { JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
+import { emptyCheckpoint, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { SqliteSaver } from "@langchain/langgraph-checkpoint-sqlite";
 import {
   createTokenCounter,
   mergeSummarySlot,
   messageType,
   readSummarySlot,
+  runCheckpointIdOf,
   SUMMARY_SLOT_KEY,
   type SummaryPass,
   type SummaryRecord,
@@ -31,6 +32,7 @@ import { type ProviderViolation, requestInput, scriptedModel, validateProviderRe
 import { createKeyring, DEFAULT_IDENTITY } from "@threadwise/encryption";
 import { FACTS_STATE_KEY, factSlotState, mergeFactSlot, readFactSlot } from "@threadwise/fact-recall";
 import {
+  ARCHIVE_MARK_METADATA_KEY,
   clearedMarkerRecord,
   createCheckpointer,
   resolveMemoryConfig,
@@ -114,6 +116,14 @@ export interface Call {
   archived?: BaseMessage[];
   /** Archive stacks: the digests the marker of the thread's latest rewrite keeps, as stored when the call began (`archiveClearedDigests`). */
   cleared?: string;
+  /**
+   * Archive stacks: whether those digests are news since the checkpoint of the fact slot's last
+   * read (`archiveClearedDigests(threadId, slot.checkpointId)` returns them), as stored when the
+   * call began; `undefined` when the slot names no checkpoint.
+   */
+  clearedSinceRead?: boolean;
+  /** The root checkpoint the call's task ran from (`checkpoint_map[""]`), which fact-recall records. */
+  checkpointId?: string;
 }
 
 /** What one model call produced; compared field by field. */
@@ -180,7 +190,10 @@ function outerProbe(
   logs: string[],
   current: () => Current,
   config: StackConfig,
-  archiveOf?: (threadId: string) => Promise<{ messages: BaseMessage[]; cleared: string | undefined }>,
+  archiveOf?: (
+    threadId: string,
+    since?: string,
+  ) => Promise<{ messages: BaseMessage[]; cleared: string | undefined; clearedSince?: boolean }>,
   gate: ModelCallGate = { active: false, tail: Promise.resolve() },
 ) {
   // The call whose slots-after are not read yet: a run resumed from a checkpoint between a model
@@ -218,10 +231,12 @@ function outerProbe(
         prompt: "",
       };
       const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+      call.checkpointId = runCheckpointIdOf(request.runtime);
       if (archiveOf && typeof threadId === "string") {
-        const archive = await archiveOf(threadId);
+        const archive = await archiveOf(threadId, (call.facts as { checkpointId?: string } | undefined)?.checkpointId);
         call.archived = archive.messages;
         call.cleared = archive.cleared;
+        call.clearedSinceRead = archive.clearedSince;
       }
       calls.push(call);
       awaiting = call;
@@ -446,6 +461,19 @@ async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ ou
       await saver.registry.clearArchive(threadId, DEFAULT_IDENTITY, clearedMarkerRecord(String(call.stored[0]?.id ?? ""), call.cleared));
     }
     await saver.archiveMessages(threadId, call.archived ?? []);
+    // The checkpoint of the fact slot's last read, with an archive mark that gives the same answer
+    // to "did a rewrite empty the archive since?" as the served store did (mark stamp 0: before
+    // the marker just planted; stamp past it and no message archived then: no news).
+    const since = (call.facts as { checkpointId?: string } | undefined)?.checkpointId;
+    if (since !== undefined && call.clearedSinceRead !== undefined) {
+      const mark = call.clearedSinceRead ? { stamp: 0, seq: 1 } : { stamp: Number.MAX_SAFE_INTEGER, seq: 0 };
+      await saver.inner.put(
+        { configurable: { thread_id: threadId, checkpoint_ns: "" } },
+        { ...emptyCheckpoint(), id: since },
+        { source: "loop", step: 0, parents: {}, [ARCHIVE_MARK_METADATA_KEY]: mark } as never,
+        {},
+      );
+    }
   }
   const stack = buildStack(lib, call.config, capture(logs), saver);
   const channels: Record<string, unknown> = {};
@@ -460,7 +488,7 @@ async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ ou
       channels,
       systemMessage: await deserialized(call.systemMessage),
       tools: call.tools,
-      configurable: { thread_id: threadId },
+      configurable: { thread_id: threadId, ...(call.checkpointId !== undefined ? { checkpoint_map: { "": call.checkpointId } } : {}) },
     },
     async (request) => {
       outcome = requestOutcome(request);
@@ -666,11 +694,13 @@ export async function runCase(
   let checkpointer = threadwise ?? saverOf(c.saver);
   const archiveOf =
     threadwise && archived
-      ? async (id: string) => {
+      ? async (id: string, since?: string) => {
           // After the served saver's writes of the thread still in flight (a rewrite's emptying of the archive commits with a checkpoint LangGraph stores while the next step runs).
           await (threadwise as ThreadwiseSaver).archivedMessages(id);
           const fresh = freshSaverOn(threadwise as ThreadwiseSaver);
-          return { messages: await fresh.archivedMessages(id), cleared: await fresh.archiveClearedDigests(id) };
+          const cleared = await fresh.archiveClearedDigests(id);
+          const clearedSince = since === undefined ? undefined : (await fresh.archiveClearedDigests(id, since)) !== undefined;
+          return { messages: await fresh.archivedMessages(id), cleared, clearedSince };
         }
       : undefined;
   const calls: Call[] = [];

@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { type ArchivedMessagesReader, newestArchivedBefore, withArchived } from "./archived-messages.js";
+import { type ArchivedMessagesReader, newestArchivedBefore, runCheckpointIdOf, withArchived } from "./archived-messages.js";
 
 const messages = (n: number, from = 0): BaseMessage[] =>
   Array.from({ length: n }, (_, i) =>
@@ -59,5 +59,15 @@ describe("newestArchivedBefore", () => {
       const stored = [...archive.slice(300 - overlap), ...messages(4, 300)];
       expect((await newestArchivedBefore(reader(archive, false).read, "t", stored))?.id).toBe(expected(archive, stored)?.id);
     }
+  });
+});
+
+describe("runCheckpointIdOf", () => {
+  it('reads the root checkpoint a task runs from (checkpoint_map[""]), undefined outside a checkpointed run', () => {
+    expect(runCheckpointIdOf({ configurable: { checkpoint_map: { "": "1f0-root", "child:1": "1f0-child" } } })).toBe("1f0-root");
+    expect(runCheckpointIdOf({ configurable: { checkpoint_map: { "child:1": "1f0-child" } } })).toBeUndefined();
+    expect(runCheckpointIdOf({ configurable: { checkpoint_map: { "": "" } } })).toBeUndefined();
+    expect(runCheckpointIdOf({ configurable: { thread_id: "t" } })).toBeUndefined();
+    expect(runCheckpointIdOf(undefined)).toBeUndefined();
   });
 });

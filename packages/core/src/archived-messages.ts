@@ -20,11 +20,16 @@ export type ArchivedMessagesReader = (threadId: string, options?: ArchivedMessag
  * Reads the digests of the messages a thread's archive held when its latest rewrite
  * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) emptied it, oldest first, as one
  * string of summarize's 8-character `coveredDigestOf` digests; `undefined` when no rewrite emptied
- * it (issue 27, R37). E.g. `@threadwise/memory`'s `(threadId) => checkpointer.archiveClearedDigests(threadId)`.
+ * it (issue 27, R37). E.g. `@threadwise/memory`'s `(threadId, since) => checkpointer.archiveClearedDigests(threadId, since)`.
  * A rewrite that brings archived messages back into the checkpoint is told apart from an edit of
  * them with it: the archived messages are gone, their digests are what is left of them.
+ * With `since` (a checkpoint id of the thread, e.g. where a reader last looked: {@link runCheckpointIdOf}),
+ * `undefined` also when that checkpoint's archive held no message or no rewrite emptied it after
+ * that checkpoint: the digests are then an older rewrite's, which the reader already saw the
+ * thread after. A reader that ignores `since` gives the latest rewrite's digests whenever (correct
+ * only for a caller that needs no more).
  */
-export type ArchiveClearedDigestsReader = (threadId: string) => Promise<string | undefined>;
+export type ArchiveClearedDigestsReader = (threadId: string, since?: string) => Promise<string | undefined>;
 
 /**
  * Where an {@link ArchivedChangesReader} left off: opaque, meaningful only to the reader (and
@@ -115,6 +120,17 @@ const RUN_CHECKPOINTER_KEY = "__pregel_checkpointer";
 /** The checkpointer the run of a hook stores to (`runtime.configurable.__pregel_checkpointer`), `undefined` outside a run. */
 export function runCheckpointerOf(runtime: unknown): unknown {
   return (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.[RUN_CHECKPOINTER_KEY];
+}
+
+/**
+ * The id of the root checkpoint a hook's task runs from (LangGraph 1.x's
+ * `runtime.configurable.checkpoint_map[""]`: the checkpoint whose state the task reads), or
+ * `undefined` outside a checkpointed run.
+ */
+export function runCheckpointIdOf(runtime: unknown): string | undefined {
+  const map = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.checkpoint_map;
+  const id = (map as Record<string, unknown> | undefined)?.[""];
+  return typeof id === "string" && id !== "" ? id : undefined;
 }
 
 /** Most wrappers followed through `inner` before giving up (a cycle, or a chain nobody writes). */

@@ -8,6 +8,7 @@ export {
   newestArchivedBefore,
   runArchiveReader,
   runCheckpointerOf,
+  runCheckpointIdOf,
   saverInChain,
   withArchived,
 } from "./archived-messages.js";

@@ -13,6 +13,7 @@ import {
   parseOptions,
   promptContextModeSchema,
   resolveLogger,
+  runCheckpointIdOf,
   SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
@@ -120,17 +121,23 @@ export const factRecallOptionsSchema = z
     /**
      * Reads the digests of what the thread's message archive held when a rewrite
      * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) last emptied it, oldest first, 8
-     * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId) =>
-     * checkpointer.archiveClearedDigests(threadId)` with `@threadwise/memory`'s archive
-     * (`memoryStack({ archive: true })` passes it). Read only on the first model call after such a
-     * rewrite brought archived messages back into the checkpoint: with it, the ones that come back
-     * as they were are not read again, and facts stated in one the rewrite left out go (R37), as
-     * on a thread without the archive; without it every message brought back is read again, and
-     * those facts stay. @default undefined
+     * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId, since) =>
+     * checkpointer.archiveClearedDigests(threadId, since)` with `@threadwise/memory`'s archive
+     * (`memoryStack({ archive: true })` passes it). `since` is the checkpoint the slot's last read
+     * ran from (kept in the slot as `checkpointId` while this option is set): the reader returns
+     * `undefined` unless a rewrite emptied the archive after it, which held messages then. Read
+     * only on a model call where stored user messages come before the first one read before, or
+     * none read before is stored (a rewrite brought archived messages back, or kept none of the
+     * thread): with it, the ones that come back as they were are not read again, and facts stated
+     * in one the rewrite left out go (R37), as on a thread without the archive; without it every
+     * message brought back is read again, and those facts stay. A reader that ignores `since`
+     * also gives an older rewrite's digests (persistTrim's, every time it deletes): after a later
+     * removal of every message read, the facts of the messages that rewrite deleted went, where a
+     * thread without the archive keeps them. @default undefined
      */
     archiveCleared: z
       .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
-        message: "expected a function (threadId) => Promise<string | undefined>",
+        message: "expected a function (threadId, since?) => Promise<string | undefined>",
       })
       .optional(),
     /** Where warnings go (LLM fallback); `false` for none. @default core's resolveLogger() */
@@ -276,15 +283,21 @@ export function factRecall(options: FactRecallOptions = {}) {
       const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
       let plan = planFactRead(messages, slot, undefined, cache);
       if (cache) readCaches.resize(threadId, cache.size);
-      // A rewrite brought archived messages back: the archive's digests tell which are as they were.
+      // Where this read stands, for the next one's question to the archive (below).
+      const checkpointId = parsed.archiveCleared ? runCheckpointIdOf(request.runtime) : undefined;
+      // A rewrite brought archived messages back, or kept none of the thread: the archive's digests
+      // tell which are as they were and which it left out. Only a rewrite after the slot's last
+      // read is news: one from before (persistTrim's, each time it deletes) was read past already,
+      // and its digests name messages whose facts stay (was: taken whenever no read message was
+      // left, their facts dropped as if just left out).
       if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
-        const cleared = await parsed.archiveCleared(threadId);
+        const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
         if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));
       const model = own ?? (config.mode === "llm" ? (request.model as unknown as FactExtractionModel) : undefined);
-      const { update, recalled } = await ingestUserMessages(
+      const { update: read, recalled } = await ingestUserMessages(
         slot,
         pending,
         {
@@ -295,6 +308,7 @@ export function factRecall(options: FactRecallOptions = {}) {
         },
         plan,
       );
+      const update = checkpointId === undefined ? read : { ...read, checkpointId };
       const response = await handler(place(request, recalled));
       if (AIMessage.isInstance(response)) return new Command({ update: { [FACTS_STATE_KEY]: update } });
       writes.defer(threadId, update, response);

@@ -161,7 +161,10 @@ export class ReadEntryCache {
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
- * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`).
+ * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`), given
+ * only for a rewrite after the slot's last read (memory's `archiveClearedDigests(threadId, since)`
+ * with the slot's `checkpointId`): an older one's name messages that left before that read, whose
+ * facts stay (a trim's, persistTrim's), and would be taken for messages the rewrite left out.
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
  * each, computed once per distinct text in a process.
@@ -293,7 +296,8 @@ interface ArchivedHead {
  * on a thread without the archive (their facts stay). When none is still stored and `noneRead`
  * (no message read before is stored either: the rewrite kept none of the thread), every archived
  * message was removed, as every read message is on a thread without the archive (`left` holds them
- * all; was: their facts stayed as if trimmed). O(stored messages before `hotStart` + cleared).
+ * all; was: their facts stayed as if trimmed). `cleared` must be a rewrite's after the slot's
+ * last read (see {@link planFactRead}). O(stored messages before `hotStart` + cleared).
  */
 function archivedHead(
   messages: readonly BaseMessage[],

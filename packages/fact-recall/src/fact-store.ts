@@ -102,6 +102,14 @@ export const factSlotSchema = z.object({
    * after that adds it. @default undefined
    */
   read: z.array(factReadEntrySchema).optional(),
+  /**
+   * The root checkpoint the model call that recorded `read` ran from (LangGraph's
+   * `checkpoint_map[""]`), kept with `factRecall({ archiveCleared })` only: the message archive's
+   * cleared digests are news to the slot only when a rewrite emptied the archive after it (R37;
+   * see `planFactRead`). Absent without the option, outside a checkpointed run, and on slots
+   * written before it existed (then the digests are taken whenever asked, as before). @default undefined
+   */
+  checkpointId: z.string().optional(),
   /** User messages read so far: the clock of `createdTurn`, `updatedTurn`, `lastUsedTurn`. */
   turn: z.number().int().nonnegative(),
   /** Keys recalled for the newest user message, placed on every model call of that turn. */
@@ -112,7 +120,9 @@ export type FactSlot = z.infer<typeof factSlotSchema>;
 /**
  * An update to the slot: `facts`, when given, replaces the whole list (a full slot is a valid
  * update); then `remove` drops facts by key, and `upsert` replaces facts with a known key in place
- * and appends new ones; `cursor`, `read`, `turn`, `recalled` replace their values when given.
+ * and appends new ones; `cursor`, `read`, `turn`, `recalled` replace their values when given; an
+ * update with `read` replaces `checkpointId` too (absent from it: none, the checkpoint of that read
+ * being unknown).
  * Idempotent: applying one update twice gives the same slot, so a retried step cannot duplicate.
  *
  * A full slot must parse as an update: LangChain hands hooks the private state parsed with this
@@ -124,6 +134,7 @@ export const factSlotUpdateSchema = z.object({
   remove: z.array(z.string()).optional(),
   cursor: z.string().nullable().optional(),
   read: z.array(factReadEntrySchema).optional(),
+  checkpointId: z.string().optional(),
   turn: z.number().int().nonnegative().optional(),
   recalled: z.array(z.string()).optional(),
 });
@@ -146,10 +157,12 @@ export function mergeFactSlot(current: FactSlot | undefined, update: FactSlotUpd
     else facts[at] = fact;
   }
   const read = update.read ?? base.read;
+  const checkpointId = update.read === undefined ? base.checkpointId : update.checkpointId;
   return {
     facts,
     cursor: update.cursor === undefined ? base.cursor : update.cursor,
     ...(read ? { read } : {}),
+    ...(checkpointId !== undefined ? { checkpointId } : {}),
     turn: update.turn ?? base.turn,
     recalled: update.recalled ?? base.recalled,
   };

@@ -280,7 +280,7 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
-        ...(archive ? { archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
+        ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
         logger,
         env,
       }),

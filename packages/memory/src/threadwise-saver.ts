@@ -447,12 +447,22 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * messages themselves are gone with the rewrite; the digests tell summarize whether the ones the
    * rewrite kept are those its summary covers (issue 27, R37). Sealed with the thread's records
    * when the saver encrypts. One indexed query, as {@link archivedMessages}.
+   * With `since` (a root checkpoint of the thread): `undefined` too unless the archive held
+   * messages at that checkpoint (its {@link ARCHIVE_MARK_METADATA_KEY}) and a rewrite emptied it
+   * after it (fact-recall passes the checkpoint of its last read: a rewrite from before it, or one
+   * that emptied an archive holding none of that checkpoint's messages, is no news to it; issue
+   * 27, R37). A checkpoint not found or stored without a mark: as without `since`. One more
+   * checkpoint read.
    * @throws ThreadwiseSealedStoreError when the digests are sealed and this saver does not encrypt.
    */
-  async archiveClearedDigests(threadId: string): Promise<string | undefined> {
+  async archiveClearedDigests(threadId: string, since?: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
     if (!this.#isReady) await this.ready();
     await this.#settled(id);
+    if (since !== undefined) {
+      const from = await this.#branchPoint(id, since);
+      if (from && (from.mark.seq === 0 || !(await this.#archive.since(id, from.mark)).cleared)) return undefined;
+    }
     return this.#archive.clearedDigests(id);
   }
 

@@ -1,6 +1,6 @@
 import { type BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
-import { runCheckpointerOf } from "@threadwise/core";
+import { runCheckpointerOf, runCheckpointIdOf } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
 import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
@@ -36,8 +36,7 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
     // Outside a LangGraph run (a hook called directly): no control.
   }
   // The checkpoint the node's task runs from (root namespace), as LangGraph passes it to every task.
-  const checkpointId = (configurable?.checkpoint_map as Record<string, unknown> | undefined)?.[""];
-  return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id, checkpointId };
+  return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id, checkpointId: runCheckpointIdOf(runtime) };
 }
 
 /** The brand langchain puts on its `MiddlewareError` and `ToolInvocationError` (`"~brand"`; read by value, as their `isInstance` does). */
