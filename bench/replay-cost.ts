@@ -21,7 +21,10 @@
  * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without),
  * `--sql-statements` (SQLite: the statements SQLite ran per step, `sqlStatementsPerStep` in the
  * replay rows, counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
- * comparable with others).
+ * comparable with others),
+ * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
+ * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
+ * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`).
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
@@ -122,6 +125,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   profile: { type: "boolean", default: false },
   hooks: { type: "boolean", default: false },
   "sql-statements": { type: "boolean", default: false },
+  "step-cpu": { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
@@ -461,6 +465,19 @@ interface ReplayRow {
   hooks?: Record<string, number>;
   /** With `--sql-statements`, on SQLite: statements SQLite ran per step (the saver's and threadwise's registry's). */
   sqlStatementsPerStep?: number;
+  /** With `--step-cpu`: each step's CPU ms, in replay order. */
+  stepCpuMs?: number[];
+  /** With `--step-cpu`, archive lanes: the indexes (in `stepCpuMs`) of the steps that wrote to the archive. */
+  archivingSteps?: number[];
+  /** With `--step-cpu` and `--hooks`: each step's CPU ms per middleware hook, in replay order. */
+  stepHooks?: Array<Record<string, number>>;
+}
+
+/** The hook CPU ms lane `lane` (`<saver>/<configuration>`) spent since `before` (a copy of {@link HOOK_CPU}), by `<middleware>.<hook>`. */
+function hookSnapshot(lane: string, before: ReadonlyMap<string, number>): Record<string, number> {
+  const out: Record<string, number> = {};
+  for (const [key, ms] of HOOK_CPU) if (key.startsWith(`${lane} `)) out[key.slice(lane.length + 1)] = ms - (before.get(key) ?? 0);
+  return out;
 }
 
 /** The hook CPU of lane `lane` (`<saver>/<configuration>`) in ms per step over `stepCount` steps; also a table on stderr. */
@@ -503,8 +520,23 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       sent: 0,
       statements: 0,
       windows: [] as Array<[number, number]>,
+      stepCpu: [] as number[],
+      archivingSteps: [] as number[],
+      stepHooks: [] as Array<Record<string, number>>,
+      hooksBefore: new Map<string, number>(),
     });
   }
+  if (cli.values["step-cpu"])
+    for (const entry of lanes) {
+      const saver = entry.lane.checkpointer as Partial<ThreadwiseSaver>;
+      const write = saver.archiveMessages?.bind(saver);
+      if (!write || !ARCHIVED_KINDS.has(entry.config.kind)) continue;
+      // The step running now is the lane's next one (steps are counted as they end).
+      saver.archiveMessages = async (threadId, messages) => {
+        if (entry.archivingSteps.at(-1) !== entry.stepCpu.length) entry.archivingSteps.push(entry.stepCpu.length);
+        return write(threadId, messages);
+      };
+    }
   const rows: ReplayRow[] = [];
   try {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
@@ -513,10 +545,15 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
         const h0 = profileClockUs();
         hookLane = `${kind}/${entry.config.key}`;
+        if (cli.values["step-cpu"] && cli.values.hooks) entry.hooksBefore = new Map(HOOK_CPU);
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
         hookLane = "";
         entry.windows.push([h0, profileClockUs()]);
         entry.cpu += step.cpuMs;
+        if (cli.values["step-cpu"]) {
+          entry.stepCpu.push(step.cpuMs);
+          if (cli.values.hooks) entry.stepHooks.push(hookSnapshot(`${kind}/${entry.config.key}`, entry.hooksBefore));
+        }
         entry.bytes += step.bytes;
         entry.puts += step.puts;
         entry.putWrites += step.putWrites;
@@ -552,6 +589,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       messagesRead,
       sent,
       statements,
+      stepCpu,
+      archivingSteps,
+      stepHooks,
     } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
@@ -570,6 +610,13 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         messagesSentPerStep: sent / exchanges.length,
         ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
         ...(target.statements ? { sqlStatementsPerStep: statements / exchanges.length } : {}),
+        ...(cli.values["step-cpu"]
+          ? {
+              stepCpuMs: stepCpu,
+              ...(ARCHIVED_KINDS.has(config.kind) ? { archivingSteps } : {}),
+              ...(cli.values.hooks ? { stepHooks } : {}),
+            }
+          : {}),
       });
       console.error(
         `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,
