@@ -363,13 +363,23 @@ export type Op =
    * Drawn by the breaker's fuzz after its stack (`asNodeOpsArb`), so the seeds draw the cases and
    * stacks they drew before it existed.
    */
-  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean };
+  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean }
+  /**
+   * A review left waiting (humanInTheLoop on `book`, called in parallel with `lookup`, neither run yet),
+   * then: `new-turn`, the client sends the turn's user message instead of a resume (the calls stay
+   * unanswered in the thread); `edit`, the client replaces the waiting AI message by id with
+   * `updateState` (the `book` call's arguments changed, as an editing UI does), and the review of
+   * the edited call is approved; `drop-answer`, the review is approved and the turn's input removes
+   * `lookup`'s result (`RemoveMessage`), leaving one of the AI message's two calls without its
+   * answer. Then the turn. Drawn by the breaker's fuzz after its stack (`reviewOpsArb`).
+   */
+  | { kind: "review-left"; by: Process; turn: TurnSpec; after: "new-turn" | "edit" | "drop-answer"; call: string };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
 /** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node"];
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node", "review-left"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -389,6 +399,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "concurrent",
   "rewrite-update",
   "as-node",
+  "review-left",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -690,6 +701,29 @@ export const asNodeOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   ),
   { maxLength: 1 },
 );
+
+/**
+ * Where and which `review-left` operation a breaker case gets: none or one (drawn after the stack and
+ * the `as-node` draw, so a seed's cases, stacks and `as-node` operations are those it drew before).
+ */
+export const reviewOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("review-left" as const),
+      by: processArb,
+      turn: turnArb,
+      after: fc.constantFrom("new-turn" as const, "edit" as const, "drop-answer" as const),
+      call: fc.constantFrom("call_1", "call_2", "call_3", "call_4"),
+    }),
+  ),
+  { maxLength: 1 },
+);
+
+/** The operations the breaker's fuzz draws after its stack: `as-node`, then `review-left` (one draw after the other). */
+export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
+  .tuple(asNodeOpsArb, reviewOpsArb)
+  .map(([asNode, review]) => [...asNode, ...review]);
 
 /** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
 export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {
