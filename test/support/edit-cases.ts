@@ -339,7 +339,15 @@ export type Op =
    * fuzz tests). `bulk`: one `updateState` on the head importing `count` messages (user and AI
    * messages, parallel tool calls with their results, ids `b<n>-<k>`), then the turn.
    */
-  | { kind: "bulk"; by: Process; turn: TurnSpec; count: number; salt: number }
+  | {
+      kind: "bulk";
+      by: Process;
+      turn: TurnSpec;
+      count: number;
+      salt: number;
+      /** Every other round of parallel calls has its first call unanswered (an imported thread whose client lost results); drawn after the stack (`danglingImportOpsArb`). */
+      unanswered?: boolean;
+    }
   /**
    * A turn whose model calls `lookup` twice in parallel; the second call fails in a middleware's
    * `wrapToolCall` (`throw`: the run rejects; `abort`: the caller's AbortSignal fires; `crash`: the run
@@ -720,10 +728,29 @@ export const reviewOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   { maxLength: 1 },
 );
 
-/** The operations the breaker's fuzz draws after its stack: `as-node`, then `review-left` (one draw after the other). */
+/**
+ * Where and which import of calls lacking answers a breaker case gets (a `bulk` operation with
+ * `unanswered`, 300 or 1,000 messages): none or one, drawn after `review-left`.
+ */
+export const danglingImportOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("bulk" as const),
+      by: processArb,
+      turn: turnArb,
+      count: fc.constantFrom(300, 1000),
+      salt: fc.nat({ max: 1000 }),
+      unanswered: fc.constant(true),
+    }),
+  ),
+  { maxLength: 1 },
+);
+
+/** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, then an import of calls lacking answers (one draw after the other). */
 export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
-  .tuple(asNodeOpsArb, reviewOpsArb)
-  .map(([asNode, review]) => [...asNode, ...review]);
+  .tuple(asNodeOpsArb, reviewOpsArb, danglingImportOpsArb)
+  .map(([asNode, review, dangling]) => [...asNode, ...review, ...dangling]);
 
 /** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
 export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {
@@ -745,9 +772,10 @@ export function breakerCaseArb(base: fc.Arbitrary<EditCase>, savers: readonly Sa
 /**
  * `count` imported messages, ids `b<salt>-<k>`: user questions, AI answers, and every fifth
  * exchange a round of one to three parallel `lookup` calls (ids `bulk_<salt>_<k>_<j>`, unique
- * across the import) answered in reverse order; English and Korean text.
+ * across the import) answered in reverse order (with `unanswered`, every other round's first call
+ * left without its result); English and Korean text.
  */
-export function bulkMessages(count: number, salt: number): BaseMessage[] {
+export function bulkMessages(count: number, salt: number, unanswered = false): BaseMessage[] {
   const out: BaseMessage[] = [];
   const texts = ["Where do I live?", "I live in Seoul.", "저는 간호사예요.", "Can you check seat 12A for tomorrow?", "좋아요, 고마워요."];
   for (let k = 0; out.length < count; k += 1) {
@@ -762,7 +790,9 @@ export function bulkMessages(count: number, salt: number): BaseMessage[] {
         type: "tool_call" as const,
       }));
       out.push(new AIMessage({ id: id("c"), content: "", tool_calls: calls }));
-      for (const call of [...calls].reverse())
+      // With `unanswered`, every other round's first call has no result.
+      const answered = unanswered && k % 10 === 4 ? calls.slice(1) : calls;
+      for (const call of [...answered].reverse())
         out.push(new ToolMessage({ id: id(`r${call.id}`), content: `lookup ${call.args.q}: ok`, tool_call_id: call.id, name: "lookup" }));
     }
     out.push(new AIMessage({ id: id("a"), content: `Answer ${k}: ${text}` }));

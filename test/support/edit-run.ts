@@ -1003,8 +1003,8 @@ export async function runCase(
       current.where += target ? ` from ${afterTools.length} after-tools checkpoints` : " (none: at the head)";
       await invoke(op.by, op.turn, [], target?.config.configurable?.checkpoint_id as string | undefined);
     } else if (op.kind === "bulk") {
-      const imported = bulkMessages(op.count, op.salt);
-      current.where += ` ${imported.length} messages`;
+      const imported = bulkMessages(op.count, op.salt, op.unanswered);
+      current.where += ` ${imported.length} messages${op.unanswered ? ", calls lacking answers" : ""}`;
       await updateState(agents[op.by], run, imported);
       await invoke(op.by, op.turn, []);
     } else if (op.kind === "rewrite-update") {
