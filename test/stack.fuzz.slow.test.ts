@@ -10,7 +10,8 @@
  * after the stack, so a seed's cases and stacks are those it drew before), and a human-in-the-loop review left
  * waiting, then answered by a new message, or by an `updateState` edit of the waiting call and a resume, or approved
  * with one of the two parallel calls' results removed after (`review-left`, drawn after `as-node`), and an import of 300 or 1,000 messages whose parallel calls
- * lack some answers (a `bulk` operation with `unanswered`, drawn after `review-left`); besides edits by id (hot and archived),
+ * lack some answers (a `bulk` operation with `unanswered`, drawn after `review-left`), and turns sent as
+ * `Command({ update, goto: "model_request" })` (`goto`, drawn last; no `beforeAgent` hook runs); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider

@@ -381,13 +381,19 @@ export type Op =
    * `lookup`'s result (`RemoveMessage`), leaving one of the AI message's two calls without its
    * answer. Then the turn. Drawn by the breaker's fuzz after its stack (`reviewOpsArb`).
    */
-  | { kind: "review-left"; by: Process; turn: TurnSpec; after: "new-turn" | "edit" | "drop-answer"; call: string };
+  | { kind: "review-left"; by: Process; turn: TurnSpec; after: "new-turn" | "edit" | "drop-answer"; call: string }
+  /**
+   * The turn sent as `Command({ update: { messages: [user] }, goto: "model_request" })`, as a client
+   * that routes its input straight to the model does: the run skips every `beforeAgent` hook. Drawn
+   * by the breaker's fuzz after its stack (`gotoOpsArb`).
+   */
+  | { kind: "goto"; by: Process; turn: TurnSpec };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
 /** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node", "review-left"];
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node", "review-left", "goto"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -408,6 +414,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "rewrite-update",
   "as-node",
   "review-left",
+  "goto",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -747,10 +754,16 @@ export const danglingImportOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   { maxLength: 1 },
 );
 
-/** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, then an import of calls lacking answers (one draw after the other). */
+/** Where and which `goto` operations a breaker case gets: none to two, drawn after the import of calls lacking answers. */
+export const gotoOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(fc.nat(), fc.record({ kind: fc.constant("goto" as const), by: processArb, turn: turnArb })),
+  { maxLength: 2 },
+);
+
+/** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, an import of calls lacking answers, then `goto` (one draw after the other). */
 export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
-  .tuple(asNodeOpsArb, reviewOpsArb, danglingImportOpsArb)
-  .map(([asNode, review, dangling]) => [...asNode, ...review, ...dangling]);
+  .tuple(asNodeOpsArb, reviewOpsArb, danglingImportOpsArb, gotoOpsArb)
+  .map(([asNode, review, dangling, goto]) => [...asNode, ...review, ...dangling, ...goto]);
 
 /** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
 export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {

@@ -1169,6 +1169,12 @@ export async function runCase(
         current.where += answer ? ` removing ${answer.id}` : " (no answer to remove)";
         await invoke(op.by, op.turn, answer?.id ? [new RemoveMessage({ id: answer.id })] : []);
       }
+    } else if (op.kind === "goto") {
+      script = modelScript([op.turn], turnNo);
+      const user = userMessage(op.turn, turnNo);
+      turnNo += 1;
+      await agents[op.by].invoke(new Command({ update: { messages: [user] }, goto: "model_request" }) as never, run);
+      await settle(agents[op.by]);
     } else if (op.kind === "other-stack") {
       others[op.by] ??= agentOf(processes[op.by], c.otherConfig);
       await invokeOn(others[op.by] as ReturnType<typeof agentOf>, op.turn, []);
