@@ -7,7 +7,11 @@
  * middleware instances carry on), two invokes on one thread at once, and a rewrite by `updateState`
  * (`REMOVE_ALL_MESSAGES`, then a suffix or nothing), and the state written as a node would write it
  * (`updateState` with `asNode`, `bulkUpdateState`) then resumed with `invoke(null)` (`as-node`, drawn
- * after the stack, so a seed's cases and stacks are those it drew before); besides edits by id (hot and archived),
+ * after the stack, so a seed's cases and stacks are those it drew before), and a human-in-the-loop review left
+ * waiting, then answered by a new message, or by an `updateState` edit of the waiting call and a resume, or approved
+ * with one of the two parallel calls' results removed after (`review-left`, drawn after `as-node`), and an import of 300 or 1,000 messages whose parallel calls
+ * lack some answers (a `bulk` operation with `unanswered`, drawn after `review-left`), and turns sent as
+ * `Command({ update, goto: "model_request" })` (`goto`, drawn last; no `beforeAgent` hook runs); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider
@@ -25,8 +29,8 @@ import type fc from "fast-check";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { formatArchiveTallies, runArchiveProperty } from "./support/archive-property.js";
 import {
+  afterStackOpsArb,
   archiveCaseArb,
-  asNodeOpsArb,
   breakerCaseArb,
   configArb,
   editCaseArb,
@@ -74,7 +78,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       only: ONLY,
       onCase: caseClock("three-stack"),
       arbitraries: { cases: breakerCaseArb(editCaseArb, ["memory"]), configs: threeStackArb },
-      afterStack: asNodeOpsArb,
+      afterStack: afterStackOpsArb,
     });
     console.log(
       `[stack.fuzz] three-stack seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatTallies(tallies)}`,
@@ -95,7 +99,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       only: ONLY,
       onCase: caseClock("archive"),
       cases: breakerCaseArb(archiveCaseArb, ["sqlite", "postgres"]),
-      afterStack: asNodeOpsArb,
+      afterStack: afterStackOpsArb,
     });
     console.log(
       `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,

@@ -339,7 +339,15 @@ export type Op =
    * fuzz tests). `bulk`: one `updateState` on the head importing `count` messages (user and AI
    * messages, parallel tool calls with their results, ids `b<n>-<k>`), then the turn.
    */
-  | { kind: "bulk"; by: Process; turn: TurnSpec; count: number; salt: number }
+  | {
+      kind: "bulk";
+      by: Process;
+      turn: TurnSpec;
+      count: number;
+      salt: number;
+      /** Every other round of parallel calls has its first call unanswered (an imported thread whose client lost results); drawn after the stack (`danglingImportOpsArb`). */
+      unanswered?: boolean;
+    }
   /**
    * A turn whose model calls `lookup` twice in parallel; the second call fails in a middleware's
    * `wrapToolCall` (`throw`: the run rejects; `abort`: the caller's AbortSignal fires; `crash`: the run
@@ -363,13 +371,29 @@ export type Op =
    * Drawn by the breaker's fuzz after its stack (`asNodeOpsArb`), so the seeds draw the cases and
    * stacks they drew before it existed.
    */
-  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean };
+  | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean }
+  /**
+   * A review left waiting (humanInTheLoop on `book`, called in parallel with `lookup`, neither run yet),
+   * then: `new-turn`, the client sends the turn's user message instead of a resume (the calls stay
+   * unanswered in the thread); `edit`, the client replaces the waiting AI message by id with
+   * `updateState` (the `book` call's arguments changed, as an editing UI does), and the review of
+   * the edited call is approved; `drop-answer`, the review is approved and the turn's input removes
+   * `lookup`'s result (`RemoveMessage`), leaving one of the AI message's two calls without its
+   * answer. Then the turn. Drawn by the breaker's fuzz after its stack (`reviewOpsArb`).
+   */
+  | { kind: "review-left"; by: Process; turn: TurnSpec; after: "new-turn" | "edit" | "drop-answer"; call: string }
+  /**
+   * The turn sent as `Command({ update: { messages: [user] }, goto: "model_request" })`, as a client
+   * that routes its input straight to the model does: the run skips every `beforeAgent` hook. Drawn
+   * by the breaker's fuzz after its stack (`gotoOpsArb`).
+   */
+  | { kind: "goto"; by: Process; turn: TurnSpec };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
 /** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node"];
+export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node", "review-left", "goto"];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -389,6 +413,8 @@ export const OP_KINDS: readonly OpKind[] = [
   "concurrent",
   "rewrite-update",
   "as-node",
+  "review-left",
+  "goto",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -691,6 +717,54 @@ export const asNodeOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   { maxLength: 1 },
 );
 
+/**
+ * Where and which `review-left` operation a breaker case gets: none or one (drawn after the stack and
+ * the `as-node` draw, so a seed's cases, stacks and `as-node` operations are those it drew before).
+ */
+export const reviewOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("review-left" as const),
+      by: processArb,
+      turn: turnArb,
+      after: fc.constantFrom("new-turn" as const, "edit" as const, "drop-answer" as const),
+      call: fc.constantFrom("call_1", "call_2", "call_3", "call_4"),
+    }),
+  ),
+  { maxLength: 1 },
+);
+
+/**
+ * Where and which import of calls lacking answers a breaker case gets (a `bulk` operation with
+ * `unanswered`, 300 or 1,000 messages): none or one, drawn after `review-left`.
+ */
+export const danglingImportOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("bulk" as const),
+      by: processArb,
+      turn: turnArb,
+      count: fc.constantFrom(300, 1000),
+      salt: fc.nat({ max: 1000 }),
+      unanswered: fc.constant(true),
+    }),
+  ),
+  { maxLength: 1 },
+);
+
+/** Where and which `goto` operations a breaker case gets: none to two, drawn after the import of calls lacking answers. */
+export const gotoOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(fc.nat(), fc.record({ kind: fc.constant("goto" as const), by: processArb, turn: turnArb })),
+  { maxLength: 2 },
+);
+
+/** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, an import of calls lacking answers, then `goto` (one draw after the other). */
+export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
+  .tuple(asNodeOpsArb, reviewOpsArb, danglingImportOpsArb, gotoOpsArb)
+  .map(([asNode, review, dangling, goto]) => [...asNode, ...review, ...dangling, ...goto]);
+
 /** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
 export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {
   const ops = [...c.ops];
@@ -711,9 +785,10 @@ export function breakerCaseArb(base: fc.Arbitrary<EditCase>, savers: readonly Sa
 /**
  * `count` imported messages, ids `b<salt>-<k>`: user questions, AI answers, and every fifth
  * exchange a round of one to three parallel `lookup` calls (ids `bulk_<salt>_<k>_<j>`, unique
- * across the import) answered in reverse order; English and Korean text.
+ * across the import) answered in reverse order (with `unanswered`, every other round's first call
+ * left without its result); English and Korean text.
  */
-export function bulkMessages(count: number, salt: number): BaseMessage[] {
+export function bulkMessages(count: number, salt: number, unanswered = false): BaseMessage[] {
   const out: BaseMessage[] = [];
   const texts = ["Where do I live?", "I live in Seoul.", "저는 간호사예요.", "Can you check seat 12A for tomorrow?", "좋아요, 고마워요."];
   for (let k = 0; out.length < count; k += 1) {
@@ -728,7 +803,9 @@ export function bulkMessages(count: number, salt: number): BaseMessage[] {
         type: "tool_call" as const,
       }));
       out.push(new AIMessage({ id: id("c"), content: "", tool_calls: calls }));
-      for (const call of [...calls].reverse())
+      // With `unanswered`, every other round's first call has no result.
+      const answered = unanswered && k % 10 === 4 ? calls.slice(1) : calls;
+      for (const call of [...answered].reverse())
         out.push(new ToolMessage({ id: id(`r${call.id}`), content: `lookup ${call.args.q}: ok`, tool_call_id: call.id, name: "lookup" }));
     }
     out.push(new AIMessage({ id: id("a"), content: `Answer ${k}: ${text}` }));

@@ -26,6 +26,7 @@ import {
   type SummarySlot,
   summarySlotState,
   type ThreadwiseLogger,
+  toolCallsOf,
   viewReport,
 } from "@threadwise/core";
 import { type ProviderViolation, requestInput, scriptedModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -1032,8 +1033,8 @@ export async function runCase(
       current.where += target ? ` from ${afterTools.length} after-tools checkpoints` : " (none: at the head)";
       await invoke(op.by, op.turn, [], target?.config.configurable?.checkpoint_id as string | undefined);
     } else if (op.kind === "bulk") {
-      const imported = bulkMessages(op.count, op.salt);
-      current.where += ` ${imported.length} messages`;
+      const imported = bulkMessages(op.count, op.salt, op.unanswered);
+      current.where += ` ${imported.length} messages${op.unanswered ? ", calls lacking answers" : ""}`;
       await updateState(agents[op.by], run, imported);
       await invoke(op.by, op.turn, []);
     } else if (op.kind === "rewrite-update") {
@@ -1147,6 +1148,63 @@ export async function runCase(
       await settle(agents[op.by]);
       // The resumed run went on from the written state: its model answered (the injected calls' results, or the turn).
       if (calls.length === before) opMismatches.push(`op ${opIndex} as-node (${op.how}): invoke(null) called no model`);
+    } else if (op.kind === "review-left") {
+      const other = op.call === "call_1" ? "call_2" : "call_1";
+      const t = turnNo;
+      turnNo += 1;
+      const asked = callMessage(`a${t}-0`, [
+        { id: other, name: "lookup", args: { q: "short" }, type: "tool_call" },
+        { id: op.call, name: "book", args: { seat: "12A" }, type: "tool_call" },
+      ]);
+      script = [() => asked, () => new AIMessage({ id: `a${t}-final`, content: op.turn.answer })];
+      await agents[op.by].invoke({ messages: [userMessage(op.turn, t)] }, run);
+      const waiting = (await pendingReviews(agents[op.by])).length > 0;
+      current.where += ` ${op.after}${waiting ? "" : " (no review waiting)"}`;
+      if (op.after === "new-turn") {
+        // The review is never answered: the next run starts from the user's new message.
+        await invoke(op.by, op.turn, []);
+      } else if (op.after === "edit") {
+        // The stored AI message (its call ids as stored: on a ThreadwiseSaver `ownIds` renamed them).
+        const stored = (await whole()).find((m) => m.id === asked.id);
+        if (stored && messageType(stored) === "ai") {
+          const calls = toolCallsOf(stored).map((c) => ({
+            ...c,
+            args: c.name === "book" ? { seat: "3F" } : c.args,
+            type: "tool_call" as const,
+          }));
+          const replacement = new AIMessage({
+            id: stored.id,
+            content: stored.content,
+            tool_calls: calls,
+            response_metadata: responsesMetadata(calls),
+          });
+          editing = [stored];
+          await updateState(agents[op.by], run, replacement);
+          // The review is gone with the update; the run resumed from the edited state (`invoke(null)`) reviews the edited call.
+          const next = (await agents[op.by].graph.getState(run)).next;
+          current.where += ` then ${next.join(",") || "nothing"} next`;
+          if (next.length > 0) await agents[op.by].invoke(null as never, run);
+        }
+        script = [() => new AIMessage({ id: `a${t}-final`, content: op.turn.answer })];
+        await settle(agents[op.by]);
+        await invoke(op.by, op.turn, []);
+      } else {
+        await settle(agents[op.by]);
+        // `lookup`'s result after the AI message (its call id as stored: on a ThreadwiseSaver `ownIds` renamed it).
+        const messages = await whole();
+        const at = messages.findIndex((m) => m.id === asked.id);
+        const lookupId = at < 0 ? undefined : toolCallsOf(messages[at] as BaseMessage).find((c) => c.name === "lookup")?.id;
+        const answer = messages.slice(at + 1).find((m) => messageType(m) === "tool" && (m as ToolMessage).tool_call_id === lookupId);
+        editing = answer ? [answer] : [];
+        current.where += answer ? ` removing ${answer.id}` : " (no answer to remove)";
+        await invoke(op.by, op.turn, answer?.id ? [new RemoveMessage({ id: answer.id })] : []);
+      }
+    } else if (op.kind === "goto") {
+      script = modelScript([op.turn], turnNo);
+      const user = userMessage(op.turn, turnNo);
+      turnNo += 1;
+      await agents[op.by].invoke(new Command({ update: { messages: [user] }, goto: "model_request" }) as never, run);
+      await settle(agents[op.by]);
     } else if (op.kind === "other-stack") {
       others[op.by] ??= agentOf(processes[op.by], c.otherConfig);
       await invokeOn(others[op.by] as ReturnType<typeof agentOf>, op.turn, []);

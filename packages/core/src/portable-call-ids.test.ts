@@ -64,6 +64,35 @@ describe("portable tool call ids (R33: a thread continued by another provider)",
     expect(JSON.stringify(thread)).toBe(stored);
   });
 
+  it("ids OpenAI Chat Completions refuses for their length (over 40 characters) are sent as portable ids of at most 40, repeated ones too", () => {
+    // Codex's `call_id|item_id`, a Responses `fc_` item id (53 characters), Kimi's ids for a long tool name.
+    const ids = [
+      "call_Qm3b2lYhW4n0T9xK1pVd7sJe|fc_68a1f0c2b7e48191a2b3c4d5e6f7a8b90c1d2e3f4a5b6c7d",
+      "fc_0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f",
+      "functions.search_knowledge_base:12",
+    ];
+    for (const id of ids) {
+      expect(portableCallId(id)).toMatch(PORTABLE_CALL_ID);
+      expect(portableCallId(id).length).toBeLessThanOrEqual(40);
+    }
+    expect(new Set(ids.map(portableCallId)).size).toBe(ids.length);
+    // A 30-character id repeated by a later answer is sent renamed, within 40 characters too.
+    const repeated = "toolu_01A09q90qw90lq917835lq9x";
+    const thread: BaseMessage[] = [new HumanMessage({ id: "h1", content: "Seat 12A free tomorrow?" })];
+    for (const [k, id] of [...ids, repeated, repeated].entries())
+      thread.push(
+        new AIMessage({ id: `a${k}`, content: "", tool_calls: [{ id, name: "lookup", args: { q: `${k}` }, type: "tool_call" }] }),
+        new ToolMessage({ id: `t${k}`, content: "free", tool_call_id: id }),
+      );
+    thread.push(new AIMessage({ id: "a-final", content: "12A is free." }), new HumanMessage({ id: "h2", content: "Book it." }));
+    const view = assembleView(thread, new SystemMessage("Be brief."), NONE).messages;
+    expect(validateProviderRequest(view)).toEqual([]);
+    const sent = view.flatMap((m) => toolCallsOf(m).map((c) => c.id as string));
+    expect(sent).toHaveLength(5);
+    expect(new Set(sent).size).toBe(5);
+    for (const id of sent) expect(id.length).toBeLessThanOrEqual(40);
+  });
+
   it("a partly answered parallel call keeps its answered result under the portable id", () => {
     const thread = kimiThread().filter((m) => m.id !== "t2");
     const groups = groupMessages(thread);

@@ -1,9 +1,11 @@
 /**
  * Tool call ids every provider accepts (spec R4, R33). A thread keeps the ids of the model that
  * made each call, and some models make ids that other providers refuse: Kimi K2 (`functions.lookup:0`),
- * OpenAI Codex's `call_id|item_id`, ids with `.` `:` `|` or over 64 characters. Anthropic requires
- * `^[a-zA-Z0-9_-]+$` (`messages.1.content.0.tool_use.id: String should match pattern ...`) and
- * Bedrock Converse 1-64 of the same characters, so a thread served by one model and continued by
+ * OpenAI Codex's `call_id|item_id`, ids with `.` `:` `|` or over 40 characters. Anthropic requires
+ * `^[a-zA-Z0-9_-]+$` (`messages.1.content.0.tool_use.id: String should match pattern ...`),
+ * Bedrock Converse 1-64 of the same characters and OpenAI Chat Completions at most 40 characters
+ * (`string too long. Expected a string with maximum length 40`: a Responses `fc_` id, Codex's ids,
+ * https://github.com/openclaw/openclaw/pull/875), so a thread served by one model and continued by
  * another (`modelFallbackMiddleware`, a model switch, an imported history) is refused on every
  * later turn. Public reports: https://github.com/continuedev/continue/issues/10416,
  * https://github.com/openclaw/openclaw/issues/7107, https://github.com/farion1231/cc-switch/issues/1181.
@@ -16,8 +18,8 @@ import { createHash } from "node:crypto";
 import { AIMessage, type BaseMessage, type HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { callIdsOf, messageType, toolMessageWith, toolResultIdsOf, userMessageWith } from "./message-kinds.js";
 
-/** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`) and Bedrock Converse (1-64 characters of it) accept. */
-export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+/** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`), Bedrock Converse (1-64 characters of it) and OpenAI Chat Completions (at most 40 characters) accept. */
+export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,40}$/;
 
 /**
  * Where `@langchain/google-genai` keeps the thought signature of each function call of an AI
@@ -29,13 +31,15 @@ export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,64}$/;
  */
 export const GEMINI_THOUGHT_SIGNATURES = "__gemini_function_call_thought_signatures__";
 
-/** Characters of a non-portable id kept in its portable form (the rest is a digest). */
-const KEPT_CHARACTERS = 40;
+/** Hex characters of the SHA-256 a mapped id ends with. */
+const DIGEST_CHARACTERS = 12;
+/** The longest id a view sends (OpenAI Chat Completions' limit, {@link PORTABLE_CALL_ID}). */
+const MAX_SENT_CHARACTERS = 40;
 
 /**
  * The id a view sends for the tool call id `id`: `id` itself when portable (or empty: a call
  * without id is not an id problem), else its characters outside `[a-zA-Z0-9_-]` as `_`, cut to
- * 40, then `_` and 12 hex characters of its SHA-256 (at most 53 characters; two ids that differ
+ * 27, then `_` and 12 hex characters of its SHA-256 (at most 40 characters; two ids that differ
  * only in the replaced characters stay apart). Pure: every process maps an id the same way.
  * @example
  * portableCallId("functions.lookup:0"); // "functions_lookup_0_" + 12 hex characters
@@ -43,8 +47,8 @@ const KEPT_CHARACTERS = 40;
  */
 export function portableCallId(id: string): string {
   if (id === "" || PORTABLE_CALL_ID.test(id)) return id;
-  const digest = createHash("sha256").update(id).digest("hex").slice(0, 12);
-  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, KEPT_CHARACTERS)}_${digest}`;
+  const digest = createHash("sha256").update(id).digest("hex").slice(0, DIGEST_CHARACTERS);
+  return `${id.replace(/[^a-zA-Z0-9_-]/g, "_").slice(0, MAX_SENT_CHARACTERS - 1 - DIGEST_CHARACTERS)}_${digest}`;
 }
 
 const isPortable = (id: unknown): boolean => typeof id !== "string" || id === "" || PORTABLE_CALL_ID.test(id);
@@ -152,12 +156,12 @@ export function withUniqueCallIds(messages: BaseMessage[]): BaseMessage[] {
 
 /**
  * The id a request sends for the call id `id` an earlier AI message of it already used, in the
- * AI message `salt` names: 40 characters of `id`, `_r`, and 12 hex characters of the SHA-256 of
- * both (at most 54 characters of `[a-zA-Z0-9_-]` for a portable `id`).
+ * AI message `salt` names: 26 characters of `id`, `_r`, and 12 hex characters of the SHA-256 of
+ * both (at most 40 characters of `[a-zA-Z0-9_-]` for a portable `id`).
  */
 export function repeatedCallId(id: string, salt: string): string {
-  const digest = createHash("sha256").update(`${id}\u0000${salt}`).digest("hex").slice(0, 12);
-  return `${id.slice(0, KEPT_CHARACTERS)}_r${digest}`;
+  const digest = createHash("sha256").update(`${id}\u0000${salt}`).digest("hex").slice(0, DIGEST_CHARACTERS);
+  return `${id.slice(0, MAX_SENT_CHARACTERS - 2 - DIGEST_CHARACTERS)}_r${digest}`;
 }
 
 /** `message` with the call ids of `renamed` sent renamed ({@link withUniqueCallIds}); one copy per message and renaming. */

@@ -119,7 +119,7 @@ export interface RepeatedCallIdScript {
  * does (https://github.com/NVIDIA-NeMo/Switchyard/issues/502): answering a user message it calls
  * `script.tool` once, with id `script.id` (`call_0`) on every turn; answering anything else (the
  * tool's result) it says `script.answer(call)`. A thread of it stores one call id in many AI
- * messages, which core sends renamed from the second on (`withUniqueCallIds`: 40 characters of the
+ * messages, which core sends renamed from the second on (`withUniqueCallIds`: 26 characters of the
  * id, `_r` and 12 hex characters), so a request costs more tokens than its stored messages.
  *
  * @example

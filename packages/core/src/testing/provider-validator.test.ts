@@ -301,7 +301,7 @@ describe("validateProviderRequest", () => {
     expect(refusals([new HumanMessage("a"), ai(["c1"]), result("c1", "")])).toEqual([]);
   });
 
-  it("tool call ids: missing for all but Gemini; Anthropic and Bedrock patterns; repeats within one message", () => {
+  it("tool call ids: missing for all but Gemini; Anthropic and Bedrock patterns; OpenAI's length; repeats within one message", () => {
     const noId = new AIMessage({ content: "", tool_calls: [{ name: "lookup", args: {}, type: "tool_call" }] });
     expect(rulesOf([new HumanMessage("a"), noId, new ToolMessage({ content: "x", tool_call_id: "" })], "openai")).toEqual(["tool_call_id"]);
     expect(rulesOf([new HumanMessage("a"), noId, new ToolMessage({ content: "x", tool_call_id: "" })], "gemini")).toEqual([]);
@@ -310,6 +310,11 @@ describe("validateProviderRequest", () => {
     expect(rulesOf(dotted, "openai")).toEqual([]);
     const long = "x".repeat(65);
     expect(rulesOf([new HumanMessage("a"), ai([long]), result(long)], "bedrock")).toEqual(["tool_call_id"]);
+    // OpenAI Chat Completions: at most 40 characters (a Responses `fc_` item id has 53).
+    const fc = `fc_${"0f0e50a1476a6c35006912c58dc9f8819192c25864eb16f07f"}`;
+    expect(rulesOf([new HumanMessage("a"), ai([fc]), result(fc)], "openai")).toEqual(["tool_call_id"]);
+    expect(rulesOf([new HumanMessage("a"), ai([fc]), result(fc)], "bedrock")).toEqual([]);
+    expect(rulesOf([new HumanMessage("a"), ai(["c".repeat(40)]), result("c".repeat(40))], "openai")).toEqual([]);
     const twice = [new HumanMessage("a"), ai(["c1", "c1"]), result("c1"), result("c1")];
     expect(rulesOf(twice, "anthropic")).toEqual(["tool_call_id"]);
     expect(rulesOf(twice, "openai")).toEqual([]);

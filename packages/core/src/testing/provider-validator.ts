@@ -117,7 +117,12 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   numbers its calls per answer (`call_0` every turn, Grok over Chat Completions,
  *   https://github.com/NVIDIA-NeMo/Switchyard/issues/502; Kimi's `functions.lookup:0`) makes a
  *   thread Anthropic refuses from its second tool turn on), Bedrock (`toolUseId`: 1-64 characters
- *   of `[a-zA-Z0-9_-]`). Gemini pairs by name and position and sends no ids.
+ *   of `[a-zA-Z0-9_-]`). OpenAI Chat Completions also refuses an id over 40 characters (`Invalid
+ *   'messages[10].tool_calls[0].id': string too long. Expected a string with maximum length 40`,
+ *   `string_above_max_length`: https://github.com/agno-agi/agno/issues/5382 a Responses `fc_` id,
+ *   https://github.com/openclaw/openclaw/pull/875 a thread continued by another model,
+ *   https://github.com/BerriAI/litellm/issues/17343, https://github.com/anomalyco/opencode/issues/12653).
+ *   Gemini pairs by name and position and sends no ids.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -198,6 +203,8 @@ export class ProviderRequestError extends ThreadwiseError {
 const KNOWN_TYPES = new Set(["system", "human", "ai", "tool"]);
 const ANTHROPIC_ID = /^[a-zA-Z0-9_-]+$/;
 const BEDROCK_ID = /^[a-zA-Z0-9_-]{1,64}$/;
+/** The longest tool call id OpenAI Chat Completions takes (`string_above_max_length`). */
+const OPENAI_ID_MAX = 40;
 
 /** A rule broken at one index, before it is spread over the providers that enforce it. */
 interface Finding {
@@ -392,6 +399,13 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
             index,
             only: ["bedrock"],
             message: `${describe(message, index)}: id ${JSON.stringify(id)} is not 1-64 of [a-zA-Z0-9_-]`,
+          });
+        if (id.length > OPENAI_ID_MAX)
+          out.push({
+            rule: "tool_call_id",
+            index,
+            only: ["openai"],
+            message: `${describe(message, index)}: id ${JSON.stringify(id)} is over ${OPENAI_ID_MAX} characters`,
           });
         if (seen.has(id))
           out.push({
