@@ -373,8 +373,9 @@ export function summarize(options: SummarizeOptions = {}) {
     name: SUMMARIZE_MIDDLEWARE_NAME,
     ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
-      // A model named by a string is made at the first model call, so a wrong name fails at once.
-      const own = await ownModel();
+      // A model named by a string is made at the first model call, so a wrong name fails at once; a
+      // model object (or none) is used as it is, without a promise and an await on every model call.
+      const own = typeof opts.model === "string" ? await ownModel() : opts.model;
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
@@ -610,7 +611,8 @@ export function summarize(options: SummarizeOptions = {}) {
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
         logger,
-        async (r: typeof next) => handler(r),
+        // The handler's own promise (LangChain's handler is async): no second promise per model call.
+        (r: typeof next) => Promise.resolve(handler(r)),
       );
       if (prepareAfterAnswer) {
         const original = record;
