@@ -313,7 +313,7 @@ export function buildSummarizerInput(args: {
   const budget = Math.max(0, maxInputTokens - fixed);
 
   const read = args.read !== undefined && args.read.lines.length === args.span.length ? args.read : undefined;
-  let lines = read ? [...read.lines] : args.span.map(transcriptLine);
+  let lines: readonly string[] = read ? read.lines : args.span.map(transcriptLine);
   const changed = lines.map(() => false);
   // A line far over the budget is not counted at all (it will be cut): counting is the costly part.
   // A line is counted with its newline, as it sits in the transcript: lines start with a word, so
