@@ -25,22 +25,32 @@
  * (A step over the graph's `stepTimeout` is a third: the runner rejects `Abort` on its own timeout
  * signal, not the caller's; not tested here, it needs a timed step.)
  */
-import { mkdtempSync, rmSync } from "node:fs";
-import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { randomUUID } from "node:crypto";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, RunControl } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { ThreadwiseConcurrentTurnError, ThreadwiseConfigError, type ThreadwiseSaver, turnEndCallbacks } from "@threadwise/memory";
 import { tool } from "langchain";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { agentModel, lastOf, requests, stackAgent, storedMessages } from "./support/report-agent.js";
+import { BACKENDS, type Backend, backendStorage } from "./support/threadwise-savers.js";
 
-const dirs: string[] = [];
-afterAll(() => {
-  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+/** Each backend's storage, private to this file (one migrated PostgreSQL database; a SQLite file per agent). */
+const storage = backendStorage("breakpoints");
+/** A thread id of its own (the PostgreSQL database is one for the file). */
+const threadOf = (name: string) => `${name}-${randomUUID()}`;
+
+/** `stackAgent`, its checkpointer closed after the test (a PostgreSQL pool holds connections). */
+const opened: ThreadwiseSaver[] = [];
+function openAgent(options: Parameters<typeof stackAgent>[0]) {
+  const made = stackAgent(options);
+  if (made.stack.checkpointer) opened.push(made.stack.checkpointer);
+  return made;
+}
+afterEach(async () => {
+  for (const saver of opened.splice(0)) await saver.close();
 });
 
 const BREAKPOINTS = [{ interruptBefore: ["tools"] }, { interruptAfter: ["model_request"] }] as const;
@@ -52,19 +62,15 @@ type TurnEnd = "turnEndCallbacks" | "endTurn" | "turnLeaseMs: 0";
  * A run stopped by `breakpoint` before its two `lookup` calls ran, then the client's results written
  * as the tools node (`updateState(..., "tools")`), the run resumed (`invoke(null)`) and a next turn.
  */
-async function clientToolsFlow(backend: "in_memory" | "sqlite", breakpoint: object, end: TurnEnd) {
-  const dir = mkdtempSync(join(tmpdir(), "tw-breakpoints-"));
-  dirs.push(dir);
+async function clientToolsFlow(backend: Backend, breakpoint: object, end: TurnEnd) {
   const model = agentModel();
-  const { agent, stack } = stackAgent({
-    backend,
-    sqlitePath: join(dir, "memory.sqlite"),
+  const { agent, stack } = openAgent({
     windowSize: 4,
     model,
-    ...(end === "turnLeaseMs: 0" ? { stack: { turnLeaseMs: 0 } } : {}),
+    stack: { ...storage(backend, "fresh"), ...(end === "turnLeaseMs: 0" ? { turnLeaseMs: 0 } : {}) },
   });
   const checkpointer = stack.checkpointer as ThreadwiseSaver;
-  const config = { configurable: { thread_id: "client-tools" } };
+  const config = { configurable: { thread_id: threadOf("client-tools") } };
   await agent.invoke({ messages: [new HumanMessage("hello")] }, config);
   const callbacks = end === "turnEndCallbacks" ? { callbacks: turnEndCallbacks(checkpointer) } : {};
   await agent.invoke({ messages: [new HumanMessage("PARALLEL 2 run them on the client")] }, {
@@ -86,12 +92,12 @@ async function clientToolsFlow(backend: "in_memory" | "sqlite", breakpoint: obje
   // The model answered the client's results, once each, and the next turn went on from there.
   const afterResults = requests(model).find((r) => lastOf(r).getType() === "tool") as BaseMessage[];
   expect(messageText(lastOf(afterResults))).toBe("client 1");
-  const stored = await storedMessages(agent.graph as never, "client-tools");
+  const stored = await storedMessages(agent.graph as never, config.configurable.thread_id);
   expect(stored.filter((m) => m.getType() === "tool").map(messageText)).toEqual(["client 0", "client 1"]);
   expect(messageText(lastOf(stored))).toBe("ok: thanks");
 }
 
-describe.each(["in_memory", "sqlite"] as const)("public reports: static breakpoints on the stack (%s)", (backend) => {
+describe.each(BACKENDS)("public reports: static breakpoints on the stack (%s)", (backend) => {
   for (const breakpoint of BREAKPOINTS) {
     for (const end of ["turnEndCallbacks", "endTurn", "turnLeaseMs: 0"] as const)
       it(`${JSON.stringify(breakpoint)}, turn ended by ${end}: the client's tool results written with updateState, then invoke(null), then a new turn`, async () => {
@@ -101,10 +107,8 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: static breakpoi
     // Without either, nothing tells the saver the run ended: its lease holds until `turnLeaseMs`,
     // and the refusal names the two ways to end it.
     it(`${JSON.stringify(breakpoint)} alone: updateState is refused turn-in-progress until the lease lapses`, async () => {
-      const dir = mkdtempSync(join(tmpdir(), "tw-breakpoints-"));
-      dirs.push(dir);
-      const { agent } = stackAgent({ backend, sqlitePath: join(dir, "memory.sqlite"), windowSize: 4 });
-      const config = { configurable: { thread_id: "held" } };
+      const { agent } = openAgent({ windowSize: 4, stack: storage(backend, "fresh") });
+      const config = { configurable: { thread_id: threadOf("held") } };
       await agent.invoke({ messages: [new HumanMessage("PARALLEL 1 later")] }, { ...config, ...breakpoint } as never);
       const refused = await agent.graph.updateState(config, { messages: [] } as never, "tools").catch((error: unknown) => error);
       expect(ThreadwiseConcurrentTurnError.isInstance(refused)).toBe(true);
@@ -114,8 +118,6 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: static breakpoi
   }
 
   it("the turn-end callbacks leave a dynamic interrupt's turn to its interrupt write, and a resume goes on at once", async () => {
-    const dir = mkdtempSync(join(tmpdir(), "tw-breakpoints-"));
-    dirs.push(dir);
     const ask = tool(async () => `answer ${String(interrupt("which?"))}`, { name: "ask", description: "Asks.", schema: z.object({}) });
     const model = strictModel({
       answer: (messages) =>
@@ -123,12 +125,12 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: static breakpoi
           ? new AIMessage({ content: "", tool_calls: [{ id: "call_ask", name: "ask", args: {}, type: "tool_call" }] })
           : `ok: ${messageText(lastOf(messages))}`,
     });
-    const { agent, stack } = stackAgent({ backend, sqlitePath: join(dir, "memory.sqlite"), model, tools: [ask as never] });
-    const config = { configurable: { thread_id: "dynamic" }, callbacks: turnEndCallbacks(stack.checkpointer as ThreadwiseSaver) };
+    const { agent, stack } = openAgent({ model, tools: [ask as never], stack: storage(backend, "fresh") });
+    const config = { configurable: { thread_id: threadOf("dynamic") }, callbacks: turnEndCallbacks(stack.checkpointer as ThreadwiseSaver) };
     const paused = (await agent.invoke({ messages: [new HumanMessage("ASK me")] }, config as never)) as { __interrupt__?: unknown[] };
     expect(paused.__interrupt__).toHaveLength(1);
     await agent.invoke(new Command({ resume: "this one" }) as never, config as never);
-    expect(messageText(lastOf(await storedMessages(agent.graph as never, "dynamic")))).toBe("ok: answer this one");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, config.configurable.thread_id)))).toBe("ok: answer this one");
   });
 });
 /** The agent's model: `WORK` calls the tool `work` once; otherwise "ok: <last text>". */
@@ -143,11 +145,9 @@ function workModel() {
   });
 }
 
-describe.each(["in_memory", "sqlite"] as const)("public reports: a drained run (RunControl.requestDrain) on the stack (%s)", (backend) => {
+describe.each(BACKENDS)("public reports: a drained run (RunControl.requestDrain) on the stack (%s)", (backend) => {
   /** An agent whose tool `work` requests a drain of `control` while it runs. */
   function drainingAgent(control: RunControl) {
-    const dir = mkdtempSync(join(tmpdir(), "tw-drain-"));
-    dirs.push(dir);
     const work = tool(
       async () => {
         control.requestDrain("sigterm");
@@ -155,26 +155,26 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: a drained run (
       },
       { name: "work", description: "Works.", schema: z.object({}) },
     );
-    return stackAgent({ backend, sqlitePath: join(dir, "memory.sqlite"), windowSize: 4, model: workModel(), tools: [work as never] }).agent;
+    return openAgent({ windowSize: 4, model: workModel(), tools: [work as never], stack: storage(backend, "fresh") }).agent;
   }
 
   it("a run drained while its tool runs resumes at once with invoke(null)", async () => {
     const control = new RunControl();
     const agent = drainingAgent(control);
-    const config = { configurable: { thread_id: "drained" } };
+    const config = { configurable: { thread_id: threadOf("drained") } };
     await expect(agent.invoke({ messages: [new HumanMessage("WORK now")] }, { ...config, control } as never)).rejects.toThrow(/drained/i);
     expect((await agent.graph.getState(config)).next).toEqual(["model_request"]);
     await agent.invoke(null as never, config);
-    expect(messageText(lastOf(await storedMessages(agent.graph as never, "drained")))).toBe("ok: worked");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, config.configurable.thread_id)))).toBe("ok: worked");
   });
 
   it("a new turn right after a drained run is admitted and answers after the tool's result", async () => {
     const control = new RunControl();
     const agent = drainingAgent(control);
-    const config = { configurable: { thread_id: "drained-next" } };
+    const config = { configurable: { thread_id: threadOf("drained-next") } };
     await expect(agent.invoke({ messages: [new HumanMessage("WORK now")] }, { ...config, control } as never)).rejects.toThrow(/drained/i);
     await agent.invoke({ messages: [new HumanMessage("next")] }, config);
-    const stored = await storedMessages(agent.graph as never, "drained-next");
+    const stored = await storedMessages(agent.graph as never, config.configurable.thread_id);
     expect(stored.map((m) => [m.getType(), messageText(m)])).toEqual([
       ["human", "WORK now"],
       ["ai", ""],
@@ -185,13 +185,14 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: a drained run (
   });
 });
 
-describe.each(["in_memory", "sqlite"] as const)("ThreadwiseSaver.endTurn (%s)", (backend) => {
+describe.each(BACKENDS)("ThreadwiseSaver.endTurn (%s)", (backend) => {
   function agentOn() {
-    const dir = mkdtempSync(join(tmpdir(), "tw-end-turn-"));
-    dirs.push(dir);
-    return stackAgent({ backend, sqlitePath: join(dir, "memory.sqlite"), windowSize: 4 });
+    return openAgent({ windowSize: 4, stack: storage(backend, "fresh") });
   }
-  const config = { configurable: { thread_id: "ended" } };
+  let config = { configurable: { thread_id: "" } };
+  beforeEach(() => {
+    config = { configurable: { thread_id: threadOf("ended") } };
+  });
 
   it("names configurable.checkpoint_id when it is missing, and ends nothing", async () => {
     const { agent, stack } = agentOn();
@@ -211,7 +212,7 @@ describe.each(["in_memory", "sqlite"] as const)("ThreadwiseSaver.endTurn (%s)", 
     await expect(agent.graph.updateState(config, { messages: [] } as never, "tools")).rejects.toThrow(/another turn is running/);
     await checkpointer.endTurn((await agent.graph.getState(config)).config);
     await agent.invoke(null as never, config);
-    expect(messageText(lastOf(await storedMessages(agent.graph as never, "ended")))).toBe("done with result 0");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, config.configurable.thread_id)))).toBe("done with result 0");
   });
 
   it("ends a drained run's turn the saver did not see end (a drain requested before the run's first call)", async () => {
@@ -223,6 +224,6 @@ describe.each(["in_memory", "sqlite"] as const)("ThreadwiseSaver.endTurn (%s)", 
     await expect(agent.invoke({ messages: [new HumanMessage("again")] }, config)).rejects.toThrow(/another turn is running/);
     await (stack.checkpointer as ThreadwiseSaver).endTurn((await agent.graph.getState(config)).config);
     await agent.invoke(null as never, config);
-    expect(messageText(lastOf(await storedMessages(agent.graph as never, "ended")))).toBe("ok: hello");
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, config.configurable.thread_id)))).toBe("ok: hello");
   });
 });
