@@ -100,7 +100,11 @@ export interface ThreadwiseSaverOptions {
    * newest checkpoint still has tasks), other runs of that thread are refused with
    * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
    * the lease, and so does a heartbeat every third of it while the model or a tool runs, so a
-   * turn of minutes keeps it; an error, an interrupt or the end of the run releases it. A writer
+   * turn of minutes keeps it; an error, an interrupt or the end of the run releases it, and so
+   * does a drain requested during a model or tool call (`RunControl.requestDrain()`). A run
+   * stopped at a static breakpoint (`interruptBefore` / `interruptAfter`) stores nothing that
+   * tells the saver it ended: pass `turnEndCallbacks(saver)` with it, or call {@link
+   * ThreadwiseSaver.endTurn}, else its lease holds until it lapses. A writer
    * killed mid-turn stops renewing it: its thread takes a new turn at most this long after its
    * last renewal. Times are the database's (PostgreSQL `clock_timestamp()`, SQLite
    * `julianday('now')`) or, in memory, a monotonic clock. 0 turns the lease off (then only the
@@ -178,6 +182,13 @@ interface RunRecord {
   putting: Set<Promise<unknown>>;
   /** Its abort signal is watched ({@link ThreadwiseSaver.watchAbort}); `true` once it fired. */
   abort?: { fired: boolean };
+  /**
+   * A model or tool call of the run ended with a drain requested (LangGraph's
+   * `RunControl.requestDrain()`): the checkpoint its task ran from. LangGraph checks for a drain at
+   * the superstep boundary after that task (`GraphDrained`), so the run's checkpoint that follows
+   * this one is its last ({@link ThreadwiseSaver.turnCall}).
+   */
+  drainFrom?: string;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -354,6 +365,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #rewrites = new Map<string, true>();
   /** Writes that arrived before the put of their checkpoint. */
   readonly #deferred = new Map<string, DeferredWrite[]>();
+  /** Root checkpoints (by `writeKey`) whose turn {@link endTurn} ended before their put came: stored without a lease. */
+  readonly #turnsEnded = new Map<string, true>();
   /** Runs of this process by the `control` and `signal` LangGraph passes with each of their puts and writes. */
   readonly #runs = new WeakMap<object, RunRecord>();
   /** Heartbeats of turns this process runs, by thread id. */
@@ -754,6 +767,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       return await call();
     } finally {
       record.calls -= 1;
+      // Read as the call ends, inside its task: before the superstep boundary where LangGraph
+      // checks for a drain (a drain requested later is not seen here, and its lease lapses).
+      if (record.drainFrom === undefined && typeof checkpointId === "string" && drainRequested(keys)) record.drainFrom = checkpointId;
     }
   }
 
@@ -915,6 +931,43 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Ends the turn lease a run of the thread holds at the checkpoint `config` names
+   * (`configurable.thread_id` and `checkpoint_id`), for a run that ended without telling the saver
+   * (spec R38): LangGraph's static breakpoints (`interruptBefore` / `interruptAfter` given with a
+   * run, LangGraph Studio's breakpoints, the client-side tool pattern) and a drain the saver did
+   * not see (`RunControl.requestDrain()` outside a model or tool call) stop a run after storing a
+   * checkpoint with tasks left, and store no write, so its lease holds until it lapses
+   * (`turnLeaseMs`) and the thread's `updateState`, resume and next turn are refused
+   * `turn-in-progress` until then. {@link ThreadwiseTurnEndHandler} (`turnEndCallbacks`) calls it
+   * for every static breakpoint of the runs it is passed to; call it yourself with the checkpoint
+   * the run stopped at (`(await agent.graph.getState(config)).config`) once the run returned.
+   * Ends the lease only while that checkpoint is the thread's head and a lease is held there
+   * (another run's turn, at a later head, is left alone); a checkpoint this process is still
+   * storing is stored without one. Call it only for a run that has ended: a run still going on
+   * from that checkpoint loses its protection against a concurrent turn.
+   * @throws ThreadwiseConfigError naming `configurable.checkpoint_id` when it is missing;
+   *   ThreadwiseThreadIdError; the store's errors.
+   */
+  async endTurn(config: RunnableConfig): Promise<void> {
+    const threadId = threadIdOf(config);
+    const checkpointId: unknown = config.configurable?.checkpoint_id;
+    if (typeof checkpointId !== "string" || checkpointId === "")
+      throw new ThreadwiseConfigError(
+        "configurable.checkpoint_id",
+        "expected the id of the checkpoint the run stopped at (the lease is ended only there), e.g. (await agent.graph.getState(config)).config",
+      );
+    if (!this.#isReady) await this.ready();
+    const key = writeKey(threadId, "", checkpointId);
+    // LangGraph reports a static breakpoint before it sends the put of its checkpoint: that put,
+    // when it comes, stores it without a lease; a put of it in progress is waited for.
+    if (!this.#committed.has(key)) setBounded(this.#turnsEnded, key, true, REMEMBERED_KEYS);
+    await this.#settled(threadId);
+    if (this.#committed.has(key)) this.#turnsEnded.delete(key);
+    // Stored (here, or by another process or long ago): its lease, if still held at the head, ends.
+    await this.#endTurnAt(threadId, checkpointId);
+  }
+
+  /**
    * Ends the turn lease held at `checkpointId` (a run stopped or failed after storing it): stops
    * the heartbeat renewing it there, then clears the lease if that checkpoint is still the head
    * ({@link ThreadRegistry.endTurn}). The callers leave a failed release to lapse.
@@ -971,6 +1024,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       chosen === parentId &&
       run !== undefined &&
       run.stored === undefined;
+    const turnEnded = this.#turnsEnded.delete(key);
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId,
@@ -987,8 +1041,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // written as `__input__`, a checkpoint copied as `__copy__`, by `updateState` or
       // `bulkUpdateState`): it leaves tasks to run (was: its lease refused the next update and the
       // `invoke(null)` that runs them).
+      // A drained run's last checkpoint (see `RunRecord.drainFrom`), and one whose turn `endTurn`
+      // ended before it was stored (a static breakpoint's, reported before its put), end the turn too.
       leavesTurnOpen:
-        this.#turnLeaseMs > 0 && run !== undefined && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
+        this.#turnLeaseMs > 0 &&
+        run !== undefined &&
+        source !== "update" &&
+        hasPendingTasks(checkpoint) &&
+        !isLastStep(run, metadata) &&
+        !(run.drainFrom !== undefined && run.drainFrom === parentId) &&
+        !turnEnded,
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
       archiveTenantId: this.#archive.tenantId,
@@ -1239,6 +1301,11 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */
+function drainRequested(keys: readonly object[]): boolean {
+  return keys.some((key) => (key as { drainRequested?: unknown }).drainRequested === true);
 }
 
 /** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */
