@@ -146,7 +146,7 @@ function referenceSliding(messages: BaseMessage[], limit: number, fixedCost: num
 }
 
 describe("selectView, sliding from the end", () => {
-  const arbitraryThread = fc.array(fc.constantFrom("h", "a", "s", "c1", "c2", "c12", "t1", "t2", "t3"), { maxLength: 40 }).map((codes) =>
+  const arbitraryThread = fc.array(fc.constantFrom("h", "a", "s", "c1", "c2", "c12", "c123", "t1", "t2", "t3"), { maxLength: 40 }).map((codes) =>
     codes.map((code, i) => {
       const id = `m${i}`;
       if (code === "h") return new HumanMessage({ id, content: id });

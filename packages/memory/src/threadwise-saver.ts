@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { type BaseMessage, coerceMessageLikeToMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { messagesStateReducer, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
   BaseCheckpointSaver,
   type ChannelVersions,
@@ -51,6 +51,9 @@ const HEARTBEAT_MAX_SILENCE_MS = 30 * 60_000;
 export const OPERATION_ID_KEY = "operation_id";
 /** Longest operation id, in UTF-8 bytes. */
 const MAX_OPERATION_ID_BYTES = 256;
+/** LangGraph's id for writes of no task (`NULL_TASK_ID`, not exported): an update's or a `Command`'s writes on the checkpoint a run starts from. */
+const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
+
 /**
  * Checkpoint metadata key under which the saver records where the thread's archive stood when it
  * stored the checkpoint ({@link ArchiveMark}, `{ stamp, seq }`), on every checkpoint of the root
@@ -487,12 +490,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * checkpoint named by `checkpoint_id` reads the archived messages its branch had (its
    * {@link ARCHIVE_MARK_METADATA_KEY}): not those another branch archived after it, and none once
    * a rewrite emptied the archive since; one stored without a mark reads the whole archive.
+   * The checkpoint's pending writes of no task (a turn sent as `Command({ update, goto })` writes
+   * its messages there, on the checkpoint it starts from) are applied to its messages, as
+   * LangGraph's `getState` applies them (`messagesStateReducer`).
    * @param config `{ configurable: { thread_id, checkpoint_id? } }`
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
     const threadId = threadIdOf(config);
     const tuple = await this.getTuple(config);
-    const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    for (const [taskId, channel, value] of tuple?.pendingWrites ?? [])
+      if (taskId === NULL_TASK_ID && channel === "messages") hot = messagesStateReducer(hot, value as BaseMessage[]);
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
     if (mark) await this.#settled(threadId);
     const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
