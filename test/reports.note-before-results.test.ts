@@ -34,7 +34,8 @@ function bookingModel() {
     answer: (messages) => {
       const last = lastOf(messages);
       // Results after the newest call (the note, if any, sent after them): report them.
-      const called = messages.findLastIndex((m) => ((m as AIMessage).tool_calls ?? []).length > 0);
+      let called = messages.length - 1;
+      while (called >= 0 && ((messages[called] as AIMessage).tool_calls ?? []).length === 0) called -= 1;
       if (called !== -1 && messages.slice(called).some(isTool)) return `done: ${messages.filter(isTool).map(messageText).join(", ")}`;
       if (messageText(last).startsWith("BOOK"))
         return new AIMessage({
