@@ -10,7 +10,9 @@
  *
  * Options: `--data` (LoCoMo file; default the one bench/recall.ts reads), `--conversation`
  * (sample id; default the one with the most exchanges), `--savers` (memory, sqlite), `--pairs`
- * (alternating plain / ThreadwiseSaver replays per saver, default 6).
+ * (alternating plain / ThreadwiseSaver replays per saver, default 6), `--profile` (V8's sampling
+ * profiler on during the timed replays: the functions whose self time per step differs most
+ * between the ThreadwiseSaver and the plain replays, a table per saver on stderr).
  *
  * Method: each recorded call keeps its arguments (the run's `control` and abort signal stand in
  * for fresh objects of a fresh run at each replay, the thread id is a fresh one) and which earlier
@@ -42,12 +44,14 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, loadLocomo, pickConversation, replayExchanges } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
+import { profileClockUs, selfTimeDiffTable, startProfile } from "./support/profile.js";
 import { AnswerModel } from "./support/step-savers.js";
 
 const cli = benchArgs(LOCOMO_PATH, {
   conversation: { type: "string" },
   savers: { type: "string", default: "memory,sqlite" },
   pairs: { type: "string", default: "6" },
+  profile: { type: "boolean", default: false },
 });
 const WINDOW = 20;
 const TRIGGER = 40;
@@ -222,7 +226,7 @@ async function replayStep(saver: BaseCheckpointSaver, step: readonly Recorded[],
 }
 
 /** One whole replay on a fresh lane: CPU ms per step (mean over the steps), and the counts when `count`. */
-async function replay(kind: string, threadwise: boolean, steps: readonly Recorded[][], count: boolean) {
+async function replay(kind: string, threadwise: boolean, steps: readonly Recorded[][], count: boolean, windows?: Array<[number, number]>) {
   const lane = openLane(kind, threadwise, count);
   const threadId = `replay-${randomUUID()}`;
   let promises = 0;
@@ -240,9 +244,11 @@ async function replay(kind: string, threadwise: boolean, steps: readonly Recorde
       for (const [i, step] of steps.entries()) {
         const runObjects = new Map<object, object>();
         hook?.enable();
+        const h0 = windows ? profileClockUs() : 0;
         const t0 = cpuNow();
         await replayStep(lane.saver, step, threadId, runObjects);
         cpu += cpuNow() - t0;
+        windows?.push([h0, profileClockUs()]);
         hook?.disable();
         if (i % PRUNE_EVERY === PRUNE_EVERY - 1) lane.prune(threadId);
       }
@@ -269,10 +275,21 @@ for (const kind of String(cli.values.savers).split(",")) {
   await replay(kind, true, steps, false);
   const plain: number[] = [];
   const wrapped: number[] = [];
+  const windows = { plain: [] as Array<[number, number]>, threadwise: [] as Array<[number, number]> };
+  const profiling = cli.values.profile ? await startProfile() : undefined;
   for (let p = 0; p < pairs; p += 1) {
     // Alternating, the order swapped every pair.
     const order = p % 2 === 0 ? [false, true] : [true, false];
-    for (const threadwise of order) (threadwise ? wrapped : plain).push((await replay(kind, threadwise, steps, false)).cpuMsPerStep);
+    for (const threadwise of order) {
+      const lane = threadwise ? "threadwise" : "plain";
+      const { cpuMsPerStep } = await replay(kind, threadwise, steps, false, profiling ? windows[lane] : undefined);
+      (threadwise ? wrapped : plain).push(cpuMsPerStep);
+    }
+  }
+  if (profiling) {
+    const { profile, path } = await profiling.stop(`saver-replay-${kind}`);
+    console.error(`\nprofile on ${kind}: ${path}; ThreadwiseSaver (a) against the plain saver (b), self ms per step`);
+    console.error(`${selfTimeDiffTable(profile, steps.length * pairs, windows.threadwise, windows.plain, 40)}\n`);
   }
   const countedPlain = await replay(kind, false, steps, true);
   const countedWrapped = await replay(kind, true, steps, true);
