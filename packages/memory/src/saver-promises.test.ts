@@ -7,7 +7,7 @@
  */
 import { createHook } from "node:async_hooks";
 import { MemorySaver } from "@langchain/langgraph";
-import { type Checkpoint, emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
+import { type BaseCheckpointSaver, type Checkpoint, emptyCheckpoint, uuid6 } from "@langchain/langgraph-checkpoint";
 import { describe, expect, it } from "vitest";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { SerialQueue } from "./serial-queue.js";
@@ -92,7 +92,8 @@ describe("ThreadwiseSaver on MemorySaver: promises per call beyond the wrapped s
   async function stepPromises(): Promise<{ put: number; putWrites: number; getTuple: number }> {
     const inner = new MemorySaver();
     const saver = new ThreadwiseSaver(inner, new MemoryThreadRegistry(inner), { turnLeaseMs: 0 });
-    const plain = new MemorySaver();
+    // Typed as the base class: LangGraph passes `newVersions` to every saver (MemorySaver's typing leaves it out).
+    const plain: BaseCheckpointSaver = new MemorySaver();
     const first = checkpoint();
     for (const target of [saver, plain]) await target.put(config("t"), first, { source: "input", step: -1, parents: {} }, {});
     const counts = { put: 0, putWrites: 0, getTuple: 0 };
