@@ -619,6 +619,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> | undefined {
     if (input === undefined) return undefined;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
+    // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
     const found = locked.archiveMark?.stamp === 0 ? [] : locked.archivedInput;
     // Synchronous (no promise) unless the archive must be read: the usual input meets an empty archive or ids read with the lock.
     if (found === undefined) return this.#archive.having(threadId, input.lookupIds).then((ids) => this.#refuseFound(threadId, input, ids));
