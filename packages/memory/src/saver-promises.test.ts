@@ -106,8 +106,7 @@ describe("ThreadwiseSaver on MemorySaver: promises per call beyond the wrapped s
     counts.put =
       (await promisesMade(() => saver.put(config("t", first.id), next, metadata, {}))) -
       (await promisesMade(() => plain.put(config("t", first.id), next, metadata, {})));
-    counts.getTuple =
-      (await promisesMade(() => saver.getTuple(config("t")))) - (await promisesMade(() => plain.getTuple(config("t"))));
+    counts.getTuple = (await promisesMade(() => saver.getTuple(config("t")))) - (await promisesMade(() => plain.getTuple(config("t"))));
     return counts;
   }
 
