@@ -637,23 +637,35 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * ever archived under the saver's tenant); a registry that read them with the lock hands them over
    * ({@link CommitLocked.archivedInput}). `input`: the checkpoint's {@link inputCheckOf}.
    */
-  async #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> {
-    if (input === undefined) return;
-    const { replacing, unseen, removals, unknownRemovals } = input;
+  #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> | undefined {
+    if (input === undefined) return undefined;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const found = locked.archiveMark?.stamp === 0 ? [] : (locked.archivedInput ?? (await this.#archive.having(threadId, input.lookupIds)));
+    // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
+    const found = locked.archiveMark?.stamp === 0 ? [] : locked.archivedInput;
+    // Synchronous (no promise) unless the archive must be read: the usual input meets an empty archive or ids read with the lock.
+    if (found === undefined) return this.#archive.having(threadId, input.lookupIds).then((ids) => this.#refuseFound(threadId, input, ids));
+    return this.#refuseFound(threadId, input, found);
+  }
+
+  /** {@link #refuseInput} once `found` (which of the input's ids are archived) is known. */
+  #refuseFound(threadId: string, input: InputCheck, found: readonly string[]): Promise<void> | undefined {
+    const { replacing, unseen, removals, unknownRemovals } = input;
     const edited = found.filter((id) => !replacing.has(id) || unseen.includes(id) || removals.includes(id));
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+    const refuseUnknown = () => {
+      if (unknownRemovals.length > 0)
+        throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
+    };
     // A message hot again (a branch forked from before an archiving) and archived, given with other
     // content: an edit in place of an archived message (see `#refuseEditedArchived`).
     const held = found.filter((id) => replacing.has(id));
     if (held.length > 0)
-      await this.#refuseEditedArchived(
+      return this.#refuseEditedArchived(
         threadId,
         held.map((id) => coerceMessageLikeToMessage(replacing.get(id) as Parameters<typeof coerceMessageLikeToMessage>[0])),
-      );
-    if (unknownRemovals.length > 0)
-      throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
+      ).then(refuseUnknown);
+    refuseUnknown();
+    return undefined;
   }
 
   /**
@@ -1080,27 +1092,39 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (rewrite) await this.#archive.prepareClear(threadId);
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
-    const stored = this.registry.commitCheckpoint(threadId, commit, async (locked) => {
+    // Every root checkpoint records where the archive stands as it commits (after a rewrite's
+    // clearing, and after the checks: the rows archived since the branch's parent are its own).
+    const putMarked = (mark: ArchiveMark | undefined) => {
+      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
+      return this.inner.put(config, checkpoint, marked, newVersions);
+    };
+    const write = async (locked: CommitLocked) => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from, rewrite);
-      // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
-      if (checkInput) await this.#refuseInput(threadId, input, locked);
+      const inputRefused = checkInput ? this.#refuseInput(threadId, input, locked) : undefined;
+      if (inputRefused) await inputRefused;
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
       }
-      // Every root checkpoint records where the archive stands as it commits (after a rewrite's
-      // clearing, and after the checks above: the rows archived since the branch's parent are its own).
       // The checks only read, so the mark read with the lock holds unless this commit cleared the archive.
       const mark =
         !rewrite && locked.archiveMark ? locked.archiveMark : checkpointNs === "" ? await this.#archive.mark(threadId) : undefined;
-      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
-      const result = await this.inner.put(config, checkpoint, marked, newVersions);
+      const result = await putMarked(mark);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
-      for (const write of deferred) await write.run();
-      if (deferred.some((write) => write.endsTurn)) commit.leavesTurnOpen = false;
+      for (const early of deferred) await early.run();
+      if (deferred.some((early) => early.endsTurn)) commit.leavesTurnOpen = false;
       return result;
+    };
+    const stored = this.registry.commitCheckpoint(threadId, commit, (locked) => {
+      if (checkReach || rewrite || deferred.length > 0 || (checkpointNs === "" && locked.archiveMark === undefined)) return write(locked);
+      // A step's usual checkpoint (no branch, rewrite or early write; the mark read with the lock):
+      // the input check, synchronous unless it must read the archive, then the wrapped saver's put,
+      // without an async function around them (its promise and awaits are promises of every step).
+      // A refusal thrown here rejects the registry's transaction as one thrown in `write` does.
+      const inputRefused = checkInput ? this.#refuseInput(threadId, input, locked) : undefined;
+      return inputRefused ? inputRefused.then(() => putMarked(locked.archiveMark)) : putMarked(locked.archiveMark);
     });
     this.#inFlight.set(key, stored);
     try {
