@@ -271,10 +271,15 @@ export function assembleWith(
   } else messages = withUniqueCallIds(alternateFrom(view, ix, from));
 
   const { system, rendered, tailText } = reuseSystemOf ? systemPartOf(reuseSystemOf) : assembleSystem(thread, ix, systemMessage, decisions);
+  // Never the stored thread's own array: it is the state's `messages` (LangChain hands the model
+  // node's state on as the request's list), and a middleware inside the stack may edit the list it
+  // is handed in place (LangChain's contextEditingMiddleware splices it), which then reached the
+  // checkpoint with the next step (langchain#37815).
+  if (messages === thread) messages = messages.slice();
   let tailContext = "";
   if (tailText !== "") {
-    // The tail block goes on a copy: `messages` may be the view or the stored thread itself.
-    if (messages === view || messages === thread) messages = messages.slice();
+    // The tail block goes on a copy: `messages` may be the view itself.
+    if (messages === view) messages = messages.slice();
     tailContext = attachTailContext(messages, `${STABLE_TAIL_HEADER}\n\n${tailText}`);
   }
   const windowFrom = windowStart === undefined ? undefined : startIndex(ix, toUser(Math.min(windowStart, protectedFrom)), thread);
