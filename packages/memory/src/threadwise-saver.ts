@@ -164,6 +164,8 @@ const threadwiseSaverOptionsSchema = z.strictObject({
 interface RunRecord {
   /** The run's first put: its admission (spec R38). `undefined` while the run sent none (a resumed run before its first checkpoint). */
   first?: Promise<unknown>;
+  /** The archive check of messages the run's `Command` wrote on the checkpoint it starts from ({@link ThreadwiseSaver.putWrites}): its admission waits for it too. */
+  commandCheck?: Promise<void>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
   refused?: unknown;
   /** `turnAdmission` reports the run's model and tool calls ({@link ThreadwiseSaver.turnCall}): its heartbeat then renews the lease only during them. */
@@ -723,6 +725,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (record === undefined) return;
     record.tracked = true;
     if (record.first !== undefined) await record.first;
+    if (record.commandCheck !== undefined) await record.commandCheck;
     if (record.refused !== undefined) throw record.refused;
   }
 
@@ -1025,6 +1028,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const threadId = threadIdOf(config);
     if (!this.#isReady) await this.ready();
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
+    // A run whose `Command` wrote messages refused against the archive (`#checkCommandUpdate`)
+    // stores nothing: LangGraph applied them to its channels before its first step.
+    if (run?.commandCheck !== undefined) {
+      await run.commandCheck;
+      if (run.refused !== undefined) throw run.refused;
+    }
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
@@ -1214,6 +1223,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const threadId = threadIdOf(config);
+    // A `Command({ update })` turn writes its messages as writes of no task on the checkpoint it
+    // starts from, not as an input checkpoint: checked against the archive as an input is, and the
+    // run's admission waits for the check (registered before any await), so a refused turn calls
+    // no model. Was: an archived message edited there was appended at the thread's end.
+    if (
+      taskId === NULL_TASK_ID &&
+      String(config.configurable?.checkpoint_ns ?? "") === "" &&
+      writes.some(([channel]) => channel === "messages")
+    )
+      await this.#checkCommandUpdate(config, threadId, writes);
     if (!this.#isReady) await this.ready();
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
@@ -1252,6 +1271,40 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         this.#deferred.set(key, queue);
       });
     }
+  }
+
+  /**
+   * Refuses (as {@link #refuseInput} refuses an input) messages a `Command({ update })` writes on
+   * the checkpoint `config` names that edit or remove an archived message by id (R37,
+   * `archived-edit`). The run (its `control` and `signal`) is recorded as refused, so its
+   * admission refuses its first model or tool call.
+   */
+  #checkCommandUpdate(config: RunnableConfig, threadId: string, writes: readonly PendingWrite[]): Promise<void> {
+    const keys = runKeys([(config as { control?: object }).control, config.signal]);
+    let record = keys.length > 0 ? this.#findRun(keys) : undefined;
+    if (record === undefined && keys.length > 0) {
+      record = { tracked: false, calls: 0, putting: new Set() };
+      for (const key of keys) this.#runs.set(key, record);
+    }
+    const check = (async () => {
+      if (!this.#isReady) await this.ready();
+      const given = writes.filter(([channel]) => channel === "messages").flatMap(([, value]) => (Array.isArray(value) ? value : [value]));
+      const tuple = await this.inner.getTuple(config);
+      if (!tuple) return;
+      const input = inputCheckOf({
+        ...tuple.checkpoint,
+        channel_values: { ...tuple.checkpoint.channel_values, __start__: { messages: given } },
+      });
+      if (input === undefined) return;
+      await this.#refuseFound(threadId, input, await this.#archive.having(threadId, input.lookupIds));
+    })();
+    if (record) {
+      const run = record;
+      run.commandCheck = check.catch((error: unknown) => {
+        run.refused ??= error;
+      });
+    }
+    return check;
   }
 
   /**
