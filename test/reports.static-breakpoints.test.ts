@@ -16,14 +16,22 @@
  * ("another turn is running"). Known failure (breaker29, left to the saver's owner): the cases
  * below are `it.fails` until a static breakpoint releases the lease; with `turnLeaseMs: 0` (no
  * lease) the same flow runs and every request is one every provider accepts.
+ *
+ * Another way LangGraph ends a run with tasks left and no write, the same known failure: a drain
+ * (`RunControl.requestDrain()`, LangGraph's graceful shutdown: "the checkpoint is saved and the run
+ * can be resumed later"). (A step over the graph's `stepTimeout` is a third: the runner rejects
+ * `Abort` on its own timeout signal, not the caller's; not tested here, it needs a timed step.)
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { type AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { RunControl } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
+import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
+import { z } from "zod/v4";
 import { agentModel, lastOf, requests, stackAgent, storedMessages } from "./support/report-agent.js";
 
 const dirs: string[] = [];
@@ -80,4 +88,37 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: static breakpoi
       await clientToolsFlow(backend, breakpoint, 0);
     });
   }
+});
+
+/** The agent's model: `WORK` calls the tool `work` once; otherwise "ok: <last text>". */
+function workModel() {
+  return strictModel({
+    answer: (messages) => {
+      const text = messageText(lastOf(messages));
+      if (text.startsWith("WORK"))
+        return new AIMessage({ content: "", tool_calls: [{ id: "call_work", name: "work", args: {}, type: "tool_call" }] });
+      return `ok: ${text}`;
+    },
+  });
+}
+
+describe("public reports: other runs that end with tasks left and no write", () => {
+  // Known failure: the resume in the same process is refused `turn-in-progress` for `turnLeaseMs`.
+  it.fails("a run drained while its tool runs (RunControl.requestDrain) resumes at once with invoke(null)", async () => {
+    const control = new RunControl();
+    const work = tool(
+      async () => {
+        control.requestDrain("sigterm");
+        return "worked";
+      },
+      { name: "work", description: "Works.", schema: z.object({}) },
+    );
+    const model = workModel();
+    const { agent } = stackAgent({ windowSize: 4, model, tools: [work as never] });
+    const config = { configurable: { thread_id: "drained" } };
+    await expect(agent.invoke({ messages: [new HumanMessage("WORK now")] }, { ...config, control } as never)).rejects.toThrow(/drained/i);
+    expect((await agent.graph.getState(config)).next).toEqual(["model_request"]);
+    await agent.invoke(null as never, config);
+    expect(messageText(lastOf(await storedMessages(agent.graph as never, "drained")))).toBe("ok: worked");
+  });
 });
