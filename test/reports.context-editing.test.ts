@@ -22,7 +22,7 @@ import { HumanMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
-import { ClearToolUsesEdit, contextEditingMiddleware, createAgent } from "langchain";
+import { type AgentMiddleware, ClearToolUsesEdit, contextEditingMiddleware, createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { agentModel, book, lookup, requests, storedMessages, summarizerModel } from "./support/report-agent.js";
 
@@ -59,7 +59,7 @@ describe.each([
       tools: [lookup, book],
       systemPrompt: "You are a helpful assistant.",
       checkpointer: stack.checkpointer,
-      middleware: [...stack.middleware, edit],
+      middleware: [...stack.middleware, edit] as AgentMiddleware[],
     });
     const config = { configurable: { thread_id: "context-editing" } };
     for (let k = 0; k < 8; k += 1)
