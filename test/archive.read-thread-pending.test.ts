@@ -12,8 +12,7 @@
  * test/stack.fuzz.slow.test.ts -t archive` (also cases 3 and 4): the fuzz's `edit-old` reads the old
  * checkpoint's thread with `readThread` in the archive run and with `getState` in its control,
  * picks a message by position in each, and the two runs edit different messages from there on.
- * Known failure (breaker29, left to the saver's owner): `it.fails` until `readThread` applies the
- * checkpoint's pending null-task writes to `messages`.
+ * `readThread` now applies the checkpoint's pending null-task writes to `messages`, as `getState` does.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -30,9 +29,8 @@ afterAll(() => rmSync(dir, { recursive: true, force: true }));
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => String(m.id));
 
 describe.each(["in_memory", "sqlite"] as const)("readThread at a checkpoint a goto turn started from (%s)", (backend) => {
-  // Known failure: readThread leaves out the user message the Command wrote on that checkpoint.
   for (const archive of [false, true])
-    it.fails(`archive: ${archive}: equals getState's messages there`, async () => {
+    it(`archive: ${archive}: equals getState's messages there`, async () => {
       const stack = memoryStack({
         backend,
         sqlitePath: join(dir, `${backend}-${archive}.sqlite`),

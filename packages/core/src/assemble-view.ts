@@ -422,7 +422,10 @@ function assembleSystem(
   let system = systemMessage;
   for (const p of ix.systemPositions) system = appendToSystemMessage(system, systemText(thread[p] as SystemMessage));
   for (const suffix of decisions.systemSuffixes) system = appendToSystemMessage(system, suffix);
-  const placed = placeContextBlocks(decisions.blocks, decisions.mode ?? resolvePromptContextMode());
+  // The mode is resolved (an env value that is no mode is refused) whether or not there are blocks to place.
+  const mode = decisions.mode ?? resolvePromptContextMode();
+  if (decisions.blocks.length === 0) return { system, rendered: system, tailText: "" };
+  const placed = placeContextBlocks(decisions.blocks, mode);
   const headText = renderContextBlocks(placed.head);
   const tailText = renderContextBlocks(placed.tail);
   return { system, rendered: headText === "" ? system : appendToSystemMessage(system, headText), tailText };

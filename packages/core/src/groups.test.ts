@@ -113,7 +113,30 @@ describe("groupMessages", () => {
 
   it("an AI message with calls and no results at all is an orphan", () => {
     expect(shape([human("h"), call("c", ["x"])])).toEqual(["user:h@0-1", "orphan:c@1-2"]);
-    expect(shape([call("c", ["x"]), human("h"), result("t", "x")])).toEqual(["orphan:c@0-1", "user:h@1-2", "orphan:t@2-3"]);
+    expect(shape([call("c", ["x"]), human("h"), ai("a"), result("t", "x")])).toEqual([
+      "orphan:c@0-1",
+      "user:h@1-2",
+      "assistant:a@2-3",
+      "orphan:t@3-4",
+    ]);
+  });
+
+  // A review resumed with `Command({ resume, update: { messages: [note] } })`: LangGraph applies the
+  // update before the reviewed tools run, so the note is stored between the call and its results
+  // (unsloth#10091, qwen-code#8165: the results first, then the user's words). No model call came
+  // between (its answer would be there), so the results still answer the call, sent before the note.
+  it("user messages stored between a call and its first result are sent after the results", () => {
+    const groups = groupMessages([human("h"), call("c", ["x", "y"]), human("note"), result("t1", "x"), result("t2", "y"), human("h2")]);
+    expect(groups.map((g) => `${g.kind}:${g.messages.map((m) => m.id).join(",")}@${g.start}-${g.end}`)).toEqual([
+      "user:h@0-1",
+      "tool_call:c,t1,t2,note@1-5",
+      "user:h2@5-6",
+    ]);
+    expect((groups[1] as MessageGroup).deferred).toBe(1);
+    expect(validateProviderRequest(sentMessages(dropOrphans([human("h"), call("c", ["x"]), human("note"), result("t", "x")])))).toEqual([]);
+    // An AI answer between (a model call saw the call unanswered), or a result answering no call: positional.
+    expect(shape([call("c", ["x"]), human("h"), ai("a"), human("h2"), result("t", "x")])[0]).toBe("orphan:c@0-1");
+    expect(shape([call("c", ["x"]), human("h"), result("t", "z")])).toEqual(["orphan:c@0-1", "user:h@1-2", "orphan:t@2-3"]);
   });
 
   // A tool waiting on interrupt() while the user sends a new message instead of the resume
@@ -125,8 +148,8 @@ describe("groupMessages", () => {
       content: "Let me check seat 4F with you.",
       tool_calls: [{ id: "x", name: "f", args: {}, type: "tool_call" }],
     });
-    const groups = groupMessages([human("h"), said, human("h2"), result("t", "x")]);
-    expect(groups.map((g) => `${g.kind}@${g.start}-${g.end}`)).toEqual(["user@0-1", "assistant@1-2", "user@2-3", "orphan@3-4"]);
+    const groups = groupMessages([human("h"), said, human("h2"), ai("a2")]);
+    expect(groups.map((g) => `${g.kind}@${g.start}-${g.end}`)).toEqual(["user@0-1", "assistant@1-2", "user@2-3", "assistant@3-4"]);
     const sent = (groups[1] as MessageGroup).messages[0] as AIMessage;
     expect([sent.id, sent.content, toolCallsOf(sent)]).toEqual(["c", "Let me check seat 4F with you.", []]);
     expect((groups[1] as MessageGroup).unanswered).toEqual(["x"]);
@@ -492,6 +515,30 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
     expect(groupMessages(unanswered)[1]?.unanswered).toEqual(["x"]);
     walkMatches(thread);
     walkMatches(unanswered);
+  });
+
+  it("a run of results holding a stray ends the unit before it, so the walk from the end finds the same groups", () => {
+    const thread = [human("h"), call("c", ["a", "b", "d"]), result("ta", "a"), ai("n1"), result("tb", "b"), ai("n2"), result("ta2", "a")];
+    expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:c,ta,tb,n1@1-5", "assistant:n2@5-6", "orphan:ta2@6-7"]);
+    walkMatches(thread);
+  });
+
+  it("random threads of ToolMessages with messages between calls and results: groupsEndingAt walks to what groupMessages gives, every request valid", () => {
+    const code = fc.constantFrom("h", "a", "cx", "cy", "cxy", "cxyz", "tx", "ty", "tz", "tw");
+    fc.assert(
+      fc.property(fc.array(code, { maxLength: 24 }), (codes) => {
+        const thread = codes.map((c, i) => {
+          if (c === "h") return human(`m${i}`);
+          if (c === "a") return ai(`m${i}`);
+          if (c.startsWith("c")) return call(`m${i}`, [...c.slice(1)]);
+          return result(`m${i}`, c.slice(1));
+        });
+        walkMatches(thread);
+        const sent = dropOrphans(thread);
+        if (sent.length > 0) expect(validateProviderRequest(sentMessages(sent)).filter((v) => v.rule !== "first_message_role")).toEqual([]);
+      }),
+      { numRuns: 2000 },
+    );
   });
 
   it("random threads: groupsEndingAt walks to what groupMessages gives, and the groups sent pair every call as Anthropic requires", () => {

@@ -203,9 +203,10 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       out.push({ kind: "assistant", messages: [sendable(message, stale)], start: i, end: i + 1 });
       return i + 1;
     }
-    // Results a tool's Command put after messages of its own (a parallel call): taken across them,
-    // the messages sent after all the results (see `deferredResults`).
-    const later = answered.length > 0 && strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open) : undefined;
+    // Results a tool's Command put after messages of its own (a parallel call), or after user
+    // messages written before any result (a review resumed with `Command({ resume, update })`):
+    // taken across them, the messages sent after all the results (see `deferredResults`).
+    const later = strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open, answered.length === 0) : undefined;
     if (later && (later.open.size === 0 || partlyAnswerable(ids, later.open))) {
       const group: MessageGroup = { kind: "tool_call", messages: [], start: i, end: later.end, deferred: later.between.length };
       const unanswered = [...later.open.keys(), ...stale];
@@ -270,12 +271,12 @@ const MAX_BETWEEN_RESULTS = 8;
 
 /**
  * A message a tool's `Command` may add next to its ToolMessage: a user message with content or an
- * AI message without tool calls.
+ * AI message without tool calls. `usersOnly`: a user message only (before the first result).
  */
-function mayComeBetweenResults(message: BaseMessage): boolean {
+function mayComeBetweenResults(message: BaseMessage, usersOnly = false): boolean {
   const type = messageType(message);
   if (type === "human") return !isEmptyContent(message.content) && toolResultBlocksOf(message).length === 0;
-  return type === "ai" && !hasCalls(message);
+  return !usersOnly && type === "ai" && !hasCalls(message);
 }
 
 /**
@@ -284,9 +285,14 @@ function mayComeBetweenResults(message: BaseMessage): boolean {
  * `Command({ update: { messages: [result, note] } })` from the first of two calls stores
  * `[AI(a, b), result a, note, result b]`: result b still answers its call, but pairing by position
  * stopped at the note and left call b out (R37). Only after at least one result right after the
- * call (the Command's own). From `j` (the end of the results right after the call), runs of at most {@link MAX_BETWEEN_RESULTS} such messages each followed by results that
- * answer calls still `open` are taken, up to the last such result. `undefined` when there is none
- * or a result there answers no open call (a stray: the positional grouping stands). `between` are
+ * call (the Command's own), or `firstUsersOnly`: right after the call, user messages only (an
+ * update written with the resume of a human-in-the-loop review, `Command({ resume, update })`,
+ * which LangGraph applies before the reviewed tools run: `[AI(a, b), note, result a, result b]`;
+ * no model call came between, or its answer would be there). From `j` (the end of the results
+ * right after the call), runs of at most {@link MAX_BETWEEN_RESULTS} such messages each followed by results that
+ * answer calls still `open` are taken, up to the last such result, stopping before a run that holds
+ * a result answering no open call (a stray). `undefined` when there is none (the positional
+ * grouping stands). `between` are
  * the messages between, sent after all the results (Anthropic, Gemini and Bedrock refuse anything
  * between a call and its results; OpenAI requires the results right after the call).
  */
@@ -295,27 +301,39 @@ function deferredResults(
   j: number,
   stop: number,
   open: ReadonlyMap<string, number>,
+  firstUsersOnly: boolean,
 ): { end: number; results: BaseMessage[]; between: BaseMessage[]; open: Map<string, number> } | undefined {
-  const left = new Map(open);
+  let left = new Map(open);
   const results: BaseMessage[] = [];
   const between: BaseMessage[] = [];
   let end = j;
   let k = j;
   while (left.size > 0) {
     let g = k;
-    while (g < stop && g - k < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g] as BaseMessage)) g += 1;
+    const usersOnly = firstUsersOnly && k === j;
+    while (g < stop && g - k < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g] as BaseMessage, usersOnly)) g += 1;
     if (g === k || g >= stop || messageType(messages[g] as BaseMessage) !== "tool") break;
     let h = g;
     const taken: BaseMessage[] = [];
+    const runLeft = new Map(left);
+    let stray = false;
     while (h < stop && messageType(messages[h] as BaseMessage) === "tool") {
       const id = (messages[h] as ToolMessage).tool_call_id ?? "";
-      const n = left.get(id);
-      if (n === undefined) return undefined;
-      if (n <= 1) left.delete(id);
-      else left.set(id, n - 1);
+      const n = runLeft.get(id);
+      if (n === undefined) {
+        stray = true;
+        break;
+      }
+      if (n <= 1) runLeft.delete(id);
+      else runLeft.set(id, n - 1);
       taken.push(withoutBlankText(messages[h] as BaseMessage));
       h += 1;
     }
+    // A run holding a result that answers no open call ends the unit before it (its messages are
+    // grouped on their own), so what is taken never depends on messages after the unit: the walk
+    // from the end (`groupsEndingAt`) finds the same unit.
+    if (stray) break;
+    left = runLeft;
     for (let b = k; b < g; b += 1) between.push(withoutBlankText(messages[b] as BaseMessage));
     results.push(...taken);
     end = h;
@@ -372,6 +390,12 @@ export function groupsEndingAt(messages: readonly BaseMessage[], end: number): {
     while (g > 0 && b - g < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g - 1] as BaseMessage)) g -= 1;
     let t = g;
     while (t > 0 && messageType(messages[t - 1] as BaseMessage) === "tool") t -= 1;
+    if (g !== b && t === g && g > 0 && hasCalls(messages[g - 1] as BaseMessage)) {
+      // User messages written right after the call, before any result (`deferredResults`).
+      const unit: MessageGroup[] = [];
+      if (groupUnit(messages, g - 1, end, unit, newest) === end) return { start: g - 1, groups: unit };
+      break;
+    }
     if (g === b || t === g || t === 0) break;
     if (hasCalls(messages[t - 1] as BaseMessage)) {
       const unit: MessageGroup[] = [];

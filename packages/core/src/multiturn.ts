@@ -64,7 +64,7 @@ export async function withMultiturnLog<R extends object, T>(
   request: R & { state?: { messages?: BaseMessage[] } },
   fields: { window: number | string; sentToLlm: number },
   logger: ThreadwiseLogger,
-  next: (request: R) => Promise<T>,
+  next: (request: R) => T | Promise<T>,
 ): Promise<T> {
   const existing = (request as Record<symbol, MultiturnTrace | undefined>)[TRACE];
   if (existing) {

@@ -86,18 +86,22 @@ export function groupMessageCount(group: { messages: readonly unknown[] }): numb
   return group.messages.length;
 }
 
+/** The substitutes of an index whose groups hold no copy: shared, and never written. */
+const NO_SUBSTITUTES: ReadonlyMap<number, BaseMessage> = new Map();
+
 class Index implements ThreadIndex {
   readonly length: number;
   systemPositions: number[] = [];
   groups: GroupSpan[] = [];
   candidates: number[] = [];
   countPrefix: number[] = [0];
-  /** Per cost key: the cost of each candidate, filled on demand (a sparse array). */
-  costs = new Map<string, number[]>();
-  prefixes = new Map<string, number[]>();
+  /** Per cost key: the cost of each candidate, filled on demand (a sparse array); made at the first cost asked. */
+  costs: Map<string, number[]> | undefined;
+  prefixes: Map<string, number[]> | undefined;
   excluded: number[] = [];
   mergePoints: number[] = [];
-  substitutes = new Map<number, BaseMessage>();
+  /** {@link NO_SUBSTITUTES} (never written) until a group holds a copy: most threads have none. */
+  substitutes: ReadonlyMap<number, BaseMessage> = NO_SUBSTITUTES;
   protectedFrom = 0;
   readonly #messages: readonly BaseMessage[];
 
@@ -140,7 +144,7 @@ class Index implements ThreadIndex {
     if (g.deferred !== undefined) {
       // Results taken across messages a tool's Command added: sent in the group's order, position by position.
       for (let k = 0; k < members.length; k += 1)
-        if (members[k] !== messages[g.start + k]) this.substitutes.set(g.start + k, members[k] as BaseMessage);
+        if (members[k] !== messages[g.start + k]) this.substitute(g.start + k, members[k] as BaseMessage);
       return;
     }
     let k = 0;
@@ -149,10 +153,16 @@ class Index implements ThreadIndex {
       const stored = messages[p] as BaseMessage;
       if (m === stored) k += 1;
       else if (storedOriginal(m) === stored) {
-        this.substitutes.set(p, m);
+        this.substitute(p, m);
         k += 1;
       }
     }
+  }
+
+  /** Records that position `p` is sent as `copy` ({@link ThreadIndex.substitutes}). */
+  private substitute(p: number, copy: BaseMessage): void {
+    if (this.substitutes === NO_SUBSTITUTES) this.substitutes = new Map();
+    (this.substitutes as Map<number, BaseMessage>).set(p, copy);
   }
 
   isFor(messages: readonly BaseMessage[]): boolean {
@@ -167,6 +177,7 @@ class Index implements ThreadIndex {
 
   costOf(key: string, cost: (group: MessageGroup) => number, c: number): number {
     if (cost === groupMessageCount) return (this.countPrefix[c + 1] as number) - (this.countPrefix[c] as number);
+    this.costs ??= new Map();
     let costs = this.costs.get(key);
     if (!costs) {
       costs = new Array<number>(this.candidates.length);
@@ -182,6 +193,7 @@ class Index implements ThreadIndex {
 
   costPrefix(key: string, cost: (group: MessageGroup) => number): readonly number[] {
     if (cost === groupMessageCount) return this.countPrefix;
+    this.prefixes ??= new Map();
     let prefix = this.prefixes.get(key);
     if (!prefix) {
       prefix = [0];

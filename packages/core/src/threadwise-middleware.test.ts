@@ -4,7 +4,7 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 import { PROVIDERS, scriptedModel } from "./testing/index.js";
 import { threadwiseMiddleware } from "./threadwise-middleware.js";
-import { isAssembledRequest, withSystemSuffix } from "./view-request.js";
+import { isAssembledRequest, withSystemSuffix, withViewDecisions } from "./view-request.js";
 
 /** A stored thread with an AI tool call that never got its result, a stray result and a stored system message. */
 const stored = () => [
@@ -74,5 +74,31 @@ describe("threadwiseMiddleware", () => {
     // The inner layer received the very request the suffix layer rendered: no re-assembly.
     expect((passes[1] as { messages: unknown }).messages).toBe((passes[0] as { messages: unknown }).messages);
     expect(model.providerLog.rejected).toEqual([]);
+  });
+
+  it("a system message copied between layers with its content (LangChain's agent does) is taken as assembled without reading its text", () => {
+    // A text block that counts how often its text is read: a system message with the summary in it is kilobytes.
+    let reads = 0;
+    const block = {
+      type: "text",
+      get text() {
+        reads += 1;
+        return "Be terse.";
+      },
+    };
+    const system = new SystemMessage({ content: [block] });
+    const request = { messages: [new HumanMessage({ id: "h1", content: "Hi." })], systemMessage: system };
+    const rendered = withViewDecisions(request, [{ kind: "startOn", producer: "test/rule", startOn: "any" }]);
+    expect(rendered.systemMessage).toBe(system);
+    // What AgentNode hands the next layer when a layer changed the system message: a copy sharing its content.
+    const copied = { ...rendered, systemMessage: new SystemMessage({ ...rendered.systemMessage }) };
+    expect(copied.systemMessage.content).toBe(system.content);
+    reads = 0;
+    expect(isAssembledRequest(copied)).toBe(true);
+    expect(reads).toBe(0);
+    // A copy with other content still reads (and compares) the text.
+    const other = { ...rendered, systemMessage: new SystemMessage({ content: [{ type: "text", text: "Be terse." }] }) };
+    expect(isAssembledRequest(other)).toBe(true);
+    expect(reads).toBeGreaterThan(0);
   });
 });

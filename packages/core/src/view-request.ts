@@ -62,12 +62,13 @@ interface ViewState {
 }
 
 /**
- * Whether two system messages read the same ({@link systemText}); the same object is, without
- * joining its text blocks (a system message with the summary in it is kilobytes, checked by every
- * layer of a call).
+ * Whether two system messages read the same ({@link systemText}); the same object is, and so is a
+ * copy holding the same content (LangChain's agent hands each layer `new SystemMessage({ ...m })`
+ * of a changed system message, which keeps `m.content`), without joining their text blocks (a
+ * system message with the summary in it is kilobytes, checked by every layer of a call).
  */
 function sameSystemText(a: SystemMessage, b: SystemMessage): boolean {
-  return a === b || systemText(a) === systemText(b);
+  return a === b || a.content === b.content || systemText(a) === systemText(b);
 }
 
 function stateOf(request: PlacementRequest): ViewState | undefined {

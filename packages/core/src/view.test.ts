@@ -146,20 +146,22 @@ function referenceSliding(messages: BaseMessage[], limit: number, fixedCost: num
 }
 
 describe("selectView, sliding from the end", () => {
-  const arbitraryThread = fc.array(fc.constantFrom("h", "a", "s", "c1", "c2", "c12", "t1", "t2", "t3"), { maxLength: 40 }).map((codes) =>
-    codes.map((code, i) => {
-      const id = `m${i}`;
-      if (code === "h") return new HumanMessage({ id, content: id });
-      if (code === "a") return new AIMessage({ id, content: id });
-      if (code === "s") return new SystemMessage({ id, content: id });
-      if (code.startsWith("c"))
-        return call(
-          id,
-          [...code.slice(1)].map((d) => `k${d}`),
-        );
-      return result(id, `k${code.slice(1)}`);
-    }),
-  );
+  const arbitraryThread = fc
+    .array(fc.constantFrom("h", "a", "s", "c1", "c2", "c12", "c123", "t1", "t2", "t3"), { maxLength: 40 })
+    .map((codes) =>
+      codes.map((code, i) => {
+        const id = `m${i}`;
+        if (code === "h") return new HumanMessage({ id, content: id });
+        if (code === "a") return new AIMessage({ id, content: id });
+        if (code === "s") return new SystemMessage({ id, content: id });
+        if (code.startsWith("c"))
+          return call(
+            id,
+            [...code.slice(1)].map((d) => `k${d}`),
+          );
+        return result(id, `k${code.slice(1)}`);
+      }),
+    );
 
   it("chooses exactly what the whole-thread walk chooses, for any thread", () => {
     fc.assert(

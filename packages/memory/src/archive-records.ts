@@ -417,7 +417,9 @@ export class ArchiveRecords {
     if (this.#saver instanceof EncryptedCheckpointSaver)
       return this.#saver.serializer.sealTyped(message, "channel-value", this.#location(threadId, message.id as string));
     const [type, bytes] = await this.#saver.serde.dumpsTyped(message);
-    return JSON.stringify([type, Buffer.from(bytes).toString("base64")]);
+    // A view of the serializer's bytes, not a copy of them (the same base64).
+    const data = typeof bytes === "string" ? Buffer.from(bytes) : Buffer.from(bytes.buffer, bytes.byteOffset, bytes.byteLength);
+    return JSON.stringify([type, data.toString("base64")]);
   }
 
   async #decode(threadId: string, row: ArchiveRow): Promise<BaseMessage> {

@@ -29,7 +29,10 @@ export interface ConcurrentTurnDetails {
  * - `turn-in-progress` (retryable): another turn of the thread is running (it holds the thread's
  *   lease). Nothing was stored and, with `memoryStack`'s middleware, no model or tool was called.
  *   `retryAfterMs` is a suggested wait; `leaseExpiresInMs` is when the lease ends at the latest if
- *   that turn's writer died.
+ *   that turn's writer died. A run stopped at a static breakpoint (`interruptBefore` /
+ *   `interruptAfter`) stores no write that tells the saver it ended: its lease holds until then
+ *   unless the run had `callbacks: turnEndCallbacks(checkpointer)` or `checkpointer.endTurn(config)`
+ *   was called at the checkpoint it stopped at (the message says so).
  * - `lease-lost` (retryable): this turn made no progress and sent no heartbeat for longer than its
  *   lease, and another turn took the thread. This turn's checkpoints up to `storedCheckpointId`
  *   stay stored on a branch that is no longer the head (see `getStateHistory`); its later steps
@@ -78,7 +81,7 @@ function message(threadId: string, reason: ConcurrentTurnReason, d: ConcurrentTu
     case "stale-parent":
       return `${thread}: the turn started from checkpoint ${d.parentId ?? "(none)"} but another turn moved the thread to ${d.headId ?? "(none)"} first; nothing of this turn was stored; run it again`;
     case "turn-in-progress":
-      return `${thread}: another turn is running (head ${d.headId ?? "(none)"}); nothing of this turn was stored; retry in about ${Math.ceil(d.retryAfterMs ?? 0)} ms (that turn's lease ends within ${Math.ceil(d.leaseExpiresInMs ?? 0)} ms if its writer died)`;
+      return `${thread}: another turn is running (head ${d.headId ?? "(none)"}); nothing of this turn was stored; retry in about ${Math.ceil(d.retryAfterMs ?? 0)} ms (that turn's lease ends within ${Math.ceil(d.leaseExpiresInMs ?? 0)} ms if its writer died; a run stopped at a static breakpoint, interruptBefore or interruptAfter, holds it until then unless it ran with callbacks: turnEndCallbacks(checkpointer) or you call checkpointer.endTurn(config) at the checkpoint it stopped at)`;
     case "lease-lost":
       return `${thread}: this turn sent no checkpoint or heartbeat for longer than its lease and another turn took the thread (head ${d.headId ?? "(none)"}); this turn's checkpoints up to ${d.storedCheckpointId ?? "(none)"} stay on a branch that is no longer the head, its later steps were not stored; run it again`;
     case "duplicate-operation":

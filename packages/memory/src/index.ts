@@ -102,5 +102,6 @@ export {
   type ThreadwiseSaverOptions,
 } from "./threadwise-saver.js";
 export { turnAdmission } from "./turn-admission.js";
+export { ThreadwiseTurnEndHandler, type TurnEndInterruptEvent, turnEndCallbacks } from "./turn-end-handler.js";
 export { concurrentTurnErrorOf, type TurnRetryOptions, withTurnRetry } from "./turn-retry.js";
 export { createUserMemoryStore, postgresUserStore, storeTables } from "./user-memory-store.js";

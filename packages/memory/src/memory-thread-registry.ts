@@ -84,9 +84,10 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return created;
   }
 
-  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
-    const id = normalizeThreadId(threadId);
+  // Not `async`: the queue's promise is returned as it is (an async wrapper adds two promises per call).
+  commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
     return this.#queue.run(async () => {
+      const id = normalizeThreadId(threadId);
       const row = this.#touch(id);
       const now = this.#now();
       const leased = row.leaseUntil !== undefined && row.leaseUntil > now;
@@ -174,9 +175,9 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return newest === undefined ? undefined : { checkpointId: newest, version: 0 };
   }
 
-  async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
-    const id = normalizeThreadId(threadId);
+  commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     return this.#queue.run(async () => {
+      const id = normalizeThreadId(threadId);
       const row = this.#touch(id);
       if (this.#saver.storage[id]?.[target.checkpointNs]?.[target.checkpointId] === undefined) return false;
       await write();
@@ -264,9 +265,9 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     });
   }
 
-  async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
-    const id = normalizeThreadId(threadId);
-    return this.#queue.run(async () => {
+  archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
+    return this.#queue.run(() => {
+      const id = normalizeThreadId(threadId);
       this.#touch(id);
       const stamp = (this.#stamps.get(id) ?? 0) + 1;
       this.#stamps.set(id, stamp);

@@ -5,15 +5,19 @@ import { realpathSync } from "node:fs";
  * and a transaction that spans an `await` must not interleave with another one on that handle.
  */
 export class SerialQueue {
+  /** The last task queued: the next one starts once it has settled, fulfilled or rejected. */
   #tail: Promise<unknown> = Promise.resolve();
 
-  /** Runs `task` after every task queued before it has settled. */
+  /**
+   * Runs `task` after every task queued before it has settled. One promise per task (was two: the
+   * task's and a copy of it that never rejects, for the next task to wait on; every promise costs
+   * an init hook per agent step under LangGraph's `AsyncLocalStorage`). The next task waits on this
+   * one with both reactions, so a rejected task is still handled when its caller handles it.
+   */
   run<T>(task: () => Promise<T> | T): Promise<T> {
-    const result = this.#tail.then(task);
-    this.#tail = result.then(
-      () => undefined,
-      () => undefined,
-    );
+    const start = () => task();
+    const result = this.#tail.then(start, start);
+    this.#tail = result;
     return result;
   }
 }

@@ -299,7 +299,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return statement;
   }
 
-  async commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
+  // Not `async` (nor commitWrites, archiveMessages): the queue's promise is returned as it is (an async wrapper adds two promises per call).
+  commitCheckpoint<T>(threadId: string, commit: CheckpointCommit, write: (locked: CommitLocked) => Promise<T>): Promise<T> {
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
@@ -426,7 +427,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return newest === null ? undefined : { checkpointId: newest, version: 0 };
   }
 
-  async commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
+  commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     // Whether the checkpoint is stored is read by the statement that takes the lock.
     const stored = { sql: LOCK_ROW_WITH_STORED, params: { ns: target.checkpointNs, checkpoint: target.checkpointId } };
     return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
@@ -455,8 +456,9 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     task: (id: string, row: R) => Promise<T>,
     extra?: LockStatement,
   ): Promise<T> {
-    const id = normalizeThreadId(threadId);
     return this.#queue.run(async () => {
+      // Inside the task: an id breaking the rules rejects the returned promise (no synchronous throw).
+      const id = normalizeThreadId(threadId);
       this.#prepare("BEGIN IMMEDIATE").run();
       try {
         const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
@@ -572,7 +574,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return outcome;
   }
 
-  async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
+  archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
     // Where the archive stands is read by the statement that takes the lock.
     return this.#inTransaction<number, ThreadRow & ArchiveMark>(
       threadId,

@@ -1,7 +1,7 @@
 import { randomInt } from "node:crypto";
 import { type BaseMessage, coerceMessageLikeToMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
-import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { messagesStateReducer, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
   BaseCheckpointSaver,
   type ChannelVersions,
@@ -51,6 +51,9 @@ const HEARTBEAT_MAX_SILENCE_MS = 30 * 60_000;
 export const OPERATION_ID_KEY = "operation_id";
 /** Longest operation id, in UTF-8 bytes. */
 const MAX_OPERATION_ID_BYTES = 256;
+/** LangGraph's id for writes of no task (`NULL_TASK_ID`, not exported): an update's or a `Command`'s writes on the checkpoint a run starts from. */
+const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
+
 /**
  * Checkpoint metadata key under which the saver records where the thread's archive stood when it
  * stored the checkpoint ({@link ArchiveMark}, `{ stamp, seq }`), on every checkpoint of the root
@@ -100,7 +103,11 @@ export interface ThreadwiseSaverOptions {
    * newest checkpoint still has tasks), other runs of that thread are refused with
    * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
    * the lease, and so does a heartbeat every third of it while the model or a tool runs, so a
-   * turn of minutes keeps it; an error, an interrupt or the end of the run releases it. A writer
+   * turn of minutes keeps it; an error, an interrupt or the end of the run releases it, and so
+   * does a drain requested during a model or tool call (`RunControl.requestDrain()`). A run
+   * stopped at a static breakpoint (`interruptBefore` / `interruptAfter`) stores nothing that
+   * tells the saver it ended: pass `turnEndCallbacks(saver)` with it, or call {@link
+   * ThreadwiseSaver.endTurn}, else its lease holds until it lapses. A writer
    * killed mid-turn stops renewing it: its thread takes a new turn at most this long after its
    * last renewal. Times are the database's (PostgreSQL `clock_timestamp()`, SQLite
    * `julianday('now')`) or, in memory, a monotonic clock. 0 turns the lease off (then only the
@@ -178,6 +185,13 @@ interface RunRecord {
   putting: Set<Promise<unknown>>;
   /** Its abort signal is watched ({@link ThreadwiseSaver.watchAbort}); `true` once it fired. */
   abort?: { fired: boolean };
+  /**
+   * A model or tool call of the run ended with a drain requested (LangGraph's
+   * `RunControl.requestDrain()`): the checkpoint its task ran from. LangGraph checks for a drain at
+   * the superstep boundary after that task (`GraphDrained`), so the run's checkpoint that follows
+   * this one is its last ({@link ThreadwiseSaver.turnCall}).
+   */
+  drainFrom?: string;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -354,6 +368,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #rewrites = new Map<string, true>();
   /** Writes that arrived before the put of their checkpoint. */
   readonly #deferred = new Map<string, DeferredWrite[]>();
+  /** Root checkpoints (by `writeKey`) whose turn {@link endTurn} ended before their put came: stored without a lease. */
+  readonly #turnsEnded = new Map<string, true>();
   /** Runs of this process by the `control` and `signal` LangGraph passes with each of their puts and writes. */
   readonly #runs = new WeakMap<object, RunRecord>();
   /** Heartbeats of turns this process runs, by thread id. */
@@ -474,12 +490,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * checkpoint named by `checkpoint_id` reads the archived messages its branch had (its
    * {@link ARCHIVE_MARK_METADATA_KEY}): not those another branch archived after it, and none once
    * a rewrite emptied the archive since; one stored without a mark reads the whole archive.
+   * The checkpoint's pending writes of no task (a turn sent as `Command({ update, goto })` writes
+   * its messages there, on the checkpoint it starts from) are applied to its messages, as
+   * LangGraph's `getState` applies them (`messagesStateReducer`).
    * @param config `{ configurable: { thread_id, checkpoint_id? } }`
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
     const threadId = threadIdOf(config);
     const tuple = await this.getTuple(config);
-    const hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    for (const [taskId, channel, value] of tuple?.pendingWrites ?? [])
+      if (taskId === NULL_TASK_ID && channel === "messages") hot = messagesStateReducer(hot, value as BaseMessage[]);
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
     if (mark) await this.#settled(threadId);
     const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
@@ -616,23 +637,35 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * ever archived under the saver's tenant); a registry that read them with the lock hands them over
    * ({@link CommitLocked.archivedInput}). `input`: the checkpoint's {@link inputCheckOf}.
    */
-  async #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> {
-    if (input === undefined) return;
-    const { replacing, unseen, removals, unknownRemovals } = input;
+  #refuseInput(threadId: string, input: InputCheck | undefined, locked: CommitLocked): Promise<void> | undefined {
+    if (input === undefined) return undefined;
     // Membership of these few ids only: this runs at every turn's input, on archives of any size.
-    const found = locked.archiveMark?.stamp === 0 ? [] : (locked.archivedInput ?? (await this.#archive.having(threadId, input.lookupIds)));
+    // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
+    const found = locked.archiveMark?.stamp === 0 ? [] : locked.archivedInput;
+    // Synchronous (no promise) unless the archive must be read: the usual input meets an empty archive or ids read with the lock.
+    if (found === undefined) return this.#archive.having(threadId, input.lookupIds).then((ids) => this.#refuseFound(threadId, input, ids));
+    return this.#refuseFound(threadId, input, found);
+  }
+
+  /** {@link #refuseInput} once `found` (which of the input's ids are archived) is known. */
+  #refuseFound(threadId: string, input: InputCheck, found: readonly string[]): Promise<void> | undefined {
+    const { replacing, unseen, removals, unknownRemovals } = input;
     const edited = found.filter((id) => !replacing.has(id) || unseen.includes(id) || removals.includes(id));
     if (edited.length > 0) throw new ThreadwiseArchivedMessageError(threadId, "archived-edit", edited);
+    const refuseUnknown = () => {
+      if (unknownRemovals.length > 0)
+        throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
+    };
     // A message hot again (a branch forked from before an archiving) and archived, given with other
     // content: an edit in place of an archived message (see `#refuseEditedArchived`).
     const held = found.filter((id) => replacing.has(id));
     if (held.length > 0)
-      await this.#refuseEditedArchived(
+      return this.#refuseEditedArchived(
         threadId,
         held.map((id) => coerceMessageLikeToMessage(replacing.get(id) as Parameters<typeof coerceMessageLikeToMessage>[0])),
-      );
-    if (unknownRemovals.length > 0)
-      throw new Error(`Attempting to delete a message with an ID that doesn't exist ('${unknownRemovals[0]}')`);
+      ).then(refuseUnknown);
+    refuseUnknown();
+    return undefined;
   }
 
   /**
@@ -754,6 +787,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       return await call();
     } finally {
       record.calls -= 1;
+      // Read as the call ends, inside its task: before the superstep boundary where LangGraph
+      // checks for a drain (a drain requested later is not seen here, and its lease lapses).
+      if (record.drainFrom === undefined && typeof checkpointId === "string" && drainRequested(keys)) record.drainFrom = checkpointId;
     }
   }
 
@@ -915,6 +951,43 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Ends the turn lease a run of the thread holds at the checkpoint `config` names
+   * (`configurable.thread_id` and `checkpoint_id`), for a run that ended without telling the saver
+   * (spec R38): LangGraph's static breakpoints (`interruptBefore` / `interruptAfter` given with a
+   * run, LangGraph Studio's breakpoints, the client-side tool pattern) and a drain the saver did
+   * not see (`RunControl.requestDrain()` outside a model or tool call) stop a run after storing a
+   * checkpoint with tasks left, and store no write, so its lease holds until it lapses
+   * (`turnLeaseMs`) and the thread's `updateState`, resume and next turn are refused
+   * `turn-in-progress` until then. {@link ThreadwiseTurnEndHandler} (`turnEndCallbacks`) calls it
+   * for every static breakpoint of the runs it is passed to; call it yourself with the checkpoint
+   * the run stopped at (`(await agent.graph.getState(config)).config`) once the run returned.
+   * Ends the lease only while that checkpoint is the thread's head and a lease is held there
+   * (another run's turn, at a later head, is left alone); a checkpoint this process is still
+   * storing is stored without one. Call it only for a run that has ended: a run still going on
+   * from that checkpoint loses its protection against a concurrent turn.
+   * @throws ThreadwiseConfigError naming `configurable.checkpoint_id` when it is missing;
+   *   ThreadwiseThreadIdError; the store's errors.
+   */
+  async endTurn(config: RunnableConfig): Promise<void> {
+    const threadId = threadIdOf(config);
+    const checkpointId: unknown = config.configurable?.checkpoint_id;
+    if (typeof checkpointId !== "string" || checkpointId === "")
+      throw new ThreadwiseConfigError(
+        "configurable.checkpoint_id",
+        "expected the id of the checkpoint the run stopped at (the lease is ended only there), e.g. (await agent.graph.getState(config)).config",
+      );
+    if (!this.#isReady) await this.ready();
+    const key = writeKey(threadId, "", checkpointId);
+    // LangGraph reports a static breakpoint before it sends the put of its checkpoint: that put,
+    // when it comes, stores it without a lease; a put of it in progress is waited for.
+    if (!this.#committed.has(key)) setBounded(this.#turnsEnded, key, true, REMEMBERED_KEYS);
+    await this.#settled(threadId);
+    if (this.#committed.has(key)) this.#turnsEnded.delete(key);
+    // Stored (here, or by another process or long ago): its lease, if still held at the head, ends.
+    await this.#endTurnAt(threadId, checkpointId);
+  }
+
+  /**
    * Ends the turn lease held at `checkpointId` (a run stopped or failed after storing it): stops
    * the heartbeat renewing it there, then clears the lease if that checkpoint is still the head
    * ({@link ThreadRegistry.endTurn}). The callers leave a failed release to lapse.
@@ -971,6 +1044,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       chosen === parentId &&
       run !== undefined &&
       run.stored === undefined;
+    const turnEnded = this.#turnsEnded.delete(key);
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId,
@@ -987,8 +1061,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // written as `__input__`, a checkpoint copied as `__copy__`, by `updateState` or
       // `bulkUpdateState`): it leaves tasks to run (was: its lease refused the next update and the
       // `invoke(null)` that runs them).
+      // A drained run's last checkpoint (see `RunRecord.drainFrom`), and one whose turn `endTurn`
+      // ended before it was stored (a static breakpoint's, reported before its put), end the turn too.
       leavesTurnOpen:
-        this.#turnLeaseMs > 0 && run !== undefined && source !== "update" && hasPendingTasks(checkpoint) && !isLastStep(run, metadata),
+        this.#turnLeaseMs > 0 &&
+        run !== undefined &&
+        source !== "update" &&
+        hasPendingTasks(checkpoint) &&
+        !isLastStep(run, metadata) &&
+        !(run.drainFrom !== undefined && run.drainFrom === parentId) &&
+        !turnEnded,
       turnLeaseMs: this.#turnLeaseMs,
       operationId: startsRun ? operationIdOf(config) : undefined,
       archiveTenantId: this.#archive.tenantId,
@@ -1010,27 +1092,39 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (rewrite) await this.#archive.prepareClear(threadId);
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
-    const stored = this.registry.commitCheckpoint(threadId, commit, async (locked) => {
+    // Every root checkpoint records where the archive stands as it commits (after a rewrite's
+    // clearing, and after the checks: the rows archived since the branch's parent are its own).
+    const putMarked = (mark: ArchiveMark | undefined) => {
+      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
+      return this.inner.put(config, checkpoint, marked, newVersions);
+    };
+    const write = async (locked: CommitLocked) => {
       // Inside the registry's transaction, which an archive write of the thread waits for (the
       // same lock): no archive write can slip in between this check and the checkpoint.
       if (checkReach) await this.#refuseArchivedReach(threadId, checkpoint, commit.branch, from, rewrite);
-      // Stamp 0 under the lock: the thread's archive never held a row (under this tenant), so no id of the input is archived.
-      if (checkInput) await this.#refuseInput(threadId, input, locked);
+      const inputRefused = checkInput ? this.#refuseInput(threadId, input, locked) : undefined;
+      if (inputRefused) await inputRefused;
       if (rewrite) {
         const first = ((checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? [])[0]?.id;
         await this.#archive.clear(threadId, typeof first === "string" ? first : "");
       }
-      // Every root checkpoint records where the archive stands as it commits (after a rewrite's
-      // clearing, and after the checks above: the rows archived since the branch's parent are its own).
       // The checks only read, so the mark read with the lock holds unless this commit cleared the archive.
       const mark =
         !rewrite && locked.archiveMark ? locked.archiveMark : checkpointNs === "" ? await this.#archive.mark(threadId) : undefined;
-      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
-      const result = await this.inner.put(config, checkpoint, marked, newVersions);
+      const result = await putMarked(mark);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
-      for (const write of deferred) await write.run();
-      if (deferred.some((write) => write.endsTurn)) commit.leavesTurnOpen = false;
+      for (const early of deferred) await early.run();
+      if (deferred.some((early) => early.endsTurn)) commit.leavesTurnOpen = false;
       return result;
+    };
+    const stored = this.registry.commitCheckpoint(threadId, commit, (locked) => {
+      if (checkReach || rewrite || deferred.length > 0 || (checkpointNs === "" && locked.archiveMark === undefined)) return write(locked);
+      // A step's usual checkpoint (no branch, rewrite or early write; the mark read with the lock):
+      // the input check, synchronous unless it must read the archive, then the wrapped saver's put,
+      // without an async function around them (its promise and awaits are promises of every step).
+      // A refusal thrown here rejects the registry's transaction as one thrown in `write` does.
+      const inputRefused = checkInput ? this.#refuseInput(threadId, input, locked) : undefined;
+      return inputRefused ? inputRefused.then(() => putMarked(locked.archiveMark)) : putMarked(locked.archiveMark);
     });
     this.#inFlight.set(key, stored);
     try {
@@ -1239,6 +1333,11 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */
+function drainRequested(keys: readonly object[]): boolean {
+  return keys.some((key) => (key as { drainRequested?: unknown }).drainRequested === true);
 }
 
 /** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */

@@ -37,8 +37,11 @@ export {
   isContentNote,
   SHORTENED_MARKER,
   type SummarizerInput,
+  type SummarizerPass,
+  type SummarizerPassesArgs,
   shortenToTokens,
   summarizerPasses,
+  summarizerPassLines,
   transcriptLine,
 } from "./summarizer-input.js";
 export {

@@ -8,7 +8,15 @@ import { createTokenCounter, messageText, type SummaryRecord } from "@threadwise
 import { describe, expect, it } from "vitest";
 import { catchUp, importedThread, modelCall, recordingSummarizer } from "./fixtures/imported-thread.js";
 import { summarize } from "./summarize.js";
-import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, SHORTENED_MARKER, summarizerPasses, transcriptLine } from "./summarizer-input.js";
+import {
+  boundedTokenCount,
+  buildSummarizerInput,
+  DEFAULT_SUMMARY_PROMPT,
+  SHORTENED_MARKER,
+  summarizerPasses,
+  summarizerPassLines,
+  transcriptLine,
+} from "./summarizer-input.js";
 
 const counter = createTokenCounter();
 
@@ -54,6 +62,51 @@ describe("summarizerPasses", () => {
       // Lines beyond the passes kept are never counted: what it tokenized is at most those lines plus the fixed texts.
       expect(fresh.encodedCharacters).toBeLessThanOrEqual(lines.reduce((a, b) => a + b, 0) + 2 * DEFAULT_SUMMARY_PROMPT.length + 200);
     }
+  });
+
+  it("summarizerPassLines: the passes of summarizerPasses with each line and its count; an input built from them is the one built from the messages", () => {
+    const span = [
+      ...importedThread(120),
+      new AIMessage({ id: "long", content: "long ".repeat(5000) }),
+      new HumanMessage({ id: "word", content: "x".repeat(3000) }),
+      ...importedThread(30).map((m, i) => Object.assign(m, { id: `again${i}` })),
+    ];
+    for (const cap of [256, 512, 2000, 8000]) {
+      const passes = summarizerPassLines({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: cap, counter, maxPasses: 50 });
+      expect(passes.map((p) => p.messages)).toEqual(
+        summarizerPasses({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: cap, counter, maxPasses: 50 }),
+      );
+      for (const pass of passes) {
+        expect(pass.lines).toEqual(pass.messages.map(transcriptLine));
+        pass.lineTokens.forEach((tokens, i) => {
+          if (tokens !== undefined) expect(tokens).toBe(boundedTokenCount(counter, `${pass.lines[i]}\n`));
+        });
+        for (const previousSummary of [undefined, "short summary", "summary ".repeat(cap)]) {
+          const args = { previousSummary, span: pass.messages, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: cap, counter };
+          expect(buildSummarizerInput({ ...args, read: pass })).toEqual(buildSummarizerInput(args));
+        }
+      }
+    }
+  });
+
+  it("buildSummarizerInput with what the passes read writes no transcript line again (a summary read each message's content once for its lines)", () => {
+    let reads = 0;
+    const span = importedThread(20).map((message) => {
+      const content = message.content;
+      Object.defineProperty(message, "content", {
+        get: () => {
+          reads += 1;
+          return content;
+        },
+      });
+      return message;
+    });
+    const args = { previousSummary: "S", span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 8000, counter };
+    const read = { lines: span.map(transcriptLine), lineTokens: span.map((m) => boundedTokenCount(counter, `${transcriptLine(m)}\n`)) };
+    reads = 0;
+    const input = buildSummarizerInput({ ...args, read });
+    expect(reads).toBe(0);
+    expect(input).toEqual(buildSummarizerInput(args));
   });
 
   it("a message alone over a pass is a pass of its own, shortened with the marker", () => {

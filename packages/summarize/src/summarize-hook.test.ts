@@ -67,6 +67,31 @@ describe("summarize hook alone", () => {
     });
   });
 
+  it("a call with nothing due and a model object reaches the handler without awaiting (no promise per model call for the model option)", async () => {
+    // The per-step path (issue 27): awaiting the model option cost a promise and a microtask on
+    // every model call; a model object needs no wait, only a "provider:model" string does.
+    const messages = [...thread(2), new HumanMessage({ id: "u3", content: "u3" })];
+    const slot = { summary: { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: "t" } };
+    const middleware = summarize({ windowSize: 2, threshold: 6, model: scriptedModel(() => "S"), logger: false });
+    let reached = false;
+    const request = {
+      messages,
+      systemMessage: new SystemMessage("sys"),
+      systemPrompt: "sys",
+      state: { messages, [SUMMARY_SLOT_KEY]: slot },
+      tools: [],
+      model: scriptedModel(() => "AGENT"),
+      runtime: { configurable: { thread_id: "sync" } },
+    };
+    // biome-ignore lint/suspicious/noExplicitAny: the hook's request type needs a full agent runtime
+    const pending = (middleware.wrapModelCall as any)(request, async () => {
+      reached = true;
+      return new AIMessage("ok");
+    });
+    expect(reached).toBe(true);
+    expect(await pending).toBeInstanceOf(AIMessage);
+  });
+
   it("never mutates the request's messages", async () => {
     const messages = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
     const copy = [...messages];

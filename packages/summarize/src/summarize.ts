@@ -35,7 +35,7 @@ import {
   withViewDecisions,
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
-import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, summarizerPasses } from "./summarizer-input.js";
+import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, type SummarizerPass, summarizerPassLines } from "./summarizer-input.js";
 import {
   COVERED_DIGEST_CHARACTERS,
   coverageIntact,
@@ -237,20 +237,21 @@ export function summarize(options: SummarizeOptions = {}) {
   });
 
   /**
-   * One summarizer call over `span` on top of `base`: the new record, or a throw on failure or
-   * empty answer. `coveredDigests`: the digests of what `base` covers, still stored;
+   * One summarizer call over a pass's messages (`span`) on top of `base`: the new record, or a
+   * throw on failure or empty answer. `coveredDigests`: the digests of what `base` covers, still stored;
    * `coveredArchived`: the first of them is the newest archived message's.
    */
   const makeSummary = async (
     model: SummarizerModel,
     base: SummaryRecord | undefined,
-    span: readonly BaseMessage[],
+    { messages: span, ...read }: SummarizerPass,
     coveredDigests: string,
     coveredArchived: boolean,
     signal?: AbortSignal,
     earlierPasses: readonly SummaryPass[] = [],
   ): Promise<SummaryRecord> => {
-    const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter });
+    // The pass's lines as forming it wrote and counted them: not again.
+    const input = buildSummarizerInput({ previousSummary: base?.text, span, prompt, maxInputTokens: opts.maxInputTokens, counter, read });
     const text = await callSummarizer(model, input.messages, opts.timeoutMs, signal);
     if (text === "") throw new SummarizerFailure("empty answer");
     const first = span[0] as BaseMessage;
@@ -335,7 +336,7 @@ export function summarize(options: SummarizeOptions = {}) {
     { base, span, coveredDigests, coveredArchived }: SummaryStart,
     signal?: AbortSignal,
   ): Promise<{ record: SummaryRecord | undefined; passes: number; error?: unknown }> => {
-    const passes = summarizerPasses({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall });
+    const passes = summarizerPassLines({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall });
     let record = base;
     let digests = coveredDigests;
     let done = 0;
@@ -373,8 +374,9 @@ export function summarize(options: SummarizeOptions = {}) {
     name: SUMMARIZE_MIDDLEWARE_NAME,
     ...(opts.declareState ? { stateSchema: summarySlotState } : {}),
     wrapModelCall: async (request, handler) => {
-      // A model named by a string is made at the first model call, so a wrong name fails at once.
-      const own = await ownModel();
+      // A model named by a string is made at the first model call, so a wrong name fails at once; a
+      // model object (or none) is used as it is, without a promise and an await on every model call.
+      const own = typeof opts.model === "string" ? await ownModel() : opts.model;
       const ruled = opts.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: SUMMARIZE_MIDDLEWARE_NAME, startOn: opts.startOn }])
         : request;
@@ -610,7 +612,8 @@ export function summarize(options: SummarizeOptions = {}) {
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
         logger,
-        async (r: typeof next) => handler(r),
+        // The handler's own promise (LangChain's handler is async): no second promise per model call.
+        (r: typeof next) => Promise.resolve(handler(r)),
       );
       if (prepareAfterAnswer) {
         const original = record;

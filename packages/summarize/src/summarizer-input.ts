@@ -295,6 +295,12 @@ export function buildSummarizerInput(args: {
   prompt: string;
   maxInputTokens: number;
   counter: TokenCounter;
+  /**
+   * What {@link summarizerPassLines} read of `span` while forming the pass (its `lines` and
+   * `lineTokens`, one per message of `span`), so its transcript lines are not written and looked
+   * up again. Ignored unless it has one line per message. @default undefined (read here)
+   */
+  read?: Pick<SummarizerPass, "lines" | "lineTokens">;
 }): SummarizerInput {
   const { counter, maxInputTokens } = args;
   const count = (text: string) => boundedTokenCount(counter, text);
@@ -306,13 +312,17 @@ export function buildSummarizerInput(args: {
   const fixed = count(args.prompt) + count(`${head}<new_messages>\n\n</new_messages>`) + 2 * MESSAGE_OVERHEAD_TOKENS;
   const budget = Math.max(0, maxInputTokens - fixed);
 
-  let lines = args.span.map(transcriptLine);
+  const read = args.read !== undefined && args.read.lines.length === args.span.length ? args.read : undefined;
+  let lines: readonly string[] = read ? read.lines : args.span.map(transcriptLine);
   const changed = lines.map(() => false);
   // A line far over the budget is not counted at all (it will be cut): counting is the costly part.
   // A line is counted with its newline, as it sits in the transcript: lines start with a word, so
   // the count is its exact share of the whole, and counting the whole below finds every line's
-  // segments in the counter's memo instead of tokenizing the transcript twice (issue 16).
-  const lineTokens = lines.map((line) => (line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`)));
+  // segments in the counter's memo instead of tokenizing the transcript twice (issue 16). A line
+  // the passes counted has that count (the same text, the same counter).
+  const lineTokens = lines.map((line, i) =>
+    line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : (read?.lineTokens[i] ?? count(`${line}\n`)),
+  );
   const total = lineTokens.reduce((a, b) => a + b, 0);
   if (total > budget) {
     const level = waterLevel(lineTokens, budget, MIN_LINE_TOKENS);
@@ -361,7 +371,12 @@ const PASS_MARGIN_TOKENS = 16;
  *
  * @returns the passes, as consecutive slices of `span` (`[]` for an empty span).
  */
-export function summarizerPasses(args: {
+export function summarizerPasses(args: SummarizerPassesArgs): BaseMessage[][] {
+  return summarizerPassLines(args).map((pass) => pass.messages);
+}
+
+/** Arguments of {@link summarizerPasses} and {@link summarizerPassLines}. */
+export interface SummarizerPassesArgs {
   span: readonly BaseMessage[];
   prompt: string;
   maxInputTokens: number;
@@ -372,7 +387,23 @@ export function summarizerPasses(args: {
    * so a call over a large backlog costs O(its passes), not O(backlog) (issue 21). @default all
    */
   maxPasses?: number;
-}): BaseMessage[][] {
+}
+
+/** One pass of {@link summarizerPassLines}: its messages and what forming it read of them. */
+export interface SummarizerPass {
+  /** A consecutive slice of the span. */
+  messages: BaseMessage[];
+  /** {@link transcriptLine} of each message. */
+  lines: string[];
+  /** Tokens of each line with its newline ({@link boundedTokenCount}); `undefined` for a line too long to be counted. */
+  lineTokens: Array<number | undefined>;
+}
+
+/**
+ * {@link summarizerPasses}, each pass with the transcript lines and token counts its forming
+ * read, for {@link buildSummarizerInput}'s `read`: a summary writes and counts each line once.
+ */
+export function summarizerPassLines(args: SummarizerPassesArgs): SummarizerPass[] {
   const { counter, maxInputTokens, span } = args;
   const count = (text: string) => boundedTokenCount(counter, text);
   const summaryShare = Math.floor(maxInputTokens * MAX_SUMMARY_SHARE);
@@ -383,26 +414,36 @@ export function summarizerPasses(args: {
   const budget = Math.max(1, maxInputTokens - fixed - summaryShare - PASS_MARGIN_TOKENS);
   const maxPasses = args.maxPasses ?? Number.POSITIVE_INFINITY;
   // Counted as the passes are formed (each line once): lines past the last pass wanted are never read.
+  const lines: string[] = [];
+  const counted: Array<number | undefined> = [];
   const tokens: number[] = [];
-  const passes: BaseMessage[][] = [];
+  const passes: SummarizerPass[] = [];
+  const pass = (from: number, to: number): SummarizerPass => ({
+    messages: span.slice(from, to),
+    lines: lines.slice(from, to),
+    lineTokens: counted.slice(from, to),
+  });
   let start = 0;
   let used = 0;
   for (let i = 0; i < span.length && passes.length < maxPasses; i += 1) {
     const line = transcriptLine(span[i] as BaseMessage);
-    tokens.push(line.length > budget * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : count(`${line}\n`));
+    lines.push(line);
+    counted.push(line.length > budget * MAX_CHARACTERS_PER_TOKEN ? undefined : count(`${line}\n`));
+    tokens.push(counted[i] ?? budget + 1);
     if (i > start && used + (tokens[i] as number) > budget) {
       // End the pass before the group holding message i (its call) when that leaves the pass non-empty.
       let end = i;
       while (end > start && isResult(span[end] as BaseMessage)) end -= 1;
       if (end === start || !isResult(span[i] as BaseMessage)) end = i;
-      passes.push(span.slice(start, end));
+      passes.push(pass(start, end));
       start = end;
       used = 0;
       for (let k = start; k < i; k += 1) used += tokens[k] as number;
     }
     used += tokens[i] as number;
   }
-  if (start < span.length && passes.length < maxPasses) passes.push(span.slice(start));
+  // The loop read every line when it did not stop at the passes wanted.
+  if (start < span.length && passes.length < maxPasses) passes.push(pass(start, span.length));
   return passes;
 }
 

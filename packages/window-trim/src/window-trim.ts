@@ -181,7 +181,7 @@ export function windowTrim(options: WindowTrimOptions = {}) {
           limit: settings.maxMessages,
         },
       ]);
-      return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
+      return withMultiturnLog(next, { window: settings.maxMessages, sentToLlm: next.messages.length }, logger, handler);
     },
   });
 }
