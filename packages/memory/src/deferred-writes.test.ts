@@ -9,6 +9,7 @@
  */
 import { HumanMessage } from "@langchain/core/messages";
 import { emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
+import { ThreadwiseConfigError } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
@@ -67,5 +68,12 @@ describe("writes waiting for a checkpoint, two turns on one thread at once", () 
     expect(await stateOf(winnerWrites)).toBe("resolved");
     const stored = await saver.getTuple({ configurable: { thread_id: "t", checkpoint_ns: "", checkpoint_id: "c3" } });
     expect(stored?.pendingWrites?.map(([task, channel]) => [task, channel])).toEqual([["task-w", "messages"]]);
+  });
+
+  it("writes without a checkpoint id are refused at once, naming the field (was: they waited forever for a put)", async () => {
+    const saver = new ThreadwiseSaver(new MemorySaver(), new MemoryThreadRegistry());
+    const error = await saver.putWrites(runConfig()(), [["messages", []]], "task").catch((e: unknown) => e);
+    expect(error).toBeInstanceOf(ThreadwiseConfigError);
+    expect((error as ThreadwiseConfigError).message).toContain("configurable.checkpoint_id");
   });
 });

@@ -1237,6 +1237,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
+    // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
+    // LangGraph's checkpoint-validation suite).
+    if (checkpointId === "")
+      throw new ThreadwiseConfigError("configurable.checkpoint_id", "putWrites needs the id of the checkpoint the writes belong to");
     const key = writeKey(threadId, checkpointNs, checkpointId);
     const target = { checkpointNs, checkpointId, endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT) };
     if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
