@@ -71,7 +71,8 @@ describe("writes waiting for a checkpoint, two turns on one thread at once", () 
   });
 
   it("writes without a checkpoint id are refused at once, naming the field (was: they waited forever for a put)", async () => {
-    const saver = new ThreadwiseSaver(new MemorySaver(), new MemoryThreadRegistry());
+    const inner = new MemorySaver();
+    const saver = new ThreadwiseSaver(inner, new MemoryThreadRegistry(inner));
     const error = await saver.putWrites(runConfig()(), [["messages", []]], "task").catch((e: unknown) => e);
     expect(error).toBeInstanceOf(ThreadwiseConfigError);
     expect((error as ThreadwiseConfigError).message).toContain("configurable.checkpoint_id");
