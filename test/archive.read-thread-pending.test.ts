@@ -17,8 +17,8 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { Command } from "@langchain/langgraph";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { Command, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, type ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent } from "langchain";
@@ -56,4 +56,33 @@ describe.each(["in_memory", "sqlite"] as const)("readThread at a checkpoint a go
       expect(ids(state)).toEqual(["u0", "a0", "u1"]);
       expect(ids(await saver.readThread(at))).toEqual(ids(state));
     });
+
+  it("archive: true: a Command that rewrites the thread (REMOVE_ALL_MESSAGES) reads back as what it keeps, as getState there", async () => {
+    const stack = memoryStack({
+      backend,
+      sqlitePath: join(dir, `${backend}-rewrite.sqlite`),
+      windowSize: 4,
+      summarize: false,
+      recallMaxTokens: false,
+      archive: true,
+      logger: false,
+      env: {},
+    });
+    const saver = stack.checkpointer as ThreadwiseSaver;
+    const model = scriptedModel((_messages, call) => new AIMessage({ id: `a${call}`, content: `answer ${call}` }));
+    const agent = createAgent({ model, checkpointer: saver, middleware: stack.middleware });
+    const config = { configurable: { thread_id: "t" } };
+    for (let k = 0; k < 14; k += 1) await agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: `u${k}` })] }, config);
+    expect((await saver.archivedMessages("t")).length).toBeGreaterThan(0);
+    const before = (await agent.graph.getState(config)).config;
+    const kept = new HumanMessage({ id: "fresh", content: "start over" });
+    await agent.invoke(
+      new Command({ update: { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), kept] }, goto: "model_request" }),
+      config,
+    );
+    const at = { configurable: { thread_id: "t", checkpoint_id: before.configurable?.checkpoint_id } };
+    const state = ((await agent.graph.getState(at)).values as { messages: BaseMessage[] }).messages;
+    expect(ids(state)).toEqual(["fresh"]);
+    expect(ids(await saver.readThread(at))).toEqual(ids(state));
+  });
 });

@@ -501,11 +501,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const threadId = threadIdOf(config);
     const tuple = await this.getTuple(config);
     let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+    // Such a write that rewrites the thread (`REMOVE_ALL_MESSAGES`) leaves only what it keeps, the archived part included.
+    let rewritten = false;
     for (const [taskId, channel, value] of tuple?.pendingWrites ?? [])
-      if (taskId === NULL_TASK_ID && channel === "messages") hot = messagesStateReducer(hot, value as BaseMessage[]);
+      if (taskId === NULL_TASK_ID && channel === "messages") {
+        rewritten ||= rewritesMessages(value);
+        hot = messagesStateReducer(hot, value as BaseMessage[]);
+      }
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
     if (mark) await this.#settled(threadId);
-    const archived = mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+    const archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
     return withArchived(archived, hot).slice();
   }
 
