@@ -1284,7 +1284,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const inFlight = this.#inFlight.get(key);
       if (inFlight) await inFlight.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
-      if (await this.#commitWrites(threadId, target, run, commandRun)) {
+      // A step's writes go to the registry as they are (no promise around them, this is every step's path).
+      const committed =
+        target.operation === undefined || commandRun === undefined
+          ? this.registry.commitWrites(threadId, target, run)
+          : this.#commitCommandWrites(threadId, target, run, commandRun);
+      if (await committed) {
         if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
         return;
       }
@@ -1305,15 +1310,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * {@link ThreadRegistry.commitWrites}; a refusal of a run's `Command` writes (`commandRun`, see
-   * {@link WritesTarget.operation}) is recorded as the run's, so its admission refuses its first
-   * model or tool call and its puts are refused with it.
+   * {@link ThreadRegistry.commitWrites} of a run's `Command` writes carrying its operation id
+   * ({@link WritesTarget.operation}): a refusal is recorded as the run's (`commandRun`), so its
+   * admission refuses its first model or tool call.
    */
-  async #commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>, commandRun: RunRecord | undefined) {
+  async #commitCommandWrites(threadId: string, target: WritesTarget, write: () => Promise<void>, commandRun: RunRecord): Promise<boolean> {
     try {
       return await this.registry.commitWrites(threadId, target, write);
     } catch (error) {
-      if (commandRun !== undefined && target.operation !== undefined) commandRun.refused ??= error;
+      commandRun.refused ??= error;
       throw error;
     }
   }
