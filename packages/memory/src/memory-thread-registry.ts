@@ -7,6 +7,7 @@ import {
   type ArchiveMark,
   type ArchiveRow,
   assertCommit,
+  assertWrites,
   type CheckpointCommit,
   type CommitLocked,
   claimCommit,
@@ -104,7 +105,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
         row.tenantId ??= commit.archiveTenantId;
         row.headId = commit.checkpointId;
         row.headVersion = (row.headVersion ?? 0) + 1;
-        if (commit.operationId !== undefined && commit.startsRun) {
+        if (commit.operationId !== undefined) {
           row.operations ??= new Map();
           row.operations.set(commit.operationId, commit.checkpointId);
         }
@@ -179,6 +180,11 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return this.#queue.run(async () => {
       const id = normalizeThreadId(threadId);
       const row = this.#touch(id);
+      if (target.operation !== undefined)
+        assertWrites(id, target, {
+          headId: this.#headOf(id, row)?.checkpointId,
+          operationCheckpointId: row.operations?.get(target.operation.operationId),
+        });
       if (this.#saver.storage[id]?.[target.checkpointNs]?.[target.checkpointId] === undefined) return false;
       await write();
       if (target.endsTurn && target.checkpointNs === "" && row.headId === target.checkpointId) {

@@ -9,6 +9,7 @@ import {
   type ArchiveMark,
   type ArchiveRow,
   assertCommit,
+  assertWrites,
   type CheckpointCommit,
   type CommitLocked,
   claimCommit,
@@ -159,14 +160,8 @@ export class PgThreadRegistry implements ThreadRegistry {
     return this.#inTransaction(
       threadId,
       async (client, row, read, beforeCommit) => {
-        let operationCheckpointId: string | undefined;
-        if (commit.operationId !== undefined) {
-          const { rows } = await client.query<{ checkpoint_id: string }>(
-            `SELECT checkpoint_id FROM ${this.#t.operations} WHERE thread_id = $1 AND operation_id = $2`,
-            [threadId, commit.operationId],
-          );
-          operationCheckpointId = rows[0]?.checkpoint_id;
-        }
+        const operationCheckpointId =
+          commit.operationId === undefined ? undefined : await this.#operationCheckpointId(client, threadId, commit.operationId);
         const leased = row.lease_ms !== null && row.lease_ms > 0;
         assertCommit(threadId, commit, {
           headId: commit.checkpointNs === "" ? (await this.#headOf(threadId, row, client))?.checkpointId : undefined,
@@ -192,7 +187,7 @@ export class PgThreadRegistry implements ThreadRegistry {
               commit.archiveTenantId ?? null,
             ],
           });
-          if (commit.operationId !== undefined && commit.startsRun)
+          if (commit.operationId !== undefined)
             beforeCommit.push({
               text: `INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`,
               values: [threadId, commit.operationId, commit.checkpointId],
@@ -254,6 +249,15 @@ export class PgThreadRegistry implements ThreadRegistry {
     return (rowCount ?? 0) > 0;
   }
 
+  /** The first checkpoint of the run that stored operation `operationId` on the thread, if one did (read in the thread's transaction, `client`). */
+  async #operationCheckpointId(client: pg.PoolClient, threadId: string, operationId: string): Promise<string | undefined> {
+    const { rows } = await client.query<{ checkpoint_id: string }>(
+      `SELECT checkpoint_id FROM ${this.#t.operations} WHERE thread_id = $1 AND operation_id = $2`,
+      [threadId, operationId],
+    );
+    return rows[0]?.checkpoint_id;
+  }
+
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   async #headOf(
     threadId: string,
@@ -277,7 +281,12 @@ export class PgThreadRegistry implements ThreadRegistry {
     };
     return this.#inTransaction(
       threadId,
-      async (client, _row, read, beforeCommit) => {
+      async (client, row, read, beforeCommit) => {
+        if (target.operation !== undefined)
+          assertWrites(threadId, target, {
+            headId: (await this.#headOf(threadId, row, client))?.checkpointId,
+            operationCheckpointId: await this.#operationCheckpointId(client, threadId, target.operation.operationId),
+          });
         if (!read?.rowCount) return false;
         await this.scope.run(client, write);
         if (target.endsTurn && target.checkpointNs === "")

@@ -9,6 +9,7 @@ import {
   type ArchiveMark,
   type ArchiveRow,
   assertCommit,
+  assertWrites,
   type CheckpointCommit,
   type CommitLocked,
   claimCommit,
@@ -325,12 +326,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       async (id, row) => {
         const now = row.now;
         const leased = row.lease_until !== null && row.lease_until > now;
-        const operation =
-          commit.operationId === undefined
-            ? undefined
-            : (this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
-                .pluck()
-                .get(id, commit.operationId) as string | undefined);
+        const operation = commit.operationId === undefined ? undefined : this.#operationCheckpointId(id, commit.operationId);
         assertCommit(id, commit, {
           headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
           leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
@@ -355,7 +351,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
             fresh: commit.startsRun || !leased ? 1 : 0,
             now: this.#clock?.() ?? null,
           });
-          if (commit.operationId !== undefined && commit.startsRun)
+          if (commit.operationId !== undefined)
             this.#prepare(INSERT_OPERATION).run({
               thread: id,
               operation: commit.operationId,
@@ -418,6 +414,13 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     );
   }
 
+  /** The first checkpoint of the run that stored operation `operationId` on the thread, if one did (read inside the thread's transaction). */
+  #operationCheckpointId(threadId: string, operationId: string): string | undefined {
+    return this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
+      .pluck()
+      .get(threadId, operationId) as string | undefined;
+  }
+
   /** The recorded head; for a thread stored before heads were recorded, its newest checkpoint id (version 0). */
   #headOf(threadId: string, row: Pick<ThreadRow, "head_id" | "head_version"> | undefined): ThreadHead | undefined {
     if (row?.head_id) return { checkpointId: row.head_id, version: row.head_version };
@@ -433,6 +436,11 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
       threadId,
       async (id, row) => {
+        if (target.operation !== undefined)
+          assertWrites(id, target, {
+            headId: this.#headOf(id, row)?.checkpointId,
+            operationCheckpointId: this.#operationCheckpointId(id, target.operation.operationId),
+          });
         if (row.stored === 0) return false;
         await write();
         if (target.endsTurn && target.checkpointNs === "")

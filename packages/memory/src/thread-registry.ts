@@ -69,7 +69,11 @@ export interface CheckpointCommit {
   leavesTurnOpen: boolean;
   /** Lease length in milliseconds: how long the run keeps other runs out without progress or heartbeat. */
   turnLeaseMs: number;
-  /** `configurable.operation_id` of a run start: stored at most once per thread (spec R38). */
+  /**
+   * `configurable.operation_id` of a run's first checkpoint (a run start, or the first checkpoint a
+   * resumed run stores): stored at most once per thread (spec R38), refused `duplicate-operation`
+   * when already stored.
+   */
   operationId?: string;
   /**
    * Tenant of the thread's archive (root namespace only): a registry that can read where that
@@ -109,6 +113,21 @@ export interface WritesTarget {
   checkpointId: string;
   /** The writes record an error or an interrupt: the run stopped, its turn lease ends. */
   endsTurn: boolean;
+  /**
+   * Writes of no task on the root namespace sent by a run carrying `configurable.operation_id`
+   * (its `Command`'s update, goto or resume, which LangGraph stores on the checkpoint the run
+   * starts from, before the run's first checkpoint): refused by {@link assertWrites} under the
+   * thread's lock, nothing written, when another run already stored that operation.
+   */
+  operation?: WritesOperation;
+}
+
+/** The run that sent writes of no task, for {@link WritesTarget.operation}. */
+export interface WritesOperation {
+  /** `configurable.operation_id` of the run. */
+  operationId: string;
+  /** The id of the run's first checkpoint once its put was sent, else `undefined`: the operation stored with it is the run's own. */
+  runStartedWith(): string | undefined;
 }
 
 /** A thread's head as the registry records it: moved in the transaction of each root-namespace write. */
@@ -142,7 +161,7 @@ const MIN_RETRY_AFTER_MS = 100;
 /**
  * The checks both SQL registries and the in-memory one run under the thread's lock (spec R34, R38):
  *
- * - a run start carrying an operation id already stored: `duplicate-operation` (not retryable);
+ * - a run's first checkpoint carrying an operation id already stored: `duplicate-operation` (not retryable);
  * - a run start while another run's lease is live: `turn-in-progress`, with `retryAfterMs` (about
  *   as long as that run has run so far, at most until its lease ends) and `leaseExpiresInMs`;
  * - an implicit run start whose parent is not the head: `stale-parent` (another turn committed);
@@ -155,13 +174,9 @@ const MIN_RETRY_AFTER_MS = 100;
 export function assertCommit(threadId: string, commit: CheckpointCommit, state: CommitState): void {
   if (commit.checkpointNs !== "") return;
   const ids = { parentId: commit.parentId, headId: state.headId };
+  if (commit.operationId !== undefined && state.operationCheckpointId !== undefined)
+    throw duplicateOperation(threadId, commit.operationId, state.operationCheckpointId, ids);
   if (commit.startsRun) {
-    if (commit.operationId !== undefined && state.operationCheckpointId !== undefined)
-      throw new ThreadwiseConcurrentTurnError(threadId, "duplicate-operation", {
-        ...ids,
-        operationId: commit.operationId,
-        storedCheckpointId: state.operationCheckpointId,
-      });
     if (state.leaseRemainingMs !== undefined && state.leaseRemainingMs > 0)
       throw new ThreadwiseConcurrentTurnError(threadId, "turn-in-progress", {
         ...ids,
@@ -174,6 +189,30 @@ export function assertCommit(threadId: string, commit: CheckpointCommit, state: 
   }
   if ((commit.parentId ?? undefined) !== state.headId)
     throw new ThreadwiseConcurrentTurnError(threadId, "lease-lost", { ...ids, storedCheckpointId: commit.parentId });
+}
+
+/**
+ * The check the registries run under the thread's lock before pending writes with
+ * {@link WritesTarget.operation} are written (spec R38): the operation already stored by another
+ * run (not at the writing run's first checkpoint) refuses them with `duplicate-operation`, so a
+ * retried `Command` turn stores nothing of its own before its first checkpoint is refused.
+ * @param state the thread's head and the checkpoint the stored operation's run began with, read under the lock.
+ * @throws ThreadwiseConcurrentTurnError
+ */
+export function assertWrites(threadId: string, target: WritesTarget, state: Pick<CommitState, "headId" | "operationCheckpointId">): void {
+  const { operation } = target;
+  const stored = state.operationCheckpointId;
+  if (operation === undefined || stored === undefined || stored === operation.runStartedWith()) return;
+  throw duplicateOperation(threadId, operation.operationId, stored, { parentId: target.checkpointId, headId: state.headId });
+}
+
+function duplicateOperation(
+  threadId: string,
+  operationId: string,
+  storedCheckpointId: string,
+  ids: { parentId: string | undefined; headId: string | undefined },
+): ThreadwiseConcurrentTurnError {
+  return new ThreadwiseConcurrentTurnError(threadId, "duplicate-operation", { ...ids, operationId, storedCheckpointId });
 }
 
 /**
@@ -227,11 +266,11 @@ export interface ThreadRegistry {
    */
   endTurn(threadId: string, checkpointId: string): Promise<boolean>;
   /**
-   * Runs `write` (the wrapped saver's `putWrites`) in one transaction with the tombstone check,
-   * if checkpoint `checkpointId` is stored; `endsTurn` (an error or interrupt was written)
-   * releases the turn lease. Returns `false`, writing nothing, when the checkpoint is not stored
-   * (yet: see `ThreadwiseSaver.putWrites`).
-   * @throws ThreadwiseThreadDeletedError (nothing stored).
+   * Runs `write` (the wrapped saver's `putWrites`) in one transaction with the tombstone check and
+   * {@link assertWrites}, if checkpoint `checkpointId` is stored; `endsTurn` (an error or
+   * interrupt was written) releases the turn lease. Returns `false`, writing nothing, when the
+   * checkpoint is not stored (yet: see `ThreadwiseSaver.putWrites`).
+   * @throws ThreadwiseThreadDeletedError; ThreadwiseConcurrentTurnError (`duplicate-operation`); nothing stored.
    */
   commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean>;
   /** Threads (not deleted) whose last write is before `idleBefore`, oldest first, with row counts. */

@@ -39,6 +39,7 @@ import {
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
   type ThreadRegistry,
+  type WritesTarget,
 } from "./thread-registry.js";
 
 /** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
@@ -164,6 +165,8 @@ const threadwiseSaverOptionsSchema = z.strictObject({
 interface RunRecord {
   /** The run's first put: its admission (spec R38). `undefined` while the run sent none (a resumed run before its first checkpoint). */
   first?: Promise<unknown>;
+  /** Id of the checkpoint of {@link first}, from the moment its put was sent: the run's operation id is stored with it. */
+  firstId?: string;
   /** The archive check of messages the run's `Command` wrote on the checkpoint it starts from ({@link ThreadwiseSaver.putWrites}): its admission waits for it too. */
   commandCheck?: Promise<void>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
@@ -764,11 +767,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     await this.admission(run);
     const keys = runKeys(run);
     if (keys.length === 0) return call();
-    let record = this.#findRun(run);
-    if (record === undefined) {
-      record = { tracked: true, calls: 0, putting: new Set() };
-      for (const key of keys) this.#runs.set(key, record);
-    }
+    const record = this.#runRecord(keys, true);
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
       try {
         const id = normalizeThreadId(threadId);
@@ -830,6 +829,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     }
   }
 
+  /** The record of the run `keys` identify (at least one key), made with `tracked` when this process has none yet. */
+  #runRecord(keys: readonly object[], tracked: boolean): RunRecord {
+    let record = this.#findRun(keys);
+    if (record === undefined) {
+      record = { tracked, calls: 0, putting: new Set() };
+      for (const key of keys) this.#runs.set(key, record);
+    }
+    return record;
+  }
+
   #findRun(run: RunKeys): RunRecord | undefined {
     for (const key of runKeys(run)) {
       const record = this.#runs.get(key);
@@ -874,6 +883,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     });
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
+    if (run?.first === settled) run.firstId = checkpoint.id;
     run?.putting.add(settled);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
     const threadPuts =
@@ -1086,7 +1096,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         !(run.drainFrom !== undefined && run.drainFrom === parentId) &&
         !turnEnded,
       turnLeaseMs: this.#turnLeaseMs,
-      operationId: startsRun ? operationIdOf(config) : undefined,
+      // A run's first checkpoint records its operation id: a run start's, and a resumed run's
+      // (`Command({ resume })`, `invoke(null)`), whose first checkpoint follows its first step.
+      operationId: startsRun || (run !== undefined && run.firstId === checkpoint.id) ? operationIdOf(config) : undefined,
       archiveTenantId: this.#archive.tenantId,
     };
     // A step whose parent got a write rewriting `messages` (REMOVE_ALL_MESSAGES, then the kept
@@ -1228,16 +1240,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const threadId = threadIdOf(config);
-    // A `Command({ update })` turn writes its messages as writes of no task on the checkpoint it
-    // starts from, not as an input checkpoint: checked against the archive as an input is, and the
-    // run's admission waits for the check (registered before any await), so a refused turn calls
-    // no model. Was: an archived message edited there was appended at the thread's end.
-    if (
-      taskId === NULL_TASK_ID &&
-      String(config.configurable?.checkpoint_ns ?? "") === "" &&
-      writes.some(([channel]) => channel === "messages")
-    )
-      await this.#checkCommandUpdate(config, threadId, writes);
+    const owner: RunKeys = [(config as { control?: object }).control, config.signal];
+    // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
+    // before its first checkpoint. Its run record is made before any await: its admission waits
+    // for what is recorded there.
+    const commandKeys = taskId === NULL_TASK_ID && String(config.configurable?.checkpoint_ns ?? "") === "" ? runKeys(owner) : undefined;
+    const commandRun = commandKeys?.length ? this.#runRecord(commandKeys, false) : undefined;
+    // A `Command({ update })` turn writes its messages there, not as an input checkpoint: checked
+    // against the archive as an input is, and the run's admission waits for the check, so a
+    // refused turn calls no model. Was: an archived message edited there was appended at the thread's end.
+    if (commandKeys !== undefined && writes.some(([channel]) => channel === "messages"))
+      await this.#checkCommandUpdate(config, threadId, writes, commandRun);
     if (!this.#isReady) await this.ready();
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
@@ -1247,11 +1260,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (checkpointId === "")
       throw new ThreadwiseConfigError("configurable.checkpoint_id", "putWrites needs the id of the checkpoint the writes belong to");
     const key = writeKey(threadId, checkpointNs, checkpointId);
-    const target = { checkpointNs, checkpointId, endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT) };
+    const target: WritesTarget = {
+      checkpointNs,
+      checkpointId,
+      endsTurn: writes.some(([channel]) => channel === ERROR || channel === INTERRUPT),
+    };
+    // Such writes of a run carrying an operation id are refused under the thread's lock when
+    // another run stored that operation (`assertWrites`), as that run's first checkpoint will be:
+    // a retried `Command` turn stores nothing (was: refused `duplicate-operation` at its first
+    // checkpoint, its writes were left on the head, and `getState` and the next turn applied them).
+    const operationId = commandRun === undefined ? undefined : operationIdOf(config);
+    if (commandRun !== undefined && operationId !== undefined) target.operation = { operationId, runStartedWith: () => commandRun.firstId };
     if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
       this.#remember(this.#rewrites, key);
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
-    const owner: RunKeys = [(config as { control?: object }).control, config.signal];
     const runRecord = this.#findRun(owner);
     const refusedRun = runRecord?.refused;
     // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
@@ -1262,7 +1284,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const inFlight = this.#inFlight.get(key);
       if (inFlight) await inFlight.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
-      if (await this.registry.commitWrites(threadId, target, run)) {
+      // A step's writes go to the registry as they are (no promise around them, this is every step's path).
+      const committed =
+        target.operation === undefined || commandRun === undefined
+          ? this.registry.commitWrites(threadId, target, run)
+          : this.#commitCommandWrites(threadId, target, run, commandRun);
+      if (await committed) {
         if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
         return;
       }
@@ -1283,18 +1310,31 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
-   * Refuses (as {@link #refuseInput} refuses an input) messages a `Command({ update })` writes on
-   * the checkpoint `config` names that edit or remove an archived message by id (R37,
-   * `archived-edit`). The run (its `control` and `signal`) is recorded as refused, so its
+   * {@link ThreadRegistry.commitWrites} of a run's `Command` writes carrying its operation id
+   * ({@link WritesTarget.operation}): a refusal is recorded as the run's (`commandRun`), so its
    * admission refuses its first model or tool call.
    */
-  #checkCommandUpdate(config: RunnableConfig, threadId: string, writes: readonly PendingWrite[]): Promise<void> {
-    const keys = runKeys([(config as { control?: object }).control, config.signal]);
-    let record = keys.length > 0 ? this.#findRun(keys) : undefined;
-    if (record === undefined && keys.length > 0) {
-      record = { tracked: false, calls: 0, putting: new Set() };
-      for (const key of keys) this.#runs.set(key, record);
+  async #commitCommandWrites(threadId: string, target: WritesTarget, write: () => Promise<void>, commandRun: RunRecord): Promise<boolean> {
+    try {
+      return await this.registry.commitWrites(threadId, target, write);
+    } catch (error) {
+      commandRun.refused ??= error;
+      throw error;
     }
+  }
+
+  /**
+   * Refuses (as {@link #refuseInput} refuses an input) messages a `Command({ update })` writes on
+   * the checkpoint `config` names that edit or remove an archived message by id (R37,
+   * `archived-edit`). The run (`record`: its `control` and `signal`, none without them) is recorded
+   * as refused, so its admission refuses its first model or tool call.
+   */
+  #checkCommandUpdate(
+    config: RunnableConfig,
+    threadId: string,
+    writes: readonly PendingWrite[],
+    record: RunRecord | undefined,
+  ): Promise<void> {
     const check = (async () => {
       if (!this.#isReady) await this.ready();
       const given = writes.filter(([channel]) => channel === "messages").flatMap(([, value]) => (Array.isArray(value) ? value : [value]));
