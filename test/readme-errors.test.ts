@@ -37,9 +37,10 @@ describe("README error tables and lists", () => {
 
   it("packages/encryption/README.md's keyring table has one row per problem, with the code the error carries", () => {
     const rows = new Map(
-      [...read("packages/encryption/README.md").matchAll(/^\|\s*`(THREADWISE_KEYRING_[A-Z_]+)`[^|]*\|\s*`([a-z-]+)`\s*\|$/gm)].map(
-        (m) => [m[2] as string, m[1] as string],
-      ),
+      [...read("packages/encryption/README.md").matchAll(/^\|\s*`(THREADWISE_KEYRING_[A-Z_]+)`[^|]*\|\s*`([a-z-]+)`\s*\|$/gm)].map((m) => [
+        m[2] as string,
+        m[1] as string,
+      ]),
     );
     const problems = unionMembers("packages/encryption/src/errors.ts", "KeyringProblem") as KeyringProblem[];
     expect([...rows.keys()].sort()).toEqual([...problems].sort());
