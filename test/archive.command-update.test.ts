@@ -11,11 +11,12 @@
  * end of the thread and no longer at its place (`readThread` keeps the hot copy of an id in both), so
  * the model reads the old message as the user's newest words; a run without the archive edits it in
  * place. Now the saver checks such writes as it checks an input (`ThreadwiseSaver.putWrites`).
+ * A `RemoveMessage` of an archived id never reaches the saver: LangGraph's reducer fails first.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, ThreadwiseArchivedMessageError, type ThreadwiseSaver } from "@threadwise/memory";
@@ -69,5 +70,28 @@ describe.each(["in_memory", "sqlite"] as const)("an archived message edited in a
       const error = await agent.invoke(command as never, config).catch((e: unknown) => e);
       expect(ThreadwiseArchivedMessageError.find(error)?.reason).toBe("archived-edit");
       expect(ids(await saver.readThread(config))).toEqual(before);
+    });
+
+  // The memory README said a RemoveMessage of an archived id was refused archived-edit in all three
+  // (found by helper newuser30): LangGraph's reducer applies the removal to the hot part first and
+  // fails there, before the saver sees a write. What the README says now: the reducer's error,
+  // nothing stored, the thread free for its next turn.
+  for (const via of ["Command({ update })", "updateState"] as const)
+    it(`a RemoveMessage of an archived id in ${via}: LangGraph's reducer error (not the typed one), nothing stored, the next turn runs`, async () => {
+      const { saver, agent, config } = await archivedThread(backend);
+      expect(ids(await saver.archivedMessages("t"))).toContain("u1");
+      const before = ids(await saver.readThread(config));
+      const update = { messages: [new RemoveMessage({ id: "u1" })] };
+      const error = await (via === "updateState"
+        ? agent.graph.updateState(config, update)
+        : agent.invoke(new Command({ update, goto: "model_request" }) as never, config)
+      ).catch((e: unknown) => e);
+      expect(String((error as Error | undefined)?.message)).toContain(
+        "Attempting to delete a message with an ID that doesn't exist ('u1')",
+      );
+      expect(ThreadwiseArchivedMessageError.find(error)).toBeUndefined();
+      expect(ids(await saver.readThread(config))).toEqual(before);
+      await agent.invoke({ messages: [new HumanMessage({ id: "after", content: "after" })] }, config);
+      expect(ids(await saver.readThread(config)).slice(0, -1)).toEqual([...before, "after"]);
     });
 });

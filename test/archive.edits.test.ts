@@ -1,7 +1,8 @@
 /**
  * The message archive under edits by id in a turn's input and forks (issue 27, R37): a message sent
- * under an archived id, or a `RemoveMessage` of one, is refused with `ThreadwiseArchivedMessageError`
- * (`archived-edit`) and stores nothing; the thread takes its next turn at once; a fork from the
+ * under an archived id is refused with `ThreadwiseArchivedMessageError` (`archived-edit`) and stores
+ * nothing (a `RemoveMessage` of one fails in LangGraph's reducer first, and stores nothing either);
+ * the thread takes its next turn at once; a fork from the
  * thread's first checkpoint is refused (`archived-fork`); a rewrite (`REMOVE_ALL_MESSAGES`, then the
  * whole thread as read back) passes. The seeded property over
  * every operation is test/stack.archive.test.ts.

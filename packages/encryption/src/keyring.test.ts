@@ -1,4 +1,4 @@
-import { chmodSync, existsSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
+import { chmodSync, mkdirSync, readFileSync, statSync, symlinkSync, writeFileSync } from "node:fs";
 import { join } from "node:path";
 import { inspect } from "node:util";
 import { MemorySaver } from "@langchain/langgraph";
@@ -254,9 +254,15 @@ describe("createKeyring / rotateKeyring / retireKey", () => {
     mkdirSync(join(repo, ".git"));
     createKeyring(join(repo, "secrets", "k.json"));
     expect(readFileSync(join(repo, ".gitignore"), "utf8")).toBe("/secrets/k.json\n");
+    // Outside a repository a .gitignore above the file ignores nothing: it is written beside the
+    // file. Was: the nearest one above, whatever it belonged to (/tmp/.gitignore grew with every
+    // test run's keyring; found by helper newuser30 with `threadwise keyring create /tmp/x/k.json`).
     const loose = tempDir();
-    const result = createKeyring(join(loose, "k.json"));
-    expect(existsSync(result.gitignore as string)).toBe(true);
+    writeFileSync(join(loose, ".gitignore"), "node_modules\n");
+    const result = createKeyring(join(loose, "secrets", "k.json"));
+    expect(result.gitignore).toBe(join(loose, "secrets", ".gitignore"));
+    expect(readFileSync(join(loose, "secrets", ".gitignore"), "utf8")).toBe("/k.json\n");
+    expect(readFileSync(join(loose, ".gitignore"), "utf8")).toBe("node_modules\n");
   });
 
   it("rotates to a new active kid keeping the old one, and retires only inactive kids", () => {

@@ -1,8 +1,20 @@
 // What an app on @threadwise/memory alone needs beside the stack: hideMemoryState and the errors
-// memoryStack throws at construction (bad or misspelt options, strict mode) or from a turn (outside
-// history its historySeed rejects), with ThreadwiseError.find.
-export { hideMemoryState, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "@threadwise/core";
-export { ThreadwiseStrictModeError } from "@threadwise/encryption";
+// memoryStack throws at construction (bad or misspelt options, strict mode, a keyring it cannot use)
+// or from a turn (outside history its historySeed rejects, records of another keyring or agent id,
+// a user_id user memory refuses), with ThreadwiseError.find.
+export {
+  hideMemoryState,
+  ThreadwiseConfigError,
+  ThreadwiseError,
+  ThreadwiseUnknownOptionError,
+  ThreadwiseUserIdError,
+} from "@threadwise/core";
+export {
+  ThreadwiseAgentMismatchError,
+  ThreadwiseDecryptionError,
+  ThreadwiseKeyringError,
+  ThreadwiseStrictModeError,
+} from "@threadwise/encryption";
 export { HistorySeedError, type HistorySeedErrorReason } from "@threadwise/history-seed";
 export { archiveCheckpointerCheck, archiveSplitReason, threadwiseSaverOf } from "./archive-checkpointer-check.js";
 export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } from "./archive-records.js";

@@ -1,4 +1,4 @@
-import { mkdtempSync, rmSync } from "node:fs";
+import { chmodSync, mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
@@ -12,10 +12,11 @@ import {
   withoutTailContext,
 } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
+import { createKeyring } from "@threadwise/encryption";
 import { DEFAULT_SUMMARY_PROMPT } from "@threadwise/summarize";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
-import { memoryStack } from "./memory-stack.js";
+import { type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 import { prune } from "./prune.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { ThreadwiseThreadIdError } from "./thread-id.js";
@@ -587,5 +588,44 @@ describe("the errors memoryStack throws are exported by @threadwise/memory", () 
     const seedError = memory.ThreadwiseError.find(rejected);
     expect(memory.HistorySeedError?.isInstance(seedError)).toBe(true);
     expect((seedError as { reason?: string } | undefined)?.reason).toBe("not_an_array");
+  });
+
+  // Found by helper newuser30 trying the README as a new user: a stack with a keyring throws
+  // ThreadwiseKeyringError at construction, and its turns ThreadwiseDecryptionError or
+  // ThreadwiseAgentMismatchError on records of another keyring or agent id; with user memory, a
+  // turn whose user_id is not a string throws ThreadwiseUserIdError. @threadwise/memory exported
+  // none of them: an app on it alone could not tell them apart with `isInstance`.
+  it("ThreadwiseKeyringError, ThreadwiseDecryptionError, ThreadwiseAgentMismatchError, ThreadwiseUserIdError", async () => {
+    const memory = await import("./index.js");
+    const keyring = join(dir, "errors-keyring.json");
+    createKeyring(keyring);
+    const open = join(dir, "errors-keyring-open.json");
+    createKeyring(open);
+    chmodSync(open, 0o644);
+    const badKeyring = thrown(() => memory.memoryStack({ keyringPath: open, logger: false, env: {} }));
+    expect(memory.ThreadwiseKeyringError?.isInstance(badKeyring)).toBe(true);
+
+    const sqlitePath = join(dir, "errors-sealed.sqlite");
+    const turn = async (options: Partial<MemoryStackOptions>, configurable: Record<string, unknown> = { thread_id: "sealed" }) => {
+      const stack = memory.memoryStack({ backend: "sqlite", sqlitePath, recallMaxTokens: false, logger: false, env: {}, ...options });
+      const agent = createAgent({ model: scriptedModel(() => "ok"), ...stack });
+      try {
+        return await agent.invoke({ messages: [new HumanMessage("hi")] }, { configurable }).then(
+          () => undefined,
+          (error: unknown) => memory.ThreadwiseError.find(error),
+        );
+      } finally {
+        await stack.checkpointer?.close();
+      }
+    };
+    expect(await turn({ keyringPath: keyring })).toBeUndefined();
+    const other = join(dir, "errors-keyring-other.json");
+    createKeyring(other);
+    expect(memory.ThreadwiseDecryptionError?.isInstance(await turn({ keyringPath: other }))).toBe(true);
+    expect(memory.ThreadwiseAgentMismatchError?.isInstance(await turn({ keyringPath: keyring, encryption: { agentId: "another" } }))).toBe(
+      true,
+    );
+    const userId = await turn({ backend: "in_memory", userMemory: true }, { thread_id: "u", user_id: 42 });
+    expect(memory.ThreadwiseUserIdError?.isInstance(userId)).toBe(true);
   });
 });

@@ -158,6 +158,28 @@ describe("userMemory through createAgent", () => {
     ]);
   });
 
+  // Found by helper newuser30 trying the README as a new user: `configurable: { userId }` (the
+  // camelCase of the rest of the API) ran without user memory, and the warning told only to name
+  // the user, not that the run named one under another key.
+  it.each([
+    [{ configurable: { thread_id: "n1", userId: "u1" } }, "configurable.userId"],
+    [{ configurable: { thread_id: "n2", UserID: "u1" } }, "configurable.UserID"],
+    [{ configurable: { thread_id: "n3", "user-id": "u1" } }, "configurable.user-id"],
+  ])("the no-user warning names a near miss of the user id key (%o)", async (config, field) => {
+    const store = new InMemoryStore();
+    const { agent, logger } = agentWith(store);
+    await agent.invoke({ messages: [new HumanMessage("I moved to Busan last month.")] }, config as never);
+    expect(await store.listNamespaces({})).toEqual([]);
+    expect(logger.warns).toEqual([expect.stringContaining(`this run has ${field}: did you mean user_id?`)]);
+  });
+
+  it("the no-user warning names no near miss when there is none", async () => {
+    const { agent, logger } = agentWith(new InMemoryStore());
+    await say(agent, "hi", { thread_id: "n4", user: "u1", tenant_id: "t" });
+    expect(logger.warns).toHaveLength(1);
+    expect(logger.warns[0]).not.toContain("did you mean");
+  });
+
   it("refuses a user id that breaks the thread-id rules, naming the field", async () => {
     const { agent } = agentWith(new InMemoryStore());
     const error = await say(agent, "hi", { thread_id: "x", user_id: 42 }).catch((e: unknown) => e);

@@ -22,7 +22,7 @@ import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
 import { UserMemoryEngine } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
-import { resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
+import { nearMissFields, resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
 
 /** Name of the middleware, and the `producer` of its block. */
 export const USER_MEMORY_MIDDLEWARE_NAME = "threadwise/user-memory";
@@ -186,8 +186,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
         // on and named no user had no sign of why a new thread knew nothing.
         if (!warnedNoUser) {
           warnedNoUser = true;
+          const nearMiss = nearMissFields(runtime, config.userIdKey);
+          const hint = nearMiss.length > 0 ? `; this run has ${nearMiss.join(", ")}: did you mean ${config.userIdKey}?` : "";
           logger.warn(
-            `user_memory: a run named no user, so it has no memory across threads; name the user in each run: { context: { ${config.userIdKey}: "..." } } or { configurable: { ${config.userIdKey}: "..." } } (warned once)`,
+            `user_memory: a run named no user, so it has no memory across threads; name the user in each run: { context: { ${config.userIdKey}: "..." } } or { configurable: { ${config.userIdKey}: "..." } }${hint} (warned once)`,
             threadId ? { thread_id: threadId } : undefined,
           );
         }

@@ -71,6 +71,21 @@ export function resolveUserScope(
 }
 
 /**
+ * Fields of the run's `configurable` whose key is `key` but for case, `_` and `-` (`userId`,
+ * `UserID`, `user-id` for `user_id`), as `configurable.<key>`: a run that names its user under one
+ * of them has no user memory, and the warning says which it saw. (`context` is not searched:
+ * LangChain hands a middleware only the context keys it declares.)
+ */
+export function nearMissFields(runtime: ScopeSource | undefined, key: string): string[] {
+  const fold = (name: string) => name.toLowerCase().replace(/[_-]/g, "");
+  const source = runtime?.configurable;
+  if (typeof source !== "object" || source === null) return [];
+  return Object.keys(source)
+    .filter((name) => name !== key && fold(name) === fold(key))
+    .map((name) => `configurable.${name}`);
+}
+
+/**
  * One namespace label from an id, injective and safe for every `BaseStore`: letters, digits and
  * `-` are kept, every other UTF-8 byte is written `~XX` (upper-case hex). No `.`, `:` (LangGraph
  * refuses them in labels), `%`, `_` or `\` (PostgresStore's namespace-prefix search is a SQL
