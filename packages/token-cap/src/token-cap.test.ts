@@ -66,6 +66,9 @@ describe("tokenCap options", () => {
     expect(() => tokenCap()).toThrow(/tokenCap\.maxTokens: required.*MAX_HISTORY_TOKENS/);
     expect(() => tokenCap({ maxTokens: -1 })).toThrow(/tokenCap\.maxTokens/);
     expect(() => tokenCap({ maxTokens: 100, eviction: "chunked", lowWatermark: 100 })).toThrow(/tokenCap\.lowWatermark/);
+    // The default eviction (sliding) has no watermark: one given is refused, not ignored.
+    expect(() => tokenCap({ maxTokens: 100, lowWatermark: 50 })).toThrow(/tokenCap\.lowWatermark: applies only with eviction "chunked"/);
+    expect(() => tokenCap({ maxTokens: 100, eviction: "chunked", lowWatermark: 50 })).not.toThrow();
     // biome-ignore lint/suspicious/noExplicitAny: invalid values on purpose
     expect(() => tokenCap({ maxTokens: 100, overflow: "drop" as any })).toThrow(/tokenCap\.overflow/);
     // biome-ignore lint/suspicious/noExplicitAny: invalid values on purpose

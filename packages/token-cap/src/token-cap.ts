@@ -89,7 +89,7 @@ export const tokenCapOptionsSchema = z.strictObject({
   eviction: z.enum(EVICTION_MODES as ["sliding", "chunked"]).default("sliding"),
   /**
    * With `eviction: "chunked"`: the total to cut back to when over `maxTokens`, fixed parts
-   * (system prompt, tools) included. Must be below `maxTokens`. Unit: tokens.
+   * (system prompt, tools) included. Must be below `maxTokens`; refused with `eviction: "sliding"`. Unit: tokens.
    * @default half of `maxTokens`, rounded down
    */
   lowWatermark: z.number().int().nonnegative().optional(),
@@ -399,6 +399,12 @@ export function tokenCap(options: TokenCapOptions = {}) {
   const maxTokens = parsed.maxTokens ?? envPositiveInt(MAX_TOKENS_ENV, parsed.env);
   if (maxTokens === undefined) {
     throw new ThreadwiseConfigError("tokenCap.maxTokens", `required: pass maxTokens or set ${MAX_TOKENS_ENV} (tokens)`);
+  }
+  if (parsed.eviction === "sliding" && parsed.lowWatermark !== undefined) {
+    throw new ThreadwiseConfigError(
+      "tokenCap.lowWatermark",
+      `applies only with eviction "chunked" (got eviction "sliding", the default, which ignores it): remove it or set eviction: "chunked"`,
+    );
   }
   const lowWatermark = parsed.lowWatermark ?? Math.floor(maxTokens / 2);
   if (parsed.eviction === "chunked" && lowWatermark >= maxTokens) {

@@ -60,6 +60,11 @@ describe("windowTrim options", () => {
     expect(() => resolveWindowTrimOptions({ eviction: "chunked", maxMessages: 10, lowWatermark: 10 }, {})).toThrow(
       /windowTrim\.lowWatermark/,
     );
+    // A watermark sliding eviction would ignore is refused, not taken silently.
+    expect(() => resolveWindowTrimOptions({ eviction: "sliding", maxMessages: 10, lowWatermark: 5 }, {})).toThrow(
+      /windowTrim\.lowWatermark: applies only with eviction "chunked"/,
+    );
+    expect(resolveWindowTrimOptions({ eviction: "sliding", maxMessages: 10 }, {}).eviction).toBe("sliding");
     // biome-ignore lint/suspicious/noExplicitAny: an invalid value on purpose
     expect(() => resolveWindowTrimOptions({ startOn: "user" as any }, {})).toThrow(/windowTrim\.startOn/);
   });

@@ -65,7 +65,7 @@ export const windowTrimOptionsSchema = z.strictObject({
   eviction: z.enum(EVICTION_MODES as ["sliding", "chunked"]).default("chunked"),
   /**
    * With `eviction: "chunked"`: the view size to cut back to when over `maxMessages`. Must be
-   * below `maxMessages`. Unit: messages.
+   * below `maxMessages`; refused with `eviction: "sliding"`. Unit: messages.
    * @default half of `maxMessages`, rounded down
    */
   lowWatermark: z.number().int().nonnegative().optional(),
@@ -96,7 +96,8 @@ export interface WindowTrimSettings {
 /**
  * Resolves and validates the options of {@link windowTrim}, env twin included.
  * @throws ThreadwiseConfigError naming the option (`windowTrim.maxMessages`) or the variable
- *   (`MEMORY_WINDOW_SIZE`) when a value is not usable, or when `lowWatermark >= maxMessages`.
+ *   (`MEMORY_WINDOW_SIZE`) when a value is not usable, when `lowWatermark >= maxMessages`, or
+ *   when `lowWatermark` is given with `eviction: "sliding"` (which has no watermark).
  */
 export function resolveWindowTrimOptions(
   options: WindowTrimOptions = {},
@@ -104,6 +105,12 @@ export function resolveWindowTrimOptions(
 ): WindowTrimSettings {
   const parsed = parseOptions("windowTrim", windowTrimOptionsSchema, options);
   const maxMessages = parsed.maxMessages ?? envPositiveInt(WINDOW_SIZE_ENV, env) ?? DEFAULT_WINDOW_SIZE;
+  if (parsed.eviction === "sliding" && parsed.lowWatermark !== undefined) {
+    throw new ThreadwiseConfigError(
+      "windowTrim.lowWatermark",
+      `applies only with eviction "chunked" (got eviction "sliding", which ignores it): remove it or set eviction: "chunked"`,
+    );
+  }
   const lowWatermark = parsed.lowWatermark ?? Math.floor(maxMessages / 2);
   if (parsed.eviction === "chunked" && lowWatermark >= maxMessages) {
     throw new ThreadwiseConfigError("windowTrim.lowWatermark", `must be below maxMessages (${maxMessages}), got ${lowWatermark}`);
