@@ -360,14 +360,21 @@ const RIDDEN =
 /** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
 const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
 /** Kin one has (`언니`, `남동생`, `아들`): what `<kin> 있어요` says without a particle. */
-const KIN = "남동생|여동생|동생|언니|누나|오빠|형|아들|딸|쌍둥이|손자|손녀|조카|남편|아내|와이프|아이들|아이|애들|애";
-const KIN_ONE = `(?:${KIN})(?:\\s*(?:${COUNT}))?`;
+const KIN = "남동생|여동생|동생|언니|누나|오빠|형|아들|딸|쌍둥이|손자|손녀|손주|조카|남편|아내|와이프|아이들|아이|애들|애";
+/** One kin and its count, each (`하나씩`) when several are counted at once (`남동생이랑 여동생 하나씩`). */
+const KIN_ONE = `(?:${KIN})(?:\\s*(?:${COUNT})씩?)?`;
 /** Kin and their counts, joined by `랑/하고/와/과` or a space, then 있다 or 키우다 ({@link KIN}). */
 const KIN_HAD = new RegExp(
   `(?:^|\\s)(${KIN_ONE}(?:(?:\\s*(?:이랑|랑|하고|와|과|,)\\s*|\\s+)${KIN_ONE})*)도?\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서|키워요|키웁니다|키우고|키우는)(?=[\\s.!~…,]|$)`,
 );
 /** One relative of a {@link KIN_HAD} list and its count. */
-const KIN_EACH = new RegExp(`(?:^|\\s|랑|하고|와|과|,)(${KIN})(?:\\s*(${COUNT}))?(?=\\s|$|이랑|랑|하고|와|과|,|도)`, "g");
+const KIN_EACH = new RegExp(`(?:^|\\s|랑|하고|와|과|,)(${KIN})(?:\\s*(${COUNT})씩?)?(?=\\s|$|이랑|랑|하고|와|과|,|도)`, "g");
+/**
+ * A count of relatives said with the copula (`딸이 셋이에요`, `형이 둘인데`, `손주가 넷입니다`, `애가
+ * 둘이라`): the relatives one has, as `<relative> 있다` says. The count, then the copula.
+ */
+const COUNT_WORD = "하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉|(?:한|두|세|네|다섯|여섯|\\d+)\\s*명";
+const COUNT_IS = `(?:${COUNT_WORD})(?:이에요|예요|입니다|이야|야|이고|인데|이라서|이라|이거든|이다|라서|라|고)(?=[\\s.,!~…]|$)`;
 /** Titles one is promoted to (`팀장으로 승진했어요`): the work held after. */
 const PROMOTED_TO =
   /^(?:팀장|과장|부장|차장|대리|실장|이사|상무|전무|주임|본부장|센터장|파트장|지점장|점장|수석|책임|선임|교감|교장|원장)$/;
@@ -1137,6 +1144,17 @@ const RULES: Rule[] = [
     // The count, if any, between (`딸이 둘 있어요`); not what a relative has (`남편이 당뇨가 있어요`).
     re: new RegExp(`(${REL})(?:이|가)\\s*(?:(${COUNT})\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
     build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
+  },
+  {
+    // A count said with the copula (`아이가 셋이에요`, `형이 둘인데`, `손주가 넷입니다`): the relatives
+    // one has. A relative's own (`언니가 애가 셋이에요`) are theirs.
+    attribute: "family",
+    re: new RegExp(`(?:^|\\s)(${KIN})(?:이|가)\\s*(?=${COUNT_IS})(${COUNT_WORD})`),
+    build: (m, l) => {
+      const v = `${m[1]} ${m[2]}`;
+      return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, m[1]);
+    },
+    relative: true,
   },
   {
     // Casual speech drops the particle when a count follows (`딸 둘 있어요`, `아들 하나 있어`).
@@ -2101,6 +2119,49 @@ function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefine
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(m[1] as string, `${speaker.label}의 이름은 ${m[1]}`) };
 }
 
+/** A clause that announces the speaker's name or repeats its question (`이름은요,`, `제 이름요?`): the clause after may be the name alone. */
+const NAME_ASKED = /^(?:(?:제|내)\s*)?이름(?:은|이|요|은요|이요)?(?:\s*요)?[?,.!…~]*$/;
+/** A clause asking back whether the speaker is meant (`저요?`, `나?`): the clause after may be the name alone, or anything. */
+const ME_ASKED = /^(?:저요|저|나|나요)\?+$/;
+/** Greetings and acknowledgements around a name given alone (`반갑습니다`, `잘 부탁드립니다`). */
+const GREETING =
+  /^(?:안녕하세요|안녕하십니까|안녕|반갑습니다|반가워요|반가워|잘\s*부탁(?:드립니다|드려요|합니다|해요|해)|처음\s*뵙겠습니다|네|넵|아)[.!~…,]*$/;
+/** Surnames of two syllables (`남궁`, `제갈`), which people type apart from the given name (`제갈 윤`). */
+const DOUBLE_SURNAME = "남궁|황보|제갈|선우|독고|사공|서문|동방";
+/**
+ * A full name alone, the whole clause (`김서윤이에요`, `박준혁입니다`, `제갈 윤 이에요`, `한지민`): a
+ * surname and a given name of one or two syllables, the copula or `요` after it (a space before
+ * it too, as people type it), or nothing.
+ */
+const NAME_ALONE = new RegExp(
+  `^((?:${DOUBLE_SURNAME})\\s?[가-힣]{1,2}|(?:${SURNAME})[가-힣]{2})(?:\\s?(이에요|예요|입니다|이요|요|이야|야|이고요|고요|(?:이)?라고\\s*(?:합니다|해요|해)))?[.!~…]*$`,
+);
+/** Words of a surname and two syllables that end like a place (`양재동`, `서초구`, `이태원`), never a name. */
+const NOT_A_FULL_NAME = /(?:동|역|구|시|군|읍|면|리|로|길|점|관|원)$/;
+
+/**
+ * The speaker's name given alone as an answer ({@link NAME_ALONE}): after a clause asking for it
+ * ({@link NAME_ASKED}: `이름은요, 한지민`, `저요? 윤하린`), any surname and two syllables; or, with the
+ * copula, as the whole message but greetings (`김서윤이에요`, `박준혁입니다. 잘 부탁드립니다.`), a given
+ * name of common syllables only ({@link givenNameLike}): `고구마예요` and `정류장이요` are no name.
+ */
+function nameAlone(clause: string, asked: "name" | "me" | undefined, alone: boolean, speaker: Speaker): CandidateFact | undefined {
+  const m = NAME_ALONE.exec(clause.trim());
+  if (!m) return undefined;
+  const name = (m[1] as string).replace(/\s+/g, "");
+  // `요` after a verb's or the copula's ending is no name's (`이상해요`, `민지예요`, `서울이요`).
+  if (m[2] === "요" && /[예해에이어아여워와봐돼줘네세게래야]$/.test(name)) return undefined;
+  if (NOT_A_NAME.test(name) || new RegExp(`^(?:${JOB}|${REL}|${PET})$`).test(name) || notAValue(name)) return undefined;
+  const double = new RegExp(`^(?:${DOUBLE_SURNAME})`).test(name);
+  const given = double ? name.slice(2) : name.slice(1);
+  const common = [...given].every((c) => GIVEN_SYLLABLE.has(c)) && !NOT_A_FULL_NAME.test(name) && !NOT_A_GIVEN_NAME.test(given);
+  // After `이름은요`, any name but one that ends like a place; after `저요?` (the answer may be
+  // anything: `서울이요`, `서른이요`) or alone, a name of common syllables.
+  const named = asked === "name" ? common || !NOT_A_FULL_NAME.test(name) : common && (asked === "me" || (alone && m[2] !== undefined));
+  if (!named) return undefined;
+  return { subject: speaker.id, attribute: "name", language: "ko", ...single(name, `${speaker.label}의 이름은 ${name}`) };
+}
+
 /** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`). */
 const BARE_NAME = /^이름은\s/;
 /** A pet or a relative named as a word of its own (`고양이를`, `남편이`; not the `개` of `개발자`). */
@@ -2157,7 +2218,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // Someone else as the topic of a sentence's first clause (`민지는 서울에 사는데 …`): the clauses
   // after it with no subject of their own are about them too, never the speaker.
   let otherTopic = false;
+  // The clause before, whatever it was: a name alone may answer it (`이름은요, 한지민`).
+  let lastSaid = "";
+  // The message is one clause but greetings: a name alone there is the speaker's (`김서윤이에요`).
+  const alone = clauses.filter(({ clause }) => !GREETING.test(clause.replace(LEAD, ""))).length === 1;
   for (const { clause: said, first, reported } of clauses) {
+    const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
+    lastSaid = said;
     if (first) {
       topicRelative = undefined;
       otherTopic = false;
@@ -2172,7 +2239,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       relative = (own[1] ?? own[2] ?? own[3]) as string;
       // A relative as the subject carries over (`동생이 대학생인데 수원에 살아요`); one the speaker
       // has (`딸이 하나 있고 …`) is no subject of what follows.
-      const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(plainForm(lead).slice(own[0].length));
+      const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(plainForm(lead).slice(own[0].length));
       topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
@@ -2204,13 +2271,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
       continue;
     }
-    const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
+    const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker) ?? nameAlone(lead, askedName, alone, speaker);
     const all = found === undefined ? [] : Array.isArray(found) ? found : [found];
     facts.push(...all.filter(spoken));
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
     const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
-    if (had.length === 1 && /있는데$/.test(lead)) topicRelative = had[0]?.keyValue;
+    if (had.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = had[0]?.keyValue;
   }
   return facts;
 }
@@ -2395,7 +2462,8 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-  const hasRelative = rel && (new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length)) || KIN_HAD.exec(body)?.index === 0);
+  const hasRelative =
+    rel && (new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(body.slice(rel[0].length)) || KIN_HAD.exec(body)?.index === 0);
   // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
