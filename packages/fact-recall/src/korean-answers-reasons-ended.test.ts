@@ -45,6 +45,31 @@ describe("a full name given alone as an answer", () => {
   });
 });
 
+describe("a fact stated with a reason in -니까 / -(으)니까 / -거든(요)", () => {
+  it.each([
+    ["강아지 키우니까 여행을 잘 못 가요", "user:pet=강아지"],
+    ["제가 광주 사니까 주말에만 올라가요", "user:residence=광주"],
+    ["주말마다 테니스 치거든 그래서 손목이 좀 아파", "user:hobby=테니스"],
+    ["저 갑상선약 먹거든요", "user:health=갑상선"],
+    ["제가 원래 대구 사람이거든요", "user:hometown=대구"],
+    ["회사가 여의도니까 지하철 타요", "user:work=여의도"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("the main clause after the reason is still read", () => {
+    expectFact("날이 추우니까 요즘은 주말마다 수영 다녀요", "user:hobby=수영");
+    expectFact("일이 바쁘니까 저는 판교에서 살아요", "user:residence=판교");
+  });
+
+  it("a reason that states nothing, hearsay in -다니까 and a relative's reason are no fact of the speaker's", () => {
+    expectNo("배고프니까 라면 먹자", "user:");
+    expectNo("주말에 눈 온다니까 집에 있을래", "user:");
+    expectNo("걔가 부산 산다니까 같이 가자", "user:");
+    expectFact("아빠가 허리가 안 좋으시니까 제가 운전해요", "user's 아빠:health=허리");
+    expectNo("아빠가 허리가 안 좋으시니까 제가 운전해요", "user:health");
+    expectNo("남편이 고양이 키우니까 제가 밥을 줘요", "user:pet");
+  });
+});
+
 describe("family counts (형이 둘, 아이가 셋이에요)", () => {
   it.each([
     ["딸이 셋이에요", "user:family=딸"],

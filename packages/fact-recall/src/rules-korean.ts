@@ -812,7 +812,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hometown",
-    re: /^(\S+?)\s*사람(?:이에요|입니다|이야|이다|이거든요)/,
+    // `원래`/`본래` before it says where one is from all the more (`원래 대구 사람이에요`).
+    re: /^(?:(?:원래|본래|원래는)\s+)?(\S+?)\s*사람(?:이에요|입니다|이야|이다|이거든요)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} 사람 (고향, 출신)`);
@@ -1889,7 +1890,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2186,6 +2187,74 @@ function someoneElseFirst(lead: string): boolean {
   return m !== null && givenNameLike(m[1] as string) && subjectOf(lead, { id: "", label: "" }, "") === undefined;
 }
 
+/** Open verb stems whose `-니까`/`-거든` is a verb's, not a noun's copula (`키우니까`, not `의사니까`), and their 해요체. */
+const OPEN_VERB_POLITE: Readonly<Record<string, string>> = {
+  키우: "키워요",
+  배우: "배워요",
+  피우: "피워요",
+  다니: "다녀요",
+  마시: "마셔요",
+  모시: "모셔요",
+  가르치: "가르쳐요",
+  지내: "지내요",
+  타: "타요",
+  치: "쳐요",
+  가: "가요",
+  오: "와요",
+  보: "봐요",
+  쓰: "써요",
+  만나: "만나요",
+  기르: "길러요",
+  사: "살아요",
+  하: "해요",
+};
+/**
+ * A clause ending in a reason, `-(으)니까(요)`, `-니깐` or `-거든(요)` (`고양이 키우니까`, `제가 광주
+ * 사니까`, `대구 사람이거든요`, `혈압약 먹거든요`): the `$1` stem or noun, the `$2` ending. Not the
+ * hearsay `-다니까`/`-라니까`/`-자니까` (`눈 온다니까`: someone's words).
+ */
+const REASON_END = /(\S*?)(?<![다라냐자])(으?니까요?|니깐|거든요?)([.,!~…]*)$/;
+
+/**
+ * A reason clause as the statement it makes (`고양이 키우니까` -> `고양이 키워요`, `광주 사니까` ->
+ * `광주 살아요`, `의사니까` -> `의사예요`, `사람이거든요` -> `사람이에요`, `먹거든` -> `먹어요`, `안
+ * 좋으시니까` -> `안 좋으세요`), so the rules read the fact the reason states, and the clause after it
+ * is read on its own; a clause that is no reason is returned as it is.
+ */
+function reasonAsStatement(clause: string): string {
+  const m = REASON_END.exec(clause);
+  if (!m) return clause;
+  const word = m[1] as string;
+  const ending = m[2] as string;
+  const head = clause.slice(0, m.index ?? 0);
+  const done = (statement: string) => `${head}${statement}${m[3]}`;
+  if (word === "") return clause;
+  // The honorific `-(으)시-` (`좋으시니까`, `하시거든요`): read as `-세요`, which marks a senior.
+  if (/시$/.test(word) && !/^(?:마시|모시|가르치|다니)$/.test(word.replace(/^.*\s/, ""))) return done(`${word.slice(0, -1)}세요`);
+  const last = word.at(-1) as string;
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code < 0 || code > 11171) return clause;
+  const closed = code % 28 !== 0;
+  // The copula after a noun with a final consonant (`사람이니까`, `부산이거든요`).
+  if (/이$/.test(word) && word.length > 1 && ending !== "으니까" && new RegExp(`${CLOSED_SYLLABLE}이$`).test(word))
+    return done(`${word}에요`);
+  if (closed) {
+    // `-으니까` and `-거든` after a closed stem (`먹으니까`, `있거든`, `했으니까`): its 해요체; the
+    // past (ㅆ) and stems in ㅓ, ㅜ, ㅡ, ㅣ take `-어요`, stems in ㅏ, ㅗ `-아요`.
+    if (ending.startsWith("니까") || ending === "니깐") return clause;
+    const vowel = Math.floor(code / 28) % 21;
+    return done(`${word}${code % 28 !== 20 && (vowel === 0 || vowel === 8) ? "아요" : "어요"}`);
+  }
+  if (ending.startsWith("으")) return clause;
+  for (const [stem, polite] of Object.entries(OPEN_VERB_POLITE))
+    if (word.endsWith(stem) && (word === stem || stem.length > 1 || stem === "하" || /\s/.test(word.slice(0, -stem.length).slice(-1))))
+      return done(`${word.slice(0, -stem.length)}${polite}`);
+  // A stem in ㅡ is an adjective's or a verb's (`바쁘니까`, `아프거든`), no noun's.
+  if (Math.floor(code / 28) % 21 === 18) return clause;
+  // A noun and the copula (`의사니까`, `여의도거든요`).
+  return done(`${word}예요`);
+}
+
 /**
  * Facts stated in one Korean message. `speaker.id` is the stored subject (`user`), `speaker.label`
  * how texts name it (`사용자`). A sentence saying a value holds no longer (`이제 서울에 살지 않아요`,
@@ -2204,7 +2273,19 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const clauses = plainSpeech(text)
     .split(SENTENCE_END)
     .flatMap((whole) => {
-      const parts = koreanSentences(whole);
+      // A reason with someone else as its subject (`남편이 운전하니까 …`) stays one clause with what
+      // follows: what the speaker does for that reason is no fact of its own. The speaker's reason
+      // (`고양이 키우니까 …`) states its fact and the clause after is read on its own.
+      const parts = koreanSentences(whole)
+        .reduce<string[]>((out, part) => {
+          const before = out.at(-1);
+          const lead = plainForm((before ?? "").replace(LEAD, ""));
+          if (before !== undefined && /(?:니까|니깐|거든)$/.test(before) && (RELATIVE.test(lead) || someoneElseFirst(lead)))
+            out[out.length - 1] = `${before} ${part}`;
+          else out.push(part);
+          return out;
+        }, [])
+        .map(reasonAsStatement);
       // The hearsay continues the clauses before only when it names no subject of its own
       // (`… 카페를 하는데 요즘 힘들대요`; not `… 살았었는데 카페가 많대요`).
       const last = parts.at(-1) ?? "";
