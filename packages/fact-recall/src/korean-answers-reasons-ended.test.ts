@@ -70,6 +70,40 @@ describe("a fact stated with a reason in -니까 / -(으)니까 / -거든(요)",
   });
 });
 
+describe("a fact that ended, with the current one after it", () => {
+  it.each([
+    ["전엔 대전 살았는데 지금은 세종 살아요", ["user:residence=대전 (ended)", "user:residence=세종"]],
+    ["원래 카카오 다니다가 관뒀어", ["user:work=카카오 (ended)"]],
+    ["쿠팡은 2년 다니고 그만뒀어요", ["user:work=쿠팡 (ended)"]],
+    ["십 년 다니던 병원을 올해 그만두었습니다", ["user:work=병원 (ended)"]],
+    ["담배 끊엇어요 ㅋㅋ", ["user:health=담배 (ended)"]],
+    ["담배 완전 끊음", ["user:health=담배 (ended)"]],
+    ["작년까지 은행원이었는데 지금은 출판사 다녀요", ["user:work=은행원 (ended)", "user:work=출판사"]],
+  ])("%s", (text, facts) => {
+    for (const fact of facts) expectFact(text, fact);
+  });
+
+  it("the ended one is not stated as current, and habits given up stay hobbies", () => {
+    expect(pairs("전엔 대전 살았는데 지금은 세종 살아요")).not.toContain("user:residence=대전");
+    expect(pairs("원래 카카오 다니다가 관뒀어")).not.toContain("user:hobby=카카오 (ended)");
+    expectFact("수영 다니다가 그만뒀어요", "user:hobby=수영 (ended)");
+    expectNo("지금은 출판사 다녀요", "user:hobby");
+  });
+
+  it("a relative's ended fact stays theirs", () => {
+    expectFact("엄마가 작년에 담배 끊으셨어요", "user's 엄마:health=담배 (ended)");
+    expectNo("엄마가 작년에 담배 끊으셨어요", "user:");
+    expectFact("남편은 LG 다니다가 그만두고 지금은 가게 해요", "user's 남편:work=LG (ended)");
+    expectNo("남편은 LG 다니다가 그만두고 지금은 가게 해요", "user:");
+  });
+
+  it("not given up yet, or not the speaker's: nothing ended", () => {
+    expectNo("아직 담배 못 끊었어요", "user:health");
+    expectNo("친구가 담배 끊었대요", "user:");
+    expectNo("담배 끊으면 뭐가 좋아요?", "user:");
+  });
+});
+
 describe("family counts (형이 둘, 아이가 셋이에요)", () => {
   it.each([
     ["딸이 셋이에요", "user:family=딸"],

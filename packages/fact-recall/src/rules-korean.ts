@@ -1020,7 +1020,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터|출판사|신문사|방송사|여행사|잡지사|보험사|증권사|건설사|제약사|법인|스타트업))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       // A hospital by its kind alone (`병원 다녀요`) is as likely a patient's visits: no workplace.
@@ -1207,7 +1207,8 @@ const RULES: Rule[] = [
   {
     // Quitting a habit (`담배 끊었어요`, `술 끊은 지 1년`): the habit holds no longer.
     attribute: "health",
-    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
+    // Not one not quit yet (`아직 담배 못 끊었어요`, `술은 안 끊었어`).
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:(?!못|안)\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
     build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 끊었다 (건강, 습관)`), ended: true }),
     relative: true,
   },
@@ -1901,13 +1902,14 @@ const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_
  * 다니고`, `딸이 하나 있고`, `고양이 키우고`), by the stem before `고`: a 하다 verb (`일하고`), not
  * the particle `하고` after a person (`엄마하고`).
  */
-const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|쓰|마시|모시|기르)고$/;
+const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|쓰|마시|모시|기르|그만두|관두)고$/;
 /**
  * What follows a `-고` that keeps it in its clause: an auxiliary (`-고 있다`, `-고 계시다`, `-고
  * 싶다`, `-고 나서`, `-고 보니`, `-고 말았다`) or a verb of going with the means (`타고 가요`, `들고
  * 다녀요`).
  */
-const GO_AUXILIARY = /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오)/;
+const GO_AUXILIARY =
+  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|그만뒀|그만두었|관뒀|퇴사했|접었)/;
 /** Words ending in `-고` that end a time, not a clause of their own (`퇴근하고 매일 타요`). */
 const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업하고|끝나고|마치고|일어나고)$/;
 
@@ -1968,9 +1970,14 @@ export function koreanSentences(text: string): string[] {
 
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
-  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:퇴사(?:했|하였)|(?<=(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])(?:을|를)\s*)(?:그만뒀|그만두었|관뒀))/;
+  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+/** Workplaces by their form (`회사`, `은행`, `삼성전자`, a Latin name), which 그만두다 leaves as a job. */
+const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
-const WHILE_THEN = /^(.*?)([가-힣]+?)(?:시)?다가\s+(?:\S+\s+)*?\S*(?:그만뒀|그만두었|관뒀|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)/;
+const WHILE_THEN =
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
+const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
 const DURATION = /(?<=^|\s)(?:원래는?|예전에는?|예전엔|오래|계속|쭉|한동안|\d+\s*(?:년|달|개월)(?:간|동안|정도|쯤)?|[가-힣]*까지)\s+/g;
 /** The activity a clause is about, as its topic or object (`테니스는 …`, `수영을 …`). */
@@ -1984,7 +1991,7 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
-  /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
+  /^(?:예전에는?|예전엔|전에는|전엔|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
 /**
  * A past tense fused into the verb's last syllable (`갔`, `했`, `달렸`, `쳤`): any syllable with the
  * final ㅆ but `있` (there is) and `겠` (the future).
@@ -2021,14 +2028,39 @@ function positiveOfEnded(sentence: string): string | undefined {
   const speakerFirst = FIRST_PERSON.exec(sentence)?.[0] ?? "";
   // Leaving a named workplace: `삼성을 퇴사했어요` (퇴사 is leaving a company), `삼성전자를
   // 그만뒀어요` (그만두다 only with a workplace's form: a course or a habit is no job).
+  // A place one worked at, named as such (`십 년 다니던 병원을 그만두었습니다`), is left as a job too.
   const left = LEFT_WORKPLACE.exec(sentence.slice(speakerFirst.length));
-  if (left && !/^(?:회사|직장|일)$/.test(left[1] as string)) return `${left[1]}에서 일하고 있어요`;
+  const place = left?.[2] as string | undefined;
+  if (
+    left &&
+    place !== undefined &&
+    !/^(?:회사|직장|일)$/.test(place) &&
+    (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
+  )
+    return `${place}에서 일하고 있어요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
   if (until) {
     const before = (until[1] as string).replace(DURATION, "");
     const verb = until[2] as string;
+    // A place one went to, then left as one leaves a job (`카카오 다니다가 관뒀어`, `쿠팡은 2년
+    // 다니고 그만뒀어요`): the work, unless it is an activity (`수영 다니다가 그만뒀어요`).
+    const organisation =
+      /^(?:다니|다녀)$/.test(verb) && LEFT_JOB.test((until[3] ?? until[4]) as string)
+        ? /(?:^|\s)([가-힣A-Za-z&]+?)(?:은|는|을|를|도|에)?\s*$/.exec(before.replace(FIRST_PERSON, ""))?.[1]
+        : undefined;
+    if (
+      organisation !== undefined &&
+      // A workplace by its form (`은행에 다니다가`) is read below as it was.
+      !WORKPLACE.test(organisation) &&
+      !ACTIVITY_OR_EVENT.test(organisation) &&
+      !new RegExp(`^(?:${HABIT_ACTIVITY})$`).test(organisation) &&
+      !/(?:학원|학교|교실|클럽|동호회|동아리|센터|장|원|과)$/.test(organisation) &&
+      !REL_WORD.test(organisation) &&
+      !/^(?:학교|대학|대학교|대학원)$/.test(organisation)
+    )
+      return `${before.slice(0, before.lastIndexOf(organisation))}${organisation}에서 일하고 있어요`;
     const activity = /^(?:하|치|타|배우|다니|다녀)$/.test(verb) ? ACTIVITY_TOPIC.exec(before.replace(FIRST_PERSON, "")) : null;
     if (activity && !WORKPLACE.test(activity[1] as string) && !REL_WORD.test(activity[1] as string)) return `취미는 ${activity[1]}예요`;
     return `${before}${verb}고 있어요`;
@@ -2364,6 +2396,19 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
 }
 
 /**
+ * The past typed with ㅅ for ㅆ, as people type it in chat (`끊엇어`, `햇어요`, `갓는데`): a syllable
+ * with the final ㅅ and a vowel a past takes (ㅏ, ㅐ, ㅓ, ㅕ, ㅘ, ㅙ, ㅚ, ㅝ) before an ending, read with
+ * ㅆ. Not `벗어` (벗다, to take off), whose ㅅ is its stem's.
+ */
+const TYPED_PAST = new RegExp(
+  `(?<!벗)[${Array.from({ length: 19 * 21 }, (_, i) => i)
+    .filter((i) => [0, 1, 4, 6, 9, 10, 11, 14].includes(i % 21))
+    .map((i) => `\\u${(0xac00 + i * 28 + 19).toString(16)}`)
+    .join("")}](?=(?:어요|어|다|는데|지만|음|습니다|고)(?:[\\s.,!?~…]|$))`,
+  "g",
+);
+
+/**
  * Where a nominal ending of online 반말 (`-임`, `-함`, `-음`) ends its clause: before punctuation,
  * a line break (chat marks such as `ㅋㅋ` are read as one) or a space; a space after one ends the
  * sentence (`레오폴드 씀 작년에 지름` is two).
@@ -2394,6 +2439,10 @@ const OPEN_STEM_NOMINAL: Readonly<Record<string, string>> = {
   마심: "마셔",
   뜀: "뛰어",
   아님: "아니야",
+  // Quitting in the nominal ending is done (`담배 끊음`, `알바 그만둠`): the past.
+  끊음: "끊었어",
+  그만둠: "그만뒀어",
+  관둠: "관뒀어",
 };
 const OPEN_STEM_WORD = new RegExp(`(^|\\s)(${Object.keys(OPEN_STEM_NOMINAL).join("|")})${NOMINAL_END}`, "g");
 /** `-는 중임` (`알바 하는 중임`, `공부하는중임`): the progressive, read as `-고 있어` (a stem that lost its ㄹ given back, {@link RIEUL_DROPPED}). */
@@ -2420,6 +2469,7 @@ const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임
 function plainSpeech(text: string): string {
   const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
   return text
+    .replace(TYPED_PAST, (syllable: string) => String.fromCharCode(syllable.charCodeAt(0) + 1))
     .replace(HONORIFIC_NOMINAL, (m, stem: string, offset: number, all: string) => `${stem}셔${stop(all.slice(offset + m.length))}`)
     .replace(
       DOING_NOMINAL,
@@ -2498,6 +2548,8 @@ function plainForm(sentence: string): string {
       .replace(/하셔(?=[.!~…\s]|$)/g, "해")
       .replace(/하십니다/g, "합니다")
       .replace(/하셨어요/g, "했어요")
+      // The honorific past after a closed stem (`담배 끊으셨어요`, `많이 좋으셨대요`) as the plain past.
+      .replace(/(?<=[가-힣])으셨(?=어요|어|습니다|다|는데|지만|고)/g, "었")
       // Connectives: `좋아하시는데` -> `좋아하는데`, `사시고` -> `살고`, `다니시다가` -> `다니다가`.
       .replace(/하시(?=는데|고|거든|지만|다가|던|는)/g, "하")
       .replace(/사시(?=고|는데|다가)/g, "살")
