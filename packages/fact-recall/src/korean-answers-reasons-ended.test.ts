@@ -53,6 +53,9 @@ describe("a fact stated with a reason in -니까 / -(으)니까 / -거든(요)",
     ["저 갑상선약 먹거든요", "user:health=갑상선"],
     ["제가 원래 대구 사람이거든요", "user:hometown=대구"],
     ["회사가 여의도니까 지하철 타요", "user:work=여의도"],
+    ["지금 다니는 회사가 판교니까 차로 다녀요", "user:work=판교"],
+    ["나 주말마다 필라테스 하잖아", "user:hobby=필라테스"],
+    ["제가 간호사잖아요 그래서 밤에 일해요", "user:work=간호사"],
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it("the main clause after the reason is still read", () => {
@@ -64,6 +67,8 @@ describe("a fact stated with a reason in -니까 / -(으)니까 / -거든(요)",
     expectNo("배고프니까 라면 먹자", "user:");
     expectNo("주말에 눈 온다니까 집에 있을래", "user:");
     expectNo("걔가 부산 산다니까 같이 가자", "user:");
+    expectNo("너 내일 온다고 했잖아", "user:");
+    expectNo("우리 형이 의사잖아 그래서 물어봤어", "user:");
     expectFact("아빠가 허리가 안 좋으시니까 제가 운전해요", "user's 아빠:health=허리");
     expectNo("아빠가 허리가 안 좋으시니까 제가 운전해요", "user:health");
     expectNo("남편이 고양이 키우니까 제가 밥을 줘요", "user:pet");

@@ -1353,7 +1353,7 @@ const RULES: Rule[] = [
     // `키우는 강아지는 말티즈예요`, `많이 듣는 가수는 데이식스예요`): the attribute by the verb.
     attribute: "work",
     re: new RegExp(
-      `^(?:(?:제가|내가|저희가|우리가)\\s+)?(?:(?:요즘|요새|${DEGREE_WORDS}|자주)\\s+)*(다니는|일하는|근무하는|키우는|좋아하는|듣는|즐겨\\s*보는|보는|타는)\\s+(\\S+?)(?:은|는)\\s+(\\S+?)${COPULA}[.!~…]*$`,
+      `^(?:(?:제가|내가|저희가|우리가)\\s+)?(?:(?:요즘|요새|지금|현재|${DEGREE_WORDS}|자주)\\s+)*(다니는|일하는|근무하는|키우는|좋아하는|듣는|즐겨\\s*보는|보는|타는)\\s+(\\S+?)(?:은|는|이|가)\\s+(\\S+?)${COPULA}[.!~…]*$`,
     ),
     build: (m, l) => {
       const [verb, noun, value] = [m[1] as string, m[2] as string, clean(m[3] as string)];
@@ -1891,7 +1891,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2241,11 +2241,12 @@ const OPEN_VERB_POLITE: Readonly<Record<string, string>> = {
   하: "해요",
 };
 /**
- * A clause ending in a reason, `-(으)니까(요)`, `-니깐` or `-거든(요)` (`고양이 키우니까`, `제가 광주
- * 사니까`, `대구 사람이거든요`, `혈압약 먹거든요`): the `$1` stem or noun, the `$2` ending. Not the
+ * A clause ending in a reason, `-(으)니까(요)`, `-니깐`, `-거든(요)` or what the listener knows,
+ * `-잖아(요)` (`고양이 키우니까`, `제가 광주 사니까`, `대구 사람이거든요`, `혈압약 먹거든요`, `개발자잖아`):
+ * the `$1` stem or noun, the `$2` ending. Not the
  * hearsay `-다니까`/`-라니까`/`-자니까` (`눈 온다니까`: someone's words).
  */
-const REASON_END = /(\S*?)(?<![다라냐자])(으?니까요?|니깐|거든요?)([.,!~…]*)$/;
+const REASON_END = /(\S*?)(?<![다라냐자])(으?니까요?|니깐|거든요?|잖아요?)([.,!~…]*)$/;
 
 /**
  * A reason clause as the statement it makes (`고양이 키우니까` -> `고양이 키워요`, `광주 사니까` ->
@@ -2312,7 +2313,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
         .reduce<string[]>((out, part) => {
           const before = out.at(-1);
           const lead = plainForm((before ?? "").replace(LEAD, ""));
-          if (before !== undefined && /(?:니까|니깐|거든)$/.test(before) && (RELATIVE.test(lead) || someoneElseFirst(lead)))
+          if (before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) && (RELATIVE.test(lead) || someoneElseFirst(lead)))
             out[out.length - 1] = `${before} ${part}`;
           else out.push(part);
           return out;
