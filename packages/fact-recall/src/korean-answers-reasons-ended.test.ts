@@ -36,7 +36,7 @@ describe("a full name given alone as an answer", () => {
   ])("%s", (text, value) => expectFact(text, `user:name=${value}`));
 
   it("words of three syllables that start like a surname are no name (`고구마`, `정류장`, `이태원`)", () => {
-    for (const text of ["고구마예요", "정류장이요", "이태원이에요", "김치전이요 ㅋㅋ", "오늘이요?", "한번이요"])
+    for (const text of ["고구마예요", "정류장이요", "이태원이에요", "김치전이요 ㅋㅋ", "오늘이요?", "한번이요", "한정식이요", "조수석이요"])
       expectNo(text, "user:name");
   });
 

@@ -2190,7 +2190,10 @@ function nameAlone(clause: string, asked: "name" | "me" | undefined, alone: bool
   const common = [...given].every((c) => GIVEN_SYLLABLE.has(c)) && !NOT_A_FULL_NAME.test(name) && !NOT_A_GIVEN_NAME.test(given);
   // After `이름은요`, any name but one that ends like a place; after `저요?` (the answer may be
   // anything: `서울이요`, `서른이요`) or alone, a name of common syllables.
-  const named = asked === "name" ? common || !NOT_A_FULL_NAME.test(name) : common && (asked === "me" || (alone && m[2] !== undefined));
+  // Alone, only as one introduces oneself (`-이에요`, `-입니다`, `-라고 합니다`): `-이요`/`-요` answer
+  // any question (`한정식이요`, `조수석이요`).
+  const introduced = m[2] !== undefined && !/^(?:이요|요|이야|야)$/.test(m[2]);
+  const named = asked === "name" ? common || !NOT_A_FULL_NAME.test(name) : common && (asked === "me" || (alone && introduced));
   if (!named) return undefined;
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(name, `${speaker.label}의 이름은 ${name}`) };
 }
