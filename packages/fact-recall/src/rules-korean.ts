@@ -2315,9 +2315,8 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       const parts = koreanSentences(whole)
         .reduce<string[]>((out, part) => {
           const before = out.at(-1);
-          const lead = plainForm((before ?? "").replace(LEAD, ""));
-          if (before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) && (RELATIVE.test(lead) || someoneElseFirst(lead)))
-            out[out.length - 1] = `${before} ${part}`;
+          const reason = before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) ? plainForm(before.replace(LEAD, "")) : undefined;
+          if (reason !== undefined && (RELATIVE.test(reason) || someoneElseFirst(reason))) out[out.length - 1] = `${before} ${part}`;
           else out.push(part);
           return out;
         }, [])
