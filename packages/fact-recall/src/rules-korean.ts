@@ -360,14 +360,21 @@ const RIDDEN =
 /** How many relatives one has (`둘`, `세 명`, `2명`, `하나`): what stands between a relation and 있다. */
 const COUNT = "(?:한|두|세|네|다섯|여섯|몇|\\d+)\\s*명|하나|둘|셋|넷|다섯|여섯|일곱|\\d+";
 /** Kin one has (`언니`, `남동생`, `아들`): what `<kin> 있어요` says without a particle. */
-const KIN = "남동생|여동생|동생|언니|누나|오빠|형|아들|딸|쌍둥이|손자|손녀|조카|남편|아내|와이프|아이들|아이|애들|애";
-const KIN_ONE = `(?:${KIN})(?:\\s*(?:${COUNT}))?`;
+const KIN = "남동생|여동생|동생|언니|누나|오빠|형|아들|딸|쌍둥이|손자|손녀|손주|조카|남편|아내|와이프|아이들|아이|애들|애";
+/** One kin and its count, each (`하나씩`) when several are counted at once (`남동생이랑 여동생 하나씩`). */
+const KIN_ONE = `(?:${KIN})(?:\\s*(?:${COUNT})씩?)?`;
 /** Kin and their counts, joined by `랑/하고/와/과` or a space, then 있다 or 키우다 ({@link KIN}). */
 const KIN_HAD = new RegExp(
   `(?:^|\\s)(${KIN_ONE}(?:(?:\\s*(?:이랑|랑|하고|와|과|,)\\s*|\\s+)${KIN_ONE})*)도?\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서|키워요|키웁니다|키우고|키우는)(?=[\\s.!~…,]|$)`,
 );
 /** One relative of a {@link KIN_HAD} list and its count. */
-const KIN_EACH = new RegExp(`(?:^|\\s|랑|하고|와|과|,)(${KIN})(?:\\s*(${COUNT}))?(?=\\s|$|이랑|랑|하고|와|과|,|도)`, "g");
+const KIN_EACH = new RegExp(`(?:^|\\s|랑|하고|와|과|,)(${KIN})(?:\\s*(${COUNT})씩?)?(?=\\s|$|이랑|랑|하고|와|과|,|도)`, "g");
+/**
+ * A count of relatives said with the copula (`딸이 셋이에요`, `형이 둘인데`, `손주가 넷입니다`, `애가
+ * 둘이라`): the relatives one has, as `<relative> 있다` says. The count, then the copula.
+ */
+const COUNT_WORD = "하나|둘|셋|넷|다섯|여섯|일곱|여덟|아홉|(?:한|두|세|네|다섯|여섯|\\d+)\\s*명";
+const COUNT_IS = `(?:${COUNT_WORD})(?:이에요|예요|입니다|이야|야|이고|인데|이라서|이라|이거든|이다|라서|라|고)(?=[\\s.,!~…]|$)`;
 /** Titles one is promoted to (`팀장으로 승진했어요`): the work held after. */
 const PROMOTED_TO =
   /^(?:팀장|과장|부장|차장|대리|실장|이사|상무|전무|주임|본부장|센터장|파트장|지점장|점장|수석|책임|선임|교감|교장|원장)$/;
@@ -805,7 +812,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "hometown",
-    re: /^(\S+?)\s*사람(?:이에요|입니다|이야|이다|이거든요)/,
+    // `원래`/`본래` before it says where one is from all the more (`원래 대구 사람이에요`).
+    re: /^(?:(?:원래|본래|원래는)\s+)?(\S+?)\s*사람(?:이에요|입니다|이야|이다|이거든요)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return modifierForm(v) ? undefined : single(v, `${topic(l)} ${v} 사람 (고향, 출신)`);
@@ -1012,7 +1020,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
+    re: /(\S*(?:회사|은행|병원|공장|사무실|기업|그룹|전자|연구소|청|자동차|증권|건설|화학|카드|보험|통신|제약|물산|엔터|전력|항공|제철|중공업|은행|마트|백화점|호텔|센터|출판사|신문사|방송사|여행사|잡지사|보험사|증권사|건설사|제약사|법인|스타트업))(?:에|(?=\s))\s*(?:다녀요|다니고|다닙니다|다녀|다닌다|다니는데|다니거든|다니지만|다녀서|다니는\s*중)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       // A hospital by its kind alone (`병원 다녀요`) is as likely a patient's visits: no workplace.
@@ -1139,6 +1147,17 @@ const RULES: Rule[] = [
     build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
   },
   {
+    // A count said with the copula (`아이가 셋이에요`, `형이 둘인데`, `손주가 넷입니다`): the relatives
+    // one has. A relative's own (`언니가 애가 셋이에요`) are theirs.
+    attribute: "family",
+    re: new RegExp(`(?:^|\\s)(${KIN})(?:이|가)\\s*(?=${COUNT_IS})(${COUNT_WORD})`),
+    build: (m, l) => {
+      const v = `${m[1]} ${m[2]}`;
+      return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, m[1]);
+    },
+    relative: true,
+  },
+  {
     // Casual speech drops the particle when a count follows (`딸 둘 있어요`, `아들 하나 있어`).
     attribute: "family",
     re: new RegExp(
@@ -1188,7 +1207,8 @@ const RULES: Rule[] = [
   {
     // Quitting a habit (`담배 끊었어요`, `술 끊은 지 1년`): the habit holds no longer.
     attribute: "health",
-    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
+    // Not one not quit yet (`아직 담배 못 끊었어요`, `술은 안 끊었어`).
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:(?!못|안)\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
     build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 끊었다 (건강, 습관)`), ended: true }),
     relative: true,
   },
@@ -1333,7 +1353,7 @@ const RULES: Rule[] = [
     // `키우는 강아지는 말티즈예요`, `많이 듣는 가수는 데이식스예요`): the attribute by the verb.
     attribute: "work",
     re: new RegExp(
-      `^(?:(?:제가|내가|저희가|우리가)\\s+)?(?:(?:요즘|요새|${DEGREE_WORDS}|자주)\\s+)*(다니는|일하는|근무하는|키우는|좋아하는|듣는|즐겨\\s*보는|보는|타는)\\s+(\\S+?)(?:은|는)\\s+(\\S+?)${COPULA}[.!~…]*$`,
+      `^(?:(?:제가|내가|저희가|우리가)\\s+)?(?:(?:요즘|요새|지금|현재|${DEGREE_WORDS}|자주)\\s+)*(다니는|일하는|근무하는|키우는|좋아하는|듣는|즐겨\\s*보는|보는|타는)\\s+(\\S+?)(?:은|는|이|가)\\s+(\\S+?)${COPULA}[.!~…]*$`,
     ),
     build: (m, l) => {
       const [verb, noun, value] = [m[1] as string, m[2] as string, clean(m[3] as string)];
@@ -1871,7 +1891,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -1882,13 +1902,14 @@ const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_
  * 다니고`, `딸이 하나 있고`, `고양이 키우고`), by the stem before `고`: a 하다 verb (`일하고`), not
  * the particle `하고` after a person (`엄마하고`).
  */
-const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|쓰|마시|모시|기르)고$/;
+const CLAUSE_GO = /(?:살|다니|하|있|없|키우|배우|치|타|켜|지내|쓰|마시|모시|기르|그만두|관두)고$/;
 /**
  * What follows a `-고` that keeps it in its clause: an auxiliary (`-고 있다`, `-고 계시다`, `-고
  * 싶다`, `-고 나서`, `-고 보니`, `-고 말았다`) or a verb of going with the means (`타고 가요`, `들고
  * 다녀요`).
  */
-const GO_AUXILIARY = /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오)/;
+const GO_AUXILIARY =
+  /^(?:있|계시|계세|계셔|싶|나서|나니|나면|나선|보니|보면|말|다녀|다니|가|갔|간|갈|와|왔|온|올|오|그만뒀|그만두었|관뒀|퇴사했|접었)/;
 /** Words ending in `-고` that end a time, not a clause of their own (`퇴근하고 매일 타요`). */
 const GO_TIME = /^(?:퇴근하고|출근하고|하교하고|등교하고|수업하고|끝나고|마치고|일어나고)$/;
 
@@ -1949,9 +1970,14 @@ export function koreanSentences(text: string): string[] {
 
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
-  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:퇴사(?:했|하였)|(?<=(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])(?:을|를)\s*)(?:그만뒀|그만두었|관뒀))/;
+  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+/** Workplaces by their form (`회사`, `은행`, `삼성전자`, a Latin name), which 그만두다 leaves as a job. */
+const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
-const WHILE_THEN = /^(.*?)([가-힣]+?)(?:시)?다가\s+(?:\S+\s+)*?\S*(?:그만뒀|그만두었|관뒀|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)/;
+const WHILE_THEN =
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
+const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
 const DURATION = /(?<=^|\s)(?:원래는?|예전에는?|예전엔|오래|계속|쭉|한동안|\d+\s*(?:년|달|개월)(?:간|동안|정도|쯤)?|[가-힣]*까지)\s+/g;
 /** The activity a clause is about, as its topic or object (`테니스는 …`, `수영을 …`). */
@@ -1965,7 +1991,7 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
 const USED_TO =
-  /^(?:예전에는?|예전엔|전에는|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
+  /^(?:예전에는?|예전엔|전에는|전엔|옛날에는?|원래는?|과거에는|한때는?|어릴\s*때는?|[\S]+\s*때는|작년까지는?|얼마\s*전까지(?:는|만\s*해도)?)\s+/;
 /**
  * A past tense fused into the verb's last syllable (`갔`, `했`, `달렸`, `쳤`): any syllable with the
  * final ㅆ but `있` (there is) and `겠` (the future).
@@ -2002,14 +2028,39 @@ function positiveOfEnded(sentence: string): string | undefined {
   const speakerFirst = FIRST_PERSON.exec(sentence)?.[0] ?? "";
   // Leaving a named workplace: `삼성을 퇴사했어요` (퇴사 is leaving a company), `삼성전자를
   // 그만뒀어요` (그만두다 only with a workplace's form: a course or a habit is no job).
+  // A place one worked at, named as such (`십 년 다니던 병원을 그만두었습니다`), is left as a job too.
   const left = LEFT_WORKPLACE.exec(sentence.slice(speakerFirst.length));
-  if (left && !/^(?:회사|직장|일)$/.test(left[1] as string)) return `${left[1]}에서 일하고 있어요`;
+  const place = left?.[2] as string | undefined;
+  if (
+    left &&
+    place !== undefined &&
+    !/^(?:회사|직장|일)$/.test(place) &&
+    (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
+  )
+    return `${place}에서 일하고 있어요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
   if (until) {
     const before = (until[1] as string).replace(DURATION, "");
     const verb = until[2] as string;
+    // A place one went to, then left as one leaves a job (`카카오 다니다가 관뒀어`, `쿠팡은 2년
+    // 다니고 그만뒀어요`): the work, unless it is an activity (`수영 다니다가 그만뒀어요`).
+    const organisation =
+      /^(?:다니|다녀)$/.test(verb) && LEFT_JOB.test((until[3] ?? until[4]) as string)
+        ? /(?:^|\s)([가-힣A-Za-z&]+?)(?:은|는|을|를|도|에)?\s*$/.exec(before.replace(FIRST_PERSON, ""))?.[1]
+        : undefined;
+    if (
+      organisation !== undefined &&
+      // A workplace by its form (`은행에 다니다가`) is read below as it was.
+      !WORKPLACE.test(organisation) &&
+      !ACTIVITY_OR_EVENT.test(organisation) &&
+      !new RegExp(`^(?:${HABIT_ACTIVITY})$`).test(organisation) &&
+      !/(?:학원|학교|교실|클럽|동호회|동아리|센터|장|원|과)$/.test(organisation) &&
+      !REL_WORD.test(organisation) &&
+      !/^(?:학교|대학|대학교|대학원)$/.test(organisation)
+    )
+      return `${before.slice(0, before.lastIndexOf(organisation))}${organisation}에서 일하고 있어요`;
     const activity = /^(?:하|치|타|배우|다니|다녀)$/.test(verb) ? ACTIVITY_TOPIC.exec(before.replace(FIRST_PERSON, "")) : null;
     if (activity && !WORKPLACE.test(activity[1] as string) && !REL_WORD.test(activity[1] as string)) return `취미는 ${activity[1]}예요`;
     return `${before}${verb}고 있어요`;
@@ -2101,6 +2152,52 @@ function selfNamed(sentence: string, speaker: Speaker): CandidateFact | undefine
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(m[1] as string, `${speaker.label}의 이름은 ${m[1]}`) };
 }
 
+/** A clause that announces the speaker's name or repeats its question (`이름은요,`, `제 이름요?`): the clause after may be the name alone. */
+const NAME_ASKED = /^(?:(?:제|내)\s*)?이름(?:은|이|요|은요|이요)?(?:\s*요)?[?,.!…~]*$/;
+/** A clause asking back whether the speaker is meant (`저요?`, `나?`): the clause after may be the name alone, or anything. */
+const ME_ASKED = /^(?:저요|저|나|나요)\?+$/;
+/** Greetings and acknowledgements around a name given alone (`반갑습니다`, `잘 부탁드립니다`). */
+const GREETING =
+  /^(?:안녕하세요|안녕하십니까|안녕|반갑습니다|반가워요|반가워|잘\s*부탁(?:드립니다|드려요|합니다|해요|해)|처음\s*뵙겠습니다|네|넵|아)[.!~…,]*$/;
+/** Surnames of two syllables (`남궁`, `제갈`), which people type apart from the given name (`제갈 윤`). */
+const DOUBLE_SURNAME = "남궁|황보|제갈|선우|독고|사공|서문|동방";
+/**
+ * A full name alone, the whole clause (`김서윤이에요`, `박준혁입니다`, `제갈 윤 이에요`, `한지민`): a
+ * surname and a given name of one or two syllables, the copula or `요` after it (a space before
+ * it too, as people type it), or nothing.
+ */
+const NAME_ALONE = new RegExp(
+  `^((?:${DOUBLE_SURNAME})\\s?[가-힣]{1,2}|(?:${SURNAME})[가-힣]{2})(?:\\s?(이에요|예요|입니다|이요|요|이야|야|이고요|고요|(?:이)?라고\\s*(?:합니다|해요|해)))?[.!~…]*$`,
+);
+/** Words of a surname and two syllables that end like a place (`양재동`, `서초구`, `이태원`), never a name. */
+const NOT_A_FULL_NAME = /(?:동|역|구|시|군|읍|면|리|로|길|점|관|원)$/;
+
+/**
+ * The speaker's name given alone as an answer ({@link NAME_ALONE}): after a clause asking for it
+ * ({@link NAME_ASKED}: `이름은요, 한지민`, `저요? 윤하린`), any surname and two syllables; or, with the
+ * copula, as the whole message but greetings (`김서윤이에요`, `박준혁입니다. 잘 부탁드립니다.`), a given
+ * name of common syllables only ({@link givenNameLike}): `고구마예요` and `정류장이요` are no name.
+ */
+function nameAlone(clause: string, asked: "name" | "me" | undefined, alone: boolean, speaker: Speaker): CandidateFact | undefined {
+  const m = NAME_ALONE.exec(clause.trim());
+  if (!m) return undefined;
+  const name = (m[1] as string).replace(/\s+/g, "");
+  // `요` after a verb's or the copula's ending is no name's (`이상해요`, `민지예요`, `서울이요`).
+  if (m[2] === "요" && /[예해에이어아여워와봐돼줘네세게래야]$/.test(name)) return undefined;
+  if (NOT_A_NAME.test(name) || new RegExp(`^(?:${JOB}|${REL}|${PET})$`).test(name) || notAValue(name)) return undefined;
+  const double = new RegExp(`^(?:${DOUBLE_SURNAME})`).test(name);
+  const given = double ? name.slice(2) : name.slice(1);
+  const common = [...given].every((c) => GIVEN_SYLLABLE.has(c)) && !NOT_A_FULL_NAME.test(name) && !NOT_A_GIVEN_NAME.test(given);
+  // After `이름은요`, any name but one that ends like a place; after `저요?` (the answer may be
+  // anything: `서울이요`, `서른이요`) or alone, a name of common syllables.
+  // Alone, only as one introduces oneself (`-이에요`, `-입니다`, `-라고 합니다`): `-이요`/`-요` answer
+  // any question (`한정식이요`, `조수석이요`).
+  const introduced = m[2] !== undefined && !/^(?:이요|요|이야|야)$/.test(m[2]);
+  const named = asked === "name" ? common || !NOT_A_FULL_NAME.test(name) : common && (asked === "me" || (alone && introduced));
+  if (!named) return undefined;
+  return { subject: speaker.id, attribute: "name", language: "ko", ...single(name, `${speaker.label}의 이름은 ${name}`) };
+}
+
 /** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`). */
 const BARE_NAME = /^이름은\s/;
 /** A pet or a relative named as a word of its own (`고양이를`, `남편이`; not the `개` of `개발자`). */
@@ -2125,6 +2222,75 @@ function someoneElseFirst(lead: string): boolean {
   return m !== null && givenNameLike(m[1] as string) && subjectOf(lead, { id: "", label: "" }, "") === undefined;
 }
 
+/** Open verb stems whose `-니까`/`-거든` is a verb's, not a noun's copula (`키우니까`, not `의사니까`), and their 해요체. */
+const OPEN_VERB_POLITE: Readonly<Record<string, string>> = {
+  키우: "키워요",
+  배우: "배워요",
+  피우: "피워요",
+  다니: "다녀요",
+  마시: "마셔요",
+  모시: "모셔요",
+  가르치: "가르쳐요",
+  지내: "지내요",
+  타: "타요",
+  치: "쳐요",
+  가: "가요",
+  오: "와요",
+  보: "봐요",
+  쓰: "써요",
+  만나: "만나요",
+  기르: "길러요",
+  사: "살아요",
+  하: "해요",
+};
+/**
+ * A clause ending in a reason, `-(으)니까(요)`, `-니깐`, `-거든(요)` or what the listener knows,
+ * `-잖아(요)` (`고양이 키우니까`, `제가 광주 사니까`, `대구 사람이거든요`, `혈압약 먹거든요`, `개발자잖아`):
+ * the `$1` stem or noun, the `$2` ending. Not the
+ * hearsay `-다니까`/`-라니까`/`-자니까` (`눈 온다니까`: someone's words).
+ */
+const REASON_END = /(\S*?)(?<![다라냐자])(으?니까요?|니깐|거든요?|잖아요?)([.,!~…]*)$/;
+
+/**
+ * A reason clause as the statement it makes (`고양이 키우니까` -> `고양이 키워요`, `광주 사니까` ->
+ * `광주 살아요`, `의사니까` -> `의사예요`, `사람이거든요` -> `사람이에요`, `먹거든` -> `먹어요`, `안
+ * 좋으시니까` -> `안 좋으세요`), so the rules read the fact the reason states, and the clause after it
+ * is read on its own; a clause that is no reason is returned as it is.
+ */
+function reasonAsStatement(clause: string): string {
+  const m = REASON_END.exec(clause);
+  if (!m) return clause;
+  const word = m[1] as string;
+  const ending = m[2] as string;
+  const head = clause.slice(0, m.index ?? 0);
+  const done = (statement: string) => `${head}${statement}${m[3]}`;
+  if (word === "") return clause;
+  // The honorific `-(으)시-` (`좋으시니까`, `하시거든요`): read as `-세요`, which marks a senior.
+  if (/시$/.test(word) && !/^(?:마시|모시|가르치|다니)$/.test(word.replace(/^.*\s/, ""))) return done(`${word.slice(0, -1)}세요`);
+  const last = word.at(-1) as string;
+  const code = last.charCodeAt(0) - 0xac00;
+  if (code < 0 || code > 11171) return clause;
+  const closed = code % 28 !== 0;
+  // The copula after a noun with a final consonant (`사람이니까`, `부산이거든요`).
+  if (/이$/.test(word) && word.length > 1 && ending !== "으니까" && new RegExp(`${CLOSED_SYLLABLE}이$`).test(word))
+    return done(`${word}에요`);
+  if (closed) {
+    // `-으니까` and `-거든` after a closed stem (`먹으니까`, `있거든`, `했으니까`): its 해요체; the
+    // past (ㅆ) and stems in ㅓ, ㅜ, ㅡ, ㅣ take `-어요`, stems in ㅏ, ㅗ `-아요`.
+    if (ending.startsWith("니까") || ending === "니깐") return clause;
+    const vowel = Math.floor(code / 28) % 21;
+    return done(`${word}${code % 28 !== 20 && (vowel === 0 || vowel === 8) ? "아요" : "어요"}`);
+  }
+  if (ending.startsWith("으")) return clause;
+  for (const [stem, polite] of Object.entries(OPEN_VERB_POLITE))
+    if (word.endsWith(stem) && (word === stem || stem.length > 1 || stem === "하" || /\s/.test(word.slice(0, -stem.length).slice(-1))))
+      return done(`${word.slice(0, -stem.length)}${polite}`);
+  // A stem in ㅡ is an adjective's or a verb's (`바쁘니까`, `아프거든`), no noun's.
+  if (Math.floor(code / 28) % 21 === 18) return clause;
+  // A noun and the copula (`의사니까`, `여의도거든요`).
+  return done(`${word}예요`);
+}
+
 /**
  * Facts stated in one Korean message. `speaker.id` is the stored subject (`user`), `speaker.label`
  * how texts name it (`사용자`). A sentence saying a value holds no longer (`이제 서울에 살지 않아요`,
@@ -2143,7 +2309,18 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const clauses = plainSpeech(text)
     .split(SENTENCE_END)
     .flatMap((whole) => {
-      const parts = koreanSentences(whole);
+      // A reason with someone else as its subject (`남편이 운전하니까 …`) stays one clause with what
+      // follows: what the speaker does for that reason is no fact of its own. The speaker's reason
+      // (`고양이 키우니까 …`) states its fact and the clause after is read on its own.
+      const parts = koreanSentences(whole)
+        .reduce<string[]>((out, part) => {
+          const before = out.at(-1);
+          const reason = before !== undefined && /(?:니까|니깐|거든|잖아)$/.test(before) ? plainForm(before.replace(LEAD, "")) : undefined;
+          if (reason !== undefined && (RELATIVE.test(reason) || someoneElseFirst(reason))) out[out.length - 1] = `${before} ${part}`;
+          else out.push(part);
+          return out;
+        }, [])
+        .map(reasonAsStatement);
       // The hearsay continues the clauses before only when it names no subject of its own
       // (`… 카페를 하는데 요즘 힘들대요`; not `… 살았었는데 카페가 많대요`).
       const last = parts.at(-1) ?? "";
@@ -2157,7 +2334,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // Someone else as the topic of a sentence's first clause (`민지는 서울에 사는데 …`): the clauses
   // after it with no subject of their own are about them too, never the speaker.
   let otherTopic = false;
+  // The clause before, whatever it was: a name alone may answer it (`이름은요, 한지민`).
+  let lastSaid = "";
+  // The message is one clause but greetings: a name alone there is the speaker's (`김서윤이에요`).
+  const alone = clauses.filter(({ clause }) => !GREETING.test(clause.replace(LEAD, ""))).length === 1;
   for (const { clause: said, first, reported } of clauses) {
+    const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
+    lastSaid = said;
     if (first) {
       topicRelative = undefined;
       otherTopic = false;
@@ -2172,7 +2355,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       relative = (own[1] ?? own[2] ?? own[3]) as string;
       // A relative as the subject carries over (`동생이 대학생인데 수원에 살아요`); one the speaker
       // has (`딸이 하나 있고 …`) is no subject of what follows.
-      const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(plainForm(lead).slice(own[0].length));
+      const had = new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(plainForm(lead).slice(own[0].length));
       topicRelative = /(?:은|는|께서는|이|가|께서)\s+$/.test(own[0]) && !had ? relative : undefined;
     } else if (topicRelative !== undefined && !FIRST_PERSON.test(lead) && !OTHERS.test(plainForm(lead))) {
       sentence = `${topicRelative}는 ${lead}`;
@@ -2204,16 +2387,29 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
       continue;
     }
-    const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker);
+    const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker) ?? nameAlone(lead, askedName, alone, speaker);
     const all = found === undefined ? [] : Array.isArray(found) ? found : [found];
     facts.push(...all.filter(spoken));
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
     const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
-    if (had.length === 1 && /있는데$/.test(lead)) topicRelative = had[0]?.keyValue;
+    if (had.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = had[0]?.keyValue;
   }
   return facts;
 }
+
+/**
+ * The past typed with ㅅ for ㅆ, as people type it in chat (`끊엇어`, `햇어요`, `갓는데`): a syllable
+ * with the final ㅅ and a vowel a past takes (ㅏ, ㅐ, ㅓ, ㅕ, ㅘ, ㅙ, ㅚ, ㅝ) before an ending, read with
+ * ㅆ. Not `벗어` (벗다, to take off), whose ㅅ is its stem's.
+ */
+const TYPED_PAST = new RegExp(
+  `(?<!벗)[${Array.from({ length: 19 * 21 }, (_, i) => i)
+    .filter((i) => [0, 1, 4, 6, 9, 10, 11, 14].includes(i % 21))
+    .map((i) => `\\u${(0xac00 + i * 28 + 19).toString(16)}`)
+    .join("")}](?=(?:어요|어|다|는데|지만|음|습니다|고)(?:[\\s.,!?~…]|$))`,
+  "g",
+);
 
 /**
  * Where a nominal ending of online 반말 (`-임`, `-함`, `-음`) ends its clause: before punctuation,
@@ -2246,6 +2442,10 @@ const OPEN_STEM_NOMINAL: Readonly<Record<string, string>> = {
   마심: "마셔",
   뜀: "뛰어",
   아님: "아니야",
+  // Quitting in the nominal ending is done (`담배 끊음`, `알바 그만둠`): the past.
+  끊음: "끊었어",
+  그만둠: "그만뒀어",
+  관둠: "관뒀어",
 };
 const OPEN_STEM_WORD = new RegExp(`(^|\\s)(${Object.keys(OPEN_STEM_NOMINAL).join("|")})${NOMINAL_END}`, "g");
 /** `-는 중임` (`알바 하는 중임`, `공부하는중임`): the progressive, read as `-고 있어` (a stem that lost its ㄹ given back, {@link RIEUL_DROPPED}). */
@@ -2272,6 +2472,7 @@ const NOMINAL_WORD = new RegExp(`([가-힣A-Za-z0-9]*?)(${CLOSED_SYLLABLE})?(임
 function plainSpeech(text: string): string {
   const stop = (after: string) => (/^\s+[가-힣A-Za-z0-9]/.test(after) ? "." : "");
   return text
+    .replace(TYPED_PAST, (syllable: string) => String.fromCharCode(syllable.charCodeAt(0) + 1))
     .replace(HONORIFIC_NOMINAL, (m, stem: string, offset: number, all: string) => `${stem}셔${stop(all.slice(offset + m.length))}`)
     .replace(
       DOING_NOMINAL,
@@ -2350,6 +2551,8 @@ function plainForm(sentence: string): string {
       .replace(/하셔(?=[.!~…\s]|$)/g, "해")
       .replace(/하십니다/g, "합니다")
       .replace(/하셨어요/g, "했어요")
+      // The honorific past after a closed stem (`담배 끊으셨어요`, `많이 좋으셨대요`) as the plain past.
+      .replace(/(?<=[가-힣])으셨(?=어요|어|습니다|다|는데|지만|고)/g, "었")
       // Connectives: `좋아하시는데` -> `좋아하는데`, `사시고` -> `살고`, `다니시다가` -> `다니다가`.
       .replace(/하시(?=는데|고|거든|지만|다가|던|는)/g, "하")
       .replace(/사시(?=고|는데|다가)/g, "살")
@@ -2395,7 +2598,8 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
-  const hasRelative = rel && (new RegExp(`^(?:(?:${COUNT})\\s*)?있`).test(body.slice(rel[0].length)) || KIN_HAD.exec(body)?.index === 0);
+  const hasRelative =
+    rel && (new RegExp(`^(?:(?:${COUNT})\\s*)?있|^${COUNT_IS}`).test(body.slice(rel[0].length)) || KIN_HAD.exec(body)?.index === 0);
   // `친구 만나는 거 좋아해`: a relation without its particle before a verb's modifier and a bound
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
