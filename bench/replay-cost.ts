@@ -31,6 +31,8 @@
  * /proc/self/task/<tid>/schedstat (Linux): `stepGc` in the replay rows),
  * `--lane-offset <n>` (start the rotation of the configurations' order at n: with two, 1 runs the
  * second first at even exchanges, so the steps that follow a summary step change hands),
+ * `--warm-replays <n>` (n whole replays on lanes of their own before the measured one, dropped: the
+ * measured replay then runs on code V8 has already optimized, as a long-lived process's would),
  * `--jit-main-thread` (the bench runs itself again under `--no-concurrent-recompilation`: V8 then
  * optimizes a function on the main thread, in the step that made it hot, instead of on its worker
  * threads while later steps run, which `process.cpuUsage()` (every thread) bills to whichever
@@ -142,6 +144,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "step-gc": { type: "boolean", default: false },
   "lane-offset": { type: "string", default: "0" },
   "jit-main-thread": { type: "boolean", default: false },
+  "warm-replays": { type: "string", default: "0" },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
@@ -982,7 +985,14 @@ async function recallHookCalls(
 const replayRows: ReplayRow[] = [];
 const sizedRows: SizedRow[] = [];
 for (const kind of saverKinds) {
-  if (!cli.values["no-replay"]) replayRows.push(...(await wholeReplay(kind)));
+  if (!cli.values["no-replay"]) {
+    // `--warm-replays <n>`: whole replays on their own lanes before the measured one, their figures dropped, so the
+    // measured replay runs on code V8 has already optimized (as a long-lived process would).
+    for (let warm = 0; warm < Number(cli.values["warm-replays"]); warm += 1) await wholeReplay(kind);
+    HOOK_CPU.clear();
+    GC_ENTRIES.length = 0;
+    replayRows.push(...(await wholeReplay(kind)));
+  }
   if (sizes.length > 0) sizedRows.push(...(await sized(kind)));
 }
 
