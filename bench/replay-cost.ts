@@ -24,7 +24,19 @@
  * comparable with others),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
- * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`).
+ * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`),
+ * `--step-gc` (each replayed step's garbage collections by kind and their pauses, from perf_hooks'
+ * `gc` entries; its `used_heap_size` growth, which is what it allocated when no collection fell
+ * inside; and the CPU of the main thread and of the process's other threads apart, from
+ * /proc/self/task/<tid>/schedstat (Linux): `stepGc` in the replay rows),
+ * `--lane-offset <n>` (start the rotation of the configurations' order at n: with two, 1 runs the
+ * second first at even exchanges, so the steps that follow a summary step change hands),
+ * `--warm-replays <n>` (n whole replays on lanes of their own before the measured one, dropped: the
+ * measured replay then runs on code V8 has already optimized, as a long-lived process's would),
+ * `--jit-main-thread` (the bench runs itself again under `--no-concurrent-recompilation`: V8 then
+ * optimizes a function on the main thread, in the step that made it hot, instead of on its worker
+ * threads while later steps run, which `process.cpuUsage()` (every thread) bills to whichever
+ * configuration's step is running; see bench/README.md, "cost30").
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
@@ -78,10 +90,12 @@
  * `pg.Pool`, as a LangChain user builds it. `--profile` also writes each configuration's timed
  * windows next to the raw profile (`<profile>.windows.json`).
  */
+import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
+import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
-import { setFlagsFromString } from "node:v8";
+import { type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
+import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { ChatResult } from "@langchain/core/outputs";
@@ -113,6 +127,7 @@ import { AnswerModel, memoryTarget, postgresTarget, sqliteTarget, type Target } 
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
+const NO_CONCURRENT_JIT = "--no-concurrent-recompilation";
 
 const cli = benchArgs(LOCOMO_PATH, {
   conversation: { type: "string" },
@@ -126,10 +141,22 @@ const cli = benchArgs(LOCOMO_PATH, {
   hooks: { type: "boolean", default: false },
   "sql-statements": { type: "boolean", default: false },
   "step-cpu": { type: "boolean", default: false },
+  "step-gc": { type: "boolean", default: false },
+  "lane-offset": { type: "string", default: "0" },
+  "jit-main-thread": { type: "boolean", default: false },
+  "warm-replays": { type: "string", default: "0" },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
 });
+// `--jit-main-thread`: V8 optimizes functions on the main thread, in the step that made them hot, instead of on its
+// worker threads while later steps run (`process.cpuUsage()` counts every thread: a step otherwise pays for the
+// compilations the steps before it started, another configuration's included). The flag is read when V8 starts,
+// so the bench runs itself again with it.
+if (cli.values["jit-main-thread"] && !process.execArgv.includes(NO_CONCURRENT_JIT)) {
+  const { status } = spawnSync(process.execPath, [NO_CONCURRENT_JIT, ...process.execArgv, ...process.argv.slice(1)], { stdio: "inherit" });
+  process.exit(status ?? 1);
+}
 const WINDOW = 20;
 const TRIGGER = 40;
 /** The archive's hot margin and batch: `memoryStack`'s (window plus ARCHIVE_MARGIN_GROUPS; DEFAULT_ARCHIVE_BATCH_MESSAGES) unless given. */
@@ -138,6 +165,8 @@ const KEEP_GROUPS = String(cli.values["archive-keep-groups"] ?? WINDOW + ARCHIVE
   .map(Number);
 const BATCH_MESSAGES = Number(cli.values["archive-batch"] ?? DEFAULT_ARCHIVE_BATCH_MESSAGES);
 const WARMUP = 2;
+/** `--lane-offset`: where the rotation of the lanes' order starts (0: the first configuration first at even exchanges). */
+const LANE_OFFSET = Number(cli.values["lane-offset"]);
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
 const WARMUP_ARCHIVE = 12;
 /** Seeded messages kept the same at every size (the hot part and a margin). */
@@ -394,6 +423,44 @@ function laneOf(checkpointer: BaseCheckpointSaver, config: Config) {
 }
 type Lane = ReturnType<typeof laneOf>;
 
+/** With `--step-gc`: the collector's entries of the whole replay (performance timeline), and the process's threads' CPU. */
+const GC_ENTRIES: Array<{ start: number; duration: number; kind: number }> = [];
+if (cli.values["step-gc"])
+  new PerformanceObserver((list) => {
+    for (const entry of list.getEntries())
+      GC_ENTRIES.push({
+        start: entry.startTime,
+        duration: entry.duration,
+        kind: (entry as PerformanceEntry & { detail: { kind: number } }).detail.kind,
+      });
+  }).observe({ entryTypes: ["gc"] });
+
+/** CPU ns of this process's main thread and of its other threads (V8's collector helpers, libuv's pool), from /proc's schedstat. */
+function threadCpuNs(): { main: number; others: number } {
+  let main = 0;
+  let others = 0;
+  for (const tid of readdirSync("/proc/self/task")) {
+    let ns = 0;
+    try {
+      ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ")[0]);
+    } catch {
+      continue; // the thread ended
+    }
+    if (Number(tid) === process.pid) main = ns;
+    else others += ns;
+  }
+  return { main, others };
+}
+
+/** With `--step-gc`: one step's window on the performance timeline, its heap growth and its threads' CPU. */
+interface StepGc {
+  start: number;
+  end: number;
+  heapDeltaBytes: number;
+  mainThreadMs: number;
+  otherThreadsMs: number;
+}
+
 /** One timed step: CPU ms (counting overhead taken out) and bytes the serializer produced. */
 async function timedStep(
   target: Target,
@@ -411,8 +478,13 @@ async function timedStep(
   messagesRead: number;
   sent: number;
   statements: number;
+  gc?: StepGc;
 }> {
   nextAnswer = answer;
+  const gcOn = cli.values["step-gc"] === true;
+  const threads0 = gcOn ? threadCpuNs() : undefined;
+  const heap0 = gcOn ? getHeapStatistics().used_heap_size : 0;
+  const perf0 = gcOn ? performance.now() : 0;
   lastSent = 0;
   const statements0 = target.statements?.() ?? 0;
   const {
@@ -428,7 +500,21 @@ async function timedStep(
   const t0 = cpuNow();
   await lane.invoke(text);
   const cpuMs = cpuNow() - t0 - (target.counters.overheadMs - overhead0);
+  let gc: StepGc | undefined;
+  if (threads0) {
+    const perf1 = performance.now();
+    const heap1 = getHeapStatistics().used_heap_size;
+    const threads1 = threadCpuNs();
+    gc = {
+      start: perf0,
+      end: perf1,
+      heapDeltaBytes: heap1 - heap0,
+      mainThreadMs: (threads1.main - threads0.main) / 1e6,
+      otherThreadsMs: (threads1.others - threads0.others) / 1e6,
+    };
+  }
   return {
+    ...(gc ? { gc } : {}),
     cpuMs,
     bytes: target.counters.bytes - bytes0,
     puts: target.counters.puts - puts0,
@@ -471,6 +557,46 @@ interface ReplayRow {
   archivingSteps?: number[];
   /** With `--step-cpu` and `--hooks`: each step's CPU ms per middleware hook, in replay order. */
   stepHooks?: Array<Record<string, number>>;
+  /** With `--step-gc`: each step's collections, heap growth and threads' CPU, in replay order. */
+  stepGc?: StepGcRow[];
+}
+
+interface StepGcRow {
+  /** Collections that started inside the step, by kind (perf_hooks' `gc` entries), and their pauses' ms. */
+  minor: number;
+  major: number;
+  incremental: number;
+  weak: number;
+  pauseMs: number;
+  /** `used_heap_size` after the step minus before it (what it allocated when no collection fell inside). */
+  heapDeltaBytes: number;
+  /** CPU ms of the main thread and of the process's other threads (the collector's helpers, libuv's pool) in the step. */
+  mainThreadMs: number;
+  otherThreadsMs: number;
+}
+
+/** A step's collections (from {@link GC_ENTRIES}: those that started inside its window), by kind, with its heap growth and threads' CPU. */
+function gcOfStep(step: StepGc): StepGcRow {
+  const row: StepGcRow = {
+    minor: 0,
+    major: 0,
+    incremental: 0,
+    weak: 0,
+    pauseMs: 0,
+    heapDeltaBytes: step.heapDeltaBytes,
+    mainThreadMs: step.mainThreadMs,
+    otherThreadsMs: step.otherThreadsMs,
+  };
+  for (const entry of GC_ENTRIES) {
+    if (entry.start < step.start || entry.start >= step.end) continue;
+    row.pauseMs += entry.duration;
+    // perf_hooks' NODE_PERFORMANCE_GC_* flags: 1 minor, 2 major, 4 incremental, 8 weak callbacks.
+    if (entry.kind & 1) row.minor += 1;
+    if (entry.kind & 2) row.major += 1;
+    if (entry.kind & 4) row.incremental += 1;
+    if (entry.kind & 8) row.weak += 1;
+  }
+  return row;
 }
 
 /** The hook CPU ms lane `lane` (`<saver>/<configuration>`) spent since `before` (a copy of {@link HOOK_CPU}), by `<middleware>.<hook>`. */
@@ -523,6 +649,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       stepCpu: [] as number[],
       archivingSteps: [] as number[],
       stepHooks: [] as Array<Record<string, number>>,
+      stepGc: [] as StepGc[],
       hooksBefore: new Map<string, number>(),
     });
   }
@@ -542,7 +669,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     for (const [i, exchange] of exchanges.entries()) {
       for (let j = 0; j < lanes.length; j += 1) {
-        const entry = lanes[(i + j) % lanes.length] as (typeof lanes)[number];
+        const entry = lanes[(i + j + LANE_OFFSET) % lanes.length] as (typeof lanes)[number];
         const h0 = profileClockUs();
         hookLane = `${kind}/${entry.config.key}`;
         if (cli.values["step-cpu"] && cli.values.hooks) entry.hooksBefore = new Map(HOOK_CPU);
@@ -554,6 +681,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
           entry.stepCpu.push(step.cpuMs);
           if (cli.values.hooks) entry.stepHooks.push(hookSnapshot(`${kind}/${entry.config.key}`, entry.hooksBefore));
         }
+        if (step.gc) entry.stepGc.push(step.gc);
         entry.bytes += step.bytes;
         entry.puts += step.puts;
         entry.putWrites += step.putWrites;
@@ -575,6 +703,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         console.error(`\nreplay ${kind} ${entry.config.key} (${sampledMs.toFixed(0)} ms sampled)\n${table}\n`);
       }
     }
+    // The collector's entries reach the observer on a later turn of the event loop; the replay's steps may run on promises alone.
+    if (cli.values["step-gc"]) await new Promise((resolve) => setTimeout(resolve, 50));
     for (const {
       config,
       target,
@@ -592,6 +722,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       stepCpu,
       archivingSteps,
       stepHooks,
+      stepGc,
     } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
@@ -617,6 +748,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
               ...(cli.values.hooks ? { stepHooks } : {}),
             }
           : {}),
+        ...(cli.values["step-gc"] ? { stepGc: stepGc.map(gcOfStep) } : {}),
       });
       console.error(
         `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,
@@ -853,7 +985,14 @@ async function recallHookCalls(
 const replayRows: ReplayRow[] = [];
 const sizedRows: SizedRow[] = [];
 for (const kind of saverKinds) {
-  if (!cli.values["no-replay"]) replayRows.push(...(await wholeReplay(kind)));
+  if (!cli.values["no-replay"]) {
+    // `--warm-replays <n>`: whole replays on their own lanes before the measured one, their figures dropped, so the
+    // measured replay runs on code V8 has already optimized (as a long-lived process would).
+    for (let warm = 0; warm < Number(cli.values["warm-replays"]); warm += 1) await wholeReplay(kind);
+    HOOK_CPU.clear();
+    GC_ENTRIES.length = 0;
+    replayRows.push(...(await wholeReplay(kind)));
+  }
   if (sizes.length > 0) sizedRows.push(...(await sized(kind)));
 }
 
