@@ -135,6 +135,16 @@ export const factRecallOptionsSchema = z
      * removal of every message read, the facts of the messages that rewrite deleted went, where a
      * thread without the archive keeps them. @default undefined
      */
+    /**
+     * Whether a middleware of the stack deletes the oldest messages of the stored thread
+     * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a read
+     * user message gone together with every older one is taken as trimmed, and its facts are kept
+     * (that is what facts are for). `false`: nothing trims this thread, so such a message was
+     * removed (`RemoveMessage` of the oldest messages), and its facts are dropped like any removed
+     * message's (R37). `memoryStack` sets it from its own config (`false` unless `archive` or
+     * `persistTrimKeepGroups`). @default true
+     */
+    trims: z.boolean().optional(),
     archiveCleared: z
       .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
         message: "expected a function (threadId, since?) => Promise<string | undefined>",
@@ -219,6 +229,7 @@ export function factRecall(options: FactRecallOptions = {}) {
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
   const logger = resolveLogger(parsed.logger, parsed.env);
   const ownModel = chatModelOption<FactExtractionModel>("factRecall.model", parsed.model);
+  const trims = parsed.trims ?? true;
 
   const heuristic = (text: string): { facts: CandidateFact[]; origin: Fact["origin"] } => ({
     facts: extractFactsHeuristic(text, config.language ? { language: config.language } : {}),
@@ -281,7 +292,7 @@ export function factRecall(options: FactRecallOptions = {}) {
       const messages = request.state.messages ?? [];
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
-      let plan = planFactRead(messages, slot, undefined, cache);
+      let plan = planFactRead(messages, slot, undefined, cache, trims);
       if (cache) readCaches.resize(threadId, cache.size);
       // Where this read stands, for the next one's question to the archive (below).
       const checkpointId = parsed.archiveCleared ? runCheckpointIdOf(request.runtime) : undefined;
@@ -292,7 +303,7 @@ export function factRecall(options: FactRecallOptions = {}) {
       // left, their facts dropped as if just left out).
       if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
-        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));

@@ -14,8 +14,8 @@ const settings = {
   minScore: 0,
 };
 /** One model call of factRecall on `messages`: the slot after it. */
-async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot, cleared);
+async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true): Promise<FactSlot> {
+  const plan = planFactRead(messages, slot, cleared, undefined, trims);
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -41,6 +41,32 @@ describe("planFactRead (R37)", () => {
     expect(plan.facts).toBeUndefined();
     expect(plan.pending.map((p) => p.cursor)).toEqual(["c"]);
     expect(values(await read(slot, [human("b", "I like jazz."), human("c", "hello")]))).toEqual(["likes=jazz", "name=Kim"]);
+  });
+
+  // factRecall's `trims: false` (memoryStack without persistTrim or the archive): nothing takes the
+  // oldest messages, so one gone with every older one was removed (RemoveMessage), not trimmed.
+  it("without trims, the oldest read messages gone were removed: their facts go, and a former value comes back", async () => {
+    const slot = await read(emptyFactSlot(), [human("a", "My name is Kim."), human("b", "I like jazz.")]);
+    const plan = planFactRead([human("b", "I like jazz."), human("c", "hello")], slot, undefined, undefined, false);
+    expect(plan.facts).toBeDefined();
+    expect(values(await read(slot, [human("b", "I like jazz."), human("c", "hello")], undefined, false))).toEqual(["likes=jazz"]);
+    // Korean: the first of two statements of one attribute removed leaves the second; the second removed, none.
+    const ko = await read(emptyFactSlot(), [human("k1", "저는 서울에 살아요."), human("k2", "부산으로 이사했어요."), human("k3", "안녕")]);
+    const k1Gone = await read(ko, [human("k2", "부산으로 이사했어요."), human("k3", "안녕"), human("k4", "네")], undefined, false);
+    const k1Kept = await read(ko, [human("k2", "부산으로 이사했어요."), human("k3", "안녕"), human("k4", "네")]);
+    expect(values(k1Gone)).toEqual(
+      values(await read(emptyFactSlot(), [human("k2", "부산으로 이사했어요."), human("k3", "안녕"), human("k4", "네")])),
+    );
+    expect(values(k1Kept).length).toBeGreaterThanOrEqual(values(k1Gone).length);
+    // Nothing gone: the usual case, nothing read again.
+    const same = planFactRead(
+      [human("a", "My name is Kim."), human("b", "I like jazz."), human("c", "hi")],
+      slot,
+      undefined,
+      undefined,
+      false,
+    );
+    expect(same.pending.map((p) => p.cursor)).toEqual(["c"]);
   });
 
   it("a trim, then an edit of the only read message left: the trimmed message's facts stay", async () => {

@@ -153,7 +153,9 @@ export class ReadEntryCache {
  *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
  *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
- * from a trim from the stored thread alone: their facts are kept. `read` keeps only the messages
+ * from a trim from the stored thread alone: their facts are kept, unless `trims` is `false`
+ * (nothing trims the thread: factRecall's `trims` option), where every read message no longer
+ * stored was removed. `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
  * archive before it stay through any later edit or rewrite (the archive is not read here; a new
  * value of the same attribute still replaces them). A slot written before `read`
@@ -167,13 +169,15 @@ export class ReadEntryCache {
  * facts stay (a trim's, persistTrim's), and would be taken for messages the rewrite left out.
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
- * each, computed once per distinct text in a process.
+ * each, computed once per distinct text in a process. `trims`: whether anything deletes the
+ * oldest messages of the stored thread (see above; default `true`).
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
   slot: Pick<FactSlot, "cursor" | "read" | "facts">,
   cleared?: string,
   cache?: ReadEntryCache,
+  trims = true,
 ): FactReadPlan {
   const users = userMessagesOf(messages);
   const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
@@ -193,13 +197,14 @@ export function planFactRead(
   }
   if (at !== -1) {
     const before = entriesBefore(at + 1);
-    if (slot.read === undefined || endsWith(slot.read, before)) {
+    // Without trims nothing leaves from the start: the read messages must all be there.
+    if (slot.read === undefined || ((trims || slot.read.length === before.length) && endsWith(slot.read, before))) {
       const pending = pendingFrom(at + 1);
       // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
       return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
     }
   }
-  return reread(messages, users, entries, slot, cleared);
+  return reread(messages, users, entries, slot, cleared, trims);
 }
 
 /**
@@ -333,13 +338,15 @@ function reread(
   entries: readonly FactReadEntry[],
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
+  trims: boolean,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
-  // What left before the oldest read message still stored (edited or not) left through a trim.
+  // What left before the oldest read message still stored (edited or not) left through a trim,
+  // where anything trims the thread; else it was removed, as any read message no longer stored.
   const oldestStored = read.findIndex((entry) => stored.has(entry.id));
-  const survivor = Math.max(0, oldestStored);
+  const survivor = trims ? Math.max(0, oldestStored) : 0;
   const dropped = new Set<string>();
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);

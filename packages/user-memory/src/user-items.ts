@@ -94,6 +94,11 @@ export interface CommittedTurn {
    * that sent the same id with other words) is taken as edited. Unset: only `messages` are compared.
    */
   current?: (messageId: string) => TurnMessage | undefined;
+  /**
+   * Whether anything deletes the oldest messages of the stored thread (`userMemory`'s `trims`):
+   * with `false`, a stored message gone with every older one was removed, not trimmed. @default true
+   */
+  trims?: boolean;
 }
 
 /** Limits and switches of {@link planUserWrite}. */
@@ -186,7 +191,7 @@ export async function planUserWrite(
     // Oldest first: a stored message the thread no longer holds while an older one stays was
     // removed (RemoveMessage, an edit by id that drops it), and is taken back as an edit to no
     // words; one with no older message left may have left through a trim or the archive (they
-    // take the oldest first), and stays.
+    // take the oldest first), and stays, unless nothing trims the thread (`trims: false`).
     const ofThread = stored
       .filter((item) => item.kind === "message" && item.threadId === turn.threadId && item.messageId !== null)
       .sort(storedOrder);
@@ -201,7 +206,7 @@ export async function planUserWrite(
       if (now) {
         olderStays = true;
         if (storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
-      } else if (olderStays) edits.push({ id: messageId, text: "" });
+      } else if (olderStays || turn.trims === false) edits.push({ id: messageId, text: "" });
     }
   }
   for (const [order, message] of [...turn.messages, ...edits].entries()) {

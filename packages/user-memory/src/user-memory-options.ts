@@ -58,6 +58,16 @@ export const userMemoryOptionsSchema = z.strictObject({
    */
   keepMessages: z.boolean().optional(),
   /**
+   * Whether a middleware of the stack deletes the oldest messages of the stored thread
+   * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a stored
+   * message of the thread gone together with every older one is taken as trimmed, and its item and
+   * facts stay (what it said was still said). `false`: nothing trims the thread, so such a message
+   * was removed (`RemoveMessage` of the oldest messages), and its item and facts go like any removed
+   * message's (R37). `memoryStack` sets it from its own config (`false` unless `archive` or
+   * `persistTrimKeepGroups`). @default true
+   */
+  trims: z.boolean().optional(),
+  /**
    * Longest stored message, in characters as a user counts them (graphemes: a Korean syllable or
    * an emoji sequence is one; core's `countCharacters`); longer ones are cut to it, ending in `…`.
    * @default 2000
@@ -147,6 +157,7 @@ export interface ResolvedUserMemoryOptions {
   maxItems: number;
   maxBytes: number;
   keepMessages: boolean;
+  trims: boolean;
   maxMessageCharacters: number;
   maxDigestCharacters: number;
   factsMode: "off" | "heuristic" | "llm";
@@ -193,6 +204,7 @@ export function resolveUserMemoryOptions(
     maxItems: parsed.maxItems ?? envPositiveInt(USER_MEMORY_MAX_ITEMS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_ITEMS,
     maxBytes: parsed.maxBytes ?? DEFAULT_USER_MEMORY_MAX_BYTES,
     keepMessages: parsed.keepMessages ?? envBoolean(USER_MEMORY_KEEP_MESSAGES_ENV, env) ?? true,
+    trims: parsed.trims ?? true,
     maxMessageCharacters: parsed.maxMessageCharacters ?? DEFAULT_MAX_MESSAGE_CHARACTERS,
     maxDigestCharacters: parsed.maxDigestCharacters ?? DEFAULT_MAX_DIGEST_CHARACTERS,
     factsMode: parsed.factsMode ?? "heuristic",

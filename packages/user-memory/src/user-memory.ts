@@ -81,7 +81,8 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
- * is taken back likewise; one gone with every older message (persistTrim, the archive) stays.
+ * is taken back likewise; one gone with every older message (persistTrim, the archive) stays,
+ * unless `trims` is `false` (nothing trims the thread): then it was removed and is taken back too.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
@@ -282,7 +283,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
         await engine.commit(
           store,
           scope,
-          { threadId, messages: turn, digest, now: new Date().toISOString(), current },
+          { threadId, messages: turn, digest, now: new Date().toISOString(), current, trims: config.trims },
           { model: models.get(threadId), signal: source.signal },
         );
         failing = false;
