@@ -16,7 +16,7 @@ import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 
 const SYSTEM = "You are a travel assistant. 여행 도우미입니다.";
-const MODES: PromptContextMode[] = ["legacy_system", "stable_tail"];
+const MODES: PromptContextMode[] = ["legacy_system", "stable_tail", "cache_aware"];
 
 /** Answers that never repeat the user's words (so a word in a request came from a user message or memory). */
 function answer(_messages: BaseMessage[], call: number): string {

@@ -71,7 +71,7 @@ const TURNS = [
   "What's the weather tomorrow?",
 ];
 
-describe.each(["legacy_system", "stable_tail"] as const)("persistTrim + summarize with forks, encrypted SQLite, %s", (mode) => {
+describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("persistTrim + summarize with forks, encrypted SQLite, %s", (mode) => {
   it("forks from old checkpoints and a history walk: every request valid, = a fresh process's; no orphans stored; no plaintext", async () => {
     const file = join(dir, `${mode}.sqlite`);
     const a = build(file, mode);
