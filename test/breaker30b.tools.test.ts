@@ -152,6 +152,21 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
     ]);
     await both({ messages: [new HumanMessage({ id: "q3", content: "And the hotel?" })] }, (await a.agent.graph.getState(config)).config, "import");
 
+    // An import whose call ids are longer than 40 characters, one of them repeated by a later call
+    // (as providers that number calls per answer store), in Korean.
+    const long = `toolu_${"가나다abc".repeat(10)}`;
+    await a.agent.graph.updateState(config, {
+      messages: [
+        new HumanMessage({ id: "imp2-u", content: "제주 날씨 두 번 알려줘" }),
+        new AIMessage({ id: "imp2-ai1", content: "", tool_calls: [{ id: long, name: "lookup", args: { q: "제주" }, type: "tool_call" }] }),
+        new ToolMessage({ id: "imp2-t1", tool_call_id: long, content: "제주 흐림" }),
+        new AIMessage({ id: "imp2-ai2", content: "", tool_calls: [{ id: long, name: "lookup", args: { q: "제주 내일" }, type: "tool_call" }] }),
+        new ToolMessage({ id: "imp2-t2", tool_call_id: long, content: "제주 비" }),
+        new AIMessage({ id: "imp2-end", content: "제주는 흐리고 내일 비가 와요." }),
+      ],
+    });
+    await both({ messages: [new HumanMessage({ id: "q3b", content: "Thanks!" })] }, (await a.agent.graph.getState(config)).config, "long ids");
+
     // A checkpoint waiting for tools, copied as a fork, resumed with invoke(null).
     const history = [];
     for await (const s of a.agent.graph.getStateHistory(config)) history.push(s);
