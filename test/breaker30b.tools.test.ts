@@ -10,13 +10,14 @@
  * every call answered, no orphan result, unique call ids, roles alternated, no empty text, one
  * system message first); every turn equals what a fresh process sends from the same checkpoint.
  */
+
+import { createHash } from "node:crypto";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText, type PromptContextMode } from "@threadwise/core";
 import { strictModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
-import { createHash } from "node:crypto";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 
@@ -97,7 +98,10 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
       await a.agent.invoke(input as never, from as never);
       const ours = agentCalls(a.model as never).slice(before);
       const theirs = agentCalls(fresh.model as never);
-      expect(ours.map((c) => shape(c.messages)), label).toEqual(theirs.map((c) => shape(c.messages)));
+      expect(
+        ours.map((c) => shape(c.messages)),
+        label,
+      ).toEqual(theirs.map((c) => shape(c.messages)));
       expect(fresh.model.providerLog.rejected, label).toEqual([]);
       expect(fresh.helper.providerLog.rejected, label).toEqual([]);
     };
@@ -108,7 +112,11 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
     let messages = await stored(a.agent, config);
     const result = messages.find((m) => m.getType() === "tool") as ToolMessage;
     await a.agent.graph.updateState(config, { messages: [new RemoveMessage({ id: result.id as string })] });
-    await both({ messages: [new HumanMessage({ id: "q1", content: "Where do I live?" })] }, (await a.agent.graph.getState(config)).config, "removed result");
+    await both(
+      { messages: [new HumanMessage({ id: "q1", content: "Where do I live?" })] },
+      (await a.agent.graph.getState(config)).config,
+      "removed result",
+    );
 
     // An AI message edited by id to drop one of its two calls: that call's result is an orphan.
     messages = await stored(a.agent, config);
@@ -120,14 +128,24 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
     const korean = messages.filter((m) => m.getType() === "tool").at(-1) as ToolMessage;
     await a.agent.graph.updateState(config, {
       messages: [
-        new ToolMessage({ id: korean.id as string, tool_call_id: korean.tool_call_id, content: "서울 호텔 목록: 신라, 롯데, 조선. ".repeat(40) }),
+        new ToolMessage({
+          id: korean.id as string,
+          tool_call_id: korean.tool_call_id,
+          content: "서울 호텔 목록: 신라, 롯데, 조선. ".repeat(40),
+        }),
       ],
     });
-    await both({ messages: [new HumanMessage({ id: "q2", content: "제 직업이 뭐죠?" })] }, (await a.agent.graph.getState(config)).config, "edited calls");
+    await both(
+      { messages: [new HumanMessage({ id: "q2", content: "제 직업이 뭐죠?" })] },
+      (await a.agent.graph.getState(config)).config,
+      "edited calls",
+    );
 
     // An import of parallel calls, one never answered, then a user message: bulkUpdateState.
     await a.agent.graph.bulkUpdateState(config, [
-      { updates: [{ values: { messages: [new HumanMessage({ id: "imp-u", content: "Import: 부산 날씨와 호텔" })] }, asNode: "__input__" }] },
+      {
+        updates: [{ values: { messages: [new HumanMessage({ id: "imp-u", content: "Import: 부산 날씨와 호텔" })] }, asNode: "__input__" }],
+      },
       {
         updates: [
           {
@@ -150,7 +168,11 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
         ],
       },
     ]);
-    await both({ messages: [new HumanMessage({ id: "q3", content: "And the hotel?" })] }, (await a.agent.graph.getState(config)).config, "import");
+    await both(
+      { messages: [new HumanMessage({ id: "q3", content: "And the hotel?" })] },
+      (await a.agent.graph.getState(config)).config,
+      "import",
+    );
 
     // An import whose call ids are longer than 40 characters, one of them repeated by a later call
     // (as providers that number calls per answer store), in Korean.
@@ -160,12 +182,20 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
         new HumanMessage({ id: "imp2-u", content: "제주 날씨 두 번 알려줘" }),
         new AIMessage({ id: "imp2-ai1", content: "", tool_calls: [{ id: long, name: "lookup", args: { q: "제주" }, type: "tool_call" }] }),
         new ToolMessage({ id: "imp2-t1", tool_call_id: long, content: "제주 흐림" }),
-        new AIMessage({ id: "imp2-ai2", content: "", tool_calls: [{ id: long, name: "lookup", args: { q: "제주 내일" }, type: "tool_call" }] }),
+        new AIMessage({
+          id: "imp2-ai2",
+          content: "",
+          tool_calls: [{ id: long, name: "lookup", args: { q: "제주 내일" }, type: "tool_call" }],
+        }),
         new ToolMessage({ id: "imp2-t2", tool_call_id: long, content: "제주 비" }),
         new AIMessage({ id: "imp2-end", content: "제주는 흐리고 내일 비가 와요." }),
       ],
     });
-    await both({ messages: [new HumanMessage({ id: "q3b", content: "Thanks!" })] }, (await a.agent.graph.getState(config)).config, "long ids");
+    await both(
+      { messages: [new HumanMessage({ id: "q3b", content: "Thanks!" })] },
+      (await a.agent.graph.getState(config)).config,
+      "long ids",
+    );
 
     // A checkpoint waiting for tools, copied as a fork, resumed with invoke(null).
     const history = [];
@@ -175,7 +205,11 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
     const copy = await a.agent.graph.updateState(waiting.config, undefined, "__copy__");
     // Only ours resumes the copy (a second resume of the same checkpoint would be a fork of a fork).
     await a.agent.invoke(null as never, copy);
-    await both({ messages: [new HumanMessage({ id: "q4", content: "Thanks. 고마워요." })] }, (await a.agent.graph.getState(config)).config, "after copy");
+    await both(
+      { messages: [new HumanMessage({ id: "q4", content: "Thanks. 고마워요." })] },
+      (await a.agent.graph.getState(config)).config,
+      "after copy",
+    );
 
     expect(a.model.providerLog.rejected).toEqual([]);
     expect(a.helper.providerLog.rejected).toEqual([]);
