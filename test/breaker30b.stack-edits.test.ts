@@ -7,7 +7,7 @@
  * operation the request equals what a fresh process (a new stack on the same checkpointer) sends;
  * words of a message edited away or removed are recalled nowhere.
  */
-import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText, type PromptContextMode, readSummarySlot } from "@threadwise/core";
 import { strictModel } from "@threadwise/core/testing";
@@ -144,5 +144,32 @@ describe.each(MODES)("memoryStack(recall, factRecall, workMemory, historyAware),
 
     expect(a.model.providerLog.rejections).toBe(0);
     expect(fresh.model.providerLog.rejections).toBe(0);
+  });
+  it("messages edited by id to blank text (empty, whitespace, zero-width, a blank block beside a word): no request refused, = a fresh process's", async () => {
+    const checkpointer = new MemorySaver();
+    const a = build(checkpointer, mode);
+    const config = { configurable: { thread_id: `blank-${mode}` } };
+    for (const content of ["I live in Seoul.", "저는 간호사예요.", "hello", "bye"])
+      await a.agent.invoke({ messages: [new HumanMessage(content)] }, config);
+    const stored = await storedMessages(a.agent, config);
+    const ais = stored.filter((m) => m.getType() === "ai");
+    const users = stored.filter((m) => m.getType() === "human");
+    await a.agent.graph.updateState(config, {
+      messages: [
+        new AIMessage({ id: ais[0]?.id as string, content: "" }),
+        new AIMessage({ id: ais[1]?.id as string, content: [{ type: "text", text: "  \n" }] }),
+        new HumanMessage({ id: users[1]?.id as string, content: "\u200b" }),
+        new HumanMessage({
+          id: users[2]?.id as string,
+          content: [
+            { type: "text", text: " " },
+            { type: "text", text: "hi" },
+          ],
+        }),
+      ],
+    });
+    const turn = await turnBoth(checkpointer, mode, a, config, "어디 살아요? Where do I live?");
+    expect(shape(turn.ours)).toEqual(shape(turn.theirs));
+    expect(a.model.providerLog.rejected).toEqual([]);
   });
 });
