@@ -1,7 +1,7 @@
 /**
  * Scenarios for the middlewares the stack properties draw least (breaker30b): persistTrim and
  * summarize with forks from old checkpoints, replays and `getStateHistory` walks, on an encrypted
- * SQLite store (a keyring), with factRecall, recall, tokenCap and historyAware on, in English and
+ * SQLite store (a keyring), with factRecall, recall, tokenCap, workMemory and historyAware on, in English and
  * Korean. Every model request (the agent's and the summarizer's) goes through the strict provider
  * validator (all four providers); each fork's request equals what a fresh process (a new stack on
  * the same file and keyring) sends from the same checkpoint; the file holds no plaintext.
@@ -47,7 +47,8 @@ function build(file: string, mode: PromptContextMode) {
     recallMaxTokens: 200,
     historyAware: true,
     promptContextMode: mode,
-    models: { summarize: summarizer as never },
+    workMemory: true,
+    models: { summarize: summarizer as never, workMemory: summarizer as never },
     logger: false,
   });
   const agent = createAgent({ model, systemPrompt: SYSTEM, ...stack });
