@@ -202,9 +202,20 @@ describe.each(["legacy_system", "stable_tail", "cache_aware"] as const)("memoryS
     for await (const s of a.agent.graph.getStateHistory(config)) history.push(s);
     const waiting = history.find((s) => s.next.includes("tools")) as (typeof history)[number];
     expect(waiting).toBeDefined();
-    const copy = await a.agent.graph.updateState(waiting.config, undefined, "__copy__");
-    // Only ours resumes the copy (a second resume of the same checkpoint would be a fork of a fork).
-    await a.agent.invoke(null as never, copy);
+    // Two copies of it, resumed with invoke(null): one by a fresh process, one by ours; the same requests.
+    const theirCopy = await a.agent.graph.updateState(waiting.config, undefined, "__copy__");
+    const fresh = build(checkpointer, mode);
+    await fresh.agent.invoke(null as never, theirCopy);
+    const ourCopy = await a.agent.graph.updateState(waiting.config, undefined, "__copy__");
+    const before = agentCalls(a.model as never).length;
+    await a.agent.invoke(null as never, ourCopy);
+    expect(
+      agentCalls(a.model as never)
+        .slice(before)
+        .map((c) => shape(c.messages)),
+    ).toEqual(agentCalls(fresh.model as never).map((c) => shape(c.messages)));
+    expect(agentCalls(fresh.model as never).length).toBeGreaterThan(0);
+    expect(fresh.model.providerLog.rejected).toEqual([]);
     await both(
       { messages: [new HumanMessage({ id: "q4", content: "Thanks. 고마워요." })] },
       (await a.agent.graph.getState(config)).config,
