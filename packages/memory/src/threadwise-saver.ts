@@ -62,6 +62,22 @@ const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
  * another one). Checkpoints stored before this key existed have none (see `#refuseArchivedReach`).
  */
 export const ARCHIVE_MARK_METADATA_KEY = "threadwise_archive";
+/**
+ * Savers a `messageArchive` middleware was built on ({@link archiveWritesThrough}): they mark every
+ * root checkpoint, whatever their {@link ThreadwiseSaverOptions.archive}.
+ */
+const ARCHIVE_WRITERS = new WeakSet<object>();
+
+/**
+ * The thread archive is written through `saver` (`messageArchive` calls it as it is built, before
+ * any run): from now on it marks every root checkpoint ({@link ARCHIVE_MARK_METADATA_KEY}), as with
+ * {@link ThreadwiseSaverOptions.archive} on. So a saver made with `archive` off (`createCheckpointer`
+ * of a config without it) and handed to an archive stack records what the archive needs.
+ */
+export function archiveWritesThrough(saver: object): void {
+  ARCHIVE_WRITERS.add(saver);
+}
+
 /** Checkpoint keys remembered per saver (stored or refused), so late pending writes find their fate. */
 const RECENT_MEMORY = 10_000;
 /**
@@ -140,6 +156,20 @@ export interface ThreadwiseSaverOptions {
    * @default "default"
    */
   tenantId?: string;
+  /**
+   * The thread's archive (`memoryStack`'s `archive`) may be written through this saver. Off, a
+   * root checkpoint of a thread whose archive never held a message (its {@link ArchiveMark} stamp
+   * is 0) is stored with its metadata as given, as LangGraph's own savers store it (no
+   * {@link ARCHIVE_MARK_METADATA_KEY}; `getStateHistory`, LangGraph Studio and LangGraph's
+   * checkpoint-validation suite see the metadata unaltered). A thread that has an archive (written
+   * while the archive was on) keeps getting marks, which its forks and `readThread` need. Such
+   * an unmarked checkpoint reads as one stored before marks existed, or by a plain saver: its
+   * forks' messages are placed against the archive by id, and `readThread` at it reads the whole
+   * archive; the same as with a mark while the thread's archive stays empty. `createCheckpointer`
+   * passes the config's `archive`; `messageArchive` built on the saver turns it on.
+   * @default true
+   */
+  archive?: boolean;
 }
 
 const optionalFunction = (what: string) =>
@@ -158,6 +188,7 @@ const threadwiseSaverOptionsSchema = z.strictObject({
   uniqueChannelVersions: z.boolean().optional(),
   plaintext: z.boolean().optional(),
   tenantId: z.string().min(1).optional(),
+  archive: z.boolean().optional(),
 });
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
@@ -346,6 +377,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly registry: ThreadRegistry;
   readonly #options: ThreadwiseSaverOptions;
   readonly #turnLeaseMs: number;
+  /** {@link ThreadwiseSaverOptions.archive}. */
+  readonly #archiveOn: boolean;
   #ready: Promise<void> | undefined;
   /**
    * {@link ready} resolved: reads and writes then skip awaiting it (an await per call, each a
@@ -393,6 +426,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     this.registry = registry;
     this.#options = options;
     this.#turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
+    this.#archiveOn = options.archive ?? true;
     this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
     registry.adoptSaver?.(inner);
   }
@@ -1107,9 +1141,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     // Every root checkpoint records where the archive stands as it commits (after a rewrite's
-    // clearing, and after the checks: the rows archived since the branch's parent are its own).
+    // clearing, and after the checks: the rows archived since the branch's parent are its own);
+    // without the archive, only on a thread that has one (see `ThreadwiseSaverOptions.archive`).
     const putMarked = (mark: ArchiveMark | undefined) => {
-      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
+      const marked =
+        mark && (mark.stamp > 0 || this.#archiveOn || ARCHIVE_WRITERS.has(this))
+          ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark }
+          : metadata;
       return this.inner.put(config, checkpoint, marked, newVersions);
     };
     const write = async (locked: CommitLocked) => {
