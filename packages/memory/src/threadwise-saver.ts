@@ -225,6 +225,16 @@ interface RunRecord {
    * this one is its last ({@link ThreadwiseSaver.turnCall}).
    */
   drainFrom?: string;
+  /**
+   * Root checkpoints a step of the run ran from and got past: a task of the step settled (its
+   * writes came, `putWrites`) or the run stored the checkpoint that follows it. LangGraph's step
+   * timeout stops the run only before that ({@link ThreadwiseSaver.watchStepTimeout}).
+   */
+  stepsPast?: Set<string>;
+  /** Step timeout signals ({@link ThreadwiseSaver.watchStepTimeout}) watched already. */
+  stepSignals?: WeakSet<AbortSignal>;
+  /** LangGraph's step timeout stopped the run ({@link ThreadwiseSaver.watchStepTimeout}): a put that ends after it ends its lease too. */
+  timedOut?: boolean;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -786,6 +796,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @param threadId `configurable.thread_id` of the run (no archive check without it).
    * @param messages the run's `messages` as the call sees them.
    * @param checkpointId the checkpoint the call's task runs from (`configurable.checkpoint_map[""]`); no lease claim without it.
+   * @param stepSignal the step timeout signal of the call's task, a task of the root namespace
+   *   (`configurable.__pregel_abort_signals.timeoutAbortSignal`, set when the graph has a
+   *   `stepTimeout`): a step that times out ends the run's turn ({@link watchStepTimeout}).
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
   async turnCall<T>(
@@ -794,6 +807,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     messages: readonly BaseMessage[] | undefined,
     call: () => Promise<T>,
     checkpointId?: unknown,
+    stepSignal?: unknown,
   ): Promise<T> {
     await this.admission(run);
     const keys = runKeys(run);
@@ -803,6 +817,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record = { tracked: true, calls: 0, putting: new Set() };
       for (const key of keys) this.#runs.set(key, record);
     }
+    if (stepSignal instanceof AbortSignal && typeof threadId === "string" && typeof checkpointId === "string" && checkpointId !== "")
+      this.#watchStepTimeout(threadId, record, stepSignal, checkpointId);
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
       try {
         const id = normalizeThreadId(threadId);
@@ -864,6 +880,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     }
   }
 
+  /** Records that a task of the root step that runs from the checkpoint `config` names settled ({@link RunRecord.stepsPast}). */
+  #stepPast(config: RunnableConfig): void {
+    const checkpointId: unknown = config.configurable?.checkpoint_id;
+    if (typeof checkpointId !== "string" || String(config.configurable?.checkpoint_ns ?? "") !== "") return;
+    const run = this.#findRun([(config as { control?: object }).control, config.signal]);
+    if (run) stepsPastOf(run).add(checkpointId);
+  }
+
   #findRun(run: RunKeys): RunRecord | undefined {
     for (const key of runKeys(run)) {
       const record = this.#runs.get(key);
@@ -909,6 +933,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Registered before the first await, so the run's admission can be awaited as soon as the put is sent.
     const run = this.#runOf(config, settled, metadata?.step);
     run?.putting.add(settled);
+    // The step that ran from the parent is done (see `#watchStepTimeout`).
+    const parentId: unknown = config.configurable?.checkpoint_id;
+    if (run && typeof parentId === "string") stepsPastOf(run).add(parentId);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
     const threadPuts =
       this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
@@ -917,8 +944,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
-      // A put of a run stopped by its caller meanwhile: the lease it may have taken ends too.
-      if (run?.abort?.fired) await this.#endAbortedTurn(threadIdOf(config), run);
+      // A put of a run stopped by its caller or its step timeout meanwhile: the lease it may have taken ends too.
+      if (run?.abort?.fired || run?.timedOut) await this.#endAbortedTurn(threadIdOf(config), run);
       return result;
     } catch (error) {
       if (run && run.refused === undefined) run.refused = error;
@@ -954,6 +981,40 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  /**
+   * Ends the turn of `run` on `threadId` when LangGraph's step timeout (`graph.stepTimeout`) stops
+   * it: the runner rejects the run with `Abort` when the timeout signal of the step that runs from
+   * `checkpointId` fires before any task of that step settled, and stores no error write, so the
+   * lease was left to lapse and the thread's next turn was refused `turn-in-progress` for up to
+   * `turnLeaseMs`. Once a task of the step settled (its writes came) or the run stored the
+   * checkpoint after it ({@link RunRecord.stepsPast}), the runner lets the step finish and the run
+   * goes on: a timeout firing then ends nothing (each step's signal fires at its time even after
+   * the step is done). A task that settles with no write at all is not seen: a timeout after only
+   * such tasks settled ends the turn of a run that goes on, whose next checkpoint then takes the
+   * lease again (the head's compare-and-set still holds meanwhile). The signal is the one
+   * LangGraph makes for each step, seen by the step's model and tool calls ({@link turnCall}).
+   */
+  #watchStepTimeout(threadId: string, run: RunRecord, signal: AbortSignal, checkpointId: string): void {
+    // A run that stores nothing until it ends (durability `exit`) holds no lease while it runs.
+    if (this.#turnLeaseMs === 0 || run.first === undefined) return;
+    run.stepSignals ??= new WeakSet();
+    if (run.stepSignals.has(signal)) return;
+    run.stepSignals.add(signal);
+    const onTimeout = () => {
+      if (run.stepsPast?.has(checkpointId)) return;
+      run.timedOut = true;
+      let id: string;
+      try {
+        id = normalizeThreadId(threadId);
+      } catch {
+        return;
+      }
+      void this.#endAbortedTurn(id, run);
+    };
+    if (signal.aborted) onTimeout();
+    else signal.addEventListener("abort", onTimeout, { once: true });
   }
 
   /**
@@ -1265,6 +1326,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * write is ever stored for a checkpoint that is not (no orphans).
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
+    if (taskId !== NULL_TASK_ID) this.#stepPast(config);
     const threadId = threadIdOf(config);
     // A `Command({ update })` turn writes its messages as writes of no task on the checkpoint it
     // starts from, not as an input checkpoint: checked against the archive as an input is, and the
@@ -1433,6 +1496,12 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** {@link RunRecord.stepsPast}, made on first use. */
+function stepsPastOf(run: RunRecord): Set<string> {
+  run.stepsPast ??= new Set();
+  return run.stepsPast;
 }
 
 /** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */
