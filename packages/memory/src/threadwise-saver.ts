@@ -120,7 +120,8 @@ export interface ThreadwiseSaverOptions {
    * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
    * the lease, and so does a heartbeat every third of it while the model or a tool runs, so a
    * turn of minutes keeps it; an error, an interrupt or the end of the run releases it, and so
-   * does a drain requested during a model or tool call (`RunControl.requestDrain()`). A run
+   * do a stop by the run's abort signal, LangGraph's step timeout during a model or tool call,
+   * and a drain requested during one (`RunControl.requestDrain()`). A run
    * stopped at a static breakpoint (`interruptBefore` / `interruptAfter`) stores nothing that
    * tells the saver it ended: pass `turnEndCallbacks(saver)` with it, or call {@link
    * ThreadwiseSaver.endTurn}, else its lease holds until it lapses. A writer
