@@ -140,3 +140,70 @@ describe.each(["in_memory", "sqlite"] as const)("%s: a run stopped by its caller
     expect(await stopThenAsk(lane, "leave-stream")).toEqual(expected);
   });
 });
+
+/**
+ * Two tools in one step, `quick` and `slow`, with a step timeout: `quick` finishes first, so
+ * LangGraph's runner does not reject the run with `Abort` when the timeout fires (the saver must
+ * not end the turn for it); `slow`'s task fails with the timeout (LangChain races a runnable's
+ * call with its abort signal), and LangGraph stores that error, which ends the turn. Returns how
+ * the run ended and what the thread's next turn meets.
+ */
+async function timeoutAfterQuickTool(lane: "in_memory" | "sqlite") {
+  const config = { configurable: { thread_id: `after-quick-${lane}` } };
+  const quick = tool(async () => "quick result", { name: "quick", description: "Quick.", schema: z.object({}) });
+  let release!: () => void;
+  const done = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  // Outlasts any step timeout: waits until the test is done.
+  const slow = tool(
+    async () => {
+      await done;
+      return "slow result";
+    },
+    { name: "slow", description: "Slow.", schema: z.object({}) },
+  );
+  const model = strictModel({
+    answer: (messages) => {
+      const last = lastOf(messages);
+      if (last.getType() === "tool") return `after tools: ${messageText(last)}`;
+      if (messageText(last).split("\n\n").at(-1)?.startsWith("PAIR"))
+        return new AIMessage({
+          content: "",
+          tool_calls: [
+            { id: "call_quick", name: "quick", args: {}, type: "tool_call" },
+            { id: "call_slow", name: "slow", args: {}, type: "tool_call" },
+          ],
+        });
+      return `ok: ${messageText(last).split("\n\n").at(-1)}`;
+    },
+  });
+  const stack = memoryStack({
+    backend: lane,
+    ...(lane === "sqlite" ? { sqlitePath: join(dir, `${lane}-go-on.sqlite`) } : {}),
+    windowSize: 6,
+    recallMaxTokens: false,
+    logger: false,
+    env: {},
+  });
+  const agent = createAgent({ model, tools: [quick, slow], checkpointer: stack.checkpointer, middleware: stack.middleware });
+  const outcome = (text: string) =>
+    agent.invoke({ messages: [new HumanMessage(text)] }, config).then(
+      () => "ok",
+      (error: unknown) => (error as Error).name,
+    );
+  try {
+    agent.graph.stepTimeout = STEP_TIMEOUT_MS;
+    const run = await outcome("PAIR please");
+    agent.graph.stepTimeout = undefined;
+    return { run, next: await outcome("next") };
+  } finally {
+    release();
+  }
+}
+
+describe.each(["in_memory", "sqlite"] as const)("%s: a step timeout after a task of the step finished", (lane) => {
+  it("the run fails with the timeout and its error ends the turn: the next turn is admitted at once", async () => {
+    expect(await timeoutAfterQuickTool(lane)).toEqual({ run: "TimeoutError", next: "ok" });
+  });
+});

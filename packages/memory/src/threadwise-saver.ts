@@ -990,9 +990,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * `checkpointId` fires before any task of that step settled, and stores no error write, so the
    * lease was left to lapse and the thread's next turn was refused `turn-in-progress` for up to
    * `turnLeaseMs`. Once a task of the step settled (its writes came) or the run stored the
-   * checkpoint after it ({@link RunRecord.stepsPast}), the runner lets the step finish and the run
-   * goes on: a timeout firing then ends nothing (each step's signal fires at its time even after
-   * the step is done). A task that settles with no write at all is not seen: a timeout after only
+   * checkpoint after it ({@link RunRecord.stepsPast}), the runner no longer rejects for it: the
+   * step's other tasks run to their end (a LangChain runnable fails with the timeout, an error
+   * write that ends the turn; a task that ignores the signal finishes and the run goes on), so a
+   * timeout firing then ends nothing here (each step's signal also fires at its time after the
+   * step is done). A task that settles with no write at all is not seen: a timeout after only
    * such tasks settled ends the turn of a run that goes on, whose next checkpoint then takes the
    * lease again (the head's compare-and-set still holds meanwhile). The signal is the one
    * LangGraph makes for each step, seen by the step's model and tool calls ({@link turnCall}).
