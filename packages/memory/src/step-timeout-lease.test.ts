@@ -80,4 +80,30 @@ describe("a step timeout and the turn lease", () => {
     step.abort(new Error("TimeoutError"));
     expect(await newTurnOn(saver, "c2", "c3")).toBe("turn-in-progress");
   });
+
+  it("the step's own checkpoint, put after its timeout fired (it waits for the previous put), is left without a lease", async () => {
+    const { saver, timed } = saverWithRun();
+    await saver.put(timed.config(), checkpoint("c1"), { source: "input", step: -1, parents: {} }, {});
+    const step = new AbortController();
+    let release!: () => void;
+    const tool = saver.turnCall(timed.keys, "t", [], () => new Promise<void>((resolve) => (release = resolve)), "c2", step.signal);
+    await new Promise((resolve) => setImmediate(resolve));
+    step.abort(new Error("TimeoutError"));
+    await saver.put(timed.config("c1"), checkpoint("c2"), { source: "loop", step: 0, parents: {} }, {});
+    expect(await newTurnOn(saver, "c2", "c3")).toBe("admitted");
+    release();
+    await tool;
+  });
+
+  it("a run that goes on after a timeout the saver took for a stop takes the lease again with its next checkpoint", async () => {
+    const { saver, timed } = saverWithRun();
+    await saver.put(timed.config(), checkpoint("c1"), { source: "input", step: -1, parents: {} }, {});
+    const step = new AbortController();
+    // A task that settles with no write: nothing tells the saver the step got past the timeout.
+    await saver.turnCall(timed.keys, "t", [], async () => undefined, "c1", step.signal);
+    step.abort(new Error("TimeoutError"));
+    await new Promise((resolve) => setImmediate(resolve));
+    await saver.put(timed.config("c1"), checkpoint("c2"), { source: "loop", step: 0, parents: {} }, {});
+    expect(await newTurnOn(saver, "c2", "c3")).toBe("turn-in-progress");
+  });
 });

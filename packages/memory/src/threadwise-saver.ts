@@ -234,8 +234,11 @@ interface RunRecord {
   stepsPast?: Set<string>;
   /** Step timeout signals ({@link ThreadwiseSaver.watchStepTimeout}) watched already. */
   stepSignals?: WeakSet<AbortSignal>;
-  /** LangGraph's step timeout stopped the run ({@link ThreadwiseSaver.watchStepTimeout}): a put that ends after it ends its lease too. */
-  timedOut?: boolean;
+  /**
+   * LangGraph's step timeout stopped the run at this checkpoint ({@link ThreadwiseSaver.watchStepTimeout}):
+   * its put, when it comes after the timeout (under `async` durability it waits for the previous one), ends its lease too.
+   */
+  timedOutAt?: string;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -946,7 +949,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
       // A put of a run stopped by its caller or its step timeout meanwhile: the lease it may have taken ends too.
-      if (run?.abort?.fired || run?.timedOut) await this.#endAbortedTurn(threadIdOf(config), run);
+      if (run?.abort?.fired || (run !== undefined && run.timedOutAt === checkpoint.id)) await this.#endAbortedTurn(threadIdOf(config), run);
       return result;
     } catch (error) {
       if (run && run.refused === undefined) run.refused = error;
@@ -996,7 +999,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * timeout firing then ends nothing here (each step's signal also fires at its time after the
    * step is done). A task that settles with no write at all is not seen: a timeout after only
    * such tasks settled ends the turn of a run that goes on, whose next checkpoint then takes the
-   * lease again (the head's compare-and-set still holds meanwhile). The signal is the one
+   * lease again (the head's compare-and-set still holds meanwhile). The step's own checkpoint, when
+   * its put comes after the timeout (it waits for the previous put), ends its lease once stored. The signal is the one
    * LangGraph makes for each step, seen by the step's model and tool calls ({@link turnCall}).
    */
   #watchStepTimeout(threadId: string, run: RunRecord, signal: AbortSignal, checkpointId: string): void {
@@ -1007,7 +1011,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     run.stepSignals.add(signal);
     const onTimeout = () => {
       if (run.stepsPast?.has(checkpointId)) return;
-      run.timedOut = true;
+      run.timedOutAt = checkpointId;
       let id: string;
       try {
         id = normalizeThreadId(threadId);
