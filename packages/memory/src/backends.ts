@@ -114,6 +114,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
+        archive: config.archive,
       });
     }
     case "sqlite": {
@@ -131,6 +132,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
+        archive: config.archive,
       });
     }
     case "postgres": {
@@ -157,6 +159,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         uniqueChannelVersions: true,
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
+        archive: config.archive,
         close: options.pool ? undefined : () => pool.end(),
       });
     }

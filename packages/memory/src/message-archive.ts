@@ -21,7 +21,8 @@ import {
 import { messagesToDelete } from "@threadwise/persist-trim";
 import { coverageIntact, coveredMessages } from "@threadwise/summarize";
 import { z } from "zod/v4";
-import type { ThreadwiseSaver } from "./threadwise-saver.js";
+import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
+import { archiveWritesThrough, type ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Name of the middleware. */
 export const MESSAGE_ARCHIVE_MIDDLEWARE_NAME = "threadwise/message-archive";
@@ -268,6 +269,8 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       `expected the ThreadwiseSaver of memoryStack() (it keeps the archive), got ${saver === null || typeof saver !== "object" ? String(saver) : (saver.constructor?.name ?? "an object")}; use memoryStack({ archive: true }) or pass its checkpointer`,
     );
   const opts = parseOptions("messageArchive", messageArchiveOptionsSchema, options);
+  // From now on the saver marks every root checkpoint with where the archive stands (forks need it).
+  archiveWritesThrough(threadwiseSaverOf(saver) ?? saver);
   const logger = resolveLogger(opts.logger);
   const archived: ArchivedMessagesReader = (threadId, readOptions) => saver.archivedMessages(threadId, readOptions);
   return threadwiseMiddleware({

@@ -63,6 +63,22 @@ const NULL_TASK_ID = "00000000-0000-0000-0000-000000000000";
  * another one). Checkpoints stored before this key existed have none (see `#refuseArchivedReach`).
  */
 export const ARCHIVE_MARK_METADATA_KEY = "threadwise_archive";
+/**
+ * Savers a `messageArchive` middleware was built on ({@link archiveWritesThrough}): they mark every
+ * root checkpoint, whatever their {@link ThreadwiseSaverOptions.archive}.
+ */
+const ARCHIVE_WRITERS = new WeakSet<object>();
+
+/**
+ * The thread archive is written through `saver` (`messageArchive` calls it as it is built, before
+ * any run): from now on it marks every root checkpoint ({@link ARCHIVE_MARK_METADATA_KEY}), as with
+ * {@link ThreadwiseSaverOptions.archive} on. So a saver made with `archive` off (`createCheckpointer`
+ * of a config without it) and handed to an archive stack records what the archive needs.
+ */
+export function archiveWritesThrough(saver: object): void {
+  ARCHIVE_WRITERS.add(saver);
+}
+
 /** Checkpoint keys remembered per saver (stored or refused), so late pending writes find their fate. */
 const RECENT_MEMORY = 10_000;
 /**
@@ -105,7 +121,8 @@ export interface ThreadwiseSaverOptions {
    * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
    * the lease, and so does a heartbeat every third of it while the model or a tool runs, so a
    * turn of minutes keeps it; an error, an interrupt or the end of the run releases it, and so
-   * does a drain requested during a model or tool call (`RunControl.requestDrain()`). A run
+   * do a stop by the run's abort signal, LangGraph's step timeout during a model or tool call,
+   * and a drain requested during one (`RunControl.requestDrain()`). A run
    * stopped at a static breakpoint (`interruptBefore` / `interruptAfter`) stores nothing that
    * tells the saver it ended: pass `turnEndCallbacks(saver)` with it, or call {@link
    * ThreadwiseSaver.endTurn}, else its lease holds until it lapses. A writer
@@ -141,6 +158,20 @@ export interface ThreadwiseSaverOptions {
    * @default "default"
    */
   tenantId?: string;
+  /**
+   * The thread's archive (`memoryStack`'s `archive`) may be written through this saver. Off, a
+   * root checkpoint of a thread whose archive never held a message (its {@link ArchiveMark} stamp
+   * is 0) is stored with its metadata as given, as LangGraph's own savers store it (no
+   * {@link ARCHIVE_MARK_METADATA_KEY}; `getStateHistory`, LangGraph Studio and LangGraph's
+   * checkpoint-validation suite see the metadata unaltered). A thread that has an archive (written
+   * while the archive was on) keeps getting marks, which its forks and `readThread` need. Such
+   * an unmarked checkpoint reads as one stored before marks existed, or by a plain saver: its
+   * forks' messages are placed against the archive by id, and `readThread` at it reads the whole
+   * archive; the same as with a mark while the thread's archive stays empty. `createCheckpointer`
+   * passes the config's `archive`; `messageArchive` built on the saver turns it on.
+   * @default true
+   */
+  archive?: boolean;
 }
 
 const optionalFunction = (what: string) =>
@@ -159,6 +190,7 @@ const threadwiseSaverOptionsSchema = z.strictObject({
   uniqueChannelVersions: z.boolean().optional(),
   plaintext: z.boolean().optional(),
   tenantId: z.string().min(1).optional(),
+  archive: z.boolean().optional(),
 });
 
 /** What the saver knows about one run in this process (keyed by the run's abort signal). */
@@ -197,6 +229,19 @@ interface RunRecord {
    * this one is its last ({@link ThreadwiseSaver.turnCall}).
    */
   drainFrom?: string;
+  /**
+   * Root checkpoints a step of the run ran from and got past: a task of the step settled (its
+   * writes came, `putWrites`) or the run stored the checkpoint that follows it. LangGraph's step
+   * timeout stops the run only before that ({@link ThreadwiseSaver.watchStepTimeout}).
+   */
+  stepsPast?: Set<string>;
+  /** Step timeout signals ({@link ThreadwiseSaver.watchStepTimeout}) watched already. */
+  stepSignals?: WeakSet<AbortSignal>;
+  /**
+   * LangGraph's step timeout stopped the run at this checkpoint ({@link ThreadwiseSaver.watchStepTimeout}):
+   * its put, when it comes after the timeout (under `async` durability it waits for the previous one), ends its lease too.
+   */
+  timedOutAt?: string;
 }
 
 /** `true` when a tuple read by a plaintext saver holds records sealed by `@threadwise/encryption`. */
@@ -349,6 +394,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly registry: ThreadRegistry;
   readonly #options: ThreadwiseSaverOptions;
   readonly #turnLeaseMs: number;
+  /** {@link ThreadwiseSaverOptions.archive}. */
+  readonly #archiveOn: boolean;
   #ready: Promise<void> | undefined;
   /**
    * {@link ready} resolved: reads and writes then skip awaiting it (an await per call, each a
@@ -396,6 +443,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     this.registry = registry;
     this.#options = options;
     this.#turnLeaseMs = options.turnLeaseMs ?? DEFAULT_TURN_LEASE_MS;
+    this.#archiveOn = options.archive ?? true;
     this.#archive = new ArchiveRecords(registry, inner, options.tenantId ?? DEFAULT_IDENTITY);
     registry.adoptSaver?.(inner);
   }
@@ -755,6 +803,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @param threadId `configurable.thread_id` of the run (no archive check without it).
    * @param messages the run's `messages` as the call sees them.
    * @param checkpointId the checkpoint the call's task runs from (`configurable.checkpoint_map[""]`); no lease claim without it.
+   * @param stepSignal the step timeout signal of the call's task, a task of the root namespace
+   *   (`configurable.__pregel_abort_signals.timeoutAbortSignal`, set when the graph has a
+   *   `stepTimeout`): a step that times out ends the run's turn ({@link watchStepTimeout}).
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
   async turnCall<T>(
@@ -763,11 +814,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     messages: readonly BaseMessage[] | undefined,
     call: () => Promise<T>,
     checkpointId?: unknown,
+    stepSignal?: unknown,
   ): Promise<T> {
     await this.admission(run);
     const keys = runKeys(run);
     if (keys.length === 0) return call();
     const record = this.#runRecord(keys, true);
+    if (stepSignal instanceof AbortSignal && typeof threadId === "string" && typeof checkpointId === "string" && checkpointId !== "")
+      this.#watchStepTimeout(threadId, record, stepSignal, checkpointId);
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
       try {
         const id = normalizeThreadId(threadId);
@@ -839,6 +893,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return record;
   }
 
+  /** Records that a task of the root step that runs from the checkpoint `config` names settled ({@link RunRecord.stepsPast}). */
+  #stepPast(config: RunnableConfig): void {
+    const checkpointId: unknown = config.configurable?.checkpoint_id;
+    if (typeof checkpointId !== "string" || String(config.configurable?.checkpoint_ns ?? "") !== "") return;
+    const run = this.#findRun([(config as { control?: object }).control, config.signal]);
+    if (run) stepsPastOf(run).add(checkpointId);
+  }
+
   #findRun(run: RunKeys): RunRecord | undefined {
     for (const key of runKeys(run)) {
       const record = this.#runs.get(key);
@@ -885,6 +947,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const run = this.#runOf(config, settled, metadata?.step);
     if (run?.first === settled) run.firstId = checkpoint.id;
     run?.putting.add(settled);
+    // The step that ran from the parent is done (see `#watchStepTimeout`).
+    const parentId: unknown = config.configurable?.checkpoint_id;
+    if (run && typeof parentId === "string") stepsPastOf(run).add(parentId);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
     const threadPuts =
       this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
@@ -893,8 +958,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
-      // A put of a run stopped by its caller meanwhile: the lease it may have taken ends too.
-      if (run?.abort?.fired) await this.#endAbortedTurn(threadIdOf(config), run);
+      // A put of a run stopped by its caller or its step timeout meanwhile: the lease it may have taken ends too.
+      if (run?.abort?.fired || (run !== undefined && run.timedOutAt === checkpoint.id)) await this.#endAbortedTurn(threadIdOf(config), run);
       return result;
     } catch (error) {
       if (run && run.refused === undefined) run.refused = error;
@@ -930,6 +995,43 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     };
     if (signal.aborted) onAbort();
     else signal.addEventListener("abort", onAbort, { once: true });
+  }
+
+  /**
+   * Ends the turn of `run` on `threadId` when LangGraph's step timeout (`graph.stepTimeout`) stops
+   * it: the runner rejects the run with `Abort` when the timeout signal of the step that runs from
+   * `checkpointId` fires before any task of that step settled, and stores no error write, so the
+   * lease was left to lapse and the thread's next turn was refused `turn-in-progress` for up to
+   * `turnLeaseMs`. Once a task of the step settled (its writes came) or the run stored the
+   * checkpoint after it ({@link RunRecord.stepsPast}), the runner no longer rejects for it: the
+   * step's other tasks run to their end (a LangChain runnable fails with the timeout, an error
+   * write that ends the turn; a task that ignores the signal finishes and the run goes on), so a
+   * timeout firing then ends nothing here (each step's signal also fires at its time after the
+   * step is done). A task that settles with no write at all is not seen: a timeout after only
+   * such tasks settled ends the turn of a run that goes on, whose next checkpoint then takes the
+   * lease again (the head's compare-and-set still holds meanwhile). The step's own checkpoint, when
+   * its put comes after the timeout (it waits for the previous put), ends its lease once stored. The signal is the one
+   * LangGraph makes for each step, seen by the step's model and tool calls ({@link turnCall}).
+   */
+  #watchStepTimeout(threadId: string, run: RunRecord, signal: AbortSignal, checkpointId: string): void {
+    // A run that stores nothing until it ends (durability `exit`) holds no lease while it runs.
+    if (this.#turnLeaseMs === 0 || run.first === undefined) return;
+    run.stepSignals ??= new WeakSet();
+    if (run.stepSignals.has(signal)) return;
+    run.stepSignals.add(signal);
+    const onTimeout = () => {
+      if (run.stepsPast?.has(checkpointId)) return;
+      run.timedOutAt = checkpointId;
+      let id: string;
+      try {
+        id = normalizeThreadId(threadId);
+      } catch {
+        return;
+      }
+      void this.#endAbortedTurn(id, run);
+    };
+    if (signal.aborted) onTimeout();
+    else signal.addEventListener("abort", onTimeout, { once: true });
   }
 
   /**
@@ -1119,9 +1221,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     // Every root checkpoint records where the archive stands as it commits (after a rewrite's
-    // clearing, and after the checks: the rows archived since the branch's parent are its own).
+    // clearing, and after the checks: the rows archived since the branch's parent are its own);
+    // without the archive, only on a thread that has one (see `ThreadwiseSaverOptions.archive`).
     const putMarked = (mark: ArchiveMark | undefined) => {
-      const marked = mark ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark } : metadata;
+      const marked =
+        mark && (mark.stamp > 0 || this.#archiveOn || ARCHIVE_WRITERS.has(this))
+          ? { ...metadata, [ARCHIVE_MARK_METADATA_KEY]: mark }
+          : metadata;
       return this.inner.put(config, checkpoint, marked, newVersions);
     };
     const write = async (locked: CommitLocked) => {
@@ -1239,6 +1345,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * write is ever stored for a checkpoint that is not (no orphans).
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
+    if (taskId !== NULL_TASK_ID) this.#stepPast(config);
     const threadId = threadIdOf(config);
     const owner: RunKeys = [(config as { control?: object }).control, config.signal];
     // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
@@ -1435,6 +1543,12 @@ export type RunKeys = object | ReadonlyArray<object | undefined> | undefined;
 function runKeys(run: RunKeys): object[] {
   if (run === undefined) return [];
   return (Array.isArray(run) ? run : [run]).filter((key): key is object => typeof key === "object" && key !== null);
+}
+
+/** {@link RunRecord.stepsPast}, made on first use. */
+function stepsPastOf(run: RunRecord): Set<string> {
+  run.stepsPast ??= new Set();
+  return run.stepsPast;
 }
 
 /** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */

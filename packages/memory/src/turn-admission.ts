@@ -7,6 +7,8 @@ import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
+/** LangGraph's separator of a subgraph's checkpoint namespace from its parent task's (`CHECKPOINT_NAMESPACE_SEPARATOR`). */
+const CHECKPOINT_NAMESPACE_SEPARATOR = "|";
 
 /**
  * The saver that stores the run's checkpoints, and so knows the run: the {@link ThreadwiseSaver}
@@ -26,9 +28,9 @@ function saverOf(runtime: unknown, bound: ThreadwiseSaver): ThreadwiseSaver {
  * run-scoped `control` (from `getConfig()`, set in every step) and the run's abort signal (from
  * the hook's `runtime`, set from the run's second step on), with its thread id.
  */
-function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown } {
+function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown; stepSignal: unknown } {
   const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
-  const signals = configurable?.[ABORT_SIGNALS_KEY] as { externalAbortSignal?: AbortSignal } | undefined;
+  const signals = configurable?.[ABORT_SIGNALS_KEY] as { externalAbortSignal?: AbortSignal; timeoutAbortSignal?: AbortSignal } | undefined;
   let control: object | undefined;
   try {
     control = (getConfig() as { control?: object } | undefined)?.control;
@@ -36,7 +38,15 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
     // Outside a LangGraph run (a hook called directly): no control.
   }
   // The checkpoint the node's task runs from (root namespace), as LangGraph passes it to every task.
-  return { run: [control, signals?.externalAbortSignal], threadId: configurable?.thread_id, checkpointId: runCheckpointIdOf(runtime) };
+  // The step timeout of a task of the root graph (`node:task` namespace; a subgraph's task, under
+  // `|`, sees its own graph's, or its parent's).
+  const root = !String(configurable?.checkpoint_ns ?? "").includes(CHECKPOINT_NAMESPACE_SEPARATOR);
+  return {
+    run: [control, signals?.externalAbortSignal],
+    threadId: configurable?.thread_id,
+    checkpointId: runCheckpointIdOf(runtime),
+    stepSignal: root ? signals?.timeoutAbortSignal : undefined,
+  };
 }
 
 /** The brand langchain puts on its `MiddlewareError` and `ToolInvocationError` (`"~brand"`; read by value, as their `isInstance` does). */
@@ -103,13 +113,14 @@ function toolErrorResult(error: unknown, request: { toolCall: { id?: string; nam
 export function turnAdmission(checkpointer: ThreadwiseSaver) {
   /** A model or tool call of the request's run, once the run is admitted ({@link ThreadwiseSaver.turnCall}). */
   const admitted = <T>(request: { runtime?: unknown; state: { messages?: unknown } }, call: () => Promise<T>): Promise<T> => {
-    const { run, threadId, checkpointId } = runOf(request.runtime);
+    const { run, threadId, checkpointId, stepSignal } = runOf(request.runtime);
     return saverOf(request.runtime, checkpointer).turnCall(
       run,
       threadId,
       request.state.messages as BaseMessage[] | undefined,
       call,
       checkpointId,
+      stepSignal,
     );
   };
   return createMiddleware({
