@@ -64,6 +64,10 @@ describe.each(savers)("archive reads and writes (%s)", (_name, make) => {
     if (other) expect(view(await other().archivedMessages("t", { last: 2 }))).toEqual(expected.slice(-2));
     if (other) expect(view(await other().archivedMessages("t", { last: 100 }))).toEqual(expected);
     await expect(saver.archivedMessages("t", { last: 0 })).rejects.toThrow(/archivedMessages\.last/);
+    // A misspelt option is refused by name (was: ignored, and the whole archive returned).
+    await expect(saver.archivedMessages("t", { lats: 2 } as never)).rejects.toThrow(
+      /archivedMessages\.lats: unknown option "lats"; did you mean "last"/,
+    );
     // Another thread's archive is its own.
     expect(await saver.archivedMessages("u")).toEqual([]);
   });

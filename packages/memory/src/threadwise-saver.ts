@@ -178,6 +178,9 @@ const optionalFunction = (what: string) =>
   z.custom<() => Promise<void>>((value) => typeof value === "function", { message: `expected a function (${what})` }).optional();
 
 /** {@link ThreadwiseSaverOptions} as a strict schema (a misspelt key is refused by name). */
+/** {@link ThreadwiseSaver.archivedMessages}'s options, for the error naming an unknown one. */
+const archivedReadOptionsSchema = z.strictObject({ last: z.number().int().positive().optional() });
+
 const threadwiseSaverOptionsSchema = z.strictObject({
   ready: optionalFunction("() => Promise<void>"),
   close: optionalFunction("() => Promise<void>"),
@@ -471,6 +474,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archivedMessages(threadId: string, options: ArchivedMessagesReadOptions = {}): Promise<BaseMessage[]> {
     const id = normalizeThreadId(threadId);
+    // A misspelt option (`{ lats: 2 }`) is refused with its name, not read as "the whole archive".
+    for (const key in options) if (key !== "last") parseOptions("archivedMessages", archivedReadOptionsSchema, options);
     const { last } = options;
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
