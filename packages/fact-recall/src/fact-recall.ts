@@ -141,8 +141,9 @@ export const factRecallOptionsSchema = z
      * user message gone together with every older one is taken as trimmed, and its facts are kept
      * (that is what facts are for). `false`: nothing trims this thread, so such a message was
      * removed (`RemoveMessage` of the oldest messages), and its facts are dropped like any removed
-     * message's (R37). `memoryStack` sets it from its own config (`false` unless `archive` or
-     * `persistTrimKeepGroups`). @default true
+     * message's (R37). `memoryStack` leaves it `true`: with the archive on, telling an archived
+     * message from a removed one would need the archive read at each archiving step, and a stack
+     * must send the same with the archive on and off. @default true
      */
     trims: z.boolean().optional(),
     archiveCleared: z

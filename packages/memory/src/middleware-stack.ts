@@ -238,8 +238,6 @@ export function memoryMiddleware(
       "needs a window (windowSize) or summarize: without either the view is the whole stored thread, and archived messages would leave what the model sees",
     );
   const archive = config.archive ? checkpointer : undefined;
-  // Whether a middleware of this stack deletes the oldest messages of the stored thread (factRecall's and userMemory's `trims`).
-  const trims = config.archive === true || config.persistTrimKeepGroups !== undefined;
   const archived: ArchivedMessagesReader | undefined = archive
     ? (threadId, options) => archive.archivedMessages(threadId, options)
     : undefined;
@@ -282,8 +280,6 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
-        // Only persistTrim and the archive take the oldest messages: without them one gone was removed.
-        trims,
         ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
         logger,
         env,
@@ -295,7 +291,6 @@ export function memoryMiddleware(
         declareState: false,
         maxTokens: config.userMemoryMaxTokens,
         promptContextMode: mode,
-        trims,
         logger,
         // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).
         env,

@@ -77,7 +77,10 @@ describe("planUserWrite", () => {
 
 describe("planUserWrite: a message edited by id", () => {
   /** Commits `turns` in order (each its messages and the thread as it reads then) and returns what is stored. */
-  async function commits(turns: Array<{ messages: Array<{ id: string; text: string }>; thread?: Record<string, string> }>) {
+  async function commits(
+    turns: Array<{ messages: Array<{ id: string; text: string }>; thread?: Record<string, string> }>,
+    trims?: boolean,
+  ) {
     const stored = new Map<string, UserItem>();
     for (const [i, turn] of turns.entries()) {
       const plan = await planUserWrite(
@@ -87,6 +90,7 @@ describe("planUserWrite: a message edited by id", () => {
           messages: turn.messages,
           now: at(i),
           ...(turn.thread ? { current: (id: string) => (turn.thread?.[id] ? { id, text: turn.thread[id] } : undefined) } : {}),
+          ...(trims === undefined ? {} : { trims }),
         },
         owner,
         settings(),
@@ -157,6 +161,18 @@ describe("planUserWrite: a message edited by id", () => {
     ]);
     expect(after.messages.sort()).toEqual(["I live in Seoul.", "My dog is Coco.", "thanks"]);
     expect(after.facts.join()).toContain("Seoul");
+  });
+
+  it("with trims: false (nothing deletes the thread's oldest messages), gone with every older one was removed: its item and fact go", async () => {
+    const turns = [
+      { messages: [{ id: "m0", text: "저는 서울에 살아요." }] },
+      { messages: [{ id: "m1", text: "My dog is Coco." }] },
+      { messages: [{ id: "m2", text: "thanks" }], thread: { m1: "My dog is Coco.", m2: "thanks" } },
+    ];
+    const after = await commits(turns, false);
+    expect(after.messages.sort()).toEqual(["My dog is Coco.", "thanks"]);
+    expect(after.facts.join()).not.toContain("서울");
+    expect((await commits(turns, true)).facts.join()).toContain("서울");
   });
 });
 

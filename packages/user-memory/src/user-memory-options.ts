@@ -63,8 +63,7 @@ export const userMemoryOptionsSchema = z.strictObject({
    * message of the thread gone together with every older one is taken as trimmed, and its item and
    * facts stay (what it said was still said). `false`: nothing trims the thread, so such a message
    * was removed (`RemoveMessage` of the oldest messages), and its item and facts go like any removed
-   * message's (R37). `memoryStack` sets it from its own config (`false` unless `archive` or
-   * `persistTrimKeepGroups`). @default true
+   * message's (R37). `memoryStack` leaves it `true` (see factRecall's `trims`). @default true
    */
   trims: z.boolean().optional(),
   /**
