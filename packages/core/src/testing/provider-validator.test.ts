@@ -357,6 +357,10 @@ describe("validateProviderRequest", () => {
       tool_calls: [call("call_a")],
     });
     expect(refusals([ask, textFirst, result("call_a")])).toEqual(["anthropic:thinking_first@1"]);
+    // Text after the results is still the tool loop's user turn (the API combines it with them).
+    expect(refusals([ask, textFirst, result("call_a"), new HumanMessage("context")], ["anthropic"])).toEqual([
+      "anthropic:thinking_first@1",
+    ]);
     expect(refusals([ask, new AIMessage("Draft."), thinking("a", ["call_a"]), result("call_a")], ["anthropic"])).toEqual([
       "anthropic:thinking_first@1",
     ]);

@@ -123,8 +123,8 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   https://github.com/openclaw/openclaw/pull/875 a thread continued by another model,
  *   https://github.com/BerriAI/litellm/issues/17343, https://github.com/anomalyco/opencode/issues/12653).
  *   Gemini pairs by name and position and sends no ids.
- * - `thinking_first`: a request that ends in tool results, whose final assistant turn (its AI
- *   messages, which the API combines) holds Anthropic thinking blocks (`thinking`,
+ * - `thinking_first`: a request whose last user turn holds tool results (a tool loop), whose final
+ *   assistant turn (its AI messages, which the API combines) holds Anthropic thinking blocks (`thinking`,
  *   `redacted_thinking`: extended thinking is on) but does not start with one. Anthropic
  *   (`Expected thinking or redacted_thinking, but found text. When thinking is enabled, a final
  *   assistant message must start with a thinking block`,
@@ -655,21 +655,20 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
 const THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
 
 /**
- * `thinking_first`: when the request ends in tool results, the final assistant turn (the run of
- * AI messages before them, one turn on Anthropic's wire) starts with a thinking block if it holds
- * any. Content as `@langchain/anthropic` sends it: a string is one text block, an empty one none.
+ * `thinking_first`: when the request's last user turn holds tool results, the final assistant
+ * turn (the run of AI messages before it, one turn on Anthropic's wire) starts with a thinking
+ * block if it holds any. Content as `@langchain/anthropic` sends it: a string is one text block, an empty one none.
  */
 function thinkingFindings(messages: readonly BaseMessage[]): Finding[] {
   let end = messages.length;
   let results = 0;
+  // The last user turn: every message after the last AI message (the API combines them into one).
   while (end > 0) {
     const message = messages[end - 1] as BaseMessage;
     const type = messageType(message);
-    if (type === "system") end -= 1;
-    else if (type === "tool" || (type === "human" && anthropicToolResults(message).length > 0)) {
-      results += 1;
-      end -= 1;
-    } else break;
+    if (type === "ai") break;
+    if (type === "tool" || (type === "human" && anthropicToolResults(message).length > 0)) results += 1;
+    end -= 1;
   }
   if (results === 0) return [];
   let start = end;
