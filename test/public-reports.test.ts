@@ -822,3 +822,68 @@ describe("public reports: a tool call whose arguments are not valid JSON", () =>
     });
   }
 });
+
+describe("public reports: two parallel calls of one answer under one id", () => {
+  // https://github.com/HKUDS/nanobot/issues/4473 (Kimi's Anthropic-compatible endpoint gives parallel
+  // `tool_use` blocks one id, `grep:3`: "tool call id grep:3 is duplicated"),
+  // https://github.com/can1357/oh-my-pi/issues/2055 (MiMo and Kimi through proxies: "tool call result
+  // does not follow tool call"), https://github.com/OpenRouterTeam/ai-sdk-provider/pull/471. LangChain
+  // runs both calls and stores both results under the id, in call order; the view sent the answer as
+  // stored, and Anthropic refuses a message whose `tool_use` ids repeat (`tool_use ids must be unique`).
+  const twinCalls = (id: string, format: "openai" | "anthropic") =>
+    strictModel({
+      answer: (messages) => {
+        const last = lastOf(messages);
+        if (isTool(last)) return `done: ${messages.filter(isTool).slice(-2).map(messageText).join(", ")}`;
+        const text = messageText(last);
+        if (!text.startsWith("look")) return `ok: ${text}`;
+        const calls = [1, 2].map((k) => ({ id, name: "lookup", args: { n: text.length * 10 + k }, type: "tool_call" as const }));
+        return new AIMessage({
+          content: format === "anthropic" ? calls.map((c) => ({ type: "tool_use", id: c.id, name: c.name, input: c.args })) : "",
+          tool_calls: calls,
+        });
+      },
+    });
+  for (const [id, format, archive] of [
+    ["grep:3", "anthropic", false],
+    ["call_0", "openai", true],
+  ] as const)
+    it(`${id} twice in one ${format} answer (archive ${archive}): every request is accepted, each result goes with its own call, the stored thread keeps the ids`, async () => {
+      const dir = mkdtempSync(join(tmpdir(), "tw-reports-"));
+      try {
+        const model = twinCalls(id, format);
+        const summarizer = summarizerModel();
+        const { agent } = stackAgent({
+          backend: "sqlite",
+          sqlitePath: join(dir, "m.sqlite"),
+          model,
+          windowSize: 4,
+          summarizer: summarizer.model,
+          summarizeThreshold: 6,
+          stack: { archive },
+        });
+        const config = { configurable: { thread_id: "twin-ids" } };
+        for (const text of ["look up a", "hello", "look up bb", "thanks", "look up ccc", "and then?", "bye"])
+          await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+        expect(model.providerLog.rejections).toBe(0);
+        for (const request of requests(model)) expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+        // The model saw both results of each answer, with their calls, and answered them.
+        const stored = await storedMessages(agent as never, "twin-ids");
+        expect(stored.filter((m) => m.getType() === "ai").map(messageText)).toContain("done: result 111, result 112");
+        const afterTools = requests(model).filter((r) => isTool(lastOf(r)));
+        expect(afterTools).toHaveLength(3);
+        for (const request of afterTools) {
+          const ai = request.at(-3) as AIMessage;
+          const sent = (ai.tool_calls ?? []).map((c) => c.id);
+          expect(new Set(sent).size).toBe(2);
+          expect(request.slice(-2).map((m) => (m as ToolMessage).tool_call_id)).toEqual(sent);
+          expect(request.slice(-2).map(messageText)).toEqual((ai.tool_calls ?? []).map((c) => `result ${c.args.n}`));
+        }
+        // Stored as the model gave them.
+        const storedIds = stored.filter(isTool).map((m) => (m as ToolMessage).tool_call_id);
+        expect(new Set(storedIds)).toEqual(new Set([id]));
+      } finally {
+        rmSync(dir, { recursive: true, force: true });
+      }
+    });
+});

@@ -12,10 +12,13 @@
 import { convertPromptToAnthropic } from "@langchain/anthropic";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { ChatPromptValue } from "@langchain/core/prompt_values";
+import { END, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { memoryStack } from "@threadwise/memory";
+import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { isTool, lastOf, requests, stackAgent, summarizerModel } from "./support/report-agent.js";
+import { isTool, lastOf, lookup, requests, stackAgent, summarizerModel } from "./support/report-agent.js";
 
 type Block = { type: string; signature?: string; thinking?: string };
 type Payload = { messages: Array<{ role: string; content: string | Block[] }> };
@@ -84,6 +87,58 @@ describe("public reports: Anthropic thinking blocks in a tool loop", () => {
     for (const request of inLoop) {
       expect(thinkingFirst(request)).toBeUndefined();
       expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+    }
+  });
+
+  // Two agents in sequence on one thread (a writer, then a checker with thinking on): the thread
+  // holds the writer's answer right before the checker's calls. Gemini and Bedrock refuse two model
+  // turns in a row, so the view sends them as one AI message; it opened with the writer's text and
+  // Anthropic refused every call of the checker's loop ("Expected `thinking` or
+  // `redacted_thinking`, but found `text`").
+  it("an agent's answer right before a thinking agent's calls (agents in sequence): the merged final assistant message starts with the thinking block", async () => {
+    const writer = strictModel({ answer: (messages) => `draft for ${messageText(lastOf(messages))}` });
+    let step = 0;
+    const checker = strictModel({
+      answer: (messages) => {
+        if (isTool(lastOf(messages)))
+          return new AIMessage({
+            content: [
+              { type: "thinking", thinking: "fine", signature: "sig-end" },
+              { type: "text", text: "checked" },
+            ] as never,
+          });
+        step += 1;
+        const call = { id: `toolu_${step}`, name: "lookup", args: { n: step }, type: "tool_call" as const };
+        return new AIMessage({
+          content: [
+            { type: "thinking", thinking: "check the draft", signature: `sig-${step}` },
+            { type: "tool_use", id: call.id, name: call.name, input: call.args },
+          ] as never,
+          tool_calls: [call],
+        });
+      },
+    });
+    const stack = memoryStack({ backend: "in_memory", windowSize: 6, recallMaxTokens: false, logger: false, env: {} });
+    const agent = (model: typeof writer, prompt: string) =>
+      createAgent({ model, tools: [lookup], systemPrompt: prompt, middleware: stack.middleware }).graph as never;
+    const pipeline = new StateGraph(MessagesAnnotation)
+      .addNode("writer", agent(writer, "Write a draft."))
+      .addNode("checker", agent(checker, "Check the draft."))
+      .addEdge(START, "writer")
+      .addEdge("writer", "checker")
+      .addEdge("checker", END)
+      .compile({ checkpointer: stack.checkpointer });
+    const config = { configurable: { thread_id: "writer-checker" } };
+    for (const text of ["fares", "seats", "meals", "bags"]) await pipeline.invoke({ messages: [new HumanMessage(text)] }, config);
+    expect(checker.providerLog.rejections).toBe(0);
+    const inLoop = requests(checker).filter((r) => isTool(lastOf(r)));
+    expect(inLoop).toHaveLength(4);
+    for (const request of [...requests(checker), ...requests(writer)])
+      expect(validateProviderRequest(request, { providers: PROVIDERS })).toEqual([]);
+    for (const request of inLoop) {
+      expect(thinkingFirst(request)).toBeUndefined();
+      // The writer's draft is still sent, in the same assistant turn.
+      expect(messageText(request.at(-2) as BaseMessage)).toContain("draft for");
     }
   });
 });

@@ -187,6 +187,48 @@ describe("assembleView: roles every provider accepts", () => {
     expect((view.messages[1] as AIMessage).tool_calls?.map((c) => c.id)).toEqual(["x"]);
   });
 
+  // Anthropic with thinking on: "a final `assistant` message must start with a thinking block"
+  // (https://github.com/anomalyco/opencode/issues/3077). Two agents in sequence on one thread: the
+  // first's answer, then the thinking model's calls, merged into one final assistant message.
+  it("a plain AI message merged into one that opens with thinking blocks: those blocks open the merged message, signatures kept", () => {
+    const thinking = new AIMessage({
+      id: "c1",
+      content: [
+        { type: "thinking", thinking: "check it", signature: "sig-1" },
+        { type: "redacted_thinking", data: "opaque" },
+        { type: "tool_use", id: "x", name: "lookup", input: { q: "x" } },
+      ] as never,
+      tool_calls: [{ id: "x", name: "lookup", args: { q: "x" }, type: "tool_call" }],
+    });
+    for (const draft of [
+      ai("a1", "Draft: fares rose."),
+      new AIMessage({ id: "a1", content: [{ type: "text", text: "Draft: fares rose." }] }),
+    ]) {
+      const view = assembleView([human("h1"), draft, thinking, result("t1", "x")], noSystem, EMPTY_DECISIONS);
+      expect(roles(view.messages)).toBe("human,ai,tool");
+      const blocks = view.messages[1]?.content as Array<Record<string, unknown>>;
+      expect(blocks.map((b) => b.type)).toEqual(["thinking", "redacted_thinking", "text", "tool_use"]);
+      expect(blocks[0]).toEqual({ type: "thinking", thinking: "check it", signature: "sig-1" });
+      expect(blocks[2]?.text).toBe("Draft: fares rose.");
+    }
+    // A first message that opens with its own thinking keeps its place (the merged message already opens with thinking).
+    const own = new AIMessage({
+      id: "a1",
+      content: [
+        { type: "thinking", thinking: "draft", signature: "sig-0" },
+        { type: "text", text: "Draft." },
+      ] as never,
+    });
+    const merged = assembleView([human("h1"), own, thinking, result("t1", "x")], noSystem, EMPTY_DECISIONS).messages[1] as BaseMessage;
+    expect((merged.content as Array<Record<string, unknown>>).map((b) => b.signature ?? b.type)).toEqual([
+      "sig-0",
+      "text",
+      "sig-1",
+      "redacted_thinking",
+      "tool_use",
+    ]);
+  });
+
   it("puts the stable_tail context on the newest user message as one more block, in the request only", () => {
     const thread = [human("h1"), ai("a1"), human("h2"), call("c2", ["x"]), result("t2", "x")];
     const view = assembleView(

@@ -640,19 +640,40 @@ function joinContent(a: unknown, b: unknown): string | Block[] {
 /**
  * Two AI messages sent as one: the second's id and fields, both contents, the second's calls. The
  * `name` only when both had it: one agent's words under another's name (a supervisor's agents)
- * would be attributed to it, and OpenAI sends the name.
+ * would be attributed to it, and OpenAI sends the name. When the second opens with Anthropic
+ * thinking blocks and the first does not, those blocks open the merged message: with thinking on,
+ * Anthropic refuses a final assistant message that does not start with one ("Expected `thinking`
+ * or `redacted_thinking`, but found `text`"), and the merged message is the final one when its
+ * calls' results end the request (another agent's answer right before a thinking model's calls:
+ * agents run in sequence on one thread).
  */
 function mergeAi(first: AIMessage, second: AIMessage): AIMessage {
+  const lead = leadingThinking(second.content);
+  const content =
+    lead > 0 && leadingThinking(first.content) === 0
+      ? [...blocksOf(second.content).slice(0, lead), ...blocksOf(joinContent(first.content, blocksOf(second.content).slice(lead)))]
+      : joinContent(first.content, second.content);
   return new AIMessage({
     ...fieldsOf(second),
     name: first.name === second.name ? second.name : undefined,
     // OpenAI Responses sends stored output items in place of content: keep both messages' items.
     response_metadata: mergedResponseMetadata(first, second) as never,
-    content: joinContent(first.content, second.content) as never,
+    content: content as never,
     tool_calls: second.tool_calls,
     invalid_tool_calls: second.invalid_tool_calls,
     usage_metadata: second.usage_metadata,
   });
+}
+
+/** How many Anthropic thinking blocks (`thinking`, `redacted_thinking`) open `content`. */
+function leadingThinking(content: unknown): number {
+  if (!Array.isArray(content)) return 0;
+  let n = 0;
+  for (const block of content as Array<Block | string>) {
+    if (typeof block === "string" || (block?.type !== "thinking" && block?.type !== "redacted_thinking")) break;
+    n += 1;
+  }
+  return n;
 }
 
 /**

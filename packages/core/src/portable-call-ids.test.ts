@@ -3,7 +3,7 @@ import { describe, expect, it } from "vitest";
 import { assembleView, EMPTY_DECISIONS } from "./assemble-view.js";
 import { groupMessages } from "./groups.js";
 import { toolCallsOf } from "./message-kinds.js";
-import { PORTABLE_CALL_ID, portableCallId, withPortableCallIds } from "./portable-call-ids.js";
+import { PORTABLE_CALL_ID, portableCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
 
 const NONE = EMPTY_DECISIONS;
@@ -135,5 +135,70 @@ describe("portable tool call ids (R33: a thread continued by another provider)",
     const copy = withPortableCallIds(ai) as AIMessage;
     expect(copy.additional_kwargs[key]).toEqual({ [portableCallId("functions.lookup:0")]: "sig-0", call_ok: "sig-ok" });
     expect(ai.additional_kwargs[key]).toEqual({ "functions.lookup:0": "sig-0", call_ok: "sig-ok" });
+  });
+
+  // Kimi's Anthropic-compatible endpoint (https://github.com/HKUDS/nanobot/issues/4473), MiMo and Kimi
+  // through proxies (https://github.com/can1357/oh-my-pi/issues/2055) give two parallel calls of one
+  // answer the same id; LangChain runs both and stores both results under it, in call order.
+  it("two calls of one AI message under one id: the second call and its result are sent renamed, each result with its own call", () => {
+    const call = (n: number) => ({ id: "grep:3", name: "lookup", args: { n }, type: "tool_call" as const });
+    const makeThread = (): BaseMessage[] => [
+      new HumanMessage({ id: "h1", content: "Look 1 and 2 up." }),
+      new AIMessage({
+        id: "a1",
+        content: [
+          { type: "tool_use", id: "grep:3", name: "lookup", input: { n: 1 } },
+          { type: "tool_use", id: "grep:3", name: "lookup", input: { n: 2 } },
+        ],
+        tool_calls: [call(1), call(2)],
+      }),
+      new ToolMessage({ id: "t1", content: "one", tool_call_id: "grep:3" }),
+      new ToolMessage({ id: "t2", content: "two", tool_call_id: "grep:3" }),
+      new AIMessage({ id: "a2", content: "1 and 2 found." }),
+      new HumanMessage({ id: "h2", content: "And 3?" }),
+      new AIMessage({
+        id: "a3",
+        content: "",
+        tool_calls: [
+          { ...call(3), id: "call_0" },
+          { ...call(4), id: "call_0" },
+        ],
+      }),
+      new ToolMessage({ id: "t3", content: "three", tool_call_id: "call_0" }),
+      new ToolMessage({ id: "t4", content: "four", tool_call_id: "call_0" }),
+    ];
+    const thread = makeThread();
+    const stored = JSON.stringify(thread);
+    const rules = (messages: BaseMessage[]) => validateProviderRequest(messages).map((v) => `${v.provider}:${v.rule}`);
+    // Before: sent as stored, one tool_use id twice in one message.
+    const repeats = (messages: BaseMessage[]) =>
+      validateProviderRequest(messages).filter((v) => v.message.includes("repeats in one message"));
+    expect(repeats(thread.slice(5)).map((v) => `${v.provider}:${v.rule}`)).toContain("anthropic:tool_call_id");
+    const view = assembleView(thread, new SystemMessage("Be brief."), NONE).messages;
+    expect(rules(view)).toEqual([]);
+    const [first, second] = toolCallsOf(view[1] as BaseMessage).map((c) => c.id as string);
+    expect(first).toBe(portableCallId("grep:3"));
+    expect(second).not.toBe(first);
+    expect(second).toMatch(PORTABLE_CALL_ID);
+    // The content blocks follow the calls, and each result answers the call at its place.
+    expect(((view[1] as AIMessage).content as Array<{ id: string }>).map((b) => b.id)).toEqual([first, second]);
+    expect(view.slice(2, 4).map((m) => (m as ToolMessage).tool_call_id)).toEqual([first, second]);
+    expect(view.slice(2, 4).map((m) => m.content)).toEqual(["one", "two"]);
+    const later = toolCallsOf(view[6] as BaseMessage).map((c) => c.id as string);
+    expect(later[0]).toBe("call_0");
+    expect(later[1]).not.toBe("call_0");
+    expect(view.slice(7, 9).map((m) => (m as ToolMessage).tool_call_id)).toEqual(later);
+    expect(toolCallsOf(view[6] as BaseMessage).map((c) => c.args)).toEqual([{ n: 3 }, { n: 4 }]);
+    // A pure function of the request: a fresh copy of the thread is sent alike; the stored thread is unchanged.
+    const again = assembleView(makeThread(), new SystemMessage("Be brief."), NONE);
+    expect(again.messages.flatMap((m) => toolCallsOf(m).map((c) => c.id))).toEqual(view.flatMap((m) => toolCallsOf(m).map((c) => c.id)));
+    expect(JSON.stringify(thread)).toBe(stored);
+    // An id repeated within its message and by an earlier one: every call of it gets its own id.
+    const both = withUniqueCallIds([...thread.slice(6), new HumanMessage("again"), ...thread.slice(6)]);
+    const sent = both.flatMap((m) => toolCallsOf(m).map((c) => c.id as string));
+    expect(new Set(sent).size).toBe(4);
+    expect(repeats([new HumanMessage("q"), ...both])).toEqual([]);
+    const idRules = ["tool_call_id", "duplicate_tool_result", "tool_result_without_call", "unanswered_tool_call"];
+    expect(validateProviderRequest([new HumanMessage("q"), ...both]).filter((v) => idRules.includes(v.rule))).toEqual([]);
   });
 });

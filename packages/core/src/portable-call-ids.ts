@@ -101,57 +101,112 @@ export function withPortableCallIds(message: BaseMessage): BaseMessage {
   } else if (type === "human") {
     if (toolResultIdsOf(message).every(isPortable)) return message;
   } else if (type !== "ai" || callIdsOf(message).every(isPortable)) return message;
-  return viewCopy(message, "portable", () => copyWithIds(message, portableCallId));
+  return viewCopy(message, "portable", () => copyWithIds(message, () => portableCallId));
 }
 
 /**
  * Tool call ids unique across a request (Anthropic: `tool_use ids must be unique`). A model that
  * numbers its calls per answer (`call_0` on every turn: Grok over Chat Completions,
  * https://github.com/NVIDIA-NeMo/Switchyard/issues/502; Kimi's `functions.lookup:0`) stores the same
- * id in many AI messages, and the results of each answer its own AI message by position.
+ * id in many AI messages, and the results of each answer its own AI message by position. Some
+ * give two parallel calls of one answer the same id (Kimi's Anthropic-compatible endpoint,
+ * https://github.com/HKUDS/nanobot/issues/4473; MiMo and Kimi through proxies,
+ * https://github.com/can1357/oh-my-pi/issues/2055; https://github.com/OpenRouterTeam/ai-sdk-provider/pull/471):
+ * LangChain runs both and stores their results in call order under that id.
  *
  * Decision: in the request only (the stored thread is never changed), a call id an earlier AI
  * message of the request already used is sent as {@link repeatedCallId} of it and the AI message's
- * id, in that AI message and the results that follow it. A pure function of the request: a fresh
- * process, and a run whose older messages are archived, send the same request. The array itself
- * when no id repeats (one set lookup per call).
+ * id, in that AI message and the results that follow it; a call that repeats an id of its own AI
+ * message is sent as {@link repeatedCallId} of it and the AI message's id with its place among the
+ * calls of that id, and so is the result of that id at the same place among the results that
+ * follow (the n-th result of an id answers its n-th call, as core's groups pair them). A pure
+ * function of the request: a fresh process, and a run whose older messages are archived, send the
+ * same request. The array itself when no id repeats (one set lookup per call).
  */
 export function withUniqueCallIds(messages: BaseMessage[]): BaseMessage[] {
   let out: BaseMessage[] | undefined;
   const used = new Set<string>();
-  let renamed: Map<string, string> | undefined;
+  // The names the latest AI message's calls are sent under (per stored id, one per call of that
+  // id, in call order) when one differs, and how many results of each id were renamed since.
+  let renamed: Renaming | undefined;
   for (let k = 0; k < messages.length; k += 1) {
     const m = messages[k] as BaseMessage;
     const type = messageType(m);
     if (type === "tool" || type === "human") {
-      const answers = type === "tool" ? [(m as ToolMessage).tool_call_id] : renamed ? toolResultIdsOf(m) : [];
-      if (renamed && answers.some((id) => renamed?.has(id))) {
-        out ??= messages.slice();
-        out[k] = renamedCopy(m, renamed);
-      }
+      if (!renamed) continue;
+      const answers = type === "tool" ? [(m as ToolMessage).tool_call_id] : toolResultIdsOf(m);
+      const sent = answers.map((id) => nextName(renamed as Renaming, id));
+      if (sent.every((id, n) => id === answers[n])) continue;
+      out ??= messages.slice();
+      out[k] = viewCopy(m, `answers:${JSON.stringify(sent)}`, () => copyWithIds(m, () => sequence(sent)));
       continue;
     }
     if (type !== "ai") continue;
     renamed = undefined;
     const ids = callIdsOf(m);
     if (ids.length === 0) continue;
-    const own = new Set<string>();
+    const own = new Set(ids);
+    const names = new Map<string, string[]>();
+    let changed = false;
     for (const id of ids) {
-      if (id === "" || own.has(id)) continue;
-      own.add(id);
-      if (!used.has(id)) continue;
-      renamed ??= new Map();
-      let to = repeatedCallId(id, m.id ?? String(k));
-      for (let n = 1; used.has(to) || own.has(to); n += 1) to = repeatedCallId(id, `${m.id ?? String(k)}#${n}`);
-      renamed.set(id, to);
+      const taken = names.get(id);
+      if (id === "") {
+        if (!taken) names.set(id, [id]);
+        continue;
+      }
+      const salt = m.id ?? String(k);
+      // The first call of an id keeps it unless an earlier AI message used it; a later one of the same message never does.
+      let to = id;
+      if (taken) to = repeatedCallId(id, `${salt}@${taken.length}`);
+      else if (used.has(id)) to = repeatedCallId(id, salt);
+      for (let n = 1; to !== id && (used.has(to) || own.has(to)); n += 1)
+        to = repeatedCallId(id, taken ? `${salt}@${taken.length}#${n}` : `${salt}#${n}`);
+      if (to !== id) changed = true;
+      used.add(to);
+      if (taken) taken.push(to);
+      else names.set(id, [to]);
     }
-    for (const id of own) used.add(renamed?.get(id) ?? id);
-    if (renamed) {
-      out ??= messages.slice();
-      out[k] = renamedCopy(m, renamed);
-    }
+    if (!changed) continue;
+    renamed = { names, answered: new Map() };
+    out ??= messages.slice();
+    out[k] = viewCopy(m, `renamed:${JSON.stringify([...names])}`, () => copyWithIds(m, () => byPlace(names)));
   }
   return out ?? messages;
+}
+
+/** How {@link withUniqueCallIds} sends the calls of one AI message and the results that follow it. */
+interface Renaming {
+  /** Per stored id, the id each of its calls is sent under, in call order. */
+  names: ReadonlyMap<string, readonly string[]>;
+  /** Per stored id, how many results of it were sent so far. */
+  answered: Map<string, number>;
+}
+
+/** The id the next result of `id` is sent under: its call's at the same place (the last one's past them). */
+function nextName(renaming: Renaming, id: string): string {
+  const names = renaming.names.get(id);
+  if (!names) return id;
+  const n = renaming.answered.get(id) ?? 0;
+  renaming.answered.set(id, n + 1);
+  return names[Math.min(n, names.length - 1)] as string;
+}
+
+/** A mapping that sends the n-th occurrence of an id (in one list of a message) as its n-th name in `names`. */
+function byPlace(names: ReadonlyMap<string, readonly string[]>): (id: string) => string {
+  const seen = new Map<string, number>();
+  return (id) => {
+    const list = names.get(id);
+    if (!list) return id;
+    const n = seen.get(id) ?? 0;
+    seen.set(id, n + 1);
+    return list[Math.min(n, list.length - 1)] as string;
+  };
+}
+
+/** A mapping that answers the ids of `sent` in order, whatever it is asked (a message's results, in content order). */
+function sequence(sent: readonly string[]): (id: string) => string {
+  let n = 0;
+  return (id) => (n < sent.length ? (sent[n++] as string) : id);
 }
 
 /**
@@ -164,18 +219,16 @@ export function repeatedCallId(id: string, salt: string): string {
   return `${id.slice(0, MAX_SENT_CHARACTERS - 2 - DIGEST_CHARACTERS)}_r${digest}`;
 }
 
-/** `message` with the call ids of `renamed` sent renamed ({@link withUniqueCallIds}); one copy per message and renaming. */
-function renamedCopy(message: BaseMessage, renamed: ReadonlyMap<string, string>): BaseMessage {
-  const map = (id: string) => renamed.get(id) ?? id;
-  return viewCopy(message, `renamed:${JSON.stringify([...renamed])}`, () => copyWithIds(message, map));
-}
-
-/** A copy of a ToolMessage, AI message or user message with every call id it holds mapped by `map`. */
-function copyWithIds(message: BaseMessage, map: (id: string) => string): BaseMessage {
+/**
+ * A copy of a ToolMessage, AI message or user message with every call id it holds mapped. `fresh`
+ * gives the mapping for one list of the message's ids (its `tool_calls`, its content blocks, ...),
+ * asked once per id in the list's order: a mapping may send two calls of one id under two ids.
+ */
+function copyWithIds(message: BaseMessage, fresh: () => (id: string) => string): BaseMessage {
   const type = messageType(message);
-  if (type === "tool") return toolCopy(message as ToolMessage, map);
-  if (type === "human") return userCopy(message, map);
-  return aiCopy(message as AIMessage, map);
+  if (type === "tool") return toolCopy(message as ToolMessage, fresh());
+  if (type === "human") return userCopy(message, fresh());
+  return aiCopy(message as AIMessage, fresh);
 }
 
 /** A user message with the `tool_use_id` of each `tool_result` block mapped by `map`. */
@@ -188,36 +241,47 @@ function userCopy(m: BaseMessage, map: (id: string) => string): HumanMessage {
   return userMessageWith(m, content);
 }
 
-function toolCopy(m: ToolMessage, map: (id: string) => string = portableCallId): ToolMessage {
+function toolCopy(m: ToolMessage, map: (id: string) => string): ToolMessage {
   return toolMessageWith(m, m.content, map(m.tool_call_id));
 }
 
-function aiCopy(ai: AIMessage, map: (id: string) => string = portableCallId): AIMessage {
-  const mapId = (value: unknown): unknown => (typeof value === "string" ? map(value) : value);
+function aiCopy(ai: AIMessage, fresh: () => (id: string) => string): AIMessage {
+  const mapper = () => {
+    const map = fresh();
+    return (value: unknown): unknown => (typeof value === "string" ? map(value) : value);
+  };
   const kwargs = { ...(ai.additional_kwargs ?? {}) } as Record<string, unknown>;
-  if (Array.isArray(kwargs.tool_calls))
+  if (Array.isArray(kwargs.tool_calls)) {
+    const mapId = mapper();
     kwargs.tool_calls = (kwargs.tool_calls as Array<Record<string, unknown>>).map((call) => ({ ...call, id: mapId(call?.id) }));
+  }
   const signatures = kwargs[GEMINI_THOUGHT_SIGNATURES];
+  // One signature per id: the first call of a repeated id keeps it.
   if (signatures && typeof signatures === "object" && !Array.isArray(signatures))
-    kwargs[GEMINI_THOUGHT_SIGNATURES] = Object.fromEntries(Object.entries(signatures).map(([id, signature]) => [map(id), signature]));
+    kwargs[GEMINI_THOUGHT_SIGNATURES] = Object.fromEntries(Object.entries(signatures).map(([id, signature]) => [fresh()(id), signature]));
+  const blockId = mapper();
+  const blockCallId = mapper();
   const content = Array.isArray(ai.content)
     ? (ai.content as Array<Record<string, unknown> | string>).map((block) =>
         typeof block !== "string" && ["tool_use", "tool_call", "function_call"].includes(String(block.type))
           ? {
               ...block,
-              ...("id" in block ? { id: mapId(block.id) } : {}),
-              ...("call_id" in block ? { call_id: mapId(block.call_id) } : {}),
+              ...("id" in block ? { id: blockId(block.id) } : {}),
+              ...("call_id" in block ? { call_id: blockCallId(block.call_id) } : {}),
             }
           : block,
       )
     : ai.content;
   const metadata = ai.response_metadata as Record<string, unknown> | undefined;
   const output = metadata?.output;
+  const outputCallId = mapper();
+  const callId = fresh();
+  const invalidCallId = mapper();
   const response_metadata = Array.isArray(output)
     ? {
         ...metadata,
         output: (output as Array<Record<string, unknown>>).map((item) =>
-          item && typeof item === "object" && "call_id" in item ? { ...item, call_id: mapId(item.call_id) } : item,
+          item && typeof item === "object" && "call_id" in item ? { ...item, call_id: outputCallId(item.call_id) } : item,
         ),
       }
     : metadata;
@@ -225,8 +289,8 @@ function aiCopy(ai: AIMessage, map: (id: string) => string = portableCallId): AI
     id: ai.id,
     name: ai.name,
     content: content as never,
-    tool_calls: (ai.tool_calls ?? []).map((call) => ({ ...call, id: call.id === undefined ? undefined : map(call.id) })),
-    invalid_tool_calls: (ai.invalid_tool_calls ?? []).map((call) => ({ ...call, id: mapId(call.id) as string | undefined })),
+    tool_calls: (ai.tool_calls ?? []).map((call) => ({ ...call, id: call.id === undefined ? undefined : callId(call.id) })),
+    invalid_tool_calls: (ai.invalid_tool_calls ?? []).map((call) => ({ ...call, id: invalidCallId(call.id) as string | undefined })),
     additional_kwargs: kwargs,
     response_metadata: response_metadata as never,
     ...(ai.usage_metadata ? { usage_metadata: ai.usage_metadata } : {}),

@@ -320,6 +320,52 @@ describe("validateProviderRequest", () => {
     expect(rulesOf(twice, "openai")).toEqual([]);
   });
 
+  // https://github.com/anomalyco/opencode/issues/3077: with thinking on, "a final `assistant`
+  // message must start with a thinking block" (preceding the newest tool_use and tool_result blocks).
+  it("thinking_first: a tool loop's final assistant turn that holds thinking blocks must open with one (Anthropic only)", () => {
+    const thinking = (text: string, ids: string[]) =>
+      new AIMessage({
+        content: [
+          { type: "thinking", thinking: text, signature: `sig-${text}` },
+          ...ids.map((id) => ({ type: "tool_use", id, name: "lookup", input: { q: id } })),
+        ] as never,
+        tool_calls: ids.map((id) => call(id)),
+      });
+    const ask = new HumanMessage("Check 12A.");
+    // Accepted: the turn opens with its thinking; no thinking at all; a request that ends in a user turn.
+    expect(refusals([ask, thinking("a", ["call_a"]), result("call_a")])).toEqual([]);
+    expect(refusals([ask, ai(["call_a"], "Checking."), result("call_a")])).toEqual([]);
+    expect(
+      refusals([
+        ask,
+        new AIMessage({
+          content: [
+            { type: "text", text: "Draft." },
+            { type: "thinking", thinking: "t", signature: "s" },
+          ] as never,
+        }),
+        new HumanMessage("ok"),
+      ]),
+    ).toEqual([]);
+    // Refused: text before the thinking block, in one message or in the turn the API combines from two.
+    const textFirst = new AIMessage({
+      content: [
+        { type: "text", text: "Draft." },
+        { type: "thinking", thinking: "t", signature: "s" },
+        { type: "tool_use", id: "call_a", name: "lookup", input: {} },
+      ] as never,
+      tool_calls: [call("call_a")],
+    });
+    expect(refusals([ask, textFirst, result("call_a")])).toEqual(["anthropic:thinking_first@1"]);
+    // Text after the results is still the tool loop's user turn (the API combines it with them).
+    expect(refusals([ask, textFirst, result("call_a"), new HumanMessage("context")], ["anthropic"])).toEqual([
+      "anthropic:thinking_first@1",
+    ]);
+    expect(refusals([ask, new AIMessage("Draft."), thinking("a", ["call_a"]), result("call_a")], ["anthropic"])).toEqual([
+      "anthropic:thinking_first@1",
+    ]);
+  });
+
   it("refuses a request with no message but system messages, and unknown message types", () => {
     expect(refusals([new SystemMessage("s")])).toEqual(["anthropic:empty_request@0", "gemini:empty_request@0", "bedrock:empty_request@0"]);
     expect(refusals([])).toContain("openai:empty_request@0");

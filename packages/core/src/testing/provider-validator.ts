@@ -123,6 +123,12 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   https://github.com/openclaw/openclaw/pull/875 a thread continued by another model,
  *   https://github.com/BerriAI/litellm/issues/17343, https://github.com/anomalyco/opencode/issues/12653).
  *   Gemini pairs by name and position and sends no ids.
+ * - `thinking_first`: a request whose last user turn holds tool results (a tool loop), whose final
+ *   assistant turn (its AI messages, which the API combines) holds Anthropic thinking blocks (`thinking`,
+ *   `redacted_thinking`: extended thinking is on) but does not start with one. Anthropic
+ *   (`Expected thinking or redacted_thinking, but found text. When thinking is enabled, a final
+ *   assistant message must start with a thinking block`,
+ *   https://github.com/anomalyco/opencode/issues/3077). The others do not read these blocks.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -137,7 +143,8 @@ export type ProviderRule =
   | "empty_content"
   | "malformed_text"
   | "responses_items"
-  | "tool_call_id";
+  | "tool_call_id"
+  | "thinking_first";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
 export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
@@ -154,6 +161,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   malformed_text: ["anthropic", "gemini"],
   responses_items: ["openai"],
   tool_call_id: ["openai", "anthropic", "bedrock"],
+  thinking_first: ["anthropic"],
 };
 
 /** One refusal: which provider, which rule, at which message of the request. */
@@ -643,6 +651,44 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
   return out;
 }
 
+/** Anthropic thinking block types. */
+const THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
+
+/**
+ * `thinking_first`: when the request's last user turn holds tool results, the final assistant
+ * turn (the run of AI messages before it, one turn on Anthropic's wire) starts with a thinking
+ * block if it holds any. Content as `@langchain/anthropic` sends it: a string is one text block, an empty one none.
+ */
+function thinkingFindings(messages: readonly BaseMessage[]): Finding[] {
+  let end = messages.length;
+  let results = 0;
+  // The last user turn: every message after the last AI message (the API combines them into one).
+  while (end > 0) {
+    const message = messages[end - 1] as BaseMessage;
+    const type = messageType(message);
+    if (type === "ai") break;
+    if (type === "tool" || (type === "human" && anthropicToolResults(message).length > 0)) results += 1;
+    end -= 1;
+  }
+  if (results === 0) return [];
+  let start = end;
+  while (start > 0 && messageType(messages[start - 1] as BaseMessage) === "ai") start -= 1;
+  if (start === end) return [];
+  const blocks = messages.slice(start, end).flatMap((m) => {
+    const content = m.content as unknown;
+    if (typeof content === "string") return content === "" ? [] : ["text"];
+    return Array.isArray(content) ? content.map((b) => (typeof b === "string" ? "text" : String((b as { type?: unknown })?.type))) : [];
+  });
+  if (!blocks.some((type) => THINKING_TYPES.has(type)) || THINKING_TYPES.has(blocks[0] as string)) return [];
+  return [
+    {
+      rule: "thinking_first",
+      index: start,
+      message: `${describe(messages[start] as BaseMessage, start)} opens the final assistant turn with ${blocks[0]}, not its thinking block`,
+    },
+  ];
+}
+
 /**
  * Checks a request, as the chat model receives it, against the rules of each provider in
  * `options.providers` (all four by default). Returns every violation, ordered by provider, then
@@ -655,7 +701,13 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
  */
 export function validateProviderRequest(messages: readonly BaseMessage[], options: ProviderCheckOptions = {}): ProviderViolation[] {
   const providers = options.providers ?? PROVIDERS;
-  const findings = [...toolFindings(messages), ...roleFindings(messages), ...textFindings(messages), ...responsesFindings(messages)];
+  const findings = [
+    ...toolFindings(messages),
+    ...roleFindings(messages),
+    ...textFindings(messages),
+    ...responsesFindings(messages),
+    ...thinkingFindings(messages),
+  ];
   // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
   const applies = (f: Finding, provider: Provider) =>
     PROVIDER_RULES[f.rule].includes(provider) && (f.only === undefined || f.only.includes(provider));
