@@ -284,6 +284,17 @@ const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공�
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /**
+ * Employers people name by a short name alone, with 다니다 (`토스 다녀`, `네이버 다니고 있어요`): a
+ * workplace, never a pastime.
+ */
+const KNOWN_EMPLOYER =
+  /^(?:네이버|카카오|쿠팡|토스|당근|당근마켓|배민|우아한형제들|라인|넥슨|넷마블|엔씨|크래프톤|삼성|현대|현대차|기아|엘지|롯데|신세계|한화|포스코|두산|한전|코레일|야놀자|무신사|컬리|직방|비바리퍼블리카)$/;
+/**
+ * Words that say a message is about a job (`이직했어`, `입사한 지`, `연봉`, `회사 옮겼어요`): a place
+ * gone to with 다니다 there is the workplace. Not a time set by work (`퇴근하고`, `회사 끝나고`).
+ */
+const WORK_TALK = /이직|입사|연봉|출근|팀장|월급|신입\s*사원|직장|회사\s*(?:옮|바꾸|바꿨|바꿔)/;
+/**
  * Where one goes for care, not for a pastime: a clinic by its department (`소아과`, `정형외과`,
  * `치과`), any `-병원`, `-의원` or `-클리닉`, a treatment or therapy (`물리치료`, `도수치료`,
  * `재활`), counselling and check-ups.
@@ -1035,7 +1046,7 @@ const RULES: Rule[] = [
     // or a treatment ({@link CLINIC}: `소아과`, `물리치료`) is no pastime.
     // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
     re: new RegExp(
-      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
+      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중|다닌\\s*지(?=\\s))`,
     ),
     build: (m, l, body) => {
       let v = clean(m[1] as string);
@@ -2395,7 +2406,31 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
     if (had.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = had[0]?.keyValue;
   }
-  return facts;
+  return facts.map((f) => asWorkplace(f, text));
+}
+
+/** What 다니다 names as a pastime (the hobby rule's text), to be read again as a workplace. */
+const GONE_TO = "에 다닌다 (취미, 활동)";
+/** Activities kept up as pastimes, whatever the message is about. */
+const KNOWN_ACTIVITY = new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})`);
+
+/**
+ * A place gone to with 다니다 read as a pastime is the workplace when it is an employer by name
+ * (`이제 토스 다님`), or when the message talks about the job (`이직했어 … 당근마켓 다녀`, `회사
+ * 옮겼어요. 지금은 네이버 다녀요`) and it is no activity one keeps up or its academy or class (`퇴근하고
+ * 헬스 다녀`, `이직 준비로 영어학원 다녀요` stay pastimes).
+ */
+function asWorkplace(fact: CandidateFact, text: string): CandidateFact {
+  if (fact.attribute !== "hobby" || !fact.text.endsWith(GONE_TO)) return fact;
+  const v = fact.value;
+  const employer = KNOWN_EMPLOYER.test(v);
+  if (!employer) {
+    if (!WORK_TALK.test(text) || KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v)) return fact;
+    const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
+  }
+  const { keyValue: _keyValue, ...rest } = fact;
+  return { ...rest, attribute: "work", multi: false, text: `${fact.text.slice(0, -GONE_TO.length)}에 다닌다 (직장, 직업)` };
 }
 
 /**
