@@ -46,3 +46,50 @@ describe("a company gone to with 다니다 is the workplace by its name or when 
     expectNo("친구가 토스 다녀", "user:work");
   });
 });
+
+describe("a home at a parent's house is the place named before it", () => {
+  it.each([
+    ["요즘 분당 본가에서 살아요", "user:residence=분당"],
+    ["지금은 청주 본가에 살아", "user:residence=청주"],
+    ["퇴사하고 전주 본가에서 지내요", "user:residence=전주"],
+    ["애 낳고 마산 친정에서 지내는 중이에요", "user:residence=마산"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("the house alone or someone else's names no home", () => {
+    for (const text of ["본가에서 살아요", "친구 본가에서 지내요", "주말엔 본가에 가요", "잘 지내요"]) expectNo(text, "user:residence");
+  });
+});
+
+describe("a school level in slang is where the speaker or the relative named goes", () => {
+  it.each([
+    ["우리 오빠 대딩임", "user's 오빠:school=대딩"],
+    ["여동생은 중딩이야 ㅋㅋ", "user's 여동생:school=중딩"],
+    ["남동생 하나 있어요. 고딩이에요", "user's 남동생:school=고딩"],
+    ["저 고딩이에요 ㅎㅎ", "user:school=고딩"],
+    ["막내 초딩임", "user's 막내:school=초딩"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a relative's school is never the speaker's; a time of school life is no school", () => {
+    expectNo("동생 하나 있음 ㅋㅋ 중딩임", "user:school");
+    expectNo("누나가 하나 있는데 대딩이야", "user:school");
+    for (const text of ["고딩 때 살 엄청 쪘어", "중딩들 너무 시끄러워", "대딩 시절 그립다"]) expectNo(text, "user:school");
+  });
+});
+
+describe("a plural subject after the relatives just named is theirs", () => {
+  it.each([
+    ["손녀가 셋이에요. 다들 대구에 살아요.", "user's 손녀:residence=대구"],
+    ["아들이 둘인데 모두 수원 살아요", "user's 아들:residence=수원"],
+    ["조카가 넷 있거든. 걔네 다 캐나다 살아", "user's 조카:residence=캐나다"],
+    ["언니가 둘이야. 둘 다 간호사야", "user's 언니:work=간호사"],
+  ])("%s", (text, fact) => {
+    expectFact(text, fact);
+    expectNo(text, "user:residence");
+    expectNo(text, "user:work");
+  });
+
+  it("with no relatives before, the speaker's own clause is read as before", () => {
+    expectFact("저 서울 살아요. 다들 친절해요", "user:residence=서울");
+    expectNo("손주가 넷입니다. 다들 서울에 살아요.", "user:residence");
+  });
+});

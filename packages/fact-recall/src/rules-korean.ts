@@ -21,7 +21,7 @@ const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
   "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
-  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
+  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|손주|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
@@ -317,6 +317,8 @@ const MAKE_DEVICE: Readonly<Record<string, string>> = {
   애플워치: "워치",
 };
 /** Kinds of housing, which name no place of their own (`원룸`, `아파트`). */
+/** A parent's house one lives in (`본가`, `친정`): the place named before it is the home. */
+const PARENTS_HOUSE = /^(?:본가|친정|시댁|처가)$/;
 const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
@@ -627,6 +629,15 @@ const DEPARTMENT = new RegExp(
  * A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`, `고려대 3학년`:
  * the school rule reads a named one): no major.
  */
+/**
+ * A plural subject that refers back to the relatives just named (`손주가 넷입니다. 다들 서울에
+ * 살아요.`, `딸이 둘 있는데 걔네 다 미국 살아`, `모두 결혼했어요`).
+ */
+const PLURAL_BACK = /^(?:다들|모두|모두들|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
+/** A school level alone, said after a relative was named (`동생 하나 있음. 고딩임`). */
+const SCHOOL_SLANG_ALONE = /^(?:고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6])(?:이에요|이야|입니다|임)[.!~…]*$/;
+/** School levels in slang or by their year (`고딩`, `중딩`, `대딩`, `초딩`, `고3`, `중1`). */
+const SCHOOL_SLANG = "고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6]";
 const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|(?:학교|[가-힣]대)$/;
 
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
@@ -901,14 +912,15 @@ const RULES: Rule[] = [
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중))/,
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
       const before = clean(wordsBefore(body, m).at(-1) ?? "");
-      if (HOUSING.test(v) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
+      // So is a parent's house after the place (`일산 본가에서 살아`, `대구 친정에서 지내요`).
+      if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
@@ -1005,6 +1017,14 @@ const RULES: Rule[] = [
         ? undefined
         : single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
     },
+    relative: true,
+  },
+  {
+    attribute: "school",
+    // A school level in slang or by its year, said as what one is (`고딩임`, `동생 중딩이에요`,
+    // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
+    re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (학교)`),
     relative: true,
   },
   {
@@ -2349,7 +2369,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   let lastSaid = "";
   // The message is one clause but greetings: a name alone there is the speaker's (`김서윤이에요`).
   const alone = clauses.filter(({ clause }) => !GREETING.test(clause.replace(LEAD, ""))).length === 1;
+  // The one relative the clause before said the speaker has (`손주가 넷입니다.`, `동생 하나 있음`):
+  // a plural subject after it (`다들`, `모두`, `걔네 다`) or a school level alone (`고딩임`) is theirs.
+  let had: string | undefined;
   for (const { clause: said, first, reported } of clauses) {
+    const hadBefore = had;
+    had = undefined;
     const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
     lastSaid = said;
     if (first) {
@@ -2374,6 +2399,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
+    const back = hadBefore === undefined ? null : PLURAL_BACK.exec(lead);
+    if (back) sentence = `${hadBefore}는 ${lead.slice(back[0].length)}`;
+    else if (hadBefore !== undefined && SCHOOL_SLANG_ALONE.test(lead)) sentence = `${hadBefore}는 ${lead}`;
     const afterthought = AFTERTHOUGHT.exec(lead);
     if (afterthought && previous !== undefined) {
       facts.push(...completed(previous, afterthought, speaker));
@@ -2403,8 +2431,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     facts.push(...all.filter(spoken));
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
-    const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
-    if (had.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = had[0]?.keyValue;
+    const kin = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
+    if (kin.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = kin[0]?.keyValue;
+    if (kin.length === 1) had = kin[0]?.keyValue;
   }
   return facts.map((f) => asWorkplace(f, text));
 }
