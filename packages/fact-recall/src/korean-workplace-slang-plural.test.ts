@@ -93,3 +93,18 @@ describe("a plural subject after the relatives just named is theirs", () => {
     expectNo("손주가 넷입니다. 다들 서울에 살아요.", "user:residence");
   });
 });
+
+describe("an activity kept up, said bare with 하다 and its habit word after it or none", () => {
+  it.each([
+    ["필라테스 하거든 화요일마다", "user:hobby=필라테스"],
+    ["요새 복싱 해", "user:hobby=복싱"],
+    ["등산함 주말마다 ㅋㅋ", "user:hobby=등산"],
+    ["명상해요 아침에", "user:hobby=명상"],
+    ["아빠는 요즘 낚시 하셔", "user's 아빠:hobby=낚시"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a one-off time, a question, a negation, a suggestion or a chore is no hobby", () => {
+    for (const text of ["오늘 요가 해", "복싱 해?", "요가 안 해요", "필라테스 해 봐", "청소 해요 주말마다", "아빠는 요즘 낚시 하셔"])
+      expectNo(text, "user:hobby");
+  });
+});

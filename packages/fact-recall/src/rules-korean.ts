@@ -1458,6 +1458,17 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // An activity kept up, said bare as the whole clause with 하다, its habit word after it or
+    // none (`요즘 요가 해요`, `클라이밍 하거든 주말마다`, `러닝함 아침마다`, `홈트해요`): a hobby.
+    // Only the activities of a class ({@link HABIT_ACTIVITY}); not a one-off time (`오늘 요가 해`).
+    attribute: "hobby",
+    re: new RegExp(
+      `^(?:(?:요즘|요새|요즘은|요새는|평소에?|꾸준히|열심히|집에서)\\s+)*(${HABIT_ACTIVITY})(?:을|를)?\\s*(?:해요|합니다|한다|하거든요?|하고\\s*있어요?|하고\\s*있습니다|해)(?:\\s+(?:${HABITUALLY}|퇴근하고|퇴근\\s*후에?|출근\\s*전에?|아침에|저녁에|꾸준히))?[.!~…]*$`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 한다 (취미, 활동)`),
+    relative: true,
+  },
+  {
     // The activity first, as the topic or object, then when it recurs and its verb (`테니스는
     // 주말마다 쳐`, `요가는 매일 아침 해요`, `수영은 일주일에 세 번 다녀요`): a hobby. Only the
     // activities of a class ({@link HABIT_ACTIVITY} and the played ones), so a chore (`청소는 주말마다
