@@ -91,6 +91,7 @@ describe("a plural subject after the relatives just named is theirs", () => {
   it("with no relatives before, the speaker's own clause is read as before", () => {
     expectFact("저 서울 살아요. 다들 친절해요", "user:residence=서울");
     expectNo("손주가 넷입니다. 다들 서울에 살아요.", "user:residence");
+    expectNo("손녀가 셋이에요. 다들 대구에 살아요?", "user's 손녀:residence");
   });
 });
 

@@ -21,7 +21,7 @@ const REL =
   // Children by their order (`큰애`, `작은딸`, `막내`) before the bare relations they end in.
   "큰아들|작은아들|막내아들|큰딸|작은딸|막내딸|큰아이|작은아이|큰애|작은애|막내|큰손자|작은손자|큰손녀|작은손녀|" +
   "남편|아내|와이프|아들|딸|언니|누나|오빠|형|여동생|남동생|동생|엄마|아빠|어머니|아버지|부모님|할머니|할아버지|아이들|아이|애들|" +
-  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|손주|며느리|사위|" +
+  "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
@@ -2411,8 +2411,15 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
     const back = hadBefore === undefined ? null : PLURAL_BACK.exec(lead);
-    if (back) sentence = `${hadBefore}는 ${lead.slice(back[0].length)}`;
-    else if (hadBefore !== undefined && SCHOOL_SLANG_ALONE.test(lead)) sentence = `${hadBefore}는 ${lead}`;
+    if (hadBefore !== undefined && (back || SCHOOL_SLANG_ALONE.test(lead))) {
+      // Read as the relatives' own clause (the relation need not be one the rules know as a subject).
+      const rest = back ? lead.slice(back[0].length) : lead;
+      previous = undefined;
+      if (QUESTION.test(rest) || HYPOTHETICAL.test(rest)) continue;
+      const theirs = matchKorean(rest, { id: `${speaker.id}'s ${hadBefore}`, label: `${speaker.label}의 ${hadBefore}` }, true);
+      if (theirs) facts.push(...theirs.filter((f) => !reported));
+      continue;
+    }
     const afterthought = AFTERTHOUGHT.exec(lead);
     if (afterthought && previous !== undefined) {
       facts.push(...completed(previous, afterthought, speaker));
