@@ -109,3 +109,18 @@ describe("an activity kept up, said bare with 하다 and its habit word after it
       expectNo(text, "user:hobby");
   });
 });
+
+describe("leaving a school", () => {
+  it.each([
+    ["중학교 자퇴했어요", "user:school=중학교 (ended)"],
+    ["저 고등학교 자퇴하고 바로 취업했어요", "user:school=고등학교 (ended)"],
+    ["고려대 다니다가 자퇴했어", "user:school=고려대 (ended)"],
+    ["누나가 고등학교 자퇴했어", "user's 누나:school=고등학교 (ended)"],
+    ["지금 휴학 중이에요", "user:school=휴학"],
+    ["저 이번 학기 휴학했어요", "user:school=휴학"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a wish, a question or a relative's leaving is no school left by the speaker", () => {
+    for (const text of ["자퇴하고 싶다", "휴학할까 고민 중", "휴학 중이야?", "누나가 고등학교 자퇴했어", "동생이 휴학 중이에요"]) expectNo(text, "user:school");
+  });
+});

@@ -1021,6 +1021,13 @@ const RULES: Rule[] = [
   },
   {
     attribute: "school",
+    // Away from school for a term or more (`휴학 중이에요`, `학교는 휴학했어`): the school said as 휴학.
+    re: /(?:^|\s)휴학(?:\s*중|했|하고\s*있|함(?=[\s.!~…]|$)|해서|하는\s*중)/,
+    build: (_m, l) => single("휴학", `${topic(l)} 학교를 휴학했다 (학교, 휴학)`),
+    relative: true,
+  },
+  {
+    attribute: "school",
     // A school level in slang or by its year, said as what one is (`고딩임`, `동생 중딩이에요`,
     // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
     re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
@@ -2018,6 +2025,9 @@ const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
   /^(.*?)([가-힣]+?)(?:시)?(?:다가\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
+const DROPPED_OUT =
+  /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
 /** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
 const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
@@ -2080,6 +2090,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
   )
     return `${place}에서 일하고 있어요`;
+  // Leaving a school (`고등학교 자퇴했어요`, `호텔조리과 다니다가 입대 전에 자퇴했어요`): the school
+  // or the department gone to holds no longer.
+  const dropped = DROPPED_OUT.exec(sentence.slice(speakerFirst.length));
+  if (dropped) return `${(dropped[1] as string).replace(DURATION, "").trim()} 다녀요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
