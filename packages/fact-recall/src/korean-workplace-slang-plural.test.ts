@@ -124,3 +124,18 @@ describe("leaving a school", () => {
     for (const text of ["자퇴하고 싶다", "휴학할까 고민 중", "휴학 중이야?", "누나가 고등학교 자퇴했어", "동생이 휴학 중이에요"]) expectNo(text, "user:school");
   });
 });
+
+describe("a Latin word before a job, and a job by its Latin abbreviation", () => {
+  it.each([
+    ["저 frontend 개발자예요", "user:work=frontend 개발자"],
+    ["나 BX 디자이너임", "user:work=BX 디자이너"],
+    ["data 엔지니어로 2년째 일하는 중이에요", "user:work=data 엔지니어"],
+    ["저 PO예요 핀테크 회사에서", "user:work=PO"],
+    ["나 android 개발자잖아 ㅋㅋ", "user:work=android 개발자"],
+    ["오빠는 iOS 개발자야", "user's 오빠:work=iOS 개발자"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a time, a question or someone else's job is none of the speaker's", () => {
+    for (const text of ["3시 PM이에요", "PM이에요?", "걔 backend 개발자잖아", "오빠는 iOS 개발자야", "디자이너로 십 년 동안 일했어요"]) expectNo(text, "user:work");
+  });
+});

@@ -28,6 +28,8 @@ const REL =
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
+/** How long one has been working, between a job and 일하다 (`개발자로 3년째 일하는 중`). */
+const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프|" +
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
@@ -1105,10 +1107,21 @@ const RULES: Rule[] = [
     // the match starts at the job, so a word there with a subject's particle is read as whose it
     // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s|[A-Za-z][A-Za-z0-9+#./-]*\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|(?:이)?잖아요?(?=[\\s.,!~…]|$)|(?:으로|로)\\s*(?:${WORK_YEARS})?일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
     ),
     // An object before it makes the job's word a verb (`기타를 배우고`: 배우다, no actor).
-    build: (m, l) => (/(?:을|를)\s$/.test(m[1] as string) ? undefined : single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`)),
+    // A Latin word before the job is part of it (`UX 디자이너`, `backend 개발자`, `ios 개발자`).
+    build: (m, l) =>
+      /(?:을|를)\s$/.test(m[1] as string)
+        ? undefined
+        : single(/^[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${m[1]}${m[2]}` : (m[2] as string), `${topic(l)} ${m[1]}${m[2]} (직업)`),
+    relative: true,
+  },
+  {
+    attribute: "work",
+    // A job by its Latin abbreviation, as what one is (`PM이에요`, `저 PO입니다`, `나 QA임`).
+    re: /^(PM|PO|QA|CTO|CEO|CFO|COO|CMO|MD|SRE|DBA|HR|AE)(?:이에요|예요|이야|야|입니다|이고|인데|이거든요?|이라서|이라|임)(?=[\s.,!~…]|$)/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
     relative: true,
   },
   {
