@@ -139,3 +139,19 @@ describe("a Latin word before a job, and a job by its Latin abbreviation", () =>
     for (const text of ["3시 PM이에요", "PM이에요?", "걔 backend 개발자잖아", "오빠는 iOS 개발자야", "디자이너로 십 년 동안 일했어요"]) expectNo(text, "user:work");
   });
 });
+
+describe("a place gone to then left, said with -다 for -다가, in a clause before another", () => {
+  it.each([
+    ["남편은 은행 다니다 퇴직하고 요즘 등산 다녀요", ["user's 남편:work=은행 (ended)", "user's 남편:hobby=등산"]],
+    ["아빠는 증권사 다니다 퇴직하셨어요", ["user's 아빠:work=증권사 (ended)"]],
+    ["쿠팡 다니다 관뒀어", ["user:work=쿠팡 (ended)"]],
+    ["필라테스 다니다 그만뒀어요", ["user:hobby=필라테스 (ended)"]],
+  ])("%s", (text, facts) => {
+    for (const fact of facts) expectFact(text, fact);
+  });
+
+  it("the relative's clauses after it are never the speaker's", () => {
+    expectNo("남편은 은행 다니다 퇴직하고 요즘 등산 다녀요", "user:");
+    expectNo("엄마는 학교 다니다 그만두고 요즘 수영 다니셔", "user:");
+  });
+});
