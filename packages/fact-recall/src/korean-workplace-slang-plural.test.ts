@@ -121,7 +121,8 @@ describe("leaving a school", () => {
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it("a wish, a question or a relative's leaving is no school left by the speaker", () => {
-    for (const text of ["자퇴하고 싶다", "휴학할까 고민 중", "휴학 중이야?", "누나가 고등학교 자퇴했어", "동생이 휴학 중이에요"]) expectNo(text, "user:school");
+    for (const text of ["자퇴하고 싶다", "휴학할까 고민 중", "휴학 중이야?", "누나가 고등학교 자퇴했어", "동생이 휴학 중이에요"])
+      expectNo(text, "user:school");
   });
 });
 
@@ -136,7 +137,8 @@ describe("a Latin word before a job, and a job by its Latin abbreviation", () =>
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it("a time, a question or someone else's job is none of the speaker's", () => {
-    for (const text of ["3시 PM이에요", "PM이에요?", "걔 backend 개발자잖아", "오빠는 iOS 개발자야", "디자이너로 십 년 동안 일했어요"]) expectNo(text, "user:work");
+    for (const text of ["3시 PM이에요", "PM이에요?", "걔 backend 개발자잖아", "오빠는 iOS 개발자야", "디자이너로 십 년 동안 일했어요"])
+      expectNo(text, "user:work");
   });
 });
 

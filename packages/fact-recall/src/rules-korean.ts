@@ -635,7 +635,8 @@ const DEPARTMENT = new RegExp(
  * A plural subject that refers back to the relatives just named (`손주가 넷입니다. 다들 서울에
  * 살아요.`, `딸이 둘 있는데 걔네 다 미국 살아`, `모두 결혼했어요`).
  */
-const PLURAL_BACK = /^(?:다들|모두|모두들|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
+const PLURAL_BACK =
+  /^(?:다들|모두|모두들|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
 /** A school level alone, said after a relative was named (`동생 하나 있음. 고딩임`). */
 const SCHOOL_SLANG_ALONE = /^(?:고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6])(?:이에요|이야|입니다|임)[.!~…]*$/;
 /** School levels in slang or by their year (`고딩`, `중딩`, `대딩`, `초딩`, `고3`, `중1`). */
@@ -1114,7 +1115,10 @@ const RULES: Rule[] = [
     build: (m, l) =>
       /(?:을|를)\s$/.test(m[1] as string)
         ? undefined
-        : single(/^[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${m[1]}${m[2]}` : (m[2] as string), `${topic(l)} ${m[1]}${m[2]} (직업)`),
+        : single(
+            /^[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${m[1]}${m[2]}` : (m[2] as string),
+            `${topic(l)} ${m[1]}${m[2]} (직업)`,
+          ),
     relative: true,
   },
   {
@@ -2444,7 +2448,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       previous = undefined;
       if (QUESTION.test(rest) || HYPOTHETICAL.test(rest)) continue;
       const theirs = matchKorean(rest, { id: `${speaker.id}'s ${hadBefore}`, label: `${speaker.label}의 ${hadBefore}` }, true);
-      if (theirs) facts.push(...theirs.filter((f) => !reported));
+      if (theirs && !reported) facts.push(...theirs);
       continue;
     }
     const afterthought = AFTERTHOUGHT.exec(lead);
@@ -2499,7 +2503,8 @@ function asWorkplace(fact: CandidateFact, text: string): CandidateFact {
   const v = fact.value;
   const employer = KNOWN_EMPLOYER.test(v);
   if (!employer) {
-    if (!WORK_TALK.test(text) || KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v)) return fact;
+    if (!WORK_TALK.test(text) || KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v))
+      return fact;
     const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
   }
