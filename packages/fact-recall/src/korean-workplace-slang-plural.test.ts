@@ -157,3 +157,17 @@ describe("a place gone to then left, said with -다 for -다가, in a clause bef
     expectNo("엄마는 학교 다니다 그만두고 요즘 수영 다니셔", "user:");
   });
 });
+
+describe("`아직도`/`아직은` is an adverb, not a subject with 도/은", () => {
+  it.each([
+    ["아직도 현대차 다녀요", "user:work=현대차"],
+    ["아직도 수원 살아", "user:residence=수원"],
+    ["아직도 볼링 다녀요", "user:hobby=볼링"],
+    ["아직은 대학생이에요", "user:work=대학생"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("someone else's subject before it still makes the clause theirs", () => {
+    expectNo("민지는 아직도 현대차 다녀요", "user:");
+    expectNo("걔 아직도 수원 살아", "user:");
+  });
+});

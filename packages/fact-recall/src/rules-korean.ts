@@ -78,7 +78,7 @@ const REL_WORD = new RegExp(`^(?:${REL})$`);
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
-  /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
+  /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난|아직)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
 /**
  * Nouns that end in `도` and are not a word with the particle `도` ("also"): provinces (`경기도`,
  * `충청북도`), islands (`제주도`, `울릉도`), martial arts (`태권도`) and common nouns (`포도`, `지도`).
