@@ -31,7 +31,8 @@ describe("Korean chat register: the forms casual speech takes (rules-korean.ts)"
   });
 
   it("a job qualified by a Latin word, and a school one graduated from (`나왔어`)", () => {
-    expect(facts("나 backend 개발자야")).toEqual([["user", "work", "개발자", false]]);
+    // The Latin word is part of the job (kofacts9; was `개발자` alone).
+    expect(facts("나 backend 개발자야")).toEqual([["user", "work", "backend 개발자", false]]);
     expect(facts("나 연세대 나왔어")).toEqual([["user", "school", "연세대", false]]);
   });
 

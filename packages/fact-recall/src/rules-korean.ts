@@ -28,6 +28,8 @@ const REL =
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
 const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
+/** How long one has been working, between a job and 일하다 (`개발자로 3년째 일하는 중`). */
+const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프|" +
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
@@ -76,7 +78,7 @@ const REL_WORD = new RegExp(`^(?:${REL})$`);
 const FIRST_PERSON_WORD = /^(?:저는|전|나는|난|제가|내가|저도|나도|저희는|저희가|우리는|우리가|저희도|우리도)$/;
 /** Topic-marked words that set a time or place, not who the clause is about (`요즘은`, `주말에는`). */
 const SETTING =
-  /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
+  /^(?:요즘|요새|지금|오늘|어제|내일|이번|올해|작년|내년|예전|원래|처음|최근|평소|가끔|주말|평일|아침|점심|저녁|밤|이제|그때|당시|결국|사실|이번\s*주|다음|지난|아직)(?:은|는|에는|엔|도)?$|(?:에는|에선|에서는|에서도|로는|으로는|때는|엔)$/;
 /**
  * Nouns that end in `도` and are not a word with the particle `도` ("also"): provinces (`경기도`,
  * `충청북도`), islands (`제주도`, `울릉도`), martial arts (`태권도`) and common nouns (`포도`, `지도`).
@@ -284,6 +286,17 @@ const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공�
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
 const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
 /**
+ * Employers people name by a short name alone, with 다니다 (`토스 다녀`, `네이버 다니고 있어요`): a
+ * workplace, never a pastime.
+ */
+const KNOWN_EMPLOYER =
+  /^(?:네이버|카카오|쿠팡|토스|당근|당근마켓|배민|우아한형제들|라인|넥슨|넷마블|엔씨|크래프톤|삼성|현대|현대차|기아|엘지|롯데|신세계|한화|포스코|두산|한전|코레일|야놀자|무신사|컬리|직방|비바리퍼블리카)$/;
+/**
+ * Words that say a message is about a job (`이직했어`, `입사한 지`, `연봉`, `회사 옮겼어요`): a place
+ * gone to with 다니다 there is the workplace. Not a time set by work (`퇴근하고`, `회사 끝나고`).
+ */
+const WORK_TALK = /이직|입사|연봉|출근|팀장|월급|신입\s*사원|직장|회사\s*(?:옮|바꾸|바꿨|바꿔)/;
+/**
  * Where one goes for care, not for a pastime: a clinic by its department (`소아과`, `정형외과`,
  * `치과`), any `-병원`, `-의원` or `-클리닉`, a treatment or therapy (`물리치료`, `도수치료`,
  * `재활`), counselling and check-ups.
@@ -306,6 +319,8 @@ const MAKE_DEVICE: Readonly<Record<string, string>> = {
   애플워치: "워치",
 };
 /** Kinds of housing, which name no place of their own (`원룸`, `아파트`). */
+/** A parent's house one lives in (`본가`, `친정`): the place named before it is the home. */
+const PARENTS_HOUSE = /^(?:본가|친정|시댁|처가)$/;
 const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
@@ -616,6 +631,16 @@ const DEPARTMENT = new RegExp(
  * A school or its level before a year (`고등학교 2학년`, `초등 5학년`, `대학 1학년`, `고려대 3학년`:
  * the school rule reads a named one): no major.
  */
+/**
+ * A plural subject that refers back to the relatives just named (`손주가 넷입니다. 다들 서울에
+ * 살아요.`, `딸이 둘 있는데 걔네 다 미국 살아`, `모두 결혼했어요`).
+ */
+const PLURAL_BACK =
+  /^(?:다들|모두|모두들|걔네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|얘네(?:들)?(?:은|는|도)?(?:\s+(?:다|모두))?|(?:둘|셋|넷)\s*다)\s+/;
+/** A school level alone, said after a relative was named (`동생 하나 있음. 고딩임`). */
+const SCHOOL_SLANG_ALONE = /^(?:고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6])(?:이에요|이야|입니다|임)[.!~…]*$/;
+/** School levels in slang or by their year (`고딩`, `중딩`, `대딩`, `초딩`, `고3`, `중1`). */
+const SCHOOL_SLANG = "고딩|중딩|대딩|초딩|고[1-3]|중[1-3]|초[1-6]";
 const SCHOOL_LEVEL = /^(?:초등|중등|고등|초|중|고|대학|대딩|고딩|중딩|초딩|유치원|국민학교|학부|대학원|석사|박사)$|(?:학교|[가-힣]대)$/;
 
 /** The speaker's study in a department ({@link DEPARTMENT}): `경영학과` -> `경영학`, `컴공과 3학년` -> `컴공`. */
@@ -890,14 +915,15 @@ const RULES: Rule[] = [
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중))/,
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
       const before = clean(wordsBefore(body, m).at(-1) ?? "");
-      if (HOUSING.test(v) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
+      // So is a parent's house after the place (`일산 본가에서 살아`, `대구 친정에서 지내요`).
+      if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
       if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
@@ -998,6 +1024,21 @@ const RULES: Rule[] = [
   },
   {
     attribute: "school",
+    // Away from school for a term or more (`휴학 중이에요`, `학교는 휴학했어`): the school said as 휴학.
+    re: /(?:^|\s)휴학(?:\s*중|했|하고\s*있|함(?=[\s.!~…]|$)|해서|하는\s*중)/,
+    build: (_m, l) => single("휴학", `${topic(l)} 학교를 휴학했다 (학교, 휴학)`),
+    relative: true,
+  },
+  {
+    attribute: "school",
+    // A school level in slang or by its year, said as what one is (`고딩임`, `동생 중딩이에요`,
+    // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
+    re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (학교)`),
+    relative: true,
+  },
+  {
+    attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
     // (`딸이 올해 중학교에 들어갔어요`) is going there now.
@@ -1035,7 +1076,7 @@ const RULES: Rule[] = [
     // or a treatment ({@link CLINIC}: `소아과`, `물리치료`) is no pastime.
     // A name in Latin letters (`GS리테일 다녀`) is an organisation, not an activity.
     re: new RegExp(
-      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중)`,
+      `(\\S+?)(?:에|을|를|${BARE})\\s*(?:다녀요|다니고|다닙니다|다녀(?!왔|오|올|온|와)|다닌다|다니는데|다니거든|다니지만|다니는\\s*중|다닌\\s*지(?=\\s))`,
     ),
     build: (m, l, body) => {
       let v = clean(m[1] as string);
@@ -1067,10 +1108,24 @@ const RULES: Rule[] = [
     // the match starts at the job, so a word there with a subject's particle is read as whose it
     // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|로\\s*일|으로\\s*일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s|[A-Za-z][A-Za-z0-9+#./-]*\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|(?:이)?잖아요?(?=[\\s.,!~…]|$)|(?:으로|로)\\s*(?:${WORK_YEARS})?일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
     ),
     // An object before it makes the job's word a verb (`기타를 배우고`: 배우다, no actor).
-    build: (m, l) => (/(?:을|를)\s$/.test(m[1] as string) ? undefined : single(m[2] as string, `${topic(l)} ${m[1]}${m[2]} (직업)`)),
+    // A Latin word before the job is part of it (`UX 디자이너`, `backend 개발자`, `ios 개발자`).
+    build: (m, l) =>
+      /(?:을|를)\s$/.test(m[1] as string)
+        ? undefined
+        : single(
+            /^[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${m[1]}${m[2]}` : (m[2] as string),
+            `${topic(l)} ${m[1]}${m[2]} (직업)`,
+          ),
+    relative: true,
+  },
+  {
+    attribute: "work",
+    // A job by its Latin abbreviation, as what one is (`PM이에요`, `저 PO입니다`, `나 QA임`).
+    re: /^(PM|PO|QA|CTO|CEO|CFO|COO|CMO|MD|SRE|DBA|HR|AE)(?:이에요|예요|이야|야|입니다|이고|인데|이거든요?|이라서|이라|임)(?=[\s.,!~…]|$)/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
     relative: true,
   },
   {
@@ -1424,6 +1479,17 @@ const RULES: Rule[] = [
       if (NOT_AN_OBJECT.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), keyAttribute: "preference" };
     },
+    relative: true,
+  },
+  {
+    // An activity kept up, said bare as the whole clause with 하다, its habit word after it or
+    // none (`요즘 요가 해요`, `클라이밍 하거든 주말마다`, `러닝함 아침마다`, `홈트해요`): a hobby.
+    // Only the activities of a class ({@link HABIT_ACTIVITY}); not a one-off time (`오늘 요가 해`).
+    attribute: "hobby",
+    re: new RegExp(
+      `^(?:(?:요즘|요새|요즘은|요새는|평소에?|꾸준히|열심히|집에서)\\s+)*(${HABIT_ACTIVITY})(?:을|를)?\\s*(?:해요|합니다|한다|하거든요?|하고\\s*있어요?|하고\\s*있습니다|해)(?:\\s+(?:${HABITUALLY}|퇴근하고|퇴근\\s*후에?|출근\\s*전에?|아침에|저녁에|꾸준히))?[.!~…]*$`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 한다 (취미, 활동)`),
     relative: true,
   },
   {
@@ -1891,11 +1957,11 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
-const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|니다))\\s+(?=[가-힣A-Za-z])`);
+const SENTENCE_END = new RegExp(`(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])`);
 
 /**
  * Verbs whose connective `-고` joins two clauses each stating its own fact (`서울에 살고`, `회사
@@ -1975,7 +2041,10 @@ const LEFT_WORKPLACE =
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
-  /^(.*?)([가-힣]+?)(?:시)?(?:다가\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
+const DROPPED_OUT =
+  /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
 /** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
 const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
@@ -2038,6 +2107,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
   )
     return `${place}에서 일하고 있어요`;
+  // Leaving a school (`고등학교 자퇴했어요`, `호텔조리과 다니다가 입대 전에 자퇴했어요`): the school
+  // or the department gone to holds no longer.
+  const dropped = DROPPED_OUT.exec(sentence.slice(speakerFirst.length));
+  if (dropped) return `${(dropped[1] as string).replace(DURATION, "").trim()} 다녀요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
@@ -2338,7 +2411,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   let lastSaid = "";
   // The message is one clause but greetings: a name alone there is the speaker's (`김서윤이에요`).
   const alone = clauses.filter(({ clause }) => !GREETING.test(clause.replace(LEAD, ""))).length === 1;
+  // The one relative the clause before said the speaker has (`손주가 넷입니다.`, `동생 하나 있음`):
+  // a plural subject after it (`다들`, `모두`, `걔네 다`) or a school level alone (`고딩임`) is theirs.
+  let had: string | undefined;
   for (const { clause: said, first, reported } of clauses) {
+    const hadBefore = had;
+    had = undefined;
     const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
     lastSaid = said;
     if (first) {
@@ -2363,6 +2441,16 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (relative === undefined) continue;
       sentence = `${relative}는 ${lead}`;
     } else if (FIRST_PERSON.test(lead)) relative = undefined;
+    const back = hadBefore === undefined ? null : PLURAL_BACK.exec(lead);
+    if (hadBefore !== undefined && (back || SCHOOL_SLANG_ALONE.test(lead))) {
+      // Read as the relatives' own clause (the relation need not be one the rules know as a subject).
+      const rest = back ? lead.slice(back[0].length) : lead;
+      previous = undefined;
+      if (QUESTION.test(rest) || HYPOTHETICAL.test(rest)) continue;
+      const theirs = matchKorean(rest, { id: `${speaker.id}'s ${hadBefore}`, label: `${speaker.label}의 ${hadBefore}` }, true);
+      if (theirs && !reported) facts.push(...theirs);
+      continue;
+    }
     const afterthought = AFTERTHOUGHT.exec(lead);
     if (afterthought && previous !== undefined) {
       facts.push(...completed(previous, afterthought, speaker));
@@ -2392,10 +2480,36 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     facts.push(...all.filter(spoken));
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
-    const had = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
-    if (had.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = had[0]?.keyValue;
+    const kin = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
+    if (kin.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = kin[0]?.keyValue;
+    if (kin.length === 1) had = kin[0]?.keyValue;
   }
-  return facts;
+  return facts.map((f) => asWorkplace(f, text));
+}
+
+/** What 다니다 names as a pastime (the hobby rule's text), to be read again as a workplace. */
+const GONE_TO = "에 다닌다 (취미, 활동)";
+/** Activities kept up as pastimes, whatever the message is about. */
+const KNOWN_ACTIVITY = new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})`);
+
+/**
+ * A place gone to with 다니다 read as a pastime is the workplace when it is an employer by name
+ * (`이제 토스 다님`), or when the message talks about the job (`이직했어 … 당근마켓 다녀`, `회사
+ * 옮겼어요. 지금은 네이버 다녀요`) and it is no activity one keeps up or its academy or class (`퇴근하고
+ * 헬스 다녀`, `이직 준비로 영어학원 다녀요` stay pastimes).
+ */
+function asWorkplace(fact: CandidateFact, text: string): CandidateFact {
+  if (fact.attribute !== "hobby" || !fact.text.endsWith(GONE_TO)) return fact;
+  const v = fact.value;
+  const employer = KNOWN_EMPLOYER.test(v);
+  if (!employer) {
+    if (!WORK_TALK.test(text) || KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v))
+      return fact;
+    const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
+    if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
+  }
+  const { keyValue: _keyValue, ...rest } = fact;
+  return { ...rest, attribute: "work", multi: false, text: `${fact.text.slice(0, -GONE_TO.length)}에 다닌다 (직장, 직업)` };
 }
 
 /**
