@@ -177,10 +177,10 @@ export interface ThreadwiseSaverOptions {
 const optionalFunction = (what: string) =>
   z.custom<() => Promise<void>>((value) => typeof value === "function", { message: `expected a function (${what})` }).optional();
 
-/** {@link ThreadwiseSaverOptions} as a strict schema (a misspelt key is refused by name). */
 /** {@link ThreadwiseSaver.archivedMessages}'s options, for the error naming an unknown one. */
 const archivedReadOptionsSchema = z.strictObject({ last: z.number().int().positive().optional() });
 
+/** {@link ThreadwiseSaverOptions} as a strict schema (a misspelt key is refused by name). */
 const threadwiseSaverOptionsSchema = z.strictObject({
   ready: optionalFunction("() => Promise<void>"),
   close: optionalFunction("() => Promise<void>"),
@@ -898,11 +898,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return record;
   }
 
-  /** Records that a task of the root step that runs from the checkpoint `config` names settled ({@link RunRecord.stepsPast}). */
-  #stepPast(config: RunnableConfig): void {
+  /** Records that a task of the root step that runs from the checkpoint `config` names settled ({@link RunRecord.stepsPast}); `owner`: the run's keys in `config`. */
+  #stepPast(config: RunnableConfig, owner: RunKeys): void {
     const checkpointId: unknown = config.configurable?.checkpoint_id;
     if (typeof checkpointId !== "string" || String(config.configurable?.checkpoint_ns ?? "") !== "") return;
-    const run = this.#findRun([(config as { control?: object }).control, config.signal]);
+    const run = this.#findRun(owner);
     if (run) stepsPastOf(run).add(checkpointId);
   }
 
@@ -1350,10 +1350,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * write is ever stored for a checkpoint that is not (no orphans).
    */
   async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
-    // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
-    if (taskId !== NULL_TASK_ID) this.#stepPast(config);
-    const threadId = threadIdOf(config);
     const owner: RunKeys = [(config as { control?: object }).control, config.signal];
+    // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
+    if (taskId !== NULL_TASK_ID) this.#stepPast(config, owner);
+    const threadId = threadIdOf(config);
     // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
     // before its first checkpoint. Its run record is made before any await: its admission waits
     // for what is recorded there.
