@@ -69,9 +69,10 @@ export const messageArchiveOptionsSchema = z.strictObject({
 export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
 
 /**
- * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): whole groups
- * from the start of the thread, older than the newest `keepGroups`, never the run's newest user
- * turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
+ * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): a prefix of
+ * `messages` made of whole groups (none spans across its end: a call whose span holds an orphan,
+ * a result whose call id was edited away, leaves only with it), older than the newest
+ * `keepGroups`, never the run's newest user turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
  * and, when the thread has a summary record (`summarize` in the stack; the middleware moves
  * nothing while summarize has written none), only groups that end before the message the summary
  * covers through: what leaves is always summarized, and the
