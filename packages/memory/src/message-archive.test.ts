@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import type { StartOn } from "@threadwise/core";
+import { groupMessages, type StartOn } from "@threadwise/core";
 import { windowTrim } from "@threadwise/window-trim";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -99,6 +99,9 @@ describe("what may leave is bounded by the hot part", () => {
           // The archive holds a prefix of the thread (readers put it back as archive, then hot).
           expect(leaving).toEqual(thread.slice(0, leaving.length));
           expect(batch).toEqual(thread.slice(0, batch.length));
+          // Whole groups: no group of the thread spans across where either ends.
+          for (const end of [leaving.length, batch.length])
+            expect(groupMessages(thread).filter((group) => group.start < end && group.end > end)).toEqual([]);
         },
       ),
       { seed: 27, numRuns: 300 },
