@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
-import type { StartOn } from "@threadwise/core";
+import { groupMessages, type StartOn } from "@threadwise/core";
 import { windowTrim } from "@threadwise/window-trim";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
@@ -27,13 +27,45 @@ describe("messagesToArchive", () => {
     expect(messagesToArchive([thread[4] as SystemMessage, ...thread.slice(6)], undefined, 1)).toEqual([]);
     expect(messagesToArchive(thread.slice(6), undefined, 2).map((m) => m.id)).toEqual(["u2", "a2"]);
   });
+
+  // Regression (test/stack.archive.slow.test.ts seed 302 case 10): a parallel call's first call id
+  // edited in place (humanInTheLoop's edit, `updateState`) leaves its result a stray between the call
+  // and the other result. Core groups the call with the result it answers and the stray as an orphan
+  // group after it, so the call's group left and the stray stayed hot: the thread read back
+  // (archive, then hot) had the two results swapped against a run without the archive.
+  it("a stray result inside a call's span: what leaves is still a prefix of the thread, whole groups", () => {
+    const call = (id: string) => ({ id, name: "lookup", args: { q: "서울" }, type: "tool_call" as const });
+    const thread = [
+      new HumanMessage({ id: "u0", content: "저는 서울에 살아요. Where do I live?" }),
+      new AIMessage({ id: "a0", content: "", tool_calls: [call("call_edit0"), call("c2")] }),
+      new ToolMessage({ id: "t1", content: "lookup 서울: ok", tool_call_id: "c1" }),
+      new ToolMessage({ id: "t2", content: "lookup short: ok", tool_call_id: "c2" }),
+      new AIMessage({ id: "a0-final", content: "You live in Seoul." }),
+      new HumanMessage({ id: "u1", content: "u1" }),
+      new AIMessage({ id: "a1", content: "a1" }),
+      new HumanMessage({ id: "u2", content: "u2" }),
+      new AIMessage({ id: "a2", content: "a2" }),
+    ];
+    const prefixes = (keep: number) => {
+      const leaving = messagesToArchive(thread, undefined, keep).map((m) => m.id);
+      return { leaving, prefix: thread.slice(0, leaving.length).map((m) => m.id) };
+    };
+    // Was ["u0", "a0", "t2"] at 6 groups kept: t1, between a0 and t2, stayed hot.
+    for (const keep of [1, 2, 3, 4, 5, 6, 7]) {
+      const { leaving, prefix } = prefixes(keep);
+      expect(leaving, `keepGroups ${keep}`).toEqual(prefix);
+      // Never the call without its result, nor the result without its call.
+      expect(leaving.includes("a0"), `keepGroups ${keep}`).toBe(leaving.includes("t2"));
+    }
+    expect(prefixes(4).leaving).toEqual(["u0", "a0", "t1", "t2", "a0-final"]);
+  });
 });
 
 describe("what may leave is bounded by the hot part", () => {
   // messageArchive skips the work when `messages.length - keepGroups < batchMessages`: this is
   // the bound that makes the skip exact (each kept group holds one message or more).
-  it("messagesToArchive and alignedBatch never return more than messages.length - keepGroups", () => {
-    const kinds = fc.constantFrom("human", "ai", "tool-call", "system");
+  it("messagesToArchive and alignedBatch never return more than messages.length - keepGroups, and a prefix of the thread", () => {
+    const kinds = fc.constantFrom("human", "ai", "tool-call", "stray-result", "system");
     fc.assert(
       fc.property(
         fc.array(kinds, { maxLength: 60 }),
@@ -46,7 +78,13 @@ describe("what may leave is bounded by the hot part", () => {
             if (kind === "human") thread.push(new HumanMessage({ id: `m${i}`, content: `u${i}` }));
             else if (kind === "ai") thread.push(new AIMessage({ id: `m${i}`, content: `a${i}` }));
             else if (kind === "system") thread.push(new SystemMessage({ id: `m${i}`, content: `s${i}` }));
-            else {
+            else if (kind === "stray-result") {
+              // A parallel call whose first call id was edited in place: its result is a stray between the call and the other result.
+              const calls = [`e${i}`, `d${i}`].map((id) => ({ id, name: "f", args: {}, type: "tool_call" as const }));
+              thread.push(new AIMessage({ id: `m${i}`, content: "", tool_calls: calls }));
+              thread.push(new ToolMessage({ id: `s${i}`, content: "r", tool_call_id: `c${i}` }));
+              thread.push(new ToolMessage({ id: `t${i}`, content: "r", tool_call_id: `d${i}` }));
+            } else {
               thread.push(
                 new AIMessage({ id: `m${i}`, content: "", tool_calls: [{ id: `c${i}`, name: "f", args: {}, type: "tool_call" }] }),
               );
@@ -56,7 +94,14 @@ describe("what may leave is bounded by the hot part", () => {
           const last = thread.at(-1)?.id;
           const leaving = messagesToArchive(thread, summarized && last ? { coveredThroughId: last } : undefined, keep);
           expect(leaving.length).toBeLessThanOrEqual(Math.max(0, thread.length - keep));
-          expect(alignedBatch(thread, leaving, align).length).toBeLessThanOrEqual(leaving.length);
+          const batch = alignedBatch(thread, leaving, align);
+          expect(batch.length).toBeLessThanOrEqual(leaving.length);
+          // The archive holds a prefix of the thread (readers put it back as archive, then hot).
+          expect(leaving).toEqual(thread.slice(0, leaving.length));
+          expect(batch).toEqual(thread.slice(0, batch.length));
+          // Whole groups: no group of the thread spans across where either ends.
+          for (const end of [leaving.length, batch.length])
+            expect(groupMessages(thread).filter((group) => group.start < end && group.end > end)).toEqual([]);
         },
       ),
       { seed: 27, numRuns: 300 },

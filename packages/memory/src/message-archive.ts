@@ -69,9 +69,10 @@ export const messageArchiveOptionsSchema = z.strictObject({
 export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
 
 /**
- * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): whole groups
- * from the start of the thread, older than the newest `keepGroups`, never the run's newest user
- * turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
+ * The messages of `messages` (a thread's hot part) that may leave it now (issue 27): a prefix of
+ * `messages` made of whole groups (none spans across its end: a call whose span holds an orphan,
+ * a result whose call id was edited away, leaves only with it), older than the newest
+ * `keepGroups`, never the run's newest user turn or what follows it, never a stored `SystemMessage` (persistTrim's `messagesToDelete`),
  * and, when the thread has a summary record (`summarize` in the stack; the middleware moves
  * nothing while summarize has written none), only groups that end before the message the summary
  * covers through: what leaves is always summarized, and the
@@ -100,16 +101,38 @@ export function messagesToArchive(
     before = previous;
   }
   const ids = new Set(messagesToDelete(messages, keepGroups, before));
-  // A stored system message stays hot (every view holds it), and the archive must hold a prefix
-  // of the thread for readers to put it back in order (archive, then hot): only whole groups
-  // before the first stored system message leave.
-  const system = messages.findIndex((message) => message.getType() === "system");
-  let limit = messages.length;
-  if (system !== -1) {
-    limit = 0;
-    for (const group of groupMessages(messages)) if (group.end <= system) limit = group.end;
+  // The archive must hold a prefix of the thread for readers to put it back in order (archive,
+  // then hot): what leaves is the longest prefix of messages persistTrim's choice holds, cut back
+  // to where no group spans across the cut. A group's span may hold an orphan of its own (a result
+  // whose call id was edited away, between the call and the result it still answers: core puts it
+  // in a group after the call's), so the choice alone may skip it (seed 302 case 10: the stray
+  // stayed hot while the call's group left, and the two results read back swapped). Nothing at or
+  // after the first stored system message leaves either: it stays hot (every view holds it).
+  let end = 0;
+  while (end < messages.length) {
+    const message = messages[end] as BaseMessage;
+    if (message.getType() === "system" || typeof message.id !== "string" || !ids.has(message.id)) break;
+    end += 1;
   }
-  return messages.filter((message, i) => i < limit && typeof message.id === "string" && ids.has(message.id));
+  return messages.slice(0, groupCut(groupMessages(messages), end));
+}
+
+/**
+ * The largest position at most `end` that no group of `groups` (a thread's, core's
+ * `groupMessages`) spans across: no group starts before it and ends after it. O(groups) per step
+ * back; a step back happens only at a group with an orphan of its own inside its span.
+ */
+function groupCut(groups: readonly MessageGroup[], end: number): number {
+  let cut = end;
+  for (let moved = true; moved && cut > 0; ) {
+    moved = false;
+    for (const group of groups)
+      if (group.start < cut && group.end > cut) {
+        cut = group.start;
+        moved = true;
+      }
+  }
+  return cut;
 }
 
 /**
