@@ -256,14 +256,7 @@ describe("native threads whose tool_use ids repeat and are not portable", () => 
   });
 });
 
-/**
- * A user message stored between an AI message's `tool_use` blocks and the user message of their
- * `tool_result` blocks (LangChain users who build messages by hand, an import from Anthropic's
- * logs, a `bulkUpdateState` import). Anthropic requires the results in the user turn right after
- * the call, so the view sends the results right after their call and the note after them, as it
- * does for the ToolMessage form (`deferredResults` in core's groups.ts); before, it dropped the
- * call and its result, and the model never saw that the tool ran.
- */
+/** The notes and words of {@link notedTranscript}, per language. */
 const NOTES = {
   en: {
     q1: "Weather in Seoul?",
@@ -320,6 +313,14 @@ function blockSequence(request: BaseMessage[]): string[] {
   return out;
 }
 
+/**
+ * A user message stored between an AI message's `tool_use` blocks and the user message of their
+ * `tool_result` blocks (LangChain users who build messages by hand, an import from Anthropic's
+ * logs, a `bulkUpdateState` import). Anthropic requires the results in the user turn right after
+ * the call, so the view sends the results right after their call and the note after them, as it
+ * does for the ToolMessage form (`deferredResults` in core's groups.ts); before, it dropped the
+ * call and its result, and the model never saw that the tool ran.
+ */
 function notedTranscript(lang: "en" | "ko"): BaseMessage[] {
   const t = NOTES[lang];
   const p = `${lang}n-`;
@@ -411,7 +412,8 @@ describe("native threads with a user note stored between a tool_use and its tool
             // The request as a sequence of blocks (the view merges consecutive user messages into one).
             const first = blockSequence(requestsOf(model)[0] as BaseMessage[]);
             const t = NOTES[lang];
-            const at = (entry: string) => first.findIndex((e) => (entry.startsWith("text:") ? e.includes(entry.slice(5)) : e === entry));
+            const at = (entry: string) =>
+              entry.startsWith("text:") ? first.findIndex((e) => e.includes(entry.slice(5))) : first.indexOf(entry);
             const ordered = (...entries: string[]) =>
               entries.every((e, k) => at(e) >= 0 && (k === 0 || at(entries[k - 1] as string) < at(e)));
             const id = (k: string) => `toolu_${lang}_n${k}`;
