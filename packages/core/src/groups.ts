@@ -311,11 +311,14 @@ function mayComeBetweenResults(message: BaseMessage, usersOnly = false): boolean
  * call (the Command's own), or `firstUsersOnly`: right after the call, user messages only (an
  * update written with the resume of a human-in-the-loop review, `Command({ resume, update })`,
  * which LangGraph applies before the reviewed tools run: `[AI(a, b), note, result a, result b]`;
- * no model call came between, or its answer would be there). From `j` (the end of the results
- * right after the call), runs of at most {@link MAX_BETWEEN_RESULTS} such messages each followed by results that
- * answer calls still `open` are taken, up to the last such result, stopping before a run that holds
- * a result answering no open call (a stray). `undefined` when there is none (the positional
- * grouping stands). `between` are
+ * no model call came between, or its answer would be there; or a note a hand-built thread or an
+ * import stores before an Anthropic-native `tool_result` message: `[AI(tool_use a), note,
+ * user(tool_result a)]`). From `j` (the end of the results right after the call), runs of at most
+ * {@link MAX_BETWEEN_RESULTS} such messages each followed by results (ToolMessages, user messages
+ * of `tool_result` blocks taken by {@link takeResultMessage}) that answer calls still `open` are
+ * taken, up to the last such result, stopping before a run that holds a result answering no open
+ * call (a stray), and after a result message with the user's words. `undefined` when there is none
+ * (the positional grouping stands). `between` are
  * the messages between, sent after all the results (Anthropic, Gemini and Bedrock refuse anything
  * between a call and its results; OpenAI requires the results right after the call).
  */
@@ -398,8 +401,9 @@ function partlyAnswerable(ids: readonly string[], open: ReadonlyMap<string, numb
  * The groups of the unit that ends right before `end`, in thread order, and where that unit
  * starts: what {@link groupMessages} gives for that span, found from the end. A run of results
  * (ToolMessages, user messages of `tool_result` blocks) belongs to the AI message with calls right
- * before the run when that message's unit takes it, or else is one orphan per message (a user
- * message with words beside its results: a user group). Lets a caller walk a long thread
+ * before the run, or before the messages a `deferredResults` unit takes across, when that
+ * message's unit takes it, or else is one orphan per message (a user message with words beside its
+ * results: a user group). Lets a caller walk a long thread
  * backwards and stop early. Requires `0 < end <= messages.length` and `end` at a unit boundary.
  */
 export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
