@@ -255,3 +255,193 @@ describe("native threads whose tool_use ids repeat and are not portable", () => 
     expect(JSON.stringify(stored.filter((m) => m.id?.startsWith("r")).map((m) => m.content))).toContain(`"tool_use_id":"${id}"`);
   });
 });
+
+/** The notes and words of {@link notedTranscript}, per language. */
+const NOTES = {
+  en: {
+    q1: "Weather in Seoul?",
+    look: "Let me check.",
+    n1: "a note: I mean tomorrow",
+    a1: "Sunny tomorrow.",
+    q2: "Busan and Jeju?",
+    n2: "also, I land at noon",
+    more: "Thanks. Umbrella for Jeju?",
+    a2: "Yes, bring one.",
+    q3: "Incheon?",
+    n3: "the airport, not the city",
+    a3: "Windy at the airport.",
+    n4: "forget the last one",
+    q5: "Daegu then?",
+    n5: "only the afternoon",
+  },
+  ko: {
+    q1: "서울 날씨?",
+    look: "확인해 볼게요.",
+    n1: "메모: 내일 말이야",
+    a1: "내일은 맑아요.",
+    q2: "부산이랑 제주는?",
+    n2: "그리고 나 정오에 도착해",
+    more: "고마워. 제주에 우산 챙길까?",
+    a2: "네, 챙기세요.",
+    q3: "인천은?",
+    n3: "시내 말고 공항",
+    a3: "공항은 바람이 불어요.",
+    n4: "방금 건 잊어줘",
+    q5: "그럼 대구는?",
+    n5: "오후만",
+  },
+};
+
+/** The request as one sequence of blocks: `use:<id>`, `result:<id>`, `text:<text>` (calls of `tool_calls` as `use:`). */
+function blockSequence(request: BaseMessage[]): string[] {
+  const out: string[] = [];
+  for (const m of request) {
+    const blocks = typeof m.content === "string" ? [{ type: "text", text: m.content }] : (m.content as Array<Record<string, unknown>>);
+    const listed = new Set<string>();
+    for (const b of blocks) {
+      if (b.type === "tool_use") listed.add(String(b.id));
+      out.push(
+        b.type === "tool_use"
+          ? `use:${String(b.id)}`
+          : b.type === "tool_result"
+            ? `result:${String(b.tool_use_id)}`
+            : `text:${String(b.text ?? "")}`,
+      );
+    }
+    for (const call of (m as AIMessage).tool_calls ?? []) if (!listed.has(call.id ?? "")) out.push(`use:${call.id ?? ""}`);
+  }
+  return out;
+}
+
+/**
+ * A user message stored between an AI message's `tool_use` blocks and the user message of their
+ * `tool_result` blocks (LangChain users who build messages by hand, an import from Anthropic's
+ * logs, a `bulkUpdateState` import). Anthropic requires the results in the user turn right after
+ * the call, so the view sends the results right after their call and the note after them, as it
+ * does for the ToolMessage form (`deferredResults` in core's groups.ts); before, it dropped the
+ * call and its result, and the model never saw that the tool ran.
+ */
+function notedTranscript(lang: "en" | "ko"): BaseMessage[] {
+  const t = NOTES[lang];
+  const p = `${lang}n-`;
+  const id = (k: string) => `toolu_${lang}_n${k}`;
+  return [
+    new HumanMessage({ id: `${p}h1`, content: t.q1 }),
+    // The note right after the call, before its only result (tool_calls empty: the call only as a block).
+    new AIMessage({ id: `${p}a1`, content: [{ type: "text", text: t.look }, toolUse(id("1"), "Seoul")] as never, tool_calls: [] }),
+    new HumanMessage({ id: `${p}n1`, content: t.n1 }),
+    new HumanMessage({ id: `${p}r1`, content: [toolResult(id("1"), "sunny")] as never }),
+    new AIMessage({ id: `${p}a2`, content: t.a1 }),
+    new HumanMessage({ id: `${p}h2`, content: t.q2 }),
+    // A parallel call whose results are split over two user messages, the note between them; the
+    // second holds the user's words too (text first, as an import may store it).
+    new AIMessage({ id: `${p}a3`, content: [toolUse(id("2"), "Busan"), toolUse(id("3"), "Jeju")] as never }),
+    new HumanMessage({ id: `${p}r2`, content: [toolResult(id("2"), "cloudy")] as never }),
+    new HumanMessage({ id: `${p}n2`, content: t.n2 }),
+    new HumanMessage({
+      id: `${p}r3`,
+      content: [{ type: "text", text: t.more }, toolResult(id("3"), [{ type: "text", text: "rain" }])] as never,
+    }),
+    new AIMessage({ id: `${p}a4`, content: t.a2 }),
+    new HumanMessage({ id: `${p}h3`, content: t.q3 }),
+    // The call in tool_calls and as a block; the note before its result.
+    new AIMessage({
+      id: `${p}a5`,
+      content: [toolUse(id("4"), "Incheon")] as never,
+      tool_calls: [{ id: id("4"), name: "weather", args: { city: "Incheon" }, type: "tool_call" }],
+    }),
+    new HumanMessage({ id: `${p}n3`, content: t.n3 }),
+    new HumanMessage({ id: `${p}r4`, content: [toolResult(id("4"), "windy")] as never }),
+    new AIMessage({ id: `${p}a6`, content: t.a3 }),
+    // A result whose call is not in the thread (trimmed away before the import): never sent; the note before it is.
+    new HumanMessage({ id: `${p}n4`, content: t.n4 }),
+    new HumanMessage({ id: `${p}r0`, content: [toolResult(id("0"), "gone")] as never }),
+    new HumanMessage({ id: `${p}h5`, content: t.q5 }),
+    // The run in progress: the note is the newest user message, written before the result.
+    new AIMessage({ id: `${p}a7`, content: [{ type: "text", text: t.look }, toolUse(id("5"), "Daegu")] as never }),
+    new HumanMessage({ id: `${p}n5`, content: t.n5 }),
+    new HumanMessage({ id: `${p}r5`, content: [toolResult(id("5"), "hot")] as never }),
+  ];
+}
+
+const MODES = ["legacy_system", "stable_tail", "cache_aware"] as const;
+const NOTED_STACKS: Record<string, (window: number, mode: (typeof MODES)[number]) => AgentMiddleware[]> = {
+  "[windowTrim(n), summarize()]": (n, mode) => [
+    windowTrim({ maxMessages: n, logger: false }),
+    summarize({ model: summarizer() as never, threshold: n + 2, promptContextMode: mode, logger: false }),
+  ],
+  "[summarize(), tokenCap]": (n, mode) => [
+    summarize({ model: summarizer() as never, threshold: n + 2, promptContextMode: mode, logger: false }),
+    tokenCap({ maxTokens: 60 + n * 25, logger: false }),
+  ],
+  memoryStack: (n, mode) =>
+    memoryStack({
+      backend: "in_memory",
+      windowSize: n,
+      summarizeThreshold: n + 2,
+      models: { summarize: summarizer() as never },
+      recallMaxTokens: false,
+      promptContextMode: mode,
+      logger: false,
+      env: {},
+    }).middleware,
+};
+
+describe("native threads with a user note stored between a tool_use and its tool_result", () => {
+  for (const [name, build] of Object.entries(NOTED_STACKS))
+    for (const mode of MODES)
+      for (const lang of ["en", "ko"] as const)
+        it.each([2, 4, 7, 40])(
+          `${name}, ${mode}, ${lang}, window %i: every request valid; results right after their call, the note after them`,
+          async (n) => {
+            const checkpointer = new MemorySaver();
+            const answer = (messages: BaseMessage[]) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`;
+            const model = strictModel({ providers: ["anthropic"], answer });
+            const agent = createAgent({ model, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n, mode) });
+            const config = { configurable: { thread_id: `noted-${lang}-${n}` } };
+            const seed = notedTranscript(lang);
+            const before = JSON.stringify(seed);
+            await agent.invoke({ messages: seed }, config);
+            for (const [k, text] of ["one more", "하나 더", "last"].entries())
+              await agent.invoke({ messages: [new HumanMessage({ id: `nu${k}`, content: text })] }, config);
+            expect(model.providerLog.rejections).toBe(0);
+            for (const request of requestsOf(model)) {
+              expect(validateProviderRequest(request, { providers: ["anthropic"] })).toEqual([]);
+              expect(wireProblems(request)).toEqual([]);
+            }
+            // The request as a sequence of blocks (the view merges consecutive user messages into one).
+            const first = blockSequence(requestsOf(model)[0] as BaseMessage[]);
+            const t = NOTES[lang];
+            const at = (entry: string) =>
+              entry.startsWith("text:") ? first.findIndex((e) => e.includes(entry.slice(5))) : first.indexOf(entry);
+            const ordered = (...entries: string[]) =>
+              entries.every((e, k) => at(e) >= 0 && (k === 0 || at(entries[k - 1] as string) < at(e)));
+            const id = (k: string) => `toolu_${lang}_n${k}`;
+            // The run in progress is always sent: its call, its result, then the note.
+            expect(ordered(`use:${id("5")}`, `result:${id("5")}`, `text:${t.n5}`)).toBe(true);
+            if (n === 40) {
+              // The widest window sends every pair and every note, each note after its call's results.
+              expect(ordered(`use:${id("1")}`, `result:${id("1")}`, `text:${t.n1}`)).toBe(true);
+              expect(
+                ordered(`use:${id("2")}`, `use:${id("3")}`, `result:${id("2")}`, `result:${id("3")}`, `text:${t.more}`, `text:${t.n2}`),
+              ).toBe(true);
+              expect(ordered(`use:${id("4")}`, `result:${id("4")}`, `text:${t.n3}`)).toBe(true);
+              // The result whose call is gone is not sent; the note before it is.
+              expect(at(`result:${id("0")}`)).toBe(-1);
+              expect(at(`text:${t.n4}`)).toBeGreaterThan(-1);
+            }
+            expect(JSON.stringify(seed)).toBe(before);
+            const stored = (await agent.graph.getState(config)).values.messages as BaseMessage[];
+            const storedSeed = stored.filter((m) => seed.some((s) => s.id === m.id));
+            expect(JSON.stringify(storedSeed.map((m) => [m.id, m.content]))).toBe(JSON.stringify(seed.map((m) => [m.id, m.content])));
+
+            // A fresh agent (new middleware, new model) on the same checkpointer sends what this one sends.
+            const again = strictModel({ providers: ["anthropic"], answer });
+            const fresh = createAgent({ model: again, tools: [], systemPrompt: "Be brief.", checkpointer, middleware: build(n, mode) });
+            const head = (await agent.graph.getState(config)).config;
+            await agent.invoke({ messages: [new HumanMessage({ id: "nu9", content: "again" })] }, head);
+            await fresh.invoke({ messages: [new HumanMessage({ id: "nu9", content: "again" })] }, head);
+            expect(shape(requestsOf(again).at(-1) as BaseMessage[])).toBe(shape(requestsOf(model).at(-1) as BaseMessage[]));
+          },
+        );
+});

@@ -607,4 +607,98 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
       { numRuns: 400 },
     );
   });
+
+  describe("a user note stored between tool_use blocks and their tool_result message (as the ToolMessage form, `deferredResults`)", () => {
+    const note = (id: string, text: string) => new HumanMessage({ id, content: text });
+
+    it.each([
+      ["en", "a note: I mean tomorrow"],
+      ["ko", "메모: 내일 말이야"],
+    ])("%s: the results are sent right after the call, the note after them, as for ToolMessages", (_, text) => {
+      for (const listed of [[], ["x"]]) {
+        const native = [human("h"), uses("a", ["x"], listed), note("n", text), results("r", ["x"]), ai("done")];
+        const standard = [human("h"), call("a", ["x"]), note("n", text), result("r", "x"), ai("done")];
+        expect(shape(native)).toEqual(["user:h@0-1", "tool_call:a,r,n@1-4", "assistant:done@4-5"]);
+        expect(shape(native)).toEqual(shape(standard));
+        const group = groupMessages(native)[1] as MessageGroup;
+        expect(group.deferred).toBe(1);
+        expect(group.unanswered).toBeUndefined();
+        expect(sentIds(group.messages[0] as BaseMessage)).toEqual(["x"]);
+        expect(findOrphans(native)).toEqual(["results after other messages at 1..3"]);
+        expect(anthropicPairing(dropOrphans(native))).toEqual([]);
+        walkMatches(native);
+      }
+    });
+
+    it("results split over two user messages with a note between; the last with the user's words (sent results first) ends the group", () => {
+      const thread = [
+        human("h"),
+        uses("a", ["x", "y"]),
+        results("r1", ["x"]),
+        note("n", "그리고 정오에 도착해"),
+        results("r2", ["y"], "고마워", true),
+        ai("done"),
+      ];
+      expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:a,r1,r2,n@1-5", "assistant:done@5-6"]);
+      const sent = (groupMessages(thread)[1] as MessageGroup).messages[2] as BaseMessage;
+      expect(sent.content).toEqual([res("y"), { type: "text", text: "고마워" }]);
+      expect(anthropicPairing(dropOrphans(thread))).toEqual([]);
+      walkMatches(thread);
+      // The note before the first result: every result after it.
+      const first = [human("h"), uses("a", ["x", "y"]), note("n", "note"), results("r1", ["x"]), results("r2", ["y"]), human("h2")];
+      expect(shape(first)).toEqual(["user:h@0-1", "tool_call:a,r1,r2,n@1-5", "user:h2@5-6"]);
+      walkMatches(first);
+    });
+
+    it("a results message with the user's words ends the call's group: a note and results after it are not the call's", () => {
+      const thread = [human("h"), uses("a", ["x", "y"]), results("r1", ["x"], "thanks"), note("n", "note"), results("r2", ["y"])];
+      expect(shape(thread)).toEqual(["user:h@0-1", "tool_call:a,r1@1-3", "user:n@3-4", "orphan:r2@4-5"]);
+      expect(groupMessages(thread)[1]?.unanswered).toEqual(["y"]);
+      walkMatches(thread);
+    });
+
+    it("keeps the positional grouping when the message after the note holds only results of no open call, or an AI answer comes first", () => {
+      // A result of another call after the note: the call has no result; the stray is never sent.
+      const stray = [human("h"), uses("a", ["x"]), note("n", "note"), results("r", ["zz"]), ai("done")];
+      expect(shape(stray)).toEqual(["user:h@0-1", "assistant:a@1-2", "user:n@2-3", "orphan:r@3-4", "assistant:done@4-5"]);
+      // Beside a result of the call, as right after the call: sent without it.
+      const beside = [human("h"), uses("a", ["x"]), note("n", "note"), results("r", ["x", "zz"]), ai("done")];
+      expect(shape(beside)).toEqual(["user:h@0-1", "tool_call:a,r,n@1-4", "assistant:done@4-5"]);
+      expect((groupMessages(beside)[1] as MessageGroup).messages[1]?.content).toEqual([res("x")]);
+      walkMatches(beside);
+      walkMatches(stray);
+      // An AI answer right after the call means a model call saw it unanswered (as for ToolMessages).
+      const answered = [human("h"), uses("a", ["x"]), ai("b"), results("r", ["x"])];
+      expect(shape(answered)).toEqual(["user:h@0-1", "assistant:a@1-2", "assistant:b@2-3", "orphan:r@3-4"]);
+      walkMatches(answered);
+    });
+
+    it("random native threads with notes between calls and results: groupsEndingAt walks to what groupMessages gives, every request valid for Anthropic", () => {
+      const code = fc.constantFrom("h", "n", "a", "ux", "uxy", "cx", "cxy", "rx", "ry", "rxy", "rz", "wx", "wy");
+      fc.assert(
+        fc.property(fc.array(code, { maxLength: 20 }), (codes) => {
+          const thread = codes.map((c, i) => {
+            const ids = [...c.slice(1)];
+            if (c === "h") return human(`m${i}`);
+            if (c === "n") return note(`m${i}`, `노트 ${i}`);
+            if (c === "a") return ai(`m${i}`);
+            if (c.startsWith("u")) return uses(`m${i}`, ids);
+            if (c.startsWith("c")) return uses(`m${i}`, ids, ids);
+            if (c.startsWith("r")) return results(`m${i}`, ids);
+            return results(`m${i}`, ids, "and tomorrow?", i % 2 === 0);
+          });
+          const before = JSON.stringify(thread);
+          walkMatches(thread);
+          const sent = dropOrphans(thread);
+          expect(anthropicPairing(sent)).toEqual([]);
+          if (sent.length > 0)
+            expect(
+              validateProviderRequest(sentMessages(sent), { providers: ["anthropic"] }).filter((v) => v.rule !== "first_message_role"),
+            ).toEqual([]);
+          expect(JSON.stringify(thread)).toBe(before);
+        }),
+        { numRuns: 3000 },
+      );
+    });
+  });
 });

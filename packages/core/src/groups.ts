@@ -86,6 +86,24 @@ function takeResults(open: Map<string, number>, blocks: readonly ToolResultBlock
 }
 
 /**
+ * What a call's run of results takes from the user message `m` of `tool_result` blocks, `open` the
+ * calls still open (counted per id; the answered ones are taken out of it): the message as sent
+ * (without the blocks that answer nothing open, results first, no blank text) and whether it holds
+ * words of the user's own (then it is the run's last message); `"stray"` when no block answers an
+ * open call; `"ends"` when none does and the user's words ride with them (the run ends before it:
+ * sent apart, its results would answer nothing, and left out, the user's words would be lost).
+ * `"ends"` too for a message of no `tool_result` block.
+ */
+function takeResultMessage(m: BaseMessage, open: Map<string, number>): { sent: BaseMessage; more: boolean } | "stray" | "ends" {
+  const blocks = toolResultBlocksOf(m);
+  if (blocks.length === 0) return "ends";
+  const more = holdsMoreThanResults(m);
+  const taken = takeResults(open, blocks);
+  if (taken.hits === 0) return more ? "ends" : "stray";
+  return { sent: withoutBlankText(resultsFirst(withoutResults(m, taken.strays))), more };
+}
+
+/**
  * Splits a message list into groups (spec R2, R4).
  *
  * Results are paired with their call by position, not by a global id lookup: an AI message with
@@ -162,6 +180,8 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     for (const id of ids) open.set(id, (open.get(id) ?? 0) + 1);
     const answered: BaseMessage[] = [];
     const strays: number[] = [];
+    // Whether the run ended with a user message of results and words of the user's own: nothing after it is the call's.
+    let closed = false;
     let j = i + 1;
     while (j < stop) {
       const m = messages[j] as BaseMessage;
@@ -176,44 +196,47 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
         j += 1;
         continue;
       }
-      const blocks = toolResultBlocksOf(m);
-      if (blocks.length === 0) break;
-      const more = holdsMoreThanResults(m);
-      const taken = takeResults(open, blocks);
-      if (taken.hits === 0) {
-        // Results that answer nothing open: a stray, unless the user's own words ride with them.
-        if (more) break;
+      const took = takeResultMessage(m, open);
+      if (took === "ends") break;
+      if (took === "stray") {
         strays.push(j);
         j += 1;
         continue;
       }
-      answered.push(withoutBlankText(resultsFirst(withoutResults(m, taken.strays))));
+      answered.push(took.sent);
       j += 1;
-      if (more) break;
+      if (took.more) {
+        closed = true;
+        break;
+      }
     }
+    // Results a tool's Command put after messages of its own (a parallel call), or after user
+    // messages written before any result (a review resumed with `Command({ resume, update })`, a
+    // note stored before an Anthropic-native `tool_result` message): taken across them, the
+    // messages sent after all the results (see `deferredResults`).
+    const found =
+      !closed && strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open, answered.length === 0) : undefined;
+    const later = found && partlyAnswerable(ids, found.open) ? found : undefined;
+    const left = later?.open ?? open;
     // A tool_use block no result answers and tool_calls lacks is no call the agent ran: left out
     // of the sent copy, as callsOnlyProviderCopiesName leaves out other provider copies.
     const stale: string[] = [];
     for (const id of new Set(blockCalls))
-      if (open.get(id) === ids.filter((x) => x === id).length) {
-        open.delete(id);
+      if (left.get(id) === ids.filter((x) => x === id).length) {
+        left.delete(id);
         stale.push(id);
       }
-    if (calls.length === 0 && answered.length === 0) {
-      out.push({ kind: "assistant", messages: [sendable(message, stale)], start: i, end: i + 1 });
-      return i + 1;
-    }
-    // Results a tool's Command put after messages of its own (a parallel call), or after user
-    // messages written before any result (a review resumed with `Command({ resume, update })`):
-    // taken across them, the messages sent after all the results (see `deferredResults`).
-    const later = strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open, answered.length === 0) : undefined;
-    if (later && (later.open.size === 0 || partlyAnswerable(ids, later.open))) {
+    if (later) {
       const group: MessageGroup = { kind: "tool_call", messages: [], start: i, end: later.end, deferred: later.between.length };
-      const unanswered = [...later.open.keys(), ...stale];
+      const unanswered = [...left.keys(), ...stale];
       if (unanswered.length > 0) group.unanswered = unanswered;
       group.messages = portable([sendable(message, unanswered), ...answered, ...later.results, ...later.between]);
       out.push(group);
       return later.end;
+    }
+    if (calls.length === 0 && answered.length === 0) {
+      out.push({ kind: "assistant", messages: [sendable(message, stale)], start: i, end: i + 1 });
+      return i + 1;
     }
     if (open.size === 0 || (answered.length > 0 && partlyAnswerable(ids, open))) {
       // Complete call, plus results that answer nothing open (duplicates, foreign ids): keep the
@@ -288,11 +311,14 @@ function mayComeBetweenResults(message: BaseMessage, usersOnly = false): boolean
  * call (the Command's own), or `firstUsersOnly`: right after the call, user messages only (an
  * update written with the resume of a human-in-the-loop review, `Command({ resume, update })`,
  * which LangGraph applies before the reviewed tools run: `[AI(a, b), note, result a, result b]`;
- * no model call came between, or its answer would be there). From `j` (the end of the results
- * right after the call), runs of at most {@link MAX_BETWEEN_RESULTS} such messages each followed by results that
- * answer calls still `open` are taken, up to the last such result, stopping before a run that holds
- * a result answering no open call (a stray). `undefined` when there is none (the positional
- * grouping stands). `between` are
+ * no model call came between, or its answer would be there; or a note a hand-built thread or an
+ * import stores before an Anthropic-native `tool_result` message: `[AI(tool_use a), note,
+ * user(tool_result a)]`). From `j` (the end of the results right after the call), runs of at most
+ * {@link MAX_BETWEEN_RESULTS} such messages each followed by results (ToolMessages, user messages
+ * of `tool_result` blocks taken by {@link takeResultMessage}) that answer calls still `open` are
+ * taken, up to the last such result, stopping before a run that holds a result answering no open
+ * call (a stray), and after a result message with the user's words. `undefined` when there is none
+ * (the positional grouping stands). `between` are
  * the messages between, sent after all the results (Anthropic, Gemini and Bedrock refuse anything
  * between a call and its results; OpenAI requires the results right after the call).
  */
@@ -312,32 +338,52 @@ function deferredResults(
     let g = k;
     const usersOnly = firstUsersOnly && k === j;
     while (g < stop && g - k < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g] as BaseMessage, usersOnly)) g += 1;
-    if (g === k || g >= stop || messageType(messages[g] as BaseMessage) !== "tool") break;
+    if (g === k || g >= stop || !isResultMessage(messages[g] as BaseMessage)) break;
     let h = g;
     const taken: BaseMessage[] = [];
     const runLeft = new Map(left);
     let stray = false;
-    while (h < stop && messageType(messages[h] as BaseMessage) === "tool") {
-      const id = (messages[h] as ToolMessage).tool_call_id ?? "";
-      const n = runLeft.get(id);
-      if (n === undefined) {
+    let closed = false;
+    while (h < stop && isResultMessage(messages[h] as BaseMessage)) {
+      const m = messages[h] as BaseMessage;
+      if (messageType(m) === "tool") {
+        const id = (m as ToolMessage).tool_call_id ?? "";
+        const n = runLeft.get(id);
+        if (n === undefined) {
+          stray = true;
+          break;
+        }
+        if (n <= 1) runLeft.delete(id);
+        else runLeft.set(id, n - 1);
+        taken.push(withoutBlankText(m));
+        h += 1;
+        continue;
+      }
+      // A user message of `tool_result` blocks (Anthropic's native format), by the rules right
+      // after the call: one with the user's words beside its results ends the unit.
+      const took = takeResultMessage(m, runLeft);
+      if (took === "ends") break;
+      if (took === "stray") {
         stray = true;
         break;
       }
-      if (n <= 1) runLeft.delete(id);
-      else runLeft.set(id, n - 1);
-      taken.push(withoutBlankText(messages[h] as BaseMessage));
+      taken.push(took.sent);
       h += 1;
+      if (took.more) {
+        closed = true;
+        break;
+      }
     }
     // A run holding a result that answers no open call ends the unit before it (its messages are
     // grouped on their own), so what is taken never depends on messages after the unit: the walk
     // from the end (`groupsEndingAt`) finds the same unit.
-    if (stray) break;
+    if (stray || h === g) break;
     left = runLeft;
     for (let b = k; b < g; b += 1) between.push(withoutBlankText(messages[b] as BaseMessage));
     results.push(...taken);
     end = h;
     k = h;
+    if (closed) break;
   }
   return end === j ? undefined : { end, results, between, open: left };
 }
@@ -355,8 +401,9 @@ function partlyAnswerable(ids: readonly string[], open: ReadonlyMap<string, numb
  * The groups of the unit that ends right before `end`, in thread order, and where that unit
  * starts: what {@link groupMessages} gives for that span, found from the end. A run of results
  * (ToolMessages, user messages of `tool_result` blocks) belongs to the AI message with calls right
- * before the run when that message's unit takes it, or else is one orphan per message (a user
- * message with words beside its results: a user group). Lets a caller walk a long thread
+ * before the run, or before the messages a `deferredResults` unit takes across, when that
+ * message's unit takes it, or else is one orphan per message (a user message with words beside its
+ * results: a user group). Lets a caller walk a long thread
  * backwards and stop early. Requires `0 < end <= messages.length` and `end` at a unit boundary.
  */
 export function groupsEndingAt(messages: readonly BaseMessage[], end: number): { start: number; groups: MessageGroup[] } {
@@ -374,22 +421,16 @@ export function groupsEndingAt(messages: readonly BaseMessage[], end: number): {
     if (groupUnit(messages, r - 1, end, out, newest) === end) return { start: r - 1, groups: out };
     out.length = 0;
   }
-  if (messageType(lastMessage) === "human") {
-    // Results that no call's unit took: a unit of their own (an orphan, or the user's words beside them).
-    groupUnit(messages, last, end, out, newest);
-    return { start: last, groups: out };
-  }
-  let s = last;
-  while (s > 0 && messageType(messages[s - 1] as BaseMessage) === "tool") s -= 1;
-  // Results stored after messages a tool's Command added (`deferredResults`): back over such
-  // messages and runs of results to the call whose group ends here, if there is one.
-  let b = s;
+  // Results stored after messages a tool's Command added or a note written before them
+  // (`deferredResults`): back over such messages and runs of results to the call whose group ends
+  // here, if there is one.
+  let b = r;
   for (;;) {
-    if (b === s && b > 0 && hasCalls(messages[b - 1] as BaseMessage)) break;
+    if (b === r && b > 0 && hasCalls(messages[b - 1] as BaseMessage)) break;
     let g = b;
     while (g > 0 && b - g < MAX_BETWEEN_RESULTS && mayComeBetweenResults(messages[g - 1] as BaseMessage)) g -= 1;
     let t = g;
-    while (t > 0 && messageType(messages[t - 1] as BaseMessage) === "tool") t -= 1;
+    while (t > 0 && isResultOnly(messages[t - 1] as BaseMessage)) t -= 1;
     if (g !== b && t === g && g > 0 && hasCalls(messages[g - 1] as BaseMessage)) {
       // User messages written right after the call, before any result (`deferredResults`).
       const unit: MessageGroup[] = [];
@@ -404,8 +445,15 @@ export function groupsEndingAt(messages: readonly BaseMessage[], end: number): {
     }
     b = t;
   }
-  for (let k = s; k < end; k += 1) out.push({ kind: "orphan", messages: [messages[k] as BaseMessage], start: k, end: k + 1 });
-  return { start: s, groups: out };
+  if (!isResultOnly(lastMessage)) {
+    // The user's words beside results that no call's unit took: a unit of its own.
+    groupUnit(messages, last, end, out, newest);
+    return { start: last, groups: out };
+  }
+  // Results that no call's unit took (a call's unit takes a run of results whole or not at all):
+  // each a unit of its own, an orphan.
+  for (let k = r; k < end; k += 1) groupUnit(messages, k, k + 1, out, newest);
+  return { start: r, groups: out };
 }
 
 /** Flattens groups back into a message list, leaving out orphans (spec R4). */
