@@ -102,7 +102,10 @@ const ARCHIVE_INSERT_ROWS = 32;
  * shared, then each row's message id, seq and record. A message id archived again keeps its seq
  * and takes the new record and stamp.
  */
-const archiveInsert = (rows: number) =>
+const archiveInsert = (rows: number): string => (ARCHIVE_INSERTS[rows] ??= archiveInsertText(rows));
+/** {@link archiveInsert}'s texts by row count, each made once (the same string: its hash is kept for the statement map). */
+const ARCHIVE_INSERTS: string[] = [];
+const archiveInsertText = (rows: number) =>
   `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES ${Array.from(
     { length: rows },
     () => "(@tenant, @thread, ?, ?, @stamp, ?, @now)",
