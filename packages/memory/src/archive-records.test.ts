@@ -311,30 +311,21 @@ describe("the in-memory registry's tail read (issue 27)", () => {
     await registry.archiveMessages("t", "default", [{ messageId: "m1999", record: "again" }, ...rows(2000, 2)]);
     // Every Map walk while the tail is read: none may be of the archive's 2,002 rows (was: all of them copied at every read).
     const walked: number[] = [];
-    const proto = Map.prototype as unknown as Record<string | symbol, (...args: unknown[]) => unknown>;
-    const originals = {
-      values: proto.values,
-      keys: proto.keys,
-      entries: proto.entries,
-      iterator: proto[Symbol.iterator],
-      forEach: proto.forEach,
-    };
-    const spy = (original: (...args: unknown[]) => unknown) =>
-      function (this: Map<unknown, unknown>, ...args: unknown[]) {
+    type Walk = (this: Map<unknown, unknown>, ...args: unknown[]) => unknown;
+    const proto = Map.prototype as unknown as Record<string | symbol, Walk>;
+    const originals = (["values", "keys", "entries", "forEach", Symbol.iterator] as const).map(
+      (name) => [name, proto[name] as Walk] as const,
+    );
+    for (const [name, original] of originals)
+      proto[name] = function (this: Map<unknown, unknown>, ...args: unknown[]) {
         walked.push(this.size);
         return original.apply(this, args);
       };
-    proto.values = spy(originals.values);
-    proto.keys = spy(originals.keys);
-    proto.entries = spy(originals.entries);
-    proto[Symbol.iterator] = spy(originals.iterator);
-    proto.forEach = spy(originals.forEach);
     let tail: Awaited<ReturnType<MemoryThreadRegistry["readArchiveTail"]>>;
     try {
       tail = await registry.readArchiveTail("t", "default", 3);
     } finally {
-      Object.assign(proto, { values: originals.values, keys: originals.keys, entries: originals.entries, forEach: originals.forEach });
-      proto[Symbol.iterator] = originals.iterator;
+      for (const [name, original] of originals) proto[name] = original;
     }
     expect(walked.filter((size) => size > 100)).toEqual([]);
     const whole = (await registry.readArchive("t", "default", 0)).rows;
