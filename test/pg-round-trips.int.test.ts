@@ -132,4 +132,27 @@ describe("ThreadwiseSaver's round trips on PostgreSQL", () => {
     );
     await expect(write).rejects.toThrow(/invalid byte sequence|0x00/);
   });
+
+  it("an archive write is two round trips (the lock with where the archive stands; the rows with COMMIT) and stores what it stored in four", async () => {
+    const saver = threadwiseSaver();
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => new HumanMessage({ id: `m${from + i}`, content: `message ${from + i} 메시지 o'brien \\ $1` }));
+    await saver.archiveMessages("t-archive", batch(0, 1));
+    const sent = await statementsSent(() => saver.archiveMessages("t-archive", batch(1, 10)));
+    // Was: BEGIN with the lock, the archive's top read, the INSERT, COMMIT.
+    expect(sent).toHaveLength(2);
+    expect(sent[1]).toMatch(/INSERT INTO .*threadwise_archive[\s\S]*COMMIT$/);
+    // A batch past one statement's rows: still two round trips; a row written again keeps its seq and takes the new record and stamp.
+    const again = [...batch(11, 300), new HumanMessage({ id: "m5", content: "edited 5" })];
+    expect(await statementsSent(() => saver.archiveMessages("t-archive", again))).toHaveLength(2);
+    const rows = await saver.registry.readArchive("t-archive", "default", 0);
+    expect(rows.stamp).toBe(3);
+    expect(rows.rows.map((row) => row.messageId)).toEqual(Array.from({ length: 311 }, (_, i) => `m${i}`));
+    expect(rows.rows.map((row) => row.seq)).toEqual(Array.from({ length: 311 }, (_, i) => i + 1));
+    expect(rows.rows.map((row) => row.stamp)).toEqual([1, ...Array(4).fill(2), 3, ...Array(5).fill(2), ...Array(300).fill(3)]);
+    const messages = await saver.archivedMessages("t-archive");
+    expect(messages.map((message) => message.content)).toEqual(
+      Array.from({ length: 311 }, (_, i) => (i === 5 ? "edited 5" : `message ${i} 메시지 o'brien \\ $1`)),
+    );
+  });
 });

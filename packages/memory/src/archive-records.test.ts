@@ -300,3 +300,47 @@ describe.each(savers)("archive rows in deletion reports (%s)", (_name, make) => 
     expect((await saver.registry.describe("u"))?.archived).toBe(1);
   });
 });
+
+describe("the in-memory registry's tail read (issue 27)", () => {
+  it("reads only the newest rows, not every row of the archive, and the same rows as a whole read", async () => {
+    const inner = new MemorySaver();
+    const registry = new MemoryThreadRegistry(inner);
+    const rows = (from: number, n: number) => Array.from({ length: n }, (_, i) => ({ messageId: `m${from + i}`, record: `r${from + i}` }));
+    for (let b = 0; b < 40; b += 1) await registry.archiveMessages("t", "default", rows(b * 50, 50));
+    // A row written again keeps its place; new ones go last.
+    await registry.archiveMessages("t", "default", [{ messageId: "m1999", record: "again" }, ...rows(2000, 2)]);
+    // Every Map walk while the tail is read: none may be of the archive's 2,002 rows (was: all of them copied at every read).
+    const walked: number[] = [];
+    type Walk = (this: Map<unknown, unknown>, ...args: unknown[]) => unknown;
+    const proto = Map.prototype as unknown as Record<string | symbol, Walk>;
+    const originals = (["values", "keys", "entries", "forEach", Symbol.iterator] as const).map(
+      (name) => [name, proto[name] as Walk] as const,
+    );
+    for (const [name, original] of originals)
+      proto[name] = function (this: Map<unknown, unknown>, ...args: unknown[]) {
+        walked.push(this.size);
+        return original.apply(this, args);
+      };
+    let tail: Awaited<ReturnType<MemoryThreadRegistry["readArchiveTail"]>>;
+    try {
+      tail = await registry.readArchiveTail("t", "default", 3);
+    } finally {
+      for (const [name, original] of originals) proto[name] = original;
+    }
+    expect(walked.filter((size) => size > 100)).toEqual([]);
+    const whole = (await registry.readArchive("t", "default", 0)).rows;
+    expect(tail).toEqual(whole.slice(-3));
+    expect(tail.map((row) => [row.messageId, row.record])).toEqual([
+      ["m1999", "again"],
+      ["m2000", "r2000"],
+      ["m2001", "r2001"],
+    ]);
+    // Copies: changing a row read leaves the stored one as it was.
+    (tail[0] as { record: string }).record = "changed";
+    expect((await registry.readArchiveTail("t", "default", 3))[0]?.record).toBe("again");
+    // After a rewrite emptied it, the rows archived since, never the marker.
+    await registry.clearArchive("t", "default", "m0");
+    await registry.archiveMessages("t", "default", rows(5000, 2));
+    expect((await registry.readArchiveTail("t", "default", 5)).map((row) => row.messageId)).toEqual(["m5000", "m5001"]);
+  });
+});

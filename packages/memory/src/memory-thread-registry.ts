@@ -38,8 +38,10 @@ interface Row {
 
 /** One thread's archive under one tenant. */
 interface ArchivedThread {
-  /** Rows by message id. */
+  /** Rows by message id, in seq order (a new id gets the next seq; a rewritten one keeps its place). */
   rows: Map<string, ArchiveRow>;
+  /** The keys of `rows` in the same order, so the newest rows are read without walking them all ({@link MemoryThreadRegistry.readArchiveTail}). */
+  order: string[];
   /** Highest `seq` given out. */
   seq: number;
   /** Message ids of each write, in stamp order: a read after a stamp looks at the later writes only. */
@@ -240,11 +242,13 @@ export class MemoryThreadRegistry implements ThreadRegistry {
         const row = this.#rows.get(threadId);
         if (!archived || (row && row.deletedAt === undefined && (row.tenantId === tenantId || row.tenantId === undefined))) continue;
         for (const messageId of [...archived.rows.keys()]) {
-          if (limit > 0 && count >= limit) return count;
+          if (limit > 0 && count >= limit) break;
           if (limit > 0) archived.rows.delete(messageId);
           count += 1;
         }
+        archived.order = [...archived.rows.keys()];
         if (archived.rows.size === 0) tenants.delete(tenantId);
+        if (limit > 0 && count >= limit) return count;
       }
       return count;
     });
@@ -279,12 +283,15 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       this.#stamps.set(id, stamp);
       const tenants = this.#archive.get(id) ?? new Map<string, ArchivedThread>();
       this.#archive.set(id, tenants);
-      const archived = tenants.get(tenantId) ?? { rows: new Map<string, ArchiveRow>(), seq: 0, batches: [] };
+      const archived = tenants.get(tenantId) ?? { rows: new Map<string, ArchiveRow>(), order: [], seq: 0, batches: [] };
       tenants.set(tenantId, archived);
       const ids: string[] = [];
       for (const { messageId, record } of rows) {
         const current = archived.rows.get(messageId);
-        if (current === undefined) archived.seq += 1;
+        if (current === undefined) {
+          archived.seq += 1;
+          archived.order.push(messageId);
+        }
         archived.rows.set(messageId, { messageId, seq: current?.seq ?? archived.seq, stamp, record });
         ids.push(messageId);
       }
@@ -302,6 +309,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     this.#stamps.set(id, stamp);
     archived.rows.clear();
     archived.rows.set(ARCHIVE_CLEARED_MESSAGE_ID, { messageId: ARCHIVE_CLEARED_MESSAGE_ID, seq: 0, stamp, record: firstId });
+    archived.order = [ARCHIVE_CLEARED_MESSAGE_ID];
     archived.batches = [{ stamp, ids: [ARCHIVE_CLEARED_MESSAGE_ID] }];
   }
 
@@ -344,13 +352,14 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
     const archived = this.#archive.get(normalizeThreadId(threadId))?.get(tenantId);
     if (!archived) return [];
-    // `rows` is in seq order already: a new message id is inserted with the next seq, a rewritten
-    // one keeps its place and seq, and a clearing empties the map before its marker (seq 0).
-    const rows = [...archived.rows.values()];
+    // `order` is in seq order: a new message id is appended with the next seq, a rewritten one
+    // keeps its place and seq, and a clearing empties it before its marker (seq 0). O(last), not
+    // O(archive): only the rows returned are read and copied.
+    const { order, rows } = archived;
     const tail: ArchiveRow[] = [];
-    for (let k = rows.length - 1; k >= 0 && tail.length < last; k -= 1) {
-      const row = rows[k] as ArchiveRow;
-      if (row.messageId !== ARCHIVE_CLEARED_MESSAGE_ID) tail.push({ ...row });
+    for (let k = order.length - 1; k >= 0 && tail.length < last; k -= 1) {
+      const messageId = order[k] as string;
+      if (messageId !== ARCHIVE_CLEARED_MESSAGE_ID) tail.push({ ...(rows.get(messageId) as ArchiveRow) });
     }
     return tail.reverse();
   }

@@ -104,6 +104,9 @@ async function batch(client: pg.PoolClient, statements: readonly Statement[]): P
   return results;
 }
 
+/** Archived rows one statement of an archive write carries at most (3 values a row beside 3 shared: far below PostgreSQL's 65,535 parameters when sent bound). */
+const ARCHIVE_INSERT_ROWS = 256;
+
 /** The registry columns a write reads under the row lock; times in milliseconds by `clock_timestamp()`. */
 interface ThreadRow {
   head_id: string | null;
@@ -476,23 +479,31 @@ export class PgThreadRegistry implements ThreadRegistry {
   }
 
   async archiveMessages(threadId: string, tenantId: string, rows: ReadonlyArray<{ messageId: string; record: string }>): Promise<number> {
-    return this.#inTransaction(threadId, async (client) => {
-      const id = normalizeThreadId(threadId);
-      // The thread's row is locked (#inTransaction): archive writes of one thread take turns.
-      const { rows: top } = await client.query<{ seq: string; stamp: string }>(
-        `SELECT coalesce(max(seq), 0) AS seq, coalesce(max(stamp), 0) AS stamp FROM ${this.#t.archive} WHERE tenant_id = $1 AND thread_id = $2`,
-        [tenantId, id],
-      );
-      const seq = Number(top[0]?.seq ?? 0);
-      const stamp = Number(top[0]?.stamp ?? 0) + 1;
-      await client.query(
-        `INSERT INTO ${this.#t.archive} (tenant_id, thread_id, message_id, seq, stamp, record)
-         SELECT $1, $2, m.id, $3::bigint + m.ord, $4, m.record FROM unnest($5::text[], $6::text[]) WITH ORDINALITY AS m(id, record, ord)
+    const id = normalizeThreadId(threadId);
+    // Two round trips (was four): where the archive stands is read with the lock (the thread's row
+    // is locked, so archive writes of one thread take turns), and the rows go with COMMIT.
+    return this.#inTransaction(
+      threadId,
+      async (_client, _row, read, beforeCommit) => {
+        const top = archiveMarkOf(read as pg.QueryResult);
+        const stamp = top.stamp + 1;
+        for (let start = 0; start < rows.length; start += ARCHIVE_INSERT_ROWS) {
+          const values: unknown[] = [tenantId, id, stamp];
+          const tuples = rows.slice(start, start + ARCHIVE_INSERT_ROWS).map((row, i) => {
+            values.push(row.messageId, top.seq + start + i + 1, row.record);
+            const n = values.length;
+            return `($1, $2, $${n - 2}, $${n - 1}::bigint, $3::bigint, $${n})`;
+          });
+          beforeCommit.push({
+            text: `INSERT INTO ${this.#t.archive} (tenant_id, thread_id, message_id, seq, stamp, record) VALUES ${tuples.join(", ")}
          ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = EXCLUDED.record, stamp = EXCLUDED.stamp`,
-        [tenantId, id, seq, stamp, rows.map((row) => row.messageId), rows.map((row) => row.record)],
-      );
-      return stamp;
-    });
+            values,
+          });
+        }
+        return stamp;
+      },
+      this.#archiveMarkStatement(id, tenantId),
+    );
   }
 
   async clearArchive(threadId: string, tenantId: string, firstId: string): Promise<void> {

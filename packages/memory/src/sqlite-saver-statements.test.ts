@@ -198,3 +198,40 @@ describe("statements per put, write batch and read (issue 27)", () => {
     twDb.db.close();
   });
 });
+
+describe("an archive write's statements (issue 27)", () => {
+  it("upserts a batch in one statement (32 rows a statement), storing what one statement per row stored", async () => {
+    const SqliteSaver = loadSqliteSaver();
+    const { db, ran } = openCounted(join(dir, "archive-counted.db"));
+    const saver = new ThreadwiseSaver(new SqliteSaver(db), new SqliteThreadRegistry(db), { turnLeaseMs: 0 });
+    const batch = (from: number, n: number) =>
+      Array.from({ length: n }, (_, i) => new HumanMessage({ id: `m${from + i}`, content: `message ${from + i} 메시지` }));
+    // The first write creates the tables and the thread's row.
+    await saver.archiveMessages("t", batch(0, 1));
+    const ten = await statementsOf(ran, () => saver.archiveMessages("t", batch(1, 10)));
+    // The lock with the archive's mark, the batch's one upsert, the commit (was: one INSERT per message).
+    expect(ten).toEqual(["BEGIN IMMEDIATE", "INSERT INTO", "INSERT INTO", "COMMIT"]);
+    // 70 rows: 32 + 32 + 6, the seqs running on across the statements; m5 and m6 archived again
+    // (m6 twice in this batch) keep their seq and take the newest record and the batch's stamp.
+    const again = [...batch(11, 60), new HumanMessage({ id: "m5", content: "edited 5" }), ...batch(71, 7)];
+    again.push(new HumanMessage({ id: "m6", content: "edited 6 once" }), new HumanMessage({ id: "m6", content: "edited 6 twice 두 번" }));
+    const seventy = await statementsOf(ran, () => saver.archiveMessages("t", again));
+    expect(seventy.filter((kind) => kind === "INSERT INTO")).toHaveLength(1 + 3);
+    const rows = db
+      .prepare("SELECT message_id AS id, seq, stamp FROM threadwise_archive WHERE thread_id = 't' ORDER BY seq")
+      .all() as Array<{
+      id: string;
+      seq: number;
+      stamp: number;
+    }>;
+    expect(rows.map((row) => row.id)).toEqual(Array.from({ length: 78 }, (_, i) => `m${i}`));
+    // A row's seq is its place in its batch: those archived again leave theirs unused (m5's, 72).
+    expect(rows.map((row) => row.seq)).toEqual(Array.from({ length: 78 }, (_, i) => (i < 71 ? i + 1 : i + 2)));
+    expect(rows.map((row) => row.stamp)).toEqual([1, ...Array(4).fill(2), 3, 3, ...Array(4).fill(2), ...Array(67).fill(3)]);
+    const messages = await saver.archivedMessages("t");
+    expect(messages.map((message) => message.content)).toEqual(
+      Array.from({ length: 78 }, (_, i) => (i === 5 ? "edited 5" : i === 6 ? "edited 6 twice 두 번" : `message ${i} 메시지`)),
+    );
+    db.close();
+  });
+});

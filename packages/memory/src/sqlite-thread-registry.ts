@@ -95,6 +95,22 @@ const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operatio
 const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
   WHERE thread_id = @thread AND head_id = @head AND lease_until IS NOT NULL AND deleted_at IS NULL`;
 const ARCHIVE_MARK = `SELECT ${ARCHIVE_MARK_COLUMNS}`;
+/** Archived rows one statement of {@link archiveInsert} writes at most (7 values a row: far below SQLite's variable limit). */
+const ARCHIVE_INSERT_ROWS = 32;
+/**
+ * The upsert of `rows` archived rows in one statement: `@tenant`, `@thread`, `@stamp`, `@now`
+ * shared, then each row's message id, seq and record. A message id archived again keeps its seq
+ * and takes the new record and stamp.
+ */
+const archiveInsert = (rows: number): string => (ARCHIVE_INSERTS[rows] ??= archiveInsertText(rows));
+/** {@link archiveInsert}'s texts by row count, each made once (the same string: its hash is kept for the statement map). */
+const ARCHIVE_INSERTS: string[] = [];
+const archiveInsertText = (rows: number) =>
+  `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES ${Array.from(
+    { length: rows },
+    () => "(@tenant, @thread, ?, ?, @stamp, ?, @now)",
+  ).join(", ")}
+   ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`;
 
 /** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
 const SAVER_STATEMENTS_MAX = 8;
@@ -588,11 +604,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       threadId,
       async (id, top) => {
         const stamp = top.stamp + 1;
-        const upsert = this.#prepare(
-          `INSERT INTO threadwise_archive (tenant_id, thread_id, message_id, seq, stamp, record, archived_at) VALUES (?, ?, ?, ?, ?, ?, ?)
-           ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`,
-        );
-        for (const [i, row] of rows.entries()) upsert.run(tenantId, id, row.messageId, top.seq + i + 1, stamp, row.record, top.now);
+        // One statement per ARCHIVE_INSERT_ROWS rows (was one per row). SQLite upserts the rows in
+        // order: a message id given twice is updated by its later row, as by two statements.
+        const shared = { tenant: tenantId, thread: id, stamp, now: top.now };
+        for (let start = 0; start < rows.length; start += ARCHIVE_INSERT_ROWS) {
+          const chunk = rows.slice(start, start + ARCHIVE_INSERT_ROWS);
+          const values: unknown[] = [];
+          for (const [i, row] of chunk.entries()) values.push(row.messageId, top.seq + start + i + 1, row.record);
+          this.#prepare(archiveInsert(chunk.length)).run(shared, ...values);
+        }
         return stamp;
       },
       { sql: LOCK_ROW_WITH_MARK, params: { tenant: tenantId } },
