@@ -436,14 +436,26 @@ function countedNumber(
   if (apart !== undefined) {
     if (next === undefined || match?.index === undefined || nextMatch?.index === undefined) return undefined;
     const between = text.slice(match.index + word.length, nextMatch.index);
-    return /^\s+$/u.test(between) && COUNTERS.some((counter) => next.startsWith(counter)) ? apart : undefined;
+    return /^\s+$/u.test(between) && isCounterWord(next, true) ? apart : undefined;
   }
   for (const [numeral, value] of NATIVE_BEFORE_COUNTER) {
-    if (word.length > numeral.length && word.startsWith(numeral) && COUNTERS.some((counter) => word.startsWith(counter, numeral.length))) {
-      return value;
-    }
+    if (word.length > numeral.length && word.startsWith(numeral) && isCounterWord(word.slice(numeral.length))) return value;
   }
   return undefined;
+}
+
+/**
+ * Whether `word` is a counter, alone or with a particle (`마리`, `번째`, `달에`), not a longer word
+ * that starts like one (`시고요` of `두시고요`, `주머니`).
+ */
+function isCounterWord(word: string, apart = false): boolean {
+  // Written apart the counter may also end a clause (`네 살이고`); written together only a particle follows.
+  const follows = apart ? SUFFIX_SET : PARTICLE_SET;
+  return COUNTERS.some((counter) => {
+    if (!word.startsWith(counter)) return false;
+    const rest = word.startsWith("째", counter.length) ? word.slice(counter.length + 1) : word.slice(counter.length);
+    return rest === "" || follows.has(rest);
+  });
 }
 
 const NATIVE_TENS: ReadonlyMap<string, number> = new Map(
@@ -617,7 +629,12 @@ function termsOfWord(word: string, out: string[]): void {
   if (HANGUL.test(raw)) {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
     const read = stemOf(raw);
-    const stem = loanwordSpelling(read.stem);
+    // A contracted 반말/해요체 form is read as its verb stem (`옮겨요` -> `옮기`, as `옮기고`); written
+    // bare (`짐 옮겨`, a noun such as `고려` looks the same) it gives both; a noun's particle form
+    // (`고려를`) neither.
+    const base = read.verbal || read.bare ? verbBaseOf(read.stem) : undefined;
+    const verbStem = base !== undefined && !KOREAN_STOP_STEMS.has(base) && !KOREAN_STOPWORDS.has(base) ? base : undefined;
+    const stem = loanwordSpelling(read.verbal && verbStem !== undefined ? verbStem : read.stem);
     if (stem === "") return;
     const month = KOREAN_MONTHS.get(stem);
     if (month !== undefined) {
@@ -626,9 +643,7 @@ function termsOfWord(word: string, out: string[]): void {
     }
     out.push(stem);
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
-    // A contracted 반말/해요체 form also gives its verb stem (`옮겨` -> `옮기`); not a noun's particle form (`고려를`).
-    const base = read.verbal || read.bare ? verbBaseOf(stem) : undefined;
-    if (base !== undefined && !KOREAN_STOP_STEMS.has(base)) out.push(base);
+    if (read.bare && verbStem !== undefined) out.push(verbStem);
     const number = koreanNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     const main = mainVerbOf(stem);
