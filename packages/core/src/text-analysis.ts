@@ -105,7 +105,10 @@ const HANGUL = /^[\uac00-\ud7a3]+$/;
 const DATE_SEPARATOR = /[\s./]/;
 // A number with thousands separators (`5,500`) is one word too.
 const GROUPED_NUMBER = /^\d{1,3}(?:,\d{3})+$/;
-const WORD = new RegExp(`${NUMERIC_DATE.source}|\\d{1,3}(?:,\\d{3})+(?!\\d)|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
+// A month and day with a slash right before Korean (`8/1부로`, `12/24에`): the Korean way to write a
+// date without its year. Only before Hangul, so a fraction or an English `8/1` reads as before.
+const MONTH_DAY = /^(0?[1-9]|1[0-2])\/(0?[1-9]|[12]\d|3[01])$/;
+const WORD = new RegExp(`${NUMERIC_DATE.source}|(?<![\\d./])(?:0?[1-9]|1[0-2])\\/(?:0?[1-9]|[12]\\d|3[01])(?=[\\uac00-\\ud7a3])|\\d{1,3}(?:,\\d{3})+(?!\\d)|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
 
 /** Months written with Sino-Korean numerals (`삼월`, and the spellings `유월`, `시월`), as `3월` is. */
 const KOREAN_MONTHS: ReadonlyMap<string, number> = new Map(
@@ -392,6 +395,9 @@ export function tokenize(text: string): string[] {
       // `2026년 3월 2일`: the year, the month, the day.
       const [, year, monthNumber, day] = NUMERIC_DATE.exec(word) as RegExpExecArray;
       out.push(year as string, monthTerm(Number(monthNumber)), String(Number(day)));
+    } else if (MONTH_DAY.test(word)) {
+      const [, monthNumber, day] = MONTH_DAY.exec(word) as RegExpExecArray;
+      out.push(monthTerm(Number(monthNumber)), String(Number(day)));
     } else if (GROUPED_NUMBER.test(word)) out.push(word.replaceAll(",", ""));
     else {
       for (const term of wordTerms(word)) out.push(term);
@@ -582,6 +588,13 @@ function koreanDay(word: string): number | undefined {
   return day !== undefined && day <= 31 ? day : undefined;
 }
 
+/**
+ * A word of two or more syllables, then a bound noun that only follows another word (`때`, `듯`,
+ * `것`, `뿐`; `듯이` too), then a particle or nothing. Nouns that end in `때` (`그때`, `한때`) split
+ * into a function word and lose nothing.
+ */
+const GLUED_BOUND_NOUN = /^([\uac00-\ud7a3]{2,}?)(때|듯이|듯|것|뿐)([\uac00-\ud7a3]*)$/;
+
 /** Auxiliary verbs after `-아/-어` (`찾아 놓다`, `알아보다`, `써 두다`, `만들어 주다`), as {@link koreanStem} leaves them. */
 const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버리", "드리"]);
 
@@ -628,6 +641,13 @@ function termsOfWord(word: string, out: string[]): void {
   if (raw === "") return;
   if (HANGUL.test(raw)) {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
+    // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
+    // that word, as `먹는 듯` written apart gives (the bound noun is a function word).
+    const glued = GLUED_BOUND_NOUN.exec(raw);
+    if (glued && (glued[3] === undefined || glued[3] === "" || PARTICLE_SET.has(glued[3]))) {
+      termsOfWord(glued[1] as string, out);
+      return;
+    }
     const read = stemOf(raw);
     // A contracted 반말/해요체 form is read as its verb stem (`옮겨요` -> `옮기`, as `옮기고`); written
     // bare (`짐 옮겨`, a noun such as `고려` looks the same) it gives both; a noun's particle form
