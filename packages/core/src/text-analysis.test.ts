@@ -276,6 +276,29 @@ describe("Korean forms off the tuning data meet (session 51)", () => {
     expect(tokenize("2,500원")).toEqual(["2500", "원"]);
   });
 
+  it("strips the contracted particles chat writes and the ending -어야 after the copula", () => {
+    meet("대전에선 칼국수가 유명해", "대전에서 뭐 먹었어?", "대전");
+    meet("조카한텐 비밀이야", "조카한테 말했어?", "조카");
+    meet("앞으론 버스 타고 다닐래", "버스로 다녀?", "버스");
+    meet("방은 남향이어야 해", "남향 방 구했어?", "남향");
+  });
+
+  it("reads a month and day with a slash before Korean as the date, and leaves English and fractions alone", () => {
+    meet("이사는 3/15에 해", "3월 15일에 뭐 해?", "month:3");
+    expect(tokenize("이사는 3/15에 해")).toContain("15");
+    expect(tokenize("Add 1/2 cup of sugar")).not.toContain("month:1");
+    expect(tokenize("we met on 8/1")).not.toContain("month:8");
+  });
+
+  it("reads a bound noun written onto the word before as the two words apart", () => {
+    meet("그 영화 재미있는듯", "재미있는 영화 추천해줘", "재미있");
+    meet("주말에 눈이 내릴듯", "눈 내릴 거래", "내릴");
+    meet("입학식때 엄마가 오셨어", "입학식에 누가 왔어?", "입학식");
+    meet("점심은 라면 먹은것뿐이야", "점심에 라면 먹었어?", "먹");
+    // Nouns that end in 때 lose nothing.
+    expect(tokenize("그때 말했잖아")).toEqual(["그때"]);
+  });
+
   it("reads a loanword's old and new spellings as one", () => {
     meet("아침은 오렌지 쥬스만", "주스 뭐 마셨어?", "주스");
     meet("카드 캐쉬백 받았어", "캐시백 얼마야", "캐시백");

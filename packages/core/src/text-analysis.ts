@@ -58,7 +58,9 @@ export function isStopword(word: string): boolean {
 export const KOREAN_PARTICLES: readonly string[] = byLength(
   (
     "에서는 에서도 에서만 에서의 에게서 에게는 에게도 한테서 한테는 으로는 으로도 으로만 으로서 으로써 이라고 이라서 " +
-    "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
+    "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에게선 한테선 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
+    // The contracted forms chat writes (`에서는` -> `에선`, `에게는` -> `에겐`, `한테는` -> `한텐`, `으로는` -> `으론`).
+    "에선 에겐 한텐 으론 " +
     "이나 이랑 라고 라는 라도 에는 에도 에만 로는 로도 로만 로서 와는 과는 와도 과도 하고 이며 이요 마다 만큼 짜리 " +
     "은 는 이 가 을 를 에 엔 의 도 만 로 와 과 랑 께 나 요 쯤 씩 들"
   ).split(" "),
@@ -76,7 +78,7 @@ export const KOREAN_ENDINGS: readonly string[] = byLength(
     "으려면 으니까 니까요 인가요 인데요 이에요 이예요 다고요 는다고 어요 아요 해요 세요 셔요 예요 에요 지요 네요 나요 " +
     "까요 군요 고요 구요 대요 래요 는데 은데 인데 던데 지만 거든 더라 구나 니까 어서 아서 해서 려고 려면 으면 면서 " +
     "다가 도록 는지 은지 인지 을까 인가 기로 냐고 다고 다면 잖아 이야 이다 이라 이고 이면 이지만 이니까 이어서 여서 " +
-    "라서 으며 " +
+    "라서 으며 이어야 여야 " +
     "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 며 서 면 음 던 한 할 된 될 냐 든 군 까 라"
   ).split(" "),
 );
@@ -589,11 +591,11 @@ function koreanDay(word: string): number | undefined {
 }
 
 /**
- * A word of two or more syllables, then a bound noun that only follows another word (`때`, `듯`,
- * `것`, `뿐`; `듯이` too), then a particle or nothing. Nouns that end in `때` (`그때`, `한때`) split
+ * A word of two or more syllables, then bound nouns that only follow another word (`때`, `듯`,
+ * `것`, `뿐`; `듯이` too), then a particle, an ending (`것뿐이야`) or nothing. Nouns that end in `때` (`그때`, `한때`) split
  * into a function word and lose nothing.
  */
-const GLUED_BOUND_NOUN = /^([\uac00-\ud7a3]{2,}?)(때|듯이|듯|것|뿐)([\uac00-\ud7a3]*)$/;
+const GLUED_BOUND_NOUN = /^([\uac00-\ud7a3]{2,}?)((?:때|듯이|듯|것|뿐)+)([\uac00-\ud7a3]*)$/;
 
 /** Auxiliary verbs after `-아/-어` (`찾아 놓다`, `알아보다`, `써 두다`, `만들어 주다`), as {@link koreanStem} leaves them. */
 const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버리", "드리"]);
@@ -644,7 +646,7 @@ function termsOfWord(word: string, out: string[]): void {
     // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
     // that word, as `먹는 듯` written apart gives (the bound noun is a function word).
     const glued = GLUED_BOUND_NOUN.exec(raw);
-    if (glued && (glued[3] === undefined || glued[3] === "" || PARTICLE_SET.has(glued[3]))) {
+    if (glued && (glued[3] === undefined || glued[3] === "" || SUFFIX_SET.has(glued[3]))) {
       termsOfWord(glued[1] as string, out);
       return;
     }
