@@ -15,6 +15,11 @@
  * - A month is one term however it is written (`June`, `in May`, `5월`, `오월` -> `month:5`; see
  *   `date-terms.ts`), and a date in digits (`2026.05.02`) gives the terms of `2026년 5월 2일`, so
  *   questions about a time meet the messages said then.
+ * - Forms that write one word apart are read as one (session 51): the formal `-ㅂ니다` fused into a
+ *   vowel stem (`삽니다` -> `사`), contracted verbs (`옮겨요` -> `옮기`, `몰라` -> `모르`), numerals
+ *   in Hangul also as digits (`오천오백` -> `5500`, `두 마리` -> `2`, `스물아홉` -> `29`; `2,500` is
+ *   `2500`), `8/1부로` as the date, a bound noun written onto its word (`먹는듯` as `먹는 듯`),
+ *   a loanword's old and new spellings (`쥬스`/`주스`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -110,7 +115,10 @@ const GROUPED_NUMBER = /^\d{1,3}(?:,\d{3})+$/;
 // A month and day with a slash right before Korean (`8/1부로`, `12/24에`): the Korean way to write a
 // date without its year. Only before Hangul, so a fraction or an English `8/1` reads as before.
 const MONTH_DAY = /^(0?[1-9]|1[0-2])\/(0?[1-9]|[12]\d|3[01])$/;
-const WORD = new RegExp(`${NUMERIC_DATE.source}|(?<![\\d./])(?:0?[1-9]|1[0-2])\\/(?:0?[1-9]|[12]\\d|3[01])(?=[\\uac00-\\ud7a3])|\\d{1,3}(?:,\\d{3})+(?!\\d)|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
+const WORD = new RegExp(
+  `${NUMERIC_DATE.source}|(?<![\\d./])(?:0?[1-9]|1[0-2])\\/(?:0?[1-9]|[12]\\d|3[01])(?=[\\uac00-\\ud7a3])|\\d{1,3}(?:,\\d{3})+(?!\\d)|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`,
+  "gu",
+);
 
 /** Months written with Sino-Korean numerals (`삼월`, and the spellings `유월`, `시월`), as `3월` is. */
 const KOREAN_MONTHS: ReadonlyMap<string, number> = new Map(
