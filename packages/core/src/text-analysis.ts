@@ -225,7 +225,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
 /**
  * The stem of one Hangul word, without its particles and endings; `""` when nothing is left
  * that carries a topic. Dictionary-free, in this order:
- * 1. up to two particles or endings (longest match first, see {@link stripKoreanSuffix}):
+ * 1. a formal ending whose ㅂ is fused into a vowel stem ({@link formalStem}: `삽니다` -> `사`), else
+ *    up to two particles or endings (longest match first, see {@link stripKoreanSuffix}):
  *    `고양이를` -> `고양이` -> `고양`, as the bare `고양이` gives `고양`, so every form of a noun
  *    meets;
  * 2. after an ending: the past tense and conjecture fused into the last syllables
@@ -405,18 +406,30 @@ export function tokenize(text: string): string[] {
       // `2026년 3월 2일`: the year, the month, the day.
       const [, year, monthNumber, day] = NUMERIC_DATE.exec(word) as RegExpExecArray;
       out.push(year as string, monthTerm(Number(monthNumber)), String(Number(day)));
-    } else if (MONTH_DAY.test(word)) {
+    } else if (isDigit(word) && MONTH_DAY.test(word)) {
       const [, monthNumber, day] = MONTH_DAY.exec(word) as RegExpExecArray;
       out.push(monthTerm(Number(monthNumber)), String(Number(day)));
-    } else if (GROUPED_NUMBER.test(word)) out.push(word.replaceAll(",", ""));
+    } else if (isDigit(word) && GROUPED_NUMBER.test(word)) out.push(word.replaceAll(",", ""));
     else {
       for (const term of wordTerms(word)) out.push(term);
       // A native numeral before its counter (`두 마리`, `네 살`, `한잔`) is its number, as `2마리` is.
-      const counted = countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed);
+      const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
       if (counted !== undefined) out.push(String(counted));
     }
   });
   return out;
+}
+
+/** Whether `word` starts with an ASCII digit. */
+function isDigit(word: string): boolean {
+  const code = word.charCodeAt(0);
+  return code >= 48 && code <= 57;
+}
+
+/** Whether `word` starts with a Hangul syllable. */
+function isHangulStart(word: string): boolean {
+  const code = word.charCodeAt(0);
+  return code >= 0xac00 && code <= 0xd7a3;
 }
 
 /** The native numerals that stand before a counter (`한 잔`, `스무 살`), by value. */
