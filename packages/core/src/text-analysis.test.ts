@@ -227,3 +227,82 @@ describe("Korean forms a question and its statement write apart meet", () => {
     expect(tokenize("어느 회사 건 걸")).toEqual(["회사"]);
   });
 });
+
+describe("Korean forms off the tuning data meet (session 51)", () => {
+  // Every pair below is a statement and a later question or remark that says the same thing in
+  // another register or spelling; each must share the term named.
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a)).toContain(term);
+    expect(tokenize(b)).toContain(term);
+  };
+
+  it("reads the formal (합쇼체) ending fused into a vowel stem as that stem", () => {
+    meet("동생은 다음 달에 군대에서 나옵니다", "동생 언제 나오는데?", "나오");
+    meet("서류는 내일 오전에 드립니다", "서류 드리고 올게", "드리");
+    meet("매일 아침 일기를 씁니다", "일기 쓰는 습관", "쓰");
+    meet("로비에서 잠시 기다리십시오", "로비에서 기다리고 있어", "기다리");
+    meet("현관에서 신발을 벗으십시오", "신발 벗고 들어와", "벗");
+    expect(koreanStem("머뭅니다")).toBe("머무");
+    // The ending list still reads -습니다, 합니다 and 입니다 whole.
+    expect(["좋습니다", "출발합니다", "학생입니다", "도착했습니다"].map(koreanStem)).toEqual(["좋", "출발", "학생", "도착"]);
+  });
+
+  it("reads a contracted 반말/해요체 verb as its stem, a bare one as both forms, a noun with a particle as itself", () => {
+    meet("책상을 창가 쪽으로 옮겨요", "책상 옮기는 거 도와줘", "옮기");
+    meet("요즘 저녁마다 기타를 배워", "기타 배우고 싶다", "배우");
+    meet("피자 반씩 나눠", "피자를 나누어 먹었어", "나누");
+    meet("그 사람 이름은 몰라요", "이름 모르는 사람", "모르");
+    expect(tokenize("짐 좀 옮겨")).toEqual(["짐", "옮겨", "옮기"]);
+    expect(tokenize("짐을 옮겨요")).toEqual(["짐", "옮기"]);
+    expect(tokenize("고려를 안 했어")).toEqual(["고려"]);
+  });
+
+  it("reads numerals in Hangul as their digits", () => {
+    meet("강아지 세 마리를 키워요", "강아지 3마리", "3");
+    meet("조카가 올해 다섯 살이에요", "조카는 5살", "5");
+    meet("우리 팀장님은 서른둘이야", "팀장 32살", "32");
+    meet("커피 한 잔에 삼천오백 원", "커피값 3,500원", "3500");
+    meet("월급이 백오십만 원 올랐어", "150만 원 인상", "150");
+    meet("역까지 이십 분 걸려", "역까지 20분", "20");
+    // Not a numeral here: an answer, an honorific verb, a day count, a word that starts like a counter.
+    expect(tokenize("네, 시간 돼요")).not.toContain("4");
+    expect(tokenize("가방은 거기 두시고요")).not.toContain("2");
+    expect(tokenize("천일 기념")).not.toContain("1001");
+    expect(tokenize("네 주머니에 있어")).not.toContain("4");
+  });
+
+  it("reads a number with thousands separators as one number, in English too", () => {
+    expect(tokenize("The ticket was 2,500 dollars")).toEqual(tokenize("The ticket was 2500 dollars"));
+    expect(tokenize("2,500원")).toEqual(["2500", "원"]);
+  });
+
+  it("strips the contracted particles chat writes and the ending -어야 after the copula", () => {
+    meet("대전에선 칼국수가 유명해", "대전에서 뭐 먹었어?", "대전");
+    meet("조카한텐 비밀이야", "조카한테 말했어?", "조카");
+    meet("앞으론 버스 타고 다닐래", "버스로 다녀?", "버스");
+    meet("방은 남향이어야 해", "남향 방 구했어?", "남향");
+  });
+
+  it("reads a month and day with a slash before Korean as the date, and leaves English and fractions alone", () => {
+    meet("이사는 3/15에 해", "3월 15일에 뭐 해?", "month:3");
+    expect(tokenize("이사는 3/15에 해")).toContain("15");
+    expect(tokenize("Add 1/2 cup of sugar")).not.toContain("month:1");
+    expect(tokenize("we met on 8/1")).not.toContain("month:8");
+  });
+
+  it("reads a bound noun written onto the word before as the two words apart", () => {
+    meet("그 영화 재미있는듯", "재미있는 영화 추천해줘", "재미있");
+    meet("주말에 눈이 내릴듯", "눈 내릴 거래", "내릴");
+    meet("입학식때 엄마가 오셨어", "입학식에 누가 왔어?", "입학식");
+    meet("점심은 라면 먹은것뿐이야", "점심에 라면 먹었어?", "먹");
+    // Nouns that end in 때 lose nothing.
+    expect(tokenize("그때 말했잖아")).toEqual(["그때"]);
+  });
+
+  it("reads a loanword's old and new spellings as one", () => {
+    meet("아침은 오렌지 쥬스만", "주스 뭐 마셨어?", "주스");
+    meet("카드 캐쉬백 받았어", "캐시백 얼마야", "캐시백");
+    meet("그 식당 쉐프가 바뀌었대", "셰프 이름", "셰프");
+    expect(tokenize("좀 아쉬워")).not.toContain("아시워");
+  });
+});

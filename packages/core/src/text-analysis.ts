@@ -15,6 +15,11 @@
  * - A month is one term however it is written (`June`, `in May`, `5월`, `오월` -> `month:5`; see
  *   `date-terms.ts`), and a date in digits (`2026.05.02`) gives the terms of `2026년 5월 2일`, so
  *   questions about a time meet the messages said then.
+ * - Forms that write one word apart are read as one (session 51): the formal `-ㅂ니다` fused into a
+ *   vowel stem (`삽니다` -> `사`), contracted verbs (`옮겨요` -> `옮기`, `몰라` -> `모르`), numerals
+ *   in Hangul also as digits (`오천오백` -> `5500`, `두 마리` -> `2`, `스물아홉` -> `29`; `2,500` is
+ *   `2500`), `8/1부로` as the date, a bound noun written onto its word (`먹는듯` as `먹는 듯`),
+ *   a loanword's old and new spellings (`쥬스`/`주스`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -58,7 +63,9 @@ export function isStopword(word: string): boolean {
 export const KOREAN_PARTICLES: readonly string[] = byLength(
   (
     "에서는 에서도 에서만 에서의 에게서 에게는 에게도 한테서 한테는 으로는 으로도 으로만 으로서 으로써 이라고 이라서 " +
-    "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
+    "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에게선 한테선 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
+    // The contracted forms chat writes (`에서는` -> `에선`, `에게는` -> `에겐`, `한테는` -> `한텐`, `으로는` -> `으론`).
+    "에선 에겐 한텐 으론 " +
     "이나 이랑 라고 라는 라도 에는 에도 에만 로는 로도 로만 로서 와는 과는 와도 과도 하고 이며 이요 마다 만큼 짜리 " +
     "은 는 이 가 을 를 에 엔 의 도 만 로 와 과 랑 께 나 요 쯤 씩 들"
   ).split(" "),
@@ -76,7 +83,7 @@ export const KOREAN_ENDINGS: readonly string[] = byLength(
     "으려면 으니까 니까요 인가요 인데요 이에요 이예요 다고요 는다고 어요 아요 해요 세요 셔요 예요 에요 지요 네요 나요 " +
     "까요 군요 고요 구요 대요 래요 는데 은데 인데 던데 지만 거든 더라 구나 니까 어서 아서 해서 려고 려면 으면 면서 " +
     "다가 도록 는지 은지 인지 을까 인가 기로 냐고 다고 다면 잖아 이야 이다 이라 이고 이면 이지만 이니까 이어서 여서 " +
-    "라서 으며 " +
+    "라서 으며 이어야 여야 " +
     "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 며 서 면 음 던 한 할 된 될 냐 든 군 까 라"
   ).split(" "),
 );
@@ -103,7 +110,15 @@ const HANGUL = /^[\uac00-\ud7a3]+$/;
 // A date in digits (`2026.03.02`, `2026. 3. 2.`: date-terms' NUMERIC_DATE) is one word; else letters and digits.
 // Only a date in digits holds one of these (a word is made of letters and digits otherwise).
 const DATE_SEPARATOR = /[\s./]/;
-const WORD = new RegExp(`${NUMERIC_DATE.source}|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`, "gu");
+// A number with thousands separators (`5,500`) is one word too.
+const GROUPED_NUMBER = /^\d{1,3}(?:,\d{3})+$/;
+// A month and day with a slash right before Korean (`8/1부로`, `12/24에`): the Korean way to write a
+// date without its year. Only before Hangul, so a fraction or an English `8/1` reads as before.
+const MONTH_DAY = /^(0?[1-9]|1[0-2])\/(0?[1-9]|[12]\d|3[01])$/;
+const WORD = new RegExp(
+  `${NUMERIC_DATE.source}|(?<![\\d./])(?:0?[1-9]|1[0-2])\\/(?:0?[1-9]|[12]\\d|3[01])(?=[\\uac00-\\ud7a3])|\\d{1,3}(?:,\\d{3})+(?!\\d)|[\\p{L}\\p{N}]+(?:['’][\\p{L}]+)*`,
+  "gu",
+);
 
 /** Months written with Sino-Korean numerals (`삼월`, and the spellings `유월`, `시월`), as `3월` is. */
 const KOREAN_MONTHS: ReadonlyMap<string, number> = new Map(
@@ -210,7 +225,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
 /**
  * The stem of one Hangul word, without its particles and endings; `""` when nothing is left
  * that carries a topic. Dictionary-free, in this order:
- * 1. up to two particles or endings (longest match first, see {@link stripKoreanSuffix}):
+ * 1. a formal ending whose ㅂ is fused into a vowel stem ({@link formalStem}: `삽니다` -> `사`), else
+ *    up to two particles or endings (longest match first, see {@link stripKoreanSuffix}):
  *    `고양이를` -> `고양이` -> `고양`, as the bare `고양이` gives `고양`, so every form of a noun
  *    meets;
  * 2. after an ending: the past tense and conjecture fused into the last syllables
@@ -225,20 +241,35 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
  * koreanStem("서울에서는"); // "서울"
  */
 export function koreanStem(word: string): string {
+  return stemOf(word).stem;
+}
+
+/**
+ * {@link koreanStem} with how the word was read: `verbal` when a verb or adjective ending came
+ * off, `bare` when nothing did (a noun, or a 반말 form whose ending is fused: `옮겨`, `몰라`).
+ */
+function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean } {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
-  for (let pass = 0; pass < 2; pass += 1) {
-    const next = stripOnce(stem);
-    if (!next) break;
-    stem = next.stem;
-    if (!next.particle) verbal = true;
-    if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
+  let honorific = false;
+  const formal = formalStem(word);
+  if (formal !== undefined) {
+    stem = formal.stem;
+    verbal = true;
+  } else {
+    for (let pass = 0; pass < 2; pass += 1) {
+      const next = stripOnce(stem);
+      if (!next) break;
+      stem = next.stem;
+      if (!next.particle) verbal = true;
+      if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
+    }
   }
+  const unstripped = stem === word;
   // A stem ending in the past tense is a verb's, whatever came off after it (`만났을` -> `만났`).
   if (stem !== word && withoutPast(stem.slice(-1)) !== undefined) verbal = true;
   if (verbal) {
-    let honorific = false;
     for (let bare = withoutPast(stem.slice(-1)); bare !== undefined; bare = stem === "" ? undefined : withoutPast(stem.slice(-1))) {
       if (stem.slice(-1) === "셨") honorific = true;
       stem = stem.slice(0, -1) + bare;
@@ -249,7 +280,65 @@ export function koreanStem(word: string): string {
     if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
   }
   if (stem.length > 2 && stem.endsWith("님")) stem = stem.slice(0, -1);
-  return stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem;
+  return { stem: stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem, verbal, bare: unstripped };
+}
+
+const FINAL_B = 17; // ㅂ as a final consonant: the formal ending fused into a vowel stem (갑니다, 씁니까)
+const FINAL_L = 8; // ㄹ
+// The formal (합쇼체) endings that follow that ㅂ: `-ㅂ니다`, `-ㅂ니까`, `-ㅂ시다`, `-ㅂ시오`.
+const FORMAL_ENDINGS = ["니까요", "니다", "니까", "시다", "시오"];
+// Syllables of `-습니다`, `합니다` and `입니다`, which the ending list reads whole.
+const FORMAL_READ_WHOLE = new Set(["습", "합", "입"]);
+
+/**
+ * The stem of a formal (합쇼체) verb whose ending fused its ㅂ into the stem's last syllable
+ * (`삽니다` -> `사`, `나옵니다` -> `나오`, `드립니다` -> `드리`, `갑시다` -> `가`), the honorific
+ * `-시-` fused the same way taken off too (`기다리십시오` -> `기다리`, `받으십시오` -> `받`,
+ * `가십니까` -> `가`), or `undefined`. Only a vowel stem takes this form (a consonant stem takes
+ * `-습니다`, read by the ending list), so the ㅂ is never the stem's own; a stem in ㄹ loses its ㄹ
+ * before it (`살다` -> `삽니다`) and is read as the vowel stem (`사`).
+ */
+function formalStem(word: string): { stem: string } | undefined {
+  for (const ending of FORMAL_ENDINGS) {
+    if (!word.endsWith(ending) || word.length < ending.length + 1) continue;
+    const fused = word.slice(-ending.length - 1, -ending.length);
+    const { initial, medial, final } = jamo(fused);
+    if (final !== FINAL_B || FORMAL_READ_WHOLE.has(fused)) return undefined;
+    let stem = word.slice(0, -ending.length - 1);
+    if (fused !== "십") stem += syllable(initial, medial);
+    // The linking `으` after a consonant stem (`받으십시오`, `받읍시다`).
+    if (stem.length > 1 && stem.endsWith("으") && hasFinalConsonant(stem.slice(-2, -1))) stem = stem.slice(0, -1);
+    return stem === "" ? undefined : { stem };
+  }
+  return undefined;
+}
+
+// Vowels a verb stem's last vowel contracts with the ending `-어` into (옮기+어 -> 옮겨, 배우+어 -> 배워).
+const CONTRACTED_VOWELS: ReadonlyMap<number, number> = new Map([
+  [MEDIAL.yeo, MEDIAL.i],
+  [MEDIAL.wo, 13], // ㅝ -> ㅜ
+]);
+
+/**
+ * The verb stem a 반말 or 해요체 form hides by contraction, when `stem` ends in one: the vowels
+ * `ㅣ+ㅓ` and `ㅜ+ㅓ` (`옮겨` -> `옮기`, `다녀` -> `다니`, `나눠` -> `나누`, `배워` -> `배우`) and the
+ * `르` irregular (`몰라` -> `모르`, `불러` -> `부르`), so `짐 옮겨` meets `짐 옮기고`. `undefined`
+ * when `stem` ends in no such form.
+ */
+function verbBaseOf(stem: string): string | undefined {
+  const last = stem.slice(-1);
+  if (!HANGUL.test(last)) return undefined;
+  const { initial, medial, final } = jamo(last);
+  if (final !== 0) return undefined;
+  if (last === "라" || last === "러") {
+    const before = stem.slice(-2, -1);
+    if (before === "" || jamo(before).final !== FINAL_L) return undefined;
+    const b = jamo(before);
+    return `${stem.slice(0, -2)}${syllable(b.initial, b.medial)}르`;
+  }
+  const plain = CONTRACTED_VOWELS.get(medial);
+  if (plain === undefined || (stem.length === 1 && initial === INITIAL_NG)) return undefined;
+  return stem.slice(0, -1) + syllable(initial, plain);
 }
 
 /**
@@ -303,7 +392,9 @@ export function stemEnglish(word: string): string {
  */
 export function tokenize(text: string): string[] {
   const out: string[] = [];
-  const words = Array.from(analysisText(text).matchAll(WORD), (match) => match[0]);
+  const analysed = analysisText(text);
+  const matches = Array.from(analysed.matchAll(WORD));
+  const words = matches.map((match) => match[0]);
   words.forEach((word, i) => {
     // A month name is one term however it is written (`May`, `5월`, a timestamp's month): see date-terms.
     const month = /^[a-z]+$/i.test(word) ? englishMonth(word, words[i - 1], words[i + 1]) : undefined;
@@ -315,9 +406,181 @@ export function tokenize(text: string): string[] {
       // `2026년 3월 2일`: the year, the month, the day.
       const [, year, monthNumber, day] = NUMERIC_DATE.exec(word) as RegExpExecArray;
       out.push(year as string, monthTerm(Number(monthNumber)), String(Number(day)));
-    } else for (const term of wordTerms(word)) out.push(term);
+    } else if (isDigit(word) && MONTH_DAY.test(word)) {
+      const [, monthNumber, day] = MONTH_DAY.exec(word) as RegExpExecArray;
+      out.push(monthTerm(Number(monthNumber)), String(Number(day)));
+    } else if (isDigit(word) && GROUPED_NUMBER.test(word)) out.push(word.replaceAll(",", ""));
+    else {
+      for (const term of wordTerms(word)) out.push(term);
+      // A native numeral before its counter (`두 마리`, `네 살`, `한잔`) is its number, as `2마리` is.
+      const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
+      if (counted !== undefined) out.push(String(counted));
+    }
   });
   return out;
+}
+
+/** Whether `word` starts with an ASCII digit. */
+function isDigit(word: string): boolean {
+  const code = word.charCodeAt(0);
+  return code >= 48 && code <= 57;
+}
+
+/** Whether `word` starts with a Hangul syllable. */
+function isHangulStart(word: string): boolean {
+  const code = word.charCodeAt(0);
+  return code >= 0xac00 && code <= 0xd7a3;
+}
+
+/** The native numerals that stand before a counter (`한 잔`, `스무 살`), by value. */
+const NATIVE_BEFORE_COUNTER: ReadonlyMap<string, number> = new Map([
+  ["한", 1],
+  ["두", 2],
+  ["세", 3],
+  ["석", 3],
+  ["네", 4],
+  ["넉", 4],
+  ["열", 10],
+  ["스무", 20],
+]);
+/** Counters (단위 명사) a native numeral is read before. */
+const COUNTERS = byLength(
+  "살 마리 명 개 시 시간 번 달 잔 권 장 대 병 벌 켤레 그릇 가지 군데 사람 줄 채 송이 알 통 주 바퀴 판 끼 곡 정거장 정류장 층".split(" "),
+);
+
+/**
+ * The value of a native numeral before a counter: written apart (`두 마리`: `word`, then `next`
+ * after nothing but spaces) or together (`두마리`, `네살`), or `undefined`.
+ */
+function countedNumber(
+  word: string,
+  next: string | undefined,
+  match: RegExpExecArray | RegExpMatchArray | undefined,
+  nextMatch: RegExpExecArray | RegExpMatchArray | undefined,
+  text: string,
+): number | undefined {
+  if (!HANGUL.test(word)) return undefined;
+  // The longer numerals (`다섯`, `스물아홉`) give their number anywhere ({@link koreanNumber}).
+  const apart = NATIVE_BEFORE_COUNTER.get(word);
+  if (apart !== undefined) {
+    if (next === undefined || match?.index === undefined || nextMatch?.index === undefined) return undefined;
+    const between = text.slice(match.index + word.length, nextMatch.index);
+    return /^\s+$/u.test(between) && isCounterWord(next, true) ? apart : undefined;
+  }
+  for (const [numeral, value] of NATIVE_BEFORE_COUNTER) {
+    if (word.length > numeral.length && word.startsWith(numeral) && isCounterWord(word.slice(numeral.length))) return value;
+  }
+  return undefined;
+}
+
+/**
+ * Whether `word` is a counter, alone or with a particle (`마리`, `번째`, `달에`), not a longer word
+ * that starts like one (`시고요` of `두시고요`, `주머니`).
+ */
+function isCounterWord(word: string, apart = false): boolean {
+  // Written apart the counter may also end a clause (`네 살이고`); written together only a particle follows.
+  const follows = apart ? SUFFIX_SET : PARTICLE_SET;
+  return COUNTERS.some((counter) => {
+    if (!word.startsWith(counter)) return false;
+    const rest = word.startsWith("째", counter.length) ? word.slice(counter.length + 1) : word.slice(counter.length);
+    return rest === "" || follows.has(rest);
+  });
+}
+
+const NATIVE_TENS: ReadonlyMap<string, number> = new Map(
+  "열:10 스물:20 스무:20 서른:30 마흔:40 쉰:50 예순:60 일흔:70 여든:80 아흔:90".split(" ").map((pair) => {
+    const [word, value] = pair.split(":") as [string, string];
+    return [word, Number(value)];
+  }),
+);
+const NATIVE_ONES: ReadonlyMap<string, number> = new Map(
+  "하나:1 한:1 둘:2 두:2 셋:3 세:3 넷:4 네:4 다섯:5 여섯:6 일곱:7 여덟:8 아홉:9".split(" ").map((pair) => {
+    const [word, value] = pair.split(":") as [string, string];
+    return [word, Number(value)];
+  }),
+);
+
+/**
+ * The value of a native Korean numeral word that is no other word (`다섯`, `스물아홉`, `서른넷`,
+ * `열두`), or `undefined`; the one-syllable forms (`한`, `두`, `열`) and `하나` only before a
+ * counter ({@link countedNumber}), where they cannot be another word.
+ */
+function nativeNumber(word: string): number | undefined {
+  for (const [tensWord, tens] of NATIVE_TENS) {
+    if (!word.startsWith(tensWord)) continue;
+    const rest = word.slice(tensWord.length);
+    if (rest === "") return tensWord.length > 1 && tensWord !== "스무" ? tens : undefined;
+    const ones = NATIVE_ONES.get(rest);
+    return ones === undefined ? undefined : tens + ones;
+  }
+  const ones = NATIVE_ONES.get(word);
+  return ones !== undefined && (word.length > 1 || "둘셋넷".includes(word)) && word !== "하나" ? ones : undefined;
+}
+
+const SINO_KOREAN_UNITS: Readonly<Record<string, number>> = { 십: 10, 백: 100, 천: 1000 };
+
+/**
+ * The value of a Sino-Korean numeral word with a unit (`이십오` 25, `오천오백` 5500, `이백삼십만`
+ * 2,300,000), or `undefined`: at least two syllables, digits `일`-`구` each followed by a unit, units
+ * `십` < `백` < `천` in falling order, `만` at most once. A word ending in `일` is left out (`이십일`
+ * is also `20일`, a day; `백일` a hundred days).
+ */
+function sinoKoreanValue(word: string): number | undefined {
+  if (word.length < 2 || word.endsWith("일") || !/[십백천만]/.test(word)) return undefined;
+  let total = 0;
+  let section = 0;
+  let digit: number | undefined;
+  let lastUnit = Number.POSITIVE_INFINITY;
+  for (const ch of word) {
+    const d = SINO_KOREAN_DIGITS.indexOf(ch);
+    if (d >= 0) {
+      if (digit !== undefined) return undefined;
+      digit = d + 1;
+      continue;
+    }
+    const unit = SINO_KOREAN_UNITS[ch];
+    if (unit !== undefined) {
+      if (unit >= lastUnit) return undefined;
+      section += (digit ?? 1) * unit;
+      lastUnit = unit;
+      digit = undefined;
+      continue;
+    }
+    if (ch !== "만" || total > 0) return undefined;
+    total = (section + (digit ?? 0) || 1) * 10_000;
+    section = 0;
+    digit = undefined;
+    lastUnit = Number.POSITIVE_INFINITY;
+  }
+  return total + section + (digit ?? 0);
+}
+
+/**
+ * The digits a Korean numeral word is also read as: a Sino-Korean numeral with a unit
+ * ({@link sinoKoreanValue}; a round number of 만 also as that count, as `230만` gives `230`) or a
+ * native one ({@link nativeNumber}), so `오천오백 원` meets `5,500원` and `스물아홉` meets `29살`.
+ */
+function koreanNumber(stem: string): string[] | undefined {
+  const sino = sinoKoreanValue(stem);
+  if (sino !== undefined) return sino >= 10_000 && sino % 10_000 === 0 ? [String(sino), String(sino / 10_000)] : [String(sino)];
+  const native = nativeNumber(stem);
+  return native === undefined ? undefined : [String(native)];
+}
+
+/**
+ * A loanword's common spellings as one (`대쉬보드` -> `대시보드`, `쥬스` -> `주스`, `쵸콜릿` ->
+ * `초콜릿`, `쉐프` -> `셰프`): the spellings the loanword rules replaced, which clients still write.
+ * `쉬` is kept at a word's start and in the native `아쉬`, `숨쉬`, `손쉬`.
+ */
+function loanwordSpelling(stem: string): string {
+  if (!/[쉬쉐쥬쵸챠츄]/.test(stem)) return stem;
+  return stem
+    .replace(/(?<=[^아숨손])쉬/g, "시")
+    .replace(/쉐/g, "셰")
+    .replace(/쥬/g, "주")
+    .replace(/쵸/g, "초")
+    .replace(/챠/g, "차")
+    .replace(/츄/g, "추");
 }
 
 const SINO_KOREAN_DIGITS = "일이삼사오육칠팔구";
@@ -347,6 +610,13 @@ function koreanDay(word: string): number | undefined {
   const day = sinoKoreanNumber(stem.slice(0, -1));
   return day !== undefined && day <= 31 ? day : undefined;
 }
+
+/**
+ * A word of two or more syllables, then bound nouns that only follow another word (`때`, `듯`,
+ * `것`, `뿐`; `듯이` too), then a particle, an ending (`것뿐이야`) or nothing. Nouns that end in `때` (`그때`, `한때`) split
+ * into a function word and lose nothing.
+ */
+const GLUED_BOUND_NOUN = /^([\uac00-\ud7a3]{2,}?)((?:때|듯이|듯|것|뿐)+)([\uac00-\ud7a3]*)$/;
 
 /** Auxiliary verbs after `-아/-어` (`찾아 놓다`, `알아보다`, `써 두다`, `만들어 주다`), as {@link koreanStem} leaves them. */
 const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버리", "드리"]);
@@ -394,7 +664,20 @@ function termsOfWord(word: string, out: string[]): void {
   if (raw === "") return;
   if (HANGUL.test(raw)) {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
-    const stem = koreanStem(raw);
+    // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
+    // that word, as `먹는 듯` written apart gives (the bound noun is a function word).
+    const glued = GLUED_BOUND_NOUN.exec(raw);
+    if (glued && (glued[3] === undefined || glued[3] === "" || SUFFIX_SET.has(glued[3]))) {
+      termsOfWord(glued[1] as string, out);
+      return;
+    }
+    const read = stemOf(raw);
+    // A contracted 반말/해요체 form is read as its verb stem (`옮겨요` -> `옮기`, as `옮기고`); written
+    // bare (`짐 옮겨`, a noun such as `고려` looks the same) it gives both; a noun's particle form
+    // (`고려를`) neither.
+    const base = read.verbal || read.bare ? verbBaseOf(read.stem) : undefined;
+    const verbStem = base !== undefined && !KOREAN_STOP_STEMS.has(base) && !KOREAN_STOPWORDS.has(base) ? base : undefined;
+    const stem = loanwordSpelling(read.verbal && verbStem !== undefined ? verbStem : read.stem);
     if (stem === "") return;
     const month = KOREAN_MONTHS.get(stem);
     if (month !== undefined) {
@@ -403,6 +686,9 @@ function termsOfWord(word: string, out: string[]): void {
     }
     out.push(stem);
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
+    if (read.bare && verbStem !== undefined) out.push(verbStem);
+    const number = koreanNumber(stem);
+    if (number !== undefined) for (const n of number) out.push(n);
     const main = mainVerbOf(stem);
     if (main !== undefined) out.push(main);
     // A psych verb meets its adjective (`싫어하는` / `싫어`: 싫); not 좋아하다, whose 좋 is `good`.
@@ -426,6 +712,13 @@ function termsOfWord(word: string, out: string[]): void {
       if (dated[2] === "월" && n >= 1 && n <= 12) out.push(monthTerm(n));
       else out.push(dated[1] as string);
       if (dated[3]) termsOfWord(dated[3], out);
+      return;
+    }
+    // A number with a Korean unit (`230만`, `5천`) is also its value, as `이백삼십만` is.
+    const scaled = /^(\d{1,4})(만|천|백)(.*)$/u.exec(raw);
+    if (scaled) {
+      out.push(scaled[1] as string, String(Number(scaled[1]) * { 만: 10_000, 천: 1000, 백: 100 }[scaled[2] as "만" | "천" | "백"]));
+      if (scaled[3]) termsOfWord(scaled[3], out);
       return;
     }
     for (const part of raw.match(/[\uac00-\ud7a3]+|[^\uac00-\ud7a3]+/g) ?? []) termsOfWord(part, out);
