@@ -24,10 +24,11 @@
  *    the two apart needs persistTrim and the archive to leave a mark of what they took.
  */
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
-import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
+import { Command, InMemoryStore, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { scriptedModel, strictModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
+import { readUserItems, UserItemCodec, userMemory } from "@threadwise/user-memory";
 import { workMemory } from "@threadwise/work-memory";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -97,6 +98,53 @@ describe("breaker30b's findings", () => {
       expect(freshNotes).toEqual(ourNotes);
       // The condensation ran once, in the model call of the process that ran the turn.
       expect(a.model.calls.filter((c) => condensing((c as { messages: BaseMessage[] }).messages))).toHaveLength(1);
+      expect(fresh.model.calls).toHaveLength(0);
+    });
+  }
+
+  // userMemory's `llm` facts without userMemory({ model }) read the run's messages with the agent's
+  // model in its model call; the facts wait in the checkpoint for the commit. A fact the rules do
+  // not read (a car's colour), so only the model's answer can have stored it.
+  for (const [lang, said, fact] of [
+    ["en", "Blue, like my old Volvo, which I still drive.", { value: "blue", text: "The user drives a blue car." }],
+    ["ko", "파란색이요, 예전 볼보처럼요. 아직도 타요.", { value: "파란색", text: "사용자는 파란 차를 탄다." }],
+  ] as const) {
+    it(`1c. userMemory llm facts without a model of its own (${lang}): a fresh process resuming the run extracts what the process that ran it extracts`, async () => {
+      const extracting = (m: BaseMessage[]) => messageText(m[0] as BaseMessage).startsWith("You extract durable facts");
+      const answer = JSON.stringify({ facts: [{ subject: "user", attribute: "car color", ...fact }] });
+      const build = (checkpointer: MemorySaver, store: InMemoryStore) => {
+        const model = scriptedModel((m: BaseMessage[]) => (extracting(m) ? answer : "Noted."), { strict: false });
+        const approve = createMiddleware({
+          name: "approve-answer",
+          afterAgent: () => {
+            interrupt("approve the answer?");
+            return undefined;
+          },
+        });
+        const middleware = [userMemory({ factsMode: "llm", keepMessages: false, logger: false }), approve];
+        return { model, agent: createAgent({ model, checkpointer, store, middleware }) };
+      };
+      const factsIn = async (store: InMemoryStore) =>
+        (await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100))
+          .filter((item) => item.kind === "fact")
+          .map((item) => [item.fact?.attribute, item.fact?.value, item.fact?.origin]);
+      const checkpointer = new MemorySaver();
+      const ours = new InMemoryStore();
+      const a = build(checkpointer, ours);
+      const config = { configurable: { thread_id: `um-resume-${lang}`, user_id: "u1" } };
+      await a.agent.invoke({ messages: [new HumanMessage(said)] }, config);
+      const waiting = await a.agent.graph.getState(config);
+      expect(waiting.next).toEqual(["approve-answer.after_agent"]);
+      // Each resumes the same checkpoint into a store of its own, to compare what each commits.
+      const theirs = new InMemoryStore();
+      const fresh = build(checkpointer, theirs);
+      const resume = { configurable: { ...waiting.config.configurable, user_id: "u1" } };
+      await fresh.agent.invoke(new Command({ resume: true }), resume);
+      await a.agent.invoke(new Command({ resume: true }), resume);
+      expect(await factsIn(ours)).toEqual([["car color", fact.value, "llm"]]);
+      expect(await factsIn(theirs)).toEqual(await factsIn(ours));
+      // Read once, in the model call of the process that ran the turn.
+      expect(a.model.calls.filter((c) => extracting((c as { messages: BaseMessage[] }).messages))).toHaveLength(1);
       expect(fresh.model.calls).toHaveLength(0);
     });
   }
