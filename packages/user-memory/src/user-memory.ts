@@ -98,6 +98,8 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
  * is taken back likewise; one gone with every older message (persistTrim, the archive) stays,
  * unless `trims` is `false` (nothing trims the thread): then it was removed and is taken back too.
+ * `llm` facts without `model` are read with the agent's model in the run's model call and kept in
+ * the thread's state for the commit, so a run resumed by another process commits the same facts.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *

@@ -495,6 +495,59 @@ describe("workMemory structured output", () => {
   });
 });
 
+describe("workMemory with a structured responseFormat", () => {
+  const schema = z.object({ seat: z.string(), flight: z.string() }).meta({ title: "booking" });
+  /** An agent whose model answers with the structured output tool, and an afterAgent check that waits on a reviewer. */
+  function build(checkpointer: MemorySaver, structuredResponse: boolean, log = lines()) {
+    const model = scriptedModel(
+      (_m, call) =>
+        new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_b${call}`, name: "booking", args: { seat: "12A", flight: "KE123" }, type: "tool_call" }],
+        }),
+    );
+    const approve = createMiddleware({
+      name: "approve-answer",
+      afterAgent: () => {
+        interrupt("approve the answer?");
+        return undefined;
+      },
+    });
+    const memory = condenser((projection) => `note:${projection.split("\n").at(-1)}`);
+    const agent = createAgent({
+      model,
+      checkpointer,
+      responseFormat: schema,
+      middleware: [workMemory({ model: memory, structuredResponse, logger: log.logger }), approve],
+    });
+    return { agent, memory, log };
+  }
+
+  it("with structuredResponse: true, a run resumed by a fresh process stores the structured output the process that ran it stores", async () => {
+    const checkpointer = new MemorySaver();
+    const ours = build(checkpointer, true);
+    await ours.agent.invoke(turn("book 12A"), thread("wm-structured"));
+    const waiting = await ours.agent.graph.getState(thread("wm-structured"));
+    expect(waiting.next).toEqual(["approve-answer.after_agent"]);
+    const fresh = build(checkpointer, true);
+    await fresh.agent.invoke(new Command({ resume: true }) as never, waiting.config as never);
+    const theirs = (await slotOf(fresh.agent, "wm-structured")).workMemory?.entries.map((e) => e.text);
+    await ours.agent.invoke(new Command({ resume: true }) as never, waiting.config as never);
+    const stored = (await slotOf(ours.agent, "wm-structured")).workMemory?.entries.map((e) => e.text);
+    expect(stored).toEqual(['note:{"seat":"12A","flight":"KE123"}']);
+    expect(theirs).toEqual(stored);
+  });
+
+  it("without it, a structured answer is not stored and a warning names the option", async () => {
+    const { agent, memory, log } = build(new MemorySaver(), false);
+    await agent.invoke(turn("book 12A"), thread("wm-structured-off"));
+    await agent.invoke(new Command({ resume: true }) as never, thread("wm-structured-off"));
+    expect((await slotOf(agent, "wm-structured-off")).workMemory).toBeUndefined();
+    expect(memory.calls).toHaveLength(0);
+    expect(log.out.filter((line) => line.startsWith("WARN"))).toEqual([expect.stringContaining("structuredResponse: true")]);
+  });
+});
+
 describe("workMemory({ declareState: false })", () => {
   /** Four runs with maxItems 2: the envelope's bound is computed from the slot the afterAgent hook reads. */
   async function run(middleware: () => ReturnType<typeof createMiddleware>[]) {

@@ -54,7 +54,9 @@ export const workMemoryOptionsSchema = z.strictObject({
   maxCharacters: z.number().int().positive().default(2000),
   /**
    * Chat model of the internal condensation call. Give a small, cheap model; without one the
-   * agent's own model is used (the one of the run's last model call, without tools bound). A model
+   * agent's own model is used (the one of the run's last model call, without tools bound), in that
+   * model call, right after it returns a final answer (so before the output checks: also for an
+   * answer a check later replaces). A model
    * named as `createAgent` takes one (`"openai:gpt-4o-mini"`) is made by LangChain's
    * `initChatModel` at the first model call; a provider package that is not installed throws
    * `ThreadwiseConfigError` naming `workMemory.model` there.
@@ -162,8 +164,13 @@ function responseOf(result: unknown): { response: BaseMessage | undefined; struc
  * **Not used, no trace.** Without this middleware no state key, model call or trace field is
  * added. The internal call is tagged `threadwise:internal` and `nostream`.
  *
- * Needs a `thread_id` (a run without one stores nothing). The condensation call uses the agent's
- * model unless `model` is given.
+ * **A run resumed elsewhere.** What the commit needs of the model call (a digest of the answer,
+ * never its text; the structured response) waits in the thread's state, so a fresh process that
+ * resumes the run after an interrupt commits what the process that ran it would. The condensation
+ * call uses `model` at the commit; without one it uses the agent's model, which a middleware reaches
+ * in a model call only: the final answer is condensed there and the note waits with the record.
+ *
+ * Needs a `thread_id` (a run without one stores nothing).
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (e.g.
  *   `workMemory.maxItems`).
