@@ -286,7 +286,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
             );
       const result = await handler(placed);
       if (!threadId || config.factsMode !== "llm" || config.model) return result;
-      // After the answer, in the order of the model's calls: the extraction never delays it.
+      // After the answer (its tokens already streamed), so the agent model's calls keep their order.
       const messages = (request.state?.messages ?? []) as BaseMessage[];
       const extracted = await extractRun(messages, slotOf(request).userFacts ?? [], request.model as never, runtime?.signal);
       if (!extracted) return result;
