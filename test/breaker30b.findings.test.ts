@@ -1,12 +1,13 @@
 /**
- * Failures found by the breaker30b scenarios, both known failures (`it.fails`: each passes once
- * fixed, then turn it into `it`). 2 is fixed for a factRecall / userMemory given `trims: false`
+ * Failures found by the breaker30b scenarios. 1 is fixed (wmresume31: workMemory and userMemory
+ * keep what their commit needs in the thread's state); 2 is a known failure (`it.fails`: it passes
+ * once fixed, then turn it into `it`), fixed for a factRecall / userMemory given `trims: false`
  * (nothing in the stack trims the thread; `packages/fact-recall/src/fact-sources.test.ts`), not in
  * `memoryStack`, which must send the same with the archive on and off: there, an archived message
  * would have to be told from a removed one by reading the archive (tried with `trims: false` where
  * the archive is off: `stack.archive.slow` seed 303 then failed, the two runs differing).
  *
- * 1. workMemory's commit depends on a per-process record (R37). `afterAgent` stores the run's answer
+ * 1. (fixed) workMemory's commit depended on a per-process record (R37). `afterAgent` stores the run's answer
  *    only with the record `wrapModelCall` left in the process (the response, to tell a replaced
  *    answer; the structured response; the agent's model for the condensation). A run interrupted
  *    after its model call (an output check's `interrupt()` in an `afterAgent` hook listed after
@@ -23,17 +24,17 @@
  *    the two apart needs persistTrim and the archive to leave a mark of what they took.
  */
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
-import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
+import { Command, InMemoryStore, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { scriptedModel, strictModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
+import { readUserItems, UserItemCodec, userMemory } from "@threadwise/user-memory";
 import { workMemory } from "@threadwise/work-memory";
 import { createAgent, createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 
 describe("breaker30b's findings", () => {
-  // Known failure (it.fails until workMemory keeps what afterAgent needs in state).
-  it.fails("1. workMemory: a run resumed after an afterAgent interrupt stores its note in the process that ran it, not in a fresh one", async () => {
+  it("1. workMemory: a run resumed after an afterAgent interrupt stores the same note in a fresh process as in the one that ran it", async () => {
     const build = (checkpointer: MemorySaver) => {
       const model = scriptedModel(() => "Booked seat 12A on flight KE123.");
       const condenser = scriptedModel((m: BaseMessage[]) => `kept ${(m.at(-1)?.text ?? "").split("\n")[1]}`);
@@ -61,6 +62,92 @@ describe("breaker30b's findings", () => {
     expect(ourNotes).toEqual(["kept Booked seat 12A on flight KE123."]);
     expect(freshNotes).toEqual(ourNotes);
   });
+
+  // Without workMemory({ model }) the agent's model condenses, and it is reachable in a model call
+  // only: the note is made there and waits in the checkpoint with the record, so a fresh process
+  // (which has made no model call) commits the same note.
+  for (const [lang, answer] of [
+    ["en", "Booked seat 12A on flight KE123."],
+    ["ko", "KE123편 12A 좌석을 예약했습니다."],
+  ] as const) {
+    it(`1b. workMemory without a model of its own (${lang}): a fresh process resuming the run stores what the process that ran it stores`, async () => {
+      const condensing = (m: BaseMessage[]) => messageText(m[0] as BaseMessage).startsWith("You keep the work memory");
+      const build = (checkpointer: MemorySaver) => {
+        const model = scriptedModel((m: BaseMessage[]) => (condensing(m) ? `kept ${(m.at(-1)?.text ?? "").split("\n")[1]}` : answer));
+        const approve = createMiddleware({
+          name: "approve-answer",
+          afterAgent: () => {
+            interrupt("approve the answer?");
+            return undefined;
+          },
+        });
+        return { model, agent: createAgent({ model, checkpointer, middleware: [workMemory({ logger: false }), approve] }) };
+      };
+      const checkpointer = new MemorySaver();
+      const a = build(checkpointer);
+      const config = { configurable: { thread_id: `wm-resume-own-${lang}` } };
+      await a.agent.invoke({ messages: [new HumanMessage("book seat 12A")] }, config);
+      const waiting = await a.agent.graph.getState(config);
+      expect(waiting.next).toEqual(["approve-answer.after_agent"]);
+      const fresh = build(checkpointer);
+      await fresh.agent.invoke(new Command({ resume: true }), waiting.config as never);
+      const freshNotes = readSummarySlot((await fresh.agent.graph.getState(config)).values).workMemory?.entries.map((e) => e.text) ?? [];
+      await a.agent.invoke(new Command({ resume: true }), waiting.config as never);
+      const ourNotes = readSummarySlot((await a.agent.graph.getState(config)).values).workMemory?.entries.map((e) => e.text) ?? [];
+      expect(ourNotes).toEqual([`kept ${answer}`]);
+      expect(freshNotes).toEqual(ourNotes);
+      // The condensation ran once, in the model call of the process that ran the turn.
+      expect(a.model.calls.filter((c) => condensing((c as { messages: BaseMessage[] }).messages))).toHaveLength(1);
+      expect(fresh.model.calls).toHaveLength(0);
+    });
+  }
+
+  // userMemory's `llm` facts without userMemory({ model }) read the run's messages with the agent's
+  // model in its model call; the facts wait in the checkpoint for the commit. A fact the rules do
+  // not read (a car's colour), so only the model's answer can have stored it.
+  for (const [lang, said, fact] of [
+    ["en", "Blue, like my old Volvo, which I still drive.", { value: "blue", text: "The user drives a blue car." }],
+    ["ko", "파란색이요, 예전 볼보처럼요. 아직도 타요.", { value: "파란색", text: "사용자는 파란 차를 탄다." }],
+  ] as const) {
+    it(`1c. userMemory llm facts without a model of its own (${lang}): a fresh process resuming the run extracts what the process that ran it extracts`, async () => {
+      const extracting = (m: BaseMessage[]) => messageText(m[0] as BaseMessage).startsWith("You extract durable facts");
+      const answer = JSON.stringify({ facts: [{ subject: "user", attribute: "car color", ...fact }] });
+      const build = (checkpointer: MemorySaver, store: InMemoryStore) => {
+        const model = scriptedModel((m: BaseMessage[]) => (extracting(m) ? answer : "Noted."), { strict: false });
+        const approve = createMiddleware({
+          name: "approve-answer",
+          afterAgent: () => {
+            interrupt("approve the answer?");
+            return undefined;
+          },
+        });
+        const middleware = [userMemory({ factsMode: "llm", keepMessages: false, logger: false }), approve];
+        return { model, agent: createAgent({ model, checkpointer, store, middleware }) };
+      };
+      const factsIn = async (store: InMemoryStore) =>
+        (await readUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec(), 100))
+          .filter((item) => item.kind === "fact")
+          .map((item) => [item.fact?.attribute, item.fact?.value, item.fact?.origin]);
+      const checkpointer = new MemorySaver();
+      const ours = new InMemoryStore();
+      const a = build(checkpointer, ours);
+      const config = { configurable: { thread_id: `um-resume-${lang}`, user_id: "u1" } };
+      await a.agent.invoke({ messages: [new HumanMessage(said)] }, config);
+      const waiting = await a.agent.graph.getState(config);
+      expect(waiting.next).toEqual(["approve-answer.after_agent"]);
+      // Each resumes the same checkpoint into a store of its own, to compare what each commits.
+      const theirs = new InMemoryStore();
+      const fresh = build(checkpointer, theirs);
+      const resume = { configurable: { ...waiting.config.configurable, user_id: "u1" } };
+      await fresh.agent.invoke(new Command({ resume: true }), resume);
+      await a.agent.invoke(new Command({ resume: true }), resume);
+      expect(await factsIn(ours)).toEqual([["car color", fact.value, "llm"]]);
+      expect(await factsIn(theirs)).toEqual(await factsIn(ours));
+      // Read once, in the model call of the process that ran the turn.
+      expect(a.model.calls.filter((c) => extracting((c as { messages: BaseMessage[] }).messages))).toHaveLength(1);
+      expect(fresh.model.calls).toHaveLength(0);
+    });
+  }
 
   // Known failure (memoryStack leaves `trims` true).
   it.fails("2. RemoveMessage of the oldest user message: its fact is recalled neither in the thread nor in the user's other threads", async () => {

@@ -143,6 +143,8 @@ export { type CountedRequest, requestTokenBound, requestTokens } from "./request
 export { withoutCalls } from "./sent-copies.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
+  type ExtractedFacts,
+  extractedFactsSchema,
   mergeSummarySlot,
   readSummarySlot,
   SUMMARY_SLOT_KEY,
@@ -156,7 +158,9 @@ export {
   summarySlotState,
   summarySlotUpdateSchema,
   type WorkMemoryEntry,
+  type WorkMemoryPending,
   workMemoryEntrySchema,
+  workMemoryPendingSchema,
 } from "./summary-slot.js";
 export { declaredSummarySlot, SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
 export {

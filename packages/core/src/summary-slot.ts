@@ -71,10 +71,48 @@ export const workMemoryEntrySchema = z.object({
 });
 export type WorkMemoryEntry = z.infer<typeof workMemoryEntrySchema>;
 
+/**
+ * What workMemory's `wrapModelCall` saw of a run's final answer, kept in the slot until the run's
+ * `afterAgent` commits (spec R18, R37): a process that resumes the run after an interrupt between
+ * the two (an output check's `interrupt()`) reads it from the checkpoint, so what is committed
+ * depends on the stored state only, never on which process resumed.
+ */
+export const workMemoryPendingSchema = z.object({
+  /** Digest of what the model returned (text and tool calls: work-memory's `responseDigest`), never the text. */
+  digest: z.string(),
+  /** `true` when the response said it did not complete normally (an incomplete `finish_reason`, an error). */
+  incomplete: z.boolean(),
+  /** The run's structured response (`responseFormat`), inline data already replaced by markers. */
+  structuredResponse: z.unknown().optional(),
+  /**
+   * The condensed note, when the condensation ran in the model call (no `workMemory({ model })`:
+   * the agent's model is reachable there only); `""` when it kept nothing.
+   */
+  note: z.string().optional(),
+  /** `true` when that condensation threw or timed out. */
+  condensationFailed: z.boolean().optional(),
+});
+export type WorkMemoryPending = z.infer<typeof workMemoryPendingSchema>;
+
+/** Facts userMemory's `wrapModelCall` extracted from one user message with the agent's model (spec R40). */
+export const extractedFactsSchema = z.object({
+  /** Id of the user message. */
+  id: z.string(),
+  /** Its core `messageDigest` when extracted: the facts hold for that content only. */
+  digest: z.string(),
+  /** What the extraction found (fact-recall's `CandidateFact` shape). */
+  facts: z.array(z.record(z.string(), z.unknown())),
+  /** `llm`, or `heuristic` when the model call failed and the rules stood in. */
+  origin: z.enum(["llm", "heuristic"]),
+});
+export type ExtractedFacts = z.infer<typeof extractedFactsSchema>;
+
 /** Value of the slot. Each part is optional; a producer writes only its own part. */
 export const summarySlotSchema = z.object({
   summary: summaryRecordSchema.optional(),
-  workMemory: z.object({ entries: z.array(workMemoryEntrySchema) }).optional(),
+  workMemory: z.object({ entries: z.array(workMemoryEntrySchema), pending: workMemoryPendingSchema.optional() }).optional(),
+  /** userMemory's `llm` facts of the run's user messages, extracted in the model call (no `userMemory({ model })`). */
+  userFacts: z.array(extractedFactsSchema).optional(),
 });
 export type SummarySlot = z.infer<typeof summarySlotSchema>;
 
@@ -82,12 +120,20 @@ export type SummarySlot = z.infer<typeof summarySlotSchema>;
  * An update to the slot: `summary` replaces the summary (upsert, R12); `workMemory.entries` are
  * merged by `id` (an entry with a known id replaces it in place, new ids are appended), and
  * `workMemory.keepIds`, when given, lists the ids to keep afterwards (the bound the producer
- * enforces). Idempotent: applying the same update twice gives the same value, so parallel writes
- * in one step cannot conflict.
+ * enforces); `workMemory.pending` replaces the pending record (`null` removes it; absent keeps
+ * it); `userFacts` replaces the extracted facts. Idempotent: applying the same update twice gives
+ * the same value, so parallel writes in one step cannot conflict.
  */
 export const summarySlotUpdateSchema = z.object({
   summary: summaryRecordSchema.optional(),
-  workMemory: z.object({ entries: z.array(workMemoryEntrySchema), keepIds: z.array(z.string()).optional() }).optional(),
+  workMemory: z
+    .object({
+      entries: z.array(workMemoryEntrySchema),
+      keepIds: z.array(z.string()).optional(),
+      pending: workMemoryPendingSchema.nullable().optional(),
+    })
+    .optional(),
+  userFacts: z.array(extractedFactsSchema).optional(),
 });
 export type SummarySlotUpdate = z.infer<typeof summarySlotUpdateSchema>;
 
@@ -105,8 +151,13 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
       else entries[at] = entry;
     }
     const keep = update.workMemory.keepIds ? new Set(update.workMemory.keepIds) : undefined;
-    next.workMemory = { entries: keep ? entries.filter((e) => keep.has(e.id)) : entries };
+    const pending = update.workMemory.pending === undefined ? base.workMemory?.pending : update.workMemory.pending;
+    const kept = keep ? entries.filter((e) => keep.has(e.id)) : entries;
+    // A thread that never stored a note keeps no part (a record written and consumed leaves none).
+    if (kept.length === 0 && !pending) delete next.workMemory;
+    else next.workMemory = { entries: kept, ...(pending ? { pending } : {}) };
   }
+  if (update.userFacts) next.userFacts = update.userFacts;
   return next;
 }
 

@@ -71,9 +71,10 @@ export interface MemoryMiddlewareOptions {
    */
   logger?: ThreadwiseLogger | false;
   /**
-   * Set `true` when the agent has a `responseFormat`: `summarize` and `factRecall` then write
-   * their state from an `afterModel` hook, since a structured response cannot carry their
-   * `Command` (one more graph node and checkpoint write per model call each).
+   * Set `true` when the agent has a `responseFormat`: `summarize`, `factRecall` and `workMemory`
+   * then write their state from an `afterModel` hook, since a structured response cannot carry
+   * their `Command` (one more graph node and checkpoint write per model call each; without it
+   * `workMemory` stores no structured answer).
    * @default false
    */
   structuredResponse?: boolean;
@@ -271,7 +272,16 @@ export function memoryMiddleware(
       }),
     );
   if (config.workMemory)
-    stack.push(workMemory({ declareState: false, model: options.models?.workMemory, promptContextMode: mode, logger, env }));
+    stack.push(
+      workMemory({
+        declareState: false,
+        model: options.models?.workMemory,
+        promptContextMode: mode,
+        structuredResponse: options.structuredResponse,
+        logger,
+        env,
+      }),
+    );
   if (config.factsMode !== "off")
     stack.push(
       factRecall({

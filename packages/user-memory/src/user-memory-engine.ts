@@ -31,6 +31,26 @@ export interface UserRecall extends RenderedRecall {
   threadIds: string[];
 }
 
+/** What {@link UserMemoryEngine.extract} found in one user message, and how. */
+export interface ExtractedMessageFacts {
+  facts: CandidateFact[];
+  origin: Fact["origin"];
+}
+
+/** How {@link UserMemoryEngine.commit} and {@link UserMemoryEngine.extract} read facts with `llm` facts. */
+export interface ExtractOptions {
+  /** Model of the extraction when `userMemory({ model })` gives none. */
+  model?: FactExtractionModel;
+  /**
+   * The facts already extracted from a message (userMemory: in the run's model call, kept in the
+   * thread's state), used instead of a model call when there is no own model; `undefined` for one
+   * not extracted.
+   */
+  extracted?: (message: TurnMessage) => ExtractedMessageFacts | undefined;
+  /** Aborts the store and model calls. */
+  signal?: AbortSignal;
+}
+
 /**
  * User memory without the middleware (spec R40): read, rank and render a user's memory, commit a
  * turn into it, erase it. `userMemory()` is this plus the hooks; benchmarks and operations use it
@@ -123,12 +143,7 @@ export class UserMemoryEngine {
    * text; a stored message of the thread with other words now (`turn.current`) is an edit.
    * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
    */
-  async commit(
-    store: BaseStore,
-    scope: UserScope,
-    turn: CommittedTurn,
-    options: { model?: FactExtractionModel; signal?: AbortSignal } = {},
-  ): Promise<UserWritePlan> {
+  async commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions = {}): Promise<UserWritePlan> {
     // Items of deleted threads are purged with this write (what recall already left out).
     const forget = await this.#forget(await this.read(store, scope, options.signal), options.signal);
     const plan = await planUserWrite(forget.kept, turn, scope, {
@@ -136,7 +151,7 @@ export class UserMemoryEngine {
       maxBytes: this.options.maxBytes,
       keepMessages: this.options.keepMessages,
       maxMessageCharacters: this.options.maxMessageCharacters,
-      ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.#extract(message, options) }),
+      ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.extract(message, options) }),
     });
     // The turn's plan wins over the purge for a key both touch; no key is both put and deleted.
     const deletes = new Set([...forget.deletes, ...plan.deletes]);
@@ -148,18 +163,23 @@ export class UserMemoryEngine {
     return write;
   }
 
-  async #extract(
-    message: TurnMessage,
-    options: { model?: FactExtractionModel; signal?: AbortSignal },
-  ): Promise<{ facts: CandidateFact[]; origin: Fact["origin"] }> {
+  /**
+   * The facts of one user message: with `llm` facts, by `options.model` (the own `model` first),
+   * else by what `options.extracted` kept for it, else (and when the model call fails) by the rules.
+   */
+  async extract(message: TurnMessage, options: ExtractOptions = {}): Promise<ExtractedMessageFacts> {
     // A named message (a speaker of a multi-party thread) states facts about that speaker.
     const text = message.name ? `${message.name}: ${message.text}` : message.text;
     const heuristic = () => ({
       facts: extractFactsHeuristic(text, { speakerPrefix: message.name !== undefined }),
       origin: "heuristic" as const,
     });
-    const model = (await this.ownModel()) ?? options.model;
-    if (this.options.factsMode !== "llm" || !model) return heuristic();
+    if (this.options.factsMode !== "llm") return heuristic();
+    const own = await this.ownModel();
+    const kept = own ? undefined : options.extracted?.(message);
+    if (kept) return kept;
+    const model = own ?? options.model;
+    if (!model) return heuristic();
     try {
       return {
         facts: await extractFactsWithModel(model, message.text, { timeoutMs: this.options.timeoutMs, signal: options.signal }),

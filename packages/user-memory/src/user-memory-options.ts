@@ -83,6 +83,8 @@ export const userMemoryOptionsSchema = z.strictObject({
    * Chat model of `llm` fact extraction, or a model named as `createAgent` takes one
    * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; a provider
    * package that is not installed throws `ThreadwiseConfigError` naming `userMemory.model` there).
+   * Without it the agent's model reads the run's user messages in the run's model call (after the
+   * answer) and the facts wait in the thread's state for the commit.
    * @default the agent's model
    */
   model: chatModelOptionSchema<FactExtractionModel>().optional(),

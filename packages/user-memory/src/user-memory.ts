@@ -1,26 +1,31 @@
-import type { BaseMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
   addContextBlocks,
   annotateMultiturn,
   declaredSummarySlot,
+  type ExtractedFacts,
   isContextMessage,
   isUserMessage,
+  messageDigest,
   messageText,
   messageType,
   normalizeThreadId,
   readSummarySlot,
   resolveLogger,
+  SUMMARY_SLOT_KEY,
+  type SummarySlotUpdate,
   summarySlotState,
   threadwiseMiddleware,
   truncateCharacters,
 } from "@threadwise/core";
-import type { FactExtractionModel } from "@threadwise/fact-recall";
+import type { CandidateFact, FactExtractionModel } from "@threadwise/fact-recall";
 import { timestampOf } from "@threadwise/recall";
 import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
-import { UserMemoryEngine } from "./user-memory-engine.js";
+import { type ExtractedMessageFacts, UserMemoryEngine } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
 import { nearMissFields, resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
 
@@ -32,13 +37,23 @@ export const USER_MEMORY_BLOCK_KIND = "user_memory";
 /** State of user memory for one model call, as the multiturn line shows it (`user_memory=<state>`). */
 export type UserMemoryCallState = "on" | "no_user_id" | "no_store" | "store_error";
 
-/** Threads whose turn block (and model, for `llm` facts) a process remembers at once. */
+/** Threads whose turn block a process remembers at once. */
 const MAX_OPEN_TURNS = 10_000;
 
 /** The newest user message of the stored thread (core's `isUserMessage`: a tool_result carrier or a context message is none). */
 function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | undefined {
   for (let i = messages.length - 1; i >= 0; i -= 1) if (isUserMessage(messages[i] as BaseMessage)) return messages[i];
   return undefined;
+}
+
+/** A stored user message as a turn commits it: id, text, speaker name, time. */
+function asTurnMessage(m: BaseMessage): TurnMessage {
+  return {
+    id: m.id as string,
+    text: messageText(m),
+    ...(typeof m.name === "string" && m.name !== "" ? { name: m.name } : {}),
+    ...(timestampOf(m) ? { at: timestampOf(m) } : {}),
+  };
 }
 
 /**
@@ -83,6 +98,8 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
  * is taken back likewise; one gone with every older message (persistTrim, the archive) stays,
  * unless `trims` is `false` (nothing trims the thread): then it was removed and is taken back too.
+ * `llm` facts without `model` are read with the agent's model in the run's model call and kept in
+ * the thread's state for the commit, so a run resumed by another process commits the same facts.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
@@ -119,10 +136,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const engine = new UserMemoryEngine(config);
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
-  // The block of the newest user message per thread (tool loops reuse it), and the run's model.
+  // The block of the newest user message per thread (tool loops reuse it).
   const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
-  const models = new Map<string, FactExtractionModel>();
   let failing = false;
+  let warnedStructured = false;
   let warnedNoStore = false;
   let warnedNoUser = false;
   /** The slot: the hook's state when declared here, else from the graph (core `declaredSummarySlot`). */
@@ -158,6 +175,34 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const threadOf = (runtime: ScopeSource | undefined): string | undefined => {
     const id = (runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
     return id === undefined || id === null ? undefined : normalizeThreadId(id);
+  };
+  /**
+   * `llm` facts without `userMemory({ model })`: the run's user messages are read with the agent's
+   * model in its model call (the one place the model is reachable), and the facts wait in the
+   * thread's state for the commit, so a run resumed by another process commits what the process
+   * that ran it commits. `undefined` when every message was read already (same id and content).
+   */
+  const extractRun = async (
+    messages: readonly BaseMessage[],
+    known: readonly ExtractedFacts[],
+    model: FactExtractionModel,
+    signal: AbortSignal | undefined,
+  ): Promise<ExtractedFacts[] | undefined> => {
+    const entries: ExtractedFacts[] = [];
+    let read = false;
+    for (const message of userMessagesOfRun(messages)) {
+      if (typeof message.id !== "string" || message.id === "" || messageText(message).trim() === "") continue;
+      const digest = messageDigest(message);
+      const kept = known.find((entry) => entry.id === message.id && entry.digest === digest);
+      if (kept) {
+        entries.push(kept);
+        continue;
+      }
+      const found = await engine.extract(asTurnMessage(message), { model, signal });
+      entries.push({ id: message.id, digest, facts: found.facts as unknown as ExtractedFacts["facts"], origin: found.origin });
+      read = true;
+    }
+    return read ? entries : undefined;
   };
   const report = (request: object, state: "on" | "no_user_id" | "no_store" | "store_error", threadId?: string) => {
     if (!annotateMultiturn(request, { userMemory: state }) && state !== "on")
@@ -202,8 +247,6 @@ export function userMemory(options: UserMemoryOptions = {}) {
         report(request, "no_store", threadId);
         return handler(request);
       }
-      if (threadId && config.factsMode === "llm" && !config.model)
-        remember(models, threadId, request.model as unknown as FactExtractionModel);
       const newest = newestUserMessage((request.state?.messages ?? []) as BaseMessage[]);
       if (!newest) return handler(request);
       // By id and text: a message edited in place keeps its id (the block must follow its new words).
@@ -241,7 +284,22 @@ export function userMemory(options: UserMemoryOptions = {}) {
               [{ kind: USER_MEMORY_BLOCK_KIND, producer: USER_MEMORY_MIDDLEWARE_NAME, label: config.label, text }],
               config.promptContextMode ? { mode: config.promptContextMode } : {},
             );
-      return handler(placed);
+      const result = await handler(placed);
+      if (!threadId || config.factsMode !== "llm" || config.model) return result;
+      // After the answer (its tokens already streamed), so the agent model's calls keep their order.
+      const messages = (request.state?.messages ?? []) as BaseMessage[];
+      const extracted = await extractRun(messages, slotOf(request).userFacts ?? [], request.model as never, runtime?.signal);
+      if (!extracted) return result;
+      const update: SummarySlotUpdate = { userFacts: extracted };
+      if (AIMessage.isInstance(result)) return new Command({ update: { [SUMMARY_SLOT_KEY]: update } });
+      // A structured response cannot carry the Command: the commit reads this run's facts with the rules.
+      if (!warnedStructured) {
+        warnedStructured = true;
+        logger.warn(
+          "user_memory: llm facts of a run with a structured response are read with the rules; pass userMemory({ model }) to read them with a model (warned once)",
+        );
+      }
+      return result;
     },
     afterAgent: async (state, runtime) => {
       const source = runtime as unknown as ScopeSource & { store?: BaseStore; signal?: AbortSignal };
@@ -254,25 +312,29 @@ export function userMemory(options: UserMemoryOptions = {}) {
       // Only a run that ends on an answer commits (a guardrail that ended it elsewhere writes nothing).
       const last = messages.at(-1);
       if (!last || messageType(last) !== "ai") return undefined;
-      const asTurnMessage = (m: BaseMessage): TurnMessage => ({
-        id: m.id as string,
-        text: messageText(m),
-        ...(typeof m.name === "string" && m.name !== "" ? { name: m.name } : {}),
-        ...(timestampOf(m) ? { at: timestampOf(m) } : {}),
-      });
       const turn: TurnMessage[] = userMessagesOfRun(messages)
         .filter((m) => typeof m.id === "string" && m.id !== "")
         .map(asTurnMessage);
       // The thread's user messages by id, for stored ones edited in place since (made at the first lookup).
       let byId: Map<string, BaseMessage> | undefined;
+      const byIdOf = () =>
+        (byId ??= new Map(messages.filter((m) => typeof m.id === "string" && isUserMessage(m)).map((m) => [m.id as string, m])));
       const current = (id: string): TurnMessage | undefined => {
-        byId ??= new Map(messages.filter((m) => typeof m.id === "string" && isUserMessage(m)).map((m) => [m.id as string, m]));
-        const found = byId.get(id);
+        const found = byIdOf().get(id);
         return found ? asTurnMessage(found) : undefined;
       };
       // The thread's summary when summarize made one; else, only when messages are not kept (they
       // would say it twice), its first user message.
-      const summary = slotOf({ state, runtime }).summary?.text;
+      const slot = slotOf({ state, runtime });
+      const summary = slot.summary?.text;
+      // Facts the run's model call extracted (llm facts without a model of its own), for the
+      // messages whose content is still what was read.
+      const extracted = new Map<string, ExtractedMessageFacts>();
+      for (const entry of slot.userFacts ?? []) {
+        const message = byIdOf().get(entry.id);
+        if (message && messageDigest(message) === entry.digest)
+          extracted.set(entry.id, { facts: entry.facts as unknown as CandidateFact[], origin: entry.origin });
+      }
       const first = config.keepMessages ? undefined : messages.find(isUserMessage);
       const digestSource = summary ?? (first ? messageText(first) : "");
       const digest =
@@ -284,7 +346,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
           store,
           scope,
           { threadId, messages: turn, digest, now: new Date().toISOString(), current, trims: config.trims },
-          { model: models.get(threadId), signal: source.signal },
+          { extracted: (message) => extracted.get(message.id), signal: source.signal },
         );
         failing = false;
       } catch (error) {

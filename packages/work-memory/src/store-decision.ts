@@ -1,3 +1,4 @@
+import { createHash } from "node:crypto";
 import type { AIMessage, BaseMessage } from "@langchain/core/messages";
 import { analysisText, callIdsOf, messageText, messageType, toolCallsOf } from "@threadwise/core";
 
@@ -12,7 +13,8 @@ export type SkipReason =
   | "input_required"
   | "empty"
   | "condensation_failed"
-  | "condensation_empty";
+  | "condensation_empty"
+  | "not_condensed";
 
 /** The outcome of {@link decideStore}. */
 export type StoreDecision = { store: true } | { store: false; reason: SkipReason };
@@ -64,6 +66,31 @@ export function responseFingerprint(message: BaseMessage): string {
   return `${messageText(message)}\u0000${calls.join("\u0001")}`;
 }
 
+/**
+ * What a run's final answer was when the model returned it, as kept in the thread's state until
+ * the run commits (core's `WorkMemoryPending`): the digest of its text and tool calls, and whether
+ * it completed normally.
+ */
+export interface ModelResponseRecord {
+  /** {@link responseDigest} of the response. */
+  digest: string;
+  /** {@link isIncomplete} of the response. */
+  incomplete: boolean;
+}
+
+/**
+ * SHA-256 of {@link responseFingerprint}, base64 (44 characters): what the state keeps of a model
+ * response to tell a replaced answer, never its text.
+ */
+export function responseDigest(message: BaseMessage): string {
+  return createHash("sha256").update(responseFingerprint(message)).digest("base64");
+}
+
+/** The {@link ModelResponseRecord} of a model response. */
+export function modelResponseRecord(message: BaseMessage): ModelResponseRecord {
+  return { digest: responseDigest(message), incomplete: isIncomplete(message) };
+}
+
 /** `true` when the message carries a block marker set by the provider or by an output check. */
 export function hasBlockMarker(message: BaseMessage): boolean {
   const meta = ((message as AIMessage).response_metadata ?? {}) as Record<string, unknown>;
@@ -89,8 +116,11 @@ export function isIncomplete(message: BaseMessage): boolean {
 export interface StoreCandidate {
   /** The last message of the thread when the run ended. */
   last: BaseMessage | undefined;
-  /** The final model response this run returned through workMemory's `wrapModelCall`, if any. */
-  modelResponse: BaseMessage | undefined;
+  /**
+   * The final model response this run returned through workMemory's `wrapModelCall`, if any: the
+   * message, or the {@link ModelResponseRecord} the thread's state kept of it.
+   */
+  modelResponse: BaseMessage | ModelResponseRecord | undefined;
   /** Whether a structured response came with it. */
   hasStructuredResponse: boolean;
   /** Custom block check from the options. */
@@ -115,12 +145,16 @@ export interface StoreCandidate {
  * 7. it has text or structured output (`empty`).
  */
 export function decideStore(candidate: StoreCandidate): StoreDecision {
-  const { last, modelResponse } = candidate;
-  if (!modelResponse) return { store: false, reason: "no_model_response" };
+  const { last } = candidate;
+  if (!candidate.modelResponse) return { store: false, reason: "no_model_response" };
+  const modelResponse =
+    "digest" in candidate.modelResponse
+      ? (candidate.modelResponse as ModelResponseRecord)
+      : modelResponseRecord(candidate.modelResponse as BaseMessage);
   if (!last || messageType(last) !== "ai" || callIdsOf(last).length > 0) return { store: false, reason: "not_final" };
-  if (responseFingerprint(last) !== responseFingerprint(modelResponse)) return { store: false, reason: "replaced" };
+  if (responseDigest(last) !== modelResponse.digest) return { store: false, reason: "replaced" };
   if (hasBlockMarker(last) || candidate.isBlocked?.(last as AIMessage) === true) return { store: false, reason: "blocked" };
-  if (isIncomplete(last) || isIncomplete(modelResponse)) return { store: false, reason: "failed" };
+  if (isIncomplete(last) || modelResponse.incomplete) return { store: false, reason: "failed" };
   const text = messageText(last).trim();
   if (text !== "" && candidate.asksForInput(text)) return { store: false, reason: "input_required" };
   if (text === "" && !candidate.hasStructuredResponse) {

@@ -399,7 +399,10 @@ describe("workMemory never stores", () => {
     });
     const paused = await agent.invoke(turn("Send 100 EUR"), thread("wm-interrupt"));
     expect((paused as { __interrupt__?: unknown[] }).__interrupt__).toHaveLength(1);
-    expect((await slotOf(agent, "wm-interrupt")).workMemory).toBeUndefined();
+    // Only the record of the model call waits in the checkpoint (a digest, no text), for whichever process resumes.
+    const waiting = (await slotOf(agent, "wm-interrupt")).workMemory;
+    expect(waiting?.entries).toEqual([]);
+    expect(JSON.stringify(waiting?.pending)).not.toContain("EUR");
     expect(memory.calls).toHaveLength(0);
     await agent.invoke(new Command({ resume: "yes" }) as never, thread("wm-interrupt"));
     expect((await slotOf(agent, "wm-interrupt")).workMemory?.entries.map((e) => e.text)).toEqual(["note:Transfer of 100 EUR prepared."]);
@@ -454,7 +457,8 @@ describe("workMemory's place in the middleware list", () => {
     // A check that jumps to end skips the afterAgent hooks listed before it: workMemory's does not run.
     const ended = await run("work-memory-first", true);
     expect(String(ended.last?.content)).toBe("I can't share that.");
-    expect(ended.slot.workMemory).toBeUndefined();
+    // Only the model call's record is left (the next run's beforeAgent removes it).
+    expect(ended.slot.workMemory?.entries).toEqual([]);
     expect(ended.memory.calls).toHaveLength(0);
   });
 
@@ -488,6 +492,59 @@ describe("workMemory structured output", () => {
     expect(projection).toContain("application/pdf");
     expect(projection).not.toContain(base64.slice(0, 40));
     expect((await slotOf(agent, "wm-file")).workMemory?.entries.map((e) => e.text)).toEqual(["boarding pass pass.pdf sent"]);
+  });
+});
+
+describe("workMemory with a structured responseFormat", () => {
+  const schema = z.object({ seat: z.string(), flight: z.string() }).meta({ title: "booking" });
+  /** An agent whose model answers with the structured output tool, and an afterAgent check that waits on a reviewer. */
+  function build(checkpointer: MemorySaver, structuredResponse: boolean, log = lines()) {
+    const model = scriptedModel(
+      (_m, call) =>
+        new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_b${call}`, name: "booking", args: { seat: "12A", flight: "KE123" }, type: "tool_call" }],
+        }),
+    );
+    const approve = createMiddleware({
+      name: "approve-answer",
+      afterAgent: () => {
+        interrupt("approve the answer?");
+        return undefined;
+      },
+    });
+    const memory = condenser((projection) => `note:${projection.split("\n").at(-1)}`);
+    const agent = createAgent({
+      model,
+      checkpointer,
+      responseFormat: schema,
+      middleware: [workMemory({ model: memory, structuredResponse, logger: log.logger }), approve],
+    });
+    return { agent, memory, log };
+  }
+
+  it("with structuredResponse: true, a run resumed by a fresh process stores the structured output the process that ran it stores", async () => {
+    const checkpointer = new MemorySaver();
+    const ours = build(checkpointer, true);
+    await ours.agent.invoke(turn("book 12A"), thread("wm-structured"));
+    const waiting = await ours.agent.graph.getState(thread("wm-structured"));
+    expect(waiting.next).toEqual(["approve-answer.after_agent"]);
+    const fresh = build(checkpointer, true);
+    await fresh.agent.invoke(new Command({ resume: true }) as never, waiting.config as never);
+    const theirs = (await slotOf(fresh.agent, "wm-structured")).workMemory?.entries.map((e) => e.text);
+    await ours.agent.invoke(new Command({ resume: true }) as never, waiting.config as never);
+    const stored = (await slotOf(ours.agent, "wm-structured")).workMemory?.entries.map((e) => e.text);
+    expect(stored).toEqual(['note:{"seat":"12A","flight":"KE123"}']);
+    expect(theirs).toEqual(stored);
+  });
+
+  it("without it, a structured answer is not stored and a warning names the option", async () => {
+    const { agent, memory, log } = build(new MemorySaver(), false);
+    await agent.invoke(turn("book 12A"), thread("wm-structured-off"));
+    await agent.invoke(new Command({ resume: true }) as never, thread("wm-structured-off"));
+    expect((await slotOf(agent, "wm-structured-off")).workMemory).toBeUndefined();
+    expect(memory.calls).toHaveLength(0);
+    expect(log.out.filter((line) => line.startsWith("WARN"))).toEqual([expect.stringContaining("structuredResponse: true")]);
   });
 });
 

@@ -1,7 +1,9 @@
 import type { BaseLanguageModelInterface } from "@langchain/core/language_models/base";
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
+import { Command } from "@langchain/langgraph";
 import {
   addContextBlocks,
+  callIdsOf,
   chatModelOption,
   chatModelOptionSchema,
   declaredSummarySlot,
@@ -13,6 +15,7 @@ import {
   promptContextModeSchema,
   readSummarySlot,
   resolveLogger,
+  StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
   type SummarySlotUpdate,
   statedPromptContextMode,
@@ -20,12 +23,13 @@ import {
   threadwiseMessageId,
   threadwiseMiddleware,
   timerMsSchema,
+  type WorkMemoryPending,
 } from "@threadwise/core";
 import { z } from "zod/v4";
 import { condenseResponse, DEFAULT_CONDENSE_PROMPT } from "./condense.js";
 import { boundEnvelope, renderWorkMemory } from "./envelope.js";
-import { projectResponse } from "./response-projection.js";
-import { asksForInput, decideStore, type SkipReason } from "./store-decision.js";
+import { projectResponse, stripInlineData } from "./response-projection.js";
+import { asksForInput, decideStore, modelResponseRecord, type SkipReason } from "./store-decision.js";
 import { toolResultsOf } from "./tool-results.js";
 
 /** Name of the middleware, also the `producer` of its context block. */
@@ -50,7 +54,9 @@ export const workMemoryOptionsSchema = z.strictObject({
   maxCharacters: z.number().int().positive().default(2000),
   /**
    * Chat model of the internal condensation call. Give a small, cheap model; without one the
-   * agent's own model is used (the one of the run's last model call, without tools bound). A model
+   * agent's own model is used (the one of the run's last model call, without tools bound), in that
+   * model call, right after it returns a final answer (so before the output checks: also for an
+   * answer a check later replaces). A model
    * named as `createAgent` takes one (`"openai:gpt-4o-mini"`) is made by LangChain's
    * `initChatModel` at the first model call; a provider package that is not installed throws
    * `ThreadwiseConfigError` naming `workMemory.model` there.
@@ -108,20 +114,19 @@ export const workMemoryOptionsSchema = z.strictObject({
    * @default true
    */
   declareState: z.boolean().default(true),
+  /**
+   * Set `true` when the agent has a `responseFormat`. What the model call saw of the final answer
+   * (its digest, the structured response) normally rides on the model call's `Command`, which a
+   * structured response cannot carry; with this set it is written from an `afterModel` hook instead
+   * (one more graph node and checkpoint write per model call). Unset with a structured response,
+   * the answer is not stored (a warning is logged once per thread).
+   * @default false
+   */
+  structuredResponse: z.boolean().default(false),
 });
 
 /** Options of {@link workMemory}, as accepted (before defaults). */
 export type WorkMemoryOptions = z.input<typeof workMemoryOptionsSchema>;
-
-/** What the `wrapModelCall` of a run saw, kept until the run's `afterAgent`. */
-interface RunRecord {
-  model: BaseLanguageModelInterface;
-  response: BaseMessage;
-  structuredResponse: unknown;
-}
-
-/** Most threads with a run in progress remembered at once; older records are forgotten first. */
-const MAX_OPEN_RUNS = 10_000;
 
 function responseOf(result: unknown): { response: BaseMessage | undefined; structuredResponse: unknown } {
   if (AIMessage.isInstance(result)) return { response: result, structuredResponse: undefined };
@@ -159,8 +164,13 @@ function responseOf(result: unknown): { response: BaseMessage | undefined; struc
  * **Not used, no trace.** Without this middleware no state key, model call or trace field is
  * added. The internal call is tagged `threadwise:internal` and `nostream`.
  *
- * Needs a `thread_id` (a run without one stores nothing). The condensation call uses the agent's
- * model unless `model` is given.
+ * **A run resumed elsewhere.** What the commit needs of the model call (a digest of the answer,
+ * never its text; the structured response) waits in the thread's state, so a fresh process that
+ * resumes the run after an interrupt commits what the process that ran it would. The condensation
+ * call uses `model` at the commit; without one it uses the agent's model, which a middleware reaches
+ * in a model call only: the final answer is condensed there and the note waits with the record.
+ *
+ * Needs a `thread_id` (a run without one stores nothing).
  *
  * @throws ThreadwiseConfigError at construction when an option is invalid (e.g.
  *   `workMemory.maxItems`).
@@ -182,29 +192,86 @@ export function workMemory(options: WorkMemoryOptions = {}) {
   const logger = resolveLogger(settings.logger, settings.env);
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
-  const runs = new Map<string, RunRecord>();
   const ownModel = chatModelOption<BaseLanguageModelInterface>("workMemory.model", settings.model);
   /** The slot: the request's (or hook's) state when declared here, else from the graph (core `declaredSummarySlot`). */
   const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
     settings.declareState ? readSummarySlot(source.state) : declaredSummarySlot(source, "workMemory.declareState");
+  const pendingUpdate = (pending: WorkMemoryPending | null) =>
+    ({ [SUMMARY_SLOT_KEY]: { workMemory: { entries: [], pending } } satisfies SummarySlotUpdate }) as Record<string, unknown>;
+  // A structured response cannot carry the model call's Command: with `structuredResponse`, afterModel writes the record.
+  const writes = new StructuredResponseWrites<WorkMemoryPending>({
+    enabled: settings.structuredResponse,
+    warning:
+      "work_memory: a structured answer is stored only with `structuredResponse: true` (the record of the model call could not be kept)",
+    logger,
+    toState: pendingUpdate,
+  });
 
   const skip = (reason: SkipReason, threadId?: string) => {
     logger.info(`work_memory: skipped reason=${reason}`, threadId ? { thread_id: threadId } : undefined);
     return undefined;
   };
+  const condense = (projection: string, model: BaseLanguageModelInterface, signal: AbortSignal | undefined) =>
+    condenseResponse(projection, { model, prompt, maxCharacters: settings.maxCharacters, timeoutMs: settings.timeoutMs, signal });
+  const condensationFailed = (error: unknown, threadId: string) =>
+    logger.warn("work_memory: condensation failed; nothing stored", {
+      thread_id: threadId,
+      error: error instanceof Error ? error.name : typeof error,
+    });
+
+  /**
+   * What the run's commit needs of a final answer, from the model call that returned it. Without a
+   * model of its own the condensation happens here: the agent's model is reachable in a model call
+   * only, and a run resumed by another process (after an output check's interrupt) must commit the
+   * same note as the process that ran it.
+   */
+  const pendingOf = async (
+    response: BaseMessage,
+    structuredResponse: unknown,
+    request: { model: unknown; state?: { messages?: unknown }; runtime?: { signal?: AbortSignal } },
+    own: BaseLanguageModelInterface | undefined,
+    threadId: string,
+  ): Promise<WorkMemoryPending> => {
+    const stripped = structuredResponse === undefined ? undefined : stripInlineData(structuredResponse);
+    const pending: WorkMemoryPending = {
+      ...modelResponseRecord(response),
+      ...(structuredResponse === undefined ? {} : { structuredResponse: stripped }),
+    };
+    if (own) return pending;
+    const decision = decideStore({
+      last: response,
+      modelResponse: pending,
+      hasStructuredResponse: structuredResponse !== undefined,
+      isBlocked: settings.isBlocked,
+      asksForInput: detectQuestion,
+    });
+    if (!decision.store) return pending;
+    const messages = [...((request.state?.messages ?? []) as BaseMessage[]), response];
+    const projection = projectResponse({
+      message: response,
+      structuredResponse: stripped,
+      toolResults: toolResultsOf(messages, newestUserAt(messages)),
+    });
+    if (projection === "") return pending;
+    try {
+      return { ...pending, note: await condense(projection, request.model as BaseLanguageModelInterface, request.runtime?.signal) };
+    } catch (error) {
+      condensationFailed(error, threadId);
+      return { ...pending, condensationFailed: true };
+    }
+  };
 
   return threadwiseMiddleware({
     name: WORK_MEMORY_MIDDLEWARE_NAME,
     ...(settings.declareState ? { stateSchema: summarySlotState } : {}),
-    beforeAgent: (_state, runtime) => {
-      // A run that threw leaves its record behind; a new run must not judge by it.
-      const threadId = runtime.configurable?.thread_id;
-      if (typeof threadId === "string") runs.delete(threadId);
-      return undefined;
+    beforeAgent: (state, runtime) => {
+      // A record a run left behind (its afterAgent skipped by a check's jump to the end): a new
+      // run must not judge by it.
+      return slotOf({ state, runtime }).workMemory?.pending ? (pendingUpdate(null) as never) : undefined;
     },
     wrapModelCall: async (request, handler) => {
       // A model named by a string is made at the first model call, so a wrong name fails at once.
-      await ownModel();
+      const own = await ownModel();
       const entries = slotOf(request).workMemory?.entries ?? [];
       const text = renderWorkMemory(entries);
       const placed =
@@ -215,67 +282,71 @@ export function workMemory(options: WorkMemoryOptions = {}) {
             });
       const result = await handler(placed);
       const threadId = request.runtime.configurable?.thread_id;
-      if (typeof threadId === "string") {
-        const { response, structuredResponse } = responseOf(result);
-        runs.delete(threadId);
-        if (response) {
-          runs.set(threadId, { model: request.model as unknown as BaseLanguageModelInterface, response, structuredResponse });
-          if (runs.size > MAX_OPEN_RUNS) runs.delete(runs.keys().next().value as string);
-        }
-      }
+      if (typeof threadId !== "string") return result;
+      const { response, structuredResponse } = responseOf(result);
+      // Only a final answer is committed: a response that calls tools leaves the state as it is.
+      if (!response || callIdsOf(response).length > 0) return result;
+      const pending = await pendingOf(response, structuredResponse, request as never, own, threadId);
+      if (AIMessage.isInstance(result)) return new Command({ update: pendingUpdate(pending) });
+      writes.defer(threadId, pending, result);
       return result;
     },
+    ...writes.hooks(),
     afterAgent: async (state, runtime) => {
       const threadId = runtime.configurable?.thread_id;
       if (typeof threadId !== "string") return skip("no_thread");
-      const run = runs.get(threadId);
-      runs.delete(threadId);
+      // What the model call kept in the thread's state: the same in any process resuming the run.
+      const slot = slotOf({ state, runtime });
+      const pending = slot.workMemory?.pending;
+      const consumed = pending ? (pendingUpdate(null) as never) : undefined;
+      const end = (reason: SkipReason) => {
+        skip(reason, threadId);
+        return consumed;
+      };
       const messages = state.messages as BaseMessage[];
       const last = messages.at(-1);
+      // The record is kept of final answers only: a run that ended on a call had none.
+      if (!pending && last && messageType(last) === "ai" && callIdsOf(last).length > 0) return end("not_final");
       const decision = decideStore({
         last,
-        modelResponse: run?.response,
-        hasStructuredResponse: run?.structuredResponse !== undefined,
+        modelResponse: pending,
+        hasStructuredResponse: pending?.structuredResponse !== undefined,
         isBlocked: settings.isBlocked,
         asksForInput: detectQuestion,
       });
-      if (!decision.store) return skip(decision.reason, threadId);
-      // decideStore stores only with a model response of this run and a final AI message.
-      const { model, structuredResponse } = run as RunRecord;
+      if (!decision.store) return end(decision.reason);
+      const record = pending as WorkMemoryPending;
       const final = last as BaseMessage;
       const projection = projectResponse({
         message: final,
-        structuredResponse,
+        structuredResponse: record.structuredResponse,
         // The user's turn: from the newest user message (core `newestUserAt`, which skips a user
         // message of only `tool_result` blocks: Anthropic's native tool loop, not a turn).
         toolResults: toolResultsOf(messages, newestUserAt(messages)),
       });
-      if (projection === "") return skip("empty", threadId);
-      let note: string;
-      try {
-        note = await condenseResponse(projection, {
-          model: (await ownModel()) ?? model,
-          prompt,
-          maxCharacters: settings.maxCharacters,
-          timeoutMs: settings.timeoutMs,
-          signal: runtime.signal,
-        });
-      } catch (error) {
-        logger.warn("work_memory: condensation failed; nothing stored", {
-          thread_id: threadId,
-          error: error instanceof Error ? error.name : typeof error,
-        });
-        return undefined;
+      if (projection === "") return end("empty");
+      if (record.condensationFailed) return consumed;
+      let note = record.note;
+      if (note === undefined) {
+        const own = await ownModel();
+        // Judged not storable when the model returned it (no model of its own, so condensed there),
+        // storable now: a later hook changed only what the rules read besides the text.
+        if (!own) return end("not_condensed");
+        try {
+          note = await condense(projection, own, runtime.signal);
+        } catch (error) {
+          condensationFailed(error, threadId);
+          return consumed;
+        }
       }
-      if (note === "") return skip("condensation_empty", threadId);
-      const current = slotOf({ state, runtime }).workMemory?.entries ?? [];
+      if (note === "") return end("condensation_empty");
       const bounded = boundEnvelope(
-        current,
+        slot.workMemory?.entries ?? [],
         { id: final.id ?? threadwiseMessageId("work-memory"), text: note, createdAt: new Date().toISOString() },
         settings,
       );
       logger.info(`work_memory: stored entries=${bounded.entries.length} characters=${bounded.characters}`, { thread_id: threadId });
-      const update: SummarySlotUpdate = { workMemory: { entries: [bounded.entry], keepIds: bounded.keepIds } };
+      const update: SummarySlotUpdate = { workMemory: { entries: [bounded.entry], keepIds: bounded.keepIds, pending: null } };
       return { [SUMMARY_SLOT_KEY]: update } as never;
     },
   });
