@@ -23,7 +23,7 @@ import { memoryStack, messageArchive, migrate, type ThreadwiseSaver, turnAdmissi
 import { windowTrim } from "@threadwise/window-trim";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
 const THREAD = "stray-result";
