@@ -1379,7 +1379,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * (or never comes because an earlier put of the run failed) they are refused with it. So no
    * write is ever stored for a checkpoint that is not (no orphans).
    */
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+  putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    // Not `async` (each wrapper is promises of every step's writes): a synchronous throw is returned rejected.
+    try {
+      return this.#putWrites(config, writes, taskId, taskPath);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@link putWrites} up to its first await. */
+  #putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const owner: RunKeys = [(config as { control?: object }).control, config.signal];
     // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
     if (taskId !== NULL_TASK_ID) this.#stepPast(config, owner);
@@ -1411,23 +1421,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         }).then(() => before);
       }
     }
-    try {
-      return await this.#putWritesChecked(
-        config,
-        writes,
-        owner,
-        threadId,
-        checkpointNs,
-        checkpointId,
-        key,
-        commandKeys,
-        commandRun,
-        run,
-        held,
-      );
-    } finally {
-      checked?.();
-    }
+    const written = this.#putWritesChecked(
+      config,
+      writes,
+      owner,
+      threadId,
+      checkpointNs,
+      checkpointId,
+      key,
+      commandKeys,
+      commandRun,
+      run,
+      held,
+    );
+    return checked === undefined ? written : written.finally(checked);
   }
 
   /** {@link putWrites} from its first await: `held`, the writes are a run's `Command` writes held until it stores something. */
