@@ -206,8 +206,9 @@ export function assertCommit(threadId: string, commit: CheckpointCommit, state: 
 /**
  * The check the registries run under the thread's lock before pending writes with
  * {@link WritesTarget.operation} are written (spec R38): the operation already stored by another
- * run (not at the writing run's first checkpoint) refuses them with `duplicate-operation`, so a
- * retried `Command` turn stores nothing of its own before its first checkpoint is refused.
+ * run (not under the checkpoint {@link WritesOperation.runStartedWith} names) refuses them with
+ * `duplicate-operation`, so a retried `Command` turn is refused before its first model call and a
+ * retried resume stores nothing of its own.
  * @param state the thread's head and the checkpoint the stored operation's run began with, read under the lock.
  * @throws ThreadwiseConcurrentTurnError
  */

@@ -210,7 +210,7 @@ interface RunRecord {
    * first call) stores none of them. LangGraph gets their promise back at once, so a put it chains
    * after them (a `DeltaChannel`'s writes) does not wait for itself.
    */
-  held?: Array<() => Promise<void>>;
+  held?: { at: string; writes: Array<() => Promise<void>> };
   /** The check of the operation id of the run's {@link held} writes under the thread's lock: its admission waits for it. */
   operationCheck?: Promise<unknown>;
   /** The checkpoint the run's operation id was stored with by its first writes ({@link WritesOperation.record}); its first checkpoint then stores none. */
@@ -1245,8 +1245,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     // The run's `Command` writes held until its first checkpoint: stored in its transaction, or not at all.
-    const commandWrites = run !== undefined && checkpointNs === "" && run.firstId === checkpoint.id ? run.held : undefined;
-    if (run !== undefined && commandWrites !== undefined) run.held = undefined;
+    // Written on the checkpoint it follows (or on itself: durability `exit` sends them as the run
+    // ends); any other (a `Command` on a new thread names a checkpoint never stored) is dropped,
+    // as LangGraph applied them to this one's channels: no write of a checkpoint not stored.
+    const held = run !== undefined && checkpointNs === "" && run.firstId === checkpoint.id ? run.held : undefined;
+    if (run !== undefined && held !== undefined) run.held = undefined;
+    const commandWrites = held !== undefined && (held.at === commit.parentId || held.at === checkpoint.id) ? held.writes : undefined;
     // Every root checkpoint records where the archive stands as it commits (after a rewrite's
     // clearing, and after the checks: the rows archived since the branch's parent are its own);
     // without the archive, only on a thread that has one (see `ThreadwiseSaverOptions.archive`).
@@ -1412,8 +1416,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // Their operation id's check (below) is waited for by the run's admission: registered now.
     let checked: (() => void) | undefined;
     if (held) {
-      commandRun.held ??= [];
-      commandRun.held.push(run);
+      commandRun.held ??= { at: checkpointId, writes: [] };
+      commandRun.held.writes.push(run);
       if (config.configurable?.[OPERATION_ID_KEY] != null) {
         const before = commandRun.operationCheck;
         commandRun.operationCheck = new Promise<void>((resolve) => {
@@ -1495,7 +1499,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     let firstWrites: RunRecord | undefined;
     let write = run;
     if (checkpointNs === "" && commandRun === undefined && runRecord !== undefined && runRecord.first === undefined) {
-      const commandWrites = runRecord.held;
+      const commandWrites = runRecord.held?.at === checkpointId ? runRecord.held.writes : undefined;
       runRecord.held = undefined;
       if (commandWrites !== undefined)
         write = async () => {
