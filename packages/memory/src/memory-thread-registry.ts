@@ -182,13 +182,15 @@ export class MemoryThreadRegistry implements ThreadRegistry {
     return this.#queue.run(async () => {
       const id = normalizeThreadId(threadId);
       const row = this.#touch(id);
+      const stored = target.operation === undefined ? undefined : row.operations?.get(target.operation.operationId);
       if (target.operation !== undefined)
-        assertWrites(id, target, {
-          headId: this.#headOf(id, row)?.checkpointId,
-          operationCheckpointId: row.operations?.get(target.operation.operationId),
-        });
+        assertWrites(id, target, { headId: this.#headOf(id, row)?.checkpointId, operationCheckpointId: stored });
       if (this.#saver.storage[id]?.[target.checkpointNs]?.[target.checkpointId] === undefined) return false;
       await write();
+      if (target.operation?.record && stored === undefined) {
+        row.operations ??= new Map();
+        row.operations.set(target.operation.operationId, target.checkpointId);
+      }
       if (target.endsTurn && target.checkpointNs === "" && row.headId === target.checkpointId) {
         row.leaseUntil = undefined;
         row.leaseStartedAt = undefined;

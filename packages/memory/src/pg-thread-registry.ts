@@ -285,13 +285,20 @@ export class PgThreadRegistry implements ThreadRegistry {
     return this.#inTransaction(
       threadId,
       async (client, row, read, beforeCommit) => {
-        if (target.operation !== undefined)
+        const { operation } = target;
+        const stored = operation === undefined ? undefined : await this.#operationCheckpointId(client, threadId, operation.operationId);
+        if (operation !== undefined)
           assertWrites(threadId, target, {
             headId: (await this.#headOf(threadId, row, client))?.checkpointId,
-            operationCheckpointId: await this.#operationCheckpointId(client, threadId, target.operation.operationId),
+            operationCheckpointId: stored,
           });
         if (!read?.rowCount) return false;
         await this.scope.run(client, write);
+        if (operation?.record && stored === undefined)
+          beforeCommit.push({
+            text: `INSERT INTO ${this.#t.operations} (thread_id, operation_id, checkpoint_id) VALUES ($1, $2, $3)`,
+            values: [threadId, operation.operationId, target.checkpointId],
+          });
         if (target.endsTurn && target.checkpointNs === "")
           beforeCommit.push({
             text: `UPDATE ${this.#t.threads} SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = $1 AND head_id = $2`,

@@ -452,13 +452,19 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
       threadId,
       async (id, row) => {
-        if (target.operation !== undefined)
-          assertWrites(id, target, {
-            headId: this.#headOf(id, row)?.checkpointId,
-            operationCheckpointId: this.#operationCheckpointId(id, target.operation.operationId),
-          });
+        const { operation } = target;
+        const stored = operation === undefined ? undefined : this.#operationCheckpointId(id, operation.operationId);
+        if (operation !== undefined)
+          assertWrites(id, target, { headId: this.#headOf(id, row)?.checkpointId, operationCheckpointId: stored });
         if (row.stored === 0) return false;
         await write();
+        if (operation?.record && stored === undefined)
+          this.#prepare(INSERT_OPERATION).run({
+            thread: id,
+            operation: operation.operationId,
+            checkpoint: target.checkpointId,
+            now: this.#clock?.() ?? null,
+          });
         if (target.endsTurn && target.checkpointNs === "")
           this.#prepare(
             "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",

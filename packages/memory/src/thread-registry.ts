@@ -114,10 +114,12 @@ export interface WritesTarget {
   /** The writes record an error or an interrupt: the run stopped, its turn lease ends. */
   endsTurn: boolean;
   /**
-   * Writes of no task on the root namespace sent by a run carrying `configurable.operation_id`
-   * (its `Command`'s update, goto or resume, which LangGraph stores on the checkpoint the run
-   * starts from, before the run's first checkpoint): refused by {@link assertWrites} under the
-   * thread's lock, nothing written, when another run already stored that operation.
+   * Writes of a run carrying `configurable.operation_id` sent before the run stored anything else
+   * (its `Command`'s update, goto or resume, which LangGraph sends for the checkpoint the run
+   * starts from, before the run's first checkpoint; the first step's writes of a run resumed at the
+   * head): refused by {@link assertWrites} under the thread's lock, nothing written, when another
+   * run already stored that operation; with {@link WritesOperation.record}, the operation is
+   * stored with them.
    */
   operation?: WritesOperation;
 }
@@ -126,8 +128,18 @@ export interface WritesTarget {
 export interface WritesOperation {
   /** `configurable.operation_id` of the run. */
   operationId: string;
-  /** The id of the run's first checkpoint once its put was sent, else `undefined`: the operation stored with it is the run's own. */
+  /**
+   * The checkpoint id the run's operation is (or is being) stored under: its first checkpoint's
+   * once that put was sent, or the one its first writes were stored on; else `undefined`. An
+   * operation stored under it is the run's own.
+   */
   runStartedWith(): string | undefined;
+  /**
+   * These writes are the first the run stores (a run resumed at the head, interrupted or failing
+   * in its first step, stores no checkpoint): the operation is stored with them, under
+   * {@link WritesTarget.checkpointId}, in the same transaction, if no run stored it yet.
+   */
+  record?: boolean;
 }
 
 /** A thread's head as the registry records it: moved in the transaction of each root-namespace write. */
@@ -194,8 +206,9 @@ export function assertCommit(threadId: string, commit: CheckpointCommit, state: 
 /**
  * The check the registries run under the thread's lock before pending writes with
  * {@link WritesTarget.operation} are written (spec R38): the operation already stored by another
- * run (not at the writing run's first checkpoint) refuses them with `duplicate-operation`, so a
- * retried `Command` turn stores nothing of its own before its first checkpoint is refused.
+ * run (not under the checkpoint {@link WritesOperation.runStartedWith} names) refuses them with
+ * `duplicate-operation`, so a retried `Command` turn is refused before its first model call and a
+ * retried resume stores nothing of its own.
  * @param state the thread's head and the checkpoint the stored operation's run began with, read under the lock.
  * @throws ThreadwiseConcurrentTurnError
  */

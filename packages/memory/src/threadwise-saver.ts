@@ -202,6 +202,19 @@ interface RunRecord {
   first?: Promise<unknown>;
   /** Id of the checkpoint of {@link first}, from the moment its put was sent: the run's operation id is stored with it. */
   firstId?: string;
+  /**
+   * The run's `Command` writes (update, goto, resume: writes of no task, root namespace) sent
+   * before its first put ({@link ThreadwiseSaver.putWrites}), held in this process until the run
+   * stores its first checkpoint or its first step's writes, and stored in that transaction: a run
+   * refused there (`turn-in-progress`, `stale-parent`, `duplicate-operation`, refused before its
+   * first call) stores none of them. LangGraph gets their promise back at once, so a put it chains
+   * after them (a `DeltaChannel`'s writes) does not wait for itself.
+   */
+  held?: { at: string; writes: Array<() => Promise<void>> };
+  /** The check of the operation id of the run's {@link held} writes under the thread's lock: its admission waits for it. */
+  operationCheck?: Promise<unknown>;
+  /** The checkpoint the run's operation id was stored with by its first writes ({@link WritesOperation.record}); its first checkpoint then stores none. */
+  operationAt?: string;
   /** The archive check of messages the run's `Command` wrote on the checkpoint it starts from ({@link ThreadwiseSaver.putWrites}): its admission waits for it too. */
   commandCheck?: Promise<void>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
@@ -787,6 +800,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     record.tracked = true;
     if (record.first !== undefined) await record.first;
     if (record.commandCheck !== undefined) await record.commandCheck;
+    if (record.operationCheck !== undefined) await record.operationCheck;
     if (record.refused !== undefined) throw record.refused;
   }
 
@@ -1019,8 +1033,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * LangGraph makes for each step, seen by the step's model and tool calls ({@link turnCall}).
    */
   #watchStepTimeout(threadId: string, run: RunRecord, signal: AbortSignal, checkpointId: string): void {
-    // A run that stores nothing until it ends (durability `exit`) holds no lease while it runs.
-    if (this.#turnLeaseMs === 0 || run.first === undefined) return;
+    // A run that stores nothing until it ends (durability `exit`) holds no lease while it runs, but
+    // its one checkpoint, stored as it stops, would take one (was: held until it lapsed): marked too.
+    if (this.#turnLeaseMs === 0) return;
     run.stepSignals ??= new WeakSet();
     if (run.stepSignals.has(signal)) return;
     run.stepSignals.add(signal);
@@ -1205,7 +1220,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       turnLeaseMs: this.#turnLeaseMs,
       // A run's first checkpoint records its operation id: a run start's, and a resumed run's
       // (`Command({ resume })`, `invoke(null)`), whose first checkpoint follows its first step.
-      operationId: startsRun || (run !== undefined && run.firstId === checkpoint.id) ? operationIdOf(config) : undefined,
+      // Not when the run's first writes stored it (a resumed run's first step, `RunRecord.operationAt`).
+      operationId:
+        run?.operationAt === undefined && (startsRun || (run !== undefined && run.firstId === checkpoint.id))
+          ? operationIdOf(config)
+          : undefined,
       archiveTenantId: this.#archive.tenantId,
     };
     // A step whose parent got a write rewriting `messages` (REMOVE_ALL_MESSAGES, then the kept
@@ -1225,6 +1244,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (rewrite) await this.#archive.prepareClear(threadId);
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
+    // The run's `Command` writes held until its first checkpoint: stored in its transaction, or not at all.
+    // Written on the checkpoint it follows (or on itself: durability `exit` sends them as the run
+    // ends); any other (a `Command` on a new thread names a checkpoint never stored) is dropped,
+    // as LangGraph applied them to this one's channels: no write of a checkpoint not stored.
+    const held = run !== undefined && checkpointNs === "" && run.firstId === checkpoint.id ? run.held : undefined;
+    if (run !== undefined && held !== undefined) run.held = undefined;
+    const commandWrites = held !== undefined && (held.at === commit.parentId || held.at === checkpoint.id) ? held.writes : undefined;
     // Every root checkpoint records where the archive stands as it commits (after a rewrite's
     // clearing, and after the checks: the rows archived since the branch's parent are its own);
     // without the archive, only on a thread that has one (see `ThreadwiseSaverOptions.archive`).
@@ -1250,12 +1276,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         !rewrite && locked.archiveMark ? locked.archiveMark : checkpointNs === "" ? await this.#archive.mark(threadId) : undefined;
       const result = await putMarked(mark);
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
+      for (const commandWrite of commandWrites ?? []) await commandWrite();
       for (const early of deferred) await early.run();
       if (deferred.some((early) => early.endsTurn)) commit.leavesTurnOpen = false;
       return result;
     };
     const stored = this.registry.commitCheckpoint(threadId, commit, (locked) => {
-      if (checkReach || rewrite || deferred.length > 0 || (checkpointNs === "" && locked.archiveMark === undefined)) return write(locked);
+      if (
+        checkReach ||
+        rewrite ||
+        deferred.length > 0 ||
+        commandWrites !== undefined ||
+        (checkpointNs === "" && locked.archiveMark === undefined)
+      )
+        return write(locked);
       // A step's usual checkpoint (no branch, rewrite or early write; the mark read with the lock):
       // the input check, synchronous unless it must read the archive, then the wrapped saver's put,
       // without an async function around them (its promise and awaits are promises of every step).
@@ -1349,16 +1383,78 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * (or never comes because an earlier put of the run failed) they are refused with it. So no
    * write is ever stored for a checkpoint that is not (no orphans).
    */
-  async putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+  putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
+    // Not `async` (each wrapper is promises of every step's writes): a synchronous throw is returned rejected.
+    try {
+      return this.#putWrites(config, writes, taskId, taskPath);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  /** {@link putWrites} up to its first await. */
+  #putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     const owner: RunKeys = [(config as { control?: object }).control, config.signal];
     // A task of the step settled, before any await: its timeout stops the run no more (`#watchStepTimeout`).
     if (taskId !== NULL_TASK_ID) this.#stepPast(config, owner);
     const threadId = threadIdOf(config);
+    const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
+    const checkpointId = String(config.configurable?.checkpoint_id ?? "");
+    const key = writeKey(threadId, checkpointNs, checkpointId);
+    // Before any await: the put of the checkpoint that follows may be sent meanwhile.
+    if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
+      this.#remember(this.#rewrites, key);
     // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
     // before its first checkpoint. Its run record is made before any await: its admission waits
     // for what is recorded there.
-    const commandKeys = taskId === NULL_TASK_ID && String(config.configurable?.checkpoint_ns ?? "") === "" ? runKeys(owner) : undefined;
+    const commandKeys = taskId === NULL_TASK_ID && checkpointNs === "" ? runKeys(owner) : undefined;
     const commandRun = commandKeys?.length ? this.#runRecord(commandKeys, false) : undefined;
+    const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
+    // Sent before the run's first put: held until the run stores something (`RunRecord.held`),
+    // registered before any await, so that put finds them.
+    const held = commandRun !== undefined && commandRun.first === undefined && checkpointId !== "";
+    // Their operation id's check (below) is waited for by the run's admission: registered now.
+    let checked: (() => void) | undefined;
+    if (held) {
+      commandRun.held ??= { at: checkpointId, writes: [] };
+      commandRun.held.writes.push(run);
+      if (config.configurable?.[OPERATION_ID_KEY] != null) {
+        const before = commandRun.operationCheck;
+        commandRun.operationCheck = new Promise<void>((resolve) => {
+          checked = resolve;
+        }).then(() => before);
+      }
+    }
+    const written = this.#putWritesChecked(
+      config,
+      writes,
+      owner,
+      threadId,
+      checkpointNs,
+      checkpointId,
+      key,
+      commandKeys,
+      commandRun,
+      run,
+      held,
+    );
+    return checked === undefined ? written : written.finally(checked);
+  }
+
+  /** {@link putWrites} from its first await: `held`, the writes are a run's `Command` writes held until it stores something. */
+  async #putWritesChecked(
+    config: RunnableConfig,
+    writes: PendingWrite[],
+    owner: RunKeys,
+    threadId: string,
+    checkpointNs: string,
+    checkpointId: string,
+    key: string,
+    commandKeys: object[] | undefined,
+    commandRun: RunRecord | undefined,
+    run: () => Promise<void>,
+    held: boolean,
+  ): Promise<void> {
     // A `Command({ update })` turn writes its messages there, not as an input checkpoint: checked
     // against the archive as an input is, and the run's admission waits for the check, so a
     // refused turn calls no model. Was: an archived message edited there was appended at the thread's end.
@@ -1366,13 +1462,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       await this.#checkCommandUpdate(config, threadId, writes, commandRun);
     if (!this.#isReady) await this.ready();
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
-    const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
-    const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
     // LangGraph's checkpoint-validation suite).
     if (checkpointId === "")
       throw new ThreadwiseConfigError("configurable.checkpoint_id", "putWrites needs the id of the checkpoint the writes belong to");
-    const key = writeKey(threadId, checkpointNs, checkpointId);
     const target: WritesTarget = {
       checkpointNs,
       checkpointId,
@@ -1383,29 +1476,66 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // a retried `Command` turn stores nothing (was: refused `duplicate-operation` at its first
     // checkpoint, its writes were left on the head, and `getState` and the next turn applied them).
     const operationId = commandRun === undefined ? undefined : operationIdOf(config);
-    if (commandRun !== undefined && operationId !== undefined) target.operation = { operationId, runStartedWith: () => commandRun.firstId };
-    if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
-      this.#remember(this.#rewrites, key);
-    const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
-    const runRecord = this.#findRun(owner);
+    if (commandRun !== undefined && operationId !== undefined)
+      target.operation = { operationId, runStartedWith: () => commandRun.operationAt ?? commandRun.firstId };
+    if (held) {
+      // Checked now, so a retried operation is refused before its first model or tool call; stored
+      // with the run's first checkpoint or first step's writes.
+      if (commandRun === undefined) return;
+      if (target.operation !== undefined) await this.#commitCommandWrites(threadId, target, async () => {}, commandRun);
+      if (commandRun.refused !== undefined) throw commandRun.refused;
+      return;
+    }
+    const runRecord = commandRun ?? this.#findRun(owner);
     const refusedRun = runRecord?.refused;
     // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
     // its error write would land on the checkpoint it resumed from and, at the head, end the turn
     // lease of the run it was refused for.
     if (refusedRun !== undefined && runRecord?.first === undefined && checkpointNs === "") throw refusedRun;
+    // The first writes of a run resumed at the head (its first step's, an interrupt or error
+    // included): they store the run's held `Command` writes, and its operation id, in their
+    // transaction (was: a resume interrupted again before its first checkpoint stored no
+    // operation id, and its retry ran again).
+    let firstWrites: RunRecord | undefined;
+    let write = run;
+    if (checkpointNs === "" && commandRun === undefined && runRecord !== undefined && runRecord.first === undefined) {
+      const commandWrites = runRecord.held?.at === checkpointId ? runRecord.held.writes : undefined;
+      runRecord.held = undefined;
+      if (commandWrites !== undefined)
+        write = async () => {
+          for (const commandWrite of commandWrites) await commandWrite();
+          await run();
+        };
+      const ownOperation = runRecord.operationAt === undefined ? operationIdOf(config) : undefined;
+      if (ownOperation !== undefined) {
+        firstWrites = runRecord;
+        runRecord.operationAt = checkpointId;
+        target.operation = { operationId: ownOperation, runStartedWith: () => runRecord.operationAt ?? runRecord.firstId, record: true };
+      }
+    }
     for (;;) {
       const inFlight = this.#inFlight.get(key);
       if (inFlight) await inFlight.catch(() => undefined);
       if (this.#refused.has(key)) throw this.#refused.get(key);
       // A step's writes go to the registry as they are (no promise around them, this is every step's path).
       const committed =
-        target.operation === undefined || commandRun === undefined
-          ? this.registry.commitWrites(threadId, target, run)
-          : this.#commitCommandWrites(threadId, target, run, commandRun);
-      if (await committed) {
+        target.operation === undefined || runRecord === undefined
+          ? this.registry.commitWrites(threadId, target, write)
+          : this.#commitCommandWrites(threadId, target, write, runRecord);
+      let stored: boolean;
+      try {
+        stored = await committed;
+      } catch (error) {
+        if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+        throw error;
+      }
+      if (stored) {
         if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
         return;
       }
+      // Not stored: its operation id is not either (the put it waits for stores it).
+      if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+      target.operation = target.operation?.record ? undefined : target.operation;
       // A run refused earlier never sends the put this write waits for.
       if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
       // The checkpoint's put started or finished meanwhile: try again once it is done.
@@ -1416,7 +1546,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           return reject(
             new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
           );
-        queue.push({ run, owner, endsTurn: target.endsTurn, resolve, reject });
+        queue.push({ run: write, owner, endsTurn: target.endsTurn, resolve, reject });
         this.#deferred.set(key, queue);
       });
     }
