@@ -10,7 +10,7 @@ import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { END } from "@langchain/langgraph";
 import { messageText, readSummarySlot } from "@threadwise/core";
-import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { humanInTheLoopMiddleware } from "langchain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
 import { isTool, lastOf, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
@@ -23,7 +23,9 @@ const valid = (model: ReturnType<typeof strictModel>) => {
 
 /**
  * A model that chains its tool calls: a user message `CHAIN <k> ...` gets one `lookup` call, each
- * result one more, until k results of this turn came back; then it answers with the results it saw.
+ * result one more (argument `n`: 100 times the `turn <t>` of the message, or the number of user
+ * messages, plus the calls made), until k results of this turn came back; then it answers with
+ * the results it saw.
  * Otherwise it answers `ok: <last text>`.
  */
 function chainModel() {
@@ -35,12 +37,17 @@ function chainModel() {
       if (chain) {
         const start = messages.lastIndexOf(lastHuman as BaseMessage);
         const done = messages.slice(start).filter(isTool).length;
-        const turn = messages.filter((m) => m.getType() === "human").length;
+        // `turn <t>` in the user's message numbers the results `t*100 + k`.
+        const turn = Number(
+          /turn (\d+)/.exec(messageText(lastHuman as BaseMessage))?.[1] ?? messages.filter((m) => m.getType() === "human").length,
+        );
         if (isTool(last) || last === lastHuman) {
           if (done < Number(chain[1]))
             return new AIMessage({
               content: done === 0 ? "" : `step ${done} 단계`,
-              tool_calls: [{ id: `call_t${turn}_${done}_${messages.length}`, name: "lookup", args: { n: done }, type: "tool_call" }],
+              tool_calls: [
+                { id: `call_t${turn}_${done}_${messages.length}`, name: "lookup", args: { n: turn * 100 + done }, type: "tool_call" },
+              ],
             });
           return `done: ${texts(messages.filter(isTool)).join(", ")}`;
         }
@@ -67,7 +74,14 @@ describe("public reports: thread operations through the stack", () => {
     it(`${backend}: a chain of single tool calls longer than the window: every request starts with the user's message`, async () => {
       const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
       const model = chainModel();
-      const { agent } = stackAgent({ backend, sqlitePath: join(dir, "m.sqlite"), model, windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+      const { agent } = stackAgent({
+        backend,
+        sqlitePath: join(dir, "m.sqlite"),
+        model,
+        windowSize: 4,
+        summarizeThreshold: 6,
+        summarizer: summarizer.model,
+      });
       const config = { configurable: { thread_id: `chain-${backend}` } };
       await agent.invoke({ messages: [new HumanMessage("안녕하세요, hello")] }, config);
       await agent.invoke({ messages: [new HumanMessage("CHAIN 7 서울 날씨를 일곱 번 확인해 줘, check the weather seven times")] }, config);
@@ -129,7 +143,10 @@ describe("public reports: thread operations through the stack", () => {
           const last = lastOf(messages);
           if (isTool(last)) return `reported: ${messageText(last)}`;
           if (/좌석|seat/.test(messageText(last)) && /예약|book/.test(messageText(last)))
-            return new AIMessage({ content: "", tool_calls: [{ id: "call_book_12a", name: "book", args: { seat: "12A" }, type: "tool_call" }] });
+            return new AIMessage({
+              content: "",
+              tool_calls: [{ id: "call_book_12a", name: "book", args: { seat: "12A" }, type: "tool_call" }],
+            });
           return `ok: ${messageText(last)}`;
         },
       });
@@ -258,4 +275,44 @@ describe("public reports: thread operations through the stack", () => {
     expect(runs[1]).toEqual(runs[0]);
     expect(runs[2]).toEqual(runs[0]);
   });
+
+  // https://github.com/langchain-ai/langmem/issues/118 "SummarizationNode() in langmem doesn't merge
+  // with previous summary, causing repeated tool call loop" (a running summary not updated inside a
+  // tool loop, so the model lost steps and called the tools again) and
+  // https://github.com/langchain-ai/langmem/issues/111 "SummarizationNode is trimming the
+  // HumanMessage when using tools": through tool chains and turns, whatever one request showed
+  // (each user turn, each tool result) the next one shows too, verbatim or in the summary.
+  for (const [windowSize, threshold] of [
+    [3, 5],
+    [4, 6],
+    [5, 8],
+  ] as const)
+    it(`window ${windowSize}, summary at ${threshold}: nothing a request showed is missing from the next, verbatim or summarized`, async () => {
+      const LABEL = /(turn \d+|result \d+)/g;
+      const labels = (messages: BaseMessage[]) => new Set(JSON.stringify(texts(messages)).match(LABEL) ?? []);
+      const model = chainModel();
+      // The summary lists every label it read, its earlier summary's included.
+      const summarizer = scriptedModel((messages) => `요약 covers: ${[...labels(messages)].join(", ")}`);
+      const { agent } = stackAgent({ model, windowSize, summarizeThreshold: threshold, summarizer: summarizer as never });
+      const config = { configurable: { thread_id: `nothing-lost-${windowSize}-${threshold}` } };
+      for (const text of [
+        "turn 1 안녕하세요",
+        "turn 2 CHAIN 6 찾아 줘 look up",
+        "turn 3 고마워요",
+        "turn 4 CHAIN 4 more",
+        "turn 5 잘 가요 bye",
+        "turn 6 CHAIN 2",
+        "turn 7 끝",
+      ])
+        await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+      valid(model);
+      const all = requests(model);
+      expect(all.length).toBe(7 + 12);
+      for (let i = 1; i < all.length; i += 1) {
+        const now = labels(all[i] as BaseMessage[]);
+        expect([...labels(all[i - 1] as BaseMessage[])].filter((label) => !now.has(label))).toEqual([]);
+      }
+      const last = texts(all.at(-1) as BaseMessage[]).join("\n");
+      for (const label of ["turn 1", "turn 2", "result 200", "result 205", "result 403", "turn 7"]) expect(last).toContain(label);
+    });
 });
