@@ -13,8 +13,24 @@ import { messageText, readSummarySlot } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { humanInTheLoopMiddleware } from "langchain";
 import { afterEach, beforeEach, describe, expect, it } from "vitest";
-import { isTool, lastOf, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { isTool, lastOf, requests, stackAgent, summarizerModel } from "./support/report-agent.js";
 
+/** The savers each case runs on: `memoryStack`'s backend, and whether its message archive is on. */
+const SAVERS = [
+  ["in_memory", false],
+  ["sqlite", false],
+  ["in_memory", true],
+  ["sqlite", true],
+] as const;
+/**
+ * The whole stored thread `threadId` (its archived messages first when the archive is on:
+ * `readThread`; `getState` reads the hot part only).
+ */
+async function wholeThread(stack: ReturnType<typeof stackAgent>["stack"], threadId: string): Promise<BaseMessage[]> {
+  return (stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread({
+    configurable: { thread_id: threadId },
+  });
+}
 const texts = (messages: readonly BaseMessage[]) => messages.map((m) => messageText(m));
 const valid = (model: ReturnType<typeof strictModel>) => {
   expect(model.providerLog.rejections).toBe(0);
@@ -70,19 +86,20 @@ describe("public reports: thread operations through the stack", () => {
   // response turn`), fixed by https://github.com/langchain-ai/langchainjs/pull/9260;
   // https://github.com/ollama/ollama/issues/15507 (a request with no user message at all, after a
   // summarizer collapsed the history).
-  for (const backend of ["in_memory", "sqlite"] as const)
-    it(`${backend}: a chain of single tool calls longer than the window: every request starts with the user's message`, async () => {
+  for (const [backend, archive] of SAVERS)
+    it(`${backend}${archive ? " + archive" : ""}: a chain of single tool calls longer than the window: every request starts with the user's message`, async () => {
       const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
       const model = chainModel();
-      const { agent } = stackAgent({
+      const { agent, stack } = stackAgent({
         backend,
         sqlitePath: join(dir, "m.sqlite"),
+        stack: { archive },
         model,
         windowSize: 4,
         summarizeThreshold: 6,
         summarizer: summarizer.model,
       });
-      const config = { configurable: { thread_id: `chain-${backend}` } };
+      const config = { configurable: { thread_id: `chain-${backend}-${archive}` } };
       await agent.invoke({ messages: [new HumanMessage("안녕하세요, hello")] }, config);
       await agent.invoke({ messages: [new HumanMessage("CHAIN 7 서울 날씨를 일곱 번 확인해 줘, check the weather seven times")] }, config);
       await agent.invoke({ messages: [new HumanMessage("고마워요 thanks")] }, config);
@@ -98,17 +115,17 @@ describe("public reports: thread operations through the stack", () => {
       const chainCalls = requests(model).filter((r) => isTool(lastOf(r)));
       expect(chainCalls.length).toBe(10);
       for (const request of chainCalls) expect(texts(request).join("\n")).toMatch(/CHAIN (7|3)/);
-      const stored = await storedMessages(agent.graph as never, `chain-${backend}`);
+      const stored = await wholeThread(stack, `chain-${backend}-${archive}`);
       expect(stored.filter(isTool)).toHaveLength(10);
       expect(readSummarySlot((await agent.graph.getState(config)).values).summary?.text).toMatch(/^요약 summary \d+$/);
     });
 
   // https://github.com/langchain-ai/langgraphjs/issues/1949 "AIMessage content erased when doing
   // `updateState`" (messages built from standard `contentBlocks` lost their text in the thread).
-  for (const backend of ["in_memory", "sqlite"] as const)
-    it(`${backend}: a history written with updateState from contentBlocks keeps its text in the thread and in every request`, async () => {
-      const { agent, model } = stackAgent({ backend, sqlitePath: join(dir, "m.sqlite"), windowSize: 6 });
-      const config = { configurable: { thread_id: `blocks-${backend}` } };
+  for (const [backend, archive] of SAVERS)
+    it(`${backend}${archive ? " + archive" : ""}: a history written with updateState from contentBlocks keeps its text in the thread and in every request`, async () => {
+      const { agent, model, stack } = stackAgent({ backend, sqlitePath: join(dir, "m.sqlite"), stack: { archive }, windowSize: 6 });
+      const config = { configurable: { thread_id: `blocks-${backend}-${archive}` } };
       await agent.graph.updateState(config, {
         messages: [
           new HumanMessage({ contentBlocks: [{ type: "text", text: "안녕하세요, 제 이름은 민준이에요. Hello, I am Minjun." }] }),
@@ -117,7 +134,7 @@ describe("public reports: thread operations through the stack", () => {
           new AIMessage({ contentBlocks: [{ type: "text", text: "잘 지내요, fine thanks." }] }),
         ],
       } as never);
-      const before = texts(await storedMessages(agent.graph as never, `blocks-${backend}`));
+      const before = texts(await wholeThread(stack, `blocks-${backend}-${archive}`));
       expect(before).toEqual([
         "안녕하세요, 제 이름은 민준이에요. Hello, I am Minjun.",
         "반가워요 민준 씨! Nice to meet you, Minjun.",
@@ -129,15 +146,15 @@ describe("public reports: thread operations through the stack", () => {
       valid(model);
       const first = texts(requests(model)[0] as BaseMessage[]);
       for (const text of before) expect(first).toContain(text);
-      expect(texts(await storedMessages(agent.graph as never, `blocks-${backend}`)).slice(0, 4)).toEqual(before);
+      expect(texts(await wholeThread(stack, `blocks-${backend}-${archive}`)).slice(0, 4)).toEqual(before);
     });
 
   // https://github.com/langchain-ai/langgraph/issues/8653 and
   // https://github.com/langchain-ai/langgraph/pull/8654 "update_state can permanently erase messages"
   // (`update_state(values=None, as_node=END)` to dismiss a question the thread is paused on saved a
   // head with `messages: []`).
-  for (const backend of ["in_memory", "sqlite"] as const)
-    it(`${backend}: dismissing a pending review with updateState(config, null, END) keeps the thread, and the next turn is accepted`, async () => {
+  for (const [backend, archive] of SAVERS)
+    it(`${backend}${archive ? " + archive" : ""}: dismissing a pending review with updateState(config, null, END) keeps the thread, and the next turn is accepted`, async () => {
       const model = strictModel({
         answer: (messages) => {
           const last = lastOf(messages);
@@ -151,42 +168,50 @@ describe("public reports: thread operations through the stack", () => {
         },
       });
       const hitl = humanInTheLoopMiddleware({ interruptOn: { book: true } });
-      const { agent } = stackAgent({ backend, sqlitePath: join(dir, "m.sqlite"), windowSize: 6, model, extra: [hitl] });
-      const threadId = `dismiss-${backend}`;
+      const { agent, stack } = stackAgent({
+        backend,
+        sqlitePath: join(dir, "m.sqlite"),
+        stack: { archive },
+        windowSize: 6,
+        model,
+        extra: [hitl],
+      });
+      const threadId = `dismiss-${backend}-${archive}`;
       const config = { configurable: { thread_id: threadId } };
       await agent.invoke({ messages: [new HumanMessage("안녕하세요 hello")] }, config);
       await agent.invoke({ messages: [new HumanMessage("12A 좌석 예약해 줘, book seat 12A")] }, config);
       const paused = await agent.graph.getState(config);
       expect(paused.tasks.some((t) => (t.interrupts ?? []).length > 0)).toBe(true);
-      const kept = texts(await storedMessages(agent.graph as never, threadId));
+      const kept = texts(await wholeThread(stack, threadId));
       expect(kept).toHaveLength(4);
       await agent.graph.updateState(config, null as never, END);
-      expect(texts(await storedMessages(agent.graph as never, threadId))).toEqual(kept);
+      expect(texts(await wholeThread(stack, threadId))).toEqual(kept);
       await agent.invoke({ messages: [new HumanMessage("취소할게요, never mind. 오늘 날씨는? weather?")] }, config);
       valid(model);
       const last = requests(model).at(-1) as BaseMessage[];
       expect(texts(last)).toContain("안녕하세요 hello");
       // The dismissed call has no result: it is not sent.
       expect(last.some((m) => JSON.stringify((m as AIMessage).tool_calls ?? []).includes("call_book_12a"))).toBe(false);
-      expect(texts(await storedMessages(agent.graph as never, threadId)).slice(0, 4)).toEqual(kept);
+      expect(texts(await wholeThread(stack, threadId)).slice(0, 4)).toEqual(kept);
     });
 
   // https://github.com/langchain-ai/langgraph/issues/8551 "update_state against an older checkpoint
   // writes into the branch it forked away from" and https://github.com/langchain-ai/langgraph/issues/8443
   // "forking a thread replays the abandoned branch's writes into the fork": after a fork, a turn
   // from the original branch's last checkpoint sees that branch only, summary included.
-  for (const backend of ["in_memory", "sqlite"] as const)
-    it(`${backend}: after a fork by updateState, a turn from the original branch's head sees only that branch`, async () => {
+  for (const [backend, archive] of SAVERS)
+    it(`${backend}${archive ? " + archive" : ""}: after a fork by updateState, a turn from the original branch's head sees only that branch`, async () => {
       const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
-      const { agent, model } = stackAgent({
+      const { agent, model, stack } = stackAgent({
         backend,
         sqlitePath: join(dir, "m.sqlite"),
+        stack: { archive },
         windowSize: 4,
         summarizeThreshold: 6,
         summarizer: summarizer.model,
         systemPrompt: false,
       });
-      const threadId = `orig-${backend}`;
+      const threadId = `orig-${backend}-${archive}`;
       const config = { configurable: { thread_id: threadId } };
       for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k} 대화`)] }, config);
       const head = await agent.graph.getState(config);
@@ -212,40 +237,40 @@ describe("public reports: thread operations through the stack", () => {
       expect(sent).toContain("turn 7 대화");
       for (const input of summarizer.inputs.slice(calls)) expect(texts(input).join("\n")).not.toMatch(/fork|갈래/);
       const after = await agent.graph.getState(config);
-      const stored = texts((after.values as { messages: BaseMessage[] }).messages);
-      expect(stored.filter((t) => /fork|갈래/.test(t))).toEqual([]);
+      expect(texts(await wholeThread(stack, threadId)).filter((t) => /fork|갈래/.test(t))).toEqual([]);
       expect(readSummarySlot(after.values).summary?.text ?? "").not.toMatch(/fork|갈래/);
     });
 
   // https://github.com/langchain-ai/langgraph/issues/5112 "`RemoveMessage` Does Not Remove Messages
   // from State": messages removed with updateState stay out of the thread, of every later request
   // and of what the summarizer reads.
-  for (const backend of ["in_memory", "sqlite"] as const)
-    it(`${backend}: messages removed with RemoveMessage are never sent again, summaries included`, async () => {
+  for (const [backend, archive] of SAVERS)
+    it(`${backend}${archive ? " + archive" : ""}: messages removed with RemoveMessage are never sent again, summaries included`, async () => {
       const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
-      const { agent, model } = stackAgent({
+      const { agent, model, stack } = stackAgent({
         backend,
         sqlitePath: join(dir, "m.sqlite"),
+        stack: { archive },
         windowSize: 4,
         summarizeThreshold: 6,
         summarizer: summarizer.model,
       });
-      const threadId = `remove-${backend}`;
+      const threadId = `remove-${backend}-${archive}`;
       const config = { configurable: { thread_id: threadId } };
       await agent.invoke({ messages: [new HumanMessage("안녕하세요 hello")] }, config);
       await agent.invoke({ messages: [new HumanMessage("제 비밀번호는 sesame-4821 이에요, my password is sesame-4821")] }, config);
-      const stored = await storedMessages(agent.graph as never, threadId);
+      const stored = await wholeThread(stack, threadId);
       const secret = stored.filter((m) => messageText(m).includes("sesame-4821"));
       expect(secret).toHaveLength(2);
       await agent.graph.updateState(config, { messages: secret.map((m) => new RemoveMessage({ id: m.id as string })) } as never);
-      expect(texts(await storedMessages(agent.graph as never, threadId)).join("\n")).not.toContain("sesame-4821");
+      expect(texts(await wholeThread(stack, threadId)).join("\n")).not.toContain("sesame-4821");
       const from = requests(model).length;
       for (let k = 1; k <= 6; k += 1) await agent.invoke({ messages: [new HumanMessage(`turn ${k} 대화`)] }, config);
       valid(model);
       for (const request of requests(model).slice(from)) expect(texts(request).join("\n")).not.toContain("sesame-4821");
       expect(summarizer.inputs.length).toBeGreaterThan(0);
       for (const input of summarizer.inputs) expect(texts(input).join("\n")).not.toContain("sesame-4821");
-      expect(texts(await storedMessages(agent.graph as never, threadId)).join("\n")).not.toContain("sesame-4821");
+      expect(texts(await wholeThread(stack, threadId)).join("\n")).not.toContain("sesame-4821");
     });
 
   // https://github.com/langchain-ai/langgraphjs/issues/993 "Setting `streamMode: \"messages\"` changes
@@ -256,7 +281,7 @@ describe("public reports: thread operations through the stack", () => {
     const runs: Array<{ requests: string[][]; stored: unknown[] }> = [];
     for (const mode of ["invoke", "messages", "values"] as const) {
       const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
-      const { agent, model } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
+      const { agent, model, stack } = stackAgent({ windowSize: 4, summarizeThreshold: 6, summarizer: summarizer.model });
       const config = { configurable: { thread_id: `stream-${mode}` } };
       for (const text of script) {
         const input = { messages: [new HumanMessage(text)] };
@@ -264,7 +289,7 @@ describe("public reports: thread operations through the stack", () => {
         else for await (const _ of await agent.stream(input, { ...config, streamMode: mode })) void _;
       }
       valid(model);
-      const stored = (await storedMessages(agent.graph as never, `stream-${mode}`)).map((m) => ({
+      const stored = (await wholeThread(stack, `stream-${mode}`)).map((m) => ({
         type: m.getType(),
         text: messageText(m),
         name: m.name,
