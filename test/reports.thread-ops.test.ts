@@ -2,7 +2,9 @@
  * LangGraph thread operations as users run them (a long tool chain in one turn, `updateState` with
  * standard content blocks, dismissing an interrupt with `updateState(config, null, END)`, going on
  * from the original branch after a fork, `RemoveMessage`, `streamMode: "messages"`) through the
- * stack, in English and Korean. Each case cites the report it replays.
+ * stack, in English and Korean, on each backend with the message archive off and on. Each case
+ * cites the report it replays. Every request must pass the strict provider validator, and what one
+ * request showed must stay in the next, verbatim or in the summary.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
