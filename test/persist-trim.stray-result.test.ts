@@ -39,6 +39,19 @@ function shapeOf(message: BaseMessage): string {
   return `${message.getType()}:${ToolMessage.isInstance(message) ? message.tool_call_id : message.id}`;
 }
 
+/** Turn 0's parallel call, its first call id `first` (`call_3`; `call_edit0` once edited). */
+const parallelCall = (first: string) =>
+  new AIMessage({
+    id: "a0",
+    content: "",
+    tool_calls: [first, "call_1"].map((id, i) => ({
+      id,
+      name: "lookup",
+      args: { q: i === 0 ? "서울" : "weather" },
+      type: "tool_call" as const,
+    })),
+  });
+
 /**
  * Turn 0 makes a parallel call (two results); its first call id is then edited in place (call_3's
  * result becomes a stray between the call and call_1's result); two more turns follow through
@@ -49,15 +62,7 @@ async function run(turns: readonly string[], view: boolean) {
   const model = strictModel({
     answer: (messages, call) => {
       requests.push(messages.map(shapeOf));
-      if (call === 0)
-        return new AIMessage({
-          id: "a0",
-          content: "",
-          tool_calls: [
-            { id: "call_3", name: "lookup", args: { q: "서울" }, type: "tool_call" },
-            { id: "call_1", name: "lookup", args: { q: "weather" }, type: "tool_call" },
-          ],
-        });
+      if (call === 0) return parallelCall("call_3");
       const last = messages.at(-1);
       if (last && ToolMessage.isInstance(last)) return new AIMessage({ id: `a${call}`, content: "You live in Seoul; 맑아요." });
       return new AIMessage({ id: `a${call}`, content: `answer ${call}: ${String(last?.content).slice(0, 12)}` });
@@ -84,30 +89,26 @@ async function run(turns: readonly string[], view: boolean) {
 }
 
 describe.each(Object.entries(TURNS))("persistTrim: a stray result inside a parallel call's span (%s)", (_language, turns) => {
-  it.each([true, false])("keeps the call with its stray, and every request is valid for every provider (windowTrim view: %s)", async (view) => {
-    const { requests, threads, rejected } = await run(turns, view);
-    expect(rejected).toEqual([]);
-    // The stray is never sent; the call goes out without its edited call, with call_1's result.
-    expect(requests[2]).toEqual(["human:u0", "ai:a0", "tool:call_1", "ai:a1", "human:u1"]);
-    expect(requests[3]).toEqual(["human:u1", "ai:a2", "human:u2"]);
-    // After turn 1 (six groups, the stray counted, four kept): the cut falls inside the call's span,
-    // so it moves back before the call (was: the call's group deleted, the stray left at the head).
-    expect(threads[0]).toEqual(["ai:a0", "tool:call_3", "tool:call_1", "ai:a1", "human:u1", "ai:a2"]);
-    // After turn 2 the call leaves with its stray, and the thread is what it was before the fix.
-    expect(threads[1]).toEqual(["human:u1", "ai:a2", "human:u2", "ai:a3"]);
-  });
+  it.each([true, false])(
+    "keeps the call with its stray, and every request is valid for every provider (windowTrim view: %s)",
+    async (view) => {
+      const { requests, threads, rejected } = await run(turns, view);
+      expect(rejected).toEqual([]);
+      // The stray is never sent; the call goes out without its edited call, with call_1's result.
+      expect(requests[2]).toEqual(["human:u0", "ai:a0", "tool:call_1", "ai:a1", "human:u1"]);
+      expect(requests[3]).toEqual(["human:u1", "ai:a2", "human:u2"]);
+      // After turn 1 (six groups, the stray counted, four kept): the cut falls inside the call's span,
+      // so it moves back before the call (was: the call's group deleted, the stray left at the head).
+      expect(threads[0]).toEqual(["ai:a0", "tool:call_3", "tool:call_1", "ai:a1", "human:u1", "ai:a2"]);
+      // After turn 2 the call leaves with its stray, and the thread is what it was before the fix.
+      expect(threads[1]).toEqual(["human:u1", "ai:a2", "human:u2", "ai:a3"]);
+    },
+  );
 
   it("messagesToDelete never cuts between a call and a stray result of its own", () => {
     const thread = [
       new HumanMessage({ id: "u0", content: turns[0] as string }),
-      new AIMessage({
-        id: "a0",
-        content: "",
-        tool_calls: [
-          { id: "call_edit0", name: "lookup", args: { q: "서울" }, type: "tool_call" },
-          { id: "call_1", name: "lookup", args: { q: "weather" }, type: "tool_call" },
-        ],
-      }),
+      parallelCall("call_edit0"),
       new ToolMessage({ id: "t3", tool_call_id: "call_3", content: "lookup 서울: ok" }),
       new ToolMessage({ id: "t1", tool_call_id: "call_1", content: "lookup weather: ok" }),
       new AIMessage({ id: "a1", content: "You live in Seoul; 맑아요." }),
