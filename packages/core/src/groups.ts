@@ -122,6 +122,27 @@ export function groupMessages(messages: readonly BaseMessage[]): MessageGroup[] 
   return groups;
 }
 
+/**
+ * The largest position at most `end` that no group of `groups` (a thread's, {@link groupMessages})
+ * spans across: no group starts before it and ends after it. A call whose span holds an orphan of
+ * its own (a result whose call id was edited in place: grouped after the call's group) is cut
+ * before, never between it and the orphan. O(groups) per step back; a step back happens only at a
+ * group with an orphan of its own inside its span. Used where a thread's start is cut away
+ * (persistTrim's `messagesToDelete`, memory's `messagesToArchive`).
+ */
+export function groupCut(groups: readonly MessageGroup[], end: number): number {
+  let cut = end;
+  for (let moved = true; moved && cut > 0; ) {
+    moved = false;
+    for (const group of groups)
+      if (group.start < cut && group.end > cut) {
+        cut = group.start;
+        moved = true;
+      }
+  }
+  return cut;
+}
+
 /** Position of the newest user message of `messages` per array (an array is never mutated), so a walk from the end scans once. */
 const newestUsers = new WeakMap<readonly BaseMessage[], { length: number; at: number }>();
 

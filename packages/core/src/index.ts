@@ -79,6 +79,7 @@ export {
   findOrphans,
   flattenGroups,
   type GroupKind,
+  groupCut,
   groupMessages,
   type MessageGroup,
   newestUserAt,

@@ -146,6 +146,10 @@ describe("dates however they are written", () => {
     expect(tokenize("삼월 이십일부터 삼박 사일")).toEqual(["month:3", "20", "삼박", "사일"]);
     expect(tokenize("유월이랑 시월에는 바빠요")).toEqual(["month:6", "month:10", "바빠"]);
     expect(tokenize("십이월 삼십일일")).toEqual(["month:12", "31"]);
+    // `십` alone is ten: the tenth (was the word itself, `십` read as a digit).
+    expect(tokenize("삼월 십일에")).toEqual(tokenize("3월 10일에"));
+    // `일십` is not written: no day.
+    expect(tokenize("삼월 일십일")).not.toContain("11");
     // Without a month before it, 오일 is oil, not the fifth.
     expect(tokenize("오일 교환")).toEqual(["오일", "교환"]);
   });

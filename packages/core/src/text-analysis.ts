@@ -520,13 +520,13 @@ function nativeNumber(word: string): number | undefined {
 const SINO_KOREAN_UNITS: Readonly<Record<string, number>> = { 십: 10, 백: 100, 천: 1000 };
 
 /**
- * The value of a Sino-Korean numeral word with a unit (`이십오` 25, `오천오백` 5500, `이백삼십만`
- * 2,300,000), or `undefined`: at least two syllables, digits `일`-`구` each followed by a unit, units
- * `십` < `백` < `천` in falling order, `만` at most once. A word ending in `일` is left out (`이십일`
- * is also `20일`, a day; `백일` a hundred days).
+ * The value of a Sino-Korean numeral (`이` 2, `십` 10, `이십오` 25, `오천오백` 5500, `이백삼십만`
+ * 2,300,000), or `undefined`: digits `일`-`구` each followed by a unit or ending the word, units
+ * `십` < `백` < `천` in falling order, `만` at most once. The one reader of these numerals: a recall
+ * term ({@link koreanNumber}) and a day ({@link koreanDay}) each put their own rule on top.
  */
 function sinoKoreanValue(word: string): number | undefined {
-  if (word.length < 2 || word.endsWith("일") || !/[십백천만]/.test(word)) return undefined;
+  if (word === "") return undefined;
   let total = 0;
   let section = 0;
   let digit: number | undefined;
@@ -556,12 +556,14 @@ function sinoKoreanValue(word: string): number | undefined {
 }
 
 /**
- * The digits a Korean numeral word is also read as: a Sino-Korean numeral with a unit
- * ({@link sinoKoreanValue}; a round number of 만 also as that count, as `230만` gives `230`) or a
- * native one ({@link nativeNumber}), so `오천오백 원` meets `5,500원` and `스물아홉` meets `29살`.
+ * The digits a Korean numeral word is also read as: a Sino-Korean numeral of at least two syllables
+ * with a unit ({@link sinoKoreanValue}; a round number of 만 also as that count, as `230만` gives
+ * `230`) or a native one ({@link nativeNumber}), so `오천오백 원` meets `5,500원` and `스물아홉`
+ * meets `29살`. A word ending in `일` is left out (`이십일` is also `20일`, a day; `백일` a hundred
+ * days).
  */
 function koreanNumber(stem: string): string[] | undefined {
-  const sino = sinoKoreanValue(stem);
+  const sino = stem.length < 2 || stem.endsWith("일") || !/[십백천만]/.test(stem) ? undefined : sinoKoreanValue(stem);
   if (sino !== undefined) return sino >= 10_000 && sino % 10_000 === 0 ? [String(sino), String(sino / 10_000)] : [String(sino)];
   const native = nativeNumber(stem);
   return native === undefined ? undefined : [String(native)];
@@ -585,29 +587,17 @@ function loanwordSpelling(stem: string): string {
 
 const SINO_KOREAN_DIGITS = "일이삼사오육칠팔구";
 
-/** The value of a Sino-Korean numeral from 1 to 99 (`이`, `십`, `이십일`), or `undefined`. */
-function sinoKoreanNumber(word: string): number | undefined {
-  const digit = (s: string) => (s.length === 1 && SINO_KOREAN_DIGITS.includes(s) ? SINO_KOREAN_DIGITS.indexOf(s) + 1 : undefined);
-  if (word.length === 1) return digit(word);
-  const ten = word.indexOf("십");
-  if (ten < 0 || ten > 1 || word.length - ten > 2) return undefined;
-  // `십` alone is ten; a digit before it counts the tens (`이십`), and only 2-9 do (`일십` is not written).
-  const tens = ten === 0 ? 1 : digit(word.slice(0, 1));
-  const ones = ten === word.length - 1 ? 0 : digit(word.slice(-1));
-  if (tens === undefined || (ten === 1 && tens < 2) || ones === undefined) return undefined;
-  return tens * 10 + ones;
-}
-
 /**
  * The day a Hangul word after a month names in Sino-Korean numerals (`삼월 이일` as `3월 2일`,
- * `이십일부터` as `20일부터`: the last `일` is the unit), or `undefined`. Read only after a month,
- * where `이일` or `오일` cannot be another word.
+ * `이십일부터` as `20일부터`: the last `일` is the unit), or `undefined`: 1 to 31
+ * ({@link sinoKoreanValue}), and no `일` before `십` (`일십` is not written; `십` alone is ten). Read
+ * only after a month, where `이일` or `오일` cannot be another word.
  */
 function koreanDay(word: string): number | undefined {
   if (!HANGUL.test(word)) return undefined;
   const stem = stripKoreanSuffix(word);
-  if (!stem.endsWith("일")) return undefined;
-  const day = sinoKoreanNumber(stem.slice(0, -1));
+  if (!stem.endsWith("일") || stem.startsWith("일십")) return undefined;
+  const day = sinoKoreanValue(stem.slice(0, -1));
   return day !== undefined && day <= 31 ? day : undefined;
 }
 

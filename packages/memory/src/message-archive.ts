@@ -3,6 +3,7 @@ import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
   type ArchivedMessagesReader,
   DEFAULT_START_ON,
+  groupCut,
   groupMessages,
   loggerOptionSchema,
   type MessageGroup,
@@ -115,24 +116,6 @@ export function messagesToArchive(
     end += 1;
   }
   return messages.slice(0, groupCut(groupMessages(messages), end));
-}
-
-/**
- * The largest position at most `end` that no group of `groups` (a thread's, core's
- * `groupMessages`) spans across: no group starts before it and ends after it. O(groups) per step
- * back; a step back happens only at a group with an orphan of its own inside its span.
- */
-function groupCut(groups: readonly MessageGroup[], end: number): number {
-  let cut = end;
-  for (let moved = true; moved && cut > 0; ) {
-    moved = false;
-    for (const group of groups)
-      if (group.start < cut && group.end > cut) {
-        cut = group.start;
-        moved = true;
-      }
-  }
-  return cut;
 }
 
 /**

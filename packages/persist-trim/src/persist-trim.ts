@@ -4,6 +4,7 @@ import {
   declaredSummarySlot,
   envOptionSchema,
   envPositiveInt,
+  groupCut,
   groupMessages,
   loggerOptionSchema,
   type MessageGroup,
@@ -88,11 +89,14 @@ export function resolvePersistTrimOptions(
  * Ids of the stored messages to delete (spec R5): every message of the non-system groups older
  * than the newest `keepGroups`, never the run's newest user turn and what follows it, never a
  * stored `SystemMessage`. With `coveredThroughId` (a summary's boundary): nothing after that
- * message; `null` means "the boundary is no longer stored", so nothing at all. Whole groups only, so
- * the thread left behind has no orphan tool results. Pure; returns ids in thread order.
+ * message; `null` means "the boundary is no longer stored", so nothing at all. Whole groups only, cut
+ * where no group spans across (core's `groupCut`: a call whose span holds a stray result of its own
+ * stays with it), so the thread left behind has no orphan tool results at its start. Pure; returns
+ * ids in group order (thread order, but for such a stray, which follows its call's group).
  */
 export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: number, coveredThroughId?: string | null): string[] {
-  const groups = groupMessages(messages).filter((group) => group.kind !== "system");
+  const all = groupMessages(messages);
+  const groups = all.filter((group) => group.kind !== "system");
   const protectedFrom = protectedTailStart(groups);
   let end = Math.min(Math.max(0, groups.length - keepGroups), protectedFrom);
   if (coveredThroughId !== undefined) {
@@ -102,8 +106,12 @@ export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: n
     while (summarized < groups.length && at >= 0 && (groups[summarized] as MessageGroup).end - 1 <= at) summarized += 1;
     end = Math.min(end, summarized);
   }
+  // Whole groups of the thread (core's `groupCut`): a call whose span holds a stray of its own (a
+  // result whose call id was edited in place, grouped after the call's group) is deleted only with
+  // it, so the thread left behind never begins with a result whose call this trim deleted.
+  const cut = groupCut(all, end < groups.length ? (groups[end] as MessageGroup).start : messages.length);
   const ids: string[] = [];
-  for (const group of groups.slice(0, end)) for (const m of group.messages) if (typeof m.id === "string") ids.push(m.id);
+  for (const group of groups) if (group.start < cut) for (const m of group.messages) if (typeof m.id === "string") ids.push(m.id);
   return ids;
 }
 

@@ -220,6 +220,35 @@ export function workMemory(options: WorkMemoryOptions = {}) {
     });
 
   /**
+   * Whether the answer ending `messages` may be stored ({@link decideStore}, read against `record`,
+   * the model call's record of it) and, when it may, its projection ({@link projectResponse}): the
+   * answer, the record's structured response and the tool results of the user's turn, from the
+   * newest user message (core `newestUserAt`, which skips a user message of only `tool_result`
+   * blocks: Anthropic's native tool loop, not a turn). The model call (no model of its own) and
+   * `afterAgent` judge by this one reading.
+   */
+  const answerProjection = (
+    messages: readonly BaseMessage[],
+    record: WorkMemoryPending | undefined,
+  ): { store: false; reason: SkipReason } | { store: true; projection: string } => {
+    const last = messages.at(-1);
+    const decision = decideStore({
+      last,
+      modelResponse: record,
+      hasStructuredResponse: record?.structuredResponse !== undefined,
+      isBlocked: settings.isBlocked,
+      asksForInput: detectQuestion,
+    });
+    if (!decision.store) return decision;
+    const projection = projectResponse({
+      message: last as BaseMessage,
+      structuredResponse: record?.structuredResponse,
+      toolResults: toolResultsOf(messages, newestUserAt(messages)),
+    });
+    return { store: true, projection };
+  };
+
+  /**
    * What the run's commit needs of a final answer, from the model call that returned it. Without a
    * model of its own the condensation happens here: the agent's model is reachable in a model call
    * only, and a run resumed by another process (after an output check's interrupt) must commit the
@@ -238,23 +267,10 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       ...(structuredResponse === undefined ? {} : { structuredResponse: stripped }),
     };
     if (own) return pending;
-    const decision = decideStore({
-      last: response,
-      modelResponse: pending,
-      hasStructuredResponse: structuredResponse !== undefined,
-      isBlocked: settings.isBlocked,
-      asksForInput: detectQuestion,
-    });
-    if (!decision.store) return pending;
-    const messages = [...((request.state?.messages ?? []) as BaseMessage[]), response];
-    const projection = projectResponse({
-      message: response,
-      structuredResponse: stripped,
-      toolResults: toolResultsOf(messages, newestUserAt(messages)),
-    });
-    if (projection === "") return pending;
+    const answer = answerProjection([...((request.state?.messages ?? []) as BaseMessage[]), response], pending);
+    if (!answer.store || answer.projection === "") return pending;
     try {
-      return { ...pending, note: await condense(projection, request.model as BaseLanguageModelInterface, request.runtime?.signal) };
+      return { ...pending, note: await condense(answer.projection, request.model as BaseLanguageModelInterface, request.runtime?.signal) };
     } catch (error) {
       condensationFailed(error, threadId);
       return { ...pending, condensationFailed: true };
@@ -307,23 +323,11 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       const last = messages.at(-1);
       // The record is kept of final answers only: a run that ended on a call had none.
       if (!pending && last && messageType(last) === "ai" && callIdsOf(last).length > 0) return end("not_final");
-      const decision = decideStore({
-        last,
-        modelResponse: pending,
-        hasStructuredResponse: pending?.structuredResponse !== undefined,
-        isBlocked: settings.isBlocked,
-        asksForInput: detectQuestion,
-      });
-      if (!decision.store) return end(decision.reason);
+      const answer = answerProjection(messages, pending);
+      if (!answer.store) return end(answer.reason);
+      const { projection } = answer;
       const record = pending as WorkMemoryPending;
       const final = last as BaseMessage;
-      const projection = projectResponse({
-        message: final,
-        structuredResponse: record.structuredResponse,
-        // The user's turn: from the newest user message (core `newestUserAt`, which skips a user
-        // message of only `tool_result` blocks: Anthropic's native tool loop, not a turn).
-        toolResults: toolResultsOf(messages, newestUserAt(messages)),
-      });
       if (projection === "") return end("empty");
       if (record.condensationFailed) return consumed;
       let note = record.note;
