@@ -39,6 +39,12 @@ describe("the demo replays recorded airline runs", () => {
     expect(multiturn).toHaveLength(15);
     expect(multiturn[0]?.trim()).toMatch(/^multiturn: thread_msgs=1 window=\S+ sent_to_llm=1 has_prior=false unsummarized_dropped=0$/);
     expect(multiturn[14]?.trim()).toMatch(/^multiturn: thread_msgs=29 window=\S+ sent_to_llm=\d+ has_prior=true unsummarized_dropped=0$/);
+    // The root README's "Reading the output": from the second turn on, historyAware's line comes
+    // right before the multiturn line of its call (the README said after it).
+    const trimmed = lines.map((line) => line.trim());
+    const notes = trimmed.flatMap((line, at) => (line.startsWith("history_aware: ") ? [at] : []));
+    expect(notes).toHaveLength(multiturn.filter((line) => line.includes(" has_prior=true ")).length);
+    expect(notes.map((at) => trimmed[at + 1]?.match(/^multiturn: .* has_prior=(\w+)/)?.[1])).toEqual(notes.map(() => "true"));
     expect(lines.join("\n")).toContain("\n| tau-airline-task0-trial0 | 7 | 15 | 30 | ");
     // Under the threshold nothing is trimmed and historyAware's note is added: the table says the
     // stack cost tokens here (it printed "0%", rounded from a negative share).
