@@ -20,6 +20,10 @@
  *   in Hangul also as digits (`오천오백` -> `5500`, `두 마리` -> `2`, `스물아홉` -> `29`; `2,500` is
  *   `2500`), `8/1부로` as the date, a bound noun written onto its word (`먹는듯` as `먹는 듯`),
  *   a loanword's old and new spellings (`쥬스`/`주스`).
+ * - Session 52: two-syllable nouns whose last syllable is also a particle or ending are kept whole
+ *   (`동네에` -> `동네`, `휴가`, `필요`), the promise `-ㄹ게`/`-을게` is read as its stem
+ *   (`빌려줄게요` -> `빌려주`), and a few nouns that name one thing share a term
+ *   (`이유`/`까닭`/`때문에` -> `concept:reason`), as kinship words do (`kin:father`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -753,6 +757,8 @@ function termsOfWord(word: string, out: string[]): void {
     }
     const kin = kinshipTerm(raw);
     if (kin !== undefined) out.push(kin);
+    const concept = KOREAN_CONCEPTS.get(stem);
+    if (concept !== undefined) out.push(concept);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
@@ -802,6 +808,22 @@ const KINSHIP_WORDS: ReadonlyMap<string, string> = new Map(
       return words.split(" ").map((word) => [word, `kin:${relation}`] as [string, string]);
     }),
 );
+/**
+ * A few Korean nouns by the one thing they name, as {@link KINSHIP_WORDS} does for kin (session 52):
+ * a question asks `이유`/`까닭` of a message that says `때문에`; `주민센터` is what `동사무소` was
+ * renamed to (2007); `구입`/`구매` and `급여`/`월급`/`봉급` are one word in two registers. Only
+ * unambiguous nouns (not `살` for `나이`, which is also `살다`); read from the word's stem, so every
+ * particle form meets. English words are not mapped (see {@link KINSHIP_WORDS}).
+ */
+const KOREAN_CONCEPTS: ReadonlyMap<string, string> = new Map(
+  "reason:이유 까닭 때문|community-centre:주민센터 동사무소 행정복지센터|purchase:구입 구매|pay:급여 월급 봉급"
+    .split("|")
+    .flatMap((group) => {
+      const [concept, words] = group.split(":") as [string, string];
+      return words.split(" ").map((word) => [word, `concept:${concept}`] as [string, string]);
+    }),
+);
+
 const KINSHIP_BY_LENGTH = [...KINSHIP_WORDS.keys()].sort((a, b) => b.length - a.length);
 
 /** The relation a Hangul word names (a kinship word, alone or with its particles), if any. */
