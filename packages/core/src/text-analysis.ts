@@ -326,6 +326,7 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     if (!word.endsWith(ending) || word.length < ending.length + 1) continue;
     const before = word.slice(0, -ending.length);
     const last = before.slice(-1);
+    if (!HANGUL.test(last)) return undefined;
     if (last === "을" && before.length > 1 && hasFinalConsonant(before.slice(-2, -1))) return { stem: before.slice(0, -1) };
     const { initial, medial, final } = jamo(last);
     if (final !== FINAL_L) return undefined;
