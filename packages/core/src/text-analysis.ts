@@ -275,7 +275,7 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
-  const formal = formalStem(word) ?? promiseStem(word);
+  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
