@@ -4,7 +4,7 @@ import { createRequire } from "node:module";
 import type { BaseMessage } from "@langchain/core/messages";
 import type { RawBytePairRanks } from "gpt-tokenizer/BytePairEncodingCore";
 import { GptEncoding } from "gpt-tokenizer/GptEncoding";
-import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken/lite";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
 import {
