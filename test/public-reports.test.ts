@@ -20,17 +20,8 @@ import { getEncoding } from "js-tiktoken";
 import { createAgent, createMiddleware, humanInTheLoopMiddleware, modelCallLimitMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import {
-  book,
-  isTool,
-  lastOf,
-  lookup,
-  requests,
-  responsesAnswer,
-  stackAgent,
-  storedMessages,
-  summarizerModel,
-} from "./support/report-agent.js";
+import { book, isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { responsesAnswer } from "./support/responses-answer.js";
 
 const o200k = getEncoding("o200k_base");
 const encode = (text: string) => o200k.encode(text);

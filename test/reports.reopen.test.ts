@@ -26,7 +26,8 @@ import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "
 import { tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { isTool, lastOf, lookup, requests, responsesAnswer, stackAgent } from "./support/report-agent.js";
+import { isTool, lastOf, lookup, requests, stackAgent } from "./support/report-agent.js";
+import { responsesAnswer } from "./support/responses-answer.js";
 
 const confirm = tool(async ({ seat }: { seat: string }) => `user said ${interrupt({ question: `Book ${seat}?` })} for ${seat}`, {
   name: "confirm",

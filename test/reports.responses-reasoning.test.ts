@@ -24,7 +24,8 @@ import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/cor
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { lastOf, requests, responsesAnswer, stackAgent, storedMessages } from "./support/report-agent.js";
+import { lastOf, requests, stackAgent, storedMessages } from "./support/report-agent.js";
+import { responsesAnswer } from "./support/responses-answer.js";
 
 const reasoning = (id: string) => ({ type: "reasoning", id, summary: [], encrypted_content: `enc-${id}` });
 const said = (id: string, text: string) => ({

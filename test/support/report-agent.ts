@@ -4,7 +4,6 @@
  * readers of what the model received and what the thread stored.
  */
 import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
-import { convertResponsesMessageToAIMessage } from "@langchain/openai";
 import { messageText } from "@threadwise/core";
 import { scriptedModel, strictModel } from "@threadwise/core/testing";
 import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
@@ -24,29 +23,6 @@ export const book = tool(async ({ seat }: { seat: string }) => `booked seat ${se
 
 export const lastOf = (messages: BaseMessage[]) => messages.at(-1) as BaseMessage;
 
-/** Token usage of a Responses answer (one token each way; the tests read none of it). */
-const RESPONSES_USAGE = {
-  input_tokens: 1,
-  output_tokens: 1,
-  total_tokens: 2,
-  input_tokens_details: { cached_tokens: 0 },
-  output_tokens_details: { reasoning_tokens: 0 },
-};
-
-/**
- * An answer as `ChatOpenAI` with the Responses API stores it: `@langchain/openai`'s own conversion of
- * a completed `gpt-5` response `id` whose output items are `output` (`response_metadata.output`).
- */
-export function responsesAnswer(id: string, output: object[]): AIMessage {
-  return convertResponsesMessageToAIMessage({
-    id,
-    model: "gpt-5",
-    object: "response",
-    status: "completed",
-    output,
-    usage: RESPONSES_USAGE,
-  } as never) as AIMessage;
-}
 export const isTool = (m: BaseMessage) => m.getType() === "tool";
 
 /**

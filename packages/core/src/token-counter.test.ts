@@ -51,6 +51,29 @@ describe("createTokenCounter (gpt-tokenizer, checked against js-tiktoken)", () =
     }
   });
 
+  it("loads each encoding's own rank table: every name gpt-tokenizer knows counts as its resolveEncoding's table does, an unknown name throws", async () => {
+    const { GptEncoding } = await import("gpt-tokenizer/GptEncoding");
+    const { resolveEncoding: gptTokenizerRanks } = await import("gpt-tokenizer/resolveEncoding");
+    const texts = [
+      "My name is Mina and I live in Seoul.",
+      "제 이름은 민지예요.",
+      'function f(x) {\n    return { "a": [1, 2, 3] };\n}',
+      "   spaced\t\ttabs",
+    ];
+    for (const encoding of ["gpt2", "r50k_base", "p50k_base", "p50k_edit", "cl100k_base", "o200k_base", "o200k_harmony"] as const) {
+      const reference = GptEncoding.getEncodingApi(encoding, () => gptTokenizerRanks(encoding));
+      const c = createTokenCounter({ encoding: encoding as "o200k_base" });
+      for (const text of texts) {
+        expect([encoding, text, c.countText(text)]).toEqual([
+          encoding,
+          text,
+          reference.encode(text, { allowedSpecial: new Set(), disallowedSpecial: new Set() }).length,
+        ]);
+      }
+    }
+    expect(() => createTokenCounter({ encoding: "o300k_base" as "o200k_base" }).countText("hello")).toThrow(/o300k_base/);
+  });
+
   it("counts text with o200k_base and adds framing per message", () => {
     expect(counter.encoding).toBe("o200k_base");
     expect(counter.countText("hello world")).toBe(2);

@@ -1,9 +1,10 @@
 import { Buffer } from "node:buffer";
 import { createHash } from "node:crypto";
+import { createRequire } from "node:module";
 import type { BaseMessage } from "@langchain/core/messages";
+import type { RawBytePairRanks } from "gpt-tokenizer/BytePairEncodingCore";
 import { GptEncoding } from "gpt-tokenizer/GptEncoding";
-import { resolveEncoding as bytePairRanks } from "gpt-tokenizer/resolveEncoding";
-import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken";
+import { getEncodingNameForModel, type TiktokenEncoding, type TiktokenModel } from "js-tiktoken/lite";
 import { z } from "zod/v4";
 import { setBounded } from "./bounded-map.js";
 import {
@@ -100,6 +101,32 @@ export const tokenCounterOptionsSchema = z.strictObject({
 });
 
 const encoders = new Map<string, GptEncoding>();
+
+const requireFromHere = createRequire(import.meta.url);
+
+/**
+ * The rank table of one encoding, loaded on first use. gpt-tokenizer's `resolveEncoding` module
+ * imports all four tables (4.6 MB of source) wherever this module is imported; a process reads
+ * only the ones its counters use. Throws gpt-tokenizer's error on an unknown encoding name.
+ */
+function bytePairRanks(name: string): RawBytePairRanks {
+  const table = (path: string) => (requireFromHere(path) as { default: RawBytePairRanks }).default;
+  switch (name) {
+    case "gpt2":
+    case "r50k_base":
+      return table("gpt-tokenizer/bpeRanks/r50k_base");
+    case "p50k_base":
+    case "p50k_edit":
+      return table("gpt-tokenizer/bpeRanks/p50k_base");
+    case "cl100k_base":
+      return table("gpt-tokenizer/bpeRanks/cl100k_base");
+    case "o200k_base":
+    case "o200k_harmony":
+      return table("gpt-tokenizer/bpeRanks/o200k_base");
+    default:
+      throw new Error(`Unknown encoding name: ${String(name)}`);
+  }
+}
 
 /**
  * Special-token strings (`<|endoftext|>`) in a text are counted as the plain text they are, as
