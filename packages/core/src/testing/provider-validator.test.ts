@@ -178,8 +178,15 @@ describe("validateProviderRequest", () => {
       "bedrock:consecutive_roles@3",
     ]);
     // The user's words beside the native result end the turn: a ToolMessage after them answers nothing.
-    const worded = new HumanMessage({ content: [{ type: "tool_result", tool_use_id: "toolu_y", content: "ok" }, { type: "text", text: "and x?" }] });
-    expect(refusals([new HumanMessage("hi"), pair, worded, result("toolu_x")], ["anthropic"])).toContain("anthropic:tool_result_without_call@3");
+    const worded = new HumanMessage({
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_y", content: "ok" },
+        { type: "text", text: "and x?" },
+      ],
+    });
+    expect(refusals([new HumanMessage("hi"), pair, worded, result("toolu_x")], ["anthropic"])).toContain(
+      "anthropic:tool_result_without_call@3",
+    );
     // `tool_use ids must be unique` and the id pattern hold for block ids as for tool_calls.
     const twice = [
       new HumanMessage("hi"),
