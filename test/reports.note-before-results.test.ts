@@ -20,7 +20,7 @@
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
-import { AIMessage, type BaseMessage, HumanMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -91,4 +91,47 @@ describe.each(["in_memory", "sqlite"] as const)("public reports: a note written 
     // The model answered the results; it did not call the tools again.
     expect(messageText(lastOf(stored))).toMatch(/^done: /);
   });
+});
+
+describe("a review's note, then a result written twice, then the other result", () => {
+  // `[AI(book, lookup), note, result book, result book again, result lookup]` (a tool retried after
+  // the resume, a result imported twice): the second result of `book` is left out alone, as one
+  // right after the call is. Was: the run of results was not taken past the duplicate, so the view
+  // sent neither call nor result (the model never saw that the seat was booked).
+  for (const archive of [false, true])
+    for (const lang of ["en", "ko"] as const)
+      it(`archive ${archive ? "on" : "off"}, ${lang}: the model sees both calls with one result each and the note`, async () => {
+        const note = lang === "en" ? "Note: aisle is fine too." : "메모: 통로 쪽도 괜찮아요.";
+        const model = bookingModel();
+        const { agent } = stackAgent({ model, windowSize: 10, stack: { archive } });
+        const config = { configurable: { thread_id: `dup-after-note-${archive}-${lang}` } };
+        const result = (id: string, callId: string, content: string) => new ToolMessage({ id, tool_call_id: callId, content });
+        await agent.graph.updateState(config, {
+          messages: [
+            new HumanMessage({ id: "q", content: lang === "en" ? "BOOK seat 1A" : "BOOK 1A 좌석" }),
+            new AIMessage({
+              id: "calls",
+              content: "",
+              tool_calls: [
+                { id: "call_book", name: "book", args: { seat: "1A" }, type: "tool_call" },
+                { id: "call_lookup", name: "lookup", args: { n: 1 }, type: "tool_call" },
+              ],
+            }),
+            new HumanMessage({ id: "note", content: note }),
+            result("r1", "call_book", "booked seat 1A"),
+            result("r1b", "call_book", "booked seat 1A"),
+            result("r2", "call_lookup", "result 1"),
+            new AIMessage({ id: "done", content: "done" }),
+          ],
+        } as never);
+        await agent.invoke({ messages: [new HumanMessage(lang === "en" ? "Is it booked?" : "예약됐어요?")] }, config);
+        const first = requests(model)[0] as BaseMessage[];
+        expect(validateProviderRequest(first, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+        expect(first.filter(isTool).map((m) => (m as ToolMessage).tool_call_id)).toEqual(["call_book", "call_lookup"]);
+        expect(first.map((m) => messageText(m))).toContain(note);
+        expect(((first.find((m) => m.id === "calls") as AIMessage | undefined)?.tool_calls ?? []).map((c) => c.id)).toEqual([
+          "call_book",
+          "call_lookup",
+        ]);
+      });
 });

@@ -241,6 +241,24 @@ async function runCase(c: ProviderCase, config: StackConfig, extra: AgentMiddlew
   return { seen, rejections };
 }
 
+/** Whether the last message besides system messages is an AI message (a prefill to Anthropic). */
+function endsOnAi(messages: readonly BaseMessage[]): boolean {
+  const last = messages.filter((m) => messageType(m) !== "system").at(-1);
+  return last !== undefined && messageType(last) === "ai";
+}
+
+/**
+ * Calls whose request ends on an AI message while the thread does not: a prefill no one asked for
+ * (Claude 4.6 and later refuse it: the validator's opt-in `assistant_prefill`).
+ */
+function prefillProblems(run: CaseRun): string[] {
+  return run.seen.flatMap((call, i) =>
+    endsOnAi(call.sent) && !endsOnAi(call.thread)
+      ? [`call ${i}: the request ends on an AI message, the thread on a ${messageType(call.thread.at(-1) as BaseMessage)} message`]
+      : [],
+  );
+}
+
 function describeRejection(r: Rejection): string {
   const v = r.violation;
   return `${r.model} request ${r.request}: ${v.provider} ${v.rule} at ${v.index}: ${v.message}`;
@@ -311,6 +329,7 @@ async function property(seed: number) {
       run.seen.forEach((call, i) => {
         if (!call.assembled) unknown.push(`call ${i}: the request was not assembled by core`);
       });
+      unknown.push(...prefillProblems(run));
       for (const p of coverageProblems(run, config)) {
         if (p.startsWith("[start-past-coverage]")) {
           known["start-past-coverage"].occurrences += 1;
@@ -392,6 +411,16 @@ describe("random stacks over random threads: every provider accepts every reques
         return handler(at === -1 ? request : { ...request, messages: request.messages.filter((_, k) => k !== at) });
       },
     });
+    expect(prefillProblems(clean)).toEqual([]);
+    // Sends the request up to its last AI message: a prefill the thread did not make.
+    const endsOnAnswer = createMiddleware({
+      name: "test/ends-on-answer",
+      wrapModelCall: (request, handler) => {
+        const at = request.messages.map((m) => messageType(m)).lastIndexOf("ai");
+        return handler(at === -1 ? request : { ...request, messages: request.messages.slice(0, at + 1) });
+      },
+    });
+    expect(prefillProblems(await runCase(c, config, [endsOnAnswer])).length).toBeGreaterThan(0);
     const broken = await runCase(c, config, [dropsResult]);
     expect(broken.rejections.some((r) => r.violation.rule === "unanswered_tool_call" && knownClassOf(r) === undefined)).toBe(true);
     // Sends the thread's first message again at the head: it is covered by the summary.

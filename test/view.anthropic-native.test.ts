@@ -12,7 +12,7 @@
  * and a fresh agent on the same checkpointer sends the same request.
  */
 import { convertPromptToAnthropic } from "@langchain/anthropic";
-import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { ChatPromptValue } from "@langchain/core/prompt_values";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
@@ -444,4 +444,65 @@ describe("native threads with a user note stored between a tool_use and its tool
             expect(shape(requestsOf(again).at(-1) as BaseMessage[])).toBe(shape(requestsOf(model).at(-1) as BaseMessage[]));
           },
         );
+});
+
+describe("a native tool_result, then a ToolMessage for another call of the same AI message", () => {
+  // `[AI(tool_use x, y), Human([tool_result y]), ToolMessage(x)]`: an import in Anthropic's format
+  // continued by LangGraph's ToolNode. `@langchain/anthropic` sends both results in one user turn,
+  // which Anthropic takes; the strict validator refused it (`tool_result_without_call`), so every
+  // request of such a thread failed under `strictModel`. Through memoryStack in each placement
+  // mode, archive off and on, English and Korean: every request passes the validator's Anthropic
+  // rules and the converter's payload pairs each `tool_use` with its `tool_result`.
+  const MODES = ["legacy_system", "stable_tail", "cache_aware"] as const;
+  for (const mode of MODES)
+    for (const archive of [false, true])
+      for (const lang of ["en", "ko"] as const)
+        it(`${mode}, archive ${archive ? "on" : "off"}, ${lang}`, async () => {
+          const t =
+            lang === "en"
+              ? { q: "Seoul and Busan?", a: "Seoul sunny, Busan cloudy.", next: "And tomorrow?" }
+              : { q: "서울이랑 부산은?", a: "서울 맑음, 부산 흐림.", next: "내일은?" };
+          const stack = memoryStack({
+            backend: "in_memory",
+            windowSize: 6,
+            summarizeThreshold: 8,
+            models: { summarize: summarizer() as never },
+            recallMaxTokens: false,
+            promptContextMode: mode,
+            archive,
+            logger: false,
+            env: {},
+          });
+          const model = strictModel({
+            providers: ["anthropic"],
+            answer: (messages) => `ok: ${messageText(messages.at(-1) as BaseMessage)}`,
+          });
+          const agent = createAgent({
+            model,
+            tools: [],
+            systemPrompt: "Be brief.",
+            checkpointer: stack.checkpointer,
+            middleware: stack.middleware,
+          });
+          const config = { configurable: { thread_id: `mixed-${mode}-${archive}-${lang}` } };
+          const seed = [
+            new HumanMessage({ id: "m-h1", content: t.q }),
+            new AIMessage({ id: "m-a1", content: [toolUse("toolu_x", "Seoul"), toolUse("toolu_y", "Busan")] as never, tool_calls: [] }),
+            new HumanMessage({ id: "m-r1", content: [toolResult("toolu_y", lang === "en" ? "cloudy" : "흐림")] as never }),
+            new ToolMessage({ id: "m-t1", tool_call_id: "toolu_x", content: lang === "en" ? "sunny" : "맑음" }),
+            new AIMessage({ id: "m-a2", content: t.a }),
+          ];
+          await agent.invoke({ messages: [...seed, new HumanMessage({ id: "m-u1", content: t.next })] }, config);
+          for (const [k, text] of ["one more", "두 개 더", "last", "마지막"].entries())
+            await agent.invoke({ messages: [new HumanMessage({ id: `m-u${k + 2}`, content: text })] }, config);
+          expect(model.providerLog.rejections).toBe(0);
+          for (const request of requestsOf(model)) {
+            expect(validateProviderRequest(request, { providers: ["anthropic"], noPrefill: true })).toEqual([]);
+            expect(wireProblems(request)).toEqual([]);
+          }
+          // The first request sends the exchange whole: both results after their call.
+          const first = JSON.stringify(requestsOf(model)[0]);
+          expect(first).toContain('"tool_use_id":"toolu_y"');
+          expect(first).toContain('"tool_call_id":"toolu_x"');
+        });
 });

@@ -334,6 +334,45 @@ describe("results a tool's Command put after messages of its own (a parallel cal
     expect(groupMessages(many).at(-1)?.kind).toBe("orphan");
   });
 
+  // A second result for a call already answered, inside a later run (a tool retried after its
+  // Command's note, a result written twice): dropped alone, as right after the call, and the other
+  // results of the run still answer their calls. Was: the whole run and the rest of the unit were
+  // left out (call b sent without its call, its result an orphan; after a review's note, the
+  // whole exchange).
+  it("a duplicate result inside a later run is an orphan of its own; the run still answers its calls", () => {
+    const later = [human("h"), call("c", ["a", "b"]), result("ta", "a"), note("n1"), result("ta2", "a"), result("tb", "b"), human("h2")];
+    expect(shape(later)).toEqual(["user:h@0-1", "tool_call:c,ta,tb,n1@1-6", "orphan:ta2@4-5", "user:h2@6-7"]);
+    const reviewed = [human("h"), call("c", ["a", "b"]), say("n1"), result("ta", "a"), result("ta2", "a"), result("tb", "b"), human("h2")];
+    expect(shape(reviewed)).toEqual(["user:h@0-1", "tool_call:c,ta,tb,n1@1-6", "orphan:ta2@4-5", "user:h2@6-7"]);
+    for (const thread of [later, reviewed]) {
+      expect(validateProviderRequest(sentMessages(dropOrphans(thread)))).toEqual([]);
+      const all = groupMessages(thread);
+      for (let end = thread.length; end > 0; ) {
+        const unit = groupsEndingAt(thread, end);
+        expect(unit.groups).toEqual(all.filter((g) => g.start >= unit.start && g.end <= end));
+        end = unit.start;
+      }
+    }
+    // A run of nothing but a duplicate takes nothing; a result of a foreign id still ends the unit before its run.
+    expect(shape([human("h"), call("c", ["a", "b"]), result("ta", "a"), note("n1"), result("ta2", "a")])).toEqual([
+      "user:h@0-1",
+      "tool_call:c,ta@1-3",
+      "assistant:n1@3-4",
+      "orphan:ta2@4-5",
+    ]);
+    expect(
+      shape([
+        human("h"),
+        call("c", ["a", "b"]),
+        result("ta", "a"),
+        note("n1"),
+        result("ta2", "a"),
+        result("tz", "z"),
+        result("tb", "b"),
+      ])[1],
+    ).toBe("tool_call:c,ta@1-3");
+  });
+
   it("groupsEndingAt finds the same groups from the end", () => {
     const thread = [
       human("h"),

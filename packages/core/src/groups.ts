@@ -236,7 +236,9 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
     // note stored before an Anthropic-native `tool_result` message): taken across them, the
     // messages sent after all the results (see `deferredResults`).
     const found =
-      !closed && strays.length === 0 && open.size > 0 ? deferredResults(messages, j, stop, open, answered.length === 0) : undefined;
+      !closed && strays.length === 0 && open.size > 0
+        ? deferredResults(messages, j, stop, open, answered.length === 0, new Set(ids))
+        : undefined;
     const later = found && partlyAnswerable(ids, found.open) ? found : undefined;
     const left = later?.open ?? open;
     // A tool_use block no result answers and tool_calls lacks is no call the agent ran: left out
@@ -253,6 +255,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
       if (unanswered.length > 0) group.unanswered = unanswered;
       group.messages = portable([sendable(message, unanswered), ...answered, ...later.results, ...later.between]);
       out.push(group);
+      for (const s of later.duplicates) out.push({ kind: "orphan", messages: [messages[s] as BaseMessage], start: s, end: s + 1 });
       return later.end;
     }
     if (calls.length === 0 && answered.length === 0) {
@@ -338,7 +341,8 @@ function mayComeBetweenResults(message: BaseMessage, usersOnly = false): boolean
  * {@link MAX_BETWEEN_RESULTS} such messages each followed by results (ToolMessages, user messages
  * of `tool_result` blocks taken by {@link takeResultMessage}) that answer calls still `open` are
  * taken, up to the last such result, stopping before a run that holds a result answering no open
- * call (a stray), and after a result message with the user's words. `undefined` when there is none
+ * call (a stray) other than a second ToolMessage for one of the message's calls (a duplicate: left
+ * out alone, an orphan, as right after the call), and after a result message with the user's words. `undefined` when there is none
  * (the positional grouping stands). `between` are
  * the messages between, sent after all the results (Anthropic, Gemini and Bedrock refuse anything
  * between a call and its results; OpenAI requires the results right after the call).
@@ -349,9 +353,12 @@ function deferredResults(
   stop: number,
   open: ReadonlyMap<string, number>,
   firstUsersOnly: boolean,
-): { end: number; results: BaseMessage[]; between: BaseMessage[]; open: Map<string, number> } | undefined {
+  callIds: ReadonlySet<string>,
+): { end: number; results: BaseMessage[]; between: BaseMessage[]; open: Map<string, number>; duplicates: number[] } | undefined {
   let left = new Map(open);
   const results: BaseMessage[] = [];
+  /** Positions of ToolMessages that answer a call of the message already answered (left out, orphans). */
+  const duplicates: number[] = [];
   const between: BaseMessage[] = [];
   let end = j;
   let k = j;
@@ -365,11 +372,17 @@ function deferredResults(
     const runLeft = new Map(left);
     let stray = false;
     let closed = false;
+    const runDuplicates: number[] = [];
     while (h < stop && isResultMessage(messages[h] as BaseMessage)) {
       const m = messages[h] as BaseMessage;
       if (messageType(m) === "tool") {
         const id = (m as ToolMessage).tool_call_id ?? "";
         const n = runLeft.get(id);
+        if (n === undefined && callIds.has(id)) {
+          runDuplicates.push(h);
+          h += 1;
+          continue;
+        }
         if (n === undefined) {
           stray = true;
           break;
@@ -398,15 +411,16 @@ function deferredResults(
     // A run holding a result that answers no open call ends the unit before it (its messages are
     // grouped on their own), so what is taken never depends on messages after the unit: the walk
     // from the end (`groupsEndingAt`) finds the same unit.
-    if (stray || h === g) break;
+    if (stray || taken.length === 0) break;
     left = runLeft;
+    duplicates.push(...runDuplicates);
     for (let b = k; b < g; b += 1) between.push(withoutBlankText(messages[b] as BaseMessage));
     results.push(...taken);
     end = h;
     k = h;
     if (closed) break;
   }
-  return end === j ? undefined : { end, results, between, open: left };
+  return end === j ? undefined : { end, results, between, open: left, duplicates };
 }
 
 /**

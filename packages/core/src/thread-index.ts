@@ -112,7 +112,8 @@ class Index implements ThreadIndex {
     let count = 0;
     for (const g of groupMessages(messages)) {
       this.groups.push({ kind: g.kind, start: g.start, end: g.end });
-      this.noteSubstitutes(g, messages);
+      const at = memberPositions(g, messages);
+      this.noteSubstitutes(g, messages, at);
       if (g.kind !== "system" && g.kind !== "orphan") {
         this.candidates.push(this.groups.length - 1);
         count += g.messages.length;
@@ -121,7 +122,7 @@ class Index implements ThreadIndex {
           // After a tool_call group's AI message come its results, then what a tool's Command put between them.
           const member = g.messages[k] as BaseMessage;
           const kind = k === 0 || messageType(member) !== "tool" ? roleKind(member) : "tool";
-          if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(g.start + k);
+          if (previous === undefined ? kind === "empty-ai" : mayMerge(previous, kind)) this.mergePoints.push(at(k));
           previous = kind;
         }
       } else {
@@ -138,13 +139,13 @@ class Index implements ThreadIndex {
    * portable call ids). A group's messages are its span's in order, less the strays of a
    * tool_call group (orphans of their own); a copy is told from a stray by what it was copied from.
    */
-  private noteSubstitutes(g: MessageGroup, messages: readonly BaseMessage[]): void {
+  private noteSubstitutes(g: MessageGroup, messages: readonly BaseMessage[], at: (k: number) => number): void {
     const members = g.messages;
     if (members[0] === messages[g.start] && (g.kind !== "tool_call" || members.every((m, k) => m === messages[g.start + k]))) return;
     if (g.deferred !== undefined) {
-      // Results taken across messages a tool's Command added: sent in the group's order, position by position.
-      for (let k = 0; k < members.length; k += 1)
-        if (members[k] !== messages[g.start + k]) this.substitute(g.start + k, members[k] as BaseMessage);
+      // Results taken across messages a tool's Command added: sent in the group's order, position by
+      // position (the positions of its span less those of duplicate results, orphans of their own).
+      for (let k = 0; k < members.length; k += 1) if (members[k] !== messages[at(k)]) this.substitute(at(k), members[k] as BaseMessage);
       return;
     }
     let k = 0;
@@ -462,4 +463,18 @@ function groupOfSystem(index: ThreadIndex, p: number): number {
   // system message is never inside one, so the nearest start at or before `p` is its group.
   while (lo > 0 && (groups[lo] as GroupSpan).start !== p) lo -= 1;
   return lo;
+}
+
+/**
+ * The thread position the k-th message of group `g` is sent at: `g.start + k`, except in a group
+ * of results taken across other messages (`deferred`) whose span also holds duplicate results (each
+ * an orphan of its own, left out): there the span's positions less those of the messages the
+ * group does not send.
+ */
+function memberPositions(g: MessageGroup, messages: readonly BaseMessage[]): (k: number) => number {
+  if (g.deferred === undefined || g.messages.length === g.end - g.start) return (k) => g.start + k;
+  const sent = new Set(g.messages.map((m) => storedOriginal(m)));
+  const positions: number[] = [];
+  for (let p = g.start; p < g.end; p += 1) if (sent.has(messages[p] as BaseMessage)) positions.push(p);
+  return (k) => positions[k] ?? g.start + k;
 }

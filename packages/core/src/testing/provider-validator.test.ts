@@ -159,6 +159,34 @@ describe("validateProviderRequest", () => {
       "gemini:tool_result_without_call@2",
       "bedrock:tool_result_without_call@2",
     ]);
+    // A native result, then a ToolMessage answering another call of the same AI message: one user
+    // turn on Anthropic's wire (`@langchain/anthropic` merges them; test/view.anthropic-native.test.ts
+    // checks the converter's payload), which Anthropic takes; the others have no call for the
+    // ToolMessage. Was: Anthropic refused it too (`tool_result_without_call@3`).
+    const pair = new AIMessage({
+      content: [
+        { type: "tool_use", id: "toolu_x", name: "lookup", input: { q: "x" } },
+        { type: "tool_use", id: "toolu_y", name: "lookup", input: { q: "y" } },
+      ],
+    });
+    const mixed = [new HumanMessage("hi"), pair, answers("toolu_y"), result("toolu_x"), new AIMessage("done")];
+    expect(refusals(mixed, ["anthropic"])).toEqual([]);
+    expect(refusals(mixed)).toEqual([
+      "openai:tool_result_without_call@3",
+      "gemini:tool_result_without_call@3",
+      "bedrock:tool_result_without_call@3",
+      "bedrock:consecutive_roles@3",
+    ]);
+    // The user's words beside the native result end the turn: a ToolMessage after them answers nothing.
+    const worded = new HumanMessage({
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_y", content: "ok" },
+        { type: "text", text: "and x?" },
+      ],
+    });
+    expect(refusals([new HumanMessage("hi"), pair, worded, result("toolu_x")], ["anthropic"])).toContain(
+      "anthropic:tool_result_without_call@3",
+    );
     // `tool_use ids must be unique` and the id pattern hold for block ids as for tool_calls.
     const twice = [
       new HumanMessage("hi"),
@@ -364,6 +392,23 @@ describe("validateProviderRequest", () => {
     expect(refusals([ask, new AIMessage("Draft."), thinking("a", ["call_a"]), result("call_a")], ["anthropic"])).toEqual([
       "anthropic:thinking_first@1",
     ]);
+  });
+
+  it("assistant_prefill (opt-in, Anthropic): a request ending on an AI message; system messages after it do not count", () => {
+    const ended = [new SystemMessage("s"), new HumanMessage("hi"), new AIMessage("hello")];
+    expect(refusals(ended)).toEqual([]);
+    expect(validateProviderRequest(ended, { noPrefill: true }).map((v) => `${v.provider}:${v.rule}@${v.index}`)).toEqual([
+      "anthropic:assistant_prefill@2",
+    ]);
+    expect(validateProviderRequest([...ended, new SystemMessage("late")], { noPrefill: true, providers: ["anthropic"] })[0]?.rule).toBe(
+      "assistant_prefill",
+    );
+    // A tool loop or a user message last: accepted.
+    expect(validateProviderRequest([new HumanMessage("hi"), ai(["c1"]), result("c1")], { noPrefill: true })).toEqual([]);
+    expect(validateProviderRequest([...ended, new HumanMessage("again")], { noPrefill: true })).toEqual([]);
+    // strictModel takes the option.
+    const model = strictModel({ noPrefill: true, onViolation: "record" });
+    expect(model.providerLog.check(ended).map((v) => v.rule)).toEqual(["assistant_prefill"]);
   });
 
   it("refuses a request with no message but system messages, and unknown message types", () => {

@@ -45,7 +45,9 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   own format); every `tool_result` must name a `tool_use` of the assistant turn right before
  *   it (`unexpected tool_use_id found in tool_result blocks`). Where a call is only a `tool_use`
  *   block (no `tool_calls` entry) answered by a ToolMessage or a `tool_result` block, the common
- *   rules stand for the other providers and Anthropic's turn pairing decides for Anthropic; the
+ *   rules stand for the other providers and Anthropic's turn pairing decides for Anthropic (also
+ *   when a user message of only `tool_result` blocks comes between the call and the ToolMessage:
+ *   `@langchain/anthropic` sends both in one user turn, which Anthropic takes); the
  *   `tool_call_id` rule's pattern and uniqueness apply to `tool_use` block ids too. A user
  *   message with other content before its `tool_result` blocks is refused (`tool_use ids were
  *   found without tool_result blocks immediately after`: the results must come first).
@@ -129,6 +131,15 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   (`Expected thinking or redacted_thinking, but found text. When thinking is enabled, a final
  *   assistant message must start with a thinking block`,
  *   https://github.com/anomalyco/opencode/issues/3077). The others do not read these blocks.
+ * - `assistant_prefill`: the request ends on an AI message (its last non-system message), which
+ *   Anthropic takes as a prefill to continue. Anthropic since Claude Opus 4.6 / Sonnet 4.6
+ *   (`This model does not support assistant message prefill. The conversation must end with a user
+ *   message.`; breaking change listed in https://platform.claude.com/docs/en/about-claude/models/whats-new-claude-4-6,
+ *   https://github.com/aaif-goose/goose/issues/7425, https://github.com/agenticloops-ai/agentic-ai-engineering/issues/43).
+ *   Opt-in ({@link ProviderCheckOptions.noPrefill}): older models take a prefill, and a thread the
+ *   user ended on an assistant message (`invoke({ messages: [] })` on a finished thread sends
+ *   `[system, human, ai]`, as plain LangGraph does) is the user's shape; a middleware must never
+ *   make a request end on an AI message when the thread does not.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -144,7 +155,8 @@ export type ProviderRule =
   | "malformed_text"
   | "responses_items"
   | "tool_call_id"
-  | "thinking_first";
+  | "thinking_first"
+  | "assistant_prefill";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
 export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
@@ -162,6 +174,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   responses_items: ["openai"],
   tool_call_id: ["openai", "anthropic", "bedrock"],
   thinking_first: ["anthropic"],
+  assistant_prefill: ["anthropic"],
 };
 
 /** One refusal: which provider, which rule, at which message of the request. */
@@ -178,6 +191,12 @@ export interface ProviderViolation {
 export interface ProviderCheckOptions {
   /** Providers whose rules apply. @default every one of {@link PROVIDERS} */
   providers?: readonly Provider[];
+  /**
+   * Refuse a request that ends on an AI message (`assistant_prefill`, Anthropic): Claude 4.6 and
+   * later models take no prefill. Off by default (older models take one, and a thread the user
+   * ended on an assistant message is theirs to send). @default false
+   */
+  noPrefill?: boolean;
 }
 
 /**
@@ -371,7 +390,9 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
     }
     closeOpen(message);
     if (type === "ai") blockUses = new Set(anthropicToolUses(message));
-    else if (type !== "system") blockUses = new Set();
+    // A user message of only `tool_result` blocks is one user turn with the ToolMessages after it
+    // on Anthropic's wire (`@langchain/anthropic` merges them): the AI message's `tool_use` blocks stay the ones answered.
+    else if (type !== "system" && !(type === "human" && onlyToolResults(message))) blockUses = new Set();
     const calls = toolCallsOf(message);
     if (calls.length === 0) {
       // `@langchain/openai` sends `additional_kwargs.tool_calls` when `tool_calls` is empty (a call
@@ -449,6 +470,16 @@ function anthropicToolUses(message: BaseMessage): string[] {
       if (typeof block !== "string" && block?.type === "tool_use") ids.push(String(block.id ?? ""));
   for (const call of toolCallsOf(message)) if (!ids.includes(call.id ?? "")) ids.push(call.id ?? "");
   return ids;
+}
+
+/** `true` for a user message whose content is `tool_result` blocks only (Anthropic's native format). */
+function onlyToolResults(message: BaseMessage): boolean {
+  const content = (message as { content?: unknown }).content;
+  return (
+    Array.isArray(content) &&
+    content.length > 0 &&
+    content.every((block) => typeof block !== "string" && (block as { type?: unknown } | null)?.type === "tool_result")
+  );
 }
 
 /** `tool_use_id`s a non-AI message answers on Anthropic's wire: a ToolMessage's call id, a user message's `tool_result` blocks. */
@@ -689,6 +720,20 @@ function thinkingFindings(messages: readonly BaseMessage[]): Finding[] {
   ];
 }
 
+/** `assistant_prefill`: the last message besides system messages is an AI message. */
+function prefillFindings(messages: readonly BaseMessage[]): Finding[] {
+  let index = messages.length - 1;
+  while (index >= 0 && messageType(messages[index] as BaseMessage) === "system") index -= 1;
+  if (index < 0 || messageType(messages[index] as BaseMessage) !== "ai") return [];
+  return [
+    {
+      rule: "assistant_prefill",
+      index,
+      message: `${describe(messages[index] as BaseMessage, index)} ends the request: a prefill, which Claude 4.6 and later refuse`,
+    },
+  ];
+}
+
 /**
  * Checks a request, as the chat model receives it, against the rules of each provider in
  * `options.providers` (all four by default). Returns every violation, ordered by provider, then
@@ -707,6 +752,7 @@ export function validateProviderRequest(messages: readonly BaseMessage[], option
     ...textFindings(messages),
     ...responsesFindings(messages),
     ...thinkingFindings(messages),
+    ...(options.noPrefill ? prefillFindings(messages) : []),
   ];
   // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
   const applies = (f: Finding, provider: Provider) =>

@@ -41,9 +41,12 @@ export class ProviderLog {
   readonly rejected: ProviderRejection[] = [];
   readonly providers: readonly Provider[];
   readonly onViolation: "throw" | "record";
+  /** Whether a request ending on an AI message is refused ({@link ProviderCheckOptions.noPrefill}). */
+  readonly noPrefill: boolean;
   constructor(options: StrictModelOptions = {}) {
     this.providers = options.providers ?? PROVIDERS;
     this.onViolation = options.onViolation ?? "throw";
+    this.noPrefill = options.noPrefill ?? false;
   }
   /** Number of refused requests. */
   get rejections(): number {
@@ -62,7 +65,7 @@ export class ProviderLog {
   check(messages: readonly BaseMessage[]): ProviderViolation[] {
     const request = this.requests;
     this.requests += 1;
-    const violations = validateProviderRequest(messages, { providers: this.providers });
+    const violations = validateProviderRequest(messages, { providers: this.providers, noPrefill: this.noPrefill });
     if (violations.length > 0) {
       this.rejected.push({ request, violations });
       if (this.onViolation === "throw") throw new ProviderRequestError(violations);
