@@ -885,6 +885,28 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return { mark, hot: ((tuple.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id) };
   }
 
+  /**
+   * Refuses a run (a turn, a replay, a fork, an `updateState`) that starts from a checkpoint the
+   * caller named (`configurable.checkpoint_id`, `chosen`; `parentId`: the checkpoint its first put
+   * follows) when the thread (root namespace) holds no checkpoint of that id: LangGraph then runs
+   * from an empty state (its `getTuple` finds nothing and it starts as on a new thread), and that
+   * checkpoint became the thread's head, so `getState` showed only the new turn. Called by the
+   * run's first put, before the run's first node: `turnAdmission` rethrows the refusal before any
+   * model call or tool run, and nothing is stored. A thread with no checkpoint at all is refused
+   * too (nothing to branch from). One read of the named checkpoint per run start from a chosen one.
+   * @throws ThreadwiseConfigError naming `configurable.checkpoint_id`.
+   */
+  async #refuseUnknownStart(threadId: string, parentId: string | undefined, chosen: unknown): Promise<void> {
+    const named = typeof chosen === "string" && chosen !== "" ? chosen : parentId;
+    if (named === undefined) return;
+    const found = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: named } });
+    if (found !== undefined) return;
+    throw new ThreadwiseConfigError(
+      "configurable.checkpoint_id",
+      `thread "${threadId}" has no checkpoint "${named}" to start from; pass an id from getStateHistory (a fork or replay), or leave checkpoint_id out to continue from the thread's newest checkpoint (nothing was stored)`,
+    );
+  }
+
   /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
   async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
     try {
@@ -1237,6 +1259,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // What the input check looks up in the archive is read with the thread's lock where the registry can.
     const input = checkInput ? inputCheckOf(checkpoint) : undefined;
     if (input) commit.archiveLookupIds = input.lookupIds;
+    if (checkpointNs === "" && commit.startsRun && commit.branch) await this.#refuseUnknownStart(threadId, commit.parentId, chosen);
     // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
     const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
     // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the

@@ -105,7 +105,11 @@ function toolErrorResult(error: unknown, request: { toolCall: { id?: string; nam
  * LangGraph's default `async` durability (under `sync` the write is already done; under `exit`
  * nothing is written before the end, so nothing is checked here).
  *
- * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError from the hooks when the run was refused.
+ * A run whose `configurable.checkpoint_id` names no checkpoint of its thread is refused the same
+ * way, with `ThreadwiseConfigError` naming `configurable.checkpoint_id` (was: LangGraph ran it from
+ * an empty state and stored that as the thread's head).
+ *
+ * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError, ThreadwiseConfigError from the hooks when the run was refused.
  * @example
  * const checkpointer = createCheckpointer(config)!;
  * const agent = createAgent({ model, checkpointer, middleware: [turnAdmission(checkpointer), windowTrim()] });
