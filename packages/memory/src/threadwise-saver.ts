@@ -215,6 +215,13 @@ interface RunRecord {
   operationCheck?: Promise<unknown>;
   /** The checkpoint the run's operation id was stored with by its first writes ({@link WritesOperation.record}); its first checkpoint then stores none. */
   operationAt?: string;
+  /**
+   * The transaction storing the run's operation id with its first writes, or before its first
+   * call ({@link ThreadwiseSaver.turnCall}), while in progress: the run's first checkpoint waits
+   * for it, and is refused with it (was: sent meanwhile, it found {@link operationAt} set and
+   * stored no id and checked none, so a retry refused `duplicate-operation` stored its checkpoint).
+   */
+  operationWrite?: Promise<unknown>;
   /** The archive check of messages the run's `Command` wrote on the checkpoint it starts from ({@link ThreadwiseSaver.putWrites}): its admission waits for it too. */
   commandCheck?: Promise<void>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
@@ -234,6 +241,8 @@ interface RunRecord {
   lastStep?: number;
   /** A resumed run's claim of the turn lease before its first call ({@link ThreadRegistry.claimTurn}), shared by its parallel calls. */
   claim?: Promise<void>;
+  /** A resumed run's store of its operation id before its first call ({@link ThreadwiseSaver.turnCall}), shared by its parallel calls. */
+  operationClaim?: Promise<void>;
   /** The run's puts in progress (root namespace): an aborted run's turn ends once they are done. */
   putting: Set<Promise<unknown>>;
   /** Its abort signal is watched ({@link ThreadwiseSaver.watchAbort}); `true` once it fired. */
@@ -825,6 +834,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @param stepSignal the step timeout signal of the call's task, a task of the root namespace
    *   (`configurable.__pregel_abort_signals.timeoutAbortSignal`, set when the graph has a
    *   `stepTimeout`): a step that times out ends the run's turn ({@link watchStepTimeout}).
+   * @param operationId `configurable.operation_id` of the run: a run resumed with nothing stored
+   *   yet stores it before its first call, under `checkpointId` (`duplicate-operation` when a run
+   *   stored it already; a string of at most 256 UTF-8 bytes, else `ThreadwiseConfigError`).
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
   async turnCall<T>(
@@ -834,6 +846,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     call: () => Promise<T>,
     checkpointId?: unknown,
     stepSignal?: unknown,
+    operationId?: unknown,
   ): Promise<T> {
     await this.admission(run);
     const keys = runKeys(run);
@@ -862,6 +875,21 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
       await record.claim;
     }
+    // Its operation id too, before the call: with the lease off nothing else keeps a second resume
+    // of the operation from running this call (was: both resumes ran their first task, a tool twice;
+    // the loser was refused at its first writes, after the call).
+    if (
+      record.first === undefined &&
+      record.operationAt === undefined &&
+      operationId != null &&
+      typeof threadId === "string" &&
+      threadId !== "" &&
+      typeof checkpointId === "string" &&
+      checkpointId !== ""
+    ) {
+      record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
+      await record.operationClaim;
+    }
     record.calls += 1;
     try {
       return await call();
@@ -883,6 +911,40 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const mark = markIn(tuple?.metadata);
     if (!tuple || !mark) return undefined;
     return { mark, hot: ((tuple.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).map((m) => m.id) };
+  }
+
+  /**
+   * Stores the operation id of `record`'s run, resumed at `checkpointId` with nothing stored yet,
+   * under that checkpoint (as its first writes would, {@link WritesOperation.record}), before its
+   * first model or tool call ({@link turnCall}): refused `duplicate-operation` when any run stored
+   * it, this run having stored nothing. Its first writes and first checkpoint then store no id.
+   */
+  async #claimOperation(threadId: string, checkpointId: string, operationId: unknown, record: RunRecord): Promise<void> {
+    let settled!: () => void;
+    record.operationWrite = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    try {
+      const id = normalizeThreadId(threadId);
+      const operation = operationIdOf({ configurable: { [OPERATION_ID_KEY]: operationId } });
+      if (operation === undefined) return;
+      if (!this.#isReady) await this.ready();
+      if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
+      const target: WritesTarget = {
+        checkpointNs: "",
+        checkpointId,
+        endsTurn: false,
+        operation: { operationId: operation, runStartedWith: () => undefined, record: true },
+      };
+      // Another process's or this one's first writes may have stored it meanwhile: refused then.
+      if (record.operationAt !== undefined) return;
+      if (await this.#commitCommandWrites(id, target, async () => {}, record)) record.operationAt = checkpointId;
+    } catch (error) {
+      record.refused ??= error;
+      throw error;
+    } finally {
+      settled();
+    }
   }
 
   /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
@@ -1169,6 +1231,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // stores nothing: LangGraph applied them to its channels before its first step.
     if (run?.commandCheck !== undefined) {
       await run.commandCheck;
+      if (run.refused !== undefined) throw run.refused;
+    }
+    // A run's first checkpoint waits for the checks of its operation id in progress (its `Command`
+    // writes', its first writes', its claim before its first call): one refused refuses it.
+    if (run !== undefined && run.stored === undefined && (run.operationCheck !== undefined || run.operationWrite !== undefined)) {
+      await run.operationCheck;
+      await run.operationWrite;
       if (run.refused !== undefined) throw run.refused;
     }
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
@@ -1486,7 +1555,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (commandRun.refused !== undefined) throw commandRun.refused;
       return;
     }
-    const runRecord = commandRun ?? this.#findRun(owner);
+    // A run with no record here sent neither a put nor a `Command` write: writes of its first step
+    // (a run resumed with `invoke(null)` on a graph without `turnAdmission`, which records its
+    // calls). With an operation id, it gets one, so these writes store the id (was: a plain
+    // `StateGraph` interrupted again before its first checkpoint stored none, and its retry ran).
+    const runRecord =
+      commandRun ??
+      this.#findRun(owner) ??
+      (checkpointNs === "" && operationIdOf(config) !== undefined && runKeys(owner).length > 0
+        ? this.#runRecord(runKeys(owner), false)
+        : undefined);
     const refusedRun = runRecord?.refused;
     // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
     // its error write would land on the checkpoint it resumed from and, at the head, end the turn
@@ -1497,6 +1575,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // transaction (was: a resume interrupted again before its first checkpoint stored no
     // operation id, and its retry ran again).
     let firstWrites: RunRecord | undefined;
+    /** Settles {@link RunRecord.operationWrite} once the first attempt to store the id is over (its `operationAt` undone if it failed). */
+    let operationSettled: (() => void) | undefined;
     let write = run;
     if (checkpointNs === "" && commandRun === undefined && runRecord !== undefined && runRecord.first === undefined) {
       const commandWrites = runRecord.held?.at === checkpointId ? runRecord.held.writes : undefined;
@@ -1510,9 +1590,41 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (ownOperation !== undefined) {
         firstWrites = runRecord;
         runRecord.operationAt = checkpointId;
-        target.operation = { operationId: ownOperation, runStartedWith: () => runRecord.operationAt ?? runRecord.firstId, record: true };
+        runRecord.operationWrite = new Promise<void>((resolve) => {
+          operationSettled = resolve;
+        });
+        // Any run that stored the id is another: this run stored none yet (`operationAt` was unset).
+        // Was: `operationAt`, just set to this checkpoint, so a retry resumed from the same
+        // checkpoint (an `invoke(null)`, which sends no `Command` write checked before) took the
+        // id stored there by the run it retries for its own, and ran again.
+        target.operation = { operationId: ownOperation, runStartedWith: () => undefined, record: true };
       }
     }
+    if (operationSettled === undefined) return this.#commitWritesLoop(threadId, target, write, runRecord, refusedRun, key, owner);
+    try {
+      return await this.#commitWritesLoop(threadId, target, write, runRecord, refusedRun, key, owner, firstWrites, operationSettled);
+    } finally {
+      operationSettled();
+    }
+  }
+
+  /**
+   * {@link putWrites}'s commit: stored now if their checkpoint is, else deferred to its put.
+   * `firstWrites`: the run whose operation id these writes store ({@link RunRecord.operationAt}),
+   * undone when they are not stored; `operationSettled` is called once that is known.
+   */
+  async #commitWritesLoop(
+    threadId: string,
+    target: WritesTarget,
+    write: () => Promise<void>,
+    runRecord: RunRecord | undefined,
+    refusedRun: unknown,
+    key: string,
+    owner: RunKeys,
+    firstWrites?: RunRecord,
+    operationSettled?: () => void,
+  ): Promise<void> {
+    const { checkpointNs, checkpointId } = target;
     for (;;) {
       const inFlight = this.#inFlight.get(key);
       if (inFlight) await inFlight.catch(() => undefined);
@@ -1535,6 +1647,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       }
       // Not stored: its operation id is not either (the put it waits for stores it).
       if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+      operationSettled?.();
       target.operation = target.operation?.record ? undefined : target.operation;
       // A run refused earlier never sends the put this write waits for.
       if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
