@@ -1259,12 +1259,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       chosen === parentId &&
       run !== undefined &&
       run.stored === undefined;
+    // The first checkpoint of a run that took no turn lease before it (a run under durability
+    // `exit`, or resumed at the head without `turnAdmission`, whose claim takes it: `run.stored`)
+    // starts a run too: refused `turn-in-progress` while another turn holds the lease (was: stored
+    // as a step of that turn, its parent being the head; the running turn then failed `lease-lost`).
+    const unclaimedStart =
+      checkpointNs === "" && !startsRun && run !== undefined && !run.tracked && run.firstId === checkpoint.id && run.stored === undefined;
     const turnEnded = this.#turnsEnded.delete(key);
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId,
       checkpointId: checkpoint.id,
-      startsRun: startsRun || resumesBranch,
+      startsRun: startsRun || resumesBranch || unclaimedStart,
       branch: source === "fork" || source === "update" || Boolean(chosen),
       // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
       // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
@@ -1476,7 +1482,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
     // before its first checkpoint. Its run record is made before any await: its admission waits
     // for what is recorded there.
-    const commandKeys = taskId === NULL_TASK_ID && checkpointNs === "" ? runKeys(owner) : undefined;
+    // Under durability `exit` any write a run of a graph without `turnAdmission` sends before its one checkpoint is held with them:
+    // LangGraph anchors a `DeltaChannel`'s writes of the whole run on the checkpoint it started
+    // from, sent just before that checkpoint (was: stored there even when the checkpoint was
+    // refused, so `getState` there, a fork from there and the running turn's state applied them).
+    const commandKeys =
+      checkpointNs === "" && (taskId === NULL_TASK_ID || (exitDurability(config) && untrackedBeforeFirstPut(this.#findRun(owner))))
+        ? runKeys(owner)
+        : undefined;
     const commandRun = commandKeys?.length ? this.#runRecord(commandKeys, false) : undefined;
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
     // Sent before the run's first put: held until the run stores something (`RunRecord.held`),
@@ -1600,68 +1613,47 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         target.operation = { operationId: ownOperation, runStartedWith: () => undefined, record: true };
       }
     }
-    if (operationSettled === undefined) return this.#commitWritesLoop(threadId, target, write, runRecord, refusedRun, key, owner);
     try {
-      return await this.#commitWritesLoop(threadId, target, write, runRecord, refusedRun, key, owner, firstWrites, operationSettled);
-    } finally {
-      operationSettled();
-    }
-  }
-
-  /**
-   * {@link putWrites}'s commit: stored now if their checkpoint is, else deferred to its put.
-   * `firstWrites`: the run whose operation id these writes store ({@link RunRecord.operationAt}),
-   * undone when they are not stored; `operationSettled` is called once that is known.
-   */
-  async #commitWritesLoop(
-    threadId: string,
-    target: WritesTarget,
-    write: () => Promise<void>,
-    runRecord: RunRecord | undefined,
-    refusedRun: unknown,
-    key: string,
-    owner: RunKeys,
-    firstWrites?: RunRecord,
-    operationSettled?: () => void,
-  ): Promise<void> {
-    const { checkpointNs, checkpointId } = target;
-    for (;;) {
-      const inFlight = this.#inFlight.get(key);
-      if (inFlight) await inFlight.catch(() => undefined);
-      if (this.#refused.has(key)) throw this.#refused.get(key);
-      // A step's writes go to the registry as they are (no promise around them, this is every step's path).
-      const committed =
-        target.operation === undefined || runRecord === undefined
-          ? this.registry.commitWrites(threadId, target, write)
-          : this.#commitCommandWrites(threadId, target, write, runRecord);
-      let stored: boolean;
-      try {
-        stored = await committed;
-      } catch (error) {
+      for (;;) {
+        const inFlight = this.#inFlight.get(key);
+        if (inFlight) await inFlight.catch(() => undefined);
+        if (this.#refused.has(key)) throw this.#refused.get(key);
+        // A step's writes go to the registry as they are (no promise around them, this is every step's path).
+        const committed =
+          target.operation === undefined || runRecord === undefined
+            ? this.registry.commitWrites(threadId, target, write)
+            : this.#commitCommandWrites(threadId, target, write, runRecord);
+        let stored: boolean;
+        try {
+          stored = await committed;
+        } catch (error) {
+          if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+          throw error;
+        }
+        if (stored) {
+          if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
+          return;
+        }
+        // Not stored: its operation id is not either (the put it waits for stores it).
         if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
-        throw error;
+        operationSettled?.();
+        target.operation = target.operation?.record ? undefined : target.operation;
+        // A run refused earlier never sends the put this write waits for.
+        if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
+        // The checkpoint's put started or finished meanwhile: try again once it is done.
+        if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
+        return new Promise<void>((resolve, reject) => {
+          const queue = this.#deferred.get(key) ?? [];
+          if (queue.length >= MAX_DEFERRED_WRITES)
+            return reject(
+              new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
+            );
+          queue.push({ run: write, owner, endsTurn: target.endsTurn, resolve, reject });
+          this.#deferred.set(key, queue);
+        });
       }
-      if (stored) {
-        if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
-        return;
-      }
-      // Not stored: its operation id is not either (the put it waits for stores it).
-      if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+    } finally {
       operationSettled?.();
-      target.operation = target.operation?.record ? undefined : target.operation;
-      // A run refused earlier never sends the put this write waits for.
-      if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
-      // The checkpoint's put started or finished meanwhile: try again once it is done.
-      if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
-      return new Promise<void>((resolve, reject) => {
-        const queue = this.#deferred.get(key) ?? [];
-        if (queue.length >= MAX_DEFERRED_WRITES)
-          return reject(
-            new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
-          );
-        queue.push({ run: write, owner, endsTurn: target.endsTurn, resolve, reject });
-        this.#deferred.set(key, queue);
-      });
     }
   }
 
@@ -1802,6 +1794,28 @@ function stepsPastOf(run: RunRecord): Set<string> {
 /** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */
 function drainRequested(keys: readonly object[]): boolean {
   return keys.some((key) => (key as { drainRequested?: unknown }).drainRequested === true);
+}
+
+/**
+ * `true` for a run that sent no put yet and whose calls `turnAdmission` does not report (no
+ * record yet, or not {@link RunRecord.tracked}): a graph without `turnAdmission` (a plain
+ * `StateGraph`, where a `DeltaChannel` lives). An agent's run takes the turn lease before its
+ * first call instead ({@link ThreadwiseSaver.turnCall}).
+ */
+function untrackedBeforeFirstPut(run: RunRecord | undefined): boolean {
+  return run === undefined || (!run.tracked && run.first === undefined);
+}
+
+/**
+ * `true` for a run under LangGraph's durability `exit` (nothing stored until the run ends), as its
+ * config shows it: `durability: "exit"`, `checkpointDuring: false` or LangGraph's
+ * `configurable.__pregel_durability` (a durability given to the compiled graph is not seen).
+ */
+function exitDurability(config: RunnableConfig): boolean {
+  const given = config as { durability?: unknown; checkpointDuring?: unknown };
+  if (given.durability !== undefined && given.durability !== null) return given.durability === "exit";
+  if (given.checkpointDuring === false) return true;
+  return config.configurable?.__pregel_durability === "exit";
 }
 
 /** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */
