@@ -215,6 +215,13 @@ interface RunRecord {
   operationCheck?: Promise<unknown>;
   /** The checkpoint the run's operation id was stored with by its first writes ({@link WritesOperation.record}); its first checkpoint then stores none. */
   operationAt?: string;
+  /**
+   * The transaction storing the run's operation id with its first writes, or before its first
+   * call ({@link ThreadwiseSaver.turnCall}), while in progress: the run's first checkpoint waits
+   * for it, and is refused with it (was: sent meanwhile, it found {@link operationAt} set and
+   * stored no id and checked none, so a retry refused `duplicate-operation` stored its checkpoint).
+   */
+  operationWrite?: Promise<unknown>;
   /** The archive check of messages the run's `Command` wrote on the checkpoint it starts from ({@link ThreadwiseSaver.putWrites}): its admission waits for it too. */
   commandCheck?: Promise<void>;
   /** A refusal of one of the run's puts: its later writes are refused with it. */
@@ -234,6 +241,8 @@ interface RunRecord {
   lastStep?: number;
   /** A resumed run's claim of the turn lease before its first call ({@link ThreadRegistry.claimTurn}), shared by its parallel calls. */
   claim?: Promise<void>;
+  /** A resumed run's store of its operation id before its first call ({@link ThreadwiseSaver.turnCall}), shared by its parallel calls. */
+  operationClaim?: Promise<void>;
   /** The run's puts in progress (root namespace): an aborted run's turn ends once they are done. */
   putting: Set<Promise<unknown>>;
   /** Its abort signal is watched ({@link ThreadwiseSaver.watchAbort}); `true` once it fired. */
@@ -825,6 +834,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @param stepSignal the step timeout signal of the call's task, a task of the root namespace
    *   (`configurable.__pregel_abort_signals.timeoutAbortSignal`, set when the graph has a
    *   `stepTimeout`): a step that times out ends the run's turn ({@link watchStepTimeout}).
+   * @param operationId `configurable.operation_id` of the run: a run resumed with nothing stored
+   *   yet stores it before its first call, under `checkpointId` (`duplicate-operation` when a run
+   *   stored it already; a string of at most 256 UTF-8 bytes, else `ThreadwiseConfigError`).
    * @throws ThreadwiseConcurrentTurnError, ThreadwiseArchivedMessageError (or any error of the run's first put) when the run was refused.
    */
   async turnCall<T>(
@@ -834,6 +846,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     call: () => Promise<T>,
     checkpointId?: unknown,
     stepSignal?: unknown,
+    operationId?: unknown,
   ): Promise<T> {
     await this.admission(run);
     const keys = runKeys(run);
@@ -861,6 +874,21 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     ) {
       record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
       await record.claim;
+    }
+    // Its operation id too, before the call: with the lease off nothing else keeps a second resume
+    // of the operation from running this call (was: both resumes ran their first task, a tool twice;
+    // the loser was refused at its first writes, after the call).
+    if (
+      record.first === undefined &&
+      record.operationAt === undefined &&
+      operationId != null &&
+      typeof threadId === "string" &&
+      threadId !== "" &&
+      typeof checkpointId === "string" &&
+      checkpointId !== ""
+    ) {
+      record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
+      await record.operationClaim;
     }
     record.calls += 1;
     try {
@@ -905,6 +933,40 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       "configurable.checkpoint_id",
       `thread "${threadId}" has no checkpoint "${named}" to start from; pass an id from getStateHistory (a fork or replay), or leave checkpoint_id out to continue from the thread's newest checkpoint (nothing was stored)`,
     );
+  }
+
+  /**
+   * Stores the operation id of `record`'s run, resumed at `checkpointId` with nothing stored yet,
+   * under that checkpoint (as its first writes would, {@link WritesOperation.record}), before its
+   * first model or tool call ({@link turnCall}): refused `duplicate-operation` when any run stored
+   * it, this run having stored nothing. Its first writes and first checkpoint then store no id.
+   */
+  async #claimOperation(threadId: string, checkpointId: string, operationId: unknown, record: RunRecord): Promise<void> {
+    let settled!: () => void;
+    record.operationWrite = new Promise<void>((resolve) => {
+      settled = resolve;
+    });
+    try {
+      const id = normalizeThreadId(threadId);
+      const operation = operationIdOf({ configurable: { [OPERATION_ID_KEY]: operationId } });
+      if (operation === undefined) return;
+      if (!this.#isReady) await this.ready();
+      if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
+      const target: WritesTarget = {
+        checkpointNs: "",
+        checkpointId,
+        endsTurn: false,
+        operation: { operationId: operation, runStartedWith: () => undefined, record: true },
+      };
+      // Another process's or this one's first writes may have stored it meanwhile: refused then.
+      if (record.operationAt !== undefined) return;
+      if (await this.#commitCommandWrites(id, target, async () => {}, record)) record.operationAt = checkpointId;
+    } catch (error) {
+      record.refused ??= error;
+      throw error;
+    } finally {
+      settled();
+    }
   }
 
   /** Takes the turn lease for `record`'s run, resumed at `checkpointId` with no checkpoint stored yet (see {@link turnCall}). */
@@ -1193,6 +1255,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       await run.commandCheck;
       if (run.refused !== undefined) throw run.refused;
     }
+    // A run's first checkpoint waits for the checks of its operation id in progress (its `Command`
+    // writes', its first writes', its claim before its first call): one refused refuses it.
+    if (run !== undefined && run.stored === undefined && (run.operationCheck !== undefined || run.operationWrite !== undefined)) {
+      await run.operationCheck;
+      await run.operationWrite;
+      if (run.refused !== undefined) throw run.refused;
+    }
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
@@ -1212,12 +1281,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       chosen === parentId &&
       run !== undefined &&
       run.stored === undefined;
+    // The first checkpoint of a run that took no turn lease before it (a run under durability
+    // `exit`, or resumed at the head without `turnAdmission`, whose claim takes it: `run.stored`)
+    // starts a run too: refused `turn-in-progress` while another turn holds the lease (was: stored
+    // as a step of that turn, its parent being the head; the running turn then failed `lease-lost`).
+    const unclaimedStart =
+      checkpointNs === "" && !startsRun && run !== undefined && !run.tracked && run.firstId === checkpoint.id && run.stored === undefined;
     const turnEnded = this.#turnsEnded.delete(key);
     const commit: CheckpointCommit = {
       checkpointNs,
       parentId,
       checkpointId: checkpoint.id,
-      startsRun: startsRun || resumesBranch,
+      startsRun: startsRun || resumesBranch || unclaimedStart,
       branch: source === "fork" || source === "update" || Boolean(chosen),
       // The run's last step (the recursion limit) ends the turn even with tasks left: LangGraph
       // throws GraphRecursionError after storing it and writes nothing more (was: the thread held
@@ -1430,7 +1505,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // A run's `Command` (update, goto, resume) writes of no task on the checkpoint it starts from,
     // before its first checkpoint. Its run record is made before any await: its admission waits
     // for what is recorded there.
-    const commandKeys = taskId === NULL_TASK_ID && checkpointNs === "" ? runKeys(owner) : undefined;
+    // Under durability `exit` any write a run of a graph without `turnAdmission` sends before its one checkpoint is held with them:
+    // LangGraph anchors a `DeltaChannel`'s writes of the whole run on the checkpoint it started
+    // from, sent just before that checkpoint (was: stored there even when the checkpoint was
+    // refused, so `getState` there, a fork from there and the running turn's state applied them).
+    const commandKeys =
+      checkpointNs === "" && (taskId === NULL_TASK_ID || (exitDurability(config) && untrackedBeforeFirstPut(this.#findRun(owner))))
+        ? runKeys(owner)
+        : undefined;
     const commandRun = commandKeys?.length ? this.#runRecord(commandKeys, false) : undefined;
     const run = () => this.inner.putWrites(config, writes, taskId, taskPath);
     // Sent before the run's first put: held until the run stores something (`RunRecord.held`),
@@ -1509,7 +1591,16 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (commandRun.refused !== undefined) throw commandRun.refused;
       return;
     }
-    const runRecord = commandRun ?? this.#findRun(owner);
+    // A run with no record here sent neither a put nor a `Command` write: writes of its first step
+    // (a run resumed with `invoke(null)` on a graph without `turnAdmission`, which records its
+    // calls). With an operation id, it gets one, so these writes store the id (was: a plain
+    // `StateGraph` interrupted again before its first checkpoint stored none, and its retry ran).
+    const runRecord =
+      commandRun ??
+      this.#findRun(owner) ??
+      (checkpointNs === "" && operationIdOf(config) !== undefined && runKeys(owner).length > 0
+        ? this.#runRecord(runKeys(owner), false)
+        : undefined);
     const refusedRun = runRecord?.refused;
     // A run refused before it stored anything (a resumed run refused in `turnCall`) stores nothing:
     // its error write would land on the checkpoint it resumed from and, at the head, end the turn
@@ -1520,6 +1611,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // transaction (was: a resume interrupted again before its first checkpoint stored no
     // operation id, and its retry ran again).
     let firstWrites: RunRecord | undefined;
+    /** Settles {@link RunRecord.operationWrite} once the first attempt to store the id is over (its `operationAt` undone if it failed). */
+    let operationSettled: (() => void) | undefined;
     let write = run;
     if (checkpointNs === "" && commandRun === undefined && runRecord !== undefined && runRecord.first === undefined) {
       const commandWrites = runRecord.held?.at === checkpointId ? runRecord.held.writes : undefined;
@@ -1533,45 +1626,57 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (ownOperation !== undefined) {
         firstWrites = runRecord;
         runRecord.operationAt = checkpointId;
-        target.operation = { operationId: ownOperation, runStartedWith: () => runRecord.operationAt ?? runRecord.firstId, record: true };
+        runRecord.operationWrite = new Promise<void>((resolve) => {
+          operationSettled = resolve;
+        });
+        // Any run that stored the id is another: this run stored none yet (`operationAt` was unset).
+        // Was: `operationAt`, just set to this checkpoint, so a retry resumed from the same
+        // checkpoint (an `invoke(null)`, which sends no `Command` write checked before) took the
+        // id stored there by the run it retries for its own, and ran again.
+        target.operation = { operationId: ownOperation, runStartedWith: () => undefined, record: true };
       }
     }
-    for (;;) {
-      const inFlight = this.#inFlight.get(key);
-      if (inFlight) await inFlight.catch(() => undefined);
-      if (this.#refused.has(key)) throw this.#refused.get(key);
-      // A step's writes go to the registry as they are (no promise around them, this is every step's path).
-      const committed =
-        target.operation === undefined || runRecord === undefined
-          ? this.registry.commitWrites(threadId, target, write)
-          : this.#commitCommandWrites(threadId, target, write, runRecord);
-      let stored: boolean;
-      try {
-        stored = await committed;
-      } catch (error) {
+    try {
+      for (;;) {
+        const inFlight = this.#inFlight.get(key);
+        if (inFlight) await inFlight.catch(() => undefined);
+        if (this.#refused.has(key)) throw this.#refused.get(key);
+        // A step's writes go to the registry as they are (no promise around them, this is every step's path).
+        const committed =
+          target.operation === undefined || runRecord === undefined
+            ? this.registry.commitWrites(threadId, target, write)
+            : this.#commitCommandWrites(threadId, target, write, runRecord);
+        let stored: boolean;
+        try {
+          stored = await committed;
+        } catch (error) {
+          if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
+          throw error;
+        }
+        if (stored) {
+          if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
+          return;
+        }
+        // Not stored: its operation id is not either (the put it waits for stores it).
         if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
-        throw error;
+        operationSettled?.();
+        target.operation = target.operation?.record ? undefined : target.operation;
+        // A run refused earlier never sends the put this write waits for.
+        if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
+        // The checkpoint's put started or finished meanwhile: try again once it is done.
+        if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
+        return new Promise<void>((resolve, reject) => {
+          const queue = this.#deferred.get(key) ?? [];
+          if (queue.length >= MAX_DEFERRED_WRITES)
+            return reject(
+              new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
+            );
+          queue.push({ run: write, owner, endsTurn: target.endsTurn, resolve, reject });
+          this.#deferred.set(key, queue);
+        });
       }
-      if (stored) {
-        if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
-        return;
-      }
-      // Not stored: its operation id is not either (the put it waits for stores it).
-      if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
-      target.operation = target.operation?.record ? undefined : target.operation;
-      // A run refused earlier never sends the put this write waits for.
-      if (refusedRun !== undefined && !this.#inFlight.has(key) && !this.#committed.has(key)) throw refusedRun;
-      // The checkpoint's put started or finished meanwhile: try again once it is done.
-      if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
-      return new Promise<void>((resolve, reject) => {
-        const queue = this.#deferred.get(key) ?? [];
-        if (queue.length >= MAX_DEFERRED_WRITES)
-          return reject(
-            new ThreadwiseConfigError("putWrites", `more than ${MAX_DEFERRED_WRITES} writes wait for checkpoint ${checkpointId}`),
-          );
-        queue.push({ run: write, owner, endsTurn: target.endsTurn, resolve, reject });
-        this.#deferred.set(key, queue);
-      });
+    } finally {
+      operationSettled?.();
     }
   }
 
@@ -1712,6 +1817,28 @@ function stepsPastOf(run: RunRecord): Set<string> {
 /** `true` when one of a run's keys is its LangGraph `RunControl` and a drain was requested (`requestDrain`). */
 function drainRequested(keys: readonly object[]): boolean {
   return keys.some((key) => (key as { drainRequested?: unknown }).drainRequested === true);
+}
+
+/**
+ * `true` for a run that sent no put yet and whose calls `turnAdmission` does not report (no
+ * record yet, or not {@link RunRecord.tracked}): a graph without `turnAdmission` (a plain
+ * `StateGraph`, where a `DeltaChannel` lives). An agent's run takes the turn lease before its
+ * first call instead ({@link ThreadwiseSaver.turnCall}).
+ */
+function untrackedBeforeFirstPut(run: RunRecord | undefined): boolean {
+  return run === undefined || (!run.tracked && run.first === undefined);
+}
+
+/**
+ * `true` for a run under LangGraph's durability `exit` (nothing stored until the run ends), as its
+ * config shows it: `durability: "exit"`, `checkpointDuring: false` or LangGraph's
+ * `configurable.__pregel_durability` (a durability given to the compiled graph is not seen).
+ */
+function exitDurability(config: RunnableConfig): boolean {
+  const given = config as { durability?: unknown; checkpointDuring?: unknown };
+  if (given.durability !== undefined && given.durability !== null) return given.durability === "exit";
+  if (given.checkpointDuring === false) return true;
+  return config.configurable?.__pregel_durability === "exit";
 }
 
 /** A checkpoint a branch starts from: where the archive stood when it was stored, and its hot part's message ids. */

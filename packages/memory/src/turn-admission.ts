@@ -28,7 +28,7 @@ function saverOf(runtime: unknown, bound: ThreadwiseSaver): ThreadwiseSaver {
  * run-scoped `control` (from `getConfig()`, set in every step) and the run's abort signal (from
  * the hook's `runtime`, set from the run's second step on), with its thread id.
  */
-function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown; stepSignal: unknown } {
+function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointId: unknown; stepSignal: unknown; operationId: unknown } {
   const configurable = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable;
   const signals = configurable?.[ABORT_SIGNALS_KEY] as { externalAbortSignal?: AbortSignal; timeoutAbortSignal?: AbortSignal } | undefined;
   let control: object | undefined;
@@ -46,6 +46,7 @@ function runOf(runtime: unknown): { run: RunKeys; threadId: unknown; checkpointI
     threadId: configurable?.thread_id,
     checkpointId: runCheckpointIdOf(runtime),
     stepSignal: root ? signals?.timeoutAbortSignal : undefined,
+    operationId: configurable?.operation_id,
   };
 }
 
@@ -117,7 +118,7 @@ function toolErrorResult(error: unknown, request: { toolCall: { id?: string; nam
 export function turnAdmission(checkpointer: ThreadwiseSaver) {
   /** A model or tool call of the request's run, once the run is admitted ({@link ThreadwiseSaver.turnCall}). */
   const admitted = <T>(request: { runtime?: unknown; state: { messages?: unknown } }, call: () => Promise<T>): Promise<T> => {
-    const { run, threadId, checkpointId, stepSignal } = runOf(request.runtime);
+    const { run, threadId, checkpointId, stepSignal, operationId } = runOf(request.runtime);
     return saverOf(request.runtime, checkpointer).turnCall(
       run,
       threadId,
@@ -125,6 +126,7 @@ export function turnAdmission(checkpointer: ThreadwiseSaver) {
       call,
       checkpointId,
       stepSignal,
+      operationId,
     );
   };
   return createMiddleware({
