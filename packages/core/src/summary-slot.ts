@@ -1,5 +1,6 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod/v4";
+import { trimMarkSchema } from "./trim-mark.js";
 
 /**
  * The thread's summary slot: one checkpointed value shared by `summarize` (the summary) and
@@ -75,11 +76,18 @@ export type WorkMemoryEntry = z.infer<typeof workMemoryEntrySchema>;
 export const summarySlotSchema = z.object({
   summary: summaryRecordSchema.optional(),
   workMemory: z.object({ entries: z.array(workMemoryEntrySchema) }).optional(),
+  /**
+   * What persistTrim and the message archive took from the start of the thread (core's
+   * `TrimMark`): factRecall and userMemory tell a user message that left through them from one
+   * the user removed by it (R37). Absent until one of them takes a user message.
+   */
+  trimmed: trimMarkSchema.optional(),
 });
 export type SummarySlot = z.infer<typeof summarySlotSchema>;
 
 /**
- * An update to the slot: `summary` replaces the summary (upsert, R12); `workMemory.entries` are
+ * An update to the slot: `summary` replaces the summary (upsert, R12); `trimmed` replaces the trim
+ * mark (the writer computes it whole: core's `nextTrimMark`); `workMemory.entries` are
  * merged by `id` (an entry with a known id replaces it in place, new ids are appended), and
  * `workMemory.keepIds`, when given, lists the ids to keep afterwards (the bound the producer
  * enforces). Idempotent: applying the same update twice gives the same value, so parallel writes
@@ -88,6 +96,7 @@ export type SummarySlot = z.infer<typeof summarySlotSchema>;
 export const summarySlotUpdateSchema = z.object({
   summary: summaryRecordSchema.optional(),
   workMemory: z.object({ entries: z.array(workMemoryEntrySchema), keepIds: z.array(z.string()).optional() }).optional(),
+  trimmed: trimMarkSchema.optional(),
 });
 export type SummarySlotUpdate = z.infer<typeof summarySlotUpdateSchema>;
 
@@ -97,6 +106,7 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
   if (!update) return base;
   const next: SummarySlot = { ...base };
   if (update.summary) next.summary = update.summary;
+  if (update.trimmed) next.trimmed = update.trimmed;
   if (update.workMemory) {
     const entries = [...(base.workMemory?.entries ?? [])];
     for (const entry of update.workMemory.entries) {

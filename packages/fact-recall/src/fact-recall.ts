@@ -17,6 +17,7 @@ import {
   SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
+  summarySlotOf,
   THREADWISE_ENV,
   threadwiseMiddleware,
   timerMsSchema,
@@ -136,14 +137,15 @@ export const factRecallOptionsSchema = z
      * thread without the archive keeps them. @default undefined
      */
     /**
-     * Whether a middleware of the stack deletes the oldest messages of the stored thread
-     * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a read
-     * user message gone together with every older one is taken as trimmed, and its facts are kept
-     * (that is what facts are for). `false`: nothing trims this thread, so such a message was
-     * removed (`RemoveMessage` of the oldest messages), and its facts are dropped like any removed
-     * message's (R37). `memoryStack` leaves it `true`: with the archive on, telling an archived
-     * message from a removed one would need the archive read at each archiving step, and a stack
-     * must send the same with the archive on and off. @default true
+     * Whether a middleware of the stack that leaves no trim mark deletes the oldest messages of the
+     * stored thread (LangChain's `summarizationMiddleware`). `true`: a read user message gone
+     * together with every older one is taken as trimmed, and its facts are kept (that is what facts
+     * are for). `false`: only persistTrim and the message archive delete them, and they name what
+     * they took in the thread's summary slot (`trimmed`, core's `TrimMark`; declared by
+     * `summarySlotMiddleware()` or persistTrim): a read message they took keeps its facts, any other
+     * gone was removed (`RemoveMessage`, of the oldest messages too), and its facts are dropped
+     * like any removed message's (R37). `memoryStack` sets `false`, with the archive on and off.
+     * @default true
      */
     trims: z.boolean().optional(),
     archiveCleared: z
@@ -293,7 +295,9 @@ export function factRecall(options: FactRecallOptions = {}) {
       const messages = request.state.messages ?? [];
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
-      let plan = planFactRead(messages, slot, undefined, cache, trims);
+      // What persistTrim and the archive took (the summary slot's mark), to tell from what the user removed.
+      const mark = trims ? undefined : summarySlotOf(request)?.trimmed;
+      let plan = planFactRead(messages, slot, undefined, cache, trims, mark);
       if (cache) readCaches.resize(threadId, cache.size);
       // Where this read stands, for the next one's question to the archive (below).
       const checkpointId = parsed.archiveCleared ? runCheckpointIdOf(request.runtime) : undefined;
@@ -304,7 +308,7 @@ export function factRecall(options: FactRecallOptions = {}) {
       // left, their facts dropped as if just left out).
       if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
-        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims, mark);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));

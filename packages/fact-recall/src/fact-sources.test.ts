@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { messageDigest } from "@threadwise/core";
+import { messageDigest, nextTrimMark, type TrimMark } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { planFactRead, ReadEntryCache, readEntryOf } from "./fact-sources.js";
@@ -14,8 +14,8 @@ const settings = {
   minScore: 0,
 };
 /** One model call of factRecall on `messages`: the slot after it. */
-async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot, cleared, undefined, trims);
+async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true, mark?: TrimMark): Promise<FactSlot> {
+  const plan = planFactRead(messages, slot, cleared, undefined, trims, mark);
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -67,6 +67,39 @@ describe("planFactRead (R37)", () => {
       false,
     );
     expect(same.pending.map((p) => p.cursor)).toEqual(["c"]);
+  });
+
+  // factRecall's `trims: false` with the trim mark (memoryStack): persistTrim and the archive name
+  // the user messages they took in the summary slot; any other read message gone was removed.
+  it("without unmarked trims, a message the trim mark names keeps its facts, an oldest one it does not name was removed", async () => {
+    const en = [human("a", "My sister Hana lives in Jeju."), human("b", "My brother Minho lives in Daegu."), human("c", "It rained.")];
+    const slot = await read(emptyFactSlot(), en, undefined, false);
+    const after = [human("c", "It rained."), human("d", "Where do Hana and Minho live?")];
+    // persistTrim (or the archive) took a and b: both keep their facts, nothing is read again.
+    const both = nextTrimMark(undefined, en.slice(0, 2));
+    expect(planFactRead(after, slot, undefined, undefined, false, both).facts).toBeUndefined();
+    const trimmed = (await read(slot, after, undefined, false, both)).facts.map((f) => f.value).join();
+    expect(trimmed).toContain("Jeju");
+    expect(trimmed).toContain("Daegu");
+    // It took a only; b, then the oldest stored, was removed by the user: its fact goes.
+    const one = nextTrimMark(undefined, en.slice(0, 1));
+    const removed = (await read(slot, after, undefined, false, one)).facts.map((f) => f.value).join();
+    expect(removed).toContain("Jeju");
+    expect(removed).not.toContain("Daegu");
+    // No mark: both were removed.
+    expect((await read(slot, after, undefined, false)).facts.map((f) => f.value).join()).not.toMatch(/Jeju|Daegu/);
+    // Korean: the mark names an older message only (taken before the last read): the oldest read one gone was removed.
+    const ko = [
+      human("k1", "제 여동생 하나는 제주에 살아요."),
+      human("k2", "제 남동생 민호는 대구에 살아요."),
+      human("k3", "비가 왔어요."),
+    ];
+    const koSlot = await read(emptyFactSlot(), ko.slice(1), undefined, false);
+    const koAfter = [human("k3", "비가 왔어요."), human("k4", "하나랑 민호는 어디 살아요?")];
+    const koRemoved = (await read(koSlot, koAfter, undefined, false, nextTrimMark(undefined, ko.slice(0, 1)))).facts.map((f) => f.value);
+    expect(koRemoved.join()).not.toContain("대구");
+    const koTrimmed = (await read(koSlot, koAfter, undefined, false, nextTrimMark(undefined, ko.slice(0, 2)))).facts.map((f) => f.value);
+    expect(koTrimmed.join()).toContain("대구");
   });
 
   it("a trim, then an edit of the only read message left: the trimmed message's facts stay", async () => {

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText } from "@threadwise/core";
+import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, type TrimMark, trimmedThrough } from "@threadwise/core";
 import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
@@ -153,9 +153,12 @@ export class ReadEntryCache {
  *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
  *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
- * from a trim from the stored thread alone: their facts are kept, unless `trims` is `false`
- * (nothing trims the thread: factRecall's `trims` option), where every read message no longer
- * stored was removed. `read` keeps only the messages
+ * from a trim from the stored thread alone: with `trims` (the default: a middleware that leaves no
+ * mark may delete the oldest messages, LangChain's `summarizationMiddleware`) their facts are
+ * kept. With `trims: false` a read message no longer stored left through a trim only when `mark`
+ * (the thread's summary slot's `trimmed`: what persistTrim and the message archive took, core's
+ * `TrimMark`) names it or a newer read one (core's `trimmedThrough`); any other was removed, and its
+ * facts go. `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
  * archive before it stay through any later edit or rewrite (the archive is not read here; a new
  * value of the same attribute still replaces them). A slot written before `read`
@@ -169,8 +172,9 @@ export class ReadEntryCache {
  * facts stay (a trim's, persistTrim's), and would be taken for messages the rewrite left out.
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
- * each, computed once per distinct text in a process. `trims`: whether anything deletes the
- * oldest messages of the stored thread (see above; default `true`).
+ * each, computed once per distinct text in a process. `trims`: whether a middleware that leaves no
+ * trim mark deletes the oldest messages of the stored thread (see above; default `true`); `mark`:
+ * the thread's trim mark, read with `trims: false` only.
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
@@ -178,6 +182,7 @@ export function planFactRead(
   cleared?: string,
   cache?: ReadEntryCache,
   trims = true,
+  mark?: TrimMark,
 ): FactReadPlan {
   const users = userMessagesOf(messages);
   const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
@@ -197,14 +202,28 @@ export function planFactRead(
   }
   if (at !== -1) {
     const before = entriesBefore(at + 1);
-    // Without trims nothing leaves from the start: the read messages must all be there.
-    if (slot.read === undefined || ((trims || slot.read.length === before.length) && endsWith(slot.read, before))) {
+    // Without unmarked trims, what left from the start must be what the mark names.
+    if (
+      slot.read === undefined ||
+      ((trims || slot.read.length === before.length || slot.read.length - before.length <= trimmedCount(slot.read, mark)) &&
+        endsWith(slot.read, before))
+    ) {
       const pending = pendingFrom(at + 1);
       // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
       return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
     }
   }
-  return reread(messages, users, entries, slot, cleared, trims);
+  return reread(messages, users, entries, slot, cleared, trims, mark);
+}
+
+/** How many of `read`, from its oldest, left through a trim or the archive when no longer stored: see core's `trimmedThrough`. */
+function trimmedCount(read: readonly FactReadEntry[], mark: TrimMark | undefined): number {
+  return mark
+    ? trimmedThrough(
+        read.map((entry) => entry.id),
+        mark,
+      )
+    : 0;
 }
 
 /**
@@ -339,14 +358,17 @@ function reread(
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
   trims: boolean,
+  mark: TrimMark | undefined,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim,
-  // where anything trims the thread; else it was removed, as any read message no longer stored.
+  // where a middleware that leaves no mark trims the thread; else only what the trim mark names
+  // (persistTrim's, the archive's) did, and any other read message no longer stored was removed.
   const oldestStored = read.findIndex((entry) => stored.has(entry.id));
-  const survivor = trims ? Math.max(0, oldestStored) : 0;
+  const marked = trims ? 0 : trimmedCount(read, mark);
+  const survivor = trims ? Math.max(0, oldestStored) : oldestStored === -1 ? marked : Math.min(marked, oldestStored);
   const dropped = new Set<string>();
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);

@@ -252,7 +252,8 @@ export function memoryMiddleware(
   // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
   // (`declareState: false`): LangChain parses a declared schema at every model call of a
   // middleware with wrapModelCall, and every threadwise middleware has one.
-  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined)
+  // persistTrim and the archive name what they take there (`trimmed`), for factRecall and userMemory.
+  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined || config.archive)
     stack.push(summarySlotMiddleware());
   if (config.summarize)
     stack.push(
@@ -280,6 +281,9 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
+        // Every middleware here that deletes stored messages marks what it took (persistTrim, the
+        // archive): any other read message gone was removed, and its facts go (R37).
+        trims: false,
         ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
         logger,
         env,
@@ -290,6 +294,8 @@ export function memoryMiddleware(
       userMemory({
         declareState: false,
         maxTokens: config.userMemoryMaxTokens,
+        // As factRecall's: persistTrim and the archive mark what they take.
+        trims: false,
         promptContextMode: mode,
         logger,
         // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).

@@ -58,12 +58,13 @@ export const userMemoryOptionsSchema = z.strictObject({
    */
   keepMessages: z.boolean().optional(),
   /**
-   * Whether a middleware of the stack deletes the oldest messages of the stored thread
-   * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a stored
-   * message of the thread gone together with every older one is taken as trimmed, and its item and
-   * facts stay (what it said was still said). `false`: nothing trims the thread, so such a message
-   * was removed (`RemoveMessage` of the oldest messages), and its item and facts go like any removed
-   * message's (R37). `memoryStack` leaves it `true` (see factRecall's `trims`). @default true
+   * Whether a middleware of the stack that leaves no trim mark deletes the oldest messages of the
+   * stored thread (LangChain's `summarizationMiddleware`). `true`: a stored message of the thread
+   * gone together with every older one is taken as trimmed, and its item and facts stay (what it
+   * said was still said). `false`: only persistTrim and the message archive delete them, and they
+   * name what they took in the thread's summary slot (`trimmed`, core's `TrimMark`): a message they
+   * took stays, any other gone was removed (`RemoveMessage`, of the oldest messages too), and its
+   * item and facts go like any removed message's (R37). `memoryStack` sets `false`. @default true
    */
   trims: z.boolean().optional(),
   /**

@@ -81,8 +81,9 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
- * is taken back likewise; one gone with every older message (persistTrim, the archive) stays,
- * unless `trims` is `false` (nothing trims the thread): then it was removed and is taken back too.
+ * is taken back likewise; one gone with every older message stays (a trim), unless `trims` is
+ * `false`: then it stays only when persistTrim or the archive took it (the thread's summary slot
+ * names what they took: `trimmed`), and is taken back otherwise (a `RemoveMessage` of the oldest).
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
@@ -272,7 +273,8 @@ export function userMemory(options: UserMemoryOptions = {}) {
       };
       // The thread's summary when summarize made one; else, only when messages are not kept (they
       // would say it twice), its first user message.
-      const summary = slotOf({ state, runtime }).summary?.text;
+      const slot = slotOf({ state, runtime });
+      const summary = slot.summary?.text;
       const first = config.keepMessages ? undefined : messages.find(isUserMessage);
       const digestSource = summary ?? (first ? messageText(first) : "");
       const digest =
@@ -283,7 +285,15 @@ export function userMemory(options: UserMemoryOptions = {}) {
         await engine.commit(
           store,
           scope,
-          { threadId, messages: turn, digest, now: new Date().toISOString(), current, trims: config.trims },
+          {
+            threadId,
+            messages: turn,
+            digest,
+            now: new Date().toISOString(),
+            current,
+            trims: config.trims,
+            ...(slot.trimmed ? { trimmed: slot.trimmed } : {}),
+          },
           { model: models.get(threadId), signal: source.signal },
         );
         failing = false;
