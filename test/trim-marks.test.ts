@@ -45,18 +45,18 @@ const STACKS = [
   { name: "persistTrim and archive on", archive: true, persistTrimKeepGroups: 8 },
 ] as const;
 
-let file = 0;
 describe.each(["in_memory", "sqlite"] as const)("trim marks on %s (R37)", (backend) => {
   describe.each(STACKS)("$name", ({ archive, persistTrimKeepGroups }) => {
     it.each(["en", "ko"] as const)(
       "%s: what a trim or the archive took keeps its facts; the oldest stored messages removed drop theirs",
       async (lang) => {
         const text = LANGUAGES[lang];
+        const sqlitePath = join(dir, `${archive}-${persistTrimKeepGroups ?? 0}-${lang}.sqlite`);
         const model = strictModel({ answer: (_m, call) => `Noted, answer ${call}.` });
         const stack = memoryStack({
           env: {},
           backend,
-          ...(backend === "sqlite" ? { sqlitePath: join(dir, `t${(file += 1)}.sqlite`) } : {}),
+          ...(backend === "sqlite" ? { sqlitePath } : {}),
           archive,
           ...(persistTrimKeepGroups !== undefined ? { persistTrimKeepGroups } : {}),
           windowSize: 2,

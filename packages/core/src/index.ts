@@ -158,7 +158,6 @@ export {
   type WorkMemoryEntry,
   workMemoryEntrySchema,
 } from "./summary-slot.js";
-export { nextTrimMark, TRIM_MARK_MAX_IDS, type TrimMark, trimMarkSchema, trimmedThrough } from "./trim-mark.js";
 export { declaredSummarySlot, SUMMARY_SLOT_MIDDLEWARE_NAME, summarySlotMiddleware, summarySlotOf } from "./summary-slot-middleware.js";
 export {
   ENGLISH_STOPWORDS,
@@ -222,6 +221,7 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
+export { nextTrimMark, TRIM_MARK_MAX_IDS, type TrimMark, trimMarkSchema, trimmedThrough } from "./trim-mark.js";
 export {
   analysisText,
   characterHead,
