@@ -1,6 +1,7 @@
 export {
   type ArchiveClearedDigestsReader,
   type ArchiveCursor,
+  type ArchivedAmongReader,
   type ArchivedChanges,
   type ArchivedChangesReader,
   type ArchivedMessagesReader,

@@ -15,7 +15,7 @@ const settings = {
 };
 /** One model call of factRecall on `messages`: the slot after it. */
 async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true, mark?: TrimMark): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot, cleared, undefined, trims, mark);
+  const plan = planFactRead(messages, slot, cleared, undefined, trims, mark ? { mark } : {});
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -77,7 +77,11 @@ describe("planFactRead (R37)", () => {
     const after = [human("c", "It rained."), human("d", "Where do Hana and Minho live?")];
     // persistTrim (or the archive) took a and b: both keep their facts, nothing is read again.
     const both = nextTrimMark(undefined, en.slice(0, 2));
-    expect(planFactRead(after, slot, undefined, undefined, false, both).facts).toBeUndefined();
+    expect(planFactRead(after, slot, undefined, undefined, false, { mark: both }).facts).toBeUndefined();
+    // The archive holds them (no mark): the same; asked only for what the mark does not name.
+    expect(planFactRead(after, slot, undefined, undefined, false).removed).toEqual(["a", "b"]);
+    expect(planFactRead(after, slot, undefined, undefined, false, { archived: new Set(["a", "b"]) }).facts).toBeUndefined();
+    expect(planFactRead(after, slot, undefined, undefined, false, { archived: new Set(["a"]) }).removed).toEqual(["b"]);
     const trimmed = (await read(slot, after, undefined, false, both)).facts.map((f) => f.value).join();
     expect(trimmed).toContain("Jeju");
     expect(trimmed).toContain("Daegu");

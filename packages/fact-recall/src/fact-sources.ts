@@ -34,6 +34,21 @@ export interface FactReadPlan {
    * from edited or left out ones. @default false
    */
   unknownHead?: boolean;
+  /**
+   * With `trims: false`: the ids of read messages no longer stored that neither the trim mark nor
+   * `archived` names, taken as removed (their facts dropped). A caller with a message archive asks
+   * it which of them it holds (core's `ArchivedAmongReader`) and plans again with those as
+   * `archived`. Absent when there are none.
+   */
+  removed?: string[];
+}
+
+/** What left the stored thread through persistTrim or the archive (factRecall's `trims: false`): see {@link planFactRead}. */
+export interface TrimmedMessages {
+  /** The thread's trim mark (its summary slot's `trimmed`: what persistTrim took). */
+  mark?: TrimMark;
+  /** Ids of read messages the thread's message archive holds. */
+  archived?: ReadonlySet<string>;
 }
 
 /**
@@ -155,10 +170,11 @@ export class ReadEntryCache {
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
  * from a trim from the stored thread alone: with `trims` (the default: a middleware that leaves no
  * mark may delete the oldest messages, LangChain's `summarizationMiddleware`) their facts are
- * kept. With `trims: false` a read message no longer stored left through a trim only when `mark`
- * (the thread's summary slot's `trimmed`: what persistTrim and the message archive took, core's
- * `TrimMark`) names it or a newer read one (core's `trimmedThrough`); any other was removed, and its
- * facts go. `read` keeps only the messages
+ * kept. With `trims: false` a read message no longer stored left through a trim only when
+ * `trimmed.mark` (the thread's summary slot's `trimmed`: what persistTrim took, core's `TrimMark`)
+ * names it or a newer read one (core's `trimmedThrough`), or `trimmed.archived` (what the message
+ * archive holds) names it; any other was removed, and its facts go (listed in the plan's
+ * `removed`). `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
  * archive before it stay through any later edit or rewrite (the archive is not read here; a new
  * value of the same attribute still replaces them). A slot written before `read`
@@ -173,8 +189,8 @@ export class ReadEntryCache {
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
  * each, computed once per distinct text in a process. `trims`: whether a middleware that leaves no
- * trim mark deletes the oldest messages of the stored thread (see above; default `true`); `mark`:
- * the thread's trim mark, read with `trims: false` only.
+ * trim mark deletes the oldest messages of the stored thread (see above; default `true`);
+ * `trimmed`: what left through persistTrim and the archive, read with `trims: false` only.
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
@@ -182,7 +198,7 @@ export function planFactRead(
   cleared?: string,
   cache?: ReadEntryCache,
   trims = true,
-  mark?: TrimMark,
+  trimmed: TrimmedMessages = {},
 ): FactReadPlan {
   const users = userMessagesOf(messages);
   const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
@@ -205,7 +221,7 @@ export function planFactRead(
     // Without unmarked trims, what left from the start must be what the mark names.
     if (
       slot.read === undefined ||
-      ((trims || slot.read.length === before.length || slot.read.length - before.length <= trimmedCount(slot.read, mark)) &&
+      ((trims || slot.read.length === before.length || leftThroughTrims(slot.read, slot.read.length - before.length, trimmed)) &&
         endsWith(slot.read, before))
     ) {
       const pending = pendingFrom(at + 1);
@@ -213,17 +229,27 @@ export function planFactRead(
       return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
     }
   }
-  return reread(messages, users, entries, slot, cleared, trims, mark);
+  return reread(messages, users, entries, slot, cleared, trims, trimmed);
 }
 
-/** How many of `read`, from its oldest, left through a trim or the archive when no longer stored: see core's `trimmedThrough`. */
-function trimmedCount(read: readonly FactReadEntry[], mark: TrimMark | undefined): number {
-  return mark
+/** Whether read message `index`, no longer stored, left through persistTrim or the archive (`through`: core's `trimmedThrough` of `read`). */
+const isTrimmed = (read: readonly FactReadEntry[], index: number, through: number, trimmed: TrimmedMessages): boolean =>
+  index < through || trimmed.archived?.has((read[index] as FactReadEntry).id) === true;
+
+/** `trimmedThrough` of `read`'s ids and the trim mark: 0 without one. */
+const throughOf = (read: readonly FactReadEntry[], trimmed: TrimmedMessages): number =>
+  trimmed.mark
     ? trimmedThrough(
         read.map((entry) => entry.id),
-        mark,
+        trimmed.mark,
       )
     : 0;
+
+/** Whether the `count` oldest of `read` (no longer stored) all left through persistTrim or the archive. */
+function leftThroughTrims(read: readonly FactReadEntry[], count: number, trimmed: TrimmedMessages): boolean {
+  const through = throughOf(read, trimmed);
+  for (let i = 0; i < count; i += 1) if (!isTrimmed(read, i, through, trimmed)) return false;
+  return true;
 }
 
 /**
@@ -358,21 +384,27 @@ function reread(
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
   trims: boolean,
-  mark: TrimMark | undefined,
+  trimmed: TrimmedMessages,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim,
-  // where a middleware that leaves no mark trims the thread; else only what the trim mark names
-  // (persistTrim's, the archive's) did, and any other read message no longer stored was removed.
+  // where a middleware that leaves no mark trims the thread; else only what persistTrim's mark or
+  // the archive names did, and any other read message no longer stored was removed.
   const oldestStored = read.findIndex((entry) => stored.has(entry.id));
-  const marked = trims ? 0 : trimmedCount(read, mark);
-  const survivor = trims ? Math.max(0, oldestStored) : oldestStored === -1 ? marked : Math.min(marked, oldestStored);
+  const through = trims ? 0 : throughOf(read, trimmed);
+  const left = (index: number) => isTrimmed(read, index, through, trimmed);
+  // The read messages that left through a trim come first: reading again compares from the next.
+  let survivor = trims ? Math.max(0, oldestStored) : 0;
+  if (!trims) while (survivor < read.length && !stored.has((read[survivor] as FactReadEntry).id) && left(survivor)) survivor += 1;
   const dropped = new Set<string>();
+  const removed: string[] = [];
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);
-    if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
+    const gone = now === undefined && (trims ? index >= survivor : !left(index));
+    if (gone || (now !== undefined && now !== entry.digest)) dropped.add(entry.id);
+    if (gone && !trims) removed.push(entry.id);
   });
   // Stored user messages before the oldest read one still stored, that `read` does not know.
   const known = new Set(read.map((entry) => entry.id));
@@ -404,5 +436,6 @@ function reread(
     pending: users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id })),
     read: entries.slice(0, start),
     ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
+    ...(removed.length > 0 ? { removed } : {}),
   };
 }

@@ -7,14 +7,12 @@ import {
   loggerOptionSchema,
   type MessageGroup,
   newestArchivedBefore,
-  nextTrimMark,
   parseOptions,
   readSummarySlot,
   resolveLogger,
   type StartOn,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
-  summarySlotOf,
   ThreadwiseConfigError,
   threadwiseMiddleware,
   viewDecisionsOf,
@@ -236,10 +234,10 @@ function summaryOf(request: { state?: unknown; runtime?: unknown }): { record: S
  * 1. writes them to the archive (`ThreadwiseSaver.archiveMessages`, an idempotent upsert by
  *    tenant, thread and message id), and only then
  * 2. removes them from the checkpoint with `RemoveMessage`, riding on the model call's own update
- *    (a `Command` next to the answer), stored in the same checkpoint as the answer. The same update
- *    names the user messages that left in the summary slot (`trimmed`, core's `TrimMark`; where a
- *    middleware declares the slot, as `memoryStack` does), so factRecall and userMemory keep what
- *    they said and tell them from messages the user removed (R37).
+ *    (a `Command` next to the answer), stored in the same checkpoint as the answer. The archive
+ *    is the mark of what left: factRecall and userMemory ask it (`ThreadwiseSaver.archivedAmong`)
+ *    for user messages gone from the checkpoint, to keep what archived ones said and tell them
+ *    from messages the user removed (R37).
  * A crash between the two leaves a message in both places, never in neither; the next call
  * archives it again (same row) and removes it. Readers dedupe by id, the hot copy winning:
  * `ThreadwiseSaver.readThread` (the whole thread, in order), recall and summarize (given
@@ -324,16 +322,7 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         archived: leaving.length,
         hot: messages.length - leaving.length,
       });
-      // The mark of what left (R37), where the stack declares the summary slot (memoryStack does):
-      // factRecall and userMemory keep what these said, and tell them from messages the user removed.
-      const slot = summarySlotOf(request);
-      const trimmed = slot ? nextTrimMark(slot.trimmed, leaving) : undefined;
-      return new Command({
-        update: {
-          messages: leaving.map((message) => new RemoveMessage({ id: message.id as string })),
-          ...(trimmed ? { [SUMMARY_SLOT_KEY]: { trimmed } } : {}),
-        },
-      });
+      return new Command({ update: { messages: leaving.map((message) => new RemoveMessage({ id: message.id as string })) } });
     },
   });
 }

@@ -252,8 +252,7 @@ export function memoryMiddleware(
   // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
   // (`declareState: false`): LangChain parses a declared schema at every model call of a
   // middleware with wrapModelCall, and every threadwise middleware has one.
-  // persistTrim and the archive name what they take there (`trimmed`), for factRecall and userMemory.
-  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined || config.archive)
+  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined)
     stack.push(summarySlotMiddleware());
   if (config.summarize)
     stack.push(
@@ -281,10 +280,16 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
-        // Every middleware here that deletes stored messages marks what it took (persistTrim, the
-        // archive): any other read message gone was removed, and its facts go (R37).
+        // Every middleware here that deletes stored messages leaves a mark of what it took
+        // (persistTrim's in the summary slot, the archive's rows): any other read message gone
+        // was removed, and its facts go (R37).
         trims: false,
-        ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
+        ...(archive
+          ? {
+              archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since),
+              archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids),
+            }
+          : {}),
         logger,
         env,
       }),
@@ -294,8 +299,9 @@ export function memoryMiddleware(
       userMemory({
         declareState: false,
         maxTokens: config.userMemoryMaxTokens,
-        // As factRecall's: persistTrim and the archive mark what they take.
+        // As factRecall's: persistTrim and the archive leave a mark of what they take.
         trims: false,
+        ...(archive ? { archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids) } : {}),
         promptContextMode: mode,
         logger,
         // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).

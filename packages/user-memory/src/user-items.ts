@@ -105,6 +105,13 @@ export interface CommittedTurn {
    * core's `TrimMark`), read with `trims: false`. @default undefined (nothing taken)
    */
   trimmed?: TrimMark;
+  /**
+   * Which of some message ids of the thread its message archive holds (core's
+   * `ArchivedAmongReader` bound to the thread), read with `trims: false`: a message gone that the
+   * archive holds was archived, and stays. Asked once per commit, only for messages gone that
+   * `trimmed` does not name. @default undefined (no archive)
+   */
+  archivedAmong?: (messageIds: readonly string[]) => Promise<string[]>;
 }
 
 /** Limits and switches of {@link planUserWrite}. */
@@ -210,6 +217,8 @@ export async function planUserWrite(
           )
         : 0;
     let olderStays = false;
+    // Gone with no older message left, and not named by the trim mark: removed unless archived.
+    const unmarked: string[] = [];
     for (const [index, item] of ofThread.entries()) {
       const messageId = item.messageId as string;
       if (inTurn.has(messageId)) {
@@ -220,8 +229,11 @@ export async function planUserWrite(
       if (now) {
         olderStays = true;
         if (storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
-      } else if (olderStays || (turn.trims === false && index >= marked)) edits.push({ id: messageId, text: "" });
+      } else if (olderStays) edits.push({ id: messageId, text: "" });
+      else if (turn.trims === false && index >= marked) unmarked.push(messageId);
     }
+    const archived = new Set(unmarked.length > 0 && turn.archivedAmong ? await turn.archivedAmong(unmarked) : []);
+    for (const messageId of unmarked) if (!archived.has(messageId)) edits.push({ id: messageId, text: "" });
   }
   for (const [order, message] of [...turn.messages, ...edits].entries()) {
     const key = messageItemKey(turn.threadId, message.id);

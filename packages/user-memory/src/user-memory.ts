@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
+  type ArchivedAmongReader,
   addContextBlocks,
   annotateMultiturn,
   declaredSummarySlot,
@@ -293,6 +294,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
             current,
             trims: config.trims,
             ...(slot.trimmed ? { trimmed: slot.trimmed } : {}),
+            ...(config.archivedAmong
+              ? { archivedAmong: (ids: readonly string[]) => (config.archivedAmong as ArchivedAmongReader)(threadId, ids) }
+              : {}),
           },
           { model: models.get(threadId), signal: source.signal },
         );
