@@ -83,8 +83,9 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
  * is taken back likewise; one gone with every older message stays (a trim), unless `trims` is
- * `false`: then it stays only when persistTrim or the archive took it (the thread's summary slot
- * names what they took: `trimmed`), and is taken back otherwise (a `RemoveMessage` of the oldest).
+ * `false`: then it stays only when persistTrim or the archive took it (persistTrim names what it
+ * took in the thread's summary slot, `trimmed`; the archive holds what it took: `archivedAmong`),
+ * and is taken back otherwise (a `RemoveMessage` of the oldest).
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
  * digests, then the weakest facts.
  *
