@@ -354,6 +354,7 @@ function archivedHead(
   hotStart: BaseMessage | undefined,
   cleared: string,
   noneRead: boolean,
+  trimmedDigests?: ReadonlySet<string>,
 ): ArchivedHead {
   const digests: string[] = [];
   for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
@@ -365,7 +366,17 @@ function archivedHead(
   const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
   const storedDigests = new Set(messages.map(messageDigest));
   const first = digests.findIndex((digest) => storedDigests.has(digest));
-  const left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  // With `trimmedDigests` (`trims: false`: only marked trims delete), every archived message the
+  // rewrite left out was removed, as on a thread without the archive, but for those persistTrim's
+  // mark names (its own rewrite) and the ones before them (it deletes from the start).
+  let left: Set<string>;
+  if (trimmedDigests) {
+    let through = -1;
+    digests.forEach((digest, index) => {
+      if (trimmedDigests.has(digest)) through = index;
+    });
+    left = new Set(digests.filter((digest, index) => index > through && !storedDigests.has(digest)));
+  } else left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
   let users = 0;
   let next = first;
   for (const message of head) {
@@ -374,6 +385,22 @@ function archivedHead(
     if (isUserMessage(message)) users += 1;
   }
   return { users, complete: first !== -1 && next === digests.length, left };
+}
+
+/**
+ * The `sourceDigest`s of the statements (facts and their history) whose message persistTrim's
+ * `mark` names: where its deletions end among a rewrite's cleared digests. O(facts).
+ */
+function markedDigests(facts: readonly Fact[], mark: TrimMark | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!mark) return out;
+  const named = new Set(mark.taken);
+  if (mark.before !== null) named.add(mark.before);
+  for (const fact of facts)
+    for (const statement of [fact, ...(fact.history ?? [])])
+      if (typeof statement.sourceMessageId === "string" && named.has(statement.sourceMessageId) && statement.sourceDigest !== undefined)
+        out.add(statement.sourceDigest);
+  return out;
 }
 
 /** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
@@ -410,7 +437,10 @@ function reread(
   const known = new Set(read.map((entry) => entry.id));
   const hotStart = entries.findIndex((entry) => known.has(entry.id));
   const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
-  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1) : undefined;
+  const head =
+    unknownHead && cleared !== undefined
+      ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1, trims ? undefined : markedDigests(slot.facts, trimmed.mark))
+      : undefined;
   if (head && head.left.size > 0) {
     // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
     for (const fact of slot.facts)
