@@ -14,8 +14,18 @@ const settings = {
   minScore: 0,
 };
 /** One model call of factRecall on `messages`: the slot after it. */
-async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true, mark?: TrimMark): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot, cleared, undefined, trims, mark ? { mark } : {});
+async function read(
+  slot: FactSlot,
+  messages: BaseMessage[],
+  cleared?: string,
+  trims = true,
+  mark?: TrimMark,
+  archived?: readonly string[],
+): Promise<FactSlot> {
+  const plan = planFactRead(messages, slot, cleared, undefined, trims, {
+    ...(mark ? { mark } : {}),
+    ...(archived ? { archived: new Set(archived) } : {}),
+  });
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -257,6 +267,35 @@ describe("planFactRead: where reading again starts (R35/R37: the same with and w
       // A rewrite keeping only hot messages: the archived ones before them count as trimmed, as without the archive.
       const kept = [...whole.slice(20), ...next];
       expect(lines(await read(slot, kept, cleared)).sort()).toEqual(lines(await read(control, kept)).sort());
+    },
+  );
+
+  // stack.archive.slow seed 304 case 21 (memoryStack, `trims: false`): a rewrite that brought the
+  // archive back without its oldest messages dropped their facts, but a former value stated in one
+  // stayed in the history of a fact stated last in a hot message not read again ("before: Seoul"),
+  // where a thread without the archive reads that message again and gives no such former value.
+  it.each([
+    ["en", "I live in Seoul.", "I moved to Busan.", /Seoul/],
+    ["ko", "저는 서울에 살아요.", "부산으로 이사했어요.", /서울/],
+  ])(
+    "%s: without unmarked trims, a rewrite that leaves out the oldest archived messages drops their former values from the facts that stay",
+    async (_l, before, now, gone) => {
+      const whole = thread(12, (k) => (k === 0 ? before : k === 9 ? now : `hello ${k}`));
+      const archived = whole.slice(0, 8);
+      let slot = await read(emptyFactSlot(), whole.slice(0, 16), undefined, false);
+      // Archived (the archive holds u0 to u3: archivedAmong): their facts stay.
+      const ids = archived.map((message) => message.id as string);
+      slot = await read(slot, whole.slice(8), undefined, false, undefined, ids);
+      const control = await read(emptyFactSlot(), whole, undefined, false);
+      expect(lines(slot)).toEqual(lines(control));
+      expect(lines(slot).join("\n")).toMatch(gone);
+      // The rewrite keeps the thread but u0 and its answer (and empties the archive).
+      const without = [...whole.slice(2), human("n1", "hello again")];
+      const cleared = archived.map(messageDigest).join("");
+      const after = await read(slot, without, cleared, false);
+      expect(lines(after)).toEqual(lines(await read(control, without, undefined, false)));
+      expect(lines(after).join("\n")).not.toMatch(gone);
+      expect(after.facts.find((fact) => fact.sourceMessageId === "u9")?.previousValue).toBeUndefined();
     },
   );
 });

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
 import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, type TrimMark, trimmedThrough } from "@threadwise/core";
-import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
+import { type Fact, type FactReadEntry, type FactSlot, rollBackFact, withoutGoneHistory } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
 export const MAX_BACKFILL_MESSAGES = 50;
@@ -456,8 +456,12 @@ function reread(
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
   // message that left through a trim survives the re-read, as it would were that message stored.
   const gone = (id: string): boolean => dropped.has(id);
+  // A fact stated last in a message that stays and is not read again loses the earlier values
+  // stated in messages no longer stored that were dropped (removed, or archived and left out by a
+  // rewrite), as reading the thread again would: a thread without the archive reads them again.
+  const leftOut = (id: string): boolean => dropped.has(id) && !stored.has(id);
   const facts = slot.facts.flatMap((fact) => {
-    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [fact];
+    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [withoutGoneHistory(fact, leftOut)];
     const back = rollBackFact(fact, gone);
     return back ? [back] : [];
   });
