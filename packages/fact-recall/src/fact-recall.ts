@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   type ArchiveClearedDigestsReader,
+  type ArchivedAmongReader,
   addContextBlocks,
   chatModelOption,
   chatModelOptionSchema,
@@ -17,6 +18,7 @@ import {
   SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
+  summarySlotOf,
   THREADWISE_ENV,
   threadwiseMiddleware,
   timerMsSchema,
@@ -25,7 +27,7 @@ import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
-import { planFactRead, ReadEntryCache } from "./fact-sources.js";
+import { planFactRead, ReadEntryCache, type TrimmedMessages } from "./fact-sources.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -119,6 +121,34 @@ export const factRecallOptionsSchema = z
      */
     structuredResponse: z.boolean().optional(),
     /**
+     * Whether a middleware of the stack that leaves no trim mark deletes the oldest messages of the
+     * stored thread (LangChain's `summarizationMiddleware`). `true`: a read user message gone
+     * together with every older one is taken as trimmed, and its facts are kept (that is what facts
+     * are for). `false`: only persistTrim and the message archive delete them, and they leave a
+     * mark of what they took: persistTrim in the thread's summary slot (`trimmed`, core's
+     * `TrimMark`; declared by persistTrim or `summarySlotMiddleware()`), the archive in its rows
+     * (read through `archivedAmong`). A read message they took keeps its facts, any other gone was
+     * removed (`RemoveMessage`, of the oldest messages too), and its facts are dropped like any
+     * removed message's (R37). `memoryStack` sets `false`, with the archive on and off.
+     * @default true
+     */
+    trims: z.boolean().optional(),
+    /**
+     * Reads which of some message ids the thread's message archive holds (core's
+     * `ArchivedAmongReader`; `(threadId, ids) => checkpointer.archivedAmong(threadId, ids)` with
+     * `@threadwise/memory`'s archive, which `memoryStack({ archive: true })` passes). With
+     * `trims: false`, asked on a model call where read user messages are gone that persistTrim's
+     * mark does not name: those the archive holds were archived and keep their facts; the others
+     * were removed. One indexed lookup, on the first model call after an archiving step or a
+     * removal. Without it, with the archive and `trims: false`, archived messages count as removed.
+     * @default undefined
+     */
+    archivedAmong: z
+      .custom<ArchivedAmongReader>((value) => typeof value === "function", {
+        message: "expected a function (threadId, messageIds) => Promise<string[]>",
+      })
+      .optional(),
+    /**
      * Reads the digests of what the thread's message archive held when a rewrite
      * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) last emptied it, oldest first, 8
      * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId, since) =>
@@ -135,17 +165,6 @@ export const factRecallOptionsSchema = z
      * removal of every message read, the facts of the messages that rewrite deleted went, where a
      * thread without the archive keeps them. @default undefined
      */
-    /**
-     * Whether a middleware of the stack deletes the oldest messages of the stored thread
-     * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a read
-     * user message gone together with every older one is taken as trimmed, and its facts are kept
-     * (that is what facts are for). `false`: nothing trims this thread, so such a message was
-     * removed (`RemoveMessage` of the oldest messages), and its facts are dropped like any removed
-     * message's (R37). `memoryStack` leaves it `true`: with the archive on, telling an archived
-     * message from a removed one would need the archive read at each archiving step, and a stack
-     * must send the same with the archive on and off. @default true
-     */
-    trims: z.boolean().optional(),
     archiveCleared: z
       .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
         message: "expected a function (threadId, since?) => Promise<string | undefined>",
@@ -293,7 +312,18 @@ export function factRecall(options: FactRecallOptions = {}) {
       const messages = request.state.messages ?? [];
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
-      let plan = planFactRead(messages, slot, undefined, cache, trims);
+      // What persistTrim took (the summary slot's mark), to tell from what the user removed.
+      const mark = trims ? undefined : summarySlotOf(request)?.trimmed;
+      const trimmed: TrimmedMessages = mark ? { mark } : {};
+      let plan = planFactRead(messages, slot, undefined, cache, trims, trimmed);
+      // Read messages gone that the mark does not name: the ones the archive holds were archived.
+      if (plan.removed && parsed.archivedAmong && threadId !== "") {
+        const archived = await parsed.archivedAmong(threadId, plan.removed);
+        if (archived.length > 0) {
+          trimmed.archived = new Set(archived);
+          plan = planFactRead(messages, slot, undefined, cache, trims, trimmed);
+        }
+      }
       if (cache) readCaches.resize(threadId, cache.size);
       // Where this read stands, for the next one's question to the archive (below).
       const checkpointId = parsed.archiveCleared ? runCheckpointIdOf(request.runtime) : undefined;
@@ -304,7 +334,7 @@ export function factRecall(options: FactRecallOptions = {}) {
       // left, their facts dropped as if just left out).
       if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
-        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims, trimmed);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));

@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText } from "@threadwise/core";
-import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
+import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, type TrimMark, trimmedThrough } from "@threadwise/core";
+import { type Fact, type FactReadEntry, type FactSlot, rollBackFact, withoutGoneHistory } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
 export const MAX_BACKFILL_MESSAGES = 50;
@@ -34,6 +34,21 @@ export interface FactReadPlan {
    * from edited or left out ones. @default false
    */
   unknownHead?: boolean;
+  /**
+   * With `trims: false`: the ids of read messages no longer stored that neither the trim mark nor
+   * `archived` names, taken as removed (their facts dropped). A caller with a message archive asks
+   * it which of them it holds (core's `ArchivedAmongReader`) and plans again with those as
+   * `archived`. Absent when there are none.
+   */
+  removed?: string[];
+}
+
+/** What left the stored thread through persistTrim or the archive (factRecall's `trims: false`): see {@link planFactRead}. */
+export interface TrimmedMessages {
+  /** The thread's trim mark (its summary slot's `trimmed`: what persistTrim took). */
+  mark?: TrimMark;
+  /** Ids of read messages the thread's message archive holds. */
+  archived?: ReadonlySet<string>;
 }
 
 /**
@@ -153,9 +168,13 @@ export class ReadEntryCache {
  *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
  *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
- * from a trim from the stored thread alone: their facts are kept, unless `trims` is `false`
- * (nothing trims the thread: factRecall's `trims` option), where every read message no longer
- * stored was removed. `read` keeps only the messages
+ * from a trim from the stored thread alone: with `trims` (the default: a middleware that leaves no
+ * mark may delete the oldest messages, LangChain's `summarizationMiddleware`) their facts are
+ * kept. With `trims: false` a read message no longer stored left through a trim only when
+ * `trimmed.mark` (the thread's summary slot's `trimmed`: what persistTrim took, core's `TrimMark`)
+ * names it or a newer read one (core's `trimmedThrough`), or `trimmed.archived` (what the message
+ * archive holds) names it; any other was removed, and its facts go (listed in the plan's
+ * `removed`). `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
  * archive before it stay through any later edit or rewrite (the archive is not read here; a new
  * value of the same attribute still replaces them). A slot written before `read`
@@ -169,8 +188,9 @@ export class ReadEntryCache {
  * facts stay (a trim's, persistTrim's), and would be taken for messages the rewrite left out.
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
- * each, computed once per distinct text in a process. `trims`: whether anything deletes the
- * oldest messages of the stored thread (see above; default `true`).
+ * each, computed once per distinct text in a process. `trims`: whether a middleware that leaves no
+ * trim mark deletes the oldest messages of the stored thread (see above; default `true`);
+ * `trimmed`: what left through persistTrim and the archive, read with `trims: false` only.
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
@@ -178,6 +198,7 @@ export function planFactRead(
   cleared?: string,
   cache?: ReadEntryCache,
   trims = true,
+  trimmed: TrimmedMessages = {},
 ): FactReadPlan {
   const users = userMessagesOf(messages);
   const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
@@ -197,14 +218,38 @@ export function planFactRead(
   }
   if (at !== -1) {
     const before = entriesBefore(at + 1);
-    // Without trims nothing leaves from the start: the read messages must all be there.
-    if (slot.read === undefined || ((trims || slot.read.length === before.length) && endsWith(slot.read, before))) {
+    // Without unmarked trims, what left from the start must be what the mark names.
+    if (
+      slot.read === undefined ||
+      ((trims || slot.read.length === before.length || leftThroughTrims(slot.read, slot.read.length - before.length, trimmed)) &&
+        endsWith(slot.read, before))
+    ) {
       const pending = pendingFrom(at + 1);
       // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
       return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
     }
   }
-  return reread(messages, users, entries, slot, cleared, trims);
+  return reread(messages, users, entries, slot, cleared, trims, trimmed);
+}
+
+/** Whether read message `index`, no longer stored, left through persistTrim or the archive (`through`: core's `trimmedThrough` of `read`). */
+const isTrimmed = (read: readonly FactReadEntry[], index: number, through: number, trimmed: TrimmedMessages): boolean =>
+  index < through || trimmed.archived?.has((read[index] as FactReadEntry).id) === true;
+
+/** `trimmedThrough` of `read`'s ids and the trim mark: 0 without one. */
+const throughOf = (read: readonly FactReadEntry[], trimmed: TrimmedMessages): number =>
+  trimmed.mark
+    ? trimmedThrough(
+        read.map((entry) => entry.id),
+        trimmed.mark,
+      )
+    : 0;
+
+/** Whether the `count` oldest of `read` (no longer stored) all left through persistTrim or the archive. */
+function leftThroughTrims(read: readonly FactReadEntry[], count: number, trimmed: TrimmedMessages): boolean {
+  const through = throughOf(read, trimmed);
+  for (let i = 0; i < count; i += 1) if (!isTrimmed(read, i, through, trimmed)) return false;
+  return true;
 }
 
 /**
@@ -309,6 +354,7 @@ function archivedHead(
   hotStart: BaseMessage | undefined,
   cleared: string,
   noneRead: boolean,
+  trimmedDigests?: ReadonlySet<string>,
 ): ArchivedHead {
   const digests: string[] = [];
   for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
@@ -320,7 +366,17 @@ function archivedHead(
   const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
   const storedDigests = new Set(messages.map(messageDigest));
   const first = digests.findIndex((digest) => storedDigests.has(digest));
-  const left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  // With `trimmedDigests` (`trims: false`: only marked trims delete), every archived message the
+  // rewrite left out was removed, as on a thread without the archive, but for those persistTrim's
+  // mark names (its own rewrite) and the ones before them (it deletes from the start).
+  let left: Set<string>;
+  if (trimmedDigests) {
+    let through = -1;
+    digests.forEach((digest, index) => {
+      if (trimmedDigests.has(digest)) through = index;
+    });
+    left = new Set(digests.filter((digest, index) => index > through && !storedDigests.has(digest)));
+  } else left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
   let users = 0;
   let next = first;
   for (const message of head) {
@@ -331,6 +387,22 @@ function archivedHead(
   return { users, complete: first !== -1 && next === digests.length, left };
 }
 
+/**
+ * The `sourceDigest`s of the statements (facts and their history) whose message persistTrim's
+ * `mark` names: where its deletions end among a rewrite's cleared digests. O(facts).
+ */
+function markedDigests(facts: readonly Fact[], mark: TrimMark | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!mark) return out;
+  const named = new Set(mark.taken);
+  if (mark.before !== null) named.add(mark.before);
+  for (const fact of facts)
+    for (const statement of [fact, ...(fact.history ?? [])])
+      if (typeof statement.sourceMessageId === "string" && named.has(statement.sourceMessageId) && statement.sourceDigest !== undefined)
+        out.add(statement.sourceDigest);
+  return out;
+}
+
 /** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
 function reread(
   messages: readonly BaseMessage[],
@@ -339,24 +411,36 @@ function reread(
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
   trims: boolean,
+  trimmed: TrimmedMessages,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim,
-  // where anything trims the thread; else it was removed, as any read message no longer stored.
+  // where a middleware that leaves no mark trims the thread; else only what persistTrim's mark or
+  // the archive names did, and any other read message no longer stored was removed.
   const oldestStored = read.findIndex((entry) => stored.has(entry.id));
-  const survivor = trims ? Math.max(0, oldestStored) : 0;
+  const through = trims ? 0 : throughOf(read, trimmed);
+  const left = (index: number) => isTrimmed(read, index, through, trimmed);
+  // The read messages that left through a trim come first: reading again compares from the next.
+  let survivor = trims ? Math.max(0, oldestStored) : 0;
+  if (!trims) while (survivor < read.length && !stored.has((read[survivor] as FactReadEntry).id) && left(survivor)) survivor += 1;
   const dropped = new Set<string>();
+  const removed: string[] = [];
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);
-    if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
+    const gone = now === undefined && (trims ? index >= survivor : !left(index));
+    if (gone || (now !== undefined && now !== entry.digest)) dropped.add(entry.id);
+    if (gone && !trims) removed.push(entry.id);
   });
   // Stored user messages before the oldest read one still stored, that `read` does not know.
   const known = new Set(read.map((entry) => entry.id));
   const hotStart = entries.findIndex((entry) => known.has(entry.id));
   const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
-  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1) : undefined;
+  const head =
+    unknownHead && cleared !== undefined
+      ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1, trims ? undefined : markedDigests(slot.facts, trimmed.mark))
+      : undefined;
   if (head && head.left.size > 0) {
     // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
     for (const fact of slot.facts)
@@ -372,8 +456,12 @@ function reread(
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
   // message that left through a trim survives the re-read, as it would were that message stored.
   const gone = (id: string): boolean => dropped.has(id);
+  // A fact stated last in a message that stays and is not read again loses the earlier values
+  // stated in messages no longer stored that were dropped (removed, or archived and left out by a
+  // rewrite), as reading the thread again would: a thread without the archive reads them again.
+  const leftOut = (id: string): boolean => dropped.has(id) && !stored.has(id);
   const facts = slot.facts.flatMap((fact) => {
-    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [fact];
+    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [withoutGoneHistory(fact, leftOut)];
     const back = rollBackFact(fact, gone);
     return back ? [back] : [];
   });
@@ -382,5 +470,6 @@ function reread(
     pending: users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id })),
     read: entries.slice(0, start),
     ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
+    ...(removed.length > 0 ? { removed } : {}),
   };
 }
