@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { strictModel } from "@threadwise/core/testing";
 import { FACTS_STATE_KEY, type FactSlot } from "@threadwise/fact-recall";
@@ -103,5 +104,77 @@ describe.each(["in_memory", "sqlite"] as const)("trim marks on %s (R37)", (backe
         expect(elsewhere).not.toContain(text.removedValue);
       },
     );
+  });
+});
+
+// A rewrite (`REMOVE_ALL_MESSAGES`, then the stored thread's newest messages) leaves out messages
+// the archive took before factRecall's last read, so that its record no longer lists them: their
+// facts go, and so do the earlier values they stated of a fact a kept message states, as on a
+// thread without the archive, where they are still read (stack.archive.slow seed 20261203 case 11:
+// the archive run kept "lives in Seoul (previously: Busan)", its control dropped it).
+const REWRITE_TEXTS = {
+  en: {
+    before: "I live in Busan.",
+    gone: "My sister Hana lives in Jeju.",
+    goneValue: "Jeju",
+    now: "I moved to Seoul.",
+    filler: (k: number) => `It rained all day, day ${k}.`,
+    question: "Where does Hana live?",
+  },
+  ko: {
+    before: "저는 부산에 살아요.",
+    gone: "제 여동생 하나는 제주에 살아요.",
+    goneValue: "제주",
+    now: "저는 서울로 이사했어요.",
+    filler: (k: number) => `${k}일째 하루 종일 비가 왔어요.`,
+    question: "하나는 어디 살아요?",
+  },
+} as const;
+
+describe("a rewrite that leaves out messages archived before the last read (R37)", () => {
+  it.each(["en", "ko"] as const)("%s: the requests and facts equal those of a thread without the archive", async (lang) => {
+    const text = REWRITE_TEXTS[lang];
+    const run = async (archive: boolean, keepIds?: ReadonlySet<string>) => {
+      const model = strictModel({ answer: (_m, call) => `Noted, answer ${call}.` });
+      const stack = memoryStack({
+        env: {},
+        archive,
+        windowSize: 2,
+        summarize: false,
+        factsMode: "heuristic",
+        recallMaxTokens: false,
+        logger: false,
+      });
+      const agent = createAgent({ model, systemPrompt: "S", ...stack });
+      const t1 = { configurable: { thread_id: "t1", user_id: "u1" } };
+      const turn = (id: string, content: string) => agent.invoke({ messages: [new HumanMessage({ id, content })] }, t1);
+      await turn("before", text.before);
+      await turn("gone", text.gone);
+      for (let k = 1; k <= 6; k += 1) await turn(`f${k}`, text.filler(k));
+      await turn("now", text.now);
+      await turn("f7", text.filler(7));
+      const hot = (await agent.graph.getState(t1)).values.messages as BaseMessage[];
+      const whole = archive ? await (stack.checkpointer as ThreadwiseSaver).readThread(t1) : hot;
+      // The archive run keeps its hot part; the run without the archive keeps the same messages.
+      const keep = keepIds ?? new Set(hot.map((m) => m.id as string));
+      await agent.invoke(
+        { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...whole.filter((m) => keep.has(m.id as string))] },
+        t1,
+      );
+      await turn("q1", text.question);
+      const request = (model.calls.at(-1) as { messages: BaseMessage[] }).messages.map((m) => messageText(m)).join("\n");
+      const facts = ((await agent.graph.getState(t1)).values[FACTS_STATE_KEY] as FactSlot).facts;
+      return { keep, request, facts, archivedBefore: whole.length - hot.length };
+    };
+    const withArchive = await run(true);
+    // The messages stating the two facts had left the checkpoint and were kept out by the rewrite.
+    expect(withArchive.archivedBefore).toBeGreaterThan(0);
+    expect(withArchive.keep.has("gone")).toBe(false);
+    expect(withArchive.keep.has("before")).toBe(false);
+    expect(withArchive.keep.has("now")).toBe(true);
+    const without = await run(false, withArchive.keep);
+    expect(without.facts.map((f) => f.value).join("\n")).not.toContain(text.goneValue);
+    expect(withArchive.facts).toEqual(without.facts);
+    expect(withArchive.request).toBe(without.request);
   });
 });

@@ -158,7 +158,9 @@ export const factRecallOptionsSchema = z
      * `undefined` unless a rewrite emptied the archive after it, which held messages then. Read
      * only on a model call where stored user messages come before the first one read before, or
      * none read before is stored (a rewrite brought archived messages back, or kept none of the
-     * thread): with it, the ones that come back as they were are not read again, and facts stated
+     * thread), or, with `trims: false`, while the slot holds facts stated in user messages neither
+     * stored nor read (archived before the last read: a rewrite keeping only the hot part may have
+     * left them out; those it left out go, as on a thread without the archive): with it, the ones that come back as they were are not read again, and facts stated
      * in one the rewrite left out go (R37), as on a thread without the archive; without it every
      * message brought back is read again, and those facts stay. A reader that ignores `since`
      * also gives an older rewrite's digests (persistTrim's, every time it deletes): after a later
@@ -332,7 +334,9 @@ export function factRecall(options: FactRecallOptions = {}) {
       // read is news: one from before (persistTrim's, each time it deletes) was read past already,
       // and its digests name messages whose facts stay (was: taken whenever no read message was
       // left, their facts dropped as if just left out).
-      if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
+      // With `trims: false`, facts stated in messages archived before the last read are news too
+      // (`unreadSources`): a rewrite since may have left them out.
+      if ((plan.unknownHead || plan.unreadSources) && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
         if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims, trimmed);
       }

@@ -298,6 +298,49 @@ describe("planFactRead: where reading again starts (R35/R37: the same with and w
       expect(after.facts.find((fact) => fact.sourceMessageId === "u9")?.previousValue).toBeUndefined();
     },
   );
+
+  // stack.archive.slow seed 20261203 case 11 (memoryStack, `trims: false`): a rewrite that kept only
+  // the hot part left out messages archived before the last read, which the slot no longer reads:
+  // their facts and the former values they stated stayed ("서울 (이전: Busan)"), where a thread
+  // without the archive, still reading them, drops them.
+  it.each([
+    ["en", "I live in Busan.", "My brother works at Samsung.", "I moved to Seoul.", /Samsung|Busan/],
+    ["ko", "저는 부산에 살아요.", "제 이름은 민지예요.", "서울로 이사했어요.", /민지|부산/],
+  ])(
+    "%s: without unmarked trims, a rewrite that keeps only the hot part drops the facts of messages archived before the last read",
+    async (_l, before, other, now, gone) => {
+      const whole = thread(12, (k) => (k === 0 ? before : k === 1 ? other : k === 9 ? now : `hello ${k}`));
+      const archived = whole.slice(0, 8);
+      const ids = archived.map((message) => message.id as string);
+      let slot = await read(emptyFactSlot(), whole.slice(0, 16), undefined, false);
+      slot = await read(slot, whole.slice(8), undefined, false, undefined, ids);
+      // Read once more with the archive as it is: the slot's record no longer lists u0 to u3.
+      slot = await read(slot, [...whole.slice(8), human("n0", "hello there")], undefined, false);
+      expect(slot.read?.map((e) => e.id)).not.toContain("u0");
+      const control = await read(
+        await read(emptyFactSlot(), whole, undefined, false),
+        [...whole, human("n0", "hello there")],
+        undefined,
+        false,
+      );
+      expect(lines(slot)).toEqual(lines(control));
+      expect(lines(slot).join("\n")).toMatch(gone);
+      // The archive is not asked without a reason: the plan says what it needs.
+      const hot = [...whole.slice(8), human("n0", "hello there"), human("n1", "hello again")];
+      expect(planFactRead(hot, slot, undefined, undefined, false).unreadSources).toBe(true);
+      expect(planFactRead(hot, slot).unreadSources).toBeUndefined();
+      // The rewrite keeps the hot part (and empties the archive).
+      const cleared = archived.map(messageDigest).join("");
+      const after = await read(slot, hot, cleared, false);
+      const controlAfter = await read(control, hot, undefined, false);
+      expect(lines(after)).toEqual(lines(controlAfter));
+      expect(lines(after).join("\n")).not.toMatch(gone);
+      // persistTrim's own rewrite of the same messages (its mark names them): their facts stay.
+      const mark = nextTrimMark(undefined, archived);
+      const trimmed = await read(slot, hot, cleared, false, mark);
+      expect(lines(trimmed).join("\n")).toMatch(gone);
+    },
+  );
 });
 
 describe("ReadEntryCache", () => {

@@ -41,6 +41,14 @@ export interface FactReadPlan {
    * `archived`. Absent when there are none.
    */
   removed?: string[];
+  /**
+   * With `trims: false` and no `cleared` given: the slot holds facts (or earlier values) stated in
+   * user messages neither stored nor read (they left through the message archive or persistTrim
+   * before the last read), so a rewrite that emptied the archive since may have left them out: with
+   * the archive's digests (memory's `archiveClearedDigests`), plan again to drop those it left out,
+   * as a thread without the archive, where they are still read, drops them. @default false
+   */
+  unreadSources?: boolean;
 }
 
 /** What left the stored thread through persistTrim or the archive (factRecall's `trims: false`): see {@link planFactRead}. */
@@ -182,6 +190,12 @@ export class ReadEntryCache {
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
+ * With `trims: false`, facts (and former values) stated in user messages neither stored nor in
+ * `read` (archived or trimmed before the last write) are news to a rewrite too: without `cleared`
+ * the plan says `unreadSources`; with it, those whose `sourceDigest` the rewrite left out (among
+ * `cleared`, not stored, not named by persistTrim's mark nor before a message it names) go, and
+ * the stored user messages are read again from the first, as on a thread without the archive,
+ * where those messages are read ones the rewrite removed.
  * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`), given
  * only for a rewrite after the slot's last read (memory's `archiveClearedDigests(threadId, since)`
  * with the slot's `checkpointId`): an older one's name messages that left before that read, whose
@@ -209,6 +223,12 @@ export function planFactRead(
     const start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
     return { facts: undefined, pending: pendingFrom(start), read: entriesBefore(start) };
   }
+  // With `trims: false`: statements whose message is neither stored nor read, and of those, the
+  // ones a rewrite that emptied the archive since the last read left out (`cleared`).
+  const unread = trims || slot.read === undefined ? [] : unreadStatements(slot, entries);
+  const leftOut =
+    unread.length > 0 && cleared !== undefined ? leftOutUnread(unread, messages, cleared, slot.facts, trimmed.mark) : undefined;
+  const flag = unread.length > 0 && cleared === undefined ? { unreadSources: true } : {};
   let at = -1;
   for (let i = users.length - 1; i >= 0; i -= 1) {
     if ((entries[i] as FactReadEntry).id === slot.cursor) {
@@ -216,7 +236,7 @@ export function planFactRead(
       break;
     }
   }
-  if (at !== -1) {
+  if (at !== -1 && leftOut === undefined) {
     const before = entriesBefore(at + 1);
     // Without unmarked trims, what left from the start must be what the mark names.
     if (
@@ -226,10 +246,76 @@ export function planFactRead(
     ) {
       const pending = pendingFrom(at + 1);
       // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
-      return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
+      return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before, ...flag };
     }
   }
-  return reread(messages, users, entries, slot, cleared, trims, trimmed);
+  return { ...reread(messages, users, entries, slot, cleared, trims, trimmed, leftOut), ...flag };
+}
+
+/** A statement's message: its id and `sourceDigest` (core's `messageDigest` of it, when known). */
+interface UnreadStatement {
+  id: string;
+  digest: string | undefined;
+}
+
+/**
+ * The statements of `slot.facts` (facts and their history) whose message is neither among the
+ * stored user messages (`entries`) nor in `slot.read`: messages that left through the archive or
+ * persistTrim before the last read (a thread without the archive still reads the archived ones).
+ * O(facts + read + stored).
+ */
+function unreadStatements(slot: Pick<FactSlot, "read" | "facts">, entries: readonly FactReadEntry[]): UnreadStatement[] {
+  if (slot.facts.length === 0) return [];
+  const known = new Set<string>();
+  for (const entry of entries) known.add(entry.id);
+  for (const entry of slot.read ?? []) known.add(entry.id);
+  const out: UnreadStatement[] = [];
+  for (const fact of slot.facts)
+    for (const statement of [fact, ...(fact.history ?? [])]) {
+      const id = statement.sourceMessageId;
+      if (typeof id === "string" && !known.has(id)) out.push({ id, digest: statement.sourceDigest });
+    }
+  return out;
+}
+
+/**
+ * The ids of `unread` statements' messages that the rewrite whose `cleared` digests are given
+ * left out of the thread (see {@link clearedLeftOut}): removed by the user, as a thread without the
+ * archive, where they are still read, takes them. `undefined` when none.
+ */
+function leftOutUnread(
+  unread: readonly UnreadStatement[],
+  messages: readonly BaseMessage[],
+  cleared: string,
+  facts: readonly Fact[],
+  mark: TrimMark | undefined,
+): Set<string> | undefined {
+  const left = clearedLeftOut(clearedDigests(cleared), new Set(messages.map(messageDigest)), markedDigests(facts, mark));
+  const out = new Set<string>();
+  for (const statement of unread) if (statement.digest !== undefined && left.has(statement.digest)) out.add(statement.id);
+  return out.size > 0 ? out : undefined;
+}
+
+/** `cleared` (the archive's digests of what a rewrite emptied, oldest first) split into digests. */
+function clearedDigests(cleared: string): string[] {
+  const digests: string[] = [];
+  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
+    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  return digests;
+}
+
+/**
+ * With `trims: false` (only marked trims delete): the digests of the archived messages the rewrite
+ * left out (`digests`, what it emptied, oldest first; not among `storedDigests`), but for those
+ * persistTrim's mark names (`trimmedDigests`: its own rewrite) and the ones before them (it deletes
+ * from the start). O(digests).
+ */
+function clearedLeftOut(digests: readonly string[], storedDigests: ReadonlySet<string>, trimmedDigests: ReadonlySet<string>): Set<string> {
+  let through = -1;
+  digests.forEach((digest, index) => {
+    if (trimmedDigests.has(digest)) through = index;
+  });
+  return new Set(digests.filter((digest, index) => index > through && !storedDigests.has(digest)));
 }
 
 /** Whether read message `index`, no longer stored, left through persistTrim or the archive (`through`: core's `trimmedThrough` of `read`). */
@@ -356,9 +442,7 @@ function archivedHead(
   noneRead: boolean,
   trimmedDigests?: ReadonlySet<string>,
 ): ArchivedHead {
-  const digests: string[] = [];
-  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
-    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  const digests = clearedDigests(cleared);
   const position = new Map<string, number>();
   digests.forEach((digest, index) => {
     if (!position.has(digest)) position.set(digest, index);
@@ -370,13 +454,8 @@ function archivedHead(
   // rewrite left out was removed, as on a thread without the archive, but for those persistTrim's
   // mark names (its own rewrite) and the ones before them (it deletes from the start).
   let left: Set<string>;
-  if (trimmedDigests) {
-    let through = -1;
-    digests.forEach((digest, index) => {
-      if (trimmedDigests.has(digest)) through = index;
-    });
-    left = new Set(digests.filter((digest, index) => index > through && !storedDigests.has(digest)));
-  } else left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  if (trimmedDigests) left = clearedLeftOut(digests, storedDigests, trimmedDigests);
+  else left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
   let users = 0;
   let next = first;
   for (const message of head) {
@@ -412,6 +491,7 @@ function reread(
   cleared: string | undefined,
   trims: boolean,
   trimmed: TrimmedMessages,
+  unreadLeft?: ReadonlySet<string>,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
@@ -450,7 +530,11 @@ function reread(
           dropped.add(id);
       }
   }
-  const start = rereadStart(entries, slot.read, survivor, head);
+  // Unread messages (archived before the last read) the rewrite left out: removed, as on a thread
+  // without the archive, where they are read messages older than every stored one, so reading
+  // again starts at the first stored one (as after any removed read message).
+  if (!head && unreadLeft) for (const id of unreadLeft) dropped.add(id);
+  const start = !head && unreadLeft ? 0 : rereadStart(entries, slot.read, survivor, head);
   for (let i = start; i < entries.length; i += 1) dropped.add((entries[i] as FactReadEntry).id);
   // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
