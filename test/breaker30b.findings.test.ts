@@ -1,11 +1,12 @@
 /**
- * Failures found by the breaker30b scenarios. 1 is fixed (wmresume31: workMemory and userMemory
- * keep what their commit needs in the thread's state); 2 is a known failure (`it.fails`: it passes
- * once fixed, then turn it into `it`), fixed for a factRecall / userMemory given `trims: false`
- * (nothing in the stack trims the thread; `packages/fact-recall/src/fact-sources.test.ts`), not in
- * `memoryStack`, which must send the same with the archive on and off: there, an archived message
- * would have to be told from a removed one by reading the archive (tried with `trims: false` where
- * the archive is off: `stack.archive.slow` seed 303 then failed, the two runs differing).
+ * Failures found by the breaker30b scenarios, both fixed (session 51).
+ * 1 (wmresume31): workMemory and userMemory keep what their commit needs in the thread's state.
+ * 2 (marks31): persistTrim and the message archive leave a mark of what they take (persistTrim's in
+ * the thread's summary slot, `trimmed`; the archive's in its rows, asked through
+ * `ThreadwiseSaver.archivedAmong`), and memoryStack gives factRecall and userMemory `trims: false`,
+ * so a user message gone that no mark names was removed, with the archive on and off alike
+ * (`test/trim-marks.test.ts`: persistTrim, the archive, both; MemorySaver and SQLite; English and
+ * Korean).
  *
  * 1. (fixed) workMemory's commit depended on a per-process record (R37). `afterAgent` stores the run's answer
  *    only with the record `wrapModelCall` left in the process (the response, to tell a replaced
@@ -19,9 +20,9 @@
  *    (`models.get(threadId)`): a fresh process's resume extracts with the rules instead.
  * 2. A `RemoveMessage` of the thread's oldest user message(s) keeps what they said: factRecall
  *    keeps their facts, userMemory keeps their message items and facts for the user's other
- *    threads (both READMEs: "cannot be told apart from a trim from the stored thread alone").
- *    Reviewers' check "a fact from a removed message is recalled nowhere" fails there. Telling
- *    the two apart needs persistTrim and the archive to leave a mark of what they took.
+ *    threads (both READMEs then: "cannot be told apart from a trim from the stored thread alone").
+ *    Reviewers' check "a fact from a removed message is recalled nowhere" failed there. Fixed by
+ *    the marks above.
  */
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore, interrupt, MemorySaver } from "@langchain/langgraph";
@@ -149,8 +150,8 @@ describe("breaker30b's findings", () => {
     });
   }
 
-  // Known failure (memoryStack leaves `trims` true).
-  it.fails("2. RemoveMessage of the oldest user message: its fact is recalled neither in the thread nor in the user's other threads", async () => {
+  // Fixed: persistTrim's and the archive's marks; memoryStack passes `trims: false`.
+  it("2. RemoveMessage of the oldest user message: its fact is recalled neither in the thread nor in the user's other threads", async () => {
     const model = strictModel({ answer: (_m, call) => `Noted, answer ${call}.` });
     const stack = memoryStack({
       env: {},

@@ -32,6 +32,15 @@ export type ArchivedMessagesReader = (threadId: string, options?: ArchivedMessag
 export type ArchiveClearedDigestsReader = (threadId: string, since?: string) => Promise<string | undefined>;
 
 /**
+ * Which of `messageIds` the thread's message archive holds now, in the order given (memory's
+ * `ThreadwiseSaver.archivedAmong`: one indexed lookup, nothing decoded). A message the archive
+ * holds left the checkpoint through archiving, not a removal: the archive refuses removing or
+ * editing an archived id, and a rewrite empties it. factRecall and userMemory (`archivedAmong`)
+ * keep what such a message said (R37).
+ */
+export type ArchivedAmongReader = (threadId: string, messageIds: readonly string[]) => Promise<string[]>;
+
+/**
  * Where an {@link ArchivedChangesReader} left off: opaque, meaningful only to the reader (and
  * process) that returned it.
  */

@@ -1,6 +1,7 @@
 export {
   type ArchiveClearedDigestsReader,
   type ArchiveCursor,
+  type ArchivedAmongReader,
   type ArchivedChanges,
   type ArchivedChangesReader,
   type ArchivedMessagesReader,
@@ -226,6 +227,7 @@ export {
   tokenSegments,
 } from "./token-counter.js";
 export { functionDefinition, renderToolDefinitions } from "./tool-definitions.js";
+export { nextTrimMark, TRIM_MARK_MAX_IDS, type TrimMark, trimMarkSchema, trimmedThrough } from "./trim-mark.js";
 export {
   analysisText,
   characterHead,

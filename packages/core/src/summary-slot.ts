@@ -1,5 +1,6 @@
 import { ReducedValue, StateSchema } from "@langchain/langgraph";
 import { z } from "zod/v4";
+import { trimMarkSchema } from "./trim-mark.js";
 
 /**
  * The thread's summary slot: one checkpointed value shared by `summarize` (the summary) and
@@ -113,11 +114,18 @@ export const summarySlotSchema = z.object({
   workMemory: z.object({ entries: z.array(workMemoryEntrySchema), pending: workMemoryPendingSchema.optional() }).optional(),
   /** userMemory's `llm` facts of the run's user messages, extracted in the model call (no `userMemory({ model })`). */
   userFacts: z.array(extractedFactsSchema).optional(),
+  /**
+   * What persistTrim and the message archive took from the start of the thread (core's
+   * `TrimMark`): factRecall and userMemory tell a user message that left through them from one
+   * the user removed by it (R37). Absent until one of them takes a user message.
+   */
+  trimmed: trimMarkSchema.optional(),
 });
 export type SummarySlot = z.infer<typeof summarySlotSchema>;
 
 /**
- * An update to the slot: `summary` replaces the summary (upsert, R12); `workMemory.entries` are
+ * An update to the slot: `summary` replaces the summary (upsert, R12); `trimmed` replaces the trim
+ * mark (the writer computes it whole: core's `nextTrimMark`); `workMemory.entries` are
  * merged by `id` (an entry with a known id replaces it in place, new ids are appended), and
  * `workMemory.keepIds`, when given, lists the ids to keep afterwards (the bound the producer
  * enforces); `workMemory.pending` replaces the pending record (`null` removes it; absent keeps
@@ -134,6 +142,7 @@ export const summarySlotUpdateSchema = z.object({
     })
     .optional(),
   userFacts: z.array(extractedFactsSchema).optional(),
+  trimmed: trimMarkSchema.optional(),
 });
 export type SummarySlotUpdate = z.infer<typeof summarySlotUpdateSchema>;
 
@@ -143,6 +152,7 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
   if (!update) return base;
   const next: SummarySlot = { ...base };
   if (update.summary) next.summary = update.summary;
+  if (update.trimmed) next.trimmed = update.trimmed;
   if (update.workMemory) {
     const entries = [...(base.workMemory?.entries ?? [])];
     for (const entry of update.workMemory.entries) {

@@ -2,6 +2,7 @@ import { AIMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   type ArchiveClearedDigestsReader,
+  type ArchivedAmongReader,
   addContextBlocks,
   chatModelOption,
   chatModelOptionSchema,
@@ -17,6 +18,7 @@ import {
   SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
+  summarySlotOf,
   THREADWISE_ENV,
   threadwiseMiddleware,
   timerMsSchema,
@@ -25,7 +27,7 @@ import { z } from "zod/v4";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { extractFactsWithModel, type FactExtractionModel } from "./extract-llm.js";
 import { DEFAULT_FACT_INDEX_MAX_FACTS, DEFAULT_FACT_INDEX_MAX_THREADS, FactIndexCache, renderFacts } from "./fact-index.js";
-import { planFactRead, ReadEntryCache } from "./fact-sources.js";
+import { planFactRead, ReadEntryCache, type TrimmedMessages } from "./fact-sources.js";
 import {
   type CandidateFact,
   FACTS_STATE_KEY,
@@ -119,6 +121,34 @@ export const factRecallOptionsSchema = z
      */
     structuredResponse: z.boolean().optional(),
     /**
+     * Whether a middleware of the stack that leaves no trim mark deletes the oldest messages of the
+     * stored thread (LangChain's `summarizationMiddleware`). `true`: a read user message gone
+     * together with every older one is taken as trimmed, and its facts are kept (that is what facts
+     * are for). `false`: only persistTrim and the message archive delete them, and they leave a
+     * mark of what they took: persistTrim in the thread's summary slot (`trimmed`, core's
+     * `TrimMark`; declared by persistTrim or `summarySlotMiddleware()`), the archive in its rows
+     * (read through `archivedAmong`). A read message they took keeps its facts, any other gone was
+     * removed (`RemoveMessage`, of the oldest messages too), and its facts are dropped like any
+     * removed message's (R37). `memoryStack` sets `false`, with the archive on and off.
+     * @default true
+     */
+    trims: z.boolean().optional(),
+    /**
+     * Reads which of some message ids the thread's message archive holds (core's
+     * `ArchivedAmongReader`; `(threadId, ids) => checkpointer.archivedAmong(threadId, ids)` with
+     * `@threadwise/memory`'s archive, which `memoryStack({ archive: true })` passes). With
+     * `trims: false`, asked on a model call where read user messages are gone that persistTrim's
+     * mark does not name: those the archive holds were archived and keep their facts; the others
+     * were removed. One indexed lookup, on the first model call after an archiving step or a
+     * removal. Without it, with the archive and `trims: false`, archived messages count as removed.
+     * @default undefined
+     */
+    archivedAmong: z
+      .custom<ArchivedAmongReader>((value) => typeof value === "function", {
+        message: "expected a function (threadId, messageIds) => Promise<string[]>",
+      })
+      .optional(),
+    /**
      * Reads the digests of what the thread's message archive held when a rewrite
      * (`REMOVE_ALL_MESSAGES`, then the thread as it should read) last emptied it, oldest first, 8
      * characters each (core's `messageDigest`), or `undefined` when none did; e.g. `(threadId, since) =>
@@ -128,24 +158,15 @@ export const factRecallOptionsSchema = z
      * `undefined` unless a rewrite emptied the archive after it, which held messages then. Read
      * only on a model call where stored user messages come before the first one read before, or
      * none read before is stored (a rewrite brought archived messages back, or kept none of the
-     * thread): with it, the ones that come back as they were are not read again, and facts stated
+     * thread), or, with `trims: false`, while the slot holds facts stated in user messages neither
+     * stored nor read (archived before the last read: a rewrite keeping only the hot part may have
+     * left them out; those it left out go, as on a thread without the archive): with it, the ones that come back as they were are not read again, and facts stated
      * in one the rewrite left out go (R37), as on a thread without the archive; without it every
      * message brought back is read again, and those facts stay. A reader that ignores `since`
      * also gives an older rewrite's digests (persistTrim's, every time it deletes): after a later
      * removal of every message read, the facts of the messages that rewrite deleted went, where a
      * thread without the archive keeps them. @default undefined
      */
-    /**
-     * Whether a middleware of the stack deletes the oldest messages of the stored thread
-     * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a read
-     * user message gone together with every older one is taken as trimmed, and its facts are kept
-     * (that is what facts are for). `false`: nothing trims this thread, so such a message was
-     * removed (`RemoveMessage` of the oldest messages), and its facts are dropped like any removed
-     * message's (R37). `memoryStack` leaves it `true`: with the archive on, telling an archived
-     * message from a removed one would need the archive read at each archiving step, and a stack
-     * must send the same with the archive on and off. @default true
-     */
-    trims: z.boolean().optional(),
     archiveCleared: z
       .custom<ArchiveClearedDigestsReader>((value) => typeof value === "function", {
         message: "expected a function (threadId, since?) => Promise<string | undefined>",
@@ -293,7 +314,18 @@ export function factRecall(options: FactRecallOptions = {}) {
       const messages = request.state.messages ?? [];
       const threadId = String((request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id ?? "");
       const cache = threadId === "" ? undefined : (readCaches.get(threadId) ?? readCaches.set(threadId, new ReadEntryCache()));
-      let plan = planFactRead(messages, slot, undefined, cache, trims);
+      // What persistTrim took (the summary slot's mark), to tell from what the user removed.
+      const mark = trims ? undefined : summarySlotOf(request)?.trimmed;
+      const trimmed: TrimmedMessages = mark ? { mark } : {};
+      let plan = planFactRead(messages, slot, undefined, cache, trims, trimmed);
+      // Read messages gone that the mark does not name: the ones the archive holds were archived.
+      if (plan.removed && parsed.archivedAmong && threadId !== "") {
+        const archived = await parsed.archivedAmong(threadId, plan.removed);
+        if (archived.length > 0) {
+          trimmed.archived = new Set(archived);
+          plan = planFactRead(messages, slot, undefined, cache, trims, trimmed);
+        }
+      }
       if (cache) readCaches.resize(threadId, cache.size);
       // Where this read stands, for the next one's question to the archive (below).
       const checkpointId = parsed.archiveCleared ? runCheckpointIdOf(request.runtime) : undefined;
@@ -302,9 +334,11 @@ export function factRecall(options: FactRecallOptions = {}) {
       // read is news: one from before (persistTrim's, each time it deletes) was read past already,
       // and its digests name messages whose facts stay (was: taken whenever no read message was
       // left, their facts dropped as if just left out).
-      if (plan.unknownHead && parsed.archiveCleared && threadId !== "") {
+      // With `trims: false`, facts stated in messages archived before the last read are news too
+      // (`unreadSources`): a rewrite since may have left them out.
+      if ((plan.unknownHead || plan.unreadSources) && parsed.archiveCleared && threadId !== "") {
         const cleared = await parsed.archiveCleared(threadId, slot.checkpointId);
-        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims);
+        if (cleared !== undefined) plan = planFactRead(messages, slot, cleared, cache, trims, trimmed);
       }
       const { pending } = plan;
       if (pending.length === 0 && plan.facts === undefined) return handler(place(request, recalledOf(slot)));

@@ -1,5 +1,5 @@
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { messageDigest } from "@threadwise/core";
+import { messageDigest, nextTrimMark, type TrimMark } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { planFactRead, ReadEntryCache, readEntryOf } from "./fact-sources.js";
@@ -14,8 +14,18 @@ const settings = {
   minScore: 0,
 };
 /** One model call of factRecall on `messages`: the slot after it. */
-async function read(slot: FactSlot, messages: BaseMessage[], cleared?: string, trims = true): Promise<FactSlot> {
-  const plan = planFactRead(messages, slot, cleared, undefined, trims);
+async function read(
+  slot: FactSlot,
+  messages: BaseMessage[],
+  cleared?: string,
+  trims = true,
+  mark?: TrimMark,
+  archived?: readonly string[],
+): Promise<FactSlot> {
+  const plan = planFactRead(messages, slot, cleared, undefined, trims, {
+    ...(mark ? { mark } : {}),
+    ...(archived ? { archived: new Set(archived) } : {}),
+  });
   if (plan.pending.length === 0 && plan.facts === undefined) return slot;
   const { update } = await ingestUserMessages(slot, plan.pending, settings, plan);
   return mergeFactSlot(slot, update);
@@ -67,6 +77,43 @@ describe("planFactRead (R37)", () => {
       false,
     );
     expect(same.pending.map((p) => p.cursor)).toEqual(["c"]);
+  });
+
+  // factRecall's `trims: false` with the trim mark (memoryStack): persistTrim and the archive name
+  // the user messages they took in the summary slot; any other read message gone was removed.
+  it("without unmarked trims, a message the trim mark names keeps its facts, an oldest one it does not name was removed", async () => {
+    const en = [human("a", "My sister Hana lives in Jeju."), human("b", "My brother Minho lives in Daegu."), human("c", "It rained.")];
+    const slot = await read(emptyFactSlot(), en, undefined, false);
+    const after = [human("c", "It rained."), human("d", "Where do Hana and Minho live?")];
+    // persistTrim (or the archive) took a and b: both keep their facts, nothing is read again.
+    const both = nextTrimMark(undefined, en.slice(0, 2));
+    expect(planFactRead(after, slot, undefined, undefined, false, { mark: both }).facts).toBeUndefined();
+    // The archive holds them (no mark): the same; asked only for what the mark does not name.
+    expect(planFactRead(after, slot, undefined, undefined, false).removed).toEqual(["a", "b"]);
+    expect(planFactRead(after, slot, undefined, undefined, false, { archived: new Set(["a", "b"]) }).facts).toBeUndefined();
+    expect(planFactRead(after, slot, undefined, undefined, false, { archived: new Set(["a"]) }).removed).toEqual(["b"]);
+    const trimmed = (await read(slot, after, undefined, false, both)).facts.map((f) => f.value).join();
+    expect(trimmed).toContain("Jeju");
+    expect(trimmed).toContain("Daegu");
+    // It took a only; b, then the oldest stored, was removed by the user: its fact goes.
+    const one = nextTrimMark(undefined, en.slice(0, 1));
+    const removed = (await read(slot, after, undefined, false, one)).facts.map((f) => f.value).join();
+    expect(removed).toContain("Jeju");
+    expect(removed).not.toContain("Daegu");
+    // No mark: both were removed.
+    expect((await read(slot, after, undefined, false)).facts.map((f) => f.value).join()).not.toMatch(/Jeju|Daegu/);
+    // Korean: the mark names an older message only (taken before the last read): the oldest read one gone was removed.
+    const ko = [
+      human("k1", "제 여동생 하나는 제주에 살아요."),
+      human("k2", "제 남동생 민호는 대구에 살아요."),
+      human("k3", "비가 왔어요."),
+    ];
+    const koSlot = await read(emptyFactSlot(), ko.slice(1), undefined, false);
+    const koAfter = [human("k3", "비가 왔어요."), human("k4", "하나랑 민호는 어디 살아요?")];
+    const koRemoved = (await read(koSlot, koAfter, undefined, false, nextTrimMark(undefined, ko.slice(0, 1)))).facts.map((f) => f.value);
+    expect(koRemoved.join()).not.toContain("대구");
+    const koTrimmed = (await read(koSlot, koAfter, undefined, false, nextTrimMark(undefined, ko.slice(0, 2)))).facts.map((f) => f.value);
+    expect(koTrimmed.join()).toContain("대구");
   });
 
   it("a trim, then an edit of the only read message left: the trimmed message's facts stay", async () => {
@@ -220,6 +267,78 @@ describe("planFactRead: where reading again starts (R35/R37: the same with and w
       // A rewrite keeping only hot messages: the archived ones before them count as trimmed, as without the archive.
       const kept = [...whole.slice(20), ...next];
       expect(lines(await read(slot, kept, cleared)).sort()).toEqual(lines(await read(control, kept)).sort());
+    },
+  );
+
+  // stack.archive.slow seed 304 case 21 (memoryStack, `trims: false`): a rewrite that brought the
+  // archive back without its oldest messages dropped their facts, but a former value stated in one
+  // stayed in the history of a fact stated last in a hot message not read again ("before: Seoul"),
+  // where a thread without the archive reads that message again and gives no such former value.
+  it.each([
+    ["en", "I live in Seoul.", "I moved to Busan.", /Seoul/],
+    ["ko", "저는 서울에 살아요.", "부산으로 이사했어요.", /서울/],
+  ])(
+    "%s: without unmarked trims, a rewrite that leaves out the oldest archived messages drops their former values from the facts that stay",
+    async (_l, before, now, gone) => {
+      const whole = thread(12, (k) => (k === 0 ? before : k === 9 ? now : `hello ${k}`));
+      const archived = whole.slice(0, 8);
+      let slot = await read(emptyFactSlot(), whole.slice(0, 16), undefined, false);
+      // Archived (the archive holds u0 to u3: archivedAmong): their facts stay.
+      const ids = archived.map((message) => message.id as string);
+      slot = await read(slot, whole.slice(8), undefined, false, undefined, ids);
+      const control = await read(emptyFactSlot(), whole, undefined, false);
+      expect(lines(slot)).toEqual(lines(control));
+      expect(lines(slot).join("\n")).toMatch(gone);
+      // The rewrite keeps the thread but u0 and its answer (and empties the archive).
+      const without = [...whole.slice(2), human("n1", "hello again")];
+      const cleared = archived.map(messageDigest).join("");
+      const after = await read(slot, without, cleared, false);
+      expect(lines(after)).toEqual(lines(await read(control, without, undefined, false)));
+      expect(lines(after).join("\n")).not.toMatch(gone);
+      expect(after.facts.find((fact) => fact.sourceMessageId === "u9")?.previousValue).toBeUndefined();
+    },
+  );
+
+  // stack.archive.slow seed 20261203 case 11 (memoryStack, `trims: false`): a rewrite that kept only
+  // the hot part left out messages archived before the last read, which the slot no longer reads:
+  // their facts and the former values they stated stayed ("서울 (이전: Busan)"), where a thread
+  // without the archive, still reading them, drops them.
+  it.each([
+    ["en", "I live in Busan.", "My brother works at Samsung.", "I moved to Seoul.", /Samsung|Busan/],
+    ["ko", "저는 부산에 살아요.", "제 이름은 민지예요.", "서울로 이사했어요.", /민지|부산/],
+  ])(
+    "%s: without unmarked trims, a rewrite that keeps only the hot part drops the facts of messages archived before the last read",
+    async (_l, before, other, now, gone) => {
+      const whole = thread(12, (k) => (k === 0 ? before : k === 1 ? other : k === 9 ? now : `hello ${k}`));
+      const archived = whole.slice(0, 8);
+      const ids = archived.map((message) => message.id as string);
+      let slot = await read(emptyFactSlot(), whole.slice(0, 16), undefined, false);
+      slot = await read(slot, whole.slice(8), undefined, false, undefined, ids);
+      // Read once more with the archive as it is: the slot's record no longer lists u0 to u3.
+      slot = await read(slot, [...whole.slice(8), human("n0", "hello there")], undefined, false);
+      expect(slot.read?.map((e) => e.id)).not.toContain("u0");
+      const control = await read(
+        await read(emptyFactSlot(), whole, undefined, false),
+        [...whole, human("n0", "hello there")],
+        undefined,
+        false,
+      );
+      expect(lines(slot)).toEqual(lines(control));
+      expect(lines(slot).join("\n")).toMatch(gone);
+      // The archive is not asked without a reason: the plan says what it needs.
+      const hot = [...whole.slice(8), human("n0", "hello there"), human("n1", "hello again")];
+      expect(planFactRead(hot, slot, undefined, undefined, false).unreadSources).toBe(true);
+      expect(planFactRead(hot, slot).unreadSources).toBeUndefined();
+      // The rewrite keeps the hot part (and empties the archive).
+      const cleared = archived.map(messageDigest).join("");
+      const after = await read(slot, hot, cleared, false);
+      const controlAfter = await read(control, hot, undefined, false);
+      expect(lines(after)).toEqual(lines(controlAfter));
+      expect(lines(after).join("\n")).not.toMatch(gone);
+      // persistTrim's own rewrite of the same messages (its mark names them): their facts stay.
+      const mark = nextTrimMark(undefined, archived);
+      const trimmed = await read(slot, hot, cleared, false, mark);
+      expect(lines(trimmed).join("\n")).toMatch(gone);
     },
   );
 });

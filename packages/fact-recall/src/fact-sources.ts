@@ -1,7 +1,7 @@
 import { createHash } from "node:crypto";
 import type { BaseMessage } from "@langchain/core/messages";
-import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText } from "@threadwise/core";
-import { type Fact, type FactReadEntry, type FactSlot, rollBackFact } from "./fact-store.js";
+import { isUserMessage, MESSAGE_DIGEST_CHARACTERS, messageDigest, messageText, type TrimMark, trimmedThrough } from "@threadwise/core";
+import { type Fact, type FactReadEntry, type FactSlot, rollBackFact, withoutGoneHistory } from "./fact-store.js";
 
 /** Most earlier user messages read when a thread's facts are read for the first time (seeded history), or read again on a slot written before its `read` record existed. */
 export const MAX_BACKFILL_MESSAGES = 50;
@@ -34,6 +34,29 @@ export interface FactReadPlan {
    * from edited or left out ones. @default false
    */
   unknownHead?: boolean;
+  /**
+   * With `trims: false`: the ids of read messages no longer stored that neither the trim mark nor
+   * `archived` names, taken as removed (their facts dropped). A caller with a message archive asks
+   * it which of them it holds (core's `ArchivedAmongReader`) and plans again with those as
+   * `archived`. Absent when there are none.
+   */
+  removed?: string[];
+  /**
+   * With `trims: false` and no `cleared` given: the slot holds facts (or earlier values) stated in
+   * user messages neither stored nor read (they left through the message archive or persistTrim
+   * before the last read), so a rewrite that emptied the archive since may have left them out: with
+   * the archive's digests (memory's `archiveClearedDigests`), plan again to drop those it left out,
+   * as a thread without the archive, where they are still read, drops them. @default false
+   */
+  unreadSources?: boolean;
+}
+
+/** What left the stored thread through persistTrim or the archive (factRecall's `trims: false`): see {@link planFactRead}. */
+export interface TrimmedMessages {
+  /** The thread's trim mark (its summary slot's `trimmed`: what persistTrim took). */
+  mark?: TrimMark;
+  /** Ids of read messages the thread's message archive holds. */
+  archived?: ReadonlySet<string>;
 }
 
 /**
@@ -153,9 +176,13 @@ export class ReadEntryCache {
  *   rewrite left out (their `sourceDigest` among `cleared`) are dropped. Without it the plan says
  *   `unknownHead` and reads them all again.
  * A removal of the thread's oldest user messages while newer read ones stay cannot be told apart
- * from a trim from the stored thread alone: their facts are kept, unless `trims` is `false`
- * (nothing trims the thread: factRecall's `trims` option), where every read message no longer
- * stored was removed. `read` keeps only the messages
+ * from a trim from the stored thread alone: with `trims` (the default: a middleware that leaves no
+ * mark may delete the oldest messages, LangChain's `summarizationMiddleware`) their facts are
+ * kept. With `trims: false` a read message no longer stored left through a trim only when
+ * `trimmed.mark` (the thread's summary slot's `trimmed`: what persistTrim took, core's `TrimMark`)
+ * names it or a newer read one (core's `trimmedThrough`), or `trimmed.archived` (what the message
+ * archive holds) names it; any other was removed, and its facts go (listed in the plan's
+ * `removed`). `read` keeps only the messages
  * still stored at the last write, so the facts of messages that left through a trim or the
  * archive before it stay through any later edit or rewrite (the archive is not read here; a new
  * value of the same attribute still replaces them). A slot written before `read`
@@ -163,14 +190,21 @@ export class ReadEntryCache {
  * fact whose source is not among them.
  *
  * Before the first read (`cursor` null): the newest {@link MAX_BACKFILL_MESSAGES} user messages.
+ * With `trims: false`, facts (and former values) stated in user messages neither stored nor in
+ * `read` (archived or trimmed before the last write) are news to a rewrite too: without `cleared`
+ * the plan says `unreadSources`; with it, those whose `sourceDigest` the rewrite left out (among
+ * `cleared`, not stored, not named by persistTrim's mark nor before a message it names) go, and
+ * the stored user messages are read again from the first, as on a thread without the archive,
+ * where those messages are read ones the rewrite removed.
  * `cleared`: the message archive's digests of what a rewrite emptied (see `unknownHead`), given
  * only for a rewrite after the slot's last read (memory's `archiveClearedDigests(threadId, since)`
  * with the slot's `checkpointId`): an older one's name messages that left before that read, whose
  * facts stay (a trim's, persistTrim's), and would be taken for messages the rewrite left out.
  * O(user messages) comparisons: with `cache` (the thread's {@link ReadEntryCache}) one id and one
  * text comparison per message read before and a digest per new or changed one; without, a digest
- * each, computed once per distinct text in a process. `trims`: whether anything deletes the
- * oldest messages of the stored thread (see above; default `true`).
+ * each, computed once per distinct text in a process. `trims`: whether a middleware that leaves no
+ * trim mark deletes the oldest messages of the stored thread (see above; default `true`);
+ * `trimmed`: what left through persistTrim and the archive, read with `trims: false` only.
  */
 export function planFactRead(
   messages: readonly BaseMessage[],
@@ -178,6 +212,7 @@ export function planFactRead(
   cleared?: string,
   cache?: ReadEntryCache,
   trims = true,
+  trimmed: TrimmedMessages = {},
 ): FactReadPlan {
   const users = userMessagesOf(messages);
   const entries = cache ? cache.entriesOf(users) : users.map(readEntryOf);
@@ -188,6 +223,12 @@ export function planFactRead(
     const start = Math.max(0, users.length - MAX_BACKFILL_MESSAGES);
     return { facts: undefined, pending: pendingFrom(start), read: entriesBefore(start) };
   }
+  // With `trims: false`: statements whose message is neither stored nor read, and of those, the
+  // ones a rewrite that emptied the archive since the last read left out (`cleared`).
+  const unread = trims || slot.read === undefined ? [] : unreadStatements(slot, entries);
+  const leftOut =
+    unread.length > 0 && cleared !== undefined ? leftOutUnread(unread, messages, cleared, slot.facts, trimmed.mark) : undefined;
+  const flag = unread.length > 0 && cleared === undefined ? { unreadSources: true } : {};
   let at = -1;
   for (let i = users.length - 1; i >= 0; i -= 1) {
     if ((entries[i] as FactReadEntry).id === slot.cursor) {
@@ -195,16 +236,106 @@ export function planFactRead(
       break;
     }
   }
-  if (at !== -1) {
+  if (at !== -1 && leftOut === undefined) {
     const before = entriesBefore(at + 1);
-    // Without trims nothing leaves from the start: the read messages must all be there.
-    if (slot.read === undefined || ((trims || slot.read.length === before.length) && endsWith(slot.read, before))) {
+    // Without unmarked trims, what left from the start must be what the mark names.
+    if (
+      slot.read === undefined ||
+      ((trims || slot.read.length === before.length || leftThroughTrims(slot.read, slot.read.length - before.length, trimmed)) &&
+        endsWith(slot.read, before))
+    ) {
       const pending = pendingFrom(at + 1);
       // Only with a message to read: the recall is then made as usual, so the facts block is unchanged.
-      return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before };
+      return { facts: pending.length > 0 ? withSourceDigests(slot.facts, users) : undefined, pending, read: before, ...flag };
     }
   }
-  return reread(messages, users, entries, slot, cleared, trims);
+  return { ...reread(messages, users, entries, slot, cleared, trims, trimmed, leftOut), ...flag };
+}
+
+/** A statement's message: its id and `sourceDigest` (core's `messageDigest` of it, when known). */
+interface UnreadStatement {
+  id: string;
+  digest: string | undefined;
+}
+
+/**
+ * The statements of `slot.facts` (facts and their history) whose message is neither among the
+ * stored user messages (`entries`) nor in `slot.read`: messages that left through the archive or
+ * persistTrim before the last read (a thread without the archive still reads the archived ones).
+ * O(facts + read + stored).
+ */
+function unreadStatements(slot: Pick<FactSlot, "read" | "facts">, entries: readonly FactReadEntry[]): UnreadStatement[] {
+  if (slot.facts.length === 0) return [];
+  const known = new Set<string>();
+  for (const entry of entries) known.add(entry.id);
+  for (const entry of slot.read ?? []) known.add(entry.id);
+  const out: UnreadStatement[] = [];
+  for (const fact of slot.facts)
+    for (const statement of [fact, ...(fact.history ?? [])]) {
+      const id = statement.sourceMessageId;
+      if (typeof id === "string" && !known.has(id)) out.push({ id, digest: statement.sourceDigest });
+    }
+  return out;
+}
+
+/**
+ * The ids of `unread` statements' messages that the rewrite whose `cleared` digests are given
+ * left out of the thread (see {@link clearedLeftOut}): removed by the user, as a thread without the
+ * archive, where they are still read, takes them. `undefined` when none.
+ */
+function leftOutUnread(
+  unread: readonly UnreadStatement[],
+  messages: readonly BaseMessage[],
+  cleared: string,
+  facts: readonly Fact[],
+  mark: TrimMark | undefined,
+): Set<string> | undefined {
+  const left = clearedLeftOut(clearedDigests(cleared), new Set(messages.map(messageDigest)), markedDigests(facts, mark));
+  const out = new Set<string>();
+  for (const statement of unread) if (statement.digest !== undefined && left.has(statement.digest)) out.add(statement.id);
+  return out.size > 0 ? out : undefined;
+}
+
+/** `cleared` (the archive's digests of what a rewrite emptied, oldest first) split into digests. */
+function clearedDigests(cleared: string): string[] {
+  const digests: string[] = [];
+  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
+    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  return digests;
+}
+
+/**
+ * With `trims: false` (only marked trims delete): the digests of the archived messages the rewrite
+ * left out (`digests`, what it emptied, oldest first; not among `storedDigests`), but for those
+ * persistTrim's mark names (`trimmedDigests`: its own rewrite) and the ones before them (it deletes
+ * from the start). O(digests).
+ */
+function clearedLeftOut(digests: readonly string[], storedDigests: ReadonlySet<string>, trimmedDigests: ReadonlySet<string>): Set<string> {
+  let through = -1;
+  digests.forEach((digest, index) => {
+    if (trimmedDigests.has(digest)) through = index;
+  });
+  return new Set(digests.filter((digest, index) => index > through && !storedDigests.has(digest)));
+}
+
+/** Whether read message `index`, no longer stored, left through persistTrim or the archive (`through`: core's `trimmedThrough` of `read`). */
+const isTrimmed = (read: readonly FactReadEntry[], index: number, through: number, trimmed: TrimmedMessages): boolean =>
+  index < through || trimmed.archived?.has((read[index] as FactReadEntry).id) === true;
+
+/** `trimmedThrough` of `read`'s ids and the trim mark: 0 without one. */
+const throughOf = (read: readonly FactReadEntry[], trimmed: TrimmedMessages): number =>
+  trimmed.mark
+    ? trimmedThrough(
+        read.map((entry) => entry.id),
+        trimmed.mark,
+      )
+    : 0;
+
+/** Whether the `count` oldest of `read` (no longer stored) all left through persistTrim or the archive. */
+function leftThroughTrims(read: readonly FactReadEntry[], count: number, trimmed: TrimmedMessages): boolean {
+  const through = throughOf(read, trimmed);
+  for (let i = 0; i < count; i += 1) if (!isTrimmed(read, i, through, trimmed)) return false;
+  return true;
 }
 
 /**
@@ -309,10 +440,9 @@ function archivedHead(
   hotStart: BaseMessage | undefined,
   cleared: string,
   noneRead: boolean,
+  trimmedDigests?: ReadonlySet<string>,
 ): ArchivedHead {
-  const digests: string[] = [];
-  for (let at = 0; at + MESSAGE_DIGEST_CHARACTERS <= cleared.length; at += MESSAGE_DIGEST_CHARACTERS)
-    digests.push(cleared.slice(at, at + MESSAGE_DIGEST_CHARACTERS));
+  const digests = clearedDigests(cleared);
   const position = new Map<string, number>();
   digests.forEach((digest, index) => {
     if (!position.has(digest)) position.set(digest, index);
@@ -320,7 +450,12 @@ function archivedHead(
   const head = messages.slice(0, hotStart === undefined ? messages.length : Math.max(0, messages.indexOf(hotStart)));
   const storedDigests = new Set(messages.map(messageDigest));
   const first = digests.findIndex((digest) => storedDigests.has(digest));
-  const left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
+  // With `trimmedDigests` (`trims: false`: only marked trims delete), every archived message the
+  // rewrite left out was removed, as on a thread without the archive, but for those persistTrim's
+  // mark names (its own rewrite) and the ones before them (it deletes from the start).
+  let left: Set<string>;
+  if (trimmedDigests) left = clearedLeftOut(digests, storedDigests, trimmedDigests);
+  else left = new Set(first === -1 ? (noneRead ? digests : []) : digests.slice(first).filter((digest) => !storedDigests.has(digest)));
   let users = 0;
   let next = first;
   for (const message of head) {
@@ -331,6 +466,22 @@ function archivedHead(
   return { users, complete: first !== -1 && next === digests.length, left };
 }
 
+/**
+ * The `sourceDigest`s of the statements (facts and their history) whose message persistTrim's
+ * `mark` names: where its deletions end among a rewrite's cleared digests. O(facts).
+ */
+function markedDigests(facts: readonly Fact[], mark: TrimMark | undefined): Set<string> {
+  const out = new Set<string>();
+  if (!mark) return out;
+  const named = new Set(mark.taken);
+  if (mark.before !== null) named.add(mark.before);
+  for (const fact of facts)
+    for (const statement of [fact, ...(fact.history ?? [])])
+      if (typeof statement.sourceMessageId === "string" && named.has(statement.sourceMessageId) && statement.sourceDigest !== undefined)
+        out.add(statement.sourceDigest);
+  return out;
+}
+
 /** The plan after an edit, a removal or a rewrite: see {@link planFactRead}. */
 function reread(
   messages: readonly BaseMessage[],
@@ -339,24 +490,37 @@ function reread(
   slot: Pick<FactSlot, "read" | "facts">,
   cleared: string | undefined,
   trims: boolean,
+  trimmed: TrimmedMessages,
+  unreadLeft?: ReadonlySet<string>,
 ): FactReadPlan {
   const stored = new Map<string, string>();
   for (const entry of entries) stored.set(entry.id, entry.digest);
   const read = slot.read ?? [];
   // What left before the oldest read message still stored (edited or not) left through a trim,
-  // where anything trims the thread; else it was removed, as any read message no longer stored.
+  // where a middleware that leaves no mark trims the thread; else only what persistTrim's mark or
+  // the archive names did, and any other read message no longer stored was removed.
   const oldestStored = read.findIndex((entry) => stored.has(entry.id));
-  const survivor = trims ? Math.max(0, oldestStored) : 0;
+  const through = trims ? 0 : throughOf(read, trimmed);
+  const left = (index: number) => isTrimmed(read, index, through, trimmed);
+  // The read messages that left through a trim come first: reading again compares from the next.
+  let survivor = trims ? Math.max(0, oldestStored) : 0;
+  if (!trims) while (survivor < read.length && !stored.has((read[survivor] as FactReadEntry).id) && left(survivor)) survivor += 1;
   const dropped = new Set<string>();
+  const removed: string[] = [];
   read.forEach((entry, index) => {
     const now = stored.get(entry.id);
-    if (now === undefined ? index >= survivor : now !== entry.digest) dropped.add(entry.id);
+    const gone = now === undefined && (trims ? index >= survivor : !left(index));
+    if (gone || (now !== undefined && now !== entry.digest)) dropped.add(entry.id);
+    if (gone && !trims) removed.push(entry.id);
   });
   // Stored user messages before the oldest read one still stored, that `read` does not know.
   const known = new Set(read.map((entry) => entry.id));
   const hotStart = entries.findIndex((entry) => known.has(entry.id));
   const unknownHead = slot.read !== undefined && hotStart !== 0 && users.length > 0;
-  const head = unknownHead && cleared !== undefined ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1) : undefined;
+  const head =
+    unknownHead && cleared !== undefined
+      ? archivedHead(messages, users[hotStart], cleared, oldestStored === -1, trims ? undefined : markedDigests(slot.facts, trimmed.mark))
+      : undefined;
   if (head && head.left.size > 0) {
     // Stated in an archived message the rewrite left out: removed by the user, as on a thread without the archive.
     for (const fact of slot.facts)
@@ -366,14 +530,22 @@ function reread(
           dropped.add(id);
       }
   }
-  const start = rereadStart(entries, slot.read, survivor, head);
+  // Unread messages (archived before the last read) the rewrite left out: removed, as on a thread
+  // without the archive, where they are read messages older than every stored one, so reading
+  // again starts at the first stored one (as after any removed read message).
+  if (!head && unreadLeft) for (const id of unreadLeft) dropped.add(id);
+  const start = !head && unreadLeft ? 0 : rereadStart(entries, slot.read, survivor, head);
   for (let i = start; i < entries.length; i += 1) dropped.add((entries[i] as FactReadEntry).id);
   // A fact stated last in a dropped message rolls back to its newest earlier value stated in a
   // message that stays (trimmed, archived, or not read again), so a former value stated in a
   // message that left through a trim survives the re-read, as it would were that message stored.
   const gone = (id: string): boolean => dropped.has(id);
+  // A fact stated last in a message that stays and is not read again loses the earlier values
+  // stated in messages no longer stored that were dropped (removed, or archived and left out by a
+  // rewrite), as reading the thread again would: a thread without the archive reads them again.
+  const leftOut = (id: string): boolean => dropped.has(id) && !stored.has(id);
   const facts = slot.facts.flatMap((fact) => {
-    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [fact];
+    if (fact.sourceMessageId === null || !dropped.has(fact.sourceMessageId)) return [withoutGoneHistory(fact, leftOut)];
     const back = rollBackFact(fact, gone);
     return back ? [back] : [];
   });
@@ -382,5 +554,6 @@ function reread(
     pending: users.slice(start).map((message, k) => ({ message, cursor: (entries[start + k] as FactReadEntry).id })),
     read: entries.slice(0, start),
     ...(unknownHead && cleared === undefined ? { unknownHead: true } : {}),
+    ...(removed.length > 0 ? { removed } : {}),
   };
 }

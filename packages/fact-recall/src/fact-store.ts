@@ -304,6 +304,39 @@ export function rollBackFact(fact: Fact, gone: (messageId: string) => boolean): 
   };
 }
 
+/**
+ * `fact` without the earlier values (`history`) stated in the messages `gone` says are gone (R37:
+ * removed, or archived and left out by a rewrite), its own value kept: for a fact stated last in a
+ * message that stays and is not read again, whose history a re-read would no longer give.
+ * `previousValue` follows the newest value left. `fact` itself when none is gone.
+ */
+export function withoutGoneHistory(fact: Fact, gone: (messageId: string) => boolean): Fact {
+  const history = fact.history ?? [];
+  const kept = history.filter((entry) => typeof entry.sourceMessageId !== "string" || !gone(entry.sourceMessageId));
+  if (kept.length === history.length) return fact;
+  const previous = kept[kept.length - 1];
+  // The key order of a fact `planFactWrite` writes: a slot serializes the same either way.
+  return {
+    key: fact.key,
+    subject: fact.subject,
+    attribute: fact.attribute,
+    value: fact.value,
+    text: fact.text,
+    language: fact.language,
+    sourceMessageId: fact.sourceMessageId,
+    ...(fact.sourceDigest !== undefined ? { sourceDigest: fact.sourceDigest } : {}),
+    origin: fact.origin,
+    ...(previous ? { previousValue: previous.value } : {}),
+    ...(kept.length > 0 ? { history: kept } : {}),
+    ...(fact.endedTurn !== undefined ? { endedTurn: fact.endedTurn } : {}),
+    createdTurn: fact.createdTurn,
+    updatedTurn: fact.updatedTurn,
+    lastUsedTurn: fact.lastUsedTurn,
+    uses: fact.uses,
+    mentions: fact.mentions,
+  };
+}
+
 /** core's `analysisText`, lowercased, trimmed, single-spaced, without trailing punctuation: the form keys and duplicates compare on. */
 export function normalizeValue(value: string): string {
   return analysisText(value)

@@ -240,7 +240,10 @@ function summaryOf(request: { state?: unknown; runtime?: unknown }): { record: S
  * 1. writes them to the archive (`ThreadwiseSaver.archiveMessages`, an idempotent upsert by
  *    tenant, thread and message id), and only then
  * 2. removes them from the checkpoint with `RemoveMessage`, riding on the model call's own update
- *    (a `Command` next to the answer), stored in the same checkpoint as the answer.
+ *    (a `Command` next to the answer), stored in the same checkpoint as the answer. The archive
+ *    is the mark of what left: factRecall and userMemory ask it (`ThreadwiseSaver.archivedAmong`)
+ *    for user messages gone from the checkpoint, to keep what archived ones said and tell them
+ *    from messages the user removed (R37).
  * A crash between the two leaves a message in both places, never in neither; the next call
  * archives it again (same row) and removes it. Readers dedupe by id, the hot copy winning:
  * `ThreadwiseSaver.readThread` (the whole thread, in order), recall and summarize (given

@@ -290,7 +290,16 @@ export function memoryMiddleware(
         model: options.models?.facts,
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
-        ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
+        // Every middleware here that deletes stored messages leaves a mark of what it took
+        // (persistTrim's in the summary slot, the archive's rows): any other read message gone
+        // was removed, and its facts go (R37).
+        trims: false,
+        ...(archive
+          ? {
+              archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since),
+              archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids),
+            }
+          : {}),
         logger,
         env,
       }),
@@ -300,6 +309,9 @@ export function memoryMiddleware(
       userMemory({
         declareState: false,
         maxTokens: config.userMemoryMaxTokens,
+        // As factRecall's: persistTrim and the archive leave a mark of what they take.
+        trims: false,
+        ...(archive ? { archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids) } : {}),
         promptContextMode: mode,
         logger,
         // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).

@@ -507,6 +507,20 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Which of `messageIds` the thread's archive holds now, in the order given (core's
+   * `ArchivedAmongReader`; `[]` without an archive): one indexed lookup by key, nothing decoded.
+   * factRecall and userMemory ask it for user messages gone from the checkpoint, to tell archived
+   * ones (whose facts stay) from removed ones (R37).
+   */
+  async archivedAmong(threadId: string, messageIds: readonly string[]): Promise<string[]> {
+    const id = normalizeThreadId(threadId);
+    if (messageIds.length === 0) return [];
+    if (!this.#isReady) await this.ready();
+    await this.#settled(id);
+    return this.#archive.having(id, messageIds);
+  }
+
+  /**
    * Waits for this saver's checkpoint writes of the thread still in flight (LangGraph stores a
    * step's checkpoint while the next step runs): a read of the archive sees what this process
    * wrote, e.g. a rewrite's emptying of the archive, which commits with the checkpoint after the

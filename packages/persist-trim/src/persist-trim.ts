@@ -8,12 +8,14 @@ import {
   groupMessages,
   loggerOptionSchema,
   type MessageGroup,
+  nextTrimMark,
   optionsObject,
   parseOptions,
   protectedTailStart,
   readSummarySlot,
   resolveLogger,
   runArchiveReader,
+  SUMMARY_SLOT_KEY,
   summarySlotState,
   THREADWISE_ENV,
   threadwiseMiddleware,
@@ -138,7 +140,9 @@ async function wholeThread(stored: readonly BaseMessage[], runtime: unknown): Pr
  * Runs in `afterAgent` (not after a run that was interrupted or failed), and returns a rewrite of
  * the thread: a `RemoveMessage` of `REMOVE_ALL_MESSAGES` followed by the kept messages, in order
  * (LangChain's idiom for this, as its `summarizationMiddleware` writes), so the stored thread is
- * exactly the kept messages. On a checkpointer that keeps a message archive (`@threadwise/memory`'s
+ * exactly the kept messages. The user messages it deletes are named in the thread's summary slot
+ * (`trimmed`, core's `TrimMark`), so factRecall and userMemory keep what they said and tell them
+ * from messages the user removed (R37). On a checkpointer that keeps a message archive (`@threadwise/memory`'s
  * `ThreadwiseSaver`), it decides over the whole thread, the archived messages first, as on a
  * thread that never archived: the rewrite empties the archive, and the archived messages it keeps
  * come back into the checkpoint with it. Keeps the newest
@@ -181,11 +185,13 @@ export function persistTrim(options: Partial<PersistTrimOptions> = {}) {
       // store keeping older messages outside the checkpoint (memory's message archive) learns that
       // they are gone too.
       const deleted = new Set(ids);
+      const gone = (message: BaseMessage) => typeof message.id === "string" && deleted.has(message.id);
+      // The mark of what the trim took (R37): factRecall and userMemory keep what these said, and
+      // tell them from messages the user removed.
+      const trimmed = nextTrimMark(slot.trimmed, messages.filter(gone));
       return {
-        messages: [
-          new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
-          ...messages.filter((message) => typeof message.id !== "string" || !deleted.has(message.id)),
-        ],
+        messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...messages.filter((message) => !gone(message))],
+        ...(trimmed ? { [SUMMARY_SLOT_KEY]: { trimmed } } : {}),
       };
     },
   });

@@ -1,3 +1,4 @@
+import type { TrimMark } from "@threadwise/core";
 import { extractFactsHeuristic } from "@threadwise/fact-recall";
 import { describe, expect, it } from "vitest";
 import { itemBytes, planUserWrite, type UserItem, type WritePlanSettings } from "./user-items.js";
@@ -78,7 +79,7 @@ describe("planUserWrite", () => {
 describe("planUserWrite: a message edited by id", () => {
   /** Commits `turns` in order (each its messages and the thread as it reads then) and returns what is stored. */
   async function commits(
-    turns: Array<{ messages: Array<{ id: string; text: string }>; thread?: Record<string, string> }>,
+    turns: Array<{ messages: Array<{ id: string; text: string }>; thread?: Record<string, string>; trimmed?: TrimMark }>,
     trims?: boolean,
   ) {
     const stored = new Map<string, UserItem>();
@@ -91,6 +92,7 @@ describe("planUserWrite: a message edited by id", () => {
           now: at(i),
           ...(turn.thread ? { current: (id: string) => (turn.thread?.[id] ? { id, text: turn.thread[id] } : undefined) } : {}),
           ...(trims === undefined ? {} : { trims }),
+          ...(turn.trimmed ? { trimmed: turn.trimmed } : {}),
         },
         owner,
         settings(),
@@ -173,6 +175,24 @@ describe("planUserWrite: a message edited by id", () => {
     expect(after.messages.sort()).toEqual(["My dog is Coco.", "thanks"]);
     expect(after.facts.join()).not.toContain("서울");
     expect((await commits(turns, true)).facts.join()).toContain("서울");
+  });
+
+  // memoryStack: persistTrim and the archive name what they took (the summary slot's `trimmed`).
+  it("with trims: false and the trim mark, a message it names (or older) stays; an oldest one it does not name was removed", async () => {
+    const turns = (trimmed: TrimMark | undefined) => [
+      { messages: [{ id: "m0", text: "My sister Hana lives in Jeju." }] },
+      { messages: [{ id: "m1", text: "제 남동생 민호는 대구에 살아요." }] },
+      { messages: [{ id: "m2", text: "thanks" }] },
+      // m0 and m1 gone: the mark says which the trim took.
+      { messages: [{ id: "m3", text: "ok" }], thread: { m2: "thanks", m3: "ok" }, ...(trimmed ? { trimmed } : {}) },
+    ];
+    const both = await commits(turns({ taken: ["m1"], before: null }), false);
+    expect(both.messages.sort()).toEqual(["My sister Hana lives in Jeju.", "ok", "thanks", "제 남동생 민호는 대구에 살아요."]);
+    const one = await commits(turns({ taken: ["x", "m0"], before: null }), false);
+    expect(one.messages.sort()).toEqual(["My sister Hana lives in Jeju.", "ok", "thanks"]);
+    expect(one.facts.join()).toContain("Jeju");
+    expect(one.facts.join()).not.toContain("대구");
+    expect((await commits(turns(undefined), false)).facts.join()).not.toMatch(/Jeju|대구/);
   });
 });
 

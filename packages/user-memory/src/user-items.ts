@@ -1,5 +1,5 @@
 import { createHash } from "node:crypto";
-import { truncateCharacters } from "@threadwise/core";
+import { type TrimMark, trimmedThrough, truncateCharacters } from "@threadwise/core";
 import { type CandidateFact, type Fact, factSchema, planFactWrite } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 
@@ -95,10 +95,23 @@ export interface CommittedTurn {
    */
   current?: (messageId: string) => TurnMessage | undefined;
   /**
-   * Whether anything deletes the oldest messages of the stored thread (`userMemory`'s `trims`):
-   * with `false`, a stored message gone with every older one was removed, not trimmed. @default true
+   * Whether a middleware that leaves no trim mark deletes the oldest messages of the stored thread
+   * (`userMemory`'s `trims`): with `false`, a stored message gone with every older one was
+   * removed, unless `trimmed` names it or a newer message of the thread. @default true
    */
   trims?: boolean;
+  /**
+   * What persistTrim and the message archive took from the thread (its summary slot's `trimmed`,
+   * core's `TrimMark`), read with `trims: false`. @default undefined (nothing taken)
+   */
+  trimmed?: TrimMark;
+  /**
+   * Which of some message ids of the thread its message archive holds (core's
+   * `ArchivedAmongReader` bound to the thread), read with `trims: false`: a message gone that the
+   * archive holds was archived, and stays. Asked once per commit, only for messages gone that
+   * `trimmed` does not name. @default undefined (no archive)
+   */
+  archivedAmong?: (messageIds: readonly string[]) => Promise<string[]>;
 }
 
 /** Limits and switches of {@link planUserWrite}. */
@@ -191,12 +204,22 @@ export async function planUserWrite(
     // Oldest first: a stored message the thread no longer holds while an older one stays was
     // removed (RemoveMessage, an edit by id that drops it), and is taken back as an edit to no
     // words; one with no older message left may have left through a trim or the archive (they
-    // take the oldest first), and stays, unless nothing trims the thread (`trims: false`).
+    // take the oldest first), and stays; with `trims: false` only when the trim mark names it or
+    // a newer message (core's `trimmedThrough`: persistTrim and the archive took it).
     const ofThread = stored
       .filter((item) => item.kind === "message" && item.threadId === turn.threadId && item.messageId !== null)
       .sort(storedOrder);
+    const marked =
+      turn.trims === false
+        ? trimmedThrough(
+            ofThread.map((item) => item.messageId as string),
+            turn.trimmed,
+          )
+        : 0;
     let olderStays = false;
-    for (const item of ofThread) {
+    // Gone with no older message left, and not named by the trim mark: removed unless archived.
+    const unmarked: string[] = [];
+    for (const [index, item] of ofThread.entries()) {
       const messageId = item.messageId as string;
       if (inTurn.has(messageId)) {
         olderStays = true;
@@ -206,8 +229,11 @@ export async function planUserWrite(
       if (now) {
         olderStays = true;
         if (storedText(now.text, settings.maxMessageCharacters) !== item.text) edits.push(now);
-      } else if (olderStays || turn.trims === false) edits.push({ id: messageId, text: "" });
+      } else if (olderStays) edits.push({ id: messageId, text: "" });
+      else if (turn.trims === false && index >= marked) unmarked.push(messageId);
     }
+    const archived = new Set(unmarked.length > 0 && turn.archivedAmong ? await turn.archivedAmong(unmarked) : []);
+    for (const messageId of unmarked) if (!archived.has(messageId)) edits.push({ id: messageId, text: "" });
   }
   for (const [order, message] of [...turn.messages, ...edits].entries()) {
     const key = messageItemKey(turn.threadId, message.id);

@@ -1,5 +1,6 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
+  type ArchivedAmongReader,
   chatModelOptionSchema,
   envBoolean,
   envOptionSchema,
@@ -58,14 +59,26 @@ export const userMemoryOptionsSchema = z.strictObject({
    */
   keepMessages: z.boolean().optional(),
   /**
-   * Whether a middleware of the stack deletes the oldest messages of the stored thread
-   * (`persistTrim`, the message archive, LangChain's `summarizationMiddleware`). `true`: a stored
-   * message of the thread gone together with every older one is taken as trimmed, and its item and
-   * facts stay (what it said was still said). `false`: nothing trims the thread, so such a message
-   * was removed (`RemoveMessage` of the oldest messages), and its item and facts go like any removed
-   * message's (R37). `memoryStack` leaves it `true` (see factRecall's `trims`). @default true
+   * Whether a middleware of the stack that leaves no trim mark deletes the oldest messages of the
+   * stored thread (LangChain's `summarizationMiddleware`). `true`: a stored message of the thread
+   * gone together with every older one is taken as trimmed, and its item and facts stay (what it
+   * said was still said). `false`: only persistTrim and the message archive delete them, and they
+   * name what they took in the thread's summary slot (`trimmed`, core's `TrimMark`): a message they
+   * took stays, any other gone was removed (`RemoveMessage`, of the oldest messages too), and its
+   * item and facts go like any removed message's (R37). `memoryStack` sets `false`. @default true
    */
   trims: z.boolean().optional(),
+  /**
+   * Reads which of some message ids a thread's message archive holds (core's
+   * `ArchivedAmongReader`; `memoryStack({ archive: true })` passes its checkpointer's
+   * `archivedAmong`). With `trims: false`, a message of the thread gone from the checkpoint that
+   * the archive holds was archived, and its item and facts stay. @default undefined
+   */
+  archivedAmong: z
+    .custom<ArchivedAmongReader>((value) => typeof value === "function", {
+      message: "expected a function (threadId, messageIds) => Promise<string[]>",
+    })
+    .optional(),
   /**
    * Longest stored message, in characters as a user counts them (graphemes: a Korean syllable or
    * an emoji sequence is one; core's `countCharacters`); longer ones are cut to it, ending in `…`.
@@ -159,6 +172,7 @@ export interface ResolvedUserMemoryOptions {
   maxBytes: number;
   keepMessages: boolean;
   trims: boolean;
+  archivedAmong: ArchivedAmongReader | undefined;
   maxMessageCharacters: number;
   maxDigestCharacters: number;
   factsMode: "off" | "heuristic" | "llm";
@@ -206,6 +220,7 @@ export function resolveUserMemoryOptions(
     maxBytes: parsed.maxBytes ?? DEFAULT_USER_MEMORY_MAX_BYTES,
     keepMessages: parsed.keepMessages ?? envBoolean(USER_MEMORY_KEEP_MESSAGES_ENV, env) ?? true,
     trims: parsed.trims ?? true,
+    archivedAmong: parsed.archivedAmong,
     maxMessageCharacters: parsed.maxMessageCharacters ?? DEFAULT_MAX_MESSAGE_CHARACTERS,
     maxDigestCharacters: parsed.maxDigestCharacters ?? DEFAULT_MAX_DIGEST_CHARACTERS,
     factsMode: parsed.factsMode ?? "heuristic",

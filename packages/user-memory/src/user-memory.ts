@@ -2,6 +2,7 @@ import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import {
+  type ArchivedAmongReader,
   addContextBlocks,
   annotateMultiturn,
   declaredSummarySlot,
@@ -96,8 +97,10 @@ export function userMessagesOfRun(messages: readonly BaseMessage[]): BaseMessage
  * replacing it, a fork that sent the same id with other words) is taken back: its item takes the
  * new words, and the facts it stated and no longer states go (a corrected value is not kept as
  * superseded). A stored message the thread no longer holds while an older one stays (`RemoveMessage`)
- * is taken back likewise; one gone with every older message (persistTrim, the archive) stays,
- * unless `trims` is `false` (nothing trims the thread): then it was removed and is taken back too.
+ * is taken back likewise; one gone with every older message stays (a trim), unless `trims` is
+ * `false`: then it stays only when persistTrim or the archive took it (persistTrim names what it
+ * took in the thread's summary slot, `trimmed`; the archive holds what it took: `archivedAmong`),
+ * and is taken back otherwise (a `RemoveMessage` of the oldest).
  * `llm` facts without `model` are read with the agent's model in the run's model call and kept in
  * the thread's state for the commit, so a run resumed by another process commits the same facts.
  * At most `maxItems` items and `maxBytes` bytes per user: oldest messages leave first, then
@@ -345,7 +348,18 @@ export function userMemory(options: UserMemoryOptions = {}) {
         await engine.commit(
           store,
           scope,
-          { threadId, messages: turn, digest, now: new Date().toISOString(), current, trims: config.trims },
+          {
+            threadId,
+            messages: turn,
+            digest,
+            now: new Date().toISOString(),
+            current,
+            trims: config.trims,
+            ...(slot.trimmed ? { trimmed: slot.trimmed } : {}),
+            ...(config.archivedAmong
+              ? { archivedAmong: (ids: readonly string[]) => (config.archivedAmong as ArchivedAmongReader)(threadId, ids) }
+              : {}),
+          },
           { extracted: (message) => extracted.get(message.id), signal: source.signal },
         );
         failing = false;
