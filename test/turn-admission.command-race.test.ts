@@ -90,18 +90,6 @@ function agentOn(backend: Backend, slowGate = gate()) {
 
 type Agent = ReturnType<typeof agentOn>["agent"];
 
-/** The ThreadwiseConcurrentTurnError in `error`'s cause chain, or among a superstep's errors (LangGraph's AggregateError). */
-function turnError(error: unknown): ThreadwiseConcurrentTurnError | undefined {
-  for (let e = error; e; e = (e as { cause?: unknown }).cause) {
-    if (ThreadwiseConcurrentTurnError.isInstance(e)) return e;
-    for (const inner of (e as { errors?: unknown[] }).errors ?? []) {
-      const found = turnError(inner);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 const texts = async (agent: Agent, thread: string, checkpointId?: string) =>
   (
     (await agent.graph.getState({ configurable: { thread_id: thread, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) } }))
@@ -214,7 +202,9 @@ describe.each(BACKENDS)("a Command turn refused stores nothing (%s)", (backend) 
         ]);
         const refused = errors.filter((error) => error !== undefined);
         expect(refused).toHaveLength(1);
-        expect(["duplicate-operation", "turn-in-progress", "stale-parent"]).toContain(turnError(refused[0])?.reason);
+        expect(["duplicate-operation", "turn-in-progress", "stale-parent"]).toContain(
+          ThreadwiseConcurrentTurnError.find(refused[0])?.reason,
+        );
         const modelCalls = a.counter.calls + (b === a ? 0 : b.counter.calls) - calls;
         expect(modelCalls).toBe(way === "Command({ update })" ? 0 : 1);
         const after = await texts(a.agent, thread);
@@ -243,7 +233,7 @@ describe.each(BACKENDS)("a Command turn refused stores nothing (%s)", (backend) 
       const startedAt = (await b.agent.graph.getState(config)).config.configurable?.checkpoint_id as string;
       const calls = b.counter.calls;
       const error = await settle(b.agent.invoke(updateAndGoto() as never, config));
-      expect(turnError(error)?.reason).toBe("turn-in-progress");
+      expect(ThreadwiseConcurrentTurnError.find(error)?.reason).toBe("turn-in-progress");
       expect(b.counter.calls).toBe(calls);
       a.slowGate.open();
       await running;
@@ -264,7 +254,10 @@ describe.each(BACKENDS)("a Command turn refused stores nothing (%s)", (backend) 
       const asks = a.counter.asks + (b === a ? 0 : b.counter.asks);
       const pending = await storedWrites(a.saver, thread);
       const error = await settle(b.agent.invoke(new Command({ resume: "yes" }) as never, config));
-      expect({ reason: turnError(error)?.reason, operationId: turnError(error)?.operationId }).toEqual({
+      expect({
+        reason: ThreadwiseConcurrentTurnError.find(error)?.reason,
+        operationId: ThreadwiseConcurrentTurnError.find(error)?.operationId,
+      }).toEqual({
         reason: "duplicate-operation",
         operationId: "req-1",
       });

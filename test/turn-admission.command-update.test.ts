@@ -78,12 +78,6 @@ function send(agent: Agent, way: Way, config: object) {
   return agent.invoke(command as never, config);
 }
 
-/** The ThreadwiseConcurrentTurnError in `error`'s cause chain (langchain wraps an error thrown in a model call's middleware in its MiddlewareError). */
-function turnError(error: unknown): ThreadwiseConcurrentTurnError | undefined {
-  for (let e = error; e; e = (e as { cause?: unknown }).cause) if (ThreadwiseConcurrentTurnError.isInstance(e)) return e;
-  return undefined;
-}
-
 const texts = async (agent: Agent, thread: string) =>
   ((await agent.graph.getState({ configurable: { thread_id: thread } })).values as { messages: BaseMessage[] }).messages.map(
     (m) => `${m.getType()}:${messageText(m)}`,
@@ -116,7 +110,7 @@ function expectNothingStored(outcome: Awaited<ReturnType<typeof retried>>, way: 
   // The first run stored its turn once.
   expect(outcome.stored.filter((text) => text === "human:book it")).toHaveLength(1);
   if (way !== "Command({ update })") expect(outcome.stored.at(-1)).toMatch(/^ai:answer/);
-  const error = turnError(outcome.error);
+  const error = ThreadwiseConcurrentTurnError.find(outcome.error);
   expect({ reason: error?.reason, retryable: error?.retryable, operationId: error?.operationId }).toEqual({
     reason: "duplicate-operation",
     retryable: false,

@@ -29,17 +29,6 @@ const LANGUAGES = {
   ko: { hello: "안녕하세요.", slow: "부산 여행 일정을 다 짜 줘.", exit: "9시 기차 예매해 줘.", next: "고마워요." },
 } as const;
 
-function turnError(error: unknown): ThreadwiseConcurrentTurnError | undefined {
-  for (let e = error; e; e = (e as { cause?: unknown }).cause) {
-    if (ThreadwiseConcurrentTurnError.isInstance(e)) return e;
-    for (const inner of (e as { errors?: unknown[] }).errors ?? []) {
-      const found = turnError(inner);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 /** A graph whose one node answers each message, waiting at `gate` when the message is `slow`. */
 function graphOn(backend: Backend, channel: "delta" | "plain", slow: string, gate: { arrived: () => void; opened: Promise<void> }) {
   const stack = memoryStack({ ...storage(backend), summarize: false, recallMaxTokens: false, logger: false, env: {} });
@@ -90,7 +79,7 @@ describe.each(BACKENDS)("a turn under durability exit during another turn (%s)",
             () => undefined,
             (e: unknown) => e,
           );
-          expect(turnError(error)?.reason).toBe("turn-in-progress");
+          expect(ThreadwiseConcurrentTurnError.find(error)?.reason).toBe("turn-in-progress");
           open();
           await running;
           const texts = async (checkpointId?: string) =>

@@ -33,18 +33,6 @@ const LANGUAGES = {
   ko: { book: "부산행 9시 기차 예매해 줘.", approve: "네", again: "다시 물어봐 줘." },
 } as const;
 
-/** The ThreadwiseConcurrentTurnError in `error`'s cause chain, or among a superstep's errors. */
-function turnError(error: unknown): ThreadwiseConcurrentTurnError | undefined {
-  for (let e = error; e; e = (e as { cause?: unknown }).cause) {
-    if (ThreadwiseConcurrentTurnError.isInstance(e)) return e;
-    for (const inner of (e as { errors?: unknown[] }).errors ?? []) {
-      const found = turnError(inner);
-      if (found) return found;
-    }
-  }
-  return undefined;
-}
-
 const settle = (run: Promise<unknown>) =>
   run.then(
     () => undefined,
@@ -131,7 +119,7 @@ describe.each(BACKENDS)("resumed runs and their operation id (%s)", (backend) =>
         expect(counter.booked).toBe(1);
         const refused = errors.filter((error) => error !== undefined);
         expect(refused).toHaveLength(1);
-        expect(turnError(refused[0])?.reason).toBe("duplicate-operation");
+        expect(ThreadwiseConcurrentTurnError.find(refused[0])?.reason).toBe("duplicate-operation");
         const state = await a.agent.graph.getState({ configurable: { thread_id: thread } });
         const texts = (state.values as { messages: BaseMessage[] }).messages.map((m) => `${m.getType()}:${messageText(m)}`);
         expect(texts.filter((t) => t.startsWith("tool:"))).toEqual([`tool:booked (${text.approve})`]);
@@ -174,7 +162,10 @@ describe.each(BACKENDS)("resumed runs and their operation id (%s)", (backend) =>
             task.interrupts.map((i) => i.value),
           );
           const error = await settle(b.graph.invoke(input() as never, config));
-          expect({ reason: turnError(error)?.reason, operationId: turnError(error)?.operationId }).toEqual({
+          expect({
+            reason: ThreadwiseConcurrentTurnError.find(error)?.reason,
+            operationId: ThreadwiseConcurrentTurnError.find(error)?.operationId,
+          }).toEqual({
             reason: "duplicate-operation",
             operationId: "req-plain-1",
           });
