@@ -41,6 +41,7 @@ export {
   resolveMemoryConfig,
   withDefaultDatabase,
 } from "./config.js";
+export { ThreadwiseClosedError } from "./closed-error.js";
 export { connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
 export { DEFAULT_ERASE_BATCH_SIZE, type EraseTenantOptions, type EraseTenantReport, eraseTenant } from "./erase-tenant.js";
 export {
