@@ -110,18 +110,38 @@ export const memoryMiddlewareOptionsShape = {
 /**
  * Fixes the placement mode (spec R8) for every block any later middleware adds in this model
  * call (core's placement keeps the first mode given explicitly for a request) and, when given,
- * the stack-wide `startOn` (spec R33; core keeps the first one stated).
+ * the stack-wide `startOn` (spec R33; core keeps the first one stated). With `userIdIgnored` (a
+ * stack with userMemory off), the first run naming `context.user_id` or `configurable.user_id`
+ * gets one warning there that the id is ignored (was silent: a user thought user memory worked).
  */
-export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn } = {}) {
+export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn; userIdIgnored?: ThreadwiseLogger } = {}) {
   const name = "threadwise/placement-mode";
+  let warned = false;
   return threadwiseMiddleware({
     name,
     wrapModelCall: (request, handler) => {
+      if (options.userIdIgnored && !warned) {
+        const field = userIdField(request.runtime);
+        if (field) {
+          warned = true;
+          options.userIdIgnored.warn(
+            `memoryStack: this run names ${field} but userMemory is off, so it is ignored and nothing is remembered across the user's threads; turn user memory on with memoryStack({ userMemory: true }) or MEMORY_USER_MEMORY=true (warned once)`,
+            { field },
+          );
+        }
+      }
       // The mode and the start rule in one assembly.
       const decisions: ViewDecision[] = options.startOn ? [{ kind: "startOn", producer: name, startOn: options.startOn }] : [];
       return handler(withViewDecisions(request, decisions, { blocks: [], mode }));
     },
   });
+}
+
+/** Where a run names its user (`context.user_id`, else `configurable.user_id`), if it does. */
+function userIdField(runtime: unknown): string | undefined {
+  const { context, configurable } = (runtime ?? {}) as { context?: unknown; configurable?: unknown };
+  const has = (source: unknown) => typeof source === "object" && source !== null && (source as { user_id?: unknown }).user_id != null;
+  return has(context) ? "context.user_id" : has(configurable) ? "configurable.user_id" : undefined;
 }
 
 /**
@@ -246,7 +266,9 @@ export function memoryMiddleware(
   // Every middleware reads its own env twins (and THREADWISE_LOG) from the stack's env.
   const env = options.env;
   const mode = config.promptContextMode;
-  const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
+  const stack: AgentMiddleware[] = [
+    placementMode(mode, { startOn: config.startOn, ...(config.userMemory ? {} : { userIdIgnored: resolveLogger(logger, env) }) }),
+  ];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
   // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first
