@@ -66,5 +66,8 @@ describe.skipIf(skipUnlessRealPostgres("closed saver on PostgreSQL"))("a closed 
     await migrate({ dsn: db.url, schema: db.schema });
   });
   afterAll(async () => db?.drop());
-  suite(() => ({ backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, allowPlaintext: true }), "memory.checkpointer (postgres)");
+  suite(
+    () => ({ backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, allowPlaintext: true }),
+    "memory.checkpointer (postgres)",
+  );
 });

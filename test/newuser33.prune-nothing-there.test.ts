@@ -18,7 +18,16 @@ import { afterAll, beforeAll, describe, expect, it } from "vitest";
 async function cli(argv: string[]) {
   let stdout = "";
   let stderr = "";
-  const code = await runCli(argv, { env: {}, stdout: (t) => void (stdout += t), stderr: (t) => void (stderr += t), progress: false });
+  const code = await runCli(argv, {
+    env: {},
+    stdout: (t) => {
+      stdout += t;
+    },
+    stderr: (t) => {
+      stderr += t;
+    },
+    progress: false,
+  });
   return { code, stdout, stderr };
 }
 

@@ -9,11 +9,12 @@
  * A 2,000-message import with `historySeedMaxMessages: 2000` is stored whole, no warning.
  * English and Korean messages.
  */
+
+import { MemorySaver } from "@langchain/langgraph";
 import type { ThreadwiseLogger } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { historySeed } from "@threadwise/history-seed";
 import { memoryStack } from "@threadwise/memory";
-import { MemorySaver } from "@langchain/langgraph";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 
@@ -37,7 +38,8 @@ describe("seedHistory that is not stored whole is reported", () => {
     const { logger, warnings } = recording();
     const stack = memoryStack({ env: {}, logger });
     const agent = createAgent({ model: scriptedModel(() => "ok"), tools: [], ...stack });
-    for (const thread of ["a", "b"]) await agent.invoke(input, { configurable: { thread_id: thread }, context: { seedHistory: history(10) } });
+    for (const thread of ["a", "b"])
+      await agent.invoke(input, { configurable: { thread_id: thread }, context: { seedHistory: history(10) } });
     const state = await agent.graph.getState({ configurable: { thread_id: "a" } });
     expect((state.values as { messages: unknown[] }).messages).toHaveLength(2);
     const lines = warnings.filter((w) => w.message.includes("seedHistory"));
@@ -65,7 +67,8 @@ describe("seedHistory that is not stored whole is reported", () => {
       checkpointer: new MemorySaver(),
       middleware: [historySeed({ maxMessages: 50, logger })],
     });
-    for (const thread of ["x", "y"]) await agent.invoke(input, { configurable: { thread_id: thread }, context: { seedHistory: history(900) } });
+    for (const thread of ["x", "y"])
+      await agent.invoke(input, { configurable: { thread_id: thread }, context: { seedHistory: history(900) } });
     const state = await agent.graph.getState({ configurable: { thread_id: "x" } });
     expect((state.values as { messages: unknown[] }).messages).toHaveLength(52);
     expect(warnings).toHaveLength(1);
