@@ -4,7 +4,23 @@ import { ThreadwiseConfigError } from "./errors.js";
 interface StreamChannels {
   outputChannels: string | string[];
   streamChannels?: string | string[];
+  /** The graph's nodes by name (LangGraph's `PregelNode`): their `tags` go into each task's config. */
+  nodes?: Record<string, { tags?: string[] } | undefined>;
 }
+
+/**
+ * Nodes a threadwise middleware adds that never write state: `memoryStack`'s turn admission
+ * (`turnAdmission`'s `beforeAgent`, which only waits for the run's admission or throws). Their
+ * `"updates"` chunk is always empty (`{ "threadwise/turn-admission.before_agent": {} }`), a node
+ * the user did not add; {@link hideMemoryState} tags them {@link HIDDEN_TAG}.
+ */
+const NODES_WITHOUT_UPDATES = ["threadwise/turn-admission.before_agent"];
+
+/**
+ * LangGraph's `TAG_HIDDEN`: a task whose config has it is left out of `"updates"` chunks (LangGraph
+ * tags its own start node and branch writers with it; LangSmith reads it as "hide this run").
+ */
+const HIDDEN_TAG = "langsmith:hidden";
 
 const isChannelList = (value: unknown): value is string | string[] =>
   typeof value === "string" || (Array.isArray(value) && value.every((key) => typeof key === "string"));
@@ -39,6 +55,11 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * `"messages"` and `"custom"` carry no state. The checkpointer holds the state (read it with
  * `checkpointer.getTuple(config)`; encryption at rest is `@threadwise/encryption`).
  *
+ * It also leaves out of `"updates"` the chunk of `memoryStack`'s turn admission node
+ * (`threadwise/turn-admission.before_agent`), which never writes state: the node still runs and
+ * still refuses a concurrent turn, and `"tasks"`, `"debug"` and `getGraph()` still show it (it
+ * carries LangGraph's `langsmith:hidden` tag, the one on LangGraph's own internal nodes).
+ *
  * Instead of this, a single call can pass LangGraph's `outputKeys` (`agent.stream(input, { ...config,
  * outputKeys: ["messages"] })`), which covers `"values"` and `"updates"` only.
  *
@@ -59,5 +80,9 @@ export function hideMemoryState<Agent>(agent: Agent): Agent {
   }
   const output = graph.outputChannels;
   graph.streamChannels = Array.isArray(output) ? [...output] : output;
+  for (const name of NODES_WITHOUT_UPDATES) {
+    const node = graph.nodes?.[name];
+    if (node && !node.tags?.includes(HIDDEN_TAG)) node.tags = [...(node.tags ?? []), HIDDEN_TAG];
+  }
   return agent;
 }

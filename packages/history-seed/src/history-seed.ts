@@ -151,6 +151,8 @@ function asMessageLike(message: BaseMessage): { type: string; content: BaseMessa
 export function historySeed(options: HistorySeedOptions = {}) {
   const rules = resolveHistorySeedOptions(options);
   const logger = resolveLogger(options?.logger, options?.env);
+  // A bulk import losing messages only at info level read as "everything imported" (newuser33).
+  let warnedDrops = false;
   return threadwiseMiddleware({
     name: HISTORY_SEED_MIDDLEWARE_NAME,
     contextSchema: z.object({ [SEED_HISTORY_CONTEXT_KEY]: z.unknown().optional() }),
@@ -163,9 +165,15 @@ export function historySeed(options: HistorySeedOptions = {}) {
         return undefined;
       }
       const { messages: seed, dropped } = parseSeedHistory(raw, rules);
-      logger.info(
-        `history_seed: seeded=${seed.length} dropped_role=${dropped.unknownRole} dropped_part=${dropped.nonTextPart} oversized=${dropped.oversizedPart} empty=${dropped.emptyMessage} truncated=${dropped.truncated}`,
-      );
+      const line = `history_seed: seeded=${seed.length} dropped_role=${dropped.unknownRole} dropped_part=${dropped.nonTextPart} oversized=${dropped.oversizedPart} empty=${dropped.emptyMessage} truncated=${dropped.truncated}`;
+      const lost = dropped.unknownRole + dropped.nonTextPart + dropped.oversizedPart + dropped.emptyMessage + dropped.truncated;
+      if (lost > 0 && !warnedDrops) {
+        warnedDrops = true;
+        logger.warn(
+          `${line}: ${lost} item(s) of the outside history were not seeded (raise historySeed.maxMessages, now ${rules.maxMessages}, for a longer import; historySeed.strict rejects instead of dropping) (warned once; later seeds log at info)`,
+          { ...dropped, seeded: seed.length },
+        );
+      } else logger.info(line);
       if (seed.length === 0) return undefined;
       // Leading system messages of the input stay first; the seed goes before the user's messages.
       let head = 0;

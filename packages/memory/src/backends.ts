@@ -111,6 +111,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
       return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
+        label: `memory.checkpointer (${config.backend})`,
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
@@ -129,6 +130,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       const saver = maybeEncrypt(new SqliteSaver(registry.saverDatabase(), options.serde ?? new JsonPlusSerializer()), config, options);
       return new ThreadwiseSaver(saver, registry, {
         close: async () => void db.close(),
+        label: `memory.checkpointer (${config.backend})`,
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
@@ -154,6 +156,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       );
       return new ThreadwiseSaver(saver, new PgThreadRegistry(pool, schema, scope), {
         ready: () => assertSchemaVersion(pool, schema),
+        label: `memory.checkpointer (${config.backend})`,
         turnLeaseMs: config.turnLeaseMs,
         // Blobs are keyed by channel version: forks must not share one (langgraphjs #1812).
         uniqueChannelVersions: true,

@@ -56,6 +56,21 @@ function printReport(report: PruneReport, out: (text: string) => void, json: boo
   out(`${report.dryRun ? "thread_id\tupdated_at" : "thread_id\tstatus"}\tcheckpoints\tblobs\twrites\tarchived\n`);
   for (const row of rows) out(`${row}\n`);
   const { threads, checkpoints, blobs, writes, archived } = report.totals;
+  if (report.thread) {
+    const { threadId, status, deletedAt } = report.thread;
+    const why =
+      status === "already_deleted"
+        ? `was already deleted${deletedAt ? ` at ${deletedAt.toISOString()}` : ""} (its tombstone stays)`
+        : status === "not_found"
+          ? "was not found (no checkpoint and no tombstone under that id)"
+          : `was written after the --older-than-days cutoff (${report.idleBefore?.toISOString()})`;
+    out(`thread ${JSON.stringify(threadId)} ${why}; nothing ${report.dryRun ? "would be" : "was"} deleted.\n`);
+    return;
+  }
+  if (!report.dryRun && report.candidates.length === 0) {
+    out("deleted 0 thread(s): no thread matched, nothing was deleted.\n");
+    return;
+  }
   out(
     report.dryRun
       ? `dry run: ${threads} thread(s) would be deleted (${checkpoints} checkpoints, ${blobs} blobs, ${writes} writes, ${archived} archived messages). Nothing was deleted; re-run with --apply to delete (irreversible).\n`

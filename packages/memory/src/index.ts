@@ -21,6 +21,7 @@ export { ARCHIVE_CACHE_THREADS, archivedMessageRecordId, clearedMarkerRecord } f
 export { type ArchivedMessageReason, ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 export { type CheckpointerOptions, createCheckpointer } from "./backends.js";
 export { CLI_USAGE_EXIT_CODE, type CliIo, createCli, runCli } from "./cli.js";
+export { ThreadwiseClosedError } from "./closed-error.js";
 export { type ConcurrentTurnDetails, type ConcurrentTurnReason, ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 export {
   assertStrictMode,

@@ -107,21 +107,64 @@ export const memoryMiddlewareOptionsShape = {
   structuredResponse: z.boolean().optional(),
 };
 
+/** What {@link placementMode} reports when a run names something the stack has turned off. */
+export interface UnusedRunInput {
+  /** Where the warnings go (the stack's logger). */
+  logger: ThreadwiseLogger;
+  /** userMemory is off: a run's `context.user_id` / `configurable.user_id` is ignored. */
+  userId: boolean;
+  /** historySeed is off (no `historySeedMaxMessages`): a run's `context.seedHistory` is ignored. */
+  seedHistory: boolean;
+}
+
 /**
  * Fixes the placement mode (spec R8) for every block any later middleware adds in this model
  * call (core's placement keeps the first mode given explicitly for a request) and, when given,
- * the stack-wide `startOn` (spec R33; core keeps the first one stated).
+ * the stack-wide `startOn` (spec R33; core keeps the first one stated). With `unused` (what the
+ * stack has turned off), the first run naming `context.user_id` or `configurable.user_id` while
+ * userMemory is off, and the first run passing `context.seedHistory` while historySeed is off,
+ * each get one warning that it is ignored and which option turns it on (was silent: a user
+ * thought their user memory worked, or that a 2,000-message import was stored).
  */
-export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn } = {}) {
+export function placementMode(mode: PromptContextMode, options: { startOn?: StartOn; unused?: UnusedRunInput } = {}) {
   const name = "threadwise/placement-mode";
+  const warned = { userId: false, seedHistory: false };
   return threadwiseMiddleware({
     name,
     wrapModelCall: (request, handler) => {
+      const unused = options.unused;
+      if (unused?.userId && !warned.userId) {
+        const field = userIdField(request.runtime);
+        if (field) {
+          warned.userId = true;
+          unused.logger.warn(
+            `memoryStack: this run names ${field} but userMemory is off, so it is ignored and nothing is remembered across the user's threads; turn user memory on with memoryStack({ userMemory: true }) or MEMORY_USER_MEMORY=true (warned once)`,
+            { field },
+          );
+        }
+      }
+      if (unused?.seedHistory && !warned.seedHistory) {
+        const context = (request.runtime as { context?: unknown } | undefined)?.context;
+        if (typeof context === "object" && context !== null && (context as { seedHistory?: unknown }).seedHistory != null) {
+          warned.seedHistory = true;
+          unused.logger.warn(
+            "memoryStack: this run passes context.seedHistory but historySeed is off, so none of it is stored; turn it on with memoryStack({ historySeedMaxMessages: <n> }) or A2A_HISTORY_MAX_MESSAGES (warned once)",
+            { field: "context.seedHistory" },
+          );
+        }
+      }
       // The mode and the start rule in one assembly.
       const decisions: ViewDecision[] = options.startOn ? [{ kind: "startOn", producer: name, startOn: options.startOn }] : [];
       return handler(withViewDecisions(request, decisions, { blocks: [], mode }));
     },
   });
+}
+
+/** Where a run names its user (`context.user_id`, else `configurable.user_id`), if it does. */
+function userIdField(runtime: unknown): string | undefined {
+  const { context, configurable } = (runtime ?? {}) as { context?: unknown; configurable?: unknown };
+  const has = (source: unknown) => typeof source === "object" && source !== null && (source as { user_id?: unknown }).user_id != null;
+  return has(context) ? "context.user_id" : has(configurable) ? "configurable.user_id" : undefined;
 }
 
 /**
@@ -246,7 +289,12 @@ export function memoryMiddleware(
   // Every middleware reads its own env twins (and THREADWISE_LOG) from the stack's env.
   const env = options.env;
   const mode = config.promptContextMode;
-  const stack: AgentMiddleware[] = [placementMode(mode, { startOn: config.startOn })];
+  const stack: AgentMiddleware[] = [
+    placementMode(mode, {
+      startOn: config.startOn,
+      unused: { logger: resolveLogger(logger, env), userId: !config.userMemory, seedHistory: config.historySeedMaxMessages === undefined },
+    }),
+  ];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
   if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
   // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first

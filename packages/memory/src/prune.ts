@@ -79,6 +79,12 @@ export interface PruneReport {
   outcomes: ThreadDeleteOutcome[];
   /** Sum of rows that would go (dry run) or went (applied). */
   totals: ThreadRowCounts & { threads: number };
+  /**
+   * With `threadId`, when it matched nothing, why: `already_deleted` (a tombstone, with its
+   * `deletedAt`), `not_found` (no such thread), `not_idle` (written after the `olderThanDays`
+   * cutoff). Absent otherwise.
+   */
+  thread?: { threadId: string; status: "already_deleted" | "not_found" | "not_idle"; deletedAt?: Date };
 }
 
 /**
@@ -107,9 +113,17 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
     const now = (options.now ?? (() => new Date()))();
     const idleBefore = options.olderThanDays === undefined ? undefined : new Date(now.getTime() - options.olderThanDays * DAY_MS);
     let candidates: ThreadInfo[];
+    let thread: PruneReport["thread"];
     if (options.threadId !== undefined) {
-      const info = await registry.describe(options.threadId);
+      const threadId = normalizeThreadId(options.threadId);
+      const info = await registry.describe(threadId);
       candidates = info && (!idleBefore || info.updatedAt < idleBefore) ? [info] : [];
+      if (info && candidates.length === 0) thread = { threadId, status: "not_idle" };
+      else if (!info) {
+        // Was: "deleted 0 thread(s) ...; tombstones written." for an id deleted before.
+        const tombstone = await registry.tombstone(threadId);
+        thread = tombstone ? { threadId, status: "already_deleted", deletedAt: tombstone.deletedAt } : { threadId, status: "not_found" };
+      }
     } else {
       candidates = await registry.listIdle(idleBefore as Date, options.limit);
     }
@@ -133,6 +147,7 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
         writes: counted.reduce((sum, c) => sum + c.writes, 0),
         archived: counted.reduce((sum, c) => sum + c.archived, 0),
       },
+      ...(thread ? { thread } : {}),
     };
   } finally {
     await close();

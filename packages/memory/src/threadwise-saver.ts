@@ -29,6 +29,7 @@ import { DEFAULT_IDENTITY, isSealed, SEALED_METADATA_KEY } from "@threadwise/enc
 import { z } from "zod/v4";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
+import { ThreadwiseClosedError } from "./closed-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
@@ -116,6 +117,12 @@ export interface ThreadwiseSaverOptions {
   /** Releases the backend's resources (pool, file handle). */
   close?: () => Promise<void>;
   /**
+   * What {@link ThreadwiseClosedError} names after {@link ThreadwiseSaver.close}:
+   * `createCheckpointer` passes `memory.checkpointer (<backend>)`.
+   * @default "ThreadwiseSaver"
+   */
+  label?: string;
+  /**
    * The turn lease, in milliseconds (spec R34, R38): while a run of a thread is in progress (its
    * newest checkpoint still has tasks), other runs of that thread are refused with
    * `ThreadwiseConcurrentTurnError` (`turn-in-progress`). Each checkpoint the run stores renews
@@ -184,6 +191,7 @@ const archivedReadOptionsSchema = z.strictObject({ last: z.number().int().positi
 const threadwiseSaverOptionsSchema = z.strictObject({
   ready: optionalFunction("() => Promise<void>"),
   close: optionalFunction("() => Promise<void>"),
+  label: z.string().min(1).optional(),
   turnLeaseMs: z
     .number()
     .int("expected a whole number of milliseconds in [0, 2147483647]")
@@ -428,6 +436,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * still meets the failure.
    */
   #isReady = false;
+  /** {@link close} was called: {@link ready} refuses every call with {@link ThreadwiseClosedError}. */
+  #closed = false;
   /** Plaintext savers: whether the store holds sealed records, asked once (spec R26: fail closed). */
   #sealedStore: Promise<boolean> | undefined;
   /** Puts in flight, by `writeKey` (thread, namespace, checkpoint id): their pending writes wait for them. */
@@ -482,7 +492,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
     const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("archiveMessages");
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
     await this.#archive.write(id, messages);
   }
@@ -501,7 +511,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const { last } = options;
     if (last !== undefined && !(Number.isInteger(last) && last > 0))
       throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("archivedMessages");
     await this.#settled(id);
     return this.#archive.messages(id, last);
   }
@@ -515,7 +525,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async archivedAmong(threadId: string, messageIds: readonly string[]): Promise<string[]> {
     const id = normalizeThreadId(threadId);
     if (messageIds.length === 0) return [];
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("archivedAmong");
     await this.#settled(id);
     return this.#archive.having(id, messageIds);
   }
@@ -543,7 +553,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
     const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("archivedChanges");
     await this.#settled(id);
     return this.#archive.changes(id, since);
   }
@@ -567,7 +577,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async archiveClearedDigests(threadId: string, since?: string): Promise<string | undefined> {
     const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("archiveClearedDigests");
     await this.#settled(id);
     if (since !== undefined) {
       const from = await this.#branchPoint(id, since);
@@ -770,11 +780,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /**
    * Resolves once the backend is usable (schema version checked). Call it at start-up to fail
    * fast; otherwise the first read or write does.
-   * @throws ThreadwiseSchemaVersionError (PostgreSQL) when the schema is not the expected one.
+   * @param operation the call waiting on it, named by {@link ThreadwiseClosedError}.
+   * @throws ThreadwiseSchemaVersionError (PostgreSQL) when the schema is not the expected one;
+   *   ThreadwiseClosedError after {@link close}.
    */
-  ready(): Promise<void> {
+  ready(operation = "ready"): Promise<void> {
+    if (this.#closed) return Promise.reject(new ThreadwiseClosedError(this.#options.label ?? "ThreadwiseSaver", operation));
     this.#ready ??= (this.#options.ready ?? (async () => {}))().then(() => {
-      this.#isReady = true;
+      this.#isReady = !this.#closed;
     });
     return this.#ready;
   }
@@ -786,7 +799,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
     const threadId = threadIdOf(config);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("getTuple");
     const configurable = config.configurable ?? {};
     if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
       const head = await this.registry.head(threadId);
@@ -871,7 +884,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
       try {
         const id = normalizeThreadId(threadId);
-        if (!this.#isReady) await this.ready();
+        if (!this.#isReady) await this.ready("turnCall");
         const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
         await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
       } catch (error) {
@@ -964,7 +977,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       const id = normalizeThreadId(threadId);
       const operation = operationIdOf({ configurable: { [OPERATION_ID_KEY]: operationId } });
       if (operation === undefined) return;
-      if (!this.#isReady) await this.ready();
+      if (!this.#isReady) await this.ready("turnCall");
       if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
       const target: WritesTarget = {
         checkpointNs: "",
@@ -987,7 +1000,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async #claimTurn(threadId: string, checkpointId: string, record: RunRecord, keys: readonly object[]): Promise<void> {
     try {
       const id = normalizeThreadId(threadId);
-      if (!this.#isReady) await this.ready();
+      if (!this.#isReady) await this.ready("turnCall");
       if (!(await this.registry.claimTurn(id, checkpointId, this.#turnLeaseMs))) return;
       // The lease is held at `checkpointId`: renewed while the run's calls run, ended by its
       // next checkpoint, its error or interrupt write, or a failure of its first put.
@@ -1028,7 +1041,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
 
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     if (config.configurable?.thread_id !== undefined) threadIdOf(config);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("list");
     for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
   }
 
@@ -1214,7 +1227,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         "configurable.checkpoint_id",
         "expected the id of the checkpoint the run stopped at (the lease is ended only there), e.g. (await agent.graph.getState(config)).config",
       );
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("endTurn");
     const key = writeKey(threadId, "", checkpointId);
     // LangGraph reports a static breakpoint before it sends the put of its checkpoint: that put,
     // when it comes, stores it without a lease; a put of it in progress is waited for.
@@ -1261,7 +1274,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     run: RunRecord | undefined,
   ) {
     const threadId = threadIdOf(config);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("put");
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     // A run whose `Command` wrote messages refused against the archive (`#checkCommandUpdate`)
     // stores nothing: LangGraph applied them to its channels before its first step.
@@ -1579,7 +1592,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // refused turn calls no model. Was: an archived message edited there was appended at the thread's end.
     if (commandKeys !== undefined && writes.some(([channel]) => channel === "messages"))
       await this.#checkCommandUpdate(config, threadId, writes, commandRun);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("putWrites");
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
     // LangGraph's checkpoint-validation suite).
@@ -1721,7 +1734,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     record: RunRecord | undefined,
   ): Promise<void> {
     const check = (async () => {
-      if (!this.#isReady) await this.ready();
+      if (!this.#isReady) await this.ready("putWrites");
       const given = writes.filter(([channel]) => channel === "messages").flatMap(([, value]) => (Array.isArray(value) ? value : [value]));
       const tuple = await this.inner.getTuple(config);
       if (!tuple) return;
@@ -1771,7 +1784,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async deletedThreads(threadIds: readonly string[]): Promise<string[]> {
     const ids = threadIds.map((id) => normalizeThreadId(id));
-    await this.ready();
+    await this.ready("deletedThreads");
     return this.registry.deletedAmong(ids);
   }
 
@@ -1783,7 +1796,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   /** {@link deleteThread} returning what was removed; `idleBefore` re-checks idleness under the thread's lock. */
   async deleteThreadWithOutcome(threadId: string, options?: ThreadDeleteOptions): Promise<ThreadDeleteOutcome> {
     const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready();
+    if (!this.#isReady) await this.ready("deleteThreadWithOutcome");
     return this.registry.deleteThread(id, options);
   }
 
@@ -1798,8 +1811,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return Math.floor(typeof current === "number" ? current : 0) + 1 + randomInt(1, 1_000_000_000) / 1e10;
   }
 
-  /** Ends the pool or closes the file. The saver is unusable afterwards. */
+  /**
+   * Ends the pool or closes the file. The saver is unusable afterwards: every read or write (an
+   * `invoke`, `getState`, `readThread`, `deleteThread`) fails with {@link ThreadwiseClosedError}
+   * naming it and the operation. A second `close()` does nothing.
+   */
   async close(): Promise<void> {
+    if (this.#closed) return;
+    this.#closed = true;
+    this.#isReady = false;
     this.#heartbeats.clear();
     clearInterval(this.#beatTimer);
     this.#beatTimer = undefined;
