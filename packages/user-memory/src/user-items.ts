@@ -20,6 +20,13 @@ export const provenanceSchema = z.object({
   messageId: z.string().nullable(),
   /** When it was said: the message's timestamp as written (see recall's `timestampOf`), else the commit time (ISO 8601). */
   at: z.string(),
+  /**
+   * When it was said, to the millisecond (ISO 8601), on a fact item and its superseded values when
+   * the message has no timestamp that parses: when the run first reached a model call in the
+   * process that committed it, else the commit time. Orders a fact's values across threads
+   * (see {@link statedAt}); unset, `at` is used.
+   */
+  saidAt: z.string().optional(),
 });
 /** See {@link provenanceSchema}. */
 export type Provenance = z.infer<typeof provenanceSchema>;
@@ -28,6 +35,21 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const supersededValueSchema = provenanceSchema.extend({ value: z.string(), text: z.string() });
 /** See {@link supersededValueSchema}. */
 export type SupersededValue = z.infer<typeof supersededValueSchema>;
+
+/**
+ * When a statement was made (ms since the epoch), by the user's order of statement: its `saidAt`,
+ * else its `at`; `undefined` when neither parses (a timestamp like `1:56 pm on 8 May, 2023`).
+ */
+export function statedAt(statement: Pick<Provenance, "at" | "saidAt">): number | undefined {
+  const ms = Date.parse(statement.saidAt ?? statement.at);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** `true` when `a` was stated before `b` (both times known); `false` when either is unknown. */
+export function statedBefore(a: Pick<Provenance, "at" | "saidAt">, b: Pick<Provenance, "at" | "saidAt">): boolean {
+  const [x, y] = [statedAt(a), statedAt(b)];
+  return x !== undefined && y !== undefined && x < y;
+}
 
 /** Most superseded values kept per fact (the newest first). */
 export const MAX_SUPERSEDED_VALUES = 5;
@@ -88,6 +110,12 @@ export interface CommittedTurn {
   digest?: string;
   /** Commit time (ISO 8601). */
   now: string;
+  /**
+   * When the run's user messages were said (ISO 8601, ms), for those without a timestamp that
+   * parses: userMemory passes when the run first reached a model call in this process. Orders a
+   * changed fact's values by the user's order of statement, not by commit order. @default now
+   */
+  saidAt?: string;
   /**
    * The thread's user message with this id as it reads now (`undefined` when the thread has none):
    * a stored message of this thread whose text changed (`updateState` replacing it by id, a fork
@@ -291,12 +319,37 @@ export async function planUserWrite(
       maxFacts: Number.MAX_SAFE_INTEGER,
     });
     const written: Fact[] = [];
+    // When this message was said, to order its values against stored ones: its timestamp when it
+    // parses, else (a new message) when the run was said; an edited one keeps its first commit's.
+    const said = edited || (message.at !== undefined && statedAt({ at: message.at }) !== undefined) ? undefined : (turn.saidAt ?? turn.now);
+    const statement = { at, ...(said !== undefined ? { saidAt: said } : {}) };
     for (const planned of plan.upsert ?? []) {
       restated.add(planned.key);
       const previous = factItems.get(planned.key);
       // A value this very message stated before it was edited is corrected, not superseded: it
       // leaves no trace (the fact keeps the history it had before that value).
       const correction = edited && previous?.threadId === turn.threadId && previous.messageId === message.id;
+      // A value stated before the stored one (a run of another thread that committed later):
+      // the stored value stays, and this one joins its superseded values at its place in time.
+      if (previous?.fact && previous.fact.value !== planned.value && !correction && statedBefore(statement, previous)) {
+        const entry: SupersededValue = {
+          value: planned.value,
+          text: planned.text,
+          threadId: turn.threadId,
+          messageId: message.id,
+          ...statement,
+        };
+        const values = (previous.superseded ?? []).filter(
+          (value) => !(value.threadId === entry.threadId && value.messageId === entry.messageId && value.value === entry.value),
+        );
+        const place = values.findIndex((value) => statedBefore(value, statement));
+        values.splice(place < 0 ? values.length : place, 0, entry);
+        const item: UserItem = { ...previous, superseded: values.slice(0, MAX_SUPERSEDED_VALUES), updatedAt: turn.now };
+        puts.set(item.key, item);
+        factItems.set(planned.key, item);
+        written.push(previous.fact);
+        continue;
+      }
       const fact = correction && previous?.fact ? corrected(planned, previous.fact) : planned;
       written.push(fact);
       const changed = previous?.fact && previous.fact.value !== fact.value && !correction;
@@ -308,6 +361,7 @@ export async function planUserWrite(
               threadId: previous.threadId,
               messageId: previous.messageId,
               at: previous.at,
+              ...(previous.saidAt !== undefined ? { saidAt: previous.saidAt } : {}),
             },
             ...(previous.superseded ?? []),
           ].slice(0, MAX_SUPERSEDED_VALUES)
@@ -319,7 +373,7 @@ export async function planUserWrite(
         key: itemKey,
         threadId: turn.threadId,
         messageId: message.id,
-        at,
+        ...statement,
         text: fact.text,
         fact,
         ...(superseded && superseded.length > 0 ? { superseded } : {}),

@@ -141,6 +141,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it).
   const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
+  // When the newest user message per thread first reached a model call here: when it was said,
+  // for the commit to order a changed fact's values by (a slower run committing later is older).
+  const said = new Map<string, { messageKey: string; at: string }>();
+  const messageKeyOf = (scope: UserScope, message: BaseMessage) =>
+    `${scope.tenantId}\u0000${scope.userId}\u0000${message.id ?? ""}\u0000${messageText(message)}`;
   let failing = false;
   let warnedStructured = false;
   let warnedNoStore = false;
@@ -254,8 +259,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
       if (!newest) return handler(request);
       // By id and text: a message edited in place keeps its id (the block must follow its new words).
       const newestText = messageText(newest);
-      const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? ""}\u0000${newestText}`;
+      const messageKey = messageKeyOf(scope, newest);
       const turnKey = threadId ?? "";
+      if (threadId && said.get(threadId)?.messageKey !== messageKey) remember(said, threadId, { messageKey, at: new Date().toISOString() });
       const cached = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey) : undefined;
       let text = cached?.text;
       try {
@@ -344,6 +350,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
         config.maxDigestCharacters === 0 || digestSource.trim() === ""
           ? undefined
           : truncateCharacters(digestSource.trim(), config.maxDigestCharacters);
+      const newest = newestUserMessage(messages);
+      const stamp = said.get(threadId);
+      const saidAt = newest && stamp?.messageKey === messageKeyOf(scope, newest) ? stamp.at : undefined;
+      said.delete(threadId);
       try {
         await engine.commit(
           store,
@@ -353,6 +363,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
             messages: turn,
             digest,
             now: new Date().toISOString(),
+            ...(saidAt !== undefined ? { saidAt } : {}),
             current,
             trims: config.trims,
             ...(slot.trimmed ? { trimmed: slot.trimmed } : {}),
