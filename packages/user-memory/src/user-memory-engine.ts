@@ -209,7 +209,12 @@ export class UserMemoryEngine {
         const now = await this.#itemsNow(store, scope, facts, options.signal);
         if (facts.some((item) => !sameItem(now.get(item.key), before.get(item.key)))) continue;
       }
-      await this.#bounded(() => writeUserItems(store, scope, this.codec, write.puts, write.deletes), "write", options.signal);
+      // The facts first, right after the check above: the window in which another commit's write
+      // goes unseen is one store round trip (a store without transactions cannot close it).
+      const factKeys = new Set(facts.map((item) => item.key));
+      await this.#bounded(() => writeUserItems(store, scope, this.codec, facts, []), "write", options.signal);
+      const rest = write.puts.filter((item) => !factKeys.has(item.key));
+      await this.#bounded(() => writeUserItems(store, scope, this.codec, rest, write.deletes), "write", options.signal);
       if (last || facts.length === 0) return write;
       // A commit that read before this write and wrote after it overwrote this turn's statements:
       // plan again over its write (this turn's messages read as new, so their facts are read again).
