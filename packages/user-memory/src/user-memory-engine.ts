@@ -12,6 +12,7 @@ import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-th
 import { UserItemCodec } from "./user-item-codec.js";
 import {
   type CommittedTurn,
+  factItemKey,
   MAX_SUPERSEDED_VALUES,
   planUserWrite,
   type SupersededValue,
@@ -66,6 +67,8 @@ export interface UserRecall extends RenderedRecall {
   stored: number;
   /** Thread ids the user's items were read from (provenance and superseded values), sorted. */
   threadIds: string[];
+  /** Store key and `updatedAt` of each item the block shows (see {@link UserMemoryEngine.placedChanged}). */
+  placed: Array<{ key: string; updatedAt: string }>;
 }
 
 /** What {@link UserMemoryEngine.extract} found in one user message, and how. */
@@ -146,9 +149,31 @@ export class UserMemoryEngine {
    */
   async recall(store: BaseStore, scope: UserScope, query: { text: string; threadId?: string }, signal?: AbortSignal): Promise<UserRecall> {
     const { kept: items } = await this.#forget(await this.read(store, scope, signal), signal);
-    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [] };
+    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [], placed: [] };
     const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, this.recallOptions, this.countText);
-    return { ...rendered, stored: items.length, threadIds: [...new Set(items.flatMap(threadIdsOf))].sort() };
+    const byKey = new Map(items.map((item) => [item.key, item]));
+    const placed = [...rendered.messageIds, ...rendered.factKeys.map(factItemKey)].flatMap((key) => {
+      const item = byKey.get(key);
+      return item ? [{ key, updatedAt: item.updatedAt }] : [];
+    });
+    return { ...rendered, stored: items.length, threadIds: [...new Set(items.flatMap(threadIdsOf))].sort(), placed };
+  }
+
+  /**
+   * `true` when an item a block showed (`placed`, from {@link UserMemoryEngine.recall}) is gone or
+   * was written again since (erased, expired, taken back by an edit, superseded): the block is no
+   * longer what a fresh process would place. One store batch of `placed.length` reads.
+   * @throws the store's errors, ThreadwiseTimeoutError past `timeoutMs`.
+   */
+  async placedChanged(
+    store: BaseStore,
+    scope: UserScope,
+    placed: ReadonlyArray<{ key: string; updatedAt: string }>,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    if (placed.length === 0) return false;
+    const now = await this.#itemsNow(store, scope, placed, signal);
+    return placed.some((item) => now.get(item.key)?.updatedAt !== item.updatedAt);
   }
 
   /**
@@ -228,7 +253,7 @@ export class UserMemoryEngine {
   async #itemsNow(
     store: BaseStore,
     scope: UserScope,
-    items: readonly UserItem[],
+    items: ReadonlyArray<{ key: string }>,
     signal?: AbortSignal,
   ): Promise<Map<string, UserItem | undefined>> {
     const namespace = userNamespace(scope);

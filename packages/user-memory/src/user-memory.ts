@@ -26,7 +26,7 @@ import { timestampOf } from "@threadwise/recall";
 import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
-import { type ExtractedMessageFacts, UserMemoryEngine } from "./user-memory-engine.js";
+import { type ExtractedMessageFacts, UserMemoryEngine, type UserRecall } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
 import { nearMissFields, resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
 
@@ -140,7 +140,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it).
-  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
+  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[]; placed: UserRecall["placed"] }>();
   // When the newest user message per thread first reached a model call here: when it was said,
   // for the commit to order a changed fact's values by (a slower run committing later is older).
   const said = new Map<string, { messageKey: string; at: string }>();
@@ -267,6 +267,9 @@ export function userMemory(options: UserMemoryOptions = {}) {
       try {
         // A thread the block drew on deleted since (spec R24): computed again, as a fresh process would.
         if (cached && config.deletedThreads && (await engine.deletedAmong(cached.threadIds, runtime?.signal)).size > 0) text = undefined;
+        // An item it shows erased, expired or rewritten since (erase-user, an edit taken back by
+        // another thread's commit): computed again, as a fresh process would.
+        else if (cached && (await engine.placedChanged(store, scope, cached.placed, runtime?.signal))) text = undefined;
       } catch (error) {
         storeFailed("read", error, store, threadId);
         report(request, "store_error", threadId);
@@ -277,7 +280,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
           const recalled = await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal);
           text = recalled.text;
           failing = false;
-          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds });
+          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds, placed: recalled.placed });
         } catch (error) {
           storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);
