@@ -9,10 +9,10 @@
  */
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore } from "@langchain/langgraph";
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { messageText } from "@threadwise/core";
 import type { StrictFakeModel } from "@threadwise/core/testing";
 import { createMemoryPool, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
-import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { readUserItems, UserItemCodec } from "@threadwise/user-memory";
 import { createAgent } from "langchain";
 import type pg from "pg";
