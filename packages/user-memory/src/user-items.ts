@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type TrimMark, trimmedThrough, truncateCharacters } from "@threadwise/core";
-import { type CandidateFact, type Fact, factSchema, planFactWrite } from "@threadwise/fact-recall";
+import { type CandidateFact, type Fact, factSchema, MAX_FACT_HISTORY, planFactWrite } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 
 /**
@@ -178,6 +178,40 @@ function corrected(fact: Fact, before: Fact): Fact {
   };
 }
 
+/**
+ * `fact` (the stored, newer value) with `earlier` (a value stated before it, committed after it) in
+ * its `history` at its place in time (oldest first, by the statement times of `superseded`, the
+ * item's superseded values with `earlier` among them), as committing in the user's order would
+ * have put it: the line reads `(before: ...)` with it, and a rollback (the newer value's thread
+ * deleted) finds it. A value already in the history is not added twice.
+ */
+function withEarlierValue(fact: Fact, earlier: Fact, superseded: readonly SupersededValue[], turn: number): Fact {
+  const history = [...(fact.history ?? [])];
+  if (history.some((entry) => entry.value === earlier.value) || earlier.value === fact.value) return fact;
+  const when = (messageId: string | null | undefined) => {
+    const value = superseded.find((s) => s.messageId === messageId);
+    return value ? statedAt(value) : undefined;
+  };
+  const at = when(earlier.sourceMessageId);
+  const place = history.findIndex((entry) => {
+    const t = when(entry.sourceMessageId);
+    return at !== undefined && t !== undefined && t > at;
+  });
+  history.splice(place < 0 ? history.length : place, 0, {
+    value: earlier.value,
+    untilTurn: turn,
+    text: earlier.text,
+    language: earlier.language,
+    attribute: earlier.attribute,
+    sourceMessageId: earlier.sourceMessageId,
+    ...(earlier.sourceDigest !== undefined ? { sourceDigest: earlier.sourceDigest } : {}),
+    ...(earlier.endedTurn !== undefined ? { ended: true } : {}),
+  });
+  const kept = history.slice(-MAX_FACT_HISTORY);
+  const { previousValue: _previousValue, history: _history, ...rest } = fact;
+  return factSchema.parse({ ...rest, previousValue: kept.at(-1)?.value, history: kept });
+}
+
 /** The order a thread's messages were stored in: by commit, then by place in the commit. */
 function storedOrder(a: UserItem, b: UserItem): number {
   if (a.storedAt !== b.storedAt) return a.storedAt < b.storedAt ? -1 : 1;
@@ -344,10 +378,16 @@ export async function planUserWrite(
         );
         const place = values.findIndex((value) => statedBefore(value, statement));
         values.splice(place < 0 ? values.length : place, 0, entry);
-        const item: UserItem = { ...previous, superseded: values.slice(0, MAX_SUPERSEDED_VALUES), updatedAt: turn.now };
+        const superseded = values.slice(0, MAX_SUPERSEDED_VALUES);
+        const item: UserItem = {
+          ...previous,
+          fact: withEarlierValue(previous.fact, planned, superseded, clock),
+          superseded,
+          updatedAt: turn.now,
+        };
         puts.set(item.key, item);
         factItems.set(planned.key, item);
-        written.push(previous.fact);
+        written.push(item.fact as Fact);
         continue;
       }
       const fact = correction && previous?.fact ? corrected(planned, previous.fact) : planned;

@@ -171,3 +171,33 @@ describe("a changed fact across threads ends with the value the user stated last
     });
   }
 });
+
+describe("a value stated earlier and committed later, then the newer value's thread deleted", () => {
+  for (const c of CASES)
+    it(`${c.lang}: the fact rolls back to the earlier value (its thread stays), and reads "before:" as if committed in order`, async () => {
+      const store = new InMemoryStore();
+      const deleted = new Set<string>();
+      const engine = new UserMemoryEngine(
+        resolveUserMemoryOptions({ env: {}, deletedThreads: async (ids) => ids.filter((id) => deleted.has(id)) }),
+      );
+      await engine.commit(store, scope, { threadId: "B", messages: [{ id: "b1", text: c.newer }], now: "2026-01-01T10:05:00.000Z" });
+      await engine.commit(store, scope, {
+        threadId: "A",
+        messages: [{ id: "a1", text: c.older }],
+        saidAt: "2026-01-01T10:00:00.000Z",
+        now: "2026-01-01T10:07:00.000Z",
+      });
+      // Committed in the user's order, the same two statements give the same fact line.
+      const inOrder = new InMemoryStore();
+      await engine.commit(inOrder, scope, { threadId: "A", messages: [{ id: "a1", text: c.older }], now: "2026-01-01T10:00:00.000Z" });
+      await engine.commit(inOrder, scope, { threadId: "B", messages: [{ id: "b1", text: c.newer }], now: "2026-01-01T10:05:00.000Z" });
+      const line = async (s: BaseStore) => (await residence(s)).facts[0]?.fact?.history?.map((h) => h.value);
+      expect(await line(store)).toEqual(await line(inOrder));
+      deleted.add("B");
+      await engine.commit(store, scope, { threadId: "C", messages: [{ id: "c1", text: "hello" }], now: "2026-01-01T10:08:00.000Z" });
+      const { facts, values } = await residence(store);
+      expect(facts).toHaveLength(1);
+      expect(values).toEqual([c.oldValue]);
+      expect(facts[0]?.threadId).toBe("A");
+    });
+});
