@@ -9,9 +9,11 @@
  */
 import { type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
 import { Command, InMemoryStore } from "@langchain/langgraph";
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { messageText } from "@threadwise/core";
 import type { StrictFakeModel } from "@threadwise/core/testing";
 import { createMemoryPool, type MemoryStackOptions, memoryStack } from "@threadwise/memory";
+import { readUserItems, UserItemCodec } from "@threadwise/user-memory";
 import { createAgent } from "langchain";
 import type pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
@@ -196,6 +198,27 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
     await say(q, `t-del-other-${backend}-${n}`, user, "What is my locker code?");
     expect(sent(q)).not.toContain("ZEBRA-42");
   });
+
+  for (const [lang, older, newer, oldValue, newValue] of [
+    ["en", "I live in Seoul.", "I moved to Busan.", "Seoul", "Busan"],
+    ["ko", "저는 서울에 살아요.", "부산으로 이사했어요.", "서울", "부산"],
+  ] as const)
+    it(`${lang}: a changed residence committed out of order by two processes: one fact, the value stated last (by the messages' timestamps), the other superseded`, async () => {
+      const user = `u-order-${++n}`;
+      const [p, q] = [proc(), proc()];
+      const at = (thread: string, text: string, timestamp: string, on: Proc) =>
+        on.agent.invoke({ messages: [new HumanMessage({ content: text, additional_kwargs: { timestamp } })] }, cfg(thread, user));
+      // The newer statement commits first (a message delivered late): commit order is no guide to the user's order.
+      await at(`t-new-${backend}-${n}`, newer, "2026-03-02T09:00:00Z", q);
+      await at(`t-old-${backend}-${n}`, older, "2026-03-01T09:00:00Z", p);
+      const items = await readUserItems(p.stack.store as BaseStore, { tenantId: "default", userId: user }, new UserItemCodec(), 100);
+      const facts = items.filter((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+      expect(facts).toHaveLength(1);
+      expect([facts[0]?.fact?.value, ...(facts[0]?.superseded ?? []).map((v) => v.value)]).toEqual([newValue, oldValue]);
+      const r = proc();
+      await say(r, `t-ask-${backend}-${n}`, user, lang === "en" ? "Where do I live now?" : "저 지금 어디 살아요?");
+      expect(sent(r)).toContain(newValue);
+    });
 
   it("concurrent turns on three threads of one user (two processes): every turn commits and every message is recalled", async () => {
     const user = `u-conc-${++n}`;

@@ -69,12 +69,13 @@ function forgetInFact(item: UserItem, deleted: ReadonlySet<string>): UserItem | 
   if (!source) return undefined;
   // Newest first: what was superseded before that statement stays superseded.
   const older = superseded.slice(at + 1);
-  const { superseded: _superseded, ...base } = item;
+  const { superseded: _superseded, saidAt: _saidAt, ...base } = item;
   return {
     ...base,
     threadId: source.threadId,
     messageId: source.messageId,
     at: source.at,
+    ...(source.saidAt !== undefined ? { saidAt: source.saidAt } : {}),
     text: back.text,
     fact: back,
     ...(older.length > 0 ? { superseded: older } : {}),

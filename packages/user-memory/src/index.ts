@@ -49,6 +49,7 @@ export {
   DEFAULT_TENANT_ID,
   DEFAULT_TENANT_ID_KEY,
   DEFAULT_USER_ID_KEY,
+  idOfLabel,
   isUserNamespace,
   NAMESPACE_LEAF,
   NAMESPACE_ROOT,
@@ -65,6 +66,8 @@ export {
   eraseUserItems,
   expireUserItems,
   forEachNamespace,
+  type ReencryptUserItemsResult,
   readUserItems,
+  reencryptUserItems,
   writeUserItems,
 } from "./user-store.js";

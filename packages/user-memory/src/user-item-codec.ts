@@ -67,6 +67,11 @@ export class UserItemCodec {
     this.#identity = identity;
   }
 
+  /** Kid of the keyring's active key (what {@link UserItemCodec.encode} seals with); `undefined` without a keyring. */
+  get activeKid(): string | undefined {
+    return this.#identity?.keyring.activeKid;
+  }
+
   /** `true` when values are sealed. */
   get sealed(): boolean {
     return this.#identity !== undefined;

@@ -1,6 +1,6 @@
 import { createHash } from "node:crypto";
 import { type TrimMark, trimmedThrough, truncateCharacters } from "@threadwise/core";
-import { type CandidateFact, type Fact, factSchema, planFactWrite } from "@threadwise/fact-recall";
+import { type CandidateFact, type Fact, factSchema, MAX_FACT_HISTORY, planFactWrite } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 
 /**
@@ -20,6 +20,13 @@ export const provenanceSchema = z.object({
   messageId: z.string().nullable(),
   /** When it was said: the message's timestamp as written (see recall's `timestampOf`), else the commit time (ISO 8601). */
   at: z.string(),
+  /**
+   * When it was said, to the millisecond (ISO 8601), on a fact item and its superseded values when
+   * the message has no timestamp that parses: when the run first reached a model call in the
+   * process that committed it, else the commit time. Orders a fact's values across threads
+   * (see {@link statedAt}); unset, `at` is used.
+   */
+  saidAt: z.string().optional(),
 });
 /** See {@link provenanceSchema}. */
 export type Provenance = z.infer<typeof provenanceSchema>;
@@ -28,6 +35,21 @@ export type Provenance = z.infer<typeof provenanceSchema>;
 export const supersededValueSchema = provenanceSchema.extend({ value: z.string(), text: z.string() });
 /** See {@link supersededValueSchema}. */
 export type SupersededValue = z.infer<typeof supersededValueSchema>;
+
+/**
+ * When a statement was made (ms since the epoch), by the user's order of statement: its `saidAt`,
+ * else its `at`; `undefined` when neither parses (a timestamp like `1:56 pm on 8 May, 2023`).
+ */
+export function statedAt(statement: Pick<Provenance, "at" | "saidAt">): number | undefined {
+  const ms = Date.parse(statement.saidAt ?? statement.at);
+  return Number.isNaN(ms) ? undefined : ms;
+}
+
+/** `true` when `a` was stated before `b` (both times known); `false` when either is unknown. */
+export function statedBefore(a: Pick<Provenance, "at" | "saidAt">, b: Pick<Provenance, "at" | "saidAt">): boolean {
+  const [x, y] = [statedAt(a), statedAt(b)];
+  return x !== undefined && y !== undefined && x < y;
+}
 
 /** Most superseded values kept per fact (the newest first). */
 export const MAX_SUPERSEDED_VALUES = 5;
@@ -89,6 +111,12 @@ export interface CommittedTurn {
   /** Commit time (ISO 8601). */
   now: string;
   /**
+   * When the run's user messages were said (ISO 8601, ms), for those without a timestamp that
+   * parses: userMemory passes when the run first reached a model call in this process. Orders a
+   * changed fact's values by the user's order of statement, not by commit order. @default now
+   */
+  saidAt?: string;
+  /**
    * The thread's user message with this id as it reads now (`undefined` when the thread has none):
    * a stored message of this thread whose text changed (`updateState` replacing it by id, a fork
    * that sent the same id with other words) is taken as edited. Unset: only `messages` are compared.
@@ -148,6 +176,40 @@ function corrected(fact: Fact, before: Fact): Fact {
     ...(before.previousValue !== undefined ? { previousValue: before.previousValue } : {}),
     ...(before.history && before.history.length > 0 ? { history: before.history } : {}),
   };
+}
+
+/**
+ * `fact` (the stored, newer value) with `earlier` (a value stated before it, committed after it) in
+ * its `history` at its place in time (oldest first, by the statement times of `superseded`, the
+ * item's superseded values with `earlier` among them), as committing in the user's order would
+ * have put it: the line reads `(before: ...)` with it, and a rollback (the newer value's thread
+ * deleted) finds it. A value already in the history is not added twice.
+ */
+function withEarlierValue(fact: Fact, earlier: Fact, superseded: readonly SupersededValue[], turn: number): Fact {
+  const history = [...(fact.history ?? [])];
+  if (history.some((entry) => entry.value === earlier.value) || earlier.value === fact.value) return fact;
+  const when = (messageId: string | null | undefined) => {
+    const value = superseded.find((s) => s.messageId === messageId);
+    return value ? statedAt(value) : undefined;
+  };
+  const at = when(earlier.sourceMessageId);
+  const place = history.findIndex((entry) => {
+    const t = when(entry.sourceMessageId);
+    return at !== undefined && t !== undefined && t > at;
+  });
+  history.splice(place < 0 ? history.length : place, 0, {
+    value: earlier.value,
+    untilTurn: turn,
+    text: earlier.text,
+    language: earlier.language,
+    attribute: earlier.attribute,
+    sourceMessageId: earlier.sourceMessageId,
+    ...(earlier.sourceDigest !== undefined ? { sourceDigest: earlier.sourceDigest } : {}),
+    ...(earlier.endedTurn !== undefined ? { ended: true } : {}),
+  });
+  const kept = history.slice(-MAX_FACT_HISTORY);
+  const { previousValue: _previousValue, history: _history, ...rest } = fact;
+  return factSchema.parse({ ...rest, previousValue: kept.at(-1)?.value, history: kept });
 }
 
 /** The order a thread's messages were stored in: by commit, then by place in the commit. */
@@ -291,12 +353,43 @@ export async function planUserWrite(
       maxFacts: Number.MAX_SAFE_INTEGER,
     });
     const written: Fact[] = [];
+    // When this message was said, to order its values against stored ones: its timestamp when it
+    // parses, else (a new message) when the run was said; an edited one keeps its first commit's.
+    const said = edited || (message.at !== undefined && statedAt({ at: message.at }) !== undefined) ? undefined : (turn.saidAt ?? turn.now);
+    const statement = { at, ...(said !== undefined ? { saidAt: said } : {}) };
     for (const planned of plan.upsert ?? []) {
       restated.add(planned.key);
       const previous = factItems.get(planned.key);
       // A value this very message stated before it was edited is corrected, not superseded: it
       // leaves no trace (the fact keeps the history it had before that value).
       const correction = edited && previous?.threadId === turn.threadId && previous.messageId === message.id;
+      // A value stated before the stored one (a run of another thread that committed later):
+      // the stored value stays, and this one joins its superseded values at its place in time.
+      if (previous?.fact && previous.fact.value !== planned.value && !correction && statedBefore(statement, previous)) {
+        const entry: SupersededValue = {
+          value: planned.value,
+          text: planned.text,
+          threadId: turn.threadId,
+          messageId: message.id,
+          ...statement,
+        };
+        const values = (previous.superseded ?? []).filter(
+          (value) => !(value.threadId === entry.threadId && value.messageId === entry.messageId && value.value === entry.value),
+        );
+        const place = values.findIndex((value) => statedBefore(value, statement));
+        values.splice(place < 0 ? values.length : place, 0, entry);
+        const superseded = values.slice(0, MAX_SUPERSEDED_VALUES);
+        const item: UserItem = {
+          ...previous,
+          fact: withEarlierValue(previous.fact, planned, superseded, clock),
+          superseded,
+          updatedAt: turn.now,
+        };
+        puts.set(item.key, item);
+        factItems.set(planned.key, item);
+        written.push(item.fact as Fact);
+        continue;
+      }
       const fact = correction && previous?.fact ? corrected(planned, previous.fact) : planned;
       written.push(fact);
       const changed = previous?.fact && previous.fact.value !== fact.value && !correction;
@@ -308,6 +401,7 @@ export async function planUserWrite(
               threadId: previous.threadId,
               messageId: previous.messageId,
               at: previous.at,
+              ...(previous.saidAt !== undefined ? { saidAt: previous.saidAt } : {}),
             },
             ...(previous.superseded ?? []),
           ].slice(0, MAX_SUPERSEDED_VALUES)
@@ -319,7 +413,7 @@ export async function planUserWrite(
         key: itemKey,
         threadId: turn.threadId,
         messageId: message.id,
-        at,
+        ...statement,
         text: fact.text,
         fact,
         ...(superseded && superseded.length > 0 ? { superseded } : {}),

@@ -10,18 +10,56 @@ import {
 import { memoizeCount, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
 import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 import { UserItemCodec } from "./user-item-codec.js";
-import { type CommittedTurn, planUserWrite, type TurnMessage, type UserItem, type UserWritePlan } from "./user-items.js";
+import {
+  type CommittedTurn,
+  factItemKey,
+  MAX_SUPERSEDED_VALUES,
+  planUserWrite,
+  type SupersededValue,
+  statedBefore,
+  type TurnMessage,
+  type UserItem,
+  type UserWritePlan,
+} from "./user-items.js";
 import type { ResolvedUserMemoryOptions } from "./user-memory-options.js";
 import { renderUserRecall, UserRecallIndex } from "./user-recall.js";
-import type { UserScope } from "./user-scope.js";
+import { type UserScope, userNamespace } from "./user-scope.js";
 import { type EraseUserItemsResult, eraseUserItems, readUserItems, writeUserItems } from "./user-store.js";
 
 /** Users whose recall index a process keeps (least recently used first out). */
 export const MAX_CACHED_USERS = 64;
 /** Items read beyond `maxItems` (room for one turn's writes before the bound applies). */
 const READ_SLACK = 256;
+/** Plans a commit makes at most when other commits of the user write the same facts meanwhile. */
+const MAX_COMMIT_ATTEMPTS = 4;
 /** Deleted thread ids a process remembers (tombstones are permanent; ids not remembered are asked again). */
 const MAX_KNOWN_DELETED = 100_000;
+
+/** `true` when `a` and `b` are the same stored item (or both none). */
+function sameItem(a: UserItem | undefined, b: UserItem | undefined): boolean {
+  return a === b || (a !== undefined && b !== undefined && JSON.stringify(a) === JSON.stringify(b));
+}
+
+/**
+ * `true` when `stored` (a fact item read after a write of `written`) still holds every value
+ * `written` has from `threadId`, as its value or a superseded one; a fact deleted since, or one
+ * whose superseded values are full of newer ones, counts as holding them.
+ */
+function keepsStatements(stored: UserItem | undefined, written: UserItem, threadId: string): boolean {
+  if (!stored) return true;
+  const held = [stored, ...(stored.superseded ?? [])].map((s) => ({
+    ...s,
+    value: "fact" in s && s.fact ? s.fact.value : (s as SupersededValue).value,
+  }));
+  const ours = [{ ...written, value: written.fact?.value ?? "" }, ...(written.superseded ?? [])].filter((s) => s.threadId === threadId);
+  const full = (stored.superseded?.length ?? 0) >= MAX_SUPERSEDED_VALUES;
+  const oldest = stored.superseded?.at(-1);
+  return ours.every(
+    (s) =>
+      held.some((h) => h.threadId === s.threadId && h.messageId === s.messageId && h.value === s.value) ||
+      (full && oldest !== undefined && !statedBefore(oldest, s)),
+  );
+}
 
 /** What {@link UserMemoryEngine.recall} found. */
 export interface UserRecall extends RenderedRecall {
@@ -29,6 +67,8 @@ export interface UserRecall extends RenderedRecall {
   stored: number;
   /** Thread ids the user's items were read from (provenance and superseded values), sorted. */
   threadIds: string[];
+  /** Store key and `updatedAt` of each item the block shows (see {@link UserMemoryEngine.placedChanged}). */
+  placed: Array<{ key: string; updatedAt: string }>;
 }
 
 /** What {@link UserMemoryEngine.extract} found in one user message, and how. */
@@ -109,9 +149,31 @@ export class UserMemoryEngine {
    */
   async recall(store: BaseStore, scope: UserScope, query: { text: string; threadId?: string }, signal?: AbortSignal): Promise<UserRecall> {
     const { kept: items } = await this.#forget(await this.read(store, scope, signal), signal);
-    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [] };
+    if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [], placed: [] };
     const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, this.recallOptions, this.countText);
-    return { ...rendered, stored: items.length, threadIds: [...new Set(items.flatMap(threadIdsOf))].sort() };
+    const byKey = new Map(items.map((item) => [item.key, item]));
+    const placed = [...rendered.messageIds, ...rendered.factKeys.map(factItemKey)].flatMap((key) => {
+      const item = byKey.get(key);
+      return item ? [{ key, updatedAt: item.updatedAt }] : [];
+    });
+    return { ...rendered, stored: items.length, threadIds: [...new Set(items.flatMap(threadIdsOf))].sort(), placed };
+  }
+
+  /**
+   * `true` when an item a block showed (`placed`, from {@link UserMemoryEngine.recall}) is gone or
+   * was written again since (erased, expired, taken back by an edit, superseded): the block is no
+   * longer what a fresh process would place. One store batch of `placed.length` reads.
+   * @throws the store's errors, ThreadwiseTimeoutError past `timeoutMs`.
+   */
+  async placedChanged(
+    store: BaseStore,
+    scope: UserScope,
+    placed: ReadonlyArray<{ key: string; updatedAt: string }>,
+    signal?: AbortSignal,
+  ): Promise<boolean> {
+    if (placed.length === 0) return false;
+    const now = await this.#itemsNow(store, scope, placed, signal);
+    return placed.some((item) => now.get(item.key)?.updatedAt !== item.updatedAt);
   }
 
   /**
@@ -144,23 +206,70 @@ export class UserMemoryEngine {
    * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
    */
   async commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions = {}): Promise<UserWritePlan> {
-    // Items of deleted threads are purged with this write (what recall already left out).
-    const forget = await this.#forget(await this.read(store, scope, options.signal), options.signal);
-    const plan = await planUserWrite(forget.kept, turn, scope, {
-      maxItems: this.options.maxItems,
-      maxBytes: this.options.maxBytes,
-      keepMessages: this.options.keepMessages,
-      maxMessageCharacters: this.options.maxMessageCharacters,
-      ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.extract(message, options) }),
+    // Message items this commit wrote, read as not stored yet when it plans again after a lost race.
+    const hidden = new Set<string>();
+    for (let attempt = 1; ; attempt += 1) {
+      const read = (await this.read(store, scope, options.signal)).filter((item) => !hidden.has(item.key));
+      // Items of deleted threads are purged with this write (what recall already left out).
+      const forget = await this.#forget(read, options.signal);
+      const plan = await planUserWrite(forget.kept, turn, scope, {
+        maxItems: this.options.maxItems,
+        maxBytes: this.options.maxBytes,
+        keepMessages: this.options.keepMessages,
+        maxMessageCharacters: this.options.maxMessageCharacters,
+        ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.extract(message, options) }),
+      });
+      // The turn's plan wins over the purge for a key both touch; no key is both put and deleted.
+      const deletes = new Set([...forget.deletes, ...plan.deletes]);
+      const planned = new Set(plan.puts.map((item) => item.key));
+      const puts = [...forget.puts.filter((item) => !planned.has(item.key) && !deletes.has(item.key)), ...plan.puts];
+      for (const item of plan.puts) deletes.delete(item.key);
+      const write: UserWritePlan = { puts, deletes: [...deletes] };
+      const facts = plan.puts.filter((item) => item.kind === "fact");
+      const last = attempt >= MAX_COMMIT_ATTEMPTS;
+      // Another commit of the user (another thread, process) wrote one of these facts since the
+      // read: plan again over what it wrote, or its value would be overwritten without a trace.
+      if (!last && facts.length > 0) {
+        const before = new Map(read.map((item) => [item.key, item]));
+        const now = await this.#itemsNow(store, scope, facts, options.signal);
+        if (facts.some((item) => !sameItem(now.get(item.key), before.get(item.key)))) continue;
+      }
+      // The facts first, right after the check above: the window in which another commit's write
+      // goes unseen is one store round trip (a store without transactions cannot close it).
+      const factKeys = new Set(facts.map((item) => item.key));
+      await this.#bounded(() => writeUserItems(store, scope, this.codec, facts, []), "write", options.signal);
+      const rest = write.puts.filter((item) => !factKeys.has(item.key));
+      await this.#bounded(() => writeUserItems(store, scope, this.codec, rest, write.deletes), "write", options.signal);
+      if (last || facts.length === 0) return write;
+      // A commit that read before this write and wrote after it overwrote this turn's statements:
+      // plan again over its write (this turn's messages read as new, so their facts are read again).
+      const after = await this.#itemsNow(store, scope, facts, options.signal);
+      if (facts.every((item) => keepsStatements(after.get(item.key), item, turn.threadId))) return write;
+      for (const item of plan.puts) if (item.kind === "message") hidden.add(item.key);
+    }
+  }
+
+  /** The stored items under the keys of `items`, read in one store batch (`undefined`: none, or one that cannot be opened). */
+  async #itemsNow(
+    store: BaseStore,
+    scope: UserScope,
+    items: ReadonlyArray<{ key: string }>,
+    signal?: AbortSignal,
+  ): Promise<Map<string, UserItem | undefined>> {
+    const namespace = userNamespace(scope);
+    const found = await this.#bounded(() => store.batch(items.map((item) => ({ namespace, key: item.key }))), "read", signal);
+    const out = new Map<string, UserItem | undefined>();
+    items.forEach((item, i) => {
+      const value = (found[i] as { value?: unknown } | null | undefined)?.value;
+      let decoded: UserItem | undefined;
+      try {
+        decoded = value === undefined ? undefined : this.codec.decode(scope, item.key, value);
+      } catch {
+        decoded = undefined;
+      }
+      out.set(item.key, decoded);
     });
-    // The turn's plan wins over the purge for a key both touch; no key is both put and deleted.
-    const deletes = new Set([...forget.deletes, ...plan.deletes]);
-    const planned = new Set(plan.puts.map((item) => item.key));
-    const puts = [...forget.puts.filter((item) => !planned.has(item.key) && !deletes.has(item.key)), ...plan.puts];
-    for (const item of plan.puts) deletes.delete(item.key);
-    const write: UserWritePlan = { puts, deletes: [...deletes] };
-    await this.#bounded(() => writeUserItems(store, scope, this.codec, write.puts, write.deletes), "write", options.signal);
-    return write;
+    return out;
   }
 
   /**

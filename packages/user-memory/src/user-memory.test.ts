@@ -10,7 +10,7 @@ import { z } from "zod/v4";
 import { UserItemCodec } from "./user-item-codec.js";
 import { userMemory } from "./user-memory.js";
 import { userNamespace } from "./user-scope.js";
-import { readUserItems } from "./user-store.js";
+import { eraseUserItems, readUserItems } from "./user-store.js";
 
 const systemOf = (messages: BaseMessage[]) => (messages[0]?.getType() === "system" ? systemText(messages[0] as never) : "");
 const requestText = (messages: BaseMessage[]) =>
@@ -84,6 +84,39 @@ describe("userMemory through createAgent", () => {
     expect(first).toContain("Busan");
     expect(second).not.toContain("Busan");
   });
+
+  for (const [lang, said, asked, word] of [
+    ["en", "I moved to Busan last month.", "Where do I live now?", "Busan"],
+    ["ko", "저는 지난달에 부산으로 이사했어요.", "저 지금 어디 살아요?", "부산"],
+  ] as const)
+    it(`${lang}: recomputes a block reused in a tool loop when the user's memory is erased meanwhile (erase-user in another process)`, async () => {
+      const store = new InMemoryStore();
+      const erase = tool(
+        async () => {
+          // What `threadwise erase-user --apply` does from another process: the store's items go.
+          await eraseUserItems(store, { tenantId: "default", userId: "u1" }, new UserItemCodec());
+          return "erased";
+        },
+        { name: "erase_me", description: "Erases the user's memory.", schema: z.object({}) },
+      );
+      const model = scriptedModel((_messages, call) =>
+        call === 1 ? new AIMessage({ content: "", tool_calls: [{ id: "call_1", name: "erase_me", args: {}, type: "tool_call" }] }) : "ok",
+      );
+      const agent = createAgent({
+        model,
+        tools: [erase],
+        checkpointer: new MemorySaver(),
+        store,
+        middleware: [userMemory({ logger: false, promptContextMode: "legacy_system" })],
+      });
+      const ask = (content: string, thread: string) =>
+        agent.invoke({ messages: [new HumanMessage(content)] }, { configurable: { thread_id: thread, user_id: "u1" } });
+      await ask(said, "t1");
+      await ask(asked, "t2");
+      const [first, second] = model.calls.slice(1).map((c) => systemOf(c.messages as BaseMessage[]));
+      expect(first).toContain(word);
+      expect(second).not.toContain(word);
+    });
 
   it("recalls what one English thread learned in the user's next thread, and nothing in another user's", async () => {
     const store = new InMemoryStore();

@@ -26,7 +26,7 @@ import { timestampOf } from "@threadwise/recall";
 import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import type { TurnMessage } from "./user-items.js";
-import { type ExtractedMessageFacts, UserMemoryEngine } from "./user-memory-engine.js";
+import { type ExtractedMessageFacts, UserMemoryEngine, type UserRecall } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
 import { nearMissFields, resolveUserScope, type ScopeSource, type UserScope } from "./user-scope.js";
 
@@ -140,7 +140,12 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it).
-  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[] }>();
+  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[]; placed: UserRecall["placed"] }>();
+  // When the newest user message per thread first reached a model call here: when it was said,
+  // for the commit to order a changed fact's values by (a slower run committing later is older).
+  const said = new Map<string, { messageKey: string; at: string }>();
+  const messageKeyOf = (scope: UserScope, message: BaseMessage) =>
+    `${scope.tenantId}\u0000${scope.userId}\u0000${message.id ?? ""}\u0000${messageText(message)}`;
   let failing = false;
   let warnedStructured = false;
   let warnedNoStore = false;
@@ -254,13 +259,17 @@ export function userMemory(options: UserMemoryOptions = {}) {
       if (!newest) return handler(request);
       // By id and text: a message edited in place keeps its id (the block must follow its new words).
       const newestText = messageText(newest);
-      const messageKey = `${scope.tenantId}\u0000${scope.userId}\u0000${newest.id ?? ""}\u0000${newestText}`;
+      const messageKey = messageKeyOf(scope, newest);
       const turnKey = threadId ?? "";
+      if (threadId && said.get(threadId)?.messageKey !== messageKey) remember(said, threadId, { messageKey, at: new Date().toISOString() });
       const cached = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey) : undefined;
       let text = cached?.text;
       try {
         // A thread the block drew on deleted since (spec R24): computed again, as a fresh process would.
         if (cached && config.deletedThreads && (await engine.deletedAmong(cached.threadIds, runtime?.signal)).size > 0) text = undefined;
+        // An item it shows erased, expired or rewritten since (erase-user, an edit taken back by
+        // another thread's commit): computed again, as a fresh process would.
+        else if (cached && (await engine.placedChanged(store, scope, cached.placed, runtime?.signal))) text = undefined;
       } catch (error) {
         storeFailed("read", error, store, threadId);
         report(request, "store_error", threadId);
@@ -271,7 +280,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
           const recalled = await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal);
           text = recalled.text;
           failing = false;
-          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds });
+          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds, placed: recalled.placed });
         } catch (error) {
           storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);
@@ -344,6 +353,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
         config.maxDigestCharacters === 0 || digestSource.trim() === ""
           ? undefined
           : truncateCharacters(digestSource.trim(), config.maxDigestCharacters);
+      const newest = newestUserMessage(messages);
+      const stamp = said.get(threadId);
+      const saidAt = newest && stamp?.messageKey === messageKeyOf(scope, newest) ? stamp.at : undefined;
+      said.delete(threadId);
       try {
         await engine.commit(
           store,
@@ -353,6 +366,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
             messages: turn,
             digest,
             now: new Date().toISOString(),
+            ...(saidAt !== undefined ? { saidAt } : {}),
             current,
             trims: config.trims,
             ...(slot.trimmed ? { trimmed: slot.trimmed } : {}),

@@ -104,6 +104,29 @@ export function namespaceLabel(id: string): string {
   return out;
 }
 
+/**
+ * The id a {@link namespaceLabel} was made from (its inverse); `undefined` for a label no id gives.
+ * @example
+ * idOfLabel("a~2Eb~3Ac"); // "a.b:c"
+ */
+export function idOfLabel(label: string): string | undefined {
+  const bytes: number[] = [];
+  for (let i = 0; i < label.length; ) {
+    const c = label[i] as string;
+    if (c === "~") {
+      const hex = label.slice(i + 1, i + 3);
+      if (!/^[0-9A-F]{2}$/.test(hex)) return undefined;
+      bytes.push(Number.parseInt(hex, 16));
+      i += 3;
+    } else if (/[A-Za-z0-9-]/.test(c)) {
+      bytes.push(c.charCodeAt(0));
+      i += 1;
+    } else return undefined;
+  }
+  const id = Buffer.from(bytes).toString("utf8");
+  return namespaceLabel(id) === label ? id : undefined;
+}
+
 /** The store namespace of one user's memory: `["threadwise", "user-memory", "v1", <tenant>, <user>, "items"]`. */
 export function userNamespace(scope: UserScope): string[] {
   return [...NAMESPACE_ROOT, namespaceLabel(scope.tenantId), namespaceLabel(scope.userId), NAMESPACE_LEAF];

@@ -1,7 +1,9 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { sealedKid } from "@threadwise/encryption";
 import type { UserItemCodec } from "./user-item-codec.js";
 import type { UserItem } from "./user-items.js";
-import { isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
+import { idOfLabel, isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
 
 /** Items read per store search (a page). */
 const PAGE = 500;
@@ -186,4 +188,66 @@ export async function eraseTenantItems(store: BaseStore, tenantLabel: string, op
     });
     if (deletedThisPass === 0) return total;
   }
+}
+
+/** What {@link reencryptUserItems} found and did. */
+export interface ReencryptUserItemsResult {
+  /** Sealed items per kid before the run (a dry run's answer: retire a kid only when it has none). */
+  byKid: Record<string, number>;
+  /** Items sealed again with the active kid (0 in a dry run). */
+  resealed: number;
+  /** Items that could not be opened (another keyring, tampered, plaintext): left as they are. */
+  unreadable: number;
+}
+
+/**
+ * Seals again with the keyring's active kid every user-memory item sealed with another one, in
+ * every user's namespace (or one tenant's): step 3 of a key rotation for user memory (the saver's
+ * `reencrypt` covers checkpoints only). Without it, retiring the old kid makes every user with an
+ * item sealed under it lose all of their memory (each read fails, `unknown-kid`). One store
+ * `batch` per page; safe to run again. A re-sealed item is a write to the store: its `updatedAt`
+ * (what `expireUserItems` reads) starts again, so run retention first.
+ * @throws ThreadwiseConfigError naming `reencryptUserItems.codec` for a codec without a keyring; the store's errors.
+ */
+export async function reencryptUserItems(
+  store: BaseStore,
+  codec: UserItemCodec,
+  options: { dryRun?: boolean; tenantLabel?: string } = {},
+): Promise<ReencryptUserItemsResult> {
+  const active = codec.activeKid;
+  if (active === undefined)
+    throw new ThreadwiseConfigError(
+      "reencryptUserItems.codec",
+      "a codec with a keyring (new UserItemCodec({ keyring, agentId, principalId }))",
+    );
+  const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
+  const result: ReencryptUserItemsResult = { byKid: {}, resealed: 0, unreadable: 0 };
+  await forEachNamespace(store, prefix, async (namespace) => {
+    if (!isItemNamespaceUnder(namespace, prefix)) return;
+    const [tenantId, userId] = [idOfLabel(namespace[3] as string), idOfLabel(namespace[4] as string)];
+    for (let from = 0; ; from += PAGE) {
+      const page = await store.search(namespace, { limit: PAGE, offset: from });
+      const puts: Array<{ namespace: string[]; key: string; value: Record<string, unknown> }> = [];
+      for (const found of page) {
+        const kid = sealedKid((found.value as { sealed?: unknown } | null)?.sealed);
+        if (kid === undefined || tenantId === undefined || userId === undefined) {
+          result.unreadable += 1;
+          continue;
+        }
+        result.byKid[kid] = (result.byKid[kid] ?? 0) + 1;
+        if (kid === active || options.dryRun) continue;
+        const scope = { tenantId, userId };
+        try {
+          const item = codec.decode(scope, found.key, found.value);
+          puts.push({ namespace, key: found.key, value: codec.encode(scope, item) as unknown as Record<string, unknown> });
+        } catch {
+          result.unreadable += 1;
+        }
+      }
+      if (puts.length > 0) await store.batch(puts);
+      result.resealed += puts.length;
+      if (page.length < PAGE) break;
+    }
+  });
+  return result;
 }
