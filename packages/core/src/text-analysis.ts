@@ -829,7 +829,7 @@ function ageNumber(word: string): boolean {
  */
 function saysAnAge(word: string, next: string | undefined): boolean {
   if (!HANGUL.test(word) && !/^\d/.test(word)) return false;
-  if (next !== undefined && next.startsWith("살") && isCounterWord(next, true) && ageNumber(word)) return true;
+  if (next?.startsWith("살") && isCounterWord(next, true) && ageNumber(word)) return true;
   const at = word.indexOf("살");
   if (at > 0 && at <= 5 && ageNumber(word.slice(0, at)) && isCounterWord(word.slice(at), true)) return true;
   const sino = /^\d{1,3}세(.*)$/u.exec(word);
