@@ -7,6 +7,8 @@
  *
  * Run: pnpm tsx bench/facts.ts            (prints Markdown, writes bench/results/facts.md)
  *      pnpm tsx bench/facts.ts --data <file> --json   (another LoCoMo file; figures as JSON, no file written)
+ *      pnpm tsx bench/facts.ts --data <file> --json --items   (the JSON also lists every item: the
+ *        1-based rank of the first fact and of the first BM25 turn from its evidence, 0 when none in the top 10)
  * Runs on the extraction and recall functions directly, not through an agent.
  */
 import { writeFileSync } from "node:fs";
@@ -26,7 +28,9 @@ import MiniSearch from "minisearch";
 import { benchArgs, printJson } from "./support/cli.js";
 import { LOCOMO_PATH, type LocomoConversation, loadLocomo, requireQuestions } from "./support/locomo.js";
 
-const args = benchArgs(LOCOMO_PATH);
+const args = benchArgs(LOCOMO_PATH, { items: { type: "boolean", default: false } });
+/** `--items`: one row per item (default bound only), to compare runs item by item. */
+const itemRows: Array<{ sampleId: string; question: string; category: number; factRank: number; bm25Rank: number }> = [];
 
 const KS = [3, 5, 10] as const;
 const CATEGORIES: Array<{ name: string; ids: number[] }> = [
@@ -110,6 +114,16 @@ function run(maxFacts: number): { tallies: Map<string, Tally>; stats: ConvStats[
         .search(item.question)
         .slice(0, 10)
         .map((r) => String(r.id));
+      if (maxFacts === DEFAULT_MAX_FACTS) {
+        const rank = (ids: string[]) => ids.findIndex((id) => evidence.has(id)) + 1;
+        itemRows.push({
+          sampleId: conv.sampleId,
+          question: item.question,
+          category: item.category,
+          factRank: rank(facts),
+          bm25Rank: rank(turns),
+        });
+      }
       for (const cat of CATEGORIES) {
         if (!cat.ids.includes(item.category)) continue;
         const tally = tallies.get(cat.name) as Tally;
@@ -154,6 +168,7 @@ if (args.json) {
     bounded: { tallies: tallyJson(bounded.tallies), stats: bounded.stats },
     unbounded: { tallies: tallyJson(unbounded.tallies), stats: unbounded.stats },
     coverage: Object.fromEntries(coverage),
+    ...(args.values.items === true ? { items: itemRows } : {}),
     seconds: (performance.now() - started) / 1000,
   });
   process.exit(0);

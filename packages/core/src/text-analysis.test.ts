@@ -352,7 +352,19 @@ describe("Korean forms off the tuning data meet (session 52)", () => {
     // English words are not mapped; nor `살`, which is also the verb 살다; nor a reason and `때문에`.
     expect(tokenize("무릎 때문에 그만둔 이유").some((t) => t.startsWith("concept:"))).toBe(false);
     expect(tokenize("the reason is because of work").some((t) => t.startsWith("concept:"))).toBe(false);
-    expect(tokenize("나이가 몇 살이야? 서울에 살아").some((t) => t.startsWith("concept:"))).toBe(false);
+    expect(tokenize("서울에 살아 살고 싶은 곳").some((t) => t.startsWith("concept:"))).toBe(false);
+  });
+
+  it("reads an age counted in 살 (or digits and 세) and the word 나이 as one term; 살다 is none", () => {
+    meet("이름은 콩이고 올해 일곱 살이에요", "콩이 나이가 어떻게 돼?", "concept:age");
+    meet("우리 딸은 세 살이야", "딸 나이는?", "concept:age");
+    meet("동생은 3살 어려요", "동생 몇 살이야?", "concept:age");
+    meet("할머니 연세가 많으셔", "할머니는 올해 여든다섯 살이야", "concept:age");
+    meet("7세 이상 입장 가능", "몇 살부터 들어가?", "concept:age");
+    expect(tokenize("스물다섯살이에요")).toContain("concept:age");
+    // 살다 and a number with another counter are no age.
+    for (const text of ["서울에 살아", "부산에서 살았어요", "세 마리 키워요", "3세대 아파트", "살 빼야 돼"])
+      expect(tokenize(text), text).not.toContain("concept:age");
   });
 
   it("reads 까지 with the polite 요 as the particle", () => {

@@ -468,6 +468,7 @@ export function tokenize(text: string): string[] {
       const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
       if (counted !== undefined) out.push(String(counted));
     }
+    if (saysAnAge(word, words[i + 1])) out.push(AGE_TERM);
   });
   return out;
 }
@@ -802,17 +803,38 @@ const KINSHIP_WORDS: ReadonlyMap<string, string> = new Map(
 /**
  * A few Korean nouns by the one thing they name, as {@link KINSHIP_WORDS} does for kin (session 52):
  * `주민센터` is what `동사무소` was renamed to (2007); `구입`/`구매` and `급여`/`월급`/`봉급` are one
- * word in two registers. Only unambiguous nouns: not `살` for `나이` (also `살다`), nor `이유`/`까닭`
+ * word in two registers; `나이`/`연세` meet a number counted in `살` (session 53, {@link saysAnAge}),
+ * never `살` alone (also `살다`). Only unambiguous nouns: not `이유`/`까닭`
  * with `때문에` (tried: a question's `까닭` then met every message's `때문에` and lost a
  * `korean-heldout6` item whose reason was said with `-라서`). Read from the word's stem, so every
  * particle form meets. English words are not mapped (see {@link KINSHIP_WORDS}).
  */
 const KOREAN_CONCEPTS: ReadonlyMap<string, string> = new Map(
-  "community-centre:주민센터 동사무소 행정복지센터|purchase:구입 구매|pay:급여 월급 봉급".split("|").flatMap((group) => {
+  "community-centre:주민센터 동사무소 행정복지센터|purchase:구입 구매|pay:급여 월급 봉급|age:나이 연세".split("|").flatMap((group) => {
     const [concept, words] = group.split(":") as [string, string];
     return words.split(" ").map((word) => [word, `concept:${concept}`] as [string, string]);
   }),
 );
+
+/** The one term of an age: the word `나이` ({@link KOREAN_CONCEPTS}) and a number counted in 살. */
+const AGE_TERM = "concept:age";
+/** A number as an age counts it: digits, a numeral, or the question's `몇`. */
+function ageNumber(word: string): boolean {
+  return /^\d{1,3}$/.test(word) || word === "몇" || NATIVE_BEFORE_COUNTER.has(word) || koreanNumber(word) !== undefined;
+}
+/**
+ * `true` when `word` (with the word after it) counts years of age: a number and the counter `살`
+ * apart or together (`세 살`, `스물다섯 살이에요`, `3살`, `몇 살이야`), or digits and `세` (`7세`). `살`
+ * with no number before it is the verb 살다 (`서울에 살아`) and says nothing of an age.
+ */
+function saysAnAge(word: string, next: string | undefined): boolean {
+  if (!HANGUL.test(word) && !/^\d/.test(word)) return false;
+  if (next?.startsWith("살") && isCounterWord(next, true) && ageNumber(word)) return true;
+  const at = word.indexOf("살");
+  if (at > 0 && at <= 5 && ageNumber(word.slice(0, at)) && isCounterWord(word.slice(at), true)) return true;
+  const sino = /^\d{1,3}세(.*)$/u.exec(word);
+  return sino !== null && (sino[1] === "" || PARTICLE_SET.has(sino[1] as string));
+}
 
 const KINSHIP_BY_LENGTH = [...KINSHIP_WORDS.keys()].sort((a, b) => b.length - a.length);
 

@@ -27,7 +27,14 @@ const REL =
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
   "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
   "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
-const PET = "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|개";
+/**
+ * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
+ * a breed is as much a pet as `강아지` is. Longer names first; no breed that is also a common word.
+ */
+const PET =
+  "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|" +
+  "말티즈|토이푸들|푸들|포메라니안|포메|시츄|시추|비숑|치와와|웰시코기|진돗개|골든리트리버|리트리버|시바견|허스키|슈나우저|요크셔테리어|닥스훈트|비글|" +
+  "코리안숏헤어|코숏|러시안블루|페르시안|먼치킨|스코티시폴드|랙돌|고슴도치|기니피그|개";
 /** How long one has been working, between a job and 일하다 (`개발자로 3년째 일하는 중`). */
 const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
@@ -60,7 +67,7 @@ const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?
  */
 const INTRODUCED =
   /[가-힣]+\s*(?:씨|님|과장|대리|부장|차장|팀장|실장|사장|주임|이사|선배|후배|교수|선생|작가|기자|원장)(?:님)?(?:이)?라고\s*(?:,|하는|하시는|하던)/;
-const LEAD = /^(?:(?:아|음|네|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
+const LEAD = /^(?:(?:아|음|네|응|웅|엉|ㅇㅇ|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
 /** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
@@ -346,10 +353,17 @@ const PREDICATE_WORD = /^(?:없|있|아니|아닌|않)/;
 const ADVERB =
   /^(?:이미|벌써|아직|아직도|계속|다시|또|덜|자주|가끔|항상|늘|매일|맨날|요새|같이|함께|혼자|열심히|꾸준히|원래|원래는|이제|이젠|주로|보통|거의|많이|조금|특히|일단|먼저|나중에|이따|곧|빨리|천천히|바로|방금|아까|모두|전부|제일|가장|훨씬|꼭|절대|별로|전혀|아마|결국|드디어|지금|오늘|어제|내일|직접|다)$/;
 
+/**
+ * Words that stand for what was said before (`그렇게 하려고 합니다`, `거기 다녀`, `그거 샀어`), alone
+ * or with the light verb (`이렇게 하기로 했어`): they name nothing, so they are never a fact's value.
+ */
+const PRO_FORM =
+  /^(?:그렇게|이렇게|저렇게|그리|그냥|거기|여기|저기|그곳|이곳|저곳|그거|이거|저거|그것|이것|저것|그걸|이걸|저걸|그런|이런|저런)(?:\s*하)?$/;
+
 /** `true` when `value` is one word that cannot be a value ({@link ADVERB}, core's stop words). */
 function notAValue(value: string): boolean {
   const v = value.trim();
-  return ADVERB.test(v) || (!/\s/.test(v) && isStopword(v.toLowerCase()));
+  return ADVERB.test(v) || PRO_FORM.test(v) || (!/\s/.test(v) && isStopword(v.toLowerCase()));
 }
 /** A verb in a connective form of reason or condition (`비누맛나서`, `먹으면`): a clause, not a noun. */
 const CONNECTIVE_VERB = /[가-힣](?:아서|어서|해서|나서|여서|워서|와서|라서|려서|져서|니까|는데|으면|면서)$/;
@@ -915,7 +929,8 @@ const RULES: Rule[] = [
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
@@ -1234,7 +1249,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "pet",
-    re: new RegExp(`(${PET})\\s*이름은\\s*(\\S+?)${COPULA}`),
+    // The name may end its clause in `-고` (`강아지 이름은 두리고 …`).
+    re: new RegExp(`(${PET})\\s*이름은\\s*(\\S+?)(?:${COPULA}|(?<=${OPEN_SYLLABLE})고(?=[\\s,.!~…]|$))`),
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
   },
   {
@@ -2271,6 +2287,49 @@ function nameAlone(clause: string, asked: "name" | "me" | undefined, alone: bool
   return { subject: speaker.id, attribute: "name", language: "ko", ...single(name, `${speaker.label}의 이름은 ${name}`) };
 }
 
+/**
+ * A pet or a person named at a connective, what follows in the clause and the clause after going
+ * on about them: `이름은 콩이고 …` after a pet (read as `고양이 이름은 콩이고`), `보리라는 코숏이고 …`,
+ * `하린이라는 딸인데 …`. `$1` the pet or relative whose name `$2` is; `$3` a name `-라는` calls `$4`.
+ */
+const NAMED_FIRST = new RegExp(
+  `(?:^|\\s)(?:(${PET}|${REL})\\s*이름은\\s*([가-힣A-Za-z]+?)|([가-힣A-Za-z]+?)(?:이)?라는\\s+([가-힣A-Za-z]+?))(?:이고|고|인데|이구|이라서|라서)(?=[,\\s]|$)`,
+);
+
+/**
+ * The facts of a clause that named someone, or that follows one ({@link NAMED_FIRST}): the age it gives is
+ * theirs, not the speaker's (`고양이 키워요. 이름은 콩이고 올해 일곱 살이에요` -> `user's 콩`, age
+ * `일곱`; `딸이 있어요. 이름은 하린이고 여덟 살` -> `user's 딸`).
+ */
+function ofTheNamedOne(named: RegExpExecArray | null, facts: CandidateFact[], speaker: Speaker): CandidateFact[] {
+  if (named === null) return facts;
+  // A relative is called by the relation, as the rules call relatives (`user's 딸`); a pet by its name.
+  const relation = [named[1], named[4]].find((w) => w !== undefined && REL_WORD.test(w));
+  const name = relation ?? ((named[2] ?? named[3]) as string);
+  return facts.map((f) =>
+    f.attribute === "age" && f.subject === speaker.id
+      ? { ...f, subject: `${speaker.id}'s ${name}`, text: `${speaker.label}의 ${name}${josa(name, "은", "는")} ${f.value}살 (나이)` }
+      : f,
+  );
+}
+
+/**
+ * A pet named in such a clause (`보리라는 코숏이고`, `포메 이름은 두리고 다섯 살이에요`, the latter
+ * read with the pet an earlier sentence named): the speaker's pet by that name.
+ */
+function petCalled(m: RegExpExecArray | null, speaker: Speaker): CandidateFact[] {
+  const [name, kind] = m?.[1] !== undefined ? [m[2], m[1]] : [m?.[3], m?.[4]];
+  if (name === undefined || kind === undefined || !new RegExp(`^(?:${PET})$`).test(kind)) return [];
+  return [
+    {
+      subject: speaker.id,
+      attribute: "pet",
+      language: "ko",
+      ...list(`${kind} ${name}`, `${speaker.label}의 반려동물 ${kind} 이름은 ${name}`, name),
+    },
+  ];
+}
+
 /** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`). */
 const BARE_NAME = /^이름은\s/;
 /** A pet or a relative named as a word of its own (`고양이를`, `남편이`; not the `개` of `개발자`). */
@@ -2414,9 +2473,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // The one relative the clause before said the speaker has (`손주가 넷입니다.`, `동생 하나 있음`):
   // a plural subject after it (`다들`, `모두`, `걔네 다`) or a school level alone (`고딩임`) is theirs.
   let had: string | undefined;
+  let namedClause: RegExpExecArray | null = null;
   for (const { clause: said, first, reported } of clauses) {
     const hadBefore = had;
     had = undefined;
+    // The one the clause before named (`이름은 콩이고`), when this clause goes on in its sentence.
+    const namedBefore = first ? null : namedClause;
+
     const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
     lastSaid = said;
     if (first) {
@@ -2425,7 +2488,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     }
     const lead = said.replace(LEAD, "");
     let sentence = named && BARE_NAME.test(lead) ? `${named} ${lead}` : said;
-    named = lastNamed(said) ?? named;
+    const namedHere = NAMED_FIRST.exec(sentence.replace(LEAD, ""));
+    namedClause = namedHere;
+    // A question names the listener's pet or relative (`고양이 이름이 뭐예요?`), not the speaker's.
+    if (!QUESTION.test(said)) named = lastNamed(said) ?? named;
     const own = RELATIVE.exec(plainForm(lead));
     if (!first && otherTopic && !own && !FIRST_PERSON.test(lead) && subjectOf(lead, speaker, "") === speaker) continue;
     otherTopic = !own && !FIRST_PERSON.test(lead) && someoneElseFirst(plainForm(lead));
@@ -2476,7 +2542,14 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker) ?? nameAlone(lead, askedName, alone, speaker);
-    const all = found === undefined ? [] : Array.isArray(found) ? found : [found];
+    const said1 = found === undefined ? [] : Array.isArray(found) ? found : [found];
+    // The rest of a clause that named someone (`이름은 모모고 올해 여덟 살이야`) is read on its own
+    // too: the clause's first rule read only the name.
+    const after = namedHere ? sentence.slice((namedHere.index ?? 0) + namedHere[0].length).trim() : "";
+    const rest =
+      after === "" ? [] : (factOf(after, speaker) ?? []).filter((f) => f.attribute === "age" && !said1.some((g) => g.attribute === "age"));
+    const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker);
+    if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
     facts.push(...all.filter(spoken));
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.

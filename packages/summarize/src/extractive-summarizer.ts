@@ -61,7 +61,9 @@ function candidatesOf(raw: string): Candidate[] {
       if (t !== "") lines.push(`${speaker}${t}`);
     }
   }
-  return lines.map((text, order) => ({ text, order, terms: tokenize(text) }));
+  // Core's age term (`concept:age`, added for recall: `세 살` meets `나이`) repeats what a sentence's
+  // `살`/`나이` already count: left out, so an age does not weigh its sentence twice here.
+  return lines.map((text, order) => ({ text, order, terms: tokenize(text).filter((term) => term !== "concept:age") }));
 }
 
 /**
