@@ -194,6 +194,7 @@ export {
   selectIndexedView,
   type ThreadIndex,
 } from "./thread-index.js";
+export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { threadwiseMiddleware } from "./threadwise-middleware.js";
 export {
   envTimerMs,

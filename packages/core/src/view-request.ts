@@ -19,6 +19,7 @@ import { ThreadwiseConfigError } from "./errors.js";
 import { isContextMessage } from "./message-kinds.js";
 import { type ContextBlock, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
 import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
+import { refuseStrayTail } from "./stray-result-error.js";
 import { selectView, type ViewSelection } from "./view.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
@@ -141,6 +142,21 @@ export function assembledRequest<R extends PlacementRequest>(request: R): R {
     return request;
   const { thread, system, decisions } = inputsOf(request);
   return render(request, thread, system, decisions);
+}
+
+/**
+ * The assembled request (`assembledRequest`'s) the model is handed, unless the thread ends on
+ * stray tool results the view leaves out and the request would therefore end on an AI message:
+ * refused before the model is called (see {@link ThreadwiseStrayResultError}).
+ * @throws ThreadwiseStrayResultError
+ * @internal
+ */
+export function refuseStrayInput<R extends PlacementRequest>(request: R): R {
+  const last = request.messages.at(-1);
+  if (last === undefined || last.getType() !== "ai") return request;
+  const { thread } = inputsOf(request);
+  refuseStrayTail(request.messages, thread, () => indexOf(request, thread));
+  return request;
 }
 
 /** Whether core assembled this request and nothing changed it since (tests, probes). */
