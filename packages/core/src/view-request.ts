@@ -18,8 +18,8 @@ import {
 import { ThreadwiseConfigError } from "./errors.js";
 import { isContextMessage } from "./message-kinds.js";
 import { type ContextBlock, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
-import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { refuseStrayTail } from "./stray-result-error.js";
+import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
 
 /** What a model request looks like to the view: LangChain's `ModelRequest` fits. */
