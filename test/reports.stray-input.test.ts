@@ -93,6 +93,25 @@ describe("a stray tool result as a turn's input (strict validator, no prefill)",
         expect(last.some((x) => messageText(x) === T[c.lang].stray)).toBe(false);
       });
 
+  it.each(["en", "ko"] as const)(
+    "a stray as a new thread's first message: refused naming it, not sent as an empty request (%s)",
+    async (lang) => {
+      const { agent, model: m } = agentFor(CASES[0] as (typeof CASES)[number]);
+      const config = { configurable: { thread_id: `stray-input-first-${lang}` } };
+      const error = await agent
+        .invoke({ messages: [new ToolMessage({ id: "stray-first", tool_call_id: "call_gone", content: T[lang].stray })] }, config)
+        .then(
+          () => undefined,
+          (e: unknown) => e,
+        );
+      expect(ThreadwiseStrayResultError.find(error)?.messageIds, String(error)).toEqual(["stray-first"]);
+      expect(m.calls.length).toBe(0);
+      await agent.invoke({ messages: [new HumanMessage(T[lang].hi)] }, config);
+      expectAccepted(m);
+      expect(m.calls.length).toBe(1);
+    },
+  );
+
   it("a thread whose input is a result of its own call and a stray: the result is sent, the stray left out, no error", async () => {
     const { agent, model: m } = agentFor(CASES[0] as (typeof CASES)[number]);
     const config = { configurable: { thread_id: "stray-input-own-call" } };

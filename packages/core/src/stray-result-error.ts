@@ -11,7 +11,7 @@ import type { ThreadIndex } from "./thread-index.js";
  * then `invoke(null)`). Every provider refuses a result with no call right before it, so the view
  * leaves strays out (spec R4); with the thread's input left out, the request would end on the
  * thread's last AI message, which newer Anthropic models refuse (no prefill) and others continue
- * as if the user had said nothing. Nothing is lost: the thread keeps the strays as stored (a view
+ * as if the user had said nothing, or (a new thread) hold no message, which every provider refuses. Nothing is lost: the thread keeps the strays as stored (a view
  * leaves them out), and the next turn with a user message goes on. Not retryable as is: send the
  * result right after the AI message whose call it answers (with that call's id), or as the user's
  * words. `messageIds` are the strays' ids (at most 10), `callIds` the call ids they name.
@@ -42,7 +42,8 @@ export class ThreadwiseStrayResultError extends ThreadwiseError {
 
 /**
  * Refuses an assembled request (`sent`, the messages the model would receive) that ends on an AI
- * message because the view left out the stray results the `thread` (indexed by `index`) ends on.
+ * message, or holds none, because the view left out the stray results the `thread` (indexed by
+ * `index`) ends on.
  * O(1) unless the request ends on an AI message and the thread on a result.
  * @throws ThreadwiseStrayResultError
  * @internal
@@ -50,7 +51,7 @@ export class ThreadwiseStrayResultError extends ThreadwiseError {
 export function refuseStrayTail(sent: readonly BaseMessage[], thread: readonly BaseMessage[], index: () => ThreadIndex): void {
   const last = sent.at(-1);
   const stored = thread.at(-1);
-  if (last === undefined || stored === undefined || messageType(last) !== "ai" || !isResultOnly(stored)) return;
+  if (stored === undefined || (last !== undefined && messageType(last) !== "ai") || !isResultOnly(stored)) return;
   const excluded = index().excluded;
   const strays: BaseMessage[] = [];
   let e = excluded.length - 1;

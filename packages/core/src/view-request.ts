@@ -146,14 +146,15 @@ export function assembledRequest<R extends PlacementRequest>(request: R): R {
 
 /**
  * The assembled request (`assembledRequest`'s) the model is handed, unless the thread ends on
- * stray tool results the view leaves out and the request would therefore end on an AI message:
+ * stray tool results the view leaves out and the request would therefore end on an AI message or
+ * hold no message at all:
  * refused before the model is called (see {@link ThreadwiseStrayResultError}).
  * @throws ThreadwiseStrayResultError
  * @internal
  */
 export function refuseStrayInput<R extends PlacementRequest>(request: R): R {
   const last = request.messages.at(-1);
-  if (last === undefined || last.getType() !== "ai") return request;
+  if (last !== undefined && last.getType() !== "ai") return request;
   const { thread } = inputsOf(request);
   refuseStrayTail(request.messages, thread, () => indexOf(request, thread));
   return request;
