@@ -275,7 +275,7 @@ describe("indexThread", () => {
   it("is one index per array: the same array gives the same index, an edited copy its own", () => {
     const thread = [
       ...materialize({ kind: "user", text: "a" }),
-      ...materialize({ kind: "tools", calls: 2, missing: false, stray: false, text: "b" }),
+      ...materialize({ kind: "tools", calls: 2, missing: false, stray: false, dup: false, native: false, text: "b" }),
     ];
     const index = indexThread(thread);
     expect(indexThread(thread)).toBe(index);
@@ -376,7 +376,9 @@ describe("indexThread: a tool_call group with a duplicate result right after its
         m.content.length > 0 &&
         (m.content[0] as { type?: string }).type === "tool_result",
     );
-    expect(results.map((m) => (m.content as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id))).toEqual([["toolu_b", "toolu_c"]]);
+    expect(results.map((m) => (m.content as unknown as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id))).toEqual([
+      ["toolu_b", "toolu_c"],
+    ]);
     expect(shape(assembled.messages)).toEqual(shape(alternateRoles(assembled.view)));
   });
 });
