@@ -143,6 +143,7 @@ export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, 
 export { hideMemoryState } from "./private-state.js";
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { withoutCalls } from "./sent-copies.js";
+export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   type ExtractedFacts,

@@ -10,7 +10,7 @@ import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js
 /** One unit appended to a thread. */
 type Unit =
   | { kind: "user" | "assistant" | "system"; text: string }
-  | { kind: "tools"; calls: number; missing: boolean; stray: boolean; text: string }
+  | { kind: "tools"; calls: number; missing: boolean; stray: boolean; dup: boolean; native: boolean; text: string }
   | { kind: "orphan-tool"; text: string };
 
 const unitArb: fc.Arbitrary<Unit> = fc.oneof(
@@ -24,6 +24,8 @@ const unitArb: fc.Arbitrary<Unit> = fc.oneof(
       calls: fc.integer({ min: 1, max: 3 }),
       missing: fc.boolean(),
       stray: fc.boolean(),
+      dup: fc.boolean(),
+      native: fc.boolean(),
       text: fc.string({ maxLength: 40 }),
     }),
   },
@@ -73,7 +75,12 @@ function materialize(unit: Unit): BaseMessage[] {
       const out: BaseMessage[] = [new AIMessage({ id: id(), content: "", tool_calls: calls })];
       for (const [k, call] of calls.entries()) {
         if (unit.missing && k === calls.length - 1) continue;
-        out.push(new ToolMessage({ id: id(), tool_call_id: call.id, content: unit.text }));
+        // Results after the first one as Anthropic-native user messages of `tool_result` blocks.
+        if (unit.native && k > 0)
+          out.push(new HumanMessage({ id: id(), content: [{ type: "tool_result", tool_use_id: call.id, content: unit.text }] as never }));
+        else out.push(new ToolMessage({ id: id(), tool_call_id: call.id, content: unit.text }));
+        // A second result for the first call, right after its first.
+        if (unit.dup && k === 0) out.push(new ToolMessage({ id: id(), tool_call_id: call.id, content: "again" }));
       }
       if (unit.stray) out.push(new ToolMessage({ id: id(), tool_call_id: "nobody", content: "stray" }));
       return out;
@@ -268,7 +275,7 @@ describe("indexThread", () => {
   it("is one index per array: the same array gives the same index, an edited copy its own", () => {
     const thread = [
       ...materialize({ kind: "user", text: "a" }),
-      ...materialize({ kind: "tools", calls: 2, missing: false, stray: false, text: "b" }),
+      ...materialize({ kind: "tools", calls: 2, missing: false, stray: false, dup: false, native: false, text: "b" }),
     ];
     const index = indexThread(thread);
     expect(indexThread(thread)).toBe(index);
@@ -329,5 +336,49 @@ describe("indexThread", () => {
     const cut = selectIndexedView(indexThread(revive(thread)), { ...options, limit: 30 });
     expect([cut.droppedGroups, cut.cost, cut.overLimit]).toEqual([13, 30, false]);
     expect(costed).toBe(28);
+  });
+});
+
+describe("indexThread: a tool_call group with a duplicate result right after its call", () => {
+  // [AI(a, b, c), result a, result a again, user(tool_result b), user(tool_result c)]: the duplicate
+  // is an orphan of its own inside the group's span, so the group's members after it are sent one
+  // position later than their rank in the group. Both Anthropic-native result messages are merge
+  // points (a user message after a result, after a user message): recorded by rank, the second
+  // one named the first one's position, so the assembled request merged the first result message
+  // into itself (result b twice) and sent result c apart.
+  const native = (id: string, callId: string) =>
+    new HumanMessage({ id, content: [{ type: "tool_result", tool_use_id: callId, content: `result ${callId}` }] as never });
+  const thread = (dup: boolean): BaseMessage[] => [
+    new HumanMessage({ id: "u1", content: "look up a, b and c" }),
+    new AIMessage({
+      id: "ai1",
+      content: "",
+      tool_calls: ["a", "b", "c"].map((id) => ({ id: `toolu_${id}`, name: "t", args: {}, type: "tool_call" as const })),
+    }),
+    new ToolMessage({ id: "ra", tool_call_id: "toolu_a", content: "result a" }),
+    ...(dup ? [new ToolMessage({ id: "ra2", tool_call_id: "toolu_a", content: "result a again" })] : []),
+    native("rb", "toolu_b"),
+    native("rc", "toolu_c"),
+    new AIMessage({ id: "ai2", content: "done" }),
+    new HumanMessage({ id: "u2", content: "thanks" }),
+  ];
+  const shape = (list: readonly BaseMessage[]) => list.map((m) => [m.type, m.id, JSON.stringify(m.content)]);
+  it.each([false, true])("the indexed assembly is the plain role alternation of the view (duplicate %s)", (dup) => {
+    const messages = thread(dup);
+    const index = indexThread(messages);
+    expectSameAsScratch(index, messages);
+    const assembled = assembleView(messages, new SystemMessage("S"), EMPTY_DECISIONS, index);
+    // One user turn of both native results, each once, right after the call's ToolMessage.
+    const results = assembled.messages.filter(
+      (m) =>
+        m.type === "human" &&
+        Array.isArray(m.content) &&
+        m.content.length > 0 &&
+        (m.content[0] as { type?: string }).type === "tool_result",
+    );
+    expect(results.map((m) => (m.content as unknown as Array<{ tool_use_id: string }>).map((b) => b.tool_use_id))).toEqual([
+      ["toolu_b", "toolu_c"],
+    ]);
+    expect(shape(assembled.messages)).toEqual(shape(alternateRoles(assembled.view)));
   });
 });

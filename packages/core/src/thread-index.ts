@@ -466,13 +466,13 @@ function groupOfSystem(index: ThreadIndex, p: number): number {
 }
 
 /**
- * The thread position the k-th message of group `g` is sent at: `g.start + k`, except in a group
- * of results taken across other messages (`deferred`) whose span also holds duplicate results (each
- * an orphan of its own, left out): there the span's positions less those of the messages the
- * group does not send.
+ * The thread position the k-th message of group `g` is sent at: `g.start + k`, except in a
+ * tool_call group whose span also holds results it does not send (duplicates, strays: each an
+ * orphan of its own, left out), right after the call or among results taken across other messages
+ * (`deferred`): there the span's positions less those of the messages the group does not send.
  */
 function memberPositions(g: MessageGroup, messages: readonly BaseMessage[]): (k: number) => number {
-  if (g.deferred === undefined || g.messages.length === g.end - g.start) return (k) => g.start + k;
+  if (g.messages.length === g.end - g.start) return (k) => g.start + k;
   const sent = new Set(g.messages.map((m) => storedOriginal(m)));
   const positions: number[] = [];
   for (let p = g.start; p < g.end; p += 1) if (sent.has(messages[p] as BaseMessage)) positions.push(p);

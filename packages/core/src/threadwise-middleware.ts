@@ -1,5 +1,5 @@
 import { createMiddleware } from "langchain";
-import { assembledRequest, CONTEXT_PRODUCERS, type PlacementRequest, refuseContextInsideCap } from "./view-request.js";
+import { assembledRequest, CONTEXT_PRODUCERS, type PlacementRequest, refuseContextInsideCap, refuseStrayInput } from "./view-request.js";
 
 type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementRequest) => unknown) => unknown;
 
@@ -8,7 +8,9 @@ type WrapModelCall = (request: PlacementRequest, handler: (request: PlacementReq
  * to the next layer (and finally to the model) is the one core assembled ({@link assembledRequest}),
  * also when the middleware states nothing for the call, or has no `wrapModelCall` at all. So
  * whichever threadwise middlewares are in a stack, in whatever order, the model never receives a
- * stored orphan, a second system message or two turns of one role in a row. Assembly of an already
+ * stored orphan, a second system message or two turns of one role in a row; a request that would
+ * end on an AI message because the thread ends on stray tool results is refused
+ * (`ThreadwiseStrayResultError`). Assembly of an already
  * assembled request is an identity check, so stacking several threadwise middlewares costs at
  * most one extra assembly per model call. Same signature and types as `createMiddleware`.
  *
@@ -22,7 +24,7 @@ export const threadwiseMiddleware: typeof createMiddleware = ((config: { name?: 
   const producer = config.name !== undefined && CONTEXT_PRODUCERS.has(config.name) ? config.name : undefined;
   const wrapModelCall: WrapModelCall = (request, handler) => {
     if (producer !== undefined) refuseContextInsideCap(request, producer);
-    const next = (r: PlacementRequest) => handler(assembledRequest(r));
+    const next = (r: PlacementRequest) => handler(refuseStrayInput(assembledRequest(r)));
     return inner ? inner(request, next) : next(request);
   };
   return createMiddleware({ ...config, wrapModelCall } as never);

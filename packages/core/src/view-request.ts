@@ -18,6 +18,7 @@ import {
 import { ThreadwiseConfigError } from "./errors.js";
 import { isContextMessage } from "./message-kinds.js";
 import { type ContextBlock, type PromptContextMode, resolvePromptContextMode, systemText } from "./placement.js";
+import { refuseStrayTail } from "./stray-result-error.js";
 import { candidateAtOrAfter, type IndexedViewOptions, indexThread, selectCandidates, type ThreadIndex } from "./thread-index.js";
 import { selectView, type ViewSelection } from "./view.js";
 
@@ -141,6 +142,22 @@ export function assembledRequest<R extends PlacementRequest>(request: R): R {
     return request;
   const { thread, system, decisions } = inputsOf(request);
   return render(request, thread, system, decisions);
+}
+
+/**
+ * The assembled request (`assembledRequest`'s) the model is handed, unless the thread ends on
+ * stray tool results the view leaves out and the request would therefore end on an AI message or
+ * hold no message at all:
+ * refused before the model is called (see {@link ThreadwiseStrayResultError}).
+ * @throws ThreadwiseStrayResultError
+ * @internal
+ */
+export function refuseStrayInput<R extends PlacementRequest>(request: R): R {
+  const last = request.messages.at(-1);
+  if (last !== undefined && last.getType() !== "ai") return request;
+  const { thread } = inputsOf(request);
+  refuseStrayTail(request.messages, thread, () => indexOf(request, thread));
+  return request;
 }
 
 /** Whether core assembled this request and nothing changed it since (tests, probes). */

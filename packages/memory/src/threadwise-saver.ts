@@ -951,14 +951,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * too (nothing to branch from). One read of the named checkpoint per run start from a chosen one.
    * @throws ThreadwiseConfigError naming `configurable.checkpoint_id`.
    */
-  async #refuseUnknownStart(threadId: string, parentId: string | undefined, chosen: unknown): Promise<void> {
-    const named = typeof chosen === "string" && chosen !== "" ? chosen : parentId;
+  async #refuseUnknownStart(threadId: string, parentId: string | undefined, chosen: unknown, chosenNs: string): Promise<void> {
+    const isChosen = typeof chosen === "string" && chosen !== "";
+    const named = isChosen ? chosen : parentId;
     if (named === undefined) return;
-    const found = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: named } });
+    // A caller that named a subgraph's namespace (a task's state config from `getState(config,
+    // { subgraphs: true })`) named a checkpoint of that namespace: LangGraph's root run drops it
+    // (and starts from the config's `checkpoint_map[""]`, or the head), so it is looked up where it was named.
+    const ns = isChosen ? chosenNs : "";
+    const found = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: ns, checkpoint_id: named } });
     if (found !== undefined) return;
     throw new ThreadwiseConfigError(
       "configurable.checkpoint_id",
-      `thread "${threadId}" has no checkpoint "${named}" to start from; pass an id from getStateHistory (a fork or replay), or leave checkpoint_id out to continue from the thread's newest checkpoint (nothing was stored)`,
+      `thread "${threadId}" has no checkpoint "${named}"${ns === "" ? "" : ` in namespace "${ns}"`} to start from; pass an id from getStateHistory (a fork or replay), or leave checkpoint_id out to continue from the thread's newest checkpoint (nothing was stored)`,
     );
   }
 
@@ -1361,7 +1366,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // What the input check looks up in the archive is read with the thread's lock where the registry can.
     const input = checkInput ? inputCheckOf(checkpoint) : undefined;
     if (input) commit.archiveLookupIds = input.lookupIds;
-    if (checkpointNs === "" && commit.startsRun && commit.branch) await this.#refuseUnknownStart(threadId, commit.parentId, chosen);
+    if (checkpointNs === "" && commit.startsRun && commit.branch)
+      await this.#refuseUnknownStart(threadId, commit.parentId, chosen, chosenNamespace(config));
     // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
     const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
     // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the
@@ -1892,6 +1898,16 @@ function markIn(metadata: CheckpointMetadata | undefined): ArchiveMark | undefin
 function isLastStep(run: RunRecord | undefined, metadata: CheckpointMetadata): boolean {
   const lastStep = run?.lastStep;
   return lastStep !== undefined && typeof metadata?.step === "number" && metadata.step >= lastStep;
+}
+
+/**
+ * The checkpoint namespace the caller named with its `checkpoint_id` (LangGraph copies both from
+ * the caller's configurable into a run's metadata): `""` unless the caller passed a subgraph's
+ * config (`agent:<task id>`) to the root graph.
+ */
+function chosenNamespace(config: RunnableConfig): string {
+  const ns = (config.metadata as { checkpoint_ns?: unknown } | undefined)?.checkpoint_ns;
+  return typeof ns === "string" ? ns : "";
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {

@@ -1,0 +1,136 @@
+/**
+ * A run of a parent graph given a subgraph's config: the `config` of a task's state from
+ * `getState(config, { subgraphs: true })` (a human-in-the-loop review raised inside an agent that
+ * is a node of a parent graph), whose `checkpoint_ns` is the subgraph's (`agent:<task id>`) and whose
+ * `checkpoint_id` is a checkpoint of that namespace. LangGraph's root run drops both and starts
+ * from the config's `checkpoint_map[""]` (the parent's checkpoint the subgraph ran under).
+ * `turnAdmission`'s refusal of a `checkpoint_id` the thread does not hold (`#refuseUnknownStart`,
+ * root namespace) looked the subgraph's id up in the root namespace and refused a checkpoint the
+ * thread holds (was: `ThreadwiseConfigError` "thread has no checkpoint ..."); it now looks it up in
+ * the namespace the caller named. An id that namespace does not hold is still refused, naming the
+ * namespace, with nothing stored. The thread then reads what a plain `MemorySaver` run gives.
+ * memoryStack's in_memory and SQLite backends, archive off and on, English and Korean turns.
+ */
+import { mkdtempSync, rmSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { messageText, ThreadwiseConfigError } from "@threadwise/core";
+import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { memoryStack } from "@threadwise/memory";
+import { createAgent, humanInTheLoopMiddleware } from "langchain";
+import { afterAll, describe, expect, it } from "vitest";
+import { lookup, requests } from "./support/report-agent.js";
+
+/** `PARALLEL 1` calls lookup; after its result "done"; else "ok: <text>". Strict on the stack; a plain run's requests are only recorded (LangGraph's own fork sends two user turns in a row). */
+function model(strict: boolean) {
+  return strictModel({
+    noPrefill: true,
+    ...(strict ? {} : { onViolation: "record" as const }),
+    answer: (messages) => {
+      const last = messages.at(-1) as BaseMessage;
+      if (last.getType() === "tool") return `done: ${messageText(last)}`;
+      // The user's newest words: a view may send two user turns in a row as one message.
+      const text =
+        messageText(last)
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .at(-1) ?? "";
+      if (text.startsWith("PARALLEL"))
+        return new AIMessage({
+          content: "",
+          tool_calls: [{ id: `call_${messages.length}`, name: "lookup", args: { n: 1 }, type: "tool_call" }],
+        });
+      return `ok: ${text}`;
+    },
+  });
+}
+
+const dirs: string[] = [];
+afterAll(() => {
+  for (const dir of dirs) rmSync(dir, { recursive: true, force: true });
+});
+
+const TEXT = {
+  en: ["hello", "PARALLEL 1 look it up", "and again"],
+  ko: ["안녕하세요", "PARALLEL 1 찾아봐 줘", "한 번 더요"],
+} as const;
+
+type SubConfig = { thread_id: string; checkpoint_ns: string; checkpoint_id: string; checkpoint_map?: Record<string, string> };
+
+/** The parent graph over an agent with a review on `lookup`, on the stack's checkpointer (`plain`: a MemorySaver and no stack). */
+function parentGraph(plain: boolean, backend: "in_memory" | "sqlite", archive: boolean) {
+  const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-id-"));
+  dirs.push(dir);
+  const m = model(!plain);
+  const stack = memoryStack({
+    backend,
+    sqlitePath: join(dir, "m.sqlite"),
+    windowSize: 6,
+    archive,
+    recallMaxTokens: false,
+    logger: false,
+    env: {},
+  });
+  const agent = createAgent({
+    model: m,
+    tools: [lookup],
+    middleware: [...(plain ? [] : stack.middleware), humanInTheLoopMiddleware({ interruptOn: { lookup: true } })] as never,
+  });
+  const parent = new StateGraph(MessagesAnnotation)
+    .addNode("agent", agent.graph as never)
+    .addEdge(START, "agent")
+    .addEdge("agent", END)
+    .compile({ checkpointer: (plain ? new MemorySaver() : stack.checkpointer) as never });
+  return { parent, model: m };
+}
+
+async function scenario(plain: boolean, backend: "in_memory" | "sqlite", archive: boolean, lang: "en" | "ko") {
+  const { parent, model } = parentGraph(plain, backend, archive);
+  const config = { configurable: { thread_id: `subgraph-id-${lang}` } };
+  const texts = async () => ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((m) => messageText(m));
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][0])] }, config);
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][1])] }, config);
+  const state = await parent.getState(config as never, { subgraphs: true } as never);
+  const sub = (state.tasks[0]?.state as { config?: { configurable?: SubConfig } } | undefined)?.config?.configurable as SubConfig;
+  expect(sub.checkpoint_ns.startsWith("agent:")).toBe(true);
+  await parent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }) as never, config);
+  const head = await texts();
+  // A subgraph's id the thread does not hold, in that namespace: refused by the stack, nothing stored.
+  const bogus = await parent
+    .invoke({ messages: [new HumanMessage(TEXT[lang][2])] }, {
+      configurable: { ...sub, checkpoint_id: "no-such-checkpoint", checkpoint_map: undefined },
+    } as never)
+    .then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+  if (!plain) {
+    const refused = ThreadwiseConfigError.find(bogus);
+    expect(refused?.option).toBe("configurable.checkpoint_id");
+    expect(refused?.message).toContain(`namespace "${sub.checkpoint_ns}"`);
+    expect(await texts()).toEqual(head);
+  }
+  // The subgraph's own config, as getState gave it: a run from the parent's checkpoint it names.
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][2])] }, { configurable: sub } as never);
+  return { texts: await texts(), requests: requests(model) };
+}
+
+describe.each([
+  ["in_memory", false],
+  ["sqlite", false],
+  ["sqlite", true],
+] as const)("a subgraph's checkpoint config given to the parent graph (%s, archive %s)", (backend, archive) => {
+  it.each(["en", "ko"] as const)(
+    "runs as on a plain MemorySaver; an id the namespace does not hold is refused naming it (%s)",
+    async (lang) => {
+      const plain = await scenario(true, "in_memory", false, lang);
+      const stacked = await scenario(false, backend, archive, lang);
+      expect(stacked.texts).toEqual(plain.texts);
+      expect(stacked.texts.at(-2)).toBe(TEXT[lang][2]);
+      for (const request of stacked.requests)
+        expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    },
+  );
+});
