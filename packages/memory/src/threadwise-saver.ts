@@ -1846,7 +1846,9 @@ function untrackedBeforeFirstPut(run: RunRecord | undefined): boolean {
 /**
  * `true` for a run under LangGraph's durability `exit` (nothing stored until the run ends), as its
  * config shows it: `durability: "exit"`, `checkpointDuring: false` or LangGraph's
- * `configurable.__pregel_durability` (a durability given to the compiled graph is not seen).
+ * `configurable.__pregel_durability`. A durability given to the compiled graph
+ * (`graph.withConfig({ durability: "exit" })`) is in it too: LangGraph merges the graph's config
+ * into each run's, and that is the config its checkpoint and write calls carry.
  */
 function exitDurability(config: RunnableConfig): boolean {
   const given = config as { durability?: unknown; checkpointDuring?: unknown };
