@@ -49,54 +49,70 @@ function graphOn(backend: Backend, channel: "delta" | "plain", slow: string, gat
   return { graph, saver: stack.checkpointer as ThreadwiseSaver };
 }
 
+/**
+ * The graph and config of a run under durability `exit`, set on the call (`invoke(input, { durability })`)
+ * or on the compiled graph (`graph.withConfig({ durability })`, which the saver did not see).
+ */
+function exitRun<G extends { withConfig: (config: { durability: "exit" }) => G }>(
+  graph: G,
+  where: "call" | "graph",
+  config: { configurable: { thread_id: string } },
+): { graph: G; config: { configurable: { thread_id: string }; durability?: "exit" } } {
+  return where === "call"
+    ? { graph, config: { ...config, durability: "exit" } }
+    : { graph: graph.withConfig({ durability: "exit" }), config };
+}
+
 describe.each(BACKENDS)("a turn under durability exit during another turn (%s)", (backend) => {
   for (const channel of ["delta", "plain"] as const)
     for (const language of ["en", "ko"] as const)
       for (const processes of backend === "in_memory" ? [1] : [1, 2])
-        it(`is refused turn-in-progress and stores nothing; the running turn commits (${channel === "delta" ? "MessagesDeltaValue" : "MessagesValue"}, ${language}, ${processes} process(es))`, async () => {
-          const text = LANGUAGES[language];
-          let open!: () => void;
-          let arrived!: () => void;
-          const reached = new Promise<void>((resolve) => {
-            arrived = resolve;
-          });
-          const gate = {
-            arrived,
-            opened: new Promise<void>((resolve) => {
-              open = resolve;
-            }),
-          };
-          const a = graphOn(backend, channel, text.slow, gate);
-          const b = processes === 1 ? a : graphOn(backend, channel, text.slow, gate);
-          const config = { configurable: { thread_id: `t-${randomUUID()}` } };
-          await a.graph.invoke({ messages: [new HumanMessage(text.hello)] }, config);
-          const running = a.graph.invoke({ messages: [new HumanMessage(text.slow)] }, config);
-          await reached;
-          // The running turn's checkpoint the node runs from is stored (LangGraph runs the node while its put is in flight).
-          while ((await a.saver.getTuple(config))?.metadata?.step !== 3) await new Promise((resolve) => setImmediate(resolve));
-          const runningAt = (await b.graph.getState(config)).config.configurable?.checkpoint_id as string;
-          const error = await b.graph.invoke({ messages: [new HumanMessage(text.exit)] }, { ...config, durability: "exit" }).then(
-            () => undefined,
-            (e: unknown) => e,
-          );
-          expect(ThreadwiseConcurrentTurnError.find(error)?.reason).toBe("turn-in-progress");
-          open();
-          await running;
-          const texts = async (checkpointId?: string) =>
-            (
+        for (const where of ["call", "graph"] as const)
+          it(`is refused turn-in-progress and stores nothing; the running turn commits (${channel === "delta" ? "MessagesDeltaValue" : "MessagesValue"}, ${language}, ${processes} process(es), exit set on the ${where})`, async () => {
+            const text = LANGUAGES[language];
+            let open!: () => void;
+            let arrived!: () => void;
+            const reached = new Promise<void>((resolve) => {
+              arrived = resolve;
+            });
+            const gate = {
+              arrived,
+              opened: new Promise<void>((resolve) => {
+                open = resolve;
+              }),
+            };
+            const a = graphOn(backend, channel, text.slow, gate);
+            const b = processes === 1 ? a : graphOn(backend, channel, text.slow, gate);
+            const config = { configurable: { thread_id: `t-${randomUUID()}` } };
+            await a.graph.invoke({ messages: [new HumanMessage(text.hello)] }, config);
+            const running = a.graph.invoke({ messages: [new HumanMessage(text.slow)] }, config);
+            await reached;
+            // The running turn's checkpoint the node runs from is stored (LangGraph runs the node while its put is in flight).
+            while ((await a.saver.getTuple(config))?.metadata?.step !== 3) await new Promise((resolve) => setImmediate(resolve));
+            const runningAt = (await b.graph.getState(config)).config.configurable?.checkpoint_id as string;
+            const exit = exitRun(b.graph, where, config);
+            const error = await exit.graph.invoke({ messages: [new HumanMessage(text.exit)] }, exit.config).then(
+              () => undefined,
+              (e: unknown) => e,
+            );
+            expect(ThreadwiseConcurrentTurnError.find(error)?.reason).toBe("turn-in-progress");
+            open();
+            await running;
+            const texts = async (checkpointId?: string) =>
               (
-                await a.graph.getState({
-                  configurable: { ...config.configurable, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
-                })
-              ).values as { messages: BaseMessage[] }
-            ).messages.map((m) => messageText(m));
-          expect(await texts()).toEqual([text.hello, `re: ${text.hello}`, text.slow, `re: ${text.slow}`]);
-          expect(await texts(runningAt)).not.toContain(text.exit);
-          const stored: string[] = [];
-          for await (const tuple of a.saver.list({ configurable: { ...config.configurable, checkpoint_ns: "" } }))
-            for (const [, , value] of tuple.pendingWrites ?? []) stored.push(JSON.stringify(value) ?? "");
-          expect(stored.filter((value) => value.includes(text.exit))).toEqual([]);
-          await b.graph.invoke({ messages: [new HumanMessage(text.next)] }, { ...config, durability: "exit" });
-          expect((await texts()).slice(-2)).toEqual([text.next, `re: ${text.next}`]);
-        });
+                (
+                  await a.graph.getState({
+                    configurable: { ...config.configurable, ...(checkpointId ? { checkpoint_id: checkpointId } : {}) },
+                  })
+                ).values as { messages: BaseMessage[] }
+              ).messages.map((m) => messageText(m));
+            expect(await texts()).toEqual([text.hello, `re: ${text.hello}`, text.slow, `re: ${text.slow}`]);
+            expect(await texts(runningAt)).not.toContain(text.exit);
+            const stored: string[] = [];
+            for await (const tuple of a.saver.list({ configurable: { ...config.configurable, checkpoint_ns: "" } }))
+              for (const [, , value] of tuple.pendingWrites ?? []) stored.push(JSON.stringify(value) ?? "");
+            expect(stored.filter((value) => value.includes(text.exit))).toEqual([]);
+            await exit.graph.invoke({ messages: [new HumanMessage(text.next)] }, exit.config);
+            expect((await texts()).slice(-2)).toEqual([text.next, `re: ${text.next}`]);
+          });
 });

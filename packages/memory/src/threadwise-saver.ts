@@ -1317,8 +1317,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // `exit`, or resumed at the head without `turnAdmission`, whose claim takes it: `run.stored`)
     // starts a run too: refused `turn-in-progress` while another turn holds the lease (was: stored
     // as a step of that turn, its parent being the head; the running turn then failed `lease-lost`).
+    // So does a run `turnAdmission` tracks that made no claim: resumed at a head whose tasks all
+    // have their writes (a writer stopped after a tool's result write), its first put comes before
+    // any call (was: stored as a step of the stopped writer's turn, inside its lease, and the
+    // resume's model call ran; on PostgreSQL at once, elsewhere when `turnAdmission` saw the run first).
     const unclaimedStart =
-      checkpointNs === "" && !startsRun && run !== undefined && !run.tracked && run.firstId === checkpoint.id && run.stored === undefined;
+      checkpointNs === "" &&
+      !startsRun &&
+      run !== undefined &&
+      run.claim === undefined &&
+      run.firstId === checkpoint.id &&
+      run.stored === undefined;
     const turnEnded = this.#turnsEnded.delete(key);
     const commit: CheckpointCommit = {
       checkpointNs,
@@ -1872,7 +1881,9 @@ function untrackedBeforeFirstPut(run: RunRecord | undefined): boolean {
 /**
  * `true` for a run under LangGraph's durability `exit` (nothing stored until the run ends), as its
  * config shows it: `durability: "exit"`, `checkpointDuring: false` or LangGraph's
- * `configurable.__pregel_durability` (a durability given to the compiled graph is not seen).
+ * `configurable.__pregel_durability`. A durability given to the compiled graph
+ * (`graph.withConfig({ durability: "exit" })`) is in it too: LangGraph merges the graph's config
+ * into each run's, and that is the config its checkpoint and write calls carry.
  */
 function exitDurability(config: RunnableConfig): boolean {
   const given = config as { durability?: unknown; checkpointDuring?: unknown };
