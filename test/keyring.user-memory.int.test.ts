@@ -13,7 +13,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring, retireKey, rotateKeyring } from "@threadwise/encryption";
 import { createMemoryPool, memoryStack, migrate, runCli } from "@threadwise/memory";
 import { createAgent } from "langchain";
-import pg from "pg";
+import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
@@ -100,6 +100,21 @@ describe.skipIf(skipUnlessRealPostgres("keyring reencrypt of user memory"))("key
     expect(Number(counted?.[1])).toBe(rows?.length);
     expect(Number(counted?.[2])).toBe(rows?.length);
     // The dry run changed nothing.
+    expect(await storeRows()).toEqual(rows);
+
+    // Sealed for principal "default": another id opens none of them; they stay, and the run fails naming the flag.
+    let wrongOut = "";
+    let wrongErr = "";
+    const wrong = await runCli(["keyring", "reencrypt", ...target, "--principal-id", "someone-else"], {
+      env: {},
+      stdout: (text) => (wrongOut += text),
+      stderr: (text) => (wrongErr += text),
+    });
+    expect(wrong).toBe(2);
+    expect(wrongOut).toContain(
+      `user memory: re-sealed 0 item(s) to kid new (items by kid before: old: ${rows?.length}); ${rows?.length} item(s) left as they are`,
+    );
+    expect(wrongErr).toContain("--principal-id");
     expect(await storeRows()).toEqual(rows);
 
     const applied = await cli(["keyring", "reencrypt", ...target]);

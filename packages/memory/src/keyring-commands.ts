@@ -153,13 +153,15 @@ export function addKeyringCommands(
           }
           const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
           const codec = new UserItemCodec({ keyring, agentId: opts.agentId, principalId });
-          out(
-            userItemsLine(
-              await reencryptUserItems(userStore, codec, { dryRun: Boolean(opts.dryRun) }),
-              result.activeKid,
-              Boolean(opts.dryRun),
-            ),
-          );
+          const items = await reencryptUserItems(userStore, codec, { dryRun: Boolean(opts.dryRun) });
+          out(userItemsLine(items, result.activeKid, Boolean(opts.dryRun)));
+          // Items under an old kid that did not open stay on it: retiring that kid would lose them.
+          const left = staleItems(items, result.activeKid) - items.resealed;
+          if (!opts.dryRun && left > 0)
+            throw new ThreadwiseConfigError(
+              "--principal-id",
+              `${left} user-memory item(s) under an old kid did not open with this keyring, --agent-id ${JSON.stringify(opts.agentId)} and --principal-id ${JSON.stringify(principalId)}, so they stay on the old kid (retiring it would lose them); run again with the ids they were sealed for (userMemory's agentId and principalId)`,
+            );
         } finally {
           bar.stop();
           await close();
@@ -169,12 +171,17 @@ export function addKeyringCommands(
   return keyring;
 }
 
+/** User-memory items sealed with a kid other than `activeKid` before the run. */
+function staleItems(result: ReencryptUserItemsResult, activeKid: string): number {
+  return Object.entries(result.byKid).reduce((sum, [kid, n]) => (kid === activeKid ? sum : sum + n), 0);
+}
+
 /** The report line of the user-memory items {@link reencryptUserItems} found and re-sealed. */
 function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryRun: boolean): string {
   const kids = Object.entries(result.byKid)
     .map(([kid, n]) => `${kid}: ${n}`)
     .join(", ");
-  const stale = Object.entries(result.byKid).reduce((sum, [kid, n]) => (kid === activeKid ? sum : sum + n), 0);
+  const stale = staleItems(result, activeKid);
   const unreadable =
     result.unreadable > 0
       ? `; ${result.unreadable} item(s) left as they are (plaintext, or sealed for another keyring, --agent-id or --principal-id)`
