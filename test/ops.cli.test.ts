@@ -186,6 +186,9 @@ describe("encryption through memoryStack, and keyring rotate + reencrypt", () =>
     const dry = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath, "--dry-run"]);
     expect(dry.code).toBe(0);
     expect(dry.stdout).toMatch(/dry run: would re-seal [1-9]\d* of \d+ rows to kid new \(records by kid before: old: \d+/);
+    // A SQLite target reaches no user memory: the report says so and names the way in code.
+    expect(dry.stdout).toContain("user memory: not reached");
+    expect(dry.stdout).toContain("reencryptUserItems(store, codec)");
     const applied = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath]);
     expect(applied.stdout).toMatch(/re-sealed [1-9]\d* of \d+ rows to kid new/);
     const again = await cli(["keyring", "reencrypt", "--sqlite", sqlitePath, "--keyring", keyringPath, "--dry-run"]);

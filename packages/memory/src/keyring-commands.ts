@@ -1,6 +1,15 @@
 import { type BaseCheckpointSaver, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
 import { envString, parseWholeNumber, ThreadwiseConfigError } from "@threadwise/core";
-import { createKeyring, encryptCheckpointer, KEYRING_ENV, loadKeyring, reencrypt, rotateKeyring } from "@threadwise/encryption";
+import {
+  createKeyring,
+  encryptCheckpointer,
+  KEYRING_ENV,
+  loadKeyring,
+  PRINCIPAL_ID_ENV,
+  reencrypt,
+  rotateKeyring,
+} from "@threadwise/encryption";
+import { type ReencryptUserItemsResult, reencryptUserItems, UserItemCodec } from "@threadwise/user-memory";
 import type { Command } from "commander";
 import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
 import { loadPostgresSaver, loadSqliteSaver, openExistingSqliteFile } from "./optional-peers.js";
@@ -8,6 +17,7 @@ import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
 import { progressBar } from "./progress-bar.js";
+import { postgresUserStore } from "./user-memory-store.js";
 
 /** Default path of a development keyring when neither an argument nor env names one. */
 export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
@@ -15,8 +25,12 @@ export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
 /**
  * Adds `threadwise keyring ...` to `program` (spec R26, R29), wiring `@threadwise/encryption`: `create` writes a
  * development keyring (mode 0600, listed in `.gitignore`); `rotate` adds a new active key and
- * keeps the old one for reads; `reencrypt` moves every stored record to the active kid (after
- * which `retireKey` may drop the old one). Key material is never printed: only paths and kids.
+ * keeps the old one for reads; `reencrypt` moves every stored record to the active kid: the
+ * saver's rows and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same
+ * database and schema (the store `memoryStack({ userMemory: true })` makes there), after which
+ * `retireKey` may drop the old one. A SQLite target reaches no user memory (stacks keep it in an
+ * InMemoryStore or a store the application passes): the report says so, and
+ * `reencryptUserItems(store, codec)` re-seals it in code. Key material is never printed: only paths and kids.
  */
 export function addKeyringCommands(
   program: Command,
@@ -52,7 +66,7 @@ export function addKeyringCommands(
   keyring
     .command("reencrypt")
     .description(
-      `Re-seal every stored record with the keyring's active kid, in batches (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite).`,
+      `Re-seal every stored record with the keyring's active kid, in batches: the checkpoints and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same schema (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite, whose user memory is not reachable here: re-seal it in code with reencryptUserItems). Retire the old kid only when a dry run counts nothing under it.`,
     )
     .option("--keyring <path>", `keyring file (default: env ${KEYRING_ENV})`)
     .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MIGRATION_DSN_ENV}, else ${MEMORY_ENV.postgresDsn})`)
@@ -61,6 +75,7 @@ export function addKeyringCommands(
       assertSchemaName(value, "--schema"),
     )
     .option("--agent-id <id>", "agent id the data keys are derived for", "default")
+    .option("--principal-id <id>", `principal id the user-memory items were sealed for (default: env ${PRINCIPAL_ID_ENV}, else default)`)
     .option(
       "--batch-size <n>",
       "rows per transaction (a whole number >= 1)",
@@ -75,6 +90,7 @@ export function addKeyringCommands(
         sqlite?: string;
         schema?: string;
         agentId: string;
+        principalId?: string;
         batchSize: number;
         dryRun?: boolean;
       }) => {
@@ -86,6 +102,8 @@ export function addKeyringCommands(
         const keyring = loadKeyring(opts.keyring, env, "--keyring");
         let inner: BaseCheckpointSaver;
         let close: () => Promise<void>;
+        // The store of user memory, where this command can reach it (PostgreSQL: the stack's PostgresStore).
+        let userStore: ReturnType<typeof postgresUserStore> | undefined;
         if (opts.sqlite) {
           const SqliteSaver = loadSqliteSaver();
           const db = openExistingSqliteFile(opts.sqlite);
@@ -109,6 +127,7 @@ export function addKeyringCommands(
             throw error;
           }
           inner = new PostgresSaver(pool, new JsonPlusSerializer(), { schema });
+          userStore = postgresUserStore(pool, { schema, dsn, max: 2 });
         }
         const bar = progressBar(io, "reencrypt", "rows");
         try {
@@ -126,6 +145,23 @@ export function addKeyringCommands(
           out(
             `${opts.dryRun ? "dry run: would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} rows to kid ${result.activeKid} (records by kid before: ${kids || "none"})\n`,
           );
+          if (userStore === undefined) {
+            out(
+              "user memory: not reached (a SQLite target: stacks keep user memory in an InMemoryStore or a store the application passes); re-seal it in code with reencryptUserItems(store, codec) before retiring a kid\n",
+            );
+            return;
+          }
+          const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
+          const codec = new UserItemCodec({ keyring, agentId: opts.agentId, principalId });
+          const items = await reencryptUserItems(userStore, codec, { dryRun: Boolean(opts.dryRun) });
+          out(userItemsLine(items, result.activeKid, Boolean(opts.dryRun)));
+          // Items under an old kid that did not open stay on it: retiring that kid would lose them.
+          const left = staleItems(items, result.activeKid) - items.resealed;
+          if (!opts.dryRun && left > 0)
+            throw new ThreadwiseConfigError(
+              "--principal-id",
+              `${left} user-memory item(s) under an old kid did not open with this keyring, --agent-id ${JSON.stringify(opts.agentId)} and --principal-id ${JSON.stringify(principalId)}, so they stay on the old kid (retiring it would lose them); run again with the ids they were sealed for (userMemory's agentId and principalId)`,
+            );
         } finally {
           bar.stop();
           await close();
@@ -133,4 +169,22 @@ export function addKeyringCommands(
       },
     );
   return keyring;
+}
+
+/** User-memory items sealed with a kid other than `activeKid` before the run. */
+function staleItems(result: ReencryptUserItemsResult, activeKid: string): number {
+  return Object.entries(result.byKid).reduce((sum, [kid, n]) => (kid === activeKid ? sum : sum + n), 0);
+}
+
+/** The report line of the user-memory items {@link reencryptUserItems} found and re-sealed. */
+function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryRun: boolean): string {
+  const kids = Object.entries(result.byKid)
+    .map(([kid, n]) => `${kid}: ${n}`)
+    .join(", ");
+  const stale = staleItems(result, activeKid);
+  const unreadable =
+    result.unreadable > 0
+      ? `; ${result.unreadable} item(s) left as they are (plaintext, or sealed for another keyring, --agent-id or --principal-id)`
+      : "";
+  return `user memory: ${dryRun ? `dry run: would re-seal ${stale}` : `re-sealed ${result.resealed}`} item(s) to kid ${activeKid} (items by kid before: ${kids || "none"})${unreadable}\n`;
 }
