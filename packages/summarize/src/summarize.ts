@@ -36,6 +36,7 @@ import {
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, type SummarizerPass, summarizerPassLines } from "./summarizer-input.js";
+import { BacklogWarning } from "./summary-backlog-warning.js";
 import {
   COVERED_DIGEST_CHARACTERS,
   coverageIntact,
@@ -44,7 +45,6 @@ import {
   coveredMessages,
   reachesBeforeDigests,
 } from "./summary-coverage.js";
-import { BacklogWarning } from "./summary-backlog-warning.js";
 import { SummaryJobs } from "./summary-jobs.js";
 import { behindByMoreThanPeriod, planSummary, type SummaryPlan, unambiguousEnd, uncoveredStartOf } from "./summary-plan.js";
 import { profileMaxInputTokens, resolveKeep, resolveTriggers } from "./summary-trigger.js";
