@@ -11,10 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { InMemoryStore, MemorySaver } from "@langchain/langgraph";
 import { scriptedModel } from "@threadwise/core/testing";
-import { type MemoryStackOptions, memoryStack, ThreadwiseClosedError } from "@threadwise/memory";
+import { type MemoryStackOptions, memoryStack, migrate, ThreadwiseClosedError } from "@threadwise/memory";
 import { userMemory } from "@threadwise/user-memory";
 import { createAgent } from "langchain";
-import { afterAll, describe, expect, it } from "vitest";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-closed-store-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
@@ -84,3 +86,16 @@ describe("a store the user passed is not closed with the stack", () => {
     expect(stack.store).toBe(store);
   });
 });
+
+describe.skipIf(skipUnlessRealPostgres("closed user-memory store on PostgreSQL"))(
+  "memoryStack's own user-memory store after close(): postgres",
+  () => {
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    beforeAll(async () => {
+      db = await freshDatabase("twclosedstore");
+      await migrate({ dsn: db.url, schema: db.schema });
+    });
+    afterAll(async () => db?.drop());
+    suite(() => ({ backend: "postgres", postgresDsn: db.url, postgresSchema: db.schema, allowPlaintext: true }), "postgres");
+  },
+);
