@@ -21,6 +21,7 @@ export const THREADWISE_ENV = {
   windowSize: "MEMORY_WINDOW_SIZE",
   startOn: "MEMORY_START_ON",
   maxHistoryTokens: "MAX_HISTORY_TOKENS",
+  maxHistoryTokensOverflow: "MAX_HISTORY_TOKENS_OVERFLOW",
   summarize: "MEMORY_SUMMARIZE",
   summarizeThreshold: "MEMORY_SUMMARIZE_THRESHOLD",
   summarizeMaxInputTokens: "MEMORY_SUMMARIZE_MAX_INPUT_TOKENS",

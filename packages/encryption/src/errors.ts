@@ -36,17 +36,30 @@ const KEYRING_CODES: Record<KeyringProblem, string> = {
  * A keyring file cannot be used (R26). `problem` says why, `path` which file and `source` the
  * setting that named it (`THREADWISE_MEMORY_KEYRING`, `memory.keyringPath`, `--keyring`), when
  * known: `keyring /etc/app/keyring.json (from THREADWISE_MEMORY_KEYRING): cannot be read (ENOENT)`.
- * The message never contains key material. Start-up must fail on it: there is no plaintext or
- * in-memory fallback.
+ * `option` is the setting to fix, as a `ThreadwiseConfigError`'s: the `source`, or
+ * `THREADWISE_MEMORY_KEYRING` when no path was given and the variable is unset. The `code` is the
+ * problem's own (`THREADWISE_KEYRING_NOT_FOUND`, ...). The message never contains key material.
+ * Start-up must fail on it: there is no plaintext or in-memory fallback.
  */
 export class ThreadwiseKeyringError extends ThreadwiseError {
   readonly problem: KeyringProblem;
   readonly path: string | undefined;
   /** The setting the path came from (an env variable, an option, a CLI flag); `undefined` when not known. */
   readonly source: string | undefined;
+  /**
+   * The option, env variable or CLI flag the error is about (`memory.keyringPath`,
+   * `THREADWISE_MEMORY_KEYRING`, `--keyring`), as `ThreadwiseConfigError.option`; `undefined` when
+   * it is about no setting (a path given in code without naming one, a kid given to `rotate`).
+   */
+  readonly option: string | undefined;
   /** The message without its `keyring <path> (from <source>): ` prefix. */
   readonly detail: string;
-  constructor(problem: KeyringProblem, path: string | undefined, message: string, options?: { cause?: unknown; source?: string }) {
+  constructor(
+    problem: KeyringProblem,
+    path: string | undefined,
+    message: string,
+    options?: { cause?: unknown; source?: string; option?: string },
+  ) {
     super(
       KEYRING_CODES[problem],
       `keyring ${path ?? "(no path)"}${options?.source ? ` (from ${options.source})` : ""}: ${message}`,
@@ -55,6 +68,7 @@ export class ThreadwiseKeyringError extends ThreadwiseError {
     this.problem = problem;
     this.path = path;
     this.source = options?.source;
+    this.option = options?.option ?? options?.source;
     this.detail = message;
   }
   static override isInstance(error: unknown): error is ThreadwiseKeyringError {

@@ -182,6 +182,7 @@ function loadKeyringFile(path: string | undefined, env: NodeJS.ProcessEnv): Keyr
       "missing-path",
       undefined,
       `no keyring path given and ${KEYRING_ENV} is unset; create one with \`threadwise keyring create <path>\``,
+      { option: KEYRING_ENV },
     );
   // A blank path is a mistake, never "no keyring": refusing it keeps encryption from silently going away.
   if (given.trim() === "")

@@ -35,6 +35,11 @@ export interface CheckpointerOptions {
   env?: NodeJS.ProcessEnv;
   /** Where the PostgreSQL pool's warnings go; `false` for none. @default core's default logger (from `env`) */
   logger?: ThreadwiseLogger | false;
+  /**
+   * Released by the checkpointer's `close()` after its own pool or file (memoryStack passes the
+   * user-memory store it made, never one you gave it).
+   */
+  closeAlso?: () => Promise<void>;
 }
 
 /**
@@ -103,6 +108,18 @@ function tenantOf(options: CheckpointerOptions): string {
   return options.encryption?.tenantId ?? envString(TENANT_ENV, options.env) ?? DEFAULT_IDENTITY;
 }
 
+/** The saver's `close`: its own resource, then `closeAlso`. */
+function closing(own: (() => Promise<void>) | undefined, { closeAlso }: CheckpointerOptions): (() => Promise<void>) | undefined {
+  if (!closeAlso) return own;
+  return async () => {
+    try {
+      await own?.();
+    } finally {
+      await closeAlso();
+    }
+  };
+}
+
 function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): ThreadwiseSaver | undefined {
   const tenantId = tenantOf(options);
   switch (config.backend) {
@@ -111,6 +128,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
     case "in_memory": {
       const saver = new MemorySaver(options.serde);
       return new ThreadwiseSaver(maybeEncrypt(saver, config, options), new MemoryThreadRegistry(saver), {
+        close: closing(undefined, options),
         label: `memory.checkpointer (${config.backend})`,
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
@@ -129,7 +147,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
       // On the registry's view of the handle: the saver's write statements stay prepared.
       const saver = maybeEncrypt(new SqliteSaver(registry.saverDatabase(), options.serde ?? new JsonPlusSerializer()), config, options);
       return new ThreadwiseSaver(saver, registry, {
-        close: async () => void db.close(),
+        close: closing(async () => void db.close(), options),
         label: `memory.checkpointer (${config.backend})`,
         turnLeaseMs: config.turnLeaseMs,
         plaintext: !config.keyringPath && !options.serde,
@@ -163,7 +181,7 @@ function buildCheckpointer(config: MemoryConfig, options: CheckpointerOptions): 
         plaintext: !config.keyringPath && !options.serde,
         tenantId,
         archive: config.archive,
-        close: options.pool ? undefined : () => pool.end(),
+        close: closing(options.pool ? undefined : () => pool.end(), options),
       });
     }
   }

@@ -44,6 +44,7 @@ export const MEMORY_ENV = {
   windowSize: THREADWISE_ENV.windowSize,
   startOn: THREADWISE_ENV.startOn,
   maxHistoryTokens: THREADWISE_ENV.maxHistoryTokens,
+  maxHistoryTokensOverflow: THREADWISE_ENV.maxHistoryTokensOverflow,
   summarize: THREADWISE_ENV.summarize,
   summarizeThreshold: THREADWISE_ENV.summarizeThreshold,
   factsMode: THREADWISE_ENV.factsMode,
@@ -113,6 +114,13 @@ export const memoryConfigSchema = z.strictObject({
   startOn: z.enum(["human", "any"]),
   /** Token cap of the view (`tokenCap.maxTokens`), in tokens; unset means no cap. @default undefined */
   maxHistoryTokens: positiveInt.optional(),
+  /**
+   * What the token cap does when the newest turn and the run in progress alone are over
+   * `maxHistoryTokens` (`tokenCap.overflow`): `truncate` shortens tool results inside it, oldest
+   * first, and sends anyway with a warning if still over; `throw` sends nothing and fails with
+   * `ThreadwiseTokenBudgetError` before the model call. @default "truncate"
+   */
+  maxHistoryTokensOverflow: z.enum(["truncate", "throw"]),
   /**
    * Summarize history that left the window (`summarize`, with the agent's own model unless
    * `models.summarize` is given): one summarizer call each time `summarizeThreshold - windowSize`
@@ -216,6 +224,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   backend: "in_memory",
   windowSize: 20,
   startOn: "human",
+  maxHistoryTokensOverflow: "truncate",
   summarize: true,
   summarizeThreshold: 40,
   recallMaxTokens: DEFAULT_RECALL_MAX_TOKENS,
@@ -266,6 +275,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     windowSize: envCountOrOff(MEMORY_ENV.windowSize, env, { unit: "messages", off: "no window" }),
     startOn: envChoice(MEMORY_ENV.startOn, ["human", "any"] as const, env),
     maxHistoryTokens: envPositiveInt(MEMORY_ENV.maxHistoryTokens, env),
+    maxHistoryTokensOverflow: envChoice(MEMORY_ENV.maxHistoryTokensOverflow, ["truncate", "throw"] as const, env),
     summarize: envBoolean(MEMORY_ENV.summarize, env),
     summarizeThreshold: envPositiveInt(MEMORY_ENV.summarizeThreshold, env),
     summarizeTrigger: summarizeTriggerFromEnv(env),

@@ -11,7 +11,7 @@ import { refuseAsMiddleware } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 import { turnAdmission } from "./turn-admission.js";
-import { createUserMemoryStore } from "./user-memory-store.js";
+import { ownedUserMemoryStore } from "./user-memory-store.js";
 
 /** Options of {@link memoryStack}: a {@link MemoryConfigInput} plus code-only inputs. */
 export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareOptions {
@@ -149,7 +149,14 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
  * the DSN password or key material.
  */
 export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
+  // A store made here is closed with the checkpointer (a run on it afterwards fails with
+  // ThreadwiseClosedError naming it); a store you pass is yours to close.
+  const owned =
+    config.userMemory && config.backend !== "off" && !options.store
+      ? ownedUserMemoryStore(config, { pool: options.pool, logger: options.logger, env: options.env })
+      : undefined;
   const checkpointer = createCheckpointer(config, {
+    closeAlso: owned?.close,
     serde: options.serde,
     pool: options.pool,
     encryption: options.encryption,
@@ -162,10 +169,7 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     "memoryStack().middleware (an array of middlewares)",
     "spread it, middleware: [...stack.middleware, ...yours], and pass checkpointer: stack.checkpointer (or spread the whole stack, createAgent({ model, ...stack }))",
   );
-  const store =
-    config.userMemory && config.backend !== "off"
-      ? (options.store ?? createUserMemoryStore(config, { pool: options.pool, logger: options.logger, env: options.env }))
-      : undefined;
+  const store = config.userMemory && config.backend !== "off" ? (options.store ?? owned?.store) : undefined;
   // The threads survive a restart on SQLite; user memory in the InMemoryStore made here does not.
   if (config.userMemory && config.backend === "sqlite" && !options.store)
     resolveLogger(options.logger, options.env).warn(

@@ -399,6 +399,7 @@ export function memoryMiddleware(
         env,
       }),
     );
-  if (config.maxHistoryTokens !== undefined) stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, logger, env }));
+  if (config.maxHistoryTokens !== undefined)
+    stack.push(tokenCap({ maxTokens: config.maxHistoryTokens, overflow: config.maxHistoryTokensOverflow, logger, env }));
   return nestedRefused(stack);
 }

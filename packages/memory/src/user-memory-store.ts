@@ -2,6 +2,7 @@ import { type BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
 import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
 import type pg from "pg";
+import { ThreadwiseClosedError } from "./closed-error.js";
 import type { MemoryConfig } from "./config.js";
 import { loadPostgresStore } from "./optional-peers.js";
 import { createMemoryPool } from "./pg-pool.js";
@@ -59,4 +60,40 @@ export function createUserMemoryStore(
       logger: resolveLogger(options.logger, options.env),
     });
   return postgresUserStore(pool, { schema: config.postgresSchema, dsn, max: config.pgPoolMax });
+}
+
+/** The calls of a `BaseStore` (and PostgresStore's `start`) refused once {@link ownedUserMemoryStore}'s store is closed. */
+const STORE_CALLS = ["batch", "get", "search", "put", "delete", "listNamespaces", "start"] as const;
+
+/**
+ * The user-memory store memoryStack makes when none is given ({@link createUserMemoryStore}),
+ * with the `close` the stack's checkpointer calls from its own `close()`: it ends the store's pool
+ * (PostgresStore, the pool made for it; a `pool` you passed stays open) and from then on every
+ * call of the store (`get`, `put`, `search`, `delete`, `listNamespaces`, `batch`, `start`) fails
+ * with {@link ThreadwiseClosedError}, `resource` `memory.store (<backend>)`, as the checkpointer's
+ * do. The store keeps its class (`InMemoryStore`, `PostgresStore`); its own methods are guarded.
+ */
+export function ownedUserMemoryStore(
+  config: MemoryConfig,
+  options: { pool?: pg.Pool; logger?: ThreadwiseLogger | false; env?: NodeJS.ProcessEnv } = {},
+): { store: BaseStore; close: () => Promise<void> } {
+  const store = createUserMemoryStore(config, options);
+  const resource = `memory.store (${config.backend})`;
+  let closed = false;
+  const methods = store as unknown as Record<string, ((...args: unknown[]) => Promise<unknown>) | undefined>;
+  for (const name of STORE_CALLS) {
+    const call = methods[name];
+    if (typeof call !== "function") continue;
+    methods[name] = (...args: unknown[]) => (closed ? Promise.reject(new ThreadwiseClosedError(resource, name)) : call.apply(store, args));
+  }
+  return {
+    store,
+    close: async () => {
+      if (closed) return;
+      closed = true;
+      // PostgresStore.stop() ends its pool: only the one made for it, never a pool passed in.
+      const stop = (store as { stop?: () => Promise<void> }).stop;
+      if (config.backend === "postgres" && !options.pool && typeof stop === "function") await stop.call(store);
+    },
+  };
 }

@@ -36,6 +36,7 @@ import {
 } from "@threadwise/core";
 import { resolveSummarizeOptions, type SummarizeOptions, type SummarizerModel } from "./summarize-options.js";
 import { buildSummarizerInput, DEFAULT_SUMMARY_PROMPT, type SummarizerPass, summarizerPassLines } from "./summarizer-input.js";
+import { BacklogWarning } from "./summary-backlog-warning.js";
 import {
   COVERED_DIGEST_CHARACTERS,
   coverageIntact,
@@ -166,7 +167,8 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    `maxInputTokens`: once, or for a backlog that does not fit (an imported thread), in passes
  *    folded in order into the running summary, at most `maxPassesPerCall` per model call; the
  *    rest is caught up on the next calls, and meanwhile the view keeps the window and the
- *    multiturn line counts what is neither summarized yet nor sent (`unsummarized_dropped`, R39).
+ *    multiturn line counts what is neither summarized yet nor sent (`unsummarized_dropped`, R39);
+ *    `logger` gets one warning with that count, once per thread while it is behind.
  *    The calls are tagged {@link INTERNAL_CALL_TAGS} and never stream.
  * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
  *    message the summary does not cover: the window plus fewer than one period of messages that
@@ -229,6 +231,8 @@ export function summarize(options: SummarizeOptions = {}) {
   // Threads already warned that a structured response dropped a summary (one warning each).
   // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
   const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+  // Threads warned that their backlog is neither summarized yet nor sent (once while behind).
+  const backlog = new BacklogWarning(logger, opts.maxPassesPerCall, FAILURE_MEMORY_ENTRIES);
   const writes = new StructuredResponseWrites<SummaryRecord>({
     enabled: opts.structuredResponse,
     warning: "summarize: could not attach the summary to a structured response; pass `structuredResponse: true`",
@@ -594,7 +598,8 @@ export function summarize(options: SummarizeOptions = {}) {
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
       // counts the rest as unsummarized_dropped until the next calls catch up (spec R39).
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
-      if (behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens))
+      const cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
+      if (cut)
         decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
       // The coverage and the summary block in one assembly (core).
       const placed = beyondBoundary(record);
@@ -608,6 +613,8 @@ export function summarize(options: SummarizeOptions = {}) {
             }
           : undefined,
       );
+      // Not only in the multiturn info line: one warning while the thread is behind (core's count).
+      backlog.call(threadId, cut ? (viewReport(next).unsummarizedDropped ?? 0) : 0);
       const response = await withMultiturnLog(
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },

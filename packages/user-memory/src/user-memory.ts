@@ -160,6 +160,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
     if (map.size > MAX_OPEN_TURNS) map.delete(map.keys().next().value as string);
   };
   const storeFailed = (operation: "read" | "write", error: unknown, store: BaseStore, threadId: string | undefined) => {
+    if ((error as { code?: unknown } | undefined)?.code === "THREADWISE_CLOSED") throw error; // a store closed by its owner (memoryStack's close()): not an outage to go on past
     if (!failing)
       logger.warn(
         `user_memory: store ${operation} failed; the turn goes on without user memory (warned once until the store works again)`,
