@@ -367,6 +367,14 @@ describe("Korean forms off the tuning data meet (session 52)", () => {
       expect(tokenize(text), text).not.toContain("concept:age");
   });
 
+  it("reads 네 before 살 as four years of age, not the yes-word before 살다 (factfix33)", () => {
+    meet("우리 딸은 네 살이에요", "딸 나이는?", "concept:age");
+    expect(tokenize("막내는 네살이야")).toContain("concept:age");
+    // The yes-word, then 살다: apart by a comma, or in a verb's ending (`살아요`, `살게요`, `살고`).
+    for (const text of ["네, 살아요", "네, 살게요", "네 살아요", "세 살고 싶은 집", "네, 살 거예요"])
+      expect(tokenize(text), text).not.toContain("concept:age");
+  });
+
   it("reads 까지 with the polite 요 as the particle", () => {
     meet("오후 3시까지요", "3시까지 와", "시");
     expect(tokenize("내일까지요")).toEqual(["내일"]);

@@ -468,7 +468,10 @@ export function tokenize(text: string): string[] {
       const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
       if (counted !== undefined) out.push(String(counted));
     }
-    if (saysAnAge(word, words[i + 1])) out.push(AGE_TERM);
+    // The counter counts the number only after nothing but spaces: `네, 살게요` is a yes and a verb.
+    const next = words[i + 1];
+    const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
+    if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
   });
   return out;
 }
@@ -823,17 +826,22 @@ function ageNumber(word: string): boolean {
   return /^\d{1,3}$/.test(word) || word === "몇" || NATIVE_BEFORE_COUNTER.has(word) || koreanNumber(word) !== undefined;
 }
 /**
- * `true` when `word` (with the word after it) counts years of age: a number and the counter `살`
+ * `true` when `word` (with the word after it, `undefined` when more than spaces part them) counts years of age: a number and the counter `살`
  * apart or together (`세 살`, `스물다섯 살이에요`, `3살`, `몇 살이야`), or digits and `세` (`7세`). `살`
  * with no number before it is the verb 살다 (`서울에 살아`) and says nothing of an age.
  */
 function saysAnAge(word: string, next: string | undefined): boolean {
   if (!HANGUL.test(word) && !/^\d/.test(word)) return false;
-  if (next?.startsWith("살") && isCounterWord(next, true) && ageNumber(word)) return true;
+  if (next?.startsWith("살") && isAgeCounter(next) && ageNumber(word)) return true;
   const at = word.indexOf("살");
-  if (at > 0 && at <= 5 && ageNumber(word.slice(0, at)) && isCounterWord(word.slice(at), true)) return true;
+  if (at > 0 && at <= 5 && ageNumber(word.slice(0, at)) && isAgeCounter(word.slice(at))) return true;
   const sino = /^\d{1,3}세(.*)$/u.exec(word);
   return sino !== null && (sino[1] === "" || PARTICLE_SET.has(sino[1] as string));
+}
+
+/** `살` as the counter of years (`살이에요`, `살 때`), not the verb 살다 (`살아요`, `살게요`, `살고`). */
+function isAgeCounter(word: string): boolean {
+  return isCounterWord(word, true) && !/^살(?:아|았|고|게|면|지|던|며|자|려)/u.test(word);
 }
 
 const KINSHIP_BY_LENGTH = [...KINSHIP_WORDS.keys()].sort((a, b) => b.length - a.length);

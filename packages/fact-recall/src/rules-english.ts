@@ -68,8 +68,12 @@ interface Subject {
   predicate: string;
 }
 
+/**
+ * A time after a place, with the preposition and the hedge before it (`for 10 years`, `over the
+ * past two years`, `since last month`): the whole phrase goes, never its number alone (`Busan for`).
+ */
 const TIME_TAIL =
-  /\s+(?:(?:last|next|this|a few|a couple of|two|three|several|\d+)\s+(?:week|weekend|month|year|summer|winter|spring|fall|days?|weeks|months|years|nights?)s?\b|yesterday|today|tomorrow|recently|ago)\b.*$/i;
+  /\s+(?:(?:for|in|over|within|during|since|from|until|till)\s+)?(?:(?:about|almost|nearly|over|around|roughly|more than|less than|the past|the last)\s+)?(?:(?:last|next|this|a few|a couple of|two|three|several|\d+)\s+(?:week|weekend|month|year|summer|winter|spring|fall|days?|weeks|months|years|nights?)s?\b|yesterday|today|tomorrow|recently|ago)\b.*$/i;
 
 /** A place or name value: the words before any time phrase (`Busan last month` -> `Busan`). */
 function place(value: string): string {

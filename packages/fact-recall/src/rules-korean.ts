@@ -67,7 +67,9 @@ const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?
  */
 const INTRODUCED =
   /[가-힣]+\s*(?:씨|님|과장|대리|부장|차장|팀장|실장|사장|주임|이사|선배|후배|교수|선생|작가|기자|원장)(?:님)?(?:이)?라고\s*(?:,|하는|하시는|하던)/;
-const LEAD = /^(?:(?:아|음|네|응|웅|엉|ㅇㅇ|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
+// `네` is the yes-word only when no counter follows it: `네 살이에요`, `네 마리` count four.
+const LEAD =
+  /^(?:(?:아|음|네(?!\s*(?:살|마리|명|개|시간|달|번)(?:이|인|입|예|에|은|는|을|를|도|만|짜리|째|때|쯤|$|[\s.,!?~…]))|응|웅|엉|ㅇㅇ|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
 /** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
@@ -361,6 +363,8 @@ const PRO_FORM =
   /^(?:그렇게|이렇게|저렇게|그리|그냥|거기|여기|저기|그곳|이곳|저곳|그거|이거|저거|그것|이것|저것|그걸|이걸|저걸|그런|이런|저런)(?:\s*하)?$/;
 
 /** `true` when `value` is one word that cannot be a value ({@link ADVERB}, core's stop words). */
+/** A native numeral an age rule read before `살` (`네`, `세`): a number, though `네` is also the yes-word. */
+const NUMERAL_AGE = new RegExp(`^(?:${SMALL_AGE}|${KOREAN_AGE})$`);
 function notAValue(value: string): boolean {
   const v = value.trim();
   return ADVERB.test(v) || PRO_FORM.test(v) || (!/\s/.test(v) && isStopword(v.toLowerCase()));
@@ -1207,7 +1211,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "family",
-    re: new RegExp(`(${REL})\\s*이름은\\s*(\\S+?)${COPULA}`),
+    re: new RegExp(`(${REL})\\s*이름(?:은|이)\\s*(\\S+?)${COPULA}`),
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 ${m[1]} 이름은 ${m[2]} (가족)`, m[1]),
   },
   {
@@ -1250,7 +1254,7 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     // The name may end its clause in `-고` (`강아지 이름은 두리고 …`).
-    re: new RegExp(`(${PET})\\s*이름은\\s*(\\S+?)(?:${COPULA}|(?<=${OPEN_SYLLABLE})고(?=[\\s,.!~…]|$))`),
+    re: new RegExp(`(${PET})\\s*이름(?:은|이)\\s*(\\S+?)(?:${COPULA}|(?<=${OPEN_SYLLABLE})고(?=[\\s,.!~…]|$))`),
     build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}의 반려동물 ${m[1]} 이름은 ${m[2]}`, m[2]),
   },
   {
@@ -2218,7 +2222,11 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
     const all = (Array.isArray(built) ? built : built ? [built] : []).filter(
-      (b) => b.value.trim() !== "" && !notAValue(b.value) && !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
+      // A numeral read as an age is a value though a stopword (`네`: four, not the yes-word).
+      (b) =>
+        b.value.trim() !== "" &&
+        !(notAValue(b.value) && !(rule.attribute === "age" && NUMERAL_AGE.test(b.value.trim()))) &&
+        !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
     );
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
@@ -2293,7 +2301,7 @@ function nameAlone(clause: string, asked: "name" | "me" | undefined, alone: bool
  * `하린이라는 딸인데 …`. `$1` the pet or relative whose name `$2` is; `$3` a name `-라는` calls `$4`.
  */
 const NAMED_FIRST = new RegExp(
-  `(?:^|\\s)(?:(${PET}|${REL})\\s*이름은\\s*([가-힣A-Za-z]+?)|([가-힣A-Za-z]+?)(?:이)?라는\\s+([가-힣A-Za-z]+?))(?:이고|고|인데|이구|이라서|라서)(?=[,\\s]|$)`,
+  `(?:^|\\s)(?:(${PET}|${REL})\\s*이름(?:은|이)\\s*([가-힣A-Za-z]+?)|([가-힣A-Za-z]+?)(?:이)?라는\\s+([가-힣A-Za-z]+?))(?:이고|고|인데|이구|이라서|라서)(?=[,\\s]|$)`,
 );
 
 /**
@@ -2330,8 +2338,8 @@ function petCalled(m: RegExpExecArray | null, speaker: Speaker): CandidateFact[]
   ];
 }
 
-/** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`). */
-const BARE_NAME = /^이름은\s/;
+/** A sentence that starts with a name and says nothing of whose it is (`이름은 나비예요`, `이름이 초코예요`). */
+const BARE_NAME = /^이름(?:은|이)\s/;
 /** A pet or a relative named as a word of its own (`고양이를`, `남편이`; not the `개` of `개발자`). */
 const NAMED_WORD = new RegExp(`(?:^|\\s)(${PET}|${REL})(?=(?:은|는|이|가|을|를|도|와|과|랑|하고|한테|께)?(?:[\\s.,!?~]|$))`, "g");
 
@@ -2777,11 +2785,31 @@ function plainForm(sentence: string): string {
  */
 const COPULA_CONNECTIVE_END = /(?<=[가-힣A-Za-z0-9])(?:인데요?|이지만)[,.…~!]*$/;
 
+/**
+ * A vocative opening a sentence: a given name with `-아`/`-야` (`지훈아`, `민서야,`), or `야` alone;
+ * a name or title with `씨`/`님` before a comma or the speaker's own word (`팀장님, 저 …`, `민수씨 저
+ * …`). Before anything else `X씨` may be the subject (`민수씨 부산 간대요`), so it stays.
+ */
+const CALLED = /^([가-힣]{2,3})(아|야)(?:\s*,\s*|\s+)|^야(?:\s*,\s*|\s+)/;
+const CALLED_POLITE = /^[가-힣]{1,4}\s?(?:씨|님)(?:\s*,\s*|\s+(?=(?:저|나|제가|내가|저희|우리)(?:는|도|가|[\s,]|$)))/;
+
+/** `body` without the one it calls at its start ({@link CALLED}): the one spoken to is no part of a fact's value. */
+function withoutVocative(body: string): string {
+  const polite = CALLED_POLITE.exec(body);
+  if (polite) return body.slice(polite[0].length);
+  const m = CALLED.exec(body);
+  if (!m) return body;
+  if (m[1] === undefined) return body.slice(m[0].length);
+  // `-아` after a final consonant (`지훈아`), `-야` after none (`민서야`), and only after a name.
+  const closed = new RegExp(`${CLOSED_SYLLABLE}$`).test(m[1]);
+  return closed === (m[2] === "아") && givenNameLike(m[1]) ? body.slice(m[0].length) : body;
+}
+
 /** The fact one Korean sentence states (subject found as {@link extractKorean} says), if any. */
 function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined {
   // A clause cut at the copula's connective states its fact as the final form would: `고향은
   // 광주인데 …` as `고향은 광주이에요`, so rules anchored at a final ending read it.
-  const body = plainForm(sentence).replace(LEAD, "").replace(COPULA_CONNECTIVE_END, "이에요");
+  const body = withoutVocative(plainForm(sentence).replace(LEAD, "")).replace(LEAD, "").replace(COPULA_CONNECTIVE_END, "이에요");
   if (OTHERS.test(body) || INTRODUCED.test(body)) return undefined;
   const rel = RELATIVE.exec(body);
   // `딸이 둘 있어요` names a relative the speaker has: a fact about the speaker, not the daughter.
@@ -2791,7 +2819,7 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
   // noun is that verb's object, and the sentence the speaker's.
   const objectOfModifier =
     rel !== null && rel[1] === undefined && BOUND_NOUN.test(body.slice(rel[0].length).match(/^\S+는\s+(\S+)/)?.[1] ?? "");
-  if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름은/.test(body)) {
+  if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름(?:은|이)/.test(body)) {
     const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
     const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
     // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the
