@@ -216,7 +216,7 @@ export interface AssembledView {
  *    (Bedrock Converse and Gemini require it).
  * 5. One system message leads: the system prompt, then the stored `SystemMessage`s in thread
  *    order, then the suffixes (R7), then the head context blocks (R8: all of them in
- *    `legacy_system`, the summary and work memory in `cache_aware`).
+ *    `legacy_system`, the summary in `cache_aware`).
  * 6. The tail context blocks (all in `stable_tail`, the per-message kinds in `cache_aware`) become
  *    one extra text block at the end of the newest user message, in the request only (a separate
  *    message would make two user turns in a row).

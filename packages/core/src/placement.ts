@@ -12,11 +12,11 @@ import { contentText } from "./token-counter.js";
  * - `legacy_system`: labelled blocks at the end of the system prompt.
  * - `stable_tail`: the blocks at the end of the newest real user message, in the request only; the
  *   system prompt stays byte-identical so the provider's prompt cache keeps hitting.
- * - `cache_aware`: by block kind. Blocks that change rarely ({@link HEAD_BLOCK_KINDS}: the summary
- *   changes once per period, work memory once per completed task) go at the end of the system
- *   prompt, where the cache survives them between changes; blocks that change with each user
- *   message (facts, knowledge, recall, anything else) go in the stable_tail context, so they never
- *   invalidate the cached prefix.
+ * - `cache_aware`: by block kind. Blocks that change rarely ({@link HEAD_BLOCK_KINDS}: the summary,
+ *   once per summary period) go at the end of the system prompt, where the cache survives them
+ *   between changes; blocks that change with each user message or answer (work memory, facts,
+ *   knowledge, recall, anything else) go in the stable_tail context, so they never invalidate the
+ *   cached prefix.
  */
 export type PromptContextMode = "legacy_system" | "stable_tail" | "cache_aware";
 
@@ -26,8 +26,14 @@ export const PROMPT_CONTEXT_MODES: readonly PromptContextMode[] = ["legacy_syste
 /** Zod schema of a {@link PromptContextMode} option, for the options schemas of the middlewares. */
 export const promptContextModeSchema = z.enum(["legacy_system", "stable_tail", "cache_aware"]);
 
-/** Block kinds `cache_aware` places at the head (end of the system prompt): they change rarely. */
-export const HEAD_BLOCK_KINDS: readonly string[] = ["summary", "work_memory"];
+/**
+ * Block kinds `cache_aware` places at the head (end of the system prompt): they change rarely. Only
+ * the summary: the work memory (`work_memory`) gains a note after each stored answer and, once full,
+ * loses its oldest one (oldest out first, spec R18), so no part of it outlives `maxItems` stored
+ * answers and any part kept in the system prompt would change it nearly every turn; it goes in the
+ * tail, whole (every note once, in order).
+ */
+export const HEAD_BLOCK_KINDS: readonly string[] = ["summary"];
 
 /**
  * Splits blocks by where `mode` places them: `head` at the end of the system prompt, `tail` in the

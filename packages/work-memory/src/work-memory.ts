@@ -72,7 +72,9 @@ export const workMemoryOptionsSchema = z.strictObject({
    */
   timeoutMs: timerMsSchema.default(30_000),
   /**
-   * Where the envelope goes in the prompt (spec R8): `legacy_system` or `stable_tail`.
+   * Where the envelope goes in the prompt (spec R8, R36): the end of the system prompt
+   * (`legacy_system`), or the stable_tail block of the newest user message (`stable_tail`, and
+   * `cache_aware`: the envelope changes after each stored answer, so it is a per-message block).
    * @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`
    */
   promptContextMode: promptContextModeSchema.optional(),
