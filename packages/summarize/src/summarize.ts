@@ -515,7 +515,10 @@ export function summarize(options: SummarizeOptions = {}) {
       // Without `archived`, the run's checkpointer's archive (core's `runArchiveReader`) is asked
       // whether it holds the boundary: an archive that moved it is no removal.
       let removed: SummaryRecord | undefined;
-      if (coverageRemoved(stored, record, slot.trimmed) && (opts.archived !== undefined || !(await archivedByRun(request.runtime, threadId, record)))) {
+      if (
+        coverageRemoved(stored, record, slot.trimmed) &&
+        (opts.archived !== undefined || !(await archivedByRun(request.runtime, threadId, record)))
+      ) {
         removed = record;
         record = undefined;
       }
