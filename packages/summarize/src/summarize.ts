@@ -281,9 +281,10 @@ export function summarize(options: SummarizeOptions = {}) {
       updatedAt: new Date().toISOString(),
       coveredDigests: coveredDigests + coveredDigestsOf(span),
       ...(coveredArchived && coveredDigests !== "" ? { coveredArchived: true } : {}),
-      ...(userId !== undefined ? { coveredUserId: userId } : {}),
       // Provenance (issue 23): the first covered id stays the one of the summary's first pass.
       coveredFromId: started ? (base.coveredFromId ?? null) : (first.id ?? null),
+      // After coveredFromId, as the slot's schema orders it (a record read back equals the one written).
+      ...(userId !== undefined ? { coveredUserId: userId } : {}),
       passes: (started ? (base.passes ?? 0) : 0) + 1,
       lastPasses: [...earlierPasses, pass],
     };
