@@ -69,3 +69,80 @@ describe("summarize reads the archive when it summarizes again from the start", 
     expect(storedOnly).toContain("Noted (edited).");
   });
 });
+
+// R37, langgraphjs#1211: the summary stands or falls with the newest message it covers. Here it is
+// `a2`: archived (the summary stays), else gone; persistTrim's mark naming `u2` (the newest
+// covered user message) says persistTrim took it (stays); otherwise a user's removal took it: not placed.
+describe("a summary whose boundary is no longer stored", () => {
+  const hot = stored.slice(2);
+  const boundaryRecord = {
+    text: "Sister Hana in Jeju; a blue van. 여동생 하나는 제주에 살아요.",
+    coveredThroughId: "a2",
+    coveredCount: 4,
+    updatedAt: new Date(0).toISOString(),
+    coveredUserId: "u2",
+  };
+  async function placed(options: { archivedMessages?: BaseMessage[]; trimmed?: { taken: string[]; before: string | null } }) {
+    const summarizer = scriptedModel(() => "made again", { strict: false });
+    const middleware = summarize({
+      model: summarizer,
+      windowSize: 2,
+      threshold: 40,
+      logger: false,
+      ...(options.archivedMessages ? { archived: async () => options.archivedMessages as BaseMessage[] } : {}),
+    });
+    let system = "";
+    let sent: BaseMessage[] = [];
+    await runModelCall(
+      [middleware],
+      {
+        messages: hot,
+        channels: { [SUMMARY_SLOT_KEY]: { summary: boundaryRecord, ...(options.trimmed ? { trimmed: options.trimmed } : {}) } },
+        systemMessage: new SystemMessage("S"),
+        tools: [],
+        configurable: { thread_id: "t" },
+      },
+      async (request) => {
+        system = request.systemMessage.text;
+        sent = request.messages;
+        return new AIMessage("ok");
+      },
+    );
+    // Whatever is placed, every stored message the summary does not cover is sent.
+    for (const m of hot.filter((x) => x.getType() !== "system")) expect(sent.map((x) => x.id)).toContain(m.id);
+    return system.includes(boundaryRecord.text);
+  }
+
+  it("archived: placed", async () => {
+    expect(await placed({ archivedMessages: archived })).toBe(true);
+  });
+  it("taken by persistTrim (its mark names the newest covered user message): placed", async () => {
+    expect(await placed({ trimmed: { taken: ["u1", "u2"], before: null } })).toBe(true);
+    expect(await placed({ trimmed: { taken: [], before: "u2" } })).toBe(true);
+  });
+  it("removed by the user (not archived, not named by the mark): not placed", async () => {
+    expect(await placed({})).toBe(false);
+    expect(await placed({ archivedMessages: [] })).toBe(false);
+    expect(await placed({ trimmed: { taken: ["u1"], before: null } })).toBe(false);
+  });
+  it("a record without coveredUserId (written before it existed): placed, as before", async () => {
+    const { coveredUserId: _, ...old } = boundaryRecord;
+    const summarizer = scriptedModel(() => "made again", { strict: false });
+    let system = "";
+    await runModelCall(
+      [summarize({ model: summarizer, windowSize: 2, threshold: 40, logger: false })],
+      {
+        messages: hot,
+        channels: { [SUMMARY_SLOT_KEY]: { summary: old } },
+        systemMessage: new SystemMessage("S"),
+        tools: [],
+        configurable: { thread_id: "t" },
+      },
+      async (request) => {
+        system = request.systemMessage.text;
+        return new AIMessage("ok");
+      },
+    );
+    expect(system).toContain(old.text);
+  });
+});

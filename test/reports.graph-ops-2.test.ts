@@ -146,7 +146,7 @@ describe("public reports: more LangGraph operations through the stack (strict va
   // period, and a removed `coveredThroughId` only makes the whole thread uncovered). Facts stated
   // in the removed turns are dropped (R37); the summary of them is not. Passes when fixed.
   for (const c of CASES.filter((x) => x.mode === "legacy_system"))
-    it.fails(`langgraphjs#1211: after a rewrite with REMOVE_ALL_MESSAGES, no summary of the removed turns is placed (${label(c)})`, async () => {
+    it(`langgraphjs#1211: after a rewrite with REMOVE_ALL_MESSAGES, no summary of the removed turns is placed (${label(c)})`, async () => {
       const { agent, model: m } = agentFor(c);
       const config = { configurable: { thread_id: `1211-summary-${label(c)}` } };
       await warm(agent, config, c.lang);

@@ -51,6 +51,14 @@ export const summaryRecordSchema = z.object({
    * Absent on records written before it existed.
    */
   coveredFromId: z.string().nullable().optional(),
+  /**
+   * Id of the newest user message (core's `isUserMessage`) the summary covers; absent when it
+   * covers none with an id, and on records written before it existed. When `coveredThroughId` is
+   * stored nowhere (neither in the checkpoint nor in the archive), summarize keeps placing the
+   * summary only if persistTrim's trim mark (`trimmed`) names this id: a user's removal otherwise
+   * took the messages it covers (R37).
+   */
+  coveredUserId: z.string().optional(),
   /** Summarizer calls (passes) that built the summary since it was first made (or made again after an edit). */
   passes: z.number().int().nonnegative().optional(),
   /**

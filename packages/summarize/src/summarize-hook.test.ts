@@ -61,6 +61,8 @@ describe("summarize hook alone", () => {
         coveredDigests: expect.stringMatching(/^[A-Za-z0-9+/]{40}$/),
         // Provenance: first covered id, one pass of 5 messages.
         coveredFromId: "u1",
+        // The newest covered user message, for persistTrim's trim mark (R37).
+        coveredUserId: "u3",
         passes: 1,
         lastPasses: [{ fromId: "u1", throughId: "u3", messages: 5, inputTokens: expect.any(Number) }],
       },

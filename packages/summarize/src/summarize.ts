@@ -17,6 +17,7 @@ import {
   newestArchivedBefore,
   readSummarySlot,
   resolveLogger,
+  runArchiveReader,
   StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
   type SummaryPass,
@@ -40,9 +41,11 @@ import { BacklogWarning } from "./summary-backlog-warning.js";
 import {
   COVERED_DIGEST_CHARACTERS,
   coverageIntact,
+  coverageRemoved,
   coveredDigestsOf,
   coveredDigestsWith,
   coveredMessages,
+  newestUserId,
   reachesBeforeDigests,
 } from "./summary-coverage.js";
 import { SummaryJobs } from "./summary-jobs.js";
@@ -125,6 +128,17 @@ function positionIn(stored: readonly BaseMessage[], message: BaseMessage): numbe
     if (at !== -1) return at;
   }
   return stored.lastIndexOf(message);
+}
+
+/**
+ * Whether the archive of the run's checkpointer (core's `runArchiveReader`) holds `record`'s
+ * boundary, for a summarize without `archived`; `false` without one. One read of the archive.
+ */
+async function archivedByRun(runtime: unknown, threadId: string, record: SummaryRecord | undefined): Promise<boolean> {
+  const read = threadId === "" ? undefined : runArchiveReader(runtime);
+  const id = record?.coveredThroughId;
+  if (!read || id == null) return false;
+  return (await read(threadId)).some((message) => message.id === id);
 }
 
 /** What `viewReport(request).summary` and the multiturn line show of a summary record; `undefined` for none or an empty one. */
@@ -262,6 +276,8 @@ export function summarize(options: SummarizeOptions = {}) {
     const last = span[span.length - 1] as BaseMessage;
     const started = base !== undefined && base.coveredCount > 0;
     const pass: SummaryPass = { fromId: first.id ?? null, throughId: last.id ?? null, messages: span.length, inputTokens: input.tokens };
+    // The newest covered user message: what persistTrim's mark names once it took the summary's boundary.
+    const userId = newestUserId(span, started ? base.coveredUserId : undefined);
     return {
       text,
       coveredThroughId: last.id ?? null,
@@ -271,6 +287,8 @@ export function summarize(options: SummarizeOptions = {}) {
       ...(coveredArchived && coveredDigests !== "" ? { coveredArchived: true } : {}),
       // Provenance (issue 23): the first covered id stays the one of the summary's first pass.
       coveredFromId: started ? (base.coveredFromId ?? null) : (first.id ?? null),
+      // After coveredFromId, as the slot's schema orders it (a record read back equals the one written).
+      ...(userId !== undefined ? { coveredUserId: userId } : {}),
       passes: (started ? (base.passes ?? 0) : 0) + 1,
       lastPasses: [...earlierPasses, pass],
     };
@@ -386,7 +404,8 @@ export function summarize(options: SummarizeOptions = {}) {
         : request;
       // The thread as the stack received it; the window is an outer window middleware's, else our own.
       let stored: readonly BaseMessage[] = threadMessages(ruled);
-      const previous = slotOf(request).summary;
+      const slot = slotOf(request);
+      const previous = slot.summary;
       const decided = viewReport(ruled);
       // A provider compaction (core `compactionBoundary`, memoized per array) summarized everything
       // before it: our summary covers only what follows it, and one that ends before it is not used.
@@ -458,7 +477,8 @@ export function summarize(options: SummarizeOptions = {}) {
           const thread = from === 0 ? [...archivedCovered, ...stored] : stored;
           const uncovered = kept ? uncoveredStartOf(thread, kept) : from;
           const covered = thread.slice(from, uncovered).filter((message) => messageType(message) !== "system");
-          if (!coverageIntact(kept, covered, cleared)) return undefined;
+          // A job on a summary whose covered messages a user's removal took is not adopted (see below).
+          if (coverageRemoved(thread, kept, slot.trimmed) || !coverageIntact(kept, covered, cleared)) return undefined;
           return thread.slice(Math.max(from, uncovered)).filter((message) => messageType(message) !== "system");
         });
         if (settled?.result) {
@@ -490,6 +510,22 @@ export function summarize(options: SummarizeOptions = {}) {
           stored = [...archived, ...stored];
           archivedCount = archived.length;
         }
+      }
+      // The summary stands or falls with the newest message it covers (R37, langgraphjs#1211): gone
+      // from the thread (the archive's messages included) and not taken by persistTrim (its trim
+      // mark names the newest covered user message), a user's removal (a rewrite by
+      // `REMOVE_ALL_MESSAGES`, a `RemoveMessage`) took it: the summary is not placed, the thread is
+      // read as having none (every message uncovered), and a new one is made from what remains
+      // when due. The slot keeps the record (a fresh process decides the same) until then.
+      // Without `archived`, the run's checkpointer's archive (core's `runArchiveReader`) is asked
+      // whether it holds the boundary: an archive that moved it is no removal.
+      let removed: SummaryRecord | undefined;
+      if (
+        coverageRemoved(stored, record, slot.trimmed) &&
+        (opts.archived !== undefined || !(await archivedByRun(request.runtime, threadId, record)))
+      ) {
+        removed = record;
+        record = undefined;
       }
       const plan = planSummary(stored, beyondBoundary(record), {
         windowSize: Math.max(keepTokens === undefined && keep.messages === 0 ? 0 : 1, windowSize - lead),
@@ -623,8 +659,9 @@ export function summarize(options: SummarizeOptions = {}) {
         (r: typeof next) => Promise.resolve(handler(r)),
       );
       if (prepareAfterAnswer) {
-        const original = record;
-        const start = await startOf(stored, beyondBoundary(original), plan, boundaryEnd(), archive);
+        // What the thread holds: the removed summary when it was set aside above (the job builds on none).
+        const original = removed ?? record;
+        const start = await startOf(stored, beyondBoundary(record), plan, boundaryEnd(), archive);
         const started = Date.now();
         jobs.start(threadId, original, start.base, start.span, turnId, async () => {
           const made = await summarizeBacklog(model, start);

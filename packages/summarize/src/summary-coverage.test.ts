@@ -1,7 +1,15 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage } from "@langchain/core/messages";
 import type { SummaryRecord } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
-import { coverageIntact, coveredDigestsOf, coveredDigestsWith, coveredMessages, reachesBeforeDigests } from "./summary-coverage.js";
+import {
+  coverageIntact,
+  coverageRemoved,
+  coveredDigestsOf,
+  coveredDigestsWith,
+  coveredMessages,
+  newestUserId,
+  reachesBeforeDigests,
+} from "./summary-coverage.js";
 
 const thread = (): BaseMessage[] => [
   new SystemMessage({ id: "s", content: "sys" }),
@@ -91,5 +99,38 @@ describe("coverageIntact after a rewrite of an archived thread (issue 27, R37)",
     expect(coveredDigestsWith(old, cleared)).toBe(old.coveredDigests);
     expect(coverageIntact(old, coveredMessages(rewritten, old), cleared)).toBe(false);
     expect(coverageIntact(old, coveredMessages([a2, u3], old), cleared)).toBe(true);
+  });
+});
+
+describe("coverageRemoved (R37, langgraphjs#1211)", () => {
+  const record: SummaryRecord = { text: "S", coveredThroughId: "a2", coveredCount: 4, updatedAt: "", coveredUserId: "u2" };
+
+  it("newestUserId: the newest user message with an id, else the fallback", () => {
+    expect(newestUserId(thread())).toBe("u3");
+    expect(newestUserId(thread().slice(0, 5))).toBe("u2");
+    expect(newestUserId([new AIMessage({ id: "a", content: "x" })], "u0")).toBe("u0");
+    expect(newestUserId([])).toBeUndefined();
+  });
+
+  it("false while the boundary is stored, however many older covered messages left", () => {
+    expect(coverageRemoved(thread(), record, undefined)).toBe(false);
+    expect(coverageRemoved(thread().slice(4), record, undefined)).toBe(false);
+  });
+
+  it("true once the boundary is gone and the trim mark does not name the newest covered user message", () => {
+    const rest = [new HumanMessage({ id: "fresh", content: "새로 시작해요" })];
+    expect(coverageRemoved(rest, record, undefined)).toBe(true);
+    expect(coverageRemoved(rest, record, { taken: ["u1"], before: null })).toBe(true);
+    expect(coverageRemoved(rest, record, { taken: ["u1", "u2"], before: null })).toBe(false);
+    expect(coverageRemoved(rest, record, { taken: ["u9"], before: "u2" })).toBe(false);
+  });
+
+  it("false when it cannot be told: no record, one covering nothing, no boundary id, no coveredUserId", () => {
+    const rest = [new HumanMessage({ id: "fresh", content: "start over" })];
+    expect(coverageRemoved(rest, undefined, undefined)).toBe(false);
+    expect(coverageRemoved(rest, { ...record, coveredCount: 0 }, undefined)).toBe(false);
+    expect(coverageRemoved(rest, { ...record, coveredThroughId: null }, undefined)).toBe(false);
+    const { coveredUserId: _, ...old } = record;
+    expect(coverageRemoved(rest, old, undefined)).toBe(false);
   });
 });

@@ -1,5 +1,14 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { MESSAGE_DIGEST_CHARACTERS, messageDigest, messageType, type SummaryRecord } from "@threadwise/core";
+import {
+  indexThread,
+  isUserMessage,
+  MESSAGE_DIGEST_CHARACTERS,
+  messageDigest,
+  messageType,
+  type SummaryRecord,
+  type TrimMark,
+  trimmedThrough,
+} from "@threadwise/core";
 import { uncoveredStartOf } from "./summary-plan.js";
 
 /** Characters of one message's digest in `SummaryRecord.coveredDigests` (48 bits of SHA-1, base64). */
@@ -84,4 +93,39 @@ export function coverageIntact(summary: SummaryRecord | undefined, covered: read
     if (digests.slice(at, at + COVERED_DIGEST_CHARACTERS) !== coveredDigestOf(covered[i] as BaseMessage)) return false;
   }
   return true;
+}
+
+/**
+ * The id of the newest user message (core's `isUserMessage`) among `messages` with an id, else
+ * `fallback`: a summary record's `coveredUserId` after a pass over `messages` on top of a record
+ * whose `coveredUserId` is `fallback`. O(messages).
+ */
+export function newestUserId(messages: readonly BaseMessage[], fallback?: string): string | undefined {
+  for (let i = messages.length - 1; i >= 0; i -= 1) {
+    const message = messages[i] as BaseMessage;
+    if (isUserMessage(message) && typeof message.id === "string" && message.id !== "") return message.id;
+  }
+  return fallback;
+}
+
+/**
+ * Whether a user's removal took what `summary` covers (R37, langgraphjs#1211): the newest message
+ * it covers (`coveredThroughId`) is not in `thread` (the stored messages, with the archived ones
+ * before them when the thread keeps an archive), and persistTrim's trim `mark` (the summary slot's
+ * `trimmed`) does not name the newest user message it covers (`coveredUserId`; core's
+ * `trimmedThrough`). persistTrim and the archive take whole groups from the start of the thread,
+ * so one that took the newest covered message took that user message too, and named it (the
+ * archive keeps what it moves: then the message is in `thread`). `false` when it cannot be told:
+ * no summary, one that covers nothing, a boundary or user message without an id, a record written
+ * before `coveredUserId` existed.
+ *
+ * The rule summarize applies: the summary stands or falls with its newest covered message. A
+ * removal that leaves that message stored (older covered messages removed) keeps the summary, as
+ * persistTrim's deletions do, until the summary is made again. O(1) with core's index of `thread`
+ * already built, else O(thread).
+ */
+export function coverageRemoved(thread: readonly BaseMessage[], summary: SummaryRecord | undefined, mark: TrimMark | undefined): boolean {
+  if (!summary || summary.coveredCount === 0 || summary.coveredThroughId === null || summary.coveredUserId === undefined) return false;
+  if (indexThread(thread).indexOf(summary.coveredThroughId) !== -1) return false;
+  return trimmedThrough([summary.coveredUserId], mark) === 0;
 }
