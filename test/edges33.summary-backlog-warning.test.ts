@@ -3,7 +3,8 @@
  * messages neither summarized yet nor sent while it is caught up. That is no longer only in the
  * multiturn info line (`unsummarized_dropped`, off by default): the call that sends such a view
  * logs one warning through the stack's logger naming `maxPassesPerCall`,
- * `MEMORY_SUMMARIZE_MAX_PASSES` and the count, once per thread while it is behind. What is sent is
+ * `MEMORY_SUMMARIZE_MAX_PASSES` and the count, on each such call (stateless: a fresh process logs
+ * what a running one does). What is sent is
  * unchanged. Case: a new user's 2,000-message import (`historySeedMaxMessages: 2000`) then one
  * turn, whose summary covered part of the import and left the rest out (was: silent).
  * English and Korean threads.
@@ -31,7 +32,7 @@ const threads = {
 
 for (const [language, text] of Object.entries(threads))
   describe(`${language}: a 2,000-message import, then turns`, () => {
-    it("the first turn warns once with the count the multiturn line gives; the next turn, still behind, does not warn again", async () => {
+    it("each turn still behind warns with the count the multiturn line gives", async () => {
       const { logger, warnings, infos } = recording();
       const stack = memoryStack({ env: {}, logger, historySeedMaxMessages: 2000, windowSize: 20 });
       let sentCounts: number[] = [];
@@ -56,12 +57,14 @@ for (const [language, text] of Object.entries(threads))
       expect(backlog[0]?.fields).toMatchObject({ unsummarized_dropped: dropped, max_passes_per_call: 3 });
       // The model received the view the multiturn line counts, plus the system message.
       expect(sentCounts.at(-1)).toBe((lines.at(-1)?.sent_to_llm as number) + 1);
-      // The next turn: still behind (fewer left), no second warning for this thread.
+      // The next turn: still behind (fewer left), warned again with its own count.
       sentCounts = [];
       await agent.invoke({ messages: [{ role: "user", content: text(2001) }] }, { configurable: config.configurable });
       const next = infos.filter((f) => f?.unsummarized_dropped !== undefined).at(-1)?.unsummarized_dropped as number;
       expect(next).toBeGreaterThan(0);
       expect(next).toBeLessThan(dropped);
-      expect(warnings.filter((w) => w.message.includes("maxPassesPerCall"))).toHaveLength(1);
+      const again = warnings.filter((w) => w.message.includes("maxPassesPerCall"));
+      expect(again).toHaveLength(2);
+      expect(again[1]?.fields).toMatchObject({ unsummarized_dropped: next, max_passes_per_call: 3 });
     });
   });

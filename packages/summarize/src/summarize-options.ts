@@ -149,8 +149,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * job, 1..100. A larger backlog (a thread imported with thousands of messages, a summarizer that
    * failed for a while) is caught up over the next model calls, this many passes each; until then
    * the view holds the window and the multiturn line counts the messages neither summarized yet nor
-   * sent (`unsummarized_dropped`), and `logger` gets one warning with that count, once per thread
-   * while it is behind. Env `MEMORY_SUMMARIZE_MAX_PASSES`.
+   * sent (`unsummarized_dropped`), and `logger` gets a warning with that count on each such call. Env `MEMORY_SUMMARIZE_MAX_PASSES`.
    * @default 3
    */
   maxPassesPerCall: z.number().int().min(1).max(100).default(DEFAULT_MAX_PASSES_PER_CALL),

@@ -182,7 +182,7 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  *    folded in order into the running summary, at most `maxPassesPerCall` per model call; the
  *    rest is caught up on the next calls, and meanwhile the view keeps the window and the
  *    multiturn line counts what is neither summarized yet nor sent (`unsummarized_dropped`, R39);
- *    `logger` gets one warning with that count, once per thread while it is behind.
+ *    `logger` gets a warning with that count on each such call.
  *    The calls are tagged {@link INTERNAL_CALL_TAGS} and never stream.
  * 4. States its coverage to core (`withViewDecisions`, kind `coverage`); core keeps in the view every
  *    message the summary does not cover: the window plus fewer than one period of messages that
@@ -245,8 +245,8 @@ export function summarize(options: SummarizeOptions = {}) {
   // Threads already warned that a structured response dropped a summary (one warning each).
   // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
   const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
-  // Threads warned that their backlog is neither summarized yet nor sent (once while behind).
-  const backlog = new BacklogWarning(logger, opts.maxPassesPerCall, FAILURE_MEMORY_ENTRIES);
+  // Each call whose backlog is neither summarized yet nor sent warns (R39).
+  const backlog = new BacklogWarning(logger, opts.maxPassesPerCall);
   const writes = new StructuredResponseWrites<SummaryRecord>({
     enabled: opts.structuredResponse,
     warning: "summarize: could not attach the summary to a structured response; pass `structuredResponse: true`",
@@ -649,8 +649,8 @@ export function summarize(options: SummarizeOptions = {}) {
             }
           : undefined,
       );
-      // Not only in the multiturn info line: one warning while the thread is behind (core's count).
-      backlog.call(threadId, cut ? (viewReport(next).unsummarizedDropped ?? 0) : 0);
+      // Not only in the multiturn info line: a warning on each call while the thread is behind (core's count).
+      backlog.call(cut ? (viewReport(next).unsummarizedDropped ?? 0) : 0);
       const response = await withMultiturnLog(
         next,
         { window: keepTokens === undefined ? windowSize : `${keepTokens}tok`, sentToLlm: next.messages.length },
