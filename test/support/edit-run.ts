@@ -26,6 +26,7 @@ import {
   type SummarySlot,
   summarySlotState,
   type ThreadwiseLogger,
+  ThreadwiseStrayResultError,
   toolCallsOf,
   viewReport,
 } from "@threadwise/core";
@@ -893,6 +894,15 @@ export async function runCase(
     try {
       await runOp(op);
     } catch (error) {
+      // A turn whose stored thread ends on stray tool results (a reimport whose messages took the
+      // old thread's ids, the turn's user message merged in place) is refused by core before the
+      // model call, on every stack alike (ThreadwiseStrayResultError, core README): both runs go on
+      // from the same stored thread; a refusal after a model call is a mismatch.
+      if (ThreadwiseStrayResultError.find(error)) {
+        if (calls.at(-1)?.where === current.where) opMismatches.push(`op ${i} ${op.kind}: refused (stray result) after a model call`);
+        threads.push((await whole()).map(shapeOf));
+        continue;
+      }
       // A RemoveMessage of an archived id may fail in LangGraph's reducer before the saver refuses its input checkpoint.
       const reducer =
         op.kind === "remove" && error instanceof Error && error.message.startsWith("Attempting to delete a message with an ID");
