@@ -217,12 +217,18 @@ export function createCli(io: CliIo = {}): Command {
         apply: opts.apply,
       });
       if (opts.json) out(`${JSON.stringify(report, null, 2)}\n`);
-      else
+      else {
+        // A SQLite target has no store of user memory: say so rather than "0 item(s)", and that its
+        // threads are then only the --thread-id ones (the items, which name the others, were not read).
+        const noStore = report.storeSearched
+          ? ""
+          : " (no store of user memory searched: --sqlite holds threads only, so the user's items and the threads they name are not known; give the threads with --thread-id, or call eraseUser({ sqlitePath, store, userId }) with the application's store)";
         out(
           report.dryRun
-            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s)${report.unreadableItems > 0 ? ` (${report.unreadableItems} item(s) sealed and unreadable without their keyring: --keyring; their threads are not known)` : ""}. Nothing was erased; re-run with --apply (irreversible).\n`
-            : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)}); threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
+            ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s)${noStore}${report.unreadableItems > 0 ? ` (${report.unreadableItems} item(s) sealed and unreadable without their keyring: --keyring; their threads are not known)` : ""}. Nothing was erased; re-run with --apply (irreversible).\n`
+            : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)})${noStore}; threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
         );
+      }
     },
   );
 

@@ -12,6 +12,7 @@ import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
 import { createAgent } from "langchain";
 import { afterEach, describe, expect, it } from "vitest";
+import { runCli } from "./cli.js";
 import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { memoryStack } from "./memory-stack.js";
 
@@ -91,5 +92,27 @@ describe("no store to open", () => {
     expect((retention as Error).message).toContain("POSTGRES_MEMORY_DSN");
     const erase = await eraseUser({ userId: "u1" }).catch((e) => e);
     expect((erase as ThreadwiseConfigError).option).toBe("eraseUser.store");
+  });
+});
+
+describe("threadwise erase-user --sqlite", () => {
+  // newuser34: `threadwise erase-user --sqlite FILE --user-id mina --threads` on a stack with user
+  // memory printed "has 0 user-memory item(s) and 0 known thread(s)": the user had items and two
+  // threads, but a SQLite target searches no store, and the threads are known from the items.
+  it("says that no store of user memory was searched, instead of a bare count of 0 items", async () => {
+    const { sqlitePath } = await sealedUser();
+    for (const apply of [[], ["--apply"]]) {
+      let printed = "";
+      const code = await runCli(["erase-user", "--sqlite", sqlitePath, "--user-id", "jonas", "--threads", "--thread-id", "j-1", ...apply], {
+        env: {},
+        stdout: (text) => {
+          printed += text;
+        },
+      });
+      expect(code).toBe(0);
+      expect(printed).toMatch(/ 1 (of 1 )?known/);
+      expect(printed).toContain("no store of user memory searched: --sqlite holds threads only");
+      expect(printed).toContain("--thread-id");
+    }
   });
 });
