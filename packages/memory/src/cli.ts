@@ -223,10 +223,18 @@ export function createCli(io: CliIo = {}): Command {
         const noStore = report.storeSearched
           ? ""
           : " (no store of user memory searched: --sqlite holds threads only, so the user's items and the threads they name are not known; give the threads with --thread-id, or call eraseUser({ sqlitePath, store, userId }) with the application's store)";
+        // Why a known thread was not deleted, as prune says it for --thread-id.
+        const notDeleted = report.threads
+          .filter((t) => t.status !== "deleted")
+          .map(
+            (t) =>
+              `${JSON.stringify(t.threadId)} ${t.status === "not_found" ? "not found" : t.status === "already_deleted" ? "already deleted" : "written meanwhile"}`,
+          );
+        const whyNot = notDeleted.length > 0 ? ` (not deleted: ${notDeleted.join(", ")})` : "";
         out(
           report.dryRun
             ? `dry run: user ${JSON.stringify(report.userId)} of tenant ${JSON.stringify(report.tenantId)} has ${report.items} user-memory item(s) and ${report.threadIds.length} known thread(s)${noStore}${report.unreadableItems > 0 ? ` (${report.unreadableItems} item(s) sealed and unreadable without their keyring: --keyring; their threads are not known)` : ""}. Nothing was erased; re-run with --apply (irreversible).\n`
-            : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)})${noStore}; threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${opts.threads ? "" : " (not asked: --threads)"}.\n`,
+            : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)})${noStore}; threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${whyNot}${opts.threads ? "" : " (not asked: --threads)"}.\n`,
         );
       }
     },

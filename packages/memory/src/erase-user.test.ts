@@ -115,4 +115,32 @@ describe("threadwise erase-user --sqlite", () => {
       expect(printed).toContain("--thread-id");
     }
   });
+
+  // `threadwise erase-user ... --threads --thread-id nope --apply` said "threads deleted: 0 of 1
+  // known." with no reason; prune says why for its --thread-id.
+  it("says why a known thread was not deleted", async () => {
+    const { sqlitePath } = await sealedUser();
+    let printed = "";
+    const argv = [
+      "erase-user",
+      "--sqlite",
+      sqlitePath,
+      "--user-id",
+      "jonas",
+      "--threads",
+      "--thread-id",
+      "j-1",
+      "--thread-id",
+      "nope",
+      "--apply",
+    ];
+    const stdout = (text: string) => {
+      printed += text;
+    };
+    expect(await runCli(argv, { env: {}, stdout })).toBe(0);
+    expect(printed).toContain('threads deleted: 1 of 2 known (not deleted: "nope" not found)');
+    printed = "";
+    expect(await runCli(argv, { env: {}, stdout })).toBe(0);
+    expect(printed).toContain('threads deleted: 0 of 2 known (not deleted: "j-1" already deleted, "nope" not found)');
+  });
 });
