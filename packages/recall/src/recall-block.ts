@@ -19,9 +19,12 @@ export const FACT_WEIGHT = 0.5;
  * reciprocal rank fusion): BM25 ranks a question high because it shares the words of a later
  * question about the same thing (it asked it first), while the reply says the thing in other
  * words. So the reply is ranked where its question matched, and the question right behind it. In
- * the block the reply then comes with the question as a neighbour. Session 54 (bench/README.md):
- * hit@5 on the Korean and English LoCoMo-format fixtures 359 -> 410 of 586 items, block hits
- * 448 -> 450; 0 (the question dropped) gave 408 and 449.
+ * the block the reply then comes with the question as a neighbour. A message takes the best of
+ * its shares (its own rank, its question's), not their sum: summed, a reply to a question that
+ * matched by a name alone (`반가워요 지훈 님! 운동 목표가 어떻게 되세요?`) went above the message
+ * BM25 ranked first for every question naming that person. Session 54 (bench/README.md): on the
+ * 12 Korean and English LoCoMo-format fixtures (586 items) hit@3 326 -> 384, hit@5 359 -> 410,
+ * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449).
  */
 export const QUESTION_WEIGHT = 0.5;
 
@@ -89,14 +92,24 @@ export function rankRecall(input: RankInput): RecallItem[] {
     else scores.set(key, { item: make(), score: share });
   };
   const skip = (entry: RecallEntry) => input.inView(entry.id);
+  // The BM25 ranking, where a matched question gives its rank to the other speaker's reply and
+  // keeps QUESTION_WEIGHT of it. A message takes its best share, never the sum of two: a reply
+  // that also matches by itself ranks no higher than the better of the two ranks.
+  const lexical = new Map<number, { item: RecallItem; share: number }>();
+  const offer = (entry: RecallEntry, score: number, rank: number, weight: number) => {
+    const share = weight / (RRF_K + rank);
+    const held = lexical.get(entry.seq);
+    if (!held) lexical.set(entry.seq, { item: { kind: "message", entry, score }, share });
+    else if (share > held.share) held.share = share;
+  };
   input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
-    // A matched question gives its rank to the other speaker's reply, and keeps a share of it.
     const reply = replyTo(entry, input.messages);
     if (reply && !skip(reply)) {
-      add(`m:${reply.seq}`, rank + 1, () => ({ kind: "message", entry: reply, score: 0 }));
-      add(`m:${entry.seq}`, rank + 1, () => ({ kind: "message", entry, score }), QUESTION_WEIGHT);
-    } else add(`m:${entry.seq}`, rank + 1, () => ({ kind: "message", entry, score }));
+      offer(reply, 0, rank + 1, 1);
+      offer(entry, score, rank + 1, QUESTION_WEIGHT);
+    } else offer(entry, score, rank + 1, 1);
   });
+  for (const [seq, { item, share }] of lexical) scores.set(`m:${seq}`, { item, score: share });
   if (input.extraRanking) {
     let rank = 0;
     for (const id of input.extraRanking) {
