@@ -14,6 +14,7 @@ export {
 export {
   excerpt,
   FACT_WEIGHT,
+  QUESTION_WEIGHT,
   type RankInput,
   type RecallItem,
   type RenderedRecall,

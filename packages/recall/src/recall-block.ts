@@ -14,6 +14,38 @@ export const RRF_K = 60;
  */
 export const FACT_WEIGHT = 0.5;
 
+/**
+ * Share of a matched question's rank it keeps when the other speaker's reply takes it (weighted
+ * reciprocal rank fusion): BM25 ranks a question high because it shares the words of a later
+ * question about the same thing (it asked it first), while the reply says the thing in other
+ * words. So the reply is ranked where its question matched, and the question right behind it. In
+ * the block the reply then comes with the question as a neighbour. A message takes the best of
+ * its shares (its own rank, its question's), not their sum: summed, a reply to a question that
+ * matched by a name alone (`반가워요 지훈 님! 운동 목표가 어떻게 되세요?`) went above the message
+ * BM25 ranked first for every question naming that person. Session 54 (bench/README.md): on the
+ * 12 Korean and English LoCoMo-format fixtures (586 items) hit@3 326 -> 384, hit@5 359 -> 410,
+ * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449).
+ */
+export const QUESTION_WEIGHT = 0.5;
+
+/**
+ * A question: its text ends with `?` (full-width too), possibly followed by closing quotes,
+ * brackets, dots, tildes, `^^` or laughter and crying marks (`?ㅋㅋ`, `?!`, `?)`, `?^^`).
+ */
+const QUESTION = /[?？][\s"'”’)\]~.!…^ㅎㅋㅠㅜ]*$/u;
+
+/**
+ * The reply to `entry`: the next indexed message when `entry` asks a question ({@link QUESTION})
+ * and the next message is another speaker's (a user message's `name`, else its role). None otherwise.
+ */
+function replyTo(entry: RecallEntry, index: MessageIndex): RecallEntry | undefined {
+  if (!QUESTION.test(entry.text)) return undefined;
+  const next = index.entry(entry.seq + 1);
+  if (!next) return undefined;
+  const speaker = (e: RecallEntry) => (e.role === "user" ? `user:${e.name ?? ""}` : "assistant");
+  return speaker(next) === speaker(entry) ? undefined : next;
+}
+
 /** One recalled item: a message that left the view, or a fact (pointing at the message it came from). */
 export type RecallItem =
   | { kind: "message"; entry: RecallEntry; score: number }
@@ -46,8 +78,10 @@ export interface RankInput {
  * One ranked list across messages and facts (spec R35): BM25+ over the messages, BM25+ over the
  * facts, and optionally an embedding ranking of the messages, fused by reciprocal rank fusion
  * (score = sum over rankings of weight / ({@link RRF_K} + rank); the fact ranking's weight is
- * {@link FACT_WEIGHT}, the others' 1). Messages in the view, and facts
- * taken from them, are left out. Best first; ties keep BM25 order.
+ * {@link FACT_WEIGHT}, the others' 1). A matched message that asks a question gives its BM25 rank
+ * to the other speaker's reply right after it and keeps {@link QUESTION_WEIGHT} of it (a reply in
+ * the view takes nothing). Messages in the view, and facts taken from them, are left out. Best
+ * first; ties keep BM25 order.
  */
 export function rankRecall(input: RankInput): RecallItem[] {
   const scores = new Map<string, { item: RecallItem; score: number }>();
@@ -58,9 +92,24 @@ export function rankRecall(input: RankInput): RecallItem[] {
     else scores.set(key, { item: make(), score: share });
   };
   const skip = (entry: RecallEntry) => input.inView(entry.id);
+  // The BM25 ranking, where a matched question gives its rank to the other speaker's reply and
+  // keeps QUESTION_WEIGHT of it. A message takes its best share, never the sum of two: a reply
+  // that also matches by itself ranks no higher than the better of the two ranks.
+  const lexical = new Map<number, { item: RecallItem; share: number }>();
+  const offer = (entry: RecallEntry, score: number, rank: number, weight: number) => {
+    const share = weight / (RRF_K + rank);
+    const held = lexical.get(entry.seq);
+    if (!held) lexical.set(entry.seq, { item: { kind: "message", entry, score }, share });
+    else if (share > held.share) held.share = share;
+  };
   input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
-    add(`m:${entry.seq}`, rank + 1, () => ({ kind: "message", entry, score }));
+    const reply = replyTo(entry, input.messages);
+    if (reply && !skip(reply)) {
+      offer(reply, 0, rank + 1, 1);
+      offer(entry, score, rank + 1, QUESTION_WEIGHT);
+    } else offer(entry, score, rank + 1, 1);
   });
+  for (const [seq, { item, share }] of lexical) scores.set(`m:${seq}`, { item, score: share });
   if (input.extraRanking) {
     let rank = 0;
     for (const id of input.extraRanking) {

@@ -255,7 +255,8 @@ function newestUserMessage(messages: readonly BaseMessage[]): BaseMessage | unde
  *   `summarize` in the middleware list so it sees their view (memoryStack does).
  * - Ranking: BM25+ over the messages (text, with a user message's speaker `name`), BM25+ over the
  *   facts of `_threadwise_facts` when factRecall is used (facts it already placed are skipped),
- *   and, with `embeddings`, a cosine ranking, fused by reciprocal rank fusion into one list.
+ *   and, with `embeddings`, a cosine ranking, fused by reciprocal rank fusion into one list; a
+ *   matched question gives its rank to the other speaker's reply (rankRecall, `QUESTION_WEIGHT`).
  * - Rendering: `#<position> <speaker> (<timestamp>): <text>` per message, with `neighbours`
  *   messages on each side when they fit, long messages cut to their best sentences; a fact is one
  *   line pointing at the message it came from. Positions are 1-based in the stored thread; the
