@@ -135,8 +135,8 @@ const running = new WeakMap<object, Map<string, Promise<void>>>();
  * between processes the store's conditional write ({@link conditionalWriteOf}) is.
  */
 export async function serialized<T>(store: object, user: string, work: () => Promise<T>): Promise<T> {
-  let users = running.get(store);
-  if (!users) running.set(store, (users = new Map()));
+  const users = running.get(store) ?? new Map<string, Promise<void>>();
+  running.set(store, users);
   const before = users.get(user) ?? Promise.resolve();
   let done!: () => void;
   const tail = new Promise<void>((resolve) => {
