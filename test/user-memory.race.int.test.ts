@@ -10,7 +10,16 @@
 import { InMemoryStore } from "@langchain/langgraph";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
-import { readUserItems, resolveUserMemoryOptions, UserItemCodec, UserMemoryEngine } from "@threadwise/user-memory";
+import { createHash } from "node:crypto";
+import { parseKeyring, sealedKid } from "@threadwise/encryption";
+import {
+  readUserItems,
+  reencryptUserItems,
+  resolveUserMemoryOptions,
+  UserItemCodec,
+  UserMemoryEngine,
+  userNamespace,
+} from "@threadwise/user-memory";
 import type pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { pgbouncerUrl, sameDatabase, skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
@@ -122,5 +131,53 @@ describe.skipIf(skipUnlessRealPostgres("user memory race on PostgreSQL"))(
         expect(await race([storeOn(url, "transaction"), storeOn(url, "transaction")], c, "bouncer")).toEqual([]);
       });
     }
+    it("reencryptUserItems with a commit between its read and its write: the commit's value is re-sealed, not overwritten with the older one (en, ko)", async () => {
+      const ring = (active: string, kids: string[]) =>
+        parseKeyring(
+          JSON.stringify({
+            version: 1,
+            active_kid: active,
+            keys: Object.fromEntries(kids.map((kid) => [kid, createHash("sha256").update(`race-${kid}`).digest("base64")])),
+          }),
+          "race-keyring",
+        );
+      const [k1, k2] = [ring("k1", ["k1"]), ring("k2", ["k1", "k2"])];
+      const oldProcess = new UserMemoryEngine(resolveUserMemoryOptions({ keyring: k1, env: {} }));
+      for (const c of CASES) {
+        const scope = { tenantId: "default", userId: `reseal-${c.lang}` };
+        const store = storeOn(db.url);
+        await oldProcess.commit(store, scope, { threadId: "A", messages: [{ id: "a1", text: c.older }], now: "2026-01-01T10:00:00.000Z" });
+        // A process still on the old keyring commits the changed fact right after the re-seal read the page.
+        let moved = false;
+        const racing = new Proxy(store, {
+          get(target, name, receiver) {
+            const value = Reflect.get(target, name, receiver);
+            if (name !== "search") return typeof value === "function" && name !== "constructor" ? value.bind(target) : value;
+            return async (...args: Parameters<typeof store.search>) => {
+              const page = await target.search(...args);
+              if (!moved && JSON.stringify(args[0]) === JSON.stringify(userNamespace(scope))) {
+                moved = true;
+                await oldProcess.commit(target, scope, {
+                  threadId: "B",
+                  messages: [{ id: "b1", text: c.newer }],
+                  now: "2026-01-01T10:05:00.000Z",
+                });
+              }
+              return page;
+            };
+          },
+        });
+        const codec = new UserItemCodec({ keyring: k2, agentId: "default", principalId: "default" });
+        await reencryptUserItems(racing, codec, { tenantLabel: userNamespace(scope)[3] });
+        expect(moved).toBe(true);
+        const items = await readUserItems(store, scope, codec, 100);
+        const fact = items.find((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+        expect([fact?.fact?.value, ...(fact?.superseded ?? []).map((v) => v.value)]).toEqual([c.newValue, c.oldValue]);
+        // The fact the commit rewrote is on the new kid (a new item it added after the page was read is
+        // the old process's own: every process takes the new keyring before the re-seal).
+        const stored = await store.get(userNamespace(scope), fact?.key as string);
+        expect(sealedKid((stored?.value as { sealed?: unknown } | undefined)?.sealed)).toBe("k2");
+      }
+    });
   },
 );
