@@ -7,11 +7,12 @@
  * included: it keeps user memory in the store it is given). Before conditional writes a commit's
  * facts written and read back between the other commit's check and its write were overwritten.
  */
+
+import { createHash } from "node:crypto";
 import { InMemoryStore } from "@langchain/langgraph";
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
-import { createHash } from "node:crypto";
 import { parseKeyring, sealedKid } from "@threadwise/encryption";
+import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
 import {
   readUserItems,
   reencryptUserItems,
