@@ -244,6 +244,8 @@ export class UserMemoryEngine {
       const factDeletes = write.deletes.filter((key) => before.get(key)?.kind === "fact");
       const last = attempt >= attempts;
       if (conditional) {
+        // Every fact written, the purge's rewrites of facts a deleted thread stated included.
+        const facts = write.puts.filter((item) => item.kind === "fact");
         if (facts.length > 0 || factDeletes.length > 0) {
           // The facts as stored now: when one differs from what the plan read, plan again; else
           // write them only if each key still holds that value, all or none (another commit's
