@@ -220,6 +220,25 @@ describe.each(BACKENDS)("memory across a user's threads: %s", (backend: Backend)
       expect(sent(r)).toContain(newValue);
     });
 
+  for (const [lang, older, newer, oldValue, newValue] of [
+    ["en", "I live in Seoul.", "I moved to Busan.", "Seoul", "Busan"],
+    ["ko", "저는 서울에 살아요.", "부산으로 이사했어요.", "서울", "부산"],
+  ] as const)
+    it(`${lang}: a changed residence stated at once in two processes, 40 rounds of Promise.all: one fact holding both values every time`, async () => {
+      const lost: string[] = [];
+      for (let round = 0; round < 40; round += 1) {
+        const user = `u-race-${++n}`;
+        const [p, q] = [proc(), proc()];
+        await Promise.all([say(p, `t-ra-${backend}-${n}`, user, older), say(q, `t-rb-${backend}-${n}`, user, newer)]);
+        const items = await readUserItems(p.stack.store as BaseStore, { tenantId: "default", userId: user }, new UserItemCodec(), 100);
+        const facts = items.filter((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+        const values = facts.flatMap((item) => [item.fact?.value, ...(item.superseded ?? []).map((v) => v.value)]);
+        if (facts.length !== 1 || [...values].sort().join() !== [oldValue, newValue].sort().join())
+          lost.push(`round ${round}: ${JSON.stringify(values)}`);
+      }
+      expect(lost).toEqual([]);
+    });
+
   it("concurrent turns on three threads of one user (two processes): every turn commits and every message is recalled", async () => {
     const user = `u-conc-${++n}`;
     const [p, q] = [proc(), proc()];

@@ -1,5 +1,5 @@
 import { type BaseCheckpointSaver, JsonPlusSerializer } from "@langchain/langgraph-checkpoint";
-import { envString, parseWholeNumber, ThreadwiseConfigError } from "@threadwise/core";
+import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError } from "@threadwise/core";
 import {
   createKeyring,
   encryptCheckpointer,
@@ -11,7 +11,7 @@ import {
 } from "@threadwise/encryption";
 import { type ReencryptUserItemsResult, reencryptUserItems, UserItemCodec } from "@threadwise/user-memory";
 import type { Command } from "commander";
-import { MEMORY_ENV, MIGRATION_DSN_ENV } from "./config.js";
+import { MEMORY_ENV, MIGRATION_DSN_ENV, PG_POOL_MODES } from "./config.js";
 import { loadPostgresSaver, loadSqliteSaver, openExistingSqliteFile } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
@@ -83,6 +83,7 @@ export function addKeyringCommands(
       100,
     )
     .option("--dry-run", "count records per kid without writing")
+    .option("--json", "print the report as JSON")
     .action(
       async (opts: {
         keyring?: string;
@@ -93,6 +94,7 @@ export function addKeyringCommands(
         principalId?: string;
         batchSize: number;
         dryRun?: boolean;
+        json?: boolean;
       }) => {
         if (opts.keyring === undefined && envString(KEYRING_ENV, env) === undefined)
           throw new ThreadwiseConfigError(
@@ -118,7 +120,8 @@ export function addKeyringCommands(
             );
           const schema = opts.schema ?? envString(MEMORY_ENV.postgresSchema, env) ?? "public";
           const PostgresSaver = loadPostgresSaver();
-          const pool = createMemoryPool(dsn, { max: 2 });
+          // PgBouncer's transaction mode (MEMORY_PG_POOL_MODE), as every other command's pool.
+          const pool = createMemoryPool(dsn, { mode: envChoice(MEMORY_ENV.pgPoolMode, PG_POOL_MODES, env), max: 2 });
           close = () => pool.end();
           try {
             await assertSchemaVersion(pool, schema);
@@ -139,28 +142,33 @@ export function addKeyringCommands(
             onProgress: (p) => bar.update(p.scanned, p.total),
           });
           bar.stop();
-          const kids = Object.entries(result.recordsByKid)
-            .map(([kid, n]) => `${kid}: ${n}`)
-            .join(", ");
-          out(
-            `${opts.dryRun ? "dry run: would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} rows to kid ${result.activeKid} (records by kid before: ${kids || "none"})\n`,
-          );
-          if (userStore === undefined) {
-            out(
-              "user memory: not reached (a SQLite target: stacks keep user memory in an InMemoryStore or a store the application passes); re-seal it in code with reencryptUserItems(store, codec) before retiring a kid\n",
-            );
-            return;
+          const dryRun = Boolean(opts.dryRun);
+          let items: ReencryptUserItemsResult | undefined;
+          if (userStore !== undefined) {
+            const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
+            const codec = new UserItemCodec({ keyring, agentId: opts.agentId, principalId });
+            items = await reencryptUserItems(userStore, codec, { dryRun });
           }
-          const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
-          const codec = new UserItemCodec({ keyring, agentId: opts.agentId, principalId });
-          const items = await reencryptUserItems(userStore, codec, { dryRun: Boolean(opts.dryRun) });
-          out(userItemsLine(items, result.activeKid, Boolean(opts.dryRun)));
+          if (opts.json)
+            out(`${JSON.stringify({ dryRun, activeKid: result.activeKid, checkpoints: result, userMemory: items ?? null }, null, 2)}\n`);
+          else {
+            const kids = Object.entries(result.recordsByKid)
+              .map(([kid, n]) => `${kid}: ${n}`)
+              .join(", ");
+            out(
+              `${dryRun ? "dry run: would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} rows to kid ${result.activeKid} (records by kid before: ${kids || "none"})\n`,
+            );
+            out(
+              items
+                ? userItemsLine(items, result.activeKid, dryRun)
+                : "user memory: not reached (a SQLite target: stacks keep user memory in an InMemoryStore or a store the application passes); re-seal it in code with reencryptUserItems(store, codec) before retiring a kid\n",
+            );
+          }
           // Items under an old kid that did not open stay on it: retiring that kid would lose them.
-          const left = staleItems(items, result.activeKid) - items.resealed;
-          if (!opts.dryRun && left > 0)
+          if (items && !dryRun && items.unopenable > 0)
             throw new ThreadwiseConfigError(
               "--principal-id",
-              `${left} user-memory item(s) under an old kid did not open with this keyring, --agent-id ${JSON.stringify(opts.agentId)} and --principal-id ${JSON.stringify(principalId)}, so they stay on the old kid (retiring it would lose them); run again with the ids they were sealed for (userMemory's agentId and principalId)`,
+              `${items.unopenable} user-memory item(s) under an old kid did not open with this keyring, --agent-id ${JSON.stringify(opts.agentId)} and --principal-id ${JSON.stringify(opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default")}, so they stay on the old kid (retiring it would lose them); run again with the ids they were sealed for (userMemory's agentId and principalId)`,
             );
         } finally {
           bar.stop();
@@ -182,9 +190,11 @@ function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryR
     .map(([kid, n]) => `${kid}: ${n}`)
     .join(", ");
   const stale = staleItems(result, activeKid);
-  const unreadable =
-    result.unreadable > 0
-      ? `; ${result.unreadable} item(s) left as they are (plaintext, or sealed for another keyring, --agent-id or --principal-id)`
-      : "";
-  return `user memory: ${dryRun ? `dry run: would re-seal ${stale}` : `re-sealed ${result.resealed}`} item(s) to kid ${activeKid} (items by kid before: ${kids || "none"})${unreadable}\n`;
+  const left = [
+    result.unopenable > 0
+      ? `${result.unopenable} item(s) under an old kid do not open (sealed for another keyring, --agent-id or --principal-id, or tampered)${dryRun ? "" : " and stay on it"}`
+      : "",
+    result.plaintext > 0 ? `${result.plaintext} plaintext item(s) left as they are (no kid to move)` : "",
+  ].filter((part) => part !== "");
+  return `user memory: ${dryRun ? `dry run: would re-seal ${stale - result.unopenable}` : `re-sealed ${result.resealed}`} item(s) to kid ${activeKid} (items by kid before: ${kids || "none"})${left.map((part) => `; ${part}`).join("")}\n`;
 }

@@ -1,3 +1,9 @@
+export {
+  type ConditionalOp,
+  type ConditionalWrite,
+  conditionalWriteOf,
+  ThreadwiseUserMemoryConflictError,
+} from "./conditional-writes.js";
 export { type DeletedThreadsLookup, type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 export { type SealingIdentity, type StoredUserValue, ThreadwiseUserMemoryItemError, UserItemCodec } from "./user-item-codec.js";
 export {

@@ -8,6 +8,7 @@ import {
   type FactExtractionModel,
 } from "@threadwise/fact-recall";
 import { memoizeCount, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
+import { conditionalWriteOf, serialized, ThreadwiseUserMemoryConflictError } from "./conditional-writes.js";
 import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 import { UserItemCodec } from "./user-item-codec.js";
 import {
@@ -32,6 +33,11 @@ export const MAX_CACHED_USERS = 64;
 const READ_SLACK = 256;
 /** Plans a commit makes at most when other commits of the user write the same facts meanwhile. */
 const MAX_COMMIT_ATTEMPTS = 4;
+/**
+ * Plans a commit makes at most on a store with conditional writes: each failed write means another
+ * commit of the user wrote meanwhile, so it takes that many commits at once to reach this.
+ */
+const MAX_CONDITIONAL_ATTEMPTS = 16;
 /** Deleted thread ids a process remembers (tombstones are permanent; ids not remembered are asked again). */
 const MAX_KNOWN_DELETED = 100_000;
 
@@ -173,7 +179,7 @@ export class UserMemoryEngine {
   ): Promise<boolean> {
     if (placed.length === 0) return false;
     const now = await this.#itemsNow(store, scope, placed, signal);
-    return placed.some((item) => now.get(item.key)?.updatedAt !== item.updatedAt);
+    return placed.some((item) => now.get(item.key)?.item?.updatedAt !== item.updatedAt);
   }
 
   /**
@@ -206,6 +212,12 @@ export class UserMemoryEngine {
    * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
    */
   async commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions = {}): Promise<UserWritePlan> {
+    return serialized(store, JSON.stringify(userNamespace(scope)), () => this.#commit(store, scope, turn, options));
+  }
+
+  async #commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions): Promise<UserWritePlan> {
+    const conditional = conditionalWriteOf(store);
+    const attempts = conditional ? MAX_CONDITIONAL_ATTEMPTS : MAX_COMMIT_ATTEMPTS;
     // Message items this commit wrote, read as not stored yet when it plans again after a lost race.
     const hidden = new Set<string>();
     for (let attempt = 1; ; attempt += 1) {
@@ -226,16 +238,61 @@ export class UserMemoryEngine {
       for (const item of plan.puts) deletes.delete(item.key);
       const write: UserWritePlan = { puts, deletes: [...deletes] };
       const facts = plan.puts.filter((item) => item.kind === "fact");
-      const last = attempt >= MAX_COMMIT_ATTEMPTS;
+      const before = new Map(read.map((item) => [item.key, item]));
+      // Facts the turn deletes (taken back by an edit, evicted by the bound): another commit may
+      // have written one since the read, too.
+      const factDeletes = write.deletes.filter((key) => before.get(key)?.kind === "fact");
+      const last = attempt >= attempts;
+      if (conditional) {
+        // Every fact written, the purge's rewrites of facts a deleted thread stated included.
+        const facts = write.puts.filter((item) => item.kind === "fact");
+        if (facts.length > 0 || factDeletes.length > 0) {
+          // The facts as stored now: when one differs from what the plan read, plan again; else
+          // write them only if each key still holds that value, all or none (another commit's
+          // write between this check and the write makes it write nothing, and plan again).
+          const now = await this.#itemsNow(store, scope, [...facts, ...factDeletes.map((key) => ({ key }))], options.signal);
+          const unchanged = [...now.keys()].every((key) => sameItem(now.get(key)?.item, before.get(key)));
+          const codec = this.codec;
+          const ops = unchanged
+            ? [
+                ...facts.map((item) => ({
+                  key: item.key,
+                  expected: now.get(item.key)?.value,
+                  value: codec.encode(scope, item) as unknown as Record<string, unknown>,
+                })),
+                ...factDeletes.map((key) => ({ key, expected: now.get(key)?.value, value: null })),
+              ]
+            : [];
+          const written = unchanged && (await this.#bounded(() => conditional(userNamespace(scope), ops), "write", options.signal));
+          if (!written) {
+            if (last) throw new ThreadwiseUserMemoryConflictError(scope, attempt);
+            continue;
+          }
+        }
+        const done = new Set([...facts.map((item) => item.key), ...factDeletes]);
+        await this.#bounded(
+          () =>
+            writeUserItems(
+              store,
+              scope,
+              this.codec,
+              write.puts.filter((item) => !done.has(item.key)),
+              write.deletes.filter((key) => !done.has(key)),
+            ),
+          "write",
+          options.signal,
+        );
+        return write;
+      }
+      // A store without conditional writes: check, write, read back.
       // Another commit of the user (another thread, process) wrote one of these facts since the
       // read: plan again over what it wrote, or its value would be overwritten without a trace.
       if (!last && facts.length > 0) {
-        const before = new Map(read.map((item) => [item.key, item]));
         const now = await this.#itemsNow(store, scope, facts, options.signal);
-        if (facts.some((item) => !sameItem(now.get(item.key), before.get(item.key)))) continue;
+        if (facts.some((item) => !sameItem(now.get(item.key)?.item, before.get(item.key)))) continue;
       }
-      // The facts first, right after the check above: the window in which another commit's write
-      // goes unseen is one store round trip (a store without transactions cannot close it).
+      // The facts first, right after the check above: the window in which another process's
+      // commit goes unseen is one store round trip (this store has no conditional write).
       const factKeys = new Set(facts.map((item) => item.key));
       await this.#bounded(() => writeUserItems(store, scope, this.codec, facts, []), "write", options.signal);
       const rest = write.puts.filter((item) => !factKeys.has(item.key));
@@ -244,21 +301,25 @@ export class UserMemoryEngine {
       // A commit that read before this write and wrote after it overwrote this turn's statements:
       // plan again over its write (this turn's messages read as new, so their facts are read again).
       const after = await this.#itemsNow(store, scope, facts, options.signal);
-      if (facts.every((item) => keepsStatements(after.get(item.key), item, turn.threadId))) return write;
+      if (facts.every((item) => keepsStatements(after.get(item.key)?.item, item, turn.threadId))) return write;
       for (const item of plan.puts) if (item.kind === "message") hidden.add(item.key);
     }
   }
 
-  /** The stored items under the keys of `items`, read in one store batch (`undefined`: none, or one that cannot be opened). */
+  /**
+   * The stored items under the keys of `items`, read in one store batch: each key's value as the
+   * store returned it (`value`, `undefined` for none) and decoded (`item`, `undefined` for none or
+   * one that cannot be opened).
+   */
   async #itemsNow(
     store: BaseStore,
     scope: UserScope,
     items: ReadonlyArray<{ key: string }>,
     signal?: AbortSignal,
-  ): Promise<Map<string, UserItem | undefined>> {
+  ): Promise<Map<string, { value: unknown; item: UserItem | undefined }>> {
     const namespace = userNamespace(scope);
     const found = await this.#bounded(() => store.batch(items.map((item) => ({ namespace, key: item.key }))), "read", signal);
-    const out = new Map<string, UserItem | undefined>();
+    const out = new Map<string, { value: unknown; item: UserItem | undefined }>();
     items.forEach((item, i) => {
       const value = (found[i] as { value?: unknown } | null | undefined)?.value;
       let decoded: UserItem | undefined;
@@ -267,7 +328,7 @@ export class UserMemoryEngine {
       } catch {
         decoded = undefined;
       }
-      out.set(item.key, decoded);
+      out.set(item.key, { value, item: decoded });
     });
     return out;
   }

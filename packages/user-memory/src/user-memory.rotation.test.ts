@@ -5,7 +5,7 @@ import { describe, expect, it } from "vitest";
 import { UserItemCodec } from "./user-item-codec.js";
 import { UserMemoryEngine } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions } from "./user-memory-options.js";
-import { idOfLabel, namespaceLabel } from "./user-scope.js";
+import { idOfLabel, namespaceLabel, userNamespace } from "./user-scope.js";
 import { reencryptUserItems } from "./user-store.js";
 
 const key = (kid: string) => createHash("sha256").update(`rotation-${kid}`).digest("base64");
@@ -62,7 +62,7 @@ describe("key rotation of user memory", () => {
     });
     const done = await reencryptUserItems(store, codecOf(rotated));
     expect(done.resealed).toBe(dry.byKid.k1);
-    expect(done.unreadable).toBe(0);
+    expect([done.plaintext, done.unopenable]).toEqual([0, 0]);
     expect((await reencryptUserItems(store, codecOf(rotated), { dryRun: true })).byKid).toEqual({
       k2: (dry.byKid.k1 ?? 0) + (dry.byKid.k2 ?? 0),
     });
@@ -73,6 +73,41 @@ describe("key rotation of user memory", () => {
     }
     // Run again: nothing left to re-seal.
     expect((await reencryptUserItems(store, codecOf(rotated))).resealed).toBe(0);
+  });
+
+  it("counts plaintext items and items that do not open apart: only the latter stay on an old kid (en, ko)", async () => {
+    const store = new InMemoryStore();
+    const [mine, plain, other] = [
+      { tenantId: "acme", userId: "사용자:1/가" },
+      { tenantId: "테넌트/b", userId: "user:2" },
+      { tenantId: "acme", userId: "다른 사람" },
+    ];
+    const k1 = ring("k1", ["k1"]);
+    await engineOf(k1).commit(store, mine, {
+      threadId: "A",
+      messages: [{ id: "a1", text: "My cat is named Nabi." }],
+      now: "2026-01-01T10:00:00.000Z",
+    });
+    // Written with no keyring: plaintext.
+    await new UserMemoryEngine(resolveUserMemoryOptions({ env: {} })).commit(store, plain, {
+      threadId: "P",
+      messages: [{ id: "p1", text: "저는 부산에 살아요." }],
+      now: "2026-01-01T10:00:00.000Z",
+    });
+    // Sealed for another principal: it does not open with codecOf's ids.
+    await new UserMemoryEngine(resolveUserMemoryOptions({ keyring: k1, principalId: "someone-else", env: {} })).commit(store, other, {
+      threadId: "O",
+      messages: [{ id: "o1", text: "저는 서울에 살아요." }],
+      now: "2026-01-01T10:00:00.000Z",
+    });
+    const count = async (scope: { tenantId: string; userId: string }) => (await store.search(userNamespace(scope), { limit: 100 })).length;
+    const [nMine, nPlain, nOther] = [await count(mine), await count(plain), await count(other)];
+    expect(Math.min(nMine, nPlain, nOther)).toBeGreaterThan(0);
+    const rotated = ring("k2", ["k1", "k2"]);
+    const dry = await reencryptUserItems(store, codecOf(rotated), { dryRun: true });
+    expect(dry).toEqual({ byKid: { k1: nMine + nOther }, resealed: 0, plaintext: nPlain, unopenable: nOther });
+    const done = await reencryptUserItems(store, codecOf(rotated));
+    expect(done).toEqual({ byKid: { k1: nMine + nOther }, resealed: nMine, plaintext: nPlain, unopenable: nOther });
   });
 
   it("refuses a codec without a keyring, naming reencryptUserItems.codec", async () => {

@@ -1,6 +1,7 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { sealedKid } from "@threadwise/encryption";
+import { type ConditionalWrite, conditionalWriteOf } from "./conditional-writes.js";
 import type { UserItemCodec } from "./user-item-codec.js";
 import type { UserItem } from "./user-items.js";
 import { idOfLabel, isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
@@ -196,8 +197,17 @@ export interface ReencryptUserItemsResult {
   byKid: Record<string, number>;
   /** Items sealed again with the active kid (0 in a dry run). */
   resealed: number;
-  /** Items that could not be opened (another keyring, tampered, plaintext): left as they are. */
-  unreadable: number;
+  /**
+   * Items stored in plaintext (written with no keyring), or in a namespace whose tenant or user
+   * label does not decode: no kid to move, left as they are (reads with a keyring refuse them).
+   */
+  plaintext: number;
+  /**
+   * Items sealed with a kid other than the active one that did not open with this codec (another
+   * keyring, `agentId` or `principalId`, or tampered), counted in `byKid` too; a dry run opens them
+   * as well, to count them. Left as they are: retiring their kid would lose them.
+   */
+  unopenable: number;
 }
 
 /**
@@ -205,8 +215,10 @@ export interface ReencryptUserItemsResult {
  * every user's namespace (or one tenant's): step 3 of a key rotation for user memory (the saver's
  * `reencrypt` covers checkpoints only). Without it, retiring the old kid makes every user with an
  * item sealed under it lose all of their memory (each read fails, `unknown-kid`). One store
- * `batch` per page; safe to run again. A re-sealed item is a write to the store: its `updatedAt`
- * (what `expireUserItems` reads) starts again, so run retention first.
+ * `batch` per page; safe to run again. On a PostgresStore each page is one conditional write (see
+ * `conditionalWriteOf`): an item a commit wrote since the page was read is not overwritten with
+ * its older value; it is read again and re-sealed from its new one. A re-sealed item is a write to
+ * the store: its `updatedAt` (what `expireUserItems` reads) starts again, so run retention first.
  * @throws ThreadwiseConfigError naming `reencryptUserItems.codec` for a codec without a keyring; the store's errors.
  */
 export async function reencryptUserItems(
@@ -221,33 +233,82 @@ export async function reencryptUserItems(
       "a codec with a keyring (new UserItemCodec({ keyring, agentId, principalId }))",
     );
   const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
-  const result: ReencryptUserItemsResult = { byKid: {}, resealed: 0, unreadable: 0 };
+  const result: ReencryptUserItemsResult = { byKid: {}, resealed: 0, plaintext: 0, unopenable: 0 };
+  const conditional = conditionalWriteOf(store);
   await forEachNamespace(store, prefix, async (namespace) => {
     if (!isItemNamespaceUnder(namespace, prefix)) return;
     const [tenantId, userId] = [idOfLabel(namespace[3] as string), idOfLabel(namespace[4] as string)];
     for (let from = 0; ; from += PAGE) {
       const page = await store.search(namespace, { limit: PAGE, offset: from });
-      const puts: Array<{ namespace: string[]; key: string; value: Record<string, unknown> }> = [];
+      const puts: Array<{ key: string; value: Record<string, unknown>; expected: unknown }> = [];
       for (const found of page) {
         const kid = sealedKid((found.value as { sealed?: unknown } | null)?.sealed);
         if (kid === undefined || tenantId === undefined || userId === undefined) {
-          result.unreadable += 1;
+          result.plaintext += 1;
           continue;
         }
         result.byKid[kid] = (result.byKid[kid] ?? 0) + 1;
-        if (kid === active || options.dryRun) continue;
+        if (kid === active) continue;
         const scope = { tenantId, userId };
         try {
           const item = codec.decode(scope, found.key, found.value);
-          puts.push({ namespace, key: found.key, value: codec.encode(scope, item) as unknown as Record<string, unknown> });
+          if (!options.dryRun)
+            puts.push({ key: found.key, value: codec.encode(scope, item) as unknown as Record<string, unknown>, expected: found.value });
         } catch {
-          result.unreadable += 1;
+          result.unopenable += 1;
         }
       }
-      if (puts.length > 0) await store.batch(puts);
-      result.resealed += puts.length;
+      if (tenantId !== undefined && userId !== undefined)
+        result.resealed += await resealPage(store, codec, { tenantId, userId }, conditional, namespace, puts);
       if (page.length < PAGE) break;
     }
   });
   return result;
+}
+
+/** Times an item a commit writes again and again is read and re-sealed before the run leaves it (counted nowhere: the commit sealed it). */
+const MAX_RESEAL_TRIES = 4;
+
+/**
+ * Writes a page of re-sealed items: with a conditional write, each only if it still holds the
+ * value it was re-sealed from; one a commit wrote since the page was read is read again and
+ * re-sealed from its new value (a commit of a process on the new keyring already sealed it with
+ * the active kid; one deleted meanwhile is done). Else one `batch`. Returns how many were written.
+ */
+async function resealPage(
+  store: BaseStore,
+  codec: UserItemCodec,
+  scope: UserScope,
+  conditional: ConditionalWrite | undefined,
+  namespace: string[],
+  puts: Array<{ key: string; value: Record<string, unknown>; expected: unknown }>,
+): Promise<number> {
+  if (puts.length === 0) return 0;
+  if (!conditional) {
+    await store.batch(puts.map(({ key, value }) => ({ namespace, key, value })));
+    return puts.length;
+  }
+  if (await conditional(namespace, puts)) return puts.length;
+  // One item changed since the page was read: the others one by one, a changed one from its new value.
+  let written = 0;
+  for (const first of puts) {
+    let put: typeof first | undefined = first;
+    for (let attempt = 1; put && attempt <= MAX_RESEAL_TRIES; attempt += 1) {
+      if (await conditional(namespace, [put])) {
+        written += 1;
+        break;
+      }
+      const now: unknown = (await store.get(namespace, put.key))?.value;
+      const kid = sealedKid((now as { sealed?: unknown } | undefined)?.sealed);
+      const key: string = put.key;
+      put = undefined;
+      if (now === undefined || kid === undefined || kid === codec.activeKid) continue;
+      try {
+        put = { key, value: codec.encode(scope, codec.decode(scope, key, now)) as unknown as Record<string, unknown>, expected: now };
+      } catch {
+        // Written since by another keyring: not this run's to move.
+      }
+    }
+  }
+  return written;
 }

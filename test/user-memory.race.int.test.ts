@@ -1,0 +1,184 @@
+/**
+ * Two commits of one user at once (spec R40): two processes commit a changed fact from two threads
+ * in one `Promise.all`, 40 rounds per language, and no value is lost: the fact ends with the value
+ * stated last and the other superseded. On PostgreSQL two `UserMemoryEngine`s on two PostgresStores
+ * with pools of their own (two processes), directly and through PgBouncer in transaction mode; in
+ * memory two engines on one `InMemoryStore` (what two stacks of one process share, SQLite's stack
+ * included: it keeps user memory in the store it is given). Before conditional writes a commit's
+ * facts written and read back between the other commit's check and its write were overwritten.
+ */
+
+import { createHash } from "node:crypto";
+import { InMemoryStore } from "@langchain/langgraph";
+import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { parseKeyring, sealedKid } from "@threadwise/encryption";
+import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
+import {
+  readUserItems,
+  reencryptUserItems,
+  resolveUserMemoryOptions,
+  UserItemCodec,
+  UserMemoryEngine,
+  userNamespace,
+} from "@threadwise/user-memory";
+import type pg from "pg";
+import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { pgbouncerUrl, sameDatabase, skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { freshDatabase, testPoolMax } from "./support/postgres.js";
+
+const ROUNDS = 40;
+const CASES = [
+  { lang: "en", older: "I live in Seoul.", newer: "I moved to Busan.", oldValue: "Seoul", newValue: "Busan" },
+  { lang: "ko", older: "저는 서울에 살아요.", newer: "부산으로 이사했어요.", oldValue: "서울", newValue: "부산" },
+] as const;
+const engineOf = () => new UserMemoryEngine(resolveUserMemoryOptions({ env: {} }));
+
+/**
+ * `ROUNDS` users, each with two commits at once (thread A said first, thread B later, one per
+ * store); returns the rounds whose residence fact is not `[newValue, oldValue]`, with what it held.
+ */
+async function race(stores: readonly [BaseStore, BaseStore], c: (typeof CASES)[number], label: string): Promise<string[]> {
+  const [p, q] = [engineOf(), engineOf()];
+  const lost: string[] = [];
+  for (let round = 0; round < ROUNDS; round += 1) {
+    const scope = { tenantId: "default", userId: `race-${label}-${c.lang}-${round}` };
+    await Promise.all([
+      p.commit(stores[0], scope, {
+        threadId: "A",
+        messages: [{ id: "a1", text: c.older }],
+        saidAt: "2026-01-01T10:00:00.000Z",
+        now: "2026-01-01T10:07:00.000Z",
+      }),
+      q.commit(stores[1], scope, {
+        threadId: "B",
+        messages: [{ id: "b1", text: c.newer }],
+        saidAt: "2026-01-01T10:05:00.000Z",
+        now: "2026-01-01T10:06:00.000Z",
+      }),
+    ]);
+    const items = await readUserItems(stores[0], scope, new UserItemCodec(), 100);
+    const facts = items.filter((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+    const values = facts.map((item) => [item.fact?.value, ...(item.superseded ?? []).map((v) => v.value)]);
+    const messages = items.filter((item) => item.kind === "message").length;
+    if (JSON.stringify(values) !== JSON.stringify([[c.newValue, c.oldValue]]) || messages !== 2)
+      lost.push(`round ${round}: ${JSON.stringify(values)}, ${messages} messages`);
+  }
+  return lost;
+}
+
+/**
+ * `store` with each call answered after 0-5 ms (a seeded sequence): a store in this process that
+ * does I/O, where two commits' calls interleave as they do between processes.
+ */
+function withLatency(store: InMemoryStore, seed: number): BaseStore {
+  let state = seed;
+  const pause = () => {
+    state = (state * 1103515245 + 12345) % 2 ** 31;
+    return new Promise((resolve) => setTimeout(resolve, (state >> 8) % 6));
+  };
+  return new Proxy(store, {
+    get(target, name, receiver) {
+      const value = Reflect.get(target, name, receiver);
+      if (typeof value !== "function") return value;
+      if (!["search", "batch", "get", "put", "delete"].includes(String(name))) return value.bind(target);
+      return async (...args: unknown[]) => {
+        await pause();
+        return (value as (...a: unknown[]) => Promise<unknown>).apply(target, args);
+      };
+    },
+  });
+}
+
+describe("two commits of one user at once, in memory (one store, two engines)", () => {
+  for (const c of CASES) {
+    it(`${c.lang}: ${ROUNDS} rounds of Promise.all on an InMemoryStore, no value lost`, async () => {
+      const store = new InMemoryStore();
+      expect(await race([store, store], c, "mem")).toEqual([]);
+    });
+    it(`${c.lang}: ${ROUNDS} rounds of Promise.all on an in-process store with I/O latency, no value lost`, async () => {
+      const store = withLatency(new InMemoryStore(), 20261206);
+      expect(await race([store, store], c, "slow")).toEqual([]);
+    });
+  }
+});
+
+describe.skipIf(skipUnlessRealPostgres("user memory race on PostgreSQL"))(
+  "two commits of one user at once, on PostgreSQL (two processes)",
+  () => {
+    let db: Awaited<ReturnType<typeof freshDatabase>>;
+    const pools: pg.Pool[] = [];
+    beforeAll(async () => {
+      db = await freshDatabase("twrace");
+      await migrate({ dsn: db.url, schema: db.schema });
+    });
+    afterAll(async () => {
+      for (const pool of pools.splice(0)) await pool.end();
+      await db?.drop();
+    });
+    const storeOn = (url: string, mode: "direct" | "transaction" = "direct") => {
+      const pool = createMemoryPool(url, { max: testPoolMax(), mode });
+      pools.push(pool);
+      return postgresUserStore(pool, { schema: db.schema, dsn: url, max: testPoolMax() });
+    };
+
+    for (const c of CASES) {
+      it(`${c.lang}: ${ROUNDS} rounds of Promise.all on two PostgresStores, no value lost`, async () => {
+        expect(await race([storeOn(db.url), storeOn(db.url)], c, "pg")).toEqual([]);
+      });
+      it(`${c.lang}: the same through PgBouncer in transaction mode`, async (ctx) => {
+        const bouncer = pgbouncerUrl("user memory race through PgBouncer");
+        if (!bouncer) return ctx.skip();
+        const url = sameDatabase(bouncer, db.url);
+        expect(await race([storeOn(url, "transaction"), storeOn(url, "transaction")], c, "bouncer")).toEqual([]);
+      });
+    }
+    it("reencryptUserItems with a commit between its read and its write: the commit's value is re-sealed, not overwritten with the older one (en, ko)", async () => {
+      const ring = (active: string, kids: string[]) =>
+        parseKeyring(
+          JSON.stringify({
+            version: 1,
+            active_kid: active,
+            keys: Object.fromEntries(kids.map((kid) => [kid, createHash("sha256").update(`race-${kid}`).digest("base64")])),
+          }),
+          "race-keyring",
+        );
+      const [k1, k2] = [ring("k1", ["k1"]), ring("k2", ["k1", "k2"])];
+      const oldProcess = new UserMemoryEngine(resolveUserMemoryOptions({ keyring: k1, env: {} }));
+      for (const c of CASES) {
+        const scope = { tenantId: "default", userId: `reseal-${c.lang}` };
+        const store = storeOn(db.url);
+        await oldProcess.commit(store, scope, { threadId: "A", messages: [{ id: "a1", text: c.older }], now: "2026-01-01T10:00:00.000Z" });
+        // A process still on the old keyring commits the changed fact right after the re-seal read the page.
+        let moved = false;
+        const racing = new Proxy(store, {
+          get(target, name, receiver) {
+            const value = Reflect.get(target, name, receiver);
+            if (name !== "search") return typeof value === "function" && name !== "constructor" ? value.bind(target) : value;
+            return async (...args: Parameters<typeof store.search>) => {
+              const page = await target.search(...args);
+              if (!moved && JSON.stringify(args[0]) === JSON.stringify(userNamespace(scope))) {
+                moved = true;
+                await oldProcess.commit(target, scope, {
+                  threadId: "B",
+                  messages: [{ id: "b1", text: c.newer }],
+                  now: "2026-01-01T10:05:00.000Z",
+                });
+              }
+              return page;
+            };
+          },
+        });
+        const codec = new UserItemCodec({ keyring: k2, agentId: "default", principalId: "default" });
+        await reencryptUserItems(racing, codec, { tenantLabel: userNamespace(scope)[3] });
+        expect(moved).toBe(true);
+        const items = await readUserItems(store, scope, codec, 100);
+        const fact = items.find((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+        expect([fact?.fact?.value, ...(fact?.superseded ?? []).map((v) => v.value)]).toEqual([c.newValue, c.oldValue]);
+        // The fact the commit rewrote is on the new kid (a new item it added after the page was read is
+        // the old process's own: every process takes the new keyring before the re-seal).
+        const stored = await store.get(userNamespace(scope), fact?.key as string);
+        expect(sealedKid((stored?.value as { sealed?: unknown } | undefined)?.sealed)).toBe("k2");
+      }
+    });
+  },
+);
