@@ -1092,9 +1092,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const parentId: unknown = config.configurable?.checkpoint_id;
     if (run && typeof parentId === "string") stepsPastOf(run).add(parentId);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
-    const threadPuts =
-      this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
-    if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
+    // The thread id normalized once (each call of it is inlined where this compiles).
+    const threadKey = config.configurable?.thread_id === undefined ? undefined : threadIdOf(config);
+    const threadPuts = this.#puts.get(threadKey ?? "") ?? new Set<Promise<unknown>>();
+    if (threadKey !== undefined) this.#puts.set(threadKey, threadPuts);
     threadPuts.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
@@ -1110,8 +1111,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       run?.putting.delete(settled);
       threadPuts.delete(settled);
-      if (threadPuts.size === 0 && config.configurable?.thread_id !== undefined && this.#puts.get(threadIdOf(config)) === threadPuts)
-        this.#puts.delete(threadIdOf(config));
+      if (threadPuts.size === 0 && threadKey !== undefined && this.#puts.get(threadKey) === threadPuts) this.#puts.delete(threadKey);
     }
   }
 
