@@ -165,10 +165,7 @@ export function alignedBatch(
 ): BaseMessage[] {
   // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
-  for (let i = 0; i < thread.length; i += 1) {
-    const id = (thread[i] as BaseMessage).id;
-    if (typeof id === "string") position.set(id, i);
-  }
+  for (const [i, message] of thread.entries()) if (typeof message.id === "string") position.set(message.id, i);
   // The group starting at each position of `thread`, as the view groups it: an empty user message
   // that is not the thread's newest is an orphan there (the view leaves it out), though it may be
   // the newest of `leaving`. A batch never ends right before one.

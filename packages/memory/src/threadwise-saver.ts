@@ -371,13 +371,7 @@ function inputCheckOf(checkpoint: Checkpoint): InputCheck | undefined {
     }
   }
   if (unseen.length === 0 && removals.length === 0 && replacing.size === 0) return undefined;
-  // Each id once, in this order: unseen, removed, replaced (a loop, not spreads of iterators: every input's put runs it).
-  const lookup = new Set<string>();
-  for (const id of unseen) lookup.add(id);
-  for (const id of removals) lookup.add(id);
-  for (const id of replacing.keys()) lookup.add(id);
-  lookup.delete(ARCHIVE_CLEARED_MESSAGE_ID);
-  const lookupIds = [...lookup];
+  const lookupIds = [...new Set([...unseen, ...removals, ...replacing.keys()])].filter((id) => id !== ARCHIVE_CLEARED_MESSAGE_ID);
   return { unseen, removals, unknownRemovals, replacing, lookupIds };
 }
 
