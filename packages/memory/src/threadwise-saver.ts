@@ -1086,9 +1086,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const parentId: unknown = config.configurable?.checkpoint_id;
     if (run && typeof parentId === "string") stepsPastOf(run).add(parentId);
     // From the put's first step (a rewrite prepares the archive's emptying before its write is in flight): archive reads wait for it.
-    const threadPuts =
-      this.#puts.get(config.configurable?.thread_id === undefined ? "" : threadIdOf(config)) ?? new Set<Promise<unknown>>();
-    if (config.configurable?.thread_id !== undefined) this.#puts.set(threadIdOf(config), threadPuts);
+    // The thread id normalized once (each call of it is inlined where this compiles).
+    const threadKey = config.configurable?.thread_id === undefined ? undefined : threadIdOf(config);
+    const threadPuts = this.#puts.get(threadKey ?? "") ?? new Set<Promise<unknown>>();
+    if (threadKey !== undefined) this.#puts.set(threadKey, threadPuts);
     threadPuts.add(settled);
     try {
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
@@ -1104,8 +1105,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       run?.putting.delete(settled);
       threadPuts.delete(settled);
-      if (threadPuts.size === 0 && config.configurable?.thread_id !== undefined && this.#puts.get(threadIdOf(config)) === threadPuts)
-        this.#puts.delete(threadIdOf(config));
+      if (threadPuts.size === 0 && threadKey !== undefined && this.#puts.get(threadKey) === threadPuts) this.#puts.delete(threadKey);
     }
   }
 
@@ -1270,15 +1270,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return run;
   }
 
-  /** `run`: the put's run record ({@link #runOf}, `undefined` outside the root namespace or without run keys). */
-  async #put(
-    config: RunnableConfig,
-    checkpoint: Checkpoint,
-    metadata: CheckpointMetadata,
-    newVersions: ChannelVersions,
-    run: RunRecord | undefined,
-  ) {
-    const threadId = threadIdOf(config);
+  /** What {@link #put} waits for before it starts, in this order; only called when one of them applies. */
+  async #putWaits(threadId: string, run: RunRecord | undefined): Promise<void> {
     if (!this.#isReady) await this.ready("put");
     if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
     // A run whose `Command` wrote messages refused against the archive (`#checkCommandUpdate`)
@@ -1294,6 +1287,49 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       await run.operationWrite;
       if (run.refused !== undefined) throw run.refused;
     }
+  }
+
+  /**
+   * {@link #put}'s checks of a branch, a start from a chosen checkpoint or a rewrite, before its
+   * transaction: returns the checkpoint branched from, with where the archive stood then (stored,
+   * so read before the transaction), when `checkReach`.
+   */
+  async #branchChecks(
+    config: RunnableConfig,
+    threadId: string,
+    commit: CheckpointCommit,
+    chosen: unknown,
+    checkStart: boolean,
+    checkReach: boolean,
+    rewrite: boolean,
+  ): Promise<BranchPoint | undefined> {
+    if (checkStart) await this.#refuseUnknownStart(threadId, commit.parentId, chosen, chosenNamespace(config));
+    const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
+    // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the
+    // thread's lock; `clear` under the lock reuses them only if no archived row changed since.
+    if (rewrite) await this.#archive.prepareClear(threadId);
+    return from;
+  }
+
+  /** `run`: the put's run record ({@link #runOf}, `undefined` outside the root namespace or without run keys). */
+  async #put(
+    config: RunnableConfig,
+    checkpoint: Checkpoint,
+    metadata: CheckpointMetadata,
+    newVersions: ChannelVersions,
+    run: RunRecord | undefined,
+  ) {
+    const threadId = threadIdOf(config);
+    // What a put may wait for before it starts (see `#putWaits`), tested here so that a step's
+    // usual put, which waits for none of it, compiles without those awaits (issue 27: the code
+    // TurboFan compiles for every step's path).
+    if (
+      !this.#isReady ||
+      this.#options.plaintext ||
+      run?.commandCheck !== undefined ||
+      (run !== undefined && run.stored === undefined && (run.operationCheck !== undefined || run.operationWrite !== undefined))
+    )
+      await this.#putWaits(threadId, run);
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const key = writeKey(threadId, checkpointNs, checkpoint.id);
     const source = metadata?.source;
@@ -1375,13 +1411,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // What the input check looks up in the archive is read with the thread's lock where the registry can.
     const input = checkInput ? inputCheckOf(checkpoint) : undefined;
     if (input) commit.archiveLookupIds = input.lookupIds;
-    if (checkpointNs === "" && commit.startsRun && commit.branch)
-      await this.#refuseUnknownStart(threadId, commit.parentId, chosen, chosenNamespace(config));
-    // The checkpoint branched from, with where the archive stood then (stored, so read before the transaction).
-    const from = checkReach && commit.parentId !== undefined ? await this.#branchPoint(threadId, commit.parentId) : undefined;
-    // A rewrite empties the archive, keeping digests of what it held: decoded here, outside the
-    // thread's lock; `clear` under the lock reuses them only if no archived row changed since.
-    if (rewrite) await this.#archive.prepareClear(threadId);
+    const checkStart = checkpointNs === "" && commit.startsRun && commit.branch;
+    // The checkpoint branched from, with where the archive stood then (`#branchChecks`; none on a step's usual put).
+    const from =
+      checkStart || checkReach || rewrite
+        ? await this.#branchChecks(config, threadId, commit, chosen, checkStart, checkReach, rewrite)
+        : undefined;
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
     // The run's `Command` writes held until its first checkpoint: stored in its transaction, or not at all.
@@ -1588,6 +1623,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return checked === undefined ? written : written.finally(checked);
   }
 
+  /** What {@link #putWritesChecked} waits for before it starts, in this order; only called when one of them applies. */
+  async #putWritesWaits(
+    config: RunnableConfig,
+    threadId: string,
+    writes: PendingWrite[],
+    commandRun: RunRecord | undefined,
+    checkUpdate: boolean,
+  ): Promise<void> {
+    if (checkUpdate) await this.#checkCommandUpdate(config, threadId, writes, commandRun);
+    if (!this.#isReady) await this.ready("putWrites");
+    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
+  }
+
   /** {@link putWrites} from its first await: `held`, the writes are a run's `Command` writes held until it stores something. */
   async #putWritesChecked(
     config: RunnableConfig,
@@ -1605,10 +1653,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // A `Command({ update })` turn writes its messages there, not as an input checkpoint: checked
     // against the archive as an input is, and the run's admission waits for the check, so a
     // refused turn calls no model. Was: an archived message edited there was appended at the thread's end.
-    if (commandKeys !== undefined && writes.some(([channel]) => channel === "messages"))
-      await this.#checkCommandUpdate(config, threadId, writes, commandRun);
-    if (!this.#isReady) await this.ready("putWrites");
-    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(threadId);
+    const checkUpdate = commandKeys !== undefined && writes.some(([channel]) => channel === "messages");
+    // Tested here, so that a step's usual write batch, which waits for none of it, compiles without those awaits (issue 27).
+    if (checkUpdate || !this.#isReady || this.#options.plaintext)
+      await this.#putWritesWaits(config, threadId, writes, commandRun, checkUpdate);
     // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
     // LangGraph's checkpoint-validation suite).
     if (checkpointId === "")
@@ -1625,14 +1673,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const operationId = commandRun === undefined ? undefined : operationIdOf(config);
     if (commandRun !== undefined && operationId !== undefined)
       target.operation = { operationId, runStartedWith: () => commandRun.operationAt ?? commandRun.firstId };
-    if (held) {
-      // Checked now, so a retried operation is refused before its first model or tool call; stored
-      // with the run's first checkpoint or first step's writes.
-      if (commandRun === undefined) return;
-      if (target.operation !== undefined) await this.#commitCommandWrites(threadId, target, async () => {}, commandRun);
-      if (commandRun.refused !== undefined) throw commandRun.refused;
-      return;
-    }
+    // Checked now, so a retried operation is refused before its first model or tool call; stored
+    // with the run's first checkpoint or first step's writes.
+    if (held) return commandRun === undefined ? undefined : this.#checkHeld(threadId, target, commandRun);
     // A run with no record here sent neither a put nor a `Command` write: writes of its first step
     // (a run resumed with `invoke(null)` on a graph without `turnAdmission`, which records its
     // calls). With an operation id, it gets one, so these writes store the id (was: a plain
@@ -1720,6 +1763,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     } finally {
       operationSettled?.();
     }
+  }
+
+  /** {@link #putWritesChecked} of a run's `Command` writes held until it stores something: their operation id checked now. */
+  async #checkHeld(threadId: string, target: WritesTarget, commandRun: RunRecord): Promise<void> {
+    if (target.operation !== undefined) await this.#commitCommandWrites(threadId, target, async () => {}, commandRun);
+    if (commandRun.refused !== undefined) throw commandRun.refused;
   }
 
   /**
