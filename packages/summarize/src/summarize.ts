@@ -637,16 +637,19 @@ export function summarize(options: SummarizeOptions = {}) {
       // A backlog larger than the passes of one call could fold in (an imported thread, a
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
       // counts the rest as unsummarized_dropped until the next calls catch up (spec R39).
-      // While the stored thread's latest attempt made no summary (`lastAttempt`: a failed call, or
-      // a background job not adopted), the summary is behind only because of it: the view keeps
-      // what the view of that attempt's call kept (never more), plus what came since, until a
-      // summary covers them, as long as one call's passes would fold them all in; past that it is
-      // a backlog again. Read from the slot, so a fresh process keeps what a running one does.
+      // Not when this call's attempt failed, or while the stored thread's latest attempt made no
+      // summary (`lastAttempt`: a failed call, or a background job not adopted yet), as long as one
+      // call's passes would fold that backlog in: the summary is behind only because of the
+      // failure. The view then keeps every message no summary covers (this call's failure), or
+      // what the view of the recorded attempt's call kept (never more: a backlog it left out stays
+      // out) plus what came since, until a summary covers them; past one call's passes it is a
+      // backlog again. Read from the slot, so a fresh process keeps what a running one does.
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
       let cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
       let firstKept = plan.windowStart;
-      if (cut && standing && standing.viewFromId !== undefined && foldsInOneCall(behind)) {
-        const from = standing.viewFromId === null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
+      if (cut && !madeNow && (standing ? standing.viewFromId !== undefined : failedNow) && foldsInOneCall(behind)) {
+        const from =
+          standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
         if (from !== -1 && from <= coveredUpTo) cut = false;
         else if (from !== -1 && from < plan.windowStart) firstKept = from;
       }
