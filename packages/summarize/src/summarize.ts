@@ -208,8 +208,12 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * (`archiveCleared`): unchanged, the summary goes on, as on a thread that never archived.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
- * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
- * The next attempt is made on the next user turn, not on every model call of the same turn.
+ * or none, log one warning, and let the turn go on. The attempt is recorded on the summary record
+ * (`lastAttempt`, as is a background job started after an answer, until a call adopts its
+ * summary), so every process reads it from the stored thread: the view keeps every message no
+ * summary covers (from where that call's view started) until a summary covers them, as long as
+ * one call's passes would fold them in. The next attempt is made on the next user turn, not on
+ * every model call of the same turn.
  *
  * Stack it after windowTrim, `[windowTrim(), summarize()]`: windowTrim's window is then the one
  * summarized. Alone, summarize keeps its own window. `[summarize(), windowTrim()]` is refused at
