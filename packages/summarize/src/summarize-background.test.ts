@@ -147,13 +147,11 @@ describe("summarize({ background: true })", () => {
     // The failure only: the view keeps every message no summary covers, u1 .. u5 (was: only u5,
     // the rest neither summarized nor sent, with the backlog warning).
     expect(warnings).toEqual(["summarize: summarizer failed; keeping the previous summary"]);
-    expect(conversation(model.calls.at(-1)?.messages ?? []).filter((m) => m.getType() === "human").map((m) => m.id)).toEqual([
-      "u1",
-      "u2",
-      "u3",
-      "u4",
-      "u5",
-    ]);
+    expect(
+      conversation(model.calls.at(-1)?.messages ?? [])
+        .filter((m) => m.getType() === "human")
+        .map((m) => m.id),
+    ).toEqual(["u1", "u2", "u3", "u4", "u5"]);
     expect((await slotOf(agent, config)).summary?.text ?? "").toBe("");
     // Turn 6 saw the failure of turn 5's job and started the next attempt after its answer.
     await tick();

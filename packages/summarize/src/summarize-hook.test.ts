@@ -150,22 +150,30 @@ describe("a failed due summary is tried again on the next user turn, not within 
       expect(summarizer.calls).toHaveLength(1);
       expect(seen.messages.map((m) => m.id)).toEqual(step.map((m) => m.id));
       // The same loop through ToolMessages: the same turn.
-      await runHook(middleware, [
-        ...turn,
-        new AIMessage({
-          id: "c1",
-          content: t.look,
-          tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
-        }),
-        new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
-      ], slot);
+      await runHook(
+        middleware,
+        [
+          ...turn,
+          new AIMessage({
+            id: "c1",
+            content: t.look,
+            tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
+          }),
+          new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
+        ],
+        slot,
+      );
       expect(summarizer.calls).toHaveLength(1);
       // Results with the user's own words: a new user turn, tried again.
-      await runHook(middleware, [
-        ...turn,
-        new AIMessage({ id: "c1", content: [toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
-        new HumanMessage({ id: "r2", content: [toolResult("toolu_1", t.result), { type: "text", text: t.words }] as never }),
-      ], slot);
+      await runHook(
+        middleware,
+        [
+          ...turn,
+          new AIMessage({ id: "c1", content: [toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
+          new HumanMessage({ id: "r2", content: [toolResult("toolu_1", t.result), { type: "text", text: t.words }] as never }),
+        ],
+        slot,
+      );
       expect(summarizer.calls).toHaveLength(2);
     });
   }

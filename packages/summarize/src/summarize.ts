@@ -652,8 +652,7 @@ export function summarize(options: SummarizeOptions = {}) {
       let cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
       let firstKept = plan.windowStart;
       if (cut && !madeNow && (standing ? standing.viewFromId !== undefined : failedNow) && foldsInOneCall(behind)) {
-        const from =
-          standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
+        const from = standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
         if (from !== -1 && from <= coveredUpTo) cut = false;
         else if (from !== -1 && from < plan.windowStart) firstKept = from;
       }
