@@ -644,14 +644,18 @@ export function summarize(options: SummarizeOptions = {}) {
       // Not when this call's attempt failed, or while the stored thread's latest attempt made no
       // summary (`lastAttempt`: a failed call, or a background job not adopted yet), as long as one
       // call's passes would fold that backlog in: the summary is behind only because of the
-      // failure. The view then keeps every message no summary covers (this call's failure), or
+      // failure. The view then keeps every message no summary covers (this call's failure, while
+      // they are no more than a trigger's worth), or
       // what the view of the recorded attempt's call kept (never more: a backlog it left out stays
       // out) plus what came since, until a summary covers them; past one call's passes it is a
       // backlog again. Read from the slot, so a fresh process keeps what a running one does.
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
       let cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
       let firstKept = plan.windowStart;
-      if (cut && !madeNow && (standing ? standing.viewFromId !== undefined : failedNow) && foldsInOneCall(behind)) {
+      // This call's own failure keeps no more than a due call holds (within a trigger): a larger
+      // backlog (an imported thread) is cut as without the failure.
+      const keeps = standing ? standing.viewFromId !== undefined : failedNow && !behindByMoreThanPeriod(triggers, behind, 0, countTokens);
+      if (cut && !madeNow && keeps && foldsInOneCall(behind)) {
         const from = standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
         if (from !== -1 && from <= coveredUpTo) cut = false;
         else if (from !== -1 && from < plan.windowStart) firstKept = from;
