@@ -66,6 +66,27 @@ export const summaryRecordSchema = z.object({
    * first and last message each folded in, how many, and its input tokens (`o200k_base`).
    */
   lastPasses: z.array(summaryPassSchema).optional(),
+  /**
+   * The thread's latest summarizer attempt since this summary was made, which made none yet
+   * (summarize, spec R13, R39): a call whose summarizer failed, timed out or answered empty
+   * (`failed: true`), or a background job started after an answer (`failed: false`: until the
+   * next call adopts its summary; a job that failed, still runs or was lost with its process looks
+   * the same in the stored thread). While it stands the view keeps the messages it kept then
+   * (`viewFromId`). A record made by a summary has none. Absent on records written before it existed.
+   */
+  lastAttempt: z
+    .object({
+      /** Id of the user message of the turn that made it (`""`: none); a failed one is not tried again in that turn. */
+      turnId: z.string(),
+      /** `true`: the summarizer failed; `false`: a background job was started. */
+      failed: z.boolean(),
+      /**
+       * Where that call's view started: `null` when it held every message the summary does not
+       * cover, else the id of its first message; absent when that message had no id.
+       */
+      viewFromId: z.string().nullable().optional(),
+    })
+    .optional(),
 });
 export type SummaryRecord = z.infer<typeof summaryRecordSchema>;
 

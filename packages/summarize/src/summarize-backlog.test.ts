@@ -168,6 +168,26 @@ describe("summarize over an imported thread (backlog)", () => {
   });
 });
 
+describe("a summarizer down over an imported thread (backlog)", () => {
+  // The record of a failed attempt (`lastAttempt`) keeps in the view what the failing call's view
+  // held; a backlog that view had left out stays out, even one that one call's passes would fold.
+  it("the failing first call sends the window, not the import; the next failing call keeps that view and what came since", async () => {
+    const stored = [...importedThread(400), new HumanMessage({ id: "now", content: "그리고 지금은? And now?" })];
+    const summarizer = recordingSummarizer(Array.from({ length: 300 }, (_, i) => i + 1));
+    const middleware = summarize({ windowSize: 20, threshold: 40, maxInputTokens: 8000, maxPassesPerCall: 100, logger: false });
+    const first = await modelCall(middleware, [...stored], undefined, summarizer.model);
+    expect(summarizer.calls()).toBe(1);
+    expect(first.sent.length).toBeLessThanOrEqual(20);
+    expect(first.update?.lastAttempt).toEqual({ turnId: "now", failed: true, viewFromId: first.sent[0]?.id });
+    stored.push(new AIMessage({ id: "ok1", content: "ok" }), new HumanMessage({ id: "next1", content: "next" }));
+    const second = await modelCall(middleware, [...stored], first.update, summarizer.model);
+    expect(summarizer.calls()).toBe(2);
+    // Was: the window again, the first view's oldest messages neither summarized nor sent.
+    expect(second.sent.map((m) => m.id)).toEqual([...first.sent.map((m) => m.id), "ok1", "next1"]);
+    expect(second.update?.lastAttempt).toEqual({ turnId: "next1", failed: true, viewFromId: first.sent[0]?.id });
+  });
+});
+
 describe("summarize over an imported thread in the background (backlog)", () => {
   it("400 messages, a 1,000-token cap: every evicted message in exactly one input, each pass within the cap, the view bounded", async () => {
     const run = await catchUp({ size: 400, maxInputTokens: 1000, background: true, maxPassesPerCall: 3 });

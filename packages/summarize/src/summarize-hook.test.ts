@@ -1,6 +1,6 @@
 import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
-import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY } from "@threadwise/core";
+import { findOrphans, messageText, readSummarySlot, SUMMARY_SLOT_KEY, type SummaryRecord } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createAgent, createMiddleware, tool } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -25,6 +25,12 @@ async function runHook(middleware: ReturnType<typeof summarize>, messages: BaseM
     return new AIMessage("ok");
   });
   return { seen: seen as { messages: BaseMessage[]; system: string }, result };
+}
+
+/** The summary slot as a checkpointer stores it after the call that returned `result` (its `Command`'s summary update). */
+function slotWritten(result: unknown): { summary?: SummaryRecord } {
+  const update = result instanceof Command ? (result.update as Record<string, { summary?: SummaryRecord }>)[SUMMARY_SLOT_KEY] : undefined;
+  return update?.summary ? { summary: update.summary } : {};
 }
 
 const thread = (turns: number) =>
@@ -130,33 +136,44 @@ describe("a failed due summary is tried again on the next user turn, not within 
       const summarizer = failing();
       const middleware = summarize({ model: summarizer, windowSize: 2, threshold: 6, startOn: "any", logger: false });
       const turn = [...thread(3), new HumanMessage({ id: "u4", content: "u4" })];
-      await runHook(middleware, turn);
+      // The failure is recorded in the summary slot the call writes (`lastAttempt`): the next calls
+      // get it as a checkpointer hands it back, so a fresh process decides the same.
+      const slot = slotWritten((await runHook(middleware, turn)).result);
+      expect(slot.summary?.lastAttempt).toEqual({ turnId: "u4", failed: true, viewFromId: null });
       expect(summarizer.calls).toHaveLength(1);
       const step = [
         ...turn,
         new AIMessage({ id: "c1", content: [{ type: "text", text: t.look }, toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
         new HumanMessage({ id: "r1", content: [toolResult("toolu_1", t.result)] as never }),
       ];
-      const { seen } = await runHook(middleware, step);
+      const { seen } = await runHook(middleware, step, slot);
       expect(summarizer.calls).toHaveLength(1);
       expect(seen.messages.map((m) => m.id)).toEqual(step.map((m) => m.id));
       // The same loop through ToolMessages: the same turn.
-      await runHook(middleware, [
-        ...turn,
-        new AIMessage({
-          id: "c1",
-          content: t.look,
-          tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
-        }),
-        new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
-      ]);
+      await runHook(
+        middleware,
+        [
+          ...turn,
+          new AIMessage({
+            id: "c1",
+            content: t.look,
+            tool_calls: [{ id: "toolu_1", name: "weather", args: { city: "Seoul" }, type: "tool_call" }],
+          }),
+          new ToolMessage({ id: "r1", content: t.result, tool_call_id: "toolu_1" }),
+        ],
+        slot,
+      );
       expect(summarizer.calls).toHaveLength(1);
       // Results with the user's own words: a new user turn, tried again.
-      await runHook(middleware, [
-        ...turn,
-        new AIMessage({ id: "c1", content: [toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
-        new HumanMessage({ id: "r2", content: [toolResult("toolu_1", t.result), { type: "text", text: t.words }] as never }),
-      ]);
+      await runHook(
+        middleware,
+        [
+          ...turn,
+          new AIMessage({ id: "c1", content: [toolUse("toolu_1", "Seoul")] as never, tool_calls: [] }),
+          new HumanMessage({ id: "r2", content: [toolResult("toolu_1", t.result), { type: "text", text: t.words }] as never }),
+        ],
+        slot,
+      );
       expect(summarizer.calls).toHaveLength(2);
     });
   }

@@ -64,8 +64,8 @@ export const SUMMARY_CALL: InternalCallId = { middleware: "summarize", purpose: 
  */
 export const INTERNAL_CALL_TAGS: readonly string[] = internalCallConfig(SUMMARY_CALL).tags;
 
-/** Bound on the per-process memory of failed attempts (thread ids), oldest forgotten first. */
-const FAILURE_MEMORY_ENTRIES = 10_000;
+/** Bound on the background jobs held in process memory (threads), oldest forgotten first. */
+const JOB_MEMORY_ENTRIES = 10_000;
 
 /**
  * With `background: true` a summary is due this many messages early (one user message and its
@@ -208,8 +208,12 @@ async function callSummarizer(model: SummarizerModel, messages: BaseMessage[], t
  * (`archiveCleared`): unchanged, the summary goes on, as on a thread that never archived.
  *
  * Failures (the summarizer throws, passes `timeoutMs`, or answers empty) keep the previous summary
- * or none, log one warning, and let the turn go on; the view then keeps every uncovered message.
- * The next attempt is made on the next user turn, not on every model call of the same turn.
+ * or none, log one warning, and let the turn go on. The attempt is recorded on the summary record
+ * (`lastAttempt`, as is a background job started after an answer, until a call adopts its
+ * summary), so every process reads it from the stored thread: the view keeps every message no
+ * summary covers (from where that call's view started) until a summary covers them, as long as
+ * one call's passes would fold them in. The next attempt is made on the next user turn, not on
+ * every model call of the same turn.
  *
  * Stack it after windowTrim, `[windowTrim(), summarize()]`: windowTrim's window is then the one
  * summarized. Alone, summarize keeps its own window. `[summarize(), windowTrim()]` is refused at
@@ -239,12 +243,10 @@ export function summarize(options: SummarizeOptions = {}) {
   // copies: no orphans, portable and unique call ids, no blank text, roles alternated), not the
   // stored messages: `trigger: { fraction }` is a share of what the model receives.
   const countTokens = (messages: readonly BaseMessage[]) => counter.countMessages(sentMessages(dropOrphans(messages)));
-  // Thread id -> id of the user message whose turn already saw a failed attempt.
-  const failedTurns = new Map<string, string>();
   // Thread id -> summary update to write in afterModel (when the response cannot carry a Command).
   // Threads already warned that a structured response dropped a summary (one warning each).
   // Thread id -> summary prepared after an answer (`background: true`), until the next call adopts it.
-  const jobs = new SummaryJobs(FAILURE_MEMORY_ENTRIES);
+  const jobs = new SummaryJobs(JOB_MEMORY_ENTRIES);
   // Each call whose backlog is neither summarized yet nor sent warns (R39).
   const backlog = new BacklogWarning(logger, opts.maxPassesPerCall);
   const writes = new StructuredResponseWrites<SummaryRecord>({
@@ -375,6 +377,11 @@ export function summarize(options: SummarizeOptions = {}) {
     return { record: done > 0 ? record : undefined, passes: done };
   };
 
+  /** Whether the passes of one call (`maxPassesPerCall`, each within `maxInputTokens`) fold all of `span` in. */
+  const foldsInOneCall = (span: readonly BaseMessage[]) =>
+    summarizerPassLines({ span, prompt, maxInputTokens: opts.maxInputTokens, counter, maxPasses: opts.maxPassesPerCall + 1 }).length <=
+    opts.maxPassesPerCall;
+
   /** The thread's summary slot: `request.state`'s when declared here, else the model node's input (core `summarySlotOf`). */
   const slotOf = (request: { state?: unknown; runtime?: unknown }) =>
     opts.declareState ? readSummarySlot(request.state) : declaredSummarySlot(request, "summarize.declareState");
@@ -441,11 +448,11 @@ export function summarize(options: SummarizeOptions = {}) {
         }
       }
       const model = (own ?? request.model) as SummarizerModel;
-      const remember = (id: string) => {
-        if (threadId === "") return;
-        if (failedTurns.size >= FAILURE_MEMORY_ENTRIES) failedTurns.delete(failedTurns.keys().next().value as string);
-        failedTurns.set(threadId, id);
-      };
+      // The thread's latest attempt that made no summary, as the stored thread says (a fresh
+      // process reads the same): a failed one is not tried again in its turn.
+      let standing = previous?.lastAttempt;
+      let attemptedThisTurn = standing?.failed === true && standing.turnId === turnId;
+      let failedNow = false;
 
       let record: SummaryRecord | undefined = previous;
       let update: SummaryRecord | undefined;
@@ -484,8 +491,8 @@ export function summarize(options: SummarizeOptions = {}) {
         if (settled?.result) {
           record = settled.result;
           update = settled.result;
-          failedTurns.delete(threadId);
-        } else if (settled) remember(settled.turnId);
+          standing = undefined;
+        } else if (settled?.turnId === turnId) attemptedThisTurn = true;
       }
       // Trigger and keep in messages and tokens; `fraction` read against the agent model's
       // context window (`modelMaxInputTokens`, else its profile), or a ThreadwiseConfigError.
@@ -552,9 +559,9 @@ export function summarize(options: SummarizeOptions = {}) {
           await startOf(stored, beyondBoundary(record), span, boundaryEnd(), archive),
           request.runtime?.signal,
         );
-        if (made.error === undefined) failedTurns.delete(threadId);
-        else {
-          remember(turnId);
+        if (made.error !== undefined) {
+          attemptedThisTurn = true;
+          failedNow = true;
           warnFailure(made.error, made.record ?? record, span.pending.length, Date.now() - started);
         }
         return made;
@@ -562,7 +569,7 @@ export function summarize(options: SummarizeOptions = {}) {
 
       let madeNow = false;
       let prepareAfterAnswer = false;
-      if (plan.due && !(threadId !== "" && failedTurns.get(threadId) === turnId)) {
+      if (plan.due && !attemptedThisTurn) {
         if (background) {
           // Not now: the user does not wait for the summarizer. The view stays what the current
           // summary does not cover; the next summary is prepared once this call has answered.
@@ -573,6 +580,7 @@ export function summarize(options: SummarizeOptions = {}) {
             update = made.record;
             record = update;
             madeNow = true;
+            standing = undefined;
           }
         }
       }
@@ -599,7 +607,7 @@ export function summarize(options: SummarizeOptions = {}) {
       // message the cap keeps and at least the window's start, so the period starts again.
       let extended = false;
       const extend: CoverageExtender = async (through) => {
-        if (extended || (threadId !== "" && failedTurns.get(threadId) === turnId)) return undefined;
+        if (extended || attemptedThisTurn) return undefined;
         const at = positionIn(stored, through);
         if (at === -1) return undefined;
         const target = Math.max(at, plan.windowStart);
@@ -633,10 +641,28 @@ export function summarize(options: SummarizeOptions = {}) {
       // A backlog larger than the passes of one call could fold in (an imported thread, a
       // summarizer that failed for a while) is not sent whole: the view keeps the window, and core
       // counts the rest as unsummarized_dropped until the next calls catch up (spec R39).
+      // Not when this call's attempt failed, or while the stored thread's latest attempt made no
+      // summary (`lastAttempt`: a failed call, or a background job not adopted yet), as long as one
+      // call's passes would fold that backlog in: the summary is behind only because of the
+      // failure. The view then keeps every message no summary covers (this call's failure, while
+      // they are no more than a trigger's worth), or
+      // what the view of the recorded attempt's call kept (never more: a backlog it left out stays
+      // out) plus what came since, until a summary covers them; past one call's passes it is a
+      // backlog again. Read from the slot, so a fresh process keeps what a running one does.
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
-      const cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
-      if (cut)
-        decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[plan.windowStart] ?? null });
+      let cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
+      let firstKept = plan.windowStart;
+      // This call's own failure keeps no more than a due call holds (within a trigger): a larger
+      // backlog (an imported thread) is cut as without the failure.
+      const keeps = standing ? standing.viewFromId !== undefined : failedNow && !behindByMoreThanPeriod(triggers, behind, 0, countTokens);
+      if (cut && !madeNow && keeps && foldsInOneCall(behind)) {
+        const from = standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
+        if (from !== -1 && from <= coveredUpTo) cut = false;
+        else if (from !== -1 && from < plan.windowStart) firstKept = from;
+      }
+      if (cut) decisions.push({ kind: "cut", producer: SUMMARIZE_MIDDLEWARE_NAME, reason: "cap", firstKept: stored[firstKept] ?? null });
+      // Where this view starts, for the record of an attempt made on this call.
+      const viewFromId = cut ? (stored[firstKept]?.id ?? undefined) : null;
       // The coverage and the summary block in one assembly (core).
       const placed = beyondBoundary(record);
       const next = withViewDecisions(
@@ -669,6 +695,13 @@ export function summarize(options: SummarizeOptions = {}) {
           if (!made.record) throw made.error;
           return made.record;
         });
+      }
+      // An attempt that made no summary (it failed, or a job now runs) is recorded on the summary
+      // the thread holds after this call; a summary made later replaces the record, and with it this.
+      if (failedNow || prepareAfterAnswer) {
+        const base = update ?? previous ?? { text: "", coveredThroughId: null, coveredCount: 0, updatedAt: new Date().toISOString() };
+        const { lastAttempt: _replaced, ...kept } = base;
+        update = { ...kept, lastAttempt: { turnId, failed: failedNow, ...(viewFromId === undefined ? {} : { viewFromId }) } };
       }
       if (!update) return response;
       if (AIMessage.isInstance(response)) return new Command({ update: { [SUMMARY_SLOT_KEY]: { summary: update } } });
