@@ -29,9 +29,8 @@ const START_MS = Date.UTC(2026, 11, 5, 12);
 const BEHIND_MS = 5 * 60_000;
 /** The id a writer stamps at `msecs` (its clock). */
 const idAt = (msecs: number) => v6({ msecs, nsecs: 0, clockseq: 0 });
-let threads = 0;
 /** A thread id of its own per test (the PostgreSQL database is the file's one). */
-const newThread = () => `skewed-${process.pid}-${(threads += 1)}`;
+const newThread = () => `skewed-${uuid6(-1)}`;
 
 async function listed(saver: ThreadwiseSaver, thread: string, options?: CheckpointListOptions): Promise<string[]> {
   const ids: string[] = [];
@@ -224,7 +223,7 @@ describe("a store of schema version 6 is migrated to 7", () => {
     const old: string[] = [];
     for (let step = 0; step < 5; step += 1) {
       const id = idAt(OLD_MSECS(step));
-      config = await memory.put(config, { ...emptyCheckpoint(), id }, { source: "loop", step, parents: {} }, {});
+      config = await memory.put(config, { ...emptyCheckpoint(), id }, { source: "loop", step, parents: {} });
       old.push(id);
     }
     const saver = new ThreadwiseSaver(memory, new MemoryThreadRegistry(memory));

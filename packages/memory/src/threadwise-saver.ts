@@ -37,9 +37,9 @@ import {
   type ArchiveMark,
   type CheckpointCommit,
   type CommitLocked,
+  type StoreOrderQuery,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
-  type StoreOrderQuery,
   type ThreadRegistry,
   type WritesTarget,
 } from "./thread-registry.js";
