@@ -10,7 +10,7 @@
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { v6 } from "@langchain/core/utils/uuid";
-import { type CheckpointListOptions, type CheckpointTuple, emptyCheckpoint, MemorySaver } from "@langchain/langgraph-checkpoint";
+import { type CheckpointListOptions, type CheckpointTuple, emptyCheckpoint, MemorySaver, uuid6 } from "@langchain/langgraph-checkpoint";
 import {
   createCheckpointer,
   EXPECTED_SCHEMA,
