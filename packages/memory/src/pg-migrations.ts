@@ -63,7 +63,9 @@ function threadwiseMigrations(schema: string): string[] {
     // step; a runtime of an older release gets it too). A checkpoint stored again (its ON CONFLICT
     // update) fires no insert trigger and keeps its number. The trigger is made first: it locks
     // `checkpoints` against writers until the migration commits, so the numbering of what is
-    // already stored (by id in each thread, the order it was listed in) misses none.
+    // already stored (by id in each thread, the order it was listed in) misses none. The function
+    // runs as its owner (SECURITY DEFINER, names qualified): a runtime role not yet granted the new
+    // table (an older release's, mid-deploy) still stores checkpoints; reading the order needs SELECT.
     `CREATE TABLE IF NOT EXISTS ${t.checkpointSeq} (
        thread_id TEXT NOT NULL,
        checkpoint_ns TEXT NOT NULL DEFAULT '',
@@ -71,7 +73,8 @@ function threadwiseMigrations(schema: string): string[] {
        seq BIGINT NOT NULL,
        PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
      CREATE INDEX IF NOT EXISTS threadwise_checkpoint_seq_order ON ${t.checkpointSeq} (thread_id, seq, checkpoint_id, checkpoint_ns);
-     CREATE OR REPLACE FUNCTION "${schema}".threadwise_checkpoint_seq_insert() RETURNS trigger LANGUAGE plpgsql AS $fn$
+     CREATE OR REPLACE FUNCTION "${schema}".threadwise_checkpoint_seq_insert() RETURNS trigger LANGUAGE plpgsql
+       SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
      BEGIN
        INSERT INTO ${t.checkpointSeq} (thread_id, checkpoint_ns, checkpoint_id, seq)
          SELECT NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id, coalesce(max(seq), 0) + 1
