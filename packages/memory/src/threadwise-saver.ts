@@ -2005,15 +2005,15 @@ function operationIdOf(config: RunnableConfig): string | undefined {
   return value;
 }
 
-/**
- * The normalized `configurable.thread_id` of a call.
- * @throws ThreadwiseThreadIdError
- */
 /** A checkpoint's place in its thread (namespace and id), as a map key of {@link ThreadwiseSaver.list}. */
 function storedKey(checkpointNs: unknown, checkpointId: unknown): string {
   return JSON.stringify([String(checkpointNs ?? ""), String(checkpointId ?? "")]);
 }
 
+/**
+ * The normalized `configurable.thread_id` of a call.
+ * @throws ThreadwiseThreadIdError
+ */
 function threadIdOf(config: RunnableConfig): string {
   return normalizeThreadId(config.configurable?.thread_id);
 }
