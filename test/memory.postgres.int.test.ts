@@ -118,6 +118,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:4",
       "threadwise:5",
       "threadwise:6",
+      "threadwise:7",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -134,6 +135,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "store",
         "store_migrations",
         "threadwise_archive",
+        "threadwise_checkpoint_seq",
         "threadwise_operations",
         "threadwise_schema_version",
         "threadwise_threads",
@@ -226,6 +228,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "threadwise:4",
         "threadwise:5",
         "threadwise:6",
+        "threadwise:7",
       ],
       checkpoint: 4,
       store: 3,

@@ -12,6 +12,8 @@ import {
   type CommitLocked,
   claimCommit,
   NO_ROWS,
+  type StoredCheckpoint,
+  type StoreOrderQuery,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
   type ThreadHead,
@@ -48,6 +50,15 @@ interface ArchivedThread {
   batches: Array<{ stamp: number; ids: string[] }>;
 }
 
+/** One thread's store order ({@link MemoryThreadRegistry.storeOrder}): its checkpoints as numbered, oldest first. */
+interface ThreadOrder {
+  stored: StoredCheckpoint[];
+  /** `checkpointKey` of each entry of `stored`. */
+  keys: Set<string>;
+}
+
+const checkpointKey = (checkpointNs: string, checkpointId: string) => `${checkpointNs}\u0000${checkpointId}`;
+
 /** Milliseconds on a clock no one can set: `Date.now` may be faked or stepped, the lease must not follow it. */
 const monotonicNow = () => performance.timeOrigin + performance.now();
 
@@ -65,6 +76,8 @@ export class MemoryThreadRegistry implements ThreadRegistry {
   readonly #archive = new Map<string, Map<string, ArchivedThread>>();
   /** Newest archive stamp per thread (kept after deletion, so a reader's stamp is never reused). */
   readonly #stamps = new Map<string, number>();
+  /** Store order per thread (spec R38), numbered as each checkpoint commits. */
+  readonly #order = new Map<string, ThreadOrder>();
 
   constructor(saver: MemorySaver, options: { now?: () => number } = {}) {
     this.#saver = saver;
@@ -102,7 +115,9 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       });
       // Where the archive stands, read under the queue (archive writes wait for it): no second call for it.
       const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
+      const order = this.#orderOf(id, false);
       const result = await write(tenant === undefined ? {} : { archiveMark: this.#archiveMark(id, tenant) });
+      this.#number(order, commit.checkpointNs, commit.checkpointId);
       if (commit.checkpointNs === "") {
         row.tenantId ??= commit.archiveTenantId;
         row.headId = commit.checkpointId;
@@ -121,6 +136,63 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       }
       return result;
     });
+  }
+
+  async storeOrder(threadId: string, query: StoreOrderQuery = {}): Promise<StoredCheckpoint[]> {
+    const id = normalizeThreadId(threadId);
+    const order = this.#orderOf(id, true);
+    const storage = this.#saver.storage[id] ?? {};
+    const { checkpointNs, before, idBelow, after, limit } = query;
+    const named =
+      before === undefined
+        ? undefined
+        : order.stored.find(
+            (entry) =>
+              entry.checkpointId === before.checkpointId &&
+              (before.checkpointNs === undefined || entry.checkpointNs === before.checkpointNs),
+          );
+    const listed: StoredCheckpoint[] = [];
+    // Newest first: `stored` is in seq order (ties never made here).
+    for (let i = order.stored.length - 1; i >= 0 && (limit === undefined || listed.length < limit); i -= 1) {
+      const entry = order.stored[i] as StoredCheckpoint;
+      if (checkpointNs !== undefined && entry.checkpointNs !== checkpointNs) continue;
+      if (named !== undefined ? entry.seq >= named.seq : before !== undefined && entry.checkpointId >= before.checkpointId) continue;
+      if (idBelow !== undefined && entry.checkpointId >= idBelow) continue;
+      if (after !== undefined && entry.seq >= after.seq) continue;
+      // A checkpoint the MemorySaver no longer holds (deleted by it directly) is not listed.
+      if (storage[entry.checkpointNs]?.[entry.checkpointId] === undefined) continue;
+      listed.push(entry);
+    }
+    return listed;
+  }
+
+  /**
+   * The thread's store order, made at its first use: what the MemorySaver already holds (stored
+   * without this registry) is numbered by id, the order it was listed in. With `adopt` (a read),
+   * a checkpoint stored in the MemorySaver directly since is numbered too, after those before it.
+   */
+  #orderOf(threadId: string, adopt: boolean): ThreadOrder {
+    let order = this.#order.get(threadId);
+    if (order !== undefined && !adopt) return order;
+    if (order === undefined) {
+      order = { stored: [], keys: new Set() };
+      this.#order.set(threadId, order);
+    }
+    const held: Array<[string, string]> = [];
+    for (const [ns, checkpoints] of Object.entries(this.#saver.storage[threadId] ?? {}))
+      for (const checkpointId of Object.keys(checkpoints))
+        if (!order.keys.has(checkpointKey(ns, checkpointId))) held.push([checkpointId, ns]);
+    held.sort(([a, an], [b, bn]) => (a < b ? -1 : a > b ? 1 : an < bn ? -1 : an > bn ? 1 : 0));
+    for (const [checkpointId, ns] of held) this.#number(order, ns, checkpointId);
+    return order;
+  }
+
+  /** Gives a checkpoint the thread's next number, once (a checkpoint stored again keeps its number). */
+  #number(order: ThreadOrder, checkpointNs: string, checkpointId: string): void {
+    const key = checkpointKey(checkpointNs, checkpointId);
+    if (order.keys.has(key)) return;
+    order.keys.add(key);
+    order.stored.push({ checkpointNs, checkpointId, seq: (order.stored.at(-1)?.seq ?? 0) + 1 });
   }
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
@@ -267,6 +339,7 @@ export class MemoryThreadRegistry implements ThreadRegistry {
       const counts = this.#counts(threadId);
       await this.#saver.deleteThread(threadId);
       this.#archive.delete(threadId);
+      this.#order.delete(threadId);
       this.#rows.set(threadId, {
         updatedAt: row.updatedAt,
         deletedAt: this.#now(),

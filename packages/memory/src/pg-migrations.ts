@@ -58,6 +58,37 @@ function threadwiseMigrations(schema: string): string[] {
     // 6: the tenant of each thread (its first root checkpoint's saver), for eraseTenant.
     `ALTER TABLE ${t.threads} ADD COLUMN IF NOT EXISTS tenant_id TEXT;
      CREATE INDEX IF NOT EXISTS threadwise_threads_tenant ON ${t.threads} (tenant_id, thread_id) WHERE deleted_at IS NULL`,
+    // 7: the store order (spec R38): each checkpoint's insertion sequence in its thread, given by a
+    // trigger inside PostgresSaver's own INSERT (no statement or round trip of threadwise's per
+    // step; a runtime of an older release gets it too). A checkpoint stored again (its ON CONFLICT
+    // update) fires no insert trigger and keeps its number. The trigger is made first: it locks
+    // `checkpoints` against writers until the migration commits, so the numbering of what is
+    // already stored (by id in each thread, the order it was listed in) misses none. The function
+    // runs as its owner (SECURITY DEFINER, names qualified): a runtime role not yet granted the new
+    // table (an older release's, mid-deploy) still stores checkpoints; reading the order needs SELECT.
+    `CREATE TABLE IF NOT EXISTS ${t.checkpointSeq} (
+       thread_id TEXT NOT NULL,
+       checkpoint_ns TEXT NOT NULL DEFAULT '',
+       checkpoint_id TEXT NOT NULL,
+       seq BIGINT NOT NULL,
+       PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
+     CREATE INDEX IF NOT EXISTS threadwise_checkpoint_seq_order ON ${t.checkpointSeq} (thread_id, seq, checkpoint_id, checkpoint_ns);
+     CREATE OR REPLACE FUNCTION "${schema}".threadwise_checkpoint_seq_insert() RETURNS trigger LANGUAGE plpgsql
+       SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+     BEGIN
+       INSERT INTO ${t.checkpointSeq} (thread_id, checkpoint_ns, checkpoint_id, seq)
+         SELECT NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id, coalesce(max(seq), 0) + 1
+         FROM ${t.checkpointSeq} WHERE thread_id = NEW.thread_id
+         ON CONFLICT DO NOTHING;
+       RETURN NULL;
+     END $fn$;
+     DROP TRIGGER IF EXISTS threadwise_checkpoint_seq ON ${t.checkpoints};
+     CREATE TRIGGER threadwise_checkpoint_seq AFTER INSERT ON ${t.checkpoints}
+       FOR EACH ROW EXECUTE FUNCTION "${schema}".threadwise_checkpoint_seq_insert();
+     INSERT INTO ${t.checkpointSeq} (thread_id, checkpoint_ns, checkpoint_id, seq)
+       SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
+       FROM ${t.checkpoints}
+       ON CONFLICT DO NOTHING`,
   ];
 }
 

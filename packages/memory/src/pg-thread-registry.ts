@@ -14,6 +14,8 @@ import {
   type CommitLocked,
   claimCommit,
   NO_ROWS,
+  type StoredCheckpoint,
+  type StoreOrderQuery,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
   type ThreadHead,
@@ -55,6 +57,7 @@ export function pgTables(schema: string) {
     threads: q("threadwise_threads"),
     operations: q("threadwise_operations"),
     archive: q("threadwise_archive"),
+    checkpointSeq: q("threadwise_checkpoint_seq"),
     schemaVersion: q("threadwise_schema_version"),
   };
 }
@@ -200,6 +203,33 @@ export class PgThreadRegistry implements ThreadRegistry {
       },
       mark,
     );
+  }
+
+  async storeOrder(threadId: string, query: StoreOrderQuery = {}): Promise<StoredCheckpoint[]> {
+    const seq = this.#t.checkpointSeq;
+    // The sequence's index only, newest first (one round trip; see StoreOrderQuery).
+    const { rows } = await this.#reader.query<{ checkpointNs: string; checkpointId: string; seq: string }>(
+      `WITH named AS (SELECT seq, checkpoint_id FROM ${seq}
+          WHERE thread_id = $1 AND checkpoint_id = $3 AND ($4::text IS NULL OR checkpoint_ns = $4) LIMIT 1)
+        SELECT checkpoint_ns AS "checkpointNs", checkpoint_id AS "checkpointId", seq FROM ${seq}
+        WHERE thread_id = $1 AND ($2::text IS NULL OR checkpoint_ns = $2)
+          AND ($3::text IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM named)
+            THEN (seq, checkpoint_id) < (SELECT seq, checkpoint_id FROM named) ELSE checkpoint_id < $3 END)
+          AND ($5::bigint IS NULL OR (seq, checkpoint_id) < ($5::bigint, $6::text))
+          AND ($8::text IS NULL OR checkpoint_id < $8)
+        ORDER BY seq DESC, checkpoint_id DESC LIMIT $7`,
+      [
+        normalizeThreadId(threadId),
+        query.checkpointNs ?? null,
+        query.before?.checkpointId ?? null,
+        query.before?.checkpointNs ?? null,
+        query.after?.seq ?? null,
+        query.after?.checkpointId ?? null,
+        query.limit ?? null,
+        query.idBelow ?? null,
+      ],
+    );
+    return rows.map((row) => ({ checkpointNs: row.checkpointNs, checkpointId: row.checkpointId, seq: Number(row.seq) }));
   }
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
@@ -462,6 +492,7 @@ export class PgThreadRegistry implements ThreadRegistry {
       const archived = await client.query(`DELETE FROM ${this.#t.archive} WHERE thread_id = $1`, [threadId]);
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
+      await client.query(`DELETE FROM ${this.#t.checkpointSeq} WHERE thread_id = $1`, [threadId]);
       await client.query(
         `UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = $1`,
         [threadId, options.reason ?? "api"],

@@ -14,6 +14,8 @@ import {
   type CommitLocked,
   claimCommit,
   NO_ROWS,
+  type StoredCheckpoint,
+  type StoreOrderQuery,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
   type ThreadHead,
@@ -23,7 +25,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 6;
+export const SQLITE_SCHEMA_VERSION = 7;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -111,6 +113,41 @@ const archiveInsertText = (rows: number) =>
     () => "(@tenant, @thread, ?, ?, @stamp, ?, @now)",
   ).join(", ")}
    ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`;
+
+/**
+ * Version 7's store order (spec R38): each checkpoint's insertion sequence in its thread, given by
+ * the trigger below inside SqliteSaver's own `INSERT` (no statement of threadwise's per step; a
+ * writer of an older release gets it too). A checkpoint stored again (SqliteSaver's `INSERT OR
+ * REPLACE`) keeps its number: the trigger's insert skips a numbered one (an `OR IGNORE` would take
+ * the outer statement's `OR REPLACE`). The index answers the thread's next number and its listing
+ * newest first without reading any other row.
+ */
+const CHECKPOINT_SEQ_TABLES = `
+CREATE TABLE IF NOT EXISTS threadwise_checkpoint_seq (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL, seq INTEGER NOT NULL,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
+CREATE INDEX IF NOT EXISTS threadwise_checkpoint_seq_order ON threadwise_checkpoint_seq (thread_id, seq, checkpoint_id, checkpoint_ns);
+CREATE TRIGGER IF NOT EXISTS threadwise_checkpoint_seq_insert AFTER INSERT ON checkpoints BEGIN
+  INSERT INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
+    SELECT NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id,
+      (SELECT coalesce(max(seq), 0) + 1 FROM threadwise_checkpoint_seq WHERE thread_id = NEW.thread_id)
+    WHERE NOT EXISTS (SELECT 1 FROM threadwise_checkpoint_seq
+      WHERE thread_id = NEW.thread_id AND checkpoint_ns = NEW.checkpoint_ns AND checkpoint_id = NEW.checkpoint_id);
+END`;
+/** The checkpoints stored before version 7, numbered in each thread by id (the order they were listed in), as the migration to 7 does. */
+const NUMBER_STORED_CHECKPOINTS = `INSERT OR IGNORE INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
+  SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
+  FROM checkpoints`;
+/** {@link SqliteThreadRegistry.storeOrder}'s read: the sequence's index only, newest first (see {@link StoreOrderQuery}). */
+const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_checkpoint_seq
+    WHERE thread_id = @thread AND checkpoint_id = @before AND (@beforeNs IS NULL OR checkpoint_ns = @beforeNs) LIMIT 1)
+  SELECT checkpoint_ns AS checkpointNs, checkpoint_id AS checkpointId, seq FROM threadwise_checkpoint_seq
+  WHERE thread_id = @thread AND (@ns IS NULL OR checkpoint_ns = @ns)
+    AND (@before IS NULL OR CASE WHEN EXISTS (SELECT 1 FROM named)
+      THEN (seq, checkpoint_id) < (SELECT seq, checkpoint_id FROM named) ELSE checkpoint_id < @before END)
+    AND (@idBelow IS NULL OR checkpoint_id < @idBelow)
+    AND (@afterSeq IS NULL OR (seq, checkpoint_id) < (@afterSeq, @afterId))
+  ORDER BY seq DESC, checkpoint_id DESC LIMIT @limit`;
 
 /** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
 const SAVER_STATEMENTS_MAX = 8;
@@ -265,6 +302,13 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // Version 6: the tenant of each thread (its first root checkpoint's saver), for eraseTenant; additive.
     if (!columns.some((column) => column.name === "tenant_id")) db.exec("ALTER TABLE threadwise_threads ADD COLUMN tenant_id TEXT");
     db.exec("CREATE INDEX IF NOT EXISTS threadwise_threads_tenant ON threadwise_threads (tenant_id, thread_id) WHERE deleted_at IS NULL");
+    // Version 7: the store order (spec R38). A file of an older version numbers what it holds by id
+    // (as it was listed), then the trigger numbers each checkpoint stored after, in the same
+    // transaction as the trigger's creation, so none is stored in between.
+    const numbered =
+      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'threadwise_checkpoint_seq'").get() !== undefined;
+    db.exec(CHECKPOINT_SEQ_TABLES);
+    if (!numbered) db.exec(NUMBER_STORED_CHECKPOINTS);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -379,6 +423,19 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       },
       lock,
     );
+  }
+
+  async storeOrder(threadId: string, query: StoreOrderQuery = {}): Promise<StoredCheckpoint[]> {
+    return this.#prepare(STORE_ORDER).all({
+      thread: normalizeThreadId(threadId),
+      ns: query.checkpointNs ?? null,
+      before: query.before?.checkpointId ?? null,
+      beforeNs: query.before?.checkpointNs ?? null,
+      idBelow: query.idBelow ?? null,
+      afterSeq: query.after?.seq ?? null,
+      afterId: query.after?.checkpointId ?? null,
+      limit: query.limit ?? -1,
+    }) as StoredCheckpoint[];
   }
 
   async head(threadId: string): Promise<ThreadHead | undefined> {
@@ -589,6 +646,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       this.#db.prepare("DELETE FROM threadwise_operations WHERE thread_id = ?").run(threadId);
       const archived = this.#db.prepare("DELETE FROM threadwise_archive WHERE thread_id = ?").run(threadId).changes;
       const checkpoints = this.#db.prepare("DELETE FROM checkpoints WHERE thread_id = ?").run(threadId).changes;
+      this.#db.prepare("DELETE FROM threadwise_checkpoint_seq WHERE thread_id = ?").run(threadId);
       this.#db
         .prepare(
           "UPDATE threadwise_threads SET deleted_at = ?, deleted_reason = ?, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = ?",

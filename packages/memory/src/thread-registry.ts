@@ -142,6 +142,34 @@ export interface WritesOperation {
   record?: boolean;
 }
 
+/**
+ * One checkpoint of a thread in store order ({@link ThreadRegistry.storeOrder}): `seq` is the
+ * thread's insertion sequence, 1 for its first stored checkpoint, raised by 1 at each checkpoint
+ * stored after it (every namespace), whatever its id sorts as (spec R38).
+ */
+export interface StoredCheckpoint {
+  checkpointNs: string;
+  checkpointId: string;
+  seq: number;
+}
+
+/** What {@link ThreadRegistry.storeOrder} reads: a thread's checkpoints newest first by store order, optionally a window of them. */
+export interface StoreOrderQuery {
+  /** Only this namespace; `undefined`: every namespace. */
+  checkpointNs?: string;
+  /**
+   * Only those stored before the checkpoint of the thread with this id (and namespace, when
+   * given); when the thread holds none, those whose id sorts before it (as LangGraph's savers read `before`).
+   */
+  before?: { checkpointId: string; checkpointNs?: string };
+  /** Only those whose id sorts before this one (a `before` naming another thread's checkpoint, read as LangGraph's savers do). */
+  idBelow?: string;
+  /** Only those after this one in the listing (it was the last of the previous page). */
+  after?: StoredCheckpoint;
+  /** At most this many; `undefined`: all. */
+  limit?: number;
+}
+
 /** A thread's head as the registry records it: moved in the transaction of each root-namespace write. */
 export interface ThreadHead {
   /** The thread's newest checkpoint (root namespace), whatever its id sorts as. */
@@ -253,6 +281,13 @@ export interface ThreadRegistry {
    * stored before heads were recorded gets its newest checkpoint id as head (version 0).
    */
   head(threadId: string): Promise<ThreadHead | undefined>;
+  /**
+   * The thread's checkpoints newest first by store order (the insertion sequence the registry
+   * gives each checkpoint as it is stored; ties, which a registry never makes, by greater id), as
+   * `query` narrows them: ids and sequence only, no checkpoint read. Checkpoints stored before the
+   * sequence existed (a store of schema version 6) were numbered in id order by the migration.
+   */
+  storeOrder(threadId: string, query?: StoreOrderQuery): Promise<StoredCheckpoint[]>;
   /**
    * Heartbeat of a running turn: extends the lease to `turnLeaseMs` from now (database time) if
    * `checkpointId` is still the head and the lease is still the run's. Returns `false` otherwise

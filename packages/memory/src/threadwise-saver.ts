@@ -37,6 +37,7 @@ import {
   type ArchiveMark,
   type CheckpointCommit,
   type CommitLocked,
+  type StoreOrderQuery,
   type ThreadDeleteOptions,
   type ThreadDeleteOutcome,
   type ThreadRegistry,
@@ -1044,10 +1045,74 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     return undefined;
   }
 
+  /**
+   * The checkpoints of `config`'s thread (its namespace when `checkpoint_ns` is given), newest
+   * first by store order: the insertion sequence the registry gives each checkpoint as it is
+   * stored ({@link ThreadRegistry.storeOrder}), not the checkpoint id, a time-based UUID from its
+   * writer's clock, which would list a writer whose clock is behind out of place (spec R38). Fork
+   * siblings in the order they were stored. `before`: those stored before the checkpoint it names
+   * (by id, as LangGraph's savers, when it names another thread's or one the thread does not hold);
+   * `filter`: matched by the wrapped saver, as before; `limit`: at most that many (0 or less: none).
+   * With `limit` and no `filter`, only the checkpoints listed are read (the sequence's index, then
+   * each checkpoint); otherwise the thread's checkpoints (those `filter` matches) are read, then
+   * ordered. Without a thread id: the wrapped saver's listing, by id.
+   * @throws ThreadwiseThreadIdError (a malformed thread id); ThreadwiseSealedStoreError (a plaintext saver listing a sealed checkpoint).
+   */
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
-    if (config.configurable?.thread_id !== undefined) threadIdOf(config);
+    const configurable = config.configurable;
+    if (configurable?.thread_id === undefined) {
+      if (!this.#isReady) await this.ready("list");
+      for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
+      return;
+    }
+    const threadId = threadIdOf(config);
     if (!this.#isReady) await this.ready("list");
-    for await (const tuple of this.inner.list(config, options)) yield this.#refuseSealed(tuple) as CheckpointTuple;
+    const { before, limit, filter } = options ?? {};
+    if (limit !== undefined && limit <= 0) return;
+    const ns = configurable.checkpoint_ns;
+    const query: StoreOrderQuery = { checkpointNs: ns === undefined || ns === null ? undefined : String(ns) };
+    const named: unknown = before?.configurable?.checkpoint_id;
+    if (typeof named === "string") {
+      const otherThread =
+        before?.configurable?.thread_id !== undefined && String(before.configurable.thread_id) !== String(configurable.thread_id);
+      const namedNs: unknown = before?.configurable?.checkpoint_ns;
+      if (otherThread) query.idBelow = named;
+      else query.before = { checkpointId: named, checkpointNs: typeof namedNs === "string" ? namedNs : undefined };
+    }
+    const filtered = filter !== undefined && Object.values(filter).some((value) => value !== undefined);
+    if (limit === undefined || filtered || configurable.checkpoint_id !== undefined) {
+      // The whole listing (what `filter` matches) is read, as the wrapped saver reads it, then put in store order.
+      const order = await this.registry.storeOrder(threadId, query);
+      const tuples = new Map<string, CheckpointTuple>();
+      for await (const tuple of this.inner.list(config, filtered ? { filter } : undefined))
+        tuples.set(storedKey(tuple.config.configurable?.checkpoint_ns, tuple.config.configurable?.checkpoint_id), tuple);
+      let listed = 0;
+      for (const entry of order) {
+        const tuple = tuples.get(storedKey(entry.checkpointNs, entry.checkpointId));
+        if (tuple === undefined) continue;
+        yield this.#refuseSealed(tuple) as CheckpointTuple;
+        listed += 1;
+        if (limit !== undefined && listed >= limit) return;
+      }
+      return;
+    }
+    // `limit` alone: the sequence's index names the checkpoints to read, and only those are read.
+    let listed = 0;
+    while (listed < limit) {
+      const asked = limit - listed;
+      const page = await this.registry.storeOrder(threadId, { ...query, limit: asked });
+      for (const entry of page) {
+        const tuple = await this.inner.getTuple({
+          configurable: { thread_id: configurable.thread_id, checkpoint_ns: entry.checkpointNs, checkpoint_id: entry.checkpointId },
+        });
+        // A numbered checkpoint the wrapped saver no longer holds is skipped; the next page fills its place.
+        if (tuple === undefined) continue;
+        yield this.#refuseSealed(tuple) as CheckpointTuple;
+        listed += 1;
+      }
+      if (page.length < asked) return;
+      query.after = page.at(-1);
+    }
   }
 
   /**
@@ -1987,6 +2052,11 @@ function operationIdOf(config: RunnableConfig): string | undefined {
       `expected a non-empty string of at most ${MAX_OPERATION_ID_BYTES} UTF-8 bytes, got ${typeof value === "string" ? `${Buffer.byteLength(value, "utf8")} bytes` : typeof value}`,
     );
   return value;
+}
+
+/** A checkpoint's place in its thread (namespace and id), as a map key of {@link ThreadwiseSaver.list}. */
+function storedKey(checkpointNs: unknown, checkpointId: unknown): string {
+  return JSON.stringify([String(checkpointNs ?? ""), String(checkpointId ?? "")]);
 }
 
 /**
