@@ -46,7 +46,7 @@ const EXPECTED = Array.from({ length: TURNS }, (_, i) => [
 ]).flat();
 
 /** Runs TURNS turns on `thread` with the archive on and a window of 2, so most messages leave the checkpoint for the archive. */
-async function converse(options: MemoryConfigInput, thread: string) {
+async function converse(options: MemoryConfigInput & { env?: NodeJS.ProcessEnv }, thread: string) {
   const stack = memoryStack({
     archive: true,
     windowSize: 2,
@@ -163,6 +163,22 @@ describe("threadwise export on SQLite", () => {
     const missingKeyring = await cli(["export", "--sqlite", sealedPath, "--thread-id", "t1", "--keyring", join(dir, "typo.json")]);
     expect(missingKeyring.code).not.toBe(0);
     expect(missingKeyring.stderr).toContain("--keyring");
+  });
+
+  it("--tenant-id: a thread written as another tenant exports whole with its tenant (archived messages are keyed under it)", async () => {
+    const path = join(dir, "tenant.sqlite");
+    const run = await converse({ backend: "sqlite", sqlitePath: path, env: { THREADWISE_MEMORY_TENANT_ID: "acme" } }, "t1");
+    expect(run.archived).toBeGreaterThan(0);
+    const withTenant = await cli(["export", "--sqlite", path, "--thread-id", "t1", "--tenant-id", "acme"]);
+    expect(withTenant.code).toBe(0);
+    expect(shape(JSON.parse(withTenant.stdout).messages)).toEqual(EXPECTED);
+    const fromEnv = await cli(["export", "--sqlite", path, "--thread-id", "t1"], { THREADWISE_MEMORY_TENANT_ID: "acme" });
+    expect(shape(JSON.parse(fromEnv.stdout).messages)).toEqual(EXPECTED);
+    // Read as another tenant, the archived part would be missing (was: exit 0 with the 9 hot messages of 20).
+    const other = await cli(["export", "--sqlite", path, "--thread-id", "t1"]);
+    expect(other.code).toBe(CLI_USAGE_EXIT_CODE);
+    expect(other.stderr).toMatch(/THREADWISE_INVALID_OPTION: --tenant-id.*"t1" has archived messages, none under tenant "default"/);
+    expect(other.stdout).toBe("");
   });
 
   it("a mistyped --sqlite is refused and never created; a bad --thread-id is refused before opening anything", async () => {

@@ -1,12 +1,12 @@
 import { mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
-import { ThreadwiseConfigError } from "@threadwise/core";
-import { loadKeyring } from "@threadwise/encryption";
+import { envString, ThreadwiseConfigError } from "@threadwise/core";
+import { DEFAULT_IDENTITY, loadKeyring, TENANT_ENV } from "@threadwise/encryption";
 import { createCheckpointer } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import type { OpsTarget } from "./prune.js";
 import { normalizeThreadId } from "./thread-id.js";
-import type { ThreadwiseSaver } from "./threadwise-saver.js";
+import { ARCHIVE_MARK_METADATA_KEY, type ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Options of {@link exportThread}: a store (`dsn` or `sqlitePath`), the thread, and the identity its records were sealed for. */
 export interface ExportThreadOptions extends Omit<OpsTarget, "registry"> {
@@ -44,7 +44,8 @@ export interface ThreadExport {
  * messages, in order) for export; `threadwise export` prints it. Runs no write and no DDL.
  * @throws ThreadwiseConfigError (`THREADWISE_INVALID_OPTION`) naming `--sqlite` (no such file),
  *   `--dsn` (no store given), `--thread-id` (no such thread, or deleted: its tombstone's time) or
- *   `--checkpoint-id` (no such checkpoint on the thread); ThreadwiseThreadIdError for a bad id;
+ *   `--checkpoint-id` (no such checkpoint on the thread) or `--tenant-id` (the checkpoint's archive
+ *   holds messages, none under this tenant: the export would miss them); ThreadwiseThreadIdError for a bad id;
  *   ThreadwiseSealedStoreError (sealed records, no keyring); the keyring's errors naming `--keyring`;
  *   a decryption error (`THREADWISE_DECRYPTION_FAILED`) for another keyring or identity;
  *   ThreadwiseSchemaVersionError.
@@ -101,6 +102,15 @@ export async function exportThread(options: ExportThreadOptions): Promise<Thread
         `thread ${JSON.stringify(threadId)} was not found (no checkpoint and no tombstone under that id)`,
       );
     }
+    // Archived messages are keyed under the tenant that wrote them: read as another tenant, the
+    // thread would come back without them. The checkpoint records where its archive stood (its mark).
+    const mark = (tuple.metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as { stamp?: unknown } | undefined;
+    const tenantId = options.tenantId ?? envString(TENANT_ENV, env) ?? DEFAULT_IDENTITY;
+    if (typeof mark?.stamp === "number" && mark.stamp > 0 && (await saver.registry.archiveMark(threadId, tenantId)).stamp === 0)
+      throw new ThreadwiseConfigError(
+        "--tenant-id",
+        `thread ${JSON.stringify(threadId)} has archived messages, none under tenant ${JSON.stringify(tenantId)}: give the tenant it was written as (--tenant-id or ${TENANT_ENV}); nothing was exported`,
+      );
     const messages = await saver.readThread({ configurable });
     return {
       threadId,
