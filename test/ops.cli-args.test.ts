@@ -91,9 +91,12 @@ const CASES: Case[] = [
   ],
   [["keyring", "reencrypt", "--keyring", join(dir, "k.json"), "--dsn", DEAD_DSN, "--schema", "a b"], {}, USAGE, [INVALID, "--schema"]],
   // user-memory-retention works on the PostgresStore only: --help no longer offers --sqlite.
-  [["user-memory-retention", "--sqlite", sqlitePath, "--days", "3"], {}, 1, ["unknown option '--sqlite'"]],
-  [prune("--olderthan", "3"), {}, 1, ["unknown option"]],
-  [prune("--older-than-days"), {}, 1, ["argument missing"]],
+  // Commander's refusals are usage errors too (was its own exit 1, while the README says a refused command line exits 2).
+  [["user-memory-retention", "--sqlite", sqlitePath, "--days", "3"], {}, USAGE, ["unknown option '--sqlite'"]],
+  [prune("--olderthan", "3"), {}, USAGE, ["unknown option"]],
+  [prune("--older-than-days"), {}, USAGE, ["argument missing"]],
+  [["exprot", "--sqlite", sqlitePath], {}, USAGE, ["unknown command 'exprot'"]],
+  [["erase-user", "--sqlite", sqlitePath], {}, USAGE, ["required option '--user-id <id>'"]],
 ];
 
 describe("CLI argument matrix", () => {

@@ -1,3 +1,4 @@
+import { existsSync, writeFileSync } from "node:fs";
 import { createRequire } from "node:module";
 import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
@@ -5,6 +6,7 @@ import { Command, CommanderError, Option } from "commander";
 import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, PG_POOL_MODES, resolveMemoryConfig } from "./config.js";
 import { DEFAULT_ERASE_BATCH_SIZE, type EraseTenantReport, eraseTenant } from "./erase-tenant.js";
 import { eraseUser, userMemoryRetention } from "./erase-user.js";
+import { exportThread } from "./export-thread.js";
 import { addKeyringCommands } from "./keyring-commands.js";
 import { migrate } from "./pg-migrations.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
@@ -80,7 +82,7 @@ function printReport(report: PruneReport, out: (text: string) => void, json: boo
 
 /**
  * The `threadwise` command line (spec R21-R25, R40): `migrate`, `prune`, `retention`,
- * `erase-user`, `erase-tenant`, `user-memory-retention`, `config`, `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
+ * `erase-user`, `export`, `erase-tenant`, `user-memory-retention`, `config`, `keyring create|reencrypt`. No option shows a default taken from env, so `--help` never prints
  * a DSN; every error is printed with DSN passwords replaced by `***`.
  */
 export function createCli(io: CliIo = {}): Command {
@@ -110,12 +112,13 @@ export function createCli(io: CliIo = {}): Command {
       );
     });
 
-  const target = (command: Command) =>
+  /** The store flags (`--dsn`, `--sqlite`, `--schema`), read by {@link targetOf}. */
+  const store = (command: Command) =>
     command
       .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MEMORY_ENV.postgresDsn} when --sqlite is not given)`)
       .option("--sqlite <path>", "SQLite memory file instead of PostgreSQL")
-      .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
-      .option("--json", "print the report as JSON");
+      .option("--schema <name>", "PostgreSQL schema (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"));
+  const target = (command: Command) => store(command).option("--json", "print the report as JSON");
   type TargetOpts = { dsn?: string; sqlite?: string; schema?: string; json?: boolean };
   const targetOf = (opts: TargetOpts) =>
     opts.sqlite
@@ -125,6 +128,13 @@ export function createCli(io: CliIo = {}): Command {
           schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env),
           poolMode: envChoice(MEMORY_ENV.pgPoolMode, PG_POOL_MODES, env),
         };
+
+  /** `--keyring`, `--agent-id`, `--principal-id`: the keyring and identity `what` sealed with and for. */
+  const sealedFor = (command: Command, what: string, why = "") =>
+    command
+      .option("--keyring <path>", `keyring ${what} sealed with (default: env ${MEMORY_ENV.keyringPath})${why}`)
+      .option("--agent-id <id>", `agent id ${what} sealed for (the stack's encryption.agentId; default: default)`)
+      .option("--principal-id <id>", `principal id ${what} sealed for (default: env THREADWISE_MEMORY_PRINCIPAL_ID, else default)`);
 
   /** Runs a deleting command with its progress bar (stopped before the report prints, and on failure). */
   const withProgress = async (
@@ -169,22 +179,22 @@ export function createCli(io: CliIo = {}): Command {
   });
 
   target(
-    program
-      .command("erase-user")
-      .description(
-        "Erase one user's cross-thread memory (user-memory store items; PostgreSQL: its PostgresStore) and, with --threads, the user's threads. Dry run unless --apply. Irreversible.",
-      )
-      .requiredOption("--user-id <id>", "the user (the user_id runs named)")
-      .option("--tenant-id <id>", "the user's tenant (default: env THREADWISE_MEMORY_TENANT_ID, else default)")
-      .option("--threads", "also delete the threads the user's items name, and those given with --thread-id")
-      .option("--thread-id <id...>", "more threads of the user to delete with --threads", (value: string, previous: string[] = []) => [
-        ...previous,
-        threadIdFlag(value),
-      ])
-      .option("--keyring <path>", `keyring the items were sealed with (default: env ${MEMORY_ENV.keyringPath}), to read their thread ids`)
-      .option("--agent-id <id>", "agent id the items were sealed for (the stack's encryption.agentId; default: default)")
-      .option("--principal-id <id>", "principal id the items were sealed for (default: env THREADWISE_MEMORY_PRINCIPAL_ID, else default)")
-      .option("--apply", "erase for real (default: dry run)"),
+    sealedFor(
+      program
+        .command("erase-user")
+        .description(
+          "Erase one user's cross-thread memory (user-memory store items; PostgreSQL: its PostgresStore) and, with --threads, the user's threads. Dry run unless --apply. Irreversible.",
+        )
+        .requiredOption("--user-id <id>", "the user (the user_id runs named)")
+        .option("--tenant-id <id>", "the user's tenant (default: env THREADWISE_MEMORY_TENANT_ID, else default)")
+        .option("--threads", "also delete the threads the user's items name, and those given with --thread-id")
+        .option("--thread-id <id...>", "more threads of the user to delete with --threads", (value: string, previous: string[] = []) => [
+          ...previous,
+          threadIdFlag(value),
+        ]),
+      "the items were",
+      ", to read their thread ids",
+    ).option("--apply", "erase for real (default: dry run)"),
   ).action(
     async (
       opts: TargetOpts & {
@@ -237,6 +247,55 @@ export function createCli(io: CliIo = {}): Command {
             : `erased ${report.items} user-memory item(s) of user ${JSON.stringify(report.userId)} (tenant ${JSON.stringify(report.tenantId)})${noStore}; threads deleted: ${report.threads.filter((t) => t.status === "deleted").length} of ${report.threadIds.length} known${whyNot}${opts.threads ? "" : " (not asked: --threads)"}.\n`,
         );
       }
+    },
+  );
+
+  store(
+    sealedFor(
+      program
+        .command("export")
+        .description(
+          "Print one whole thread (archived and hot messages, in order: readThread) as JSON in LangChain's stored-message shape. Reads only.",
+        )
+        .requiredOption("--thread-id <id>", "the thread", threadIdFlag)
+        .option("--checkpoint-id <id>", "export the thread as of this checkpoint (default: its head)")
+        .option("--out <file>", "write the JSON to this new file (mode 600; an existing file is refused) instead of stdout")
+        .option("--tenant-id <id>", "tenant the thread was written as (default: env THREADWISE_MEMORY_TENANT_ID, else default)"),
+      "the thread was",
+    ),
+  ).action(
+    async (
+      opts: TargetOpts & {
+        threadId: string;
+        checkpointId?: string;
+        out?: string;
+        tenantId?: string;
+        keyring?: string;
+        agentId?: string;
+        principalId?: string;
+      },
+    ) => {
+      if (opts.out !== undefined && existsSync(opts.out))
+        throw new ThreadwiseConfigError("--out", `${opts.out} exists; give a new file (an export is never written over a file)`);
+      const exported = await exportThread({
+        ...targetOf(opts),
+        threadId: opts.threadId,
+        checkpointId: opts.checkpointId,
+        keyring: opts.keyring ?? envString(MEMORY_ENV.keyringPath, env),
+        tenantId: opts.tenantId,
+        agentId: opts.agentId,
+        principalId: opts.principalId,
+        env,
+      });
+      const json = `${JSON.stringify(exported, null, 2)}\n`;
+      if (opts.out === undefined) {
+        out(json);
+        return;
+      }
+      writeFileSync(opts.out, json, { flag: "wx", mode: 0o600 });
+      out(
+        `exported ${exported.messages.length} message(s) of thread ${JSON.stringify(exported.threadId)} (checkpoint ${exported.checkpointId}) to ${opts.out}\n`,
+      );
     },
   );
 
@@ -330,9 +389,10 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
 /**
  * Runs the CLI on `argv` (without `node` and the script path) and returns the exit code; errors
  * are printed redacted, never thrown, as `threadwise: <code>: <message>` for threadwise errors.
- * Exit codes: 0 done; {@link CLI_USAGE_EXIT_CODE} (2) a flag value refused before anything ran
- * (`THREADWISE_INVALID_OPTION`, `THREADWISE_INVALID_THREAD_ID`, `THREADWISE_INVALID_USER_ID`); commander's own code (1) for an
- * unknown flag or a missing value; 1 for any failure while running.
+ * Exit codes: 0 done (also `--help`, `--version`); {@link CLI_USAGE_EXIT_CODE} (2) a command line
+ * refused: a flag value (`THREADWISE_INVALID_OPTION`, `THREADWISE_INVALID_THREAD_ID`,
+ * `THREADWISE_INVALID_USER_ID`), an unknown command or flag, a missing value or required flag, or
+ * no command (commander's message; was commander's 1); 1 for any failure while running.
  */
 export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<number> {
   const env = io.env ?? process.env;
@@ -344,7 +404,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     await program.parseAsync([...argv], { from: "user" });
     return 0;
   } catch (error) {
-    if (error instanceof CommanderError) return error.exitCode;
+    // Commander's refusals (unknown command or flag, a missing value) are usage errors like a bad value.
+    if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : CLI_USAGE_EXIT_CODE;
     if (ThreadwiseError.isInstance(error)) {
       safeErr(`threadwise: ${error.code}: ${error.message}\n`);
       return error.code === "THREADWISE_INVALID_OPTION" ||

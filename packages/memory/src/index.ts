@@ -51,6 +51,7 @@ export {
   type UserMemoryRetentionOptions,
   userMemoryRetention,
 } from "./erase-user.js";
+export { type ExportThreadOptions, exportThread, type ThreadExport } from "./export-thread.js";
 export { buildMemoryStack, type MemoryStack, type MemoryStackOptions, memoryStack } from "./memory-stack.js";
 export { MemoryThreadRegistry } from "./memory-thread-registry.js";
 export {
