@@ -155,7 +155,9 @@ async function subgraphUpdate(plain: boolean, backend: "in_memory" | "sqlite", a
   const sub = (state.tasks[0]?.state as { config?: { configurable?: SubConfig } } | undefined)?.config?.configurable as SubConfig;
   const subTexts = async () => {
     const s = await parent.getState(config as never, { subgraphs: true } as never);
-    return ((s.tasks[0]?.state as { values?: { messages?: BaseMessage[] } } | undefined)?.values?.messages ?? []).map((m) => messageText(m));
+    return ((s.tasks[0]?.state as { values?: { messages?: BaseMessage[] } } | undefined)?.values?.messages ?? []).map((m) =>
+      messageText(m),
+    );
   };
   const before = { parent: await texts(), sub: await subTexts() };
   const refusals: unknown[] = [];
@@ -199,7 +201,6 @@ describe.each([
     expect(stacked.after).toEqual(stacked.before);
     expect(stacked.texts).toEqual(plain.texts);
     expect(stacked.texts.slice(0, 3)).toEqual([TEXT[lang][0], `ok: ${TEXT[lang][0]}`, TEXT[lang][1]]);
-    for (const request of stacked.requests)
-      expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    for (const request of stacked.requests) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
   });
 });
