@@ -25,11 +25,18 @@
  *   generate identical IDs" (and langgraph#6624 "ToolNode doesn't collect all interrupts from
  *   parallel tool execution"): three parallel calls of a tool that asks the user; each interrupt
  *   resumed by its id: each call gets the answer given for it, once, and the thread reads as a
- *   plain MemorySaver run's.
+ *   plain MemorySaver run's;
+ * - https://github.com/langchain-ai/langchain/issues/34542 "AnthropicPromptCachingMiddleware applies
+ *   cache_control to tool_use/tool_result blocks called by code_execution" (`Tool use result for
+ *   toolu_... called by code execution cannot have cache_control`): with `cacheBreakpoints()` after
+ *   the stack, a call made by Anthropic's code execution (a `tool_use` block whose `caller` is
+ *   `code_execution_20250825`): its result never takes the tool loop's breakpoint, a call of the
+ *   model's own still does, and the user's message keeps its mark.
  */
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
+import { cacheBreakpoints } from "@threadwise/memory";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -81,8 +88,15 @@ function model(answer: Answer) {
   });
 }
 
-function agentFor(c: Case, m: ReturnType<typeof model>, tools: Parameters<typeof stackAgent>[0]["tools"], windowSize = 4) {
+function agentFor(
+  c: Case,
+  m: ReturnType<typeof model>,
+  tools: Parameters<typeof stackAgent>[0]["tools"],
+  windowSize = 4,
+  extra?: Parameters<typeof stackAgent>[0]["extra"],
+) {
   return stackAgent({
+    ...(extra ? { extra } : {}),
     model: m,
     tools,
     windowSize,
@@ -316,5 +330,48 @@ describe.each(CASES)("public reports, graph operations 3 (%o)", (c) => {
     for (const seat of ["1A", "2B", "3C"]) expect(results.filter((r) => r.startsWith(`seat ${seat}: ${seat} `)).length).toBe(1);
     expectEachCallAnsweredOnce(stacked.stored);
     expectAccepted(stacked.m);
+  });
+
+  it(`langchain#34542: a result of a call made by code execution never takes a cache breakpoint (${label(c)})`, async () => {
+    const marked = (message: BaseMessage) => JSON.stringify(message.content).includes("cache_control");
+    const m = model((text, n) => {
+      if (!text.startsWith("go")) return undefined;
+      const programmatic = text.includes("own") ? [] : [4];
+      return new AIMessage({
+        content: [
+          { type: "text", text: "Running code." },
+          ...(programmatic.length > 0
+            ? [{ type: "server_tool_use", id: `srvtoolu_${n}`, name: "code_execution", input: { code: "lookup(4)" } }]
+            : []),
+          ...[3, 4].map((k) => ({
+            type: "tool_use",
+            id: `toolu_${n}_${k}`,
+            name: "lookup",
+            input: { n: k },
+            ...(programmatic.includes(k) ? { caller: { type: "code_execution_20250825", tool_id: `srvtoolu_${n}` } } : {}),
+          })),
+        ] as never,
+        tool_calls: [3, 4].map((k) => ({ id: `toolu_${n}_${k}`, name: "lookup", args: { n: k }, type: "tool_call" as const })),
+      });
+    });
+    const { agent } = agentFor(c, m, undefined, 12, [cacheBreakpoints({ anyModel: true })]);
+    const cfg = config(c, "programmatic-cache");
+    await agent.invoke({ messages: [new HumanMessage(T[c.lang].hi)] }, cfg);
+    await agent.invoke({ messages: [new HumanMessage(`${T[c.lang].go} 3`)] }, cfg);
+    await agent.invoke({ messages: [new HumanMessage(`${T[c.lang].go} own`)] }, cfg);
+    const loops = requests(m).filter((request) => isTool(lastOf(request)));
+    expect(loops.length).toBe(2);
+    // The programmatic call's result is the newest of its loop: it is never marked, the result
+    // before it takes the mark instead (the stack's default mode places no tail context).
+    const first = loops[0] as BaseMessage[];
+    const resultOf = (request: BaseMessage[], id: string) =>
+      request.find((x) => isTool(x) && (x as ToolMessage).tool_call_id === id) as BaseMessage;
+    expect((lastOf(first) as ToolMessage).tool_call_id).toBe("toolu_2_4");
+    for (const request of requests(m))
+      for (const message of request) if (message === resultOf(request, "toolu_2_4")) expect(marked(message)).toBe(false);
+    expect(marked(resultOf(first, "toolu_2_3"))).toBe(true);
+    // The model's own loop: its newest result takes the mark.
+    expect(marked(lastOf(loops[1] as BaseMessage[]))).toBe(true);
+    expectAccepted(m);
   });
 });
