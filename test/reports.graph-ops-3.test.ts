@@ -36,8 +36,8 @@
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { cacheBreakpoints } from "@threadwise/memory";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { cacheBreakpoints } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";

@@ -980,7 +980,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    */
   async #refuseUnknownSubgraphUpdate(threadId: string, checkpointNs: string, parentId: string | undefined): Promise<void> {
     if (parentId !== undefined) {
-      const found = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: parentId } });
+      const found = await this.inner.getTuple({
+        configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: parentId },
+      });
       if (found !== undefined) return;
       throw new ThreadwiseConfigError(
         "configurable.checkpoint_id",
