@@ -314,7 +314,7 @@ describe.each(CASES)("public reports, graph operations 3 (%o)", (c) => {
       const cfg = config(c, `parallel-interrupts-${plain}`);
       await agent.invoke({ messages: [new HumanMessage(T[c.lang].hi)] }, cfg);
       await agent.invoke({ messages: [new HumanMessage(T[c.lang].ask)] }, cfg);
-      const state = await agent.getState(cfg as never);
+      const state = (await agent.getState(cfg as never)) as { tasks?: Array<{ interrupts?: unknown[] }> };
       const interrupts = (state.tasks ?? []).flatMap((task) => (task.interrupts ?? []) as Array<{ id: string; value: { seat: string } }>);
       const resume = Object.fromEntries(interrupts.map((i) => [i.id, c.lang === "ko" ? `${i.value.seat} 좋아요` : `${i.value.seat} yes`]));
       await agent.invoke(new Command({ resume }) as never, cfg);

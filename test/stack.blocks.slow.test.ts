@@ -202,7 +202,7 @@ async function apply(
               { type: "image", source_type: "base64", mime_type: "image/png", data: `iVBORw0KGgo${n}` },
             ]
           : op.text;
-        await agent.invoke({ messages: [new HumanMessage({ id: `h-${n}`, content: content as never })] }, config);
+        await agent.invoke({ messages: [new HumanMessage({ id: `h-${n}`, content: content as never })] } as never, config as never);
         break;
       }
       case "edit": {
@@ -259,7 +259,7 @@ describe("stack fuzz: content-block messages with edits and removals by id, note
     const thread = `blocks-${SEED}-${k}`;
     const config = { configurable: { thread_id: thread } };
     // The whole thread, archived part included (the control has none).
-    const whole = async (x: typeof stacked) => (await x.saver.readThread(config)) as BaseMessage[];
+    const whole = async (x: typeof stacked) => (await x.saver?.readThread(config)) as BaseMessage[];
     const read = async (x: typeof stacked) => shape(await whole(x));
     const outcome = (error: unknown) =>
       error === undefined ? "ok" : error === "skipped" ? "skipped" : (ThreadwiseError.find(error)?.code ?? `untyped ${String(error)}`);
