@@ -134,3 +134,73 @@ describe.each([
     },
   );
 });
+
+/**
+ * `updateState` given a subgraph namespace holding no checkpoint to update: a live task's namespace
+ * with a `checkpoint_id` it does not hold, or a namespace no task has (`agent:no-such-task`).
+ * LangGraph (a plain MemorySaver too) starts either from an empty state and stores it: in the live
+ * task's namespace the subgraph's state became the note alone, and the resume (an approval of the
+ * pending tool call) answered the note instead: the tool call under review never ran and is in
+ * neither state. The stack refuses
+ * both with `ThreadwiseConfigError` naming the option, namespace and id; nothing is stored, and the
+ * resume goes on as if neither update was made (as a plain run without them).
+ */
+async function subgraphUpdate(plain: boolean, backend: "in_memory" | "sqlite", archive: boolean, lang: "en" | "ko", bogusUpdates: boolean) {
+  const { parent, model } = parentGraph(plain, backend, archive);
+  const config = { configurable: { thread_id: `subgraph-update-${lang}` } };
+  const texts = async () => ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((m) => messageText(m));
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][0])] }, config);
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][1])] }, config);
+  const state = await parent.getState(config as never, { subgraphs: true } as never);
+  const sub = (state.tasks[0]?.state as { config?: { configurable?: SubConfig } } | undefined)?.config?.configurable as SubConfig;
+  const subTexts = async () => {
+    const s = await parent.getState(config as never, { subgraphs: true } as never);
+    return ((s.tasks[0]?.state as { values?: { messages?: BaseMessage[] } } | undefined)?.values?.messages ?? []).map((m) =>
+      messageText(m),
+    );
+  };
+  const before = { parent: await texts(), sub: await subTexts() };
+  const refusals: unknown[] = [];
+  if (bogusUpdates) {
+    const attempts = [
+      { ...sub, checkpoint_id: "no-such-checkpoint", checkpoint_map: undefined },
+      { thread_id: sub.thread_id, checkpoint_ns: "agent:no-such-task" },
+    ];
+    for (const configurable of attempts)
+      refusals.push(
+        await parent.updateState({ configurable } as never, { messages: [new HumanMessage(TEXT[lang][2])] }).then(
+          () => undefined,
+          (e: unknown) => e,
+        ),
+      );
+  }
+  const after = { parent: await texts(), sub: await subTexts() };
+  await parent.invoke(new Command({ resume: { decisions: [{ type: "approve" }] } }) as never, config);
+  return { before, after, refusals, sub, texts: await texts(), requests: requests(model) };
+}
+
+describe.each([
+  ["in_memory", false],
+  ["sqlite", false],
+  ["sqlite", true],
+] as const)("updateState on a subgraph namespace with no checkpoint to update (%s, archive %s)", (backend, archive) => {
+  it.each(["en", "ko"] as const)("is refused naming the namespace; the resume runs as without it (%s)", async (lang) => {
+    const plainBogus = await subgraphUpdate(true, "in_memory", false, lang, true);
+    const plain = await subgraphUpdate(true, "in_memory", false, lang, false);
+    // What LangGraph does: the live task's namespace restarted from the note alone, so the resume
+    // answered the note; the tool call under review and its result are in neither state.
+    expect(plainBogus.after.sub).toEqual([TEXT[lang][2]]);
+    expect(plainBogus.texts).toEqual([...plain.before.parent, TEXT[lang][2], `ok: ${TEXT[lang][2]}`]);
+    expect(plain.texts.some((t) => t.startsWith("done"))).toBe(true);
+    const stacked = await subgraphUpdate(false, backend, archive, lang, true);
+    const [badId, badNs] = stacked.refusals.map((e) => ThreadwiseConfigError.find(e));
+    expect(badId?.option).toBe("configurable.checkpoint_id");
+    expect(badId?.message).toContain(`no checkpoint "no-such-checkpoint" in namespace "${stacked.sub.checkpoint_ns}"`);
+    expect(badNs?.option).toBe("configurable.checkpoint_ns");
+    expect(badNs?.message).toContain(`namespace "agent:no-such-task"`);
+    expect(stacked.after).toEqual(stacked.before);
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.texts.slice(0, 3)).toEqual([TEXT[lang][0], `ok: ${TEXT[lang][0]}`, TEXT[lang][1]]);
+    for (const request of stacked.requests) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});

@@ -1,6 +1,14 @@
 import { type BaseMessage, SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { tailContextOf } from "./assemble-view.js";
-import { isContextMessage, isResultOnly, messageType, toolMessageWith, userMessageWith } from "./message-kinds.js";
+import {
+  answersCallIn,
+  isContextMessage,
+  isResultOnly,
+  messageType,
+  programmaticCallIds,
+  toolMessageWith,
+  userMessageWith,
+} from "./message-kinds.js";
 import { type ContextBlock, placeContextBlocks, resolvePromptContextMode, sortContextBlocks } from "./placement.js";
 import { type PlacementRequest, viewDecisionsOf, viewSystemMessage } from "./view-request.js";
 
@@ -69,7 +77,9 @@ function markMessage(message: BaseMessage, ttl: CacheTtl, beforeTail = false): B
  * 4. when the model is called again inside a tool loop, the newest tool result after the tail,
  *    so the loop's next call reads the loop so far.
  *
- * Never on the stable_tail context: it is not stored and is not a prefix of any later request. At most
+ * Never on the stable_tail context: it is not stored and is not a prefix of any later request. Never
+ * on the result of a call made by Anthropic's code execution ({@link programmaticCallIds}): the
+ * search for 3. goes on to the message before it, and 4. is left out. At most
  * {@link MAX_CACHE_BREAKPOINTS}; blocks and tool definitions that already carry `cache_control`
  * count against the limit and are kept, and a mark placed after a 5-minute one gets 5 minutes
  * (none is placed where a 1-hour mark would follow it; Anthropic refuses a 1h mark after a 5m one). The request is a new object; no message object is changed (marked messages are
@@ -122,12 +132,15 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
       break;
     }
   }
+  // Results of calls made by code execution never take a mark: Anthropic refuses one there.
+  const programmatic = programmaticCallIds(messages);
+  const markable = (i: number) => !answersCallIn(messages[i] as BaseMessage, programmatic);
   const targets: Array<{ index: number; beforeTail: boolean }> = [];
   if (tailAt !== -1 && !isContextMessage(messages[tailAt] as BaseMessage)) targets.push({ index: tailAt, beforeTail: true });
   else {
     for (let i = (tailAt === -1 ? messages.length : tailAt) - 1; i >= 0; i -= 1) {
       const type = messageType(messages[i] as BaseMessage);
-      if (type === "human" || type === "tool") {
+      if ((type === "human" || type === "tool") && markable(i)) {
         targets.push({ index: i, beforeTail: false });
         break;
       }
@@ -135,7 +148,8 @@ export function withCacheBreakpoints<R extends PlacementRequest>(request: R, opt
   }
   const last = messages.length - 1;
   // A ToolMessage, or a user message of only tool_result blocks (Anthropic's native format).
-  if (tailAt !== -1 && last > tailAt && isResultOnly(messages[last] as BaseMessage)) targets.push({ index: last, beforeTail: false });
+  if (tailAt !== -1 && last > tailAt && isResultOnly(messages[last] as BaseMessage) && markable(last))
+    targets.push({ index: last, beforeTail: false });
   let messagesChanged = false;
   for (const { index, beforeTail } of targets) {
     if (budget <= 0) break;

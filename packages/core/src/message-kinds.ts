@@ -108,6 +108,33 @@ export function toolResultIdsOf(message: BaseMessage): string[] {
   return toolResultBlocksOf(message).map((block) => block.id);
 }
 
+/**
+ * Ids of the calls a request's AI messages make from Anthropic's code execution (programmatic tool
+ * calling): `tool_use` content blocks whose `caller.type` starts with `code_execution` (e.g.
+ * `{ type: "code_execution_20250825", tool_id: "srvtoolu_..." }`). Their results are not rendered in
+ * Claude's context, so Anthropic refuses a `cache_control` on them (`Tool use result for toolu_...
+ * called by code execution cannot have cache_control`, https://github.com/langchain-ai/langchain/issues/34542).
+ */
+export function programmaticCallIds(messages: readonly BaseMessage[]): Set<string> {
+  const ids = new Set<string>();
+  for (const message of messages) {
+    if (messageType(message) !== "ai" || !Array.isArray(message.content)) continue;
+    for (const block of message.content as Array<ContentBlock | string>) {
+      if (typeof block === "string" || block?.type !== "tool_use") continue;
+      const caller = (block as { caller?: { type?: unknown } }).caller;
+      if (typeof caller?.type === "string" && caller.type.startsWith("code_execution")) ids.add(String(block.id ?? ""));
+    }
+  }
+  return ids;
+}
+
+/** Whether a result message (a ToolMessage, or a user message's `tool_result` blocks) answers one of `ids` ({@link programmaticCallIds}). */
+export function answersCallIn(message: BaseMessage, ids: ReadonlySet<string>): boolean {
+  if (ids.size === 0) return false;
+  if (messageType(message) === "tool") return ids.has(String((message as ToolMessage).tool_call_id ?? ""));
+  return toolResultIdsOf(message).some((id) => ids.has(id));
+}
+
 /** Whether an AI message makes any call ({@link callIdsOf}). */
 export function hasCalls(message: BaseMessage): boolean {
   return toolCallsOf(message).length > 0 || blockCallIdsOf(message).length > 0;

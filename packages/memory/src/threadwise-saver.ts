@@ -969,6 +969,34 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   }
 
   /**
+   * Refuses an `updateState` (`bulkUpdateState`) in a subgraph's namespace (`checkpointNs`, not
+   * root) that holds no checkpoint to update: a `checkpoint_id` that namespace does not hold
+   * (`parentId`, the id the caller named: LangGraph found nothing there), or a namespace with no
+   * checkpoint at all (no task of the thread has it: `parentId` undefined, as LangGraph puts a found
+   * checkpoint's own config). LangGraph starts such an update from an empty state and stores it as
+   * the namespace's newest checkpoint: in a live task's namespace the subgraph's state became the
+   * update alone, and a resume answering its interrupt (a review of a tool call) ran from it, the
+   * call under review dropped from both states; in a namespace no task has, a checkpoint no run reads. Nothing is stored. One read per subgraph update.
+   * @throws ThreadwiseConfigError naming `configurable.checkpoint_id` (an id given) or `configurable.checkpoint_ns`.
+   */
+  async #refuseUnknownSubgraphUpdate(threadId: string, checkpointNs: string, parentId: string | undefined): Promise<void> {
+    if (parentId !== undefined) {
+      const found = await this.inner.getTuple({
+        configurable: { thread_id: threadId, checkpoint_ns: checkpointNs, checkpoint_id: parentId },
+      });
+      if (found !== undefined) return;
+      throw new ThreadwiseConfigError(
+        "configurable.checkpoint_id",
+        `thread "${threadId}" has no checkpoint "${parentId}" in namespace "${checkpointNs}" to update; pass an id from getStateHistory of that namespace, or leave checkpoint_id out to update its newest checkpoint (nothing was stored)`,
+      );
+    }
+    throw new ThreadwiseConfigError(
+      "configurable.checkpoint_ns",
+      `thread "${threadId}" has no checkpoint in namespace "${checkpointNs}" to update (no task of the thread ran there); pass the namespace of a task's state from getState(config, { subgraphs: true }) (nothing was stored)`,
+    );
+  }
+
+  /**
    * Stores the operation id of `record`'s run, resumed at `checkpointId` with nothing stored yet,
    * under that checkpoint (as its first writes would, {@link WritesOperation.record}), before its
    * first model or tool call ({@link turnCall}): refused `duplicate-operation` when any run stored
@@ -1476,6 +1504,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     // What the input check looks up in the archive is read with the thread's lock where the registry can.
     const input = checkInput ? inputCheckOf(checkpoint) : undefined;
     if (input) commit.archiveLookupIds = input.lookupIds;
+    // An update of a subgraph namespace holding no checkpoint to update: refused before anything is stored.
+    if (checkpointNs !== "" && source === "update") await this.#refuseUnknownSubgraphUpdate(threadId, checkpointNs, parentId);
     const checkStart = checkpointNs === "" && commit.startsRun && commit.branch;
     // The checkpoint branched from, with where the archive stood then (`#branchChecks`; none on a step's usual put).
     const from =

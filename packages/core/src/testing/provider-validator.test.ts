@@ -411,6 +411,38 @@ describe("validateProviderRequest", () => {
     expect(model.providerLog.check(ended).map((v) => v.rule)).toEqual(["assistant_prefill"]);
   });
 
+  it("programmatic_result_cache (Anthropic): cache_control on the result of a call made by code execution", () => {
+    const caller = { type: "code_execution_20250825", tool_id: "srvtoolu_1" };
+    const call = new AIMessage({
+      content: [
+        { type: "server_tool_use", id: "srvtoolu_1", name: "code_execution", input: { code: "f()" } },
+        { type: "tool_use", id: "toolu_p", name: "f", input: {}, caller },
+        { type: "tool_use", id: "toolu_o", name: "f", input: {} },
+      ] as never,
+      tool_calls: [
+        { id: "toolu_p", name: "f", args: {}, type: "tool_call" },
+        { id: "toolu_o", name: "f", args: {}, type: "tool_call" },
+      ],
+    });
+    const markedText = [{ type: "text", text: "r", cache_control: { type: "ephemeral" } }] as never;
+    const ask = new HumanMessage("go");
+    const programmatic = new ToolMessage({ content: markedText, tool_call_id: "toolu_p" });
+    const own = new ToolMessage({ content: markedText, tool_call_id: "toolu_o" });
+    expect(refusals([ask, call, programmatic, new ToolMessage({ content: "r", tool_call_id: "toolu_o" })])).toEqual([
+      "anthropic:programmatic_result_cache@2",
+    ]);
+    // A mark on a result of the model's own call, or no mark: accepted.
+    expect(refusals([ask, call, new ToolMessage({ content: "r", tool_call_id: "toolu_p" }), own])).toEqual([]);
+    // Anthropic's native format: a tool_result block (or a block inside it) marked.
+    const native = new HumanMessage({
+      content: [
+        { type: "tool_result", tool_use_id: "toolu_p", content: markedText },
+        { type: "tool_result", tool_use_id: "toolu_o", content: "r" },
+      ] as never,
+    });
+    expect(refusals([ask, call, native], ["anthropic"])).toEqual(["anthropic:programmatic_result_cache@2"]);
+  });
+
   it("refuses a request with no message but system messages, and unknown message types", () => {
     expect(refusals([new SystemMessage("s")])).toEqual(["anthropic:empty_request@0", "gemini:empty_request@0", "bedrock:empty_request@0"]);
     expect(refusals([])).toContain("openai:empty_request@0");

@@ -11,7 +11,7 @@
  */
 import type { AIMessage, BaseMessage, ToolMessage } from "@langchain/core/messages";
 import { ThreadwiseError } from "../errors.js";
-import { messageType, toolCallsOf } from "../message-kinds.js";
+import { answersCallIn, messageType, programmaticCallIds, toolCallsOf, toolResultBlocksOf } from "../message-kinds.js";
 import { responsesCallIds, responsesCallsMatch, responsesOutputOf } from "../responses-output.js";
 import { loneSurrogateAt } from "../unicode.js";
 
@@ -131,6 +131,11 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   (`Expected thinking or redacted_thinking, but found text. When thinking is enabled, a final
  *   assistant message must start with a thinking block`,
  *   https://github.com/anomalyco/opencode/issues/3077). The others do not read these blocks.
+ * - `programmatic_result_cache`: a `cache_control` on the result (a ToolMessage's content, or a
+ *   `tool_result` block) of a call made by Anthropic's code execution (programmatic tool calling:
+ *   its `tool_use` block has a `caller` of type `code_execution_*`). Anthropic (`Tool use result for
+ *   toolu_... called by code execution cannot have cache_control. These blocks are not rendered in
+ *   Claude's context.`, https://github.com/langchain-ai/langchain/issues/34542).
  * - `assistant_prefill`: the request ends on an AI message (its last non-system message), which
  *   Anthropic takes as a prefill to continue. Anthropic since Claude Opus 4.6 / Sonnet 4.6
  *   (`This model does not support assistant message prefill. The conversation must end with a user
@@ -156,7 +161,8 @@ export type ProviderRule =
   | "responses_items"
   | "tool_call_id"
   | "thinking_first"
-  | "assistant_prefill";
+  | "assistant_prefill"
+  | "programmatic_result_cache";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
 export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
@@ -175,6 +181,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   tool_call_id: ["openai", "anthropic", "bedrock"],
   thinking_first: ["anthropic"],
   assistant_prefill: ["anthropic"],
+  programmatic_result_cache: ["anthropic"],
 };
 
 /** One refusal: which provider, which rule, at which message of the request. */
@@ -690,6 +697,34 @@ const THINKING_TYPES = new Set(["thinking", "redacted_thinking"]);
  * turn (the run of AI messages before it, one turn on Anthropic's wire) starts with a thinking
  * block if it holds any. Content as `@langchain/anthropic` sends it: a string is one text block, an empty one none.
  */
+/** `true` when `value` (a content array, a block, or a block's nested `content`) holds a `cache_control`. */
+function holdsCacheControl(value: unknown): boolean {
+  if (Array.isArray(value)) return value.some(holdsCacheControl);
+  if (value === null || typeof value !== "object") return false;
+  const block = value as { cache_control?: unknown; content?: unknown };
+  return block.cache_control !== undefined || holdsCacheControl(block.content);
+}
+
+/** `programmatic_result_cache`: a `cache_control` on the result of a call made by code execution. */
+function programmaticCacheFindings(messages: readonly BaseMessage[]): Finding[] {
+  const ids = programmaticCallIds(messages);
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    if (!answersCallIn(message, ids)) return;
+    const marked =
+      messageType(message) === "tool"
+        ? holdsCacheControl(message.content)
+        : toolResultBlocksOf(message).some((block) => ids.has(block.id) && holdsCacheControl((message.content as unknown[])[block.at]));
+    if (marked)
+      out.push({
+        rule: "programmatic_result_cache",
+        index,
+        message: `${describe(message, index)} answers a call made by code execution and carries cache_control (these blocks are not rendered in Claude's context)`,
+      });
+  });
+  return out;
+}
+
 function thinkingFindings(messages: readonly BaseMessage[]): Finding[] {
   let end = messages.length;
   let results = 0;
@@ -753,6 +788,7 @@ export function validateProviderRequest(messages: readonly BaseMessage[], option
     ...responsesFindings(messages),
     ...thinkingFindings(messages),
     ...(options.noPrefill ? prefillFindings(messages) : []),
+    ...programmaticCacheFindings(messages),
   ];
   // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
   const applies = (f: Finding, provider: Provider) =>
