@@ -8,7 +8,7 @@
  */
 import { beforeAll, describe, expect, it } from "vitest";
 import { formatArchiveTallies, runArchiveProperty } from "./support/archive-property.js";
-import { LIB_A, loadProcess } from "./support/edit-cases.js";
+import { archiveCaseArb, LIB_A, loadProcess } from "./support/edit-cases.js";
 import { formatTallies, type Processes } from "./support/edit-run.js";
 
 const SEED = Number(process.env.STACK_ARCHIVE_SEED ?? 20261202);
@@ -35,6 +35,26 @@ describe("message archive: every request = a fresh process's and a run without t
     expect(tallies.archivingCalls).toBeGreaterThan(0);
     expect(tallies.threads.compared).toBeGreaterThan(RUNS * 3);
   }, 600_000);
+
+  // persistTrim's trim mark (`trimmed`) is stored in the summary slot beside the summary; a call of
+  // another stack (summarize in the background) that adopts a job is compared with a fresh process
+  // holding the job's record and the rest of the slot as stored, the mark included (was: the
+  // record alone, so the slots after the call differed though no request did: stack.archive.slow
+  // seed 312 case 4, SQLite). The same draws on the in-memory saver (`map` draws nothing more).
+  for (const saver of ["sqlite", "memory"] as const) {
+    it(`a call adopting a background summary on a thread persistTrim trimmed = a fresh process holding the stored slot (${saver})`, async () => {
+      const { tallies, failures } = await runArchiveProperty(processes, {
+        seed: 312,
+        runs: 5,
+        only: 4,
+        persistTrim: true,
+        cases: archiveCaseArb.map((c) => ({ ...c, saver })),
+      });
+      const report = failures.map((f) => [...f.mismatches, ...f.requests].join("\n"));
+      expect(report.join("\n\n")).toBe("");
+      expect(tallies.served.total.calls).toBeGreaterThan(0);
+    }, 300_000);
+  }
 
   describe("self-check: a planted archive fault is caught", () => {
     // One case of the property's seed in which messages move to the archive (case 4: 3 calls
