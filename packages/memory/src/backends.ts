@@ -104,7 +104,7 @@ function describeCheckpointer(config: MemoryConfig, saver: ThreadwiseSaver): Rec
 }
 
 /** The tenant archived messages are keyed under: the encryption identity's (R27), else env, else "default". */
-function tenantOf(options: CheckpointerOptions): string {
+export function tenantOf(options: CheckpointerOptions): string {
   return options.encryption?.tenantId ?? envString(TENANT_ENV, options.env) ?? DEFAULT_IDENTITY;
 }
 

@@ -1,7 +1,7 @@
 import { mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
-import { envString, ThreadwiseConfigError } from "@threadwise/core";
-import { DEFAULT_IDENTITY, loadKeyring, TENANT_ENV } from "@threadwise/encryption";
-import { createCheckpointer } from "./backends.js";
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { loadKeyring, TENANT_ENV } from "@threadwise/encryption";
+import { createCheckpointer, tenantOf } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import type { OpsTarget } from "./prune.js";
@@ -70,15 +70,16 @@ export async function exportThread(options: ExportThreadOptions): Promise<Thread
     // The keyring is this call's, never one env names.
     { ...env, [MEMORY_ENV.keyringPath]: undefined },
   );
-  const saver = createCheckpointer(config, {
+  const checkpointerOptions = {
     env,
-    logger: false,
+    logger: false as const,
     encryption: {
       ...(options.tenantId !== undefined ? { tenantId: options.tenantId } : {}),
       ...(options.agentId !== undefined ? { agentId: options.agentId } : {}),
       ...(options.principalId !== undefined ? { principalId: options.principalId } : {}),
     },
-  }) as ThreadwiseSaver;
+  };
+  const saver = createCheckpointer(config, checkpointerOptions) as ThreadwiseSaver;
   try {
     const configurable = {
       thread_id: threadId,
@@ -105,7 +106,7 @@ export async function exportThread(options: ExportThreadOptions): Promise<Thread
     // Archived messages are keyed under the tenant that wrote them: read as another tenant, the
     // thread would come back without them. The checkpoint records where its archive stood (its mark).
     const mark = (tuple.metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as { stamp?: unknown } | undefined;
-    const tenantId = options.tenantId ?? envString(TENANT_ENV, env) ?? DEFAULT_IDENTITY;
+    const tenantId = tenantOf(checkpointerOptions);
     if (typeof mark?.stamp === "number" && mark.stamp > 0 && (await saver.registry.archiveMark(threadId, tenantId)).stamp === 0)
       throw new ThreadwiseConfigError(
         "--tenant-id",
