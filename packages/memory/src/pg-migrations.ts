@@ -89,6 +89,46 @@ function threadwiseMigrations(schema: string): string[] {
        SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
        FROM ${t.checkpoints}
        ON CONFLICT DO NOTHING`,
+    // 8: the store order under concurrent writers. Version 7's trigger read the thread's max(seq),
+    // which two transactions inserting into one thread at once (writers outside threadwise's
+    // registry, which otherwise serializes a thread's writers on its row) both read before either
+    // committed: a tie, then listed by checkpoint id, a writer's clock. Now each thread has a
+    // counter row, which the trigger updates (row-locked to the transaction's end): the next writer
+    // of the thread waits for it and numbers after it, or, if it rolled back, takes its number. A
+    // transaction lock, so it holds through PgBouncer in transaction mode; no round trip of its own.
+    // First both tables are locked against writers (waiting for those in progress, which used
+    // version 7's function) until the migration commits; every insert after runs the new function
+    // (older runtimes' too: the trigger calls it). Ties left by version 7 are numbered apart in the
+    // order they were listed (seq, then id); each thread's counter starts at its highest number.
+    `LOCK TABLE ${t.checkpoints}, ${t.checkpointSeq} IN SHARE ROW EXCLUSIVE MODE;
+     CREATE TABLE IF NOT EXISTS ${t.checkpointCounter} (thread_id TEXT PRIMARY KEY, seq BIGINT NOT NULL);
+     UPDATE ${t.checkpointSeq} s SET seq = r.n
+       FROM (SELECT thread_id, checkpoint_ns, checkpoint_id,
+               row_number() OVER (PARTITION BY thread_id ORDER BY seq, checkpoint_id, checkpoint_ns) AS n
+             FROM ${t.checkpointSeq}
+             WHERE thread_id IN (SELECT thread_id FROM ${t.checkpointSeq} GROUP BY thread_id, seq HAVING count(*) > 1)) r
+       WHERE s.thread_id = r.thread_id AND s.checkpoint_ns = r.checkpoint_ns AND s.checkpoint_id = r.checkpoint_id AND s.seq <> r.n;
+     INSERT INTO ${t.checkpointCounter} (thread_id, seq)
+       SELECT thread_id, max(seq) FROM ${t.checkpointSeq} GROUP BY thread_id
+       ON CONFLICT (thread_id) DO UPDATE SET seq = greatest(${t.checkpointCounter}.seq, EXCLUDED.seq);
+     CREATE OR REPLACE FUNCTION "${schema}".threadwise_checkpoint_seq_insert() RETURNS trigger LANGUAGE plpgsql
+       SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+     DECLARE given BIGINT;
+     BEGIN
+       UPDATE ${t.checkpointCounter} SET seq = seq + 1 WHERE thread_id = NEW.thread_id RETURNING seq INTO given;
+       IF NOT FOUND THEN
+         -- The thread's first checkpoint (or a counter removed): from its highest number. A
+         -- concurrent first writer's row makes this insert wait for it, then count on from it.
+         INSERT INTO ${t.checkpointCounter} AS c (thread_id, seq)
+           VALUES (NEW.thread_id, (SELECT coalesce(max(seq), 0) + 1 FROM ${t.checkpointSeq} WHERE thread_id = NEW.thread_id))
+           ON CONFLICT (thread_id) DO UPDATE SET seq = c.seq + 1
+           RETURNING seq INTO given;
+       END IF;
+       INSERT INTO ${t.checkpointSeq} (thread_id, checkpoint_ns, checkpoint_id, seq)
+         VALUES (NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id, given)
+         ON CONFLICT DO NOTHING;
+       RETURN NULL;
+     END $fn$`,
   ];
 }
 

@@ -58,6 +58,7 @@ export function pgTables(schema: string) {
     operations: q("threadwise_operations"),
     archive: q("threadwise_archive"),
     checkpointSeq: q("threadwise_checkpoint_seq"),
+    checkpointCounter: q("threadwise_checkpoint_counter"),
     schemaVersion: q("threadwise_schema_version"),
   };
 }
@@ -493,6 +494,7 @@ export class PgThreadRegistry implements ThreadRegistry {
       const blobs = await client.query(`DELETE FROM ${this.#t.blobs} WHERE thread_id = $1`, [threadId]);
       const checkpoints = await client.query(`DELETE FROM ${this.#t.checkpoints} WHERE thread_id = $1`, [threadId]);
       await client.query(`DELETE FROM ${this.#t.checkpointSeq} WHERE thread_id = $1`, [threadId]);
+      await client.query(`DELETE FROM ${this.#t.checkpointCounter} WHERE thread_id = $1`, [threadId]);
       await client.query(
         `UPDATE ${this.#t.threads} SET deleted_at = now(), deleted_reason = $2, turn_open_at = NULL, lease_until = NULL, head_id = NULL WHERE thread_id = $1`,
         [threadId, options.reason ?? "api"],
