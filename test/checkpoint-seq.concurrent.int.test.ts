@@ -111,11 +111,16 @@ describe.skipIf(skip)("the store order under concurrent writers (PostgreSQL)", (
     const saver = new PostgresSaver(new pg.Pool({ connectionString: db.url, max: 1 }), undefined, { schema: db.schema });
     const later = uuid6(-1);
     try {
-      await saver.put({ configurable: { thread_id: thread, checkpoint_ns: "" } }, { ...emptyCheckpoint(), id: later }, {
-        source: "loop",
-        step: 5,
-        parents: {},
-      } as never, {});
+      await saver.put(
+        { configurable: { thread_id: thread, checkpoint_ns: "" } },
+        { ...emptyCheckpoint(), id: later },
+        {
+          source: "loop",
+          step: 5,
+          parents: {},
+        } as never,
+        {},
+      );
     } finally {
       await saver.end();
     }

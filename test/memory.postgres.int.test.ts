@@ -119,6 +119,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
       "threadwise:5",
       "threadwise:6",
       "threadwise:7",
+      "threadwise:8",
     ]);
     expect(first).toMatchObject({ checkpoint: EXPECTED_SCHEMA.checkpoint, store: 3, threadwise: EXPECTED_SCHEMA.threadwise });
     const second = await migrate({ dsn: db.url, schema: db.schema });
@@ -135,6 +136,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "store",
         "store_migrations",
         "threadwise_archive",
+        "threadwise_checkpoint_counter",
         "threadwise_checkpoint_seq",
         "threadwise_operations",
         "threadwise_schema_version",
@@ -229,6 +231,7 @@ describe.skipIf(skipUnlessRealPostgres("memory on PostgreSQL"))("memory on Postg
         "threadwise:5",
         "threadwise:6",
         "threadwise:7",
+        "threadwise:8",
       ],
       checkpoint: 4,
       store: 3,

@@ -188,7 +188,7 @@ describe("a store of schema version 6 is migrated to 7", () => {
     }
   });
 
-  it("PostgreSQL: migrate applies threadwise:7 to a schema of version 6; what it held lists as before, new checkpoints after", async () => {
+  it("PostgreSQL: migrate applies threadwise:7 (and 8) to a schema of version 6; what it held lists as before, new checkpoints after", async () => {
     const config = storage("postgres") as { postgresDsn: string; postgresSchema: string };
     const first = open("postgres");
     const thread = newThread();
@@ -199,15 +199,15 @@ describe("a store of schema version 6 is migrated to 7", () => {
     const s = `"${config.postgresSchema}"`;
     try {
       await client.query(`DROP TRIGGER threadwise_checkpoint_seq ON ${s}.checkpoints; DROP FUNCTION ${s}.threadwise_checkpoint_seq_insert();
-        DROP TABLE ${s}.threadwise_checkpoint_seq; UPDATE ${s}.threadwise_schema_version SET version = 6 WHERE component = 'threadwise'`);
+        DROP TABLE ${s}.threadwise_checkpoint_seq; DROP TABLE ${s}.threadwise_checkpoint_counter; UPDATE ${s}.threadwise_schema_version SET version = 6 WHERE component = 'threadwise'`);
     } finally {
       await client.end();
     }
     const v6Saver = open("postgres");
     await expect(v6Saver.ready()).rejects.toMatchObject({ code: "THREADWISE_SCHEMA_VERSION", found: 6 });
     await v6Saver.close?.();
-    expect((await migrate({ dsn: config.postgresDsn, schema: config.postgresSchema })).applied).toEqual(["threadwise:7"]);
-    expect(EXPECTED_SCHEMA.threadwise).toBe(7);
+    expect((await migrate({ dsn: config.postgresDsn, schema: config.postgresSchema })).applied).toEqual(["threadwise:7", "threadwise:8"]);
+    expect(EXPECTED_SCHEMA.threadwise).toBe(8);
     const saver = open("postgres");
     try {
       await expectMigrated(saver, thread, old);

@@ -1,12 +1,13 @@
-import { mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
+import { type BaseMessage, mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
 import { ThreadwiseConfigError } from "@threadwise/core";
-import { loadKeyring, TENANT_ENV } from "@threadwise/encryption";
-import { createCheckpointer, tenantOf } from "./backends.js";
+import { loadKeyring } from "@threadwise/encryption";
+import { createCheckpointer } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import type { OpsTarget } from "./prune.js";
 import { normalizeThreadId } from "./thread-id.js";
-import { ARCHIVE_MARK_METADATA_KEY, type ThreadwiseSaver } from "./threadwise-saver.js";
+import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
+import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Options of {@link exportThread}: a store (`dsn` or `sqlitePath`), the thread, and the identity its records were sealed for. */
 export interface ExportThreadOptions extends Omit<OpsTarget, "registry"> {
@@ -103,19 +104,20 @@ export async function exportThread(options: ExportThreadOptions): Promise<Thread
         `thread ${JSON.stringify(threadId)} was not found (no checkpoint and no tombstone under that id)`,
       );
     }
-    // Archived messages are keyed under the tenant that wrote them: read as another tenant, the
-    // thread would come back without them. The checkpoint records where its archive stood (its mark).
-    const mark = (tuple.metadata as Record<string, unknown> | undefined)?.[ARCHIVE_MARK_METADATA_KEY] as { stamp?: unknown } | undefined;
-    const tenantId = tenantOf(checkpointerOptions);
-    if (typeof mark?.stamp === "number" && mark.stamp > 0 && (await saver.registry.archiveMark(threadId, tenantId)).stamp === 0)
-      throw new ThreadwiseConfigError(
-        "--tenant-id",
-        `thread ${JSON.stringify(threadId)} has archived messages, none under tenant ${JSON.stringify(tenantId)}: give the tenant it was written as (--tenant-id or ${TENANT_ENV}); nothing was exported`,
-      );
-    const messages = await saver.readThread({ configurable });
+    // The checkpoint found, read by its id: a write to the thread in between moves its head, not
+    // what is exported. readThread refuses a tenant its archive holds nothing under.
+    const checkpointId = String(tuple.config.configurable?.checkpoint_id);
+    let messages: BaseMessage[];
+    try {
+      messages = await saver.readThread({ configurable: { thread_id: threadId, checkpoint_ns: "", checkpoint_id: checkpointId } });
+    } catch (error) {
+      if (ThreadwiseTenantMismatchError.isInstance(error))
+        throw new ThreadwiseTenantMismatchError(error.threadId, error.tenantId, "--tenant-id", { cause: error });
+      throw error;
+    }
     return {
       threadId,
-      checkpointId: String(tuple.config.configurable?.checkpoint_id),
+      checkpointId,
       messages: mapChatMessagesToStoredMessages(messages),
     };
   } finally {

@@ -92,6 +92,7 @@ export { dsnSecrets, REDACTED, redactConfig, redactDsn, redactSecrets } from "./
 export { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 export { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-registry.js";
+export { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
 export { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 export { MAX_THREAD_ID_BYTES, normalizeThreadId, type ThreadIdLimit, ThreadwiseThreadIdError } from "./thread-id.js";
 export {

@@ -394,7 +394,9 @@ export class MemoryThreadRegistry implements ThreadRegistry {
 
   #archiveMark(id: string, tenantId: string): ArchiveMark {
     const archived = this.#archive.get(id)?.get(tenantId);
-    if (!archived) return { stamp: this.#stamps.get(id) ?? 0, seq: 0 };
+    // No row under this tenant: stamp 0, as SQLite's and PostgreSQL's max() over the tenant's rows
+    // (was the thread's stamp, which another tenant's archive raises; readThread tells a wrong tenant by it).
+    if (!archived) return { stamp: 0, seq: 0 };
     // Rows leave only all at once (a rewrite, leaving its marker): while any message row is left, the highest seq given out is one's.
     const messages = archived.rows.size - (archived.rows.has(ARCHIVE_CLEARED_MESSAGE_ID) ? 1 : 0);
     return { stamp: this.#stamps.get(id) ?? 0, seq: messages > 0 ? archived.seq : 0 };

@@ -31,6 +31,7 @@ import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseClosedError } from "./closed-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
+import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
   ARCHIVE_CLEARED_MESSAGE_ID,
@@ -599,6 +600,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * its messages there, on the checkpoint it starts from) are applied to its messages, as
    * LangGraph's `getState` applies them (`messagesStateReducer`).
    * @param config `{ configurable: { thread_id, checkpoint_id? } }`
+   * @throws ThreadwiseTenantMismatchError (option `encryption.tenantId`) when the checkpoint
+   *   records archived messages and the archive holds no row under this saver's tenant (the
+   *   thread was written as another tenant: the read would miss its beginning).
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
     const threadId = threadIdOf(config);
@@ -614,6 +618,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
     if (mark) await this.#settled(threadId);
     const archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+    // Archived messages are keyed under the tenant that wrote them: a checkpoint that records some
+    // (its mark) over an archive holding no row under this saver's tenant was written as another.
+    const recorded = !rewritten && archived.length === 0 ? markIn(tuple?.metadata) : undefined;
+    if (recorded && recorded.stamp > 0 && (await this.#archive.mark(threadId)).stamp === 0)
+      throw new ThreadwiseTenantMismatchError(threadId, this.#archive.tenantId);
     return withArchived(archived, hot).slice();
   }
 
