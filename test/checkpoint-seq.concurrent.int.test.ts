@@ -91,6 +91,62 @@ describe.skipIf(skip)("the store order under concurrent writers (PostgreSQL)", (
     await expectUniqueInStoreOrder(thread, await race([db.url, sameDatabase(bouncer as string, db.url)], thread));
   });
 
+  it("migrate to 8 on a live database: a version-7 writer's insert in progress is numbered before the counter starts", async () => {
+    const thread = `live-${uuid6(-1)}`;
+    const s = `"${db.schema}"`;
+    // Back to version 7: its trigger function (the thread's highest number + 1), no counter.
+    await admin.query(
+      `DROP TABLE ${s}.threadwise_checkpoint_counter;
+       CREATE OR REPLACE FUNCTION ${s}.threadwise_checkpoint_seq_insert() RETURNS trigger LANGUAGE plpgsql
+         SECURITY DEFINER SET search_path = pg_catalog, pg_temp AS $fn$
+       BEGIN
+         INSERT INTO ${s}.threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
+           SELECT NEW.thread_id, NEW.checkpoint_ns, NEW.checkpoint_id, coalesce(max(seq), 0) + 1
+           FROM ${s}.threadwise_checkpoint_seq WHERE thread_id = NEW.thread_id
+           ON CONFLICT DO NOTHING;
+         RETURN NULL;
+       END $fn$;
+       UPDATE ${s}.threadwise_schema_version SET version = 7 WHERE component = 'threadwise'`,
+    );
+    const insert = `INSERT INTO ${s}.checkpoints (thread_id, checkpoint_ns, checkpoint_id, checkpoint, metadata) VALUES ($1, '', $2, '{"ts": "2026-12-05T12:00:00.000Z"}', '{}')`;
+    const first = uuid6(-1);
+    await admin.query(insert, [thread, first]);
+    // A writer of version 7, its insert numbered and not committed while migrate runs.
+    const writer = new pg.Client({ connectionString: db.url });
+    await writer.connect();
+    const inFlight = uuid6(-1);
+    try {
+      await writer.query("BEGIN");
+      await writer.query(insert, [thread, inFlight]);
+      const pending = migrate({ dsn: db.url, schema: db.schema });
+      // Until migrate finishes or waits for a lock (the writer's): no timing assumed either way.
+      let state = "running";
+      void pending.then(
+        () => {
+          state = "done";
+        },
+        () => {
+          state = "failed";
+        },
+      );
+      while (state === "running") {
+        const { rows } = await admin.query(
+          "SELECT 1 FROM pg_stat_activity WHERE application_name = 'threadwise-migrate' AND wait_event_type = 'Lock'",
+        );
+        if (rows.length > 0) break;
+        await new Promise((resolve) => setImmediate(resolve));
+      }
+      await writer.query("COMMIT");
+      expect((await pending).applied).toEqual(["threadwise:8"]);
+    } finally {
+      await writer.end();
+    }
+    const after = uuid6(-1);
+    await admin.query(insert, [thread, after]);
+    const seq = await numbers(thread);
+    expect([first, inFlight, after].map((id) => seq.get(id))).toEqual([1, 2, 3]);
+  });
+
   it("migrate to 8 numbers a version-7 thread's ties apart, in the order they were listed, and later ones after", async () => {
     const thread = `ties-${uuid6(-1)}`;
     const s = `"${db.schema}"`;
