@@ -5,8 +5,8 @@ import { createCheckpointer } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import type { OpsTarget } from "./prune.js";
-import { normalizeThreadId } from "./thread-id.js";
 import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
+import { normalizeThreadId } from "./thread-id.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Options of {@link exportThread}: a store (`dsn` or `sqlitePath`), the thread, and the identity its records were sealed for. */
