@@ -10,10 +10,11 @@
 
 import { createHash } from "node:crypto";
 import { InMemoryStore } from "@langchain/langgraph";
-import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { BaseStore, type Operation, type OperationResults } from "@langchain/langgraph-checkpoint";
 import { parseKeyring, sealedKid } from "@threadwise/encryption";
 import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
 import {
+  CONDITIONAL_STORE,
   readUserItems,
   reencryptUserItems,
   resolveUserMemoryOptions,
@@ -132,6 +133,29 @@ describe.skipIf(skipUnlessRealPostgres("user memory race on PostgreSQL"))(
         expect(await race([storeOn(url, "transaction"), storeOn(url, "transaction")], c, "bouncer")).toEqual([]);
       });
     }
+    // Recognised by its core, not its class name: a subclass (was: the old guard and its window),
+    // and a wrapper that names the PostgresStore it writes through.
+    it("a subclass of PostgresStore and a wrapper naming its PostgresStore: no value lost (en, ko)", async () => {
+      const subclassed = () => {
+        const store = storeOn(db.url);
+        class TenantStore extends (store.constructor as new (...args: never[]) => BaseStore) {}
+        Object.setPrototypeOf(store, TenantStore.prototype);
+        return store;
+      };
+      class Wrapper extends BaseStore {
+        constructor(readonly inner: BaseStore) {
+          super();
+          (this as unknown as Record<symbol, unknown>)[CONDITIONAL_STORE] = inner;
+        }
+        batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+          return this.inner.batch(operations);
+        }
+      }
+      for (const c of CASES) {
+        expect(await race([subclassed(), subclassed()], c, "pg-subclass")).toEqual([]);
+        expect(await race([new Wrapper(storeOn(db.url)), new Wrapper(storeOn(db.url))], c, "pg-wrapped")).toEqual([]);
+      }
+    });
     it("reencryptUserItems with a commit between its read and its write: the commit's value is re-sealed, not overwritten with the older one (en, ko)", async () => {
       const ring = (active: string, kids: string[]) =>
         parseKeyring(
