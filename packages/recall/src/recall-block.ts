@@ -296,9 +296,10 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   // Line cost is estimated as head + body tokens + 1 for the newline (the final text is counted
   // exactly below); the position `#<n> ` is about two tokens (o200k and cl100k keep up to three
   // digits in one). A timestamp is paid once per distinct value: lines in thread order repeat it
-  // only where it changes.
+  // only where it changes. Without positions the estimate stays the same (the same lines are
+  // placed; the block is shorter by the numbers).
   const line = (entry: RecallEntry, cap: number): { entry: RecallEntry; body: string; tokens: number } => {
-    const headTokens = (positions ? 2 : 0) + count(`${speakerOf(entry)}: `);
+    const headTokens = 2 + count(`${speakerOf(entry)}: `);
     const body = excerpt(entry, terms, Math.max(8, cap - headTokens), count);
     return { entry, body: body.text, tokens: headTokens + body.tokens + 1 };
   };

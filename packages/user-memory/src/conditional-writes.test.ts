@@ -30,7 +30,7 @@ class PostgresStore extends BaseStore {
     super();
     this.core = { pool, schema: "tw", ...(ttlConfig ? { ttlConfig } : {}) };
   }
-  async batch<Op extends readonly Operation[]>(_operations: Op): Promise<OperationResults<Op>> {
+  async batch<Op extends Operation[]>(_operations: Op): Promise<OperationResults<Op>> {
     throw new Error("not used");
   }
 }
@@ -40,7 +40,7 @@ class Wrapper extends BaseStore {
   constructor(readonly inner: BaseStore) {
     super();
   }
-  batch<Op extends readonly Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+  batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
     return this.inner.batch(operations);
   }
 }

@@ -146,7 +146,8 @@ const running = new WeakMap<object, Map<string, Promise<void>>>();
 /**
  * Runs `work` after every earlier call of this process for the same `store` object and `user`
  * (a key naming the user's namespace) has settled: one process's commits of a user on one store
- * never interleave. An `InMemoryStore` lives in one process, so on it this is the whole answer;
+ * never interleave. `UserMemoryEngine.commit` holds it around its read, plan and write only (an
+ * `llm` extraction runs before it). An `InMemoryStore` lives in one process, so on it this is the whole answer;
  * between processes the store's conditional write ({@link conditionalWriteOf}) is.
  */
 export async function serialized<T>(store: object, user: string, work: () => Promise<T>): Promise<T> {
