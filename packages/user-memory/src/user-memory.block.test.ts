@@ -48,8 +48,9 @@ describe("the user-memory block in another thread of the user", () => {
       const lines = block.split("\n").slice(1);
       expect(lines.length).toBeGreaterThan(0);
       for (const line of lines) expect(line).not.toMatch(/#\d/);
-      // When it was said, on the first line and where it changes (recall's rule).
-      expect(lines[0]).toMatch(/^user \(\d{4}-\d\d-\d\dT[\d:]+Z\): /);
+      // When it was said: a fact line by its source's time, the first message line and where it changes (recall's rule).
+      for (const line of lines.filter((l) => l.startsWith("- fact"))) expect(line).toMatch(/^- fact \(\d{4}-\d\d-\d\dT[\d:]+Z\): /);
+      expect(lines.find((l) => !l.startsWith("- fact"))).toMatch(/^user \(\d{4}-\d\d-\d\dT[\d:]+Z\): /);
       expect(lines.some((line) => line.startsWith("user") && line.includes(c.word))).toBe(true);
     });
 });

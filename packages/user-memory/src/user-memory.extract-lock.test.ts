@@ -7,9 +7,9 @@
 import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { InMemoryStore } from "@langchain/langgraph";
 import { describe, expect, it } from "vitest";
-import { resolveUserMemoryOptions } from "./user-memory-options.js";
-import { UserMemoryEngine } from "./user-memory-engine.js";
 import { UserItemCodec } from "./user-item-codec.js";
+import { UserMemoryEngine } from "./user-memory-engine.js";
+import { resolveUserMemoryOptions } from "./user-memory-options.js";
 import { readUserItems } from "./user-store.js";
 
 const fact = (attribute: string, value: string) =>
