@@ -10,10 +10,11 @@
 
 import { createHash } from "node:crypto";
 import { InMemoryStore } from "@langchain/langgraph";
-import type { BaseStore } from "@langchain/langgraph-checkpoint";
+import { BaseStore, type Operation, type OperationResults } from "@langchain/langgraph-checkpoint";
 import { parseKeyring, sealedKid } from "@threadwise/encryption";
 import { createMemoryPool, migrate, postgresUserStore } from "@threadwise/memory";
 import {
+  CONDITIONAL_STORE,
   readUserItems,
   reencryptUserItems,
   resolveUserMemoryOptions,
@@ -132,6 +133,115 @@ describe.skipIf(skipUnlessRealPostgres("user memory race on PostgreSQL"))(
         expect(await race([storeOn(url, "transaction"), storeOn(url, "transaction")], c, "bouncer")).toEqual([]);
       });
     }
+    // Recognised by its core, not its class name: a subclass (was: the old guard and its window),
+    // and a wrapper that names the PostgresStore it writes through.
+    it("a subclass of PostgresStore and a wrapper naming its PostgresStore: no value lost (en, ko)", async () => {
+      const subclassed = () => {
+        const store = storeOn(db.url);
+        class TenantStore extends (store.constructor as new (...args: never[]) => object) {}
+        Object.setPrototypeOf(store, TenantStore.prototype);
+        return store;
+      };
+      class Wrapper extends BaseStore {
+        constructor(readonly inner: BaseStore) {
+          super();
+          (this as unknown as Record<symbol, unknown>)[CONDITIONAL_STORE] = inner;
+        }
+        batch<Op extends Operation[]>(operations: Op): Promise<OperationResults<Op>> {
+          return this.inner.batch(operations);
+        }
+      }
+      for (const c of CASES) {
+        expect(await race([subclassed(), subclassed()], c, "pg-subclass")).toEqual([]);
+        expect(await race([new Wrapper(storeOn(db.url)), new Wrapper(storeOn(db.url))], c, "pg-wrapped")).toEqual([]);
+      }
+    });
+    // A conditional write past `timeoutMs` is not cancelled: the caller sees the timeout and the
+    // transaction may still commit. Its writes are conditional, so it cannot land over a newer
+    // value, and the caller's retry plans over whatever it left.
+    it("a timed-out conditional write that commits later: the caller sees the timeout, a newer commit and the retry keep the newer value (en, ko)", async () => {
+      for (const c of CASES) {
+        const scope = { tenantId: "default", userId: `timeout-${c.lang}` };
+        const slow = storeOn(db.url);
+        const core = (slow as unknown as { core: { pool: pg.Pool } }).core;
+        // Process P's COMMIT is held (its INSERT already done) until process Q's INSERT of the same key is sent.
+        let releaseCommit!: () => void;
+        const held = new Promise<void>((resolve) => {
+          releaseCommit = resolve;
+        });
+        let holding = true;
+        const pool = core.pool;
+        core.pool = new Proxy(pool, {
+          get(target, name) {
+            if (name !== "connect") return Reflect.get(target, name, target);
+            return async () => {
+              const client = await target.connect();
+              return new Proxy(client, {
+                get(t, n) {
+                  if (n !== "query") return Reflect.get(t, n, t);
+                  return async (text: string, values?: unknown[]) => {
+                    if (holding && text === "COMMIT") {
+                      holding = false;
+                      await held;
+                    }
+                    return t.query(text, values);
+                  };
+                },
+              });
+            };
+          },
+        }) as pg.Pool;
+        const p = new UserMemoryEngine(resolveUserMemoryOptions({ timeoutMs: 3000, env: {} }));
+        const older = {
+          threadId: "A",
+          messages: [{ id: "a1", text: c.older }],
+          saidAt: "2026-01-01T10:00:00.000Z",
+          now: "2026-01-01T10:07:00.000Z",
+        };
+        await expect(p.commit(slow, scope, older)).rejects.toMatchObject({ code: "THREADWISE_TIMEOUT" });
+        // Q commits the newer statement: its INSERT waits on P's row; P's COMMIT goes once it is sent.
+        const other = storeOn(db.url);
+        const otherCore = (other as unknown as { core: { pool: pg.Pool } }).core;
+        const otherPool = otherCore.pool;
+        otherCore.pool = new Proxy(otherPool, {
+          get(target, name) {
+            if (name !== "connect") return Reflect.get(target, name, target);
+            return async () => {
+              const client = await target.connect();
+              return new Proxy(client, {
+                get(t, n) {
+                  if (n !== "query") return Reflect.get(t, n, t);
+                  return (text: string, values?: unknown[]) => {
+                    const sent = t.query(text, values);
+                    if (text.startsWith("INSERT")) releaseCommit();
+                    return sent;
+                  };
+                },
+              });
+            };
+          },
+        }) as pg.Pool;
+        await engineOf().commit(other, scope, {
+          threadId: "B",
+          messages: [{ id: "b1", text: c.newer }],
+          saidAt: "2026-01-01T10:05:00.000Z",
+          now: "2026-01-01T10:08:00.000Z",
+        });
+        expect(holding).toBe(false);
+        const values = async () => {
+          const items = await readUserItems(other, scope, new UserItemCodec(), 100);
+          const fact = items.filter((item) => item.kind === "fact" && item.fact?.attribute === "residence");
+          return fact.map((item) => [item.fact?.value, ...(item.superseded ?? []).map((v) => v.value)]);
+        };
+        // P's timed-out write committed (Q planned over it: the older value is superseded, not lost).
+        expect(await values()).toEqual([[c.newValue, c.oldValue]]);
+        // The caller's retry of the timed-out commit writes no older value over the newer one.
+        await p.commit(slow, scope, older);
+        expect(await values()).toEqual([[c.newValue, c.oldValue]]);
+        const messages = (await readUserItems(other, scope, new UserItemCodec(), 100)).filter((item) => item.kind === "message");
+        expect(messages.map((item) => item.messageId).sort()).toEqual(["a1", "b1"]);
+      }
+    });
     it("reencryptUserItems with a commit between its read and its write: the commit's value is re-sealed, not overwritten with the older one (en, ko)", async () => {
       const ring = (active: string, kids: string[]) =>
         parseKeyring(

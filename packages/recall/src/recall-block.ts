@@ -154,6 +154,12 @@ export interface RenderOptions {
   inView: (messageId: string) => boolean;
   /** Terms of the newest user message: pick the best part of a long message. */
   terms: readonly string[];
+  /**
+   * `false`: lines carry no `#<position>` and a fact names its source by timestamp only (user
+   * memory: its positions number the user's messages across threads, not the asking thread's,
+   * where a model would look for them). @default true
+   */
+  positions?: boolean;
 }
 
 /** The rendered block and what it holds. */
@@ -259,20 +265,24 @@ export function excerpt(
   return { text: `${lead}${words.slice(0, keep).join(" ")}…`, tokens: maxTokens };
 }
 
-function messageLine(entry: RecallEntry, body: string, when: string | undefined): string {
-  return `#${entry.position} ${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
+function messageLine(entry: RecallEntry, body: string, when: string | undefined, positions: boolean): string {
+  return `${positions ? `#${entry.position} ` : ""}${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
 }
 
-/** A fact's line in the block: fact-recall's {@link factLine} (ended, earlier values), with where it was said. */
-function recallFactLine(fact: Fact, source: RecallEntry | undefined): string {
+/**
+ * A fact's line in the block: fact-recall's {@link factLine} (ended, earlier values), with where it
+ * was said (`from #<position>, <timestamp>`; without positions, the timestamp alone).
+ */
+function recallFactLine(fact: Fact, source: RecallEntry | undefined, positions: boolean): string {
   if (!source) return `- fact: ${factLine(fact)}`;
+  if (!positions) return `- fact${source.timestamp ? ` (${source.timestamp})` : ""}: ${factLine(fact)}`;
   return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${factLine(fact)}`;
 }
 
 /**
  * Renders ranked items as the recall block, best first until the budget is spent (spec R35):
  * a fact is one line pointing at the message it came from (left out when that message is placed
- * whole too; kept when the message is shown only in part, which may have cut the fact's sentence); a message is one line `#<position> <speaker> (<timestamp>): <text>` with up to
+ * whole too; kept when the message is shown only in part, which may have cut the fact's sentence); a message is one line `#<position> <speaker> (<timestamp>): <text>` (without `#<position>` when `options.positions` is `false`) with up to
  * `neighbours` messages on each side when they fit (else the message alone, else its best part
  * when at least 16 tokens are left). Facts come first, then messages in thread order, so a
  * recalled exchange reads as it happened; a timestamp is written when it differs from the line
@@ -282,10 +292,12 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   const terms = new Set(options.terms);
   const header = `[${options.label}]\n`;
   const count = options.countText;
+  const positions = options.positions !== false;
   // Line cost is estimated as head + body tokens + 1 for the newline (the final text is counted
   // exactly below); the position `#<n> ` is about two tokens (o200k and cl100k keep up to three
   // digits in one). A timestamp is paid once per distinct value: lines in thread order repeat it
-  // only where it changes.
+  // only where it changes. Without positions the estimate stays the same (the same lines are
+  // placed; the block is shorter by the numbers).
   const line = (entry: RecallEntry, cap: number): { entry: RecallEntry; body: string; tokens: number } => {
     const headTokens = 2 + count(`${speakerOf(entry)}: `);
     const body = excerpt(entry, terms, Math.max(8, cap - headTokens), count);
@@ -321,7 +333,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (item.kind === "fact") {
       const shown = item.source ? placed.get(item.source.seq) : undefined;
       if (shown && shown.body === shown.entry.text) continue;
-      const text = recallFactLine(item.fact, item.source);
+      const text = recallFactLine(item.fact, item.source, positions);
       const c = count(text) + 1;
       if (c > budgetLeft()) continue;
       used += c;
@@ -354,7 +366,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     let previous: string | undefined;
     for (const seq of [...placed.keys()].sort((a, b) => a - b)) {
       const { entry, body } = placed.get(seq) as { entry: RecallEntry; body: string };
-      lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined));
+      lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined, positions));
       previous = entry.timestamp;
     }
     return [...factLines, ...lines].join("\n");

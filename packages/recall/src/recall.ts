@@ -77,6 +77,8 @@ export interface RecallQuery {
   skipFact?: (fact: Fact) => boolean;
   /** Message ids ranked by embeddings, best first. */
   extraRanking?: readonly string[];
+  /** `false`: the block's lines carry no `#<position>` (see `RenderOptions.positions`). @default true */
+  positions?: boolean;
 }
 
 /**
@@ -114,6 +116,7 @@ export function recallForQuery(
     countText,
     inView,
     terms,
+    ...(query.positions === false ? { positions: false } : {}),
   });
 }
 

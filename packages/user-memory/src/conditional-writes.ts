@@ -52,23 +52,38 @@ interface PostgresStoreCore {
 }
 
 /**
- * The PostgresStore's core when `store` is one this can write to directly: its `core` holds the
- * pool and schema, no TTL (a put would compute `expires_at`) and no vector index (a put would
- * index the value); else `undefined`.
+ * The key a store wrapping a PostgresStore sets to that PostgresStore (`wrapper[CONDITIONAL_STORE] =
+ * inner`) when its user-memory items reach the inner store unchanged (same namespace, key and
+ * value): user memory's conditional writes then go to the inner store's table directly. A wrapper
+ * that changes what it stores (other namespaces, values it transforms) must not set it.
+ * `Symbol.for("threadwise.userMemory.conditionalStore")`, so copies of the package agree.
+ */
+export const CONDITIONAL_STORE: unique symbol = Symbol.for("threadwise.userMemory.conditionalStore");
+
+/**
+ * The PostgresStore core `store` writes through, found by what the conditional write needs rather
+ * than by class (a subclass or a Proxy of a PostgresStore qualifies): its `core` holds a pool
+ * (`connect()`) and a schema name, with no TTL (a put would compute `expires_at`) and no vector
+ * index (a put would index the value); else, the store named by `store[CONDITIONAL_STORE]` (a
+ * wrapper, up to 8 levels); else `undefined`.
  */
 function postgresCore(store: BaseStore): PostgresStoreCore | undefined {
-  if (store.constructor?.name !== "PostgresStore") return undefined;
-  const core = (store as unknown as { core?: Partial<PostgresStoreCore> }).core;
-  if (!core || typeof core.pool?.connect !== "function" || typeof core.schema !== "string") return undefined;
-  if (core.ttlConfig || core.indexConfig) return undefined;
-  return core as PostgresStoreCore;
+  let current: unknown = store;
+  for (let depth = 0; depth < 8 && current && typeof current === "object"; depth += 1) {
+    const core = (current as { core?: Partial<PostgresStoreCore> }).core;
+    if (core && typeof core === "object" && typeof core.pool?.connect === "function" && typeof core.schema === "string")
+      return core.ttlConfig || core.indexConfig ? undefined : (core as PostgresStoreCore);
+    current = (current as { [CONDITIONAL_STORE]?: unknown })[CONDITIONAL_STORE];
+  }
+  return undefined;
 }
 
 /**
  * The conditional write `store` supports, else `undefined` (the commit falls back to check, write,
  * read back, which leaves one store round trip open between processes).
  *
- * PostgresStore: one transaction on its pool (so PgBouncer's transaction mode holds it whole), its
+ * A PostgresStore (by its `core`, a subclass or a Proxy of one too, or the one a wrapper names by
+ * {@link CONDITIONAL_STORE}): one transaction on its pool (so PgBouncer's transaction mode holds it whole), its
  * table `"<schema>".store` as PostgresStore writes it (`namespace_path` the labels joined by `:`,
  * `value` JSONB): per op, in key order (two commits lock rows in one order, never a deadlock), an
  * `UPDATE … WHERE value = expected`, an `INSERT … ON CONFLICT DO NOTHING` for a key expected
@@ -131,7 +146,8 @@ const running = new WeakMap<object, Map<string, Promise<void>>>();
 /**
  * Runs `work` after every earlier call of this process for the same `store` object and `user`
  * (a key naming the user's namespace) has settled: one process's commits of a user on one store
- * never interleave. An `InMemoryStore` lives in one process, so on it this is the whole answer;
+ * never interleave. `UserMemoryEngine.commit` holds it around its read, plan and write only (an
+ * `llm` extraction runs before it). An `InMemoryStore` lives in one process, so on it this is the whole answer;
  * between processes the store's conditional write ({@link conditionalWriteOf}) is.
  */
 export async function serialized<T>(store: object, user: string, work: () => Promise<T>): Promise<T> {

@@ -1,4 +1,5 @@
 export {
+  CONDITIONAL_STORE,
   type ConditionalOp,
   type ConditionalWrite,
   conditionalWriteOf,

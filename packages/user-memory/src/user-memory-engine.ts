@@ -209,13 +209,62 @@ export class UserMemoryEngine {
    * Writes one committed turn into the user's memory (see `planUserWrite`): new messages, facts
    * (superseded values kept), the thread's digest, then the bound. Idempotent per message id and
    * text; a stored message of the thread with other words now (`turn.current`) is an edit.
+   * One process's commits of a user on one store object read, plan and write one after another
+   * (`serialized`); with `llm` facts the model reads the turn's messages before that, outside it
+   * (one extra read of the user's items), so two threads' model calls overlap.
    * @throws as {@link UserMemoryEngine.read}, and the store's write errors.
    */
   async commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions = {}): Promise<UserWritePlan> {
-    return serialized(store, JSON.stringify(userNamespace(scope)), () => this.#commit(store, scope, turn, options));
+    // Each message's facts read once per commit, whichever plan asks (extraction depends on the
+    // message alone: its id, speaker and words).
+    const found = new Map<string, Promise<ExtractedMessageFacts>>();
+    const extract =
+      this.options.factsMode === "off"
+        ? undefined
+        : (message: TurnMessage) => {
+            const key = JSON.stringify([message.id, message.name ?? null, message.text]);
+            let facts = found.get(key);
+            if (!facts) {
+              facts = this.extract(message, options);
+              found.set(key, facts);
+            }
+            return facts;
+          };
+    // `llm` facts may call a model: the messages the turn needs read are found by a plan over the
+    // items as they are now, outside the user's lock, so one user's commits in this process wait
+    // for each other's read-plan-write only, not for each other's model calls. The plan under the
+    // lock reads again and takes these facts; a message only it needs read is read there.
+    if (extract && this.options.factsMode === "llm") await this.#plan(store, scope, turn, extract, options.signal);
+    return serialized(store, JSON.stringify(userNamespace(scope)), () => this.#commit(store, scope, turn, extract, options));
   }
 
-  async #commit(store: BaseStore, scope: UserScope, turn: CommittedTurn, options: ExtractOptions): Promise<UserWritePlan> {
+  /** The turn's plan over `read` (the user's items as read), with deleted threads' items purged. */
+  async #plan(
+    store: BaseStore,
+    scope: UserScope,
+    turn: CommittedTurn,
+    extract: ((message: TurnMessage) => Promise<ExtractedMessageFacts>) | undefined,
+    signal: AbortSignal | undefined,
+    read?: readonly UserItem[],
+  ): Promise<{ forget: ForgetPlan; plan: UserWritePlan }> {
+    const forget = await this.#forget(read ?? (await this.read(store, scope, signal)), signal);
+    const plan = await planUserWrite(forget.kept, turn, scope, {
+      maxItems: this.options.maxItems,
+      maxBytes: this.options.maxBytes,
+      keepMessages: this.options.keepMessages,
+      maxMessageCharacters: this.options.maxMessageCharacters,
+      ...(extract ? { extract } : {}),
+    });
+    return { forget, plan };
+  }
+
+  async #commit(
+    store: BaseStore,
+    scope: UserScope,
+    turn: CommittedTurn,
+    extract: ((message: TurnMessage) => Promise<ExtractedMessageFacts>) | undefined,
+    options: ExtractOptions,
+  ): Promise<UserWritePlan> {
     const conditional = conditionalWriteOf(store);
     const attempts = conditional ? MAX_CONDITIONAL_ATTEMPTS : MAX_COMMIT_ATTEMPTS;
     // Message items this commit wrote, read as not stored yet when it plans again after a lost race.
@@ -223,14 +272,7 @@ export class UserMemoryEngine {
     for (let attempt = 1; ; attempt += 1) {
       const read = (await this.read(store, scope, options.signal)).filter((item) => !hidden.has(item.key));
       // Items of deleted threads are purged with this write (what recall already left out).
-      const forget = await this.#forget(read, options.signal);
-      const plan = await planUserWrite(forget.kept, turn, scope, {
-        maxItems: this.options.maxItems,
-        maxBytes: this.options.maxBytes,
-        keepMessages: this.options.keepMessages,
-        maxMessageCharacters: this.options.maxMessageCharacters,
-        ...(this.options.factsMode === "off" ? {} : { extract: (message: TurnMessage) => this.extract(message, options) }),
-      });
+      const { forget, plan } = await this.#plan(store, scope, turn, extract, options.signal, read);
       // The turn's plan wins over the purge for a key both touch; no key is both put and deleted.
       const deletes = new Set([...forget.deletes, ...plan.deletes]);
       const planned = new Set(plan.puts.map((item) => item.key));

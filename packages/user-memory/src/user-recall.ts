@@ -78,7 +78,9 @@ export class UserRecallIndex {
  * Ranks and renders a user's memory for `query` as recall does (spec R35, R40): BM25+ with core's
  * Korean-aware tokenizer over the messages and digests, BM25+ over the facts, fused, within
  * `options.maxTokens`. Items of the thread asking (`threadId`) are left out: they are in that
- * thread's own history.
+ * thread's own history. Lines carry no `#<position>`: recall numbers the user's messages across
+ * threads, and a model reading `#12` in the asking thread would look for that thread's message 12;
+ * a line says when it was said, a fact when its source message was.
  */
 export function renderUserRecall(
   index: UserRecallIndex,
@@ -90,5 +92,5 @@ export function renderUserRecall(
 ): RenderedRecall {
   const { facts } = index.sync(items);
   const own = new Set(items.filter((item) => item.threadId === threadId && item.kind !== "fact").map((item) => item.key));
-  return recallForQuery(index.state, { query, inView: own, facts }, options, countText);
+  return recallForQuery(index.state, { query, inView: own, facts, positions: false }, options, countText);
 }
