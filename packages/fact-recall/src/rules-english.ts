@@ -12,6 +12,10 @@ const ADV =
 const VAL = "([^,;:!?]+)";
 const REL =
   "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
+/** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
+const FAMILY_REL = REL.split("|")
+  .filter((r) => !/^(?:friend|best friend|roommate|boss|coworker|colleague)$/.test(r))
+  .join("|");
 /** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
 const PET =
   "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet|" +
@@ -59,10 +63,10 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   // A relative's `'s` that is `is` or `has` (`my mom's diabetic`, `my son's been ...`), not a
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
-    new RegExp(`\\b([Mm]y (?:${REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`, "g"),
+    new RegExp(`\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`, "g"),
     "$1 is ",
   ],
-  [new RegExp(`\\b([Mm]y (?:${REL}))'s (?=(?:been|got)\\b)`, "g"), "$1 has "],
+  [new RegExp(`\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:been|got)\\b)`, "g"), "$1 has "],
   [/\b(he|she)'s (been|got)\b/gi, "$1 has $2"],
   [/\b(he|she)'s\b/gi, "$1 is"],
 ];
