@@ -78,3 +78,10 @@ describe("a job after two words, and the bare 퇴사 beside the workplace left",
   ])("no bare 퇴사: %s", (text, prefix) => expectNo(text, prefix));
   it("the workplace left stays", () => expectFact("전에는 LG전자 다녔는데 재작년에 퇴사했어요", "user:work=LG전자 (ended)"));
 });
+
+describe("a habit almost given up is no ended fact", () => {
+  it.each([
+    ["소주는 이제 거의 안 마셔", "user:health"],
+    ["커피 이제 별로 안 마셔요", "user:health"],
+  ])("no fact: %s", (text, prefix) => expectNo(text, prefix));
+});

@@ -63,7 +63,10 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   // A relative's `'s` that is `is` or `has` (`my mom's diabetic`, `my son's been ...`), not a
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
-    new RegExp(`\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`, "g"),
+    new RegExp(
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`,
+      "g",
+    ),
     "$1 is ",
   ],
   [new RegExp(`\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:been|got)\\b)`, "g"), "$1 has "],
@@ -240,10 +243,7 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   // A past job with its length or its end (`worked at Starbucks for six years`, `taught high school
   // history for thirty years and retired`, `worked at Costco before grad school`): a job that ended;
   // a past job without them may be one shift (`worked at the warehouse today`).
-  [
-    new RegExp(`^(?:worked|was working) ((?:at|for|in|as an?|as) .+?)\\s+${PAST_JOB_END}`, "i"),
-    (m) => `work ${m[1]}`,
-  ],
+  [new RegExp(`^(?:worked|was working) ((?:at|for|in|as an?|as) .+?)\\s+${PAST_JOB_END}`, "i"), (m) => `work ${m[1]}`],
   [new RegExp(`^taught (.+?)\\s+${PAST_JOB_END}`, "i"), (m) => `work in ${m[1]}`],
   // "stopped working at Google", "quit my job at Google", "retired from Boeing": the job, ended
   // (a date after it is when it ended, not part of the job).
@@ -272,7 +272,10 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     (m) => (m[2] ? cut(m[2], 4) : `${(m[1] as string).replace(/e$/, "")}ing`),
   ],
   [
-    new RegExp(`^${ADV}(?:quit|left|gave up|have (?:quit|left|given up)) (?:the |my |our )?((?:[\\w-]+ ){1,2}(?:team|club|band|choir|orchestra|league|troupe))\\b`, "i"),
+    new RegExp(
+      `^${ADV}(?:quit|left|gave up|have (?:quit|left|given up)) (?:the |my |our )?((?:[\\w-]+ ){1,2}(?:team|club|band|choir|orchestra|league|troupe))\\b`,
+      "i",
+    ),
     "hobby",
     (m) => m[1] as string,
   ],
@@ -396,7 +399,9 @@ const RULES: Rule[] = [
   {
     // A school gone to for a degree (`I went to Penn State for undergrad`), not a visit.
     attribute: "school",
-    re: new RegExp(`^${ADV}(?:went to|go to|attended) ([A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*) for (?:my )?(?:undergrad|college|grad school|university|uni|my degree|school|a degree|law school|med school|nursing school|high school)\\b`),
+    re: new RegExp(
+      `^${ADV}(?:went to|go to|attended) ([A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*) for (?:my )?(?:undergrad|college|grad school|university|uni|my degree|school|a degree|law school|med school|nursing school|high school)\\b`,
+    ),
     build: (m, s) => single(m[1] as string, `${s.label} went to ${m[1]} (school)`),
   },
   {
@@ -554,7 +559,9 @@ const RULES: Rule[] = [
   {
     // A car by its model (`I drive a 2019 Prius`): the capitalized name, without the year or price.
     attribute: "belonging",
-    re: new RegExp(`^${ADV}drive (?:an?|my|an old|a used|a new) (?:(?:old|new|used|little|red|black|white|silver|gray|grey|blue) )?(?:(?:19|20)\\d\\d )?([A-Z][\\w-]*(?: (?!I\\b)[A-Z0-9][\\w-]*)?)`),
+    re: new RegExp(
+      `^${ADV}drive (?:an?|my|an old|a used|a new) (?:(?:old|new|used|little|red|black|white|silver|gray|grey|blue) )?(?:(?:19|20)\\d\\d )?([A-Z][\\w-]*(?: (?!I\\b)[A-Z0-9][\\w-]*)?)`,
+    ),
     build: (m, s) => list(m[1] as string, `${s.label} drives a ${m[1]} (belongings)`),
   },
   {
@@ -761,9 +768,7 @@ export function englishClauses(text: string): string[] {
   for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
     const s = sentence.trim();
     if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
-    for (const clause of s.split(
-      CLAUSE_SPLIT,
-    )) {
+    for (const clause of s.split(CLAUSE_SPLIT)) {
       if (clause.trim() !== "") out.push(clause.trim());
     }
   }

@@ -1293,10 +1293,13 @@ const RULES: Rule[] = [
   {
     // A habit given up, said with 이제/더 이상 and a negated verb (`술 이제 안마셔`, `커피는 이제 안 마셔요`,
     // `담배 이제 안 피워`): the habit holds no longer, as with 끊다 above; not a habit without the
-    // change (`커피 안 마셔요`), which the constraint rule reads.
+    // change (`커피 안 마셔요`), which the constraint rule reads, nor one almost given up (`이제 거의 안 마셔요`).
     attribute: "health",
-    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인)(?:은|는|을|를|도)?\s*(?:이제는?|이젠|더\s*이상|더이상)\s*(?:(?!안|못)\S+\s+){0,2}(?:안|못)\s*(?:마셔|마시|마십|마심|피워|피우|피웁|피움|먹어|먹습|먹음|먹고)/,
-    build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 이제 안 한다 (건강, 습관)`), ended: true }),
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인)(?:은|는|을|를|도)?\s*(?:이제는?|이젠|더\s*이상|더이상)\s*(?:(?!안|못|거의|별로|잘|자주)\S+\s+){0,2}(?:안|못)\s*(?:마셔|마시|마십|마심|피워|피우|피웁|피움|먹어|먹습|먹음|먹고)/,
+    build: (m, l) => ({
+      ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 이제 안 한다 (건강, 습관)`),
+      ended: true,
+    }),
     relative: true,
   },
   {
@@ -2157,7 +2160,8 @@ function positiveOfEnded(sentence: string): string | undefined {
   if (until) {
     const before = (until[1] as string).replace(DURATION, "");
     // A post held (`교사로 있다가 정년퇴직했습니다`, `지점장으로 계시다가`) is a job held.
-    const verb = until[2] === "있" || until[2] === "계" ? (/(?:으로|로)\s+$/.test(before) ? "일하" : (until[2] as string)) : (until[2] as string);
+    const verb =
+      until[2] === "있" || until[2] === "계" ? (/(?:으로|로)\s+$/.test(before) ? "일하" : (until[2] as string)) : (until[2] as string);
     // A place one went to, then left as one leaves a job (`카카오 다니다가 관뒀어`, `쿠팡은 2년
     // 다니고 그만뒀어요`): the work, unless it is an activity (`수영 다니다가 그만뒀어요`).
     const organisation =
