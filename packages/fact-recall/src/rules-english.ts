@@ -8,13 +8,20 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
  */
 
 const ADV =
-  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
+  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
 const REL =
   "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
-const PET = "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet";
+/** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
+const FAMILY_REL = REL.split("|")
+  .filter((r) => !/^(?:friend|best friend|roommate|boss|coworker|colleague)$/.test(r))
+  .join("|");
+/** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
+const PET =
+  "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet|" +
+  "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
 const JOB =
-  "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor";
+  "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -26,7 +33,7 @@ const EVENT_VERBS =
 const STATE_VERBS = "feeling thinking wondering hoping wanting saying talking kidding joking missing worrying loving enjoying".split(" ");
 const NOT_ACTIVITY = new Set([
   ...STATE_VERBS,
-  ..."going trying looking doing getting using seeing focusing planning preparing considering waiting expecting leaving heading coming staying moving packing starting having making taking dealing struggling learning glad sure happy sorry so really not".split(
+  ..."going trying looking doing getting using seeing focusing planning preparing considering waiting expecting leaving heading coming staying moving packing starting having making taking dealing struggling learning working glad sure happy sorry so really not".split(
     " ",
   ),
 ]);
@@ -47,6 +54,24 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\bwon't\b/gi, "will not"],
   [/\b(\w+)n't\b/gi, "$1 not"],
   [/\bgonna\b/gi, "going to"],
+  // Chat spellings without the apostrophe (`im allergic`, `ive got`, `i dont smoke`) and `w/`.
+  [/\bim\b/gi, "I am"],
+  [/\bive\b/gi, "I have"],
+  [/\b(do|does|did|is|are|was|have|has)nt\b/gi, "$1 not"],
+  [/\bcant\b/gi, "cannot"],
+  [/\bw\/\s*/gi, "with "],
+  // A relative's `'s` that is `is` or `has` (`my mom's diabetic`, `my son's been ...`), not a
+  // possessive (`my mom's house`): before a word that only follows a verb.
+  [
+    new RegExp(
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`,
+      "g",
+    ),
+    "$1 is ",
+  ],
+  [new RegExp(`\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:been|got)\\b)`, "g"), "$1 has "],
+  [/\b(he|she)'s (been|got)\b/gi, "$1 has $2"],
+  [/\b(he|she)'s\b/gi, "$1 is"],
 ];
 
 interface Rule {
@@ -119,7 +144,7 @@ const DECADE = "(?:(?:19|20)?\\d0'?s|fifties|sixties|seventies|eighties|nineties
 const TIME_NOUN = `(?:${TIME_UNIT}|${WEEKDAY}|${MONTH_NAME}|${SEASON}|morning|afternoon|evening|time|holidays?|break|quarter|term)`;
 /** Words that set a time to come: with a progressive they make it a plan (`I'm flying to Lima tomorrow`). */
 const FUTURE_TIME = new RegExp(
-  `\\b(?:tomorrow|tonight|soon|next\\s+(?!time\\b)${TIME_NOUN}|this\\s+(?:weekend|evening|afternoon|${WEEKDAY}|${SEASON})|(?:in|within)\\s+(?:a|an|a few|a couple of|two|three|\\d+)\\s+(?:days?|weeks?|months?)|on\\s+${WEEKDAY}|later\\s+(?:today|this\\s+\\w+))\\b`,
+  `\\b(?:tomorrow|tonight|soon|next\\s+(?!time\\b)${TIME_NOUN}|this\\s+(?:weekend|evening|afternoon|${WEEKDAY}|${SEASON})|(?:in|within)\\s+(?:a|an|a few|a couple of|two|three|\\d+)\\s+(?:days?|weeks?|months?)|on\\s+${WEEKDAY}|(?:in|on|by)\\s+${MONTH_NAME}|later\\s+(?:today|this\\s+\\w+))\\b`,
   "i",
 );
 const DETERMINER = "(?:my|his|her|our|their|your|its|the|a|an|this|that|these|those|some)";
@@ -129,6 +154,8 @@ const TIME_ADJUNCT =
   `|(?:(?:about|almost|nearly|over|around|roughly|like)\\s+)?${NUMBER_WORD}\\s+${TIME_UNIT}\\s+(?:ago|now)` +
   `|(?:in|on|at|during|by|since|until|till|around|from|through|throughout)\\s+(?:the\\s+)?(?:(?:early|late|mid)[-\\s])?(?:\\d{4}s?\\b|${MONTH_NAME}|${WEEKDAY}|${SEASON}|${DECADE}|weekends?|weekdays|(?:the\\s+)?(?:morning|afternoon|evening|night|weekend|past|holidays))` +
   `|(?:before|after|during|since|until|till)\\s+(?:${DETERMINER}\\b|\\w+ing\\b)` +
+  // A stage of life without a determiner (`before college`, `after grad school`).
+  "|(?:before|after|during|since|until|till)\\s+(?:\\w+\\s+)?(?:school|college|university|uni|kids|retirement|graduation|marriage)\\b" +
   "|(?:yesterday|today|tonight|tomorrow|recently|lately|originally|nowadays|these days|those days|at the moment|at the time|right now|so far|for now|for a while|for ages|for years|for so long|ever since|every day|everyday|daily|weekly|on the side|any ?more|ago|downtown|nearby|locally|remotely|part[- ]time|full[- ]time)";
 const COMPANION =
   "with\\s+(?:my|his|her|our|their|your|some|a few|a couple of|a group of|a bunch of|a friend|friends|family|coworkers|colleagues|classmates|the (?:kids|family|team|group)|him|them|us|everyone|someone|people|others)\\b";
@@ -193,20 +220,73 @@ const NOT_A_NAME =
  * from Boeing". A plain "do not" without "anymore" is left to the rules
  * (`dislikes`, `constraint`).
  */
+/** Businesses one owns or runs ({@link RULES}: a job). */
+const BUSINESS =
+  "shop|store|caf[eé]|coffee shop|restaurant|bakery|bar|pub|salon|business|company|firm|studio|gym|clinic|practice|farm|boutique|food truck|bookstore|startup|agency|daycare";
+/** What ends a past job: its length, `before`/`until` something, `and retired` ({@link ENDED_FORMS}). */
+const PAST_JOB_END = `(?:for (?:over |about |almost |nearly |more than )?${NUMBER_WORD}(?:-\\w+)? (?:years|decades)|before\\b|until\\b|and (?:then )?retired\\b)`;
+/** A habit of eating, drinking or smoking one gives up ({@link ENDED_DIRECT}). */
+const SUBSTANCE = "smoking|drinking|vaping|caffeine|coffee|alcohol|booze|soda|sugar|meat|dairy|cigarettes|weed";
+/** Activities one keeps up or gives up as a hobby. */
+const HOBBY_WORD =
+  "golf|tennis|soccer|football|basketball|baseball|volleyball|hockey|chess|poker|yoga|pilates|crossfit|running|jogging|swimming|skiing|snowboarding|surfing|climbing|hiking|cycling|biking|dancing|painting|drawing|knitting|gaming|fishing|hunting|skating|boxing|golfing|rowing|singing|baking|gardening|photography|piano|guitar|violin|drums";
+
 const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^((?:really|actually|even)\s+)?(?:do|does) not (.+?)\s+any ?more\b[,.!]?\s*(.*)$/i, (m) => `${m[2]} ${m[3]}`],
   [/^(?:am|is|are) not (.+?)\s+any ?more\b[,.!]?\s*(.*)$/i, (m) => `am ${m[1]} ${m[2]}`],
   [/^(?:am|is|are) no longer (.+)$/i, (m) => `am ${m[1]}`],
   [/^(?:do not|does not)? ?no longer (.+)$/i, (m) => m[1] as string],
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
+  // Waiting tables, bartending: a job at the place named (`used to wait tables at Olive Garden`).
+  [/^used to (?:wait tables|waitress|bartend|babysit|cashier) (at|in|for) (.+)$/i, (m) => `work ${m[1]} ${m[2]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
+  // A past job with its length or its end (`worked at Starbucks for six years`, `taught high school
+  // history for thirty years and retired`, `worked at Costco before grad school`): a job that ended;
+  // a past job without them may be one shift (`worked at the warehouse today`).
+  [new RegExp(`^(?:worked|was working) ((?:at|for|in|as an?|as) .+?)\\s+${PAST_JOB_END}`, "i"), (m) => `work ${m[1]}`],
+  [new RegExp(`^taught (.+?)\\s+${PAST_JOB_END}`, "i"), (m) => `work in ${m[1]}`],
   // "stopped working at Google", "quit my job at Google", "retired from Boeing": the job, ended
   // (a date after it is when it ended, not part of the job).
   [/^(?:stopped|quit) working (at|for|in) (.+)$/i, (m) => `work ${m[1]} ${untimed(m[2] as string)}`],
   [/^(?:quit|left) my job (?:at|with) (.+)$/i, (m) => `work at ${untimed(m[1] as string)}`],
   // A named employer only: "retired from teaching" is no workplace.
   [/^[Rr]etired from ([A-Z].+)$/, (m) => `work at ${untimed(m[1] as string)}`],
+  // Or a workplace by its kind (`retired from the post office`, `from the Navy`).
+  [
+    /^[Rr]etired from (?:the )?((?:[\w-]+ ){0,2}(?:post office|army|navy|air force|marines|military|police(?: force| department)?|fire department|school district|hospital|bank|factory|railroad|mill|plant|county|city))\b(.*)$/,
+    (m) => `work at ${untimed(`${m[1]}${m[2]}`)}`,
+  ],
 ];
+
+/**
+ * Ended facts read straight from the clause (not through a positive rule): a habit given up (`quit
+ * smoking`, `don't drink coffee anymore`: `health`, as the Korean `커피 끊었어`), a team, club or
+ * activity given up (`quit the swim team`, `gave up tennis`: `hobby`).
+ */
+const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
+  [new RegExp(`^${ADV}(?:quit|stopped|gave up|have (?:quit|stopped|given up)) (${SUBSTANCE})\\b`, "i"), "health", (m) => m[1] as string],
+  [/^used to (smoke|vape)\b/i, "health", (m) => `${(m[1] as string).replace(/e$/, "")}ing`],
+  [
+    /^(?:(?:really|actually|even)\s+)?(?:do not|no longer) (drink|smoke|vape|eat)(?: ([^,;:!?]+?))?\s+any ?more\b/i,
+    "health",
+    (m) => (m[2] ? cut(m[2], 4) : `${(m[1] as string).replace(/e$/, "")}ing`),
+  ],
+  [
+    new RegExp(
+      `^${ADV}(?:quit|left|gave up|have (?:quit|left|given up)) (?:the |my |our )?((?:[\\w-]+ ){1,2}(?:team|club|band|choir|orchestra|league|troupe))\\b`,
+      "i",
+    ),
+    "hobby",
+    (m) => m[1] as string,
+  ],
+  [
+    new RegExp(`^${ADV}(?:quit|gave up|stopped|have (?:quit|given up|stopped)) (?:playing |doing )?(${HOBBY_WORD})\\b`, "i"),
+    "hobby",
+    (m) => m[1] as string,
+  ],
+];
+/** `no more golf for me`, `no more coffee for me`: anywhere in a clause, about the speaker. */
+const NO_MORE_FOR_ME = new RegExp(`\\bno more (?:(${SUBSTANCE})|(${HOBBY_WORD})) for me\\b`, "i");
 
 /** `text` without a trailing time: "Boeing in 2019" -> "Boeing", "my uncle last year" -> "my uncle". */
 function untimed(text: string): string {
@@ -239,6 +319,15 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => single(m[1] as string, `${s.label} is ${m[1]} years old`),
+  },
+  {
+    // An age in words (`I'm seventy-one`, `just turned forty`): a tens word, with its unit.
+    attribute: "age",
+    re: new RegExp(
+      `^${ADV}(?:am|turned|just turned) ((?:twenty|thirty|forty|fifty|sixty|seventy|eighty|ninety)(?:-(?:one|two|three|four|five|six|seven|eight|nine))?)(?: years? old)?(?![\\w-]| (?:minutes|hours|days|weeks|months|times|percent|bucks|dollars))`,
+      "i",
+    ),
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
   },
   {
     attribute: "residence",
@@ -290,9 +379,50 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A year of study at a school (`I'm a junior at UC Davis`): the school, before the job rule reads `student`.
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}am (?:an?|in my) (?:freshman|sophomore|junior|senior|first[- ]year|second[- ]year|third[- ]year|final[- ]year|grad(?:uate)? student|(?:pre-?med |nursing |law |med |college |exchange )?student)(?: year)? (?:at|in) ${VAL}`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = cut(m[1] as string, 6);
+      return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
+    },
+  },
+  {
+    // A school year or level (`my son's in 2nd grade`, `I'm in high school`).
+    attribute: "school",
+    re: /^am (?:now )?in (?:the )?(\d{1,2}(?:st|nd|rd|th) grade|(?:first|second|third|fourth|fifth|sixth|seventh|eighth|ninth|tenth|eleventh|twelfth) grade|kindergarten|pre-?k|preschool|daycare|(?:middle|high|elementary|primary|grade|nursing|law|med|medical|grad|graduate) school)\b/i,
+    build: (m, s) => single(m[1] as string, `${s.label} is in ${m[1]} (school)`),
+  },
+  {
+    // A school gone to for a degree (`I went to Penn State for undergrad`), not a visit.
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}(?:went to|go to|attended) ([A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*) for (?:my )?(?:undergrad|college|grad school|university|uni|my degree|school|a degree|law school|med school|nursing school|high school)\\b`,
+    ),
+    build: (m, s) => single(m[1] as string, `${s.label} went to ${m[1]} (school)`),
+  },
+  {
+    // Owning or running a business is a job (`I own a little coffee shop in Portland`), not a belonging.
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:own|run|co-own|manage) (?:an?|my own|our own|the|a small|a little) ((?:[\\w-]+ ){0,2}(?:${BUSINESS}))\\b`,
+      "i",
+    ),
+    build: (m, s) => single(valueHead(m[1] as string, "work"), `${s.label} owns and runs ${m[1]} (job)`),
+  },
+  {
     attribute: "work",
     re: new RegExp(`^${ADV}am (?:now )?(?:an?|the) ((?:[\\w-]+ ){0,2}(?:${JOB}))s?\\b`, "i"),
     build: (m, s) => single(m[1] as string, `${s.label} is a ${m[1]} (job)`),
+  },
+  {
+    // A negated status: `I'm not married` (not `not married anymore`, an ended form).
+    attribute: "marital",
+    re: /^am not (?:yet )?married\b(?!\s+any ?more)/i,
+    build: (_m, s) => single("not married", `${s.label} is not married (relationship status)`),
   },
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
   {
@@ -348,6 +478,8 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => list(`${m[1]} ${m[2]}`, `${s.label} has ${m[1]} ${m[2]} (family)`, (m[2] as string).replace(/s$/, "")),
+    // `we have 2 kids`: the couple's children are the speaker's.
+    we: true,
   },
   {
     attribute: "health",
@@ -372,7 +504,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted) my ${VAL}`, "i"),
+    re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted|tore|fractured|dislocated) my ${VAL}`, "i"),
     build: (m, s) => {
       const v = cut(m[1] as string, 4);
       return list(`injured ${v}`, `${s.label} injured their ${v} (health)`);
@@ -425,9 +557,26 @@ const RULES: Rule[] = [
     we: true,
   },
   {
+    // A car by its model (`I drive a 2019 Prius`): the capitalized name, without the year or price.
+    attribute: "belonging",
+    re: new RegExp(
+      `^${ADV}drive (?:an?|my|an old|a used|a new) (?:(?:old|new|used|little|red|black|white|silver|gray|grey|blue) )?(?:(?:19|20)\\d\\d )?([A-Z][\\w-]*(?: (?!I\\b)[A-Z0-9][\\w-]*)?)`,
+    ),
+    build: (m, s) => list(m[1] as string, `${s.label} drives a ${m[1]} (belongings)`),
+  },
+  {
+    // Volunteering is kept up like a hobby (`I volunteer at the public library every Tuesday`).
+    attribute: "hobby",
+    re: new RegExp(`^${ADV}(?:volunteer|have been volunteering|am volunteering) (at|for|with|in) ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = `volunteering ${m[1]} ${valueHead(cut(m[2] as string, 6), "event")}`;
+      return list(v, `${s.label} volunteers ${m[1]} ${cut(m[2] as string, 6)} (hobby)`, v);
+    },
+  },
+  {
     attribute: "plan",
     re: new RegExp(
-      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|am training for|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -513,6 +662,30 @@ const HOBBY_CLAUSE = new RegExp(
 const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)\b/i;
 const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
 const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
+/**
+ * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
+ * ...`): a name, with a title, a word or two before a comma and `I`/`my`/`we`. A sentence adverb
+ * there (`Honestly, I ...`) goes as well, which changes nothing.
+ */
+const VOCATIVE = /^(?:(?:Mr|Mrs|Ms|Miss|Dr|Prof|Coach)\.?\s+)?[A-Za-z][\w'-]*(?:\s+[A-Z][\w'-]*)?,\s+(?=(?:I|i|my|My|we|We)\b)/;
+/** Facts a clause adds after a subject's first: a place after a job (`a firefighter up in Reno`), a base or a major after a comma. */
+const SIDE_FACTS: Array<[RegExp, string]> = [
+  [
+    new RegExp(
+      `^${ADV}[Aa]m (?:an?|the) (?:[\\w-]+ ){0,2}(?:${JOB})s?\\b(?: (?:for|at|with) [A-Z][\\w&'-]*(?: [A-Z][\\w&'-]*)*)?,?\\s+(?:(?:up|down|out|over|back)\\s+)?(?:based\\s+)?in ([A-Z][\\w'-]*(?:\\s+[A-Z][\\w'-]*){0,2})`,
+    ),
+    "residence",
+  ],
+  [/,\s*(?:now\s+)?based (?:in|out of) ([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})/, "residence"],
+  [/,\s*(?:and\s+)?majoring in ([^,;:!?]+)/i, "study"],
+];
+/** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
+const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
+/** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
+const BIRTHDAY_CLAUSE = new RegExp(
+  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME} \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of ${MONTH_NAME})\\b`,
+  "i",
+);
 const LEAD =
   /^(?:(?:oh|well|so|and|but|also|actually|yeah|yes|yep|btw|by the way|anyway|honestly|plus|guess what|good news|fun fact|hey|hi|ok|okay|lol|haha|wow|thanks|yesterday|today|tonight|recently|lately|now|then|last\s+\w+|this\s+\w+|next\s+\w+|a few \w+ ago|\w+ \w+ ago|on \w+|in \w+)[,!:]?\s+)*/i;
 const HYPOTHETICAL =
@@ -556,6 +729,12 @@ function matchRule(subject: Subject): { attribute: string; built: Omit<Candidate
  * otherwise (the clause then goes through the rules as written).
  */
 function endedFact(subject: Subject): ReturnType<typeof matchRule> {
+  for (const [re, attribute, value] of ENDED_DIRECT) {
+    const m = subject.predicate.match(re);
+    if (!m) continue;
+    const v = value(m);
+    return { attribute, built: { ...list(v, `${subject.label} no longer: ${subject.predicate.replace(/[.\s]+$/, "")}`, v), ended: true } };
+  }
   for (const [re, positive] of ENDED_FORMS) {
     const m = subject.predicate.match(re);
     if (!m) continue;
@@ -570,17 +749,26 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
   return undefined;
 }
 
+const CLAUSE_SPLIT = new RegExp(
+  `\\s*;\\s*|\\s+[-–—]+\\s+|,?\\s+(?:and|but|so|because|since|whereas|while)\\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\\s+)?(?:i|my|we)\\b)` +
+    // A clause of a relative's own after a comma (`got married, my wife is a nurse`, `my husband bakes, he is a chef`).
+    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)`,
+  "i",
+);
+/** Relatives a later `he`/`she` in the message stands for (`My husband bakes, he's a pastry chef`). */
+const HE = /^(?:husband|boyfriend|fianc[ée]|son|brother|dad|father|grandpa|grandfather|uncle|nephew)$/;
+const SHE = /^(?:wife|girlfriend|fianc[ée]e|daughter|sister|mom|mother|mum|grandma|grandmother|aunt|niece)$/;
+
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
   let t = text;
   for (const [re, to] of CONTRACTIONS) t = t.replace(re, to);
   const out: string[] = [];
-  for (const sentence of t.split(/(?<=[.!?])\s+|\n+/)) {
+  // Not after a title (`Ms. Park, ...`, `Dr. Lee`).
+  for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
     const s = sentence.trim();
     if (s === "" || s.endsWith("?") || QUESTION_START.test(s)) continue;
-    for (const clause of s.split(
-      /\s*;\s*|\s+[-–—]+\s+|,?\s+(?:and|but|so|because|since|whereas|while)\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\s+)?(?:i|my|we)\b)/i,
-    )) {
+    for (const clause of s.split(CLAUSE_SPLIT)) {
       if (clause.trim() !== "") out.push(clause.trim());
     }
   }
@@ -595,6 +783,8 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
   const facts: CandidateFact[] = [];
   const push = (subject: string, attribute: string, built: Omit<CandidateFact, "subject" | "attribute" | "language">) =>
     facts.push({ subject, attribute, language: "en", ...built });
+  // The relative the last clause was about, for a `he`/`she` after it.
+  let lastRelative: string | undefined;
   for (const clause of englishClauses(text)) {
     if (HYPOTHETICAL.test(clause)) continue;
     const name = NAME_CLAUSE.exec(clause);
@@ -623,13 +813,30 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         if (v.length >= 2 && !FILLER_VALUES.test(v)) push(id, "hobby", list(v, `${label}'s hobby is ${v} (hobby)`));
       }
     }
-    if (name || family || pet || favorite || hobby) continue;
-    const body = clause.replace(LEAD, "");
+    const birthday = BIRTHDAY_CLAUSE.exec(clause);
+    if (birthday) {
+      const rel = birthday[1]?.toLowerCase();
+      const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
+      push(id, "birthday", single(birthday[2] as string, `${label}'s birthday is ${birthday[2]}`));
+    }
+    const noMore = NO_MORE_FOR_ME.exec(clause);
+    if (noMore) {
+      const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
+      push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
+    }
+    if (name || family || pet || favorite || hobby || birthday || noMore) continue;
+    const body = clause.replace(LEAD, "").replace(VOCATIVE, "");
     let subject: Subject | undefined;
-    const rel = RELATIVE_SUBJECT.exec(body);
-    const first = /^(I|we)\s+(.*)$/i.exec(body);
+    const pronoun = /^(he|she)\s+(.*)$/i.exec(body);
+    const rel =
+      RELATIVE_SUBJECT.exec(body) ??
+      (pronoun && lastRelative && (pronoun[1]?.toLowerCase() === "he" ? HE : SHE).test(lastRelative)
+        ? ([body, lastRelative, pronoun[2]] as unknown as RegExpExecArray)
+        : null);
+    // A chat clause without its `I` (`used to live in midtown`).
+    const first = /^(I|we)\s+(.*)$/i.exec(body) ?? /^()(used to\s.*)$/i.exec(body);
     if (first) {
-      const we = (first[1] as string).toLowerCase() === "we";
+      const we = first[1]?.toLowerCase() === "we";
       subject = { id: speaker.id, label: speaker.label, we, predicate: first[2] as string };
     } else if (rel) {
       const r = (rel[1] as string).toLowerCase();
@@ -639,24 +846,27 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         .replace(/^has\b/i, "have")
         .replace(/^does not\b/i, "do not");
       subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
+      lastRelative = r;
     }
     if (!subject) continue;
-    const ended = endedFact(subject);
-    if (ended) {
-      push(subject.id, ended.attribute, ended.built);
-      continue;
-    }
     let matched = false;
-    for (const rule of RULES) {
-      if (subject.we && !rule.we) continue;
-      const m = subject.predicate.match(rule.re);
-      if (!m) continue;
-      const built = rule.build(m, subject);
-      if (!built) continue;
-      push(subject.id, rule.attribute, built);
+    // Each predicate of the subject joined by `and` (`is diabetic and lives in Fresno`): its ended
+    // fact or its first rule.
+    for (const part of subject.predicate.split(SAME_SUBJECT_AND)) {
+      const partSubject = { ...subject, predicate: part.replace(/^is\b/i, "am").replace(/^has\b/i, "have") };
+      const found = endedFact(partSubject) ?? matchRule(partSubject);
+      if (!found) continue;
+      push(subject.id, found.attribute, found.built);
       matched = true;
-      break;
     }
+    if (matched && !subject.we)
+      for (const [re, attribute] of SIDE_FACTS) {
+        const m = re.exec(subject.predicate);
+        if (!m) continue;
+        const v = attribute === "residence" ? valueHead(m[1] as string, "place") : valueHead(cut(m[1] as string, 6), "work");
+        if (!facts.some((f) => f.subject === subject.id && f.attribute === attribute))
+          push(subject.id, attribute, single(v, `${subject.label} ${attribute === "residence" ? "lives in" : "studies"} ${v}`));
+      }
     if (!matched && isStatement(subject.predicate)) {
       const value = subject.predicate.replace(/[.!\s]+$/, "");
       push(subject.id, "statement", list(value, sentence(subject)));

@@ -1127,15 +1127,16 @@ const RULES: Rule[] = [
     // the match starts at the job, so a word there with a subject's particle is read as whose it
     // is (`민지는 의사예요` is 민지's, not the speaker's).
     re: new RegExp(
-      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s|[A-Za-z][A-Za-z0-9+#./-]*\\s)?))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|(?:이)?잖아요?(?=[\\s.,!~…]|$)|(?:으로|로)\\s*(?:${WORK_YEARS})?일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
+      `(?<=^(?:직업은\\s*)?((?:[가-힣A-Za-z]+\\s|[A-Za-z][A-Za-z0-9+#./-]*\\s){0,2}))(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이고|이다|이라서|라서|이라|라|인데|(?:이)?잖아요?(?=[\\s.,!~…]|$)|(?:으로|로)\\s*(?:${WORK_YEARS})?일|(?<=${OPEN_SYLLABLE})(?<!배우)고(?=[\\s.,!~…]|$)(?!\\s*(?:있|계|싶)))`,
     ),
     // An object before it makes the job's word a verb (`기타를 배우고`: 배우다, no actor).
     // A Latin word before the job is part of it (`UX 디자이너`, `backend 개발자`, `ios 개발자`).
+    // Two words may stand before it (`대학병원 응급실 간호사`: value 간호사); only the last is read here.
     build: (m, l) =>
       /(?:을|를)\s$/.test(m[1] as string)
         ? undefined
         : single(
-            /^[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${m[1]}${m[2]}` : (m[2] as string),
+            /(?:^|\s)[A-Za-z][A-Za-z0-9+#./-]*\s$/.test(m[1] as string) ? `${/\S+\s$/.exec(m[1] as string)?.[0]}${m[2]}` : (m[2] as string),
             `${topic(l)} ${m[1]}${m[2]} (직업)`,
           ),
     relative: true,
@@ -1202,9 +1203,11 @@ const RULES: Rule[] = [
   },
   {
     attribute: "marital",
-    re: /결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
+    // Not married (`결혼 안 했어`, `결혼은 아직 안 했습니다`, `결혼 안 함`) is 미혼, read before the
+    // married form it contains; not a plan (`결혼 안 할 거야`).
+    re: /결혼(?:은|도)?\s*(?:아직\s*)?(안\s*했|안\s*함(?=[\s.!~…ㅋㅎ]|$)|안\s*한\s*상태|하지\s*않았|못\s*했)|결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
     build: (m, l) => {
-      const v = m[1] ?? "기혼";
+      const v = m[1] !== undefined ? "미혼" : (m[2] ?? "기혼");
       return single(v, `${topic(l)} ${v} (결혼, 관계)`);
     },
     relative: true,
@@ -1285,6 +1288,18 @@ const RULES: Rule[] = [
     // Not one not quit yet (`아직 담배 못 끊었어요`, `술은 안 끊었어`).
     re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:(?!못|안)\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
     build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 끊었다 (건강, 습관)`), ended: true }),
+    relative: true,
+  },
+  {
+    // A habit given up, said with 이제/더 이상 and a negated verb (`술 이제 안마셔`, `커피는 이제 안 마셔요`,
+    // `담배 이제 안 피워`): the habit holds no longer, as with 끊다 above; not a habit without the
+    // change (`커피 안 마셔요`), which the constraint rule reads, nor one almost given up (`이제 거의 안 마셔요`).
+    attribute: "health",
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인)(?:은|는|을|를|도)?\s*(?:이제는?|이젠|더\s*이상|더이상)\s*(?:(?!안|못|거의|별로|잘|자주)\S+\s+){0,2}(?:안|못)\s*(?:마셔|마시|마십|마심|피워|피우|피웁|피움|먹어|먹습|먹음|먹고)/,
+    build: (m, l) => ({
+      ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 이제 안 한다 (건강, 습관)`),
+      ended: true,
+    }),
     relative: true,
   },
   {
@@ -2076,6 +2091,9 @@ const WORKPLACE = /(?:회사|직장|은행|병원|공장|전자|그룹|증권|�
 
 /** Words that mark a change: what follows holds no longer (`이제 … 않아요`, `더 이상 안 …`). */
 const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은|요즘은|요새는)(?=\s)/;
+/** An activity as the topic, `이제`, then `못 하다`/`못 치다` (a reason may stand between). */
+const GIVEN_UP_ACTIVITY =
+  /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:이제는?|이젠|더\s*이상|더이상)\s+(?:(?!못)\S+\s+){0,3}못\s*(?:해|하|합|함|칩|쳐|치|타|탑|탐)/;
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
@@ -2102,6 +2120,11 @@ const OTHER_PAST = new RegExp(`(${FUSED_PAST})(?:어요|어|습니다|는데|지
  * 있어요`, `일했어요` -> `일하고 있어요`, `교사였어요` -> `교사예요`). `undefined` for any other sentence.
  */
 function positiveOfEnded(sentence: string): string | undefined {
+  // A pastime one can do no longer (`등산은 이제 무릎 때문에 못 합니다`, `요가 이제 못해`): the pastime,
+  // ended. Only a known activity as the topic (`일은 이제 못 해` is no pastime).
+  const cannot = NO_LONGER.test(sentence) ? GIVEN_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, "")) : null;
+  if (cannot && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(cannot[1] as string))
+    return `취미는 ${josa(cannot[1] as string, "이에요", "예요")}`;
   if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
     return (
       sentence
@@ -2136,7 +2159,9 @@ function positiveOfEnded(sentence: string): string | undefined {
   const until = WHILE_THEN.exec(sentence);
   if (until) {
     const before = (until[1] as string).replace(DURATION, "");
-    const verb = until[2] as string;
+    // A post held (`교사로 있다가 정년퇴직했습니다`, `지점장으로 계시다가`) is a job held.
+    const verb =
+      until[2] === "있" || until[2] === "계" ? (/(?:으로|로)\s+$/.test(before) ? "일하" : (until[2] as string)) : (until[2] as string);
     // A place one went to, then left as one leaves a job (`카카오 다니다가 관뒀어`, `쿠팡은 2년
     // 다니고 그만뒀어요`): the work, unless it is an activity (`수영 다니다가 그만뒀어요`).
     const organisation =
@@ -2565,7 +2590,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (kin.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = kin[0]?.keyValue;
     if (kin.length === 1) had = kin[0]?.keyValue;
   }
-  return facts.map((f) => asWorkplace(f, text));
+  // A bare `퇴사` (no job) beside the workplace the message says was left (`전에는 삼성전자
+  // 다녔는데 2022년에 퇴사했어요`) says that one thing again.
+  // Read after {@link asWorkplace}, which makes a place gone to (`현대차 다녔는데`) the workplace.
+  const read = facts.map((f) => asWorkplace(f, text));
+  const leftNamed = (f: CandidateFact) => f.ended === true && f.attribute === "work";
+  return read.filter((f) => !(f.attribute === "work" && f.value === "퇴사" && read.some((g) => g.subject === f.subject && leftNamed(g))));
 }
 
 /** What 다니다 names as a pastime (the hobby rule's text), to be read again as a workplace. */
