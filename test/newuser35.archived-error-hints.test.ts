@@ -39,7 +39,7 @@ async function archivedThread() {
 it("archived-edit names the rewrite, and the rewrite it names edits the archived message", async () => {
   const { saver, agent, archived } = await archivedThread();
   const target = String(archived[0]?.id);
-  const error = await agent
+  const error = await agent.graph
     .updateState(config, { messages: [new HumanMessage({ id: target, content: "수정됨" })] })
     .catch((e: unknown) => e);
   expect(ThreadwiseArchivedMessageError.isInstance(error)).toBe(true);
@@ -49,7 +49,7 @@ it("archived-edit names the rewrite, and the rewrite it names edits the archived
   // What the message says, done: the thread read back, the one message edited, written as a rewrite.
   const thread = await saver.readThread(config);
   const edited = thread.map((m) => (m.id === target ? new HumanMessage({ id: target, content: "수정됨 (edited)" }) : m));
-  await agent.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...edited] });
+  await agent.graph.updateState(config, { messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), ...edited] });
   const after = await saver.readThread(config);
   expect(after.map((m) => m.id)).toEqual(thread.map((m) => m.id));
   expect(after.find((m) => m.id === target)?.text).toBe("수정됨 (edited)");
@@ -58,7 +58,8 @@ it("archived-edit names the rewrite, and the rewrite it names edits the archived
 it("archived-fork names a new thread from readThread at the checkpoint, which carries that branch on", async () => {
   const { saver, agent } = await archivedThread();
   const history = [];
-  for await (const snapshot of agent.getStateHistory(config)) history.push(snapshot);
+  // LangChain types the agent's own getStateHistory/updateState as `never`: the graph's are typed.
+  for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
   const old = history.at(-4);
   const checkpointId = String(old?.config.configurable?.checkpoint_id);
   const forkConfig = { configurable: { thread_id: "kr", checkpoint_id: checkpointId } };
