@@ -27,8 +27,10 @@ export type ArchivedMessageReason = "archived-edit" | "archived-fork";
 
 /**
  * A write reaching into archived messages, refused with nothing stored (`archive: true`). Not
- * retryable: edit messages that are still in the hot part, or fork from a checkpoint at or after
- * the last archiving (see the memory README, "Archive").
+ * retryable: edit messages that are still in the hot part, rewrite the thread to change an archived
+ * one (`RemoveMessage({ id: REMOVE_ALL_MESSAGES })`, then the thread as read back by `readThread`,
+ * edited), or fork from a checkpoint at or after the last archiving; the message says which (see
+ * the memory README, "Archive").
  */
 export class ThreadwiseArchivedMessageError extends ThreadwiseError {
   readonly threadId: string;
@@ -41,10 +43,10 @@ export class ThreadwiseArchivedMessageError extends ThreadwiseError {
     super(
       "THREADWISE_ARCHIVED_MESSAGE",
       reason === "archived-edit"
-        ? `thread ${JSON.stringify(threadId)}: message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} are archived and cannot be edited by id; only messages still in the hot part can`
+        ? `thread ${JSON.stringify(threadId)}: message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} are archived and cannot be edited by id; only messages still in the hot part can. To change an archived message, rewrite the thread: read it with checkpointer.readThread(config), then send RemoveMessage({ id: REMOVE_ALL_MESSAGES }) followed by the messages as they should read`
         : shown.length === 0
           ? `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates a rewrite of the thread, which emptied the archive its older messages were in; fork from a checkpoint after the rewrite`
-          : `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates archived message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} of another branch; fork from a checkpoint at or after the last archiving`,
+          : `thread ${JSON.stringify(threadId)}: the checkpoint forked from predates archived message(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} of another branch; fork from a checkpoint at or after the last archiving, or start a new thread with what checkpointer.readThread({ configurable: { thread_id, checkpoint_id } }) returns for this checkpoint`,
     );
     this.threadId = threadId;
     this.reason = reason;

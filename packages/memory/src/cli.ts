@@ -98,12 +98,19 @@ export function createCli(io: CliIo = {}): Command {
   program
     .command("migrate")
     .description(
-      `Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}.`,
+      `Create or upgrade the PostgreSQL memory schema (all DDL). Uses a role with DDL rights: --dsn or env ${MIGRATION_DSN_ENV}. A SQLite file needs no migrate: memoryStack (its saver) creates and upgrades its tables when it opens the file.`,
     )
     .option("--dsn <dsn>", `migration DSN (default: env ${MIGRATION_DSN_ENV})`)
     .option("--schema <name>", "schema for the tables (default: env MEMORY_PG_SCHEMA, else public)", schemaName("--schema"))
     .option("--grant-to <role...>", "runtime role(s) to grant SELECT/INSERT/UPDATE/DELETE (no DDL)")
-    .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[] }) => {
+    // Accepted only to say why: the other commands take --sqlite, so a SQLite user tries it here too.
+    .addOption(new Option("--sqlite <path>").hideHelp())
+    .action(async (opts: { dsn?: string; schema?: string; grantTo?: string[]; sqlite?: string }) => {
+      if (opts.sqlite !== undefined)
+        throw new ThreadwiseConfigError(
+          "--sqlite",
+          'migrate is for PostgreSQL only; a SQLite file needs none: memoryStack({ backend: "sqlite", sqlitePath }) (its saver) creates and upgrades the file\'s tables when it opens it, so nothing was changed',
+        );
       const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env);
       if (!dsn) throw new ThreadwiseConfigError("--dsn", `give --dsn DSN (a role with DDL rights) or set ${MIGRATION_DSN_ENV}`);
       const result = await migrate({ dsn, schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env), grantTo: opts.grantTo });
