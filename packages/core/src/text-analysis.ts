@@ -24,6 +24,12 @@
  *   (`동네에` -> `동네`, `휴가`, `필요`), the promise `-ㄹ게`/`-을게` is read as its stem
  *   (`빌려줄게요` -> `빌려주`), and a few nouns that name one thing share a term
  *   (`주민센터`/`동사무소` -> `concept:community-centre`), as kinship words do (`kin:father`).
+ * - Session 55: a number written apart at 만 is one number (`만 이천 원` -> `12000`, not `2000`;
+ *   `1만 2천원` too), a unit before the counter 원 is its number (`천 원`, `이천원`), a loanword's
+ *   borrowed or sound-spelled variant is read as its standard form (`알러지` as `알레르기`, `메세지`
+ *   as `메시지`), the possessive `의` comes off a one-syllable noun (`차의` -> `차`; the nouns in
+ *   `-의` such as `회의` are kept), the intent and purpose endings come off (`뽑으려던`, `먹으려는`,
+ *   `먹으러` -> `뽑`, `먹`), and English `-ied` is read as `-ies` (`tried` -> `try`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -476,14 +482,20 @@ export function tokenize(text: string): string[] {
     else {
       // A number written apart at 만 (`만 이천 원`, `3만 5천원`): the part below 만 adds to the one
       // before it, and is not read alone (`이천` of `만 이천` is not 2000).
-      const below = i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
+      const below =
+        i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
       if (below === undefined) for (const term of wordTerms(word)) out.push(term);
       else {
         for (const term of wordTerms(word)) if (term !== String(below.part)) out.push(term);
         out.push(String(below.total));
       }
       // A unit alone before the counter 원 (`천 원`, `만 원`) is its number, as `천원` is.
-      if (UNIT_WORDS[word] !== undefined && i + 1 < words.length && spacesBetween(analysed, matches[i], matches[i + 1]) && isWonCounter(words[i + 1] as string)) {
+      if (
+        UNIT_WORDS[word] !== undefined &&
+        i + 1 < words.length &&
+        spacesBetween(analysed, matches[i], matches[i + 1]) &&
+        isWonCounter(words[i + 1] as string)
+      ) {
         out.push(String(UNIT_WORDS[word]));
       }
       // A native numeral before its counter (`두 마리`, `네 살`, `한잔`) is its number, as `2마리` is.
