@@ -59,6 +59,8 @@ const itemRows: Array<{
   evidence: string[];
   blockHit: Record<string, boolean>;
   recallBlock?: string[];
+  /** The first five turns of each ranked method (a fact as its source turn), to read hit@5 misses. */
+  top5?: Record<string, string[]>;
 }> = [];
 const budget = Number(cli.values.budget);
 
@@ -224,6 +226,7 @@ for (const conv of conversations) {
         evidence: item.evidence,
         blockHit: Object.fromEntries(METHODS.map((m) => [m, hit(results[m].placed)])),
         recallBlock: results.recall.placed,
+        top5: Object.fromEntries(METHODS.map((m) => [m, results[m].ranked.slice(0, 5)])),
       });
     if (item.category <= 4) {
       let c = blockByConversation.get(conv.sampleId);

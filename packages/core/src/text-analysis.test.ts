@@ -380,3 +380,46 @@ describe("Korean forms off the tuning data meet (session 52)", () => {
     expect(tokenize("내일까지요")).toEqual(["내일"]);
   });
 });
+
+describe("Korean and English forms off the tuning data meet (session 55)", () => {
+  it("reads a number written apart at 만 as one number (만 이천 원 is 12000, not 2000), and a unit before 원", () => {
+    expect(tokenize("만 이천 원이었어")).toEqual(expect.arrayContaining(["12000"]));
+    expect(tokenize("만 이천 원이었어")).not.toContain("2000");
+    expect(tokenize("이만 삼천 원")).toEqual(expect.arrayContaining(["23000"]));
+    expect(tokenize("1만 2천원")).toEqual(expect.arrayContaining(["12000"]));
+    expect(tokenize("커피값은 이천원이에요")).toEqual(expect.arrayContaining(["2000"]));
+    expect(tokenize("천 원짜리")).toEqual(expect.arrayContaining(["1000"]));
+    // Each number alone reads as before, and a word that only looks like one is no number.
+    expect(tokenize("오천 원")).toEqual(["오천", "5000", "원"]);
+    expect(tokenize("일원이 되었어")).not.toContain("1");
+  });
+
+  it("reads a loanword borrowed or spelled in another form as its standard form (알러지 / 알레르기)", () => {
+    expect(tokenize("땅콩 알러지가 있어")).toEqual(tokenize("땅콩 알레르기가 있어"));
+    expect(tokenize("앨러지")).toEqual(tokenize("알레르기"));
+    expect(tokenize("메세지를 보냈어")).toEqual(tokenize("메시지를 보냈어"));
+    expect(tokenize("까페에서")).toEqual(tokenize("카페에서"));
+  });
+
+  it("takes the possessive 의 off a one-syllable noun and keeps the nouns in -의 whole", () => {
+    expect(tokenize("차의 색")).toEqual(["차", "색"]);
+    expect(tokenize("집의 구조")).toEqual(tokenize("집 구조"));
+    expect(tokenize("회의")).toEqual(["회의"]);
+    expect(tokenize("강의에서")).toEqual(["강의"]);
+  });
+
+  it("reads the intent ending -(으)려던/-(으)려는 and the purpose -으러 as the verb's stem", () => {
+    expect(tokenize("뽑으려던")).toEqual(tokenize("뽑았어"));
+    expect(tokenize("먹으려는")).toEqual(["먹"]);
+    expect(tokenize("먹으러 가요")).toEqual(["먹"]);
+    expect(tokenize("만들려던")).toEqual(tokenize("만들었어"));
+    // The nouns in -려 keep their 려 (`고려는` is `고려` and `는`).
+    expect(tokenize("고려는")).toEqual(["고려"]);
+  });
+
+  it("reads English -ied as -ies and the base (tried / tries / try)", () => {
+    expect(["try", "tries", "tried", "trying"].map(stemEnglish)).toEqual(["try", "try", "try", "try"]);
+    expect(tokenize("She studied French")).toEqual(tokenize("Does she study French?"));
+    expect(stemEnglish("died")).toBe(stemEnglish("die"));
+  });
+});

@@ -24,6 +24,12 @@
  *   (`동네에` -> `동네`, `휴가`, `필요`), the promise `-ㄹ게`/`-을게` is read as its stem
  *   (`빌려줄게요` -> `빌려주`), and a few nouns that name one thing share a term
  *   (`주민센터`/`동사무소` -> `concept:community-centre`), as kinship words do (`kin:father`).
+ * - Session 55: a number written apart at 만 is one number (`만 이천 원` -> `12000`, not `2000`;
+ *   `1만 2천원` too), a unit before the counter 원 is its number (`천 원`, `이천원`), a loanword's
+ *   borrowed or sound-spelled variant is read as its standard form (`알러지` as `알레르기`, `메세지`
+ *   as `메시지`), the possessive `의` comes off a one-syllable noun (`차의` -> `차`; the nouns in
+ *   `-의` such as `회의` are kept), the intent and purpose endings come off (`뽑으려던`, `먹으려는`,
+ *   `먹으러` -> `뽑`, `먹`), and English `-ied` is read as `-ies` (`tried` -> `try`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -90,6 +96,8 @@ export const KOREAN_ENDINGS: readonly string[] = byLength(
     "까요 군요 고요 구요 대요 래요 는데 은데 인데 던데 지만 거든 더라 구나 니까 어서 아서 해서 려고 려면 으면 면서 " +
     "다가 도록 는지 은지 인지 을까 인가 기로 냐고 다고 다면 잖아 이야 이다 이라 이고 이면 이지만 이니까 이어서 여서 " +
     "라서 으며 이어야 여야 " +
+    // The intent `-(으)려던/-(으)려는/-(으)려다(가)` and the purpose `-으러` (session 55: `뽑으려던` was `뽑으리`).
+    "으려던 으려는 으려다가 으려다 려던 려는 려다가 려다 으러 " +
     "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 며 서 면 음 던 한 할 된 될 냐 든 군 까 라"
   ).split(" "),
 );
@@ -185,7 +193,12 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     "영어 국어 불어 독어 일어 단어 언어 용어 연어 상어 문어 붕어 잉어 인어 숭어 방어 " +
     "광고 창고 신고 원고 공고 금고 잔고 경고 등고 천고 탁고 합고 중고 " +
     "동네 원래 바로 따로 서로 도로 피로 과로 미로 키로 프로 회로 휴가 요가 추가 여가 대가 처가 " +
-    "결과 학과 성과 경과 중요 필요 주요 수요 고요"
+    "결과 학과 성과 경과 중요 필요 주요 수요 고요 " +
+    // Nouns in `-의` (the possessive particle after a one-syllable noun: `차의`, `집의`; session 55).
+    "회의 주의 동의 논의 합의 정의 강의 예의 문의 협의 모의 건의 편의 결의 제의 토의 의의 호의 성의 유의 " +
+    "창의 고의 상의 하의 내의 심의 항의 신의 질의 발의 이의 선의 악의 경의 " +
+    // Nouns in `-려`, which the intent ending `-려는` would cut (`고려는` is `고려` + `는`).
+    "고려 배려 우려 염려 장려 격려 독려"
   ).split(" "),
 );
 
@@ -204,7 +217,7 @@ function hasFinalConsonant(s: string): boolean {
 
 /**
  * Whether a one-syllable suffix may leave a one-syllable stem: the polite `요`/`죠`; any ending
- * after a past-tense syllable (`봤어`); `에` and `는` after anything (`집에`, `있는`); the plain
+ * after a past-tense syllable (`봤어`); `에`, `는` and `의` after anything (`집에`, `있는`, `차의`); the plain
  * endings `아/어/래/까` after a final consonant (`살아`, `먹어`, `갈래`, as `살아요`); `을/은/이/과`
  * after a final consonant and `를/가/와/로` after none, as the particles alternate (`밥을`, `차를`,
  * but not `사과`); `다/네/던` after a final consonant, where only a verb takes them (`있다`).
@@ -212,6 +225,8 @@ function hasFinalConsonant(s: string): boolean {
 function oneSyllableStem(suffix: string, stem: string): boolean {
   if (NOUNS_LIKE_SUFFIXED.has(stem + suffix)) return false;
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "엔" || suffix === "는") return true;
+  // The possessive `의` after any one-syllable noun (`차의`, `집의`); the nouns in `-의` are listed.
+  if (suffix === "의") return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
@@ -408,7 +423,7 @@ const ENGLISH_IRREGULAR: ReadonlyMap<string, string> = new Map(
     "heard:hear held:hold led:lead paid:pay said:say sent:send sat:sit stood:stand understood:understand wore:wear " +
     "worn:wear broke:break broken:break chose:choose chosen:choose forgot:forget forgotten:forget fought:fight " +
     "slept:sleep woke:wake woken:wake spoke:speak spoken:speak meant:mean saw:see seen:see threw:throw thrown:throw " +
-    "hid:hide hidden:hide shot:shoot hung:hang dug:dig fed:feed done:do " +
+    "hid:hide hidden:hide shot:shoot hung:hang dug:dig fed:feed done:do died:die dies:die lied:lie tied:tie " +
     "children:child men:man women:woman feet:foot teeth:tooth mice:mouse"
   )
     .split(" ")
@@ -417,15 +432,17 @@ const ENGLISH_IRREGULAR: ReadonlyMap<string, string> = new Map(
 
 /**
  * Light English stemming: irregular forms read as their base ({@link ENGLISH_IRREGULAR}: `went`
- * -> `go`), then plural, `-ing`, `-ed`, and a final `e`, so `move`, `moved`, `moving` meet, and
- * `make`, `made`, `making` too.
+ * -> `go`), then plural, `-ied` (as `-ies`: `tried` -> `try`), `-ing`, `-ed`, and a final `e`, so
+ * `move`, `moved`, `moving` meet, and `make`, `made`, `making` too.
  */
 export function stemEnglish(word: string): string {
   let w = ENGLISH_IRREGULAR.get(word) ?? word;
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 4 && (w.endsWith("sses") || w.endsWith("shes") || w.endsWith("ches") || w.endsWith("xes"))) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);
-  if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
+  // `-ied` as `-ies` (`tried`, `tries` -> `try`; session 55: `tried` was `tri`, `studied` `studi`).
+  if (w.length > 4 && w.endsWith("ied")) w = `${w.slice(0, -3)}y`;
+  else if (w.length > 5 && w.endsWith("ing")) w = w.slice(0, -3);
   else if (w.length > 4 && w.endsWith("ed")) w = w.slice(0, -2);
   if (w.length > 3 && w.endsWith("e")) w = w.slice(0, -1);
   // Doubled final consonant left by -ing/-ed (`running` -> `runn` -> `run`).
@@ -463,7 +480,24 @@ export function tokenize(text: string): string[] {
       out.push(monthTerm(Number(monthNumber)), String(Number(day)));
     } else if (isDigit(word) && GROUPED_NUMBER.test(word)) out.push(word.replaceAll(",", ""));
     else {
-      for (const term of wordTerms(word)) out.push(term);
+      // A number written apart at 만 (`만 이천 원`, `3만 5천원`): the part below 만 adds to the one
+      // before it, and is not read alone (`이천` of `만 이천` is not 2000).
+      const below =
+        i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
+      if (below === undefined) for (const term of wordTerms(word)) out.push(term);
+      else {
+        for (const term of wordTerms(word)) if (term !== String(below.part)) out.push(term);
+        out.push(String(below.total));
+      }
+      // A unit alone before the counter 원 (`천 원`, `만 원`) is its number, as `천원` is.
+      if (
+        UNIT_WORDS[word] !== undefined &&
+        i + 1 < words.length &&
+        spacesBetween(analysed, matches[i], matches[i + 1]) &&
+        isWonCounter(words[i + 1] as string)
+      ) {
+        out.push(String(UNIT_WORDS[word]));
+      }
       // A native numeral before its counter (`두 마리`, `네 살`, `한잔`) is its number, as `2마리` is.
       const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
       if (counted !== undefined) out.push(String(counted));
@@ -474,6 +508,54 @@ export function tokenize(text: string): string[] {
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
   });
   return out;
+}
+
+/** Whether only spaces part two words of `text`. */
+function spacesBetween(text: string, before: RegExpMatchArray | undefined, after: RegExpMatchArray | undefined): boolean {
+  if (before?.index === undefined || after?.index === undefined) return false;
+  return /^\s+$/u.test(text.slice(before.index + before[0].length, after.index));
+}
+
+/** Units of a number, as a word of their own or after digits (`천`, `2천`, `3만`). */
+const UNIT_WORDS: Readonly<Record<string, number>> = { 만: 10_000, 천: 1000, 백: 100 };
+
+/** `원` alone or with a particle or ending (`원`, `원이에요`, `원짜리`): the counter of money. */
+function isWonCounter(word: string): boolean {
+  return word.startsWith("원") && (word.length === 1 || SUFFIX_SET.has(word.slice(1)));
+}
+
+/**
+ * The value of a word that writes a number with a unit, in Sino-Korean numerals or in digits and a
+ * unit (`이천`, `만`, `3만`, `오백`, `2천원이에요`), the counter `원` and a particle or ending
+ * allowed after it, or `undefined`. The whole word when it is a number (`이십이` is 22), else the
+ * shortest number that leaves such a tail (`이만이야` is 20000 and `이야`).
+ */
+function unitNumberValue(word: string): number | undefined {
+  for (const end of [word.length, ...Array.from({ length: word.length - 1 }, (_, k) => k + 1)]) {
+    const tail = word.slice(end);
+    const rest = tail.startsWith("원") ? tail.slice(1) : tail;
+    if (rest !== "" && !SUFFIX_SET.has(rest)) continue;
+    const head = word.slice(0, end);
+    const digits = /^(\d{1,4})([만천백])$/u.exec(head);
+    if (digits) return Number(digits[1]) * (UNIT_WORDS[digits[2] as string] as number);
+    if (!HANGUL.test(head) || !/[십백천만]/u.test(head)) continue;
+    const value = sinoKoreanValue(head);
+    if (value !== undefined) return value;
+  }
+  return undefined;
+}
+
+/**
+ * A number written apart at 만 (`만 이천`, `이만 삼천 원`, `1만 2천원`): `previous` a whole number
+ * of 만 (ending in `만`, nothing after it), `word` a number below 10,000 with a unit. The part
+ * below (`word`'s own value) and the total, or `undefined`.
+ */
+function belowTenThousand(previous: string, word: string): { part: number; total: number } | undefined {
+  if (!previous.endsWith("만")) return undefined;
+  const high = unitNumberValue(previous);
+  if (high === undefined || high % 10_000 !== 0) return undefined;
+  const part = unitNumberValue(word);
+  return part !== undefined && part > 0 && part < 10_000 ? { part, total: high + part } : undefined;
 }
 
 /** Whether `word` starts with an ASCII digit. */
@@ -626,6 +708,18 @@ function koreanNumber(stem: string): string[] | undefined {
 }
 
 /**
+ * The digits of a number in Sino-Korean numerals with a unit and the counter `원` written onto it
+ * (`이천원`, `오천원`, `천원`: 1000), as `이천 원` apart gives; `undefined` for any other word (`일원`
+ * is a member, no unit).
+ */
+function wonNumber(stem: string): string[] | undefined {
+  if (stem.length < 2 || !stem.endsWith("원")) return undefined;
+  const head = stem.slice(0, -1);
+  const value = /[십백천만]/u.test(head) ? sinoKoreanValue(head) : undefined;
+  return value === undefined ? undefined : [String(value)];
+}
+
+/**
  * A loanword's common spellings as one (`대쉬보드` -> `대시보드`, `쥬스` -> `주스`, `쵸콜릿` ->
  * `초콜릿`, `쉐프` -> `셰프`): the spellings the loanword rules replaced, which clients still write.
  * `쉬` is kept at a word's start and in the native `아쉬`, `숨쉬`, `손쉬`.
@@ -642,6 +736,32 @@ function loanwordSpelling(stem: string): string {
 }
 
 const SINO_KOREAN_DIGITS = "일이삼사오육칠팔구";
+
+/**
+ * Loanwords written in another form than the standard one, by that form (session 55): borrowed
+ * from another language (`알러지`, from English, for the German `알레르기`) or spelled by the sound
+ * (`메세지`, `케잌`, `까페`), which {@link loanwordSpelling}'s letter rules do not reach. Read in a
+ * word before its stem is taken ({@link loanwordVariant}), so every particle form of either meets
+ * (`알러지가` as `알레르기가`: `알러지` alone was read as the verb `아르다`). Only forms that are
+ * no other word.
+ */
+const LOANWORD_VARIANTS: ReadonlyMap<string, string> = new Map(
+  (
+    "알러지:알레르기 앨러지:알레르기 메세지:메시지 케잌:케이크 컨셉:콘셉트 악세사리:액세서리 악세서리:액세서리 " +
+    "까페:카페 쇼파:소파 렌트카:렌터카 비지니스:비즈니스 화이팅:파이팅 바베큐:바비큐 워크샵:워크숍 커피샵:커피숍 " +
+    "리더쉽:리더십 멤버쉽:멤버십 인턴쉽:인턴십 프로포즈:프러포즈 팜플렛:팸플릿 디지탈:디지털 초콜렛:초콜릿 " +
+    "에어콘:에어컨 레포트:리포트 타겟:타깃 썬크림:선크림 써비스:서비스 라떼:라테 " +
+    "런닝머신:러닝머신 헬쓰:헬스 캐릭타:캐릭터 네비게이션:내비게이션 네비:내비 부페:뷔페"
+  )
+    .split(" ")
+    .map((pair) => pair.split(":") as [string, string]),
+);
+const LOANWORD_VARIANT = new RegExp([...LOANWORD_VARIANTS.keys()].sort((a, b) => b.length - a.length).join("|"), "gu");
+
+/** `word` with each loanword variant in it ({@link LOANWORD_VARIANTS}) written in its standard form. */
+function loanwordVariant(word: string): string {
+  return word.replace(LOANWORD_VARIANT, (variant) => LOANWORD_VARIANTS.get(variant) ?? variant);
+}
 
 /**
  * The day a Hangul word after a month names in Sino-Korean numerals (`삼월 이일` as `3월 2일`,
@@ -706,8 +826,9 @@ function wordTerms(word: string): readonly string[] {
 }
 
 function termsOfWord(word: string, out: string[]): void {
-  const raw = word.replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
-  if (raw === "") return;
+  const written = word.replace(/['’](s|m|re|ve|ll|d|t)$/u, "");
+  if (written === "") return;
+  const raw = HANGUL.test(written) ? loanwordVariant(written) : written;
   if (HANGUL.test(raw)) {
     if (KOREAN_STOPWORDS.has(raw) || (raw.length <= 2 && SUFFIX_SET.has(raw))) return;
     // A bound noun written onto the word before it (`먹는듯`, `발표때`, `어릴때는`): the terms of
@@ -738,7 +859,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
     if (read.bare && verbStem !== undefined) out.push(verbStem);
     if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
-    const number = koreanNumber(stem);
+    const number = koreanNumber(stem) ?? wonNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     const main = mainVerbOf(stem);
     if (main !== undefined) out.push(main);
