@@ -20,7 +20,8 @@
  * It is `process.cpuUsage()` around the hook's own code, so a garbage collection that falls inside
  * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without),
  * `--sql-statements` (SQLite: the statements SQLite ran per step, `sqlStatementsPerStep` in the
- * replay rows, counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
+ * replay rows, and per statement kind, `sqlStatementKindsPerStep` (the SQL with its values as `?`),
+ * counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
  * comparable with others),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that

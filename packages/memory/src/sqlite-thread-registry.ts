@@ -426,13 +426,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
             fresh: commit.startsRun || !leased ? 1 : 0,
             now: this.#clock?.() ?? null,
           });
-          if (commit.operationId !== undefined)
-            this.#prepare(INSERT_OPERATION).run({
-              thread: id,
-              operation: commit.operationId,
-              checkpoint: commit.checkpointId,
-              now: this.#clock?.() ?? null,
-            });
+          if (commit.operationId !== undefined) this.#recordOperation(id, commit.operationId, commit.checkpointId);
         }
         return result;
       },
@@ -502,6 +496,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     );
   }
 
+  /** Stores that operation `operationId`'s run started at `checkpointId` (inside the thread's transaction; not on a step's usual path). */
+  #recordOperation(threadId: string, operationId: string, checkpointId: string): void {
+    this.#prepare(INSERT_OPERATION).run({
+      thread: threadId,
+      operation: operationId,
+      checkpoint: checkpointId,
+      now: this.#clock?.() ?? null,
+    });
+  }
+
   /** The first checkpoint of the run that stored operation `operationId` on the thread, if one did (read inside the thread's transaction). */
   #operationCheckpointId(threadId: string, operationId: string): string | undefined {
     return this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
@@ -530,13 +534,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           assertWrites(id, target, { headId: this.#headOf(id, row)?.checkpointId, operationCheckpointId: stored });
         if (row.stored === 0) return false;
         await write();
-        if (operation?.record && stored === undefined)
-          this.#prepare(INSERT_OPERATION).run({
-            thread: id,
-            operation: operation.operationId,
-            checkpoint: target.checkpointId,
-            now: this.#clock?.() ?? null,
-          });
+        if (operation?.record && stored === undefined) this.#recordOperation(id, operation.operationId, target.checkpointId);
         if (target.endsTurn && target.checkpointNs === "")
           this.#prepare(
             "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
