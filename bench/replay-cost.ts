@@ -20,7 +20,8 @@
  * It is `process.cpuUsage()` around the hook's own code, so a garbage collection that falls inside
  * a hook is billed to it; the timers add a layer per hook, so read the ratio from a run without),
  * `--sql-statements` (SQLite: the statements SQLite ran per step, `sqlStatementsPerStep` in the
- * replay rows, counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
+ * replay rows, and per statement kind, `sqlStatementKindsPerStep` (the SQL with its values as `?`),
+ * counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
  * comparable with others),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
@@ -528,6 +529,20 @@ async function timedStep(
   };
 }
 
+/** Statements by kind run since `before`, per step, most first (4 decimals). */
+function kindsPerStep(
+  now: ReadonlyMap<string, number>,
+  before: ReadonlyMap<string, number> | undefined,
+  steps: number,
+): Record<string, number> {
+  return Object.fromEntries(
+    [...now]
+      .map(([kind, n]) => [kind, Math.round(((n - (before?.get(kind) ?? 0)) / steps) * 1e4) / 1e4] as const)
+      .filter(([, n]) => n > 0)
+      .sort((a, b) => b[1] - a[1]),
+  );
+}
+
 interface ReplayRow {
   saver: string;
   config: string;
@@ -551,6 +566,8 @@ interface ReplayRow {
   hooks?: Record<string, number>;
   /** With `--sql-statements`, on SQLite: statements SQLite ran per step (the saver's and threadwise's registry's). */
   sqlStatementsPerStep?: number;
+  /** With `--sql-statements`, on SQLite: the same by kind (`statementKind`: the SQL with its values as `?`), per step, most first. */
+  sqlStatementKindsPerStep?: Record<string, number>;
   /** With `--step-cpu`: each step's CPU ms, in replay order. */
   stepCpuMs?: number[];
   /** With `--step-cpu`, archive lanes: the indexes (in `stepCpuMs`) of the steps that wrote to the archive. */
@@ -665,6 +682,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       };
     }
   const rows: ReplayRow[] = [];
+  // What opening the lanes ran is not the replay's.
+  const kinds0 = new Map(lanes.map((entry) => [entry.target, new Map(entry.target.statementKinds?.() ?? [])]));
   try {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     for (const [i, exchange] of exchanges.entries()) {
@@ -741,6 +760,11 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         messagesSentPerStep: sent / exchanges.length,
         ...(cli.values.hooks ? { hooks: hooksOf(`${kind}/${config.key}`, exchanges.length) } : {}),
         ...(target.statements ? { sqlStatementsPerStep: statements / exchanges.length } : {}),
+        ...(target.statementKinds
+          ? {
+              sqlStatementKindsPerStep: kindsPerStep(target.statementKinds(), kinds0.get(target), exchanges.length),
+            }
+          : {}),
         ...(cli.values["step-cpu"]
           ? {
               stepCpuMs: stepCpu,

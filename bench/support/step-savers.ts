@@ -104,6 +104,24 @@ export interface Target {
   postgres?: { url: string; schema: string; pool: pg.Pool };
   /** SQLite targets opened with `countStatements`: statements SQLite ran on the file's connection so far. */
   statements?: () => number;
+  /** SQLite targets opened with `countStatements`: those statements by kind ({@link statementKind}), outside {@link Target.prune}. */
+  statementKinds?: () => ReadonlyMap<string, number>;
+}
+
+/**
+ * A statement's kind: its SQL as better-sqlite3's `verbose` hook gives it (values expanded), with
+ * each literal (string, blob, number, `NULL`) as `?` and white space collapsed, cut to 160
+ * characters. Statements differing only in their values are one kind.
+ */
+export function statementKind(sql: string): string {
+  return sql
+    .replace(/[xX]'[0-9a-fA-F]*'/g, "?")
+    .replace(/'(?:[^']|'')*'/g, "?")
+    .replace(/\b-?\d+(?:\.\d+)?\b/g, "?")
+    .replace(/\bNULL\b/g, "?")
+    .replace(/\s+/g, " ")
+    .trim()
+    .slice(0, 160);
 }
 
 export function countWrites(saver: BaseCheckpointSaver): Counters {
@@ -197,21 +215,31 @@ export async function memoryTarget(): Promise<Target> {
 export async function sqliteTarget(options: { countStatements?: boolean } = {}): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
   let statements = 0;
+  const kinds = new Map<string, number>();
+  let pruning = false;
+  const count = (sql: unknown) => {
+    statements += 1;
+    if (pruning) return;
+    const kind = statementKind(String(sql));
+    kinds.set(kind, (kinds.get(kind) ?? 0) + 1);
+  };
   const saver = options.countStatements
-    ? new SqliteSaver(new Database(join(dir, "checkpoints.db"), { verbose: () => (statements += 1) }))
+    ? new SqliteSaver(new Database(join(dir, "checkpoints.db"), { verbose: count }))
     : SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
   const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
   return {
-    ...(options.countStatements ? { statements: () => statements } : {}),
+    ...(options.countStatements ? { statements: () => statements, statementKinds: () => kinds } : {}),
     kind: "sqlite",
     label: "SqliteSaver (file, WAL)",
     saver,
     counters: countWrites(saver),
     prune: async (threadId) => {
+      pruning = true;
       const newest = db.prepare("SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ?").get(threadId) as { id: string };
       db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
       db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
+      pruning = false;
     },
     close: async () => {
       db.close();

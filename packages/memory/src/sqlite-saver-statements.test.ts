@@ -155,7 +155,7 @@ describe("statements per put, write batch and read (issue 27)", () => {
     return calls;
   }
 
-  it("are the plain SqliteSaver's plus the registry's: 4 per put, 3 per write batch, 1 per read, an archived thread's input included", async () => {
+  it("are the plain SqliteSaver's plus the registry's: 4 per put, 2 per write batch (no savepoint), 1 per read, an archived thread's input included", async () => {
     const SqliteSaver = loadSqliteSaver();
     const plainDb = openCounted(join(dir, "plain-counted.db"));
     const plain = new SqliteSaver(plainDb.db);
@@ -180,7 +180,8 @@ describe("statements per put, write batch and read (issue 27)", () => {
         read: ["saver read"],
       });
       const put = ["BEGIN IMMEDIATE", "SELECT head_id,", "saver checkpoints", "UPDATE threadwise_threads", "COMMIT"];
-      const writes = ["BEGIN IMMEDIATE", "INSERT INTO", "SAVEPOINT `", "saver writes", "RELEASE `", "COMMIT"];
+      // SqliteSaver's write batch runs in the registry's transaction (was: inside a SAVEPOINT and its RELEASE).
+      const writes = ["BEGIN IMMEDIATE", "INSERT INTO", "saver writes", "COMMIT"];
       expect(threadwise).toEqual({
         inputPut: put,
         inputWrites: writes,
@@ -232,6 +233,52 @@ describe("an archive write's statements (issue 27)", () => {
     expect(messages.map((message) => message.content)).toEqual(
       Array.from({ length: 78 }, (_, i) => (i === 5 ? "edited 5" : i === 6 ? "edited 6 twice 두 번" : `message ${i} 메시지`)),
     );
+    db.close();
+  });
+});
+
+describe("SqliteSaver's write batch inside the registry's transaction (issue 27)", () => {
+  it("is undone whole when it fails, and keeps better-sqlite3's transaction outside it", async () => {
+    const { db, ran } = openCounted(join(dir, "savepoint.db"));
+    const registry = new SqliteThreadRegistry(db);
+    // The checkpoint the writes belong to (commitWrites writes nothing for one not stored).
+    db.prepare(
+      "INSERT INTO checkpoints (thread_id, checkpoint_ns, checkpoint_id, type, checkpoint, metadata) VALUES ('t', '', 'c1', 'json', '{}', '{}')",
+    ).run();
+    const saverDb = registry.saverDatabase();
+    const insert = saverDb.prepare(
+      "INSERT INTO writes (thread_id, checkpoint_ns, checkpoint_id, task_id, idx, channel, type, value) VALUES (?, '', 'c1', 'task', ?, 'messages', 'json', ?)",
+    );
+    const count = () => (db.prepare("SELECT count(*) AS n FROM writes WHERE thread_id = 't'").get() as { n: number }).n;
+    // A batch whose second row fails after its first row ran: the transaction keeps neither (a
+    // savepoint's ROLLBACK TO used to undo the first; now the registry's ROLLBACK does).
+    const failing = saverDb.transaction((rows: Array<[number, string]>) => {
+      for (const [idx, value] of rows) {
+        insert.run("t", idx, value);
+        if (idx === 1) throw new Error("second row refused 두 번째");
+      }
+    });
+    const statements = await statementsOf(ran, () =>
+      expect(
+        registry.commitWrites("t", { checkpointNs: "", checkpointId: "c1", endsTurn: false }, async () => {
+          failing([
+            [0, "first 첫"],
+            [1, "second"],
+          ]);
+        }),
+      ).rejects.toThrow("second row refused 두 번째"),
+    );
+    expect(statements).not.toContain("SAVEPOINT `");
+    expect(statements.at(-1)).toBe("ROLLBACK");
+    expect(count()).toBe(0);
+    expect(db.inTransaction).toBe(false);
+    // Called by the saver on its own (no registry transaction): BEGIN and COMMIT, or ROLLBACK, as better-sqlite3 runs them.
+    const alone = await statementsOf(ran, async () => failing([[0, "alone 혼자"]]));
+    expect(alone).toEqual(["BEGIN", "saver writes", "COMMIT"]);
+    expect(count()).toBe(1);
+    expect(() => failing([[1, "refused"]])).toThrow("second row refused");
+    expect(count()).toBe(1);
+    expect(db.inTransaction).toBe(false);
     db.close();
   });
 });

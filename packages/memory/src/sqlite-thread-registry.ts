@@ -216,7 +216,8 @@ interface LockStatement {
  * A root checkpoint's statement only reads the row (the write lock is already held), and its
  * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
  * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
- * `INSERT`s stay prepared ({@link SqliteThreadRegistry.saverDatabase}).
+ * `INSERT`s stay prepared, and its write batch runs in the registry's transaction without a
+ * savepoint of its own ({@link SqliteThreadRegistry.saverDatabase}).
  *
  * Deletion leaves nothing readable in the file (R24): `secure_delete` zeroes deleted rows and
  * freed pages, and each deletion ends with `wal_checkpoint(TRUNCATE)`, so the WAL's older frames
@@ -237,6 +238,8 @@ export class SqliteThreadRegistry implements ThreadRegistry {
   readonly #statements = new Map<string, Database.Statement>();
   /** {@link saverDatabase}, made at its first call. */
   #saverDatabase: Database.Database | undefined;
+  /** Inside {@link #inTransaction}'s transaction, between its `BEGIN IMMEDIATE` and its `COMMIT` or `ROLLBACK`. */
+  #writing = false;
 
   /**
    * Creates threadwise's tables if missing, after SqliteSaver's own (its `setup()`, so deletes
@@ -322,8 +325,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
    * an `INSERT` it prepares is only ever `run`, so one prepared statement per SQL text serves every
    * call (SQLite prepares it again by itself after a schema change). At most
    * {@link SAVER_STATEMENTS_MAX} texts are kept; other statements (its reads, `list`'s SQL built
-   * per call) are prepared as before. Every other property is the handle's own (the object
-   * inherits from it), so transactions, `inTransaction` and pragmas are the connection's.
+   * per call) are prepared as before. Its `transaction(fn)` runs `fn` without a savepoint inside
+   * this registry's own write transaction (every write of `ThreadwiseSaver`'s), and as
+   * better-sqlite3's transaction elsewhere. Every other property is the handle's own (the object
+   * inherits from it), so `inTransaction` and pragmas are the connection's.
    */
   saverDatabase(): Database.Database {
     if (this.#saverDatabase) return this.#saverDatabase;
@@ -336,7 +341,17 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       if (kept.size < SAVER_STATEMENTS_MAX && /^\s*INSERT\b/i.test(sql)) kept.set(sql, statement);
       return statement;
     };
-    this.#saverDatabase = Object.create(db, { prepare: { value: prepare } }) as Database.Database;
+    // SqliteSaver's `putWrites` runs its INSERTs in `db.transaction(fn)()`, a SAVEPOINT and its
+    // RELEASE inside this registry's transaction (2 of a write batch's 6 statements). Inside it
+    // `fn` runs as it is: any error it throws rejects the registry's task, whose ROLLBACK undoes
+    // the whole transaction, its rows included, as ROLLBACK TO the savepoint did and more.
+    // Outside (a call of the saver's own), better-sqlite3's transaction as before.
+    const registry = this;
+    const transaction = (fn: (...args: never[]) => unknown) =>
+      function (this: unknown, ...args: never[]) {
+        return registry.#writing && db.inTransaction ? fn.apply(this, args) : db.transaction(fn).apply(this, args);
+      };
+    this.#saverDatabase = Object.create(db, { prepare: { value: prepare }, transaction: { value: transaction } }) as Database.Database;
     return this.#saverDatabase;
   }
 
@@ -411,13 +426,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
             fresh: commit.startsRun || !leased ? 1 : 0,
             now: this.#clock?.() ?? null,
           });
-          if (commit.operationId !== undefined)
-            this.#prepare(INSERT_OPERATION).run({
-              thread: id,
-              operation: commit.operationId,
-              checkpoint: commit.checkpointId,
-              now: this.#clock?.() ?? null,
-            });
+          if (commit.operationId !== undefined) this.#recordOperation(id, commit.operationId, commit.checkpointId);
         }
         return result;
       },
@@ -487,6 +496,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     );
   }
 
+  /** Stores that operation `operationId`'s run started at `checkpointId` (inside the thread's transaction; not on a step's usual path). */
+  #recordOperation(threadId: string, operationId: string, checkpointId: string): void {
+    this.#prepare(INSERT_OPERATION).run({
+      thread: threadId,
+      operation: operationId,
+      checkpoint: checkpointId,
+      now: this.#clock?.() ?? null,
+    });
+  }
+
   /** The first checkpoint of the run that stored operation `operationId` on the thread, if one did (read inside the thread's transaction). */
   #operationCheckpointId(threadId: string, operationId: string): string | undefined {
     return this.#prepare("SELECT checkpoint_id FROM threadwise_operations WHERE thread_id = ? AND operation_id = ?")
@@ -515,13 +534,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
           assertWrites(id, target, { headId: this.#headOf(id, row)?.checkpointId, operationCheckpointId: stored });
         if (row.stored === 0) return false;
         await write();
-        if (operation?.record && stored === undefined)
-          this.#prepare(INSERT_OPERATION).run({
-            thread: id,
-            operation: operation.operationId,
-            checkpoint: target.checkpointId,
-            now: this.#clock?.() ?? null,
-          });
+        if (operation?.record && stored === undefined) this.#recordOperation(id, operation.operationId, target.checkpointId);
         if (target.endsTurn && target.checkpointNs === "")
           this.#prepare(
             "UPDATE threadwise_threads SET lease_until = NULL, lease_started_at = NULL, turn_open_at = NULL WHERE thread_id = ? AND head_id = ?",
@@ -547,6 +560,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       // Inside the task: an id breaking the rules rejects the returned promise (no synchronous throw).
       const id = normalizeThreadId(threadId);
       this.#prepare("BEGIN IMMEDIATE").run();
+      this.#writing = true;
       try {
         const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
         let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
@@ -561,6 +575,8 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       } catch (error) {
         if (this.#db.inTransaction) this.#prepare("ROLLBACK").run();
         throw error;
+      } finally {
+        this.#writing = false;
       }
     });
   }
