@@ -6,6 +6,7 @@ export {
   type ArchivedChangesReader,
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
+  archivedWindowCost,
   newestArchivedBefore,
   runArchiveReader,
   runCheckpointerOf,
@@ -147,6 +148,8 @@ export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
   type ExtractedFacts,
+  type ArchivedWindow,
+  archivedWindowSchema,
   extractedFactsSchema,
   mergeSummarySlot,
   readSummarySlot,
