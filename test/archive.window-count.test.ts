@@ -15,7 +15,7 @@
 // thread whatever is archived. `hotCut` is what windowTrim does with the mark; `legacyCut` what it did
 // (and still does for an archive stored without a mark).
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
-import { groupMessageCount, selectView } from "@threadwise/core";
+import { archivedWindowCost, groupMessageCount, indexThread, selectIndexedView, selectView } from "@threadwise/core";
 import { alignedBatch, nextArchivedWindow } from "@threadwise/memory";
 import { expect, it } from "vitest";
 
@@ -116,3 +116,39 @@ it.each(Object.keys(edits) as (keyof typeof edits)[])(
     expect(legacyCut(edit(hot))).not.toBe(cut(edit(edited)));
   },
 );
+
+// What the mark is and when it is used: a fresh process reads the slot and the archive, nothing else.
+it("the mark: counted from the first user message, carried on from the previous mark, and used only while the archive still ends at it", async () => {
+  const whole = thread(0);
+  // A batch without a user message under "human": no mark (the window counts from the hot part's first user message).
+  expect(nextArchivedWindow(whole, whole.slice(0, 1), undefined, "human")).toBeUndefined();
+  // From u2 on: u2, a2-0 + 3 results, a2-final = 6 (x1 before it is not counted); under "any" x1 too.
+  expect(nextArchivedWindow(whole, whole.slice(0, 7), undefined, "human")).toEqual({ messages: 6, throughId: "a2-final", startOn: "human" });
+  expect(nextArchivedWindow(whole, whole.slice(0, 7), undefined, "any")).toEqual({ messages: 7, throughId: "a2-final", startOn: "any" });
+  // A later batch goes on from the previous mark's cost, every group counted.
+  const hot = whole.slice(7);
+  expect(nextArchivedWindow(hot, hot.slice(0, 2), 6, "human")).toEqual({ messages: 8, throughId: "a3-final", startOn: "human" });
+  const mark = { messages: 6, throughId: "a2-final", startOn: "human" } as const;
+  const archive = (messages: BaseMessage[]) => async () => messages;
+  // The archive ends at the mark: its cost. A crash after the next batch's archive write (u3,
+  // a3-final archived and still stored, the slot's mark not yet written): still the mark's cost.
+  expect(await archivedWindowCost(archive(whole.slice(0, 7)), "t", hot, mark, "human")).toBe(6);
+  expect(await archivedWindowCost(archive(whole.slice(0, 9)), "t", hot, mark, "human")).toBe(6);
+  // No mark (an archive stored before it existed), another start rule, an archive that no longer
+  // ends there (a rewrite emptied it, or archived again after): not used, the count is today's.
+  expect(await archivedWindowCost(archive(whole.slice(0, 7)), "t", hot, undefined, "human")).toBeUndefined();
+  expect(await archivedWindowCost(archive(whole.slice(0, 7)), "t", hot, mark, "any")).toBeUndefined();
+  expect(await archivedWindowCost(archive([]), "t", hot, mark, "human")).toBeUndefined();
+  expect(await archivedWindowCost(archive(whole.slice(0, 9)), "t", whole.slice(9), mark, "human")).toBeUndefined();
+});
+
+// core's indexed selection (what windowTrim runs) cuts where selectView does with the same cost before.
+it("costBefore: the indexed chunked cut is selectView's", () => {
+  const whole = thread(3);
+  for (let before = 0; before <= 9; before += 1)
+    for (const from of [0, 3, 7, 9]) {
+      const part = whole.slice(from);
+      const options = { ...window, costBefore: before };
+      expect(selectIndexedView(indexThread(part), { ...options, costKey: "messages" }).firstKept?.id).toBe(selectView(part, options).firstKept?.id);
+    }
+});
