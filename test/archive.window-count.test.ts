@@ -123,7 +123,11 @@ it("the mark: counted from the first user message, carried on from the previous 
   // A batch without a user message under "human": no mark (the window counts from the hot part's first user message).
   expect(nextArchivedWindow(whole, whole.slice(0, 1), undefined, "human")).toBeUndefined();
   // From u2 on: u2, a2-0 + 3 results, a2-final = 6 (x1 before it is not counted); under "any" x1 too.
-  expect(nextArchivedWindow(whole, whole.slice(0, 7), undefined, "human")).toEqual({ messages: 6, throughId: "a2-final", startOn: "human" });
+  expect(nextArchivedWindow(whole, whole.slice(0, 7), undefined, "human")).toEqual({
+    messages: 6,
+    throughId: "a2-final",
+    startOn: "human",
+  });
   expect(nextArchivedWindow(whole, whole.slice(0, 7), undefined, "any")).toEqual({ messages: 7, throughId: "a2-final", startOn: "any" });
   // A later batch goes on from the previous mark's cost, every group counted.
   const hot = whole.slice(7);
@@ -149,6 +153,8 @@ it("costBefore: the indexed chunked cut is selectView's", () => {
     for (const from of [0, 3, 7, 9]) {
       const part = whole.slice(from);
       const options = { ...window, costBefore: before };
-      expect(selectIndexedView(indexThread(part), { ...options, costKey: "messages" }).firstKept?.id).toBe(selectView(part, options).firstKept?.id);
+      expect(selectIndexedView(indexThread(part), { ...options, costKey: "messages" }).firstKept?.id).toBe(
+        selectView(part, options).firstKept?.id,
+      );
     }
 });

@@ -38,7 +38,12 @@ const userText = (k: number) => (k % 2 === 0 ? `질문 ${k}: 제 사물함 번�
 
 /** A request as compared: role, id (a tool result's call id: ToolNode draws its ids), text, calls. */
 const shape = (m: BaseMessage) =>
-  [m.getType(), ToolMessage.isInstance(m) ? `tool:${m.tool_call_id}` : m.id, messageText(m), JSON.stringify(AIMessage.isInstance(m) ? m.tool_calls : [])].join("|");
+  [
+    m.getType(),
+    ToolMessage.isInstance(m) ? `tool:${m.tool_call_id}` : m.id,
+    messageText(m),
+    JSON.stringify(AIMessage.isInstance(m) ? m.tool_calls : []),
+  ].join("|");
 
 /**
  * An agent on memoryStack (windowSize 6, summarize due at 10) with or without the archive; the
@@ -47,7 +52,9 @@ const shape = (m: BaseMessage) =>
  */
 function agentFor(archive: boolean, backend: "in_memory" | "sqlite") {
   files += 1;
-  const summarizer = scriptedModel((messages) => `요약 summary of ${messages.map((m) => messageText(m)).join(" / ").length}`, { strict: false });
+  const summarizer = scriptedModel((messages) => `요약 summary of ${messages.map((m) => messageText(m)).join(" / ").length}`, {
+    strict: false,
+  });
   const model = scriptedModel((messages, call) => {
     const last = messages.at(-1) as BaseMessage;
     const turn = Number(String(last.id).slice(1));
@@ -75,7 +82,9 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite") {
   });
   const saver = stack.checkpointer as ThreadwiseSaver;
   const middleware = stack.middleware.map((m) =>
-    m.name === "threadwise/message-archive" ? messageArchive(saver, { keepGroups: WINDOW + 1, batchMessages: 2, alignMessages: 3, logger: false }) : m,
+    m.name === "threadwise/message-archive"
+      ? messageArchive(saver, { keepGroups: WINDOW + 1, batchMessages: 2, alignMessages: 3, logger: false })
+      : m,
   );
   const agent = createAgent({ model, tools: [lookup], checkpointer: saver, middleware });
   return { agent, model, saver };
@@ -120,7 +129,8 @@ describe.each(["in_memory", "sqlite"] as const)("%s: the archive run sends the r
     // target the archive run's hot part holds now (removing its first user message leaves the
     // groups before the next one, where the first and the third op find theirs), on both runs.
     for (let k = 1; k <= 30; k += 1) {
-      for (const run of [archived, plain]) await run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
+      for (const run of [archived, plain])
+        await run.agent.invoke({ messages: [new HumanMessage({ id: `u${k}`, content: userText(k) })] }, config);
       if (k < due || (await archived.saver.archivedMessages("t")).length === 0) continue;
       const hot = await hotOf(archived);
       const [name, change] = Object.entries(ops)
@@ -129,7 +139,8 @@ describe.each(["in_memory", "sqlite"] as const)("%s: the archive run sends the r
       if (!change) continue;
       for (const run of [archived, plain]) {
         const stored = (await hotOf(run)).find(change.target);
-        if (!stored) throw new Error(`${name}: the target is not stored in ${run === plain ? "the run without the archive" : "the archive run"}`);
+        if (!stored)
+          throw new Error(`${name}: the target is not stored in ${run === plain ? "the run without the archive" : "the archive run"}`);
         await run.agent.graph.updateState(config, { messages: [change.update(stored)] });
       }
       applied.set(name, (applied.get(name) ?? 0) + 1);
