@@ -147,9 +147,9 @@ export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
-  type ExtractedFacts,
   type ArchivedWindow,
   archivedWindowSchema,
+  type ExtractedFacts,
   extractedFactsSchema,
   mergeSummarySlot,
   readSummarySlot,

@@ -409,7 +409,14 @@ function walkBack(index: ThreadIndex, options: IndexedViewOptions, from: number,
   if ((options.eviction ?? "sliding") === "chunked") {
     // Chunked cut points are multiples of a step counted from `from`: they need every cost.
     const prefix = index.costPrefix(options.costKey, options.cost);
-    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from, options.costBefore ?? 0);
+    first = index.chunkedStart(
+      prefix,
+      budget,
+      options.lowWatermark ?? Math.floor(options.limit / 2),
+      options.limit,
+      from,
+      options.costBefore ?? 0,
+    );
   } else {
     // The smallest g whose suffix fits, walked back from the newest candidate: only the groups of
     // the view and the first one left out are costed (O(view), whatever the thread's length).
