@@ -220,6 +220,12 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
     else next.workMemory = { entries: kept, ...(pending ? { pending } : {}) };
   }
   if (update.userFacts) next.userFacts = update.userFacts;
+  // `archivedWindow` last, whatever the order of the writes: the stored slot reads the same
+  // (key for key, in order) as one a fresh process builds from the same updates.
+  if (next.archivedWindow) {
+    const { archivedWindow, ...rest } = next;
+    return { ...rest, archivedWindow };
+  }
   return next;
 }
 
