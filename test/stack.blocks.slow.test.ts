@@ -277,7 +277,12 @@ describe("stack fuzz: content-block messages with edits and removals by id, note
         op.op === "remove" && error instanceof Error && /^Attempting to delete a message with an ID that doesn't exist/.test(error.message);
       if (removedArchived) {
         const id = /\('([^']+)'\)/.exec((error as Error).message)?.[1];
-        const hot = ((await stacked.agent.getState(config as never)).values as { messages?: BaseMessage[] }).messages ?? [];
+        const hot =
+          (
+            (await (stacked.agent as unknown as { getState(c: object): Promise<{ values: unknown }> }).getState(config)).values as {
+              messages?: BaseMessage[];
+            }
+          ).messages ?? [];
         expect(
           stored.some((m) => m.id === id),
           context,
