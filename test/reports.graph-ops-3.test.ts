@@ -35,8 +35,9 @@
  */
 import { AIMessage, AIMessageChunk, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
+import { convertMessagesToCompletionsMessageParams } from "@langchain/openai";
 import { messageText } from "@threadwise/core";
-import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { PROVIDERS, type Provider, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { cacheBreakpoints } from "@threadwise/memory";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
@@ -67,9 +68,10 @@ const T = {
 type Answer = (text: string, n: number) => AIMessage | undefined;
 
 /** A strict model: after results it repeats them; a user message `answer` handles gets its call; else "ok: <first line>". */
-function model(answer: Answer) {
+function model(answer: Answer, providers: readonly Provider[] = PROVIDERS) {
   let n = 0;
   return strictModel({
+    providers,
     noPrefill: true,
     answer: (messages) => {
       const last = lastOf(messages);
@@ -109,7 +111,7 @@ function agentFor(
 function expectAccepted(m: ReturnType<typeof model>) {
   expect(m.providerLog.rejected).toEqual([]);
   for (const request of requests(m)) {
-    expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    expect(validateProviderRequest(request, { providers: m.providerLog.providers, noPrefill: true })).toEqual([]);
     expect(lastOf(request).getType()).not.toBe("ai");
   }
 }
@@ -172,6 +174,10 @@ describe.each(CASES)("public reports, graph operations 3 (%o)", (c) => {
     expectAccepted(m);
   });
 
+  // OpenAI Chat Completions takes no image in a tool message (`tool_result_parts`); LangChain sends
+  // the tool's blocks as they are, so plain createAgent's requests break that rule the same way:
+  // the tool's shape, the caller's to change (packages/memory README, "Tool results with images").
+  // The other three providers check every request; OpenAI's refusals must be exactly plain LangChain's.
   it(`langchainjs#7371: two parallel results of text and image blocks reach the model whole (${label(c)})`, async () => {
     const DATA = (k: number) => `iVBORw0KGgo${k}AAAANSUhEUg`.repeat(40);
     const snapshot = tool(
@@ -181,19 +187,28 @@ describe.each(CASES)("public reports, graph operations 3 (%o)", (c) => {
       ],
       { name: "lookup", description: "Takes a screenshot.", schema: z.object({ n: z.number() }) },
     );
-    const m = model((text, n) =>
+    const answer: Answer = (text, n) =>
       text.startsWith("go")
         ? new AIMessage({
             content: "",
             tool_calls: [3, 4].map((k) => ({ id: `toolu_${n}_${k}`, name: "lookup", args: { n: k }, type: "tool_call" as const })),
           })
-        : undefined,
-    );
+        : undefined;
+    const others = PROVIDERS.filter((p) => p !== "openai");
+    const m = model(answer, others);
     const { agent } = agentFor(c, m, [snapshot as never], 12);
     const cfg = config(c, "image-results");
-    await agent.invoke({ messages: [new HumanMessage(T[c.lang].hi)] }, cfg);
-    await agent.invoke({ messages: [new HumanMessage(T[c.lang].go)] }, cfg);
-    await agent.invoke({ messages: [new HumanMessage(`${T[c.lang].go} again`)] }, cfg);
+    const plainModel = model(answer, others);
+    const plain = createAgent({
+      model: plainModel,
+      tools: [snapshot],
+      systemPrompt: "You are a helpful assistant.",
+      checkpointer: new MemorySaver(),
+    });
+    for (const text of [T[c.lang].hi, T[c.lang].go, `${T[c.lang].go} again`]) {
+      await agent.invoke({ messages: [new HumanMessage(text)] }, cfg);
+      await plain.invoke({ messages: [new HumanMessage(text)] }, cfg);
+    }
     // Each call after the tools ran (the second one's with both groups in the window): every result,
     // each with its image data as stored.
     const afterTools = requests(m).filter((request) => isTool(lastOf(request)));
@@ -208,6 +223,20 @@ describe.each(CASES)("public reports, graph operations 3 (%o)", (c) => {
         expect(blocks.find((b) => b.type === "image")?.data).toBe(DATA(k));
       }
     }
+    // OpenAI: the same refusals as plain LangChain's, request by request, and only of the tool's images.
+    const openai = (request: BaseMessage[]) =>
+      validateProviderRequest(request, { providers: ["openai"] }).map((v) => `${v.rule}:${(request[v.index] as ToolMessage).tool_call_id}`);
+    expect(requests(m).map(openai)).toEqual(requests(plainModel).map(openai));
+    expect(afterTools.map(openai)).toEqual(
+      afterTools.map((request) => request.filter(isTool).map((t) => `tool_result_parts:${(t as ToolMessage).tool_call_id}`)),
+    );
+    // What the rule stands for: @langchain/openai sends each image as an image_url part of the tool message.
+    const sent = convertMessagesToCompletionsMessageParams({ messages: afterTools[0] as BaseMessage[] }) as Array<{
+      role: string;
+      content: unknown;
+    }>;
+    for (const param of sent.filter((p) => p.role === "tool"))
+      expect((param.content as Array<{ type: string }>).map((part) => part.type)).toEqual(["text", "image_url"]);
     await more(agent, cfg, c.lang, 4);
     expectEachCallAnsweredOnce(await storedMessages(agent as never, cfg.configurable.thread_id));
     expectAccepted(m);

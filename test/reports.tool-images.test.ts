@@ -43,7 +43,10 @@ const screenshot = tool(
 describe("public reports: tool results with images, summarized", () => {
   it("the summarizer gets each result's text, no image data, and inputs within its budget", async () => {
     let n = 0;
+    // OpenAI Chat Completions takes no image in a tool message (`tool_result_parts`): the tool's
+    // shape, sent as plain LangChain sends it (test/reports.graph-ops-3.test.ts, langchainjs#7371).
     const model = strictModel({
+      providers: ["anthropic", "gemini", "bedrock"],
       answer: (messages) => {
         const last = lastOf(messages);
         if (isTool(last)) return "rendered";

@@ -271,8 +271,28 @@ describe("stack fuzz: content-block messages with edits and removals by id, note
       const error = await apply(stacked.agent, stored, thread, op, n);
       log.push(`${n} ${JSON.stringify(op)} -> ${outcome(error)}`);
       const context = `seed ${SEED} case ${k} (${JSON.stringify(setup)}, ${lang}):\n${log.join("\n")}`;
-      expect(outcome(error).startsWith("untyped"), `${context}\n${String(error)}`).toBe(false);
-      if (ThreadwiseArchivedMessageError.find(error)) {
+      // A RemoveMessage of an archived id by updateState: LangGraph's reducer fails before the saver
+      // can answer (README, "Edits and forks"): its untyped error, for an id archived and not hot.
+      const removedArchived =
+        op.op === "remove" && error instanceof Error && /^Attempting to delete a message with an ID that doesn't exist/.test(error.message);
+      if (removedArchived) {
+        const id = /\('([^']+)'\)/.exec((error as Error).message)?.[1];
+        const hot =
+          (
+            (await (stacked.agent as unknown as { getState(c: object): Promise<{ values: unknown }> }).getState(config)).values as {
+              messages?: BaseMessage[];
+            }
+          ).messages ?? [];
+        expect(
+          stored.some((m) => m.id === id),
+          context,
+        ).toBe(true);
+        expect(
+          hot.some((m) => m.id === id),
+          context,
+        ).toBe(false);
+      } else expect(outcome(error).startsWith("untyped"), `${context}\n${String(error)}`).toBe(false);
+      if (ThreadwiseArchivedMessageError.find(error) || removedArchived) {
         // An edit or removal by id of an archived message: refused, nothing stored, no model call;
         // the control (which archives nothing) is not given it.
         archivedRefusals += 1;

@@ -8,7 +8,8 @@ import type { ThreadIndex } from "./thread-index.js";
  * answer no call (strays: a `ToolMessage`, or a user message of only `tool_result` blocks, whose
  * call id no AI message right before it made), sent as a turn's input
  * (`invoke({ messages: [new ToolMessage({ tool_call_id: "call_gone", ... })] })`, an `updateState`
- * then `invoke(null)`). Every provider refuses a result with no call right before it, so the view
+ * then `invoke(null)`), or written by a tool whose `Command` update removed its own call
+ * (`messages: [new RemoveMessage({ id: REMOVE_ALL_MESSAGES }), result]`, langgraph#5678). Every provider refuses a result with no call right before it, so the view
  * leaves strays out (spec R4); with the thread's input left out, the request would end on the
  * thread's last AI message, which newer Anthropic models refuse (no prefill) and others continue
  * as if the user had said nothing, or (a new thread) hold no message, which every provider refuses. Nothing is lost: the thread keeps the strays as stored (a view
@@ -24,12 +25,12 @@ export class ThreadwiseStrayResultError extends ThreadwiseError {
     const shown = messageIds.slice(0, 10);
     super(
       "THREADWISE_STRAY_RESULT",
-      `the turn's input is tool result(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} answering call id(s) ${callIds
+      `the thread ends on tool result(s) ${shown.map((id) => JSON.stringify(id)).join(", ")} answering call id(s) ${callIds
         .slice(0, 10)
         .map((id) => JSON.stringify(id))
         .join(
           ", ",
-        )} that no AI message right before made: every provider refuses them, and without them the request would end on an AI message; ` +
+        )} that no AI message right before made (the turn's input, or a tool's Command update that removed their call): every provider refuses them, and without them the request would end on an AI message or hold none; ` +
         "send a result right after the AI message whose call it answers, or the user's words as a HumanMessage",
     );
     this.messageIds = shown;

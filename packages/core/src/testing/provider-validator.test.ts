@@ -443,6 +443,43 @@ describe("validateProviderRequest", () => {
     expect(refusals([ask, call, native], ["anthropic"])).toEqual(["anthropic:programmatic_result_cache@2"]);
   });
 
+  it("tool_result_parts (OpenAI): a tool result holding an image, file or other non-text part", () => {
+    const ask = new HumanMessage("go");
+    const image = new ToolMessage({
+      content: [
+        { type: "text", text: "screen 3" },
+        { type: "image", source_type: "base64", mime_type: "image/png", data: "iVBORw0KGgo" },
+      ] as never,
+      tool_call_id: "call_a",
+    });
+    const url = new ToolMessage({
+      content: [{ type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo" } }] as never,
+      tool_call_id: "call_b",
+    });
+    expect(refusals([ask, ai(["call_a", "call_b"]), image, url])).toEqual(["openai:tool_result_parts@2", "openai:tool_result_parts@3"]);
+    expect(validateProviderRequest([ask, ai(["call_a"]), image])[0]?.message).toContain('["image"]');
+    // Text blocks (marked for caching too), a string, and blocks the converter drops: accepted.
+    const text = new ToolMessage({
+      content: [
+        { type: "text", text: "r", cache_control: { type: "ephemeral" } },
+        { type: "reasoning", reasoning: "x" },
+      ] as never,
+      tool_call_id: "call_a",
+    });
+    expect(refusals([ask, ai(["call_a", "call_b"]), text, result("call_b")])).toEqual([]);
+    // An image in a user message is OpenAI's own place for it.
+    expect(
+      refusals([
+        new HumanMessage({
+          content: [
+            { type: "text", text: "see" },
+            { type: "image_url", image_url: { url: "data:x" } },
+          ] as never,
+        }),
+      ]),
+    ).toEqual([]);
+  });
+
   it("refuses a request with no message but system messages, and unknown message types", () => {
     expect(refusals([new SystemMessage("s")])).toEqual(["anthropic:empty_request@0", "gemini:empty_request@0", "bedrock:empty_request@0"]);
     expect(refusals([])).toContain("openai:empty_request@0");

@@ -136,6 +136,17 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   its `tool_use` block has a `caller` of type `code_execution_*`). Anthropic (`Tool use result for
  *   toolu_... called by code execution cannot have cache_control. These blocks are not rendered in
  *   Claude's context.`, https://github.com/langchain-ai/langchain/issues/34542).
+ * - `tool_result_parts`: a ToolMessage whose content holds a part other than text, which
+ *   `@langchain/openai` 1.5 (`convertMessagesToCompletionsMessageParams`) sends inside the `tool`
+ *   message as it is (an `image_url` block, or a standard `image`/`file`/`audio` block converted to
+ *   an `image_url`/`file`/`input_audio` part; it drops only `tool_use`, `tool_call`, `reasoning`,
+ *   `reasoning_content` and `thinking` blocks). OpenAI Chat Completions: a tool message's content
+ *   parts are text only (`ChatCompletionRequestToolMessageContentPart` in the OpenAPI spec; `Invalid
+ *   'messages[234]'. Image URLs are only allowed for messages with role 'user', but this message
+ *   with role 'tool' contains an image URL.`, https://github.com/OpenHands/OpenHands/issues/7700;
+ *   models that no longer refuse it ignore the image, https://github.com/openai/openai-openapi/issues/523).
+ *   Anthropic (`tool_result` content takes images and documents), Bedrock (`toolResult` content
+ *   takes images and documents) and Gemini: not refused here.
  * - `assistant_prefill`: the request ends on an AI message (its last non-system message), which
  *   Anthropic takes as a prefill to continue. Anthropic since Claude Opus 4.6 / Sonnet 4.6
  *   (`This model does not support assistant message prefill. The conversation must end with a user
@@ -162,7 +173,8 @@ export type ProviderRule =
   | "tool_call_id"
   | "thinking_first"
   | "assistant_prefill"
-  | "programmatic_result_cache";
+  | "programmatic_result_cache"
+  | "tool_result_parts";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
 export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
@@ -182,6 +194,7 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   thinking_first: ["anthropic"],
   assistant_prefill: ["anthropic"],
   programmatic_result_cache: ["anthropic"],
+  tool_result_parts: ["openai"],
 };
 
 /** One refusal: which provider, which rule, at which message of the request. */
@@ -755,6 +768,31 @@ function thinkingFindings(messages: readonly BaseMessage[]): Finding[] {
   ];
 }
 
+/** Blocks `@langchain/openai` drops from a Chat Completions message's content. */
+const OPENAI_DROPPED_BLOCKS = new Set(["tool_use", "tool_call", "reasoning", "reasoning_content", "thinking"]);
+
+/** `tool_result_parts`: a ToolMessage content part OpenAI Chat Completions would receive that is not text. */
+function toolPartFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    const content = (message as { content?: unknown }).content;
+    if (messageType(message) !== "tool" || !Array.isArray(content)) return;
+    const parts = content.flatMap((block) => {
+      if (typeof block === "string" || block === null || typeof block !== "object") return [];
+      const b = block as { type?: unknown; source_type?: unknown };
+      if ((b.type === "text" && b.source_type === undefined) || OPENAI_DROPPED_BLOCKS.has(String(b.type))) return [];
+      return [String(b.type)];
+    });
+    if (parts.length > 0)
+      out.push({
+        rule: "tool_result_parts",
+        index,
+        message: `${describe(message, index)} holds ${JSON.stringify(parts)} content, sent in a tool message, whose parts can only be text`,
+      });
+  });
+  return out;
+}
+
 /** `assistant_prefill`: the last message besides system messages is an AI message. */
 function prefillFindings(messages: readonly BaseMessage[]): Finding[] {
   let index = messages.length - 1;
@@ -789,6 +827,7 @@ export function validateProviderRequest(messages: readonly BaseMessage[], option
     ...thinkingFindings(messages),
     ...(options.noPrefill ? prefillFindings(messages) : []),
     ...programmaticCacheFindings(messages),
+    ...toolPartFindings(messages),
   ];
   // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
   const applies = (f: Finding, provider: Provider) =>
