@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { expectFact, expectNo, pairs } from "./test-support.js";
 
 /**
  * Four extraction classes fixed by factfix33 (session 53), found by kore33: an English value before
@@ -8,20 +9,6 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * names it gave no fact; a vocative opening a sentence was read into a plan. The sentences are
  * written for these tests: none is taken from a bench set.
  */
-const pairs = (text: string) =>
-  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
-
-const expectFact = (text: string, fact: string) => {
-  const found = pairs(text);
-  expect(found, `${text} -> ${found.join(", ")}`).toContain(fact);
-};
-const expectNo = (text: string, prefix: string) => {
-  const found = pairs(text);
-  expect(
-    found.filter((p) => p.startsWith(prefix)),
-    `${text} -> ${found.join(", ")}`,
-  ).toEqual([]);
-};
 
 describe("an English value before a time adjunct keeps none of it", () => {
   it.each([

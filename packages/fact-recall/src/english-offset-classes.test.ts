@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
 
 /**
  * English extraction classes that shrank off the tuning data (facts35, session 55; issue theme 4):
@@ -8,20 +8,6 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * date or price beside a fact, a relative's two facts joined by `and`. The sentences are written for
  * these tests: none is taken from a bench set.
  */
-const pairs = (text: string) =>
-  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
-
-const expectFact = (text: string, fact: string) => {
-  const found = pairs(text);
-  expect(found, `${text} -> ${found.join(", ")}`).toContain(fact);
-};
-const expectNo = (text: string, prefix: string) => {
-  const found = pairs(text);
-  expect(
-    found.filter((p) => p.startsWith(prefix)),
-    `${text} -> ${found.join(", ")}`,
-  ).toEqual([]);
-};
 
 describe("a vocative before the speaker's clause is not part of it", () => {
   it.each([

@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
 
 /**
  * Korean extraction classes that shrank off the tuning data (facts35, session 55; issue theme 4):
@@ -8,20 +8,6 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * message that names the workplace left. The sentences are written for these tests: none is taken
  * from a bench set. 반말 and 존댓말, with and without the space after 안.
  */
-const pairs = (text: string) =>
-  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
-
-const expectFact = (text: string, fact: string) => {
-  const found = pairs(text);
-  expect(found, `${text} -> ${found.join(", ")}`).toContain(fact);
-};
-const expectNo = (text: string, prefix: string) => {
-  const found = pairs(text);
-  expect(
-    found.filter((p) => p.startsWith(prefix)),
-    `${text} -> ${found.join(", ")}`,
-  ).toEqual([]);
-};
 
 describe("결혼 안 했어: 미혼", () => {
   it.each([

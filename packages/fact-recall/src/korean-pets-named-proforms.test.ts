@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
 
 /**
  * Korean classes added by kore33 (session 53, rules-korean.ts), read from the fact misses of the
@@ -8,20 +8,6 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * before as a value, an answer word before a plan, how long before 살다. The sentences are written
  * for these tests: none is taken from a bench set.
  */
-const pairs = (text: string) =>
-  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
-
-const expectFact = (text: string, fact: string) => {
-  const found = pairs(text);
-  expect(found, `${text} -> ${found.join(", ")}`).toContain(fact);
-};
-const expectNo = (text: string, prefix: string) => {
-  const found = pairs(text);
-  expect(
-    found.filter((p) => p.startsWith(prefix)),
-    `${text} -> ${found.join(", ")}`,
-  ).toEqual([]);
-};
 
 describe("a breed is a pet", () => {
   it.each([

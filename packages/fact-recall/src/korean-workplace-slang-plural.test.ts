@@ -1,5 +1,5 @@
-import { describe, expect, it } from "vitest";
-import { extractFactsHeuristic } from "./extract-heuristic.js";
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
 
 /**
  * Korean classes added by kofacts9 (session 50, rules-korean.ts), one `describe` per class: a
@@ -7,20 +7,6 @@ import { extractFactsHeuristic } from "./extract-heuristic.js";
  * house, a school in slang, a plural subject after relatives just named, leaving a school. The
  * sentences are written for these tests: none is taken from a labelled bench set.
  */
-const pairs = (text: string) =>
-  extractFactsHeuristic(text).map((f) => `${f.subject}:${f.attribute}=${f.value}${f.ended ? " (ended)" : ""}`);
-
-const expectFact = (text: string, fact: string) => {
-  const found = pairs(text);
-  expect(found, `${text} -> ${found.join(", ")}`).toContain(fact);
-};
-const expectNo = (text: string, prefix: string) => {
-  const found = pairs(text);
-  expect(
-    found.filter((p) => p.startsWith(prefix)),
-    `${text} -> ${found.join(", ")}`,
-  ).toEqual([]);
-};
 
 describe("a company gone to with 다니다 is the workplace by its name or when the message is about the job", () => {
   it.each([
