@@ -6,7 +6,6 @@ export {
   type ArchivedChangesReader,
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
-  archivedWindowCost,
   newestArchivedBefore,
   runArchiveReader,
   runCheckpointerOf,
@@ -147,8 +146,6 @@ export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
-  type ArchivedWindow,
-  archivedWindowSchema,
   type ExtractedFacts,
   extractedFactsSchema,
   mergeSummarySlot,

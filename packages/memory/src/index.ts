@@ -63,7 +63,6 @@ export {
   messageArchive,
   messageArchiveOptionsSchema,
   messagesToArchive,
-  nextArchivedWindow,
 } from "./message-archive.js";
 export {
   ARCHIVE_MARGIN_GROUPS,
