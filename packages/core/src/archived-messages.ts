@@ -1,4 +1,6 @@
 import type { BaseMessage } from "@langchain/core/messages";
+import type { StartOn } from "./assemble-view.js";
+import type { ArchivedWindow } from "./summary-slot.js";
 
 /** Options of an {@link ArchivedMessagesReader} call. */
 export interface ArchivedMessagesReadOptions {
@@ -172,4 +174,27 @@ export function runArchiveReader(runtime: unknown): ArchivedMessagesReader | und
       typeof (candidate as { archivedMessages?: unknown }).archivedMessages === "function",
   );
   return saver ? (threadId, options) => saver.archivedMessages(threadId, options) : undefined;
+}
+
+/**
+ * The archived part's window cost for a chunked window over `stored`, the hot part (issue 27,
+ * R35: `SelectViewOptions.costBefore`): `mark.messages` when the slot's mark (memory's
+ * `messageArchive` writes it with each batch, {@link ArchivedWindow}) was counted under `startOn`
+ * and the archive still ends where it did then (the newest archived message not stored,
+ * {@link newestArchivedBefore}, is `mark.throughId`); else `undefined`, the count starts at the
+ * hot part's first user message as before (no mark: an archive written before the mark existed,
+ * or none yet; a rewrite that emptied the archive, which may have archived again since without a
+ * mark). From stored state only (the slot, the archive): a fresh process reads the same. One
+ * read of the archive's newest message when there is a mark, none without.
+ */
+export async function archivedWindowCost(
+  read: ArchivedMessagesReader,
+  threadId: string,
+  stored: readonly BaseMessage[],
+  mark: ArchivedWindow | undefined,
+  startOn: StartOn,
+): Promise<number | undefined> {
+  if (mark === undefined || mark.startOn !== startOn || threadId === "") return undefined;
+  const newest = await newestArchivedBefore(read, threadId, stored);
+  return newest?.id === mark.throughId ? mark.messages : undefined;
 }

@@ -6,6 +6,7 @@ export {
   type ArchivedChangesReader,
   type ArchivedMessagesReader,
   type ArchivedMessagesReadOptions,
+  archivedWindowCost,
   newestArchivedBefore,
   runArchiveReader,
   runCheckpointerOf,
@@ -146,6 +147,8 @@ export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";
 export { StructuredResponseWrites, type StructuredResponseWritesOptions } from "./structured-response-writes.js";
 export {
+  type ArchivedWindow,
+  archivedWindowSchema,
   type ExtractedFacts,
   extractedFactsSchema,
   mergeSummarySlot,

@@ -137,6 +137,25 @@ export const extractedFactsSchema = z.object({
 });
 export type ExtractedFacts = z.infer<typeof extractedFactsSchema>;
 
+/**
+ * Where the chunked window's count stands at the hot part of an archived thread (issue 27, R35):
+ * written by memory's `messageArchive` with each batch it archives, read by windowTrim. The window
+ * counts group costs from the whole thread's first user message (`startOn: "human"`) or first
+ * message (`"any"`); over the hot part it counts from the hot part's first group, starting at
+ * `messages`, so its cut is the one a thread that never archived makes, whatever is later edited
+ * or removed in the hot part (archived messages never change: edits of them are refused).
+ */
+export const archivedWindowSchema = z.object({
+  /** The window cost of the archived messages, in messages: groups but orphans and stored system messages, counted from where the whole thread's count starts. */
+  messages: z.number().int().nonnegative(),
+  /** Id of the newest archived message when it was written: a count whose archive no longer ends there (a rewrite emptied it) is not used. */
+  throughId: z.string(),
+  /** The start rule it was counted under: a window under another rule does not use it. */
+  startOn: z.enum(["human", "any"]),
+});
+/** See {@link archivedWindowSchema}. */
+export type ArchivedWindow = z.infer<typeof archivedWindowSchema>;
+
 /** Value of the slot. Each part is optional; a producer writes only its own part. */
 export const summarySlotSchema = z.object({
   summary: summaryRecordSchema.optional(),
@@ -149,12 +168,14 @@ export const summarySlotSchema = z.object({
    * the user removed by it (R37). Absent until one of them takes a user message.
    */
   trimmed: trimMarkSchema.optional(),
+  /** The message archive's window count (see {@link archivedWindowSchema}). Absent until a batch with a counted group is archived, and on archives written before it existed. */
+  archivedWindow: archivedWindowSchema.optional(),
 });
 export type SummarySlot = z.infer<typeof summarySlotSchema>;
 
 /**
  * An update to the slot: `summary` replaces the summary (upsert, R12); `trimmed` replaces the trim
- * mark (the writer computes it whole: core's `nextTrimMark`); `workMemory.entries` are
+ * mark (the writer computes it whole: core's `nextTrimMark`); `archivedWindow` replaces the archive's window count; `workMemory.entries` are
  * merged by `id` (an entry with a known id replaces it in place, new ids are appended), and
  * `workMemory.keepIds`, when given, lists the ids to keep afterwards (the bound the producer
  * enforces); `workMemory.pending` replaces the pending record (`null` removes it; absent keeps
@@ -172,6 +193,7 @@ export const summarySlotUpdateSchema = z.object({
     .optional(),
   userFacts: z.array(extractedFactsSchema).optional(),
   trimmed: trimMarkSchema.optional(),
+  archivedWindow: archivedWindowSchema.optional(),
 });
 export type SummarySlotUpdate = z.infer<typeof summarySlotUpdateSchema>;
 
@@ -182,6 +204,7 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
   const next: SummarySlot = { ...base };
   if (update.summary) next.summary = update.summary;
   if (update.trimmed) next.trimmed = update.trimmed;
+  if (update.archivedWindow) next.archivedWindow = update.archivedWindow;
   if (update.workMemory) {
     const entries = [...(base.workMemory?.entries ?? [])];
     for (const entry of update.workMemory.entries) {
@@ -197,6 +220,12 @@ export function mergeSummarySlot(current: SummarySlot | undefined, update: Summa
     else next.workMemory = { entries: kept, ...(pending ? { pending } : {}) };
   }
   if (update.userFacts) next.userFacts = update.userFacts;
+  // `archivedWindow` last, whatever the order of the writes: the stored slot reads the same
+  // (key for key, in order) as one a fresh process builds from the same updates.
+  if (next.archivedWindow) {
+    const { archivedWindow, ...rest } = next;
+    return { ...rest, archivedWindow };
+  }
   return next;
 }
 

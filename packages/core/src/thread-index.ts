@@ -48,9 +48,10 @@ export interface ThreadIndex {
    * Candidate index where chunked eviction starts the view (see `EvictionMode`): the smallest
    * prefix, a multiple of `limit - lowWatermark` in cost, whose removal brings the rest within
    * `budget`. A binary search over {@link ThreadIndex.costPrefix}. With `from`, the same over the
-   * candidates from `from` on (costs measured from there). @default from 0
+   * candidates from `from` on (costs measured from there, starting at `before`: the cost counted
+   * before candidate `from`, see `SelectViewOptions.costBefore`). @default from 0, before 0
    */
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from?: number): number;
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from?: number, before?: number): number;
   /**
    * Message positions outside every candidate group, ascending: stored `SystemMessage`s, orphans,
    * stray results inside a tool_call span. A view from a candidate on is the thread from there
@@ -218,9 +219,10 @@ class Index implements ThreadIndex {
     return { kind: span.kind, messages: members, start: span.start, end: span.end };
   }
 
-  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from = 0): number {
+  chunkedStart(prefix: readonly number[], budget: number, lowWatermark: number, limit: number, from = 0, before = 0): number {
     const n = prefix.length - 1;
-    const base = prefix[from] as number;
+    // Where the count would start if the cost before `from` were candidates of this thread.
+    const base = (prefix[from] as number) - before;
     const total = (prefix[n] as number) - base;
     if (total <= budget) return from;
     const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
@@ -407,7 +409,14 @@ function walkBack(index: ThreadIndex, options: IndexedViewOptions, from: number,
   if ((options.eviction ?? "sliding") === "chunked") {
     // Chunked cut points are multiples of a step counted from `from`: they need every cost.
     const prefix = index.costPrefix(options.costKey, options.cost);
-    first = index.chunkedStart(prefix, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, from);
+    first = index.chunkedStart(
+      prefix,
+      budget,
+      options.lowWatermark ?? Math.floor(options.limit / 2),
+      options.limit,
+      from,
+      options.costBefore ?? 0,
+    );
   } else {
     // The smallest g whose suffix fits, walked back from the newest candidate: only the groups of
     // the view and the first one left out are costed (O(view), whatever the thread's length).

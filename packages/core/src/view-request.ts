@@ -384,11 +384,15 @@ export function threadMessages(request: PlacementRequest): BaseMessage[] {
  * on the thread's index: O(log n) for the cut plus O(view) to build it, and `options.cost` is
  * called only for groups not costed before under `options.costKey` on this thread (spec R2, R3;
  * issue 16). windowTrim and tokenCap cut with it. Falls back to `selectView` over the view when a
- * decision replaced messages (their cost differs from the stored ones').
+ * decision replaced messages (their cost differs from the stored ones'). With `costBefore` (an
+ * archived thread's count, see `ArchivedWindow`) and a view decided so far that starts at the
+ * thread's first group or at the start rule's first user group, the chunked count starts at
+ * `costBefore` on the thread's first group (the groups before that user group are counted, as the
+ * whole thread counts them); otherwise `costBefore` is not used.
  */
 export function selectViewOf(request: PlacementRequest, options: IndexedViewOptions): ViewSelection {
   const { thread, decisions } = inputsOf(request);
-  if (decisions.replacements.length > 0) return selectView(assembledOf(request).view, options);
+  if (decisions.replacements.length > 0) return selectView(assembledOf(request).view, { ...options, costBefore: undefined });
   // Where the view decided so far starts: the last render's when the request is that render (the
   // system message does not move it), else computed from the decisions without assembling, so a
   // middleware that selects and then states its cut renders the request once, not twice.
@@ -398,7 +402,15 @@ export function selectViewOf(request: PlacementRequest, options: IndexedViewOpti
     state !== undefined && state.assembled.messages === request.messages && state.thread === thread
       ? state.assembled.report.keptFrom
       : viewKeptFrom(thread, decisions, index);
-  return selectCandidates(index, options, candidateAtOrAfter(index, keptFrom), false);
+  const from = candidateAtOrAfter(index, keptFrom);
+  if (options.costBefore === undefined) return selectCandidates(index, options, from, false);
+  // `costBefore` is counted at the thread's first group, where the whole thread's count goes on:
+  // used when the view decided so far starts there or at the first user group after it (the start
+  // rule), and left out when a decision moved the view further (it then counts from its start).
+  for (let c = 0; c < from; c += 1)
+    if ((index.groups[index.candidates[c] as number] as { kind: string }).kind === "user")
+      return selectCandidates(index, { ...options, costBefore: undefined }, from, false);
+  return selectCandidates(index, options, 0, false);
 }
 
 /** The system message without context blocks: system prompt, stored system messages and suffixes. */

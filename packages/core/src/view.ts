@@ -31,6 +31,14 @@ export interface SelectViewOptions {
   lowWatermark?: number;
   /** `"human"`: the view starts on a user message (for providers that require it). @default "any" */
   startOn?: "human" | "any";
+  /**
+   * With `chunked`: the cost of the thread before `messages` (an archived part: memory's
+   * `messageArchive` stores it, core's `ArchivedWindow`), counted from where the whole thread's
+   * count starts. The step's cut points are then counted from that cost at the first group of
+   * `messages`, so the cut is the one over the whole thread. @default undefined (counted from 0 at
+   * the first group of `messages`)
+   */
+  costBefore?: number;
 }
 
 /** What {@link selectView} decided. */
@@ -180,7 +188,7 @@ function selectWholeThread(messages: readonly BaseMessage[], options: SelectView
   let first: number;
   if ((options.eviction ?? "sliding") === "chunked") {
     const all = candidates.map((_, g) => costOf(g));
-    first = chunkedStart(all, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit);
+    first = chunkedStart(all, budget, options.lowWatermark ?? Math.floor(options.limit / 2), options.limit, options.costBefore ?? 0);
   } else {
     first = candidates.length;
     let total = 0;
@@ -218,14 +226,16 @@ function selectWholeThread(messages: readonly BaseMessage[], options: SelectView
  * Start index for chunked eviction: evict a prefix whose cost is the smallest multiple of the
  * step (`limit - lowWatermark`) that brings the rest under `budget`. Depends only on the groups'
  * costs, which do not change as the thread grows, so the start stays put between steps.
+ * `before`: cost counted before the first group (`SelectViewOptions.costBefore`), part of the
+ * prefix that is evicted first.
  */
-function chunkedStart(costs: number[], budget: number, lowWatermark: number, limit: number): number {
-  const total = costs.reduce((a, b) => a + b, 0);
+function chunkedStart(costs: number[], budget: number, lowWatermark: number, limit: number, before: number): number {
+  const total = before + costs.reduce((a, b) => a + b, 0);
   if (total <= budget) return 0;
   const step = Math.max(1, limit - Math.min(lowWatermark, limit - 1));
   const mustEvict = total - budget;
   const evict = Math.ceil(mustEvict / step) * step;
-  let acc = 0;
+  let acc = before;
   for (let g = 0; g < costs.length; g += 1) {
     if (acc >= evict) return g;
     acc += costs[g] as number;

@@ -63,6 +63,7 @@ export {
   messageArchive,
   messageArchiveOptionsSchema,
   messagesToArchive,
+  nextArchivedWindow,
 } from "./message-archive.js";
 export {
   ARCHIVE_MARGIN_GROUPS,

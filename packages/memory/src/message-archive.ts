@@ -2,6 +2,8 @@ import { AIMessage, type BaseMessage, RemoveMessage } from "@langchain/core/mess
 import { Command, getCurrentTaskInput } from "@langchain/langgraph";
 import {
   type ArchivedMessagesReader,
+  type ArchivedWindow,
+  archivedWindowCost,
   DEFAULT_START_ON,
   groupCut,
   groupMessages,
@@ -14,6 +16,7 @@ import {
   type StartOn,
   SUMMARY_SLOT_KEY,
   type SummaryRecord,
+  summarySlotOf,
   ThreadwiseConfigError,
   threadwiseMiddleware,
   viewDecisionsOf,
@@ -209,6 +212,36 @@ export function alignedBatch(
 }
 
 /**
+ * The window mark (core's {@link ArchivedWindow}) after `leaving`, a prefix of `thread` in whole
+ * groups, is archived: the window cost of the archived messages, counted from where the whole
+ * thread's count starts (its first user message under `"human"`, its first message under
+ * `"any"`), orphans and stored system messages not counted, as windowTrim's chunked window counts
+ * them. `before`: the mark's cost for what was archived before (core's `archivedWindowCost`);
+ * `undefined` when there is none to go on (nothing archived yet, an archive written before the
+ * mark existed, a rewrite emptied it): then the count starts at the first user message of
+ * `leaving`, where the window over the hot part counted until now, and `undefined` is returned
+ * while `leaving` holds none under `"human"` (the window still counts from the hot part's first
+ * user message). Pure; O(thread) to group it.
+ */
+export function nextArchivedWindow(
+  thread: readonly BaseMessage[],
+  leaving: readonly BaseMessage[],
+  before: number | undefined,
+  startOn: StartOn,
+): ArchivedWindow | undefined {
+  const throughId = leaving.at(-1)?.id;
+  if (typeof throughId !== "string") return undefined;
+  let counting = before !== undefined || startOn === "any";
+  let messages = before ?? 0;
+  for (const group of groupMessages(thread)) {
+    if (group.start >= leaving.length) break;
+    if (group.kind === "user") counting = true;
+    if (counting && group.kind !== "orphan" && group.kind !== "system") messages += group.messages.length;
+  }
+  return counting ? { messages, throughId, startOn } : undefined;
+}
+
+/**
  * The thread's summary record as the model node received it (`{ record }`, the record `undefined`
  * for none), or `undefined` when the state cannot be read. From `request.state` when it holds the
  * summary slot (a hook called directly), else from the node's input (LangGraph's
@@ -302,13 +335,9 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       // What leaves ends before the summary's boundary (messagesToArchive): with fewer than a batch
       // before it (or none stored), nothing can, and the groups are not computed (most calls).
       if (summary.record && boundaryIndex(messages, summary.record.coveredThroughId) < opts.batchMessages) return handler(request);
-      const leaving = alignedBatch(
-        messages,
-        messagesToArchive(messages, summary.record, opts.keepGroups),
-        opts.alignMessages,
-        // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
-        viewStartOn(request),
-      );
+      // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
+      const startOn = viewStartOn(request);
+      const leaving = alignedBatch(messages, messagesToArchive(messages, summary.record, opts.keepGroups), opts.alignMessages, startOn);
       if (leaving.length < opts.batchMessages) return handler(request);
       // A covered message edited in place or removed since the summary was made (R37): summarize
       // makes the summary again over the whole thread when next due. Its check reads the newest
@@ -320,6 +349,14 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         !coverageIntact(summary.record, coveredMessages(messages, summary.record, await newestArchivedBefore(archived, threadId, messages)))
       )
         return handler(request);
+      // Where the window's count stands after this batch (read before the archive moves on): stored
+      // in the slot with the removal, so windowTrim counts the hot part on from it (R35).
+      const mark = nextArchivedWindow(
+        messages,
+        leaving,
+        await archivedWindowCost(archived, threadId, messages, summarySlotOf(request)?.archivedWindow, startOn),
+        startOn,
+      );
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);
       const response = await handler(request);
@@ -328,7 +365,8 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         archived: leaving.length,
         hot: messages.length - leaving.length,
       });
-      return new Command({ update: { messages: leaving.map((message) => new RemoveMessage({ id: message.id as string })) } });
+      const removals = leaving.map((message) => new RemoveMessage({ id: message.id as string }));
+      return new Command({ update: mark ? { messages: removals, [SUMMARY_SLOT_KEY]: { archivedWindow: mark } } : { messages: removals } });
     },
   });
 }

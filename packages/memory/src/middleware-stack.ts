@@ -296,7 +296,8 @@ export function memoryMiddleware(
     }),
   ];
   if (config.historySeedMaxMessages !== undefined) stack.push(historySeed({ maxMessages: config.historySeedMaxMessages, logger, env }));
-  if (config.windowSize !== false) stack.push(windowTrim({ maxMessages: config.windowSize, logger, env }));
+  if (config.windowSize !== false)
+    stack.push(windowTrim({ maxMessages: config.windowSize, ...(archived ? { archived } : {}), logger, env }));
   // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first
   // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
   // (`declareState: false`): LangChain parses a declared schema at every model call of a

@@ -1,5 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
+  type ArchivedMessagesReader,
+  archivedWindowCost,
   EVICTION_MODES,
   envOptionSchema,
   envPositiveInt,
@@ -7,11 +9,14 @@ import {
   loggerOptionSchema,
   parseOptions,
   resolveLogger,
+  runArchiveReader,
   type StartOn,
   selectView,
   selectViewOf,
+  summarySlotOf,
   THREADWISE_ENV,
   ThreadwiseConfigError,
+  threadMessages,
   threadwiseMiddleware,
   type ViewSelection,
   viewStartOn,
@@ -69,6 +74,21 @@ export const windowTrimOptionsSchema = z.strictObject({
    * @default half of `maxMessages`, rounded down
    */
   lowWatermark: z.number().int().nonnegative().optional(),
+  /**
+   * With `eviction: "chunked"`: reads a thread's archived messages (issue 27, core's
+   * `ArchivedMessagesReader`), e.g. `(threadId, options) => checkpointer.archivedMessages(threadId, options)`
+   * with `@threadwise/memory`'s archive; `memoryStack` passes it. When the summary slot holds the
+   * message archive's window count (core's `ArchivedWindow`), the newest archived message is read
+   * (one read per model call) to check that the archive still ends where the count was made; the
+   * window then counts the stored part on from it, so its cut is the one over the whole thread
+   * (archived and stored), whatever is later edited or removed in the stored part (R35).
+   * @default the archive of the run's checkpointer (core's `runArchiveReader`), else none
+   */
+  archived: z
+    .custom<ArchivedMessagesReader>((value) => typeof value === "function", {
+      message: "expected a function (threadId, options) => Promise<BaseMessage[]>",
+    })
+    .optional(),
   /**
    * Where the multiturn line (spec R6) goes: any object with `info` and `warn`, or `false` for
    * none. @default silent for info unless env `THREADWISE_LOG=info`
@@ -166,10 +186,20 @@ export function windowTrim(options: WindowTrimOptions = {}) {
   const logger = resolveLogger(options?.logger, options?.env);
   return threadwiseMiddleware({
     name: WINDOW_TRIM_NAME,
-    wrapModelCall: (request, handler) => {
+    wrapModelCall: async (request, handler) => {
       const ruled = settings.startOn
         ? withViewDecisions(request, [{ kind: "startOn", producer: WINDOW_TRIM_NAME, startOn: settings.startOn }])
         : request;
+      const startOn = viewStartOn(ruled);
+      // A chunked window over an archived thread's hot part counts on from the archived part's
+      // cost (the message archive's mark in the slot), so its cut is the whole thread's (R35).
+      let costBefore: number | undefined;
+      const mark = settings.eviction === "chunked" ? summarySlotOf(request)?.archivedWindow : undefined;
+      const read = mark ? (options.archived ?? runArchiveReader(request.runtime)) : undefined;
+      if (mark && read) {
+        const threadId = (request.runtime?.configurable as { thread_id?: unknown } | undefined)?.thread_id;
+        if (typeof threadId === "string") costBefore = await archivedWindowCost(read, threadId, threadMessages(ruled), mark, startOn);
+      }
       // The window over the view decided so far, on the thread's index: O(log n), not O(thread).
       const selection = selectViewOf(ruled, {
         cost: groupMessageCount,
@@ -177,7 +207,8 @@ export function windowTrim(options: WindowTrimOptions = {}) {
         limit: settings.maxMessages,
         eviction: settings.eviction,
         lowWatermark: settings.lowWatermark,
-        startOn: viewStartOn(ruled),
+        startOn,
+        ...(costBefore === undefined ? {} : { costBefore }),
       });
       const next = withViewDecisions(ruled, [
         {
