@@ -119,7 +119,7 @@ describe("unknown option keys throw ThreadwiseUnknownOptionError naming the key"
   it("the accepted keys are listed in the message", () => {
     const error = thrown(() => windowTrim({ maxMessage: 20 } as never)) as Error;
     expect(error.message).toBe(
-      'windowTrim.maxMessage: unknown option "maxMessage"; did you mean "maxMessages"? accepted: maxMessages, startOn, eviction, lowWatermark, logger, env',
+      'windowTrim.maxMessage: unknown option "maxMessage"; did you mean "maxMessages"? accepted: maxMessages, startOn, eviction, lowWatermark, archived, logger, env',
     );
   });
 });

@@ -114,7 +114,7 @@ export interface Call {
   response: AIMessage | undefined;
   /** The request's messages as a provider sees them (ToolMessage ids left out: LangGraph draws them at random). */
   prompt: string;
-  /** Archive stacks: the thread's archived messages as stored when the call began (read by a fresh saver object). */
+  /** Archive runs (every stack on the thread): the thread's archived messages as stored when the call began (read by a fresh saver object). */
   archived?: BaseMessage[];
   /** Archive stacks: the digests the marker of the thread's latest rewrite keeps, as stored when the call began (`archiveClearedDigests`). */
   cleared?: string;
@@ -461,9 +461,15 @@ function asDesigned(violation: ProviderViolation, sent: readonly BaseMessage[]):
 async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ outcome: Outcome; refused: number }> {
   const logs: string[] = [];
   const threadId = nextThreadId("fresh");
-  // An archive stack gets a fresh saver holding the archive as it was stored when the call began.
+  // A call on an archive run (the archive stack's, or another agent's on its thread: `other-stack`)
+  // gets a fresh saver holding the archive as it was stored when the call began, as its run's
+  // checkpointer too: the served call's middlewares read the archive through it (core's
+  // runArchiveReader: windowTrim's window mark, summarize's and persistTrim's checks), so a
+  // fresh process over the same storage reads the same (was: the archive stack's alone, and
+  // without a run checkpointer, so another agent's windowTrim ignored the mark the served one
+  // used, stack.archive.slow seed 501 case 30: windowFrom 137 served, 132 from scratch).
   let saver: ThreadwiseSaver | undefined;
-  if (call.config.kind === "archive") {
+  if (call.archived !== undefined) {
     saver = archiveSaver("memory");
     // The marker of the rewrite that last emptied the archive, as stored: its messages are gone,
     // their digests stay (an archive to empty first: a registry leaves no marker on a thread without one).
@@ -499,7 +505,12 @@ async function fromScratch(call: Call, lib: Lib, summary: unknown): Promise<{ ou
       channels,
       systemMessage: await deserialized(call.systemMessage),
       tools: call.tools,
-      configurable: { thread_id: threadId, ...(call.checkpointId !== undefined ? { checkpoint_map: { "": call.checkpointId } } : {}) },
+      configurable: {
+        thread_id: threadId,
+        ...(call.checkpointId !== undefined ? { checkpoint_map: { "": call.checkpointId } } : {}),
+        // LangGraph's CONFIG_KEY_CHECKPOINTER: where a graph's task finds the run's checkpointer.
+        ...(saver ? { __pregel_checkpointer: saver } : {}),
+      },
     },
     async (request) => {
       outcome = requestOutcome(request);
@@ -763,7 +774,9 @@ export async function runCase(
       systemPrompt: SYSTEM_PROMPT,
       checkpointer,
       middleware: [
-        outerProbe(calls, logs, () => current, stack, stack.kind === "archive" ? archiveOf : undefined, gate),
+        // Every stack of an archive run (the other agent's too) has the archive recorded: its
+        // middlewares read it through the run's checkpointer (core's runArchiveReader) as the archive stack's do.
+        outerProbe(calls, logs, () => current, stack, archiveOf, gate),
         ...(plants.outer?.() ?? []),
         ...buildStack(lib, stack, capture(logs), threadwise),
         humanInTheLoopMiddleware({ interruptOn: { book: { allowedDecisions: ["approve", "edit", "reject"] } } }),

@@ -193,6 +193,9 @@ export function windowTrim(options: WindowTrimOptions = {}) {
       const startOn = viewStartOn(ruled);
       // A chunked window over an archived thread's hot part counts on from the archived part's
       // cost (the message archive's mark in the slot), so its cut is the whole thread's (R35).
+      // Inputs: the slot's mark and the archive's newest message, both stored state, read through
+      // `archived` or the run's checkpointer (another agent's stack on the thread reads the archive
+      // that way); nothing kept between calls, so a fresh process over the same saver cuts here too.
       let costBefore: number | undefined;
       const mark = settings.eviction === "chunked" ? summarySlotOf(request)?.archivedWindow : undefined;
       const read = mark ? (options.archived ?? runArchiveReader(request.runtime)) : undefined;
