@@ -50,7 +50,7 @@ const shape = (m: BaseMessage) =>
  * archive tight (keepGroups 7, batches of 2, aligned to the window's step 3) as the slow fuzz's.
  * Turns 3k+1 ask for two lookups at once (a tool call with two results).
  */
-function agentFor(archive: boolean, backend: "in_memory" | "sqlite") {
+function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: boolean) {
   files += 1;
   const summarizer = scriptedModel((messages) => `요약 summary of ${messages.map((m) => messageText(m)).join(" / ").length}`, {
     strict: false,
@@ -74,6 +74,7 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite") {
     ...(backend === "sqlite" ? { sqlitePath: join(dir, `t${files}.sqlite`) } : {}),
     archive,
     windowSize: WINDOW,
+    summarize,
     summarizeThreshold: 10,
     recallMaxTokens: false,
     models: { summarize: summarizer },
@@ -119,10 +120,18 @@ const ops: Record<string, Op> = {
   },
 };
 
-describe.each(["in_memory", "sqlite"] as const)("%s: the archive run sends the requests of a run without it", (backend) => {
+// `summarize: false` (arch37): memoryStack declared no summary slot then, LangGraph dropped the
+// archive's write of its window count, and the window counted the hot part from its first user
+// message again (requests differed after the first two ops).
+describe.each([
+  ["in_memory", true],
+  ["sqlite", true],
+  ["in_memory", false],
+  ["sqlite", false],
+] as const)("%s, summarize %s: the archive run sends the requests of a run without it", (backend, summarize) => {
   it("removals and in-place edits in the hot part, then more turns", async () => {
-    const archived = agentFor(true, backend);
-    const plain = agentFor(false, backend);
+    const archived = agentFor(true, backend, summarize);
+    const plain = agentFor(false, backend, summarize);
     const applied = new Map<string, number>();
     let due = 0;
     // Once the archive holds messages: at most one op a turn, the first of `ops` whose
@@ -146,8 +155,10 @@ describe.each(["in_memory", "sqlite"] as const)("%s: the archive run sends the r
       applied.set(name, (applied.get(name) ?? 0) + 1);
       due = k + 1;
     }
-    // Every class ran at least once, on an archived thread.
-    expect([...applied.keys()].sort()).toEqual(Object.keys(ops).sort());
+    // Every class ran at least once, on an archived thread (without a summary no call is left
+    // before the hot part's first user message: the archive ends right before one).
+    const classes = Object.keys(ops).filter((name) => summarize || !name.startsWith("edit a call"));
+    expect([...applied.keys()].sort()).toEqual(classes.sort());
     // Every model call is the same request (the strict model refused none: it would have thrown).
     const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
     expect(requests(archived)).toEqual(requests(plain));
@@ -156,5 +167,5 @@ describe.each(["in_memory", "sqlite"] as const)("%s: the archive run sends the r
     expect(readSummarySlot((await archived.agent.graph.getState(config)).values).archivedWindow).toBeDefined();
     await archived.saver.close();
     await plain.saver.close();
-  });
+  }, 300_000);
 });

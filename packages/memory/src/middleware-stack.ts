@@ -301,8 +301,10 @@ export function memoryMiddleware(
   // The summary slot is declared once, by core's hook-less summarySlotMiddleware, before the first
   // middleware that reads it; summarize, workMemory, userMemory and persistTrim declare none
   // (`declareState: false`): LangChain parses a declared schema at every model call of a
-  // middleware with wrapModelCall, and every threadwise middleware has one.
-  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined)
+  // middleware with wrapModelCall, and every threadwise middleware has one. The message archive
+  // writes its window count there (`archivedWindow`, R35), summarize or not: without the slot
+  // LangGraph drops that write and windowTrim counts the hot part from its first user message.
+  if (config.summarize || config.workMemory || config.userMemory || config.persistTrimKeepGroups !== undefined || config.archive)
     stack.push(summarySlotMiddleware());
   if (config.summarize)
     stack.push(
