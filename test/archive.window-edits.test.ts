@@ -17,6 +17,7 @@ import { tool } from "@langchain/core/tools";
 import { messageText, readSummarySlot } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack, messageArchive, type ThreadwiseSaver } from "@threadwise/memory";
+import { DEFAULT_RECALL_LABEL } from "@threadwise/recall";
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
@@ -50,7 +51,7 @@ const shape = (m: BaseMessage) =>
  * archive tight (keepGroups 7, batches of 2, aligned to the window's step 3) as the slow fuzz's.
  * Turns 3k+1 ask for two lookups at once (a tool call with two results).
  */
-function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: boolean) {
+function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: boolean, recall: boolean) {
   files += 1;
   const summarizer = scriptedModel((messages) => `요약 summary of ${messages.map((m) => messageText(m)).join(" / ").length}`, {
     strict: false,
@@ -76,7 +77,7 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: 
     windowSize: WINDOW,
     summarize,
     summarizeThreshold: 10,
-    recallMaxTokens: false,
+    ...(recall ? {} : { recallMaxTokens: false as const }),
     models: { summarize: summarizer },
     logger: false,
     env: {},
@@ -88,7 +89,7 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: 
       : m,
   );
   const agent = createAgent({ model, tools: [lookup], checkpointer: saver, middleware });
-  return { agent, model, saver };
+  return { agent, model, summarizer, saver };
 }
 
 type Run = ReturnType<typeof agentFor>;
@@ -123,15 +124,19 @@ const ops: Record<string, Op> = {
 // `summarize: false` (arch37): memoryStack declared no summary slot then, LangGraph dropped the
 // archive's write of its window count, and the window counted the hot part from its first user
 // message again (requests differed after the first two ops).
+// recall on (arch37): its block (placed from the archive and the hot part) and summarize's span
+// (planned from the view's windowFrom) on a marked thread are the run without the archive's.
 describe.each([
-  ["in_memory", true],
-  ["sqlite", true],
-  ["in_memory", false],
-  ["sqlite", false],
-] as const)("%s, summarize %s: the archive run sends the requests of a run without it", (backend, summarize) => {
+  ["in_memory", true, false],
+  ["sqlite", true, false],
+  ["in_memory", false, false],
+  ["sqlite", false, false],
+  ["in_memory", true, true],
+  ["sqlite", true, true],
+] as const)("%s, summarize %s, recall %s: the archive run sends the requests of a run without it", (backend, summarize, recall) => {
   it("removals and in-place edits in the hot part, then more turns", async () => {
-    const archived = agentFor(true, backend, summarize);
-    const plain = agentFor(false, backend, summarize);
+    const archived = agentFor(true, backend, summarize, recall);
+    const plain = agentFor(false, backend, summarize, recall);
     const applied = new Map<string, number>();
     let due = 0;
     // Once the archive holds messages: at most one op a turn, the first of `ops` whose
@@ -162,6 +167,13 @@ describe.each([
     // Every model call is the same request (the strict model refused none: it would have thrown).
     const requests = (run: Run) => run.model.calls.map((call) => call.messages.map(shape));
     expect(requests(archived)).toEqual(requests(plain));
+    // The summarizer's requests too: summarize plans its span with the view's windowFrom.
+    expect(archived.summarizer.calls.map((call) => call.messages.map(shape))).toEqual(
+      plain.summarizer.calls.map((call) => call.messages.map(shape)),
+    );
+    if (summarize) expect(plain.summarizer.calls.length).toBeGreaterThan(0);
+    // With recall on, its block was placed (in the system message: `legacy_system`).
+    if (recall) expect(requests(plain).some((r) => (r[0] ?? "").includes(DEFAULT_RECALL_LABEL))).toBe(true);
     expect((await archived.saver.readThread(config)).map(shape)).toEqual((await plain.saver.readThread(config)).map(shape));
     // The archive stored its window count with its batches (core's `ArchivedWindow`).
     expect(readSummarySlot((await archived.agent.graph.getState(config)).values).archivedWindow).toBeDefined();
