@@ -209,13 +209,15 @@ describe.each([
  * `updateState` on the namespace of a task whose subgraph has not checkpointed yet: the parent
  * paused before its `agent` node (`interruptBefore`), the task listed by `getState` with its id,
  * its namespace `agent:<task id>` holding nothing yet. LangGraph stores the update there and the
- * task, when it runs, starts from it (the model answers the update). The stack refuses it as it
- * refuses any namespace that holds no checkpoint (`ThreadwiseConfigError`, `configurable.checkpoint_ns`,
- * nothing stored): the saver cannot tell a task that has not run from a namespace no task has
- * without the graph. The same edit made to the parent's state before the task runs (the root
- * namespace, which the task gets as its input) gives the thread plain LangGraph's.
+ * task, when it runs, starts from it (the model answers the update). The stack was refusing it as
+ * it refuses any namespace that holds no checkpoint (`ThreadwiseConfigError`,
+ * `configurable.checkpoint_ns`): it now matches the namespace against the task LangGraph derives
+ * from the parent's newest checkpoint, stores the update, and the thread reads as LangGraph's; the
+ * next turn's requests are valid. A namespace of the same node with a task id the parent does not
+ * have next (`other`) is still refused, nothing stored. The same edit made to the parent's state
+ * (`root`) gives plain LangGraph's thread too.
  */
-async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "ko", where: "task" | "root") {
+async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "ko", where: "task" | "root" | "other") {
   const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-pending-"));
   dirs.push(dir);
   const m = model(!plain);
@@ -235,31 +237,43 @@ async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "
     .addEdge("agent", END)
     .compile({ checkpointer: (plain ? new MemorySaver() : stack.checkpointer) as never, interruptBefore: ["agent"] });
   const config = { configurable: { thread_id: `subgraph-pending-${lang}` } };
+  /** The run stopped at interruptBefore holds the thread's lease: end it there (README, "One turn at a time"). */
+  const endTurn = async (at: object) => {
+    if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(at);
+  };
   await parent.invoke({ messages: [new HumanMessage(TEXT[lang][0])] }, config);
   const state = await parent.getState(config as never, { subgraphs: true } as never);
-  // The run stopped at interruptBefore holds the thread's lease: end it there (README, "One turn at a time").
-  if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(state.config);
+  await endTurn(state.config);
   const task = state.tasks[0] as { id: string; name: string; state?: unknown };
-  const ns = `${task.name}:${task.id}`;
-  const target = where === "task" ? { thread_id: config.configurable.thread_id, checkpoint_ns: ns } : config.configurable;
+  const ns = where === "other" ? `${task.name}:${task.id.replace(/^.{8}/, "00000000")}` : `${task.name}:${task.id}`;
+  const target = where === "root" ? config.configurable : { thread_id: config.configurable.thread_id, checkpoint_ns: ns };
   const outcome = await parent.updateState({ configurable: target } as never, { messages: [new HumanMessage(TEXT[lang][2])] }).then(
     () => undefined,
     (e: unknown) => e,
   );
   await parent.invoke(null as never, config);
   const texts = ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((x) => messageText(x));
-  return { task, ns, outcome, texts, requests: requests(m) };
+  // The next turn: the stack serves it from the stored thread.
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][1])] }, config);
+  await endTurn((await parent.getState(config as never)).config);
+  await parent.invoke(null as never, config);
+  const next = ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((x) => messageText(x));
+  return { task, ns, outcome, texts, next, requests: requests(m) };
 }
 
 describe.each([false, true])("updateState on a task whose subgraph has not checkpointed yet (sqlite, archive %s)", (archive) => {
   it.each(["en", "ko"] as const)(
-    "is refused naming the namespace; the same edit on the parent gives plain LangGraph's thread (%s)",
+    "lands where LangGraph puts it and the thread reads as LangGraph's; another task id of the node is refused naming the namespace (%s)",
     async (lang) => {
       const plain = await notStartedUpdate(true, false, lang, "task");
       expect((plain.task.state as { values?: object } | undefined)?.values ?? {}).toEqual({});
       expect(plain.outcome).toBeUndefined();
       expect(plain.texts).toEqual([TEXT[lang][0], TEXT[lang][2], `ok: ${TEXT[lang][2]}`]);
-      const refused = await notStartedUpdate(false, archive, lang, "task");
+      const stacked = await notStartedUpdate(false, archive, lang, "task");
+      expect(stacked.outcome).toBeUndefined();
+      expect(stacked.texts).toEqual(plain.texts);
+      expect(stacked.next).toEqual(plain.next);
+      const refused = await notStartedUpdate(false, archive, lang, "other");
       const error = ThreadwiseConfigError.find(refused.outcome);
       expect(error?.option).toBe("configurable.checkpoint_ns");
       expect(error?.message).toContain(`namespace "${refused.ns}"`);
@@ -268,8 +282,10 @@ describe.each([false, true])("updateState on a task whose subgraph has not check
       expect(refused.texts).toEqual([TEXT[lang][0], `ok: ${TEXT[lang][0]}`]);
       const onParent = await notStartedUpdate(false, archive, lang, "root");
       expect(onParent.outcome).toBeUndefined();
-      expect(onParent.texts).toEqual(plain.texts);
-      for (const request of [...refused.requests, ...onParent.requests])
+      const plainParent = await notStartedUpdate(true, false, lang, "root");
+      expect(onParent.texts).toEqual(plainParent.texts);
+      expect(onParent.next).toEqual(plainParent.next);
+      for (const request of [...stacked.requests, ...refused.requests, ...onParent.requests])
         expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
     },
   );
