@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, MemorySaver, MessagesAnnotation, START, Send, StateGraph } from "@langchain/langgraph";
 import { messageText, ThreadwiseConfigError } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -217,7 +217,13 @@ describe.each([
  * have next (`other`) is still refused, nothing stored. The same edit made to the parent's state
  * (`root`) gives plain LangGraph's thread too.
  */
-async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "ko", where: "task" | "root" | "other") {
+async function notStartedUpdate(
+  plain: boolean,
+  archive: boolean,
+  lang: "en" | "ko",
+  where: "task" | "root" | "other",
+  route: "edge" | "send" = "edge",
+) {
   const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-pending-"));
   dirs.push(dir);
   const m = model(!plain);
@@ -231,12 +237,16 @@ async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "
     env: {},
   });
   const agent = createAgent({ model: m, tools: [lookup], middleware: (plain ? [] : stack.middleware) as never });
-  const parent = new StateGraph(MessagesAnnotation)
-    .addNode("agent", agent.graph as never)
-    .addEdge(START, "agent")
+  const builder = new StateGraph(MessagesAnnotation).addNode("agent", agent.graph as never, { ends: [END] });
+  // `send`: the parent reaches the agent by a `Send` of its messages (a `__pregel_push` task).
+  const routed =
+    route === "edge"
+      ? builder.addEdge(START, "agent")
+      : builder.addConditionalEdges(START, (state) => [new Send("agent", { messages: state.messages })], ["agent"]);
+  const parent = routed
     .addEdge("agent", END)
     .compile({ checkpointer: (plain ? new MemorySaver() : stack.checkpointer) as never, interruptBefore: ["agent"] });
-  const config = { configurable: { thread_id: `subgraph-pending-${lang}` } };
+  const config = { configurable: { thread_id: `subgraph-pending-${lang}-${route}` } };
   /** The run stopped at interruptBefore holds the thread's lease: end it there (README, "One turn at a time"). */
   const endTurn = async (at: object) => {
     if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(at);
@@ -289,4 +299,19 @@ describe.each([false, true])("updateState on a task whose subgraph has not check
         expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
     },
   );
+});
+
+describe.each([false, true])("updateState on a Send task whose subgraph has not checkpointed yet (sqlite, archive %s)", (archive) => {
+  it.each(["en", "ko"] as const)("lands where LangGraph puts it and the thread reads as LangGraph's (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "send");
+    expect(plain.outcome).toBeUndefined();
+    const stacked = await notStartedUpdate(false, archive, lang, "task", "send");
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    const refused = await notStartedUpdate(false, archive, lang, "other", "send");
+    expect(ThreadwiseConfigError.find(refused.outcome)?.option).toBe("configurable.checkpoint_ns");
+    for (const request of [...stacked.requests, ...refused.requests])
+      expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
 });

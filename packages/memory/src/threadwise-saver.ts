@@ -1017,9 +1017,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * task LangGraph runs next from its parent namespace's newest checkpoint: a node triggered there
    * (a channel newer than the node has seen) whose task id is the one LangGraph derives for it
    * (`uuid5([namespace, step, node, "__pregel_pull", [trigger]], checkpoint id)`, step the
-   * checkpoint's `metadata.step` + 1, as `getState(config, { subgraphs: true })` lists it), with no
-   * successful write yet. A `Send` task (`__pregel_push`) is not matched. One read of the parent's
-   * newest checkpoint.
+   * checkpoint's `metadata.step` + 1, as `getState(config, { subgraphs: true })` lists it), or a
+   * `Send` to the node pending there (`uuid5([namespace, step, node, "__pregel_push", index], checkpoint
+   * id)`, index its packet's in `__pregel_tasks`), with no successful write yet. One read of the
+   * parent's newest checkpoint.
    */
   async #isPendingTask(threadId: string, checkpointNs: string): Promise<boolean> {
     const cut = checkpointNs.lastIndexOf(CHECKPOINT_NAMESPACE_SEPARATOR);
@@ -1034,6 +1035,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (head.pendingWrites?.some(([id, channel]) => id === taskId && channel !== ERROR)) return false;
     const step = (typeof head.metadata?.step === "number" ? head.metadata.step : -1) + 1;
     const namespace = parentNs === "" ? name : `${parentNs}${CHECKPOINT_NAMESPACE_SEPARATOR}${name}`;
+    // A `Send` to the node: one task per packet of the checkpoint's `__pregel_tasks`, by its index.
+    const sends: unknown = head.checkpoint.channel_values?.[TASKS];
+    if (Array.isArray(sends))
+      for (let index = 0; index < sends.length; index += 1) {
+        if ((sends[index] as { node?: unknown } | undefined)?.node !== name) continue;
+        if (uuid5(JSON.stringify([namespace, step.toString(), name, "__pregel_push", index.toString()]), head.checkpoint.id) === taskId)
+          return true;
+      }
     const seen: ChannelVersions = head.checkpoint.versions_seen?.[name] ?? {};
     for (const [channel, version] of Object.entries(head.checkpoint.channel_versions ?? {})) {
       const before = seen[channel];
