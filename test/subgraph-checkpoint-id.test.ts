@@ -223,6 +223,7 @@ async function notStartedUpdate(
   lang: "en" | "ko",
   where: "task" | "root" | "other",
   route: "edge" | "send" = "edge",
+  earlier = 0,
 ) {
   const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-pending-"));
   dirs.push(dir);
@@ -251,6 +252,12 @@ async function notStartedUpdate(
   const endTurn = async (at: object) => {
     if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(at);
   };
+  // `earlier` turns first (each paused before the agent, then resumed): a thread over the window.
+  for (let turn = 1; turn <= earlier; turn += 1) {
+    await parent.invoke({ messages: [new HumanMessage(`${TEXT[lang][2]} ${turn}`)] }, config);
+    await endTurn((await parent.getState(config as never)).config);
+    await parent.invoke(null as never, config);
+  }
   await parent.invoke({ messages: [new HumanMessage(TEXT[lang][0])] }, config);
   const state = await parent.getState(config as never, { subgraphs: true } as never);
   await endTurn(state.config);
@@ -313,5 +320,16 @@ describe.each([false, true])("updateState on a Send task whose subgraph has not 
     expect(ThreadwiseConfigError.find(refused.outcome)?.option).toBe("configurable.checkpoint_ns");
     for (const request of [...stacked.requests, ...refused.requests])
       expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});
+
+describe.each([false, true])("updateState on a pending task of a thread over the window (sqlite, archive %s)", (archive) => {
+  it.each(["en", "ko"] as const)("gives plain LangGraph's thread, every request valid (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "edge", 5);
+    const stacked = await notStartedUpdate(false, archive, lang, "task", "edge", 5);
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    for (const request of stacked.requests) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
   });
 });
