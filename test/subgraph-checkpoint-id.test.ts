@@ -224,12 +224,13 @@ async function notStartedUpdate(
   where: "task" | "root" | "other",
   route: "edge" | "send" = "edge",
   earlier = 0,
+  backend: "in_memory" | "sqlite" = "sqlite",
 ) {
   const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-pending-"));
   dirs.push(dir);
   const m = model(!plain);
   const stack = memoryStack({
-    backend: "sqlite",
+    backend,
     sqlitePath: join(dir, "m.sqlite"),
     windowSize: 6,
     archive,
@@ -331,5 +332,19 @@ describe.each([false, true])("updateState on a pending task of a thread over the
     expect(stacked.texts).toEqual(plain.texts);
     expect(stacked.next).toEqual(plain.next);
     for (const request of stacked.requests) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});
+
+describe("updateState on a pending task (in_memory, archive on)", () => {
+  it.each(["en", "ko"] as const)("gives plain LangGraph's thread; another task id is refused (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "edge", 2);
+    const stacked = await notStartedUpdate(false, true, lang, "task", "edge", 2, "in_memory");
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    const refused = await notStartedUpdate(false, true, lang, "other", "edge", 2, "in_memory");
+    expect(ThreadwiseConfigError.find(refused.outcome)?.option).toBe("configurable.checkpoint_ns");
+    for (const request of [...stacked.requests, ...refused.requests])
+      expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
   });
 });
