@@ -221,7 +221,7 @@ async function notStartedUpdate(
   plain: boolean,
   archive: boolean,
   lang: "en" | "ko",
-  where: "task" | "root" | "other",
+  where: "task" | "root" | "other" | "stale",
   route: "edge" | "send" = "edge",
   earlier = 0,
   backend: "in_memory" | "sqlite" = "sqlite",
@@ -264,6 +264,9 @@ async function notStartedUpdate(
   await endTurn(state.config);
   const task = state.tasks[0] as { id: string; name: string; state?: unknown };
   const ns = where === "other" ? `${task.name}:${task.id.replace(/^.{8}/, "00000000")}` : `${task.name}:${task.id}`;
+  // `stale`: the parent's state is updated first (a new head, whose next task has a new id), then
+  // the task listed before it: no task will read that namespace.
+  if (where === "stale") await parent.updateState(config as never, { messages: [new HumanMessage(TEXT[lang][1])] });
   const target = where === "root" ? config.configurable : { thread_id: config.configurable.thread_id, checkpoint_ns: ns };
   const outcome = await parent.updateState({ configurable: target } as never, { messages: [new HumanMessage(TEXT[lang][2])] }).then(
     () => undefined,
@@ -347,4 +350,25 @@ describe("updateState on a pending task (in_memory, archive on)", () => {
     for (const request of [...stacked.requests, ...refused.requests])
       expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
   });
+});
+
+describe("updateState on a task listed before the parent's state changed (sqlite, archive on)", () => {
+  it.each(["en", "ko"] as const)(
+    "is refused naming the namespace; plain LangGraph stores a checkpoint no task reads (%s)",
+    async (lang) => {
+      const plain = await notStartedUpdate(true, false, lang, "stale");
+      expect(plain.outcome).toBeUndefined();
+      // Plain's update went where no task reads it: the task ran from the parent's state.
+      expect(plain.texts.slice(0, 2)).toEqual([TEXT[lang][0], TEXT[lang][1]]);
+      expect(plain.texts).not.toContain(TEXT[lang][2]);
+      const stacked = await notStartedUpdate(false, true, lang, "stale");
+      const error = ThreadwiseConfigError.find(stacked.outcome);
+      expect(error?.option).toBe("configurable.checkpoint_ns");
+      expect(error?.message).toContain(`namespace "${stacked.ns}"`);
+      expect(stacked.texts).toEqual(plain.texts);
+      expect(stacked.next).toEqual(plain.next);
+      for (const request of stacked.requests)
+        expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    },
+  );
 });
