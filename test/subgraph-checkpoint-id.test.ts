@@ -15,7 +15,7 @@ import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { Command, END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { Command, END, MemorySaver, MessagesAnnotation, Send, START, StateGraph } from "@langchain/langgraph";
 import { messageText, ThreadwiseConfigError } from "@threadwise/core";
 import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -209,18 +209,28 @@ describe.each([
  * `updateState` on the namespace of a task whose subgraph has not checkpointed yet: the parent
  * paused before its `agent` node (`interruptBefore`), the task listed by `getState` with its id,
  * its namespace `agent:<task id>` holding nothing yet. LangGraph stores the update there and the
- * task, when it runs, starts from it (the model answers the update). The stack refuses it as it
- * refuses any namespace that holds no checkpoint (`ThreadwiseConfigError`, `configurable.checkpoint_ns`,
- * nothing stored): the saver cannot tell a task that has not run from a namespace no task has
- * without the graph. The same edit made to the parent's state before the task runs (the root
- * namespace, which the task gets as its input) gives the thread plain LangGraph's.
+ * task, when it runs, starts from it (the model answers the update). The stack was refusing it as
+ * it refuses any namespace that holds no checkpoint (`ThreadwiseConfigError`,
+ * `configurable.checkpoint_ns`): it now matches the namespace against the task LangGraph derives
+ * from the parent's newest checkpoint, stores the update, and the thread reads as LangGraph's; the
+ * next turn's requests are valid. A namespace of the same node with a task id the parent does not
+ * have next (`other`) is still refused, nothing stored. The same edit made to the parent's state
+ * (`root`) gives plain LangGraph's thread too.
  */
-async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "ko", where: "task" | "root") {
+async function notStartedUpdate(
+  plain: boolean,
+  archive: boolean,
+  lang: "en" | "ko",
+  where: "task" | "root" | "other" | "stale",
+  route: "edge" | "send" = "edge",
+  earlier = 0,
+  backend: "in_memory" | "sqlite" = "sqlite",
+) {
   const dir = mkdtempSync(join(tmpdir(), "tw-subgraph-pending-"));
   dirs.push(dir);
   const m = model(!plain);
   const stack = memoryStack({
-    backend: "sqlite",
+    backend,
     sqlitePath: join(dir, "m.sqlite"),
     windowSize: 6,
     archive,
@@ -229,37 +239,62 @@ async function notStartedUpdate(plain: boolean, archive: boolean, lang: "en" | "
     env: {},
   });
   const agent = createAgent({ model: m, tools: [lookup], middleware: (plain ? [] : stack.middleware) as never });
-  const parent = new StateGraph(MessagesAnnotation)
-    .addNode("agent", agent.graph as never)
-    .addEdge(START, "agent")
+  const builder = new StateGraph(MessagesAnnotation).addNode("agent", agent.graph as never, { ends: [END] });
+  // `send`: the parent reaches the agent by a `Send` of its messages (a `__pregel_push` task).
+  const routed =
+    route === "edge"
+      ? builder.addEdge(START, "agent")
+      : builder.addConditionalEdges(START, (state) => [new Send("agent", { messages: state.messages })], ["agent"]);
+  const parent = routed
     .addEdge("agent", END)
     .compile({ checkpointer: (plain ? new MemorySaver() : stack.checkpointer) as never, interruptBefore: ["agent"] });
-  const config = { configurable: { thread_id: `subgraph-pending-${lang}` } };
+  const config = { configurable: { thread_id: `subgraph-pending-${lang}-${route}` } };
+  /** The run stopped at interruptBefore holds the thread's lease: end it there (README, "One turn at a time"). */
+  const endTurn = async (at: object) => {
+    if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(at);
+  };
+  // `earlier` turns first (each paused before the agent, then resumed): a thread over the window.
+  for (let turn = 1; turn <= earlier; turn += 1) {
+    await parent.invoke({ messages: [new HumanMessage(`${TEXT[lang][2]} ${turn}`)] }, config);
+    await endTurn((await parent.getState(config as never)).config);
+    await parent.invoke(null as never, config);
+  }
   await parent.invoke({ messages: [new HumanMessage(TEXT[lang][0])] }, config);
   const state = await parent.getState(config as never, { subgraphs: true } as never);
-  // The run stopped at interruptBefore holds the thread's lease: end it there (README, "One turn at a time").
-  if (!plain) await (stack.checkpointer as unknown as { endTurn(config: object): Promise<void> }).endTurn(state.config);
+  await endTurn(state.config);
   const task = state.tasks[0] as { id: string; name: string; state?: unknown };
-  const ns = `${task.name}:${task.id}`;
-  const target = where === "task" ? { thread_id: config.configurable.thread_id, checkpoint_ns: ns } : config.configurable;
+  const ns = where === "other" ? `${task.name}:${task.id.replace(/^.{8}/, "00000000")}` : `${task.name}:${task.id}`;
+  // `stale`: the parent's state is updated first (a new head, whose next task has a new id), then
+  // the task listed before it: no task will read that namespace.
+  if (where === "stale") await parent.updateState(config as never, { messages: [new HumanMessage(TEXT[lang][1])] });
+  const target = where === "root" ? config.configurable : { thread_id: config.configurable.thread_id, checkpoint_ns: ns };
   const outcome = await parent.updateState({ configurable: target } as never, { messages: [new HumanMessage(TEXT[lang][2])] }).then(
     () => undefined,
     (e: unknown) => e,
   );
   await parent.invoke(null as never, config);
   const texts = ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((x) => messageText(x));
-  return { task, ns, outcome, texts, requests: requests(m) };
+  // The next turn: the stack serves it from the stored thread.
+  await parent.invoke({ messages: [new HumanMessage(TEXT[lang][1])] }, config);
+  await endTurn((await parent.getState(config as never)).config);
+  await parent.invoke(null as never, config);
+  const next = ((await parent.getState(config as never)).values.messages as BaseMessage[]).map((x) => messageText(x));
+  return { task, ns, outcome, texts, next, requests: requests(m) };
 }
 
 describe.each([false, true])("updateState on a task whose subgraph has not checkpointed yet (sqlite, archive %s)", (archive) => {
   it.each(["en", "ko"] as const)(
-    "is refused naming the namespace; the same edit on the parent gives plain LangGraph's thread (%s)",
+    "lands where LangGraph puts it and the thread reads as LangGraph's; another task id of the node is refused naming the namespace (%s)",
     async (lang) => {
       const plain = await notStartedUpdate(true, false, lang, "task");
       expect((plain.task.state as { values?: object } | undefined)?.values ?? {}).toEqual({});
       expect(plain.outcome).toBeUndefined();
       expect(plain.texts).toEqual([TEXT[lang][0], TEXT[lang][2], `ok: ${TEXT[lang][2]}`]);
-      const refused = await notStartedUpdate(false, archive, lang, "task");
+      const stacked = await notStartedUpdate(false, archive, lang, "task");
+      expect(stacked.outcome).toBeUndefined();
+      expect(stacked.texts).toEqual(plain.texts);
+      expect(stacked.next).toEqual(plain.next);
+      const refused = await notStartedUpdate(false, archive, lang, "other");
       const error = ThreadwiseConfigError.find(refused.outcome);
       expect(error?.option).toBe("configurable.checkpoint_ns");
       expect(error?.message).toContain(`namespace "${refused.ns}"`);
@@ -268,8 +303,71 @@ describe.each([false, true])("updateState on a task whose subgraph has not check
       expect(refused.texts).toEqual([TEXT[lang][0], `ok: ${TEXT[lang][0]}`]);
       const onParent = await notStartedUpdate(false, archive, lang, "root");
       expect(onParent.outcome).toBeUndefined();
-      expect(onParent.texts).toEqual(plain.texts);
-      for (const request of [...refused.requests, ...onParent.requests])
+      const plainParent = await notStartedUpdate(true, false, lang, "root");
+      expect(onParent.texts).toEqual(plainParent.texts);
+      expect(onParent.next).toEqual(plainParent.next);
+      for (const request of [...stacked.requests, ...refused.requests, ...onParent.requests])
+        expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    },
+  );
+});
+
+describe.each([false, true])("updateState on a Send task whose subgraph has not checkpointed yet (sqlite, archive %s)", (archive) => {
+  it.each(["en", "ko"] as const)("lands where LangGraph puts it and the thread reads as LangGraph's (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "send");
+    expect(plain.outcome).toBeUndefined();
+    const stacked = await notStartedUpdate(false, archive, lang, "task", "send");
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    const refused = await notStartedUpdate(false, archive, lang, "other", "send");
+    expect(ThreadwiseConfigError.find(refused.outcome)?.option).toBe("configurable.checkpoint_ns");
+    for (const request of [...stacked.requests, ...refused.requests])
+      expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});
+
+describe.each([false, true])("updateState on a pending task of a thread over the window (sqlite, archive %s)", (archive) => {
+  it.each(["en", "ko"] as const)("gives plain LangGraph's thread, every request valid (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "edge", 5);
+    const stacked = await notStartedUpdate(false, archive, lang, "task", "edge", 5);
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    for (const request of stacked.requests) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});
+
+describe("updateState on a pending task (in_memory, archive on)", () => {
+  it.each(["en", "ko"] as const)("gives plain LangGraph's thread; another task id is refused (%s)", async (lang) => {
+    const plain = await notStartedUpdate(true, false, lang, "task", "edge", 2);
+    const stacked = await notStartedUpdate(false, true, lang, "task", "edge", 2, "in_memory");
+    expect(stacked.outcome).toBeUndefined();
+    expect(stacked.texts).toEqual(plain.texts);
+    expect(stacked.next).toEqual(plain.next);
+    const refused = await notStartedUpdate(false, true, lang, "other", "edge", 2, "in_memory");
+    expect(ThreadwiseConfigError.find(refused.outcome)?.option).toBe("configurable.checkpoint_ns");
+    for (const request of [...stacked.requests, ...refused.requests])
+      expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  });
+});
+
+describe("updateState on a task listed before the parent's state changed (sqlite, archive on)", () => {
+  it.each(["en", "ko"] as const)(
+    "is refused naming the namespace; plain LangGraph stores a checkpoint no task reads (%s)",
+    async (lang) => {
+      const plain = await notStartedUpdate(true, false, lang, "stale");
+      expect(plain.outcome).toBeUndefined();
+      // Plain's update went where no task reads it: the task ran from the parent's state.
+      expect(plain.texts.slice(0, 2)).toEqual([TEXT[lang][0], TEXT[lang][1]]);
+      expect(plain.texts).not.toContain(TEXT[lang][2]);
+      const stacked = await notStartedUpdate(false, true, lang, "stale");
+      const error = ThreadwiseConfigError.find(stacked.outcome);
+      expect(error?.option).toBe("configurable.checkpoint_ns");
+      expect(error?.message).toContain(`namespace "${stacked.ns}"`);
+      expect(stacked.texts).toEqual(plain.texts);
+      expect(stacked.next).toEqual(plain.next);
+      for (const request of stacked.requests)
         expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
     },
   );

@@ -13,6 +13,7 @@ import {
   INTERRUPT,
   type PendingWrite,
   TASKS,
+  uuid5,
 } from "@langchain/langgraph-checkpoint";
 import {
   type ArchiveCursor,
@@ -44,6 +45,9 @@ import {
   type ThreadRegistry,
   type WritesTarget,
 } from "./thread-registry.js";
+
+/** LangGraph's separator of a subgraph's checkpoint namespace from its parent task's (`CHECKPOINT_NAMESPACE_SEPARATOR`). */
+export const CHECKPOINT_NAMESPACE_SEPARATOR = "|";
 
 /** Default of {@link ThreadwiseSaverOptions.turnLeaseMs}, in milliseconds (spec R38: a crashed writer blocks its thread for at most this). */
 export const DEFAULT_TURN_LEASE_MS = 10_000;
@@ -986,6 +990,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * the namespace's newest checkpoint: in a live task's namespace the subgraph's state became the
    * update alone, and a resume answering its interrupt (a review of a tool call) ran from it, the
    * call under review dropped from both states; in a namespace no task has, a checkpoint no run reads. Nothing is stored. One read per subgraph update.
+   * Not refused: the namespace of a task its parent has not run yet ({@link #isPendingTask}), where
+   * LangGraph stores the update and the task, when it runs, starts from it.
    * @throws ThreadwiseConfigError naming `configurable.checkpoint_id` (an id given) or `configurable.checkpoint_ns`.
    */
   async #refuseUnknownSubgraphUpdate(threadId: string, checkpointNs: string, parentId: string | undefined): Promise<void> {
@@ -999,10 +1005,51 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         `thread "${threadId}" has no checkpoint "${parentId}" in namespace "${checkpointNs}" to update; pass an id from getStateHistory of that namespace, or leave checkpoint_id out to update its newest checkpoint (nothing was stored)`,
       );
     }
+    if (await this.#isPendingTask(threadId, checkpointNs)) return;
     throw new ThreadwiseConfigError(
       "configurable.checkpoint_ns",
-      `thread "${threadId}" has no checkpoint in namespace "${checkpointNs}" to update (no task of the thread ran there); pass the namespace of a task's state from getState(config, { subgraphs: true }) (nothing was stored)`,
+      `thread "${threadId}" has no checkpoint in namespace "${checkpointNs}" to update (no task of the thread ran there, and none is next); pass the namespace of a task's state from getState(config, { subgraphs: true }) (nothing was stored)`,
     );
+  }
+
+  /**
+   * Whether `checkpointNs` (`<node>:<task id>`, or `<parent namespace>|<node>:<task id>`) names a
+   * task LangGraph runs next from its parent namespace's newest checkpoint: a node triggered there
+   * (a channel newer than the node has seen) whose task id is the one LangGraph derives for it
+   * (`uuid5([namespace, step, node, "__pregel_pull", [trigger]], checkpoint id)`, step the
+   * checkpoint's `metadata.step` + 1, as `getState(config, { subgraphs: true })` lists it), or a
+   * `Send` to the node pending there (`uuid5([namespace, step, node, "__pregel_push", index], checkpoint
+   * id)`, index its packet's in `__pregel_tasks`), with no successful write yet. One read of the
+   * parent's newest checkpoint.
+   */
+  async #isPendingTask(threadId: string, checkpointNs: string): Promise<boolean> {
+    const cut = checkpointNs.lastIndexOf(CHECKPOINT_NAMESPACE_SEPARATOR);
+    const parentNs = cut < 0 ? "" : checkpointNs.slice(0, cut);
+    const task = checkpointNs.slice(cut + 1);
+    const colon = task.indexOf(":");
+    if (colon <= 0) return false;
+    const name = task.slice(0, colon);
+    const taskId = task.slice(colon + 1);
+    const head = await this.inner.getTuple({ configurable: { thread_id: threadId, checkpoint_ns: parentNs } });
+    if (head === undefined) return false;
+    if (head.pendingWrites?.some(([id, channel]) => id === taskId && channel !== ERROR)) return false;
+    const step = (typeof head.metadata?.step === "number" ? head.metadata.step : -1) + 1;
+    const namespace = parentNs === "" ? name : `${parentNs}${CHECKPOINT_NAMESPACE_SEPARATOR}${name}`;
+    // A `Send` to the node: one task per packet of the checkpoint's `__pregel_tasks`, by its index.
+    const sends: unknown = head.checkpoint.channel_values?.[TASKS];
+    if (Array.isArray(sends))
+      for (let index = 0; index < sends.length; index += 1) {
+        if ((sends[index] as { node?: unknown } | undefined)?.node !== name) continue;
+        if (uuid5(JSON.stringify([namespace, step.toString(), name, "__pregel_push", index.toString()]), head.checkpoint.id) === taskId)
+          return true;
+      }
+    const seen: ChannelVersions = head.checkpoint.versions_seen?.[name] ?? {};
+    for (const [channel, version] of Object.entries(head.checkpoint.channel_versions ?? {})) {
+      const before = seen[channel];
+      if (before !== undefined && !(version > before)) continue;
+      if (uuid5(JSON.stringify([namespace, step.toString(), name, "__pregel_pull", [channel]]), head.checkpoint.id) === taskId) return true;
+    }
+    return false;
   }
 
   /**

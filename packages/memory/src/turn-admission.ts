@@ -3,12 +3,10 @@ import { getConfig, isGraphBubbleUp } from "@langchain/langgraph";
 import { runCheckpointerOf, runCheckpointIdOf } from "@threadwise/core";
 import { createMiddleware } from "langchain";
 import { threadwiseSaverOf } from "./archive-checkpointer-check.js";
-import type { RunKeys, ThreadwiseSaver } from "./threadwise-saver.js";
+import { CHECKPOINT_NAMESPACE_SEPARATOR, type RunKeys, type ThreadwiseSaver } from "./threadwise-saver.js";
 
 /** Where LangGraph 1.x puts a run's own abort signal in a node's `configurable` (the `signal` it passes with the run's checkpoints). */
 const ABORT_SIGNALS_KEY = "__pregel_abort_signals";
-/** LangGraph's separator of a subgraph's checkpoint namespace from its parent task's (`CHECKPOINT_NAMESPACE_SEPARATOR`). */
-const CHECKPOINT_NAMESPACE_SEPARATOR = "|";
 
 /**
  * The saver that stores the run's checkpoints, and so knows the run: the {@link ThreadwiseSaver}
