@@ -242,6 +242,108 @@ describe.skipIf(skipUnlessRealPostgres("user memory race on PostgreSQL"))(
         expect(messages.map((item) => item.messageId).sort()).toEqual(["a1", "b1"]);
       }
     });
+    // A turn's messages and its thread's digest were plain puts after the facts' conditional write:
+    // a put past `timeoutMs` still lands, after the caller's retry and a newer turn of the thread,
+    // and put the older message text and digest back. They are conditional writes now, with the
+    // facts: compared with what the commit read, they write nothing over a newer value.
+    it("a turn's timed-out message and digest writes that land after its retry and a newer turn write no older text back (en, ko; direct and through PgBouncer)", async () => {
+      const TURNS = [
+        {
+          lang: "en",
+          first: "My sister's wedding is in Daegu, HOLD1.",
+          firstDigest: "Planning the trip to the wedding, HOLD1.",
+          edited: "My sister's wedding is in Gyeongju, not Daegu.",
+          second: "Can you book a hotel near the venue?",
+          secondDigest: "Planning the trip to the wedding in Gyeongju; a hotel near the venue.",
+        },
+        {
+          lang: "ko",
+          first: "언니 결혼식은 대구에서 해요, HOLD1.",
+          firstDigest: "결혼식 여행 계획, HOLD1.",
+          edited: "언니 결혼식은 대구가 아니라 경주에서 해요.",
+          second: "식장 근처 호텔을 예약해 줄래요?",
+          secondDigest: "경주 결혼식 여행 계획과 식장 근처 호텔.",
+        },
+      ] as const;
+      const bouncer = pgbouncerUrl("user memory digest writes through PgBouncer");
+      const routes = [
+        { label: "direct", url: db.url, mode: "direct" as const },
+        ...(bouncer ? [{ label: "bouncer", url: sameDatabase(bouncer, db.url), mode: "transaction" as const }] : []),
+      ];
+      for (const route of routes)
+        for (const t of TURNS) {
+          const scope = { tenantId: "default", userId: `late-put-${route.label}-${t.lang}` };
+          // Process P's store: a statement carrying turn 1's words waits, unsent, until `release`;
+          // `landed` settles when every connection that held one is released (its write done).
+          const slow = storeOn(route.url, route.mode);
+          const core = (slow as unknown as { core: { pool: pg.Pool } }).core;
+          let release!: () => void;
+          const gate = new Promise<void>((resolve) => {
+            release = resolve;
+          });
+          const releasedClients: Promise<void>[] = [];
+          const pool = core.pool;
+          core.pool = new Proxy(pool, {
+            get(target, name) {
+              if (name !== "connect") return Reflect.get(target, name, target);
+              return async () => {
+                const client = await target.connect();
+                let held = false;
+                let released!: () => void;
+                const done = new Promise<void>((resolve) => {
+                  released = resolve;
+                });
+                return new Proxy(client, {
+                  get(c, n) {
+                    if (n === "release")
+                      return (error?: Error | boolean) => {
+                        c.release(error);
+                        released();
+                      };
+                    if (n !== "query") return Reflect.get(c, n, c);
+                    return async (text: string, values?: unknown[]) => {
+                      if (JSON.stringify(values ?? []).includes("HOLD1")) {
+                        if (!held) releasedClients.push(done);
+                        held = true;
+                        await gate;
+                      }
+                      return c.query(text, values);
+                    };
+                  },
+                });
+              };
+            },
+          }) as pg.Pool;
+          const p = new UserMemoryEngine(resolveUserMemoryOptions({ timeoutMs: 1500, factsMode: "off", env: {} }));
+          const q = new UserMemoryEngine(resolveUserMemoryOptions({ factsMode: "off", env: {} }));
+          const turn1 = { threadId: "A", messages: [{ id: "a1", text: t.first }], digest: t.firstDigest, now: "2026-01-01T10:00:00.000Z" };
+          await expect(p.commit(slow, scope, turn1)).rejects.toMatchObject({ code: "THREADWISE_TIMEOUT" });
+          expect(releasedClients.length).toBeGreaterThan(0);
+          // The caller retries turn 1 (another process), then the thread's next turn edits a1 and moves the digest on.
+          const fast = storeOn(route.url, route.mode);
+          await q.commit(fast, scope, { ...turn1, now: "2026-01-01T10:00:05.000Z" });
+          await q.commit(fast, scope, {
+            threadId: "A",
+            messages: [
+              { id: "a1", text: t.edited },
+              { id: "a2", text: t.second },
+            ],
+            digest: t.secondDigest,
+            now: "2026-01-01T10:05:00.000Z",
+          });
+          // Turn 1's timed-out writes go now, and finish.
+          release();
+          await Promise.all(releasedClients);
+          const items = await readUserItems(fast, scope, new UserItemCodec(), 100);
+          const text = (kind: string, id: string | null) => items.find((item) => item.kind === kind && item.messageId === id)?.text;
+          expect({ route: route.label, a1: text("message", "a1"), a2: text("message", "a2"), digest: text("digest", null) }).toEqual({
+            route: route.label,
+            a1: t.edited,
+            a2: t.second,
+            digest: t.secondDigest,
+          });
+        }
+    });
     it("reencryptUserItems with a commit between its read and its write: the commit's value is re-sealed, not overwritten with the older one (en, ko)", async () => {
       const ring = (active: string, kids: string[]) =>
         parseKeyring(

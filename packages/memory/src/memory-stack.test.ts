@@ -391,7 +391,7 @@ describe("memoryStack({ userMemory })", () => {
     const sqlitePath = join(dir, "user-memory-warning.sqlite");
     const stack = memoryStack({ backend: "sqlite", sqlitePath, userMemory: true, logger, env: {} });
     expect(warns).toEqual([
-      "memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one",
+      'memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one (LangGraph.js has no SQLite store: a PostgresStore, see "Durable user memory beside a SQLite file" in @threadwise/memory\'s README)',
     ]);
     await stack.checkpointer?.close();
     const own = memoryStack({ backend: "sqlite", sqlitePath, userMemory: true, store: stack.store, logger, env: {} });

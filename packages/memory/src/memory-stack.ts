@@ -173,7 +173,7 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
   // The threads survive a restart on SQLite; user memory in the InMemoryStore made here does not.
   if (config.userMemory && config.backend === "sqlite" && !options.store)
     resolveLogger(options.logger, options.env).warn(
-      "memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one",
+      'memoryStack: userMemory on sqlite keeps user memory in an InMemoryStore, lost on restart (the threads are not); pass `store` for a durable one (LangGraph.js has no SQLite store: a PostgresStore, see "Durable user memory beside a SQLite file" in @threadwise/memory\'s README)',
       { backend: "sqlite", store: "InMemoryStore" },
     );
   const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };

@@ -22,6 +22,7 @@ export {
   RRF_K,
   rankRecall,
   renderRecall,
+  THREAD_BREAK,
 } from "./recall-block.js";
 export {
   DEFAULT_DEPTH,

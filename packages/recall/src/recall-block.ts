@@ -46,6 +46,29 @@ function replyTo(entry: RecallEntry, index: MessageIndex): RecallEntry | undefin
   return speaker(next) === speaker(entry) ? undefined : next;
 }
 
+/**
+ * The `count` nearest entries of `entry` in `direction` (-1 before, 1 after), by index order; the
+ * d-th is `undefined` past the index's end. With `threadKey`, only entries of `entry`'s thread
+ * count (others between them are skipped); without it, they are the entries at `seq ± d`.
+ */
+function nearest(
+  index: MessageIndex,
+  entry: RecallEntry,
+  direction: -1 | 1,
+  count: number,
+  threadKey: ((entry: RecallEntry) => string) | undefined,
+): Array<RecallEntry | undefined> {
+  const found: Array<RecallEntry | undefined> = [];
+  const thread = threadKey?.(entry);
+  for (let seq = entry.seq + direction; found.length < count; seq += direction) {
+    const next = index.entry(seq);
+    if (!next) break;
+    if (threadKey && threadKey(next) !== thread) continue;
+    found.push(next);
+  }
+  return found;
+}
+
 /** One recalled item: a message that left the view, or a fact (pointing at the message it came from). */
 export type RecallItem =
   | { kind: "message"; entry: RecallEntry; score: number }
@@ -160,7 +183,19 @@ export interface RenderOptions {
    * where a model would look for them). @default true
    */
   positions?: boolean;
+  /**
+   * The thread a message was said in (by message id), for an index that holds several threads'
+   * messages in one order (user memory: a user's threads, by when each was stored, so two threads'
+   * messages can sit side by side): a recalled message's neighbours are the nearest messages of
+   * its own thread on each side (other threads' entries between them skipped), its thread's lines
+   * are placed together, and a {@link THREAD_BREAK} line separates two threads' lines (the first
+   * line after it says when it was said). Unset: the index is one thread (recall's block).
+   */
+  threadOf?: (messageId: string) => string | undefined;
 }
+
+/** The line between two threads' lines in a block over several threads (see `RenderOptions.threadOf`). */
+export const THREAD_BREAK = "---";
 
 /** The rendered block and what it holds. */
 export interface RenderedRecall {
@@ -168,7 +203,7 @@ export interface RenderedRecall {
   text: string;
   /** Tokens of `[label]\ntext`; 0 when empty. */
   tokens: number;
-  /** Ids of the messages in the block (recalled ones and their neighbours), in thread order. */
+  /** Ids of the messages in the block (recalled ones and their neighbours), in the block's order (thread order; by thread with `threadOf`). */
   messageIds: string[];
   /** Keys of the facts in the block. */
   factKeys: string[];
@@ -286,7 +321,10 @@ function recallFactLine(fact: Fact, source: RecallEntry | undefined, positions: 
  * `neighbours` messages on each side when they fit (else the message alone, else its best part
  * when at least 16 tokens are left). Facts come first, then messages in thread order, so a
  * recalled exchange reads as it happened; a timestamp is written when it differs from the line
- * before. The whole block, label included, stays within `maxTokens` (checked on the final text).
+ * before. With `options.threadOf` (an index over several threads) neighbours come from the
+ * message's own thread only and each thread's lines stand together, in the order of their first
+ * message, separated by {@link THREAD_BREAK}. The whole block, label included, stays within
+ * `maxTokens` (checked on the final text).
  */
 export function renderRecall(items: readonly RecallItem[], index: MessageIndex, options: RenderOptions): RenderedRecall {
   const terms = new Set(options.terms);
@@ -311,18 +349,25 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     for (const t of fresh) sum += count(` (${t})`);
     return sum;
   };
+  const threadOf = options.threadOf;
+  const threadKey = (entry: RecallEntry) => threadOf?.(entry.id) ?? "";
+  // A unit that opens a thread's lines costs the break before them (estimated for every new thread).
+  const breakCost = threadOf ? count(`\n${THREAD_BREAK}`) : 0;
+  const threadsPlaced = new Set<string>();
   let used = count(header);
   const placed = new Map<number, { entry: RecallEntry; body: string }>();
   // Placement units in rank order (a fact, or a message with its neighbours), to undo the last.
   const units: Array<{ item: RecallItem; seqs: number[]; fact?: { fact: Fact; line: string } }> = [];
   const budgetLeft = () => options.maxTokens - used;
   const place = (item: RecallItem, lines: Array<{ entry: RecallEntry; body: string; tokens: number }>) => {
-    const cost = lines.reduce((sum, l) => sum + l.tokens, 0) + timeCost(lines);
+    const opens = threadOf && threadsPlaced.size > 0 && !threadsPlaced.has(threadKey(lines[0]?.entry as RecallEntry)) ? breakCost : 0;
+    const cost = lines.reduce((sum, l) => sum + l.tokens, 0) + timeCost(lines) + opens;
     if (cost > budgetLeft()) return false;
     used += cost;
     for (const l of lines) {
       placed.set(l.entry.seq, l);
       if (l.entry.timestamp) times.add(l.entry.timestamp);
+      if (threadOf) threadsPlaced.add(threadKey(l.entry));
     }
     units.push({ item, seqs: lines.map((l) => l.entry.seq) });
     return true;
@@ -344,10 +389,11 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (placed.has(entry.seq)) continue;
     const core = line(entry, options.maxMessageTokens);
     const around: Array<{ entry: RecallEntry; body: string; tokens: number }> = [];
-    for (let d = 1; d <= options.neighbours; d += 1) {
-      for (const seq of [entry.seq - d, entry.seq + d]) {
-        const n = index.entry(seq);
-        if (!n || placed.has(seq) || options.inView(n.id)) continue;
+    const before = nearest(index, entry, -1, options.neighbours, threadOf ? threadKey : undefined);
+    const after = nearest(index, entry, 1, options.neighbours, threadOf ? threadKey : undefined);
+    for (let d = 0; d < options.neighbours; d += 1) {
+      for (const n of [before[d], after[d]]) {
+        if (!n || placed.has(n.seq) || options.inView(n.id)) continue;
         around.push(line(n, options.maxNeighbourTokens));
       }
     }
@@ -364,12 +410,33 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
       .map((u) => (u.fact as { line: string }).line);
     const lines: string[] = [];
     let previous: string | undefined;
-    for (const seq of [...placed.keys()].sort((a, b) => a - b)) {
+    let thread: string | undefined;
+    for (const seq of blockOrder()) {
       const { entry, body } = placed.get(seq) as { entry: RecallEntry; body: string };
+      if (threadOf) {
+        const key = threadKey(entry);
+        if (thread !== undefined && key !== thread) {
+          lines.push(THREAD_BREAK);
+          previous = undefined;
+        }
+        thread = key;
+      }
       lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined, positions));
       previous = entry.timestamp;
     }
     return [...factLines, ...lines].join("\n");
+  };
+  // Placed messages in index order; with `threadOf`, each thread's together, threads in the order of their first placed message.
+  const blockOrder = () => {
+    const seqs = [...placed.keys()].sort((a, b) => a - b);
+    if (!threadOf) return seqs;
+    const first = new Map<string, number>();
+    for (const seq of seqs) {
+      const key = threadKey((placed.get(seq) as { entry: RecallEntry }).entry);
+      if (!first.has(key)) first.set(key, seq);
+    }
+    const rank = (seq: number) => first.get(threadKey((placed.get(seq) as { entry: RecallEntry }).entry)) as number;
+    return seqs.sort((a, b) => rank(a) - rank(b) || a - b);
   };
   const wholeIds = () => new Set([...placed.values()].filter((p) => p.body === p.entry.text).map((p) => p.entry.id));
   let placedIds = wholeIds();
@@ -384,7 +451,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     text = build();
     tokens = text === "" ? 0 : count(header + text);
   }
-  const messageIds = [...placed.keys()].sort((a, b) => a - b).map((seq) => (placed.get(seq) as { entry: RecallEntry }).entry.id);
+  const messageIds = blockOrder().map((seq) => (placed.get(seq) as { entry: RecallEntry }).entry.id);
   const factUnits = units.filter((u) => u.fact && !(u.fact.fact.sourceMessageId && placedIds.has(u.fact.fact.sourceMessageId)));
   const factKeys = new Set(factUnits.map((u) => (u.fact as { fact: Fact }).fact.key));
   return {

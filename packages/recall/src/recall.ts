@@ -79,6 +79,8 @@ export interface RecallQuery {
   extraRanking?: readonly string[];
   /** `false`: the block's lines carry no `#<position>` (see `RenderOptions.positions`). @default true */
   positions?: boolean;
+  /** The thread of a message, for an index over several threads (see `RenderOptions.threadOf`). @default undefined (one thread) */
+  threadOf?: (messageId: string) => string | undefined;
 }
 
 /**
@@ -117,6 +119,7 @@ export function recallForQuery(
     inView,
     terms,
     ...(query.positions === false ? { positions: false } : {}),
+    ...(query.threadOf ? { threadOf: query.threadOf } : {}),
   });
 }
 

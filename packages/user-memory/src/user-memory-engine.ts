@@ -281,28 +281,28 @@ export class UserMemoryEngine {
       const write: UserWritePlan = { puts, deletes: [...deletes] };
       const facts = plan.puts.filter((item) => item.kind === "fact");
       const before = new Map(read.map((item) => [item.key, item]));
-      // Facts the turn deletes (taken back by an edit, evicted by the bound): another commit may
-      // have written one since the read, too.
-      const factDeletes = write.deletes.filter((key) => before.get(key)?.kind === "fact");
       const last = attempt >= attempts;
       if (conditional) {
-        // Every fact written, the purge's rewrites of facts a deleted thread stated included.
-        const facts = write.puts.filter((item) => item.kind === "fact");
-        if (facts.length > 0 || factDeletes.length > 0) {
-          // The facts as stored now: when one differs from what the plan read, plan again; else
-          // write them only if each key still holds that value, all or none (another commit's
-          // write between this check and the write makes it write nothing, and plan again).
-          const now = await this.#itemsNow(store, scope, [...facts, ...factDeletes.map((key) => ({ key }))], options.signal);
+        // Everything the commit writes (its facts, the purge's rewrites of facts a deleted thread
+        // stated, its messages and the thread's digest) and deletes, in one conditional write: the
+        // items as stored now, and when one differs from what the plan read, plan again; else write
+        // each only if its key still holds that value, all or none (another commit's write between
+        // this check and the write makes it write nothing, and plan again). A write that outlives
+        // `timeoutMs` and lands later writes nothing over what was written since (a retry's, a
+        // newer turn's message text or digest).
+        const keys = [...write.puts, ...write.deletes.map((key) => ({ key }))];
+        if (keys.length > 0) {
+          const now = await this.#itemsNow(store, scope, keys, options.signal);
           const unchanged = [...now.keys()].every((key) => sameItem(now.get(key)?.item, before.get(key)));
           const codec = this.codec;
           const ops = unchanged
             ? [
-                ...facts.map((item) => ({
+                ...write.puts.map((item) => ({
                   key: item.key,
                   expected: now.get(item.key)?.value,
                   value: codec.encode(scope, item) as unknown as Record<string, unknown>,
                 })),
-                ...factDeletes.map((key) => ({ key, expected: now.get(key)?.value, value: null })),
+                ...write.deletes.map((key) => ({ key, expected: now.get(key)?.value, value: null })),
               ]
             : [];
           const written = unchanged && (await this.#bounded(() => conditional(userNamespace(scope), ops), "write", options.signal));
@@ -311,19 +311,6 @@ export class UserMemoryEngine {
             continue;
           }
         }
-        const done = new Set([...facts.map((item) => item.key), ...factDeletes]);
-        await this.#bounded(
-          () =>
-            writeUserItems(
-              store,
-              scope,
-              this.codec,
-              write.puts.filter((item) => !done.has(item.key)),
-              write.deletes.filter((key) => !done.has(key)),
-            ),
-          "write",
-          options.signal,
-        );
         return write;
       }
       // A store without conditional writes: check, write, read back.

@@ -36,6 +36,8 @@ export class UserRecallIndex {
   readonly #messages = new Map<string, CachedMessage>();
   /** The items last synced and the facts they gave: the codec hands back the same objects for unchanged values. */
   #last: { items: readonly UserItem[]; facts: Fact[] } | undefined;
+  /** Thread id of each indexed message and digest, by item key (the index's message id). */
+  #threads = new Map<string, string>();
 
   constructor(options: Pick<ResolvedRecallOptions, "maxIndexedMessages" | "timestampOf">) {
     this.state = createThreadRecallState(options);
@@ -62,6 +64,7 @@ export class UserRecallIndex {
       return message;
     });
     for (const key of [...this.#messages.keys()]) if (!seen.has(key)) this.#messages.delete(key);
+    this.#threads = new Map(documents.map((item) => [item.key, item.threadId]));
     this.state.index.sync(messages);
     const facts = items
       .filter((item) => item.kind === "fact" && item.fact)
@@ -72,6 +75,11 @@ export class UserRecallIndex {
     this.#last = { items: [...items], facts };
     return { facts };
   }
+
+  /** The thread an indexed message or digest (by item key) was said in, as of the last sync. */
+  threadOf(key: string): string | undefined {
+    return this.#threads.get(key);
+  }
 }
 
 /**
@@ -80,7 +88,10 @@ export class UserRecallIndex {
  * `options.maxTokens`. Items of the thread asking (`threadId`) are left out: they are in that
  * thread's own history. Lines carry no `#<position>`: recall numbers the user's messages across
  * threads, and a model reading `#12` in the asking thread would look for that thread's message 12;
- * a line says when it was said, a fact when its source message was.
+ * a line says when it was said, a fact when its source message was. The index orders the user's
+ * items by when they were stored, across threads: a line's neighbours come from its own thread,
+ * each thread's lines stand together and a `---` line (recall's `THREAD_BREAK`) separates two
+ * threads, so lines of two threads never read as one exchange.
  */
 export function renderUserRecall(
   index: UserRecallIndex,
@@ -92,5 +103,6 @@ export function renderUserRecall(
 ): RenderedRecall {
   const { facts } = index.sync(items);
   const own = new Set(items.filter((item) => item.threadId === threadId && item.kind !== "fact").map((item) => item.key));
-  return recallForQuery(index.state, { query, inView: own, facts, positions: false }, options, countText);
+  const threadOf = (key: string) => index.threadOf(key);
+  return recallForQuery(index.state, { query, inView: own, facts, positions: false, threadOf }, options, countText);
 }
