@@ -411,7 +411,8 @@ describe("Korean and English forms off the tuning data meet (session 55)", () =>
   it("reads the intent ending -(으)려던/-(으)려는 and the purpose -으러 as the verb's stem", () => {
     expect(tokenize("뽑으려던")).toEqual(tokenize("뽑았어"));
     expect(tokenize("먹으려는")).toEqual(["먹"]);
-    expect(tokenize("먹으러 가요")).toEqual(["먹"]);
+    // `가요` is the motion verb's term since session 56.
+    expect(tokenize("먹으러 가요")).toEqual(["먹", "가"]);
     expect(tokenize("만들려던")).toEqual(tokenize("만들었어"));
     // The nouns in -려 keep their 려 (`고려는` is `고려` and `는`).
     expect(tokenize("고려는")).toEqual(["고려"]);
@@ -421,5 +422,57 @@ describe("Korean and English forms off the tuning data meet (session 55)", () =>
     expect(["try", "tries", "tried", "trying"].map(stemEnglish)).toEqual(["try", "try", "try", "try"]);
     expect(tokenize("She studied French")).toEqual(tokenize("Does she study French?"));
     expect(stemEnglish("died")).toBe(stemEnglish("die"));
+  });
+});
+
+describe("Korean questions, numerals and honorifics off the tuning data (session 56)", () => {
+  it("keeps the motion verbs 가다/오다 after an ending, so a where/when question meets its plan (en parity)", () => {
+    const shared = (a: string, b: string) => tokenize(a).filter((term) => tokenize(b).includes(term));
+    // The question word is a function word: the verb is all the question has.
+    expect(shared("제가 어디로 가요?", "토요일에 강릉으로 기차 타고 가요.")).toEqual(["가"]);
+    expect(shared("제가 언제 가요?", "다음 주 화요일에 제주로 갔어요.")).toEqual(["가"]);
+    expect(tokenize("동생이 언제 와요?")).toEqual(tokenize("동생이 언제 왔어요?"));
+    expect(tokenize("동생이 언제 와요?")).toEqual(tokenize("동생이 오세요"));
+    expect(shared("Where am I driving?", "I'm driving to Gangneung on Saturday.")).toEqual(["driv"]);
+    // A bare 가/오 is a particle or an interjection: no term.
+    expect(tokenize("가")).toEqual([]);
+    expect(tokenize("오 멋지다")).not.toContain("오");
+  });
+
+  it("keeps a verb stem in 나 before -요/-나요 (만나요 / 만났어요, 끝나요 / 끝났어요)", () => {
+    expect(tokenize("누구 만나요?")).toEqual(tokenize("동료를 만났어요").filter((term) => term !== "동료"));
+    expect(tokenize("회의는 몇 시에 끝나요?")).toContain("끝나");
+    expect(tokenize("회의가 다섯 시에 끝났어요")).toContain("끝나");
+    expect(tokenize("언제 떠나요")).toEqual(tokenize("어제 떠났어요").filter((term) => term !== "어제"));
+    // The question ending -나요 still comes off a stem that is not one of these verbs.
+    expect(tokenize("수영하나요")).toEqual(["수영"]);
+    expect(tokenize("하나요")).toEqual([]);
+  });
+
+  it("reads a Sino-Korean numeral ending in 이 as the whole number, and one in 일 as days", () => {
+    expect(tokenize("이십이")).toContain("22");
+    expect(tokenize("이십이")).not.toContain("20");
+    expect(tokenize("십이")).toContain("12");
+    expect(tokenize("사십이 명")).toContain("42");
+    expect(tokenize("오십이명")).toContain("52");
+    // With an ending after it both readings stand: 22 + 에요, or 20 + 이에요.
+    expect(tokenize("삼십이에요")).toEqual(expect.arrayContaining(["32", "30"]));
+    // A numeral in 일 is the day, as `20일` is, and its own value before a counter.
+    expect(tokenize("이십일에 만나")).toEqual(expect.arrayContaining(["20"]));
+    expect(tokenize("이십일명")).toEqual(expect.arrayContaining(["21"]));
+    expect(tokenize("백일 잔치")).toContain("100");
+  });
+
+  it("drops the honorific 씨/님 after a name, apart or written onto it (민수 씨 / 민수씨가 / 민수가)", () => {
+    expect(tokenize("지훈씨가 그랬어요")).toEqual(tokenize("지훈이가 그랬어요"));
+    expect(tokenize("지훈 씨가 그랬어요")).toEqual(tokenize("지훈이가 그랬어요"));
+    expect(tokenize("지훈씨가")).toEqual(["지훈"]);
+    expect(tokenize("지훈 씨")).toEqual(["지훈"]);
+    expect(tokenize("소연 님께")).toEqual(["소연"]);
+    expect(tokenize("소연님께서")).toEqual(["소연"]);
+    // Nouns in -씨 keep it: the weather, the man, a skill.
+    expect(tokenize("날씨가 좋아")).toContain("날씨");
+    expect(tokenize("아저씨가")).toContain("아저씨");
+    expect(tokenize("솜씨")).toContain("솜씨");
   });
 });

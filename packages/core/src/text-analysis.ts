@@ -57,7 +57,9 @@ export const KOREAN_STOPWORDS: ReadonlySet<string> = new Set(
   (
     "뭐 무엇 무슨 어디 언제 누구 왜 어떻게 어떤 얼마 몇 저 제 나 내 저는 나는 제가 내가 전 난 그 이 " +
     "그리고 그래서 하지만 그런데 근데 네 예 아니 요즘 정말 진짜 너무 좀 잘 또 및 등 그냥 혹시 우리 것 거 수 때 더 안 못 " +
-    "뭐야 뭘 뭔 누가 어디서 얼마나 아 오 와 응 음 참 하하 어느 건 걸"
+    "뭐야 뭘 뭔 누가 어디서 얼마나 아 오 와 응 음 참 하하 어느 건 걸 " +
+    // The honorifics after a name written apart (`민수 씨`, `지수 님`; session 56).
+    "씨 님"
   ).split(" "),
 );
 
@@ -116,6 +118,14 @@ const PARTICLE_SET = new Set(KOREAN_PARTICLES);
  * {@link koreanStem}: `하나요` -> `하`, `있어요` -> `있`, `가세요` -> `가`.
  */
 const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻".split(" "));
+
+/**
+ * The motion verbs 가다 and 오다 (`가요`, `갔어요`, `오세요`, `와요`): kept as a term when an ending
+ * came off (session 56), so `제가 어디로 가요?` meets `금요일에 부산으로 가요` as `Where am I going?`
+ * meets `I go to Busan` (the question word is a function word; the verb is all the question has).
+ * A bare `가`/`오` (a particle, the interjection) stays a function word.
+ */
+const MOTION_STEMS = new Set(["가", "오"]);
 
 // Endings that hold the light verb 하다 already (`일해요` -> `일`): no second `하` is taken off.
 const LIGHT_VERB_ENDINGS = new Set(["해", "해요", "해서", "합니다", "합니까", "한", "할"]);
@@ -227,6 +237,8 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "엔" || suffix === "는") return true;
   // The possessive `의` after any one-syllable noun (`차의`, `집의`); the nouns in `-의` are listed.
   if (suffix === "의") return true;
+  // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
+  if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
@@ -234,6 +246,13 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/**
+ * Common verbs whose stem ends in `나`, which the question ending `-나요` (and `-나`) would cut
+ * (`만나요` read as `만` + `나요`, then dropped as the stop stem `만`; session 56): their stem is
+ * kept, so every form meets `만났어요` (`만나`).
+ */
+const VERBS_IN_NA = new Set("만나 떠나 끝나 지나 태어나 일어나 나타나 빛나 화나 신나 짜증나 헤어나 벗어나 돋아나 자라나".split(" "));
 
 // Suffixes by their last syllable, longest first: a word is compared with the few that can end it.
 const SUFFIXES_BY_LAST = new Map<string, string[]>();
@@ -254,6 +273,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
     // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`).
     if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
+    // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
+    if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
     return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
@@ -269,7 +290,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
  * 2. after an ending: the past tense and conjecture fused into the last syllables
  *    (`이사했` -> `이사하`, `살았었` -> `살`, `점이었` -> `점`), then the honorific `시`
  *    (`분석하시` -> `분석하`) and the light verbs `하`/`되` (`이사하` -> `이사`, `운동하나요` -> `운동`);
- * 3. the honorific suffix `님` (`팀장님이` -> `팀장`).
+ * 3. the honorific suffixes `님` and `씨` after a name or title (`팀장님이` -> `팀장`, `민수씨가` ->
+ *    `민수`; {@link withoutHonorificSuffix}).
  * Stems that carry no topic (`하`, `있`, `되`, `같`, ...) give `""`.
  *
  * @example
@@ -316,14 +338,32 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
     if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) stem = stem.slice(0, -1);
     if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
   }
-  if (stem.length > 2 && stem.endsWith("님")) stem = stem.slice(0, -1);
-  const kept = stem === "" || KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem) ? "" : stem;
+  // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
+  if (verbal && stem === "와") stem = "오";
+  stem = withoutHonorificSuffix(stem);
+  const motion = verbal && MOTION_STEMS.has(stem);
+  const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem))) ? "" : stem;
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
   const withL = formal?.withL;
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL };
   }
   return { stem: kept, verbal, bare: unstripped };
+}
+
+/** Nouns in `-씨` that are no name with the honorific (`아저씨`, `아가씨`, `마음씨`). */
+const NOUNS_IN_SSI = new Set(["아저씨", "아가씨", "마음씨", "아주머니씨"]);
+
+/**
+ * `stem` without the honorific suffix after a name or title (session 56): `님` (`팀장님` ->
+ * `팀장`, `지수님` -> `지수`) and `씨` (`민수씨` -> `민수`), so `민수씨가` meets `민수가`; only after
+ * two or more syllables, so `날씨`, `솜씨`, `손님` keep theirs, and the nouns in `-씨`
+ * ({@link NOUNS_IN_SSI}) are kept whole.
+ */
+function withoutHonorificSuffix(stem: string): string {
+  if (stem.length > 2 && stem.endsWith("님")) return stem.slice(0, -1);
+  if (stem.length > 2 && stem.endsWith("씨") && !NOUNS_IN_SSI.has(stem)) return stem.slice(0, -1);
+  return stem;
 }
 
 // The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`).
@@ -708,6 +748,44 @@ function koreanNumber(stem: string): string[] | undefined {
 }
 
 /**
+ * Whether `word` is a Sino-Korean numeral with `십`, `백` or `천` in it, two or more syllables, not
+ * in `일` (`이십이`, `십이`; `이십일` is also the 20th, `천일` a thousand days: {@link numeralReadings}),
+ * and no `일` before a unit (`일십` is not written).
+ */
+function isSinoNumeral(word: string): boolean {
+  return (
+    word.length >= 2 && !word.endsWith("일") && /[십백천]/u.test(word) && !/^일[십백천]/u.test(word) && sinoKoreanValue(word) !== undefined
+  );
+}
+
+/**
+ * The numbers a Hangul word that starts with a Sino-Korean numeral ({@link isSinoNumeral}) may
+ * write, each reading with a particle, an ending or a counter after it (session 56): `이십이` is 22
+ * (the whole word); `이십이에요` is 22 (`에요`) or 20 (`이에요`). A numeral in `일` is read as
+ * days, as `20일` is (`이십일` the 20th, `천일` a thousand days, `삼십일일에` the 31st), and as its
+ * own value only before a counter (`이십일명` is 21). Longest numeral first; a word that is a
+ * numeral whole has that reading only.
+ */
+function numeralReadings(word: string): string[] {
+  const out: string[] = [];
+  for (let end = word.length; end >= 2; end -= 1) {
+    const head = word.slice(0, end);
+    const tail = word.slice(end);
+    if (tail !== "" && !SUFFIX_SET.has(tail) && !isCounterWord(tail)) continue;
+    if (isSinoNumeral(head)) out.push(String(sinoKoreanValue(head)));
+    const dayOf = head.slice(0, -1);
+    if (head.endsWith("일") && /[십백천]/u.test(dayOf) && !/^일[십백천]/u.test(dayOf)) {
+      const counted = tail !== "" && !SUFFIX_SET.has(tail) ? sinoKoreanValue(head) : undefined;
+      if (counted !== undefined) out.push(String(counted));
+      const days = sinoKoreanValue(dayOf);
+      if (days !== undefined) out.push(String(days));
+    }
+    if (tail === "" && out.length > 0) break;
+  }
+  return [...new Set(out)];
+}
+
+/**
  * The digits of a number in Sino-Korean numerals with a unit and the counter `원` written onto it
  * (`이천원`, `오천원`, `천원`: 1000), as `이천 원` apart gives; `undefined` for any other word (`일원`
  * is a member, no unit).
@@ -838,7 +916,8 @@ function termsOfWord(word: string, out: string[]): void {
       termsOfWord(glued[1] as string, out);
       return;
     }
-    const read = stemOf(raw);
+    // A Sino-Korean numeral with a unit is read whole (`이십이` is 22, not `이십` and the particle 이).
+    const read = isSinoNumeral(raw) ? { stem: raw, verbal: false, bare: true } : stemOf(raw);
     // A contracted 반말/해요체 form is read as its verb stem (`옮겨요` -> `옮기`, as `옮기고`); written
     // bare (`짐 옮겨`, a noun such as `고려` looks the same) it gives both; a noun's particle form
     // (`고려를`) neither.
@@ -861,6 +940,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
     const number = koreanNumber(stem) ?? wonNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
+    for (const n of numeralReadings(raw)) if (!number?.includes(n)) out.push(n);
     const main = mainVerbOf(stem);
     if (main !== undefined) out.push(main);
     // A psych verb meets its adjective (`싫어하는` / `싫어`: 싫); not 좋아하다, whose 좋 is `good`.

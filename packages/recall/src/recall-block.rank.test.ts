@@ -86,3 +86,22 @@ describe("rankRecall: the reply to a matched question", () => {
     expect(en).not.toContain("s6");
   });
 });
+
+// Session 56: a where/when/who question holds a function word and a verb; the verb meets the plan.
+describe("rankRecall: a question word and its verb", () => {
+  it("ranks the plan a where/when/who question asks about first (ko: 가요, 와요, 만나요; en parity)", () => {
+    const messages = [
+      said("서연", "p1", "요즘 회사 일이 너무 바빠요."),
+      said("서연", "p2", "이번 주 토요일에 여수로 가요."),
+      said("서연", "p3", "고양이 사료를 새로 샀어요."),
+      said("서연", "p4", "내일 저녁에 고등학교 친구를 만나요."),
+      said("서연", "p5", "설 연휴에 부모님이 우리 집에 와요."),
+      said("Ben", "e1", "Work has been busy lately."),
+      said("Ben", "e2", "I'm driving to Yeosu this Saturday."),
+    ];
+    expect(ranked(messages, "제가 어디로 가요?")[0]).toBe("p2");
+    expect(ranked(messages, "누구 만나요?")[0]).toBe("p4");
+    expect(ranked(messages, "부모님이 언제 오세요?")[0]).toBe("p5");
+    expect(ranked(messages, "Where am I driving?")[0]).toBe("e2");
+  });
+});
