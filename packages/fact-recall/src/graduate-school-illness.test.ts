@@ -1,0 +1,58 @@
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
+
+/**
+ * Classes from the seventeenth Korean and fourth English held-out sets' misses (bench/README.md,
+ * "session 56 (facts36)"): a graduate school gone to, read as an academy's hobby (`대` from
+ * `대학원`), and an illness that put someone in hospital, read as no fact or as an event. The
+ * sentences are written for these tests: none is taken from a labelled bench set.
+ */
+describe("a graduate school gone to (X대 대학원 다니다, 석사 N년차)", () => {
+  it.each([
+    ["나 고려대 대학원 다녀", "user:school=고려대 대학원"],
+    ["저 부산대 대학원 다니고 있어요", "user:school=부산대 대학원"],
+    ["저는 연세대학교 대학원 다닙니다", "user:school=연세대학교 대학원"],
+    ["저 경영대학원 다녀요", "user:school=경영대학원"],
+    ["동생은 경북대 대학원 다녀", "user's 동생:school=경북대 대학원"],
+    ["저 카이스트 석사 2년차예요", "user:school=카이스트"],
+    ["나 서울대 박사 3년차야", "user:school=서울대"],
+    ["나 전남대 대학원 석사 1년차야", "user:school=전남대"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a graduate school is no academy's hobby; a school not named is no school", () => {
+    expectNo("나 고려대 대학원 다녀", "user:hobby");
+    expectNo("나 대학원 다녀", "user:hobby");
+    expectNo("나 대학원 다녀", "user:school");
+    expectNo("석사 2년차야", "user:school");
+    expectNo("고려대 대학원 다닐까?", "user:school");
+  });
+
+  it("an academy stays its activity's", () => expectFact("나 영어학원 다녀", "user:hobby=영어"));
+});
+
+describe("an illness that put someone in hospital or on the floor", () => {
+  it.each([
+    ["아빠가 뇌경색으로 쓰러지셨어", "user's 아빠:health=뇌경색"],
+    ["엄마가 뇌졸중으로 입원하셨어요", "user's 엄마:health=뇌졸중"],
+    ["저 작년에 디스크로 수술 받았어요", "user:health=디스크"],
+    ["나 맹장염으로 수술했어", "user:health=맹장염"],
+    ["어머니께서 폐렴으로 입원하셨습니다", "user's 어머니:health=폐렴"],
+    ["My dad had a stroke in March, he's in rehab now", "user's dad:health=stroke"],
+    ["My mom had a heart attack last year", "user's mom:health=heart attack"],
+    ["I had a seizure at work once", "user:health=seizure"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("the stay is no event of its own", () => {
+    expectNo("엄마가 뇌졸중으로 입원하셨어요", "user's 엄마:event");
+    expectNo("My dad had a stroke in March", "user's dad:event");
+  });
+
+  it("a cause that is no illness, a question or a hypothetical states no health fact", () => {
+    expectNo("아빠가 과로로 쓰러지셨어", "user's 아빠:health");
+    expectNo("엄마가 교통사고로 입원하셨어", "user's 엄마:health");
+    expectNo("혹시 뇌졸중으로 쓰러지면 어떡해?", "user:health");
+    expectNo("Did your dad have a stroke?", "user's dad:health");
+    expectNo("I had a great time", "user:health");
+    expectNo("I had a baby last year", "user:health");
+  });
+});
