@@ -2099,7 +2099,22 @@ const LEFT_WORKPLACE =
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
-  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/**
+ * What one switched to after `-다가` (`갤럭시 쓰다가 아이폰으로 바꿨어`, `부산 살다가 서울로 이사왔어요`):
+ * the stem before `-다가` and the new value, said with `(으)로` before the verb of switching.
+ */
+const SWITCHED_TO = /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사)/;
+
+/** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
+function switchedTo(sentence: string): string | undefined {
+  const m = SWITCHED_TO.exec(sentence);
+  if (!m) return undefined;
+  const value = m[2] as string;
+  if (!nounLike(value)) return undefined;
+  return m[1] === "살" ? `${value}에 살고 있어요` : `${value} ${m[1]}고 있어요`;
+}
+
 /** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
 const DROPPED_OUT =
   /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
@@ -2595,6 +2610,11 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const spoken = (f: CandidateFact) => !reported || f.subject === speaker.id;
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
       if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
+      // The value switched to holds now (`스메그 쓰다가 우녹스로 바꿨어요`: 우녹스), of the same kind.
+      const now = switchedTo(sentence);
+      const nowFact = now === undefined ? undefined : factOf(now, speaker)?.[0];
+      if (nowFact && nowFact.attribute === endedFact.attribute && nowFact.subject === endedFact.subject && spoken(nowFact))
+        facts.push(nowFact);
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker) ?? nameAlone(lead, askedName, alone, speaker);

@@ -4,7 +4,8 @@ import { expectFact, expectNo } from "./test-support.js";
 /**
  * Classes from the seventeenth Korean and fourth English held-out sets' misses (bench/README.md,
  * "session 56 (facts36)"): a graduate school gone to, read as an academy's hobby (`대` from
- * `대학원`), and an illness that put someone in hospital, read as no fact or as an event. The
+ * `대학원`); an illness that put someone in hospital, read as no fact or as an event; and a switch
+ * after `-다가` (`X 쓰다가 Y로 바꿨어`), whose new value was not read. The
  * sentences are written for these tests: none is taken from a labelled bench set.
  */
 describe("a graduate school gone to (X대 대학원 다니다, 석사 N년차)", () => {
@@ -54,5 +55,22 @@ describe("an illness that put someone in hospital or on the floor", () => {
     expectNo("Did your dad have a stroke?", "user's dad:health");
     expectNo("I had a great time", "user:health");
     expectNo("I had a baby last year", "user:health");
+  });
+});
+
+describe("a switch after -다가 (X 쓰다가 Y로 바꿨다, X 살다가 Y로 이사했다)", () => {
+  it.each([
+    ["폰은 갤럭시 쓰다가 아이폰으로 바꿨어", ["user:belonging=갤럭시 (ended)", "user:belonging=아이폰"]],
+    ["저 갤럭시 쓰다가 작년에 아이폰으로 갈아탔어요", ["user:belonging=갤럭시 (ended)", "user:belonging=아이폰"]],
+    ["부산 살다가 서울로 이사왔어요", ["user:residence=부산 (ended)", "user:residence=서울"]],
+    ["저 원래 강남 살다가 작년에 판교로 이사했어요", ["user:residence=강남 (ended)", "user:residence=판교"]],
+  ])("%s", (text, facts) => {
+    for (const fact of facts) expectFact(text, fact);
+  });
+
+  it("a question, or a switch of no kind the rules know, states nothing new", () => {
+    expectNo("나 갤럭시 쓰다가 아이폰으로 바꿀까?", "user:belonging");
+    expectNo("사진 찍다가 폰 바꿨어", "user:belonging");
+    expectNo("라면 먹다가 메뉴 바꿨어", "user:");
   });
 });
