@@ -273,6 +273,8 @@ const PASSING_MEDICINE =
 /** Conditions named without an illness's suffix (`빈혈`, `통풍`, `천식`; `비염` is read by its suffix). */
 const CONDITION =
   "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
+/** Provinces by their short names, as written before a town (`전남 여수`, `경북 안동`, `강원 춘천`). */
+const PROVINCE_SHORT = "전남|전북|경남|경북|충남|충북|강원|경기|제주";
 /** Illnesses that come on at once, named without an illness's suffix (`폐렴`, `뇌경색`, `뇌출혈`, `심근경색`, `중풍`). */
 const ACUTE_ILLNESS = "폐렴|결핵|뇌경색|뇌졸중|뇌출혈|뇌혈전|심근경색|심장마비|중풍|패혈증|골절|디스크|허리디스크|목디스크|코로나|독감";
 /**
@@ -959,12 +961,20 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // A town after its province (`고향은 경상도 진주예요`, `고향이 충청도 공주라서`): the town.
+    // A town after its province (`고향은 경상도 진주예요`, `고향이 충청도 공주라서`), the province
+    // shortened as people write it (`고향은 전남 여수예요`, `제 고향은 경북 안동입니다`): the town.
     attribute: "hometown",
-    re: new RegExp(`고향(?:은|이)\\s*(\\S+도)\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    re: new RegExp(`고향(?:은|이)\\s*(\\S+도|${PROVINCE_SHORT})\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
     build: (m, l) => {
+      // `전남 쪽이에요` names the province alone.
+      if (/^(?:쪽|지역|근처|부근|어디|시골|그쪽|이쪽)$/.test(clean(m[2] as string))) {
+        const province = m[1] as string;
+        return single(province, `${l}의 고향은 ${province}`);
+      }
       const v = clean(m[2] as string);
-      return DO_NOUN.test(m[1] as string) && nounLike(v) ? single(v, `${l}의 고향은 ${m[1]} ${v}`) : undefined;
+      return (DO_NOUN.test(m[1] as string) || new RegExp(`^(?:${PROVINCE_SHORT})$`).test(m[1] as string)) && nounLike(v)
+        ? single(v, `${l}의 고향은 ${m[1]} ${v}`)
+        : undefined;
     },
     relative: true,
   },
@@ -1056,6 +1066,18 @@ const RULES: Rule[] = [
     // `언니 대딩이야`, `나 고2임`): where the speaker or the relative goes to school.
     re: new RegExp(`(?:^|\\s)(${SCHOOL_SLANG})(?:이에요|이야|입니다|이고|인데|이거든요?|이라서|이라|임)[.!~…]*$`),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (학교)`),
+    relative: true,
+  },
+  {
+    // A pastime taken up (`요즘 클라이밍 시작했어`, `작년부터 테니스 시작했어요`, `필라테스 새로
+    // 시작함`): a hobby now; only an activity the rules know ({@link HABIT_ACTIVITY}, instruments,
+    // what is ridden), so `다이어트 시작했어` or `일 시작했어` is none, and not one taken up then
+    // left (`시작했다가`, `시작했었는데`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})(?:을|를|도)?\\s*(?:(?:새로|다시|요즘|최근에?|드디어)\\s*)*(?:배우기\\s*)?(?:시작했(?!다가|었)|시작함(?=[\\s.!~…]|$)|시작해서|시작한\\s*지)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 시작했다 (취미, 활동)`),
     relative: true,
   },
   {

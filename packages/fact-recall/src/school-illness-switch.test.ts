@@ -1,5 +1,5 @@
-import { describe, it } from "vitest";
-import { expectFact, expectNo } from "./test-support.js";
+import { describe, expect, it } from "vitest";
+import { expectFact, expectNo, pairs } from "./test-support.js";
 
 /**
  * Classes from the seventeenth Korean and fourth English held-out sets' misses (bench/README.md,
@@ -72,5 +72,41 @@ describe("a switch after -다가 (X 쓰다가 Y로 바꿨다, X 살다가 Y로 �
     expectNo("나 갤럭시 쓰다가 아이폰으로 바꿀까?", "user:belonging");
     expectNo("사진 찍다가 폰 바꿨어", "user:belonging");
     expectNo("라면 먹다가 메뉴 바꿨어", "user:");
+  });
+});
+
+describe("a hometown after a province's short name (고향은 전남 여수예요)", () => {
+  it.each([
+    ["고향은 전남 여수예요", "user:hometown=여수"],
+    ["제 고향은 경북 안동입니다 방학 때 내려가요", "user:hometown=안동"],
+    ["고향이 강원 춘천이라서 겨울엔 추워요", "user:hometown=춘천"],
+    ["엄마 고향은 충남 공주야", "user's 엄마:hometown=공주"],
+    ["고향은 전남 쪽이에요", "user:hometown=전남"],
+    ["고향은 경상도 쪽이에요", "user:hometown=경상도"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a question names no hometown; `쪽` is no town", () => {
+    expectNo("고향은 경북 어디야?", "user:hometown");
+    expectNo("고향은 전남 쪽이에요", "user:hometown=쪽");
+  });
+});
+
+describe("a pastime taken up (X 시작했어)", () => {
+  it.each([
+    ["요즘 클라이밍 시작했어 주 2회", "user:hobby=클라이밍"],
+    ["저 요즘 필라테스 시작했어요", "user:hobby=필라테스"],
+    ["작년부터 테니스 시작햇어", "user:hobby=테니스"],
+    ["기타 배우기 시작했어요", "user:hobby=기타"],
+    ["요가 시작한 지 3년 됐어요", "user:hobby=요가"],
+    ["남편이 골프 시작했어요", "user's 남편:hobby=골프"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("no known pastime, one not yet taken up, or one taken up then left is no hobby now", () => {
+    expectNo("다이어트 시작했어", "user:hobby");
+    expectNo("일 시작했어", "user:hobby");
+    expectNo("요가 시작할까?", "user:hobby");
+    expectNo("수영 시작하려고", "user:hobby");
+    expectFact("테니스 시작했다가 금방 그만뒀어", "user:hobby=테니스 (ended)");
+    expect(pairs("테니스 시작했다가 금방 그만뒀어")).not.toContain("user:hobby=테니스");
   });
 });
