@@ -503,6 +503,14 @@ const RULES: Rule[] = [
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
   },
   {
+    // An illness that comes on at once (`my dad had a stroke in March`, `I had a heart attack two
+    // years ago`): a health fact, not an event; what one had that is no illness (`had a baby`, `had
+    // a great time`) stays an event below.
+    attribute: "health",
+    re: /^(?:had|suffered|survived|has had|have had) (?:an? |two |three |several |multiple )?(?:mild |minor |major |massive |small |bad |severe )?(stroke|mini[- ]stroke|heart attack|seizure|brain bleed|brain hemorrhage|aneurysm|pulmonary embolism|blood clot|concussion|tia)s?\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label} had ${(m[1] as string).toLowerCase()} (health)`),
+  },
+  {
     attribute: "health",
     re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted|tore|fractured|dislocated) my ${VAL}`, "i"),
     build: (m, s) => {

@@ -273,6 +273,10 @@ const PASSING_MEDICINE =
 /** Conditions named without an illness's suffix (`빈혈`, `통풍`, `천식`; `비염` is read by its suffix). */
 const CONDITION =
   "당뇨|고혈압|저혈압|고지혈|천식|빈혈|통풍|아토피|편두통|녹내장|백내장|치매|뇌전증|간질|부정맥|협심증|갑상선\\s*저하|갑상선\\s*항진";
+/** Provinces by their short names, as written before a town (`전남 여수`, `경북 안동`, `강원 춘천`). */
+const PROVINCE_SHORT = "전남|전북|경남|경북|충남|충북|강원|경기|제주";
+/** Illnesses that come on at once, named without an illness's suffix (`폐렴`, `뇌경색`, `뇌출혈`, `심근경색`, `중풍`). */
+const ACUTE_ILLNESS = "폐렴|결핵|뇌경색|뇌졸중|뇌출혈|뇌혈전|심근경색|심장마비|중풍|패혈증|골절|디스크|허리디스크|목디스크|코로나|독감";
 /**
  * A reaction to what one eats or touches, in the present (`먹으면 두드러기가 나요`, `닿으면
  * 가려워`): an allergy, stated as a condition and its result.
@@ -957,12 +961,20 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // A town after its province (`고향은 경상도 진주예요`, `고향이 충청도 공주라서`): the town.
+    // A town after its province (`고향은 경상도 진주예요`, `고향이 충청도 공주라서`), the province
+    // shortened as people write it (`고향은 전남 여수예요`, `제 고향은 경북 안동입니다`): the town.
     attribute: "hometown",
-    re: new RegExp(`고향(?:은|이)\\s*(\\S+도)\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
+    re: new RegExp(`고향(?:은|이)\\s*(\\S+도|${PROVINCE_SHORT})\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
     build: (m, l) => {
+      // `전남 쪽이에요` names the province alone.
+      if (/^(?:쪽|지역|근처|부근|어디|시골|그쪽|이쪽)$/.test(clean(m[2] as string))) {
+        const province = m[1] as string;
+        return single(province, `${l}의 고향은 ${province}`);
+      }
       const v = clean(m[2] as string);
-      return DO_NOUN.test(m[1] as string) && nounLike(v) ? single(v, `${l}의 고향은 ${m[1]} ${v}`) : undefined;
+      return (DO_NOUN.test(m[1] as string) || new RegExp(`^(?:${PROVINCE_SHORT})$`).test(m[1] as string)) && nounLike(v)
+        ? single(v, `${l}의 고향은 ${m[1]} ${v}`)
+        : undefined;
     },
     relative: true,
   },
@@ -1057,21 +1069,36 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A pastime taken up (`요즘 클라이밍 시작했어`, `작년부터 테니스 시작했어요`, `필라테스 새로
+    // 시작함`): a hobby now; only an activity the rules know ({@link HABIT_ACTIVITY}, instruments,
+    // what is ridden), so `다이어트 시작했어` or `일 시작했어` is none, and not one taken up then
+    // left (`시작했다가`, `시작했었는데`).
+    attribute: "hobby",
+    re: new RegExp(
+      `(?:^|\\s)(${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})(?:을|를|도)?\\s*(?:(?:새로|다시|요즘|최근에?|드디어)\\s*)*(?:배우기\\s*)?(?:시작했(?!다가|었)|시작함(?=[\\s.!~…]|$)|시작해서|시작한\\s*지)`,
+    ),
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 시작했다 (취미, 활동)`),
+    relative: true,
+  },
+  {
     attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
     // (`딸이 올해 중학교에 들어갔어요`) is going there now.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
-      if (v.endsWith("학원") && m[2] === undefined) return undefined;
+      if (v.endsWith("학원") && !v.endsWith("대학원") && m[2] === undefined) return undefined;
       // A year at a school named (`청라초등학교 1학년이에요`); a level alone (`초등학교 2학년`) names none.
       if (m[3] !== undefined && /^(?:초등학교|중학교|고등학교|학교|대학|대학교|대학원|학원)$/.test(v)) return undefined;
-      // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before.
+      // `학교 다니고 있어` names no school; `카이스트 대학원 붙었어` names it before, and so does a
+      // school by its form before a graduate school gone to (`아주대 대학원 다녀`, `고려대학교 대학원생`).
       if (/^(?:학교|대학|대학교|학원|대학원)$/.test(v)) {
         const before = wordsBefore(body, m).at(-1) ?? "";
-        if (m[2] === undefined || !bareNoun(before)) return undefined;
+        const schoolBefore =
+          v === "대학원" && /^[가-힣A-Za-z]{1,6}(?:대|대학|대학교)$/.test(before) && !/^(?:대|대학|대학교)$/.test(before);
+        if ((m[2] === undefined && !schoolBefore) || !bareNoun(before)) return undefined;
         v = `${before} ${v}`;
       }
       return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
@@ -1099,6 +1126,8 @@ const RULES: Rule[] = [
     ),
     build: (m, l, body) => {
       let v = clean(m[1] as string);
+      // A graduate school (`대학원`) is a school, no academy: the school rule reads it.
+      if (v.endsWith("대학원")) return undefined;
       if (v.endsWith("학원")) v = v === "학원" ? (wordsBefore(body, m).at(-1) ?? "") : v.slice(0, -2);
       // A Latin name is an organisation; a bare `학교`/`회사` names no activity (nor a school or workplace).
       return /[A-Za-z]/.test(v) ||
@@ -1187,7 +1216,8 @@ const RULES: Rule[] = [
   {
     // A graduate course at a school (`카이스트에서 박사과정 하고 있어`, `서울대 석사과정이에요`).
     attribute: "school",
-    re: /(\S+?)(?:에서\s*|\s+)(?:박사|석사|석박사|학부)\s*(?:과정)?\s*(?:하고|중|밟|다니|이에요|예요|입니다|이야|이고|인데)/,
+    // A year of it (`카이스트 석사 2년차예요`, `아주대 대학원 석사 2년차야`) is being there now.
+    re: /(\S+?)(?:에서\s*|\s+)(?:대학원\s*)?(?:박사|석사|석박사|학부)\s*(?:과정)?\s*(?:하고|중|밟|다니|이에요|예요|입니다|이야|이고|인데|\d+\s*(?:년차|학기)(?:이에요|예요|입니다|이야|야|이고|인데|에요|(?=[\s.!~…]|$)))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       // `민지는 박사과정 하고 있어`: a word with a subject's particle is whose it is, no school.
@@ -1332,6 +1362,21 @@ const RULES: Rule[] = [
         !REL_WORD.test(v) &&
         !/(?:에|에서|로|랑|하고|와|과|서|고|면|게)$/.test(v);
       return noun ? list(`${v} 알레르기`, `${topic(l)} ${v} 알레르기가 있다 (건강, 알레르기)`) : undefined;
+    },
+    relative: true,
+  },
+  {
+    // An illness that put one in hospital or on the floor (`아빠가 뇌경색으로 쓰러지셨어`, `엄마가
+    // 폐렴으로 입원하셨어요`, `작년에 위암으로 수술 받았어요`): the illness is the health fact, not the
+    // stay (an event); by its name ({@link ACUTE_ILLNESS}, {@link CONDITION}) or an illness's
+    // suffix, so a cause that is no illness (`과로로 쓰러졌어`, `교통사고로 입원했어`) states none.
+    attribute: "health",
+    re: new RegExp(
+      `(?:^|\\s)(${ACUTE_ILLNESS}|${CONDITION}|[가-힣]{1,10}?(?:염|증후군|증|병|질환|암))(?:으로|로)\\s*(?:(?:갑자기|또|크게|급하게|급히|잠깐|다시|오래)\\s*)*(?:쓰러지|쓰러졌|쓰러져|입원|수술|투병|치료\\s*(?:받|중)|고생(?:하|했|중))`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return NOT_ILLNESS.test(v) || v.length < 2 ? undefined : list(v, `${topic(l)} ${v} (건강)`);
     },
     relative: true,
   },
@@ -2076,7 +2121,22 @@ const LEFT_WORKPLACE =
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
-  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+/**
+ * What one switched to after `-다가` (`갤럭시 쓰다가 아이폰으로 바꿨어`, `부산 살다가 서울로 이사왔어요`):
+ * the stem before `-다가` and the new value, said with `(으)로` before the verb of switching.
+ */
+const SWITCHED_TO = /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사)/;
+
+/** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
+function switchedTo(sentence: string): string | undefined {
+  const m = SWITCHED_TO.exec(sentence);
+  if (!m) return undefined;
+  const value = m[2] as string;
+  if (!nounLike(value)) return undefined;
+  return m[1] === "살" ? `${value}에 살고 있어요` : `${value} ${m[1]}고 있어요`;
+}
+
 /** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
 const DROPPED_OUT =
   /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
@@ -2572,6 +2632,11 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const spoken = (f: CandidateFact) => !reported || f.subject === speaker.id;
     if (endedFact && ENDABLE_ATTRIBUTES.has(endedFact.attribute) && !(endedFact.attribute === "likes" && NO_LONGER.test(sentence))) {
       if (spoken(endedFact)) facts.push({ ...endedFact, ended: true });
+      // The value switched to holds now (`스메그 쓰다가 우녹스로 바꿨어요`: 우녹스), of the same kind.
+      const now = switchedTo(sentence);
+      const nowFact = now === undefined ? undefined : factOf(now, speaker)?.[0];
+      if (nowFact && nowFact.attribute === endedFact.attribute && nowFact.subject === endedFact.subject && spoken(nowFact))
+        facts.push(nowFact);
       continue;
     }
     const found = factOf(sentence, speaker) ?? selfNamed(sentence, speaker) ?? nameAlone(lead, askedName, alone, speaker);
