@@ -4,9 +4,10 @@
  * from its writer's clock, and a writer 5 minutes behind stamps ids that sort before its parent's
  * (spec R38). `before`, `filter` and `limit` apply to that order; `limit` reads only that many
  * checkpoints; fork siblings list in the order they were stored. A store of schema version 6 is
- * migrated: what it held lists as before (by id), what is stored after lists after it. On
- * in_memory, SQLite and PostgreSQL; ids are made with the clock given, not waited for. Two writer
- * processes racing: test/clock-skew.slow.test.ts.
+ * migrated: what it held lists as before (by id), what is stored after lists after it. A SQLite
+ * file of version 7 upgrades itself to 8 on open (the store-order table `WITHOUT ROWID`, every
+ * number kept). On in_memory, SQLite and PostgreSQL; ids are made with the clock given, not
+ * waited for. Two writer processes racing: test/clock-skew.slow.test.ts.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { v6 } from "@langchain/core/utils/uuid";
