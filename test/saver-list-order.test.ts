@@ -4,9 +4,10 @@
  * from its writer's clock, and a writer 5 minutes behind stamps ids that sort before its parent's
  * (spec R38). `before`, `filter` and `limit` apply to that order; `limit` reads only that many
  * checkpoints; fork siblings list in the order they were stored. A store of schema version 6 is
- * migrated: what it held lists as before (by id), what is stored after lists after it. On
- * in_memory, SQLite and PostgreSQL; ids are made with the clock given, not waited for. Two writer
- * processes racing: test/clock-skew.slow.test.ts.
+ * migrated: what it held lists as before (by id), what is stored after lists after it. A SQLite
+ * file of version 7 upgrades itself to 8 on open (the store-order table `WITHOUT ROWID`, every
+ * number kept). On in_memory, SQLite and PostgreSQL; ids are made with the clock given, not
+ * waited for. Two writer processes racing: test/clock-skew.slow.test.ts.
  */
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { v6 } from "@langchain/core/utils/uuid";
@@ -160,8 +161,81 @@ async function expectMigrated(saver: ThreadwiseSaver, thread: string, old: strin
   expect(await listed(saver, thread, { limit: 4 })).toEqual([...[...added].reverse(), byId[0]]);
 }
 
+/** Version 7's store-order table as its release created it: a rowid table, its key and its order index each a B-tree of their own. */
+const SEQ_TABLE_V7 = `CREATE TABLE threadwise_checkpoint_seq (
+  thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL, seq INTEGER NOT NULL,
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
+CREATE INDEX threadwise_checkpoint_seq_order ON threadwise_checkpoint_seq (thread_id, seq, checkpoint_id, checkpoint_ns)`;
+
+describe("a SQLite file of schema version 7 is migrated to 8 on open", () => {
+  it("the store-order table becomes WITHOUT ROWID with every number kept: a skewed chain lists in store order, new checkpoints after", async () => {
+    const config = storage("sqlite", "fresh");
+    const path = (config as { sqlitePath: string }).sqlitePath;
+    const first = createCheckpointer(resolveMemoryConfig(config, {})) as ThreadwiseSaver;
+    const thread = newThread();
+    // Store order differs from id order (step 2 stamped behind), so numbers copied and numbers made again by id differ.
+    const old = await chain(first, thread, 5, OLD_MSECS);
+    const fork = await chain(first, thread, 2, (step) => START_MS - 2 * BEHIND_MS + step * 1000, old[1]);
+    await first.close?.();
+    const before = new Database(path);
+    const rows = () => before.prepare("SELECT * FROM threadwise_checkpoint_seq ORDER BY thread_id, seq").all();
+    const numbers = rows();
+    expect(numbers).toHaveLength(7);
+    // Back to version 7's layout, the same rows.
+    before.exec(`ALTER TABLE threadwise_checkpoint_seq RENAME TO seq_copy; DROP INDEX threadwise_checkpoint_seq_order;
+      ${SEQ_TABLE_V7}; INSERT INTO threadwise_checkpoint_seq SELECT thread_id, checkpoint_ns, checkpoint_id, seq FROM seq_copy;
+      DROP TABLE seq_copy; UPDATE threadwise_schema_version SET version = 7 WHERE component = 'threadwise'`);
+    const layout = () => ({
+      withoutRowid: (before.prepare("PRAGMA main.table_list('threadwise_checkpoint_seq')").get() as { wr: number }).wr,
+      // The table's B-trees: each a root page of the file's schema.
+      btrees: before
+        .prepare("SELECT name FROM sqlite_schema WHERE tbl_name = 'threadwise_checkpoint_seq' AND rootpage > 0 ORDER BY name")
+        .pluck()
+        .all(),
+      version: before.prepare("SELECT version FROM threadwise_schema_version WHERE component = 'threadwise'").pluck().get(),
+    });
+    expect(layout()).toEqual({
+      withoutRowid: 0,
+      btrees: ["sqlite_autoindex_threadwise_checkpoint_seq_1", "threadwise_checkpoint_seq", "threadwise_checkpoint_seq_order"],
+      version: 7,
+    });
+    expect(rows()).toEqual(numbers);
+    const saver = createCheckpointer(resolveMemoryConfig(config, {})) as ThreadwiseSaver;
+    try {
+      await saver.ready();
+      expect(layout()).toEqual({
+        withoutRowid: 1,
+        btrees: ["threadwise_checkpoint_seq", "threadwise_checkpoint_seq_order"],
+        version: SQLITE_SCHEMA_VERSION,
+      });
+      expect(SQLITE_SCHEMA_VERSION).toBe(8);
+      expect(rows()).toEqual(numbers);
+      const stored = [...old, ...fork];
+      expect(await listed(saver, thread)).toEqual([...stored].reverse());
+      const named = { configurable: { thread_id: thread, checkpoint_ns: "", checkpoint_id: old[3] } };
+      expect(await listed(saver, thread, { before: named })).toEqual([old[2], old[1], old[0]]);
+      // A checkpoint stored again keeps its number; new ones are numbered after the copied ones.
+      await saver.inner.put(
+        { configurable: { thread_id: thread, checkpoint_ns: "" } },
+        { ...emptyCheckpoint(), id: old[0] as string },
+        { source: "loop", step: 0, parents: {} },
+        {},
+      );
+      const added = await chain(saver, thread, 2, NEW_MSECS, fork[1]);
+      expect(await listed(saver, thread)).toEqual([...[...added].reverse(), ...[...stored].reverse()]);
+      expect(rows()).toEqual([
+        ...numbers,
+        ...added.map((id, i) => ({ thread_id: thread, checkpoint_ns: "", checkpoint_id: id, seq: 8 + i })),
+      ]);
+    } finally {
+      before.close();
+      await saver.close?.();
+    }
+  });
+});
+
 describe("a store of schema version 6 is migrated to 7", () => {
-  it("SQLite: a file of version 6 opens at version 7; what it held lists as before, new checkpoints after", async () => {
+  it("SQLite: a file of version 6 opens at version 7 (and 8); what it held lists as before, new checkpoints after", async () => {
     const config = storage("sqlite", "fresh");
     const path = (config as { sqlitePath: string }).sqlitePath;
     const first = createCheckpointer(resolveMemoryConfig(config, {})) as ThreadwiseSaver;
@@ -180,7 +254,7 @@ describe("a store of schema version 6 is migrated to 7", () => {
       expect(check.prepare("SELECT version FROM threadwise_schema_version WHERE component = 'threadwise'").pluck().get()).toBe(
         SQLITE_SCHEMA_VERSION,
       );
-      expect(SQLITE_SCHEMA_VERSION).toBe(7);
+      expect(SQLITE_SCHEMA_VERSION).toBe(8);
       check.close();
       await expectMigrated(saver, thread, old);
     } finally {

@@ -25,7 +25,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 7;
+export const SQLITE_SCHEMA_VERSION = 8;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -115,17 +115,21 @@ const archiveInsertText = (rows: number) =>
    ON CONFLICT (tenant_id, thread_id, message_id) DO UPDATE SET record = excluded.record, stamp = excluded.stamp`;
 
 /**
- * Version 7's store order (spec R38): each checkpoint's insertion sequence in its thread, given by
- * the trigger below inside SqliteSaver's own `INSERT` (no statement of threadwise's per step; a
+ * The store order (spec R38, version 7): each checkpoint's insertion sequence in its thread, given
+ * by the trigger below inside SqliteSaver's own `INSERT` (no statement of threadwise's per step; a
  * writer of an older release gets it too). A checkpoint stored again (SqliteSaver's `INSERT OR
  * REPLACE`) keeps its number: the trigger's insert skips a numbered one (an `OR IGNORE` would take
  * the outer statement's `OR REPLACE`). The index answers the thread's next number and its listing
- * newest first without reading any other row.
+ * newest first without reading any other row. Version 8: the table is `WITHOUT ROWID`, its rows
+ * stored in its primary key's B-tree (was a rowid table, its key a second B-tree and the order
+ * index a third: each checkpoint's number wrote three, now two; the same rows, lookups and
+ * answers). The index keeps its name and columns, so a process of version 7 opening the file
+ * creates nothing.
  */
 const CHECKPOINT_SEQ_TABLES = `
 CREATE TABLE IF NOT EXISTS threadwise_checkpoint_seq (
   thread_id TEXT NOT NULL, checkpoint_ns TEXT NOT NULL, checkpoint_id TEXT NOT NULL, seq INTEGER NOT NULL,
-  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id));
+  PRIMARY KEY (thread_id, checkpoint_ns, checkpoint_id)) WITHOUT ROWID;
 CREATE INDEX IF NOT EXISTS threadwise_checkpoint_seq_order ON threadwise_checkpoint_seq (thread_id, seq, checkpoint_id, checkpoint_ns);
 CREATE TRIGGER IF NOT EXISTS threadwise_checkpoint_seq_insert AFTER INSERT ON checkpoints BEGIN
   INSERT INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
@@ -134,6 +138,19 @@ CREATE TRIGGER IF NOT EXISTS threadwise_checkpoint_seq_insert AFTER INSERT ON ch
     WHERE NOT EXISTS (SELECT 1 FROM threadwise_checkpoint_seq
       WHERE thread_id = NEW.thread_id AND checkpoint_ns = NEW.checkpoint_ns AND checkpoint_id = NEW.checkpoint_id);
 END`;
+/**
+ * The migration from version 7's rowid table to version 8's (see {@link CHECKPOINT_SEQ_TABLES}),
+ * in the open's write transaction: the old table is renamed aside with its trigger and index
+ * dropped, the new one created, every row copied with its number, the old table dropped.
+ */
+const CHECKPOINT_SEQ_WITHOUT_ROWID = `
+DROP TRIGGER IF EXISTS threadwise_checkpoint_seq_insert;
+DROP INDEX IF EXISTS threadwise_checkpoint_seq_order;
+ALTER TABLE threadwise_checkpoint_seq RENAME TO threadwise_checkpoint_seq_v7;
+${CHECKPOINT_SEQ_TABLES};
+INSERT INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
+  SELECT thread_id, checkpoint_ns, checkpoint_id, seq FROM threadwise_checkpoint_seq_v7;
+DROP TABLE threadwise_checkpoint_seq_v7`;
 /** The checkpoints stored before version 7, numbered in each thread by id (the order they were listed in), as the migration to 7 does. */
 const NUMBER_STORED_CHECKPOINTS = `INSERT OR IGNORE INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
   SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
@@ -308,10 +325,11 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // Version 7: the store order (spec R38). A file of an older version numbers what it holds by id
     // (as it was listed), then the trigger numbers each checkpoint stored after, in the same
     // transaction as the trigger's creation, so none is stored in between.
-    const numbered =
-      db.prepare("SELECT 1 FROM sqlite_master WHERE type = 'table' AND name = 'threadwise_checkpoint_seq'").get() !== undefined;
+    // Version 8: the same table WITHOUT ROWID; a file of version 7 has its rows copied over.
+    const seqTable = db.prepare("PRAGMA main.table_list('threadwise_checkpoint_seq')").get() as { wr: number } | undefined;
+    if (seqTable !== undefined && !seqTable.wr) db.exec(CHECKPOINT_SEQ_WITHOUT_ROWID);
     db.exec(CHECKPOINT_SEQ_TABLES);
-    if (!numbered) db.exec(NUMBER_STORED_CHECKPOINTS);
+    if (seqTable === undefined) db.exec(NUMBER_STORED_CHECKPOINTS);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
