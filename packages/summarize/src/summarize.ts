@@ -650,7 +650,12 @@ export function summarize(options: SummarizeOptions = {}) {
       // out) plus what came since, until a summary covers them; past one call's passes it is a
       // backlog again. Read from the slot, so a fresh process keeps what a running one does.
       const behind = stored.slice(coveredUpTo, plan.windowStart).filter((message) => messageType(message) !== "system");
-      let cut = behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
+      // Before the thread's first summary is due there is no backlog: the thread is below the first
+      // trigger, so the view holds every message (the window plus what left it) within one trigger.
+      // A chunked window cutting back over a tool group left more than a period behind it here, and
+      // the call sent neither those messages nor a summary of them (`windowSize: 6, threshold: 8`).
+      const firstDue = plan.due || (beyondBoundary(record)?.coveredCount ?? 0) > 0;
+      let cut = firstDue && behindByMoreThanPeriod(plan.periods, behind, BACKGROUND_LEAD_MESSAGES, countTokens);
       let firstKept = plan.windowStart;
       // This call's own failure keeps no more than a due call holds (within a trigger): a larger
       // backlog (an imported thread) is cut as without the failure.
