@@ -34,8 +34,8 @@ function thinkingModel() {
       const last = lastOf(messages);
       const userText = messageText([...messages].reverse().find((m) => m.getType() === "human") as BaseMessage);
       const loop = /LOOP (\d+)/.exec(userText);
-      const sinceUser = messages.length - 1 - messages.map((m) => m.getType()).lastIndexOf("human");
-      const done = messages.slice(-sinceUser).filter(isTool).length;
+      // The results of this turn's calls: those after the newest user message (none when it is last).
+      const done = messages.slice(messages.map((m) => m.getType()).lastIndexOf("human") + 1).filter(isTool).length;
       if (loop && done < Number(loop[1]) && (isTool(last) || last.getType() === "human"))
         return new AIMessage({
           content: "\n",
