@@ -55,7 +55,7 @@ import fc from "fast-check";
 import { type AgentMiddleware, createAgent, createMiddleware, humanInTheLoopMiddleware } from "langchain";
 import pg from "pg";
 // summarize's own rule for "the covered messages are still the ones the summary was made from" (not exported).
-import { coverageIntact, coveredMessages } from "../../packages/summarize/src/summary-coverage.js";
+import { coverageIntact, coverageRemoved, coveredMessages } from "../../packages/summarize/src/summary-coverage.js";
 import {
   book,
   buildStack,
@@ -382,12 +382,20 @@ export function heldSlot(stored: unknown, held: SummaryRecord): SummarySlot {
 }
 
 function adoptedSummaryProblem(call: Call, adopted: SummaryRecord): { problem?: string; held: SummaryRecord } {
-  const previous = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary }).summary;
+  const slot = readSummarySlot({ [SUMMARY_SLOT_KEY]: call.summary });
+  const previous = slot.summary;
   const through = call.stored.map((m) => m.id).lastIndexOf(adopted.coveredThroughId ?? undefined);
   if (through < 0)
     return { problem: `adopted summary covers through ${adopted.coveredThroughId}, not in the stored thread`, held: adopted };
   // A summary whose covered messages changed since it was made is made again from the start (R37).
-  const intact = coverageIntact(previous, coveredMessages(call.stored, previous));
+  // So is one whose newest covered message a user's removal took (summarize's `coverageRemoved`,
+  // R37, langgraphjs#1211: gone from the thread, archived messages included, and not named by
+  // persistTrim's trim mark): a fresh process reads the thread as having no summary, and the job
+  // it prepares folds on none. Its covered messages are gone, so the digest check alone finds
+  // nothing changed (was: folded on it, seed 507 case 0: a record of 7 messages a rewrite removed,
+  // then a bulk import; the job's 291 messages read as 298).
+  const removed = coverageRemoved([...(call.archived ?? []), ...call.stored], previous, slot.trimmed);
+  const intact = !removed && coverageIntact(previous, coveredMessages(call.stored, previous));
   const base = intact ? previous : undefined;
   const started = base !== undefined && base.coveredCount > 0;
   const span = call.stored.slice(uncoveredStartOf(call.stored, base), through + 1).filter((m) => messageType(m) !== "system");
