@@ -374,16 +374,30 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Returns `dsn` with `database` as its database when it names none. */
-export function withDefaultDatabase(dsn: string, database: string): string {
-  let url: URL;
+/** `dsn` as a URL, or `undefined` when it is not one (a socket path, key/value text: passed through untouched). */
+function dsnUrl(dsn: string): URL | undefined {
   try {
-    url = new URL(dsn);
+    return new URL(dsn);
   } catch {
-    // Key/value DSNs (`host=... dbname=...`) are passed through untouched.
-    return dsn;
+    return undefined;
   }
-  if (url.pathname === "" || url.pathname === "/") url.pathname = `/${database}`;
+}
+
+/**
+ * Whether a PostgreSQL DSN names its database: a URL DSN does by its path
+ * (`postgresql://app@db:5432/app_memory`; node-postgres reads the database from the path only).
+ * `true` for a DSN that is not a URL (threadwise does not look into those).
+ */
+export function dsnNamesDatabase(dsn: string): boolean {
+  const url = dsnUrl(dsn);
+  return url === undefined || (url.pathname !== "" && url.pathname !== "/");
+}
+
+/** Returns `dsn` with `database` as its database when it names none ({@link dsnNamesDatabase}). */
+export function withDefaultDatabase(dsn: string, database: string): string {
+  const url = dsnUrl(dsn);
+  if (url === undefined || dsnNamesDatabase(dsn)) return dsn;
+  url.pathname = `/${database}`;
   return url.toString();
 }
 
