@@ -1,0 +1,73 @@
+/**
+ * An option that another option's value makes a no-op is refused at construction, naming it
+ * (newuser36 left `windowTrim({ eviction: "sliding", archived })`, accepted without a word while
+ * `lowWatermark` with `sliding` was refused). Found by trying every middleware's options from
+ * JavaScript: each case below was accepted before and did nothing. The same options with the one
+ * they need are still accepted, and `memoryStack({ archive: true })`, which passes windowTrim its
+ * archive, still builds.
+ */
+import { createTokenCounter, ThreadwiseConfigError } from "@threadwise/core";
+import { memoryStack } from "@threadwise/memory";
+import { recall } from "@threadwise/recall";
+import { summarize } from "@threadwise/summarize";
+import { tokenCap } from "@threadwise/token-cap";
+import { windowTrim } from "@threadwise/window-trim";
+import { describe, expect, it } from "vitest";
+
+const archived = async () => [];
+const archiveCleared = async () => undefined;
+const vectorStore = { addDocuments: async () => [], similaritySearch: async () => [] } as never;
+const filter = (threadId: string) => ({ thread_id: threadId });
+
+/** [what, construction, the option named, a word the message must hold] */
+const REFUSED: [string, () => unknown, string, string][] = [
+  ["windowTrim archived with sliding", () => windowTrim({ eviction: "sliding", archived }), "windowTrim.archived", '"chunked"'],
+  [
+    "tokenCap model with tokenCounter",
+    () => tokenCap({ maxTokens: 1000, tokenCounter: createTokenCounter(), model: "gpt-4o" }),
+    "tokenCap.model",
+    "tokenCounter",
+  ],
+  [
+    "tokenCap encoding with tokenCounter",
+    () => tokenCap({ maxTokens: 1000, tokenCounter: createTokenCounter(), encoding: "cl100k_base" }),
+    "tokenCap.encoding",
+    "tokenCounter",
+  ],
+  ["recall vectorStoreFilter without vectorStore", () => recall({ vectorStoreFilter: filter }), "recall.vectorStoreFilter", "vectorStore"],
+  [
+    "recall maxNeighbourTokens with neighbours 0",
+    () => recall({ neighbours: 0, maxNeighbourTokens: 20 }),
+    "recall.maxNeighbourTokens",
+    "neighbours",
+  ],
+  ["summarize archiveCleared without archived", () => summarize({ archiveCleared }), "summarize.archiveCleared", "archived"],
+];
+
+describe("options that another option makes a no-op are refused, naming them", () => {
+  it.each(REFUSED)("%s", (_what, build, option, word) => {
+    let caught: unknown;
+    try {
+      build();
+    } catch (error) {
+      caught = error;
+    }
+    expect(ThreadwiseConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ThreadwiseConfigError).option).toBe(option);
+    expect((caught as ThreadwiseConfigError).message).toContain("applies only with");
+    expect((caught as ThreadwiseConfigError).message).toContain(word);
+  });
+
+  it("the same options with what they need are accepted", () => {
+    expect(() => windowTrim({ eviction: "chunked", archived })).not.toThrow();
+    expect(() => windowTrim({ archived })).not.toThrow();
+    expect(() => windowTrim({ eviction: "sliding", archived: undefined })).not.toThrow();
+    expect(() => tokenCap({ maxTokens: 1000, tokenCounter: createTokenCounter() })).not.toThrow();
+    expect(() => tokenCap({ maxTokens: 1000, model: "gpt-4o", encoding: "o200k_base" })).not.toThrow();
+    expect(() => recall({ vectorStore, vectorStoreFilter: filter })).not.toThrow();
+    expect(() => recall({ neighbours: 1, maxNeighbourTokens: 20 })).not.toThrow();
+    expect(() => recall({ neighbours: 0 })).not.toThrow();
+    expect(() => summarize({ archived, archiveCleared })).not.toThrow();
+    expect(() => memoryStack({ archive: true, env: {} })).not.toThrow();
+  });
+});
