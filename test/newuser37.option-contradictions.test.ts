@@ -4,7 +4,9 @@
  * `lowWatermark` with `sliding` was refused). Found by trying every middleware's options from
  * JavaScript: each case below was accepted before and did nothing. The same options with the one
  * they need are still accepted, and `memoryStack({ archive: true })`, which passes windowTrim its
- * archive, still builds.
+ * archive, still builds. memoryStack refuses a setting of a part left off by its switch's default
+ * (`memoryStack({ sqlitePath })` kept threads in memory, lost on restart), and leaves a switch the
+ * user set, in code or env, alone.
  */
 import { createTokenCounter, ThreadwiseConfigError } from "@threadwise/core";
 import { memoryStack } from "@threadwise/memory";
@@ -44,7 +46,35 @@ const REFUSED: [string, () => unknown, string, string][] = [
   ["summarize archiveCleared without archived", () => summarize({ archiveCleared }), "summarize.archiveCleared", "archived"],
 ];
 
+/** memoryStack: a setting of a part whose switch was left at its default (off), in code or env. */
+const STACK_REFUSED: [Record<string, unknown>, string, string][] = [
+  [{ sqlitePath: "./chat.sqlite" }, "memory.sqlitePath", 'backend: "sqlite"'],
+  [{ postgresDsn: "postgresql://app@db/app_memory" }, "memory.postgresDsn", 'backend: "postgres"'],
+  [{ factRecallMaxItems: 5 }, "memory.factRecallMaxItems", 'factsMode: "heuristic"'],
+  [{ userMemoryMaxTokens: 500 }, "memory.userMemoryMaxTokens", "userMemory: true"],
+];
+
 describe("options that another option makes a no-op are refused, naming them", () => {
+  it.each(STACK_REFUSED)("memoryStack(%o) names %s", (options, option, fix) => {
+    let caught: unknown;
+    try {
+      memoryStack({ ...options, env: {} });
+    } catch (error) {
+      caught = error;
+    }
+    expect(ThreadwiseConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ThreadwiseConfigError).option).toBe(option);
+    expect((caught as ThreadwiseConfigError).message).toContain(fix);
+  });
+
+  it("memoryStack leaves a switch set in code or env alone (one config for several backends)", () => {
+    expect(() => memoryStack({ backend: "in_memory", sqlitePath: "./unused.sqlite", env: {} })).not.toThrow();
+    expect(() => memoryStack({ sqlitePath: "./unused.sqlite", env: { MEMORY_BACKEND: "in_memory" } })).not.toThrow();
+    expect(() => memoryStack({ factsMode: "off", factRecallMaxItems: 5, env: {} })).not.toThrow();
+    expect(() => memoryStack({ factRecallMaxItems: 5, env: { MEMORY_FACTS_MODE: "heuristic" } })).not.toThrow();
+    expect(() => memoryStack({ userMemory: false, userMemoryMaxTokens: 500, env: {} })).not.toThrow();
+  });
+
   it.each(REFUSED)("%s", (_what, build, option, word) => {
     let caught: unknown;
     try {

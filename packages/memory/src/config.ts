@@ -341,6 +341,7 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   // A value read from env that the schema refuses (MEMORY_RECALL_MAX_TOKENS=10) names the variable, not the option.
   const variables = Object.fromEntries(Object.entries(MEMORY_ENV).filter(([field]) => field in fromEnv && !(field in code)));
   const parsed = parseOptions("memory", memoryConfigSchema, merged, variables);
+  assertSwitchedOn(code, fromEnv, parsed);
   assertKeepEnv(parsed, env);
   const project = parsed.project ?? defaultProjectName();
   assertStrictMode(parsed);
@@ -352,6 +353,39 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   };
   // JSON.stringify and console.log of the config show `postgresql://app:***@db/...` (spec R25).
   return withRedactedView(resolved, () => redactConfig(resolved));
+}
+
+/**
+ * Settings of a part of the stack that is off unless turned on: `[option, the setting that turns
+ * it on, its value then]`. An option given in code while that setting was given nowhere (neither
+ * in code nor in env: its default leaves the part off) would be ignored without a word:
+ * `memoryStack({ sqlitePath: "./chat.sqlite" })` kept every thread in memory, lost on restart.
+ */
+const SWITCHED_ON: readonly [keyof MemoryConfigInput, "backend" | "factsMode" | "userMemory", string][] = [
+  ["sqlitePath", "backend", "sqlite"],
+  ["postgresDsn", "backend", "postgres"],
+  ["factRecallMaxItems", "factsMode", "heuristic"],
+  ["userMemoryMaxTokens", "userMemory", "true"],
+];
+
+/**
+ * @throws ThreadwiseConfigError naming the option (`memory.sqlitePath`) when it is given in code
+ *   for a part that its switch, left at its default, keeps off ({@link SWITCHED_ON}). A switch set
+ *   in code or env is the user's choice (one config for several backends), and is left alone.
+ */
+function assertSwitchedOn(
+  code: Partial<MemoryConfigInput>,
+  fromEnv: MemoryConfigInput,
+  parsed: { backend: string; factsMode: string; userMemory: boolean },
+): void {
+  for (const [option, setting, on] of SWITCHED_ON) {
+    if (code[option] === undefined || setting in code || setting in fromEnv) continue;
+    const value = setting === "userMemory" ? "true" : JSON.stringify(on);
+    throw new ThreadwiseConfigError(
+      `memory.${option}`,
+      `applies only with ${setting}: ${value} (got ${setting} ${JSON.stringify(parsed[setting])}, the default, which ignores it): add ${setting}: ${value} (or env ${MEMORY_ENV[setting]}), or remove it`,
+    );
+  }
 }
 
 /**
