@@ -9,11 +9,13 @@
  * user set, in code or env, alone.
  */
 import { createTokenCounter, ThreadwiseConfigError } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
 import { recall } from "@threadwise/recall";
 import { summarize } from "@threadwise/summarize";
 import { tokenCap } from "@threadwise/token-cap";
 import { windowTrim } from "@threadwise/window-trim";
+import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
 
 const archived = async () => [];
@@ -99,5 +101,27 @@ describe("options that another option makes a no-op are refused, naming them", (
     expect(() => recall({ neighbours: 0 })).not.toThrow();
     expect(() => summarize({ archived, archiveCleared })).not.toThrow();
     expect(() => memoryStack({ archive: true, env: {} })).not.toThrow();
+  });
+});
+
+// JavaScript, no type check: `middleware: memoryStack()` (the stack object as the array) failed in
+// LangChain with `TypeError: this.options.middleware?.filter is not a function`.
+describe("memoryStack() passed as the middleware option itself", () => {
+  it("throws ThreadwiseConfigError naming createAgent.middleware and the spread", () => {
+    let caught: unknown;
+    try {
+      createAgent({ model: scriptedModel(() => "ok"), tools: [], middleware: memoryStack({ env: {} }) as never });
+    } catch (error) {
+      caught = error;
+    }
+    expect(ThreadwiseConfigError.isInstance(caught), String(caught)).toBe(true);
+    expect((caught as ThreadwiseConfigError).option).toBe("createAgent.middleware");
+    expect((caught as Error).message).toContain("createAgent({ model, ...memoryStack() })");
+  });
+
+  it("the spread stack still has only its own keys", () => {
+    const stack = memoryStack({ env: {} });
+    expect(Object.keys({ ...stack })).toEqual(["middleware", "checkpointer"]);
+    expect(() => createAgent({ model: scriptedModel(() => "ok"), tools: [], ...stack })).not.toThrow();
   });
 });
