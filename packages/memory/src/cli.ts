@@ -3,7 +3,15 @@ import { createRequire } from "node:module";
 import { envChoice, envString, parseWholeNumber, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
 import { loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { Command, CommanderError, Option } from "commander";
-import { MEMORY_ENV, type MemoryConfigInput, MIGRATION_DSN_ENV, PG_POOL_MODES, resolveMemoryConfig } from "./config.js";
+import {
+  defaultProjectName,
+  dsnNamesDatabase,
+  MEMORY_ENV,
+  type MemoryConfigInput,
+  MIGRATION_DSN_ENV,
+  PG_POOL_MODES,
+  resolveMemoryConfig,
+} from "./config.js";
 import { DEFAULT_ERASE_BATCH_SIZE, type EraseTenantReport, eraseTenant } from "./erase-tenant.js";
 import { eraseUser, userMemoryRetention } from "./erase-user.js";
 import { exportThread } from "./export-thread.js";
@@ -89,6 +97,21 @@ export function createCli(io: CliIo = {}): Command {
   const env = io.env ?? process.env;
   const out = io.stdout ?? ((text: string) => void process.stdout.write(text));
   const err = io.stderr ?? ((text: string) => void process.stderr.write(text));
+  /**
+   * The DSN of `--dsn`, else of env `variable`, refused when it names no database: the CLI uses a
+   * DSN as given (PostgreSQL would connect to the role's default database, not the stack's, where
+   * `memoryStack` adds `<project>_memory`), so a migrate or prune would act on another database.
+   * @throws ThreadwiseConfigError naming `--dsn` or the variable, before any connection.
+   */
+  const namedDsn = (flag: string | undefined, variable: string): string | undefined => {
+    const dsn = flag ?? envString(variable, env);
+    if (dsn === undefined || dsnNamesDatabase(dsn)) return dsn;
+    const project = envString(MEMORY_ENV.project, env) ?? defaultProjectName();
+    throw new ThreadwiseConfigError(
+      flag !== undefined ? "--dsn" : variable,
+      `names no database; the CLI uses a DSN as given, and PostgreSQL would connect to the role's default database, not the one memoryStack uses (it adds ${project}_memory to such a DSN): name the database in the DSN, e.g. .../${project}_memory`,
+    );
+  };
   const program = new Command("threadwise")
     .description("Operations for threadwise memory: migrations, pruning, retention, keyrings, config.")
     .version(VERSION, "-V, --version", "print the version of @threadwise/memory")
@@ -111,7 +134,7 @@ export function createCli(io: CliIo = {}): Command {
           "--sqlite",
           'migrate is for PostgreSQL only; a SQLite file needs none: memoryStack({ backend: "sqlite", sqlitePath }) (its saver) creates and upgrades the file\'s tables when it opens it, so nothing was changed',
         );
-      const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env);
+      const dsn = namedDsn(opts.dsn, MIGRATION_DSN_ENV);
       if (!dsn) throw new ThreadwiseConfigError("--dsn", `give --dsn DSN (a role with DDL rights) or set ${MIGRATION_DSN_ENV}`);
       const result = await migrate({ dsn, schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env), grantTo: opts.grantTo });
       out(
@@ -131,7 +154,7 @@ export function createCli(io: CliIo = {}): Command {
     opts.sqlite
       ? { sqlitePath: opts.sqlite }
       : {
-          dsn: opts.dsn ?? envString(MEMORY_ENV.postgresDsn, env),
+          dsn: namedDsn(opts.dsn, MEMORY_ENV.postgresDsn),
           schema: opts.schema ?? envString(MEMORY_ENV.postgresSchema, env),
           poolMode: envChoice(MEMORY_ENV.pgPoolMode, PG_POOL_MODES, env),
         };

@@ -72,10 +72,14 @@ describe("resolveMemoryConfig", () => {
     expect(config.project).toBe("threadwise");
     expect(config.postgresDsn).toBe("postgresql://localhost:5432/threadwise_memory");
     // A DSN without a database gets the default name; one with a database keeps it.
-    expect(resolveMemoryConfig({ project: "a", postgresDsn: "postgresql://u@db:6432" }, {}).postgresDsn).toBe(
-      "postgresql://u@db:6432/a_memory",
-    );
-    expect(resolveMemoryConfig({ project: "a", postgresDsn: "postgresql://u@db/other" }, {}).postgresDsn).toBe("postgresql://u@db/other");
+    expect(
+      resolveMemoryConfig({ project: "a", backend: "postgres", allowPlaintext: true, postgresDsn: "postgresql://u@db:6432" }, {})
+        .postgresDsn,
+    ).toBe("postgresql://u@db:6432/a_memory");
+    expect(
+      resolveMemoryConfig({ project: "a", backend: "postgres", allowPlaintext: true, postgresDsn: "postgresql://u@db/other" }, {})
+        .postgresDsn,
+    ).toBe("postgresql://u@db/other");
   });
 
   it.each([

@@ -341,6 +341,7 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   // A value read from env that the schema refuses (MEMORY_RECALL_MAX_TOKENS=10) names the variable, not the option.
   const variables = Object.fromEntries(Object.entries(MEMORY_ENV).filter(([field]) => field in fromEnv && !(field in code)));
   const parsed = parseOptions("memory", memoryConfigSchema, merged, variables);
+  assertSwitchedOn(code, fromEnv, parsed);
   assertKeepEnv(parsed, env);
   const project = parsed.project ?? defaultProjectName();
   assertStrictMode(parsed);
@@ -352,6 +353,39 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
   };
   // JSON.stringify and console.log of the config show `postgresql://app:***@db/...` (spec R25).
   return withRedactedView(resolved, () => redactConfig(resolved));
+}
+
+/**
+ * Settings of a part of the stack that is off unless turned on: `[option, the setting that turns
+ * it on, its value then]`. An option given in code while that setting was given nowhere (neither
+ * in code nor in env: its default leaves the part off) would be ignored without a word:
+ * `memoryStack({ sqlitePath: "./chat.sqlite" })` kept every thread in memory, lost on restart.
+ */
+const SWITCHED_ON: readonly [keyof MemoryConfigInput, "backend" | "factsMode" | "userMemory", string][] = [
+  ["sqlitePath", "backend", "sqlite"],
+  ["postgresDsn", "backend", "postgres"],
+  ["factRecallMaxItems", "factsMode", "heuristic"],
+  ["userMemoryMaxTokens", "userMemory", "true"],
+];
+
+/**
+ * @throws ThreadwiseConfigError naming the option (`memory.sqlitePath`) when it is given in code
+ *   for a part that its switch, left at its default, keeps off ({@link SWITCHED_ON}). A switch set
+ *   in code or env is the user's choice (one config for several backends), and is left alone.
+ */
+function assertSwitchedOn(
+  code: Partial<MemoryConfigInput>,
+  fromEnv: MemoryConfigInput,
+  parsed: { backend: string; factsMode: string; userMemory: boolean },
+): void {
+  for (const [option, setting, on] of SWITCHED_ON) {
+    if (code[option] === undefined || setting in code || setting in fromEnv) continue;
+    const value = setting === "userMemory" ? "true" : JSON.stringify(on);
+    throw new ThreadwiseConfigError(
+      `memory.${option}`,
+      `applies only with ${setting}: ${value} (got ${setting} ${JSON.stringify(parsed[setting])}, the default, which ignores it): add ${setting}: ${value} (or env ${MEMORY_ENV[setting]}), or remove it`,
+    );
+  }
 }
 
 /**
@@ -374,16 +408,30 @@ function stripUndefined<T extends object>(value: T): Partial<T> {
   return Object.fromEntries(Object.entries(value).filter(([, v]) => v !== undefined)) as Partial<T>;
 }
 
-/** Returns `dsn` with `database` as its database when it names none. */
-export function withDefaultDatabase(dsn: string, database: string): string {
-  let url: URL;
+/** `dsn` as a URL, or `undefined` when it is not one (a socket path, key/value text: passed through untouched). */
+function dsnUrl(dsn: string): URL | undefined {
   try {
-    url = new URL(dsn);
+    return new URL(dsn);
   } catch {
-    // Key/value DSNs (`host=... dbname=...`) are passed through untouched.
-    return dsn;
+    return undefined;
   }
-  if (url.pathname === "" || url.pathname === "/") url.pathname = `/${database}`;
+}
+
+/**
+ * Whether a PostgreSQL DSN names its database: a URL DSN does by its path
+ * (`postgresql://app@db:5432/app_memory`; node-postgres reads the database from the path only).
+ * `true` for a DSN that is not a URL (threadwise does not look into those).
+ */
+export function dsnNamesDatabase(dsn: string): boolean {
+  const url = dsnUrl(dsn);
+  return url === undefined || (url.pathname !== "" && url.pathname !== "/");
+}
+
+/** Returns `dsn` with `database` as its database when it names none ({@link dsnNamesDatabase}). */
+export function withDefaultDatabase(dsn: string, database: string): string {
+  const url = dsnUrl(dsn);
+  if (url === undefined || dsnNamesDatabase(dsn)) return dsn;
+  url.pathname = `/${database}`;
   return url.toString();
 }
 

@@ -28,6 +28,7 @@ export {
   DEFAULT_PG_POOL_MAX,
   DEFAULT_RECALL_MAX_TOKENS,
   defaultProjectName,
+  dsnNamesDatabase,
   FACTS_MODES,
   MEMORY_BACKENDS,
   MEMORY_ENV,

@@ -7,7 +7,7 @@ import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
 import { type MemoryConfig, type MemoryConfigInput, memoryConfigSchema, resolveMemoryConfig } from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
-import { refuseAsMiddleware } from "./not-a-middleware.js";
+import { refuseAsMiddleware, refuseAsMiddlewareList } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
 import { turnAdmission } from "./turn-admission.js";
@@ -178,11 +178,12 @@ export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptio
     );
   const stack: MemoryStack = { middleware, ...(checkpointer ? { checkpointer } : {}), ...(store ? { store } : {}) };
   // `middleware: [memoryStack()]` (no type check in JavaScript) would build an agent without memory, silently.
-  refuseAsMiddleware(
-    stack,
-    "memoryStack() (an object of createAgent options: middleware, checkpointer, store)",
-    "spread it into createAgent's options, createAgent({ model, ...memoryStack() }), and add your own middlewares after its own: createAgent({ ...stack, model, middleware: [...stack.middleware, ...yours] })",
-  );
+  const what = "memoryStack() (an object of createAgent options: middleware, checkpointer, store)";
+  const fix =
+    "spread it into createAgent's options, createAgent({ model, ...memoryStack() }), and add your own middlewares after its own: createAgent({ ...stack, model, middleware: [...stack.middleware, ...yours] })";
+  refuseAsMiddleware(stack, what, fix);
+  // `middleware: memoryStack()` failed in LangChain with a TypeError naming nothing of ours.
+  refuseAsMiddlewareList(stack, what, fix);
   return withRedactedView(stack, () => ({
     middleware: middleware.map((m) => m.name),
     checkpointer: checkpointer?.toJSON(),

@@ -32,13 +32,38 @@ const MIDDLEWARE_FIELDS = [
  * @returns `target`.
  */
 export function refuseAsMiddleware<T extends object>(target: T, what: string, fix: string): T {
-  for (const field of MIDDLEWARE_FIELDS) {
+  return refuseReads(
+    target,
+    MIDDLEWARE_FIELDS,
+    (field) =>
+      `${what} is not a middleware (read as one, its "${field}" was asked for): it was nested in the middleware array, where createAgent would skip it silently and the agent would have no memory; ${fix}`,
+  );
+}
+
+/** The array methods `createAgent` calls on its `middleware` option first (LangChain 1.x: `filter`, `some`, then `flatMap`, ...). */
+const MIDDLEWARE_LIST_METHODS = ["filter", "some", "flatMap", "map", "forEach", "find"] as const;
+
+/**
+ * Makes `target` (the object `memoryStack` returns) throw when it is used as the middleware array
+ * itself, `createAgent({ model, middleware: memoryStack() })`: LangChain calls `filter` on it and
+ * failed with `TypeError: this.options.middleware?.filter is not a function`, naming nothing of
+ * ours. Non-enumerable, like {@link refuseAsMiddleware}'s getters.
+ * @returns `target`.
+ */
+export function refuseAsMiddlewareList<T extends object>(target: T, what: string, fix: string): T {
+  return refuseReads(
+    target,
+    MIDDLEWARE_LIST_METHODS,
+    (field) => `${what} is not the middleware array (its "${field}" was asked for: it was passed as middleware); ${fix}`,
+  );
+}
+
+/** Defines a non-enumerable getter for each of `fields` on `target` that throws `ThreadwiseConfigError` (`createAgent.middleware`). */
+function refuseReads<T extends object>(target: T, fields: readonly string[], message: (field: string) => string): T {
+  for (const field of fields) {
     Object.defineProperty(target, field, {
       get() {
-        throw new ThreadwiseConfigError(
-          "createAgent.middleware",
-          `${what} is not a middleware (read as one, its "${field}" was asked for): it was nested in the middleware array, where createAgent would skip it silently and the agent would have no memory; ${fix}`,
-        );
+        throw new ThreadwiseConfigError("createAgent.middleware", message(field));
       },
       enumerable: false,
       configurable: true,

@@ -1,5 +1,5 @@
 import { setTimeout as sleep } from "node:timers/promises";
-import { parseOptions } from "@threadwise/core";
+import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
@@ -215,7 +215,8 @@ export const MIGRATE_RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
  *
  * @returns the steps applied now (`checkpoint:<v>` for PostgresSaver's, `threadwise:<v>` for
  *   threadwise's) and the versions reached.
- * @throws ThreadwiseConfigError for a schema or role that is not a plain SQL identifier.
+ * @throws ThreadwiseConfigError for a schema or role that is not a plain SQL identifier, and
+ *   (`option` `migrate.dsn`) when the DSN names a database that does not exist: create it first.
  * @throws ThreadwiseConnectionLostError (`operation` "migrate", `reason` the last loss) when the
  *   connection was lost on every attempt; the message says to re-run `threadwise migrate`.
  * @throws Error from PostgreSQL when the role lacks DDL rights (message without the DSN).
@@ -232,6 +233,14 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
     try {
       return await migrateOnce(options.dsn, schema, grantees);
     } catch (error) {
+      // 3D000 (invalid_catalog_name): the DSN's database does not exist. migrate makes tables, not
+      // databases, and a new user's first migrate usually meets this: say what to do.
+      if ((error as { code?: unknown } | null)?.code === "3D000")
+        throw new ThreadwiseConfigError(
+          "migrate.dsn",
+          `${(error as Error).message}: migrate creates the schema's tables, not the database; create it first (\`createdb <name>\`, or \`CREATE DATABASE <name>\` as a role allowed to), then run migrate again. Nothing was changed`,
+          { cause: error },
+        );
       const reason = connectionLostReason(error);
       if (reason === undefined) throw error;
       const pause = MIGRATE_RETRY_DELAYS_MS[attempt - 1];

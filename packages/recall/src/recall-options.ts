@@ -13,6 +13,7 @@ import {
   parseOptions,
   statedPromptContextMode,
   THREADWISE_ENV,
+  ThreadwiseConfigError,
   timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
@@ -85,7 +86,7 @@ export const recallOptionsSchema = z
     neighbours: z.number().int().min(0).max(3).optional(),
     /** Most tokens of one recalled message; a longer one is cut to its best-matching sentences (tokens). @default 35 */
     maxMessageTokens: z.number().int().min(8).optional(),
-    /** Most tokens of one neighbour, cut like a long message (tokens). @default 15 */
+    /** Most tokens of one neighbour, cut like a long message (tokens); refused with `neighbours: 0`. @default 15 */
     maxNeighbourTokens: z.number().int().min(8).optional(),
     /** Recall facts from factRecall's slot (`_threadwise_facts`) as well, when it is there. @default true */
     facts: z.boolean().optional(),
@@ -126,7 +127,7 @@ export const recallOptionsSchema = z
      * threadwise's checkpointed state, so outside its encryption. @default undefined
      */
     vectorStore: vectorStoreSchema.optional(),
-    /** Store-specific filter that scopes a `vectorStore` search to one thread. @default none (other threads' hits are dropped) */
+    /** Store-specific filter that scopes a `vectorStore` search to one thread; refused without `vectorStore`. @default none (other threads' hits are dropped) */
     vectorStoreFilter: fn<(threadId: string) => unknown>("expected a function (threadId) => filter").optional(),
     /**
      * Time limit of one embeddings or vector-store call, in milliseconds, 1..2,147,483,647 (Node's
@@ -211,6 +212,16 @@ export function resolveRecallOptions(
     maxTokensEnv === undefined
       ? parseOptions("recall", recallOptionsSchema, given)
       : parseOptions("recall", recallOptionsSchema, { ...given, maxTokens: maxTokensEnv }, { maxTokens: RECALL_MAX_TOKENS_ENV });
+  if (parsed.vectorStoreFilter !== undefined && parsed.vectorStore === undefined)
+    throw new ThreadwiseConfigError(
+      "recall.vectorStoreFilter",
+      "applies only with vectorStore (got none: recall searches no vector store, so the filter would be ignored): remove it or give vectorStore",
+    );
+  if (parsed.maxNeighbourTokens !== undefined && parsed.neighbours === 0)
+    throw new ThreadwiseConfigError(
+      "recall.maxNeighbourTokens",
+      "applies only with neighbours above 0 (got neighbours: 0, which shows no neighbour, so the cap would be ignored): remove it or raise neighbours",
+    );
   return {
     maxTokens: parsed.maxTokens ?? DEFAULT_RECALL_MAX_TOKENS,
     maxItems: parsed.maxItems ?? DEFAULT_RECALL_MAX_ITEMS,

@@ -227,6 +227,7 @@ export const summarizeOptionsSchema = z.strictObject({
    * a due call whose covered stored messages reach before the summary's digests (a rewrite brought
    * archived covered messages back into the checkpoint): with it the summary is kept when they are
    * unchanged, as on a thread that never archived; without it the summary is made again.
+   * Refused without `archived`.
    * @default undefined
    */
   archiveCleared: z
@@ -359,6 +360,11 @@ export function resolveSummarizeOptions(
     Object.entries(variables).filter(([field]) => merged[field] !== undefined && (given as Record<string, unknown>)[field] === undefined),
   );
   const parsed = parseOptions("summarize", summarizeOptionsSchema, merged, fromEnvNames);
+  if (parsed.archiveCleared !== undefined && parsed.archived === undefined)
+    throw new ThreadwiseConfigError(
+      "summarize.archiveCleared",
+      "applies only with archived (got none: summarize reads no archive, so what a rewrite cleared from it is never asked): remove it or give archived",
+    );
   const trigger =
     parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
   const keep = parsed.keep ?? { messages: parsed.windowSize };

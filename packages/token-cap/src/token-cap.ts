@@ -64,7 +64,7 @@ export const tokenCapOptionsSchema = z.strictObject({
   encoding: z.enum(ENCODINGS).optional(),
   /**
    * Your own counter (e.g. core's `createTokenCounter({ countText })` for another tokenizer);
-   * `model` and `encoding` are then ignored. Keep one instance: its per-message cache is what
+   * `model` and `encoding` are then refused (they would be ignored). Keep one instance: its per-message cache is what
    * makes a call cost O(new messages).
    * @default a js-tiktoken counter created once per middleware and encoding
    */
@@ -405,6 +405,13 @@ export function tokenCap(options: TokenCapOptions = {}) {
       "tokenCap.lowWatermark",
       `applies only with eviction "chunked" (got eviction "sliding", the default, which ignores it): remove it or set eviction: "chunked"`,
     );
+  }
+  for (const key of ["model", "encoding"] as const) {
+    if (parsed.tokenCounter !== undefined && parsed[key] !== undefined)
+      throw new ThreadwiseConfigError(
+        `tokenCap.${key}`,
+        "applies only without tokenCounter (got a tokenCounter, which counts on its own and ignores it): remove one of them",
+      );
   }
   const lowWatermark = parsed.lowWatermark ?? Math.floor(maxTokens / 2);
   if (parsed.eviction === "chunked" && lowWatermark >= maxTokens) {

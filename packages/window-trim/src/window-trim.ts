@@ -82,6 +82,7 @@ export const windowTrimOptionsSchema = z.strictObject({
    * (one read per model call) to check that the archive still ends where the count was made; the
    * window then counts the stored part on from it, so its cut is the one over the whole thread
    * (archived and stored), whatever is later edited or removed in the stored part (R35).
+   * Refused with `eviction: "sliding"`, which reads no archive.
    * @default the archive of the run's checkpointer (core's `runArchiveReader`), else none
    */
   archived: z
@@ -117,7 +118,8 @@ export interface WindowTrimSettings {
  * Resolves and validates the options of {@link windowTrim}, env twin included.
  * @throws ThreadwiseConfigError naming the option (`windowTrim.maxMessages`) or the variable
  *   (`MEMORY_WINDOW_SIZE`) when a value is not usable, when `lowWatermark >= maxMessages`, or
- *   when `lowWatermark` is given with `eviction: "sliding"` (which has no watermark).
+ *   when `lowWatermark` or `archived` is given with `eviction: "sliding"` (which has no
+ *   watermark and reads no archive).
  */
 export function resolveWindowTrimOptions(
   options: WindowTrimOptions = {},
@@ -129,6 +131,12 @@ export function resolveWindowTrimOptions(
     throw new ThreadwiseConfigError(
       "windowTrim.lowWatermark",
       `applies only with eviction "chunked" (got eviction "sliding", which ignores it): remove it or set eviction: "chunked"`,
+    );
+  }
+  if (parsed.eviction === "sliding" && parsed.archived !== undefined) {
+    throw new ThreadwiseConfigError(
+      "windowTrim.archived",
+      `applies only with eviction "chunked" (got eviction "sliding", which reads no archive: its window is the newest messages that fit, whatever was archived): remove it or set eviction: "chunked"`,
     );
   }
   const lowWatermark = parsed.lowWatermark ?? Math.floor(maxMessages / 2);
