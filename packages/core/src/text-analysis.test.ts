@@ -512,4 +512,23 @@ describe("Korean motion verbs in every form, nouns in 기 (session 57)", () => {
     expect(tokenize("공부하기 싫어")).toContain("공부");
     expect(shared("Which planes were late?", "The plane was late.")).toEqual(["plan", "lat"]);
   });
+  it("reads British spellings as American ones (metres / meters, colour / color, organised / organized)", () => {
+    expect(tokenize("The hall is 40 square metres")).toEqual(tokenize("the hall is 40 square meters"));
+    for (const [uk, us] of [
+      ["colour", "color"],
+      ["favourite", "favorite"],
+      ["neighbours", "neighbors"],
+      ["centre", "center"],
+      ["litres", "liters"],
+      ["organised", "organized"],
+      ["organisation", "organization"],
+      ["analyse", "analyze"],
+    ])
+      expect(tokenize(uk as string)).toEqual(tokenize(us as string));
+    // Words that only look so keep their terms: too short before `our`, a vowel before `re`.
+    expect(tokenize("four hours")).toEqual(["four", "hour"]);
+    expect(tokenize("more fire")).toEqual(["fir"]);
+    // Korean loanwords have their own variant rule; Korean text is unchanged.
+    expect(tokenize("센터에서 만나")).toContain("센터");
+  });
 });
