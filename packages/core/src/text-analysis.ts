@@ -127,26 +127,6 @@ const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 �
  */
 const MOTION_STEMS = new Set(["가", "오"]);
 
-/**
- * 가다 and 오다 (`와`: 오 contracted with `-아`) written as one syllable and a one-syllable ending
- * (session 57): the connectives `-고`, `-면`, `-서`, `-야`, the adnominal `-는` and the plain `-다`,
- * `-네` (`가고`, `가는`, `오면`, `와서`, `가야`). Read as the verb, as `가요` is; they were kept whole
- * (`가고` was a term of its own, `가는` nothing: `는` read as a particle after a noun `가`). Left
- * out: `-게`, `-지`, `-기`, `-나`, which make nouns (`가게`, `가지`, `가나`).
- */
-const MOTION_SYLLABLES = new Set(["가", "오", "와"]);
-const MOTION_ENDINGS = new Set(["고", "면", "서", "야", "는", "다", "네"]);
-
-/**
- * A bare `가` or `와` that ends a clause after another word (`나 내일 부산 가`, `언제 와?`): the
- * 반말 verb, read as `가`/`오` (session 57; Korean puts the verb last). Elsewhere it is a function
- * word: the interjection (`와, 대박`, `와!` alone) or a particle written apart.
- */
-const BARE_MOTION: Readonly<Record<string, string>> = { 가: "가", 와: "오" };
-// What ends a clause after a word: sentence punctuation, a line break, or laughter/crying marks.
-const CLAUSE_END = /[.?!？！。…~\n]/u;
-const LAUGHTER = /^[ㅋㅎㅠㅜ]+$/u;
-
 // Endings that hold the light verb 하다 already (`일해요` -> `일`): no second `하` is taken off.
 const LIGHT_VERB_ENDINGS = new Set(["해", "해요", "해서", "합니다", "합니까", "한", "할"]);
 
@@ -254,7 +234,6 @@ function hasFinalConsonant(s: string): boolean {
  */
 function oneSyllableStem(suffix: string, stem: string): boolean {
   if (NOUNS_LIKE_SUFFIXED.has(stem + suffix)) return false;
-  if (MOTION_SYLLABLES.has(stem) && MOTION_ENDINGS.has(suffix)) return true;
   if (VERBAL_ENDINGS.has(suffix) || withoutPast(stem) !== undefined || suffix === "에" || suffix === "엔" || suffix === "는") return true;
   // The possessive `의` after any one-syllable noun (`차의`, `집의`); the nouns in `-의` are listed.
   if (suffix === "의") return true;
@@ -300,9 +279,7 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     // light verb it is as often a noun's own `기` (`비행기`, `세탁기`, `이야기`; session 57: `비행기`
     // was `비행`): the word is kept whole, its bigrams holding the two syllables (`만들기` -> `만들`).
     if (suffix === "기" && stem.length === 2 && !/[하되]$/u.test(stem)) continue;
-    // `는` after 가다/오다 is the verb's adnominal ending (`가는`), not a particle (session 57).
-    const motion = stem.length === 1 && MOTION_SYLLABLES.has(stem) && MOTION_ENDINGS.has(suffix);
-    return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) && !motion };
+    return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
 }
@@ -586,32 +563,12 @@ export function tokenize(text: string): string[] {
       const counted = isHangulStart(word) ? countedNumber(word, words[i + 1], matches[i], matches[i + 1], analysed) : undefined;
       if (counted !== undefined) out.push(String(counted));
     }
-    // A bare `가`/`와` ending a clause after another word is the verb (`부산 가`, `언제 와?`).
-    const motion = BARE_MOTION[word];
-    if (
-      motion !== undefined &&
-      i > 0 &&
-      spacesBetween(analysed, matches[i - 1], matches[i]) &&
-      endsClause(analysed, matches[i], matches[i + 1])
-    ) {
-      out.push(motion);
-    }
     // The counter counts the number only after nothing but spaces: `네, 살게요` is a yes and a verb.
     const next = words[i + 1];
     const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
   });
   return out;
-}
-
-/**
- * Whether the word `match` ends a clause: the text's last word, or followed by sentence
- * punctuation or a line break ({@link CLAUSE_END}) before the next word, or by laughter (`ㅋㅋ`).
- */
-function endsClause(text: string, match: RegExpMatchArray | undefined, next: RegExpMatchArray | undefined): boolean {
-  if (match?.index === undefined) return false;
-  if (next?.index === undefined) return true;
-  return CLAUSE_END.test(text.slice(match.index + match[0].length, next.index)) || LAUGHTER.test(next[0]);
 }
 
 /** Whether only spaces part two words of `text`. */
