@@ -476,3 +476,38 @@ describe("Korean questions, numerals and honorifics off the tuning data (session
     expect(tokenize("솜씨")).toContain("솜씨");
   });
 });
+
+describe("nouns in 기, British spellings (session 57)", () => {
+  const shared = (a: string, b: string) => tokenize(a).filter((term) => tokenize(b).includes(term));
+
+  it("keeps a noun in 기 whole with its parts (비행기, 세탁기, 이야기); the nominalizer still comes off a verb", () => {
+    expect(tokenize("비행기를 놓쳤어")).toContain("비행기");
+    expect(shared("비행기 몇 시 거야?", "비행기가 두 시간 늦게 떴어")).toContain("비행기");
+    expect(tokenize("세탁기가 고장났어요")).toContain("세탁기");
+    expect(tokenize("그 이야기 들었어")).toContain("이야기");
+    // `만들기` keeps `만들` among its terms, as `만들었어` gives.
+    expect(shared("쿠키 만들기", "쿠키 만들었어")).toEqual(["쿠키", "만들"]);
+    expect(tokenize("기다리기 힘들어")).toContain("기다리");
+    expect(tokenize("공부하기 싫어")).toContain("공부");
+    expect(shared("Which planes were late?", "The plane was late.")).toEqual(["plan", "lat"]);
+  });
+  it("reads British spellings as American ones (metres / meters, colour / color, organised / organized)", () => {
+    expect(tokenize("The hall is 40 square metres")).toEqual(tokenize("the hall is 40 square meters"));
+    for (const [uk, us] of [
+      ["colour", "color"],
+      ["favourite", "favorite"],
+      ["neighbours", "neighbors"],
+      ["centre", "center"],
+      ["litres", "liters"],
+      ["organised", "organized"],
+      ["organisation", "organization"],
+      ["analyse", "analyze"],
+    ])
+      expect(tokenize(uk as string)).toEqual(tokenize(us as string));
+    // Words that only look so keep their terms: too short before `our`, a vowel before `re`.
+    expect(tokenize("four hours")).toEqual(["four", "hour"]);
+    expect(tokenize("more fire")).toEqual(["fir"]);
+    // Korean loanwords have their own variant rule; Korean text is unchanged.
+    expect(tokenize("센터에서 만나")).toContain("센터");
+  });
+});

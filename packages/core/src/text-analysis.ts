@@ -275,6 +275,10 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
     // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
     if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
+    // The nominalizer `-기` ends a verb (`기다리기`, `공부하기`); after two syllables that are no
+    // light verb it is as often a noun's own `기` (`비행기`, `세탁기`, `이야기`; session 57: `비행기`
+    // was `비행`): the word is kept whole, its bigrams holding the two syllables (`만들기` -> `만들`).
+    if (suffix === "기" && stem.length === 2 && !/[하되]$/u.test(stem)) continue;
     return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
@@ -471,12 +475,29 @@ const ENGLISH_IRREGULAR: ReadonlyMap<string, string> = new Map(
 );
 
 /**
+ * A British spelling written the American way (session 57), so `square metres` meets `square
+ * meters` and `colour` meets `color`: `-our-` after two or more letters as `-or-` (`colour`,
+ * `favourite`, `neighbour`; `hour`, `four`, `your` have fewer), a consonant and `-re` ending the word
+ * as `-er` (`metre`, `centre`, `litres`; `more`, `fire`, `figure` have a vowel before it), and
+ * `-ise`/`-isation`/`-yse` after three or more letters as `-ize`/`-ization`/`-yze` (`organised`,
+ * `analyse`). Both spellings give one term; a word that merely looks British (`acre`, `genre`)
+ * still gives the same term on both sides.
+ */
+function americanSpelling(word: string): string {
+  return word
+    .replace(/(?<=[a-z]{2})our/gu, "or")
+    .replace(/(?<=[a-z]{2}[^aeiou])re(s?)$/u, "er$1")
+    .replace(/(?<=[a-z]{3})is(e|es|ed|ing|ation|ations)$/u, "iz$1")
+    .replace(/(?<=[a-z]{3})ys(e|es|ed|ing)$/u, "yz$1");
+}
+
+/**
  * Light English stemming: irregular forms read as their base ({@link ENGLISH_IRREGULAR}: `went`
  * -> `go`), then plural, `-ied` (as `-ies`: `tried` -> `try`), `-ing`, `-ed`, and a final `e`, so
  * `move`, `moved`, `moving` meet, and `make`, `made`, `making` too.
  */
 export function stemEnglish(word: string): string {
-  let w = ENGLISH_IRREGULAR.get(word) ?? word;
+  let w = ENGLISH_IRREGULAR.get(word) ?? americanSpelling(word);
   if (w.length > 4 && w.endsWith("ies")) w = `${w.slice(0, -3)}y`;
   else if (w.length > 4 && (w.endsWith("sses") || w.endsWith("shes") || w.endsWith("ches") || w.endsWith("xes"))) w = w.slice(0, -2);
   else if (w.length > 3 && w.endsWith("s") && !w.endsWith("ss") && !w.endsWith("us") && !w.endsWith("is")) w = w.slice(0, -1);

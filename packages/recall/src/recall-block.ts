@@ -35,20 +35,84 @@ export const QUESTION_WEIGHT = 0.5;
 const QUESTION = /[?？][\s"'”’)\]~.!…^ㅎㅋㅠㅜ]*$/u;
 
 /**
- * The reply to `entry`: the next indexed message when `entry` asks a question ({@link QUESTION})
- * and the next message is another speaker's (a user message's `name`, else its role). None otherwise.
+ * The reply to `entry`: the next indexed message of its thread when `entry` asks a question
+ * ({@link QUESTION}) and that message is another speaker's (a user message's `name`, else its
+ * role). None otherwise. Over several threads (`walk` set: user memory's index orders a user's
+ * threads by when they were stored) the next message of `entry`'s own thread, never the next
+ * entry of another thread stored between them.
  */
-function replyTo(entry: RecallEntry, index: MessageIndex): RecallEntry | undefined {
+function replyTo(entry: RecallEntry, index: MessageIndex, walk: ThreadWalk | undefined): RecallEntry | undefined {
   if (!QUESTION.test(entry.text)) return undefined;
-  const next = index.entry(entry.seq + 1);
+  const next = walk ? walk.nearest(entry, 1, 1)[0] : index.entry(entry.seq + 1);
   if (!next) return undefined;
   const speaker = (e: RecallEntry) => (e.role === "user" ? `user:${e.name ?? ""}` : "assistant");
   return speaker(next) === speaker(entry) ? undefined : next;
 }
 
+/** Steps a walk takes entry by entry before it lists each thread's entries (see {@link ThreadWalk}). */
+const LINEAR_STEPS = 64;
+
+/**
+ * Steps through an index over several threads within one thread: the nearest entries of an
+ * entry's own thread, others between them skipped. A few steps are taken one entry at a time (the
+ * usual case: a thread's lines sit close together); past {@link LINEAR_STEPS} the walk lists every
+ * thread's sequence numbers once (one pass over the index, kept for the walk's life) and answers by
+ * binary search, so one ranking or one block costs at most one pass however far apart a thread's
+ * lines are (a line alone in its thread among 10,000 others: a pass per neighbour before). The same
+ * entries either way.
+ */
+class ThreadWalk {
+  readonly #index: MessageIndex;
+  readonly #threadKey: (entry: RecallEntry) => string;
+  #seqs: Map<string, number[]> | undefined;
+
+  constructor(index: MessageIndex, threadKey: (entry: RecallEntry) => string) {
+    this.#index = index;
+    this.#threadKey = threadKey;
+  }
+
+  /** The `count` nearest entries of `entry`'s thread in `direction` (-1 before, 1 after), nearest first. */
+  nearest(entry: RecallEntry, direction: -1 | 1, count: number): RecallEntry[] {
+    const found: RecallEntry[] = [];
+    if (count <= 0) return found;
+    const thread = this.#threadKey(entry);
+    if (this.#seqs === undefined) {
+      let seq = entry.seq + direction;
+      for (let steps = 0; steps < LINEAR_STEPS && found.length < count; steps += 1, seq += direction) {
+        const next = this.#index.entry(seq);
+        if (!next) return found;
+        if (this.#threadKey(next) === thread) found.push(next);
+      }
+      if (found.length === count) return found;
+      this.#seqs = new Map();
+      for (const e of this.#index.entries()) {
+        const key = this.#threadKey(e);
+        const list = this.#seqs.get(key);
+        if (list) list.push(e.seq);
+        else this.#seqs.set(key, [e.seq]);
+      }
+      found.length = 0;
+    }
+    const seqs = this.#seqs.get(thread) ?? [];
+    // The position of entry.seq in its thread's ascending list (it is there: the entry is indexed).
+    let lo = 0;
+    let hi = seqs.length;
+    while (lo < hi) {
+      const mid = (lo + hi) >> 1;
+      if ((seqs[mid] as number) < entry.seq) lo = mid + 1;
+      else hi = mid;
+    }
+    for (let i = lo + direction; i >= 0 && i < seqs.length && found.length < count; i += direction) {
+      const next = this.#index.entry(seqs[i] as number);
+      if (next) found.push(next);
+    }
+    return found;
+  }
+}
+
 /**
  * The `count` nearest entries of `entry` in `direction` (-1 before, 1 after), by index order; the
- * d-th is `undefined` past the index's end. With `threadKey`, only entries of `entry`'s thread
+ * d-th is `undefined` past the index's end. With `walk`, only entries of `entry`'s thread
  * count (others between them are skipped); without it, they are the entries at `seq ± d`.
  */
 function nearest(
@@ -56,14 +120,13 @@ function nearest(
   entry: RecallEntry,
   direction: -1 | 1,
   count: number,
-  threadKey: ((entry: RecallEntry) => string) | undefined,
+  walk: ThreadWalk | undefined,
 ): Array<RecallEntry | undefined> {
+  if (walk) return walk.nearest(entry, direction, count);
   const found: Array<RecallEntry | undefined> = [];
-  const thread = threadKey?.(entry);
   for (let seq = entry.seq + direction; found.length < count; seq += direction) {
     const next = index.entry(seq);
     if (!next) break;
-    if (threadKey && threadKey(next) !== thread) continue;
     found.push(next);
   }
   return found;
@@ -95,6 +158,11 @@ export interface RankInput {
   extraRanking?: readonly string[];
   /** How many results each ranking contributes (items). */
   depth: number;
+  /**
+   * The thread of a message, for an index over several threads (see `RenderOptions.threadOf`): a
+   * question's reply is then the next message of its own thread. Default: one thread.
+   */
+  threadOf?: (messageId: string) => string | undefined;
 }
 
 /**
@@ -102,7 +170,7 @@ export interface RankInput {
  * facts, and optionally an embedding ranking of the messages, fused by reciprocal rank fusion
  * (score = sum over rankings of weight / ({@link RRF_K} + rank); the fact ranking's weight is
  * {@link FACT_WEIGHT}, the others' 1). A matched message that asks a question gives its BM25 rank
- * to the other speaker's reply right after it and keeps {@link QUESTION_WEIGHT} of it (a reply in
+ * to the other speaker's reply right after it (in its own thread, with `threadOf`) and keeps {@link QUESTION_WEIGHT} of it (a reply in
  * the view takes nothing). Messages in the view, and facts taken from them, are left out. Best
  * first; ties keep BM25 order.
  */
@@ -125,8 +193,10 @@ export function rankRecall(input: RankInput): RecallItem[] {
     if (!held) lexical.set(entry.seq, { item: { kind: "message", entry, score }, share });
     else if (share > held.share) held.share = share;
   };
+  const threadOf = input.threadOf;
+  const walk = threadOf ? new ThreadWalk(input.messages, (entry) => threadOf(entry.id) ?? "") : undefined;
   input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
-    const reply = replyTo(entry, input.messages);
+    const reply = replyTo(entry, input.messages, walk);
     if (reply && !skip(reply)) {
       offer(reply, 0, rank + 1, 1);
       offer(entry, score, rank + 1, QUESTION_WEIGHT);
@@ -351,6 +421,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   };
   const threadOf = options.threadOf;
   const threadKey = (entry: RecallEntry) => threadOf?.(entry.id) ?? "";
+  const walk = threadOf ? new ThreadWalk(index, threadKey) : undefined;
   // A unit that opens a thread's lines costs the break before them (estimated for every new thread).
   const breakCost = threadOf ? count(`\n${THREAD_BREAK}`) : 0;
   const threadsPlaced = new Set<string>();
@@ -389,8 +460,8 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (placed.has(entry.seq)) continue;
     const core = line(entry, options.maxMessageTokens);
     const around: Array<{ entry: RecallEntry; body: string; tokens: number }> = [];
-    const before = nearest(index, entry, -1, options.neighbours, threadOf ? threadKey : undefined);
-    const after = nearest(index, entry, 1, options.neighbours, threadOf ? threadKey : undefined);
+    const before = nearest(index, entry, -1, options.neighbours, walk);
+    const after = nearest(index, entry, 1, options.neighbours, walk);
     for (let d = 0; d < options.neighbours; d += 1) {
       for (const n of [before[d], after[d]]) {
         if (!n || placed.has(n.seq) || options.inView(n.id)) continue;

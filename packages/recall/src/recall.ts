@@ -107,6 +107,7 @@ export function recallForQuery(
     ...(query.skipFact ? { skipFact: query.skipFact } : {}),
     ...(query.extraRanking ? { extraRanking: query.extraRanking } : {}),
     depth: options.depth,
+    ...(query.threadOf ? { threadOf: query.threadOf } : {}),
   });
   return renderRecall(items, state.index, {
     maxTokens: options.maxTokens,
