@@ -80,3 +80,20 @@ describe("values cut where they end", () => {
 
   it("a name is not the word after it", () => expectNo("My name's Hollie with an ie", "user:name=Hollie with"));
 });
+
+describe("the household, a shift, a state that ended, a second clause after a comma", () => {
+  it.each([
+    ["We used to live in Chorlton before the twins", "user:residence=Chorlton (ended)"],
+    ["we live in Leeds now", "user:residence=Leeds"],
+    ["we moved to Bristol in 2021", "user:residence=Bristol"],
+    ["I work nights at St James's hospital", "user:work=St James's hospital"],
+    ["I work weekends at a garden centre", "user:work=garden centre"],
+    ["I used to be vegan but I eat eggs now", "user:health=vegan (ended)"],
+    ["I work from home most days, I'm a data analyst at Aviva", "user:work=data analyst"],
+    ["We're thinking of doing a loft conversion next year", "user:plan=doing a loft conversion"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a comma before a clause of the speaker's own is no fact by itself", () => {
+    expectNo("we went out, we are so tired", "user:residence");
+  });
+});

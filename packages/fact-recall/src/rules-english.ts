@@ -244,6 +244,8 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   // Waiting tables, bartending: a job at the place named (`used to wait tables at Olive Garden`).
   [/^used to (?:wait tables|waitress|bartend|babysit|cashier) (at|in|for) (.+)$/i, (m) => `work ${m[1]} ${m[2]}`],
+  // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
+  [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
   // A past job with its length or its end (`worked at Starbucks for six years`, `taught high school
   // history for thirty years and retired`, `worked at Costco before grad school`): a job that ended;
@@ -366,6 +368,8 @@ const RULES: Rule[] = [
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} moved to ${v} and lives there`);
     },
+    // `we moved to Leeds`, `we live in Didsbury`: the household's home is the speaker's.
+    we: true,
   },
   {
     attribute: "residence",
@@ -374,6 +378,7 @@ const RULES: Rule[] = [
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },
+    we: true,
   },
   {
     attribute: "hometown",
@@ -399,7 +404,7 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: new RegExp(
-      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job) (as an?|as|at|for|in) ${VAL}`,
+      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely))? (as an?|as|at|for|in) ${VAL}`,
       "i",
     ),
     // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
@@ -616,7 +621,7 @@ const RULES: Rule[] = [
   {
     attribute: "plan",
     re: new RegExp(
-      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|am training for|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|am training for|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having|are thinking (?:of|about)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -809,7 +814,9 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
 const CLAUSE_SPLIT = new RegExp(
   `\\s*;\\s*|\\s+[-–—]+\\s+|,?\\s+(?:and|but|so|because|since|whereas|while)\\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\\s+)?(?:i|my|we)\\b)` +
     // A clause of a relative's own after a comma (`got married, my wife is a nurse`, `my husband bakes, he is a chef`).
-    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)`,
+    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)` +
+    // A clause of the speaker's own after a comma (`I work from home, I'm a UX designer`).
+    "|,\\s+(?=(?:I|we)\\s+(?:am|are|work|live|study)\\b)",
   "i",
 );
 /** Relatives a later `he`/`she` in the message stands for (`My husband bakes, he's a pastry chef`). */
