@@ -21,6 +21,7 @@ describe("a name gone to with 다니다 is no pastime", () => {
     expectNo("저 한국타이어 다녀요", "user:hobby");
     expectNo("나 이투스 다녀", "user:hobby");
     expectNo("저희 남편은 한국타이어 다녀요", "user's 남편:hobby");
+    expectNo("형은 포스텍 다니고 기숙사 살아", "user's 형:work");
   });
 
   it("a pastime or a place of one stays the hobby", () => {
@@ -28,6 +29,7 @@ describe("a name gone to with 다니다 is no pastime", () => {
     expectFact("딸은 태권도 다녀요", "user's 딸:hobby=태권도");
     expectFact("아들은 피아노 학원 다녀", "user's 아들:hobby=피아노");
     expectFact("나 요가 다녀", "user:hobby=요가");
+    expectFact("주말마다 산에 다녀요", "user:hobby=산");
   });
 });
 

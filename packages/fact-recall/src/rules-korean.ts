@@ -2686,17 +2686,17 @@ const KNOWN_ACTIVITY = new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BL
 
 /** A pastime or a place of one by how its name ends (`미술`, `태권도`, `피아노`, `문화센터`, `성당`). */
 const GONE_TO_ACTIVITY =
-  /(?:장|원|관|센터|교실|도장|체육|미술|음악|피아노|바이올린|수업|교회|성당|절|레슨|강좌|강습|스쿨|도|술|학|(?:영|국|본|불|독|랑스|페인)어|기|댄스|공방|모임|과외|방|반|클래스|봉사)$/;
+  /^(?:산|바다|공원|절)$|(?:장|원|관|센터|교실|도장|체육|미술|음악|피아노|바이올린|수업|교회|성당|절|레슨|강좌|강습|스쿨|도|술|학|(?:영|국|본|불|독|랑스|페인)어|기|댄스|공방|모임|과외|방|반|클래스|봉사)$/;
 /** Adult and child relatives, by the end of a fact's subject (`user's 남편`, `user's 큰딸`). */
-const ADULT_KIN =
-  /(?:남편|아내|와이프|아빠|엄마|아버지|어머니|아버님|어머님|부모님|장인|장모|시아버지|시어머니|형|오빠|언니|누나|삼촌|이모|고모)$/;
+// Not a sibling, who may as well be a student (`형은 카이스트 다니고`).
+const ADULT_KIN = /(?:남편|아내|와이프|아빠|엄마|아버지|어머니|아버님|어머님|부모님|장인|장모|시아버지|시어머니)$/;
 const CHILD_KIN = /(?:아들|딸|큰애|작은애|첫째|둘째|셋째|막내)$/;
 
 /**
  * What is gone to with 다니다 by a name alone (`현대모비스 다녀요`, `시대인재 다녀`) in a message
  * that says nothing of a job, when the name is no pastime nor a place of one ({@link
- * GONE_TO_ACTIVITY}): an adult relative's workplace, a child's school (an academy by its name is a
- * school too), and for the speaker either of them, so no fact rather than a pastime.
+ * GONE_TO_ACTIVITY}): a spouse's or a parent's workplace, a child's school (an academy by its name
+ * is a school too), and for the speaker or a sibling either of them, so no fact rather than a pastime.
  */
 function goneToByName(fact: CandidateFact): CandidateFact | undefined {
   if (GONE_TO_ACTIVITY.test(fact.value)) return fact;
