@@ -11,7 +11,7 @@ const ADV =
   "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
 const REL =
-  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|grandpa|grandfather|grandparents|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
+  "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
 /** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
 const FAMILY_REL = REL.split("|")
   .filter((r) => !/^(?:friend|best friend|roommate|boss|coworker|colleague)$/.test(r))
@@ -20,6 +20,11 @@ const FAMILY_REL = REL.split("|")
 const PET =
   "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet|" +
   "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
+/**
+ * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
+ * cat`): a lowercase word that is no quantifier or size (`a few fish`, `a little dog` stays `dog`).
+ */
+const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
 const JOB =
   "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor";
 const EVENT_VERBS =
@@ -239,6 +244,8 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   // Waiting tables, bartending: a job at the place named (`used to wait tables at Olive Garden`).
   [/^used to (?:wait tables|waitress|bartend|babysit|cashier) (at|in|for) (.+)$/i, (m) => `work ${m[1]} ${m[2]}`],
+  // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
+  [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
   // A past job with its length or its end (`worked at Starbucks for six years`, `taught high school
   // history for thirty years and retired`, `worked at Costco before grad school`): a job that ended;
@@ -284,6 +291,16 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     "hobby",
     (m) => m[1] as string,
   ],
+  // A thing sold is a belonging no more (`sold my car last year`, `we sold our caravan`); not what
+  // one sells for a living or once (`sold tickets`).
+  [/^(?:have |had )?sold (?:my|our) ([^,;:!?]+)/i, "belonging", (m) => valueHead(cut(m[1] as string, 4), "event")],
+  // An employer left for work of one's own (`left Deloitte to go freelance`, `left KPMG last year to
+  // start my own firm`): a place left (`left London on Friday`) has no such purpose after it.
+  [
+    /^(?:have |had )?left ([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})(?:\s+[^,;:!?]*?)?\s+to (?:go (?:freelance|self[- ]employed|solo|independent|contracting)|start (?:my|our) own|set up (?:my|our) own|work for myself|become (?:a )?freelance)/,
+    "work",
+    (m) => m[1] as string,
+  ],
 ];
 /** `no more golf for me`, `no more coffee for me`: anywhere in a clause, about the speaker. */
 const NO_MORE_FOR_ME = new RegExp(`\\bno more (?:(${SUBSTANCE})|(${HOBBY_WORD})) for me\\b`, "i");
@@ -300,6 +317,21 @@ const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
 const RULES: Rule[] = [
+  {
+    // What one has instead of what one does not (`I don't own a smartphone, just a flip phone`).
+    attribute: "belonging",
+    re: /^(?:do not|did not) (?:own|have|use) (?:an?|any) [^,;:!?]+,\s*(?:just|only)\s+(?:an?|my)\s+([^,;:!?]+)/i,
+    build: (m, s) => {
+      const v = valueHead(cut(m[1] as string, 4), "event");
+      return list(v, `${s.label} has ${v}, not ${s.predicate.replace(/^(?:do|did) not \w+ /i, "").replace(/,.*$/, "")} (belongings)`, v);
+    },
+  },
+  {
+    // A team or a band one follows (`I'm a massive Man City fan`, `a lifelong Arsenal supporter`): the name, capitalized.
+    attribute: "likes",
+    re: /^am (?:an? )?(?:(?:massive|big|huge|die-?hard|lifelong|loyal|proper|long-time|longtime) )?([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2}) (?:fan|supporter)\b/,
+    build: (m, s) => ({ ...list(m[1] as string, `${s.label} is a fan of ${m[1]} (likes)`), keyAttribute: "preference" }),
+  },
   {
     attribute: "name",
     re: /^(?:am called|go by) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/,
@@ -336,6 +368,8 @@ const RULES: Rule[] = [
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} moved to ${v} and lives there`);
     },
+    // `we moved to Leeds`, `we live in Didsbury`: the household's home is the speaker's.
+    we: true,
   },
   {
     attribute: "residence",
@@ -344,6 +378,7 @@ const RULES: Rule[] = [
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
     },
+    we: true,
   },
   {
     attribute: "hometown",
@@ -369,7 +404,7 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: new RegExp(
-      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job) (as an?|as|at|for|in) ${VAL}`,
+      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely))? (as an?|as|at|for|in) ${VAL}`,
       "i",
     ),
     // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
@@ -460,15 +495,17 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `^${ADV}(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (${PET})s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) ((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
       "i",
     ),
-    build: (m, s) =>
-      list(
-        m[2] ? `${m[1]} named ${m[2]}` : (m[1] as string),
-        `${s.label} has a pet ${m[1]}${m[2] ? ` named ${m[2]}` : ""}`,
-        (m[2] ?? m[1]) as string,
-      ),
+    build: (m, s) => {
+      const kind = (m[1] as string).toLowerCase();
+      return list(
+        m[2] ? `${kind} named ${m[2]}` : kind,
+        `${s.label} has a pet ${kind}${m[2] ? ` named ${m[2]}` : ""}`,
+        (m[2] ?? kind) as string,
+      );
+    },
     we: true,
   },
   {
@@ -497,7 +534,7 @@ const RULES: Rule[] = [
   {
     attribute: "health",
     re: new RegExp(
-      `^${ADV}(?:have|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (asthma|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (asthma|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
       "i",
     ),
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
@@ -584,7 +621,7 @@ const RULES: Rule[] = [
   {
     attribute: "plan",
     re: new RegExp(
-      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|am training for|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having) ${VAL}`,
+      `^${ADV}(?:am (?:going|planning|about|hoping|scheduled|preparing|getting ready) to|am planning on|am training for|plan to|intend to|hope to|will|am thinking (?:of|about)|am looking forward to|am planning|am preparing for|am considering|are planning(?! to )|are preparing for|am moving to|am having|am starting|am taking|am visiting|am going on|are going to|are planning to|are moving to|are having|are thinking (?:of|about)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -668,7 +705,9 @@ const HOBBY_CLAUSE = new RegExp(
 );
 /** What ends a list of hobbies besides punctuation: a relative clause or a clause of its own (`hiking, which I love`). */
 const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)\b/i;
-const NAME_CLAUSE = /\b(?:my name is|call me|my name's) ([A-Z][\w'-]+(?: [A-Z][\w'-]+)?)/i;
+// Case-sensitive past the first word: a second word is part of the name only when capitalized
+// (`Hollie Grant`, not `Hollie with an ie`).
+const NAME_CLAUSE = /\b(?:[Mm]y [Nn]ame is|[Cc]all me|[Mm]y [Nn]ame's) ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
 const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
@@ -691,7 +730,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
 const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 const BIRTHDAY_CLAUSE = new RegExp(
-  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME} \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of ${MONTH_NAME})\\b`,
+  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (?:the )?(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME} \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of ${MONTH_NAME})\\b`,
   "i",
 );
 const LEAD =
@@ -705,12 +744,27 @@ const QUESTION_START =
 const REACTION =
   /^(?:am|was|have been|feel|felt|think|thought|guess|bet|hope|agree|know|knew|understand|appreciate|mean|meant|can not wait|cannot wait|would|wish|see|totally|love (?:that|it|this|how|your|the way|hearing|seeing)|like (?:that|it|this|your)|really (?:appreciate|like|love|hope|think)|do not know|am not sure|remember when|hear you|get it|got it)\b/i;
 
+/** A speech, hearing or belief verb that opens a predicate: what follows is someone's report. */
+const REPORTED = new RegExp(
+  `^${ADV}(?:says|said|say|tells|told|keeps (?:saying|telling)|kept (?:saying|telling)|is (?:saying|telling)|was (?:saying|telling)|thinks|reckons|reckoned|believes|mentioned|claims|claimed|heard|was told|have heard)\\b`,
+  "i",
+);
+/**
+ * A negated predicate (`do not own a car`, `never go out`): what no rule read of it is kept as no
+ * statement, since it says what is not so and the rules read the negations that are facts
+ * (`cannot eat`, `do not like`, `not ... anymore`).
+ */
+const NEGATED = new RegExp(
+  `^${ADV}(?:do not|does not|did not|am not|is not|are not|was not|were not|have not|has not|never|cannot|can not|will not)\\b`,
+  "i",
+);
+
 /**
  * A first-person clause no rule matched that still says something about the speaker: not a
  * reaction (`I'm so happy for you`, `I think so`), and with at least three content words.
  */
 function isStatement(predicate: string): boolean {
-  if (REACTION.test(predicate)) return false;
+  if (REACTION.test(predicate) || NEGATED.test(predicate)) return false;
   const words = predicate.match(/[A-Za-z]{3,}/g) ?? [];
   return (
     words.filter(
@@ -760,12 +814,15 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
 const CLAUSE_SPLIT = new RegExp(
   `\\s*;\\s*|\\s+[-–—]+\\s+|,?\\s+(?:and|but|so|because|since|whereas|while)\\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\\s+)?(?:i|my|we)\\b)` +
     // A clause of a relative's own after a comma (`got married, my wife is a nurse`, `my husband bakes, he is a chef`).
-    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)`,
+    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)` +
+    // A clause of the speaker's own after a comma (`I work from home, I'm a UX designer`).
+    "|,\\s+(?=(?:I|we)\\s+(?:am|are|work|live|study)\\b)",
   "i",
 );
 /** Relatives a later `he`/`she` in the message stands for (`My husband bakes, he's a pastry chef`). */
-const HE = /^(?:husband|boyfriend|fianc[ée]|son|brother|dad|father|grandpa|grandfather|uncle|nephew)$/;
-const SHE = /^(?:wife|girlfriend|fianc[ée]e|daughter|sister|mom|mother|mum|grandma|grandmother|aunt|niece)$/;
+const HE = /^(?:husband|boyfriend|fianc[ée]|son|brother|dad|father|stepdad|grandpa|grandfather|grandad|granddad|uncle|nephew)$/;
+const SHE =
+  /^(?:wife|girlfriend|fianc[ée]e|daughter|sister|mom|mother|mum|stepmum|stepmom|grandma|grandmother|gran|granny|nan|nana|nanna|aunt|niece)$/;
 
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
@@ -857,6 +914,9 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       lastRelative = r;
     }
     if (!subject) continue;
+    // What someone says, was told or believes (`my sister says she's moving`, `my boss told me ...`)
+    // states nothing of the one who says it, and is no more than hearsay of anyone else.
+    if (REPORTED.test(subject.predicate)) continue;
     let matched = false;
     // Each predicate of the subject joined by `and` (`is diabetic and lives in Fresno`): its ended
     // fact or its first rule.

@@ -522,6 +522,14 @@ const NOT_INTO =
 const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|무서|징그|끔찍|피\s|벌레|수술\s*장면/;
 /** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
 const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
+/** A pet by its kind alone, which a breed said after it names more closely. */
+const GENERIC_PET = /^(?:강아지|고양이|반려견|반려묘|개)$/;
+/** A breed among {@link PET}: what is left once the kinds alone are taken out. */
+const BREED = new RegExp(
+  `^(?:${PET.split("|")
+    .filter((p) => !/^(?:강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|고슴도치|기니피그|개)$/.test(p))
+    .join("|")})$`,
+);
 /** Nouns of time before `에` (`지난주에`, `방학에`): never a trip's place. */
 const TIME_BEFORE_E = /(?:주|달|해|년|월|일|날|때|전|후|방학|휴가|주말|연휴|아침|점심|저녁|밤)$/;
 
@@ -1304,7 +1312,15 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
     ),
-    build: (m, l) => list(m[1] as string, `${topic(l)} 반려동물 ${m[1]}${m[2] ? ` ${m[2]}` : ""}를 키운다`, m[1]),
+    build: (m, l, body) => {
+      // A breed said right after a pet by its kind (`강아지 키워요 말티즈예요`, `강아지 키워 웰시코기고 …`) is the pet.
+      const after = /^(?:요|고|는데|서)?[\s,.!~…]*([가-힣]+?)(?:예요|이에요|에요|입니다|이야|야|이고|고|요)?(?=[\s,.!~…]|$)/.exec(
+        body.slice((m.index ?? 0) + m[0].length),
+      );
+      const breed = after?.[1] !== undefined && BREED.test(after[1]) && GENERIC_PET.test(m[1] as string) ? after[1] : undefined;
+      const v = breed ?? (m[1] as string);
+      return list(v, `${topic(l)} 반려동물 ${v}${m[2] ? ` ${m[2]}` : ""}를 키운다`, v);
+    },
   },
   {
     attribute: "health",
@@ -2658,7 +2674,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // A bare `퇴사` (no job) beside the workplace the message says was left (`전에는 삼성전자
   // 다녔는데 2022년에 퇴사했어요`) says that one thing again.
   // Read after {@link asWorkplace}, which makes a place gone to (`현대차 다녔는데`) the workplace.
-  const read = facts.map((f) => asWorkplace(f, text));
+  const read = facts.map((f) => asWorkplace(f, text)).filter((f): f is CandidateFact => f !== undefined);
   const leftNamed = (f: CandidateFact) => f.ended === true && f.attribute === "work";
   return read.filter((f) => !(f.attribute === "work" && f.value === "퇴사" && read.some((g) => g.subject === f.subject && leftNamed(g))));
 }
@@ -2668,21 +2684,44 @@ const GONE_TO = "에 다닌다 (취미, 활동)";
 /** Activities kept up as pastimes, whatever the message is about. */
 const KNOWN_ACTIVITY = new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})`);
 
+/** A pastime or a place of one by how its name ends (`미술`, `태권도`, `피아노`, `문화센터`, `성당`). */
+const GONE_TO_ACTIVITY =
+  /^(?:산|바다|공원|절)$|(?:장|원|관|센터|교실|도장|체육|미술|음악|피아노|바이올린|수업|교회|성당|절|레슨|강좌|강습|스쿨|도|술|학|(?:영|국|본|불|독|랑스|페인)어|기|댄스|공방|모임|과외|방|반|클래스|봉사)$/;
+/** Adult and child relatives, by the end of a fact's subject (`user's 남편`, `user's 큰딸`). */
+// Not a sibling, who may as well be a student (`형은 카이스트 다니고`).
+const ADULT_KIN = /(?:남편|아내|와이프|아빠|엄마|아버지|어머니|아버님|어머님|부모님|장인|장모|시아버지|시어머니)$/;
+const CHILD_KIN = /(?:아들|딸|큰애|작은애|첫째|둘째|셋째|막내)$/;
+
+/**
+ * What is gone to with 다니다 by a name alone (`현대모비스 다녀요`, `시대인재 다녀`) in a message
+ * that says nothing of a job, when the name is no pastime nor a place of one ({@link
+ * GONE_TO_ACTIVITY}): a spouse's or a parent's workplace, a child's school (an academy by its name
+ * is a school too), and for the speaker or a sibling either of them, so no fact rather than a pastime.
+ */
+function goneToByName(fact: CandidateFact): CandidateFact | undefined {
+  if (GONE_TO_ACTIVITY.test(fact.value)) return fact;
+  const { keyValue: _keyValue, ...rest } = fact;
+  const before = fact.text.slice(0, -GONE_TO.length);
+  if (ADULT_KIN.test(fact.subject)) return { ...rest, attribute: "work", multi: false, text: `${before}에 다닌다 (직장, 직업)` };
+  if (CHILD_KIN.test(fact.subject)) return { ...rest, attribute: "school", multi: false, text: `${before}에 다닌다 (학교)` };
+  return undefined;
+}
+
 /**
  * A place gone to with 다니다 read as a pastime is the workplace when it is an employer by name
  * (`이제 토스 다님`), or when the message talks about the job (`이직했어 … 당근마켓 다녀`, `회사
  * 옮겼어요. 지금은 네이버 다녀요`) and it is no activity one keeps up or its academy or class (`퇴근하고
  * 헬스 다녀`, `이직 준비로 영어학원 다녀요` stay pastimes).
  */
-function asWorkplace(fact: CandidateFact, text: string): CandidateFact {
+function asWorkplace(fact: CandidateFact, text: string): CandidateFact | undefined {
   if (fact.attribute !== "hobby" || !fact.text.endsWith(GONE_TO)) return fact;
   const v = fact.value;
   const employer = KNOWN_EMPLOYER.test(v);
   if (!employer) {
-    if (!WORK_TALK.test(text) || KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v))
-      return fact;
+    if (KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v)) return fact;
     const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
+    if (!WORK_TALK.test(text)) return goneToByName(fact);
   }
   const { keyValue: _keyValue, ...rest } = fact;
   return { ...rest, attribute: "work", multi: false, text: `${fact.text.slice(0, -GONE_TO.length)}에 다닌다 (직장, 직업)` };
