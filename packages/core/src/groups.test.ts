@@ -1,4 +1,4 @@
-import { AIMessage, type BaseMessage, HumanMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, SystemMessage, ToolMessage } from "@langchain/core/messages";
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sentMessages } from "./assemble-view.js";
@@ -48,6 +48,12 @@ describe("groupMessages", () => {
       "orphan:c@2-3",
       "user:h2@3-4",
     ]);
+  });
+
+  it("marks a RemoveMessage stored as a message an orphan (LangGraph keeps one after REMOVE_ALL_MESSAGES as given, langgraph#8423)", () => {
+    const messages = [human("h"), ai("a"), human("g"), new RemoveMessage({ id: "g" }), human("h2")];
+    expect(shape(messages)).toEqual(["user:h@0-1", "assistant:a@1-2", "user:g@2-3", "orphan:g@3-4", "user:h2@4-5"]);
+    expect(validateProviderRequest(sentMessages(selectView(messages, { cost: () => 1, limit: 10 }).messages))).toEqual([]);
   });
 
   it("keeps what a partly answered parallel call answered: its AI message without the unanswered calls (R37)", () => {

@@ -32,7 +32,9 @@ import { contentText } from "./token-counter.js";
  *   that has is an `assistant` group: a copy of it without the calls; reasoning is no text), a second result for the same call, an
  *   empty user message ({@link isEmptyContent}) that is not the newest user message of the list
  *   (Anthropic, Gemini and Bedrock refuse it; the newest is the user's current input and is sent
- *   as typed).
+ *   as typed), a `RemoveMessage` stored as a message (no provider has a role for it; every
+ *   converter refuses it). LangGraph's `messages` reducer stores one when an update's tail after
+ *   `REMOVE_ALL_MESSAGES` holds a removal: it keeps that tail as given (langgraph#8423).
  */
 export type GroupKind = "system" | "user" | "assistant" | "tool_call" | "orphan";
 
@@ -306,7 +308,7 @@ function groupUnit(messages: readonly BaseMessage[], i: number, stop: number, ou
         : "user"
       : type === "system"
         ? "system"
-        : type === "tool"
+        : type === "tool" || type === "remove"
           ? "orphan"
           : "assistant";
   out.push({ kind, messages: [kind === "user" ? withoutBlankText(message) : message], start: i, end: i + 1 });

@@ -1,0 +1,315 @@
+/**
+ * More LangGraph operations from public reports, on a thread the stack has windowed, summarized and
+ * (archive on) archived. `memoryStack` (window 4, summarize), English and Korean, archive off and
+ * on; oracle: plain `createAgent` on a `MemorySaver` (the same operations, the same thread), and
+ * the strict validator for OpenAI, Anthropic (no prefill), Gemini and Bedrock on every request the
+ * stack sent.
+ *
+ * - https://github.com/langchain-ai/langgraph/pull/8423 "merge and format messages after
+ *   REMOVE_ALL_MESSAGES": one update clearing the history then writing a tail that repeats an id and
+ *   removes one of its own messages: LangGraph's JS reducer keeps that tail as given, a
+ *   `RemoveMessage` and both copies stored as messages; the stack stores the same, and its requests
+ *   leave the removal out (was: sent, which every provider refuses, as plain `createAgent` does);
+ * - https://github.com/langchain-ai/langgraphjs/pull/846 "Dedupe input (right-side) messages in
+ *   messageStateReducer": an update carrying two messages with one id keeps the later;
+ * - https://github.com/langchain-ai/langgraphjs/issues/1652 "useStream should support streaming
+ *   RemoveMessage": after a `RemoveMessage` update, a turn streamed with `streamMode: "values"`
+ *   streams states without the removed message, ending on what `getState` reads;
+ * - https://github.com/langchain-ai/langgraph/pull/4328 "Add delete_thread method to Checkpointer"
+ *   and https://github.com/langchain-ai/langgraphjs/issues/1272 "Checkpoint Postgres delete
+ *   thread": after `deleteThread` nothing of the thread is read or archived; plain LangGraph starts
+ *   the id again, the stack refuses it (`ThreadwiseThreadDeletedError`, its tombstone) and a new id
+ *   starts with nothing of the old thread in its requests;
+ * - https://github.com/langchain-ai/langgraphjs/issues/1591 "Filter by metadata in the Mongo
+ *   Checkpointer is dead code" (fixed by https://github.com/langchain-ai/langgraphjs/pull/2186):
+ *   `list` with a metadata `filter` (`source`, `step`) yields exactly the checkpoints of the
+ *   thread's list that match it, as many updates and inputs as a `MemorySaver` holds;
+ * - https://github.com/langchain-ai/langgraph/issues/8714 "aupdate_state raises 'Ambiguous update'
+ *   where update_state succeeds": `updateState` as `__start__` on a new thread, then without
+ *   `asNode`, then a turn: each step gives what it gives on a plain saver.
+ */
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMessage } from "@langchain/core/messages";
+import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { messageText } from "@threadwise/core";
+import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { ThreadwiseThreadDeletedError } from "@threadwise/memory";
+import { createAgent } from "langchain";
+import { describe, expect, it } from "vitest";
+import { isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+
+const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
+type Case = (typeof CASES)[number];
+const label = (c: Case) => `${c.lang}, archive ${c.archive ? "on" : "off"}`;
+
+const T = {
+  en: {
+    turn: (i: number) => `Tell me about Busan, part ${i}.`,
+    after: "What did we talk about?",
+    note: "Note: the user prefers trains.",
+    fixed: "Note: the user prefers ferries.",
+  },
+  ko: {
+    turn: (i: number) => `부산에 대해 알려 주세요, ${i}부.`,
+    after: "우리가 무슨 얘기를 했죠?",
+    note: "메모: 사용자는 기차를 좋아함.",
+    fixed: "메모: 사용자는 배를 좋아함.",
+  },
+} as const;
+
+/** `PARALLEL k`: k `lookup` calls; after tool results "done: <results>"; else "ok: <last line>". Strict on the stack; plain's requests are recorded only. */
+function model(strict: boolean) {
+  return strictModel({
+    noPrefill: true,
+    ...(strict ? {} : { onViolation: "record" as const }),
+    answer: (messages) => {
+      const last = lastOf(messages);
+      if (isTool(last)) {
+        const results: string[] = [];
+        for (let k = messages.length - 1; k >= 0 && isTool(messages[k] as BaseMessage); k -= 1)
+          results.unshift(messageText(messages[k] as BaseMessage));
+        return `done: ${results.join(" | ")}`;
+      }
+      const text =
+        messageText(last)
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .at(-1) ?? "";
+      const parallel = /^PARALLEL (\d+)/.exec(text);
+      if (parallel)
+        return new AIMessage({
+          content: "",
+          tool_calls: Array.from({ length: Number(parallel[1]) }, (_, i) => ({
+            id: `call_${text.length}_${i}`,
+            name: "lookup",
+            args: { n: i },
+            type: "tool_call" as const,
+          })),
+        });
+      return `ok: ${text}`;
+    },
+  });
+}
+
+interface Graph {
+  invoke(input: unknown, config: object): Promise<unknown>;
+  stream(input: unknown, config: object): Promise<AsyncIterable<unknown>>;
+  updateState(config: object, values: object, asNode?: string): Promise<unknown>;
+  getState(config: object): Promise<{ values: { messages?: BaseMessage[] } }>;
+  checkpointer?: unknown;
+}
+
+interface Lister {
+  list(config: object, options?: object): AsyncIterable<{ metadata?: { source?: string; step?: number } }>;
+  deleteThread(threadId: string): Promise<void>;
+}
+
+function agents(c: Case) {
+  const m = model(true);
+  const { agent, stack } = stackAgent({
+    model: m,
+    tools: [lookup],
+    windowSize: 4,
+    summarizeThreshold: 6,
+    summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
+    stack: { archive: c.archive },
+  });
+  const plainModel = model(false);
+  const saver = new MemorySaver();
+  const plain = createAgent({ model: plainModel, tools: [lookup], systemPrompt: "You are a helpful assistant.", checkpointer: saver });
+  return {
+    agent: agent as unknown as Graph,
+    stack,
+    m,
+    plain: plain as unknown as Graph,
+    plainModel,
+    savers: { agent: stack.checkpointer as unknown as Lister, plain: saver as unknown as Lister },
+  };
+}
+
+/** The whole thread the stack stores (archived messages first). */
+const whole = (a: ReturnType<typeof agents>, threadId: string) =>
+  (a.stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread({
+    configurable: { thread_id: threadId },
+  });
+
+const shape = (messages: readonly BaseMessage[]) =>
+  messages.map((m) => ({
+    type: m.getType(),
+    text: messageText(m),
+    ...(m.getType() === "tool" ? { answers: (m as ToolMessage).tool_call_id } : {}),
+    ...(m.getType() === "ai" ? { calls: ((m as AIMessage).tool_calls ?? []).map((call) => call.id) } : {}),
+  }));
+
+function expectAccepted(m: ReturnType<typeof model>) {
+  expect(m.providerLog.rejected).toEqual([]);
+  for (const request of requests(m)) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+}
+
+async function warm(target: Graph, lang: Case["lang"], cfg: object, turns = 6, from = 1) {
+  for (let i = from; i < from + turns; i += 1) await target.invoke({ messages: [new HumanMessage(T[lang].turn(i))] }, cfg);
+}
+
+/** What an operation gave: `ok`, or the error's class and message. */
+const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
+  );
+
+describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
+  it(`langgraph#8423: REMOVE_ALL_MESSAGES then a tail repeating an id and removing one of its own messages (${label(c)})`, async () => {
+    const a = agents(c);
+    const cfg = { configurable: { thread_id: `remove-all-tail-${c.lang}-${c.archive}` } };
+    for (const target of [a.agent, a.plain]) {
+      await warm(target, c.lang, cfg);
+      await target.updateState(cfg, {
+        messages: [
+          new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
+          new HumanMessage({ id: "kept-1", content: T[c.lang].turn(1) }),
+          new AIMessage({ id: "note-1", content: T[c.lang].note }),
+          new AIMessage({ id: "note-1", content: T[c.lang].fixed }),
+          new HumanMessage({ id: "gone-1", content: T[c.lang].turn(2) }),
+          new RemoveMessage({ id: "gone-1" }),
+        ],
+      });
+      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
+      await warm(target, c.lang, cfg, 4, 7);
+    }
+    const plain = await storedMessages(a.plain as never, cfg.configurable.thread_id);
+    expect(shape((await a.agent.getState(cfg)).values.messages ?? [])).toEqual(shape(plain));
+    // The archive holds what the thread held before the clear (it is history), then the thread as LangGraph's.
+    const stacked = await whole(a, cfg.configurable.thread_id);
+    expect(shape(stacked.slice(-plain.length))).toEqual(shape(plain));
+    // The stack's first request after the clear holds the rewritten tail, never a message from before it.
+    const after = requests(a.m).find((r) => messageText(lastOf(r)).endsWith(T[c.lang].after)) as BaseMessage[];
+    expect(after).toBeDefined();
+    expect(after.some((m) => m.getType() === "remove")).toBe(false);
+    expect(after.map((m) => messageText(m)).join("\n")).not.toContain(T[c.lang].turn(3));
+    // Plain LangGraph stores the removal as a message and sends it: every provider refuses that request.
+    expect(plain.some((m) => m.getType() === "remove")).toBe(true);
+    expect(a.plainModel.providerLog.rejected.length).toBeGreaterThan(0);
+    expectAccepted(a.m);
+  });
+
+  it(`langgraphjs#846: an update carrying two messages with one id keeps the later, as on a plain saver (${label(c)})`, async () => {
+    const a = agents(c);
+    const cfg = { configurable: { thread_id: `dup-ids-${c.lang}-${c.archive}` } };
+    for (const target of [a.agent, a.plain]) {
+      await warm(target, c.lang, cfg);
+      await target.updateState(cfg, {
+        messages: [new AIMessage({ id: "dup-note", content: T[c.lang].note }), new AIMessage({ id: "dup-note", content: T[c.lang].fixed })],
+      });
+      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
+      await warm(target, c.lang, cfg, 3, 7);
+    }
+    const stacked = await whole(a, cfg.configurable.thread_id);
+    expect(shape(stacked)).toEqual(shape(await storedMessages(a.plain as never, cfg.configurable.thread_id)));
+    const texts = stacked.map((m) => messageText(m));
+    expect(texts).toContain(T[c.lang].fixed);
+    expect(texts).not.toContain(T[c.lang].note);
+    expectAccepted(a.m);
+  });
+
+  it(`langgraphjs#1652: a values stream after a RemoveMessage update streams no removed message and ends on getState (${label(c)})`, async () => {
+    const a = agents(c);
+    const cfg = { configurable: { thread_id: `stream-remove-${c.lang}-${c.archive}` } };
+    const finals: Record<string, BaseMessage[]> = {};
+    for (const [name, target] of [
+      ["agent", a.agent],
+      ["plain", a.plain],
+    ] as const) {
+      await warm(target, c.lang, cfg);
+      const newest = lastOf((await target.getState(cfg)).values.messages ?? []);
+      await target.updateState(cfg, { messages: [new RemoveMessage({ id: newest.id as string })] });
+      const input = { messages: [new HumanMessage(`PARALLEL 2 ${T[c.lang].after}`)] };
+      const streamed: Array<{ messages?: BaseMessage[] }> = [];
+      for await (const chunk of await target.stream(input, { ...cfg, streamMode: "values" })) streamed.push(chunk as never);
+      // The stack's middleware nodes add steps, so it streams more states than plain; each holds no removed message.
+      for (const state of streamed) expect((state.messages ?? []).map((m) => m.id)).not.toContain(newest.id);
+      finals[name] = streamed.at(-1)?.messages ?? [];
+      expect(shape(finals[name] ?? [])).toEqual(shape((await target.getState(cfg)).values.messages ?? []));
+    }
+    expect(shape(finals.agent ?? [])).toEqual(shape(finals.plain ?? []));
+    const stacked = await whole(a, cfg.configurable.thread_id);
+    expect(shape(stacked)).toEqual(shape(await storedMessages(a.plain as never, cfg.configurable.thread_id)));
+    expectAccepted(a.m);
+  });
+
+  it(`langgraph#4328, langgraphjs#1272: after deleteThread nothing of the thread is read or sent; the id is refused, a new id starts clean (${label(c)})`, async () => {
+    const a = agents(c);
+    const threadId = `delete-${c.lang}-${c.archive}`;
+    const cfg = { configurable: { thread_id: threadId } };
+    const fresh = { configurable: { thread_id: `${threadId}-new` } };
+    for (const [name, target] of [
+      ["agent", a.agent],
+      ["plain", a.plain],
+    ] as const) {
+      await warm(target, c.lang, cfg, 7);
+      await target.invoke({ messages: [new HumanMessage(`PARALLEL 2 ${T[c.lang].after}`)] }, cfg);
+      await a.savers[name].deleteThread(threadId);
+      expect((await target.getState(cfg)).values.messages ?? []).toEqual([]);
+    }
+    expect(await whole(a, threadId)).toEqual([]);
+    // Plain LangGraph starts the id again; the stack keeps a tombstone (spec R24, langgraph#7206):
+    // the id is refused with a typed error and nothing is stored.
+    const again = await a.agent.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg).then(
+      () => undefined,
+      (e: unknown) => e,
+    );
+    expect(ThreadwiseThreadDeletedError.isInstance(again)).toBe(true);
+    expect(await whole(a, threadId)).toEqual([]);
+    const calls = requests(a.m).length;
+    await a.agent.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, fresh);
+    expect(requests(a.m).length).toBe(calls + 1);
+    const last = requests(a.m).at(-1) as BaseMessage[];
+    expect(last.filter((m) => m.getType() !== "system").map((m) => messageText(m))).toEqual([T[c.lang].after]);
+    expect((await whole(a, fresh.configurable.thread_id)).map((m) => messageText(m))).toEqual([T[c.lang].after, `ok: ${T[c.lang].after}`]);
+    expectAccepted(a.m);
+  });
+
+  it(`langgraphjs#1591: list with a metadata filter yields the checkpoints a MemorySaver yields (${label(c)})`, async () => {
+    const a = agents(c);
+    const cfg = { configurable: { thread_id: `list-filter-${c.lang}-${c.archive}` } };
+    for (const target of [a.agent, a.plain]) {
+      await warm(target, c.lang, cfg, 5);
+      await target.updateState(cfg, { messages: [new AIMessage(T[c.lang].note)] });
+      await warm(target, c.lang, cfg, 2, 6);
+    }
+    const listed = async (saver: Lister, filter?: object) => {
+      const out: Array<{ source?: string; step?: number }> = [];
+      for await (const t of saver.list(cfg, filter ? { filter } : {})) out.push({ source: t.metadata?.source, step: t.metadata?.step });
+      return out;
+    };
+    // The stack's middleware nodes add steps, so steps differ from plain's: the oracle for a filter
+    // is the unfiltered list filtered here; the count of updates and inputs is plain's.
+    const all = await listed(a.savers.agent);
+    for (const filter of [{ source: "update" }, { source: "input" }, { step: 3 }, { source: "loop", step: 2 }] as const) {
+      const ours = await listed(a.savers.agent, filter);
+      const expected = all.filter((t) => Object.entries(filter).every(([k, v]) => t[k as keyof typeof t] === v));
+      expect(ours, JSON.stringify(filter)).toEqual(expected);
+      expect(ours.length, JSON.stringify(filter)).toBeGreaterThan(0);
+      if (!("step" in filter)) expect(ours.length, JSON.stringify(filter)).toBe((await listed(a.savers.plain, filter)).length);
+    }
+    expect(await listed(a.savers.agent, { source: "no-such-source" })).toEqual([]);
+    expectAccepted(a.m);
+  });
+
+  it(`langgraph#8714: updateState as __start__ on a new thread, then without asNode, then a turn, as on a plain saver (${label(c)})`, async () => {
+    const a = agents(c);
+    const cfg = { configurable: { thread_id: `as-start-${c.lang}-${c.archive}` } };
+    const steps: Record<string, string[]> = { agent: [], plain: [] };
+    for (const [name, target] of [
+      ["agent", a.agent],
+      ["plain", a.plain],
+    ] as const) {
+      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(T[c.lang].note)] }, "__start__")));
+      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(T[c.lang].fixed)] })));
+      steps[name]?.push(await outcome(target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg)));
+      await warm(target, c.lang, cfg, 5);
+    }
+    expect(steps.agent).toEqual(steps.plain);
+    const stacked = await whole(a, cfg.configurable.thread_id);
+    expect(shape(stacked)).toEqual(shape(await storedMessages(a.plain as never, cfg.configurable.thread_id)));
+    expectAccepted(a.m);
+  });
+});
