@@ -29,11 +29,11 @@
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMessage } from "@langchain/core/messages";
 import { Command, interrupt, MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { isTool, lastOf, lookup, parallelModel, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
 
 const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
 type Case = (typeof CASES)[number];
@@ -74,49 +74,23 @@ function searchAnswer(n: number): AIMessage {
 
 /**
  * `PARALLEL k`: k `lookup` calls; `ASK2`: two `ask` calls; `SEARCH`: {@link searchAnswer}; after a
- * tool result "done: <results>"; else "ok: <last line>". Call ids follow the user's text (the same on every thread). Strict on the stack; plain's requests are recorded only.
+ * tool result "done: <results>"; else "ok: <last line>" (report-agent's {@link parallelModel}).
+ * Call ids follow the user's text (the same on every thread). Strict on the stack; plain's requests are recorded only.
  */
 function model(strict: boolean) {
-  return strictModel({
-    noPrefill: true,
-    ...(strict ? {} : { onViolation: "record" as const }),
-    answer: (messages) => {
-      const last = lastOf(messages);
-      if (isTool(last)) {
-        const results: string[] = [];
-        for (let k = messages.length - 1; k >= 0 && isTool(messages[k] as BaseMessage); k -= 1)
-          results.unshift(messageText(messages[k] as BaseMessage));
-        return `done: ${results.join(" | ")}`;
-      }
-      const text =
-        messageText(last)
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .at(-1) ?? "";
-      const parallel = /^PARALLEL (\d+)/.exec(text);
-      if (parallel)
-        return new AIMessage({
-          content: "",
-          tool_calls: Array.from({ length: Number(parallel[1]) }, (_, i) => ({
-            id: `call_${text.length}_${i}`,
-            name: "lookup",
-            args: { n: i },
-            type: "tool_call" as const,
-          })),
-        });
-      if (text.startsWith("ASK2"))
-        return new AIMessage({
-          content: "",
-          tool_calls: ["window", "aisle"].map((seat, i) => ({
-            id: `ask_${text.length}_${i}`,
-            name: "ask",
-            args: { seat },
-            type: "tool_call" as const,
-          })),
-        });
-      if (text.startsWith("SEARCH")) return searchAnswer(text.length);
-      return `ok: ${text}`;
-    },
+  return parallelModel(strict, (text) => {
+    if (text.startsWith("ASK2"))
+      return new AIMessage({
+        content: "",
+        tool_calls: ["window", "aisle"].map((seat, i) => ({
+          id: `ask_${text.length}_${i}`,
+          name: "ask",
+          args: { seat },
+          type: "tool_call" as const,
+        })),
+      });
+    if (text.startsWith("SEARCH")) return searchAnswer(text.length);
+    return undefined;
   });
 }
 

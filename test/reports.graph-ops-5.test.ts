@@ -31,11 +31,11 @@
 import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMessage } from "@langchain/core/messages";
 import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/core/testing";
+import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
 import { ThreadwiseThreadDeletedError } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { isTool, lastOf, lookup, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { lastOf, lookup, parallelModel, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
 
 const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
 type Case = (typeof CASES)[number];
@@ -56,39 +56,8 @@ const T = {
   },
 } as const;
 
-/** `PARALLEL k`: k `lookup` calls; after tool results "done: <results>"; else "ok: <last line>". Strict on the stack; plain's requests are recorded only. */
-function model(strict: boolean) {
-  return strictModel({
-    noPrefill: true,
-    ...(strict ? {} : { onViolation: "record" as const }),
-    answer: (messages) => {
-      const last = lastOf(messages);
-      if (isTool(last)) {
-        const results: string[] = [];
-        for (let k = messages.length - 1; k >= 0 && isTool(messages[k] as BaseMessage); k -= 1)
-          results.unshift(messageText(messages[k] as BaseMessage));
-        return `done: ${results.join(" | ")}`;
-      }
-      const text =
-        messageText(last)
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .at(-1) ?? "";
-      const parallel = /^PARALLEL (\d+)/.exec(text);
-      if (parallel)
-        return new AIMessage({
-          content: "",
-          tool_calls: Array.from({ length: Number(parallel[1]) }, (_, i) => ({
-            id: `call_${text.length}_${i}`,
-            name: "lookup",
-            args: { n: i },
-            type: "tool_call" as const,
-          })),
-        });
-      return `ok: ${text}`;
-    },
-  });
-}
+/** `PARALLEL k`: k `lookup` calls; after tool results "done: <results>"; else "ok: <last line>" (report-agent's {@link parallelModel}). Strict on the stack; plain's requests are recorded only. */
+const model = (strict: boolean) => parallelModel(strict);
 
 interface Graph {
   invoke(input: unknown, config: object): Promise<unknown>;

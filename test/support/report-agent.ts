@@ -56,6 +56,47 @@ export function agentModel() {
   });
 }
 
+/**
+ * The graph-operation report suites' model: a user message whose last non-blank line starts with
+ * `PARALLEL <k>` gets k parallel `lookup` calls (ids `call_<text length>_<i>`, the same on every
+ * thread); after tool results "done: <the trailing run of results>"; another last line `more`
+ * answers (when it returns a message), else "ok: <last line>". Strict (Anthropic without prefill
+ * too) for the stack; with `strict: false` a request breaking a provider rule is recorded only
+ * (plain `createAgent`'s).
+ */
+export function parallelModel(strict: boolean, more?: (text: string) => AIMessage | undefined) {
+  return strictModel({
+    noPrefill: true,
+    ...(strict ? {} : { onViolation: "record" as const }),
+    answer: (messages) => {
+      const last = lastOf(messages);
+      if (isTool(last)) {
+        const results: string[] = [];
+        for (let k = messages.length - 1; k >= 0 && isTool(messages[k] as BaseMessage); k -= 1)
+          results.unshift(messageText(messages[k] as BaseMessage));
+        return `done: ${results.join(" | ")}`;
+      }
+      const text =
+        messageText(last)
+          .split("\n")
+          .filter((line) => line.trim() !== "")
+          .at(-1) ?? "";
+      const parallel = /^PARALLEL (\d+)/.exec(text);
+      if (parallel)
+        return new AIMessage({
+          content: "",
+          tool_calls: Array.from({ length: Number(parallel[1]) }, (_, i) => ({
+            id: `call_${text.length}_${i}`,
+            name: "lookup",
+            args: { n: i },
+            type: "tool_call" as const,
+          })),
+        });
+      return more?.(text) ?? `ok: ${text}`;
+    },
+  });
+}
+
 /** A summarizer that records its inputs and answers with `text(call)`. */
 export function summarizerModel(text: (call: number) => string | AIMessage | Error = (call) => `summary ${call + 1}`) {
   const inputs: BaseMessage[][] = [];
