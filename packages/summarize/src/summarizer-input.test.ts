@@ -94,14 +94,27 @@ describe("transcriptLine: a RemoveMessage stored as a message (langgraph#8423)",
       const removal = new RemoveMessage({ id: "gone-1" });
       expect(transcriptLine(removal)).toBe("");
       const span = [new HumanMessage(said), removal, new AIMessage(answered)];
-      const input = buildSummarizerInput({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 4000, counter });
+      const input = buildSummarizerInput({
+        previousSummary: undefined,
+        span,
+        prompt: DEFAULT_SUMMARY_PROMPT,
+        maxInputTokens: 4000,
+        counter,
+      });
       const user = messageText(input.messages[1] as HumanMessage);
       expect(user).toBe(`<new_messages>\nUser: ${said}\nAssistant: ${answered}\n</new_messages>`);
       const passes = summarizerPassLines({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 4000, counter });
       expect(passes.map((p) => p.messages.length)).toEqual([3]);
       expect(passes[0]?.lineTokens[1]).toBe(0);
       // Read from the passes' lines, the input is the same.
-      const read = buildSummarizerInput({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 4000, counter, read: passes[0] });
+      const read = buildSummarizerInput({
+        previousSummary: undefined,
+        span,
+        prompt: DEFAULT_SUMMARY_PROMPT,
+        maxInputTokens: 4000,
+        counter,
+        read: passes[0],
+      });
       expect(messageText(read.messages[1] as HumanMessage)).toBe(user);
       expect(read.tokens).toBe(input.tokens);
     });
