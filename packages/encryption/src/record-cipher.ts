@@ -191,7 +191,8 @@ function parseSealed(sealed: unknown, location: RecordLocation): Header {
     throw new ThreadwiseDecryptionError(
       "plaintext-record",
       location,
-      "expected an encrypted record, found a plaintext value (refusing to read it)",
+      // What a new user meets after running without a keyring (MEMORY_ALLOW_PLAINTEXT) and then adding one.
+      "expected an encrypted record, found a plaintext value (refusing to read it): written before a keyring was configured? Seal the store's plaintext records once with @threadwise/encryption's reencrypt({ saver, encryptPlaintext: true }) (its README, \"Encrypting an existing plaintext store\")",
     );
   const text = sealed.slice(SEALED_PREFIX.length);
   const raw = Buffer.from(text, "base64url");
