@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { ThreadwiseAgentMismatchError, ThreadwiseDecryptionError } from "./errors.js";
+import { PLAINTEXT_STORE_HINT, ThreadwiseAgentMismatchError, ThreadwiseDecryptionError } from "./errors.js";
 import { type Keyring, rootKeyOf } from "./keyring.js";
 
 /** Version of the record format (header layout, AAD layout, key derivation). Bound into every record. */
@@ -191,8 +191,7 @@ function parseSealed(sealed: unknown, location: RecordLocation): Header {
     throw new ThreadwiseDecryptionError(
       "plaintext-record",
       location,
-      // What a new user meets after running without a keyring (MEMORY_ALLOW_PLAINTEXT) and then adding one.
-      "expected an encrypted record, found a plaintext value (refusing to read it): written before a keyring was configured? Seal the store's plaintext records once with @threadwise/encryption's reencrypt({ saver, encryptPlaintext: true }) (its README, \"Encrypting an existing plaintext store\")",
+      `expected an encrypted record, found a plaintext value (refusing to read it): ${PLAINTEXT_STORE_HINT}`,
     );
   const text = sealed.slice(SEALED_PREFIX.length);
   const raw = Buffer.from(text, "base64url");
