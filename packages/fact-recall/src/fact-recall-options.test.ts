@@ -1,18 +1,7 @@
 /** factRecall's `model` with a mode that never calls it is refused by name at construction. */
-import { ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { factRecall, resolveFactRecallConfig } from "./fact-recall.js";
-
-function configError(fn: () => unknown): ThreadwiseConfigError {
-  try {
-    fn();
-  } catch (error) {
-    if (ThreadwiseConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ThreadwiseConfigError");
-}
 
 describe("factRecall.model with a mode other than llm", () => {
   const model = scriptedModel(() => "[]");
@@ -24,9 +13,13 @@ describe("factRecall.model with a mode other than llm", () => {
       [{ model }, 'got mode "heuristic", the default, which'],
       [{ model: "openai:gpt-4o-mini" }, 'got mode "heuristic", the default, which'],
     ] as const) {
-      const error = configError(() => factRecall({ ...options, env: {} }));
-      expect(error.option).toBe("factRecall.model");
-      expect(error.message).toContain(`applies only with mode "llm" (${said}`);
+      expect(() => factRecall({ ...options, env: {} })).toThrow(
+        expect.objectContaining({
+          code: "THREADWISE_INVALID_OPTION",
+          option: "factRecall.model",
+          message: expect.stringContaining(`applies only with mode "llm" (${said}`),
+        }),
+      );
     }
   });
 

@@ -1,19 +1,8 @@
 /** userMemory options that would be ignored without a word are refused by name at construction. */
-import { ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
 import { userMemory } from "./user-memory.js";
 import { resolveUserMemoryOptions } from "./user-memory-options.js";
-
-function configError(fn: () => unknown): ThreadwiseConfigError {
-  try {
-    fn();
-  } catch (error) {
-    if (ThreadwiseConfigError.isInstance(error)) return error;
-    throw error;
-  }
-  throw new Error("expected a ThreadwiseConfigError");
-}
 
 describe("userMemory options that do nothing", () => {
   const model = scriptedModel(() => "[]");
@@ -25,18 +14,26 @@ describe("userMemory options that do nothing", () => {
       [{ model, factsMode: "heuristic" as const }, 'got factsMode "heuristic", which'],
       [{ model, factsMode: "off" as const }, 'got factsMode "off", which'],
     ] as const) {
-      const error = configError(() => userMemory({ ...options, env: {} }));
-      expect(error.option).toBe("userMemory.model");
-      expect(error.message).toContain(`applies only with factsMode "llm" (${said}`);
+      expect(() => userMemory({ ...options, env: {} })).toThrow(
+        expect.objectContaining({
+          code: "THREADWISE_INVALID_OPTION",
+          option: "userMemory.model",
+          message: expect.stringContaining(`applies only with factsMode "llm" (${said}`),
+        }),
+      );
     }
     expect(resolveUserMemoryOptions({ model, factsMode: "llm", env: {} }).model).toBe(model);
   });
 
   it("archivedAmong without trims: false (the default trims: true never asks it) is refused", () => {
     for (const options of [{ archivedAmong }, { archivedAmong, trims: true }]) {
-      const error = configError(() => userMemory({ ...options, env: {} }));
-      expect(error.option).toBe("userMemory.archivedAmong");
-      expect(error.message).toContain("applies only with trims: false");
+      expect(() => userMemory({ ...options, env: {} })).toThrow(
+        expect.objectContaining({
+          code: "THREADWISE_INVALID_OPTION",
+          option: "userMemory.archivedAmong",
+          message: expect.stringContaining("applies only with trims: false"),
+        }),
+      );
     }
     expect(resolveUserMemoryOptions({ archivedAmong, trims: false, env: {} }).archivedAmong).toBe(archivedAmong);
   });
