@@ -18,6 +18,7 @@ import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath, pathToFileURL } from "node:url";
 import type { TopLevelSpec } from "vega-lite";
 import { writeChart } from "./support/chart.js";
+import { exitOnHelp } from "./support/cli.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
 const results = resolve(here, "results");
@@ -294,6 +295,7 @@ export async function drawCharts(): Promise<{ files: string[]; summary: string[]
 }
 
 if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) {
+  exitOnHelp();
   const { files, summary } = await drawCharts();
   for (const file of files) console.log(`chart: ${relative(process.cwd(), file)}`);
   console.log(`\n${summary.join("\n")}`);

@@ -16,6 +16,7 @@ import { dirname, relative, resolve } from "node:path";
 import { fileURLToPath } from "node:url";
 import { parseArgs } from "node:util";
 import { drawCharts } from "./charts.js";
+import { exitOnHelp } from "./support/cli.js";
 import { machineLine } from "./support/machine.js";
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -32,6 +33,7 @@ export const BENCHMARKS = [
   { name: "scale", measures: "hooks' time and whole step with threads served round-robin; cold against warm in new processes" },
 ] as const;
 
+exitOnHelp();
 const { values } = parseArgs({
   options: { only: { type: "string" }, skip: { type: "string" }, "charts-only": { type: "boolean", default: false } },
   allowPositionals: true,

@@ -80,19 +80,86 @@ describe("private memory state (R41)", () => {
     }
   });
 
-  it("tasks and debug carry it only in node inputs (what a memory node reads), never in results or checkpoints", async () => {
+  it("tasks and debug: node inputs without the private fields (they carried the whole state before)", async () => {
     const checkpointer = new MemorySaver();
     const { config } = await thread(checkpointer, "r41-tasks");
     const { agent } = build(checkpointer);
     for (const mode of ["tasks", "debug"] as const) {
       const streamed = (await chunks(agent, config, mode, `mode ${mode}`)) as Record<string, unknown>[];
-      const strip = ({ input: _input, ...rest }: Record<string, unknown>) => rest;
-      const withoutInputs = streamed.map((chunk) =>
-        mode === "debug" ? { ...chunk, payload: strip(chunk.payload as Record<string, unknown>) } : strip(chunk),
-      );
-      expect(streamed.some(leaks), `${mode} shows node inputs`).toBe(true);
-      expect(withoutInputs.filter(leaks), mode).toEqual([]);
+      const inputs = streamed
+        .map((chunk) => (mode === "debug" ? (chunk.payload as Record<string, unknown>) : chunk))
+        .filter((task) => task && "input" in task && "triggers" in task);
+      // The node inputs are still there (a task's state, its messages), only the private fields are gone.
+      expect(inputs.length, mode).toBeGreaterThan(0);
+      expect(
+        inputs.every((task) => "messages" in (task.input as object)),
+        mode,
+      ).toBe(true);
+      expect(streamed.filter(leaks), mode).toEqual([]);
     }
+  });
+
+  // What LangGraph's API server forwards: it calls the compiled graph's streamEvents (v2, with the
+  // client's stream modes), or v3; a plain client may call either on the agent.
+  for (const [lang, texts] of [
+    ["en", ["I live in Busan.", "Book a flight to Jeju.", "Then a hotel.", "And a taxi.", "Thanks."]],
+    ["ko", ["저는 부산에 살아요.", "제주행 비행기 예약해 줘.", "그다음 호텔도.", "택시도 불러 줘.", "고마워요."]],
+  ] as const) {
+    it(`streamEvents v2 (alone and with tasks/debug modes) and v3: no private field in any event (${lang})`, async () => {
+      const checkpointer = new MemorySaver();
+      const { agent } = build(checkpointer);
+      const config = { configurable: { thread_id: `r41-events-${lang}` } };
+      for (const text of texts) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
+      const stored = (await checkpointer.getTuple(config))?.checkpoint.channel_values ?? {};
+      expect(readSummarySlot(stored).summary?.text).toBe(SUMMARY);
+      const privateField = (value: unknown) => JSON.stringify(value).includes("_threadwise_");
+      for (const [label, target, options] of [
+        ["agent v2", agent, { version: "v2" }],
+        ["agent v2, tasks+debug+values", agent, { version: "v2", streamMode: ["tasks", "debug", "values"] }],
+        ["agent.graph v2, tasks, subgraphs", agent.graph, { version: "v2", streamMode: ["tasks", "updates"], subgraphs: true }],
+      ] as const) {
+        const events: Array<{ event: string; name: string; tags?: string[]; data: unknown }> = [];
+        const stream = (target as typeof agent).streamEvents({ messages: [new HumanMessage(texts[0])] }, {
+          ...config,
+          ...options,
+        } as never);
+        for await (const event of stream as unknown as AsyncIterable<(typeof events)[number]>) events.push(event);
+        expect(
+          events.some((e) => e.event === "on_chain_start" && e.name === "model_request"),
+          label,
+        ).toBe(true);
+        expect(
+          events.filter(privateField).map((e) => `${e.event} ${e.name}`),
+          label,
+        ).toEqual([]);
+        // Where memory text still shows: the prompt the model is sent, and the memory middlewares' own model calls.
+        for (const e of events.filter(leaks)) expect(e.event, `${label}: ${e.name}`).toMatch(/^on_chat_model_/);
+      }
+      const v3 = (await agent.streamEvents({ messages: [new HumanMessage(texts[1])] }, { ...config, version: "v3" } as never)) as unknown;
+      const protocol: unknown[] = [];
+      for await (const event of v3 as AsyncIterable<unknown>) protocol.push(event);
+      expect(protocol.length).toBeGreaterThan(0);
+      expect(protocol.filter(privateField)).toEqual([]);
+      // getState, getStateHistory: whole snapshots (values, tasks, metadata), not only values.
+      expect(privateField(await agent.graph.getState(config))).toBe(false);
+      const history: unknown[] = [];
+      for await (const snapshot of agent.graph.getStateHistory(config)) history.push(snapshot);
+      expect(history.length).toBeGreaterThan(5);
+      expect(history.filter(privateField)).toEqual([]);
+    });
+  }
+
+  it("a cancelled stream still aborts the run, and a second hideMemoryState changes nothing", async () => {
+    const checkpointer = new MemorySaver();
+    const { config } = await thread(checkpointer, "r41-cancel");
+    const { agent } = build(checkpointer);
+    const stream = agent.graph.stream;
+    expect(hideMemoryState(agent).graph.stream).toBe(stream);
+    const tasks = await agent.stream({ messages: [new HumanMessage("stop")] }, { ...config, streamMode: "tasks" });
+    const first = await tasks[Symbol.asyncIterator]().next();
+    expect(first.done).toBe(false);
+    await tasks.cancel("stop");
+    expect((tasks as unknown as { signal: AbortSignal }).signal.aborted).toBe(true);
   });
 
   it("a new agent on the same checkpointer (a restart) still places the stored summary", async () => {

@@ -4,8 +4,10 @@
  * stdout; everything else the benchmark prints goes to stderr then, and results files are left as
  * they were). A run on another `--data` file leaves the committed results alone too. A `--data`
  * file of the wrong kind (`BenchDataError`, see `data-file.ts`) ends the run with exit code 2 and
- * one line naming the file and the first field that does not fit.
+ * one line naming the file and the first field that does not fit. `--help` (or `-h`) prints the
+ * benchmark's usage, the doc comment its file starts with, and exits 0 ({@link exitOnHelp}).
  */
+import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
 import { BenchDataError } from "./data-file.js";
@@ -33,6 +35,7 @@ export interface BenchArgs<T extends Options> {
  * @returns `data` (an absolute path), `json`, and `values` (every option, the common ones included)
  */
 export function benchArgs<T extends Options = Record<never, never>>(defaultData: string, extra?: T): BenchArgs<T> {
+  exitOnHelp();
   let parsed: ReturnType<typeof parseArgs<{ options: T & typeof COMMON; allowPositionals: true }>>;
   try {
     parsed = parseArgs({ options: { ...extra, ...COMMON } as T & typeof COMMON, allowPositionals: true });
@@ -61,4 +64,37 @@ function exitOnError(error: Error): void {
 /** Prints `figures` as indented JSON on stdout (the `--json` output). */
 export function printJson(figures: unknown): void {
   process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+}
+
+/**
+ * A benchmark's usage: the doc comment its source starts with (`/** ... *\/`), without the
+ * comment marks and the ` * ` at the start of each line.
+ *
+ * @param source - the text of a bench file
+ * @returns the usage text, `""` when the file does not start with a doc comment
+ */
+export function benchUsage(source: string): string {
+  const header = /^\s*\/\*\*([\s\S]*?)\*\//.exec(source)?.[1];
+  if (header === undefined) return "";
+  return header
+    .split("\n")
+    .map((line) => line.replace(/^\s*\* ?/, ""))
+    .join("\n")
+    .trim();
+}
+
+/**
+ * With `--help` or `-h` among the arguments (before a `--` that ends the options), prints the
+ * usage of the running benchmark ({@link benchUsage} of `file`) on stdout and exits 0. Called by
+ * {@link benchArgs}; a script that parses its own options calls it first.
+ *
+ * @param file - the benchmark's file; @default process.argv[1] (the script tsx runs)
+ */
+export function exitOnHelp(file: string | undefined = process.argv[1]): void {
+  const args = process.argv.slice(2);
+  const end = args.indexOf("--");
+  const options = end === -1 ? args : args.slice(0, end);
+  if (file === undefined || !options.some((arg) => arg === "--help" || arg === "-h")) return;
+  process.stdout.write(`${benchUsage(readFileSync(file, "utf8"))}\n`);
+  process.exit(0);
 }

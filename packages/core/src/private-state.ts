@@ -1,4 +1,5 @@
 import { ThreadwiseConfigError } from "./errors.js";
+import { type RedactableGraph, redactStreams } from "./stream-redaction.js";
 
 /** The part of a compiled LangGraph graph (`Pregel`) that decides what its streams carry. */
 interface StreamChannels {
@@ -49,11 +50,20 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * and the checkpointer still stores it, so a new agent on the same checkpointer (a restart)
  * continues the thread with its summary and facts.
  *
- * What it cannot hide: `streamMode: "tasks"` and the task events of `"debug"` carry each node's
- * input, and the nodes of memory middlewares read the memory state; `streamEvents` carries node
- * inputs and outputs the same way. These are tracing streams: do not forward them to clients.
- * `"messages"` and `"custom"` carry no state. The checkpointer holds the state (read it with
- * `checkpointer.getTuple(config)`; encryption at rest is `@threadwise/encryption`).
+ * `streamMode: "tasks"` and the task events of `"debug"` carry each node's input, and
+ * `streamEvents` (v1, v2) each node run's input and output: the memory middlewares' nodes read and
+ * write the memory state there. It wraps the graph's `stream` and `streamEvents` so that those
+ * private fields are left out of a copy of each such chunk and event (every stream mode, combined
+ * modes, `subgraphs`, `streamEvents` v2 and v3: what LangGraph's API server forwards, as it calls
+ * the graph's `streamEvents`). What it cannot hide: the memory the model is sent (the summary,
+ * facts and recalled messages in its prompt) is the model run's input, so `streamEvents`'
+ * `on_chat_model_start` shows it, and the memory middlewares' own model calls (runs tagged
+ * `threadwise:internal`) show their input and output (a summary): leave them out with
+ * `excludeTags: ["threadwise:internal"]`, or do not forward model runs' events. A stream asked
+ * with `encoding: "text/event-stream"` is encoded inside LangGraph and returned as it is (tasks
+ * and debug chunks unredacted). `"messages"` and `"custom"` carry no state. The checkpointer holds
+ * the state (read it with `checkpointer.getTuple(config)`; encryption at rest is
+ * `@threadwise/encryption`).
  *
  * It also leaves out of `"updates"` the chunk of `memoryStack`'s turn admission node
  * (`threadwise/turn-admission.before_agent`), which never writes state: the node still runs and
@@ -80,6 +90,12 @@ export function hideMemoryState<Agent>(agent: Agent): Agent {
   }
   const output = graph.outputChannels;
   graph.streamChannels = Array.isArray(output) ? [...output] : output;
+  // Node inputs (`"tasks"`, `"debug"`) and run events (`streamEvents`) read the state itself, not the stream channels.
+  if (
+    typeof (graph as Partial<RedactableGraph>).stream === "function" &&
+    typeof (graph as Partial<RedactableGraph>).streamEvents === "function"
+  )
+    redactStreams(graph as unknown as RedactableGraph);
   for (const name of NODES_WITHOUT_UPDATES) {
     const node = graph.nodes?.[name];
     if (node && !node.tags?.includes(HIDDEN_TAG)) node.tags = [...(node.tags ?? []), HIDDEN_TAG];

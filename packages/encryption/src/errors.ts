@@ -89,6 +89,14 @@ export type DecryptionProblem =
   | "checkpoint-altered";
 
 /**
+ * What a `plaintext-record` {@link ThreadwiseDecryptionError} adds for a checkpoint record: the
+ * usual cause (a store written without a keyring, e.g. under `MEMORY_ALLOW_PLAINTEXT`, then opened
+ * with one) and the one-time fix.
+ */
+export const PLAINTEXT_STORE_HINT =
+  "written before a keyring was configured? Seal the store's plaintext records once with @threadwise/encryption's reencrypt({ saver, encryptPlaintext: true }) (its README, \"Encrypting an existing plaintext store\")";
+
+/**
  * A stored record failed to decrypt: flipped bits, the wrong key, a record moved to another thread
  * or record id, a kid missing from the keyring, or a plaintext value where ciphertext was expected.
  * Names the thread and record, never the key. Reads fail whole: nothing is silently dropped (R27).

@@ -87,6 +87,20 @@ describe("RecordCipher (R27)", () => {
     expect(problemOf(() => cipher.open(sealed.slice(0, 30), "channel-value", at))).toBe("malformed");
   });
 
+  it("a plaintext record's error says how to seal a store written before the keyring (the step a new user misses)", () => {
+    for (const value of ["hello", "안녕하세요, 부산에 살아요"]) {
+      try {
+        cipher.open(value, "channel-value", at);
+        throw new Error("expected a ThreadwiseDecryptionError");
+      } catch (error) {
+        expect((error as ThreadwiseDecryptionError).problem).toBe("plaintext-record");
+        expect((error as Error).message).toContain("reencrypt({ saver, encryptPlaintext: true })");
+        // The plaintext itself is never echoed.
+        expect((error as Error).message).not.toContain(value);
+      }
+    }
+  });
+
   it("errors name the thread and record, never key material or plaintext", () => {
     const keyring = testKeyring(["k1"]);
     const sealed = cipher.seal(plaintext, "channel-value", at);

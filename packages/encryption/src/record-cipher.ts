@@ -1,5 +1,5 @@
 import { createCipheriv, createDecipheriv, createHash, hkdfSync, randomBytes } from "node:crypto";
-import { ThreadwiseAgentMismatchError, ThreadwiseDecryptionError } from "./errors.js";
+import { PLAINTEXT_STORE_HINT, ThreadwiseAgentMismatchError, ThreadwiseDecryptionError } from "./errors.js";
 import { type Keyring, rootKeyOf } from "./keyring.js";
 
 /** Version of the record format (header layout, AAD layout, key derivation). Bound into every record. */
@@ -191,7 +191,7 @@ function parseSealed(sealed: unknown, location: RecordLocation): Header {
     throw new ThreadwiseDecryptionError(
       "plaintext-record",
       location,
-      "expected an encrypted record, found a plaintext value (refusing to read it)",
+      `expected an encrypted record, found a plaintext value (refusing to read it): ${PLAINTEXT_STORE_HINT}`,
     );
   const text = sealed.slice(SEALED_PREFIX.length);
   const raw = Buffer.from(text, "base64url");

@@ -1,6 +1,6 @@
 import { type CheckpointMetadata, TASKS } from "@langchain/langgraph-checkpoint";
 import type { EncryptedSerializer } from "./encrypted-serializer.js";
-import { ThreadwiseDecryptionError } from "./errors.js";
+import { PLAINTEXT_STORE_HINT, ThreadwiseDecryptionError } from "./errors.js";
 import { metadataRecordId } from "./record-ids.js";
 
 /** Key of the sealed copy of the whole metadata inside the stored metadata object. */
@@ -81,7 +81,11 @@ export async function openMetadata(
   const location = { threadId: where.threadId, recordId: metadataRecordId(where.checkpointNs, where.checkpointId) };
   const sealed = (stored as Record<string, unknown>)[SEALED_METADATA_KEY];
   if (sealed === undefined)
-    throw new ThreadwiseDecryptionError("plaintext-record", location, "checkpoint metadata is not encrypted (refusing to read it)");
+    throw new ThreadwiseDecryptionError(
+      "plaintext-record",
+      location,
+      `checkpoint metadata is not encrypted (refusing to read it): ${PLAINTEXT_STORE_HINT}`,
+    );
   const opened = (await serializer.openTyped(sealed, "metadata", location)) as Record<string, unknown>;
   if (opened === null || typeof opened !== "object" || !(MANIFEST_KEY in opened)) return opened as CheckpointMetadata;
   const { [MANIFEST_KEY]: manifest, ...metadata } = opened;

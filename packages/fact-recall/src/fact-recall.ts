@@ -20,6 +20,7 @@ import {
   statedPromptContextMode,
   summarySlotOf,
   THREADWISE_ENV,
+  ThreadwiseConfigError,
   threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
@@ -80,7 +81,10 @@ export const factRecallOptionsSchema = z
      * Chat model for `llm` mode, or a model named as `createAgent` takes one (`"openai:gpt-4o-mini"`:
      * LangChain's `initChatModel`, at the first model call; a provider package that is not
      * installed throws `ThreadwiseConfigError` naming `factRecall.model` there). Unset: the agent's
-     * own model extracts, inside the model call (then the write goes out as a `Command`).
+     * own model extracts, inside the model call (then the write goes out as a `Command`). Given
+     * with `mode` `heuristic` or `off` (given, or the default `heuristic`), it would never be
+     * called: construction throws `ThreadwiseConfigError` naming `factRecall.model`; a mode set by
+     * env `MEMORY_FACTS_MODE` is left alone (then the model is unused).
      * @default undefined
      */
     model: modelSchema.optional(),
@@ -206,8 +210,18 @@ export function resolveFactRecallConfig(
   env: NodeJS.ProcessEnv = options?.env ?? process.env,
 ): ResolvedFactRecallConfig {
   const parsed = parseOptions("factRecall", factRecallOptionsSchema, options);
+  const envMode = envChoice(FACTS_MODE_ENV, FACT_MODES, env);
+  const mode = parsed.mode ?? envMode ?? "heuristic";
+  // The model extracts in `llm` mode only. One given with another mode in code (or the default)
+  // would never be called: refused. A mode set in env is the deployment's choice (facts off, or
+  // rules only, for now) and is left alone.
+  if (parsed.model !== undefined && mode !== "llm" && (parsed.mode !== undefined || envMode === undefined))
+    throw new ThreadwiseConfigError(
+      "factRecall.model",
+      `applies only with mode "llm" (got mode ${JSON.stringify(mode)}${parsed.mode === undefined ? ", the default" : ""}, which never calls it): set mode: "llm" (or env ${FACTS_MODE_ENV}=llm), or remove it`,
+    );
   return {
-    mode: parsed.mode ?? envChoice(FACTS_MODE_ENV, FACT_MODES, env) ?? "heuristic",
+    mode,
     maxItems: parsed.maxItems ?? envPositiveInt(FACT_RECALL_MAX_ITEMS_ENV, env) ?? DEFAULT_MAX_ITEMS,
     maxFacts: parsed.maxFacts ?? DEFAULT_MAX_FACTS,
     maxHeldFacts: parsed.maxHeldFacts ?? DEFAULT_FACT_INDEX_MAX_FACTS,

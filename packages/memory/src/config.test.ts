@@ -287,3 +287,23 @@ describe("validation errors", () => {
     expect(() => memoryStack({ backend: "in-memory" as never, env: {} })).toThrow(/in_memory/);
   });
 });
+
+describe("the summary's schedule with summarize: false", () => {
+  it("refuses summarizeThreshold or summarizeTrigger given in code with summarize: false in code, naming it", () => {
+    for (const [option, value] of [
+      ["summarizeThreshold", 30],
+      ["summarizeTrigger", { tokens: 4000 }],
+    ] as const) {
+      const error = configError(() => resolveMemoryConfig({ summarize: false, [option]: value }, {}));
+      expect(error.option).toBe(`memory.${option}`);
+      expect(error.message).toContain("applies only with summarize on (got summarize: false");
+      expect(configError(() => memoryStack({ summarize: false, [option]: value, env: {} })).option).toBe(`memory.${option}`);
+    }
+  });
+
+  it("leaves MEMORY_SUMMARIZE=false (env) with a threshold in code, and either in env, alone", () => {
+    expect(resolveMemoryConfig({ summarizeThreshold: 30 }, { MEMORY_SUMMARIZE: "false" })).toMatchObject({ summarize: false });
+    expect(resolveMemoryConfig({ summarize: false }, { MEMORY_SUMMARIZE_THRESHOLD: "30" })).toMatchObject({ summarize: false });
+    expect(resolveMemoryConfig({ summarize: true, summarizeThreshold: 30 }, {})).toMatchObject({ summarizeThreshold: 30 });
+  });
+});

@@ -128,7 +128,12 @@ export const memoryConfigSchema = z.strictObject({
    * `false` for agents whose turns stand alone (classifiers, one-shot tools). @default true
    */
   summarize: z.boolean(),
-  /** Messages in the thread before the first summary (`summarize.threshold`); not used when `summarizeTrigger` is set. @default 40 */
+  /**
+   * Messages in the thread before the first summary (`summarize.threshold`); not used when
+   * `summarizeTrigger` is set. Given in code with `summarize: false` in code, it is refused
+   * (`ThreadwiseConfigError` naming `memory.summarizeThreshold`), as is `summarizeTrigger`;
+   * `MEMORY_SUMMARIZE=false` in env is left alone. @default 40
+   */
   summarizeThreshold: positiveInt,
   /**
    * When a summary is made, as summarize's `trigger` (LangChain's `summarizationMiddleware`
@@ -334,6 +339,14 @@ export function resolveMemoryConfig(config: MemoryConfigInput = {}, env: NodeJS.
       "memory.summarizeTrigger",
       `give summarizeTrigger or summarizeThreshold, not both (summarizeThreshold: ${code.summarizeThreshold} is summarizeTrigger: { messages: ${code.summarizeThreshold} })`,
     );
+  // The summary's schedule with the summary turned off, both in code: one of them is a mistake. A
+  // `summarize` set by env is the deployment's choice (one config, summaries off here) and is left alone.
+  for (const option of ["summarizeThreshold", "summarizeTrigger"] as const)
+    if (code.summarize === false && code[option] !== undefined)
+      throw new ThreadwiseConfigError(
+        `memory.${option}`,
+        "applies only with summarize on (got summarize: false, which makes no summary, so nothing reads it): remove it, or remove summarize: false",
+      );
   const fromEnv = memoryConfigFromEnv(env);
   const merged: Record<string, unknown> = { ...DEFAULTS, ...fromEnv, ...code };
   // An option wins over its env twin: a threshold in code over MEMORY_SUMMARIZE_TRIGGER_*.

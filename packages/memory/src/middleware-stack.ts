@@ -338,7 +338,8 @@ export function memoryMiddleware(
       factRecall({
         mode: config.factsMode,
         maxItems: config.factRecallMaxItems,
-        model: options.models?.facts,
+        // Only llm extraction calls a model (factRecall refuses one with another mode given in code).
+        ...(config.factsMode === "llm" ? { model: options.models?.facts } : {}),
         promptContextMode: mode,
         structuredResponse: options.structuredResponse,
         // Every middleware here that deletes stored messages leaves a mark of what it took

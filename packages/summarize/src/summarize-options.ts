@@ -125,7 +125,10 @@ export const summarizeOptionsSchema = z.strictObject({
    * model's LangChain profile (`request.model.profile.maxInputTokens`, what `summarizationMiddleware`
    * reads); when set, it is used instead of the profile. With neither, a model call with a
    * `fraction` throws `ThreadwiseConfigError` naming `summarize.trigger` (or `summarize.keep`): there
-   * is no silent default. Env `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`.
+   * is no silent default. Read for `fraction` only: given here while neither `trigger` nor `keep`
+   * has a fraction (and neither comes from env), it is refused with `ThreadwiseConfigError` naming
+   * `summarize.modelMaxInputTokens` at construction. Env `MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS`
+   * (read, or not, without a word: one environment serves several stacks).
    * @default the model's profile
    */
   modelMaxInputTokens: z.number().int().positive().optional(),
@@ -368,6 +371,16 @@ export function resolveSummarizeOptions(
   const trigger =
     parsed.trigger === undefined ? [{ messages: parsed.threshold }] : Array.isArray(parsed.trigger) ? parsed.trigger : [parsed.trigger];
   const keep = parsed.keep ?? { messages: parsed.windowSize };
+  // The context window is read for a `fraction` only. One given in code with no fraction is
+  // ignored: refused, unless env set the trigger or keep (the deployment's choice, as memoryStack
+  // leaves a switch set in env alone); env's own MEMORY_SUMMARIZE_MODEL_MAX_INPUT_TOKENS too.
+  const fractions = trigger.some((condition) => condition.fraction !== undefined) || (keep as { fraction?: number }).fraction !== undefined;
+  const envShaped = (given.trigger === undefined && triggerEnv !== undefined) || (given.keep === undefined && keepEnv !== undefined);
+  if (given.modelMaxInputTokens !== undefined && !fractions && !envShaped)
+    throw new ThreadwiseConfigError(
+      "summarize.modelMaxInputTokens",
+      `applies only with a fraction in trigger or keep (got trigger ${JSON.stringify(parsed.trigger ?? { messages: parsed.threshold })} and keep ${JSON.stringify(keep)}, which count tokens or messages and ignore it): remove it or give a fraction, e.g. trigger: { fraction: 0.8 }`,
+    );
   const promptContextMode = statedPromptContextMode(parsed.promptContextMode, parsed.env);
   return { ...parsed, trigger, keep, promptContextMode };
 }

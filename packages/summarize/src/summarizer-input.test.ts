@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, HumanMessage, RemoveMessage, ToolMessage } from "@langchain/core/messages";
 import { createTokenCounter, MESSAGE_OVERHEAD_TOKENS, messageText, type TokenCounter } from "@threadwise/core";
 import { isCharacterHead } from "@threadwise/core/testing";
 import { describe, expect, it } from "vitest";
@@ -9,6 +9,7 @@ import {
   EMPTY_MESSAGE_NOTE,
   isContentNote,
   shortenToTokens,
+  summarizerPassLines,
   transcriptLine,
 } from "./summarizer-input.js";
 
@@ -79,6 +80,45 @@ describe("transcriptLine: messages without text", () => {
     for (const note of ["(empty)", "(image)", "(image, file)", "(reasoning)", "(other content)"]) expect(isContentNote(note)).toBe(true);
     for (const said of ["(yes)", "(image of a cat)", "(빈 메시지)", "empty", "(image,file)"]) expect(isContentNote(said)).toBe(false);
   });
+});
+
+describe("transcriptLine: a RemoveMessage stored as a message (langgraph#8423)", () => {
+  // LangGraph's reducer keeps a removal written after REMOVE_ALL_MESSAGES in the thread as a
+  // message; it is no turn of the conversation (core groups it as an orphan that is never sent),
+  // so the summarizer must not read it as an empty assistant turn.
+  for (const [lang, said, answered] of [
+    ["en", "I fly to Busan on Friday.", "Noted: Busan, Friday."],
+    ["ko", "금요일에 부산으로 가요.", "부산, 금요일로 기억할게요."],
+  ] as const) {
+    it(`leaves the removal out of the transcript, no line and no token (${lang})`, () => {
+      const removal = new RemoveMessage({ id: "gone-1" });
+      expect(transcriptLine(removal)).toBe("");
+      const span = [new HumanMessage(said), removal, new AIMessage(answered)];
+      const input = buildSummarizerInput({
+        previousSummary: undefined,
+        span,
+        prompt: DEFAULT_SUMMARY_PROMPT,
+        maxInputTokens: 4000,
+        counter,
+      });
+      const user = messageText(input.messages[1] as HumanMessage);
+      expect(user).toBe(`<new_messages>\nUser: ${said}\nAssistant: ${answered}\n</new_messages>`);
+      const passes = summarizerPassLines({ span, prompt: DEFAULT_SUMMARY_PROMPT, maxInputTokens: 4000, counter });
+      expect(passes.map((p) => p.messages.length)).toEqual([3]);
+      expect(passes[0]?.lineTokens[1]).toBe(0);
+      // Read from the passes' lines, the input is the same.
+      const read = buildSummarizerInput({
+        previousSummary: undefined,
+        span,
+        prompt: DEFAULT_SUMMARY_PROMPT,
+        maxInputTokens: 4000,
+        counter,
+        read: passes[0],
+      });
+      expect(messageText(read.messages[1] as HumanMessage)).toBe(user);
+      expect(read.tokens).toBe(input.tokens);
+    });
+  }
 });
 
 describe("buildSummarizerInput", () => {

@@ -167,10 +167,15 @@ export function isContentNote(body: string): boolean {
  * (or, for an assistant with text and calls, or a user message with tool results and words, two)
  * per message: summarizerPasses counts them so. Anthropic's native format is read as its calls and
  * results: an AI message's `tool_use` blocks its `tool_calls` lack are calls, a user message's
- * `tool_result` blocks are `Tool result: ...` (their text).
+ * `tool_result` blocks are `Tool result: ...` (their text). A `RemoveMessage` stored as a message
+ * (langgraph#8423) is `""`: no line of the transcript, no token.
  */
 export function transcriptLine(message: BaseMessage): string {
   const type = messageType(message);
+  // A `RemoveMessage` LangGraph stored as a message (one written after REMOVE_ALL_MESSAGES,
+  // langgraph#8423) is no turn: core groups it as an orphan that is never sent, and the summarizer
+  // does not read it either (it was `Assistant: (empty)`).
+  if (type === "remove") return "";
   const written = messageText(message);
   // An answer's reasoning written between `<think>` tags is read as reasoning blocks are: left out.
   const text = (type === "ai" ? withoutThinking(written) : written).trim();
@@ -321,7 +326,11 @@ export function buildSummarizerInput(args: {
   // segments in the counter's memo instead of tokenizing the transcript twice (issue 16). A line
   // the passes counted has that count (the same text, the same counter).
   const lineTokens = lines.map((line, i) =>
-    line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN ? budget + 1 : (read?.lineTokens[i] ?? count(`${line}\n`)),
+    line === ""
+      ? 0
+      : line.length > Math.max(1, budget) * MAX_CHARACTERS_PER_TOKEN
+        ? budget + 1
+        : (read?.lineTokens[i] ?? count(`${line}\n`)),
   );
   const total = lineTokens.reduce((a, b) => a + b, 0);
   if (total > budget) {
@@ -336,21 +345,28 @@ export function buildSummarizerInput(args: {
       // Too many lines for even a short cap each: keep the oldest that fit at the floor, mark the rest.
       const kept: string[] = [];
       let used = count("[... 00000 more messages left out: summarizer input limit]") + 1;
-      for (const [i, line] of lines.entries()) {
+      let end = 0;
+      for (; end < lines.length; end += 1) {
+        const line = lines[end] as string;
+        if (line === "") continue;
         const short = shortenToTokens(counter, line, MIN_LINE_TOKENS - 1);
         const cost = count(`${short}\n`);
         if (used + cost > budget) break;
         used += cost;
-        if (short !== line) changed[i] = true;
+        if (short !== line) changed[end] = true;
         kept.push(short);
       }
-      for (let i = kept.length; i < lines.length; i += 1) changed[i] = true;
-      kept.push(`[... ${lines.length - kept.length} more messages left out: summarizer input limit]`);
+      let left = 0;
+      for (let i = end; i < lines.length; i += 1) {
+        changed[i] = lines[i] !== "";
+        if (changed[i]) left += 1;
+      }
+      kept.push(`[... ${left} more messages left out: summarizer input limit]`);
       lines = kept;
     }
   }
   const shortened = changed.filter(Boolean).length;
-  const user = `${head}<new_messages>\n${lines.join("\n")}\n</new_messages>`;
+  const user = `${head}<new_messages>\n${lines.filter((line) => line !== "").join("\n")}\n</new_messages>`;
   const messages = [new SystemMessage(args.prompt), new HumanMessage(user)];
   const tokens = count(args.prompt) + count(user) + 2 * MESSAGE_OVERHEAD_TOKENS;
   return { messages, tokens, shortened };
@@ -428,7 +444,7 @@ export function summarizerPassLines(args: SummarizerPassesArgs): SummarizerPass[
   for (let i = 0; i < span.length && passes.length < maxPasses; i += 1) {
     const line = transcriptLine(span[i] as BaseMessage);
     lines.push(line);
-    counted.push(line.length > budget * MAX_CHARACTERS_PER_TOKEN ? undefined : count(`${line}\n`));
+    counted.push(line === "" ? 0 : line.length > budget * MAX_CHARACTERS_PER_TOKEN ? undefined : count(`${line}\n`));
     tokens.push(counted[i] ?? budget + 1);
     if (i > start && used + (tokens[i] as number) > budget) {
       // End the pass before the group holding message i (its call) when that leaves the pass non-empty.

@@ -12,6 +12,7 @@ import {
   promptContextModeSchema,
   statedPromptContextMode,
   THREADWISE_ENV,
+  ThreadwiseConfigError,
   timerMsSchema,
 } from "@threadwise/core";
 import { isKeyring, type Keyring, keyringOptionSchema, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
@@ -72,7 +73,9 @@ export const userMemoryOptionsSchema = z.strictObject({
    * Reads which of some message ids a thread's message archive holds (core's
    * `ArchivedAmongReader`; `memoryStack({ archive: true })` passes its checkpointer's
    * `archivedAmong`). With `trims: false`, a message of the thread gone from the checkpoint that
-   * the archive holds was archived, and its item and facts stay. @default undefined
+   * the archive holds was archived, and its item and facts stay. Never asked otherwise: given
+   * without `trims: false`, construction throws `ThreadwiseConfigError` naming
+   * `userMemory.archivedAmong`. @default undefined
    */
   archivedAmong: z
     .custom<ArchivedAmongReader>((value) => typeof value === "function", {
@@ -82,6 +85,9 @@ export const userMemoryOptionsSchema = z.strictObject({
   /**
    * Longest stored message, in characters as a user counts them (graphemes: a Korean syllable or
    * an emoji sequence is one; core's `countCharacters`); longer ones are cut to it, ending in `…`.
+   * With `keepMessages: false` no message item is written; it then only decides whether a
+   * message item kept before (while `keepMessages` was on) still reads as its message (longer
+   * ones stored cut), so it is accepted there.
    * @default 2000
    */
   maxMessageCharacters: z.number().int().positive().optional(),
@@ -97,7 +103,9 @@ export const userMemoryOptionsSchema = z.strictObject({
    * (`"openai:gpt-4o-mini"`: LangChain's `initChatModel`, at the first model call; a provider
    * package that is not installed throws `ThreadwiseConfigError` naming `userMemory.model` there).
    * Without it the agent's model reads the run's user messages in the run's model call (after the
-   * answer) and the facts wait in the thread's state for the commit.
+   * answer) and the facts wait in the thread's state for the commit. Only `llm` extraction calls
+   * it: given with `factsMode` `heuristic` (the default) or `off`, construction throws
+   * `ThreadwiseConfigError` naming `userMemory.model`.
    * @default the agent's model
    */
   model: chatModelOptionSchema<FactExtractionModel>().optional(),
@@ -214,6 +222,18 @@ export function resolveUserMemoryOptions(
           { ...given, maxTokens: maxTokensEnv },
           { maxTokens: USER_MEMORY_MAX_TOKENS_ENV },
         );
+  const factsMode = parsed.factsMode ?? "heuristic";
+  // Options that would be ignored without a word are refused (factsMode and trims have no env twin).
+  if (parsed.model !== undefined && factsMode !== "llm")
+    throw new ThreadwiseConfigError(
+      "userMemory.model",
+      `applies only with factsMode "llm" (got factsMode ${JSON.stringify(factsMode)}${parsed.factsMode === undefined ? ", the default" : ""}, which never calls it): set factsMode: "llm", or remove it`,
+    );
+  if (parsed.archivedAmong !== undefined && parsed.trims !== false)
+    throw new ThreadwiseConfigError(
+      "userMemory.archivedAmong",
+      `applies only with trims: false (got trims ${parsed.trims === undefined ? "true, the default" : "true"}: a message gone with every older one stays, so the archive is never asked): set trims: false, or remove it`,
+    );
   return {
     maxTokens: parsed.maxTokens ?? DEFAULT_USER_MEMORY_MAX_TOKENS,
     maxItems: parsed.maxItems ?? envPositiveInt(USER_MEMORY_MAX_ITEMS_ENV, env) ?? DEFAULT_USER_MEMORY_MAX_ITEMS,
@@ -223,7 +243,7 @@ export function resolveUserMemoryOptions(
     archivedAmong: parsed.archivedAmong,
     maxMessageCharacters: parsed.maxMessageCharacters ?? DEFAULT_MAX_MESSAGE_CHARACTERS,
     maxDigestCharacters: parsed.maxDigestCharacters ?? DEFAULT_MAX_DIGEST_CHARACTERS,
-    factsMode: parsed.factsMode ?? "heuristic",
+    factsMode,
     model: parsed.model,
     userIdKey: parsed.userIdKey ?? DEFAULT_USER_ID_KEY,
     tenantIdKey: parsed.tenantIdKey ?? DEFAULT_TENANT_ID_KEY,

@@ -1,0 +1,151 @@
+import { IterableReadableStream } from "@langchain/core/utils/stream";
+import { Command } from "@langchain/langgraph";
+
+/**
+ * Where the private state fields (keys starting with `_`: `_threadwise_summary`,
+ * `_threadwise_facts`, ...) still reach a caller once a graph's stream channels are its output
+ * channels: the node inputs of `streamMode: "tasks"` (a task's `input`) and of `"debug"` (the
+ * `payload.input` of a `task` event), and, in `streamEvents` v1/v2, each node run's
+ * `on_chain_start` input and `on_chain_end` output (the state it read, the `Command`s it wrote).
+ * {@link redactStreams} leaves those fields out of a copy of each such chunk or event.
+ */
+
+/** The methods of a compiled LangGraph graph (`Pregel`) that {@link redactStreams} wraps. */
+export interface RedactableGraph {
+  stream: (input: unknown, options?: unknown) => Promise<AsyncIterable<unknown> & { cancel?: (reason?: unknown) => Promise<void> }>;
+  streamEvents: (input: unknown, options?: unknown, streamOptions?: unknown) => AsyncIterable<unknown>;
+}
+
+/** Set on a graph whose methods {@link redactStreams} wrapped: a second call leaves them as they are. */
+const REDACTED = Symbol.for("threadwise.redactedStreams");
+
+const isPrivateKey = (key: string) => key.startsWith("_");
+
+function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== "object" || value === null) return false;
+  const proto = Object.getPrototypeOf(value);
+  return proto === Object.prototype || proto === null;
+}
+
+/** A state object (a node's input, a `Command`'s update) without its private fields; anything else as it is. */
+function withoutPrivate(value: unknown): unknown {
+  if (!isPlainObject(value) || !Object.keys(value).some(isPrivateKey)) return value;
+  return Object.fromEntries(Object.entries(value).filter(([key]) => !isPrivateKey(key)));
+}
+
+/** A node's output (a state update, a `Command`, a list of them) without private fields. */
+function outputWithoutPrivate(value: unknown): unknown {
+  if (Array.isArray(value)) return value.map(outputWithoutPrivate);
+  if (value instanceof Command && isPlainObject(value.update) && Object.keys(value.update).some(isPrivateKey)) {
+    return new Command({
+      update: withoutPrivate(value.update) as Record<string, unknown>,
+      goto: value.goto,
+      graph: value.graph,
+      resume: value.resume,
+    });
+  }
+  return withoutPrivate(value);
+}
+
+/** A `"tasks"` payload (`{ id, name, input, triggers }` when a task starts) or a `"debug"` one (`{ type: "task", payload }`). */
+function taskPayloadWithoutPrivate(payload: unknown): unknown {
+  if (!isPlainObject(payload)) return payload;
+  if ("input" in payload && "triggers" in payload) return { ...payload, input: withoutPrivate(payload.input) };
+  if (payload.type === "task" && isPlainObject(payload.payload) && "input" in payload.payload) {
+    return { ...payload, payload: { ...payload.payload, input: withoutPrivate(payload.payload.input) } };
+  }
+  return payload;
+}
+
+/**
+ * One chunk of `graph.stream` without private fields in task inputs, whatever its shape: the
+ * payload, `[mode, payload]`, `[namespace, payload]` or `[namespace, mode, payload]`.
+ */
+function chunkWithoutPrivate(chunk: unknown): unknown {
+  if (!Array.isArray(chunk)) return taskPayloadWithoutPrivate(chunk);
+  const last = chunk.length - 1;
+  const payload = taskPayloadWithoutPrivate(chunk[last]);
+  return payload === chunk[last] ? chunk : [...chunk.slice(0, last), payload];
+}
+
+/** A `streamEvents` v1/v2 event without private fields in its run's input, output or chunk. */
+function eventWithoutPrivate(event: unknown): unknown {
+  // Chain runs only (the graph, its nodes): a tool's or a model's input is its own, never the state.
+  if (!isPlainObject(event) || !isPlainObject(event.data) || !String(event.event).startsWith("on_chain_")) return event;
+  const data = { ...event.data };
+  if ("input" in data) data.input = withoutPrivate(data.input);
+  if ("output" in data) data.output = outputWithoutPrivate(data.output);
+  if ("chunk" in data) data.chunk = chunkWithoutPrivate(data.chunk);
+  return { ...event, data };
+}
+
+/** What LangGraph's streams offer besides iteration: `cancel` aborts the run, `signal` says whether it was. */
+interface Cancellable {
+  cancel?: (reason?: unknown) => Promise<void>;
+  signal?: AbortSignal;
+}
+
+/**
+ * `source` as a stream of `map`ped items, cancelled as LangGraph's own stream is: `cancel()`
+ * aborts the run even while the stream is being read (a plain ReadableStream refuses that), and
+ * `signal` is the run's.
+ */
+class MappedStream extends IterableReadableStream<unknown> {
+  readonly #source: Cancellable;
+
+  constructor(source: AsyncIterable<unknown> & Cancellable, map: (item: unknown) => unknown) {
+    const iterator = source[Symbol.asyncIterator]();
+    super({
+      async pull(controller) {
+        const next = await iterator.next();
+        if (next.done) controller.close();
+        else controller.enqueue(map(next.value));
+      },
+      async cancel(reason) {
+        await iterator.return?.(reason);
+      },
+    });
+    this.#source = source;
+  }
+
+  override async cancel(reason?: unknown): Promise<void> {
+    if (this.#source.cancel) await this.#source.cancel(reason);
+    else await super.cancel(reason);
+  }
+
+  get signal(): AbortSignal | undefined {
+    return this.#source.signal;
+  }
+}
+
+function mapped<T extends AsyncIterable<unknown>>(source: T & Cancellable, map: (item: unknown) => unknown): T {
+  return new MappedStream(source, map) as unknown as T;
+}
+
+/**
+ * Wraps `graph.stream` and `graph.streamEvents` (on the instance; the graph's code is untouched) so
+ * that the private state fields never reach a caller through task inputs or run events. `stream`
+ * covers every stream mode, `subgraphs`, and `streamEvents` v3 (built on `stream`); `streamEvents`
+ * v1/v2 events are redacted one by one. With `encoding: "text/event-stream"` LangGraph encodes the
+ * chunks inside `stream`, before they can be read: that stream is returned as it is.
+ *
+ * @param graph - a compiled LangGraph graph; changed in place, once.
+ */
+export function redactStreams(graph: RedactableGraph): void {
+  const marked = graph as RedactableGraph & { [REDACTED]?: true };
+  if (marked[REDACTED]) return;
+  marked[REDACTED] = true;
+  const stream = graph.stream.bind(graph);
+  const streamEvents = graph.streamEvents.bind(graph);
+  graph.stream = async (input, options) => {
+    const source = await stream(input, options);
+    if ((options as { encoding?: unknown } | undefined)?.encoding === "text/event-stream") return source;
+    return mapped(source, chunkWithoutPrivate);
+  };
+  graph.streamEvents = (input, options, streamOptions) => {
+    const source = streamEvents(input, options, streamOptions);
+    const version = (options as { version?: unknown } | undefined)?.version;
+    if (version === "v3" || (options as { encoding?: unknown } | undefined)?.encoding === "text/event-stream") return source;
+    return mapped(source, eventWithoutPrivate);
+  };
+}
