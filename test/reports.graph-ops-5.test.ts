@@ -28,14 +28,23 @@
  *   where update_state succeeds": `updateState` as `__start__` on a new thread, then without
  *   `asNode`, then a turn: each step gives what it gives on a plain saver.
  */
-import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, type ToolMessage } from "@langchain/core/messages";
-import { MemorySaver, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
+import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage } from "@langchain/core/messages";
+import { REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
 import { ThreadwiseThreadDeletedError } from "@threadwise/memory";
-import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
-import { lastOf, lookup, parallelModel, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import {
+  expectAccepted,
+  graphOpsAgents,
+  lastOf,
+  outcome,
+  type ReportGraph,
+  type ReportLister,
+  requests,
+  storedMessages,
+  threadShape,
+  wholeThread,
+} from "./support/report-agent.js";
 
 const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
 type Case = (typeof CASES)[number];
@@ -56,74 +65,13 @@ const T = {
   },
 } as const;
 
-/** `PARALLEL k`: k `lookup` calls; after tool results "done: <results>"; else "ok: <last line>" (report-agent's {@link parallelModel}). Strict on the stack; plain's requests are recorded only. */
-const model = (strict: boolean) => parallelModel(strict);
-
-interface Graph {
-  invoke(input: unknown, config: object): Promise<unknown>;
-  stream(input: unknown, config: object): Promise<AsyncIterable<unknown>>;
-  updateState(config: object, values: object, asNode?: string): Promise<unknown>;
-  getState(config: object): Promise<{ values: { messages?: BaseMessage[] } }>;
-  checkpointer?: unknown;
-}
-
-interface Lister {
-  list(config: object, options?: object): AsyncIterable<{ metadata?: { source?: string; step?: number } }>;
-  deleteThread(threadId: string): Promise<void>;
-}
-
-function agents(c: Case) {
-  const m = model(true);
-  const { agent, stack } = stackAgent({
-    model: m,
-    tools: [lookup],
-    windowSize: 4,
-    summarizeThreshold: 6,
-    summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
-    stack: { archive: c.archive },
-  });
-  const plainModel = model(false);
-  const saver = new MemorySaver();
-  const plain = createAgent({ model: plainModel, tools: [lookup], systemPrompt: "You are a helpful assistant.", checkpointer: saver });
-  return {
-    agent: agent as unknown as Graph,
-    stack,
-    m,
-    plain: plain as unknown as Graph,
-    plainModel,
-    savers: { agent: stack.checkpointer as unknown as Lister, plain: saver as unknown as Lister },
-  };
-}
-
-/** The whole thread the stack stores (archived messages first). */
-const whole = (a: ReturnType<typeof agents>, threadId: string) =>
-  (a.stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread({
-    configurable: { thread_id: threadId },
-  });
-
-const shape = (messages: readonly BaseMessage[]) =>
-  messages.map((m) => ({
-    type: m.getType(),
-    text: messageText(m),
-    ...(m.getType() === "tool" ? { answers: (m as ToolMessage).tool_call_id } : {}),
-    ...(m.getType() === "ai" ? { calls: ((m as AIMessage).tool_calls ?? []).map((call) => call.id) } : {}),
-  }));
-
-function expectAccepted(m: ReturnType<typeof model>) {
-  expect(m.providerLog.rejected).toEqual([]);
-  for (const request of requests(m)) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
-}
-
-async function warm(target: Graph, lang: Case["lang"], cfg: object, turns = 6, from = 1) {
+async function warm(target: ReportGraph, lang: Case["lang"], cfg: object, turns = 6, from = 1) {
   for (let i = from; i < from + turns; i += 1) await target.invoke({ messages: [new HumanMessage(T[lang].turn(i))] }, cfg);
 }
 
-/** What an operation gave: `ok`, or the error's class and message. */
-const outcome = (p: Promise<unknown>) =>
-  p.then(
-    () => "ok",
-    (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
-  );
+const agents = (c: Case) => graphOpsAgents(c);
+const whole = wholeThread;
+const shape = threadShape;
 
 describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
   it(`langgraph#8423: REMOVE_ALL_MESSAGES then a tail repeating an id and removing one of its own messages (${label(c)})`, async () => {
@@ -244,7 +192,7 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
       await target.updateState(cfg, { messages: [new AIMessage(T[c.lang].note)] });
       await warm(target, c.lang, cfg, 2, 6);
     }
-    const listed = async (saver: Lister, filter?: object) => {
+    const listed = async (saver: ReportLister, filter?: object) => {
       const out: Array<{ source?: string; step?: number }> = [];
       for await (const t of saver.list(cfg, filter ? { filter } : {})) out.push({ source: t.metadata?.source, step: t.metadata?.step });
       return out;

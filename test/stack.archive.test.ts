@@ -56,6 +56,24 @@ describe("message archive: every request = a fresh process's and a run without t
     }, 300_000);
   }
 
+  // Updates carrying two messages with one id (langgraphjs#846: the later wins in the reducer): a
+  // fresh id, or a stored message's (hot, or archived: refused, and only when due), in one
+  // updateState or with a turn's input; compared with the control as every other operation.
+  it("updates with duplicate message ids (fresh, hot, archived): no request differs, nothing lost or duplicated, only due refusals", async () => {
+    const seed = Number(process.env.STACK_ARCHIVE_DUP_SEED ?? 20261206);
+    const { tallies, failures } = await runArchiveProperty(processes, { seed, runs: RUNS, only: ONLY, duplicateIds: true });
+    console.log(
+      `[stack.archive] duplicate ids, seed=${seed} runs=${RUNS}\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,
+    );
+    const report = failures.map(
+      (f) => `case ${f.index} (${f.saver}, ${JSON.stringify(f.config)}):\n${[...f.mismatches, ...f.requests].join("\n")}`,
+    );
+    expect(report.slice(0, 3).join("\n\n")).toBe("");
+    if (ONLY !== undefined) return;
+    expect(tallies.served.byOp["dup-ids"]?.calls).toBeGreaterThan(0);
+    expect(tallies.archivingCalls).toBeGreaterThan(0);
+  }, 600_000);
+
   describe("self-check: a planted archive fault is caught", () => {
     // One case of the property's seed in which messages move to the archive (case 4: 3 calls
     // archive), so the fast suite stays fast.

@@ -11,7 +11,8 @@
  * waiting, then answered by a new message, or by an `updateState` edit of the waiting call and a resume, or approved
  * with one of the two parallel calls' results removed after (`review-left`, drawn after `as-node`), and an import of 300 or 1,000 messages whose parallel calls
  * lack some answers (a `bulk` operation with `unanswered`, drawn after `review-left`), and turns sent as
- * `Command({ update, goto: "model_request" })` (`goto`, drawn last; no `beforeAgent` hook runs); besides edits by id (hot and archived),
+ * `Command({ update, goto: "model_request" })` (`goto`; no `beforeAgent` hook runs), and in the archive part updates carrying
+ * two messages with one id, fresh, hot or archived (`dup-ids`, drawn last); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider
@@ -100,6 +101,8 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       onCase: caseClock("archive"),
       cases: breakerCaseArb(archiveCaseArb, ["sqlite", "postgres"]),
       afterStack: afterStackOpsArb,
+      // Updates carrying two messages with one id (fresh, hot or archived), drawn after the rest.
+      duplicateIds: true,
     });
     console.log(
       `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,

@@ -22,7 +22,7 @@
 
 import type { ThreadwiseSaver } from "@threadwise/memory";
 import fc from "fast-check";
-import { archiveCaseArb, archiveConfigArb, type EditCase, type Op, withOps } from "./edit-cases.js";
+import { archiveCaseArb, archiveConfigArb, dupIdOpsArb, type EditCase, type Op, withOps } from "./edit-cases.js";
 import { addRun, type CaseRun, emptyTallies, type Processes, runCase, type Tallies } from "./edit-run.js";
 
 /** A case that failed a check: (a) to (d) in `mismatches`, (e) in `requests`; each with the case's operations first. */
@@ -175,9 +175,17 @@ export async function runArchiveProperty(
     afterStack?: fc.Arbitrary<Array<[number, Op]>>;
     /** persistTrim in the archive stack (and its control) with the drawn `trimKeepGroups`, about half the cases; the same draws otherwise. */
     persistTrim?: boolean;
+    /**
+     * One to three `dup-ids` operations (`dupIdOpsArb`: an update carrying two messages with one id,
+     * fresh or a stored message's, hot or archived) inserted into each case, drawn after `afterStack`'s:
+     * a seed draws the cases, stacks and other operations it drew without them.
+     */
+    duplicateIds?: boolean;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
-  const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb, options.afterStack ?? fc.constant([])), {
+  const afterStack: fc.Arbitrary<Array<[number, Op]>> = options.afterStack ?? fc.constant([]);
+  const extra = options.duplicateIds ? fc.tuple(afterStack, dupIdOpsArb).map(([ops, dups]) => [...ops, ...dups]) : afterStack;
+  const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb, extra), {
     seed: options.seed,
     numRuns: options.runs,
   });

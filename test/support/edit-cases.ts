@@ -387,13 +387,42 @@ export type Op =
    * that routes its input straight to the model does: the run skips every `beforeAgent` hook. Drawn
    * by the breaker's fuzz after its stack (`gotoOpsArb`).
    */
-  | { kind: "goto"; by: Process; turn: TurnSpec };
+  | { kind: "goto"; by: Process; turn: TurnSpec }
+  /**
+   * One update carrying two messages with one id (https://github.com/langchain-ai/langgraphjs/pull/846:
+   * the reducer keeps the later), by `updateState` on the head or with the turn's input
+   * (`viaInput`), then the turn. `fresh`: an id the thread does not hold (two user messages, two AI
+   * messages, a user then an AI message or the reverse, by `pick` modulo 4); `stored`: the id of a stored message (see {@link pickIndex}, so
+   * an archived one too, which the archive run refuses), both copies edits of it (`edits`). Drawn
+   * by `dupIdOpsArb` after the stack (`runArchiveProperty`'s `duplicateIds`), so the seeds draw the
+   * cases and stacks they drew before it existed.
+   */
+  | {
+      kind: "dup-ids";
+      by: Process;
+      turn: TurnSpec;
+      target: "fresh" | "stored";
+      pick: number;
+      nearTail: boolean;
+      edits: [EditKind, EditKind];
+      text: string;
+      viaInput: boolean;
+    };
 
 export type OpKind = Op["kind"];
 /** Operations drawn only for archive cases (`editCase`s of the edit fuzz never hold one). */
 export const ARCHIVE_ONLY_OPS: readonly OpKind[] = ["edit-held"];
 /** Operations drawn only by the breaker's fuzz (`breakerCaseArb`, `asNodeOpsArb`; test/stack.fuzz.slow.test.ts). */
-export const BREAKER_OPS: readonly OpKind[] = ["bulk", "interrupted", "concurrent", "rewrite-update", "as-node", "review-left", "goto"];
+export const BREAKER_OPS: readonly OpKind[] = [
+  "bulk",
+  "interrupted",
+  "concurrent",
+  "rewrite-update",
+  "as-node",
+  "review-left",
+  "goto",
+  "dup-ids",
+];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
   "elsewhere",
@@ -415,6 +444,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "as-node",
   "review-left",
   "goto",
+  "dup-ids",
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
@@ -764,6 +794,29 @@ export const gotoOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
 export const afterStackOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc
   .tuple(asNodeOpsArb, reviewOpsArb, danglingImportOpsArb, gotoOpsArb)
   .map(([asNode, review, dangling, goto]) => [...asNode, ...review, ...dangling, ...goto]);
+
+/**
+ * Where and which `dup-ids` operations a case gets: one to three (mostly an id of a stored message,
+ * among the newest, so a hot one as often as an archived one), drawn after the stack and any other
+ * operations drawn after it (`runArchiveProperty`'s `duplicateIds`).
+ */
+export const dupIdOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("dup-ids" as const),
+      by: processArb,
+      turn: turnArb,
+      target: fc.oneof({ weight: 1, arbitrary: fc.constant("fresh" as const) }, { weight: 2, arbitrary: fc.constant("stored" as const) }),
+      pick: fc.nat(),
+      nearTail: fc.boolean(),
+      edits: fc.tuple(editKindArb, editKindArb),
+      text: textArb,
+      viaInput: fc.boolean(),
+    }),
+  ),
+  { minLength: 1, maxLength: 3 },
+);
 
 /** `c` with `extra`'s operations inserted (each at its position modulo the number of operations plus one). */
 export function withOps(c: EditCase, extra: ReadonlyArray<readonly [number, Op]>): EditCase {

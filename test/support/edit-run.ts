@@ -1239,6 +1239,31 @@ export async function runCase(
         current.where += answer ? ` removing ${answer.id}` : " (no answer to remove)";
         await invoke(op.by, op.turn, answer?.id ? [new RemoveMessage({ id: answer.id })] : []);
       }
+    } else if (op.kind === "dup-ids") {
+      // Two messages with one id in one update: LangGraph's reducer keeps the later (langgraphjs#846).
+      const messages = await whole();
+      let pair: BaseMessage[];
+      if (op.target === "stored" && messages.length > 0) {
+        target = messages[pickIndex(messages.length, op.pick, op.nearTail)] as BaseMessage;
+        editing = [target];
+        pair = [edited(target, op.edits[0], op.text, op.pick), edited(target, op.edits[1], op.text, op.pick + 1)];
+        current.where += ` ${op.edits.join("+")} of ${target.getType()} ${target.id}`;
+        afterEdit = true;
+      } else {
+        const id = `dup-${turnNo}-${opIndex}`;
+        // Both user messages, both AI messages, or one of each (the later's type wins too), by `pick`.
+        const kinds = [
+          [HumanMessage, HumanMessage],
+          [AIMessage, AIMessage],
+          [HumanMessage, AIMessage],
+          [AIMessage, HumanMessage],
+        ][op.pick % 4] as [typeof HumanMessage, typeof HumanMessage];
+        pair = [new kinds[0]({ id, content: `${op.text} (1)` }), new kinds[1]({ id, content: `${op.text} ${op.text} (2)` })];
+        current.where += ` fresh ${pair[0]?.getType()} ${id}`;
+      }
+      current.where += op.viaInput ? " via input" : "";
+      if (!op.viaInput) await updateState(agents[op.by], run, pair);
+      await invoke(op.by, op.turn, op.viaInput ? pair : []);
     } else if (op.kind === "goto") {
       script = modelScript([op.turn], turnNo);
       const user = userMessage(op.turn, turnNo);

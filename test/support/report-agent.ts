@@ -3,11 +3,13 @@
  * `createAgent` with `memoryStack` and a strict fake model, the tools `lookup` and `book`, and
  * readers of what the model received and what the thread stored.
  */
-import { AIMessage, type BaseMessage, type SystemMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
-import { scriptedModel, strictModel } from "@threadwise/core/testing";
+import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
 import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, tool } from "langchain";
+import { expect } from "vitest";
 import { z } from "zod/v4";
 
 export const lookup = tool(async ({ n }: { n: number }) => `result ${n}`, {
@@ -163,3 +165,82 @@ export async function storedMessages(agent: { getState: (config: never) => Promi
 /** The messages the agent model received on each call (system message first). */
 export const requests = (model: ReturnType<typeof strictModel>) =>
   (model.calls as Array<{ messages: BaseMessage[] }>).map((c) => c.messages);
+
+/** What the graph-operation report suites call on an agent (a compiled `createAgent` graph). */
+export interface ReportGraph {
+  invoke(input: unknown, config: object): Promise<unknown>;
+  stream(input: unknown, config: object): Promise<AsyncIterable<unknown>>;
+  updateState(config: object, values: object, asNode?: string): Promise<{ configurable?: Record<string, unknown> }>;
+  getState(config: object): Promise<{ values: { messages?: BaseMessage[] }; config: { configurable?: Record<string, unknown> } }>;
+  getStateHistory(
+    config: object,
+    options?: object,
+  ): AsyncIterable<{
+    values: { messages?: BaseMessage[] };
+    config: { configurable?: Record<string, unknown> };
+    metadata?: Record<string, unknown>;
+  }>;
+  checkpointer?: unknown;
+}
+
+/** What they call on a saver. */
+export interface ReportLister {
+  list(config: object, options?: object): AsyncIterable<{ metadata?: { source?: string; step?: number } }>;
+  deleteThread(threadId: string): Promise<void>;
+}
+
+/**
+ * The graph-operation report suites' pair of agents: `memoryStack` (window 4, summary at 6, the
+ * `lookup` tool, archive as given) with a strict {@link parallelModel}, and plain `createAgent` on a
+ * `MemorySaver` with the same model recording only (the oracle).
+ */
+export function graphOpsAgents(options: { archive: boolean }) {
+  const m = parallelModel(true);
+  const { agent, stack } = stackAgent({
+    model: m,
+    tools: [lookup],
+    windowSize: 4,
+    summarizeThreshold: 6,
+    summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
+    stack: { archive: options.archive },
+  });
+  const plainModel = parallelModel(false);
+  const saver = new MemorySaver();
+  const plain = createAgent({ model: plainModel, tools: [lookup], systemPrompt: "You are a helpful assistant.", checkpointer: saver });
+  return {
+    agent: agent as unknown as ReportGraph,
+    stack,
+    m,
+    plain: plain as unknown as ReportGraph,
+    plainModel,
+    savers: { agent: stack.checkpointer as unknown as ReportLister, plain: saver as unknown as ReportLister },
+  };
+}
+
+/** The whole thread the stack of {@link graphOpsAgents} stores (archived messages first). */
+export const wholeThread = (a: ReturnType<typeof graphOpsAgents>, threadId: string) =>
+  (a.stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread({
+    configurable: { thread_id: threadId },
+  });
+
+/** Messages as the suites compare them: role, text, a result's call id, an AI message's call ids. */
+export const threadShape = (messages: readonly BaseMessage[]) =>
+  messages.map((m) => ({
+    type: m.getType(),
+    text: messageText(m),
+    ...(m.getType() === "tool" ? { answers: (m as ToolMessage).tool_call_id } : {}),
+    ...(m.getType() === "ai" ? { calls: ((m as AIMessage).tool_calls ?? []).map((call) => call.id) } : {}),
+  }));
+
+/** Every request `m` received passed the strict validator (all four providers, no prefill), none refused. */
+export function expectAccepted(m: ReturnType<typeof strictModel>) {
+  expect(m.providerLog.rejected).toEqual([]);
+  for (const request of requests(m)) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+}
+
+/** What an operation gave: `ok`, or the error's class and message. */
+export const outcome = (p: Promise<unknown>) =>
+  p.then(
+    () => "ok",
+    (e: unknown) => `${(e as Error).name}: ${(e as Error).message}`,
+  );
