@@ -51,53 +51,6 @@ describe("SqliteThreadRegistry: the thread's row per root checkpoint", () => {
     db.close();
   });
 
-  it("a batch of pending writes touches it at the clock's reading (R23), creates a new thread's, and meets a tombstone (R24)", async () => {
-    const Database = loadBetterSqlite3();
-    const db = new Database(join(dir, "writes.db"));
-    let clock = 2_000_000;
-    const registry = new SqliteThreadRegistry(db, { now: () => clock });
-    const saver = new ThreadwiseSaver(new (loadSqliteSaver())(db), registry, { turnLeaseMs: 0 });
-    db.exec(`CREATE TEMP TABLE row_writes (n INTEGER);
-      CREATE TEMP TRIGGER count_row_writes AFTER UPDATE ON main.threadwise_threads BEGIN INSERT INTO row_writes VALUES (1); END;`);
-    const rowWrites = () => (db.prepare("SELECT count(*) AS n FROM temp.row_writes").get() as { n: number }).n;
-    const row = (threadId: string) =>
-      db.prepare("SELECT updated_at, created_at, head_id FROM threadwise_threads WHERE thread_id = ?").get(threadId) as
-        | { updated_at: number; created_at: number; head_id: string | null }
-        | undefined;
-    const checkpoint = { ...emptyCheckpoint(), id: uuid6(0), channel_values: { messages: [] } };
-    const stored = await saver.put(
-      { configurable: { thread_id: "t", checkpoint_ns: "" } },
-      checkpoint,
-      { source: "input", step: -1, parents: {} },
-      {},
-    );
-    for (const [i, content] of ["첫 메시지", "second write"].entries()) {
-      clock += 1000;
-      const before = rowWrites();
-      await saver.putWrites(stored, [["messages", [new HumanMessage({ id: `w${i}`, content })]]], `task-${i}`);
-      // One write of the row, its updated_at the clock's reading; the head stays.
-      expect(rowWrites() - before).toBe(1);
-      expect(row("t")).toMatchObject({ updated_at: clock, head_id: checkpoint.id });
-    }
-    expect((await saver.getTuple(stored))?.pendingWrites?.map(([, , value]) => (value as HumanMessage[])[0]?.content)).toEqual([
-      "첫 메시지",
-      "second write",
-    ]);
-    // A thread without a row: the batch's lock creates it at the clock's reading (its checkpoint is not stored: nothing written).
-    clock += 1000;
-    let wrote = false;
-    const written = await registry.commitWrites("n", { checkpointNs: "", checkpointId: uuid6(1), endsTurn: false }, async () => {
-      wrote = true;
-    });
-    expect([written, wrote]).toEqual([false, false]);
-    expect(row("n")).toMatchObject({ updated_at: clock, created_at: clock, head_id: null });
-    await registry.deleteThread("t");
-    await expect(
-      saver.putWrites(stored, [["messages", [new HumanMessage({ id: "late", content: "late" })]]], "task-late"),
-    ).rejects.toBeInstanceOf(ThreadwiseThreadDeletedError);
-    db.close();
-  });
-
   it("records the thread's tenant at its first root checkpoint and keeps it (a saver of another tenant leaves it)", async () => {
     const Database = loadBetterSqlite3();
     const db = new Database(join(dir, "tenant.db"));

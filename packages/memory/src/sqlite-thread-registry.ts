@@ -73,21 +73,9 @@ const READ_ROW_WITH_MARK_AND_INPUT = `SELECT head_id, head_version, lease_until,
   ${ARCHIVE_MARK_COLUMNS}, ${ARCHIVED_INPUT_COLUMN} FROM threadwise_threads WHERE thread_id = @thread`;
 /** {@link LOCK_ROW_WITH_MARK} with {@link ARCHIVED_INPUT_COLUMN}. */
 const LOCK_ROW_WITH_MARK_AND_INPUT = `${LOCK_ROW_WITH_MARK}, ${ARCHIVED_INPUT_COLUMN}`;
-/** Whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
-const STORED_COLUMN =
-  "EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored";
-/** {@link LOCK_ROW} with {@link STORED_COLUMN}: a write batch's on a thread without a row (creates it). */
-const LOCK_ROW_WITH_STORED = `${LOCK_ROW}, ${STORED_COLUMN}`;
-/** {@link READ_ROW} with {@link STORED_COLUMN}: a write batch's read of the thread's row, which {@link TOUCH_ROW} then touches. */
-const READ_ROW_WITH_STORED = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at,
-  ${STORED_COLUMN} FROM threadwise_threads WHERE thread_id = @thread`;
-/**
- * A write batch's touch of the thread's row read by {@link READ_ROW_WITH_STORED} (spec R23), at the
- * time that read took (`@now`, its `now`): the `updated_at` {@link LOCK_ROW} sets. Was the lock
- * row's upsert with `RETURNING`, which took about twice the CPU of this read and this `UPDATE`
- * (an upsert's conflict path, the returned rows kept in an ephemeral table).
- */
-const TOUCH_ROW = "UPDATE threadwise_threads SET updated_at = @now WHERE thread_id = @thread";
+/** {@link LOCK_ROW} with whether checkpoint `@checkpoint` of namespace `@ns` is stored (pending writes wait for it). */
+const LOCK_ROW_WITH_STORED = `${LOCK_ROW},
+  EXISTS (SELECT 1 FROM checkpoints WHERE thread_id = @thread AND checkpoint_ns = @ns AND checkpoint_id = @checkpoint) AS stored`;
 /** The columns a root checkpoint's head move sets (see {@link MOVE_HEAD}). */
 const MOVE_HEAD_COLUMNS = `updated_at = ${NOW_MS}, head_id = @head, head_version = head_version + 1,
     lease_until = CASE WHEN @open THEN ${NOW_MS} + @lease END,
@@ -243,10 +231,8 @@ interface LockStatement {
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
  * A root checkpoint's statement only reads the row (the write lock is already held), and its
- * head move writes it once, the touch included; a batch of pending writes reads it the same way
- * and touches it in one `UPDATE` (an upsert with `RETURNING` cost about twice the CPU). So a
- * checkpoint costs 4 statements of its own and one write of the row, a batch of pending writes 4
- * (was 7 and 5, then 3). The wrapped SqliteSaver's
+ * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
+ * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
  * `INSERT`s stay prepared, and its write batch runs in the registry's transaction without a
  * savepoint of its own ({@link SqliteThreadRegistry.saverDatabase}).
  *
@@ -556,16 +542,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   commitWrites(threadId: string, target: WritesTarget, write: () => Promise<void>): Promise<boolean> {
     // Whether the checkpoint is stored is read by the statement that takes the lock.
-    // The row is read, then touched (a new thread's created by the lock row, touched as it is made).
-    const stored = {
-      sql: READ_ROW_WITH_STORED,
-      params: { ns: target.checkpointNs, checkpoint: target.checkpointId },
-      create: LOCK_ROW_WITH_STORED,
-    };
+    const stored = { sql: LOCK_ROW_WITH_STORED, params: { ns: target.checkpointNs, checkpoint: target.checkpointId } };
     return this.#inTransaction<boolean, ThreadRow & { stored: number }>(
       threadId,
-      async (id, row, created) => {
-        if (!created) this.#prepare(TOUCH_ROW).run({ thread: id, now: row.now });
+      async (id, row) => {
         const { operation } = target;
         const stored = operation === undefined ? undefined : this.#operationCheckpointId(id, operation.operationId);
         if (operation !== undefined)
@@ -587,11 +567,11 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
    * BEGIN IMMEDIATE, touch the thread's row (refusing a tombstone) and read it with the time (and
    * `extra`'s columns, read under the same lock), run `task`, COMMIT; ROLLBACK on any error. With
    * `extra.create`, the row is only read (a tombstone refused, a missing row created): `task`
-   * writes it (`created`: the row was created by `extra.create`, so it is touched already).
+   * writes it.
    */
   #inTransaction<T, R extends ThreadRow = ThreadRow>(
     threadId: string,
-    task: (id: string, row: R, created: boolean) => Promise<T>,
+    task: (id: string, row: R) => Promise<T>,
     extra?: LockStatement,
   ): Promise<T> {
     return this.#queue.run(async () => {
@@ -603,14 +583,11 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
         let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
         // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
-        let created = false;
         if (extra?.create !== undefined)
-          if (row === undefined) {
-            row = this.#prepare(extra.create).get(params) as R | undefined;
-            created = true;
-          } else if (row.deleted_at !== null) row = undefined;
+          if (row === undefined) row = this.#prepare(extra.create).get(params) as R | undefined;
+          else if (row.deleted_at !== null) row = undefined;
         if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
-        const result = await task(id, row, created);
+        const result = await task(id, row);
         this.#prepare("COMMIT").run();
         return result;
       } catch (error) {
