@@ -23,6 +23,11 @@
  * replay rows, and per statement kind, `sqlStatementKindsPerStep` (the SQL with its values as `?`),
  * counted by better-sqlite3's `verbose` hook, which makes the run's CPU figures not
  * comparable with others),
+ * `--sql-cpu` (SQLite, Linux: each statement kind's calls and main-thread CPU per step,
+ * `sqlCpuPerStep` in the replay rows: better-sqlite3's `run`, `get`, `all` and `prepare` timed by
+ * the main thread's `schedstat` (V8's other threads not billed), the reading's own cost taken off;
+ * the timing adds two readings per statement, so the run's CPU figures are not comparable with
+ * others; the bench's prune left out),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
  * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`),
@@ -124,7 +129,7 @@ import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchange
 import { machineLine, median } from "./support/machine.js";
 import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
 import { seedState } from "./support/seed-thread.js";
-import { AnswerModel, memoryTarget, postgresTarget, sqliteTarget, type Target } from "./support/step-savers.js";
+import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
@@ -141,6 +146,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   profile: { type: "boolean", default: false },
   hooks: { type: "boolean", default: false },
   "sql-statements": { type: "boolean", default: false },
+  "sql-cpu": { type: "boolean", default: false },
   "step-cpu": { type: "boolean", default: false },
   "step-gc": { type: "boolean", default: false },
   "lane-offset": { type: "string", default: "0" },
@@ -383,7 +389,7 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new MemoryThreadRegistry(target.saver as never)) };
   }
   if (kind === "sqlite") {
-    const target = await sqliteTarget({ countStatements: cli.values["sql-statements"] });
+    const target = await sqliteTarget({ countStatements: cli.values["sql-statements"], timeStatements: cli.values["sql-cpu"] });
     if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
     const db = (target.saver as unknown as { db: never }).db;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new SqliteThreadRegistry(db)) };
@@ -543,6 +549,27 @@ function kindsPerStep(
   );
 }
 
+/** `--sql-cpu`: the statements' main-thread CPU between `before` and `now`, per step, in microseconds, by kind (most first) and in all. */
+function cpuPerStep(
+  now: ReadonlyMap<string, StatementCpu>,
+  before: ReadonlyMap<string, StatementCpu> | undefined,
+  steps: number,
+): NonNullable<ReplayRow["sqlCpuPerStep"]> {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  let total = 0;
+  const kinds: Array<[string, { calls: number; us: number }]> = [];
+  for (const [kind, { calls, ns }] of now) {
+    const was = before?.get(kind);
+    const n = calls - (was?.calls ?? 0);
+    if (n === 0) continue;
+    const us = (ns - (was?.ns ?? 0)) / 1000;
+    total += us;
+    kinds.push([kind, { calls: round(n / steps), us: round(us / steps) }]);
+  }
+  kinds.sort((a, b) => b[1].us - a[1].us);
+  return { totalUs: round(total / steps), kinds: Object.fromEntries(kinds) };
+}
+
 interface ReplayRow {
   saver: string;
   config: string;
@@ -568,6 +595,8 @@ interface ReplayRow {
   sqlStatementsPerStep?: number;
   /** With `--sql-statements`, on SQLite: the same by kind (`statementKind`: the SQL with its values as `?`), per step, most first. */
   sqlStatementKindsPerStep?: Record<string, number>;
+  /** With `--sql-cpu`, on SQLite: main-thread CPU of the statements per step (`totalUs`) and by kind (calls and us per step, most CPU first). */
+  sqlCpuPerStep?: { totalUs: number; kinds: Record<string, { calls: number; us: number }> };
   /** With `--step-cpu`: each step's CPU ms, in replay order. */
   stepCpuMs?: number[];
   /** With `--step-cpu`, archive lanes: the indexes (in `stepCpuMs`) of the steps that wrote to the archive. */
@@ -684,6 +713,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   const rows: ReplayRow[] = [];
   // What opening the lanes ran is not the replay's.
   const kinds0 = new Map(lanes.map((entry) => [entry.target, new Map(entry.target.statementKinds?.() ?? [])]));
+  const cpu0 = new Map(lanes.map((entry) => [entry.target, structuredClone(new Map(entry.target.statementCpu?.() ?? []))]));
   try {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     for (const [i, exchange] of exchanges.entries()) {
@@ -765,6 +795,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
               sqlStatementKindsPerStep: kindsPerStep(target.statementKinds(), kinds0.get(target), exchanges.length),
             }
           : {}),
+        ...(target.statementCpu ? { sqlCpuPerStep: cpuPerStep(target.statementCpu(), cpu0.get(target), exchanges.length) } : {}),
         ...(cli.values["step-cpu"]
           ? {
               stepCpuMs: stepCpu,

@@ -5,7 +5,7 @@
  * the full threadwise stack (`memoryMiddleware`) of those benches.
  */
 import { randomUUID } from "node:crypto";
-import { mkdtempSync, rmSync } from "node:fs";
+import { mkdtempSync, openSync, readSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { BaseChatModel } from "@langchain/core/language_models/chat_models";
@@ -106,6 +106,75 @@ export interface Target {
   statements?: () => number;
   /** SQLite targets opened with `countStatements`: those statements by kind ({@link statementKind}), outside {@link Target.prune}. */
   statementKinds?: () => ReadonlyMap<string, number>;
+  /** SQLite targets opened with `timeStatements`: calls and main-thread CPU by statement kind so far ({@link StatementCpu}). */
+  statementCpu?: () => ReadonlyMap<string, StatementCpu>;
+}
+
+/** Calls of one statement kind and the main-thread CPU they took, in nanoseconds (the reading's own cost taken off). */
+export interface StatementCpu {
+  calls: number;
+  ns: number;
+}
+
+/** Whether {@link timeStatementsOf} has wrapped better-sqlite3's prototypes. */
+let statementsTimed = false;
+/** Per connection, the {@link StatementCpu} of each statement kind (see {@link timeStatementsOf}). */
+const statementCpuOf = new WeakMap<object, Map<string, StatementCpu>>();
+/** Per connection, whether its statements are not counted now (the target's prune). */
+const pausedOf = new WeakMap<object, () => boolean>();
+
+/**
+ * Times every `run`, `get`, `all` and `prepare` of better-sqlite3 on `db` from now on: each call's
+ * main-thread CPU (its thread's `schedstat`, so the CPU of V8's other threads is not billed to it),
+ * minus the median cost of a reading, by kind (`PREPARE <sql>` for a prepare, else the statement's
+ * SQL as prepared, {@link statementKind}). The statements of every connection share one wrapper
+ * of the prototypes, installed at the first call; a connection not given here is not counted.
+ * @throws Error off Linux (no `/proc/self/task/<pid>/schedstat`).
+ */
+function timeStatementsOf(db: Database.Database, paused: () => boolean): Map<string, StatementCpu> {
+  if (!statementsTimed) {
+    statementsTimed = true;
+    // The main thread's CPU ns: its schedstat, read through a kept descriptor (one pread a reading).
+    const fd = openSync(`/proc/self/task/${process.pid}/schedstat`, "r");
+    const buffer = Buffer.alloc(64);
+    const read = () => Number(buffer.toString("latin1", 0, readSync(fd, buffer, 0, 64, 0)).split(" ")[0]);
+    const empties = Array.from({ length: 1001 }, () => -read() + read()).sort((a, b) => a - b);
+    const empty = empties[500] as number;
+    const bill = (owner: object, kind: string, ns: number) => {
+      const kinds = statementCpuOf.get(owner);
+      if (!kinds || (pausedOf.get(owner)?.() ?? false)) return;
+      const entry = kinds.get(kind) ?? { calls: 0, ns: 0 };
+      entry.calls += 1;
+      entry.ns += ns - empty;
+      kinds.set(kind, entry);
+    };
+    const statement = Object.getPrototypeOf(db.prepare("SELECT 1")) as Record<string, (...args: unknown[]) => unknown>;
+    for (const method of ["run", "get", "all"]) {
+      const original = statement[method] as (...args: unknown[]) => unknown;
+      statement[method] = function (this: { database: object; source: string }, ...args: unknown[]) {
+        const t0 = read();
+        try {
+          return original.apply(this, args);
+        } finally {
+          bill(this.database, statementKind(this.source), read() - t0);
+        }
+      };
+    }
+    const database = Database.prototype as unknown as Record<string, (...args: unknown[]) => unknown>;
+    const prepare = database.prepare as (...args: unknown[]) => unknown;
+    database.prepare = function (this: object, ...args: unknown[]) {
+      const t0 = read();
+      try {
+        return prepare.apply(this, args);
+      } finally {
+        bill(this, `PREPARE ${statementKind(String(args[0]))}`, read() - t0);
+      }
+    };
+  }
+  const kinds = new Map<string, StatementCpu>();
+  statementCpuOf.set(db, kinds);
+  pausedOf.set(db, paused);
+  return kinds;
 }
 
 /**
@@ -212,7 +281,7 @@ export async function memoryTarget(): Promise<Target> {
  * statement SQLite runs (better-sqlite3's `verbose` hook, which expands each statement's SQL with
  * its values, blobs included: CPU figures of such a run are not comparable with others).
  */
-export async function sqliteTarget(options: { countStatements?: boolean } = {}): Promise<Target> {
+export async function sqliteTarget(options: { countStatements?: boolean; timeStatements?: boolean } = {}): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
   let statements = 0;
   const kinds = new Map<string, number>();
@@ -228,8 +297,10 @@ export async function sqliteTarget(options: { countStatements?: boolean } = {}):
     : SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
   const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
+  const cpu = options.timeStatements ? timeStatementsOf(db, () => pruning) : undefined;
   return {
     ...(options.countStatements ? { statements: () => statements, statementKinds: () => kinds } : {}),
+    ...(cpu ? { statementCpu: () => cpu } : {}),
     kind: "sqlite",
     label: "SqliteSaver (file, WAL)",
     saver,
