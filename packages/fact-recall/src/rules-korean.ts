@@ -942,13 +942,32 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Where one lives said in a relative clause on what one is (`대구에 사는 회사원이에요`, `일산 사는
+    // 대학생이야`): the home, and the job as the work rule reads it (its last word). Only a job after
+    // `사는` and the copula ending the sentence: `부산에 사는 친구가 …` is someone else's home.
+    attribute: "residence",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:에|(?<=[가-힣])(?=\\s))\\s*사는\\s+(?:[가-힣A-Za-z]+\\s+)?(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이다)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      const job = m[2] as string;
+      if (NOT_A_HOME.test(v) || SETTING.test(v) || !nounLike(v)) return undefined;
+      return [single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), { ...single(job, `${topic(l)} ${job} (직업)`), attribute: "work" }];
+    },
+    relative: true,
+  },
+  {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
+    // How long one has lived there (`수원 산 지 5년 됐어요`, `망원동 산지 삼년 됐어`), the progressive
+    // (`부천 사는 중이에요`) and `-면서` (`청주에 살면서`, a clause of its own: SENTENCE_BREAK) say it too.
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
     // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
-      if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
+      // `천안 살면서` names a town ending in `안`: the negation is `안` as a word of its own.
+      if (/(?:^|\s)안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
@@ -2053,7 +2072,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2100,7 +2119,8 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
     return false;
   if (CLAUSE_GO.test(word)) return true;
   const noun = stem.replace(/이$/, "");
-  return new RegExp(`(?:${JOB})$`).test(noun) || givenNameLike(noun);
+  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
+  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
 }
 
 /** A sentence cut after each `-고` that ends a clause of its own ({@link endsClauseAtGo}). */
@@ -2955,11 +2975,30 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
     rel !== null && rel[1] === undefined && BOUND_NOUN.test(body.slice(rel[0].length).match(/^\S+는\s+(\S+)/)?.[1] ?? "");
   if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름(?:은|이)/.test(body)) {
     const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
-    const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
+    const own = matchKorean(
+      bareAge(body.slice(rel[0].length), false),
+      { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` },
+      true,
+    );
     // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the
     // subject; when nothing is read of the relative, the sentence is the speaker's.
     if (own || !BARE_RELATIVE.test(body)) return own;
     return matchKorean(body, speaker, false);
   }
-  return matchKorean(body.replace(FIRST_PERSON, ""), speaker, false);
+  return matchKorean(bareAge(body.replace(FIRST_PERSON, ""), FIRST_PERSON.test(body)), speaker, false);
+}
+
+/** An age in native numbers alone, after `올해` or none (`서른넷`, `올해 마흔둘!`): what 반말 says without the copula. */
+const BARE_AGE = new RegExp(`^((?:올해\\s+)?)(${KOREAN_AGE})([.!~…]*)$`);
+
+/**
+ * A clause that is an age alone ({@link BARE_AGE}) with the copula the age rules read (`나 올해
+ * 서른넷` -> `올해 서른넷이에요`), when the speaker said it of themself (`stated`: `나`/`저` before it)
+ * or set it by `올해`; a number alone may answer anything (`몇 명 왔어? 서른넷`), so it is kept as it is.
+ */
+function bareAge(clause: string, stated: boolean): string {
+  const m = BARE_AGE.exec(clause);
+  if (!m || (!stated && m[1] === "")) return clause;
+  const age = m[2] as string;
+  return `${m[1]}${josa(age, "이에요", "예요")}${m[3]}`;
 }
