@@ -1054,7 +1054,9 @@ const RULES: Rule[] = [
     //일해요`): the place is the workplace; a job named there is a second fact.
     // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
     // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
-    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
+    // A word may qualify the job (`네이버웹툰에서 백엔드 개발자로 일합니다`, `학원에서 수학 강사로
+    // 일해요`): the job is its last word, as the work rule reads it.
+    re: /(\S+?)에서\s*(?:(?:\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
