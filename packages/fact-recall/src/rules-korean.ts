@@ -33,8 +33,9 @@ const REL =
  */
 const PET =
   "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|" +
-  "말티즈|토이푸들|푸들|포메라니안|포메|시츄|시추|비숑|치와와|웰시코기|진돗개|골든리트리버|리트리버|시바견|허스키|슈나우저|요크셔테리어|닥스훈트|비글|" +
-  "코리안숏헤어|코숏|러시안블루|페르시안|먼치킨|스코티시폴드|랙돌|고슴도치|기니피그|개";
+  "말티즈|토이푸들|푸들|포메라니안|포메|시츄|시추|비숑|치와와|웰시코기|진돗개|골든리트리버|래브라도리트리버|래브라도|리트리버|시바견|허스키|슈나우저|요크셔테리어|닥스훈트|비글|" +
+  "보더콜리|프렌치불독|불독|사모예드|스피츠|말라뮤트|셰퍼드|페키니즈|미니핀|베들링턴|" +
+  "코리안숏헤어|코숏|러시안블루|페르시안|먼치킨|스코티시폴드|랙돌|브리티시숏헤어|노르웨이숲|샴고양이|벵갈|아비시니안|고슴도치|기니피그|개";
 /** How long one has been working, between a job and 일하다 (`개발자로 3년째 일하는 중`). */
 const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
@@ -524,6 +525,8 @@ const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|
 const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
 /** A pet by its kind alone, which a breed said after it names more closely. */
 const GENERIC_PET = /^(?:강아지|고양이|반려견|반려묘|개)$/;
+/** A clause that is a word and the copula alone (`말티즈예요`, `푸들이야`): a breed there names a pet said before. */
+const BREED_ALONE = /^([가-힣]+?)(?:이에요|예요|에요|입니다|이야|야|이고|고|이요|요)?[.!~…]*$/;
 /** A breed among {@link PET}: what is left once the kinds alone are taken out. */
 const BREED = new RegExp(
   `^(?:${PET.split("|")
@@ -1312,6 +1315,18 @@ const RULES: Rule[] = [
         const v = `${k[1]}${k[2] ? ` ${k[2]}` : ""}`;
         return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, k[1]);
       }),
+  },
+  {
+    // One's pet by its kind, then its breed by the copula (`저희 강아지는 말티즈예요`, `우리 고양이
+    // 러시안블루야`, `울 강아지 보더콜리고 …`): the pet is the breed.
+    attribute: "pet",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:집\\s*)?(강아지|고양이|반려견|반려묘|개)(?:는|은|가|이|도)?\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})[.!~…]*(?=\\s|$)`,
+    ),
+    build: (m, l) => {
+      const breed = m[2] as string;
+      return BREED.test(breed) ? list(breed, `${topic(l)} 반려동물 ${breed}를 키운다`, breed) : undefined;
+    },
   },
   {
     attribute: "pet",
@@ -2605,9 +2620,14 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // a plural subject after it (`다들`, `모두`, `걔네 다`) or a school level alone (`고딩임`) is theirs.
   let had: string | undefined;
   let namedClause: RegExpExecArray | null = null;
+  // Where in `facts` the clause before kept the speaker's pet by its kind alone (`강아지 키워요.`):
+  // a breed said alone next (`말티즈예요`) names that pet.
+  let petAt: number | undefined;
   for (const { clause: said, first, reported } of clauses) {
     const hadBefore = had;
     had = undefined;
+    const petBefore = petAt;
+    petAt = undefined;
     // The one the clause before named (`이름은 콩이고`), when this clause goes on in its sentence.
     const namedBefore = first ? null : namedClause;
 
@@ -2646,6 +2666,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (QUESTION.test(rest) || HYPOTHETICAL.test(rest)) continue;
       const theirs = matchKorean(rest, { id: `${speaker.id}'s ${hadBefore}`, label: `${speaker.label}의 ${hadBefore}` }, true);
       if (theirs && !reported) facts.push(...theirs);
+      continue;
+    }
+    const breed = BREED_ALONE.exec(lead);
+    const pet = petBefore === undefined ? undefined : facts[petBefore];
+    if (pet !== undefined && petBefore !== undefined && breed && BREED.test(breed[1] as string)) {
+      const v = breed[1] as string;
+      facts[petBefore] = { ...pet, value: v, keyValue: v, text: pet.text.replace(pet.value, v) };
       continue;
     }
     const afterthought = AFTERTHOUGHT.exec(lead);
@@ -2687,6 +2714,11 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker);
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
     facts.push(...all.filter(spoken));
+    // Only a pet this clause kept (lib is ES2022: no findLastIndex).
+    for (let i = facts.length - 1; i >= facts.length - all.length && i >= 0; i -= 1) {
+      const f = facts[i] as CandidateFact;
+      if (f.attribute === "pet" && f.subject === speaker.id && GENERIC_PET.test(f.value)) petAt = i;
+    }
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
     const kin = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
