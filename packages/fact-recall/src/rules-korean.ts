@@ -1219,6 +1219,33 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A sport one goes out to play (`조기축구 나가요`, `동네 풋살 나갑니다`): a pastime. Only a game
+    // played with others: a race entered (`마라톤 나가요`) is a plan, and `밖에 나가요` no game at all.
+    attribute: "hobby",
+    re: /(?:^|\s)([가-힣]*(?:축구|야구|농구|배구|풋살|족구|배드민턴|테니스|탁구|볼링))(?:를|을)?\s*(?:나가요|나가|나갑니다|나가고\s*있|나가는데|나가거든|나가죠)(?=[\s.!~…]|$)/,
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]}에 나간다 (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // A shop run on a selling platform (`스마트스토어 해요`): the shop is the work.
+    attribute: "work",
+    re: /(?:^|\s)(스마트스토어|오픈마켓|온라인\s*쇼핑몰|쇼핑몰)(?:를|을|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$))/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}를 한다 (직업, 일)`),
+    relative: true,
+  },
+  {
+    // What one sells on a selling platform, in the present (`아이디어스에서 수제 캔들 팔아요`, `쿠팡에서
+    // 캠핑용품 팔고 있어`): the goods are the work. Not a second-hand market (`당근에서 자전거 팔아요`: a
+    // thing of one's own), nor a sale done (`팔았어요`).
+    attribute: "work",
+    re: /(?:^|\s)(?:네이버\s*)?(스마트스토어|쿠팡|아이디어스|인스타그램|인스타|에이블리|지그재그|11번가|지마켓|G마켓|옥션|쇼핑몰|오픈마켓|온라인)(?:에서|으로|로)\s+((?:[가-힣A-Za-z]+\s+)?[가-힣A-Za-z]+?)(?:을|를)?\s+(?:팔아요|팔아|팝니다|판다|팔고\s*있(?:어요|어|습니다|다)|파는데|판매해요|판매하고\s*있(?:어요|어|습니다|다)|판매합니다|판매해|판매\s*중)(?=[\s.!~…]|$)/,
+    build: (m, l) => {
+      const v = clean(m[2] as string);
+      return v.split(/\s+/).every(nounLike) ? single(v, `${topic(l)} ${m[1]}에서 ${josa(v, "을", "를")} 판다 (직업, 일)`) : undefined;
+    },
+    relative: true,
+  },
+  {
     // Driving a vehicle for a living (`택시 운전해요`, `아빠는 버스 운전하셔`, `트럭 운전을 합니다`):
     // the vehicle is the work; driving a car (`차 운전해요`) or no vehicle (`운전 해요`) is none.
     attribute: "work",
