@@ -252,6 +252,8 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
   [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
+  // A job held no longer, said by its qualifier (`my mum's a retired midwife`, `I'm a former nurse`).
+  [new RegExp(`^am (?:an? )?(?:retired|former|ex-) ?((?:[\\w-]+ ){0,2}(?:${JOB}))s?\\b(.*)$`, "i"), (m) => `am a ${m[1]}${m[2]}`],
   // A past job by its length or what came after (`was a teaching assistant for 6 years before I
   // opened the shop`, `was a nurse for twenty years`): the job, ended; `was a nurse today` is none.
   [new RegExp(`^was (an? (?:[\\w-]+ ){0,2}(?:${JOB}))\\s+${PAST_JOB_END}`, "i"), (m) => `am ${m[1]}`],
