@@ -26,7 +26,9 @@ const PET =
  */
 const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
 const JOB =
-  "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor";
+  "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor|" +
+  // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
+  "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -225,6 +227,9 @@ const NOT_A_NAME =
  * from Boeing". A plain "do not" without "anymore" is left to the rules
  * (`dislikes`, `constraint`).
  */
+/** Languages one learns (`Japanese`, `British Sign Language`): a study ({@link RULES}), not a pastime. */
+const LANGUAGE =
+  "Japanese|Korean|Chinese|Mandarin|Cantonese|Spanish|French|German|Italian|Portuguese|Russian|Arabic|Hindi|Urdu|Polish|Dutch|Swedish|Norwegian|Danish|Finnish|Greek|Turkish|Vietnamese|Thai|Indonesian|Hebrew|Latin|Welsh|Irish|Gaelic|Swahili|Tagalog|(?:British |American )?Sign Language|BSL|ASL";
 /** Businesses one owns or runs ({@link RULES}: a job). */
 const BUSINESS =
   "shop|store|caf[eé]|coffee shop|restaurant|bakery|bar|pub|salon|business|company|firm|studio|gym|clinic|practice|farm|boutique|food truck|bookstore|startup|agency|daycare";
@@ -247,6 +252,11 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
   [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
+  // A job held no longer, said by its qualifier (`my mum's a retired midwife`, `I'm a former nurse`).
+  [new RegExp(`^am (?:an? )?(?:retired|former|ex-) ?((?:[\\w-]+ ){0,2}(?:${JOB}))s?\\b(.*)$`, "i"), (m) => `am a ${m[1]}${m[2]}`],
+  // A past job by its length or what came after (`was a teaching assistant for 6 years before I
+  // opened the shop`, `was a nurse for twenty years`): the job, ended; `was a nurse today` is none.
+  [new RegExp(`^was (an? (?:[\\w-]+ ){0,2}(?:${JOB}))\\s+${PAST_JOB_END}`, "i"), (m) => `am ${m[1]}`],
   // A past job with its length or its end (`worked at Starbucks for six years`, `taught high school
   // history for thirty years and retired`, `worked at Costco before grad school`): a job that ended;
   // a past job without them may be one shift (`worked at the warehouse today`).
@@ -638,6 +648,23 @@ const RULES: Rule[] = [
       return list(valueHead(v, "activity"), `${sentence(s)} (hobby)`, v);
     },
     we: true,
+  },
+  {
+    // A language being learned is a study, not a pastime (`I'm learning Japanese`, `I've been
+    // learning Spanish on Duolingo`, `started learning British Sign Language`): the language alone.
+    attribute: "study",
+    re: new RegExp(
+      `^${ADV}(?:(?:am|have ${ADV}been|have ${ADV}started|started|began) ${ADV}learning|am ${ADV}taking) (${LANGUAGE})\\b`,
+      "i",
+    ),
+    build: (m, s) => single(m[1] as string, `${s.label} is learning ${m[1]} (study)`),
+  },
+  {
+    // Tutoring as one's work (`I tutor maths on weekends`, `I tutor GCSE students`); not one's own
+    // child (`I tutor my son`), and only the speaker or a relative saying it of themself.
+    attribute: "work",
+    re: /^(?:also |still |now |privately )?tutor\b(?!\s+(?:my|our|him|her|them)\b)/i,
+    build: (_m, s) => single("tutor", `${s.label} works as a tutor (job)`),
   },
   {
     // What is learned, practiced or taken up is the activity (`I've been learning the guitar`, `I'm learning

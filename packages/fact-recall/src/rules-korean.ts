@@ -33,8 +33,9 @@ const REL =
  */
 const PET =
   "강아지|고양이|반려견|반려묘|햄스터|앵무새|토끼|물고기|거북이|" +
-  "말티즈|토이푸들|푸들|포메라니안|포메|시츄|시추|비숑|치와와|웰시코기|진돗개|골든리트리버|리트리버|시바견|허스키|슈나우저|요크셔테리어|닥스훈트|비글|" +
-  "코리안숏헤어|코숏|러시안블루|페르시안|먼치킨|스코티시폴드|랙돌|고슴도치|기니피그|개";
+  "말티즈|토이푸들|푸들|포메라니안|포메|시츄|시추|비숑|치와와|웰시코기|진돗개|골든리트리버|래브라도리트리버|래브라도|리트리버|시바견|허스키|슈나우저|요크셔테리어|닥스훈트|비글|" +
+  "보더콜리|프렌치불독|불독|사모예드|스피츠|말라뮤트|셰퍼드|페키니즈|미니핀|베들링턴|" +
+  "코리안숏헤어|코숏|러시안블루|페르시안|먼치킨|스코티시폴드|랙돌|브리티시숏헤어|노르웨이숲|샴고양이|벵갈|아비시니안|고슴도치|기니피그|개";
 /** How long one has been working, between a job and 일하다 (`개발자로 3년째 일하는 중`). */
 const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
@@ -524,6 +525,8 @@ const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|
 const TRIP_PURPOSE = /(?:투어|출장|여행|휴가|워크숍|워크샵|연수|답사|견학|엠티|MT|캠핑|출사|세미나|학회|전지훈련)$/;
 /** A pet by its kind alone, which a breed said after it names more closely. */
 const GENERIC_PET = /^(?:강아지|고양이|반려견|반려묘|개)$/;
+/** A clause that is a word and the copula alone (`말티즈예요`, `푸들이야`): a breed there names a pet said before. */
+const BREED_ALONE = /^([가-힣]+?)(?:이에요|예요|에요|입니다|이야|야|이고|고|이요|요)?[.!~…]*$/;
 /** A breed among {@link PET}: what is left once the kinds alone are taken out. */
 const BREED = new RegExp(
   `^(?:${PET.split("|")
@@ -942,13 +945,32 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Where one lives said in a relative clause on what one is (`대구에 사는 회사원이에요`, `일산 사는
+    // 대학생이야`): the home, and the job as the work rule reads it (its last word). Only a job after
+    // `사는` and the copula ending the sentence: `부산에 사는 친구가 …` is someone else's home.
+    attribute: "residence",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:에|(?<=[가-힣])(?=\\s))\\s*사는\\s+(?:[가-힣A-Za-z]+\\s+)?(\\S*?(?:${JOB}))(?:이에요|예요|에요|입니다|이야|야|이다)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const v = clean(m[1] as string);
+      const job = m[2] as string;
+      if (NOT_A_HOME.test(v) || SETTING.test(v) || !nounLike(v)) return undefined;
+      return [single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), { ...single(job, `${topic(l)} ${job} (직업)`), attribute: "work" }];
+    },
+    relative: true,
+  },
+  {
     attribute: "residence",
     // `서울에 살아요`; casual speech drops the particle (`나 서울 살아`).
+    // How long one has lived there (`수원 산 지 5년 됐어요`, `망원동 산지 삼년 됐어`), the progressive
+    // (`부천 사는 중이에요`) and `-면서` (`청주에 살면서`, a clause of its own: SENTENCE_BREAK) say it too.
     // Living alone away from home says where too (`서울에서 자취해요`, `청주에서 자취하는데`).
     // How long may stand before the verb (`상도동에 4년째 살고 있어요`, `부산에서 10년 동안 살았어요`).
-    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
+    re: /(\S+?)(?:에서|에|(?<=[가-힣])(?=\s))\s*(?:(?:\d+|몇|한|두|세|네|다섯|십)\s*(?:년|달|개월|해)\s*(?:째|간|동안|넘게|정도|쯤)?\s+)?(?:살아요|살고|삽니다|살아|산다|사는데|살거든|살죠|살며|살면서|사는\s*중|산\s*지\s*(?:\S+\s+){0,2}?(?:됐|되었|넘었|돼)|사세요|사십니다|사시는데|사셔|자취(?:해요|하고|합니다|한다|하는데|하거든|하며|해(?=[\s.!~…]|$)|\s*중|하는\s*중)|(?<=(?:본가|친정|시댁|처가)(?:에서|에)?\s*)지내(?:요|는데|고\s*있|는\s*중|(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
-      if (/안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
+      // `천안 살면서` names a town ending in `안`: the negation is `안` as a word of its own.
+      if (/(?:^|\s)안\s*(?:살|자취)|살지\s*않|자취\s*안/.test(body)) return undefined;
       let v = withPlaceWord(body, m);
       // A kind of housing after the place (`신림 원룸 살아`, `분당 아파트에 살아요`) is that place's;
       // a price or a size before it (`월세 원룸`, `작은 원룸`) is no place (NOT_A_HOME, bareNoun).
@@ -1035,7 +1057,9 @@ const RULES: Rule[] = [
     //일해요`): the place is the workplace; a job named there is a second fact.
     // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
     // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
-    re: /(\S+?)에서\s*(?:(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
+    // A word may qualify the job (`네이버웹툰에서 백엔드 개발자로 일합니다`, `학원에서 수학 강사로
+    // 일해요`): the job is its last word, as the work rule reads it.
+    re: /(\S+?)에서\s*(?:(?:\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
@@ -1195,6 +1219,33 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A sport one goes out to play (`조기축구 나가요`, `동네 풋살 나갑니다`): a pastime. Only a game
+    // played with others: a race entered (`마라톤 나가요`) is a plan, and `밖에 나가요` no game at all.
+    attribute: "hobby",
+    re: /(?:^|\s)([가-힣]*(?:축구|야구|농구|배구|풋살|족구|배드민턴|테니스|탁구|볼링))(?:를|을)?\s*(?:나가요|나가|나갑니다|나가고\s*있|나가는데|나가거든|나가죠)(?=[\s.!~…]|$)/,
+    build: (m, l) => list(m[1] as string, `${topic(l)} ${m[1]}에 나간다 (취미, 활동)`),
+    relative: true,
+  },
+  {
+    // A shop run on a selling platform (`스마트스토어 해요`): the shop is the work.
+    attribute: "work",
+    re: /(?:^|\s)(스마트스토어|오픈마켓|온라인\s*쇼핑몰|쇼핑몰)(?:를|을|도)?\s*(?:해요|합니다|한다|하고\s*있(?!었)|하는데|하거든|해(?=[\s.!~…]|$))/,
+    build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]}를 한다 (직업, 일)`),
+    relative: true,
+  },
+  {
+    // What one sells on a selling platform, in the present (`아이디어스에서 수제 캔들 팔아요`, `쿠팡에서
+    // 캠핑용품 팔고 있어`): the goods are the work. Not a second-hand market (`당근에서 자전거 팔아요`: a
+    // thing of one's own), nor a sale done (`팔았어요`).
+    attribute: "work",
+    re: /(?:^|\s)(?:네이버\s*)?(스마트스토어|쿠팡|아이디어스|인스타그램|인스타|에이블리|지그재그|11번가|지마켓|G마켓|옥션|쇼핑몰|오픈마켓|온라인)(?:에서|으로|로)\s+((?:[가-힣A-Za-z]+\s+)?[가-힣A-Za-z]+?)(?:을|를)?\s+(?:팔아요|팔아|팝니다|판다|팔고\s*있(?:어요|어|습니다|다)|파는데|판매해요|판매하고\s*있(?:어요|어|습니다|다)|판매합니다|판매해|판매\s*중)(?=[\s.!~…]|$)/,
+    build: (m, l) => {
+      const v = clean(m[2] as string);
+      return v.split(/\s+/).every(nounLike) ? single(v, `${topic(l)} ${m[1]}에서 ${josa(v, "을", "를")} 판다 (직업, 일)`) : undefined;
+    },
+    relative: true,
+  },
+  {
     // Driving a vehicle for a living (`택시 운전해요`, `아빠는 버스 운전하셔`, `트럭 운전을 합니다`):
     // the vehicle is the work; driving a car (`차 운전해요`) or no vehicle (`운전 해요`) is none.
     attribute: "work",
@@ -1291,6 +1342,18 @@ const RULES: Rule[] = [
         const v = `${k[1]}${k[2] ? ` ${k[2]}` : ""}`;
         return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, k[1]);
       }),
+  },
+  {
+    // One's pet by its kind, then its breed by the copula (`저희 강아지는 말티즈예요`, `우리 고양이
+    // 러시안블루야`, `울 강아지 보더콜리고 …`): the pet is the breed.
+    attribute: "pet",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:집\\s*)?(강아지|고양이|반려견|반려묘|개)(?:는|은|가|이|도)?\\s+([가-힣]+?)(?:${COPULA_LINK}|${COPULA})[.!~…]*(?=\\s|$)`,
+    ),
+    build: (m, l) => {
+      const breed = m[2] as string;
+      return BREED.test(breed) ? list(breed, `${topic(l)} 반려동물 ${breed}를 키운다`, breed) : undefined;
+    },
   },
   {
     attribute: "pet",
@@ -2053,7 +2116,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2100,7 +2163,8 @@ function endsClauseAtGo(before: string, word: string, next: string, rest: string
     return false;
   if (CLAUSE_GO.test(word)) return true;
   const noun = stem.replace(/이$/, "");
-  return new RegExp(`(?:${JOB})$`).test(noun) || givenNameLike(noun);
+  // An age in native numbers ends its clause too (`올해 스물하나고 대전에 살아요`).
+  return new RegExp(`(?:${JOB})$|^(?:${KOREAN_AGE})$`).test(noun) || givenNameLike(noun);
 }
 
 /** A sentence cut after each `-고` that ends a clause of its own ({@link endsClauseAtGo}). */
@@ -2583,9 +2647,14 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // a plural subject after it (`다들`, `모두`, `걔네 다`) or a school level alone (`고딩임`) is theirs.
   let had: string | undefined;
   let namedClause: RegExpExecArray | null = null;
+  // Where in `facts` the clause before kept the speaker's pet by its kind alone (`강아지 키워요.`):
+  // a breed said alone next (`말티즈예요`) names that pet.
+  let petAt: number | undefined;
   for (const { clause: said, first, reported } of clauses) {
     const hadBefore = had;
     had = undefined;
+    const petBefore = petAt;
+    petAt = undefined;
     // The one the clause before named (`이름은 콩이고`), when this clause goes on in its sentence.
     const namedBefore = first ? null : namedClause;
 
@@ -2624,6 +2693,13 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       if (QUESTION.test(rest) || HYPOTHETICAL.test(rest)) continue;
       const theirs = matchKorean(rest, { id: `${speaker.id}'s ${hadBefore}`, label: `${speaker.label}의 ${hadBefore}` }, true);
       if (theirs && !reported) facts.push(...theirs);
+      continue;
+    }
+    const breed = BREED_ALONE.exec(lead);
+    const pet = petBefore === undefined ? undefined : facts[petBefore];
+    if (pet !== undefined && petBefore !== undefined && breed && BREED.test(breed[1] as string)) {
+      const v = breed[1] as string;
+      facts[petBefore] = { ...pet, value: v, keyValue: v, text: pet.text.replace(pet.value, v) };
       continue;
     }
     const afterthought = AFTERTHOUGHT.exec(lead);
@@ -2665,6 +2741,11 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker);
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
     facts.push(...all.filter(spoken));
+    // Only a pet this clause kept (lib is ES2022: no findLastIndex).
+    for (let i = facts.length - 1; i >= facts.length - all.length && i >= 0; i -= 1) {
+      const f = facts[i] as CandidateFact;
+      if (f.attribute === "pet" && f.subject === speaker.id && GENERIC_PET.test(f.value)) petAt = i;
+    }
     // A relative the speaker has, said with `-는데` (`딸이 하나 있는데 도쿄에서 일해요`), is the
     // topic of the clauses after it: one relative only, and none of the speaker's own after.
     const kin = all.filter((f) => f.attribute === "family" && f.subject === speaker.id);
@@ -2955,11 +3036,30 @@ function factOf(sentence: string, speaker: Speaker): CandidateFact[] | undefined
     rel !== null && rel[1] === undefined && BOUND_NOUN.test(body.slice(rel[0].length).match(/^\S+는\s+(\S+)/)?.[1] ?? "");
   if (rel && !hasRelative && !objectOfModifier && !/^(?:제|내)?\s*\S+\s*이름(?:은|이)/.test(body)) {
     const r = (rel[1] ?? rel[2] ?? rel[3]) as string;
-    const own = matchKorean(body.slice(rel[0].length), { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` }, true);
+    const own = matchKorean(
+      bareAge(body.slice(rel[0].length), false),
+      { id: `${speaker.id}'s ${r}`, label: `${speaker.label}의 ${r}` },
+      true,
+    );
     // `엄마 보러 부산 갈 거야`: a relation without its particle may be the object, not the
     // subject; when nothing is read of the relative, the sentence is the speaker's.
     if (own || !BARE_RELATIVE.test(body)) return own;
     return matchKorean(body, speaker, false);
   }
-  return matchKorean(body.replace(FIRST_PERSON, ""), speaker, false);
+  return matchKorean(bareAge(body.replace(FIRST_PERSON, ""), FIRST_PERSON.test(body)), speaker, false);
+}
+
+/** An age in native numbers alone, after `올해` or none (`서른넷`, `올해 마흔둘!`): what 반말 says without the copula. */
+const BARE_AGE = new RegExp(`^((?:올해\\s+)?)(${KOREAN_AGE})([.!~…]*)$`);
+
+/**
+ * A clause that is an age alone ({@link BARE_AGE}) with the copula the age rules read (`나 올해
+ * 서른넷` -> `올해 서른넷이에요`), when the speaker said it of themself (`stated`: `나`/`저` before it)
+ * or set it by `올해`; a number alone may answer anything (`몇 명 왔어? 서른넷`), so it is kept as it is.
+ */
+function bareAge(clause: string, stated: boolean): string {
+  const m = BARE_AGE.exec(clause);
+  if (!m || (!stated && m[1] === "")) return clause;
+  const age = m[2] as string;
+  return `${m[1]}${josa(age, "이에요", "예요")}${m[3]}`;
 }
