@@ -24,7 +24,8 @@ export const FACT_WEIGHT = 0.5;
  * matched by a name alone (`반가워요 지훈 님! 운동 목표가 어떻게 되세요?`) went above the message
  * BM25 ranked first for every question naming that person. Session 54 (bench/README.md): on the
  * 12 Korean and English LoCoMo-format fixtures (586 items) hit@3 326 -> 384, hit@5 359 -> 410,
- * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449).
+ * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449). A
+ * question that itself replies to the other speaker's question keeps its whole rank (session 58).
  */
 export const QUESTION_WEIGHT = 0.5;
 
@@ -47,6 +48,17 @@ function replyTo(entry: RecallEntry, index: MessageIndex, walk: ThreadWalk | und
   if (!next) return undefined;
   const speaker = (e: RecallEntry) => (e.role === "user" ? `user:${e.name ?? ""}` : "assistant");
   return speaker(next) === speaker(entry) ? undefined : next;
+}
+
+/**
+ * Whether `entry` is itself the other speaker's reply to a question (the message before it in its
+ * thread asks one and {@link replyTo} gives `entry`): a question that answers one (`Yes but not
+ * Sunday morning, we go to church, so maybe Saturday?`, `좋아요 근데 일요일은 교회 가야 돼서 토요일
+ * 어때요?`) says the thing asked, so it keeps its rank instead of handing it to the next line.
+ */
+function answersQuestion(entry: RecallEntry, index: MessageIndex, walk: ThreadWalk | undefined): boolean {
+  const before = walk ? walk.nearest(entry, -1, 1)[0] : index.entry(entry.seq - 1);
+  return before !== undefined && replyTo(before, index, walk)?.seq === entry.seq;
 }
 
 /** Steps a walk takes entry by entry before it lists each thread's entries (see {@link ThreadWalk}). */
@@ -171,7 +183,7 @@ export interface RankInput {
  * (score = sum over rankings of weight / ({@link RRF_K} + rank); the fact ranking's weight is
  * {@link FACT_WEIGHT}, the others' 1). A matched message that asks a question gives its BM25 rank
  * to the other speaker's reply right after it (in its own thread, with `threadOf`) and keeps {@link QUESTION_WEIGHT} of it (a reply in
- * the view takes nothing). Messages in the view, and facts taken from them, are left out. Best
+ * the view takes nothing); when that message itself replies to a question it keeps its whole rank. Messages in the view, and facts taken from them, are left out. Best
  * first; ties keep BM25 order.
  */
 export function rankRecall(input: RankInput): RecallItem[] {
@@ -197,7 +209,11 @@ export function rankRecall(input: RankInput): RecallItem[] {
   const walk = threadOf ? new ThreadWalk(input.messages, (entry) => threadOf(entry.id) ?? "") : undefined;
   input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
     const reply = replyTo(entry, input.messages, walk);
-    if (reply && !skip(reply)) {
+    if (reply && !skip(reply) && answersQuestion(entry, input.messages, walk)) {
+      // A reply that asks back says a thing itself: it keeps its rank, and its reply shares it.
+      offer(entry, score, rank + 1, 1);
+      offer(reply, 0, rank + 1, 1);
+    } else if (reply && !skip(reply)) {
       offer(reply, 0, rank + 1, 1);
       offer(entry, score, rank + 1, QUESTION_WEIGHT);
     } else offer(entry, score, rank + 1, 1);
