@@ -21,7 +21,10 @@
  * (median of `--cost-calls` calls with distinct questions after `--cost-warmup` (100) untimed
  * ones), reading the items alone, and `commit` of one more turn; CPU clock, InMemoryStore (no network).
  *
- * Run: pnpm tsx bench/user-memory.ts [--data <file>] [--samples dev|heldout|<id,...>] [--json] [--budget 300]
+ * `--items`: the JSON also lists every item with each method's block hit and `user_memory`'s placed
+ * turns (to read which items move between two builds).
+ *
+ * Run: pnpm tsx bench/user-memory.ts [--data <file>] [--samples dev|heldout|<id,...>] [--json] [--items] [--budget 300]
  *      [--cost-items 1000] [--cost-calls 50] [--cost-warmup 100] [--no-cost]
  */
 import { dirname, resolve } from "node:path";
@@ -39,6 +42,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "cost-calls": { type: "string", default: "50" },
   "cost-warmup": { type: "string", default: "100" },
   "no-cost": { type: "boolean", default: false },
+  items: { type: "boolean", default: false },
   samples: { type: "string" },
 });
 const root = resolve(dirname(fileURLToPath(import.meta.url)), "..");
@@ -49,6 +53,15 @@ const costItems = Number(cli.values["cost-items"]);
 const costCalls = Number(cli.values["cost-calls"]);
 const costWarmup = Number(cli.values["cost-warmup"]);
 const samples = cli.values.samples;
+const listItems = cli.values.items === true;
+const itemRows: Array<{
+  sampleId: string;
+  category: number;
+  question: string;
+  evidence: string[];
+  blockHit: Record<string, boolean>;
+  userMemoryBlock: string[];
+}> = [];
 
 const METHODS = ["user_memory", "bm25_earlier_sessions", "none"] as const;
 type Method = (typeof METHODS)[number];
@@ -150,6 +163,16 @@ for (const conv of conversations) {
       bm25_earlier_sessions: { placed: bm25Block.ids, tokens: bm25Block.tokens },
       none: { placed: [], tokens: 0 },
     };
+    if (listItems) {
+      itemRows.push({
+        sampleId: conv.sampleId,
+        category: item.category,
+        question: item.question,
+        evidence: item.evidence,
+        blockHit: Object.fromEntries(METHODS.map((m) => [m, hit(results[m].placed)])),
+        userMemoryBlock: placedUser,
+      });
+    }
     if (item.category <= 4) {
       let c = byConversation.get(conv.sampleId);
       if (!c) {
@@ -274,6 +297,7 @@ const result = {
   })),
   categories: table,
   cost,
+  ...(listItems ? { items: itemRows } : {}),
 };
 
 if (json) printJson(result);

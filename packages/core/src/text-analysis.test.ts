@@ -511,3 +511,37 @@ describe("nouns in 기, British spellings (session 57)", () => {
     expect(tokenize("센터에서 만나")).toContain("센터");
   });
 });
+
+describe("Korean `-기`: a verb's nominalizer against a noun's own 기 (session 58)", () => {
+  const shared = (a: string, b: string) => tokenize(a).filter((term) => tokenize(b).includes(term));
+
+  it("reads a two-syllable verb stem with `-기` as the verb, one term as its other forms give (en parity: drawing / drew)", () => {
+    // Session 57 kept these whole with two more terms (`만들기`, `들기`), which lengthened the message.
+    for (const [nominal, verb] of [
+      ["만들기", "만들었어"],
+      ["그리기", "그렸어"],
+      ["맞추기는", "맞춰요"],
+      ["부르기", "불렀어"],
+      ["배우기", "배웠어요"],
+      ["보내기", "보냈어"],
+      ["만나기", "만났어요"],
+      ["다니기로", "다녀요"],
+    ] as const) {
+      expect(tokenize(nominal)).toEqual([koreanStem(nominal)]);
+      expect(tokenize(nominal)).toEqual(tokenize(verb));
+    }
+    expect(tokenize("달리기 대회")).toEqual(["달리", "대회"]);
+    expect(shared("쿠키 만들기 수업", "어제 쿠키 만들었어")).toEqual(["쿠키", "만들"]);
+    expect(shared("What did she draw?", "Drawing is her hobby")).toEqual(["draw"]);
+  });
+
+  it("keeps a noun whose 기 is its own whole in every form, with a particle or `-로` after it (비행기로 was 비행)", () => {
+    for (const noun of ["비행기", "급성기", "충전기", "도자기", "청소기", "이야기", "재채기"]) {
+      expect(tokenize(`${noun}로`)).toContain(noun);
+      expect(tokenize(`${noun}를`)).toEqual(tokenize(noun));
+    }
+    expect(tokenize("비행기로 갔어")).toContain("비행기");
+    expect(shared("비행기 몇 시야?", "부산은 비행기로 가")).toContain("비행기");
+    expect(shared("Which planes were late?", "We went by plane.")).toEqual(["plan"]);
+  });
+});

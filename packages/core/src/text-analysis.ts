@@ -154,7 +154,7 @@ const SYLLABLE_BASE = 0xac00;
 const FINAL_SS = 20; // ㅆ as a final consonant: the past tense fused into a syllable (했, 봤, 셨)
 const INITIAL_NG = 11; // ㅇ
 const INITIAL_H = 18; // ㅎ
-const MEDIAL = { a: 0, ae: 1, eo: 4, e: 5, yeo: 6, wa: 9, wae: 10, oe: 11, wo: 14, i: 20 } as const;
+const MEDIAL = { a: 0, ae: 1, eo: 4, e: 5, yeo: 6, wa: 9, wae: 10, oe: 11, u: 13, wo: 14, eu: 18, i: 20 } as const;
 
 function jamo(syllable: string): { initial: number; medial: number; final: number } {
   const code = syllable.charCodeAt(0) - SYLLABLE_BASE;
@@ -176,7 +176,7 @@ function withoutPast(s: string): string | undefined {
   if (initial === INITIAL_NG && (medial === MEDIAL.a || medial === MEDIAL.eo || medial === MEDIAL.yeo)) return "";
   if (initial === INITIAL_NG && medial === MEDIAL.i) return undefined; // 있
   if (s === "겠") return "";
-  const contracted: Record<number, number> = { [MEDIAL.wa]: 8, [MEDIAL.wo]: 13, [MEDIAL.wae]: MEDIAL.oe, [MEDIAL.yeo]: MEDIAL.i };
+  const contracted: Record<number, number> = { [MEDIAL.wa]: 8, [MEDIAL.wo]: MEDIAL.u, [MEDIAL.wae]: MEDIAL.oe, [MEDIAL.yeo]: MEDIAL.i };
   if (initial === INITIAL_H && medial === MEDIAL.ae) return syllable(initial, MEDIAL.a); // 했 -> 하
   return syllable(initial, contracted[medial] ?? medial);
 }
@@ -265,6 +265,24 @@ for (const suffix of KOREAN_SUFFIXES) {
 const ENDING_SET = new Set(KOREAN_ENDINGS);
 const SUFFIX_SET = new Set(KOREAN_SUFFIXES);
 
+/**
+ * Whether a two-syllable `stem` before `-기` ends as a verb's stem, so the `기` is the nominalizer
+ * (`만들기`, `그리기`, `맞추기`, `부르기`, `보내기`, `만나기`, `일하기`) and not the noun's own
+ * (`비행기`, `급성기`, `충전기`, `도자기`, `이야기`, `재채기`): its last syllable is the light verb
+ * `하`/`되`, ends in ㄹ (`만들`), is open with a vowel verb stems end in and contract
+ * ({@link CONTRACTED_VOWELS}'s plain vowels ㅣ and ㅜ: `그리`, `맞추`) or with ㅡ (`부르`, `글쓰`), or
+ * is a listed verb ({@link VERBS_IN_NA}, an auxiliary or motion verb: `보내`, `나가`). Dictionary-free,
+ * so a noun in `-수기`/`-설기` reads as a verb (`성수기` -> `성수`, every form alike).
+ */
+function verbBeforeNominalizer(stem: string): boolean {
+  const last = stem.slice(-1);
+  if (!HANGUL.test(last)) return false;
+  const { medial, final } = jamo(last);
+  if (final === FINAL_L || /[하되]$/u.test(stem)) return true;
+  if (final === 0 && (PLAIN_STEM_VOWELS.has(medial) || medial === MEDIAL.eu)) return true;
+  return VERBS_IN_NA.has(stem) || AUXILIARY_VERBS.has(last) || MOTION_STEMS.has(last);
+}
+
 function stripOnce(word: string): { stem: string; suffix: string; particle: boolean } | undefined {
   for (const suffix of SUFFIXES_BY_LAST.get(word.slice(-1)) ?? []) {
     if (!word.endsWith(suffix)) continue;
@@ -275,10 +293,10 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
     // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
     if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
-    // The nominalizer `-기` ends a verb (`기다리기`, `공부하기`); after two syllables that are no
-    // light verb it is as often a noun's own `기` (`비행기`, `세탁기`, `이야기`; session 57: `비행기`
-    // was `비행`): the word is kept whole, its bigrams holding the two syllables (`만들기` -> `만들`).
-    if (suffix === "기" && stem.length === 2 && !/[하되]$/u.test(stem)) continue;
+    // The nominalizer `-기` (and `-기로`) ends a verb (`기다리기`, `만들기`, `다니기로`); after two
+    // syllables that do not end as a verb's stem it is the noun's own `기` (`비행기`, `급성기`,
+    // `이야기`; session 57 kept every such word whole, session 58 the nouns only): kept whole.
+    if (suffix.startsWith("기") && stem.length === 2 && !verbBeforeNominalizer(stem)) continue;
     return { stem, suffix, particle: PARTICLE_SET.has(suffix) && !ENDING_SET.has(suffix) };
   }
   return undefined;
@@ -427,8 +445,10 @@ function formalStem(word: string): { stem: string } | undefined {
 // Vowels a verb stem's last vowel contracts with the ending `-어` into (옮기+어 -> 옮겨, 배우+어 -> 배워).
 const CONTRACTED_VOWELS: ReadonlyMap<number, number> = new Map([
   [MEDIAL.yeo, MEDIAL.i],
-  [MEDIAL.wo, 13], // ㅝ -> ㅜ
+  [MEDIAL.wo, MEDIAL.u],
 ]);
+// The plain vowels those contract from (ㅣ, ㅜ): an open stem syllable with one is a verb's (`그리`, `맞추`).
+const PLAIN_STEM_VOWELS: ReadonlySet<number> = new Set(CONTRACTED_VOWELS.values());
 
 /**
  * The verb stem a 반말 or 해요체 form hides by contraction, when `stem` ends in one: the vowels

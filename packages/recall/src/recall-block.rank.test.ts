@@ -87,6 +87,32 @@ describe("rankRecall: the reply to a matched question", () => {
   });
 });
 
+// Session 58: a reply that ends in a question ("Yes, but not Sunday, so maybe Saturday?") answers
+// the question before it; it keeps its rank rather than giving it to the next line.
+describe("rankRecall: a question that answers a question", () => {
+  it("keeps the rank of a reply that asks back, above the line after it (en, ko)", () => {
+    const messages = [
+      said("Gemma", "a1", "The park session went really well, he ignored the other dogs."),
+      said("Gemma", "a2", "Want to do one more session at the Moor before the class starts?"),
+      said("Marta", "a3", "Yes but not Sunday morning, we go to church then, so maybe Saturday?"),
+      said("Gemma", "a4", "Sat 27th March, 9am at the Moor then"),
+      said("Marta", "a5", "Sunday walks are the best, the park is quiet."),
+      said("Gemma", "a6", "Next session we try the long lead."),
+      said("미경", "k1", "담주에 애들 데리고 키즈카페 한 번 더 갈까?"),
+      said("소연", "k2", "좋아요 근데 일요일 오전은 교회 가야 돼서 토요일 어때요?"),
+      said("미경", "k3", "그래 토요일 열시에 보자"),
+      said("소연", "k4", "일요일마다 애가 늦잠 자요."),
+      said("미경", "k5", "일요일에 키즈카페 사람 많더라."),
+    ];
+    const en = ranked(messages, "Why couldn't they do the extra session on a Sunday morning?");
+    expect(en[0]).toBe("a3");
+    expect(en.indexOf("a3")).toBeLessThan(en.indexOf("a4"));
+    const ko = ranked(messages, "일요일 오전에는 왜 못 가?");
+    expect(ko[0]).toBe("k2");
+    expect(ko.indexOf("k2")).toBeLessThan(ko.indexOf("k3"));
+  });
+});
+
 // Session 56: a where/when/who question holds a function word and a verb; the verb meets the plan.
 describe("rankRecall: a question word and its verb", () => {
   it("ranks the plan a where/when/who question asks about first (ko: 가요, 와요, 만나요; en parity)", () => {

@@ -24,7 +24,8 @@ export const FACT_WEIGHT = 0.5;
  * matched by a name alone (`반가워요 지훈 님! 운동 목표가 어떻게 되세요?`) went above the message
  * BM25 ranked first for every question naming that person. Session 54 (bench/README.md): on the
  * 12 Korean and English LoCoMo-format fixtures (586 items) hit@3 326 -> 384, hit@5 359 -> 410,
- * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449).
+ * block hits 448 -> 453 (summed: 372, 410, 450; 0, the question dropped: 373, 408, 449). A
+ * question that itself replies to the other speaker's question keeps its whole rank (session 58).
  */
 export const QUESTION_WEIGHT = 0.5;
 
@@ -47,6 +48,17 @@ function replyTo(entry: RecallEntry, index: MessageIndex, walk: ThreadWalk | und
   if (!next) return undefined;
   const speaker = (e: RecallEntry) => (e.role === "user" ? `user:${e.name ?? ""}` : "assistant");
   return speaker(next) === speaker(entry) ? undefined : next;
+}
+
+/**
+ * Whether `entry` is itself the other speaker's reply to a question (the message before it in its
+ * thread asks one and {@link replyTo} gives `entry`): a question that answers one (`Yes but not
+ * Sunday morning, we go to church, so maybe Saturday?`, `좋아요 근데 일요일은 교회 가야 돼서 토요일
+ * 어때요?`) says the thing asked, so it keeps its rank instead of handing it to the next line.
+ */
+function answersQuestion(entry: RecallEntry, index: MessageIndex, walk: ThreadWalk | undefined): boolean {
+  const before = walk ? walk.nearest(entry, -1, 1)[0] : index.entry(entry.seq - 1);
+  return before !== undefined && replyTo(before, index, walk)?.seq === entry.seq;
 }
 
 /** Steps a walk takes entry by entry before it lists each thread's entries (see {@link ThreadWalk}). */
@@ -171,7 +183,7 @@ export interface RankInput {
  * (score = sum over rankings of weight / ({@link RRF_K} + rank); the fact ranking's weight is
  * {@link FACT_WEIGHT}, the others' 1). A matched message that asks a question gives its BM25 rank
  * to the other speaker's reply right after it (in its own thread, with `threadOf`) and keeps {@link QUESTION_WEIGHT} of it (a reply in
- * the view takes nothing). Messages in the view, and facts taken from them, are left out. Best
+ * the view takes nothing); when that message itself replies to a question it keeps its whole rank. Messages in the view, and facts taken from them, are left out. Best
  * first; ties keep BM25 order.
  */
 export function rankRecall(input: RankInput): RecallItem[] {
@@ -197,7 +209,11 @@ export function rankRecall(input: RankInput): RecallItem[] {
   const walk = threadOf ? new ThreadWalk(input.messages, (entry) => threadOf(entry.id) ?? "") : undefined;
   input.messages.search(input.terms, input.depth, skip).forEach(({ entry, score }, rank) => {
     const reply = replyTo(entry, input.messages, walk);
-    if (reply && !skip(reply)) {
+    if (reply && !skip(reply) && answersQuestion(entry, input.messages, walk)) {
+      // A reply that asks back says a thing itself: it keeps its rank, and its reply shares it.
+      offer(entry, score, rank + 1, 1);
+      offer(reply, 0, rank + 1, 1);
+    } else if (reply && !skip(reply)) {
       offer(reply, 0, rank + 1, 1);
       offer(entry, score, rank + 1, QUESTION_WEIGHT);
     } else offer(entry, score, rank + 1, 1);
@@ -393,8 +409,10 @@ function recallFactLine(fact: Fact, source: RecallEntry | undefined, positions: 
  * recalled exchange reads as it happened; a timestamp is written when it differs from the line
  * before. With `options.threadOf` (an index over several threads) neighbours come from the
  * message's own thread only and each thread's lines stand together, in the order of their first
- * message, separated by {@link THREAD_BREAK}. The whole block, label included, stays within
- * `maxTokens` (checked on the final text).
+ * message, separated by {@link THREAD_BREAK}. Line costs are estimated; before a ranked line is
+ * left out for want of budget the block so far is counted exactly, and what the estimate overstated
+ * is spent on ranked lines (never on a unit's neighbours). The whole block, label included, stays
+ * within `maxTokens` (checked on the final text).
  */
 export function renderRecall(items: readonly RecallItem[], index: MessageIndex, options: RenderOptions): RenderedRecall {
   const terms = new Set(options.terms);
@@ -430,48 +448,8 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   // Placement units in rank order (a fact, or a message with its neighbours), to undo the last.
   const units: Array<{ item: RecallItem; seqs: number[]; fact?: { fact: Fact; line: string } }> = [];
   const budgetLeft = () => options.maxTokens - used;
-  const place = (item: RecallItem, lines: Array<{ entry: RecallEntry; body: string; tokens: number }>) => {
-    const opens = threadOf && threadsPlaced.size > 0 && !threadsPlaced.has(threadKey(lines[0]?.entry as RecallEntry)) ? breakCost : 0;
-    const cost = lines.reduce((sum, l) => sum + l.tokens, 0) + timeCost(lines) + opens;
-    if (cost > budgetLeft()) return false;
-    used += cost;
-    for (const l of lines) {
-      placed.set(l.entry.seq, l);
-      if (l.entry.timestamp) times.add(l.entry.timestamp);
-      if (threadOf) threadsPlaced.add(threadKey(l.entry));
-    }
-    units.push({ item, seqs: lines.map((l) => l.entry.seq) });
-    return true;
-  };
-
-  for (const item of items) {
-    if (units.length >= options.maxItems || budgetLeft() < 8) break;
-    if (item.kind === "fact") {
-      const shown = item.source ? placed.get(item.source.seq) : undefined;
-      if (shown && shown.body === shown.entry.text) continue;
-      const text = recallFactLine(item.fact, item.source, positions);
-      const c = count(text) + 1;
-      if (c > budgetLeft()) continue;
-      used += c;
-      units.push({ item, seqs: [], fact: { fact: item.fact, line: text } });
-      continue;
-    }
-    const { entry } = item;
-    if (placed.has(entry.seq)) continue;
-    const core = line(entry, options.maxMessageTokens);
-    const around: Array<{ entry: RecallEntry; body: string; tokens: number }> = [];
-    const before = nearest(index, entry, -1, options.neighbours, walk);
-    const after = nearest(index, entry, 1, options.neighbours, walk);
-    for (let d = 0; d < options.neighbours; d += 1) {
-      for (const n of [before[d], after[d]]) {
-        if (!n || placed.has(n.seq) || options.inView(n.id)) continue;
-        around.push(line(n, options.maxNeighbourTokens));
-      }
-    }
-    if (place(item, [core, ...around]) || place(item, [core])) continue;
-    if (budgetLeft() >= 16) place(item, [line(entry, budgetLeft() - 2 - timeCost([core]))]);
-  }
-
+  const wholeIds = () => new Set([...placed.values()].filter((p) => p.body === p.entry.text).map((p) => p.entry.id));
+  let placedIds = new Set<string>();
   const build = () => {
     // Facts whose source message is placed whole say the same thing twice: left out. A message cut
     // to an excerpt may have lost the fact's sentence (a neighbour's line keeps its best sentence
@@ -509,8 +487,67 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     const rank = (seq: number) => first.get(threadKey((placed.get(seq) as { entry: RecallEntry }).entry)) as number;
     return seqs.sort((a, b) => rank(a) - rank(b) || a - b);
   };
-  const wholeIds = () => new Set([...placed.values()].filter((p) => p.body === p.entry.text).map((p) => p.entry.id));
-  let placedIds = wholeIds();
+  // Line costs are estimated piece by piece and run above the joined text's exact count (a block
+  // estimated at 298 tokens counted 258 on english-heldout12: a separately counted `Gemma: ` pays
+  // for a space the joined text merges into the next word). Before a ranked line is given up for
+  // want of budget, the block so far is counted exactly and the budget left taken from that count.
+  let countedUnits = 0;
+  const recount = () => {
+    if (units.length === countedUnits) return false;
+    countedUnits = units.length;
+    placedIds = wholeIds();
+    const exact = count(header + build());
+    if (exact >= used) return false;
+    used = exact;
+    return true;
+  };
+  const fits = (cost: number, exact: boolean) => cost <= budgetLeft() || (exact && recount() && cost <= budgetLeft());
+  // `exact`: whether the slack of the estimate may be spent on these lines. A ranked line alone (or
+  // its excerpt) may; a unit's neighbours may not, so the slack goes to the next ranked line rather
+  // than to short lines around one already placed (`Ok.`, `Yes.`).
+  const place = (item: RecallItem, lines: Array<{ entry: RecallEntry; body: string; tokens: number }>, exact: boolean) => {
+    const opens = threadOf && threadsPlaced.size > 0 && !threadsPlaced.has(threadKey(lines[0]?.entry as RecallEntry)) ? breakCost : 0;
+    const cost = lines.reduce((sum, l) => sum + l.tokens, 0) + timeCost(lines) + opens;
+    if (!fits(cost, exact)) return false;
+    used += cost;
+    for (const l of lines) {
+      placed.set(l.entry.seq, l);
+      if (l.entry.timestamp) times.add(l.entry.timestamp);
+      if (threadOf) threadsPlaced.add(threadKey(l.entry));
+    }
+    units.push({ item, seqs: lines.map((l) => l.entry.seq) });
+    return true;
+  };
+
+  for (const item of items) {
+    if (units.length >= options.maxItems || !fits(8, true)) break;
+    if (item.kind === "fact") {
+      const shown = item.source ? placed.get(item.source.seq) : undefined;
+      if (shown && shown.body === shown.entry.text) continue;
+      const text = recallFactLine(item.fact, item.source, positions);
+      const c = count(text) + 1;
+      if (!fits(c, true)) continue;
+      used += c;
+      units.push({ item, seqs: [], fact: { fact: item.fact, line: text } });
+      continue;
+    }
+    const { entry } = item;
+    if (placed.has(entry.seq)) continue;
+    const core = line(entry, options.maxMessageTokens);
+    const around: Array<{ entry: RecallEntry; body: string; tokens: number }> = [];
+    const before = nearest(index, entry, -1, options.neighbours, walk);
+    const after = nearest(index, entry, 1, options.neighbours, walk);
+    for (let d = 0; d < options.neighbours; d += 1) {
+      for (const n of [before[d], after[d]]) {
+        if (!n || placed.has(n.seq) || options.inView(n.id)) continue;
+        around.push(line(n, options.maxNeighbourTokens));
+      }
+    }
+    if (place(item, [core, ...around], false) || place(item, [core], true)) continue;
+    if (fits(16, true)) place(item, [line(entry, budgetLeft() - 2 - timeCost([core]))], true);
+  }
+
+  placedIds = wholeIds();
   let text = build();
   // Estimated line costs do not add up exactly to the joined text's: undo the last units until it fits.
   let tokens = text === "" ? 0 : count(header + text);
