@@ -35,6 +35,12 @@
  * `gc` entries; its `used_heap_size` growth, which is what it allocated when no collection fell
  * inside; and the CPU of the main thread and of the process's other threads apart, from
  * /proc/self/task/<tid>/schedstat (Linux): `stepGc` in the replay rows),
+ * `--heap-profile` (V8's sampling heap profiler over each replayed step, objects later collected
+ * included, billed to the step's lane: `allocatedKiBPerStep` in the replay rows, and on stderr the
+ * KiB per step by innermost frame and by innermost frame of `packages/`; a count, not a time),
+ * `--heap-promoted` (the same profiler over the whole replay of one lane (`--only <one key>`, one
+ * saver), keeping only objects that survived a scavenge: what a step puts into the old space, alive
+ * at the end or collected by a major GC later, `promotedKiBPerStep`),
  * `--lane-offset <n>` (start the rotation of the configurations' order at n: with two, 1 runs the
  * second first at even exchanges, so the steps that follow a summary step change hands),
  * `--warm-replays <n>` (n whole replays on lanes of their own before the measured one, dropped: the
@@ -127,7 +133,15 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
-import { type Profiling, profileClockUs, selfTimeTable, startProfile } from "./support/profile.js";
+import {
+  addAllocations,
+  type HeapSampling,
+  type Profiling,
+  profileClockUs,
+  selfTimeTable,
+  startHeapSampling,
+  startProfile,
+} from "./support/profile.js";
 import { seedState } from "./support/seed-thread.js";
 import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
 
@@ -149,6 +163,8 @@ const cli = benchArgs(LOCOMO_PATH, {
   "sql-cpu": { type: "boolean", default: false },
   "step-cpu": { type: "boolean", default: false },
   "step-gc": { type: "boolean", default: false },
+  "heap-profile": { type: "boolean", default: false },
+  "heap-promoted": { type: "boolean", default: false },
   "lane-offset": { type: "string", default: "0" },
   "jit-main-thread": { type: "boolean", default: false },
   "warm-replays": { type: "string", default: "0" },
@@ -172,6 +188,10 @@ const KEEP_GROUPS = String(cli.values["archive-keep-groups"] ?? WINDOW + ARCHIVE
   .map(Number);
 const BATCH_MESSAGES = Number(cli.values["archive-batch"] ?? DEFAULT_ARCHIVE_BATCH_MESSAGES);
 const WARMUP = 2;
+/** `--heap-profile`: the sampling heap profiler's mean interval, bytes. */
+const HEAP_INTERVAL = 1024;
+/** `--heap-promoted`: the heap profile keeps only what survived a scavenge; one lane per run (see the option). */
+const HEAP_PROMOTED = cli.values["heap-promoted"] === true;
 /** `--lane-offset`: where the rotation of the lanes' order starts (0: the first configuration first at even exchanges). */
 const LANE_OFFSET = Number(cli.values["lane-offset"]);
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
@@ -366,6 +386,10 @@ const ALL_CONFIGS: Config[] = [
   },
 ];
 const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
+if (HEAP_PROMOTED && (CONFIGS.length !== 1 || String(cli.values.savers).includes(",")))
+  throw new Error(
+    "--heap-promoted: give one configuration (--only <key>) and one saver (--savers <kind>): the profile is not split by lane",
+  );
 
 /** The next recorded assistant text (or "ok"), set before each step. */
 let nextAnswer = "ok";
@@ -605,6 +629,10 @@ interface ReplayRow {
   stepHooks?: Array<Record<string, number>>;
   /** With `--step-gc`: each step's collections, heap growth and threads' CPU, in replay order. */
   stepGc?: StepGcRow[];
+  /** With `--heap-profile`: KiB allocated per step (V8's sampling heap profiler, objects collected later included). */
+  allocatedKiBPerStep?: number;
+  /** With `--heap-promoted`: KiB per step that survived a scavenge (promoted or allocated in the old space; sampled). */
+  promotedKiBPerStep?: number;
 }
 
 interface StepGcRow {
@@ -697,6 +725,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       stepHooks: [] as Array<Record<string, number>>,
       stepGc: [] as StepGc[],
       hooksBefore: new Map<string, number>(),
+      allocated: 0,
+      allocatedByFrame: new Map<string, number>(),
+      allocatedByOurs: new Map<string, number>(),
     });
   }
   if (cli.values["step-cpu"])
@@ -716,14 +747,20 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   const cpu0 = new Map(lanes.map((entry) => [entry.target, structuredClone(new Map(entry.target.statementCpu?.() ?? []))]));
   try {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
+    const heap: HeapSampling | undefined =
+      cli.values["heap-profile"] || HEAP_PROMOTED ? await startHeapSampling(HEAP_INTERVAL, !HEAP_PROMOTED) : undefined;
     for (const [i, exchange] of exchanges.entries()) {
       for (let j = 0; j < lanes.length; j += 1) {
         const entry = lanes[(i + j + LANE_OFFSET) % lanes.length] as (typeof lanes)[number];
+        if (heap && !HEAP_PROMOTED && (i > 0 || j > 0)) await heap.restart();
         const h0 = profileClockUs();
         hookLane = `${kind}/${entry.config.key}`;
         if (cli.values["step-cpu"] && cli.values.hooks) entry.hooksBefore = new Map(HOOK_CPU);
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
         hookLane = "";
+        // The step's allocations, billed to its lane (the profiler is stopped between steps).
+        if (heap && !HEAP_PROMOTED)
+          entry.allocated += addAllocations(await heap.take(), HEAP_INTERVAL, entry.allocatedByFrame, entry.allocatedByOurs);
         entry.windows.push([h0, profileClockUs()]);
         entry.cpu += step.cpuMs;
         if (cli.values["step-cpu"]) {
@@ -743,6 +780,33 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         if (i % 50 === 49) await entry.target.prune(entry.lane.threadId);
       }
     }
+    // `--heap-promoted`: one period over the whole replay (its one lane's), so that an object's sample stays until a scavenge collects it.
+    if (heap && HEAP_PROMOTED) {
+      const entry = lanes[0] as (typeof lanes)[number];
+      entry.allocated = addAllocations(await heap.take(), HEAP_INTERVAL, entry.allocatedByFrame, entry.allocatedByOurs);
+    }
+    heap?.close();
+    if (heap)
+      for (const entry of lanes) {
+        const top = (m: Map<string, number>) =>
+          [...m]
+            .sort((a, b) => b[1] - a[1])
+            .slice(0, 30)
+            .map(([key, bytes]) => `| ${key} | ${(bytes / 1024 / exchanges.length).toFixed(1)} |`)
+            .join("\n");
+        // `name` | where[:line] -> where, summed.
+        const byWhere = (m: Map<string, number>) => {
+          const out = new Map<string, number>();
+          for (const [key, bytes] of m) {
+            const where = (key.split(" | ")[1] ?? key).replace(/:\d+$/, "");
+            out.set(where, (out.get(where) ?? 0) + bytes);
+          }
+          return out;
+        };
+        console.error(
+          `\n${HEAP_PROMOTED ? "promoted (survived a scavenge)" : "allocated"} per step, replay ${kind} ${entry.config.key}: ${(entry.allocated / 1024 / exchanges.length).toFixed(1)} KiB\n| innermost frame | where | KiB / step |\n|---|---|---:|\n${top(entry.allocatedByFrame)}\n\n| innermost frame's package | KiB / step |\n|---|---:|\n${top(byWhere(entry.allocatedByFrame))}\n\n| innermost frame of packages/ | where | KiB / step |\n|---|---|---:|\n${top(entry.allocatedByOurs)}\n`,
+        );
+      }
     if (profiling) {
       const { profile, path } = await profiling.stop(`replay-cost-replay-${kind}`);
       console.error(`\nprofile of the whole replay on ${kind}: ${path}`);
@@ -772,6 +836,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       archivingSteps,
       stepHooks,
       stepGc,
+      allocated,
     } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
@@ -804,6 +869,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
             }
           : {}),
         ...(cli.values["step-gc"] ? { stepGc: stepGc.map(gcOfStep) } : {}),
+        ...(cli.values["heap-profile"] && !HEAP_PROMOTED ? { allocatedKiBPerStep: allocated / 1024 / exchanges.length } : {}),
+        ...(HEAP_PROMOTED ? { promotedKiBPerStep: allocated / 1024 / exchanges.length } : {}),
       });
       console.error(
         `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,

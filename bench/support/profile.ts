@@ -141,3 +141,104 @@ export function selfTimeDiffTable(
     ),
   ].join("\n");
 }
+
+/** A node of V8's sampling heap profile (the parts read here). */
+interface HeapNode {
+  id: number;
+  callFrame: { functionName: string; url: string };
+  children: HeapNode[];
+}
+
+/** V8's sampling heap profile: the allocation call tree and one entry per sampled allocation. */
+export interface HeapProfile {
+  head: HeapNode;
+  samples: Array<{ size: number; nodeId: number; ordinal: number }>;
+}
+
+/** A started sampling heap profiler: `take` ends the current period and returns its profile, `restart` begins the next, `close` ends it. */
+export interface HeapSampling {
+  take(): Promise<HeapProfile>;
+  restart(): Promise<void>;
+  close(): void;
+}
+
+/**
+ * Starts V8's sampling heap profiler (`HeapProfiler.startSampling`, one sample per `intervalBytes`
+ * allocated on average) with the objects later collected by minor and major GCs kept in the
+ * profile: what is allocated, not what survives. With `minorCollected` false, the objects a
+ * scavenge collected are left out: what was promoted to the old space (or allocated there), alive
+ * at the end or collected by a major GC later.
+ */
+export async function startHeapSampling(intervalBytes = 1024, minorCollected = true): Promise<HeapSampling> {
+  const session = new Session();
+  session.connect();
+  const options = {
+    samplingInterval: intervalBytes,
+    includeObjectsCollectedByMinorGC: minorCollected,
+    includeObjectsCollectedByMajorGC: true,
+  };
+  await session.post("HeapProfiler.enable");
+  await session.post("HeapProfiler.startSampling", options);
+  return {
+    async take() {
+      const { profile } = (await session.post("HeapProfiler.stopSampling")) as unknown as { profile: HeapProfile };
+      return profile;
+    },
+    async restart() {
+      await session.post("HeapProfiler.startSampling", options);
+    },
+    close() {
+      session.disconnect();
+    },
+  };
+}
+
+/** Where a frame's code is: a package path (`packages/...`), a node_modules package, a file, or `(native)`. */
+function whereOf(url: string): string {
+  if (url.includes("/packages/")) return url.slice(url.indexOf("/packages/") + 1);
+  if (url.includes("node_modules/")) {
+    const parts = url.slice(url.lastIndexOf("node_modules/") + 13).split("/");
+    return (parts[0] ?? "").startsWith("@") ? `${parts[0]}/${parts[1]}` : (parts[0] ?? "");
+  }
+  return url === "" ? "(native)" : (url.split("/").at(-1) ?? url);
+}
+
+/**
+ * Adds a sampling heap profile's bytes to `byFrame` (by the innermost frame with a url:
+ * `` `name` | where ``) and to `byOurs` (by the innermost named frame of `packages/` on the stack,
+ * an anonymous one when it has no named one around it, `(not ours)` when none): bytes allocated by each function, and by each of our functions
+ * with what it called; each sample scaled as V8 scales it (`intervalBytes`: the sampling interval).
+ * Returns the profile's bytes.
+ */
+export function addAllocations(
+  profile: HeapProfile,
+  intervalBytes: number,
+  byFrame: Map<string, number>,
+  byOurs: Map<string, number>,
+): number {
+  const frameOf = new Map<number, string>();
+  const oursOf = new Map<number, string>();
+  const walk = (node: HeapNode, frame: string, ours: string) => {
+    const { functionName, url } = node.callFrame;
+    const key = `\`${functionName || "(anonymous)"}\` | ${whereOf(url)}`;
+    const f = url === "" ? frame : key;
+    // Ours by name: an anonymous closure or tsx's `__name` is billed to the named function of ours around it.
+    const named = functionName !== "" && functionName !== "__name";
+    const o = url.includes("/packages/") && (named || ours === "(not ours)") ? key : ours;
+    frameOf.set(node.id, f);
+    oursOf.set(node.id, o);
+    for (const child of node.children) walk(child, f, o);
+  };
+  walk(profile.head, "(root)", "(not ours)");
+  let total = 0;
+  for (const sample of profile.samples) {
+    // V8 samples an allocation of `size` bytes with probability 1 - exp(-size / interval): each sample stands for size / that.
+    const bytes = sample.size / (1 - Math.exp(-sample.size / intervalBytes));
+    total += bytes;
+    const f = frameOf.get(sample.nodeId) ?? "(root)";
+    const o = oursOf.get(sample.nodeId) ?? "(not ours)";
+    byFrame.set(f, (byFrame.get(f) ?? 0) + bytes);
+    byOurs.set(o, (byOurs.get(o) ?? 0) + bytes);
+  }
+  return total;
+}

@@ -1,3 +1,6 @@
+import { AsyncLocalStorage } from "node:async_hooks";
+import { setFlagsFromString } from "node:v8";
+import { runInNewContext } from "node:vm";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { ThreadwiseConfigError } from "./errors.js";
@@ -46,6 +49,49 @@ describe("envTimerMs", () => {
 });
 
 describe("withTimeout", () => {
+  it("holds nothing of the caller's async context once the call settled (its timer is cleared)", async () => {
+    setFlagsFromString("--expose-gc");
+    const gc = runInNewContext("gc") as () => void;
+    // The caller's context, as LangChain's run config is an AsyncLocalStorage store during a step.
+    const context = new AsyncLocalStorage<object>();
+    const settle = async (outcome: "resolve" | "reject") => {
+      const store = { run: new Array(1000).fill(0) };
+      const ref = new WeakRef(store);
+      await context
+        .run(store, () =>
+          withTimeout(async () => (outcome === "resolve" ? 1 : Promise.reject(new Error("failed"))), {
+            timeoutMs: 600_000,
+            label: "threadwise/test:settle",
+          }),
+        )
+        .catch(() => undefined);
+      return ref;
+    };
+    for (const outcome of ["resolve", "reject"] as const) {
+      const ref = await settle(outcome);
+      await new Promise((resolve) => setImmediate(resolve));
+      gc();
+      // A timer still armed for 600 s would keep the store (its async context) until it fires.
+      expect(ref.deref(), outcome).toBeUndefined();
+    }
+  });
+
+  it("aborts the call's signal with a TimeoutError and throws ThreadwiseTimeoutError", async () => {
+    let seen: unknown;
+    const error = await withTimeout(
+      (signal) =>
+        new Promise((_, reject) => {
+          signal.addEventListener("abort", () => {
+            seen = signal.reason;
+            reject(signal.reason);
+          });
+        }),
+      { timeoutMs: 5, label: "threadwise/test:abort" },
+    ).catch((caught: unknown) => caught);
+    expect(ThreadwiseTimeoutError.isInstance(error)).toBe(true);
+    expect((seen as DOMException).name).toBe("TimeoutError");
+  });
+
   it("returns the call's value and hands it a signal that is not aborted", async () => {
     let seen: AbortSignal | undefined;
     const value = await withTimeout(

@@ -64,9 +64,11 @@ export interface WithTimeoutOptions {
 
 /**
  * Runs `call` with a signal that aborts after `timeoutMs` or when `options.signal` aborts,
- * whichever comes first (`AbortSignal.timeout` + `AbortSignal.any`). Pass the signal on to the
- * model call so the request is cancelled, not just forgotten. The promise settles at the abort
- * even when `call` ignores its signal.
+ * whichever comes first (a timer aborting with a `TimeoutError` DOMException, as
+ * `AbortSignal.timeout`'s does, + `AbortSignal.any`). Pass the signal on to the model call so the
+ * request is cancelled, not just forgotten. The promise settles at the abort even when `call`
+ * ignores its signal. The timer is cleared when the call settles: nothing of the caller's context
+ * is held after it.
  *
  * @returns what `call` resolves to.
  * @throws ThreadwiseTimeoutError when `timeoutMs` passes first; the outer signal's reason when it
@@ -83,22 +85,31 @@ export async function withTimeout<T>(call: (signal: AbortSignal) => Promise<T>, 
   const { timeoutMs, label } = options;
   if (!Number.isInteger(timeoutMs) || timeoutMs < 1 || timeoutMs > MAX_TIMER_MS)
     throw new ThreadwiseConfigError(`${label}.timeoutMs`, `expected ${TIMER_RANGE}, got ${timeoutMs}`);
-  const timer = AbortSignal.timeout(timeoutMs);
-  const signal = options.signal ? AbortSignal.any([options.signal, timer]) : timer;
-  const reasonOf = (): unknown => (timer.aborted ? new ThreadwiseTimeoutError(label, timeoutMs) : signal.reason);
-  if (signal.aborted) throw reasonOf();
+  // A timer of our own, cleared when the call settles. `AbortSignal.timeout`'s timer stays armed
+  // for the whole `timeoutMs` (Node clears it only when the signal is garbage-collected), and the
+  // timer keeps the async context it was made in: the caller's LangChain run (its RunTree, config
+  // and graph loop) stayed alive, and was promoted to the old space, until a major GC.
+  const controller = new AbortController();
+  const timer = setTimeout(() => controller.abort(new DOMException("The operation was aborted due to timeout", "TimeoutError")), timeoutMs);
+  // Like `AbortSignal.timeout`'s: it does not keep the process alive.
+  timer.unref();
+  const timeout = controller.signal;
+  const signal = options.signal ? AbortSignal.any([options.signal, timeout]) : timeout;
+  const reasonOf = (): unknown => (timeout.aborted ? new ThreadwiseTimeoutError(label, timeoutMs) : signal.reason);
   let onAbort: (() => void) | undefined;
-  const aborted = new Promise<never>((_, reject) => {
-    onAbort = () => reject(reasonOf());
-    signal.addEventListener("abort", onAbort, { once: true });
-  });
   try {
+    if (signal.aborted) throw reasonOf();
+    const aborted = new Promise<never>((_, reject) => {
+      onAbort = () => reject(reasonOf());
+      signal.addEventListener("abort", onAbort, { once: true });
+    });
     return await Promise.race([call(signal), aborted]);
   } catch (error) {
     // A call that honours the signal rejects with its own AbortError; report why it was aborted.
     if (signal.aborted) throw reasonOf();
     throw error;
   } finally {
+    clearTimeout(timer);
     if (onAbort) signal.removeEventListener("abort", onAbort);
   }
 }
