@@ -76,7 +76,8 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: 
     archive,
     windowSize: WINDOW,
     summarize,
-    summarizeThreshold: 10,
+    // Due at 10 when on (a threshold with summarize off is refused: it would do nothing).
+    ...(summarize ? { summarizeThreshold: 10 } : {}),
     ...(recall ? {} : { recallMaxTokens: false as const }),
     models: { summarize: summarizer },
     logger: false,
