@@ -35,62 +35,43 @@ import { ThreadwiseThreadDeletedError } from "@threadwise/memory";
 import { describe, expect, it } from "vitest";
 import {
   expectAccepted,
+  GRAPH_OPS_CASES,
+  GRAPH_OPS_TEXT,
+  type GraphOpsCase,
   graphOpsAgents,
+  graphOpsLabel,
   lastOf,
   outcome,
-  type ReportGraph,
   type ReportLister,
   requests,
   storedMessages,
   threadShape,
+  warmGraphOps,
   wholeThread,
 } from "./support/report-agent.js";
 
-const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
-type Case = (typeof CASES)[number];
-const label = (c: Case) => `${c.lang}, archive ${c.archive ? "on" : "off"}`;
-
-const T = {
-  en: {
-    turn: (i: number) => `Tell me about Busan, part ${i}.`,
-    after: "What did we talk about?",
-    note: "Note: the user prefers trains.",
-    fixed: "Note: the user prefers ferries.",
-  },
-  ko: {
-    turn: (i: number) => `부산에 대해 알려 주세요, ${i}부.`,
-    after: "우리가 무슨 얘기를 했죠?",
-    note: "메모: 사용자는 기차를 좋아함.",
-    fixed: "메모: 사용자는 배를 좋아함.",
-  },
-} as const;
-
-async function warm(target: ReportGraph, lang: Case["lang"], cfg: object, turns = 6, from = 1) {
-  for (let i = from; i < from + turns; i += 1) await target.invoke({ messages: [new HumanMessage(T[lang].turn(i))] }, cfg);
-}
-
-const agents = (c: Case) => graphOpsAgents(c);
+const agents = (c: GraphOpsCase) => graphOpsAgents(c);
 const whole = wholeThread;
 const shape = threadShape;
 
-describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
-  it(`langgraph#8423: REMOVE_ALL_MESSAGES then a tail repeating an id and removing one of its own messages (${label(c)})`, async () => {
+describe.each(GRAPH_OPS_CASES)("public reports, graph operations 5 (%o)", (c) => {
+  it(`langgraph#8423: REMOVE_ALL_MESSAGES then a tail repeating an id and removing one of its own messages (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `remove-all-tail-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
-      await warm(target, c.lang, cfg);
+      await warmGraphOps(target, c.lang, cfg);
       await target.updateState(cfg, {
         messages: [
           new RemoveMessage({ id: REMOVE_ALL_MESSAGES }),
-          new HumanMessage({ id: "kept-1", content: T[c.lang].turn(1) }),
-          new AIMessage({ id: "note-1", content: T[c.lang].note }),
-          new AIMessage({ id: "note-1", content: T[c.lang].fixed }),
-          new HumanMessage({ id: "gone-1", content: T[c.lang].turn(2) }),
+          new HumanMessage({ id: "kept-1", content: GRAPH_OPS_TEXT[c.lang].turn(1) }),
+          new AIMessage({ id: "note-1", content: GRAPH_OPS_TEXT[c.lang].note }),
+          new AIMessage({ id: "note-1", content: GRAPH_OPS_TEXT[c.lang].fixed }),
+          new HumanMessage({ id: "gone-1", content: GRAPH_OPS_TEXT[c.lang].turn(2) }),
           new RemoveMessage({ id: "gone-1" }),
         ],
       });
-      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
-      await warm(target, c.lang, cfg, 4, 7);
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 4, 7);
     }
     const plain = await storedMessages(a.plain as never, cfg.configurable.thread_id);
     expect(shape((await a.agent.getState(cfg)).values.messages ?? [])).toEqual(shape(plain));
@@ -98,36 +79,39 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
     const stacked = await whole(a, cfg.configurable.thread_id);
     expect(shape(stacked.slice(-plain.length))).toEqual(shape(plain));
     // The stack's first request after the clear holds the rewritten tail, never a message from before it.
-    const after = requests(a.m).find((r) => messageText(lastOf(r)).endsWith(T[c.lang].after)) as BaseMessage[];
+    const after = requests(a.m).find((r) => messageText(lastOf(r)).endsWith(GRAPH_OPS_TEXT[c.lang].after)) as BaseMessage[];
     expect(after).toBeDefined();
     expect(after.some((m) => m.getType() === "remove")).toBe(false);
-    expect(after.map((m) => messageText(m)).join("\n")).not.toContain(T[c.lang].turn(3));
+    expect(after.map((m) => messageText(m)).join("\n")).not.toContain(GRAPH_OPS_TEXT[c.lang].turn(3));
     // Plain LangGraph stores the removal as a message and sends it: every provider refuses that request.
     expect(plain.some((m) => m.getType() === "remove")).toBe(true);
     expect(a.plainModel.providerLog.rejected.length).toBeGreaterThan(0);
     expectAccepted(a.m);
   });
 
-  it(`langgraphjs#846: an update carrying two messages with one id keeps the later, as on a plain saver (${label(c)})`, async () => {
+  it(`langgraphjs#846: an update carrying two messages with one id keeps the later, as on a plain saver (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `dup-ids-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
-      await warm(target, c.lang, cfg);
+      await warmGraphOps(target, c.lang, cfg);
       await target.updateState(cfg, {
-        messages: [new AIMessage({ id: "dup-note", content: T[c.lang].note }), new AIMessage({ id: "dup-note", content: T[c.lang].fixed })],
+        messages: [
+          new AIMessage({ id: "dup-note", content: GRAPH_OPS_TEXT[c.lang].note }),
+          new AIMessage({ id: "dup-note", content: GRAPH_OPS_TEXT[c.lang].fixed }),
+        ],
       });
-      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
-      await warm(target, c.lang, cfg, 3, 7);
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 3, 7);
     }
     const stacked = await whole(a, cfg.configurable.thread_id);
     expect(shape(stacked)).toEqual(shape(await storedMessages(a.plain as never, cfg.configurable.thread_id)));
     const texts = stacked.map((m) => messageText(m));
-    expect(texts).toContain(T[c.lang].fixed);
-    expect(texts).not.toContain(T[c.lang].note);
+    expect(texts).toContain(GRAPH_OPS_TEXT[c.lang].fixed);
+    expect(texts).not.toContain(GRAPH_OPS_TEXT[c.lang].note);
     expectAccepted(a.m);
   });
 
-  it(`langgraphjs#1652: a values stream after a RemoveMessage update streams no removed message and ends on getState (${label(c)})`, async () => {
+  it(`langgraphjs#1652: a values stream after a RemoveMessage update streams no removed message and ends on getState (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `stream-remove-${c.lang}-${c.archive}` } };
     const finals: Record<string, BaseMessage[]> = {};
@@ -135,10 +119,10 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
       ["agent", a.agent],
       ["plain", a.plain],
     ] as const) {
-      await warm(target, c.lang, cfg);
+      await warmGraphOps(target, c.lang, cfg);
       const newest = lastOf((await target.getState(cfg)).values.messages ?? []);
       await target.updateState(cfg, { messages: [new RemoveMessage({ id: newest.id as string })] });
-      const input = { messages: [new HumanMessage(`PARALLEL 2 ${T[c.lang].after}`)] };
+      const input = { messages: [new HumanMessage(`PARALLEL 2 ${GRAPH_OPS_TEXT[c.lang].after}`)] };
       const streamed: Array<{ messages?: BaseMessage[] }> = [];
       for await (const chunk of await target.stream(input, { ...cfg, streamMode: "values" })) streamed.push(chunk as never);
       // The stack's middleware nodes add steps, so it streams more states than plain; each holds no removed message.
@@ -152,7 +136,7 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langgraph#4328, langgraphjs#1272: after deleteThread nothing of the thread is read or sent; the id is refused, a new id starts clean (${label(c)})`, async () => {
+  it(`langgraph#4328, langgraphjs#1272: after deleteThread nothing of the thread is read or sent; the id is refused, a new id starts clean (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const threadId = `delete-${c.lang}-${c.archive}`;
     const cfg = { configurable: { thread_id: threadId } };
@@ -161,36 +145,39 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
       ["agent", a.agent],
       ["plain", a.plain],
     ] as const) {
-      await warm(target, c.lang, cfg, 7);
-      await target.invoke({ messages: [new HumanMessage(`PARALLEL 2 ${T[c.lang].after}`)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 7);
+      await target.invoke({ messages: [new HumanMessage(`PARALLEL 2 ${GRAPH_OPS_TEXT[c.lang].after}`)] }, cfg);
       await a.savers[name].deleteThread(threadId);
       expect((await target.getState(cfg)).values.messages ?? []).toEqual([]);
     }
     expect(await whole(a, threadId)).toEqual([]);
     // Plain LangGraph starts the id again; the stack keeps a tombstone (spec R24, langgraph#7206):
     // the id is refused with a typed error and nothing is stored.
-    const again = await a.agent.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg).then(
+    const again = await a.agent.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg).then(
       () => undefined,
       (e: unknown) => e,
     );
     expect(ThreadwiseThreadDeletedError.isInstance(again)).toBe(true);
     expect(await whole(a, threadId)).toEqual([]);
     const calls = requests(a.m).length;
-    await a.agent.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, fresh);
+    await a.agent.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, fresh);
     expect(requests(a.m).length).toBe(calls + 1);
     const last = requests(a.m).at(-1) as BaseMessage[];
-    expect(last.filter((m) => m.getType() !== "system").map((m) => messageText(m))).toEqual([T[c.lang].after]);
-    expect((await whole(a, fresh.configurable.thread_id)).map((m) => messageText(m))).toEqual([T[c.lang].after, `ok: ${T[c.lang].after}`]);
+    expect(last.filter((m) => m.getType() !== "system").map((m) => messageText(m))).toEqual([GRAPH_OPS_TEXT[c.lang].after]);
+    expect((await whole(a, fresh.configurable.thread_id)).map((m) => messageText(m))).toEqual([
+      GRAPH_OPS_TEXT[c.lang].after,
+      `ok: ${GRAPH_OPS_TEXT[c.lang].after}`,
+    ]);
     expectAccepted(a.m);
   });
 
-  it(`langgraphjs#1591: list with a metadata filter yields the checkpoints a MemorySaver yields (${label(c)})`, async () => {
+  it(`langgraphjs#1591: list with a metadata filter yields the checkpoints a MemorySaver yields (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `list-filter-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
-      await warm(target, c.lang, cfg, 5);
-      await target.updateState(cfg, { messages: [new AIMessage(T[c.lang].note)] });
-      await warm(target, c.lang, cfg, 2, 6);
+      await warmGraphOps(target, c.lang, cfg, 5);
+      await target.updateState(cfg, { messages: [new AIMessage(GRAPH_OPS_TEXT[c.lang].note)] });
+      await warmGraphOps(target, c.lang, cfg, 2, 6);
     }
     const listed = async (saver: ReportLister, filter?: object) => {
       const out: Array<{ source?: string; step?: number }> = [];
@@ -211,7 +198,7 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langgraph#8714: updateState as __start__ on a new thread, then without asNode, then a turn, as on a plain saver (${label(c)})`, async () => {
+  it(`langgraph#8714: updateState as __start__ on a new thread, then without asNode, then a turn, as on a plain saver (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `as-start-${c.lang}-${c.archive}` } };
     const steps: Record<string, string[]> = { agent: [], plain: [] };
@@ -219,10 +206,10 @@ describe.each(CASES)("public reports, graph operations 5 (%o)", (c) => {
       ["agent", a.agent],
       ["plain", a.plain],
     ] as const) {
-      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(T[c.lang].note)] }, "__start__")));
-      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(T[c.lang].fixed)] })));
-      steps[name]?.push(await outcome(target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg)));
-      await warm(target, c.lang, cfg, 5);
+      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].note)] }, "__start__")));
+      steps[name]?.push(await outcome(target.updateState(cfg, { messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].fixed)] })));
+      steps[name]?.push(await outcome(target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg)));
+      await warmGraphOps(target, c.lang, cfg, 5);
     }
     expect(steps.agent).toEqual(steps.plain);
     const stacked = await whole(a, cfg.configurable.thread_id);

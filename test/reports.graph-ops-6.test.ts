@@ -33,7 +33,10 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
   expectAccepted,
+  GRAPH_OPS_CASES,
+  GRAPH_OPS_TEXT,
   graphOpsAgents,
+  graphOpsLabel,
   outcome,
   parallelModel,
   type ReportGraph,
@@ -42,31 +45,9 @@ import {
   storedMessages,
   summarizerModel,
   threadShape,
+  warmGraphOps,
   wholeThread,
 } from "./support/report-agent.js";
-
-const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
-type Case = (typeof CASES)[number];
-const label = (c: Case) => `${c.lang}, archive ${c.archive ? "on" : "off"}`;
-
-const T = {
-  en: {
-    turn: (i: number) => `Tell me about Busan, part ${i}.`,
-    after: "What did we talk about?",
-    note: "Note: the user prefers trains.",
-    fixed: "Note: the user prefers ferries.",
-  },
-  ko: {
-    turn: (i: number) => `부산에 대해 알려 주세요, ${i}부.`,
-    after: "우리가 무슨 얘기를 했죠?",
-    note: "메모: 사용자는 기차를 좋아함.",
-    fixed: "메모: 사용자는 배를 좋아함.",
-  },
-} as const;
-
-async function warm(target: ReportGraph, lang: Case["lang"], cfg: object, turns = 6, from = 1) {
-  for (let i = from; i < from + turns; i += 1) await target.invoke({ messages: [new HumanMessage(T[lang].turn(i))] }, cfg);
-}
 
 const both = (a: ReturnType<typeof graphOpsAgents>) =>
   [
@@ -74,48 +55,54 @@ const both = (a: ReturnType<typeof graphOpsAgents>) =>
     ["plain", a.plain],
   ] as const;
 
-describe.each(CASES)("public reports, graph operations 6 (%o)", (c) => {
-  it(`langgraphjs#847: one update removing a message and writing under its id, or writing then removing, as on a plain saver (${label(c)})`, async () => {
+describe.each(GRAPH_OPS_CASES)("public reports, graph operations 6 (%o)", (c) => {
+  it(`langgraphjs#847: one update removing a message and writing under its id, or writing then removing, as on a plain saver (${graphOpsLabel(c)})`, async () => {
     const a = graphOpsAgents(c);
     const cfg = { configurable: { thread_id: `in-order-${c.lang}-${c.archive}` } };
     const steps: Record<string, string[]> = { agent: [], plain: [] };
     for (const [name, target] of both(a)) {
-      await warm(target, c.lang, cfg);
+      await warmGraphOps(target, c.lang, cfg);
       // The newest answer (hot on every stack): removed, then written again under its id with other text.
       const newest = (await target.getState(cfg)).values.messages?.at(-1) as BaseMessage;
       steps[name]?.push(
         await outcome(
           target.updateState(cfg, {
-            messages: [new RemoveMessage({ id: newest.id as string }), new AIMessage({ id: newest.id as string, content: T[c.lang].note })],
+            messages: [
+              new RemoveMessage({ id: newest.id as string }),
+              new AIMessage({ id: newest.id as string, content: GRAPH_OPS_TEXT[c.lang].note }),
+            ],
           }),
         ),
       );
-      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
       // Written under a new id, then removed in the same update.
       steps[name]?.push(
         await outcome(
           target.updateState(cfg, {
-            messages: [new AIMessage({ id: `gone-${c.lang}`, content: T[c.lang].fixed }), new RemoveMessage({ id: `gone-${c.lang}` })],
+            messages: [
+              new AIMessage({ id: `gone-${c.lang}`, content: GRAPH_OPS_TEXT[c.lang].fixed }),
+              new RemoveMessage({ id: `gone-${c.lang}` }),
+            ],
           }),
         ),
       );
-      await warm(target, c.lang, cfg, 3, 7);
+      await warmGraphOps(target, c.lang, cfg, 3, 7);
     }
     expect(steps.agent).toEqual(steps.plain);
     const plain = await storedMessages(a.plain as never, cfg.configurable.thread_id);
     expect(threadShape(await wholeThread(a, cfg.configurable.thread_id))).toEqual(threadShape(plain));
-    expect(plain.map((m) => messageText(m))).not.toContain(T[c.lang].fixed);
+    expect(plain.map((m) => messageText(m))).not.toContain(GRAPH_OPS_TEXT[c.lang].fixed);
     expectAccepted(a.m);
   });
 
-  it(`langgraphjs#2737: updateState on the thread's first checkpoint, then a turn from it: the fork holds what a plain saver's holds (${label(c)})`, async () => {
+  it(`langgraphjs#2737: updateState on the thread's first checkpoint, then a turn from it: the fork holds what a plain saver's holds (${graphOpsLabel(c)})`, async () => {
     const a = graphOpsAgents(c);
     const cfg = { configurable: { thread_id: `root-update-${c.lang}-${c.archive}` } };
     const forks: Record<string, BaseMessage[]> = {};
     const steps: Record<string, string[]> = { agent: [], plain: [] };
     let before: BaseMessage[] = [];
     for (const [name, target] of both(a)) {
-      await warm(target, c.lang, cfg, 12);
+      await warmGraphOps(target, c.lang, cfg, 12);
       if (name === "agent") before = await wholeThread(a, cfg.configurable.thread_id);
       const history = [];
       for await (const snapshot of target.getStateHistory(cfg)) history.push(snapshot);
@@ -124,14 +111,14 @@ describe.each(CASES)("public reports, graph operations 6 (%o)", (c) => {
       let forkCfg: { configurable?: Record<string, unknown> } | undefined;
       steps[name]?.push(
         await outcome(
-          target.updateState(root?.config ?? cfg, { messages: [new HumanMessage(T[c.lang].note)] }).then((made) => {
+          target.updateState(root?.config ?? cfg, { messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].note)] }).then((made) => {
             forkCfg = made;
           }),
         ),
       );
       if (!forkCfg) continue;
       forks[name] = (await target.getState(forkCfg)).values.messages ?? [];
-      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, { configurable: { ...forkCfg.configurable } });
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, { configurable: { ...forkCfg.configurable } });
       forks[`${name}-after`] = (await target.getState(cfg)).values.messages ?? [];
     }
     if (c.archive) {
@@ -147,19 +134,21 @@ describe.each(CASES)("public reports, graph operations 6 (%o)", (c) => {
       // The fork's turn showed the model the note and the question only (two user messages in a row
       // are sent as one), never a later turn.
       const last = requests(a.m).at(-1) as BaseMessage[];
-      expect(last.filter((m) => m.getType() !== "system").map((m) => messageText(m))).toEqual([`${T[c.lang].note}\n\n${T[c.lang].after}`]);
+      expect(last.filter((m) => m.getType() !== "system").map((m) => messageText(m))).toEqual([
+        `${GRAPH_OPS_TEXT[c.lang].note}\n\n${GRAPH_OPS_TEXT[c.lang].after}`,
+      ]);
     }
     expectAccepted(a.m);
   });
 
-  it(`pizza-bot#92: getStateHistory paged by limit and before yields the whole history once, in order, as unpaged (${label(c)})`, async () => {
+  it(`pizza-bot#92: getStateHistory paged by limit and before yields the whole history once, in order, as unpaged (${graphOpsLabel(c)})`, async () => {
     const a = graphOpsAgents(c);
     const cfg = { configurable: { thread_id: `history-pages-${c.lang}-${c.archive}` } };
     for (const [, target] of both(a)) {
-      await warm(target, c.lang, cfg, 5);
-      await target.updateState(cfg, { messages: [new AIMessage(T[c.lang].note)] });
-      await target.invoke({ messages: [new HumanMessage(`${T[c.lang].after}\nPARALLEL 2`)] }, cfg);
-      await warm(target, c.lang, cfg, 2, 6);
+      await warmGraphOps(target, c.lang, cfg, 5);
+      await target.updateState(cfg, { messages: [new AIMessage(GRAPH_OPS_TEXT[c.lang].note)] });
+      await target.invoke({ messages: [new HumanMessage(`${GRAPH_OPS_TEXT[c.lang].after}\nPARALLEL 2`)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 2, 6);
       const ids = async (options: object = {}) => {
         const out: string[] = [];
         for await (const s of target.getStateHistory(cfg, options)) out.push(String(s.config.configurable?.checkpoint_id));
@@ -191,31 +180,33 @@ describe.each(CASES)("public reports, graph operations 6 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langgraph#7729: messages written without ids get ids, and RemoveMessage by those ids removes them, as on a plain saver (${label(c)})`, async () => {
+  it(`langgraph#7729: messages written without ids get ids, and RemoveMessage by those ids removes them, as on a plain saver (${graphOpsLabel(c)})`, async () => {
     const a = graphOpsAgents(c);
     const cfg = { configurable: { thread_id: `no-ids-${c.lang}-${c.archive}` } };
     for (const [, target] of both(a)) {
-      await warm(target, c.lang, cfg);
-      await target.updateState(cfg, { messages: [new HumanMessage(T[c.lang].note), new AIMessage(T[c.lang].fixed)] });
+      await warmGraphOps(target, c.lang, cfg);
+      await target.updateState(cfg, {
+        messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].note), new AIMessage(GRAPH_OPS_TEXT[c.lang].fixed)],
+      });
       const stored = (await target.getState(cfg)).values.messages ?? [];
-      const written = stored.filter((m) => [T[c.lang].note, T[c.lang].fixed].some((t) => t === messageText(m)));
+      const written = stored.filter((m) => [GRAPH_OPS_TEXT[c.lang].note, GRAPH_OPS_TEXT[c.lang].fixed].some((t) => t === messageText(m)));
       expect(written.length).toBe(2);
       for (const m of written) expect(typeof m.id === "string" && m.id !== "").toBe(true);
-      await target.invoke({ messages: [new HumanMessage(T[c.lang].after)] }, cfg);
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
       await target.updateState(cfg, { messages: written.map((m) => new RemoveMessage({ id: m.id as string })) });
-      await warm(target, c.lang, cfg, 3, 7);
+      await warmGraphOps(target, c.lang, cfg, 3, 7);
     }
     const plain = await storedMessages(a.plain as never, cfg.configurable.thread_id);
     const stacked = await wholeThread(a, cfg.configurable.thread_id);
     expect(threadShape(stacked)).toEqual(threadShape(plain));
-    expect(stacked.map((m) => messageText(m))).not.toContain(T[c.lang].note);
+    expect(stacked.map((m) => messageText(m))).not.toContain(GRAPH_OPS_TEXT[c.lang].note);
     // The notes reached the model while stored.
-    const asked = requests(a.m).find((r) => messageText(r.at(-1) as BaseMessage) === T[c.lang].after) as BaseMessage[];
-    expect(asked.map((m) => messageText(m)).join("\n")).toContain(T[c.lang].fixed);
+    const asked = requests(a.m).find((r) => messageText(r.at(-1) as BaseMessage) === GRAPH_OPS_TEXT[c.lang].after) as BaseMessage[];
+    expect(asked.map((m) => messageText(m)).join("\n")).toContain(GRAPH_OPS_TEXT[c.lang].fixed);
     expectAccepted(a.m);
   });
 
-  it(`vercel/ai#16567: parallel results finishing in reverse order are stored and sent in call order, every later request the same (${label(c)})`, async () => {
+  it(`vercel/ai#16567: parallel results finishing in reverse order are stored and sent in call order, every later request the same (${graphOpsLabel(c)})`, async () => {
     // `lookup n` sleeps (3 - n) * 15 ms: call 0 finishes last.
     const slow = tool(
       async ({ n }: { n: number }) => {
@@ -243,9 +234,9 @@ describe.each(CASES)("public reports, graph operations 6 (%o)", (c) => {
     });
     const cfg = { configurable: { thread_id: `result-order-${c.lang}-${c.archive}` } };
     for (const target of [agent, plain] as unknown as ReportGraph[]) {
-      await warm(target, c.lang, cfg, 3);
-      await target.invoke({ messages: [new HumanMessage(`${T[c.lang].after}\nPARALLEL 3`)] }, cfg);
-      await warm(target, c.lang, cfg, 2, 4);
+      await warmGraphOps(target, c.lang, cfg, 3);
+      await target.invoke({ messages: [new HumanMessage(`${GRAPH_OPS_TEXT[c.lang].after}\nPARALLEL 3`)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 2, 4);
     }
     const stored = await (stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread(cfg);
     expect(threadShape(stored)).toEqual(threadShape(await storedMessages(plain as never, cfg.configurable.thread_id)));

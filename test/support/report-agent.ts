@@ -3,7 +3,7 @@
  * `createAgent` with `memoryStack` and a strict fake model, the tools `lookup` and `book`, and
  * readers of what the model received and what the thread stored.
  */
-import { AIMessage, type BaseMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -187,6 +187,32 @@ export interface ReportGraph {
 export interface ReportLister {
   list(config: object, options?: object): AsyncIterable<{ metadata?: { source?: string; step?: number } }>;
   deleteThread(threadId: string): Promise<void>;
+}
+
+/** The graph-operation report suites' cases: English and Korean, archive off and on. */
+export const GRAPH_OPS_CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
+export type GraphOpsCase = (typeof GRAPH_OPS_CASES)[number];
+export const graphOpsLabel = (c: GraphOpsCase) => `${c.lang}, archive ${c.archive ? "on" : "off"}`;
+
+/** Their texts per language: a numbered turn, a question after, a note and its fix. */
+export const GRAPH_OPS_TEXT = {
+  en: {
+    turn: (i: number) => `Tell me about Busan, part ${i}.`,
+    after: "What did we talk about?",
+    note: "Note: the user prefers trains.",
+    fixed: "Note: the user prefers ferries.",
+  },
+  ko: {
+    turn: (i: number) => `부산에 대해 알려 주세요, ${i}부.`,
+    after: "우리가 무슨 얘기를 했죠?",
+    note: "메모: 사용자는 기차를 좋아함.",
+    fixed: "메모: 사용자는 배를 좋아함.",
+  },
+} as const;
+
+/** `turns` numbered turns (from `from`) on `target`'s thread `cfg`. */
+export async function warmGraphOps(target: ReportGraph, lang: GraphOpsCase["lang"], cfg: object, turns = 6, from = 1) {
+  for (let i = from; i < from + turns; i += 1) await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[lang].turn(i))] }, cfg);
 }
 
 /**
