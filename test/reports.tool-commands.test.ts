@@ -27,7 +27,7 @@ import { PROVIDERS, strictModel, validateProviderRequest } from "@threadwise/cor
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { isTool, lastOf, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
+import { isTool, lastOf, requests, stackAgent, storedMessages, summarizerModel, trailingResults } from "./support/report-agent.js";
 
 const LANGS = ["en", "ko"] as const;
 const CASES = LANGS.flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
@@ -49,15 +49,7 @@ function model(answer: Answer, strict: boolean) {
     ...(strict ? {} : { onViolation: "record" as const }),
     answer: (messages) => {
       const last = lastOf(messages);
-      if (isTool(last)) {
-        let start = messages.length;
-        while (start > 0 && isTool(messages[start - 1] as BaseMessage)) start -= 1;
-        return `done: ${messages
-          .slice(start)
-          .map((m) => messageText(m))
-          .sort()
-          .join(", ")}`;
-      }
+      if (isTool(last)) return `done: ${trailingResults(messages).sort().join(", ")}`;
       const text =
         messageText(last)
           .split("\n")

@@ -36,6 +36,7 @@ import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, tool } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
+import { lastLine, trailingResults } from "./support/report-agent.js";
 import { type StreamedAnswer, streamingModel } from "./support/streaming-model.js";
 
 const find = tool(async ({ q }: { q: string }) => `found ${q}`, {
@@ -85,18 +86,8 @@ const answer =
   (lang: Lang) =>
   (messages: BaseMessage[]): StreamedAnswer => {
     const last = messages.at(-1) as BaseMessage;
-    if (last.getType() === "tool") {
-      const results: string[] = [];
-      for (let k = messages.length - 1; k >= 0 && (messages[k] as BaseMessage).getType() === "tool"; k -= 1)
-        results.unshift(messageText(messages[k] as BaseMessage));
-      return `done: ${results.join(" | ")}`;
-    }
-    // The last non-blank line: the view sends two user messages in a row as one (a turn left unanswered, then the next).
-    const text =
-      messageText(last)
-        .split("\n")
-        .filter((line) => line.trim() !== "")
-        .at(-1) ?? "";
+    if (last.getType() === "tool") return `done: ${trailingResults(messages).join(" | ")}`;
+    const text = lastLine(last);
     const m = /^FIND (\d+) #(\d+)( LEAD)?/.exec(text);
     if (!m) return `ok: ${text}`;
     return {

@@ -58,6 +58,20 @@ export function agentModel() {
   });
 }
 
+/** The texts of the run of tool results that ends `messages`, oldest first (a fake model's "done: ..."). */
+export function trailingResults(messages: readonly BaseMessage[]): string[] {
+  let start = messages.length;
+  while (start > 0 && isTool(messages[start - 1] as BaseMessage)) start -= 1;
+  return messages.slice(start).map((m) => messageText(m));
+}
+
+/** A message's last non-blank line, "" when none: the view sends two user messages in a row as one (a turn left unanswered, then the next). */
+export const lastLine = (message: BaseMessage) =>
+  messageText(message)
+    .split("\n")
+    .filter((line) => line.trim() !== "")
+    .at(-1) ?? "";
+
 /**
  * The graph-operation report suites' model: a user message whose last non-blank line starts with
  * `PARALLEL <k>` gets k parallel `lookup` calls (ids `call_<text length>_<i>`, the same on every
@@ -72,17 +86,8 @@ export function parallelModel(strict: boolean, more?: (text: string) => AIMessag
     ...(strict ? {} : { onViolation: "record" as const }),
     answer: (messages) => {
       const last = lastOf(messages);
-      if (isTool(last)) {
-        const results: string[] = [];
-        for (let k = messages.length - 1; k >= 0 && isTool(messages[k] as BaseMessage); k -= 1)
-          results.unshift(messageText(messages[k] as BaseMessage));
-        return `done: ${results.join(" | ")}`;
-      }
-      const text =
-        messageText(last)
-          .split("\n")
-          .filter((line) => line.trim() !== "")
-          .at(-1) ?? "";
+      if (isTool(last)) return `done: ${trailingResults(messages).join(" | ")}`;
+      const text = lastLine(last);
       const parallel = /^PARALLEL (\d+)/.exec(text);
       if (parallel)
         return new AIMessage({
