@@ -33,11 +33,19 @@ import { PROVIDERS, validateProviderRequest } from "@threadwise/core/testing";
 import { createAgent, tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { isTool, lastOf, lookup, parallelModel, requests, stackAgent, storedMessages, summarizerModel } from "./support/report-agent.js";
-
-const CASES = (["en", "ko"] as const).flatMap((lang) => [false, true].map((archive) => ({ lang, archive })));
-type Case = (typeof CASES)[number];
-const label = (c: Case) => `${c.lang}, archive ${c.archive ? "on" : "off"}`;
+import {
+  GRAPH_OPS_CASES,
+  type GraphOpsCase,
+  graphOpsLabel,
+  isTool,
+  lastOf,
+  lookup,
+  parallelModel,
+  requests,
+  stackAgent,
+  storedMessages,
+  summarizerModel,
+} from "./support/report-agent.js";
 
 const T = {
   en: {
@@ -109,7 +117,7 @@ interface Graph {
   ): Promise<{ values: { messages?: BaseMessage[] }; tasks: Array<{ interrupts?: Array<{ id?: string; value?: unknown }> }> }>;
 }
 
-function agents(c: Case) {
+function agents(c: GraphOpsCase) {
   const m = model(true);
   const { agent, stack } = stackAgent({
     model: m,
@@ -148,12 +156,12 @@ function expectAccepted(m: ReturnType<typeof model>) {
   for (const request of requests(m)) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
 }
 
-async function warm(target: Graph, lang: Case["lang"], cfg: object, turns = 6) {
+async function warm(target: Graph, lang: GraphOpsCase["lang"], cfg: object, turns = 6) {
   for (let i = 1; i <= turns; i += 1) await target.invoke({ messages: [new HumanMessage(T[lang].turn(i))] }, cfg);
 }
 
-describe.each(CASES)("public reports, graph operations 4 (%o)", (c) => {
-  it(`langgraphjs#1152, langgraph#5112: updateState with RemoveMessage removes the message as on a plain saver (${label(c)})`, async () => {
+describe.each(GRAPH_OPS_CASES)("public reports, graph operations 4 (%o)", (c) => {
+  it(`langgraphjs#1152, langgraph#5112: updateState with RemoveMessage removes the message as on a plain saver (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `remove-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
@@ -179,7 +187,7 @@ describe.each(CASES)("public reports, graph operations 4 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langgraph#4028, langgraph#5952: two parallel interrupts resumed in one invoke, none left (${label(c)})`, async () => {
+  it(`langgraph#4028, langgraph#5952: two parallel interrupts resumed in one invoke, none left (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `resume-map-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
@@ -201,7 +209,7 @@ describe.each(CASES)("public reports, graph operations 4 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langchainjs#9911: an answer with a server tool and its call in invalid_tool_calls ends the turn and is sent back valid (${label(c)})`, async () => {
+  it(`langchainjs#9911: an answer with a server tool and its call in invalid_tool_calls ends the turn and is sent back valid (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const cfg = { configurable: { thread_id: `server-invalid-${c.lang}-${c.archive}` } };
     for (const target of [a.agent, a.plain]) {
@@ -223,7 +231,7 @@ describe.each(CASES)("public reports, graph operations 4 (%o)", (c) => {
     expectAccepted(a.m);
   });
 
-  it(`langchainjs#9734, langchainjs#10085: a tool turn streamed in messages mode runs its calls and stores what invoke stores (${label(c)})`, async () => {
+  it(`langchainjs#9734, langchainjs#10085: a tool turn streamed in messages mode runs its calls and stores what invoke stores (${graphOpsLabel(c)})`, async () => {
     const a = agents(c);
     const streamed = { configurable: { thread_id: `stream-${c.lang}-${c.archive}` } };
     const invoked = { configurable: { thread_id: `invoke-${c.lang}-${c.archive}` } };
