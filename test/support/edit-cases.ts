@@ -437,14 +437,7 @@ export const OP_KINDS: readonly OpKind[] = [
   "other-stack",
   "hitl",
   "fork-after-tools",
-  "bulk",
-  "interrupted",
-  "concurrent",
-  "rewrite-update",
-  "as-node",
-  "review-left",
-  "goto",
-  "dup-ids",
+  ...BREAKER_OPS,
 ];
 
 const processArb = fc.constantFrom<Process>("A", "B");
