@@ -35,6 +35,11 @@
  * `gc` entries; its `used_heap_size` growth, which is what it allocated when no collection fell
  * inside; and the CPU of the main thread and of the process's other threads apart, from
  * /proc/self/task/<tid>/schedstat (Linux): `stepGc` in the replay rows),
+ * `--thread-cpu` (Linux: each thread's CPU over the replayed steps, billed to the lane whose step
+ * ran, in ms per step by thread (`main`, else `<comm>#+<tid - pid>`: Node 20 names none of its
+ * threads, so V8's platform workers (concurrent marking, sweeping, TurboFan) and libuv's pool are
+ * told apart by their start order): `threadCpuMsPerStep` in the replay rows, and a table on stderr;
+ * see bench/support/thread-cpu.ts),
  * `--heap-profile` (V8's sampling heap profiler over each replayed step, objects later collected
  * included, billed to the step's lane: `allocatedKiBPerStep` in the replay rows, and on stderr the
  * KiB per step by innermost frame and by innermost frame of `packages/`; a count, not a time),
@@ -130,6 +135,7 @@ import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
+import { countGcKind } from "./support/gc-kinds.js";
 import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
@@ -144,6 +150,7 @@ import {
 } from "./support/profile.js";
 import { seedState } from "./support/seed-thread.js";
 import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
+import { billThreads, readThreads, type ThreadCpu, threadCpuPerStep } from "./support/thread-cpu.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
@@ -163,6 +170,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "sql-cpu": { type: "boolean", default: false },
   "step-cpu": { type: "boolean", default: false },
   "step-gc": { type: "boolean", default: false },
+  "thread-cpu": { type: "boolean", default: false },
   "heap-profile": { type: "boolean", default: false },
   "heap-promoted": { type: "boolean", default: false },
   "lane-offset": { type: "string", default: "0" },
@@ -192,6 +200,8 @@ const WARMUP = 2;
 const HEAP_INTERVAL = 1024;
 /** `--heap-promoted`: the heap profile keeps only what survived a scavenge; one lane per run (see the option). */
 const HEAP_PROMOTED = cli.values["heap-promoted"] === true;
+/** `--thread-cpu`: every thread's CPU read around each replayed step (bench/support/thread-cpu.ts). */
+const THREAD_CPU = cli.values["thread-cpu"] === true;
 /** `--lane-offset`: where the rotation of the lanes' order starts (0: the first configuration first at even exchanges). */
 const LANE_OFFSET = Number(cli.values["lane-offset"]);
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
@@ -629,6 +639,8 @@ interface ReplayRow {
   stepHooks?: Array<Record<string, number>>;
   /** With `--step-gc`: each step's collections, heap growth and threads' CPU, in replay order. */
   stepGc?: StepGcRow[];
+  /** With `--thread-cpu`: CPU ms per step of each thread (`main`, `<comm>#+<tid - pid>`) while this lane's steps ran, most first. */
+  threadCpuMsPerStep?: Record<string, ThreadCpu>;
   /** With `--heap-profile`: KiB allocated per step (V8's sampling heap profiler, objects collected later included). */
   allocatedKiBPerStep?: number;
   /** With `--heap-promoted`: KiB per step that survived a scavenge (promoted or allocated in the old space; sampled). */
@@ -664,11 +676,7 @@ function gcOfStep(step: StepGc): StepGcRow {
   for (const entry of GC_ENTRIES) {
     if (entry.start < step.start || entry.start >= step.end) continue;
     row.pauseMs += entry.duration;
-    // perf_hooks' NODE_PERFORMANCE_GC_* flags: 1 minor, 2 major, 4 incremental, 8 weak callbacks.
-    if (entry.kind & 1) row.minor += 1;
-    if (entry.kind & 2) row.major += 1;
-    if (entry.kind & 4) row.incremental += 1;
-    if (entry.kind & 8) row.weak += 1;
+    countGcKind(row, entry.kind);
   }
   return row;
 }
@@ -677,6 +685,18 @@ function gcOfStep(step: StepGc): StepGcRow {
 function hookSnapshot(lane: string, before: ReadonlyMap<string, number>): Record<string, number> {
   const out: Record<string, number> = {};
   for (const [key, ms] of HOOK_CPU) if (key.startsWith(`${lane} `)) out[key.slice(lane.length + 1)] = ms - (before.get(key) ?? 0);
+  return out;
+}
+
+/** `--thread-cpu`: lane `lane`'s thread bill in ms per step by thread; also a line per thread on stderr. */
+function threadCpuOf(
+  lane: string,
+  billed: ReadonlyMap<string, { tids: ReadonlySet<number>; ns: number }>,
+  stepCount: number,
+): Record<string, ThreadCpu> {
+  const out = threadCpuPerStep(billed, stepCount);
+  for (const [name, { threads, ms }] of Object.entries(out))
+    console.error(`thread ${lane} ${name}${threads > 1 ? ` (${threads} threads)` : ""}: ${ms.toFixed(3)} ms/step`);
   return out;
 }
 
@@ -728,6 +748,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       allocated: 0,
       allocatedByFrame: new Map<string, number>(),
       allocatedByOurs: new Map<string, number>(),
+      threadCpu: new Map<string, { tids: Set<number>; ns: number }>(),
     });
   }
   if (cli.values["step-cpu"])
@@ -754,10 +775,12 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         const entry = lanes[(i + j + LANE_OFFSET) % lanes.length] as (typeof lanes)[number];
         if (heap && !HEAP_PROMOTED && (i > 0 || j > 0)) await heap.restart();
         const h0 = profileClockUs();
+        const threads0 = THREAD_CPU ? readThreads() : undefined;
         hookLane = `${kind}/${entry.config.key}`;
         if (cli.values["step-cpu"] && cli.values.hooks) entry.hooksBefore = new Map(HOOK_CPU);
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
         hookLane = "";
+        if (threads0) billThreads(threads0, readThreads(), entry.threadCpu);
         // The step's allocations, billed to its lane (the profiler is stopped between steps).
         if (heap && !HEAP_PROMOTED)
           entry.allocated += addAllocations(await heap.take(), HEAP_INTERVAL, entry.allocatedByFrame, entry.allocatedByOurs);
@@ -837,6 +860,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       stepHooks,
       stepGc,
       allocated,
+      threadCpu,
     } of lanes) {
       const state = await lane.agent.graph.getState({ configurable: { thread_id: lane.threadId } });
       rows.push({
@@ -869,6 +893,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
             }
           : {}),
         ...(cli.values["step-gc"] ? { stepGc: stepGc.map(gcOfStep) } : {}),
+        ...(THREAD_CPU ? { threadCpuMsPerStep: threadCpuOf(`${kind}/${config.key}`, threadCpu, exchanges.length) } : {}),
         ...(cli.values["heap-profile"] && !HEAP_PROMOTED ? { allocatedKiBPerStep: allocated / 1024 / exchanges.length } : {}),
         ...(HEAP_PROMOTED ? { promotedKiBPerStep: allocated / 1024 / exchanges.length } : {}),
       });
