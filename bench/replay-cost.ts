@@ -109,7 +109,7 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { readdirSync, readFileSync, writeFileSync } from "node:fs";
+import { writeFileSync } from "node:fs";
 import { cpus, loadavg } from "node:os";
 import { type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
@@ -480,14 +480,8 @@ if (cli.values["step-gc"])
 function threadCpuNs(): { main: number; others: number } {
   let main = 0;
   let others = 0;
-  for (const tid of readdirSync("/proc/self/task")) {
-    let ns = 0;
-    try {
-      ns = Number(readFileSync(`/proc/self/task/${tid}/schedstat`, "utf8").split(" ")[0]);
-    } catch {
-      continue; // the thread ended
-    }
-    if (Number(tid) === process.pid) main = ns;
+  for (const [tid, { ns }] of readThreads()) {
+    if (tid === process.pid) main = ns;
     else others += ns;
   }
   return { main, others };
