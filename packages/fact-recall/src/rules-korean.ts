@@ -256,9 +256,19 @@ const AGE_FRAME = /^(?:만|한국|우리나라|세는|나이로|어느덧|어느
  * (`올해`), an adverb (`벌써`) nor a frame ({@link AGE_FRAME}) is.
  */
 function ageOfOther(body: string, m: RegExpMatchArray): boolean {
-  const before = wordsBefore(body, m).at(-1) ?? "";
-  return before !== "" && nounLike(before) && !AGE_FRAME.test(before);
+  const words = wordsBefore(body, m);
+  const before = words.at(-1) ?? "";
+  return (before !== "" && nounLike(before) && !AGE_FRAME.test(before)) || words.some((w) => PET_OR_CHILD_WORD.test(w));
 }
+/**
+ * A pet or a small child as a word of its own, bare or with its particle or the copula's connective
+ * (`강아지는`, `보더콜리고`, `애기`, `둘째가`): a number of years said in the clause after it, or in
+ * a later clause of its sentence (`울 강아지 말티즈인데 두 살이에요`), is theirs, not the speaker's.
+ * Not `개` alone, which is also the counter (`두 개`).
+ */
+const PET_OR_CHILD_WORD = new RegExp(
+  `^(?:${PET.replace(/\|개$/, "")}|아기|애기|아가|첫째|둘째|셋째|막내|쌍둥이)(?:은|는|이|가|도|이고|고|인데|이라|라|이랑|랑)?$`,
+);
 /** A child's age in native numbers below ten, said only with 살 (`일곱 살`, `여덟살`). */
 const SMALL_AGE = "(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)";
 /** The copula in its connective forms (`마흔셋이고`, `스물일곱인데`, `서른하나라서`). */
@@ -2650,6 +2660,8 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // Where in `facts` the clause before kept the speaker's pet by its kind alone (`강아지 키워요.`):
   // a breed said alone next (`말티즈예요`) names that pet.
   let petAt: number | undefined;
+  // An earlier clause of this sentence named a pet or a small child ({@link PET_OR_CHILD_WORD}).
+  let petSaid = false;
   for (const { clause: said, first, reported } of clauses) {
     const hadBefore = had;
     had = undefined;
@@ -2738,7 +2750,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const after = namedHere ? sentence.slice((namedHere.index ?? 0) + namedHere[0].length).trim() : "";
     const rest =
       after === "" ? [] : (factOf(after, speaker) ?? []).filter((f) => f.attribute === "age" && !said1.some((g) => g.attribute === "age"));
-    const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker);
+    const ofPet = petSaid && !first && !FIRST_PERSON.test(lead);
+    petSaid = (first ? false : petSaid) || lead.split(/\s+/).some((w) => PET_OR_CHILD_WORD.test(w));
+    // An age after a clause that named a pet or a small child (`강아지 키우는데 세 살이에요`) is theirs.
+    const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker).filter(
+      (f) => !(ofPet && f.attribute === "age" && f.subject === speaker.id),
+    );
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
     facts.push(...all.filter(spoken));
     // Only a pet this clause kept (lib is ES2022: no findLastIndex).

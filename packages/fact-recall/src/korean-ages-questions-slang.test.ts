@@ -1,0 +1,27 @@
+import { describe, it } from "vitest";
+import { expectFact, expectNo } from "./test-support.js";
+
+/**
+ * Classes of wrong and missed facts on the labelled sets (bench/README.md, "session 59 (facts39)").
+ * The sentences are written for these tests: none is taken from a labelled bench set.
+ */
+describe("a number of years said of a pet or a small child is not the speaker's age", () => {
+  it.each([
+    "울 강아지 보더콜리고 세 살이야",
+    "저희 고양이는 페르시안이고 열두 살이에요",
+    "강아지 키우는데 세 살이에요",
+    "울 강아지 말티즈인데 두 살이에요",
+    "애기 이제 두 살이에요",
+    "둘째가 이제 네 살이라 손이 많이 가요",
+    "고양이 키우는데 벌써 열다섯 살입니다",
+  ])("%s", (text) => expectNo(text, "user:age"));
+
+  it("the pet is still read, and the speaker's own age said beside a pet stays", () => {
+    expectFact("울 강아지 보더콜리고 세 살이야", "user:pet=보더콜리");
+    expectFact("저 서른둘이고 강아지 키워요", "user:age=서른둘");
+    expectFact("나 서른인데 고양이 키워", "user:age=서른");
+    expectFact("저는 서른 살이고 고양이는 두 살이에요", "user:age=서른");
+    expectFact("고양이 키우는데 저는 서른 살이에요", "user:age=서른");
+    expectFact("올해 스물다섯이야", "user:age=스물다섯");
+  });
+});
