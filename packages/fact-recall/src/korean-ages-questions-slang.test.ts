@@ -25,3 +25,23 @@ describe("a number of years said of a pet or a small child is not the speaker's 
     expectFact("올해 스물다섯이야", "user:age=스물다섯");
   });
 });
+
+describe("an interrogative word makes a question only in a use that asks", () => {
+  it.each([
+    ["수원 산 지 얼마 안 됐어요", "user:residence=수원"],
+    ["얼마 전에 판교로 이사했어", "user:residence=판교"],
+    ["몇 년 전에 부산으로 이사했어요", "user:residence=부산"],
+    ["몇 달째 필라테스 다니고 있어요", "user:hobby=필라테스"],
+    ["어느덧 마흔이 됐네요", "user:age=마흔"],
+    ["언젠가 한 번 다녀왔는데 저 고양이 키우거든요", "user:pet=고양이"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a sentence that asks still gives nothing", () => {
+    expectNo("어디 살아요", "user:");
+    expectNo("몇 살이에요", "user:");
+    expectNo("얼마 전에 이사했어요?", "user:");
+    expectNo("요즘 뭐 배워", "user:");
+    expectNo("부산에 언제 이사 가세요", "user:");
+    expectNo("몇 년 전에 이사했어요?", "user:");
+  });
+});

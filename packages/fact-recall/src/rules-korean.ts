@@ -110,8 +110,34 @@ const GA_NOUN =
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 // `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
-const QUESTION =
-  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+const QUESTION_FORM = /\?|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+/** Interrogative words: a sentence with one asks, unless the word is in a use that asks nothing ({@link NOT_ASKING}). */
+const INTERROGATIVE = /뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마/;
+/**
+ * Interrogative words that ask nothing: a short or uncounted while (`산 지 얼마 안 됐어요`, `몇 년
+ * 전에`, `몇 달째`), the indefinites (`뭔가`, `언젠가`, `어디든`, `누구라도`), `왜냐하면`, `어느 날`,
+ * and the exclamations (`얼마나 좋은지 몰라요`, `떨어졌지 뭐예요`).
+ */
+const NOT_ASKING = new RegExp(
+  [
+    "얼마\\s*(?:안|못|전|후|뒤|동안|만에|지나|지났|남았|남은|되지|간)",
+    "몇\\s*(?:년|달|개월|주|주일|일|번|시간|해|십\\s*년)\\s*(?:전|째|동안|만에|후|뒤|간|씩|이나)",
+    "몇몇",
+    "(?:뭐|무엇|어디|어디서|어디에|언제|누구|어떻게)(?:든지|든|이든지|이든|라도|이라도)",
+    "뭔가|무언가|언젠가|누군가|어딘가|어쨌든|왜냐하면|왜냐면|왜냐",
+    "어느\\s*(?:날|덧|새|정도|순간|때)",
+    "얼마나(?:\\s+\\S+){0,2}\\s+\\S+지\\s*(?:몰라|모르)",
+    "지\\s*뭐(?:예요|에요|야|람)",
+  ].join("|"),
+  "g",
+);
+/** Endings that only state (`-습니다`, `-네요`, `-거든요`, `-더라고요`, `-잖아요`, `-ㄹ게요`): a sentence ending so asks nothing. */
+const STATING_END = /(?:습니다|네요|거든요|더라고요|더라구요|잖아요|[가-힣](?<!떻)게요|[었였했]다)[.!…~]*$/;
+/** A sentence that asks: a question mark or ending, or an interrogative word in a use that asks. */
+const QUESTION = {
+  test: (sentence: string): boolean =>
+    QUESTION_FORM.test(sentence) || (INTERROGATIVE.test(sentence.replace(NOT_ASKING, " ")) && !STATING_END.test(sentence)),
+};
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
