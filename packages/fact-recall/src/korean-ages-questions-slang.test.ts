@@ -45,3 +45,25 @@ describe("an interrogative word makes a question only in a use that asks", () =>
     expectNo("몇 년 전에 이사했어요?", "user:");
   });
 });
+
+describe("the workplace named by the copula or by where it is", () => {
+  it.each([
+    ["직장은 카카오예요", "user:work=카카오"],
+    ["회사는 판교 넥슨이고 야근이 많아요", "user:work=넥슨"],
+    ["직장 LG전자임", "user:work=LG전자"],
+    ["제 회사는 한빛소프트입니다", "user:work=한빛소프트"],
+    ["회사가 판교에 있어요", "user:work=판교"],
+    ["우리 회사는 강남에 있어", "user:work=강남"],
+    ["남편 회사는 삼성이에요", "user's 남편:work=삼성"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a state, a distance, a question or someone else's company is no workplace of the speaker's", () => {
+    expectNo("회사는 지옥이야", "user:work");
+    expectNo("회사는 집 근처에 있어요", "user:work");
+    expectNo("회사가 집에 있어요", "user:work");
+    expectNo("회사는 재택이라 편해요", "user:work");
+    expectNo("직장은 어디예요?", "user:work");
+    expectNo("회사는 카카오예요?", "user:work");
+    expectNo("친구 회사는 토스래", "user:work");
+  });
+});

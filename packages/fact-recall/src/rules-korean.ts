@@ -871,6 +871,25 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The workplace or its town by the copula (`회사는 여의도라서 멀어요`, `직장이 판교야`, `직장은
+    // 카카오예요`, `회사는 판교 넥슨이고`, `직장 LG전자임`) or where it is (`회사가 판교에 있어요`): an
+    // employer by name or by its form (`삼성전자`, a Latin name), the town otherwise; not a state or a
+    // distance (`회사가 코앞이라`, `회사는 처음이라`, `회사는 집 근처에 있어요`).
+    attribute: "work",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:회사|직장|사무실|일하는\\s*곳)(?:은|는|이|가|\\s)\\s*(?:([가-힣]+(?<!에))\\s+)?([가-힣A-Za-z0-9&]+?)(?:(?:${COPULA_LINK}|${COPULA}|임)(?=[\\s.,!~…]|$)|에\\s*있(?:어요|어|습니다|고|는데|음|거든요?|다)(?=[\\s.,!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const v = clean(m[2] as string);
+      const town = (w: string) => TOWN.test(w) || DO_NOUN.test(w) || OFFICE_DISTRICT.test(w);
+      const employer = KNOWN_EMPLOYER.test(v) || WORKPLACE_NAME.test(v);
+      if (m[1] !== undefined && !town(clean(m[1])) && !(employer && /^(?:지금|현재|요즘|요새)$/.test(m[1]))) return undefined;
+      if (m[0].includes("있") && !town(v)) return undefined;
+      return town(v) || employer ? single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`) : undefined;
+    },
+    relative: true,
+  },
+  {
     attribute: "work",
     re: new RegExp(`(?:^|(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
@@ -1041,17 +1060,6 @@ const RULES: Rule[] = [
       return (DO_NOUN.test(m[1] as string) || new RegExp(`^(?:${PROVINCE_SHORT})$`).test(m[1] as string)) && nounLike(v)
         ? single(v, `${l}의 고향은 ${m[1]} ${v}`)
         : undefined;
-    },
-    relative: true,
-  },
-  {
-    // The workplace's town by the copula (`회사는 여의도라서 멀어요`, `직장이 판교야`); not a
-    // state or a distance (`회사가 코앞이라`, `회사는 처음이라`).
-    attribute: "work",
-    re: new RegExp(`^(?:${MY}\\s*)?(?:회사|직장|사무실)(?:은|는|이|가)\\s*([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
-      return TOWN.test(v) || DO_NOUN.test(v) || OFFICE_DISTRICT.test(v) ? single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`) : undefined;
     },
     relative: true,
   },
@@ -2233,6 +2241,12 @@ export function koreanSentences(text: string): string[] {
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
   /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+/**
+ * A workplace's name by its form, said as what one's 회사 or 직장 is (`직장은 한빛소프트예요`,
+ * `회사 LG전자임`): a firm's ending or a Latin name; not a bare kind of workplace (`회사`, `병원`).
+ */
+const WORKPLACE_NAME =
+  /^(?:[가-힣]{1,8}(?:전자|그룹|증권|은행|카드|보험|공사|소프트|테크|랩스|컴퍼니|코리아|엔터|제약|건설|물산|화학|통신|항공|생명|바이오|모빌리티|게임즈|스튜디오|병원|연구소)|[A-Za-z][A-Za-z0-9&]*[가-힣]{0,4})$/;
 /** Workplaces by their form (`회사`, `은행`, `삼성전자`, a Latin name), which 그만두다 leaves as a job. */
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
