@@ -67,3 +67,36 @@ describe("the workplace named by the copula or by where it is", () => {
     expectNo("친구 회사는 토스래", "user:work");
   });
 });
+
+describe("a strong dislike in slang (극혐, 질색)", () => {
+  it.each([
+    ["나 민트초코 극혐", "user:dislikes=민트초코"],
+    ["오이 극혐임", "user:dislikes=오이"],
+    ["저는 오이가 극혐이에요", "user:dislikes=오이"],
+    ["고수 질색이에요", "user:dislikes=고수"],
+    ["비 오는 날은 딱 질색이야", "user:dislikes=비 오는 날"],
+    ["엄마는 오이 질색하세요", "user's 엄마:dislikes=오이"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a question, someone else's dislike or the word alone is none of the speaker's", () => {
+    expectNo("오이 극혐이야?", "user:dislikes");
+    expectNo("민지는 오이 극혐이래", "user:dislikes");
+    expectNo("진짜 극혐이다", "user:dislikes");
+    expectNo("저희는 극혐", "user:dislikes");
+  });
+});
+
+describe("a favourite by 최애 before its kind", () => {
+  it.each([
+    ["제 최애 가수는 아이유예요", "user:favorite=가수: 아이유"],
+    ["최애 가수 아이유임", "user:favorite=가수: 아이유"],
+    ["내 최애 음식은 떡볶이야", "user:favorite=음식: 떡볶이"],
+    ["내 최애는 뉴진스야", "user:favorite=뉴진스"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a question or someone else's favourite is none of the speaker's", () => {
+    expectNo("최애 가수 누구야?", "user:favorite");
+    expectNo("네 최애는 누구야", "user:favorite");
+    expectNo("민지 최애 가수는 아이유래", "user:favorite");
+  });
+});

@@ -1575,9 +1575,18 @@ const RULES: Rule[] = [
   },
   {
     attribute: "favorite",
-    re: new RegExp(`(?:제일|가장)\\s*좋아하는\\s*(\\S+?)(?:은|는)\\s*(\\S+?)${COPULA}`),
-    build: (m, l) =>
-      list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
+    // Chat's `최애` before the kind says the same (`제 최애 가수는 아이유예요`, `최애 음식 떡볶이임`).
+    // `내 최애는 뉴진스야` names no kind: the favourite alone.
+    re: new RegExp(
+      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*(\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
+    ),
+    build: (m, l) => {
+      // `아이유인데` reads as `아이유이에요` ({@link COPULA_CONNECTIVE_END}): the `이` is the copula's.
+      const v = /에요$/.test(m[0]) ? (m[2] as string).replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : (m[2] as string);
+      return m[1] === undefined
+        ? list(v, `${l}의 최애는 ${v} (좋아함)`)
+        : list(`${m[1]}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${v} (좋아함)`, m[1]);
+    },
   },
   {
     // Chat's 최애 (`떡볶이 최애임`, `영화는 라라랜드가 최애야`): the favourite, of the kind the topic
@@ -1585,7 +1594,7 @@ const RULES: Rule[] = [
     // `이` is a subject's particle but for nouns that end in it (`떡볶이`, `고양이`).
     attribute: "favorite",
     re: new RegExp(
-      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
+      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?!\\s+[가-힣A-Za-z]+(?:은|는)\\s)(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
     ),
     build: (m, l) => {
       const kind = m[1];
@@ -1668,6 +1677,24 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const v = withModifier(body, m, clean(m[1] as string));
       if (NOT_AN_OBJECT.test(v)) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    // A strong dislike in slang (`나 민트초코 극혐`, `오이가 극혐이에요`, `비 오는 날은 딱 질색이야`,
+    // `벌레라면 질색을 해요`): what is named before 극혐 or 질색, with or without its particle.
+    attribute: "dislikes",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:${CASE_PARTICLE}|이라면|라면|은\\s*진짜|는\\s*진짜)?\\s*(?:(?:딱|진짜|정말|완전|완전히|너무|극도로)\\s*)*(?:극혐|질색)(?:이에요|이야|입니다|임|이다|이고|인데|이라서|이라|이거든요?|을\\s*(?:해요|해|합니다|한다)|해요|합니다|해)?(?=[\\s.,!~…ㅋㅎㅠㅜ]|$)`,
+    ),
+    build: (m, l, body) => {
+      let v = withModifier(body, m, clean(m[1] as string));
+      // A verb's modifier with its subject qualifies it (`비 오는 날`).
+      const [first, before] = [wordsBefore(body, m).at(-2) ?? "", wordsBefore(body, m).at(-1) ?? ""];
+      if (v === clean(m[1] as string) && /[가-힣]는$/.test(before) && !FIRST_PERSON_WORD.test(before))
+        v = nounLike(first) ? `${first} ${before} ${v}` : `${before} ${v}`;
+      if (NOT_AN_OBJECT.test(v) || FIRST_PERSON_WORD.test(v) || /^(?:나|저|난|전|저희|우리|내|제)$/.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
     relative: true,
