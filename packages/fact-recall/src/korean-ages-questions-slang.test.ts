@@ -100,3 +100,21 @@ describe("a favourite by 최애 before its kind", () => {
     expectNo("민지 최애 가수는 아이유래", "user:favorite");
   });
 });
+
+describe("an illness named before a surgery or a stay in hospital", () => {
+  it.each([
+    ["디스크 때문에 수술했어요", "user:health=디스크"],
+    ["허리 디스크로 수술 받았어", "user:health=허리 디스크"],
+    ["우리 시어머니 허리 디스크로 다음주에 수술하셔", "user's 시어머니:health=허리 디스크"],
+    ["갑상선암 때문에 수술했어", "user:health=갑상선암"],
+    ["작년에 십자인대 수술해서 런지는 조심해야 돼요", "user:health=십자인대"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a cause that is no illness, a question or someone else's surgery is none of the speaker's", () => {
+    expectNo("과로로 쓰러졌어", "user:health");
+    expectNo("교통사고 때문에 입원했어", "user:health");
+    expectNo("디스크 때문에 수술해야 하나요?", "user:health");
+    expectNo("민지가 디스크 때문에 수술했대", "user:health");
+    expectNo("우리 시어머니 허리 디스크로 다음주에 수술하셔", "user's 시어머니:plan");
+  });
+});

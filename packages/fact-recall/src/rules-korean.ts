@@ -325,7 +325,7 @@ const REACTION =
  * 받았어요`); not a passing one (`머리가 아파`, `배가 아파`).
  */
 const BODY_PART =
-  "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|인대|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
+  "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|전방십자인대|십자인대|인대|반월상연골|연골|아킬레스건|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
 /** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /**
@@ -1490,12 +1490,13 @@ const RULES: Rule[] = [
   },
   {
     // An illness that put one in hospital or on the floor (`아빠가 뇌경색으로 쓰러지셨어`, `엄마가
-    // 폐렴으로 입원하셨어요`, `작년에 위암으로 수술 받았어요`): the illness is the health fact, not the
+    // 폐렴으로 입원하셨어요`, `작년에 위암으로 수술 받았어요`, `디스크 때문에 수술했어요`, `허리 디스크로
+    // 다음주에 수술하셔`): the illness, with the body part before it, is the health fact, not the
     // stay (an event); by its name ({@link ACUTE_ILLNESS}, {@link CONDITION}) or an illness's
     // suffix, so a cause that is no illness (`과로로 쓰러졌어`, `교통사고로 입원했어`) states none.
     attribute: "health",
     re: new RegExp(
-      `(?:^|\\s)(${ACUTE_ILLNESS}|${CONDITION}|[가-힣]{1,10}?(?:염|증후군|증|병|질환|암))(?:으로|로)\\s*(?:(?:갑자기|또|크게|급하게|급히|잠깐|다시|오래)\\s*)*(?:쓰러지|쓰러졌|쓰러져|입원|수술|투병|치료\\s*(?:받|중)|고생(?:하|했|중))`,
+      `(?:^|\\s)((?:(?:${BODY_PART})\\s*)?(?:${ACUTE_ILLNESS}|${CONDITION}|[가-힣]{1,10}?(?:염|증후군|증|병|질환|암)))(?:으로|로|\\s*때문에|\\s*때매|\\s*땜에)\\s*(?:(?:갑자기|또|크게|급하게|급히|잠깐|다시|오래|결국|(?:다음|이번|지난)\\s*(?:주|달)에?|작년에?|올해|내일|모레|어제|지난해에?|\\d+\\s*월에?)\\s*)*(?:쓰러지|쓰러졌|쓰러져|입원|수술|투병|치료\\s*(?:받|중)|고생(?:하|했|중))`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
