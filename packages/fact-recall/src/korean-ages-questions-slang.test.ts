@@ -118,3 +118,20 @@ describe("an illness named before a surgery or a stay in hospital", () => {
     expectNo("우리 시어머니 허리 디스크로 다음주에 수술하셔", "user's 시어머니:plan");
   });
 });
+
+describe("a vehicle or a device sold is a belonging no longer had", () => {
+  it.each([
+    ["차는 이번에 팔았어요 기름값이 너무 나와서", "user:belonging=차 (ended)"],
+    ["예전에 오토바이 있었는데 팔았어", "user:belonging=오토바이 (ended)"],
+    ["예전에 차 있었는데 작년에 팔았어요", "user:belonging=차 (ended)"],
+    ["아이패드 중고로 처분했어요", "user:belonging=아이패드 (ended)"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("what a shop sells, a sale asked about or weighed, and someone else's sale are none of the speaker's", () => {
+    expectNo("수제 캔들 팔아요", "user:belonging");
+    expectNo("차는 팔았어요?", "user:belonging");
+    expectNo("차를 팔까 고민이에요", "user:belonging");
+    expectNo("남편이 차를 팔았어", "user:belonging");
+    expectFact("강아지 있었는데 지금은 고양이 키워요", "user:pet=고양이");
+  });
+});

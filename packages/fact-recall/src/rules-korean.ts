@@ -2001,6 +2001,19 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
+    // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
+    // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|이번에|결국|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 이제 갖고 있지 않다 (소유물, 팔았다)`, v), ended: true };
+    },
+  },
+  {
     attribute: "belonging",
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
     // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
@@ -2188,7 +2201,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
