@@ -65,6 +65,8 @@ describe("the workplace named by the copula or by where it is", () => {
     expectNo("직장은 어디예요?", "user:work");
     expectNo("회사는 카카오예요?", "user:work");
     expectNo("친구 회사는 토스래", "user:work");
+    expectNo("회사가 React라서요", "user:work");
+    expectNo("회사는 Java예요", "user:work");
   });
 });
 
@@ -108,6 +110,7 @@ describe("an illness named before a surgery or a stay in hospital", () => {
     ["우리 시어머니 허리 디스크로 다음주에 수술하셔", "user's 시어머니:health=허리 디스크"],
     ["갑상선암 때문에 수술했어", "user:health=갑상선암"],
     ["작년에 십자인대 수술해서 런지는 조심해야 돼요", "user:health=십자인대"],
+    ["무릎 연골이 안 좋아서 오래 못 걸어요", "user:health=무릎 연골"],
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it("a cause that is no illness, a question or someone else's surgery is none of the speaker's", () => {

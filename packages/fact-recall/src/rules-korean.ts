@@ -1566,7 +1566,7 @@ const RULES: Rule[] = [
     // A lasting complaint of a body part (`허리가 안 좋아서`, `무릎이 아파`, `어깨 수술 받았어요`).
     attribute: "health",
     re: new RegExp(
-      `(?:^|\\s)((?:왼쪽|오른쪽|양쪽)?\\s*(?:${BODY_PART}))(?:가|이|은|는|도)?\\s*(?:(?:좀|많이|자주|계속|너무|원래|별로|늘)\\s*)*(?:안\\s*좋|아파|아프|아픕|시큰|수술)`,
+      `(?:^|\\s)((?:왼쪽|오른쪽|양쪽)?\\s*(?:(?:${BODY_PART})\\s+)?(?:${BODY_PART}))(?:가|이|은|는|도)?\\s*(?:(?:좀|많이|자주|계속|너무|원래|별로|늘)\\s*)*(?:안\\s*좋|아파|아프|아픕|시큰|수술)`,
     ),
     build: (m, l) => {
       const v = clean(m[1] as string);
@@ -2284,10 +2284,11 @@ const LEFT_WORKPLACE =
   /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
 /**
  * A workplace's name by its form, said as what one's 회사 or 직장 is (`직장은 한빛소프트예요`,
- * `회사 LG전자임`): a firm's ending or a Latin name; not a bare kind of workplace (`회사`, `병원`).
+ * `회사 LG전자임`, `회사는 SK예요`): a firm's ending or capitals; not a bare kind of workplace (`회사`,
+ * `병원`) nor a word in Latin letters, which is as often a tool (`회사가 React라서`).
  */
 const WORKPLACE_NAME =
-  /^(?:[가-힣]{1,8}(?:전자|그룹|증권|은행|카드|보험|공사|소프트|테크|랩스|컴퍼니|코리아|엔터|제약|건설|물산|화학|통신|항공|생명|바이오|모빌리티|게임즈|스튜디오|병원|연구소)|[A-Za-z][A-Za-z0-9&]*[가-힣]{0,4})$/;
+  /^(?:[가-힣A-Za-z0-9&]{1,8}(?:전자|그룹|증권|은행|카드|보험|공사|소프트|테크|랩스|컴퍼니|코리아|엔터|제약|건설|물산|화학|통신|항공|생명|바이오|모빌리티|게임즈|스튜디오|병원|연구소)|[A-Z][A-Z0-9&]{1,4})$/;
 /** Workplaces by their form (`회사`, `은행`, `삼성전자`, a Latin name), which 그만두다 leaves as a job. */
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
