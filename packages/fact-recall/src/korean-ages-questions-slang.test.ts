@@ -138,3 +138,18 @@ describe("a vehicle or a device sold is a belonging no longer had", () => {
     expectFact("강아지 있었는데 지금은 고양이 키워요", "user:pet=고양이");
   });
 });
+
+describe("expecting a child", () => {
+  it.each([
+    ["둘째 가졌어요 이제 12주예요", "user:event=둘째 임신"],
+    ["아기 가졌어", "user:event=임신"],
+    ["저 임신 12주예요", "user:event=임신"],
+    ["언니가 둘째 가졌대", "user's 언니:event=둘째 임신"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("a child weighed or asked about is none", () => {
+    expectNo("둘째 가질까 고민이에요", "user:event");
+    expectNo("둘째 가졌어요?", "user:event");
+    expectNo("언니가 둘째 가졌대", "user:event");
+  });
+});

@@ -1943,6 +1943,19 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Expecting a child (`둘째 가졌어요`, `아기 가졌어`, `임신 12주예요`): a pregnancy, the child's order
+    // kept in the value (`둘째 임신`); not one weighed (`둘째 가질까`) nor wished for.
+    attribute: "event",
+    re: new RegExp(
+      `(?:^|\\s)(?:(${CHILD})(?:를|을)?\\s*(?:가졌|임신했)|임신\\s*\\d+\\s*(?:주|개월)\\s*(?:차|째)?(?:예요|이에요|야|이야|입니다|임|인데|이고)(?=[\\s.,!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const v = m[1] === undefined || /^(?:아기|애기|아이|애)$/.test(m[1]) ? "임신" : `${m[1]} 임신`;
+      return list(v, `${topic(l)} ${v} 중이다 (임신, 가족)`);
+    },
+    relative: true,
+  },
+  {
     // Signing up for an activity (`필라테스도 등록했어`, `수영 등록했어요`).
     attribute: "hobby",
     re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요)(?!\\S*\\s*끊)`),
