@@ -59,3 +59,13 @@ describe("a past job by its length or what came after, and tutoring", () => {
     expectNo("My friend tutors maths", "user:work");
   });
 });
+
+describe("a vehicle sold as `the` one (session 59, facts39)", () => {
+  it("is a belonging no longer had; other things sold stay none", () => {
+    expectFact("I sold the van in March, the shop delivers by bike now", "user:belonging=van (ended)");
+    expectFact("we sold the old car last year", "user:belonging=old car (ended)");
+    expectFact("I sold my car last year", "user:belonging=car (ended)");
+    expectNo("we sold the tickets", "user:belonging");
+    expectNo("Did you sell the van?", "user:belonging");
+  });
+});

@@ -303,7 +303,12 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
   ],
   // A thing sold is a belonging no more (`sold my car last year`, `we sold our caravan`); not what
   // one sells for a living or once (`sold tickets`).
-  [/^(?:have |had )?sold (?:my|our) ([^,;:!?]+)/i, "belonging", (m) => valueHead(cut(m[1] as string, 4), "event")],
+  // `the` names one's own only for a vehicle (`sold the van in March`; not `sold the tickets`).
+  [
+    /^(?:have |had )?sold (?:my|our|the (?=(?:old |family )?(?:car|van|truck|bike|motorbike|motorcycle|scooter|boat|caravan|camper|campervan|rv)\b)) ?([^,;:!?]+)/i,
+    "belonging",
+    (m) => valueHead(cut(m[1] as string, 4), "event"),
+  ],
   // An employer left for work of one's own (`left Deloitte to go freelance`, `left KPMG last year to
   // start my own firm`): a place left (`left London on Friday`) has no such purpose after it.
   [

@@ -110,8 +110,34 @@ const GA_NOUN =
 const ATTRIBUTE_TOPIC = /^(?:직업|이름|나이|취미|고향|전공|생일|혈액형|특기|꿈)(?:은|는|이|가)$/;
 // `-나요` asks only fused to its verb (`가나요`): after a space, `나요` is the verb 나다 (`두드러기가 나요`).
 // `-으니` ending a clause is its reason (`살고 있으니 …`), not a question.
-const QUESTION =
-  /\?|(?:뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마)|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+const QUESTION_FORM = /\?|(?:(?<=[가-힣])나요|까요|(?<!으)니|냐|는지|을까|할까|인가요|가요\?)[.!…~]*$/;
+/** Interrogative words: a sentence with one asks, unless the word is in a use that asks nothing ({@link NOT_ASKING}). */
+const INTERROGATIVE = /뭐|무엇|어디|언제|누구|왜|어떻게|몇|무슨|어느|얼마/;
+/**
+ * Interrogative words that ask nothing: a short or uncounted while (`산 지 얼마 안 됐어요`, `몇 년
+ * 전에`, `몇 달째`), the indefinites (`뭔가`, `언젠가`, `어디든`, `누구라도`), `왜냐하면`, `어느 날`,
+ * and the exclamations (`얼마나 좋은지 몰라요`, `떨어졌지 뭐예요`).
+ */
+const NOT_ASKING = new RegExp(
+  [
+    "얼마\\s*(?:안|못|전|후|뒤|동안|만에|지나|지났|남았|남은|되지|간)",
+    "몇\\s*(?:년|달|개월|주|주일|일|번|시간|해|십\\s*년)\\s*(?:전|째|동안|만에|후|뒤|간|씩|이나)",
+    "몇몇",
+    "(?:뭐|무엇|어디|어디서|어디에|언제|누구|어떻게)(?:든지|든|이든지|이든|라도|이라도)",
+    "뭔가|무언가|언젠가|누군가|어딘가|어쨌든|왜냐하면|왜냐면|왜냐",
+    "어느\\s*(?:날|덧|새|정도|순간|때)",
+    "얼마나(?:\\s+\\S+){0,2}\\s+\\S+지\\s*(?:몰라|모르)",
+    "지\\s*뭐(?:예요|에요|야|람)",
+  ].join("|"),
+  "g",
+);
+/** Endings that only state (`-습니다`, `-네요`, `-거든요`, `-더라고요`, `-잖아요`, `-ㄹ게요`): a sentence ending so asks nothing. */
+const STATING_END = /(?:습니다|네요|거든요|더라고요|더라구요|잖아요|[가-힣](?<!떻)게요|[었였했]다)[.!…~]*$/;
+/** A sentence that asks: a question mark or ending, or an interrogative word in a use that asks. */
+const QUESTION = {
+  test: (sentence: string): boolean =>
+    QUESTION_FORM.test(sentence) || (INTERROGATIVE.test(sentence.replace(NOT_ASKING, " ")) && !STATING_END.test(sentence)),
+};
 const HYPOTHETICAL = /(?:만약|만일|다면|라면|[가-힣]면\s|텐데|싶어|싶다|싶은|싶습니다|싶네요|바라요|좋겠|할지도|일지도|아마|혹시)/;
 
 interface Speaker {
@@ -256,9 +282,19 @@ const AGE_FRAME = /^(?:만|한국|우리나라|세는|나이로|어느덧|어느
  * (`올해`), an adverb (`벌써`) nor a frame ({@link AGE_FRAME}) is.
  */
 function ageOfOther(body: string, m: RegExpMatchArray): boolean {
-  const before = wordsBefore(body, m).at(-1) ?? "";
-  return before !== "" && nounLike(before) && !AGE_FRAME.test(before);
+  const words = wordsBefore(body, m);
+  const before = words.at(-1) ?? "";
+  return (before !== "" && nounLike(before) && !AGE_FRAME.test(before)) || words.some((w) => PET_OR_CHILD_WORD.test(w));
 }
+/**
+ * A pet or a small child as a word of its own, bare or with its particle or the copula's connective
+ * (`강아지는`, `보더콜리고`, `애기`, `둘째가`): a number of years said in the clause after it, or in
+ * a later clause of its sentence (`울 강아지 말티즈인데 두 살이에요`), is theirs, not the speaker's.
+ * Not `개` alone, which is also the counter (`두 개`).
+ */
+const PET_OR_CHILD_WORD = new RegExp(
+  `^(?:${PET.replace(/\|개$/, "")}|아기|애기|아가|첫째|둘째|셋째|막내|쌍둥이)(?:은|는|이|가|도|이고|고|인데|이라|라|이랑|랑)?$`,
+);
 /** A child's age in native numbers below ten, said only with 살 (`일곱 살`, `여덟살`). */
 const SMALL_AGE = "(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)";
 /** The copula in its connective forms (`마흔셋이고`, `스물일곱인데`, `서른하나라서`). */
@@ -289,7 +325,7 @@ const REACTION =
  * 받았어요`); not a passing one (`머리가 아파`, `배가 아파`).
  */
 const BODY_PART =
-  "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|인대|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
+  "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|전방십자인대|십자인대|인대|반월상연골|연골|아킬레스건|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
 /** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
 const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /**
@@ -835,6 +871,25 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // The workplace or its town by the copula (`회사는 여의도라서 멀어요`, `직장이 판교야`, `직장은
+    // 카카오예요`, `회사는 판교 넥슨이고`, `직장 LG전자임`) or where it is (`회사가 판교에 있어요`): an
+    // employer by name or by its form (`삼성전자`, a Latin name), the town otherwise; not a state or a
+    // distance (`회사가 코앞이라`, `회사는 처음이라`, `회사는 집 근처에 있어요`).
+    attribute: "work",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:회사|직장|사무실|일하는\\s*곳)(?:은|는|이|가|\\s)\\s*(?:([가-힣]+(?<!에))\\s+)?([가-힣A-Za-z0-9&]+?)(?:(?:${COPULA_LINK}|${COPULA}|임)(?=[\\s.,!~…]|$)|에\\s*있(?:어요|어|습니다|고|는데|음|거든요?|다)(?=[\\s.,!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const v = clean(m[2] as string);
+      const town = (w: string) => TOWN.test(w) || DO_NOUN.test(w) || OFFICE_DISTRICT.test(w);
+      const employer = KNOWN_EMPLOYER.test(v) || WORKPLACE_NAME.test(v);
+      if (m[1] !== undefined && !town(clean(m[1])) && !(employer && /^(?:지금|현재|요즘|요새)$/.test(m[1]))) return undefined;
+      if (m[0].includes("있") && !town(v)) return undefined;
+      return town(v) || employer ? single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`) : undefined;
+    },
+    relative: true,
+  },
+  {
     attribute: "work",
     re: new RegExp(`(?:^|(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
@@ -1005,17 +1060,6 @@ const RULES: Rule[] = [
       return (DO_NOUN.test(m[1] as string) || new RegExp(`^(?:${PROVINCE_SHORT})$`).test(m[1] as string)) && nounLike(v)
         ? single(v, `${l}의 고향은 ${m[1]} ${v}`)
         : undefined;
-    },
-    relative: true,
-  },
-  {
-    // The workplace's town by the copula (`회사는 여의도라서 멀어요`, `직장이 판교야`); not a
-    // state or a distance (`회사가 코앞이라`, `회사는 처음이라`).
-    attribute: "work",
-    re: new RegExp(`^(?:${MY}\\s*)?(?:회사|직장|사무실)(?:은|는|이|가)\\s*([가-힣]+?)(?:${COPULA_LINK}|${COPULA})(?=[\\s.,!~…]|$)`),
-    build: (m, l) => {
-      const v = clean(m[1] as string);
-      return TOWN.test(v) || DO_NOUN.test(v) || OFFICE_DISTRICT.test(v) ? single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`) : undefined;
     },
     relative: true,
   },
@@ -1446,12 +1490,13 @@ const RULES: Rule[] = [
   },
   {
     // An illness that put one in hospital or on the floor (`아빠가 뇌경색으로 쓰러지셨어`, `엄마가
-    // 폐렴으로 입원하셨어요`, `작년에 위암으로 수술 받았어요`): the illness is the health fact, not the
+    // 폐렴으로 입원하셨어요`, `작년에 위암으로 수술 받았어요`, `디스크 때문에 수술했어요`, `허리 디스크로
+    // 다음주에 수술하셔`): the illness, with the body part before it, is the health fact, not the
     // stay (an event); by its name ({@link ACUTE_ILLNESS}, {@link CONDITION}) or an illness's
     // suffix, so a cause that is no illness (`과로로 쓰러졌어`, `교통사고로 입원했어`) states none.
     attribute: "health",
     re: new RegExp(
-      `(?:^|\\s)(${ACUTE_ILLNESS}|${CONDITION}|[가-힣]{1,10}?(?:염|증후군|증|병|질환|암))(?:으로|로)\\s*(?:(?:갑자기|또|크게|급하게|급히|잠깐|다시|오래)\\s*)*(?:쓰러지|쓰러졌|쓰러져|입원|수술|투병|치료\\s*(?:받|중)|고생(?:하|했|중))`,
+      `(?:^|\\s)((?:(?:${BODY_PART})\\s*)?(?:${ACUTE_ILLNESS}|${CONDITION}|[가-힣]{1,10}?(?:염|증후군|증|병|질환|암)))(?:으로|로|\\s*때문에|\\s*때매|\\s*땜에)\\s*(?:(?:갑자기|또|크게|급하게|급히|잠깐|다시|오래|결국|(?:다음|이번|지난)\\s*(?:주|달)에?|작년에?|올해|내일|모레|어제|지난해에?|\\d+\\s*월에?)\\s*)*(?:쓰러지|쓰러졌|쓰러져|입원|수술|투병|치료\\s*(?:받|중)|고생(?:하|했|중))`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
@@ -1521,7 +1566,7 @@ const RULES: Rule[] = [
     // A lasting complaint of a body part (`허리가 안 좋아서`, `무릎이 아파`, `어깨 수술 받았어요`).
     attribute: "health",
     re: new RegExp(
-      `(?:^|\\s)((?:왼쪽|오른쪽|양쪽)?\\s*(?:${BODY_PART}))(?:가|이|은|는|도)?\\s*(?:(?:좀|많이|자주|계속|너무|원래|별로|늘)\\s*)*(?:안\\s*좋|아파|아프|아픕|시큰|수술)`,
+      `(?:^|\\s)((?:왼쪽|오른쪽|양쪽)?\\s*(?:(?:${BODY_PART})\\s+)?(?:${BODY_PART}))(?:가|이|은|는|도)?\\s*(?:(?:좀|많이|자주|계속|너무|원래|별로|늘)\\s*)*(?:안\\s*좋|아파|아프|아픕|시큰|수술)`,
     ),
     build: (m, l) => {
       const v = clean(m[1] as string);
@@ -1531,9 +1576,18 @@ const RULES: Rule[] = [
   },
   {
     attribute: "favorite",
-    re: new RegExp(`(?:제일|가장)\\s*좋아하는\\s*(\\S+?)(?:은|는)\\s*(\\S+?)${COPULA}`),
-    build: (m, l) =>
-      list(`${m[1]}: ${m[2]}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${m[2]} (좋아함)`, m[1]),
+    // Chat's `최애` before the kind says the same (`제 최애 가수는 아이유예요`, `최애 음식 떡볶이임`).
+    // `내 최애는 뉴진스야` names no kind: the favourite alone.
+    re: new RegExp(
+      `(?:(?:제일|가장)\\s*좋아하는|(?:^|\\s)(?:${MY}\\s*)?최애)(?:\\s+(\\S+?)(?:은|는|\\s)|(?<=애)(?:는|\\s))\\s*(\\S+)(?:(?<=${CLOSED_SYLLABLE})(?:이에요|이야|입니다|이고|이다|이라서?|임|인데|이지만|이거든요?)|(?<=${OPEN_SYLLABLE})(?:예요|에요|야|입니다|고|다|라서?|임|인데|지만|거든요?)|(?<=[A-Za-z0-9])(?:이에요|예요|이야|야|입니다|임))(?=[\\s.,!~…]|$)`,
+    ),
+    build: (m, l) => {
+      // `아이유인데` reads as `아이유이에요` ({@link COPULA_CONNECTIVE_END}): the `이` is the copula's.
+      const v = /에요$/.test(m[0]) ? (m[2] as string).replace(new RegExp(`(?<=${OPEN_SYLLABLE})이$`), "") : (m[2] as string);
+      return m[1] === undefined
+        ? list(v, `${l}의 최애는 ${v} (좋아함)`)
+        : list(`${m[1]}: ${v}`, `${josa(l, "이", "가")} 제일 좋아하는 ${josa(m[1] as string, "은", "는")} ${v} (좋아함)`, m[1]);
+    },
   },
   {
     // Chat's 최애 (`떡볶이 최애임`, `영화는 라라랜드가 최애야`): the favourite, of the kind the topic
@@ -1541,7 +1595,7 @@ const RULES: Rule[] = [
     // `이` is a subject's particle but for nouns that end in it (`떡볶이`, `고양이`).
     attribute: "favorite",
     re: new RegExp(
-      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
+      `(?:^|\\s)(?:([가-힣]{1,6})(?:은|는)\\s+)?([가-힣A-Za-z0-9+#]+?)(?:(?<=${OPEN_SYLLABLE})가|(?<=${CLOSED_SYLLABLE})(?<!떡볶|고양|닭꼬치|오)이)?\\s*최애(?!\\s+[가-힣A-Za-z]+(?:은|는)\\s)(?:${COPULA_LINK}|${COPULA})?(?=[\\s.,!~…]|$)(?:\\s+([가-힣A-Za-z0-9+#]+?)(?:은|는|도)?\\s*극혐(?=[\\s.,!~…]|$|이))?`,
     ),
     build: (m, l) => {
       const kind = m[1];
@@ -1624,6 +1678,24 @@ const RULES: Rule[] = [
     build: (m, l, body) => {
       const v = withModifier(body, m, clean(m[1] as string));
       if (NOT_AN_OBJECT.test(v)) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
+    },
+    relative: true,
+  },
+  {
+    // A strong dislike in slang (`나 민트초코 극혐`, `오이가 극혐이에요`, `비 오는 날은 딱 질색이야`,
+    // `벌레라면 질색을 해요`): what is named before 극혐 or 질색, with or without its particle.
+    attribute: "dislikes",
+    re: new RegExp(
+      `(?:^|\\s)(\\S+?)(?:${CASE_PARTICLE}|이라면|라면|은\\s*진짜|는\\s*진짜)?\\s*(?:(?:딱|진짜|정말|완전|완전히|너무|극도로)\\s*)*(?:극혐|질색)(?:이에요|이야|입니다|임|이다|이고|인데|이라서|이라|이거든요?|을\\s*(?:해요|해|합니다|한다)|해요|합니다|해)?(?=[\\s.,!~…ㅋㅎㅠㅜ]|$)`,
+    ),
+    build: (m, l, body) => {
+      let v = withModifier(body, m, clean(m[1] as string));
+      // A verb's modifier with its subject qualifies it (`비 오는 날`).
+      const [first, before] = [wordsBefore(body, m).at(-2) ?? "", wordsBefore(body, m).at(-1) ?? ""];
+      if (v === clean(m[1] as string) && /[가-힣]는$/.test(before) && !FIRST_PERSON_WORD.test(before))
+        v = nounLike(first) ? `${first} ${before} ${v}` : `${before} ${v}`;
+      if (NOT_AN_OBJECT.test(v) || FIRST_PERSON_WORD.test(v) || /^(?:나|저|난|전|저희|우리|내|제)$/.test(v)) return undefined;
       return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 싫어한다 (싫어함)`), keyAttribute: "preference" };
     },
     relative: true,
@@ -1871,6 +1943,19 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // Expecting a child (`둘째 가졌어요`, `아기 가졌어`, `임신 12주예요`): a pregnancy, the child's order
+    // kept in the value (`둘째 임신`); not one weighed (`둘째 가질까`) nor wished for.
+    attribute: "event",
+    re: new RegExp(
+      `(?:^|\\s)(?:(${CHILD})(?:를|을)?\\s*(?:가졌|임신했)|임신\\s*\\d+\\s*(?:주|개월)\\s*(?:차|째)?(?:예요|이에요|야|이야|입니다|임|인데|이고)(?=[\\s.,!~…]|$))`,
+    ),
+    build: (m, l) => {
+      const v = m[1] === undefined || /^(?:아기|애기|아이|애)$/.test(m[1]) ? "임신" : `${m[1]} 임신`;
+      return list(v, `${topic(l)} ${v} 중이다 (임신, 가족)`);
+    },
+    relative: true,
+  },
+  {
     // Signing up for an activity (`필라테스도 등록했어`, `수영 등록했어요`).
     attribute: "hobby",
     re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요)(?!\\S*\\s*끊)`),
@@ -1927,6 +2012,19 @@ const RULES: Rule[] = [
       return list(make, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
     },
     relative: true,
+  },
+  {
+    // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
+    // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
+    // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
+    attribute: "belonging",
+    re: new RegExp(
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|이번에|결국|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+    ),
+    build: (m, l) => {
+      const v = m[1] as string;
+      return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 이제 갖고 있지 않다 (소유물, 팔았다)`, v), ended: true };
+    },
   },
   {
     attribute: "belonging",
@@ -2116,7 +2214,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2197,6 +2295,13 @@ export function koreanSentences(text: string): string[] {
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
   /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+/**
+ * A workplace's name by its form, said as what one's 회사 or 직장 is (`직장은 한빛소프트예요`,
+ * `회사 LG전자임`, `회사는 SK예요`): a firm's ending or capitals; not a bare kind of workplace (`회사`,
+ * `병원`) nor a word in Latin letters, which is as often a tool (`회사가 React라서`).
+ */
+const WORKPLACE_NAME =
+  /^(?:[가-힣A-Za-z0-9&]{1,8}(?:전자|그룹|증권|은행|카드|보험|공사|소프트|테크|랩스|컴퍼니|코리아|엔터|제약|건설|물산|화학|통신|항공|생명|바이오|모빌리티|게임즈|스튜디오|병원|연구소)|[A-Z][A-Z0-9&]{1,4})$/;
 /** Workplaces by their form (`회사`, `은행`, `삼성전자`, a Latin name), which 그만두다 leaves as a job. */
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
@@ -2650,6 +2755,8 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   // Where in `facts` the clause before kept the speaker's pet by its kind alone (`강아지 키워요.`):
   // a breed said alone next (`말티즈예요`) names that pet.
   let petAt: number | undefined;
+  // An earlier clause of this sentence named a pet or a small child ({@link PET_OR_CHILD_WORD}).
+  let petSaid = false;
   for (const { clause: said, first, reported } of clauses) {
     const hadBefore = had;
     had = undefined;
@@ -2738,7 +2845,12 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const after = namedHere ? sentence.slice((namedHere.index ?? 0) + namedHere[0].length).trim() : "";
     const rest =
       after === "" ? [] : (factOf(after, speaker) ?? []).filter((f) => f.attribute === "age" && !said1.some((g) => g.attribute === "age"));
-    const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker);
+    const ofPet = petSaid && !first && !FIRST_PERSON.test(lead);
+    petSaid = (first ? false : petSaid) || lead.split(/\s+/).some((w) => PET_OR_CHILD_WORD.test(w));
+    // An age after a clause that named a pet or a small child (`강아지 키우는데 세 살이에요`) is theirs.
+    const all = ofTheNamedOne(namedHere ?? namedBefore, [...said1, ...rest], speaker).filter(
+      (f) => !(ofPet && f.attribute === "age" && f.subject === speaker.id),
+    );
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
     facts.push(...all.filter(spoken));
     // Only a pet this clause kept (lib is ES2022: no findLastIndex).
