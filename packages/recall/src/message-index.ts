@@ -1,6 +1,23 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { analysisText, isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
+import {
+  analysisText,
+  crossScriptKeys,
+  isContextMessage,
+  messageText,
+  messageType,
+  type TermScript,
+  timestampTerms,
+  tokenize,
+} from "@threadwise/core";
 import MiniSearch from "minisearch";
+
+/**
+ * Weight of a term of the other script that shares a cross-script key with a query term (core's
+ * `crossScriptKeys`: `Netflix` for `넷플릭스`, `엘지` for `LG`), against 1 for the query's own terms.
+ * The keys are coarse (a consonant skeleton), so such a term counts less than the word itself
+ * (session 59, bench/README.md).
+ */
+export const CROSS_SCRIPT_WEIGHT = 0.3;
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -108,6 +125,11 @@ export class MessageIndex {
   #keys: string[] = [];
   /** Characters of the indexed texts (see {@link MessageIndex.characters}). */
   #characters = 0;
+  /**
+   * Cross-script key -> the indexed terms that have it, with their script and how many entries
+   * hold them: the terms a query term of the other script may meet ({@link MessageIndex.search}).
+   */
+  #crossTerms = new Map<string, Map<string, { script: TermScript; entries: number }>>();
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -208,13 +230,65 @@ export class MessageIndex {
   search(terms: readonly string[], k: number, skip?: (entry: RecallEntry) => boolean): Array<{ entry: RecallEntry; score: number }> {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
-    for (const hit of this.#mini.search(terms.join("\u0000"), { tokenize: (text) => text.split("\u0000") })) {
+    const crossed = this.#crossScriptTerms(terms);
+    const query = crossed.size === 0 ? terms : [...terms, ...crossed];
+    const options =
+      crossed.size === 0
+        ? { tokenize: (text: string) => text.split("\u0000") }
+        : {
+            tokenize: (text: string) => text.split("\u0000"),
+            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : 1),
+          };
+    for (const hit of this.#mini.search(query.join("\u0000"), options)) {
       const entry = this.#bySeq.get(hit.id as number);
       if (!entry || skip?.(entry)) continue;
       out.push({ entry, score: hit.score });
       if (out.length >= k) break;
     }
     return out;
+  }
+
+  /**
+   * The indexed terms of the other script that share a cross-script key with a query term (core's
+   * `crossScriptKeys`), none of them a query term: `넷플릭스` for a query's `netflix`, `netflix` for
+   * `넷플릭스`. Two terms of one script never meet this way (they meet as themselves).
+   */
+  #crossScriptTerms(terms: readonly string[]): Set<string> {
+    const crossed = new Set<string>();
+    if (this.#crossTerms.size === 0) return crossed;
+    const own = new Set(terms);
+    for (const term of own) {
+      const keyed = crossScriptKeys(term);
+      if (keyed === undefined) continue;
+      for (const key of keyed.keys) {
+        for (const [other, { script }] of this.#crossTerms.get(key) ?? []) {
+          if (script !== keyed.script && !own.has(other)) crossed.add(other);
+        }
+      }
+    }
+    return crossed;
+  }
+
+  /** Counts (`delta` 1) or uncounts (-1) the cross-script keys of an entry's distinct document terms. */
+  #countCrossTerms(document: readonly string[], delta: 1 | -1): void {
+    for (const term of new Set(document)) {
+      const keyed = crossScriptKeys(term);
+      if (keyed === undefined) continue;
+      for (const key of keyed.keys) {
+        let terms = this.#crossTerms.get(key);
+        if (terms === undefined) {
+          terms = new Map();
+          this.#crossTerms.set(key, terms);
+        }
+        const held = terms.get(term);
+        const entries = (held?.entries ?? 0) + delta;
+        if (entries > 0) terms.set(term, { script: keyed.script, entries });
+        else {
+          terms.delete(term);
+          if (terms.size === 0) this.#crossTerms.delete(key);
+        }
+      }
+    }
   }
 
   #reset(): void {
@@ -226,6 +300,7 @@ export class MessageIndex {
     this.#lengths.clear();
     this.#keys = [];
     this.#characters = 0;
+    this.#crossTerms.clear();
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -316,6 +391,7 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
+      this.#countCrossTerms(document, 1);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
@@ -381,6 +457,7 @@ export class MessageIndex {
     const entry = this.#entries[this.#head] as RecallEntry;
     this.#head += 1;
     this.#characters -= entry.text.length;
+    this.#countCrossTerms(documentTerms(entry), -1);
     this.#mini.discard(entry.seq);
     this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);
