@@ -1,14 +1,5 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import {
-  analysisText,
-  crossScriptKeys,
-  isContextMessage,
-  messageText,
-  messageType,
-  type TermScript,
-  timestampTerms,
-  tokenize,
-} from "@threadwise/core";
+import { analysisText, crossScriptKeys, isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /**
@@ -126,10 +117,14 @@ export class MessageIndex {
   /** Characters of the indexed texts (see {@link MessageIndex.characters}). */
   #characters = 0;
   /**
-   * Cross-script key -> the indexed terms that have it, with their script and how many entries
-   * hold them: the terms a query term of the other script may meet ({@link MessageIndex.search}).
+   * Cross-script key -> the indexed terms that have it: the terms a query term of the other script
+   * may meet ({@link MessageIndex.search}). Kept by vocabulary, not by entry (each distinct term is
+   * keyed once): a term whose messages were all discarded may stay until the next vacuum, where it
+   * matches no message and so changes no result.
    */
-  #crossTerms = new Map<string, Map<string, { script: TermScript; entries: number }>>();
+  #crossTerms = new Map<string, Set<string>>();
+  /** The terms {@link #crossTerms} has seen. */
+  #crossSeen = new Set<string>();
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -261,32 +256,25 @@ export class MessageIndex {
       const keyed = crossScriptKeys(term);
       if (keyed === undefined) continue;
       for (const key of keyed.keys) {
-        for (const [other, { script }] of this.#crossTerms.get(key) ?? []) {
-          if (script !== keyed.script && !own.has(other)) crossed.add(other);
+        for (const other of this.#crossTerms.get(key) ?? []) {
+          if (!own.has(other) && crossScriptKeys(other)?.script !== keyed.script) crossed.add(other);
         }
       }
     }
     return crossed;
   }
 
-  /** Counts (`delta` 1) or uncounts (-1) the cross-script keys of an entry's distinct document terms. */
-  #countCrossTerms(document: readonly string[], delta: 1 | -1): void {
-    for (const term of new Set(document)) {
+  /** Keys the terms of `document` not seen before (see {@link #crossTerms}). */
+  #keyCrossTerms(document: readonly string[]): void {
+    for (const term of document) {
+      if (this.#crossSeen.has(term)) continue;
+      this.#crossSeen.add(term);
       const keyed = crossScriptKeys(term);
       if (keyed === undefined) continue;
       for (const key of keyed.keys) {
-        let terms = this.#crossTerms.get(key);
-        if (terms === undefined) {
-          terms = new Map();
-          this.#crossTerms.set(key, terms);
-        }
-        const held = terms.get(term);
-        const entries = (held?.entries ?? 0) + delta;
-        if (entries > 0) terms.set(term, { script: keyed.script, entries });
-        else {
-          terms.delete(term);
-          if (terms.size === 0) this.#crossTerms.delete(key);
-        }
+        const terms = this.#crossTerms.get(key);
+        if (terms === undefined) this.#crossTerms.set(key, new Set([term]));
+        else terms.add(term);
       }
     }
   }
@@ -301,6 +289,7 @@ export class MessageIndex {
     this.#keys = [];
     this.#characters = 0;
     this.#crossTerms.clear();
+    this.#crossSeen.clear();
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -391,7 +380,7 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
-      this.#countCrossTerms(document, 1);
+      this.#keyCrossTerms(document);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
@@ -451,13 +440,16 @@ export class MessageIndex {
   #vacuum(): void {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
     void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
+    // The discarded messages' terms leave the cross-script keys with their postings.
+    this.#crossTerms.clear();
+    this.#crossSeen.clear();
+    for (let i = this.#head; i < this.#entries.length; i += 1) this.#keyCrossTerms(documentTerms(this.#entries[i] as RecallEntry));
   }
 
   #discardHead(): void {
     const entry = this.#entries[this.#head] as RecallEntry;
     this.#head += 1;
     this.#characters -= entry.text.length;
-    this.#countCrossTerms(documentTerms(entry), -1);
     this.#mini.discard(entry.seq);
     this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);
