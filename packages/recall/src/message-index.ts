@@ -119,12 +119,16 @@ export class MessageIndex {
   /**
    * Cross-script key -> the indexed terms that have it: the terms a query term of the other script
    * may meet ({@link MessageIndex.search}). Kept by vocabulary, not by entry (each distinct term is
-   * keyed once): a term whose messages were all discarded may stay until the next vacuum, where it
-   * matches no message and so changes no result.
+   * keyed once), and lazily: a new term waits in {@link #crossPending} until a query needs its
+   * script (a Hangul term's key romanizes it: done only once a query holds a Latin term). A term
+   * whose messages were all discarded may stay until the next vacuum, where it matches no message
+   * and so changes no result.
    */
   #crossTerms = new Map<string, Set<string>>();
-  /** The terms {@link #crossTerms} has seen. */
+  /** The terms {@link #crossTerms} has seen, keyed or pending. */
   #crossSeen = new Set<string>();
+  /** Terms seen but not keyed yet, by script. */
+  #crossPending: Record<TermScript, string[]> = { latin: [], hangul: [] };
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -250,11 +254,12 @@ export class MessageIndex {
    */
   #crossScriptTerms(terms: readonly string[]): Set<string> {
     const crossed = new Set<string>();
-    if (this.#crossTerms.size === 0) return crossed;
+    if (this.#crossSeen.size === 0) return crossed;
     const own = new Set(terms);
     for (const term of own) {
       const keyed = crossScriptKeys(term);
       if (keyed === undefined) continue;
+      this.#keyPending(keyed.script === "latin" ? "hangul" : "latin");
       for (const key of keyed.keys) {
         for (const other of this.#crossTerms.get(key) ?? []) {
           if (!own.has(other) && crossScriptKeys(other)?.script !== keyed.script) crossed.add(other);
@@ -264,19 +269,29 @@ export class MessageIndex {
     return crossed;
   }
 
-  /** Keys the terms of `document` not seen before (see {@link #crossTerms}). */
-  #keyCrossTerms(document: readonly string[]): void {
+  /** Notes the terms of `document` not seen before, to be keyed when a query needs them (see {@link #crossTerms}). */
+  #noteCrossTerms(document: readonly string[]): void {
     for (const term of document) {
       if (this.#crossSeen.has(term)) continue;
       this.#crossSeen.add(term);
-      const keyed = crossScriptKeys(term);
-      if (keyed === undefined) continue;
-      for (const key of keyed.keys) {
+      const first = term.charCodeAt(0);
+      if (first >= 0x61 && first <= 0x7a) this.#crossPending.latin.push(term);
+      else if (first >= 0xac00 && first <= 0xd7a3) this.#crossPending.hangul.push(term);
+    }
+  }
+
+  /** Keys the pending terms of `script`. */
+  #keyPending(script: TermScript): void {
+    const pending = this.#crossPending[script];
+    if (pending.length === 0) return;
+    for (const term of pending) {
+      for (const key of crossScriptKeys(term)?.keys ?? []) {
         const terms = this.#crossTerms.get(key);
         if (terms === undefined) this.#crossTerms.set(key, new Set([term]));
         else terms.add(term);
       }
     }
+    this.#crossPending[script] = [];
   }
 
   #reset(): void {
@@ -288,8 +303,13 @@ export class MessageIndex {
     this.#lengths.clear();
     this.#keys = [];
     this.#characters = 0;
+    this.#clearCrossTerms();
+  }
+
+  #clearCrossTerms(): void {
     this.#crossTerms.clear();
     this.#crossSeen.clear();
+    this.#crossPending = { latin: [], hangul: [] };
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -380,7 +400,7 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
-      this.#keyCrossTerms(document);
+      this.#noteCrossTerms(document);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
@@ -441,9 +461,8 @@ export class MessageIndex {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
     void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
     // The discarded messages' terms leave the cross-script keys with their postings.
-    this.#crossTerms.clear();
-    this.#crossSeen.clear();
-    for (let i = this.#head; i < this.#entries.length; i += 1) this.#keyCrossTerms(documentTerms(this.#entries[i] as RecallEntry));
+    this.#clearCrossTerms();
+    for (let i = this.#head; i < this.#entries.length; i += 1) this.#noteCrossTerms(documentTerms(this.#entries[i] as RecallEntry));
   }
 
   #discardHead(): void {
