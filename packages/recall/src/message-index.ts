@@ -1,5 +1,14 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { analysisText, crossScriptKeys, isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
+import {
+  analysisText,
+  crossScriptKeys,
+  isContextMessage,
+  messageText,
+  messageType,
+  type TermScript,
+  timestampTerms,
+  tokenize,
+} from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /**
