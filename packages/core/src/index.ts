@@ -61,6 +61,7 @@ export {
   PDF_PAGE_TOKENS,
   pdfPages,
 } from "./content-block-tokens.js";
+export { type CrossScriptKeys, consonantSkeleton, crossScriptKeys, type TermScript } from "./cross-script.js";
 export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
 export {
   checkEnvNames,

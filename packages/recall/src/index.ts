@@ -1,5 +1,12 @@
 export { ArchiveMirror } from "./archive-mirror.js";
-export { MessageIndex, type MessageIndexOptions, type RecallEntry, type SyncResult, timestampOf } from "./message-index.js";
+export {
+  CROSS_SCRIPT_WEIGHT,
+  MessageIndex,
+  type MessageIndexOptions,
+  type RecallEntry,
+  type SyncResult,
+  timestampOf,
+} from "./message-index.js";
 export {
   createThreadRecallState,
   memoizeCount,

@@ -1,6 +1,23 @@
 import type { BaseMessage } from "@langchain/core/messages";
-import { analysisText, isContextMessage, messageText, messageType, timestampTerms, tokenize } from "@threadwise/core";
+import {
+  analysisText,
+  crossScriptKeys,
+  isContextMessage,
+  messageText,
+  messageType,
+  type TermScript,
+  timestampTerms,
+  tokenize,
+} from "@threadwise/core";
 import MiniSearch from "minisearch";
+
+/**
+ * Weight of a term of the other script that shares a cross-script key with a query term (core's
+ * `crossScriptKeys`: `Netflix` for `넷플릭스`, `엘지` for `LG`), against 1 for the query's own terms.
+ * The keys are coarse (a consonant skeleton), so such a term counts less than the word itself
+ * (session 59, bench/README.md).
+ */
+export const CROSS_SCRIPT_WEIGHT = 0.3;
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -108,6 +125,19 @@ export class MessageIndex {
   #keys: string[] = [];
   /** Characters of the indexed texts (see {@link MessageIndex.characters}). */
   #characters = 0;
+  /**
+   * Cross-script key -> the indexed terms that have it: the terms a query term of the other script
+   * may meet ({@link MessageIndex.search}). Kept by vocabulary, not by entry (each distinct term is
+   * keyed once), and lazily: a new term waits in {@link #crossPending} until a query needs its
+   * script (a Hangul term's key romanizes it: done only once a query holds a Latin term). A term
+   * whose messages were all discarded may stay until the next vacuum, where it matches no message
+   * and so changes no result.
+   */
+  #crossTerms = new Map<string, Set<string>>();
+  /** The terms {@link #crossTerms} has seen, keyed or pending. */
+  #crossSeen = new Set<string>();
+  /** Terms seen but not keyed yet, by script. */
+  #crossPending: Record<TermScript, string[]> = { latin: [], hangul: [] };
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -208,13 +238,69 @@ export class MessageIndex {
   search(terms: readonly string[], k: number, skip?: (entry: RecallEntry) => boolean): Array<{ entry: RecallEntry; score: number }> {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
-    for (const hit of this.#mini.search(terms.join("\u0000"), { tokenize: (text) => text.split("\u0000") })) {
+    const crossed = this.#crossScriptTerms(terms);
+    const query = crossed.size === 0 ? terms : [...terms, ...crossed];
+    const options =
+      crossed.size === 0
+        ? { tokenize: (text: string) => text.split("\u0000") }
+        : {
+            tokenize: (text: string) => text.split("\u0000"),
+            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : 1),
+          };
+    for (const hit of this.#mini.search(query.join("\u0000"), options)) {
       const entry = this.#bySeq.get(hit.id as number);
       if (!entry || skip?.(entry)) continue;
       out.push({ entry, score: hit.score });
       if (out.length >= k) break;
     }
     return out;
+  }
+
+  /**
+   * The indexed terms of the other script that share a cross-script key with a query term (core's
+   * `crossScriptKeys`), none of them a query term: `넷플릭스` for a query's `netflix`, `netflix` for
+   * `넷플릭스`. Two terms of one script never meet this way (they meet as themselves).
+   */
+  #crossScriptTerms(terms: readonly string[]): Set<string> {
+    const crossed = new Set<string>();
+    if (this.#crossSeen.size === 0) return crossed;
+    const own = new Set(terms);
+    for (const term of own) {
+      const keyed = crossScriptKeys(term);
+      if (keyed === undefined) continue;
+      this.#keyPending(keyed.script === "latin" ? "hangul" : "latin");
+      for (const key of keyed.keys) {
+        for (const other of this.#crossTerms.get(key) ?? []) {
+          if (!own.has(other) && crossScriptKeys(other)?.script !== keyed.script) crossed.add(other);
+        }
+      }
+    }
+    return crossed;
+  }
+
+  /** Notes the terms of `document` not seen before, to be keyed when a query needs them (see {@link #crossTerms}). */
+  #noteCrossTerms(document: readonly string[]): void {
+    for (const term of document) {
+      if (this.#crossSeen.has(term)) continue;
+      this.#crossSeen.add(term);
+      const first = term.charCodeAt(0);
+      if (first >= 0x61 && first <= 0x7a) this.#crossPending.latin.push(term);
+      else if (first >= 0xac00 && first <= 0xd7a3) this.#crossPending.hangul.push(term);
+    }
+  }
+
+  /** Keys the pending terms of `script`. */
+  #keyPending(script: TermScript): void {
+    const pending = this.#crossPending[script];
+    if (pending.length === 0) return;
+    for (const term of pending) {
+      for (const key of crossScriptKeys(term)?.keys ?? []) {
+        const terms = this.#crossTerms.get(key);
+        if (terms === undefined) this.#crossTerms.set(key, new Set([term]));
+        else terms.add(term);
+      }
+    }
+    this.#crossPending[script] = [];
   }
 
   #reset(): void {
@@ -226,6 +312,13 @@ export class MessageIndex {
     this.#lengths.clear();
     this.#keys = [];
     this.#characters = 0;
+    this.#clearCrossTerms();
+  }
+
+  #clearCrossTerms(): void {
+    this.#crossTerms.clear();
+    this.#crossSeen.clear();
+    this.#crossPending = { latin: [], hangul: [] };
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -316,6 +409,7 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
+      this.#noteCrossTerms(document);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
@@ -375,6 +469,9 @@ export class MessageIndex {
   #vacuum(): void {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
     void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
+    // The discarded messages' terms leave the cross-script keys with their postings.
+    this.#clearCrossTerms();
+    for (let i = this.#head; i < this.#entries.length; i += 1) this.#noteCrossTerms(documentTerms(this.#entries[i] as RecallEntry));
   }
 
   #discardHead(): void {
