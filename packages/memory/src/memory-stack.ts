@@ -1,11 +1,26 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { checkEnvNames, optionsObject, parseOptions, resolveLogger, ThreadwiseUnknownOptionError } from "@threadwise/core";
+import {
+  checkEnvNames,
+  optionsObject,
+  parseOptions,
+  resolveLogger,
+  ThreadwiseConfigError,
+  ThreadwiseUnknownOptionError,
+} from "@threadwise/core";
 import type { EncryptionOptions } from "@threadwise/encryption";
+import { storeOptionSchema } from "@threadwise/user-memory";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
-import { type MemoryConfig, type MemoryConfigInput, memoryConfigSchema, resolveMemoryConfig } from "./config.js";
+import {
+  MEMORY_ENV,
+  type MemoryConfig,
+  type MemoryConfigInput,
+  memoryConfigFromEnv,
+  memoryConfigSchema,
+  resolveMemoryConfig,
+} from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
 import { refuseAsMiddleware, refuseAsMiddlewareList } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
@@ -69,11 +84,7 @@ const codeOnlyOptionsSchema = z.strictObject({
       message: "expected a pg.Pool",
     })
     .optional(),
-  store: z
-    .custom((value) => isObject(value) && typeof (value as { search?: unknown }).search === "function", {
-      message: "expected a LangGraph BaseStore",
-    })
-    .optional(),
+  store: storeOptionSchema.optional(),
 });
 const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
 /** Every key `memoryStack` takes: the config's, then the code-only ones. */
@@ -139,7 +150,44 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   // First, so a near miss is reported to the stack's own logger.
   checkEnvNames(env, rest.logger);
   const config = resolveMemoryConfig(input, env);
+  assertModelsUsed(rest.models, input, env, config);
   return buildMemoryStack(config, rest);
+}
+
+/**
+ * `models.<part>`, the part's switch, and the value that calls the model: a model given for a part
+ * that its switch keeps from calling one would be ignored without a word.
+ */
+const MODEL_SWITCHES = [
+  { model: "summarize", setting: "summarize", calls: "summarize: true", on: (config: MemoryConfig) => config.summarize },
+  { model: "workMemory", setting: "workMemory", calls: "workMemory: true", on: (config: MemoryConfig) => config.workMemory },
+  { model: "facts", setting: "factsMode", calls: 'factsMode: "llm"', on: (config: MemoryConfig) => config.factsMode === "llm" },
+] as const;
+
+/**
+ * @throws ThreadwiseConfigError naming `memory.models.<part>` when a model is given for a part that
+ *   does not call it (`models.summarize` with `summarize: false`, `models.workMemory` with work
+ *   memory off, `models.facts` without `factsMode: "llm"`) and that switch was set in code or left
+ *   at its default. A switch set by env (`MEMORY_SUMMARIZE=false`) is the deployment's choice (one
+ *   code for several deployments), and is left alone, as for `summarizeThreshold`.
+ */
+function assertModelsUsed(
+  models: MemoryStackOptions["models"],
+  code: MemoryConfigInput,
+  env: NodeJS.ProcessEnv,
+  config: MemoryConfig,
+): void {
+  if (!models) return;
+  const fromEnv = memoryConfigFromEnv(env);
+  for (const { model, setting, calls, on } of MODEL_SWITCHES) {
+    if (models[model] === undefined || on(config)) continue;
+    const inCode = code[setting] !== undefined;
+    if (!inCode && fromEnv[setting] !== undefined) continue;
+    throw new ThreadwiseConfigError(
+      `memory.models.${model}`,
+      `applies only with ${calls} (got ${setting}: ${JSON.stringify(config[setting])}${inCode ? "" : ", the default"}, which calls no model, so it would be ignored): add ${calls} (or env ${MEMORY_ENV[setting]}), or remove it`,
+    );
+  }
 }
 
 /**

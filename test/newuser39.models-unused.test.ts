@@ -1,0 +1,65 @@
+/**
+ * memoryStack's `models.summarize`, `models.workMemory` and `models.facts` were ignored without a
+ * word when their part was off (newuser38 left it): `memoryStack({ summarize: false, models: {
+ * summarize } })` built a stack that never called that model. Now refused naming
+ * `memory.models.<part>` when the switch is in code or at its default; a switch set by env is the
+ * deployment's choice and is left alone, as `summarizeThreshold` with `MEMORY_SUMMARIZE=false` is.
+ */
+import { ThreadwiseConfigError } from "@threadwise/core";
+import { scriptedModel } from "@threadwise/core/testing";
+import { memoryStack } from "@threadwise/memory";
+import { describe, expect, it } from "vitest";
+
+const model = scriptedModel(() => "ok");
+const names = (options: Parameters<typeof memoryStack>[0]) => memoryStack(options).middleware.map((m) => m.name);
+
+/** [code options, env, the option named, the switch's value the message must name] */
+const REFUSED: [string, Record<string, unknown>, NodeJS.ProcessEnv, string, string][] = [
+  ["summarize off in code", { summarize: false, models: { summarize: model } }, {}, "memory.models.summarize", "summarize: true"],
+  ["work memory off by default", { models: { workMemory: model } }, {}, "memory.models.workMemory", "workMemory: true"],
+  ["work memory off in code", { workMemory: false, models: { workMemory: model } }, {}, "memory.models.workMemory", "workMemory: true"],
+  ["facts off by default", { models: { facts: model } }, {}, "memory.models.facts", 'factsMode: "llm"'],
+  [
+    "facts heuristic in code",
+    { factsMode: "heuristic", models: { facts: "openai:gpt-4o-mini" } },
+    {},
+    "memory.models.facts",
+    'factsMode: "llm"',
+  ],
+  // Code wins over env: the code's switch is what this stack runs with.
+  [
+    "summarize off in code, on in env",
+    { summarize: false, models: { summarize: model } },
+    { MEMORY_SUMMARIZE: "true" },
+    "memory.models.summarize",
+    "summarize: true",
+  ],
+];
+
+describe("memoryStack refuses a model for a part that calls none", () => {
+  it.each(REFUSED)("%s", (_what, options, env, option, fix) => {
+    let caught: unknown;
+    try {
+      memoryStack({ ...options, env });
+    } catch (error) {
+      caught = error;
+    }
+    expect(caught).toBeInstanceOf(ThreadwiseConfigError);
+    expect((caught as ThreadwiseConfigError).option).toBe(option);
+    expect((caught as Error).message).toContain(fix);
+  });
+
+  it("accepts each model with its part on, and builds that part", () => {
+    expect(names({ env: {}, models: { summarize: model } })).toContain("threadwise/summarize");
+    expect(names({ env: {}, workMemory: true, models: { workMemory: model } })).toContain("threadwise/work-memory");
+    expect(names({ env: {}, factsMode: "llm", models: { facts: model } })).toContain("threadwise/fact-recall");
+  });
+
+  it("leaves a part turned off by env alone (one code for several deployments)", () => {
+    const env = { MEMORY_SUMMARIZE: "false", MEMORY_WORK_MEMORY: "false", MEMORY_FACTS_MODE: "heuristic" };
+    const built = names({ env, models: { summarize: model, workMemory: model, facts: model } });
+    expect(built).not.toContain("threadwise/summarize");
+    expect(built).not.toContain("threadwise/work-memory");
+    expect(built).toContain("threadwise/fact-recall");
+  });
+});
