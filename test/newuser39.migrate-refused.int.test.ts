@@ -8,10 +8,11 @@
  * back). The CLI exits 2 with that message. Needs a real PostgreSQL server (required in CI).
  */
 import { randomUUID } from "node:crypto";
-import { migrate, runCli, ThreadwiseConfigError } from "@threadwise/memory";
+import { migrate, ThreadwiseConfigError } from "@threadwise/memory";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres, withCredentials } from "./fixtures/memory-postgres.js";
+import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
 /** The tables of `schema` in the database of `url`. */
@@ -80,15 +81,7 @@ describe.skipIf(skipUnlessRealPostgres("migrate on a database it may not change"
     expect(((error as Error).cause as { code?: string }).code).toBe("25006");
     expect(await tables(db.url, db.schema)).toEqual([]);
 
-    let stderr = "";
-    const code = await runCli(["migrate", "--dsn", db.url, "--schema", db.schema], {
-      env: {},
-      stdout: () => undefined,
-      stderr: (text) => {
-        stderr += text;
-      },
-      progress: false,
-    });
+    const { code, stderr } = await cliRun(["migrate", "--dsn", db.url, "--schema", db.schema]);
     expect(code).toBe(2);
     expect(stderr).toContain("migrate.dsn");
     expect(stderr).toContain("read-only");

@@ -14,32 +14,19 @@ import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
 import { createKeyring } from "@threadwise/encryption";
-import { type MemoryStackOptions, memoryStack, migrate, runCli } from "@threadwise/memory";
+import { type MemoryStackOptions, memoryStack, migrate } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-seal-plain-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    env: {},
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = (argv: string[]) => cliRun(argv);
 
 const SENTINELS = { en: `locker-code-${randomUUID().slice(0, 8)}`, ko: `사물함번호-${randomUUID().slice(0, 8)}` };
 const TURNS = [`My locker code is ${SENTINELS.en}.`, `제 사물함 번호는 ${SENTINELS.ko}예요.`];
