@@ -43,11 +43,15 @@ export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareO
   env?: NodeJS.ProcessEnv;
   /** Serializer for the checkpointer (overrides the keyring's encrypting serializer). */
   serde?: SerializerProtocol;
-  /** An existing pool for postgres; `close()` leaves it open. */
+  /** An existing pool for postgres; `close()` leaves it open. Refused (`memory.pool`) on another backend set in code or by default. */
   pool?: pg.Pool;
   /** Encryption identity (`agentId`, `tenantId`, `principalId`) when a keyring is configured. */
   encryption?: Omit<EncryptionOptions, "keyring">;
-  /** The store of user memory (any LangGraph `BaseStore`); with `userMemory` on and none given, one is made (see {@link MemoryStack.store}). */
+  /**
+   * The store of user memory (any LangGraph `BaseStore`, with `batch`, `get`, `search`, `put`,
+   * `delete` and `listNamespaces`); with `userMemory` on and none given, one is made (see
+   * {@link MemoryStack.store}). Refused (`memory.store`) without user memory set in code or by default.
+   */
   store?: BaseStore;
 }
 
@@ -150,42 +154,71 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   // First, so a near miss is reported to the stack's own logger.
   checkEnvNames(env, rest.logger);
   const config = resolveMemoryConfig(input, env);
-  assertModelsUsed(rest.models, input, env, config);
+  assertCodeOnlyUsed(rest, input, env, config);
   return buildMemoryStack(config, rest);
 }
 
 /**
- * `models.<part>`, the part's switch, and the value that calls the model: a model given for a part
- * that its switch keeps from calling one would be ignored without a word.
+ * Code-only options read by one part of the stack only: the option, whether it was given, the
+ * switch that turns that part on, the value it needs, and whether the resolved config has it. One
+ * given for a part its switch keeps off would be ignored without a word.
  */
-const MODEL_SWITCHES = [
-  { model: "summarize", setting: "summarize", calls: "summarize: true", on: (config: MemoryConfig) => config.summarize },
-  { model: "workMemory", setting: "workMemory", calls: "workMemory: true", on: (config: MemoryConfig) => config.workMemory },
-  { model: "facts", setting: "factsMode", calls: 'factsMode: "llm"', on: (config: MemoryConfig) => config.factsMode === "llm" },
-] as const;
+const CODE_ONLY_SWITCHES: readonly {
+  option: string;
+  given: (options: MemoryStackOptions) => boolean;
+  setting: "summarize" | "workMemory" | "factsMode" | "userMemory" | "backend";
+  needs: string;
+  on: (config: MemoryConfig) => boolean;
+}[] = [
+  {
+    option: "models.summarize",
+    given: (o) => o.models?.summarize !== undefined,
+    setting: "summarize",
+    needs: "summarize: true",
+    on: (c) => c.summarize,
+  },
+  {
+    option: "models.workMemory",
+    given: (o) => o.models?.workMemory !== undefined,
+    setting: "workMemory",
+    needs: "workMemory: true",
+    on: (c) => c.workMemory,
+  },
+  {
+    option: "models.facts",
+    given: (o) => o.models?.facts !== undefined,
+    setting: "factsMode",
+    needs: 'factsMode: "llm"',
+    on: (c) => c.factsMode === "llm",
+  },
+  { option: "store", given: (o) => o.store !== undefined, setting: "userMemory", needs: "userMemory: true", on: (c) => c.userMemory },
+  {
+    option: "pool",
+    given: (o) => o.pool !== undefined,
+    setting: "backend",
+    needs: 'backend: "postgres"',
+    on: (c) => c.backend === "postgres",
+  },
+];
 
 /**
- * @throws ThreadwiseConfigError naming `memory.models.<part>` when a model is given for a part that
- *   does not call it (`models.summarize` with `summarize: false`, `models.workMemory` with work
- *   memory off, `models.facts` without `factsMode: "llm"`) and that switch was set in code or left
- *   at its default. A switch set by env (`MEMORY_SUMMARIZE=false`) is the deployment's choice (one
- *   code for several deployments), and is left alone, as for `summarizeThreshold`.
+ * @throws ThreadwiseConfigError naming `memory.<option>` when a code-only option is given for a
+ *   part that does not read it (`models.summarize` with `summarize: false`, `models.workMemory`
+ *   with work memory off, `models.facts` without `factsMode: "llm"`, `store` without user memory,
+ *   `pool` on a backend other than `postgres`) and that switch was set in code or left at its
+ *   default. A switch set by env (`MEMORY_SUMMARIZE=false`, `MEMORY_BACKEND`) is the deployment's
+ *   choice (one code for several deployments), and is left alone, as for `summarizeThreshold`.
  */
-function assertModelsUsed(
-  models: MemoryStackOptions["models"],
-  code: MemoryConfigInput,
-  env: NodeJS.ProcessEnv,
-  config: MemoryConfig,
-): void {
-  if (!models) return;
+function assertCodeOnlyUsed(options: MemoryStackOptions, code: MemoryConfigInput, env: NodeJS.ProcessEnv, config: MemoryConfig): void {
+  const given = CODE_ONLY_SWITCHES.filter((entry) => entry.given(options) && !entry.on(config));
+  if (given.length === 0) return;
   const fromEnv = memoryConfigFromEnv(env);
-  for (const { model, setting, calls, on } of MODEL_SWITCHES) {
-    if (models[model] === undefined || on(config)) continue;
+  for (const { option, setting, needs } of given) {
     const inCode = code[setting] !== undefined;
     if (!inCode && fromEnv[setting] !== undefined) continue;
     throw new ThreadwiseConfigError(
-      `memory.models.${model}`,
-      `applies only with ${calls} (got ${setting}: ${JSON.stringify(config[setting])}${inCode ? "" : ", the default"}, which calls no model, so it would be ignored): add ${calls} (or env ${MEMORY_ENV[setting]}), or remove it`,
+      `memory.${option}`,
+      `applies only with ${needs} (got ${setting}: ${JSON.stringify(config[setting])}${inCode ? "" : ", the default"}, which does not read it, so it would be ignored): add ${needs} (or env ${MEMORY_ENV[setting]}), or remove it`,
     );
   }
 }
