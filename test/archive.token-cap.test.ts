@@ -86,11 +86,10 @@ function agentFor(backend: "in_memory" | "sqlite", setup: Setup) {
     archive: setup.archive,
     windowSize: WINDOW,
     summarize: setup.summarize,
-    // Due at 10 when on (a threshold with summarize off is refused: it would do nothing).
-    ...(setup.summarize ? { summarizeThreshold: 10 } : {}),
+    // Due at 10 when on (a threshold or a summarizer with summarize off is refused: it would do nothing).
+    ...(setup.summarize ? { summarizeThreshold: 10, models: { summarize: summarizer } } : {}),
     recallMaxTokens: false,
     ...(setup.cap === undefined ? {} : { maxHistoryTokens: setup.cap }),
-    models: { summarize: summarizer },
     logger: false,
     env: {},
   });

@@ -76,10 +76,9 @@ function agentFor(archive: boolean, backend: "in_memory" | "sqlite", summarize: 
     archive,
     windowSize: WINDOW,
     summarize,
-    // Due at 10 when on (a threshold with summarize off is refused: it would do nothing).
-    ...(summarize ? { summarizeThreshold: 10 } : {}),
+    // Due at 10 when on (a threshold or a summarizer with summarize off is refused: it would do nothing).
+    ...(summarize ? { summarizeThreshold: 10, models: { summarize: summarizer } } : {}),
     ...(recall ? {} : { recallMaxTokens: false as const }),
-    models: { summarize: summarizer },
     logger: false,
     env: {},
   });

@@ -94,7 +94,7 @@ export type DecryptionProblem =
  * with one) and the one-time fix.
  */
 export const PLAINTEXT_STORE_HINT =
-  "written before a keyring was configured? Seal the store's plaintext records once with @threadwise/encryption's reencrypt({ saver, encryptPlaintext: true }) (its README, \"Encrypting an existing plaintext store\")";
+  "written before a keyring was configured? Seal the store's plaintext records once with @threadwise/encryption's reencrypt({ saver, encryptPlaintext: true }) (its README, \"Encrypting an existing plaintext store\"), or from the shell with `threadwise keyring reencrypt --encrypt-plaintext` (@threadwise/memory's CLI)";
 
 /**
  * A stored record failed to decrypt: flipped bits, the wrong key, a record moved to another thread

@@ -184,6 +184,7 @@ function loadKeyringFile(path: string | undefined, env: NodeJS.ProcessEnv): Keyr
       `no keyring path given and ${KEYRING_ENV} is unset; create one with \`threadwise keyring create <path>\``,
       { option: KEYRING_ENV },
     );
+  assertKeyringPath(given, "path");
   // A blank path is a mistake, never "no keyring": refusing it keeps encryption from silently going away.
   if (given.trim() === "")
     throw new ThreadwiseKeyringError(
@@ -262,6 +263,7 @@ export interface KeyringWriteResult {
  * createKeyring(".threadwise/keyring.json"); // then export THREADWISE_MEMORY_KEYRING=.threadwise/keyring.json
  */
 export function createKeyring(path: string, options: { kid?: string } = {}): KeyringWriteResult {
+  assertKeyringPath(path, "createKeyring.path");
   const file = resolve(path);
   const kid = checkKid(options.kid ?? newKid(), file);
   mkdirSync(dirname(file), { recursive: true, mode: 0o700 });
@@ -299,6 +301,21 @@ export function retireKey(path: string, kid: string): void {
   if (!(kid in content.keys)) throw new ThreadwiseKeyringError("bad-shape", file, `kid ${JSON.stringify(kid)} is not in the keyring`);
   delete content.keys[kid];
   writeSecretFile(file, content, "replace");
+}
+
+/**
+ * A keyring path given from JavaScript as something other than a string (a number, an object)
+ * failed inside node:path with a `TypeError` naming nothing of ours.
+ * @throws ThreadwiseKeyringError (`missing-path`, `option` the argument) when `path` is not a string.
+ */
+function assertKeyringPath(path: unknown, option: string): asserts path is string {
+  if (typeof path !== "string")
+    throw new ThreadwiseKeyringError(
+      "missing-path",
+      undefined,
+      `the keyring path must be a string (a file path), got ${path === null ? "null" : typeof path}`,
+      { option },
+    );
 }
 
 function readForUpdate(path: string): { file: string; content: KeyringFile } {

@@ -12,7 +12,7 @@ import {
   TENANT_ENV,
 } from "@threadwise/encryption";
 import type pg from "pg";
-import type { MemoryConfig } from "./config.js";
+import { assertResolvedConfig, type MemoryConfig } from "./config.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
@@ -78,9 +78,11 @@ function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options:
  * `sqlite` needs `better-sqlite3` and `@langchain/langgraph-checkpoint-sqlite`, `postgres` needs
  * `pg` and `@langchain/langgraph-checkpoint-postgres`.
  *
- * @throws ThreadwiseMissingPeerError naming the package to install when one is missing.
+ * @throws ThreadwiseMissingPeerError naming the package to install when one is missing;
+ *   ThreadwiseConfigError naming `createCheckpointer.config` when `config` is not a resolved config.
  */
 export function createCheckpointer(config: MemoryConfig, options: CheckpointerOptions = {}): ThreadwiseSaver | undefined {
+  assertResolvedConfig(config, "createCheckpointer.config");
   const saver = buildCheckpointer(config, options);
   // The saver holds the pool (its DSN) and, when encrypted, the keyring: print a description instead.
   return saver && withRedactedView(saver, () => describeCheckpointer(config, saver));

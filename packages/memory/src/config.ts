@@ -310,6 +310,19 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
   return withRedactedView(set, () => redactConfig(set));
 }
 
+/**
+ * @throws ThreadwiseConfigError naming `option` (`memoryMiddleware.config`) when `config` is not an
+ *   object, as a resolved config is (undefined, null, an array: `config.backend` failed as a
+ *   TypeError naming nothing).
+ */
+export function assertResolvedConfig(config: unknown, option: string): asserts config is MemoryConfig {
+  if (config === null || typeof config !== "object" || Array.isArray(config))
+    throw new ThreadwiseConfigError(
+      option,
+      `expected a resolved MemoryConfig (resolveMemoryConfig()), received ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`,
+    );
+}
+
 /** The project name: the `name` in `<cwd>/package.json` (scope and punctuation turned into `_`), else `threadwise`. */
 export function defaultProjectName(cwd: string = process.cwd()): string {
   const file = join(cwd, "package.json");

@@ -28,7 +28,8 @@ export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
  * keeps the old one for reads; `reencrypt` moves every stored record to the active kid: the
  * saver's rows and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same
  * database and schema (the store `memoryStack({ userMemory: true })` makes there), after which
- * `retireKey` may drop the old one. A SQLite target reaches no user memory (stacks keep it in an
+ * `retireKey` may drop the old one; with `--encrypt-plaintext` it also seals the checkpoint records
+ * stored in plaintext (a store written without a keyring), once. A SQLite target reaches no user memory (stacks keep it in an
  * InMemoryStore or a store the application passes): the report says so, and
  * `reencryptUserItems(store, codec)` re-seals it in code. Key material is never printed: only paths and kids.
  */
@@ -83,6 +84,10 @@ export function addKeyringCommands(
       100,
     )
     .option("--dry-run", "count records per kid without writing")
+    .option(
+      "--encrypt-plaintext",
+      "also seal the checkpoint records stored in plaintext (a store written without a keyring, e.g. under MEMORY_ALLOW_PLAINTEXT), once; without it such a record fails the run with plaintext-record",
+    )
     .option("--json", "print the report as JSON")
     .action(
       async (opts: {
@@ -94,6 +99,7 @@ export function addKeyringCommands(
         principalId?: string;
         batchSize: number;
         dryRun?: boolean;
+        encryptPlaintext?: boolean;
         json?: boolean;
       }) => {
         if (opts.keyring === undefined && envString(KEYRING_ENV, env) === undefined)
@@ -139,6 +145,7 @@ export function addKeyringCommands(
             saver,
             batchSize: opts.batchSize,
             dryRun: Boolean(opts.dryRun),
+            encryptPlaintext: Boolean(opts.encryptPlaintext),
             onProgress: (p) => bar.update(p.scanned, p.total),
           });
           bar.stop();

@@ -1,11 +1,26 @@
 import type { BaseStore, SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { checkEnvNames, optionsObject, parseOptions, resolveLogger, ThreadwiseUnknownOptionError } from "@threadwise/core";
+import {
+  checkEnvNames,
+  optionsObject,
+  parseOptions,
+  resolveLogger,
+  ThreadwiseConfigError,
+  ThreadwiseUnknownOptionError,
+} from "@threadwise/core";
 import type { EncryptionOptions } from "@threadwise/encryption";
+import { storeOptionSchema } from "@threadwise/user-memory";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { z } from "zod/v4";
 import { createCheckpointer } from "./backends.js";
-import { type MemoryConfig, type MemoryConfigInput, memoryConfigSchema, resolveMemoryConfig } from "./config.js";
+import {
+  MEMORY_ENV,
+  type MemoryConfig,
+  type MemoryConfigInput,
+  memoryConfigFromEnv,
+  memoryConfigSchema,
+  resolveMemoryConfig,
+} from "./config.js";
 import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
 import { refuseAsMiddleware, refuseAsMiddlewareList } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
@@ -28,11 +43,15 @@ export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareO
   env?: NodeJS.ProcessEnv;
   /** Serializer for the checkpointer (overrides the keyring's encrypting serializer). */
   serde?: SerializerProtocol;
-  /** An existing pool for postgres; `close()` leaves it open. */
+  /** An existing pool for postgres; `close()` leaves it open. Refused (`memory.pool`) on another backend set in code or by default. */
   pool?: pg.Pool;
   /** Encryption identity (`agentId`, `tenantId`, `principalId`) when a keyring is configured. */
   encryption?: Omit<EncryptionOptions, "keyring">;
-  /** The store of user memory (any LangGraph `BaseStore`); with `userMemory` on and none given, one is made (see {@link MemoryStack.store}). */
+  /**
+   * The store of user memory (any LangGraph `BaseStore`, with `batch`, `get`, `search`, `put`,
+   * `delete` and `listNamespaces`); with `userMemory` on and none given, one is made (see
+   * {@link MemoryStack.store}). Refused (`memory.store`) without user memory set in code or by default.
+   */
   store?: BaseStore;
 }
 
@@ -69,11 +88,7 @@ const codeOnlyOptionsSchema = z.strictObject({
       message: "expected a pg.Pool",
     })
     .optional(),
-  store: z
-    .custom((value) => isObject(value) && typeof (value as { search?: unknown }).search === "function", {
-      message: "expected a LangGraph BaseStore",
-    })
-    .optional(),
+  store: storeOptionSchema.optional(),
 });
 const CODE_ONLY: ReadonlySet<string> = new Set(Object.keys(codeOnlyOptionsSchema.shape));
 /** Every key `memoryStack` takes: the config's, then the code-only ones. */
@@ -139,7 +154,73 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   // First, so a near miss is reported to the stack's own logger.
   checkEnvNames(env, rest.logger);
   const config = resolveMemoryConfig(input, env);
+  assertCodeOnlyUsed(rest, input, env, config);
   return buildMemoryStack(config, rest);
+}
+
+/**
+ * Code-only options read by one part of the stack only: the option, whether it was given, the
+ * switch that turns that part on, the value it needs, and whether the resolved config has it. One
+ * given for a part its switch keeps off would be ignored without a word.
+ */
+const CODE_ONLY_SWITCHES: readonly {
+  option: string;
+  given: (options: MemoryStackOptions) => boolean;
+  setting: "summarize" | "workMemory" | "factsMode" | "userMemory" | "backend";
+  needs: string;
+  on: (config: MemoryConfig) => boolean;
+}[] = [
+  {
+    option: "models.summarize",
+    given: (o) => o.models?.summarize !== undefined,
+    setting: "summarize",
+    needs: "summarize: true",
+    on: (c) => c.summarize,
+  },
+  {
+    option: "models.workMemory",
+    given: (o) => o.models?.workMemory !== undefined,
+    setting: "workMemory",
+    needs: "workMemory: true",
+    on: (c) => c.workMemory,
+  },
+  {
+    option: "models.facts",
+    given: (o) => o.models?.facts !== undefined,
+    setting: "factsMode",
+    needs: 'factsMode: "llm"',
+    on: (c) => c.factsMode === "llm",
+  },
+  { option: "store", given: (o) => o.store !== undefined, setting: "userMemory", needs: "userMemory: true", on: (c) => c.userMemory },
+  {
+    option: "pool",
+    given: (o) => o.pool !== undefined,
+    setting: "backend",
+    needs: 'backend: "postgres"',
+    on: (c) => c.backend === "postgres",
+  },
+];
+
+/**
+ * @throws ThreadwiseConfigError naming `memory.<option>` when a code-only option is given for a
+ *   part that does not read it (`models.summarize` with `summarize: false`, `models.workMemory`
+ *   with work memory off, `models.facts` without `factsMode: "llm"`, `store` without user memory,
+ *   `pool` on a backend other than `postgres`) and that switch was set in code or left at its
+ *   default. A switch set by env (`MEMORY_SUMMARIZE=false`, `MEMORY_BACKEND`) is the deployment's
+ *   choice (one code for several deployments), and is left alone, as for `summarizeThreshold`.
+ */
+function assertCodeOnlyUsed(options: MemoryStackOptions, code: MemoryConfigInput, env: NodeJS.ProcessEnv, config: MemoryConfig): void {
+  const given = CODE_ONLY_SWITCHES.filter((entry) => entry.given(options) && !entry.on(config));
+  if (given.length === 0) return;
+  const fromEnv = memoryConfigFromEnv(env);
+  for (const { option, setting, needs } of given) {
+    const inCode = code[setting] !== undefined;
+    if (!inCode && fromEnv[setting] !== undefined) continue;
+    throw new ThreadwiseConfigError(
+      `memory.${option}`,
+      `applies only with ${needs} (got ${setting}: ${JSON.stringify(config[setting])}${inCode ? "" : ", the default"}, which does not read it, so it would be ignored): add ${needs} (or env ${MEMORY_ENV[setting]}), or remove it`,
+    );
+  }
 }
 
 /**

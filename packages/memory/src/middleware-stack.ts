@@ -33,7 +33,7 @@ import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
 import { loadConfigKeyring } from "./backends.js";
-import type { MemoryConfig } from "./config.js";
+import { assertResolvedConfig, type MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
 import { refuseAsMiddleware } from "./not-a-middleware.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -53,7 +53,10 @@ export interface MemoryMiddlewareOptions {
    * Models for internal calls; each middleware falls back to the agent's own model. Each is a chat
    * model or a model named as `createAgent` takes one (`"openai:gpt-4o-mini"`), made by LangChain's
    * `initChatModel` at the first model call (a provider package that is not installed throws
-   * `ThreadwiseConfigError` naming the middleware's option, e.g. `summarize.model`).
+   * `ThreadwiseConfigError` naming the middleware's option, e.g. `summarize.model`). `memoryStack`
+   * refuses one for a part that calls none (`memory.models.summarize` with `summarize: false` in
+   * code; a switch set by env is left alone); `memoryMiddleware` takes a resolved config and
+   * cannot tell code from env, so it ignores such a model.
    */
   models?: {
     /** Summarizer model of `summarize`. */
@@ -261,11 +264,7 @@ export function memoryMiddleware(
   options: MemoryMiddlewareOptions = {},
   checkpointer?: ThreadwiseSaver,
 ): AgentMiddleware[] {
-  if (config === null || typeof config !== "object" || Array.isArray(config))
-    throw new ThreadwiseConfigError(
-      "memoryMiddleware.config",
-      `expected a resolved MemoryConfig (resolveMemoryConfig()), received ${config === null ? "null" : Array.isArray(config) ? "an array" : typeof config}`,
-    );
+  assertResolvedConfig(config, "memoryMiddleware.config");
   parseOptions("memoryMiddleware", z.strictObject(memoryMiddlewareOptionsShape), options);
   if (config.backend === "off") return nestedRefused([]);
   // Silently leaving the archive out would keep every message in the checkpoint, the cost `archive` exists to bound.

@@ -219,7 +219,9 @@ export const MIGRATE_RETRY_DELAYS_MS: readonly number[] = [250, 1_000];
  *   (`option` `migrate.dsn`) when the DSN names a database that does not exist: create it first.
  * @throws ThreadwiseConnectionLostError (`operation` "migrate", `reason` the last loss) when the
  *   connection was lost on every attempt; the message says to re-run `threadwise migrate`.
- * @throws Error from PostgreSQL when the role lacks DDL rights (message without the DSN).
+ * @throws ThreadwiseConfigError (`option` `migrate.dsn`, the PostgreSQL error as `cause`) when the
+ *   database or role is read-only (SQLSTATE 25006: a hot standby, `default_transaction_read_only`)
+ *   or the role lacks DDL rights (42501); nothing is changed (one transaction, rolled back).
  * @throws ThreadwiseMissingPeerError when `pg` or `@langchain/langgraph-checkpoint-postgres` is not installed.
  * @example
  * await migrate({ dsn: process.env.POSTGRES_MIGRATION_DSN!, grantTo: "app_runtime" });
@@ -241,6 +243,8 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
           `${(error as Error).message}: migrate creates the schema's tables, not the database; create it first (\`createdb <name>\`, or \`CREATE DATABASE <name>\` as a role allowed to), then run migrate again. Nothing was changed`,
           { cause: error },
         );
+      const refused = refusedWrite(error);
+      if (refused !== undefined) throw new ThreadwiseConfigError("migrate.dsn", refused, { cause: error });
       const reason = connectionLostReason(error);
       if (reason === undefined) throw error;
       const pause = MIGRATE_RETRY_DELAYS_MS[attempt - 1];
@@ -258,6 +262,23 @@ export async function migrate(given: MigrateOptions): Promise<MigrateResult> {
 }
 
 const ignore = () => undefined;
+
+/**
+ * What to do when PostgreSQL refused migrate's writes for a reason of the DSN's, not the data's:
+ * 25006 (read_only_sql_transaction: a hot standby, or `default_transaction_read_only` on the
+ * database or role) and 42501 (insufficient_privilege: a role without DDL rights, such as the
+ * runtime's). `undefined` for any other error. migrate runs in one transaction, so nothing was
+ * changed either way.
+ */
+function refusedWrite(error: unknown): string | undefined {
+  const code = (error as { code?: unknown } | null)?.code;
+  const message = (error as Error).message;
+  if (code === "25006")
+    return `${message}: the database or role is read-only (a hot standby replica, or default_transaction_read_only on the database or role); run migrate against the primary, with a role that may write. Nothing was changed`;
+  if (code === "42501")
+    return `${message}: the DSN's role may not change this schema; run migrate with a role that has DDL rights on the database (its owner: POSTGRES_MIGRATION_DSN), and give the runtime role its rights with --grant-to. Nothing was changed`;
+  return undefined;
+}
 
 /**
  * `client` (inside migrate's transaction) as the one connection of a pool, for PostgresSaver's

@@ -1,4 +1,4 @@
-import { parseOptions } from "@threadwise/core";
+import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { z } from "zod/v4";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 
@@ -59,11 +59,17 @@ export function concurrentTurnErrorOf(error: unknown): ThreadwiseConcurrentTurnE
  *
  * @throws the last ThreadwiseConcurrentTurnError after `maxAttempts` runs or `maxTotalWaitMs` of
  *   waiting; any other error (and a non-retryable refusal) at once; ThreadwiseConfigError naming
- *   `withTurnRetry.<option>` for bad options.
+ *   `withTurnRetry.<option>` for bad options, `withTurnRetry.run` when `run` is not a function.
  * @example
  * const result = await withTurnRetry(() => agent.invoke({ messages: [msg] }, { configurable: { thread_id } }));
  */
 export async function withTurnRetry<T>(run: () => Promise<T>, options: TurnRetryOptions = {}): Promise<T> {
+  // Not a function (the agent's result, a promise already running): one that cannot be run again.
+  if (typeof run !== "function")
+    throw new ThreadwiseConfigError(
+      "withTurnRetry.run",
+      `expected a function that runs the turn, withTurnRetry(() => agent.invoke(input, config)), got ${run === null ? "null" : typeof run}${(run as unknown) instanceof Promise ? " (a promise: the turn already ran once and cannot be retried)" : ""}`,
+    );
   parseOptions("withTurnRetry", turnRetrySchema, options);
   const maxAttempts = options.maxAttempts ?? 100;
   const base = options.baseDelayMs ?? 50;

@@ -6,6 +6,7 @@ export {
   ThreadwiseUserMemoryConflictError,
 } from "./conditional-writes.js";
 export { type DeletedThreadsLookup, type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
+export { assertStoreShape, missingStoreMethods, STORE_METHODS, storeOptionSchema, storeShapeProblem } from "./store-shape.js";
 export { type SealingIdentity, type StoredUserValue, ThreadwiseUserMemoryItemError, UserItemCodec } from "./user-item-codec.js";
 export {
   type CommittedTurn,

@@ -19,6 +19,7 @@ import { isKeyring, type Keyring, keyringOptionSchema, loadKeyring, PRINCIPAL_ID
 import type { FactExtractionModel } from "@threadwise/fact-recall";
 import { z } from "zod/v4";
 import type { DeletedThreadsLookup } from "./deleted-threads.js";
+import { storeOptionSchema } from "./store-shape.js";
 import { DEFAULT_TENANT_ID, DEFAULT_TENANT_ID_KEY, DEFAULT_USER_ID_KEY } from "./user-scope.js";
 
 /** Env twin of `maxTokens`. */
@@ -35,12 +36,6 @@ export const DEFAULT_MAX_MESSAGE_CHARACTERS = 2000;
 export const DEFAULT_MAX_DIGEST_CHARACTERS = 400;
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
 export const DEFAULT_USER_MEMORY_LABEL = "Memory from this user's other conversations";
-
-const isStore = (value: unknown) =>
-  typeof value === "object" &&
-  value !== null &&
-  typeof (value as { batch?: unknown }).batch === "function" &&
-  typeof (value as { search?: unknown }).search === "function";
 
 /** Options of {@link userMemory}. */
 export const userMemoryOptionsSchema = z.strictObject({
@@ -122,7 +117,7 @@ export const userMemoryOptionsSchema = z.strictObject({
    * The store when the run has none (`createAgent({ store })` is read first, from the runtime).
    * @default undefined
    */
-  store: z.custom<BaseStore>(isStore, "expected a LangGraph BaseStore (InMemoryStore, PostgresStore, ...)").optional(),
+  store: storeOptionSchema.optional(),
   /**
    * Seal every stored value with this keyring (a file path or a loaded `Keyring`): AES-256-GCM
    * bound to tenant, user and key. Unset: plaintext. @default undefined

@@ -25,6 +25,7 @@ import type { CandidateFact, FactExtractionModel } from "@threadwise/fact-recall
 import { timestampOf } from "@threadwise/recall";
 import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
+import { assertStoreShape } from "./store-shape.js";
 import type { TurnMessage } from "./user-items.js";
 import { type ExtractedMessageFacts, UserMemoryEngine, type UserRecall } from "./user-memory-engine.js";
 import { resolveUserMemoryOptions, type UserMemoryOptions } from "./user-memory-options.js";
@@ -149,6 +150,7 @@ export function userMemory(options: UserMemoryOptions = {}) {
   let failing = false;
   let warnedStructured = false;
   let warnedNoStore = false;
+  let checkedStore: BaseStore | undefined;
   let warnedNoUser = false;
   /** The slot: the hook's state when declared here, else from the graph (core `declaredSummarySlot`). */
   const slotOf = (source: { state?: unknown; runtime?: unknown }) =>
@@ -173,6 +175,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
     // a store that hangs would hang the turn past `timeoutMs`. The store it wraps is used instead.
     const given = runtime?.store as (BaseStore & { lg_name?: unknown; store?: BaseStore }) | undefined;
     const store = (given?.lg_name === "AsyncBatchedStore" && given.store ? given.store : given) ?? config.store;
+    // A store that cannot write (no `put`) is a setup error, not an outage to go on past with a warning.
+    if (store && store !== checkedStore) {
+      assertStoreShape(store, "createAgent.store");
+      checkedStore = store;
+    }
     if (!store && !warnedNoStore) {
       warnedNoStore = true;
       logger.warn(

@@ -2,6 +2,7 @@ import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { sealedKid } from "@threadwise/encryption";
 import { type ConditionalWrite, conditionalWriteOf } from "./conditional-writes.js";
+import { assertStoreShape } from "./store-shape.js";
 import type { UserItemCodec } from "./user-item-codec.js";
 import type { UserItem } from "./user-items.js";
 import { idOfLabel, isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
@@ -226,7 +227,8 @@ export async function reencryptUserItems(
   codec: UserItemCodec,
   options: { dryRun?: boolean; tenantLabel?: string } = {},
 ): Promise<ReencryptUserItemsResult> {
-  const active = codec.activeKid;
+  assertStoreShape(store, "reencryptUserItems.store");
+  const active = (codec as UserItemCodec | undefined)?.activeKid;
   if (active === undefined)
     throw new ThreadwiseConfigError(
       "reencryptUserItems.codec",
