@@ -125,5 +125,15 @@ describe.each([
       ] as never,
     });
     expect(rules([new HumanMessage(question), bedrock, new HumanMessage(question)], "gemini")).toEqual([]);
+    expect(
+      rules(
+        [
+          new HumanMessage(question),
+          new AIMessage({ content: [{ type: "tool_use", id: "c1", name: "lookup", input: { n: 1 } }] as never, tool_calls: [call("c1")] }),
+          new ToolMessage({ content: "1", tool_call_id: "c1", name: "lookup" }),
+        ],
+        "gemini",
+      ),
+    ).toEqual([]);
   });
 });
