@@ -747,7 +747,7 @@ export async function runCase(
   const ownIds = (message: AIMessage) => {
     if (!threadwise || (message.tool_calls?.length ?? 0) === 0) return message;
     const calls = (message.tool_calls ?? []).map((c) => ({ ...c, id: `${c.id}_t${turnNo}` }));
-    return new AIMessage({ ...message, id: message.id, tool_calls: calls, response_metadata: responsesMetadata(calls) });
+    return new AIMessage({ ...message, id: message.id, tool_calls: calls, response_metadata: responsesMetadata(calls, message.id) });
   };
   const model = scriptedModel(
     () => ownIds(script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" })),
