@@ -31,7 +31,14 @@ import {
   type ViewDecisions,
   viewDecisionsOf,
 } from "@threadwise/core";
-import { PROVIDERS, type ProviderViolation, requestInput, type StrictFakeModel, scriptedModel } from "@threadwise/core/testing";
+import {
+  PROVIDERS,
+  type ProviderViolation,
+  requestInput,
+  type StrictFakeModel,
+  scriptedModel,
+  validateProviderRequest,
+} from "@threadwise/core/testing";
 import { factRecall } from "@threadwise/fact-recall";
 import { historyAware } from "@threadwise/history-aware";
 import { historySeed } from "@threadwise/history-seed";
@@ -46,6 +53,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { emptyKnownCounts, KNOWN_VIEW_FAILURES, type KnownViewFailure, knownRefusal } from "./support/known-view-failures.js";
 import { inAcceptedOrder } from "./support/middleware-order.js";
+import { wireViolations } from "./support/provider-wire.js";
 import {
   emptyUserArb,
   lookupResult,
@@ -259,6 +267,17 @@ function prefillProblems(run: CaseRun): string[] {
   );
 }
 
+/**
+ * What a provider package's converter sends that the API refuses (test/support/provider-wire.ts), on
+ * agent requests the message rules accepted: a request they refuse is counted above (known or not).
+ */
+function wireProblems(run: CaseRun): string[] {
+  return run.seen.flatMap((call, i) => {
+    if (validateProviderRequest(call.sent, { providers: PROVIDERS }).length > 0) return [];
+    return wireViolations(call.sent).map((w) => `call ${i}: as ${w.api} sends it: ${w.rule} at ${w.at}: ${w.message}`);
+  });
+}
+
 function describeRejection(r: Rejection): string {
   const v = r.violation;
   return `${r.model} request ${r.request}: ${v.provider} ${v.rule} at ${v.index}: ${v.message}`;
@@ -330,6 +349,7 @@ async function property(seed: number) {
         if (!call.assembled) unknown.push(`call ${i}: the request was not assembled by core`);
       });
       unknown.push(...prefillProblems(run));
+      unknown.push(...wireProblems(run));
       for (const p of coverageProblems(run, config)) {
         if (p.startsWith("[start-past-coverage]")) {
           known["start-past-coverage"].occurrences += 1;

@@ -80,6 +80,7 @@ import {
 } from "./edit-cases.js";
 import { knownRefusal } from "./known-view-failures.js";
 import { runModelCall } from "./model-call.js";
+import { wireViolations } from "./provider-wire.js";
 import { renderPrompt, snapshotJson } from "./stack-spy.js";
 import { callMessage, modelScript, responsesMetadata, seedMessages, type TurnSpec, userMessage } from "./stack-threads.js";
 
@@ -107,8 +108,11 @@ export interface Call {
    * probe's afterModel and the resumed run jumps past it (then `summaryAfter` is never read).
    */
   summaryAfterModel: unknown;
-  /** What the strict provider validator refused in the request (all four providers), but for the known failures. */
-  refused: ProviderViolation[];
+  /**
+   * What the strict provider validator refused in the request (all four providers), but for the
+   * known failures, and what the converted request breaks when the message rules accept it.
+   */
+  refused: Array<{ provider: string; rule: string; message: string }>;
   /** Refusals of a known failure of the view contract (`test/support/known-view-failures.ts`, issue 12). */
   known: ProviderViolation[];
   response: AIMessage | undefined;
@@ -307,10 +311,14 @@ function innerProbe(calls: Call[]) {
       Object.assign(call.outcome, requestOutcome(request));
       call.prompt = renderPrompt(request.messages);
       const sent = requestInput(request);
-      for (const violation of validateProviderRequest(sent)) {
+      const violations = validateProviderRequest(sent);
+      for (const violation of violations) {
         if (knownRefusal(violation, sent)) call.known.push(violation);
         else if (!asDesigned(violation, sent)) call.refused.push(violation);
       }
+      // A request the message rules accept, as each provider package converts it (provider-wire).
+      if (violations.length === 0)
+        for (const w of wireViolations(sent)) call.refused.push({ provider: `${w.api} as converted`, rule: w.rule, message: w.message });
       const response = await handler(request);
       if (AIMessage.isInstance(response)) call.response = response;
       return response;
@@ -747,7 +755,7 @@ export async function runCase(
   const ownIds = (message: AIMessage) => {
     if (!threadwise || (message.tool_calls?.length ?? 0) === 0) return message;
     const calls = (message.tool_calls ?? []).map((c) => ({ ...c, id: `${c.id}_t${turnNo}` }));
-    return new AIMessage({ ...message, id: message.id, tool_calls: calls, response_metadata: responsesMetadata(calls) });
+    return new AIMessage({ ...message, id: message.id, tool_calls: calls, response_metadata: responsesMetadata(calls, message.id) });
   };
   const model = scriptedModel(
     () => ownIds(script.shift()?.() ?? new AIMessage({ id: `extra-${turnNo}-${calls.length}`, content: "extra" })),

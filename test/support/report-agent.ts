@@ -4,6 +4,7 @@
  * readers of what the model received and what the thread stored.
  */
 import { AIMessage, type BaseMessage, HumanMessage, type SystemMessage, type ToolMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import { MemorySaver } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import { PROVIDERS, scriptedModel, strictModel, validateProviderRequest } from "@threadwise/core/testing";
@@ -11,6 +12,7 @@ import { type MemoryStackOptions, memoryStack } from "@threadwise/memory";
 import { type AgentMiddleware, createAgent, tool } from "langchain";
 import { expect } from "vitest";
 import { z } from "zod/v4";
+import { wireViolations } from "./provider-wire.js";
 
 export const lookup = tool(async ({ n }: { n: number }) => `result ${n}`, {
   name: "lookup",
@@ -225,19 +227,35 @@ export async function warmGraphOps(target: ReportGraph, lang: GraphOpsCase["lang
  * `lookup` tool, archive as given) with a strict {@link parallelModel}, and plain `createAgent` on a
  * `MemorySaver` with the same model recording only (the oracle).
  */
-export function graphOpsAgents(options: { archive: boolean }) {
-  const m = parallelModel(true);
+export function graphOpsAgents(options: {
+  archive: boolean;
+  /** Tools besides `lookup`, on both agents. */
+  tools?: StructuredToolInterface[];
+  /** The models' answer to a last line that is not `PARALLEL <k>` (see {@link parallelModel}). */
+  more?: (text: string) => AIMessage | undefined;
+  /** Middleware of the user's, after the stack's on one agent and alone on the other (a fresh instance for each). */
+  middleware?: () => AgentMiddleware[];
+}) {
+  const tools = [lookup, ...(options.tools ?? [])];
+  const m = parallelModel(true, options.more);
   const { agent, stack } = stackAgent({
     model: m,
-    tools: [lookup],
+    tools: tools as never,
     windowSize: 4,
     summarizeThreshold: 6,
     summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
     stack: { archive: options.archive },
+    ...(options.middleware ? { extra: options.middleware() } : {}),
   });
-  const plainModel = parallelModel(false);
+  const plainModel = parallelModel(false, options.more);
   const saver = new MemorySaver();
-  const plain = createAgent({ model: plainModel, tools: [lookup], systemPrompt: "You are a helpful assistant.", checkpointer: saver });
+  const plain = createAgent({
+    model: plainModel,
+    tools,
+    systemPrompt: "You are a helpful assistant.",
+    checkpointer: saver,
+    ...(options.middleware ? { middleware: options.middleware() } : {}),
+  });
   return {
     agent: agent as unknown as ReportGraph,
     stack,
@@ -263,10 +281,16 @@ export const threadShape = (messages: readonly BaseMessage[]) =>
     ...(m.getType() === "ai" ? { calls: ((m as AIMessage).tool_calls ?? []).map((call) => call.id) } : {}),
   }));
 
-/** Every request `m` received passed the strict validator (all four providers, no prefill), none refused. */
+/**
+ * Every request `m` received passed the strict validator (all four providers, no prefill), none
+ * refused, and converted by each provider package it holds nothing that API refuses (`wireViolations`).
+ */
 export function expectAccepted(m: ReturnType<typeof strictModel>) {
   expect(m.providerLog.rejected).toEqual([]);
-  for (const request of requests(m)) expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+  for (const request of requests(m)) {
+    expect(validateProviderRequest(request, { providers: PROVIDERS, noPrefill: true })).toEqual([]);
+    expect(wireViolations(request)).toEqual([]);
+  }
 }
 
 /** What an operation gave: `ok`, or the error's class and message. */

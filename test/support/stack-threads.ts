@@ -203,15 +203,18 @@ export function seedMessages(steps: readonly SeedStep[]): BaseMessage[] {
 /**
  * `response_metadata` of an AI message calling `calls` as `@langchain/openai` stores a Responses
  * API answer: the raw output items (a reasoning item, then one `function_call` item per call),
- * which its converter sends in place of `tool_calls` (core's `responses-output.ts`). Every AI
+ * which its converter sends in place of `tool_calls` (core's `responses-output.ts`); item ids carry
+ * `messageId` when given. Every AI
  * message with calls the fuzz stores or scripts carries them, so the strict validator's
  * `responses_items` rule checks that a view never sends a call item whose call it left out.
  */
-export function responsesMetadata(calls: ReadonlyArray<{ id?: string; name: string; args: Record<string, unknown> }>) {
-  const first = calls[0]?.id ?? "none";
+export function responsesMetadata(calls: ReadonlyArray<{ id?: string; name: string; args: Record<string, unknown> }>, messageId = "") {
+  // Item ids are unique per answer, as OpenAI's are (`Duplicate item found with id` otherwise): the
+  // fuzz reuses call ids across turns, so the answer's message id is part of them.
+  const first = `${messageId ? `${messageId}_` : ""}${calls[0]?.id ?? "none"}`;
   const items = calls.map((c) => ({
     type: "function_call",
-    id: `fc_${c.id}`,
+    id: `fc_${messageId ? `${messageId}_` : ""}${c.id}`,
     call_id: c.id,
     name: c.name,
     arguments: JSON.stringify(c.args),
@@ -222,7 +225,7 @@ export function responsesMetadata(calls: ReadonlyArray<{ id?: string; name: stri
 
 /** An AI message with tool calls, as a Responses API answer stores them ({@link responsesMetadata}). */
 export function callMessage(id: string, calls: NonNullable<AIMessage["tool_calls"]>): AIMessage {
-  return new AIMessage({ id, content: "", tool_calls: calls, response_metadata: responsesMetadata(calls) });
+  return new AIMessage({ id, content: "", tool_calls: calls, response_metadata: responsesMetadata(calls, id) });
 }
 
 /** The user message of turn `t` (0-based), id `u<t>`. */
