@@ -12,29 +12,16 @@ import { join } from "node:path";
 import { type BaseMessage, HumanMessage, mapStoredMessagesToChatMessages, type StoredMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { CLI_USAGE_EXIT_CODE, type MemoryConfigInput, memoryStack, migrate, runCli, type ThreadwiseSaver } from "@threadwise/memory";
+import { CLI_USAGE_EXIT_CODE, type MemoryConfigInput, memoryStack, migrate, type ThreadwiseSaver } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 import { freshDatabase, testPoolMax } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-cli-export-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = cliRun;
 
 const TURNS = 10;
 const userText = (k: number) => (k % 2 === 0 ? `제 사물함 번호는 ${k}${k}이에요 (turn ${k})` : `my locker is number ${k} (turn ${k})`);

@@ -18,13 +18,13 @@ import {
   MemoryThreadRegistry,
   postgresUserStore,
   resolveMemoryConfig,
-  runCli,
   type ThreadRegistry,
   ThreadwiseSaver,
 } from "@threadwise/memory";
 import { namespaceLabel } from "@threadwise/user-memory";
 import { createAgent } from "langchain";
 import { describe, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 import { BACKENDS, type Backend, backendStorage } from "./support/threadwise-savers.js";
 
 const storage = backendStorage("tweras");
@@ -184,21 +184,7 @@ describe.each(BACKENDS)("eraseTenant (%s)", (backend) => {
 });
 
 describe("threadwise erase-tenant (CLI)", () => {
-  async function cli(argv: string[]) {
-    let stdout = "";
-    let stderr = "";
-    const code = await runCli(argv, {
-      env: {},
-      stdout: (t) => {
-        stdout += t;
-      },
-      stderr: (t) => {
-        stderr += t;
-      },
-      progress: false,
-    });
-    return { code, stdout, stderr };
-  }
+  const cli = cliRun;
 
   it.each(["sqlite", "postgres"] as const)("%s: dry run by default, counts by kind, --json, --apply", async (backend) => {
     const w = await world(backend, "cli");

@@ -11,25 +11,12 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
-import { memoryStack, prune, runCli } from "@threadwise/memory";
+import { memoryStack, prune } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 
-async function cli(argv: string[]) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    env: {},
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stdout, stderr };
-}
+const cli = cliRun;
 
 const dir = mkdtempSync(join(tmpdir(), "tw-prune-none-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));

@@ -10,28 +10,15 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
-import { CLI_USAGE_EXIT_CODE, memoryStack, runCli } from "@threadwise/memory";
+import { CLI_USAGE_EXIT_CODE, memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-nu35-migrate-"));
 afterAll(() => rmSync(dir, { recursive: true, force: true }));
 
-async function cli(argv: string[]) {
-  let stderr = "";
-  let stdout = "";
-  const code = await runCli(argv, {
-    env: {},
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stderr, stdout };
-}
+const cli = cliRun;
 
 it("migrate --sqlite says a SQLite file needs none, and changes nothing", async () => {
   const sqlitePath = join(dir, "memory.sqlite");

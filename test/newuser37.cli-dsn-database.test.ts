@@ -7,8 +7,9 @@
  * no server: a case that connected would fail with a connection error instead), naming `--dsn` or
  * the variable it came from and the stack's database, and never printing the password.
  */
-import { CLI_USAGE_EXIT_CODE, dsnNamesDatabase, runCli, withDefaultDatabase } from "@threadwise/memory";
+import { CLI_USAGE_EXIT_CODE, dsnNamesDatabase, withDefaultDatabase } from "@threadwise/memory";
 import { describe, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 
 const NO_DB = [
   "postgresql://owner:s3cret@127.0.0.1:1",
@@ -17,18 +18,7 @@ const NO_DB = [
 ];
 const WITH_DB = "postgresql://owner:s3cret@127.0.0.1:1/shop_memory";
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv) {
-  let stderr = "";
-  const code = await runCli(argv, {
-    env,
-    stdout: () => {},
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stderr };
-}
+const cli = cliRun;
 
 /** Each command with a PostgreSQL target, the variable its DSN defaults to, and its other required flags. */
 const COMMANDS: [string, string, string[]][] = [

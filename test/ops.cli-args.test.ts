@@ -9,30 +9,17 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
-import { CLI_USAGE_EXIT_CODE, memoryStack, runCli } from "@threadwise/memory";
+import { CLI_USAGE_EXIT_CODE, memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
+import { cliRun } from "./support/cli-run.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-cli-args-"));
 const sqlitePath = join(dir, "memory.sqlite");
 /** Nothing listens there: a case that reached a connection would fail with a connection error instead. */
 const DEAD_DSN = "postgresql://app:pw@127.0.0.1:1/app_memory";
 
-async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  let stderr = "";
-  let stdout = "";
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stderr, stdout };
-}
+const cli = cliRun;
 
 beforeAll(async () => {
   const stack = memoryStack({ backend: "sqlite", sqlitePath, env: {} });

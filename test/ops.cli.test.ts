@@ -9,11 +9,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { scriptedModel } from "@threadwise/core/testing";
-import { memoryStack, runCli } from "@threadwise/memory";
+import { memoryStack } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, beforeAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres, withCredentials } from "./fixtures/memory-postgres.js";
+import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
 const SECRET = `S3cr3t-${randomUUID().slice(0, 8)}`;
@@ -23,19 +24,8 @@ const SECRET_ENV = {
 };
 
 async function cli(argv: string[], env: NodeJS.ProcessEnv = {}) {
-  let stdout = "";
-  let stderr = "";
-  const code = await runCli(argv, {
-    env,
-    stdout: (t) => {
-      stdout += t;
-    },
-    stderr: (t) => {
-      stderr += t;
-    },
-    progress: false,
-  });
-  return { code, stdout, stderr, all: stdout + stderr };
+  const run = await cliRun(argv, env);
+  return { ...run, all: run.stdout + run.stderr };
 }
 
 const dir = mkdtempSync(join(tmpdir(), "tw-cli-"));
