@@ -37,6 +37,7 @@ import {
   GRAPH_OPS_TEXT,
   graphOpsAgents,
   graphOpsLabel,
+  graphOpsPair,
   outcome,
   parallelModel,
   type ReportGraph,
@@ -49,11 +50,7 @@ import {
   wholeThread,
 } from "./support/report-agent.js";
 
-const both = (a: ReturnType<typeof graphOpsAgents>) =>
-  [
-    ["agent", a.agent],
-    ["plain", a.plain],
-  ] as const;
+const both = graphOpsPair;
 
 describe.each(GRAPH_OPS_CASES)("public reports, graph operations 6 (%o)", (c) => {
   it(`langgraphjs#847: one update removing a message and writing under its id, or writing then removing, as on a plain saver (${graphOpsLabel(c)})`, async () => {

@@ -39,6 +39,7 @@ import {
   GRAPH_OPS_TEXT,
   graphOpsAgents,
   graphOpsLabel,
+  graphOpsPair,
   type ReportGraph,
   requests,
   storedMessages,
@@ -47,11 +48,7 @@ import {
   wholeThread,
 } from "./support/report-agent.js";
 
-const both = (a: ReturnType<typeof graphOpsAgents>) =>
-  [
-    ["agent", a.agent],
-    ["plain", a.plain],
-  ] as const;
+const both = graphOpsPair;
 
 /** The stack's whole thread against plain's (archived messages included). */
 async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: string) {

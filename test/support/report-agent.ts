@@ -266,6 +266,13 @@ export function graphOpsAgents(options: {
   };
 }
 
+/** The stack's agent and plain `createAgent`'s from {@link graphOpsAgents}, labelled, to run one case on both. */
+export const graphOpsPair = (a: ReturnType<typeof graphOpsAgents>) =>
+  [
+    ["agent", a.agent],
+    ["plain", a.plain],
+  ] as const;
+
 /** The whole thread the stack of {@link graphOpsAgents} stores (archived messages first). */
 export const wholeThread = (a: ReturnType<typeof graphOpsAgents>, threadId: string) =>
   (a.stack.checkpointer as unknown as { readThread(config: object): Promise<BaseMessage[]> }).readThread({
