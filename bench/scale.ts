@@ -93,6 +93,7 @@ import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
 // rewrites a prepared thread's channels for another thread's text, see `retarget`).
 import { coveredDigestsOf, coveredMessages } from "../packages/summarize/src/summary-coverage.js";
 import { benchArgs, printJson } from "./support/cli.js";
+import { GC_KIND_NAMES, type GcKind } from "./support/gc-kinds.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
@@ -327,14 +328,6 @@ interface HooksRow {
   load: number;
 }
 
-type GcKind = "major" | "minor" | "incremental" | "weak";
-const GC_KINDS: Record<number, GcKind> = {
-  [perfConstants.NODE_PERFORMANCE_GC_MAJOR]: "major",
-  [perfConstants.NODE_PERFORMANCE_GC_MINOR]: "minor",
-  [perfConstants.NODE_PERFORMANCE_GC_INCREMENTAL]: "incremental",
-  [perfConstants.NODE_PERFORMANCE_GC_WEAKCB]: "weak",
-};
-
 /** A "gc" entry's kind (`perf_hooks.constants.NODE_PERFORMANCE_GC_*`; -1 when it has none). */
 const gcKindOf = (entry: PerformanceEntry): number => (entry as { detail?: { kind?: number } }).detail?.kind ?? -1;
 
@@ -351,9 +344,9 @@ function watchGc(): { stop: (windows: ReadonlyArray<readonly [number, number]>) 
       // Entries are delivered on a timer turn of the event loop (not yet at the next setImmediate).
       await new Promise((resolve) => setTimeout(resolve, 50));
       observer.disconnect();
-      const out = Object.fromEntries(Object.values(GC_KINDS).map((k) => [k, { count: 0, msPerCall: 0 }])) as HooksRow["gc"];
+      const out = Object.fromEntries(Object.values(GC_KIND_NAMES).map((k) => [k, { count: 0, msPerCall: 0 }])) as HooksRow["gc"];
       for (const entry of entries) {
-        const kind = GC_KINDS[gcKindOf(entry)];
+        const kind = GC_KIND_NAMES[gcKindOf(entry)];
         if (kind === undefined || !windows.some(([a, b]) => entry.startTime >= a && entry.startTime < b)) continue;
         out[kind].count += 1;
         out[kind].msPerCall += entry.duration / Math.max(1, windows.length);

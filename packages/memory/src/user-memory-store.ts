@@ -1,6 +1,7 @@
 import { type BaseStore, InMemoryStore } from "@langchain/langgraph-checkpoint";
 import type { PostgresStore } from "@langchain/langgraph-checkpoint-postgres/store";
 import { resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
+import { STORE_METHODS } from "@threadwise/user-memory";
 import type pg from "pg";
 import { ThreadwiseClosedError } from "./closed-error.js";
 import type { MemoryConfig } from "./config.js";
@@ -63,7 +64,7 @@ export function createUserMemoryStore(
 }
 
 /** The calls of a `BaseStore` (and PostgresStore's `start`) refused once {@link ownedUserMemoryStore}'s store is closed. */
-const STORE_CALLS = ["batch", "get", "search", "put", "delete", "listNamespaces", "start"] as const;
+const STORE_CALLS = [...STORE_METHODS, "start"] as const;
 
 /**
  * The user-memory store memoryStack makes when none is given ({@link createUserMemoryStore}),
