@@ -112,9 +112,10 @@ export interface Target {
   /**
    * SQLite targets opened with `countWalFrames`: what the file's connection wrote to its WAL
    * ({@link WalFrameCounter}); the bench reads it after each step, and {@link Target.prune}'s
-   * frames are read past, not counted.
+   * frames are read past, not counted. The counter's own statements are not counted in
+   * {@link Target.statementKinds} nor timed in {@link Target.statementCpu}.
    */
-  walFrames?: WalFrameCounter;
+  walFrames?: Pick<WalFrameCounter, "counts" | "read">;
 }
 
 /** Calls of one statement kind and the main-thread CPU they took, in nanoseconds (the reading's own cost taken off). */
@@ -309,7 +310,20 @@ export async function sqliteTarget(
   const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
   const cpu = options.timeStatements ? timeStatementsOf(db, () => pruning) : undefined;
-  const walFrames = options.countWalFrames ? new WalFrameCounter(db) : undefined;
+  const counter = options.countWalFrames ? new WalFrameCounter(db) : undefined;
+  // The counter's own statements (its `dbstat` read, its checkpoint) are not the replay's: not counted nor timed.
+  const walFrames = counter && {
+    counts: counter.counts,
+    read: (count = true) => {
+      const was = pruning;
+      pruning = true;
+      try {
+        counter.read(count);
+      } finally {
+        pruning = was;
+      }
+    },
+  };
   return {
     ...(options.countStatements ? { statements: () => statements, statementKinds: () => kinds } : {}),
     ...(cpu ? { statementCpu: () => cpu } : {}),
