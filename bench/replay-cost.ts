@@ -28,6 +28,11 @@
  * the main thread's `schedstat` (V8's other threads not billed), the reading's own cost taken off;
  * the timing adds two readings per statement, so the run's CPU figures are not comparable with
  * others; the bench's prune left out),
+ * `--wal-frames` (SQLite: the pages each step wrote to the file's write-ahead log, read from the
+ * log's own frame headers after each step (load-independent), by the table or index owning each
+ * page then (`dbstat`; `(free)` for a page freed meanwhile), and the commits among them:
+ * `walFramesPerStep` in the replay rows; the log is checkpointed at each reading instead of
+ * automatically, so the run's CPU figures are not comparable with others; the bench's prune left out),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
  * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`),
@@ -151,6 +156,7 @@ import {
 import { seedState } from "./support/seed-thread.js";
 import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
 import { billThreads, readThreads, type ThreadCpu, threadCpuPerStep } from "./support/thread-cpu.js";
+import type { WalFrameCounts } from "./support/wal-frames.js";
 
 setFlagsFromString("--expose-gc");
 const collectGarbage = runInNewContext("gc") as () => void;
@@ -168,6 +174,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   hooks: { type: "boolean", default: false },
   "sql-statements": { type: "boolean", default: false },
   "sql-cpu": { type: "boolean", default: false },
+  "wal-frames": { type: "boolean", default: false },
   "step-cpu": { type: "boolean", default: false },
   "step-gc": { type: "boolean", default: false },
   "thread-cpu": { type: "boolean", default: false },
@@ -423,7 +430,11 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new MemoryThreadRegistry(target.saver as never)) };
   }
   if (kind === "sqlite") {
-    const target = await sqliteTarget({ countStatements: cli.values["sql-statements"], timeStatements: cli.values["sql-cpu"] });
+    const target = await sqliteTarget({
+      countStatements: cli.values["sql-statements"],
+      timeStatements: cli.values["sql-cpu"],
+      countWalFrames: cli.values["wal-frames"],
+    });
     if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
     const db = (target.saver as unknown as { db: never }).db;
     return { target, checkpointer: new ThreadwiseSaver(target.saver, new SqliteThreadRegistry(db)) };
@@ -598,6 +609,16 @@ function cpuPerStep(
   return { totalUs: round(total / steps), kinds: Object.fromEntries(kinds) };
 }
 
+/** `--wal-frames`: a replay's WAL frames and commits per step, and the frames by owner (most first). */
+function walFramesPerStep(counts: WalFrameCounts, steps: number): NonNullable<ReplayRow["walFramesPerStep"]> {
+  const round = (x: number) => Math.round(x * 100) / 100;
+  return {
+    frames: round(counts.frames / steps),
+    commits: round(counts.commits / steps),
+    byOwner: Object.fromEntries([...counts.byOwner].sort((a, b) => b[1] - a[1]).map(([owner, n]) => [owner, round(n / steps)])),
+  };
+}
+
 interface ReplayRow {
   saver: string;
   config: string;
@@ -625,6 +646,8 @@ interface ReplayRow {
   sqlStatementKindsPerStep?: Record<string, number>;
   /** With `--sql-cpu`, on SQLite: main-thread CPU of the statements per step (`totalUs`) and by kind (calls and us per step, most CPU first). */
   sqlCpuPerStep?: { totalUs: number; kinds: Record<string, { calls: number; us: number }> };
+  /** With `--wal-frames`, on SQLite: WAL frames (pages) and commits per step, and the frames by the table or index owning each page, most first. */
+  walFramesPerStep?: { frames: number; commits: number; byOwner: Record<string, number> };
   /** With `--step-cpu`: each step's CPU ms, in replay order. */
   stepCpuMs?: number[];
   /** With `--step-cpu`, archive lanes: the indexes (in `stepCpuMs`) of the steps that wrote to the archive. */
@@ -760,6 +783,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
   // What opening the lanes ran is not the replay's.
   const kinds0 = new Map(lanes.map((entry) => [entry.target, new Map(entry.target.statementKinds?.() ?? [])]));
   const cpu0 = new Map(lanes.map((entry) => [entry.target, structuredClone(new Map(entry.target.statementCpu?.() ?? []))]));
+  for (const entry of lanes) entry.target.walFrames?.read(false);
   try {
     const profiling: Profiling | undefined = cli.values.profile ? await startProfile() : undefined;
     const heap: HeapSampling | undefined =
@@ -774,6 +798,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         if (cli.values["step-cpu"] && cli.values.hooks) entry.hooksBefore = new Map(HOOK_CPU);
         const step = await timedStep(entry.target, entry.lane, exchange.user, exchange.assistant);
         hookLane = "";
+        entry.target.walFrames?.read();
         if (threads0) billThreads(threads0, readThreads(), entry.threadCpu);
         // The step's allocations, billed to its lane (the profiler is stopped between steps).
         if (heap && !HEAP_PROMOTED)
@@ -879,6 +904,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
             }
           : {}),
         ...(target.statementCpu ? { sqlCpuPerStep: cpuPerStep(target.statementCpu(), cpu0.get(target), exchanges.length) } : {}),
+        ...(target.walFrames ? { walFramesPerStep: walFramesPerStep(target.walFrames.counts, exchanges.length) } : {}),
         ...(cli.values["step-cpu"]
           ? {
               stepCpuMs: stepCpu,

@@ -20,6 +20,7 @@ import Database from "better-sqlite3";
 import type { AgentMiddleware } from "langchain";
 import pg from "pg";
 import { cpuNow } from "./hook-calls.js";
+import { WalFrameCounter } from "./wal-frames.js";
 
 /** The full stack's window (messages) and token cap (tokens). */
 export const WINDOW = 20;
@@ -108,6 +109,13 @@ export interface Target {
   statementKinds?: () => ReadonlyMap<string, number>;
   /** SQLite targets opened with `timeStatements`: calls and main-thread CPU by statement kind so far ({@link StatementCpu}). */
   statementCpu?: () => ReadonlyMap<string, StatementCpu>;
+  /**
+   * SQLite targets opened with `countWalFrames`: what the file's connection wrote to its WAL
+   * ({@link WalFrameCounter}); the bench reads it after each step, and {@link Target.prune}'s
+   * frames are read past, not counted. The counter's own statements are not counted in
+   * {@link Target.statementKinds} nor timed in {@link Target.statementCpu}.
+   */
+  walFrames?: Pick<WalFrameCounter, "counts" | "read">;
 }
 
 /** Calls of one statement kind and the main-thread CPU they took, in nanoseconds (the reading's own cost taken off). */
@@ -280,8 +288,12 @@ export async function memoryTarget(): Promise<Target> {
  * A SqliteSaver on a fresh file in WAL mode. `countStatements`: the connection counts every
  * statement SQLite runs (better-sqlite3's `verbose` hook, which expands each statement's SQL with
  * its values, blobs included: CPU figures of such a run are not comparable with others).
+ * `countWalFrames`: the WAL's frames are counted ({@link WalFrameCounter}; its checkpoints then
+ * happen at each reading, between steps, so CPU figures of such a run are not comparable either).
  */
-export async function sqliteTarget(options: { countStatements?: boolean; timeStatements?: boolean } = {}): Promise<Target> {
+export async function sqliteTarget(
+  options: { countStatements?: boolean; timeStatements?: boolean; countWalFrames?: boolean } = {},
+): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
   let statements = 0;
   const kinds = new Map<string, number>();
@@ -298,19 +310,36 @@ export async function sqliteTarget(options: { countStatements?: boolean; timeSta
   const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
   const cpu = options.timeStatements ? timeStatementsOf(db, () => pruning) : undefined;
+  const counter = options.countWalFrames ? new WalFrameCounter(db) : undefined;
+  // The counter's own statements (its `dbstat` read, its checkpoint) are not the replay's: not counted nor timed.
+  const walFrames = counter && {
+    counts: counter.counts,
+    read: (count = true) => {
+      const was = pruning;
+      pruning = true;
+      try {
+        counter.read(count);
+      } finally {
+        pruning = was;
+      }
+    },
+  };
   return {
     ...(options.countStatements ? { statements: () => statements, statementKinds: () => kinds } : {}),
     ...(cpu ? { statementCpu: () => cpu } : {}),
+    ...(walFrames ? { walFrames } : {}),
     kind: "sqlite",
     label: "SqliteSaver (file, WAL)",
     saver,
     counters: countWrites(saver),
     prune: async (threadId) => {
+      walFrames?.read();
       pruning = true;
       const newest = db.prepare("SELECT max(checkpoint_id) AS id FROM checkpoints WHERE thread_id = ?").get(threadId) as { id: string };
       db.prepare("DELETE FROM checkpoints WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
       db.prepare("DELETE FROM writes WHERE thread_id = ? AND checkpoint_id <> ?").run(threadId, newest.id);
       pruning = false;
+      walFrames?.read(false);
     },
     close: async () => {
       db.close();
