@@ -55,6 +55,10 @@
  * second first at even exchanges, so the steps that follow a summary step change hands),
  * `--warm-replays <n>` (n whole replays on lanes of their own before the measured one, dropped: the
  * measured replay then runs on code V8 has already optimized, as a long-lived process's would),
+ * `--turbofan` (one configuration and one saver: the bench runs itself again with V8's code log on
+ * (`--log-code --log-deopt`) and adds `turbofan` to its JSON: TurboFan jobs, KiB of machine code,
+ * deoptimizations and functions of the whole process, those of `packages/`, and every function
+ * compiled more than once; a count that does not depend on the load; bench/support/turbofan-log.ts),
  * `--jit-main-thread` (the bench runs itself again under `--no-concurrent-recompilation`: V8 then
  * optimizes a function on the main thread, in the step that made it hot, instead of on its worker
  * threads while later steps run, which `process.cpuUsage()` (every thread) bills to whichever
@@ -114,8 +118,9 @@
  */
 import { spawnSync } from "node:child_process";
 import { randomUUID } from "node:crypto";
-import { writeFileSync } from "node:fs";
-import { cpus, loadavg } from "node:os";
+import { readFileSync, rmSync, writeFileSync } from "node:fs";
+import { cpus, loadavg, tmpdir } from "node:os";
+import { join } from "node:path";
 import { type PerformanceEntry, PerformanceObserver, performance } from "node:perf_hooks";
 import { getHeapStatistics, setFlagsFromString } from "node:v8";
 import { runInNewContext } from "node:vm";
@@ -156,6 +161,7 @@ import {
 import { seedState } from "./support/seed-thread.js";
 import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
 import { billThreads, readThreads, type ThreadCpu, threadCpuPerStep } from "./support/thread-cpu.js";
+import { turbofanCounts } from "./support/turbofan-log.js";
 import type { WalFrameCounts } from "./support/wal-frames.js";
 
 setFlagsFromString("--expose-gc");
@@ -183,6 +189,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "lane-offset": { type: "string", default: "0" },
   "jit-main-thread": { type: "boolean", default: false },
   "warm-replays": { type: "string", default: "0" },
+  turbofan: { type: "boolean", default: false },
   "archive-keep-groups": { type: "string" },
   "archive-batch": { type: "string" },
   "recall-calls": { type: "string", default: "40" },
@@ -407,6 +414,42 @@ if (HEAP_PROMOTED && (CONFIGS.length !== 1 || String(cli.values.savers).includes
   throw new Error(
     "--heap-promoted: give one configuration (--only <key>) and one saver (--savers <kind>): the profile is not split by lane",
   );
+// `--turbofan`: the bench runs itself again with V8's code log on, one lane per process (the log is the process's),
+// and adds what TurboFan made (bench/support/turbofan-log.ts) to its figures.
+const TURBOFAN_LOG_FLAG = "--log-code";
+if (cli.values.turbofan && !process.execArgv.includes(TURBOFAN_LOG_FLAG)) {
+  if (CONFIGS.length !== 1 || String(cli.values.savers).includes(","))
+    throw new Error("--turbofan: give one configuration (--only <key>) and one saver (--savers <kind>): V8's log is not split by lane");
+  const logfile = join(tmpdir(), `replay-cost-turbofan-${process.pid}-${randomUUID()}.log`);
+  const child = spawnSync(
+    process.execPath,
+    [TURBOFAN_LOG_FLAG, "--log-deopt", `--logfile=${logfile}`, "--no-logfile-per-isolate", ...process.execArgv, ...process.argv.slice(1)],
+    { stdio: ["inherit", "pipe", "inherit"], maxBuffer: 256 * 1024 * 1024, encoding: "utf8" },
+  );
+  let log = "";
+  try {
+    log = readFileSync(logfile, "utf8");
+  } finally {
+    rmSync(logfile, { force: true });
+  }
+  // Our code: the packages' sources (tsx loads them from packages/*/src), the bench's own files left out.
+  const counts = turbofanCounts(log, (location) => /\/packages\/[^/]+\/src\//.test(location));
+  const turbofan = { lane: CONFIGS[0]?.key, saver: cli.values.savers, ...counts, ourFunctions: counts.ourFunctions.slice(0, 40) };
+  // `--log-deopt` also prints a `[bailout ...]` line per deoptimization on stdout: left out of the figures.
+  const stdout = child.stdout
+    .split("\n")
+    .filter((line) => !line.startsWith("[bailout "))
+    .join("\n");
+  if (cli.json && child.status === 0) printJson({ ...JSON.parse(stdout), turbofan });
+  else {
+    process.stdout.write(stdout);
+    process.stdout.write(
+      `\nTurboFan (whole process, --only ${turbofan.lane} --savers ${turbofan.saver}): ${counts.jobs} jobs, ${counts.codeKiB.toFixed(1)} KiB of code, ${counts.deopts} deopts, ${counts.functions} functions; packages/: ${counts.ours.jobs} jobs, ${counts.ours.codeKiB.toFixed(1)} KiB\n` +
+        `compiled more than once: ${counts.recompiled.map((f) => `${f.function.split(" ")[0] || "(anonymous)"} ${f.jobs}x/${f.deopts} deopts`).join(", ")}\n`,
+    );
+  }
+  process.exit(child.status ?? 1);
+}
 
 /** The next recorded assistant text (or "ok"), set before each step. */
 let nextAnswer = "ok";
