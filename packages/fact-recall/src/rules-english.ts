@@ -571,10 +571,15 @@ const RULES: Rule[] = [
     },
   },
   {
+    // What one cannot or must not take or do (`can't have dairy`, `not allowed to drive`); `do not`
+    // and `never` only before eating or drinking: `I don't have a dog` says what one lacks, no rule.
     attribute: "constraint",
-    re: new RegExp(`^${ADV}(?:cannot|can not|do not|must not|should not|am not allowed to|never) (eat|drink|have|fly|drive) ${VAL}`, "i"),
+    re: new RegExp(
+      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat|drink)) ${VAL}`,
+      "i",
+    ),
     build: (m, s) => {
-      const v = `${m[1]} ${cut(m[2] as string, 5)}`;
+      const v = `${m[1] ?? m[2]} ${cut(m[3] as string, 5)}`;
       return list(`cannot ${v}`, `${s.label} cannot ${v} (health, diet constraint)`);
     },
   },
