@@ -1,4 +1,5 @@
 import { describe, expect, it } from "vitest";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
 import { expectFact, expectNo, pairs } from "./test-support.js";
 
 /**
@@ -22,5 +23,34 @@ describe("what one does not have is no constraint", () => {
 
   it("a negated possession states nothing else either", () => {
     expect(pairs("I don't have a dog, my sister does")).toEqual([]);
+  });
+});
+
+describe("a relative or a pet named right after the word for them", () => {
+  it("the relative's fact, not a statement about the name", () => {
+    expectFact("My husband Tom is a nurse", "user's husband:work=nurse");
+    expectFact("my sister Jo lives in Tempe with her kids", "user's sister:residence=Tempe");
+    expectFact("my brother, Sam, works at Google", "user's brother:work=Google");
+    expectFact("My son Leo just turned 4", "user's son:age=4");
+    expectNo("my cousin Ana is a paralegal in Austin", "user's cousin:statement");
+    expect(pairs("my cousin Ana is a paralegal in Austin")).toContain("user's cousin:work=paralegal");
+  });
+
+  it("the name goes into the fact's text", () => {
+    const [fact] = extractFactsHeuristic("My wife Dani is a dental hygienist");
+    expect(fact?.text).toContain("Dani");
+  });
+
+  it("a pet named after its kind, with words of size or temper before the kind", () => {
+    expectFact("my cat Pickle is 14 and on kidney food", "user:pet=cat named Pickle");
+    expectFact("our dog Biscuit is a lab mix", "user:pet=dog named Biscuit");
+    expectFact("my girlfriend has a lazy old dog called Bruno", "user's girlfriend:pet=dog named Bruno");
+    expectFact("I've got a bearded dragon named Spike", "user:pet=bearded dragon named Spike");
+    expectFact("we have a tortoise", "user:pet=tortoise");
+  });
+
+  it("guards: someone else's pet, what a named relative says", () => {
+    expectNo("I fed my neighbour's dog Rex", "user:pet");
+    expect(pairs("my sister Jo says she's moving to Leeds")).toEqual([]);
   });
 });

@@ -18,13 +18,15 @@ const FAMILY_REL = REL.split("|")
   .join("|");
 /** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
 const PET =
-  "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet|" +
+  "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|tortoise|snake|horse|guinea pig|lizard|bearded dragon|gecko|ferret|chinchilla|gerbil|budgie|cockatiel|pet|" +
   "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
  * cat`): a lowercase word that is no quantifier or size (`a few fish`, `a little dog` stays `dog`).
  */
 const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
+/** Words of size, age or temper before a pet's kind (`a grumpy old cat`): no part of the kind. */
+const PET_MOOD = "(?:little|big|small|tiny|huge|old|young|grumpy|lazy|fat|fluffy|cute|sweet|crazy|senior|elderly|adorable)";
 const JOB =
   "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor|" +
   // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
@@ -510,7 +512,7 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) ((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
       "i",
     ),
     build: (m, s) => {
@@ -731,6 +733,13 @@ const RULES: Rule[] = [
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+/** A pet named right after its kind (`my cat Mochi is 12`, `our dog Rufus ...`): the speaker's pet, named. */
+const PET_APPOSITION = new RegExp(`\\b(?:[Mm]y|[Oo]ur) (${PET}) (?!I\\b)([A-Z][a-z][\\w'-]*)\\b`);
+/**
+ * A relative named right after the word for them (`my wife Dani is ...`, `my sister, Jo, lives
+ * ...`): the name, to go into the fact's text; the clause is the relative's, read without it.
+ */
+const RELATIVE_NAMED = new RegExp(`^([Mm]y (?:${REL})),?\\s+(?!I\\b)([A-Z][a-z][\\w'-]*),?\\s+(?=[a-z])`);
 /**
  * `my hobby is …`, `my hobbies are …`, `my sister's hobby is …` (present only: `was` is none, `is
  * not` neither): the activity, of the speaker or of the relative named. A list of hobbies
@@ -896,7 +905,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const rel = (family[1] as string).toLowerCase();
       push(speaker.id, "family", list(`${rel} named ${family[2]}`, `${speaker.label}'s ${rel} is named ${family[2]} (family)`, rel));
     }
-    const pet = PET_NAME_CLAUSE.exec(clause);
+    const pet = PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause);
     if (pet)
       push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
     const favorite = FAVORITE_CLAUSE.exec(clause);
@@ -927,7 +936,9 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
     if (name || family || pet || favorite || hobby || birthday || noMore) continue;
-    const body = clause.replace(LEAD, "").replace(VOCATIVE, "");
+    const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
+    const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
+    const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
     let subject: Subject | undefined;
     const pronoun = /^(he|she)\s+(.*)$/i.exec(body);
     const rel =
@@ -947,7 +958,8 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         .replace(/^is\b/i, "am")
         .replace(/^has\b/i, "have")
         .replace(/^does not\b/i, "do not");
-      subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
+      const label = `${speaker.label}'s ${r}${relativeName === undefined ? "" : ` ${relativeName}`}`;
+      subject = { id: `${speaker.id}'s ${r}`, label, we: false, predicate };
       lastRelative = r;
     }
     if (!subject) continue;
