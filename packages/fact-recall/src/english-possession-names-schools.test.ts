@@ -54,3 +54,40 @@ describe("a relative or a pet named right after the word for them", () => {
     expect(pairs("my sister Jo says she's moving to Leeds")).toEqual([]);
   });
 });
+
+describe("a school and what is studied there", () => {
+  it("a degree student at a school: both", () => {
+    expectFact("I'm a third-year PhD student in physics at Caltech", "user:school=Caltech");
+    expectFact("I'm a third-year PhD student in physics at Caltech", "user:study=physics");
+    expectFact("my son is a grad student in history at Yale", "user's son:school=Yale");
+    expectNo("my son is a grad student in history at Yale", "user's son:work");
+  });
+
+  it("a degree being done, and where", () => {
+    expectFact("I'm doing an MA in journalism part-time at Cardiff", "user:study=journalism");
+    expectFact("I'm doing an MA in journalism part-time at Cardiff", "user:school=Cardiff");
+    expectFact("im getting my masters in nursing at UCF online", "user:study=nursing");
+    expectFact("I'm studying civil engineering at Penn State", "user:school=Penn State");
+  });
+
+  it("a year at a school doing a subject", () => {
+    expectFact("I'm in my final year at Leeds Beckett doing law", "user:school=Leeds Beckett");
+    expectFact("I'm in my final year at Leeds Beckett doing law", "user:study=law");
+    expectFact("my daughter's at Sheffield Hallam doing nursing", "user's daughter:school=Sheffield Hallam");
+  });
+
+  it("a child or a school word starts at a school", () => {
+    expectFact("My son just started at Oakwood Primary", "user's son:school=Oakwood Primary");
+    expectFact("my daughter just started kindergarten at Lincoln", "user's daughter:school=Lincoln");
+    expectFact("My brother just started at Harvard law", "user's brother:school=Harvard law");
+    expectFact("I'm starting at Leeds University in September", "user:school=Leeds University");
+  });
+
+  it("guards: a job started, a shop, a plan at work", () => {
+    expectNo("I just started at Google", "user:school");
+    expectNo("my brother just started at Deloitte", "user's brother:school");
+    expectNo("I'm at Tesco doing the big shop", "user:school");
+    expectNo("I'm doing a shift at Tesco tonight", "user:school");
+    expectNo("my friend is a PhD student in physics at MIT", "user:school");
+  });
+});

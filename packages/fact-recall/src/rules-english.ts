@@ -232,6 +232,16 @@ const NOT_A_NAME =
 /** Languages one learns (`Japanese`, `British Sign Language`): a study ({@link RULES}), not a pastime. */
 const LANGUAGE =
   "Japanese|Korean|Chinese|Mandarin|Cantonese|Spanish|French|German|Italian|Portuguese|Russian|Arabic|Hindi|Urdu|Polish|Dutch|Swedish|Norwegian|Danish|Finnish|Greek|Turkish|Vietnamese|Thai|Indonesian|Hebrew|Latin|Welsh|Irish|Gaelic|Swahili|Tagalog|(?:British |American )?Sign Language|BSL|ASL";
+/**
+ * A school by its name (`Ohio State`, `St Mary's primary`, `Stanford law`, `the University of Leeds`):
+ * capitalized words, then a lowercase word for its level or faculty.
+ */
+const NAMED_SCHOOL =
+  "((?:the )?[A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*(?: (?:primary|elementary|middle|high|law|med|medical|business|nursing|grad|school|college|university|academy))?)";
+/** Degrees and levels of study (`an MSc`, `my masters`, `a PhD`). */
+const DEGREE = "(?:MSc|MA|MBA|MPhil|BSc|BA|BEng|MEng|PhD|doctorate|masters?|master's|bachelor's|bachelors|degree|diploma|PGCE)";
+/** Children and siblings, who start at a school (`my daughter just started at Brudenell`) rather than a job. */
+const SCHOOL_AGE_REL = /'s (?:son|daughter|kids?|child|children|grandson|granddaughter|niece|nephew)$/;
 /** Businesses one owns or runs ({@link RULES}: a job). */
 const BUSINESS =
   "shop|store|caf[eé]|coffee shop|restaurant|bakery|bar|pub|salon|business|company|firm|studio|gym|clinic|practice|farm|boutique|food truck|bookstore|startup|agency|daycare";
@@ -431,6 +441,15 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A student of a degree at a school (`a second-year PhD student in chemistry at UIUC`): the
+    // school (what is studied comes from {@link SIDE_FACTS}).
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}am (?:an?|now an?) (?:[\\w-]+ )?(?:PhD|doctoral|masters?|master's|MSc|MA|MBA|grad(?:uate)?|undergrad(?:uate)?|postgrad(?:uate)?) student(?: in ([a-z][a-z ]*?))? (?:at|in) ${NAMED_SCHOOL}`,
+    ),
+    build: (m, s) => single(m[2] as string, `${s.label} goes to ${m[2]} (school)`),
+  },
+  {
     // A year of study at a school (`I'm a junior at UC Davis`): the school, before the job rule reads `student`.
     attribute: "school",
     re: new RegExp(
@@ -438,9 +457,45 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => {
-      const v = cut(m[1] as string, 6);
+      // What is studied there is no part of the school (`at Leeds doing law`: {@link SIDE_FACTS}).
+      const v = cut((m[1] as string).replace(/\s+(?:doing|studying|reading)\s.*$/i, ""), 6);
       return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
     },
+  },
+  {
+    // A degree being done (`I'm doing an MSc in data science part-time at Salford`, `getting my
+    // masters in education`): what is studied (the school from {@link SIDE_FACTS}).
+    attribute: "study",
+    re: new RegExp(
+      `^${ADV}(?:am (?:doing|getting|taking|finishing|starting|working on|halfway through)|have started|started) (?:an?|my|the) (?:(?:part-time|online|full-time|evening|distance) )?${DEGREE}(?: degree)? in ([a-z][a-z ]*?)(?= (?:at|part-time|online|full-time|from|with|through|and|but|so|since)\\b|[,.!]|$)`,
+      "i",
+    ),
+    build: (m, s) => single(m[1] as string, `${s.label} studies ${m[1]} (study)`),
+  },
+  {
+    // Being at a school doing a subject (`my son's at Leeds Beckett doing sports science`): the
+    // school; not `I'm at Tesco` alone, nor at work (`at Google doing backend`: no school word, no child).
+    attribute: "school",
+    re: new RegExp(`^am (?:now )?at ${NAMED_SCHOOL} (?:doing|studying|reading) ([a-z][a-z ]*)`),
+    build: (m, s) =>
+      SCHOOL_AGE_REL.test(s.id) || /(?:universit|college|school|academy|uni\b|institute|poly)/i.test(m[1] as string)
+        ? single(m[1] as string, `${s.label} goes to ${m[1]} (school)`)
+        : undefined,
+  },
+  {
+    // Starting at a school (`my daughter just started at St Mary's primary`, `started kindergarten
+    // at Indianola`, `is starting at Stanford law`): a child's start is at a school; anyone else's
+    // only with a school's word in the name or a level before it (`I just started at Google` is a job).
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|year \\d+|\\d+(?:st|nd|rd|th) grade))? at ${NAMED_SCHOOL}`,
+    ),
+    build: (m, s) =>
+      m[1] !== undefined ||
+      SCHOOL_AGE_REL.test(s.id) ||
+      /(?:universit|college|school|academy|primary|elementary|middle|high|law|med|medical|uni\b|institute)/i.test(m[2] as string)
+        ? single(m[2] as string, `${s.label} goes to ${m[2]} (school)`)
+        : undefined,
   },
   {
     // A school year or level (`my son's in 2nd grade`, `I'm in high school`).
@@ -771,6 +826,16 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   ],
   [/,\s*(?:now\s+)?based (?:in|out of) ([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})/, "residence"],
   [/,\s*(?:and\s+)?majoring in ([^,;:!?]+)/i, "study"],
+  // Where one studies, after what (`studying mechanical engineering at Ohio State`, `an MSc in data science at Salford`).
+  [
+    new RegExp(
+      `^${ADV}(?:am studying|study|studied|am (?:doing|getting|taking|finishing|starting|working on) (?:an?|my|the) (?:[\\w-]+ )?${DEGREE})\\b[^,;:!?]*? at ${NAMED_SCHOOL}`,
+    ),
+    "school",
+  ],
+  // What one studies at a school (`a PhD student in chemistry at UIUC`, `in my final year at Leeds doing law`).
+  [/\bstudent in ([a-z][a-z ]*?) (?:at|in) [A-Z]/, "study"],
+  [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
 const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
@@ -980,9 +1045,18 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       for (const [re, attribute] of SIDE_FACTS) {
         const m = re.exec(subject.predicate);
         if (!m) continue;
-        const v = attribute === "residence" ? valueHead(m[1] as string, "place") : valueHead(cut(m[1] as string, 6), "work");
+        const v =
+          attribute === "residence"
+            ? valueHead(m[1] as string, "place")
+            : attribute === "school"
+              ? (m[1] as string).replace(/\.+$/, "")
+              : valueHead(cut(m[1] as string, 6), "work");
         if (!facts.some((f) => f.subject === subject.id && f.attribute === attribute))
-          push(subject.id, attribute, single(v, `${subject.label} ${attribute === "residence" ? "lives in" : "studies"} ${v}`));
+          push(
+            subject.id,
+            attribute,
+            single(v, `${subject.label} ${attribute === "residence" ? "lives in" : attribute === "school" ? "goes to" : "studies"} ${v}`),
+          );
       }
     if (!matched && isStatement(subject.predicate)) {
       const value = subject.predicate.replace(/[.!\s]+$/, "");
