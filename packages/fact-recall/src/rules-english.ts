@@ -309,7 +309,12 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     (m) => m[1] as string,
   ],
   [
-    new RegExp(`^${ADV}(?:quit|gave up|stopped|have (?:quit|given up|stopped)) (?:playing |doing )?(${HOBBY_WORD})\\b`, "i"),
+    // With the verb of going or playing and an article (`stopped going to yoga`, `stopped playing the
+    // violin`, `quit the gym`).
+    new RegExp(
+      `^${ADV}(?:quit|gave up|stopped|have (?:quit|given up|stopped)) (?:playing |doing |going to )?(?:the |my )?(${HOBBY_WORD}|gym)\\b`,
+      "i",
+    ),
     "hobby",
     (m) => m[1] as string,
   ],
@@ -560,6 +565,14 @@ const RULES: Rule[] = [
     build: (m, s) => single(m[1] as string, `${s.label} graduated from ${m[1]} (school)`),
   },
   {
+    // A wedding that happened (`we got married in 2022`, `I got married last spring`): married now;
+    // not one to come (`getting married`, a plan).
+    attribute: "marital",
+    re: new RegExp(`^${ADV}(?:got|have got|have been|were|was) ${ADV}married\\b`, "i"),
+    build: (_m, s) => single("married", `${s.label} is married (relationship status)`),
+    we: true,
+  },
+  {
     attribute: "marital",
     re: /^am (?:now )?(married|single|divorced|engaged|widowed|separated)\b/i,
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} (relationship status)`),
@@ -620,11 +633,24 @@ const RULES: Rule[] = [
     build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label} had ${(m[1] as string).toLowerCase()} (health)`),
   },
   {
+    // An illness or an operation one had (`I had a kidney stone in February`, `had ACL surgery two
+    // years ago`): a health fact, not an event.
     attribute: "health",
-    re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted|tore|fractured|dislocated) my ${VAL}`, "i"),
+    re: /^(?:had|has had|have had|got|was diagnosed with) (?:an? |two |three )?((?:kidney |gall ?)stones?|appendicitis|pneumonia|shingles|sepsis|glandular fever|mono|(?:(?!a\b|an\b|my\b|the\b)[A-Za-z-]+ ){0,2}(?:surgery|operation|transplant))\b/i,
+    build: (m, s) => list(m[1] as string, `${s.label} had ${m[1]} (health)`),
+  },
+  {
+    // An injury by its verb and the body part (`sprained my wrist on the ice` -> `sprained wrist`);
+    // where or how it happened is no part of it.
+    attribute: "health",
+    re: new RegExp(`^${ADV}(broke|hurt|injured|sprained|twisted|tore|fractured|dislocated|pulled) my ${VAL}`, "i"),
     build: (m, s) => {
-      const v = cut(m[1] as string, 4);
-      return list(`injured ${v}`, `${s.label} injured their ${v} (health)`);
+      const part = cut(m[2] as string, 4).replace(
+        /\s+(?:on|at|in|while|when|during|playing|moving|doing|from|after|trying|lifting|carrying|falling|running|skiing|at)\b.*$/i,
+        "",
+      );
+      const verb = (m[1] as string).toLowerCase();
+      return list(`${verb} ${part}`, `${s.label} ${verb} their ${cut(m[2] as string, 4)} (health)`);
     },
   },
   {
