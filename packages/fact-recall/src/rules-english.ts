@@ -30,7 +30,9 @@ const PET_MOOD = "(?:little|big|small|tiny|huge|old|young|grumpy|lazy|fat|fluffy
 const JOB =
   "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor|" +
   // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
-  "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver";
+  "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver|" +
+  // Trades and titles said short (`a biomed tech`, `a CPA`, `a PM at Stripe`, `a retired machinist`).
+  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -73,7 +75,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+)\\b)`,
       "g",
     ),
     "$1 is ",
@@ -345,6 +347,12 @@ function untimed(text: string): string {
   );
 }
 
+/** `true` when `rest` says only when (`in April`, `two years ago`, `last summer`): no object. */
+function onlyWhen(rest: string): boolean {
+  const t = `x ${rest.replace(/[.!\s]+$/, "")}`;
+  return untimed(t) === "x" || valueHead(t, "event") === "x";
+}
+
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
@@ -436,7 +444,7 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: new RegExp(
-      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely))? (as an?|as|at|for|in) ${VAL}`,
+      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely|the (?:front desk|register|till|counter|door|bar|(?:[\\w-]+ )?shift)))? (as an?|as|at|for|in) ${VAL}`,
       "i",
     ),
     // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
@@ -537,6 +545,21 @@ const RULES: Rule[] = [
     build: (_m, s) => single("not married", `${s.label} is not married (relationship status)`),
   },
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
+  {
+    // Serving in the forces (`he's in the army`, `I'm in the Navy`): the service is the job.
+    attribute: "work",
+    re: /^am (?:now |still )?in the (army|navy|air force|marines|military|coast guard|national guard|reserves|raf|royal navy)\b/i,
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is in the ${(m[1] as string).toLowerCase()} (job)`),
+  },
+  {
+    // A workplace by where one is, with a role, a team or a span (`I'm at Google as a PM`, `I'm
+    // at Stripe now, on the payments team`, `I'm at Deloitte these days`, `at Kaiser full-time`); not
+    // where one is at the moment (`I'm at Starbucks now`, `at Costco right now`: a bare `now` says
+    // no more than that) nor a place in lower case (`at the gym`).
+    attribute: "work",
+    re: /^am (?:now )?at ([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})(?: now,?)?(?: (?:these days|full[- ]time|part[- ]time)\b| (?:as an? [\w -]+|(?:on|in) the [\w -]*(?:team|department|dept)\b))/,
+    build: (m, s) => single(m[1] as string, `${s.label} works at ${m[1]} (job)`),
+  },
   {
     attribute: "study",
     re: new RegExp(`^${ADV}(?:study|am studying|major in|am majoring in|majored in|studied) (?:(at) )?${VAL}`, "i"),
@@ -803,6 +826,9 @@ const RULES: Rule[] = [
     attribute: "event",
     re: new RegExp(`^${ADV}(?:have |had )?(${EVENT_VERBS}) ${VAL}`, "i"),
     build: (m, s) => {
+      // Quitting or leaving said only by when (`but I quit in April`, `left last summer`): the job
+      // before it is what ended (an ended fact of its own clause), no event of its own.
+      if (/^(?:quit|left|stopped)$/i.test(m[1] as string) && onlyWhen(m[2] as string)) return undefined;
       const v = `${m[1]} ${cut(m[2] as string, 10)}`;
       return list(`${m[1]} ${valueHead(cut(m[2] as string, 10), "event")}`, `${sentence(s)} (event)`, v);
     },
@@ -835,6 +861,14 @@ const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)
 // Case-sensitive past the first word: a second word is part of the name only when capitalized
 // (`Hollie Grant`, not `Hollie with an ie`).
 const NAME_CLAUSE = /\b(?:[Mm]y [Nn]ame is|[Cc]all me|[Mm]y [Nn]ame's) ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
+/**
+ * A workplace by the copula (`my company is Stripe`, `my employer's Kaiser`, `my job is at Target`,
+ * `my wife's company is Etsy`): the name, of the speaker or the relative named. A lower-case word
+ * there says how it is, not which (`my company is hiring`).
+ */
+const WORKPLACE_CLAUSE = new RegExp(
+  `\\b[Mm]y (?:(${REL})'s )?(?:company|employer|workplace|job|work)(?: is|'s)(?: now)? (?:at |with )?(?!I\\b)([A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,3})`,
+);
 const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
@@ -902,6 +936,9 @@ const NEGATED = new RegExp(
  */
 function isStatement(predicate: string): boolean {
   if (REACTION.test(predicate) || NEGATED.test(predicate)) return false;
+  // Quitting or leaving said only by when (`quit two years ago`): what ended is in the clause before.
+  const ended = /^(?:quit|left|stopped)\s+(.*)$/i.exec(predicate);
+  if (ended && onlyWhen(ended[1] as string)) return false;
   const words = predicate.match(/[A-Za-z]{3,}/g) ?? [];
   return (
     words.filter(
@@ -1015,6 +1052,13 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         if (v.length >= 2 && !FILLER_VALUES.test(v)) push(id, "hobby", list(v, `${label}'s hobby is ${v} (hobby)`));
       }
     }
+    const workplace = WORKPLACE_CLAUSE.exec(clause);
+    if (workplace) {
+      const rel = workplace[1]?.toLowerCase();
+      const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
+      const v = (workplace[2] as string).replace(/\.+$/, "");
+      push(id, "work", single(v, `${label} works at ${v} (job)`));
+    }
     const birthday = BIRTHDAY_CLAUSE.exec(clause);
     if (birthday) {
       const rel = birthday[1]?.toLowerCase();
@@ -1026,7 +1070,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || birthday || noMore) continue;
+    if (name || family || pet || favorite || hobby || workplace || birthday || noMore) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
