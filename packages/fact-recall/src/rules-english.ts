@@ -886,10 +886,11 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   ],
   [/,\s*(?:now\s+)?based (?:in|out of) ([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})/, "residence"],
   [/,\s*(?:and\s+)?majoring in ([^,;:!?]+)/i, "study"],
-  // Where one studies, after what (`studying mechanical engineering at Ohio State`, `an MSc in data science at Salford`).
+  // Where one studies, after what (`studying mechanical engineering at Ohio State`, `an MSc in data
+  // science at Salford`); not a language taken as a course (`study Korean at Yonsei on weekends`).
   [
     new RegExp(
-      `^${ADV}(?:am studying|study|studied|am (?:doing|getting|taking|finishing|starting|working on) (?:an?|my|the) (?:[\\w-]+ )?${DEGREE})\\b[^,;:!?]*? at ${NAMED_SCHOOL}`,
+      `^${ADV}(?:(?:am studying|study|studied) (?!at\\b|(?:${LANGUAGE})\\b)|am (?:doing|getting|taking|finishing|starting|working on) (?:an?|my|the) (?:[\\w-]+ )?${DEGREE}\\b)[^,;:!?]*? at ${NAMED_SCHOOL}`,
     ),
     "school",
   ],
