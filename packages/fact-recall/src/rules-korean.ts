@@ -2529,12 +2529,12 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
         return noun === undefined ? [] : [{ ...b, value: noun, ...(b.keyValue === undefined ? {} : { keyValue: noun }) }];
       })
       .filter(
-      // A numeral read as an age is a value though a stopword (`네`: four, not the yes-word).
-      (b) =>
-        b.value.trim() !== "" &&
-        !(notAValue(b.value) && !(rule.attribute === "age" && NUMERAL_AGE.test(b.value.trim()))) &&
-        !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
-    );
+        // A numeral read as an age is a value though a stopword (`네`: four, not the yes-word).
+        (b) =>
+          b.value.trim() !== "" &&
+          !(notAValue(b.value) && !(rule.attribute === "age" && NUMERAL_AGE.test(b.value.trim()))) &&
+          !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
+      );
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
