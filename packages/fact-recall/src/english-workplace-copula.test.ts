@@ -57,3 +57,28 @@ describe("quitting said only by when is no event", () => {
     expectFact("I quit smoking in May", "user:health=smoking (ended)");
   });
 });
+
+describe("goods sold on a marketplace are one's trade", () => {
+  it.each([
+    ["I sell candles on Etsy, mostly soy ones", "user:work=candles"],
+    ["we sell vintage clothes on Depop", "user:work=vintage clothes"],
+    ["I sell my paintings on Etsy", "user:work=paintings"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it.each(["I sold my bike on eBay", "I sell stuff on eBay sometimes", "if I sold prints on Etsy I'd make rent"])("guard: %s", (text) =>
+    expectNo(text, "user:work"),
+  );
+});
+
+describe("an activity kept up by how often is a hobby", () => {
+  it.each([
+    ["I run every morning before work", "user:hobby=run"],
+    ["i knit every night in front of the telly", "user:hobby=knit"],
+    ["I swim twice a week at the leisure centre", "user:hobby=swim"],
+    ["my sister paints every weekend", "user's sister:hobby=paint"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it.each(["I work every day", "if I ran every morning I'd be fitter", "do you run every morning?"])("guard: %s", (text) =>
+    expectNo(text, "user:hobby"),
+  );
+});

@@ -736,6 +736,31 @@ const RULES: Rule[] = [
     build: (m, s) => list(m[1] as string, `${s.label} drives a ${m[1]} (belongings)`),
   },
   {
+    // What one sells on a marketplace is one's trade (`I sell pottery on Etsy`, `we sell hand-dyed
+    // yarn through Etsy`): the goods; not a thing sold once (`sold my bike on eBay`: past).
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:sell|make and sell|have been selling|am selling) ([^,;:!?]+?) (?:on|through|via) (?:Etsy|eBay|Depop|Vinted|Amazon|Shopify|Instagram|TikTok Shop|Facebook Marketplace|Not On The High Street)\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = (m[1] as string).replace(/^(?:my|our|some)\s+/i, "");
+      return /^(?:it|them|stuff|things|everything|old stuff|clothes i do not wear)\b/i.test(v)
+        ? undefined
+        : single(v, `${s.label} sells ${v} (job)`);
+    },
+    we: true,
+  },
+  {
+    // An activity kept up by how often (`I run every morning`, `I knit every night`, `I swim twice a
+    // week`): the activity; not work or chores (`I work every day`, `cook every night` is a chore too
+    // often to tell: left out).
+    attribute: "hobby",
+    re: /^(?:also |still )?(run|jog|swim|knit|crochet|sew|paint|draw|cycle|bike|hike|climb|boulder|surf|skate|ski|dance|sing|bake|garden|lift|box|row|meditate|journal|skateboard)(?:s|es)?\b(?: [^,;:!?]*?)? (?:every (?:morning|night|evening|day|weekend|week|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:once|twice|three times|four times|\d+ times|\d+x) a (?:week|day|month))\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${sentence(s)} (hobby)`),
+    we: true,
+  },
+  {
     // Volunteering is kept up like a hobby (`I volunteer at the public library every Tuesday`).
     attribute: "hobby",
     re: new RegExp(`^${ADV}(?:volunteer|have been volunteering|am volunteering) (at|for|with|in) ${VAL}`, "i"),
