@@ -91,3 +91,19 @@ describe("a school and what is studied there", () => {
     expectNo("my friend is a PhD student in physics at MIT", "user:school");
   });
 });
+
+describe("chat forms of a name, a birthday and a favourite", () => {
+  it.each([
+    ["name's Priya Shah, nice to meet u", "user:name=Priya Shah"],
+    ["Name is Tom btw", "user:name=Tom"],
+    ["my birthday is Feb 14th lol", "user:birthday=Feb 14th"],
+    ["my bday's Sept 12", "user:birthday=Sept 12"],
+    ["fave band is Paramore, always", "user:favorite=band: Paramore"],
+  ])("%s", (text, fact) => expectFact(text, fact));
+
+  it("guards: someone else's, a question", () => {
+    expectNo("his name's Tom", "user:name");
+    expectNo("her fave band is Paramore", "user:favorite");
+    expectNo("what's your fave band?", "user:favorite");
+  });
+});

@@ -885,7 +885,9 @@ const HOBBY_CLAUSE = new RegExp(
 const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)\b/i;
 // Case-sensitive past the first word: a second word is part of the name only when capitalized
 // (`Hollie Grant`, not `Hollie with an ie`).
-const NAME_CLAUSE = /\b(?:[Mm]y [Nn]ame is|[Cc]all me|[Mm]y [Nn]ame's) ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
+// Chat drops the `my` at the clause's start (`name's Marcus Bell`, `fave food is ...`).
+const NAME_CLAUSE =
+  /(?:\b[Mm]y |^)(?:[Nn]ame is|[Nn]ame's)\s+([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)|\b[Cc]all me ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
 /**
  * A workplace by the copula (`my company is Stripe`, `my employer's Kaiser`, `my job is at Target`,
  * `my wife's company is Etsy`): the name, of the speaker or the relative named. A lower-case word
@@ -894,7 +896,7 @@ const NAME_CLAUSE = /\b(?:[Mm]y [Nn]ame is|[Cc]all me|[Mm]y [Nn]ame's) ([A-Za-z]
 const WORKPLACE_CLAUSE = new RegExp(
   `\\b[Mm]y (?:(${REL})'s )?(?:company|employer|workplace|job|work)(?: is|'s)(?: now)? (?:at |with )?(?!I\\b)([A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,3})`,
 );
-const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
+const FAVORITE_CLAUSE = /(?:\bmy |^)(?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
  * ...`): a name, with a title, a word or two before a comma and `I`/`my`/`we`. A sentence adverb
@@ -926,8 +928,10 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
 const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
+/** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
+const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
 const BIRTHDAY_CLAUSE = new RegExp(
-  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (?:the )?(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME} \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of ${MONTH_NAME})\\b`,
+  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (?:the )?(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|(?:${MONTH_NAME}|${MONTH_ABBR}) \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of (?:${MONTH_NAME}|${MONTH_ABBR}))\\b`,
   "i",
 );
 const LEAD =
@@ -1053,7 +1057,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
   for (const clause of englishClauses(text)) {
     if (HYPOTHETICAL.test(clause)) continue;
     const name = NAME_CLAUSE.exec(clause);
-    if (name) push(speaker.id, "name", single(name[1] as string, `${speaker.label}'s name is ${name[1]}`));
+    if (name) {
+      const given = (name[1] ?? name[2]) as string;
+      push(speaker.id, "name", single(given, `${speaker.label}'s name is ${given}`));
+    }
     const family = FAMILY_CLAUSE.exec(clause);
     if (family) {
       const rel = (family[1] as string).toLowerCase();
