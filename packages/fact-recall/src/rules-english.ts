@@ -18,17 +18,21 @@ const FAMILY_REL = REL.split("|")
   .join("|");
 /** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
 const PET =
-  "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|snake|horse|guinea pig|lizard|pet|" +
+  "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|tortoise|snake|horse|guinea pig|lizard|bearded dragon|gecko|ferret|chinchilla|gerbil|budgie|cockatiel|pet|" +
   "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
  * cat`): a lowercase word that is no quantifier or size (`a few fish`, `a little dog` stays `dog`).
  */
 const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
+/** Words of size, age or temper before a pet's kind (`a grumpy old cat`): no part of the kind. */
+const PET_MOOD = "(?:little|big|small|tiny|huge|old|young|grumpy|lazy|fat|fluffy|cute|sweet|crazy|senior|elderly|adorable)";
 const JOB =
   "teacher|nurse|doctor|engineer|developer|programmer|designer|lawyer|accountant|student|manager|writer|author|artist|chef|cook|driver|scientist|researcher|consultant|musician|painter|photographer|pharmacist|dentist|therapist|counselor|counsellor|analyst|architect|firefighter|officer|farmer|mechanic|electrician|plumber|professor|lecturer|barista|cashier|entrepreneur|freelancer|journalist|editor|pilot|soldier|veteran|dancer|singer|actor|actress|athlete|coach|intern|waiter|waitress|baker|carpenter|veterinarian|vet|social worker|ceo|founder|mentor|activist|volunteer|player|worker|owner|assistant|clerk|librarian|surgeon|paramedic|tutor|brewer|roaster|bartender|server|hairdresser|stylist|realtor|banker|nanny|janitor|" +
   // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
-  "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver";
+  "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver|" +
+  // Trades and titles said short (`a biomed tech`, `a CPA`, `a PM at Stripe`, `a retired machinist`).
+  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -71,7 +75,7 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|\\d+)\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+)\\b)`,
       "g",
     ),
     "$1 is ",
@@ -230,6 +234,16 @@ const NOT_A_NAME =
 /** Languages one learns (`Japanese`, `British Sign Language`): a study ({@link RULES}), not a pastime. */
 const LANGUAGE =
   "Japanese|Korean|Chinese|Mandarin|Cantonese|Spanish|French|German|Italian|Portuguese|Russian|Arabic|Hindi|Urdu|Polish|Dutch|Swedish|Norwegian|Danish|Finnish|Greek|Turkish|Vietnamese|Thai|Indonesian|Hebrew|Latin|Welsh|Irish|Gaelic|Swahili|Tagalog|(?:British |American )?Sign Language|BSL|ASL";
+/**
+ * A school by its name (`Ohio State`, `St Mary's primary`, `Stanford law`, `the University of Leeds`):
+ * capitalized words, then a lowercase word for its level or faculty.
+ */
+const NAMED_SCHOOL =
+  "((?:the )?[A-Z][\\w&'.-]*(?: (?:of |for |and )?[A-Z][\\w&'.-]*)*(?: (?:primary|elementary|middle|high|law|med|medical|business|nursing|grad|school|college|university|academy))?)";
+/** Degrees and levels of study (`an MSc`, `my masters`, `a PhD`). */
+const DEGREE = "(?:MSc|MA|MBA|MPhil|BSc|BA|BEng|MEng|PhD|doctorate|masters?|master's|bachelor's|bachelors|degree|diploma|PGCE)";
+/** Children and siblings, who start at a school (`my daughter just started at Brudenell`) rather than a job. */
+const SCHOOL_AGE_REL = /'s (?:son|daughter|kids?|child|children|grandson|granddaughter|niece|nephew)$/;
 /** Businesses one owns or runs ({@link RULES}: a job). */
 const BUSINESS =
   "shop|store|caf[eé]|coffee shop|restaurant|bakery|bar|pub|salon|business|company|firm|studio|gym|clinic|practice|farm|boutique|food truck|bookstore|startup|agency|daycare";
@@ -297,7 +311,12 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     (m) => m[1] as string,
   ],
   [
-    new RegExp(`^${ADV}(?:quit|gave up|stopped|have (?:quit|given up|stopped)) (?:playing |doing )?(${HOBBY_WORD})\\b`, "i"),
+    // With the verb of going or playing and an article (`stopped going to yoga`, `stopped playing the
+    // violin`, `quit the gym`).
+    new RegExp(
+      `^${ADV}(?:quit|gave up|stopped|have (?:quit|given up|stopped)) (?:playing |doing |going to )?(?:the |my )?(${HOBBY_WORD}|gym)\\b`,
+      "i",
+    ),
     "hobby",
     (m) => m[1] as string,
   ],
@@ -326,6 +345,12 @@ function untimed(text: string): string {
     /\s+(?:(?:last|this) (?:year|month|week|spring|summer|fall|autumn|winter)|in (?:\d{4}|[A-Z][a-z]+)|(?:a|one|two|three|\d+) (?:years?|months?|weeks?) ago|recently)[.!]?$/,
     "",
   );
+}
+
+/** `true` when `rest` says only when (`in April`, `two years ago`, `last summer`): no object. */
+function onlyWhen(rest: string): boolean {
+  const t = `x ${rest.replace(/[.!\s]+$/, "")}`;
+  return untimed(t) === "x" || valueHead(t, "event") === "x";
 }
 
 const single = (value: string, text: string) => ({ value, text, multi: false });
@@ -419,7 +444,7 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: new RegExp(
-      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely))? (as an?|as|at|for|in) ${VAL}`,
+      `^${ADV}(?:work|works|am working|have been working|have worked|started working|got a (?:new )?job|started a (?:new )?job|have a (?:new )?job)(?: (?:nights|days|shifts|night shifts|weekends|part[- ]time|full[- ]time|remotely|the (?:front desk|register|till|counter|door|bar|(?:[\\w-]+ )?shift)))? (as an?|as|at|for|in) ${VAL}`,
       "i",
     ),
     // The value is the job or the workplace ("Naver", "nurse"); the preposition stays in the text.
@@ -429,6 +454,15 @@ const RULES: Rule[] = [
     },
   },
   {
+    // A student of a degree at a school (`a second-year PhD student in chemistry at UIUC`): the
+    // school (what is studied comes from {@link SIDE_FACTS}).
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}am (?:an?|now an?) (?:[\\w-]+ )?(?:PhD|doctoral|masters?|master's|MSc|MA|MBA|grad(?:uate)?|undergrad(?:uate)?|postgrad(?:uate)?) student(?: in ([a-z][a-z ]*?))? (?:at|in) ${NAMED_SCHOOL}`,
+    ),
+    build: (m, s) => single(m[2] as string, `${s.label} goes to ${m[2]} (school)`),
+  },
+  {
     // A year of study at a school (`I'm a junior at UC Davis`): the school, before the job rule reads `student`.
     attribute: "school",
     re: new RegExp(
@@ -436,9 +470,45 @@ const RULES: Rule[] = [
       "i",
     ),
     build: (m, s) => {
-      const v = cut(m[1] as string, 6);
+      // What is studied there is no part of the school (`at Leeds doing law`: {@link SIDE_FACTS}).
+      const v = cut((m[1] as string).replace(/\s+(?:doing|studying|reading)\s.*$/i, ""), 6);
       return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
     },
+  },
+  {
+    // A degree being done (`I'm doing an MSc in data science part-time at Salford`, `getting my
+    // masters in education`): what is studied (the school from {@link SIDE_FACTS}).
+    attribute: "study",
+    re: new RegExp(
+      `^${ADV}(?:am (?:doing|getting|taking|finishing|starting|working on|halfway through)|have started|started) (?:an?|my|the) (?:(?:part-time|online|full-time|evening|distance) )?${DEGREE}(?: degree)? in ([a-z][a-z ]*?)(?= (?:at|part-time|online|full-time|from|with|through|and|but|so|since)\\b|[,.!]|$)`,
+      "i",
+    ),
+    build: (m, s) => single(m[1] as string, `${s.label} studies ${m[1]} (study)`),
+  },
+  {
+    // Being at a school doing a subject (`my son's at Leeds Beckett doing sports science`): the
+    // school; not `I'm at Tesco` alone, nor at work (`at Google doing backend`: no school word, no child).
+    attribute: "school",
+    re: new RegExp(`^am (?:now )?at ${NAMED_SCHOOL} (?:doing|studying|reading) ([a-z][a-z ]*)`),
+    build: (m, s) =>
+      SCHOOL_AGE_REL.test(s.id) || /(?:universit|college|school|academy|uni\b|institute|poly)/i.test(m[1] as string)
+        ? single(m[1] as string, `${s.label} goes to ${m[1]} (school)`)
+        : undefined,
+  },
+  {
+    // Starting at a school (`my daughter just started at St Mary's primary`, `started kindergarten
+    // at Indianola`, `is starting at Stanford law`): a child's start is at a school; anyone else's
+    // only with a school's word in the name or a level before it (`I just started at Google` is a job).
+    attribute: "school",
+    re: new RegExp(
+      `^${ADV}(?:started|am starting|have started|start|starts|will start|am going to start)(?: ${ADV})?(?: (kindergarten|school|preschool|pre-?k|nursery|reception|college|uni|university|(?:middle|high|elementary|primary|law|med|grad) school|year \\d+|\\d+(?:st|nd|rd|th) grade))? at ${NAMED_SCHOOL}`,
+    ),
+    build: (m, s) =>
+      m[1] !== undefined ||
+      SCHOOL_AGE_REL.test(s.id) ||
+      /(?:universit|college|school|academy|primary|elementary|middle|high|law|med|medical|uni\b|institute)/i.test(m[2] as string)
+        ? single(m[2] as string, `${s.label} goes to ${m[2]} (school)`)
+        : undefined,
   },
   {
     // A school year or level (`my son's in 2nd grade`, `I'm in high school`).
@@ -476,6 +546,21 @@ const RULES: Rule[] = [
   },
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
   {
+    // Serving in the forces (`he's in the army`, `I'm in the Navy`): the service is the job.
+    attribute: "work",
+    re: /^am (?:now |still )?in the (army|navy|air force|marines|military|coast guard|national guard|reserves|raf|royal navy)\b/i,
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is in the ${(m[1] as string).toLowerCase()} (job)`),
+  },
+  {
+    // A workplace by where one is, with a role, a team or a span (`I'm at Google as a PM`, `I'm
+    // at Stripe now, on the payments team`, `I'm at Deloitte these days`, `at Kaiser full-time`); not
+    // where one is at the moment (`I'm at Starbucks now`, `at Costco right now`: a bare `now` says
+    // no more than that) nor a place in lower case (`at the gym`).
+    attribute: "work",
+    re: /^am (?:now )?at ([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})(?: now,?)?(?: (?:these days|full[- ]time|part[- ]time)\b| (?:as an? [\w -]+|(?:on|in) the [\w -]*(?:team|department|dept)\b))/,
+    build: (m, s) => single(m[1] as string, `${s.label} works at ${m[1]} (job)`),
+  },
+  {
     attribute: "study",
     re: new RegExp(`^${ADV}(?:study|am studying|major in|am majoring in|majored in|studied) (?:(at) )?${VAL}`, "i"),
     // The value is what or where ("Seoul National University"); "at" stays in the text.
@@ -503,6 +588,14 @@ const RULES: Rule[] = [
     build: (m, s) => single(m[1] as string, `${s.label} graduated from ${m[1]} (school)`),
   },
   {
+    // A wedding that happened (`we got married in 2022`, `I got married last spring`): married now;
+    // not one to come (`getting married`, a plan).
+    attribute: "marital",
+    re: new RegExp(`^${ADV}(?:got|have got|have been|were|was) ${ADV}married\\b`, "i"),
+    build: (_m, s) => single("married", `${s.label} is married (relationship status)`),
+    we: true,
+  },
+  {
     attribute: "marital",
     re: /^am (?:now )?(married|single|divorced|engaged|widowed|separated)\b/i,
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} (relationship status)`),
@@ -510,7 +603,7 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) ((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
       "i",
     ),
     build: (m, s) => {
@@ -563,18 +656,36 @@ const RULES: Rule[] = [
     build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label} had ${(m[1] as string).toLowerCase()} (health)`),
   },
   {
+    // An illness or an operation one had (`I had a kidney stone in February`, `had ACL surgery two
+    // years ago`): a health fact, not an event.
     attribute: "health",
-    re: new RegExp(`^${ADV}(?:broke|hurt|injured|sprained|twisted|tore|fractured|dislocated) my ${VAL}`, "i"),
+    re: /^(?:had|has had|have had|got|was diagnosed with) (?:an? |two |three )?((?:kidney |gall ?)stones?|appendicitis|pneumonia|shingles|sepsis|glandular fever|mono|(?:(?!a\b|an\b|my\b|the\b)[A-Za-z-]+ ){0,2}(?:surgery|operation|transplant))\b/i,
+    build: (m, s) => list(m[1] as string, `${s.label} had ${m[1]} (health)`),
+  },
+  {
+    // An injury by its verb and the body part (`sprained my wrist on the ice` -> `sprained wrist`);
+    // where or how it happened is no part of it.
+    attribute: "health",
+    re: new RegExp(`^${ADV}(broke|hurt|injured|sprained|twisted|tore|fractured|dislocated|pulled) my ${VAL}`, "i"),
     build: (m, s) => {
-      const v = cut(m[1] as string, 4);
-      return list(`injured ${v}`, `${s.label} injured their ${v} (health)`);
+      const part = cut(m[2] as string, 4).replace(
+        /\s+(?:on|at|in|while|when|during|playing|moving|doing|from|after|trying|lifting|carrying|falling|running|skiing|at)\b.*$/i,
+        "",
+      );
+      const verb = (m[1] as string).toLowerCase();
+      return list(`${verb} ${part}`, `${s.label} ${verb} their ${cut(m[2] as string, 4)} (health)`);
     },
   },
   {
+    // What one cannot or must not take or do (`can't have dairy`, `not allowed to drive`); `do not`
+    // and `never` only before eating or drinking: `I don't have a dog` says what one lacks, no rule.
     attribute: "constraint",
-    re: new RegExp(`^${ADV}(?:cannot|can not|do not|must not|should not|am not allowed to|never) (eat|drink|have|fly|drive) ${VAL}`, "i"),
+    re: new RegExp(
+      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat|drink)) ${VAL}`,
+      "i",
+    ),
     build: (m, s) => {
-      const v = `${m[1]} ${cut(m[2] as string, 5)}`;
+      const v = `${m[1] ?? m[2]} ${cut(m[3] as string, 5)}`;
       return list(`cannot ${v}`, `${s.label} cannot ${v} (health, diet constraint)`);
     },
   },
@@ -623,6 +734,31 @@ const RULES: Rule[] = [
       `^${ADV}drive (?:an?|my|an old|a used|a new) (?:(?:old|new|used|little|red|black|white|silver|gray|grey|blue) )?(?:(?:19|20)\\d\\d )?([A-Z][\\w-]*(?: (?!I\\b)[A-Z0-9][\\w-]*)?)`,
     ),
     build: (m, s) => list(m[1] as string, `${s.label} drives a ${m[1]} (belongings)`),
+  },
+  {
+    // What one sells on a marketplace is one's trade (`I sell pottery on Etsy`, `we sell hand-dyed
+    // yarn through Etsy`): the goods; not a thing sold once (`sold my bike on eBay`: past).
+    attribute: "work",
+    re: new RegExp(
+      `^${ADV}(?:sell|make and sell|have been selling|am selling) ([^,;:!?]+?) (?:on|through|via) (?:Etsy|eBay|Depop|Vinted|Amazon|Shopify|Instagram|TikTok Shop|Facebook Marketplace|Not On The High Street)\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = (m[1] as string).replace(/^(?:my|our|some)\s+/i, "");
+      return /^(?:it|them|stuff|things|everything|old stuff|clothes i do not wear)\b/i.test(v)
+        ? undefined
+        : single(v, `${s.label} sells ${v} (job)`);
+    },
+    we: true,
+  },
+  {
+    // An activity kept up by how often (`I run every morning`, `I knit every night`, `I swim twice a
+    // week`): the activity; not work or chores (`I work every day`, `cook every night` is a chore too
+    // often to tell: left out).
+    attribute: "hobby",
+    re: /^(?:also |still )?(run|jog|swim|knit|crochet|sew|paint|draw|cycle|bike|hike|climb|boulder|surf|skate|ski|dance|sing|bake|garden|lift|box|row|meditate|journal|skateboard)(?:s|es)?\b(?: [^,;:!?]*?)? (?:every (?:morning|night|evening|day|weekend|week|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:once|twice|three times|four times|\d+ times|\d+x) a (?:week|day|month))\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${sentence(s)} (hobby)`),
+    we: true,
   },
   {
     // Volunteering is kept up like a hobby (`I volunteer at the public library every Tuesday`).
@@ -715,6 +851,9 @@ const RULES: Rule[] = [
     attribute: "event",
     re: new RegExp(`^${ADV}(?:have |had )?(${EVENT_VERBS}) ${VAL}`, "i"),
     build: (m, s) => {
+      // Quitting or leaving said only by when (`but I quit in April`, `left last summer`): the job
+      // before it is what ended (an ended fact of its own clause), no event of its own.
+      if (/^(?:quit|left|stopped)$/i.test(m[1] as string) && onlyWhen(m[2] as string)) return undefined;
       const v = `${m[1]} ${cut(m[2] as string, 10)}`;
       return list(`${m[1]} ${valueHead(cut(m[2] as string, 10), "event")}`, `${sentence(s)} (event)`, v);
     },
@@ -726,6 +865,13 @@ const RULES: Rule[] = [
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
 const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
+/** A pet named right after its kind (`my cat Mochi is 12`, `our dog Rufus ...`): the speaker's pet, named. */
+const PET_APPOSITION = new RegExp(`\\b(?:[Mm]y|[Oo]ur) (${PET}) (?!I\\b)([A-Z][a-z][\\w'-]*)\\b`);
+/**
+ * A relative named right after the word for them (`my wife Dani is ...`, `my sister, Jo, lives
+ * ...`): the name, to go into the fact's text; the clause is the relative's, read without it.
+ */
+const RELATIVE_NAMED = new RegExp(`^([Mm]y (?:${REL})),?\\s+(?!I\\b)([A-Z][a-z][\\w'-]*),?\\s+(?=[a-z])`);
 /**
  * `my hobby is …`, `my hobbies are …`, `my sister's hobby is …` (present only: `was` is none, `is
  * not` neither): the activity, of the speaker or of the relative named. A list of hobbies
@@ -739,8 +885,18 @@ const HOBBY_CLAUSE = new RegExp(
 const LIST_END = /^(?:which|who|that|but|so|because|though|although|i|it|we|and)\b/i;
 // Case-sensitive past the first word: a second word is part of the name only when capitalized
 // (`Hollie Grant`, not `Hollie with an ie`).
-const NAME_CLAUSE = /\b(?:[Mm]y [Nn]ame is|[Cc]all me|[Mm]y [Nn]ame's) ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
-const FAVORITE_CLAUSE = /\bmy (?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
+// Chat drops the `my` at the clause's start (`name's Marcus Bell`, `fave food is ...`).
+const NAME_CLAUSE =
+  /(?:\b[Mm]y |^)(?:[Nn]ame is|[Nn]ame's)\s+([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)|\b[Cc]all me ([A-Za-z][\w'-]+(?: [A-Z][\w'-]+)?)/;
+/**
+ * A workplace by the copula (`my company is Stripe`, `my employer's Kaiser`, `my job is at Target`,
+ * `my wife's company is Etsy`): the name, of the speaker or the relative named. A lower-case word
+ * there says how it is, not which (`my company is hiring`).
+ */
+const WORKPLACE_CLAUSE = new RegExp(
+  `\\b[Mm]y (?:(${REL})'s )?(?:company|employer|workplace|job|work)(?: is|'s)(?: now)? (?:at |with )?(?!I\\b)([A-Z][\\w&'.-]*(?: [A-Z][\\w&'.-]*){0,3})`,
+);
+const FAVORITE_CLAUSE = /(?:\bmy |^)(?:all[- ]time )?(?:favou?rite|fave) ([\w ]{1,24}?) (?:is|are) ([^,;:!?]+)/i;
 /**
  * A vocative before the speaker's clause (`Rosa, I moved ...`, `Ms. Park, I'm ...`, `grandma, my
  * ...`): a name, with a title, a word or two before a comma and `I`/`my`/`we`. A sentence adverb
@@ -757,12 +913,25 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   ],
   [/,\s*(?:now\s+)?based (?:in|out of) ([A-Z][\w'-]*(?:\s+[A-Z][\w'-]*){0,2})/, "residence"],
   [/,\s*(?:and\s+)?majoring in ([^,;:!?]+)/i, "study"],
+  // Where one studies, after what (`studying mechanical engineering at Ohio State`, `an MSc in data
+  // science at Salford`); not a language taken as a course (`study Korean at Yonsei on weekends`).
+  [
+    new RegExp(
+      `^${ADV}(?:(?:am studying|study|studied) (?!at\\b|(?:${LANGUAGE})\\b)|am (?:doing|getting|taking|finishing|starting|working on) (?:an?|my|the) (?:[\\w-]+ )?${DEGREE}\\b)[^,;:!?]*? at ${NAMED_SCHOOL}`,
+    ),
+    "school",
+  ],
+  // What one studies at a school (`a PhD student in chemistry at UIUC`, `in my final year at Leeds doing law`).
+  [/\bstudent in ([a-z][a-z ]*?) (?:at|in) [A-Z]/, "study"],
+  [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
 const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
+/** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
+const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
 const BIRTHDAY_CLAUSE = new RegExp(
-  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (?:the )?(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|${MONTH_NAME} \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of ${MONTH_NAME})\\b`,
+  `\\b[Mm]y (?:(${REL})'s )?(?:birthday|bday|b-day)(?:'s| is)(?: on)? (?:the )?(\\d{1,2}/\\d{1,2}(?:/\\d{2,4})?|(?:${MONTH_NAME}|${MONTH_ABBR}) \\d{1,2}(?:st|nd|rd|th)?|\\d{1,2}(?:st|nd|rd|th)? of (?:${MONTH_NAME}|${MONTH_ABBR}))\\b`,
   "i",
 );
 const LEAD =
@@ -797,6 +966,9 @@ const NEGATED = new RegExp(
  */
 function isStatement(predicate: string): boolean {
   if (REACTION.test(predicate) || NEGATED.test(predicate)) return false;
+  // Quitting or leaving said only by when (`quit two years ago`): what ended is in the clause before.
+  const ended = /^(?:quit|left|stopped)\s+(.*)$/i.exec(predicate);
+  if (ended && onlyWhen(ended[1] as string)) return false;
   const words = predicate.match(/[A-Za-z]{3,}/g) ?? [];
   return (
     words.filter(
@@ -885,13 +1057,16 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
   for (const clause of englishClauses(text)) {
     if (HYPOTHETICAL.test(clause)) continue;
     const name = NAME_CLAUSE.exec(clause);
-    if (name) push(speaker.id, "name", single(name[1] as string, `${speaker.label}'s name is ${name[1]}`));
+    if (name) {
+      const given = (name[1] ?? name[2]) as string;
+      push(speaker.id, "name", single(given, `${speaker.label}'s name is ${given}`));
+    }
     const family = FAMILY_CLAUSE.exec(clause);
     if (family) {
       const rel = (family[1] as string).toLowerCase();
       push(speaker.id, "family", list(`${rel} named ${family[2]}`, `${speaker.label}'s ${rel} is named ${family[2]} (family)`, rel));
     }
-    const pet = PET_NAME_CLAUSE.exec(clause);
+    const pet = PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause);
     if (pet)
       push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
     const favorite = FAVORITE_CLAUSE.exec(clause);
@@ -910,6 +1085,13 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         if (v.length >= 2 && !FILLER_VALUES.test(v)) push(id, "hobby", list(v, `${label}'s hobby is ${v} (hobby)`));
       }
     }
+    const workplace = WORKPLACE_CLAUSE.exec(clause);
+    if (workplace) {
+      const rel = workplace[1]?.toLowerCase();
+      const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
+      const v = (workplace[2] as string).replace(/\.+$/, "");
+      push(id, "work", single(v, `${label} works at ${v} (job)`));
+    }
     const birthday = BIRTHDAY_CLAUSE.exec(clause);
     if (birthday) {
       const rel = birthday[1]?.toLowerCase();
@@ -921,8 +1103,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || birthday || noMore) continue;
-    const body = clause.replace(LEAD, "").replace(VOCATIVE, "");
+    if (name || family || pet || favorite || hobby || workplace || birthday || noMore) continue;
+    const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
+    const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
+    const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
     let subject: Subject | undefined;
     const pronoun = /^(he|she)\s+(.*)$/i.exec(body);
     const rel =
@@ -942,7 +1126,8 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         .replace(/^is\b/i, "am")
         .replace(/^has\b/i, "have")
         .replace(/^does not\b/i, "do not");
-      subject = { id: `${speaker.id}'s ${r}`, label: `${speaker.label}'s ${r}`, we: false, predicate };
+      const label = `${speaker.label}'s ${r}${relativeName === undefined ? "" : ` ${relativeName}`}`;
+      subject = { id: `${speaker.id}'s ${r}`, label, we: false, predicate };
       lastRelative = r;
     }
     if (!subject) continue;
@@ -963,9 +1148,18 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       for (const [re, attribute] of SIDE_FACTS) {
         const m = re.exec(subject.predicate);
         if (!m) continue;
-        const v = attribute === "residence" ? valueHead(m[1] as string, "place") : valueHead(cut(m[1] as string, 6), "work");
+        const v =
+          attribute === "residence"
+            ? valueHead(m[1] as string, "place")
+            : attribute === "school"
+              ? (m[1] as string).replace(/\.+$/, "")
+              : valueHead(cut(m[1] as string, 6), "work");
         if (!facts.some((f) => f.subject === subject.id && f.attribute === attribute))
-          push(subject.id, attribute, single(v, `${subject.label} ${attribute === "residence" ? "lives in" : "studies"} ${v}`));
+          push(
+            subject.id,
+            attribute,
+            single(v, `${subject.label} ${attribute === "residence" ? "lives in" : attribute === "school" ? "goes to" : "studies"} ${v}`),
+          );
       }
     if (!matched && isStatement(subject.predicate)) {
       const value = subject.predicate.replace(/[.!\s]+$/, "");

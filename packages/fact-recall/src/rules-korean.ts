@@ -1160,8 +1160,9 @@ const RULES: Rule[] = [
     attribute: "school",
     // Got into (`고려대 붙었어요`, `서울대학교 합격했어`): the school the speaker or relative goes to.
     // A nursery or a kindergarten is a small child's school (`작은애는 어린이집 다녀요`). Entering one
-    // (`딸이 올해 중학교에 들어갔어요`) is going there now.
-    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
+    // (`딸이 올해 중학교에 들어갔어요`) is going there now. A class named after a nursery or a
+    // kindergarten (`햇살어린이집 만3세반 들어갔어요`, `별빛유치원 햇님반 다녀요`) is no part of its name.
+    re: /(\S*(?:대학교|대학|고등학교|중학교|초등학교|학교|대학원|학원|어린이집|유치원)|\S{1,4}대|[가-힣]{1,4}(?:공고|여고|외고|과고|상고|예고|체고|여중))(?:\s+(?:만\s*)?[\d가-힣]{1,4}반)?\s*(?:에\s*|을\s*|를\s*)?(?:다녀|다니|다닙|학생|재학|졸업|에\s*입학|입학|나왔|나온|(붙었|합격했|합격함|합격해서)|(\d+\s*학년)|에?\s*들어(?:갔|감(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       let v = clean(m[1] as string);
       // An academy one attends (`영어학원 다녀요`) is its activity's: the hobby rule below reads it.
@@ -1956,9 +1957,10 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
-    // Signing up for an activity (`필라테스도 등록했어`, `수영 등록했어요`).
+    // Signing up for an activity (`필라테스도 등록했어`, `수영 등록했어요`), or buying a pass by its
+    // count in any register (`PT 열 번 끊었어`, `3개월 끊었습니다`: the count's noun, {@link COUNT_VALUE}).
     attribute: "hobby",
-    re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요)(?!\\S*\\s*끊)`),
+    re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요|(?<=(?:회권?|번|개월|달)\\s?)끊었)(?!\\S*\\s*끊)`),
     build: (m, l, body) => {
       const v = clean(m[1] as string);
       return SETTING.test(v) || /^(?:회원|카드|계좌|주소|이름|번호|수강|신청)$/.test(v)
@@ -2469,6 +2471,34 @@ function clauseOfSomeoneElse(body: string, m: RegExpMatchArray, value: string, w
   return subjectOf(words.slice(0, -1).join(" "), who, words.at(-1) as string)?.id !== who.id;
 }
 
+/** A number in digits or words (`20`, `스무`, `세`, `열두`, `육`, `백십`): the count before a counter. */
+const COUNT_NUMBER =
+  "(?:\\d+|(?:열|스물|스무|서른|마흔|쉰)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|네|다섯|여섯|일곱|여덟|아홉|[일이삼사오육칠팔구십백천]{1,4})";
+/**
+ * A count with its counter as a rule's value (`20회`, `세번`, `3개월`, and `번` alone after `스무`):
+ * how many times or how long, never what was done. `회`, `번`, `회권` and `개월` also alone, any
+ * counter after a number (`일` alone is work, not a day).
+ */
+const COUNT_VALUE = new RegExp(
+  `^(?:${COUNT_NUMBER}\\s*(?:회권?|번|개월|달|주|주일|시간|일|년|개|장|권|잔|병|마리|명)|회권?|번|개월)(?:이나|나|씩|째|정도|쯤)?$`,
+);
+/** A number word alone (`스무` before `번`), which a counted noun stands before. */
+const COUNT_NUMBER_WORD = new RegExp(`^${COUNT_NUMBER}$`);
+
+/**
+ * What a count counts (`PT 20회 끊었어요` -> `PT`, `콘서트 세 번 갔어` -> `콘서트`): the bare noun
+ * right before the count, found from where the count stands in `body` at or after `from`;
+ * `undefined` when none stands there (`일주일에 세 번 갔어`: a time, no noun).
+ */
+function countedNoun(body: string, count: string, from: number): string | undefined {
+  const at = body.indexOf(count, from);
+  if (at < 0) return undefined;
+  const words = body.slice(0, at).trim().split(/\s+/);
+  while (words.length > 0 && COUNT_NUMBER_WORD.test(words.at(-1) as string)) words.pop();
+  const word = (words.at(-1) ?? "").replace(/(?<=[가-힣A-Za-z0-9]{2})(?:을|를|은|는)$/, "");
+  return word !== "" && nounLike(word) && !TIME_BEFORE_E.test(word) && !notAValue(word) && !COUNT_VALUE.test(word) ? word : undefined;
+}
+
 /**
  * The first rule matching `body` said by `subject`: the candidate, or `undefined` when no rule
  * matches or the clause names someone else as its subject.
@@ -2491,13 +2521,21 @@ function matchKorean(body: string, subject: Speaker, isRelative: boolean): Candi
     }
     if ((isRelative || who !== subject) && !rule.relative) continue;
     const built = rule.build(m, who.label, body);
-    const all = (Array.isArray(built) ? built : built ? [built] : []).filter(
-      // A numeral read as an age is a value though a stopword (`네`: four, not the yes-word).
-      (b) =>
-        b.value.trim() !== "" &&
-        !(notAValue(b.value) && !(rule.attribute === "age" && NUMERAL_AGE.test(b.value.trim()))) &&
-        !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
-    );
+    const all = (Array.isArray(built) ? built : built ? [built] : [])
+      // A count read as the value is what it counts (`PT 20회 끊었어요`: `PT`), or nothing.
+      .flatMap((b) => {
+        const v = b.value.trim();
+        if (!COUNT_VALUE.test(v)) return [b];
+        const noun = countedNoun(body, v, m.index ?? 0);
+        return noun === undefined ? [] : [{ ...b, value: noun, ...(b.keyValue === undefined ? {} : { keyValue: noun }) }];
+      })
+      .filter(
+        // A numeral read as an age is a value though a stopword (`네`: four, not the yes-word).
+        (b) =>
+          b.value.trim() !== "" &&
+          !(notAValue(b.value) && !(rule.attribute === "age" && NUMERAL_AGE.test(b.value.trim()))) &&
+          !(rule.attribute === "plan" && clauseOfSomeoneElse(body, m, b.value, who)),
+      );
     if (all.length === 0) continue;
     return all.map((b) => ({ subject: who.id, attribute: rule.attribute, language: "ko" as const, ...b }));
   }
