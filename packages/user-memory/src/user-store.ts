@@ -1,9 +1,10 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { sealedKid } from "@threadwise/encryption";
+import { z } from "zod/v4";
 import { type ConditionalWrite, conditionalWriteOf } from "./conditional-writes.js";
 import { assertStoreShape } from "./store-shape.js";
-import type { UserItemCodec } from "./user-item-codec.js";
+import { UserItemCodec } from "./user-item-codec.js";
 import type { UserItem } from "./user-items.js";
 import { idOfLabel, isUserNamespace, NAMESPACE_ROOT, type UserScope, userNamespace } from "./user-scope.js";
 
@@ -199,10 +200,17 @@ export interface ReencryptUserItemsResult {
   /** Items sealed again with the active kid (0 in a dry run). */
   resealed: number;
   /**
-   * Items stored in plaintext (written with no keyring), or in a namespace whose tenant or user
-   * label does not decode: no kid to move, left as they are (reads with a keyring refuse them).
+   * Items found stored in plaintext (written with no keyring), or in a namespace whose tenant or
+   * user label does not decode. Without `encryptPlaintext` all are left as they are (reads with a
+   * keyring refuse them: `plaintext-record`); with it, those it sealed are also in `sealedPlaintext`.
    */
   plaintext: number;
+  /**
+   * Plaintext items sealed with the active kid by `encryptPlaintext` (0 in a dry run and without
+   * the option). `plaintext - sealedPlaintext` were left in plaintext: in a dry run all, otherwise
+   * those not in a decodable user namespace or not a well-formed item of its owner.
+   */
+  sealedPlaintext: number;
   /**
    * Items sealed with a kid other than the active one that did not open with this codec (another
    * keyring, `agentId` or `principalId`, or tampered), counted in `byKid` too; a dry run opens them
@@ -211,21 +219,49 @@ export interface ReencryptUserItemsResult {
   unopenable: number;
 }
 
+/** Options of {@link reencryptUserItems}. */
+export interface ReencryptUserItemsOptions {
+  /** Count per kid (and plaintext items), write nothing. @default false */
+  dryRun?: boolean;
+  /** One tenant's namespace label (`labelOf(tenantId)`) instead of every tenant. @default every tenant */
+  tenantLabel?: string;
+  /**
+   * Also seal items stored in plaintext (user memory written with no keyring, e.g. a stack under
+   * `MEMORY_ALLOW_PLAINTEXT`), once, as the saver's `reencrypt({ encryptPlaintext })` does for
+   * checkpoints: each is read as a plaintext item of its namespace's user (shape and owner checked)
+   * and sealed with the active kid. Without it they stay plaintext, and a stack with a keyring
+   * refuses them (`plaintext-record`: the turn goes on without that user's memory).
+   * @default false
+   */
+  encryptPlaintext?: boolean;
+}
+
+const reencryptUserItemsOptionsSchema = z.strictObject({
+  dryRun: z.boolean().optional(),
+  tenantLabel: z.string().min(1).optional(),
+  encryptPlaintext: z.boolean().optional(),
+});
+
 /**
  * Seals again with the keyring's active kid every user-memory item sealed with another one, in
  * every user's namespace (or one tenant's): step 3 of a key rotation for user memory (the saver's
  * `reencrypt` covers checkpoints only). Without it, retiring the old kid makes every user with an
- * item sealed under it lose all of their memory (each read fails, `unknown-kid`). One store
- * `batch` per page; safe to run again. On a PostgresStore each page is one conditional write (see
- * `conditionalWriteOf`): an item a commit wrote since the page was read is not overwritten with
- * its older value; it is read again and re-sealed from its new one. A re-sealed item is a write to
- * the store: its `updatedAt` (what `expireUserItems` reads) starts again, so run retention first.
- * @throws ThreadwiseConfigError naming `reencryptUserItems.codec` for a codec without a keyring; the store's errors.
+ * item sealed under it lose all of their memory (each read fails, `unknown-kid`). With
+ * `encryptPlaintext` it also seals the items stored in plaintext (a store written with no keyring).
+ * One store `batch` per page; safe to run again. On a PostgresStore each page is one conditional
+ * write (see `conditionalWriteOf`): an item a commit wrote since the page was read is not
+ * overwritten with its older value; it is read again and sealed from its new one. A re-sealed item
+ * is a write to the store: its `updatedAt` (what `expireUserItems` reads) starts again, so run
+ * retention first.
+ * @throws ThreadwiseConfigError naming `reencryptUserItems.codec` for a codec without a keyring,
+ *   `reencryptUserItems.options` (or the field, `reencryptUserItems.dryRun`, ...) for options that
+ *   are not an object of the fields above (an unknown key: `ThreadwiseUnknownOptionError`); the
+ *   store's errors.
  */
 export async function reencryptUserItems(
   store: BaseStore,
   codec: UserItemCodec,
-  options: { dryRun?: boolean; tenantLabel?: string } = {},
+  options: ReencryptUserItemsOptions = {},
 ): Promise<ReencryptUserItemsResult> {
   assertStoreShape(store, "reencryptUserItems.store");
   const active = (codec as UserItemCodec | undefined)?.activeKid;
@@ -234,19 +270,35 @@ export async function reencryptUserItems(
       "reencryptUserItems.codec",
       "a codec with a keyring (new UserItemCodec({ keyring, agentId, principalId }))",
     );
-  const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
-  const result: ReencryptUserItemsResult = { byKid: {}, resealed: 0, plaintext: 0, unopenable: 0 };
+  const { dryRun, tenantLabel, encryptPlaintext } = parseOptions("reencryptUserItems", reencryptUserItemsOptionsSchema, options);
+  // Reads a plaintext item as a store without a keyring wrote it: shape and owner checked.
+  const plain = encryptPlaintext ? new UserItemCodec() : undefined;
+  const prefix = tenantLabel ? [...NAMESPACE_ROOT, tenantLabel] : [...NAMESPACE_ROOT];
+  const result: ReencryptUserItemsResult = { byKid: {}, resealed: 0, plaintext: 0, sealedPlaintext: 0, unopenable: 0 };
   const conditional = conditionalWriteOf(store);
   await forEachNamespace(store, prefix, async (namespace) => {
     if (!isItemNamespaceUnder(namespace, prefix)) return;
     const [tenantId, userId] = [idOfLabel(namespace[3] as string), idOfLabel(namespace[4] as string)];
     for (let from = 0; ; from += PAGE) {
       const page = await store.search(namespace, { limit: PAGE, offset: from });
-      const puts: Array<{ key: string; value: Record<string, unknown>; expected: unknown }> = [];
+      const puts: ResealPut[] = [];
+      const seals: ResealPut[] = [];
       for (const found of page) {
         const kid = sealedKid((found.value as { sealed?: unknown } | null)?.sealed);
         if (kid === undefined || tenantId === undefined || userId === undefined) {
           result.plaintext += 1;
+          if (plain && kid === undefined && tenantId !== undefined && userId !== undefined && !dryRun) {
+            const scope = { tenantId, userId };
+            try {
+              seals.push({
+                key: found.key,
+                value: encoded(codec, scope, plain.decode(scope, found.key, found.value)),
+                expected: found.value,
+              });
+            } catch {
+              // Not a well-formed item of this namespace's user: left as it is, counted in `plaintext`.
+            }
+          }
           continue;
         }
         result.byKid[kid] = (result.byKid[kid] ?? 0) + 1;
@@ -254,19 +306,31 @@ export async function reencryptUserItems(
         const scope = { tenantId, userId };
         try {
           const item = codec.decode(scope, found.key, found.value);
-          if (!options.dryRun)
-            puts.push({ key: found.key, value: codec.encode(scope, item) as unknown as Record<string, unknown>, expected: found.value });
+          if (!dryRun) puts.push({ key: found.key, value: encoded(codec, scope, item), expected: found.value });
         } catch {
           result.unopenable += 1;
         }
       }
-      if (tenantId !== undefined && userId !== undefined)
-        result.resealed += await resealPage(store, codec, { tenantId, userId }, conditional, namespace, puts);
+      if (tenantId !== undefined && userId !== undefined) {
+        const scope = { tenantId, userId };
+        result.resealed += await resealPage(store, codec, scope, conditional, namespace, puts, plain);
+        result.sealedPlaintext += await resealPage(store, codec, scope, conditional, namespace, seals, plain);
+      }
       if (page.length < PAGE) break;
     }
   });
   return result;
 }
+
+/** One item to write back sealed with the active kid, and the stored value it was sealed from. */
+interface ResealPut {
+  key: string;
+  value: Record<string, unknown>;
+  expected: unknown;
+}
+
+const encoded = (codec: UserItemCodec, scope: UserScope, item: UserItem): Record<string, unknown> =>
+  codec.encode(scope, item) as unknown as Record<string, unknown>;
 
 /** Times an item a commit writes again and again is read and re-sealed before the run leaves it (counted nowhere: the commit sealed it). */
 const MAX_RESEAL_TRIES = 4;
@@ -283,7 +347,8 @@ async function resealPage(
   scope: UserScope,
   conditional: ConditionalWrite | undefined,
   namespace: string[],
-  puts: Array<{ key: string; value: Record<string, unknown>; expected: unknown }>,
+  puts: ResealPut[],
+  plain: UserItemCodec | undefined,
 ): Promise<number> {
   if (puts.length === 0) return 0;
   if (!conditional) {
@@ -304,11 +369,17 @@ async function resealPage(
       const kid = sealedKid((now as { sealed?: unknown } | undefined)?.sealed);
       const key: string = put.key;
       put = undefined;
-      if (now === undefined || kid === undefined || kid === codec.activeKid) continue;
+      // Gone, or sealed with the active kid since (a commit on the new keyring): done. Plaintext
+      // again (a commit of a process still without a keyring) is sealed from its new value when asked.
+      if (now === undefined || kid === codec.activeKid || (kid === undefined && !plain)) continue;
       try {
-        put = { key, value: codec.encode(scope, codec.decode(scope, key, now)) as unknown as Record<string, unknown>, expected: now };
+        put = {
+          key,
+          value: encoded(codec, scope, (kid === undefined ? (plain as UserItemCodec) : codec).decode(scope, key, now)),
+          expected: now,
+        };
       } catch {
-        // Written since by another keyring: not this run's to move.
+        // Written since by another keyring, or not a well-formed item: not this run's to move.
       }
     }
   }
