@@ -1,5 +1,5 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
+import { normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { sealedKid } from "@threadwise/encryption";
 import { z } from "zod/v4";
 import { type ConditionalWrite, conditionalWriteOf } from "./conditional-writes.js";
@@ -51,6 +51,36 @@ export async function writeUserItems(
   ]);
 }
 
+/** The ids of a user scope, checked by core's rules before any store call. */
+function assertScope(scope: UserScope, field: string): void {
+  if (typeof scope !== "object" || scope === null)
+    throw new ThreadwiseConfigError(field, `expected { tenantId, userId }, got ${scope === null ? "null" : typeof scope}`);
+  normalizeUserId(scope.tenantId, `${field}.tenantId`);
+  normalizeUserId(scope.userId, `${field}.userId`);
+}
+
+/**
+ * A tenant's namespace label (`namespaceLabel(tenantId)`): a non-empty string that reads back as
+ * an id. An empty one would widen a tenant's prefix to every tenant (`expireUserItems` deleted
+ * every tenant's items with `tenantLabel: ""`); a raw id that needs escaping (`a.b`) matches no
+ * namespace, so the call would find nothing.
+ */
+function assertTenantLabel(label: unknown, field: string): void {
+  if (typeof label !== "string" || label === "" || idOfLabel(label) === undefined)
+    throw new ThreadwiseConfigError(
+      field,
+      `expected a tenant's namespace label, namespaceLabel(tenantId) (letters, digits, "-" and ~XX escapes), got ${typeof label === "string" ? JSON.stringify(label) : typeof label}: nothing was read or deleted`,
+    );
+}
+
+const tenantLabelOptionsSchema = z.strictObject({ tenantLabel: z.string().optional() });
+
+const eraseTenantItemsOptionsSchema = z.strictObject({
+  batchSize: z.number().int().min(1).optional(),
+  apply: z.boolean().optional(),
+  onBatch: z.custom<EraseTenantItemsOptions["onBatch"]>((value) => typeof value === "function").optional(),
+});
+
 /** What {@link eraseUserItems} removed. */
 export interface EraseUserItemsResult {
   /** Items deleted. */
@@ -63,8 +93,11 @@ export interface EraseUserItemsResult {
  * Deletes every item of `scope`'s memory (spec R40). Thread ids are read from the items'
  * provenance when `codec` can open them; an item that cannot be opened (another keyring) is
  * deleted all the same and contributes no thread id.
+ * @throws ThreadwiseUserIdError naming `eraseUserItems.scope.userId` (or `.tenantId`) for an id
+ *   that breaks the user-id rules (not a string, empty, ...), before anything is read.
  */
 export async function eraseUserItems(store: BaseStore, scope: UserScope, codec: UserItemCodec): Promise<EraseUserItemsResult> {
+  assertScope(scope, "eraseUserItems.scope");
   const namespace = userNamespace(scope);
   const threadIds = new Set<string>();
   let items = 0;
@@ -122,9 +155,21 @@ function isItemNamespaceUnder(namespace: readonly string[], prefix: readonly str
  * Deletes the user-memory items last written before `before`, in every user's namespace (or one
  * tenant's), by the store's own `updatedAt` (readable without the keyring). Every namespace is
  * visited, however many there are (see {@link forEachNamespace}). Returns how many.
+ * @throws ThreadwiseConfigError naming `expireUserItems.before` for a value that is not a valid
+ *   `Date` (an ISO string or `new Date(NaN)` deleted nothing and returned 0), or
+ *   `expireUserItems.tenantLabel` for a label that is not one (an empty one deleted every
+ *   tenant's items); an unknown option (`tenant`) throws `ThreadwiseUnknownOptionError` (it was
+ *   ignored, and every tenant's items expired). Nothing is deleted then.
  */
 export async function expireUserItems(store: BaseStore, before: Date, options: { tenantLabel?: string } = {}): Promise<number> {
-  const prefix = options.tenantLabel ? [...NAMESPACE_ROOT, options.tenantLabel] : [...NAMESPACE_ROOT];
+  if (!(before instanceof Date) || Number.isNaN(before.getTime()))
+    throw new ThreadwiseConfigError(
+      "expireUserItems.before",
+      `expected a valid Date (items last written before it are deleted), got ${before instanceof Date ? "an invalid Date" : typeof before}: nothing was deleted`,
+    );
+  const { tenantLabel } = parseOptions("expireUserItems", tenantLabelOptionsSchema, options);
+  if (tenantLabel !== undefined) assertTenantLabel(tenantLabel, "expireUserItems.tenantLabel");
+  const prefix = tenantLabel ? [...NAMESPACE_ROOT, tenantLabel] : [...NAMESPACE_ROOT];
   let deleted = 0;
   await forEachNamespace(store, prefix, async (namespace) => {
     if (!isItemNamespaceUnder(namespace, prefix)) return;
@@ -158,8 +203,15 @@ export interface EraseTenantItemsOptions {
  * of at most `batchSize` deletions, never one transaction for the tenant. Readable without the
  * keyring (nothing is decoded). Idempotent: run again after a failure, it deletes what is left.
  * @returns items counted, or deleted.
+ * @throws ThreadwiseConfigError naming `eraseTenantItems.tenantLabel` for a label that is not one
+ *   (not a string, empty, or a raw id such as `a.b`: pass `namespaceLabel(tenantId)`), or the
+ *   option (`eraseTenantItems.batchSize` for 0, a negative number or NaN); an unknown option
+ *   (`aply`) throws `ThreadwiseUnknownOptionError`: before, it was ignored, and the call counted
+ *   instead of erasing.
  */
 export async function eraseTenantItems(store: BaseStore, tenantLabel: string, options: EraseTenantItemsOptions = {}): Promise<number> {
+  assertTenantLabel(tenantLabel, "eraseTenantItems.tenantLabel");
+  options = parseOptions("eraseTenantItems", eraseTenantItemsOptionsSchema, options);
   const batchSize = options.batchSize ?? PAGE;
   const prefix = [...NAMESPACE_ROOT, tenantLabel];
   const ofTenant = (namespace: readonly string[]) => isItemNamespaceUnder(namespace, prefix);
@@ -238,7 +290,7 @@ export interface ReencryptUserItemsOptions {
 
 const reencryptUserItemsOptionsSchema = z.strictObject({
   dryRun: z.boolean().optional(),
-  tenantLabel: z.string().min(1).optional(),
+  tenantLabel: z.string().optional(),
   encryptPlaintext: z.boolean().optional(),
 });
 
@@ -271,6 +323,7 @@ export async function reencryptUserItems(
       "a codec with a keyring (new UserItemCodec({ keyring, agentId, principalId }))",
     );
   const { dryRun, tenantLabel, encryptPlaintext } = parseOptions("reencryptUserItems", reencryptUserItemsOptionsSchema, options);
+  if (tenantLabel !== undefined) assertTenantLabel(tenantLabel, "reencryptUserItems.tenantLabel");
   // Reads a plaintext item as a store without a keyring wrote it: shape and owner checked.
   const plain = encryptPlaintext ? new UserItemCodec() : undefined;
   const prefix = tenantLabel ? [...NAMESPACE_ROOT, tenantLabel] : [...NAMESPACE_ROOT];
