@@ -12,6 +12,7 @@
  */
 import { InMemoryStore } from "@langchain/langgraph";
 import { ThreadwiseConfigError, ThreadwiseUnknownOptionError, ThreadwiseUserIdError } from "@threadwise/core";
+import { eraseUser, userMemoryRetention } from "@threadwise/memory";
 import {
   eraseTenantItems,
   eraseUserItems,
@@ -117,5 +118,35 @@ describe("user memory's operations refuse wrong input by name, losing nothing", 
     expect(ThreadwiseUserIdError.isInstance(error)).toBe(true);
     expect((error as Error).message).toContain("eraseUserItems.scope.userId");
     expect(kept).toBe(true);
+  });
+});
+
+describe("@threadwise/memory's user-memory operations refuse a misspelt option instead of ignoring it", () => {
+  it("eraseUser({ aply: true }) (was a dry run that erased nothing)", async () => {
+    const store = await filled();
+    const before = await items(store);
+    const error = await eraseUser({ store, userId: "mina", tenantId: "acme", aply: true } as never).catch((e: unknown) => e);
+    expect(ThreadwiseUnknownOptionError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseUnknownOptionError).option).toBe("eraseUser.aply");
+    expect((error as Error).message).toContain('"apply"');
+    expect(await items(store)).toBe(before);
+    const done = await eraseUser({ store, userId: "mina", tenantId: "acme", apply: true });
+    expect(done.items).toBeGreaterThan(0);
+    expect(await items(store)).toBe(before - done.items);
+  });
+
+  it("userMemoryRetention({ tenantID }) (was ignored: every tenant's users expired)", async () => {
+    const store = await filled();
+    const before = await items(store);
+    const error = await userMemoryRetention({ store, days: 1, tenantID: "acme" } as never).catch((e: unknown) => e);
+    expect(ThreadwiseUnknownOptionError.isInstance(error)).toBe(true);
+    expect((error as ThreadwiseUnknownOptionError).option).toBe("userMemoryRetention.tenantID");
+    expect(await items(store)).toBe(before);
+    // The right name expires that tenant's users only (Korean tenant).
+    // Two days from now: every item is over a day old (the store stamps writes with the real clock).
+    const now = () => new Date(Date.now() + 2 * 86_400_000);
+    const { deleted } = await userMemoryRetention({ store, days: 1, tenantId: "고객사", now });
+    expect(deleted).toBeGreaterThan(0);
+    expect(await items(store)).toBe(before - deleted);
   });
 });
