@@ -152,7 +152,8 @@ function middlewareOptions(options: MemoryStackOptions): MemoryMiddlewareOptions
  *   `await stack.checkpointer?.ready()` at start-up to fail fast.
  *
  * @throws ThreadwiseConfigError naming the field or env variable (e.g. `memory.backend` for
- *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30);
+ *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30), or
+ *   `memory.encryption` given with no keyring and without `allowPlaintext` (nothing would be sealed);
  *   ThreadwiseUnknownOptionError for a key it does not take, with the closest one (`loger` -> `logger`).
  * @example
  * const agent = createAgent({ model, tools, ...memoryStack() });
