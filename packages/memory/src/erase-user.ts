@@ -1,7 +1,8 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { envString, normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
+import { envString, normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
+import { z } from "zod/v4";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
 import { type OpsTarget, openRegistry } from "./prune.js";
@@ -62,6 +63,28 @@ export interface EraseUserReport {
   threads: ThreadDeleteOutcome[];
 }
 
+/**
+ * A strict schema of these option names that leaves their values to the code that reads them: a
+ * misspelt key (`aply`, `tenantID`) throws `ThreadwiseUnknownOptionError` naming it and the closest
+ * name, before anything is opened. Ignored, `aply` made an erase a dry run and `tenantID` made
+ * `userMemoryRetention` expire every tenant's users.
+ */
+const optionNames = (names: readonly string[]) => z.strictObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));
+const OPS_TARGET_NAMES = ["dsn", "schema", "poolMode", "sqlitePath", "registry"] as const;
+const ERASE_USER_NAMES = optionNames([
+  ...OPS_TARGET_NAMES,
+  "userId",
+  "tenantId",
+  "threads",
+  "threadIds",
+  "store",
+  "keyring",
+  "agentId",
+  "principalId",
+  "apply",
+]);
+const RETENTION_NAMES = optionNames(["dsn", "schema", "poolMode", "days", "tenantId", "store", "now"]);
+
 function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "principalId">): UserItemCodec {
   for (const field of ["agentId", "principalId"] as const) {
     const value = options[field];
@@ -107,11 +130,13 @@ export async function openStore(
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
  *   without their keyring): erasing them would lose the only record of those threads while the
- *   threads stay. All before anything is deleted.
+ *   threads stay; ThreadwiseUnknownOptionError for a misspelt option (`aply`: was ignored, so the
+ *   call was a dry run). All before anything is deleted.
  * @example
  * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
  */
 export async function eraseUser(options: EraseUserOptions): Promise<EraseUserReport> {
+  parseOptions("eraseUser", ERASE_USER_NAMES, options);
   const scope: UserScope = {
     userId: normalizeUserId(options.userId, "eraseUser.userId"),
     tenantId: normalizeUserId(options.tenantId ?? envString(TENANT_ENV) ?? "default", "eraseUser.tenantId"),
@@ -186,9 +211,12 @@ export interface UserMemoryRetentionOptions extends Pick<OpsTarget, "dsn" | "sch
 /**
  * Retention of user memory by age (spec R40): deletes every item last written `days` or more days
  * ago, by the store's own `updatedAt` (no keyring needed). Returns how many.
- * @throws ThreadwiseConfigError when `days` is not a whole number >= 1 or no store can be opened.
+ * @throws ThreadwiseConfigError when `days` is not a whole number >= 1 or no store can be opened;
+ *   ThreadwiseUnknownOptionError for a misspelt option (`tenantID`), which was ignored (every
+ *   tenant's users expired).
  */
 export async function userMemoryRetention(options: UserMemoryRetentionOptions): Promise<{ deleted: number; before: Date }> {
+  parseOptions("userMemoryRetention", RETENTION_NAMES, options);
   if (!(Number.isSafeInteger(options.days) && options.days >= 1))
     throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
   const before = new Date((options.now ?? (() => new Date()))().getTime() - options.days * 86_400_000);

@@ -29,7 +29,7 @@ export const DEFAULT_KEYRING_PATH = ".threadwise/keyring.json";
  * saver's rows and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same
  * database and schema (the store `memoryStack({ userMemory: true })` makes there), after which
  * `retireKey` may drop the old one; with `--encrypt-plaintext` it also seals the checkpoint records
- * stored in plaintext (a store written without a keyring), once. A SQLite target reaches no user memory (stacks keep it in an
+ * and user-memory items stored in plaintext (a store written without a keyring), once. A SQLite target reaches no user memory (stacks keep it in an
  * InMemoryStore or a store the application passes): the report says so, and
  * `reencryptUserItems(store, codec)` re-seals it in code. Key material is never printed: only paths and kids.
  */
@@ -86,7 +86,7 @@ export function addKeyringCommands(
     .option("--dry-run", "count records per kid without writing")
     .option(
       "--encrypt-plaintext",
-      "also seal the checkpoint records stored in plaintext (a store written without a keyring, e.g. under MEMORY_ALLOW_PLAINTEXT), once; without it such a record fails the run with plaintext-record",
+      "also seal the checkpoint records and, on PostgreSQL, the user-memory items stored in plaintext (a store written without a keyring, e.g. under MEMORY_ALLOW_PLAINTEXT), once; without it a plaintext checkpoint record fails the run with plaintext-record and plaintext items are left as they are",
     )
     .option("--json", "print the report as JSON")
     .action(
@@ -154,7 +154,7 @@ export function addKeyringCommands(
           if (userStore !== undefined) {
             const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
             const codec = new UserItemCodec({ keyring, agentId: opts.agentId, principalId });
-            items = await reencryptUserItems(userStore, codec, { dryRun });
+            items = await reencryptUserItems(userStore, codec, { dryRun, encryptPlaintext: Boolean(opts.encryptPlaintext) });
           }
           if (opts.json)
             out(`${JSON.stringify({ dryRun, activeKid: result.activeKid, checkpoints: result, userMemory: items ?? null }, null, 2)}\n`);
@@ -167,7 +167,7 @@ export function addKeyringCommands(
             );
             out(
               items
-                ? userItemsLine(items, result.activeKid, dryRun)
+                ? userItemsLine(items, result.activeKid, dryRun, Boolean(opts.encryptPlaintext))
                 : "user memory: not reached (a SQLite target: stacks keep user memory in an InMemoryStore or a store the application passes); re-seal it in code with reencryptUserItems(store, codec) before retiring a kid\n",
             );
           }
@@ -191,8 +191,17 @@ function staleItems(result: ReencryptUserItemsResult, activeKid: string): number
   return Object.entries(result.byKid).reduce((sum, [kid, n]) => (kid === activeKid ? sum : sum + n), 0);
 }
 
+/** What the report says of the plaintext user-memory items: sealed, would be sealed, or left (and the flag that seals them). */
+function plaintextItemsPart(result: ReencryptUserItemsResult, dryRun: boolean, encryptPlaintext: boolean): string {
+  if (result.plaintext === 0) return "";
+  if (!encryptPlaintext) return `${result.plaintext} plaintext item(s) left as they are (--encrypt-plaintext seals them)`;
+  if (dryRun) return `${result.plaintext} plaintext item(s) found (--encrypt-plaintext seals them)`;
+  const left = result.plaintext - result.sealedPlaintext;
+  return `sealed ${result.sealedPlaintext} plaintext item(s)${left > 0 ? `; ${left} plaintext item(s) left (not a well-formed item of its namespace's user)` : ""}`;
+}
+
 /** The report line of the user-memory items {@link reencryptUserItems} found and re-sealed. */
-function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryRun: boolean): string {
+function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryRun: boolean, encryptPlaintext: boolean): string {
   const kids = Object.entries(result.byKid)
     .map(([kid, n]) => `${kid}: ${n}`)
     .join(", ");
@@ -201,7 +210,7 @@ function userItemsLine(result: ReencryptUserItemsResult, activeKid: string, dryR
     result.unopenable > 0
       ? `${result.unopenable} item(s) under an old kid do not open (sealed for another keyring, --agent-id or --principal-id, or tampered)${dryRun ? "" : " and stay on it"}`
       : "",
-    result.plaintext > 0 ? `${result.plaintext} plaintext item(s) left as they are (no kid to move)` : "",
+    plaintextItemsPart(result, dryRun, encryptPlaintext),
   ].filter((part) => part !== "");
   return `user memory: ${dryRun ? `dry run: would re-seal ${stale - result.unopenable}` : `re-sealed ${result.resealed}`} item(s) to kid ${activeKid} (items by kid before: ${kids || "none"})${left.map((part) => `; ${part}`).join("")}\n`;
 }

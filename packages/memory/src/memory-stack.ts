@@ -21,7 +21,12 @@ import {
   memoryConfigSchema,
   resolveMemoryConfig,
 } from "./config.js";
-import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
+import {
+  assertEncryptionKeyring,
+  type MemoryMiddlewareOptions,
+  memoryMiddleware,
+  memoryMiddlewareOptionsShape,
+} from "./middleware-stack.js";
 import { refuseAsMiddleware, refuseAsMiddlewareList } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -45,7 +50,12 @@ export interface MemoryStackOptions extends MemoryConfigInput, MemoryMiddlewareO
   serde?: SerializerProtocol;
   /** An existing pool for postgres; `close()` leaves it open. Refused (`memory.pool`) on another backend set in code or by default. */
   pool?: pg.Pool;
-  /** Encryption identity (`agentId`, `tenantId`, `principalId`) when a keyring is configured. */
+  /**
+   * Encryption identity (`agentId`, `tenantId`, `principalId`) of the keyring's seals. Refused
+   * (`memory.encryption`) with no keyring configured (`keyringPath`, `THREADWISE_MEMORY_KEYRING`)
+   * unless `allowPlaintext` (code or `MEMORY_ALLOW_PLAINTEXT`) says plaintext is meant: without
+   * one nothing is sealed.
+   */
   encryption?: Omit<EncryptionOptions, "keyring">;
   /**
    * The store of user memory (any LangGraph `BaseStore`, with `batch`, `get`, `search`, `put`,
@@ -142,7 +152,8 @@ function middlewareOptions(options: MemoryStackOptions): MemoryMiddlewareOptions
  *   `await stack.checkpointer?.ready()` at start-up to fail fast.
  *
  * @throws ThreadwiseConfigError naming the field or env variable (e.g. `memory.backend` for
- *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30);
+ *   `"in-memory"`, which names `in_memory`), or the unmet strict-mode requirements (R30), or
+ *   `memory.encryption` given with no keyring and without `allowPlaintext` (nothing would be sealed);
  *   ThreadwiseUnknownOptionError for a key it does not take, with the closest one (`loger` -> `logger`).
  * @example
  * const agent = createAgent({ model, tools, ...memoryStack() });
@@ -155,6 +166,8 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   checkEnvNames(env, rest.logger);
   const config = resolveMemoryConfig(input, env);
   assertCodeOnlyUsed(rest, input, env, config);
+  // Before the checkpointer or the store opens anything (a file, a pool).
+  if (config.backend !== "off") assertEncryptionKeyring(config, rest.encryption);
   return buildMemoryStack(config, rest);
 }
 

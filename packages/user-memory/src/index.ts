@@ -74,6 +74,7 @@ export {
   eraseUserItems,
   expireUserItems,
   forEachNamespace,
+  type ReencryptUserItemsOptions,
   type ReencryptUserItemsResult,
   readUserItems,
   reencryptUserItems,

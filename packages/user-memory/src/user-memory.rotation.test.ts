@@ -105,9 +105,9 @@ describe("key rotation of user memory", () => {
     expect(Math.min(nMine, nPlain, nOther)).toBeGreaterThan(0);
     const rotated = ring("k2", ["k1", "k2"]);
     const dry = await reencryptUserItems(store, codecOf(rotated), { dryRun: true });
-    expect(dry).toEqual({ byKid: { k1: nMine + nOther }, resealed: 0, plaintext: nPlain, unopenable: nOther });
+    expect(dry).toEqual({ byKid: { k1: nMine + nOther }, resealed: 0, plaintext: nPlain, sealedPlaintext: 0, unopenable: nOther });
     const done = await reencryptUserItems(store, codecOf(rotated));
-    expect(done).toEqual({ byKid: { k1: nMine + nOther }, resealed: nMine, plaintext: nPlain, unopenable: nOther });
+    expect(done).toEqual({ byKid: { k1: nMine + nOther }, resealed: nMine, plaintext: nPlain, sealedPlaintext: 0, unopenable: nOther });
   });
 
   it("refuses a codec without a keyring, naming reencryptUserItems.codec", async () => {
