@@ -7,6 +7,7 @@
  * general, never a fixture's word; `얼마 전` (`a while ago`) and `얼마나` (`how much/long`) are
  * not asking a price.
  */
+import { setBounded } from "./bounded-map.js";
 
 /** The term of a sum of money, an amount or a word that asks or speaks of one. */
 export const MONEY_TERM = "concept:money";
@@ -33,22 +34,64 @@ const NUMBER_BEFORE_WON = /(?:\d|[십백천만])$/u;
 /** `얼마 전`, `얼마 안 됐어`, `얼마 동안`: time, not a price. */
 const NOT_A_PRICE_AFTER = /^(?:전|후|동안|안|만에|못|되|지나|걸)/u;
 
+/** What a word alone says of money, before its neighbours are read; see {@link saysMoney}. */
+export type MoneyWord = "money" | "digits" | "won" | "howMuch" | "none";
+
+/** Most words whose {@link MoneyWord} reading is kept; past it the oldest go first. */
+const MONEY_MEMO_ENTRIES = 50_000;
+const moneyMemo = new Map<string, MoneyWord>();
+
+/** The reading of `word` (as written) alone: memoized, since `tokenize` asks it of every word. */
+export function moneyWord(word: string): MoneyWord {
+  let kind = moneyMemo.get(word);
+  if (kind === undefined) {
+    const lower = word.toLowerCase();
+    if (/^\d/u.test(lower)) kind = "digits";
+    else if (ENGLISH_MONEY_WORD.test(lower) || WON_AMOUNT.test(lower) || KOREAN_MONEY_NOUN.test(lower)) kind = "money";
+    else if (lower.startsWith("얼마")) kind = lower.startsWith("얼마나") ? "none" : "howMuch";
+    else if (WON_APART.test(lower)) kind = "won";
+    else kind = "none";
+    if (word.length <= 40) setBounded(moneyMemo, word, kind, MONEY_MEMO_ENTRIES);
+  }
+  return kind;
+}
+
 /**
- * Whether one word of a text (lowercased, as `tokenize` reads it) speaks of a sum of money: an
- * amount (digits after a currency sign or before `dollars`/`bucks`/`grand`, a number counted in
- * `원` glued or apart) or a money word ({@link ENGLISH_MONEY_WORD}, {@link KOREAN_MONEY_NOUN}, the
- * question `얼마` but not `얼마나` nor `얼마 전`).
+ * Whether one word of a text speaks of a sum of money: an amount (digits after a currency sign or
+ * before `dollars`/`bucks`/`grand`, a number counted in `원` glued or apart) or a money word
+ * ({@link ENGLISH_MONEY_WORD}, {@link KOREAN_MONEY_NOUN}, the question `얼마` but not `얼마나` nor
+ * `얼마 전`). The neighbours are read only for a word that needs them (through the callbacks).
  *
- * @param word - The word, lowercased.
+ * @param word - The word as written (any case).
+ * @param kind - {@link moneyWord} of `word` (`tokenize` reads it first and skips the rest for `"none"`).
  * @param before - The character right before the word in the text (`""` at its start).
- * @param previous - The word before, when only spaces part them; else `undefined`.
- * @param next - The word after, when only spaces part them; else `undefined`.
+ * @param previous - The word before when only spaces part them, else `undefined`.
+ * @param next - The word after when only spaces part them, else `undefined`.
  */
-export function saysMoney(word: string, before: string, previous: string | undefined, next: string | undefined): boolean {
-  if (/^\d/u.test(word)) return CURRENCY_SIGN.test(before) || (next !== undefined && /^\d[\d,.]*k?$/u.test(word) && AMOUNT_UNIT.test(next));
-  if (ENGLISH_MONEY_WORD.test(word)) return true;
-  if (WON_AMOUNT.test(word)) return true;
-  if (previous !== undefined && WON_APART.test(word) && NUMBER_BEFORE_WON.test(previous)) return true;
-  if (word.startsWith("얼마")) return !word.startsWith("얼마나") && (next === undefined || !NOT_A_PRICE_AFTER.test(next));
-  return KOREAN_MONEY_NOUN.test(word);
+export function saysMoney(
+  word: string,
+  kind: MoneyWord,
+  before: () => string,
+  previous: () => string | undefined,
+  next: () => string | undefined,
+): boolean {
+  switch (kind) {
+    case "money":
+      return true;
+    case "digits": {
+      if (CURRENCY_SIGN.test(before())) return true;
+      const after = next()?.toLowerCase();
+      return after !== undefined && /^\d[\d,.]*k?$/iu.test(word) && AMOUNT_UNIT.test(after);
+    }
+    case "won": {
+      const number = previous();
+      return number !== undefined && NUMBER_BEFORE_WON.test(number);
+    }
+    case "howMuch": {
+      const after = next();
+      return after === undefined || !NOT_A_PRICE_AFTER.test(after);
+    }
+    default:
+      return false;
+  }
 }

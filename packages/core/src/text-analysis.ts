@@ -38,7 +38,7 @@
  */
 import { setBounded } from "./bounded-map.js";
 import { englishMonth, monthTerm, NUMERIC_DATE } from "./date-terms.js";
-import { MONEY_TERM, saysMoney } from "./money-terms.js";
+import { MONEY_TERM, moneyWord, saysMoney } from "./money-terms.js";
 import { analysisText } from "./unicode.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
@@ -589,13 +589,17 @@ export function tokenize(text: string): string[] {
     const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
     // A sum of money meets a question about one (`$380` / `what did it cost`, `45만 원` / `얼마`).
-    const start = matches[i]?.index ?? 0;
-    const previous = i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? words[i - 1]?.toLowerCase() : undefined;
-    if (
-      saysMoney(word.toLowerCase(), start > 0 ? (analysed[start - 1] as string) : "", previous, apart ? next?.toLowerCase() : undefined)
-    ) {
-      out.push(MONEY_TERM);
-    }
+    const kind = moneyWord(word);
+    const says =
+      kind !== "none" &&
+      saysMoney(
+        word,
+        kind,
+        () => analysed[(matches[i]?.index ?? 0) - 1] ?? "",
+        () => (i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? words[i - 1] : undefined),
+        () => (apart ? next : undefined),
+      );
+    if (says) out.push(MONEY_TERM);
   });
   return out;
 }
