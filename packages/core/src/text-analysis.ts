@@ -30,6 +30,8 @@
  *   as `메시지`), the possessive `의` comes off a one-syllable noun (`차의` -> `차`; the nouns in
  *   `-의` such as `회의` are kept), the intent and purpose endings come off (`뽑으려던`, `먹으려는`,
  *   `먹으러` -> `뽑`, `먹`), and English `-ied` is read as `-ies` (`tried` -> `try`).
+ * - Session 60: a sum of money and a question about one share the term `concept:money`
+ *   (`money-terms.ts`: `$380`, `5 grand`, `45만 원` and `cost`, `pay`, `얼마`, `가격`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
