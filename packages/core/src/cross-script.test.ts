@@ -51,3 +51,48 @@ describe("cross-script keys: a loan word in Latin letters meets its Hangul spell
     expect(crossScriptKeys("netflix")).toEqual({ script: "latin", keys: ["sound:NTPLKS"] });
   });
 });
+
+describe("cross-script keys: two-consonant skeletons carry their vowels, silent letters and -ing (session 60)", () => {
+  it("no longer pairs unrelated words that only share two consonants (terms as tokenize wrote them in the fixtures)", () => {
+    const apart: Array<[string, string]> = [
+      ["bad", "바다"],
+      ["zoom", "처음"],
+      ["zoom", "시험"],
+      ["pt", "받으"],
+      ["pt", "파트"],
+      ["ds", "디자"],
+      ["canin", "끝나"],
+      ["mock", "먹히"],
+      ["jira", "시일"],
+    ];
+    for (const [latin, hangul] of apart) expect([latin, hangul, meet(latin, hangul)]).toEqual([latin, hangul, false]);
+  });
+
+  it("keeps the two-consonant loan words that do meet (Unity, AirPods, iPhone, game, Canin, TOEIC)", () => {
+    const pairs: Array<[string, string]> = [
+      ["Unity", "유니티"],
+      ["AirPods", "에어팟"],
+      ["iPhone", "아이폰"],
+      ["game", "게임"],
+      ["Canin", "캐닌"],
+      ["TOEIC", "토익"],
+      ["coffee", "커피"],
+    ];
+    for (const [latin, hangul] of pairs) expect([latin, hangul, meet(term(latin), term(hangul))]).toEqual([latin, hangul, true]);
+  });
+
+  it("meets a Hangul loan of an -ing word and a word with silent letters", () => {
+    const pairs: Array<[string, string]> = [
+      ["meeting", "미팅"],
+      ["marketing", "마케팅"],
+      ["Brompton", "브롬톤"],
+      ["Simpson", "심슨"],
+      ["knife", "나이프"],
+      ["climb", "클라임"],
+      ["castle", "캐슬"],
+    ];
+    for (const [latin, hangul] of pairs) expect([latin, hangul, meet(term(latin), term(hangul))]).toEqual([latin, hangul, true]);
+    // The written letters keep their own key: `Hampton` meets `햄프턴` as well.
+    expect(meet(term("Hampton"), term("햄프턴"))).toBe(true);
+  });
+});

@@ -17,8 +17,20 @@
  * adds, for each query term, the terms of the other script that share one of its keys, at a lower
  * weight (recall's `MessageIndex`). Two Hangul words, or two Latin words, never meet by a key.
  */
-import { romanize } from "es-hangul";
+import { createRequire } from "node:module";
 import { setBounded } from "./bounded-map.js";
+
+const requireFromHere = createRequire(import.meta.url);
+let romanize: ((hangul: string) => string) | undefined;
+
+/**
+ * es-hangul's `romanize`, loaded on first use (session 60): importing core no longer loads
+ * es-hangul; a process loads it when a query first keys a Hangul term.
+ */
+function romanizeHangul(hangul: string): string {
+  romanize ??= (requireFromHere("es-hangul") as typeof import("es-hangul")).romanize;
+  return romanize(hangul);
+}
 
 /** The script of a term that has cross-script keys. */
 export type TermScript = "latin" | "hangul";
@@ -91,24 +103,132 @@ const CONSONANT_CLASS: Readonly<Record<string, string>> = {
  * `slack` -> `SLK`, `pigeuma` (`피그마`) -> `PKM`.
  */
 export function consonantSkeleton(latin: string): string {
-  const w = latin
-    .toLowerCase()
-    .replace(/[^a-z]/g, "")
-    .replace(/ph/g, "p")
-    .replace(/th/g, "t")
-    .replace(/ck/g, "k")
-    .replace(/gh/g, "")
-    .replace(/tch|ch|sh/g, "s")
-    .replace(/x/g, "ks")
-    .replace(/c(?=[eiy])/g, "s")
-    // Korean spelling keeps an English `r` only before a vowel (`airpods` -> `에어팟`).
-    .replace(/r(?![aeiouy])/g, "");
+  const w = skeletonLetters(latin);
   let out = "";
   for (const letter of w) {
     const c = CONSONANT_CLASS[letter];
     if (c !== undefined && !out.endsWith(c)) out += c;
   }
   return out;
+}
+
+/**
+ * English letters left unsaid, which a Hangul loan spelling leaves out (session 60): a `p` between
+ * `m` and `t`/`s` (`Brompton` -> `브롬톤`, `Simpson` -> `심슨`), initial `kn`/`gn`/`pn`/`ps`/`wr`
+ * (`knife` -> `나이프`), a final `mb` (`climb` -> `클라임`), an `l` after `a`/`o` before `k`/`m`
+ * (`talk` -> `토크`, `palm` -> `팜`), the `t` of `-stle`/`-sten` (`castle` -> `캐슬`). The word without
+ * them gives a second key; the written letters keep theirs (`Hampton` is also `햄프턴`).
+ */
+function withoutSilentLetters(latin: string): string {
+  return latin
+    .replace(/^(?:k|g|p)(?=n)|^p(?=s)|^w(?=r)/, "")
+    .replace(/(?<=m)b$/, "")
+    .replace(/(?<=m)p(?=[ts])/g, "")
+    .replace(/(?<=[ao])l(?=[km])/g, "")
+    .replace(/(?<=s)t(?=le?$|en$)/, "");
+}
+
+/** The Korean vowels (romanized) a Latin vowel group may be spelled with, by its first letters. */
+function latinVowelClasses(group: string): readonly string[] {
+  if (group.startsWith("au") || group.startsWith("aw")) return ["o", "a"];
+  if (group.startsWith("a")) return ["a", "ae", "e"];
+  if (group.startsWith("ea") || group.startsWith("ee")) return ["i", "e"];
+  if (group.startsWith("e")) return ["e", "i", "eo"];
+  if (group.startsWith("i") || group.startsWith("y")) return ["i", "a"];
+  if (group.startsWith("oo") || group.startsWith("ou")) return ["u", "a", "o"];
+  if (group.startsWith("o")) return ["o", "a", "eo"];
+  return ["eo", "u", "yu"];
+}
+
+/** Romanized Korean vowels, longest first, as each is classed (a glide `w`/`y` kept where Korean keeps it apart). */
+const KOREAN_VOWELS: ReadonlyArray<[string, string]> = [
+  ["yeo", "eo"],
+  ["wae", "ae"],
+  ["yu", "yu"],
+  ["yo", "o"],
+  ["ya", "a"],
+  ["ye", "e"],
+  ["wa", "a"],
+  ["wo", "eo"],
+  ["wi", "i"],
+  ["we", "e"],
+  ["oe", "e"],
+  ["ui", "i"],
+  ["ae", "ae"],
+  ["eo", "eo"],
+  ["a", "a"],
+  ["e", "e"],
+  ["i", "i"],
+  ["o", "o"],
+  ["u", "u"],
+];
+
+/**
+ * The vowel groups of a string read for its skeleton, after its first consonant (of
+ * {@link CONSONANT_CLASS}): `airpod` -> `["o"]`, `eeopat` -> `["a"]`.
+ */
+function vowelGroupsAfterFirstConsonant(w: string): string[] {
+  const first = [...w].findIndex((letter) => CONSONANT_CLASS[letter] !== undefined);
+  if (first < 0) return [];
+  return w.slice(first + 1).match(/[aeiouyw]+/g) ?? [];
+}
+
+/**
+ * The vowel part of a two-consonant skeleton's key (session 60): whether the word starts with a
+ * vowel (`V`, a glide `y`/`w` too) or a consonant (`C`), whether it ends with one, and the first
+ * vowel after its first consonant: a Hangul term's as romanized (an epenthetic `eu`, which Korean
+ * puts between consonants English writes together, skipped: `peuro` -> `o`), a Latin term's as
+ * each Korean vowel its letters are spelled with. So `바다` (`bada`: ends in a vowel) and `bad` no
+ * longer meet, nor `처음` (`eo`) and `zoom` (`oo`: `u`, `a`, `o`), nor `시험` and `zoom`, nor `받으`
+ * and `pt` (no vowel: an acronym, spelled); `unity`/`유니티`, `airpod`/`에어팟`, `meet`/`미팅` do.
+ */
+function vowelTags(w: string, script: TermScript): string[] {
+  // Korean ends a loan word's final consonant with an epenthetic `eu` (`드`, `크`), or `i` after
+  // `j` (`브리지`, `페이지`): the word still ends as its consonant.
+  const end = script === "hangul" ? w.replace(/eu$/, "").replace(/(?<=j)i$/, "") : w;
+  const initial = `${/^[aeiouyw]/.test(w) ? "V" : "C"}${/[aeiouy]$/.test(end) ? "V" : "C"}`;
+  const groups = vowelGroupsAfterFirstConsonant(w);
+  if (script === "latin") {
+    const group = groups[0];
+    return group === undefined ? [`${initial}`] : latinVowelClasses(group).map((vowel) => `${initial}${vowel}`);
+  }
+  const group = groups.find((g) => g !== "eu");
+  if (group === undefined) return [`${initial}`];
+  const vowel = KOREAN_VOWELS.find(([spelled]) => group.startsWith(spelled))?.[1] ?? group;
+  return [`${initial}${vowel}`];
+}
+
+/** The letters {@link consonantSkeleton} reads, after its spelling rules (`netflix` -> `netfliks`). */
+function skeletonLetters(latin: string): string {
+  return (
+    latin
+      .toLowerCase()
+      .replace(/[^a-z]/g, "")
+      .replace(/ph/g, "p")
+      .replace(/th/g, "t")
+      .replace(/ck/g, "k")
+      .replace(/gh/g, "")
+      .replace(/tch|ch|sh/g, "s")
+      .replace(/x/g, "ks")
+      .replace(/c(?=[eiy])/g, "s")
+      // Korean spelling keeps an English `r` only before a vowel (`airpods` -> `에어팟`).
+      .replace(/r(?![aeiouy])/g, "")
+  );
+}
+
+/**
+ * The `sound:` keys of a Latin string (a Latin term, or a Hangul term romanized): its skeleton; a
+ * skeleton of two consonants also carries {@link vowelTags}, since two consonants alone pair
+ * unrelated words (`바다`/`bad`, `처음`/`zoom`: session 60); fewer than two give no key.
+ */
+function soundKeys(latin: string, script: TermScript, out: string[]): void {
+  const sound = consonantSkeleton(latin);
+  if (sound.length < 2) return;
+  if (sound.length > 2) {
+    out.push(`sound:${sound}`);
+    return;
+  }
+  for (const tag of vowelTags(skeletonLetters(latin), script)) out.push(`sound:${sound}/${tag}`);
 }
 
 /** Most terms whose keys {@link crossScriptKeys} keeps; past it the oldest go first. */
@@ -136,17 +256,24 @@ export function crossScriptKeys(term: string): CrossScriptKeys | undefined {
 function keysOf(term: string): CrossScriptKeys | undefined {
   if (LATIN_TERM.test(term)) {
     const keys: string[] = [];
-    const sound = consonantSkeleton(term);
-    if (sound.length >= 2) keys.push(`sound:${sound}`);
+    // A word without a vowel is an acronym, read by its letters' names (the `spell:` key), never as a sound.
+    if (/[aeiouy]/.test(term)) {
+      soundKeys(term, "latin", keys);
+      const said = withoutSilentLetters(term);
+      if (said !== term) soundKeys(said, "latin", keys);
+    }
     if (term.length <= MAX_ACRONYM_LETTERS) keys.push(`spell:${[...term].map((letter) => LETTER_NAMES[letter]).join("")}`);
-    return keys.length === 0 ? undefined : { script: "latin", keys };
+    return keys.length === 0 ? undefined : { script: "latin", keys: [...new Set(keys)] };
   }
   if (HANGUL_TERM.test(term)) {
     const keys: string[] = [];
-    const sound = consonantSkeleton(romanize(term));
-    if (sound.length >= 2) keys.push(`sound:${sound}`);
+    const romanized = romanizeHangul(term);
+    soundKeys(romanized, "hangul", keys);
+    // English `-ing` is stemmed off (`meeting` -> `meet`), a Hangul loan keeps it (`미팅`, `마케팅`):
+    // the Hangul word without it gives a key too (session 60).
+    if (term.length > 1 && romanized.endsWith("ing")) soundKeys(romanized.slice(0, -3), "hangul", keys);
     keys.push(`spell:${term}`);
-    return { script: "hangul", keys };
+    return { script: "hangul", keys: [...new Set(keys)] };
   }
   return undefined;
 }

@@ -125,6 +125,7 @@ export {
   toolResultIdsOf,
 } from "./message-kinds.js";
 export { annotateMultiturn, hasPriorAnswer, withMultiturnLog } from "./multiturn.js";
+export { nearSpelling } from "./near-spelling.js";
 export {
   appendToSystemMessage,
   type ContextBlock,

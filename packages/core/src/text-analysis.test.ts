@@ -390,7 +390,7 @@ describe("Korean and English forms off the tuning data meet (session 55)", () =>
     expect(tokenize("커피값은 이천원이에요")).toEqual(expect.arrayContaining(["2000"]));
     expect(tokenize("천 원짜리")).toEqual(expect.arrayContaining(["1000"]));
     // Each number alone reads as before, and a word that only looks like one is no number.
-    expect(tokenize("오천 원")).toEqual(["오천", "5000", "원"]);
+    expect(tokenize("오천 원")).toEqual(["오천", "5000", "원", "concept:money"]);
     expect(tokenize("일원이 되었어")).not.toContain("1");
   });
 

@@ -30,6 +30,8 @@
  *   as `메시지`), the possessive `의` comes off a one-syllable noun (`차의` -> `차`; the nouns in
  *   `-의` such as `회의` are kept), the intent and purpose endings come off (`뽑으려던`, `먹으려는`,
  *   `먹으러` -> `뽑`, `먹`), and English `-ied` is read as `-ies` (`tried` -> `try`).
+ * - Session 60: a sum of money and a question about one share the term `concept:money`
+ *   (`money-terms.ts`: `$380`, `5 grand`, `45만 원` and `cost`, `pay`, `얼마`, `가격`).
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -38,6 +40,7 @@
  */
 import { setBounded } from "./bounded-map.js";
 import { englishMonth, monthTerm, NUMERIC_DATE } from "./date-terms.js";
+import { MONEY_TERM, moneyWord, saysMoney } from "./money-terms.js";
 import { analysisText } from "./unicode.js";
 
 /** English function words: dropped by {@link tokenize}. Lowercase. */
@@ -587,6 +590,18 @@ export function tokenize(text: string): string[] {
     const next = words[i + 1];
     const apart = next !== undefined && /^\s+$/u.test(analysed.slice((matches[i]?.index ?? 0) + word.length, matches[i + 1]?.index));
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
+    // A sum of money meets a question about one (`$380` / `what did it cost`, `45만 원` / `얼마`).
+    const kind = moneyWord(word);
+    const says =
+      kind !== "none" &&
+      saysMoney(
+        word,
+        kind,
+        () => analysed[(matches[i]?.index ?? 0) - 1] ?? "",
+        () => (i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? words[i - 1] : undefined),
+        () => (apart ? next : undefined),
+      );
+    if (says) out.push(MONEY_TERM);
   });
   return out;
 }

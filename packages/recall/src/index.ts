@@ -3,6 +3,8 @@ export {
   CROSS_SCRIPT_WEIGHT,
   MessageIndex,
   type MessageIndexOptions,
+  NEAR_SPELLING_MIN_LETTERS,
+  NEAR_SPELLING_WEIGHT,
   type RecallEntry,
   type SyncResult,
   timestampOf,

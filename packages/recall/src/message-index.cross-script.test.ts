@@ -63,3 +63,17 @@ describe("MessageIndex: a loan word asked in one script finds the message in the
     expect(found(bounded, "AirPods는 누가 가져갔어?")).toEqual(["e"]);
   });
 });
+
+describe("MessageIndex: cross-script pairs after session 60's keys", () => {
+  it("an English -ing word and a word with a silent letter meet their Hangul loans; `bad` no longer finds `바다`", () => {
+    const index = indexOf([
+      user("a", "내일 미팅 3시로 옮겼어"),
+      user("b", "주말에 바다 보러 갔어"),
+      user("c", "브롬톤 중고로 샀어"),
+      user("d", "점심은 국밥 먹었어"),
+    ]);
+    expect(found(index, "meeting 몇 시야?")[0]).toBe("a");
+    expect(found(index, "Brompton 어디서 샀어?")[0]).toBe("c");
+    expect(found(index, "how bad was it")).toEqual([]);
+  });
+});

@@ -5,6 +5,7 @@ import {
   isContextMessage,
   messageText,
   messageType,
+  nearSpelling,
   type TermScript,
   timestampTerms,
   tokenize,
@@ -18,6 +19,15 @@ import MiniSearch from "minisearch";
  * (session 59, bench/README.md).
  */
 export const CROSS_SCRIPT_WEIGHT = 0.3;
+
+/**
+ * Weight of an indexed term one typo away from a query term that no message holds (session 60:
+ * `torunament` for `tournament`), against 1 for the query's own terms; only for query terms of at
+ * least {@link NEAR_SPELLING_MIN_LETTERS} Latin letters, where one edit rarely makes another word.
+ */
+export const NEAR_SPELLING_WEIGHT = 0.5;
+/** Shortest query term (letters, as `tokenize` writes it) that meets its near spellings. */
+export const NEAR_SPELLING_MIN_LETTERS = 7;
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -134,7 +144,7 @@ export class MessageIndex {
    * and so changes no result.
    */
   #crossTerms = new Map<string, Set<string>>();
-  /** The terms {@link #crossTerms} has seen, keyed or pending. */
+  /** The terms {@link #crossTerms} has seen, keyed or pending: every term of an indexed message (the vocabulary {@link #nearSpellings} reads). */
   #crossSeen = new Set<string>();
   /** Terms seen but not keyed yet, by script. */
   #crossPending: Record<TermScript, string[]> = { latin: [], hangul: [] };
@@ -239,13 +249,14 @@ export class MessageIndex {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
     const crossed = this.#crossScriptTerms(terms);
-    const query = crossed.size === 0 ? terms : [...terms, ...crossed];
+    const near = this.#nearSpellings(terms);
+    const query = crossed.size === 0 && near.size === 0 ? terms : [...terms, ...crossed, ...near];
     const options =
-      crossed.size === 0
+      crossed.size === 0 && near.size === 0
         ? { tokenize: (text: string) => text.split("\u0000") }
         : {
             tokenize: (text: string) => text.split("\u0000"),
-            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : 1),
+            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : 1),
           };
     for (const hit of this.#mini.search(query.join("\u0000"), options)) {
       const entry = this.#bySeq.get(hit.id as number);
@@ -276,6 +287,22 @@ export class MessageIndex {
       }
     }
     return crossed;
+  }
+
+  /**
+   * The indexed terms one typo away from a long Latin query term that no message holds (core's
+   * `nearSpelling`: `torunament` meets `tournament`, `funraiser` `fundraiser`), none of them a query
+   * term. The indexed vocabulary is {@link #crossSeen} (every term of an indexed message, rebuilt
+   * when messages leave), so a query term that some message holds never widens.
+   */
+  #nearSpellings(terms: readonly string[]): Set<string> {
+    const near = new Set<string>();
+    const own = new Set(terms);
+    for (const term of own) {
+      if (term.length < NEAR_SPELLING_MIN_LETTERS || this.#crossSeen.has(term) || !/^[a-z]+$/.test(term)) continue;
+      for (const other of this.#crossSeen) if (!own.has(other) && nearSpelling(term, other)) near.add(other);
+    }
+    return near;
   }
 
   /** Notes the terms of `document` not seen before, to be keyed when a query needs them (see {@link #crossTerms}). */
