@@ -10,7 +10,10 @@
  * - the stored thread holds every committed turn byte for byte, in order, then at most the killed
  *   turn's user message (and its answer, only right after it), then the new turn and its answer:
  *   no message twice, no id twice, user and assistant alternating.
- * SQLite and PostgreSQL (directly and through PgBouncer in transaction mode), English and Korean.
+ * SQLite and PostgreSQL (directly and through PgBouncer in transaction mode), English and Korean;
+ * in the Korean cases the killed writer's clock is an hour ahead (`before-writes`) or behind
+ * (`after-writes`) of the next one's (`THREADWISE_TEST_CLOCK_SKEW_MS`: LangGraph's checkpoint ids
+ * come from it): the lease still ends within `turnLeaseMs` and the thread keeps its order.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -36,7 +39,8 @@ const MODES = ["before-writes", "after-writes"] as const;
 
 async function killAfterModel(env: NodeJS.ProcessEnv, mode: (typeof MODES)[number], lang: keyof typeof WORDS, thread: string) {
   const w = WORDS[lang];
-  const victim = new AgentWorker({ ...env, THREADWISE_TEST_HANG_AFTER_MODEL: mode });
+  const skewMs = lang === "ko" ? (mode === "before-writes" ? 3_600_000 : -3_600_000) : 0;
+  const victim = new AgentWorker({ ...env, THREADWISE_TEST_HANG_AFTER_MODEL: mode, THREADWISE_TEST_CLOCK_SKEW_MS: String(skewMs) });
   const next = new AgentWorker(env);
   try {
     await Promise.all([victim.inspect("warmup-a", STARTUP_MS), next.inspect("warmup-b", STARTUP_MS)]);
@@ -44,6 +48,7 @@ async function killAfterModel(env: NodeJS.ProcessEnv, mode: (typeof MODES)[numbe
     await next.turn(thread, w.committed[1]);
     const committed = (await next.inspect(thread)).messages ?? [];
     expect(committed).toHaveLength(4);
+    expect(committed.filter(([type]) => type === "human").map(([, text]) => text)).toEqual([...w.committed]);
 
     victim.send(thread, w.killed, { noRetry: true });
     expect((await victim.next()).event).toBe("model-answered");
@@ -56,7 +61,7 @@ async function killAfterModel(env: NodeJS.ProcessEnv, mode: (typeof MODES)[numbe
     const done = await next.next(60_000);
     const after = (await next.inspect(thread)).messages ?? [];
     console.log(
-      `[crash after model] ${thread}: refused ${refused.reason} (lease ends within ${refused.leaseExpiresInMs} ms, ${refused.modelCalls} model calls); then ${done.ok ? "committed" : done.error} with ${done.modelCalls} model call(s); ${after.length} messages stored`,
+      `[crash after model] ${thread} (killed writer's clock ${skewMs / 3_600_000} h off): refused ${refused.reason} (lease ends within ${refused.leaseExpiresInMs} ms, ${refused.modelCalls} model calls); then ${done.ok ? "committed" : done.error} with ${done.modelCalls} model call(s); ${after.length} messages stored`,
     );
     expect({ ok: refused.ok, reason: refused.reason, modelCalls: refused.modelCalls }).toEqual({
       ok: false,

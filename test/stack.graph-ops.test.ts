@@ -20,6 +20,7 @@
  *   commits; the other is refused with the typed, retryable error and stores nothing).
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import type { StructuredToolInterface } from "@langchain/core/tools";
 import {
   Annotation,
   Command,
@@ -32,8 +33,8 @@ import {
   StateGraph,
 } from "@langchain/langgraph";
 import { hideMemoryState, messageText } from "@threadwise/core";
-import { memoryStack, ThreadwiseArchivedMessageError, ThreadwiseConcurrentTurnError } from "@threadwise/memory";
-import { createAgent, tool } from "langchain";
+import { ThreadwiseArchivedMessageError, ThreadwiseConcurrentTurnError } from "@threadwise/memory";
+import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
@@ -44,12 +45,9 @@ import {
   graphOpsAgents,
   graphOpsLabel,
   graphOpsPair,
-  lookup,
-  parallelModel,
   type ReportGraph,
   requests,
   storedMessages,
-  summarizerModel,
   threadShape,
   warmGraphOps,
   wholeThread,
@@ -63,39 +61,21 @@ async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: 
 }
 
 /**
- * A parent graph over the agent (the stack's, or plain's) as node `agent`, built by `build`, with the
- * stack's checkpointer or a `MemorySaver`: the pair to run one case on both.
+ * report-agent's pair (`graphOpsAgents`), each agent's graph as a node of a parent graph built by
+ * `build`, compiled with the stack's checkpointer or a `MemorySaver` (LangGraph lends it to the
+ * agent's graph): the pair to run one case on both.
  */
 function parentPair(
   c: GraphOpsCase,
-  build: (agent: unknown, strict: boolean) => { compile: (o: object) => unknown },
-  tools: unknown[] = [],
+  build: (agent: unknown) => { compile: (o: object) => unknown },
+  tools: StructuredToolInterface[] = [],
 ) {
-  const m = parallelModel(true, more);
-  const stack = memoryStack({
-    backend: "in_memory",
-    windowSize: 4,
-    summarize: true,
-    summarizeThreshold: 6,
-    models: { summarize: summarizerModel((call) => `요약 summary ${call + 1}`).model as never },
-    recallMaxTokens: false,
-    archive: c.archive,
-    logger: false,
-    env: {},
-  });
-  const stackAgent = createAgent({
-    model: m,
-    tools: [lookup, ...tools] as never,
-    systemPrompt: "You are a helpful assistant.",
-    middleware: stack.middleware,
-  });
-  const plainModel = parallelModel(false, more);
-  const plainAgent = createAgent({ model: plainModel, tools: [lookup, ...tools] as never, systemPrompt: "You are a helpful assistant." });
+  const a = graphOpsAgents({ ...c, tools, more });
+  const graphOf = (agent: ReportGraph) => (agent as unknown as { graph: unknown }).graph;
   return {
-    m,
-    stack,
-    agent: build(stackAgent.graph, true).compile({ checkpointer: stack.checkpointer }) as ReportGraph,
-    plain: build(plainAgent.graph, false).compile({ checkpointer: new MemorySaver() }) as ReportGraph,
+    m: a.m,
+    agent: build(graphOf(a.agent)).compile({ checkpointer: a.stack.checkpointer }) as ReportGraph,
+    plain: build(graphOf(a.plain)).compile({ checkpointer: new MemorySaver() }) as ReportGraph,
   };
 }
 
@@ -155,9 +135,8 @@ describe.each(GRAPH_OPS_CASES)("graph operations no suite did (%o)", (c) => {
     expect(threadShape(ours)).toEqual(threadShape(theirs));
     expect(ours.filter((m) => m.getType() === "human")).toHaveLength(10);
     expect(pair.m.calls.length).toBeGreaterThan(10);
-    console.log(
-      `[send] ${graphOpsLabel(c)}: summary placed in ${requests(pair.m).filter((r) => r.some((m) => messageText(m).includes("요약 summary"))).length} of ${pair.m.calls.length}`,
-    );
+    // The stack summarized inside the fanned-out tasks (window 4, summary at 6, each task given the whole thread).
+    expect(requests(pair.m).some((r) => r.some((m) => messageText(m).includes("요약 summary")))).toBe(true);
     expectAccepted(pair.m);
   });
 
