@@ -219,7 +219,8 @@ export interface AssembledView {
  *    `legacy_system`, the summary in `cache_aware`).
  * 6. The tail context blocks (all in `stable_tail`, the per-message kinds in `cache_aware`) become
  *    one extra text block at the end of the newest user message, in the request only (a separate
- *    message would make two user turns in a row).
+ *    message would make two user turns in a row). With no user message in the view they are a
+ *    user message of their own: at the end, or, when the view ends on tool results, at the start.
  */
 export function assembleView(
   thread: readonly BaseMessage[],
@@ -692,7 +693,14 @@ function attachTailContext(messages: BaseMessage[], text: string): string {
     messages[i] = userMessageWith(message, content);
     return String(content[content.length - 1]?.text ?? text);
   }
-  messages.push(contextMessage(text));
+  // No user message: the context is a user message of its own. After tool results (a ToolMessage,
+  // or a user message of only `tool_result` blocks) it would be a second user turn in a row, which
+  // Bedrock Converse refuses (its tool results are a user turn), on a view that opens on an AI
+  // message, which Anthropic, Gemini and Bedrock refuse: it opens the view instead (stack.edits.slow
+  // seed 528 case 17, a tool loop re-imported with no user turn).
+  const last = messages.at(-1);
+  if (last !== undefined && (messageType(last) === "tool" || messageType(last) === "human")) messages.unshift(contextMessage(text));
+  else messages.push(contextMessage(text));
   return text;
 }
 

@@ -60,6 +60,19 @@ export function archiveSplitReason(used: unknown, stack: ThreadwiseSaver): strin
   return "it stores to another in-memory ThreadwiseSaver than the stack's (each keeps its own archive)";
 }
 
+/**
+ * What to add to the refusal when the run is a task of a parent graph (a non-empty
+ * `configurable.checkpoint_ns`): LangGraph runs a graph invoked inside a node on the checkpointer
+ * the parent lends it through the config, not on the one it was compiled with (so an agent given
+ * the stack's checkpointer, invoked from a node of a graph compiled with another, stores there;
+ * https://github.com/langchain-ai/langgraph/issues/8038 has the same in Python). "" otherwise.
+ */
+function lentHint(runtime: unknown): string {
+  const ns = (runtime as { configurable?: Record<string, unknown> } | undefined)?.configurable?.checkpoint_ns;
+  if (typeof ns !== "string" || ns === "") return "";
+  return ` It runs inside a node of a parent graph (checkpoint_ns "${ns}"), and LangGraph runs a graph invoked there on the checkpointer the parent lends it, not on its own: add the agent to the parent as a node, or compile the parent with the stack's checkpointer.`;
+}
+
 function describe(saver: unknown): string {
   if (typeof saver !== "object" || saver === null) return String(saver);
   return (saver as { constructor?: { name?: string } }).constructor?.name || "a checkpointer";
@@ -96,7 +109,7 @@ export function archiveCheckpointerCheck(checkpointer: ThreadwiseSaver) {
         if (reason !== undefined)
           throw new ThreadwiseConfigError(
             "memory.checkpointer",
-            `the agent runs on another checkpointer than the stack's, and archive is on: ${reason}. Its thread and the messages archived from it would be kept apart. Pass the stack's (createAgent({ model, ...stack }) with no checkpointer after the spread, checkpointer: stack.checkpointer, or a wrapper of it such as encryptCheckpointer(stack.checkpointer)), or turn archive off`,
+            `the agent runs on another checkpointer than the stack's, and archive is on: ${reason}. Its thread and the messages archived from it would be kept apart.${lentHint(request.runtime)} Pass the stack's (createAgent({ model, ...stack }) with no checkpointer after the spread, checkpointer: stack.checkpointer, or a wrapper of it such as encryptCheckpointer(stack.checkpointer)), or turn archive off`,
           );
       }
       return handler(request);
