@@ -545,3 +545,49 @@ describe("Korean `-기`: a verb's nominalizer against a noun's own 기 (session 
     expect(shared("Which planes were late?", "We went by plane.")).toEqual(["plan"]);
   });
 });
+
+/** 존댓말 (해요체, 합니다체, the honorific `-시-`) against 반말, by grammar fact (session 60). */
+describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+
+  it("drops the linking 으 a consonant stem takes before the honorific -(으)시- (찾으세요 / 찾아요)", () => {
+    meet("어떤 거 찾으세요?", "저 운동화 찾아요", "찾");
+    meet("정장 입으셨어요?", "어제 정장 입었어", "입");
+    meet("여기 앉으시는데 괜찮으세요?", "나 여기 앉을게", "앉");
+    meet("택배 받으셨어요?", "택배 받았어", "받");
+    meet("책 읽으세요", "책 읽고 있어", "읽");
+    // A vowel stem in -시 keeps it when no -시- came off it (마시고), and 으 after a vowel stays.
+    expect(tokenize("커피 마시고")).toContain("마시");
+  });
+
+  it("reads the future -(으)ㄹ 거예요, written apart or together, as the verb (갈 거예요 / 가요)", () => {
+    meet("내일 부산 갈 거예요", "부산 언제 가요?", "가");
+    meet("편지 쓸 거예요", "편지 쓰세요", "쓰");
+    meet("케이크 만들거예요", "케이크 만들었어", "만들");
+    meet("저녁에 뭐 먹을 거야?", "저녁은 집에서 먹어요", "먹");
+    meet("다음 달에 결혼할 겁니다", "결혼했어요", "결혼");
+    meet("마실 거예요", "뭐 마시고 싶어요?", "마시");
+    // Not after a word without the ㄹ, and not before another word.
+    expect(tokenize("제 거예요")).not.toContain("제게");
+    expect(tokenize("늘 거기")).toEqual(["늘", "거기"]);
+  });
+
+  it("reads honorific vocabulary as the plain word too, both ways (성함 / 이름, 드시다 / 먹다)", () => {
+    meet("성함이 어떻게 되세요?", "내 이름은 지수야", "이름");
+    meet("이름이 뭐야?", "제 성함은 김지수입니다", "이름");
+    meet("어머님 생신이 언제세요?", "엄마 생일은 5월이야", "생일");
+    meet("댁이 어디세요?", "우리 집은 수원이야", "집");
+    meet("점심 드시고 오세요", "점심 먹고 올게", "먹");
+    meet("저녁은 잡수셨어요?", "저녁 먹었어", "먹");
+    meet("할아버지는 일찍 주무세요", "나는 일찍 자요", "자");
+    // 계시다 is 있다, a function word, as 있다 is.
+    expect(tokenize("사장님 계세요?")).toEqual(tokenize("사장님 있어요?"));
+    // The plain words read as before; 드 (also 들다: 마음에 드세요) is not read as 먹다.
+    expect(tokenize("집에서 밥 먹어")).toEqual(["집", "밥", "먹"]);
+    expect(tokenize("마음에 드세요?")).not.toContain("먹");
+    expect(tokenize("What is your name? I eat at home")).toEqual(["nam", "eat", "hom"]);
+  });
+});

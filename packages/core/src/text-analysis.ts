@@ -117,7 +117,10 @@ const PARTICLE_SET = new Set(KOREAN_PARTICLES);
  * Stems that carry no topic (light and auxiliary verbs, bound nouns, determiners), dropped after
  * {@link koreanStem}: `하나요` -> `하`, `있어요` -> `있`, `가세요` -> `가`.
  */
-const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻".split(" "));
+const KOREAN_STOP_STEMS = new Set(
+  // `계시다` is the honorific `있다` (`계세요`, `계시고`, `계신`; session 60), a function word as it is.
+  "하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻 계 계시 계신".split(" "),
+);
 
 /**
  * The motion verbs 가다 and 오다 (`가요`, `갔어요`, `오세요`, `와요`): kept as a term when an ending
@@ -358,6 +361,10 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       if (bare === "" && stem.length > 1 && stem.endsWith("이")) stem = stem.slice(0, -1);
     }
     if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) stem = stem.slice(0, -1);
+    // The linking vowel `으` a consonant stem takes before the honorific `-(으)시-` (session 60:
+    // `찾으세요`, `입으셨어요`, `앉으시는데` -> `찾`, `입`, `앉`, as `찾아요`); no stem ends in `으`
+    // after a final consonant, so it is never the stem's own.
+    stem = withoutLinkingVowel(stem);
     if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
   }
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
@@ -388,8 +395,17 @@ function withoutHonorificSuffix(stem: string): string {
   return stem;
 }
 
-// The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`).
-const PROMISE_ENDINGS = ["게요", "께요", "게", "께"];
+/** `stem` without a final linking `으` after a syllable with a final consonant (`찾으` -> `찾`, `받으` -> `받`). */
+function withoutLinkingVowel(stem: string): string {
+  return stem.length > 1 && stem.endsWith("으") && hasFinalConsonant(stem.slice(-2, -1)) ? stem.slice(0, -1) : stem;
+}
+
+// The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`), and
+// the future `-(으)ㄹ 거예요` written as one word (`갈거예요`, `먹을거야`, `할겁니다`; session 60): the
+// bound noun 것 after the same fused `ㄹ`, read the same way.
+/** The bound noun 것 as the future `-(으)ㄹ 거예요` writes it, glued to the verb or apart (`거예요`, `거야`, `겁니다`). */
+const FUTURE_BOUND_NOUNS: ReadonlySet<string> = new Set("거예요 거에요 거야 겁니다 겁니까 거죠 거지 거고 건데 거라 거다".split(" "));
+const PROMISE_ENDINGS = byLength(["게요", "께요", "게", "께", ...FUTURE_BOUND_NOUNS]);
 
 /**
  * The stem of a promise (`-ㄹ게`: `빌려줄게요` -> `빌려주`, `연락할게` -> `연락하`, `갈께` -> `가`;
@@ -436,7 +452,7 @@ function formalStem(word: string): { stem: string } | undefined {
     let stem = word.slice(0, -ending.length - 1);
     if (fused !== "십") stem += syllable(initial, medial);
     // The linking `으` after a consonant stem (`받으십시오`, `받읍시다`).
-    if (stem.length > 1 && stem.endsWith("으") && hasFinalConsonant(stem.slice(-2, -1))) stem = stem.slice(0, -1);
+    stem = withoutLinkingVowel(stem);
     return stem === "" ? undefined : { stem };
   }
   return undefined;
@@ -565,7 +581,7 @@ export function tokenize(text: string): string[] {
       // before it, and is not read alone (`이천` of `만 이천` is not 2000).
       const below =
         i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
-      if (below === undefined) for (const term of wordTerms(word)) out.push(term);
+      if (below === undefined) for (const term of wordTerms(futureAdnominal(word, analysed, matches[i], matches[i + 1]))) out.push(term);
       else {
         for (const term of wordTerms(word)) if (term !== String(below.part)) out.push(term);
         out.push(String(below.total));
@@ -589,6 +605,18 @@ export function tokenize(text: string): string[] {
     if (saysAnAge(word, apart ? next : undefined)) out.push(AGE_TERM);
   });
   return out;
+}
+
+/**
+ * The word to read for `word`: `word` itself, or, when it ends in the adnominal `ㄹ` and the next
+ * word (only spaces between) is the future's bound noun ({@link FUTURE_BOUND_NOUNS}: `갈 거예요`,
+ * `먹을 거야`, `할 겁니다`), `word` with the promise ending, read as `갈게` is (session 60): the same
+ * fused `ㄹ` on the same stem, so `갈 거예요` meets `가요` and `쓸 거예요` meets `써요`.
+ */
+function futureAdnominal(word: string, text: string, at: RegExpMatchArray | undefined, next: RegExpMatchArray | undefined): string {
+  const last = word.slice(-1);
+  if (!HANGUL.test(last) || jamo(last).final !== FINAL_L || next === undefined || !FUTURE_BOUND_NOUNS.has(next[0])) return word;
+  return spacesBetween(text, at, next) ? `${word}게` : word;
 }
 
 /** Whether only spaces part two words of `text`. */
@@ -996,6 +1024,8 @@ function termsOfWord(word: string, out: string[]): void {
     if (kin !== undefined) out.push(kin);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
+    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal ? HONORIFIC_VERBS.get(stem) : undefined);
+    if (honorific !== undefined) out.push(honorific);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
@@ -1060,6 +1090,31 @@ const KOREAN_CONCEPTS: ReadonlyMap<string, string> = new Map(
     return words.split(" ").map((word) => [word, `concept:${concept}`] as [string, string]);
   }),
 );
+
+/**
+ * Honorific words (높임말) and the plain word each replaces (session 60), so a 존댓말 question meets
+ * a 반말 statement and back: the nouns `성함` (이름), `생신` (생일), `댁` (집), any form, and the
+ * verbs `드시다`/`잡수시다` (먹다) and `주무시다` (자다), by stem as {@link stemOf} reads them
+ * (`주무세요` -> `주무`), only when a verb ending came off. The honorific word gives the plain word's
+ * term besides its own, so a text without one is read as before (a shared `concept:` term, as
+ * `나이`/`연세` have, would add a term to every `집` and `먹`). `계시다` is `있다`, a function word:
+ * see {@link KOREAN_STOP_STEMS}. Left out as ambiguous: `드` (`드세요`, `드셨어요` lose the `-시-`;
+ * `드` is as often 들다: `마음에 드세요`, `돈이 드는데`), `진지` (also `진지하다`, serious),
+ * `돌아가시다` (also going back), `말씀` (its plain `말` is a function word: `말다`, `월말`). `댁` as
+ * `you` (`댁은 누구세요`) is rare and reads as home.
+ */
+const HONORIFIC_NOUNS: ReadonlyMap<string, string> = new Map([
+  ["성함", "이름"],
+  ["생신", "생일"],
+  ["댁", "집"],
+]);
+/** The honorific verbs of {@link HONORIFIC_NOUNS} by stem, with the plain verb's stem. */
+const HONORIFIC_VERBS: ReadonlyMap<string, string> = new Map([
+  ["드시", "먹"],
+  ["잡수", "먹"],
+  ["잡숫", "먹"],
+  ["주무", "자"],
+]);
 
 /** The one term of an age: the word `나이` ({@link KOREAN_CONCEPTS}) and a number counted in 살. */
 const AGE_TERM = "concept:age";
