@@ -575,6 +575,14 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     expect(tokenize("늘 거기")).toEqual(["늘", "거기"]);
   });
 
+  it("reads the connective -아서/-어서 fused into a one-syllable open stem as the verb (가서 / 가요, 와서 / 왔어요)", () => {
+    meet("부산에 가서 회 먹었어요", "부산 언제 가요?", "가");
+    meet("친구가 와서 같이 놀았어", "친구 언제 왔어요?", "오");
+    meet("버스 타서 연락 드릴게요", "버스 탔어?", "타");
+    // Nouns in -서 keep it (부서, 비서, 도서).
+    expect(["부서에", "비서가", "도서관"].map(koreanStem)).toEqual(["부서", "비서", "도서관"]);
+  });
+
   it("reads honorific vocabulary as the plain word too, both ways (성함 / 이름, 드시다 / 먹다)", () => {
     meet("성함이 어떻게 되세요?", "내 이름은 지수야", "이름");
     meet("이름이 뭐야?", "제 성함은 김지수입니다", "이름");

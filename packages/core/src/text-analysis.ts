@@ -189,6 +189,8 @@ const VERBAL_ENDINGS = new Set(["요", "죠"]);
 // The plain (반말) forms of the polite `-아요/-어요/-래요/-까요`: after a one-syllable stem with a
 // final consonant they end a verb, so `살아` and `갈래` meet `살아요` and `갈래요` (`살`, `갈`).
 const INFORMAL_ENDINGS = new Set(["아", "어", "래", "까"]);
+// The vowels a one-syllable open stem ends in once `-아/-어` fused into it (가, 개, 써, 켜, 와, 돼, 줘).
+const FUSED_A_EO_VOWELS: ReadonlySet<number> = new Set([MEDIAL.a, MEDIAL.ae, MEDIAL.eo, MEDIAL.yeo, MEDIAL.wa, MEDIAL.wae, MEDIAL.wo]);
 // The connectives `-고/-며` after a one-syllable stem with a final consonant end a verb (`살고`,
 // `먹으며`, as `살아`).
 const CONNECTIVE_ENDINGS = new Set(["고", "며"]);
@@ -243,6 +245,10 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
+  // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
+  // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
+  // before it (`부서`, `비서`, `도서`).
+  if (suffix === "서") return !hasFinalConsonant(stem) && FUSED_A_EO_VOWELS.has(jamo(stem).medial);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
