@@ -559,6 +559,10 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     meet("여기 앉으시는데 괜찮으세요?", "나 여기 앉을게", "앉");
     meet("택배 받으셨어요?", "택배 받았어", "받");
     meet("책 읽으세요", "책 읽고 있어", "읽");
+    // Before 으 a ㄹ is a ㄷ irregular's (a ㄹ stem takes no 으): 걸으세요 / 걷고, 들을게요 / 듣는.
+    meet("아빠 혼자 걸으셨어?", "아빠가 오늘 처음 걷고 계세요", "걷");
+    meet("그 노래 들을게요", "요즘 무슨 노래 듣는데?", "듣");
+    meet("선생님께 물으세요", "길 묻고 왔어", "묻");
     // A vowel stem in -시 keeps it when no -시- came off it (마시고), and 으 after a vowel stays.
     expect(tokenize("커피 마시고")).toContain("마시");
   });

@@ -401,9 +401,25 @@ function withoutHonorificSuffix(stem: string): string {
   return stem;
 }
 
-/** `stem` without a final linking `으` after a syllable with a final consonant (`찾으` -> `찾`, `받으` -> `받`). */
+/**
+ * `stem` without a final linking `으` after a syllable with a final consonant (`찾으` -> `찾`,
+ * `받으` -> `받`). A `ㄹ` before it is a `ㄷ` irregular's (session 60): a stem in `ㄹ` takes no `으`
+ * (`살다` -> `사세요`, `살게`), while `걷다`, `듣다`, `묻다` turn their `ㄷ` into `ㄹ` before a vowel
+ * (`걸으세요`, `들으셨어요`, `들을게`), so the `ㄷ` is put back (`걸으` -> `걷`, as `걷고`).
+ */
 function withoutLinkingVowel(stem: string): string {
-  return stem.length > 1 && stem.endsWith("으") && hasFinalConsonant(stem.slice(-2, -1)) ? stem.slice(0, -1) : stem;
+  if (stem.length < 2 || !stem.endsWith("으")) return stem;
+  return withoutLinkedL(stem.slice(0, -1)) ?? stem;
+}
+
+const FINAL_D = 7; // ㄷ
+
+/** `before` (what came before a linking `으`/`을`) as the stem it is, `undefined` when it ends in no final consonant. */
+function withoutLinkedL(before: string): string | undefined {
+  const last = before.slice(-1);
+  if (!HANGUL.test(last) || !hasFinalConsonant(last)) return undefined;
+  const { initial, medial, final } = jamo(last);
+  return final === FINAL_L ? before.slice(0, -1) + syllable(initial, medial, FINAL_D) : before;
 }
 
 // The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`), and
@@ -426,7 +442,8 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     const before = word.slice(0, -ending.length);
     const last = before.slice(-1);
     if (!HANGUL.test(last)) return undefined;
-    if (last === "을" && before.length > 1 && hasFinalConsonant(before.slice(-2, -1))) return { stem: before.slice(0, -1) };
+    const linked = last === "을" ? withoutLinkedL(before.slice(0, -1)) : undefined;
+    if (linked !== undefined) return { stem: linked };
     const { initial, medial, final } = jamo(last);
     if (final !== FINAL_L) return undefined;
     return { stem: before.slice(0, -1) + syllable(initial, medial), withL: before };
