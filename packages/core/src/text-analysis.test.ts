@@ -583,6 +583,10 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     meet("부산에 가서 회 먹었어요", "부산 언제 가요?", "가");
     meet("친구가 와서 같이 놀았어", "친구 언제 왔어요?", "오");
     meet("버스 타서 연락 드릴게요", "버스 탔어?", "타");
+    // After a final ㄹ, 라서 is a 르 irregular's -아서, not the copula (which follows a vowel: 판교라서).
+    meet("색이 달라서 바꿨어요", "색깔 다르죠?", "다르");
+    meet("제가 골라서 보내 드릴게요", "하나 고르세요", "고르");
+    expect(koreanStem("판교라서")).toBe("판교");
     // Nouns in -서 keep it (부서, 비서, 도서).
     expect(["부서에", "비서가", "도서관"].map(koreanStem)).toEqual(["부서", "비서", "도서관"]);
   });

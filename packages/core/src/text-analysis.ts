@@ -300,6 +300,10 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
     // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`).
     if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
+    // The copula's `라`-forms (`라서`, `라고`) follow a vowel only (`서울이라서`, `판교라서`): after a
+    // final `ㄹ` the `라` is a `르` irregular's (`골라서`, `몰라서`, `빨라서`; session 60), read by
+    // {@link verbBaseOf} once the shorter ending (`서`) is off, as `골라요` is.
+    if (suffix.startsWith("라") && HANGUL.test(stem.slice(-1)) && jamo(stem.slice(-1)).final === FINAL_L) continue;
     // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
     if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
     // The nominalizer `-기` (and `-기로`) ends a verb (`기다리기`, `만들기`, `다니기로`); after two
