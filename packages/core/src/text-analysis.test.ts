@@ -545,3 +545,75 @@ describe("Korean `-기`: a verb's nominalizer against a noun's own 기 (session 
     expect(shared("Which planes were late?", "We went by plane.")).toEqual(["plan"]);
   });
 });
+
+/** 존댓말 (해요체, 합니다체, the honorific `-시-`) against 반말, by grammar fact (session 60). */
+describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+
+  it("drops the linking 으 a consonant stem takes before the honorific -(으)시- (찾으세요 / 찾아요)", () => {
+    meet("어떤 거 찾으세요?", "저 운동화 찾아요", "찾");
+    meet("정장 입으셨어요?", "어제 정장 입었어", "입");
+    meet("여기 앉으시는데 괜찮으세요?", "나 여기 앉을게", "앉");
+    meet("택배 받으셨어요?", "택배 받았어", "받");
+    meet("책 읽으세요", "책 읽고 있어", "읽");
+    // Before 으 a ㄹ is a ㄷ irregular's (a ㄹ stem takes no 으): 걸으세요 / 걷고, 들을게요 / 듣는.
+    meet("아빠 혼자 걸으셨어?", "아빠가 오늘 처음 걷고 계세요", "걷");
+    meet("그 노래 들을게요", "요즘 무슨 노래 듣는데?", "듣");
+    meet("선생님께 물으세요", "길 묻고 왔어", "묻");
+    // A vowel stem in -시 keeps it when no -시- came off it (마시고), and 으 after a vowel stays.
+    expect(tokenize("커피 마시고")).toContain("마시");
+  });
+
+  it("reads the future -(으)ㄹ 거예요, written apart or together, as the verb (갈 거예요 / 가요)", () => {
+    meet("내일 부산 갈 거예요", "부산 언제 가요?", "가");
+    meet("편지 쓸 거예요", "편지 쓰세요", "쓰");
+    meet("케이크 만들거예요", "케이크 만들었어", "만들");
+    meet("저녁에 뭐 먹을 거야?", "저녁은 집에서 먹어요", "먹");
+    meet("다음 달에 결혼할 겁니다", "결혼했어요", "결혼");
+    meet("마실 거예요", "뭐 마시고 싶어요?", "마시");
+    // Not after a word without the ㄹ, and not before another word.
+    expect(tokenize("제 거예요")).not.toContain("제게");
+    expect(tokenize("늘 거기")).toEqual(["늘", "거기"]);
+  });
+
+  it("reads the connective -아서/-어서 fused into a one-syllable open stem as the verb (가서 / 가요, 와서 / 왔어요)", () => {
+    meet("부산에 가서 회 먹었어요", "부산 언제 가요?", "가");
+    meet("친구가 와서 같이 놀았어", "친구 언제 왔어요?", "오");
+    meet("버스 타서 연락 드릴게요", "버스 탔어?", "타");
+    // After a final ㄹ, 라서 is a 르 irregular's -아서, not the copula (which follows a vowel: 판교라서).
+    meet("색이 달라서 바꿨어요", "색깔 다르죠?", "다르");
+    meet("제가 골라서 보내 드릴게요", "하나 고르세요", "고르");
+    expect(koreanStem("판교라서")).toBe("판교");
+    // Nouns in -서 keep it (부서, 비서, 도서).
+    expect(["부서에", "비서가", "도서관"].map(koreanStem)).toEqual(["부서", "비서", "도서관"]);
+  });
+
+  it("reads an open stem before an ending that drops a stem's ㄹ also with the ㄹ (사세요 / 살아, 아세요 / 알아)", () => {
+    meet("고객님 어디 사세요?", "저 수원 살아요", "살");
+    meet("이 제품 아세요?", "그거 알아", "알");
+    meet("케이크 직접 만드세요?", "케이크 만들었어", "만들");
+    meet("수원에 삽니다", "수원 살았어", "살");
+    // Not after a light verb (공부하세요 is no 공불) or a function word (주세요 is no 줄).
+    expect(tokenize("공부하세요")).toEqual(["공부"]);
+    expect(tokenize("주세요")).toEqual([]);
+  });
+
+  it("reads honorific vocabulary as the plain word too, both ways (성함 / 이름, 드시다 / 먹다)", () => {
+    meet("성함이 어떻게 되세요?", "내 이름은 지수야", "이름");
+    meet("이름이 뭐야?", "제 성함은 김지수입니다", "이름");
+    meet("어머님 생신이 언제세요?", "엄마 생일은 5월이야", "생일");
+    meet("댁이 어디세요?", "우리 집은 수원이야", "집");
+    meet("점심 드시고 오세요", "점심 먹고 올게", "먹");
+    meet("저녁은 잡수셨어요?", "저녁 먹었어", "먹");
+    meet("할아버지는 일찍 주무세요", "나는 일찍 자요", "자");
+    // 계시다 is 있다, a function word, as 있다 is.
+    expect(tokenize("사장님 계세요?")).toEqual(tokenize("사장님 있어요?"));
+    // The plain words read as before; 드 (also 들다: 마음에 드세요) is not read as 먹다.
+    expect(tokenize("집에서 밥 먹어")).toEqual(["집", "밥", "먹"]);
+    expect(tokenize("마음에 드세요?")).not.toContain("먹");
+    expect(tokenize("What is your name? I eat at home")).toEqual(["nam", "eat", "hom"]);
+  });
+});

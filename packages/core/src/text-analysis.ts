@@ -120,7 +120,10 @@ const PARTICLE_SET = new Set(KOREAN_PARTICLES);
  * Stems that carry no topic (light and auxiliary verbs, bound nouns, determiners), dropped after
  * {@link koreanStem}: `하나요` -> `하`, `있어요` -> `있`, `가세요` -> `가`.
  */
-const KOREAN_STOP_STEMS = new Set("하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻".split(" "));
+const KOREAN_STOP_STEMS = new Set(
+  // `계시다` is the honorific `있다` (`계세요`, `계시고`, `계신`; session 60), a function word as it is.
+  "하 되 있 없 않 같 싶 주 보 오 가 이 그 저 것 거 수 때 만 한 두 세 새 말 그렇 이렇 저렇 어떻 계 계시 계신".split(" "),
+);
 
 /**
  * The motion verbs 가다 and 오다 (`가요`, `갔어요`, `오세요`, `와요`): kept as a term when an ending
@@ -189,6 +192,8 @@ const VERBAL_ENDINGS = new Set(["요", "죠"]);
 // The plain (반말) forms of the polite `-아요/-어요/-래요/-까요`: after a one-syllable stem with a
 // final consonant they end a verb, so `살아` and `갈래` meet `살아요` and `갈래요` (`살`, `갈`).
 const INFORMAL_ENDINGS = new Set(["아", "어", "래", "까"]);
+// The vowels a one-syllable open stem ends in once `-아/-어` fused into it (가, 개, 써, 켜, 와, 돼, 줘).
+const FUSED_A_EO_VOWELS: ReadonlySet<number> = new Set([MEDIAL.a, MEDIAL.ae, MEDIAL.eo, MEDIAL.yeo, MEDIAL.wa, MEDIAL.wae, MEDIAL.wo]);
 // The connectives `-고/-며` after a one-syllable stem with a final consonant end a verb (`살고`,
 // `먹으며`, as `살아`).
 const CONNECTIVE_ENDINGS = new Set(["고", "며"]);
@@ -243,6 +248,10 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
+  // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
+  // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
+  // before it (`부서`, `비서`, `도서`).
+  if (suffix === "서") return !hasFinalConsonant(stem) && FUSED_A_EO_VOWELS.has(jamo(stem).medial);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
@@ -294,6 +303,10 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
     // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`).
     if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
+    // The copula's `라`-forms (`라서`, `라고`) follow a vowel only (`서울이라서`, `판교라서`): after a
+    // final `ㄹ` the `라` is a `르` irregular's (`골라서`, `몰라서`, `빨라서`; session 60), read by
+    // {@link verbBaseOf} once the shorter ending (`서`) is off, as `골라요` is.
+    if (suffix.startsWith("라") && HANGUL.test(stem.slice(-1)) && jamo(stem.slice(-1)).final === FINAL_L) continue;
     // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
     if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
     // The nominalizer `-기` (and `-기로`) ends a verb (`기다리기`, `만들기`, `다니기로`); after two
@@ -337,10 +350,14 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
-  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word);
+  // Whether what came off drops a stem's final ㄹ before it (`ㅂ니다`, `-시-`, `-는`, `-네`, `-니`, `-나`).
+  let dropsL = false;
+  const fused = formalStem(word);
+  const formal: { stem: string; withL?: string } | undefined = fused ?? promiseStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
+    dropsL = fused !== undefined;
   } else {
     for (let pass = 0; pass < 2; pass += 1) {
       const next = stripOnce(stem);
@@ -348,6 +365,7 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       stem = next.stem;
       if (!next.particle) verbal = true;
       if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
+      dropsL = L_DROPPING_ENDING.test(next.suffix);
     }
   }
   const unstripped = stem === word;
@@ -355,13 +373,23 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   if (stem !== word && withoutPast(stem.slice(-1)) !== undefined) verbal = true;
   if (verbal) {
     for (let bare = withoutPast(stem.slice(-1)); bare !== undefined; bare = stem === "" ? undefined : withoutPast(stem.slice(-1))) {
-      if (stem.slice(-1) === "셨") honorific = true;
+      if (stem.slice(-1) === "셨") honorific = dropsL = true;
       stem = stem.slice(0, -1) + bare;
       // The copula before the tense (`점이었` -> `점이` -> `점`).
       if (bare === "" && stem.length > 1 && stem.endsWith("이")) stem = stem.slice(0, -1);
     }
-    if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) stem = stem.slice(0, -1);
-    if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
+    if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) {
+      stem = stem.slice(0, -1);
+      dropsL = true;
+    }
+    // The linking vowel `으` a consonant stem takes before the honorific `-(으)시-` (session 60:
+    // `찾으세요`, `입으셨어요`, `앉으시는데` -> `찾`, `입`, `앉`, as `찾아요`); no stem ends in `으`
+    // after a final consonant, so it is never the stem's own.
+    stem = withoutLinkingVowel(stem);
+    if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) {
+      stem = stem.slice(0, -1);
+      dropsL = false;
+    }
   }
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
@@ -369,11 +397,28 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   const motion = verbal && MOTION_STEMS.has(stem);
   const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem))) ? "" : stem;
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
-  const withL = formal?.withL;
+  const withL = formal?.withL ?? (verbal && dropsL && !lightVerb && !KOREAN_STOP_STEMS.has(stem) ? withDroppedL(stem) : undefined);
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL };
   }
   return { stem: kept, verbal, bare: unstripped };
+}
+
+// Endings before which a stem in ㄹ loses it (`사는데`, `사네요`, `사니까`, `사나요`, `사세요`).
+const L_DROPPING_ENDING = /^[는네니나세셔]/u;
+
+/**
+ * `stem` read with the final `ㄹ` an ending dropped (session 60), or `undefined`: a stem in `ㄹ`
+ * loses it before `ㄴ`, `ㅂ` and `ㅅ` (`살다` -> `사세요`, `삽니다`, `사는데`; `알다` -> `아세요`,
+ * `만들다` -> `만드는데`), so an open stem before those may be one: `어디 사세요?` meets `서울 살아`.
+ * Read as the promise's `withL` is (`살게`: 살다 or 사다); not after a function word's stem
+ * (`주세요` is no `줄`).
+ */
+function withDroppedL(stem: string): string | undefined {
+  const last = stem.slice(-1);
+  if (!HANGUL.test(last) || hasFinalConsonant(last)) return undefined;
+  const { initial, medial } = jamo(last);
+  return stem.slice(0, -1) + syllable(initial, medial, FINAL_L);
 }
 
 /** Nouns in `-씨` that are no name with the honorific (`아저씨`, `아가씨`, `마음씨`). */
@@ -391,8 +436,33 @@ function withoutHonorificSuffix(stem: string): string {
   return stem;
 }
 
-// The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`).
-const PROMISE_ENDINGS = ["게요", "께요", "게", "께"];
+/**
+ * `stem` without a final linking `으` after a syllable with a final consonant (`찾으` -> `찾`,
+ * `받으` -> `받`). A `ㄹ` before it is a `ㄷ` irregular's (session 60): a stem in `ㄹ` takes no `으`
+ * (`살다` -> `사세요`, `살게`), while `걷다`, `듣다`, `묻다` turn their `ㄷ` into `ㄹ` before a vowel
+ * (`걸으세요`, `들으셨어요`, `들을게`), so the `ㄷ` is put back (`걸으` -> `걷`, as `걷고`).
+ */
+function withoutLinkingVowel(stem: string): string {
+  if (stem.length < 2 || !stem.endsWith("으")) return stem;
+  return withoutLinkedL(stem.slice(0, -1)) ?? stem;
+}
+
+const FINAL_D = 7; // ㄷ
+
+/** `before` (what came before a linking `으`/`을`) as the stem it is, `undefined` when it ends in no final consonant. */
+function withoutLinkedL(before: string): string | undefined {
+  const last = before.slice(-1);
+  if (!HANGUL.test(last) || !hasFinalConsonant(last)) return undefined;
+  const { initial, medial, final } = jamo(last);
+  return final === FINAL_L ? before.slice(0, -1) + syllable(initial, medial, FINAL_D) : before;
+}
+
+// The promise ending `-ㄹ게`/`-을게` (and `-ㄹ게요`), as chat also spells it (`-ㄹ께`, `할께요`), and
+// the future `-(으)ㄹ 거예요` written as one word (`갈거예요`, `먹을거야`, `할겁니다`; session 60): the
+// bound noun 것 after the same fused `ㄹ`, read the same way.
+/** The bound noun 것 as the future `-(으)ㄹ 거예요` writes it, glued to the verb or apart (`거예요`, `거야`, `겁니다`). */
+const FUTURE_BOUND_NOUNS: ReadonlySet<string> = new Set("거예요 거에요 거야 겁니다 겁니까 거죠 거지 거고 건데 거라 거다".split(" "));
+const PROMISE_ENDINGS = byLength(["게요", "께요", "게", "께", ...FUTURE_BOUND_NOUNS]);
 
 /**
  * The stem of a promise (`-ㄹ게`: `빌려줄게요` -> `빌려주`, `연락할게` -> `연락하`, `갈께` -> `가`;
@@ -407,7 +477,8 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     const before = word.slice(0, -ending.length);
     const last = before.slice(-1);
     if (!HANGUL.test(last)) return undefined;
-    if (last === "을" && before.length > 1 && hasFinalConsonant(before.slice(-2, -1))) return { stem: before.slice(0, -1) };
+    const linked = last === "을" ? withoutLinkedL(before.slice(0, -1)) : undefined;
+    if (linked !== undefined) return { stem: linked };
     const { initial, medial, final } = jamo(last);
     if (final !== FINAL_L) return undefined;
     return { stem: before.slice(0, -1) + syllable(initial, medial), withL: before };
@@ -428,7 +499,8 @@ const FORMAL_READ_WHOLE = new Set(["습", "합", "입"]);
  * `-시-` fused the same way taken off too (`기다리십시오` -> `기다리`, `받으십시오` -> `받`,
  * `가십니까` -> `가`), or `undefined`. Only a vowel stem takes this form (a consonant stem takes
  * `-습니다`, read by the ending list), so the ㅂ is never the stem's own; a stem in ㄹ loses its ㄹ
- * before it (`살다` -> `삽니다`) and is read as the vowel stem (`사`).
+ * before it (`살다` -> `삽니다`) and is read as the vowel stem (`사`), and with the `ㄹ` too
+ * ({@link withDroppedL}).
  */
 function formalStem(word: string): { stem: string } | undefined {
   for (const ending of FORMAL_ENDINGS) {
@@ -439,7 +511,7 @@ function formalStem(word: string): { stem: string } | undefined {
     let stem = word.slice(0, -ending.length - 1);
     if (fused !== "십") stem += syllable(initial, medial);
     // The linking `으` after a consonant stem (`받으십시오`, `받읍시다`).
-    if (stem.length > 1 && stem.endsWith("으") && hasFinalConsonant(stem.slice(-2, -1))) stem = stem.slice(0, -1);
+    stem = withoutLinkingVowel(stem);
     return stem === "" ? undefined : { stem };
   }
   return undefined;
@@ -568,7 +640,7 @@ export function tokenize(text: string): string[] {
       // before it, and is not read alone (`이천` of `만 이천` is not 2000).
       const below =
         i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
-      if (below === undefined) for (const term of wordTerms(word)) out.push(term);
+      if (below === undefined) for (const term of wordTerms(futureAdnominal(word, analysed, matches[i], matches[i + 1]))) out.push(term);
       else {
         for (const term of wordTerms(word)) if (term !== String(below.part)) out.push(term);
         out.push(String(below.total));
@@ -604,6 +676,18 @@ export function tokenize(text: string): string[] {
     if (says) out.push(MONEY_TERM);
   });
   return out;
+}
+
+/**
+ * The word to read for `word`: `word` itself, or, when it ends in the adnominal `ㄹ` and the next
+ * word (only spaces between) is the future's bound noun ({@link FUTURE_BOUND_NOUNS}: `갈 거예요`,
+ * `먹을 거야`, `할 겁니다`), `word` with the promise ending, read as `갈게` is (session 60): the same
+ * fused `ㄹ` on the same stem, so `갈 거예요` meets `가요` and `쓸 거예요` meets `써요`.
+ */
+function futureAdnominal(word: string, text: string, at: RegExpMatchArray | undefined, next: RegExpMatchArray | undefined): string {
+  const last = word.slice(-1);
+  if (!HANGUL.test(last) || jamo(last).final !== FINAL_L || next === undefined || !FUTURE_BOUND_NOUNS.has(next[0])) return word;
+  return spacesBetween(text, at, next) ? `${word}게` : word;
 }
 
 /** Whether only spaces part two words of `text`. */
@@ -1011,6 +1095,8 @@ function termsOfWord(word: string, out: string[]): void {
     if (kin !== undefined) out.push(kin);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
+    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal ? HONORIFIC_VERBS.get(stem) : undefined);
+    if (honorific !== undefined) out.push(honorific);
     return;
   }
   // Mixed scripts (`Busan에`, `5월에`, `2023년`): a number with a date unit is a month or a
@@ -1075,6 +1161,31 @@ const KOREAN_CONCEPTS: ReadonlyMap<string, string> = new Map(
     return words.split(" ").map((word) => [word, `concept:${concept}`] as [string, string]);
   }),
 );
+
+/**
+ * Honorific words (높임말) and the plain word each replaces (session 60), so a 존댓말 question meets
+ * a 반말 statement and back: the nouns `성함` (이름), `생신` (생일), `댁` (집), any form, and the
+ * verbs `드시다`/`잡수시다` (먹다) and `주무시다` (자다), by stem as {@link stemOf} reads them
+ * (`주무세요` -> `주무`), only when a verb ending came off. The honorific word gives the plain word's
+ * term besides its own, so a text without one is read as before (a shared `concept:` term, as
+ * `나이`/`연세` have, would add a term to every `집` and `먹`). `계시다` is `있다`, a function word:
+ * see {@link KOREAN_STOP_STEMS}. Left out as ambiguous: `드` (`드세요`, `드셨어요` lose the `-시-`;
+ * `드` is as often 들다: `마음에 드세요`, `돈이 드는데`), `진지` (also `진지하다`, serious),
+ * `돌아가시다` (also going back), `말씀` (its plain `말` is a function word: `말다`, `월말`). `댁` as
+ * `you` (`댁은 누구세요`) is rare and reads as home.
+ */
+const HONORIFIC_NOUNS: ReadonlyMap<string, string> = new Map([
+  ["성함", "이름"],
+  ["생신", "생일"],
+  ["댁", "집"],
+]);
+/** The honorific verbs of {@link HONORIFIC_NOUNS} by stem, with the plain verb's stem. */
+const HONORIFIC_VERBS: ReadonlyMap<string, string> = new Map([
+  ["드시", "먹"],
+  ["잡수", "먹"],
+  ["잡숫", "먹"],
+  ["주무", "자"],
+]);
 
 /** The one term of an age: the word `나이` ({@link KOREAN_CONCEPTS}) and a number counted in 살. */
 const AGE_TERM = "concept:age";
