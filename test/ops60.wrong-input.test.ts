@@ -7,7 +7,8 @@
  * - `prune({ olderThanDays: 1, aply: true })` and `eraseTenant({ tenantId, aply: true })` were dry runs;
  * - `retention({ days: 1, dryRun: true })` applied, and `retention({ days: 1, tenantId })` deleted
  *   every tenant's idle threads (retention is not per tenant);
- * - `prune({ limit: -1 })` listed every idle thread on SQLite (`LIMIT -1` is no limit);
+ * - `prune({ limit: -1, apply: true })` deleted every idle thread on SQLite (`LIMIT -1` is no limit);
+ * - `prune({ limit: NaN })` or `1.5` threw SQLite's "datatype mismatch", naming nothing;
  * - `exportThread({ checkpointID })` exported the head, not that checkpoint.
  * Each is now a typed error naming the option, thrown before any store is opened: nothing is deleted.
  */
