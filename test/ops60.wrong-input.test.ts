@@ -9,16 +9,18 @@
  *   every tenant's idle threads (retention is not per tenant);
  * - `prune({ limit: -1, apply: true })` deleted every idle thread on SQLite (`LIMIT -1` is no limit);
  * - `prune({ limit: NaN })` or `1.5` threw SQLite's "datatype mismatch", naming nothing;
- * - `exportThread({ checkpointID })` exported the head, not that checkpoint.
+ * - `exportThread({ checkpointID })` exported the head, not that checkpoint;
+ * - `apply: "false"` (a string) was truthy: `prune` deleted every idle thread, `eraseTenant` the
+ *   whole tenant, `eraseUser` the user's threads.
  * Each is now a typed error naming the option, thrown before any store is opened: nothing is deleted.
  */
 import { mkdtempSync, rmSync } from "node:fs";
 import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
-import { ThreadwiseConfigError, ThreadwiseUnknownOptionError } from "@threadwise/core";
+import { ThreadwiseConfigError, ThreadwiseUnknownOptionError, ThreadwiseUserIdError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { eraseTenant, exportThread, memoryStack, prune, retention } from "@threadwise/memory";
+import { eraseTenant, eraseUser, exportThread, memoryStack, prune, retention, ThreadwiseThreadIdError } from "@threadwise/memory";
 import { createAgent } from "langchain";
 import { afterAll, beforeEach, describe, expect, it } from "vitest";
 
@@ -120,6 +122,27 @@ describe("thread operations refuse a misspelt option by name, deleting nothing",
     const error = await thrown(() => retention({ sqlitePath, days: 1, limit: -1, now: LATER }));
     expect(error).toBeInstanceOf(ThreadwiseConfigError);
     expect((error as ThreadwiseConfigError).option).toBe("retention.limit");
+    expect(await left()).toBe(IDS.length);
+  });
+
+  it.each([
+    ["prune", () => prune({ sqlitePath, olderThanDays: 1, apply: "false", now: LATER } as never)],
+    ["eraseTenant", () => eraseTenant({ sqlitePath, tenantId: "default", apply: "false" } as never)],
+    ["eraseUser", () => eraseUser({ sqlitePath, userId: "mina", threadIds: ["여행-메모"], threads: true, apply: "no" } as never)],
+  ])('%s: apply "false" (a string from a config file) is refused, not read as true', async (operation, call) => {
+    const error = await thrown(call);
+    expect(error).toBeInstanceOf(ThreadwiseConfigError);
+    expect((error as ThreadwiseConfigError).option).toBe(`${operation}.apply`);
+    expect(await left()).toBe(IDS.length);
+  });
+
+  // Already refused before ops60 (kept as a guard): the id rules' own typed errors.
+  it.each([
+    ["prune", ThreadwiseThreadIdError, () => prune({ sqlitePath, threadId: "", apply: true })],
+    ["eraseTenant", ThreadwiseUserIdError, () => eraseTenant({ sqlitePath, tenantId: "", apply: true })],
+    ["exportThread", ThreadwiseThreadIdError, () => exportThread({ sqlitePath, threadId: "" })],
+  ])("%s: an empty id is refused by the id rules, deleting nothing", async (_operation, type, call) => {
+    expect(await thrown(call)).toBeInstanceOf(type);
     expect(await left()).toBe(IDS.length);
   });
 

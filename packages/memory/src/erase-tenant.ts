@@ -3,7 +3,7 @@ import { normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError
 import { eraseTenantItems, namespaceLabel } from "@threadwise/user-memory";
 import { openStore } from "./erase-user.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
 import type { ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
 
 /** Threads, archive rows or user-memory items handled per batch by {@link eraseTenant}. */
@@ -119,7 +119,7 @@ async function countTenant(
  *
  * @throws ThreadwiseUserIdError for a tenant id that breaks the id rules; ThreadwiseThreadIdError
  *   for a bad `threadIds` entry; ThreadwiseConfigError naming `eraseTenant.batchSize`, or
- *   `eraseTenant.schema`, or `target` when no store is named; ThreadwiseUnknownOptionError for a
+ *   `eraseTenant.schema`, `eraseTenant.apply` (not a boolean: `"false"` erased), or `target` when no store is named; ThreadwiseUnknownOptionError for a
  *   misspelt option (`aply`: was ignored, so the call was a dry run; `threadIDs`: those threads
  *   stayed). All before anything is deleted.
  * @example
@@ -134,6 +134,7 @@ export async function eraseTenant(options: EraseTenantOptions): Promise<EraseTen
   if (!(Number.isSafeInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
     throw new ThreadwiseConfigError("eraseTenant.batchSize", `expected a whole number from 1 to 10000, got ${String(options.batchSize)}`);
   if (options.schema !== undefined) assertSchemaName(options.schema, "eraseTenant.schema");
+  assertApply(options.apply, "eraseTenant.apply");
   const { registry, close: closeRegistry } = await openRegistry(options);
   try {
     const { store, close: closeStore } = await openStore(options, "eraseTenant");

@@ -4,7 +4,7 @@ import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } fr
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
 import type { ThreadDeleteOutcome } from "./thread-registry.js";
 import { postgresUserStore } from "./user-memory-store.js";
 
@@ -121,13 +121,14 @@ export async function openStore(
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
  *   without their keyring): erasing them would lose the only record of those threads while the
- *   threads stay; ThreadwiseUnknownOptionError for a misspelt option (`aply`: was ignored, so the
+ *   threads stay; naming `eraseUser.apply` when it is not a boolean (`"no"` erased); ThreadwiseUnknownOptionError for a misspelt option (`aply`: was ignored, so the
  *   call was a dry run). All before anything is deleted.
  * @example
  * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
  */
 export async function eraseUser(options: EraseUserOptions): Promise<EraseUserReport> {
   parseOptions("eraseUser", ERASE_USER_NAMES, options);
+  assertApply(options.apply, "eraseUser.apply");
   const scope: UserScope = {
     userId: normalizeUserId(options.userId, "eraseUser.userId"),
     tenantId: normalizeUserId(options.tenantId ?? envString(TENANT_ENV) ?? "default", "eraseUser.tenantId"),

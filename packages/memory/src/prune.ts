@@ -49,6 +49,15 @@ function assertLimit(limit: unknown, option: string): void {
 }
 
 /**
+ * `apply` of a deleting operation: unset or a boolean. A string (`"false"` from a config file or
+ * env) would be truthy and delete.
+ */
+export function assertApply(apply: unknown, option: string): void {
+  if (apply !== undefined && typeof apply !== "boolean")
+    throw new ThreadwiseConfigError(option, `expected true or false, got ${typeof apply} ${JSON.stringify(apply)}: nothing was deleted`);
+}
+
+/**
  * Opens the registry of a target; PostgreSQL targets are checked for the expected schema version
  * first. `close()` releases what was opened here.
  * @throws ThreadwiseConfigError when the target names no store or no SQLite file is at `sqlitePath`;
@@ -120,7 +129,7 @@ export interface PruneReport {
  * @throws ThreadwiseUnknownOptionError for a misspelt option (`threadID`: was ignored, and every
  *   idle thread was deleted; `aply`: was a dry run); ThreadwiseConfigError when neither
  *   `olderThanDays` nor `threadId` is given, when `olderThanDays` is not a whole number >= 1,
- *   `limit` is not a whole number >= 1, `now()` is not a valid Date, or `schema` is not a plain
+ *   `limit` is not a whole number >= 1, `apply` is not a boolean (`"false"` deleted), `now()` is not a valid Date, or `schema` is not a plain
  *   identifier; ThreadwiseThreadIdError for a `threadId` no backend can store. All before any connection.
  * @example
  * const report = await prune({ dsn, olderThanDays: 30 });            // dry run
@@ -136,6 +145,7 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
   if (options.threadId !== undefined) normalizeThreadId(options.threadId);
   if (options.schema !== undefined) assertSchemaName(options.schema, "prune.schema");
   assertLimit(options.limit, "prune.limit");
+  assertApply(options.apply, "prune.apply");
   const now = (options.now ?? (() => new Date()))();
   if (!(now instanceof Date) || Number.isNaN(now.getTime()))
     throw new ThreadwiseConfigError("prune.now", "expected a clock giving a valid Date: nothing was deleted");
