@@ -1,13 +1,15 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { normalizeThreadId, normalizeUserId, ThreadwiseConfigError } from "@threadwise/core";
+import { normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { eraseTenantItems, namespaceLabel } from "@threadwise/user-memory";
 import { openStore } from "./erase-user.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { type OpsTarget, openRegistry } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
 import type { ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
 
 /** Threads, archive rows or user-memory items handled per batch by {@link eraseTenant}. */
 export const DEFAULT_ERASE_BATCH_SIZE = 100;
+
+const ERASE_TENANT_NAMES = optionNames([...OPS_TARGET_NAMES, "tenantId", "threadIds", "store", "batchSize", "apply", "onBatch"]);
 
 /** Options of {@link eraseTenant}. */
 export interface EraseTenantOptions extends OpsTarget {
@@ -117,18 +119,22 @@ async function countTenant(
  *
  * @throws ThreadwiseUserIdError for a tenant id that breaks the id rules; ThreadwiseThreadIdError
  *   for a bad `threadIds` entry; ThreadwiseConfigError naming `eraseTenant.batchSize`, or
- *   `eraseTenant.schema`, or `target` when no store is named. All before anything is deleted.
+ *   `eraseTenant.schema`, `eraseTenant.apply` (not a boolean: `"false"` erased), or `target` when no store is named; ThreadwiseUnknownOptionError for a
+ *   misspelt option (`aply`: was ignored, so the call was a dry run; `threadIDs`: those threads
+ *   stayed). All before anything is deleted.
  * @example
  * await eraseTenant({ dsn: process.env.POSTGRES_MEMORY_DSN!, tenantId: "acme" });               // dry run: counts
  * await eraseTenant({ dsn: process.env.POSTGRES_MEMORY_DSN!, tenantId: "acme", apply: true });  // irreversible
  */
 export async function eraseTenant(options: EraseTenantOptions): Promise<EraseTenantReport> {
+  parseOptions("eraseTenant", ERASE_TENANT_NAMES, options);
   const tenantId = normalizeUserId(options.tenantId, "eraseTenant.tenantId");
   const threadIds = [...new Set((options.threadIds ?? []).map((id) => normalizeThreadId(id)))].sort();
   const batchSize = options.batchSize ?? DEFAULT_ERASE_BATCH_SIZE;
   if (!(Number.isSafeInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
     throw new ThreadwiseConfigError("eraseTenant.batchSize", `expected a whole number from 1 to 10000, got ${String(options.batchSize)}`);
   if (options.schema !== undefined) assertSchemaName(options.schema, "eraseTenant.schema");
+  assertApply(options.apply, "eraseTenant.apply");
   const { registry, close: closeRegistry } = await openRegistry(options);
   try {
     const { store, close: closeStore } = await openStore(options, "eraseTenant");

@@ -2,10 +2,9 @@ import type { BaseStore } from "@langchain/langgraph-checkpoint";
 import { envString, normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
-import { z } from "zod/v4";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { type OpsTarget, openRegistry } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
 import type { ThreadDeleteOutcome } from "./thread-registry.js";
 import { postgresUserStore } from "./user-memory-store.js";
 
@@ -63,14 +62,6 @@ export interface EraseUserReport {
   threads: ThreadDeleteOutcome[];
 }
 
-/**
- * A strict schema of these option names that leaves their values to the code that reads them: a
- * misspelt key (`aply`, `tenantID`) throws `ThreadwiseUnknownOptionError` naming it and the closest
- * name, before anything is opened. Ignored, `aply` made an erase a dry run and `tenantID` made
- * `userMemoryRetention` expire every tenant's users.
- */
-const optionNames = (names: readonly string[]) => z.strictObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));
-const OPS_TARGET_NAMES = ["dsn", "schema", "poolMode", "sqlitePath", "registry"] as const;
 const ERASE_USER_NAMES = optionNames([
   ...OPS_TARGET_NAMES,
   "userId",
@@ -130,13 +121,14 @@ export async function openStore(
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
  *   without their keyring): erasing them would lose the only record of those threads while the
- *   threads stay; ThreadwiseUnknownOptionError for a misspelt option (`aply`: was ignored, so the
+ *   threads stay; naming `eraseUser.apply` when it is not a boolean (`"no"` erased); ThreadwiseUnknownOptionError for a misspelt option (`aply`: was ignored, so the
  *   call was a dry run). All before anything is deleted.
  * @example
  * await eraseUser({ dsn: process.env.POSTGRES_MEMORY_DSN!, userId: "u-42", threads: true, apply: true });
  */
 export async function eraseUser(options: EraseUserOptions): Promise<EraseUserReport> {
   parseOptions("eraseUser", ERASE_USER_NAMES, options);
+  assertApply(options.apply, "eraseUser.apply");
   const scope: UserScope = {
     userId: normalizeUserId(options.userId, "eraseUser.userId"),
     tenantId: normalizeUserId(options.tenantId ?? envString(TENANT_ENV) ?? "default", "eraseUser.tenantId"),

@@ -1,10 +1,10 @@
 import { type BaseMessage, mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { loadKeyring } from "@threadwise/encryption";
 import { createCheckpointer } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
-import type { OpsTarget } from "./prune.js";
+import { OPS_TARGET_NAMES, type OpsTarget, optionNames } from "./prune.js";
 import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -26,6 +26,17 @@ export interface ExportThreadOptions extends Omit<OpsTarget, "registry"> {
   /** Env for the identity defaults. @default process.env */
   env?: NodeJS.ProcessEnv;
 }
+
+const EXPORT_THREAD_NAMES = optionNames([
+  ...OPS_TARGET_NAMES.filter((name) => name !== "registry"),
+  "threadId",
+  "checkpointId",
+  "keyring",
+  "tenantId",
+  "agentId",
+  "principalId",
+  "env",
+]);
 
 /** What {@link exportThread} returns (and `threadwise export` prints as JSON). */
 export interface ThreadExport {
@@ -49,9 +60,11 @@ export interface ThreadExport {
  *   holds messages, none under this tenant: the export would miss them); ThreadwiseThreadIdError for a bad id;
  *   ThreadwiseSealedStoreError (sealed records, no keyring); the keyring's errors naming `--keyring`;
  *   a decryption error (`THREADWISE_DECRYPTION_FAILED`) for another keyring or identity;
- *   ThreadwiseSchemaVersionError.
+ *   ThreadwiseSchemaVersionError; ThreadwiseUnknownOptionError for a misspelt option (`checkpointID`:
+ *   was ignored, and the head was exported), before anything is opened.
  */
 export async function exportThread(options: ExportThreadOptions): Promise<ThreadExport> {
+  parseOptions("exportThread", EXPORT_THREAD_NAMES, options);
   const env = options.env ?? process.env;
   const threadId = normalizeThreadId(options.threadId);
   // Checked here, naming the flag (the saver loads it again from its path).

@@ -1,4 +1,5 @@
-import { ThreadwiseConfigError } from "@threadwise/core";
+import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
+import { z } from "zod/v4";
 import type { PgPoolMode } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
@@ -22,6 +23,38 @@ export interface OpsTarget {
   sqlitePath?: string;
   /** A registry to use as is (e.g. `memoryStack().checkpointer.registry`). */
   registry?: ThreadRegistry;
+}
+
+/** The option names of {@link OpsTarget}, for {@link optionNames}. */
+export const OPS_TARGET_NAMES = ["dsn", "schema", "poolMode", "sqlitePath", "registry"] as const;
+
+/**
+ * A strict schema of these option names that leaves their values to the code that reads them,
+ * for `parseOptions` at the top of each operation (prune, retention, eraseTenant, eraseUser,
+ * userMemoryRetention, exportThread): a misspelt key (`aply`, `tenantID`, `threadID`) throws
+ * `ThreadwiseUnknownOptionError` naming it and the closest name, before anything is opened.
+ * Ignored, `aply` made an erase a dry run, `threadID` made `prune` delete every idle thread and
+ * `dryRun` made `retention` delete.
+ */
+export const optionNames = (names: readonly string[]) =>
+  z.strictObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));
+
+const PRUNE_NAMES = optionNames([...OPS_TARGET_NAMES, "olderThanDays", "threadId", "apply", "limit", "now", "onProgress", "reason"]);
+const RETENTION_NAMES = optionNames([...OPS_TARGET_NAMES, "days", "now", "limit", "onProgress"]);
+
+/** `limit` of prune/retention: unset, or a whole number >= 1 (SQLite reads `LIMIT -1` as no limit). */
+function assertLimit(limit: unknown, option: string): void {
+  if (limit !== undefined && !(typeof limit === "number" && Number.isSafeInteger(limit) && limit >= 1))
+    throw new ThreadwiseConfigError(option, `expected a whole number of threads >= 1, got ${String(limit)}: nothing was deleted`);
+}
+
+/**
+ * `apply` of a deleting operation: unset or a boolean. A string (`"false"` from a config file or
+ * env) would be truthy and delete.
+ */
+export function assertApply(apply: unknown, option: string): void {
+  if (apply !== undefined && typeof apply !== "boolean")
+    throw new ThreadwiseConfigError(option, `expected true or false, got ${typeof apply} ${JSON.stringify(apply)}: nothing was deleted`);
 }
 
 /**
@@ -57,9 +90,9 @@ export interface PruneOptions extends OpsTarget {
   threadId?: string;
   /** Delete for real; otherwise a dry run that only lists. Deletion is irreversible. @default false */
   apply?: boolean;
-  /** Most threads per run. @default 10000 */
+  /** Most threads per run, a whole number >= 1. @default 10000 */
   limit?: number;
-  /** Clock, for tests. @default () => new Date() */
+  /** Clock, for tests; must give a valid Date. @default () => new Date() */
   now?: () => Date;
   /** Called after each thread is handled, with (done, total). */
   onProgress?: (done: number, total: number) => void;
@@ -93,14 +126,17 @@ export interface PruneReport {
  * leaves a tombstone. Each candidate is re-checked under its row lock: a thread written after
  * the listing survives (outcome `updated`). Dry run unless `apply`.
  *
- * @throws ThreadwiseConfigError when neither `olderThanDays` nor `threadId` is given, when
- *   `olderThanDays` is not a whole number >= 1, or `schema` is not a plain identifier;
- *   ThreadwiseThreadIdError for a `threadId` no backend can store. All before any connection.
+ * @throws ThreadwiseUnknownOptionError for a misspelt option (`threadID`: was ignored, and every
+ *   idle thread was deleted; `aply`: was a dry run); ThreadwiseConfigError when neither
+ *   `olderThanDays` nor `threadId` is given, when `olderThanDays` is not a whole number >= 1,
+ *   `limit` is not a whole number >= 1, `apply` is not a boolean (`"false"` deleted), `now()` is not a valid Date, or `schema` is not a plain
+ *   identifier; ThreadwiseThreadIdError for a `threadId` no backend can store. All before any connection.
  * @example
  * const report = await prune({ dsn, olderThanDays: 30 });            // dry run
  * await prune({ dsn, olderThanDays: 30, apply: true });              // irreversible
  */
 export async function prune(options: PruneOptions): Promise<PruneReport> {
+  parseOptions("prune", PRUNE_NAMES, options);
   if (options.olderThanDays === undefined && options.threadId === undefined)
     throw new ThreadwiseConfigError("prune", "give --older-than-days N or --thread-id X");
   // 0 would mean "idle since now": every thread. Refused, so an empty or mistyped value never deletes all.
@@ -108,9 +144,13 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
     throw new ThreadwiseConfigError("prune.olderThanDays", `expected a whole number of days >= 1, got ${String(options.olderThanDays)}`);
   if (options.threadId !== undefined) normalizeThreadId(options.threadId);
   if (options.schema !== undefined) assertSchemaName(options.schema, "prune.schema");
+  assertLimit(options.limit, "prune.limit");
+  assertApply(options.apply, "prune.apply");
+  const now = (options.now ?? (() => new Date()))();
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw new ThreadwiseConfigError("prune.now", "expected a clock giving a valid Date: nothing was deleted");
   const { registry, close } = await openRegistry(options);
   try {
-    const now = (options.now ?? (() => new Date()))();
     const idleBefore = options.olderThanDays === undefined ? undefined : new Date(now.getTime() - options.olderThanDays * DAY_MS);
     let candidates: ThreadInfo[];
     let thread: PruneReport["thread"];
@@ -170,12 +210,18 @@ export interface RetentionOptions extends OpsTarget {
  * Deletes threads idle for `days` days (spec R23): `prune` with `apply`, for a scheduled worker.
  * Each candidate is re-checked under its row lock, so one written meanwhile survives.
  *
- * @throws ThreadwiseConfigError when `days` is not a positive integer.
+ * @throws ThreadwiseUnknownOptionError for a misspelt or foreign option (`dryRun`: was ignored,
+ *   and retention deleted; `tenantId`: retention is not per tenant, every tenant's idle threads
+ *   went); ThreadwiseConfigError when `days` is not a positive integer or `limit` not a whole
+ *   number >= 1, and the errors of {@link prune}. All before any connection.
  * @example
  * setInterval(() => retention({ dsn: process.env.POSTGRES_MEMORY_DSN!, days: 30 }), 3_600_000);
  */
 export async function retention(options: RetentionOptions): Promise<PruneReport> {
+  parseOptions("retention", RETENTION_NAMES, options);
+  assertLimit(options.limit, "retention.limit");
   if (!(Number.isInteger(options.days) && options.days > 0))
     throw new ThreadwiseConfigError("retention.days", "expected a positive whole number of days");
-  return prune({ ...options, olderThanDays: options.days, apply: true, reason: "retention" });
+  const { days, ...target } = options;
+  return prune({ ...target, olderThanDays: days, apply: true, reason: "retention" });
 }
