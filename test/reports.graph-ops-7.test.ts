@@ -35,6 +35,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
   expectAccepted,
+  expectSameThread,
   GRAPH_OPS_CASES,
   GRAPH_OPS_TEXT,
   graphOpsAgents,
@@ -49,11 +50,6 @@ import {
 } from "./support/report-agent.js";
 
 const both = graphOpsPair;
-
-/** The stack's whole thread against plain's (archived messages included). */
-async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: string) {
-  expect(threadShape(await wholeThread(a, threadId))).toEqual(threadShape(await storedMessages(a.plain as never, threadId)));
-}
 
 const confirm = tool(async ({ what }: { what: string }) => `confirmed ${what}: ${String(interrupt({ question: `confirm ${what}?` }))}`, {
   name: "confirm",

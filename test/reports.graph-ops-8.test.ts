@@ -43,6 +43,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
   expectAccepted,
+  expectSameThread,
   GRAPH_OPS_CASES,
   GRAPH_OPS_TEXT,
   graphOpsAgents,
@@ -50,18 +51,12 @@ import {
   graphOpsPair,
   type ReportGraph,
   requests,
-  storedMessages,
   threadShape,
   warmGraphOps,
   wholeThread,
 } from "./support/report-agent.js";
 
 const both = graphOpsPair;
-
-/** The stack's whole thread against plain's (archived messages included). */
-async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: string) {
-  expect(threadShape(await wholeThread(a, threadId))).toEqual(threadShape(await storedMessages(a.plain as never, threadId)));
-}
 
 /** `<WORD> <rest>` on the last line: a call of `name` (args from `args(rest)`) beside a `lookup`, ids from the text's length. */
 const callsBesideLookup = (word: string, name: string, args: (rest: string) => object) => (text: string) => {

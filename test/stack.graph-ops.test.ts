@@ -39,6 +39,7 @@ import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
   expectAccepted,
+  expectSameThread,
   GRAPH_OPS_CASES,
   GRAPH_OPS_TEXT,
   type GraphOpsCase,
@@ -54,11 +55,6 @@ import {
 } from "./support/report-agent.js";
 
 const both = graphOpsPair;
-
-/** The stack's whole thread against plain's (archived messages included). */
-async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: string) {
-  expect(threadShape(await wholeThread(a, threadId))).toEqual(threadShape(await storedMessages(a.plain as never, threadId)));
-}
 
 /**
  * report-agent's pair (`graphOpsAgents`), each agent's graph as a node of a parent graph built by

@@ -288,6 +288,11 @@ export const threadShape = (messages: readonly BaseMessage[]) =>
     ...(m.getType() === "ai" ? { calls: ((m as AIMessage).tool_calls ?? []).map((call) => call.id) } : {}),
   }));
 
+/** The stack's whole thread (archived messages included) against plain's, by {@link threadShape}. */
+export async function expectSameThread(a: ReturnType<typeof graphOpsAgents>, threadId: string): Promise<void> {
+  expect(threadShape(await wholeThread(a, threadId))).toEqual(threadShape(await storedMessages(a.plain as never, threadId)));
+}
+
 /**
  * Every request `m` received passed the strict validator (all four providers, no prefill), none
  * refused, and converted by each provider package it holds nothing that API refuses (`wireViolations`).
