@@ -45,4 +45,36 @@ describe("a sum of money and a question about one share a term (session 60)", ()
       expect([text, money(text)]).toEqual([text, false]);
     }
   });
+
+  it("does not read paying attention, spending time, a value in -값 nor rain or a ratio in -비 as money (review60)", () => {
+    for (const text of [
+      "pay attention to the logs",
+      "we spent hours debugging",
+      "I spend time with my kids",
+      "they paid tribute to her",
+      "기본값은 10이야",
+      "결괏값이 이상해",
+      "최댓값을 구해",
+      "평균값 알려줘",
+      "장맛비가 와",
+      "가랑비에 옷 젖는다",
+      "종횡비는 16:9",
+      "무방비 상태였어",
+      "기념비 앞에서",
+    ]) {
+      expect([text, money(text)]).toEqual([text, false]);
+    }
+    for (const text of [
+      "I paid the bill",
+      "how much did you spend",
+      "they pay well",
+      "집값이 올랐어",
+      "책값 얼마였지",
+      "관리비 냈어",
+      "교통비가 많이 들어",
+      "값이 얼마야",
+    ]) {
+      expect([text, money(text)]).toEqual([text, true]);
+    }
+  });
 });

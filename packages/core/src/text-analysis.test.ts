@@ -577,6 +577,10 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     // Not after a word without the ㄹ, and not before another word.
     expect(tokenize("제 거예요")).not.toContain("제게");
     expect(tokenize("늘 거기")).toEqual(["늘", "거기"]);
+    // The bound noun is read with the verb: no term of its own (`거지` there is no beggar; review60).
+    for (const text of ["저녁에 뭐 먹을 거야?", "내일 갈 거지?", "볼 거고", "할 건데"])
+      expect([text, tokenize(text).filter((term) => /^(?:거야|거지|거고|건데)$/.test(term))]).toEqual([text, []]);
+    expect(tokenize("거지가 있었어")).toContain("거지");
   });
 
   it("reads the connective -아서/-어서 fused into a one-syllable open stem as the verb (가서 / 가요, 와서 / 왔어요)", () => {

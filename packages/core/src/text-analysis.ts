@@ -640,8 +640,12 @@ export function tokenize(text: string): string[] {
       // before it, and is not read alone (`이천` of `만 이천` is not 2000).
       const below =
         i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? belowTenThousand(words[i - 1] as string, word) : undefined;
-      if (below === undefined) for (const term of wordTerms(futureAdnominal(word, analysed, matches[i], matches[i + 1]))) out.push(term);
-      else {
+      // The future's bound noun after its verb (`거야` of `먹을 거야`) was read with the verb: no term
+      // of its own (`거지` there is no beggar, `거야` no topic).
+      const boundNoun = i > 0 && futureAdnominal(words[i - 1] as string, analysed, matches[i - 1], matches[i]) !== words[i - 1];
+      if (below === undefined) {
+        if (!boundNoun) for (const term of wordTerms(futureAdnominal(word, analysed, matches[i], matches[i + 1]))) out.push(term);
+      } else {
         for (const term of wordTerms(word)) if (term !== String(below.part)) out.push(term);
         out.push(String(below.total));
       }

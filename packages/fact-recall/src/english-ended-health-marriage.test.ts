@@ -48,5 +48,12 @@ describe("an injury by its verb and the body part alone", () => {
     ["I sprained my ankle on the stairs last week", "user:health=sprained ankle"],
     ["i broke my arm skiing in Utah", "user:health=broke arm"],
     ["I hurt my back lifting boxes", "user:health=hurt back"],
+    ["I pulled my left hamstring running", "user:health=pulled left hamstring"],
+    ["I tore my ACL playing soccer", "user:health=tore ACL"],
   ])("%s", (text, fact) => expectFact(text, fact));
+
+  it.each(["I broke my phone again", "I pulled my car over", "I hurt my feelings", "I twisted my words", "I broke my promise to her"])(
+    "guard: %s",
+    (text) => expectNo(text, "user:health"),
+  );
 });

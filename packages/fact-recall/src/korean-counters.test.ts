@@ -34,6 +34,13 @@ describe("a count is no value: what it counts is", () => {
     expectNo("민지는 콘서트 세 번 갔대", "user:event");
     expectFact("수영 등록했어요", "user:hobby=수영");
   });
+
+  it("guards: hanging up by a count, quitting for a span (review60)", () => {
+    expectNo("전화 두 번 끊었어", "user:hobby");
+    expectNo("술 한 달 끊었어요", "user:hobby");
+    expectFact("술 한 달 끊었어요", "user:health=술 (ended)");
+    expectFact("헬스 한 달 끊었어", "user:hobby=헬스");
+  });
 });
 
 describe("a class named after a nursery or a kindergarten is no part of its name", () => {

@@ -10,6 +10,12 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 const ADV =
   "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
+/**
+ * A body part an injury names (`ankle`, `left knee`, `lower back`, `ACL`), the whole of what
+ * follows `my` once where and how are cut off: an injury rule's object, so `broke my phone` is none.
+ */
+const ENGLISH_BODY_PART =
+  /^(?:(?:left|right|lower|upper|middle|big|little|pinky|ring) )*(?:head|neck|back|spine|tailbone|shoulders?|collarbones?|arms?|forearms?|elbows?|wrists?|hands?|fingers?|thumbs?|knuckles?|ribs?|chest|hips?|pelvis|legs?|thighs?|knees?|kneecaps?|shins?|calf|calves|ankles?|feet|foot|heels?|toes?|nose|jaw|teeth|tooth|skull|eye socket|ears?|eardrums?|achilles(?: tendon)?|acl|mcl|meniscus|rotator cuff|hamstrings?|groin|quads?|biceps?|triceps?|glutes?|muscles?|ligaments?|tendons?|discs?|vertebrae?|cartilage|(?:\w+ )?(?:muscle|ligament|tendon|bone)s?)$/i;
 const REL =
   "wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?|son|daughter|kids?|children|child|sister|brother|siblings?|mom|mother|mum|dad|father|parents|grandma|grandmother|gran|granny|nan|nana|nanna|grandpa|grandfather|grandad|granddad|grandparents|stepmum|stepmom|stepdad|aunt|uncle|cousin|niece|nephew|friend|best friend|roommate|boss|coworker|colleague";
 /** Relatives by family, not by friendship or work (a `'s` after them is read as `is`). */
@@ -672,6 +678,8 @@ const RULES: Rule[] = [
         /\s+(?:on|at|in|while|when|during|playing|moving|doing|from|after|trying|lifting|carrying|falling|running|skiing|at)\b.*$/i,
         "",
       );
+      // Only a body part is an injury: `broke my phone`, `pulled my car over`, `hurt my feelings` are not.
+      if (!ENGLISH_BODY_PART.test(part)) return undefined;
       const verb = (m[1] as string).toLowerCase();
       return list(`${verb} ${part}`, `${s.label} ${verb} their ${cut(m[2] as string, 4)} (health)`);
     },

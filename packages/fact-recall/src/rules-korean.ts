@@ -1440,7 +1440,8 @@ const RULES: Rule[] = [
     // Quitting a habit (`담배 끊었어요`, `술 끊은 지 1년`): the habit holds no longer.
     attribute: "health",
     // Not one not quit yet (`아직 담배 못 끊었어요`, `술은 안 끊었어`).
-    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:(?!못|안)\S+\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
+    // A span between (`술 한 달 끊었어요`, `커피 일주일 끊었어`) is for how long, still quitting.
+    re: /(담배|전자담배|술|커피|탄산|탄산음료|야식|밀가루|설탕|카페인|게임)(?:은|는|을|를|도)?\s*(?:(?!못|안)\S+\s+|(?:한|두|세|네|\d+)\s*(?:달|주|해|년)\s+)?(?:끊었|끊은\s*지|끊고|끊음|끊었음)/,
     build: (m, l) => ({ ...list(m[1] as string, `${topic(l)} ${josa(m[1] as string, "을", "를")} 끊었다 (건강, 습관)`), ended: true }),
     relative: true,
   },
@@ -1963,7 +1964,9 @@ const RULES: Rule[] = [
     re: new RegExp(`(\\S+?)(?:도|을|를|${BARE})\\s*(?:등록했|등록함|등록해서|끊었어요|(?<=(?:회권?|번|개월|달)\\s?)끊었)(?!\\S*\\s*끊)`),
     build: (m, l, body) => {
       const v = clean(m[1] as string);
-      return SETTING.test(v) || /^(?:회원|카드|계좌|주소|이름|번호|수강|신청)$/.test(v)
+      // What a count counts is read here too (`전화 두 번 끊었어` hung up twice: no activity).
+      const counted = COUNT_VALUE.test(v) ? countedNoun(body, v, m.index ?? 0) : v;
+      return counted === undefined || SETTING.test(counted) || /^(?:회원|카드|계좌|주소|이름|번호|수강|신청|전화|통화|연락)$/.test(counted)
         ? undefined
         : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
@@ -2476,11 +2479,11 @@ const COUNT_NUMBER =
   "(?:\\d+|(?:열|스물|스무|서른|마흔|쉰)(?:한|두|세|네|다섯|여섯|일곱|여덟|아홉)?|한|두|세|네|다섯|여섯|일곱|여덟|아홉|[일이삼사오육칠팔구십백천]{1,4})";
 /**
  * A count with its counter as a rule's value (`20회`, `세번`, `3개월`, and `번` alone after `스무`):
- * how many times or how long, never what was done. `회`, `번`, `회권` and `개월` also alone, any
+ * how many times or how long, never what was done. `회`, `번`, `회권`, `개월` and `달` also alone, any
  * counter after a number (`일` alone is work, not a day).
  */
 const COUNT_VALUE = new RegExp(
-  `^(?:${COUNT_NUMBER}\\s*(?:회권?|번|개월|달|주|주일|시간|일|년|개|장|권|잔|병|마리|명)|회권?|번|개월)(?:이나|나|씩|째|정도|쯤)?$`,
+  `^(?:${COUNT_NUMBER}\\s*(?:회권?|번|개월|달|주|주일|시간|일|년|개|장|권|잔|병|마리|명)|회권?|번|개월|달)(?:이나|나|씩|째|정도|쯤)?$`,
 );
 /** A number word alone (`스무` before `번`), which a counted noun stands before. */
 const COUNT_NUMBER_WORD = new RegExp(`^${COUNT_NUMBER}$`);

@@ -93,6 +93,18 @@ describe("no store to open", () => {
     const erase = await eraseUser({ userId: "u1" }).catch((e) => e);
     expect((erase as ThreadwiseConfigError).option).toBe("eraseUser.store");
   });
+
+  it("names userMemoryRetention.now and .tenantId before any store is opened (review60)", async () => {
+    // A DSN nothing listens on: a pool opened on it would fail with a connection error instead.
+    const dsn = "postgresql://nobody@127.0.0.1:1/none";
+    const clock = await userMemoryRetention({ days: 3, dsn, now: () => new Date(Number.NaN) }).catch((e) => e);
+    expect((clock as ThreadwiseConfigError).option).toBe("userMemoryRetention.now");
+    const tenant = await userMemoryRetention({ days: 3, dsn, tenantId: "" }).catch((e) => e);
+    expect([(tenant as Error).name, (tenant as { field?: string }).field]).toEqual([
+      "ThreadwiseUserIdError",
+      "userMemoryRetention.tenantId",
+    ]);
+  });
 });
 
 describe("threadwise erase-user --sqlite", () => {

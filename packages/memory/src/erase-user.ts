@@ -203,7 +203,9 @@ export interface UserMemoryRetentionOptions extends Pick<OpsTarget, "dsn" | "sch
 /**
  * Retention of user memory by age (spec R40): deletes every item last written `days` or more days
  * ago, by the store's own `updatedAt` (no keyring needed). Returns how many.
- * @throws ThreadwiseConfigError when `days` is not a whole number >= 1 or no store can be opened;
+ * @throws ThreadwiseConfigError when `days` is not a whole number >= 1, `now()` is not a valid Date
+ *   (`userMemoryRetention.now`; was reported as `expireUserItems.before`) or no store can be opened;
+ *   ThreadwiseUserIdError naming `userMemoryRetention.tenantId`, before the store is opened;
  *   ThreadwiseUnknownOptionError for a misspelt option (`tenantID`), which was ignored (every
  *   tenant's users expired).
  */
@@ -211,12 +213,16 @@ export async function userMemoryRetention(options: UserMemoryRetentionOptions): 
   parseOptions("userMemoryRetention", RETENTION_NAMES, options);
   if (!(Number.isSafeInteger(options.days) && options.days >= 1))
     throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
-  const before = new Date((options.now ?? (() => new Date()))().getTime() - options.days * 86_400_000);
+  const now = (options.now ?? (() => new Date()))();
+  if (!(now instanceof Date) || Number.isNaN(now.getTime()))
+    throw new ThreadwiseConfigError("userMemoryRetention.now", "expected a clock giving a valid Date: nothing was deleted");
+  const before = new Date(now.getTime() - options.days * 86_400_000);
+  // Before the store opens (a pool on `dsn`).
+  const tenantLabel =
+    options.tenantId === undefined ? undefined : namespaceLabel(normalizeUserId(options.tenantId, "userMemoryRetention.tenantId"));
   const { store, close } = await openStore(options, "userMemoryRetention");
   if (!store) throw new ThreadwiseConfigError("userMemoryRetention.store", "give the store of user memory, or a PostgreSQL DSN");
   try {
-    const tenantLabel =
-      options.tenantId === undefined ? undefined : namespaceLabel(normalizeUserId(options.tenantId, "userMemoryRetention.tenantId"));
     return { deleted: await expireUserItems(store, before, tenantLabel ? { tenantLabel } : {}), before };
   } finally {
     await close();
