@@ -595,16 +595,6 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     expect(["부서에", "비서가", "도서관"].map(koreanStem)).toEqual(["부서", "비서", "도서관"]);
   });
 
-  it("reads an open stem before an ending that drops a stem's ㄹ also with the ㄹ (사세요 / 살아, 아세요 / 알아)", () => {
-    meet("고객님 어디 사세요?", "저 수원 살아요", "살");
-    meet("이 제품 아세요?", "그거 알아", "알");
-    meet("케이크 직접 만드세요?", "케이크 만들었어", "만들");
-    meet("수원에 삽니다", "수원 살았어", "살");
-    // Not after a light verb (공부하세요 is no 공불) or a function word (주세요 is no 줄).
-    expect(tokenize("공부하세요")).toEqual(["공부"]);
-    expect(tokenize("주세요")).toEqual([]);
-  });
-
   it("reads honorific vocabulary as the plain word too, both ways (성함 / 이름, 드시다 / 먹다)", () => {
     meet("성함이 어떻게 되세요?", "내 이름은 지수야", "이름");
     meet("이름이 뭐야?", "제 성함은 김지수입니다", "이름");

@@ -350,14 +350,10 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
-  // Whether what came off drops a stem's final ㄹ before it (`ㅂ니다`, `-시-`, `-는`, `-네`, `-니`, `-나`).
-  let dropsL = false;
-  const fused = formalStem(word);
-  const formal: { stem: string; withL?: string } | undefined = fused ?? promiseStem(word);
+  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
-    dropsL = fused !== undefined;
   } else {
     for (let pass = 0; pass < 2; pass += 1) {
       const next = stripOnce(stem);
@@ -365,7 +361,6 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       stem = next.stem;
       if (!next.particle) verbal = true;
       if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
-      dropsL = L_DROPPING_ENDING.test(next.suffix);
     }
   }
   const unstripped = stem === word;
@@ -373,23 +368,17 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   if (stem !== word && withoutPast(stem.slice(-1)) !== undefined) verbal = true;
   if (verbal) {
     for (let bare = withoutPast(stem.slice(-1)); bare !== undefined; bare = stem === "" ? undefined : withoutPast(stem.slice(-1))) {
-      if (stem.slice(-1) === "셨") honorific = dropsL = true;
+      if (stem.slice(-1) === "셨") honorific = true;
       stem = stem.slice(0, -1) + bare;
       // The copula before the tense (`점이었` -> `점이` -> `점`).
       if (bare === "" && stem.length > 1 && stem.endsWith("이")) stem = stem.slice(0, -1);
     }
-    if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) {
-      stem = stem.slice(0, -1);
-      dropsL = true;
-    }
+    if (stem.length > 1 && stem.endsWith("시") && (honorific || stem.length > 2 || stem.startsWith("하"))) stem = stem.slice(0, -1);
     // The linking vowel `으` a consonant stem takes before the honorific `-(으)시-` (session 60:
     // `찾으세요`, `입으셨어요`, `앉으시는데` -> `찾`, `입`, `앉`, as `찾아요`); no stem ends in `으`
     // after a final consonant, so it is never the stem's own.
     stem = withoutLinkingVowel(stem);
-    if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) {
-      stem = stem.slice(0, -1);
-      dropsL = false;
-    }
+    if (!lightVerb && stem.length > 1 && (stem.endsWith("하") || stem.endsWith("되"))) stem = stem.slice(0, -1);
   }
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
@@ -397,28 +386,11 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   const motion = verbal && MOTION_STEMS.has(stem);
   const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem))) ? "" : stem;
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
-  const withL = formal?.withL ?? (verbal && dropsL && !lightVerb && !KOREAN_STOP_STEMS.has(stem) ? withDroppedL(stem) : undefined);
+  const withL = formal?.withL;
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL };
   }
   return { stem: kept, verbal, bare: unstripped };
-}
-
-// Endings before which a stem in ㄹ loses it (`사는데`, `사네요`, `사니까`, `사나요`, `사세요`).
-const L_DROPPING_ENDING = /^[는네니나세셔]/u;
-
-/**
- * `stem` read with the final `ㄹ` an ending dropped (session 60), or `undefined`: a stem in `ㄹ`
- * loses it before `ㄴ`, `ㅂ` and `ㅅ` (`살다` -> `사세요`, `삽니다`, `사는데`; `알다` -> `아세요`,
- * `만들다` -> `만드는데`), so an open stem before those may be one: `어디 사세요?` meets `서울 살아`.
- * Read as the promise's `withL` is (`살게`: 살다 or 사다); not after a function word's stem
- * (`주세요` is no `줄`).
- */
-function withDroppedL(stem: string): string | undefined {
-  const last = stem.slice(-1);
-  if (!HANGUL.test(last) || hasFinalConsonant(last)) return undefined;
-  const { initial, medial } = jamo(last);
-  return stem.slice(0, -1) + syllable(initial, medial, FINAL_L);
 }
 
 /** Nouns in `-씨` that are no name with the honorific (`아저씨`, `아가씨`, `마음씨`). */
@@ -499,8 +471,7 @@ const FORMAL_READ_WHOLE = new Set(["습", "합", "입"]);
  * `-시-` fused the same way taken off too (`기다리십시오` -> `기다리`, `받으십시오` -> `받`,
  * `가십니까` -> `가`), or `undefined`. Only a vowel stem takes this form (a consonant stem takes
  * `-습니다`, read by the ending list), so the ㅂ is never the stem's own; a stem in ㄹ loses its ㄹ
- * before it (`살다` -> `삽니다`) and is read as the vowel stem (`사`), and with the `ㄹ` too
- * ({@link withDroppedL}).
+ * before it (`살다` -> `삽니다`) and is read as the vowel stem (`사`).
  */
 function formalStem(word: string): { stem: string } | undefined {
   for (const ending of FORMAL_ENDINGS) {
