@@ -47,3 +47,16 @@ describe("MessageIndex: a long word mistyped in the question meets the message (
     expect(new Set(found(index, "stationry"))).toEqual(new Set(["c", "d"]));
   });
 });
+
+describe("MessageIndex: near spellings after the oldest messages left, as a fresh process reads the thread", () => {
+  it.each([
+    ["en", "the regional tournament was great", "the tournamant rules changed again", "tournament"],
+    ["ko", "오늘 tournament 결승 봤어", "tournamant 규칙이 또 바뀌었대", "tournament 어땠어?"],
+  ])("%s: a term held only by a trimmed message no longer blocks its near spellings", (_lang, old, kept, question) => {
+    const thread = [user("a", old), user("b", kept), user("c", "nothing else to say"), user("d", "see you tomorrow then")];
+    const running = indexOf(thread);
+    // persistTrim: the oldest message deleted, the rest unchanged (entries discarded, no rebuild).
+    expect(running.sync(thread.slice(1)).rebuilt).toBe(false);
+    expect(found(running, question)).toEqual(found(indexOf(thread.slice(1)), question));
+  });
+});

@@ -292,17 +292,24 @@ export class MessageIndex {
   /**
    * The indexed terms one typo away from a long Latin query term that no message holds (core's
    * `nearSpelling`: `torunament` meets `tournament`, `funraiser` `fundraiser`), none of them a query
-   * term. The indexed vocabulary is {@link #crossSeen} (every term of an indexed message, rebuilt
-   * when messages leave), so a query term that some message holds never widens.
+   * term. The candidates are {@link #crossSeen} (every term of an indexed message; a discarded
+   * message's terms stay until the next vacuum, and as query terms they match no message). Whether
+   * a message holds the query term is asked of the index itself, so a term only discarded messages
+   * held widens as it does in a fresh index of the stored thread.
    */
   #nearSpellings(terms: readonly string[]): Set<string> {
     const near = new Set<string>();
     const own = new Set(terms);
     for (const term of own) {
-      if (term.length < NEAR_SPELLING_MIN_LETTERS || this.#crossSeen.has(term) || !/^[a-z]+$/.test(term)) continue;
+      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || this.#holds(term)) continue;
       for (const other of this.#crossSeen) if (!own.has(other) && nearSpelling(term, other)) near.add(other);
     }
     return near;
+  }
+
+  /** Whether an indexed (not discarded) message has `term`: the vocabulary may still hold discarded messages' terms. */
+  #holds(term: string): boolean {
+    return this.#crossSeen.has(term) && this.#mini.search(term, { tokenize: (text: string) => [text] }).length > 0;
   }
 
   /** Notes the terms of `document` not seen before, to be keyed when a query needs them (see {@link #crossTerms}). */
