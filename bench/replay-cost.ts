@@ -563,6 +563,8 @@ async function timedStep(
   putWrites: number;
   gets: number;
   bytesRead: number;
+  encodes: number;
+  decodes: number;
   messageCheckpointsRead: number;
   messagesRead: number;
   sent: number;
@@ -583,6 +585,8 @@ async function timedStep(
     putWrites: putWrites0,
     gets: gets0,
     bytesRead: read0,
+    encodes: encodes0,
+    decodes: decodes0,
     messageCheckpointsRead: checkpointsRead0,
     messagesRead: messagesRead0,
   } = target.counters;
@@ -610,6 +614,8 @@ async function timedStep(
     putWrites: target.counters.putWrites - putWrites0,
     gets: target.counters.gets - gets0,
     bytesRead: target.counters.bytesRead - read0,
+    encodes: target.counters.encodes - encodes0,
+    decodes: target.counters.decodes - decodes0,
     messageCheckpointsRead: target.counters.messageCheckpointsRead - checkpointsRead0,
     messagesRead: target.counters.messagesRead - messagesRead0,
     sent: lastSent,
@@ -675,6 +681,9 @@ interface ReplayRow {
   /** Checkpoint reads (`getTuple`) and bytes the serializer decoded per step (checkpoints, writes, archived records). */
   getsPerStep: number;
   bytesReadPerStep: number;
+  /** Values the saver's serializer encoded (`dumpsTyped`) and decoded (`loadsTyped`) per step: checkpoints, their metadata, pending writes, archived records. */
+  encodesPerStep: number;
+  decodesPerStep: number;
   /** Messages in the checkpoint after the replay. */
   hotMessages: number;
   /** Messages per checkpoint read, averaged over every read of the replay (what each step decodes, per read). */
@@ -795,6 +804,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       putWrites: 0,
       gets: 0,
       bytesRead: 0,
+      encodes: 0,
+      decodes: 0,
       checkpointsRead: 0,
       messagesRead: 0,
       sent: 0,
@@ -858,6 +869,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         entry.putWrites += step.putWrites;
         entry.gets += step.gets;
         entry.bytesRead += step.bytesRead;
+        entry.encodes += step.encodes;
+        entry.decodes += step.decodes;
         entry.checkpointsRead += step.messageCheckpointsRead;
         entry.messagesRead += step.messagesRead;
         entry.sent += step.sent;
@@ -913,6 +926,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
       putWrites,
       gets,
       bytesRead,
+      encodes,
+      decodes,
       checkpointsRead,
       messagesRead,
       sent,
@@ -936,6 +951,8 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         putWritesPerStep: putWrites / exchanges.length,
         getsPerStep: gets / exchanges.length,
         bytesReadPerStep: bytesRead / exchanges.length,
+        encodesPerStep: encodes / exchanges.length,
+        decodesPerStep: decodes / exchanges.length,
         hotMessages: (state.values.messages as BaseMessage[]).length,
         messagesPerCheckpointRead: checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead,
         messagesSentPerStep: sent / exchanges.length,
@@ -961,7 +978,7 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
         ...(HEAP_PROMOTED ? { promotedKiBPerStep: allocated / 1024 / exchanges.length } : {}),
       });
       console.error(
-        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,
+        `replay ${conversation.sampleId} ${kind} ${config.key}: ${(cpu / 1000).toFixed(2)} s CPU, ${(bytes / exchanges.length / 1024).toFixed(1)} KiB/step, ${(puts / exchanges.length).toFixed(2)} puts + ${(putWrites / exchanges.length).toFixed(2)} putWrites/step, ${(gets / exchanges.length).toFixed(2)} reads and ${(bytesRead / exchanges.length / 1024).toFixed(1)} KiB decoded/step, ${(encodes / exchanges.length).toFixed(2)} values encoded + ${(decodes / exchanges.length).toFixed(2)} decoded/step, ${(checkpointsRead === 0 ? 0 : messagesRead / checkpointsRead).toFixed(1)} messages per checkpoint read, ${(sent / exchanges.length).toFixed(1)} sent to the model/step, hot ${(state.values.messages as BaseMessage[]).length} at the end${target.statements ? `, ${(statements / exchanges.length).toFixed(1)} SQL statements/step` : ""}`,
       );
     }
   } finally {

@@ -84,6 +84,9 @@ export interface Counters {
   /** Checkpoint reads (`getTuple`). */
   gets: number;
   bytes: number;
+  /** Calls of the saver's serializer: values encoded (`dumpsTyped`: each checkpoint, its metadata, each pending write, each archived record) and decoded (`loadsTyped`). */
+  encodes: number;
+  decodes: number;
   /** Bytes the saver's serializer decoded (`loadsTyped`: checkpoints, writes and archived records read). */
   bytesRead: number;
   /** CPU ms spent by the counting itself, subtracted from the step. */
@@ -207,6 +210,8 @@ export function countWrites(saver: BaseCheckpointSaver): Counters {
     putWrites: 0,
     gets: 0,
     bytes: 0,
+    encodes: 0,
+    decodes: 0,
     bytesRead: 0,
     overheadMs: 0,
     messageCheckpointsRead: 0,
@@ -233,6 +238,7 @@ export function countWrites(saver: BaseCheckpointSaver): Counters {
     const out = await dumps(value);
     const t0 = cpuNow();
     const data = out[1] as unknown;
+    counters.encodes += 1;
     counters.bytes += typeof data === "string" ? Buffer.byteLength(data) : ((data as Uint8Array | undefined)?.byteLength ?? 0);
     counters.overheadMs += cpuNow() - t0;
     return out;
@@ -240,6 +246,7 @@ export function countWrites(saver: BaseCheckpointSaver): Counters {
   const loads = serde.loadsTyped.bind(serde);
   serde.loadsTyped = async (type: string, data: Uint8Array | string) => {
     const t0 = cpuNow();
+    counters.decodes += 1;
     counters.bytesRead += typeof data === "string" ? Buffer.byteLength(data) : (data?.byteLength ?? 0);
     counters.overheadMs += cpuNow() - t0;
     const value = await loads(type, data);
