@@ -18,7 +18,7 @@ describe("countWrites: the serializer's calls", () => {
       ...emptyCheckpoint(),
       channel_values: { messages: [new HumanMessage({ id: "m1", content: "hello, 안녕하세요" })] },
     };
-    const stored = await saver.put(config, checkpoint, { source: "input", step: -1, parents: {} }, {});
+    const stored = await saver.put(config, checkpoint, { source: "input", step: -1, parents: {} });
     expect([counters.encodes, counters.decodes]).toEqual([2, 0]);
     await saver.putWrites(
       stored,
