@@ -55,8 +55,17 @@ export interface ParadigmFigures {
   byRegister: Record<string, Count>;
   /** Every form whose terms miss its verb's term, with the terms it gave. */
   misses: Array<{ plain: string; class: string; register: string; label: string; text: string; want: string; terms: string[] }>;
-  /** Noun forms: counted, and those whose terms miss the noun. */
-  nouns: { forms: number; kept: number; changed: Array<{ noun: string; text: string; terms: string[] }> };
+  /**
+   * Noun forms: counted; those whose terms miss the noun (`changed`); those that keep it but give
+   * another term too (`otherTerms`: not the noun's syllable bigrams, nor a `kin:`/`concept:` term),
+   * a verb reading a rule gave a noun.
+   */
+  nouns: {
+    forms: number;
+    kept: number;
+    changed: Array<{ noun: string; text: string; terms: string[] }>;
+    otherTerms: Array<{ noun: string; text: string; terms: string[] }>;
+  };
 }
 
 const tally = (): Count => ({ forms: 0, reduced: 0, missed: 0 });
@@ -96,13 +105,17 @@ export function paradigmFigures(paradigm: Paradigm): ParadigmFigures {
         });
     }
   }
-  const nouns: ParadigmFigures["nouns"] = { forms: 0, kept: 0, changed: [] };
+  const nouns: ParadigmFigures["nouns"] = { forms: 0, kept: 0, changed: [], otherTerms: [] };
   for (const { noun, forms } of paradigm.nouns) {
+    const own = new Set([noun, ...Array.from({ length: Math.max(0, noun.length - 1) }, (_, i) => noun.slice(i, i + 2))]);
     for (const text of forms) {
       const terms = tokenize(text);
       nouns.forms += 1;
-      if (terms.includes(noun)) nouns.kept += 1;
-      else nouns.changed.push({ noun, text, terms });
+      if (!terms.includes(noun)) nouns.changed.push({ noun, text, terms });
+      else {
+        nouns.kept += 1;
+        if (terms.some((term) => !own.has(term) && !/^(?:kin|concept):/.test(term))) nouns.otherTerms.push({ noun, text, terms });
+      }
     }
   }
   return { total, byClass, byRegister, misses, nouns };
@@ -134,6 +147,8 @@ async function main(): Promise<void> {
     console.log(`  ${miss.plain}\t${miss.register} ${miss.label}\t${miss.text} -> [${miss.terms.join(", ")}] (want ${miss.want})`);
   console.log(`\nnouns kept: ${figures.nouns.kept} of ${figures.nouns.forms}`);
   for (const changed of figures.nouns.changed) console.log(`  ${changed.text} -> [${changed.terms.join(", ")}] (want ${changed.noun})`);
+  console.log(`nouns kept with another term too: ${figures.nouns.otherTerms.length}`);
+  for (const other of figures.nouns.otherTerms) console.log(`  ${other.text} -> [${other.terms.join(", ")}]`);
 }
 
 if (process.argv[1] && import.meta.url === `file://${process.argv[1]}`) await main();

@@ -46,7 +46,7 @@ describe("paradigmFigures", () => {
     expect(figures.byClass).toEqual({ consonant: { forms: 3, reduced: 2, missed: 1 }, 하다: { forms: 1, reduced: 1, missed: 0 } });
     expect(figures.byRegister.해요체).toEqual({ forms: 2, reduced: 2, missed: 0 });
     expect(figures.misses.map((miss) => [miss.plain, miss.text, miss.want])).toEqual([["먹다", "사과", "먹"]]);
-    expect(figures.nouns).toEqual({ forms: 3, kept: 2, changed: [{ noun: "하나", text: "하나요", terms: [] }] });
+    expect(figures.nouns).toEqual({ forms: 3, kept: 2, changed: [{ noun: "하나", text: "하나요", terms: [] }], otherTerms: [] });
   });
 });
 
