@@ -99,7 +99,8 @@ describe("Korean stems (issue 25)", () => {
   });
 
   it("makes bigrams of stems, never of endings", () => {
-    expect(tokenize("들었어요")).toEqual(["들"]);
+    // `들었어요` is 들다's or 듣다's (a ㄷ irregular's ㄹ; session 61): both stems, no `었어`.
+    expect(tokenize("들었어요")).toEqual(["들", "듣"]);
     expect(tokenize("꼼꼼하시더라")).toEqual(["꼼꼼"]);
     expect(tokenize("고기국수를 먹었는데")).toEqual(["고기국수", "고기", "기국", "국수", "먹"]);
     expect(tokenize("있어요 없어요 했어요 같아요 봤어요")).toEqual([]);
@@ -144,7 +145,7 @@ describe("dates however they are written", () => {
   it("reads Sino-Korean months anywhere and days after a month", () => {
     expect(tokenize("삼월 이일")).toEqual(tokenize("3월 2일"));
     expect(tokenize("삼월 이십일부터 삼박 사일")).toEqual(["month:3", "20", "삼박", "사일"]);
-    expect(tokenize("유월이랑 시월에는 바빠요")).toEqual(["month:6", "month:10", "바빠"]);
+    expect(tokenize("유월이랑 시월에는 바빠요")).toEqual(["month:6", "month:10", "바빠", "바쁘"]);
     expect(tokenize("십이월 삼십일일")).toEqual(["month:12", "31"]);
     // `십` alone is ten: the tenth (was the word itself, `십` read as a digit).
     expect(tokenize("삼월 십일에")).toEqual(tokenize("3월 10일에"));
@@ -609,5 +610,129 @@ describe("Korean 존댓말 forms of a verb meet its other forms (session 60)", (
     expect(tokenize("집에서 밥 먹어")).toEqual(["집", "밥", "먹"]);
     expect(tokenize("마음에 드세요?")).not.toContain("먹");
     expect(tokenize("What is your name? I eat at home")).toEqual(["nam", "eat", "hom"]);
+  });
+});
+
+/** Irregular verbs (ㅂ, ㅅ, ㄷ, ㅡ), stems in 시 and fused endings against their other forms (session 61). */
+describe("Korean irregular verbs meet their other forms (session 61)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("puts back an ㅂ irregular's ㅂ before 우/워 and 와 after ㅗ (추워요 / 춥고, 도와줘 / 돕는)", () => {
+    meet("오늘 진짜 추워요", "어제는 별로 안 춥고 좋았어", "춥");
+    meet("시험 많이 어려웠어요?", "시험 어렵고 길었어", "어렵");
+    meet("회사 가까워서 좋아요", "회사가 집에서 가깝습니다", "가깝");
+    meet("친구가 이사 도와줬어요", "이사 돕는 거 힘들어", "돕");
+    meet("엄마가 도와주세요?", "내가 도울게", "돕");
+    meet("고기 구우셨어요?", "고기 굽고 있어", "굽");
+    // Regular `-우` verbs and loanwords in `워` are no ㅂ stem (`지워` is not `집`, `샤워` not `샵`).
+    lacks("낙서 지워", "집");
+    lacks("기타 배워요", "뱁");
+    lacks("아침에 샤워해요", "샵");
+    lacks("타워 앞에서 만나", "탑");
+  });
+
+  it("puts back an ㅅ irregular's ㅅ before a vowel, for the six ㅅ irregular verbs only (지었어요 / 짓는, 나아요 / 낫고)", () => {
+    meet("부모님이 집을 새로 지으셨어요", "집 짓는 중이야", "짓");
+    meet("이름은 할머니가 지어 주셨어", "이름 짓고 싶어", "짓");
+    meet("감기 다 나았어요", "감기 빨리 낫고 싶다", "낫");
+    meet("발이 부어서 못 걷겠어", "발이 붓고 아파", "붓");
+    // A regular stem in ㅅ keeps it, and gives nothing else.
+    meet("손 씻어요", "손 씻고 와", "씻");
+    lacks("기어 바꿨어", "깃");
+  });
+
+  it("puts back a ㄷ irregular's ㄷ before -어/-았 for the listed verbs, keeping the ㄹ reading (들었어 / 듣는, 걸어서 / 걷고)", () => {
+    meet("그 노래 들었어?", "요즘 무슨 노래 듣는데?", "듣");
+    meet("역까지 걸어서 왔어요", "매일 한 시간씩 걷고 있어", "걷");
+    meet("선생님께 물어봤어", "길 묻고 왔어", "묻");
+    meet("트럭에 짐 실었어요", "짐 싣고 출발", "싣");
+    // `들어` is as often 들다's: both. `들어가다`/`들어오다` (enter) are 들다's only; `길어` is 길다's.
+    expect(tokenize("가방 들어")).toEqual(expect.arrayContaining(["들", "듣"]));
+    lacks("먼저 들어가요", "듣");
+    lacks("머리가 길어졌어", "긷");
+  });
+
+  it("reads a ㅡ stem's -어/-아 form that elided its ㅡ (써요 / 쓰고, 바빠 / 바쁘세요, 아파요 / 아프세요)", () => {
+    meet("편지 써요", "편지 쓰는 중", "쓰");
+    meet("어제 일기 썼어", "일기 쓰세요", "쓰");
+    meet("요즘 너무 바빠", "요즘 바쁘세요?", "바쁘");
+    meet("배가 아파요", "어디 아프세요?", "아프");
+    meet("딸이 많이 커서 놀랐어", "아이가 크는 게 빨라", "크");
+    meet("꽃이 예뻐요", "예쁘다", "예쁘");
+    // Not where the syllable is most often a noun's, a loanword's or 것 in chat.
+    lacks("벌써 왔어", "벌쓰");
+    lacks("이거 내 꺼야", "끄");
+    lacks("슈퍼 가자", "슈프");
+    lacks("아빠 어디 가?", "아쁘");
+    lacks("요즘 어떠세요?", "어뜨");
+  });
+
+  it("keeps a verb stem in 시 (마셔요 / 마시고, 모셨어요 / 모시고), and takes -시- off its honorific forms", () => {
+    meet("커피 마셔요", "커피 마시고 싶다", "마시");
+    meet("어제 술 마셨어요", "술 마십니다", "마시");
+    meet("부모님 모셨어요", "부모님 모시고 살아", "모시");
+    meet("커피 마시셨어요?", "커피 마셨어", "마시");
+    // Another verb's honorific -시- still comes off (가셨어요 / 가요).
+    meet("어디 가셨어요?", "어디 가요?", "가");
+  });
+
+  it("reads -(으)시- before the adnominal -는 after two syllables as a verb's (만드시는 / 만드세요, 좋아하시는 / 좋아해요)", () => {
+    meet("직접 만드시는 거예요?", "직접 만드세요?", "만드");
+    meet("좋아하시는 음식", "그 음식 좋아하세요?", "좋아");
+    meet("기다리시는 분", "기다리고 있어요", "기다리");
+    // Nouns in 시 with the topic 는 keep it.
+    expect(tokenize("도시는 복잡해")).toContain("도시");
+    expect(tokenize("택시는 비싸")).toContain("택시");
+  });
+
+  it("reads the connective -ㄴ데 fused into a vowel stem or the copula (바쁜데 / 바빠요, 친군데 / 친구)", () => {
+    meet("요즘 좀 바쁜데", "요즘 바빠요", "바쁘");
+    meet("밖이 추운데요", "밖이 추워요", "춥");
+    meet("걔 내 친군데", "내 친구야", "친구");
+    meet("여기 싼데", "여기 싸요", "싸");
+    // The nouns `군데`, `가운데` and `-ㄹ 텐데` are no such form.
+    lacks("두 군데 가 봤어", "구");
+    lacks("방 가운데", "갑");
+  });
+
+  it("reads 와 after a verb ending as 오 + -아 (나와요 / 나왔어요, 들어와서 / 들어오고), not the particle", () => {
+    meet("언제 나와요?", "어제 나왔어요", "나오");
+    meet("집에 들어와서 씻었어", "집에 들어오고 나서", "들어오");
+    // The particle 와 after a noun comes off as before.
+    expect(tokenize("친구와 같이")).toContain("친구");
+  });
+
+  it("keeps frequent nouns ending in the syllables these rules read whole, with their particles (바다가 was `바` + `-다가`, 나라는 `나` + `라는`)", () => {
+    for (const noun of [
+      "도서관",
+      "가방",
+      "나라",
+      "바다",
+      "친구",
+      "회사",
+      "샤워",
+      "타워",
+      "배우",
+      "새우",
+      "소파",
+      "커피",
+      "도시",
+      "택시",
+      "우유",
+      "가수",
+      "의자",
+    ])
+      for (const particle of ["", "를", "가"]) expect(tokenize(`${noun}${particle}`), `${noun}${particle}`).toContain(noun);
+    // Session 60's review: none gains a term with a ㄹ read back.
+    for (const [text, junk] of [
+      ["어머니", "어멀"],
+      ["할머니", "할멀"],
+      ["친구네", "친굴"],
+    ] as const)
+      lacks(text, junk);
   });
 });

@@ -32,6 +32,9 @@
  *   `먹으러` -> `뽑`, `먹`), and English `-ied` is read as `-ies` (`tried` -> `try`).
  * - Session 60: a sum of money and a question about one share the term `concept:money`
  *   (`money-terms.ts`: `$380`, `5 grand`, `45만 원` and `cost`, `pay`, `얼마`, `가격`).
+ * - Session 61: irregular verbs give their stem ({@link irregularStem}: `추워` -> `춥`, `지어` -> `짓`,
+ *   `들어` -> `들` and `듣`, `써` -> `쓰`), stems in 시 keep it (`마셔요` -> `마시`), `-ㄴ데` fused into a
+ *   vowel stem comes off (`바쁜데` -> `바쁘`); checked by `bench/korean-paradigm.ts`.
  * - Text is read in one form however a client encoded it (`analysisText`: NFKC, invisible
  *   characters dropped): decomposed Hangul, full-width digits and zero-width spaces give the terms
  *   of the plain text.
@@ -212,6 +215,9 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     "광고 창고 신고 원고 공고 금고 잔고 경고 등고 천고 탁고 합고 중고 " +
     "동네 원래 바로 따로 서로 도로 피로 과로 미로 키로 프로 회로 휴가 요가 추가 여가 대가 처가 " +
     "결과 학과 성과 경과 중요 필요 주요 수요 고요 " +
+    // Nouns whose second syllable starts a longer ending or particle (`바다가` is no `바` + `-다가`,
+    // `나라는` no `나` + `라는`, `사과는` no `사` + `과는`; session 61).
+    "바다 나라 사과 " +
     // Nouns in `-의` (the possessive particle after a one-syllable noun: `차의`, `집의`; session 55).
     "회의 주의 동의 논의 합의 정의 강의 예의 문의 협의 모의 건의 편의 결의 제의 토의 의의 호의 성의 유의 " +
     "창의 고의 상의 하의 내의 심의 항의 신의 질의 발의 이의 선의 악의 경의 " +
@@ -266,6 +272,14 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
  */
 const VERBS_IN_NA = new Set("만나 떠나 끝나 지나 태어나 일어나 나타나 빛나 화나 신나 짜증나 헤어나 벗어나 돋아나 자라나".split(" "));
 
+/**
+ * Verbs whose two-syllable stem ends in `시` (`마시다`, `모시다`; session 61), whose `시` the
+ * honorific `-시-` would take: `마셔요`, `마셨어요`, `마십니다` are `마시` + `-어요`/`-었-`/`-ㅂ니다`,
+ * not `마` + `-셔요`, so their stem is kept, as `마시고` keeps it. Their honorific forms
+ * (`마시세요`, `마시셨어요`) take the `-시-` off as any verb's.
+ */
+const VERBS_IN_SI = new Set(["마시", "모시"]);
+
 // Suffixes by their last syllable, longest first: a word is compared with the few that can end it.
 const SUFFIXES_BY_LAST = new Map<string, string[]>();
 for (const suffix of KOREAN_SUFFIXES) {
@@ -309,6 +323,8 @@ function stripOnce(word: string): { stem: string; suffix: string; particle: bool
     if (suffix.startsWith("라") && HANGUL.test(stem.slice(-1)) && jamo(stem.slice(-1)).final === FINAL_L) continue;
     // A verb whose stem ends in 나 keeps it (`만나요` is `만나` + `요`, not `만` + `나요`), as `만났어요` does.
     if (suffix.startsWith("나") && VERBS_IN_NA.has(`${stem}나`)) continue;
+    // A verb whose stem ends in 시 keeps it (`마셔요` is `마셔` + `요`, read as `마시`).
+    if (suffix.startsWith("셔") && VERBS_IN_SI.has(`${stem}시`)) continue;
     // The nominalizer `-기` (and `-기로`) ends a verb (`기다리기`, `만들기`, `다니기로`); after two
     // syllables that do not end as a verb's stem it is the noun's own `기` (`비행기`, `급성기`,
     // `이야기`; session 57 kept every such word whole, session 58 the nouns only): kept whole.
@@ -345,12 +361,12 @@ export function koreanStem(word: string): string {
  * {@link koreanStem} with how the word was read: `verbal` when a verb or adjective ending came
  * off, `bare` when nothing did (a noun, or a 반말 form whose ending is fused: `옮겨`, `몰라`).
  */
-function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; withL?: string } {
+function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; withL?: string; irregular?: string } {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
-  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word);
+  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
@@ -358,9 +374,16 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
     for (let pass = 0; pass < 2; pass += 1) {
       const next = stripOnce(stem);
       if (!next) break;
+      // After a verb ending, `와` is the `-아` fused into an `오` or ㅂ stem (`나와요`, `도와서`;
+      // session 61), not the particle (no ending follows a noun's `와`).
+      if (verbal && next.suffix === "와") break;
       stem = next.stem;
       if (!next.particle) verbal = true;
       if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
+      // The honorific `-시-` before the adnominal `-는` (`만드시는`, `좋아하시는`, `기다리시는`;
+      // session 61): a verb, not a noun and the topic `는`. Only after two syllables, where no common
+      // noun ends in 시 (`도시는`, `택시는`, `다시는` keep theirs; `대도시는` is read as a verb).
+      if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시")) verbal = true;
     }
   }
   const unstripped = stem === word;
@@ -368,7 +391,7 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   if (stem !== word && withoutPast(stem.slice(-1)) !== undefined) verbal = true;
   if (verbal) {
     for (let bare = withoutPast(stem.slice(-1)); bare !== undefined; bare = stem === "" ? undefined : withoutPast(stem.slice(-1))) {
-      if (stem.slice(-1) === "셨") honorific = true;
+      if (stem.slice(-1) === "셨" && !VERBS_IN_SI.has(`${stem.slice(0, -1)}시`)) honorific = true;
       stem = stem.slice(0, -1) + bare;
       // The copula before the tense (`점이었` -> `점이` -> `점`).
       if (bare === "" && stem.length > 1 && stem.endsWith("이")) stem = stem.slice(0, -1);
@@ -383,14 +406,16 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
   stem = withoutHonorificSuffix(stem);
+  const irregular = verbal || unstripped ? irregularStem(word, stem, verbal) : undefined;
   const motion = verbal && MOTION_STEMS.has(stem);
   const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem))) ? "" : stem;
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
   const withL = formal?.withL;
+  const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
-    return { stem: kept, verbal, bare: unstripped, withL };
+    return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
-  return { stem: kept, verbal, bare: unstripped };
+  return { stem: kept, verbal, bare: unstripped, ...read };
 }
 
 /** Nouns in `-씨` that are no name with the honorific (`아저씨`, `아가씨`, `마음씨`). */
@@ -458,6 +483,24 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
   return undefined;
 }
 
+/**
+ * The stem of an adjective or the copula before the connective `-(으)ㄴ데(요)` whose `ㄴ` fused into
+ * a vowel stem's last syllable (session 61: `바쁜데` -> `바쁘`, `큰데요` -> `크`, `추운데` -> `추우`,
+ * read on as `춥`; the copula `친군데` -> `친구`, `어딘데` -> `어디`), or `undefined`. A consonant stem
+ * takes `-은데` and a verb `-는데`, both in the ending list (as are `인데` and `-던데`); the nouns
+ * `군데` and `가운데` are kept (`그런데`, `근데` are function words).
+ */
+function fusedNDeStem(word: string): { stem: string } | undefined {
+  const before = word.endsWith("데요") ? word.slice(0, -2) : word.endsWith("데") ? word.slice(0, -1) : undefined;
+  // `-는데`, `-은데`, `인데`, `-던데` are the ending list's (`먹는데`, `좋은데`, `학생인데`).
+  if (before === undefined || before === "" || !HANGUL.test(before) || /[는은인던]$/u.test(before)) return undefined;
+  // Nouns in `-ㄴ데`: the counter `군데` (`두 군데`), `가운데`; `텐데` is `터` + `인데`.
+  if (/(?:^|[한두세네몇])군$|가운$|텐$/u.test(before)) return undefined;
+  const { initial, medial, final } = jamo(before.slice(-1));
+  if (final !== FINAL_N) return undefined;
+  return { stem: before.slice(0, -1) + syllable(initial, medial) };
+}
+
 const FINAL_B = 17; // ㅂ as a final consonant: the formal ending fused into a vowel stem (갑니다, 씁니까)
 const FINAL_L = 8; // ㄹ
 // The formal (합쇼체) endings that follow that ㅂ: `-ㅂ니다`, `-ㅂ니까`, `-ㅂ시다`, `-ㅂ시오`.
@@ -480,7 +523,7 @@ function formalStem(word: string): { stem: string } | undefined {
     const { initial, medial, final } = jamo(fused);
     if (final !== FINAL_B || FORMAL_READ_WHOLE.has(fused)) return undefined;
     let stem = word.slice(0, -ending.length - 1);
-    if (fused !== "십") stem += syllable(initial, medial);
+    if (fused !== "십" || VERBS_IN_SI.has(`${stem}시`)) stem += syllable(initial, medial);
     // The linking `으` after a consonant stem (`받으십시오`, `받읍시다`).
     stem = withoutLinkingVowel(stem);
     return stem === "" ? undefined : { stem };
@@ -513,9 +556,129 @@ function verbBaseOf(stem: string): string | undefined {
     const b = jamo(before);
     return `${stem.slice(0, -2)}${syllable(b.initial, b.medial)}르`;
   }
+  // `오` + `-아` is `와` (`나와`, `돌아와`; session 61); after a ㅗ it is an ㅂ irregular's (`도와`: 돕다).
+  if (last === "와" && stem.length > 1 && jamo(stem.slice(-2, -1)).medial !== MEDIAL_O) return `${stem.slice(0, -1)}오`;
   const plain = CONTRACTED_VOWELS.get(medial);
   if (plain === undefined || (stem.length === 1 && initial === INITIAL_NG)) return undefined;
   return stem.slice(0, -1) + syllable(initial, plain);
+}
+
+const FINAL_N = 4; // ㄴ
+const FINAL_S = 19; // ㅅ
+const MEDIAL_O = 8; // ㅗ
+// Initials (ㄸ ㅃ ㅆ ㅋ ㅍ) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파).
+const INITIAL = { tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
+
+/**
+ * The ㅅ irregular verbs (ㅅ 불규칙 용언), by stem: a closed class of six (`긋다`, `낫다`, `붓다`,
+ * `잇다`, `젓다`, `짓다`); every other stem in ㅅ keeps it (`씻어`, `웃어`, `벗어`).
+ */
+const S_IRREGULAR: ReadonlySet<string> = new Set("긋 낫 붓 잇 젓 짓".split(" "));
+/**
+ * The ㄷ irregular verbs (ㄷ 불규칙 용언), by stem: a closed class (`걷다` walk, `듣다`, `묻다` ask,
+ * `싣다`, `깨닫다`, `일컫다`; the rare `긷다`, `붇다` left out: their `길어`, `불어` are 길다's, 불다's);
+ * `닫다`, `받다`, `믿다`, `걷다` roll up keep their ㄷ.
+ */
+const D_IRREGULAR: ReadonlySet<string> = new Set("걷 듣 묻 싣 깨닫 일컫".split(" "));
+/**
+ * Regular verbs whose stem ends in `우` after an open syllable (`배우다`, `싸우다`, `지우다`): their
+ * `-어` form `배워` is the ㅂ irregular's shape (`추워`), which they are not (`지워` is not `집`).
+ * A closed list (the causatives in `-우-` and a few more); an unlisted one only gains a term no
+ * other word gives.
+ */
+const REGULAR_U_STEMS: ReadonlySet<string> = new Set(
+  "배우 싸우 키우 비우 채우 세우 새우 지새우 피우 지우 깨우 외우 태우 데우 끼우 띄우 메우 씌우 치우 재우 가리우 돋우 여우 아우".split(" "),
+);
+/** Loanword nouns in `워`, not a verb's `-어` form (`샤워` is no `샵`). */
+const NOUNS_IN_WO: ReadonlySet<string> = new Set(["샤워", "타워", "파워"]);
+
+/** `syllable` with its final consonant replaced by `final`. */
+function withFinal(text: string, final: number): string {
+  const { initial, medial } = jamo(text.slice(-1));
+  return text.slice(0, -1) + syllable(initial, medial, final);
+}
+
+/**
+ * The stem an irregular verb's form hides (session 61), or `undefined`: `before` is what precedes
+ * the vowel-initial syllable `next` of the ending (`지` + `어요`, `추` + `워`, `들` + `었어요`).
+ * - ㅅ irregular: the ㅅ falls before a vowel (`지어`, `지으세요`, `나아요`, `지은`) and comes back
+ *   for the listed stems only ({@link S_IRREGULAR}).
+ * - ㄷ irregular: the ㄷ turns ㄹ before a vowel (`들어`, `걸었어`, `물어`), put back for the listed
+ *   stems ({@link D_IRREGULAR}); the ㄹ reading stays (`들어` is also 들다). Before `으` any ㄹ is a
+ *   ㄷ's (a ㄹ stem takes no `으`: `들으면`, `걸으면`), as {@link withoutLinkingVowel} reads it.
+ * - ㅂ irregular: the ㅂ turns `우` (`추우면`, `추워`, `추웠어`; `도와`, `도왔어` after ㅗ), an open
+ *   class (`-롭다`, `-답다`, `-스럽다` adjectives), so the ㅂ is put back unless the stem is a
+ *   regular `-우` verb ({@link REGULAR_U_STEMS}) or the word a loanword noun ({@link NOUNS_IN_WO}).
+ */
+function irregularBefore(before: string, next: string, verbal: boolean): string | undefined {
+  const last = before.slice(-1);
+  if (!HANGUL.test(last) || !HANGUL.test(next)) return undefined;
+  const v = jamo(next);
+  if (v.initial !== INITIAL_NG) return undefined;
+  const x = jamo(last);
+  const eu = v.medial === MEDIAL.eu && v.final === 0;
+  const aEo = (v.medial === MEDIAL.eo || v.medial === MEDIAL.a) && (v.final === 0 || v.final === FINAL_SS);
+  if (x.final === FINAL_L) {
+    const withD = withFinal(before, FINAL_D);
+    return verbal && (eu || (aEo && D_IRREGULAR.has(withD))) ? withD : undefined;
+  }
+  if (x.final !== 0) return undefined;
+  const withS = withFinal(before, FINAL_S);
+  if ((eu || aEo) && S_IRREGULAR.has(withS)) return withS;
+  const withB = withFinal(before, FINAL_B);
+  const u = (v.medial === MEDIAL.u && v.final === 0 && verbal) || (v.medial === MEDIAL.wo && (v.final === 0 || v.final === FINAL_SS));
+  if (u && !REGULAR_U_STEMS.has(`${before}우`) && !NOUNS_IN_WO.has(before + next)) return withB;
+  // `돕다`, `곱다` (ㅗ) take `와`: `도와`, `도왔어` (read `도오` once the tense is off).
+  const wa = v.medial === MEDIAL.wa || (v.medial === MEDIAL_O && v.final === 0 && verbal);
+  if (wa && x.medial === MEDIAL_O) return withB;
+  return undefined;
+}
+
+/**
+ * The ㅡ stem a `-어/-아` form elided its `ㅡ` from (session 61: `써` -> `쓰`, `바빠` -> `바쁘`,
+ * `아파` -> `아프`, `예뻐` -> `예쁘`), or `undefined`. The `-어/-아` vowel follows the syllable before
+ * (`ㅏ`/`ㅗ` take `ㅏ`: `바빠`, `고파`; else `ㅓ`: `예뻐`, `슬퍼`, and `ㅓ` after a one-syllable stem:
+ * `써`, `커`, `떠`). Only after initials where a vowel stem's own syllable is rare: `ㅆ`, `ㅋ`, `ㄸ`
+ * alone (`써`, `커`, `떠`) and, after another syllable, `ㅃ` and `ㅍ` (`바빠`, `예뻐`, `아파`); not
+ * `ㄲ` (`내 꺼` is chat for `내 거`), `ㅆ`/`ㄸ` after a syllable (`벌써`, `어떠세요` of 어떻다), nor
+ * `ㄱ`, `ㄹ`, `ㅇ`, whose `가`, `라`, `아` end most nouns.
+ */
+function elidedEu(stem: string): string | undefined {
+  const last = stem.slice(-1);
+  if (!HANGUL.test(last)) return undefined;
+  const { initial, medial, final } = jamo(last);
+  if (final !== 0 || (medial !== MEDIAL.eo && medial !== MEDIAL.a)) return undefined;
+  if (stem.length === 1) {
+    const oneSyllable = initial === INITIAL.ss || initial === INITIAL.k || initial === INITIAL.tt;
+    return oneSyllable && medial === MEDIAL.eo ? syllable(initial, MEDIAL.eu) : undefined;
+  }
+  // `ㅍ` only with `ㅏ` (`아파`, `고파`): its `퍼` ends loanwords (`슈퍼`, `점퍼`) more often than `슬퍼`.
+  if (initial !== INITIAL.pp && (initial !== INITIAL.p || medial !== MEDIAL.a)) return undefined;
+  const before = stem.slice(-2, -1);
+  if (!HANGUL.test(before)) return undefined;
+  const bright = jamo(before).medial === MEDIAL.a || jamo(before).medial === MEDIAL_O;
+  return (bright ? medial === MEDIAL.a : medial === MEDIAL.eo) ? stem.slice(0, -1) + syllable(initial, MEDIAL.eu) : undefined;
+}
+
+/**
+ * The stem of an irregular verb's form (ㅅ, ㄷ, ㅂ irregulars and ㅡ elision; session 61), read from
+ * `word` and the `stem` {@link stemOf} left: the vowel-initial syllable is the ending's first
+ * (`지` + `어요`, `들` + `었어`) or the stem's last (`지으`, `추워`, `도와`), or the stem's last
+ * syllable elided a `ㅡ` (`써`, `바빠`). `undefined` when none applies.
+ */
+function irregularStem(word: string, stem: string, verbal: boolean): string | undefined {
+  if (stem === "" || !HANGUL.test(stem)) return undefined;
+  // `들어가다`, `들어오다` (to enter) are 들다's, never 듣다's.
+  if (/들어[가갔갈오와왔올]/u.test(word)) return undefined;
+  if (verbal && stem.length < word.length && word.startsWith(stem)) {
+    const after = irregularBefore(stem, word.charAt(stem.length), true);
+    if (after !== undefined) return after;
+  }
+  if (stem.length >= 2) {
+    const inStem = irregularBefore(stem.slice(0, -1), stem.slice(-1), verbal);
+    if (inStem !== undefined) return inStem;
+  }
+  return kinshipTerm(stem) === undefined ? elidedEu(stem) : undefined;
 }
 
 /**
@@ -985,14 +1148,17 @@ const AUXILIARY_VERBS = new Set(["보", "노", "놓", "두", "주", "내", "버�
  * `알아보` -> `알`), or `undefined`: the term the same words written apart give (`찾아 놨어`), so
  * the spacing does not decide whether they meet.
  */
-function mainVerbOf(stem: string): string | undefined {
-  if (stem.length < 3) return undefined;
+function mainVerbOf(stem: string): string[] {
+  if (stem.length < 3) return [];
   const auxiliary = AUXILIARY_VERBS.has(stem.slice(-2)) ? stem.slice(-2) : stem.slice(-1);
-  if (!AUXILIARY_VERBS.has(auxiliary)) return undefined;
+  if (!AUXILIARY_VERBS.has(auxiliary)) return [];
   const before = stem.slice(0, -auxiliary.length);
-  if (!/[아어해]$/.test(before) || before.length < 2) return undefined;
-  const main = koreanStem(before);
-  return main === "" || main === before ? undefined : main;
+  if (!/[아어해와워]$/.test(before) || before.length < 2) return [];
+  // An irregular main verb gives its stem too, read from its polite form (`물어` as `물어요`: 묻,
+  // `도와` as `도와요`: 돕; session 61); a `와`/`워` form is read so whole (`와` is no particle here).
+  const read = stemOf(`${before}요`);
+  const main = /[와워]$/.test(before) ? read.stem : koreanStem(before);
+  return [main, read.irregular ?? ""].filter((verb) => verb !== "" && verb !== before);
 }
 
 /** Most words whose terms {@link wordTerms} keeps; past it the oldest go first ({@link setBounded}). */
@@ -1040,8 +1206,10 @@ function termsOfWord(word: string, out: string[]): void {
     const verbStem = base !== undefined && !KOREAN_STOP_STEMS.has(base) && !KOREAN_STOPWORDS.has(base) ? base : undefined;
     const stem = loanwordSpelling(read.verbal && verbStem !== undefined ? verbStem : read.stem);
     if (stem === "") {
-      // `갈게`: the stem `가` carries no topic, the `ㄹ` reading (`갈`, as `갈래`) is kept.
+      // `갈게`: the stem `가` carries no topic, the `ㄹ` reading (`갈`, as `갈래`) is kept; so is an
+      // irregular verb's (`나아요`: `낫`, `걸었어`: `걷`).
       if (read.withL !== undefined) out.push(read.withL);
+      if (read.irregular !== undefined) out.push(read.irregular);
       return;
     }
     const month = KOREAN_MONTHS.get(stem);
@@ -1053,11 +1221,12 @@ function termsOfWord(word: string, out: string[]): void {
     if (stem.length >= 3) for (let i = 0; i + 2 <= stem.length; i += 1) out.push(stem.slice(i, i + 2));
     if (read.bare && verbStem !== undefined) out.push(verbStem);
     if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
+    if (read.irregular !== undefined && read.irregular !== stem) out.push(read.irregular);
     const number = koreanNumber(stem) ?? wonNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     for (const n of numeralReadings(raw)) if (!number?.includes(n)) out.push(n);
-    const main = mainVerbOf(stem);
-    if (main !== undefined) out.push(main);
+    const mains = new Set([...mainVerbOf(stem), ...(verbStem !== undefined && verbStem !== stem ? mainVerbOf(verbStem) : [])]);
+    for (const main of mains) if (main !== stem) out.push(main);
     // A psych verb meets its adjective (`싫어하는` / `싫어`: 싫); not 좋아하다, whose 좋 is `good`.
     const psych = /^([\uac00-\ud7a3])[아어]하$/.exec(stem);
     if (psych && psych[1] !== "좋" && hasFinalConsonant(psych[1] as string)) out.push(psych[1] as string);
