@@ -1,4 +1,4 @@
-import type { z } from "zod/v4";
+import { z } from "zod/v4";
 
 /** Base class of every error threadwise throws. `code` is stable across releases. */
 export class ThreadwiseError extends Error {
@@ -196,3 +196,16 @@ export function parseOptions<S extends z.ZodType>(
   const field = variable ?? (issue && issue.path.length > 0 ? `${scope}.${issue.path.join(".")}` : scope);
   throw new ThreadwiseConfigError(field, issue?.message ?? "invalid value", { cause: result.error });
 }
+
+/**
+ * A strict schema of these option names that leaves their values to the code that reads them,
+ * for {@link parseOptions} at the top of a function whose options are not data (a store, a pool,
+ * a clock, a registry): a misspelt key (`aply`, `tenantID`, `threadID`, `stric`) throws
+ * `ThreadwiseUnknownOptionError` naming it and the closest name, before anything is opened.
+ * Ignored, `aply` made an erase a dry run, `threadID` made `prune` delete every idle thread,
+ * `dryRun` made `retention` delete, and `stric` left strict mode off.
+ * @example
+ * parseOptions("prune", optionNames(["dsn", "threadId", "apply"]), options);
+ */
+export const optionNames = (names: readonly string[]) =>
+  z.strictObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));

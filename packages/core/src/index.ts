@@ -76,7 +76,15 @@ export {
   parseWholeNumber,
 } from "./env.js";
 export { LOG_LEVELS, THREADWISE_ENV, THREADWISE_TOOLING_ENV_PREFIXES, type ThreadwiseEnvName } from "./env-names.js";
-export { closestKey, optionsObject, parseOptions, ThreadwiseConfigError, ThreadwiseError, ThreadwiseUnknownOptionError } from "./errors.js";
+export {
+  closestKey,
+  optionNames,
+  optionsObject,
+  parseOptions,
+  ThreadwiseConfigError,
+  ThreadwiseError,
+  ThreadwiseUnknownOptionError,
+} from "./errors.js";
 export {
   dropOrphans,
   findOrphans,

@@ -16,12 +16,16 @@ export type ThreadIdLimit = "type" | "empty" | "nul" | "utf16" | "length";
 /**
  * A `thread_id` threadwise cannot store. `limit` names the rule it breaks; the message says how
  * (type found, byte length against {@link MAX_THREAD_ID_BYTES}, position of a lone surrogate or NUL).
+ * `field` names where the id came from: `thread_id` (a run's config, a saver call), or an
+ * operation's option (`prune.threadId`, `eraseTenant.threadIds[2]`); the message starts with it.
  */
 export class ThreadwiseThreadIdError extends ThreadwiseError {
   readonly limit: ThreadIdLimit;
-  constructor(limit: ThreadIdLimit, message: string) {
-    super("THREADWISE_INVALID_THREAD_ID", `thread_id: ${message}`);
+  readonly field: string;
+  constructor(limit: ThreadIdLimit, message: string, field = "thread_id") {
+    super("THREADWISE_INVALID_THREAD_ID", `${field}: ${message}`);
     this.limit = limit;
+    this.field = field;
   }
   static override isInstance(error: unknown): error is ThreadwiseThreadIdError {
     return ThreadwiseError.isInstance(error) && error.code === "THREADWISE_INVALID_THREAD_ID";
@@ -78,19 +82,21 @@ function idProblem(value: unknown): { limit: ThreadIdLimit; message: string } | 
  *
  * The id is returned unchanged (no trimming or Unicode normalization: `"a"` and `"a "` are two threads).
  *
- * @throws ThreadwiseThreadIdError naming the broken rule in `limit`.
+ * @param field Where the id came from, named in the error (`prune.threadId`). @default "thread_id"
+ * @throws ThreadwiseThreadIdError naming the broken rule in `limit` and `field`.
  * @example
  * normalizeThreadId("user-42");   // "user-42"
  * normalizeThreadId(42);          // throws, limit "type"
  */
-export function normalizeThreadId(value: unknown): string {
+export function normalizeThreadId(value: unknown, field = "thread_id"): string {
   // Every put, write and read of a thread checks its id, several times per agent step: an id that
   // passed once passes again (the rules read the string only).
   if (typeof value === "string" && checkedIds.has(value)) return value;
   const problem = idProblem(value);
   // A run without a thread id is the usual first mistake: say where the id goes.
-  if (problem && value === undefined) throw new ThreadwiseThreadIdError(problem.limit, `${problem.message}; ${MISSING_THREAD_ID_HINT}`);
-  if (problem) throw new ThreadwiseThreadIdError(problem.limit, problem.message);
+  if (problem && value === undefined && field === "thread_id")
+    throw new ThreadwiseThreadIdError(problem.limit, `${problem.message}; ${MISSING_THREAD_ID_HINT}`);
+  if (problem) throw new ThreadwiseThreadIdError(problem.limit, problem.message, field);
   setBounded(checkedIds, value as string, true, CHECKED_ID_ENTRIES);
   return value as string;
 }

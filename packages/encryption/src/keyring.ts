@@ -14,7 +14,7 @@ import {
 } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { inspect } from "node:util";
-import { checkEnvNames, THREADWISE_ENV } from "@threadwise/core";
+import { checkEnvNames, optionNames, parseOptions, THREADWISE_ENV } from "@threadwise/core";
 import { ThreadwiseKeyringError } from "./errors.js";
 import { addToNearestGitignore } from "./gitignore.js";
 
@@ -252,17 +252,22 @@ export interface KeyringWriteResult {
   gitignore?: string;
 }
 
+/** Options of {@link createKeyring} and {@link rotateKeyring} by name (`kidd` made a random kid). */
+const KEYRING_WRITE_NAMES = optionNames(["kid"]);
+
 /**
  * Writes a new development keyring with one random 32-byte key, mode 0600, and lists it in the
  * nearest `.gitignore` (R26). Behind `threadwise keyring create [path]`.
  *
  * @param path Where to write; parent directories are created.
  * @param options.kid Kid of the key; default `k<yyyymmdd>-<4 hex>`.
- * @throws ThreadwiseKeyringError `exists` when the file exists (never overwritten), `bad-shape` for a bad kid.
+ * @throws ThreadwiseKeyringError `exists` when the file exists (never overwritten), `bad-shape` for a bad kid;
+ *   ThreadwiseUnknownOptionError for a misspelt option (`kidd`: was ignored, the kid was random). Nothing is written then.
  * @example
  * createKeyring(".threadwise/keyring.json"); // then export THREADWISE_MEMORY_KEYRING=.threadwise/keyring.json
  */
 export function createKeyring(path: string, options: { kid?: string } = {}): KeyringWriteResult {
+  parseOptions("createKeyring", KEYRING_WRITE_NAMES, options);
   assertKeyringPath(path, "createKeyring.path");
   const file = resolve(path);
   const kid = checkKid(options.kid ?? newKid(), file);
@@ -276,9 +281,11 @@ export function createKeyring(path: string, options: { kid?: string } = {}): Key
  * Adds a fresh key to an existing keyring and makes it active; older kids stay so existing
  * records still decrypt (R29). Then run `reencrypt`, then {@link retireKey} on the old kid.
  *
- * @throws ThreadwiseKeyringError every problem of {@link loadKeyring}; `bad-shape` when `kid` exists.
+ * @throws ThreadwiseKeyringError every problem of {@link loadKeyring}; `bad-shape` when `kid` exists;
+ *   ThreadwiseUnknownOptionError for a misspelt option (`kidd`), before the file is read.
  */
 export function rotateKeyring(path: string, options: { kid?: string } = {}): KeyringWriteResult {
+  parseOptions("rotateKeyring", KEYRING_WRITE_NAMES, options);
   const { file, content } = readForUpdate(path);
   const kid = checkKid(options.kid ?? newKid(), file);
   if (kid in content.keys) throw new ThreadwiseKeyringError("bad-shape", file, `kid ${JSON.stringify(kid)} already exists`);

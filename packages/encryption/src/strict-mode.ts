@@ -1,4 +1,13 @@
-import { envBoolean, envPositiveInt, envString, THREADWISE_ENV, ThreadwiseConfigError, ThreadwiseError } from "@threadwise/core";
+import {
+  envBoolean,
+  envPositiveInt,
+  envString,
+  optionNames,
+  parseOptions,
+  THREADWISE_ENV,
+  ThreadwiseConfigError,
+  ThreadwiseError,
+} from "@threadwise/core";
 import { type StrictModeRequirement, ThreadwiseStrictModeError } from "./errors.js";
 import { isKeyring, KEYRING_ENV, type Keyring, loadKeyring } from "./keyring.js";
 
@@ -23,6 +32,12 @@ export interface StrictModeInput {
   retentionDays?: number;
 }
 
+/**
+ * {@link StrictModeInput} by name: `{ stric: true }` was ignored, so strict mode stayed off and a
+ * deployment started without the keyring and retention it asked for.
+ */
+const STRICT_MODE_INPUT_NAMES = optionNames(["env", "strict", "backend", "keyring", "retentionDays"]);
+
 /** Result of {@link checkStrictMode}. */
 export interface StrictModeReport {
   /** Whether strict mode is on. */
@@ -45,12 +60,14 @@ export interface StrictModeReport {
  *   `MEMORY_RETENTION_DAYS` are all required;
  * - an explicit `postgres` backend (strict or not) requires a valid keyring.
  *
- * @throws ThreadwiseConfigError only when `MEMORY_STRICT_MODE` itself is not a boolean.
+ * @throws ThreadwiseConfigError only when `MEMORY_STRICT_MODE` itself is not a boolean;
+ *   ThreadwiseUnknownOptionError for a misspelt option (`stric`: was ignored, strict mode stayed off).
  * @example
  * const report = checkStrictMode({ backend: "postgres" });
  * if (report.missing.length) console.error(report.problems.join("\n"));
  */
 export function checkStrictMode(input: StrictModeInput = {}): StrictModeReport {
+  parseOptions("checkStrictMode", STRICT_MODE_INPUT_NAMES, input);
   const env = input.env ?? process.env;
   const strict = input.strict ?? envBoolean(STRICT_MODE_ENV, env) ?? false;
   const rawBackend = input.backend ?? envString(BACKEND_ENV, env);
@@ -107,12 +124,14 @@ export function checkStrictMode(input: StrictModeInput = {}): StrictModeReport {
  * preset does), before opening any store.
  *
  * @throws ThreadwiseStrictModeError in strict mode, with `missing` naming every unmet requirement (R30).
+ * @throws ThreadwiseUnknownOptionError for a misspelt option (`stric: true`: was ignored, strict mode stayed off).
  * @throws ThreadwiseConfigError (`option` = `THREADWISE_MEMORY_KEYRING`) outside strict mode, when
  *   the postgres backend has no keyring.
  * @example
  * assertStrictMode(); // reads MEMORY_STRICT_MODE, MEMORY_BACKEND, THREADWISE_MEMORY_KEYRING, MEMORY_RETENTION_DAYS
  */
 export function assertStrictMode(input: StrictModeInput = {}): StrictModeReport {
+  parseOptions("assertStrictMode", STRICT_MODE_INPUT_NAMES, input);
   const report = checkStrictMode(input);
   if (report.missing.length > 0 && !report.strict) {
     // Outside strict mode the one requirement is postgres's keyring: a setting to give, not strict mode's.

@@ -1,7 +1,7 @@
 import { mkdirSync } from "node:fs";
 import { dirname, resolve } from "node:path";
 import { type BaseCheckpointSaver, JsonPlusSerializer, MemorySaver, type SerializerProtocol } from "@langchain/langgraph-checkpoint";
-import { envString, resolveLogger, type ThreadwiseLogger } from "@threadwise/core";
+import { envString, optionNames, parseOptions, resolveLogger, ThreadwiseConfigError, type ThreadwiseLogger } from "@threadwise/core";
 import {
   DEFAULT_IDENTITY,
   type EncryptionOptions,
@@ -12,7 +12,7 @@ import {
   TENANT_ENV,
 } from "@threadwise/encryption";
 import type pg from "pg";
-import { assertResolvedConfig, type MemoryConfig } from "./config.js";
+import { assertResolvedConfig, MEMORY_ENV, type MemoryConfig } from "./config.js";
 import { MemoryThreadRegistry } from "./memory-thread-registry.js";
 import { loadBetterSqlite3, loadPostgresSaver, loadSqliteSaver } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
@@ -42,6 +42,9 @@ export interface CheckpointerOptions {
   closeAlso?: () => Promise<void>;
 }
 
+/** {@link CheckpointerOptions} by name: values are the code's own (a serde, a pool), keys are checked. */
+const CHECKPOINTER_OPTIONS = optionNames(["serde", "pool", "encryption", "env", "logger", "closeAlso"]);
+
 /**
  * The config's keyring, loaded and checked now (spec R26, fail closed); `undefined` without
  * `keyringPath`. Its errors name where the path came from: `THREADWISE_MEMORY_KEYRING` when env
@@ -52,6 +55,33 @@ export function loadConfigKeyring(config: MemoryConfig, env: NodeJS.ProcessEnv =
   if (!config.keyringPath) return undefined;
   const fromEnv = envString(KEYRING_ENV, env) === config.keyringPath.trim();
   return loadKeyring(config.keyringPath, env, fromEnv ? KEYRING_ENV : "memory.keyringPath");
+}
+
+/**
+ * Spec R26-R28. `encryption` names who seals (`agentId`, `tenantId`, `principalId`); only a keyring
+ * seals. Given without one, the stack stored every checkpoint and user-memory item in plaintext
+ * without a word (newuser39 left it): a user who wrote `encryption: { agentId }` believed their
+ * data sealed. Running without a keyring on purpose is stated with `allowPlaintext`
+ * (`MEMORY_ALLOW_PLAINTEXT=true`, e.g. a development env whose production env sets
+ * `THREADWISE_MEMORY_KEYRING`), in code or env; then the identity is kept (its `tenantId` still keys
+ * the archive and user memory) and nothing is refused.
+ * The same rule for `createCheckpointer(config, { encryption })` (`option`
+ * `createCheckpointer.encryption`), which took the identity and sealed nothing.
+ * @throws ThreadwiseConfigError naming `option` (`memory.encryption`) when it has a field set, no
+ *   keyring is configured (`keyringPath`, `THREADWISE_MEMORY_KEYRING`) and `allowPlaintext` is off.
+ * @internal
+ */
+export function assertEncryptionKeyring(
+  config: MemoryConfig,
+  encryption: Omit<EncryptionOptions, "keyring"> | undefined,
+  option = "memory.encryption",
+): void {
+  const fields = Object.entries(encryption ?? {}).filter(([, value]) => value !== undefined);
+  if (fields.length === 0 || config.keyringPath !== undefined || config.allowPlaintext) return;
+  throw new ThreadwiseConfigError(
+    option,
+    `(${fields.map(([key]) => key).join(", ")}) is the identity a keyring seals with, and no keyring is configured, so nothing would be sealed: every checkpoint and user-memory item would be stored in plaintext. Add keyringPath (or env ${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`), or set allowPlaintext: true (env ${MEMORY_ENV.allowPlaintext}=true) to run without encryption on purpose`,
+  );
 }
 
 /**
@@ -79,10 +109,16 @@ function maybeEncrypt(saver: BaseCheckpointSaver, config: MemoryConfig, options:
  * `pg` and `@langchain/langgraph-checkpoint-postgres`.
  *
  * @throws ThreadwiseMissingPeerError naming the package to install when one is missing;
- *   ThreadwiseConfigError naming `createCheckpointer.config` when `config` is not a resolved config.
+ *   ThreadwiseConfigError naming `createCheckpointer.config` when `config` is not a resolved config,
+ *   and `createCheckpointer.encryption` when an identity is given with no keyring configured and
+ *   `allowPlaintext` off (nothing would be sealed; the rule of `memoryStack`); ThreadwiseUnknownOptionError
+ *   for a misspelt option (`encrypton`: was ignored). All before a file or pool is opened.
  */
 export function createCheckpointer(config: MemoryConfig, options: CheckpointerOptions = {}): ThreadwiseSaver | undefined {
   assertResolvedConfig(config, "createCheckpointer.config");
+  parseOptions("createCheckpointer", CHECKPOINTER_OPTIONS, options);
+  // Before a file or pool is opened.
+  if (config.backend !== "off") assertEncryptionKeyring(config, options.encryption, "createCheckpointer.encryption");
   const saver = buildCheckpointer(config, options);
   // The saver holds the pool (its DSN) and, when encrypted, the keyring: print a description instead.
   return saver && withRedactedView(saver, () => describeCheckpointer(config, saver));

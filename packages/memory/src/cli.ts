@@ -50,7 +50,7 @@ function schemaName(flag: string) {
 
 /** `--thread-id`: the one thread-id rule of every backend. */
 function threadIdFlag(value: string): string {
-  return normalizeThreadId(value);
+  return normalizeThreadId(value, "--thread-id");
 }
 
 function printReport(report: PruneReport, out: (text: string) => void, json: boolean): void {

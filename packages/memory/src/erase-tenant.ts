@@ -1,9 +1,9 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
+import { normalizeUserId, optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { eraseTenantItems, namespaceLabel } from "@threadwise/user-memory";
 import { openStore } from "./erase-user.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, threadIdList } from "./prune.js";
 import type { ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
 
 /** Threads, archive rows or user-memory items handled per batch by {@link eraseTenant}. */
@@ -118,7 +118,8 @@ async function countTenant(
  * nothing. Other tenants' threads, archive rows and items are never touched. A dry run unless `apply`.
  *
  * @throws ThreadwiseUserIdError for a tenant id that breaks the id rules; ThreadwiseThreadIdError
- *   for a bad `threadIds` entry; ThreadwiseConfigError naming `eraseTenant.batchSize`, or
+ *   naming a bad `threadIds` entry (`eraseTenant.threadIds[1]`); ThreadwiseConfigError naming
+ *   `eraseTenant.threadIds` when it is not an array (a string threw a plain `TypeError`), `eraseTenant.batchSize`, or
  *   `eraseTenant.schema`, `eraseTenant.apply` (not a boolean: `"false"` erased), or `target` when no store is named; ThreadwiseUnknownOptionError for a
  *   misspelt option (`aply`: was ignored, so the call was a dry run; `threadIDs`: those threads
  *   stayed). All before anything is deleted.
@@ -129,7 +130,7 @@ async function countTenant(
 export async function eraseTenant(options: EraseTenantOptions): Promise<EraseTenantReport> {
   parseOptions("eraseTenant", ERASE_TENANT_NAMES, options);
   const tenantId = normalizeUserId(options.tenantId, "eraseTenant.tenantId");
-  const threadIds = [...new Set((options.threadIds ?? []).map((id) => normalizeThreadId(id)))].sort();
+  const threadIds = threadIdList(options.threadIds, "eraseTenant.threadIds").sort();
   const batchSize = options.batchSize ?? DEFAULT_ERASE_BATCH_SIZE;
   if (!(Number.isSafeInteger(batchSize) && batchSize >= 1 && batchSize <= 10_000))
     throw new ThreadwiseConfigError("eraseTenant.batchSize", `expected a whole number from 1 to 10000, got ${String(options.batchSize)}`);

@@ -1,10 +1,10 @@
 import type { BaseStore } from "@langchain/langgraph-checkpoint";
-import { envString, normalizeThreadId, normalizeUserId, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
+import { envString, normalizeUserId, optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { isKeyring, type Keyring, loadKeyring, PRINCIPAL_ID_ENV, TENANT_ENV } from "@threadwise/encryption";
 import { eraseUserItems, expireUserItems, namespaceLabel, UserItemCodec, type UserScope, userNamespace } from "@threadwise/user-memory";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
-import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, optionNames } from "./prune.js";
+import { assertApply, OPS_TARGET_NAMES, type OpsTarget, openRegistry, threadIdList } from "./prune.js";
 import type { ThreadDeleteOutcome } from "./thread-registry.js";
 import { postgresUserStore } from "./user-memory-store.js";
 
@@ -74,7 +74,7 @@ const ERASE_USER_NAMES = optionNames([
   "principalId",
   "apply",
 ]);
-const RETENTION_NAMES = optionNames(["dsn", "schema", "poolMode", "days", "tenantId", "store", "now"]);
+const USER_MEMORY_RETENTION_NAMES = optionNames(["dsn", "schema", "poolMode", "days", "tenantId", "store", "now"]);
 
 function codecOf(options: Pick<EraseUserOptions, "keyring" | "agentId" | "principalId">): UserItemCodec {
   for (const field of ["agentId", "principalId"] as const) {
@@ -116,7 +116,9 @@ export async function openStore(
  * sealed for); without it only `threadIds` are known.
  *
  * @throws ThreadwiseUserIdError for a user or tenant id that breaks the thread-id rules;
- *   ThreadwiseThreadIdError for a bad `threadIds` entry; ThreadwiseConfigError naming `eraseUser.agentId` or
+ *   ThreadwiseThreadIdError naming a bad `threadIds` entry (`eraseUser.threadIds[0]`);
+ *   ThreadwiseConfigError naming `eraseUser.threadIds` when it is not an array (a string was read
+ *   as its characters, each a thread id); ThreadwiseConfigError naming `eraseUser.agentId` or
  *   `eraseUser.principalId` for an empty id, when no store can
  *   be opened or `threads` has no thread target (`dsn`, `sqlitePath` or `registry`), and naming
  *   `eraseUser.keyring` when `threads` and `apply` are set and some items cannot be read (sealed,
@@ -133,7 +135,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
     userId: normalizeUserId(options.userId, "eraseUser.userId"),
     tenantId: normalizeUserId(options.tenantId ?? envString(TENANT_ENV) ?? "default", "eraseUser.tenantId"),
   };
-  for (const id of options.threadIds ?? []) normalizeThreadId(id);
+  const givenThreadIds = threadIdList(options.threadIds, "eraseUser.threadIds");
   if (options.schema !== undefined) assertSchemaName(options.schema, "eraseUser.schema");
   if (options.threads && !options.dsn && !options.sqlitePath && !options.registry)
     throw new ThreadwiseConfigError(
@@ -164,7 +166,7 @@ export async function eraseUser(options: EraseUserOptions): Promise<EraseUserRep
         );
     }
     if (store && options.apply) ({ items, threadIds: named } = await eraseUserItems(store, scope, codec));
-    const threadIds = [...new Set([...named, ...(options.threadIds ?? [])])].sort();
+    const threadIds = [...new Set([...named, ...givenThreadIds])].sort();
     const threads: ThreadDeleteOutcome[] = [];
     if (options.threads && options.apply && threadIds.length > 0) {
       const { registry, close: closeRegistry } = await openRegistry(options);
@@ -210,7 +212,7 @@ export interface UserMemoryRetentionOptions extends Pick<OpsTarget, "dsn" | "sch
  *   tenant's users expired).
  */
 export async function userMemoryRetention(options: UserMemoryRetentionOptions): Promise<{ deleted: number; before: Date }> {
-  parseOptions("userMemoryRetention", RETENTION_NAMES, options);
+  parseOptions("userMemoryRetention", USER_MEMORY_RETENTION_NAMES, options);
   if (!(Number.isSafeInteger(options.days) && options.days >= 1))
     throw new ThreadwiseConfigError("userMemoryRetention.days", `expected a whole number of days >= 1, got ${String(options.days)}`);
   const now = (options.now ?? (() => new Date()))();

@@ -1,10 +1,10 @@
 import { type BaseMessage, mapChatMessagesToStoredMessages, type StoredMessage } from "@langchain/core/messages";
-import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
+import { optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import { loadKeyring } from "@threadwise/encryption";
 import { createCheckpointer } from "./backends.js";
 import { MEMORY_ENV, resolveMemoryConfig } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
-import { OPS_TARGET_NAMES, type OpsTarget, optionNames } from "./prune.js";
+import { OPS_TARGET_NAMES, type OpsTarget } from "./prune.js";
 import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -66,7 +66,7 @@ export interface ThreadExport {
 export async function exportThread(options: ExportThreadOptions): Promise<ThreadExport> {
   parseOptions("exportThread", EXPORT_THREAD_NAMES, options);
   const env = options.env ?? process.env;
-  const threadId = normalizeThreadId(options.threadId);
+  const threadId = normalizeThreadId(options.threadId, "exportThread.threadId");
   // Checked here, naming the flag (the saver loads it again from its path).
   if (options.keyring !== undefined) loadKeyring(options.keyring, env, "--keyring");
   // A mistyped path is refused, never created (createCheckpointer would create it).

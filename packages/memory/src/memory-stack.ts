@@ -12,7 +12,7 @@ import { storeOptionSchema } from "@threadwise/user-memory";
 import type { AgentMiddleware } from "langchain";
 import type pg from "pg";
 import { z } from "zod/v4";
-import { createCheckpointer } from "./backends.js";
+import { assertEncryptionKeyring, createCheckpointer } from "./backends.js";
 import {
   MEMORY_ENV,
   type MemoryConfig,
@@ -21,12 +21,7 @@ import {
   memoryConfigSchema,
   resolveMemoryConfig,
 } from "./config.js";
-import {
-  assertEncryptionKeyring,
-  type MemoryMiddlewareOptions,
-  memoryMiddleware,
-  memoryMiddlewareOptionsShape,
-} from "./middleware-stack.js";
+import { type MemoryMiddlewareOptions, memoryMiddleware, memoryMiddlewareOptionsShape } from "./middleware-stack.js";
 import { refuseAsMiddleware, refuseAsMiddlewareList } from "./not-a-middleware.js";
 import { redactConfig, withRedactedView } from "./redact.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -166,8 +161,6 @@ export function memoryStack(options: MemoryStackOptions = {}): MemoryStack {
   checkEnvNames(env, rest.logger);
   const config = resolveMemoryConfig(input, env);
   assertCodeOnlyUsed(rest, input, env, config);
-  // Before the checkpointer or the store opens anything (a file, a pool).
-  if (config.backend !== "off") assertEncryptionKeyring(config, rest.encryption);
   return buildMemoryStack(config, rest);
 }
 
@@ -243,6 +236,8 @@ function assertCodeOnlyUsed(options: MemoryStackOptions, code: MemoryConfigInput
  * the DSN password or key material.
  */
 export function buildMemoryStack(config: MemoryConfig, options: MemoryStackOptions = {}): MemoryStack {
+  // Before the checkpointer or the store opens anything (a file, a pool), naming the stack's option.
+  if (config.backend !== "off") assertEncryptionKeyring(config, options.encryption);
   // A store made here is closed with the checkpointer (a run on it afterwards fails with
   // ThreadwiseClosedError naming it); a store you pass is yours to close.
   const owned =

@@ -32,8 +32,8 @@ import { workMemory } from "@threadwise/work-memory";
 import { type AgentMiddleware, createMiddleware } from "langchain";
 import { z } from "zod/v4";
 import { archiveCheckpointerCheck } from "./archive-checkpointer-check.js";
-import { loadConfigKeyring } from "./backends.js";
-import { assertResolvedConfig, MEMORY_ENV, type MemoryConfig } from "./config.js";
+import { assertEncryptionKeyring, loadConfigKeyring } from "./backends.js";
+import { assertResolvedConfig, type MemoryConfig } from "./config.js";
 import { DEFAULT_ARCHIVE_KEEP_GROUPS, messageArchive } from "./message-archive.js";
 import { refuseAsMiddleware } from "./not-a-middleware.js";
 import type { ThreadwiseSaver } from "./threadwise-saver.js";
@@ -109,27 +109,6 @@ export const memoryMiddlewareOptionsShape = {
   encryption: encryptionOptionsSchema.omit({ keyring: true }).optional(),
   structuredResponse: z.boolean().optional(),
 };
-
-/**
- * Spec R26-R28. `encryption` names who seals (`agentId`, `tenantId`, `principalId`); only a keyring
- * seals. Given without one, the stack stored every checkpoint and user-memory item in plaintext
- * without a word (newuser39 left it): a user who wrote `encryption: { agentId }` believed their
- * data sealed. Running without a keyring on purpose is stated with `allowPlaintext`
- * (`MEMORY_ALLOW_PLAINTEXT=true`, e.g. a development env whose production env sets
- * `THREADWISE_MEMORY_KEYRING`), in code or env; then the identity is kept (its `tenantId` still keys
- * the archive and user memory) and nothing is refused.
- * @throws ThreadwiseConfigError naming `memory.encryption` when it has a field set, no keyring is
- *   configured (`keyringPath`, `THREADWISE_MEMORY_KEYRING`) and `allowPlaintext` is off.
- * @internal
- */
-export function assertEncryptionKeyring(config: MemoryConfig, encryption: MemoryMiddlewareOptions["encryption"]): void {
-  const fields = Object.entries(encryption ?? {}).filter(([, value]) => value !== undefined);
-  if (fields.length === 0 || config.keyringPath !== undefined || config.allowPlaintext) return;
-  throw new ThreadwiseConfigError(
-    "memory.encryption",
-    `(${fields.map(([key]) => key).join(", ")}) is the identity a keyring seals with, and no keyring is configured, so nothing would be sealed: every checkpoint and user-memory item would be stored in plaintext. Add keyringPath (or env ${MEMORY_ENV.keyringPath}; create one with \`threadwise keyring create <path>\`), or set allowPlaintext: true (env ${MEMORY_ENV.allowPlaintext}=true) to run without encryption on purpose`,
-  );
-}
 
 /** What {@link placementMode} reports when a run names something the stack has turned off. */
 export interface UnusedRunInput {

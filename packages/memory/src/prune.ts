@@ -1,12 +1,10 @@
-import { parseOptions, ThreadwiseConfigError } from "@threadwise/core";
-import { z } from "zod/v4";
+import { normalizeThreadId, optionNames, parseOptions, ThreadwiseConfigError } from "@threadwise/core";
 import type { PgPoolMode } from "./config.js";
 import { openExistingSqliteFile } from "./optional-peers.js";
 import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName, PgThreadRegistry } from "./pg-thread-registry.js";
 import { SqliteThreadRegistry } from "./sqlite-thread-registry.js";
-import { normalizeThreadId } from "./thread-id.js";
 import type { ThreadDeleteOutcome, ThreadInfo, ThreadRegistry, ThreadRowCounts } from "./thread-registry.js";
 
 const DAY_MS = 86_400_000;
@@ -25,22 +23,11 @@ export interface OpsTarget {
   registry?: ThreadRegistry;
 }
 
-/** The option names of {@link OpsTarget}, for {@link optionNames}. */
+/** The option names of {@link OpsTarget}, for core's `optionNames`. */
 export const OPS_TARGET_NAMES = ["dsn", "schema", "poolMode", "sqlitePath", "registry"] as const;
 
-/**
- * A strict schema of these option names that leaves their values to the code that reads them,
- * for `parseOptions` at the top of each operation (prune, retention, eraseTenant, eraseUser,
- * userMemoryRetention, exportThread): a misspelt key (`aply`, `tenantID`, `threadID`) throws
- * `ThreadwiseUnknownOptionError` naming it and the closest name, before anything is opened.
- * Ignored, `aply` made an erase a dry run, `threadID` made `prune` delete every idle thread and
- * `dryRun` made `retention` delete.
- */
-export const optionNames = (names: readonly string[]) =>
-  z.strictObject(Object.fromEntries(names.map((name) => [name, z.unknown().optional()])));
-
 const PRUNE_NAMES = optionNames([...OPS_TARGET_NAMES, "olderThanDays", "threadId", "apply", "limit", "now", "onProgress", "reason"]);
-const RETENTION_NAMES = optionNames([...OPS_TARGET_NAMES, "days", "now", "limit", "onProgress"]);
+const THREAD_RETENTION_NAMES = optionNames([...OPS_TARGET_NAMES, "days", "now", "limit", "onProgress"]);
 
 /** `limit` of prune/retention: unset, or a whole number >= 1 (SQLite reads `LIMIT -1` as no limit). */
 function assertLimit(limit: unknown, option: string): void {
@@ -55,6 +42,24 @@ function assertLimit(limit: unknown, option: string): void {
 export function assertApply(apply: unknown, option: string): void {
   if (apply !== undefined && typeof apply !== "boolean")
     throw new ThreadwiseConfigError(option, `expected true or false, got ${typeof apply} ${JSON.stringify(apply)}: nothing was deleted`);
+}
+
+/**
+ * `threadIds` of an erasing operation: unset, or an array of thread ids, each checked with
+ * `normalizeThreadId` naming its place (`eraseTenant.threadIds[2]`); returned without repeats.
+ * A string was read as a list of its characters (`threadIds: "abc"` named threads `a`, `b`, `c`)
+ * or threw a plain `TypeError`.
+ * @throws ThreadwiseConfigError naming `option` when it is not an array; ThreadwiseThreadIdError
+ *   naming the entry that breaks the thread-id rules.
+ */
+export function threadIdList(threadIds: unknown, option: string): string[] {
+  if (threadIds === undefined) return [];
+  if (!Array.isArray(threadIds))
+    throw new ThreadwiseConfigError(
+      option,
+      `expected an array of thread ids, got ${typeof threadIds} ${JSON.stringify(threadIds)}${typeof threadIds === "string" ? " (one thread: pass [id])" : ""}: nothing was deleted`,
+    );
+  return [...new Set(threadIds.map((id, index) => normalizeThreadId(id, `${option}[${index}]`)))];
 }
 
 /**
@@ -130,7 +135,7 @@ export interface PruneReport {
  *   idle thread was deleted; `aply`: was a dry run); ThreadwiseConfigError when neither
  *   `olderThanDays` nor `threadId` is given, when `olderThanDays` is not a whole number >= 1,
  *   `limit` is not a whole number >= 1, `apply` is not a boolean (`"false"` deleted), `now()` is not a valid Date, or `schema` is not a plain
- *   identifier; ThreadwiseThreadIdError for a `threadId` no backend can store. All before any connection.
+ *   identifier; ThreadwiseThreadIdError naming `prune.threadId` for a `threadId` no backend can store (was `thread_id`). All before any connection.
  * @example
  * const report = await prune({ dsn, olderThanDays: 30 });            // dry run
  * await prune({ dsn, olderThanDays: 30, apply: true });              // irreversible
@@ -142,7 +147,7 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
   // 0 would mean "idle since now": every thread. Refused, so an empty or mistyped value never deletes all.
   if (options.olderThanDays !== undefined && !(Number.isSafeInteger(options.olderThanDays) && options.olderThanDays >= 1))
     throw new ThreadwiseConfigError("prune.olderThanDays", `expected a whole number of days >= 1, got ${String(options.olderThanDays)}`);
-  if (options.threadId !== undefined) normalizeThreadId(options.threadId);
+  if (options.threadId !== undefined) normalizeThreadId(options.threadId, "prune.threadId");
   if (options.schema !== undefined) assertSchemaName(options.schema, "prune.schema");
   assertLimit(options.limit, "prune.limit");
   assertApply(options.apply, "prune.apply");
@@ -155,7 +160,7 @@ export async function prune(options: PruneOptions): Promise<PruneReport> {
     let candidates: ThreadInfo[];
     let thread: PruneReport["thread"];
     if (options.threadId !== undefined) {
-      const threadId = normalizeThreadId(options.threadId);
+      const threadId = normalizeThreadId(options.threadId, "prune.threadId");
       const info = await registry.describe(threadId);
       candidates = info && (!idleBefore || info.updatedAt < idleBefore) ? [info] : [];
       if (info && candidates.length === 0) thread = { threadId, status: "not_idle" };
@@ -218,7 +223,7 @@ export interface RetentionOptions extends OpsTarget {
  * setInterval(() => retention({ dsn: process.env.POSTGRES_MEMORY_DSN!, days: 30 }), 3_600_000);
  */
 export async function retention(options: RetentionOptions): Promise<PruneReport> {
-  parseOptions("retention", RETENTION_NAMES, options);
+  parseOptions("retention", THREAD_RETENTION_NAMES, options);
   assertLimit(options.limit, "retention.limit");
   if (!(Number.isInteger(options.days) && options.days > 0))
     throw new ThreadwiseConfigError("retention.days", "expected a positive whole number of days");

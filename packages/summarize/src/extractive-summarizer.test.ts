@@ -98,3 +98,40 @@ describe("ExtractiveSummarizer", () => {
     expect(answer.content).toBe(`${EXTRACTIVE_SUMMARY_LABEL}\n- User: The garden needs water.`);
   });
 });
+
+describe("extractiveSummary with a repeated acknowledgement (newuser61)", () => {
+  // A Korean trip conversation summarized offline by memoryStack's summarize: the assistant's
+  // "네, 알겠어요." after every user message was the first sentence picked, ahead of the facts
+  // (in English, "Got it, I will remember that." the second).
+  it.each([
+    [
+      "ko",
+      "Assistant: 네, 알겠어요.",
+      [
+        "저는 판교에 있는 게임 회사에서 백엔드 개발자로 일해요.",
+        "다음 주 금요일에 부산으로 출장을 가요.",
+        "제 사원 번호는 KR-20931이에요.",
+        "저는 땅콩 알레르기가 있어요.",
+        "회의는 토요일 오전 10시에 센텀시티에서 있어요.",
+        "지난달에 마포구에서 성수동으로 이사했어요.",
+      ],
+    ],
+    [
+      "en",
+      "Assistant: Got it, I will remember that.",
+      [
+        "I work as a backend developer at a game company in Pangyo.",
+        "Next Friday I travel to Busan for work.",
+        "My employee number is KR-20931.",
+        "I am allergic to peanuts.",
+        "The meeting is on Saturday at 10 am in Centum City.",
+        "Last month I moved from Mapo to Seongsu.",
+      ],
+    ],
+  ])("picks what the user said, not the acknowledgement (%s)", (_language, ack, said) => {
+    const input = `<new_messages>\n${said.map((s) => `User: ${s}\n${ack}`).join("\n")}\n</new_messages>`;
+    const lines = extractiveSummary(input, { maxSentences: 3 }).split("\n").slice(1);
+    expect(lines).toHaveLength(3);
+    expect(lines.every((line) => line.startsWith("- User: "))).toBe(true);
+  });
+});

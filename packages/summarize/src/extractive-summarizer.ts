@@ -61,9 +61,13 @@ function candidatesOf(raw: string): Candidate[] {
       if (t !== "") lines.push(`${speaker}${t}`);
     }
   }
+  // A sentence said again word for word (an assistant's "네, 알겠어요." / "Okay, noted." after
+  // every user message) is one candidate, counted once: counted each time, its few terms outweighed
+  // every sentence that says something, and the acknowledgement became the summary's first pick.
+  const unique = [...new Set(lines)];
   // Core's age term (`concept:age`, added for recall: `세 살` meets `나이`) repeats what a sentence's
   // `살`/`나이` already count: left out, so an age does not weigh its sentence twice here.
-  return lines.map((text, order) => ({ text, order, terms: tokenize(text).filter((term) => term !== "concept:age") }));
+  return unique.map((text, order) => ({ text, order, terms: tokenize(text).filter((term) => term !== "concept:age") }));
 }
 
 /**
@@ -71,7 +75,8 @@ function candidatesOf(raw: string): Candidate[] {
  * particles stripped, long Korean stems also as syllable bigrams).
  *
  * Picks sentences in the manner of SumBasic (Nenkova and Vanderwende, 2005): a term's weight is its
- * share of all terms in the input; a sentence scores the summed weight of its distinct terms divided
+ * share of all terms in the input, each distinct sentence counted once (a repeated acknowledgement
+ * is not what the conversation is about); a sentence scores the summed weight of its distinct terms divided
  * by the square root of their number (SumBasic's plain mean favours two-word sentences); the best
  * sentence is taken, then the weights of its terms are squared, so the next pick favours what is
  * not said yet (a conversation full of "[shares a photo ...]" does not become a list of photos). Picks stop

@@ -589,11 +589,19 @@ export function tokenCap(options: TokenCapOptions = {}) {
       const { result, next } = capped;
       warnUnsummarizedCut(before, next, maxTokens, logger);
       if (result.overLimit) {
-        logger.warn("tokenCap: the newest user turn and the current tool loop are over the cap; sent anyway", {
-          max_tokens: maxTokens,
-          tokens: result.tokens,
-          shortened_tool_results: result.shortenedToolResults,
-        });
+        // Said with the system prompt's share: with memory blocks in it (summary, facts, recall) it
+        // is often most of a small cap, and "the newest user turn is over the cap" sent the user
+        // looking at a 20-token message.
+        const system = systemTokens(counter, next.systemMessage);
+        logger.warn(
+          `tokenCap: ${result.tokens} tokens sent, over the cap of ${maxTokens}: only the newest user turn and the current tool loop are left, and they are always sent; the system prompt (memory blocks included: summary, facts, recall) takes ${system} of them; sent anyway`,
+          {
+            max_tokens: maxTokens,
+            tokens: result.tokens,
+            system_tokens: system,
+            shortened_tool_results: result.shortenedToolResults,
+          },
+        );
       }
       return withMultiturnLog(next, { window: `${maxTokens}tok`, sentToLlm: next.messages.length }, logger, async (r) => handler(r));
     },

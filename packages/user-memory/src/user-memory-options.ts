@@ -22,6 +22,24 @@ import type { DeletedThreadsLookup } from "./deleted-threads.js";
 import { storeOptionSchema } from "./store-shape.js";
 import { DEFAULT_TENANT_ID, DEFAULT_TENANT_ID_KEY, DEFAULT_USER_ID_KEY } from "./user-scope.js";
 
+/** LangGraph's own `configurable` keys: naming one as the user's (or tenant's) key makes each thread its own user. */
+const LANGGRAPH_RUN_KEYS = new Set(["thread_id", "checkpoint_id", "checkpoint_ns"]);
+
+/**
+ * `userIdKey` / `tenantIdKey`: one property name of the run's `context` / `configurable`. A dotted
+ * key (`"a.b"`) was accepted and read as the one property `"a.b"`, so a run passing
+ * `context: { a: { b: "u1" } }` had no user memory (one warning).
+ */
+const runKeySchema = z
+  .string()
+  .regex(/^[\p{L}\p{N}_$-]+$/u, {
+    message:
+      'expected one property name of the run\'s context / configurable (letters, digits, _, -, $), read as is, not a path: context.a.b is never read for "a.b"',
+  })
+  .refine((key) => !LANGGRAPH_RUN_KEYS.has(key), {
+    message: "names LangGraph's own key of the thread or checkpoint, so every thread would be a user of its own: use user_id (the default)",
+  });
+
 /** Env twin of `maxTokens`. */
 export const USER_MEMORY_MAX_TOKENS_ENV = THREADWISE_ENV.userMemoryMaxTokens;
 /** Env twin of `maxItems`. */
@@ -105,12 +123,18 @@ export const userMemoryOptionsSchema = z.strictObject({
    */
   model: chatModelOptionSchema<FactExtractionModel>().optional(),
   /**
-   * Key of the user id in the run's `context`, else `configurable`. A run without it has no
+   * Key of the user id in the run's `context`, else `configurable`: one property name (letters,
+   * digits, `_`, `-`, `$`), read as is, never a path: `"a.b"` would read `context["a.b"]`, not
+   * `context.a.b`, so it is refused, as are LangGraph's own keys (`thread_id`, `checkpoint_id`,
+   * `checkpoint_ns`: every thread would be a user of its own). A run without it has no
    * cross-thread memory. @default "user_id"
    */
-  userIdKey: z.string().min(1).optional(),
-  /** Key of the tenant id in the run's `context`, else `configurable`. @default "tenant_id" */
-  tenantIdKey: z.string().min(1).optional(),
+  userIdKey: runKeySchema.optional(),
+  /**
+   * Key of the tenant id in the run's `context`, else `configurable`; the rules of `userIdKey`,
+   * and not the same key. @default "tenant_id"
+   */
+  tenantIdKey: runKeySchema.optional(),
   /** Tenant of runs that name none. @default env `THREADWISE_MEMORY_TENANT_ID`, else "default" */
   tenantId: z.string().min(1).optional(),
   /**
@@ -217,6 +241,16 @@ export function resolveUserMemoryOptions(
           { ...given, maxTokens: maxTokensEnv },
           { maxTokens: USER_MEMORY_MAX_TOKENS_ENV },
         );
+  if (parsed.userIdKey !== undefined && parsed.userIdKey === (parsed.tenantIdKey ?? DEFAULT_TENANT_ID_KEY))
+    throw new ThreadwiseConfigError(
+      "userMemory.userIdKey",
+      `is also the tenant's key (${JSON.stringify(parsed.userIdKey)}), so each user would be a tenant of their own: give the user and the tenant different keys`,
+    );
+  if (parsed.tenantIdKey !== undefined && parsed.tenantIdKey === (parsed.userIdKey ?? DEFAULT_USER_ID_KEY))
+    throw new ThreadwiseConfigError(
+      "userMemory.tenantIdKey",
+      `is also the user's key (${JSON.stringify(parsed.tenantIdKey)}), so each user would be a tenant of their own: give the user and the tenant different keys`,
+    );
   const factsMode = parsed.factsMode ?? "heuristic";
   // Options that would be ignored without a word are refused (factsMode and trims have no env twin).
   if (parsed.model !== undefined && factsMode !== "llm")
