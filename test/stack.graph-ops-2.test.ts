@@ -13,11 +13,14 @@
  *   first run, before any model call, with a `ThreadwiseConfigError` naming
  *   `configurable.checkpoint_map` and the way out (`checkpoint_map: {}`), with which the thread
  *   goes on as plain's.
+ * - A static breakpoint before the model node (`interruptBefore: ["model_request"]`, the stack's
+ *   run with `turnEndCallbacks`), then an `updateState` edit of the stopped state and `invoke(null)`,
+ *   and another stopped run resumed with `Command({ resume })`: the thread is plain's.
  */
 import { AIMessage, type BaseMessage, HumanMessage } from "@langchain/core/messages";
-import { MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
+import { Command, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { messageText, ThreadwiseConfigError } from "@threadwise/core";
-import { ThreadwiseConcurrentTurnError } from "@threadwise/memory";
+import { ThreadwiseConcurrentTurnError, type ThreadwiseSaver, turnEndCallbacks } from "@threadwise/memory";
 import { describe, expect, it } from "vitest";
 import {
   expectAccepted,
@@ -29,6 +32,7 @@ import {
   graphOpsPair,
   type ReportGraph,
   storedMessages,
+  warmGraphOps,
 } from "./support/report-agent.js";
 
 const both = graphOpsPair;
@@ -95,6 +99,28 @@ describe.each(GRAPH_OPS_CASES)("graph operations 2 (%o)", (c) => {
         await parent.invoke({ messages: [new HumanMessage(text(i))] }, { configurable: { thread_id: `q-${name}` } });
     }
     await expectSameThread(a, childOf(true));
+    expectAccepted(a.m);
+  });
+
+  it(`interruptBefore the model node, then an updateState edit and invoke(null), and a Command({ resume }): the thread is plain's (${graphOpsLabel(c)})`, async () => {
+    const a = graphOpsAgents(c);
+    const cfg = { configurable: { thread_id: `before-model-${c.lang}-${c.archive}` } };
+    for (const [name, target] of both(a)) {
+      const stop = {
+        ...cfg,
+        interruptBefore: ["model_request"],
+        ...(name === "agent" ? { callbacks: turnEndCallbacks(a.stack.checkpointer as ThreadwiseSaver) } : {}),
+      };
+      await warmGraphOps(target, c.lang, cfg, 6);
+      await target.invoke({ messages: [new HumanMessage(`${t.after}\nPARALLEL 2`)] }, stop);
+      expect((await target.getState(cfg)).values.messages?.at(-1)?.getType(), name).toBe("human");
+      await target.updateState(cfg, { messages: [new HumanMessage(t.note)] });
+      await target.invoke(null, cfg);
+      await target.invoke({ messages: [new HumanMessage(t.turn(7))] }, stop);
+      await target.invoke(new Command({ resume: "go" }), cfg);
+      await warmGraphOps(target, c.lang, cfg, 2, 8);
+    }
+    await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
   });
 });
