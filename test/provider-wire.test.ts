@@ -115,6 +115,40 @@ describe.each([
     expect(rules(request, "gemini")).toEqual(["tool_pairing"]);
   });
 
+  it("OpenAI Chat Completions: a name outside [a-zA-Z0-9_-]+ (a message's, a tool call's) and one call id twice in a message", () => {
+    const named = [new HumanMessage({ content: question, name: "Kim Ji-woo" }), new AIMessage({ content: answer, name: "travel agent" })];
+    expect(rules([...named, new HumanMessage(question)], "openai-chat")).toEqual(["name_pattern"]);
+    expect(wireViolations([...named, new HumanMessage(question)], ["openai-chat"]).map((v) => v.at)).toEqual([0, 1]);
+    const dotted = [
+      new HumanMessage(question),
+      new AIMessage({ content: "", tool_calls: [{ ...call("c1"), name: "web.search" }] }),
+      new ToolMessage({ content: "1", tool_call_id: "c1" }),
+    ];
+    expect(rules(dotted, "openai-chat")).toEqual(["name_pattern"]);
+    const twice = [
+      new HumanMessage(question),
+      new AIMessage({ content: "", tool_calls: [call("c1"), call("c1")] }),
+      new ToolMessage({ content: "1", tool_call_id: "c1", name: "lookup" }),
+      new ToolMessage({ content: "2", tool_call_id: "c1", name: "lookup" }),
+    ];
+    expect(rules(twice, "openai-chat")).toEqual(["duplicate_tool_call_id", "tool_pairing"]);
+    expect(
+      rules([new HumanMessage({ content: question, name: "ji_woo-2" }), new AIMessage({ content: answer, name: "model" })], "openai-chat"),
+    ).toEqual([]);
+  });
+
+  it("an image in a system or assistant message: OpenAI Chat Completions' parts and Anthropic's system refuse it", () => {
+    const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo" } };
+    const system = new SystemMessage({ content: [{ type: "text", text: answer }, image] as never });
+    expect(rules([system, new HumanMessage(question)], "openai-chat")).toEqual(["content_parts"]);
+    expect(rules([system, new HumanMessage(question)], "anthropic")).toEqual(["content_parts"]);
+    const assistant = new AIMessage({ content: [{ type: "text", text: answer }, image] as never });
+    expect(rules([new HumanMessage(question), assistant, new HumanMessage(question)], "openai-chat")).toEqual(["content_parts"]);
+    const user = new HumanMessage({ content: [{ type: "text", text: question }, image] as never });
+    expect(rules([new SystemMessage(answer), user], "openai-chat")).toEqual([]);
+    expect(rules([new SystemMessage(answer), user], "anthropic")).toEqual([]);
+  });
+
   it("a converter that throws is a violation; another provider's own blocks are not Gemini's to send", () => {
     const removal = { getType: () => "remove", _getType: () => "remove", content: "", lc_serializable: true } as unknown as BaseMessage;
     expect(wireViolations([new HumanMessage(question), removal], ["anthropic"]).map((v) => v.rule)).toEqual(["converter_throws"]);

@@ -27,6 +27,11 @@
  *   on an empty text block (`cache_control cannot be set for empty text blocks`), and a final
  *   assistant turn (a prefill) not ending in whitespace (`final assistant content cannot end with
  *   trailing whitespace`).
+ * - OpenAI Chat Completions also: a `name` (a message's, a tool call's `function.name`) matches
+ *   `^[a-zA-Z0-9_-]+$` (`string does not match pattern`), no tool_call id twice in one assistant
+ *   message (its results would share it: `Duplicate value for 'tool_call_id'`), and an assistant
+ *   or system message's parts are text (or refusal) only (`Image URLs are only allowed for
+ *   messages with role 'user'`). Anthropic also: `system` holds text blocks only.
  * - Gemini: the first content is the user's, no content without parts or with an empty text part,
  *   a function call turn comes right after a user turn or a function response turn, and the
  *   function responses right after it (consecutive response contents are one turn, as
@@ -55,7 +60,10 @@ export type WireRule =
   | "blank_text_block"
   | "cache_control_count"
   | "cache_control_empty_text"
-  | "prefill_trailing_whitespace";
+  | "prefill_trailing_whitespace"
+  | "name_pattern"
+  | "duplicate_tool_call_id"
+  | "content_parts";
 
 /** One refusal of a converted request. `at` indexes the payload's messages (contents, input items). */
 export interface WireViolation {
@@ -69,6 +77,9 @@ type Json = Record<string, unknown>;
 const isObject = (value: unknown): value is Json => value !== null && typeof value === "object" && !Array.isArray(value);
 const blocksOf = (content: unknown): unknown[] =>
   typeof content === "string" ? (content === "" ? [] : [{ type: "text", text: content }]) : Array.isArray(content) ? content : [];
+
+/** Chat Completions' pattern for a message `name` and a tool call's `function.name`. */
+const OPENAI_NAME = /^[a-zA-Z0-9_-]+$/;
 
 function openAiChat(messages: BaseMessage[]): WireViolation[] {
   const out: WireViolation[] = [];
@@ -86,6 +97,14 @@ function openAiChat(messages: BaseMessage[]): WireViolation[] {
     open = undefined;
   };
   params.forEach((param, at) => {
+    if (param.name !== undefined && !OPENAI_NAME.test(String(param.name)))
+      out.push({ api: "openai-chat", rule: "name_pattern", at, message: `name ${JSON.stringify(param.name)} is not [a-zA-Z0-9_-]+` });
+    const role = String(param.role);
+    if ((role === "assistant" || role === "system" || role === "developer") && Array.isArray(param.content)) {
+      const parts = (param.content as Json[]).map((part) => String(part?.type)).filter((type) => type !== "text" && type !== "refusal");
+      if (parts.length > 0)
+        out.push({ api: "openai-chat", rule: "content_parts", at, message: `${role} message with ${JSON.stringify(parts)} parts` });
+    }
     if (param.role === "tool") {
       const id = String(param.tool_call_id ?? "");
       if (open?.has(id)) open.delete(id);
@@ -97,6 +116,18 @@ function openAiChat(messages: BaseMessage[]): WireViolation[] {
     if (param.role === "assistant" && calls.length > 0) {
       open = new Set(calls.map((call) => String(call.id ?? "")));
       openAt = at;
+      if (open.size < calls.length)
+        out.push({ api: "openai-chat", rule: "duplicate_tool_call_id", at, message: "one tool_call id twice in one assistant message" });
+      for (const call of calls) {
+        const name = String((call.function as Json | undefined)?.name ?? "");
+        if (!OPENAI_NAME.test(name))
+          out.push({
+            api: "openai-chat",
+            rule: "name_pattern",
+            at,
+            message: `tool call name ${JSON.stringify(name)} is not [a-zA-Z0-9_-]+`,
+          });
+      }
     }
   });
   close();
@@ -148,6 +179,7 @@ function anthropic(messages: BaseMessage[]): WireViolation[] {
   let cacheMarks = 0;
   walkAnthropicBlocks(payload.system, (block) => {
     if (block.cache_control !== undefined) cacheMarks += 1;
+    if (block.type !== "text") out.push({ api, rule: "content_parts", at: -1, message: `a ${String(block.type)} block in system` });
   });
   // Turns as the API reads them: consecutive messages of one role combined.
   const turns: Array<{ role: string; at: number; blocks: unknown[]; raw: unknown[] }> = [];

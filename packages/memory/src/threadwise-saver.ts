@@ -1484,6 +1484,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const source = metadata?.source;
     const startsRun = source === "input" || source === "fork" || source === "update";
     const parentId = config.configurable?.checkpoint_id || undefined;
+    if (checkpointNs === "" && source === "input") refuseInheritedStart(threadId, config, parentId);
     // LangGraph copies the caller's configurable into the run's metadata: a `checkpoint_id` there
     // means the caller chose the checkpoint this run starts from (a fork or a replay).
     const chosen = (config.metadata as { checkpoint_id?: unknown } | undefined)?.checkpoint_id;
@@ -2119,6 +2120,27 @@ function isLastStep(run: RunRecord | undefined, metadata: CheckpointMetadata): b
 function chosenNamespace(config: RunnableConfig): string {
   const ns = (config.metadata as { checkpoint_ns?: unknown } | undefined)?.checkpoint_ns;
   return typeof ns === "string" ? ns : "";
+}
+
+/**
+ * Refuses a run whose start LangGraph took from a parent graph's checkpoint: an agent invoked
+ * inside a node of a parent graph, on this saver (`__pregel_checkpointer`) with `checkpoint_ns: ""`,
+ * inherits the parent run's `checkpoint_map`, and LangGraph starts a root run from its `""` entry
+ * when no `checkpoint_id` is given: the parent's checkpoint, which this thread does not hold, so
+ * the run starts from nothing (`parentId` undefined) and every later run again. Plain LangGraph
+ * stores each such run as a new start of the thread (its history never reaches the model); here
+ * the head check refused it `stale-parent`, retryable, though no retry could read another start.
+ * Not refused when the thread holds that checkpoint (the agent on its parent's own thread).
+ * @throws {ThreadwiseConfigError} `configurable.checkpoint_map`, before anything is stored.
+ */
+function refuseInheritedStart(threadId: string, config: RunnableConfig, parentId: string | undefined): void {
+  const map = config.configurable?.checkpoint_map as Record<string, unknown> | undefined;
+  const inherited = map !== null && typeof map === "object" ? map[""] : undefined;
+  if (typeof inherited !== "string" || inherited === "" || inherited === parentId) return;
+  throw new ThreadwiseConfigError(
+    "configurable.checkpoint_map",
+    `thread "${threadId}": the run starts inside a node of a parent graph with checkpoint_ns "", and LangGraph starts it from the parent run's checkpoint "${inherited}" (the checkpoint_map it inherits), which this thread does not hold, so every run would start the thread over; invoke the agent with configurable: { thread_id, checkpoint_ns: "", checkpoint_map: {} } to continue the thread from its newest checkpoint, or add the agent to the parent as a node (nothing was stored; running it again gives this error again)`,
+  );
 }
 
 function writeKey(threadId: string, checkpointNs: string, checkpointId: string): string {

@@ -345,7 +345,64 @@ describe("validateProviderRequest", () => {
     expect(rulesOf([new HumanMessage("a"), ai(["c".repeat(40)]), result("c".repeat(40))], "openai")).toEqual([]);
     const twice = [new HumanMessage("a"), ai(["c1", "c1"]), result("c1"), result("c1")];
     expect(rulesOf(twice, "anthropic")).toEqual(["tool_call_id"]);
-    expect(rulesOf(twice, "openai")).toEqual([]);
+    // OpenAI (`Duplicate value for 'tool_call_id'`, the two results share it) and Bedrock (`The toolUse blocks ... contain duplicate Ids`).
+    expect(rulesOf(twice, "openai")).toEqual(["tool_call_id"]);
+    expect(rulesOf(twice, "bedrock")).toEqual(["tool_call_id"]);
+    expect(rulesOf(twice, "gemini")).toEqual([]);
+    // One id in two AI messages of a request: Anthropic only.
+    const rounds = [new HumanMessage("a"), ai(["c1"]), result("c1"), new AIMessage("x"), new HumanMessage("b"), ai(["c1"]), result("c1")];
+    expect(rulesOf(rounds, "openai")).toEqual([]);
+    expect(rulesOf(rounds, "bedrock")).toEqual([]);
+  });
+
+  it("message_name (OpenAI): a message name or tool call name outside [a-zA-Z0-9_-]+", () => {
+    // `createAgent({ name: "travel agent" })` names its AI messages so; a group chat's user `Alice B.`.
+    const spaced = [new HumanMessage({ content: "hi", name: "Alice B." }), new AIMessage({ content: "ok", name: "travel agent" })];
+    expect(refusals([...spaced, new HumanMessage("more")])).toEqual(["openai:message_name@0", "openai:message_name@1"]);
+    expect(refusals([new HumanMessage({ content: "hi", name: "" })])).toEqual(["openai:message_name@0"]);
+    const dotted = [new HumanMessage("a"), new AIMessage({ content: "", tool_calls: [call("c1", "web.search")] }), result("c1")];
+    expect(refusals(dotted)).toEqual(["openai:message_name@1"]);
+    expect(validateProviderRequest(dotted)[0]?.message).toContain('"web.search"');
+    // Names of the pattern, and none at all: accepted.
+    const plain = [
+      new SystemMessage({ content: "s", name: "rules_v2" }),
+      new HumanMessage({ content: "hi", name: "alice-1" }),
+      new AIMessage({ content: "", name: "model", tool_calls: [call("c1", "look_up-2")] }),
+      new ToolMessage({ content: "r", tool_call_id: "c1", name: "look_up-2" }),
+    ];
+    expect(refusals(plain)).toEqual([]);
+  });
+
+  it("media_parts: an image or file in a system or AI message (OpenAI and Bedrock; Anthropic for a system message)", () => {
+    const image = { type: "image_url", image_url: { url: "data:image/png;base64,iVBORw0KGgo" } };
+    const file = { type: "file", source_type: "base64", mime_type: "application/pdf", data: "JVBERi0x" };
+    const system = new SystemMessage({ content: [{ type: "text", text: "Summary: the user sent a photo." }, image] as never });
+    expect(refusals([system, new HumanMessage("go")])).toEqual([
+      "openai:media_parts@0",
+      "anthropic:media_parts@0",
+      "bedrock:media_parts@0",
+    ]);
+    const answer = new AIMessage({ content: [{ type: "text", text: "here" }, file] as never });
+    expect(refusals([new HumanMessage("go"), answer, new HumanMessage("thanks")])).toEqual([
+      "openai:media_parts@1",
+      "bedrock:media_parts@1",
+    ]);
+    // In a user message, and text, reasoning or tool_use blocks in an AI message: accepted.
+    const user = new HumanMessage({ content: [{ type: "text", text: "see" }, image] as never });
+    const blocks = new AIMessage({
+      content: [
+        { type: "reasoning", reasoning: "r" },
+        { type: "text", text: "t" },
+      ] as never,
+    });
+    expect(refusals([user, blocks, new HumanMessage("ok")])).toEqual([]);
+  });
+
+  it("empty_content (Bedrock): a tool result whose content is an empty array (`toolResult.content: []`)", () => {
+    const empty = new ToolMessage({ content: [] as never, tool_call_id: "c1" });
+    expect(refusals([new HumanMessage("a"), ai(["c1"]), empty])).toEqual(["bedrock:empty_content@2"]);
+    // An empty string is taken by all four.
+    expect(refusals([new HumanMessage("a"), ai(["c1"]), result("c1", "")])).toEqual([]);
   });
 
   // https://github.com/anomalyco/opencode/issues/3077: with thinking on, "a final `assistant`

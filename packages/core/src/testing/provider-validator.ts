@@ -93,7 +93,9 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   anthropics/anthropic-sdk-python#461, anthropics/claude-code#59812). A tool result's blank
  *   text block: Anthropic (sent inside the `tool_result`); Bedrock accepts a blank `toolResult`
  *   text (measured, NousResearch/hermes-agent#55092), and an empty string result is accepted by
- *   all four. A message of only `reasoning` blocks (LangChain's standard block; an OpenAI answer
+ *   all four; an empty content array Bedrock refuses (`@langchain/aws` sends it as
+ *   `toolResult.content: []`: https://github.com/pydantic/pydantic-ai/issues/6115,
+ *   https://github.com/strands-agents/harness-sdk/pull/2123). A message of only `reasoning` blocks (LangChain's standard block; an OpenAI answer
  *   that ran out during its reasoning): Anthropic, as no content (the converter drops the blocks;
  *   `all messages must have non-empty content`). OpenAI accepts empty strings and blank blocks.
  * - `malformed_text`: a lone UTF-16 surrogate in a message's text or tool call arguments (half of
@@ -124,6 +126,11 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   `string_above_max_length`: https://github.com/agno-agi/agno/issues/5382 a Responses `fc_` id,
  *   https://github.com/openclaw/openclaw/pull/875 a thread continued by another model,
  *   https://github.com/BerriAI/litellm/issues/17343, https://github.com/anomalyco/opencode/issues/12653).
+ *   An id repeated within one AI message: Anthropic (`tool_use ids must be unique`), OpenAI (the
+ *   two results share the id: `Invalid parameter: Duplicate value for 'tool_call_id' of 'call_...'
+ *   in messages[7] and messages[8]`, https://github.com/agno-agi/agno/issues/5116) and Bedrock
+ *   (`The toolUse blocks at messages.2.content contain duplicate Ids`,
+ *   https://github.com/double16/Cyber-AutoAgent-ng/issues/27).
  *   Gemini pairs by name and position and sends no ids.
  * - `thinking_first`: a request whose last user turn holds tool results (a tool loop), whose final
  *   assistant turn (its AI messages, which the API combines) holds Anthropic thinking blocks (`thinking`,
@@ -156,6 +163,22 @@ export const PROVIDERS: readonly Provider[] = ["openai", "anthropic", "gemini", 
  *   user ended on an assistant message (`invoke({ messages: [] })` on a finished thread sends
  *   `[system, human, ai]`, as plain LangGraph does) is the user's shape; a middleware must never
  *   make a request end on an AI message when the thread does not.
+ * - `message_name`: a `name` OpenAI Chat Completions refuses. `@langchain/openai` 1.5 sends a
+ *   message's `name` whenever it is set (an AI message's is `createAgent`'s `name`, its node's),
+ *   and each tool call's `function.name`; both must match `^[a-zA-Z0-9_-]+$` (`Invalid
+ *   'messages[5].name': string does not match pattern. Expected a string that matches the pattern
+ *   '^[a-zA-Z0-9_-]+$'`, https://github.com/FlowiseAI/Flowise/issues/2948; `Invalid
+ *   'messages[9].tool_calls[0].function.name': string does not match pattern`,
+ *   https://github.com/mcp-use/mcp-use/issues/90): a space, a dot or a slash, or an empty name.
+ *   The others send no message name (Anthropic, Gemini, Bedrock converters drop it).
+ * - `media_parts`: an image, file, audio or document block in a system or AI message. OpenAI Chat
+ *   Completions (an assistant message's parts are text or refusal, a system message's text only:
+ *   `Image URLs are only allowed for messages with role 'user'`; `@langchain/openai` sends the
+ *   block as an `image_url`/`file`/`input_audio` part), Bedrock (`@langchain/aws` 1.4 throws:
+ *   `Unsupported content block type` for an AI message, `System message content must be either a
+ *   string, or an array of text blocks` for a system one), Anthropic for a system message (its
+ *   `system` takes text blocks only). A summary or context message that carries an image from
+ *   the messages it replaces is refused so.
  */
 export type ProviderRule =
   | "unsupported_message"
@@ -174,7 +197,9 @@ export type ProviderRule =
   | "thinking_first"
   | "assistant_prefill"
   | "programmatic_result_cache"
-  | "tool_result_parts";
+  | "tool_result_parts"
+  | "message_name"
+  | "media_parts";
 
 /** Which providers enforce each rule (see {@link ProviderRule} for the sources). */
 export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>> = {
@@ -195,6 +220,8 @@ export const PROVIDER_RULES: Readonly<Record<ProviderRule, readonly Provider[]>>
   assistant_prefill: ["anthropic"],
   programmatic_result_cache: ["anthropic"],
   tool_result_parts: ["openai"],
+  message_name: ["openai"],
+  media_parts: ["openai", "anthropic", "bedrock"],
 };
 
 /** One refusal: which provider, which rule, at which message of the request. */
@@ -460,7 +487,7 @@ function toolFindings(messages: readonly BaseMessage[]): Finding[] {
           out.push({
             rule: "tool_call_id",
             index,
-            only: ["anthropic"],
+            only: ["anthropic", "openai", "bedrock"],
             message: `${describe(message, index)}: id ${JSON.stringify(id)} repeats in one message`,
           });
         else if (earlier.has(id))
@@ -613,6 +640,10 @@ function roleFindings(messages: readonly BaseMessage[]): Finding[] {
       // `@langchain/anthropic` sends a result's blocks inside its `tool_result`, where a blank text block is refused as anywhere.
       if (hasBlankTextBlock(message))
         out.push({ rule: "empty_content", index, only: ["anthropic"], message: `${describe(message, index)} holds a blank text block` });
+      // `@langchain/aws` sends an empty content array as `toolResult.content: []`, which Converse refuses.
+      const content = (message as { content?: unknown }).content;
+      if (Array.isArray(content) && content.length === 0)
+        out.push({ rule: "empty_content", index, only: ["bedrock"], message: `${describe(message, index)} has an empty content array` });
       return;
     }
     const last = index === messages.length - 1;
@@ -793,6 +824,52 @@ function toolPartFindings(messages: readonly BaseMessage[]): Finding[] {
   return out;
 }
 
+/** A `name` OpenAI Chat Completions takes (message `name`, tool call `function.name`). */
+const OPENAI_NAME = /^[a-zA-Z0-9_-]+$/;
+
+/** `message_name`: a message name or tool call name `@langchain/openai` sends that OpenAI refuses. */
+function nameFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    const name = (message as { name?: unknown }).name;
+    if (name !== undefined && name !== null && !OPENAI_NAME.test(String(name)))
+      out.push({ rule: "message_name", index, message: `${describe(message, index)}: name ${JSON.stringify(name)} is not [a-zA-Z0-9_-]+` });
+    for (const call of toolCallsOf(message))
+      if (!OPENAI_NAME.test(call.name ?? ""))
+        out.push({
+          rule: "message_name",
+          index,
+          message: `${describe(message, index)}: tool call name ${JSON.stringify(call.name)} is not [a-zA-Z0-9_-]+`,
+        });
+  });
+  return out;
+}
+
+/** Media block types (LangChain standard and OpenAI/Anthropic/Bedrock native ones). */
+const MEDIA_TYPES = new Set(["image", "image_url", "file", "audio", "input_audio", "document", "video", "input_image", "input_file"]);
+
+/** `media_parts`: a system or AI message holding an image, file, audio or document block. */
+function mediaFindings(messages: readonly BaseMessage[]): Finding[] {
+  const out: Finding[] = [];
+  messages.forEach((message, index) => {
+    const type = messageType(message);
+    const content = (message as { content?: unknown }).content;
+    if ((type !== "system" && type !== "ai") || !Array.isArray(content)) return;
+    const media = content.flatMap((block) => {
+      const kind = block !== null && typeof block === "object" ? (block as { type?: unknown }).type : undefined;
+      return typeof kind === "string" && MEDIA_TYPES.has(kind) ? [kind] : [];
+    });
+    if (media.length > 0)
+      out.push({
+        rule: "media_parts",
+        index,
+        message: `${describe(message, index)} holds ${JSON.stringify(media)} content, which a ${type === "ai" ? "assistant" : "system"} message cannot carry`,
+        ...(type === "ai" ? { only: ["openai", "bedrock"] as const } : {}),
+      });
+  });
+  return out;
+}
+
 /** `assistant_prefill`: the last message besides system messages is an AI message. */
 function prefillFindings(messages: readonly BaseMessage[]): Finding[] {
   let index = messages.length - 1;
@@ -828,6 +905,8 @@ export function validateProviderRequest(messages: readonly BaseMessage[], option
     ...(options.noPrefill ? prefillFindings(messages) : []),
     ...programmaticCacheFindings(messages),
     ...toolPartFindings(messages),
+    ...nameFindings(messages),
+    ...mediaFindings(messages),
   ];
   // Anthropic's own pairing adds only what the common pairing rules did not already find for it at that message.
   const applies = (f: Finding, provider: Provider) =>
