@@ -16,13 +16,13 @@ import { join } from "node:path";
 import { HumanMessage } from "@langchain/core/messages";
 import { messageText } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
-import { createKeyring, retireKey, rotateKeyring } from "@threadwise/encryption";
+import { createKeyring, retireKey, rotateKeyring, sealedKid } from "@threadwise/encryption";
 import { type MemoryStackOptions, memoryStack, migrate, type ThreadwiseSaver } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
-import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { pgbouncerUrl, sameDatabase, skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
@@ -75,13 +75,13 @@ async function readThread(options: MemoryStackOptions): Promise<string[]> {
 }
 
 /** rotate, reencrypt, dry run (only the new kid), retire the old kid: the thread still reads whole. */
-async function rotatesArchive(options: MemoryStackOptions, keyring: string, target: string[]) {
+async function rotatesArchive(options: MemoryStackOptions, keyring: string, target: string[], cliEnv: NodeJS.ProcessEnv = {}) {
   const archived = await writeThread(options);
   expect(archived).toBeGreaterThan(0);
   const before = await readThread(options);
   expect(before.filter((_t, i) => i % 2 === 0)).toEqual(TURNS);
   rotateKeyring(keyring, { kid: "k2" });
-  const applied = await cliRun(["keyring", "reencrypt", "--keyring", keyring, ...target, "--json"]);
+  const applied = await cliRun(["keyring", "reencrypt", "--keyring", keyring, ...target, "--json"], cliEnv);
   expect(applied.code, applied.stderr).toBe(0);
   retireKey(keyring, "k1");
   // The oracle: a fresh stack with only the new kid reads the whole thread as before.
@@ -89,7 +89,7 @@ async function rotatesArchive(options: MemoryStackOptions, keyring: string, targ
   const report = JSON.parse(applied.stdout) as { archive?: { recordsByKid: Record<string, number>; rewritten: number } };
   expect(report.archive?.recordsByKid.k1).toBeGreaterThanOrEqual(archived);
   expect(report.archive?.rewritten).toBeGreaterThanOrEqual(archived);
-  const dry = await cliRun(["keyring", "reencrypt", "--keyring", keyring, ...target, "--dry-run", "--json"]);
+  const dry = await cliRun(["keyring", "reencrypt", "--keyring", keyring, ...target, "--dry-run", "--json"], cliEnv);
   expect(dry.code, dry.stderr).toBe(0);
   const counted = JSON.parse(dry.stdout) as {
     checkpoints: { recordsByKid: Record<string, number> };
@@ -152,24 +152,35 @@ describe("keyring reencrypt reaches the archive: SQLite", () => {
 describe.skipIf(skipUnlessRealPostgres("keyring reencrypt of the archive on PostgreSQL"))(
   "keyring reencrypt reaches the archive: PostgreSQL",
   () => {
-    it("rotate, reencrypt, retire the old kid: a fresh stack reads the archived turns (en/ko)", async () => {
-      const db = await freshDatabase("twb61barch");
-      try {
-        await migrate({ dsn: db.url });
-        const keyring = join(dir, "pg-keyring.json");
-        createKeyring(keyring, { kid: "k1" });
-        await rotatesArchive(stackOptions({ backend: "postgres", postgresDsn: db.url, keyringPath: keyring }), keyring, ["--dsn", db.url]);
-        // No archived row is still under k1 (checked on the rows, not the report).
-        const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+    it("rotate, reencrypt, retire the old kid: a fresh stack reads the archived turns (en/ko); directly and through PgBouncer", async () => {
+      const bouncer = pgbouncerUrl("keyring reencrypt of the archive through PgBouncer");
+      for (const via of bouncer ? ["postgres", "pgbouncer"] : ["postgres"]) {
+        const db = await freshDatabase("twb61barch");
         try {
-          const { rows } = await pool.query<{ record: string }>("SELECT record FROM threadwise_archive");
-          expect(rows.length).toBeGreaterThan(0);
-          expect(rows.map((r) => r.record).join("\n")).not.toContain('"k1"');
+          await migrate({ dsn: db.url });
+          const keyring = join(dir, `pg-keyring-${via}.json`);
+          createKeyring(keyring, { kid: "k1" });
+          // The command's pool through PgBouncer's transaction mode, as MEMORY_PG_POOL_MODE says.
+          const [dsn, cliEnv] =
+            via === "pgbouncer" ? [sameDatabase(bouncer as string, db.url), { MEMORY_PG_POOL_MODE: "transaction" }] : [db.url, {}];
+          await rotatesArchive(
+            stackOptions({ backend: "postgres", postgresDsn: db.url, keyringPath: keyring }),
+            keyring,
+            ["--dsn", dsn],
+            cliEnv,
+          );
+          // No archived row is still under k1 (checked on the rows, not the report).
+          const pool = new pg.Pool({ connectionString: db.url, max: 1 });
+          try {
+            const { rows } = await pool.query<{ record: string }>("SELECT record FROM threadwise_archive");
+            expect(rows.length).toBeGreaterThan(0);
+            expect(rows.filter((r) => r.record.startsWith("twe1:")).map((r) => sealedKid(r.record))).toEqual(rows.map(() => "k2"));
+          } finally {
+            await pool.end();
+          }
         } finally {
-          await pool.end();
+          await db.drop();
         }
-      } finally {
-        await db.drop();
       }
     }, 300_000);
   },
