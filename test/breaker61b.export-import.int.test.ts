@@ -131,7 +131,7 @@ async function exportsAndImports(
     const config = { configurable: { thread_id: "orig" } };
     for (const text of TURNS) await agent.invoke({ messages: [new HumanMessage(text)] }, config);
     const hot = (await agent.graph.getState(config)).values.messages as BaseMessage[];
-    const edited = hot.findLast((m) => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) === 0) as AIMessage;
+    const edited = [...hot].reverse().find((m: BaseMessage) => AIMessage.isInstance(m) && (m.tool_calls?.length ?? 0) === 0) as AIMessage;
     await agent.graph.updateState(config, { messages: [new AIMessage({ id: edited.id, content: "고친 답 edited answer" })] });
     return (await (stack.checkpointer as ThreadwiseSaver).archivedMessages("orig")).map((m) => m.id as string);
   });
