@@ -25,6 +25,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { archivedStackOptions } from "./support/archived-stack.js";
 import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-b61b-export-import-"));
@@ -67,15 +68,7 @@ function model() {
   });
 }
 
-const stackOptions = (target: Partial<MemoryStackOptions>): MemoryStackOptions => ({
-  archive: true,
-  windowSize: 2,
-  summarizeThreshold: 4,
-  models: { summarize: scriptedModel((_m, k) => `요약 summary ${k + 1}`) },
-  logger: false,
-  env: {},
-  ...target,
-});
+const stackOptions = archivedStackOptions;
 
 /** A message as the two threads are compared: type, id, text, tool calls, tool result's call id. */
 function shapeOf(message: BaseMessage): string {

@@ -19,6 +19,7 @@ import { exportThread, type MemoryStackOptions, memoryStack, migrate, type Threa
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { archivedStackOptions } from "./support/archived-stack.js";
 import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
@@ -32,15 +33,7 @@ const LIVE = "answered: 마지막 질문 last question";
 const THREAD = "live";
 const config = { configurable: { thread_id: THREAD } };
 
-const stackOptions = (target: Partial<MemoryStackOptions>): MemoryStackOptions => ({
-  archive: true,
-  windowSize: 2,
-  summarizeThreshold: 4,
-  models: { summarize: scriptedModel((_m, k) => `요약 summary ${k + 1}`) },
-  logger: false,
-  env: {},
-  ...target,
-});
+const stackOptions = archivedStackOptions;
 
 const answerModel = () => scriptedModel((messages, k) => `답 answer ${k}: ${messageText(messages.at(-1) as BaseMessage).slice(0, 20)}`);
 

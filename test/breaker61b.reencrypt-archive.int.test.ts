@@ -23,6 +23,7 @@ import { createAgent } from "langchain";
 import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { pgbouncerUrl, sameDatabase, skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { archivedStackOptions } from "./support/archived-stack.js";
 import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
@@ -42,15 +43,7 @@ const BASE_TURNS = [
 const TURNS = [...BASE_TURNS, ...BASE_TURNS.map((text, i) => `${text} (${i + 7})`)];
 const THREAD = "rotated";
 
-const stackOptions = (target: Partial<MemoryStackOptions>): MemoryStackOptions => ({
-  archive: true,
-  windowSize: 2,
-  summarizeThreshold: 4,
-  models: { summarize: scriptedModel((_m, k) => `요약 summary ${k + 1}`) },
-  logger: false,
-  env: {},
-  ...target,
-});
+const stackOptions = archivedStackOptions;
 
 /** Writes the thread (its first turns end up archived), then closes the stack; the archived count. */
 async function writeThread(options: MemoryStackOptions): Promise<number> {

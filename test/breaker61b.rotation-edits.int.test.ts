@@ -22,6 +22,7 @@ import { type MemoryStackOptions, memoryStack, migrate, ThreadwiseArchivedMessag
 import { createAgent } from "langchain";
 import { afterAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
+import { archivedStackOptions } from "./support/archived-stack.js";
 import { cliRun } from "./support/cli-run.js";
 import { freshDatabase } from "./support/postgres.js";
 
@@ -32,15 +33,7 @@ const TURNS = Array.from({ length: 20 }, (_, k) => (k % 2 === 0 ? `English turn 
 const THREAD = "rotated-edits";
 const config = { configurable: { thread_id: THREAD } };
 
-const stackOptions = (target: Partial<MemoryStackOptions>): MemoryStackOptions => ({
-  archive: true,
-  windowSize: 2,
-  summarizeThreshold: 4,
-  models: { summarize: scriptedModel((_m, k) => `요약 summary ${k + 1}`) },
-  logger: false,
-  env: {},
-  ...target,
-});
+const stackOptions = archivedStackOptions;
 
 async function withAgent<T>(
   options: MemoryStackOptions,
