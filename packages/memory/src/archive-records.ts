@@ -43,7 +43,7 @@ export function clearedMarkerRecord(firstId: string, digests: string): string {
 }
 
 /** A marker row's record: the rewritten thread's first id and, when written by this version, the stored digests. */
-function parseMarker(record: string): { first: string; digests?: string } {
+export function parseMarker(record: string): { first: string; digests?: string } {
   if (record.startsWith(`["${CLEARED_MARKER_TAG}"`)) {
     try {
       const parsed = JSON.parse(record) as unknown;

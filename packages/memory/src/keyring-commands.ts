@@ -17,6 +17,13 @@ import { assertSchemaVersion } from "./pg-migrations.js";
 import { createMemoryPool } from "./pg-pool.js";
 import { assertSchemaName } from "./pg-thread-registry.js";
 import { progressBar } from "./progress-bar.js";
+import {
+  type ArchiveReencryptResult,
+  type ArchiveRowStore,
+  postgresArchiveRows,
+  reencryptArchive,
+  sqliteArchiveRows,
+} from "./reencrypt-archive.js";
 import { postgresUserStore } from "./user-memory-store.js";
 
 /** Default path of a development keyring when neither an argument nor env names one. */
@@ -112,10 +119,13 @@ export function addKeyringCommands(
         let close: () => Promise<void>;
         // The store of user memory, where this command can reach it (PostgreSQL: the stack's PostgresStore).
         let userStore: ReturnType<typeof postgresUserStore> | undefined;
+        // The stack's archive (threadwise_archive): archived messages are sealed there, not in the checkpoint tables.
+        let archiveRows: ArchiveRowStore | undefined;
         if (opts.sqlite) {
           const SqliteSaver = loadSqliteSaver();
           const db = openExistingSqliteFile(opts.sqlite);
           inner = new SqliteSaver(db, new JsonPlusSerializer());
+          archiveRows = sqliteArchiveRows(db);
           close = async () => void db.close();
         } else {
           const dsn = opts.dsn ?? envString(MIGRATION_DSN_ENV, env) ?? envString(MEMORY_ENV.postgresDsn, env);
@@ -137,6 +147,7 @@ export function addKeyringCommands(
           }
           inner = new PostgresSaver(pool, new JsonPlusSerializer(), { schema });
           userStore = postgresUserStore(pool, { schema, dsn, max: 2 });
+          archiveRows = postgresArchiveRows(pool, schema);
         }
         const bar = progressBar(io, "reencrypt", "rows");
         try {
@@ -150,6 +161,13 @@ export function addKeyringCommands(
           });
           bar.stop();
           const dryRun = Boolean(opts.dryRun);
+          const archive: ArchiveReencryptResult | undefined = archiveRows
+            ? await reencryptArchive(archiveRows, saver, {
+                batchSize: opts.batchSize,
+                dryRun,
+                encryptPlaintext: Boolean(opts.encryptPlaintext),
+              })
+            : undefined;
           let items: ReencryptUserItemsResult | undefined;
           if (userStore !== undefined) {
             const principalId = opts.principalId ?? envString(PRINCIPAL_ID_ENV, env) ?? "default";
@@ -157,7 +175,9 @@ export function addKeyringCommands(
             items = await reencryptUserItems(userStore, codec, { dryRun, encryptPlaintext: Boolean(opts.encryptPlaintext) });
           }
           if (opts.json)
-            out(`${JSON.stringify({ dryRun, activeKid: result.activeKid, checkpoints: result, userMemory: items ?? null }, null, 2)}\n`);
+            out(
+              `${JSON.stringify({ dryRun, activeKid: result.activeKid, checkpoints: result, archive: archive ?? null, userMemory: items ?? null }, null, 2)}\n`,
+            );
           else {
             const kids = Object.entries(result.recordsByKid)
               .map(([kid, n]) => `${kid}: ${n}`)
@@ -165,6 +185,7 @@ export function addKeyringCommands(
             out(
               `${dryRun ? "dry run: would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} rows to kid ${result.activeKid} (records by kid before: ${kids || "none"})\n`,
             );
+            if (archive) out(archiveLine(archive, result.activeKid, dryRun));
             out(
               items
                 ? userItemsLine(items, result.activeKid, dryRun, Boolean(opts.encryptPlaintext))
@@ -198,6 +219,14 @@ function plaintextItemsPart(result: ReencryptUserItemsResult, dryRun: boolean, e
   if (dryRun) return `${result.plaintext} plaintext item(s) found (--encrypt-plaintext seals them)`;
   const left = result.plaintext - result.sealedPlaintext;
   return `sealed ${result.sealedPlaintext} plaintext item(s)${left > 0 ? `; ${left} plaintext item(s) left (not a well-formed item of its namespace's user)` : ""}`;
+}
+
+/** The report line of the archive (archived messages and rewrite markers) {@link reencryptArchive} re-sealed. */
+function archiveLine(result: ArchiveReencryptResult, activeKid: string, dryRun: boolean): string {
+  const kids = Object.entries(result.recordsByKid)
+    .map(([kid, n]) => `${kid}: ${n}`)
+    .join(", ");
+  return `archive: ${dryRun ? "would re-seal" : "re-sealed"} ${result.rewritten} of ${result.scanned} archived rows to kid ${activeKid} (records by kid before: ${kids || "none"})\n`;
 }
 
 /** The report line of the user-memory items {@link reencryptUserItems} found and re-sealed. */
