@@ -18,3 +18,21 @@ describe("QueryWidening: the terms a query also meets, one copy for every index 
     expect([...widening.widen(tokenize("Brompton")).crossed]).toEqual(["브롬톤"]);
   });
 });
+
+describe("near spellings of a common word are other words (session 61)", () => {
+  it("does not widen a common English query word to the real word one edit away, in an English or a Korean question", () => {
+    const widening = new QueryWidening();
+    widening.note(tokenize("protect the county, don't bother, a trough of water, the chess tournament"));
+    for (const question of [
+      "my project?",
+      "which country?",
+      "my brother?",
+      "went through it?",
+      "brother 선물 뭐 샀지?",
+      "project 마감 언제야?",
+    ]) {
+      expect([question, [...widening.widen(tokenize(question)).near]]).toEqual([question, []]);
+    }
+    expect([...widening.widen(tokenize("torunament 어디서 했지?")).near]).toEqual(["tournament"]);
+  });
+});

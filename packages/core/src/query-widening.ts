@@ -2,13 +2,14 @@
  * The terms a query also meets beyond its own, over an index's vocabulary (sessions 59-61): the
  * terms of the other script that share a cross-script key with a query term ({@link crossScriptKeys}:
  * `넷플릭스` for `netflix`, `brompton` for `브롬톤`), and the terms one typo away from a long Latin
- * query term that no document holds ({@link nearSpelling}: `tournament` for `torunament`). One
+ * query term that no document holds and that is no common English word ({@link nearSpelling}:
+ * `tournament` for `torunament`, but `though` not for `through`). One
  * copy for every index that ranks by core's `tokenize` terms (recall's message index, fact
  * recall's index), so a question meets a message and a fact alike. The index adds them to the
  * query at {@link CROSS_SCRIPT_WEIGHT} and {@link NEAR_SPELLING_WEIGHT} of its own terms' weight.
  */
 import { crossScriptKeys, type TermScript } from "./cross-script.js";
-import { nearSpelling } from "./near-spelling.js";
+import { isCommonEnglishTerm, nearSpelling } from "./near-spelling.js";
 
 /**
  * Weight of a term of the other script that shares a cross-script key with a query term, against 1
@@ -90,7 +91,8 @@ export class QueryWidening {
    * The noted terms a query of `terms` (core `tokenize` terms) also meets: of the other script
    * sharing a cross-script key with one of them, and one typo from one of at least
    * {@link NEAR_SPELLING_MIN_LETTERS} Latin letters that `holds` says no document has (default:
-   * not noted; an index whose vocabulary may keep a discarded document's terms asks itself).
+   * not noted; an index whose vocabulary may keep a discarded document's terms asks itself) and
+   * that is no common English word (`isCommonEnglishTerm`, session 61).
    * None of them is a query term; each set in code-unit order. Two terms of one script never meet
    * by a key.
    */
@@ -109,7 +111,9 @@ export class QueryWidening {
           }
         }
       }
-      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || holds(term)) continue;
+      // A common English word is what the user meant (`through` is no typo of `though`); checked
+      // last, so the word list loads only for a long Latin term no document holds.
+      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || holds(term) || isCommonEnglishTerm(term)) continue;
       for (const other of this.#vocabulary) if (!own.has(other) && nearSpelling(term, other)) near.add(other);
     }
     // In code-unit order, not the order terms were noted in: the query's term order is a sum's
