@@ -83,6 +83,7 @@ describe("money reads Korean words with text-analysis's particles, stemmer and n
   it("reads a sum counted in 원 glued to its digits, mixed or in 억, as it reads it apart", () => {
     for (const text of [
       "45만원 냈어",
+      "한달에 사만오천원이요ㅎㅎ",
       "3만5천원이었어",
       "3,000원이요",
       "1.5억원에 팔았대",

@@ -684,13 +684,15 @@ const UNIT_WORDS: Readonly<Record<string, number>> = { 만: 10_000, 천: 1000, �
 
 /**
  * `원` alone or with a particle or ending (`원`, `원이에요`, `원짜리`, `원씩`), the copula's tense
- * too (`원이었어`, `원이었는데`; session 61), or `어치`: the counter of money. The one reading of
+ * too (`원이었어`, `원이었는데`; session 61), or `어치`, with chat's jamo after it or not
+ * (`원이요ㅎㅎ`): the counter of money. The one reading of
  * it: money (`money-terms.ts`) reads it too.
  */
 export function isWonCounter(word: string): boolean {
   if (!word.startsWith("원")) return false;
-  const tail = word.slice(1);
-  return tail === "" || tail === "어치" || SUFFIX_SET.has(tail) || stemOf(word).stem === "원";
+  // Chat's laughter or tears written onto the word (`원이요ㅎㅎ`, `원ㅠㅠ`): letters of no syllable.
+  const tail = word.slice(1).replace(/[\u3131-\u318e]+$/u, "");
+  return tail === "" || tail === "어치" || SUFFIX_SET.has(tail) || stemOf(`원${tail}`).stem === "원";
 }
 
 /** The units of a Korean number above 9,999, largest first: each closes a section below it. */
