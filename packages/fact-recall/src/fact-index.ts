@@ -110,9 +110,12 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
   // left out of the search: MiniSearch costs per query term, and most words of a message are in no
   // fact (identical ranking, fewer terms).
   const vocabulary = new Map<string, number>();
-  // The same terms keyed for what a query also meets (core's `QueryWidening`, as recall's message
-  // index: a question's `브롬톤` meets a fact's `Brompton`, `torunament` meets `tournament`).
+  // The terms of the facts' texts keyed for what a query also meets (core's `QueryWidening`, as
+  // recall's message index: a question's `브롬톤` meets a fact's `Brompton`, `torunament` meets
+  // `tournament`), with how many documents' texts hold each. Not the attribute keywords: they are
+  // written in both languages already, and an English question's `chang` would meet `직장`.
   const widening = new QueryWidening();
+  const textVocabulary = new Map<string, number>();
   // Terms of the field values being added or removed, so each value is tokenized once.
   const tokenized = new Map<string, string[]>();
   const termsOf = (value: string): string[] => tokenized.get(value) ?? tokenize(value);
@@ -126,15 +129,21 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       const distinct = new Set(list);
       lengths.push(distinct.size);
       for (const term of distinct) terms.add(term);
+      if (value !== doc.text) continue;
+      for (const term of distinct) {
+        const n = (textVocabulary.get(term) ?? 0) + delta;
+        if (n > 0) textVocabulary.set(term, n);
+        else {
+          textVocabulary.delete(term);
+          widening.forget(term);
+        }
+        if (n === 1 && delta === 1) widening.note([term]);
+      }
     }
     for (const term of terms) {
       const n = (vocabulary.get(term) ?? 0) + delta;
       if (n > 0) vocabulary.set(term, n);
-      else {
-        vocabulary.delete(term);
-        widening.forget(term);
-      }
-      if (n === 1 && delta === 1) widening.note([term]);
+      else vocabulary.delete(term);
     }
     return lengths as unknown as FieldLengths;
   };
@@ -187,6 +196,7 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     }
     mini = newMini();
     vocabulary.clear();
+    textVocabulary.clear();
     widening.clear();
     for (const key of visited) {
       const entry = byKey.get(key) as { fact: Fact; lengths: FieldLengths };

@@ -52,3 +52,14 @@ describe("fact recall meets what recall's message index meets: the other script,
     expect(index.search("브롬톤", 3)).toEqual([]);
   });
 });
+
+describe("the attribute keywords, written in both languages, are no cross-script candidates (session 61)", () => {
+  it("an English question's word does not meet a Korean attribute keyword by its sound (changed / 예정), a Korean question's does meet a fact's text", () => {
+    const plan = fact("user|plan", "Dan will run a marathon in May", "plan");
+    const index = createFactIndex([plan, fact("user|pet", "Dan has a cat named Nabi", "pet")]);
+    // `chang` shares `sound:SNK` with the plan keywords' `예정` (yejeong): no fact says `changed`.
+    expect(index.search("what changed?", 2)).toEqual([]);
+    // A fact's own text still meets across scripts (`마라톤` is `marathon`).
+    expect(index.search("마라톤 언제야?", 1).map((r) => r.fact.key)).toEqual(["user|plan"]);
+  });
+});
