@@ -152,6 +152,13 @@ export {
 } from "./placement.js";
 export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 export { hideMemoryState } from "./private-state.js";
+export {
+  CROSS_SCRIPT_WEIGHT,
+  NEAR_SPELLING_MIN_LETTERS,
+  NEAR_SPELLING_WEIGHT,
+  QueryWidening,
+  type WidenedTerms,
+} from "./query-widening.js";
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { withoutCalls } from "./sent-copies.js";
 export { ThreadwiseStrayResultError } from "./stray-result-error.js";

@@ -78,3 +78,51 @@ describe("a sum of money and a question about one share a term (session 60)", ()
     }
   });
 });
+
+describe("money reads Korean words with text-analysis's particles, stemmer and numerals, and reads the object (session 61)", () => {
+  it("reads a sum counted in 원 glued to its digits, mixed or in 억, as it reads it apart", () => {
+    for (const text of [
+      "45만원 냈어",
+      "한달에 사만오천원이요ㅎㅎ",
+      "3만5천원이었어",
+      "3,000원이요",
+      "1.5억원에 팔았대",
+      "1.5억 원",
+      "1억 원이었는데",
+      "5천원이었어",
+      "비용이었어",
+      "월세라서 부담돼",
+      "돈도 없고",
+    ]) {
+      expect([text, money(text)]).toEqual([text, true]);
+    }
+    // A number alone is no money, whatever its unit (`3만 명`): only its counter or sign says so.
+    for (const text of ["45만 명", "1.5억 뷰", "3만5천", "오만원권 한 장", "원룸에 살아", "공원 가자"]) {
+      expect([text, money(text)]).toEqual([text, false]);
+    }
+  });
+
+  it("does not read a packed bus or train (만원, 滿員) as money, but ten thousand won is", () => {
+    for (const text of ["만원 버스에 시달렸어", "지하철이 만원이었어", "퇴근길 만원 전철"]) {
+      expect([text, money(text)]).toEqual([text, false]);
+    }
+    for (const text of ["만원 냈어", "만원짜리 한 장", "택시비 만원"]) {
+      expect([text, money(text)]).toEqual([text, true]);
+    }
+  });
+
+  it("reads the object of spend and pay past its determiners: time spent is no money, a rate is", () => {
+    for (const text of ["we spent the weekend in Busan", "spend the night here", "I spent a whole month there", "she paid a visit"]) {
+      expect([text, money(text)]).toEqual([text, false]);
+    }
+    for (const text of [
+      "we spent the money on rent",
+      "I pay 50 a month",
+      "spent 30 dollars",
+      "I paid the bill",
+      "how much did they pay a month",
+    ]) {
+      expect([text, money(text)]).toEqual([text, true]);
+    }
+  });
+});

@@ -1,5 +1,6 @@
 import { describe, expect, it } from "vitest";
-import { nearSpelling } from "./near-spelling.js";
+import { isCommonEnglishTerm, nearSpelling } from "./near-spelling.js";
+import { stemEnglish } from "./text-analysis.js";
 
 describe("nearSpelling: one typo apart (session 60)", () => {
   it("is true for one letter inserted, dropped, replaced, or two neighbours swapped", () => {
@@ -16,5 +17,16 @@ describe("nearSpelling: one typo apart (session 60)", () => {
     expect(nearSpelling("practice", "practicing")).toBe(false);
     expect(nearSpelling("abcdef", "badcef")).toBe(false);
     expect(nearSpelling("", "ab")).toBe(false);
+  });
+});
+
+describe("a common English word is no typo (session 61)", () => {
+  it("reads common words as meant and rare words and misspellings as possible typos", () => {
+    for (const word of ["project", "country", "brother", "through", "eternal", "response", "employer"]) {
+      expect([word, isCommonEnglishTerm(stemEnglish(word))]).toEqual([word, true]);
+    }
+    for (const word of ["torunament", "funraiser", "xenoblade", "imposter", "himalayan"]) {
+      expect([word, isCommonEnglishTerm(stemEnglish(word))]).toEqual([word, false]);
+    }
   });
 });

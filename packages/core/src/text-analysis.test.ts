@@ -278,7 +278,8 @@ describe("Korean forms off the tuning data meet (session 51)", () => {
 
   it("reads a number with thousands separators as one number, in English too", () => {
     expect(tokenize("The ticket was 2,500 dollars")).toEqual(tokenize("The ticket was 2500 dollars"));
-    expect(tokenize("2,500원")).toEqual(["2500", "원"]);
+    // A sum counted in 원 glued to its digits is money, as apart (session 61).
+    expect(tokenize("2,500원")).toEqual(["2500", "원", "concept:money"]);
   });
 
   it("strips the contracted particles chat writes and the ending -어야 after the copula", () => {

@@ -808,8 +808,16 @@ export function tokenize(text: string): string[] {
         word,
         kind,
         () => analysed[(matches[i]?.index ?? 0) - 1] ?? "",
-        () => (i > 0 && spacesBetween(analysed, matches[i - 1], matches[i]) ? words[i - 1] : undefined),
-        () => (apart ? next : undefined),
+        // The word before glued too: `3,000원` is two words (`3,000`, `원`).
+        () =>
+          i > 0 && /^\s*$/u.test(analysed.slice((matches[i - 1]?.index ?? 0) + (words[i - 1] as string).length, matches[i]?.index))
+            ? words[i - 1]
+            : undefined,
+        (n) =>
+          words.slice(i, i + n + 1).length === n + 1 &&
+          matches.slice(i, i + n).every((m, k) => spacesBetween(analysed, m, matches[i + k + 1]))
+            ? words[i + n]
+            : undefined,
       );
     if (says) out.push(MONEY_TERM);
   });
@@ -837,9 +845,70 @@ function spacesBetween(text: string, before: RegExpMatchArray | undefined, after
 /** Units of a number, as a word of their own or after digits (`천`, `2천`, `3만`). */
 const UNIT_WORDS: Readonly<Record<string, number>> = { 만: 10_000, 천: 1000, 백: 100 };
 
-/** `원` alone or with a particle or ending (`원`, `원이에요`, `원짜리`): the counter of money. */
-function isWonCounter(word: string): boolean {
-  return word.startsWith("원") && (word.length === 1 || SUFFIX_SET.has(word.slice(1)));
+/**
+ * `원` alone or with a particle or ending (`원`, `원이에요`, `원짜리`, `원씩`), the copula's tense
+ * too (`원이었어`, `원이었는데`; session 61), or `어치`, with chat's jamo after it or not
+ * (`원이요ㅎㅎ`): the counter of money. The one reading of
+ * it: money (`money-terms.ts`) reads it too.
+ */
+export function isWonCounter(word: string): boolean {
+  if (!word.startsWith("원")) return false;
+  // Chat's laughter or tears written onto the word (`원이요ㅎㅎ`, `원ㅠㅠ`): letters of no syllable.
+  const tail = word.slice(1).replace(/[\u3131-\u318e]+$/u, "");
+  return tail === "" || tail === "어치" || SUFFIX_SET.has(tail) || stemOf(`원${tail}`).stem === "원";
+}
+
+/** The units of a Korean number above 9,999, largest first: each closes a section below it. */
+const LARGE_UNITS: ReadonlyArray<readonly [string, number]> = [
+  ["억", 100_000_000],
+  ["만", 10_000],
+];
+
+/**
+ * The value of a number written in digits, Sino-Korean numerals or both, with the units `만` and
+ * `억` (session 61: `45만`, `3만5천`, `5억`, `팔십만`, `만`, `3000`, `2천`, `백만`), or
+ * `undefined`; digits in a section before `만`/`억` at most 4. A number without a digit and
+ * without a unit is no amount (`일` of `일원` is no number). Digits with a comma or a point are
+ * other words of the text (`3,000`, `1.5`): the caller reads the commas off.
+ */
+export function koreanAmountValue(head: string): number | undefined {
+  if (head === "" || !/[\d십백천만억]/u.test(head)) return undefined;
+  let total = 0;
+  let rest = head;
+  for (const [unit, scale] of LARGE_UNITS) {
+    const at = rest.indexOf(unit);
+    if (at < 0) continue;
+    const part = at === 0 ? 1 : sectionValue(rest.slice(0, at), 4);
+    if (part === undefined || part === 0) return undefined;
+    total += part * scale;
+    rest = rest.slice(at + 1);
+  }
+  if (rest === "") return total;
+  const low = sectionValue(rest, total > 0 ? 4 : 12);
+  return low === undefined ? undefined : total + low;
+}
+
+/** A section of a number below `만` (`45`, `5천`, `2천5백`, `이천`, `오백`), digits at most `maxDigits`. */
+function sectionValue(section: string, maxDigits: number): number | undefined {
+  if (/^\d+$/u.test(section)) return section.length <= maxDigits ? Number(section) : undefined;
+  if (!/\d/u.test(section)) return HANGUL.test(section) ? sinoKoreanValue(section) : undefined;
+  const units = /^(?:(\d)?천)?(?:(\d)?백)?(?:(\d)?십)?(\d{0,3})$/u.exec(section);
+  if (units === null) return undefined;
+  const [, thousands, hundreds, tens, ones] = units;
+  const digit = (written: string | undefined, unit: string): number =>
+    written !== undefined ? Number(written) : section.includes(unit) ? 1 : 0;
+  return digit(thousands, "천") * 1000 + digit(hundreds, "백") * 100 + digit(tens, "십") * 10 + Number(ones || 0);
+}
+
+/**
+ * The value of a sum counted in `원` written as one word: a number ({@link koreanAmountValue}),
+ * then the counter ({@link isWonCounter}: `45만원`, `3000원이요`, `3만5천원`, `팔십만원에`,
+ * `만원씩`, `5억원이었어`), or `undefined` (`일원이`, `원룸`, `공원`).
+ */
+export function wonAmountValue(word: string): number | undefined {
+  const at = word.indexOf("원");
+  if (at < 1 || !isWonCounter(word.slice(at))) return undefined;
+  return koreanAmountValue(word.slice(0, at));
 }
 
 /**

@@ -1,4 +1,4 @@
-import { analysisText, SizedLru, tokenize } from "@threadwise/core";
+import { analysisText, CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_WEIGHT, QueryWidening, SizedLru, tokenize } from "@threadwise/core";
 import MiniSearch from "minisearch";
 import { type Fact, factLine } from "./fact-store.js";
 
@@ -92,7 +92,11 @@ function keywordsOf(fact: Fact): string {
 
 /**
  * Creates an incremental fact index (issue 16): MiniSearch (BM25+) with core's `tokenize` (Korean
- * particles stripped, Hangul bigrams, light English stemming). A fact's text has weight 1, its
+ * particles stripped, Hangul bigrams, light English stemming). A query also meets what recall's
+ * message index lets it meet (core's `QueryWidening`, session 61): a fact's terms of the other
+ * script sharing a cross-script key with a query term (`Brompton` for `브롬톤`, at
+ * `CROSS_SCRIPT_WEIGHT`) and, for a long Latin query term no fact holds, its near spellings (at
+ * `NEAR_SPELLING_WEIGHT`). A fact's text has weight 1, its
  * subject and attribute keywords ({@link ATTRIBUTE_KEYWORDS}) weight 0.5. Keep one per thread and
  * call {@link FactIndex.sync} with the slot's facts before searching: a slot change (add, replace,
  * discard) re-indexes only what changed, so a user message no longer rebuilds the index.
@@ -106,6 +110,12 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
   // left out of the search: MiniSearch costs per query term, and most words of a message are in no
   // fact (identical ranking, fewer terms).
   const vocabulary = new Map<string, number>();
+  // The terms of the facts' texts keyed for what a query also meets (core's `QueryWidening`, as
+  // recall's message index: a question's `브롬톤` meets a fact's `Brompton`, `torunament` meets
+  // `tournament`), with how many documents' texts hold each. Not the attribute keywords: they are
+  // written in both languages already, and an English question's `chang` would meet `직장`.
+  const widening = new QueryWidening();
+  const textVocabulary = new Map<string, number>();
   // Terms of the field values being added or removed, so each value is tokenized once.
   const tokenized = new Map<string, string[]>();
   const termsOf = (value: string): string[] => tokenized.get(value) ?? tokenize(value);
@@ -119,6 +129,16 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       const distinct = new Set(list);
       lengths.push(distinct.size);
       for (const term of distinct) terms.add(term);
+      if (value !== doc.text) continue;
+      for (const term of distinct) {
+        const n = (textVocabulary.get(term) ?? 0) + delta;
+        if (n > 0) textVocabulary.set(term, n);
+        else {
+          textVocabulary.delete(term);
+          widening.forget(term);
+        }
+        if (n === 1 && delta === 1) widening.note([term]);
+      }
     }
     for (const term of terms) {
       const n = (vocabulary.get(term) ?? 0) + delta;
@@ -176,6 +196,8 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     }
     mini = newMini();
     vocabulary.clear();
+    textVocabulary.clear();
+    widening.clear();
     for (const key of visited) {
       const entry = byKey.get(key) as { fact: Fact; lengths: FieldLengths };
       entry.lengths = add(documentOf(entry.fact));
@@ -229,10 +251,19 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       if (k <= 0 || byKey.size === 0) return [];
       const ranked = (part: string): RankedFact[] => {
         // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
-        const terms = [...tokenize(part), ...impliedTerms(part)].filter((term) => vocabulary.has(term));
+        const asked = [...tokenize(part), ...impliedTerms(part)];
+        const { crossed, near } = widening.widen(asked, (term) => vocabulary.has(term));
+        const terms = [...asked.filter((term) => vocabulary.has(term)), ...crossed, ...near];
         if (terms.length === 0) return [];
         const hits: Array<RankedFact & { position: number }> = [];
-        for (const hit of mini.search(terms.join(" "), { tokenize: (text) => text.split(" ") })) {
+        const options =
+          crossed.size === 0 && near.size === 0
+            ? { tokenize: (text: string) => text.split(" ") }
+            : {
+                tokenize: (text: string) => text.split(" "),
+                boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : 1),
+              };
+        for (const hit of mini.search(terms.join(" "), options)) {
           if (hit.score < minScore) break;
           const entry = byKey.get(hit.id as string);
           if (entry) hits.push({ fact: entry.fact, score: hit.score, position: entry.position });

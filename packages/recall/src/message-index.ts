@@ -1,33 +1,19 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   analysisText,
-  crossScriptKeys,
+  CROSS_SCRIPT_WEIGHT,
   isContextMessage,
   messageText,
   messageType,
-  nearSpelling,
-  type TermScript,
+  NEAR_SPELLING_WEIGHT,
+  QueryWidening,
   timestampTerms,
   tokenize,
 } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
-/**
- * Weight of a term of the other script that shares a cross-script key with a query term (core's
- * `crossScriptKeys`: `Netflix` for `넷플릭스`, `엘지` for `LG`), against 1 for the query's own terms.
- * The keys are coarse (a consonant skeleton), so such a term counts less than the word itself
- * (session 59, bench/README.md).
- */
-export const CROSS_SCRIPT_WEIGHT = 0.3;
-
-/**
- * Weight of an indexed term one typo away from a query term that no message holds (session 60:
- * `torunament` for `tournament`), against 1 for the query's own terms; only for query terms of at
- * least {@link NEAR_SPELLING_MIN_LETTERS} Latin letters, where one edit rarely makes another word.
- */
-export const NEAR_SPELLING_WEIGHT = 0.5;
-/** Shortest query term (letters, as `tokenize` writes it) that meets its near spellings. */
-export const NEAR_SPELLING_MIN_LETTERS = 7;
+/** The query widening's weights and bound, core's (`query-widening.ts`), shared with fact recall. */
+export { CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_MIN_LETTERS, NEAR_SPELLING_WEIGHT } from "@threadwise/core";
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -136,18 +122,12 @@ export class MessageIndex {
   /** Characters of the indexed texts (see {@link MessageIndex.characters}). */
   #characters = 0;
   /**
-   * Cross-script key -> the indexed terms that have it: the terms a query term of the other script
-   * may meet ({@link MessageIndex.search}). Kept by vocabulary, not by entry (each distinct term is
-   * keyed once), and lazily: a new term waits in {@link #crossPending} until a query needs its
-   * script (a Hangul term's key romanizes it: done only once a query holds a Latin term). A term
-   * whose messages were all discarded may stay until the next vacuum, where it matches no message
-   * and so changes no result.
+   * The indexed terms, keyed for the terms a query also meets (core's `QueryWidening`: the other
+   * script's terms sharing a cross-script key, near spellings). Kept by vocabulary, not by entry. A
+   * term whose messages were all discarded may stay until the next vacuum, where it matches no
+   * message and so changes no result; near spellings ask the index itself ({@link #holds}).
    */
-  #crossTerms = new Map<string, Set<string>>();
-  /** The terms {@link #crossTerms} has seen, keyed or pending: every term of an indexed message (the vocabulary {@link #nearSpellings} reads). */
-  #crossSeen = new Set<string>();
-  /** Terms seen but not keyed yet, by script. */
-  #crossPending: Record<TermScript, string[]> = { latin: [], hangul: [] };
+  readonly #widening = new QueryWidening();
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -248,8 +228,7 @@ export class MessageIndex {
   search(terms: readonly string[], k: number, skip?: (entry: RecallEntry) => boolean): Array<{ entry: RecallEntry; score: number }> {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
-    const crossed = this.#crossScriptTerms(terms);
-    const near = this.#nearSpellings(terms);
+    const { crossed, near } = this.#widening.widen(terms, (term) => this.#holds(term));
     const query = crossed.size === 0 && near.size === 0 ? terms : [...terms, ...crossed, ...near];
     const options =
       crossed.size === 0 && near.size === 0
@@ -267,74 +246,9 @@ export class MessageIndex {
     return out;
   }
 
-  /**
-   * The indexed terms of the other script that share a cross-script key with a query term (core's
-   * `crossScriptKeys`), none of them a query term: `넷플릭스` for a query's `netflix`, `netflix` for
-   * `넷플릭스`. Two terms of one script never meet this way (they meet as themselves).
-   */
-  #crossScriptTerms(terms: readonly string[]): Set<string> {
-    const crossed = new Set<string>();
-    if (this.#crossSeen.size === 0) return crossed;
-    const own = new Set(terms);
-    for (const term of own) {
-      const keyed = crossScriptKeys(term);
-      if (keyed === undefined) continue;
-      this.#keyPending(keyed.script === "latin" ? "hangul" : "latin");
-      for (const key of keyed.keys) {
-        for (const other of this.#crossTerms.get(key) ?? []) {
-          if (!own.has(other) && crossScriptKeys(other)?.script !== keyed.script) crossed.add(other);
-        }
-      }
-    }
-    return crossed;
-  }
-
-  /**
-   * The indexed terms one typo away from a long Latin query term that no message holds (core's
-   * `nearSpelling`: `torunament` meets `tournament`, `funraiser` `fundraiser`), none of them a query
-   * term. The candidates are {@link #crossSeen} (every term of an indexed message; a discarded
-   * message's terms stay until the next vacuum, and as query terms they match no message). Whether
-   * a message holds the query term is asked of the index itself, so a term only discarded messages
-   * held widens as it does in a fresh index of the stored thread.
-   */
-  #nearSpellings(terms: readonly string[]): Set<string> {
-    const near = new Set<string>();
-    const own = new Set(terms);
-    for (const term of own) {
-      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || this.#holds(term)) continue;
-      for (const other of this.#crossSeen) if (!own.has(other) && nearSpelling(term, other)) near.add(other);
-    }
-    return near;
-  }
-
   /** Whether an indexed (not discarded) message has `term`: the vocabulary may still hold discarded messages' terms. */
   #holds(term: string): boolean {
-    return this.#crossSeen.has(term) && this.#mini.search(term, { tokenize: (text: string) => [text] }).length > 0;
-  }
-
-  /** Notes the terms of `document` not seen before, to be keyed when a query needs them (see {@link #crossTerms}). */
-  #noteCrossTerms(document: readonly string[]): void {
-    for (const term of document) {
-      if (this.#crossSeen.has(term)) continue;
-      this.#crossSeen.add(term);
-      const first = term.charCodeAt(0);
-      if (first >= 0x61 && first <= 0x7a) this.#crossPending.latin.push(term);
-      else if (first >= 0xac00 && first <= 0xd7a3) this.#crossPending.hangul.push(term);
-    }
-  }
-
-  /** Keys the pending terms of `script`. */
-  #keyPending(script: TermScript): void {
-    const pending = this.#crossPending[script];
-    if (pending.length === 0) return;
-    for (const term of pending) {
-      for (const key of crossScriptKeys(term)?.keys ?? []) {
-        const terms = this.#crossTerms.get(key);
-        if (terms === undefined) this.#crossTerms.set(key, new Set([term]));
-        else terms.add(term);
-      }
-    }
-    this.#crossPending[script] = [];
+    return this.#widening.has(term) && this.#mini.search(term, { tokenize: (text: string) => [text] }).length > 0;
   }
 
   #reset(): void {
@@ -346,13 +260,7 @@ export class MessageIndex {
     this.#lengths.clear();
     this.#keys = [];
     this.#characters = 0;
-    this.#clearCrossTerms();
-  }
-
-  #clearCrossTerms(): void {
-    this.#crossTerms.clear();
-    this.#crossSeen.clear();
-    this.#crossPending = { latin: [], hangul: [] };
+    this.#widening.clear();
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -443,7 +351,7 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
-      this.#noteCrossTerms(document);
+      this.#widening.note(document);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
@@ -504,8 +412,8 @@ export class MessageIndex {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
     void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
     // The discarded messages' terms leave the cross-script keys with their postings.
-    this.#clearCrossTerms();
-    for (let i = this.#head; i < this.#entries.length; i += 1) this.#noteCrossTerms(documentTerms(this.#entries[i] as RecallEntry));
+    this.#widening.clear();
+    for (let i = this.#head; i < this.#entries.length; i += 1) this.#widening.note(documentTerms(this.#entries[i] as RecallEntry));
   }
 
   #discardHead(): void {
