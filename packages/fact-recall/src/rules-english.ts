@@ -8,7 +8,7 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
  */
 
 const ADV =
-  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
+  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|completely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
 /**
  * A body part an injury names (`ankle`, `left knee`, `lower back`, `ACL`), the whole of what
@@ -256,7 +256,8 @@ const BUSINESS =
 /** What ends a past job: its length, `before`/`until` something, `and retired` ({@link ENDED_FORMS}). */
 const PAST_JOB_END = `(?:for (?:over |about |almost |nearly |more than )?${NUMBER_WORD}(?:-\\w+)? (?:years|decades)|before\\b|until\\b|and (?:then )?retired\\b)`;
 /** A habit of eating, drinking or smoking one gives up ({@link ENDED_DIRECT}). */
-const SUBSTANCE = "smoking|drinking|vaping|caffeine|coffee|alcohol|booze|soda|sugar|meat|dairy|cigarettes|weed";
+const SUBSTANCE =
+  "smoking|drinking|vaping|caffeine|coffee|alcohol|booze|soda|sugar|meat|dairy|cigarettes|weed|chewing tobacco|tobacco|dip|snuff|energy drinks|junk food|fast food|carbs|red meat|gluten";
 /** Activities one keeps up or gives up as a hobby. */
 const HOBBY_WORD =
   "golf|tennis|soccer|football|basketball|baseball|volleyball|hockey|chess|poker|yoga|pilates|crossfit|running|jogging|swimming|skiing|snowboarding|surfing|climbing|hiking|cycling|biking|dancing|painting|drawing|knitting|gaming|fishing|hunting|skating|boxing|golfing|rowing|singing|baking|gardening|photography|piano|guitar|violin|drums";
@@ -301,7 +302,14 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
  * activity given up (`quit the swim team`, `gave up tennis`: `hobby`).
  */
 const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
-  [new RegExp(`^${ADV}(?:quit|stopped|gave up|have (?:quit|stopped|given up)) (${SUBSTANCE})\\b`, "i"), "health", (m) => m[1] as string],
+  [
+    new RegExp(
+      `^${ADV}(?:quit|stopped|gave up|cut out|kicked|have ${ADV}(?:quit|stopped|given up|cut out|kicked)) (?:the )?(${SUBSTANCE})\\b`,
+      "i",
+    ),
+    "health",
+    (m) => m[1] as string,
+  ],
   [/^used to (smoke|vape)\b/i, "health", (m) => `${(m[1] as string).replace(/e$/, "")}ing`],
   [
     /^(?:(?:really|actually|even)\s+)?(?:do not|no longer) (drink|smoke|vape|eat)(?: ([^,;:!?]+?))?\s+any ?more\b/i,
@@ -363,6 +371,18 @@ const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
 const RULES: Rule[] = [
+  {
+    // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
+    // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact.
+    attribute: "likes",
+    re: /^(?:do not|never) drink [^,;:!?]+,\s*(?:just|only|mostly)\s+([^,;:!?]+)/i,
+    build: (m, s) => {
+      const v = valueHead(cut(m[1] as string, 4), "activity");
+      return FILLER_VALUES.test(v) || v.length < 2
+        ? undefined
+        : { ...list(v, `${s.label} drinks ${v} (likes)`), keyAttribute: "preference" };
+    },
+  },
   {
     // What one has instead of what one does not (`I don't own a smartphone, just a flip phone`).
     attribute: "belonging",
@@ -686,10 +706,11 @@ const RULES: Rule[] = [
   },
   {
     // What one cannot or must not take or do (`can't have dairy`, `not allowed to drive`); `do not`
-    // and `never` only before eating or drinking: `I don't have a dog` says what one lacks, no rule.
+    // and `never` only before eating: `I don't have a dog` says what one lacks, and `I don't drink
+    // coffee` / `I never drink` a habit, not a limit (no rule: "cannot drink" would misstate it).
     attribute: "constraint",
     re: new RegExp(
-      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat|drink)) ${VAL}`,
+      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
