@@ -334,6 +334,13 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     "hobby",
     (m) => m[1] as string,
   ],
+  // A home moved out of (`moved out of my casita in Barrio Viejo`, `we moved out of our flat in
+  // May`): a residence no more; not a way or a role (`moved out of the way`: `my`/`our` only).
+  [
+    new RegExp(`^${ADV}(?:have |had )?moved out of (?:my|our) ([^,;:!?]+)`, "i"),
+    "residence",
+    (m) => valueHead(cut(m[1] as string, 6), "place"),
+  ],
   // A thing sold is a belonging no more (`sold my car last year`, `we sold our caravan`); not what
   // one sells for a living or once (`sold tickets`).
   // `the` names one's own only for a vehicle (`sold the van in March`; not `sold the tickets`).
@@ -369,6 +376,11 @@ function onlyWhen(rest: string): boolean {
 
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
+
+/** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
+const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
+/** The place left in a move from one place to another: an ended residence beside the new one. */
+const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
 const RULES: Rule[] = [
   {
@@ -443,6 +455,17 @@ const RULES: Rule[] = [
     build: (m, s) => {
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
+    },
+    we: true,
+  },
+  {
+    // A move from one place to another (`we moved from Cheney to Spokane Valley`): home is where
+    // one moved to; the place left is an ended residence ({@link MOVED_FROM_TO}), not a hometown.
+    attribute: "residence",
+    re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = place(m[2] as string);
+      return single(valueHead(v, "place"), `${s.label} moved from ${m[1]} to ${v} and lives there`);
     },
     we: true,
   },
@@ -890,6 +913,14 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * A pet that died (`our old lab passed away in the spring`, `my cat Mochi died`, `we had to put our
+ * dog down`): the speaker's pet, ended. Only the speaker's own (`my`/`our` right before it: `my
+ * sister's cat died` is hers).
+ */
+const PET_DIED = new RegExp(
+  `\\b(?:(?:[Mm]y|[Oo]ur) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab))(?:,? (?!I\\b)[A-Z][a-z][\\w'-]*,?)? (?:just |recently |finally |sadly )?(?:died|passed away|passed on|passed|crossed the rainbow bridge|was put (?:down|to sleep)|had to be put (?:down|to sleep))|\\b(?:I|we) (?:had to |just )?put (?:my|our) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab)) (?:down|to sleep))\\b`,
+);
 /** A clause about a named relative (`my sister lives in Busan`): the relative, then the predicate. */
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
@@ -1095,7 +1126,9 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const rel = (family[1] as string).toLowerCase();
       push(speaker.id, "family", list(`${rel} named ${family[2]}`, `${speaker.label}'s ${rel} is named ${family[2]} (family)`, rel));
     }
-    const pet = PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause);
+    // A pet that died is no pet now: its name is no fact of its own.
+    const died = PET_DIED.exec(clause);
+    const pet = died ? null : (PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause));
     if (pet)
       push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
     const favorite = FAVORITE_CLAUSE.exec(clause);
@@ -1127,12 +1160,16 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
       push(id, "birthday", single(birthday[2] as string, `${label}'s birthday is ${birthday[2]}`));
     }
+    if (died) {
+      const kind = ((died[1] ?? died[2]) as string).toLowerCase();
+      push(speaker.id, "pet", { ...list(kind, `${speaker.label}'s pet ${kind} died (no longer a pet)`), ended: true });
+    }
     const noMore = NO_MORE_FOR_ME.exec(clause);
     if (noMore) {
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || workplace || birthday || noMore) continue;
+    if (name || family || pet || favorite || hobby || workplace || birthday || noMore || died) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
@@ -1172,6 +1209,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       if (!found) continue;
       push(subject.id, found.attribute, found.built);
       matched = true;
+      const left = found.attribute === "residence" && !found.built.ended ? MOVED_FROM_TO.exec(partSubject.predicate) : null;
+      if (left) {
+        const v = left[1] as string;
+        push(subject.id, "residence", { ...single(v, `${subject.label} no longer lives in ${v} (moved away)`), ended: true });
+      }
     }
     if (matched && !subject.we)
       for (const [re, attribute] of SIDE_FACTS) {
