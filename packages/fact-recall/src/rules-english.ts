@@ -58,7 +58,11 @@ const NOT_ACTIVITY = new Set([
 const FILLER_VALUES =
   /^(?:it|that|this|those|these|you|your|how|when|what|the way|to hear|hearing|seeing|them|him|her|everything|all of|so much|a lot)\b/i;
 
-const CONTRACTIONS: Array<[RegExp, string]> = [
+/** An age in words below twenty (`my daughter's seven`), read like a number. */
+const AGE_WORD =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen";
+
+const CONTRACTIONS: Array<[RegExp, string | ((all: string, ...groups: string[]) => string)]> = [
   [/[’‘]/g, "'"],
   [/\bI'm\b/gi, "I am"],
   [/\bI've\b/gi, "I have"],
@@ -77,11 +81,17 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\b(do|does|did|is|are|was|have|has)nt\b/gi, "$1 not"],
   [/\bcant\b/gi, "cannot"],
   [/\bw\/\s*/gi, "with "],
+  // A parent named by the word alone at a clause's start (`Mom's got dementia`, `dad is diabetic`,
+  // `Grandma lives in Reno`) is the speaker's: `my` is put before it for the relative rules.
+  [
+    /(^|[.!?;]\s+|,\s+)(mom|mum|dad|grandma|grandpa|gran|granny|nana|nan)(?=(?:'s|\s+(?:is|has|had|lives|works|was|got|retired|just|still))\b)/gi,
+    (_all: string, before: string, rel: string) => `${before}my ${rel.toLowerCase()}`,
+  ],
   // A relative's `'s` that is `is` or `has` (`my mom's diabetic`, `my son's been ...`), not a
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+)\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
       "g",
     ),
     "$1 is ",
@@ -440,6 +450,16 @@ const RULES: Rule[] = [
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
   },
   {
+    // An age in words below twenty (`my daughter's seven`, `he just turned twelve`): only as the
+    // clause's end or with `years old` (`I'm one happy camper`, `two weeks late` are none).
+    attribute: "age",
+    re: new RegExp(
+      `^${ADV}(?:am|turned|just turned) (${AGE_WORD})(?:(?: years? old)|(?=\\s*(?:[,.!;)]|$)|\\s+(?:and|now|today|yesterday|last|this|lol|haha|btw|already)\\b))`,
+      "i",
+    ),
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
+  },
+  {
     attribute: "residence",
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
@@ -590,8 +610,10 @@ const RULES: Rule[] = [
   {
     // A negated status: `I'm not married` (not `not married anymore`, an ended form).
     attribute: "marital",
-    re: /^am not (?:yet )?married\b(?!\s+any ?more)/i,
+    re: /^(?:am|are) not (?:yet )?married\b(?!\s+any ?more)/i,
     build: (_m, s) => single("not married", `${s.label} is not married (relationship status)`),
+    // `we're not married`, `Jen and I aren't married`: the speaker is not.
+    we: true,
   },
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
   {
@@ -685,13 +707,13 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /^(?:am|have been) (vegetarian|vegan|pescatarian|lactose intolerant|pregnant|diabetic|gluten[- ]free|sober|deaf|blind|colou?rblind|in recovery)\b/i,
+    re: /^(?:am|have been) (vegetarian|vegan|pescatarian|lactose intolerant|coeliac|celiac|pregnant|diabetic|gluten[- ]free|sober|deaf|blind|colou?rblind|in recovery)\b/i,
     build: (m, s) => list(m[1] as string, `${s.label} is ${m[1]} (health, diet)`),
   },
   {
     attribute: "health",
     re: new RegExp(
-      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (asthma|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
       "i",
     ),
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
@@ -921,6 +943,18 @@ const RULES: Rule[] = [
 const PET_DIED = new RegExp(
   `\\b(?:(?:[Mm]y|[Oo]ur) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab))(?:,? (?!I\\b)[A-Z][a-z][\\w'-]*,?)? (?:just |recently |finally |sadly )?(?:died|passed away|passed on|passed|crossed the rainbow bridge|was put (?:down|to sleep)|had to be put (?:down|to sleep))|\\b(?:I|we) (?:had to |just )?put (?:my|our) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab)) (?:down|to sleep))\\b`,
 );
+/**
+ * A chat clause without its `I` that opens with a verb only the speaker's past takes there (`tore
+ * my meniscus in January`, `grew up in Missoula`, `sold the truck in March`, `got married in 2019`,
+ * `quit vaping`): the speaker's. A present verb is left out (`love it`, `live and learn`).
+ */
+const CHAT_FIRST_PERSON =
+  /^()((?:grew up|was born|moved|relocated|tore|broke|sprained|twisted|fractured|dislocated|sold|got (?:married|engaged|divorced)|quit|stopped|gave up|cut out|retired|graduated)\s.*)$/i;
+/** `Jen and I ...`, `Kuba and I ...`: a name and the speaker, read as `we`. */
+const WE_WITH_NAME = /^(?:[A-Z][a-z][\w'-]*|my (?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?)) and (?:I|me)()\s+(.*)$/;
+/** `in Missoula turned 95`: a capitalized place right after a relative, then a verb in lower case. */
+const RELATIVE_IN_PLACE =
+  /^(?:up |down |out |over |back )?in ([A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}),?\s+(?=(?:is|has|had|was|just|still|turned|lives|works|got|retired)\b)(.*)$/;
 /** A clause about a named relative (`my sister lives in Busan`): the relative, then the predicate. */
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
@@ -986,7 +1020,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
-const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
+const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
@@ -1091,7 +1125,7 @@ const SHE =
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
   let t = text;
-  for (const [re, to] of CONTRACTIONS) t = t.replace(re, to);
+  for (const [re, to] of CONTRACTIONS) t = typeof to === "string" ? t.replace(re, to) : t.replace(re, to);
   const out: string[] = [];
   // Not after a title (`Ms. Park, ...`, `Dr. Lee`).
   for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
@@ -1181,9 +1215,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         ? ([body, lastRelative, pronoun[2]] as unknown as RegExpExecArray)
         : null);
     // A chat clause without its `I` (`used to live in midtown`).
-    const first = /^(I|we)\s+(.*)$/i.exec(body) ?? /^()(used to\s.*)$/i.exec(body);
+    const first =
+      /^(I|we)\s+(.*)$/i.exec(body) ?? /^()(used to\s.*)$/i.exec(body) ?? CHAT_FIRST_PERSON.exec(body) ?? WE_WITH_NAME.exec(body);
     if (first) {
-      const we = first[1]?.toLowerCase() === "we";
+      const we = first[1]?.toLowerCase() === "we" || WE_WITH_NAME.test(body);
       subject = { id: speaker.id, label: speaker.label, we, predicate: first[2] as string };
     } else if (rel) {
       const r = (rel[1] as string).toLowerCase();
@@ -1195,6 +1230,14 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const label = `${speaker.label}'s ${r}${relativeName === undefined ? "" : ` ${relativeName}`}`;
       subject = { id: `${speaker.id}'s ${r}`, label, we: false, predicate };
       lastRelative = r;
+      // A relative named with where they live (`my grandma in Missoula turned 95`): that residence,
+      // then the predicate after it.
+      const where = RELATIVE_IN_PLACE.exec(predicate);
+      if (where) {
+        const v = where[1] as string;
+        push(subject.id, "residence", single(v, `${label} lives in ${v}`));
+        subject.predicate = (where[2] as string).replace(/^is\b/i, "am").replace(/^has\b/i, "have");
+      }
     }
     if (!subject) continue;
     // What someone says, was told or believes (`my sister says she's moving`, `my boss told me ...`)
