@@ -38,7 +38,9 @@ const JOB =
   // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
   "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver|" +
   // Trades and titles said short (`a biomed tech`, `a CPA`, `a PM at Stripe`, `a retired machinist`).
-  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner";
+  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner|" +
+  // Utility and site trades (`a lineman for the power company`, `a crew foreman`).
+  "lineman|lineworker|foreman|supervisor|inspector|surveyor|operator|installer|meter reader";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -280,6 +282,12 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   // Waiting tables, bartending: a job at the place named (`used to wait tables at Olive Garden`).
   [/^used to (?:wait tables|waitress|bartend|babysit|cashier) (at|in|for) (.+)$/i, (m) => `work ${m[1]} ${m[2]}`],
+  // A trade done for a named employer (`used to read meters for Avista`, `used to drive for Uber`):
+  // the employer, ended; not a person or a cause (`used to cook for Dad`, `used to vote for Smith`).
+  [
+    /^used to (?!vote|root|cheer|pray|cook|shop|play|write home)(?:[a-z]+)(?: [a-z]+){0,2} for (?!(?:Mom|Mum|Dad|Grandma|Grandpa|Gran|Nan|God|Christmas|Easter)\b)([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})/,
+    (m) => `work for ${m[1]}`,
+  ],
   // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
   [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
@@ -471,7 +479,10 @@ const RULES: Rule[] = [
   },
   {
     attribute: "residence",
-    re: new RegExp(`^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) in ${VAL}`, "i"),
+    re: new RegExp(
+      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:out|up|down|over|right) )?in ${VAL}`,
+      "i",
+    ),
     build: (m, s) => {
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
@@ -835,6 +846,17 @@ const RULES: Rule[] = [
     we: true,
   },
   {
+    // An outing kept up (`we go camping most weekends`, `he just goes fishing every day`): the
+    // activity; not one to come (`going fishing tomorrow` is a plan, `am going`).
+    attribute: "hobby",
+    re: new RegExp(
+      `^${ADV}(?:go|goes) (camping|fishing|hunting|hiking|skiing|snowboarding|surfing|climbing|bouldering|kayaking|canoeing|sailing|swimming|running|jogging|cycling|biking|bowling|skating|dancing|birding|birdwatching|backpacking|rafting|diving|scuba diving|snorkeling|golfing|paddleboarding)\\b`,
+      "i",
+    ),
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${sentence(s)} (hobby)`),
+    we: true,
+  },
+  {
     // Volunteering is kept up like a hobby (`I volunteer at the public library every Tuesday`).
     attribute: "hobby",
     re: new RegExp(`^${ADV}(?:volunteer|have been volunteering|am volunteering) (at|for|with|in) ${VAL}`, "i"),
@@ -1112,7 +1134,7 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
 const CLAUSE_SPLIT = new RegExp(
   `\\s*;\\s*|\\s+[-–—]+\\s+|,?\\s+(?:and|but|so|because|since|whereas|while)\\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\\s+)?(?:i|my|we)\\b)` +
     // A clause of a relative's own after a comma (`got married, my wife is a nurse`, `my husband bakes, he is a chef`).
-    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)` +
+    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:(?:and |but )?now,?\\s+)?(?:he|she)\\s+(?:(?:just|still|now|also)\\s+)?(?:is|has|lives|works|goes|plays))\\b)` +
     // A clause of the speaker's own after a comma (`I work from home, I'm a UX designer`).
     "|,\\s+(?=(?:I|we)\\s+(?:am|are|work|live|study)\\b)",
   "i",
