@@ -8,7 +8,7 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
  */
 
 const ADV =
-  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
+  "(?:(?:just|recently|finally|also|really|so|very|super|pretty|quite|truly|deeply|absolutely|honestly|seriously|literally|definately|now|still|currently|actually|already|totally|definitely|completely|even|usually|often|always|sometimes|officially|eventually|lately|last\\s+\\w+|this\\s+\\w+)\\s+)*";
 const VAL = "([^,;:!?]+)";
 /**
  * A body part an injury names (`ankle`, `left knee`, `lower back`, `ACL`), the whole of what
@@ -38,7 +38,9 @@ const JOB =
   // Health, care and service jobs named by their own word (`dental hygienist`, `midwife`, `florist`).
   "hygienist|physiotherapist|physio|midwife|optician|radiographer|receptionist|technician|translator|interpreter|paralegal|florist|carer|caregiver|" +
   // Trades and titles said short (`a biomed tech`, `a CPA`, `a PM at Stripe`, `a retired machinist`).
-  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner";
+  "tech|cpa|pm|machinist|welder|dispatcher|contractor|nurse practitioner|" +
+  // Utility and site trades (`a lineman for the power company`, `a crew foreman`).
+  "lineman|lineworker|foreman|supervisor|inspector|surveyor|operator|installer|meter reader";
 const EVENT_VERBS =
   "went|visited|joined|signed up|started|began|finished|completed|took|got|adopted|painted|drew|ran|read|saw|watched|met|attended|made|built|won|lost|learned|learnt|tried|volunteered|found|received|created|wrote|played|travell?ed|hiked|baked|cooked|celebrated|graduated|launched|opened|published|performed|participated|organized|organised|hosted|gave|had|spent|quit|left|picked up|took up|discovered|decided|applied|passed|failed|sold|ordered|booked|camped|swam|danced|sang|taught|helped|raised|donated|bought|purchased|moved|returned|came back|stopped|entered|reached|became|set up|tried out|went on|got back|got into|signed";
 /**
@@ -58,7 +60,11 @@ const NOT_ACTIVITY = new Set([
 const FILLER_VALUES =
   /^(?:it|that|this|those|these|you|your|how|when|what|the way|to hear|hearing|seeing|them|him|her|everything|all of|so much|a lot)\b/i;
 
-const CONTRACTIONS: Array<[RegExp, string]> = [
+/** An age in words below twenty (`my daughter's seven`), read like a number. */
+const AGE_WORD =
+  "one|two|three|four|five|six|seven|eight|nine|ten|eleven|twelve|thirteen|fourteen|fifteen|sixteen|seventeen|eighteen|nineteen";
+
+const CONTRACTIONS: Array<[RegExp, string | ((all: string, ...groups: string[]) => string)]> = [
   [/[’‘]/g, "'"],
   [/\bI'm\b/gi, "I am"],
   [/\bI've\b/gi, "I have"],
@@ -77,11 +83,17 @@ const CONTRACTIONS: Array<[RegExp, string]> = [
   [/\b(do|does|did|is|are|was|have|has)nt\b/gi, "$1 not"],
   [/\bcant\b/gi, "cannot"],
   [/\bw\/\s*/gi, "with "],
+  // A parent named by the word alone at a clause's start (`Mom's got dementia`, `dad is diabetic`,
+  // `Grandma lives in Reno`) is the speaker's: `my` is put before it for the relative rules.
+  [
+    /(^|[.!?;]\s+|,\s+)(mom|mum|dad|grandma|grandpa|gran|granny|nana|nan)(?=(?:'s|\s+(?:is|has|had|lives|works|was|got|retired|just|still))\b)/gi,
+    (_all: string, before: string, rel: string) => `${before}my ${rel.toLowerCase()}`,
+  ],
   // A relative's `'s` that is `is` or `has` (`my mom's diabetic`, `my son's been ...`), not a
   // possessive (`my mom's house`): before a word that only follows a verb.
   [
     new RegExp(
-      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+)\\b)`,
+      `\\b([Mm]y (?:${FAMILY_REL}))'s (?=(?:a|an|not|in|at|from|married|single|divorced|engaged|retired|allergic|diabetic|vegan|vegetarian|pregnant|stationed|based|away|\\d+|${AGE_WORD})\\b)`,
       "g",
     ),
     "$1 is ",
@@ -256,7 +268,8 @@ const BUSINESS =
 /** What ends a past job: its length, `before`/`until` something, `and retired` ({@link ENDED_FORMS}). */
 const PAST_JOB_END = `(?:for (?:over |about |almost |nearly |more than )?${NUMBER_WORD}(?:-\\w+)? (?:years|decades)|before\\b|until\\b|and (?:then )?retired\\b)`;
 /** A habit of eating, drinking or smoking one gives up ({@link ENDED_DIRECT}). */
-const SUBSTANCE = "smoking|drinking|vaping|caffeine|coffee|alcohol|booze|soda|sugar|meat|dairy|cigarettes|weed";
+const SUBSTANCE =
+  "smoking|drinking|vaping|caffeine|coffee|alcohol|booze|soda|sugar|meat|dairy|cigarettes|weed|chewing tobacco|tobacco|dip|snuff|energy drinks|junk food|fast food|carbs|red meat|gluten";
 /** Activities one keeps up or gives up as a hobby. */
 const HOBBY_WORD =
   "golf|tennis|soccer|football|basketball|baseball|volleyball|hockey|chess|poker|yoga|pilates|crossfit|running|jogging|swimming|skiing|snowboarding|surfing|climbing|hiking|cycling|biking|dancing|painting|drawing|knitting|gaming|fishing|hunting|skating|boxing|golfing|rowing|singing|baking|gardening|photography|piano|guitar|violin|drums";
@@ -269,6 +282,12 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^(?:have|has) not (?:been )?(\w+ing .+?)\s+(?:any ?more|since|for (?:a while|years|months))\b.*$/i, (m) => `am ${m[1]}`],
   // Waiting tables, bartending: a job at the place named (`used to wait tables at Olive Garden`).
   [/^used to (?:wait tables|waitress|bartend|babysit|cashier) (at|in|for) (.+)$/i, (m) => `work ${m[1]} ${m[2]}`],
+  // A trade done for a named employer (`used to read meters for Avista`, `used to drive for Uber`):
+  // the employer, ended; not a person or a cause (`used to cook for Dad`, `used to vote for Smith`).
+  [
+    /^used to (?!vote|root|cheer|pray|cook|shop|play|write home)(?:[a-z]+)(?: [a-z]+){0,2} for (?!(?:Mom|Mum|Dad|Grandma|Grandpa|Gran|Nan|God|Christmas|Easter)\b)([A-Z][\w&'.-]*(?: [A-Z][\w&'.-]*){0,2})/,
+    (m) => `work for ${m[1]}`,
+  ],
   // A state that ended (`used to be vegetarian`): the positive form the rules read is `am ...`.
   [/^used to be (.+)$/i, (m) => `am ${m[1]}`],
   [/^used to (.+)$/i, (m) => m[1] as string],
@@ -301,7 +320,14 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
  * activity given up (`quit the swim team`, `gave up tennis`: `hobby`).
  */
 const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
-  [new RegExp(`^${ADV}(?:quit|stopped|gave up|have (?:quit|stopped|given up)) (${SUBSTANCE})\\b`, "i"), "health", (m) => m[1] as string],
+  [
+    new RegExp(
+      `^${ADV}(?:quit|stopped|gave up|cut out|kicked|have ${ADV}(?:quit|stopped|given up|cut out|kicked)) (?:the )?(${SUBSTANCE})\\b`,
+      "i",
+    ),
+    "health",
+    (m) => m[1] as string,
+  ],
   [/^used to (smoke|vape)\b/i, "health", (m) => `${(m[1] as string).replace(/e$/, "")}ing`],
   [
     /^(?:(?:really|actually|even)\s+)?(?:do not|no longer) (drink|smoke|vape|eat)(?: ([^,;:!?]+?))?\s+any ?more\b/i,
@@ -325,6 +351,13 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     ),
     "hobby",
     (m) => m[1] as string,
+  ],
+  // A home moved out of (`moved out of my casita in Barrio Viejo`, `we moved out of our flat in
+  // May`): a residence no more; not a way or a role (`moved out of the way`: `my`/`our` only).
+  [
+    new RegExp(`^${ADV}(?:have |had )?moved out of (?:my|our) ([^,;:!?]+)`, "i"),
+    "residence",
+    (m) => valueHead(cut(m[1] as string, 6), "place"),
   ],
   // A thing sold is a belonging no more (`sold my car last year`, `we sold our caravan`); not what
   // one sells for a living or once (`sold tickets`).
@@ -362,7 +395,24 @@ function onlyWhen(rest: string): boolean {
 const single = (value: string, text: string) => ({ value, text, multi: false });
 const list = (value: string, text: string, keyValue?: string) => ({ value, text, multi: true, ...(keyValue ? { keyValue } : {}) });
 
+/** A place moved from before `to` (`Cheney`, `San Jose`): capitalized words. */
+const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
+/** The place left in a move from one place to another: an ended residence beside the new one. */
+const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
+
 const RULES: Rule[] = [
+  {
+    // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
+    // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact.
+    attribute: "likes",
+    re: /^(?:do not|never) drink [^,;:!?]+,\s*(?:just|only|mostly)\s+([^,;:!?]+)/i,
+    build: (m, s) => {
+      const v = valueHead(cut(m[1] as string, 4), "activity");
+      return FILLER_VALUES.test(v) || v.length < 2
+        ? undefined
+        : { ...list(v, `${s.label} drinks ${v} (likes)`), keyAttribute: "preference" };
+    },
+  },
   {
     // What one has instead of what one does not (`I don't own a smartphone, just a flip phone`).
     attribute: "belonging",
@@ -408,6 +458,16 @@ const RULES: Rule[] = [
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
   },
   {
+    // An age in words below twenty (`my daughter's seven`, `he just turned twelve`): only as the
+    // clause's end or with `years old` (`I'm one happy camper`, `two weeks late` are none).
+    attribute: "age",
+    re: new RegExp(
+      `^${ADV}(?:am|turned|just turned) (${AGE_WORD})(?:(?: years? old)|(?=\\s*(?:[,.!;)]|$)|\\s+(?:and|now|today|yesterday|last|this|lol|haha|btw|already)\\b))`,
+      "i",
+    ),
+    build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} years old`),
+  },
+  {
     attribute: "residence",
     re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated)(?: back)? (?:to|into) ${VAL}`, "i"),
     build: (m, s) => {
@@ -419,10 +479,24 @@ const RULES: Rule[] = [
   },
   {
     attribute: "residence",
-    re: new RegExp(`^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) in ${VAL}`, "i"),
+    re: new RegExp(
+      `^${ADV}(?:live|lives|am living|have been living|have lived|reside|am based|am staying) (?:(?:out|up|down|over|right) )?in ${VAL}`,
+      "i",
+    ),
     build: (m, s) => {
       const v = place(m[1] as string);
       return single(valueHead(v, "place"), `${s.label} lives in ${v}`);
+    },
+    we: true,
+  },
+  {
+    // A move from one place to another (`we moved from Cheney to Spokane Valley`): home is where
+    // one moved to; the place left is an ended residence ({@link MOVED_FROM_TO}), not a hometown.
+    attribute: "residence",
+    re: new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to ${VAL}`, "i"),
+    build: (m, s) => {
+      const v = place(m[2] as string);
+      return single(valueHead(v, "place"), `${s.label} moved from ${m[1]} to ${v} and lives there`);
     },
     we: true,
   },
@@ -547,8 +621,10 @@ const RULES: Rule[] = [
   {
     // A negated status: `I'm not married` (not `not married anymore`, an ended form).
     attribute: "marital",
-    re: /^am not (?:yet )?married\b(?!\s+any ?more)/i,
+    re: /^(?:am|are) not (?:yet )?married\b(?!\s+any ?more)/i,
     build: (_m, s) => single("not married", `${s.label} is not married (relationship status)`),
+    // `we're not married`, `Jen and I aren't married`: the speaker is not.
+    we: true,
   },
   { attribute: "work", re: /^am retired\b/i, build: (_m, s) => single("retired", `${s.label} is retired (job)`) },
   {
@@ -642,13 +718,13 @@ const RULES: Rule[] = [
   },
   {
     attribute: "health",
-    re: /^(?:am|have been) (vegetarian|vegan|pescatarian|lactose intolerant|pregnant|diabetic|gluten[- ]free|sober|deaf|blind|colou?rblind|in recovery)\b/i,
+    re: /^(?:am|have been) (vegetarian|vegan|pescatarian|lactose intolerant|coeliac|celiac|pregnant|diabetic|gluten[- ]free|sober|deaf|blind|colou?rblind|in recovery)\b/i,
     build: (m, s) => list(m[1] as string, `${s.label} is ${m[1]} (health, diet)`),
   },
   {
     attribute: "health",
     re: new RegExp(
-      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (asthma|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
+      `^${ADV}(?:have|have got|got|was diagnosed with|suffer from|am suffering from|am recovering from|am dealing with) (?:(?:early|mild|severe|early[- ]onset|late[- ]stage|chronic) )?(asthma|dementia|alzheimer'?s|parkinson'?s|epilepsy|copd|lupus|crohn'?s|celiac|coeliac|gout|sleep apnea|type (?:1|2|one|two) diabetes|diabetes|adhd|autism|anxiety|depression|insomnia|migraines?|arthritis|cancer|covid|high blood pressure|an? (?:bad |injured )?(?:back|knee|ankle|shoulder)(?: injury)?|an? [\\w ]*allergy|a cold|the flu|ptsd)`,
       "i",
     ),
     build: (m, s) => list(m[1] as string, `${s.label} has ${m[1]} (health)`),
@@ -686,10 +762,11 @@ const RULES: Rule[] = [
   },
   {
     // What one cannot or must not take or do (`can't have dairy`, `not allowed to drive`); `do not`
-    // and `never` only before eating or drinking: `I don't have a dog` says what one lacks, no rule.
+    // and `never` only before eating: `I don't have a dog` says what one lacks, and `I don't drink
+    // coffee` / `I never drink` a habit, not a limit (no rule: "cannot drink" would misstate it).
     attribute: "constraint",
     re: new RegExp(
-      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat|drink)) ${VAL}`,
+      `^${ADV}(?:(?:cannot|can not|must not|should not|am not allowed to) (eat|drink|have|fly|drive)|(?:do not|never) (eat)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -765,6 +842,17 @@ const RULES: Rule[] = [
     // often to tell: left out).
     attribute: "hobby",
     re: /^(?:also |still )?(run|jog|swim|knit|crochet|sew|paint|draw|cycle|bike|hike|climb|boulder|surf|skate|ski|dance|sing|bake|garden|lift|box|row|meditate|journal|skateboard)(?:s|es)?\b(?: [^,;:!?]*?)? (?:every (?:morning|night|evening|day|weekend|week|sunday|monday|tuesday|wednesday|thursday|friday|saturday)|(?:once|twice|three times|four times|\d+ times|\d+x) a (?:week|day|month))\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${sentence(s)} (hobby)`),
+    we: true,
+  },
+  {
+    // An outing kept up (`we go camping most weekends`, `he just goes fishing every day`): the
+    // activity; not one to come (`going fishing tomorrow` is a plan, `am going`).
+    attribute: "hobby",
+    re: new RegExp(
+      `^${ADV}(?:go|goes) (camping|fishing|hunting|hiking|skiing|snowboarding|surfing|climbing|bouldering|kayaking|canoeing|sailing|swimming|running|jogging|cycling|biking|bowling|skating|dancing|birding|birdwatching|backpacking|rafting|diving|scuba diving|snorkeling|golfing|paddleboarding)\\b`,
+      "i",
+    ),
     build: (m, s) => list((m[1] as string).toLowerCase(), `${sentence(s)} (hobby)`),
     we: true,
   },
@@ -869,6 +957,26 @@ const RULES: Rule[] = [
   },
 ];
 
+/**
+ * A pet that died (`our old lab passed away in the spring`, `my cat Mochi died`, `we had to put our
+ * dog down`): the speaker's pet, ended. Only the speaker's own (`my`/`our` right before it: `my
+ * sister's cat died` is hers).
+ */
+const PET_DIED = new RegExp(
+  `\\b(?:(?:[Mm]y|[Oo]ur) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab))(?:,? (?!I\\b)[A-Z][a-z][\\w'-]*,?)? (?:just |recently |finally |sadly )?(?:died|passed away|passed on|passed|crossed the rainbow bridge|was put (?:down|to sleep)|had to be put (?:down|to sleep))|\\b(?:I|we) (?:had to |just )?put (?:my|our) (?:(?:${PET_MOOD}|late|beloved|first) ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}|lab mix|lab)) (?:down|to sleep))\\b`,
+);
+/**
+ * A chat clause without its `I` that opens with a verb only the speaker's past takes there (`tore
+ * my meniscus in January`, `grew up in Missoula`, `sold the truck in March`, `got married in 2019`,
+ * `quit vaping`): the speaker's. A present verb is left out (`love it`, `live and learn`).
+ */
+const CHAT_FIRST_PERSON =
+  /^()((?:grew up|was born|moved|relocated|tore|broke|sprained|twisted|fractured|dislocated|sold|got (?:married|engaged|divorced)|quit|stopped|gave up|cut out|retired|graduated)\s.*)$/i;
+/** `Jen and I ...`, `Kuba and I ...`: a name and the speaker, read as `we`. */
+const WE_WITH_NAME = /^(?:[A-Z][a-z][\w'-]*|my (?:wife|husband|partner|boyfriend|girlfriend|fianc[ée]e?)) and (?:I|me)()\s+(.*)$/;
+/** `in Missoula turned 95`: a capitalized place right after a relative, then a verb in lower case. */
+const RELATIVE_IN_PLACE =
+  /^(?:up |down |out |over |back )?in ([A-Z][\w'.-]*(?: [A-Z][\w'.-]*){0,2}),?\s+(?=(?:is|has|had|was|just|still|turned|lives|works|got|retired)\b)(.*)$/;
 /** A clause about a named relative (`my sister lives in Busan`): the relative, then the predicate. */
 const RELATIVE_SUBJECT = new RegExp(`^my (${REL})\\s+(.*)$`, "i");
 const FAMILY_CLAUSE = new RegExp(`\\b[Mm]y (${REL})(?:'s name)? is (?:named |called )?([A-Z][\\w'-]+)\\b`);
@@ -934,7 +1042,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
-const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study)\b)/i;
+const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
@@ -1026,7 +1134,7 @@ function endedFact(subject: Subject): ReturnType<typeof matchRule> {
 const CLAUSE_SPLIT = new RegExp(
   `\\s*;\\s*|\\s+[-–—]+\\s+|,?\\s+(?:and|but|so|because|since|whereas|while)\\s+(?=(?:(?:now|then|today|these days|nowadays|later|since then),?\\s+)?(?:i|my|we)\\b)` +
     // A clause of a relative's own after a comma (`got married, my wife is a nurse`, `my husband bakes, he is a chef`).
-    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:he|she)\\s+(?:is|has|lives|works))\\b)` +
+    `|,\\s+(?=(?:my\\s+(?:${REL})|(?:(?:and |but )?now,?\\s+)?(?:he|she)\\s+(?:(?:just|still|now|also)\\s+)?(?:is|has|lives|works|goes|plays))\\b)` +
     // A clause of the speaker's own after a comma (`I work from home, I'm a UX designer`).
     "|,\\s+(?=(?:I|we)\\s+(?:am|are|work|live|study)\\b)",
   "i",
@@ -1039,7 +1147,7 @@ const SHE =
 /** Splits a message into sentences, then clauses that may each carry a subject. */
 export function englishClauses(text: string): string[] {
   let t = text;
-  for (const [re, to] of CONTRACTIONS) t = t.replace(re, to);
+  for (const [re, to] of CONTRACTIONS) t = typeof to === "string" ? t.replace(re, to) : t.replace(re, to);
   const out: string[] = [];
   // Not after a title (`Ms. Park, ...`, `Dr. Lee`).
   for (const sentence of t.split(/(?<=[.!?])(?<!\b(?:Mr|Mrs|Ms|Dr|Prof|St)\.)\s+|\n+/)) {
@@ -1074,7 +1182,9 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const rel = (family[1] as string).toLowerCase();
       push(speaker.id, "family", list(`${rel} named ${family[2]}`, `${speaker.label}'s ${rel} is named ${family[2]} (family)`, rel));
     }
-    const pet = PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause);
+    // A pet that died is no pet now: its name is no fact of its own.
+    const died = PET_DIED.exec(clause);
+    const pet = died ? null : (PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause));
     if (pet)
       push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
     const favorite = FAVORITE_CLAUSE.exec(clause);
@@ -1106,12 +1216,16 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const [id, label] = rel === undefined ? [speaker.id, speaker.label] : [`${speaker.id}'s ${rel}`, `${speaker.label}'s ${rel}`];
       push(id, "birthday", single(birthday[2] as string, `${label}'s birthday is ${birthday[2]}`));
     }
+    if (died) {
+      const kind = ((died[1] ?? died[2]) as string).toLowerCase();
+      push(speaker.id, "pet", { ...list(kind, `${speaker.label}'s pet ${kind} died (no longer a pet)`), ended: true });
+    }
     const noMore = NO_MORE_FOR_ME.exec(clause);
     if (noMore) {
       const v = ((noMore[1] ?? noMore[2]) as string).toLowerCase();
       push(speaker.id, noMore[1] ? "health" : "hobby", { ...list(v, `${speaker.label} no longer: ${v}`), ended: true });
     }
-    if (name || family || pet || favorite || hobby || workplace || birthday || noMore) continue;
+    if (name || family || pet || favorite || hobby || workplace || birthday || noMore || died) continue;
     const unnamed = clause.replace(LEAD, "").replace(VOCATIVE, "");
     const relativeName = RELATIVE_NAMED.exec(unnamed)?.[2];
     const body = relativeName === undefined ? unnamed : unnamed.replace(RELATIVE_NAMED, "$1 ");
@@ -1123,9 +1237,10 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
         ? ([body, lastRelative, pronoun[2]] as unknown as RegExpExecArray)
         : null);
     // A chat clause without its `I` (`used to live in midtown`).
-    const first = /^(I|we)\s+(.*)$/i.exec(body) ?? /^()(used to\s.*)$/i.exec(body);
+    const first =
+      /^(I|we)\s+(.*)$/i.exec(body) ?? /^()(used to\s.*)$/i.exec(body) ?? CHAT_FIRST_PERSON.exec(body) ?? WE_WITH_NAME.exec(body);
     if (first) {
-      const we = first[1]?.toLowerCase() === "we";
+      const we = first[1]?.toLowerCase() === "we" || WE_WITH_NAME.test(body);
       subject = { id: speaker.id, label: speaker.label, we, predicate: first[2] as string };
     } else if (rel) {
       const r = (rel[1] as string).toLowerCase();
@@ -1137,6 +1252,14 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       const label = `${speaker.label}'s ${r}${relativeName === undefined ? "" : ` ${relativeName}`}`;
       subject = { id: `${speaker.id}'s ${r}`, label, we: false, predicate };
       lastRelative = r;
+      // A relative named with where they live (`my grandma in Missoula turned 95`): that residence,
+      // then the predicate after it.
+      const where = RELATIVE_IN_PLACE.exec(predicate);
+      if (where) {
+        const v = where[1] as string;
+        push(subject.id, "residence", single(v, `${label} lives in ${v}`));
+        subject.predicate = (where[2] as string).replace(/^is\b/i, "am").replace(/^has\b/i, "have");
+      }
     }
     if (!subject) continue;
     // What someone says, was told or believes (`my sister says she's moving`, `my boss told me ...`)
@@ -1151,6 +1274,11 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       if (!found) continue;
       push(subject.id, found.attribute, found.built);
       matched = true;
+      const left = found.attribute === "residence" && !found.built.ended ? MOVED_FROM_TO.exec(partSubject.predicate) : null;
+      if (left) {
+        const v = left[1] as string;
+        push(subject.id, "residence", { ...single(v, `${subject.label} no longer lives in ${v} (moved away)`), ended: true });
+      }
     }
     if (matched && !subject.we)
       for (const [re, attribute] of SIDE_FACTS) {

@@ -627,6 +627,21 @@ function bareNoun(word: string): boolean {
   return nounLike(word) && !modifierForm(word);
 }
 
+/** A unit of an organisation (`판교지점`, `공장`, `응급실`): named by the organisation before it. */
+const ORGANISATION_UNIT = /(?:지점|지사|지부|본사|본점|분점|공장|센터|매장|응급실|병동|연구소|사업소|사업장|영업소|출장소|캠퍼스)$/;
+
+/**
+ * A workplace that is a unit of an organisation with the organisation's word before it (`기아
+ * 판교지점`, `울산 현대차 공장` -> `현대차 공장`, `서울대병원 응급실`): both words, so the
+ * organisation is part of the value; a town before it (`울산 공장`) or a word with a particle
+ * (`형은 공장`) is none.
+ */
+function withOrganisation(unit: string, before: string): string {
+  if (!ORGANISATION_UNIT.test(unit)) return unit;
+  const prev = /(\S+)\s+$/.exec(before)?.[1];
+  return prev !== undefined && nounLike(prev) && !TOWN.test(prev) && !/(?:구|동|읍|면|시|군)$/.test(prev) ? `${prev} ${unit}` : unit;
+}
+
 /** {@link bareNoun} without the test for an adjective's modifier, for a place where none can stand. */
 function nounLike(word: string): boolean {
   return (
@@ -1104,8 +1119,8 @@ const RULES: Rule[] = [
     // A word may qualify the job (`네이버웹툰에서 백엔드 개발자로 일합니다`, `학원에서 수학 강사로
     // 일해요`): the job is its last word, as the work rule reads it.
     re: /(\S+?)에서\s*(?:(?:\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
-    build: (m, l) => {
-      const v = clean(m[1] as string);
+    build: (m, l, body) => {
+      const v = withOrganisation(clean(m[1] as string), body.slice(0, m.index ?? 0));
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
       const job = m[2] === undefined ? "" : clean(m[2]);
       if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
