@@ -235,17 +235,21 @@ export function graphOpsAgents(options: {
   more?: (text: string) => AIMessage | undefined;
   /** Middleware of the user's, after the stack's on one agent and alone on the other (a fresh instance for each). */
   middleware?: () => AgentMiddleware[];
+  /** `createAgent`'s `responseFormat`, on both agents. */
+  responseFormat?: unknown;
 }) {
   const tools = [lookup, ...(options.tools ?? [])];
   const m = parallelModel(true, options.more);
+  const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
   const { agent, stack } = stackAgent({
     model: m,
     tools: tools as never,
     windowSize: 4,
     summarizeThreshold: 6,
-    summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
+    summarizer: summarizer.model,
     stack: { archive: options.archive },
     ...(options.middleware ? { extra: options.middleware() } : {}),
+    ...(options.responseFormat ? { responseFormat: options.responseFormat as z.ZodType } : {}),
   });
   const plainModel = parallelModel(false, options.more);
   const saver = new MemorySaver();
@@ -255,11 +259,14 @@ export function graphOpsAgents(options: {
     systemPrompt: "You are a helpful assistant.",
     checkpointer: saver,
     ...(options.middleware ? { middleware: options.middleware() } : {}),
+    ...(options.responseFormat ? { responseFormat: options.responseFormat as never } : {}),
   });
   return {
     agent: agent as unknown as ReportGraph,
     stack,
     m,
+    /** What the stack's summarizer was sent, call by call. */
+    summarizerInputs: summarizer.inputs,
     plain: plain as unknown as ReportGraph,
     plainModel,
     savers: { agent: stack.checkpointer as unknown as ReportLister, plain: saver as unknown as ReportLister },
