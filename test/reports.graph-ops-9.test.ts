@@ -24,7 +24,8 @@
  * - https://github.com/langchain-ai/langchainjs/issues/9497 "DynamicSystemPromptMiddleware: 400 An
  *   assistant message with 'tool_calls' must be followed by tool messages": a tool answering with
  *   a `Command` (its `ToolMessage` and a state key) beside a parallel `lookup`, under
- *   `dynamicSystemPromptMiddleware`.
+ *   `dynamicSystemPromptMiddleware`;
+ * - and the middlewares of the first three listed before the stack's instead of after.
  */
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
@@ -263,6 +264,43 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     const ids = toolResults(stored).map((m) => m.tool_call_id);
     expect(new Set(ids).size).toBe(ids.length);
     expect(ids.filter((id) => id.startsWith("remember_"))).toHaveLength(2);
+    await expectSameThread(a, cfg.configurable.thread_id);
+    expectAccepted(a.m);
+  });
+
+  it(`the middlewares of the reports above listed before the stack's (todoList, piiMiddleware, a { ...state } afterModel hook): the thread is plain's, every request accepted (${graphOpsLabel(c)})`, async () => {
+    const address = "minsu.kim@example.com";
+    const a = graphOpsAgents({
+      ...c,
+      middlewareFirst: true,
+      more: answerWith(
+        "PLAN",
+        (rest, n) => [
+          { id: `todo_${n}_0`, name: "write_todos", args: { todos: [{ content: rest, status: "pending" }] } },
+          { id: `todo_${n}_1`, name: "write_todos", args: { todos: [{ content: `${rest} (2)`, status: "pending" }] } },
+          { id: `lookup_${n}_2`, name: "lookup", args: { n: 2 } },
+        ],
+        `${t.note} → ${address}`,
+      ),
+      middleware: () => [
+        piiMiddleware("email", { strategy: "redact", applyToInput: true, applyToOutput: true, applyToToolResults: true }),
+        todoListMiddleware(),
+        createMiddleware({ name: "echo", afterModel: async (state) => ({ ...state }) }),
+      ],
+    });
+    const cfg = { configurable: { thread_id: `user-first-${c.lang}-${c.archive}` } };
+    for (const [, target] of both(a)) {
+      await warmGraphOps(target, c.lang, cfg, 5);
+      await target.invoke({ messages: [new HumanMessage(`PLAN ${t.fixed} ${address}`)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 4, 6);
+    }
+    const stored = await wholeThread(a, cfg.configurable.thread_id);
+    expect(
+      toolResults(stored)
+        .filter((m) => m.tool_call_id.startsWith("todo_"))
+        .map((m) => m.status),
+    ).toEqual(["error", "error"]);
+    expect(stored.some((m) => messageText(m).includes(address))).toBe(false);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
   });

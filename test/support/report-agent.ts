@@ -134,6 +134,8 @@ export function stackAgent(options: {
   maxHistoryTokens?: number;
   model?: ReturnType<typeof strictModel>;
   extra?: AgentMiddleware[];
+  /** List `extra` before the stack's middleware (default: after). */
+  extraFirst?: boolean;
   responseFormat?: z.ZodType;
   /** Further `memoryStack` options (`summarizeTrigger`, `persistTrimKeepGroups`, ...). */
   stack?: MemoryStackOptions;
@@ -158,7 +160,7 @@ export function stackAgent(options: {
     tools: options.tools ?? [lookup, book],
     ...(options.systemPrompt === false ? {} : { systemPrompt: options.systemPrompt ?? "You are a helpful assistant." }),
     checkpointer: stack.checkpointer,
-    middleware: [...stack.middleware, ...(options.extra ?? [])],
+    middleware: options.extraFirst ? [...(options.extra ?? []), ...stack.middleware] : [...stack.middleware, ...(options.extra ?? [])],
     ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
   });
   return { agent, model, stack };
@@ -235,6 +237,8 @@ export function graphOpsAgents(options: {
   more?: (text: string) => AIMessage | undefined;
   /** Middleware of the user's, after the stack's on one agent and alone on the other (a fresh instance for each). */
   middleware?: () => AgentMiddleware[];
+  /** List `middleware` before the stack's instead. */
+  middlewareFirst?: boolean;
   /** `createAgent`'s `responseFormat`, on both agents. */
   responseFormat?: unknown;
 }) {
@@ -248,7 +252,7 @@ export function graphOpsAgents(options: {
     summarizeThreshold: 6,
     summarizer: summarizer.model,
     stack: { archive: options.archive },
-    ...(options.middleware ? { extra: options.middleware() } : {}),
+    ...(options.middleware ? { extra: options.middleware(), extraFirst: options.middlewareFirst ?? false } : {}),
     ...(options.responseFormat ? { responseFormat: options.responseFormat as z.ZodType } : {}),
   });
   const plainModel = parallelModel(false, options.more);
