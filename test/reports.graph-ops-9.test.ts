@@ -71,6 +71,10 @@ const answerWith =
 
 const toolResults = (messages: readonly BaseMessage[]) => messages.filter((m) => m.getType() === "tool") as ToolMessage[];
 
+/** Every tool result in every request `model` received is named (Gemini's functionResponse needs one; langchainjs#10705). */
+const expectNamedResults = (model: Parameters<typeof requests>[0]) =>
+  expect(requests(model).flatMap((request) => toolResults(request).filter((m) => !m.name))).toEqual([]);
+
 describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) => {
   const t = GRAPH_OPS_TEXT[c.lang];
 
@@ -101,8 +105,10 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
         .filter((m) => m.tool_call_id.startsWith("lookup_"))
         .map((m) => messageText(m)),
     ).toEqual(["result 7"]);
+    expect(requests(a.m).some((request) => toolResults(request).some((m) => m.name === "write_todos"))).toBe(true);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
   });
 
   it(`langchainjs#10175: two user afterModel hooks returning { ...state } after the stack's: the turn runs as on plain (${graphOpsLabel(c)})`, async () => {
@@ -122,6 +128,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     expect(outcomes.agent).toEqual(outcomes.plain);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
   });
 
   it(`langchain#37659, langchain#40767: piiMiddleware redacting emails in input, output and tool results: the thread is plain's, no request holds an address plain's do not (${graphOpsLabel(c)})`, async () => {
@@ -159,6 +166,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     const stored = await wholeThread(a, cfg.configurable.thread_id);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
     // Where an address reaches the model: in message text never (redacted), in tool-call args as on plain.
     const leaks = (all: BaseMessage[][]) =>
       all.map((request) => ({
@@ -222,6 +230,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     expect(a.plainModel.providerLog.rejected.map((r) => r.violations[0]?.rule)).toContain("unanswered_tool_call");
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
   });
 
   it(`langchainjs#9497: a tool answering with a Command (its ToolMessage and a state key) beside a parallel lookup, under dynamicSystemPromptMiddleware: each call one result, the thread is plain's (${graphOpsLabel(c)})`, async () => {
@@ -266,6 +275,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     expect(ids.filter((id) => id.startsWith("remember_"))).toHaveLength(2);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
   });
 
   it(`the middlewares of the reports above listed before the stack's (todoList, piiMiddleware, a { ...state } afterModel hook): the thread is plain's, every request accepted (${graphOpsLabel(c)})`, async () => {
@@ -303,5 +313,6 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     expect(stored.some((m) => messageText(m).includes(address))).toBe(false);
     await expectSameThread(a, cfg.configurable.thread_id);
     expectAccepted(a.m);
+    expectNamedResults(a.m);
   });
 });
