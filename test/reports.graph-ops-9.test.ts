@@ -27,7 +27,7 @@
  *   `dynamicSystemPromptMiddleware`;
  * - and the middlewares of the first three listed before the stack's instead of after.
  */
-import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { type AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
 import {
@@ -42,6 +42,7 @@ import {
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
+  callsOnWord,
   expectAccepted,
   expectSameThread,
   GRAPH_OPS_CASES,
@@ -57,18 +58,6 @@ import {
 
 const both = graphOpsPair;
 
-/** `<WORD> <rest>` on the last line: `calls(rest, text.length)` in one answer (with `content`). */
-const answerWith =
-  (word: string, calls: (rest: string, n: number) => Array<{ id: string; name: string; args: object }>, content = "") =>
-  (text: string) => {
-    const hit = new RegExp(`^${word} (.+)$`).exec(text);
-    if (!hit) return undefined;
-    return new AIMessage({
-      content,
-      tool_calls: calls(hit[1] as string, text.length).map((call) => ({ ...call, type: "tool_call" as const })),
-    });
-  };
-
 const toolResults = (messages: readonly BaseMessage[]) => messages.filter((m) => m.getType() === "tool") as ToolMessage[];
 
 /** Every tool result in every request `model` received is named (Gemini's functionResponse needs one; langchainjs#10705). */
@@ -81,7 +70,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
   it(`langchainjs#9761, langchainjs#10705: todoListMiddleware rejects two parallel write_todos calls beside a lookup: named error results, the thread is plain's (${graphOpsLabel(c)})`, async () => {
     const a = graphOpsAgents({
       ...c,
-      more: answerWith("PLAN", (rest, n) => [
+      more: callsOnWord("PLAN", (rest, n) => [
         { id: `todo_${n}_0`, name: "write_todos", args: { todos: [{ content: rest, status: "pending" }] } },
         { id: `todo_${n}_1`, name: "write_todos", args: { todos: [{ content: `${rest} (2)`, status: "in_progress" }] } },
         { id: `lookup_${n}_2`, name: "lookup", args: { n: 7 } },
@@ -144,7 +133,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     const a = graphOpsAgents({
       ...c,
       tools: [mail],
-      more: answerWith(
+      more: callsOnWord(
         "MAIL",
         (_rest, n) => [
           { id: `mail_${n}_0`, name: "mail", args: { to: address } },
@@ -202,7 +191,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
       ...c,
       tools: [book],
       responseFormat: toolStrategy(schema),
-      more: answerWith("BOOK", (seat, n) => [
+      more: callsOnWord("BOOK", (seat, n) => [
         { id: `book_${n}_0`, name: "book", args: { seat } },
         { id: `booking_${n}_1`, name: "booking", args: { seat, confirmed: true } },
       ]),
@@ -254,7 +243,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     const a = graphOpsAgents({
       ...c,
       tools: [remember],
-      more: answerWith("REMEMBER", (fact, n) => [
+      more: callsOnWord("REMEMBER", (fact, n) => [
         { id: `remember_${n}_0`, name: "remember", args: { fact } },
         { id: `remember_${n}_1`, name: "lookup", args: { n: 9 } },
       ]),
@@ -283,7 +272,7 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 9 (%o)", (c) =>
     const a = graphOpsAgents({
       ...c,
       middlewareFirst: true,
-      more: answerWith(
+      more: callsOnWord(
         "PLAN",
         (rest, n) => [
           { id: `todo_${n}_0`, name: "write_todos", args: { todos: [{ content: rest, status: "pending" }] } },

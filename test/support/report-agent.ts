@@ -225,6 +225,21 @@ export async function warmGraphOps(target: ReportGraph, lang: GraphOpsCase["lang
 }
 
 /**
+ * A `more` answer for {@link graphOpsAgents}: to a last line `<WORD> <rest>`, one AI message (text
+ * `content`) holding `calls(rest, text length)`; to any other line none.
+ */
+export const callsOnWord =
+  (word: string, calls: (rest: string, n: number) => Array<{ id: string; name: string; args: object }>, content = "") =>
+  (text: string) => {
+    const hit = new RegExp(`^${word} (.+)$`).exec(text);
+    if (!hit) return undefined;
+    return new AIMessage({
+      content,
+      tool_calls: calls(hit[1] as string, text.length).map((call) => ({ ...call, type: "tool_call" as const })),
+    });
+  };
+
+/**
  * The graph-operation report suites' pair of agents: `memoryStack` (window 4, summary at 6, the
  * `lookup` tool, archive as given) with a strict {@link parallelModel}, and plain `createAgent` on a
  * `MemorySaver` with the same model recording only (the oracle).
