@@ -42,6 +42,7 @@ import { createMiddleware, humanInTheLoopMiddleware, modelRetryMiddleware, tool,
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
+  callsOnWord,
   expectAccepted,
   expectSameThread,
   GRAPH_OPS_CASES,
@@ -59,17 +60,11 @@ import {
 const both = graphOpsPair;
 
 /** `<WORD> <rest>` on the last line: a call of `name` (args from `args(rest)`) beside a `lookup`, ids from the text's length. */
-const callsBesideLookup = (word: string, name: string, args: (rest: string) => object) => (text: string) => {
-  const hit = new RegExp(`^${word} (.+)$`).exec(text);
-  if (!hit) return undefined;
-  return new AIMessage({
-    content: "",
-    tool_calls: [
-      { id: `${name}_${text.length}_0`, name, args: args(hit[1] as string), type: "tool_call" as const },
-      { id: `${name}_${text.length}_1`, name: "lookup", args: { n: 5 }, type: "tool_call" as const },
-    ],
-  });
-};
+const callsBesideLookup = (word: string, name: string, args: (rest: string) => object) =>
+  callsOnWord(word, (rest, n) => [
+    { id: `${name}_${n}_0`, name, args: args(rest) },
+    { id: `${name}_${n}_1`, name: "lookup", args: { n: 5 } },
+  ]);
 
 describe.each(GRAPH_OPS_CASES)("public reports, graph operations 8 (%o)", (c) => {
   const t = GRAPH_OPS_TEXT[c.lang];

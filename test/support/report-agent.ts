@@ -134,6 +134,8 @@ export function stackAgent(options: {
   maxHistoryTokens?: number;
   model?: ReturnType<typeof strictModel>;
   extra?: AgentMiddleware[];
+  /** List `extra` before the stack's middleware (default: after). */
+  extraFirst?: boolean;
   responseFormat?: z.ZodType;
   /** Further `memoryStack` options (`summarizeTrigger`, `persistTrimKeepGroups`, ...). */
   stack?: MemoryStackOptions;
@@ -158,7 +160,7 @@ export function stackAgent(options: {
     tools: options.tools ?? [lookup, book],
     ...(options.systemPrompt === false ? {} : { systemPrompt: options.systemPrompt ?? "You are a helpful assistant." }),
     checkpointer: stack.checkpointer,
-    middleware: [...stack.middleware, ...(options.extra ?? [])],
+    middleware: options.extraFirst ? [...(options.extra ?? []), ...stack.middleware] : [...stack.middleware, ...(options.extra ?? [])],
     ...(options.responseFormat ? { responseFormat: options.responseFormat } : {}),
   });
   return { agent, model, stack };
@@ -223,6 +225,21 @@ export async function warmGraphOps(target: ReportGraph, lang: GraphOpsCase["lang
 }
 
 /**
+ * A `more` answer for {@link graphOpsAgents}: to a last line `<WORD> <rest>`, one AI message (text
+ * `content`) holding `calls(rest, text length)`; to any other line none.
+ */
+export const callsOnWord =
+  (word: string, calls: (rest: string, n: number) => Array<{ id: string; name: string; args: object }>, content = "") =>
+  (text: string) => {
+    const hit = new RegExp(`^${word} (.+)$`).exec(text);
+    if (!hit) return undefined;
+    return new AIMessage({
+      content,
+      tool_calls: calls(hit[1] as string, text.length).map((call) => ({ ...call, type: "tool_call" as const })),
+    });
+  };
+
+/**
  * The graph-operation report suites' pair of agents: `memoryStack` (window 4, summary at 6, the
  * `lookup` tool, archive as given) with a strict {@link parallelModel}, and plain `createAgent` on a
  * `MemorySaver` with the same model recording only (the oracle).
@@ -235,17 +252,23 @@ export function graphOpsAgents(options: {
   more?: (text: string) => AIMessage | undefined;
   /** Middleware of the user's, after the stack's on one agent and alone on the other (a fresh instance for each). */
   middleware?: () => AgentMiddleware[];
+  /** List `middleware` before the stack's instead. */
+  middlewareFirst?: boolean;
+  /** `createAgent`'s `responseFormat`, on both agents. */
+  responseFormat?: unknown;
 }) {
   const tools = [lookup, ...(options.tools ?? [])];
   const m = parallelModel(true, options.more);
+  const summarizer = summarizerModel((call) => `요약 summary ${call + 1}`);
   const { agent, stack } = stackAgent({
     model: m,
     tools: tools as never,
     windowSize: 4,
     summarizeThreshold: 6,
-    summarizer: summarizerModel((call) => `요약 summary ${call + 1}`).model,
+    summarizer: summarizer.model,
     stack: { archive: options.archive },
-    ...(options.middleware ? { extra: options.middleware() } : {}),
+    ...(options.middleware ? { extra: options.middleware(), extraFirst: options.middlewareFirst ?? false } : {}),
+    ...(options.responseFormat ? { responseFormat: options.responseFormat as z.ZodType } : {}),
   });
   const plainModel = parallelModel(false, options.more);
   const saver = new MemorySaver();
@@ -255,11 +278,14 @@ export function graphOpsAgents(options: {
     systemPrompt: "You are a helpful assistant.",
     checkpointer: saver,
     ...(options.middleware ? { middleware: options.middleware() } : {}),
+    ...(options.responseFormat ? { responseFormat: options.responseFormat as never } : {}),
   });
   return {
     agent: agent as unknown as ReportGraph,
     stack,
     m,
+    /** What the stack's summarizer was sent, call by call. */
+    summarizerInputs: summarizer.inputs,
     plain: plain as unknown as ReportGraph,
     plainModel,
     savers: { agent: stack.checkpointer as unknown as ReportLister, plain: saver as unknown as ReportLister },
