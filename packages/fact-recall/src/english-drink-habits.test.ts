@@ -33,10 +33,7 @@ describe("the drink kept instead is liked", () => {
     // `just` saying how it was said, not what is drunk (review61).
     "I don't drink coffee, just kidding",
     "I never drink at night, just saying",
-  ])(
-    "guard: %s",
-    (text) => expectNo(text, "user:likes"),
-  );
+  ])("guard: %s", (text) => expectNo(text, "user:likes"));
 });
 
 describe("a substance given up, by any of its verbs", () => {
