@@ -688,6 +688,17 @@ describe("Korean irregular verbs meet their other forms (session 61)", () => {
     // Nouns in 시 with the topic 는 keep it.
     expect(tokenize("도시는 복잡해")).toContain("도시");
     expect(tokenize("택시는 비싸")).toContain("택시");
+    // Longer nouns in 시 too: the honorific -시- follows an open syllable (a ㄹ stem drops its ㄹ:
+    // 만드시는), so 서울시는 / 콜택시는 are nouns; 도시 and 열두시 end nouns after an open syllable.
+    for (const [text, noun] of [
+      ["서울시는 크다", "서울시"],
+      ["콜택시는 비싸", "택시"],
+      ["신도시는 조용해", "도시"],
+      ["대도시는 복잡해", "도시"],
+      ["열두시는 늦어", "열두시"],
+    ] as const) {
+      expect(tokenize(text), text).toContain(noun);
+    }
   });
 
   it("reads the connective -ㄴ데 fused into a vowel stem or the copula (바쁜데 / 바빠요, 친군데 / 친구)", () => {

@@ -382,8 +382,10 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
       // The honorific `-시-` before the adnominal `-는` (`만드시는`, `좋아하시는`, `기다리시는`;
       // session 61): a verb, not a noun and the topic `는`. Only after two syllables, where no common
-      // noun ends in 시 (`도시는`, `택시는`, `다시는` keep theirs; `대도시는` is read as a verb).
-      if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시")) verbal = true;
+      // noun ends in 시 (`도시는`, `택시는`, `다시는` keep theirs). The `-시-` follows an open syllable
+      // (a ㄹ stem drops its ㄹ: `만드시는`; a consonant stem takes `으`: `앉으시는`), so `서울시는`,
+      // `콜택시는` are nouns, and so are the open-syllable nouns in `도시` and `열두시` (`대도시는`).
+      if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시") && honorificSiAfter(stem.slice(0, -1))) verbal = true;
     }
   }
   const unstripped = stem === word;
@@ -416,6 +418,12 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
   return { stem: kept, verbal, bare: unstripped, ...read };
+}
+
+/** Whether the `시` after `before` can be the honorific `-(으)시-`: after an open syllable, not a noun's (`대도시`, `열두시`). */
+function honorificSiAfter(before: string): boolean {
+  const last = before.slice(-1);
+  return HANGUL.test(last) && jamo(last).final === 0 && !/(?:도|열두)$/u.test(before);
 }
 
 /** Nouns in `-씨` that are no name with the honorific (`아저씨`, `아가씨`, `마음씨`). */

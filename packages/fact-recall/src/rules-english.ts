@@ -322,7 +322,7 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
 const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
   [
     new RegExp(
-      `^${ADV}(?:quit|stopped|gave up|cut out|kicked|have ${ADV}(?:quit|stopped|given up|cut out|kicked)) (?:the )?(${SUBSTANCE})\\b`,
+      `^${ADV}(?:quit|stopped|gave up|cut out|kicked|have ${ADV}(?:quit|stopped|given up|cut out|kicked)) (?:the )?(?:(?:drinking|smoking|vaping|eating) (?=(?:${SUBSTANCE})\\b))?(${SUBSTANCE})\\b`,
       "i",
     ),
     "health",
@@ -353,9 +353,10 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
     (m) => m[1] as string,
   ],
   // A home moved out of (`moved out of my casita in Barrio Viejo`, `we moved out of our flat in
-  // May`): a residence no more; not a way or a role (`moved out of the way`: `my`/`our` only).
+  // May`): a residence no more; not a way or a role (`moved out of the way`: `my`/`our` only, and
+  // not `my way`).
   [
-    new RegExp(`^${ADV}(?:have |had )?moved out of (?:my|our) ([^,;:!?]+)`, "i"),
+    new RegExp(`^${ADV}(?:have |had )?moved out of (?:my|our) (?!way\\b)([^,;:!?]+)`, "i"),
     "residence",
     (m) => valueHead(cut(m[1] as string, 6), "place"),
   ],
@@ -403,9 +404,10 @@ const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:h
 const RULES: Rule[] = [
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
-    // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact.
+    // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact;
+    // `just kidding`, `just saying` say how it was said.
     attribute: "likes",
-    re: /^(?:do not|never) drink [^,;:!?]+,\s*(?:just|only|mostly)\s+([^,;:!?]+)/i,
+    re: /^(?:do not|never) drink [^,;:!?]+,\s*(?:just|only|mostly)\s+(?!(?:kidding|joking|saying|sayin|curious|wondering)\b)([^,;:!?]+)/i,
     build: (m, s) => {
       const v = valueHead(cut(m[1] as string, 4), "activity");
       return FILLER_VALUES.test(v) || v.length < 2

@@ -91,6 +91,11 @@ export { assertSchemaName, PgThreadRegistry, pgTables } from "./pg-thread-regist
 export { PgTransactionScope } from "./pg-transaction-scope.js";
 export { type OpsTarget, openRegistry, type PruneOptions, type PruneReport, prune, type RetentionOptions, retention } from "./prune.js";
 export { dsnSecrets, REDACTED, redactConfig, redactDsn, redactSecrets } from "./redact.js";
+export {
+  type ArchiveReencryptResult,
+  type ReencryptArchiveOptions,
+  reencryptArchive,
+} from "./reencrypt-archive.js";
 export { ThreadwiseSchemaVersionError } from "./schema-version-error.js";
 export { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 export { SQLITE_SCHEMA_VERSION, SqliteThreadRegistry } from "./sqlite-thread-registry.js";

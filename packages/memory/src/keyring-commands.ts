@@ -21,7 +21,7 @@ import {
   type ArchiveReencryptResult,
   type ArchiveRowStore,
   postgresArchiveRows,
-  reencryptArchive,
+  reencryptArchiveRows,
   sqliteArchiveRows,
 } from "./reencrypt-archive.js";
 import { postgresUserStore } from "./user-memory-store.js";
@@ -162,7 +162,7 @@ export function addKeyringCommands(
           bar.stop();
           const dryRun = Boolean(opts.dryRun);
           const archive: ArchiveReencryptResult | undefined = archiveRows
-            ? await reencryptArchive(archiveRows, saver, {
+            ? await reencryptArchiveRows(archiveRows, saver, {
                 batchSize: opts.batchSize,
                 dryRun,
                 encryptPlaintext: Boolean(opts.encryptPlaintext),
@@ -221,7 +221,7 @@ function plaintextItemsPart(result: ReencryptUserItemsResult, dryRun: boolean, e
   return `sealed ${result.sealedPlaintext} plaintext item(s)${left > 0 ? `; ${left} plaintext item(s) left (not a well-formed item of its namespace's user)` : ""}`;
 }
 
-/** The report line of the archive (archived messages and rewrite markers) {@link reencryptArchive} re-sealed. */
+/** The report line of the archive (archived messages and rewrite markers) {@link reencryptArchiveRows} re-sealed. */
 function archiveLine(result: ArchiveReencryptResult, activeKid: string, dryRun: boolean): string {
   const kids = Object.entries(result.recordsByKid)
     .map(([kid, n]) => `${kid}: ${n}`)

@@ -1,11 +1,20 @@
-import { type EncryptedCheckpointSaver, isSealed, PLAINTEXT_RECORDS_KEY, type RecordLocation, sealedKid } from "@threadwise/encryption";
+import { parseOptions } from "@threadwise/core";
+import {
+  EncryptedCheckpointSaver,
+  isSealed,
+  PLAINTEXT_RECORDS_KEY,
+  type RecordLocation,
+  sealedKid,
+  ThreadwiseReencryptError,
+} from "@threadwise/encryption";
 import type BetterSqlite3 from "better-sqlite3";
 import type pg from "pg";
+import { z } from "zod/v4";
 import { archivedMessageRecordId, CLEARED_DIGESTS_RECORD_ID, clearedMarkerRecord, parseMarker } from "./archive-records.js";
 import { pgTables } from "./pg-thread-registry.js";
 import { ARCHIVE_CLEARED_MESSAGE_ID } from "./thread-registry.js";
 
-/** One row of `threadwise_archive` as {@link reencryptArchive} reads it (its primary key and record). */
+/** One row of `threadwise_archive` as {@link reencryptArchiveRows} reads it (its primary key and record). */
 export interface ArchiveRecordRow {
   tenantId: string;
   threadId: string;
@@ -13,7 +22,7 @@ export interface ArchiveRecordRow {
   record: string;
 }
 
-/** Where {@link reencryptArchive} reads and rewrites archive rows: a page after a key, and a conditional update. */
+/** Where {@link reencryptArchiveRows} reads and rewrites archive rows: a page after a key, and a conditional update. */
 export interface ArchiveRowStore {
   /** Up to `limit` rows ordered by primary key (tenant, thread, message id), after `after` (none: from the start). */
   page(after: ArchiveRecordRow | undefined, limit: number): Promise<ArchiveRecordRow[]>;
@@ -40,7 +49,7 @@ export interface ArchiveReencryptResult {
  * fails on a plaintext checkpoint record (`plaintext-record`). Idempotent.
  * @throws ThreadwiseDecryptionError / ThreadwiseAgentMismatchError when a record does not open (never skipped).
  */
-export async function reencryptArchive(
+export async function reencryptArchiveRows(
   store: ArchiveRowStore,
   saver: EncryptedCheckpointSaver,
   options: { batchSize: number; dryRun: boolean; encryptPlaintext: boolean },
@@ -129,4 +138,80 @@ export function postgresArchiveRows(pool: pg.Pool, schema: string): ArchiveRowSt
         ])
       ).rowCount === 1,
   };
+}
+
+const reencryptArchiveOptionsSchema = z.strictObject({
+  /**
+   * Archive rows read per page.
+   * @default 100
+   */
+  batchSize: z.number().int().positive().default(100),
+  /**
+   * Count records per kid and rows to re-seal, without writing.
+   * @default false
+   */
+  dryRun: z.boolean().default(false),
+  /**
+   * Also seal archived messages stored in plaintext (a store written without a keyring) instead of
+   * failing on them with `plaintext-record`, as `reencrypt`'s option.
+   * @default false
+   */
+  encryptPlaintext: z.boolean().default(false),
+});
+
+/** Options of {@link reencryptArchive}: `reencrypt`'s (`batchSize`, `dryRun`, `encryptPlaintext`) and the same `saver`. */
+export type ReencryptArchiveOptions = z.input<typeof reencryptArchiveOptionsSchema> & {
+  /** The encrypted checkpointer given to `reencrypt` (`encryptCheckpointer(SqliteSaver | PostgresSaver, ...)`): the archive is read in its database. */
+  saver: EncryptedCheckpointSaver;
+};
+
+/**
+ * Re-seals the message archive (`threadwise_archive`, written by `memoryStack({ archive: true })`:
+ * archived messages and rewrite markers' sealed digests) under the keyring's active kid: step 3 of
+ * a key rotation next to `reencrypt({ saver })` from `@threadwise/encryption`, which rewrites the
+ * checkpoint tables only. Without it, `retireKey` on the old kid leaves every archived message
+ * unreadable (`unknown-kid`). Reads the archive in the saver's own database: a `SqliteSaver`'s file
+ * (no archive table: nothing to do, zero rows) or a `PostgresSaver`'s schema (`options.schema`,
+ * migrated). Each row is written back only if unchanged since read; `seq` and `stamp` stay;
+ * idempotent. `threadwise keyring reencrypt` runs it after the checkpoint tables.
+ *
+ * @returns rows read (`scanned`), re-sealed (`rewritten`; with `dryRun`, that would be) and sealed
+ *   records per kid before (`recordsByKid`; `(plaintext)` for plaintext ones): a dry run listing only
+ *   the active kid, here and in `reencrypt`'s, is when the old kid can be retired.
+ * @throws ThreadwiseUnknownOptionError / ThreadwiseConfigError for a misspelt or bad option, before any row is read.
+ * @throws ThreadwiseReencryptError when `saver` is no `encryptCheckpointer()` saver or its storage is
+ *   neither SQLite nor PostgreSQL (a `MemorySaver` stack's archive lives in the process).
+ * @throws ThreadwiseDecryptionError / ThreadwiseAgentMismatchError when a record does not open (never
+ *   skipped); `plaintext-record` for a plaintext one without `encryptPlaintext`.
+ * @example
+ * rotateKeyring("keyring.json");
+ * const saver = encryptCheckpointer(new SqliteSaver(db), { keyring: "keyring.json", agentId });
+ * await reencrypt({ saver });
+ * await reencryptArchive({ saver });
+ * const dry = await reencryptArchive({ saver, dryRun: true }); // Object.keys(dry.recordsByKid): the active kid only
+ * retireKey("keyring.json", oldKid);
+ */
+export async function reencryptArchive(options: ReencryptArchiveOptions): Promise<ArchiveReencryptResult> {
+  const { saver, ...rest } = options;
+  const parsed = parseOptions("reencryptArchive", reencryptArchiveOptionsSchema, rest);
+  if (!(saver instanceof EncryptedCheckpointSaver))
+    throw new ThreadwiseReencryptError("reencryptArchive: `saver` must come from encryptCheckpointer()");
+  const store = await archiveRowsOf(saver.inner as unknown as Record<string, unknown>);
+  if (store === null)
+    throw new ThreadwiseReencryptError(
+      `reencryptArchive: cannot reach the archive of ${saver.inner.constructor.name}; supported: SqliteSaver, PostgresSaver (a MemorySaver stack's archive lives in its process)`,
+    );
+  if (store === undefined) return { scanned: 0, rewritten: 0, recordsByKid: {} };
+  return reencryptArchiveRows(store, saver, parsed);
+}
+
+/** The archive rows in a saver's database: `undefined` when it has no archive table, `null` for a storage not known. */
+async function archiveRowsOf(inner: Record<string, unknown>): Promise<ArchiveRowStore | undefined | null> {
+  const db = inner.db as BetterSqlite3.Database | undefined;
+  if (typeof db?.prepare === "function") return sqliteArchiveRows(db);
+  const pool = inner.pool as pg.Pool | undefined;
+  const schema = (inner.options as { schema?: string } | undefined)?.schema;
+  if (typeof pool?.query !== "function" || typeof schema !== "string") return null;
+  const table = await pool.query<{ found: string | null }>("SELECT to_regclass($1) AS found", [pgTables(schema).archive]);
+  return table.rows[0]?.found == null ? undefined : postgresArchiveRows(pool, schema);
 }
