@@ -7,13 +7,14 @@ import {
   messageType,
   NEAR_SPELLING_WEIGHT,
   QueryWidening,
+  RELATED_WORD_WEIGHT,
   timestampTerms,
   tokenize,
 } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /** The query widening's weights and bound, core's (`query-widening.ts`), shared with fact recall. */
-export { CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_MIN_LETTERS, NEAR_SPELLING_WEIGHT } from "@threadwise/core";
+export { CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_MIN_LETTERS, NEAR_SPELLING_WEIGHT, RELATED_WORD_WEIGHT } from "@threadwise/core";
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -123,9 +124,10 @@ export class MessageIndex {
   #characters = 0;
   /**
    * The indexed terms, keyed for the terms a query also meets (core's `QueryWidening`: the other
-   * script's terms sharing a cross-script key, near spellings). Kept by vocabulary, not by entry. A
-   * term whose messages were all discarded may stay until the next vacuum, where it matches no
-   * message and so changes no result; near spellings ask the index itself ({@link #holds}).
+   * script's terms sharing a cross-script key, near spellings, related words). Kept by vocabulary,
+   * not by entry. A term whose messages were all discarded may stay until the next vacuum, where it
+   * matches no message and so changes no result; near spellings and related words ask the index
+   * itself whether a query term is held ({@link #holds}).
    */
   readonly #widening = new QueryWidening();
 
@@ -228,15 +230,16 @@ export class MessageIndex {
   search(terms: readonly string[], k: number, skip?: (entry: RecallEntry) => boolean): Array<{ entry: RecallEntry; score: number }> {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
-    const { crossed, near } = this.#widening.widen(terms, (term) => this.#holds(term));
-    const query = crossed.size === 0 && near.size === 0 ? terms : [...terms, ...crossed, ...near];
-    const options =
-      crossed.size === 0 && near.size === 0
-        ? { tokenize: (text: string) => text.split("\u0000") }
-        : {
-            tokenize: (text: string) => text.split("\u0000"),
-            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : 1),
-          };
+    const { crossed, near, related } = this.#widening.widen(terms, (term) => this.#holds(term), { related: true });
+    const widened = crossed.size > 0 || near.size > 0 || related.size > 0;
+    const query = widened ? [...terms, ...crossed, ...near, ...related] : terms;
+    const options = widened
+      ? {
+          tokenize: (text: string) => text.split("\u0000"),
+          boostTerm: (term: string) =>
+            crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : related.has(term) ? RELATED_WORD_WEIGHT : 1,
+        }
+      : { tokenize: (text: string) => text.split("\u0000") };
     for (const hit of this.#mini.search(query.join("\u0000"), options)) {
       const entry = this.#bySeq.get(hit.id as number);
       if (!entry || skip?.(entry)) continue;
