@@ -108,9 +108,20 @@ export function lexiconSenses(term: string): number[] {
   // Only lowercase Latin words are in the extract: any other term is answered without reading it.
   const first = term.charCodeAt(0);
   if (!(first >= 0x61 && first <= 0x7a)) return [];
+  const known = sensesOf.get(term);
+  if (known !== undefined) return [...known];
   const ids = wordLine(load().words, term);
-  return ids === undefined ? [] : readSenses(ids, LEXICON_SENSES);
+  const senses = ids === undefined ? [] : readSenses(ids, LEXICON_SENSES);
+  // A query asks for the same few thousand words again and again: answers are kept, the store
+  // emptied when full (a bounded memo of a pure function: no answer depends on it).
+  if (sensesOf.size >= SENSES_KEPT) sensesOf.clear();
+  sensesOf.set(term, senses);
+  return [...senses];
 }
+
+/** Terms whose {@link lexiconSenses} are kept (the memo is emptied when it reaches this many). */
+const SENSES_KEPT = 8192;
+const sensesOf = new Map<string, readonly number[]>();
 
 /**
  * What an indexed term is met by: its senses ({@link lexiconSenses}) and, for each, the synsets it

@@ -71,4 +71,47 @@ describe("MessageIndex: a question meets a word of the same meaning or a kind of
     expect(ranked(running)).toEqual(ranked(indexOf(thread.slice(1))));
     expect(found(running, question)).toEqual(["b", "d"]);
   });
+
+  it.each([
+    [
+      "en",
+      [
+        "a bird landed on the balcony",
+        "my brompton got a flat",
+        "the cockatiel is doing great",
+        "the torunament was fun",
+        "the parakeet sings at dawn",
+        "see you tomorrow then",
+      ],
+      ["how is the bird?", "브롬톤 어때?", "the tournament", "my parrot"],
+    ],
+    [
+      "ko",
+      [
+        "베란다에 bird 한 마리 앉았어요",
+        "브롬톤 바퀴가 펑크 났어",
+        "우리 cockatiel 요즘 건강해요",
+        "tournament 결승 봤어",
+        "parakeet 이 새벽에 울어요",
+        "내일 봐요",
+      ],
+      ["그 bird 어때?", "brompton 어때?", "tournamant 어땠어?", "parrot 키워?"],
+    ],
+  ])(
+    "%s: as messages leave past maxMessages (discards and vacuums), every widening ranks as a fresh index of the kept messages",
+    (_lang, texts, questions) => {
+      const thread = texts.map((text, i) => user(String.fromCharCode(97 + i), text));
+      const ranked = (index: MessageIndex, question: string) => index.search(tokenize(question), 5).map((r) => [r.entry.id, r.score]);
+      for (const max of [1, 2, 3]) {
+        const running = new MessageIndex({ maxMessages: max });
+        for (let n = 1; n <= thread.length; n += 1) {
+          running.sync(thread.slice(0, n));
+          const fresh = new MessageIndex({ maxMessages: max });
+          fresh.sync(thread.slice(Math.max(0, n - max), n));
+          for (const question of questions)
+            expect([max, n, question, ranked(running, question)]).toEqual([max, n, question, ranked(fresh, question)]);
+        }
+      }
+    },
+  );
 });
