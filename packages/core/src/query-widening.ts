@@ -124,7 +124,7 @@ export class QueryWidening {
    * that is no common English word (`isCommonEnglishTerm`, session 61), and, with
    * `options.related`, the noted words among the {@link lexiconMembers} of the senses of a query
    * term that `holds` says no document has (looked up in the lexicon's inversion, so the
-   * vocabulary itself is never keyed for them; `holds` is asked only when such a word is noted).
+   * vocabulary itself is never keyed for them; `holds` is asked of the query terms the lexicon knows).
    * None of them is a query term; each set in code-unit order. Two terms of one script never meet
    * by a key.
    */
@@ -171,17 +171,15 @@ export class QueryWidening {
   }
 
   /**
-   * Adds to `related` the noted words, no query term, that `term`'s senses meet, if any and
-   * `holds(term)` is false (asked last: most query words meet no noted word).
+   * Adds to `related` the noted words, no query term, that `term`'s senses meet, when the lexicon
+   * knows `term` and `holds(term)` is false (asked before the words are looked up: most query words
+   * the lexicon knows are held, and an index whose vocabulary is exact answers by a set lookup).
    */
   #addRelated(term: string, own: ReadonlySet<string>, holds: (term: string) => boolean, related: Set<string>): void {
     const senses = lexiconSenses(term);
-    if (senses.length === 0) return;
-    const met: string[] = [];
+    if (senses.length === 0 || holds(term)) return;
     for (const sense of senses)
-      for (const other of lexiconMembers(sense)) if (this.#vocabulary.has(other) && !own.has(other)) met.push(other);
-    if (met.length === 0 || holds(term)) return;
-    for (const other of met) related.add(other);
+      for (const other of lexiconMembers(sense)) if (this.#vocabulary.has(other) && !own.has(other)) related.add(other);
   }
 
   /** Keys the pending terms of `script` still noted. */
