@@ -63,6 +63,7 @@ export {
 } from "./content-block-tokens.js";
 export { type CrossScriptKeys, consonantSkeleton, crossScriptKeys, type TermScript } from "./cross-script.js";
 export { type CalendarDate, englishMonth, monthTerm, parseCalendarDate, timestampTerms } from "./date-terms.js";
+export { LEXICON_DEPTH, LEXICON_SENSES, lexiconKeys, lexiconMembers, lexiconSenses } from "./english-lexicon.js";
 export {
   checkEnvNames,
   closestEnvName,
@@ -157,7 +158,9 @@ export {
   NEAR_SPELLING_MIN_LETTERS,
   NEAR_SPELLING_WEIGHT,
   QueryWidening,
+  RELATED_WORD_WEIGHT,
   type WidenedTerms,
+  type WidenOptions,
 } from "./query-widening.js";
 export { type CountedRequest, requestTokenBound, requestTokens } from "./request-tokens.js";
 export { withoutCalls } from "./sent-copies.js";

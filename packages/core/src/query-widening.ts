@@ -3,12 +3,16 @@
  * terms of the other script that share a cross-script key with a query term ({@link crossScriptKeys}:
  * `넷플릭스` for `netflix`, `brompton` for `브롬톤`), and the terms one typo away from a long Latin
  * query term that no document holds and that is no common English word ({@link nearSpelling}:
- * `tournament` for `torunament`, but `though` not for `through`). One
+ * `tournament` for `torunament`, but `though` not for `through`), and, when asked, the English
+ * words of the same meaning or a kind of it of a Latin query term no document holds
+ * ({@link lexiconMembers}: `cockatiel` for `bird`, `tea` for `beverage`). One
  * copy for every index that ranks by core's `tokenize` terms (recall's message index, fact
  * recall's index), so a question meets a message and a fact alike. The index adds them to the
- * query at {@link CROSS_SCRIPT_WEIGHT} and {@link NEAR_SPELLING_WEIGHT} of its own terms' weight.
+ * query at {@link CROSS_SCRIPT_WEIGHT}, {@link NEAR_SPELLING_WEIGHT} and {@link RELATED_WORD_WEIGHT}
+ * of its own terms' weight.
  */
 import { crossScriptKeys, type TermScript } from "./cross-script.js";
+import { lexiconMembers, lexiconSenses } from "./english-lexicon.js";
 import { isCommonEnglishTerm, nearSpelling } from "./near-spelling.js";
 
 /**
@@ -27,12 +31,37 @@ export const NEAR_SPELLING_WEIGHT = 0.5;
 /** Shortest query term (letters, as `tokenize` writes it) that meets its near spellings. */
 export const NEAR_SPELLING_MIN_LETTERS = 7;
 
+/**
+ * Weight of an indexed English term that means the same as a query term or is a kind of it
+ * ({@link lexiconMembers}, a WordNet extract: `cockatiel` for a query's `bird`, `scared` for
+ * `frighten`; session 61), against 1 for the query's own terms, so a message with the word itself
+ * ranks first. Only for a query term no document holds: a word the thread never said was likely
+ * said another way, while a word it did say already finds its messages (widening `dog` to every
+ * breed of a dog owner's thread ranked them above the answer; bench/README.md, session 61).
+ */
+export const RELATED_WORD_WEIGHT = 0.3;
+
+/** What {@link QueryWidening.widen} computes besides the cross-script terms and near spellings. */
+export interface WidenOptions {
+  /**
+   * Also the related words ({@link WidenedTerms.related}); default `false` (an empty set, the
+   * lexicon never read). Recall's message index asks for them; fact recall does not (session 61).
+   */
+  readonly related?: boolean;
+}
+
 /** The terms a query meets beyond its own ({@link QueryWidening.widen}); none of them a query term. */
 export interface WidenedTerms {
   /** Terms of the other script sharing a cross-script key with a query term. */
   readonly crossed: ReadonlySet<string>;
   /** Terms one typo away from a long Latin query term no document holds. */
   readonly near: ReadonlySet<string>;
+  /**
+   * Latin terms of the same meaning as a Latin query term no document holds, or a kind of it
+   * ({@link lexiconMembers}), none of them in `crossed` or `near`; empty unless
+   * {@link WidenOptions.related} was asked.
+   */
+  readonly related: ReadonlySet<string>;
 }
 
 /**
@@ -92,15 +121,33 @@ export class QueryWidening {
    * sharing a cross-script key with one of them, and one typo from one of at least
    * {@link NEAR_SPELLING_MIN_LETTERS} Latin letters that `holds` says no document has (default:
    * not noted; an index whose vocabulary may keep a discarded document's terms asks itself) and
-   * that is no common English word (`isCommonEnglishTerm`, session 61).
+   * that is no common English word (`isCommonEnglishTerm`, session 61), and, with
+   * `options.related`, the noted words among the {@link lexiconMembers} of the senses of a query
+   * term that `holds` says no document has (looked up in the lexicon's inversion, so the
+   * vocabulary itself is never keyed for them; `holds` is asked of the query terms the lexicon knows).
    * None of them is a query term; each set in code-unit order. Two terms of one script never meet
    * by a key.
    */
-  widen(terms: readonly string[], holds: (term: string) => boolean = (term) => this.#vocabulary.has(term)): WidenedTerms {
+  widen(
+    terms: readonly string[],
+    holds: (term: string) => boolean = (term) => this.#vocabulary.has(term),
+    options: WidenOptions = {},
+  ): WidenedTerms {
     const crossed = new Set<string>();
     const near = new Set<string>();
-    if (this.#vocabulary.size === 0) return { crossed, near };
+    const related = new Set<string>();
+    if (this.#vocabulary.size === 0) return { crossed, near, related };
     const own = new Set(terms);
+    // One answer per term and call: near spellings and related words may both ask.
+    const held = new Map<string, boolean>();
+    const heldOnce = (term: string): boolean => {
+      let answer = held.get(term);
+      if (answer === undefined) {
+        answer = holds(term);
+        held.set(term, answer);
+      }
+      return answer;
+    };
     for (const term of own) {
       const keyed = crossScriptKeys(term);
       if (keyed !== undefined) {
@@ -113,12 +160,26 @@ export class QueryWidening {
       }
       // A common English word is what the user meant (`through` is no typo of `though`); checked
       // last, so the word list loads only for a long Latin term no document holds.
-      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || holds(term) || isCommonEnglishTerm(term)) continue;
+      if (options.related === true) this.#addRelated(term, own, heldOnce, related);
+      if (term.length < NEAR_SPELLING_MIN_LETTERS || !/^[a-z]+$/.test(term) || heldOnce(term) || isCommonEnglishTerm(term)) continue;
       for (const other of this.#vocabulary) if (!own.has(other) && nearSpelling(term, other)) near.add(other);
     }
+    for (const term of related) if (crossed.has(term) || near.has(term)) related.delete(term);
     // In code-unit order, not the order terms were noted in: the query's term order is a sum's
     // order in the ranking, so an index kept in step and one built afresh rank bit for bit alike.
-    return { crossed: new Set([...crossed].sort()), near: new Set([...near].sort()) };
+    return { crossed: new Set([...crossed].sort()), near: new Set([...near].sort()), related: new Set([...related].sort()) };
+  }
+
+  /**
+   * Adds to `related` the noted words, no query term, that `term`'s senses meet, when the lexicon
+   * knows `term` and `holds(term)` is false (asked before the words are looked up: most query words
+   * the lexicon knows are held, and an index whose vocabulary is exact answers by a set lookup).
+   */
+  #addRelated(term: string, own: ReadonlySet<string>, holds: (term: string) => boolean, related: Set<string>): void {
+    const senses = lexiconSenses(term);
+    if (senses.length === 0 || holds(term)) return;
+    for (const sense of senses)
+      for (const other of lexiconMembers(sense)) if (this.#vocabulary.has(other) && !own.has(other)) related.add(other);
   }
 
   /** Keys the pending terms of `script` still noted. */

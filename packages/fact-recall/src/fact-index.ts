@@ -1,4 +1,12 @@
-import { analysisText, CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_WEIGHT, QueryWidening, SizedLru, tokenize } from "@threadwise/core";
+import {
+  analysisText,
+  CROSS_SCRIPT_WEIGHT,
+  NEAR_SPELLING_WEIGHT,
+  QueryWidening,
+  RELATED_WORD_WEIGHT,
+  SizedLru,
+  tokenize,
+} from "@threadwise/core";
 import MiniSearch from "minisearch";
 import { type Fact, factLine } from "./fact-store.js";
 
@@ -95,8 +103,10 @@ function keywordsOf(fact: Fact): string {
  * particles stripped, Hangul bigrams, light English stemming). A query also meets what recall's
  * message index lets it meet (core's `QueryWidening`, session 61): a fact's terms of the other
  * script sharing a cross-script key with a query term (`Brompton` for `브롬톤`, at
- * `CROSS_SCRIPT_WEIGHT`) and, for a long Latin query term no fact holds, its near spellings (at
- * `NEAR_SPELLING_WEIGHT`). A fact's text has weight 1, its
+ * `CROSS_SCRIPT_WEIGHT`), for a long Latin query term no fact holds, its near spellings (at
+ * `NEAR_SPELLING_WEIGHT`), and for an English query term no fact holds, a fact's words of the same
+ * meaning or a kind of it (core's `lexiconMembers`: `cockatiel` for `bird`, at `RELATED_WORD_WEIGHT`;
+ * lex61, measured with `bench/facts.ts`). A fact's text has weight 1, its
  * subject and attribute keywords ({@link ATTRIBUTE_KEYWORDS}) weight 0.5. Keep one per thread and
  * call {@link FactIndex.sync} with the slot's facts before searching: a slot change (add, replace,
  * discard) re-indexes only what changed, so a user message no longer rebuilds the index.
@@ -252,16 +262,23 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       const ranked = (part: string): RankedFact[] => {
         // Repeated terms stay: each occurrence weighs in MiniSearch's OR, as before the filter.
         const asked = [...tokenize(part), ...impliedTerms(part)];
-        const { crossed, near } = widening.widen(asked, (term) => vocabulary.has(term));
-        const terms = [...asked.filter((term) => vocabulary.has(term)), ...crossed, ...near];
+        const { crossed, near, related } = widening.widen(asked, (term) => vocabulary.has(term), { related: true });
+        const terms = [...asked.filter((term) => vocabulary.has(term)), ...crossed, ...near, ...related];
         if (terms.length === 0) return [];
         const hits: Array<RankedFact & { position: number }> = [];
         const options =
-          crossed.size === 0 && near.size === 0
+          crossed.size === 0 && near.size === 0 && related.size === 0
             ? { tokenize: (text: string) => text.split(" ") }
             : {
                 tokenize: (text: string) => text.split(" "),
-                boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : 1),
+                boostTerm: (term: string) =>
+                  crossed.has(term)
+                    ? CROSS_SCRIPT_WEIGHT
+                    : near.has(term)
+                      ? NEAR_SPELLING_WEIGHT
+                      : related.has(term)
+                        ? RELATED_WORD_WEIGHT
+                        : 1,
               };
         for (const hit of mini.search(terms.join(" "), options)) {
           if (hit.score < minScore) break;

@@ -63,3 +63,23 @@ describe("the attribute keywords, written in both languages, are no cross-script
     expect(index.search("마라톤 언제야?", 1).map((r) => r.fact.key)).toEqual(["user|plan"]);
   });
 });
+
+describe("fact recall meets an English word of the same meaning or a kind of it, as recall's message index (session 61, lex61)", () => {
+  const facts = [
+    fact("user|pet|pickles", "User has a cockatiel named Pickles", "pet"),
+    fact("user|drink", "User quit sweet tea on the doctor's advice", "preference"),
+    fact("user|belonging|bike", "User bought a Brompton bike", "belonging"),
+    fact("user|pet|콩이", "우리 집 cockatiel 이름은 콩이", "pet", "ko"),
+  ];
+
+  it("English and Korean questions: `bird` finds the cockatiel facts, `beverage` the tea fact; a word a fact holds does not widen", () => {
+    const index = createFactIndex(facts);
+    expect(new Set(index.search("what bird does the user have?", 2).map((r) => r.fact.key))).toEqual(
+      new Set(["user|pet|pickles", "user|pet|콩이"]),
+    );
+    expect(index.search("which beverage did the doctor ban?", 1).map((r) => r.fact.key)).toEqual(["user|drink"]);
+    expect(index.search("무슨 bird 키워?", 2).map((r) => r.fact.key)).toContain("user|pet|콩이");
+    const held = createFactIndex([...facts, fact("user|event|bird", "User saw a bird at the lake", "event")]);
+    expect(held.search("the bird", 5).map((r) => r.fact.key)).toEqual(["user|event|bird"]);
+  });
+});

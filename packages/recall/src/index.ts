@@ -5,6 +5,7 @@ export {
   type MessageIndexOptions,
   NEAR_SPELLING_MIN_LETTERS,
   NEAR_SPELLING_WEIGHT,
+  RELATED_WORD_WEIGHT,
   type RecallEntry,
   type SyncResult,
   timestampOf,

@@ -7,13 +7,14 @@ import {
   messageType,
   NEAR_SPELLING_WEIGHT,
   QueryWidening,
+  RELATED_WORD_WEIGHT,
   timestampTerms,
   tokenize,
 } from "@threadwise/core";
 import MiniSearch from "minisearch";
 
 /** The query widening's weights and bound, core's (`query-widening.ts`), shared with fact recall. */
-export { CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_MIN_LETTERS, NEAR_SPELLING_WEIGHT } from "@threadwise/core";
+export { CROSS_SCRIPT_WEIGHT, NEAR_SPELLING_MIN_LETTERS, NEAR_SPELLING_WEIGHT, RELATED_WORD_WEIGHT } from "@threadwise/core";
 
 /** One message of the thread, as recall indexed it. */
 export interface RecallEntry {
@@ -123,11 +124,14 @@ export class MessageIndex {
   #characters = 0;
   /**
    * The indexed terms, keyed for the terms a query also meets (core's `QueryWidening`: the other
-   * script's terms sharing a cross-script key, near spellings). Kept by vocabulary, not by entry. A
-   * term whose messages were all discarded may stay until the next vacuum, where it matches no
-   * message and so changes no result; near spellings ask the index itself ({@link #holds}).
+   * script's terms sharing a cross-script key, near spellings, related words). Exactly the terms
+   * of the indexed messages: a term leaves it when the last message holding it is discarded
+   * ({@link #termCounts}), so whether a query term is held (near spellings and related words widen
+   * only an unheld one) is a set lookup, the answer a fresh index of the stored thread gives.
    */
   readonly #widening = new QueryWidening();
+  /** Term -> how many indexed (not discarded) messages' documents hold it; a term at 0 is deleted. */
+  readonly #termCounts = new Map<string, number>();
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -228,15 +232,16 @@ export class MessageIndex {
   search(terms: readonly string[], k: number, skip?: (entry: RecallEntry) => boolean): Array<{ entry: RecallEntry; score: number }> {
     if (terms.length === 0 || k <= 0 || this.size === 0) return [];
     const out: Array<{ entry: RecallEntry; score: number }> = [];
-    const { crossed, near } = this.#widening.widen(terms, (term) => this.#holds(term));
-    const query = crossed.size === 0 && near.size === 0 ? terms : [...terms, ...crossed, ...near];
-    const options =
-      crossed.size === 0 && near.size === 0
-        ? { tokenize: (text: string) => text.split("\u0000") }
-        : {
-            tokenize: (text: string) => text.split("\u0000"),
-            boostTerm: (term: string) => (crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : 1),
-          };
+    const { crossed, near, related } = this.#widening.widen(terms, undefined, { related: true });
+    const widened = crossed.size > 0 || near.size > 0 || related.size > 0;
+    const query = widened ? [...terms, ...crossed, ...near, ...related] : terms;
+    const options = widened
+      ? {
+          tokenize: (text: string) => text.split("\u0000"),
+          boostTerm: (term: string) =>
+            crossed.has(term) ? CROSS_SCRIPT_WEIGHT : near.has(term) ? NEAR_SPELLING_WEIGHT : related.has(term) ? RELATED_WORD_WEIGHT : 1,
+        }
+      : { tokenize: (text: string) => text.split("\u0000") };
     for (const hit of this.#mini.search(query.join("\u0000"), options)) {
       const entry = this.#bySeq.get(hit.id as number);
       if (!entry || skip?.(entry)) continue;
@@ -244,11 +249,6 @@ export class MessageIndex {
       if (out.length >= k) break;
     }
     return out;
-  }
-
-  /** Whether an indexed (not discarded) message has `term`: the vocabulary may still hold discarded messages' terms. */
-  #holds(term: string): boolean {
-    return this.#widening.has(term) && this.#mini.search(term, { tokenize: (text: string) => [text] }).length > 0;
   }
 
   #reset(): void {
@@ -261,6 +261,7 @@ export class MessageIndex {
     this.#keys = [];
     this.#characters = 0;
     this.#widening.clear();
+    this.#termCounts.clear();
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -351,10 +352,12 @@ export class MessageIndex {
       this.#byId.set(id, entry);
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
-      this.#widening.note(document);
+      const distinct = new Set(document);
+      for (const term of distinct) this.#termCounts.set(term, (this.#termCounts.get(term) ?? 0) + 1);
+      this.#widening.note(distinct);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
-      this.#lengths.set(entry.seq, document.length === 0 ? 1 : new Set(document).size);
+      this.#lengths.set(entry.seq, document.length === 0 ? 1 : distinct.size);
       added += 1;
     }
     return added;
@@ -411,9 +414,6 @@ export class MessageIndex {
   #vacuum(): void {
     if (this.#mini.dirtCount < this.#mini.documentCount) return;
     void this.#mini.vacuum({ batchSize: Number.MAX_SAFE_INTEGER });
-    // The discarded messages' terms leave the cross-script keys with their postings.
-    this.#widening.clear();
-    for (let i = this.#head; i < this.#entries.length; i += 1) this.#widening.note(documentTerms(this.#entries[i] as RecallEntry));
   }
 
   #discardHead(): void {
@@ -421,6 +421,15 @@ export class MessageIndex {
     this.#head += 1;
     this.#characters -= entry.text.length;
     this.#mini.discard(entry.seq);
+    // Its terms no other indexed message holds leave the vocabulary (and the cross-script keys).
+    for (const term of new Set(documentTerms(entry))) {
+      const count = (this.#termCounts.get(term) ?? 0) - 1;
+      if (count > 0) this.#termCounts.set(term, count);
+      else {
+        this.#termCounts.delete(term);
+        this.#widening.forget(term);
+      }
+    }
     this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);
     this.#byId.delete(entry.id);
