@@ -73,6 +73,8 @@ export interface WidenedTerms {
 export class QueryWidening {
   /** Cross-script key -> the noted terms that have it. */
   readonly #byKey = new Map<string, Set<string>>();
+  /** Term -> documents holding it, for the documents given to {@link addDocument}. */
+  readonly #documents = new Map<string, number>();
   /** Every term noted and not forgotten (the near spellings' candidates). */
   readonly #vocabulary = new Set<string>();
   /** Terms noted but not keyed yet, by script (a forgotten one is skipped when keyed). */
@@ -109,10 +111,39 @@ export class QueryWidening {
     }
   }
 
+  /**
+   * Adds one document's terms, counting the documents that hold each (repeats within the document
+   * count once): a term is noted when its first document arrives.
+   */
+  addDocument(terms: Iterable<string>): void {
+    for (const term of new Set(terms)) {
+      const held = (this.#documents.get(term) ?? 0) + 1;
+      this.#documents.set(term, held);
+      if (held === 1) this.note([term]);
+    }
+  }
+
+  /**
+   * Removes one document added by {@link addDocument}: a term no other document holds is forgotten,
+   * so the vocabulary is exactly the terms of the documents still held (what a fresh index of them
+   * notes).
+   */
+  removeDocument(terms: Iterable<string>): void {
+    for (const term of new Set(terms)) {
+      const held = (this.#documents.get(term) ?? 0) - 1;
+      if (held > 0) this.#documents.set(term, held);
+      else {
+        this.#documents.delete(term);
+        this.forget(term);
+      }
+    }
+  }
+
   /** Forgets every term. */
   clear(): void {
     this.#byKey.clear();
     this.#vocabulary.clear();
+    this.#documents.clear();
     this.#pending = { latin: [], hangul: [] };
   }
 

@@ -125,7 +125,6 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
   // `tournament`), with how many documents' texts hold each. Not the attribute keywords: they are
   // written in both languages already, and an English question's `chang` would meet `직장`.
   const widening = new QueryWidening();
-  const textVocabulary = new Map<string, number>();
   // Terms of the field values being added or removed, so each value is tokenized once.
   const tokenized = new Map<string, string[]>();
   const termsOf = (value: string): string[] => tokenized.get(value) ?? tokenize(value);
@@ -140,15 +139,8 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       lengths.push(distinct.size);
       for (const term of distinct) terms.add(term);
       if (value !== doc.text) continue;
-      for (const term of distinct) {
-        const n = (textVocabulary.get(term) ?? 0) + delta;
-        if (n > 0) textVocabulary.set(term, n);
-        else {
-          textVocabulary.delete(term);
-          widening.forget(term);
-        }
-        if (n === 1 && delta === 1) widening.note([term]);
-      }
+      if (delta === 1) widening.addDocument(distinct);
+      else widening.removeDocument(distinct);
     }
     for (const term of terms) {
       const n = (vocabulary.get(term) ?? 0) + delta;
@@ -206,7 +198,6 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     }
     mini = newMini();
     vocabulary.clear();
-    textVocabulary.clear();
     widening.clear();
     for (const key of visited) {
       const entry = byKey.get(key) as { fact: Fact; lengths: FieldLengths };

@@ -126,12 +126,10 @@ export class MessageIndex {
    * The indexed terms, keyed for the terms a query also meets (core's `QueryWidening`: the other
    * script's terms sharing a cross-script key, near spellings, related words). Exactly the terms
    * of the indexed messages: a term leaves it when the last message holding it is discarded
-   * ({@link #termCounts}), so whether a query term is held (near spellings and related words widen
+   * (`QueryWidening.removeDocument`), so whether a query term is held (near spellings and related words widen
    * only an unheld one) is a set lookup, the answer a fresh index of the stored thread gives.
    */
   readonly #widening = new QueryWidening();
-  /** Term -> how many indexed (not discarded) messages' documents hold it; a term at 0 is deleted. */
-  readonly #termCounts = new Map<string, number>();
 
   constructor(options: MessageIndexOptions) {
     this.#options = options;
@@ -261,7 +259,6 @@ export class MessageIndex {
     this.#keys = [];
     this.#characters = 0;
     this.#widening.clear();
-    this.#termCounts.clear();
   }
 
   /** What an entry of `message` holds besides its terms, or `undefined` when it is not indexed. */
@@ -353,8 +350,7 @@ export class MessageIndex {
       const document = documentTerms(entry);
       this.#mini.add({ id: entry.seq, text: document.join("\u0000") });
       const distinct = new Set(document);
-      for (const term of distinct) this.#termCounts.set(term, (this.#termCounts.get(term) ?? 0) + 1);
-      this.#widening.note(distinct);
+      this.#widening.addDocument(distinct);
       // The document's length as MiniSearch counts it (distinct tokens of the text it splits: an
       // empty text is one empty token), for #settleAverage.
       this.#lengths.set(entry.seq, document.length === 0 ? 1 : distinct.size);
@@ -422,14 +418,7 @@ export class MessageIndex {
     this.#characters -= entry.text.length;
     this.#mini.discard(entry.seq);
     // Its terms no other indexed message holds leave the vocabulary (and the cross-script keys).
-    for (const term of new Set(documentTerms(entry))) {
-      const count = (this.#termCounts.get(term) ?? 0) - 1;
-      if (count > 0) this.#termCounts.set(term, count);
-      else {
-        this.#termCounts.delete(term);
-        this.#widening.forget(term);
-      }
-    }
+    this.#widening.removeDocument(documentTerms(entry));
     this.#lengths.delete(entry.seq);
     this.#bySeq.delete(entry.seq);
     this.#byId.delete(entry.id);
