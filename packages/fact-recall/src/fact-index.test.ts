@@ -2,24 +2,9 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { createFactIndex, FactIndexCache } from "./fact-index.js";
 import type { Fact } from "./fact-store.js";
+import { userFact } from "./test-support.js";
 
-function fact(key: string, text: string, attribute = "residence"): Fact {
-  return {
-    key,
-    subject: "user",
-    attribute,
-    value: text,
-    text,
-    language: "en",
-    sourceMessageId: `m-${key}`,
-    origin: "heuristic",
-    createdTurn: 1,
-    updatedTurn: 1,
-    lastUsedTurn: 0,
-    uses: 0,
-    mentions: 1,
-  };
-}
+const fact = (key: string, text: string, attribute = "residence"): Fact => userFact(key, text, attribute);
 
 describe("incremental fact index (issue 16)", () => {
   it("re-indexes only added and changed facts and discards removed ones", () => {

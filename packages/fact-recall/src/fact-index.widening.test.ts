@@ -1,24 +1,10 @@
 import { describe, expect, it } from "vitest";
 import { createFactIndex } from "./fact-index.js";
 import type { Fact } from "./fact-store.js";
+import { userFact } from "./test-support.js";
 
-function fact(key: string, text: string, attribute = "belonging", language: "en" | "ko" = "en"): Fact {
-  return {
-    key,
-    subject: "user",
-    attribute,
-    value: text,
-    text,
-    language,
-    sourceMessageId: `m-${key}`,
-    origin: "heuristic",
-    createdTurn: 1,
-    updatedTurn: 1,
-    lastUsedTurn: 0,
-    uses: 0,
-    mentions: 1,
-  };
-}
+const fact = (key: string, text: string, attribute = "belonging", language: "en" | "ko" = "en"): Fact =>
+  userFact(key, text, attribute, language);
 
 describe("fact recall meets what recall's message index meets: the other script, near spellings (session 61)", () => {
   const facts = [

@@ -5,6 +5,26 @@
  */
 import { expect } from "vitest";
 import { extractFactsHeuristic } from "./extract-heuristic.js";
+import type { Fact } from "./fact-store.js";
+
+/** A stored heuristic fact about the user whose value and text are `text` (first seen and last updated at turn 1, never used). */
+export function userFact(key: string, text: string, attribute: string, language: "en" | "ko" = "en"): Fact {
+  return {
+    key,
+    subject: "user",
+    attribute,
+    value: text,
+    text,
+    language,
+    sourceMessageId: `m-${key}`,
+    origin: "heuristic",
+    createdTurn: 1,
+    updatedTurn: 1,
+    lastUsedTurn: 0,
+    uses: 0,
+    mentions: 1,
+  };
+}
 
 /** The facts `extractFactsHeuristic` finds in `text`, as `subject:attribute=value[ (ended)]`. */
 export const pairs = (text: string): string[] =>
