@@ -85,11 +85,15 @@ export type MessageArchiveOptions = z.input<typeof messageArchiveOptionsSchema>;
  * first stored `SystemMessage` leaves (it stays hot, and the archive must be a prefix of the
  * thread so that archive + hot reads back in order): a thread that begins with a stored system
  * message is never archived. Pure; thread order.
+ * @param groups `groupMessages(messages)` when the caller has it (the middleware groups the hot
+ *   part once per call and passes it here, to {@link alignedBatch} and {@link nextArchivedWindow});
+ *   other groups give a wrong answer. @default grouped here
  */
 export function messagesToArchive(
   messages: readonly BaseMessage[],
   summary: { coveredThroughId: string | null } | undefined,
   keepGroups: number,
+  groups?: readonly MessageGroup[],
 ): BaseMessage[] {
   let before: string | undefined;
   if (summary) {
@@ -104,7 +108,8 @@ export function messagesToArchive(
     if (typeof previous !== "string") return [];
     before = previous;
   }
-  const ids = new Set(messagesToDelete(messages, keepGroups, before));
+  const all = groups ?? groupMessages(messages);
+  const ids = new Set(messagesToDelete(messages, keepGroups, before, all));
   // The archive must hold a prefix of the thread for readers to put it back in order (archive,
   // then hot): what leaves is the longest prefix of messages persistTrim's choice holds, cut back
   // to where no group spans across the cut. A group's span may hold an orphan of its own (a result
@@ -118,7 +123,7 @@ export function messagesToArchive(
     if (message.getType() === "system" || typeof message.id !== "string" || !ids.has(message.id)) break;
     end += 1;
   }
-  return messages.slice(0, groupCut(groupMessages(messages), end));
+  return messages.slice(0, groupCut(all, end));
 }
 
 /**
@@ -158,13 +163,15 @@ function boundaryIndex(messages: readonly BaseMessage[], id: string | null): num
  *   keeps the step of messages before it hot with it: a LoCoMo replay's checkpoint holds 28.5
  *   messages per read instead of 33.2 (`bench/replay-cost.ts`, `messagesPerCheckpointRead`).
  * The next batch, cut from the hot part, counts from its first user message as the window does.
- * Pure.
+ * Pure. `groups`: `groupMessages(thread)` when the caller has it (see {@link messagesToArchive});
+ * `leaving` is grouped here, on its own (its newest user message may differ from the thread's).
  */
 export function alignedBatch(
   thread: readonly BaseMessage[],
   leaving: readonly BaseMessage[],
   align: number,
   startOn: StartOn = DEFAULT_START_ON,
+  groups: readonly MessageGroup[] = groupMessages(thread),
 ): BaseMessage[] {
   // Positions in `thread` by id: the group's last message, then the one after it.
   const position = new Map<string, number>();
@@ -173,7 +180,7 @@ export function alignedBatch(
   // that is not the thread's newest is an orphan there (the view leaves it out), though it may be
   // the newest of `leaving`. A batch never ends right before one.
   const groupAt = new Map<number, MessageGroup>();
-  for (const group of groupMessages(thread)) groupAt.set(group.start, group);
+  for (const group of groups) groupAt.set(group.start, group);
   /**
    * The window cost of the groups from position `from` of `thread` to the next user group the view
    * keeps: 0 when that group starts at `from`; `undefined` when an orphan or a stored system
@@ -221,19 +228,21 @@ export function alignedBatch(
  * mark existed, a rewrite emptied it): then the count starts at the first user message of
  * `leaving`, where the window over the hot part counted until now, and `undefined` is returned
  * while `leaving` holds none under `"human"` (the window still counts from the hot part's first
- * user message). Pure; O(thread) to group it.
+ * user message). Pure; O(thread) to group it. `groups`: `groupMessages(thread)` when the caller
+ * has it (see {@link messagesToArchive}).
  */
 export function nextArchivedWindow(
   thread: readonly BaseMessage[],
   leaving: readonly BaseMessage[],
   before: number | undefined,
   startOn: StartOn,
+  groups?: readonly MessageGroup[],
 ): ArchivedWindow | undefined {
   const throughId = leaving.at(-1)?.id;
   if (typeof throughId !== "string") return undefined;
   let counting = before !== undefined || startOn === "any";
   let messages = before ?? 0;
-  for (const group of groupMessages(thread)) {
+  for (const group of groups ?? groupMessages(thread)) {
     if (group.start >= leaving.length) break;
     if (group.kind === "user") counting = true;
     if (counting && group.kind !== "orphan" && group.kind !== "system") messages += group.messages.length;
@@ -337,7 +346,15 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
       if (summary.record && boundaryIndex(messages, summary.record.coveredThroughId) < opts.batchMessages) return handler(request);
       // The stack's start rule (placementMode's, else core's default): where the window's cost counts from.
       const startOn = viewStartOn(request);
-      const leaving = alignedBatch(messages, messagesToArchive(messages, summary.record, opts.keepGroups), opts.alignMessages, startOn);
+      // The hot part's groups, once for this call: the choice, the batch and the mark all read them.
+      const groups = groupMessages(messages);
+      const leaving = alignedBatch(
+        messages,
+        messagesToArchive(messages, summary.record, opts.keepGroups, groups),
+        opts.alignMessages,
+        startOn,
+        groups,
+      );
       if (leaving.length < opts.batchMessages) return handler(request);
       // A covered message edited in place or removed since the summary was made (R37): summarize
       // makes the summary again over the whole thread when next due. Its check reads the newest
@@ -356,6 +373,7 @@ export function messageArchive(saver: ThreadwiseSaver, options: MessageArchiveOp
         leaving,
         await archivedWindowCost(archived, threadId, messages, summarySlotOf(request)?.archivedWindow, startOn),
         startOn,
+        groups,
       );
       // Archive first: a crash after this leaves the messages in both places, never in neither.
       await saver.archiveMessages(threadId, leaving);

@@ -95,25 +95,32 @@ export function resolvePersistTrimOptions(
  * where no group spans across (core's `groupCut`: a call whose span holds a stray result of its own
  * stays with it), so the thread left behind has no orphan tool results at its start. Pure; returns
  * ids in group order (thread order, but for such a stray, which follows its call's group).
+ * @param all `groupMessages(messages)` when the caller has it (memory's messageArchive groups
+ *   the hot part once per call for every step of its choice); other groups give a wrong answer.
+ *   @default grouped here
  */
-export function messagesToDelete(messages: readonly BaseMessage[], keepGroups: number, coveredThroughId?: string | null): string[] {
-  const all = groupMessages(messages);
-  const groups = all.filter((group) => group.kind !== "system");
-  const protectedFrom = protectedTailStart(groups);
-  let end = Math.min(Math.max(0, groups.length - keepGroups), protectedFrom);
+export function messagesToDelete(
+  messages: readonly BaseMessage[],
+  keepGroups: number,
+  coveredThroughId?: string | null,
+  all: readonly MessageGroup[] = groupMessages(messages),
+): string[] {
+  const kept = all.filter((group) => group.kind !== "system");
+  const protectedFrom = protectedTailStart(kept);
+  let end = Math.min(Math.max(0, kept.length - keepGroups), protectedFrom);
   if (coveredThroughId !== undefined) {
     const at = coveredThroughId === null ? -1 : messages.findIndex((m) => m.id === coveredThroughId);
     // Only groups that end at or before the boundary are fully summarized.
     let summarized = 0;
-    while (summarized < groups.length && at >= 0 && (groups[summarized] as MessageGroup).end - 1 <= at) summarized += 1;
+    while (summarized < kept.length && at >= 0 && (kept[summarized] as MessageGroup).end - 1 <= at) summarized += 1;
     end = Math.min(end, summarized);
   }
   // Whole groups of the thread (core's `groupCut`): a call whose span holds a stray of its own (a
   // result whose call id was edited in place, grouped after the call's group) is deleted only with
   // it, so the thread left behind never begins with a result whose call this trim deleted.
-  const cut = groupCut(all, end < groups.length ? (groups[end] as MessageGroup).start : messages.length);
+  const cut = groupCut(all, end < kept.length ? (kept[end] as MessageGroup).start : messages.length);
   const ids: string[] = [];
-  for (const group of groups) if (group.start < cut) for (const m of group.messages) if (typeof m.id === "string") ids.push(m.id);
+  for (const group of kept) if (group.start < cut) for (const m of group.messages) if (typeof m.id === "string") ids.push(m.id);
   return ids;
 }
 
