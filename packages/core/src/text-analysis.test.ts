@@ -827,3 +827,27 @@ describe("Korean ㄹ stems and the forms session 61 left meet their other forms 
     meet("어머니가 오셨어", "엄마가 왔어", "kin:mother");
   });
 });
+
+describe("Korean ㅡ elision after a fused past and -시- before -는데 after one syllable (session 62)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads ㄲ and ㅍ+ㅓ as a ㅡ stem's when the past tense is fused in (껐어 / 끄세요, 슬펐어 / 슬프다)", () => {
+    meet("불 껐어", "불 좀 끄세요", "끄");
+    meet("너무 슬펐어요", "너무 슬프다", "슬프");
+    // Without the past tense `꺼` is still chat's 것 and `퍼` a loanword's.
+    lacks("이거 내 꺼야", "끄");
+    lacks("슈퍼 갔어", "슈프");
+  });
+
+  it("takes the honorific -시- off a one-syllable stem before -는데 (가시는데 / 가요, 타시는데 / 타요)", () => {
+    meet("어디 가시는데요?", "어디 가요?", "가");
+    meet("버스 타시는데", "버스 타요", "타");
+    // A stem in 시 keeps it (마시는데 is 마시다's), and a noun's 시 before the topic 는 stays.
+    meet("커피 마시는데", "커피 마셔요", "마시");
+    expect(tokenize("다시는 안 해")).toContain("다시");
+  });
+});

@@ -422,6 +422,17 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       // (a ㄹ stem drops its ㄹ: `만드시는`; a consonant stem takes `으`: `앉으시는`), so `서울시는`,
       // `콜택시는` are nouns, and so are the open-syllable nouns in `도시` and `열두시` (`대도시는`).
       if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시") && honorificSiAfter(stem.slice(0, -1))) verbal = true;
+      // Before `-는데` (which no noun takes: a noun takes `인데`) the `시` after an open syllable is the
+      // honorific's after one syllable too (`가시는데`, `타시는데` -> `가`, `타`; session 62), unless
+      // the stem ends in 시 itself (`마시는데`).
+      if (
+        next.suffix.startsWith("는데") &&
+        stem.length === 2 &&
+        stem.endsWith("시") &&
+        honorificSiAfter(stem.slice(0, -1)) &&
+        !VERBS_IN_SI.has(stem)
+      )
+        honorific = true;
     }
   }
   const unstripped = stem === word;
@@ -674,8 +685,8 @@ function verbBaseOf(stem: string): string | undefined {
 const FINAL_N = 4; // ㄴ
 const FINAL_S = 19; // ㅅ
 const MEDIAL_O = 8; // ㅗ
-// Initials (ㄸ ㅃ ㅆ ㅋ ㅍ) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파).
-const INITIAL = { tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
+// Initials (ㄸ ㅃ ㅆ ㅋ ㅍ; ㄲ after a fused past) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파, 껐어).
+const INITIAL = { kk: 1, tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
 
 /**
  * The ㅅ irregular verbs (ㅅ 불규칙 용언), by stem: a closed class of six (`긋다`, `낫다`, `붓다`,
@@ -765,17 +776,19 @@ function irregularBefore(before: string, next: string, verbal: boolean): string 
  * `ㄲ` (`내 꺼` is chat for `내 거`), `ㅆ`/`ㄸ` after a syllable (`벌써`, `어떠세요` of 어떻다), nor
  * `ㄱ`, `ㄹ`, `ㅇ`, whose `가`, `라`, `아` end most nouns.
  */
-function elidedEu(stem: string): string | undefined {
+function elidedEu(stem: string, past = false): string | undefined {
   const last = stem.slice(-1);
   if (!HANGUL.test(last)) return undefined;
   const { initial, medial, final } = jamo(last);
   if (final !== 0 || (medial !== MEDIAL.eo && medial !== MEDIAL.a)) return undefined;
+  // The past tense fused into the syllable (`껐어`, `슬펐어`; session 62) makes it a verb's: no noun,
+  // loanword or chat's `꺼` (것) takes `-었-`, so `ㄲ` and `ㅍ` with `ㅓ` read then too.
   if (stem.length === 1) {
-    const oneSyllable = initial === INITIAL.ss || initial === INITIAL.k || initial === INITIAL.tt;
+    const oneSyllable = initial === INITIAL.ss || initial === INITIAL.k || initial === INITIAL.tt || (past && initial === INITIAL.kk);
     return oneSyllable && medial === MEDIAL.eo ? syllable(initial, MEDIAL.eu) : undefined;
   }
   // `ㅍ` only with `ㅏ` (`아파`, `고파`): its `퍼` ends loanwords (`슈퍼`, `점퍼`) more often than `슬퍼`.
-  if (initial !== INITIAL.pp && (initial !== INITIAL.p || medial !== MEDIAL.a)) return undefined;
+  if (initial !== INITIAL.pp && (initial !== INITIAL.p || (medial !== MEDIAL.a && !past))) return undefined;
   const before = stem.slice(-2, -1);
   if (!HANGUL.test(before)) return undefined;
   const bright = jamo(before).medial === MEDIAL.a || jamo(before).medial === MEDIAL_O;
@@ -800,7 +813,9 @@ function irregularStem(word: string, stem: string, verbal: boolean): string | un
     const inStem = irregularBefore(stem.slice(0, -1), stem.slice(-1), verbal);
     if (inStem !== undefined) return inStem;
   }
-  return kinshipTerm(stem) === undefined && !NOUNS_IN_PA.has(stem) ? elidedEu(stem) : undefined;
+  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`).
+  const past = word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS);
+  return kinshipTerm(stem) === undefined && !NOUNS_IN_PA.has(stem) ? elidedEu(stem, past) : undefined;
 }
 
 /**
