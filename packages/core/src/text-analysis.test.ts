@@ -748,3 +748,106 @@ describe("Korean irregular verbs meet their other forms (session 61)", () => {
       lacks(text, junk);
   });
 });
+
+/** The classes session 61 left: ㄹ stems' dropped ㄹ, `-지`/`-면` after one syllable, nouns read as verbs (session 62). */
+describe("Korean ㄹ stems and the forms session 61 left meet their other forms (session 62)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("gives a listed ㄹ stem back before -는, -네, -ㅂ니다, -시- and -ㄴ데 (사세요 / 살아요, 만드는 / 만들었어, 압니다 / 알아요)", () => {
+    meet("어디 사세요?", "서울에 살아요", "살");
+    meet("부산에서 사는 친구", "부산에 살았어", "살");
+    meet("케이크 만드는 중", "케이크 만들었어", "만들");
+    meet("그 사람 잘 압니다", "그 사람 알아요", "알");
+    meet("주말에 뭐 하고 노세요?", "주말에 친구랑 놀았어", "놀");
+    meet("시장에서 파시는 분", "시장에서 팔아요", "팔");
+    meet("요즘 많이 힘든데", "요즘 힘들어", "힘들");
+    meet("머리 긴 사람", "머리가 길어요", "길");
+    meet("그 얘기 아시는데요", "그 얘기 알지", "알");
+    // `사다` (buy) keeps its reading beside 살다's.
+    expect(tokenize("어디서 사세요?")).toEqual(expect.arrayContaining(["사", "살"]));
+    // Not for the vowel stems whose ㄹ reading is another verb or a noun (`주세요`, `가세요`, `나세요`),
+    // nor for nouns with a particle, nor for 드시다 (eat).
+    lacks("물 좀 주세요", "줄");
+    lacks("조심히 가세요", "갈");
+    lacks("화 나세요?", "날");
+    lacks("친구네요", "친굴");
+    lacks("우리 아니요", "알");
+    lacks("산에 갔어", "살");
+    lacks("점심 드시고 오세요", "들");
+  });
+
+  it("reads -지 after a one-syllable stem whose final no Sino-Korean noun has, -면 and -(으)ㄹ지 after ㄹ (받지 / 받아, 살면 / 살아)", () => {
+    meet("그 전화 받지 마", "전화 받았어", "받");
+    meet("날씨 좋지?", "날씨 좋아요", "좋");
+    meet("손 씻지 않았어", "손 씻고 와", "씻");
+    meet("서울에 살면 좋겠다", "서울에 살아요", "살");
+    meet("그거 알지?", "그거 알아요", "알");
+    meet("어디서 살지 고민이야", "어디서 살아?", "살");
+    // Nouns of a Sino-Korean syllable and `지`/`면` stay whole; so does the adjective stem 멋지.
+    expect(tokenize("잡지 샀어")).toContain("잡지");
+    expect(tokenize("편지 썼어")).toContain("편지");
+    expect(tokenize("업무 일지 써")).toContain("일지");
+    expect(tokenize("쫄면 먹자")).toContain("쫄면");
+    expect(tokenize("라면 먹자")).toContain("라면");
+    expect(tokenize("정말 멋지다")).toContain("멋지");
+    lacks("정말 멋지다", "멋");
+  });
+
+  it("gives 걸다 beside 걷다 for 걸었어 (전화 걸었어 is no walk only), as 들었어 gives 들 and 듣", () => {
+    meet("전화 걸었어", "전화 걸고 있어", "걸");
+    expect(tokenize("역까지 걸었어요")).toEqual(expect.arrayContaining(["걸", "걷"]));
+    // `걸` alone is still 것을, a function word.
+    expect(tokenize("그 걸 봤어")).not.toContain("걸");
+  });
+
+  it("reads the bare 도와 as 돕다's, whose 와 is no particle (도와 / 돕는)", () => {
+    meet("나 좀 도와", "이사 돕는 거 힘들어", "돕");
+    // The particle 와 after a longer noun comes off as before (경기도와 is no 돕다).
+    lacks("경기도와 서울", "돕");
+  });
+
+  it("keeps listed nouns whole that read as a verb's form or a shorter noun and an ending (어머니, 사서, 기와, 소파)", () => {
+    for (const [text, noun] of [
+      ["어머니가 오셨어", "어머니"],
+      ["할머니는 건강하셔", "할머니"],
+      ["아버지께 말했어", "아버지"],
+      ["도서관 사서가 친절해", "사서"],
+      ["기와를 얹었어", "기와"],
+      ["소파에 앉아", "소파"],
+    ] as const)
+      expect(tokenize(text), text).toContain(noun);
+    lacks("소파에 앉아", "소프");
+    lacks("기와를 얹었어", "기오");
+    lacks("어머니가 오셨어", "어멀");
+    // The kinship term still meets the other words for the same person.
+    meet("어머니가 오셨어", "엄마가 왔어", "kin:mother");
+  });
+});
+
+describe("Korean ㅡ elision after a fused past and -시- before -는데 after one syllable (session 62)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads ㄲ and ㅍ+ㅓ as a ㅡ stem's when the past tense is fused in (껐어 / 끄세요, 슬펐어 / 슬프다)", () => {
+    meet("불 껐어", "불 좀 끄세요", "끄");
+    meet("너무 슬펐어요", "너무 슬프다", "슬프");
+    // Without the past tense `꺼` is still chat's 것 and `퍼` a loanword's.
+    lacks("이거 내 꺼야", "끄");
+    lacks("슈퍼 갔어", "슈프");
+  });
+
+  it("takes the honorific -시- off a one-syllable stem before -는데 (가시는데 / 가요, 타시는데 / 타요)", () => {
+    meet("어디 가시는데요?", "어디 가요?", "가");
+    meet("버스 타시는데", "버스 타요", "타");
+    // A stem in 시 keeps it (마시는데 is 마시다's), and a noun's 시 before the topic 는 stays.
+    meet("커피 마시는데", "커피 마셔요", "마시");
+    expect(tokenize("다시는 안 해")).toContain("다시");
+  });
+});

@@ -222,7 +222,14 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     "회의 주의 동의 논의 합의 정의 강의 예의 문의 협의 모의 건의 편의 결의 제의 토의 의의 호의 성의 유의 " +
     "창의 고의 상의 하의 내의 심의 항의 신의 질의 발의 이의 선의 악의 경의 " +
     // Nouns in `-려`, which the intent ending `-려는` would cut (`고려는` is `고려` + `는`).
-    "고려 배려 우려 염려 장려 격려 독려"
+    "고려 배려 우려 염려 장려 격려 독려 " +
+    // Nouns of a ㄹ final and `면` (`-면` after a ㄹ stem ends a verb: `살면`; session 62).
+    "쫄면 밀면 일면 " +
+    // Nouns of a ㄹ final and `지` (`-(으)ㄹ지` or `-지` after a ㄹ stem ends a verb: `살지`; session 62).
+    "일지 별지 실지 굴지 엘지 " +
+    // Longer nouns whose last syllables read as an ending (`어머니` is no `어머` + `-니`, `사서` no
+    // `사` + `-아서`, `기와` no `기` + `와`; session 62). Kinship nouns still give their `kin:` term.
+    "어머니 할머니 아버지 할아버지 기와 사서"
   ).split(" "),
 );
 
@@ -260,10 +267,26 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (suffix === "서") return !hasFinalConsonant(stem) && FUSED_A_EO_VOWELS.has(jamo(stem).medial);
   // The pronouns take 내가/제가 as subject: `나가`, `저가` are words of their own (나가다, 저가).
   if (suffix === "가" && (stem === "나" || stem === "저")) return false;
+  // `-지` and `-면` after a one-syllable stem (session 62): `-면` follows a ㄹ stem bare (`살면`; a
+  // consonant stem takes `-으면`), `-지` any consonant stem; a noun ends so only with a Sino-Korean
+  // syllable (`잡지`, `편지`, `공지`, `화면`), whose final is ㄱ ㄴ ㄹ ㅁ ㅂ ㅇ. So `-지` comes off after the
+  // finals no Sino-Korean syllable has (`받지`, `씻지`, `찾지`, `좋지`, `같지`, `읽지`), `-면` after ㄹ
+  // (the nouns listed: `쫄면`); ㄹ + `지` is read as `-(으)ㄹ지` too ({@link promiseStem}: `살지`, `갈지`).
+  // After ㄱ ㅂ ㅁ (`먹지`, `춥지`: `잡지`, `입지`, `금지`) and an open syllable (`가면`, `타고`:
+  // `라면`, `사고`) the word stays whole.
+  if (suffix === "지") return NATIVE_FINALS.has(jamo(stem).final);
+  if (suffix === "면") return jamo(stem).final === FINAL_L;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/**
+ * Final consonants no Sino-Korean syllable ends in (ㄷ ㅅ ㅆ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ and the double finals
+ * ㄲ ㄳ ㄵ ㄶ ㄺ ㄻ ㄼ ㄽ ㄾ ㄿ ㅀ ㅄ), by their index in a syllable: a one-syllable word with one is a
+ * native verb's or adjective's stem (`받`, `씻`, `찾`, `좋`, `읽`, `앉`), never a Sino-Korean noun's.
+ */
+const NATIVE_FINALS: ReadonlySet<number> = new Set([2, 3, 5, 6, 7, 9, 10, 11, 12, 13, 14, 15, 18, 19, 20, 22, 23, 24, 25, 26, 27]);
 
 /**
  * Common verbs whose stem ends in `나`, which the question ending `-나요` (and `-나`) would cut
@@ -309,14 +332,21 @@ function verbBeforeNominalizer(stem: string): boolean {
   return VERBS_IN_NA.has(stem) || AUXILIARY_VERBS.has(last) || MOTION_STEMS.has(last);
 }
 
+/** Whether cutting `word` after `stemLength` characters cuts inside a listed noun it starts with ({@link NOUNS_LIKE_SUFFIXED}). */
+function cutsListedNoun(word: string, stemLength: number): boolean {
+  for (let end = stemLength + 1; end <= Math.min(word.length, 4); end += 1) if (NOUNS_LIKE_SUFFIXED.has(word.slice(0, end))) return true;
+  return false;
+}
+
 function stripOnce(word: string): { stem: string; suffix: string; particle: boolean } | undefined {
   for (const suffix of SUFFIXES_BY_LAST.get(word.slice(-1)) ?? []) {
     if (!word.endsWith(suffix)) continue;
     const stem = word.slice(0, word.length - suffix.length);
     if (stem.length === 0) continue;
     if (suffix.length === 1 && stem.length === 1 && !oneSyllableStem(suffix, stem)) continue;
-    // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`).
-    if (stem.length === 1 && NOUNS_LIKE_SUFFIXED.has(word.slice(0, 2))) continue;
+    // A longer suffix does not cut into a listed noun either (`결과는` is `결과` + `는`, not `결` + `과는`;
+    // `어머니가` is `어머니` + `가`, not `어머` + `니`).
+    if (cutsListedNoun(word, stem.length)) continue;
     // The copula's `라`-forms (`라서`, `라고`) follow a vowel only (`서울이라서`, `판교라서`): after a
     // final `ㄹ` the `라` is a `르` irregular's (`골라서`, `몰라서`, `빨라서`; session 60), read by
     // {@link verbBaseOf} once the shorter ending (`서`) is off, as `골라요` is.
@@ -366,6 +396,7 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
+  let outer: string | undefined;
   const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
@@ -377,7 +408,12 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       // After a verb ending, `와` is the `-아` fused into an `오` or ㅂ stem (`나와요`, `도와서`;
       // session 61), not the particle (no ending follows a noun's `와`).
       if (verbal && next.suffix === "와") break;
+      // `-지` takes no ending after it but `-요`/`-만` (in the list whole): a `지` before one is the
+      // stem's (`멋지다`, `멋지네요` are 멋지다's, not `멋` + `-지`; session 62). Only where one syllable
+      // would be left, as session 61 read the longer ones (`떨어지고` -> `떨어`).
+      if (verbal && next.suffix === "지" && stem.length === 2) break;
       stem = next.stem;
+      outer ??= next.suffix;
       if (!next.particle) verbal = true;
       if (LIGHT_VERB_ENDINGS.has(next.suffix)) lightVerb = true;
       // The honorific `-시-` before the adnominal `-는` (`만드시는`, `좋아하시는`, `기다리시는`;
@@ -386,6 +422,17 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       // (a ㄹ stem drops its ㄹ: `만드시는`; a consonant stem takes `으`: `앉으시는`), so `서울시는`,
       // `콜택시는` are nouns, and so are the open-syllable nouns in `도시` and `열두시` (`대도시는`).
       if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시") && honorificSiAfter(stem.slice(0, -1))) verbal = true;
+      // Before `-는데` (which no noun takes: a noun takes `인데`) the `시` after an open syllable is the
+      // honorific's after one syllable too (`가시는데`, `타시는데` -> `가`, `타`; session 62), unless
+      // the stem ends in 시 itself (`마시는데`).
+      if (
+        next.suffix.startsWith("는데") &&
+        stem.length === 2 &&
+        stem.endsWith("시") &&
+        honorificSiAfter(stem.slice(0, -1)) &&
+        !VERBS_IN_SI.has(stem)
+      )
+        honorific = true;
     }
   }
   const unstripped = stem === word;
@@ -408,16 +455,68 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
   stem = withoutHonorificSuffix(stem);
-  const irregular = verbal || unstripped ? irregularStem(word, stem, verbal) : undefined;
+  const irregular = verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word);
   const motion = verbal && MOTION_STEMS.has(stem);
-  const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || KOREAN_STOPWORDS.has(stem))) ? "" : stem;
-  // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`).
-  const withL = formal?.withL;
+  // A ㄷ irregular's ㄹ form is a verb's, not the function word it spells (`걸었어`, `걸고` are 걸다's or
+  // 걷다's, never `걸` = 것을; session 62), as `들었어` gives `들` and `듣`; not before the polite
+  // `-요`/`-죠` alone, which also follow 것을 (`그럴 걸요`), nor before `으`, which no ㄹ stem takes
+  // (`걸으려면` is 걷다's only).
+  const dReading =
+    verbal &&
+    HANGUL.test(stem) &&
+    jamo(stem.slice(-1)).final === FINAL_L &&
+    D_IRREGULAR.has(withFinal(stem, FINAL_D)) &&
+    !VERBAL_ENDINGS.has(outer ?? "") &&
+    !/^[으을은]/u.test(word.slice(stem.length));
+  const kept = stem === "" || (!motion && (KOREAN_STOP_STEMS.has(stem) || (KOREAN_STOPWORDS.has(stem) && !dReading))) ? "" : stem;
+  // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`);
+  // so may a ㄹ stem's, dropped before ㄴ, ㅂ, ㅅ (`사세요`: 사다 or 살다; session 62).
+  const withL = formal?.withL ?? droppedL(word, stem) ?? (unstripped ? adnominalOfL(word) : undefined);
   const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
   return { stem: kept, verbal, bare: unstripped, ...read };
+}
+
+/**
+ * Frequent verbs and adjectives whose stem ends in ㄹ (ㄹ 탈락 용언: 살다, 알다, 놀다, 팔다, 길다, 울다,
+ * 열다, 멀다, 들다, 풀다, 밀다, 떨다, and in two syllables 만들다, 힘들다, 흔들다, 떠들다). A closed
+ * list: the ㄹ stems whose ㄹ-less syllable is a frequent other verb's stem or a stop stem are left
+ * out (`주세요` is no 줄다, `가세요` no 갈다, `나세요` no 날다, `끄세요` no 끌다, `거세요` no 걸다).
+ */
+const L_STEMS: ReadonlySet<string> = new Set("살 알 놀 팔 길 울 열 멀 들 풀 밀 떨 만들 힘들 흔들 떠들".split(" "));
+
+/**
+ * The ㄹ stem a form hides when it dropped its ㄹ (session 62), or `undefined`: a ㄹ stem loses it
+ * before ㄴ, ㅂ and ㅅ (`사는`, `삽니다`, `사세요`, `사셨어요`, `만드는데`, `아시는`, `힘든데`), so
+ * `stem` read as a vowel stem (`사`, `만드`) is also the listed ㄹ stem ({@link L_STEMS}) when what
+ * follows it in `word` starts with `-는`, `-네`, the honorific `-시-` (`세`, `셔`, `셨`, `시`, `십`,
+ * `신`, `실`), or is the ㅂ of `-ㅂ니다` or the ㄴ of `-ㄴ데` fused into its last syllable. The adnominal
+ * `-ㄴ` fused into a bare word (`만든`, `힘든`) counts after two syllables, and for the adjectives
+ * `긴`, `먼`; a one-syllable verb's (`산`, `논`, `판`, `운`, `연`) is as often a noun.
+ */
+function droppedL(word: string, read: string): string | undefined {
+  // The `-시-` a two-syllable reading kept (`사시고`, `기신데` read `사시`, `기시`) is the honorific's,
+  // unless the reading is an honorific verb's own stem (`드시고` is 드시다's, eat).
+  if (HONORIFIC_VERBS.has(read)) return undefined;
+  const stem = read.length > 1 && read.endsWith("시") ? read.slice(0, -1) : read;
+  if (stem === "" || !HANGUL.test(stem) || hasFinalConsonant(stem.slice(-1))) return undefined;
+  const withL = withFinal(stem, FINAL_L);
+  if (!L_STEMS.has(withL)) return undefined;
+  if (word.startsWith(stem)) return /^(?:는|네|세|셔|셨|시|십|신|실)/u.test(word.slice(stem.length)) ? withL : undefined;
+  const fused = word.charAt(stem.length - 1);
+  if (!word.startsWith(stem.slice(0, -1)) || !HANGUL.test(fused)) return undefined;
+  const { final } = jamo(fused);
+  return (final === FINAL_B || final === FINAL_N) && withFinal(stem, final) === word.slice(0, stem.length) ? withL : undefined;
+}
+
+/** A bare word that is a listed ㄹ stem's adnominal `-ㄴ` (`만든`, `힘든`, `긴`, `먼`; {@link droppedL}), as that stem. */
+function adnominalOfL(word: string): string | undefined {
+  const last = word.slice(-1);
+  if (!HANGUL.test(last) || jamo(last).final !== FINAL_N) return undefined;
+  const withL = withFinal(word, FINAL_L);
+  return L_STEMS.has(withL) && (word.length > 1 || withL === "길" || withL === "멀") ? withL : undefined;
 }
 
 /** Whether the `시` after `before` can be the honorific `-(으)시-`: after an open syllable, not a noun's (`대도시`, `열두시`). */
@@ -477,6 +576,10 @@ const PROMISE_ENDINGS = byLength(["게요", "께요", "게", "께", ...FUTURE_BO
  * nouns in `게` (`가게`, `무게`, `집게`) are left to the ending list.
  */
 function promiseStem(word: string): { stem: string; withL?: string } | undefined {
+  // `-(으)ㄹ지` (whether) after one syllable (session 62): `살지` is 사다's `-ㄹ지` or 살다's `-지`, both
+  // read, as `살게` is; `갈지`, `할지` as `갈게`, `할게`. Longer words keep their `-지` to the ending
+  // list (`만들지` -> `만들`), and the nouns in ㄹ + `지` are listed (`일지`).
+  if (word.length === 2 && word.endsWith("지") && !NOUNS_LIKE_SUFFIXED.has(word)) return fusedL(word.slice(0, 1));
   for (const ending of PROMISE_ENDINGS) {
     if (!word.endsWith(ending) || word.length < ending.length + 1) continue;
     const before = word.slice(0, -ending.length);
@@ -484,11 +587,18 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     if (!HANGUL.test(last)) return undefined;
     const linked = last === "을" ? withoutLinkedL(before.slice(0, -1)) : undefined;
     if (linked !== undefined) return { stem: linked };
-    const { initial, medial, final } = jamo(last);
-    if (final !== FINAL_L) return undefined;
-    return { stem: before.slice(0, -1) + syllable(initial, medial), withL: before };
+    return fusedL(before);
   }
   return undefined;
+}
+
+/** `before`, whose last syllable holds a fused `ㄹ`, as the vowel stem (`살` -> `사`) and with the ㄹ kept as a ㄹ stem's (`살`); `undefined` without one. */
+function fusedL(before: string): { stem: string; withL: string } | undefined {
+  const last = before.slice(-1);
+  if (!HANGUL.test(last)) return undefined;
+  const { initial, medial, final } = jamo(last);
+  if (final !== FINAL_L) return undefined;
+  return { stem: before.slice(0, -1) + syllable(initial, medial), withL: before };
 }
 
 /**
@@ -555,7 +665,8 @@ const PLAIN_STEM_VOWELS: ReadonlySet<number> = new Set(CONTRACTED_VOWELS.values(
  */
 function verbBaseOf(stem: string): string | undefined {
   const last = stem.slice(-1);
-  if (!HANGUL.test(last)) return undefined;
+  // A listed noun is no contracted form (`기와` is no `기오`; session 62).
+  if (!HANGUL.test(last) || NOUNS_LIKE_SUFFIXED.has(stem)) return undefined;
   const { initial, medial, final } = jamo(last);
   if (final !== 0) return undefined;
   if (last === "라" || last === "러") {
@@ -574,8 +685,8 @@ function verbBaseOf(stem: string): string | undefined {
 const FINAL_N = 4; // ㄴ
 const FINAL_S = 19; // ㅅ
 const MEDIAL_O = 8; // ㅗ
-// Initials (ㄸ ㅃ ㅆ ㅋ ㅍ) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파).
-const INITIAL = { tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
+// Initials (ㄸ ㅃ ㅆ ㅋ ㅍ; ㄲ after a fused past) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파, 껐어).
+const INITIAL = { kk: 1, tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
 
 /**
  * The ㅅ irregular verbs (ㅅ 불규칙 용언), by stem: a closed class of six (`긋다`, `낫다`, `붓다`,
@@ -599,6 +710,20 @@ const REGULAR_U_STEMS: ReadonlySet<string> = new Set(
 );
 /** Loanword nouns in `워`, not a verb's `-어` form (`샤워` is no `샵`). */
 const NOUNS_IN_WO: ReadonlySet<string> = new Set(["샤워", "타워", "파워"]);
+/** Loanword nouns in `파`/`퍼` after a syllable, not a ㅡ stem's `-아/-어` form (`소파` is no `소프`; session 62). */
+const NOUNS_IN_PA: ReadonlySet<string> = new Set(["소파"]);
+/** The ㅂ irregulars whose stem vowel is ㅗ (`돕다`, `곱다`): their `-아` form is `도와`, `고와`. */
+const B_IRREGULAR_IN_O: ReadonlySet<string> = new Set(["돕", "곱"]);
+
+/**
+ * The ㅂ stem of a bare `-아` form in `와` (`도와`: 돕다; session 62), which the particle `와` would
+ * otherwise leave as the noun `도`, or `undefined`: two syllables only, for {@link B_IRREGULAR_IN_O}.
+ */
+function bareWaOfB(word: string): string | undefined {
+  if (word.length !== 2 || !word.endsWith("와")) return undefined;
+  const stem = withFinal(word.slice(0, 1), FINAL_B);
+  return B_IRREGULAR_IN_O.has(stem) ? stem : undefined;
+}
 
 /** `syllable` with its final consonant replaced by `final`. */
 function withFinal(text: string, final: number): string {
@@ -651,17 +776,19 @@ function irregularBefore(before: string, next: string, verbal: boolean): string 
  * `ㄲ` (`내 꺼` is chat for `내 거`), `ㅆ`/`ㄸ` after a syllable (`벌써`, `어떠세요` of 어떻다), nor
  * `ㄱ`, `ㄹ`, `ㅇ`, whose `가`, `라`, `아` end most nouns.
  */
-function elidedEu(stem: string): string | undefined {
+function elidedEu(stem: string, past = false): string | undefined {
   const last = stem.slice(-1);
   if (!HANGUL.test(last)) return undefined;
   const { initial, medial, final } = jamo(last);
   if (final !== 0 || (medial !== MEDIAL.eo && medial !== MEDIAL.a)) return undefined;
+  // The past tense fused into the syllable (`껐어`, `슬펐어`; session 62) makes it a verb's: no noun,
+  // loanword or chat's `꺼` (것) takes `-었-`, so `ㄲ` and `ㅍ` with `ㅓ` read then too.
   if (stem.length === 1) {
-    const oneSyllable = initial === INITIAL.ss || initial === INITIAL.k || initial === INITIAL.tt;
+    const oneSyllable = initial === INITIAL.ss || initial === INITIAL.k || initial === INITIAL.tt || (past && initial === INITIAL.kk);
     return oneSyllable && medial === MEDIAL.eo ? syllable(initial, MEDIAL.eu) : undefined;
   }
   // `ㅍ` only with `ㅏ` (`아파`, `고파`): its `퍼` ends loanwords (`슈퍼`, `점퍼`) more often than `슬퍼`.
-  if (initial !== INITIAL.pp && (initial !== INITIAL.p || medial !== MEDIAL.a)) return undefined;
+  if (initial !== INITIAL.pp && (initial !== INITIAL.p || (medial !== MEDIAL.a && !past))) return undefined;
   const before = stem.slice(-2, -1);
   if (!HANGUL.test(before)) return undefined;
   const bright = jamo(before).medial === MEDIAL.a || jamo(before).medial === MEDIAL_O;
@@ -686,7 +813,9 @@ function irregularStem(word: string, stem: string, verbal: boolean): string | un
     const inStem = irregularBefore(stem.slice(0, -1), stem.slice(-1), verbal);
     if (inStem !== undefined) return inStem;
   }
-  return kinshipTerm(stem) === undefined ? elidedEu(stem) : undefined;
+  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`).
+  const past = word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS);
+  return kinshipTerm(stem) === undefined && !NOUNS_IN_PA.has(stem) ? elidedEu(stem, past) : undefined;
 }
 
 /**
