@@ -38,7 +38,7 @@ const turns = {
 /** Enough turns that the first ones leave the hot part for the archive. */
 const said = (language: "en" | "ko") => [...turns[language], ...turns[language].slice(1).map((words, i) => `${words} ${i}`)];
 
-async function run(language: "en" | "ko", position: "before" | "after") {
+async function run(language: "en" | "ko", position: "before" | "after", condenser?: ReturnType<typeof scriptedModel>) {
   const internal: string[] = [];
   const model = scriptedModel((messages: BaseMessage[]) => {
     const all = messages.map((m) => contentText(m.content)).join("\n");
@@ -57,6 +57,7 @@ async function run(language: "en" | "ko", position: "before" | "after") {
     userMemory: true,
     workMemory: true,
     archive: true,
+    ...(condenser ? { models: { workMemory: condenser } } : {}),
   });
   const pii = piiMiddleware("email", { strategy: "redact", applyToOutput: true, applyToToolResults: true });
   const agent = createAgent({
@@ -76,6 +77,15 @@ async function run(language: "en" | "ko", position: "before" | "after") {
 }
 
 describe.each(["en", "ko"] as const)("piiMiddleware with memoryStack (%s)", (language) => {
+  it("workMemory with a model of its own: its condensation calls never see the unredacted answer", async () => {
+    const condenser = scriptedModel(() => "noted");
+    const { state, internal } = await run(language, "after", condenser);
+    expect(JSON.stringify(state)).not.toContain(EMAIL);
+    // The condensation is no longer in the agent model's calls.
+    expect(internal.some((text) => text.startsWith("You keep the work memory"))).toBe(false);
+    for (const call of condenser.calls) expect(call.messages.map((m) => contentText(m.content)).join("\n")).not.toContain(EMAIL);
+  });
+
   it.each(["before", "after"] as const)("listed %s the stack: no memory of ours holds the redacted address", async (position) => {
     const { state, internal, userItems, archived, model } = await run(language, position);
     expect(JSON.stringify(state.messages)).not.toContain(EMAIL);
