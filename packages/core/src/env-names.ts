@@ -9,6 +9,8 @@ export const THREADWISE_ENV = {
   log: "THREADWISE_LOG",
   /** core: placement of memory in the prompt. */
   promptContextMode: "THREADWISE_PROMPT_CONTEXT_MODE",
+  /** core: language of the labels and notes the middlewares add to a prompt (`auto`, `en`, `ko`). */
+  promptLanguage: "THREADWISE_PROMPT_LANGUAGE",
   /** memory: project name (default database and SQLite file). */
   project: "THREADWISE_PROJECT",
   /** encryption: keyring file path. */

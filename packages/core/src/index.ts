@@ -154,6 +154,21 @@ export {
 export { PORTABLE_CALL_ID, portableCallId, repeatedCallId, withPortableCallIds, withUniqueCallIds } from "./portable-call-ids.js";
 export { hideMemoryState } from "./private-state.js";
 export {
+  analysedTextLanguage,
+  CONVERSATION_LANGUAGE_LETTERS,
+  conversationLanguage,
+  DEFAULT_PROMPT_LANGUAGE,
+  PROMPT_LANGUAGE_ENV,
+  PROMPT_LANGUAGES,
+  type PromptLanguage,
+  promptLanguageFor,
+  promptLanguageSchema,
+  promptTexts,
+  resolvePromptLanguage,
+  type TextLanguage,
+  textLanguage,
+} from "./prompt-language.js";
+export {
   CROSS_SCRIPT_WEIGHT,
   NEAR_SPELLING_MIN_LETTERS,
   NEAR_SPELLING_WEIGHT,

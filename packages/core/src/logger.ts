@@ -4,6 +4,9 @@ import { THREADWISE_ENV } from "./env-names.js";
 /**
  * Where threadwise writes its log lines. Any object with `info` and `warn` works (console, pino,
  * winston). Fields are plain JSON-safe values and never hold message text, DSNs or key material.
+ * Most lines also give their fields in the text (`multiturn: thread_msgs=3 ...` with
+ * `{ thread_msgs: 3, ... }`), so a structured logger can index them; `console` itself is
+ * written through {@link resolveLogger}'s one-line form, which prints each value once.
  */
 export interface ThreadwiseLogger {
   info(message: string, fields?: Record<string, unknown>): void;
@@ -25,13 +28,27 @@ export function logsInfo(logger: ThreadwiseLogger): boolean {
   return logger.info !== noInfo;
 }
 
+/**
+ * One console line for a log call: the message, then as JSON the fields its text does not already
+ * give as `key=value` (`-` standing for `null`), e.g. `user_memory: on {"thread_id":"t1"}`.
+ */
+export function consoleLine(message: string, fields?: Record<string, unknown>): string {
+  if (!fields) return message;
+  const inText = (key: string, value: unknown) =>
+    message.includes(`${key}=${String(value)}`) || (value === null && message.includes(`${key}=-`));
+  const rest = Object.entries(fields).filter(([key, value]) => !inText(key, value));
+  return rest.length === 0 ? message : `${message} ${JSON.stringify(Object.fromEntries(rest))}`;
+}
+
+// The console is read at each call (not bound once), so a test's spy or a replaced console sees it.
 const consoleLogger: ThreadwiseLogger = {
-  info: (message) => console.info(message),
-  warn: (message, fields) => console.warn(fields ? `${message} ${JSON.stringify(fields)}` : message),
+  info: (message, fields) => console.info(consoleLine(message, fields)),
+  warn: (message, fields) => console.warn(consoleLine(message, fields)),
 };
 
 /**
- * The logger to use: the given one, or the default. The default is silent for info lines unless
+ * The logger to use: the given one, or the default. `console` is written one line per call
+ * ({@link consoleLine}), as the default writes. The default is silent for info lines unless
  * env `THREADWISE_LOG` is `info` or `debug`, and prints warnings unless `THREADWISE_LOG` is
  * `silent` or `off`. Pass `false` for fully silent.
  *
@@ -40,6 +57,9 @@ const consoleLogger: ThreadwiseLogger = {
  */
 export function resolveLogger(logger?: ThreadwiseLogger | false, env: NodeJS.ProcessEnv = process.env): ThreadwiseLogger {
   if (logger === false) return silentLogger;
+  // `logger: console` printed every value twice, once in the text and once in the fields object
+  // (which Node spreads over several lines past 72 characters): one line each instead.
+  if (logger === console) return consoleLogger;
   if (logger) return logger;
   // Its value is checked with every other variable's name (`checkEnvNames`, env.ts).
   const level = (env[THREADWISE_ENV.log]?.trim() || "warn").toLowerCase();

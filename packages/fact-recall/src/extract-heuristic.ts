@@ -1,4 +1,4 @@
-import { analysisText } from "@threadwise/core";
+import { analysedTextLanguage, analysisText, textLanguage } from "@threadwise/core";
 import type { CandidateFact } from "./fact-store.js";
 import { extractEnglish } from "./rules-english.js";
 import { extractKorean } from "./rules-korean.js";
@@ -25,15 +25,11 @@ export interface HeuristicExtractOptions {
  * syllables, read on core's `analysisText` (decomposed Hangul counts as the syllables it spells).
  */
 export function detectLanguage(text: string): FactLanguage {
-  return languageOf(analysisText(text));
+  return textLanguage(text);
 }
 
-/** {@link detectLanguage} of a text already in core's `analysisText` form. */
-function languageOf(analysed: string): FactLanguage {
-  const hangul = analysed.match(/[\uac00-\ud7a3]/g)?.length ?? 0;
-  const letters = analysed.match(/\p{L}/gu)?.length ?? 0;
-  return letters > 0 && hangul / letters >= 0.3 ? "ko" : "en";
-}
+/** {@link detectLanguage} of a text already in core's `analysisText` form (core's, one copy with the prompt language's). */
+const languageOf = analysedTextLanguage;
 
 /**
  * What ends a clause in chat besides punctuation: emoji (`😊`, `👍🏻`, `❤️`), Hangul jamo runs

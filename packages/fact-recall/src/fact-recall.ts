@@ -11,16 +11,23 @@ import {
   envPositiveInt,
   loggerOptionSchema,
   type PromptContextMode,
+  type PromptLanguage,
   parseOptions,
   promptContextModeSchema,
+  promptLanguageFor,
+  promptLanguageSchema,
+  promptTexts,
   resolveLogger,
+  resolvePromptLanguage,
   runCheckpointIdOf,
   SizedLru,
   StructuredResponseWrites,
   statedPromptContextMode,
   summarySlotOf,
+  type TextLanguage,
   THREADWISE_ENV,
   ThreadwiseConfigError,
+  threadMessages,
   threadwiseMiddleware,
   timerMsSchema,
 } from "@threadwise/core";
@@ -53,7 +60,10 @@ export const DEFAULT_MAX_ITEMS = 3;
 export const DEFAULT_MAX_FACTS = 200;
 export const DEFAULT_TIMEOUT_MS = 15_000;
 export const DEFAULT_MIN_SCORE = 0;
+/** Default heading of the facts block, in English. */
 export const DEFAULT_FACTS_LABEL = "Known facts about the user";
+/** Default heading of the facts block in each prompt language; the `promptLanguage` option picks one. */
+export const DEFAULT_FACTS_LABELS: Readonly<Record<TextLanguage, string>> = { en: DEFAULT_FACTS_LABEL, ko: "사용자에 대해 알려진 사실" };
 /**
  * Most user messages whose read entry (id, text, digest: see `ReadEntryCache`) one factRecall
  * holds across its threads (messages); the least recently served thread's go first and are
@@ -114,8 +124,14 @@ export const factRecallOptionsSchema = z
     minScore: z.number().nonnegative().optional(),
     /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
     promptContextMode: promptContextModeSchema.optional(),
-    /** Heading of the placed block. @default "Known facts about the user" */
+    /** Heading of the placed block, used whatever the conversation's language. @default {@link DEFAULT_FACTS_LABELS} in the prompt language */
     label: z.string().min(1).optional(),
+    /**
+     * Language of the default heading: `en`, `ko`, or `auto` (per model call, the language of the
+     * newest user messages, core's `conversationLanguage`). Each fact line stays in its own
+     * language; `language` is the rules'. @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+     */
+    promptLanguage: promptLanguageSchema.optional(),
     /**
      * Set `true` when the agent has a `responseFormat`. A fact write normally rides on the model
      * call's `Command`, which a structured response cannot carry; with this set the write is made
@@ -197,6 +213,9 @@ export interface ResolvedFactRecallConfig {
   timeoutMs: number;
   minScore: number;
   label: string;
+  /** The heading in each language: `label` in both when given, else {@link DEFAULT_FACTS_LABELS}. */
+  labels: Readonly<Record<TextLanguage, string>>;
+  promptLanguage: PromptLanguage;
   language: "en" | "ko" | undefined;
   promptContextMode: PromptContextMode | undefined;
 }
@@ -228,6 +247,8 @@ export function resolveFactRecallConfig(
     timeoutMs: parsed.timeoutMs ?? DEFAULT_TIMEOUT_MS,
     minScore: parsed.minScore ?? DEFAULT_MIN_SCORE,
     label: parsed.label ?? DEFAULT_FACTS_LABEL,
+    labels: promptTexts(parsed.label, DEFAULT_FACTS_LABELS),
+    promptLanguage: resolvePromptLanguage(parsed.promptLanguage, env),
     language: parsed.language,
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
   };
@@ -296,7 +317,14 @@ export function factRecall(options: FactRecallOptions = {}) {
       ? request
       : addContextBlocks(
           request,
-          [{ kind: "facts", producer: "threadwise/fact-recall", label: config.label, text: renderFacts(facts) }],
+          [
+            {
+              kind: "facts",
+              producer: "threadwise/fact-recall",
+              label: config.labels[promptLanguageFor(config.promptLanguage, threadMessages(request))],
+              text: renderFacts(facts),
+            },
+          ],
           config.promptContextMode ? { mode: config.promptContextMode } : {},
         );
   const recalledOf = (slot: FactSlot): Fact[] => {

@@ -23,6 +23,7 @@ export {
 } from "./fact-index.js";
 export {
   DEFAULT_FACTS_LABEL,
+  DEFAULT_FACTS_LABELS,
   DEFAULT_MAX_FACTS,
   DEFAULT_MAX_ITEMS,
   DEFAULT_MIN_SCORE,

@@ -6,8 +6,12 @@ import {
   loggerOptionSchema,
   messageType,
   parseOptions,
+  promptLanguageFor,
+  promptLanguageSchema,
   resolveLogger,
+  resolvePromptLanguage,
   systemText,
+  type TextLanguage,
   threadwiseMiddleware,
   viewSystemMessage,
   withArchived,
@@ -15,18 +19,31 @@ import {
 } from "@threadwise/core";
 import { z } from "zod/v4";
 
-/** The note appended by default (spec R7): one short English sentence. */
+/** The note appended by default in English (spec R7): one short sentence. */
 export const DEFAULT_HISTORY_NOTE =
   "This conversation continues from earlier turns: take the previous messages into account when you answer.";
+
+/** The default note in each prompt language; `promptLanguage` (`auto` by default) picks one. */
+export const DEFAULT_HISTORY_NOTES: Readonly<Record<TextLanguage, string>> = {
+  en: DEFAULT_HISTORY_NOTE,
+  ko: "이 대화는 이전 턴에서 이어집니다. 답할 때 앞의 메시지를 고려하세요.",
+};
 
 /** Options of {@link historyAware}. */
 export const historyAwareOptionsSchema = z.strictObject({
   /**
    * Text appended to the end of the system prompt from the second turn on, after a blank line.
    * Keep it short and constant: it becomes part of the cached system prefix.
-   * @default {@link DEFAULT_HISTORY_NOTE}
+   * Given, it is used whatever the conversation's language.
+   * @default {@link DEFAULT_HISTORY_NOTES} in the prompt language
    */
   note: z.string().trim().min(1, "must be a non-empty string").optional(),
+  /**
+   * Language of the default note: `en`, `ko`, or `auto` (per model call, the language of the
+   * newest user messages, core's `conversationLanguage`). Not read when `note` is given.
+   * @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+   */
+  promptLanguage: promptLanguageSchema.optional(),
   /**
    * Reads a thread's archived messages, oldest first (issue 27), e.g.
    * `(threadId) => checkpointer.archivedMessages(threadId)` with `@threadwise/memory`'s archive.
@@ -89,9 +106,12 @@ export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
  * Use it for conversational agents. Leave it out of classifiers, JSON-only and one-shot agents,
  * where an extra instruction only costs tokens.
  *
- * @param options `note` (text, non-empty), `archived` (reader of archived messages), `logger`.
+ * - The default note is in `promptLanguage` (`en` by default; `auto` takes the newest user
+ *   messages' language, `ko` Korean); a `note` you give is used as it is.
+ *
+ * @param options `note` (text, non-empty), `promptLanguage`, `archived` (reader of archived messages), `logger`.
  * @returns A LangChain middleware named `threadwise/history-aware`.
- * @throws ThreadwiseConfigError when `note` is empty or `logger` is not a logger.
+ * @throws ThreadwiseConfigError when `note` is empty, `promptLanguage` (or env `THREADWISE_PROMPT_LANGUAGE`) is not `auto`, `en` or `ko`, or `logger` is not a logger.
  *
  * @example
  * ```ts
@@ -109,7 +129,7 @@ export function hasEarlierTurn(messages: readonly BaseMessage[]): boolean {
  */
 export function historyAware(options: HistoryAwareOptions = {}) {
   const parsed = parseOptions("historyAware", historyAwareOptionsSchema, options);
-  const note = parsed.note ?? DEFAULT_HISTORY_NOTE;
+  const language = resolvePromptLanguage(parsed.promptLanguage, parsed.env);
   const logger = resolveLogger(parsed.logger, parsed.env);
   const archived = parsed.archived;
   /**
@@ -129,6 +149,7 @@ export function historyAware(options: HistoryAwareOptions = {}) {
       const stored = (request.state?.messages as BaseMessage[] | undefined) ?? request.messages;
       if (systemText(viewSystemMessage(request)).trim() === "" || !(await hasEarlierTurnIn(stored, request.runtime)))
         return handler(request);
+      const note = parsed.note ?? DEFAULT_HISTORY_NOTES[promptLanguageFor(language, stored)];
       logger.info(`history_aware: note_chars=${note.length}`, { note_chars: note.length });
       return handler(withSystemSuffix(request, note));
     },

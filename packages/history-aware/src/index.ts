@@ -1,5 +1,6 @@
 export {
   DEFAULT_HISTORY_NOTE,
+  DEFAULT_HISTORY_NOTES,
   type HistoryAwareOptions,
   hasEarlierTurn,
   historyAware,

@@ -2,6 +2,7 @@ import { existsSync, readFileSync } from "node:fs";
 import { join } from "node:path";
 import {
   checkEnvNames,
+  DEFAULT_PROMPT_LANGUAGE,
   envBoolean,
   envChoice,
   envCountOrOff,
@@ -9,8 +10,10 @@ import {
   envString,
   envWholeNumber,
   PROMPT_CONTEXT_MODES,
+  PROMPT_LANGUAGES,
   parseOptions,
   promptContextModeSchema,
+  promptLanguageSchema,
   THREADWISE_ENV,
   ThreadwiseConfigError,
 } from "@threadwise/core";
@@ -51,6 +54,7 @@ export const MEMORY_ENV = {
   factRecallMaxItems: THREADWISE_ENV.factRecallMaxItems,
   recallMaxTokens: THREADWISE_ENV.recallMaxTokens,
   promptContextMode: THREADWISE_ENV.promptContextMode,
+  promptLanguage: THREADWISE_ENV.promptLanguage,
   historyAware: THREADWISE_ENV.historyAware,
   persistTrimKeepGroups: THREADWISE_ENV.persistTrimKeepGroups,
   archive: THREADWISE_ENV.archive,
@@ -163,6 +167,12 @@ export const memoryConfigSchema = z.strictObject({
   ),
   /** Where memory goes in the prompt (spec R8). @default "legacy_system" */
   promptContextMode: promptContextModeSchema,
+  /**
+   * Language of the labels and notes the middlewares add to prompts (`[Previous conversation
+   * summary]` or `[이전 대화 요약]`, historyAware's note): `auto` (per model call, the newest user
+   * messages' language), `en` or `ko`. @default "en" (core's `DEFAULT_PROMPT_LANGUAGE`)
+   */
+  promptLanguage: promptLanguageSchema,
   /** Note asking the model to use the earlier conversation (spec R7). @default true */
   historyAware: z.boolean(),
   /** Destructive trim of the stored thread to this many groups (spec R5); unset means off. Irreversible. @default undefined */
@@ -236,6 +246,7 @@ const DEFAULTS: Omit<MemoryConfig, "project"> = {
   factsMode: "off",
   factRecallMaxItems: 3,
   promptContextMode: "legacy_system",
+  promptLanguage: DEFAULT_PROMPT_LANGUAGE,
   historyAware: true,
   workMemory: false,
   userMemory: false,
@@ -288,6 +299,7 @@ export function memoryConfigFromEnv(env: NodeJS.ProcessEnv = process.env): Memor
     factRecallMaxItems: envPositiveInt(MEMORY_ENV.factRecallMaxItems, env),
     recallMaxTokens: envCountOrOff(MEMORY_ENV.recallMaxTokens, env, { unit: "tokens", off: "no recall", min: MIN_RECALL_MAX_TOKENS }),
     promptContextMode: envChoice(MEMORY_ENV.promptContextMode, PROMPT_CONTEXT_MODES, env),
+    promptLanguage: envChoice(MEMORY_ENV.promptLanguage, PROMPT_LANGUAGES, env),
     historyAware: envBoolean(MEMORY_ENV.historyAware, env),
     persistTrimKeepGroups: envPositiveInt(MEMORY_ENV.persistTrimKeepGroups, env),
     archive: envBoolean(MEMORY_ENV.archive, env),

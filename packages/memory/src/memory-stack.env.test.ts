@@ -52,6 +52,21 @@ describe("memoryStack({ env }): every middleware reads the stack's env", () => {
     expect(lines.filter((line) => line.startsWith("multiturn:"))).toHaveLength(1);
   });
 
+  it("logger: console prints each multiturn line once, on one line (was: every value twice, the fields object spread over lines)", async () => {
+    const calls: unknown[][] = [];
+    vi.spyOn(console, "info").mockImplementation((...args: unknown[]) => void calls.push(args));
+    const agent = createAgent({ model: scriptedModel(() => "noted"), ...memoryStack({ env: {}, logger: console, userMemory: true }) });
+    for (const words of ["I live in Busan.", "부산에 살아요."])
+      await agent.invoke({ messages: [new HumanMessage(words)] }, { configurable: { thread_id: "once-1", user_id: "u1" } });
+    const multiturn = calls.filter((args) => String(args[0]).startsWith("multiturn:"));
+    expect(multiturn).toHaveLength(2);
+    for (const args of multiturn) {
+      expect(args).toHaveLength(1);
+      expect(String(args[0]).match(/thread_msgs/g)).toHaveLength(1);
+      expect(String(args[0])).not.toContain("\n");
+    }
+  });
+
   // By design the env option is the whole env (not merged with process.env); the level in code is
   // the logger option. Was: a near miss in the stack's env was warned about at process.env's level.
   it("THREADWISE_LOG in process.env is not read with an env given; `logger` sets the level in code", async () => {

@@ -289,6 +289,7 @@ export function memoryMiddleware(
   // Every middleware reads its own env twins (and THREADWISE_LOG) from the stack's env.
   const env = options.env;
   const mode = config.promptContextMode;
+  const promptLanguage = config.promptLanguage;
   const stack: AgentMiddleware[] = [
     placementMode(mode, {
       startOn: config.startOn,
@@ -316,6 +317,7 @@ export function memoryMiddleware(
         // The trigger (code, else MEMORY_SUMMARIZE_TRIGGER_*) takes the place of the threshold.
         ...(config.summarizeTrigger !== undefined ? { trigger: config.summarizeTrigger } : { threshold: config.summarizeThreshold }),
         promptContextMode: mode,
+        promptLanguage,
         structuredResponse: options.structuredResponse,
         ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
         logger,
@@ -328,6 +330,7 @@ export function memoryMiddleware(
         declareState: false,
         model: options.models?.workMemory,
         promptContextMode: mode,
+        promptLanguage,
         structuredResponse: options.structuredResponse,
         logger,
         env,
@@ -341,6 +344,7 @@ export function memoryMiddleware(
         // Only llm extraction calls a model (factRecall refuses one with another mode given in code).
         ...(config.factsMode === "llm" ? { model: options.models?.facts } : {}),
         promptContextMode: mode,
+        promptLanguage,
         structuredResponse: options.structuredResponse,
         // Every middleware here that deletes stored messages leaves a mark of what it took
         // (persistTrim's in the summary slot, the archive's rows): any other read message gone
@@ -365,6 +369,7 @@ export function memoryMiddleware(
         trims: false,
         ...(archive ? { archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids) } : {}),
         promptContextMode: mode,
+        promptLanguage,
         logger,
         // The identity the checkpointer keys on: the code's, else the stack's env (R27, R40).
         env,
@@ -376,7 +381,7 @@ export function memoryMiddleware(
         ...(checkpointer ? { deletedThreads: (threadIds: readonly string[]) => checkpointer.deletedThreads(threadIds) } : {}),
       }),
     );
-  if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), logger, env }));
+  if (config.historyAware) stack.push(historyAware({ ...(archived ? { archived } : {}), promptLanguage, logger, env }));
   if (config.persistTrimKeepGroups !== undefined)
     stack.push(persistTrim({ declareState: false, keepGroups: config.persistTrimKeepGroups, logger, env }));
   if (archive)
@@ -397,6 +402,7 @@ export function memoryMiddleware(
         maxTokens: config.recallMaxTokens,
         facts: config.factsMode !== "off",
         promptContextMode: mode,
+        promptLanguage,
         // Each model call reads the rows archived since the last one, not the whole archive.
         ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : {}),
         logger,

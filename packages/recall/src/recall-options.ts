@@ -10,8 +10,13 @@ import {
   optionsObject,
   PROMPT_CONTEXT_MODES,
   type PromptContextMode,
+  type PromptLanguage,
   parseOptions,
+  promptLanguageSchema,
+  promptTexts,
+  resolvePromptLanguage,
   statedPromptContextMode,
+  type TextLanguage,
   THREADWISE_ENV,
   ThreadwiseConfigError,
   timerMsSchema,
@@ -54,8 +59,13 @@ export const DEFAULT_MAX_HELD_CHARACTERS = 36_000_000;
 export const DEFAULT_DEPTH = 30;
 /** Default time limit of one embeddings or vector-store call (milliseconds). */
 export const DEFAULT_EMBEDDING_TIMEOUT_MS = 5000;
-/** Default heading of the block. */
+/** Default heading of the block, in English. */
 export const DEFAULT_RECALL_LABEL = "Recalled from earlier in this conversation";
+/** Default heading of the block in each prompt language; the `promptLanguage` option picks one. */
+export const DEFAULT_RECALL_LABELS: Readonly<Record<TextLanguage, string>> = {
+  en: DEFAULT_RECALL_LABEL,
+  ko: "이 대화의 앞부분에서 찾은 내용",
+};
 
 const embeddingsSchema = z.custom<EmbeddingsInterface>(
   (value) =>
@@ -136,8 +146,13 @@ export const recallOptionsSchema = z
     timeoutMs: timerMsSchema.optional(),
     /** Placement mode (spec R8); unset: env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`. @default undefined */
     promptContextMode: z.enum(PROMPT_CONTEXT_MODES as [PromptContextMode, ...PromptContextMode[]]).optional(),
-    /** Heading of the block. @default "Recalled from earlier in this conversation" */
+    /** Heading of the block, used whatever the conversation's language. @default {@link DEFAULT_RECALL_LABELS} in the prompt language */
     label: z.string().min(1).optional(),
+    /**
+     * Language of the default heading: `en`, `ko`, or `auto` (per model call, the language of the
+     * newest user messages, core's `conversationLanguage`). @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+     */
+    promptLanguage: promptLanguageSchema.optional(),
     /** Token counter of the block (text to tokens); default core's counter (`o200k_base`, gpt-tokenizer's ranks). */
     countText: fn<(text: string) => number>("expected a function (text) => number").optional(),
     /**
@@ -184,7 +199,11 @@ export interface ResolvedRecallOptions {
   maxHeldCharacters: number;
   depth: number;
   timeoutMs: number;
+  /** The heading {@link recallForQuery} renders: `label`, else the English default. */
   label: string;
+  /** The heading in each language: `label` in both when given, else {@link DEFAULT_RECALL_LABELS}. */
+  labels: Readonly<Record<TextLanguage, string>>;
+  promptLanguage: PromptLanguage;
   promptContextMode: PromptContextMode | undefined;
   timestampOf: ((message: BaseMessage) => string | undefined) | undefined;
   embeddings: EmbeddingsInterface | undefined;
@@ -235,6 +254,8 @@ export function resolveRecallOptions(
     depth: parsed.depth ?? DEFAULT_DEPTH,
     timeoutMs: parsed.timeoutMs ?? DEFAULT_EMBEDDING_TIMEOUT_MS,
     label: parsed.label ?? DEFAULT_RECALL_LABEL,
+    labels: promptTexts(parsed.label, DEFAULT_RECALL_LABELS),
+    promptLanguage: resolvePromptLanguage(parsed.promptLanguage, env),
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     timestampOf: parsed.timestampOf,
     embeddings: parsed.embeddings,

@@ -6,6 +6,7 @@ import {
   createTokenCounter,
   isUserMessage,
   messageText,
+  promptLanguageFor,
   resolveLogger,
   SizedLru,
   type ThreadwiseLogger,
@@ -351,12 +352,14 @@ export function recall(options: RecallOptions = {}) {
         ...(skipFact ? { skipFact } : {}),
         ...(extraRanking ? { extraRanking } : {}),
       };
-      const rendered = recallForQuery(state, recallQuery, config, countText);
+      // The heading in the conversation's language; counted in the block's budget as rendered.
+      const label = config.labels[promptLanguageFor(config.promptLanguage, hot)];
+      const rendered = recallForQuery(state, recallQuery, label === config.label ? config : { ...config, label }, countText);
       if (rendered.text === "") return handler(request);
       return handler(
         addContextBlocks(
           request,
-          [{ kind: RECALL_BLOCK_KIND, producer: RECALL_MIDDLEWARE_NAME, label: config.label, text: rendered.text }],
+          [{ kind: RECALL_BLOCK_KIND, producer: RECALL_MIDDLEWARE_NAME, label, text: rendered.text }],
           config.promptContextMode ? { mode: config.promptContextMode } : {},
         ),
       );

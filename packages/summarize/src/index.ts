@@ -6,7 +6,14 @@ export {
   extractiveSummarizerOptionsSchema,
   extractiveSummary,
 } from "./extractive-summarizer.js";
-export { INTERNAL_CALL_TAGS, SUMMARIZE_MIDDLEWARE_NAME, SUMMARY_BLOCK_LABEL, SUMMARY_CALL, summarize } from "./summarize.js";
+export {
+  INTERNAL_CALL_TAGS,
+  SUMMARIZE_MIDDLEWARE_NAME,
+  SUMMARY_BLOCK_LABEL,
+  SUMMARY_BLOCK_LABELS,
+  SUMMARY_CALL,
+  summarize,
+} from "./summarize.js";
 export {
   DEFAULT_MAX_INPUT_TOKENS,
   DEFAULT_MAX_PASSES_PER_CALL,

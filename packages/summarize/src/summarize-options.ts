@@ -11,8 +11,11 @@ import {
   loggerOptionSchema,
   optionsObject,
   type PromptContextMode,
+  type PromptLanguage,
   parseOptions,
   promptContextModeSchema,
+  promptLanguageSchema,
+  resolvePromptLanguage,
   statedPromptContextMode,
   THREADWISE_ENV,
   ThreadwiseConfigError,
@@ -169,6 +172,13 @@ export const summarizeOptionsSchema = z.strictObject({
    */
   promptContextMode: promptContextModeSchema.optional(),
   /**
+   * Language of the summary block's label (`[Previous conversation summary]`, `[이전 대화 요약]`):
+   * `en`, `ko`, or `auto` (per model call, the language of the newest user messages, core's
+   * `conversationLanguage`). The summary itself is written by the summarizer in the
+   * conversation's language. @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+   */
+  promptLanguage: promptLanguageSchema.optional(),
+  /**
    * `"human"`: every view starts on a user message (spec R4, R33). Stack-wide: the first
    * view-shaping middleware that sets it sets it for all, and summarize's own window honours the
    * stack's rule either way. @default the stack's rule, else "human"
@@ -257,7 +267,12 @@ export type SummarizeOptions = z.input<typeof summarizeOptionsSchema>;
  * Options of {@link summarize}, with defaults applied: `trigger` as a list of conditions (any one
  * suffices) and `keep` always set (from `threshold` and `windowSize` when not given).
  */
-export type ResolvedSummarizeOptions = Omit<z.output<typeof summarizeOptionsSchema>, "trigger" | "keep" | "promptContextMode"> & {
+export type ResolvedSummarizeOptions = Omit<
+  z.output<typeof summarizeOptionsSchema>,
+  "trigger" | "keep" | "promptContextMode" | "promptLanguage"
+> & {
+  /** The label's language: the option, else env `THREADWISE_PROMPT_LANGUAGE`, else `en`. */
+  promptLanguage: PromptLanguage;
   /** The option; with an `env` given, else its `THREADWISE_PROMPT_CONTEXT_MODE`; else decided per call. */
   promptContextMode: PromptContextMode | undefined;
   trigger: SummaryTrigger[];
@@ -382,5 +397,6 @@ export function resolveSummarizeOptions(
       `applies only with a fraction in trigger or keep (got trigger ${JSON.stringify(parsed.trigger ?? { messages: parsed.threshold })} and keep ${JSON.stringify(keep)}, which count tokens or messages and ignore it): remove it or give a fraction, e.g. trigger: { fraction: 0.8 }`,
     );
   const promptContextMode = statedPromptContextMode(parsed.promptContextMode, parsed.env);
-  return { ...parsed, trigger, keep, promptContextMode };
+  const promptLanguage = resolvePromptLanguage(parsed.promptLanguage, parsed.env);
+  return { ...parsed, trigger, keep, promptContextMode, promptLanguage };
 }

@@ -15,6 +15,7 @@ import {
   isUserMessage,
   messageType,
   newestArchivedBefore,
+  promptLanguageFor,
   readSummarySlot,
   resolveLogger,
   runArchiveReader,
@@ -25,6 +26,7 @@ import {
   type SummaryRecord,
   sentMessages,
   summarySlotState,
+  type TextLanguage,
   ThreadwiseTimeoutError,
   threadMessages,
   threadwiseMiddleware,
@@ -54,8 +56,10 @@ import { profileMaxInputTokens, resolveKeep, resolveTriggers } from "./summary-t
 
 /** Name of the middleware, also the `producer` of its summary block. */
 export const SUMMARIZE_MIDDLEWARE_NAME = "threadwise/summarize";
-/** Label of the summary block (spec R14). */
+/** Label of the summary block in English (spec R14). */
 export const SUMMARY_BLOCK_LABEL = "Previous conversation summary";
+/** Label of the summary block in each prompt language; the `promptLanguage` option picks one. */
+export const SUMMARY_BLOCK_LABELS: Readonly<Record<TextLanguage, string>> = { en: SUMMARY_BLOCK_LABEL, ko: "이전 대화 요약" };
 /** Who the summarizer call is: its run name is `threadwise/summarize:summary` (core's `internalCallName`). */
 export const SUMMARY_CALL: InternalCallId = { middleware: "summarize", purpose: "summary" };
 /**
@@ -598,7 +602,7 @@ export function summarize(options: SummarizeOptions = {}) {
       const summaryBlock = (r: SummaryRecord | undefined) => ({
         kind: "summary",
         producer: SUMMARIZE_MIDDLEWARE_NAME,
-        label: SUMMARY_BLOCK_LABEL,
+        label: SUMMARY_BLOCK_LABELS[promptLanguageFor(opts.promptLanguage, stored)],
         text: r?.text ?? "",
       });
       // A hard cap inside (tokenCap) that must drop messages this summary does not cover asks it,

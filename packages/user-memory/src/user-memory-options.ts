@@ -8,9 +8,14 @@ import {
   envString,
   loggerOptionSchema,
   optionsObject,
+  type PromptLanguage,
   parseOptions,
   promptContextModeSchema,
+  promptLanguageSchema,
+  promptTexts,
+  resolvePromptLanguage,
   statedPromptContextMode,
+  type TextLanguage,
   THREADWISE_ENV,
   ThreadwiseConfigError,
   timerMsSchema,
@@ -53,7 +58,13 @@ export const DEFAULT_USER_MEMORY_MAX_BYTES = 1_000_000;
 export const DEFAULT_MAX_MESSAGE_CHARACTERS = 2000;
 export const DEFAULT_MAX_DIGEST_CHARACTERS = 400;
 export const DEFAULT_STORE_TIMEOUT_MS = 5000;
+/** Default heading of the block, in English. */
 export const DEFAULT_USER_MEMORY_LABEL = "Memory from this user's other conversations";
+/** Default heading of the block in each prompt language; the `promptLanguage` option picks one. */
+export const DEFAULT_USER_MEMORY_LABELS: Readonly<Record<TextLanguage, string>> = {
+  en: DEFAULT_USER_MEMORY_LABEL,
+  ko: "이 사용자의 다른 대화에서 기억한 내용",
+};
 
 /** Options of {@link userMemory}. */
 export const userMemoryOptionsSchema = z.strictObject({
@@ -167,8 +178,13 @@ export const userMemoryOptionsSchema = z.strictObject({
   timeoutMs: timerMsSchema.optional(),
   /** Placement mode (spec R8). @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system` */
   promptContextMode: promptContextModeSchema.optional(),
-  /** Heading of the block. @default "Memory from this user's other conversations" */
+  /** Heading of the block, used whatever the conversation's language. @default {@link DEFAULT_USER_MEMORY_LABELS} in the prompt language */
   label: z.string().min(1).optional(),
+  /**
+   * Language of the default heading: `en`, `ko`, or `auto` (per model call, the language of the
+   * newest user messages, core's `conversationLanguage`). @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+   */
+  promptLanguage: promptLanguageSchema.optional(),
   /** Where warnings go; `false` for none. @default core's resolveLogger() */
   logger: loggerOptionSchema,
   /**
@@ -216,6 +232,9 @@ export interface ResolvedUserMemoryOptions {
   timeoutMs: number;
   promptContextMode: z.output<typeof promptContextModeSchema> | undefined;
   label: string;
+  /** The heading in each language: `label` in both when given, else {@link DEFAULT_USER_MEMORY_LABELS}. */
+  labels: Readonly<Record<TextLanguage, string>>;
+  promptLanguage: PromptLanguage;
   logger: z.output<typeof loggerOptionSchema>;
   declareState: boolean;
 }
@@ -290,6 +309,8 @@ export function resolveUserMemoryOptions(
     timeoutMs: parsed.timeoutMs ?? DEFAULT_STORE_TIMEOUT_MS,
     promptContextMode: statedPromptContextMode(parsed.promptContextMode, parsed.env),
     label: parsed.label ?? DEFAULT_USER_MEMORY_LABEL,
+    labels: promptTexts(parsed.label, DEFAULT_USER_MEMORY_LABELS),
+    promptLanguage: resolvePromptLanguage(parsed.promptLanguage, env),
     logger: parsed.logger,
     declareState: parsed.declareState ?? true,
   };

@@ -13,6 +13,7 @@ import {
   messageText,
   messageType,
   normalizeThreadId,
+  promptLanguageFor,
   readSummarySlot,
   resolveLogger,
   SUMMARY_SLOT_KEY,
@@ -301,7 +302,14 @@ export function userMemory(options: UserMemoryOptions = {}) {
           ? request
           : addContextBlocks(
               request,
-              [{ kind: USER_MEMORY_BLOCK_KIND, producer: USER_MEMORY_MIDDLEWARE_NAME, label: config.label, text }],
+              [
+                {
+                  kind: USER_MEMORY_BLOCK_KIND,
+                  producer: USER_MEMORY_MIDDLEWARE_NAME,
+                  label: config.labels[promptLanguageFor(config.promptLanguage, (request.state?.messages ?? []) as BaseMessage[])],
+                  text,
+                },
+              ],
               config.promptContextMode ? { mode: config.promptContextMode } : {},
             );
       const result = await handler(placed);

@@ -25,6 +25,7 @@ export {
 export { nonTextBlocks, type ToolResult, toolResultsOf } from "./tool-results.js";
 export {
   WORK_MEMORY_LABEL,
+  WORK_MEMORY_LABELS,
   WORK_MEMORY_MIDDLEWARE_NAME,
   type WorkMemoryOptions,
   workMemory,

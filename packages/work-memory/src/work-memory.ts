@@ -13,13 +13,17 @@ import {
   newestUserAt,
   parseOptions,
   promptContextModeSchema,
+  promptLanguageFor,
+  promptLanguageSchema,
   readSummarySlot,
   resolveLogger,
+  resolvePromptLanguage,
   StructuredResponseWrites,
   SUMMARY_SLOT_KEY,
   type SummarySlotUpdate,
   statedPromptContextMode,
   summarySlotState,
+  type TextLanguage,
   threadwiseMessageId,
   threadwiseMiddleware,
   timerMsSchema,
@@ -35,8 +39,10 @@ import { toolResultsOf } from "./tool-results.js";
 /** Name of the middleware, also the `producer` of its context block. */
 export const WORK_MEMORY_MIDDLEWARE_NAME = "threadwise/work-memory";
 
-/** Label of the context block: rendered `[Work memory]`. */
+/** Label of the context block in English: rendered `[Work memory]`. */
 export const WORK_MEMORY_LABEL = "Work memory";
+/** Label of the context block in each prompt language; the `promptLanguage` option picks one. */
+export const WORK_MEMORY_LABELS: Readonly<Record<TextLanguage, string>> = { en: WORK_MEMORY_LABEL, ko: "작업 메모리" };
 
 /** Options of {@link workMemory}. */
 export const workMemoryOptionsSchema = z.strictObject({
@@ -78,6 +84,12 @@ export const workMemoryOptionsSchema = z.strictObject({
    * @default env `THREADWISE_PROMPT_CONTEXT_MODE`, else `legacy_system`
    */
   promptContextMode: promptContextModeSchema.optional(),
+  /**
+   * Language of the block's label: `en`, `ko`, or `auto` (per model call, the language of the
+   * newest user messages, core's `conversationLanguage`). The notes are condensed in the
+   * response's language. @default env `THREADWISE_PROMPT_LANGUAGE`, else `"en"`
+   */
+  promptLanguage: promptLanguageSchema.optional(),
   /**
    * Instruction of the condensation call; `{maxCharacters}` is replaced by the limit.
    * @default {@link DEFAULT_CONDENSE_PROMPT}
@@ -191,6 +203,7 @@ function responseOf(result: unknown): { response: BaseMessage | undefined; struc
 export function workMemory(options: WorkMemoryOptions = {}) {
   const settings = parseOptions("workMemory", workMemoryOptionsSchema, options);
   const mode = statedPromptContextMode(settings.promptContextMode, settings.env);
+  const language = resolvePromptLanguage(settings.promptLanguage, settings.env);
   const logger = resolveLogger(settings.logger, settings.env);
   const prompt = settings.prompt ?? DEFAULT_CONDENSE_PROMPT;
   const detectQuestion = settings.asksForInput ?? asksForInput;
@@ -295,9 +308,18 @@ export function workMemory(options: WorkMemoryOptions = {}) {
       const placed =
         text === ""
           ? request
-          : addContextBlocks(request, [{ kind: "work_memory", producer: WORK_MEMORY_MIDDLEWARE_NAME, label: WORK_MEMORY_LABEL, text }], {
-              mode,
-            });
+          : addContextBlocks(
+              request,
+              [
+                {
+                  kind: "work_memory",
+                  producer: WORK_MEMORY_MIDDLEWARE_NAME,
+                  label: WORK_MEMORY_LABELS[promptLanguageFor(language, request.state?.messages ?? [])],
+                  text,
+                },
+              ],
+              { mode },
+            );
       const result = await handler(placed);
       const threadId = request.runtime.configurable?.thread_id;
       if (typeof threadId !== "string") return result;
