@@ -14,6 +14,13 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 
 const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|이지만|다|이거든요|거든요|요)";
 /**
+ * The people of the speaker's life who are no kin (friends, neighbours, colleagues, seniors): a
+ * relative of theirs (`친구 남편이`, `부장님 딸이`, `동기 형이`, `우리 팀장님 아들`) is someone else's
+ * relative, not the speaker's, and what is said of them is no fact of the speaker's or a relation's.
+ */
+const SOCIAL =
+  "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
+/**
  * People the user names by relation: family, friends and colleagues. What the user says about them
  * is stored as a fact about that person (`user's 동생`), never about the user (as in English).
  */
@@ -25,8 +32,7 @@ const REL =
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
-  "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
-  "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
+  SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
  * a breed is as much a pet as `강아지` is. Longer names first; no breed that is also a common word.
@@ -50,6 +56,8 @@ const JOB =
  */
 const THIRD_PERSON =
   "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|분|녀석|놈|양반))(?:들)?";
+/** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
+const MY = "(?:제|내|저희|우리|울)";
 /** A subject's or topic's particle, or none (casual speech drops it: `걔 내년에 입대함`). */
 const SUBJECT_PARTICLE = "(?:은|는|이|가|도|께서는|께서)?";
 /** One word that is a third person ({@link THIRD_PERSON} as one word, `그는`, `그녀가`), its particle or none. */
@@ -61,7 +69,9 @@ const DEMONSTRATED_PERSON =
  * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
  * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
  */
-const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\\s*`);
+const OTHERS = new RegExp(
+  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
+);
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
  * 하는 분`): what follows in the sentence is about them, never the speaker (issue 25).
@@ -73,8 +83,6 @@ const LEAD =
   /^(?:(?:아|음|네(?!\s*(?:살|마리|명|개|시간|달|번)(?:이|인|입|예|에|은|는|을|를|도|만|짜리|째|때|쯤|$|[\s.,!?~…]))|응|웅|엉|ㅇㅇ|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
-/** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
-const MY = "(?:제|내|저희|우리|울)";
 const RELATIVE = new RegExp(
   `^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
 );
@@ -2833,7 +2841,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     namedClause = namedHere;
     // A question names the listener's pet or relative (`고양이 이름이 뭐예요?`), not the speaker's.
     if (!QUESTION.test(said)) named = lastNamed(said) ?? named;
-    const own = RELATIVE.exec(plainForm(lead));
+    const own = OTHERS.test(plainForm(lead)) ? null : RELATIVE.exec(plainForm(lead));
     if (!first && otherTopic && !own && !FIRST_PERSON.test(lead) && subjectOf(lead, speaker, "") === speaker) continue;
     otherTopic = !own && !FIRST_PERSON.test(lead) && someoneElseFirst(plainForm(lead));
     if (own) {
