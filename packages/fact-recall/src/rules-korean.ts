@@ -389,6 +389,13 @@ const NOT_A_HOME =
  */
 const TOWN =
   /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교|도쿄|오사카|교토|후쿠오카|베이징|상하이|홍콩|타이베이|싱가포르|방콕|하노이|호치민|뉴욕|보스턴|시애틀|시카고|토론토|밴쿠버|런던|파리|베를린|시드니|멜버른)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+/**
+ * When, where or how a thing was bought or sold, between the thing and the verb (`중고로`, `당근에서`,
+ * `작년에`, `싸게`): never the thing itself.
+ */
+const DEAL_WORD =
+  "(?:이번에|결국|드디어|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|새로|새것으로|새걸로|할부로|일시불로|현금으로|온라인으로|인터넷으로|직구로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)";
+const DEAL_ALONE = new RegExp(`^${DEAL_WORD}$`);
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
@@ -2002,11 +2009,14 @@ const RULES: Rule[] = [
   },
   {
     attribute: "belonging",
-    re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
-    // A count (`하나 장만했어요`, `두 개 샀어`) names no thing: the thing is said before.
+    // When, where or how it was bought may stand between the thing and the verb (`포터2 중고로
+    // 샀어요`, `중고로 아이오닉5 샀어`): the thing, not `중고로`; a model ends in a digit or a letter.
+    re: new RegExp(`(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:${DEAL_WORD}\\s+)*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)`),
+    // A count (`하나 장만했어요`, `두 개 샀어`) or how it was bought alone (`중고로 샀어요`) names no
+    // thing: the thing is said before.
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v)
+      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v) || DEAL_ALONE.test(v)
         ? undefined
         : list(v, `${topic(l)} ${josa(v, "을", "를")} 샀다 (소유물)`);
     },
@@ -2047,7 +2057,7 @@ const RULES: Rule[] = [
     // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|이번에|결국|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
