@@ -380,6 +380,11 @@ const MAKE_DEVICE: Readonly<Record<string, string>> = {
 /** A parent's house one lives in (`본가`, `친정`): the place named before it is the home. */
 const PARENTS_HOUSE = /^(?:본가|친정|시댁|처가)$/;
 const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
+/**
+ * Where trade is done, not where anyone lives (`중앙시장`, `역 앞`, `지하상가`, `먹자골목`): a shop
+ * run there (`중앙시장에서 국밥집 하셔`) says nothing of a home.
+ */
+const TRADING_PLACE = /(?:시장|상가|상가건물|역|역전|터미널|백화점|쇼핑몰|아울렛|마트|골목|거리|로데오|시장통)$/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
@@ -1342,7 +1347,8 @@ const RULES: Rule[] = [
       const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
-      if (place === undefined || NOT_A_HOME.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value)) return work;
+      if (place === undefined || NOT_A_HOME.test(place) || TRADING_PLACE.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value))
+        return work;
       return [work, { ...single(place, `${topic(l)} ${place}에 산다 (사는 곳, ${value})`), attribute: "residence" }];
     },
     relative: true,
