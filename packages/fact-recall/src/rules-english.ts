@@ -672,11 +672,19 @@ const RULES: Rule[] = [
     build: (m, s) => single(m[1] as string, `${s.label} graduated from ${m[1]} (school)`),
   },
   {
-    // A wedding that happened (`we got married in 2022`, `I got married last spring`): married now;
-    // not one to come (`getting married`, a plan).
+    // A wedding, an engagement or a divorce that happened (`we got married in 2022`, `we got
+    // engaged over the 4th`, `I got divorced in 2019`): the status now; not one to come (`getting
+    // married`, a plan).
     attribute: "marital",
-    re: new RegExp(`^${ADV}(?:got|have got|have been|were|was) ${ADV}married\\b`, "i"),
-    build: (_m, s) => single("married", `${s.label} is married (relationship status)`),
+    // `was engaged` or `was divorced` may be long over (`I was engaged once`): only `got` or `have been`.
+    re: new RegExp(
+      `^${ADV}(?:(?:got|have got|have been|were|was) ${ADV}(married)|(?:got|have got|have been) ${ADV}(engaged|divorced))\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = ((m[1] ?? m[2]) as string).toLowerCase();
+      return single(v, `${s.label} is ${v} (relationship status)`);
+    },
     we: true,
   },
   {
