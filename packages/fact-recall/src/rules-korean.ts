@@ -3134,7 +3134,8 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
  * about the relative an earlier sentence named (`엄마는 걷기 하셔. 등산도 좋아하시고`), or about
  * someone unnamed: no fact of the speaker's.
  */
-const HONORIFIC = /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
+const HONORIFIC =
+  /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
 
 /**
  * Honorific endings used for parents and seniors, in the plain polite form the rules read:
