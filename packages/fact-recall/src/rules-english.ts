@@ -28,9 +28,11 @@ const PET =
   "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
- * cat`): a lowercase word that is no quantifier or size (`a few fish`, `a little dog` stays `dog`).
+ * cat`; two of them: `a retired racing greyhound`): a lowercase word that is no quantifier or size
+ * (`a few fish`, `a little dog` stays `dog`) and no word that joins (`a cousin with dogs`).
  */
-const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
+const PET_KIND_WORD =
+  "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third|with|and|or|of|who|that|which|like|than|for|to|from|at|in|on|whose|as)\\b)[a-z][a-z-]+";
 /** Words of size, age or temper before a pet's kind (`a grumpy old cat`): no part of the kind. */
 const PET_MOOD = "(?:little|big|small|tiny|huge|old|young|grumpy|lazy|fat|fluffy|cute|sweet|crazy|senior|elderly|adorable)";
 const JOB =
@@ -695,7 +697,7 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} ){0,2}(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
       "i",
     ),
     build: (m, s) => {
