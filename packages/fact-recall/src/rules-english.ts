@@ -403,6 +403,13 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
+/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
+const CAR_MAKE =
+  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
+  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
+const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
+/** Colours before a thing one has (`a green Subaru`). */
+const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
 const RULES: Rule[] = [
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
@@ -812,6 +819,24 @@ const RULES: Rule[] = [
       return FILLER_VALUES.test(v) || v.length < 2
         ? undefined
         : { ...list(head, `${sentence(s)} (likes)`), keyValue: v, keyAttribute: "preference" };
+    },
+    we: true,
+  },
+  {
+    // A car one has by its make (`I have a green 2021 Subaru Crosstrek`, `we own an old Ford
+    // Ranger`, `i have a 2015 toyota camry`): the make and the model after it, without the colour or
+    // year; a make alone is no model (`a Ford`, still a car).
+    attribute: "belonging",
+    re: new RegExp(
+      `^${ADV}(?:have|have got|own|still have) (?:an?|my|our) (?:(?:old|new|used|little|beat[- ]up|${COLOUR}) ){0,2}(?:(?:19|20)\\d\\d )?(${CAR_MAKE})(?: (?!(?:and|but|so|that|which|with|for|in|at|on|or)\\b)([A-Za-z0-9][\\w-]*))?\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const [make, model] = [m[1] as string, m[2]];
+      // A lowercase word after a capitalized make is a noun it qualifies (`a Ford meeting`), unless a model.
+      if (model !== undefined && /^[a-z]/.test(model) && /^[A-Z]/.test(make) && !CAR_MAKE_ALONE.test(model)) return undefined;
+      const v = model === undefined ? make : `${make} ${model}`;
+      return list(v, `${s.label} has a ${v} (belongings)`);
     },
     we: true,
   },
