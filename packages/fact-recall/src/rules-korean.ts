@@ -334,15 +334,19 @@ const REACTION =
  */
 const BODY_PART =
   "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|전방십자인대|십자인대|인대|반월상연골|연골|아킬레스건|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
-/** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
-const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
+/**
+ * Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`); farming
+ * with its crop (`딸기 농사`, `쌀농사`), not a kitchen garden or a weekend plot (`텃밭 농사`).
+ */
+const LIVELIHOOD =
+  "자영업|장사|사업|개인\\s*사업|(?:(?<![가-힣])(?!요즘|요새|지금|이제|올해|작년|내년|주말|텃밭)[가-힣]{1,4}\\s*)?(?<!텃밭\\s*|주말\\s*)농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /**
  * A business one runs, said with 하다 (`카페를 해요`, `엄마 부산에서 식당 하셔`, `치킨집 하고
  * 있어요`): a shop or a restaurant, also by its `-집` (`꽃집`, `낙지집`).
  */
 const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공방|꽃집|빵집|[가-힣]{1,4}집(?<!우리집|본가집|친정집|시집|옆집|큰집)";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
-const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
+const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점|농사)$/;
 /**
  * Employers people name by a short name alone, with 다니다 (`토스 다녀`, `네이버 다니고 있어요`): a
  * workplace, never a pastime.
@@ -3137,6 +3141,26 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
 const HONORIFIC =
   /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
 
+/** 짓다 after 농사 in its present forms, plain and honorific ({@link FARMED_AS}). */
+const FARMED =
+  /농사(를|도)?\s*(지어요|지어|짓습니다|짓는다|짓고|짓는데|짓거든|지으세요|지으셔요|지으셔|지으십니다|지으시는데|지으시고)(?=[\s.!~…]|$)/g;
+/** Each form of {@link FARMED} as the same form of 하다. */
+const FARMED_AS: Readonly<Record<string, string>> = {
+  지어요: "해요",
+  지어: "해",
+  짓습니다: "합니다",
+  짓는다: "한다",
+  짓고: "하고",
+  짓는데: "하는데",
+  짓거든: "하거든",
+  지으세요: "하세요",
+  지으셔요: "하셔요",
+  지으셔: "하셔",
+  지으십니다: "하십니다",
+  지으시는데: "하시는데",
+  지으시고: "하시고",
+};
+
 /**
  * Honorific endings used for parents and seniors, in the plain polite form the rules read:
  * `일하세요/일하셔/일하십니다` -> `일해요/일해/일합니다`, `여든 살이세요` -> `여든 살이에요`,
@@ -3145,6 +3169,9 @@ const HONORIFIC =
 function plainForm(sentence: string): string {
   return (
     sentence
+      // Farming is said with 짓다 (`딸기 농사 지어요`, `밤 농사 지으세요`): as 하다, the verb the
+      // livelihood rule reads; not the past (`지었어요`, farmed once).
+      .replace(FARMED, (_m, particle: string | undefined, verb: string) => `농사${particle ?? ""} ${FARMED_AS[verb] ?? verb}`)
       .replace(/하세요/g, "해요")
       // 먹다's honorific (`혈압약을 드세요`, `회는 못 드셔`) as 먹다.
       .replace(/(^|\s)드(?:세요|셔요)(?=[.!~…\s]|$)/g, "$1먹어요")
