@@ -2062,6 +2062,27 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A pet that died (`키우던 고양이가 작년에 무지개다리 건넜어요`, `앵무새가 죽었어요`, `토끼는 하늘나라
+    // 갔어요`): a pet no longer had. The speaker's only (`친구 강아지가 죽었대`: someone else's).
+    attribute: "pet",
+    re: new RegExp(
+      `(?:^|\\s)(?:(?:우리|저희|울|내|제)\\s+)?(${PET})(?:이|가|은|는|도)?\\s+(?:\\S+\\s+){0,3}?(?:무지개\\s*다리(?:를)?\\s*건넜|하늘나라(?:로|에)?\\s*(?:갔|떠났)|별이\\s*됐|죽었|세상을\\s*떠났)`,
+    ),
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      // Whose the pet is, by the word before it: a person's (`친구 강아지가`, `민지 고양이가`, `언니네
+      // 강아지가`) is theirs.
+      const owner =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      if (REL_WORD.test(owner.replace(/네$/, "")) || /의$/.test(owner) || (owner !== "" && givenNameLike(owner))) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "은", "는")} 이제 없다 (반려동물, 죽었다)`, v), ended: true };
+    },
+  },
+  {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
     // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
     // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
