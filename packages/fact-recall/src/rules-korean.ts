@@ -2408,6 +2408,9 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 /** An activity as the topic, `이제`, then `못 하다`/`못 치다` (a reason may stand between). */
 const GIVEN_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:이제는?|이젠|더\s*이상|더이상)\s+(?:(?!못)\S+\s+){0,3}못\s*(?:해|하|합|함|칩|쳐|치|타|탑|탐)/;
+/** An activity as the topic or the object, then a verb of giving up (`그만뒀`, `접었`), a when between. */
+const GAVE_UP_ACTIVITY =
+  /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:(?:\S+에|작년|올해|재작년|얼마\s*전|최근|결국|그냥|진작)\s+){0,2}(?:그만뒀|그만두었|관뒀|접었)(?:어요|어|습니다|다|음)?[.!~…]*$/;
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
@@ -2439,6 +2442,11 @@ function positiveOfEnded(sentence: string): string | undefined {
   const cannot = NO_LONGER.test(sentence) ? GIVEN_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, "")) : null;
   if (cannot && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(cannot[1] as string))
     return `취미는 ${josa(cannot[1] as string, "이에요", "예요")}`;
+  // A pastime given up, as the topic or the object (`드럼은 9월에 접었어`, `테니스는 작년에 그만뒀어요`,
+  // `요가 그만뒀어`): the pastime, ended. Only a known activity (`회사 그만뒀어` is a job left).
+  const gaveUp = GAVE_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, ""));
+  if (gaveUp && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(gaveUp[1] as string))
+    return `취미는 ${josa(gaveUp[1] as string, "이에요", "예요")}`;
   if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
     return (
       sentence
