@@ -410,6 +410,8 @@ const CAR_MAKE =
 const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 /** Colours before a thing one has (`a green Subaru`). */
 const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
+/** How a course is given, not what it teaches (`an online course`, `a 12-week program`). */
+const COURSE_KIND = "online|evening|night|weekend|part-time|free|short|intro|introductory|new|\\d+-week";
 const RULES: Rule[] = [
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
@@ -900,6 +902,23 @@ const RULES: Rule[] = [
     build: (m, s) => {
       const v = `volunteering ${m[1]} ${valueHead(cut(m[2] as string, 6), "event")}`;
       return list(v, `${s.label} volunteers ${m[1]} ${cut(m[2] as string, 6)} (hobby)`, v);
+    },
+  },
+  {
+    // A course one is taking now (`I'm taking an online CART captioning course at night`, `I've been
+    // doing a night class in accounting`): what it teaches is studied; `am taking` alone is a plan
+    // only with a time to come (`am taking a trip`), which the plan rule below reads.
+    attribute: "study",
+    re: new RegExp(
+      `^${ADV}(?:am|have ${ADV}been) ${ADV}(?:taking|doing|enrolled in) (?:an?|some|my|the|this) (?:(?:${COURSE_KIND}) )*(?:([A-Za-z][\\w'&-]*(?: [A-Za-z][\\w'&-]*){0,3}?) (?:course|class|classes|program|certificate)(?! in\\b)|(?:course|class|classes|program|certificate) in ([^,;:!?]+?))(?= (?:at|on|in|with|from|through|twice|every|and|but|so|because)\\b|[,.!]|$)`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = ((m[1] ?? m[2]) as string).trim();
+      // Only the kind of course said (`an online course`): nothing it teaches.
+      return FILLER_VALUES.test(v) || v.length < 2 || new RegExp(`^(?:${COURSE_KIND})$`, "i").test(v)
+        ? undefined
+        : single(v, `${s.label} is taking a course in ${v} (study)`);
     },
   },
   {
