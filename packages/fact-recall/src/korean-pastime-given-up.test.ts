@@ -17,6 +17,7 @@ describe("a Korean pastime given up", () => {
 
   it.each([
     ["회사 그만뒀어", "user:hobby"],
+    ["운동을 그만뒀어요", "user:"],
     ["친구는 테니스 그만뒀대", "user:"],
     ["테니스 그만둘까?", "user:"],
     ["수영 그만두고 싶어", "user:"],

@@ -2445,7 +2445,12 @@ function positiveOfEnded(sentence: string): string | undefined {
   // A pastime given up, as the topic or the object (`드럼은 9월에 접었어`, `테니스는 작년에 그만뒀어요`,
   // `요가 그만뒀어`): the pastime, ended. Only a known activity (`회사 그만뒀어` is a job left).
   const gaveUp = GAVE_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, ""));
-  if (gaveUp && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(gaveUp[1] as string))
+  // Exercise in general (`운동을 그만뒀어요`) names no pastime.
+  if (
+    gaveUp &&
+    gaveUp[1] !== "운동" &&
+    new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(gaveUp[1] as string)
+  )
     return `취미는 ${josa(gaveUp[1] as string, "이에요", "예요")}`;
   if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
     return (
