@@ -28,9 +28,11 @@ const PET =
   "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
- * cat`): a lowercase word that is no quantifier or size (`a few fish`, `a little dog` stays `dog`).
+ * cat`; two of them: `a retired racing greyhound`): a lowercase word that is no quantifier or size
+ * (`a few fish`, `a little dog` stays `dog`) and no word that joins (`a cousin with dogs`).
  */
-const PET_KIND_WORD = "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third)\\b)[a-z][a-z-]+";
+const PET_KIND_WORD =
+  "(?!(?:few|couple|lot|bunch|pair|new|little|big|small|old|young|cute|baby|sweet|second|third|with|and|or|of|who|that|which|like|than|for|to|from|at|in|on|whose|as)\\b)[a-z][a-z-]+";
 /** Words of size, age or temper before a pet's kind (`a grumpy old cat`): no part of the kind. */
 const PET_MOOD = "(?:little|big|small|tiny|huge|old|young|grumpy|lazy|fat|fluffy|cute|sweet|crazy|senior|elderly|adorable)";
 const JOB =
@@ -401,6 +403,15 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
+/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
+const CAR_MAKE =
+  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
+  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
+const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
+/** Colours before a thing one has (`a green Subaru`). */
+const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
+/** How a course is given, not what it teaches (`an online course`, `a 12-week program`). */
+const COURSE_KIND = "online|evening|night|weekend|part-time|free|short|intro|introductory|new|\\d+-week";
 const RULES: Rule[] = [
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
@@ -672,11 +683,19 @@ const RULES: Rule[] = [
     build: (m, s) => single(m[1] as string, `${s.label} graduated from ${m[1]} (school)`),
   },
   {
-    // A wedding that happened (`we got married in 2022`, `I got married last spring`): married now;
-    // not one to come (`getting married`, a plan).
+    // A wedding, an engagement or a divorce that happened (`we got married in 2022`, `we got
+    // engaged over the 4th`, `I got divorced in 2019`): the status now; not one to come (`getting
+    // married`, a plan).
     attribute: "marital",
-    re: new RegExp(`^${ADV}(?:got|have got|have been|were|was) ${ADV}married\\b`, "i"),
-    build: (_m, s) => single("married", `${s.label} is married (relationship status)`),
+    // `was engaged` or `was divorced` may be long over (`I was engaged once`): only `got` or `have been`.
+    re: new RegExp(
+      `^${ADV}(?:(?:got|have got|have been|were|was) ${ADV}(married)|(?:got|have got|have been) ${ADV}(engaged|divorced))\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = ((m[1] ?? m[2]) as string).toLowerCase();
+      return single(v, `${s.label} is ${v} (relationship status)`);
+    },
     we: true,
   },
   {
@@ -687,7 +706,7 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} )?(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
+      `^${ADV}(?:have ${ADV})?(?:have|have got|got|adopted|own|am getting|rescued) (?:an?|another|two|three|\\d+|a new|some) (?:${PET_MOOD} ){0,2}((?:${PET_KIND_WORD} ){0,2}(?:${PET}))s?(?: (?:named|called) ([A-Z][\\w'-]+))?`,
       "i",
     ),
     build: (m, s) => {
@@ -806,6 +825,24 @@ const RULES: Rule[] = [
     we: true,
   },
   {
+    // A car one has by its make (`I have a green 2021 Subaru Crosstrek`, `we own an old Ford
+    // Ranger`, `i have a 2015 toyota camry`): the make and the model after it, without the colour or
+    // year; a make alone is no model (`a Ford`, still a car).
+    attribute: "belonging",
+    re: new RegExp(
+      `^${ADV}(?:have|have got|own|still have) (?:an?|my|our) (?:(?:old|new|used|little|beat[- ]up|${COLOUR}) ){0,2}(?:(?:19|20)\\d\\d )?(${CAR_MAKE})(?: (?!(?:and|but|so|that|which|with|for|in|at|on|or)\\b)([A-Za-z0-9][\\w-]*))?\\b`,
+      "i",
+    ),
+    build: (m, s) => {
+      const [make, model] = [m[1] as string, m[2]];
+      // A lowercase word after a capitalized make is a noun it qualifies (`a Ford meeting`), unless a model.
+      if (model !== undefined && /^[a-z]/.test(model) && /^[A-Z]/.test(make) && !CAR_MAKE_ALONE.test(model)) return undefined;
+      const v = model === undefined ? make : `${make} ${model}`;
+      return list(v, `${s.label} has a ${v} (belongings)`);
+    },
+    we: true,
+  },
+  {
     attribute: "belonging",
     re: new RegExp(`^${ADV}(?:bought|purchased|own|got (?:a|an|my|some) new|have (?:a|an) new|got myself) ${VAL}`, "i"),
     build: (m, s) => {
@@ -865,6 +902,23 @@ const RULES: Rule[] = [
     build: (m, s) => {
       const v = `volunteering ${m[1]} ${valueHead(cut(m[2] as string, 6), "event")}`;
       return list(v, `${s.label} volunteers ${m[1]} ${cut(m[2] as string, 6)} (hobby)`, v);
+    },
+  },
+  {
+    // A course one is taking now (`I'm taking an online CART captioning course at night`, `I've been
+    // doing a night class in accounting`): what it teaches is studied; `am taking` alone is a plan
+    // only with a time to come (`am taking a trip`), which the plan rule below reads.
+    attribute: "study",
+    re: new RegExp(
+      `^${ADV}(?:am|have ${ADV}been) ${ADV}(?:taking|doing|enrolled in) (?:an?|some|my|the|this) (?:(?:${COURSE_KIND}) )*(?:([A-Za-z][\\w'&-]*(?: [A-Za-z][\\w'&-]*){0,3}?) (?:course|class|classes|program|certificate)(?! in\\b)|(?:course|class|classes|program|certificate) in ([^,;:!?]+?))(?= (?:at|on|in|with|from|through|twice|every|and|but|so|because)\\b|[,.!]|$)`,
+      "i",
+    ),
+    build: (m, s) => {
+      const v = ((m[1] ?? m[2]) as string).trim();
+      // Only the kind of course said (`an online course`): nothing it teaches.
+      return FILLER_VALUES.test(v) || v.length < 2 || new RegExp(`^(?:${COURSE_KIND})$`, "i").test(v)
+        ? undefined
+        : single(v, `${s.label} is taking a course in ${v} (study)`);
     },
   },
   {

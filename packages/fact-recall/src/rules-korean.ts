@@ -14,6 +14,13 @@ import { type CandidateFact, ENDABLE_ATTRIBUTES } from "./fact-store.js";
 
 const COPULA = "(?:이에요|예요|에요|입니다|이야|야|이고|이다|이지만|다|이거든요|거든요|요)";
 /**
+ * The people of the speaker's life who are no kin (friends, neighbours, colleagues, seniors): a
+ * relative of theirs (`친구 남편이`, `부장님 딸이`, `동기 형이`, `우리 팀장님 아들`) is someone else's
+ * relative, not the speaker's, and what is said of them is no fact of the speaker's or a relation's.
+ */
+const SOCIAL =
+  "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
+/**
  * People the user names by relation: family, friends and colleagues. What the user says about them
  * is stored as a fact about that person (`user's 동생`), never about the user (as in English).
  */
@@ -25,8 +32,7 @@ const REL =
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
   "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
-  "친구|남자친구|여자친구|남친|여친|베프|룸메이트|이웃|" +
-  "동료|회사\\s*동료|직장\\s*동료|팀장님|팀장|부장님|과장님|상사|사장님|선배|후배|동기|선생님|교수님";
+  SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
  * a breed is as much a pet as `강아지` is. Longer names first; no breed that is also a common word.
@@ -50,6 +56,8 @@ const JOB =
  */
 const THIRD_PERSON =
   "(?:걔|쟤|얘|걔네|쟤네|얘네|그녀|그분|이분|저분|그놈|(?:그|이)\\s*(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)|저\\s*(?:사람|분|녀석|놈|양반))(?:들)?";
+/** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
+const MY = "(?:제|내|저희|우리|울)";
 /** A subject's or topic's particle, or none (casual speech drops it: `걔 내년에 입대함`). */
 const SUBJECT_PARTICLE = "(?:은|는|이|가|도|께서는|께서)?";
 /** One word that is a third person ({@link THIRD_PERSON} as one word, `그는`, `그녀가`), its particle or none. */
@@ -61,7 +69,9 @@ const DEMONSTRATED_PERSON =
  * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
  * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
  */
-const OTHERS = new RegExp(`^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이))\\s*`);
+const OTHERS = new RegExp(
+  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
+);
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
  * 하는 분`): what follows in the sentence is about them, never the speaker (issue 25).
@@ -73,8 +83,6 @@ const LEAD =
   /^(?:(?:아|음|네(?!\s*(?:살|마리|명|개|시간|달|번)(?:이|인|입|예|에|은|는|을|를|도|만|짜리|째|때|쯤|$|[\s.,!?~…]))|응|웅|엉|ㅇㅇ|참|그리고|근데|그런데|사실|요즘|지금은|이제|저기|그래서|아\s*참|맞다|그리고요)[,\s]+)*/;
 /** The speaker as subject, with its particle or, in casual speech, without (`나 서울 살아`, `저 개발자예요`). */
 const FIRST_PERSON = /^(?:저는|전|나는|난|제가|내가|저도|나도|저|나)\s+/;
-/** Whose: `제`, `내`, `저희`, `우리` and its chat contraction `울` (`울 엄마`). */
-const MY = "(?:제|내|저희|우리|울)";
 const RELATIVE = new RegExp(
   `^(?:${MY}\\s*)?(${REL})(?:은|는|이|가|도|께서|께서는)\\s+|^${MY}\\s+(${REL})\\s+|^(${REL})\\s+(?!(?:저|나|전|난|제가|내가|저는|나는|저도|나도)(?:\\s|$))`,
 );
@@ -326,15 +334,19 @@ const REACTION =
  */
 const BODY_PART =
   "허리|무릎|어깨|손목|발목|팔꿈치|골반|척추|디스크|허리디스크|목디스크|전방십자인대|십자인대|인대|반월상연골|연골|아킬레스건|고관절|족저근막|눈|귀|위|간|심장|갑상선|피부|관절|치아";
-/** Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`). */
-const LIVELIHOOD = "자영업|장사|사업|개인\\s*사업|농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
+/**
+ * Work one does for a living, said with 하다 (`장사를 하고 있어요`, `자영업 해요`, `알바 뛰어`); farming
+ * with its crop (`딸기 농사`, `쌀농사`), not a kitchen garden or a weekend plot (`텃밭 농사`).
+ */
+const LIVELIHOOD =
+  "자영업|장사|사업|개인\\s*사업|(?:(?<![가-힣])(?!요즘|요새|지금|이제|올해|작년|내년|주말|텃밭)[가-힣]{1,4}\\s*)?(?<!텃밭\\s*|주말\\s*)농사|프리랜서|알바|아르바이트|과외|배달\\s*일|택배\\s*일|대리운전";
 /**
  * A business one runs, said with 하다 (`카페를 해요`, `엄마 부산에서 식당 하셔`, `치킨집 하고
  * 있어요`): a shop or a restaurant, also by its `-집` (`꽃집`, `낙지집`).
  */
 const BUSINESS = "식당|카페|가게|편의점|미용실|네일샵|약국|공방|꽃집|빵집|[가-힣]{1,4}집(?<!우리집|본가집|친정집|시집|옆집|큰집)";
 /** A business run in a place says the place is home (`울산에서 장사해요`); an office job does not. */
-const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점)$/;
+const LOCAL_WORK = /^(?:자영업|장사|농사|가게|식당|카페|개인\s*사업)$|(?:집|가게|식당|카페|마트|학원|공방|농장|약국|미용실|편의점|농사)$/;
 /**
  * Employers people name by a short name alone, with 다니다 (`토스 다녀`, `네이버 다니고 있어요`): a
  * workplace, never a pastime.
@@ -372,6 +384,11 @@ const MAKE_DEVICE: Readonly<Record<string, string>> = {
 /** A parent's house one lives in (`본가`, `친정`): the place named before it is the home. */
 const PARENTS_HOUSE = /^(?:본가|친정|시댁|처가)$/;
 const HOUSING = /^(?:아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방)$/;
+/**
+ * Where trade is done, not where anyone lives (`중앙시장`, `역 앞`, `지하상가`, `먹자골목`): a shop
+ * run there (`중앙시장에서 국밥집 하셔`) says nothing of a home.
+ */
+const TRADING_PLACE = /(?:시장|상가|상가건물|역|역전|터미널|백화점|쇼핑몰|아울렛|마트|골목|거리|로데오|시장통)$/;
 const NOT_A_HOME =
   /^(?:동네|집|회사|여기|거기|저기|온라인|인터넷|밖|근처|시내|주변|옆|앞|아파트|빌라|원룸|투룸|오피스텔|주택|단독주택|기숙사|고시원|하숙집|자취방|월세|전세|본가|친정|시댁|처가)$/;
 /**
@@ -381,6 +398,13 @@ const NOT_A_HOME =
  */
 const TOWN =
   /^(?:서울|부산|대구|인천|광주|대전|울산|세종|제주|수원|성남|고양|용인|창원|청주|전주|천안|포항|김해|안산|안양|화성|평택|의정부|파주|김포|원주|춘천|강릉|여수|순천|목포|구미|경주|진주|거제|통영|익산|군산|속초|분당|일산|판교|도쿄|오사카|교토|후쿠오카|베이징|상하이|홍콩|타이베이|싱가포르|방콕|하노이|호치민|뉴욕|보스턴|시애틀|시카고|토론토|밴쿠버|런던|파리|베를린|시드니|멜버른)$|^[가-힣]{1,6}(?:특별시|광역시|시|군|구|읍|면|동)$|^(?:경기|강원|충청|충청남|충청북|전라|전라남|전라북|경상|경상남|경상북|제주)도$/;
+/**
+ * When, where or how a thing was bought or sold, between the thing and the verb (`중고로`, `당근에서`,
+ * `작년에`, `싸게`): never the thing itself.
+ */
+const DEAL_WORD =
+  "(?:이번에|결국|드디어|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|새로|새것으로|새걸로|할부로|일시불로|현금으로|온라인으로|인터넷으로|직구로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)";
+const DEAL_ALONE = new RegExp(`^${DEAL_WORD}$`);
 /** Devices one owns and names by make or model (`키보드`, `폰`, `노트북`). */
 const DEVICE =
   "키보드|마우스|폰|핸드폰|휴대폰|스마트폰|노트북|랩탑|컴퓨터|데스크탑|태블릿|패드|모니터|이어폰|헤드폰|헤드셋|카메라|시계|워치|스마트워치|청소기|로봇청소기|냉장고|세탁기|건조기|에어컨|공기청정기|밥솥|전기차|유모차|카시트";
@@ -1327,7 +1351,8 @@ const RULES: Rule[] = [
       const value = clean((m[2] ?? m[3] ?? m[4]) as string);
       if (modifierForm(value) || SETTING.test(value)) return undefined;
       const work = single(value, `${topic(l)} ${value} (직업, 일)`);
-      if (place === undefined || NOT_A_HOME.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value)) return work;
+      if (place === undefined || NOT_A_HOME.test(place) || TRADING_PLACE.test(place) || SETTING.test(place) || !LOCAL_WORK.test(value))
+        return work;
       return [work, { ...single(place, `${topic(l)} ${place}에 산다 (사는 곳, ${value})`), attribute: "residence" }];
     },
     relative: true,
@@ -1994,11 +2019,14 @@ const RULES: Rule[] = [
   },
   {
     attribute: "belonging",
-    re: /(\S+?)(?:을|를|(?<=[가-힣])(?=\s))\s*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)/,
-    // A count (`하나 장만했어요`, `두 개 샀어`) names no thing: the thing is said before.
+    // When, where or how it was bought may stand between the thing and the verb (`포터2 중고로
+    // 샀어요`, `중고로 아이오닉5 샀어`): the thing, not `중고로`; a model ends in a digit or a letter.
+    re: new RegExp(`(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:${DEAL_WORD}\\s+)*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)`),
+    // A count (`하나 장만했어요`, `두 개 샀어`) or how it was bought alone (`중고로 샀어요`) names no
+    // thing: the thing is said before.
     build: (m, l) => {
       const v = clean(m[1] as string);
-      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v)
+      return /^(?:하나|둘|셋|넷|한\s*개|두\s*개|세\s*개|개|대|벌|켤레)$/.test(v) || DEAL_ALONE.test(v)
         ? undefined
         : list(v, `${topic(l)} ${josa(v, "을", "를")} 샀다 (소유물)`);
     },
@@ -2034,12 +2062,33 @@ const RULES: Rule[] = [
     relative: true,
   },
   {
+    // A pet that died (`키우던 고양이가 작년에 무지개다리 건넜어요`, `앵무새가 죽었어요`, `토끼는 하늘나라
+    // 갔어요`): a pet no longer had. The speaker's only (`친구 강아지가 죽었대`: someone else's).
+    attribute: "pet",
+    re: new RegExp(
+      `(?:^|\\s)(?:(?:우리|저희|울|내|제)\\s+)?(${PET})(?:이|가|은|는|도)?\\s+(?:\\S+\\s+){0,3}?(?:무지개\\s*다리(?:를)?\\s*건넜|하늘나라(?:로|에)?\\s*(?:갔|떠났)|별이\\s*됐|죽었|세상을\\s*떠났)`,
+    ),
+    build: (m, l, body) => {
+      const v = m[1] as string;
+      // Whose the pet is, by the word before it: a person's (`친구 강아지가`, `민지 고양이가`, `언니네
+      // 강아지가`) is theirs.
+      const owner =
+        body
+          .slice(0, m.index ?? 0)
+          .trim()
+          .split(/\s+/)
+          .at(-1) ?? "";
+      if (REL_WORD.test(owner.replace(/네$/, "")) || /의$/.test(owner) || (owner !== "" && givenNameLike(owner))) return undefined;
+      return { ...list(v, `${topic(l)} ${josa(v, "은", "는")} 이제 없다 (반려동물, 죽었다)`, v), ended: true };
+    },
+  },
+  {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
     // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
     // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|이번에|결국|얼마\\s*전에?|작년에?|지난\\s*(?:주|달)에?|최근에?|중고로|당근에서?|당근으로|당근마켓에서?|그냥|싸게|급하게)\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
@@ -2359,6 +2408,9 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 /** An activity as the topic, `이제`, then `못 하다`/`못 치다` (a reason may stand between). */
 const GIVEN_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:이제는?|이젠|더\s*이상|더이상)\s+(?:(?!못)\S+\s+){0,3}못\s*(?:해|하|합|함|칩|쳐|치|타|탑|탐)/;
+/** An activity as the topic or the object, then a verb of giving up (`그만뒀`, `접었`), a when between. */
+const GAVE_UP_ACTIVITY =
+  /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:(?:\S+에|작년|올해|재작년|얼마\s*전|최근|결국|그냥|진작)\s+){0,2}(?:그만뒀|그만두었|관뒀|접었)(?:어요|어|습니다|다|음)?[.!~…]*$/;
 /** A negated predicate: `-지 않다`, `안 <verb>`, `<noun>이/가 아니다`. */
 const NEGATED = /지\s*않|(?:^|\s)안\s+[가-힣]|아니(?:에요|예요|야|다|고|라서|었)|아닙니다/;
 /** Words that set a sentence in the past as it no longer is (`예전에는 서울에 살았는데`). */
@@ -2390,6 +2442,16 @@ function positiveOfEnded(sentence: string): string | undefined {
   const cannot = NO_LONGER.test(sentence) ? GIVEN_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, "")) : null;
   if (cannot && new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(cannot[1] as string))
     return `취미는 ${josa(cannot[1] as string, "이에요", "예요")}`;
+  // A pastime given up, as the topic or the object (`드럼은 9월에 접었어`, `테니스는 작년에 그만뒀어요`,
+  // `요가 그만뒀어`): the pastime, ended. Only a known activity (`회사 그만뒀어` is a job left).
+  const gaveUp = GAVE_UP_ACTIVITY.exec(sentence.replace(FIRST_PERSON, ""));
+  // Exercise in general (`운동을 그만뒀어요`) names no pastime.
+  if (
+    gaveUp &&
+    gaveUp[1] !== "운동" &&
+    new RegExp(`^(?:${HABIT_ACTIVITY}|${STRUCK}|${BOWED}|${BLOWN}|${RIDDEN})$`).test(gaveUp[1] as string)
+  )
+    return `취미는 ${josa(gaveUp[1] as string, "이에요", "예요")}`;
   if (NO_LONGER.test(sentence) && NEGATED.test(sentence)) {
     return (
       sentence
@@ -2833,7 +2895,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     namedClause = namedHere;
     // A question names the listener's pet or relative (`고양이 이름이 뭐예요?`), not the speaker's.
     if (!QUESTION.test(said)) named = lastNamed(said) ?? named;
-    const own = RELATIVE.exec(plainForm(lead));
+    const own = OTHERS.test(plainForm(lead)) ? null : RELATIVE.exec(plainForm(lead));
     if (!first && otherTopic && !own && !FIRST_PERSON.test(lead) && subjectOf(lead, speaker, "") === speaker) continue;
     otherTopic = !own && !FIRST_PERSON.test(lead) && someoneElseFirst(plainForm(lead));
     if (own) {
@@ -3110,7 +3172,28 @@ function completed(previous: string, m: RegExpExecArray, speaker: Speaker): Cand
  * about the relative an earlier sentence named (`엄마는 걷기 하셔. 등산도 좋아하시고`), or about
  * someone unnamed: no fact of the speaker's.
  */
-const HONORIFIC = /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨)(?=[\s.!~…]|$)/;
+const HONORIFIC =
+  /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던|며|죠)|셔(?:요|서)?|세요|십니다|셨(?:어요|어|습니다|다|는데|고|지만|거든요?|대요?|죠|잖아요?)?)(?=[\s.!~…]|$)/;
+
+/** 짓다 after 농사 in its present forms, plain and honorific ({@link FARMED_AS}). */
+const FARMED =
+  /농사(를|도)?\s*(지어요|지어|짓습니다|짓는다|짓고|짓는데|짓거든|지으세요|지으셔요|지으셔|지으십니다|지으시는데|지으시고)(?=[\s.!~…]|$)/g;
+/** Each form of {@link FARMED} as the same form of 하다. */
+const FARMED_AS: Readonly<Record<string, string>> = {
+  지어요: "해요",
+  지어: "해",
+  짓습니다: "합니다",
+  짓는다: "한다",
+  짓고: "하고",
+  짓는데: "하는데",
+  짓거든: "하거든",
+  지으세요: "하세요",
+  지으셔요: "하셔요",
+  지으셔: "하셔",
+  지으십니다: "하십니다",
+  지으시는데: "하시는데",
+  지으시고: "하시고",
+};
 
 /**
  * Honorific endings used for parents and seniors, in the plain polite form the rules read:
@@ -3120,6 +3203,9 @@ const HONORIFIC = /[가-힣](?<!마)(?:시(?:고|는데|거든|지만|다가|던
 function plainForm(sentence: string): string {
   return (
     sentence
+      // Farming is said with 짓다 (`딸기 농사 지어요`, `밤 농사 지으세요`): as 하다, the verb the
+      // livelihood rule reads; not the past (`지었어요`, farmed once).
+      .replace(FARMED, (_m, particle: string | undefined, verb: string) => `농사${particle ?? ""} ${FARMED_AS[verb] ?? verb}`)
       .replace(/하세요/g, "해요")
       // 먹다's honorific (`혈압약을 드세요`, `회는 못 드셔`) as 먹다.
       .replace(/(^|\s)드(?:세요|셔요)(?=[.!~…\s]|$)/g, "$1먹어요")
