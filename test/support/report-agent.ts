@@ -256,6 +256,8 @@ export function graphOpsAgents(options: {
   middlewareFirst?: boolean;
   /** `createAgent`'s `responseFormat`, on both agents. */
   responseFormat?: unknown;
+  /** Further `memoryStack` options for the stack's agent (`recallMaxTokens`, ...). */
+  stack?: MemoryStackOptions;
 }) {
   const tools = [lookup, ...(options.tools ?? [])];
   const m = parallelModel(true, options.more);
@@ -266,7 +268,7 @@ export function graphOpsAgents(options: {
     windowSize: 4,
     summarizeThreshold: 6,
     summarizer: summarizer.model,
-    stack: { archive: options.archive },
+    stack: { ...options.stack, archive: options.archive },
     ...(options.middleware ? { extra: options.middleware(), extraFirst: options.middlewareFirst ?? false } : {}),
     ...(options.responseFormat ? { responseFormat: options.responseFormat as z.ZodType } : {}),
   });

@@ -1571,6 +1571,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         : undefined;
     // No await from here to `#inFlight.set`: a write deferred meanwhile would miss this put.
     const deferred = this.#deferred.get(key) ?? [];
+    if (checkpointNs !== "" && parentId === undefined) this.#dropUnstoredDeferred(threadId, checkpointNs, checkpoint.id);
     // The run's `Command` writes held until its first checkpoint: stored in its transaction, or not at all.
     // Written on the checkpoint it follows (or on itself: durability `exit` sends them as the run
     // ends); any other (a `Command` on a new thread names a checkpoint never stored) is dropped,
@@ -1968,6 +1969,26 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       });
     }
     return check;
+  }
+
+  /**
+   * A subgraph namespace's first checkpoint (`checkpoint.id`, no parent) is being stored: writes
+   * waiting for an older checkpoint of that namespace that is neither stored nor being stored
+   * belong to the empty checkpoint LangGraph starts a namespace from in memory and never stores
+   * (a resumed parent whose `updateState` replaced the interrupted subgraph task: LangGraph writes
+   * the resume value, `__resume__`, on that empty checkpoint, then stores the new task's input
+   * checkpoint). They are dropped (resolved, nothing stored), as LangGraph applied them to the new
+   * checkpoint's channels in memory: no write of a checkpoint not stored. Was: they waited for a
+   * put that never came, and the parent's `invoke` never settled.
+   */
+  #dropUnstoredDeferred(threadId: string, checkpointNs: string, firstId: string): void {
+    for (const [key, queue] of this.#deferred) {
+      const [thread, ns, id] = JSON.parse(key) as [string, string, string];
+      if (thread !== threadId || ns !== checkpointNs || id >= firstId) continue;
+      if (this.#inFlight.has(key) || this.#committed.has(key) || this.#refused.has(key)) continue;
+      this.#deferred.delete(key);
+      for (const write of queue) write.resolve();
+    }
   }
 
   /**
