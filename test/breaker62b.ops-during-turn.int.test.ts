@@ -23,8 +23,8 @@ import {
   migrate,
   prune,
   retention,
-  ThreadwiseThreadDeletedError,
   type ThreadwiseSaver,
+  ThreadwiseThreadDeletedError,
 } from "@threadwise/memory";
 import Database from "better-sqlite3";
 import { createAgent } from "langchain";
