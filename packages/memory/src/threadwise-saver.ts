@@ -951,7 +951,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
       await record.operationClaim;
     }
-    if (record.first !== undefined && this.#turnLeaseMs > 0 && typeof threadId === "string" && threadId !== "")
+    // Read only when the lease may have lapsed (a hook of the caller's own outlasting it): no await otherwise.
+    if (
+      record.lease !== undefined &&
+      performance.now() - record.lease.renewedAt >= this.#turnLeaseMs * HEARTBEAT_FRACTION &&
+      typeof threadId === "string" &&
+      threadId !== ""
+    )
       await this.#assertLeaseHeld(normalizeThreadId(threadId), record);
     record.calls += 1;
     try {
@@ -975,7 +981,6 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseConcurrentTurnError (`lease-lost`), ThreadwiseThreadDeletedError.
    */
   async #assertLeaseHeld(threadId: string, record: RunRecord): Promise<void> {
-    if (record.lease === undefined || performance.now() - record.lease.renewedAt < this.#turnLeaseMs * HEARTBEAT_FRACTION) return;
     // The run's checkpoint in flight (LangGraph's default durability starts the next step before
     // the previous checkpoint is stored) moves the head and renews the lease: it decides first.
     if (record.putting.size > 0) {
@@ -1707,7 +1712,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (checkpointNs === "") {
         if (run) {
           run.stored = checkpoint.id;
-          run.lease = commit.leavesTurnOpen ? { checkpointId: checkpoint.id, renewedAt: performance.now() } : undefined;
+          if (!commit.leavesTurnOpen || this.#turnLeaseMs === 0) run.lease = undefined;
+          else if (run.lease === undefined) run.lease = { checkpointId: checkpoint.id, renewedAt: performance.now() };
+          else {
+            run.lease.checkpointId = checkpoint.id;
+            run.lease.renewedAt = performance.now();
+          }
           this.#watchAbort(threadId, run, [config.signal]);
         }
         this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
