@@ -87,7 +87,7 @@ async function importRecall(options: MemoryStackOptions, target: { sqlitePath?: 
     expect(fromCopy.facts).toEqual(fromLived.facts);
 
     // A fork of the imported thread: the question run from its checkpoint one turn back.
-    const history = [];
+    const history: Awaited<ReturnType<typeof agent.graph.getState>>[] = [];
     for await (const snapshot of agent.graph.getStateHistory(copy)) history.push(snapshot);
     const back = history.find(
       (s) => (s.values.messages as BaseMessage[]).at(-1)?.getType() === "ai" && s.next.length === 0 && s !== history[0],
@@ -107,7 +107,7 @@ async function importRecall(options: MemoryStackOptions, target: { sqlitePath?: 
       );
     expect(ThreadwiseArchivedMessageError.find(refused), String(refused)).toBeDefined();
     const hot = (await agent.graph.getState(copy)).values.messages as BaseMessage[];
-    const hotUser = hot.findLast((m) => m.getType() === "human") as BaseMessage;
+    const hotUser = [...hot].reverse().find((m) => m.getType() === "human") as BaseMessage;
     await agent.graph.updateState(copy, { messages: [new HumanMessage({ id: hotUser.id, content: "고친 질문 edited question" })] });
   } finally {
     await saver.close();
