@@ -31,8 +31,10 @@ import { z } from "zod/v4";
 import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseClosedError } from "./closed-error.js";
+import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
+import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
 import { normalizeThreadId } from "./thread-id.js";
 import {
   ARCHIVE_CLEARED_MESSAGE_ID,
@@ -247,6 +249,12 @@ interface RunRecord {
   /** Id of the run's newest checkpoint stored (root namespace): the one its turn lease is held at. */
   stored?: string;
   /**
+   * The turn lease the run holds at its newest checkpoint (one that left the turn open), and
+   * `performance.now()` of its last renewal this process knows of: that checkpoint stored, or a
+   * heartbeat's renewal (taken as it was sent). `undefined` once a checkpoint of the run closed the turn.
+   */
+  lease?: { checkpointId: string; renewedAt: number };
+  /**
    * The step of the run's last checkpoint (root namespace): LangGraph stops a run whose step
    * passes `recursionLimit` right after storing it (`GraphRecursionError`, no write), so that
    * checkpoint ends the turn. The run's first put's step + `recursionLimit` + 1; `undefined` when
@@ -450,6 +458,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   readonly #inFlight = new Map<string, Promise<unknown>>();
   /** Puts of this saver not settled yet, by thread id, from their first step ({@link #settled}). */
   readonly #puts = new Map<string, Set<Promise<unknown>>>();
+  /**
+   * Releases in progress of the lease of a run stopped by its caller or its step timeout, by thread
+   * ({@link #endAbortedTurn}): another run's put of the thread waits for it, so the next turn in this
+   * process is admitted once the caller sees the stop (was: it could come first and be refused
+   * `turn-in-progress` by the lease being released, through a pooler most often).
+   */
+  readonly #endingTurns = new Map<string, { run: RunRecord; done: Promise<void> }>();
   /** Checkpoints this saver stored recently. */
   readonly #committed = new Map<string, true>();
   /** Checkpoints this saver was refused recently, with the error: their writes are refused too. */
@@ -816,6 +831,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (!this.#isReady) await this.ready("getTuple");
     const configurable = config.configurable ?? {};
     if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
+      // A run of the thread stopped by its caller: its last checkpoint in flight and its lease's
+      // release come first, so a turn sent once the caller saw the stop starts from that checkpoint
+      // (was: from the one before, then refused `stale-parent` when the stopped run's put landed).
+      const ending = this.#endingTurns.size === 0 ? undefined : this.#endingTurns.get(threadId);
+      if (ending !== undefined) await ending.done;
       const head = await this.registry.head(threadId);
       if (head)
         // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
@@ -931,6 +951,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
       await record.operationClaim;
     }
+    // Read only when the lease may have lapsed (a hook of the caller's own outlasting it): no await otherwise.
+    if (
+      record.lease !== undefined &&
+      performance.now() - record.lease.renewedAt >= this.#turnLeaseMs * HEARTBEAT_FRACTION &&
+      typeof threadId === "string" &&
+      threadId !== ""
+    )
+      await this.#assertLeaseHeld(normalizeThreadId(threadId), record);
     record.calls += 1;
     try {
       return await call();
@@ -940,6 +968,45 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // checks for a drain (a drain requested later is not seen here, and its lease lapses).
       if (record.drainFrom === undefined && typeof checkpointId === "string" && drainRequested(keys)) record.drainFrom = checkpointId;
     }
+  }
+
+  /**
+   * Before a model or tool call of a run that stored its checkpoints under the turn lease: when the
+   * lease may have lapsed since this process last renewed it (a third of `turnLeaseMs` or more
+   * ago: between calls only checkpoints renew it, so a slow hook of the caller's own, outside any
+   * call, lets it lapse), renews it, and refuses the call when another turn took the thread
+   * meanwhile (`lease-lost`) or the thread was deleted (`ThreadwiseThreadDeletedError`). Was: the
+   * call ran (a model paid for, a tool's side effect done) and only the run's next checkpoint was
+   * refused. Within a third of the lease nothing is read: no other turn can have taken it.
+   * @throws ThreadwiseConcurrentTurnError (`lease-lost`), ThreadwiseThreadDeletedError.
+   */
+  async #assertLeaseHeld(threadId: string, record: RunRecord): Promise<void> {
+    // The run's checkpoint in flight (LangGraph's default durability starts the next step before
+    // the previous checkpoint is stored) moves the head and renews the lease: it decides first.
+    if (record.putting.size > 0) {
+      await Promise.allSettled([...record.putting]);
+      if (record.refused !== undefined) throw record.refused;
+    }
+    const lease = record.lease;
+    if (lease === undefined) return;
+    const sent = performance.now();
+    if (sent - lease.renewedAt < this.#turnLeaseMs * HEARTBEAT_FRACTION) return;
+    const { checkpointId } = lease;
+    if (await this.registry.renewLease(threadId, checkpointId, this.#turnLeaseMs)) {
+      lease.renewedAt = Math.max(lease.renewedAt, sent);
+      return;
+    }
+    const head = await this.registry.head(threadId);
+    if (head?.checkpointId === checkpointId) return;
+    if (head === undefined) {
+      const tombstone = await this.registry.tombstone(threadId);
+      if (tombstone) throw new ThreadwiseThreadDeletedError(threadId, tombstone.deletedAt);
+    }
+    throw new ThreadwiseConcurrentTurnError(threadId, "lease-lost", {
+      parentId: checkpointId,
+      headId: head?.checkpointId,
+      storedCheckpointId: checkpointId,
+    });
   }
 
   /**
@@ -1241,6 +1308,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (threadKey !== undefined) this.#puts.set(threadKey, threadPuts);
     threadPuts.add(settled);
     try {
+      const ending = threadKey === undefined || this.#endingTurns.size === 0 ? undefined : this.#endingTurns.get(threadKey);
+      if (ending !== undefined && ending.run !== run) await ending.done;
       const result = await this.#put(config, checkpoint, metadata, newVersions, run);
       settle(undefined);
       // A put of a run stopped by its caller or its step timeout meanwhile: the lease it may have taken ends too.
@@ -1326,6 +1395,17 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * release leaves the lease to lapse.
    */
   async #endAbortedTurn(threadId: string, run: RunRecord): Promise<void> {
+    const ending = { run, done: this.#releaseAbortedTurn(threadId, run) };
+    this.#endingTurns.set(threadId, ending);
+    try {
+      await ending.done;
+    } finally {
+      if (this.#endingTurns.get(threadId) === ending) this.#endingTurns.delete(threadId);
+    }
+  }
+
+  /** {@link #endAbortedTurn}'s release, once the run's puts in progress are done. */
+  async #releaseAbortedTurn(threadId: string, run: RunRecord): Promise<void> {
     await Promise.allSettled([...run.putting]);
     const at = run.stored;
     if (at === undefined) return;
@@ -1633,6 +1713,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (checkpointNs === "") {
         if (run) {
           run.stored = checkpoint.id;
+          if (!commit.leavesTurnOpen || this.#turnLeaseMs === 0) run.lease = undefined;
+          else if (run.lease === undefined) run.lease = { checkpointId: checkpoint.id, renewedAt: performance.now() };
+          else {
+            run.lease.checkpointId = checkpoint.id;
+            run.lease.renewedAt = performance.now();
+          }
           this.#watchAbort(threadId, run, [config.signal]);
         }
         this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
@@ -1696,7 +1782,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (beat.run?.tracked && beat.run.calls === 0) continue;
       this.registry.renewLease(threadId, beat.checkpointId, this.#turnLeaseMs).then(
         (renewed) => {
-          if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeats.delete(threadId);
+          if (renewed && beat.run?.lease?.checkpointId === beat.checkpointId)
+            beat.run.lease.renewedAt = Math.max(beat.run.lease.renewedAt, now);
+          else if (!renewed && this.#heartbeats.get(threadId) === beat) this.#heartbeats.delete(threadId);
         },
         // A failed renewal (database unreachable) is retried at the next beat; the lease may lapse meanwhile.
         () => undefined,
