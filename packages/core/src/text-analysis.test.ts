@@ -778,6 +778,11 @@ describe("Korean ㄹ stems and the forms session 61 left meet their other forms 
     lacks("우리 아니요", "알");
     lacks("산에 갔어", "살");
     lacks("점심 드시고 오세요", "들");
+    // A noun in `시` + `아`/`어` or alone is no honorific form (`-시-` + `-어` is `셔`): 아시아 is no 알다.
+    lacks("아시아 여행 갔어", "알");
+    lacks("아시아에서 왔어", "알");
+    lacks("미시 경제", "밀");
+    meet("그 얘기 아시고 오셨어요?", "그 얘기 알아요", "알");
   });
 
   it("reads -지 after a one-syllable stem whose final no Sino-Korean noun has, -면 and -(으)ㄹ지 after ㄹ (받지 / 받아, 살면 / 살아)", () => {

@@ -500,7 +500,11 @@ function droppedL(word: string, read: string): string | undefined {
   // The `-시-` a two-syllable reading kept (`사시고`, `기신데` read `사시`, `기시`) is the honorific's,
   // unless the reading is an honorific verb's own stem (`드시고` is 드시다's, eat).
   if (HONORIFIC_VERBS.has(read)) return undefined;
-  const stem = read.length > 1 && read.endsWith("시") ? read.slice(0, -1) : read;
+  // An ending follows the honorific `-시-` (`-시-` + `-어` is `셔`): a word that stops at the `시` or goes
+  // on with `아`/`어` is a noun in `시` (`아시아` is no 알다, `미시` no 밀다).
+  const si = read.length > 1 && read.endsWith("시");
+  if (si && word.startsWith(read) && /^(?:[아어]|$)/u.test(word.slice(read.length))) return undefined;
+  const stem = si ? read.slice(0, -1) : read;
   if (stem === "" || !HANGUL.test(stem) || hasFinalConsonant(stem.slice(-1))) return undefined;
   const withL = withFinal(stem, FINAL_L);
   if (!L_STEMS.has(withL)) return undefined;
