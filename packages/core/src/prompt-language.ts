@@ -7,9 +7,10 @@ import { contentText } from "./token-counter.js";
 import { analysisText } from "./unicode.js";
 
 /**
- * Languages of the text threadwise's middlewares write into a prompt (block labels such as
- * `[Previous conversation summary]`, historyAware's note, recall's speakers, tokenCap's cut
- * marker): `en`, `ko`, or `auto`, decided per model call from the conversation
+ * Languages of the text threadwise's middlewares write into a prompt (the block labels of
+ * summarize, recall, factRecall, userMemory and workMemory, such as `[Previous conversation
+ * summary]`, and historyAware's note; tokenCap's marker and recall's `user`/`assistant` roles stay as they
+ * are): `en`, `ko`, or `auto`, decided per model call from the conversation
  * ({@link conversationLanguage}).
  */
 export const PROMPT_LANGUAGES = ["auto", "en", "ko"] as const;

@@ -23,7 +23,7 @@ import { z } from "zod/v4";
 export const DEFAULT_HISTORY_NOTE =
   "This conversation continues from earlier turns: take the previous messages into account when you answer.";
 
-/** The default note in each prompt language; `promptLanguage` (`auto` by default) picks one. */
+/** The default note in each prompt language; `promptLanguage` (`en` by default, env `THREADWISE_PROMPT_LANGUAGE`) picks one. */
 export const DEFAULT_HISTORY_NOTES: Readonly<Record<TextLanguage, string>> = {
   en: DEFAULT_HISTORY_NOTE,
   ko: "이 대화는 이전 턴에서 이어집니다. 답할 때 앞의 메시지를 고려하세요.",
