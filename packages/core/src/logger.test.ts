@@ -38,5 +38,9 @@ describe("logger: console", () => {
     expect(consoleLine("a: x=- y=2", { x: null, y: 2 })).toBe("a: x=- y=2");
     expect(consoleLine("a: y=2", { y: 3 })).toBe('a: y=2 {"y":3}');
     expect(consoleLine("a", undefined)).toBe("a");
+    // Only a whole `key=value` counts: `thread_id=t12` gives neither `id` nor `t1`.
+    expect(consoleLine("a: thread_id=t12", { id: "t12" })).toBe('a: thread_id=t12 {"id":"t12"}');
+    expect(consoleLine("a: thread_id=t12", { thread_id: "t1" })).toBe('a: thread_id=t12 {"thread_id":"t1"}');
+    expect(consoleLine("a: n=10 m=2", { n: 10, m: 2 })).toBe("a: n=10 m=2");
   });
 });

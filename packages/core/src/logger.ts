@@ -34,8 +34,9 @@ export function logsInfo(logger: ThreadwiseLogger): boolean {
  */
 export function consoleLine(message: string, fields?: Record<string, unknown>): string {
   if (!fields) return message;
-  const inText = (key: string, value: unknown) =>
-    message.includes(`${key}=${String(value)}`) || (value === null && message.includes(`${key}=-`));
+  // Whole words only: `thread_id=t12` gives neither `id=t12` nor `thread_id=t1`.
+  const words = new Set(message.split(/\s+/));
+  const inText = (key: string, value: unknown) => words.has(`${key}=${String(value)}`) || (value === null && words.has(`${key}=-`));
   const rest = Object.entries(fields).filter(([key, value]) => !inText(key, value));
   return rest.length === 0 ? message : `${message} ${JSON.stringify(Object.fromEntries(rest))}`;
 }
