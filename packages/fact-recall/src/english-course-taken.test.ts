@@ -21,5 +21,12 @@ describe("a course being taken", () => {
     ["I'm not taking a class this term", "user:study"],
     ["if I took a welding class I'd love it", "user:"],
     ["I'm taking an online course at night", "user:study"],
+    // `in` + a time or a way of taking it is no subject (review62).
+    ["I'm taking a class in June", "user:study"],
+    ["I'm taking a course in the evening", "user:study"],
+    ["I've been taking a class in the mornings", "user:study"],
+    ["I'm taking a course in two weeks", "user:study"],
+    ["I'm taking a class in person", "user:study"],
+    ["I'm taking a class in the spring", "user:study"],
   ])("guard: %s", (text, prefix) => expectNo(text, prefix));
 });

@@ -412,6 +412,11 @@ const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
 /** How a course is given, not what it teaches (`an online course`, `a 12-week program`). */
 const COURSE_KIND = "online|evening|night|weekend|part-time|free|short|intro|introductory|new|\\d+-week";
+/** What follows `a course in` that is no subject: a time (`in June`, `in the evenings`, `in two weeks`, `in 2027`) or `in person`. */
+const NOT_COURSE_SUBJECT = new RegExp(
+  `^(?:(?:(?:the|this|next|${NUMBER_WORD})\\s+)?(?:(?:early|late|mid)[-\\s])?(?:${TIME_NOUN}|night)s?|\\d{4}|person)$`,
+  "i",
+);
 const RULES: Rule[] = [
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
@@ -916,7 +921,7 @@ const RULES: Rule[] = [
     build: (m, s) => {
       const v = ((m[1] ?? m[2]) as string).trim();
       // Only the kind of course said (`an online course`): nothing it teaches.
-      return FILLER_VALUES.test(v) || v.length < 2 || new RegExp(`^(?:${COURSE_KIND})$`, "i").test(v)
+      return FILLER_VALUES.test(v) || v.length < 2 || new RegExp(`^(?:${COURSE_KIND})$`, "i").test(v) || NOT_COURSE_SUBJECT.test(v)
         ? undefined
         : single(v, `${s.label} is taking a course in ${v} (study)`);
     },
