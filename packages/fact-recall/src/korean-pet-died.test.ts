@@ -21,5 +21,11 @@ describe("a Korean pet that died", () => {
     "언니네 강아지가 하늘나라 갔어",
     "우리 강아지 죽으면 어떡하지",
     "강아지가 무지개다리 건넜어요?",
+    // A pet of a film, a dream or a game, and a death quoted or described, is no pet of the speaker's (review62).
+    "영화에서 강아지가 죽었어",
+    "드라마에서 고양이가 하늘나라 갔어",
+    "어젯밤 꿈에서 우리 강아지가 죽었어",
+    "강아지 죽었다는 영화 봤어",
+    "고양이가 죽었다고 생각하니 슬퍼",
   ])("guard: %s", (text) => expectNo(text, "user:pet"));
 });

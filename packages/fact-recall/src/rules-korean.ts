@@ -2066,10 +2066,12 @@ const RULES: Rule[] = [
     // 갔어요`): a pet no longer had. The speaker's only (`친구 강아지가 죽었대`: someone else's).
     attribute: "pet",
     re: new RegExp(
-      `(?:^|\\s)(?:(?:우리|저희|울|내|제)\\s+)?(${PET})(?:이|가|은|는|도)?\\s+(?:\\S+\\s+){0,3}?(?:무지개\\s*다리(?:를)?\\s*건넜|하늘나라(?:로|에)?\\s*(?:갔|떠났)|별이\\s*됐|죽었|세상을\\s*떠났)`,
+      `(?:^|\\s)(?:(?:우리|저희|울|내|제)\\s+)?(${PET})(?:이|가|은|는|도)?\\s+(?:\\S+\\s+){0,3}?(?:무지개\\s*다리(?:를)?\\s*건넜|하늘나라(?:로|에)?\\s*(?:갔|떠났)|별이\\s*됐|죽었|세상을\\s*떠났)(?!다(?:는|고|면|며)|던)`,
     ),
     build: (m, l, body) => {
       const v = m[1] as string;
+      // A pet of a film, a show, a game or a dream (`영화에서 강아지가 죽었어`, `꿈에서`) is no one's.
+      if (STORY_SETTING.test(body.slice(0, m.index ?? 0))) return undefined;
       // Whose the pet is, by the word before it: a person's (`친구 강아지가`, `민지 고양이가`, `언니네
       // 강아지가`) is theirs.
       const owner =
@@ -2408,6 +2410,8 @@ const NO_LONGER = /(?:^|\s)(?:이제는?|이젠|더\s*이상|더이상|지금은
 /** An activity as the topic, `이제`, then `못 하다`/`못 치다` (a reason may stand between). */
 const GIVEN_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:이제는?|이젠|더\s*이상|더이상)\s+(?:(?!못)\S+\s+){0,3}못\s*(?:해|하|합|함|칩|쳐|치|타|탑|탐)/;
+/** Where a story is told or dreamt (`영화에서`, `드라마 속에서`, `꿈에`): what happens there happens to no one's own. */
+const STORY_SETTING = /(?:영화|드라마|소설|만화|웹툰|애니|게임|꿈|뉴스|예능)\s*(?:속)?(?:에서|에)?(?=\s|$)/;
 /** An activity as the topic or the object, then a verb of giving up (`그만뒀`, `접었`), a when between. */
 const GAVE_UP_ACTIVITY =
   /^([가-힣A-Za-z]+?)(?:은|는|을|를|도)?\s+(?:(?:\S+에|작년|올해|재작년|얼마\s*전|최근|결국|그냥|진작)\s+){0,2}(?:그만뒀|그만두었|관뒀|접었)(?:어요|어|습니다|다|음)?[.!~…]*$/;
