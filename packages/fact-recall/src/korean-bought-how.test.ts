@@ -15,6 +15,10 @@ describe("the thing bought, not how it was bought", () => {
     ["작년에 쏘렌토4 할부로 구입했습니다", "user:belonging=쏘렌토4"],
     ["캠핑카를 결국 중고로 장만했어요", "user:belonging=캠핑카"],
     ["에어프라이어 새로 샀다", "user:belonging=에어프라이어"],
+    // The thing as the topic: without its particle (review62).
+    ["차는 당근에서 샀어", "user:belonging=차"],
+    ["폰은 중고로 샀어요", "user:belonging=폰"],
+    ["포도 싸게 샀어", "user:belonging=포도"],
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it.each([

@@ -2021,7 +2021,10 @@ const RULES: Rule[] = [
     attribute: "belonging",
     // When, where or how it was bought may stand between the thing and the verb (`포터2 중고로
     // 샀어요`, `중고로 아이오닉5 샀어`): the thing, not `중고로`; a model ends in a digit or a letter.
-    re: new RegExp(`(\\S+?)(?:을|를|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:${DEAL_WORD}\\s+)*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)`),
+    // The thing as the topic comes without its `은`/`는` (`차는 당근에서 샀어`: 차).
+    re: new RegExp(
+      `(\\S+?)(?:을|를|(?<=[가-힣])[은는](?=\\s)|(?<=[가-힣A-Za-z0-9])(?=\\s))\\s*(?:${DEAL_WORD}\\s+)*(?:샀어|샀습니다|샀다|구입했|장만했|구매했)`,
+    ),
     // A count (`하나 장만했어요`, `두 개 샀어`) or how it was bought alone (`중고로 샀어요`) names no
     // thing: the thing is said before.
     build: (m, l) => {
