@@ -782,6 +782,10 @@ describe("Korean ㄹ stems and the forms session 61 left meet their other forms 
     lacks("아시아 여행 갔어", "알");
     lacks("아시아에서 왔어", "알");
     lacks("미시 경제", "밀");
+    // An adjective takes no `-는`: 기는 is 기다's (crawl), never 길다's (긴, 기네요 are).
+    lacks("아기가 기는 모습", "길");
+    lacks("바닥을 기는데", "길");
+    meet("머리 기네요", "머리가 길어요", "길");
     meet("그 얘기 아시고 오셨어요?", "그 얘기 알아요", "알");
   });
 

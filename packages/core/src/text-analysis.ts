@@ -486,6 +486,8 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
  * out (`주세요` is no 줄다, `가세요` no 갈다, `나세요` no 날다, `끄세요` no 끌다, `거세요` no 걸다).
  */
 const L_STEMS: ReadonlySet<string> = new Set("살 알 놀 팔 길 울 열 멀 들 풀 밀 떨 만들 힘들 흔들 떠들".split(" "));
+/** The adjectives of {@link L_STEMS} that take no `-는` (chat's `힘드는` is left to read as 힘들다). */
+const L_ADJECTIVES: ReadonlySet<string> = new Set(["길", "멀"]);
 
 /**
  * The ㄹ stem a form hides when it dropped its ㄹ (session 62), or `undefined`: a ㄹ stem loses it
@@ -508,7 +510,12 @@ function droppedL(word: string, read: string): string | undefined {
   if (stem === "" || !HANGUL.test(stem) || hasFinalConsonant(stem.slice(-1))) return undefined;
   const withL = withFinal(stem, FINAL_L);
   if (!L_STEMS.has(withL)) return undefined;
-  if (word.startsWith(stem)) return /^(?:는|네|세|셔|셨|시|십|신|실)/u.test(word.slice(stem.length)) ? withL : undefined;
+  if (word.startsWith(stem)) {
+    const rest = word.slice(stem.length);
+    // An adjective takes no `-는` (`긴`, `먼`): `기는`, `기는데` are 기다's (crawl).
+    if (rest.startsWith("는") && L_ADJECTIVES.has(withL)) return undefined;
+    return /^(?:는|네|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
+  }
   const fused = word.charAt(stem.length - 1);
   if (!word.startsWith(stem.slice(0, -1)) || !HANGUL.test(fused)) return undefined;
   const { final } = jamo(fused);
