@@ -67,10 +67,11 @@ const DEMONSTRATED_PERSON =
   /^(?:사람|친구|애|아이|여자|남자|분|녀석|놈|양반|언니|오빠|형|누나|선배|후배|동생)(?:들)?(?:은|는|이|가|도|께서는|께서)?$/;
 /**
  * A sentence whose subject is someone else: a third person ({@link THIRD_PERSON}) with its
- * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic.
+ * particle or none, `그는/그가`, a name with `씨` or a title with `님` as the topic, a relative of a
+ * friend or a colleague (`친구 남편이`) or a friend or a colleague of a relative (`남편 친구가`).
  */
 const OTHERS = new RegExp(
-  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
+  `^(?:${THIRD_PERSON}${SUBJECT_PARTICLE}(?=\\s|$)|그(?:는|가|도)\\s|[가-힣]+씨(?:는|가)|[가-힣]+님(?:은|이)|(?:${MY}\\s*)?(?:${SOCIAL})\\s*(?:${REL})(?:네)?${SUBJECT_PARTICLE}(?=\\s|$)|(?:${MY}\\s*)?(?:${REL})\\s*(?:${SOCIAL})${SUBJECT_PARTICLE}(?=\\s|$))\\s*`,
 );
 /**
  * A third person introduced by name and title (`최민재 대리라고, 강사 출신인데…`, `박 과장님이라고
