@@ -1,4 +1,4 @@
-import { AIMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
 import { ThreadwiseConfigError } from "./errors.js";
 import { conversationLanguage, promptLanguageFor, promptTexts, resolvePromptLanguage, textLanguage } from "./prompt-language.js";
@@ -35,6 +35,13 @@ describe("prompt language", () => {
       new HumanMessage("이제 한국어로 얘기할게요. 금요일 아침 비행기예요."),
     ];
     expect(conversationLanguage(switched)).toBe("ko");
+  });
+
+  it("reads the messages each call: an array a caller changed in place is read as it is now, as a fresh process would", () => {
+    const messages: BaseMessage[] = [new HumanMessage("Please remember that my flight is on Friday morning.")];
+    expect(conversationLanguage(messages)).toBe("en");
+    messages.push(new AIMessage("Sure."), new HumanMessage("이제 한국어로 얘기할게요. 금요일 아침 비행기예요."));
+    expect(conversationLanguage(messages)).toBe("ko");
   });
 
   it("promptLanguageFor: a fixed language whatever the conversation; auto from it", () => {

@@ -63,17 +63,13 @@ function letterCounts(analysed: string): { hangul: number; letters: number; lang
   return { hangul, letters, language: letters > 0 && hangul / letters >= HANGUL_SHARE ? "ko" : "en" };
 }
 
-const decided = new WeakMap<readonly BaseMessage[], TextLanguage>();
-
 /**
  * The language of a conversation: the user messages read newest first until
  * {@link CONVERSATION_LANGUAGE_LETTERS} letters are seen, `ko` when 30% of those letters are
- * Hangul syllables; `en` for a thread with no user text. Memoized per message array, so the
- * middlewares of one model call decide once and alike.
+ * Hangul syllables; `en` for a thread with no user text. Computed from the messages each call
+ * (a few dozen letters: no memo that an array changed in place could leave stale).
  */
 export function conversationLanguage(messages: readonly BaseMessage[]): TextLanguage {
-  const known = decided.get(messages);
-  if (known) return known;
   let hangul = 0;
   let letters = 0;
   for (let i = messages.length - 1; i >= 0 && letters < CONVERSATION_LANGUAGE_LETTERS; i--) {
@@ -83,9 +79,7 @@ export function conversationLanguage(messages: readonly BaseMessage[]): TextLang
     hangul += counts.hangul;
     letters += counts.letters;
   }
-  const language: TextLanguage = letters > 0 && hangul / letters >= HANGUL_SHARE ? "ko" : "en";
-  decided.set(messages, language);
-  return language;
+  return letters > 0 && hangul / letters >= HANGUL_SHARE ? "ko" : "en";
 }
 
 /**
