@@ -21,6 +21,7 @@ import { afterAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { archivedStackOptions } from "./support/archived-stack.js";
 import { cliRun } from "./support/cli-run.js";
+import { holdWritesAfterAnswer } from "./support/held-turn.js";
 import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-b61b-ops-turn-"));
@@ -66,37 +67,7 @@ async function opsDuringTurn(
   // The writer (restarted: k2 active): its first saver write after the model's answer waits.
   const stack = memoryStack(options);
   const saver = stack.checkpointer as ThreadwiseSaver;
-  let answered = false;
-  let reached!: () => void;
-  const atGate = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  // Every write after the answer waits (LangGraph stores the next checkpoint without waiting for
-  // the answer's putWrites: holding that one alone let the checkpoint with the answer through).
-  const hold = async () => {
-    if (!answered) return;
-    reached();
-    await gate;
-  };
-  const putWrites = saver.putWrites.bind(saver);
-  saver.putWrites = async (...args: Parameters<typeof putWrites>) => {
-    await hold();
-    return putWrites(...args);
-  };
-  const put = saver.put.bind(saver);
-  saver.put = async (...args: Parameters<typeof put>) => {
-    await hold();
-    return put(...args);
-  };
-  const model = scriptedModel((messages, k) => {
-    const text = messageText(messages.at(-1) as BaseMessage);
-    if (text.startsWith("answered")) answered = true;
-    return `답 answer ${k}: ${text.slice(0, 20)}`;
-  });
+  const { atGate, open, model } = holdWritesAfterAnswer(saver);
   const agent = createAgent({ model, ...stack });
   try {
     const turn = agent.invoke({ messages: [new HumanMessage(LIVE)] }, config);

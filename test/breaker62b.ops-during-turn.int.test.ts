@@ -32,6 +32,7 @@ import pg from "pg";
 import { afterAll, describe, expect, it } from "vitest";
 import { skipUnlessRealPostgres } from "./fixtures/memory-postgres.js";
 import { archivedStackOptions } from "./support/archived-stack.js";
+import { holdWritesAfterAnswer } from "./support/held-turn.js";
 import { freshDatabase } from "./support/postgres.js";
 
 const dir = mkdtempSync(join(tmpdir(), "tw-b62b-ops-turn-"));
@@ -93,35 +94,7 @@ async function opDuringTurn(options: MemoryStackOptions, target: Target, op: Op,
 
   const stack = memoryStack(options);
   const saver = stack.checkpointer as ThreadwiseSaver;
-  let answered = false;
-  let reached!: () => void;
-  const atGate = new Promise<void>((resolve) => {
-    reached = resolve;
-  });
-  let open!: () => void;
-  const gate = new Promise<void>((resolve) => {
-    open = resolve;
-  });
-  const hold = async () => {
-    if (!answered) return;
-    reached();
-    await gate;
-  };
-  const putWrites = saver.putWrites.bind(saver);
-  saver.putWrites = async (...args: Parameters<typeof putWrites>) => {
-    await hold();
-    return putWrites(...args);
-  };
-  const put = saver.put.bind(saver);
-  saver.put = async (...args: Parameters<typeof put>) => {
-    await hold();
-    return put(...args);
-  };
-  const model = scriptedModel((messages, k) => {
-    const text = messageText(messages.at(-1) as BaseMessage);
-    if (text.startsWith("answered")) answered = true;
-    return `답 answer ${k}: ${text.slice(0, 20)}`;
-  });
+  const { atGate, open, model } = holdWritesAfterAnswer(saver);
   const agent = createAgent({ model, ...stack });
   try {
     const turn = agent.invoke({ messages: [new HumanMessage(LIVE)] }, { configurable: { thread_id: thread } }).then(
