@@ -61,6 +61,7 @@ import { windowTrim } from "@threadwise/window-trim";
 import { getEncoding } from "js-tiktoken";
 import { type AgentMiddleware, countTokensApproximately, createMiddleware, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
+import { BenchOptionError } from "./support/data-file.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
@@ -98,7 +99,7 @@ const RUNS = Number(args.runs);
 const GC_MODE = String(args.gc);
 /** Largest thread LangChain's configurations run on (`--langchain-max`), in messages. */
 const LANGCHAIN_MAX = Number(args["langchain-max"]);
-if (!["full", "minor", "none"].includes(GC_MODE)) throw new Error(`--gc: expected full, minor or none, got ${GC_MODE}`);
+if (!["full", "minor", "none"].includes(GC_MODE)) throw new BenchOptionError("--gc", `expected full, minor or none, got ${GC_MODE}`);
 const collectGarbage = (): void => {
   if (GC_MODE === "full") gcFunction();
   else if (GC_MODE === "minor") gcFunction({ type: "minor" });

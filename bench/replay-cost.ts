@@ -145,6 +145,7 @@ import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
 import { benchArgs, printJson } from "./support/cli.js";
+import { BenchOptionError } from "./support/data-file.js";
 import { countGcKind } from "./support/gc-kinds.js";
 import { cpuNow } from "./support/hook-calls.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
@@ -411,15 +412,19 @@ const ALL_CONFIGS: Config[] = [
 ];
 const CONFIGS = ALL_CONFIGS.filter((config) => !only || only.has(config.kind));
 if (HEAP_PROMOTED && (CONFIGS.length !== 1 || String(cli.values.savers).includes(",")))
-  throw new Error(
-    "--heap-promoted: give one configuration (--only <key>) and one saver (--savers <kind>): the profile is not split by lane",
+  throw new BenchOptionError(
+    "--heap-promoted",
+    "give one configuration (--only <key>) and one saver (--savers <kind>): the profile is not split by lane",
   );
 // `--turbofan`: the bench runs itself again with V8's code log on, one lane per process (the log is the process's),
 // and adds what TurboFan made (bench/support/turbofan-log.ts) to its figures.
 const TURBOFAN_LOG_FLAG = "--log-code";
 if (cli.values.turbofan && !process.execArgv.includes(TURBOFAN_LOG_FLAG)) {
   if (CONFIGS.length !== 1 || String(cli.values.savers).includes(","))
-    throw new Error("--turbofan: give one configuration (--only <key>) and one saver (--savers <kind>): V8's log is not split by lane");
+    throw new BenchOptionError(
+      "--turbofan",
+      "give one configuration (--only <key>) and one saver (--savers <kind>): V8's log is not split by lane",
+    );
   const logfile = join(tmpdir(), `replay-cost-turbofan-${process.pid}-${randomUUID()}.log`);
   const child = spawnSync(
     process.execPath,

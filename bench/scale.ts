@@ -93,6 +93,7 @@ import { type AgentMiddleware, createAgent, createMiddleware } from "langchain";
 // rewrites a prepared thread's channels for another thread's text, see `retarget`).
 import { coveredDigestsOf, coveredMessages } from "../packages/summarize/src/summary-coverage.js";
 import { benchArgs, printJson } from "./support/cli.js";
+import { BenchOptionError } from "./support/data-file.js";
 import { GC_KIND_NAMES, type GcKind } from "./support/gc-kinds.js";
 import { cpuNow, modelCall, ownTotal, type Stack } from "./support/hook-calls.js";
 import { LOCOMO_PATH, locomoThread, type ThreadMessageSpec } from "./support/locomo.js";
@@ -158,7 +159,7 @@ const cli = benchArgs(LOCOMO_PATH, {
 const args = cli.values;
 /** `--out <name>`: the results files are bench/results/<name>.{md,json} (default `scale`). */
 const OUT = String(args.out);
-if (!/^[a-z0-9-]+$/.test(OUT)) throw new Error(`scale: --out must be a file name of a-z, 0-9 and "-" (got ${JSON.stringify(OUT)})`);
+if (!/^[a-z0-9-]+$/.test(OUT)) throw new BenchOptionError("--out", `a file name of a-z, 0-9 and "-" (got ${JSON.stringify(OUT)})`);
 const RESULTS_MD = resolve(here, `results/${OUT}.md`);
 const RESULTS_JSON = resolve(here, `results/${OUT}.json`);
 const list = (value: unknown) => (String(value) === "" ? [] : String(value).split(",").map(Number));
@@ -171,8 +172,9 @@ const STEP_ROUNDS = Number(args["step-rounds"]);
 /** `--step-warmup`: untimed steps per configuration before the timed rounds: `round` (every thread once) or a count. */
 const STEP_WARMUP: "round" | number = args["step-warmup"] === "round" ? "round" : Number(args["step-warmup"]);
 if (!(STEP_ROUNDS >= 1) || (STEP_WARMUP !== "round" && !(STEP_WARMUP >= 0)))
-  throw new Error(
-    `scale: --step-rounds must be 1 or more and --step-warmup "round" or a count (got ${args["step-rounds"]}, ${args["step-warmup"]})`,
+  throw new BenchOptionError(
+    "--step-rounds",
+    `1 or more, with --step-warmup "round" or a count (got ${args["step-rounds"]}, ${args["step-warmup"]})`,
   );
 const COLD_SIZES = list(args["cold-sizes"]);
 /** `--cold-runs`: processes per size and saver; a list gives one per `--cold-sizes` entry (the last repeated). */
@@ -210,7 +212,7 @@ const coldWarmupSize = (size: number): number => {
   if (given === "") return Math.min(size, COLD_WARMUP_MAX);
   const n = Number(given);
   if (!Number.isInteger(n) || n < 10)
-    throw new Error(`scale: --cold-warmup-size must be a whole number of messages, 10 or more (got ${JSON.stringify(given)})`);
+    throw new BenchOptionError("--cold-warmup-size", `a whole number of messages, 10 or more (got ${JSON.stringify(given)})`);
   return n;
 };
 // A bad value is refused before any sample runs (the samples read it).

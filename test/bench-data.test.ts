@@ -9,8 +9,8 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { BenchDataError, fieldPath, readDataFile } from "../bench/support/data-file.js";
-import { loadLocomo, locomoThread, pickConversation, requireQuestions } from "../bench/support/locomo.js";
+import { BenchDataError, BenchOptionError, fieldPath, readDataFile } from "../bench/support/data-file.js";
+import { loadLocomo, locomoThread, pickConversation, requireQuestions, selectSamples } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 import { AIRLINE_SLICE_PATH, loadAirlineRuns } from "../examples/support/tau-replay.js";
@@ -119,6 +119,37 @@ describe("loadLocomo on files a reviewer writes", () => {
     const [conversation] = loadLocomo(fileWith("image-only.json", turns({ blip_caption: "a photo of a dog" })));
     expect(conversation?.turns.map((t) => t.text)).toEqual(["look", "[image: a photo of a dog]"]);
     expect(refusal(() => loadLocomo(fileWith("no-text.json", turns({})))).field).toBe("[0].conversation.session_1[1].text");
+  });
+});
+
+describe("a sample id the file does not hold", () => {
+  // Was: a plain Error, which a bench printed as a stack trace with exit code 1.
+  const path = resolve(root, "bench/fixtures/korean-trip-chat.locomo.json");
+  const conversations = loadLocomo(path);
+  const ids = conversations.map((c) => c.sampleId).join(", ");
+
+  function optionRefusal(pick: () => unknown): BenchOptionError {
+    try {
+      pick();
+    } catch (error) {
+      if (error instanceof BenchOptionError) return error;
+      throw error;
+    }
+    throw new Error("the sample was found");
+  }
+
+  it("--conversation is refused by a typed error naming the option and the ids the file holds", () => {
+    const error = optionRefusal(() => pickConversation(conversations, "conv-26", path));
+    expect(error.code).toBe("BENCH_OPTION");
+    expect(error.option).toBe("--conversation");
+    expect(error.message).toBe(`--conversation: no conversation conv-26 in ${path} (it holds ${ids})`);
+  });
+
+  it("--samples is refused the same way, naming the ids missing and those held", () => {
+    const error = optionRefusal(() => selectSamples(conversations, `${conversations[0]?.sampleId},conv-26`));
+    expect(error.option).toBe("--samples");
+    expect(error.message).toBe(`--samples: no conversation conv-26 in the data file (it holds ${ids})`);
+    expect(selectSamples(conversations, conversations[0]?.sampleId)).toHaveLength(1);
   });
 });
 

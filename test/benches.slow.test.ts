@@ -237,12 +237,23 @@ describe("benchmarks run on other data with --json", () => {
     });
   }
 
-  it("a --conversation the file does not hold is refused with the ids it holds", { timeout: 120_000 }, async () => {
-    const failed = await tsx("summarize", ["--data", KOREAN_LOCOMO, "--conversation", "conv-26", "--json"]).then(
-      () => undefined,
-      (error: { code?: number; stderr?: string }) => error,
-    );
-    expect(failed?.stderr).toContain("--conversation: no conversation conv-26");
-    expect(failed?.stderr).toContain("it holds ko-office");
-  });
+  // Was: a stack trace and exit code 1 (a plain Error from pickConversation / selectSamples).
+  for (const [bench, option] of [
+    ["summarize", "--conversation"],
+    ["recall", "--samples"],
+  ] as const) {
+    it(`bench/${bench}.ts refuses a ${option} the file does not hold with the ids it holds, in one line`, {
+      timeout: 120_000,
+    }, async () => {
+      const failed = await tsx(bench, ["--data", KOREAN_LOCOMO, option, "conv-26", "--json"]).then(
+        () => undefined,
+        (error: { code?: number; stderr?: string; stdout?: string }) => error,
+      );
+      expect(failed?.code).toBe(2);
+      expect(failed?.stdout).toBe("");
+      expect(failed?.stderr?.trim().split("\n")).toHaveLength(1);
+      expect(failed?.stderr).toContain(`${option}: no conversation conv-26`);
+      expect(failed?.stderr).toContain("it holds ko-office");
+    });
+  }
 });

@@ -4,13 +4,14 @@
  * stdout; everything else the benchmark prints goes to stderr then, and results files are left as
  * they were). A run on another `--data` file leaves the committed results alone too. A `--data`
  * file of the wrong kind (`BenchDataError`, see `data-file.ts`) ends the run with exit code 2 and
- * one line naming the file and the first field that does not fit. `--help` (or `-h`) prints the
+ * one line naming the file and the first field that does not fit; so does an option value the run
+ * cannot use (`BenchOptionError`: a `--conversation` the file lacks), naming the option. `--help` (or `-h`) prints the
  * benchmark's usage, the doc comment its file starts with, and exits 0 ({@link exitOnHelp}).
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { BenchDataError } from "./data-file.js";
+import { BenchDataError, BenchOptionError } from "./data-file.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
@@ -57,8 +58,9 @@ export function benchArgs<T extends Options = Record<never, never>>(defaultData:
 }
 
 function exitOnError(error: Error): void {
-  console.error(error instanceof BenchDataError ? error.message : error);
-  process.exit(error instanceof BenchDataError ? 2 : 1);
+  const refused = error instanceof BenchDataError || error instanceof BenchOptionError;
+  console.error(refused ? error.message : error);
+  process.exit(refused ? 2 : 1);
 }
 
 /** Prints `figures` as indented JSON on stdout (the `--json` output). */

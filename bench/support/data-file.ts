@@ -24,6 +24,23 @@ export class BenchDataError extends Error {
   }
 }
 
+/**
+ * A benchmark option whose value cannot be used with the data file or with the other options given
+ * (`--conversation conv-99` on a file without it, `--samples` naming an absent id, `--gc fast`).
+ * `code` is `BENCH_OPTION`; `option` is the option as typed (`--conversation`). Like a
+ * {@link BenchDataError}, it ends a benchmark with its one line and exit code 2 (`support/cli.ts`),
+ * not a stack trace.
+ */
+export class BenchOptionError extends Error {
+  readonly code = "BENCH_OPTION";
+  readonly option: string;
+  constructor(option: string, problem: string) {
+    super(`${option}: ${problem}`);
+    this.name = "BenchOptionError";
+    this.option = option;
+  }
+}
+
 /** `[0].conversation.session_1[2].text` from a zod issue path. */
 export function fieldPath(path: readonly PropertyKey[]): string {
   const text = path.map((part) => (typeof part === "number" ? `[${part}]` : `.${String(part)}`)).join("");

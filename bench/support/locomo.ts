@@ -8,7 +8,7 @@
  */
 import { z } from "zod/v4";
 import { LOCOMO_PATH } from "../../data/paths.js";
-import { BenchDataError, checkShape, readDataFile } from "./data-file.js";
+import { BenchDataError, BenchOptionError, checkShape, readDataFile } from "./data-file.js";
 
 export { LOCOMO_PATH };
 
@@ -78,14 +78,18 @@ export const LOCOMO_SPLITS: Readonly<Record<"dev" | "heldout", readonly string[]
  * The conversations named by `samples` (a bench's `--samples` flag): `dev`, `heldout` (see
  * {@link LOCOMO_SPLITS}) or comma-separated sample ids; every conversation when unset.
  *
- * @throws Error when a named sample id is not in `conversations`
+ * @throws BenchOptionError naming `--samples` and the ids the file holds when a named sample id is not in `conversations`
  */
 export function selectSamples(conversations: LocomoConversation[], samples: string | undefined): LocomoConversation[] {
   if (samples === undefined || samples === "" || samples === "all") return conversations;
   const ids = samples === "dev" || samples === "heldout" ? LOCOMO_SPLITS[samples] : samples.split(",").map((s) => s.trim());
   const known = new Set(conversations.map((c) => c.sampleId));
   const missing = ids.filter((id) => !known.has(id));
-  if (missing.length > 0) throw new Error(`--samples: no conversation ${missing.join(", ")} in the data file`);
+  if (missing.length > 0)
+    throw new BenchOptionError(
+      "--samples",
+      `no conversation ${missing.join(", ")} in the data file (it holds ${conversations.map((c) => c.sampleId).join(", ")})`,
+    );
   return conversations.filter((c) => ids.includes(c.sampleId));
 }
 
@@ -98,7 +102,7 @@ export function selectSamples(conversations: LocomoConversation[], samples: stri
  * @param conversations - every conversation of the data file ({@link loadLocomo})
  * @param requested - a sample id, or undefined / "" for the default
  * @param path - the data file, for the error message
- * @throws Error naming `--conversation` and the ids the file holds when `requested` is not in it;
+ * @throws BenchOptionError naming `--conversation` and the ids the file holds when `requested` is not in it;
  *   Error when the file holds no conversation; BenchDataError when the conversation picked has no
  *   turn of the first speaker answered by the second (nothing to replay)
  */
@@ -116,7 +120,7 @@ export function pickConversation(
       : conversations.find((c) => c.sampleId === requested);
   if (!found) {
     const ids = conversations.map((c) => c.sampleId).join(", ");
-    throw new Error(`--conversation: no conversation ${requested} in ${path} (it holds ${ids})`);
+    throw new BenchOptionError("--conversation", `no conversation ${requested} in ${path} (it holds ${ids})`);
   }
   // A replay needs a user turn answered: a conversation of one speaker replays no model call.
   if (!replayExchanges(found).some((e) => e.user !== "" && e.assistant !== ""))
