@@ -23,8 +23,9 @@ import { createTokenCounter, requestOverheadTokens, sentMessages } from "@thread
 import { capMessages, tokenCap } from "@threadwise/token-cap";
 import { TAU_AIRLINE_PATH } from "../data/paths.js";
 import { benchArgs, printJson } from "./support/cli.js";
-import { LOCOMO_PATH, loadLocomo, replayExchanges } from "./support/locomo.js";
-import { loadTauRuns } from "./support/tau-runs.js";
+import { BenchDataError } from "./support/data-file.js";
+import { LOCOMO_PATH, locomoThread } from "./support/locomo.js";
+import { loadTauRuns, TAU_RUNS_KIND } from "./support/tau-runs.js";
 
 const cli = benchArgs(TAU_AIRLINE_PATH, {
   locomo: { type: "string", default: LOCOMO_PATH },
@@ -44,8 +45,16 @@ interface Spec {
   name?: string;
 }
 
-/** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
-function corpus(size: number): { system: string; specs: Spec[] } {
+/**
+ * The messages of the two data files, once: every run's user, assistant and tool messages, then
+ * the LoCoMo exchanges ({@link locomoThread}), plus the first run's first message (the airline
+ * policy) as the system prompt. Read before the bench prints anything, so a file of the wrong kind,
+ * or one that adds no message to the thread, ends the run with its one line (exit code 2).
+ *
+ * @throws BenchDataError when a file is not of its kind, when no run holds a user, assistant or
+ *   tool message, or when no LoCoMo conversation holds an exchange
+ */
+function readCorpus(): { system: string; specs: Spec[] } {
   // The tau-bench loader: a file of another format (a LoCoMo file) is refused naming the file.
   const raw = loadTauRuns(cli.data) as unknown as Array<{ traj: Array<Record<string, unknown>> }>;
   const system = String(raw[0]?.traj[0]?.content ?? "");
@@ -67,12 +76,25 @@ function corpus(size: number): { system: string; specs: Spec[] } {
       }
     }
   }
-  for (const conversation of loadLocomo(String(cli.values.locomo))) {
-    for (const [e, exchange] of replayExchanges(conversation).entries()) {
-      specs.push({ type: "human", id: `${conversation.sampleId}-${e}-u`, content: exchange.user });
-      specs.push({ type: "ai", id: `${conversation.sampleId}-${e}-a`, content: exchange.assistant });
-    }
-  }
+  // Was: a file of system messages only added nothing, and the bench measured the LoCoMo text alone.
+  if (specs.length === 0)
+    throw new BenchDataError(
+      cli.data,
+      TAU_RUNS_KIND,
+      "(file)",
+      "no user, assistant or tool message in any run: nothing of it in the thread",
+    );
+  specs.push(...locomoThread(1, String(cli.values.locomo)));
+  return { system, specs };
+}
+
+let read: { system: string; specs: Spec[] } | undefined;
+
+/** Plain specs of a real-text thread of `size` messages, plus the airline policy as system prompt. */
+function corpus(size: number): { system: string; specs: Spec[] } {
+  read ??= readCorpus();
+  const { system } = read;
+  const specs = [...read.specs];
   // The two sets hold about 7,800 messages; longer threads replay them again under new ids.
   const need = size + 2 * (CALLS + FULL_RUNS + 2) + 50;
   const once = specs.length;
@@ -191,6 +213,7 @@ async function bench(size: number, eviction: "sliding" | "chunked") {
 }
 
 async function main() {
+  read = readCorpus();
   console.log(
     `machine: ${cpus()[0]?.model ?? "unknown cpu"} x${cpus().length}, node ${process.version}, ${process.platform}/${process.arch}, load average ${loadavg()
       .map((l) => l.toFixed(1))

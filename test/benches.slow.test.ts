@@ -69,6 +69,9 @@ const RETAIL_RUNS = [
   ],
 ].map((traj, task) => ({ task_id: task, trial: 0, traj: [{ role: "system", content: "# Retail agent policy" }, ...traj] }));
 writeFileSync(RETAIL, JSON.stringify(RETAIL_RUNS));
+/** The retail runs cut to their system prompt: no message a thread or a model call could be built from. */
+const SYSTEM_ONLY = join(temp, "system-only-runs.json");
+writeFileSync(SYSTEM_ONLY, JSON.stringify(RETAIL_RUNS.map((run) => ({ ...run, traj: run.traj.slice(0, 1) }))));
 /** The retail runs with one tool call's arguments cut short. */
 const RETAIL_BROKEN = join(temp, "retail-broken.json");
 writeFileSync(RETAIL_BROKEN, JSON.stringify(RETAIL_RUNS).replace('"{\\"order_id\\":\\"#W242\\"', '"{\\"order_id\\": '));
@@ -224,6 +227,9 @@ describe("benchmarks run on other data with --json", () => {
     ["facts", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no QA item with evidence turn ids in one`],
     ["summarize", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: [0].conversation: one: no turn of speaker_a`],
     ["overhead", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
+    // Was: token-cap measured the LoCoMo text alone, the file adding nothing, and said nothing.
+    ["token-cap", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no user, assistant or tool message in any run`],
+    ["token-count", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no assistant message in any run`],
   ] as const) {
     it(`bench/${bench}.ts refuses ${basename(data)} by field`, { timeout: 120_000 }, async () => {
       const failed = await tsx(bench, ["--data", data, "--json"]).then(
