@@ -653,7 +653,8 @@ async function chart(all: Array<{ replay: string; results: ConfigResult[] }>): P
 interface CostFigures {
   machine: string;
   summarizerMs: number;
-  replays: Array<{ replay: string; description: string; results: ConfigResult[] }>;
+  /** `data`: the file the replay was read from (absent in documents assembled by `--render` from older runs). */
+  replays: Array<{ replay: string; data?: string; description: string; results: ConfigResult[] }>;
 }
 
 async function main(): Promise<void> {
@@ -678,24 +679,24 @@ async function main(): Promise<void> {
     await writeResults(figures, `assembled with \`--render\` from ${parts.length} \`--json\` runs`);
     return;
   }
-  const replays = cli.values.data
-    ? [replayOf(cli.data)]
+  const replays: Array<{ data: string; replay: Replay }> = cli.values.data
+    ? [{ data: cli.data, replay: replayOf(cli.data) }]
     : [
-        locomoReplay(LOCOMO_PATH, cli.values.conversation),
-        tauReplay(TAU_AIRLINE_PATH, cli.values.runs ? Number(cli.values.runs) : undefined),
+        { data: LOCOMO_PATH, replay: locomoReplay(LOCOMO_PATH, cli.values.conversation) },
+        { data: TAU_AIRLINE_PATH, replay: tauReplay(TAU_AIRLINE_PATH, cli.values.runs ? Number(cli.values.runs) : undefined) },
       ];
   // `--only a,b`: configurations whose id contains one of the texts.
   const only = cli.values.only ? String(cli.values.only).split(",") : undefined;
   const configs = configurations().filter((c) => !only || only.some((text) => c.id.includes(text)));
   const started = Date.now();
   const all: CostFigures["replays"] = [];
-  for (const replay of replays) {
+  for (const { data, replay } of replays) {
     const results: ConfigResult[] = [];
     for (const config of configs) {
       results.push(await measureConfig(replay, config));
       console.error(`${replay.name}: ${config.id} done (${((Date.now() - started) / 1000).toFixed(0)} s)`);
     }
-    all.push({ replay: replay.name, description: replay.description, results });
+    all.push({ replay: replay.name, data, description: replay.description, results });
   }
   const figures: CostFigures = { machine: machineLine(), summarizerMs: SUMMARIZER_MS, replays: all };
   if (cli.json) {

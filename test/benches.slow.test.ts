@@ -147,10 +147,14 @@ const RUNS: Array<{ bench: string; args: string[]; nullAt?: RegExp; check?: (fig
     args: ["--data", RETAIL, "--summarizer-ms", "10", "--only", "langchain"],
     // Runs this short never call the summarizer: no turn to take a wait percentile over.
     nullAt: /\.wait\.dueP(50|95)$/,
-    check: (figures) =>
-      expect((figures.replays as Array<{ description: string }>)[0]?.description).toBe(
+    check: (figures) => {
+      const [replay] = figures.replays as Array<{ description: string; data: string }>;
+      expect(replay?.description).toBe(
         "3 runs, 3 user turns, the recorded policy prompt and 3 tool schemas (3 inferred from the recorded calls)",
-      ),
+      );
+      // The file read is named in the document, as every other bench names it (was: not said).
+      expect(replay?.data).toBe(RETAIL);
+    },
   },
   { bench: "token-cap", args: ["--data", TAU_SLICE, "--locomo", KOREAN_LOCOMO, "--sizes", "1000", "--calls", "2"] },
 ];
