@@ -317,6 +317,7 @@ for (const kind of String(cli.values.savers).split(",")) {
 const figures = {
   machine: machineLine(),
   load: { start: loadStart, end: load() },
+  data: cli.data,
   conversation: sampleId,
   steps: steps.length,
   callsPerStep: { put: callsPerStep("put"), putWrites: callsPerStep("putWrites"), getTuple: callsPerStep("getTuple") },

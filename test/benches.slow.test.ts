@@ -104,6 +104,12 @@ const RUNS: Array<{ bench: string; args: string[]; nullAt?: RegExp; check?: (fig
   },
   { bench: "step", args: ["--data", KOREAN_LOCOMO, "--sizes", "100", "--steps", "2", "--runs", "1", "--savers", "memory"] },
   {
+    bench: "saver-replay",
+    args: ["--data", KOREAN_LOCOMO, "--savers", "memory", "--pairs", "1"],
+    // The file read is named in the document, as every other bench names it (was: not said).
+    check: (figures) => expect(figures).toMatchObject({ data: KOREAN_LOCOMO, conversation: "ko-office" }),
+  },
+  {
     bench: "overhead",
     args: ["--data", KOREAN_LOCOMO, "--runs", "1", "--calls", "2", "--sizes", "1000", "--no-profile"],
     nullAt: /^(growth|ownGrowth)\./,
