@@ -25,6 +25,14 @@ const KOREAN_FACTS = resolve(root, "bench/fixtures/korean-facts-heldout.labelled
 const TAU_SLICE = join(temp, "tau-slice.json");
 writeFileSync(TAU_SLICE, JSON.stringify((JSON.parse(readFileSync(TAU_AIRLINE_PATH, "utf8")) as unknown[]).slice(-3)));
 
+/** Two verbs and a noun of the committed Korean paradigm, as another `--data` file. */
+const PARADIGM = join(temp, "paradigm-slice.json");
+const paradigm = JSON.parse(readFileSync(resolve(root, "bench/fixtures/korean-paradigm.json"), "utf8")) as {
+  verbs: unknown[];
+  nouns?: unknown[];
+};
+writeFileSync(PARADIGM, JSON.stringify({ verbs: paradigm.verbs.slice(-2), nouns: (paradigm.nouns ?? []).slice(-1) }));
+
 /** Labelled statements without a statement. */
 const NO_STATEMENTS = join(temp, "no-statements.labelled.json");
 writeFileSync(NO_STATEMENTS, JSON.stringify({ items: [] }));
@@ -141,6 +149,11 @@ const RUNS: Array<{ bench: string; args: string[]; nullAt?: RegExp; check?: (fig
     check: (figures) => expect((figures.cost as { itemsPerUser: number }).itemsPerUser).toBe(figures.meanItemsPerUser),
   },
   { bench: "fact-extraction", args: ["--data", KOREAN_FACTS] },
+  {
+    bench: "korean-paradigm",
+    args: ["--data", PARADIGM],
+    check: (figures) => expect(figures).toMatchObject({ data: PARADIGM }),
+  },
   { bench: "token-count", args: ["--data", TAU_SLICE] },
   {
     bench: "token-count",
