@@ -91,7 +91,11 @@ export function resolvePromptLanguage(option: PromptLanguage | undefined, env: N
   return option ?? envChoice(PROMPT_LANGUAGE_ENV, PROMPT_LANGUAGES, env) ?? DEFAULT_PROMPT_LANGUAGE;
 }
 
-/** The language of one model call's added text: `language` itself, or for `auto` the conversation's. */
+/**
+ * The language of one model call's added text: `language` itself, or for `auto` the conversation's.
+ * `messages` is the stored thread (the request's `state.messages`) in every middleware, never the
+ * view a middleware outside it sends, so all labels and notes of one call agree.
+ */
 export function promptLanguageFor(language: PromptLanguage, messages: readonly BaseMessage[]): TextLanguage {
   return language === "auto" ? conversationLanguage(messages) : language;
 }
