@@ -30,3 +30,17 @@ describe("newuser63: a sealed store read by the CLI without a keyring", () => {
     expect(run.stderr).toContain("--keyring FILE");
   });
 });
+
+// newuser63: `keyring reencrypt --help` listed what it re-seals as "the checkpoints and, on
+// PostgreSQL, every user's user-memory items", leaving out the message archive it has re-sealed
+// since session 61, and said "retire the old kid" with no command for it (retiring is
+// `retireKey(path, kid)` from code).
+describe("newuser63: keyring reencrypt --help", () => {
+  it("names the archive among what it re-seals, and how the old kid is retired", async () => {
+    const run = await cliRun(["keyring", "reencrypt", "--help"]);
+    expect(run.code).toBe(0);
+    const help = run.stdout.replace(/\s+/g, " ");
+    expect(help).toContain("the message archive (threadwise_archive)");
+    expect(help).toContain("retireKey(path, oldKid)");
+  });
+});
