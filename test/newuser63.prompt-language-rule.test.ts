@@ -45,8 +45,20 @@ describe("newuser63: one language rule for promptLanguage auto", () => {
 // the label's language; English prompts are byte-identical.
 describe("newuser63: recall's and userMemory's line words follow promptLanguage", () => {
   const turns = {
-    ko: ["제 예약 코드는 QX-4417이에요.", "다음 주 금요일에 부산으로 가요.", "호텔은 해운대 근처예요.", "점심은 국밥이었어요.", "제 예약 코드가 뭐였죠?"],
-    en: ["My booking code is QX-4417.", "Next Friday I go to Busan.", "The hotel is near Haeundae.", "Lunch was pork soup.", "What was my booking code?"],
+    ko: [
+      "제 예약 코드는 QX-4417이에요.",
+      "다음 주 금요일에 부산으로 가요.",
+      "호텔은 해운대 근처예요.",
+      "점심은 국밥이었어요.",
+      "제 예약 코드가 뭐였죠?",
+    ],
+    en: [
+      "My booking code is QX-4417.",
+      "Next Friday I go to Busan.",
+      "The hotel is near Haeundae.",
+      "Lunch was pork soup.",
+      "What was my booking code?",
+    ],
   };
   it.each([
     ["ko", "auto", ["#1 사용자: 제 예약 코드는 QX-4417이에요.", "어시스턴트: "], [" user: ", "assistant: "]],
@@ -69,7 +81,10 @@ describe("newuser63: recall's and userMemory's line words follow promptLanguage"
     const model = scriptedModel(() => "네.");
     const stack = memoryStack({ userMemory: true, summarize: false, historyAware: false, promptLanguage: "ko", env: {} });
     const agent = createAgent({ model, tools: [], ...stack });
-    await agent.invoke({ messages: [new HumanMessage("제 예약 코드는 QX-4417이에요.")] }, { configurable: { thread_id: "a", user_id: "mina" } });
+    await agent.invoke(
+      { messages: [new HumanMessage("제 예약 코드는 QX-4417이에요.")] },
+      { configurable: { thread_id: "a", user_id: "mina" } },
+    );
     await agent.invoke({ messages: [new HumanMessage("제 예약 코드가 뭐였죠?")] }, { configurable: { thread_id: "b", user_id: "mina" } });
     const text = seen(model);
     expect(text).toContain("QX-4417");

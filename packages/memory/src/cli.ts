@@ -442,7 +442,8 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     if (ThreadwiseError.isInstance(error)) {
       // The error names the env variable (the stack reads only env); the commands that read a
       // sealed store take the keyring as a flag too.
-      const hint = error.code === "THREADWISE_KEYRING_REQUIRED" && KEYRING_FLAG_COMMANDS.has(argv[0] ?? "") ? " (or pass --keyring FILE)" : "";
+      const hint =
+        error.code === "THREADWISE_KEYRING_REQUIRED" && KEYRING_FLAG_COMMANDS.has(argv[0] ?? "") ? " (or pass --keyring FILE)" : "";
       safeErr(`threadwise: ${error.code}: ${error.message}${hint}\n`);
       return error.code === "THREADWISE_INVALID_OPTION" ||
         error.code === "THREADWISE_INVALID_THREAD_ID" ||

@@ -7,13 +7,7 @@ import {
   type Fact,
   type FactExtractionModel,
 } from "@threadwise/fact-recall";
-import {
-  memoizeCount,
-  type RecallWords,
-  type RenderedRecall,
-  type ResolvedRecallOptions,
-  resolveRecallOptions,
-} from "@threadwise/recall";
+import { memoizeCount, type RecallWords, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
 import { conditionalWriteOf, serialized, ThreadwiseUserMemoryConflictError } from "./conditional-writes.js";
 import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 import { UserItemCodec } from "./user-item-codec.js";

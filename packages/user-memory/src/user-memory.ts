@@ -142,7 +142,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it).
-  const turns = new Map<string, { messageKey: string; words: RecallWords; text: string; threadIds: string[]; placed: UserRecall["placed"] }>();
+  const turns = new Map<
+    string,
+    { messageKey: string; words: RecallWords; text: string; threadIds: string[]; placed: UserRecall["placed"] }
+  >();
   // When the newest user message per thread first reached a model call here: when it was said,
   // for the commit to order a changed fact's values by (a slower run committing later is older).
   const said = new Map<string, { messageKey: string; at: string }>();
