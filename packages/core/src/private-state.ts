@@ -63,7 +63,9 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * with `encoding: "text/event-stream"` is encoded inside LangGraph and returned as it is (tasks
  * and debug chunks unredacted). `"messages"` and `"custom"` carry no state. The checkpointer holds
  * the state (read it with `checkpointer.getTuple(config)`; encryption at rest is
- * `@threadwise/encryption`).
+ * `@threadwise/encryption`). `streamEvents` v1 on a graph with a threadwise node (a node name with
+ * "/", such as `memoryStack`'s turn admission) never ends in LangChain core, so it is refused at the
+ * call (ThreadwiseConfigError, `streamEvents.version`): use v2.
  *
  * It also leaves out of `"updates"` the chunk of `memoryStack`'s turn admission node
  * (`threadwise/turn-admission.before_agent`), which never writes state: the node still runs and
@@ -76,7 +78,8 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * @param agent - what `createAgent` returned (or a compiled LangGraph graph); changed in place.
  * @returns the same agent.
  * @throws ThreadwiseConfigError (`hideMemoryState.agent`) when `agent` is neither an agent from
- *   `createAgent` nor a compiled graph.
+ *   `createAgent` nor a compiled graph; later, from the agent's `streamEvents`, (`streamEvents.version`)
+ *   for `version: "v1"` on a graph with a threadwise node.
  * @example
  * const agent = hideMemoryState(createAgent({ model, tools: [], checkpointer, middleware: [windowTrim(), summarize()] }));
  */

@@ -9,9 +9,17 @@ import { analysisText } from "./unicode.js";
 /**
  * Languages of the text threadwise's middlewares write into a prompt (the block labels of
  * summarize, recall, factRecall, userMemory and workMemory, such as `[Previous conversation
- * summary]`, and historyAware's note; tokenCap's marker and recall's `user`/`assistant` roles stay as they
- * are): `en`, `ko`, or `auto`, decided per model call from the conversation
- * ({@link conversationLanguage}).
+ * summary]`, recall's and userMemory's line words, `user`/`assistant`/`fact`, and historyAware's
+ * note): `en`, `ko`, or `auto`, decided per model call from the stored thread
+ * ({@link conversationLanguage}), the same in every middleware.
+ *
+ * Two texts stay English on purpose. tokenCap's `[threadwise: truncated N tokens]` ends a
+ * shortened tool result in the history, the part of the prompt a provider caches: under `auto` a
+ * user who switches language would rewrite it in an older message and miss the cache, so it is one
+ * text in every language (and tokenCap takes no `promptLanguage`). The stable_tail header
+ * (`STABLE_TAIL_HEADER`, "[Context from memory, added by the application; ...]") is one line over
+ * blocks of several middlewares, each with its own `promptLanguage`: no one language is the
+ * header's, and it is recognised by its text when a request is read back (`tailContextOf`).
  */
 export const PROMPT_LANGUAGES = ["auto", "en", "ko"] as const;
 
@@ -91,7 +99,11 @@ export function resolvePromptLanguage(option: PromptLanguage | undefined, env: N
   return option ?? envChoice(PROMPT_LANGUAGE_ENV, PROMPT_LANGUAGES, env) ?? DEFAULT_PROMPT_LANGUAGE;
 }
 
-/** The language of one model call's added text: `language` itself, or for `auto` the conversation's. */
+/**
+ * The language of one model call's added text: `language` itself, or for `auto` the conversation's.
+ * `messages` is the stored thread (the request's `state.messages`) in every middleware, never the
+ * view a middleware outside it sends, so all labels and notes of one call agree.
+ */
 export function promptLanguageFor(language: PromptLanguage, messages: readonly BaseMessage[]): TextLanguage {
   return language === "auto" ? conversationLanguage(messages) : language;
 }

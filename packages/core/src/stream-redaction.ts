@@ -1,5 +1,6 @@
 import { IterableReadableStream } from "@langchain/core/utils/stream";
 import { Command } from "@langchain/langgraph";
+import { ThreadwiseConfigError } from "./errors.js";
 
 /**
  * Where the private state fields (keys starting with `_`: `_threadwise_summary`,
@@ -14,6 +15,8 @@ import { Command } from "@langchain/langgraph";
 export interface RedactableGraph {
   stream: (input: unknown, options?: unknown) => Promise<AsyncIterable<unknown> & { cancel?: (reason?: unknown) => Promise<void> }>;
   streamEvents: (input: unknown, options?: unknown, streamOptions?: unknown) => AsyncIterable<unknown>;
+  /** The graph's nodes by name: a name holding "/" makes `streamEvents` v1 refused ({@link slashedNodes}). */
+  nodes?: Record<string, unknown>;
 }
 
 /** Set on a graph whose methods {@link redactStreams} wrapped: a second call leaves them as they are. */
@@ -123,13 +126,30 @@ function mapped<T extends AsyncIterable<unknown>>(source: T & Cancellable, map: 
 }
 
 /**
+ * Nodes of `graph` whose name holds "/" (threadwise's middlewares with a node hook:
+ * `threadwise/turn-admission.before_agent`, `threadwise/work-memory.after_agent`, ...). LangChain
+ * core builds `streamEvents` v1 from its log stream, whose JSON-patch paths are `/logs/<run name>`,
+ * unescaped, read back with `path.split("/")[2]`: a run so named is looked up under the part before
+ * its "/", the lookup throws inside the stream, and the stream never ends (no event after
+ * `__start__`, no error; @langchain/core 1.4.0). v2 and v3 do not use the log stream.
+ */
+function slashedNodes(graph: RedactableGraph): string[] {
+  return Object.keys(graph.nodes ?? {}).filter((name) => name.includes("/"));
+}
+
+/**
  * Wraps `graph.stream` and `graph.streamEvents` (on the instance; the graph's code is untouched) so
  * that the private state fields never reach a caller through task inputs or run events. `stream`
  * covers every stream mode, `subgraphs`, and `streamEvents` v3 (built on `stream`); `streamEvents`
  * v1/v2 events are redacted one by one. With `encoding: "text/event-stream"` LangGraph encodes the
  * chunks inside `stream`, before they can be read: that stream is returned as it is.
+ * `streamEvents` v1 on a graph with a node named with "/" (any threadwise middleware with a node
+ * hook, `memoryStack`'s turn admission among them) would never end (see {@link slashedNodes}): it
+ * is refused at the call.
  *
  * @param graph - a compiled LangGraph graph; changed in place, once.
+ * @throws ThreadwiseConfigError (from the wrapped `streamEvents`, option `streamEvents.version`)
+ *   for `version: "v1"` on a graph with such a node.
  */
 export function redactStreams(graph: RedactableGraph): void {
   const marked = graph as RedactableGraph & { [REDACTED]?: true };
@@ -143,8 +163,15 @@ export function redactStreams(graph: RedactableGraph): void {
     return mapped(source, chunkWithoutPrivate);
   };
   graph.streamEvents = (input, options, streamOptions) => {
-    const source = streamEvents(input, options, streamOptions);
     const version = (options as { version?: unknown } | undefined)?.version;
+    const slashed = version === "v1" ? slashedNodes(graph) : [];
+    if (slashed.length > 0) {
+      throw new ThreadwiseConfigError(
+        "streamEvents.version",
+        `version "v1" never ends on this agent: LangChain core builds v1 events from its log stream, whose paths split run names on "/", and these nodes are named with one: ${slashed.join(", ")}; use version "v2" (the same events) or "v3"`,
+      );
+    }
+    const source = streamEvents(input, options, streamOptions);
     if (version === "v3" || (options as { encoding?: unknown } | undefined)?.encoding === "text/event-stream") return source;
     return mapped(source, eventWithoutPrivate);
   };

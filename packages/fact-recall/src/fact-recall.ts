@@ -1,4 +1,4 @@
-import { AIMessage } from "@langchain/core/messages";
+import { AIMessage, type BaseMessage } from "@langchain/core/messages";
 import { Command } from "@langchain/langgraph";
 import {
   type ArchiveClearedDigestsReader,
@@ -312,7 +312,13 @@ export function factRecall(options: FactRecallOptions = {}) {
   const indexes = new FactIndexCache(DEFAULT_FACT_INDEX_MAX_THREADS, config.maxHeldFacts);
   // Per thread: the user messages last checked, so a model call digests only new or changed ones.
   const readCaches = new SizedLru<string, ReadEntryCache>(DEFAULT_FACT_INDEX_MAX_THREADS, DEFAULT_READ_CACHE_MAX_MESSAGES);
-  const place = <R extends Parameters<typeof addContextBlocks>[0]>(request: R, facts: readonly Fact[]): R =>
+  // The label's language is decided on the stored thread (`state.messages`), as every other block's
+  // and historyAware's note: the request's messages may be a view an outer middleware of the
+  // application's cut to a short newest message, which turned this label alone to English.
+  const place = <R extends Parameters<typeof addContextBlocks>[0] & { state?: { messages?: BaseMessage[] } }>(
+    request: R,
+    facts: readonly Fact[],
+  ): R =>
     facts.length === 0
       ? request
       : addContextBlocks(
@@ -321,7 +327,7 @@ export function factRecall(options: FactRecallOptions = {}) {
             {
               kind: "facts",
               producer: "threadwise/fact-recall",
-              label: config.labels[promptLanguageFor(config.promptLanguage, threadMessages(request))],
+              label: config.labels[promptLanguageFor(config.promptLanguage, request.state?.messages ?? threadMessages(request))],
               text: renderFacts(facts),
             },
           ],

@@ -416,6 +416,9 @@ function secretsOf(argv: readonly string[], env: NodeJS.ProcessEnv): string[] {
   return dsns.flatMap((dsn) => dsnSecrets(dsn));
 }
 
+/** Commands with a `--keyring` flag that read sealed records: a `THREADWISE_KEYRING_REQUIRED` from them names the flag. */
+const KEYRING_FLAG_COMMANDS = new Set(["export", "erase-user"]);
+
 /**
  * Runs the CLI on `argv` (without `node` and the script path) and returns the exit code; errors
  * are printed redacted, never thrown, as `threadwise: <code>: <message>` for threadwise errors.
@@ -437,7 +440,11 @@ export async function runCli(argv: readonly string[], io: CliIo = {}): Promise<n
     // Commander's refusals (unknown command or flag, a missing value) are usage errors like a bad value.
     if (error instanceof CommanderError) return error.exitCode === 0 ? 0 : CLI_USAGE_EXIT_CODE;
     if (ThreadwiseError.isInstance(error)) {
-      safeErr(`threadwise: ${error.code}: ${error.message}\n`);
+      // The error names the env variable (the stack reads only env); the commands that read a
+      // sealed store take the keyring as a flag too.
+      const hint =
+        error.code === "THREADWISE_KEYRING_REQUIRED" && KEYRING_FLAG_COMMANDS.has(argv[0] ?? "") ? " (or pass --keyring FILE)" : "";
+      safeErr(`threadwise: ${error.code}: ${error.message}${hint}\n`);
       return error.code === "THREADWISE_INVALID_OPTION" ||
         error.code === "THREADWISE_INVALID_THREAD_ID" ||
         error.code === "THREADWISE_INVALID_USER_ID"

@@ -74,7 +74,7 @@ export function addKeyringCommands(
   keyring
     .command("reencrypt")
     .description(
-      `Re-seal every stored record with the keyring's active kid, in batches: the checkpoints and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same schema (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite, whose user memory is not reachable here: re-seal it in code with reencryptUserItems). Retire the old kid only when a dry run counts nothing under it.`,
+      `Re-seal every stored record with the keyring's active kid, in batches: the checkpoints, the message archive (threadwise_archive) and, on PostgreSQL, every user's user-memory items in the PostgresStore of the same schema (PostgreSQL: --dsn, default env ${MIGRATION_DSN_ENV} then ${MEMORY_ENV.postgresDsn}; or --sqlite, whose user memory is not reachable here: re-seal it in code with reencryptUserItems). Retire the old kid (retireKey(path, oldKid) from @threadwise/encryption) only when a dry run counts nothing under it.`,
     )
     .option("--keyring <path>", `keyring file (default: env ${KEYRING_ENV})`)
     .option("--dsn <dsn>", `PostgreSQL DSN (default: env ${MIGRATION_DSN_ENV}, else ${MEMORY_ENV.postgresDsn})`)

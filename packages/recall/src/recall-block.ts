@@ -1,4 +1,4 @@
-import { tokenize } from "@threadwise/core";
+import { type TextLanguage, tokenize } from "@threadwise/core";
 import { type Fact, type FactIndex, factLine } from "@threadwise/fact-recall";
 import type { MessageIndex, RecallEntry } from "./message-index.js";
 
@@ -278,6 +278,8 @@ export interface RenderOptions {
    * line after it says when it was said). Unset: the index is one thread (recall's block).
    */
   threadOf?: (messageId: string) => string | undefined;
+  /** The speakers' and fact lines' words, in the label's language. @default RECALL_WORDS.en */
+  words?: RecallWords;
 }
 
 /** The line between two threads' lines in a block over several threads (see `RenderOptions.threadOf`). */
@@ -299,9 +301,30 @@ export interface RenderedRecall {
 
 const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
 
-/** A user message's `name` (a speaker in a multi-party thread), else the role. AI messages carry the agent's name, so they are `assistant`. */
-function speakerOf(entry: RecallEntry): string {
-  return entry.role === "user" ? (entry.name ?? "user") : "assistant";
+/** The words of a recall block's lines besides the messages' own: the speakers and a fact line's `fact` and `from`. */
+export interface RecallWords {
+  /** A user message's speaker, when it has no `name`. */
+  user: string;
+  /** An AI message's speaker. */
+  assistant: string;
+  /** A fact line's lead word (`- fact: ...`). */
+  fact: string;
+  /** A fact line's pointer to the message it came from (`- fact (from #3): ...`). */
+  from: string;
+}
+
+/**
+ * {@link RecallWords} in each prompt language: recall and userMemory pick them with the block's
+ * label (`promptLanguage`), so a Korean prompt does not read `#3 user:` under `[이 대화의 앞부분에서 찾은 내용]`.
+ */
+export const RECALL_WORDS: Readonly<Record<TextLanguage, RecallWords>> = {
+  en: { user: "user", assistant: "assistant", fact: "fact", from: "from" },
+  ko: { user: "사용자", assistant: "어시스턴트", fact: "사실", from: "출처" },
+};
+
+/** A user message's `name` (a speaker in a multi-party thread), else the role's word. AI messages carry the agent's name, so they are the assistant. */
+function speakerOf(entry: RecallEntry, words: RecallWords): string {
+  return entry.role === "user" ? (entry.name ?? words.user) : words.assistant;
 }
 
 /** A message's text measured once: its tokens, and its sentences with their tokens and terms. */
@@ -386,18 +409,18 @@ export function excerpt(
   return { text: `${lead}${words.slice(0, keep).join(" ")}…`, tokens: maxTokens };
 }
 
-function messageLine(entry: RecallEntry, body: string, when: string | undefined, positions: boolean): string {
-  return `${positions ? `#${entry.position} ` : ""}${speakerOf(entry)}${when ? ` (${when})` : ""}: ${body}`;
+function messageLine(entry: RecallEntry, body: string, when: string | undefined, positions: boolean, words: RecallWords): string {
+  return `${positions ? `#${entry.position} ` : ""}${speakerOf(entry, words)}${when ? ` (${when})` : ""}: ${body}`;
 }
 
 /**
  * A fact's line in the block: fact-recall's {@link factLine} (ended, earlier values), with where it
  * was said (`from #<position>, <timestamp>`; without positions, the timestamp alone).
  */
-function recallFactLine(fact: Fact, source: RecallEntry | undefined, positions: boolean): string {
-  if (!source) return `- fact: ${factLine(fact)}`;
-  if (!positions) return `- fact${source.timestamp ? ` (${source.timestamp})` : ""}: ${factLine(fact)}`;
-  return `- fact (from #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${factLine(fact)}`;
+function recallFactLine(fact: Fact, source: RecallEntry | undefined, positions: boolean, words: RecallWords): string {
+  if (!source) return `- ${words.fact}: ${factLine(fact)}`;
+  if (!positions) return `- ${words.fact}${source.timestamp ? ` (${source.timestamp})` : ""}: ${factLine(fact)}`;
+  return `- ${words.fact} (${words.from} #${source.position}${source.timestamp ? `, ${source.timestamp}` : ""}): ${factLine(fact)}`;
 }
 
 /**
@@ -419,13 +442,14 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
   const header = `[${options.label}]\n`;
   const count = options.countText;
   const positions = options.positions !== false;
+  const words = options.words ?? RECALL_WORDS.en;
   // Line cost is estimated as head + body tokens + 1 for the newline (the final text is counted
   // exactly below); the position `#<n> ` is about two tokens (o200k and cl100k keep up to three
   // digits in one). A timestamp is paid once per distinct value: lines in thread order repeat it
   // only where it changes. Without positions the estimate stays the same (the same lines are
   // placed; the block is shorter by the numbers).
   const line = (entry: RecallEntry, cap: number): { entry: RecallEntry; body: string; tokens: number } => {
-    const headTokens = 2 + count(`${speakerOf(entry)}: `);
+    const headTokens = 2 + count(`${speakerOf(entry, words)}: `);
     const body = excerpt(entry, terms, Math.max(8, cap - headTokens), count);
     return { entry, body: body.text, tokens: headTokens + body.tokens + 1 };
   };
@@ -470,7 +494,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
         }
         thread = key;
       }
-      lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined, positions));
+      lines.push(messageLine(entry, body, entry.timestamp !== previous ? entry.timestamp : undefined, positions, words));
       previous = entry.timestamp;
     }
     return [...factLines, ...lines].join("\n");
@@ -524,7 +548,7 @@ export function renderRecall(items: readonly RecallItem[], index: MessageIndex, 
     if (item.kind === "fact") {
       const shown = item.source ? placed.get(item.source.seq) : undefined;
       if (shown && shown.body === shown.entry.text) continue;
-      const text = recallFactLine(item.fact, item.source, positions);
+      const text = recallFactLine(item.fact, item.source, positions, words);
       const c = count(text) + 1;
       if (!fits(c, true)) continue;
       used += c;

@@ -22,6 +22,7 @@ import {
   timerMsSchema,
 } from "@threadwise/core";
 import { z } from "zod/v4";
+import type { RecallWords } from "./recall-block.js";
 
 /** Env twin of `maxTokens`; also what turns recall on in `memoryStack`. */
 export const RECALL_MAX_TOKENS_ENV = THREADWISE_ENV.recallMaxTokens;
@@ -203,6 +204,8 @@ export interface ResolvedRecallOptions {
   label: string;
   /** The heading in each language: `label` in both when given, else {@link DEFAULT_RECALL_LABELS}. */
   labels: Readonly<Record<TextLanguage, string>>;
+  /** The speakers' and fact lines' words {@link recallForQuery} renders (`RECALL_WORDS`); unset: English. */
+  words?: RecallWords;
   promptLanguage: PromptLanguage;
   promptContextMode: PromptContextMode | undefined;
   timestampOf: ((message: BaseMessage) => string | undefined) | undefined;

@@ -19,7 +19,7 @@ import {
 import { createFactIndex, type Fact, type FactIndex, factSlotState, readFactSlot } from "@threadwise/fact-recall";
 import { ArchiveMirror } from "./archive-mirror.js";
 import { MessageIndex, type RecallEntry } from "./message-index.js";
-import { type RenderedRecall, rankRecall, renderRecall } from "./recall-block.js";
+import { RECALL_WORDS, type RenderedRecall, rankRecall, renderRecall } from "./recall-block.js";
 import { type RecallOptions, type ResolvedRecallOptions, resolveRecallOptions } from "./recall-options.js";
 
 /** Name of the middleware, and the `producer` of its block. */
@@ -122,6 +122,7 @@ export function recallForQuery(
     terms,
     ...(query.positions === false ? { positions: false } : {}),
     ...(query.threadOf ? { threadOf: query.threadOf } : {}),
+    ...(options.words ? { words: options.words } : {}),
   });
 }
 
@@ -352,9 +353,12 @@ export function recall(options: RecallOptions = {}) {
         ...(skipFact ? { skipFact } : {}),
         ...(extraRanking ? { extraRanking } : {}),
       };
-      // The heading in the conversation's language; counted in the block's budget as rendered.
-      const label = config.labels[promptLanguageFor(config.promptLanguage, hot)];
-      const rendered = recallForQuery(state, recallQuery, label === config.label ? config : { ...config, label }, countText);
+      // The heading and the lines' words (speakers, `fact`) in the conversation's language; counted
+      // in the block's budget as rendered.
+      const language = promptLanguageFor(config.promptLanguage, hot);
+      const label = config.labels[language];
+      const options = label === config.label && language === "en" ? config : { ...config, label, words: RECALL_WORDS[language] };
+      const rendered = recallForQuery(state, recallQuery, options, countText);
       if (rendered.text === "") return handler(request);
       return handler(
         addContextBlocks(

@@ -592,13 +592,23 @@ export function tokenCap(options: TokenCapOptions = {}) {
         // Said with the system prompt's share: with memory blocks in it (summary, facts, recall) it
         // is often most of a small cap, and "the newest user turn is over the cap" sent the user
         // looking at a 20-token message.
+        // Under stable_tail (cache_aware: all but the summary) the blocks are at the end of the
+        // newest user message, not in the system prompt: said apart, or the reader looks for them
+        // in a system prompt of a few tokens.
         const system = systemTokens(counter, next.systemMessage);
+        const tailContext = viewReport(next).tailContext;
+        const tail = tailContext === "" ? 0 : counter.countText(tailContext);
+        const shares =
+          tail === 0
+            ? `the system prompt (memory blocks included: summary, facts, recall) takes ${system} of them`
+            : `the system prompt takes ${system} of them and the memory context at the end of the newest user message (stable_tail) takes ${tail}`;
         logger.warn(
-          `tokenCap: ${result.tokens} tokens sent, over the cap of ${maxTokens}: only the newest user turn and the current tool loop are left, and they are always sent; the system prompt (memory blocks included: summary, facts, recall) takes ${system} of them; sent anyway`,
+          `tokenCap: ${result.tokens} tokens sent, over the cap of ${maxTokens}: only the newest user turn and the current tool loop are left, and they are always sent; ${shares}; sent anyway`,
           {
             max_tokens: maxTokens,
             tokens: result.tokens,
             system_tokens: system,
+            ...(tail === 0 ? {} : { tail_context_tokens: tail }),
             shortened_tool_results: result.shortenedToolResults,
           },
         );

@@ -7,7 +7,7 @@ import {
   type Fact,
   type FactExtractionModel,
 } from "@threadwise/fact-recall";
-import { memoizeCount, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
+import { memoizeCount, type RecallWords, type RenderedRecall, type ResolvedRecallOptions, resolveRecallOptions } from "@threadwise/recall";
 import { conditionalWriteOf, serialized, ThreadwiseUserMemoryConflictError } from "./conditional-writes.js";
 import { type ForgetPlan, forgetDeletedThreads, threadIdsOf } from "./deleted-threads.js";
 import { UserItemCodec } from "./user-item-codec.js";
@@ -153,10 +153,16 @@ export class UserMemoryEngine {
    * `maxTokens`; items of `threadId` are left out. Empty `text` when nothing matches.
    * @throws as {@link UserMemoryEngine.read}.
    */
-  async recall(store: BaseStore, scope: UserScope, query: { text: string; threadId?: string }, signal?: AbortSignal): Promise<UserRecall> {
+  async recall(
+    store: BaseStore,
+    scope: UserScope,
+    query: { text: string; threadId?: string; words?: RecallWords },
+    signal?: AbortSignal,
+  ): Promise<UserRecall> {
     const { kept: items } = await this.#forget(await this.read(store, scope, signal), signal);
     if (items.length === 0) return { text: "", tokens: 0, messageIds: [], factKeys: [], items: [], stored: 0, threadIds: [], placed: [] };
-    const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, this.recallOptions, this.countText);
+    const options = query.words ? { ...this.recallOptions, words: query.words } : this.recallOptions;
+    const rendered = renderUserRecall(this.#index(scope), items, query.text, query.threadId, options, this.countText);
     const byKey = new Map(items.map((item) => [item.key, item]));
     const placed = [...rendered.messageIds, ...rendered.factKeys.map(factItemKey)].flatMap((key) => {
       const item = byKey.get(key);

@@ -23,7 +23,7 @@ import {
   truncateCharacters,
 } from "@threadwise/core";
 import type { CandidateFact, FactExtractionModel } from "@threadwise/fact-recall";
-import { timestampOf } from "@threadwise/recall";
+import { RECALL_WORDS, type RecallWords, timestampOf } from "@threadwise/recall";
 import { z } from "zod/v4";
 import { storeErrorFields } from "./store-error-fields.js";
 import { assertStoreShape } from "./store-shape.js";
@@ -142,7 +142,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
   const logger = resolveLogger(config.logger, options?.env);
   const scopeOptions = { userIdKey: config.userIdKey, tenantIdKey: config.tenantIdKey, defaultTenantId: config.tenantId };
   // The block of the newest user message per thread (tool loops reuse it).
-  const turns = new Map<string, { messageKey: string; text: string; threadIds: string[]; placed: UserRecall["placed"] }>();
+  const turns = new Map<
+    string,
+    { messageKey: string; words: RecallWords; text: string; threadIds: string[]; placed: UserRecall["placed"] }
+  >();
   // When the newest user message per thread first reached a model call here: when it was said,
   // for the commit to order a changed fact's values by (a slower run committing later is older).
   const said = new Map<string, { messageKey: string; at: string }>();
@@ -271,7 +274,11 @@ export function userMemory(options: UserMemoryOptions = {}) {
       const messageKey = messageKeyOf(scope, newest);
       const turnKey = threadId ?? "";
       if (threadId && said.get(threadId)?.messageKey !== messageKey) remember(said, threadId, { messageKey, at: new Date().toISOString() });
-      const cached = turns.get(turnKey)?.messageKey === messageKey ? turns.get(turnKey) : undefined;
+      // The lines' words in the label's language, decided on the stored thread as the label is (a
+      // block rendered in another language is not reused).
+      const words = RECALL_WORDS[promptLanguageFor(config.promptLanguage, (request.state?.messages ?? []) as BaseMessage[])];
+      const remembered = turns.get(turnKey);
+      const cached = remembered?.messageKey === messageKey && remembered.words === words ? remembered : undefined;
       let text = cached?.text;
       try {
         // A thread the block drew on deleted since (spec R24): computed again, as a fresh process would.
@@ -286,10 +293,10 @@ export function userMemory(options: UserMemoryOptions = {}) {
       }
       if (text === undefined) {
         try {
-          const recalled = await engine.recall(store, scope, { text: newestText, threadId }, runtime?.signal);
+          const recalled = await engine.recall(store, scope, { text: newestText, threadId, words }, runtime?.signal);
           text = recalled.text;
           failing = false;
-          if (threadId) remember(turns, turnKey, { messageKey, text, threadIds: recalled.threadIds, placed: recalled.placed });
+          if (threadId) remember(turns, turnKey, { messageKey, words, text, threadIds: recalled.threadIds, placed: recalled.placed });
         } catch (error) {
           storeFailed("read", error, store, threadId);
           report(request, "store_error", threadId);
