@@ -860,3 +860,19 @@ describe("Korean ㅡ elision after a fused past and -시- before -는데 after o
     expect(tokenize("다시는 안 해")).toContain("다시");
   });
 });
+
+describe("Korean left classes (session 63)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads a ㄹ stem's dropped ㄹ before -(으)니까 (사니까 / 살아요, 만드니까 / 만들어요)", () => {
+    meet("거기 사니까 가까워", "서울에 살아요", "살");
+    meet("직접 만드니까요", "빵을 만들어요", "만들");
+    meet("줄이 기니까", "줄이 길어", "길");
+    // An open stem's own -니까 keeps its stem (가니까 is 가다's; 나니까 no 날다).
+    lacks("다 가니까", "갈");
+  });
+});

@@ -493,7 +493,7 @@ const L_ADJECTIVES: ReadonlySet<string> = new Set(["길", "멀"]);
  * The ㄹ stem a form hides when it dropped its ㄹ (session 62), or `undefined`: a ㄹ stem loses it
  * before ㄴ, ㅂ and ㅅ (`사는`, `삽니다`, `사세요`, `사셨어요`, `만드는데`, `아시는`, `힘든데`), so
  * `stem` read as a vowel stem (`사`, `만드`) is also the listed ㄹ stem ({@link L_STEMS}) when what
- * follows it in `word` starts with `-는`, `-네`, the honorific `-시-` (`세`, `셔`, `셨`, `시`, `십`,
+ * follows it in `word` starts with `-는`, `-네`, `-(으)니까`, the honorific `-시-` (`세`, `셔`, `셨`, `시`, `십`,
  * `신`, `실`), or is the ㅂ of `-ㅂ니다` or the ㄴ of `-ㄴ데` fused into its last syllable. The adnominal
  * `-ㄴ` fused into a bare word (`만든`, `힘든`) counts after two syllables, and for the adjectives
  * `긴`, `먼`; a one-syllable verb's (`산`, `논`, `판`, `운`, `연`) is as often a noun.
@@ -514,7 +514,8 @@ function droppedL(word: string, read: string): string | undefined {
     const rest = word.slice(stem.length);
     // An adjective takes no `-는` (`긴`, `먼`): `기는`, `기는데` are 기다's (crawl).
     if (rest.startsWith("는") && L_ADJECTIVES.has(withL)) return undefined;
-    return /^(?:는|네|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
+    // `-(으)니까`/`-(으)니` too: its ㄴ drops the ㄹ as `-는` does (`사니까`, `만드니까`; session 63).
+    return /^(?:는|네|니|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
   }
   const fused = word.charAt(stem.length - 1);
   if (!word.startsWith(stem.slice(0, -1)) || !HANGUL.test(fused)) return undefined;
