@@ -875,4 +875,15 @@ describe("Korean left classes (session 63)", () => {
     // An open stem's own -니까 keeps its stem (가니까 is 가다's; 나니까 no 날다).
     lacks("다 가니까", "갈");
   });
+
+  it("takes the honorific -시- off a one-syllable stem before -고 and the future -(으)ㄹ (가시고, 타실 거예요 / 타요)", () => {
+    meet("먼저 가시고 연락 주세요", "먼저 가요", "가");
+    meet("버스 타실 거예요?", "버스 타요", "타");
+    meet("어디 사실 거예요?", "어디 살아요?", "살");
+    meet("케이크 만드실 거예요?", "케이크 만들어요", "만들");
+    // A stem in 시 keeps it (마실 거예요 is 마시다's), and so does a noun in 시 (도시고).
+    meet("커피 마실 거예요", "커피 마셔요", "마시");
+    lacks("사실 거예요", "사시");
+    lacks("여기는 도시고 저기는 시골이야", "도");
+  });
 });

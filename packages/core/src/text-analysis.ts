@@ -424,13 +424,15 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시") && honorificSiAfter(stem.slice(0, -1))) verbal = true;
       // Before `-는데` (which no noun takes: a noun takes `인데`) the `시` after an open syllable is the
       // honorific's after one syllable too (`가시는데`, `타시는데` -> `가`, `타`; session 62), unless
-      // the stem ends in 시 itself (`마시는데`).
+      // the stem ends in 시 itself (`마시는데`). So before the connective `-고` (session 63: `가시고`,
+      // `사시고`), which a noun takes only as the copula's `-(이)고` (`도시고`, kept by {@link honorificSiAfter}).
       if (
-        next.suffix.startsWith("는데") &&
+        (next.suffix.startsWith("는데") || next.suffix === "고" || next.suffix === "고요") &&
         stem.length === 2 &&
         stem.endsWith("시") &&
         honorificSiAfter(stem.slice(0, -1)) &&
-        !VERBS_IN_SI.has(stem)
+        !VERBS_IN_SI.has(stem) &&
+        (next.suffix.startsWith("는데") || !HONORIFIC_VERBS.has(stem))
       )
         honorific = true;
     }
@@ -599,7 +601,14 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     if (!HANGUL.test(last)) return undefined;
     const linked = last === "을" ? withoutLinkedL(before.slice(0, -1)) : undefined;
     if (linked !== undefined) return { stem: linked };
-    return fusedL(before);
+    const fused = fusedL(before);
+    // `-실` after one open syllable is the honorific `-(으)시-` with the future's `ㄹ` (session 63:
+    // `가실 거예요`, `사실 거예요`, `만드실게요`): no stem ends in `실` there but a stem in 시's
+    // (`마실 거예요`); the `시` comes off, so `사실` is read as `사` and, by {@link droppedL}, `살`.
+    if (fused !== undefined && /^[^시]시$/u.test(fused.stem.slice(-2)) && honorificSiAfter(fused.stem.slice(0, -1))) {
+      if (!VERBS_IN_SI.has(fused.stem) && !HONORIFIC_VERBS.has(fused.stem)) return { stem: fused.stem.slice(0, -1) };
+    }
+    return fused;
   }
   return undefined;
 }
