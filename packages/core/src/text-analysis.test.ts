@@ -886,4 +886,14 @@ describe("Korean left classes (session 63)", () => {
     lacks("사실 거예요", "사시");
     lacks("여기는 도시고 저기는 시골이야", "도");
   });
+
+  it("reads 드 before the honorific as 드시다 or 들다, never a stem 드 of its own (드세요 / 드시고, 드세요 / 들어요)", () => {
+    meet("점심 드셨어요?", "점심 드시고 오세요", "드시");
+    meet("마음에 드세요?", "마음에 들어요", "들");
+    lacks("마음에 드세요?", "드");
+    lacks("돈이 많이 드는데", "드");
+    // Both readings, so neither 먹 (마음에 드세요 is no eating) nor 들 for 드시고 (session 62).
+    lacks("마음에 드세요?", "먹");
+    lacks("점심 드시고 오세요", "들");
+  });
 });

@@ -391,7 +391,15 @@ export function koreanStem(word: string): string {
  * {@link koreanStem} with how the word was read: `verbal` when a verb or adjective ending came
  * off, `bare` when nothing did (a noun, or a 반말 form whose ending is fused: `옮겨`, `몰라`).
  */
-function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; withL?: string; irregular?: string } {
+function stemOf(word: string): {
+  stem: string;
+  verbal: boolean;
+  bare: boolean;
+  withL?: string;
+  irregular?: string;
+  /** `드세요`: 드시다's or 들다's, so no honorific verb's plain term. */
+  honorificOrL?: boolean;
+} {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
@@ -474,6 +482,13 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`);
   // so may a ㄹ stem's, dropped before ㄴ, ㅂ, ㅅ (`사세요`: 사다 or 살다; session 62).
   const withL = formal?.withL ?? droppedL(word, stem) ?? (unstripped ? adnominalOfL(word) : undefined);
+  // `드` is no stem of its own (session 63): `드세요`, `드셨어요` are 드시다's (eat) or 들다's, which
+  // drops its ㄹ (`마음에 드세요`), so they give 드시다's own term `드시` (as `드시고` does) and `들`;
+  // `드는`, `드니까` are 들다's only. 드시다's plain `먹` is left out of both ({@link HONORIFIC_VERBS}).
+  if (kept === "드" && withL === "들") {
+    const deulOnly = !/^드[세셔셨시십신실]/u.test(word);
+    return { stem: deulOnly ? "" : "드시", verbal, bare: unstripped, withL, honorificOrL: true };
+  }
   const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
@@ -1466,7 +1481,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (kin !== undefined) out.push(kin);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
-    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal ? HONORIFIC_VERBS.get(stem) : undefined);
+    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal && !read.honorificOrL ? HONORIFIC_VERBS.get(stem) : undefined);
     if (honorific !== undefined) out.push(honorific);
     return;
   }
