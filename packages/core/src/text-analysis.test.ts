@@ -896,4 +896,13 @@ describe("Korean left classes (session 63)", () => {
     lacks("마음에 드세요?", "먹");
     lacks("점심 드시고 오세요", "들");
   });
+
+  it("reads the noun 사서 as 사다's -아서 too, bare or before 는/도 (빵 사서 / 빵 사요), not before a noun's particle", () => {
+    meet("빵 사서 먹었어", "빵 사요", "사");
+    meet("그걸 사서는 안 돼", "그거 샀어", "사");
+    meet("비싸게 사서도 후회 안 해", "비싸게 샀어", "사");
+    expect(tokenize("도서관 사서 선생님")).toContain("사서");
+    lacks("사서가 책을 정리해요", "사");
+    lacks("사서를 만났어", "사");
+  });
 });

@@ -465,7 +465,7 @@ function stemOf(word: string): {
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
   stem = withoutHonorificSuffix(stem);
-  const irregular = verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word);
+  const irregular = (verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word)) ?? seoOfListedNoun(stem, outer);
   const motion = verbal && MOTION_STEMS.has(stem);
   // A ㄷ irregular's ㄹ form is a verb's, not the function word it spells (`걸었어`, `걸고` are 걸다's or
   // 걷다's, never `걸` = 것을; session 62), as `들었어` gives `들` and `듣`; not before the polite
@@ -494,6 +494,19 @@ function stemOf(word: string): {
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
   return { stem: kept, verbal, bare: unstripped, ...read };
+}
+
+/**
+ * The verb a listed noun in `서` also spells as an open stem's fused `-아서` (session 63: `사서` is the
+ * librarian and 사다's `-아서`, `빵 사서 먹었어`; {@link NOUNS_LIKE_SUFFIXED} keeps the noun), or
+ * `undefined`: bare or before the particles a connective takes (`사서는`, `사서도`), not before a
+ * noun's (`사서가`, `사서를`), so both readings are kept where both can be.
+ */
+function seoOfListedNoun(stem: string, outer: string | undefined): string | undefined {
+  if (stem.length !== 2 || !stem.endsWith("서") || !NOUNS_LIKE_SUFFIXED.has(stem)) return undefined;
+  if (outer !== undefined && outer !== "는" && outer !== "도" && outer !== "요") return undefined;
+  const first = stem.charAt(0);
+  return !hasFinalConsonant(first) && FUSED_A_EO_VOWELS.has(jamo(first).medial) ? first : undefined;
 }
 
 /**
