@@ -905,4 +905,14 @@ describe("Korean left classes (session 63)", () => {
     lacks("사서가 책을 정리해요", "사");
     lacks("사서를 만났어", "사");
   });
+
+  it("takes -지 off a one-syllable stem in ㄱ, ㅂ or ㅁ (먹지 / 먹어, 춥지 / 추워), not off the listed nouns (잡지, 금지, 낙지)", () => {
+    meet("많이 먹지 마", "많이 먹어", "먹");
+    meet("오늘 춥지 않아?", "오늘 추워", "춥");
+    meet("여기 좁지?", "여기 좁아", "좁");
+    expect(tokenize("잡지 읽어")).toContain("잡지");
+    expect(tokenize("주차 금지 구역")).toContain("금지");
+    expect(tokenize("낙지 볶음")).toContain("낙지");
+    lacks("잡지 읽어", "잡");
+  });
 });

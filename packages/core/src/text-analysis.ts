@@ -272,14 +272,31 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // syllable (`잡지`, `편지`, `공지`, `화면`), whose final is ㄱ ㄴ ㄹ ㅁ ㅂ ㅇ. So `-지` comes off after the
   // finals no Sino-Korean syllable has (`받지`, `씻지`, `찾지`, `좋지`, `같지`, `읽지`), `-면` after ㄹ
   // (the nouns listed: `쫄면`); ㄹ + `지` is read as `-(으)ㄹ지` too ({@link promiseStem}: `살지`, `갈지`).
-  // After ㄱ ㅂ ㅁ (`먹지`, `춥지`: `잡지`, `입지`, `금지`) and an open syllable (`가면`, `타고`:
+  // After ㄱ ㅂ ㅁ `-지` comes off too (session 63: `먹지`, `춥지`, `좁지`), but not off the nouns listed
+  // ({@link NOUNS_IN_JI}: `잡지`, `입지`, `금지`, `낙지`). After an open syllable (`가면`, `타고`:
   // `라면`, `사고`) the word stays whole.
-  if (suffix === "지") return NATIVE_FINALS.has(jamo(stem).final);
+  if (suffix === "지")
+    return NATIVE_FINALS.has(jamo(stem).final) || (VERB_FINALS_BEFORE_JI.has(jamo(stem).final) && !NOUNS_IN_JI.has(stem + suffix));
   if (suffix === "면") return jamo(stem).final === FINAL_L;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/** The finals ㄱ ㅂ ㅁ, by their index in a syllable: a native stem's (`먹`, `춥`, `감`) as often as a Sino-Korean noun's before `-지`. */
+const VERB_FINALS_BEFORE_JI: ReadonlySet<number> = new Set([1, 16, 17]);
+/**
+ * Two-syllable nouns of a syllable in ㄱ, ㅂ or ㅁ and `지` (most Sino-Korean: `잡지`, `금지`, `복지`;
+ * `낙지`, `엄지` native), kept whole where `-지` would come off a verb's stem (`먹지`; session 63). A
+ * closed list, as dictionary analysers (Nori's mecab-ko-dic, open-korean-text's noun list) hold
+ * them; an unlisted one reads as its first syllable, as a verb would.
+ */
+const NOUNS_IN_JI: ReadonlySet<string> = new Set(
+  (
+    "잡지 입지 금지 백지 복지 숙지 적지 감지 음지 심지 답지 압지 묵지 국지 점지 임지 합지 습지 각지 극지 녹지 벽지 택지 " +
+    "억지 육지 약지 검지 엄지 급지 협지 착지 낙지 직지 목지 북지 갑지 법지 삼지 집지 탐지 엽지 격지 역지 칙지 혁지 곡지"
+  ).split(" "),
+);
 
 /**
  * Final consonants no Sino-Korean syllable ends in (ㄷ ㅅ ㅆ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ and the double finals
