@@ -915,4 +915,25 @@ describe("Korean left classes (session 63)", () => {
     expect(tokenize("낙지 볶음")).toContain("낙지");
     lacks("잡지 읽어", "잡");
   });
+
+  it("reads an adnominal -(으)ㄴ fused into an irregular or listed stem as the verb (추운 / 추워, 들은 / 듣고, 다른 / 달라, 바쁜 / 바빠, 만난 / 만나요)", () => {
+    meet("추운 날", "오늘 추워", "춥");
+    meet("어제 구운 빵", "빵 굽고 있어", "굽");
+    meet("엄마가 배운 요리", "요리 배워요", "배우");
+    meet("라디오에서 들은 노래", "노래 듣고 있어", "듣");
+    meet("어제 걸은 길", "많이 걷고 싶어", "걷");
+    meet("다른 사람", "생각이 달라", "다르");
+    meet("바쁜 하루", "요즘 바빠", "바쁘");
+    meet("큰 가방", "가방이 커요", "크");
+    meet("어제 만난 친구", "친구 만나요", "만나");
+    meet("같이 마신 커피", "커피 마셔요", "마시");
+    meet("친구가 빌려준 책", "책 빌려줬어", "빌려주");
+    // Nouns of the same shape keep theirs alone: 어른, 서른, 오픈, 기운, 타운, 다운.
+    lacks("어른 두 명", "어르");
+    lacks("오픈 시간", "오프");
+    lacks("기운 내", "깁");
+    lacks("다운 받았어", "답");
+    // A ㅅ irregular's -은 spells given names (지은, 나은): left whole.
+    lacks("지은이랑 지은 씨", "짓");
+  });
 });

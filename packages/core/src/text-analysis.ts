@@ -482,7 +482,10 @@ function stemOf(word: string): {
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
   stem = withoutHonorificSuffix(stem);
-  const irregular = (verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word)) ?? seoOfListedNoun(stem, outer);
+  const irregular =
+    (verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word)) ??
+    seoOfListedNoun(stem, outer) ??
+    (unstripped ? adnominalStem(word) : outer === "은" ? adnominalOfD(stem) : undefined);
   const motion = verbal && MOTION_STEMS.has(stem);
   // A ㄷ irregular's ㄹ form is a verb's, not the function word it spells (`걸었어`, `걸고` are 걸다's or
   // 걷다's, never `걸` = 것을; session 62), as `들었어` gives `들` and `듣`; not before the polite
@@ -576,6 +579,62 @@ function adnominalOfL(word: string): string | undefined {
   if (!HANGUL.test(last) || jamo(last).final !== FINAL_N) return undefined;
   const withL = withFinal(word, FINAL_L);
   return L_STEMS.has(withL) && (word.length > 1 || withL === "길" || withL === "멀") ? withL : undefined;
+}
+
+/**
+ * Words in `-운`, `-른`, `-쁜`/`-픈` after a syllable that are no adnominal of an ㅂ, 르 or ㅡ stem, nor
+ * end in one (`기운` is no 깁다, `장인어른` no 어르다, `나른하다`'s root no 나르다; `오른` is the
+ * determiner of `오른손` as often as 오르다's).
+ */
+const NOUNS_LIKE_ADNOMINAL: readonly string[] = "기운 가운 다운 타운 사운 라운 카운 마운 바운 파운 서운 어른 서른 나른 오른 오픈".split(
+  " ",
+);
+/** One-syllable adnominals of a ㅡ or open stem no noun spells (`큰`, `쓴`, `뜬`, `탄`), as their stems. */
+const ONE_SYLLABLE_ADNOMINALS: ReadonlyMap<string, string> = new Map([
+  ["큰", "크"],
+  ["쓴", "쓰"],
+  ["뜬", "뜨"],
+  ["탄", "타"],
+]);
+const INITIAL_R = 5; // ㄹ
+
+/**
+ * The stem of a bare word that is a verb's or adjective's adnominal `-(으)ㄴ` fused into its last
+ * syllable (session 63), or `undefined`: the shapes only a stem class leaves, where a noun in ㄴ is rare
+ * ({@link NOUNS_LIKE_ADNOMINAL} listed): an ㅂ irregular's `-운` (`추운`, `구운`, `어려운` -> `춥`,
+ * `굽`, `어렵`; a regular `-우` stem's own: `배운` -> `배우`), a 르 stem's `-른` (`다른`, `모른` -> `다르`, `모르`), a ㅡ stem's `-쁜`/`-픈`
+ * (`바쁜`, `아픈`), a listed verb in 나 or 시 (`만난`, `마신`), an auxiliary `주다`/`보다`/`두다` after
+ * `-아/-어` (`빌려준` -> `빌려주`, `찾아본` -> `찾아보`), and four one-syllable adnominals
+ * ({@link ONE_SYLLABLE_ADNOMINALS}). Any open stem's `-ㄴ` (`보낸`, `기다린`) is as often a noun in ㄴ
+ * (`사진`, `시간`, `당신`), a one-syllable one (`간`, `산`, `논`) a noun itself, and a ㅅ irregular's
+ * `-은` the given names `지은`, `나은`: left whole.
+ */
+function adnominalStem(word: string): string | undefined {
+  const one = ONE_SYLLABLE_ADNOMINALS.get(word);
+  if (one !== undefined) return one;
+  if (word.length < 2 || !HANGUL.test(word) || NOUNS_LIKE_ADNOMINAL.some((noun) => word.endsWith(noun))) return undefined;
+  const last = jamo(word.slice(-1));
+  if (last.final !== FINAL_N) return undefined;
+  const before = word.slice(0, -1);
+  const open = !hasFinalConsonant(before.slice(-1));
+  if (last.initial === INITIAL_NG && last.medial === MEDIAL.u && open)
+    return REGULAR_U_STEMS.has(`${before}우`) ? `${before}우` : withFinal(before, FINAL_B);
+  if (last.medial === MEDIAL.eu && (last.initial === INITIAL_R || last.initial === INITIAL.pp || last.initial === INITIAL.p))
+    return before + syllable(last.initial, MEDIAL.eu);
+  const vowelStem = before + syllable(last.initial, last.medial);
+  if (VERBS_IN_NA.has(vowelStem) || VERBS_IN_SI.has(vowelStem)) return vowelStem;
+  const link = jamo(before.slice(-1));
+  // `보다` only after a plain `아`/`어`/`여`/`와`/`워`/`해` (`찾아본`, `해본`): `-본` after another syllable ends nouns (`녹화본`, `복사본`).
+  const auxiliary = /[주두]$/u.test(vowelStem) || (vowelStem.endsWith("보") && /[아어여와워해]$/u.test(before));
+  if (word.length >= 3 && auxiliary && link.final === 0 && FUSED_A_EO_VOWELS.has(link.medial)) return vowelStem;
+  return undefined;
+}
+
+/** A ㄷ irregular's adnominal `-은` (`들은`, `걸은`, `물은` -> `듣`, `걷`, `묻`), which reads as a noun and the particle `은`; both kept. */
+function adnominalOfD(stem: string): string | undefined {
+  if (stem.length !== 1 || !HANGUL.test(stem) || jamo(stem).final !== FINAL_L) return undefined;
+  const withD = withFinal(stem, FINAL_D);
+  return D_IRREGULAR.has(withD) ? withD : undefined;
 }
 
 /** Whether the `시` after `before` can be the honorific `-(으)시-`: after an open syllable, not a noun's (`대도시`, `열두시`). */
