@@ -229,7 +229,9 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     "일지 별지 실지 굴지 엘지 " +
     // Longer nouns whose last syllables read as an ending (`어머니` is no `어머` + `-니`, `사서` no
     // `사` + `-아서`, `기와` no `기` + `와`; session 62). Kinship nouns still give their `kin:` term.
-    "어머니 할머니 아버지 할아버지 기와 사서"
+    "어머니 할머니 아버지 할아버지 기와 사서 " +
+    // Nouns a listed open verb stem's `-고`/`-지`/`-면`/`-네` spells ({@link OPEN_VERB_STEMS}; session 63).
+    "사고 사지 사면 타지 자네 서고 서지 서면 차고 차지"
   ).split(" "),
 );
 
@@ -260,6 +262,9 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (suffix === "의") return true;
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
+  // `-고`, `-지`, `-면`, `-네` after a listed open stem (session 63: `타고`, `쓰면`, `쉬지`, `사네`); the
+  // nouns they spell are listed too (`사고`, `타지`, `자네`: {@link NOUNS_LIKE_SUFFIXED}).
+  if (OPEN_VERB_STEMS.has(stem) && (suffix === "고" || suffix === "지" || suffix === "면" || suffix === "네")) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
   // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
@@ -282,6 +287,18 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/**
+ * Common verbs and adjectives of one open syllable (타다, 쓰다, 끄다, 크다, 뜨다, 쉬다, 뛰다, 켜다,
+ * 빼다, 깨다, 치다, 자다, 사다, 서다, 차다, 싸다, 짜다, 펴다, 꾸다), whose `-고`, `-지`, `-면`, `-네`
+ * forms are read as the verb (session 63). A closed list, as dictionary analysers decide it (Nori's
+ * mecab-ko-dic, open-korean-text's verb stems); the nouns those forms spell are listed in
+ * {@link NOUNS_LIKE_SUFFIXED} (`사고`, `사지`, `사면`, `타지`, `자네`, `서고`, `서지`, `서면`, `차고`,
+ * `차지`). Left out: the motion verbs 가다, 오다 (korean-heldout11 lost items when `가고`, `오면` read
+ * as the verb; session 58), the stop stems (`보고`, `주고`), and stems whose forms are mostly nouns
+ * (`피고`, `비고`, `재고`, `기지`).
+ */
+const OPEN_VERB_STEMS: ReadonlySet<string> = new Set("타 쓰 끄 크 뜨 쉬 뛰 켜 빼 깨 치 자 사 서 차 싸 짜 펴 꾸".split(" "));
 
 /** The finals ㄱ ㅂ ㅁ, by their index in a syllable: a native stem's (`먹`, `춥`, `감`) as often as a Sino-Korean noun's before `-지`. */
 const VERB_FINALS_BEFORE_JI: ReadonlySet<number> = new Set([1, 16, 17]);
