@@ -950,4 +950,17 @@ describe("Korean left classes (session 63)", () => {
     // Not the motion verbs (가고, 오면: korean-heldout11 lost items when they read so) nor a stop stem.
     lacks("집에 가고 싶어", "가");
   });
+
+  it("reads a listed ㅎ irregular's forms as its stem (빨개요 / 빨갛고, 하얀 / 하얗다, 노란 / 노랗네)", () => {
+    meet("얼굴이 빨개요", "얼굴이 빨갛고", "빨갛");
+    meet("빨간 차", "차가 빨갛네", "빨갛");
+    meet("하얀 눈", "눈이 하얗다", "하얗");
+    meet("하늘이 파래서", "하늘이 파랗다", "파랗");
+    meet("노란 우산", "우산이 노랗네", "노랗");
+    meet("잎이 노랬어", "잎이 노랗다", "노랗");
+    meet("조그만 가방", "가방이 조그맣다", "조그맣");
+    // 노래 is a song: its bare form and particles keep the noun alone.
+    lacks("노래 불렀어", "노랗");
+    lacks("노래를 들었어", "노랗");
+  });
 });

@@ -502,6 +502,7 @@ function stemOf(word: string): {
   const irregular =
     (verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word)) ??
     seoOfListedNoun(stem, outer) ??
+    hieutStem(word, stem) ??
     (unstripped ? adnominalStem(word) : outer === "은" ? adnominalOfD(stem) : undefined);
   const motion = verbal && MOTION_STEMS.has(stem);
   // A ㄷ irregular's ㄹ form is a verb's, not the function word it spells (`걸었어`, `걸고` are 걸다's or
@@ -935,6 +936,54 @@ function elidedEu(stem: string, past = false): string | undefined {
   if (!HANGUL.test(before)) return undefined;
   const bright = jamo(before).medial === MEDIAL.a || jamo(before).medial === MEDIAL_O;
   return (bright ? medial === MEDIAL.a : medial === MEDIAL.eo) ? stem.slice(0, -1) + syllable(initial, MEDIAL.eu) : undefined;
+}
+
+/**
+ * The ㅎ irregular adjectives (ㅎ 불규칙 용언) by stem, colours and shapes (빨갛다, 파랗다, 노랗다,
+ * 하얗다, 까맣다, 누렇다, 동그랗다, 커다랗다, 조그맣다, ...): a closed class but for 이렇다/그렇다/저렇다/
+ * 어떻다, which are function words ({@link KOREAN_STOP_STEMS}).
+ */
+const HIEUT_IRREGULAR: readonly string[] =
+  "빨갛 파랗 노랗 하얗 까맣 누렇 허옇 퍼렇 동그랗 둥그렇 커다랗 조그맣 기다랗 말갛 뽀얗 새빨갛 새파랗 새하얗 새까맣 시뻘겋 시퍼렇 시커멓".split(
+    " ",
+  );
+/** The `-아/-어` forms of {@link HIEUT_IRREGULAR} that are nouns too (`노래` a song, `파래` a seaweed): see {@link hieutStem}. */
+const NOUNS_LIKE_HIEUT: ReadonlySet<string> = new Set(["노래", "파래"]);
+/** The MEDIALs a ㅎ stem's vowel turns into with `-아/-어` (`빨개`, `하얘`, `누레`, `허예`). */
+const HIEUT_FUSED_VOWEL: ReadonlyMap<number, number> = new Map([
+  [MEDIAL.a, MEDIAL.ae],
+  [2, 3], // ㅑ -> ㅒ
+  [MEDIAL.eo, MEDIAL.e],
+  [MEDIAL.yeo, 7], // ㅕ -> ㅖ
+]);
+/**
+ * Each form a ㅎ irregular's stem takes in {@link stemOf} once its ending is off, with the stem: the ㅎ
+ * dropped before `-(으)`, `-ㄴ`, `-ㄹ`, `-시-` (`빨가`: `빨가면`, `빨간데`, `빨가세요`), the adnominal
+ * `-ㄴ` (`빨간`, `조그만`), and the `-아/-어` fused into the vowel (`빨개`: `빨개요`, `빨갰어`).
+ */
+const HIEUT_FORMS: ReadonlyMap<string, string> = new Map(
+  HIEUT_IRREGULAR.flatMap((stem) => {
+    const { initial, medial } = jamo(stem.slice(-1));
+    const head = stem.slice(0, -1);
+    const fused = HIEUT_FUSED_VOWEL.get(medial);
+    return [
+      [head + syllable(initial, medial), stem],
+      [head + syllable(initial, medial, FINAL_N), stem],
+      ...(fused === undefined ? [] : [[head + syllable(initial, fused), stem] as const]),
+    ] as const;
+  }),
+);
+
+/**
+ * The ㅎ irregular's stem a form hides (session 63: `빨개요` -> `빨갛`, `하얀` -> `하얗`, `노란데` ->
+ * `노랗`; {@link HIEUT_FORMS}), or `undefined`; a form that is a noun too ({@link NOUNS_LIKE_HIEUT})
+ * only with the past fused in or `-서` after it (`노랬어`, `파래서`), which no noun takes.
+ */
+function hieutStem(word: string, stem: string): string | undefined {
+  // The whole word first: a particle may end an adnominal (`조그만` is no `조그` + `만`).
+  const found = HIEUT_FORMS.get(word) ?? HIEUT_FORMS.get(stem);
+  if (found === undefined || !NOUNS_LIKE_HIEUT.has(stem)) return found;
+  return word.startsWith(withFinal(stem, FINAL_SS)) || word.startsWith(`${stem}서`) ? found : undefined;
 }
 
 /**
