@@ -963,4 +963,9 @@ describe("Korean left classes (session 63)", () => {
     lacks("노래 불렀어", "노랗");
     lacks("노래를 들었어", "노랗");
   });
+
+  it("reads ㄲ+ㅓ before -서 as a ㅡ stem's -어서 (꺼서 / 끄고), while a bare 꺼 stays chat's 거", () => {
+    meet("불 꺼서 어두워", "불 끄고 자", "끄");
+    lacks("이거 내 꺼야", "끄");
+  });
 });

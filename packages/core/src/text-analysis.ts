@@ -1004,8 +1004,11 @@ function irregularStem(word: string, stem: string, verbal: boolean): string | un
     const inStem = irregularBefore(stem.slice(0, -1), stem.slice(-1), verbal);
     if (inStem !== undefined) return inStem;
   }
-  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`).
-  const past = word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS);
+  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`),
+  // or the connective `-서` after it (`꺼서`; session 63), which chat's `꺼` (것) never takes: a verb's either way.
+  const past =
+    (word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS)) ||
+    (verbal && stem.length === 1 && word.startsWith(`${stem}서`));
   return kinshipTerm(stem) === undefined && !NOUNS_IN_PA.has(stem) ? elidedEu(stem, past) : undefined;
 }
 
