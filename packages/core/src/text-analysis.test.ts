@@ -968,4 +968,10 @@ describe("Korean left classes (session 63)", () => {
     meet("불 꺼서 어두워", "불 끄고 자", "끄");
     lacks("이거 내 꺼야", "끄");
   });
+
+  it("reads a listed open stem's dictionary form -다 as the verb (타다 / 타요, 쓰다 / 써요), as -고 is", () => {
+    meet("자전거 타다", "자전거 타요", "타");
+    meet("일기 쓰다", "일기 써요", "쓰");
+    expect(tokenize("바다 보러 가자")).toContain("바다");
+  });
 });

@@ -262,9 +262,11 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (suffix === "의") return true;
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
-  // `-고`, `-지`, `-면`, `-네` after a listed open stem (session 63: `타고`, `쓰면`, `쉬지`, `사네`); the
+  // `-고`, `-지`, `-면`, `-네`, `-다` after a listed open stem (session 63: `타고`, `쓰면`, `쉬지`, `사네`); the
   // nouns they spell are listed too (`사고`, `타지`, `자네`: {@link NOUNS_LIKE_SUFFIXED}).
-  if (OPEN_VERB_STEMS.has(stem) && (suffix === "고" || suffix === "지" || suffix === "면" || suffix === "네")) return true;
+  // The dictionary form's `-다` too (`타다`, `쓰다`): no two-syllable noun is a listed stem and `다`.
+  if (OPEN_VERB_STEMS.has(stem) && (suffix === "고" || suffix === "지" || suffix === "면" || suffix === "네" || suffix === "다"))
+    return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
   // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
@@ -291,7 +293,7 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
 /**
  * Common verbs and adjectives of one open syllable (타다, 쓰다, 끄다, 크다, 뜨다, 쉬다, 뛰다, 켜다,
  * 빼다, 깨다, 치다, 자다, 사다, 서다, 차다, 싸다, 짜다, 펴다, 꾸다), whose `-고`, `-지`, `-면`, `-네`
- * forms are read as the verb (session 63). A closed list, as dictionary analysers decide it (Nori's
+ * and dictionary `-다` forms are read as the verb (session 63). A closed list, as dictionary analysers decide it (Nori's
  * mecab-ko-dic, open-korean-text's verb stems); the nouns those forms spell are listed in
  * {@link NOUNS_LIKE_SUFFIXED} (`사고`, `사지`, `사면`, `타지`, `자네`, `서고`, `서지`, `서면`, `차고`,
  * `차지`). Left out: the motion verbs 가다, 오다 (korean-heldout11 lost items when `가고`, `오면` read
