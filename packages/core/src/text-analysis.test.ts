@@ -974,4 +974,10 @@ describe("Korean left classes (session 63)", () => {
     meet("일기 쓰다", "일기 써요", "쓰");
     expect(tokenize("바다 보러 가자")).toContain("바다");
   });
+
+  it("takes -네 off the open syllable a listed ㄹ stem leaves (노네 / 놀아, 파네 / 팔아요, 기네 / 길어)", () => {
+    meet("애들 잘 노네", "애들이 놀아", "놀");
+    meet("여기서 파네", "여기서 팔아요", "팔");
+    meet("줄이 기네", "줄이 길어", "길");
+  });
 });

@@ -267,6 +267,9 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // The dictionary form's `-다` too (`타다`, `쓰다`): no two-syllable noun is a listed stem and `다`.
   if (OPEN_VERB_STEMS.has(stem) && (suffix === "고" || suffix === "지" || suffix === "면" || suffix === "네" || suffix === "다"))
     return true;
+  // `-네` drops a ㄹ stem's ㄹ (`노네`, `파네`, `기네`; session 63): after the open syllable a listed ㄹ
+  // stem leaves, read as that stem by {@link droppedL}, as `사는`, `사네` are.
+  if (suffix === "네" && !hasFinalConsonant(stem) && L_STEMS.has(withFinal(stem, FINAL_L))) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
   // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
