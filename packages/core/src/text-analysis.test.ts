@@ -980,4 +980,9 @@ describe("Korean left classes (session 63)", () => {
     meet("여기서 파네", "여기서 팔아요", "팔");
     meet("줄이 기네", "줄이 길어", "길");
   });
+
+  it("reads 봐 after a syllable as 보다's -아 (돌봐요 / 돌보고), as 와 is 오다's", () => {
+    meet("애 좀 돌봐 줘", "애를 돌보고 있어", "돌보");
+    meet("주말에 애 돌봐요", "주말에 돌봤어", "돌보");
+  });
 });

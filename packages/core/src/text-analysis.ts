@@ -825,6 +825,8 @@ function verbBaseOf(stem: string): string | undefined {
   }
   // `오` + `-아` is `와` (`나와`, `돌아와`; session 61); after a ㅗ it is an ㅂ irregular's (`도와`: 돕다).
   if (last === "와" && stem.length > 1 && jamo(stem.slice(-2, -1)).medial !== MEDIAL_O) return `${stem.slice(0, -1)}오`;
+  // `보` + `-아` is `봐` (`돌봐`, `지켜봐`; session 63), which ends no noun, as `돌봤어` gives `돌보`.
+  if (last === "봐" && stem.length > 1) return `${stem.slice(0, -1)}보`;
   const plain = CONTRACTED_VOWELS.get(medial);
   if (plain === undefined || (stem.length === 1 && initial === INITIAL_NG)) return undefined;
   return stem.slice(0, -1) + syllable(initial, plain);
