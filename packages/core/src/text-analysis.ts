@@ -229,7 +229,9 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     "일지 별지 실지 굴지 엘지 " +
     // Longer nouns whose last syllables read as an ending (`어머니` is no `어머` + `-니`, `사서` no
     // `사` + `-아서`, `기와` no `기` + `와`; session 62). Kinship nouns still give their `kin:` term.
-    "어머니 할머니 아버지 할아버지 기와 사서"
+    "어머니 할머니 아버지 할아버지 기와 사서 " +
+    // Nouns a listed open verb stem's `-고`/`-지`/`-면`/`-네` spells ({@link OPEN_VERB_STEMS}; session 63).
+    "사고 사지 사면 타지 자네 서고 서지 서면 차고 차지"
   ).split(" "),
 );
 
@@ -260,6 +262,14 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if (suffix === "의") return true;
   // The honorific written apart after a name takes any particle (`소연 님께`, `지훈 씨도`).
   if ((stem === "님" || stem === "씨") && PARTICLE_SET.has(suffix)) return true;
+  // `-고`, `-지`, `-면`, `-네`, `-다` after a listed open stem (session 63: `타고`, `쓰면`, `쉬지`, `사네`); the
+  // nouns they spell are listed too (`사고`, `타지`, `자네`: {@link NOUNS_LIKE_SUFFIXED}).
+  // The dictionary form's `-다` too (`타다`, `쓰다`): no two-syllable noun is a listed stem and `다`.
+  if (OPEN_VERB_STEMS.has(stem) && (suffix === "고" || suffix === "지" || suffix === "면" || suffix === "네" || suffix === "다"))
+    return true;
+  // `-네` drops a ㄹ stem's ㄹ (`노네`, `파네`, `기네`; session 63): after the open syllable a listed ㄹ
+  // stem leaves, read as that stem by {@link droppedL}, as `사는`, `사네` are.
+  if (suffix === "네" && !hasFinalConsonant(stem) && L_STEMS.has(withFinal(stem, FINAL_L))) return true;
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
   // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
@@ -272,14 +282,43 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // syllable (`잡지`, `편지`, `공지`, `화면`), whose final is ㄱ ㄴ ㄹ ㅁ ㅂ ㅇ. So `-지` comes off after the
   // finals no Sino-Korean syllable has (`받지`, `씻지`, `찾지`, `좋지`, `같지`, `읽지`), `-면` after ㄹ
   // (the nouns listed: `쫄면`); ㄹ + `지` is read as `-(으)ㄹ지` too ({@link promiseStem}: `살지`, `갈지`).
-  // After ㄱ ㅂ ㅁ (`먹지`, `춥지`: `잡지`, `입지`, `금지`) and an open syllable (`가면`, `타고`:
+  // After ㄱ ㅂ ㅁ `-지` comes off too (session 63: `먹지`, `춥지`, `좁지`), but not off the nouns listed
+  // ({@link NOUNS_IN_JI}: `잡지`, `입지`, `금지`, `낙지`). After an open syllable (`가면`, `타고`:
   // `라면`, `사고`) the word stays whole.
-  if (suffix === "지") return NATIVE_FINALS.has(jamo(stem).final);
+  if (suffix === "지")
+    return NATIVE_FINALS.has(jamo(stem).final) || (VERB_FINALS_BEFORE_JI.has(jamo(stem).final) && !NOUNS_IN_JI.has(stem + suffix));
   if (suffix === "면") return jamo(stem).final === FINAL_L;
   if ("을은이과다네던".includes(suffix)) return hasFinalConsonant(stem);
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/**
+ * Common verbs and adjectives of one open syllable (타다, 쓰다, 끄다, 크다, 뜨다, 쉬다, 뛰다, 켜다,
+ * 빼다, 깨다, 치다, 자다, 사다, 서다, 차다, 싸다, 짜다, 펴다, 꾸다), whose `-고`, `-지`, `-면`, `-네`
+ * and dictionary `-다` forms are read as the verb (session 63). A closed list, as dictionary analysers decide it (Nori's
+ * mecab-ko-dic, open-korean-text's verb stems); the nouns those forms spell are listed in
+ * {@link NOUNS_LIKE_SUFFIXED} (`사고`, `사지`, `사면`, `타지`, `자네`, `서고`, `서지`, `서면`, `차고`,
+ * `차지`). Left out: the motion verbs 가다, 오다 (korean-heldout11 lost items when `가고`, `오면` read
+ * as the verb; session 58), the stop stems (`보고`, `주고`), and stems whose forms are mostly nouns
+ * (`피고`, `비고`, `재고`, `기지`).
+ */
+const OPEN_VERB_STEMS: ReadonlySet<string> = new Set("타 쓰 끄 크 뜨 쉬 뛰 켜 빼 깨 치 자 사 서 차 싸 짜 펴 꾸".split(" "));
+
+/** The finals ㄱ ㅂ ㅁ, by their index in a syllable: a native stem's (`먹`, `춥`, `감`) as often as a Sino-Korean noun's before `-지`. */
+const VERB_FINALS_BEFORE_JI: ReadonlySet<number> = new Set([1, 16, 17]);
+/**
+ * Two-syllable nouns of a syllable in ㄱ, ㅂ or ㅁ and `지` (most Sino-Korean: `잡지`, `금지`, `복지`;
+ * `낙지`, `엄지` native), kept whole where `-지` would come off a verb's stem (`먹지`; session 63). A
+ * closed list, as dictionary analysers (Nori's mecab-ko-dic, open-korean-text's noun list) hold
+ * them; an unlisted one reads as its first syllable, as a verb would.
+ */
+const NOUNS_IN_JI: ReadonlySet<string> = new Set(
+  (
+    "잡지 입지 금지 백지 복지 숙지 적지 감지 음지 심지 답지 압지 묵지 국지 점지 임지 합지 습지 각지 극지 녹지 벽지 택지 " +
+    "억지 육지 약지 검지 엄지 급지 협지 착지 낙지 직지 목지 북지 갑지 법지 삼지 집지 탐지 엽지 격지 역지 칙지 혁지 곡지"
+  ).split(" "),
+);
 
 /**
  * Final consonants no Sino-Korean syllable ends in (ㄷ ㅅ ㅆ ㅈ ㅊ ㅋ ㅌ ㅍ ㅎ and the double finals
@@ -391,7 +430,15 @@ export function koreanStem(word: string): string {
  * {@link koreanStem} with how the word was read: `verbal` when a verb or adjective ending came
  * off, `bare` when nothing did (a noun, or a 반말 form whose ending is fused: `옮겨`, `몰라`).
  */
-function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; withL?: string; irregular?: string } {
+function stemOf(word: string): {
+  stem: string;
+  verbal: boolean;
+  bare: boolean;
+  withL?: string;
+  irregular?: string;
+  /** `드세요`: 드시다's or 들다's, so no honorific verb's plain term. */
+  honorificOrL?: boolean;
+} {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
@@ -424,13 +471,15 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
       if (next.suffix === "는" && stem.length >= 3 && stem.endsWith("시") && honorificSiAfter(stem.slice(0, -1))) verbal = true;
       // Before `-는데` (which no noun takes: a noun takes `인데`) the `시` after an open syllable is the
       // honorific's after one syllable too (`가시는데`, `타시는데` -> `가`, `타`; session 62), unless
-      // the stem ends in 시 itself (`마시는데`).
+      // the stem ends in 시 itself (`마시는데`). So before the connective `-고` (session 63: `가시고`,
+      // `사시고`), which a noun takes only as the copula's `-(이)고` (`도시고`, kept by {@link honorificSiAfter}).
       if (
-        next.suffix.startsWith("는데") &&
+        (next.suffix.startsWith("는데") || next.suffix === "고" || next.suffix === "고요") &&
         stem.length === 2 &&
         stem.endsWith("시") &&
         honorificSiAfter(stem.slice(0, -1)) &&
-        !VERBS_IN_SI.has(stem)
+        !VERBS_IN_SI.has(stem) &&
+        (next.suffix.startsWith("는데") || !HONORIFIC_VERBS.has(stem))
       )
         honorific = true;
     }
@@ -455,7 +504,11 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   // 오다 contracted with `-아` (`와요`, `와서`): the stem 오, as `왔어요` gives.
   if (verbal && stem === "와") stem = "오";
   stem = withoutHonorificSuffix(stem);
-  const irregular = verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word);
+  const irregular =
+    (verbal || unstripped ? irregularStem(word, stem, verbal) : bareWaOfB(word)) ??
+    seoOfListedNoun(stem, outer) ??
+    hieutStem(word, stem) ??
+    (unstripped ? adnominalStem(word) : outer === "은" ? adnominalOfD(stem) : undefined);
   const motion = verbal && MOTION_STEMS.has(stem);
   // A ㄷ irregular's ㄹ form is a verb's, not the function word it spells (`걸었어`, `걸고` are 걸다's or
   // 걷다's, never `걸` = 것을; session 62), as `들었어` gives `들` and `듣`; not before the polite
@@ -472,11 +525,31 @@ function stemOf(word: string): { stem: string; verbal: boolean; bare: boolean; w
   // A promise's `ㄹ` may be the stem's own (`살게`: 살다 or 사다): that reading too, unless it is a light verb's (`할게`);
   // so may a ㄹ stem's, dropped before ㄴ, ㅂ, ㅅ (`사세요`: 사다 or 살다; session 62).
   const withL = formal?.withL ?? droppedL(word, stem) ?? (unstripped ? adnominalOfL(word) : undefined);
+  // `드` is no stem of its own (session 63): `드세요`, `드셨어요` are 드시다's (eat) or 들다's, which
+  // drops its ㄹ (`마음에 드세요`), so they give 드시다's own term `드시` (as `드시고` does) and `들`;
+  // `드는`, `드니까` are 들다's only. 드시다's plain `먹` is left out of both ({@link HONORIFIC_VERBS}).
+  if (kept === "드" && withL === "들") {
+    const deulOnly = !/^드[세셔셨시십신실]/u.test(word);
+    return { stem: deulOnly ? "" : "드시", verbal, bare: unstripped, withL, honorificOrL: true };
+  }
   const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
   if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
   return { stem: kept, verbal, bare: unstripped, ...read };
+}
+
+/**
+ * The verb a listed noun in `서` also spells as an open stem's fused `-아서` (session 63: `사서` is the
+ * librarian and 사다's `-아서`, `빵 사서 먹었어`; {@link NOUNS_LIKE_SUFFIXED} keeps the noun), or
+ * `undefined`: bare or before the particles a connective takes (`사서는`, `사서도`), not before a
+ * noun's (`사서가`, `사서를`), so both readings are kept where both can be.
+ */
+function seoOfListedNoun(stem: string, outer: string | undefined): string | undefined {
+  if (stem.length !== 2 || !stem.endsWith("서") || !NOUNS_LIKE_SUFFIXED.has(stem)) return undefined;
+  if (outer !== undefined && outer !== "는" && outer !== "도" && outer !== "요") return undefined;
+  const first = stem.charAt(0);
+  return !hasFinalConsonant(first) && FUSED_A_EO_VOWELS.has(jamo(first).medial) ? first : undefined;
 }
 
 /**
@@ -493,7 +566,7 @@ const L_ADJECTIVES: ReadonlySet<string> = new Set(["길", "멀"]);
  * The ㄹ stem a form hides when it dropped its ㄹ (session 62), or `undefined`: a ㄹ stem loses it
  * before ㄴ, ㅂ and ㅅ (`사는`, `삽니다`, `사세요`, `사셨어요`, `만드는데`, `아시는`, `힘든데`), so
  * `stem` read as a vowel stem (`사`, `만드`) is also the listed ㄹ stem ({@link L_STEMS}) when what
- * follows it in `word` starts with `-는`, `-네`, the honorific `-시-` (`세`, `셔`, `셨`, `시`, `십`,
+ * follows it in `word` starts with `-는`, `-네`, `-(으)니까`, the honorific `-시-` (`세`, `셔`, `셨`, `시`, `십`,
  * `신`, `실`), or is the ㅂ of `-ㅂ니다` or the ㄴ of `-ㄴ데` fused into its last syllable. The adnominal
  * `-ㄴ` fused into a bare word (`만든`, `힘든`) counts after two syllables, and for the adjectives
  * `긴`, `먼`; a one-syllable verb's (`산`, `논`, `판`, `운`, `연`) is as often a noun.
@@ -514,7 +587,8 @@ function droppedL(word: string, read: string): string | undefined {
     const rest = word.slice(stem.length);
     // An adjective takes no `-는` (`긴`, `먼`): `기는`, `기는데` are 기다's (crawl).
     if (rest.startsWith("는") && L_ADJECTIVES.has(withL)) return undefined;
-    return /^(?:는|네|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
+    // `-(으)니까`/`-(으)니` too: its ㄴ drops the ㄹ as `-는` does (`사니까`, `만드니까`; session 63).
+    return /^(?:는|네|니|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
   }
   const fused = word.charAt(stem.length - 1);
   if (!word.startsWith(stem.slice(0, -1)) || !HANGUL.test(fused)) return undefined;
@@ -528,6 +602,65 @@ function adnominalOfL(word: string): string | undefined {
   if (!HANGUL.test(last) || jamo(last).final !== FINAL_N) return undefined;
   const withL = withFinal(word, FINAL_L);
   return L_STEMS.has(withL) && (word.length > 1 || withL === "길" || withL === "멀") ? withL : undefined;
+}
+
+/**
+ * Words in `-운`, `-른`, `-쁜`/`-픈` after a syllable that are no adnominal of an ㅂ, 르 or ㅡ stem, nor
+ * end in one (`기운` is no 깁다, `장인어른` no 어르다, `나른하다`'s root no 나르다; `오른` is the
+ * determiner of `오른손` as often as 오르다's).
+ */
+const NOUNS_LIKE_ADNOMINAL: readonly string[] = "기운 가운 다운 타운 사운 라운 카운 마운 바운 파운 서운 어른 서른 나른 오른 오픈".split(
+  " ",
+);
+/**
+ * One-syllable adnominals of a ㅡ or open stem no noun spells (`쓴`, `뜬`, `탄`), as their stems. `큰` is
+ * left whole: read as `크` it joined questions (`더 큰 집`, `큰 차종`) to every turn that says `커요`,
+ * and korean-heldout15 and korean-heldout16 each lost an item (session 63).
+ */
+const ONE_SYLLABLE_ADNOMINALS: ReadonlyMap<string, string> = new Map([
+  ["쓴", "쓰"],
+  ["뜬", "뜨"],
+  ["탄", "타"],
+]);
+const INITIAL_R = 5; // ㄹ
+
+/**
+ * The stem of a bare word that is a verb's or adjective's adnominal `-(으)ㄴ` fused into its last
+ * syllable (session 63), or `undefined`: the shapes only a stem class leaves, where a noun in ㄴ is rare
+ * ({@link NOUNS_LIKE_ADNOMINAL} listed): an ㅂ irregular's `-운` (`추운`, `구운`, `어려운` -> `춥`,
+ * `굽`, `어렵`; a regular `-우` stem's own: `배운` -> `배우`), a 르 stem's `-른` (`다른`, `모른` -> `다르`, `모르`), a ㅡ stem's `-쁜`/`-픈`
+ * (`바쁜`, `아픈`), a listed verb in 나 or 시 (`만난`, `마신`), an auxiliary `주다`/`보다`/`두다` after
+ * `-아/-어` (`빌려준` -> `빌려주`, `찾아본` -> `찾아보`), and three one-syllable adnominals
+ * ({@link ONE_SYLLABLE_ADNOMINALS}). Any open stem's `-ㄴ` (`보낸`, `기다린`) is as often a noun in ㄴ
+ * (`사진`, `시간`, `당신`), a one-syllable one (`간`, `산`, `논`) a noun itself, and a ㅅ irregular's
+ * `-은` the given names `지은`, `나은`: left whole.
+ */
+function adnominalStem(word: string): string | undefined {
+  const one = ONE_SYLLABLE_ADNOMINALS.get(word);
+  if (one !== undefined) return one;
+  if (word.length < 2 || !HANGUL.test(word) || NOUNS_LIKE_ADNOMINAL.some((noun) => word.endsWith(noun))) return undefined;
+  const last = jamo(word.slice(-1));
+  if (last.final !== FINAL_N) return undefined;
+  const before = word.slice(0, -1);
+  const open = !hasFinalConsonant(before.slice(-1));
+  if (last.initial === INITIAL_NG && last.medial === MEDIAL.u && open)
+    return REGULAR_U_STEMS.has(`${before}우`) ? `${before}우` : withFinal(before, FINAL_B);
+  if (last.medial === MEDIAL.eu && (last.initial === INITIAL_R || last.initial === INITIAL.pp || last.initial === INITIAL.p))
+    return before + syllable(last.initial, MEDIAL.eu);
+  const vowelStem = before + syllable(last.initial, last.medial);
+  if (VERBS_IN_NA.has(vowelStem) || VERBS_IN_SI.has(vowelStem)) return vowelStem;
+  const link = jamo(before.slice(-1));
+  // `보다` only after a plain `아`/`어`/`여`/`와`/`워`/`해` (`찾아본`, `해본`): `-본` after another syllable ends nouns (`녹화본`, `복사본`).
+  const auxiliary = /[주두]$/u.test(vowelStem) || (vowelStem.endsWith("보") && /[아어여와워해]$/u.test(before));
+  if (word.length >= 3 && auxiliary && link.final === 0 && FUSED_A_EO_VOWELS.has(link.medial)) return vowelStem;
+  return undefined;
+}
+
+/** A ㄷ irregular's adnominal `-은` (`들은`, `걸은`, `물은` -> `듣`, `걷`, `묻`), which reads as a noun and the particle `은`; both kept. */
+function adnominalOfD(stem: string): string | undefined {
+  if (stem.length !== 1 || !HANGUL.test(stem) || jamo(stem).final !== FINAL_L) return undefined;
+  const withD = withFinal(stem, FINAL_D);
+  return D_IRREGULAR.has(withD) ? withD : undefined;
 }
 
 /** Whether the `시` after `before` can be the honorific `-(으)시-`: after an open syllable, not a noun's (`대도시`, `열두시`). */
@@ -598,7 +731,14 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     if (!HANGUL.test(last)) return undefined;
     const linked = last === "을" ? withoutLinkedL(before.slice(0, -1)) : undefined;
     if (linked !== undefined) return { stem: linked };
-    return fusedL(before);
+    const fused = fusedL(before);
+    // `-실` after one open syllable is the honorific `-(으)시-` with the future's `ㄹ` (session 63:
+    // `가실 거예요`, `사실 거예요`, `만드실게요`): no stem ends in `실` there but a stem in 시's
+    // (`마실 거예요`); the `시` comes off, so `사실` is read as `사` and, by {@link droppedL}, `살`.
+    if (fused !== undefined && /^[^시]시$/u.test(fused.stem.slice(-2)) && honorificSiAfter(fused.stem.slice(0, -1))) {
+      if (!VERBS_IN_SI.has(fused.stem) && !HONORIFIC_VERBS.has(fused.stem)) return { stem: fused.stem.slice(0, -1) };
+    }
+    return fused;
   }
   return undefined;
 }
@@ -688,6 +828,8 @@ function verbBaseOf(stem: string): string | undefined {
   }
   // `오` + `-아` is `와` (`나와`, `돌아와`; session 61); after a ㅗ it is an ㅂ irregular's (`도와`: 돕다).
   if (last === "와" && stem.length > 1 && jamo(stem.slice(-2, -1)).medial !== MEDIAL_O) return `${stem.slice(0, -1)}오`;
+  // `보` + `-아` is `봐` (`돌봐`, `지켜봐`; session 63), which ends no noun, as `돌봤어` gives `돌보`.
+  if (last === "봐" && stem.length > 1) return `${stem.slice(0, -1)}보`;
   const plain = CONTRACTED_VOWELS.get(medial);
   if (plain === undefined || (stem.length === 1 && initial === INITIAL_NG)) return undefined;
   return stem.slice(0, -1) + syllable(initial, plain);
@@ -807,6 +949,54 @@ function elidedEu(stem: string, past = false): string | undefined {
 }
 
 /**
+ * The ㅎ irregular adjectives (ㅎ 불규칙 용언) by stem, colours and shapes (빨갛다, 파랗다, 노랗다,
+ * 하얗다, 까맣다, 누렇다, 동그랗다, 커다랗다, 조그맣다, ...): a closed class but for 이렇다/그렇다/저렇다/
+ * 어떻다, which are function words ({@link KOREAN_STOP_STEMS}).
+ */
+const HIEUT_IRREGULAR: readonly string[] =
+  "빨갛 파랗 노랗 하얗 까맣 누렇 허옇 퍼렇 동그랗 둥그렇 커다랗 조그맣 기다랗 말갛 뽀얗 새빨갛 새파랗 새하얗 새까맣 시뻘겋 시퍼렇 시커멓".split(
+    " ",
+  );
+/** The `-아/-어` forms of {@link HIEUT_IRREGULAR} that are nouns too (`노래` a song, `파래` a seaweed): see {@link hieutStem}. */
+const NOUNS_LIKE_HIEUT: ReadonlySet<string> = new Set(["노래", "파래"]);
+/** The MEDIALs a ㅎ stem's vowel turns into with `-아/-어` (`빨개`, `하얘`, `누레`, `허예`). */
+const HIEUT_FUSED_VOWEL: ReadonlyMap<number, number> = new Map([
+  [MEDIAL.a, MEDIAL.ae],
+  [2, 3], // ㅑ -> ㅒ
+  [MEDIAL.eo, MEDIAL.e],
+  [MEDIAL.yeo, 7], // ㅕ -> ㅖ
+]);
+/**
+ * Each form a ㅎ irregular's stem takes in {@link stemOf} once its ending is off, with the stem: the ㅎ
+ * dropped before `-(으)`, `-ㄴ`, `-ㄹ`, `-시-` (`빨가`: `빨가면`, `빨간데`, `빨가세요`), the adnominal
+ * `-ㄴ` (`빨간`, `조그만`), and the `-아/-어` fused into the vowel (`빨개`: `빨개요`, `빨갰어`).
+ */
+const HIEUT_FORMS: ReadonlyMap<string, string> = new Map(
+  HIEUT_IRREGULAR.flatMap((stem) => {
+    const { initial, medial } = jamo(stem.slice(-1));
+    const head = stem.slice(0, -1);
+    const fused = HIEUT_FUSED_VOWEL.get(medial);
+    return [
+      [head + syllable(initial, medial), stem],
+      [head + syllable(initial, medial, FINAL_N), stem],
+      ...(fused === undefined ? [] : [[head + syllable(initial, fused), stem] as const]),
+    ] as const;
+  }),
+);
+
+/**
+ * The ㅎ irregular's stem a form hides (session 63: `빨개요` -> `빨갛`, `하얀` -> `하얗`, `노란데` ->
+ * `노랗`; {@link HIEUT_FORMS}), or `undefined`; a form that is a noun too ({@link NOUNS_LIKE_HIEUT})
+ * only with the past fused in or `-서` after it (`노랬어`, `파래서`), which no noun takes.
+ */
+function hieutStem(word: string, stem: string): string | undefined {
+  // The whole word first: a particle may end an adnominal (`조그만` is no `조그` + `만`).
+  const found = HIEUT_FORMS.get(word) ?? HIEUT_FORMS.get(stem);
+  if (found === undefined || !NOUNS_LIKE_HIEUT.has(stem)) return found;
+  return word.startsWith(withFinal(stem, FINAL_SS)) || word.startsWith(`${stem}서`) ? found : undefined;
+}
+
+/**
  * The stem of an irregular verb's form (ㅅ, ㄷ, ㅂ irregulars and ㅡ elision; session 61), read from
  * `word` and the `stem` {@link stemOf} left: the vowel-initial syllable is the ending's first
  * (`지` + `어요`, `들` + `었어`) or the stem's last (`지으`, `추워`, `도와`), or the stem's last
@@ -824,8 +1014,11 @@ function irregularStem(word: string, stem: string, verbal: boolean): string | un
     const inStem = irregularBefore(stem.slice(0, -1), stem.slice(-1), verbal);
     if (inStem !== undefined) return inStem;
   }
-  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`).
-  const past = word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS);
+  // Whether `word` holds the stem's last syllable with the past tense's ㅆ fused into it (`껐` for `꺼`),
+  // or the connective `-서` after it (`꺼서`; session 63), which chat's `꺼` (것) never takes: a verb's either way.
+  const past =
+    (word.startsWith(stem.slice(0, -1)) && word.charAt(stem.length - 1) === withFinal(stem.slice(-1), FINAL_SS)) ||
+    (verbal && stem.length === 1 && word.startsWith(`${stem}서`));
   return kinshipTerm(stem) === undefined && !NOUNS_IN_PA.has(stem) ? elidedEu(stem, past) : undefined;
 }
 
@@ -1456,7 +1649,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (kin !== undefined) out.push(kin);
     const concept = KOREAN_CONCEPTS.get(stem);
     if (concept !== undefined) out.push(concept);
-    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal ? HONORIFIC_VERBS.get(stem) : undefined);
+    const honorific = HONORIFIC_NOUNS.get(stem) ?? (read.verbal && !read.honorificOrL ? HONORIFIC_VERBS.get(stem) : undefined);
     if (honorific !== undefined) out.push(honorific);
     return;
   }
