@@ -101,11 +101,6 @@ const REMEMBERED_KEYS = Math.ceil(RECENT_MEMORY / (1 - BOUNDED_MAP_EVICTION_SHAR
 /** Writes one not-yet-stored checkpoint may collect before more are refused. */
 const MAX_DEFERRED_WRITES = 10_000;
 
-/** {@link ThreadwiseSaver.putWrites}'s rejection: a lost connection reported typed (one function, no closure per write). */
-const lostDuringPutWrites = (error: unknown): never => {
-  throw connectionLostDuring("putWrites", error);
-};
-
 interface DeferredWrite {
   run: () => Promise<void>;
   /** What identifies the run that sent the write (its `control` and `signal`; see {@link ThreadwiseSaver}'s run records). */
@@ -993,7 +988,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           if (!this.#isReady) await this.ready("turnCall");
           const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
           await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
-        } catch (error) {
+        } catch (thrown) {
+          const error = connectionLostDuring("turnCall", thrown);
           record.refused ??= error;
           throw error;
         }
@@ -1211,7 +1207,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Another process's or this one's first writes may have stored it meanwhile: refused then.
       if (record.operationAt !== undefined) return;
       if (await this.#commitCommandWrites(id, target, async () => {}, record)) record.operationAt = checkpointId;
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("turnCall", thrown);
       record.refused ??= error;
       throw error;
     } finally {
@@ -1230,7 +1227,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record.stored ??= checkpointId;
       this.#heartbeat(id, checkpointId, record);
       this.#watchAbort(id, record, keys);
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("turnCall", thrown);
       record.refused ??= error;
       throw error;
     }
@@ -1801,7 +1799,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
       }
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      // Typed here, so the writes waiting for this checkpoint fail with the same error the put does.
+      const error = connectionLostDuring("put", thrown);
       setBounded(this.#refused, key, error, REMEMBERED_KEYS);
       for (const write of deferred) write.reject(error);
       this.#dropLaterDeferred(threadId, checkpointNs, checkpoint.id, error, run);
@@ -1879,7 +1879,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     // Not `async` (each wrapper is promises of every step's writes): a synchronous throw is returned rejected.
     try {
-      return this.#putWrites(config, writes, taskId, taskPath).catch(lostDuringPutWrites);
+      return this.#putWrites(config, writes, taskId, taskPath);
     } catch (error) {
       return Promise.reject(connectionLostDuring("putWrites", error));
     }
@@ -1974,7 +1974,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkUpdate = commandKeys !== undefined && writes.some(([channel]) => channel === "messages");
     // Tested here, so that a step's usual write batch, which waits for none of it, compiles without those awaits (issue 27).
     if (checkUpdate || !this.#isReady || this.#options.plaintext)
-      await this.#putWritesWaits(config, threadId, writes, commandRun, checkUpdate);
+      await this.#putWritesWaits(config, threadId, writes, commandRun, checkUpdate).catch((error: unknown) => {
+        throw connectionLostDuring("putWrites", error);
+      });
     // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
     // LangGraph's checkpoint-validation suite).
     if (checkpointId === "")
@@ -2054,7 +2056,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           stored = await committed;
         } catch (error) {
           if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
-          throw error;
+          throw connectionLostDuring("putWrites", error);
         }
         if (stored) {
           if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
@@ -2097,7 +2099,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async #commitCommandWrites(threadId: string, target: WritesTarget, write: () => Promise<void>, commandRun: RunRecord): Promise<boolean> {
     try {
       return await this.registry.commitWrites(threadId, target, write);
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("putWrites", thrown);
       commandRun.refused ??= error;
       throw error;
     }
@@ -2130,7 +2133,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (record) {
       const run = record;
       run.commandCheck = check.catch((error: unknown) => {
-        run.refused ??= error;
+        run.refused ??= connectionLostDuring("putWrites", error);
       });
     }
     return check;
