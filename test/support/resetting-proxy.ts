@@ -19,11 +19,16 @@ export interface ResettingProxy {
 }
 
 /**
- * Starts a proxy to the server of `url` on a free local port. `reset(connection, query)` decides,
- * before the query-th query (from 0) of the connection-th connection (from 0) is sent, whether to
- * reset that connection instead.
+ * Starts a proxy to the server of `url` on a free local port. `reset(connection, query, text)`
+ * decides, before the query-th query (from 0) of the connection-th connection (from 0) is sent
+ * (`text`: the bytes sent with it, as UTF-8, the SQL among them), whether to reset that connection
+ * instead (`true`), or to send the query and reset the connection as its first reply comes, the
+ * reply dropped (`"after-reply"`: a COMMIT done on the server whose answer never reached the client).
  */
-export async function resettingProxy(url: string, reset: (connection: number, query: number) => boolean): Promise<ResettingProxy> {
+export async function resettingProxy(
+  url: string,
+  reset: (connection: number, query: number, text: string) => boolean | "after-reply",
+): Promise<ResettingProxy> {
   const target = new URL(url);
   const sockets = new Set<Socket>();
   let connections = 0;
@@ -32,21 +37,32 @@ export async function resettingProxy(url: string, reset: (connection: number, qu
     const index = connections;
     connections += 1;
     let queries = 0;
+    let resetOnReply = false;
     const upstream = connect(Number(target.port || 5432), target.hostname);
     sockets.add(client).add(upstream);
     client.on("data", (chunk: Buffer) => {
       if (QUERY_TYPES.has(chunk[0] as number)) {
-        if (reset(index, queries)) {
+        const decision = reset(index, queries, chunk.toString("utf8"));
+        if (decision === true) {
           resets += 1;
           upstream.destroy();
           client.resetAndDestroy();
           return;
         }
+        if (decision === "after-reply") resetOnReply = true;
         queries += 1;
       }
       upstream.write(chunk);
     });
-    upstream.on("data", (chunk: Buffer) => client.write(chunk));
+    upstream.on("data", (chunk: Buffer) => {
+      if (resetOnReply) {
+        resets += 1;
+        upstream.destroy();
+        client.resetAndDestroy();
+        return;
+      }
+      client.write(chunk);
+    });
     const end = () => {
       client.destroy();
       upstream.destroy();

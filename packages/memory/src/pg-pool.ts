@@ -20,7 +20,14 @@ export interface MemoryPoolOptions {
   max?: number;
   /** Milliseconds an idle connection is kept before it is closed. @default 10000 (direct), 5000 (session), 10000 (transaction) */
   idleTimeoutMillis?: number;
-  /** Milliseconds to wait for a connection. @default 10000 */
+  /**
+   * Milliseconds an operation waits for a connection (a free one of the pool's `max`, or a new one
+   * opened), after which it fails with `ThreadwiseConnectionLostError` (`reason`
+   * `connect-timeout`, `retryable`). 30 s as HikariCP's and SQLAlchemy's pools: a burst of turns
+   * waits its turn for the pool's few connections rather than failing mid-turn (10 s did under
+   * load), and a server that does not answer is still reported.
+   * @default 30000
+   */
   connectionTimeoutMillis?: number;
   /** Where a dropped idle connection is reported (a warning without DSN). @default the threadwise default logger */
   logger?: ThreadwiseLogger | false;
@@ -36,6 +43,9 @@ export const memoryPoolOptionsSchema = z.strictObject({
 });
 
 const IDLE_MS: Record<PgPoolMode, number> = { direct: 10_000, session: 5_000, transaction: 10_000 };
+
+/** {@link MemoryPoolOptions.connectionTimeoutMillis}'s default: 30 s. */
+export const DEFAULT_CONNECTION_TIMEOUT_MS = 30_000;
 
 /**
  * Builds the `pg.Pool` the memory backend uses (spec R22): at most `max` connections (5), minimum
@@ -73,7 +83,7 @@ export function createMemoryPool(dsn: string, given: MemoryPoolOptions = {}): pg
     max: options.max ?? DEFAULT_PG_POOL_MAX,
     min: 0,
     idleTimeoutMillis: options.idleTimeoutMillis ?? IDLE_MS[mode],
-    connectionTimeoutMillis: options.connectionTimeoutMillis ?? 10_000,
+    connectionTimeoutMillis: options.connectionTimeoutMillis ?? DEFAULT_CONNECTION_TIMEOUT_MS,
     allowExitOnIdle: true,
     application_name: "threadwise",
     // PostgresSaver reads every checkpoint's blobs as bytea[]: parsed in one pass (same values).

@@ -32,6 +32,7 @@ import { ArchiveRecords } from "./archive-records.js";
 import { ThreadwiseArchivedMessageError } from "./archived-message-error.js";
 import { ThreadwiseClosedError } from "./closed-error.js";
 import { ThreadwiseConcurrentTurnError } from "./concurrent-turn-error.js";
+import { connectionLostDuring } from "./connection-lost-error.js";
 import { ThreadwiseSealedStoreError } from "./sealed-store-error.js";
 import { ThreadwiseTenantMismatchError } from "./tenant-mismatch-error.js";
 import { ThreadwiseThreadDeletedError } from "./thread-deleted-error.js";
@@ -512,10 +513,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws TypeError for a message without a string id; ThreadwiseThreadDeletedError.
    */
   async archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
-    const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready("archiveMessages");
-    if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
-    await this.#archive.write(id, messages);
+    try {
+      const id = normalizeThreadId(threadId);
+      if (!this.#isReady) await this.ready("archiveMessages");
+      if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
+      await this.#archive.write(id, messages);
+    } catch (error) {
+      throw connectionLostDuring("archiveMessages", error);
+    }
   }
 
   /**
@@ -526,15 +531,19 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseConfigError naming `archivedMessages.last` when it is not a positive integer.
    */
   async archivedMessages(threadId: string, options: ArchivedMessagesReadOptions = {}): Promise<BaseMessage[]> {
-    const id = normalizeThreadId(threadId);
-    // A misspelt option (`{ lats: 2 }`) is refused with its name, not read as "the whole archive".
-    for (const key in options) if (key !== "last") parseOptions("archivedMessages", archivedReadOptionsSchema, options);
-    const { last } = options;
-    if (last !== undefined && !(Number.isInteger(last) && last > 0))
-      throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
-    if (!this.#isReady) await this.ready("archivedMessages");
-    await this.#settled(id);
-    return this.#archive.messages(id, last);
+    try {
+      const id = normalizeThreadId(threadId);
+      // A misspelt option (`{ lats: 2 }`) is refused with its name, not read as "the whole archive".
+      for (const key in options) if (key !== "last") parseOptions("archivedMessages", archivedReadOptionsSchema, options);
+      const { last } = options;
+      if (last !== undefined && !(Number.isInteger(last) && last > 0))
+        throw new ThreadwiseConfigError("archivedMessages.last", `expected a positive integer, got ${String(last)}`);
+      if (!this.#isReady) await this.ready("archivedMessages");
+      await this.#settled(id);
+      return this.#archive.messages(id, last);
+    } catch (error) {
+      throw connectionLostDuring("archivedMessages", error);
+    }
   }
 
   /**
@@ -544,11 +553,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * ones (whose facts stay) from removed ones (R37).
    */
   async archivedAmong(threadId: string, messageIds: readonly string[]): Promise<string[]> {
-    const id = normalizeThreadId(threadId);
-    if (messageIds.length === 0) return [];
-    if (!this.#isReady) await this.ready("archivedAmong");
-    await this.#settled(id);
-    return this.#archive.having(id, messageIds);
+    try {
+      const id = normalizeThreadId(threadId);
+      if (messageIds.length === 0) return [];
+      if (!this.#isReady) await this.ready("archivedAmong");
+      await this.#settled(id);
+      return this.#archive.having(id, messageIds);
+    } catch (error) {
+      throw connectionLostDuring("archivedAmong", error);
+    }
   }
 
   /**
@@ -573,10 +586,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * Pass `cursor` back at the next call. A cursor is valid in this saver (and process) only.
    */
   async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
-    const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready("archivedChanges");
-    await this.#settled(id);
-    return this.#archive.changes(id, since);
+    try {
+      const id = normalizeThreadId(threadId);
+      if (!this.#isReady) await this.ready("archivedChanges");
+      await this.#settled(id);
+      return this.#archive.changes(id, since);
+    } catch (error) {
+      throw connectionLostDuring("archivedChanges", error);
+    }
   }
 
   /**
@@ -597,14 +614,18 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseSealedStoreError when the digests are sealed and this saver does not encrypt.
    */
   async archiveClearedDigests(threadId: string, since?: string): Promise<string | undefined> {
-    const id = normalizeThreadId(threadId);
-    if (!this.#isReady) await this.ready("archiveClearedDigests");
-    await this.#settled(id);
-    if (since !== undefined) {
-      const from = await this.#branchPoint(id, since);
-      if (from && (from.mark.seq === 0 || !(await this.#archive.since(id, from.mark)).cleared)) return undefined;
+    try {
+      const id = normalizeThreadId(threadId);
+      if (!this.#isReady) await this.ready("archiveClearedDigests");
+      await this.#settled(id);
+      if (since !== undefined) {
+        const from = await this.#branchPoint(id, since);
+        if (from && (from.mark.seq === 0 || !(await this.#archive.since(id, from.mark)).cleared)) return undefined;
+      }
+      return this.#archive.clearedDigests(id);
+    } catch (error) {
+      throw connectionLostDuring("archiveClearedDigests", error);
     }
-    return this.#archive.clearedDigests(id);
   }
 
   /**
@@ -624,25 +645,29 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    *   thread was written as another tenant: the read would miss its beginning).
    */
   async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
-    const threadId = threadIdOf(config);
-    const tuple = await this.getTuple(config);
-    let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
-    // Such a write that rewrites the thread (`REMOVE_ALL_MESSAGES`) leaves only what it keeps, the archived part included.
-    let rewritten = false;
-    for (const [taskId, channel, value] of tuple?.pendingWrites ?? [])
-      if (taskId === NULL_TASK_ID && channel === "messages") {
-        rewritten ||= rewritesMessages(value);
-        hot = messagesStateReducer(hot, value as BaseMessage[]);
-      }
-    const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
-    if (mark) await this.#settled(threadId);
-    const archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
-    // Archived messages are keyed under the tenant that wrote them: a checkpoint that records some
-    // (its mark) over an archive holding no row under this saver's tenant was written as another.
-    const recorded = !rewritten && archived.length === 0 ? markIn(tuple?.metadata) : undefined;
-    if (recorded && recorded.stamp > 0 && (await this.#archive.mark(threadId)).stamp === 0)
-      throw new ThreadwiseTenantMismatchError(threadId, this.#archive.tenantId);
-    return withArchived(archived, hot).slice();
+    try {
+      const threadId = threadIdOf(config);
+      const tuple = await this.getTuple(config);
+      let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
+      // Such a write that rewrites the thread (`REMOVE_ALL_MESSAGES`) leaves only what it keeps, the archived part included.
+      let rewritten = false;
+      for (const [taskId, channel, value] of tuple?.pendingWrites ?? [])
+        if (taskId === NULL_TASK_ID && channel === "messages") {
+          rewritten ||= rewritesMessages(value);
+          hot = messagesStateReducer(hot, value as BaseMessage[]);
+        }
+      const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
+      if (mark) await this.#settled(threadId);
+      const archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+      // Archived messages are keyed under the tenant that wrote them: a checkpoint that records some
+      // (its mark) over an archive holding no row under this saver's tenant was written as another.
+      const recorded = !rewritten && archived.length === 0 ? markIn(tuple?.metadata) : undefined;
+      if (recorded && recorded.stamp > 0 && (await this.#archive.mark(threadId)).stamp === 0)
+        throw new ThreadwiseTenantMismatchError(threadId, this.#archive.tenantId);
+      return withArchived(archived, hot).slice();
+    } catch (error) {
+      throw connectionLostDuring("readThread", error);
+    }
   }
 
   /**
@@ -827,25 +852,32 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * head, not the one whose id sorts last (ids are time-based UUIDs from each writer's clock).
    */
   async getTuple(config: RunnableConfig): Promise<CheckpointTuple | undefined> {
-    const threadId = threadIdOf(config);
-    if (!this.#isReady) await this.ready("getTuple");
-    const configurable = config.configurable ?? {};
-    if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
-      // A run of the thread stopped by its caller: its last checkpoint in flight and its lease's
-      // release come first, so a turn sent once the caller saw the stop starts from that checkpoint
-      // (was: from the one before, then refused `stale-parent` when the stopped run's put landed).
-      const ending = this.#endingTurns.size === 0 ? undefined : this.#endingTurns.get(threadId);
-      if (ending !== undefined) await ending.done;
-      const head = await this.registry.head(threadId);
-      if (head)
-        // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
-        // LangGraph's `updateState` writes with that config (MemorySaver refuses a write without
-        // `checkpoint_ns`: "Invalid configurable value for key checkpoint_ns").
-        return this.#refuseSealed(
-          await this.inner.getTuple({ ...config, configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId } }),
-        );
+    try {
+      const threadId = threadIdOf(config);
+      if (!this.#isReady) await this.ready("getTuple");
+      const configurable = config.configurable ?? {};
+      if (!configurable.checkpoint_id && !configurable.checkpoint_ns) {
+        // A run of the thread stopped by its caller: its last checkpoint in flight and its lease's
+        // release come first, so a turn sent once the caller saw the stop starts from that checkpoint
+        // (was: from the one before, then refused `stale-parent` when the stopped run's put landed).
+        const ending = this.#endingTurns.size === 0 ? undefined : this.#endingTurns.get(threadId);
+        if (ending !== undefined) await ending.done;
+        const head = await this.registry.head(threadId);
+        if (head)
+          // `checkpoint_ns` too: a saver given a `checkpoint_id` returns the config it was given, and
+          // LangGraph's `updateState` writes with that config (MemorySaver refuses a write without
+          // `checkpoint_ns`: "Invalid configurable value for key checkpoint_ns").
+          return this.#refuseSealed(
+            await this.inner.getTuple({
+              ...config,
+              configurable: { ...configurable, checkpoint_ns: "", checkpoint_id: head.checkpointId },
+            }),
+          );
+      }
+      return this.#refuseSealed(await this.inner.getTuple(config));
+    } catch (error) {
+      throw connectionLostDuring("getTuple", error);
     }
-    return this.#refuseSealed(await this.inner.getTuple(config));
   }
 
   /**
@@ -859,19 +891,23 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseConcurrentTurnError (or any error of that first put) when the run was refused.
    */
   async admission(run: RunKeys): Promise<void> {
-    let record = this.#findRun(run);
-    // A run resumed from a checkpoint sends its first put (a `fork`) just before its first task;
-    // LangGraph chains it on a few promise reactions, all done by the next macrotask.
-    if (record?.first === undefined) {
-      await new Promise((resolve) => setImmediate(resolve));
-      record = this.#findRun(run);
+    try {
+      let record = this.#findRun(run);
+      // A run resumed from a checkpoint sends its first put (a `fork`) just before its first task;
+      // LangGraph chains it on a few promise reactions, all done by the next macrotask.
+      if (record?.first === undefined) {
+        await new Promise((resolve) => setImmediate(resolve));
+        record = this.#findRun(run);
+      }
+      if (record === undefined) return;
+      record.tracked = true;
+      if (record.first !== undefined) await record.first;
+      if (record.commandCheck !== undefined) await record.commandCheck;
+      if (record.operationCheck !== undefined) await record.operationCheck;
+      if (record.refused !== undefined) throw record.refused;
+    } catch (error) {
+      throw connectionLostDuring("admission", error);
     }
-    if (record === undefined) return;
-    record.tracked = true;
-    if (record.first !== undefined) await record.first;
-    if (record.commandCheck !== undefined) await record.commandCheck;
-    if (record.operationCheck !== undefined) await record.operationCheck;
-    if (record.refused !== undefined) throw record.refused;
   }
 
   /**
@@ -909,56 +945,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     stepSignal?: unknown,
     operationId?: unknown,
   ): Promise<T> {
-    await this.admission(run);
     const keys = runKeys(run);
-    if (keys.length === 0) return call();
+    if (keys.length === 0) {
+      await this.admission(run);
+      return call();
+    }
     const record = this.#runRecord(keys, true);
-    if (stepSignal instanceof AbortSignal && typeof threadId === "string" && typeof checkpointId === "string" && checkpointId !== "")
-      this.#watchStepTimeout(threadId, record, stepSignal, checkpointId);
-    if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
-      try {
-        const id = normalizeThreadId(threadId);
-        if (!this.#isReady) await this.ready("turnCall");
-        const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
-        await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
-      } catch (error) {
-        record.refused ??= error;
-        throw error;
-      }
-    }
-    if (
-      record.first === undefined &&
-      this.#turnLeaseMs > 0 &&
-      typeof threadId === "string" &&
-      threadId !== "" &&
-      typeof checkpointId === "string"
-    ) {
-      record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
-      await record.claim;
-    }
-    // Its operation id too, before the call: with the lease off nothing else keeps a second resume
-    // of the operation from running this call (was: both resumes ran their first task, a tool twice;
-    // the loser was refused at its first writes, after the call).
-    if (
-      record.first === undefined &&
-      record.operationAt === undefined &&
-      operationId != null &&
-      typeof threadId === "string" &&
-      threadId !== "" &&
-      typeof checkpointId === "string" &&
-      checkpointId !== ""
-    ) {
-      record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
-      await record.operationClaim;
-    }
-    // Read only when the lease may have lapsed (a hook of the caller's own outlasting it): no await otherwise.
-    if (
-      record.lease !== undefined &&
-      performance.now() - record.lease.renewedAt >= this.#turnLeaseMs * HEARTBEAT_FRACTION &&
-      typeof threadId === "string" &&
-      threadId !== ""
-    )
-      await this.#assertLeaseHeld(normalizeThreadId(threadId), record);
+    await this.#beforeCall(run, keys, record, threadId, messages, checkpointId, stepSignal, operationId);
     record.calls += 1;
     try {
       return await call();
@@ -967,6 +960,75 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Read as the call ends, inside its task: before the superstep boundary where LangGraph
       // checks for a drain (a drain requested later is not seen here, and its lease lapses).
       if (record.drainFrom === undefined && typeof checkpointId === "string" && drainRequested(keys)) record.drainFrom = checkpointId;
+    }
+  }
+
+  /**
+   * {@link turnCall}'s checks and claims before its call (admission, archive reach, turn lease,
+   * operation id, lease renewal); a lost connection is reported typed
+   * ({@link ThreadwiseConnectionLostError}, `operation` "turnCall"), before any model or tool call.
+   */
+  async #beforeCall(
+    run: RunKeys,
+    keys: readonly object[],
+    record: RunRecord,
+    threadId: unknown,
+    messages: readonly BaseMessage[] | undefined,
+    checkpointId: unknown,
+    stepSignal: unknown,
+    operationId: unknown,
+  ): Promise<void> {
+    try {
+      await this.admission(run);
+      if (stepSignal instanceof AbortSignal && typeof threadId === "string" && typeof checkpointId === "string" && checkpointId !== "")
+        this.#watchStepTimeout(threadId, record, stepSignal, checkpointId);
+      if (record.first === undefined && typeof threadId === "string" && threadId !== "" && messages !== undefined) {
+        try {
+          const id = normalizeThreadId(threadId);
+          if (!this.#isReady) await this.ready("turnCall");
+          const from = typeof checkpointId === "string" && checkpointId !== "" ? await this.#branchPoint(id, checkpointId) : undefined;
+          await this.#refuseArchivedReach(id, { channel_values: { messages } } as unknown as Checkpoint, true, from);
+        } catch (thrown) {
+          const error = connectionLostDuring("turnCall", thrown);
+          record.refused ??= error;
+          throw error;
+        }
+      }
+      if (
+        record.first === undefined &&
+        this.#turnLeaseMs > 0 &&
+        typeof threadId === "string" &&
+        threadId !== "" &&
+        typeof checkpointId === "string"
+      ) {
+        record.claim ??= this.#claimTurn(threadId, checkpointId, record, keys);
+        await record.claim;
+      }
+      // Its operation id too, before the call: with the lease off nothing else keeps a second resume
+      // of the operation from running this call (was: both resumes ran their first task, a tool twice;
+      // the loser was refused at its first writes, after the call).
+      if (
+        record.first === undefined &&
+        record.operationAt === undefined &&
+        operationId != null &&
+        typeof threadId === "string" &&
+        threadId !== "" &&
+        typeof checkpointId === "string" &&
+        checkpointId !== ""
+      ) {
+        record.operationClaim ??= this.#claimOperation(threadId, checkpointId, operationId, record);
+        await record.operationClaim;
+      }
+      // Read only when the lease may have lapsed (a hook of the caller's own outlasting it): no await otherwise.
+      if (
+        record.lease !== undefined &&
+        performance.now() - record.lease.renewedAt >= this.#turnLeaseMs * HEARTBEAT_FRACTION &&
+        typeof threadId === "string" &&
+        threadId !== ""
+      )
+        await this.#assertLeaseHeld(normalizeThreadId(threadId), record);
+    } catch (error) {
+      throw connectionLostDuring("turnCall", error);
     }
   }
 
@@ -1145,7 +1207,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Another process's or this one's first writes may have stored it meanwhile: refused then.
       if (record.operationAt !== undefined) return;
       if (await this.#commitCommandWrites(id, target, async () => {}, record)) record.operationAt = checkpointId;
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("turnCall", thrown);
       record.refused ??= error;
       throw error;
     } finally {
@@ -1164,7 +1227,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       record.stored ??= checkpointId;
       this.#heartbeat(id, checkpointId, record);
       this.#watchAbort(id, record, keys);
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("turnCall", thrown);
       record.refused ??= error;
       throw error;
     }
@@ -1210,6 +1274,15 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * @throws ThreadwiseThreadIdError (a malformed thread id); ThreadwiseSealedStoreError (a plaintext saver listing a sealed checkpoint).
    */
   async *list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
+    try {
+      yield* this.#list(config, options);
+    } catch (error) {
+      throw connectionLostDuring("list", error);
+    }
+  }
+
+  /** {@link list}'s listing. */
+  async *#list(config: RunnableConfig, options?: CheckpointListOptions): AsyncGenerator<CheckpointTuple> {
     const configurable = config.configurable;
     if (configurable?.thread_id === undefined) {
       if (!this.#isReady) await this.ready("list");
@@ -1315,7 +1388,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // A put of a run stopped by its caller or its step timeout meanwhile: the lease it may have taken ends too.
       if (run?.abort?.fired || (run !== undefined && run.timedOutAt === checkpoint.id)) await this.#endAbortedTurn(threadIdOf(config), run);
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      // A lost connection is reported typed, and as the run's refusal too (its next call rethrows that).
+      const error = connectionLostDuring("put", thrown);
       if (run && run.refused === undefined) run.refused = error;
       settle(error);
       await this.#endFailedTurn(config, run);
@@ -1724,7 +1799,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         this.#heartbeat(threadId, commit.leavesTurnOpen ? checkpoint.id : undefined, run);
       }
       return result;
-    } catch (error) {
+    } catch (thrown) {
+      // Typed here, so the writes waiting for this checkpoint fail with the same error the put does.
+      const error = connectionLostDuring("put", thrown);
       setBounded(this.#refused, key, error, REMEMBERED_KEYS);
       for (const write of deferred) write.reject(error);
       this.#dropLaterDeferred(threadId, checkpointNs, checkpoint.id, error, run);
@@ -1804,7 +1881,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     try {
       return this.#putWrites(config, writes, taskId, taskPath);
     } catch (error) {
-      return Promise.reject(error);
+      return Promise.reject(connectionLostDuring("putWrites", error));
     }
   }
 
@@ -1897,7 +1974,9 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkUpdate = commandKeys !== undefined && writes.some(([channel]) => channel === "messages");
     // Tested here, so that a step's usual write batch, which waits for none of it, compiles without those awaits (issue 27).
     if (checkUpdate || !this.#isReady || this.#options.plaintext)
-      await this.#putWritesWaits(config, threadId, writes, commandRun, checkUpdate);
+      await this.#putWritesWaits(config, threadId, writes, commandRun, checkUpdate).catch((error: unknown) => {
+        throw connectionLostDuring("putWrites", error);
+      });
     // As the wrapped savers refuse it (was: the writes waited forever for a put of checkpoint "";
     // LangGraph's checkpoint-validation suite).
     if (checkpointId === "")
@@ -1977,7 +2056,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
           stored = await committed;
         } catch (error) {
           if (firstWrites !== undefined && firstWrites.operationAt === checkpointId) firstWrites.operationAt = undefined;
-          throw error;
+          throw connectionLostDuring("putWrites", error);
         }
         if (stored) {
           if (target.endsTurn && checkpointNs === "") this.#heartbeat(threadId, undefined);
@@ -2020,7 +2099,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
   async #commitCommandWrites(threadId: string, target: WritesTarget, write: () => Promise<void>, commandRun: RunRecord): Promise<boolean> {
     try {
       return await this.registry.commitWrites(threadId, target, write);
-    } catch (error) {
+    } catch (thrown) {
+      const error = connectionLostDuring("putWrites", thrown);
       commandRun.refused ??= error;
       throw error;
     }
@@ -2053,7 +2133,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     if (record) {
       const run = record;
       run.commandCheck = check.catch((error: unknown) => {
-        run.refused ??= error;
+        run.refused ??= connectionLostDuring("putWrites", error);
       });
     }
     return check;
