@@ -51,8 +51,10 @@
  * `--heap-promoted` (the same profiler over the whole replay of one lane (`--only <one key>`, one
  * saver), keeping only objects that survived a scavenge: what a step puts into the old space, alive
  * at the end or collected by a major GC later, `promotedKiBPerStep`),
- * `--lane-offset <n>` (start the rotation of the configurations' order at n: with two, 1 runs the
- * second first at even exchanges, so the steps that follow a summary step change hands),
+ * `--lane-offset <n>` (the order the replay's lanes took before session 63, rotated by one every
+ * exchange and starting at n: with two lanes and LangChain's summary every 10 exchanges, 0 runs the
+ * first configuration first and the second right after it at every summary exchange, 1 the other
+ * way round; without it the order is balanced over the summary period, see "Method"),
  * `--warm-replays <n>` (n whole replays on lanes of their own before the measured one, dropped: the
  * measured replay then runs on code V8 has already optimized, as a long-lived process's would),
  * `--turbofan` (one configuration and one saver: the bench runs itself again with V8's code log on
@@ -94,7 +96,13 @@
  * metadata, channel blobs, pending writes, and archived records, which are encoded with the same
  * serializer); reads are the saver's `getTuple` calls and the bytes its serializer decoded (checkpoints,
  * pending writes, archived records read back). The whole replay sums every step of the conversation (one step = one exchange;
- * the configurations take turns, one exchange each, so the machine's load falls on all alike).
+ * the configurations take turns, one exchange each, so the machine's load falls on all alike). The
+ * order within an exchange is balanced over LangChain's summary period (10 exchanges; a Williams
+ * design moved on by one every exchange and by one more every period, bench/support/lane-order.ts):
+ * at each exchange of the period, each configuration runs first, and right after each other one,
+ * equally often, so V8's compilations that a summary step starts and later steps pay for (every
+ * thread's CPU is counted) fall on every configuration alike. `laneOrder` in the JSON says which
+ * order ran.
  *
  * A sized thread is built directly, not replayed through the agent (a replay of 50k messages takes
  * hours): each configuration is seeded with the state it holds after `size` messages of which all
@@ -148,6 +156,7 @@ import { benchArgs, printJson } from "./support/cli.js";
 import { BenchOptionError } from "./support/data-file.js";
 import { countGcKind } from "./support/gc-kinds.js";
 import { cpuNow } from "./support/hook-calls.js";
+import { laneOrder } from "./support/lane-order.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread, pickConversation, replayExchanges, type ThreadMessageSpec } from "./support/locomo.js";
 import { machineLine, median } from "./support/machine.js";
 import {
@@ -187,7 +196,7 @@ const cli = benchArgs(LOCOMO_PATH, {
   "thread-cpu": { type: "boolean", default: false },
   "heap-profile": { type: "boolean", default: false },
   "heap-promoted": { type: "boolean", default: false },
-  "lane-offset": { type: "string", default: "0" },
+  "lane-offset": { type: "string" },
   "jit-main-thread": { type: "boolean", default: false },
   "warm-replays": { type: "string", default: "0" },
   turbofan: { type: "boolean", default: false },
@@ -217,8 +226,15 @@ const HEAP_INTERVAL = 1024;
 const HEAP_PROMOTED = cli.values["heap-promoted"] === true;
 /** `--thread-cpu`: every thread's CPU read around each replayed step (bench/support/thread-cpu.ts). */
 const THREAD_CPU = cli.values["thread-cpu"] === true;
-/** `--lane-offset`: where the rotation of the lanes' order starts (0: the first configuration first at even exchanges). */
-const LANE_OFFSET = Number(cli.values["lane-offset"]);
+/**
+ * `--lane-offset`: the rotated lane order of before session 63, starting at this lane (0: the first
+ * configuration first at even exchanges, so at every summary exchange); unset: the balanced order.
+ */
+const LANE_OFFSET = cli.values["lane-offset"] === undefined ? undefined : Number(cli.values["lane-offset"]);
+if (LANE_OFFSET !== undefined && !Number.isInteger(LANE_OFFSET))
+  throw new Error(`--lane-offset must be an integer (a lane to start the rotated order at), got ${cli.values["lane-offset"]}`);
+/** LangChain's summary period in exchanges: it summarizes at TRIGGER messages down to WINDOW, two messages an exchange. */
+const SUMMARY_PERIOD_EXCHANGES = (TRIGGER - WINDOW) / 2;
 /** Warm-up steps of the archive configuration: its first archiving of the seeded hot part and one summary period (20 messages, 10 steps) after it. */
 const WARMUP_ARCHIVE = 12;
 /** Seeded messages kept the same at every size (the hot part and a margin). */
@@ -794,8 +810,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
     (all) => [...all].sort((a, b) => replayExchanges(b).length - replayExchanges(a).length)[0],
   );
   const exchanges = replayExchanges(conversation).filter((e) => e.user !== "" && e.assistant !== "");
-  // Interleaved: one exchange of each configuration in turn (the order rotated every exchange), so
-  // the machine's load falls on every configuration alike. Each has its own saver.
+  // Interleaved: one exchange of each configuration in turn, so the machine's load falls on every
+  // configuration alike; the order balanced over the summary period (`laneOrder`) unless
+  // `--lane-offset` asks for the rotated one. Each has its own saver.
   const lanes = [];
   for (const config of CONFIGS) {
     const { target, checkpointer } = await openLane(kind, config);
@@ -848,8 +865,9 @@ async function wholeReplay(kind: string): Promise<ReplayRow[]> {
     const heap: HeapSampling | undefined =
       cli.values["heap-profile"] || HEAP_PROMOTED ? await startHeapSampling(HEAP_INTERVAL, !HEAP_PROMOTED) : undefined;
     for (const [i, exchange] of exchanges.entries()) {
+      const order = laneOrder(lanes.length, i, SUMMARY_PERIOD_EXCHANGES, LANE_OFFSET);
       for (let j = 0; j < lanes.length; j += 1) {
-        const entry = lanes[(i + j + LANE_OFFSET) % lanes.length] as (typeof lanes)[number];
+        const entry = lanes[order[j] as number] as (typeof lanes)[number];
         if (heap && !HEAP_PROMOTED && (i > 0 || j > 0)) await heap.restart();
         const h0 = profileClockUs();
         const threads0 = THREAD_CPU ? readThreads() : undefined;
@@ -1263,6 +1281,8 @@ const figures = {
   cpus: cpus().length,
   loadavg: loadavg(),
   data: cli.data,
+  /** The replay's lane order: balanced over the summary period, or the rotated one `--lane-offset` asks for. */
+  laneOrder: LANE_OFFSET === undefined ? `balanced over ${SUMMARY_PERIOD_EXCHANGES} exchanges` : `rotated from lane ${LANE_OFFSET}`,
   sizes,
   steps,
   replay: replayRows,
