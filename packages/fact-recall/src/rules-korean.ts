@@ -1011,7 +1011,7 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     // A date may stand between the place and the verb (`성수동으로 4월 28일에 이사했어요`).
-    re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서)/,
+    re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
@@ -2288,8 +2288,13 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * consonant (`간다`, `했다`, `있다`, `좋다`) only: nouns that end in `다` mostly follow an open
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
+/**
+ * A wish (`살고 싶어`, `가면 좋겠다`): a `-서` clause before it is part of what is wished
+ * (`제주로 이사해서 살고 싶어`), not a fact of its own, so the sentence is not cut there.
+ */
+const WISH = /(?:싶어|싶다|싶은|싶습니다|싶네요|싶어요|바라요|좋겠)/;
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2381,15 +2386,33 @@ const WORKPLACE_NAME =
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
-  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|내려왔|올라왔|내려갔|올라갔|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
 /**
  * What one switched to after `-다가` (`갤럭시 쓰다가 아이폰으로 바꿨어`, `부산 살다가 서울로 이사왔어요`):
  * the stem before `-다가` and the new value, said with `(으)로` before the verb of switching.
  */
-const SWITCHED_TO = /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사)/;
+const SWITCHED_TO =
+  /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사|내려왔|올라왔|내려갔|올라갔)/;
+/**
+ * A move said with the town it started from (`광주에서 세종으로 이사했어요`, `부산에서 서울로
+ * 올라왔어요`): the words before the town (`$1`, the subject and a when), the town left (`$2`), the
+ * move to the new town (`$3`) and that town (`$4`). Only a past move; one to come is a plan.
+ */
+const MOVED_FROM =
+  /^(.*?)(?<=^|\s)([가-힣A-Za-z]+?)에서\s+(?:\S+\s+){0,2}?((\S+?)(?:으로|로)\s*(?:\S+\s+){0,2}?(?:이사\s*(?:했|왔|갔|와서|가서|해서)|내려왔|올라왔|내려갔|올라갔))/;
+
+/** {@link MOVED_FROM} when both its towns are places one lives in (not `회사에서 가까운 곳으로`). */
+function movedFrom(sentence: string): RegExpExecArray | null {
+  const m = MOVED_FROM.exec(sentence);
+  const home = (v: string) => nounLike(v) && !NOT_A_HOME.test(v) && !SETTING.test(v) && !WORKPLACE.test(v);
+  return m && home(m[2] as string) && home(clean(m[4] as string)) ? m : null;
+}
 
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
 function switchedTo(sentence: string): string | undefined {
+  // The town moved to: the move said without where it started (`작년에 세종으로 이사했어요`).
+  const moved = movedFrom(sentence);
+  if (moved) return `${moved[1]}${sentence.slice((moved.index ?? 0) + moved[0].length - (moved[3] as string).length)}`;
   const m = SWITCHED_TO.exec(sentence);
   if (!m) return undefined;
   const value = m[2] as string;
@@ -2489,6 +2512,9 @@ function positiveOfEnded(sentence: string): string | undefined {
   // or the department gone to holds no longer.
   const dropped = DROPPED_OUT.exec(sentence.slice(speakerFirst.length));
   if (dropped) return `${(dropped[1] as string).replace(DURATION, "").trim()} 다녀요`;
+  // The town a move started from is lived in no longer (`작년에 광주에서 세종으로 이사했어요`).
+  const moved = movedFrom(sentence);
+  if (moved) return `${moved[1]}${moved[2]}에 살고 있어요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
