@@ -311,7 +311,7 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^[Rr]etired from ([A-Z].+)$/, (m) => `work at ${untimed(m[1] as string)}`],
   // Or a workplace by its kind (`retired from the post office`, `from the Navy`).
   [
-    /^[Rr]etired from (?:the )?((?:[\w-]+ ){0,2}(?:post office|army|navy|air force|marines|military|police(?: force| department)?|fire department|school district|hospital|bank|factory|railroad|mill|plant|county|city))\b(.*)$/,
+    /^[Rr]etired from (?:the )?((?:[\w-]+ ){0,2}(?:post office|army|navy|air force|marines|military|police(?: force| department| service)?|fire (?:department|service|brigade)|civil service|council|railroad|railways?|NHS|mines?|school district|hospital|bank|factory|mill|plant|county|city))\b(.*)$/,
     (m) => `work at ${untimed(`${m[1]}${m[2]}`)}`,
   ],
 ];
@@ -1103,7 +1103,7 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
 /** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
-const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?)\b)/i;
+const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from)\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";

@@ -2294,7 +2294,7 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  */
 const WISH = /(?:싶어|싶다|싶은|싶습니다|싶네요|싶어요|바라요|좋겠)/;
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2423,6 +2423,18 @@ function switchedTo(sentence: string): string | undefined {
 /** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
 const DROPPED_OUT =
   /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
+/** Retiring, in the past (`정년퇴직하셨어요`, `은퇴했어`, `퇴직하였습니다`); one to come is a plan. */
+const RETIRE = "(?:정년\\s*)?(?:퇴직|은퇴)(?:을|를)?\\s*(?:하셨|했|하였|하고|하시고)";
+/**
+ * A job said before retiring, in the past (`초등학교 선생님이었는데 2월에 정년퇴직하셨어요`) or as
+ * the post retired from (`시청 공무원으로 정년퇴직하고`, `용접공으로 삼십 년을 일하다가 은퇴했습니다`,
+ * only a length or a when between): the words before it, the job and, for the post, its particle.
+ */
+const RETIRED_AS = new RegExp(
+  `^(.*?)(\\S+?)(?:(?:이었|였|이셨|셨)(?:는데|고|지만|다가)?\\s+(?:\\S+\\s+){0,2}?|(으로|로)\\s+(?:(?:\\S*(?:년|월|말|초)\\S*|[일이삼사오육칠팔구십백\\d]+|동안|있다가|계시다가|일하다가|일하시다가|근무하다가)\\s+){0,5})${RETIRE}`,
+);
+/** A job or workplace retired from, as the verb's object (`공무원 퇴직하셨어`, `경찰을 은퇴했어요`). */
+const RETIRED_FROM = new RegExp(`^(.*?)(?<=^|\\s)([가-힣A-Za-z]+?)(?:을|를|에서)?\\s+${RETIRE}`);
 /** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
 const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
@@ -2512,6 +2524,21 @@ function positiveOfEnded(sentence: string): string | undefined {
   // or the department gone to holds no longer.
   const dropped = DROPPED_OUT.exec(sentence.slice(speakerFirst.length));
   if (dropped) return `${(dropped[1] as string).replace(DURATION, "").trim()} 다녀요`;
+  // A job retired from, said before the retirement (`간호사였는데 작년에 정년퇴직하셨어요`) or as what
+  // was retired from (`공무원 퇴직하셨어`, `은행 퇴직했어요`): the job or the workplace, ended.
+  const retired = RETIRED_AS.exec(sentence) ?? RETIRED_FROM.exec(sentence);
+  // A verb before the retirement (`은행 다니다 퇴직하고`), or a post after its workplace (`은행에서
+  // 지점장으로 있다가`, the workplace kept), is read with `-다가` below.
+  const post = retired?.[3] !== undefined;
+  if (retired && !/(?:다|다가|고|서)$/.test(retired[2] as string) && !(post && /\S에서\s+$/.test(retired[1] as string))) {
+    const job = retired[2] as string;
+    // The post (`교사로 있다가 … 정년퇴직했습니다`) as a job held.
+    if (post) return `${retired[1]}${josa(job, "으로", "로")} 일하고 있어요`;
+    if (WORKPLACE.test(job) || LEFT_WORKPLACE_FORM.test(job)) return `${retired[1]}${job}에서 일하고 있어요`;
+    // A title with 님 (`선생님`) is a job too, which nounLike does not take.
+    if ((nounLike(job) || /님$/.test(job)) && !SETTING.test(job)) return `${retired[1]}${josa(job, "이에요", "예요")}`;
+  }
+
   // The town a move started from is lived in no longer (`작년에 광주에서 세종으로 이사했어요`).
   const moved = movedFrom(sentence);
   if (moved) return `${moved[1]}${moved[2]}에 살고 있어요`;
