@@ -25,7 +25,9 @@ const FAMILY_REL = REL.split("|")
 /** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
 const PET =
   "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|tortoise|snake|horse|guinea pig|lizard|bearded dragon|gecko|ferret|chinchilla|gerbil|budgie|cockatiel|pet|" +
-  "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
+  "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull|" +
+  // Breeds said alone (`a lurcher called Bramble`, `our cockapoo`).
+  "whippet|lurcher|labradoodle|goldendoodle|cockapoo|cavapoo|cavalier|rottweiler|doberman|great dane|mastiff|sheepdog|weimaraner|vizsla|shiba(?: inu)?|akita|samoyed|malamute|bichon(?: frise)?|havanese|pomeranian|yorkie|westie|staffie|staffy|ragdoll|siamese|maine coon|sphynx";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
  * cat`; two of them: `a retired racing greyhound`): a lowercase word that is no quantifier or size
@@ -1045,6 +1047,16 @@ const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |c
 /** A pet named right after its kind (`my cat Mochi is 12`, `our dog Rufus ...`): the speaker's pet, named. */
 const PET_APPOSITION = new RegExp(`\\b(?:[Mm]y|[Oo]ur) (${PET}) (?!I\\b)([A-Z][a-z][\\w'-]*)\\b`);
 /**
+ * A breed said of a pet just named (`… is a 9 yr old lab mix`, `… is a rescue greyhound`): the breed;
+ * not another animal the pet is compared with or near (`is friends with a whippet`).
+ */
+const PET_BREED_AFTER = new RegExp(
+  `^,?\\s+(?:is|was) (?:an? )?(?:(?!(?:with|of|to|than|like|and|or|from|for|at|in|on|by|scared|afraid|friends|bigger|smaller)\\b)[\\w-]+ ){0,4}?((?:${PET_KIND_WORD} )?(?:[a-z]+ mix|${PET}|lab))\\b(?! (?:named|called|who|that)\\b)`,
+  "i",
+);
+/** Kinds of pet that are no breed (`dog`, `cat`): the kind the pet was named with stays. */
+const GENERIC_PET_KIND = /^(?:[\w-]+ )?(?:dog|puppy|cat|kitten|pet|bird|fish)$/i;
+/**
  * A relative named right after the word for them (`my wife Dani is ...`, `my sister, Jo, lives
  * ...`): the name, to go into the fact's text; the clause is the relative's, read without it.
  */
@@ -1246,8 +1258,12 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
     // A pet that died is no pet now: its name is no fact of its own.
     const died = PET_DIED.exec(clause);
     const pet = died ? null : (PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause));
-    if (pet)
-      push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
+    if (pet) {
+      // The breed the clause goes on to give the named pet (`our dog Biscuit is a 9 yr old lab mix`).
+      const breed = PET_BREED_AFTER.exec(clause.slice((pet.index ?? 0) + pet[0].length))?.[1]?.toLowerCase();
+      const kind = breed !== undefined && !GENERIC_PET_KIND.test(breed) ? breed : (pet[1] as string);
+      push(speaker.id, "pet", list(`${kind} named ${pet[2]}`, `${speaker.label} has a pet ${kind} named ${pet[2]}`, pet[2] as string));
+    }
     const favorite = FAVORITE_CLAUSE.exec(clause);
     if (favorite) {
       const thing = (favorite[1] as string).trim().toLowerCase();

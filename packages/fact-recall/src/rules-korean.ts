@@ -1459,7 +1459,8 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
+      // `키우는데` too (`비숑 한 마리 키우는데 …`), and a breed as the subject of 있다 (`코숏이 있어요`).
+      `(${PET})(?:를|을|가|도|는|(?<=[^고])이)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|키우는데|입양했|입양해|데려왔|있어요|있습니다)`,
     ),
     build: (m, l, body) => {
       // A breed said right after a pet by its kind (`강아지 키워요 말티즈예요`, `강아지 키워 웰시코기고 …`) is the pet.
@@ -1469,6 +1470,18 @@ const RULES: Rule[] = [
       const breed = after?.[1] !== undefined && BREED.test(after[1]) && GENERIC_PET.test(m[1] as string) ? after[1] : undefined;
       const v = breed ?? (m[1] as string);
       return list(v, `${topic(l)} 반려동물 ${v}${m[2] ? ` ${m[2]}` : ""}를 키운다`, v);
+    },
+  },
+  {
+    // One's pet by its kind and its name, then its breed (`우리 고양이 나비는 러시안블루예요`, `반려견
+    // 콩이는 올해 열 살 된 포메예요`): the pet is the breed, keyed by the name.
+    attribute: "pet",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:집\\s*)?(?:강아지|고양이|반려견|반려묘|개)\\s+([가-힣]{1,4}?)(?:는|은)\\s+(?:\\S+\\s+){0,4}?([가-힣]+?)(?:${COPULA_LINK}|${COPULA}|임)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const breed = m[2] as string;
+      return BREED.test(breed) ? list(`${breed} ${m[1]}`, `${topic(l)} 반려동물 ${breed} ${m[1]}를 키운다`, m[1]) : undefined;
     },
   },
   {
@@ -2945,6 +2958,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const namedBefore = first ? null : namedClause;
 
     const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
+    // The pet by its kind the clause before kept with `-는데` in this sentence (`강아지 키우는데 …`):
+    // a question after it asks of the listener's pet (`… 이름이 뭐예요?`), and a name after it
+    // (`… 이름은 콩이에요`) says the same pet again; either way the kind alone is no fact of its own.
+    const keptWhile = !first && petBefore !== undefined && /키우는데$/.test(lastSaid.trim()) ? petBefore : undefined;
     lastSaid = said;
     if (first) {
       topicRelative = undefined;
@@ -2997,7 +3014,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     previous = undefined;
     // A reaction's condition (`땅콩 먹으면 두드러기 나요`) is a fact's, not a hypothetical's, `-면`.
     const hypothetical = HYPOTHETICAL.test(sentence.replace(REACTION, (r) => r.replace(/면(?=\s)/, "")));
-    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) continue;
+    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) {
+      if (keptWhile !== undefined && QUESTION.test(sentence)) facts.splice(keptWhile, 1);
+      continue;
+    }
     previous = sentence;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
@@ -3031,6 +3051,8 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       (f) => !(ofPet && f.attribute === "age" && f.subject === speaker.id),
     );
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
+    const kind = keptWhile === undefined ? undefined : facts[keptWhile]?.value;
+    if (keptWhile !== undefined && all.some((f) => f.attribute === "pet" && f.value.startsWith(`${kind} `))) facts.splice(keptWhile, 1);
     facts.push(...all.filter(spoken));
     // Only a pet this clause kept (lib is ES2022: no findLastIndex).
     for (let i = facts.length - 1; i >= facts.length - all.length && i >= 0; i -= 1) {
