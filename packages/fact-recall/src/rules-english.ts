@@ -819,7 +819,7 @@ const RULES: Rule[] = [
   {
     attribute: "likes",
     re: new RegExp(
-      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|keen on|interested in)) ${VAL}`,
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|mad about(?! (?:my|his|her|their|our|your|the|it|this|that|him|them|what|how|being|having)\\b)|keen on|interested in)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -1114,8 +1114,12 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   [/\bstudent in ([a-z][a-z ]*?) (?:at|in) [A-Z]/, "study"],
   [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
-/** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
-const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from)\b)/i;
+/**
+ * A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in
+ * Provo and work at a clinic`, `is nine and obsessed with Lego`).
+ */
+const SAME_SUBJECT_AND =
+  /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
@@ -1346,7 +1350,12 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
     // Each predicate of the subject joined by `and` (`is diabetic and lives in Fresno`): its ended
     // fact or its first rule.
     for (const part of subject.predicate.split(SAME_SUBJECT_AND)) {
-      const partSubject = { ...subject, predicate: part.replace(/^is\b/i, "am").replace(/^has\b/i, "have") };
+      // A state after `and` goes without its verb (`is nine and obsessed with Lego`).
+      const predicate = part
+        .replace(/^is\b/i, "am")
+        .replace(/^has\b/i, "have")
+        .replace(/^(?=(?:obsessed|mad|crazy) (?:with|about)\b)/i, "am ");
+      const partSubject = { ...subject, predicate };
       const found = endedFact(partSubject) ?? matchRule(partSubject);
       if (!found) continue;
       push(subject.id, found.attribute, found.built);

@@ -572,14 +572,21 @@ const GONE_ACTIVITY =
   "등산|낚시|캠핑|글램핑|백패킹|산책|수영|클라이밍|볼링|골프|라운딩|스키|서핑|등반|트레킹|드라이브|출사|조깅|러닝|요가|필라테스|헬스|탁구|당구|노래방|사우나|찜질방";
 /** Activities kept up with 하다, 다니다 or 가다 ({@link GONE_ACTIVITY} and workouts, games, crafts). */
 const HABIT_ACTIVITY = `${GONE_ACTIVITY}|운동|명상|독서|뜨개질|스트레칭|홈트|발레|복싱|주짓수|크로스핏|축구|농구|야구|풋살|배구|마라톤|줌바|댄스|춤|필라테스|PT`;
+/**
+ * A pastime by the form of its name: a loanword in -ing (`베이킹`, `클라이밍`, `캠핑`, `러닝`), a
+ * doing (`뜨개질`, `그림 그리기`), games and building toys (`레고`); what one is into otherwise is a
+ * thing one likes (`공룡`).
+ */
+const ACTIVITY_FORM =
+  /(?:[킹밍핑닝딩잉싱팅깅빙링]|질|하기|그리기|만들기|게임|수영|요리|여행|등산|낚시|골프|테니스|요가|그림|노래|악기|레고|퍼즐)$/;
 /** The particle of an activity as the topic or object (`테니스는`, `수영을`, `요가도`); without one it may begin a compound (`야구 시즌`). */
 const TOPIC_OR_OBJECT = "(?:은|는|을|를|도)\\s+";
 /**
  * What one falls into that is no pastime (`물에 빠졌어`, `고민에 빠졌어요`): water and holes,
- * states of mind and love.
+ * states of mind and love, the fun of something (`텃밭 가꾸는 재미에`).
  */
 const NOT_INTO =
-  /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성)$/;
+  /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성|재미)$/;
 /** What is frightening or gory to watch (`공포영화`, `잔인한 영화`, `무서운 거`, `피 나는 장면`). */
 const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|무서|징그|끔찍|피\s|벌레|수술\s*장면/;
 /** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
@@ -1894,9 +1901,12 @@ const RULES: Rule[] = [
       const v = m[1] as string;
       const pointed = /^(?:그|이|저|그런|이런|저런|요|이번|그\s*사람)$/.test(wordsBefore(body, m).at(-1) ?? "");
       // The particle is off already: a noun may end like one (`레고`, `요가`).
-      return pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
-        ? undefined
-        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+      if (pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v))
+        return undefined;
+      // Into a thing, not a pastime (`공룡에 푹 빠져 있어요`, `레고에 빠졌어`): a liking.
+      if (!KNOWN_ACTIVITY.test(v) && !ACTIVITY_FORM.test(v))
+        return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), attribute: "likes" };
+      return list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
     relative: true,
   },
