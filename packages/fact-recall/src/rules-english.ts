@@ -25,7 +25,9 @@ const FAMILY_REL = REL.split("|")
 /** Pets by kind, then dog breeds (`a golden retriever named Biscuit`, `a beagle`), the two-word ones whole. */
 const PET =
   "dog|puppy|cat|kitten|hamster|rabbit|bunny|parrot|bird|fish|turtle|tortoise|snake|horse|guinea pig|lizard|bearded dragon|gecko|ferret|chinchilla|gerbil|budgie|cockatiel|pet|" +
-  "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull";
+  "golden retriever|labrador(?: retriever)?|border collie|german shepherd|jack russell(?: terrier)?|retriever|collie|poodle|beagle|terrier|bulldog|husky|corgi|dachshund|pug|chihuahua|spaniel|schnauzer|maltese|shih tzu|greyhound|pit ?bull|" +
+  // Breeds said alone (`a lurcher called Bramble`, `our cockapoo`).
+  "whippet|lurcher|labradoodle|goldendoodle|cockapoo|cavapoo|cavalier|rottweiler|doberman|great dane|mastiff|sheepdog|weimaraner|vizsla|shiba(?: inu)?|akita|samoyed|malamute|bichon(?: frise)?|havanese|pomeranian|yorkie|westie|staffie|staffy|ragdoll|siamese|maine coon|sphynx";
 /**
  * A word before a pet's kind that says which (`a springer spaniel`, `a rescue greyhound`, `a tabby
  * cat`; two of them: `a retired racing greyhound`): a lowercase word that is no quantifier or size
@@ -311,7 +313,7 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   [/^[Rr]etired from ([A-Z].+)$/, (m) => `work at ${untimed(m[1] as string)}`],
   // Or a workplace by its kind (`retired from the post office`, `from the Navy`).
   [
-    /^[Rr]etired from (?:the )?((?:[\w-]+ ){0,2}(?:post office|army|navy|air force|marines|military|police(?: force| department)?|fire department|school district|hospital|bank|factory|railroad|mill|plant|county|city))\b(.*)$/,
+    /^[Rr]etired from (?:the )?((?:[\w-]+ ){0,2}(?:post office|army|navy|air force|marines|military|police(?: force| department| service)?|fire (?:department|service|brigade)|civil service|council|railroad|railways?|NHS|mines?|school district|hospital|bank|factory|mill|plant|county|city))\b(.*)$/,
     (m) => `work at ${untimed(`${m[1]}${m[2]}`)}`,
   ],
 ];
@@ -817,7 +819,7 @@ const RULES: Rule[] = [
   {
     attribute: "likes",
     re: new RegExp(
-      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|keen on|interested in)) ${VAL}`,
+      `^${ADV}(?:love|loves|like|likes|enjoy|enjoys|adore|am ${ADV}(?:into|(?:a )?(?:big |huge )?fan of|passionate about|obsessed with|crazy about|mad about(?! (?:my|his|her|their|our|your|the|it|this|that|him|them|what|how|being|having)\\b)|keen on|interested in)) ${VAL}`,
       "i",
     ),
     build: (m, s) => {
@@ -1045,6 +1047,16 @@ const PET_NAME_CLAUSE = new RegExp(`\\b[Mm]y (${PET})(?:'s name)? is (?:named |c
 /** A pet named right after its kind (`my cat Mochi is 12`, `our dog Rufus ...`): the speaker's pet, named. */
 const PET_APPOSITION = new RegExp(`\\b(?:[Mm]y|[Oo]ur) (${PET}) (?!I\\b)([A-Z][a-z][\\w'-]*)\\b`);
 /**
+ * A breed said of a pet just named (`… is a 9 yr old lab mix`, `… is a rescue greyhound`): the breed;
+ * not another animal the pet is compared with or near (`is friends with a whippet`).
+ */
+const PET_BREED_AFTER = new RegExp(
+  `^,?\\s+(?:is|was) (?:an? )?(?:(?!(?:with|of|to|than|like|and|or|from|for|at|in|on|by|scared|afraid|friends|bigger|smaller)\\b)[\\w-]+ ){0,4}?((?:${PET_KIND_WORD} )?(?:[a-z]+ mix|${PET}|lab))\\b(?! (?:named|called|who|that)\\b)`,
+  "i",
+);
+/** Kinds of pet that are no breed (`dog`, `cat`): the kind the pet was named with stays. */
+const GENERIC_PET_KIND = /^(?:[\w-]+ )?(?:dog|puppy|cat|kitten|pet|bird|fish)$/i;
+/**
  * A relative named right after the word for them (`my wife Dani is ...`, `my sister, Jo, lives
  * ...`): the name, to go into the fact's text; the clause is the relative's, read without it.
  */
@@ -1102,8 +1114,12 @@ const SIDE_FACTS: Array<[RegExp, string]> = [
   [/\bstudent in ([a-z][a-z ]*?) (?:at|in) [A-Z]/, "study"],
   [/\bat (?:the )?[A-Z][\w&'.-]*(?: (?:of )?[A-Z][\w&'.-]*)* (?:doing|studying|reading) ([a-z][a-z ]*)/, "study"],
 ];
-/** A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in Provo and work at a clinic`). */
-const SAME_SUBJECT_AND = /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?)\b)/i;
+/**
+ * A predicate with a second one for the same subject (`is diabetic and lives in Fresno`, `live in
+ * Provo and work at a clinic`, `is nine and obsessed with Lego`).
+ */
+const SAME_SUBJECT_AND =
+  /\s+and\s+(?=(?:lives?|works?|am|is|has|have|goes|go|studies|study|plays?|retired from|(?:obsessed|mad|crazy) (?:with|about))\b)/i;
 /** `my birthday is on 3/22`, `my son's birthday is May 2nd`: the date. */
 /** Months as chat shortens them (`Nov 3rd`, `Sept. 12`). */
 const MONTH_ABBR = "(?:jan|feb|mar|apr|jun|jul|aug|sept?|oct|nov|dec)\\.?";
@@ -1246,8 +1262,12 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
     // A pet that died is no pet now: its name is no fact of its own.
     const died = PET_DIED.exec(clause);
     const pet = died ? null : (PET_NAME_CLAUSE.exec(clause) ?? PET_APPOSITION.exec(clause));
-    if (pet)
-      push(speaker.id, "pet", list(`${pet[1]} named ${pet[2]}`, `${speaker.label} has a pet ${pet[1]} named ${pet[2]}`, pet[2] as string));
+    if (pet) {
+      // The breed the clause goes on to give the named pet (`our dog Biscuit is a 9 yr old lab mix`).
+      const breed = PET_BREED_AFTER.exec(clause.slice((pet.index ?? 0) + pet[0].length))?.[1]?.toLowerCase();
+      const kind = breed !== undefined && !GENERIC_PET_KIND.test(breed) ? breed : (pet[1] as string);
+      push(speaker.id, "pet", list(`${kind} named ${pet[2]}`, `${speaker.label} has a pet ${kind} named ${pet[2]}`, pet[2] as string));
+    }
     const favorite = FAVORITE_CLAUSE.exec(clause);
     if (favorite) {
       const thing = (favorite[1] as string).trim().toLowerCase();
@@ -1330,7 +1350,12 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
     // Each predicate of the subject joined by `and` (`is diabetic and lives in Fresno`): its ended
     // fact or its first rule.
     for (const part of subject.predicate.split(SAME_SUBJECT_AND)) {
-      const partSubject = { ...subject, predicate: part.replace(/^is\b/i, "am").replace(/^has\b/i, "have") };
+      // A state after `and` goes without its verb (`is nine and obsessed with Lego`).
+      const predicate = part
+        .replace(/^is\b/i, "am")
+        .replace(/^has\b/i, "have")
+        .replace(/^(?=(?:obsessed|mad|crazy) (?:with|about)\b)/i, "am ");
+      const partSubject = { ...subject, predicate };
       const found = endedFact(partSubject) ?? matchRule(partSubject);
       if (!found) continue;
       push(subject.id, found.attribute, found.built);

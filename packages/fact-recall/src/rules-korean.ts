@@ -572,14 +572,21 @@ const GONE_ACTIVITY =
   "등산|낚시|캠핑|글램핑|백패킹|산책|수영|클라이밍|볼링|골프|라운딩|스키|서핑|등반|트레킹|드라이브|출사|조깅|러닝|요가|필라테스|헬스|탁구|당구|노래방|사우나|찜질방";
 /** Activities kept up with 하다, 다니다 or 가다 ({@link GONE_ACTIVITY} and workouts, games, crafts). */
 const HABIT_ACTIVITY = `${GONE_ACTIVITY}|운동|명상|독서|뜨개질|스트레칭|홈트|발레|복싱|주짓수|크로스핏|축구|농구|야구|풋살|배구|마라톤|줌바|댄스|춤|필라테스|PT`;
+/**
+ * A pastime by the form of its name: a loanword in -ing (`베이킹`, `클라이밍`, `캠핑`, `러닝`), a
+ * doing (`뜨개질`, `그림 그리기`), games and building toys (`레고`); what one is into otherwise is a
+ * thing one likes (`공룡`).
+ */
+const ACTIVITY_FORM =
+  /(?:[킹밍핑닝딩잉싱팅깅빙링]|질|하기|그리기|만들기|게임|수영|요리|여행|등산|낚시|골프|테니스|요가|그림|노래|악기|레고|퍼즐)$/;
 /** The particle of an activity as the topic or object (`테니스는`, `수영을`, `요가도`); without one it may begin a compound (`야구 시즌`). */
 const TOPIC_OR_OBJECT = "(?:은|는|을|를|도)\\s+";
 /**
  * What one falls into that is no pastime (`물에 빠졌어`, `고민에 빠졌어요`): water and holes,
- * states of mind and love.
+ * states of mind and love, the fun of something (`텃밭 가꾸는 재미에`).
  */
 const NOT_INTO =
-  /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성)$/;
+  /^(?:물|바다|강|호수|계곡|수영장|웅덩이|구멍|하수구|함정|늪|수렁|나락|사랑|고민|생각|잠|슬럼프|위기|혼란|우울|우울감|불안|공황|충격|절망|패닉|멘붕|곤경|딜레마|유혹|매력|침체|시름|혼수상태|매너리즘|타성|재미)$/;
 /** What is frightening or gory to watch (`공포영화`, `잔인한 영화`, `무서운 거`, `피 나는 장면`). */
 const GRUESOME = /공포|호러|귀신|좀비|고어|스릴러|슬래셔|잔인|무서|징그|끔찍|피\s|벌레|수술\s*장면/;
 /** The purpose of a trip (`출장`, `카페 투어`, `여행`): where it went is the event's place. */
@@ -1011,7 +1018,7 @@ const RULES: Rule[] = [
   {
     attribute: "residence",
     // A date may stand between the place and the verb (`성수동으로 4월 28일에 이사했어요`).
-    re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서)/,
+    re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
     build: (m, l) => {
       const v = clean(m[1] as string);
       return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
@@ -1459,7 +1466,8 @@ const RULES: Rule[] = [
   {
     attribute: "pet",
     re: new RegExp(
-      `(${PET})(?:를|을|가|도|는)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|입양했|입양해|데려왔|있어요|있습니다)`,
+      // `키우는데` too (`비숑 한 마리 키우는데 …`), and a breed as the subject of 있다 (`코숏이 있어요`).
+      `(${PET})(?:를|을|가|도|는|(?<=[^고])이)?\\s*(?:(\\S+\\s*마리)(?:를|을)?\\s*)?(?:키워|키우고|키웁니다|키운다|키우는데|입양했|입양해|데려왔|있어요|있습니다)`,
     ),
     build: (m, l, body) => {
       // A breed said right after a pet by its kind (`강아지 키워요 말티즈예요`, `강아지 키워 웰시코기고 …`) is the pet.
@@ -1469,6 +1477,18 @@ const RULES: Rule[] = [
       const breed = after?.[1] !== undefined && BREED.test(after[1]) && GENERIC_PET.test(m[1] as string) ? after[1] : undefined;
       const v = breed ?? (m[1] as string);
       return list(v, `${topic(l)} 반려동물 ${v}${m[2] ? ` ${m[2]}` : ""}를 키운다`, v);
+    },
+  },
+  {
+    // One's pet by its kind and its name, then its breed (`우리 고양이 나비는 러시안블루예요`, `반려견
+    // 콩이는 올해 열 살 된 포메예요`): the pet is the breed, keyed by the name.
+    attribute: "pet",
+    re: new RegExp(
+      `^(?:${MY}\\s*)?(?:집\\s*)?(?:강아지|고양이|반려견|반려묘|개)\\s+([가-힣]{1,4}?)(?:는|은)\\s+(?:\\S+\\s+){0,4}?([가-힣]+?)(?:${COPULA_LINK}|${COPULA}|임)[.!~…]*$`,
+    ),
+    build: (m, l) => {
+      const breed = m[2] as string;
+      return BREED.test(breed) ? list(`${breed} ${m[1]}`, `${topic(l)} 반려동물 ${breed} ${m[1]}를 키운다`, m[1]) : undefined;
     },
   },
   {
@@ -1881,9 +1901,12 @@ const RULES: Rule[] = [
       const v = m[1] as string;
       const pointed = /^(?:그|이|저|그런|이런|저런|요|이번|그\s*사람)$/.test(wordsBefore(body, m).at(-1) ?? "");
       // The particle is off already: a noun may end like one (`레고`, `요가`).
-      return pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v)
-        ? undefined
-        : list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
+      if (pointed || NOT_INTO.test(v) || notAValue(v) || FUNCTION_WORD.test(v) || SETTING.test(v) || REL_WORD.test(v) || modifierForm(v))
+        return undefined;
+      // Into a thing, not a pastime (`공룡에 푹 빠져 있어요`, `레고에 빠졌어`): a liking.
+      if (!KNOWN_ACTIVITY.test(v) && !ACTIVITY_FORM.test(v))
+        return { ...list(v, `${topic(l)} ${josa(v, "을", "를")} 좋아한다 (좋아함)`), attribute: "likes" };
+      return list(v, `${topic(l)} ${clean(body)} (취미, 활동)`);
     },
     relative: true,
   },
@@ -2288,8 +2311,13 @@ function subjectOf(before: string, speaker: Speaker, next: string): Speaker | un
  * consonant (`간다`, `했다`, `있다`, `좋다`) only: nouns that end in `다` mostly follow an open
  * syllable (`캐나다`, `바다`, `마다`), so `우리 누나 캐나다 살아` stays one sentence.
  */
+/**
+ * A wish (`살고 싶어`, `가면 좋겠다`): a `-서` clause before it is part of what is wished
+ * (`제주로 이사해서 살고 싶어`), not a fact of its own, so the sentence is not cut there.
+ */
+const WISH = /(?:싶어|싶다|싶은|싶습니다|싶네요|싶어요|바라요|좋겠)/;
 const SENTENCE_BREAK = new RegExp(
-  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼))|(?<=[았었했]고|[가-힣](?:아서|어서|해서|와서|워서|셔서)|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
+  `(?<=[.!?。…~])\\s+|\\n+|(?<=(?:요|${CLOSED_SYLLABLE}다|죠|(?<!다)니다))\\s+(?=[가-힣A-Za-z])|,\\s+|(?<=(?:는데|은데|인데|신데|지만|는데요|라서|여서|으니|니까|니깐|거든|잖아))\\s+(?!(?:\\S+\\s+){0,2}?(?:팔았|팔아버렸|처분했|넘겼|(?:정년)?(?:퇴직|은퇴)(?:하셨|했|하였)))|(?<=[았었했]고|[가-힣]이고)\\s+(?=[가-힣A-Za-z])|(?<=[가-힣](?:아서|어서|해서|와서|워서|셔서))\\s+(?=[가-힣A-Za-z])(?![^\\n]*${WISH.source})|(?<=(?:^|\\s)\\S*?(?:살면서|사시면서))\\s+(?![^\\n]*${HYPOTHETICAL.source})`,
 );
 
 /** Where a sentence ends (punctuation, a line break, a final ending before a space), not a connective. */
@@ -2381,15 +2409,33 @@ const WORKPLACE_NAME =
 const LEFT_WORKPLACE_FORM = /(?:회사|은행|병원|전자|그룹|증권|카드|보험|공사|센터|연구소|연구원|스튜디오|[A-Za-z])$/;
 /** `<clause>-다가` and, later in the sentence, a verb of leaving, moving or stopping. */
 const WHILE_THEN =
-  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
+  /^(.*?)([가-힣]+?)(?:시)?(?:다가?\s+(?:\S+\s+)*?\S*(그만뒀|그만두었|그만두고|관뒀|관두고|퇴사|퇴직|은퇴|이사|내려왔|올라왔|내려갔|올라갔|옮겼|이직|나왔|접었|끊었|바꿨|바꾸었|갈아탔)|고\s+(?:\S+\s+)?(그만뒀|그만두었|관뒀|퇴사했|접었))/;
 /**
  * What one switched to after `-다가` (`갤럭시 쓰다가 아이폰으로 바꿨어`, `부산 살다가 서울로 이사왔어요`):
  * the stem before `-다가` and the new value, said with `(으)로` before the verb of switching.
  */
-const SWITCHED_TO = /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사)/;
+const SWITCHED_TO =
+  /(?:^|\s)(쓰|살|타|다니)다가?\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:바꿨|바꾸었|갈아탔|이사|내려왔|올라왔|내려갔|올라갔)/;
+/**
+ * A move said with the town it started from (`광주에서 세종으로 이사했어요`, `부산에서 서울로
+ * 올라왔어요`): the words before the town (`$1`, the subject and a when), the town left (`$2`), the
+ * move to the new town (`$3`) and that town (`$4`). Only a past move; one to come is a plan.
+ */
+const MOVED_FROM =
+  /^(.*?)(?<=^|\s)([가-힣A-Za-z]+?)에서\s+(?:\S+\s+){0,2}?((\S+?)(?:으로|로)\s*(?:\S+\s+){0,2}?(?:이사\s*(?:했|왔|갔|와서|가서|해서)|내려왔|올라왔|내려갔|올라갔))/;
+
+/** {@link MOVED_FROM} when both its towns are places one lives in (not `회사에서 가까운 곳으로`). */
+function movedFrom(sentence: string): RegExpExecArray | null {
+  const m = MOVED_FROM.exec(sentence);
+  const home = (v: string) => nounLike(v) && !NOT_A_HOME.test(v) && !SETTING.test(v) && !WORKPLACE.test(v);
+  return m && home(m[2] as string) && home(clean(m[4] as string)) ? m : null;
+}
 
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
 function switchedTo(sentence: string): string | undefined {
+  // The town moved to: the move said without where it started (`작년에 세종으로 이사했어요`).
+  const moved = movedFrom(sentence);
+  if (moved) return `${moved[1]}${sentence.slice((moved.index ?? 0) + moved[0].length - (moved[3] as string).length)}`;
   const m = SWITCHED_TO.exec(sentence);
   if (!m) return undefined;
   const value = m[2] as string;
@@ -2400,6 +2446,18 @@ function switchedTo(sentence: string): string | undefined {
 /** A school left for good (`자퇴`), what was gone to before it (`전문대 호텔조리과 다니다가 …`). */
 const DROPPED_OUT =
   /^(.*?\S(?:학교|대학|대|과|고|중|원))(?:을|를|에)?\s+(?:(?:다니다가?|다니고|다녔는데)\s+(?:\S+\s+){0,3}?)?자퇴(?:했|하였|하고|함|해서|해(?=[\s.!~…]|$)|해요|한\s*지)/;
+/** Retiring, in the past (`정년퇴직하셨어요`, `은퇴했어`, `퇴직하였습니다`); one to come is a plan. */
+const RETIRE = "(?:정년\\s*)?(?:퇴직|은퇴)(?:을|를)?\\s*(?:하셨|했|하였|하고|하시고)";
+/**
+ * A job said before retiring, in the past (`초등학교 선생님이었는데 2월에 정년퇴직하셨어요`) or as
+ * the post retired from (`시청 공무원으로 정년퇴직하고`, `용접공으로 삼십 년을 일하다가 은퇴했습니다`,
+ * only a length or a when between): the words before it, the job and, for the post, its particle.
+ */
+const RETIRED_AS = new RegExp(
+  `^(.*?)(\\S+?)(?:(?:이었|였|이셨|셨)(?:는데|고|지만|다가)?\\s+(?:\\S+\\s+){0,2}?|(으로|로)\\s+(?:(?:\\S*(?:년|월|말|초)\\S*|[일이삼사오육칠팔구십백\\d]+|동안|있다가|계시다가|일하다가|일하시다가|근무하다가)\\s+){0,5})${RETIRE}`,
+);
+/** A job or workplace retired from, as the verb's object (`공무원 퇴직하셨어`, `경찰을 은퇴했어요`). */
+const RETIRED_FROM = new RegExp(`^(.*?)(?<=^|\\s)([가-힣A-Za-z]+?)(?:을|를|에서)?\\s+${RETIRE}`);
 /** Leaving a job (`그만뒀`, `관뒀`, `퇴사`), not a habit alone (`접었`, `끊었`). */
 const LEFT_JOB = /^(?:그만|관|퇴사|퇴직|은퇴|이직)/;
 /** How long something held (`오래`, `3년`, `한동안`): said of a past, not part of its value. */
@@ -2489,6 +2547,24 @@ function positiveOfEnded(sentence: string): string | undefined {
   // or the department gone to holds no longer.
   const dropped = DROPPED_OUT.exec(sentence.slice(speakerFirst.length));
   if (dropped) return `${(dropped[1] as string).replace(DURATION, "").trim()} 다녀요`;
+  // A job retired from, said before the retirement (`간호사였는데 작년에 정년퇴직하셨어요`) or as what
+  // was retired from (`공무원 퇴직하셨어`, `은행 퇴직했어요`): the job or the workplace, ended.
+  const retired = RETIRED_AS.exec(sentence) ?? RETIRED_FROM.exec(sentence);
+  // A verb before the retirement (`은행 다니다 퇴직하고`), or a post after its workplace (`은행에서
+  // 지점장으로 있다가`, the workplace kept), is read with `-다가` below.
+  const post = retired?.[3] !== undefined;
+  if (retired && !/(?:다|다가|고|서)$/.test(retired[2] as string) && !(post && /\S에서\s+$/.test(retired[1] as string))) {
+    const job = retired[2] as string;
+    // The post (`교사로 있다가 … 정년퇴직했습니다`) as a job held.
+    if (post) return `${retired[1]}${josa(job, "으로", "로")} 일하고 있어요`;
+    if (WORKPLACE.test(job) || LEFT_WORKPLACE_FORM.test(job)) return `${retired[1]}${job}에서 일하고 있어요`;
+    // A title with 님 (`선생님`) is a job too, which nounLike does not take.
+    if ((nounLike(job) || /님$/.test(job)) && !SETTING.test(job)) return `${retired[1]}${josa(job, "이에요", "예요")}`;
+  }
+
+  // The town a move started from is lived in no longer (`작년에 광주에서 세종으로 이사했어요`).
+  const moved = movedFrom(sentence);
+  if (moved) return `${moved[1]}${moved[2]}에 살고 있어요`;
   // `-다가` then a verb of leaving: what was done before holds no longer (`삼성전자 다니다가
   // 그만뒀어요`, `인천에서 살다가 이사왔어요`, `테니스는 치다가 그만뒀어`).
   const until = WHILE_THEN.exec(sentence);
@@ -2892,6 +2968,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     const namedBefore = first ? null : namedClause;
 
     const askedName = NAME_ASKED.test(lastSaid.replace(LEAD, "")) ? "name" : ME_ASKED.test(lastSaid.trim()) ? "me" : undefined;
+    // The pet by its kind the clause before kept with `-는데` in this sentence (`강아지 키우는데 …`):
+    // a question after it asks of the listener's pet (`… 이름이 뭐예요?`), and a name after it
+    // (`… 이름은 콩이에요`) says the same pet again; either way the kind alone is no fact of its own.
+    const keptWhile = !first && petBefore !== undefined && /키우는데$/.test(lastSaid.trim()) ? petBefore : undefined;
     lastSaid = said;
     if (first) {
       topicRelative = undefined;
@@ -2944,7 +3024,10 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     previous = undefined;
     // A reaction's condition (`땅콩 먹으면 두드러기 나요`) is a fact's, not a hypothetical's, `-면`.
     const hypothetical = HYPOTHETICAL.test(sentence.replace(REACTION, (r) => r.replace(/면(?=\s)/, "")));
-    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) continue;
+    if (QUESTION.test(sentence) || hypothetical || REPORTED_TO_LISTENER.test(sentence)) {
+      if (keptWhile !== undefined && QUESTION.test(sentence)) facts.splice(keptWhile, 1);
+      continue;
+    }
     previous = sentence;
     const ended = positiveOfEnded(sentence);
     const endedFact = ended === undefined ? undefined : factOf(ended, speaker)?.[0];
@@ -2978,6 +3061,8 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
       (f) => !(ofPet && f.attribute === "age" && f.subject === speaker.id),
     );
     if (!all.some((f) => f.attribute === "pet")) all.push(...petCalled(namedHere, speaker));
+    const kind = keptWhile === undefined ? undefined : facts[keptWhile]?.value;
+    if (keptWhile !== undefined && all.some((f) => f.attribute === "pet" && f.value.startsWith(`${kind} `))) facts.splice(keptWhile, 1);
     facts.push(...all.filter(spoken));
     // Only a pet this clause kept (lib is ES2022: no findLastIndex).
     for (let i = facts.length - 1; i >= facts.length - all.length && i >= 0; i -= 1) {
