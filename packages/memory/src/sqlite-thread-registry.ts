@@ -155,7 +155,14 @@ DROP TABLE threadwise_checkpoint_seq_v7`;
 const NUMBER_STORED_CHECKPOINTS = `INSERT OR IGNORE INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
   SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
   FROM checkpoints`;
-/** {@link SqliteThreadRegistry.storeOrder}'s read: the sequence's index only, newest first (see {@link StoreOrderQuery}). */
+/**
+ * {@link SqliteThreadRegistry.storeOrder}'s read: the sequence's index only, newest first (see
+ * {@link StoreOrderQuery}). Its bound limit is written `+@limit`, as every `LIMIT` bound per call in
+ * this file: SQLite (3.53, a STAT4 build as better-sqlite3's) reads a bare `LIMIT ?`'s value while
+ * planning, so binding it again expires the statement and every run compiles it anew (the archive's
+ * tail read cost twice what it does with `+?`); an expression is not read, the plan stays the
+ * same and the statement is compiled once.
+ */
 const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_checkpoint_seq
     WHERE thread_id = @thread AND checkpoint_id = @before AND (@beforeNs IS NULL OR checkpoint_ns = @beforeNs) LIMIT 1)
   SELECT checkpoint_ns AS checkpointNs, checkpoint_id AS checkpointId, seq FROM threadwise_checkpoint_seq
@@ -164,7 +171,7 @@ const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_ch
       THEN (seq, checkpoint_id) < (SELECT seq, checkpoint_id FROM named) ELSE checkpoint_id < @before END)
     AND (@idBelow IS NULL OR checkpoint_id < @idBelow)
     AND (@afterSeq IS NULL OR (seq, checkpoint_id) < (@afterSeq, @afterId))
-  ORDER BY seq DESC, checkpoint_id DESC LIMIT @limit`;
+  ORDER BY seq DESC, checkpoint_id DESC LIMIT +@limit`;
 
 /** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
 const SAVER_STATEMENTS_MAX = 8;
@@ -616,7 +623,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     this.#adoptUnregistered();
     const rows = this.#db
       .prepare(
-        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT ?",
+        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT +?",
       )
       .all(idleBefore.getTime(), limit) as Array<{ thread_id: string; updated_at: number }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
@@ -638,7 +645,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         `SELECT t.thread_id, t.updated_at FROM threadwise_threads t
          WHERE t.deleted_at IS NULL AND (@after IS NULL OR t.thread_id > @after) AND (t.tenant_id = @tenant OR (t.tenant_id IS NULL
            AND EXISTS (SELECT 1 FROM threadwise_archive a WHERE a.tenant_id = @tenant AND a.thread_id = t.thread_id)))
-         ORDER BY t.thread_id LIMIT @limit`,
+         ORDER BY t.thread_id LIMIT +@limit`,
       )
       .all({ tenant: tenantId, limit, after: after ?? null }) as Array<{ thread_id: string; updated_at: number }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
@@ -661,7 +668,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     if (limit === 0) return this.#db.prepare(`SELECT count(*) FROM (${stray})`).pluck().get({ tenant: tenantId }) as number;
     const run = this.#db.transaction(
       () =>
-        this.#db.prepare(`DELETE FROM threadwise_archive WHERE rowid IN (${stray} LIMIT @limit)`).run({ tenant: tenantId, limit }).changes,
+        this.#db.prepare(`DELETE FROM threadwise_archive WHERE rowid IN (${stray} LIMIT +@limit)`).run({ tenant: tenantId, limit }).changes,
     );
     return this.#queue.run(() => run.immediate());
   }
@@ -761,9 +768,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   }
 
   async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
+    // `LIMIT +?`: compiled once, not at every call (see STORE_ORDER).
     const rows = this.#prepare(
       `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
-       WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT ?`,
+       WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT +?`,
     ).all(tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last) as ArchiveRow[];
     return rows.reverse();
   }
