@@ -92,6 +92,28 @@ const MOVE_HEAD = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS} WHERE thre
 const MOVE_HEAD_SET_TENANT = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS},
     tenant_id = coalesce(tenant_id, @tenant)
   WHERE thread_id = @thread`;
+/**
+ * A step's checkpoint moving the head in the statement that takes the thread's row (was: the row
+ * read, then {@link MOVE_HEAD} after the write: one statement fewer per checkpoint). It moves only
+ * when what {@link assertCommit} and the tombstone check would pass holds on the row: not deleted,
+ * the head is the checkpoint's parent, and a run start finds no live lease; `@fresh` is read from
+ * the row as the read's `leased` was. No row returned: nothing written, the caller reads the row
+ * and checks as before (the refusal and its details are theirs). The lease times are the clock's
+ * as the write begins, not after it (the write is the wrapped saver's `INSERT`, under the lock).
+ */
+const MOVE_HEAD_CHECKED = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS.replace(
+  "@fresh",
+  `(@startsRun OR lease_until IS NULL OR lease_until <= ${NOW_MS})`,
+)}
+  WHERE thread_id = @thread AND deleted_at IS NULL AND head_id = @parent
+    AND (NOT @startsRun OR lease_until IS NULL OR lease_until <= ${NOW_MS})
+  RETURNING updated_at AS now, tenant_id, 1 AS moved`;
+/** {@link MOVE_HEAD_CHECKED} with where the archive under `@tenant` stands. */
+const MOVE_HEAD_CHECKED_WITH_MARK = `${MOVE_HEAD_CHECKED}, ${ARCHIVE_MARK_COLUMNS}`;
+/** {@link MOVE_HEAD_CHECKED_WITH_MARK} with {@link ARCHIVED_INPUT_COLUMN}. */
+const MOVE_HEAD_CHECKED_WITH_MARK_AND_INPUT = `${MOVE_HEAD_CHECKED_WITH_MARK}, ${ARCHIVED_INPUT_COLUMN}`;
+/** The tenant of a thread recorded by its first root checkpoint under one, when {@link MOVE_HEAD_CHECKED} moved the head of a row without one. */
+const SET_TENANT = "UPDATE threadwise_threads SET tenant_id = @tenant WHERE thread_id = @thread AND tenant_id IS NULL";
 const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at)
   VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`;
 const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
@@ -215,12 +237,17 @@ interface ThreadRow {
 /** The statement taking a write's lock when it reads more than {@link LOCK_ROW} (one of its variants), with the parameters of the extra columns. */
 interface LockStatement {
   sql: string;
-  params: Record<string, string>;
+  params: Record<string, string | number>;
   /**
    * `sql` only reads the thread's row (under `BEGIN IMMEDIATE`, so it holds until the commit; the
    * task writes it): the statement creating the row when there is none, returning the same columns.
    */
   create?: string;
+  /**
+   * A statement tried first that writes the row when the write may go on ({@link
+   * MOVE_HEAD_CHECKED}); no row returned: `sql` (and `create`) take the row as without it.
+   */
+  attempt?: string;
 }
 
 /**
@@ -405,34 +432,58 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
-    // A root checkpoint writes the thread's row once, in MOVE_HEAD: the statement taking the lock
-    // only reads it (creates it for a new thread). Other namespaces touch it there (LOCK_ROW).
+    // A root checkpoint writes the thread's row once, in MOVE_HEAD_CHECKED or MOVE_HEAD: the
+    // statement taking the lock moves the head, or only reads the row (creates it for a new
+    // thread). Other namespaces touch it there (LOCK_ROW).
     // An input put's archive lookup is read by that statement too.
     const lookup = tenant !== undefined && commit.archiveLookupIds?.length ? commit.archiveLookupIds : undefined;
+    // A step's checkpoint (and a run's start on top of the head) with no operation id to check or
+    // store moves the head in the statement that takes the row (MOVE_HEAD_CHECKED), before the
+    // write: `commit` is the caller's as it calls (see CheckpointCommit). A branch, a first
+    // checkpoint and any refusal take the row as before.
+    const moves = commit.checkpointNs === "" && commit.operationId === undefined && !commit.branch && commit.parentId !== undefined;
+    const move = moves
+      ? {
+          parent: commit.parentId as string,
+          startsRun: commit.startsRun ? 1 : 0,
+          head: commit.checkpointId,
+          open: commit.leavesTurnOpen ? 1 : 0,
+          lease: commit.turnLeaseMs,
+        }
+      : undefined;
     const lock: LockStatement | undefined =
       commit.checkpointNs !== ""
         ? undefined
         : tenant === undefined
-          ? { sql: READ_ROW, params: {}, create: LOCK_ROW }
+          ? { sql: READ_ROW, params: { ...move }, create: LOCK_ROW, attempt: move && MOVE_HEAD_CHECKED }
           : lookup === undefined
-            ? { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK }
+            ? {
+                sql: READ_ROW_WITH_MARK,
+                params: { ...move, tenant },
+                create: LOCK_ROW_WITH_MARK,
+                attempt: move && MOVE_HEAD_CHECKED_WITH_MARK,
+              }
             : {
                 sql: READ_ROW_WITH_MARK_AND_INPUT,
-                params: { tenant, ids: JSON.stringify(lookup) },
+                params: { ...move, tenant, ids: JSON.stringify(lookup) },
                 create: LOCK_ROW_WITH_MARK_AND_INPUT,
+                attempt: move && MOVE_HEAD_CHECKED_WITH_MARK_AND_INPUT,
               };
-    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark> & { archived_input?: string }>(
+    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark> & { archived_input?: string; moved?: number }>(
       threadId,
       async (id, row) => {
+        const moved = row.moved === 1;
         const now = row.now;
-        const leased = row.lease_until !== null && row.lease_until > now;
-        const operation = commit.operationId === undefined ? undefined : this.#operationCheckpointId(id, commit.operationId);
-        assertCommit(id, commit, {
-          headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
-          leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
-          runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
-          operationCheckpointId: operation,
-        });
+        const leased = !moved && row.lease_until !== null && row.lease_until > now;
+        if (!moved) {
+          const operation = commit.operationId === undefined ? undefined : this.#operationCheckpointId(id, commit.operationId);
+          assertCommit(id, commit, {
+            headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
+            leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
+            runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
+            operationCheckpointId: operation,
+          });
+        }
         const locked: CommitLocked = tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {};
         if (lookup !== undefined) {
           const found = new Set(JSON.parse(row.archived_input ?? "[]") as string[]);
@@ -442,6 +493,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         if (commit.checkpointNs === "") {
           // The tenant is set once, on a row without one (as `coalesce` did at every checkpoint).
           const setTenant = (row.tenant_id ?? null) === null && commit.archiveTenantId !== undefined;
+          if (moved) {
+            if (setTenant) this.#prepare(SET_TENANT).run({ thread: id, tenant: commit.archiveTenantId });
+            return result;
+          }
           this.#prepare(setTenant ? MOVE_HEAD_SET_TENANT : MOVE_HEAD).run({
             thread: id,
             head: commit.checkpointId,
@@ -588,12 +643,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       this.#writing = true;
       try {
         const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
-        let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
-        // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
-        if (extra?.create !== undefined)
-          if (row === undefined) row = this.#prepare(extra.create).get(params) as R | undefined;
-          else if (row.deleted_at !== null) row = undefined;
-        if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+        let row = extra?.attempt === undefined ? undefined : (this.#prepare(extra.attempt).get(params) as R | undefined);
+        if (row === undefined) {
+          let read = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
+          // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
+          if (extra?.create !== undefined)
+            if (read === undefined) read = this.#prepare(extra.create).get(params) as R | undefined;
+            else if (read.deleted_at !== null) read = undefined;
+          if (read === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+          row = read;
+        }
         const result = await task(id, row);
         this.#prepare("COMMIT").run();
         return result;
