@@ -264,9 +264,10 @@ interface LockStatement {
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
- * A root checkpoint's statement only reads the row (the write lock is already held), and its
- * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
- * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
+ * A root checkpoint on the head moves it in that statement, its checks in the statement's `WHERE`
+ * ({@link MOVE_HEAD_CHECKED}); any other only reads the row (the write lock is already held), and
+ * its head move writes it once, the touch included. So a step's checkpoint costs 3 statements of
+ * its own and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
  * `INSERT`s stay prepared, and its write batch runs in the registry's transaction without a
  * savepoint of its own ({@link SqliteThreadRegistry.saverDatabase}).
  *
