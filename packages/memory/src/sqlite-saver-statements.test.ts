@@ -155,7 +155,7 @@ describe("statements per put, write batch and read (issue 27)", () => {
     return calls;
   }
 
-  it("are the plain SqliteSaver's plus the registry's: 4 per put, 2 per write batch (no savepoint), 1 per read, an archived thread's input included", async () => {
+  it("are the plain SqliteSaver's plus the registry's: 3 per put, 2 per write batch (no savepoint), 1 per read, an archived thread's input included", async () => {
     const SqliteSaver = loadSqliteSaver();
     const plainDb = openCounted(join(dir, "plain-counted.db"));
     const plain = new SqliteSaver(plainDb.db);
@@ -179,7 +179,9 @@ describe("statements per put, write batch and read (issue 27)", () => {
         loopWrites: ["BEGIN", "saver writes", "COMMIT"],
         read: ["saver read"],
       });
-      const put = ["BEGIN IMMEDIATE", "SELECT head_id,", "saver checkpoints", "UPDATE threadwise_threads", "COMMIT"];
+      // The head moves in the statement taking the row, its checks in its WHERE (was: the row read,
+      // the INSERT, then the head's UPDATE: 5 statements).
+      const put = ["BEGIN IMMEDIATE", "UPDATE threadwise_threads", "saver checkpoints", "COMMIT"];
       // SqliteSaver's write batch runs in the registry's transaction (was: inside a SAVEPOINT and its RELEASE).
       const writes = ["BEGIN IMMEDIATE", "INSERT INTO", "saver writes", "COMMIT"];
       expect(threadwise).toEqual({
@@ -279,6 +281,64 @@ describe("SqliteSaver's write batch inside the registry's transaction (issue 27)
     expect(() => failing([[1, "refused"]])).toThrow("second row refused");
     expect(count()).toBe(1);
     expect(db.inTransaction).toBe(false);
+    db.close();
+  });
+});
+
+describe("a LIMIT bound per call (issue 27)", () => {
+  /** Every SQL text prepared on `db`'s connection while `run` runs. */
+  async function preparedTexts(db: Db, run: () => Promise<void>): Promise<string[]> {
+    const proto = Object.getPrototypeOf(db) as { prepare: (sql: string) => unknown };
+    const prepare = proto.prepare;
+    const texts: string[] = [];
+    proto.prepare = function (this: Db, sql: string) {
+      texts.push(sql);
+      return prepare.call(this, sql);
+    };
+    try {
+      await run();
+    } finally {
+      proto.prepare = prepare;
+    }
+    return texts;
+  }
+
+  it("is never a bare parameter, so SQLite compiles the statement once, and reads what it read", async () => {
+    const Database = loadBetterSqlite3();
+    const SqliteSaver = loadSqliteSaver();
+    const db = new Database(join(dir, "limits.db"));
+    const registry = new SqliteThreadRegistry(db);
+    const saver = new ThreadwiseSaver(new SqliteSaver(db), registry, { turnLeaseMs: 0, tenantId: "acme" });
+    const ids = Array.from({ length: 70 }, (_, i) => (i % 2 ? `m${i}` : `메시지-${i}`));
+    const texts = await preparedTexts(db, async () => {
+      await writeTurns(saver, "t", 3);
+      await saver.archiveMessages(
+        "t",
+        ids.map((id, i) => new HumanMessage({ id, content: i % 2 ? `message ${i}` : `메시지 ${i}` })),
+      );
+      // The archive's tail (summarize's and messageArchive's reads), the store order (list), the
+      // idle listing (retention), a tenant's threads and its stray archive rows (eraseTenant).
+      for (const last of [1, 8, 64, 100]) {
+        const tail = await registry.readArchiveTail("t", "acme", last);
+        expect(tail.map((row) => row.messageId)).toEqual(ids.slice(-last));
+      }
+      expect(await registry.storeOrder("t", { limit: 2 })).toHaveLength(2);
+      expect(await registry.storeOrder("t")).toHaveLength(6);
+      expect((await registry.listIdle(new Date(Date.now() + 60_000), 5)).map((thread) => thread.threadId)).toEqual(["t"]);
+      expect((await registry.tenantThreads("acme", 5)).map((thread) => thread.threadId)).toEqual(["t"]);
+      expect(await registry.deleteTenantArchive("acme", 5)).toBe(0);
+    });
+    // SQLite (a STAT4 build, as better-sqlite3's) reads a bare `LIMIT ?`'s bound value while
+    // planning: each new binding then expires the statement, and every run compiles it again.
+    const bare = texts.filter((sql) => /\b(LIMIT|OFFSET)\s+[?@:$]/i.test(sql));
+    expect(bare).toEqual([]);
+    expect(texts.some((sql) => /\bLIMIT \+\?/.test(sql))).toBe(true);
+    // The tail read's plan: the seq index read backwards, no sort.
+    const tailSql = texts.find((sql) => sql.includes("ORDER BY seq DESC LIMIT")) as string;
+    const plan = (db.prepare(`EXPLAIN QUERY PLAN ${tailSql}`).all("acme", "t", "x", 1) as Array<{ detail: string }>).map(
+      (row) => row.detail,
+    );
+    expect(plan).toEqual(["SEARCH threadwise_archive USING INDEX threadwise_archive_seq (tenant_id=? AND thread_id=?)"]);
     db.close();
   });
 });

@@ -92,6 +92,28 @@ const MOVE_HEAD = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS} WHERE thre
 const MOVE_HEAD_SET_TENANT = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS},
     tenant_id = coalesce(tenant_id, @tenant)
   WHERE thread_id = @thread`;
+/**
+ * A step's checkpoint moving the head in the statement that takes the thread's row (was: the row
+ * read, then {@link MOVE_HEAD} after the write: one statement fewer per checkpoint). It moves only
+ * when what {@link assertCommit} and the tombstone check would pass holds on the row: not deleted,
+ * the head is the checkpoint's parent, and a run start finds no live lease; `@fresh` is read from
+ * the row as the read's `leased` was. No row returned: nothing written, the caller reads the row
+ * and checks as before (the refusal and its details are theirs). The lease times are the clock's
+ * as the write begins, not after it (the write is the wrapped saver's `INSERT`, under the lock).
+ */
+const MOVE_HEAD_CHECKED = `UPDATE threadwise_threads SET ${MOVE_HEAD_COLUMNS.replace(
+  "@fresh",
+  `(@startsRun OR lease_until IS NULL OR lease_until <= ${NOW_MS})`,
+)}
+  WHERE thread_id = @thread AND deleted_at IS NULL AND head_id = @parent
+    AND (NOT @startsRun OR lease_until IS NULL OR lease_until <= ${NOW_MS})
+  RETURNING updated_at AS now, tenant_id, 1 AS moved`;
+/** {@link MOVE_HEAD_CHECKED} with where the archive under `@tenant` stands. */
+const MOVE_HEAD_CHECKED_WITH_MARK = `${MOVE_HEAD_CHECKED}, ${ARCHIVE_MARK_COLUMNS}`;
+/** {@link MOVE_HEAD_CHECKED_WITH_MARK} with {@link ARCHIVED_INPUT_COLUMN}. */
+const MOVE_HEAD_CHECKED_WITH_MARK_AND_INPUT = `${MOVE_HEAD_CHECKED_WITH_MARK}, ${ARCHIVED_INPUT_COLUMN}`;
+/** The tenant of a thread recorded by its first root checkpoint under one, when {@link MOVE_HEAD_CHECKED} moved the head of a row without one. */
+const SET_TENANT = "UPDATE threadwise_threads SET tenant_id = @tenant WHERE thread_id = @thread AND tenant_id IS NULL";
 const INSERT_OPERATION = `INSERT INTO threadwise_operations (thread_id, operation_id, checkpoint_id, created_at)
   VALUES (@thread, @operation, @checkpoint, ${NOW_MS})`;
 const RENEW_LEASE = `UPDATE threadwise_threads SET lease_until = ${NOW_MS} + @lease, turn_open_at = ${NOW_MS}
@@ -155,7 +177,14 @@ DROP TABLE threadwise_checkpoint_seq_v7`;
 const NUMBER_STORED_CHECKPOINTS = `INSERT OR IGNORE INTO threadwise_checkpoint_seq (thread_id, checkpoint_ns, checkpoint_id, seq)
   SELECT thread_id, checkpoint_ns, checkpoint_id, row_number() OVER (PARTITION BY thread_id ORDER BY checkpoint_id, checkpoint_ns)
   FROM checkpoints`;
-/** {@link SqliteThreadRegistry.storeOrder}'s read: the sequence's index only, newest first (see {@link StoreOrderQuery}). */
+/**
+ * {@link SqliteThreadRegistry.storeOrder}'s read: the sequence's index only, newest first (see
+ * {@link StoreOrderQuery}). Its bound limit is written `+@limit`, as every `LIMIT` bound per call in
+ * this file: SQLite (3.53, a STAT4 build as better-sqlite3's) reads a bare `LIMIT ?`'s value while
+ * planning, so binding it again expires the statement and every run compiles it anew (the archive's
+ * tail read cost twice what it does with `+?`); an expression is not read, the plan stays the
+ * same and the statement is compiled once.
+ */
 const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_checkpoint_seq
     WHERE thread_id = @thread AND checkpoint_id = @before AND (@beforeNs IS NULL OR checkpoint_ns = @beforeNs) LIMIT 1)
   SELECT checkpoint_ns AS checkpointNs, checkpoint_id AS checkpointId, seq FROM threadwise_checkpoint_seq
@@ -164,7 +193,7 @@ const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_ch
       THEN (seq, checkpoint_id) < (SELECT seq, checkpoint_id FROM named) ELSE checkpoint_id < @before END)
     AND (@idBelow IS NULL OR checkpoint_id < @idBelow)
     AND (@afterSeq IS NULL OR (seq, checkpoint_id) < (@afterSeq, @afterId))
-  ORDER BY seq DESC, checkpoint_id DESC LIMIT @limit`;
+  ORDER BY seq DESC, checkpoint_id DESC LIMIT +@limit`;
 
 /** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
 const SAVER_STATEMENTS_MAX = 8;
@@ -208,12 +237,17 @@ interface ThreadRow {
 /** The statement taking a write's lock when it reads more than {@link LOCK_ROW} (one of its variants), with the parameters of the extra columns. */
 interface LockStatement {
   sql: string;
-  params: Record<string, string>;
+  params: Record<string, string | number>;
   /**
    * `sql` only reads the thread's row (under `BEGIN IMMEDIATE`, so it holds until the commit; the
    * task writes it): the statement creating the row when there is none, returning the same columns.
    */
   create?: string;
+  /**
+   * A statement tried first that writes the row when the write may go on ({@link
+   * MOVE_HEAD_CHECKED}); no row returned: `sql` (and `create`) take the row as without it.
+   */
+  attempt?: string;
 }
 
 /**
@@ -230,9 +264,10 @@ interface LockStatement {
  * statement takes the thread's row: it touches it (refusing a tombstone) and returns the head,
  * the lease, the time and what the write needs besides (where the archive stands, whether the
  * checkpoint of pending writes is stored); times are read inside the statements that use them.
- * A root checkpoint's statement only reads the row (the write lock is already held), and its
- * head move writes it once, the touch included. So a checkpoint costs 4 statements of its own
- * and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
+ * A root checkpoint on the head moves it in that statement, its checks in the statement's `WHERE`
+ * ({@link MOVE_HEAD_CHECKED}); any other only reads the row (the write lock is already held), and
+ * its head move writes it once, the touch included. So a step's checkpoint costs 3 statements of
+ * its own and one write of the row, a batch of pending writes 3 (was 7 and 5). The wrapped SqliteSaver's
  * `INSERT`s stay prepared, and its write batch runs in the registry's transaction without a
  * savepoint of its own ({@link SqliteThreadRegistry.saverDatabase}).
  *
@@ -398,34 +433,58 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     // The archive mark is read by the statement that takes the lock (BEGIN IMMEDIATE already holds
     // the file's write lock, so no archive write can land between it and the checkpoint's).
     const tenant = commit.checkpointNs === "" ? commit.archiveTenantId : undefined;
-    // A root checkpoint writes the thread's row once, in MOVE_HEAD: the statement taking the lock
-    // only reads it (creates it for a new thread). Other namespaces touch it there (LOCK_ROW).
+    // A root checkpoint writes the thread's row once, in MOVE_HEAD_CHECKED or MOVE_HEAD: the
+    // statement taking the lock moves the head, or only reads the row (creates it for a new
+    // thread). Other namespaces touch it there (LOCK_ROW).
     // An input put's archive lookup is read by that statement too.
     const lookup = tenant !== undefined && commit.archiveLookupIds?.length ? commit.archiveLookupIds : undefined;
+    // A step's checkpoint (and a run's start on top of the head) with no operation id to check or
+    // store moves the head in the statement that takes the row (MOVE_HEAD_CHECKED), before the
+    // write: `commit` is the caller's as it calls (see CheckpointCommit). A branch, a first
+    // checkpoint and any refusal take the row as before.
+    const moves = commit.checkpointNs === "" && commit.operationId === undefined && !commit.branch && commit.parentId !== undefined;
+    const move = moves
+      ? {
+          parent: commit.parentId as string,
+          startsRun: commit.startsRun ? 1 : 0,
+          head: commit.checkpointId,
+          open: commit.leavesTurnOpen ? 1 : 0,
+          lease: commit.turnLeaseMs,
+        }
+      : undefined;
     const lock: LockStatement | undefined =
       commit.checkpointNs !== ""
         ? undefined
         : tenant === undefined
-          ? { sql: READ_ROW, params: {}, create: LOCK_ROW }
+          ? { sql: READ_ROW, params: { ...move }, create: LOCK_ROW, attempt: move && MOVE_HEAD_CHECKED }
           : lookup === undefined
-            ? { sql: READ_ROW_WITH_MARK, params: { tenant }, create: LOCK_ROW_WITH_MARK }
+            ? {
+                sql: READ_ROW_WITH_MARK,
+                params: { ...move, tenant },
+                create: LOCK_ROW_WITH_MARK,
+                attempt: move && MOVE_HEAD_CHECKED_WITH_MARK,
+              }
             : {
                 sql: READ_ROW_WITH_MARK_AND_INPUT,
-                params: { tenant, ids: JSON.stringify(lookup) },
+                params: { ...move, tenant, ids: JSON.stringify(lookup) },
                 create: LOCK_ROW_WITH_MARK_AND_INPUT,
+                attempt: move && MOVE_HEAD_CHECKED_WITH_MARK_AND_INPUT,
               };
-    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark> & { archived_input?: string }>(
+    return this.#inTransaction<T, ThreadRow & Partial<ArchiveMark> & { archived_input?: string; moved?: number }>(
       threadId,
       async (id, row) => {
+        const moved = row.moved === 1;
         const now = row.now;
-        const leased = row.lease_until !== null && row.lease_until > now;
-        const operation = commit.operationId === undefined ? undefined : this.#operationCheckpointId(id, commit.operationId);
-        assertCommit(id, commit, {
-          headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
-          leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
-          runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
-          operationCheckpointId: operation,
-        });
+        const leased = !moved && row.lease_until !== null && row.lease_until > now;
+        if (!moved) {
+          const operation = commit.operationId === undefined ? undefined : this.#operationCheckpointId(id, commit.operationId);
+          assertCommit(id, commit, {
+            headId: commit.checkpointNs === "" ? this.#headOf(id, row)?.checkpointId : undefined,
+            leaseRemainingMs: leased ? (row.lease_until as number) - now : undefined,
+            runningForMs: leased ? now - (row.lease_started_at ?? now) : undefined,
+            operationCheckpointId: operation,
+          });
+        }
         const locked: CommitLocked = tenant !== undefined ? { archiveMark: { stamp: row.stamp as number, seq: row.seq as number } } : {};
         if (lookup !== undefined) {
           const found = new Set(JSON.parse(row.archived_input ?? "[]") as string[]);
@@ -435,6 +494,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         if (commit.checkpointNs === "") {
           // The tenant is set once, on a row without one (as `coalesce` did at every checkpoint).
           const setTenant = (row.tenant_id ?? null) === null && commit.archiveTenantId !== undefined;
+          if (moved) {
+            if (setTenant) this.#prepare(SET_TENANT).run({ thread: id, tenant: commit.archiveTenantId });
+            return result;
+          }
           this.#prepare(setTenant ? MOVE_HEAD_SET_TENANT : MOVE_HEAD).run({
             thread: id,
             head: commit.checkpointId,
@@ -581,12 +644,16 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
       this.#writing = true;
       try {
         const params = { ...extra?.params, thread: id, now: this.#clock?.() ?? null };
-        let row = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
-        // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
-        if (extra?.create !== undefined)
-          if (row === undefined) row = this.#prepare(extra.create).get(params) as R | undefined;
-          else if (row.deleted_at !== null) row = undefined;
-        if (row === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+        let row = extra?.attempt === undefined ? undefined : (this.#prepare(extra.attempt).get(params) as R | undefined);
+        if (row === undefined) {
+          let read = this.#prepare(extra?.sql ?? LOCK_ROW).get(params) as (R & { deleted_at?: number | null }) | undefined;
+          // A read of the row: a tombstone refuses the write, no row is a new thread's (created now).
+          if (extra?.create !== undefined)
+            if (read === undefined) read = this.#prepare(extra.create).get(params) as R | undefined;
+            else if (read.deleted_at !== null) read = undefined;
+          if (read === undefined) throw new ThreadwiseThreadDeletedError(id, (await this.tombstone(id))?.deletedAt);
+          row = read;
+        }
         const result = await task(id, row);
         this.#prepare("COMMIT").run();
         return result;
@@ -616,7 +683,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     this.#adoptUnregistered();
     const rows = this.#db
       .prepare(
-        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT ?",
+        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT +?",
       )
       .all(idleBefore.getTime(), limit) as Array<{ thread_id: string; updated_at: number }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
@@ -638,7 +705,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
         `SELECT t.thread_id, t.updated_at FROM threadwise_threads t
          WHERE t.deleted_at IS NULL AND (@after IS NULL OR t.thread_id > @after) AND (t.tenant_id = @tenant OR (t.tenant_id IS NULL
            AND EXISTS (SELECT 1 FROM threadwise_archive a WHERE a.tenant_id = @tenant AND a.thread_id = t.thread_id)))
-         ORDER BY t.thread_id LIMIT @limit`,
+         ORDER BY t.thread_id LIMIT +@limit`,
       )
       .all({ tenant: tenantId, limit, after: after ?? null }) as Array<{ thread_id: string; updated_at: number }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
@@ -661,7 +728,7 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     if (limit === 0) return this.#db.prepare(`SELECT count(*) FROM (${stray})`).pluck().get({ tenant: tenantId }) as number;
     const run = this.#db.transaction(
       () =>
-        this.#db.prepare(`DELETE FROM threadwise_archive WHERE rowid IN (${stray} LIMIT @limit)`).run({ tenant: tenantId, limit }).changes,
+        this.#db.prepare(`DELETE FROM threadwise_archive WHERE rowid IN (${stray} LIMIT +@limit)`).run({ tenant: tenantId, limit }).changes,
     );
     return this.#queue.run(() => run.immediate());
   }
@@ -761,9 +828,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
   }
 
   async readArchiveTail(threadId: string, tenantId: string, last: number): Promise<ArchiveRow[]> {
+    // `LIMIT +?`: compiled once, not at every call (see STORE_ORDER).
     const rows = this.#prepare(
       `SELECT message_id AS messageId, seq, stamp, record FROM threadwise_archive
-       WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT ?`,
+       WHERE tenant_id = ? AND thread_id = ? AND message_id <> ? ORDER BY seq DESC LIMIT +?`,
     ).all(tenantId, normalizeThreadId(threadId), ARCHIVE_CLEARED_MESSAGE_ID, last) as ArchiveRow[];
     return rows.reverse();
   }

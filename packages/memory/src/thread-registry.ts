@@ -44,7 +44,10 @@ export interface ThreadDeleteOptions {
 
 /**
  * What {@link ThreadwiseSaver} asks of the registry before a checkpoint is stored (spec R34, R38):
- * the compare-and-set on the thread's head, the turn lease and the operation id.
+ * the compare-and-set on the thread's head, the turn lease and the operation id. The registry
+ * reads it when {@link ThreadRegistry.commitCheckpoint} is called: it may move the head in the
+ * statement that takes the thread's lock, before `write` runs (SQLite), so the caller settles
+ * every field first.
  */
 export interface CheckpointCommit {
   /** `checkpoint_ns` of the checkpoint; only the root namespace `""` has a head, a lease and operations. */

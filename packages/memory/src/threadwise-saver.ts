@@ -1761,9 +1761,11 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       // Writes that arrived before their checkpoint commit with it, in the same transaction.
       for (const commandWrite of commandWrites ?? []) await commandWrite();
       for (const early of deferred) await early.run();
-      if (deferred.some((early) => early.endsTurn)) commit.leavesTurnOpen = false;
       return result;
     };
+    // An early write recording an error or an interrupt ends the turn this checkpoint stores with
+    // it. Decided before the call: a registry may move the head as it takes the lock, before `write`.
+    if (deferred.some((early) => early.endsTurn)) commit.leavesTurnOpen = false;
     const stored = this.registry.commitCheckpoint(threadId, commit, (locked) => {
       if (
         checkReach ||
