@@ -69,3 +69,17 @@ describe("assembleView with a provider compaction", () => {
     expect(view.report.unsummarizedDropped).toBe(8);
   });
 });
+
+describe("compactionBoundary of an array changed in place", () => {
+  it("answers what a fresh computation of the array's current messages answers", () => {
+    const messages = thread();
+    expect(compactionBoundary(messages)).toMatchObject({ at: 7, messageId: "a4" });
+    // A caller replaces the compacted message by id in the same array (same length), then adds a newer one.
+    messages[7] = new AIMessage({ id: "a4", content: "a4" });
+    expect(compactionBoundary(messages)).toEqual(compactionBoundary([...messages]));
+    expect(compactionBoundary(messages)).toBeUndefined();
+    messages.push(new HumanMessage({ id: "u11", content: "q11" }), compacted("a11"));
+    expect(compactionBoundary(messages)).toEqual(compactionBoundary([...messages]));
+    expect(compactionBoundary(messages)).toMatchObject({ at: 21, messageId: "a11" });
+  });
+});

@@ -37,16 +37,12 @@ export function isCompactionMessage(message: BaseMessage): boolean {
   return messageType(message) === "ai" && Array.isArray(content) && content.some(isCompactionBlock);
 }
 
-const boundaries = new WeakMap<readonly BaseMessage[], CompactionBoundary | null>();
-
 /**
  * The newest provider compaction of `thread` ({@link CompactionBoundary}), `undefined` when none.
- * A scan from the end, once per array (kept for that array, as core's thread index is).
+ * A scan from the end on every call, nothing kept: an array changed in place (a message replaced
+ * by id, one appended) gets what a fresh process computes from it.
  */
 export function compactionBoundary(thread: readonly BaseMessage[]): CompactionBoundary | undefined {
-  const known = boundaries.get(thread);
-  if (known !== undefined) return known ?? undefined;
-  let found: CompactionBoundary | null = null;
   for (let i = thread.length - 1; i >= 0; i -= 1) {
     const message = thread[i] as BaseMessage;
     if (!isCompactionMessage(message)) continue;
@@ -56,9 +52,7 @@ export function compactionBoundary(thread: readonly BaseMessage[]): CompactionBo
       if (!calls.has((thread[end] as BaseMessage & { tool_call_id?: string }).tool_call_id)) break;
       end += 1;
     }
-    found = { at: i, end, messageId: message.id ?? undefined, provider: "anthropic" };
-    break;
+    return { at: i, end, messageId: message.id ?? undefined, provider: "anthropic" };
   }
-  boundaries.set(thread, found);
-  return found ?? undefined;
+  return undefined;
 }

@@ -2,7 +2,7 @@ import { AIMessage, type BaseMessage, HumanMessage, RemoveMessage, SystemMessage
 import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { sentMessages } from "./assemble-view.js";
-import { dropOrphans, findOrphans, groupMessages, groupsEndingAt, type MessageGroup, protectedTailStart } from "./groups.js";
+import { dropOrphans, findOrphans, groupMessages, groupsEndingAt, type MessageGroup, newestUserAt, protectedTailStart } from "./groups.js";
 import { callIdsOf, isUserMessage, messageType, toolCallsOf, toolResultIdsOf } from "./message-kinds.js";
 import { contextMessage } from "./placement.js";
 import { validateProviderRequest } from "./testing/provider-validator.js";
@@ -745,5 +745,15 @@ describe("Anthropic's native format: tool_use blocks as calls, a user message's 
         { numRuns: 3000 },
       );
     });
+  });
+});
+
+describe("newestUserAt of an array changed in place", () => {
+  it("a message replaced at the same length: the position a fresh scan gives", () => {
+    const messages: BaseMessage[] = [new HumanMessage({ id: "u1", content: "q1" }), new AIMessage({ id: "a1", content: "a1" })];
+    expect(newestUserAt(messages)).toBe(0);
+    messages[1] = new HumanMessage({ id: "u2", content: "q2" });
+    expect(newestUserAt(messages)).toBe(newestUserAt([...messages]));
+    expect(newestUserAt(messages)).toBe(1);
   });
 });

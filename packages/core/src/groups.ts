@@ -145,21 +145,16 @@ export function groupCut(groups: readonly MessageGroup[], end: number): number {
   return cut;
 }
 
-/** Position of the newest user message of `messages` per array (an array is never mutated), so a walk from the end scans once. */
-const newestUsers = new WeakMap<readonly BaseMessage[], { length: number; at: number }>();
-
 /**
  * Position of the newest user message ({@link isUserMessage}) in `messages`, `-1` when none: the
  * user's current input, sent even when empty. A user message of only `tool_result` blocks after it
  * (Anthropic's native format) is the run's tool loop, as ToolMessages are: the input stays the
- * newest through the loop. O(distance from the end), kept per array.
+ * newest through the loop. O(distance from the end), nothing kept: an array changed in place gets
+ * what a fresh scan gives.
  */
 export function newestUserAt(messages: readonly BaseMessage[]): number {
-  const known = newestUsers.get(messages);
-  if (known && known.length === messages.length) return known.at;
   let at = messages.length - 1;
   while (at >= 0 && !isUserMessage(messages[at] as BaseMessage)) at -= 1;
-  newestUsers.set(messages, { length: messages.length, at });
   return at;
 }
 

@@ -384,3 +384,27 @@ describe("indexThread: a tool_call group with a duplicate result right after its
     expect(shape(assembled.messages)).toEqual(shape(alternateRoles(assembled.view)));
   });
 });
+
+describe("indexThread of an array changed in place", () => {
+  it("a message replaced at the same length: the index equals a fresh one", () => {
+    const messages: BaseMessage[] = [
+      new HumanMessage({ id: "u1", content: "q1" }),
+      new AIMessage({ id: "a1", content: "a1" }),
+      new HumanMessage({ id: "u2", content: "q2" }),
+      new AIMessage({ id: "a2", content: "a2" }),
+    ];
+    const before = indexThread(messages);
+    expect(before.indexOf("a1")).toBe(1);
+    // Replaced by id in place, as a caller mutating `state.messages` does: now a call with its result.
+    messages[1] = new AIMessage({ id: "b1", content: "", tool_calls: [{ id: "c1", name: "f", args: {}, type: "tool_call" }] });
+    messages[2] = new ToolMessage({ id: "t1", content: "r", tool_call_id: "c1" });
+    const after = indexThread(messages);
+    const fresh = indexThread([...messages]);
+    expect(after.indexOf("a1")).toBe(-1);
+    expect(after.indexOf("b1")).toBe(1);
+    expect(after.groups).toEqual(fresh.groups);
+    expect(after.candidates).toEqual(fresh.candidates);
+    expect(after.protectedFrom).toBe(fresh.protectedFrom);
+    expect(before.isFor(messages)).toBe(false);
+  });
+});

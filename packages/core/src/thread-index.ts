@@ -16,8 +16,10 @@ export interface GroupSpan {
 /**
  * Positions of one message array's groups, built by {@link indexThread} from that array alone
  * (spec R37): nothing in it comes from another call, another array or another thread, so it is
- * what a fresh process computes. Valid for the array it was built for, which is never mutated
- * (LangGraph's reducers and threadwise's middlewares make new arrays).
+ * what a fresh process computes. Valid for the array it was built for while that array holds the
+ * same message objects ({@link ThreadIndex.isFor}; LangGraph's reducers and threadwise's
+ * middlewares make new arrays, a caller may still replace a message in place). A message object
+ * changed in place (its content or calls edited) is not detected: build a new array for it.
  */
 export interface ThreadIndex {
   /** Number of messages indexed. */
@@ -74,7 +76,11 @@ export interface ThreadIndex {
    * without it (`sent-copies.ts`).
    */
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
-  /** Whether this index describes exactly `messages` (the array it was built for, at the same length). */
+  /**
+   * Whether this index describes exactly `messages`: the array it was built for, at the same length,
+   * holding the same message objects at every position (O(n) identity checks, no text read). An
+   * array changed in place (a message replaced by id, one appended or removed) is not described.
+   */
   isFor(messages: readonly BaseMessage[]): boolean;
 }
 
@@ -105,9 +111,12 @@ class Index implements ThreadIndex {
   substitutes: ReadonlyMap<number, BaseMessage> = NO_SUBSTITUTES;
   protectedFrom = 0;
   readonly #messages: readonly BaseMessage[];
+  /** The messages of `#messages` when indexed, position by position (see {@link Index.isFor}). */
+  readonly #members: readonly BaseMessage[];
 
   constructor(messages: readonly BaseMessage[]) {
     this.#messages = messages;
+    this.#members = messages.slice();
     this.length = messages.length;
     let previous: RoleKind | undefined;
     let count = 0;
@@ -168,7 +177,10 @@ class Index implements ThreadIndex {
   }
 
   isFor(messages: readonly BaseMessage[]): boolean {
-    return this.#messages === messages && messages.length === this.length;
+    if (this.#messages !== messages || messages.length !== this.length) return false;
+    const members = this.#members;
+    for (let i = 0; i < members.length; i += 1) if (messages[i] !== members[i]) return false;
+    return true;
   }
 
   indexOf(id: string): number {
