@@ -916,6 +916,14 @@ describe("Korean left classes (session 63)", () => {
     lacks("잡지 읽어", "잡");
   });
 
+  it("keeps the native nouns in ㄱ + 지 whole (쪽지, 딱지, 꼭지, 색지, 속지), bare or before a particle", () => {
+    for (const noun of ["쪽지", "딱지", "꼭지", "색지", "속지"]) {
+      expect(tokenize(`${noun} 받았어`)).toContain(noun);
+      expect(tokenize(`${noun}를 봤어`)).toContain(noun);
+      lacks(`${noun}를 봤어`, noun.charAt(0));
+    }
+  });
+
   it("reads an adnominal -(으)ㄴ fused into an irregular or listed stem as the verb (추운 / 추워, 들은 / 듣고, 다른 / 달라, 바쁜 / 바빠, 만난 / 만나요)", () => {
     meet("추운 날", "오늘 추워", "춥");
     meet("어제 구운 빵", "빵 굽고 있어", "굽");

@@ -316,7 +316,9 @@ const VERB_FINALS_BEFORE_JI: ReadonlySet<number> = new Set([1, 16, 17]);
 const NOUNS_IN_JI: ReadonlySet<string> = new Set(
   (
     "잡지 입지 금지 백지 복지 숙지 적지 감지 음지 심지 답지 압지 묵지 국지 점지 임지 합지 습지 각지 극지 녹지 벽지 택지 " +
-    "억지 육지 약지 검지 엄지 급지 협지 착지 낙지 직지 목지 북지 갑지 법지 삼지 집지 탐지 엽지 격지 역지 칙지 혁지 곡지"
+    "억지 육지 약지 검지 엄지 급지 협지 착지 낙지 직지 목지 북지 갑지 법지 삼지 집지 탐지 엽지 격지 역지 칙지 혁지 곡지 " +
+    // Native nouns in ㄱ + 지 (a note, a sticker or ticket, a tap, coloured paper, an inner leaf).
+    "쪽지 딱지 꼭지 색지 속지"
   ).split(" "),
 );
 
