@@ -454,3 +454,50 @@ describe("upper bounds without the tokenizer (issue 21)", () => {
     expect([counter.boundText, counter.boundMessage]).toEqual([undefined, undefined]);
   });
 });
+
+describe("createTokenCounter: a message changed in place", () => {
+  // The oracle for the counter's memo is a fresh counter: a message whose content, blocks or tool
+  // calls were changed in place (a user's middleware redacting text, say) is counted as it is now.
+  const cases: Array<[string, () => HumanMessage | AIMessage, (message: HumanMessage | AIMessage) => void]> = [
+    [
+      "string content (en)",
+      () => new HumanMessage("hi"),
+      (m) => {
+        m.content = "hi, here is a much longer message than before";
+      },
+    ],
+    [
+      "string content (ko)",
+      () => new HumanMessage("안녕"),
+      (m) => {
+        m.content = "안녕하세요, 오늘은 지난주에 말한 사과 농장 이야기를 더 해볼게요";
+      },
+    ],
+    [
+      "a text block's text (ko)",
+      () => new HumanMessage({ content: [{ type: "text", text: "짧게" }] }),
+      (m) => {
+        (m.content as Array<{ type: string; text: string }>)[0].text = "이번에는 훨씬 긴 문장으로 바뀐 텍스트 블록입니다";
+      },
+    ],
+    [
+      "a tool call's arguments (en)",
+      () => new AIMessage({ content: "", tool_calls: [{ id: "c1", name: "search", args: { q: "x" } }] }),
+      (m) => {
+        const call = (m as AIMessage).tool_calls?.[0] as { args: Record<string, unknown> };
+        call.args.q = "a far longer query about the weather in Seoul next week";
+      },
+    ],
+  ];
+  it.each(cases)("%s: countMessage and boundMessage equal a fresh counter's", (_name, make, change) => {
+    const counter = createTokenCounter();
+    const message = make();
+    const before = counter.countMessage(message);
+    counter.boundMessage?.(message);
+    change(message);
+    const fresh = createTokenCounter();
+    expect(counter.countMessage(message)).toBe(fresh.countMessage(message));
+    expect(counter.countMessage(message)).not.toBe(before);
+    expect(counter.boundMessage?.(message)).toBe(fresh.boundMessage?.(message));
+  });
+});

@@ -223,6 +223,20 @@ interface MessageParts {
   fixed: number;
 }
 
+/** A message's count and what it was counted from (see `cacheKey`). */
+interface CountedParts {
+  type: string;
+  parts: MessageParts;
+  total: number;
+}
+
+/** Whether two messages' parts are the same texts and fixed cost: what `cacheKey` hashes, besides the type. */
+function sameParts(a: MessageParts, b: MessageParts): boolean {
+  if (a.fixed !== b.fixed || a.texts.length !== b.texts.length) return false;
+  for (let i = 0; i < a.texts.length; i++) if (a.texts[i] !== b.texts[i]) return false;
+  return true;
+}
+
 /**
  * The parts of a message a provider's converter sends, each once: text blocks, images, files,
  * documents and reasoning by `contentBlockCost`; reasoning kept beside the content (OpenAI
@@ -508,14 +522,21 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
       return total;
     };
   }
-  const byObject = new WeakMap<object, number>();
+  // A message's count beside the parts it was counted from, reused only while its parts are the
+  // same (the strings `cacheKey` hashes): a message changed in place is counted again, as a fresh
+  // counter would count it; an unchanged one skips the hash.
+  const byObject = new WeakMap<object, CountedParts>();
   const byKey = new Map<string, number>();
   const pricing = blockPricingFor(options.model);
+  const countedFor = (message: BaseMessage, parts: MessageParts): number | undefined => {
+    const seen = byObject.get(message);
+    return seen !== undefined && seen.type === messageType(message) && sameParts(seen.parts, parts) ? seen.total : undefined;
+  };
 
   const countMessage = (message: BaseMessage): number => {
-    const seen = byObject.get(message);
-    if (seen !== undefined) return seen;
     const parts = messageParts(message, pricing);
+    const seen = countedFor(message, parts);
+    if (seen !== undefined) return seen;
     const key = cacheKey(message, parts);
     let total = byKey.get(key);
     if (total === undefined) {
@@ -524,7 +545,7 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
       for (const text of parts.texts) total += count(text);
       setBounded(byKey, key, total, TOKEN_CACHE_ENTRIES);
     }
-    byObject.set(message, total);
+    byObject.set(message, { type: messageType(message), parts, total });
     return total;
   };
 
@@ -536,9 +557,9 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
     : {
         boundText: (text: string): number => (text.length > LONG_RUN_EXACT_CHARACTERS ? countText(text) : Buffer.byteLength(text, "utf8")),
         boundMessage: (message: BaseMessage): number => {
-          const seen = byObject.get(message);
-          if (seen !== undefined) return seen;
           const parts = messageParts(message, pricing);
+          const seen = countedFor(message, parts);
+          if (seen !== undefined) return seen;
           const count = messageType(message) === "system" ? countText : countMessageText;
           let total = parts.fixed;
           for (const text of parts.texts) total += text.length > LONG_RUN_EXACT_CHARACTERS ? count(text) : Buffer.byteLength(text, "utf8");
