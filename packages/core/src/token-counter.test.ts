@@ -477,7 +477,8 @@ describe("createTokenCounter: a message changed in place", () => {
       "a text block's text (ko)",
       () => new HumanMessage({ content: [{ type: "text", text: "짧게" }] }),
       (m) => {
-        (m.content as Array<{ type: string; text: string }>)[0].text = "이번에는 훨씬 긴 문장으로 바뀐 텍스트 블록입니다";
+        const [block] = m.content as Array<{ type: string; text: string }>;
+        if (block) block.text = "이번에는 훨씬 긴 문장으로 바뀐 텍스트 블록입니다";
       },
     ],
     [
