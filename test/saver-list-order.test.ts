@@ -208,7 +208,7 @@ describe("a SQLite file of schema version 7 is migrated to 8 on open", () => {
         btrees: ["threadwise_checkpoint_seq", "threadwise_checkpoint_seq_order"],
         version: SQLITE_SCHEMA_VERSION,
       });
-      expect(SQLITE_SCHEMA_VERSION).toBe(8);
+      expect(SQLITE_SCHEMA_VERSION).toBe(9);
       expect(rows()).toEqual(numbers);
       const stored = [...old, ...fork];
       expect(await listed(saver, thread)).toEqual([...stored].reverse());
@@ -254,7 +254,7 @@ describe("a store of schema version 6 is migrated to 7", () => {
       expect(check.prepare("SELECT version FROM threadwise_schema_version WHERE component = 'threadwise'").pluck().get()).toBe(
         SQLITE_SCHEMA_VERSION,
       );
-      expect(SQLITE_SCHEMA_VERSION).toBe(8);
+      expect(SQLITE_SCHEMA_VERSION).toBe(9);
       check.close();
       await expectMigrated(saver, thread, old);
     } finally {

@@ -25,7 +25,7 @@ import {
 } from "./thread-registry.js";
 
 /** Version of the threadwise tables in a SQLite file (`PRAGMA user_version` is left to others). */
-export const SQLITE_SCHEMA_VERSION = 8;
+export const SQLITE_SCHEMA_VERSION = 9;
 
 /** SQLite's own clock in epoch milliseconds: the database side, not the writer's `Date.now` (spec R38). */
 const DB_NOW_MS = "CAST((julianday('now') - 2440587.5) * 86400000 AS INTEGER)";
@@ -53,7 +53,7 @@ const LOCK_ROW_WITH_MARK = `${LOCK_ROW}, ${ARCHIVE_MARK_COLUMNS}`;
  * is held, so nothing changes it before the commit): the columns of {@link LOCK_ROW_WITH_MARK}
  * and `deleted_at`, without writing the row. The checkpoint's {@link MOVE_HEAD} then writes it
  * once, `updated_at` included (was: touched here and written again there, each write of
- * `updated_at` moving its entry in the `threadwise_threads_idle` index). No row: a new thread,
+ * `updated_at`, a row write each). No row: a new thread,
  * created by {@link LOCK_ROW_WITH_MARK}.
  */
 const READ_ROW = `SELECT head_id, head_version, lease_until, lease_started_at, ${NOW_MS} AS now, tenant_id, deleted_at
@@ -195,6 +195,41 @@ const STORE_ORDER = `WITH named AS (SELECT seq, checkpoint_id FROM threadwise_ch
     AND (@afterSeq IS NULL OR (seq, checkpoint_id) < (@afterSeq, @afterId))
   ORDER BY seq DESC, checkpoint_id DESC LIMIT +@limit`;
 
+/** The span of one `idle_hour` (see {@link IDLE_HOUR_TABLES}), ms. */
+const IDLE_HOUR_MS = 3_600_000;
+/** The `idle_hour` of the time `ms` (an SQL expression in epoch ms): its whole hours since the epoch, truncated (monotone in `ms`). */
+const idleHourOf = (ms: string) => `CAST(${ms} / ${IDLE_HOUR_MS} AS INTEGER)`;
+/**
+ * Retention's index (spec R23, version 9): `threadwise_threads_idle` holds each live thread's
+ * `idle_hour`, the hour of its `updated_at`, not `updated_at` itself (version 8). Every write of a
+ * thread touches `updated_at`, and SQLite rewrites the entry of every index on a column an
+ * `UPDATE` sets, so the index on `updated_at` wrote a page of its own at every commit (a WAL
+ * frame, about 1 in 10 of a step's). `idle_hour` is set by these triggers only when the hour
+ * changes, inside the statement that wrote `updated_at` (a writer of an older release too), so
+ * within an hour a thread's writes leave the index as it is. `updated_at` stays exact: the listing
+ * reads the index's hours up to `idleBefore`'s and filters on `updated_at` (see {@link LIST_IDLE});
+ * the deletion's re-check reads `updated_at` as before.
+ */
+const IDLE_HOUR_TABLES = `
+CREATE TRIGGER IF NOT EXISTS threadwise_threads_idle_hour_insert AFTER INSERT ON threadwise_threads
+  WHEN NEW.idle_hour IS NOT ${idleHourOf("NEW.updated_at")} BEGIN
+  UPDATE threadwise_threads SET idle_hour = ${idleHourOf("NEW.updated_at")} WHERE thread_id = NEW.thread_id;
+END;
+CREATE TRIGGER IF NOT EXISTS threadwise_threads_idle_hour_update AFTER UPDATE OF updated_at ON threadwise_threads
+  WHEN NEW.idle_hour IS NOT ${idleHourOf("NEW.updated_at")} BEGIN
+  UPDATE threadwise_threads SET idle_hour = ${idleHourOf("NEW.updated_at")} WHERE thread_id = NEW.thread_id;
+END;
+CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (idle_hour) WHERE deleted_at IS NULL`;
+/**
+ * {@link SqliteThreadRegistry.listIdle}'s read: the live threads written before `@before`, oldest
+ * first. The index gives the hours up to `@before`'s in order (`idle_hour` grows with
+ * `updated_at`, so ordering by the hour first is ordering by `updated_at`); only the rows of the
+ * last hour are sorted and filtered beyond it.
+ */
+const LIST_IDLE = `SELECT thread_id, updated_at FROM threadwise_threads
+  WHERE deleted_at IS NULL AND idle_hour <= ${idleHourOf("@before")} AND updated_at < @before
+  ORDER BY idle_hour, updated_at, thread_id LIMIT +@limit`;
+
 /** SQL texts of the wrapped saver's statements {@link SqliteThreadRegistry.saverDatabase} keeps prepared, at most (SqliteSaver's `put` and `putWrites` use 3). */
 const SAVER_STATEMENTS_MAX = 8;
 
@@ -330,7 +365,7 @@ CREATE TABLE IF NOT EXISTS threadwise_schema_version (component TEXT PRIMARY KEY
 CREATE TABLE IF NOT EXISTS threadwise_threads (
   thread_id TEXT PRIMARY KEY, created_at INTEGER NOT NULL, updated_at INTEGER NOT NULL,
   deleted_at INTEGER, deleted_reason TEXT);
-CREATE INDEX IF NOT EXISTS threadwise_threads_idle ON threadwise_threads (updated_at) WHERE deleted_at IS NULL;`);
+`);
     // Version 2: the turn lease (spec R34). Files of version 1 gain the column in place.
     const columns = db.prepare("PRAGMA table_info(threadwise_threads)").all() as Array<{ name: string }>;
     if (!columns.some((column) => column.name === "turn_open_at"))
@@ -365,6 +400,15 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
     if (seqTable !== undefined && !seqTable.wr) db.exec(CHECKPOINT_SEQ_WITHOUT_ROWID);
     db.exec(CHECKPOINT_SEQ_TABLES);
     if (seqTable === undefined) db.exec(NUMBER_STORED_CHECKPOINTS);
+    // Version 9: retention's index on the hour of `updated_at` (see IDLE_HOUR_TABLES). A file of an
+    // older version has its index on `updated_at` replaced and every row's hour set (no trigger fires:
+    // `updated_at` is not set).
+    if (!columns.some((column) => column.name === "idle_hour"))
+      db.exec(`ALTER TABLE threadwise_threads ADD COLUMN idle_hour INTEGER;
+        UPDATE threadwise_threads SET idle_hour = ${idleHourOf("updated_at")};`);
+    const indexed = db.prepare("SELECT name FROM pragma_index_info('threadwise_threads_idle')").pluck().all();
+    if (indexed.length > 0 && indexed[0] !== "idle_hour") db.exec("DROP INDEX threadwise_threads_idle");
+    db.exec(IDLE_HOUR_TABLES);
     db.prepare(
       `INSERT INTO threadwise_schema_version (component, version, applied_at) VALUES ('threadwise', ?, ?)
        ON CONFLICT (component) DO UPDATE SET version = excluded.version, applied_at = excluded.applied_at WHERE version < excluded.version`,
@@ -681,11 +725,10 @@ CREATE INDEX IF NOT EXISTS threadwise_archive_seq ON threadwise_archive (tenant_
 
   async listIdle(idleBefore: Date, limit = 10_000): Promise<ThreadInfo[]> {
     this.#adoptUnregistered();
-    const rows = this.#db
-      .prepare(
-        "SELECT thread_id, updated_at FROM threadwise_threads WHERE deleted_at IS NULL AND updated_at < ? ORDER BY updated_at, thread_id LIMIT +?",
-      )
-      .all(idleBefore.getTime(), limit) as Array<{ thread_id: string; updated_at: number }>;
+    const rows = this.#db.prepare(LIST_IDLE).all({ before: idleBefore.getTime(), limit }) as Array<{
+      thread_id: string;
+      updated_at: number;
+    }>;
     return rows.map((row) => ({ threadId: row.thread_id, updatedAt: new Date(row.updated_at), ...this.#counts(row.thread_id) }));
   }
 
