@@ -27,7 +27,7 @@ import { tmpdir } from "node:os";
 import { join } from "node:path";
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { afterAll, describe, expect, it } from "vitest";
-import { stackAgent } from "./support/report-agent.js";
+import { type ReportGraph, stackAgent } from "./support/report-agent.js";
 
 const dirs: string[] = [];
 afterAll(() => {
@@ -64,6 +64,9 @@ function failPutAt(inner: FailingInner, at: number, failure: Error) {
 }
 
 const ids = (messages: readonly BaseMessage[]) => messages.map((m) => m.id);
+/** The messages of `agent`'s state at `config`. */
+const messagesOf = async (agent: unknown, config: object) =>
+  ((await (agent as ReportGraph).getState(config)).values.messages ?? []) as BaseMessage[];
 /** `error` is the store's failure, or holds it (LangGraph's `AggregateError`, a `cause`). */
 const holds = (error: unknown, failure: Error): boolean =>
   error instanceof Error &&
@@ -79,11 +82,11 @@ describe.each(["async", "sync"] as const)("a checkpoint write failing mid-turn (
         const dir = mkdtempSync(join(tmpdir(), "tw-b64-put-"));
         dirs.push(dir);
         const sqlitePath = join(dir, "memory.db");
-        const { agent, stack, model } = stackAgent({ backend: "sqlite", sqlitePath });
+        const { agent, stack } = stackAgent({ backend: "sqlite", sqlitePath });
         const config = { configurable: { thread_id: `put-${at}` }, durability };
         await agent.invoke({ messages: [new HumanMessage({ id: "u1", content: TEXT[language].first })] }, config);
 
-        const before = ids(((await agent.getState(config)).values as { messages: BaseMessage[] }).messages);
+        const before = ids(await messagesOf(agent, config));
         const failure = new Error(`disk full at write ${at}`);
         const fault = failPutAt(stack.checkpointer?.inner as unknown as FailingInner, at, failure);
         fault.arm();
@@ -102,14 +105,14 @@ describe.each(["async", "sync"] as const)("a checkpoint write failing mid-turn (
         expect(fault.count()).toBeGreaterThanOrEqual(at);
 
         // What this process reads right after the error is what a fresh one reads from the file.
-        const after = ((await agent.getState(config)).values as { messages: BaseMessage[] }).messages;
+        const after = await messagesOf(agent, config);
         const fresh = stackAgent({ backend: "sqlite", sqlitePath });
-        const read = ((await fresh.agent.getState(config)).values as { messages: BaseMessage[] }).messages;
+        const read = await messagesOf(fresh.agent, config);
         expect(holds(thrown, failure)).toBe(true);
         // Ids included: a result written by a step whose checkpoint was not stored is read from its
         // pending write; stored without an id, it had a new random one at each read.
         expect(ids(after)).toEqual(ids(read));
-        const again = ((await agent.getState(config)).values as { messages: BaseMessage[] }).messages;
+        const again = await messagesOf(agent, config);
         expect(ids(again)).toEqual(ids(after));
         // Under async what is read was there before the turn or was streamed (the stream may show
         // more: steps not stored). Under sync a step's chunk comes after its put, so a step whose own
@@ -121,7 +124,7 @@ describe.each(["async", "sync"] as const)("a checkpoint write failing mid-turn (
         const calls = fresh.model.calls.length;
         await fresh.agent.invoke({ messages: [new HumanMessage({ id: "u3", content: TEXT[language].next })] }, config);
         expect(fresh.model.calls.length).toBeGreaterThan(calls);
-        const thread = ((await fresh.agent.getState(config)).values as { messages: BaseMessage[] }).messages;
+        const thread = await messagesOf(fresh.agent, config);
         expect(new Set(ids(thread)).size).toBe(thread.length);
         expect(ids(thread).filter((id) => id === "u2").length).toBeLessThanOrEqual(1);
         expect(ids(thread).filter((id) => id === "u3")).toEqual(["u3"]);
