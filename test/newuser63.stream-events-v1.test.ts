@@ -1,5 +1,5 @@
 import { HumanMessage } from "@langchain/core/messages";
-import { MemorySaver } from "@langchain/langgraph";
+import { END, MemorySaver, MessagesAnnotation, START, StateGraph } from "@langchain/langgraph";
 import { hideMemoryState, ThreadwiseConfigError } from "@threadwise/core";
 import { scriptedModel } from "@threadwise/core/testing";
 import { memoryStack } from "@threadwise/memory";
@@ -12,9 +12,9 @@ import { describe, expect, it } from "vitest";
 // JSON-patch paths are `/logs/<run name>` split on "/", and threadwise's node names
 // (`threadwise/turn-admission.before_agent`) hold one. hideMemoryState refuses v1 at the call,
 // naming the option, on a graph with such a node; v2 and v3 stream as before.
-describe("newuser63: streamEvents v1 on a graph with threadwise nodes", () => {
-  const input = { messages: [new HumanMessage("I live in Busan.")] };
+const input = { messages: [new HumanMessage("I live in Busan.")] };
 
+describe("newuser63: streamEvents v1 on a graph with threadwise nodes", () => {
   it("is refused at the call with ThreadwiseConfigError naming streamEvents.version (was: a stream that never ended)", () => {
     const agent = hideMemoryState(createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...memoryStack({ env: {} }) }));
     const config = { configurable: { thread_id: "v1" }, version: "v1" as const };
@@ -44,5 +44,61 @@ describe("newuser63: streamEvents v1 on a graph with threadwise nodes", () => {
     const events: Array<{ event: string; name: string }> = [];
     for await (const event of agent.streamEvents(input, { configurable: { thread_id: "v1-plain" }, version: "v1" })) events.push(event);
     expect(events.at(-1)).toMatchObject({ event: "on_chain_end", name: "LangGraph" });
+  });
+});
+
+// breaker64: the check above read only the top-level node names, so a parent graph with the agent
+// added as a node (`addNode("agent", agent.graph)`) passed it and its v1 stream never ended (the
+// agent's nodes run inside the parent's runs and reach the same log stream). The check now walks
+// the nested graphs LangGraph finds (`getSubgraphs`, recursively) and names them `parent|node`.
+describe("breaker64: streamEvents v1 on a parent graph with the stack's agent as a node", () => {
+  const parentOf = (agentGraph: unknown) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("agent", agentGraph as never)
+      .addEdge(START, "agent")
+      .addEdge("agent", END)
+      .compile({ checkpointer: new MemorySaver() });
+
+  for (const [language, text] of [
+    ["en", "I live in Busan."],
+    ["ko", "저는 부산에 살아요."],
+  ] as const) {
+    it(`is refused at the call, naming the nested node agent|threadwise/turn-admission.before_agent (${language})`, () => {
+      const agent = hideMemoryState(createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...memoryStack({ env: {} }) }));
+      const parent = hideMemoryState(parentOf(agent.graph));
+      let thrown: unknown;
+      try {
+        parent.streamEvents({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: `nested-${language}` }, version: "v1" });
+      } catch (error) {
+        thrown = error;
+      }
+      expect(ThreadwiseConfigError.isInstance(thrown)).toBe(true);
+      expect((thrown as ThreadwiseConfigError).option).toBe("streamEvents.version");
+      expect((thrown as Error).message).toContain("agent|threadwise/turn-admission.before_agent");
+    });
+  }
+
+  it("two levels down (the parent itself a node of a grandparent) is refused too", () => {
+    const agent = createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...memoryStack({ env: {} }) });
+    const grandparent = hideMemoryState(
+      new StateGraph(MessagesAnnotation)
+        .addNode("outer", parentOf(agent.graph) as never)
+        .addEdge(START, "outer")
+        .addEdge("outer", END)
+        .compile(),
+    );
+    expect(() => grandparent.streamEvents(input, { configurable: { thread_id: "nested-2" }, version: "v1" })).toThrow(
+      "outer|agent|threadwise/turn-admission.before_agent",
+    );
+  });
+
+  it("a parent whose nested agent has no threadwise node (windowTrim only) is left to LangChain and v1 streams to its end", async () => {
+    const agent = createAgent({ model: scriptedModel(() => "Noted."), tools: [], middleware: [windowTrim()] });
+    const parent = hideMemoryState(parentOf(agent.graph));
+    const events: Array<{ event: string; name: string }> = [];
+    for await (const event of parent.streamEvents(input, { configurable: { thread_id: "nested-plain" }, version: "v1" }))
+      events.push(event);
+    expect(events.at(-1)).toMatchObject({ event: "on_chain_end", name: "LangGraph" });
+    expect(events.some((event) => event.event === "on_chain_start" && event.name === "model_request")).toBe(true);
   });
 });

@@ -65,7 +65,10 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * the state (read it with `checkpointer.getTuple(config)`; encryption at rest is
  * `@threadwise/encryption`). `streamEvents` v1 on a graph with a threadwise node (a node name with
  * "/", such as `memoryStack`'s turn admission) never ends in LangChain core, so it is refused at the
- * call (ThreadwiseConfigError, `streamEvents.version`): use v2.
+ * call (ThreadwiseConfigError, `streamEvents.version`): use v2. The check also walks the graphs
+ * nested in this one's nodes that LangGraph finds (`getSubgraphs`: a graph added as a node, or named
+ * in a node's `subgraphs` option), so call this on the graph you stream from: a parent that embeds
+ * the agent needs its own call, and an agent invoked from inside a function node is not found.
  *
  * It also leaves out of `"updates"` the chunk of `memoryStack`'s turn admission node
  * (`threadwise/turn-admission.before_agent`), which never writes state: the node still runs and

@@ -17,6 +17,8 @@ export interface RedactableGraph {
   streamEvents: (input: unknown, options?: unknown, streamOptions?: unknown) => AsyncIterable<unknown>;
   /** The graph's nodes by name: a name holding "/" makes `streamEvents` v1 refused ({@link slashedNodes}). */
   nodes?: Record<string, unknown>;
+  /** LangGraph's `Pregel.getSubgraphs`: the graphs nested in this one's nodes, `[namespace, graph]`, with `recurse` theirs too. */
+  getSubgraphs?: (namespace?: string, recurse?: boolean) => Iterable<[string, { nodes?: Record<string, unknown> }]>;
 }
 
 /** Set on a graph whose methods {@link redactStreams} wrapped: a second call leaves them as they are. */
@@ -127,14 +129,24 @@ function mapped<T extends AsyncIterable<unknown>>(source: T & Cancellable, map: 
 
 /**
  * Nodes of `graph` whose name holds "/" (threadwise's middlewares with a node hook:
- * `threadwise/turn-admission.before_agent`, `threadwise/work-memory.after_agent`, ...). LangChain
+ * `threadwise/turn-admission.before_agent`, `threadwise/work-memory.after_agent`, ...), its own and
+ * those of the graphs nested in its nodes (named `parent|node`). LangChain
  * core builds `streamEvents` v1 from its log stream, whose JSON-patch paths are `/logs/<run name>`,
  * unescaped, read back with `path.split("/")[2]`: a run so named is looked up under the part before
  * its "/", the lookup throws inside the stream, and the stream never ends (no event after
  * `__start__`, no error; @langchain/core 1.4.0). v2 and v3 do not use the log stream.
  */
 function slashedNodes(graph: RedactableGraph): string[] {
-  return Object.keys(graph.nodes ?? {}).filter((name) => name.includes("/"));
+  const slashed = Object.keys(graph.nodes ?? {}).filter((name) => name.includes("/"));
+  // A graph added as a node (`addNode("agent", agent.graph)`), or named in a node's `subgraphs`, runs its
+  // nodes inside this graph's runs: their names reach the same log stream. LangGraph finds them for
+  // `getState({ subgraphs: true })` with `getSubgraphs(namespace, recurse)`; its names are `parent|child`.
+  if (typeof graph.getSubgraphs === "function") {
+    for (const [namespace, subgraph] of graph.getSubgraphs(undefined, true)) {
+      for (const name of Object.keys(subgraph.nodes ?? {})) if (name.includes("/")) slashed.push(`${namespace}|${name}`);
+    }
+  }
+  return slashed;
 }
 
 /**
@@ -144,8 +156,8 @@ function slashedNodes(graph: RedactableGraph): string[] {
  * v1/v2 events are redacted one by one. With `encoding: "text/event-stream"` LangGraph encodes the
  * chunks inside `stream`, before they can be read: that stream is returned as it is.
  * `streamEvents` v1 on a graph with a node named with "/" (any threadwise middleware with a node
- * hook, `memoryStack`'s turn admission among them) would never end (see {@link slashedNodes}): it
- * is refused at the call.
+ * hook, `memoryStack`'s turn admission among them), its own or a nested graph's, would never end
+ * (see {@link slashedNodes}): it is refused at the call.
  *
  * @param graph - a compiled LangGraph graph; changed in place, once.
  * @throws ThreadwiseConfigError (from the wrapped `streamEvents`, option `streamEvents.version`)

@@ -1,5 +1,5 @@
-import { randomInt } from "node:crypto";
-import { type BaseMessage, coerceMessageLikeToMessage, RemoveMessage } from "@langchain/core/messages";
+import { randomInt, randomUUID } from "node:crypto";
+import { BaseMessage, coerceMessageLikeToMessage, RemoveMessage } from "@langchain/core/messages";
 import type { RunnableConfig } from "@langchain/core/runnables";
 import { messagesStateReducer, REMOVE_ALL_MESSAGES } from "@langchain/langgraph";
 import {
@@ -408,6 +408,20 @@ function refuseSealedInput(checkpoint: Checkpoint): void {
     "memory.checkpointer",
     "the stack's ThreadwiseSaver was handed sealed channel values (is it wrapped in encryptCheckpointer?); it needs the messages themselves for the window, the archive and deletions, so nothing was stored. Run the agent on stack.checkpointer and encrypt with memoryStack({ keyringPath }) or THREADWISE_MEMORY_KEYRING, which seal what it stores, archive included",
   );
+}
+
+/**
+ * Gives each message instance in a `messages` write (one message or an array) without an id a
+ * random one, on the instance, as LangGraph's `messagesStateReducer` does when it applies the write
+ * (`id` and `lc_kwargs.id`). Anything else (a plain object, a string, a `RemoveMessage`, which has
+ * its id) is left as it is.
+ */
+function stampMessageIds(value: unknown): void {
+  for (const item of Array.isArray(value) ? value : [value]) {
+    if (!BaseMessage.isInstance(item) || (item.id !== undefined && item.id !== null)) continue;
+    item.id = randomUUID();
+    if (item.lc_kwargs) item.lc_kwargs.id = item.id;
+  }
 }
 
 /**
@@ -1877,6 +1891,12 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * such writes wait in this process and commit in that put's transaction; if the put is refused
    * (or never comes because an earlier put of the run failed) they are refused with it. So no
    * write is ever stored for a checkpoint that is not (no orphans).
+   *
+   * A message written to `messages` without an id (a tool's `ToolMessage`, most often) gets one
+   * here, on the message itself, as LangGraph's `messagesStateReducer` would give it when the step's
+   * writes are applied: stored without one, every read that applies the write (`getState` of a
+   * checkpoint whose next put failed or whose step was interrupted) made it a new random id, so an
+   * id read there named no message (`RemoveMessage`, an edit by id).
    */
   putWrites(config: RunnableConfig, writes: PendingWrite[], taskId: string, taskPath?: string): Promise<void> {
     // Not `async` (each wrapper is promises of every step's writes): a synchronous throw is returned rejected.
@@ -1896,6 +1916,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
     const checkpointNs = String(config.configurable?.checkpoint_ns ?? "");
     const checkpointId = String(config.configurable?.checkpoint_id ?? "");
     const key = writeKey(threadId, checkpointNs, checkpointId);
+    // Before any await, so the step's own reducer (run after this call) keeps the same ids.
+    for (const [channel, value] of writes) if (channel === "messages") stampMessageIds(value);
     // Before any await: the put of the checkpoint that follows may be sent meanwhile.
     if (checkpointNs === "" && writes.some(([channel, value]) => channel === "messages" && rewritesMessages(value)))
       this.#remember(this.#rewrites, key);
