@@ -996,3 +996,28 @@ describe("Korean left classes (session 63)", () => {
     meet("주말에 애 돌봐요", "주말에 돌봤어", "돌보");
   });
 });
+
+describe("Korean left classes (session 64)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("gives a Sino-Korean kin word the relation of its native word (조모 / 할머니, 부모님 / 엄마, 아빠), both where it names two", () => {
+    meet("지우 조모는 어디 계세요?", "할머니는 요양원에 계셔", "kin:grandmother");
+    meet("외조모께서 편찮으셔", "외할머니가 아프셔", "kin:grandmother");
+    meet("조부께서 농사를 지으셨어요", "할아버지가 농사지으셨어", "kin:grandfather");
+    meet("부모님은 어디 사세요?", "엄마는 전주에 살아", "kin:mother");
+    meet("부모는 어느 도시에 거주해요?", "아빠는 대구에 계셔", "kin:father");
+    meet("배우자 직업은?", "남편은 간호사예요", "kin:husband");
+    meet("배우자 직업은?", "아내는 교사예요", "kin:wife");
+    meet("하준 씨 부인은 무슨 일 하셔?", "와이프는 초등학교 선생님이에요", "kin:wife");
+    meet("손주가 내년에 태어나요", "손자가 태어났어", "kin:grandchild");
+    meet("손녀는 몇 살이에요?", "손주가 일곱 살이야", "kin:grandchild");
+    // A longer word that starts with one is no kin word (부모임 is no 부모, 부인하다 is to deny).
+    lacks("그 사실을 부인했어", "kin:wife");
+    // English words stay unmapped (session 39): `parents` gives no kin term.
+    expect(tokenize("my parents and my grandmother").some((t) => t.startsWith("kin:"))).toBe(false);
+  });
+});
