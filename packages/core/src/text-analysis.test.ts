@@ -1021,3 +1021,27 @@ describe("Korean left classes (session 64)", () => {
     expect(tokenize("my parents and my grandmother").some((t) => t.startsWith("kin:"))).toBe(false);
   });
 });
+
+describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 64)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads the question -(으)ㄹ까(요) and a glued -(으)ㄹ까봐 on the fused ㄹ as -(으)ㄹ게 is (만날까 / 만나요, 도울까 / 도와줘)", () => {
+    meet("내일 만날까?", "내일 만나요", "만나");
+    meet("이거 바꿀까요?", "어제 바꿨어요", "바꾸");
+    meet("내가 도울까?", "나 좀 도와줘", "돕");
+    meet("뭐 들을까?", "음악 듣고 있어", "듣");
+    meet("늦을까봐 택시 탔어", "오늘 늦었어", "늦");
+    meet("잊어버릴까봐요", "다 잊어버렸어요", "잊어버리");
+    // A ㄹ stem keeps its ㄹ reading too (살까: 사다 or 살다), as 살게 does.
+    meet("어디 살까?", "서울에 살아", "살");
+    // 말다's and 뭐's ㄹ is their own: `갈까 말까` gives no `마`, `뭘까` no `뭘`.
+    lacks("갈까 말까 고민 중", "마");
+    lacks("이게 뭘까", "뭘");
+    // English reads its own forms: `Shall we meet?` meets `we met`.
+    meet("Shall we meet tomorrow?", "We met yesterday", "meet");
+  });
+});

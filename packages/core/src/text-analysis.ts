@@ -535,7 +535,13 @@ function stemOf(word: string): {
     return { stem: deulOnly ? "" : "드시", verbal, bare: unstripped, withL, honorificOrL: true };
   }
   const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
-  if (withL !== undefined && !lightVerb && !/[하되]$/.test(formal?.stem ?? "") && !KOREAN_STOP_STEMS.has(withL)) {
+  if (
+    withL !== undefined &&
+    !lightVerb &&
+    !/[하되]$/.test(formal?.stem ?? "") &&
+    !KOREAN_STOP_STEMS.has(withL) &&
+    !KOREAN_STOPWORDS.has(withL)
+  ) {
     return { stem: kept, verbal, bare: unstripped, withL, ...read };
   }
   return { stem: kept, verbal, bare: unstripped, ...read };
@@ -712,7 +718,9 @@ function withoutLinkedL(before: string): string | undefined {
 // bound noun 것 after the same fused `ㄹ`, read the same way.
 /** The bound noun 것 as the future `-(으)ㄹ 거예요` writes it, glued to the verb or apart (`거예요`, `거야`, `겁니다`). */
 const FUTURE_BOUND_NOUNS: ReadonlySet<string> = new Set("거예요 거에요 거야 겁니다 겁니까 거죠 거지 거고 건데 거라 거다".split(" "));
-const PROMISE_ENDINGS = byLength(["게요", "께요", "게", "께", ...FUTURE_BOUND_NOUNS]);
+// The question `-(으)ㄹ까(요)` (`갈까?`, `먹을까요?`) and the worry `-(으)ㄹ까 봐` glued as chat writes it
+// (`늦을까봐`, `갈까봐요`) end on the same fused `ㄹ` (session 64): `갈까` was `갈`, `만날까` `만날`.
+const PROMISE_ENDINGS = byLength(["게요", "께요", "게", "께", "까요", "까", "까봐요", "까봐", ...FUTURE_BOUND_NOUNS]);
 
 /**
  * The stem of a promise (`-ㄹ게`: `빌려줄게요` -> `빌려주`, `연락할게` -> `연락하`, `갈께` -> `가`;
@@ -740,6 +748,8 @@ function promiseStem(word: string): { stem: string; withL?: string } | undefined
     if (fused !== undefined && /^[^시]시$/u.test(fused.stem.slice(-2)) && honorificSiAfter(fused.stem.slice(0, -1))) {
       if (!VERBS_IN_SI.has(fused.stem) && !HONORIFIC_VERBS.has(fused.stem)) return { stem: fused.stem.slice(0, -1) };
     }
+    // A stop stem's `ㄹ` is its own (`갈까 말까`: 말다), no open stem's: nothing to read.
+    if (fused !== undefined && KOREAN_STOP_STEMS.has(fused.withL)) return { stem: "" };
     return fused;
   }
   return undefined;
