@@ -1044,4 +1044,23 @@ describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 6
     // English reads its own forms: `Shall we meet?` meets `we met`.
     meet("Shall we meet tomorrow?", "We met yesterday", "meet");
   });
+
+  it("reads the guess -나 봐 / -(으)ㄴ가 봐, glued or apart, as the verb (먹었나 봐 / 먹었어, 바쁜가봐 / 바빠, 사나 봐 / 살아)", () => {
+    meet("벌써 먹었나 봐", "밥 먹었어", "먹");
+    meet("다들 먹나봐", "다들 먹어", "먹");
+    meet("요즘 많이 바쁜가봐", "요즘 바빠", "바쁘");
+    meet("머리가 아픈가 봐요", "머리 아파", "아프");
+    meet("날씨가 좋은가봐", "날씨 좋아", "좋");
+    meet("거기 사나 봐", "거기 살아", "살");
+    meet("케이크 만드나봐", "케이크 만들어", "만들");
+    meet("유전인가봐", "유전이래", "유전");
+    // `그런가봐` is 그렇다's, a function word; a noun before 나 or 가 keeps itself (영화나 봐, 친구가 봐).
+    expect(tokenize("그런가봐")).toEqual([]);
+    meet("영화나 봐", "영화 봤어", "영화");
+    lacks("친구가 봐", "친구가봐");
+    // The auxiliary after a guess gives no term of its own (its 봐 was read with the guess).
+    lacks("벌써 먹었나 봐", "봐");
+    // English: `must be busy` meets `busy`.
+    meet("He must be busy", "I am busy", "busy");
+  });
 });

@@ -106,6 +106,9 @@ export const KOREAN_ENDINGS: readonly string[] = byLength(
     "라서 으며 이어야 여야 " +
     // The intent `-(으)려던/-(으)려는/-(으)려다(가)` and the purpose `-으러` (session 55: `뽑으려던` was `뽑으리`).
     "으려던 으려는 으려다가 으려다 려던 려는 려다가 려다 으러 " +
+    // The guess `-나 봐`/`-(으)ㄴ가 봐` glued as chat writes it (session 64: `먹나봐` was `먹나`, `좋은가봐` `좋은`);
+    // after an open adjective stem the `ㄴ` fuses ({@link fusedNDeStem}: `바쁜가봐`).
+    "나봐요 나봐 인가봐요 인가봐 은가봐요 은가봐 는가봐요 는가봐 " +
     "요 죠 어 아 해 지 네 나 니 다 대 래 야 게 기 고 며 서 면 음 던 한 할 된 될 냐 든 군 까 라"
   ).split(" "),
 );
@@ -594,9 +597,10 @@ function droppedL(word: string, read: string): string | undefined {
   if (word.startsWith(stem)) {
     const rest = word.slice(stem.length);
     // An adjective takes no `-는` (`긴`, `먼`): `기는`, `기는데` are 기다's (crawl).
-    if (rest.startsWith("는") && L_ADJECTIVES.has(withL)) return undefined;
-    // `-(으)니까`/`-(으)니` too: its ㄴ drops the ㄹ as `-는` does (`사니까`, `만드니까`; session 63).
-    return /^(?:는|네|니|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
+    if ((rest.startsWith("는") || rest.startsWith("나")) && L_ADJECTIVES.has(withL)) return undefined;
+    // `-(으)니까`/`-(으)니` too: its ㄴ drops the ㄹ as `-는` does (`사니까`, `만드니까`; session 63); so does the
+    // question and guess `-나` (`만드나요`, `사나 봐`; session 64).
+    return /^(?:는|네|니|나|세|셔|셨|시|십|신|실)/u.test(rest) ? withL : undefined;
   }
   const fused = word.charAt(stem.length - 1);
   if (!word.startsWith(stem.slice(0, -1)) || !HANGUL.test(fused)) return undefined;
@@ -772,6 +776,17 @@ function fusedL(before: string): { stem: string; withL: string } | undefined {
  * `군데` and `가운데` are kept (`그런데`, `근데` are function words).
  */
 function fusedNDeStem(word: string): { stem: string } | undefined {
+  const guess = /가봐요?$/u.exec(word);
+  // The guess `-(으)ㄴ가 봐` glued (session 64: `바쁜가봐`, `아픈가봐요` -> `바쁘`, `아프`): after two syllables
+  // at least, so `안가봐` (안 가 봐) is not read as one.
+  if (guess !== null && guess.index >= 2 && !/[는은인]$/u.test(word.slice(0, guess.index))) {
+    const base = word.slice(0, guess.index);
+    const { initial, medial, final } = jamo(base.slice(-1));
+    if (final !== FINAL_N) return undefined;
+    const stem = base.slice(0, -1) + syllable(initial, medial);
+    // `그런가봐` is 그렇다's (a ㅎ stem, a function word), not a `그러` of its own.
+    return { stem: /^(?:그러|이러|저러|어떠)$/u.test(stem) ? withFinal(stem, FINAL_H) : stem };
+  }
   const before = word.endsWith("데요") ? word.slice(0, -2) : word.endsWith("데") ? word.slice(0, -1) : undefined;
   // `-는데`, `-은데`, `인데`, `-던데` are the ending list's (`먹는데`, `좋은데`, `학생인데`).
   if (before === undefined || before === "" || !HANGUL.test(before) || /[는은인던]$/u.test(before)) return undefined;
@@ -849,6 +864,7 @@ function verbBaseOf(stem: string): string | undefined {
 
 const FINAL_N = 4; // ㄴ
 const FINAL_S = 19; // ㅅ
+const FINAL_H = 27; // ㅎ
 const MEDIAL_O = 8; // ㅗ
 // Initials (ㄸ ㅃ ㅆ ㅋ ㅍ; ㄲ after a fused past) whose syllable with ㅓ/ㅏ is, in a verb, a ㅡ stem's -어/-아 form (써, 바빠, 아파, 껐어).
 const INITIAL = { kk: 1, tt: 4, pp: 8, ss: 10, k: 15, p: 17 } as const;
@@ -1184,9 +1200,33 @@ export function tokenize(text: string): string[] {
  * fused `ㄹ` on the same stem, so `갈 거예요` meets `가요` and `쓸 거예요` meets `써요`.
  */
 function futureAdnominal(word: string, text: string, at: RegExpMatchArray | undefined, next: RegExpMatchArray | undefined): string {
+  const guess = guessBeforeBoda(word, text, at, next);
+  if (guess !== undefined) return guess;
   const last = word.slice(-1);
   if (!HANGUL.test(last) || jamo(last).final !== FINAL_L || next === undefined || !FUTURE_BOUND_NOUNS.has(next[0])) return word;
   return spacesBetween(text, at, next) ? `${word}게` : word;
+}
+
+/** 보다's forms as the auxiliary of a guess or a worry takes them (`먹나 봐`, `갈까 봐요`, `아픈가 봤어`). */
+const AUXILIARY_BODA: ReadonlySet<string> = new Set("봐 봐요 봐서 봤어 봤어요 봤다 보다 봅니다".split(" "));
+
+/**
+ * `word` glued to the auxiliary 보다 after it (session 64), when the next word (only spaces between) is one of
+ * {@link AUXILIARY_BODA} and `word` ends as the guess `-나`, `-(으)ㄴ가` or the worry `-(으)ㄹ까` does: `먹나 봐`
+ * is read as `먹나봐` (`먹`), `아픈가 봐` as `아픈가봐` (`아프`), as chat glues them; else `undefined`. One
+ * syllable alone is no such word (`가 봐` is 가다 and the auxiliary).
+ */
+function guessBeforeBoda(
+  word: string,
+  text: string,
+  at: RegExpMatchArray | undefined,
+  next: RegExpMatchArray | undefined,
+): string | undefined {
+  if (word.length < 2 || next === undefined || !AUXILIARY_BODA.has(next[0]) || !spacesBetween(text, at, next)) return undefined;
+  const before = word.slice(-2, -1);
+  const guess =
+    word.endsWith("나") || word.endsWith("까") || (word.endsWith("가") && HANGUL.test(before) && jamo(before).final === FINAL_N);
+  return guess ? `${word}봐` : undefined;
 }
 
 /** Whether only spaces part two words of `text`. */
