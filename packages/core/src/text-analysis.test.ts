@@ -1063,4 +1063,14 @@ describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 6
     // English: `must be busy` meets `busy`.
     meet("He must be busy", "I am busy", "busy");
   });
+
+  it("reads an adnominal -진 of 지다 after -아/-어 and of listed stems (빠진 / 빠졌어, 떨어진 / 떨어졌어), not of nouns (사진)", () => {
+    meet("물에 빠진 휴대폰", "휴대폰이 물에 빠졌어", "빠지");
+    meet("바닥에 떨어진 열쇠", "열쇠가 떨어졌어", "떨어지");
+    meet("친해진 계기", "그때 친해졌어", "친해지");
+    lacks("가족사진 찍었어", "가족사지");
+    lacks("사진 보내줘", "사지");
+    // English: `fallen` meets `fell`'s stem.
+    meet("the fallen keys", "the keys fell", "fall");
+  });
 });

@@ -346,6 +346,11 @@ const VERBS_IN_NA = new Set("만나 떠나 끝나 지나 태어나 일어나 나
  * (`마시세요`, `마시셨어요`) take the `-시-` off as any verb's.
  */
 const VERBS_IN_SI = new Set(["마시", "모시"]);
+/**
+ * Verbs of two syllables in `지` whose adnominal `-ㄴ` is read as the verb (session 64: `빠진` -> `빠지`, as
+ * `빠졌어`); `-진` after another syllable is as often a noun (`사진`, `지진`, `부진`) and stays whole.
+ */
+const VERBS_IN_JI = new Set(["빠지", "터지", "꺼지", "퍼지"]);
 
 // Suffixes by their last syllable, longest first: a word is compared with the few that can end it.
 const SUFFIXES_BY_LAST = new Map<string, string[]>();
@@ -617,13 +622,12 @@ function adnominalOfL(word: string): string | undefined {
 }
 
 /**
- * Words in `-운`, `-른`, `-쁜`/`-픈` after a syllable that are no adnominal of an ㅂ, 르 or ㅡ stem, nor
- * end in one (`기운` is no 깁다, `장인어른` no 어르다, `나른하다`'s root no 나르다; `오른` is the
- * determiner of `오른손` as often as 오르다's).
+ * Words in `-운`, `-른`, `-쁜`/`-픈`, `-진` after a syllable that are no adnominal of an ㅂ, 르, ㅡ stem or
+ * 지다, nor end in one (`기운` is no 깁다, `장인어른` no 어르다, `나른하다`'s root no 나르다; `오른` is the
+ * determiner of `오른손` as often as 오르다's; `가족사진` no 사지다).
  */
-const NOUNS_LIKE_ADNOMINAL: readonly string[] = "기운 가운 다운 타운 사운 라운 카운 마운 바운 파운 서운 어른 서른 나른 오른 오픈".split(
-  " ",
-);
+const NOUNS_LIKE_ADNOMINAL: readonly string[] =
+  "기운 가운 다운 타운 사운 라운 카운 마운 바운 파운 서운 어른 서른 나른 오른 오픈 사진 취재진".split(" ");
 /**
  * One-syllable adnominals of a ㅡ or open stem no noun spells (`쓴`, `뜬`, `탄`), as their stems. `큰` is
  * left whole: read as `크` it joined questions (`더 큰 집`, `큰 차종`) to every turn that says `커요`,
@@ -660,10 +664,11 @@ function adnominalStem(word: string): string | undefined {
   if (last.medial === MEDIAL.eu && (last.initial === INITIAL_R || last.initial === INITIAL.pp || last.initial === INITIAL.p))
     return before + syllable(last.initial, MEDIAL.eu);
   const vowelStem = before + syllable(last.initial, last.medial);
-  if (VERBS_IN_NA.has(vowelStem) || VERBS_IN_SI.has(vowelStem)) return vowelStem;
+  if (VERBS_IN_NA.has(vowelStem) || VERBS_IN_SI.has(vowelStem) || VERBS_IN_JI.has(vowelStem)) return vowelStem;
   const link = jamo(before.slice(-1));
   // `보다` only after a plain `아`/`어`/`여`/`와`/`워`/`해` (`찾아본`, `해본`): `-본` after another syllable ends nouns (`녹화본`, `복사본`).
-  const auxiliary = /[주두]$/u.test(vowelStem) || (vowelStem.endsWith("보") && /[아어여와워해]$/u.test(before));
+  // `지다` after `-아/-어` (session 64: `떨어진`, `헤어진`, `친해진` -> `떨어지`, `헤어지`, `친해지`, as `떨어졌어`).
+  const auxiliary = /[주두지]$/u.test(vowelStem) || (vowelStem.endsWith("보") && /[아어여와워해]$/u.test(before));
   if (word.length >= 3 && auxiliary && link.final === 0 && FUSED_A_EO_VOWELS.has(link.medial)) return vowelStem;
   return undefined;
 }
