@@ -996,3 +996,81 @@ describe("Korean left classes (session 63)", () => {
     meet("주말에 애 돌봐요", "주말에 돌봤어", "돌보");
   });
 });
+
+describe("Korean left classes (session 64)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("gives a Sino-Korean kin word the relation of its native word (조모 / 할머니, 부모님 / 엄마, 아빠), both where it names two", () => {
+    meet("지우 조모는 어디 계세요?", "할머니는 요양원에 계셔", "kin:grandmother");
+    meet("외조모께서 편찮으셔", "외할머니가 아프셔", "kin:grandmother");
+    meet("조부께서 농사를 지으셨어요", "할아버지가 농사지으셨어", "kin:grandfather");
+    meet("부모님은 어디 사세요?", "엄마는 전주에 살아", "kin:mother");
+    meet("부모는 어느 도시에 거주해요?", "아빠는 대구에 계셔", "kin:father");
+    meet("배우자 직업은?", "남편은 간호사예요", "kin:husband");
+    meet("배우자 직업은?", "아내는 교사예요", "kin:wife");
+    meet("하준 씨 부인은 무슨 일 하셔?", "와이프는 초등학교 선생님이에요", "kin:wife");
+    meet("손주가 내년에 태어나요", "손자가 태어났어", "kin:grandchild");
+    meet("손녀는 몇 살이에요?", "손주가 일곱 살이야", "kin:grandchild");
+    // A longer word that starts with one is no kin word (부모임 is no 부모, 부인하다 is to deny).
+    lacks("그 사실을 부인했어", "kin:wife");
+    // English words stay unmapped (session 39): `parents` gives no kin term.
+    expect(tokenize("my parents and my grandmother").some((t) => t.startsWith("kin:"))).toBe(false);
+  });
+});
+
+describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 64)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads the question -(으)ㄹ까(요) and a glued -(으)ㄹ까봐 on the fused ㄹ as -(으)ㄹ게 is (만날까 / 만나요, 도울까 / 도와줘)", () => {
+    meet("내일 만날까?", "내일 만나요", "만나");
+    meet("이거 바꿀까요?", "어제 바꿨어요", "바꾸");
+    meet("내가 도울까?", "나 좀 도와줘", "돕");
+    meet("뭐 들을까?", "음악 듣고 있어", "듣");
+    meet("늦을까봐 택시 탔어", "오늘 늦었어", "늦");
+    meet("잊어버릴까봐요", "다 잊어버렸어요", "잊어버리");
+    // A ㄹ stem keeps its ㄹ reading too (살까: 사다 or 살다), as 살게 does.
+    meet("어디 살까?", "서울에 살아", "살");
+    // 말다's and 뭐's ㄹ is their own: `갈까 말까` gives no `마`, `뭘까` no `뭘`.
+    lacks("갈까 말까 고민 중", "마");
+    lacks("이게 뭘까", "뭘");
+    // English reads its own forms: `Shall we meet?` meets `we met`.
+    meet("Shall we meet tomorrow?", "We met yesterday", "meet");
+  });
+
+  it("reads the guess -나 봐 / -(으)ㄴ가 봐, glued or apart, as the verb (먹었나 봐 / 먹었어, 바쁜가봐 / 바빠, 사나 봐 / 살아)", () => {
+    meet("벌써 먹었나 봐", "밥 먹었어", "먹");
+    meet("다들 먹나봐", "다들 먹어", "먹");
+    meet("요즘 많이 바쁜가봐", "요즘 바빠", "바쁘");
+    meet("머리가 아픈가 봐요", "머리 아파", "아프");
+    meet("날씨가 좋은가봐", "날씨 좋아", "좋");
+    meet("거기 사나 봐", "거기 살아", "살");
+    meet("케이크 만드나봐", "케이크 만들어", "만들");
+    meet("유전인가봐", "유전이래", "유전");
+    // `그런가봐` is 그렇다's, a function word; a noun before 나 or 가 keeps itself (영화나 봐, 친구가 봐).
+    expect(tokenize("그런가봐")).toEqual([]);
+    meet("영화나 봐", "영화 봤어", "영화");
+    lacks("친구가 봐", "친구가봐");
+    // The auxiliary after a guess gives no term of its own (its 봐 was read with the guess).
+    lacks("벌써 먹었나 봐", "봐");
+    // English: `must be busy` meets `busy`.
+    meet("He must be busy", "I am busy", "busy");
+  });
+
+  it("reads an adnominal -진 of 지다 after -아/-어 and of listed stems (빠진 / 빠졌어, 떨어진 / 떨어졌어), not of nouns (사진)", () => {
+    meet("물에 빠진 휴대폰", "휴대폰이 물에 빠졌어", "빠지");
+    meet("바닥에 떨어진 열쇠", "열쇠가 떨어졌어", "떨어지");
+    meet("친해진 계기", "그때 친해졌어", "친해지");
+    lacks("가족사진 찍었어", "가족사지");
+    lacks("사진 보내줘", "사지");
+    // English: `fallen` meets `fell`'s stem.
+    meet("the fallen keys", "the keys fell", "fall");
+  });
+});
