@@ -582,8 +582,8 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
     },
     countTools(tools) {
       if (tools.length === 0) return 0;
-      // Rendered once per tool object; the text's lines are remembered by value, so an unchanged
-      // list costs no tokenizing.
+      // Rendered from the tools as they are now; the text is counted through the by-value text
+      // cache, so an unchanged list costs no tokenizing.
       return TOOLS_OVERHEAD_TOKENS + countText(renderToolDefinitions(tools));
     },
   };
