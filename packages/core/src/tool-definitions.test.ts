@@ -1,6 +1,6 @@
 import { tool } from "langchain";
 import { describe, expect, it } from "vitest";
-import { z } from "zod";
+import { z } from "zod/v4";
 import { renderToolDefinitions } from "./tool-definitions.js";
 
 // The oracle of a rendering is the rendering of a tool object this process has never seen, built
