@@ -26,11 +26,25 @@ const CYCLE_CHECK_DEPTH = 8;
 /** The objects being walked, outermost first (reused by every walk; walks never nest). */
 const ancestors: object[] = [];
 
-/** Whether `value` is kept by identity: not an array or plain object, too deep, or inside itself. */
+/**
+ * Whether `value` is kept by identity: not an array or plain object, too deep, or inside itself.
+ * Only the objects from {@link CYCLE_CHECK_DEPTH} down are tracked: a cycle repeats one of them
+ * within one turn of it.
+ */
 function keptAsIs(value: object, depth: number): boolean {
   if (depth > MAX_DEPTH) return true;
   if (!Array.isArray(value) && !isPlainObject(value)) return true;
   return depth > CYCLE_CHECK_DEPTH && ancestors.includes(value);
+}
+
+/** Enters `value` at `depth` (tracked for cycles past {@link CYCLE_CHECK_DEPTH}). */
+function enter(value: object, depth: number): void {
+  if (depth >= CYCLE_CHECK_DEPTH) ancestors.push(value);
+}
+
+/** Leaves what {@link enter} entered at `depth`. */
+function leave(depth: number): void {
+  if (depth >= CYCLE_CHECK_DEPTH) ancestors.pop();
 }
 
 /** Marks where an array starts in a shape; the next entry is its length. */
@@ -49,7 +63,7 @@ function record(value: unknown, into: unknown[], depth: number): void {
     into.push(value);
     return;
   }
-  ancestors.push(value);
+  enter(value, depth);
   if (Array.isArray(value)) {
     into.push(ARRAY, value.length);
     for (const item of value) record(item, into, depth + 1);
@@ -65,15 +79,15 @@ function record(value: unknown, into: unknown[], depth: number): void {
     }
     into[at] = keys;
   }
-  ancestors.pop();
+  leave(depth);
 }
 
 /** The position after `value`'s shape when `shape` from `at` is the shape of `value`, else `-1`. */
 function match(value: unknown, shape: readonly unknown[], at: number, depth: number): number {
   if (value === null || typeof value !== "object" || keptAsIs(value, depth)) return shape[at] === value ? at + 1 : -1;
-  ancestors.push(value);
+  enter(value, depth);
   const p = Array.isArray(value) ? matchArray(value, shape, at, depth) : matchObject(value as Record<string, unknown>, shape, at, depth);
-  ancestors.pop();
+  leave(depth);
   return p;
 }
 
