@@ -412,6 +412,7 @@ interface SystemPart {
   tailText: string;
 }
 
+// By the assembly it was made with: an assembly is returned once and its parts never change after.
 const systemParts = new WeakMap<AssembledView, SystemPart>();
 
 function systemPartOf(previous: AssembledView): SystemPart {

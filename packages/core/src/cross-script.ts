@@ -233,6 +233,7 @@ function soundKeys(latin: string, script: TermScript, out: string[]): void {
 
 /** Most terms whose keys {@link crossScriptKeys} keeps; past it the oldest go first. */
 const KEYS_MEMO_ENTRIES = 50_000;
+// By the term's text: its keys are a pure function of it (and of es-hangul's fixed tables).
 const keysMemo = new Map<string, CrossScriptKeys | undefined>();
 
 /**

@@ -121,6 +121,7 @@ export function lexiconSenses(term: string): number[] {
 
 /** Terms whose {@link lexiconSenses} are kept (the memo is emptied when it reaches this many). */
 const SENSES_KEPT = 8192;
+// By the term: its senses are a pure function of it and the shipped lexicon (read-only).
 const sensesOf = new Map<string, readonly number[]>();
 
 /**

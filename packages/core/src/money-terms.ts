@@ -74,6 +74,7 @@ export type MoneyWord = "money" | "payOrSpend" | "digits" | "won" | "manWon" | "
 
 /** Most words whose {@link MoneyWord} reading is kept; past it the oldest go first. */
 const MONEY_MEMO_ENTRIES = 50_000;
+// By the word as written: its reading is a pure function of it.
 const moneyMemo = new Map<string, MoneyWord>();
 
 /** The reading of `word` (as written) alone: memoized, since `tokenize` asks it of every word. */

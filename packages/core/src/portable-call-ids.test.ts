@@ -202,3 +202,37 @@ describe("portable tool call ids (R33: a thread continued by another provider)",
     expect(validateProviderRequest([new HumanMessage("q"), ...both]).filter((v) => idRules.includes(v.rule))).toEqual([]);
   });
 });
+
+describe("view copies of messages edited in place", () => {
+  // The oracle: the copy a process that never saw the message makes of an equal message.
+  const equalMessage = (m: BaseMessage): BaseMessage =>
+    m.type === "tool"
+      ? new ToolMessage({ id: m.id, content: m.content, tool_call_id: (m as ToolMessage).tool_call_id })
+      : new AIMessage({ id: m.id, content: m.content, tool_calls: structuredClone((m as AIMessage).tool_calls) });
+
+  for (const [lang, before, after] of [
+    ["en", "Seat 12A is free tomorrow.", "Seat 12A was taken an hour ago."],
+    ["ko", "내일 12A 좌석은 비어 있어요.", "12A 좌석은 한 시간 전에 예약됐어요."],
+  ] as const) {
+    it(`a portable copy is made again after the stored message's content or arguments changed (${lang})`, () => {
+      const call = new AIMessage({
+        id: "a1",
+        content: before,
+        tool_calls: [{ id: "functions.lookup:0", name: "lookup", args: { q: before }, type: "tool_call" }],
+      });
+      const result = new ToolMessage({ id: "t1", content: before, tool_call_id: "functions.lookup:0" });
+      for (const m of [call, result]) expect(withPortableCallIds(m)).toBe(withPortableCallIds(m));
+
+      call.content = after;
+      ((call.tool_calls ?? [])[0] as { args: Record<string, unknown> }).args.q = after;
+      result.content = after;
+      for (const m of [call, result]) {
+        const copy = withPortableCallIds(m);
+        expect(copy.content).toBe(after);
+        expect(copy).toEqual(withPortableCallIds(equalMessage(m)));
+        // Unchanged from here on: every hook of a call shares this copy again.
+        expect(withPortableCallIds(m)).toBe(copy);
+      }
+    });
+  }
+});

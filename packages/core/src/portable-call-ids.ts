@@ -17,6 +17,7 @@
 import { createHash } from "node:crypto";
 import { AIMessage, type BaseMessage, type HumanMessage, type ToolMessage } from "@langchain/core/messages";
 import { callIdsOf, messageType, toolMessageWith, toolResultIdsOf, userMessageWith } from "./message-kinds.js";
+import { matchMessageShape, recordMessageShape } from "./message-shape.js";
 
 /** A tool call id Anthropic (`^[a-zA-Z0-9_-]+$`), Bedrock Converse (1-64 characters of it) and OpenAI Chat Completions (at most 40 characters) accept. */
 export const PORTABLE_CALL_ID = /^[a-zA-Z0-9_-]{1,40}$/;
@@ -55,12 +56,20 @@ const isPortable = (id: unknown): boolean => typeof id !== "string" || id === ""
 
 /** The message each copy a view sends in place of a stored one was made from ({@link viewCopy}). */
 const copiedFrom = new WeakMap<BaseMessage, BaseMessage>();
+/** A copy made by {@link viewCopy}, with the shape of the message it was made from (`recordMessageShape`). */
+interface ViewCopy {
+  copy: BaseMessage;
+  shape: unknown[];
+}
+
 /** Copies made by {@link viewCopy}, per stored (or copied) message and change. */
-const viewCopies = new WeakMap<BaseMessage, Map<string, BaseMessage>>();
+const viewCopies = new WeakMap<BaseMessage, Map<string, ViewCopy>>();
 
 /**
  * The copy a view sends in place of `message` for the change `key` names (`portable`,
- * `renamed:<ids>`, `calls:<ids>`, `blank`): made by `make` once per message and key, so every
+ * `renamed:<ids>`, `calls:<ids>`, `blank`): made by `make` once per message and key while the
+ * message holds the values it was copied from (a message edited in place since, its content, a
+ * block's text or a call's arguments, is copied again: O(size of its fields) to check), so every
  * hook of a call shares one object, and recorded as a copy of `message`'s stored original
  * ({@link storedOriginal}). A pure function of the message and the key: a fresh process makes an
  * equal copy. @internal
@@ -68,13 +77,15 @@ const viewCopies = new WeakMap<BaseMessage, Map<string, BaseMessage>>();
 export function viewCopy<T extends BaseMessage>(message: BaseMessage, key: string, make: () => T): T {
   let copies = viewCopies.get(message);
   const known = copies?.get(key);
-  if (known) return known as T;
+  if (known && matchMessageShape(message, known.shape, 0) === known.shape.length) return known.copy as T;
   const copy = make();
   if (!copies) {
     copies = new Map();
     viewCopies.set(message, copies);
   }
-  copies.set(key, copy);
+  const shape: unknown[] = [];
+  recordMessageShape(message, shape);
+  copies.set(key, { copy, shape });
   copiedFrom.set(copy, copiedFrom.get(message) ?? message);
   return copy;
 }

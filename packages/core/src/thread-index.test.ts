@@ -3,6 +3,7 @@ import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
+import { messageIdentity } from "./message-identity.js";
 import { indexThread, selectIndexedView, type ThreadIndex } from "./thread-index.js";
 import { selectView } from "./view.js";
 import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
@@ -407,4 +408,84 @@ describe("indexThread of an array changed in place", () => {
     expect(after.protectedFrom).toBe(fresh.protectedFrom);
     expect(before.isFor(messages)).toBe(false);
   });
+});
+
+describe("indexThread of messages changed in place (same array, same objects)", () => {
+  /** A cost that reads everything a message sends: its content, blocks and tool-call arguments. */
+  const sentCost = (group: MessageGroup) => group.messages.reduce((sum, m) => sum + messageIdentity(m).length, 0);
+
+  /** The index of `messages` now against the index a process that never saw them builds. */
+  function expectFresh(messages: readonly BaseMessage[]): void {
+    const index = indexThread(messages);
+    const fresh = indexThread([...messages]);
+    expect(index.groups).toEqual(fresh.groups);
+    expect(index.candidates).toEqual(fresh.candidates);
+    expect(index.mergePoints).toEqual(fresh.mergePoints);
+    expect(index.excluded).toEqual(fresh.excluded);
+    expect([...index.substitutes.keys()]).toEqual([...fresh.substitutes.keys()]);
+    expect(index.costPrefix("sent", sentCost)).toEqual(fresh.costPrefix("sent", sentCost));
+    for (const limit of [60, 400]) {
+      const options = { cost: sentCost, costKey: "sent", limit };
+      const view = selectIndexedView(index, options);
+      const scratch = selectIndexedView(fresh, options);
+      expect(view.cost).toBe(scratch.cost);
+      expect(view.messages.map(messageIdentity)).toEqual(scratch.messages.map(messageIdentity));
+    }
+  }
+
+  const texts = {
+    en: {
+      q: "Where should I stay in Busan?",
+      a: "Haeundae is close to the beach.",
+      later: "Actually, I would rather stay near Seomyeon station for the food.",
+    },
+    ko: { q: "부산에서 어디에 묵으면 좋을까요?", a: "해운대가 바다와 가까워요.", later: "사실은 먹거리 때문에 서면역 근처에 묵고 싶어요." },
+  };
+
+  for (const [lang, t] of Object.entries(texts)) {
+    const thread = (): BaseMessage[] => [
+      new HumanMessage({ id: "u1", content: t.q }),
+      new AIMessage({ id: "a1", content: [{ type: "text", text: t.a }] }),
+      new HumanMessage({ id: "u2", content: t.q }),
+      new AIMessage({
+        id: "a2",
+        content: "",
+        tool_calls: [
+          { id: "c1", name: "search", args: { query: t.q }, type: "tool_call" },
+          { id: "c2", name: "search", args: { query: t.a }, type: "tool_call" },
+        ],
+      }),
+      new ToolMessage({ id: "t1", content: t.a, tool_call_id: "c1" }),
+      new AIMessage({ id: "a3", content: t.a }),
+      new HumanMessage({ id: "u3", content: t.q }),
+    ];
+
+    it(`a message's content reassigned: counted and merged as it reads now (${lang})`, () => {
+      const messages = thread();
+      expectFresh(messages);
+      (messages[0] as BaseMessage).content = t.later;
+      expectFresh(messages);
+      // An answer emptied in place is an empty AI message now: role alternation may drop it.
+      (messages[5] as BaseMessage).content = "";
+      expectFresh(messages);
+    });
+
+    it(`a text block's text edited in place: counted as it reads now (${lang})`, () => {
+      const messages = thread();
+      expectFresh(messages);
+      ((messages[1] as BaseMessage).content as Array<{ text: string }>)[0]!.text = t.later;
+      expectFresh(messages);
+    });
+
+    it(`a tool call's arguments edited in place: counted and sent as they read now (${lang})`, () => {
+      const messages = thread();
+      expectFresh(messages);
+      const calls = (messages[3] as AIMessage).tool_calls ?? [];
+      (calls[0] as { args: Record<string, unknown> }).args.query = t.later;
+      expectFresh(messages);
+      // The unanswered call dropped in place: the AI message is sent whole now, no copy.
+      calls.pop();
+      expectFresh(messages);
+    });
+  }
 });

@@ -1,6 +1,7 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import { type GroupKind, groupMessages, type MessageGroup } from "./groups.js";
 import { isEmptyContent, messageType, toolCallsOf } from "./message-kinds.js";
+import { matchMessageShape, recordMessageShape } from "./message-shape.js";
 import { storedOriginal } from "./portable-call-ids.js";
 import type { SelectViewOptions, ViewSelection } from "./view.js";
 
@@ -17,9 +18,9 @@ export interface GroupSpan {
  * Positions of one message array's groups, built by {@link indexThread} from that array alone
  * (spec R37): nothing in it comes from another call, another array or another thread, so it is
  * what a fresh process computes. Valid for the array it was built for while that array holds the
- * same message objects ({@link ThreadIndex.isFor}; LangGraph's reducers and threadwise's
- * middlewares make new arrays, a caller may still replace a message in place). A message object
- * changed in place (its content or calls edited) is not detected: build a new array for it.
+ * same message objects holding the same values ({@link ThreadIndex.isFor}; LangGraph's reducers
+ * and threadwise's middlewares make new arrays, a caller may still replace a message in place or
+ * edit one: its content, a text block's text, a tool call's arguments).
  */
 export interface ThreadIndex {
   /** Number of messages indexed. */
@@ -78,8 +79,12 @@ export interface ThreadIndex {
   readonly substitutes: ReadonlyMap<number, BaseMessage>;
   /**
    * Whether this index describes exactly `messages`: the array it was built for, at the same length,
-   * holding the same message objects at every position (O(n) identity checks, no text read). An
-   * array changed in place (a message replaced by id, one appended or removed) is not described.
+   * holding the same message objects at every position, each holding the values it held when
+   * indexed (type, id, name, content and its blocks, tool calls and their arguments, tool_call_id,
+   * additional_kwargs, response_metadata: compared by value, strings by reference first; O(size of
+   * those fields), no allocation). An array changed in place (a message replaced by id, one
+   * appended or removed) or a message edited in place is not described: its costs, merge points
+   * and sent copies may differ, so a new index is built, as a fresh process builds it.
    */
   isFor(messages: readonly BaseMessage[]): boolean;
 }
@@ -113,11 +118,14 @@ class Index implements ThreadIndex {
   readonly #messages: readonly BaseMessage[];
   /** The messages of `#messages` when indexed, position by position (see {@link Index.isFor}). */
   readonly #members: readonly BaseMessage[];
+  /** What those messages held when indexed, one shape after another (`recordMessageShape`). */
+  readonly #shapes: unknown[] = [];
 
   constructor(messages: readonly BaseMessage[]) {
     this.#messages = messages;
     this.#members = messages.slice();
     this.length = messages.length;
+    for (const message of messages) recordMessageShape(message, this.#shapes);
     let previous: RoleKind | undefined;
     let count = 0;
     for (const g of groupMessages(messages)) {
@@ -180,7 +188,11 @@ class Index implements ThreadIndex {
     if (this.#messages !== messages || messages.length !== this.length) return false;
     const members = this.#members;
     for (let i = 0; i < members.length; i += 1) if (messages[i] !== members[i]) return false;
-    return true;
+    // Every cost, merge point and sent copy was derived from these values: one edited in place
+    // (content reassigned, a block's text, a call's arguments) makes the index stale.
+    let at = 0;
+    for (let i = 0; i < members.length && at >= 0; i += 1) at = matchMessageShape(members[i] as BaseMessage, this.#shapes, at);
+    return at === this.#shapes.length;
   }
 
   indexOf(id: string): number {

@@ -100,6 +100,7 @@ export const tokenCounterOptionsSchema = z.strictObject({
   countText: z.custom<(text: string) => number>((value) => typeof value === "function", "expected a function (text) => number").optional(),
 });
 
+// By encoding name: an encoder is a pure function of its name (its ranks ship with the package).
 const encoders = new Map<string, GptEncoding>();
 
 const requireFromHere = createRequire(import.meta.url);
@@ -498,6 +499,7 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
       encoded += text.length;
       return boundedEncodeLength(text, (piece) => encoder.countTokens(piece, PLAIN_TEXT));
     };
+    // By the segment's text, per counter (one encoder): a count is a pure function of the two.
     const bySegment = new Map<string, number>();
     const countSegment = (segment: string): number => {
       if (segment.length > SEGMENT_MEMO_MAX_CHARACTERS) return encodeText(segment);
@@ -526,6 +528,7 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
   // same (the strings `cacheKey` hashes): a message changed in place is counted again, as a fresh
   // counter would count it; an unchanged one skips the hash.
   const byObject = new WeakMap<object, CountedParts>();
+  // By `cacheKey`: the type and every part counted (texts by value), per counter.
   const byKey = new Map<string, number>();
   const pricing = blockPricingFor(options.model);
   const countedFor = (message: BaseMessage, parts: MessageParts): number | undefined => {
@@ -582,8 +585,8 @@ export function createTokenCounter(input: TokenCounterOptions = {}): TokenCounte
     },
     countTools(tools) {
       if (tools.length === 0) return 0;
-      // Rendered once per tool object; the text's lines are remembered by value, so an unchanged
-      // list costs no tokenizing.
+      // Rendered from the tools as they are now; the text is counted through the by-value text
+      // cache, so an unchanged list costs no tokenizing.
       return TOOLS_OVERHEAD_TOKENS + countText(renderToolDefinitions(tools));
     },
   };

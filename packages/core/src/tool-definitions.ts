@@ -75,23 +75,17 @@ function definitionText(fn: FunctionDefinition): string {
   return lines.join("\n");
 }
 
-const renderedByTool = new WeakMap<object, string>();
-
 /**
  * Tool definitions as OpenAI puts them into the prompt: TypeScript types in a `namespace
  * functions` block, one `type name = (_: { ... }) => any;` per tool with `//` description lines
  * (as reverse-engineered against the API's `prompt_tokens` by `openai-chat-tokens`). JSON schema
- * costs about 6% more tokens than this rendering. Each tool object's definition is rendered once.
+ * costs about 6% more tokens than this rendering. Each call renders the tools as they are now (a
+ * tool's description or schema changed after an earlier call is read anew); the costly part, a
+ * zod schema's conversion to JSON schema, is cached by `@langchain/core` per schema object, and a
+ * zod schema cannot change in place.
  */
 export function renderToolDefinitions(tools: readonly unknown[]): string {
   let out = "namespace functions {\n\n";
-  for (const tool of tools) {
-    let text = tool && typeof tool === "object" ? renderedByTool.get(tool) : undefined;
-    if (text === undefined) {
-      text = definitionText(functionDefinition(tool));
-      if (tool && typeof tool === "object") renderedByTool.set(tool, text);
-    }
-    out += `${text}\n\n`;
-  }
+  for (const tool of tools) out += `${definitionText(functionDefinition(tool))}\n\n`;
   return `${out}} // namespace functions`;
 }

@@ -204,3 +204,25 @@ describe("incremental fact index (issue 16)", () => {
     expect(again.search("where do I live?", 2)).toEqual(createFactIndex(seoul).search("where do I live?", 2));
   });
 });
+
+describe("createFactIndex: a fact edited in place", () => {
+  // The oracle: an index a process builds from the facts as they read now.
+  const ranked = (index: ReturnType<typeof createFactIndex>, query: string) => index.search(query, 5).map((r) => [r.fact.key, r.score]);
+  for (const [lang, before, after, query, other] of [
+    ["en", "The user lives in Busan.", "The user lives in Daegu.", "Do I live in Daegu?", "The user works as a nurse."],
+    ["ko", "사용자는 부산에 살아요.", "사용자는 대구에 살아요.", "제가 대구에 살죠?", "사용자는 간호사로 일해요."],
+  ] as const) {
+    it(`is indexed again when its text changed, the same list synced (${lang})`, () => {
+      const facts = [fact("residence", before), fact("occupation", other, "occupation")];
+      const index = createFactIndex(facts);
+      expect(ranked(index, query)).toEqual(ranked(createFactIndex(facts.map((f) => ({ ...f }))), query));
+      (facts[0] as { text: string }).text = after;
+      index.sync(facts);
+      expect(ranked(index, query)).toEqual(ranked(createFactIndex(facts.map((f) => ({ ...f }))), query));
+      expect(ranked(index, query)[0]?.[0]).toBe("residence");
+      // And back, in a new list: the document MiniSearch holds is the one removed.
+      index.sync(facts.map((f, i) => (i === 0 ? { ...f, text: before } : f)));
+      expect(ranked(index, before)).toEqual(ranked(createFactIndex([{ ...(facts[0] as Fact), text: before }, facts[1] as Fact]), before));
+    });
+  }
+});

@@ -168,10 +168,11 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       searchOptions: { boost: { text: 1, keywords: 0.5 }, combineWith: "OR", prefix: false, fuzzy: false },
     });
   let mini = newMini();
-  // key -> the fact object last synced (its text, subject and attribute are what is indexed), its
-  // position in the list last synced (the tie-break of equal scores), the sync that last saw it
-  // and its field lengths.
-  const byKey = new Map<string, { fact: Fact; position: number; seen: number; lengths: FieldLengths }>();
+  // key -> the fact object last synced, the document indexed for it and the subject and attribute
+  // it was made from (compared by value at each sync: a fact edited in place is indexed again, and
+  // removed by the document MiniSearch holds), its position in the list last synced (the
+  // tie-break of equal scores), the sync that last saw it and its field lengths.
+  const byKey = new Map<string, IndexedFact>();
   /**
    * MiniSearch keeps each field's mean length (a BM25 input) as a running mean over adds and
    * removes, so an index kept in step drifts from one built from the same facts in the last bits
@@ -200,11 +201,10 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
     vocabulary.clear();
     widening.clear();
     for (const key of visited) {
-      const entry = byKey.get(key) as { fact: Fact; lengths: FieldLengths };
-      entry.lengths = add(documentOf(entry.fact));
+      const entry = byKey.get(key) as IndexedFact;
+      entry.lengths = add(entry.doc);
     }
   };
-  let lastSynced: readonly Fact[] | undefined;
   let syncs = 0;
 
   const index: FactIndex = {
@@ -212,7 +212,6 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       return byKey.size;
     },
     sync(facts) {
-      if (facts === lastSynced) return { indexed: 0, discarded: 0 };
       syncs += 1;
       let indexed = 0;
       let discarded = 0;
@@ -220,9 +219,10 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
       for (const [position, fact] of facts.entries()) {
         const entry = byKey.get(fact.key);
         if (entry && entry.seen !== syncs) distinct += 1;
-        // Unchanged when the indexed fields are: counters change on every use, and a checkpointer
-        // hands over new objects, so the fields are compared, not the object (no string is built).
-        if (entry && (entry.fact === fact || sameIndexedFields(entry.fact, fact))) {
+        // Unchanged when the indexed fields are: counters change on every use, a checkpointer
+        // hands over new objects and a caller may edit one in place, so the fields are compared
+        // with what was indexed, never the object (no string is built).
+        if (entry && sameIndexedFields(entry, fact)) {
           entry.fact = fact;
           entry.position = position;
           entry.seen = syncs;
@@ -231,21 +231,21 @@ export function createFactIndex(initial: readonly Fact[] = []): FactIndex {
         // `remove` (not MiniSearch's lazy `discard`/`replace`): a discarded document still counts
         // in its terms' document frequencies until a search cleans it up, so the first search
         // after a change scored other facts wrongly, even below zero (dropped from the recall).
-        if (entry) remove(documentOf(entry.fact));
+        if (entry) remove(entry.doc);
         else distinct += 1;
-        byKey.set(fact.key, { fact, position, seen: syncs, lengths: add(documentOf(fact)) });
+        const doc = documentOf(fact);
+        byKey.set(fact.key, { fact, doc, subject: fact.subject, attribute: fact.attribute, position, seen: syncs, lengths: add(doc) });
         indexed += 1;
       }
       if (distinct !== byKey.size) {
         for (const [key, entry] of [...byKey]) {
           if (entry.seen === syncs) continue;
-          remove(documentOf(entry.fact));
+          remove(entry.doc);
           byKey.delete(key);
           discarded += 1;
         }
       }
       if (indexed > 0 || discarded > 0) settle(facts);
-      lastSynced = facts;
       return { indexed, discarded };
     },
     search(query, k, minScore = 0) {
@@ -319,8 +319,20 @@ function documentOf(fact: Fact): FactDocument {
   return { id: fact.key, text: fact.text, keywords: keywordsOf(fact) };
 }
 
-function sameIndexedFields(a: Fact, b: Fact): boolean {
-  return a.text === b.text && a.subject === b.subject && a.attribute === b.attribute;
+/** A fact as indexed (see `byKey` in {@link createFactIndex}). */
+interface IndexedFact {
+  fact: Fact;
+  doc: FactDocument;
+  subject: Fact["subject"];
+  attribute: Fact["attribute"];
+  position: number;
+  seen: number;
+  lengths: FieldLengths;
+}
+
+/** Whether `fact` holds the fields `indexed` was indexed from (its text, subject and attribute). */
+function sameIndexedFields(indexed: IndexedFact, fact: Fact): boolean {
+  return indexed.doc.text === fact.text && indexed.subject === fact.subject && indexed.attribute === fact.attribute;
 }
 
 /**

@@ -95,6 +95,7 @@ function describe(saver: unknown): string {
  *   LangChain's MiddlewareError: use `ThreadwiseConfigError.find`).
  */
 export function archiveCheckpointerCheck(checkpointer: ThreadwiseSaver) {
+  // By checkpointer object: its verdict reads its class and the savers it wraps, fixed when it is made.
   const verdicts = new WeakMap<object, string | undefined>();
   return createMiddleware({
     name: "threadwise/archive-checkpointer",

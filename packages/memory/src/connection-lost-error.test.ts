@@ -1,6 +1,9 @@
+import { MemorySaver } from "@langchain/langgraph";
 import { ThreadwiseConfigError } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { connectionLostDuring, connectionLostReason, ThreadwiseConnectionLostError } from "./connection-lost-error.js";
+import { MemoryThreadRegistry } from "./memory-thread-registry.js";
+import { ThreadwiseSaver } from "./threadwise-saver.js";
 
 describe("connectionLostReason", () => {
   it("names a reset, a shutdown, a socket closed without a code, and the pool's timeout; nothing else", () => {
@@ -39,5 +42,33 @@ describe("connectionLostDuring", () => {
     expect(connectionLostDuring("put", config)).toBe(config);
     const sql = Object.assign(new Error("duplicate key"), { code: "23505" });
     expect(connectionLostDuring("put", sql)).toBe(sql);
+  });
+});
+
+describe("ThreadwiseSaver's archive reads on a lost connection", () => {
+  it("reject with the typed error naming the read, as every other operation does", async () => {
+    const inner = new MemorySaver();
+    const registry = new MemoryThreadRegistry(inner);
+    const reset = () => Promise.reject(Object.assign(new Error("read ECONNRESET"), { code: "ECONNRESET" }));
+    registry.readArchive = reset;
+    registry.readArchiveTail = reset;
+    registry.archivedAmong = reset;
+    registry.archiveMark = reset;
+    const saver = new ThreadwiseSaver(inner, registry, { turnLeaseMs: 0 });
+    const reads: Array<[string, () => Promise<unknown>]> = [
+      ["archivedMessages", () => saver.archivedMessages("t1")],
+      ["archivedMessages", () => saver.archivedMessages("t1", { last: 2 })],
+      ["archivedAmong", () => saver.archivedAmong("t1", ["m1"])],
+      ["archivedChanges", () => saver.archivedChanges("t1")],
+      ["archiveClearedDigests", () => saver.archiveClearedDigests("t1")],
+    ];
+    for (const [operation, read] of reads) {
+      const error = await read().then(
+        () => undefined,
+        (thrown: unknown) => thrown,
+      );
+      expect(error).toBeInstanceOf(ThreadwiseConnectionLostError);
+      expect((error as ThreadwiseConnectionLostError).operation).toBe(operation);
+    }
   });
 });

@@ -425,6 +425,19 @@ function stampMessageIds(value: unknown): void {
 }
 
 /**
+ * `work`'s result, a lost connection it meets typed as `ThreadwiseConnectionLostError` naming
+ * `operation` (`connectionLostDuring`); its promise is awaited here, so a rejection is typed too
+ * (a `return` of a promise inside `try` let one pass untyped).
+ */
+async function lostDuring<T>(operation: string, work: () => Promise<T>): Promise<T> {
+  try {
+    return await work();
+  } catch (error) {
+    throw connectionLostDuring(operation, error);
+  }
+}
+
+/**
  * The checkpointer `memoryStack` hands to `createAgent`: wraps a LangGraph saver (MemorySaver,
  * SqliteSaver, PostgresSaver) and keeps its {@link ThreadRegistry} in step.
  *
@@ -526,15 +539,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * message in both places, never in neither; every reader dedupes by id, the hot copy winning.
    * @throws TypeError for a message without a string id; ThreadwiseThreadDeletedError.
    */
-  async archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
-    try {
+  archiveMessages(threadId: string, messages: readonly BaseMessage[]): Promise<void> {
+    return lostDuring("archiveMessages", async () => {
       const id = normalizeThreadId(threadId);
       if (!this.#isReady) await this.ready("archiveMessages");
       if (this.#options.plaintext) await this.#refuseWriteOnSealedStore(id);
       await this.#archive.write(id, messages);
-    } catch (error) {
-      throw connectionLostDuring("archiveMessages", error);
-    }
+    });
   }
 
   /**
@@ -544,8 +555,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    *   summarize's coverage check reads at each due call).
    * @throws ThreadwiseConfigError naming `archivedMessages.last` when it is not a positive integer.
    */
-  async archivedMessages(threadId: string, options: ArchivedMessagesReadOptions = {}): Promise<BaseMessage[]> {
-    try {
+  archivedMessages(threadId: string, options: ArchivedMessagesReadOptions = {}): Promise<BaseMessage[]> {
+    return lostDuring("archivedMessages", async () => {
       const id = normalizeThreadId(threadId);
       // A misspelt option (`{ lats: 2 }`) is refused with its name, not read as "the whole archive".
       for (const key in options) if (key !== "last") parseOptions("archivedMessages", archivedReadOptionsSchema, options);
@@ -555,9 +566,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (!this.#isReady) await this.ready("archivedMessages");
       await this.#settled(id);
       return this.#archive.messages(id, last);
-    } catch (error) {
-      throw connectionLostDuring("archivedMessages", error);
-    }
+    });
   }
 
   /**
@@ -566,16 +575,14 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * factRecall and userMemory ask it for user messages gone from the checkpoint, to tell archived
    * ones (whose facts stay) from removed ones (R37).
    */
-  async archivedAmong(threadId: string, messageIds: readonly string[]): Promise<string[]> {
-    try {
+  archivedAmong(threadId: string, messageIds: readonly string[]): Promise<string[]> {
+    return lostDuring("archivedAmong", async () => {
       const id = normalizeThreadId(threadId);
       if (messageIds.length === 0) return [];
       if (!this.#isReady) await this.ready("archivedAmong");
       await this.#settled(id);
       return this.#archive.having(id, messageIds);
-    } catch (error) {
-      throw connectionLostDuring("archivedAmong", error);
-    }
+    });
   }
 
   /**
@@ -599,15 +606,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * `{ cursor, appended: false, messages }` with the whole archive, as {@link archivedMessages}.
    * Pass `cursor` back at the next call. A cursor is valid in this saver (and process) only.
    */
-  async archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
-    try {
+  archivedChanges(threadId: string, since?: ArchiveCursor): Promise<ArchivedChanges> {
+    return lostDuring("archivedChanges", async () => {
       const id = normalizeThreadId(threadId);
       if (!this.#isReady) await this.ready("archivedChanges");
       await this.#settled(id);
       return this.#archive.changes(id, since);
-    } catch (error) {
-      throw connectionLostDuring("archivedChanges", error);
-    }
+    });
   }
 
   /**
@@ -627,8 +632,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * checkpoint read.
    * @throws ThreadwiseSealedStoreError when the digests are sealed and this saver does not encrypt.
    */
-  async archiveClearedDigests(threadId: string, since?: string): Promise<string | undefined> {
-    try {
+  archiveClearedDigests(threadId: string, since?: string): Promise<string | undefined> {
+    return lostDuring("archiveClearedDigests", async () => {
       const id = normalizeThreadId(threadId);
       if (!this.#isReady) await this.ready("archiveClearedDigests");
       await this.#settled(id);
@@ -637,9 +642,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         if (from && (from.mark.seq === 0 || !(await this.#archive.since(id, from.mark)).cleared)) return undefined;
       }
       return this.#archive.clearedDigests(id);
-    } catch (error) {
-      throw connectionLostDuring("archiveClearedDigests", error);
-    }
+    });
   }
 
   /**
@@ -658,8 +661,8 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    *   records archived messages and the archive holds no row under this saver's tenant (the
    *   thread was written as another tenant: the read would miss its beginning).
    */
-  async readThread(config: RunnableConfig): Promise<BaseMessage[]> {
-    try {
+  readThread(config: RunnableConfig): Promise<BaseMessage[]> {
+    return lostDuring("readThread", async () => {
       const threadId = threadIdOf(config);
       const tuple = await this.getTuple(config);
       let hot = ((tuple?.checkpoint.channel_values?.messages as BaseMessage[] | undefined) ?? []).slice();
@@ -679,9 +682,7 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
       if (recorded && recorded.stamp > 0 && (await this.#archive.mark(threadId)).stamp === 0)
         throw new ThreadwiseTenantMismatchError(threadId, this.#archive.tenantId);
       return withArchived(archived, hot).slice();
-    } catch (error) {
-      throw connectionLostDuring("readThread", error);
-    }
+    });
   }
 
   /**

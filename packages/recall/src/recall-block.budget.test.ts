@@ -7,8 +7,8 @@
 import { HumanMessage } from "@langchain/core/messages";
 import { tokenize } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
-import { MessageIndex } from "./message-index.js";
-import { rankRecall, renderRecall } from "./recall-block.js";
+import { MessageIndex, type RecallEntry } from "./message-index.js";
+import { excerpt, rankRecall, renderRecall } from "./recall-block.js";
 
 // A counter that charges one token per call besides the text's length, as a BPE tokenizer pays for
 // a piece's edges (`Ana: ` alone ends in a space the joined text merges into the next word).
@@ -71,6 +71,26 @@ describe("renderRecall: the budget counted exactly before a ranked line is left 
       expect([...block.messageIds].sort()).toEqual(messages.map((m) => m.id).sort());
       expect(block.tokens).toBeLessThanOrEqual(maxTokens);
       expect(block.tokens).toBe(countText(`${header}${block.text}`));
+    });
+  }
+});
+
+describe("excerpt: one entry measured by two counters", () => {
+  // Two recall middlewares with their own counters may render the same entry object; the oracle
+  // is the excerpt a process that never measured it makes with the counter it is given.
+  const byCharacter = (text: string) => text.length;
+  const byWord = (text: string) => text.split(/\s+/).filter(Boolean).length;
+  for (const [lang, text, query] of [
+    ["en", "I adopted a grey cat last spring. She sleeps on the piano. Her name is Mochi and she hates rain.", "cat name"],
+    ["ko", "작년 봄에 회색 고양이를 입양했어요. 피아노 위에서 자요. 이름은 모찌이고 비를 싫어해요.", "고양이 이름"],
+  ] as const) {
+    it(`counts with the counter of the call, not the first call's (${lang})`, () => {
+      const make = (): RecallEntry => ({ seq: 0, id: "m1", position: 1, role: "user", text, terms: tokenize(text) });
+      const terms = new Set(tokenize(query));
+      const entry = make();
+      excerpt(entry, terms, 20, byCharacter);
+      expect(excerpt(entry, terms, 20, byWord)).toEqual(excerpt(make(), terms, 20, byWord));
+      expect(excerpt(entry, terms, 20, byCharacter)).toEqual(excerpt(make(), terms, 20, byCharacter));
     });
   }
 });

@@ -329,16 +329,19 @@ function speakerOf(entry: RecallEntry, words: RecallWords): string {
 
 /** A message's text measured once: its tokens, and its sentences with their tokens and terms. */
 interface Measured {
+  /** The counter it was measured with. */
+  countText: (text: string) => number;
   tokens: number;
   sentences?: Array<{ text: string; tokens: number; terms: Set<string> }>;
 }
-// Keyed by entry object: dropped with the entry when the index lets it go.
+// Keyed by entry object (its fields are readonly: an edited message gets a new entry), dropped with
+// the entry when the index lets it go; reused only with the counter it was measured with.
 const measures = new WeakMap<RecallEntry, Measured>();
 
 function measure(entry: RecallEntry, countText: (text: string) => number): Measured {
   let m = measures.get(entry);
-  if (!m) {
-    m = { tokens: entry.tokens ?? countText(entry.text) };
+  if (m?.countText !== countText) {
+    m = { countText, tokens: entry.tokens ?? countText(entry.text) };
     measures.set(entry, m);
   }
   return m;

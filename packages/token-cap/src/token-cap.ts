@@ -271,6 +271,7 @@ function withSentTokens<A extends SentAttempt>(attempt: A): A {
 }
 
 /** One cost key per counter: the index caches group costs per key. */
+// By counter object: a key names one counter's costs; the index they are cached in checks its messages (`isFor`).
 const counterKeys = new WeakMap<TokenCounter, string>();
 let nextCounterKey = 0;
 

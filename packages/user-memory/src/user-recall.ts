@@ -21,8 +21,11 @@ export function indexOrder(a: UserItem, b: UserItem): number {
   return a.key < b.key ? -1 : a.key > b.key ? 1 : 0;
 }
 
+/** A message built from an item, with the values it was built from (compared by value: see `sync`). */
 interface CachedMessage {
-  updatedAt: string;
+  text: string;
+  name: string | undefined;
+  at: string;
   message: HumanMessage;
 }
 
@@ -52,15 +55,17 @@ export class UserRecallIndex {
     const messages = documents.map((item) => {
       seen.add(item.key);
       const cached = this.#messages.get(item.key);
-      if (cached && cached.updatedAt === item.updatedAt) return cached.message;
       const name = item.kind === "digest" ? DIGEST_SPEAKER : item.name;
+      // Reused only when built from the same values: `updatedAt` is the same for two writes in one
+      // millisecond, or for an item of another store under the same key.
+      if (cached && cached.text === item.text && cached.name === name && cached.at === item.at) return cached.message;
       const message = new HumanMessage({
         id: item.key,
         content: item.text,
         ...(name ? { name } : {}),
         additional_kwargs: { timestamp: item.at },
       });
-      this.#messages.set(item.key, { updatedAt: item.updatedAt, message });
+      this.#messages.set(item.key, { text: item.text, name, at: item.at, message });
       return message;
     });
     for (const key of [...this.#messages.keys()]) if (!seen.has(key)) this.#messages.delete(key);
