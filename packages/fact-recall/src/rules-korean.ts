@@ -47,7 +47,7 @@ const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프|" +
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
-  "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터";
+  "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터|해설사";
 
 /**
  * A third person by pronoun (`걔`, `쟤`, `얘`, `그녀`, `그분`) or by a demonstrative and a person
@@ -1145,21 +1145,26 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     // A capacity or a shift may stand between (`물류센터에서 야간조로 일하고`, `병원에서 간호사로
-    //일해요`): the place is the workplace; a job named there is a second fact.
+    //일해요`): the place is the workplace; a job named there is the same job, one `work` fact of
+    // both (`병원 간호사`): `work` holds one value, and a second fact would stand as the first's
+    // replacement (`간호사`, before: `병원`).
     // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
     // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
     // A word may qualify the job (`네이버웹툰에서 백엔드 개발자로 일합니다`, `학원에서 수학 강사로
-    // 일해요`): the job is its last word, as the work rule reads it.
-    re: /(\S+?)에서\s*(?:(?:\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
+    // 일해요`): the job is its last word, as the work rule reads it, and the value keeps the word.
+    re: /(\S+?)에서\s*(?:(\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       const v = withOrganisation(clean(m[1] as string), body.slice(0, m.index ?? 0));
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
-      const job = m[2] === undefined ? "" : clean(m[2]);
+      const job = m[3] === undefined ? "" : clean(m[3]);
       if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
+      const qualifier = m[2] === undefined ? "" : m[2].trim();
+      const role = nounLike(qualifier) && !TIME_BEFORE_E.test(qualifier) ? `${qualifier} ${job}` : job;
       const work = single(job, `${topic(l)} ${job} (직업)`);
       // A bare `회사` or `직장` beside the job names no workplace (`IT 회사에서 개발자로 일합니다`).
       if (/^(?:회사|직장)$/.test(v)) return work;
-      return TOWN.test(v) ? [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }] : [place, work];
+      if (TOWN.test(v)) return [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }];
+      return single(`${v} ${role}`, `${topic(l)} ${v}에서 ${josa(role, "으로", "로")} 일한다 (직장, 직업)`);
     },
     relative: true,
   },
