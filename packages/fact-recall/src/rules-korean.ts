@@ -674,6 +674,32 @@ function withOrganisation(unit: string, before: string): string {
   return prev !== undefined && nounLike(prev) && !TOWN.test(prev) && !/(?:구|동|읍|면|시|군)$/.test(prev) ? `${prev} ${unit}` : unit;
 }
 
+/**
+ * A workplace by its form, moved to or left in a job move (`LG전자`, `농협`, `아산병원`, `대구지점`,
+ * `시청`, `보도국`, `KBS`): not a town, a home or a thing.
+ */
+const MOVED_WORKPLACE_FORM =
+  /(?:회사|은행|병원|의원|전자|그룹|증권|카드|보험|공사|공단|센터|연구소|연구원|스튜디오|지점|지사|본사|공장|매장|방송국|총국|보도국|우체국|농협|수협|[가-힣]청)$/;
+/** A time or a form that sets a job move to come (`다음 달에`, `내년에`, `-ㄹ 거예요`, `예정`); `이번 달부터` may be now. */
+const MOVE_TO_COME = /(?:내일|모레|다음\s*(?:주|달|번|해|학기)|담주|담달|내년|곧|조만간|나중에|언젠가|예정|[할갈]\s*거|할\s*계획)/;
+function movedWorkplace(v: string): boolean {
+  return (
+    !/^(?:회사|직장)$/.test(v) &&
+    (MOVED_WORKPLACE_FORM.test(v) || KNOWN_EMPLOYER.test(v) || WORKPLACE_NAME.test(v) || /^[A-Z][A-Za-z0-9&]{1,}$/.test(v))
+  );
+}
+
+/**
+ * {@link withOrganisation}, and a workplace with the organisation named before it in capitals or
+ * by a name the rules know (`MBC 보도국`, `카카오 판교오피스`).
+ */
+function withEmployerBefore(v: string, before: string): string {
+  const unit = withOrganisation(v, before);
+  if (unit !== v) return unit;
+  const prev = /(\S+)\s+$/.exec(before)?.[1];
+  return prev !== undefined && (/^[A-Z][A-Z0-9&]{1,}$/.test(prev) || KNOWN_EMPLOYER.test(prev)) ? `${prev} ${v}` : v;
+}
+
 /** {@link bareNoun} without the test for an adjective's modifier, for a place where none can stand. */
 function nounLike(word: string): boolean {
   return (
@@ -1136,9 +1162,28 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: /(\S+?)(?:으로|로)\s*(?:이직|취직|입사)(?:했|해|하게)/,
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean(m[1] as string);
+      // A move to come (`다음 달에 수원으로 이직해서 …`) is a plan; a past one (`이직했`) the work now.
+      if (!/(?:이직|취직|입사)했/.test(m[0]) && MOVE_TO_COME.test(body))
+        return { ...list(`${v} 이직`, `${topic(l)} ${josa(v, "으로", "로")} 이직할 계획 (계획)`), attribute: "plan" };
       return single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    // A workplace moved to by 옮기다 alone (`LG전자로 옮겼어요`, `한국은행 대구지점으로 옮겨서 일해요`) or
+    // gone to work at (`시청으로 출근합니다`, `평택 물류센터로 출근해요`): where one works now. Only a
+    // workplace by its form ({@link MOVED_WORKPLACE}): a town (`서울로 옮겼어요`), a thing moved
+    // (`창고로`) or a way to work (`버스로 출근해요`) is none, and a move to come is left to the plans.
+    attribute: "work",
+    re: /(?:^|\s)(\S+?)(?:으로|로)\s*(?:(옮겼|옮겨서|옮겨요|옮김|옮깁니다)|출근(?:해요|합니다|해|하고\s*있|하는데|하거든|함)(?=[\s.!~…]|$))/,
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      if (!movedWorkplace(v)) return undefined;
+      if (!/^옮겼/.test(m[2] ?? "") && MOVE_TO_COME.test(body)) return undefined;
+      const place = withEmployerBefore(v, body.slice(0, (m.index ?? 0) + (m[0].length - m[0].trimStart().length)));
+      return single(place, `${topic(l)} ${place}에서 일한다 (직장, 직업)`);
     },
     relative: true,
   },
@@ -2402,7 +2447,7 @@ export function koreanSentences(text: string): string[] {
 
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
-  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(을|를|은|는)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?|\d+\s*월에)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
 /**
  * A workplace's name by its form, said as what one's 회사 or 직장 is (`직장은 한빛소프트예요`,
  * `회사 LG전자임`, `회사는 SK예요`): a firm's ending or capitals; not a bare kind of workplace (`회사`,
@@ -2436,8 +2481,23 @@ function movedFrom(sentence: string): RegExpExecArray | null {
   return m && home(m[2] as string) && home(clean(m[4] as string)) ? m : null;
 }
 
+/**
+ * A job move said with the workplace it started from (`카카오에서 네이버로 이직했어요`, `원래 우체국에
+ * 있다가 올해 농협으로 옮겼어요`): the words before the workplace left (`$1`), that workplace (`$2`) and
+ * the one moved to (`$3`), both workplaces by their form ({@link movedWorkplace}). Only a past move.
+ */
+const JOB_MOVED_FROM =
+  /^(.*?)(?<=^|\s)([가-힣A-Za-z0-9&]+?)(?:에서|에\s*(?:있|계시|다니)다가?)\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:옮겼|이직(?:했|하였))/;
+function jobMovedFrom(sentence: string): RegExpExecArray | null {
+  const m = JOB_MOVED_FROM.exec(sentence);
+  return m && movedWorkplace(m[2] as string) && movedWorkplace(clean(m[3] as string)) ? m : null;
+}
+
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
 function switchedTo(sentence: string): string | undefined {
+  // The workplace a job move went to (`… 농협으로 옮겼어요`: `농협에서 일하고 있어요`).
+  const job = jobMovedFrom(sentence);
+  if (job) return `${(job[1] as string).replace(DURATION, "")}${clean(job[3] as string)}에서 일하고 있어요`;
   // The town moved to: the move said without where it started (`작년에 세종으로 이사했어요`).
   const moved = movedFrom(sentence);
   if (moved) return `${moved[1]}${sentence.slice((moved.index ?? 0) + moved[0].length - (moved[3] as string).length)}`;
@@ -2545,7 +2605,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     left &&
     place !== undefined &&
     !/^(?:회사|직장|일)$/.test(place) &&
-    (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
+    // As the topic (`물류센터는 5월에 그만뒀어`) only a workplace by its form: `동생은 퇴사했어` is the sibling's.
+    (/^[은는]$/.test(left[3] as string)
+      ? LEFT_WORKPLACE_FORM.test(place) || MOVED_WORKPLACE_FORM.test(place)
+      : /^퇴사/.test(left[4] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
   )
     return `${place}에서 일하고 있어요`;
   // Leaving a school (`고등학교 자퇴했어요`, `호텔조리과 다니다가 입대 전에 자퇴했어요`): the school
@@ -2567,6 +2630,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     if ((nounLike(job) || /님$/.test(job)) && !SETTING.test(job)) return `${retired[1]}${josa(job, "이에요", "예요")}`;
   }
 
+  // The workplace a job move started from is worked at no longer (`카카오에서 네이버로 이직했어요`,
+  // `우체국에 있다가 농협으로 옮겼어요`).
+  const jobMoved = jobMovedFrom(sentence);
+  if (jobMoved) return `${(jobMoved[1] as string).replace(DURATION, "")}${jobMoved[2]}에서 일하고 있어요`;
   // The town a move started from is lived in no longer (`작년에 광주에서 세종으로 이사했어요`).
   const moved = movedFrom(sentence);
   if (moved) return `${moved[1]}${moved[2]}에 살고 있어요`;
@@ -3130,7 +3197,9 @@ function asWorkplace(fact: CandidateFact, text: string): CandidateFact | undefin
     if (KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v)) return fact;
     const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
-    if (!WORK_TALK.test(text)) return goneToByName(fact);
+    // A workplace by its form (`방송국`, `우체국`, `시청`, `공장`) is gone to for work; a clinic as a patient.
+    const workplace = MOVED_WORKPLACE_FORM.test(v) && !GONE_TO_ACTIVITY.test(v) && !CLINIC.test(v);
+    if (!workplace && !WORK_TALK.test(text)) return goneToByName(fact);
   }
   const { keyValue: _keyValue, ...rest } = fact;
   return { ...rest, attribute: "work", multi: false, text: `${fact.text.slice(0, -GONE_TO.length)}에 다닌다 (직장, 직업)` };
