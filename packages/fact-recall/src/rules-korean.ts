@@ -31,7 +31,7 @@ const REL =
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
-  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
+  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|약혼녀|" +
   SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
@@ -1436,8 +1436,9 @@ const RULES: Rule[] = [
   {
     attribute: "marital",
     // Not married (`결혼 안 했어`, `결혼은 아직 안 했습니다`, `결혼 안 함`) is 미혼, read before the
-    // married form it contains; not a plan (`결혼 안 할 거야`).
-    re: /결혼(?:은|도)?\s*(?:아직\s*)?(안\s*했|안\s*함(?=[\s.!~…ㅋㅎ]|$)|안\s*한\s*상태|하지\s*않았|못\s*했)|결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
+    // married form it contains; not a plan (`결혼 안 할 거야`). Engaged or divorced before a connective
+    // too (`약혼했고`, `이혼하고 혼자 지내요`): the status, as English `got engaged` (not an event).
+    re: /결혼(?:은|도)?\s*(?:아직\s*)?(안\s*했|안\s*함(?=[\s.!~…ㅋㅎ]|$)|안\s*한\s*상태|하지\s*않았|못\s*했)|결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼|약혼)(?:이에요|이야|입니다|이다|했|하였|하셨|하고|해서|한\s*지)/,
     build: (m, l) => {
       const v = m[1] !== undefined ? "미혼" : (m[2] ?? "기혼");
       return single(v, `${topic(l)} ${v} (결혼, 관계)`);
