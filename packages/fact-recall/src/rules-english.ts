@@ -318,6 +318,11 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   ],
 ];
 
+/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
+const CAR_MAKE =
+  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
+  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
+const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 /**
  * Ended facts read straight from the clause (not through a positive rule): a habit given up (`quit
  * smoking`, `don't drink coffee anymore`: `health`, as the Korean `커피 끊었어`), a team, club or
@@ -368,7 +373,11 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
   // one sells for a living or once (`sold tickets`).
   // `the` names one's own only for a vehicle (`sold the van in March`; not `sold the tickets`).
   [
-    /^(?:have |had )?sold (?:my|our|the (?=(?:old |family )?(?:car|van|truck|bike|motorbike|motorcycle|scooter|boat|caravan|camper|campervan|rv)\b)) ?([^,;:!?]+)/i,
+    // A car by its make or model is one's own too (`sold the Volvo`, `sold the F-150 in March`).
+    new RegExp(
+      `^(?:have |had )?sold (?:my|our|the (?=(?:old |family )?(?:car|van|truck|bike|motorbike|motorcycle|scooter|boat|caravan|camper|campervan|rv|${CAR_MAKE})\\b)) ?([^,;:!?]+)`,
+      "i",
+    ),
     "belonging",
     (m) => valueHead(cut(m[1] as string, 4), "event"),
   ],
@@ -405,11 +414,6 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
-/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
-const CAR_MAKE =
-  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
-  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
-const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 /** Colours before a thing one has (`a green Subaru`). */
 const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
 /** How a course is given, not what it teaches (`an online course`, `a 12-week program`). */

@@ -370,6 +370,9 @@ const CLINIC =
 /** Office districts named as where one works (`회사가 강남이야`, `직장은 광화문역이라`). */
 const OFFICE_DISTRICT = /^(?:강남|광화문|종로|을지로|시청|마곡|구로|가산|상암|성수|역삼|선릉|삼성동|테헤란로|[가-힣]{1,5}역)$/;
 /** Makes that name their kind of device (`맥북` is a laptop): a belonging keyed by the device. */
+/** Cars sold in Korea by their model (`아반떼`, `쏘렌토`, `EV6`), as people name the car they have or had. */
+const CAR_MODEL =
+  "아반떼|쏘나타|그랜저|제네시스|캐스퍼|모닝|스파크|쏘렌토|스포티지|카니발|싼타페|투싼|팰리세이드|코나|아이오닉\\s*\\d?|니로|셀토스|티볼리|코란도|말리부|트랙스|포터|봉고|EV\\d|K[3579]|SM[3567]|QM[356]";
 const MAKE_DEVICE: Readonly<Record<string, string>> = {
   맥북: "노트북",
   그램: "노트북",
@@ -2164,11 +2167,12 @@ const RULES: Rule[] = [
   },
   {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
-    // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
-    // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
+    // 팔았어`, `아이패드 중고로 처분했어요`, a car by its model: `쏘렌토는 작년에 팔았어요`, `모닝은
+    // 폐차했어요`, or given to a relative: `스쿠터는 동생 줬어`): a belonging no longer had. Not what a
+    // shop sells (`팔아요`) nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${CAR_MODEL}|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼|폐차(?:했|시켰|함)|(?:(?:${REL})(?:한테|에게|께)?\\s+)(?:드렸|줬|주었|물려줬|물려드렸|넘겨줬))`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
