@@ -197,6 +197,29 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
 }
 
 /**
+ * A place that names no home: a bound noun after a modifier (`가까운 곳`, `넓은 데`, `조용한 쪽`), a
+ * place word with nothing before it (`앞으로 이사했어요`), or a workplace or a school (`학교로
+ * 이사했어요`, `학교에서 살아요`): what the residence and move rules took as the town.
+ */
+function vaguePlace(v: string): boolean {
+  return /^(?:곳|데|쪽|편|근처|부근|앞|옆|뒤|주변|인근)$/.test(v) || HOME_WORKPLACE.test(v);
+}
+const HOME_WORKPLACE = /^(?:[가-힣]*(?:회사|직장|은행|병원|공장|학교|학원)|대학|대학교|대학원|캠퍼스|교실|사무실)$/;
+
+/**
+ * The home a move goes to (`성수동으로 이사했어요`): {@link withPlaceWord}'s place, the town before a
+ * kind of housing (`정자동 오피스텔로` -> `정자동`; the housing alone stays, `오피스텔로 이사했어요`), and
+ * none for a place too general ({@link NOT_A_HOME}) or {@link vaguePlace}.
+ */
+function movedHome(body: string, m: RegExpMatchArray): string | undefined {
+  let v = withPlaceWord(body, m);
+  const before = clean(wordsBefore(body, m).at(-1) ?? "");
+  if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before) && !vaguePlace(before)) v = before;
+  if (vaguePlace(v) || SETTING.test(v) || (NOT_A_HOME.test(v) && !HOUSING.test(v) && !PARENTS_HOUSE.test(v))) return undefined;
+  return v;
+}
+
+/**
  * The place of a trip named by its purpose (`교토로 카페 투어 다녀왔어요` -> 교토, `부산 출장 갔다
  * 왔어` -> 부산 출장): a word with `으로/로/에` among the two before (not a time: `지난주에`), else the
  * bare noun before as a compound; any other value as it is.
@@ -1038,19 +1061,20 @@ const RULES: Rule[] = [
     attribute: "plan",
     // The present says the move to come (`망원동으로 이사 가`, `성수동으로 이사해요`).
     re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게|갑니다|해요|합니다|(?:가|해|간다|한다)(?=[\s.!~…]|$))/,
-    build: (m, l) =>
-      list(
-        `${josa(clean(m[1] as string), "으로", "로")} 이사 예정`,
-        `${topic(l)} ${josa(clean(m[1] as string), "으로", "로")} 이사할 계획이다 (계획)`,
-      ),
+    build: (m, l, body) => {
+      const v = movedHome(body, m);
+      return v === undefined
+        ? undefined
+        : list(`${josa(v, "으로", "로")} 이사 예정`, `${topic(l)} ${josa(v, "으로", "로")} 이사할 계획이다 (계획)`);
+    },
   },
   {
     attribute: "residence",
     // A date may stand between the place and the verb (`성수동으로 4월 28일에 이사했어요`).
     re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
-    build: (m, l) => {
-      const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
+    build: (m, l, body) => {
+      const v = movedHome(body, m);
+      return v === undefined ? undefined : single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
     },
     relative: true,
   },
@@ -1110,7 +1134,7 @@ const RULES: Rule[] = [
       if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
-      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
+      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
