@@ -1393,5 +1393,27 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       push(subject.id, "statement", list(value, sentence(subject)));
     }
   }
+  // A pet named as the speaker's, as the subject of what it has or does (`my lurcher has kidney
+  // trouble, which dog foods …?`) or cared for (`remind me to give my greyhound her pill`): a pet the
+  // speaker has, in a request or a question too, when no clause kept one. Not `with my dog` (a
+  // companion), `my dog walker`, someone else's or a hypothetical.
+  if (!facts.some((f) => f.attribute === "pet" && f.subject === speaker.id)) {
+    for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
+      const own = OWN_PET_SUBJECT.exec(part) ?? OWN_PET_OBJECT.exec(part);
+      if (!own || HYPOTHETICAL.test(part.replace(/^(?:can|could|would) you\b/i, ""))) continue;
+      const v = (own[1] as string).toLowerCase();
+      push(speaker.id, "pet", list(v, `${speaker.label} has a pet ${v}`));
+      break;
+    }
+  }
   return facts;
 }
+
+const OWN_PET_SUBJECT = new RegExp(
+  `(?:^|[,;]\\s*|\\b(?:and|but|so)\\s+)(?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)\\s+(?:is|has|was|had|needs|keeps|hates|loves|gets|got|just|still|will not|does not|cannot|is not|won't|doesn't|can't|isn't|won’t|doesn’t|can’t|isn’t)\\b`,
+  "i",
+);
+const OWN_PET_OBJECT = new RegExp(
+  `\\b(?:give|feed|walk|bathe|groom|brush|medicate|take) (?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)`,
+  "i",
+);

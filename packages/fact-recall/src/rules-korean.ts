@@ -3176,6 +3176,23 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (kin.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = kin[0]?.keyValue;
     if (kin.length === 1) had = kin[0]?.keyValue;
   }
+  // A pet named as the speaker's (`저희 고양이가 수술을 했는데 … 추천해 줄 수 있어요?`, `우리 말티즈
+  // 산책은 …`) is a pet the speaker has, in a request or a question too, when no clause kept one.
+  if (!facts.some((f) => f.attribute === "pet" && f.subject === speaker.id)) {
+    for (const part of plainSpeech(text).split(SENTENCE_END)) {
+      const own = OWN_PET.exec(part);
+      // Not a pet of a dream or a film (`꿈에서 우리 강아지가 …`).
+      if (!own || HYPOTHETICAL.test(part) || REPORTED.test(part.trim()) || STORY_SETTING.test(part)) continue;
+      const v = own[1] as string;
+      facts.push({
+        subject: speaker.id,
+        attribute: "pet",
+        language: "ko",
+        ...list(v, `${topic(speaker.label)} 반려동물 ${josa(v, "을", "를")} 키운다`, v),
+      });
+      break;
+    }
+  }
   // A bare `퇴사` (no job) beside the workplace the message says was left (`전에는 삼성전자
   // 다녔는데 2022년에 퇴사했어요`) says that one thing again.
   // Read after {@link asWorkplace}, which makes a place gone to (`현대차 다녔는데`) the workplace.
@@ -3183,6 +3200,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const leftNamed = (f: CandidateFact) => f.ended === true && f.attribute === "work";
   return read.filter((f) => !(f.attribute === "work" && f.value === "퇴사" && read.some((g) => g.subject === f.subject && leftNamed(g))));
 }
+
+/** A pet by its kind or breed after `저희`/`우리`/`제`/`내` (and `집`), as the subject, topic or object. */
+const OWN_PET = new RegExp(`(?:^|\\s)(?:저희|우리|울|제|내)\\s*(?:집\\s*)?(${PET})(?=가|이|는|은|도|랑|를|을|한테|\\s)`);
 
 /** What 다니다 names as a pastime (the hobby rule's text), to be read again as a workplace. */
 const GONE_TO = "에 다닌다 (취미, 활동)";
