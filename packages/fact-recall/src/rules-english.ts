@@ -425,6 +425,21 @@ const NOT_COURSE_SUBJECT = new RegExp(
 );
 const RULES: Rule[] = [
   {
+    // A sport kept up by how far one goes each week or day (`I run about 15 miles a week`, `I bike
+    // 100k a week`, `swim 40 lengths every morning`): the sport is a hobby; said with no cue word it
+    // was a bare statement.
+    attribute: "hobby",
+    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label}'s hobby is to ${(m[1] as string).toLowerCase()} (hobby)`),
+  },
+  {
+    // A wedding to come (`we're getting married in October`, `I'm getting married next year`): a plan.
+    attribute: "plan",
+    re: /^(?:am|are) getting married\b/i,
+    build: (_m, s) => list("getting married", `${s.label} is getting married (plan)`),
+    we: true,
+  },
+  {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
     // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact;
     // `just kidding`, `just saying` say how it was said.
