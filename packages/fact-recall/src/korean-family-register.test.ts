@@ -37,8 +37,8 @@ describe("a bare 회사 beside a job names no workplace", () => {
     ["제가 작은 회사에서 디자이너로 일합니다", ["user:work=디자이너"]],
   ])("%s", (text, expected) => expect(pairs(text)).toEqual(expected));
 
-  it("a named workplace stays (`현대차에서 엔지니어로 일해요`)", () => {
-    expect(pairs("현대차에서 엔지니어로 일해요")).toEqual(["user:work=현대차", "user:work=엔지니어"]);
+  it("a named workplace stays, in one fact with the job (`현대차에서 엔지니어로 일해요`)", () => {
+    expect(pairs("현대차에서 엔지니어로 일해요")).toEqual(["user:work=현대차 엔지니어"]);
   });
 });
 

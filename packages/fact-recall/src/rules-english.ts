@@ -318,6 +318,11 @@ const ENDED_FORMS: Array<[RegExp, (m: RegExpMatchArray) => string]> = [
   ],
 ];
 
+/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
+const CAR_MAKE =
+  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
+  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
+const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 /**
  * Ended facts read straight from the clause (not through a positive rule): a habit given up (`quit
  * smoking`, `don't drink coffee anymore`: `health`, as the Korean `커피 끊었어`), a team, club or
@@ -368,7 +373,11 @@ const ENDED_DIRECT: Array<[RegExp, string, (m: RegExpMatchArray) => string]> = [
   // one sells for a living or once (`sold tickets`).
   // `the` names one's own only for a vehicle (`sold the van in March`; not `sold the tickets`).
   [
-    /^(?:have |had )?sold (?:my|our|the (?=(?:old |family )?(?:car|van|truck|bike|motorbike|motorcycle|scooter|boat|caravan|camper|campervan|rv)\b)) ?([^,;:!?]+)/i,
+    // A car by its make or model is one's own too (`sold the Volvo`, `sold the F-150 in March`).
+    new RegExp(
+      `^(?:have |had )?sold (?:my|our|the (?=(?:old |family )?(?:car|van|truck|bike|motorbike|motorcycle|scooter|boat|caravan|camper|campervan|rv|${CAR_MAKE})\\b)) ?([^,;:!?]+)`,
+      "i",
+    ),
     "belonging",
     (m) => valueHead(cut(m[1] as string, 4), "event"),
   ],
@@ -405,11 +414,6 @@ const MOVED_PLACE = "([A-Z][\\w'.-]*(?: [A-Z][\\w'.-]*){0,3})";
 /** The place left in a move from one place to another: an ended residence beside the new one. */
 const MOVED_FROM_TO = new RegExp(`^${ADV}(?:have |had )?(?:moved|relocated) (?:here |over |back )?from ${MOVED_PLACE} to `, "i");
 
-/** Car makes, and models said without their make (`a Prius`, `an F-150`), lowercase as typed too. */
-const CAR_MAKE =
-  "Subaru|Honda|Toyota|Ford|Chevy|Chevrolet|Tesla|Jeep|Nissan|Hyundai|Kia|Mazda|BMW|Audi|VW|Volkswagen|Mercedes(?:-Benz)?|Volvo|Dodge|GMC|Lexus|Acura|Buick|Cadillac|Chrysler|Mitsubishi|Porsche|Rivian|" +
-  "Prius|Camry|Corolla|Civic|Accord|Tacoma|Tundra|RAV4|Outback|Forester|Crosstrek|Wrangler|Silverado|F-150|F-250|Ranger|Odyssey|Sienna|Highlander|Mustang";
-const CAR_MAKE_ALONE = new RegExp(`^(?:${CAR_MAKE})$`, "i");
 /** Colours before a thing one has (`a green Subaru`). */
 const COLOUR = "red|black|white|silver|gray|grey|blue|green|yellow|orange|brown|beige|tan|gold|maroon|navy|dark \\w+|light \\w+";
 /** How a course is given, not what it teaches (`an online course`, `a 12-week program`). */
@@ -420,6 +424,21 @@ const NOT_COURSE_SUBJECT = new RegExp(
   "i",
 );
 const RULES: Rule[] = [
+  {
+    // A sport kept up by how far one goes each week or day (`I run about 15 miles a week`, `I bike
+    // 100k a week`, `swim 40 lengths every morning`): the sport is a hobby; said with no cue word it
+    // was a bare statement.
+    attribute: "hobby",
+    re: /^(?:still |usually |also )?(run|bike|cycle|swim|walk|hike|row|ride)\s+(?:about |around |roughly |like |over |up to )?(?:\d[\d,.]*|a|one|two|three|four|five|six|seven|eight|nine|ten|twenty|thirty|forty|fifty)\s*(?:miles?|mi|km|k|kilometres?|kilometers?|laps?|lengths?)\s+(?:a|per|each|every)\s+(?:week|day|morning|month)\b/i,
+    build: (m, s) => list((m[1] as string).toLowerCase(), `${s.label}'s hobby is to ${(m[1] as string).toLowerCase()} (hobby)`),
+  },
+  {
+    // A wedding to come (`we're getting married in October`, `I'm getting married next year`): a plan.
+    attribute: "plan",
+    re: /^(?:am|are) getting married\b/i,
+    build: (_m, s) => list("getting married", `${s.label} is getting married (plan)`),
+    we: true,
+  },
   {
     // What one drinks instead of what one does not (`I don't drink coffee at all, just Mountain
     // Dew`, `never drink beer, only cider`): the drink kept is liked; the one refused is no fact;
@@ -707,7 +726,8 @@ const RULES: Rule[] = [
   },
   {
     attribute: "marital",
-    re: /^am (?:now )?(married|single|divorced|engaged|widowed|separated)\b/i,
+    // A widow by the noun or the past (`I'm a widow`, `I've been a widower since 2019`, `I was widowed young`).
+    re: /^(?:am (?:now )?|have been |was (?=widowed\b))(?:an? (?=widow))?(married|single|divorced|engaged|widowed|separated|widow|widower)\b(?!['’]s)/i,
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} (relationship status)`),
   },
   {
@@ -1388,5 +1408,27 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
       push(subject.id, "statement", list(value, sentence(subject)));
     }
   }
+  // A pet named as the speaker's, as the subject of what it has or does (`my lurcher has kidney
+  // trouble, which dog foods …?`) or cared for (`remind me to give my greyhound her pill`): a pet the
+  // speaker has, in a request or a question too, when no clause kept one. Not `with my dog` (a
+  // companion), `my dog walker`, someone else's or a hypothetical.
+  if (!facts.some((f) => f.attribute === "pet" && f.subject === speaker.id)) {
+    for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
+      const own = OWN_PET_SUBJECT.exec(part) ?? OWN_PET_OBJECT.exec(part);
+      if (!own || HYPOTHETICAL.test(part.replace(/^(?:can|could|would) you\b/i, ""))) continue;
+      const v = (own[1] as string).toLowerCase();
+      push(speaker.id, "pet", list(v, `${speaker.label} has a pet ${v}`));
+      break;
+    }
+  }
   return facts;
 }
+
+const OWN_PET_SUBJECT = new RegExp(
+  `(?:^|[,;]\\s*|\\b(?:and|but|so)\\s+)(?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)\\s+(?:is|has|was|had|needs|keeps|hates|loves|gets|got|just|still|will not|does not|cannot|is not|won't|doesn't|can't|isn't|won’t|doesn’t|can’t|isn’t)\\b`,
+  "i",
+);
+const OWN_PET_OBJECT = new RegExp(
+  `\\b(?:give|feed|walk|bathe|groom|brush|medicate|take) (?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)`,
+  "i",
+);

@@ -31,7 +31,7 @@ const REL =
   "시어머니|시아버지|장모님|장인어른|조카|삼촌|이모|고모|외삼촌|사촌|손자|손녀|며느리|사위|" +
   // In-laws by marriage of a sibling or of the speaker, and a spouse as couples name them.
   "형부|매형|제부|매제|새언니|올케|형수님|형수|제수씨|처형|처제|처남|시누이|시누|시동생|도련님|아주버님|동서|" +
-  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|" +
+  "신랑|마누라|남편분|집사람|안사람|예비신랑|예비신부|약혼자|약혼녀|" +
   SOCIAL;
 /**
  * Pets by kind, and the breeds people name them by (`말티즈 한 마리 키워요`, `보리라는 코숏이고`):
@@ -47,7 +47,7 @@ const WORK_YEARS = "(?:\\S+\\s*(?:년|개월)\\s*째\\s+)";
 const JOB =
   "개발자|간호사|교사|선생님|의사|디자이너|엔지니어|회사원|공무원|대학원생|대학생|학생|변호사|회계사|요리사|기자|작가|프로그래머|연구원|약사|경찰관|경찰|군인|주부|프리랜서|사장|대표|직장인|은행원|바리스타|트레이너|상담사|치료사|사회복지사|건축가|화가|음악가|배우|가수|번역가|통역사|마케터|기획자|교수|강사|운전기사|농부|셰프|" +
   // Licensed trades and services named by their suffix (`미용사`, `세무사`, `소방관`).
-  "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터";
+  "제빵사|미용사|조리사|영양사|세무사|법무사|노무사|변리사|중개사|정비사|조종사|기관사|항해사|방사선사|임상병리사|위생사|조무사|소방관|승무원|파티시에|플로리스트|바텐더|목사|유튜버|아나운서|목수|큐레이터|해설사";
 
 /**
  * A third person by pronoun (`걔`, `쟤`, `얘`, `그녀`, `그분`) or by a demonstrative and a person
@@ -194,6 +194,29 @@ function withPlaceWord(body: string, m: RegExpMatchArray): string {
   if (!/^(?:근처|쪽|부근|앞|옆|주변|인근)$/.test(v)) return v;
   const before = wordsBefore(body, m).at(-1) ?? "";
   return before === "" ? v : `${clean(before)} ${v}`;
+}
+
+/**
+ * A place that names no home: a bound noun after a modifier (`가까운 곳`, `넓은 데`, `조용한 쪽`), a
+ * place word with nothing before it (`앞으로 이사했어요`), or a workplace or a school (`학교로
+ * 이사했어요`, `학교에서 살아요`): what the residence and move rules took as the town.
+ */
+function vaguePlace(v: string): boolean {
+  return /^(?:곳|데|쪽|편|근처|부근|앞|옆|뒤|주변|인근)$/.test(v) || HOME_WORKPLACE.test(v);
+}
+const HOME_WORKPLACE = /^(?:[가-힣]*(?:회사|직장|은행|병원|공장|학교|학원)|대학|대학교|대학원|캠퍼스|교실|사무실)$/;
+
+/**
+ * The home a move goes to (`성수동으로 이사했어요`): {@link withPlaceWord}'s place, the town before a
+ * kind of housing (`정자동 오피스텔로` -> `정자동`; the housing alone stays, `오피스텔로 이사했어요`), and
+ * none for a place too general ({@link NOT_A_HOME}) or {@link vaguePlace}.
+ */
+function movedHome(body: string, m: RegExpMatchArray): string | undefined {
+  let v = withPlaceWord(body, m);
+  const before = clean(wordsBefore(body, m).at(-1) ?? "");
+  if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before) && !vaguePlace(before)) v = before;
+  if (vaguePlace(v) || SETTING.test(v) || (NOT_A_HOME.test(v) && !HOUSING.test(v) && !PARENTS_HOUSE.test(v))) return undefined;
+  return v;
 }
 
 /**
@@ -370,6 +393,9 @@ const CLINIC =
 /** Office districts named as where one works (`회사가 강남이야`, `직장은 광화문역이라`). */
 const OFFICE_DISTRICT = /^(?:강남|광화문|종로|을지로|시청|마곡|구로|가산|상암|성수|역삼|선릉|삼성동|테헤란로|[가-힣]{1,5}역)$/;
 /** Makes that name their kind of device (`맥북` is a laptop): a belonging keyed by the device. */
+/** Cars sold in Korea by their model (`아반떼`, `쏘렌토`, `EV6`), as people name the car they have or had. */
+const CAR_MODEL =
+  "아반떼|쏘나타|그랜저|제네시스|캐스퍼|모닝|스파크|쏘렌토|스포티지|카니발|싼타페|투싼|팰리세이드|코나|아이오닉\\s*\\d?|니로|셀토스|티볼리|코란도|말리부|트랙스|포터|봉고|EV\\d|K[3579]|SM[3567]|QM[356]";
 const MAKE_DEVICE: Readonly<Record<string, string>> = {
   맥북: "노트북",
   그램: "노트북",
@@ -672,6 +698,32 @@ function withOrganisation(unit: string, before: string): string {
   if (!ORGANISATION_UNIT.test(unit)) return unit;
   const prev = /(\S+)\s+$/.exec(before)?.[1];
   return prev !== undefined && nounLike(prev) && !TOWN.test(prev) && !/(?:구|동|읍|면|시|군)$/.test(prev) ? `${prev} ${unit}` : unit;
+}
+
+/**
+ * A workplace by its form, moved to or left in a job move (`LG전자`, `농협`, `아산병원`, `대구지점`,
+ * `시청`, `보도국`, `KBS`): not a town, a home or a thing.
+ */
+const MOVED_WORKPLACE_FORM =
+  /(?:회사|은행|병원|의원|전자|그룹|증권|카드|보험|공사|공단|센터|연구소|연구원|스튜디오|지점|지사|본사|공장|매장|방송국|총국|보도국|우체국|농협|수협|[가-힣]청)$/;
+/** A time or a form that sets a job move to come (`다음 달에`, `내년에`, `-ㄹ 거예요`, `예정`); `이번 달부터` may be now. */
+const MOVE_TO_COME = /(?:내일|모레|다음\s*(?:주|달|번|해|학기)|담주|담달|내년|곧|조만간|나중에|언젠가|예정|[할갈]\s*거|할\s*계획)/;
+function movedWorkplace(v: string): boolean {
+  return (
+    !/^(?:회사|직장)$/.test(v) &&
+    (MOVED_WORKPLACE_FORM.test(v) || KNOWN_EMPLOYER.test(v) || WORKPLACE_NAME.test(v) || /^[A-Z][A-Za-z0-9&]{1,}$/.test(v))
+  );
+}
+
+/**
+ * {@link withOrganisation}, and a workplace with the organisation named before it in capitals or
+ * by a name the rules know (`MBC 보도국`, `카카오 판교오피스`).
+ */
+function withEmployerBefore(v: string, before: string): string {
+  const unit = withOrganisation(v, before);
+  if (unit !== v) return unit;
+  const prev = /(\S+)\s+$/.exec(before)?.[1];
+  return prev !== undefined && (/^[A-Z][A-Z0-9&]{1,}$/.test(prev) || KNOWN_EMPLOYER.test(prev)) ? `${prev} ${v}` : v;
 }
 
 /** {@link bareNoun} without the test for an adjective's modifier, for a place where none can stand. */
@@ -1009,19 +1061,20 @@ const RULES: Rule[] = [
     attribute: "plan",
     // The present says the move to come (`망원동으로 이사 가`, `성수동으로 이사해요`).
     re: /(\S+?)(?:으로|로)\s*이사(?:를)?\s*(?:갈|올|할|가려고|하려고|갈\s*거|예정|가요|가게|갑니다|해요|합니다|(?:가|해|간다|한다)(?=[\s.!~…]|$))/,
-    build: (m, l) =>
-      list(
-        `${josa(clean(m[1] as string), "으로", "로")} 이사 예정`,
-        `${topic(l)} ${josa(clean(m[1] as string), "으로", "로")} 이사할 계획이다 (계획)`,
-      ),
+    build: (m, l, body) => {
+      const v = movedHome(body, m);
+      return v === undefined
+        ? undefined
+        : list(`${josa(v, "으로", "로")} 이사 예정`, `${topic(l)} ${josa(v, "으로", "로")} 이사할 계획이다 (계획)`);
+    },
   },
   {
     attribute: "residence",
     // A date may stand between the place and the verb (`성수동으로 4월 28일에 이사했어요`).
     re: /(\S+?)(?:으로|로)\s*(?:(?:\d+\s*월\s*)?(?:\d+\s*일)?(?:에|쯤에?|경에?)?\s*|지난\s*(?:주|달)에?\s*|어제\s*|작년에?\s*)?이사(?:를)?\s*(?:했|왔|갔|와서|가서|해서)/,
-    build: (m, l) => {
-      const v = clean(m[1] as string);
-      return single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
+    build: (m, l, body) => {
+      const v = movedHome(body, m);
+      return v === undefined ? undefined : single(v, `${topic(l)} ${josa(v, "으로", "로")} 이사해서 ${v}에 산다 (사는 곳)`);
     },
     relative: true,
   },
@@ -1081,7 +1134,7 @@ const RULES: Rule[] = [
       if ((HOUSING.test(v) || PARENTS_HOUSE.test(v)) && bareNoun(before) && /^[가-힣]{2,6}$/.test(before)) v = before;
       // A kind of housing (`아파트 살아서`) or a place too general names no home; nor does living
       // with someone (`부모님을 모시고 살아요`, `애들 데리고 살아`).
-      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v)) return undefined;
+      if (NOT_A_HOME.test(v) || /^(?:모시고|데리고)$/.test(v) || /(?:랑|하고)$/.test(v) || vaguePlace(v)) return undefined;
       return single(v, `${topic(l)} ${v}에 산다 (사는 곳)`);
     },
     relative: true,
@@ -1136,30 +1189,54 @@ const RULES: Rule[] = [
   {
     attribute: "work",
     re: /(\S+?)(?:으로|로)\s*(?:이직|취직|입사)(?:했|해|하게)/,
-    build: (m, l) => {
+    build: (m, l, body) => {
       const v = clean(m[1] as string);
+      // A move to come (`다음 달에 수원으로 이직해서 …`) is a plan; a past one (`이직했`) the work now.
+      if (!/(?:이직|취직|입사)했/.test(m[0]) && MOVE_TO_COME.test(body))
+        return { ...list(`${v} 이직`, `${topic(l)} ${josa(v, "으로", "로")} 이직할 계획 (계획)`), attribute: "plan" };
       return single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
+    },
+    relative: true,
+  },
+  {
+    // A workplace moved to by 옮기다 alone (`LG전자로 옮겼어요`, `한국은행 대구지점으로 옮겨서 일해요`) or
+    // gone to work at (`시청으로 출근합니다`, `평택 물류센터로 출근해요`): where one works now. Only a
+    // workplace by its form ({@link MOVED_WORKPLACE}): a town (`서울로 옮겼어요`), a thing moved
+    // (`창고로`) or a way to work (`버스로 출근해요`) is none, and a move to come is left to the plans.
+    attribute: "work",
+    re: /(?:^|\s)(\S+?)(?:으로|로)\s*(?:(옮겼|옮겨서|옮겨요|옮김|옮깁니다)|출근(?:해요|합니다|해|하고\s*있|하는데|하거든|함)(?=[\s.!~…]|$))/,
+    build: (m, l, body) => {
+      const v = clean(m[1] as string);
+      if (!movedWorkplace(v)) return undefined;
+      if (!/^옮겼/.test(m[2] ?? "") && MOVE_TO_COME.test(body)) return undefined;
+      const place = withEmployerBefore(v, body.slice(0, (m.index ?? 0) + (m[0].length - m[0].trimStart().length)));
+      return single(place, `${topic(l)} ${place}에서 일한다 (직장, 직업)`);
     },
     relative: true,
   },
   {
     attribute: "work",
     // A capacity or a shift may stand between (`물류센터에서 야간조로 일하고`, `병원에서 간호사로
-    //일해요`): the place is the workplace; a job named there is a second fact.
+    //일해요`): the place is the workplace; a job named there is the same job, one `work` fact of
+    // both (`병원 간호사`): `work` holds one value, and a second fact would stand as the first's
+    // replacement (`간호사`, before: `병원`).
     // An internship there is work there too (`스타트업에서 인턴하고 있어요`, `카카오에서 인턴 중이야`).
     // A job named in a town (`대전에서 공무원으로 일합니다`): the job is the work, the town the home.
     // A word may qualify the job (`네이버웹툰에서 백엔드 개발자로 일합니다`, `학원에서 수학 강사로
-    // 일해요`): the job is its last word, as the work rule reads it.
-    re: /(\S+?)에서\s*(?:(?:\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
+    // 일해요`): the job is its last word, as the work rule reads it, and the value keeps the word.
+    re: /(\S+?)에서\s*(?:(\S+\s+)?(\S+?)(?:으로|로)\s+)?(?:일해|일하고|일합니다|근무|일한다|일하는|인턴\s*(?:하고|해요|합니다|한다|하는데|중|해(?=[\s.!~…]|$)))/,
     build: (m, l, body) => {
       const v = withOrganisation(clean(m[1] as string), body.slice(0, m.index ?? 0));
       const place = single(v, `${topic(l)} ${v}에서 일한다 (직장, 직업)`);
-      const job = m[2] === undefined ? "" : clean(m[2]);
+      const job = m[3] === undefined ? "" : clean(m[3]);
       if (!new RegExp(`(?:${JOB})$`).test(job)) return place;
+      const qualifier = m[2] === undefined ? "" : m[2].trim();
+      const role = nounLike(qualifier) && !TIME_BEFORE_E.test(qualifier) ? `${qualifier} ${job}` : job;
       const work = single(job, `${topic(l)} ${job} (직업)`);
       // A bare `회사` or `직장` beside the job names no workplace (`IT 회사에서 개발자로 일합니다`).
       if (/^(?:회사|직장)$/.test(v)) return work;
-      return TOWN.test(v) ? [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }] : [place, work];
+      if (TOWN.test(v)) return [work, { ...single(v, `${topic(l)} ${v}에 산다 (사는 곳)`), attribute: "residence" }];
+      return single(`${v} ${role}`, `${topic(l)} ${v}에서 ${josa(role, "으로", "로")} 일한다 (직장, 직업)`);
     },
     relative: true,
   },
@@ -1386,8 +1463,9 @@ const RULES: Rule[] = [
   {
     attribute: "marital",
     // Not married (`결혼 안 했어`, `결혼은 아직 안 했습니다`, `결혼 안 함`) is 미혼, read before the
-    // married form it contains; not a plan (`결혼 안 할 거야`).
-    re: /결혼(?:은|도)?\s*(?:아직\s*)?(안\s*했|안\s*함(?=[\s.!~…ㅋㅎ]|$)|안\s*한\s*상태|하지\s*않았|못\s*했)|결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼)(?:이에요|이야|입니다|이다|했)/,
+    // married form it contains; not a plan (`결혼 안 할 거야`). Engaged or divorced before a connective
+    // too (`약혼했고`, `이혼하고 혼자 지내요`): the status, as English `got engaged` (not an event).
+    re: /결혼(?:은|도)?\s*(?:아직\s*)?(안\s*했|안\s*함(?=[\s.!~…ㅋㅎ]|$)|안\s*한\s*상태|하지\s*않았|못\s*했)|결혼(?:했|을\s*했|한\s*지)|(미혼|싱글|이혼|약혼)(?:이에요|이야|입니다|이다|했|하였|하셨|하고|해서|한\s*지)/,
     build: (m, l) => {
       const v = m[1] !== undefined ? "미혼" : (m[2] ?? "기혼");
       return single(v, `${topic(l)} ${v} (결혼, 관계)`);
@@ -2113,11 +2191,12 @@ const RULES: Rule[] = [
   },
   {
     // A vehicle or a device one sold or got rid of (`차는 이번에 팔았어요`, `예전에 오토바이 있었는데
-    // 팔았어`, `아이패드 중고로 처분했어요`): a belonging no longer had. Not what a shop sells (`팔아요`)
-    // nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
+    // 팔았어`, `아이패드 중고로 처분했어요`, a car by its model: `쏘렌토는 작년에 팔았어요`, `모닝은
+    // 폐차했어요`, or given to a relative: `스쿠터는 동생 줬어`): a belonging no longer had. Not what a
+    // shop sells (`팔아요`) nor someone else's sale (`남편이 차를 팔았어`: the rule is the speaker's only).
     attribute: "belonging",
     re: new RegExp(
-      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼)`,
+      `(?:^|\\s)(차|자동차|자가용|오토바이|바이크|스쿠터|자전거|캠핑카|${CAR_MODEL}|${DEVICE}|${Object.keys(MAKE_DEVICE).join("|")})(?:은|는|을|를|도)?\\s+(?:(?:있었는데|있었지만|있었거든요?|${DEAL_WORD})\\s+)*(?:팔았|팔아버렸|팔아\\s*버렸|처분했|정리했|넘겼|폐차(?:했|시켰|함)|(?:(?:${REL})(?:한테|에게|께)?\\s+)(?:드렸|줬|주었|물려줬|물려드렸|넘겨줬))`,
     ),
     build: (m, l) => {
       const v = m[1] as string;
@@ -2397,7 +2476,7 @@ export function koreanSentences(text: string): string[] {
 
 /** `<workplace>을/를 퇴사했어요`, `<회사·은행·병원…>을/를 그만뒀어요` ({@link positiveOfEnded}). */
 const LEFT_WORKPLACE =
-  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(?:을|를)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
+  /^(?:(?:작년에|올해|지난달에?|지난주에?|얼마\s*전에?|최근에?)\s+)?((?:\S+\s+){0,3}?(?:다니던|일하던|근무하던)\s+)?([가-힣A-Za-z&]+?)(을|를|은|는)\s*(?:(?:작년에|올해|재작년에|지난달에?|지난주에?|얼마\s*전에?|최근에?|\d+\s*월에)\s+)?(퇴사(?:했|하였)|그만뒀|그만두었|관뒀)/;
 /**
  * A workplace's name by its form, said as what one's 회사 or 직장 is (`직장은 한빛소프트예요`,
  * `회사 LG전자임`, `회사는 SK예요`): a firm's ending or capitals; not a bare kind of workplace (`회사`,
@@ -2431,8 +2510,23 @@ function movedFrom(sentence: string): RegExpExecArray | null {
   return m && home(m[2] as string) && home(clean(m[4] as string)) ? m : null;
 }
 
+/**
+ * A job move said with the workplace it started from (`카카오에서 네이버로 이직했어요`, `원래 우체국에
+ * 있다가 올해 농협으로 옮겼어요`): the words before the workplace left (`$1`), that workplace (`$2`) and
+ * the one moved to (`$3`), both workplaces by their form ({@link movedWorkplace}). Only a past move.
+ */
+const JOB_MOVED_FROM =
+  /^(.*?)(?<=^|\s)([가-힣A-Za-z0-9&]+?)(?:에서|에\s*(?:있|계시|다니)다가?)\s+(?:\S+\s+){0,3}?(\S+?)(?:으로|로)\s*(?:옮겼|이직(?:했|하였))/;
+function jobMovedFrom(sentence: string): RegExpExecArray | null {
+  const m = JOB_MOVED_FROM.exec(sentence);
+  return m && movedWorkplace(m[2] as string) && movedWorkplace(clean(m[3] as string)) ? m : null;
+}
+
 /** The present of the value switched to ({@link SWITCHED_TO}), as a sentence the rules read: `아이폰 쓰고 있어요`. */
 function switchedTo(sentence: string): string | undefined {
+  // The workplace a job move went to (`… 농협으로 옮겼어요`: `농협에서 일하고 있어요`).
+  const job = jobMovedFrom(sentence);
+  if (job) return `${(job[1] as string).replace(DURATION, "")}${clean(job[3] as string)}에서 일하고 있어요`;
   // The town moved to: the move said without where it started (`작년에 세종으로 이사했어요`).
   const moved = movedFrom(sentence);
   if (moved) return `${moved[1]}${sentence.slice((moved.index ?? 0) + moved[0].length - (moved[3] as string).length)}`;
@@ -2540,7 +2634,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     left &&
     place !== undefined &&
     !/^(?:회사|직장|일)$/.test(place) &&
-    (/^퇴사/.test(left[3] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
+    // As the topic (`물류센터는 5월에 그만뒀어`) only a workplace by its form: `동생은 퇴사했어` is the sibling's.
+    (/^[은는]$/.test(left[3] as string)
+      ? LEFT_WORKPLACE_FORM.test(place) || MOVED_WORKPLACE_FORM.test(place)
+      : /^퇴사/.test(left[4] as string) || left[1] !== undefined || LEFT_WORKPLACE_FORM.test(place))
   )
     return `${place}에서 일하고 있어요`;
   // Leaving a school (`고등학교 자퇴했어요`, `호텔조리과 다니다가 입대 전에 자퇴했어요`): the school
@@ -2562,6 +2659,10 @@ function positiveOfEnded(sentence: string): string | undefined {
     if ((nounLike(job) || /님$/.test(job)) && !SETTING.test(job)) return `${retired[1]}${josa(job, "이에요", "예요")}`;
   }
 
+  // The workplace a job move started from is worked at no longer (`카카오에서 네이버로 이직했어요`,
+  // `우체국에 있다가 농협으로 옮겼어요`).
+  const jobMoved = jobMovedFrom(sentence);
+  if (jobMoved) return `${(jobMoved[1] as string).replace(DURATION, "")}${jobMoved[2]}에서 일하고 있어요`;
   // The town a move started from is lived in no longer (`작년에 광주에서 세종으로 이사했어요`).
   const moved = movedFrom(sentence);
   if (moved) return `${moved[1]}${moved[2]}에 살고 있어요`;
@@ -3075,6 +3176,23 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     if (kin.length === 1 && /(?:있는데|인데)$/.test(lead)) topicRelative = kin[0]?.keyValue;
     if (kin.length === 1) had = kin[0]?.keyValue;
   }
+  // A pet named as the speaker's (`저희 고양이가 수술을 했는데 … 추천해 줄 수 있어요?`, `우리 말티즈
+  // 산책은 …`) is a pet the speaker has, in a request or a question too, when no clause kept one.
+  if (!facts.some((f) => f.attribute === "pet" && f.subject === speaker.id)) {
+    for (const part of plainSpeech(text).split(SENTENCE_END)) {
+      const own = OWN_PET.exec(part);
+      // Not a pet of a dream or a film (`꿈에서 우리 강아지가 …`).
+      if (!own || HYPOTHETICAL.test(part) || REPORTED.test(part.trim()) || STORY_SETTING.test(part)) continue;
+      const v = own[1] as string;
+      facts.push({
+        subject: speaker.id,
+        attribute: "pet",
+        language: "ko",
+        ...list(v, `${topic(speaker.label)} 반려동물 ${josa(v, "을", "를")} 키운다`, v),
+      });
+      break;
+    }
+  }
   // A bare `퇴사` (no job) beside the workplace the message says was left (`전에는 삼성전자
   // 다녔는데 2022년에 퇴사했어요`) says that one thing again.
   // Read after {@link asWorkplace}, which makes a place gone to (`현대차 다녔는데`) the workplace.
@@ -3082,6 +3200,9 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   const leftNamed = (f: CandidateFact) => f.ended === true && f.attribute === "work";
   return read.filter((f) => !(f.attribute === "work" && f.value === "퇴사" && read.some((g) => g.subject === f.subject && leftNamed(g))));
 }
+
+/** A pet by its kind or breed after `저희`/`우리`/`제`/`내` (and `집`), as the subject, topic or object. */
+const OWN_PET = new RegExp(`(?:^|\\s)(?:저희|우리|울|제|내)\\s*(?:집\\s*)?(${PET})(?=가|이|는|은|도|랑|를|을|한테|\\s)`);
 
 /** What 다니다 names as a pastime (the hobby rule's text), to be read again as a workplace. */
 const GONE_TO = "에 다닌다 (취미, 활동)";
@@ -3125,7 +3246,9 @@ function asWorkplace(fact: CandidateFact, text: string): CandidateFact | undefin
     if (KNOWN_ACTIVITY.test(v) || /(?:공방|교실|체육관|도장|센터|(?:수영|헬스|볼링|골프|탁구|당구)장)$/.test(v)) return fact;
     const escaped = v.replace(/[.*+?^${}()|[\]\\]/g, "\\$&");
     if (new RegExp(`${escaped}\\s*(?:학원|교실|레슨|수업|강습|클래스|장|원|동호회|클럽)`).test(text)) return fact;
-    if (!WORK_TALK.test(text)) return goneToByName(fact);
+    // A workplace by its form (`방송국`, `우체국`, `시청`, `공장`) is gone to for work; a clinic as a patient.
+    const workplace = MOVED_WORKPLACE_FORM.test(v) && !GONE_TO_ACTIVITY.test(v) && !CLINIC.test(v);
+    if (!workplace && !WORK_TALK.test(text)) return goneToByName(fact);
   }
   const { keyValue: _keyValue, ...rest } = fact;
   return { ...rest, attribute: "work", multi: false, text: `${fact.text.slice(0, -GONE_TO.length)}에 다닌다 (직장, 직업)` };

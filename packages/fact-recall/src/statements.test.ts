@@ -17,7 +17,8 @@ describe("third-party statements are not facts about the user (issue 15)", () =>
     ["민지는 오이를 싫어해요.", []],
     ["팀장님은 등산을 좋아해요.", []],
     ["그녀는 서울에 살아요.", []],
-    ["제 고양이가 참치를 좋아해요.", []],
+    // The cat's liking is not the user's; the cat is the user's pet (session 64).
+    ["제 고양이가 참치를 좋아해요.", [["user", "pet", "고양이"]]],
     // The user's own clause next to a friend's.
     [
       "친구는 부산에 사는데 저는 서울에 살아요.",

@@ -122,9 +122,9 @@ describe("Korean: who a clause is about", () => {
     expect(facts("동생은 대학생이에요. 저는 인천 살아요")).toContain("user:residence=인천");
   });
 
-  it("a place before a shift or a capacity with 일하다 is the workplace; a job named there is a second fact", () => {
+  it("a place before a shift or a capacity with 일하다 is the workplace; a job named there joins it in one fact", () => {
     expect(value("공장에서 주간조로 일하고 있어요", "user:work")).toBe("공장");
-    expect(facts("약국에서 약사로 일해요")).toEqual(["user:work=약국", "user:work=약사"]);
+    expect(facts("약국에서 약사로 일해요")).toEqual(["user:work=약국 약사"]);
   });
 
   it("`-려고요` alone is an intention only with a time (a request in passing is none)", () => {
