@@ -161,10 +161,17 @@ function topic(label: string): string {
   return `${label}${batchim ? "은" : "는"}`;
 }
 
-/** Picks the particle form by the final consonant of `word`: `josa("커피", "을", "를")` -> `커피를`. */
+/** Index of ㄹ among the final consonants of a Hangul syllable (`(code - 0xac00) % 28`). */
+const FINAL_RIEUL = 8;
+
+/**
+ * Picks the particle form by the final consonant of `word`: `josa("커피", "을", "를")` -> `커피를`.
+ * `으로` / `로` is the one pair that takes the vowel form after ㄹ too: `서울로`, not `서울으로`.
+ */
 function josa(word: string, withBatchim: string, without: string): string {
   const last = word.charCodeAt(word.length - 1);
-  const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
+  const final = last >= 0xac00 && last <= 0xd7a3 ? (last - 0xac00) % 28 : 0;
+  const batchim = final !== 0 && !(withBatchim === "으로" && final === FINAL_RIEUL);
   return `${word}${batchim ? withBatchim : without}`;
 }
 

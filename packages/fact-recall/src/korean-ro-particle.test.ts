@@ -1,0 +1,44 @@
+import { describe, expect, it } from "vitest";
+import { extractFactsHeuristic } from "./extract-heuristic.js";
+
+/** The texts of the facts `extractFactsHeuristic` finds in `statement`, joined by newlines. */
+const factTexts = (statement: string): string =>
+  extractFactsHeuristic(statement)
+    .map((fact) => fact.text)
+    .join("\n");
+
+/** The syllables ending in ㄹ that `으로` follows in `text` (none in correct Korean). */
+const roAfterRieul = (text: string): string[] =>
+  [...text.matchAll(/([가-힣])으로/gu)].map((m) => m[1] as string).filter((s) => (s.charCodeAt(0) - 0xac00) % 28 === 8);
+
+/**
+ * A fact's Korean text picks `으로` or `로` by the place's last syllable: `로` after a vowel and
+ * after ㄹ (`서울로`, `제주로`), `으로` after any other final consonant (`부산으로`). The ㄹ case
+ * was written `서울으로`, which a Korean reader sees as a mistake, in the block the model receives
+ * (factRecall's facts, userMemory's). Sentences written for this test.
+ */
+describe("Korean facts: 으로 / 로 after the place", () => {
+  it.each([
+    ["지난달에 서울로 이사했어요.", "서울로 이사해서 서울에 산다"],
+    ["작년에 용인시 수지구로 이사 왔어요.", "수지구로 이사해서"],
+    ["부산으로 이사했어요.", "부산으로 이사해서 부산에 산다"],
+    ["제주로 이사했어요.", "제주로 이사해서 제주에 산다"],
+    ["재작년에 청주시 상당구 용암동으로 이사 갔어요.", "용암동으로 이사해서"],
+    ["작년 봄에 서울로 올라왔어요.", "서울로 옮겨서 서울에 산다"],
+    ["다음 달에 대전 유성구 관평동으로 이사 가요.", "관평동으로 이사할 계획이다"],
+    ["다음 달에 강서구 마곡동 근처 발산역 쪽 동네인 마곡 일대로 이사 가요.", "일대로 이사할 계획이다"],
+    ["다음 주에 인천 송도로 이사해요.", "송도로 이사할 계획이다"],
+    ["다음 달에 광주 북구 문흥동 쪽 동네 신안길로 이사 가요.", "신안길로 이사할 계획이다"],
+  ])("%s -> %s", (statement, expected) => {
+    const texts = factTexts(statement);
+    expect(texts, texts).toContain(expected);
+    expect(roAfterRieul(texts), texts).toEqual([]);
+  });
+
+  it.each([
+    ["I moved to Seoul last month.", "Seoul"],
+    ["Last year I moved to Busan.", "Busan"],
+  ])("English: %s -> a fact naming %s", (statement, place) => {
+    expect(factTexts(statement)).toContain(place);
+  });
+});
