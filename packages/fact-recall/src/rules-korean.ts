@@ -1410,7 +1410,8 @@ const RULES: Rule[] = [
     attribute: "family",
     // The count, if any, between (`딸이 둘 있어요`); not what a relative has (`남편이 당뇨가 있어요`).
     re: new RegExp(`(${REL})(?:이|가)\\s*(?:(${COUNT})\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
-    build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
+    build: (m, l) =>
+      list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${josa(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, "이", "가")} 있다 (가족)`, m[1]),
   },
   {
     // A count said with the copula (`아이가 셋이에요`, `형이 둘인데`, `손주가 넷입니다`): the relatives
@@ -1419,7 +1420,7 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:^|\\s)(${KIN})(?:이|가)\\s*(?=${COUNT_IS})(${COUNT_WORD})`),
     build: (m, l) => {
       const v = `${m[1]} ${m[2]}`;
-      return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, m[1]);
+      return list(v, `${l}에게는 ${josa(v, "이", "가")} 있다 (가족)`, m[1]);
     },
     relative: true,
   },
@@ -1429,7 +1430,7 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:^|\\s)(${REL})\\s+((?:한|두|세|네)\\s*명|하나|둘|셋|넷|\\d+\\s*명)\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서)`,
     ),
-    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${m[1]} ${m[2]}이(가) 있다 (가족)`, m[1]),
+    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${josa(`${m[1]} ${m[2]}`, "이", "가")} 있다 (가족)`, m[1]),
   },
   {
     // Kin one has, without a particle or a count (`저 언니 있어요`, `여동생 있어`), several joined
@@ -1440,7 +1441,7 @@ const RULES: Rule[] = [
     build: (m, l) =>
       [...(m[1] as string).matchAll(KIN_EACH)].map((k) => {
         const v = `${k[1]}${k[2] ? ` ${k[2]}` : ""}`;
-        return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, k[1]);
+        return list(v, `${l}에게는 ${josa(v, "이", "가")} 있다 (가족)`, k[1]);
       }),
   },
   {

@@ -42,3 +42,32 @@ describe("Korean facts: 으로 / 로 after the place", () => {
     expect(factTexts(statement)).toContain(place);
   });
 });
+
+/**
+ * A relative one has is written with `이` or `가` as the word asks (`딸 둘이 있다`, `언니가 있다`),
+ * not the form-filler's `이(가)` the facts block showed the model. Sentences written for this test.
+ */
+describe("Korean facts: 이 / 가 after the relative", () => {
+  it.each([
+    ["딸이 둘 있어요.", "딸 둘이 있다"],
+    ["저 언니 있어요.", "언니가 있다"],
+    ["남동생이 있어요.", "남동생이 있다"],
+    ["아이가 셋이에요.", "아이 셋이 있다"],
+    ["아들 하나 있어.", "아들 하나가 있다"],
+  ])("%s -> %s", (statement, expected) => {
+    const texts = factTexts(statement);
+    expect(texts, texts).toContain(expected);
+    expect(texts, texts).not.toContain("이(가)");
+  });
+
+  // The English twin: a relative said with an age between count and kin was no fact at all
+  // (`an older sister`, `a younger brother`), or an event (`I've got a big sister`).
+  it.each([
+    ["I have two daughters.", "User has two daughters (family)"],
+    ["I have an older sister.", "User has an older sister (family)"],
+    ["I have a younger brother.", "User has a younger brother (family)"],
+    ["I've got a big sister.", "User has a big sister (family)"],
+  ])("English: %s -> %s", (statement, expected) => {
+    expect(factTexts(statement)).toContain(expected);
+  });
+});
