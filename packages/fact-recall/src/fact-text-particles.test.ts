@@ -71,3 +71,19 @@ describe("Korean facts: 이 / 가 after the relative", () => {
     expect(factTexts(statement)).toContain(expected);
   });
 });
+
+/**
+ * A device a make or model is used as is written once (`폰으로 아이폰을 쓴다`): it was written
+ * twice, `폰폰으로`, `노트북노트북으로`. Sentences written for this test.
+ */
+describe("Korean facts: the device a thing is used as", () => {
+  it.each([
+    ["아이폰 써요.", "폰으로 아이폰을 쓴다"],
+    ["맥북 쓰고 있어요.", "노트북으로 맥북을 쓴다"],
+    ["키보드는 레오폴드 써요.", "키보드로 레오폴드를 쓴다"],
+  ])("%s -> %s", (statement, expected) => {
+    const texts = factTexts(statement);
+    expect(texts, texts).toContain(` ${expected}`);
+  });
+  // English has no device rule (`I use an iPhone` states no fact): nothing to compare here.
+});

@@ -808,7 +808,10 @@ const RULES: Rule[] = [
   {
     attribute: "name",
     // Casual speech drops the topic's particle (`이름 정민호임`, `내 이름 김하늘이야`).
-    re: new RegExp(`(?:^|(?:제|내)\\s*)이름(?:은|\\s)\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`),
+    // `제`/`내` as a word of their own: the `내` that ends `아내` is no "my" (`아내 이름은 민지예요` names the wife).
+    re: new RegExp(
+      `(?:^|(?<![가-힣])(?:제|내)\\s*)이름(?:은|\\s)\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`,
+    ),
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
@@ -945,7 +948,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: new RegExp(`(?:^|(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
+    re: new RegExp(`(?:^|(?<![가-힣])(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
     relative: true,
   },
@@ -2078,7 +2081,7 @@ const RULES: Rule[] = [
       const [device, v] = [m[1] as string, clean(m[2] as string)];
       return !nounLike(v.split(/\s+/)[0] as string)
         ? undefined
-        : list(v, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
+        : list(v, `${topic(l)} ${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
     },
     relative: true,
   },
@@ -2092,7 +2095,7 @@ const RULES: Rule[] = [
     build: (m, l) => {
       const make = m[1] as string;
       const device = MAKE_DEVICE[make] as string;
-      return list(make, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
+      return list(make, `${topic(l)} ${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
     },
     relative: true,
   },
@@ -2137,6 +2140,8 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
     // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
     build: (m, l) => (PREDICATE_WORD.test(m[1] as string) ? undefined : list(`차 ${m[1]}`, `${l}의 차는 ${m[1]} (소유물)`, "차")),
+    // A relative's car is theirs (`남편 차는 테슬라예요`): the bare relative before it owns it.
+    relative: true,
   },
   {
     attribute: "plan",
