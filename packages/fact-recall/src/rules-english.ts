@@ -679,7 +679,9 @@ const RULES: Rule[] = [
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
+      // A school one graduated from is no longer gone to (`graduated from Seoul National University`).
+      const verb = /\bgraduated from\s*$/i.test(m[0].slice(0, m[0].length - (m[1] as string).length)) ? "graduated from" : "goes to";
+      return single(valueHead(v, "place"), `${s.label} ${verb} ${v} (school)`);
     },
   },
   {

@@ -1235,7 +1235,11 @@ const RULES: Rule[] = [
         if ((m[2] === undefined && !schoolBefore) || !bareNoun(before)) return undefined;
         v = `${before} ${v}`;
       }
-      return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
+      // A school one finished (`서울대 나왔어요`, `연세대를 졸업했어요`) is no longer gone to.
+      const finished = /^\s*(?:에\s*|을\s*|를\s*)?(?:졸업|나왔|나온)/.test(
+        m[0].slice((m[1] as string).length).replace(/^\s+(?:만\s*)?[\d가-힣]{1,4}반/, ""),
+      );
+      return single(v, finished ? `${topic(l)} ${josa(v, "을", "를")} 졸업했다 (학교)` : `${topic(l)} ${v}에 다닌다 (학교)`);
     },
     relative: true,
   },
