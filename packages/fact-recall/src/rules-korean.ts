@@ -260,7 +260,7 @@ function activityOf(modifier: string): string | undefined {
  * other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
-  if (!BOUND_NOUN.test(value)) return value;
+  if (!BOUND_NOUN.test(value)) return KIND_NOUN.test(value) ? withKindModifier(wordsBefore(body, m).at(-1) ?? "", value) : value;
   const words = wordsBefore(body, m);
   const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
@@ -279,6 +279,25 @@ function withModifier(body: string, m: RegExpMatchArray, value: string): string 
   const activity = activityOf(before);
   if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
   return hasObject ? `${object} ${activity}` : activity;
+}
+
+/**
+ * Nouns of a kind that a liking or dislike names with its adjective (`매운 음식`, `추운 날씨`, `단
+ * 음식`): without it the value says the opposite of what was meant (`음식을 싫어한다`, "dislikes
+ * food"), and two such facts (`매운 음식을 좋아해요`, `단 음식은 안 좋아해요`) share one key, so the
+ * second replaced the first.
+ */
+const KIND_NOUN = /^(?:음식|요리|영화|드라마|음악|노래|날씨|옷|맛|과일|고기|술|계절|스타일|장르|게임|책)$/;
+
+/**
+ * `value` with the adjective in modifier form before it (`before`): a Hangul word of at most 4
+ * syllables whose last one ends in ㄴ (`매운`, `단`, `짠`, `추운`, `기름진`), not a topic or a
+ * time (`저는`, `동생은`, `난`, `요즘엔`).
+ */
+function withKindModifier(before: string, value: string): string {
+  if (!/^[가-힣]{1,4}$/.test(before) || /[은는엔]$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  const last = before.charCodeAt(before.length - 1) - 0xac00;
+  return last % 28 === 4 ? `${before} ${value}` : value;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
