@@ -48,7 +48,7 @@ describe("negation: 안/못/-지 않-/-지 못하-, spaced or not, with degree a
   });
 
   it("`좋아하지 않아요` is a dislike; `안 좋아하는 건 아니에요` states none", () => {
-    expect(facts("저는 단 음식을 좋아하지 않아요")).toEqual([["user", "dislikes", "음식", false]]);
+    expect(facts("저는 단 음식을 좋아하지 않아요")).toEqual([["user", "dislikes", "단 음식", false]]);
     expect(pairs("커피를 안 좋아하는 건 아니에요")).not.toContain("user:likes");
   });
 });

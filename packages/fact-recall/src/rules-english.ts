@@ -698,7 +698,9 @@ const RULES: Rule[] = [
     ),
     build: (m, s) => {
       const v = cut(m[1] as string, 6);
-      return single(valueHead(v, "place"), `${s.label} goes to ${v} (school)`);
+      // A school one graduated from is no longer gone to (`graduated from Seoul National University`).
+      const verb = /\bgraduated from\s*$/i.test(m[0].slice(0, m[0].length - (m[1] as string).length)) ? "graduated from" : "goes to";
+      return single(valueHead(v, "place"), `${s.label} ${verb} ${v} (school)`);
     },
   },
   {
@@ -749,10 +751,14 @@ const RULES: Rule[] = [
   {
     attribute: "family",
     re: new RegExp(
-      `^${ADV}(?:have|have got) (an?|one|two|three|four|five|\\d+) (sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b`,
+      `^${ADV}(?:have|have got|'ve got|got) (an?|one|two|three|four|five|\\d+) (?:(older|younger|elder|big|little|baby|twin|teenage|adult|grown[- ]up|step|half) )?(sons?|daughters?|kids?|children|brothers?|sisters?|siblings?|grandchildren|grandkids)\\b`,
       "i",
     ),
-    build: (m, s) => list(`${m[1]} ${m[2]}`, `${s.label} has ${m[1]} ${m[2]} (family)`, (m[2] as string).replace(/s$/, "")),
+    // An age or kind between count and relative (`an older sister`, `two little boys` not: boys are no relatives).
+    build: (m, s) => {
+      const v = `${m[1]} ${m[2] ? `${m[2]} ` : ""}${m[3]}`;
+      return list(v, `${s.label} has ${v} (family)`, (m[3] as string).replace(/s$/, ""));
+    },
     // `we have 2 kids`: the couple's children are the speaker's.
     we: true,
   },

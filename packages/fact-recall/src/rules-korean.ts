@@ -161,10 +161,17 @@ function topic(label: string): string {
   return `${label}${batchim ? "은" : "는"}`;
 }
 
-/** Picks the particle form by the final consonant of `word`: `josa("커피", "을", "를")` -> `커피를`. */
+/** Index of ㄹ among the final consonants of a Hangul syllable (`(code - 0xac00) % 28`). */
+const FINAL_RIEUL = 8;
+
+/**
+ * Picks the particle form by the final consonant of `word`: `josa("커피", "을", "를")` -> `커피를`.
+ * `으로` / `로` is the one pair that takes the vowel form after ㄹ too: `서울로`, not `서울으로`.
+ */
 function josa(word: string, withBatchim: string, without: string): string {
   const last = word.charCodeAt(word.length - 1);
-  const batchim = last >= 0xac00 && last <= 0xd7a3 && (last - 0xac00) % 28 !== 0;
+  const final = last >= 0xac00 && last <= 0xd7a3 ? (last - 0xac00) % 28 : 0;
+  const batchim = final !== 0 && !(withBatchim === "으로" && final === FINAL_RIEUL);
   return `${word}${batchim ? withBatchim : without}`;
 }
 
@@ -276,7 +283,7 @@ function activityOf(modifier: string): string | undefined {
  * other value as it is.
  */
 function withModifier(body: string, m: RegExpMatchArray, value: string): string {
-  if (!BOUND_NOUN.test(value)) return value;
+  if (!BOUND_NOUN.test(value)) return KIND_NOUN.test(value) ? withKindModifier(wordsBefore(body, m).at(-1) ?? "", value) : value;
   const words = wordsBefore(body, m);
   const before = words.at(-1) ?? "";
   // The modifier ends in -ㄴ/-은/-는/-던 or -ㄹ (`단`, `매운`, `먹는`, `먹을`): its last syllable's final consonant is ㄴ or ㄹ.
@@ -295,6 +302,25 @@ function withModifier(body: string, m: RegExpMatchArray, value: string): string 
   const activity = activityOf(before);
   if (activity === undefined) return hasObject ? `${object} ${before} ${value}` : `${before} ${value}`;
   return hasObject ? `${object} ${activity}` : activity;
+}
+
+/**
+ * Nouns of a kind that a liking or dislike names with its adjective (`매운 음식`, `추운 날씨`, `단
+ * 음식`): without it the value says the opposite of what was meant (`음식을 싫어한다`, "dislikes
+ * food"), and two such facts (`매운 음식을 좋아해요`, `단 음식은 안 좋아해요`) share one key, so the
+ * second replaced the first.
+ */
+const KIND_NOUN = /^(?:음식|요리|영화|드라마|음악|노래|날씨|옷|맛|과일|고기|술|계절|스타일|장르|게임|책)$/;
+
+/**
+ * `value` with the adjective in modifier form before it (`before`): a Hangul word of at most 4
+ * syllables whose last one ends in ㄴ (`매운`, `단`, `짠`, `추운`, `기름진`), not a topic or a
+ * time (`저는`, `동생은`, `난`, `요즘엔`).
+ */
+function withKindModifier(before: string, value: string): string {
+  if (!/^[가-힣]{1,4}$/.test(before) || /[은는엔]$/.test(before) || FIRST_PERSON_WORD.test(before)) return value;
+  const last = before.charCodeAt(before.length - 1) - 0xac00;
+  return last % 28 === 4 ? `${before} ${value}` : value;
 }
 
 /** `true` for an adjective in modifier form (`좋은`, `착한`, `예쁜`, `외향적인`), not a noun. */
@@ -853,7 +879,10 @@ const RULES: Rule[] = [
   {
     attribute: "name",
     // Casual speech drops the topic's particle (`이름 정민호임`, `내 이름 김하늘이야`).
-    re: new RegExp(`(?:^|(?:제|내)\\s*)이름(?:은|\\s)\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`),
+    // `제`/`내` as a word of their own: the `내` that ends `아내` is no "my" (`아내 이름은 민지예요` names the wife).
+    re: new RegExp(
+      `(?:^|(?<![가-힣])(?:제|내)\\s*)이름(?:은|\\s)\\s*([가-힣A-Za-z]+?)(?:(?:이)?라고\\s*(?:합니다|해요|해|불러)|${COPULA})`,
+    ),
     build: (m, l) => single(m[1] as string, `${l}의 이름은 ${m[1]}`),
   },
   {
@@ -990,7 +1019,7 @@ const RULES: Rule[] = [
   },
   {
     attribute: "work",
-    re: new RegExp(`(?:^|(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
+    re: new RegExp(`(?:^|(?<![가-힣])(?:제|내)\\s*)직업(?:은|이)\\s*(\\S+?)${COPULA}[.!~…]*$`),
     build: (m, l) => single(m[1] as string, `${topic(l)} ${m[1]} (직업)`),
     relative: true,
   },
@@ -1302,7 +1331,11 @@ const RULES: Rule[] = [
         if ((m[2] === undefined && !schoolBefore) || !bareNoun(before)) return undefined;
         v = `${before} ${v}`;
       }
-      return single(v, `${topic(l)} ${v}에 다닌다 (학교)`);
+      // A school one finished (`서울대 나왔어요`, `연세대를 졸업했어요`) is no longer gone to.
+      const finished = /^\s*(?:에\s*|을\s*|를\s*)?(?:졸업|나왔|나온)/.test(
+        m[0].slice((m[1] as string).length).replace(/^\s+(?:만\s*)?[\d가-힣]{1,4}반/, ""),
+      );
+      return single(v, finished ? `${topic(l)} ${josa(v, "을", "를")} 졸업했다 (학교)` : `${topic(l)} ${v}에 다닌다 (학교)`);
     },
     relative: true,
   },
@@ -1481,7 +1514,8 @@ const RULES: Rule[] = [
     attribute: "family",
     // The count, if any, between (`딸이 둘 있어요`); not what a relative has (`남편이 당뇨가 있어요`).
     re: new RegExp(`(${REL})(?:이|가)\\s*(?:(${COUNT})\\s*)?(?:있어요|있습니다|있어|있다|있고|있는데)`),
-    build: (m, l) => list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${m[1]}${m[2] ? ` ${m[2]}` : ""}이(가) 있다 (가족)`, m[1]),
+    build: (m, l) =>
+      list(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, `${l}에게는 ${josa(`${m[1]}${m[2] ? ` ${m[2]}` : ""}`, "이", "가")} 있다 (가족)`, m[1]),
   },
   {
     // A count said with the copula (`아이가 셋이에요`, `형이 둘인데`, `손주가 넷입니다`): the relatives
@@ -1490,7 +1524,7 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:^|\\s)(${KIN})(?:이|가)\\s*(?=${COUNT_IS})(${COUNT_WORD})`),
     build: (m, l) => {
       const v = `${m[1]} ${m[2]}`;
-      return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, m[1]);
+      return list(v, `${l}에게는 ${josa(v, "이", "가")} 있다 (가족)`, m[1]);
     },
     relative: true,
   },
@@ -1500,7 +1534,7 @@ const RULES: Rule[] = [
     re: new RegExp(
       `(?:^|\\s)(${REL})\\s+((?:한|두|세|네)\\s*명|하나|둘|셋|넷|\\d+\\s*명)\\s*(?:있어요|있습니다|있어|있다|있고|있는데|있어서)`,
     ),
-    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${m[1]} ${m[2]}이(가) 있다 (가족)`, m[1]),
+    build: (m, l) => list(`${m[1]} ${m[2]}`, `${l}에게는 ${josa(`${m[1]} ${m[2]}`, "이", "가")} 있다 (가족)`, m[1]),
   },
   {
     // Kin one has, without a particle or a count (`저 언니 있어요`, `여동생 있어`), several joined
@@ -1511,7 +1545,7 @@ const RULES: Rule[] = [
     build: (m, l) =>
       [...(m[1] as string).matchAll(KIN_EACH)].map((k) => {
         const v = `${k[1]}${k[2] ? ` ${k[2]}` : ""}`;
-        return list(v, `${l}에게는 ${v}이(가) 있다 (가족)`, k[1]);
+        return list(v, `${l}에게는 ${josa(v, "이", "가")} 있다 (가족)`, k[1]);
       }),
   },
   {
@@ -2148,7 +2182,7 @@ const RULES: Rule[] = [
       const [device, v] = [m[1] as string, clean(m[2] as string)];
       return !nounLike(v.split(/\s+/)[0] as string)
         ? undefined
-        : list(v, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
+        : list(v, `${topic(l)} ${josa(device, "으로", "로")} ${josa(v, "을", "를")} 쓴다 (소유물)`, device);
     },
     relative: true,
   },
@@ -2162,7 +2196,7 @@ const RULES: Rule[] = [
     build: (m, l) => {
       const make = m[1] as string;
       const device = MAKE_DEVICE[make] as string;
-      return list(make, `${topic(l)} ${device}${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
+      return list(make, `${topic(l)} ${josa(device, "으로", "로")} ${josa(make, "을", "를")} 쓴다 (소유물)`, device);
     },
     relative: true,
   },
@@ -2208,6 +2242,8 @@ const RULES: Rule[] = [
     re: new RegExp(`(?:제|내)?\\s*차는\\s*(\\S+?)${COPULA}`),
     // `차는 없어요` says there is none: a predicate (없다, 있다, 아니다) is no car.
     build: (m, l) => (PREDICATE_WORD.test(m[1] as string) ? undefined : list(`차 ${m[1]}`, `${l}의 차는 ${m[1]} (소유물)`, "차")),
+    // A relative's car is theirs (`남편 차는 테슬라예요`): the bare relative before it owns it.
+    relative: true,
   },
   {
     attribute: "plan",

@@ -106,7 +106,7 @@ describe("common Korean statement forms (issue 15)", () => {
     ["요리에 관심이 많아요.", "likes", "요리"],
     ["저는 한국어를 공부하고 있어요.", "study", "한국어"],
     ["차를 가지고 있어요.", "belonging", "차"],
-    ["매운 음식을 잘 못 먹어요.", "constraint", "음식 못 먹음"],
+    ["매운 음식을 잘 못 먹어요.", "constraint", "매운 음식 못 먹음"],
   ])("%s -> %s = %s", (text, attribute, value) => {
     expect(extractFactsHeuristic(text)).toEqual([expect.objectContaining({ subject: "user", attribute, value, language: "ko" })]);
   });
