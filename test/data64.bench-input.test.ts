@@ -1,0 +1,53 @@
+/**
+ * Benchmarks on input they were not tuned on (session 64, data64): the blind held-out files are
+ * left out of the tools that read the committed data to tune (`bench/korean-words.ts`), and each
+ * bench reads a hostile `--data` file (one session, an empty session, a 20,000-character turn,
+ * Korean and English mixed, image and blob fields, QA items without `question`, `answer` or
+ * `evidence`, a labelled file with no fact) either to figures or to exit code 2 with one line
+ * naming the field. Small files written here; English and Korean text.
+ */
+import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { tmpdir } from "node:os";
+import { join } from "node:path";
+import { describe, expect, it } from "vitest";
+import { hangulWords } from "../bench/korean-words.js";
+import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
+
+const temp = mkdtempSync(join(tmpdir(), "tw-data64-"));
+
+describe("blind held-out files", () => {
+  it("names every blind set of sessions 63 and 64 and no older measured set", () => {
+    for (const name of [
+      "korean-heldout18.locomo.json",
+      "english-heldout19.locomo.json",
+      "korean-heldout19.locomo.json",
+      "korean-facts-heldout26.labelled.json",
+      "english-facts-heldout13.labelled.json",
+      "bench/fixtures/korean-facts-heldout25.labelled.json",
+    ])
+      expect(isBlindFixture(name), name).toBe(true);
+    // Older sets whose names contain a blind number, measured in sessions 56, 57 and 61.
+    for (const name of [
+      "korean-facts-heldout18.labelled.json",
+      "korean-facts-heldout19.labelled.json",
+      "english-facts-heldout1.labelled.json",
+      "korean-heldout190.locomo.json",
+      "korean-heldout1.locomo.json",
+    ])
+      expect(isBlindFixture(name), name).toBe(false);
+    expect(BLIND_FIXTURES.length).toBe(new Set(BLIND_FIXTURES).size);
+  });
+
+  it("korean-words reads the measured sets and skips the blind ones", () => {
+    const dir = join(temp, "words");
+    mkdirSync(join(dir, "nested"), { recursive: true });
+    const write = (name: string, text: string) => writeFileSync(join(dir, name), JSON.stringify({ items: [{ text, facts: [] }] }));
+    write("korean-facts-heldout19.labelled.json", "방앗간에서 가래떡을 뽑아요");
+    write("korean-facts-heldout26.labelled.json", "참기름을 짜요");
+    writeFileSync(join(dir, "nested", "korean-heldout19.locomo.json"), JSON.stringify([{ text: "송편을 빚어요 and rice cakes" }]));
+    write("english-facts-heldout13.labelled.json", "쑥떡 is my favourite");
+    const words = [...hangulWords([dir]).keys()];
+    expect(words).toContain("방앗간에서");
+    for (const blind of ["참기름을", "송편을", "쑥떡"]) expect(words).not.toContain(blind);
+  });
+});
