@@ -12,6 +12,8 @@ import { join } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangulWords } from "../bench/korean-words.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
+import { BenchDataError } from "../bench/support/data-file.js";
+import { loadLocomo } from "../bench/support/locomo.js";
 
 const temp = mkdtempSync(join(tmpdir(), "tw-data64-"));
 
@@ -49,5 +51,57 @@ describe("blind held-out files", () => {
     const words = [...hangulWords([dir]).keys()];
     expect(words).toContain("방앗간에서");
     for (const blind of ["참기름을", "송편을", "쑥떡"]) expect(words).not.toContain(blind);
+  });
+});
+
+/** A small LoCoMo file: two speakers, one session in English and Korean, the QA items given. */
+function locomoFile(name: string, qa: unknown[], sessions?: Record<string, unknown>): string {
+  const path = join(temp, name);
+  const session_1 = [
+    { speaker: "Mina", dia_id: "D1:1", text: "I moved to Daejeon last month for a lab job." },
+    { speaker: "Theo", dia_id: "D1:2", text: "대전 어때요? 연구소 일은 재밌어요?" },
+    { speaker: "Mina", dia_id: "D1:3", text: "네, 배터리 소재를 시험해요. I test cathode samples." },
+  ];
+  const conversation = { speaker_a: "Mina", speaker_b: "Theo", session_1_date_time: "1 May 2027", session_1, ...sessions };
+  writeFileSync(path, JSON.stringify([{ sample_id: "h1", conversation, qa }]));
+  return path;
+}
+
+function refusal(load: () => unknown): BenchDataError {
+  try {
+    load();
+  } catch (error) {
+    if (error instanceof BenchDataError) return error;
+    throw error;
+  }
+  throw new Error("the file was read");
+}
+
+describe("a LoCoMo file's QA items", () => {
+  const item = (category: unknown) => ({
+    question: "Where did Mina move? 민아는 어디로 이사했어요?",
+    answer: "Daejeon",
+    evidence: ["D1:1"],
+    category,
+  });
+
+  it("reads the five LoCoMo categories", () => {
+    const path = locomoFile("categories.json", [1, 2, 3, 4, 5].map(item));
+    expect(loadLocomo(path)[0]?.qa.map((q) => q.category)).toEqual([1, 2, 3, 4, 5]);
+  });
+
+  it("refuses a category no bench tables, naming the item (it counted in `all` and in no row)", () => {
+    for (const [category, at] of [
+      [9, 1],
+      [0, 0],
+      [2.5, 2],
+      [-4, 1],
+    ] as const) {
+      const qa = [item(4), item(2), item(5)];
+      qa[at] = item(category);
+      const error = refusal(() => loadLocomo(locomoFile(`category-${category}.json`, qa)));
+      expect(error.field, String(category)).toBe(`[0].qa[${at}].category`);
+      expect(error.message).toContain("expected 1-5");
+    }
   });
 });

@@ -160,7 +160,7 @@ const locomoTurnShape = z
  * A LoCoMo-format file as {@link loadLocomo} reads it: an array of samples, each with a
  * `sample_id`, a `conversation` (`speaker_a`, `speaker_b`, `session_N` arrays of turns and their
  * `session_N_date_time` lines) and `qa` items. Evidence strings are read leniently (see the quirks
- * above); everything else must have its type.
+ * above); everything else must have its type, and a QA item's `category` is one of LoCoMo's five.
  */
 const locomoFileShape = z
   .array(
@@ -170,7 +170,10 @@ const locomoFileShape = z
       qa: z.array(
         z.object({
           question: z.string(),
-          category: z.number(),
+          // Every bench tables items by these five; another number would count in `all` and in no row.
+          category: z.number().refine((c) => Number.isInteger(c) && c >= 1 && c <= 5, {
+            message: "expected 1-5 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial)",
+          }),
           evidence: z.array(z.unknown()).optional(),
           answer: z.unknown().optional(),
           adversarial_answer: z.unknown().optional(),
