@@ -6,9 +6,9 @@
  * `evidence`, a labelled file with no fact) either to figures or to exit code 2 with one line
  * naming the field. Small files written here; English and Korean text.
  */
-import { mkdirSync, mkdtempSync, writeFileSync } from "node:fs";
+import { mkdirSync, mkdtempSync, readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
-import { join } from "node:path";
+import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangulWords } from "../bench/korean-words.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
@@ -103,5 +103,43 @@ describe("a LoCoMo file's QA items", () => {
       expect(error.field, String(category)).toBe(`[0].qa[${at}].category`);
       expect(error.message).toContain("expected 1-5");
     }
+  });
+});
+
+describe("a LoCoMo file's ids", () => {
+  const qa = [{ question: "Where did Mina move? 민아는 어디로 이사했어요?", answer: "Daejeon", evidence: ["D1:1"], category: 4 }];
+  const turn = (speaker: string, dia_id: string, text: string) => ({ speaker, dia_id, text });
+
+  it("refuses a turn id used twice in a conversation, naming the second turn", () => {
+    const across = locomoFile("dup-across.json", qa, {
+      session_2: [turn("Mina", "D2:1", "The concert is on the 14th."), turn("Theo", "D1:1", "콘서트 꼭 갈게요!")],
+    });
+    const error = refusal(() => loadLocomo(across));
+    expect(error.field).toBe("[0].conversation.session_2[1].dia_id");
+    expect(error.message).toContain("session_1[0]");
+
+    // `D01:1` is `D1:1` once normalized: evidence `D1:1` would name both.
+    const padded = locomoFile("dup-padded.json", qa, { session_2: [turn("Mina", "D01:1", "다음 주에 부산 출장 가요.")] });
+    expect(refusal(() => loadLocomo(padded)).field).toBe("[0].conversation.session_2[0].dia_id");
+
+    const within = locomoFile("dup-within.json", qa, {
+      session_1: [turn("Mina", "D1:1", "I moved to Daejeon."), turn("Theo", "D1:1", "대전 좋죠.")],
+    });
+    expect(refusal(() => loadLocomo(within)).field).toBe("[0].conversation.session_1[1].dia_id");
+  });
+
+  it("refuses a sample id used twice (the conversations would share threads and scopes)", () => {
+    const one = JSON.parse(readFileSync(locomoFile("one.json", qa), "utf8"))[0];
+    const path = join(temp, "dup-sample.json");
+    writeFileSync(path, JSON.stringify([one, { ...one, qa: [] }, one]));
+    expect(refusal(() => loadLocomo(path)).field).toBe("[1].sample_id");
+  });
+
+  it("reads every committed LoCoMo file but the blind ones", () => {
+    const fixtures = resolve(import.meta.dirname, "../bench/fixtures");
+    const files = readdirSync(fixtures).filter((name) => name.endsWith(".locomo.json") && !isBlindFixture(name));
+    expect(files.length).toBeGreaterThan(10);
+    for (const name of files) expect(loadLocomo(join(fixtures, name)).length, name).toBeGreaterThan(0);
+    expect(loadLocomo().length).toBe(7);
   });
 });
