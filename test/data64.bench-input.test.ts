@@ -14,6 +14,7 @@ import { hangulWords } from "../bench/korean-words.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
 import { BenchDataError } from "../bench/support/data-file.js";
 import { loadLocomo } from "../bench/support/locomo.js";
+import { loadTauRuns } from "../bench/support/tau-runs.js";
 
 const temp = mkdtempSync(join(tmpdir(), "tw-data64-"));
 
@@ -141,5 +142,45 @@ describe("a LoCoMo file's ids", () => {
     expect(files.length).toBeGreaterThan(10);
     for (const name of files) expect(loadLocomo(join(fixtures, name)).length, name).toBeGreaterThan(0);
     expect(loadLocomo().length).toBe(7);
+  });
+});
+
+describe("a tau-bench runs file's runs", () => {
+  const traj = [
+    { role: "system", content: "You are an airline agent. 정책을 따르세요." },
+    { role: "user", content: "I need to move my flight to Busan. 다음 주 금요일로 바꿔 주세요." },
+    { role: "assistant", content: "Done: your flight is now on Friday." },
+  ];
+  const runsFile = (name: string, keys: Array<[number, number]>) => {
+    const path = join(temp, name);
+    writeFileSync(path, JSON.stringify(keys.map(([task_id, trial]) => ({ task_id, trial, reward: 1, traj }))));
+    return path;
+  };
+
+  it("reads runs of one task over several trials and of several tasks in one trial", () => {
+    expect(
+      loadTauRuns(
+        runsFile("distinct.json", [
+          [1, 0],
+          [1, 1],
+          [2, 0],
+        ]),
+      ),
+    ).toHaveLength(3);
+  });
+
+  it("refuses a run whose task_id and trial an earlier run has (one replayed thread for both)", () => {
+    const error = refusal(() =>
+      loadTauRuns(
+        runsFile("duplicate.json", [
+          [1, 0],
+          [2, 0],
+          [1, 1],
+          [2, 0],
+        ]),
+      ),
+    );
+    expect(error.field).toBe("[3].task_id");
+    expect(error.message).toContain("run [1]");
   });
 });
