@@ -91,6 +91,19 @@ describe("a LoCoMo file's QA items", () => {
     expect(loadLocomo(path)[0]?.qa.map((q) => q.category)).toEqual([1, 2, 3, 4, 5]);
   });
 
+  it("refuses an empty or blank question, naming the item", () => {
+    for (const [question, at] of [
+      ["", 0],
+      ["  \n ", 2],
+    ] as const) {
+      const qa = [item(4), item(2), item(5)];
+      qa[at] = { ...item(4), question };
+      const error = refusal(() => loadLocomo(locomoFile(`question-${at}.json`, qa)));
+      expect(error.field).toBe(`[0].qa[${at}].question`);
+      expect(error.message).toContain("no question to ask");
+    }
+  });
+
   it("refuses a category no bench tables, naming the item (it counted in `all` and in no row)", () => {
     for (const [category, at] of [
       [9, 1],

@@ -171,7 +171,8 @@ const locomoFileShape = z
       conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
       qa: z.array(
         z.object({
-          question: z.string(),
+          // An empty question searches for nothing: its item would count as a miss (or a hit by recency).
+          question: z.string().refine((q) => q.trim() !== "", { message: "empty: no question to ask" }),
           // Every bench tables items by these five; another number would count in `all` and in no row.
           category: z.number().refine((c) => Number.isInteger(c) && c >= 1 && c <= 5, {
             message: "expected 1-5 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial)",
