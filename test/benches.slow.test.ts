@@ -250,6 +250,9 @@ describe("benchmarks run on other data with --json", () => {
     ["facts", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no QA item with evidence turn ids in one`],
     ["summarize", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: [0].conversation: one: no turn of speaker_a`],
     ["overhead", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
+    // Was (data64): scale printed its machine line to stderr before the refusal (two lines).
+    ["scale", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
+    ["step", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
     // Was: token-cap measured the LoCoMo text alone, the file adding nothing, and said nothing.
     ["token-cap", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no user, assistant or tool message in any run`],
     ["token-count", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no assistant message in any run`],
