@@ -269,6 +269,18 @@ describe("benchmarks run on other data with --json", () => {
     });
   }
 
+  // Was (data64): the refusal of token-cap's LoCoMo file named it `--data`, the option of the runs file.
+  it("bench/token-cap.ts refuses a --locomo file naming --locomo", { timeout: 120_000 }, async () => {
+    const failed = await tsx("token-cap", ["--data", TAU_SLICE, "--locomo", ONE_SPEAKER, "--json"]).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string; stdout?: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stdout).toBe("");
+    expect(failed?.stderr?.trim().split("\n")).toHaveLength(1);
+    expect(failed?.stderr).toContain(`--locomo ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a`);
+  });
+
   // Was: a stack trace and exit code 1 (a plain Error from pickConversation / selectSamples).
   for (const [bench, option] of [
     ["summarize", "--conversation"],

@@ -13,7 +13,7 @@ import { describe, expect, it } from "vitest";
 import { hangulWords } from "../bench/korean-words.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
 import { BenchDataError } from "../bench/support/data-file.js";
-import { loadLocomo } from "../bench/support/locomo.js";
+import { loadLocomo, locomoThread } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 
 const temp = mkdtempSync(join(tmpdir(), "tw-data64-"));
@@ -195,5 +195,20 @@ describe("a tau-bench runs file's runs", () => {
     );
     expect(error.field).toBe("[3].task_id");
     expect(error.message).toContain("run [1]");
+  });
+});
+
+describe("a refusal names the option that gave the file", () => {
+  it("is --data by default and --locomo for token-cap's LoCoMo file", () => {
+    const path = join(temp, "one-speaker.json");
+    const session_1 = [{ speaker: "Mina", dia_id: "D1:1", text: "메모: buy cello strings" }];
+    writeFileSync(path, JSON.stringify([{ sample_id: "h1", conversation: { speaker_a: "Mina", speaker_b: "Theo", session_1 }, qa: [] }]));
+    const error = refusal(() => locomoThread(1, path));
+    expect(error.option).toBe("--data");
+    expect(error.message).toMatch(/^--data .*one-speaker\.json: not a LoCoMo-format file: \(file\): no turn of a speaker_a/);
+    const locomo = error.forOption("--locomo");
+    expect(locomo.option).toBe("--locomo");
+    expect(locomo.field).toBe("(file)");
+    expect(locomo.message).toBe(error.message.replace(/^--data /, "--locomo "));
   });
 });
