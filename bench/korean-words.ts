@@ -1,7 +1,7 @@
 /**
  * Korean words and their terms: what a change to the Korean stemmer changes, over every distinct
  * Hangul word of the committed data (`bench/fixtures/*.json` and `data/**\/*.json`, the blind
- * held-out files left out: `*heldout18*`, `korean-facts-heldout25*`, `english-facts-heldout12*`).
+ * held-out files left out: `BLIND_FIXTURES` in `support/blind.ts`).
  * A word is a run of letters and digits holding Hangul, as `tokenize` (`@threadwise/core`) splits
  * text; its terms are `tokenize(word)`, the word read alone.
  *
@@ -16,19 +16,19 @@
  */
 import { readdirSync, readFileSync, writeFileSync } from "node:fs";
 import { dirname, join, resolve } from "node:path";
-import { fileURLToPath } from "node:url";
+import { fileURLToPath, pathToFileURL } from "node:url";
 import { parseArgs } from "node:util";
 import { tokenize } from "@threadwise/core";
+import { isBlindFixture } from "./support/blind.js";
 import { exitOnHelp } from "./support/cli.js";
 
-const BLIND = /heldout18|korean-facts-heldout25|english-facts-heldout12/;
 const HANGUL_WORD = /[\p{L}\p{N}]*[\uac00-\ud7a3][\p{L}\p{N}]*/gu;
 
 function jsonFiles(dir: string): string[] {
   return readdirSync(dir, { withFileTypes: true }).flatMap((entry) => {
     const path = join(dir, entry.name);
     if (entry.isDirectory()) return jsonFiles(path);
-    return entry.name.endsWith(".json") && !BLIND.test(entry.name) ? [path] : [];
+    return entry.name.endsWith(".json") && !isBlindFixture(entry.name) ? [path] : [];
   });
 }
 
@@ -79,4 +79,5 @@ function main(): void {
   for (const c of changed) console.log(`${c.word}\t${c.occurrences}\t[${c.before.join(", ")}] -> [${c.after.join(", ")}]`);
 }
 
-main();
+// Run as a script; a test imports `hangulWords` without running it.
+if (process.argv[1] && import.meta.url === pathToFileURL(process.argv[1]).href) main();

@@ -1070,10 +1070,11 @@ interface ColdRow {
 // ---------------------------------------------------------------------------------------------
 
 async function main() {
+  // The data first: a file that cannot be measured ends the run with its one line, before any output.
+  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_ROUNDS + 1 + PERIOD_CALLS) + 16, cli.data);
   const machine = machineLine();
   const loadStart = loadavg()[0] ?? 0;
   console.log(`machine: ${machine}; load average ${loadStart.toFixed(1)}`);
-  const specs = locomoThread(SIZE + 2 * (CALLS + STEP_ROUNDS + 1 + PERIOD_CALLS) + 16, cli.data);
 
   const hooks: HooksRow[] = [];
   const hookRuns = [...THREADS.map((t) => [t, RECALL] as const), ...(RECALL ? [] : RECALL_THREADS.map((t) => [t, true] as const))];

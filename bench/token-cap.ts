@@ -84,7 +84,12 @@ function readCorpus(): { system: string; specs: Spec[] } {
       "(file)",
       "no user, assistant or tool message in any run: nothing of it in the thread",
     );
-  specs.push(...locomoThread(1, String(cli.values.locomo)));
+  try {
+    specs.push(...locomoThread(1, String(cli.values.locomo)));
+  } catch (error) {
+    // The LoCoMo file is `--locomo`'s: the refusal names that option, not `--data` (the runs file).
+    throw error instanceof BenchDataError ? error.forOption("--locomo") : error;
+  }
   return { system, specs };
 }
 

@@ -250,6 +250,9 @@ describe("benchmarks run on other data with --json", () => {
     ["facts", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no QA item with evidence turn ids in one`],
     ["summarize", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: [0].conversation: one: no turn of speaker_a`],
     ["overhead", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
+    // Was (data64): scale printed its machine line to stderr before the refusal (two lines).
+    ["scale", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
+    ["step", ONE_SPEAKER, `--data ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a answered`],
     // Was: token-cap measured the LoCoMo text alone, the file adding nothing, and said nothing.
     ["token-cap", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no user, assistant or tool message in any run`],
     ["token-count", SYSTEM_ONLY, `--data ${SYSTEM_ONLY}: not a tau-bench runs file: (file): no assistant message in any run`],
@@ -265,6 +268,18 @@ describe("benchmarks run on other data with --json", () => {
       expect(failed?.stderr).toContain(expected);
     });
   }
+
+  // Was (data64): the refusal of token-cap's LoCoMo file named it `--data`, the option of the runs file.
+  it("bench/token-cap.ts refuses a --locomo file naming --locomo", { timeout: 120_000 }, async () => {
+    const failed = await tsx("token-cap", ["--data", TAU_SLICE, "--locomo", ONE_SPEAKER, "--json"]).then(
+      () => undefined,
+      (error: { code?: number; stderr?: string; stdout?: string }) => error,
+    );
+    expect(failed?.code).toBe(2);
+    expect(failed?.stdout).toBe("");
+    expect(failed?.stderr?.trim().split("\n")).toHaveLength(1);
+    expect(failed?.stderr).toContain(`--locomo ${ONE_SPEAKER}: not a LoCoMo-format file: (file): no turn of a speaker_a`);
+  });
 
   // Was: a stack trace and exit code 1 (a plain Error from pickConversation / selectSamples).
   for (const [bench, option] of [

@@ -8,19 +8,31 @@ import { readFileSync } from "node:fs";
 import type { z } from "zod/v4";
 
 /**
- * A `--data` file that is not of the kind a benchmark reads. `code` is `BENCH_DATA_SHAPE`;
- * `field` is the path of the first field that does not fit (`[0].conversation.session_1[2].text`,
- * `items[4].facts`; `(file)` for the whole file).
+ * A `--data` file (or the file of another option, `option`) that is not of the kind a benchmark
+ * reads. `code` is `BENCH_DATA_SHAPE`; `field` is the path of the first field that does not fit
+ * (`[0].conversation.session_1[2].text`, `items[4].facts`; `(file)` for the whole file).
  */
 export class BenchDataError extends Error {
   readonly code = "BENCH_DATA_SHAPE";
   readonly path: string;
   readonly field: string;
-  constructor(path: string, kind: string, field: string, problem: string) {
-    super(`--data ${path}: not a ${kind}: ${field}: ${problem.replace(/\s+/g, " ")}`);
+  /** The option that named the file, `--data` unless given. */
+  readonly option: string;
+  private readonly kind: string;
+  private readonly problem: string;
+  constructor(path: string, kind: string, field: string, problem: string, option = "--data") {
+    super(`${option} ${path}: not a ${kind}: ${field}: ${problem.replace(/\s+/g, " ")}`);
     this.name = "BenchDataError";
     this.path = path;
     this.field = field;
+    this.option = option;
+    this.kind = kind;
+    this.problem = problem;
+  }
+
+  /** The same refusal for a file given by another option (`token-cap`'s `--locomo`). */
+  forOption(option: string): BenchDataError {
+    return new BenchDataError(this.path, this.kind, this.field, this.problem, option);
   }
 }
 

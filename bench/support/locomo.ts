@@ -160,7 +160,9 @@ const locomoTurnShape = z
  * A LoCoMo-format file as {@link loadLocomo} reads it: an array of samples, each with a
  * `sample_id`, a `conversation` (`speaker_a`, `speaker_b`, `session_N` arrays of turns and their
  * `session_N_date_time` lines) and `qa` items. Evidence strings are read leniently (see the quirks
- * above); everything else must have its type.
+ * above); everything else must have its type, and a QA item's `category` is one of LoCoMo's five.
+ * {@link loadLocomo} also refuses a sample id used twice and a turn id (normalized) used twice in
+ * one conversation.
  */
 const locomoFileShape = z
   .array(
@@ -169,8 +171,12 @@ const locomoFileShape = z
       conversation: z.looseObject({ speaker_a: z.string(), speaker_b: z.string() }),
       qa: z.array(
         z.object({
-          question: z.string(),
-          category: z.number(),
+          // An empty question searches for nothing: its item would count as a miss (or a hit by recency).
+          question: z.string().refine((q) => q.trim() !== "", { message: "empty: no question to ask" }),
+          // Every bench tables items by these five; another number would count in `all` and in no row.
+          category: z.number().refine((c) => Number.isInteger(c) && c >= 1 && c <= 5, {
+            message: "expected 1-5 (1 multi-hop, 2 temporal, 3 open-domain, 4 single-hop, 5 adversarial)",
+          }),
           evidence: z.array(z.unknown()).optional(),
           answer: z.unknown().optional(),
           adversarial_answer: z.unknown().optional(),
@@ -185,13 +191,27 @@ const LOCOMO_KIND = "LoCoMo-format file";
  * Loads every conversation of the file.
  *
  * @throws BenchDataError (`bench/support/data-file.ts`) naming the first field that does not fit
- *   the LoCoMo format (`[0].conversation: expected object`, `[0].conversation.session_1[2].text`)
+ *   the LoCoMo format (`[0].conversation: expected object`, `[0].conversation.session_1[2].text`),
+ *   a sample id used twice (`[1].sample_id`) or a turn id used twice in a conversation
+ *   (`[0].conversation.session_2[0].dia_id`, `D01:1` and `D1:1` being one id)
  */
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   const raw = readDataFile(locomoFileShape, path, LOCOMO_KIND);
+  // A sample id names a conversation's threads and scopes (user-memory's `<id>/question`): two
+  // conversations under one id would share them.
+  const firstSample = new Map<string, number>();
+  raw.forEach((sample, s) => {
+    const first = firstSample.get(sample.sample_id);
+    if (first !== undefined)
+      throw new BenchDataError(path, LOCOMO_KIND, `[${s}].sample_id`, `${JSON.stringify(sample.sample_id)} is also [${first}]'s sample_id`);
+    firstSample.set(sample.sample_id, s);
+  });
   return raw.map((sample, s) => {
     const conv = sample.conversation as Record<string, unknown>;
     const turns: LocomoTurn[] = [];
+    // A turn id is a replayed message's id and what evidence names: two turns under one id would
+    // be one message to the reducer and one hit for either.
+    const firstTurn = new Map<string, string>();
     const sessionKeys = Object.keys(conv)
       .filter((k) => /^session_\d+$/.test(k))
       .sort((a, b) => Number(a.slice(8)) - Number(b.slice(8)));
@@ -211,6 +231,15 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
         const diaId = normalizeDiaId(turn.dia_id) ?? turn.dia_id;
         const image = turn.blip_caption ? `[image: ${turn.blip_caption}]` : "";
         const text = turn.text === undefined ? image : image ? `${turn.text} ${image}` : turn.text;
+        const first = firstTurn.get(diaId);
+        if (first !== undefined)
+          throw new BenchDataError(
+            path,
+            LOCOMO_KIND,
+            `[${s}].conversation.${key}[${t}].dia_id`,
+            `${JSON.stringify(turn.dia_id)} is also the id of ${first} (${diaId}): evidence and message ids would name two turns`,
+          );
+        firstTurn.set(diaId, `${key}[${t}]`);
         turns.push({ diaId, speaker: turn.speaker, text, session, dateTime });
       }
     }

@@ -45,10 +45,14 @@ const runsShape = z
  * @param path - the `--data` file
  * @returns the runs, `reward` 0 where the file has none
  * @throws BenchDataError naming the file and the first entry that does not fit (`(file)` for an
- *   empty array or a file that is not JSON, `[0].traj` for a LoCoMo sample)
+ *   empty array or a file that is not JSON, `[0].traj` for a LoCoMo sample, `[3].task_id` for a
+ *   run whose task_id and trial an earlier run has)
  */
 export function loadTauRuns(path: string): RecordedRun[] {
   const runs = readDataFile(runsShape, path, TAU_RUNS_KIND);
+  // A run's thread is named by its task and trial (`tau-task3-trial0`): two runs under one pair
+  // would be replayed into one thread.
+  const firstRun = new Map<string, number>();
   runs.forEach((run, r) => {
     run.traj.forEach((message, m) => {
       (message.tool_calls ?? []).forEach((call, c) => {
@@ -63,6 +67,16 @@ export function loadTauRuns(path: string): RecordedRun[] {
           throw new BenchDataError(path, TAU_RUNS_KIND, field, "not a JSON object");
       });
     });
+    const key = `${run.task_id}/${run.trial}`;
+    const first = firstRun.get(key);
+    if (first !== undefined)
+      throw new BenchDataError(
+        path,
+        TAU_RUNS_KIND,
+        `[${r}].task_id`,
+        `task_id ${run.task_id} with trial ${run.trial} is also run [${first}]'s: the two would share one replayed thread`,
+      );
+    firstRun.set(key, r);
   });
   return runs.map((run) => ({ ...run, reward: run.reward ?? 0 })) as RecordedRun[];
 }
