@@ -87,6 +87,21 @@ describe("message shapes", () => {
     });
   }
 
+  for (const [lang, text] of [
+    ["en", "The flight to Jeju leaves at nine."],
+    ["ko", "제주 가는 비행기는 아홉 시에 떠나요."],
+  ] as const) {
+    it(`tell an unchanged message holding NaN from one edited in place (${lang})`, () => {
+      // A provider's metadata may hold NaN (a logprob, a latency not measured): NaN !== NaN, so a
+      // comparison by === called every such message edited, and each index and view copy was rebuilt.
+      const message = new AIMessage({ id: "a1", content: text, response_metadata: { logprob: Number.NaN } });
+      const shape = shapeOf(message);
+      expect(unchanged(message, shape)).toBe(true);
+      message.response_metadata.logprob = -1.5;
+      expect(unchanged(message, shape)).toBe(false);
+    });
+  }
+
   it("keeps class instances by identity and walks an object that holds itself once per level", () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const loop: Record<string, unknown> = { a: 1 };

@@ -84,7 +84,8 @@ function record(value: unknown, into: unknown[], depth: number): void {
 
 /** The position after `value`'s shape when `shape` from `at` is the shape of `value`, else `-1`. */
 function match(value: unknown, shape: readonly unknown[], at: number, depth: number): number {
-  if (value === null || typeof value !== "object" || keptAsIs(value, depth)) return shape[at] === value ? at + 1 : -1;
+  // Object.is, not ===: a NaN (a provider's metadata may hold one) equals the NaN it was recorded as.
+  if (value === null || typeof value !== "object" || keptAsIs(value, depth)) return Object.is(shape[at], value) ? at + 1 : -1;
   enter(value, depth);
   const p = Array.isArray(value) ? matchArray(value, shape, at, depth) : matchObject(value as Record<string, unknown>, shape, at, depth);
   leave(depth);
