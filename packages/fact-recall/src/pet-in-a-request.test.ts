@@ -1,5 +1,5 @@
-import { describe, it } from "vitest";
-import { expectFact, expectNo } from "./test-support.js";
+import { describe, expect, it } from "vitest";
+import { expectFact, expectNo, pairs } from "./test-support.js";
 
 /**
  * A pet named as the speaker's inside a request or a question (`my lurcher has kidney trouble,
@@ -26,4 +26,24 @@ describe("a pet named inside a request or a question", () => {
     "친구네 강아지가 너무 귀여워",
     "옆집 고양이가 자꾸 와요",
   ])("guard: %s", (text) => expectNo(text, "user:pet"));
+
+  // A pet that died or is gone is no pet the speaker has (an ended one, when a rule reads it so).
+  it.each([
+    "my cat is gone now, should I get another one?",
+    "my dog is no longer with us, how do I tell my kids?",
+    "our cat was run over last week, can you help me write a note?",
+    "my old dog has passed away, any advice?",
+    "우리 강아지가 떠났어요. 어떻게 견뎌요?",
+    "우리 강아지는 이제 없어요. 어떻게 견뎌요?",
+    "저희 고양이가 무지개다리를 건넜는데 사진 정리 좀 도와줄 수 있어요?",
+  ])("guard, gone: %s", (text) => {
+    const held = pairs(text).filter((p) => p.startsWith("user:pet") && !p.endsWith(" (ended)"));
+    expect(held, text).toEqual([]);
+  });
+
+  // Not gone: a trip with the pet, or a pet that is ill (a request about its care).
+  it.each([
+    ["우리 강아지랑 여행 떠났는데 숙소 추천해 줄 수 있어요?", "user:pet=강아지"],
+    ["my dog is not eating, is that bad?", "user:pet=dog"],
+  ])("%s", (text, fact) => expectFact(text, fact));
 });

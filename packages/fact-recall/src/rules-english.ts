@@ -1421,7 +1421,7 @@ export function extractEnglish(text: string, speaker: { id: string; label: strin
   if (!facts.some((f) => f.attribute === "pet" && f.subject === speaker.id)) {
     for (const part of text.split(/(?<=[.!?])\s+|\n+/)) {
       const own = OWN_PET_SUBJECT.exec(part) ?? OWN_PET_OBJECT.exec(part);
-      if (!own || HYPOTHETICAL.test(part.replace(/^(?:can|could|would) you\b/i, ""))) continue;
+      if (!own || HYPOTHETICAL.test(part.replace(/^(?:can|could|would) you\b/i, "")) || OWN_PET_GONE.test(part)) continue;
       const v = (own[1] as string).toLowerCase();
       push(speaker.id, "pet", list(v, `${speaker.label} has a pet ${v}`));
       break;
@@ -1434,6 +1434,13 @@ const OWN_PET_SUBJECT = new RegExp(
   `(?:^|[,;]\\s*|\\b(?:and|but|so)\\s+)(?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)\\s+(?:is|has|was|had|needs|keeps|hates|loves|gets|got|just|still|will not|does not|cannot|is not|won't|doesn't|can't|isn't|won’t|doesn’t|can’t|isn’t)\\b`,
   "i",
 );
+/**
+ * A pet said to be dead or gone in the clause that names it (`my cat is gone now, should I …?`,
+ * `my old dog has passed away, any advice?`): the request is about a pet no longer had, so the
+ * fallback above gives none (a statement of it is {@link PET_DIED}'s, as ended).
+ */
+const OWN_PET_GONE =
+  /\b(?:(?:is|was|'s|’s) (?:gone|dead)|died|passed (?:away|on)|no longer with (?:us|me)|put (?:down|to sleep)|run over|crossed the rainbow bridge)\b/i;
 const OWN_PET_OBJECT = new RegExp(
   `\\b(?:give|feed|walk|bathe|groom|brush|medicate|take) (?:my|our) (?:(?:old|little|new|elderly|senior|rescue) )?(${PET})\\b(?!['’]s)`,
   "i",

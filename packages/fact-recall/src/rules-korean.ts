@@ -3218,7 +3218,7 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
     for (const part of plainSpeech(text).split(SENTENCE_END)) {
       const own = OWN_PET.exec(part);
       // Not a pet of a dream or a film (`꿈에서 우리 강아지가 …`).
-      if (!own || HYPOTHETICAL.test(part) || REPORTED.test(part.trim()) || STORY_SETTING.test(part)) continue;
+      if (!own || HYPOTHETICAL.test(part) || REPORTED.test(part.trim()) || STORY_SETTING.test(part) || OWN_PET_GONE.test(part)) continue;
       const v = own[1] as string;
       facts.push({
         subject: speaker.id,
@@ -3237,6 +3237,15 @@ export function extractKorean(text: string, speaker: Speaker): CandidateFact[] {
   return read.filter((f) => !(f.attribute === "work" && f.value === "퇴사" && read.some((g) => g.subject === f.subject && leftNamed(g))));
 }
 
+/**
+ * A pet said to be dead or gone (`우리 강아지가 떠났어요`, `우리 강아지는 이제 없어요`, `저희 고양이가
+ * 무지개다리를 건넜는데 …?`): no pet the speaker has, so the fallback of {@link OWN_PET} gives none (a
+ * statement of it is the pet rule's, as ended).
+ */
+const OWN_PET_GONE = new RegExp(
+  // `떠났` only with the pet as its subject: `우리 강아지랑 여행 떠났어요` is a trip.
+  `(?:${PET})(?:이|가|은|는|도)?\\s+(?:(?:이제|더\\s*이상)\\s*)?없(?:어|었|습|다|는|지)|(?:${PET})(?:이|가|은|는|도)?\\s+(?:\\S+\\s+){0,2}?떠났|무지개\\s*다리|하늘나라|별이\\s*됐|죽었|죽어서|죽은|세상을\\s*떠|떠나보냈|안락사`,
+);
 /** A pet by its kind or breed after `저희`/`우리`/`제`/`내` (and `집`), as the subject, topic or object. */
 const OWN_PET = new RegExp(`(?:^|\\s)(?:저희|우리|울|제|내)\\s*(?:집\\s*)?(${PET})(?=가|이|는|은|도|랑|를|을|한테|\\s)`);
 
