@@ -19,6 +19,10 @@ describe("relationship status by the verb or the noun", () => {
     ["I've been a widower since 2015", "user:marital=widower"],
     ["I was widowed in 2019", "user:marital=widowed"],
     ["my gran is a widow", "user's gran:marital=widow"],
+    // Separated from a spouse is the status; from anything else it is none (below).
+    ["I'm separated from my husband", "user:marital=separated"],
+    ["I have been separated since last spring", "user:marital=separated"],
+    ["남편이랑 이혼했어요", "user:marital=이혼"],
   ])("%s", (text, fact) => expectFact(text, fact));
 
   it.each([
@@ -27,5 +31,8 @@ describe("relationship status by the verb or the noun", () => {
     ["I am a widow's son", "user:marital"],
     ["I was engaged once", "user:marital"],
     ["저 9월에 약혼했어요.", "user:event"],
+    ["I have been separated from my team for a week", "user:marital"],
+    ["I am separated from the main office by a river", "user:marital"],
+    ["팀이랑 떨어져서 일한 지 일주일 됐어요", "user:marital"],
   ])("guard: %s", (text, prefix) => expectNo(text, prefix));
 });

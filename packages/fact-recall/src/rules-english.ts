@@ -729,7 +729,8 @@ const RULES: Rule[] = [
   {
     attribute: "marital",
     // A widow by the noun or the past (`I'm a widow`, `I've been a widower since 2019`, `I was widowed young`).
-    re: /^(?:am (?:now )?|have been |was (?=widowed\b))(?:an? (?=widow))?(married|single|divorced|engaged|widowed|separated|widow|widower)\b(?!['’]s)/i,
+    // Separated from something other than a spouse is no status (`separated from my team`, `from the main office`).
+    re: /^(?:am (?:now )?|have been |was (?=widowed\b))(?:an? (?=widow))?(married|single|divorced|engaged|widowed|separated(?! from (?!(?:my|our) (?:wife|husband|spouse|partner)\b))|widow|widower)\b(?!['’]s)/i,
     build: (m, s) => single((m[1] as string).toLowerCase(), `${s.label} is ${(m[1] as string).toLowerCase()} (relationship status)`),
   },
   {
