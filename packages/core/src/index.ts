@@ -274,6 +274,8 @@ export {
   countCharacters,
   headWithinUnits,
   loneSurrogateAt,
+  SENTENCE_WINDOW,
+  sentenceSegments,
   TRUNCATION_MARKER,
   truncateCharacters,
   wellFormed,

@@ -215,3 +215,49 @@ export function analysisText(text: string): string {
   const folded = text.replace(INVISIBLE, "").normalize("NFKC");
   return LEFTOVER_JAMO.test(folded) ? folded.replace(LEFTOVER_JAMO_ALL, compatibilityJamo) : folded;
 }
+
+const SENTENCES = new Intl.Segmenter("und", { granularity: "sentence" });
+
+/** Characters handed to the sentence segmenter at once by {@link sentenceSegments}. */
+export const SENTENCE_WINDOW = 4096;
+
+/**
+ * The sentences of a text: exactly the `segment`s of `Intl.Segmenter("und", { granularity:
+ * "sentence" })` over the whole text (untrimmed, in order, joined they give the text back), in time
+ * linear in its length. V8 copies the whole input on every step of a segment iterator (node 20:
+ * a 40,000-character Korean message took 0.3 s, 80,000 took 0.6 s, 320,000 took 9 s), so a long
+ * text is segmented in windows of {@link SENTENCE_WINDOW} characters, each starting at a boundary
+ * already proven. A boundary found in a window is kept only when another boundary follows it
+ * inside the window: the segment between them holds its own terminator (`.`, `?`, a line break),
+ * which ends any look-ahead (UAX #29 SB8) of the boundary before it, so the rest of the text could
+ * not have moved it. A window with fewer than three segments is doubled.
+ *
+ * @example
+ * sentenceSegments("Hi. 안녕하세요. Bye"); // ["Hi. ", "안녕하세요. ", "Bye"]
+ */
+export function sentenceSegments(text: string): string[] {
+  if (text.length <= SENTENCE_WINDOW) return Array.from(SENTENCES.segment(text), (s) => s.segment);
+  const out: string[] = [];
+  let start = 0;
+  let size = SENTENCE_WINDOW;
+  while (start < text.length) {
+    const end = start + size;
+    if (end >= text.length) {
+      for (const s of SENTENCES.segment(text.slice(start))) out.push(s.segment);
+      break;
+    }
+    const parts = Array.from(SENTENCES.segment(text.slice(start, end)), (s) => s.segment);
+    if (parts.length < 3) {
+      size *= 2;
+      continue;
+    }
+    // The last part is cut by the window's end, and the boundary before it is not proven: both go
+    // to the next window.
+    for (let i = 0; i < parts.length - 2; i += 1) {
+      out.push(parts[i] as string);
+      start += (parts[i] as string).length;
+    }
+    size = SENTENCE_WINDOW;
+  }
+  return out;
+}

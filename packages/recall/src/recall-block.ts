@@ -1,4 +1,4 @@
-import { type TextLanguage, tokenize } from "@threadwise/core";
+import { sentenceSegments, type TextLanguage, tokenize } from "@threadwise/core";
 import { type Fact, type FactIndex, factLine } from "@threadwise/fact-recall";
 import type { MessageIndex, RecallEntry } from "./message-index.js";
 
@@ -299,8 +299,6 @@ export interface RenderedRecall {
   items: RecallItem[];
 }
 
-const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
-
 /** The words of a recall block's lines besides the messages' own: the speakers and a fact line's `fact` and `from`. */
 export interface RecallWords {
   /** A user message's speaker, when it has no `name`. */
@@ -361,8 +359,8 @@ export function excerpt(
 ): { text: string; tokens: number } {
   const m = measure(entry, countText);
   if (m.tokens <= maxTokens) return { text: entry.text, tokens: m.tokens };
-  m.sentences ??= [...sentences.segment(entry.text)]
-    .map((s) => s.segment.trim())
+  m.sentences ??= sentenceSegments(entry.text)
+    .map((s) => s.trim())
     .filter((t) => t !== "")
     .map((t) => ({ text: t, tokens: countText(t), terms: new Set(tokenize(t)) }));
   const parts = m.sentences;

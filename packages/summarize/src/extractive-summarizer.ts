@@ -1,6 +1,15 @@
 import { SimpleChatModel } from "@langchain/core/language_models/chat_models";
 import type { BaseMessage } from "@langchain/core/messages";
-import { analysisText, countCharacters, messageText, messageType, parseOptions, tokenize, truncateCharacters } from "@threadwise/core";
+import {
+  analysisText,
+  countCharacters,
+  messageText,
+  messageType,
+  parseOptions,
+  sentenceSegments,
+  tokenize,
+  truncateCharacters,
+} from "@threadwise/core";
 import { z } from "zod/v4";
 import { isContentNote } from "./summarizer-input.js";
 
@@ -21,7 +30,6 @@ export interface ExtractiveSummarizerOptions {
   maxCharacters?: number;
 }
 
-const sentences = new Intl.Segmenter("und", { granularity: "sentence" });
 /** Longest sentence quoted whole; a longer one is cut to this many characters, ending in `…`. */
 const MAX_SENTENCE_CHARACTERS = 300;
 
@@ -56,8 +64,8 @@ function candidatesOf(raw: string): Candidate[] {
     const body = m ? (m[2] as string) : line.trim();
     // A note for a message without text (`User: (image)`) says nothing worth quoting.
     if (m && isContentNote(body.trim())) continue;
-    for (const s of sentences.segment(body)) {
-      const t = s.segment.trim();
+    for (const s of sentenceSegments(body)) {
+      const t = s.trim();
       if (t !== "") lines.push(`${speaker}${t}`);
     }
   }
