@@ -9,11 +9,12 @@ import { tmpdir } from "node:os";
 import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
-import { BenchDataError, BenchOptionError, fieldPath, readDataFile } from "../bench/support/data-file.js";
+import { BenchOptionError, fieldPath, readDataFile } from "../bench/support/data-file.js";
 import { loadLocomo, locomoThread, pickConversation, requireQuestions, selectSamples } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { LOCOMO_PATH, TAU_AIRLINE_PATH } from "../data/paths.js";
 import { AIRLINE_SLICE_PATH, loadAirlineRuns } from "../examples/support/tau-replay.js";
+import { refusal } from "./support/bench-refusal.js";
 
 const root = resolve(import.meta.dirname, "..");
 const temp = mkdtempSync(join(tmpdir(), "tw-bench-data-"));
@@ -23,16 +24,6 @@ function fileWith(name: string, value: unknown): string {
   const path = join(temp, name);
   writeFileSync(path, typeof value === "string" ? value : JSON.stringify(value));
   return path;
-}
-
-function refusal(load: () => unknown): BenchDataError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof BenchDataError) return error;
-    throw error;
-  }
-  throw new Error("the file was read");
 }
 
 const sample = (conversation: Record<string, unknown>) => [{ sample_id: "s1", conversation, qa: [] }];

@@ -12,9 +12,9 @@ import { join, resolve } from "node:path";
 import { describe, expect, it } from "vitest";
 import { hangulWords } from "../bench/korean-words.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
-import { BenchDataError } from "../bench/support/data-file.js";
 import { LOCOMO_PATH, loadLocomo, locomoThread } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
+import { refusal } from "./support/bench-refusal.js";
 
 const temp = mkdtempSync(join(tmpdir(), "tw-data64-"));
 
@@ -66,16 +66,6 @@ function locomoFile(name: string, qa: unknown[], sessions?: Record<string, unkno
   const conversation = { speaker_a: "Mina", speaker_b: "Theo", session_1_date_time: "1 May 2027", session_1, ...sessions };
   writeFileSync(path, JSON.stringify([{ sample_id: "h1", conversation, qa }]));
   return path;
-}
-
-function refusal(load: () => unknown): BenchDataError {
-  try {
-    load();
-  } catch (error) {
-    if (error instanceof BenchDataError) return error;
-    throw error;
-  }
-  throw new Error("the file was read");
 }
 
 describe("a LoCoMo file's QA items", () => {
