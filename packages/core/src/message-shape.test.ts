@@ -1,6 +1,7 @@
+import fc from "fast-check";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
 import { describe, expect, it } from "vitest";
-import { matchMessageShape, recordMessageShape } from "./message-shape.js";
+import { matchMessageShape, PLAIN_WALK_OBJECTS, recordMessageShape } from "./message-shape.js";
 
 function shapeOf(message: BaseMessage): unknown[] {
   const shape: unknown[] = [];
@@ -102,7 +103,7 @@ describe("message shapes", () => {
     });
   }
 
-  it("keeps class instances by identity and walks an object that holds itself once per level", () => {
+  it("keeps class instances by identity and walks an object that holds itself", () => {
     const bytes = new Uint8Array([1, 2, 3]);
     const loop: Record<string, unknown> = { a: 1 };
     loop.left = loop;
@@ -113,4 +114,203 @@ describe("message shapes", () => {
     message.additional_kwargs.bytes = new Uint8Array([1, 2, 3]);
     expect(unchanged(message, shape)).toBe(false);
   });
+});
+
+/**
+ * Objects that count each property read: a read through a proxy of a plain object or an array is
+ * what a shape walk does for each value it visits.
+ */
+function counted<T extends object>(target: T, reads: { n: number }): T {
+  return new Proxy(target, {
+    get(t, key, receiver) {
+      reads.n += 1;
+      return Reflect.get(t, key, receiver);
+    },
+  });
+}
+
+/**
+ * A DAG of `levels` plain objects, each holding the next one twice (and once more in an array),
+ * the last one holding `text`: 2^levels paths, `levels + 1` objects.
+ */
+function sharedLevels(levels: number, text: string, reads: { n: number }): { root: Record<string, unknown>; leaf: { text: string } } {
+  const leaf = counted({ text }, reads);
+  let node: Record<string, unknown> = leaf;
+  for (let i = 0; i < levels; i += 1) node = counted({ left: node, right: node, both: counted([node], reads) }, reads);
+  return { root: node, leaf };
+}
+
+describe("message shapes of shared sub-objects", () => {
+  for (const [lang, text, other] of [
+    ["en", "The meeting moved to Thursday.", "The meeting moved to Friday."],
+    ["ko", "회의가 목요일로 옮겨졌어요.", "회의가 금요일로 옮겨졌어요."],
+  ] as const) {
+    it(`walk a sub-object shared many times over in time linear in the objects (${lang})`, () => {
+      // Each level holds the next one three times: a walk by path visits 3^levels objects (3^12 is
+      // 531,441; at 32 levels, past any memory); one that records each object once reads each
+      // object's few properties.
+      const levels = 12;
+      const reads = { n: 0 };
+      const { root, leaf } = sharedLevels(levels, text, reads);
+      const message = new AIMessage({ id: "a1", content: text, additional_kwargs: { graph: root } });
+      const shape = shapeOf(message);
+      // Each object has at most 3 properties, the array 1 item plus its length: a bound linear in
+      // the objects, plus the plain walk the recording gives up on (at most PLAIN_WALK_OBJECTS objects).
+      const bound = 20 * (2 * levels + 2) + 4 * PLAIN_WALK_OBJECTS;
+      expect(reads.n).toBeLessThan(bound);
+      reads.n = 0;
+      expect(unchanged(message, shape)).toBe(true);
+      expect(reads.n).toBeLessThan(bound);
+      // An edit of the object every path ends at is seen.
+      leaf.text = other;
+      reads.n = 0;
+      expect(unchanged(message, shape)).toBe(false);
+      expect(reads.n).toBeLessThan(bound);
+      leaf.text = text;
+      expect(unchanged(message, shape)).toBe(true);
+    });
+  }
+
+  it("tell a shared sub-object from one edited or replaced under one of its paths", () => {
+    const reads = { n: 0 };
+    const shared = { text: "부산", tags: ["home"] };
+    const make = () =>
+      new HumanMessage({ id: "u1", content: [{ type: "text", text: "x" }], additional_kwargs: { a: shared, b: [shared, shared] } });
+    const message = make();
+    const shape = shapeOf(message);
+    expect(unchanged(message, shape)).toBe(true);
+    shared.tags.push("work");
+    expect(unchanged(message, shape)).toBe(false);
+    shared.tags.pop();
+    expect(unchanged(message, shape)).toBe(true);
+    // One path now holds another object with other values: changed.
+    (message.additional_kwargs.b as unknown[])[1] = { text: "Busan", tags: ["home"] };
+    expect(unchanged(message, shape)).toBe(false);
+    expect(reads.n).toBe(0);
+  });
+});
+
+describe("message shapes against the values themselves (property)", () => {
+  const WORDS = ["Busan", "부산", "spring", "봄", "", "Jeju at nine", "아홉 시"];
+  const leaf = fc.oneof(
+    fc.constantFrom(...WORDS),
+    fc.integer({ min: -3, max: 3 }),
+    fc.constantFrom(Number.NaN, true, null, undefined),
+    fc.constant("bytes" as const),
+  );
+  type Plan = { kind: "array" | "object"; items: Array<{ key: string; ref: number | null; leaf: unknown }> };
+  /** Nodes built bottom-up: each item is a leaf or an earlier node (shared when two items name one). */
+  const plans = fc.array(
+    fc.record({
+      kind: fc.constantFrom("array", "object"),
+      items: fc.array(fc.record({ key: fc.constantFrom("a", "b", "text", "글"), ref: fc.option(fc.nat(), { nil: null }), leaf }), {
+        maxLength: 4,
+      }),
+    }),
+    { minLength: 1, maxLength: 8 },
+  );
+  const bytes = new Uint8Array([1, 2]);
+  const leafValue = (v: unknown) => (v === "bytes" ? bytes : v);
+
+  /** The value the plans build; `tree` uses each node at most once (a later use gets a leaf). */
+  function build(list: readonly Plan[], tree: boolean): unknown {
+    const nodes: unknown[] = [];
+    const used = new Set<number>();
+    for (const plan of list) {
+      const children = plan.items.map((item) => {
+        if (item.ref === null || nodes.length === 0) return leafValue(item.leaf);
+        const j = item.ref % nodes.length;
+        if (tree && used.has(j)) return leafValue(item.leaf);
+        used.add(j);
+        return nodes[j];
+      });
+      if (plan.kind === "array") nodes.push(children);
+      else nodes.push(Object.fromEntries(plan.items.map((item, k) => [`${item.key}${k}`, children[k]])));
+    }
+    return nodes[nodes.length - 1];
+  }
+
+  /** A copy of `value` path by path, class instances kept as they are. */
+  function snapshot(value: unknown): unknown {
+    if (Array.isArray(value)) return value.map(snapshot);
+    if (value !== null && typeof value === "object" && Object.getPrototypeOf(value) === Object.prototype)
+      return Object.fromEntries(Object.entries(value).map(([k, v]) => [k, snapshot(v)]));
+    return value;
+  }
+
+  /** Equal path by path: same keys in the same order, leaves by Object.is. */
+  function same(a: unknown, b: unknown): boolean {
+    if (Array.isArray(a) || Array.isArray(b))
+      return Array.isArray(a) && Array.isArray(b) && a.length === b.length && a.every((x, i) => same(x, b[i]));
+    const plain = (v: unknown) => v !== null && typeof v === "object" && Object.getPrototypeOf(v) === Object.prototype;
+    if (plain(a) || plain(b)) {
+      if (!plain(a) || !plain(b)) return false;
+      const ka = Object.keys(a as object);
+      const kb = Object.keys(b as object);
+      return (
+        ka.length === kb.length &&
+        ka.every((k, i) => k === kb[i] && same((a as Record<string, unknown>)[k], (b as Record<string, unknown>)[k]))
+      );
+    }
+    return Object.is(a, b);
+  }
+
+  /** Every array and plain object in `value`, each once. */
+  function objectsOf(value: unknown, into = new Set<object>()): object[] {
+    if (
+      value !== null &&
+      typeof value === "object" &&
+      !into.has(value) &&
+      (Array.isArray(value) || Object.getPrototypeOf(value) === Object.prototype)
+    ) {
+      into.add(value);
+      for (const v of Object.values(value)) objectsOf(v, into);
+    }
+    return [...into];
+  }
+
+  const edit = fc.record({
+    target: fc.nat(),
+    how: fc.constantFrom("set", "delete", "push", "same", "copy"),
+    word: fc.constantFrom(...WORDS),
+  });
+
+  for (const tree of [true, false]) {
+    it(`say unchanged exactly when the values are the same${tree ? "" : ", and never wrongly when sub-objects are shared"}`, () => {
+      fc.assert(
+        fc.property(plans, fc.array(edit, { maxLength: 3 }), fc.constantFrom(0, PLAIN_WALK_OBJECTS), (list, edits, plainObjects) => {
+          const value = build(list, tree);
+          const message = new AIMessage({ id: "a1", content: "봄에 부산", additional_kwargs: { value } });
+          const shape: unknown[] = [];
+          recordMessageShape(message, shape, plainObjects);
+          const before = snapshot(message.additional_kwargs.value);
+          expect(matchMessageShape(message, shape, 0)).toBe(shape.length);
+          for (const e of edits) {
+            const objects = objectsOf(message.additional_kwargs.value);
+            const target = objects[e.target % objects.length] as Record<string, unknown> | unknown[];
+            if (e.how === "copy") message.additional_kwargs.value = snapshot(message.additional_kwargs.value);
+            else if (Array.isArray(target)) {
+              if (e.how === "push") target.push(e.word);
+              else if (e.how === "delete") target.pop();
+              else if (e.how === "set" && target.length > 0) target[0] = e.word;
+              else if (e.how === "same" && target.length > 0) target.splice(0, 1, target[0]);
+            } else if (target) {
+              const key = Object.keys(target)[0];
+              if (e.how === "push") target.added = e.word;
+              else if (e.how === "delete" && key !== undefined) delete target[key];
+              else if (e.how === "set" && key !== undefined) target[key] = e.word;
+              else if (e.how === "same" && key !== undefined) Object.assign(target, { [key]: target[key] });
+            }
+          }
+          const unchanged = matchMessageShape(message, shape, 0) === shape.length;
+          const equal = same(before, message.additional_kwargs.value);
+          // A tree is told exactly; with shared objects an equal copy under one path may read as
+          // changed (built again), never a change as unchanged.
+          if (tree) expect(unchanged).toBe(equal);
+          else if (unchanged) expect(equal).toBe(true);
+        }),
+        { numRuns: 400, seed: 539 },
+      );
+    });
+  }
 });

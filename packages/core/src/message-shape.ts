@@ -20,41 +20,37 @@ const SHAPED_FIELDS = [
 
 /** Nesting past which a value is kept by identity (a structure no message holds). */
 const MAX_DEPTH = 32;
-/** Nesting past which a value that holds itself (a cycle) is looked for among its ancestors. */
-const CYCLE_CHECK_DEPTH = 8;
-
-/** The objects being walked, outermost first (reused by every walk; walks never nest). */
-const ancestors: object[] = [];
-
 /**
- * Whether `value` is kept by identity: not an array or plain object, too deep, or inside itself.
- * Only the objects from {@link CYCLE_CHECK_DEPTH} down are tracked: a cycle repeats one of them
- * within one turn of it.
+ * Arrays and plain objects a message's first walk enters before it starts again recording each
+ * object once ({@link recordMessageShape}): far more than any message holds, so that walk is the
+ * plain one, and what a message whose sub-objects are shared costs before that is bounded.
  */
-function keptAsIs(value: object, depth: number): boolean {
-  if (depth > MAX_DEPTH) return true;
-  if (!Array.isArray(value) && !isPlainObject(value)) return true;
-  return depth > CYCLE_CHECK_DEPTH && ancestors.includes(value);
-}
-
-/** Enters `value` at `depth` (tracked for cycles past {@link CYCLE_CHECK_DEPTH}). */
-function enter(value: object, depth: number): void {
-  if (depth >= CYCLE_CHECK_DEPTH) ancestors.push(value);
-}
-
-/** Leaves what {@link enter} entered at `depth`. */
-function leave(depth: number): void {
-  if (depth >= CYCLE_CHECK_DEPTH) ancestors.pop();
-}
+export const PLAIN_WALK_OBJECTS = 1024;
 
 /** Marks where an array starts in a shape; the next entry is its length. */
 const ARRAY = Symbol("array");
 /** Marks where a plain object starts in a shape; the next entry is its key count. */
 const OBJECT = Symbol("object");
+/** Starts a message's shape recorded object by object (see {@link recordMessageShape}). */
+const BY_OBJECT = Symbol("by object");
+/** An object met again in a shape recorded object by object; the next entry is where its own shape starts. */
+const SEEN = Symbol("seen");
+
+/**
+ * The state of the one walk running (walks never nest): in a plain walk, the objects it may still
+ * enter; in a walk by object (`seen` set), each object's shape position.
+ */
+let budget = 0;
+let seen: Map<object, number> | undefined;
 
 function isPlainObject(value: object): boolean {
   const proto = Object.getPrototypeOf(value);
   return proto === Object.prototype || proto === null;
+}
+
+/** Whether `value` is kept by identity: not an array or plain object, or too deep. */
+function keptAsIs(value: object, depth: number): boolean {
+  return depth > MAX_DEPTH || (!Array.isArray(value) && !isPlainObject(value));
 }
 
 function record(value: unknown, into: unknown[], depth: number): void {
@@ -63,7 +59,18 @@ function record(value: unknown, into: unknown[], depth: number): void {
     into.push(value);
     return;
   }
-  enter(value, depth);
+  if (seen) {
+    // An object met again (shared, or holding itself) refers to its first shape.
+    const first = seen.get(value);
+    if (first !== undefined) {
+      into.push(SEEN, first);
+      return;
+    }
+    seen.set(value, into.length);
+  } else {
+    budget -= 1;
+    if (budget < 0) return; // the walk starts again by object
+  }
   if (Array.isArray(value)) {
     into.push(ARRAY, value.length);
     for (const item of value) record(item, into, depth + 1);
@@ -79,17 +86,19 @@ function record(value: unknown, into: unknown[], depth: number): void {
     }
     into[at] = keys;
   }
-  leave(depth);
 }
 
 /** The position after `value`'s shape when `shape` from `at` is the shape of `value`, else `-1`. */
 function match(value: unknown, shape: readonly unknown[], at: number, depth: number): number {
   // Object.is, not ===: a NaN (a provider's metadata may hold one) equals the NaN it was recorded as.
   if (value === null || typeof value !== "object" || keptAsIs(value, depth)) return Object.is(shape[at], value) ? at + 1 : -1;
-  enter(value, depth);
-  const p = Array.isArray(value) ? matchArray(value, shape, at, depth) : matchObject(value as Record<string, unknown>, shape, at, depth);
-  leave(depth);
-  return p;
+  if (seen) {
+    // The same object the walk met where this one's shape starts: its values were compared there.
+    if (shape[at] === SEEN) return seen.get(value) === shape[at + 1] ? at + 2 : -1;
+    if (!seen.has(value)) seen.set(value, at);
+  }
+  // Every object compared takes at least two entries of the shape: a walk is O(shape).
+  return Array.isArray(value) ? matchArray(value, shape, at, depth) : matchObject(value as Record<string, unknown>, shape, at, depth);
 }
 
 function matchArray(value: readonly unknown[], shape: readonly unknown[], at: number, depth: number): number {
@@ -103,41 +112,63 @@ function matchObject(value: Record<string, unknown>, shape: readonly unknown[], 
   if (shape[at] !== OBJECT) return -1;
   const keys = shape[at + 1] as number;
   let p = at + 2;
-  let seen = 0;
+  let seenKeys = 0;
   for (const key in value) {
-    seen += 1;
-    if (seen > keys || shape[p] !== key) return -1;
+    seenKeys += 1;
+    if (seenKeys > keys || shape[p] !== key) return -1;
     p = match(value[key], shape, p + 1, depth + 1);
     if (p < 0) return -1;
   }
-  return seen === keys ? p : -1;
+  return seenKeys === keys ? p : -1;
 }
 
 /**
  * Appends to `into` the shape of `message`: every value of its read fields (`SHAPED_FIELDS`),
  * arrays and plain objects walked (strings, numbers and class instances kept as they are), so
  * that {@link matchMessageShape} can tell later whether the message still holds the same values.
- * O(size of those fields); strings are kept by reference, never copied.
+ * O(size of those fields); strings are kept by reference, never copied. An object the fields hold
+ * more than once (shared, or holding itself) is walked once: a message whose walk enters more than
+ * `plainObjects` arrays and objects is recorded again object by object, each object met again
+ * recorded as a reference to its first shape. @default plainObjects {@link PLAIN_WALK_OBJECTS}
  */
-export function recordMessageShape(message: BaseMessage, into: unknown[]): void {
+export function recordMessageShape(message: BaseMessage, into: unknown[], plainObjects = PLAIN_WALK_OBJECTS): void {
   const m = message as unknown as Record<string, unknown>;
-  ancestors.length = 0;
+  const start = into.length;
+  seen = undefined;
+  budget = plainObjects;
   for (const field of SHAPED_FIELDS) record(m[field], into, 0);
+  if (budget >= 0) return;
+  into.length = start;
+  into.push(BY_OBJECT);
+  seen = new Map();
+  try {
+    for (const field of SHAPED_FIELDS) record(m[field], into, 0);
+  } finally {
+    seen = undefined;
+  }
 }
 
 /**
  * Whether `message` holds the values its shape recorded at `shape[at]` (see
  * {@link recordMessageShape}): the position after that shape when it does, `-1` when anything was
  * changed in place since (content reassigned, a text block's text, a tool call's arguments, a key
- * added or removed). O(size of the fields), no allocation; unchanged strings compare by reference.
+ * added or removed, a shared object replaced under one of its paths). O(size of the shape), no
+ * allocation for a shape recorded plainly; unchanged strings compare by reference.
  */
 export function matchMessageShape(message: BaseMessage, shape: readonly unknown[], at: number): number {
   const m = message as unknown as Record<string, unknown>;
-  ancestors.length = 0;
   let p = at;
-  for (const field of SHAPED_FIELDS) {
-    p = match(m[field], shape, p, 0);
-    if (p < 0) return -1;
+  if (shape[p] === BY_OBJECT) {
+    p += 1;
+    seen = new Map();
   }
-  return p;
+  try {
+    for (const field of SHAPED_FIELDS) {
+      p = match(m[field], shape, p, 0);
+      if (p < 0) return -1;
+    }
+    return p;
+  } finally {
+    seen = undefined;
+  }
 }
