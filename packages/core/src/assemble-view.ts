@@ -228,7 +228,7 @@ export function assembleView(
   decisions: ViewDecisions,
   index?: ThreadIndex,
 ): AssembledView {
-  return assembleWith(thread, systemMessage, decisions, index, undefined);
+  return assembleWith(thread, systemMessage, decisions, index?.isFor(thread) ? index : indexThread(thread), undefined);
 }
 
 /**
@@ -236,18 +236,18 @@ export function assembleView(
  * assembly of the same thread array, system message object, system suffixes, blocks and mode
  * (the caller checks; core's `render` does, when a decision changed only the messages). The
  * system messages are then the same objects, so a layer that changed only the cut hands on the
- * system message it received.
+ * system message it received. `ix` is the index of `thread` as it is now: built for it, or checked
+ * with `isFor` with no code but core's run since (a message edited in place after that check would
+ * be assembled as it read then), so each render walks the thread's messages once.
  * @internal
  */
 export function assembleWith(
   thread: readonly BaseMessage[],
   systemMessage: SystemMessage,
   decisions: ViewDecisions,
-  index: ThreadIndex | undefined,
+  ix: ThreadIndex,
   reuseSystemOf: AssembledView | undefined,
 ): AssembledView {
-  // Groups and positions of the thread: the caller's index when it has one for exactly this array.
-  const ix = index?.isFor(thread) ? index : indexThread(thread);
   const spans = ix.groups;
   const n = ix.candidates.length;
   const { start, pinned, compaction, unsummarizedDropped, windowStart, windowLimit, startOn, toUser, protectedFrom } = viewStart(
@@ -397,11 +397,11 @@ function viewStart(thread: readonly BaseMessage[], ix: ThreadIndex, decisions: V
 /**
  * `assembleView(thread, system, decisions, index).report.keptFrom` without assembling: the thread
  * index of the view's first message. Same start as the assembly ({@link viewStart}), so a
- * middleware may select on the view before any request is rendered.
+ * middleware may select on the view before any request is rendered. `ix` is the index of
+ * `thread` as it is now, as for {@link assembleWith}.
  * @internal
  */
-export function viewKeptFrom(thread: readonly BaseMessage[], decisions: ViewDecisions, index: ThreadIndex | undefined): number {
-  const ix = index?.isFor(thread) ? index : indexThread(thread);
+export function viewKeptFrom(thread: readonly BaseMessage[], decisions: ViewDecisions, ix: ThreadIndex): number {
   return startIndex(ix, viewStart(thread, ix, decisions).start, thread);
 }
 

@@ -125,7 +125,7 @@ function assembledOf(request: PlacementRequest): AssembledView {
   if (state && state.assembled.messages === request.messages && sameSystemText(request.systemMessage, state.assembled.systemMessage))
     return state.assembled;
   const { thread, system, decisions } = inputsOf(request);
-  return assembleView(thread, system, decisions, indexOf(request, thread));
+  return assembleWith(thread, system, decisions, indexOf(request, thread), undefined);
 }
 
 /**
