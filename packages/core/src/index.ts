@@ -229,6 +229,7 @@ export {
   groupMessageCount,
   type IndexedViewOptions,
   indexThread,
+  newestIndexOf,
   selectCandidates,
   selectIndexedView,
   type ThreadIndex,

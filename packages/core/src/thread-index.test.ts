@@ -4,7 +4,7 @@ import { describe, expect, it } from "vitest";
 import { alternateRoles, assembleView, EMPTY_DECISIONS, type ViewDecisions } from "./assemble-view.js";
 import { groupMessages, type MessageGroup, protectedTailStart } from "./groups.js";
 import { messageIdentity } from "./message-identity.js";
-import { indexThread, selectIndexedView, type ThreadIndex } from "./thread-index.js";
+import { indexThread, newestIndexOf, selectIndexedView, type ThreadIndex } from "./thread-index.js";
 import { selectView } from "./view.js";
 import { selectViewOf, viewMessages, withViewDecisions } from "./view-request.js";
 
@@ -488,4 +488,30 @@ describe("indexThread of messages changed in place (same array, same objects)", 
       expectFresh(messages);
     });
   }
+});
+
+describe("newestIndexOf", () => {
+  it("answers the newest position of an id held once, several times or not at all, as the thread's index does (property)", () => {
+    const ids = ["u1", "a1", "사용자-1", "답-1", ""];
+    const message = fc.record({
+      kind: fc.constantFrom("user", "ai"),
+      id: fc.option(fc.constantFrom(...ids), { nil: undefined }),
+      text: fc.constantFrom("Where is the ferry to Jeju?", "제주 가는 배는 어디에서 타요?"),
+    });
+    fc.assert(
+      fc.property(fc.array(message, { maxLength: 12 }), (specs) => {
+        const messages = specs.map((m) =>
+          m.kind === "user" ? new HumanMessage({ id: m.id, content: m.text }) : new AIMessage({ id: m.id, content: m.text }),
+        );
+        const index = indexThread([...messages]);
+        for (const id of [...ids, "absent"]) {
+          // The newest position holding the id, computed apart from both.
+          const newest = messages.map((m) => m.id).lastIndexOf(id);
+          expect(newestIndexOf(messages, id)).toBe(newest);
+          expect(index.indexOf(id)).toBe(newest);
+        }
+      }),
+      { numRuns: 300, seed: 539 },
+    );
+  });
 });

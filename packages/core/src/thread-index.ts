@@ -196,9 +196,7 @@ class Index implements ThreadIndex {
   }
 
   indexOf(id: string): number {
-    const messages = this.#messages;
-    for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === id) return i;
-    return -1;
+    return newestIndexOf(this.#messages, id);
   }
 
   costOf(key: string, cost: (group: MessageGroup) => number, c: number): number {
@@ -287,6 +285,16 @@ function mayMerge(previous: RoleKind, next: RoleKind): boolean {
 function protectedCandidate(groups: readonly GroupSpan[], candidates: readonly number[]): number {
   for (let c = candidates.length - 1; c >= 0; c -= 1) if ((groups[candidates[c] as number] as GroupSpan).kind === "user") return c;
   return candidates.length === 0 ? 0 : candidates.length - 1;
+}
+
+/**
+ * Index in `messages` of the newest message with id `id`, `-1` when none: a scan from the end,
+ * O(distance). What `indexThread(messages).indexOf(id)` answers, without checking the array's
+ * index against its messages (O(size of every message)) or building one.
+ */
+export function newestIndexOf(messages: readonly BaseMessage[], id: string): number {
+  for (let i = messages.length - 1; i >= 0; i -= 1) if ((messages[i] as BaseMessage).id === id) return i;
+  return -1;
 }
 
 /** The index of each message array built so far; weak, so it never keeps a thread alive. */

@@ -15,6 +15,7 @@ import {
   isUserMessage,
   messageType,
   newestArchivedBefore,
+  newestIndexOf,
   promptLanguageFor,
   readSummarySlot,
   resolveLogger,
@@ -122,13 +123,13 @@ function coveredEnd(stored: readonly BaseMessage[], plan: SummaryPlan, record: S
 function coverageEndIn(stored: readonly BaseMessage[], record: SummaryRecord | undefined): number {
   if (!record || record.coveredCount === 0) return 0;
   if (record.coveredThroughId === null) return uncoveredStartOf(stored, record);
-  return indexThread(stored).indexOf(record.coveredThroughId) + 1;
+  return newestIndexOf(stored, record.coveredThroughId) + 1;
 }
 
-/** Index in `stored` of `message` (by id through core's index, else by object); -1 when not found. */
+/** Index in `stored` of `message` (by id, the newest message with it, else by object); -1 when not found. */
 function positionIn(stored: readonly BaseMessage[], message: BaseMessage): number {
   if (typeof message.id === "string" && message.id !== "") {
-    const at = indexThread(stored).indexOf(message.id);
+    const at = newestIndexOf(stored, message.id);
     if (at !== -1) return at;
   }
   return stored.lastIndexOf(message);
@@ -475,7 +476,7 @@ export function summarize(options: SummarizeOptions = {}) {
         const cleared = archive && settledBase?.base?.coveredArchived ? await archive.cleared() : undefined;
         if (archive && settledBase) {
           const through = beyondBoundary(settledBase.base)?.coveredThroughId;
-          if (through != null && indexThread(stored).indexOf(through) !== -1) {
+          if (through != null && newestIndexOf(stored, through) !== -1) {
             const newest = await archive.newest();
             archivedCovered = newest === undefined ? [] : [newest];
           } else archivedCovered = (await archive.all()).filter((message) => messageType(message) !== "system");
@@ -515,7 +516,7 @@ export function summarize(options: SummarizeOptions = {}) {
       // A boundary that is not stored: archived (a summary made again in passes that stopped inside
       // the archive), or removed (then the whole thread is uncovered, as without the archive). The
       // plan is the whole thread's, the archived messages first; core keeps every stored one.
-      if (opts.archived && record?.coveredThroughId != null && indexThread(stored).indexOf(record.coveredThroughId) === -1) {
+      if (opts.archived && record?.coveredThroughId != null && newestIndexOf(stored, record.coveredThroughId) === -1) {
         const archived = await readArchived();
         if (archived.length > 0) {
           stored = [...archived, ...stored];
@@ -665,7 +666,7 @@ export function summarize(options: SummarizeOptions = {}) {
       // backlog (an imported thread) is cut as without the failure.
       const keeps = standing ? standing.viewFromId !== undefined : failedNow && !behindByMoreThanPeriod(triggers, behind, 0, countTokens);
       if (cut && !madeNow && keeps && foldsInOneCall(behind)) {
-        const from = standing?.viewFromId == null ? coveredUpTo : indexThread(stored).indexOf(standing.viewFromId);
+        const from = standing?.viewFromId == null ? coveredUpTo : newestIndexOf(stored, standing.viewFromId);
         if (from !== -1 && from <= coveredUpTo) cut = false;
         else if (from !== -1 && from < plan.windowStart) firstKept = from;
       }

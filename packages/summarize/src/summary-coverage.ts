@@ -1,10 +1,10 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
-  indexThread,
   isUserMessage,
   MESSAGE_DIGEST_CHARACTERS,
   messageDigest,
   messageType,
+  newestIndexOf,
   type SummaryRecord,
   type TrimMark,
   trimmedThrough,
@@ -121,11 +121,11 @@ export function newestUserId(messages: readonly BaseMessage[], fallback?: string
  *
  * The rule summarize applies: the summary stands or falls with its newest covered message. A
  * removal that leaves that message stored (older covered messages removed) keeps the summary, as
- * persistTrim's deletions do, until the summary is made again. O(1) with core's index of `thread`
- * already built, else O(thread).
+ * persistTrim's deletions do, until the summary is made again. O(messages after the boundary) (a
+ * scan from the end: core's `newestIndexOf`).
  */
 export function coverageRemoved(thread: readonly BaseMessage[], summary: SummaryRecord | undefined, mark: TrimMark | undefined): boolean {
   if (!summary || summary.coveredCount === 0 || summary.coveredThroughId === null || summary.coveredUserId === undefined) return false;
-  if (indexThread(thread).indexOf(summary.coveredThroughId) !== -1) return false;
+  if (newestIndexOf(thread, summary.coveredThroughId) !== -1) return false;
   return trimmedThrough([summary.coveredUserId], mark) === 0;
 }

@@ -1,9 +1,9 @@
 import type { BaseMessage } from "@langchain/core/messages";
 import {
   groupMessageCount,
-  indexThread,
   type MessageGroup,
   messageType,
+  newestIndexOf,
   type StartOn,
   type SummaryRecord,
   selectIndexedView,
@@ -79,7 +79,7 @@ export function unambiguousEnd(messages: readonly BaseMessage[], start: number, 
     const last = messages[at - 1] as BaseMessage;
     if (isSystem(last)) continue;
     if (typeof last.id !== "string" || last.id === "") return at;
-    if ((index ?? indexThread(messages)).indexOf(last.id) === at - 1) return at;
+    if ((index ? index.indexOf(last.id) : newestIndexOf(messages, last.id)) === at - 1) return at;
   }
   return start;
 }
