@@ -1,5 +1,5 @@
-import fc from "fast-check";
 import { AIMessage, type BaseMessage, HumanMessage, ToolMessage } from "@langchain/core/messages";
+import fc from "fast-check";
 import { describe, expect, it } from "vitest";
 import { matchMessageShape, PLAIN_WALK_OBJECTS, recordMessageShape } from "./message-shape.js";
 
