@@ -408,8 +408,12 @@ export function memoryMiddleware(
         facts: config.factsMode !== "off",
         promptContextMode: mode,
         promptLanguage,
-        // Each model call reads the rows archived since the last one, not the whole archive.
-        ...(reader ? { archived, archivedChanges: (threadId, since) => reader.archivedChanges(threadId, since) } : {}),
+        // With the archive on, each model call reads the rows archived since the last one, not the
+        // whole archive. Off, the archive no longer grows: recall reads it whole (one indexed query
+        // on a thread that never archived; decoded once per process otherwise), and its index syncs
+        // as without an archive (through archivedChanges every call of every thread paid the
+        // mirror's sync, 17% of a default SQLite turn's CPU at 160 messages).
+        ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : reader ? { archived } : {}),
         logger,
         env,
       }),
