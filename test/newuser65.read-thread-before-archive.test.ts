@@ -56,7 +56,9 @@ describe("readThread at a checkpoint stored before the archive was turned on", (
         if (i === 4) early = (await agentOff.graph.getState(config)).config;
       }
       const checkpointId = early?.configurable?.checkpoint_id as string;
-      const expected = shape((await off.checkpointer?.readThread({ configurable: { thread_id: THREAD, checkpoint_id: checkpointId } })) ?? []);
+      const expected = shape(
+        (await off.checkpointer?.readThread({ configurable: { thread_id: THREAD, checkpoint_id: checkpointId } })) ?? [],
+      );
       expect(expected).toHaveLength(10);
       await off.checkpointer?.close();
 

@@ -414,7 +414,11 @@ export function memoryMiddleware(
         // as without an archive (through archivedChanges every call of every thread went through
         // recall's archive mirror: a default SQLite turn at 160 messages measured 28.2 -> 33.0 ms
         // CPU; with `archived` only, 29.2 -> 29.4).
-        ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : reader ? { archived } : {}),
+        ...(archive
+          ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) }
+          : reader
+            ? { archived }
+            : {}),
         logger,
         env,
       }),
