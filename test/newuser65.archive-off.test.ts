@@ -94,3 +94,53 @@ describe("archive turned off on a thread that archived", () => {
       expect(then.thread).toEqual(still.thread);
     });
 });
+
+/**
+ * Facts of the last batch archived before the archive was turned off: factRecall reads them gone
+ * from the checkpoint at the next model call, and only the archive tells archived from removed
+ * (`archivedAmong`). Was: with the archive off nothing asked it, so their facts were dropped as
+ * if the user had removed the messages (20 turns of statements: the facts block lost a third).
+ */
+const STATEMENTS = {
+  en: (i: number) => [`I live in City${i}.`, `I work at Company${i}.`, `I like Fruit${i}.`][i % 3] as string,
+  ko: (i: number) => [`저는 도시${i}에 살아요.`, `제 직업은 직업${i}이에요.`, `저는 과일${i}을 좋아해요.`][i % 3] as string,
+};
+
+async function factTurns(path: string, archive: boolean, inputs: readonly string[]) {
+  const stack = memoryStack({
+    backend: "sqlite",
+    sqlitePath: path,
+    archive,
+    factsMode: "heuristic",
+    windowSize: WINDOW,
+    summarizeThreshold: 2 * WINDOW,
+    models: { summarize: scriptedModel(() => "s", { strict: false }) },
+    logger: false,
+    env: {},
+  });
+  const agent = createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...stack });
+  const config = { configurable: { thread_id: THREAD } };
+  for (const content of inputs) await agent.invoke({ messages: [{ role: "user", content }] }, config);
+  const facts = ((await agent.graph.getState(config)).values._threadwise_facts?.facts ?? []) as Array<{
+    text: string;
+    history?: Array<{ text: string }>;
+  }>;
+  const archived = (await stack.checkpointer?.archivedMessages(THREAD))?.length ?? 0;
+  await stack.checkpointer?.close();
+  return { facts: facts.map((f) => [f.text, ...(f.history ?? []).map((h) => h.text)].join(" / ")), archived };
+}
+
+describe("archive turned off: the facts of what was archived stay", () => {
+  for (const c of CASES)
+    it(`the facts after the next turn are those of the same thread with the archive on (${c.lang})`, async () => {
+      const on = join(dir, `facts-${c.lang}-on.sqlite`);
+      const off = join(dir, `facts-${c.lang}-off.sqlite`);
+      const before = await factTurns(on, true, Array.from({ length: 20 }, (_, i) => STATEMENTS[c.lang](i)));
+      expect(before.archived).toBeGreaterThan(0);
+      copySqlite(on, off);
+      const still = await factTurns(on, true, [c.filler(100)]);
+      const then = await factTurns(off, false, [c.filler(100)]);
+      expect(still.facts.length).toBeGreaterThan(0);
+      expect(then.facts).toEqual(still.facts);
+    });
+});

@@ -355,12 +355,13 @@ export function memoryMiddleware(
         // (persistTrim's in the summary slot, the archive's rows): any other read message gone
         // was removed, and its facts go (R37).
         trims: false,
-        ...(reader
-          ? {
-              archiveCleared: (threadId: string, since?: string) => reader.archiveClearedDigests(threadId, since),
-              archivedAmong: (threadId: string, ids: readonly string[]) => reader.archivedAmong(threadId, ids),
-            }
-          : {}),
+        // archivedAmong whenever the archive may hold messages (the last batch before the archive
+        // was turned off is read as archived, not removed); archiveCleared with the archive on
+        // only: with `trims: false` a thread trimmed by persistTrim would ask it (a checkpoint
+        // read and an archive read) at every model call, for rewrites of an archive that no
+        // longer grows.
+        ...(reader ? { archivedAmong: (threadId: string, ids: readonly string[]) => reader.archivedAmong(threadId, ids) } : {}),
+        ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
         logger,
         env,
       }),
