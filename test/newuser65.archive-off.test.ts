@@ -135,7 +135,11 @@ describe("archive turned off: the facts of what was archived stay", () => {
     it(`the facts after the next turn are those of the same thread with the archive on (${c.lang})`, async () => {
       const on = join(dir, `facts-${c.lang}-on.sqlite`);
       const off = join(dir, `facts-${c.lang}-off.sqlite`);
-      const before = await factTurns(on, true, Array.from({ length: 20 }, (_, i) => STATEMENTS[c.lang](i)));
+      const before = await factTurns(
+        on,
+        true,
+        Array.from({ length: 20 }, (_, i) => STATEMENTS[c.lang](i)),
+      );
       expect(before.archived).toBeGreaterThan(0);
       copySqlite(on, off);
       const still = await factTurns(on, true, [c.filler(100)]);
