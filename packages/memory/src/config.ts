@@ -183,7 +183,9 @@ export const memoryConfigSchema = z.strictObject({
    * archive in the same backend, so each step's cost stops growing with the thread. Recall,
    * summaries and `checkpointer.readThread()` read the archive. Edits by id of archived messages
    * and forks from before the last archiving are refused (`ThreadwiseArchivedMessageError`).
-   * Off: the checkpoint keeps the whole thread, as before. @default false
+   * Off: nothing more moves and the checkpoint keeps what comes, as before; a thread archived
+   * while it was on keeps its archived part, which recall, summaries, the window's count and
+   * `readThread` still read. @default false
    */
   archive: z.boolean(),
   /** Work memory of completed responses (spec R18). @default false */

@@ -281,9 +281,14 @@ export function memoryMiddleware(
       "memory.archive",
       "needs a window (windowSize) or summarize: without either the view is the whole stored thread, and archived messages would leave what the model sees",
     );
+  // `archive` decides whether messages move to the archive; what is there is read whatever it
+  // says: a thread archived while it was on keeps its archived part in recall, summaries and the
+  // window's count once it is off, as `readThread` and `threadwise export` keep it (was: with the
+  // archive off no reader was wired, and recall no longer found what had been archived; newuser65).
   const archive = config.archive ? checkpointer : undefined;
-  const archived: ArchivedMessagesReader | undefined = archive
-    ? (threadId, options) => archive.archivedMessages(threadId, options)
+  const reader = checkpointer;
+  const archived: ArchivedMessagesReader | undefined = reader
+    ? (threadId, options) => reader.archivedMessages(threadId, options)
     : undefined;
   const logger = options.logger;
   // Every middleware reads its own env twins (and THREADWISE_LOG) from the stack's env.
@@ -319,7 +324,7 @@ export function memoryMiddleware(
         promptContextMode: mode,
         promptLanguage,
         structuredResponse: options.structuredResponse,
-        ...(archive ? { archived, archiveCleared: (threadId: string) => archive.archiveClearedDigests(threadId) } : {}),
+        ...(reader ? { archived, archiveCleared: (threadId: string) => reader.archiveClearedDigests(threadId) } : {}),
         logger,
         env,
       }),
@@ -350,12 +355,13 @@ export function memoryMiddleware(
         // (persistTrim's in the summary slot, the archive's rows): any other read message gone
         // was removed, and its facts go (R37).
         trims: false,
-        ...(archive
-          ? {
-              archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since),
-              archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids),
-            }
-          : {}),
+        // archivedAmong whenever the archive may hold messages (the last batch before the archive
+        // was turned off is read as archived, not removed); archiveCleared with the archive on
+        // only: with `trims: false` a thread trimmed by persistTrim would ask it (a checkpoint
+        // read and an archive read) at every model call, for rewrites of an archive that no
+        // longer grows.
+        ...(reader ? { archivedAmong: (threadId: string, ids: readonly string[]) => reader.archivedAmong(threadId, ids) } : {}),
+        ...(archive ? { archiveCleared: (threadId: string, since?: string) => archive.archiveClearedDigests(threadId, since) } : {}),
         logger,
         env,
       }),
@@ -367,7 +373,7 @@ export function memoryMiddleware(
         maxTokens: config.userMemoryMaxTokens,
         // As factRecall's: persistTrim and the archive leave a mark of what they take.
         trims: false,
-        ...(archive ? { archivedAmong: (threadId: string, ids: readonly string[]) => archive.archivedAmong(threadId, ids) } : {}),
+        ...(reader ? { archivedAmong: (threadId: string, ids: readonly string[]) => reader.archivedAmong(threadId, ids) } : {}),
         promptContextMode: mode,
         promptLanguage,
         logger,
@@ -403,8 +409,17 @@ export function memoryMiddleware(
         facts: config.factsMode !== "off",
         promptContextMode: mode,
         promptLanguage,
-        // Each model call reads the rows archived since the last one, not the whole archive.
-        ...(archive ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) } : {}),
+        // With the archive on, each model call reads the rows archived since the last one, not the
+        // whole archive. Off, the archive no longer grows: recall reads it whole (one indexed query
+        // on a thread that never archived; decoded once per process otherwise), and its index syncs
+        // as without an archive (through archivedChanges every call of every thread went through
+        // recall's archive mirror: a default SQLite turn at 160 messages measured 28.2 -> 33.0 ms
+        // CPU; with `archived` only, 29.2 -> 29.4).
+        ...(archive
+          ? { archived, archivedChanges: (threadId, since) => archive.archivedChanges(threadId, since) }
+          : reader
+            ? { archived }
+            : {}),
         logger,
         env,
       }),

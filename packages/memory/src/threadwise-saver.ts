@@ -182,8 +182,9 @@ export interface ThreadwiseSaverOptions {
    * checkpoint-validation suite see the metadata unaltered). A thread that has an archive (written
    * while the archive was on) keeps getting marks, which its forks and `readThread` need. Such
    * an unmarked checkpoint reads as one stored before marks existed, or by a plain saver: its
-   * forks' messages are placed against the archive by id, and `readThread` at it reads the whole
-   * archive; the same as with a mark while the thread's archive stays empty. `createCheckpointer`
+   * forks' messages are placed against the archive by id, and `readThread` at it reads the
+   * archived messages before the first of its own the archive holds (the whole archive when it
+   * holds none); the same as with a mark while the thread's archive stays empty. `createCheckpointer`
    * passes the config's `archive`; `messageArchive` built on the saver turns it on.
    * @default true
    */
@@ -652,7 +653,10 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
    * Equals the `messages` of a run that never archived. `[]` for an unknown thread. An older
    * checkpoint named by `checkpoint_id` reads the archived messages its branch had (its
    * {@link ARCHIVE_MARK_METADATA_KEY}): not those another branch archived after it, and none once
-   * a rewrite emptied the archive since; one stored without a mark reads the whole archive.
+   * a rewrite emptied the archive since; one stored without a mark (before the thread's first
+   * archiving, or by an earlier threadwise) reads the archived messages before the first of its
+   * own the archive holds (the archive is a prefix of the thread), the whole archive when it holds
+   * none of them.
    * The checkpoint's pending writes of no task (a turn sent as `Command({ update, goto })` writes
    * its messages there, on the checkpoint it starts from) are applied to its messages, as
    * LangGraph's `getState` applies them (`messagesStateReducer`).
@@ -675,7 +679,13 @@ export class ThreadwiseSaver extends BaseCheckpointSaver {
         }
       const mark = config.configurable?.checkpoint_id && tuple ? markIn(tuple.metadata) : undefined;
       if (mark) await this.#settled(threadId);
-      const archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+      let archived = rewritten ? [] : mark ? await this.#archive.messagesAt(threadId, mark) : await this.archivedMessages(threadId);
+      // An older checkpoint without a mark (stored before the thread's first archiving, e.g. before
+      // the archive was turned on, or by an earlier threadwise): the archive is a prefix of the
+      // thread, so where the first of its own messages stands in the archive, its part of the
+      // archive ends. Was: the whole archive, so messages said after the checkpoint were read back
+      // before its own (newuser65: turn 5 of a thread read as 49 messages, turns 6-25 first).
+      if (!mark && !rewritten && config.configurable?.checkpoint_id && tuple) archived = archivedBefore(archived, hot);
       // Archived messages are keyed under the tenant that wrote them: a checkpoint that records some
       // (its mark) over an archive holding no row under this saver's tenant was written as another.
       const recorded = !rewritten && archived.length === 0 ? markIn(tuple?.metadata) : undefined;
@@ -2387,4 +2397,16 @@ function storedKey(checkpointNs: unknown, checkpointId: unknown): string {
  */
 function threadIdOf(config: RunnableConfig): string {
   return normalizeThreadId(config.configurable?.thread_id);
+}
+
+/**
+ * The archived messages before the first one `hot` (a checkpoint's messages) also holds, in
+ * archive order; all of `archived` when `hot` holds none. The archive is a prefix of the thread:
+ * for a checkpoint stored without an archive mark, what it had of the archive. O(archived + hot).
+ */
+function archivedBefore(archived: readonly BaseMessage[], hot: readonly BaseMessage[]): BaseMessage[] {
+  const own = new Set<string>();
+  for (const message of hot) if (typeof message.id === "string") own.add(message.id);
+  const at = archived.findIndex((message) => typeof message.id === "string" && own.has(message.id));
+  return at === -1 ? archived.slice() : archived.slice(0, at);
 }
