@@ -68,6 +68,13 @@ describe("replay-cost --built", () => {
     for (const path of Object.values(src.codeModules)) expect(path).toMatch(/^packages\/[^/]+\/src\/index\.ts$/);
   });
 
+  it("every bench takes --built and its JSON says which code it measured (printJson adds code)", { timeout: 300_000 }, async () => {
+    const built = JSON.parse((await tsx(["bench/fact-read.ts", "--json", "--built"])).stdout) as { code: string };
+    expect(built.code).toBe("built");
+    const src = JSON.parse((await tsx(["bench/fact-read.ts", "--json"])).stdout) as { code: string };
+    expect(src.code).toBe("src");
+  });
+
   it("loads the dist as built, without tsx's __name calls that the src carries", { timeout: 120_000 }, async () => {
     const built = await tsx(["-e", NAMED_PROBE], { TSX_TSCONFIG_PATH: BUILT_TSCONFIG });
     expect(Number(built.stdout.trim())).toBe(0);

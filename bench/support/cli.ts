@@ -14,7 +14,7 @@
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
-import { runBuiltIfAsked } from "./built.js";
+import { measuredCode, runBuiltIfAsked } from "./built.js";
 import { BenchDataError, BenchOptionError } from "./data-file.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
@@ -73,9 +73,17 @@ function exitOnError(error: Error): void {
   process.exit(refused ? 2 : 1);
 }
 
-/** Prints `figures` as indented JSON on stdout (the `--json` output). */
+/**
+ * Prints `figures` as indented JSON on stdout (the `--json` output). An object without a `code` key
+ * gets one first: which code of ours was measured, `"src"` (the packages' sources under tsx, the
+ * default) or `"built"` (their dist, `--built`; {@link measuredCode}).
+ */
 export function printJson(figures: unknown): void {
-  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  const document =
+    figures !== null && typeof figures === "object" && !Array.isArray(figures) && !("code" in figures)
+      ? { code: measuredCode().code, ...figures }
+      : figures;
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
 /**
