@@ -93,7 +93,7 @@ describe("StaleBuildError", () => {
     expect(error.message).toMatch(/^--built: /);
     expect(error.message).toContain("packages/core/dist/index.mjs is missing");
     expect(error.message).toContain("packages/memory/dist/index.cjs is older than packages/memory/src/saver.ts");
-    expect(error.message).toContain("pnpm build");
+    expect(error.message).toContain("run `pnpm build` first (`pnpm build --force` when turbo replays its cache");
     expect(error.stale).toHaveLength(2);
   });
 });

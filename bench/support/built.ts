@@ -48,7 +48,10 @@ export class StaleBuildError extends BenchOptionError {
   readonly stale: readonly StaleBuild[];
   constructor(stale: readonly StaleBuild[]) {
     const which = stale.map((s) => (s.problem === "missing" ? `${s.dist} is missing` : `${s.dist} is older than ${s.source}`)).join("; ");
-    super("--built", `the packages' build is not current (${which}): run \`pnpm build\` first, or leave out --built to measure src`);
+    super(
+      "--built",
+      `the packages' build is not current (${which}): run \`pnpm build\` first (\`pnpm build --force\` when turbo replays its cache, FULL TURBO, and leaves the files' times as they were), or leave out --built to measure src`,
+    );
     this.name = "StaleBuildError";
     this.stale = stale;
   }
@@ -77,7 +80,8 @@ function newestFile(dir: string): { path: string; mtimeMs: number } | undefined 
  * The packages whose build does not match their sources: a file their `package.json` `exports`
  * name is missing, or the oldest of them is older than the newest file of `src/` (tests left out),
  * `package.json` or `tsdown.config.ts`. By modification time, so a source saved again unchanged
- * counts as changed.
+ * (or rewritten by a git checkout) counts as changed; turbo, which keys its cache by content, then
+ * answers `pnpm build` from its cache without rewriting `dist`, and `pnpm build --force` is needed.
  *
  * @param root - the repository's root; @default this repository
  * @returns one entry per such package, in directory order; `[]` when every build is current
