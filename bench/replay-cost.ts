@@ -64,7 +64,13 @@
  * `--jit-main-thread` (the bench runs itself again under `--no-concurrent-recompilation`: V8 then
  * optimizes a function on the main thread, in the step that made it hot, instead of on its worker
  * threads while later steps run, which `process.cpuUsage()` (every thread) bills to whichever
- * configuration's step is running; see bench/README.md, "cost30").
+ * configuration's step is running; see bench/README.md, "cost30"),
+ * `--built` (our packages from their tsdown build, `packages/<name>/dist`, as a user's install runs
+ * them, instead of from `src` under tsx, whose esbuild `keepNames` adds a `__name(...)` call to each
+ * function or class our code creates, which LangChain's built JS does not pay; refused, naming
+ * `--built`, when a package's dist is missing or older than its src: run `pnpm build` first;
+ * bench/support/built.ts). The JSON's `code` says which was measured (`"src"` or `"built"`) and
+ * `codeModules` where each `@threadwise/*` package was loaded from.
  *
  * Configurations (each on its own thread; the model answers with the recorded assistant text):
  * - `none`: no middleware.
@@ -152,6 +158,7 @@ import { recall } from "@threadwise/recall";
 import { extractiveSummarizer, summarize } from "@threadwise/summarize";
 import { windowTrim } from "@threadwise/window-trim";
 import { type AgentMiddleware, createAgent, summarizationMiddleware } from "langchain";
+import { measuredCode } from "./support/built.js";
 import { benchArgs, printJson } from "./support/cli.js";
 import { BenchOptionError } from "./support/data-file.js";
 import { countGcKind } from "./support/gc-kinds.js";
@@ -453,8 +460,8 @@ if (cli.values.turbofan && !process.execArgv.includes(TURBOFAN_LOG_FLAG)) {
   } finally {
     rmSync(logfile, { force: true });
   }
-  // Our code: the packages' sources (tsx loads them from packages/*/src), the bench's own files left out.
-  const counts = turbofanCounts(log, (location) => /\/packages\/[^/]+\/src\//.test(location));
+  // Our code: the packages' sources (tsx loads them from packages/*/src) or, with `--built`, their dist; the bench's own files left out.
+  const counts = turbofanCounts(log, (location) => /\/packages\/[^/]+\/(src|dist)\//.test(location));
   const turbofan = { lane: CONFIGS[0]?.key, saver: cli.values.savers, ...counts, ourFunctions: counts.ourFunctions.slice(0, 40) };
   // `--log-deopt` also prints a `[bailout ...]` line per deoptimization on stdout: left out of the figures.
   const stdout = child.stdout
@@ -1276,7 +1283,12 @@ const summary = saverKinds.flatMap((kind) =>
   }),
 );
 
+const code = measuredCode();
 const figures = {
+  /** Which code of ours was measured: `src` under tsx (the default) or the packages' `built` dist (`--built`). */
+  code: code.code,
+  /** Where each `@threadwise/*` package was loaded from, repository-relative. */
+  codeModules: code.modules,
   machine: machineLine(),
   cpus: cpus().length,
   loadavg: loadavg(),
@@ -1294,7 +1306,7 @@ else {
   console.log(
     `\n${figures.machine}; load ${loadavg()
       .map((l) => l.toFixed(1))
-      .join(" ")}`,
+      .join(" ")}; our code: ${figures.code}`,
   );
   console.log("\nWhole replay (sum over every exchange):");
   console.table(replayRows.map((r) => ({ ...r, cpuMsPerStep: r.cpuMsPerStep.toFixed(1), bytesPerStep: Math.round(r.bytesPerStep) })));

@@ -7,15 +7,23 @@
  * one line naming the file and the first field that does not fit; so does an option value the run
  * cannot use (`BenchOptionError`: a `--conversation` the file lacks), naming the option. `--help` (or `-h`) prints the
  * benchmark's usage, the doc comment its file starts with, and exits 0 ({@link exitOnHelp}).
+ * `--built` runs the benchmark on the packages' tsdown build (`packages/<name>/dist`, what a user's
+ * install runs) instead of their `src` under tsx, and refuses (exit 2, `StaleBuildError` naming
+ * `--built`) when a package's dist is missing or older than its sources: see `built.ts`.
  */
 import { readFileSync } from "node:fs";
 import { resolve } from "node:path";
 import { type ParseArgsConfig, parseArgs } from "node:util";
+import { measuredCode, runBuiltIfAsked } from "./built.js";
 import { BenchDataError, BenchOptionError } from "./data-file.js";
 
 type Options = NonNullable<ParseArgsConfig["options"]>;
 
-const COMMON = { data: { type: "string" }, json: { type: "boolean", default: false } } as const;
+const COMMON = {
+  data: { type: "string" },
+  json: { type: "boolean", default: false },
+  built: { type: "boolean", default: false },
+} as const;
 
 /** What {@link benchArgs} returns; `values` is typed from the options given. */
 export interface BenchArgs<T extends Options> {
@@ -54,6 +62,8 @@ export function benchArgs<T extends Options = Record<never, never>>(defaultData:
   if (json) console.log = console.error;
   // A data file of the wrong kind ends the run with its one line (exit 2), not a stack trace.
   if (!process.listenerCount("uncaughtException")) process.on("uncaughtException", exitOnError);
+  // `--built`: refuse a stale build, else run again on the packages' dist (support/built.ts).
+  runBuiltIfAsked((values as { built?: boolean }).built === true);
   return { data, json, values, writesResults: !json && data === resolve(defaultData) };
 }
 
@@ -63,9 +73,17 @@ function exitOnError(error: Error): void {
   process.exit(refused ? 2 : 1);
 }
 
-/** Prints `figures` as indented JSON on stdout (the `--json` output). */
+/**
+ * Prints `figures` as indented JSON on stdout (the `--json` output). An object without a `code` key
+ * gets one first: which code of ours was measured, `"src"` (the packages' sources under tsx, the
+ * default) or `"built"` (their dist, `--built`; {@link measuredCode}).
+ */
 export function printJson(figures: unknown): void {
-  process.stdout.write(`${JSON.stringify(figures, null, 2)}\n`);
+  const document =
+    figures !== null && typeof figures === "object" && !Array.isArray(figures) && !("code" in figures)
+      ? { code: measuredCode().code, ...figures }
+      : figures;
+  process.stdout.write(`${JSON.stringify(document, null, 2)}\n`);
 }
 
 /**
