@@ -33,6 +33,12 @@
  * page then (`dbstat`; `(free)` for a page freed meanwhile), and the commits among them:
  * `walFramesPerStep` in the replay rows; the log is checkpointed at each reading instead of
  * automatically, so the run's CPU figures are not comparable with others; the bench's prune left out),
+ * `--wal-autocheckpoint <pages>` and `--sqlite-synchronous <OFF|NORMAL|FULL|EXTRA>` (SQLite: set on
+ * every lane's connection, LangChain's and threadwise's alike, to see what SQLite's automatic
+ * checkpoint and its syncs cost (with `--sql-cpu`, they fall in the `COMMIT` or autocommit statement
+ * that reaches the log's size); unset: the connection's defaults, 1000 pages and FULL (a fresh file
+ * switched to WAL keeps SQLite's FULL: the log synced at each commit); a run with
+ * either is not comparable with runs without; `--wal-autocheckpoint` is refused with `--wal-frames`),
  * `--step-cpu` (each replayed step's CPU ms, `stepCpuMs` in the replay rows, and for the archive
  * lanes the steps whose model call wrote to the archive, `archivingSteps`: to tell the steps that
  * archive from the others; with `--hooks`, each step's hook CPU too, `stepHooks`),
@@ -176,7 +182,15 @@ import {
   startProfile,
 } from "./support/profile.js";
 import { seedState } from "./support/seed-thread.js";
-import { AnswerModel, memoryTarget, postgresTarget, type StatementCpu, sqliteTarget, type Target } from "./support/step-savers.js";
+import {
+  AnswerModel,
+  memoryTarget,
+  postgresTarget,
+  type StatementCpu,
+  sqliteSettingsOf,
+  sqliteTarget,
+  type Target,
+} from "./support/step-savers.js";
 import { billThreads, readThreads, type ThreadCpu, threadCpuPerStep } from "./support/thread-cpu.js";
 import { turbofanCounts } from "./support/turbofan-log.js";
 import type { WalFrameCounts } from "./support/wal-frames.js";
@@ -198,6 +212,8 @@ const cli = benchArgs(LOCOMO_PATH, {
   "sql-statements": { type: "boolean", default: false },
   "sql-cpu": { type: "boolean", default: false },
   "wal-frames": { type: "boolean", default: false },
+  "wal-autocheckpoint": { type: "string" },
+  "sqlite-synchronous": { type: "string" },
   "step-cpu": { type: "boolean", default: false },
   "step-gc": { type: "boolean", default: false },
   "thread-cpu": { type: "boolean", default: false },
@@ -237,6 +253,15 @@ const THREAD_CPU = cli.values["thread-cpu"] === true;
  * `--lane-offset`: the rotated lane order of before session 63, starting at this lane (0: the first
  * configuration first at even exchanges, so at every summary exchange); unset: the balanced order.
  */
+/** `--wal-autocheckpoint`, `--sqlite-synchronous`: every SQLite lane's connection settings (diagnostics; see SqliteSettings). */
+const SQLITE_SETTINGS = sqliteSettingsOf({
+  walAutocheckpoint: cli.values["wal-autocheckpoint"],
+  synchronous: cli.values["sqlite-synchronous"],
+});
+if (SQLITE_SETTINGS.walAutocheckpoint !== undefined && cli.values["wal-frames"])
+  throw new Error(
+    "--wal-autocheckpoint with --wal-frames: the frame count checkpoints the log itself at each reading (automatic checkpoints off)",
+  );
 const LANE_OFFSET = cli.values["lane-offset"] === undefined ? undefined : Number(cli.values["lane-offset"]);
 if (LANE_OFFSET !== undefined && !Number.isInteger(LANE_OFFSET))
   throw new Error(`--lane-offset must be an integer (a lane to start the rotated order at), got ${cli.values["lane-offset"]}`);
@@ -505,6 +530,7 @@ async function openLane(kind: string, config: Config): Promise<{ target: Target;
       countStatements: cli.values["sql-statements"],
       timeStatements: cli.values["sql-cpu"],
       countWalFrames: cli.values["wal-frames"],
+      settings: SQLITE_SETTINGS,
     });
     if (!config.threadwiseSaver) return { target, checkpointer: target.saver };
     const db = (target.saver as unknown as { db: never }).db;

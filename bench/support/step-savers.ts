@@ -291,15 +291,57 @@ export async function memoryTarget(): Promise<Target> {
   };
 }
 
+/** SQLite's `synchronous` modes ({@link SqliteSettings.synchronous}). */
+const SYNCHRONOUS_MODES = ["OFF", "NORMAL", "FULL", "EXTRA"] as const;
+
+/**
+ * Connection settings of a bench's SQLite file, to see what SQLite's own work costs (diagnostics;
+ * a run with either is not comparable with runs without). Unset: the connection's defaults, as
+ * LangChain's SqliteSaver leaves them: `wal_autocheckpoint` 1000 pages, and `synchronous` FULL (the
+ * bench's files are fresh, switched to WAL by their connection, which keeps SQLite's FULL: the log
+ * is synced at each commit; a connection opening a file already in WAL gets better-sqlite3's
+ * `DEFAULT_WAL_SYNCHRONOUS`, NORMAL: synced at checkpoints only).
+ */
+export interface SqliteSettings {
+  /** `PRAGMA wal_autocheckpoint`: the log's pages after which a commit checkpoints it; 0: never. */
+  walAutocheckpoint?: number;
+  /** `PRAGMA synchronous`: when SQLite syncs the log (FULL: at each commit and checkpoint; NORMAL: at checkpoints; OFF: never). */
+  synchronous?: (typeof SYNCHRONOUS_MODES)[number];
+}
+
+/**
+ * {@link SqliteSettings} from the bench options `--wal-autocheckpoint <pages>` and
+ * `--sqlite-synchronous <mode>` (their strings, `undefined` when not given).
+ * @throws Error naming the option: pages not a whole number from 0, a mode not OFF, NORMAL, FULL
+ * or EXTRA (any case).
+ */
+export function sqliteSettingsOf(options: { walAutocheckpoint?: string; synchronous?: string }): SqliteSettings {
+  const settings: SqliteSettings = {};
+  if (options.walAutocheckpoint !== undefined) {
+    const pages = Number(options.walAutocheckpoint);
+    if (options.walAutocheckpoint.trim() === "" || !Number.isSafeInteger(pages) || pages < 0)
+      throw new Error(`--wal-autocheckpoint must be a whole number of pages from 0 (0: never), got "${options.walAutocheckpoint}"`);
+    settings.walAutocheckpoint = pages;
+  }
+  if (options.synchronous !== undefined) {
+    const mode = SYNCHRONOUS_MODES.find((name) => name === options.synchronous?.toUpperCase());
+    if (mode === undefined)
+      throw new Error(`--sqlite-synchronous must be one of ${SYNCHRONOUS_MODES.join(", ")}, got "${options.synchronous}"`);
+    settings.synchronous = mode;
+  }
+  return settings;
+}
+
 /**
  * A SqliteSaver on a fresh file in WAL mode. `countStatements`: the connection counts every
  * statement SQLite runs (better-sqlite3's `verbose` hook, which expands each statement's SQL with
  * its values, blobs included: CPU figures of such a run are not comparable with others).
  * `countWalFrames`: the WAL's frames are counted ({@link WalFrameCounter}; its checkpoints then
  * happen at each reading, between steps, so CPU figures of such a run are not comparable either).
+ * `settings`: {@link SqliteSettings} set on the connection before any write.
  */
 export async function sqliteTarget(
-  options: { countStatements?: boolean; timeStatements?: boolean; countWalFrames?: boolean } = {},
+  options: { countStatements?: boolean; timeStatements?: boolean; countWalFrames?: boolean; settings?: SqliteSettings } = {},
 ): Promise<Target> {
   const dir = mkdtempSync(join(tmpdir(), "threadwise-step-"));
   let statements = 0;
@@ -316,6 +358,8 @@ export async function sqliteTarget(
     : SqliteSaver.fromConnString(join(dir, "checkpoints.db"));
   const db = (saver as unknown as { db: Database.Database }).db;
   db.pragma("journal_mode = WAL");
+  if (options.settings?.walAutocheckpoint !== undefined) db.pragma(`wal_autocheckpoint = ${options.settings.walAutocheckpoint}`);
+  if (options.settings?.synchronous !== undefined) db.pragma(`synchronous = ${options.settings.synchronous}`);
   const cpu = options.timeStatements ? timeStatementsOf(db, () => pruning) : undefined;
   const counter = options.countWalFrames ? new WalFrameCounter(db) : undefined;
   // The counter's own statements (its `dbstat` read, its checkpoint) are not the replay's: not counted nor timed.
