@@ -2,8 +2,10 @@
  * Benchmarks on input they were not tuned on (session 65, data65): the blind held-out files of
  * session 65 are left out of the tools that read the committed data to tune; a tau-bench runs file
  * whose message content is an array of content parts (OpenAI-format and Anthropic-format exports)
- * is replayed as its string form would be, and a hostile one is refused naming the part. Small
- * files written here; English and Korean text.
+ * is replayed as its string form would be, and a hostile one is refused naming the part; a LoCoMo
+ * file with date lines in other formats, sessions out of order, speakers renamed mid-file and
+ * answers that are numbers or lists is read to figures or refused naming the field. Small files
+ * written here; English and Korean text.
  */
 import { mkdtempSync, writeFileSync } from "node:fs";
 import { tmpdir } from "node:os";
@@ -12,6 +14,7 @@ import { contentText } from "@threadwise/core";
 import { describe, expect, it } from "vitest";
 import { tauReplay } from "../bench/cost.js";
 import { BLIND_FIXTURES, isBlindFixture } from "../bench/support/blind.js";
+import { loadLocomo } from "../bench/support/locomo.js";
 import { loadTauRuns } from "../bench/support/tau-runs.js";
 import { replayScript, runMessages } from "../examples/support/tau-replay.js";
 import { refusal } from "./support/bench-refusal.js";
@@ -169,5 +172,113 @@ describe("a tau-bench run whose message content is content parts", () => {
       expect(error.message).not.toContain("\n");
       expect(error.message).toMatch(/^--data .*: not a tau-bench runs file: /);
     }
+  });
+});
+
+/** A LoCoMo file of one conversation (Mina and Theo, English and Korean) with `conversation` fields over the default ones. */
+function locomoFile(name: string, conversation: Record<string, unknown>, qa: unknown[] = QA): string {
+  const path = join(temp, name);
+  writeFileSync(path, JSON.stringify([{ sample_id: "m1", conversation: { ...CONVERSATION, ...conversation }, qa }]));
+  return path;
+}
+const turn = (speaker: string, dia_id: string, text: string) => ({ speaker, dia_id, text });
+const CONVERSATION = {
+  speaker_a: "Mina",
+  speaker_b: "Theo",
+  session_1_date_time: "1:56 pm on 8 May, 2023",
+  session_1: [
+    turn("Mina", "D1:1", "I moved to Daejeon for a battery lab job."),
+    turn("Theo", "D1:2", "대전 어때요? 연구소 일은 재밌어요?"),
+  ],
+  session_2_date_time: "2:10 pm on 20 June, 2023",
+  session_2: [turn("Mina", "D2:1", "저 다음 달에 부산으로 출장 가요."), turn("Theo", "D2:2", "My sister lives in Busan.")],
+  session_3_date_time: "9:00 am on 2 July, 2023",
+  session_3: [turn("Mina", "D3:1", "I joined a startup in Pangyo. 판교로 이직했어요."), turn("Theo", "D3:2", "축하해요!")],
+};
+const QA = [
+  { question: "Where did Mina move? 민아는 어디로 이사했어요?", answer: "Daejeon", evidence: ["D1:1"], category: 4 },
+  { question: "Where does Theo's sister live?", answer: "Busan", evidence: ["D2:2"], category: 4 },
+];
+
+describe("a LoCoMo file the benches were not tuned on", () => {
+  it("keeps a date line in any format as written (the benches place it as the turn's timestamp)", () => {
+    for (const dates of [
+      ["2023-05-08", "2023-06-20", "2023-07-02"],
+      ["8 May, 2023", "20 June, 2023", "2 July, 2023"],
+      ["2023년 5월 8일", "2023년 6월 20일 화요일 오후 2:10", "2023.07.02 (일)"],
+    ]) {
+      const path = locomoFile(`dates-${dates[0]}.json`, Object.fromEntries(dates.map((d, i) => [`session_${i + 1}_date_time`, d])));
+      const [conversation] = loadLocomo(path);
+      expect(conversation?.turns.map((t) => t.dateTime)).toEqual(dates.flatMap((d) => [d, d]));
+    }
+    // Absent or null: no date line (recall and user-memory then place the turn by order alone).
+    const [none] = loadLocomo(locomoFile("dates-none.json", { session_1_date_time: null, session_2_date_time: undefined }));
+    expect(none?.turns.map((t) => t.dateTime).slice(0, 4)).toEqual(["", "", "", ""]);
+  });
+
+  it("refuses a date line that is not a string, naming it (it was read as `20230620` or `[object Object]`)", () => {
+    for (const [date, received] of [
+      [20230620, "number"],
+      [{ year: 2023, month: 6, day: 20 }, "object"],
+      [["2023-06-20"], "array"],
+    ] as const) {
+      const error = refusal(() => loadLocomo(locomoFile(`date-${received}.json`, { session_2_date_time: date })));
+      expect(error.field).toBe("[0].conversation.session_2_date_time");
+      expect(error.message).toContain(`a string, received ${received}`);
+    }
+  });
+
+  it("reads sessions by their numbers whatever their order in the file, their dates or gaps", () => {
+    const inOrder = loadLocomo(locomoFile("in-order.json", {}))[0]?.turns;
+    const { session_1, session_2, session_3, session_1_date_time, session_2_date_time, session_3_date_time } = CONVERSATION;
+    const path = join(temp, "out-of-order.json");
+    const shuffled = {
+      speaker_a: "Mina",
+      speaker_b: "Theo",
+      session_3,
+      session_3_date_time,
+      session_1_date_time,
+      session_2,
+      session_1,
+      session_2_date_time,
+    };
+    writeFileSync(path, JSON.stringify([{ sample_id: "m1", conversation: shuffled, qa: QA }]));
+    expect(loadLocomo(path)[0]?.turns).toEqual(inOrder);
+    // Dates that run backwards are kept as written, the sessions in number order.
+    const backwards = loadLocomo(
+      locomoFile("backwards.json", { session_1_date_time: "2 July, 2023", session_3_date_time: "8 May, 2023" }),
+    )[0];
+    expect(backwards?.turns.map((t) => `${t.diaId} ${t.dateTime}`)).toEqual([
+      "D1:1 2 July, 2023",
+      "D1:2 2 July, 2023",
+      "D2:1 2:10 pm on 20 June, 2023",
+      "D2:2 2:10 pm on 20 June, 2023",
+      "D3:1 8 May, 2023",
+      "D3:2 8 May, 2023",
+    ]);
+  });
+
+  it("refuses a speaker renamed mid-file, naming the turn, and two speakers of one name, naming speaker_b", () => {
+    const renamed = locomoFile("renamed.json", {
+      session_3: [turn("민아", "D3:1", "판교로 이직했어요."), turn("Theo", "D3:2", "축하해요!")],
+    });
+    const error = refusal(() => loadLocomo(renamed));
+    expect(error.field).toBe("[0].conversation.session_3[0].speaker");
+    expect(error.message).toContain('"민아" is neither speaker_a ("Mina") nor speaker_b ("Theo")');
+    // Was: refused at the first of Theo's turns as "neither speaker_a (Mina) nor speaker_b (Mina)",
+    // or, when every turn is Mina's, read as a conversation of one speaker.
+    for (const session_1 of [CONVERSATION.session_1, [turn("Mina", "D1:1", "메모: 첼로 줄 사기")]]) {
+      const same = refusal(() =>
+        loadLocomo(locomoFile(`same-${session_1.length}.json`, { speaker_b: "Mina", session_1, session_2: [], session_3: [] })),
+      );
+      expect(same.field).toBe("[0].conversation.speaker_b");
+      expect(same.message).toContain('"Mina" is also speaker_a');
+    }
+  });
+
+  it("keeps an answer that is a number, a list or an object as it is (no bench reads it as text)", () => {
+    const answers = [3, ["Busan", "부산"], { city: "Busan" }, true];
+    const qa = answers.map((answer, i) => ({ ...QA[i % 2], answer }));
+    expect(loadLocomo(locomoFile("answers.json", {}, qa))[0]?.qa.map((q) => q.answer)).toEqual(answers);
   });
 });
