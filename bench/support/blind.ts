@@ -19,6 +19,11 @@ export const BLIND_FIXTURES: readonly string[] = [
   "english-heldout19",
   "korean-facts-heldout26",
   "english-facts-heldout13",
+  // Session 65 (data65).
+  "korean-heldout20",
+  "english-heldout20",
+  "korean-facts-heldout27",
+  "english-facts-heldout14",
 ];
 
 /**

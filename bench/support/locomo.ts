@@ -190,10 +190,15 @@ const LOCOMO_KIND = "LoCoMo-format file";
 /**
  * Loads every conversation of the file.
  *
+ * Sessions are read in the order of their numbers, whatever their order in the file or their
+ * dates; a date line is kept as written, in any format (`session_N_date_time` absent or `null`:
+ * `""`); a QA item's `answer` may be any JSON value (a number, a list).
+ *
  * @throws BenchDataError (`bench/support/data-file.ts`) naming the first field that does not fit
- *   the LoCoMo format (`[0].conversation: expected object`, `[0].conversation.session_1[2].text`),
- *   a sample id used twice (`[1].sample_id`) or a turn id used twice in a conversation
- *   (`[0].conversation.session_2[0].dia_id`, `D01:1` and `D1:1` being one id)
+ *   the LoCoMo format (`[0].conversation: expected object`, `[0].conversation.session_1[2].text`,
+ *   `[0].conversation.session_2_date_time` that is not a string, `[0].conversation.speaker_b` that
+ *   is speaker_a's name), a sample id used twice (`[1].sample_id`) or a turn id used twice in a
+ *   conversation (`[0].conversation.session_2[0].dia_id`, `D01:1` and `D1:1` being one id)
  */
 export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   const raw = readDataFile(locomoFileShape, path, LOCOMO_KIND);
@@ -208,6 +213,14 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
   });
   return raw.map((sample, s) => {
     const conv = sample.conversation as Record<string, unknown>;
+    // The replay tells the user from the model by speaker: under one name every turn would be the user's.
+    if (conv.speaker_a === conv.speaker_b)
+      throw new BenchDataError(
+        path,
+        LOCOMO_KIND,
+        `[${s}].conversation.speaker_b`,
+        `${JSON.stringify(conv.speaker_b)} is also speaker_a: the two speakers need two names`,
+      );
     const turns: LocomoTurn[] = [];
     // A turn id is a replayed message's id and what evidence names: two turns under one id would
     // be one message to the reducer and one hit for either.
@@ -218,7 +231,17 @@ export function loadLocomo(path = LOCOMO_PATH): LocomoConversation[] {
     if (sessionKeys.length === 0) checkShape(z.array(locomoTurnShape), undefined, path, LOCOMO_KIND, [s, "conversation", "session_1"]);
     for (const key of sessionKeys) {
       const session = Number(key.slice(8));
-      const dateTime = String(conv[`${key}_date_time`] ?? "");
+      // A date line in any format is kept as written (`2023-05-08`, `8 May, 2023`, `2023년 5월 8일`);
+      // another type would be read as `20230508` or `[object Object]`.
+      const date = conv[`${key}_date_time`];
+      if (date !== undefined && date !== null && typeof date !== "string")
+        throw new BenchDataError(
+          path,
+          LOCOMO_KIND,
+          `[${s}].conversation.${key}_date_time`,
+          `expected the session's date line, a string, received ${Array.isArray(date) ? "array" : typeof date}`,
+        );
+      const dateTime = date ?? "";
       for (const [t, turn] of checkShape(z.array(locomoTurnShape), conv[key], path, LOCOMO_KIND, [s, "conversation", key]).entries()) {
         // The replay tells the user from the model by speaker: a third name would be read as the model.
         if (turn.speaker !== conv.speaker_a && turn.speaker !== conv.speaker_b)

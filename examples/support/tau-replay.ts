@@ -59,7 +59,8 @@ export interface ReplayScript {
  * Loads recorded runs (default: the committed slice): tau-bench's results format, a JSON array of
  * `{ task_id, trial, reward, traj: [{ role, content, tool_calls?, tool_call_id? }] }`, read and
  * checked whole by the benchmarks' loader (`loadTauRuns`, bench/support/tau-runs.ts): each message
- * of a known role, each tool call's arguments a JSON object; `reward` 0 where a run has none.
+ * of a known role, each tool call's arguments a JSON object; `reward` 0 where a run has none; a
+ * content given as content parts read into a string, tool calls and tool messages.
  *
  * @throws BenchDataError naming the file and the first entry that does not fit
  *   (`[1].traj[3].tool_calls[0].function.arguments`; `[0].traj` for a LoCoMo file)
