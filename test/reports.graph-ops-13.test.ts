@@ -1,0 +1,136 @@
+/**
+ * Public reports on resuming several waiting interrupts at once, on a thread the stack windows,
+ * summarizes and (archive on) archives. `memoryStack` (window 4, summary at 6), English and Korean,
+ * archive off and on; oracle: plain `createAgent` on a `MemorySaver`, and report-agent's
+ * `expectAccepted` on every request the stack sent.
+ *
+ * - https://github.com/ag-ui-protocol/ag-ui/issues/2178 "multi-interrupt resume rejected by
+ *   LangGraph 1.x id-keyed resume requirement" (a client folds several answers into one resume value
+ *   that is not keyed by interrupt id) and https://github.com/langchain-ai/langgraph/issues/6533
+ *   (parallel interrupts' resume values routed to the wrong tool): two parallel calls of a tool that
+ *   asks the user, beside a `lookup`, after six turns. Resumed first with a map naming one interrupt
+ *   only, then the user gives up and sends a new message instead of the other answer; asked again,
+ *   both resumed with one bare value (LangGraph.js takes it for every waiting interrupt, where
+ *   Python's refuses it). At each step the stack's outcome, what still waits and the results read
+ *   back are plain's, the thread reads as plain's, and every request the stack sent, the one after
+ *   the abandoned question included (calls with no result in the thread), passes the strict
+ *   validators. No bug of ours.
+ */
+import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { tool } from "@langchain/core/tools";
+import { Command, interrupt } from "@langchain/langgraph";
+import { messageText } from "@threadwise/core";
+import { describe, expect, it } from "vitest";
+import { z } from "zod/v4";
+import {
+  callsOnWord,
+  expectAccepted,
+  expectSameThread,
+  GRAPH_OPS_CASES,
+  GRAPH_OPS_TEXT,
+  graphOpsAgents,
+  graphOpsLabel,
+  graphOpsPair,
+  outcome,
+  warmGraphOps,
+} from "./support/report-agent.js";
+
+/** Asks the user about a seat (one `interrupt()`). */
+const seat = tool(async ({ seat }: { seat: string }) => `seat ${seat}: ${String(interrupt({ seat }))}`, {
+  name: "seat",
+  description: "Ask the user about a seat.",
+  schema: z.object({ seat: z.string() }),
+});
+
+/** `SEATS <rest>`: `seat` twice (1A, 2B) and a `lookup`, in parallel. */
+const seatsOn = callsOnWord("SEATS", (_rest, n) => [
+  { id: `seat_${n}_1A`, name: "seat", args: { seat: "1A" } },
+  { id: `seat_${n}_2B`, name: "seat", args: { seat: "2B" } },
+  { id: `lookup_${n}`, name: "lookup", args: { n: 2 } },
+]);
+
+const T = {
+  en: {
+    ask: "SEATS for the Busan train",
+    again: "SEATS again for the Busan train, please",
+    bare: "fine",
+    first: "1A is good",
+    drop: "Forget the seats, what time is it in Seoul?",
+  },
+  ko: {
+    ask: "SEATS 부산행 기차",
+    again: "SEATS 부산행 기차 다시 부탁해요",
+    bare: "좋아요",
+    first: "1A 좋아요",
+    drop: "좌석은 됐고, 서울은 지금 몇 시예요?",
+  },
+} as const;
+
+interface Snapshot {
+  tasks: Array<{ interrupts: Array<{ id: string; value: { seat: string } }> }>;
+  values: { messages?: BaseMessage[] };
+}
+
+const pending = (s: Snapshot) => s.tasks.flatMap((task) => task.interrupts);
+
+describe.each(GRAPH_OPS_CASES)("public reports, graph operations 13 (%o)", (c) => {
+  const t = T[c.lang];
+
+  it(`ag-ui#2178, langgraph#6533: two waiting interrupts, one resumed by id then abandoned for a new message, then both by a bare value; outcomes, waits and thread are plain's (${graphOpsLabel(c)})`, async () => {
+    const a = graphOpsAgents({ ...c, tools: [seat], more: seatsOn });
+    const cfg = { configurable: { thread_id: `multi-resume-${c.lang}-${c.archive}` } };
+    const seen: Record<string, unknown[]> = { agent: [], plain: [] };
+    for (const [name, target] of graphOpsPair(a)) {
+      const log = seen[name] as unknown[];
+      await warmGraphOps(target, c.lang, cfg);
+      const waits = async () =>
+        pending((await target.getState(cfg)) as unknown as Snapshot)
+          .map((i) => i.value.seat)
+          .sort();
+      await target.invoke({ messages: [new HumanMessage(t.ask)] }, cfg);
+      log.push(await waits());
+      // One of the two interrupts answered by its id: the other still waits.
+      const asked = pending((await target.getState(cfg)) as unknown as Snapshot);
+      const first = asked.find((i) => i.value.seat === "1A");
+      log.push(await outcome(target.invoke(new Command({ resume: first ? { [first.id]: t.first } : t.first }), cfg)));
+      log.push(await waits());
+      const seatResults = async () =>
+        ((await target.getState(cfg)).values.messages ?? [])
+          .filter((m) => m.getType() === "tool")
+          .map((m) => messageText(m))
+          .filter((text) => text.startsWith("seat "));
+      log.push(await seatResults());
+      // The user leaves the other question and asks something else: its call stays without a result.
+      await target.invoke({ messages: [new HumanMessage(t.drop)] }, cfg);
+      log.push(await waits());
+      // Asked again (other call ids), both waiting interrupts resumed with one bare value.
+      await target.invoke({ messages: [new HumanMessage(t.again)] }, cfg);
+      log.push(await waits());
+      log.push(await outcome(target.invoke(new Command({ resume: t.bare }), cfg)));
+      log.push(await waits());
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
+      log.push(await seatResults());
+    }
+    expect(seen.agent).toEqual(seen.plain);
+    // What the steps gave (LangGraph.js 1.7.3, plain's too): the id-keyed answer ran 1A's call (its
+    // result is read back) while the snapshot still lists both interrupts (as langgraph#6956); the
+    // new message starts from the step's checkpoint, so that result, a pending write of a step 2B
+    // never finished, is dropped with 2B's question; a bare value resumes both waiting interrupts.
+    expect(seen.agent).toEqual([
+      ["1A", "2B"],
+      "ok",
+      ["1A", "2B"],
+      [`seat 1A: ${t.first}`],
+      [],
+      ["1A", "2B"],
+      "ok",
+      [],
+      [`seat 1A: ${t.bare}`, `seat 2B: ${t.bare}`],
+    ]);
+    await expectSameThread(a, cfg.configurable.thread_id);
+    expectAccepted(a.m);
+    // The last request (after the abandoned question) went out and ends with the user's question.
+    const last = a.m.calls.at(-1) as { messages: BaseMessage[] };
+    expect(messageText(last.messages.at(-1) as BaseMessage)).toContain(GRAPH_OPS_TEXT[c.lang].after);
+  });
+});
