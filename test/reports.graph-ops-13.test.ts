@@ -15,6 +15,14 @@
  *   back are plain's, the thread reads as plain's, and every request the stack sent, the one after
  *   the abandoned question included (calls with no result in the thread), passes the strict
  *   validators. No bug of ours.
+ * - https://github.com/langchain-ai/langgraphjs/pull/2179 (its Python fixes,
+ *   https://github.com/langchain-ai/langgraph/pull/7498 "time travel when going back to interrupt
+ *   node" and https://github.com/langchain-ai/langgraph/pull/7038: a replay reused the cached
+ *   resume value, so the interrupt did not fire again, and a later resume loaded the original
+ *   run's state): the same two questions answered, a turn after, then a replay (`invoke(null)` at
+ *   the checkpoint where both waited, found by `getStateHistory`) and a different answer. The
+ *   replay asks again (no stale answer), the resume answers the fork, and the results, the thread
+ *   and every request are as plain's (archive on: the thread read back with its archived part).
  */
 import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
@@ -132,5 +140,50 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 13 (%o)", (c) =
     // The last request (after the abandoned question) went out and ends with the user's question.
     const last = a.m.calls.at(-1) as { messages: BaseMessage[] };
     expect(messageText(last.messages.at(-1) as BaseMessage)).toContain(GRAPH_OPS_TEXT[c.lang].after);
+  });
+
+  it(`langgraphjs#2179, langgraph#7498: a replay from the checkpoint where two interrupts waited asks again, and a new answer resumes the fork, as plain's (${graphOpsLabel(c)})`, async () => {
+    const a = graphOpsAgents({ ...c, tools: [seat], more: seatsOn });
+    const threadId = `replay-interrupt-${c.lang}-${c.archive}`;
+    const cfg = { configurable: { thread_id: threadId } };
+    const seen: Record<string, unknown[]> = { agent: [], plain: [] };
+    for (const [name, target] of graphOpsPair(a)) {
+      const log = seen[name] as unknown[];
+      const waits = async () =>
+        pending((await target.getState(cfg)) as unknown as Snapshot)
+          .map((i) => i.value.seat)
+          .sort();
+      await warmGraphOps(target, c.lang, cfg);
+      await target.invoke({ messages: [new HumanMessage(t.ask)] }, cfg);
+      await target.invoke(new Command({ resume: t.bare }), cfg);
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].after)] }, cfg);
+      // The newest checkpoint whose tasks wait on an interrupt: where both questions were asked.
+      let asked: string | undefined;
+      for await (const snapshot of target.getStateHistory(cfg)) {
+        const interrupts = pending(snapshot as unknown as Snapshot);
+        if (interrupts.length > 0) {
+          asked = snapshot.config.configurable?.checkpoint_id as string;
+          break;
+        }
+      }
+      log.push(asked !== undefined);
+      log.push(await outcome(target.invoke(null, { configurable: { thread_id: threadId, checkpoint_id: asked } })));
+      log.push(await waits());
+      log.push(await outcome(target.invoke(new Command({ resume: t.first }), cfg)));
+      log.push(await waits());
+      await target.invoke({ messages: [new HumanMessage(GRAPH_OPS_TEXT[c.lang].turn(9))] }, cfg);
+      log.push(
+        ((await target.getState(cfg)).values.messages ?? [])
+          .filter((m) => m.getType() === "tool")
+          .map((m) => messageText(m))
+          .filter((text) => text.startsWith("seat ")),
+      );
+    }
+    expect(seen.agent).toEqual(seen.plain);
+    // The replay asked both questions again; the new answer, not the first run's, went to the fork.
+    expect(seen.agent?.slice(0, 5)).toEqual([true, "ok", ["1A", "2B"], "ok", []]);
+    expect(seen.agent?.[5]).toEqual([`seat 1A: ${t.first}`, `seat 2B: ${t.first}`]);
+    await expectSameThread(a, threadId);
+    expectAccepted(a.m);
   });
 });
