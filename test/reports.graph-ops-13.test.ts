@@ -23,11 +23,19 @@
  *   the checkpoint where both waited, found by `getStateHistory`) and a different answer. The
  *   replay asks again (no stale answer), the resume answers the fork, and the results, the thread
  *   and every request are as plain's (archive on: the thread read back with its archived part).
+ * - https://github.com/langchain-ai/langgraphjs/issues/1316 "Agent node cannot intercept messages
+ *   normally after combining trimMessage" (a pre-model hook returned `trimMessages`' output, and the
+ *   model still got every message): a `beforeModel` middleware of the user's, after the stack's,
+ *   returning `{ messages: trimMessages(state.messages, last 5, startOn human) }`, over eight turns
+ *   with parallel calls. The messages reducer merges the returned subset by id, so nothing is
+ *   dropped from the thread (plain's and the stack's read the same, archive part included), and the
+ *   stack's requests stay windowed and accepted. No bug of ours (LangChain's documented reducer).
  */
-import { type BaseMessage, HumanMessage } from "@langchain/core/messages";
+import { type BaseMessage, HumanMessage, trimMessages } from "@langchain/core/messages";
 import { tool } from "@langchain/core/tools";
 import { Command, interrupt } from "@langchain/langgraph";
 import { messageText } from "@threadwise/core";
+import { createMiddleware } from "langchain";
 import { describe, expect, it } from "vitest";
 import { z } from "zod/v4";
 import {
@@ -185,5 +193,42 @@ describe.each(GRAPH_OPS_CASES)("public reports, graph operations 13 (%o)", (c) =
     expect(seen.agent?.[5]).toEqual([`seat 1A: ${t.first}`, `seat 2B: ${t.first}`]);
     await expectSameThread(a, threadId);
     expectAccepted(a.m);
+  });
+
+  it(`langgraphjs#1316: a user's beforeModel hook returning trimMessages' output as messages drops nothing from the thread, as plain's (${graphOpsLabel(c)})`, async () => {
+    const trimmedBy: Record<string, number[]> = { agent: [], plain: [] };
+    let who = "agent";
+    const trimHook = () => [
+      createMiddleware({
+        name: "test/trim-hook",
+        beforeModel: async (state) => {
+          const trimmed = await trimMessages(state.messages, {
+            maxTokens: 5,
+            tokenCounter: (messages) => messages.length,
+            strategy: "last",
+            startOn: "human",
+          });
+          trimmedBy[who]?.push(trimmed.length);
+          return { messages: trimmed };
+        },
+      }),
+    ];
+    const a = graphOpsAgents({ ...c, middleware: trimHook });
+    const threadId = `trim-hook-${c.lang}-${c.archive}`;
+    const cfg = { configurable: { thread_id: threadId } };
+    for (const [name, target] of graphOpsPair(a)) {
+      who = name;
+      await warmGraphOps(target, c.lang, cfg, 3);
+      await target.invoke({ messages: [new HumanMessage(`${GRAPH_OPS_TEXT[c.lang].turn(4)}\nPARALLEL 2`)] }, cfg);
+      await warmGraphOps(target, c.lang, cfg, 4, 5);
+    }
+    // The hook ran and cut (its output shorter than the thread) on both.
+    expect(trimmedBy.agent?.length).toBeGreaterThan(0);
+    expect(Math.min(...(trimmedBy.plain ?? []))).toBeLessThan((await a.plain.getState(cfg)).values.messages?.length ?? 0);
+    await expectSameThread(a, threadId);
+    expectAccepted(a.m);
+    // The stack's last request is its window (shorter than plain's, which sends the whole thread).
+    const last = (m: { calls: unknown[] }) => (m.calls.at(-1) as { messages: BaseMessage[] }).messages.length;
+    expect(last(a.m)).toBeLessThan(last(a.plainModel));
   });
 });
