@@ -102,3 +102,77 @@ describe("breaker64: streamEvents v1 on a parent graph with the stack's agent as
     expect(events.some((event) => event.event === "on_chain_start" && event.name === "model_request")).toBe(true);
   });
 });
+
+// breaker65: the check above reads the graph streamEvents is called on, so an agent invoked from
+// inside a parent's function node (`addNode("agent", (state, config) => agent.invoke(state, config))`),
+// or a nested agent under a parent without its own hideMemoryState call, still hung v1 (no event
+// after the agent's start, no error). The agent's own `stream` (which `invoke` calls) now finds the
+// v1 log handler in the callbacks it is run with and throws, so the parent's stream ends with the
+// typed error; a v1 call whose filters leave the agent's slashed nodes out streams as before.
+describe("breaker65: streamEvents v1 of a parent that runs the stack's agent from a node", () => {
+  const stackAgent = () => hideMemoryState(createAgent({ model: scriptedModel(() => "Noted."), tools: [], ...memoryStack({ env: {} }) }));
+  const withFunctionNode = (agent: ReturnType<typeof stackAgent>) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("agent", async (state, config) => agent.invoke({ messages: state.messages }, config))
+      .addEdge(START, "agent")
+      .addEdge("agent", END)
+      .compile({ checkpointer: new MemorySaver() });
+  const withSubgraph = (agent: ReturnType<typeof stackAgent>) =>
+    new StateGraph(MessagesAnnotation)
+      .addNode("agent", agent.graph as never)
+      .addEdge(START, "agent")
+      .addEdge("agent", END)
+      .compile({ checkpointer: new MemorySaver() });
+  /** Reads `stream` to its end; the error it ended with, if any. */
+  const errorOf = async (stream: AsyncIterable<unknown>): Promise<unknown> => {
+    try {
+      for await (const _ of stream);
+    } catch (error) {
+      return error;
+    }
+    return undefined;
+  };
+  const parents = [
+    ["a function node, the parent wrapped too", (agent: ReturnType<typeof stackAgent>) => hideMemoryState(withFunctionNode(agent))],
+    ["a function node, the parent not wrapped", withFunctionNode],
+    ["the agent's graph as a node, the parent not wrapped", withSubgraph],
+  ] as const;
+
+  for (const [where, parentOf] of parents) {
+    for (const [language, text] of [
+      ["en", "I live in Busan."],
+      ["ko", "저는 부산에 살아요."],
+    ] as const) {
+      it(`${where}: the stream ends with ThreadwiseConfigError naming streamEvents.version (${language})`, async () => {
+        const parent = parentOf(stackAgent());
+        const thrown = await errorOf(
+          parent.streamEvents({ messages: [new HumanMessage(text)] }, { configurable: { thread_id: `fn-${language}` }, version: "v1" }),
+        );
+        expect(ThreadwiseConfigError.isInstance(thrown)).toBe(true);
+        expect((thrown as ThreadwiseConfigError).option).toBe("streamEvents.version");
+        expect((thrown as Error).message).toContain("threadwise/turn-admission.before_agent");
+        expect((thrown as Error).message).toContain('"v2"');
+      });
+    }
+  }
+
+  it("a function node, v1 with includeNames: ['model_request'] (the slashed nodes not logged) streams that node's events to its end", async () => {
+    const parent = withFunctionNode(stackAgent());
+    const events: Array<{ event: string; name: string }> = [];
+    for await (const event of parent.streamEvents(
+      input,
+      { configurable: { thread_id: "fn-filtered" }, version: "v1" },
+      { includeNames: ["model_request"] },
+    ))
+      events.push(event);
+    expect(events.map((event) => `${event.event}:${event.name}`)).toEqual(["on_chain_start:model_request", "on_chain_end:model_request"]);
+  });
+
+  it("a function node, v2: streams to its end, the agent's turn admission run among the events", async () => {
+    const parent = withFunctionNode(stackAgent());
+    const events: Array<{ event: string; name: string }> = [];
+    for await (const event of parent.streamEvents(input, { configurable: { thread_id: "fn-v2" }, version: "v2" })) events.push(event);
+    expect(events.at(-1)).toMatchObject({ event: "on_chain_end", name: "LangGraph" });
+    expect(events.some((event) => event.name === "threadwise/turn-admission.before_agent")).toBe(true);
+  });
+});

@@ -12,7 +12,9 @@
  * with one of the two parallel calls' results removed after (`review-left`, drawn after `as-node`), and an import of 300 or 1,000 messages whose parallel calls
  * lack some answers (a `bulk` operation with `unanswered`, drawn after `review-left`), and turns sent as
  * `Command({ update, goto: "model_request" })` (`goto`; no `beforeAgent` hook runs), and in the archive part updates carrying
- * two messages with one id, fresh, hot or archived (`dup-ids`, drawn last); besides edits by id (hot and archived),
+ * two messages with one id, fresh, hot or archived (`dup-ids`), and in both parts the state written as a middleware's
+ * `afterModel` node (`updateState(head, { messages: [a call] }, "test/edit-outer-probe.after_model")`, or the
+ * inner probe's) then resumed with `invoke(null)` (`as-middleware`, drawn last); besides edits by id (hot and archived),
  * removals, rewrites, forks, replays, history walks, human-in-the-loop.
  * - `[windowTrim(), summarize(), tokenCap()]` on a MemorySaver (processes A and B): every model
  *   call equals what a fresh process computes from the stored state and passes the strict provider
@@ -32,6 +34,7 @@ import { formatArchiveTallies, runArchiveProperty } from "./support/archive-prop
 import {
   afterStackOpsArb,
   archiveCaseArb,
+  asMiddlewareOpsArb,
   breakerCaseArb,
   configArb,
   editCaseArb,
@@ -82,6 +85,7 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       onCase: caseClock("three-stack"),
       arbitraries: { cases: breakerCaseArb(editCaseArb, ["memory"]), configs: threeStackArb },
       afterStack: afterStackOpsArb,
+      lastOps: asMiddlewareOpsArb,
     });
     console.log(
       `[stack.fuzz] three-stack seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatTallies(tallies)}`,
@@ -105,6 +109,8 @@ describe("the breaker's fuzz: bulk imports, interrupted runs, concurrent invokes
       afterStack: afterStackOpsArb,
       // Updates carrying two messages with one id (fresh, hot or archived), drawn after the rest.
       duplicateIds: true,
+      // The state written as a middleware's node, then resumed (drawn after all the rest).
+      lastOps: asMiddlewareOpsArb,
     });
     console.log(
       `[stack.fuzz] archive seed=${SEED} runs=${RUNS} (replay: STACK_FUZZ_SEED=${SEED} STACK_FUZZ_CASE=<n>)\n${formatArchiveTallies(tallies)}\n${formatTallies(tallies.served)}`,

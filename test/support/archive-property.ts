@@ -181,10 +181,13 @@ export async function runArchiveProperty(
      * a seed draws the cases, stacks and other operations it drew without them.
      */
     duplicateIds?: boolean;
+    /** Operations drawn after every other (`asMiddlewareOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
+    lastOps?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<{ tallies: ArchiveTallies; failures: ArchiveFailure[] }> {
   const afterStack: fc.Arbitrary<Array<[number, Op]>> = options.afterStack ?? fc.constant([]);
-  const extra = options.duplicateIds ? fc.tuple(afterStack, dupIdOpsArb).map(([ops, dups]) => [...ops, ...dups]) : afterStack;
+  const drawn = options.duplicateIds ? fc.tuple(afterStack, dupIdOpsArb).map(([ops, dups]) => [...ops, ...dups]) : afterStack;
+  const extra = options.lastOps ? fc.tuple(drawn, options.lastOps).map(([ops, last]) => [...ops, ...last]) : drawn;
   const cases = fc.sample(fc.tuple(options.cases ?? archiveCaseArb, archiveConfigArb, extra), {
     seed: options.seed,
     numRuns: options.runs,

@@ -373,6 +373,15 @@ export type Op =
    */
   | { kind: "as-node"; by: Process; turn: TurnSpec; how: "call" | "input" | "supersteps"; calls: number; copy: boolean }
   /**
+   * The state written as a middleware's node (not LangChain's `model_request`): an AI message calling
+   * `lookup` `calls` times in parallel, by `updateState(head, { messages }, asNode)` with the outer or
+   * the inner probe's `afterModel` node (`test/edit-outer-probe.after_model`: the last hook before the
+   * route to the tools, so every other `afterModel` hook, humanInTheLoop's included, is skipped;
+   * `test/edit-inner-probe.after_model`: the first, so the others run), then `invoke(null)`: the tools
+   * run and the model answers. Drawn by the breaker's fuzz last (`asMiddlewareOpsArb`).
+   */
+  | { kind: "as-middleware"; by: Process; turn: TurnSpec; node: "outer" | "inner"; calls: number }
+  /**
    * A review left waiting (humanInTheLoop on `book`, called in parallel with `lookup`, neither run yet),
    * then: `new-turn`, the client sends the turn's user message instead of a resume (the calls stay
    * unanswered in the thread); `edit`, the client replaces the waiting AI message by id with
@@ -422,6 +431,7 @@ export const BREAKER_OPS: readonly OpKind[] = [
   "review-left",
   "goto",
   "dup-ids",
+  "as-middleware",
 ];
 export const OP_KINDS: readonly OpKind[] = [
   "turn",
@@ -781,6 +791,25 @@ export const danglingImportOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
 export const gotoOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
   fc.tuple(fc.nat(), fc.record({ kind: fc.constant("goto" as const), by: processArb, turn: turnArb })),
   { maxLength: 2 },
+);
+
+/**
+ * Where and which `as-middleware` operation a breaker case gets: none or one, drawn after every other
+ * draw of the case (`runProperty`'s and `runArchiveProperty`'s `lastOps`), so a seed's cases, stacks
+ * and other operations are those it drew before it existed.
+ */
+export const asMiddlewareOpsArb: fc.Arbitrary<Array<[number, Op]>> = fc.array(
+  fc.tuple(
+    fc.nat(),
+    fc.record({
+      kind: fc.constant("as-middleware" as const),
+      by: processArb,
+      turn: turnArb,
+      node: fc.constantFrom("outer" as const, "inner" as const),
+      calls: fc.integer({ min: 1, max: 3 }),
+    }),
+  ),
+  { maxLength: 1 },
 );
 
 /** The operations the breaker's fuzz draws after its stack: `as-node`, `review-left`, an import of calls lacking answers, then `goto` (one draw after the other). */

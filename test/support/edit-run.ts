@@ -1196,6 +1196,28 @@ export async function runCase(
       await settle(agents[op.by]);
       // The resumed run went on from the written state: its model answered (the injected calls' results, or the turn).
       if (calls.length === before) opMismatches.push(`op ${opIndex} as-node (${op.how}): invoke(null) called no model`);
+    } else if (op.kind === "as-middleware") {
+      const t = turnNo;
+      turnNo += 1;
+      const node = op.node === "outer" ? "test/edit-outer-probe.after_model" : "test/edit-inner-probe.after_model";
+      const injected = callMessage(
+        `a${t}-mw`,
+        Array.from({ length: op.calls }, (_, j) => ({
+          id: `call_mw${t}_${j}`,
+          name: "lookup",
+          args: { q: j === 0 ? "short" : "서울" },
+          type: "tool_call" as const,
+        })),
+      );
+      script = [() => new AIMessage({ id: `a${t}-final`, content: op.turn.answer })];
+      const graph = agents[op.by].graph;
+      current.where += ` ${node}`;
+      await graph.updateState({ configurable: { checkpoint_ns: "", ...run.configurable } }, { messages: [injected] }, node);
+      const before = calls.length;
+      await agents[op.by].invoke(null as never, run);
+      await settle(agents[op.by]);
+      // The resumed run went on from the written node: the tools ran the injected calls and the model answered.
+      if (calls.length === before) opMismatches.push(`op ${opIndex} as-middleware (${node}): invoke(null) called no model`);
     } else if (op.kind === "review-left") {
       const other = op.call === "call_1" ? "call_2" : "call_1";
       const t = turnNo;
@@ -1472,12 +1494,16 @@ export async function runProperty(
     arbitraries?: { cases: fc.Arbitrary<EditCase>; configs: fc.Arbitrary<StackConfig> };
     /** Operations drawn after the stack and inserted into the case (`asNodeOpsArb`): a seed draws the cases and stacks it drew without them. */
     afterStack?: fc.Arbitrary<Array<[number, Op]>>;
+    /** Operations drawn after `afterStack`'s (`asMiddlewareOpsArb`): a seed draws the cases, stacks and other operations it drew without them. */
+    lastOps?: fc.Arbitrary<Array<[number, Op]>>;
   },
 ): Promise<PropertyRun> {
-  const cases = fc.sample(
-    fc.tuple(options.arbitraries?.cases ?? editCaseArb, options.arbitraries?.configs ?? configArb, options.afterStack ?? fc.constant([])),
-    { seed: options.seed, numRuns: options.runs },
-  );
+  const afterStack: fc.Arbitrary<Array<[number, Op]>> = options.afterStack ?? fc.constant([]);
+  const extra = options.lastOps ? fc.tuple(afterStack, options.lastOps).map(([ops, last]) => [...ops, ...last]) : afterStack;
+  const cases = fc.sample(fc.tuple(options.arbitraries?.cases ?? editCaseArb, options.arbitraries?.configs ?? configArb, extra), {
+    seed: options.seed,
+    numRuns: options.runs,
+  });
   const tallies = emptyTallies();
   const failures: PropertyRun["failures"] = [];
   for (const [index, [drawn, config, extra]] of cases.entries()) {

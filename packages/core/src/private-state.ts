@@ -67,8 +67,10 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * "/", such as `memoryStack`'s turn admission) never ends in LangChain core, so it is refused at the
  * call (ThreadwiseConfigError, `streamEvents.version`): use v2. The check also walks the graphs
  * nested in this one's nodes that LangGraph finds (`getSubgraphs`: a graph added as a node, or named
- * in a node's `subgraphs` option), so call this on the graph you stream from: a parent that embeds
- * the agent needs its own call, and an agent invoked from inside a function node is not found.
+ * in a node's `subgraphs` option). A parent that embeds the agent without its own call, or invokes
+ * it from inside a function node, gets the same error when the agent's run starts (the agent's
+ * `stream`, which `invoke` calls, finds the v1 log handler in its callbacks): the parent's v1 stream
+ * ends with it, unless the v1 call's name/type/tag filters leave the threadwise nodes out.
  *
  * It also leaves out of `"updates"` the chunk of `memoryStack`'s turn admission node
  * (`threadwise/turn-admission.before_agent`), which never writes state: the node still runs and
@@ -82,7 +84,8 @@ function compiledGraph(target: unknown): StreamChannels | undefined {
  * @returns the same agent.
  * @throws ThreadwiseConfigError (`hideMemoryState.agent`) when `agent` is neither an agent from
  *   `createAgent` nor a compiled graph; later, from the agent's `streamEvents`, (`streamEvents.version`)
- *   for `version: "v1"` on a graph with a threadwise node.
+ *   for `version: "v1"` on a graph with a threadwise node, and from its `stream`/`invoke` when run
+ *   inside an enclosing graph's `streamEvents` v1 that would log such a node.
  * @example
  * const agent = hideMemoryState(createAgent({ model, tools: [], checkpointer, middleware: [windowTrim(), summarize()] }));
  */

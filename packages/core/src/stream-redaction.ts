@@ -149,6 +149,44 @@ function slashedNodes(graph: RedactableGraph): string[] {
   return slashed;
 }
 
+/** LangChain core's `LogStreamCallbackHandler` (`name` "log_stream_tracer"), the fields read here. */
+interface LogStreamHandler {
+  name?: unknown;
+  _schemaFormat?: unknown;
+  _includeRun?: (run: { name: string; run_type: string; tags: string[] }) => boolean;
+}
+
+/** The handlers of a run's `callbacks` option: a list of handlers or a `CallbackManager` (its `handlers`). */
+function callbackHandlers(callbacks: unknown): unknown[] {
+  if (Array.isArray(callbacks)) return callbacks;
+  const handlers = (callbacks as { handlers?: unknown } | null | undefined)?.handlers;
+  return Array.isArray(handlers) ? handlers : [];
+}
+
+/**
+ * The nodes of {@link slashedNodes} that a `streamEvents` v1 call of an enclosing graph would log:
+ * `streamEvents` v1 runs its graph with a `LogStreamCallbackHandler` in `"streaming_events"` format,
+ * and a graph invoked from inside one of that graph's nodes (`addNode("agent", (state, config) =>
+ * agent.invoke(state, config))`, or a graph added as a node) receives it in its `callbacks`. Its
+ * `includeNames`/`excludeNames` (and types, tags) filters are applied to each node as the handler does.
+ */
+function slashedNodesLoggedByV1(graph: RedactableGraph, options: unknown): string[] {
+  const handlers = callbackHandlers((options as { callbacks?: unknown } | null | undefined)?.callbacks).filter(
+    (handler): handler is LogStreamHandler =>
+      typeof handler === "object" &&
+      handler !== null &&
+      (handler as LogStreamHandler).name === "log_stream_tracer" &&
+      (handler as LogStreamHandler)._schemaFormat === "streaming_events",
+  );
+  if (handlers.length === 0) return [];
+  const tags = ((options as { tags?: unknown } | null | undefined)?.tags as string[] | undefined) ?? [];
+  return slashedNodes(graph).filter((path) => {
+    const name = path.slice(path.lastIndexOf("|") + 1);
+    const run = { name, run_type: "chain", tags };
+    return handlers.some((handler) => typeof handler._includeRun !== "function" || handler._includeRun(run));
+  });
+}
+
 /**
  * Wraps `graph.stream` and `graph.streamEvents` (on the instance; the graph's code is untouched) so
  * that the private state fields never reach a caller through task inputs or run events. `stream`
@@ -157,11 +195,15 @@ function slashedNodes(graph: RedactableGraph): string[] {
  * chunks inside `stream`, before they can be read: that stream is returned as it is.
  * `streamEvents` v1 on a graph with a node named with "/" (any threadwise middleware with a node
  * hook, `memoryStack`'s turn admission among them), its own or a nested graph's, would never end
- * (see {@link slashedNodes}): it is refused at the call.
+ * (see {@link slashedNodes}): it is refused at the call. Run inside an enclosing graph's v1 call (a
+ * function node that invokes it, or the graph added as a node), the wrapped `stream` (which `invoke`
+ * calls) throws the same error before the run starts ({@link slashedNodesLoggedByV1}), so that
+ * call's stream ends with it.
  *
  * @param graph - a compiled LangGraph graph; changed in place, once.
  * @throws ThreadwiseConfigError (from the wrapped `streamEvents`, option `streamEvents.version`)
- *   for `version: "v1"` on a graph with such a node.
+ *   for `version: "v1"` on a graph with such a node; from the wrapped `stream` (same option) when
+ *   its `callbacks` hold an enclosing v1 call's log handler that would log such a node.
  */
 export function redactStreams(graph: RedactableGraph): void {
   const marked = graph as RedactableGraph & { [REDACTED]?: true };
@@ -170,6 +212,13 @@ export function redactStreams(graph: RedactableGraph): void {
   const stream = graph.stream.bind(graph);
   const streamEvents = graph.streamEvents.bind(graph);
   graph.stream = async (input, options) => {
+    const logged = slashedNodesLoggedByV1(graph, options);
+    if (logged.length > 0) {
+      throw new ThreadwiseConfigError(
+        "streamEvents.version",
+        `this agent runs inside a streamEvents version "v1" call of an enclosing graph, which never ends: LangChain core builds v1 events from its log stream, whose paths split run names on "/", and these nodes of the agent are named with one: ${logged.join(", ")}; call streamEvents with version "v2" (the same events) or "v3"`,
+      );
+    }
     const source = await stream(input, options);
     if ((options as { encoding?: unknown } | undefined)?.encoding === "text/event-stream") return source;
     return mapped(source, chunkWithoutPrivate);
