@@ -1074,3 +1074,28 @@ describe("Korean -(으)ㄹ까, -나 봐, -(으)ㄴ가 봐 and -어진 (session 6
     meet("the fallen keys", "the keys fell", "fall");
   });
 });
+
+describe("Korean left classes (session 65)", () => {
+  const meet = (a: string, b: string, term: string) => {
+    expect(tokenize(a), a).toContain(term);
+    expect(tokenize(b), b).toContain(term);
+  };
+  const lacks = (text: string, term: string) => expect(tokenize(text), text).not.toContain(term);
+
+  it("reads a vowel stem's plain present -ㄴ다 and the reported -ㄴ대 as the verb (간다 / 가요, 그만둔대 / 그만뒀어), not nouns in ㄴ다 or ㄴ대", () => {
+    meet("나 내일 부산 간다", "내일 부산에 가요", "가");
+    meet("친구가 책 보낸다고 했어", "책 보냈어", "보내");
+    meet("걔 다음 달에 회사 그만둔대", "회사 그만뒀어", "그만두");
+    meet("요즘 기타 배운다", "기타 배워요", "배우");
+    meet("여기 오신대요", "여기 왔어", "오");
+    // A ㄹ stem's dropped ㄹ comes back (`논다` is 놀다's), as `노는` gives 놀.
+    meet("애들 밖에서 논다", "밖에서 놀았어", "놀");
+    // Nouns in ㄴ다 and before the Sino-Korean 대 keep themselves.
+    meet("판다가 귀여워", "판다 보러 갔어", "판다");
+    lacks("해운대 바다 갔어", "해우");
+    lacks("부산대 다녀", "부사");
+    lacks("시간대가 안 맞아", "시가");
+    // English: `goes` meets `go`.
+    meet("He goes to Busan tomorrow", "I go to Busan", "go");
+  });
+});

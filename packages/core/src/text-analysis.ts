@@ -234,7 +234,9 @@ const NOUNS_LIKE_SUFFIXED = new Set(
     // `사` + `-아서`, `기와` no `기` + `와`; session 62). Kinship nouns still give their `kin:` term.
     "어머니 할머니 아버지 할아버지 기와 사서 " +
     // Nouns a listed open verb stem's `-고`/`-지`/`-면`/`-네` spells ({@link OPEN_VERB_STEMS}; session 63).
-    "사고 사지 사면 타지 자네 서고 서지 서면 차고 차지"
+    "사고 사지 사면 타지 자네 서고 서지 서면 차고 차지 " +
+    // Loanwords in a syllable in ㄴ and `다`, which the plain present `-ㄴ다` spells (session 65: `판다` is no `판` + `-다`).
+    "판다 베란다 아젠다 어젠다"
   ).split(" "),
 );
 
@@ -454,7 +456,8 @@ function stemOf(word: string): {
   let lightVerb = false;
   let honorific = false;
   let outer: string | undefined;
-  const formal: { stem: string; withL?: string } | undefined = formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word);
+  const formal: { stem: string; withL?: string } | undefined =
+    formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word) ?? presentNStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
@@ -800,6 +803,61 @@ function fusedNDeStem(word: string): { stem: string } | undefined {
   const { initial, medial, final } = jamo(before.slice(-1));
   if (final !== FINAL_N) return undefined;
   return { stem: before.slice(0, -1) + syllable(initial, medial) };
+}
+
+// The plain present `-ㄴ다` and what is built on it (`-ㄴ다고`, `-ㄴ다는`, `-ㄴ다면`, `-ㄴ다며`, the reported `-ㄴ대(요)`), longest first.
+const PRESENT_N_ENDINGS = ["다고요", "다고", "다는", "다면", "다며", "대요", "다", "대"];
+/** Nouns in a syllable in ㄴ and `다`/`대` (`판다`, `베란다`, `시간대`), not a vowel stem's present `-ㄴ다`/`-ㄴ대`. */
+const NOUNS_LIKE_PRESENT_N: readonly string[] = "판다 베란다 아젠다 어젠다 혼다 우간다 르완다 시간대 반대".split(" ");
+
+/**
+ * Whether a stem of two or more syllables read off the reported `-ㄴ대` ends as a verb's (`나온대`, `보낸대`,
+ * `옮긴대`, `오신대`), not as a noun before the Sino-Korean `대` (`해운대`, `부산대`, `천문대`, `현대`, `십자인대`):
+ * a motion verb or `주`/`보`/`지` after `-아/-어` (`나오`, `들어가`, `빌려주`), `내`/`두` (`보내`, `그만두`), the honorific `시`
+ * after an open syllable, or a ㅣ stem in ㄹ ㄱ ㅋ ㅊ ㅎ (`걸리`, `옮기`, `시키`, `가르치`).
+ */
+function reportedAfter(open: string): boolean {
+  const last = open.slice(-1);
+  const before = open.slice(-2, -1);
+  const { initial, medial } = jamo(last);
+  const afterAEo = HANGUL.test(before) && !hasFinalConsonant(before) && FUSED_A_EO_VOWELS.has(jamo(before).medial);
+  if (/[가오주보지]/u.test(last)) return afterAEo;
+  if (last === "내" || last === "두") return true;
+  if (last === "시") return honorificSiAfter(before) && !VERBS_IN_SI.has(open);
+  return medial === MEDIAL.i && [INITIAL_R, 0, 15, 14, INITIAL_H].includes(initial);
+}
+
+/**
+ * The stem of a vowel stem's plain present `-ㄴ다` whose `ㄴ` fused into its last syllable (session 65:
+ * `보낸다` -> `보내`, `어울린다` -> `어울리`, `간다고` -> `가`, `온대` -> `오`, `산다` -> `사` and, by
+ * {@link droppedL}, `살`), or `undefined`. A consonant stem takes `-는다` (`먹는다`), read by the ending list.
+ * After one syllable only for the stems {@link OPEN_VERB_STEMS}, {@link MOTION_STEMS} and the listed ㄹ stems
+ * ({@link L_STEMS}: `논다` -> `놀`): `신다`, `안다` (hug) keep their own ㄴ, and no noun is read so. Not
+ * after `-는`/`-은` (the consonant stem's `-는다`) nor a stem in `안` (`껴안다`), nor the nouns
+ * {@link NOUNS_LIKE_PRESENT_N}.
+ */
+function presentNStem(word: string): { stem: string; withL?: string } | undefined {
+  const ending = PRESENT_N_ENDINGS.find((e) => word.endsWith(e) && word.length > e.length);
+  if (ending === undefined || NOUNS_LIKE_PRESENT_N.some((noun) => word.startsWith(noun) || word.endsWith(noun))) return undefined;
+  const before = word.slice(0, -ending.length);
+  const last = before.slice(-1);
+  if (!HANGUL.test(before) || jamo(last).final !== FINAL_N || /[는은안]/u.test(last)) return undefined;
+  const { initial, medial } = jamo(last);
+  const open = before.slice(0, -1) + syllable(initial, medial);
+  // The honorific `-시-` after one open syllable (`가신다` -> `가`), as {@link promiseStem} reads `가실게`; longer stems lose it in {@link stemOf}.
+  if (
+    open.length === 2 &&
+    open.endsWith("시") &&
+    honorificSiAfter(open.slice(0, -1)) &&
+    !VERBS_IN_SI.has(open) &&
+    !HONORIFIC_VERBS.has(open)
+  )
+    return { stem: open.slice(0, -1) };
+  if (before.length > 1) return !ending.startsWith("대") || reportedAfter(open) ? { stem: open } : undefined;
+  if (ending.startsWith("대")) return MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) ? { stem: open } : undefined;
+  if (MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) || KOREAN_STOP_STEMS.has(open)) return { stem: open };
+  const withL = withFinal(open, FINAL_L);
+  return L_STEMS.has(withL) && !L_ADJECTIVES.has(withL) ? { stem: withL } : undefined;
 }
 
 const FINAL_B = 17; // ㅂ as a final consonant: the formal ending fused into a vowel stem (갑니다, 씁니까)
