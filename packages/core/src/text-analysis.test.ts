@@ -1098,4 +1098,19 @@ describe("Korean left classes (session 65)", () => {
     // English: `goes` meets `go`.
     meet("He goes to Busan tomorrow", "I go to Busan", "go");
   });
+
+  it("reads the propositive -자, -자고, -자마자 as the verb (가자 / 갔어, 먹자고 / 먹었어, 놀자 / 놀았어), not the nouns in 자", () => {
+    meet("내일 같이 부산 가자", "부산에 갔어", "가");
+    meet("저녁에 고기 먹자고 했어", "고기 먹었어", "먹");
+    meet("주말에 놀자", "주말에 놀았어", "놀");
+    meet("이번엔 일찍 예약하자", "일찍 예약했어요", "예약");
+    meet("집에 오자마자 잤어", "집에 왔어", "오");
+    // Nouns in 자 keep themselves, and give no verb's stem.
+    lacks("혼자 갔어", "혼");
+    lacks("사자 봤어", "사");
+    lacks("숫자 세어 봐", "숫");
+    meet("개발자로 일해", "개발자야", "개발자");
+    // English: `Let's eat` meets `we ate`.
+    meet("Let's eat out", "We ate out", "eat");
+  });
 });

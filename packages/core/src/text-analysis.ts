@@ -457,7 +457,7 @@ function stemOf(word: string): {
   let honorific = false;
   let outer: string | undefined;
   const formal: { stem: string; withL?: string } | undefined =
-    formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word) ?? presentNStem(word);
+    formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word) ?? presentNStem(word) ?? propositiveStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
     verbal = true;
@@ -858,6 +858,50 @@ function presentNStem(word: string): { stem: string; withL?: string } | undefine
   if (MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) || KOREAN_STOP_STEMS.has(open)) return { stem: open };
   const withL = withFinal(open, FINAL_L);
   return L_STEMS.has(withL) && !L_ADJECTIVES.has(withL) ? { stem: withL } : undefined;
+}
+
+// The propositive `-자` (`가자`, `먹자`) and what is built on it: the reported `-자고(요)`, `-자마자` (as soon as), longest first.
+const PROPOSITIVE_ENDINGS = ["자마자", "자고요", "자고", "자"];
+/** One-syllable stems in ㄱ, ㅂ, ㅁ whose `-자` no noun spells (`먹자`, `찍자`; not `입자`, `감자`, `박자`). */
+const VERBS_BEFORE_JA: ReadonlySet<string> = new Set("먹 잡 찍 돕 굽 눕 줍 뽑 씹 밟 긁".split(" "));
+/** Nouns a listed stem's `-자` spells (`사자` lion, `타자` batter, `치자`, `숫자`), left whole. */
+const NOUNS_IN_JA: ReadonlySet<string> = new Set("사자 타자 치자 차자 숫자".split(" "));
+
+/**
+ * The stem of a propositive `-자` (let's), bare or in `-자고(요)`, `-자마자` (session 65: `가자` -> `가`, `먹자고` ->
+ * `먹`, `놀자` -> `놀`, `해보자` -> `해보`, `연결하자` -> `연결하`), or `undefined`. Nouns end in `자` far more often
+ * (`혼자`, `개발자`, `관리자`, `감자`, `남자`, `배우자`), so only stems no such noun has: after one syllable a motion
+ * or listed open verb ({@link OPEN_VERB_STEMS}), a final only native stems take ({@link NATIVE_FINALS}: `받자`,
+ * `찾자`, `웃자`), the nouns those spell listed ({@link NOUNS_IN_JA}: `사자`, `타자`, `숫자`), a listed stem in ㄱ ㅂ ㅁ ({@link VERBS_BEFORE_JA}) or ㄹ
+ * ({@link L_STEMS}: `놀자`, not the noun `팔자`); after two or more, the light verb `하` (not `하자` alone), an
+ * auxiliary after `-아/-어` (`해보자`, `도와주자`), a listed verb in 나 or 시, or a stem in `내`, `르`, `치`, `키`, a
+ * regular `-우` stem (not `배우`) or a ㄹ stem (`보내자`, `고르자`, `가르치자`, `시키자`, `싸우자`, `만들자`).
+ */
+function propositiveStem(word: string): { stem: string } | undefined {
+  const ending = PROPOSITIVE_ENDINGS.find((e) => word.endsWith(e) && word.length > e.length);
+  if (ending === undefined) return undefined;
+  const before = word.slice(0, -ending.length);
+  if (!HANGUL.test(before)) return undefined;
+  const last = before.slice(-1);
+  const { final } = jamo(last);
+  if (before.length === 1) {
+    if (NOUNS_IN_JA.has(`${last}자`)) return undefined;
+    const open = final === 0 && (MOTION_STEMS.has(last) || OPEN_VERB_STEMS.has(last));
+    const l = final === FINAL_L && L_STEMS.has(last) && !L_ADJECTIVES.has(last) && last !== "팔";
+    return open || l || NATIVE_FINALS.has(final) || VERBS_BEFORE_JA.has(last) ? { stem: last } : undefined;
+  }
+  const link = before.slice(-2, -1);
+  const afterAEo = !hasFinalConsonant(link) && FUSED_A_EO_VOWELS.has(jamo(link).medial);
+  const verb =
+    last === "하" ||
+    (AUXILIARY_VERBS.has(last) && afterAEo) ||
+    VERBS_IN_NA.has(before) ||
+    VERBS_IN_SI.has(before) ||
+    /[내르치키]$/u.test(before) ||
+    (REGULAR_U_STEMS.has(before) && before !== "배우") ||
+    L_STEMS.has(before) ||
+    (final !== 0 && NATIVE_FINALS.has(final));
+  return verb ? { stem: before } : undefined;
 }
 
 const FINAL_B = 17; // ㅂ as a final consonant: the formal ending fused into a vowel stem (갑니다, 씁니까)
