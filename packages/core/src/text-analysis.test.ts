@@ -1113,4 +1113,16 @@ describe("Korean left classes (session 65)", () => {
     // English: `Let's eat` meets `we ate`.
     meet("Let's eat out", "We ate out", "eat");
   });
+
+  it("reads -아야/-어야 fused into a one-syllable verb as the verb (가야 해 / 가요, 써야 돼 / 썼어), not the copula or vocative 야 (차야, 지우야)", () => {
+    meet("내일 병원 가야 해", "병원 가요", "가");
+    meet("보고서 써야 돼", "보고서 썼어", "쓰");
+    meet("일찍 자야 해", "일찍 잤어", "자");
+    meet("엄마가 와야 돼", "엄마가 왔어", "오");
+    // A noun before the copula or a name before the vocative is kept whole, read as no verb.
+    expect(tokenize("이건 내 차야")).toContain("차야");
+    meet("지우야 밥 먹자", "지우가 밥 먹었어", "지우");
+    // English: `have to go` meets `went`.
+    meet("I have to go to the clinic", "I went to the clinic", "go");
+  });
 });

@@ -275,6 +275,9 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   // `-네` drops a ㄹ stem's ㄹ (`노네`, `파네`, `기네`; session 63): after the open syllable a listed ㄹ
   // stem leaves, read as that stem by {@link droppedL}, as `사는`, `사네` are.
   if (suffix === "네" && !hasFinalConsonant(stem) && L_STEMS.has(withFinal(stem, FINAL_L))) return true;
+  // `-아야/-어야` fused into a listed one-syllable open verb (session 65: `가야`, `써야`, `와야`, `쳐야`); after
+  // any other syllable `야` is the copula or the vocative (`차야`, `개야`, `지우야`), left whole.
+  if (suffix === "야") return FUSED_A_EO_BEFORE_YA.has(stem);
   if (INFORMAL_ENDINGS.has(suffix) || CONNECTIVE_ENDINGS.has(suffix)) return hasFinalConsonant(stem);
   // The connective `-아서/-어서` fused into an open stem whose vowel it contracts with (session 60:
   // `가서`, `와서`, `타서`, `써서`, `봐서` end a verb, as `가요`); nouns in `-서` have another vowel
@@ -297,6 +300,13 @@ function oneSyllableStem(suffix: string, stem: string): boolean {
   if ("를가와로".includes(suffix)) return !hasFinalConsonant(stem);
   return false;
 }
+
+/**
+ * One-syllable verbs with `-아/-어` fused in, as they stand before `-야` (must): the open verbs whose vowel
+ * takes the ending whole (`가야`, `타야`, `자야`, `사야`, `서야`, `빼야`) and the contracted `써` (쓰다), `와` (오다), `쳐`
+ * (치다), `꿔` (꾸다), `켜`. Not `차` (`차야` is as often `it's a car`), `개`, `내` (`내야`: mine), `돼`, `봐`, `줘` (stop stems).
+ */
+const FUSED_A_EO_BEFORE_YA: ReadonlySet<string> = new Set("가 타 자 사 서 싸 짜 빼 깨 써 와 쳐 꿔 켜".split(" "));
 
 /**
  * Common verbs and adjectives of one open syllable (타다, 쓰다, 끄다, 크다, 뜨다, 쉬다, 뛰다, 켜다,
