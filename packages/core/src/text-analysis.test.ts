@@ -1125,4 +1125,11 @@ describe("Korean left classes (session 65)", () => {
     // English: `have to go` meets `went`.
     meet("I have to go to the clinic", "I went to the clinic", "go");
   });
+
+  it("keeps the adnominal a -ㄴ다/-ㄴ대 form spells, which a question asks with (보낸 앱 / 보낸다, 오신 날 / 오신대)", () => {
+    meet("지훈이 정산금 보낸 앱은?", "토스로 보낸다", "보낸");
+    meet("고모가 오신 날은?", "27일에 오신대", "오신");
+    // English: `sent` meets `send`.
+    meet("the app he sent it with", "I send it by Toss", "send");
+  });
 });

